@@ -1,0 +1,1 @@
+/* Not written yet. */ typedef int pmc_unwritten_log;

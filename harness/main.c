@@ -1,0 +1,5 @@
+/* Not written yet. */
+int main(void)
+{
+	return 2;
+}

@@ -1,0 +1,103 @@
+/* The result model: a suite holds benchmarks, a benchmark holds metrics, a metric holds
+ * one sample per run. It is saved to and loaded from JSON (schema pmcbench-result/1,
+ * docs/result-schema.md). A value that was not measured is NAN in memory and null
+ * in JSON; NAN never stands for a measured number. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+
+#define PMC_RESULT_SCHEMA "pmcbench-result/1"
+
+struct pmc_run_raw {
+	uint64_t value, enabled, running;
+};
+
+struct pmc_metric {
+	char *id;   /* stable metric id (metrics.h) */
+	char *unit;
+	int better; /* enum pmc_better */
+	bool derived;   /* computed from other metrics of the same run */
+	bool simulated; /* counted by a simulator (valgrind), not by hardware */
+	bool cross_group; /* a ratio of events in different groups: multiplexing skews it */
+	size_t n;                 /* samples, one per run */
+	double *values;           /* n entries, NAN where not measured */
+	bool has_status;          /* counter metrics carry per-run status and raw values */
+	enum pmc_status *status;  /* n entries when has_status */
+	struct pmc_run_raw *raw;  /* n entries when has_status */
+	int error;  /* errno behind unsupported/denied in every run, else 0 */
+	char *note; /* why it is missing, or NULL */
+};
+
+struct pmc_run_info {
+	int exit_code;   /* -1 when killed by a signal */
+	int term_signal; /* 0 unless killed */
+	bool timed_out;
+};
+
+struct pmc_benchmark {
+	char *name;
+	char *command; /* as given by the user, or NULL */
+	char *build_id; /* hex build-id of the measured executable, or NULL */
+	size_t nruns;
+	struct pmc_run_info *runs; /* nruns entries */
+	struct pmc_metric *metrics;
+	size_t nmetrics;
+};
+
+struct pmc_env_entry {
+	char *key;
+	char *value;
+};
+
+struct pmc_result {
+	char *backend;      /* "perf" or "valgrind" */
+	char *tool_version;
+	char *created;      /* ISO 8601 UTC */
+	struct pmc_env_entry *env;
+	size_t nenv;
+	struct pmc_benchmark *benchmarks;
+	size_t nbench;
+};
+
+struct pmc_result *pmc_result_new(const char *backend);
+void pmc_result_free(struct pmc_result *r);
+
+/* Sets or replaces an environment entry. Returns 0 or -ENOMEM. */
+int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value);
+const char *pmc_result_get_env(const struct pmc_result *r, const char *key);
+
+/* Adds a benchmark; returns it (owned by r) or NULL with errno set. Pointers returned
+ * earlier may move when more benchmarks are added. */
+struct pmc_benchmark *pmc_result_add_benchmark(struct pmc_result *r, const char *name,
+					       const char *command);
+struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, const char *name);
+
+/* Records one run of a benchmark. Returns 0 or -ENOMEM. */
+int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);
+
+/* Finds or adds a metric; returns it (owned by b) or NULL with errno set. Pointers
+ * returned earlier may move when more metrics are added. */
+struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id);
+struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b, const char *id);
+
+/* Appends one sample: value is NAN when not measured. reading may be NULL for metrics
+ * that are not counters (wall-time, max-rss, derived ones). Returns 0 or -ENOMEM. */
+int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_reading *reading);
+
+/* Copies the measured values (not NAN) into out (n entries); returns how many. */
+size_t pmc_metric_present(const struct pmc_metric *m, double *out);
+
+/* Writes r to path atomically (temporary file in the same directory, fsync, rename).
+ * Returns 0, or -errno with a one-line message in err. */
+int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen);
+
+/* The JSON text of r (malloc'd, the caller frees), or NULL. */
+char *pmc_result_dumps(const struct pmc_result *r);
+
+/* Loads and validates a result file. On bad input returns -EINVAL (or -errno for I/O)
+ * with one line in err naming the file, the place and the fix. */
+int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen);

@@ -1,0 +1,33 @@
+/* Spawning one run of a command: fork, let the caller open counters on the child
+ * before it execs, exec, wait with a timeout, and collect wait4's figures. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct pmc_spawn_opts {
+	char *const *argv;      /* argv[0] is looked up in PATH */
+	const char *input_path; /* stdin of the target, or NULL for /dev/null */
+	bool show_output;       /* otherwise stdout and stderr go to /dev/null */
+	double timeout_s;       /* <= 0: none */
+	bool no_aslr;           /* personality(ADDR_NO_RANDOMIZE) in the child */
+	/* Called in the parent after fork, while the child waits before exec. A negative
+	 * return aborts the run (the child is killed) and is returned by pmc_spawn_run. */
+	int (*before_exec)(void *ud, pid_t child);
+	void *ud;
+};
+
+struct pmc_spawn_result {
+	int exit_code;   /* -1 when killed by a signal */
+	int term_signal; /* 0 unless killed by a signal */
+	bool timed_out;  /* killed by us after timeout_s */
+	uint64_t wall_ns; /* from the release of the child to its reaping */
+	struct rusage ru; /* of the child and all its waited-for descendants */
+};
+
+/* Runs one command to completion. Returns 0 when the command ran (whatever its exit
+ * status), -ENOENT/-EACCES/-ENOEXEC... when it could not be executed (errno from the
+ * child's exec), or another -errno when spawning failed. */
+int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *ret);

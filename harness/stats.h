@@ -1,0 +1,46 @@
+/* Statistics with published methods; each function cites its method in stats.c.
+ * Inputs may hold NAN (not measured): such entries are skipped. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pmc_summary {
+	size_t n;
+	double mean;   /* Welford's update */
+	double stddev; /* sample standard deviation (n - 1); 0 when n == 1 */
+	double median;
+	double mad;    /* median absolute deviation, unscaled */
+	double min, max;
+	double cv;     /* stddev / |mean|; NAN when mean == 0 */
+	bool has_ci;   /* the distribution-free CI of the median needs n >= 6 at 95% */
+	double ci_lo, ci_hi;
+	double confidence;
+};
+
+/* Summarises x[0..n-1] (NAN entries skipped). Returns 0, or -EINVAL when no value
+ * is present. */
+int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc_summary *ret);
+
+struct pmc_mwu {
+	size_t n1, n2;
+	double u;      /* U of the first sample */
+	double p;      /* two-sided */
+	bool exact;    /* exact distribution (no ties, small samples) */
+};
+
+/* Two-sided Mann-Whitney U test. Returns 0, or -EINVAL when a side is empty. */
+int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct pmc_mwu *ret);
+
+/* Ratio of medians-like effect: exp of the Hodges-Lehmann shift of log(b) - log(a) with
+ * its distribution-free CI at the given confidence. Values must be > 0.
+ * Returns 0, -EINVAL for empty or non-positive input, or -EDOM when the samples are too
+ * small for a CI at that confidence (the point estimate is still set, lo/hi NAN). */
+int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
+		 double *ret_ratio, double *ret_lo, double *ret_hi);
+
+/* Benjamini-Hochberg adjusted p-values (q-values) for p[0..n-1]. Returns 0 or -ENOMEM. */
+int pmc_bh_adjust(const double *p, size_t n, double *ret_q);
+
+/* Geometric mean of the positive entries; NAN when none. */
+double pmc_geomean(const double *x, size_t n);
