@@ -1,1 +1,4 @@
-/* Not written yet. */ typedef int pmc_unwritten_cli_info;
+/* Not written yet. */
+#include "cli.h"
+int pmc_cli_list(int argc, char **argv) { return PMC_EXIT_ERROR; }
+int pmc_cli_doctor(int argc, char **argv) { return PMC_EXIT_ERROR; }

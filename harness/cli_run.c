@@ -1,1 +1,3 @@
-/* Not written yet. */ typedef int pmc_unwritten_cli_run;
+/* Not written yet. */
+#include "cli.h"
+int pmc_cli_run(int argc, char **argv) { return PMC_EXIT_ERROR; }

@@ -1,5 +1,111 @@
-/* Not written yet. */
-int main(void)
+/* pmcbench: the command dispatcher and the GNU-style --help and --version. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", pmc_cli_run, "measure commands under performance counters" },
+	{ "compare", pmc_cli_compare, "compare two result files (A/B)" },
+	{ "gate", pmc_cli_gate, "fail when a result regresses against a baseline" },
+	{ "list", pmc_cli_list, "list known events and whether each opens here" },
+	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },
+};
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-	return 2;
+	fprintf(stderr, "pmcbench: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pmc_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void pmc_cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: pmcbench COMMAND [OPTIONS] [ARGS]\n"
+		     "Benchmark harness with hardware performance counters and regression gates.\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "  %-9s %s\n", "help", "show the help of a command");
+	fprintf(out, "\nOptions:\n"
+		     "  -h, --help     display this help and exit\n"
+		     "  -V, --version  output version information and exit\n\n"
+		     "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive (when asked for).\n"
+		     "Run 'pmcbench help COMMAND' for the options of a command.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PMC_EXIT_ERROR;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return PMC_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("pmcbench %s\n", PMC_VERSION);
+		return PMC_EXIT_OK;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		char help[] = "--help";
+		char *args[3];
+
+		if (argc < 3) {
+			usage(stdout);
+			return PMC_EXIT_OK;
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd) {
+			pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", argv[2]);
+			return PMC_EXIT_ERROR;
+		}
+		args[0] = argv[2];
+		args[1] = help;
+		args[2] = NULL;
+		return cmd->fn(2, args);
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", argv[1]);
+		return PMC_EXIT_ERROR;
+	}
+	return cmd->fn(argc - 1, argv + 1);
 }
