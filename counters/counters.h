@@ -33,6 +33,7 @@ struct pmc_reading {
 	uint64_t running; /* time_running, ns */
 	double scaled;    /* value * enabled / running; meaningful only when a value exists */
 	int error;        /* positive errno behind unsupported or denied, else 0 */
+	bool user_only;   /* opened with exclude_kernel after EACCES/EPERM (see opts) */
 };
 
 struct pmc_counters_opts {
@@ -47,6 +48,10 @@ struct pmc_counters_opts {
 	 * event, it failed with that errno before"; 0 means open it. Lets a runner report
 	 * an unsupported event once and not pay for failed syscalls on every run. */
 	const int *known_errors;
+	/* Like perf: when an event that counts kernel space is denied (EACCES/EPERM, as with
+	 * perf_event_paranoid >= 2), retry it counting user space only and say so in
+	 * pmc_reading.user_only. */
+	bool user_only_fallback;
 };
 
 struct pmc_counters;
