@@ -1,1 +1,463 @@
-/* Not written yet. */ typedef int pmc_unwritten_counters;
+/* The counter engine: groups of perf events opened leader first, read by id, each event
+ * given a status (DESIGN.md, "Event status"). Every syscall goes through struct pmc_sys
+ * so tests can put an emulated PMU in place of the kernel. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+
+#define READ_FORMAT                                                                        \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |             \
+	 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+struct slot {
+	int fd; /* -1 when not open */
+	uint64_t id;
+	enum pmc_status status; /* COUNTED once open; UNSUPPORTED or DENIED when it failed */
+	int error;
+	bool user_only;
+};
+
+struct group {
+	size_t *members; /* indices into slots, in list order; the first open one leads */
+	size_t n;
+	int leader_fd;
+};
+
+struct pmc_counters {
+	const struct pmc_sys *sys;
+	struct pmc_counters_opts opts;
+	struct slot *slots;
+	size_t n;
+	struct group *groups;
+	size_t ngroups;
+	size_t *member_store;
+	uint64_t *buf; /* one group read: nr, enabled, running, {value, id}[nr] */
+	size_t buf_words;
+	struct pmc_reading *tmp; /* read results, copied out only on success */
+};
+
+/* Errors that say nothing about one event but about the process or the machine: the
+ * run cannot go on, so they are returned instead of becoming a status. */
+static bool fatal_errno(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM || err == ESRCH || err == EFAULT ||
+	       err == EBADF;
+}
+
+static enum pmc_status status_of_errno(int err)
+{
+	return err == EACCES || err == EPERM ? PMC_STATUS_DENIED : PMC_STATUS_UNSUPPORTED;
+}
+
+static int sys_close(struct pmc_counters *c, int *fd)
+{
+	int r = 0;
+
+	if (*fd >= 0)
+		r = c->sys->close(c->sys->ctx, *fd);
+	*fd = -1;
+	return r;
+}
+
+static void close_group(struct pmc_counters *c, struct group *g)
+{
+	/* Members first, so the leader never outlives being a leader with orphans. */
+	for (size_t k = g->n; k-- > 0;)
+		sys_close(c, &c->slots[g->members[k]].fd);
+	g->leader_fd = -1;
+}
+
+static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct slot *s,
+		    int group_fd)
+{
+	const struct pmc_counters_opts *o = &c->opts;
+	bool leader = group_fd < 0;
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = ev->type;
+	attr.config = ev->config;
+	attr.config1 = ev->config1;
+	attr.config2 = ev->config2;
+	attr.read_format = READ_FORMAT;
+	attr.exclude_user = ev->exclude_user;
+	attr.exclude_kernel = ev->exclude_kernel;
+	attr.exclude_hv = ev->exclude_hv;
+	attr.inherit = o->inherit;
+	/* Members follow their leader (perf_event_open(2): a member is scheduled only when
+	 * its leader is), so only the leader starts disabled and waits for exec. */
+	attr.disabled = leader && (o->start_disabled || o->enable_on_exec);
+	attr.enable_on_exec = leader && o->enable_on_exec;
+
+	fd = c->sys->event_open(c->sys->ctx, &attr, o->pid, o->cpu, group_fd,
+				PERF_FLAG_FD_CLOEXEC);
+	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !attr.exclude_kernel) {
+		/* perf_event_paranoid >= 2 lets unprivileged users count user space only. */
+		int fd2;
+
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+		fd2 = c->sys->event_open(c->sys->ctx, &attr, o->pid, o->cpu, group_fd,
+					 PERF_FLAG_FD_CLOEXEC);
+		if (fd2 >= 0) {
+			s->user_only = true;
+			return fd2;
+		}
+		/* Keep the reason for the kernel-space attempt unless the retry says more. */
+		if (fd2 != -EACCES && fd2 != -EPERM)
+			fd = fd2;
+	}
+	return fd;
+}
+
+/* Opens one group, leader first. A failing leader is dropped and the next event leads;
+ * a failing member closes the group, which is then reopened without it (perf's weak
+ * group), so one missing event does not sink the others. */
+static int open_group(struct pmc_counters *c, const struct pmc_event_list *list, struct group *g)
+{
+	for (;;) {
+		bool reopen = false;
+
+		g->leader_fd = -1;
+		for (size_t k = 0; k < g->n; k++) {
+			struct slot *s = &c->slots[g->members[k]];
+			int fd;
+
+			if (s->status != PMC_STATUS_COUNTED)
+				continue;
+			s->user_only = false;
+			fd = open_one(c, &list->events[g->members[k]], s, g->leader_fd);
+			if (fd >= 0) {
+				s->fd = fd;
+				if (g->leader_fd < 0)
+					g->leader_fd = fd;
+				continue;
+			}
+			if (fatal_errno(-fd)) {
+				close_group(c, g);
+				return fd;
+			}
+			s->status = status_of_errno(-fd);
+			s->error = -fd;
+			if (g->leader_fd >= 0) {
+				close_group(c, g);
+				reopen = true;
+				break;
+			}
+		}
+		if (!reopen)
+			break;
+	}
+	for (size_t k = 0; k < g->n; k++) {
+		struct slot *s = &c->slots[g->members[k]];
+		int r;
+
+		if (s->fd < 0)
+			continue;
+		r = c->sys->ioctl(c->sys->ctx, s->fd, PERF_EVENT_IOC_ID, (unsigned long)&s->id);
+		if (r < 0) {
+			close_group(c, g);
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* Copies opts into c->opts, accepting older (smaller) and newer (larger, with the
+ * unknown tail zeroed) versions of the struct, as libbpf's OPTS_VALID does. */
+static int copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts)
+{
+	memset(&c->opts, 0, sizeof(c->opts));
+	c->opts.sz = sizeof(c->opts);
+	c->opts.cpu = -1;
+	if (!opts)
+		return 0;
+	if (opts->sz < sizeof(opts->sz))
+		return -EINVAL;
+	if (opts->sz > sizeof(*opts)) {
+		const unsigned char *p = (const unsigned char *)opts;
+
+		for (size_t i = sizeof(*opts); i < opts->sz; i++)
+			if (p[i])
+				return -EINVAL;
+	}
+	memcpy(&c->opts, opts, opts->sz < sizeof(*opts) ? opts->sz : sizeof(*opts));
+	if (opts->sz < offsetof(struct pmc_counters_opts, cpu) + sizeof(opts->cpu))
+		c->opts.cpu = -1;
+	c->opts.sz = sizeof(c->opts);
+	return 0;
+}
+
+static int build_groups(struct pmc_counters *c, const struct pmc_event_list *list)
+{
+	size_t *fill;
+
+	for (size_t i = 0; i < list->n; i++)
+		if (list->events[i].group >= list->ngroups)
+			return -EINVAL;
+	c->ngroups = list->ngroups;
+	c->groups = calloc(c->ngroups ? c->ngroups : 1, sizeof(*c->groups));
+	c->member_store = calloc(list->n ? list->n : 1, sizeof(*c->member_store));
+	fill = calloc(c->ngroups ? c->ngroups : 1, sizeof(*fill));
+	if (!c->groups || !c->member_store || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < list->n; i++)
+		c->groups[list->events[i].group].n++;
+	for (size_t g = 0, at = 0; g < c->ngroups; g++) {
+		c->groups[g].members = c->member_store + at;
+		c->groups[g].leader_fd = -1;
+		at += c->groups[g].n;
+		if (3 + 2 * c->groups[g].n > c->buf_words)
+			c->buf_words = 3 + 2 * c->groups[g].n;
+	}
+	for (size_t i = 0; i < list->n; i++) {
+		size_t g = list->events[i].group;
+
+		c->groups[g].members[fill[g]++] = i;
+	}
+	free(fill);
+	return 0;
+}
+
+int pmc_counters_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+		      struct pmc_counters **ret)
+{
+	struct pmc_counters *c;
+	int r;
+
+	if (!events || !ret || (events->n && !events->events))
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r = copy_opts(c, opts);
+	if (r < 0)
+		goto fail_opts;
+	c->sys = c->opts.sys ? c->opts.sys : pmc_sys_kernel();
+	c->n = events->n;
+	c->slots = calloc(c->n ? c->n : 1, sizeof(*c->slots));
+	c->tmp = calloc(c->n ? c->n : 1, sizeof(*c->tmp));
+	if (!c->slots || !c->tmp) {
+		r = -ENOMEM;
+		goto fail_alloc;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		int known = c->opts.known_errors ? c->opts.known_errors[i] : 0;
+
+		c->slots[i].fd = -1;
+		c->slots[i].status = known > 0 ? status_of_errno(known) : PMC_STATUS_COUNTED;
+		c->slots[i].error = known > 0 ? known : 0;
+	}
+	r = build_groups(c, events);
+	if (r < 0)
+		goto fail_alloc;
+	c->buf = calloc(c->buf_words ? c->buf_words : 1, sizeof(*c->buf));
+	if (!c->buf) {
+		r = -ENOMEM;
+		goto fail_alloc;
+	}
+	for (size_t g = 0; g < c->ngroups; g++) {
+		r = open_group(c, events, &c->groups[g]);
+		if (r < 0)
+			goto fail_open;
+	}
+	*ret = c;
+	return 0;
+
+fail_open:
+fail_alloc:
+fail_opts:
+	pmc_counters_close(c);
+	return r;
+}
+
+size_t pmc_counters_opened(const struct pmc_counters *c)
+{
+	size_t n = 0;
+
+	if (!c)
+		return 0;
+	for (size_t i = 0; i < c->n; i++)
+		n += c->slots[i].fd >= 0;
+	return n;
+}
+
+void pmc_counters_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
+			      int *ret_error)
+{
+	enum pmc_status st = PMC_STATUS_UNSUPPORTED;
+	int err = EINVAL;
+
+	if (c && i < c->n) {
+		st = c->slots[i].status;
+		err = c->slots[i].error;
+	}
+	if (ret_status)
+		*ret_status = st;
+	if (ret_error)
+		*ret_error = err;
+}
+
+static int group_ioctl(struct pmc_counters *c, unsigned long request)
+{
+	if (!c)
+		return -EINVAL;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		int r;
+
+		if (c->groups[g].leader_fd < 0)
+			continue;
+		r = c->sys->ioctl(c->sys->ctx, c->groups[g].leader_fd, request,
+				  PERF_IOC_FLAG_GROUP);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int pmc_counters_enable(struct pmc_counters *c)
+{
+	return group_ioctl(c, PERF_EVENT_IOC_ENABLE);
+}
+
+int pmc_counters_disable(struct pmc_counters *c)
+{
+	return group_ioctl(c, PERF_EVENT_IOC_DISABLE);
+}
+
+int pmc_counters_reset(struct pmc_counters *c)
+{
+	return group_ioctl(c, PERF_EVENT_IOC_RESET);
+}
+
+static void set_missing(struct pmc_reading *r, enum pmc_status status, int error)
+{
+	memset(r, 0, sizeof(*r));
+	r->status = status;
+	r->error = error;
+	r->scaled = NAN;
+}
+
+/* DESIGN.md "Scaling": an event multiplexed onto the PMU for part of the time it was
+ * enabled is extrapolated as value * enabled / running (perf stat does the same). */
+static void set_value(struct pmc_reading *r, uint64_t value, uint64_t enabled, uint64_t running)
+{
+	memset(r, 0, sizeof(*r));
+	r->value = value;
+	r->enabled = enabled;
+	r->running = running;
+	if (running == 0) {
+		r->status = PMC_STATUS_NOT_COUNTED;
+		r->scaled = NAN;
+	} else if (running < enabled) {
+		r->status = PMC_STATUS_SCALED;
+		r->scaled = (double)value * ((double)enabled / (double)running);
+	} else {
+		r->status = PMC_STATUS_COUNTED;
+		r->scaled = (double)value;
+	}
+}
+
+static int read_group(struct pmc_counters *c, struct group *g)
+{
+	size_t nopen = 0, want, nr;
+	uint64_t enabled, running;
+	ssize_t got;
+
+	for (size_t k = 0; k < g->n; k++)
+		nopen += c->slots[g->members[k]].fd >= 0;
+	want = (3 + 2 * nopen) * sizeof(uint64_t);
+	got = c->sys->read(c->sys->ctx, g->leader_fd, c->buf, want);
+	if (got < 0)
+		return (int)got;
+	if (got == 0) {
+		/* A pinned group the PMU could not schedule is in an error state and reads
+		 * 0 bytes (perf_event_open(2), "pinned"): it never counted. */
+		for (size_t k = 0; k < g->n; k++) {
+			size_t i = g->members[k];
+
+			if (c->slots[i].fd >= 0)
+				set_missing(&c->tmp[i], PMC_STATUS_NOT_COUNTED, 0);
+		}
+		return 0;
+	}
+	if ((size_t)got < 3 * sizeof(uint64_t))
+		return -EIO;
+	nr = c->buf[0];
+	if (nr > nopen || (size_t)got < (3 + 2 * nr) * sizeof(uint64_t))
+		return -EIO;
+	enabled = c->buf[1];
+	running = c->buf[2];
+	/* Whatever the read does not mention never ran. */
+	for (size_t k = 0; k < g->n; k++) {
+		size_t i = g->members[k];
+
+		if (c->slots[i].fd >= 0)
+			set_missing(&c->tmp[i], PMC_STATUS_NOT_COUNTED, 0);
+	}
+	/* Values come as {value, id} pairs; match them by id (PERF_EVENT_IOC_ID), since
+	 * the order is the kernel's, not ours. */
+	for (size_t e = 0; e < nr; e++) {
+		uint64_t value = c->buf[3 + 2 * e], id = c->buf[4 + 2 * e];
+		bool found = false;
+
+		for (size_t k = 0; k < g->n && !found; k++) {
+			size_t i = g->members[k];
+
+			if (c->slots[i].fd >= 0 && c->slots[i].id == id) {
+				set_value(&c->tmp[i], value, enabled, running);
+				c->tmp[i].user_only = c->slots[i].user_only;
+				found = true;
+			}
+		}
+		if (!found)
+			return -EIO;
+	}
+	return 0;
+}
+
+int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out)
+{
+	if (!c || (!out && c->n))
+		return -EINVAL;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->slots[i].fd < 0)
+			set_missing(&c->tmp[i], c->slots[i].status, c->slots[i].error);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		int r;
+
+		if (c->groups[g].leader_fd < 0)
+			continue;
+		r = read_group(c, &c->groups[g]);
+		if (r < 0)
+			return r;
+	}
+	if (c->n)
+		memcpy(out, c->tmp, c->n * sizeof(*out));
+	return 0;
+}
+
+void pmc_counters_close(struct pmc_counters *c)
+{
+	if (!c)
+		return;
+	if (c->groups && c->slots) {
+		for (size_t g = 0; g < c->ngroups; g++)
+			if (c->groups[g].members)
+				close_group(c, &c->groups[g]);
+	}
+	free(c->groups);
+	free(c->member_store);
+	free(c->slots);
+	free(c->tmp);
+	free(c->buf);
+	free(c);
+}

@@ -1,1 +1,940 @@
-/* Not written yet. */ typedef int pmc_unwritten_events;
+/* Event names and perf's event-list syntax.
+ *
+ * Grammar (what `perf stat -e` accepts, restricted to what pmcbench counts):
+ *   list   := item (',' item)*
+ *   item   := event | '{' event (',' event)* '}' [mods]
+ *   event  := (builtin | 'r' HEX | pmu '/' term (',' term)* '/') [mods]
+ *   term   := name ['=' number]
+ *   mods   := ':' ('u' | 'k')+     (also directly after a PMU event's closing '/')
+ * Spaces around items are allowed. Builtin names match case-insensitively, as in perf. */
+#include <ctype.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "events.h"
+#include "sysfs.h"
+
+/* Generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE):
+ * name as typed, canonical name (the metric id), PERF_COUNT_HW_* suffix. */
+#define PMC_HARDWARE_EVENTS(X)                                                             \
+	X("cycles", "cycles", CPU_CYCLES)                                                  \
+	X("cpu-cycles", "cycles", CPU_CYCLES)                                              \
+	X("instructions", "instructions", INSTRUCTIONS)                                    \
+	X("cache-references", "cache-references", CACHE_REFERENCES)                        \
+	X("cache-misses", "cache-misses", CACHE_MISSES)                                    \
+	X("branches", "branches", BRANCH_INSTRUCTIONS)                                     \
+	X("branch-instructions", "branches", BRANCH_INSTRUCTIONS)                          \
+	X("branch-misses", "branch-misses", BRANCH_MISSES)                                 \
+	X("bus-cycles", "bus-cycles", BUS_CYCLES)                                          \
+	X("stalled-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)   \
+	X("idle-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)      \
+	X("stalled-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)      \
+	X("idle-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)         \
+	X("ref-cycles", "ref-cycles", REF_CPU_CYCLES)
+
+/* Hardware cache events: config = cache id | op << 8 | result << 16 (perf_event_open(2),
+ * PERF_TYPE_HW_CACHE). Only the (cache, op) pairs perf itself lists: the instruction
+ * cache is never written, the iTLB and the branch predictor are only read. */
+#define PMC_CACHE_READ(X, C, ID)                                                           \
+	X(C "-loads", ID, OP_READ, RESULT_ACCESS)                                          \
+	X(C "-load-misses", ID, OP_READ, RESULT_MISS)
+#define PMC_CACHE_WRITE(X, C, ID)                                                          \
+	X(C "-stores", ID, OP_WRITE, RESULT_ACCESS)                                        \
+	X(C "-store-misses", ID, OP_WRITE, RESULT_MISS)
+#define PMC_CACHE_PREFETCH(X, C, ID)                                                       \
+	X(C "-prefetches", ID, OP_PREFETCH, RESULT_ACCESS)                                 \
+	X(C "-prefetch-misses", ID, OP_PREFETCH, RESULT_MISS)
+#define PMC_CACHE_ALL(X, C, ID)                                                            \
+	PMC_CACHE_READ(X, C, ID) PMC_CACHE_WRITE(X, C, ID) PMC_CACHE_PREFETCH(X, C, ID)
+#define PMC_CACHE_EVENTS(X)                                                                \
+	PMC_CACHE_ALL(X, "L1-dcache", L1D)                                                 \
+	PMC_CACHE_READ(X, "L1-icache", L1I)                                                \
+	PMC_CACHE_PREFETCH(X, "L1-icache", L1I)                                            \
+	PMC_CACHE_ALL(X, "LLC", LL)                                                        \
+	PMC_CACHE_ALL(X, "dTLB", DTLB)                                                     \
+	PMC_CACHE_READ(X, "iTLB", ITLB)                                                    \
+	PMC_CACHE_READ(X, "branch", BPU)                                                   \
+	PMC_CACHE_ALL(X, "node", NODE)
+
+/* Software events (PERF_TYPE_SOFTWARE): name, canonical name, PERF_COUNT_SW_* suffix. */
+#define PMC_SOFTWARE_EVENTS(X)                                                             \
+	X("task-clock", "task-clock", TASK_CLOCK)                                          \
+	X("cpu-clock", "cpu-clock", CPU_CLOCK)                                             \
+	X("page-faults", "page-faults", PAGE_FAULTS)                                       \
+	X("faults", "page-faults", PAGE_FAULTS)                                            \
+	X("minor-faults", "minor-faults", PAGE_FAULTS_MIN)                                 \
+	X("major-faults", "major-faults", PAGE_FAULTS_MAJ)                                 \
+	X("context-switches", "context-switches", CONTEXT_SWITCHES)                        \
+	X("cs", "context-switches", CONTEXT_SWITCHES)                                      \
+	X("cpu-migrations", "cpu-migrations", CPU_MIGRATIONS)                              \
+	X("migrations", "cpu-migrations", CPU_MIGRATIONS)                                  \
+	X("alignment-faults", "alignment-faults", ALIGNMENT_FAULTS)                        \
+	X("emulation-faults", "emulation-faults", EMULATION_FAULTS)
+
+#define CACHE_CONFIG(id, op, res)                                                          \
+	((uint64_t)PERF_COUNT_HW_CACHE_##id | ((uint64_t)PERF_COUNT_HW_CACHE_##op << 8) |  \
+	 ((uint64_t)PERF_COUNT_HW_CACHE_##res << 16))
+
+struct builtin {
+	const char *name;
+	const char *canonical;
+	enum pmc_event_kind kind;
+	uint32_t type;
+	uint64_t config;
+};
+
+static const struct builtin builtins[] = {
+#define X_HW(n, c, cfg) { n, c, PMC_EV_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg },
+	PMC_HARDWARE_EVENTS(X_HW)
+#undef X_HW
+#define X_CACHE(n, id, op, res) { n, n, PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, CACHE_CONFIG(id, op, res) },
+	PMC_CACHE_EVENTS(X_CACHE)
+#undef X_CACHE
+#define X_SW(n, c, cfg) { n, c, PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg },
+	PMC_SOFTWARE_EVENTS(X_SW)
+#undef X_SW
+};
+
+#define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+size_t pmc_event_builtin_count(void)
+{
+	return NBUILTINS;
+}
+
+const char *pmc_event_builtin_name(size_t i)
+{
+	return i < NBUILTINS ? builtins[i].name : NULL;
+}
+
+const char *pmc_event_builtin_kind(size_t i)
+{
+	if (i >= NBUILTINS)
+		return NULL;
+	switch (builtins[i].kind) {
+	case PMC_EV_HARDWARE:
+		return "hardware";
+	case PMC_EV_HW_CACHE:
+		return "hardware-cache";
+	default:
+		return "software";
+	}
+}
+
+bool pmc_event_is_hardware(const struct pmc_event *ev)
+{
+	switch (ev->kind) {
+	case PMC_EV_SOFTWARE:
+		return false;
+	case PMC_EV_PMU:
+		return ev->type != PERF_TYPE_SOFTWARE;
+	default:
+		return true;
+	}
+}
+
+void pmc_event_list_free(struct pmc_event_list *list)
+{
+	if (!list)
+		return;
+	free(list->events);
+	list->events = NULL;
+	list->n = 0;
+	list->ngroups = 0;
+}
+
+int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src)
+{
+	struct pmc_event *tmp;
+
+	if (!dst || !src)
+		return -EINVAL;
+	if (src->n == 0)
+		return 0;
+	if (src->n > SIZE_MAX / sizeof(*tmp) - dst->n)
+		return -ENOMEM;
+	tmp = realloc(dst->events, (dst->n + src->n) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	dst->events = tmp;
+	for (size_t i = 0; i < src->n; i++) {
+		tmp[dst->n + i] = src->events[i];
+		tmp[dst->n + i].group += dst->ngroups;
+	}
+	dst->n += src->n;
+	dst->ngroups += src->ngroups;
+	return 0;
+}
+
+/* snprintf for messages and names where cutting a long input short is intended. */
+__attribute__((format(printf, 3, 4))) static void format_cut(char *buf, size_t size,
+							     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- suggestions ---- */
+
+#define SUGGEST_MAX 3
+#define SUGGEST_LEN 96
+
+/* Optimal string alignment distance (Levenshtein plus adjacent transpositions),
+ * case-insensitive; typing "cylces" for "cycles" costs 1. Inputs longer than
+ * SUGGEST_LEN are not compared. */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t rows[3][SUGGEST_LEN + 1], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+
+	if (la > SUGGEST_LEN || lb > SUGGEST_LEN)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *t;
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t cost = ca != cb, v = prev[j - 1] + cost;
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+struct suggest {
+	char names[SUGGEST_MAX][PMC_EVENT_NAME_MAX];
+	size_t dist[SUGGEST_MAX];
+	size_t n;
+};
+
+static size_t suggest_threshold(size_t len)
+{
+	return len <= 3 ? 1 : len <= 8 ? 2 : 3;
+}
+
+/* Offers display as a suggestion for the typed word, given the word it is compared with
+ * (key: the builtin name, or the event part of "pmu/event/"). */
+static void suggest_offer(struct suggest *s, const char *typed, size_t tlen, const char *key,
+			  const char *display)
+{
+	size_t d = edit_distance(typed, tlen, key, strlen(key)), at;
+
+	if (tlen >= 3 && strncasecmp(key, typed, tlen) == 0)
+		d = d < 2 ? d : 2; /* a prefix of a known name is worth showing */
+	if (d > suggest_threshold(tlen))
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->names[i], display) == 0)
+			return;
+	for (at = 0; at < s->n && s->dist[at] <= d; at++)
+		;
+	if (at >= SUGGEST_MAX)
+		return;
+	if (s->n == SUGGEST_MAX)
+		s->n--;
+	memmove(&s->names[at + 1], &s->names[at], (s->n - at) * sizeof(s->names[0]));
+	memmove(&s->dist[at + 1], &s->dist[at], (s->n - at) * sizeof(s->dist[0]));
+	snprintf(s->names[at], sizeof(s->names[at]), "%s", display);
+	s->dist[at] = d;
+	s->n++;
+}
+
+/* Appends "; did you mean 'a', 'b' or 'c'?" (or fallback when there is nothing close). */
+static void suggest_format(const struct suggest *s, char *buf, size_t size, const char *fallback)
+{
+	size_t len = strlen(buf);
+
+	if (s->n == 0) {
+		snprintf(buf + len, size - len, "; %s", fallback);
+		return;
+	}
+	len += (size_t)snprintf(buf + len, size - len, "; did you mean");
+	for (size_t i = 0; i < s->n && len < size; i++) {
+		const char *sep = i == 0 ? " " : i + 1 == s->n ? " or " : ", ";
+
+		len += (size_t)snprintf(buf + len, size - len, "%s'%s'", sep, s->names[i]);
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, "?");
+}
+
+/* ---- the parser ---- */
+
+enum { MOD_U = 1, MOD_K = 2 };
+
+struct parser {
+	const char *spec;
+	size_t pos;
+	const char *root;
+	struct pmc_event *events;
+	unsigned *mods; /* the event's own modifiers, before its group's are merged */
+	size_t n, cap, ngroups;
+	struct pmc_parse_error *err;
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(struct parser *p, size_t at,
+						      const char *fmt, ...)
+{
+	va_list ap;
+
+	p->err->column = at + 1;
+	va_start(ap, fmt);
+	vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int fail_nomem(struct parser *p)
+{
+	fail(p, p->pos, "out of memory while parsing the event list");
+	return -ENOMEM;
+}
+
+/* Printable width of a quoted piece of input in messages, so they stay one line. */
+#define QLEN(len) ((int)((len) > 60 ? 60 : (len)))
+
+static char peek(const struct parser *p)
+{
+	return p->spec[p->pos];
+}
+
+static void skip_space(struct parser *p)
+{
+	while (isspace((unsigned char)peek(p)))
+		p->pos++;
+}
+
+static bool is_delim(char c)
+{
+	return c == '\0' || c == ',' || c == '{' || c == '}' || c == ':' || c == '/' ||
+	       isspace((unsigned char)c);
+}
+
+/* The character at the parser's position, quoted for a one-line message. */
+static const char *shown(const struct parser *p, char buf[8])
+{
+	unsigned char c = (unsigned char)peek(p);
+
+	if (isprint(c))
+		snprintf(buf, 8, "'%c'", c);
+	else
+		snprintf(buf, 8, "0x%02x", c);
+	return buf;
+}
+
+static int push_event(struct parser *p, struct pmc_event **ret)
+{
+	if (p->n == p->cap) {
+		size_t ncap = p->cap ? p->cap * 2 : 8;
+		struct pmc_event *ev = realloc(p->events, ncap * sizeof(*ev));
+		unsigned *mods;
+
+		if (!ev)
+			return fail_nomem(p);
+		p->events = ev;
+		mods = realloc(p->mods, ncap * sizeof(*mods));
+		if (!mods)
+			return fail_nomem(p);
+		p->mods = mods;
+		p->cap = ncap;
+	}
+	memset(&p->events[p->n], 0, sizeof(p->events[p->n]));
+	p->mods[p->n] = 0;
+	*ret = &p->events[p->n++];
+	return 0;
+}
+
+/* Parses the letters of a modifier starting at p->pos (after ':' or a PMU event's '/'). */
+static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
+{
+	unsigned mods = 0;
+
+	if (is_delim(peek(p)))
+		return fail(p, colon, "empty modifier after ':'; use :u (user space only) or "
+				      ":k (kernel only)");
+	for (; !is_delim(peek(p)); p->pos++) {
+		char c = peek(p);
+
+		if (c == 'u')
+			mods |= MOD_U;
+		else if (c == 'k')
+			mods |= MOD_K;
+		else if (isprint((unsigned char)c))
+			return fail(p, p->pos,
+				    "unknown modifier '%c'; pmcbench supports u (user space only) "
+				    "and k (kernel only), as in cycles:u",
+				    c);
+		else
+			return fail(p, p->pos,
+				    "unknown modifier character 0x%02x; pmcbench supports u (user "
+				    "space only) and k (kernel only)",
+				    (unsigned char)c);
+	}
+	if (peek(p) == ':' || peek(p) == '/')
+		return fail(p, p->pos, "unexpected '%c' after the modifier; give one modifier "
+				       "such as :u or :k, then a comma",
+			    peek(p));
+	*ret = mods;
+	return 0;
+}
+
+static const struct builtin *find_builtin(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (strlen(builtins[i].name) == len && strncasecmp(builtins[i].name, name, len) == 0)
+			return &builtins[i];
+	return NULL;
+}
+
+/* Fills s with builtin names and sysfs PMU events ("pmu/event/") close to the typed
+ * name. A PMU event whose name is exactly what was typed comes first, as perf would
+ * find "tsc" in msr/tsc/. */
+static void suggest_events(const struct parser *p, const char *typed, size_t len,
+			   struct suggest *s)
+{
+	char **pmus = NULL;
+	size_t npmus = 0;
+
+	for (size_t i = 0; i < NBUILTINS; i++)
+		suggest_offer(s, typed, len, builtins[i].name, builtins[i].name);
+	if (pmc_sysfs_names(p->root, NULL, NULL, &pmus, &npmus) < 0)
+		return;
+	for (size_t i = 0; i < npmus; i++) {
+		char **evs = NULL;
+		size_t nevs = 0;
+
+		if (pmc_sysfs_names(p->root, pmus[i], "events", &evs, &nevs) < 0)
+			continue;
+		for (size_t j = 0; j < nevs; j++) {
+			char display[PMC_EVENT_NAME_MAX];
+
+			if (strlen(pmus[i]) + strlen(evs[j]) + 3 > sizeof(display))
+				continue;
+			format_cut(display, sizeof(display), "%s/%s/", pmus[i], evs[j]);
+			suggest_offer(s, typed, len, evs[j], display);
+		}
+		pmc_sysfs_names_free(evs, nevs);
+	}
+	pmc_sysfs_names_free(pmus, npmus);
+}
+
+static int fail_unknown_event(struct parser *p, size_t start, size_t len)
+{
+	const char *typed = p->spec + start;
+	struct suggest s = { .n = 0 };
+
+	suggest_events(p, typed, len, &s);
+	fail(p, start, "unknown event '%.*s'", QLEN(len), typed);
+	suggest_format(&s, p->err->message, sizeof(p->err->message),
+		       "run 'pmcbench list' to see the known events");
+	return -EINVAL;
+}
+
+/* rNNNN: a raw PMU config in hex (PERF_TYPE_RAW), as perf spells it. */
+static int parse_raw(struct parser *p, size_t start, size_t len, struct pmc_event *ev)
+{
+	uint64_t v = 0;
+	size_t digits = 0;
+
+	for (size_t i = 1; i < len; i++) {
+		char c = p->spec[start + i];
+
+		if (!isxdigit((unsigned char)c))
+			return fail(p, start + i,
+				    "bad raw event '%.*s': '%c' is not a hex digit; write raw "
+				    "events as r followed by hex digits, without 0x, as in r00c0",
+				    QLEN(len), p->spec + start, c);
+		if (digits > 0 || c != '0')
+			digits++;
+		if (digits > 16)
+			return fail(p, start, "raw event '%.*s' does not fit in 64 bits; give at "
+					      "most 16 hex digits",
+				    QLEN(len), p->spec + start);
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)c) ? c - '0'
+								  : tolower((unsigned char)c) - 'a' + 10);
+	}
+	ev->kind = PMC_EV_RAW;
+	ev->type = PERF_TYPE_RAW;
+	ev->config = v;
+	for (size_t i = 0; i < len; i++)
+		ev->name[i] = (char)tolower((unsigned char)p->spec[start + i]);
+	ev->name[len] = '\0';
+	return 0;
+}
+
+static bool all_alnum(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* A name (not a PMU event): builtin, raw, or unknown. */
+static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_event *ev)
+{
+	const char *name = p->spec + start;
+	const struct builtin *b = find_builtin(name, len);
+
+	if (b) {
+		ev->kind = b->kind;
+		ev->type = b->type;
+		ev->config = b->config;
+		snprintf(ev->name, sizeof(ev->name), "%s", b->canonical);
+		return 0;
+	}
+	if (len >= 2 && name[0] == 'r' && isxdigit((unsigned char)name[1]) && all_alnum(name, len)) {
+		struct suggest s = { .n = 0 };
+		bool hex = true;
+
+		for (size_t i = 1; i < len; i++)
+			hex = hex && isxdigit((unsigned char)name[i]);
+		/* "rcycles" is more likely a typo of a name than a raw code. */
+		if (!hex) {
+			suggest_events(p, name, len, &s);
+			if (s.n > 0)
+				return fail_unknown_event(p, start, len);
+		}
+		return parse_raw(p, start, len, ev);
+	}
+	return fail_unknown_event(p, start, len);
+}
+
+/* ---- PMU events: pmu/term,term=value/ ---- */
+
+static int fail_unknown_pmu(struct parser *p, size_t start, const char *pmu)
+{
+	struct suggest s = { .n = 0 };
+	char **pmus = NULL, fallback[160];
+	size_t npmus = 0, len = 0;
+
+	fallback[0] = '\0';
+	if (pmc_sysfs_names(p->root, NULL, NULL, &pmus, &npmus) == 0) {
+		len = (size_t)snprintf(fallback, sizeof(fallback), "PMUs here:");
+		for (size_t i = 0; i < npmus; i++) {
+			suggest_offer(&s, pmu, strlen(pmu), pmus[i], pmus[i]);
+			if (len < sizeof(fallback))
+				len += (size_t)snprintf(fallback + len, sizeof(fallback) - len,
+							"%s %s", i ? "," : "", pmus[i]);
+		}
+		pmc_sysfs_names_free(pmus, npmus);
+	}
+	if (npmus == 0)
+		snprintf(fallback, sizeof(fallback), "no PMU is listed in %s",
+			 p->root ? p->root : PMC_SYSFS_ROOT);
+	fail(p, start, "unknown PMU '%.40s' (not in %s)", pmu, p->root ? p->root : PMC_SYSFS_ROOT);
+	suggest_format(&s, p->err->message, sizeof(p->err->message), fallback);
+	return -EINVAL;
+}
+
+static int fail_unknown_term(struct parser *p, size_t at, const char *pmu, const char *term)
+{
+	static const char *const subs[] = { "events", "format" };
+	struct suggest s = { .n = 0 };
+	char fallback[160];
+	size_t len;
+
+	len = (size_t)snprintf(fallback, sizeof(fallback), "its events and terms:");
+	for (size_t k = 0; k < 2; k++) {
+		char **names = NULL;
+		size_t n = 0;
+
+		if (pmc_sysfs_names(p->root, pmu, subs[k], &names, &n) < 0)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			suggest_offer(&s, term, strlen(term), names[i], names[i]);
+			if (len < sizeof(fallback))
+				len += (size_t)snprintf(fallback + len, sizeof(fallback) - len,
+							" %s", names[i]);
+		}
+		pmc_sysfs_names_free(names, n);
+	}
+	fail(p, at, "PMU '%.40s' has no event or format term '%.40s'", pmu, term);
+	suggest_format(&s, p->err->message, sizeof(p->err->message), fallback);
+	return -EINVAL;
+}
+
+static int parse_number(const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int builtin_term(const char *name)
+{
+	if (strcmp(name, "config") == 0)
+		return 0;
+	if (strcmp(name, "config1") == 0)
+		return 1;
+	if (strcmp(name, "config2") == 0)
+		return 2;
+	return -1;
+}
+
+/* Applies the comma-separated terms in text[0..len) to config. at is the column to
+ * report for errors inside text when it comes from sysfs (an alias), or SIZE_MAX when
+ * text is part of the spec (base is then its offset in the spec). */
+static int apply_terms(struct parser *p, const char *pmu, const char *text, size_t len,
+		       size_t base, size_t at, int depth, uint64_t config[3])
+{
+	size_t i = 0;
+
+	while (i <= len) {
+		size_t tstart = i, tend, col;
+		char term[128], *eq;
+		const char *value = NULL;
+		struct pmc_sysfs_format f;
+		uint64_t v = 1;
+		int r, field;
+
+		while (i < len && text[i] != ',')
+			i++;
+		tend = i++;
+		while (tstart < tend && isspace((unsigned char)text[tstart]))
+			tstart++;
+		while (tend > tstart && isspace((unsigned char)text[tend - 1]))
+			tend--;
+		col = at != SIZE_MAX ? at : base + tstart;
+		if (tend == tstart)
+			return fail(p, col, "empty term in PMU event '%.40s/.../'; remove the extra "
+					    "comma",
+				    pmu);
+		if (tend - tstart >= sizeof(term))
+			return fail(p, col, "term too long in PMU event '%.40s/.../'", pmu);
+		memcpy(term, text + tstart, tend - tstart);
+		term[tend - tstart] = '\0';
+		eq = strchr(term, '=');
+		if (eq) {
+			*eq = '\0';
+			value = eq + 1;
+			if (parse_number(value, &v) < 0)
+				return fail(p, col,
+					    "bad value '%.40s' for term '%.40s' of PMU '%.40s'; write "
+					    "a number, decimal or 0x hex, as in event=0x3c",
+					    value, term, pmu);
+		}
+		if (!pmc_sysfs_name_ok(term))
+			return fail(p, col, "bad term name '%.40s' in PMU event '%.40s/.../'; write "
+					    "name or name=value",
+				    term, pmu);
+		if (!value && depth == 0) {
+			char alias[512];
+
+			r = pmc_sysfs_event_alias(p->root, pmu, term, alias, sizeof(alias));
+			if (r == 0) {
+				r = apply_terms(p, pmu, alias, strlen(alias), 0, col, depth + 1,
+						config);
+				if (r < 0 && strncmp(p->err->message, "in sysfs", 8) != 0) {
+					char msg[sizeof(p->err->message)];
+
+					format_cut(msg, sizeof(msg), "%s", p->err->message);
+					format_cut(p->err->message, sizeof(p->err->message),
+						   "in sysfs event %.40s/%.40s/ (\"%.40s\"): %s", pmu,
+						   term, alias, msg);
+				}
+				if (r < 0)
+					return r;
+				continue;
+			}
+			if (r != -ENOENT && r != -ENAMETOOLONG)
+				return fail(p, col, "cannot read the sysfs event %.40s/%.40s/: %s",
+					    pmu, term, strerror(-r));
+		}
+		r = pmc_sysfs_format_read(p->root, pmu, term, &f);
+		if (r == 0) {
+			r = pmc_sysfs_format_apply(&f, v, config);
+			if (r < 0)
+				return fail(p, col,
+					    "value %.40s does not fit term '%.40s' of PMU '%.40s' (%u "
+					    "bits); give a smaller value",
+					    value ? value : "1", term, pmu, pmc_sysfs_format_width(&f));
+			continue;
+		}
+		if (r == -EOPNOTSUPP)
+			return fail(p, col, "term '%.40s' of PMU '%.40s' sets config3, which pmcbench "
+					    "does not support; leave it out",
+				    term, pmu);
+		if (r != -ENOENT && r != -ENAMETOOLONG)
+			return fail(p, col, "cannot use term '%.40s' of PMU '%.40s': its sysfs format "
+					    "file is unreadable or not 'configN:bits' (%s)",
+				    term, pmu, strerror(-r));
+		field = builtin_term(term);
+		if (field >= 0) {
+			if (!value)
+				return fail(p, col, "term '%s' needs a value, as in %s=0x3c", term,
+					    term);
+			config[field] = v;
+			continue;
+		}
+		return fail_unknown_term(p, col, pmu, term);
+	}
+	return 0;
+}
+
+/* p->pos is at the '/' after the PMU name spec[start..]. */
+static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
+{
+	size_t plen = p->pos - start, tstart, tlen, nlen;
+	uint64_t config[3] = { 0, 0, 0 };
+	char pmu[PMC_EVENT_NAME_MAX];
+	uint32_t type;
+	int r;
+
+	if (plen == 0)
+		return fail(p, start, "empty PMU name before '/'; write pmu/event/, as in msr/tsc/");
+	if (plen >= sizeof(pmu))
+		return fail(p, start, "PMU name too long; write pmu/event/, as in msr/tsc/");
+	memcpy(pmu, p->spec + start, plen);
+	pmu[plen] = '\0';
+	tstart = ++p->pos;
+	while (peek(p) && peek(p) != '/')
+		p->pos++;
+	if (!peek(p))
+		return fail(p, start, "unterminated PMU event '%.40s'; close the terms with '/', "
+				      "as in %s/event/",
+			    p->spec + start, pmu);
+	tlen = p->pos - tstart;
+	p->pos++;
+	r = pmc_sysfs_pmu_type(p->root, pmu, &type);
+	if (r == -ENOENT || r == -ENAMETOOLONG)
+		return fail_unknown_pmu(p, start, pmu);
+	if (r < 0)
+		return fail(p, start, "cannot read the type of PMU '%s' from sysfs: %s", pmu,
+			    strerror(-r));
+	if (tlen == 0)
+		return fail(p, start, "empty PMU event '%s//'; name an event or give terms, as "
+				      "in msr/tsc/",
+			    pmu);
+	r = apply_terms(p, pmu, p->spec + tstart, tlen, tstart, SIZE_MAX, 0, config);
+	if (r < 0)
+		return r;
+	nlen = p->pos - start;
+	if (nlen > PMC_EVENT_NAME_MAX - 4)
+		return fail(p, start, "event name too long (at most %d characters)",
+			    PMC_EVENT_NAME_MAX - 4);
+	ev->kind = PMC_EV_PMU;
+	ev->type = type;
+	ev->config = config[0];
+	ev->config1 = config[1];
+	ev->config2 = config[2];
+	memcpy(ev->name, p->spec + start, nlen);
+	ev->name[nlen] = '\0';
+	return 0;
+}
+
+/* One event with its own modifier, appended as a member of group g. */
+static int parse_event(struct parser *p, size_t g, bool leader)
+{
+	size_t start = p->pos, idx;
+	struct pmc_event *ev;
+	int r;
+
+	while (!is_delim(peek(p)))
+		p->pos++;
+	if (p->pos == start && peek(p) != '/')
+		return fail(p, start, "empty event name; remove the extra comma or give an event");
+	r = push_event(p, &ev);
+	if (r < 0)
+		return r;
+	idx = p->n - 1;
+	ev->group = g;
+	ev->leader = leader;
+	if (peek(p) == '/') {
+		r = parse_pmu_event(p, start, ev);
+		if (r < 0)
+			return r;
+		/* perf also takes modifiers right after the closing '/': msr/tsc/u */
+		if (!is_delim(peek(p)))
+			return parse_mods(p, p->pos - 1, &p->mods[idx]);
+	} else {
+		if (p->pos - start > PMC_EVENT_NAME_MAX - 4)
+			return fail(p, start, "event name too long (at most %d characters)",
+				    PMC_EVENT_NAME_MAX - 4);
+		r = resolve_name(p, start, p->pos - start, ev);
+		if (r < 0)
+			return r;
+	}
+	if (peek(p) == ':') {
+		size_t colon = p->pos++;
+
+		return parse_mods(p, colon, &p->mods[idx]);
+	}
+	return 0;
+}
+
+static void apply_mods(struct pmc_event *ev, unsigned mods)
+{
+	static const char *const suffix[] = { "", ":u", ":k", ":uk" };
+	size_t len = strlen(ev->name);
+
+	/* perf's :u and :k: count only that privilege level; the hypervisor is excluded
+	 * whenever a level is chosen, as perf does without :h. */
+	ev->exclude_user = mods && !(mods & MOD_U);
+	ev->exclude_kernel = mods && !(mods & MOD_K);
+	ev->exclude_hv = mods != 0;
+	snprintf(ev->name + len, sizeof(ev->name) - len, "%s", suffix[mods & 3]);
+}
+
+static int parse_group(struct parser *p)
+{
+	size_t open = p->pos++, g = p->ngroups++, first = p->n;
+	unsigned gmods = 0;
+	char c[8];
+	int r;
+
+	for (;;) {
+		skip_space(p);
+		if (peek(p) == '{')
+			return fail(p, p->pos, "nested group: a group cannot contain a group; close "
+					       "the first one with '}' before opening another");
+		if (peek(p) == '}') {
+			if (p->n == first)
+				return fail(p, open, "empty group '{}'; put events inside or remove it");
+			return fail(p, p->pos, "empty event name before '}'; remove the extra comma");
+		}
+		if (!peek(p))
+			return fail(p, open, "unbalanced '{': this group is never closed; add '}' "
+					     "after its last event");
+		r = parse_event(p, g, p->n == first);
+		if (r < 0)
+			return r;
+		skip_space(p);
+		if (peek(p) == ',') {
+			p->pos++;
+			continue;
+		}
+		if (peek(p) == '}') {
+			p->pos++;
+			break;
+		}
+		if (!peek(p))
+			return fail(p, open, "unbalanced '{': this group is never closed; add '}' "
+					     "after its last event");
+		return fail(p, p->pos, "unexpected %s in a group; separate events with commas "
+				       "and close the group with '}'",
+			    shown(p, c));
+	}
+	if (peek(p) == ':') {
+		size_t colon = p->pos++;
+
+		r = parse_mods(p, colon, &gmods);
+		if (r < 0)
+			return r;
+		for (size_t i = first; i < p->n; i++) {
+			if (p->mods[i] && p->mods[i] != gmods)
+				return fail(p, colon, "modifier on the group conflicts with the one "
+						      "on '%.40s'; give it on the group or on its "
+						      "events, not both",
+					    p->events[i].name);
+			p->mods[i] = gmods;
+		}
+	}
+	return 0;
+}
+
+static int parse_list(struct parser *p)
+{
+	size_t comma = 0;
+	char c[8];
+	int r;
+
+	skip_space(p);
+	if (!peek(p))
+		return fail(p, 0, "empty event list; give at least one event, as in cycles");
+	for (;;) {
+		skip_space(p);
+		if (peek(p) == '{') {
+			r = parse_group(p);
+		} else if (peek(p) == '}') {
+			return fail(p, p->pos, "unbalanced '}': no group is open here; remove it "
+					       "or add '{' before the group");
+		} else if (!peek(p)) {
+			/* Only reachable right after a comma. */
+			return fail(p, comma, "trailing comma; remove it or add an event after it");
+		} else {
+			r = parse_event(p, p->ngroups++, true);
+		}
+		if (r < 0)
+			return r;
+		skip_space(p);
+		if (!peek(p))
+			return 0;
+		if (peek(p) == '}')
+			return fail(p, p->pos, "unbalanced '}': no group is open here; remove it "
+					       "or add '{' before the group");
+		if (peek(p) != ',')
+			return fail(p, p->pos, "unexpected %s; separate events with commas",
+				    shown(p, c));
+		comma = p->pos++;
+	}
+}
+
+int pmc_event_list_parse(const char *spec, const char *sysfs_root, struct pmc_event_list *ret,
+			 struct pmc_parse_error *err)
+{
+	struct pmc_parse_error dummy;
+	struct parser p = {
+		.spec = spec,
+		.root = sysfs_root,
+		.err = err ? err : &dummy,
+	};
+	int r;
+
+	p.err->column = 0;
+	p.err->message[0] = '\0';
+	if (!spec || !ret) {
+		p.err->column = 1;
+		snprintf(p.err->message, sizeof(p.err->message), "no event list given");
+		return -EINVAL;
+	}
+	r = parse_list(&p);
+	if (r < 0)
+		goto fail_parse;
+	for (size_t i = 0; i < p.n; i++)
+		apply_mods(&p.events[i], p.mods[i]);
+	free(p.mods);
+	ret->events = p.events;
+	ret->n = p.n;
+	ret->ngroups = p.ngroups;
+	return 0;
+
+fail_parse:
+	/* Messages quote the input; keep them on one line whatever it holds. */
+	for (char *m = p.err->message; *m; m++)
+		if ((unsigned char)*m < 0x20 || *m == 0x7f)
+			*m = '?';
+	free(p.mods);
+	free(p.events);
+	return r;
+}

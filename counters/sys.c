@@ -1,1 +1,54 @@
-/* Not written yet. */ typedef int pmc_unwritten_sys;
+/* The real kernel behind struct pmc_sys: thin wrappers that turn the libc convention
+ * (-1 and errno) into the engine's (-errno). glibc has no perf_event_open wrapper, so
+ * it goes through syscall(2) as perf_event_open(2) shows. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pmc_sys.h"
+
+static int kernel_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
+			     int group_fd, unsigned long flags)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int kernel_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
+{
+	int r = ioctl(fd, request, arg);
+
+	return r < 0 ? -errno : r;
+}
+
+static ssize_t kernel_read(void *ctx, int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static int kernel_close(void *ctx, int fd)
+{
+	/* Linux releases the descriptor even when close() fails with EINTR, so no retry. */
+	return close(fd) < 0 ? -errno : 0;
+}
+
+static const struct pmc_sys kernel_sys = {
+	.event_open = kernel_event_open,
+	.ioctl = kernel_ioctl,
+	.read = kernel_read,
+	.close = kernel_close,
+	.ctx = NULL,
+};
+
+const struct pmc_sys *pmc_sys_kernel(void)
+{
+	return &kernel_sys;
+}

@@ -1,1 +1,875 @@
-/* Not written yet. */ typedef int pmc_unwritten_valgrind;
+/* The valgrind backend: builds the valgrind command line, and reads and sums the
+ * per-process output files of cachegrind and callgrind (the Callgrind Format
+ * Specification, valgrind manual ch. "Callgrind Format Specification"; cachegrind
+ * writes a subset of it). */
+#include "valgrind.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "counters.h"
+
+#define CALLGRIND_PREFIX "callgrind.out."
+#define CACHEGRIND_PREFIX "cachegrind.out."
+#define LOG_PREFIX "valgrind.log."
+
+/* The reference cache geometry (size,associativity,line size), used unless the caller
+ * asks for the host's: a typical current x86 core. Without it valgrind simulates what
+ * CPUID reports, which differs between CI runners, so simulated misses would too. */
+#define REF_I1 "--I1=32768,8,64"
+#define REF_D1 "--D1=32768,8,64"
+#define REF_LL "--LL=8388608,16,64"
+
+/* More columns than any valgrind tool writes; bounds the per-file column map. */
+#define MAX_COLUMNS 64
+
+static const char *const event_names[PMC_VG_EV_COUNT] = {
+#define PMC_VG_EV_NAME(sym, name) [PMC_VG_EV_##sym] = name,
+    PMC_VALGRIND_EVENTS(PMC_VG_EV_NAME)
+#undef PMC_VG_EV_NAME
+};
+
+static const struct {
+	const char *id;
+	const char *description;
+} metrics[PMC_VG_M_COUNT] = {
+#define PMC_VG_M_ROW(sym, id, desc) [PMC_VG_M_##sym] = {id, desc},
+    PMC_VALGRIND_METRICS(PMC_VG_M_ROW)
+#undef PMC_VG_M_ROW
+};
+
+#define EV(sym) (1u << PMC_VG_EV_##sym)
+#define CACHE_EVENTS                                                                               \
+	(EV(IR) | EV(DR) | EV(DW) | EV(I1MR) | EV(D1MR) | EV(D1MW) | EV(ILMR) | EV(DLMR) | EV(DLMW))
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- finding programs ---------------------------------------------------------------- */
+
+/* 0 when path is an executable regular file, else -ENOENT or -EACCES (as execve). */
+static int check_executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno == EACCES ? -EACCES : -ENOENT;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+		return -EACCES;
+	return 0;
+}
+
+/* Looks name up in PATH as execvp does (an unset PATH means "/bin:/usr/bin", an empty
+ * entry the current directory). Returns 0 and a malloc'ed path, -ENOENT, -EACCES when
+ * only non-executable files were found, -ENOMEM. */
+static int search_path(const char *name, char **ret)
+{
+	const char *path = getenv("PATH");
+	int r = -ENOENT;
+
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchr(p, ':');
+		size_t dirlen = end ? (size_t)(end - p) : strlen(p);
+		char *cand;
+		int q;
+
+		if (dirlen == 0)
+			q = asprintf(&cand, "%s", name);
+		else
+			q = asprintf(&cand, "%.*s/%s", (int)dirlen, p, name);
+		if (q < 0)
+			return -ENOMEM;
+		q = check_executable(cand);
+		if (q == 0) {
+			*ret = cand;
+			return 0;
+		}
+		free(cand);
+		if (q == -EACCES)
+			r = -EACCES;
+		if (!end)
+			break;
+		p = end;
+	}
+	return r;
+}
+
+int pmc_valgrind_find(char **ret_path)
+{
+	char *path = NULL, *abs;
+	int r;
+
+	if (!ret_path)
+		return -EINVAL;
+	r = search_path("valgrind", &path);
+	if (r < 0)
+		return -ENOENT;
+	if (path[0] != '/') {
+		/* A relative PATH entry: callers exec it after changing nothing, but an
+		 * absolute path is what they record. */
+		abs = realpath(path, NULL);
+		free(path);
+		if (!abs)
+			return -errno;
+		path = abs;
+	}
+	*ret_path = path;
+	return 0;
+}
+
+/* ---- the command line ---------------------------------------------------------------- */
+
+struct strv {
+	char **v;
+	size_t n, cap;
+	int error;
+};
+
+static void strv_addf(struct strv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void strv_addf(struct strv *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *str;
+	int q;
+
+	if (s->error)
+		return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v) {
+			s->error = -ENOMEM;
+			return;
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	va_start(ap, fmt);
+	q = vasprintf(&str, fmt, ap);
+	va_end(ap);
+	if (q < 0) {
+		s->error = -ENOMEM;
+		return;
+	}
+	s->v[s->n++] = str;
+}
+
+static void strv_free(struct strv *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+/* Packs the strings into one block: the NULL-terminated pointer array, then the text. */
+static int strv_pack(const struct strv *s, char ***ret)
+{
+	size_t bytes = (s->n + 1) * sizeof(char *);
+	char **block, *text;
+
+	for (size_t i = 0; i < s->n; i++)
+		bytes += strlen(s->v[i]) + 1;
+	block = malloc(bytes);
+	if (!block)
+		return -ENOMEM;
+	text = (char *)(block + s->n + 1);
+	for (size_t i = 0; i < s->n; i++) {
+		size_t len = strlen(s->v[i]) + 1;
+
+		memcpy(text, s->v[i], len);
+		block[i] = text;
+		text += len;
+	}
+	block[s->n] = NULL;
+	*ret = block;
+	return 0;
+}
+
+/* Copies the caller's options into a full-size struct, as libbpf's OPTS do: fields past
+ * the caller's sz read as zero, and bytes we do not know about must be zero. */
+static int opts_copy(const struct pmc_valgrind_opts *in, struct pmc_valgrind_opts *out)
+{
+	size_t min = offsetof(struct pmc_valgrind_opts, outdir) + sizeof(in->outdir);
+
+	if (!in || in->sz < min)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	memcpy(out, in, in->sz < sizeof(*out) ? in->sz : sizeof(*out));
+	for (size_t i = sizeof(*out); i < in->sz; i++)
+		if (((const unsigned char *)in)[i])
+			return -E2BIG;
+	return 0;
+}
+
+int pmc_valgrind_argv(const struct pmc_valgrind_opts *opts, char *const *target_argv,
+		      char ***ret_argv)
+{
+	struct pmc_valgrind_opts o;
+	struct strv s = {0};
+	const char *tool;
+	char *found = NULL;
+	int r;
+
+	if (!ret_argv || !target_argv || !target_argv[0] || !target_argv[0][0])
+		return -EINVAL;
+	r = opts_copy(opts, &o);
+	if (r < 0)
+		return r;
+	/* valgrind expands %p and %q{VAR} in file names, so a '%' in the directory would
+	 * put the files somewhere else. */
+	if (!o.outdir || !o.outdir[0] || strchr(o.outdir, '%'))
+		return -EINVAL;
+	if (o.tool != PMC_VALGRIND_CALLGRIND && o.tool != PMC_VALGRIND_CACHEGRIND)
+		return -EINVAL;
+	if (o.tool == PMC_VALGRIND_CACHEGRIND && (o.collect_only || o.collect_atstart_off))
+		return -EINVAL; /* cachegrind 3.19 has no collection control */
+	for (const char *const *p = o.collect_only; p && *p; p++)
+		if (!(*p)[0])
+			return -EINVAL;
+
+	/* Check the target ourselves: valgrind reports a missing one only on its stderr,
+	 * with exit status 127, which the target itself could also return. */
+	if (strchr(target_argv[0], '/'))
+		r = check_executable(target_argv[0]);
+	else
+		r = search_path(target_argv[0], &found);
+	free(found);
+	if (r < 0)
+		return r;
+
+	tool = o.tool == PMC_VALGRIND_CALLGRIND ? "callgrind" : "cachegrind";
+	strv_addf(&s, "%s", o.valgrind ? o.valgrind : "valgrind");
+	strv_addf(&s, "--tool=%s", tool);
+	/* valgrind's own messages go to a log per process, so that they can be reported
+	 * when a run fails, and never mix with the target's output. */
+	strv_addf(&s, "--log-file=%s/" LOG_PREFIX "%%p", o.outdir);
+	strv_addf(&s, "--%s-out-file=%s/%s.out.%%p", tool, o.outdir, tool);
+	strv_addf(&s, "--cache-sim=%s", o.no_cache_sim ? "no" : "yes");
+	strv_addf(&s, "--branch-sim=%s", o.no_branch_sim ? "no" : "yes");
+	strv_addf(&s, "--trace-children=%s", o.no_children ? "no" : "yes");
+	if (!o.no_cache_sim && !o.host_caches) {
+		strv_addf(&s, REF_I1);
+		strv_addf(&s, REF_D1);
+		strv_addf(&s, REF_LL);
+	}
+	if (o.tool == PMC_VALGRIND_CALLGRIND) {
+		/* A child forked without exec inherits its parent's counters and would
+		 * report them again. A dump writes the counts so far and zeroes them, so a
+		 * dump just before fork leaves the child only its own work. glibc >= 2.34
+		 * forks in _Fork (called by fork), older ones in fork itself. */
+		strv_addf(&s, "--dump-before=fork");
+		strv_addf(&s, "--dump-before=_Fork");
+		if (o.collect_atstart_off || o.collect_only)
+			strv_addf(&s, "--collect-atstart=no");
+		for (const char *const *p = o.collect_only; p && *p; p++)
+			strv_addf(&s, "--toggle-collect=%s", *p);
+	}
+	for (const char *const *p = o.extra_args; p && *p; p++)
+		strv_addf(&s, "%s", *p);
+	strv_addf(&s, "--");
+	for (char *const *p = target_argv; *p; p++)
+		strv_addf(&s, "%s", *p);
+
+	r = s.error;
+	if (r == 0)
+		r = strv_pack(&s, ret_argv);
+	strv_free(&s);
+	return r;
+}
+
+/* ---- output files -------------------------------------------------------------------- */
+
+struct file_counts {
+	uint64_t ev[PMC_VG_EV_COUNT];
+	uint32_t present;
+	char caches[sizeof(((struct pmc_valgrind_counts *)0)->caches)];
+};
+
+struct parser {
+	const char *path;
+	unsigned line;
+	int columns[MAX_COLUMNS]; /* event of each column of the events line, or -1 */
+	size_t ncolumns;
+	bool have_events, have_end;
+	char *err;
+	size_t errlen;
+};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The next whitespace-separated token of *s, or NULL at the end of the line. */
+static const char *next_token(const char **s, size_t *ret_len)
+{
+	const char *p = *s, *start;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return NULL;
+	start = p;
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	*ret_len = (size_t)(p - start);
+	*s = p;
+	return start;
+}
+
+static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
+{
+	const char *name;
+	size_t len;
+
+	if (p->have_events) {
+		set_err(p->err, p->errlen, "%s:%u: a second 'events:' line", p->path, p->line);
+		return -EINVAL;
+	}
+	p->have_events = true;
+	while ((name = next_token(&s, &len))) {
+		int ev = -1;
+
+		if (p->ncolumns == MAX_COLUMNS) {
+			set_err(p->err, p->errlen, "%s:%u: more than %d events", p->path, p->line,
+				MAX_COLUMNS);
+			return -EINVAL;
+		}
+		for (int i = 0; i < PMC_VG_EV_COUNT; i++)
+			if (strlen(event_names[i]) == len && memcmp(name, event_names[i], len) == 0)
+				ev = i;
+		if (ev >= 0 && (fc->present & (1u << ev))) {
+			set_err(p->err, p->errlen, "%s:%u: event '%.*s' listed twice", p->path,
+				p->line, (int)len, name);
+			return -EINVAL;
+		}
+		/* Events we do not report (callgrind's sysCount, Ge, ...) keep their
+		 * column so that the ones after them are read from the right place. */
+		if (ev >= 0)
+			fc->present |= 1u << ev;
+		p->columns[p->ncolumns++] = ev;
+	}
+	if (p->ncolumns == 0) {
+		set_err(p->err, p->errlen, "%s:%u: empty 'events:' line", p->path, p->line);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The end line: "summary:" (cachegrind) or "totals:" (callgrind), one count per event
+ * column. The format lets a cost line leave out trailing counts, which are zero. */
+static int parse_end(struct parser *p, const char *key, const char *s, struct file_counts *fc)
+{
+	const char *tok;
+	size_t col = 0, len;
+
+	if (!p->have_events) {
+		set_err(p->err, p->errlen, "%s:%u: '%s' line before the 'events:' line", p->path,
+			p->line, key);
+		return -EINVAL;
+	}
+	if (p->have_end) {
+		set_err(p->err, p->errlen, "%s:%u: a second '%s' line", p->path, p->line, key);
+		return -EINVAL;
+	}
+	p->have_end = true;
+	while ((tok = next_token(&s, &len))) {
+		uint64_t v = 0;
+
+		if (col == p->ncolumns) {
+			set_err(p->err, p->errlen,
+				"%s:%u: '%s' has more counts than the %zu events", p->path, p->line,
+				key, p->ncolumns);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < len; i++) {
+			if (!isdigit((unsigned char)tok[i])) {
+				set_err(p->err, p->errlen, "%s:%u: '%.*s' is not a count", p->path,
+					p->line, (int)len, tok);
+				return -EINVAL;
+			}
+			if (__builtin_mul_overflow(v, (uint64_t)10, &v) ||
+			    __builtin_add_overflow(v, (uint64_t)(tok[i] - '0'), &v)) {
+				set_err(p->err, p->errlen, "%s:%u: count '%.*s' is out of range",
+					p->path, p->line, (int)len, tok);
+				return -EINVAL;
+			}
+		}
+		if (p->columns[col] >= 0)
+			fc->ev[p->columns[col]] = v;
+		col++;
+	}
+	return 0;
+}
+
+/* Keeps the simulated cache geometry ("desc: I1 cache: 32768 B, 64 B, 8-way
+ * associative") so that results can record what was simulated. */
+static void note_cache(struct file_counts *fc, const char *s)
+{
+	size_t len = strlen(fc->caches);
+
+	while (*s == ' ')
+		s++;
+	snprintf(fc->caches + len, sizeof(fc->caches) - len, "%s%s", len ? "; " : "", s);
+}
+
+static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file_counts *fc,
+		      char *err, size_t errlen)
+{
+	struct parser p = {.path = path, .err = err, .errlen = errlen};
+	const char *end_key = tool == PMC_VALGRIND_CALLGRIND ? "totals:" : "summary:";
+	bool newline = true;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int r = 0;
+
+	memset(fc, 0, sizeof(*fc));
+	f = fopen(path, "re");
+	if (!f) {
+		r = -errno;
+		set_err(err, errlen, "%s: cannot open: %s", path, strerror(-r));
+		return r;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		p.line++;
+		newline = line[len - 1] == '\n';
+		if (newline)
+			line[len - 1] = '\0';
+		if (starts_with(line, "events:"))
+			r = parse_events(&p, line + strlen("events:"), fc);
+		else if (starts_with(line, end_key))
+			r = parse_end(&p, end_key, line + strlen(end_key), fc);
+		else if (starts_with(line, "desc: I1 cache:") ||
+			 starts_with(line, "desc: D1 cache:") ||
+			 starts_with(line, "desc: LL cache:"))
+			note_cache(fc, line + strlen("desc:"));
+		if (r < 0)
+			goto out;
+	}
+	if (ferror(f)) {
+		r = -EIO;
+		set_err(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	r = -EINVAL;
+	if (p.line == 0)
+		set_err(err, errlen, "%s: empty file", path);
+	else if (!newline)
+		set_err(err, errlen, "%s:%u: truncated: the last line is incomplete", path, p.line);
+	else if (!p.have_events)
+		set_err(err, errlen, "%s: no 'events:' line", path);
+	else if (!p.have_end)
+		set_err(err, errlen, "%s: no '%s' line at the end (truncated file?)", path,
+			end_key);
+	else
+		r = 0;
+out:
+	free(line);
+	fclose(f);
+	return r;
+}
+
+/* "callgrind.out.PID" or "callgrind.out.PID.N" (a dump), "cachegrind.out.PID". Returns
+ * the tool and pid, or -1 for any other name. */
+static int classify(const char *name, enum pmc_valgrind_tool *tool, unsigned long *pid)
+{
+	const char *s;
+	char *end;
+
+	if (starts_with(name, CALLGRIND_PREFIX)) {
+		*tool = PMC_VALGRIND_CALLGRIND;
+		s = name + strlen(CALLGRIND_PREFIX);
+	} else if (starts_with(name, CACHEGRIND_PREFIX)) {
+		*tool = PMC_VALGRIND_CACHEGRIND;
+		s = name + strlen(CACHEGRIND_PREFIX);
+	} else {
+		return -1;
+	}
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	*pid = strtoul(s, &end, 10);
+	if (*end == '.' && *tool == PMC_VALGRIND_CALLGRIND && isdigit((unsigned char)end[1]))
+		strtoul(end + 1, &end, 10); /* the dump's sequence number */
+	return *end ? -1 : 0;
+}
+
+static int output_filter(const struct dirent *d)
+{
+	enum pmc_valgrind_tool tool;
+	unsigned long pid;
+
+	return classify(d->d_name, &tool, &pid) == 0;
+}
+
+int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, char *err,
+			 size_t errlen)
+{
+	struct pmc_valgrind_counts sum = {0};
+	struct dirent **names = NULL;
+	unsigned long prev_pid = 0;
+	char *first = NULL;
+	char why[160];
+	int n, r = 0;
+
+	if (!outdir || !ret)
+		return -EINVAL;
+	n = scandir(outdir, &names, output_filter, alphasort);
+	if (n < 0) {
+		r = -errno;
+		set_err(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-r));
+		return r;
+	}
+	if (n == 0) {
+		r = -ENOENT;
+		if (pmc_valgrind_log_error(outdir, why, sizeof(why)) == 0)
+			set_err(err, errlen, "%s: no valgrind output file: %s", outdir, why);
+		else
+			set_err(err, errlen,
+				"%s: no valgrind output file (valgrind failed before the target "
+				"ran; see its standard error)",
+				outdir);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		struct file_counts fc;
+		enum pmc_valgrind_tool tool;
+		unsigned long pid;
+		char *path;
+
+		classify(names[i]->d_name, &tool, &pid);
+		if (asprintf(&path, "%s/%s", outdir, names[i]->d_name) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if (i > 0 && tool != sum.tool) {
+			set_err(err, errlen, "%s: both callgrind and cachegrind output files",
+				outdir);
+			free(path);
+			r = -EINVAL;
+			goto out;
+		}
+		sum.tool = tool;
+		r = parse_file(path, tool, &fc, err, errlen);
+		if (r == 0 && i > 0 && fc.present != sum.present) {
+			set_err(err, errlen, "%s: its events differ from those of %s", path, first);
+			r = -EINVAL;
+		}
+		if (r < 0) {
+			free(path);
+			goto out;
+		}
+		if (i == 0) {
+			first = path;
+			sum.present = fc.present;
+			memcpy(sum.caches, fc.caches, sizeof(sum.caches));
+		} else {
+			free(path);
+		}
+		for (int e = 0; e < PMC_VG_EV_COUNT; e++) {
+			if (__builtin_add_overflow(sum.ev[e], fc.ev[e], &sum.ev[e])) {
+				set_err(err, errlen, "%s: the sum of %s overflows", outdir,
+					event_names[e]);
+				r = -EOVERFLOW;
+				goto out;
+			}
+		}
+		/* Sorted names keep one process's files together (PID, PID.1, ... sort
+		 * before any longer PID with the same digits), so a change of pid is a
+		 * new process. */
+		if (i == 0 || pid != prev_pid)
+			sum.processes++;
+		prev_pid = pid;
+		sum.files++;
+	}
+	*ret = sum;
+out:
+	free(first);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
+/* ---- valgrind's logs ----------------------------------------------------------------- */
+
+static int log_filter(const struct dirent *d)
+{
+	return starts_with(d->d_name, LOG_PREFIX);
+}
+
+/* What valgrind says when a run goes wrong. */
+static bool is_failure_line(const char *s)
+{
+	/* clang-format off */
+	static const char *const keys[] = {
+		"Process terminating",		/* the target died by a signal */
+		"valgrind:",			/* valgrind's own fatal errors */
+		"Valgrind: ",
+		"vex ",				/* "vex amd64->IR: unhandled instruction bytes" */
+		"unhandled instruction",
+		"Valgrind's memory management",	/* out of memory */
+		"FATAL",
+		"Fatal error",
+	};
+	/* clang-format on */
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strstr(s, keys[i]))
+			return true;
+	return false;
+}
+
+/* Drops the "==123== " or "--123-- " prefix valgrind puts on its lines. */
+static const char *strip_pid(const char *s)
+{
+	if ((s[0] == '=' && s[1] == '=') || (s[0] == '-' && s[1] == '-')) {
+		const char *p = s + 2;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p > s + 2 && p[0] == s[0] && p[1] == s[0])
+			return p[2] == ' ' ? p + 3 : p + 2;
+	}
+	return s;
+}
+
+int pmc_valgrind_log_error(const char *outdir, char *buf, size_t len)
+{
+	struct dirent **names = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	int n, r = -ENOENT;
+
+	if (!outdir || !buf || len == 0)
+		return -EINVAL;
+	n = scandir(outdir, &names, log_filter, alphasort);
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n && r == -ENOENT; i++) {
+		char *path;
+		FILE *f;
+		ssize_t l;
+
+		if (asprintf(&path, "%s/%s", outdir, names[i]->d_name) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		f = fopen(path, "re");
+		free(path);
+		if (!f)
+			continue;
+		while ((l = getline(&line, &cap, f)) > 0) {
+			const char *s;
+
+			if (line[l - 1] == '\n')
+				line[l - 1] = '\0';
+			s = strip_pid(line);
+			if (is_failure_line(s)) {
+				snprintf(buf, len, "%s", s);
+				r = 0;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	free(line);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
+/* ---- run directories ----------------------------------------------------------------- */
+
+int pmc_valgrind_outdir_new(const char *parent, char **ret_path)
+{
+	char *path;
+
+	if (!ret_path)
+		return -EINVAL;
+	if (!parent) {
+		parent = getenv("TMPDIR");
+		if (!parent || !parent[0])
+			parent = "/tmp";
+	}
+	if (strchr(parent, '%'))
+		return -EINVAL; /* see pmc_valgrind_argv */
+	if (asprintf(&path, "%s/pmcbench-vg.XXXXXX", parent) < 0)
+		return -ENOMEM;
+	if (!mkdtemp(path)) {
+		int r = -errno;
+
+		free(path);
+		return r;
+	}
+	*ret_path = path;
+	return 0;
+}
+
+int pmc_valgrind_outdir_remove(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp;
+	int r = 0;
+
+	if (!dir)
+		return 0;
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp))) {
+		enum pmc_valgrind_tool tool;
+		unsigned long pid;
+
+		if (classify(d->d_name, &tool, &pid) < 0 && !starts_with(d->d_name, LOG_PREFIX))
+			continue;
+		if (unlinkat(dirfd(dp), d->d_name, 0) < 0 && errno != ENOENT && r == 0)
+			r = -errno;
+	}
+	closedir(dp);
+	if (rmdir(dir) < 0 && r == 0)
+		r = errno == EEXIST ? -ENOTEMPTY : -errno;
+	return r;
+}
+
+/* ---- metrics ------------------------------------------------------------------------- */
+
+size_t pmc_valgrind_metric_count(void)
+{
+	return PMC_VG_M_COUNT;
+}
+
+const char *pmc_valgrind_metric_id(size_t i)
+{
+	return i < PMC_VG_M_COUNT ? metrics[i].id : NULL;
+}
+
+const char *pmc_valgrind_metric_description(size_t i)
+{
+	return i < PMC_VG_M_COUNT ? metrics[i].description : NULL;
+}
+
+int pmc_valgrind_metric_find(const char *id)
+{
+	for (size_t i = 0; id && i < PMC_VG_M_COUNT; i++)
+		if (strcmp(id, metrics[i].id) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+/* Estimated cycles, the formula of Itamar Turner-Trauring's cachegrind benchmarking
+ * method (also used by iai and iai-callgrind): every access costs 1 cycle when it hits
+ * L1, 5 when it hits LL, 35 when it goes to memory. Accesses are instruction fetches
+ * plus data reads and writes; branch mispredictions are not part of it. */
+static int est_cycles(const uint64_t *ev, uint64_t *ret)
+{
+	uint64_t acc, l1m, llm, v;
+
+	if (__builtin_add_overflow(ev[PMC_VG_EV_IR], ev[PMC_VG_EV_DR], &acc) ||
+	    __builtin_add_overflow(acc, ev[PMC_VG_EV_DW], &acc) ||
+	    __builtin_add_overflow(ev[PMC_VG_EV_I1MR], ev[PMC_VG_EV_D1MR], &l1m) ||
+	    __builtin_add_overflow(l1m, ev[PMC_VG_EV_D1MW], &l1m) ||
+	    __builtin_add_overflow(ev[PMC_VG_EV_ILMR], ev[PMC_VG_EV_DLMR], &llm) ||
+	    __builtin_add_overflow(llm, ev[PMC_VG_EV_DLMW], &llm))
+		return -ERANGE;
+	/* LL is only accessed on an L1 miss, so these cannot hold for real counts. */
+	if (l1m > acc || llm > l1m)
+		return -ERANGE;
+	/* (acc - l1m) L1 hits + 5 (l1m - llm) LL hits + 35 llm memory accesses */
+	if (__builtin_mul_overflow(l1m - llm, (uint64_t)5, &v) ||
+	    __builtin_add_overflow(v, acc - l1m, &v) || __builtin_mul_overflow(llm, 35, &llm) ||
+	    __builtin_add_overflow(v, llm, &v))
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uint64_t *ret)
+{
+	static const enum pmc_valgrind_event single[PMC_VG_M_COUNT] = {
+	    [PMC_VG_M_INSTRUCTIONS] = PMC_VG_EV_IR,
+	    [PMC_VG_M_DATA_READS] = PMC_VG_EV_DR,
+	    [PMC_VG_M_DATA_WRITES] = PMC_VG_EV_DW,
+	    [PMC_VG_M_I1_MISSES] = PMC_VG_EV_I1MR,
+	    [PMC_VG_M_LLI_MISSES] = PMC_VG_EV_ILMR,
+	    [PMC_VG_M_D1_READ_MISSES] = PMC_VG_EV_D1MR,
+	    [PMC_VG_M_D1_WRITE_MISSES] = PMC_VG_EV_D1MW,
+	    [PMC_VG_M_LLD_READ_MISSES] = PMC_VG_EV_DLMR,
+	    [PMC_VG_M_LLD_WRITE_MISSES] = PMC_VG_EV_DLMW,
+	    [PMC_VG_M_BRANCH_COND] = PMC_VG_EV_BC,
+	    [PMC_VG_M_BRANCH_COND_MISSES] = PMC_VG_EV_BCM,
+	    [PMC_VG_M_BRANCH_INDIRECT] = PMC_VG_EV_BI,
+	    [PMC_VG_M_BRANCH_INDIRECT_MISSES] = PMC_VG_EV_BIM,
+	};
+	uint64_t v;
+	int r;
+
+	if (!c || !ret || i >= PMC_VG_M_COUNT)
+		return -EINVAL;
+	switch (i) {
+	case PMC_VG_M_BRANCH_MISSES:
+		if ((c->present & (EV(BCM) | EV(BIM))) != (EV(BCM) | EV(BIM)))
+			return -ENODATA;
+		if (__builtin_add_overflow(c->ev[PMC_VG_EV_BCM], c->ev[PMC_VG_EV_BIM], &v))
+			return -ERANGE;
+		break;
+	case PMC_VG_M_EST_CYCLES:
+		if ((c->present & CACHE_EVENTS) != CACHE_EVENTS)
+			return -ENODATA;
+		r = est_cycles(c->ev, &v);
+		if (r < 0)
+			return r;
+		break;
+	default:
+		if (!(c->present & (1u << single[i])))
+			return -ENODATA;
+		v = c->ev[single[i]];
+		break;
+	}
+	*ret = v;
+	return 0;
+}
+
+int pmc_valgrind_metric_reading(const struct pmc_valgrind_counts *c, size_t i,
+				struct pmc_reading *ret)
+{
+	uint64_t v;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	r = pmc_valgrind_metric_value(c, i, &v);
+	if (r < 0)
+		return r;
+	*ret = (struct pmc_reading){
+	    .status = PMC_STATUS_EXACT,
+	    .value = v,
+	    .scaled = (double)v,
+	};
+	return 0;
+}

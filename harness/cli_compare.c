@@ -1,4 +1,510 @@
-/* Not written yet. */
+/* `pmcbench compare OLD NEW` and `pmcbench gate --baseline BASE NEW`, and the comparison
+ * options they share with `pmcbench run` (-c A -c B, --baseline). `compare` reports and
+ * exits 0 whatever the verdicts; `gate` decides: 1 on a regression beyond a threshold,
+ * 3 on an inconclusive row with --fail-on-inconclusive. Errors exit 2 (docs/compare.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
-int pmc_cli_compare(int argc, char **argv) { return PMC_EXIT_ERROR; }
-int pmc_cli_gate(int argc, char **argv) { return PMC_EXIT_ERROR; }
+#include "compare.h"
+#include "compare_report.h"
+#include "result.h"
+#include "threshold.h"
+
+struct pmc_cli_compare_opts {
+	double alpha, confidence;
+	char **metrics;
+	size_t nmetrics;
+	enum pmc_compare_format format;
+	char *output;
+	struct pmc_thresholds *thresholds;
+	bool no_fdr, fail_on_inconclusive, force;
+};
+
+struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void)
+{
+	struct pmc_cli_compare_opts *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->alpha = 0.05;
+	o->confidence = 0.95;
+	o->format = PMC_COMPARE_TABLE;
+	o->thresholds = pmc_thresholds_new();
+	if (!o->thresholds) {
+		free(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return o;
+}
+
+void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nmetrics; i++)
+		free(o->metrics[i]);
+	free(o->metrics);
+	free(o->output);
+	pmc_thresholds_free(o->thresholds);
+	free(o);
+}
+
+/* Matches "--name VALUE" and "--name=VALUE"; *ret_value is the value. Returns 1 when
+ * matched, 0 when not, -EINVAL when the value is missing. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **ret_value)
+{
+	const char *a = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(a, name, len) != 0)
+		return 0;
+	if (a[len] == '=') {
+		*ret_value = a + len + 1;
+		return 1;
+	}
+	if (a[len] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		pmc_cli_error("option '%s' needs a value; see --help", name);
+		return -EINVAL;
+	}
+	(*i)++;
+	*ret_value = argv[*i];
+	return 1;
+}
+
+static int parse_fraction(const char *name, const char *text, bool percent_ok, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (percent_ok && end != text && *end == '%' && end[1] == '\0') {
+		v /= 100;
+		end++;
+	} else if (percent_ok && v > 1 && v < 100 && *end == '\0') {
+		v /= 100; /* --confidence 95 */
+	}
+	if (errno || end == text || *end != '\0' || !(v > 0 && v < 1)) {
+		pmc_cli_error("%s '%s': expected a number between 0 and 1%s", name, text,
+			      percent_ok ? " (e.g. 0.95 or 95%)" : " (e.g. 0.05)");
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+int pmc_cli_compare_opts_parse(struct pmc_cli_compare_opts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v = NULL;
+	char err[512];
+	int r;
+
+	if (strcmp(a, "--no-fdr") == 0) {
+		o->no_fdr = true;
+		return 1;
+	}
+	if (strcmp(a, "--fail-on-inconclusive") == 0) {
+		o->fail_on_inconclusive = true;
+		return 1;
+	}
+	if (strcmp(a, "--force") == 0) {
+		o->force = true;
+		return 1;
+	}
+	if ((r = opt_value(argc, argv, i, "--alpha", &v)) != 0) {
+		if (r > 0)
+			r = parse_fraction("--alpha", v, false, &o->alpha);
+		return r < 0 ? r : 1;
+	}
+	if ((r = opt_value(argc, argv, i, "--confidence", &v)) != 0) {
+		if (r > 0)
+			r = parse_fraction("--confidence", v, true, &o->confidence);
+		return r < 0 ? r : 1;
+	}
+	if ((r = opt_value(argc, argv, i, "--metric", &v)) != 0) {
+		char **grown;
+
+		if (r < 0)
+			return r;
+		if (v[0] == '\0') {
+			pmc_cli_error("--metric: empty metric id; give one such as instructions");
+			return -EINVAL;
+		}
+		grown = realloc(o->metrics, (o->nmetrics + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		o->metrics = grown;
+		o->metrics[o->nmetrics] = strdup(v);
+		if (!o->metrics[o->nmetrics])
+			return -ENOMEM;
+		o->nmetrics++;
+		return 1;
+	}
+	if ((r = opt_value(argc, argv, i, "--format", &v)) != 0) {
+		if (r < 0)
+			return r;
+		if (pmc_compare_format_parse(v, &o->format) < 0) {
+			pmc_cli_error("--format '%s': unknown format; use table, markdown or json",
+				      v);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	if ((r = opt_value(argc, argv, i, "--report", &v)) != 0) {
+		if (r < 0)
+			return r;
+		free(o->output);
+		o->output = strdup(v);
+		return o->output ? 1 : -ENOMEM;
+	}
+	if ((r = opt_value(argc, argv, i, "--thresholds", &v)) != 0) {
+		if (r < 0)
+			return r;
+		r = pmc_thresholds_load(o->thresholds, v, err, sizeof(err));
+		if (r < 0) {
+			pmc_cli_error("%s", err);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	if ((r = opt_value(argc, argv, i, "--threshold", &v)) != 0) {
+		if (r < 0)
+			return r;
+		r = pmc_thresholds_add_arg(o->thresholds, v, err, sizeof(err));
+		if (r < 0) {
+			pmc_cli_error("%s", r == -ENOMEM ? "out of memory" : err);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void pmc_cli_compare_opts_help(FILE *out)
+{
+	fputs("Comparison options:\n"
+	      "      --threshold METRIC=LIMIT  regression limit of a metric (repeatable):\n"
+	      "                              5% (either way), +1% (an increase is bad),\n"
+	      "                              -2% (a decrease is bad), +2MiB, +10ms, +1000\n"
+	      "                              (absolute, in the metric's unit); METRIC '*' sets\n"
+	      "                              the default (built in: 5%)\n"
+	      "      --thresholds FILE       per-benchmark and per-metric limits (JSON, see\n"
+	      "                              docs/compare.md)\n"
+	      "      --metric ID             compare only this metric (repeatable; a glob such\n"
+	      "                              as 'L1-*' works)\n"
+	      "      --alpha P               significance level (default 0.05)\n"
+	      "      --confidence C          level of every confidence interval (default 0.95)\n"
+	      "      --no-fdr                judge raw p-values instead of Benjamini-Hochberg\n"
+	      "                              adjusted ones\n"
+	      "      --fail-on-inconclusive  gate: exit 3 when a verdict is inconclusive\n"
+	      "      --force                 allow simulated (valgrind) metrics against\n"
+	      "                              hardware ones of the same id\n"
+	      "      --format FORMAT         table (default), markdown or json\n"
+	      "      --report FILE           also write the report to FILE (atomically, even\n"
+	      "                              when the comparison fails)\n",
+	      out);
+}
+
+/* Writes the report to path through a temporary file in the same directory, fsync and
+ * rename, so that a reader never sees half a report. */
+static int write_report_file(const char *path, enum pmc_compare_format format,
+			     const struct pmc_comparison *c,
+			     const struct pmc_compare_report_opts *ro)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 16);
+	FILE *f = NULL;
+	int fd = -1, r;
+
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		goto fail_open;
+	}
+	{
+		/* mkstemp creates 0600; a report gets the mode any new file would. */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		goto fail_write;
+	}
+	r = pmc_compare_report(f, format, c, ro);
+	if (r == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+		r = -errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		goto fail_write;
+	if (rename(tmp, path) != 0) {
+		r = -errno;
+		goto fail_write;
+	}
+	free(tmp);
+	return 0;
+
+fail_write:
+	unlink(tmp);
+fail_open:
+	pmc_cli_error("%s: cannot write the report: %s", path, strerror(-r));
+	free(tmp);
+	return r;
+}
+
+/* Writes the report to stdout and to the --report file; returns the exit code, which
+ * turns into an error when a report cannot be written. */
+static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
+		struct pmc_compare_report_opts *ro, bool to_stdout)
+{
+	int code = ro->error ? PMC_EXIT_ERROR : ro->exit_code;
+
+	if (to_stdout && pmc_compare_report(stdout, o->format, c, ro) < 0) {
+		pmc_cli_error("cannot write the report to standard output");
+		code = PMC_EXIT_ERROR;
+	}
+	if (o->output && write_report_file(o->output, o->format, c, ro) < 0)
+		code = PMC_EXIT_ERROR;
+	return code;
+}
+
+int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name,
+			    const struct pmc_result *new_r, const char *new_name,
+			    const struct pmc_cli_compare_opts *o, bool gate)
+{
+	struct pmc_compare_opts co = {
+		.sz = sizeof(co),
+		.alpha = o->alpha,
+		.confidence = o->confidence,
+		.no_fdr = o->no_fdr,
+		.force = o->force,
+		.metrics = (const char *const *)o->metrics,
+		.nmetrics = o->nmetrics,
+		.thresholds = o->thresholds,
+	};
+	struct pmc_compare_report_opts ro = {
+		.old_name = old_name,
+		.new_name = new_name,
+		.gate = gate,
+	};
+	struct pmc_comparison *c = NULL;
+	char err[1024], gate_err[1024];
+	int r, code;
+
+	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
+	if (r < 0) {
+		if (r == -ENOMEM)
+			snprintf(err, sizeof(err), "out of memory");
+		pmc_cli_error("%s", err);
+		ro.error = err;
+		ro.exit_code = PMC_EXIT_ERROR;
+		/* A table on stdout would only repeat the line above; a document is still
+		 * written, so that a job summary shows why the gate failed. */
+		emit(o, NULL, &ro, o->format != PMC_COMPARE_TABLE);
+		return PMC_EXIT_ERROR;
+	}
+	code = PMC_EXIT_OK;
+	if (gate && c->nmissing) {
+		const struct pmc_cmp_row *m = NULL;
+
+		for (size_t i = 0; i < c->nrows && !m; i++)
+			if (c->rows[i].kind == PMC_ROW_MISSING)
+				m = &c->rows[i];
+		snprintf(gate_err, sizeof(gate_err),
+			 "%zu gated row%s lack a value on one side (e.g. metric '%s' of '%s' in "
+			 "the %s result): the gate cannot check %s; leave the metric out with "
+			 "--metric or measure it on both sides",
+			 c->nmissing, c->nmissing == 1 ? "" : "s", m->metric, m->bench,
+			 m->missing_old ? "old" : "new", c->nmissing == 1 ? "it" : "them");
+		pmc_cli_error("%s", gate_err);
+		ro.error = gate_err;
+		code = PMC_EXIT_ERROR;
+	} else if (gate && c->counts[PMC_VERDICT_REGRESSION]) {
+		code = PMC_EXIT_REGRESSION;
+	} else if (gate && c->counts[PMC_VERDICT_INCONCLUSIVE] && o->fail_on_inconclusive) {
+		code = PMC_EXIT_INCONCLUSIVE;
+	}
+	ro.exit_code = code;
+	/* The table carries its warnings; with a document on stdout they go to stderr. */
+	if (o->format != PMC_COMPARE_TABLE)
+		for (size_t i = 0; i < c->nwarnings; i++)
+			pmc_cli_warn("%s", c->warnings[i]);
+	code = emit(o, c, &ro, true);
+	pmc_comparison_free(c);
+	return code;
+}
+
+static void compare_help(FILE *out)
+{
+	fputs("Usage: pmcbench compare [OPTION]... OLD.json NEW.json\n"
+	      "Compare two result files: per benchmark and metric, the medians with their\n"
+	      "confidence intervals, the change as a ratio with its confidence interval, the\n"
+	      "Mann-Whitney U p-value and a verdict (regression, improvement, no change,\n"
+	      "inconclusive). Benchmarks are paired by name, metrics by id.\n\n",
+	      out);
+	pmc_cli_compare_opts_help(out);
+	fputs("  -o, --output FILE           same as --report FILE\n"
+	      "  -h, --help                  display this help and exit\n\n"
+	      "Exit status: 0 when compared, whatever the verdicts (use 'pmcbench gate' to\n"
+	      "fail on a regression); 2 on an error (unreadable or invalid file, nothing in\n"
+	      "common, a unit mismatch, simulated against hardware counts).\n",
+	      out);
+}
+
+static void gate_help(FILE *out)
+{
+	fputs("Usage: pmcbench gate [OPTION]... --baseline BASE.json NEW.json\n"
+	      "Fail when NEW regresses against the baseline BASE beyond a threshold: the\n"
+	      "change must be significant and its whole confidence interval beyond the\n"
+	      "limit (for exact counts, the change itself).\n\n"
+	      "  -b, --baseline FILE         the baseline result (any result file)\n",
+	      out);
+	pmc_cli_compare_opts_help(out);
+	fputs("  -o, --output FILE           same as --report FILE\n"
+	      "  -h, --help                  display this help and exit\n\n"
+	      "Exit status: 0 pass; 1 regression beyond a threshold; 2 error (unreadable or\n"
+	      "invalid file, nothing compared, a unit mismatch, a gated metric without a\n"
+	      "value on one side); 3 inconclusive, with --fail-on-inconclusive only.\n",
+	      out);
+}
+
+/* Reports a file that cannot be loaded, and writes the report of that failure when one
+ * was asked for. */
+static int load_failed(const struct pmc_cli_compare_opts *o, const char *err,
+		       const char *old_name, const char *new_name, bool gate)
+{
+	struct pmc_compare_report_opts ro = {
+		.old_name = old_name,
+		.new_name = new_name,
+		.gate = gate,
+		.exit_code = PMC_EXIT_ERROR,
+		.error = err,
+	};
+
+	pmc_cli_error("%s", err);
+	if (o->format != PMC_COMPARE_TABLE)
+		pmc_compare_report(stdout, o->format, NULL, &ro);
+	if (o->output)
+		write_report_file(o->output, o->format, NULL, &ro);
+	return PMC_EXIT_ERROR;
+}
+
+static int main_common(int argc, char **argv, bool gate)
+{
+	const char *cmd = gate ? "gate" : "compare";
+	struct pmc_cli_compare_opts *o;
+	struct pmc_result *a = NULL, *b = NULL;
+	const char *pos[3] = { NULL, NULL, NULL }, *baseline = NULL;
+	size_t npos = 0;
+	bool dashdash = false;
+	char err[1024] = "";
+	int code = PMC_EXIT_ERROR, r;
+
+	o = pmc_cli_compare_opts_new();
+	if (!o) {
+		pmc_cli_error("out of memory");
+		return PMC_EXIT_ERROR;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+
+		if (dashdash || arg[0] != '-' || arg[1] == '\0') {
+			if (npos < 3)
+				pos[npos] = arg;
+			npos++;
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			(gate ? gate_help : compare_help)(stdout);
+			code = PMC_EXIT_OK;
+			goto out;
+		}
+		if ((r = opt_value(argc, argv, &i, "--output", &v)) != 0 ||
+		    (r = opt_value(argc, argv, &i, "-o", &v)) != 0) {
+			/* --output is --report under another name. */
+			if (r < 0)
+				goto out;
+			free(o->output);
+			o->output = strdup(v);
+			if (!o->output)
+				goto out;
+			continue;
+		}
+		if (gate && ((r = opt_value(argc, argv, &i, "--baseline", &v)) != 0 ||
+			     (r = opt_value(argc, argv, &i, "-b", &v)) != 0)) {
+			if (r < 0)
+				goto out;
+			baseline = v;
+			continue;
+		}
+		r = pmc_cli_compare_opts_parse(o, argc, argv, &i);
+		if (r < 0)
+			goto out;
+		if (r == 0) {
+			pmc_cli_error("unknown option '%s'; try 'pmcbench %s --help'", argv[i], cmd);
+			goto out;
+		}
+	}
+	if (gate && !baseline) {
+		pmc_cli_error("gate needs --baseline BASE.json and one result file; try "
+			      "'pmcbench gate --help'");
+		goto out;
+	}
+	if (npos != (gate ? 1u : 2u)) {
+		pmc_cli_error("%s needs %s, got %zu file%s; try 'pmcbench %s --help'", cmd,
+			      gate ? "one result file after --baseline BASE.json"
+				   : "two result files, OLD.json and NEW.json",
+			      npos, npos == 1 ? "" : "s", cmd);
+		goto out;
+	}
+	if (gate) {
+		pos[1] = pos[0];
+		pos[0] = baseline;
+	}
+	for (int side = 0; side < 2; side++) {
+		r = pmc_result_load(pos[side], side ? &b : &a, err, sizeof(err));
+		if (r < 0) {
+			if (err[0] == '\0' || r == -ENOMEM)
+				snprintf(err, sizeof(err), "%s: %s", pos[side], strerror(-r));
+			code = load_failed(o, err, pos[0], pos[1], gate);
+			goto out;
+		}
+	}
+	code = pmc_cli_compare_results(a, pos[0], b, pos[1], o, gate);
+out:
+	pmc_result_free(a);
+	pmc_result_free(b);
+	pmc_cli_compare_opts_free(o);
+	return code;
+}
+
+int pmc_cli_compare(int argc, char **argv)
+{
+	return main_common(argc, argv, false);
+}
+
+int pmc_cli_gate(int argc, char **argv)
+{
+	return main_common(argc, argv, true);
+}

@@ -1,1 +1,1043 @@
-/* Not written yet. */ typedef int pmc_unwritten_compare;
+/* The comparison engine: pairing, per-row statistics, false discovery control, verdicts
+ * and warnings. The method (docs/compare.md):
+ *  - Mann-Whitney U two-sided p-value (Mann & Whitney 1947) per metric of a benchmark;
+ *  - the change as exp of the Hodges-Lehmann shift of the log values, with its
+ *    distribution-free CI (Hodges & Lehmann 1963; Bauer 1972), so that it is a ratio;
+ *  - Benjamini-Hochberg q-values across every tested row (Benjamini & Hochberg 1995);
+ *  - a regression needs significance and the whole CI of the ratio beyond the threshold.
+ * Deterministic rows (zero spread on both sides) skip the test and compare the values. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "counters.h"
+#include "metrics.h"
+#include "result.h"
+
+static const char *const verdict_names[PMC_VERDICT_COUNT] = {
+	[PMC_VERDICT_NO_CHANGE] = "no change",
+	[PMC_VERDICT_IMPROVEMENT] = "improvement",
+	[PMC_VERDICT_REGRESSION] = "regression",
+	[PMC_VERDICT_INCONCLUSIVE] = "inconclusive",
+};
+
+const char *pmc_verdict_name(enum pmc_verdict v)
+{
+	return (unsigned)v < PMC_VERDICT_COUNT ? verdict_names[v] : "?";
+}
+
+/* C(n, k) in double; +inf once it overflows, which only makes 2/C smaller. */
+static double binomial(size_t n, size_t k)
+{
+	double c = 1.0;
+
+	if (k > n - k)
+		k = n - k;
+	for (size_t i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+/* The smallest two-sided exact p-value of Mann-Whitney U at sizes n1, n2: every value
+ * of one sample below every value of the other, 2 of the C(n1 + n2, n1) orderings. */
+static double smallest_p(size_t n1, size_t n2)
+{
+	double p = 2.0 / binomial(n1 + n2, n1);
+
+	return p > 1.0 ? 1.0 : p;
+}
+
+size_t pmc_compare_min_n_test(double alpha)
+{
+	size_t n;
+
+	for (n = 1; n < 1000; n++)
+		if (smallest_p(n, n) < alpha)
+			break;
+	return n;
+}
+
+size_t pmc_compare_min_n_ci(double confidence)
+{
+	size_t n;
+
+	/* The widest order-statistic interval, [x(1), x(n)], covers the median with
+	 * probability 1 - 2 * 0.5^n (binomial with p = 1/2). */
+	for (n = 1; n < 1100; n++)
+		if (1.0 - ldexp(1.0, 1 - (int)n) >= confidence - 1e-12)
+			break;
+	return n;
+}
+
+/* An open-addressing table from strings (borrowed) to indexes. */
+struct strmap {
+	const char **keys;
+	size_t *vals;
+	size_t cap; /* a power of two */
+	size_t n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int strmap_init(struct strmap *m, size_t expect)
+{
+	size_t cap = 16;
+
+	while (cap < expect * 2)
+		cap *= 2;
+	m->keys = calloc(cap, sizeof(*m->keys));
+	m->vals = calloc(cap, sizeof(*m->vals));
+	m->cap = cap;
+	m->n = 0;
+	if (!m->keys || !m->vals)
+		return -ENOMEM;
+	return 0;
+}
+
+static void strmap_free(struct strmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* Returns the slot of key: keys[slot] is NULL when absent. */
+static size_t strmap_slot(const struct strmap *m, const char *key)
+{
+	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+
+	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int strmap_grow(struct strmap *m)
+{
+	struct strmap bigger;
+	int r = strmap_init(&bigger, m->cap);
+
+	if (r < 0) {
+		strmap_free(&bigger);
+		return r;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->keys[i]) {
+			size_t s = strmap_slot(&bigger, m->keys[i]);
+
+			bigger.keys[s] = m->keys[i];
+			bigger.vals[s] = m->vals[i];
+			bigger.n++;
+		}
+	}
+	strmap_free(m);
+	*m = bigger;
+	return 0;
+}
+
+/* Finds key or inserts it with value val; *ret is the value stored. Returns 1 when
+ * inserted, 0 when found, -ENOMEM. */
+static int strmap_get_or_put(struct strmap *m, const char *key, size_t val, size_t *ret)
+{
+	size_t s;
+
+	if ((m->n + 1) * 2 > m->cap && strmap_grow(m) < 0)
+		return -ENOMEM;
+	s = strmap_slot(m, key);
+	if (m->keys[s]) {
+		*ret = m->vals[s];
+		return 0;
+	}
+	m->keys[s] = key;
+	m->vals[s] = val;
+	m->n++;
+	*ret = val;
+	return 1;
+}
+
+/* A metric id seen anywhere in the compared benchmarks. */
+struct slot {
+	const char *id;
+	bool selected;  /* passes the --metric filter */
+	size_t block;   /* SIZE_MAX until a row needs it */
+	size_t newpos;  /* index of the metric in the current new benchmark, or SIZE_MAX */
+	size_t only_new; /* benchmarks where only the new result has it */
+	bool warned_sign, warned_forced;
+};
+
+struct ctx {
+	const struct pmc_compare_opts *o;
+	struct pmc_comparison *c;
+	char *err;
+	size_t errlen;
+	struct strmap ids;
+	struct slot *slots;
+	size_t nslots, capslots;
+	size_t caprows;
+	double *va, *vb; /* scratch for present values */
+	size_t capv;
+	/* Collected for the warnings, which are written once at the end. */
+	size_t untestable, no_ci;
+	size_t small_a, small_b; /* the smallest n seen among those rows */
+	size_t mux_low;
+	double mux_min;
+	const char *mux_metric, *mux_bench;
+	size_t missing_old_rows, missing_new_rows;
+	const char *missing_example[2];
+	const char *missing_status[2];
+	size_t nonpositive;
+};
+
+static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
+{
+	char **grown;
+	char *msg;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nwarnings; i++) {
+		if (strcmp(c->warnings[i], msg) == 0) {
+			free(msg);
+			return 0;
+		}
+	}
+	grown = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*grown));
+	if (!grown) {
+		free(msg);
+		return -ENOMEM;
+	}
+	c->warnings = grown;
+	c->warnings[c->nwarnings++] = msg;
+	return 0;
+}
+
+void pmc_comparison_free(struct pmc_comparison *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	for (size_t i = 0; i < c->nblocks; i++)
+		free(c->blocks[i].rows);
+	free(c->blocks);
+	free(c->rows);
+	free(c);
+}
+
+static bool selected(const struct pmc_compare_opts *o, const char *id)
+{
+	if (!o->metrics || o->nmetrics == 0)
+		return true;
+	for (size_t i = 0; i < o->nmetrics; i++)
+		if (fnmatch(o->metrics[i], id, 0) == 0)
+			return true;
+	return false;
+}
+
+static int slot_of(struct ctx *x, const char *id, size_t *ret)
+{
+	size_t idx;
+	int r;
+
+	r = strmap_get_or_put(&x->ids, id, x->nslots, &idx);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		if (x->nslots == x->capslots) {
+			size_t cap = x->capslots ? x->capslots * 2 : 32;
+			struct slot *grown = realloc(x->slots, cap * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			x->slots = grown;
+			x->capslots = cap;
+		}
+		x->slots[idx] = (struct slot){
+			.id = id,
+			.selected = selected(x->o, id),
+			.block = SIZE_MAX,
+			.newpos = SIZE_MAX,
+		};
+		x->nslots++;
+	}
+	*ret = idx;
+	return 0;
+}
+
+static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m,
+		    size_t *ret)
+{
+	struct pmc_comparison *c = x->c;
+
+	if (s->block == SIZE_MAX) {
+		struct pmc_cmp_block *grown, *b;
+
+		grown = realloc(c->blocks, (c->nblocks + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		c->blocks = grown;
+		b = &c->blocks[c->nblocks];
+		memset(b, 0, sizeof(*b));
+		b->metric = s->id;
+		b->unit = m->unit;
+		b->better = m->better;
+		b->derived = m->derived;
+		b->cross_group = m->cross_group;
+		b->geo_old = b->geo_new = b->geo_ratio = NAN;
+		s->block = c->nblocks++;
+	}
+	*ret = s->block;
+	return 0;
+}
+
+static int block_add_row(struct pmc_cmp_block *b, size_t row)
+{
+	/* Grow by doubling: the capacity is the next power of two of nrows. */
+	if ((b->nrows & (b->nrows - 1)) == 0) {
+		size_t cap = b->nrows ? b->nrows * 2 : 4;
+		size_t *grown = realloc(b->rows, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		b->rows = grown;
+	}
+	b->rows[b->nrows++] = row;
+	return 0;
+}
+
+static struct pmc_cmp_row *new_row(struct ctx *x)
+{
+	struct pmc_comparison *c = x->c;
+	struct pmc_cmp_row *row;
+
+	if (c->nrows == x->caprows) {
+		size_t cap = x->caprows ? x->caprows * 2 : 64;
+		struct pmc_cmp_row *grown = realloc(c->rows, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		c->rows = grown;
+		x->caprows = cap;
+	}
+	row = &c->rows[c->nrows];
+	memset(row, 0, sizeof(*row));
+	row->ratio = row->ratio_lo = row->ratio_hi = NAN;
+	row->diff = row->p = row->q = row->limit_rel = NAN;
+	return row;
+}
+
+static int ensure_scratch(struct ctx *x, size_t n)
+{
+	if (n <= x->capv)
+		return 0;
+	free(x->va);
+	free(x->vb);
+	x->va = malloc(n * sizeof(double));
+	x->vb = malloc(n * sizeof(double));
+	x->capv = x->va && x->vb ? n : 0;
+	return x->capv ? 0 : -ENOMEM;
+}
+
+static bool all_exact_status(const struct pmc_metric *m)
+{
+	if (m->simulated)
+		return true;
+	if (!m->has_status || m->n == 0)
+		return false;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->status[i] != PMC_STATUS_EXACT && !isnan(m->values[i]))
+			return false;
+	return true;
+}
+
+/* Returns true when a run of m was scaled from less than half of its enabled time. */
+static bool note_multiplexing(struct ctx *x, const struct pmc_metric *m, const char *bench)
+{
+	bool low = false;
+
+	if (!m->has_status)
+		return false;
+	for (size_t i = 0; i < m->n; i++) {
+		double frac;
+
+		if (m->status[i] != PMC_STATUS_SCALED || m->raw[i].enabled == 0)
+			continue;
+		frac = (double)m->raw[i].running / (double)m->raw[i].enabled;
+		if (frac < 0.5) {
+			low = true;
+			if (isnan(x->mux_min) || frac < x->mux_min) {
+				x->mux_min = frac;
+				x->mux_metric = m->id;
+				x->mux_bench = bench;
+			}
+		}
+	}
+	return low;
+}
+
+static const char *missing_reason(const struct pmc_metric *m)
+{
+	if (!m)
+		return "absent";
+	if (m->has_status && m->n > 0)
+		return pmc_status_name(m->status[0]);
+	return "not measured";
+}
+
+/* Compares one metric present in the old benchmark; nm is NULL when the new benchmark
+ * lacks it. */
+static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
+			  const struct pmc_benchmark *nb, const struct pmc_metric *om,
+			  const struct pmc_metric *nm, struct slot *s)
+{
+	const struct pmc_compare_opts *o = x->o;
+	struct pmc_comparison *c = x->c;
+	struct pmc_cmp_row *row;
+	size_t na, nn, blk;
+	int r;
+
+	r = ensure_scratch(x, nm && nm->n > om->n ? nm->n : om->n);
+	if (r < 0)
+		return r;
+	na = pmc_metric_present(om, x->va);
+	nn = nm ? pmc_metric_present(nm, x->vb) : 0;
+	if (na == 0 && nn == 0)
+		return 0; /* measured on neither side: nothing to say */
+	if (nm && om->unit && nm->unit && strcmp(om->unit, nm->unit) != 0) {
+		snprintf(x->err, x->errlen,
+			 "metric '%s' of benchmark '%s' is in %s in the old result but in %s in "
+			 "the new one; compare results written by the same pmcbench version",
+			 om->id, nb->name, om->unit, nm->unit);
+		return -EINVAL;
+	}
+	if (nm && om->simulated != nm->simulated && na > 0 && nn > 0) {
+		if (!o->force) {
+			snprintf(x->err, x->errlen,
+				 "metric '%s' of benchmark '%s' is simulated (valgrind) in the %s "
+				 "result but counted by hardware in the %s one; compare results "
+				 "of the same backend, or pass --force",
+				 om->id, nb->name, om->simulated ? "old" : "new",
+				 om->simulated ? "new" : "old");
+			return -EINVAL;
+		}
+		if (!s->warned_forced) {
+			s->warned_forced = true;
+			r = add_warning(c, "metric '%s' is simulated on one side and counted by "
+					"hardware on the other (--force): the numbers are not "
+					"alike", om->id);
+			if (r < 0)
+				return r;
+		}
+	}
+	r = block_of(x, s, om, &blk);
+	if (r < 0)
+		return r;
+	row = new_row(x);
+	if (!row)
+		return -ENOMEM;
+	row->bench = nb->name;
+	row->old_bench = ob->name;
+	row->metric = s->id;
+	row->block = blk;
+	if (om->simulated || (nm && nm->simulated))
+		c->blocks[blk].simulated = true;
+
+	if (na == 0 || nn == 0) {
+		int side = na == 0 ? 0 : 1;
+
+		row->kind = PMC_ROW_MISSING;
+		row->missing_old = na == 0;
+		if (na > 0) {
+			r = pmc_summary_compute(x->va, na, c->confidence, &row->old);
+			row->has_old = r == 0;
+		}
+		if (nn > 0) {
+			r = pmc_summary_compute(x->vb, nn, c->confidence, &row->new);
+			row->has_new = r == 0;
+		}
+		if (side == 0)
+			x->missing_old_rows++;
+		else
+			x->missing_new_rows++;
+		if (!x->missing_example[side]) {
+			x->missing_example[side] = s->id;
+			x->missing_status[side] = missing_reason(side == 0 ? om : nm);
+		}
+		row->verdict = PMC_VERDICT_INCONCLUSIVE;
+		row->why = "no value on one side";
+		c->nrows++;
+		return block_add_row(&c->blocks[blk], c->nrows - 1);
+	}
+
+	if (note_multiplexing(x, om, ob->name) | note_multiplexing(x, nm, nb->name))
+		x->mux_low++;
+	if (pmc_summary_compute(x->va, na, c->confidence, &row->old) < 0 ||
+	    pmc_summary_compute(x->vb, nn, c->confidence, &row->new) < 0)
+		return -EINVAL; /* cannot happen: both have values */
+	row->has_old = row->has_new = true;
+	row->diff = row->new.median - row->old.median;
+
+	{
+		const struct pmc_threshold *th = pmc_thresholds_lookup(o->thresholds, nb->name,
+									om->id);
+		int better = om->better == PMC_HIGHER_IS_BETTER ? 1 : -1;
+
+		r = pmc_threshold_check_unit(th, om->id, om->unit, x->err, x->errlen);
+		if (r < 0)
+			return r;
+		row->threshold = th;
+		row->bad = th->sign ? th->sign : -better;
+		/* Only a metric of the table has a known direction to contradict. */
+		if (th->sign && th->sign == better && !s->warned_sign &&
+		    pmc_metric_lookup(om->id).id) {
+			s->warned_sign = true;
+			r = add_warning(c, "threshold %s=%s counts %s of %s as a regression, but "
+					"%s is better for it",
+					om->id, th->text, th->sign > 0 ? "an increase" : "a decrease",
+					om->id, better > 0 ? "higher" : "lower");
+			if (r < 0)
+				return r;
+		}
+		if (!th->absolute)
+			row->limit_rel = th->limit;
+		else if (row->old.median > 0)
+			row->limit_rel = th->limit / row->old.median;
+	}
+
+	/* A value that does not vary over at least two runs per side (or a simulated one,
+	 * exact by construction) is deterministic: there is nothing to test. */
+	if (row->old.min == row->old.max && row->new.min == row->new.max &&
+	    ((na >= 2 && nn >= 2) || (all_exact_status(om) && all_exact_status(nm)))) {
+		row->kind = PMC_ROW_EXACT;
+		if (row->old.median != 0)
+			row->ratio = row->new.median / row->old.median;
+		else if (row->new.median == 0)
+			row->ratio = 1.0;
+		row->significant = row->diff != 0;
+		row->testable = true;
+	} else {
+		struct pmc_mwu u;
+		bool positive = row->old.min > 0 && row->new.min > 0;
+
+		row->kind = PMC_ROW_TESTED;
+		r = pmc_mann_whitney(x->va, na, x->vb, nn, &u);
+		if (r < 0)
+			return r;
+		row->p = u.p;
+		row->mwu_exact = u.exact;
+		row->testable = smallest_p(na, nn) < c->alpha;
+		if (!row->testable) {
+			x->untestable++;
+			if (x->untestable == 1 || na + nn < x->small_a + x->small_b) {
+				x->small_a = na;
+				x->small_b = nn;
+			}
+		}
+		if (!row->old.has_ci || !row->new.has_ci)
+			x->no_ci++;
+		if (positive) {
+			r = pmc_ratio_ci(x->va, na, x->vb, nn, c->confidence, &row->ratio,
+					 &row->ratio_lo, &row->ratio_hi);
+			if (r < 0 && r != -EDOM)
+				return r;
+			if (r == -EDOM)
+				row->ratio_lo = row->ratio_hi = NAN;
+		} else {
+			/* Logs need positive values: fall back to the ratio of medians
+			 * without a CI. */
+			x->nonpositive++;
+			if (row->old.median > 0)
+				row->ratio = row->new.median / row->old.median;
+		}
+	}
+	c->nrows++;
+	return block_add_row(&c->blocks[blk], c->nrows - 1);
+}
+
+/* Where a change lies against the limits: +1 beyond the upper one, -1 beyond the lower
+ * one, 0 inside the band, 2 when it straddles a limit. */
+static int place_interval(double lo, double hi, double limit)
+{
+	if (lo > 1.0 + limit)
+		return 1;
+	if (hi < 1.0 - limit)
+		return -1;
+	if (lo >= 1.0 - limit && hi <= 1.0 + limit)
+		return 0;
+	return 2;
+}
+
+static enum pmc_verdict beyond(const struct pmc_cmp_row *row, int side)
+{
+	if (side == 0)
+		return PMC_VERDICT_NO_CHANGE;
+	return side == row->bad ? PMC_VERDICT_REGRESSION : PMC_VERDICT_IMPROVEMENT;
+}
+
+static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
+{
+	const struct pmc_threshold *th = row->threshold;
+	int side;
+
+	if (row->kind == PMC_ROW_MISSING)
+		return;
+	if (row->kind == PMC_ROW_EXACT) {
+		if (row->diff == 0) {
+			side = 0;
+		} else if (th->absolute) {
+			side = row->diff > th->limit ? 1 : row->diff < -th->limit ? -1 : 0;
+		} else if (isnan(row->ratio)) {
+			side = 1; /* from exactly 0 to more: beyond any relative limit */
+		} else {
+			side = place_interval(row->ratio, row->ratio, th->limit);
+		}
+		row->verdict = beyond(row, side);
+		return;
+	}
+	row->significant = row->testable && (fdr ? row->q : row->p) < alpha;
+	if (!row->testable) {
+		row->verdict = PMC_VERDICT_INCONCLUSIVE;
+		row->why = "too few samples for the test";
+		return;
+	}
+	if (!row->significant) {
+		row->verdict = PMC_VERDICT_NO_CHANGE;
+		return;
+	}
+	if (isnan(row->ratio_lo) || isnan(row->ratio_hi) || isnan(row->limit_rel)) {
+		row->verdict = PMC_VERDICT_INCONCLUSIVE;
+		row->why = isnan(row->limit_rel) ? "no relative scale for the threshold"
+						 : "no confidence interval for the change";
+		return;
+	}
+	side = place_interval(row->ratio_lo, row->ratio_hi, row->limit_rel);
+	if (side == 2) {
+		row->verdict = PMC_VERDICT_INCONCLUSIVE;
+		row->why = "confidence interval crosses the threshold";
+		return;
+	}
+	row->verdict = beyond(row, side);
+}
+
+static int fdr_adjust(struct pmc_comparison *c)
+{
+	double *p, *q;
+	size_t n = 0, k = 0;
+	int r;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == PMC_ROW_TESTED)
+			n++;
+	if (n == 0)
+		return 0;
+	p = malloc(n * sizeof(*p));
+	q = malloc(n * sizeof(*q));
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == PMC_ROW_TESTED)
+			p[k++] = c->rows[i].p;
+	r = pmc_bh_adjust(p, n, q);
+	if (r == 0) {
+		k = 0;
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].kind == PMC_ROW_TESTED)
+				c->rows[i].q = q[k++];
+	}
+	free(p);
+	free(q);
+	return r;
+}
+
+static int geomeans(struct pmc_comparison *c)
+{
+	size_t cap = 0;
+	double *a = NULL, *b = NULL;
+
+	for (size_t i = 0; i < c->nblocks; i++)
+		if (c->blocks[i].nrows > cap)
+			cap = c->blocks[i].nrows;
+	if (cap) {
+		a = malloc(cap * sizeof(*a));
+		b = malloc(cap * sizeof(*b));
+		if (!a || !b) {
+			free(a);
+			free(b);
+			return -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < c->nblocks; i++) {
+		struct pmc_cmp_block *blk = &c->blocks[i];
+		size_t n = 0;
+
+		for (size_t j = 0; j < blk->nrows; j++) {
+			const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
+
+			if (row->kind == PMC_ROW_MISSING) {
+				blk->nmissing++;
+				continue;
+			}
+			blk->counts[row->verdict]++;
+			/* Only rows with both medians positive take part, so the geomean of
+			 * each side runs over the same benchmarks. */
+			if (row->old.median > 0 && row->new.median > 0) {
+				a[n] = row->old.median;
+				b[n] = row->new.median;
+				n++;
+			}
+		}
+		blk->geo_n = n;
+		if (n) {
+			blk->geo_old = pmc_geomean(a, n);
+			blk->geo_new = pmc_geomean(b, n);
+			blk->geo_ratio = blk->geo_new / blk->geo_old;
+		}
+	}
+	free(a);
+	free(b);
+	return 0;
+}
+
+static const char *const env_keys[] = { "cpu-model", "kernel", "perf_event_paranoid",
+					"counting", "user-only" };
+
+static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
+		       const struct pmc_result *b)
+{
+	char msg[1024];
+	size_t len = 0;
+
+	msg[0] = '\0';
+	if (a->backend && b->backend && strcmp(a->backend, b->backend) != 0)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "backend '%s' vs '%s'",
+					a->backend, b->backend);
+	for (size_t i = 0; i < sizeof(env_keys) / sizeof(env_keys[0]) && len < sizeof(msg);
+	     i++) {
+		const char *va = pmc_result_get_env(a, env_keys[i]);
+		const char *vb = pmc_result_get_env(b, env_keys[i]);
+
+		if (!va || !vb || strcmp(va, vb) == 0)
+			continue;
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s '%.100s' vs '%.100s'",
+					len ? "; " : "", env_keys[i], va, vb);
+	}
+	if (len == 0)
+		return 0;
+	return add_warning(c, "environments differ (%s): the change may come from the "
+			   "machine, not the code", msg);
+}
+
+/* User-only (":u") counting on one side and all counting on the other shows as the
+ * same event id with and without the modifier. */
+static int counting_warning(struct ctx *x)
+{
+	for (size_t i = 0; i < x->nslots; i++) {
+		const char *id = x->slots[i].id;
+		size_t len = strlen(id), s;
+
+		if (len < 3 || (strcmp(id + len - 2, ":u") && strcmp(id + len - 2, ":k")))
+			continue;
+		{
+			char base[256];
+
+			if (len - 2 >= sizeof(base))
+				continue;
+			memcpy(base, id, len - 2);
+			base[len - 2] = '\0';
+			s = strmap_slot(&x->ids, base);
+			if (x->ids.keys[s])
+				return add_warning(x->c, "'%s' and '%s' both appear: one side "
+						   "counts user space only, the other all; "
+						   "they are not compared with each other",
+						   base, id);
+		}
+	}
+	return 0;
+}
+
+static int final_warnings(struct ctx *x, const struct pmc_result *a,
+			  const struct pmc_result *b)
+{
+	struct pmc_comparison *c = x->c;
+	int r = 0;
+
+	if (c->nonly_old || c->nonly_new)
+		r = add_warning(c, "benchmark sets differ: %zu in both, %zu only in the old "
+				"result, %zu only in the new one; only those in both are "
+				"compared", c->ncommon, c->nonly_old, c->nonly_new);
+	if (r == 0)
+		r = env_warning(c, a, b);
+	if (r == 0)
+		r = counting_warning(x);
+	if (r == 0 && x->untestable)
+		r = add_warning(c, "too few samples to detect a change at alpha=%g in %zu "
+				"row%s (smallest %zu+%zu): the test needs at least %zu runs per "
+				"side; these rows are inconclusive",
+				c->alpha, x->untestable, x->untestable == 1 ? "" : "s",
+				x->small_a, x->small_b, c->min_n_test);
+	if (r == 0 && x->no_ci)
+		r = add_warning(c, "too few samples for a %g%% confidence interval of the "
+				"median in %zu row%s: it needs at least %zu runs per side",
+				c->confidence * 100, x->no_ci, x->no_ci == 1 ? "" : "s",
+				c->min_n_ci);
+	if (r == 0 && x->mux_low)
+		r = add_warning(c, "%zu row%s counts scaled by multiplexing that ran less than "
+				"50%% of the time (lowest: %s of '%s' at %.0f%%): their values "
+				"are estimates; count fewer events at once",
+				x->mux_low, x->mux_low == 1 ? " holds" : "s hold", x->mux_metric,
+				x->mux_bench, x->mux_min * 100);
+	if (r == 0 && x->missing_new_rows)
+		r = add_warning(c, "%zu row%s no value in the new result (e.g. '%s': %s) "
+				"and %s not compared", x->missing_new_rows,
+				x->missing_new_rows == 1 ? " has" : "s have",
+				x->missing_example[1], x->missing_status[1],
+				x->missing_new_rows == 1 ? "is" : "are");
+	if (r == 0 && x->missing_old_rows)
+		r = add_warning(c, "%zu row%s no value in the old result (e.g. '%s': %s) "
+				"and %s not compared", x->missing_old_rows,
+				x->missing_old_rows == 1 ? " has" : "s have",
+				x->missing_example[0], x->missing_status[0],
+				x->missing_old_rows == 1 ? "is" : "are");
+	if (r == 0 && x->nonpositive)
+		r = add_warning(c, "%zu row%s zero or negative values: the change has no "
+				"confidence interval there", x->nonpositive,
+				x->nonpositive == 1 ? " holds" : "s hold");
+	for (size_t i = 0; r == 0 && i < x->nslots; i++)
+		if (x->slots[i].only_new && x->slots[i].selected)
+			r = add_warning(c, "metric '%s' is only in the new result (%zu "
+					"benchmark%s): no baseline to compare against",
+					x->slots[i].id, x->slots[i].only_new,
+					x->slots[i].only_new == 1 ? "" : "s");
+	return r;
+}
+
+static int compare_pair(struct ctx *x, const struct pmc_benchmark *ob,
+			const struct pmc_benchmark *nb)
+{
+	size_t sidx;
+	int r;
+
+	for (size_t j = 0; j < nb->nmetrics; j++) {
+		r = slot_of(x, nb->metrics[j].id, &sidx);
+		if (r < 0)
+			return r;
+		x->slots[sidx].newpos = j;
+	}
+	for (size_t j = 0; j < ob->nmetrics; j++) {
+		const struct pmc_metric *om = &ob->metrics[j];
+		struct slot *s;
+
+		r = slot_of(x, om->id, &sidx);
+		if (r < 0)
+			return r;
+		s = &x->slots[sidx];
+		if (!s->selected) {
+			s->newpos = SIZE_MAX;
+			continue;
+		}
+		r = compare_metric(x, ob, nb, om,
+				   s->newpos == SIZE_MAX ? NULL : &nb->metrics[s->newpos], s);
+		if (r < 0)
+			return r;
+		s->newpos = SIZE_MAX; /* handled */
+	}
+	/* What is left is in the new benchmark only. */
+	for (size_t j = 0; j < nb->nmetrics; j++) {
+		const struct pmc_metric *nm = &nb->metrics[j];
+		struct slot *s;
+
+		r = slot_of(x, nm->id, &sidx);
+		if (r < 0)
+			return r;
+		s = &x->slots[sidx];
+		if (s->newpos == SIZE_MAX)
+			continue;
+		s->newpos = SIZE_MAX;
+		for (size_t k = 0; k < nm->n; k++) {
+			if (!isnan(nm->values[k])) {
+				s->only_new++;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static void list_names(char *buf, size_t len, const struct pmc_result *r)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nbench && i < 3 && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s'%.40s'", i ? ", " : "",
+					r->benchmarks[i].name);
+	if (r->nbench > 3 && off < len)
+		snprintf(buf + off, len - off, ", ...");
+}
+
+int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
+		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
+		size_t errlen)
+{
+	static const struct pmc_compare_opts defaults = { .sz = sizeof(defaults) };
+	struct ctx x = { .err = err, .errlen = errlen, .mux_min = NAN };
+	struct strmap names = { 0 };
+	struct pmc_comparison *c;
+	size_t *pair = NULL; /* old index -> new index, SIZE_MAX when unpaired */
+	int r;
+
+	if (!old_r || !new_r || !ret)
+		return -EINVAL;
+	if (!opts)
+		opts = &defaults;
+	x.o = opts;
+	if (opts->alpha < 0 || opts->alpha >= 1 || isnan(opts->alpha) || opts->confidence < 0 ||
+	    opts->confidence >= 1 || isnan(opts->confidence)) {
+		snprintf(err, errlen, "alpha and confidence must lie between 0 and 1");
+		return -EINVAL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	x.c = c;
+	c->alpha = opts->alpha > 0 ? opts->alpha : 0.05;
+	c->confidence = opts->confidence > 0 ? opts->confidence : 0.95;
+	c->fdr = !opts->no_fdr;
+	c->min_n_test = pmc_compare_min_n_test(c->alpha);
+	c->min_n_ci = pmc_compare_min_n_ci(c->confidence);
+
+	r = strmap_init(&names, new_r->nbench);
+	if (r < 0)
+		goto fail_maps;
+	r = strmap_init(&x.ids, 64);
+	if (r < 0)
+		goto fail_maps;
+	pair = malloc((old_r->nbench ? old_r->nbench : 1) * sizeof(*pair));
+	if (!pair) {
+		r = -ENOMEM;
+		goto fail_maps;
+	}
+	for (size_t i = 0; i < new_r->nbench; i++) {
+		size_t idx;
+
+		/* The first of duplicate names wins; the loader rejects duplicates anyway. */
+		r = strmap_get_or_put(&names, new_r->benchmarks[i].name, i, &idx);
+		if (r < 0)
+			goto fail_maps;
+	}
+	for (size_t i = 0; i < old_r->nbench; i++) {
+		size_t s = strmap_slot(&names, old_r->benchmarks[i].name);
+
+		pair[i] = names.keys[s] ? names.vals[s] : SIZE_MAX;
+		if (pair[i] != SIZE_MAX)
+			c->ncommon++;
+	}
+	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1) {
+		/* Two runs of one command each (`run -o a.json -- ./old`, `... ./new`) are
+		 * an A/B comparison even though the commands differ. */
+		pair[0] = 0;
+		c->ncommon = 1;
+		r = add_warning(c, "comparing the only benchmark of each result: '%s' with '%s'",
+				old_r->benchmarks[0].name, new_r->benchmarks[0].name);
+		if (r < 0)
+			goto fail_maps;
+	}
+	c->nonly_old = old_r->nbench - c->ncommon;
+	c->nonly_new = new_r->nbench - c->ncommon;
+	if (c->ncommon == 0) {
+		char a[160], b[160];
+
+		list_names(a, sizeof(a), old_r);
+		list_names(b, sizeof(b), new_r);
+		snprintf(err, errlen, "nothing to compare: no benchmark is in both results "
+			 "(old: %zu: %s; new: %zu: %s); compare results of the same benchmarks",
+			 old_r->nbench, old_r->nbench ? a : "none", new_r->nbench,
+			 new_r->nbench ? b : "none");
+		r = -ENODATA;
+		goto fail_maps;
+	}
+	for (size_t i = 0; i < old_r->nbench; i++) {
+		if (pair[i] == SIZE_MAX)
+			continue;
+		r = compare_pair(&x, &old_r->benchmarks[i], &new_r->benchmarks[pair[i]]);
+		if (r < 0)
+			goto fail_maps;
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == PMC_ROW_MISSING)
+			c->nmissing++;
+	if (c->nrows == 0) {
+		if (opts->metrics && opts->nmetrics)
+			snprintf(err, errlen, "nothing to compare: no metric given with --metric "
+				 "has values in both results");
+		else
+			snprintf(err, errlen, "nothing to compare: no metric has values in both "
+				 "results");
+		r = -ENODATA;
+		goto fail_maps;
+	}
+	if (c->nmissing == c->nrows) {
+		snprintf(err, errlen, "nothing to compare: every metric lacks values on one side "
+			 "(e.g. '%s' of '%s' in the %s result: %s)", c->rows[0].metric,
+			 c->rows[0].bench, c->rows[0].missing_old ? "old" : "new",
+			 x.missing_status[c->rows[0].missing_old ? 0 : 1]);
+		r = -ENODATA;
+		goto fail_maps;
+	}
+	if (c->fdr) {
+		r = fdr_adjust(c);
+		if (r < 0)
+			goto fail_maps;
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		judge(&c->rows[i], c->alpha, c->fdr);
+		if (c->rows[i].kind != PMC_ROW_MISSING)
+			c->counts[c->rows[i].verdict]++;
+	}
+	r = geomeans(c);
+	if (r == 0)
+		r = final_warnings(&x, old_r, new_r);
+	if (r < 0)
+		goto fail_maps;
+	strmap_free(&names);
+	strmap_free(&x.ids);
+	free(x.slots);
+	free(x.va);
+	free(x.vb);
+	free(pair);
+	*ret = c;
+	return 0;
+
+fail_maps:
+	strmap_free(&names);
+	strmap_free(&x.ids);
+	free(x.slots);
+	free(x.va);
+	free(x.vb);
+	free(pair);
+	pmc_comparison_free(c);
+	return r;
+}

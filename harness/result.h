@@ -53,6 +53,8 @@ struct pmc_env_entry {
 	char *value;
 };
 
+struct pmc_result_priv;
+
 struct pmc_result {
 	char *backend;      /* "perf" or "valgrind" */
 	char *tool_version;
@@ -61,6 +63,9 @@ struct pmc_result {
 	size_t nenv;
 	struct pmc_benchmark *benchmarks;
 	size_t nbench;
+	/* Private to result.c: the name index behind pmc_result_find_benchmark() and the
+	 * array's capacity. NULL in a hand-built struct, which then gets a linear search. */
+	struct pmc_result_priv *priv;
 };
 
 struct pmc_result *pmc_result_new(const char *backend);
@@ -70,10 +75,13 @@ void pmc_result_free(struct pmc_result *r);
 int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value);
 const char *pmc_result_get_env(const struct pmc_result *r, const char *key);
 
-/* Adds a benchmark; returns it (owned by r) or NULL with errno set. Pointers returned
- * earlier may move when more benchmarks are added. */
+/* Adds a benchmark; returns it (owned by r) or NULL with errno set: EEXIST when the
+ * name is taken (names pair benchmarks across files, so they must be unique), EINVAL
+ * for an empty name, ENOMEM. Pointers returned earlier may move when more benchmarks
+ * are added. */
 struct pmc_benchmark *pmc_result_add_benchmark(struct pmc_result *r, const char *name,
 					       const char *command);
+/* Finds a benchmark by name in O(1) (a hash index kept by add and load), or NULL. */
 struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, const char *name);
 
 /* Records one run of a benchmark. Returns 0 or -ENOMEM. */
@@ -85,17 +93,26 @@ struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id)
 struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b, const char *id);
 
 /* Appends one sample: value is NAN when not measured. reading may be NULL for metrics
- * that are not counters (wall-time, max-rss, derived ones). Returns 0 or -ENOMEM. */
+ * that are not counters (wall-time, max-rss, derived ones). Returns 0, -ENOMEM, or
+ * -EINVAL when the sample contradicts itself or the metric: a number for a reading
+ * whose status holds none or NAN for one that does, an infinite value, or a reading
+ * for a metric that had none (and the reverse). */
 int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_reading *reading);
+
+/* Sets or clears (NULL) the note saying why a metric is missing. Returns 0 or -ENOMEM. */
+int pmc_metric_set_note(struct pmc_metric *m, const char *note);
 
 /* Copies the measured values (not NAN) into out (n entries); returns how many. */
 size_t pmc_metric_present(const struct pmc_metric *m, double *out);
 
-/* Writes r to path atomically (temporary file in the same directory, fsync, rename).
- * Returns 0, or -errno with a one-line message in err. */
+/* Writes r to path atomically (temporary file in the same directory, fsync, rename,
+ * fsync of the directory): on failure the old file is left as it was. A result that
+ * would not load back (samples and runs differ in number, negative counts, ...) is
+ * refused with -EINVAL. Returns 0, or -errno with a one-line message in err. */
 int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen);
 
-/* The JSON text of r (malloc'd, the caller frees), or NULL. */
+/* The JSON text of r (malloc'd, the caller frees), or NULL with errno set (EINVAL
+ * for a result pmc_result_save() would refuse). */
 char *pmc_result_dumps(const struct pmc_result *r);
 
 /* Loads and validates a result file. On bad input returns -EINVAL (or -errno for I/O)

@@ -1,0 +1,117 @@
+/* The comparison engine behind `compare` and `gate`: pairs the benchmarks of two results
+ * by name and their metrics by id, tests each pair (Mann-Whitney U, Hodges-Lehmann ratio
+ * CI, Benjamini-Hochberg across rows) and gives each a verdict against its threshold.
+ * docs/compare.md explains the method and the verdict rules. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+#include "threshold.h"
+
+struct pmc_result;
+
+enum pmc_verdict {
+	PMC_VERDICT_NO_CHANGE,
+	PMC_VERDICT_IMPROVEMENT,
+	PMC_VERDICT_REGRESSION,
+	PMC_VERDICT_INCONCLUSIVE,
+	PMC_VERDICT_COUNT
+};
+
+/* "no change", "improvement", "regression", "inconclusive". */
+const char *pmc_verdict_name(enum pmc_verdict v);
+
+enum pmc_row_kind {
+	PMC_ROW_TESTED,  /* both sides have samples: Mann-Whitney U and the ratio CI */
+	PMC_ROW_EXACT,   /* zero spread on both sides: compared directly, no p-value */
+	PMC_ROW_MISSING, /* no value on one side (unsupported, denied or absent): no verdict */
+};
+
+struct pmc_compare_opts {
+	size_t sz;         /* sizeof(struct pmc_compare_opts) */
+	double alpha;      /* significance level; 0 means 0.05 */
+	double confidence; /* of every CI; 0 means 0.95 */
+	bool no_fdr;       /* judge raw p-values instead of Benjamini-Hochberg q-values */
+	bool force;        /* allow a simulated metric against a hardware one */
+	const char *const *metrics; /* fnmatch patterns selecting metric ids; NULL: all */
+	size_t nmetrics;
+	const struct pmc_thresholds *thresholds; /* NULL: the built-in default */
+};
+
+struct pmc_cmp_row {
+	/* Borrowed from the compared results, which must outlive the comparison. */
+	const char *bench;     /* the benchmark's name in the new result */
+	const char *old_bench; /* its name in the old result (differs only when the single
+				* benchmarks of two files were paired) */
+	const char *metric;
+	size_t block; /* index into pmc_comparison.blocks */
+	enum pmc_row_kind kind;
+	bool missing_old; /* PMC_ROW_MISSING: which side has no value */
+	bool has_old, has_new;
+	struct pmc_summary old, new; /* valid when has_old / has_new */
+	/* new/old as a ratio: the Hodges-Lehmann estimate for tested rows, new/old for exact
+	 * ones; NAN when it does not exist (old is 0, or a value <= 0 for the log scale). */
+	double ratio, ratio_lo, ratio_hi; /* lo/hi NAN when there is no CI */
+	double diff;        /* median(new) - median(old), in the metric's unit */
+	double p, q;        /* two-sided p, BH q (NAN when not tested or FDR is off) */
+	bool mwu_exact;     /* p from the exact distribution */
+	bool testable;      /* the smallest possible p is below alpha at these n */
+	bool significant;   /* p (or q) < alpha; exact rows: any difference */
+	int bad;            /* +1 or -1: the direction of change that is a regression */
+	const struct pmc_threshold *threshold;
+	double limit_rel;   /* the threshold as a fraction of the old median (NAN if none) */
+	enum pmc_verdict verdict;
+	const char *why;    /* short reason behind an inconclusive verdict, or NULL */
+};
+
+struct pmc_cmp_block {
+	const char *metric; /* borrowed */
+	const char *unit;   /* borrowed */
+	int better;         /* enum pmc_better, from the old side */
+	bool simulated;     /* on either side */
+	bool derived, cross_group;
+	size_t *rows; /* indexes into pmc_comparison.rows, in benchmark order */
+	size_t nrows;
+	/* Geometric means over the rows with positive medians on both sides; NAN when none. */
+	double geo_old, geo_new, geo_ratio;
+	size_t geo_n;
+	size_t counts[PMC_VERDICT_COUNT];
+	size_t nmissing;
+};
+
+struct pmc_comparison {
+	struct pmc_cmp_row *rows;
+	size_t nrows;
+	struct pmc_cmp_block *blocks; /* one per metric, in order of first appearance */
+	size_t nblocks;
+	char **warnings; /* each once, one line each */
+	size_t nwarnings;
+	size_t counts[PMC_VERDICT_COUNT]; /* over all rows with a verdict */
+	size_t nmissing;                  /* rows of kind PMC_ROW_MISSING */
+	size_t ncommon, nonly_old, nonly_new; /* benchmarks */
+	double alpha, confidence;
+	bool fdr;
+	size_t min_n_test; /* per side, for a p below alpha (equal sizes) */
+	size_t min_n_ci;   /* per side, for a CI of the median at the confidence */
+};
+
+/* Compares new against old. On success *ret holds the comparison (free it with
+ * pmc_comparison_free). Returns -ENODATA when nothing is in common (no common benchmark
+ * or metric), -EINVAL for a unit mismatch, a simulated metric against a hardware one
+ * (unless opts->force), an absolute threshold that does not suit a metric, or bad
+ * options, -ENOMEM; errors put one line in err. */
+int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
+		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
+		size_t errlen);
+
+void pmc_comparison_free(struct pmc_comparison *c);
+
+/* The smallest n per side (equal sizes) for which the two-sided exact Mann-Whitney
+ * p-value can fall below alpha: 2 / C(2n, n) < alpha. 4 at alpha = 0.05. */
+size_t pmc_compare_min_n_test(double alpha);
+
+/* The smallest n for which the order-statistic CI of the median, [x(1), x(n)], reaches
+ * the confidence: 1 - 2^(1-n) >= confidence. 6 at 95%. */
+size_t pmc_compare_min_n_ci(double confidence);

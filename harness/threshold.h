@@ -1,0 +1,66 @@
+/* Regression thresholds: how large a change of a metric must be before `compare` and
+ * `gate` call it a regression or an improvement. docs/compare.md documents the syntax
+ * ("instructions=+1%", "task-clock=5%", "max-rss=+2MiB", "*=5%") and the thresholds
+ * file (schema pmcbench-thresholds/1). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The threshold used for metrics that nothing else sets: 5%, either way. */
+#define PMC_THRESHOLD_DEFAULT_PERCENT 5.0
+
+#define PMC_THRESHOLDS_SCHEMA "pmcbench-thresholds/1"
+
+/* What the number of an absolute threshold was written in; it must suit the metric. */
+enum pmc_threshold_unit {
+	PMC_TUNIT_PLAIN, /* a bare number (or K/M/G): in the metric's own unit */
+	PMC_TUNIT_BYTES, /* B, KiB, MiB, GiB: the metric must be in bytes */
+	PMC_TUNIT_TIME,  /* ns, us, ms, s: the metric must be in ns */
+};
+
+struct pmc_threshold {
+	bool absolute; /* limit is in the metric's unit, else a fraction (0.05 = 5%) */
+	double limit;  /* >= 0; bytes for PMC_TUNIT_BYTES, ns for PMC_TUNIT_TIME */
+	/* The direction of change of the metric's value that counts as bad: +1 increases,
+	 * -1 decreases, 0 when no sign was written (the metric's direction decides). */
+	int sign;
+	enum pmc_threshold_unit unit;
+	char text[32]; /* as written, for reports ("+1%", "2MiB") */
+};
+
+/* Parses one limit ("5%", "+1%", "-0.5%", "+2MiB", "10ms", "+1000", "5M").
+ * Returns 0, or -EINVAL with one line in err naming the text, the column and the fix. */
+int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, size_t errlen);
+
+/* Checks that an absolute threshold suits a metric unit ("count", "ns", "bytes", ...).
+ * Returns 0, or -EINVAL with one line in err. */
+int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric,
+			     const char *unit, char *err, size_t errlen);
+
+/* A set of thresholds from --threshold arguments and a thresholds file. */
+struct pmc_thresholds;
+
+struct pmc_thresholds *pmc_thresholds_new(void);
+void pmc_thresholds_free(struct pmc_thresholds *t);
+
+/* Adds "METRIC=LIMIT" from the command line; METRIC "*" sets the default for every
+ * metric. A later argument for the same metric replaces an earlier one.
+ * Returns 0, -ENOMEM, or -EINVAL with one line in err. */
+int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen);
+
+/* Loads a thresholds file (docs/compare.md, "Thresholds file"). Its rules rank below
+ * --threshold arguments of the same specificity. Returns 0, -errno for I/O, -ENOMEM,
+ * or -EINVAL with one line in err naming the file and the place. */
+int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen);
+
+/* The threshold for a metric of a benchmark, most specific first: a file entry whose
+ * benchmark pattern (fnmatch) matches and names the metric; the metric on the command
+ * line, then at the top of the file; a matching file entry's default; "*" on the
+ * command line, then the file's default; PMC_THRESHOLD_DEFAULT_PERCENT.
+ * t may be NULL (the built-in default). The pointer stays valid while t lives. */
+const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t,
+						  const char *bench, const char *metric);
+
+/* The built-in default threshold. */
+const struct pmc_threshold *pmc_threshold_default(void);

@@ -1,0 +1,98 @@
+/* An emulated PMU behind struct pmc_sys, for unit tests of the counter engine on
+ * machines without one. It follows the kernel where the engine depends on it:
+ *
+ * - N hardware counters. A group whose hardware events need more than N fails at the
+ *   member that does not fit with EINVAL, as x86's validate_group() does.
+ * - Time passes only in fake_pmu_tick(), in quanta of FAKE_PMU_QUANTUM_NS. In each
+ *   quantum the enabled hardware groups are scheduled in creation order, starting one
+ *   further each quantum (the kernel's rotation), until one does not fit; a scheduled
+ *   group adds the quantum to time_running and fake_pmu_rate() to each value. So with
+ *   3 groups of 2 events on 4 counters, each group runs exactly 2 quanta out of 3.
+ * - Pinned groups (attr.pinned, or every hardware group with cfg.pinned) are scheduled
+ *   first; one that does not fit goes into an error state and reads 0 bytes.
+ * - Software events always run.
+ * - perf_event_paranoid as the kernel applies it to an unprivileged caller: >= 2 denies
+ *   counting kernel space (EACCES unless exclude_kernel), >= 3 (Debian) denies every
+ *   perf_event_open; cfg.privileged (CAP_PERFMON) lifts both.
+ * - EMFILE once cfg.max_fds descriptors are open; ENOENT for hardware, cache and raw
+ *   events with cfg.no_pmu; EINVAL for a group member with cfg.einval_member_config.
+ * - Group reads return {value, id} pairs leader first in attach order, or reversed
+ *   with cfg.reverse_ids; ids are handed out in decreasing order. */
+#pragma once
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pmc_sys.h"
+
+#define FAKE_PMU_MAX_EVENTS 128
+#define FAKE_PMU_MAX_LOG 512
+#define FAKE_PMU_FD_BASE 1000
+#define FAKE_PMU_QUANTUM_NS UINT64_C(1000000)
+
+struct fake_pmu_config {
+	unsigned counters;     /* hardware counters */
+	bool no_pmu;           /* hardware, cache and raw events fail with ENOENT */
+	int paranoid;          /* emulated perf_event_paranoid */
+	bool privileged;       /* CAP_PERFMON: paranoid does not apply */
+	int max_fds;           /* EMFILE when this many are open; 0: no limit */
+	bool pinned;           /* every hardware group is pinned */
+	bool reverse_ids;      /* group reads list the events in reverse order */
+	bool einval_member;    /* a hardware member with einval_member_config fails, EINVAL */
+	uint64_t einval_member_config;
+	uint32_t enoent_hw_mask; /* bit c: generic hardware event config c fails, ENOENT */
+	int read_error;        /* a positive errno every read fails with; 0: none */
+};
+
+struct fake_pmu_event {
+	bool used;
+	struct perf_event_attr attr;
+	pid_t pid;
+	int cpu;
+	int leader;   /* slot of the group leader (itself for a leader) */
+	unsigned seq; /* creation order */
+	uint64_t id;
+	bool enabled;
+	bool error_state; /* pinned and could not be scheduled */
+	uint64_t value, time_enabled, time_running;
+};
+
+struct fake_pmu_open {
+	struct perf_event_attr attr;
+	pid_t pid;
+	int cpu;
+	int group_fd;
+	unsigned long flags;
+	int result; /* fd or -errno */
+};
+
+struct fake_pmu {
+	struct pmc_sys sys; /* give &f->sys to the engine */
+	struct fake_pmu_config cfg;
+	struct fake_pmu_event ev[FAKE_PMU_MAX_EVENTS];
+	unsigned rotation, next_seq;
+	int nopen;
+	struct fake_pmu_open log[FAKE_PMU_MAX_LOG];
+	size_t nlog;
+	unsigned reads, ioctls, closes, bad_closes;
+};
+
+void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg);
+
+/* Lets n quanta of time pass for the task being counted. */
+void fake_pmu_tick(struct fake_pmu *f, unsigned n);
+
+/* The counted task execs: events opened with enable_on_exec are enabled. */
+void fake_pmu_exec(struct fake_pmu *f);
+
+/* What an event adds to its value per quantum it runs: distinct for each event. */
+uint64_t fake_pmu_rate(uint32_t type, uint64_t config);
+
+/* The slot of an open fd, or NULL. */
+struct fake_pmu_event *fake_pmu_lookup(struct fake_pmu *f, int fd);
+
+/* Number of open attempts for (type, config) in the log. */
+size_t fake_pmu_open_attempts(const struct fake_pmu *f, uint32_t type, uint64_t config);

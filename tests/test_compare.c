@@ -1,0 +1,1061 @@
+/* The comparison engine and thresholds: verdicts on constructed results, errors, warnings,
+ * Benjamini-Hochberg, geomeans, and the threshold syntax and file. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "compare.h"
+#include "metrics.h"
+#include "result.h"
+#include "threshold.h"
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#define N 10
+
+#define assert_close(actual, expected, rel)                                                    \
+	do {                                                                                   \
+		double a_ = (actual), e_ = (expected);                                         \
+		if (!(fabs(a_ - e_) <= (rel) * fmax(fabs(e_), 1e-300))) {                      \
+			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,   \
+				    (double)(rel));                                            \
+			fail();                                                                \
+		}                                                                              \
+	} while (0)
+
+#define assert_contains(text, sub)                                                             \
+	do {                                                                                   \
+		const char *t_ = (text), *s_ = (sub);                                          \
+		if (!t_ || !strstr(t_, s_)) {                                                  \
+			print_error("\"%s\" does not contain \"%s\"\n", t_ ? t_ : "(null)", s_); \
+			fail();                                                                \
+		}                                                                              \
+	} while (0)
+
+/* Distinct values spread evenly over [-1, 1] in a scrambled order, so that samples have
+ * no ties and do not arrive sorted. */
+static double u(size_t i, size_t n)
+{
+	size_t k = (i * 7 + 3) % n;
+
+	return n > 1 ? (double)k / (double)(n - 1) * 2.0 - 1.0 : 0.0;
+}
+
+/* n samples around center with a relative half-spread. */
+static void samples(double *v, size_t n, double center, double spread)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = center * (1.0 + spread * u(i, n));
+}
+
+static struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id,
+			      const double *v, size_t n)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(id);
+	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
+	struct pmc_metric *m;
+
+	if (!b)
+		b = pmc_result_add_benchmark(r, bench, NULL);
+	assert_non_null(b);
+	m = pmc_benchmark_metric(b, id);
+	assert_non_null(m);
+	free(m->unit);
+	m->unit = strdup(info.unit);
+	m->better = info.better;
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(pmc_metric_append(m, v[i], NULL), 0);
+	return m;
+}
+
+/* Puts a metric of n samples around center (relative spread) into r. */
+static struct pmc_metric *put_around(struct pmc_result *r, const char *bench, const char *id,
+				     size_t n, double center, double spread)
+{
+	double v[64];
+
+	assert_true(n <= ARRAY_SIZE(v));
+	samples(v, n, center, spread);
+	return put(r, bench, id, v, n);
+}
+
+static struct pmc_metric *put_const(struct pmc_result *r, const char *bench, const char *id,
+				    size_t n, double value)
+{
+	double v[64];
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = value;
+	return put(r, bench, id, v, n);
+}
+
+static struct pmc_result *result(void)
+{
+	struct pmc_result *r = pmc_result_new("perf");
+
+	assert_non_null(r);
+	return r;
+}
+
+static const struct pmc_cmp_row *row_of(const struct pmc_comparison *c, const char *bench,
+					const char *metric)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].bench, bench) == 0 && strcmp(c->rows[i].metric, metric) == 0)
+			return &c->rows[i];
+	print_error("no row %s/%s\n", bench, metric);
+	fail();
+	return NULL;
+}
+
+static size_t warnings_with(const struct pmc_comparison *c, const char *sub)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nwarnings; i++)
+		if (strstr(c->warnings[i], sub))
+			n++;
+	return n;
+}
+
+static struct pmc_comparison *compare_ok(const struct pmc_result *a, const struct pmc_result *b,
+					 const struct pmc_compare_opts *o)
+{
+	struct pmc_comparison *c = NULL;
+	char err[512] = "";
+	int r = pmc_compare(a, b, o, &c, err, sizeof(err));
+
+	if (r != 0) {
+		print_error("pmc_compare: %d: %s\n", r, err);
+		fail();
+	}
+	return c;
+}
+
+#define assert_verdict(row, v)                                                                 \
+	do {                                                                                   \
+		const struct pmc_cmp_row *r_ = (row);                                          \
+		if (r_->verdict != (v)) {                                                      \
+			print_error("%s/%s: verdict \"%s\", expected \"%s\" (ratio %g [%g, %g] " \
+				    "p %g q %g)\n",                                            \
+				    r_->bench, r_->metric, pmc_verdict_name(r_->verdict),      \
+				    pmc_verdict_name(v), r_->ratio, r_->ratio_lo, r_->ratio_hi, \
+				    r_->p, r_->q);                                             \
+			fail();                                                                \
+		}                                                                              \
+	} while (0)
+
+/* ---- verdicts ---- */
+
+static void test_regression_improvement_and_no_change(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	double v[N];
+
+	/* +10% with 1% noise: every new sample above every old one. */
+	put_around(a, "slower", "task-clock", N, 1e6, 0.01);
+	put_around(b, "slower", "task-clock", N, 1.1e6, 0.01);
+	/* -10%: better for a lower-is-better metric. */
+	put_around(a, "faster", "task-clock", N, 1e6, 0.01);
+	put_around(b, "faster", "task-clock", N, 0.9e6, 0.01);
+	/* The same samples in another order: nothing changed. */
+	samples(v, N, 1e6, 0.01);
+	put(a, "same", "task-clock", v, N);
+	for (size_t i = 0; i < N / 2; i++) {
+		double t = v[i];
+
+		v[i] = v[N - 1 - i];
+		v[N - 1 - i] = t;
+	}
+	put(b, "same", "task-clock", v, N);
+	/* +2% with 0.2% noise: significant, but inside the default 5% threshold. */
+	put_around(a, "small", "task-clock", N, 1e6, 0.002);
+	put_around(b, "small", "task-clock", N, 1.02e6, 0.002);
+
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->nrows, 4);
+
+	row = row_of(c, "slower", "task-clock");
+	assert_int_equal(row->kind, PMC_ROW_TESTED);
+	assert_true(row->significant);
+	assert_true(row->p < 0.001);
+	assert_close(row->ratio, 1.1, 0.01);
+	assert_true(row->ratio_lo > 1.05);
+	assert_true(row->ratio_hi >= row->ratio && row->ratio >= row->ratio_lo);
+	assert_close(row->diff, 1e5, 0.05);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+
+	row = row_of(c, "faster", "task-clock");
+	assert_verdict(row, PMC_VERDICT_IMPROVEMENT);
+	assert_true(row->ratio_hi < 0.95);
+
+	row = row_of(c, "same", "task-clock");
+	assert_false(row->significant);
+	assert_true(row->p > 0.9);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+
+	row = row_of(c, "small", "task-clock");
+	assert_true(row->significant);
+	assert_close(row->ratio, 1.02, 0.005);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+
+	assert_int_equal(c->counts[PMC_VERDICT_REGRESSION], 1);
+	assert_int_equal(c->counts[PMC_VERDICT_IMPROVEMENT], 1);
+	assert_int_equal(c->counts[PMC_VERDICT_NO_CHANGE], 2);
+	assert_int_equal(c->counts[PMC_VERDICT_INCONCLUSIVE], 0);
+	assert_int_equal(c->nwarnings, 0);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_ci_straddling_threshold_is_inconclusive(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+
+	/* New is about 5% higher but spread over +-3%: clearly significant, yet the CI of
+	 * the ratio runs from about 1.03 to 1.07, across the 5% limit. */
+	put_around(a, "wide", "wall-time", N, 100e6, 0.001);
+	put_around(b, "wide", "wall-time", N, 105e6, 0.03);
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "wide", "wall-time");
+	assert_true(row->significant);
+	assert_true(row->ratio_lo < 1.05);
+	assert_true(row->ratio_hi > 1.05);
+	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
+	assert_contains(row->why, "crosses the threshold");
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_too_few_samples(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+
+	/* 2 / C(6, 3) = 0.1: no 3+3 sample can be significant at 0.05, however large the
+	 * change; 4+4 can (2 / 70 = 0.029). */
+	assert_int_equal(pmc_compare_min_n_test(0.05), 4);
+	assert_int_equal(pmc_compare_min_n_test(0.01), 5);  /* 2/252 = 0.0079 */
+	assert_int_equal(pmc_compare_min_n_test(0.2), 3);   /* 2/20 = 0.1 */
+	assert_int_equal(pmc_compare_min_n_ci(0.95), 6);    /* 1 - 2/32 < 0.95 <= 1 - 2/64 */
+	assert_int_equal(pmc_compare_min_n_ci(0.99), 8);    /* 1 - 2/128 = 0.984 */
+
+	put_around(a, "x", "task-clock", 3, 1e6, 0.01);
+	put_around(b, "x", "task-clock", 3, 2e6, 0.01);
+	put_around(a, "y", "task-clock", 3, 1e6, 0.01);
+	put_around(b, "y", "task-clock", 3, 1e6, 0.01);
+	put_around(a, "y", "page-faults", 3, 100, 0.05);
+	put_around(b, "y", "page-faults", 3, 130, 0.05);
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "x", "task-clock");
+	assert_false(row->testable);
+	assert_false(row->significant);
+	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
+	assert_contains(row->why, "too few samples");
+	assert_verdict(row_of(c, "y", "task-clock"), PMC_VERDICT_INCONCLUSIVE);
+	/* Three rows short of samples: one warning of each kind, not three. */
+	assert_int_equal(warnings_with(c, "too few samples to detect"), 1);
+	assert_int_equal(warnings_with(c, "at least 4 runs per side"), 1);
+	assert_int_equal(warnings_with(c, "confidence interval of the median"), 1);
+	assert_int_equal(warnings_with(c, "at least 6 runs per side"), 1);
+	pmc_comparison_free(c);
+
+	/* At 4+4 the same +100% change is a regression. */
+	pmc_result_free(a);
+	pmc_result_free(b);
+	a = result();
+	b = result();
+	put_around(a, "x", "task-clock", 4, 1e6, 0.01);
+	put_around(b, "x", "task-clock", 4, 2e6, 0.01);
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "x", "task-clock");
+	assert_true(row->testable);
+	assert_close(row->p, 2.0 / 70.0, 1e-9);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_int_equal(warnings_with(c, "too few samples to detect"), 0);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_exact_rows(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	struct pmc_metric *m;
+	char err[256];
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+1%", err, sizeof(err)), 0);
+	o.thresholds = t;
+	/* Zero spread on both sides: compared exactly, without a test. */
+	put_const(a, "up", "instructions", 5, 1000000);
+	put_const(b, "up", "instructions", 5, 1011000); /* +1.1% > +1% */
+	put_const(a, "within", "instructions", 5, 1000000);
+	put_const(b, "within", "instructions", 5, 1009000); /* +0.9% */
+	put_const(a, "equal", "instructions", 5, 1000000);
+	put_const(b, "equal", "instructions", 5, 1000000);
+	put_const(a, "down", "instructions", 5, 1000000);
+	put_const(b, "down", "instructions", 5, 980000);
+	put_const(a, "fromzero", "major-faults", 5, 0);
+	put_const(b, "fromzero", "major-faults", 5, 2);
+	/* A simulated count is exact with one run per side. */
+	m = put_const(a, "sim", "instructions", 1, 5000);
+	m->simulated = true;
+	m = put_const(b, "sim", "instructions", 1, 5100);
+	m->simulated = true;
+	/* One hardware run per side is not evidence of zero spread. */
+	put_const(a, "once", "task-clock", 1, 5000);
+	put_const(b, "once", "task-clock", 1, 5000);
+
+	c = compare_ok(a, b, &o);
+	row = row_of(c, "up", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_true(isnan(row->p));
+	assert_close(row->ratio, 1.011, 1e-12);
+	assert_close(row->diff, 11000, 1e-12);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_verdict(row_of(c, "within", "instructions"), PMC_VERDICT_NO_CHANGE);
+	row = row_of(c, "equal", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_false(row->significant);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+	assert_verdict(row_of(c, "down", "instructions"), PMC_VERDICT_IMPROVEMENT);
+	row = row_of(c, "fromzero", "major-faults");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_true(isnan(row->ratio));
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	row = row_of(c, "sim", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_true(c->blocks[row->block].simulated);
+	row = row_of(c, "once", "task-clock");
+	assert_int_equal(row->kind, PMC_ROW_TESTED);
+	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
+	/* Exact rows are not tests: only "once" enters Benjamini-Hochberg. */
+	assert_close(row->q, row->p, 1e-12);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_absolute_threshold(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	const double mib = 1024.0 * 1024.0;
+	char err[256];
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "max-rss=+2MiB", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+1000", err, sizeof(err)), 0);
+	o.thresholds = t;
+	/* 100 MiB: +3 MiB is 3% (below the default 5%) but beyond +2 MiB. */
+	put_around(a, "big", "max-rss", N, 100 * mib, 0.001);
+	put_around(b, "big", "max-rss", N, 103 * mib, 0.001);
+	put_around(a, "ok", "max-rss", N, 100 * mib, 0.001);
+	put_around(b, "ok", "max-rss", N, 101 * mib, 0.001);
+	put_const(a, "cnt", "instructions", 3, 1000000);
+	put_const(b, "cnt", "instructions", 3, 1000500);
+	put_const(a, "cnt2", "instructions", 3, 1000000);
+	put_const(b, "cnt2", "instructions", 3, 1001500);
+	c = compare_ok(a, b, &o);
+	row = row_of(c, "big", "max-rss");
+	assert_true(row->threshold->absolute);
+	assert_close(row->diff, 3 * mib, 0.01);
+	assert_close(row->limit_rel, 0.02, 0.01);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	row = row_of(c, "ok", "max-rss");
+	assert_true(row->significant);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+	assert_verdict(row_of(c, "cnt", "instructions"), PMC_VERDICT_NO_CHANGE);
+	assert_verdict(row_of(c, "cnt2", "instructions"), PMC_VERDICT_REGRESSION);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+
+	/* A limit in bytes on a time metric is an error, not a silent pass. */
+	t = pmc_thresholds_new();
+	assert_int_equal(pmc_thresholds_add_arg(t, "*=+2MiB", err, sizeof(err)), 0);
+	o.thresholds = t;
+	{
+		struct pmc_comparison *bad = NULL;
+
+		put_around(a, "big", "task-clock", N, 1e6, 0.01);
+		put_around(b, "big", "task-clock", N, 1e6, 0.01);
+		assert_int_equal(pmc_compare(a, b, &o, &bad, err, sizeof(err)), -EINVAL);
+		assert_null(bad);
+		assert_contains(err, "task-clock");
+		assert_contains(err, "bytes");
+	}
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_higher_is_better_and_signs(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	char err[256];
+
+	put_around(a, "down", "ipc", N, 1.5, 0.01);
+	put_around(b, "down", "ipc", N, 1.2, 0.01);
+	put_around(a, "up", "ipc", N, 1.5, 0.01);
+	put_around(b, "up", "ipc", N, 1.8, 0.01);
+	/* An id the table does not know counts as lower is better; a sign says otherwise:
+	 * "-5%" makes a decrease the bad direction. */
+	put_around(a, "up", "ops", N, 1000, 0.01);
+	put_around(b, "up", "ops", N, 800, 0.01);
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "down", "ipc");
+	assert_int_equal(row->bad, -1);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_verdict(row_of(c, "up", "ipc"), PMC_VERDICT_IMPROVEMENT);
+	assert_verdict(row_of(c, "up", "ops"), PMC_VERDICT_IMPROVEMENT);
+	pmc_comparison_free(c);
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "ops=-5%", err, sizeof(err)), 0);
+	/* "+1%" on ipc says an increase of ipc is bad: allowed, but worth a warning. */
+	assert_int_equal(pmc_thresholds_add_arg(t, "ipc=+1%", err, sizeof(err)), 0);
+	o.thresholds = t;
+	c = compare_ok(a, b, &o);
+	assert_verdict(row_of(c, "up", "ops"), PMC_VERDICT_REGRESSION);
+	assert_verdict(row_of(c, "up", "ipc"), PMC_VERDICT_REGRESSION);
+	assert_verdict(row_of(c, "down", "ipc"), PMC_VERDICT_IMPROVEMENT);
+	assert_int_equal(warnings_with(c, "threshold ipc=+1%"), 1);
+	assert_int_equal(warnings_with(c, "threshold ops"), 0);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* ---- errors ---- */
+
+static void test_nothing_in_common(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c = NULL;
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	const char *only[] = { "cycles" };
+	char err[512] = "";
+
+	put_around(a, "a1", "task-clock", N, 1e6, 0.01);
+	put_around(a, "a2", "task-clock", N, 1e6, 0.01);
+	put_around(b, "b1", "task-clock", N, 1e6, 0.01);
+	put_around(b, "b2", "task-clock", N, 1e6, 0.01);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), -ENODATA);
+	assert_null(c);
+	assert_contains(err, "nothing to compare");
+	assert_contains(err, "a1");
+	assert_contains(err, "b1");
+
+	/* Same benchmarks, but the only selected metric is in neither. */
+	put_around(b, "a1", "task-clock", N, 1e6, 0.01);
+	o.metrics = only;
+	o.nmetrics = 1;
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -ENODATA);
+	assert_contains(err, "--metric");
+	pmc_result_free(a);
+	pmc_result_free(b);
+
+	/* Empty results. */
+	a = result();
+	b = result();
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), -ENODATA);
+	assert_null(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_single_benchmarks_pair_across_names(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+
+	put_around(a, "./old-build/prog", "task-clock", N, 1e6, 0.01);
+	put_around(b, "./new-build/prog", "task-clock", N, 1.2e6, 0.01);
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->ncommon, 1);
+	row = row_of(c, "./new-build/prog", "task-clock");
+	assert_string_equal(row->old_bench, "./old-build/prog");
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_int_equal(warnings_with(c, "comparing the only benchmark"), 1);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_unit_mismatch_is_an_error(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c = NULL;
+	struct pmc_metric *m;
+	char err[512] = "";
+
+	put_around(a, "x", "max-rss", N, 1e6, 0.01);
+	m = put_around(b, "x", "max-rss", N, 1e3, 0.01);
+	free(m->unit);
+	m->unit = strdup("KiB");
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_contains(err, "max-rss");
+	assert_contains(err, "bytes");
+	assert_contains(err, "KiB");
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_simulated_against_hardware(void **state)
+{
+	struct pmc_result *a = result(), *b = pmc_result_new("valgrind");
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_comparison *c = NULL;
+	struct pmc_metric *m;
+	char err[512] = "";
+
+	put_around(a, "x", "instructions", N, 1e6, 0.01);
+	m = put_const(b, "x", "instructions", 1, 1e6);
+	m->simulated = true;
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_contains(err, "simulated");
+	assert_contains(err, "--force");
+	assert_contains(err, "instructions");
+
+	o.force = true;
+	c = compare_ok(a, b, &o);
+	assert_int_equal(warnings_with(c, "simulated on one side"), 1);
+	/* The backends differ too, and that is said once. */
+	assert_int_equal(warnings_with(c, "backend 'perf' vs 'valgrind'"), 1);
+	assert_true(c->blocks[0].simulated);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* ---- false discoveries, geomean, warnings ---- */
+
+static void test_fdr_changes_a_borderline_verdict(void **state)
+{
+	/* One 5+5 row where exactly one pair is inverted: U = 1, exact two-sided
+	 * p = 2 * P(U <= 1) = 2 * 2 / C(10, 5) = 4/252 = 0.0159 (two of the 252 equally
+	 * likely orderings give U <= 1). Beside 19 null rows (p = 1) it has the smallest
+	 * p of m = 20, so its BH q-value is p * 20 / 1 = 0.32 (Benjamini & Hochberg
+	 * 1995): significant alone, not among 20. */
+	const double old_v[] = { 100, 101, 102, 103, 104 };
+	const double new_v[] = { 103.5, 120, 121, 122, 123 };
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	char err[256], name[32];
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "*=0%", err, sizeof(err)), 0);
+	o.thresholds = t;
+	put(a, "border", "task-clock", old_v, 5);
+	put(b, "border", "task-clock", new_v, 5);
+	for (int i = 0; i < 19; i++) {
+		double v[5];
+
+		snprintf(name, sizeof(name), "null%02d", i);
+		samples(v, 5, 1e6, 0.01);
+		put(a, name, "task-clock", v, 5);
+		put(b, name, "task-clock", v, 5);
+	}
+	c = compare_ok(a, b, &o);
+	assert_true(c->fdr);
+	row = row_of(c, "border", "task-clock");
+	assert_close(row->p, 4.0 / 252.0, 1e-9);
+	assert_true(row->q > 0.05);
+	assert_false(row->significant);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+	pmc_comparison_free(c);
+
+	o.no_fdr = true;
+	c = compare_ok(a, b, &o);
+	assert_false(c->fdr);
+	row = row_of(c, "border", "task-clock");
+	assert_true(isnan(row->q));
+	assert_true(row->significant);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_geomean_over_matched_only(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_block *blk;
+
+	put_const(a, "p", "instructions", 5, 1000);
+	put_const(b, "p", "instructions", 5, 2000); /* x2 */
+	put_const(a, "q", "instructions", 5, 4000);
+	put_const(b, "q", "instructions", 5, 2000); /* x0.5 */
+	put_const(a, "r", "instructions", 5, 9000);
+	put_const(b, "r", "instructions", 5, 27000); /* x3 */
+	/* Only on one side each: never in the geomean. */
+	put_const(a, "gone", "instructions", 5, 1e9);
+	put_const(b, "added", "instructions", 5, 1);
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->nblocks, 1);
+	blk = &c->blocks[0];
+	assert_int_equal(blk->nrows, 3);
+	assert_int_equal(blk->geo_n, 3);
+	/* (2 * 0.5 * 3)^(1/3) = 3^(1/3); old (1000*4000*9000)^(1/3) = 3301.927... */
+	assert_close(blk->geo_ratio, cbrt(3.0), 1e-12);
+	assert_close(blk->geo_old, cbrt(1000.0 * 4000 * 9000), 1e-12);
+	assert_close(blk->geo_new, cbrt(2000.0 * 2000 * 27000), 1e-12);
+	assert_int_equal(c->ncommon, 3);
+	assert_int_equal(c->nonly_old, 1);
+	assert_int_equal(c->nonly_new, 1);
+	assert_int_equal(warnings_with(c, "benchmark sets differ: 3 in both, 1 only in the old "
+				       "result, 1 only in the new one"),
+			 1);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_environment_multiplexing_and_missing_warnings(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	struct pmc_metric *m;
+	const struct pmc_cmp_row *row;
+
+	assert_int_equal(pmc_result_set_env(a, "cpu-model", "Foo CPU 1"), 0);
+	assert_int_equal(pmc_result_set_env(b, "cpu-model", "Bar CPU 2"), 0);
+	assert_int_equal(pmc_result_set_env(a, "kernel", "6.1.0"), 0);
+	assert_int_equal(pmc_result_set_env(b, "kernel", "6.1.0"), 0);
+	assert_int_equal(pmc_result_set_env(a, "perf_event_paranoid", "2"), 0);
+	assert_int_equal(pmc_result_set_env(b, "perf_event_paranoid", "-1"), 0);
+
+	/* Two benchmarks whose cycles ran 30% and 40% of the time: one warning. */
+	for (int k = 0; k < 2; k++) {
+		const char *bench = k ? "m2" : "m1";
+
+		for (int side = 0; side < 2; side++) {
+			struct pmc_benchmark *bb;
+
+			put_around(side ? b : a, bench, "task-clock", N, 1e6, 0.01);
+			bb = pmc_result_find_benchmark(side ? b : a, bench);
+			m = pmc_benchmark_metric(bb, "cycles");
+			assert_non_null(m);
+			for (size_t i = 0; i < N; i++) {
+				struct pmc_reading rd = {
+					.status = PMC_STATUS_SCALED,
+					.value = 1000,
+					.enabled = 1000,
+					.running = k ? 400 : 300,
+				};
+
+				rd.scaled = (double)rd.value * rd.enabled / rd.running;
+				assert_int_equal(pmc_metric_append(m, rd.scaled * (1 + 0.01 * u(i, N)),
+								   &rd), 0);
+			}
+		}
+	}
+	/* Counted in the old result, unsupported in the new one. */
+	put_around(a, "m1", "instructions", N, 1e6, 0.01);
+	m = pmc_benchmark_metric(pmc_result_find_benchmark(b, "m1"), "instructions");
+	for (size_t i = 0; i < N; i++) {
+		struct pmc_reading rd = { .status = PMC_STATUS_UNSUPPORTED, .error = ENOENT };
+
+		assert_int_equal(pmc_metric_append(m, NAN, &rd), 0);
+	}
+	/* Unsupported on both sides: not a row at all. */
+	for (int side = 0; side < 2; side++) {
+		m = pmc_benchmark_metric(pmc_result_find_benchmark(side ? b : a, "m2"),
+					 "branches");
+		for (size_t i = 0; i < N; i++) {
+			struct pmc_reading rd = { .status = PMC_STATUS_UNSUPPORTED };
+
+			assert_int_equal(pmc_metric_append(m, NAN, &rd), 0);
+		}
+	}
+
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(warnings_with(c, "environments differ"), 1);
+	assert_int_equal(warnings_with(c, "cpu-model 'Foo CPU 1' vs 'Bar CPU 2'"), 1);
+	assert_int_equal(warnings_with(c, "perf_event_paranoid '2' vs '-1'"), 1);
+	assert_int_equal(warnings_with(c, "kernel"), 0);
+	assert_int_equal(warnings_with(c, "multiplexing"), 1);
+	assert_int_equal(warnings_with(c, "2 rows hold counts scaled by multiplexing"), 1);
+	assert_int_equal(warnings_with(c, "at 30%"), 1);
+	assert_int_equal(warnings_with(c, "no value in the new result"), 1);
+	assert_int_equal(warnings_with(c, "unsupported"), 1);
+	assert_int_equal(c->nmissing, 1);
+	row = row_of(c, "m1", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_MISSING);
+	assert_false(row->missing_old);
+	assert_true(row->has_old);
+	assert_false(row->has_new);
+	for (size_t i = 0; i < c->nrows; i++)
+		assert_string_not_equal(c->rows[i].metric, "branches");
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_metric_filter(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	const char *pats[] = { "inst*", "page-faults" };
+	struct pmc_comparison *c;
+
+	put_around(a, "x", "task-clock", N, 1e6, 0.01);
+	put_around(b, "x", "task-clock", N, 2e6, 0.01);
+	put_const(a, "x", "instructions", N, 1e6);
+	put_const(b, "x", "instructions", N, 1e6);
+	put_const(a, "x", "page-faults", N, 10);
+	put_const(b, "x", "page-faults", N, 10);
+	o.metrics = pats;
+	o.nmetrics = ARRAY_SIZE(pats);
+	c = compare_ok(a, b, &o);
+	assert_int_equal(c->nblocks, 2);
+	assert_string_equal(c->blocks[0].metric, "instructions");
+	assert_string_equal(c->blocks[1].metric, "page-faults");
+	assert_int_equal(c->counts[PMC_VERDICT_REGRESSION], 0);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_many_benchmarks_pair_by_name(void **state)
+{
+	/* 3000 benchmarks in opposite orders, a few missing on each side: every common one
+	 * pairs with its namesake (the change is encoded in the name). */
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	enum { NB = 3000 };
+	char name[32];
+
+	for (int i = 0; i < NB; i++) {
+		if (i % 1000 == 7)
+			continue; /* only in new */
+		snprintf(name, sizeof(name), "bench/%d", i);
+		put_const(a, name, "instructions", 2, 1000.0);
+		put_const(a, name, "page-faults", 2, 10.0);
+	}
+	for (int i = NB - 1; i >= 0; i--) {
+		if (i % 1000 == 9)
+			continue; /* only in old */
+		snprintf(name, sizeof(name), "bench/%d", i);
+		put_const(b, name, "instructions", 2, 1000.0 + i);
+		put_const(b, name, "page-faults", 2, 10.0);
+	}
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->ncommon, NB - 6);
+	assert_int_equal(c->nonly_old, 3);
+	assert_int_equal(c->nonly_new, 3);
+	assert_int_equal(c->nrows, 2 * (NB - 6));
+	assert_int_equal(c->nblocks, 2);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_cmp_row *row = &c->rows[i];
+		int k = atoi(row->bench + strlen("bench/"));
+
+		assert_string_equal(row->bench, row->old_bench);
+		if (strcmp(row->metric, "instructions") == 0)
+			assert_close(row->diff, (double)k, 1e-12);
+		else
+			assert_true(row->diff == 0);
+	}
+	/* Beyond +5%: i > 50 is a regression at the default threshold, except for the
+	 * four i > 50 missing on one side (1007, 1009, 2007, 2009). */
+	assert_int_equal(c->blocks[0].counts[PMC_VERDICT_REGRESSION], NB - 51 - 4);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* ---- thresholds ---- */
+
+static void test_threshold_parse_good(void **state)
+{
+	struct pmc_threshold t;
+	char err[256];
+
+	assert_int_equal(pmc_threshold_parse("5%", &t, err, sizeof(err)), 0);
+	assert_false(t.absolute);
+	assert_int_equal(t.sign, 0);
+	assert_close(t.limit, 0.05, 1e-15);
+	assert_string_equal(t.text, "5%");
+
+	assert_int_equal(pmc_threshold_parse("+1%", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.sign, 1);
+	assert_close(t.limit, 0.01, 1e-15);
+
+	assert_int_equal(pmc_threshold_parse("-0.5%", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.sign, -1);
+	assert_close(t.limit, 0.005, 1e-15);
+
+	assert_int_equal(pmc_threshold_parse("+2MiB", &t, err, sizeof(err)), 0);
+	assert_true(t.absolute);
+	assert_int_equal(t.unit, PMC_TUNIT_BYTES);
+	assert_close(t.limit, 2097152, 1e-15);
+
+	assert_int_equal(pmc_threshold_parse("10ms", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.unit, PMC_TUNIT_TIME);
+	assert_close(t.limit, 1e7, 1e-15);
+	assert_int_equal(pmc_threshold_parse("1.5us", &t, err, sizeof(err)), 0);
+	assert_close(t.limit, 1500, 1e-15);
+	assert_int_equal(pmc_threshold_parse("2s", &t, err, sizeof(err)), 0);
+	assert_close(t.limit, 2e9, 1e-15);
+
+	assert_int_equal(pmc_threshold_parse("+1000", &t, err, sizeof(err)), 0);
+	assert_true(t.absolute);
+	assert_int_equal(t.unit, PMC_TUNIT_PLAIN);
+	assert_close(t.limit, 1000, 1e-15);
+
+	assert_int_equal(pmc_threshold_parse("5M", &t, err, sizeof(err)), 0);
+	assert_close(t.limit, 5e6, 1e-15);
+	assert_int_equal(pmc_threshold_parse("3KiB", &t, err, sizeof(err)), 0);
+	assert_close(t.limit, 3072, 1e-15);
+	assert_int_equal(pmc_threshold_parse("0%", &t, err, sizeof(err)), 0);
+	assert_close(t.limit, 0, 1e-15);
+	assert_int_equal(pmc_threshold_parse(".5%", &t, err, sizeof(err)), 0);
+	assert_close(t.limit, 0.005, 1e-15);
+
+	assert_int_equal(pmc_threshold_check_unit(&t, "task-clock", "ns", err, sizeof(err)), 0);
+	assert_int_equal(pmc_threshold_parse("+2MiB", &t, err, sizeof(err)), 0);
+	assert_int_equal(pmc_threshold_check_unit(&t, "max-rss", "bytes", err, sizeof(err)), 0);
+	assert_int_equal(pmc_threshold_check_unit(&t, "wall-time", "ns", err, sizeof(err)),
+			 -EINVAL);
+	assert_contains(err, "wall-time");
+	assert_contains(err, "+2MiB");
+	assert_int_equal(pmc_threshold_parse("5ms", &t, err, sizeof(err)), 0);
+	assert_int_equal(pmc_threshold_check_unit(&t, "max-rss", "bytes", err, sizeof(err)),
+			 -EINVAL);
+}
+
+static void test_threshold_parse_bad(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "", "column 1: expected a number" },
+		{ "abc", "column 1: expected a number" },
+		{ "+", "column 2: expected a number" },
+		{ "5%%", "column 2: unknown unit '%%'" },
+		{ "5 %", "column 2: unknown unit ' %'" },
+		{ "5pc", "unknown unit 'pc'" },
+		{ "inf%", "column 1: expected a number" },
+		{ "nan", "column 1: expected a number" },
+		{ "0x10%", "not a usable number" },
+		{ "1e999%", "not a usable number" },
+		{ "-100%", "can never happen" },
+		{ "+-5%", "column 2: expected a number" },
+	};
+	struct pmc_threshold t = { .limit = 42 };
+	char err[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		if (pmc_threshold_parse(bad[i].text, &t, err, sizeof(err)) != -EINVAL) {
+			print_error("'%s' was accepted\n", bad[i].text);
+			fail();
+		}
+		assert_contains(err, bad[i].want);
+		/* The message names the text and says what to write instead. */
+		assert_contains(err, "threshold '");
+		assert_close(t.limit, 42, 0); /* untouched on failure */
+	}
+}
+
+static void test_threshold_args(void **state)
+{
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	const struct pmc_threshold *th;
+	char err[256];
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions", err, sizeof(err)), -EINVAL);
+	assert_contains(err, "--threshold 'instructions'");
+	assert_contains(err, "METRIC=LIMIT");
+	assert_int_equal(pmc_thresholds_add_arg(t, "=5%", err, sizeof(err)), -EINVAL);
+	assert_contains(err, "METRIC=LIMIT");
+	/* The column counts from the start of the argument. */
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=abc", err, sizeof(err)),
+			 -EINVAL);
+	assert_contains(err, "--threshold 'instructions=abc': column 14: expected a number");
+
+	th = pmc_thresholds_lookup(t, "x", "cycles");
+	assert_ptr_equal(th, pmc_threshold_default());
+	assert_close(th->limit, PMC_THRESHOLD_DEFAULT_PERCENT / 100, 1e-15);
+	assert_ptr_equal(pmc_thresholds_lookup(NULL, "x", "cycles"), pmc_threshold_default());
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+1%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+2%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "*=10%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "cycles:u=3%", err, sizeof(err)), 0);
+	th = pmc_thresholds_lookup(t, "x", "instructions");
+	assert_string_equal(th->text, "+2%"); /* the later one wins */
+	assert_string_equal(pmc_thresholds_lookup(t, "x", "cycles")->text, "10%");
+	assert_string_equal(pmc_thresholds_lookup(t, "x", "cycles:u")->text, "3%");
+	pmc_thresholds_free(t);
+	pmc_thresholds_free(NULL);
+}
+
+static char *write_tmp(const char *text)
+{
+	char *path = strdup("/tmp/pmc-test-thresholds-XXXXXX");
+	int fd = mkstemp(path);
+	size_t len = strlen(text);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static void test_thresholds_file(void **state)
+{
+	static const char text[] =
+		"{\n"
+		"  \"schema\": \"pmcbench-thresholds/1\",\n"
+		"  \"default\": \"7%\",\n"
+		"  \"metrics\": { \"instructions\": \"+1%\", \"max-rss\": \"+2MiB\" },\n"
+		"  \"benchmarks\": [\n"
+		"    { \"match\": \"parse_*\", \"metrics\": { \"instructions\": \"+0.1%\" },\n"
+		"      \"default\": \"20%\" },\n"
+		"    { \"match\": \"parse_json\", \"metrics\": { \"cycles\": \"2%\" } },\n"
+		"    { \"match\": \"io_*\", \"default\": \"30%\" }\n"
+		"  ]\n"
+		"}\n";
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	char *path = write_tmp(text);
+	char err[512] = "";
+
+	assert_int_equal(pmc_thresholds_load(t, path, err, sizeof(err)), 0);
+	/* A matching benchmark entry that names the metric comes first. */
+	assert_string_equal(pmc_thresholds_lookup(t, "parse_xml", "instructions")->text, "+0.1%");
+	/* The first matching entry that names the metric, not merely the first match. */
+	assert_string_equal(pmc_thresholds_lookup(t, "parse_json", "cycles")->text, "2%");
+	/* Then the metric at the top, then the entry's default, then the file default. */
+	assert_string_equal(pmc_thresholds_lookup(t, "io_read", "instructions")->text, "+1%");
+	assert_string_equal(pmc_thresholds_lookup(t, "io_read", "cycles")->text, "30%");
+	assert_string_equal(pmc_thresholds_lookup(t, "parse_xml", "cycles")->text, "20%");
+	assert_string_equal(pmc_thresholds_lookup(t, "other", "cycles")->text, "7%");
+	assert_true(pmc_thresholds_lookup(t, "other", "max-rss")->absolute);
+	/* The command line beats the file at the same level... */
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+3%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "*=9%", err, sizeof(err)), 0);
+	assert_string_equal(pmc_thresholds_lookup(t, "other", "instructions")->text, "+3%");
+	assert_string_equal(pmc_thresholds_lookup(t, "other", "cycles")->text, "9%");
+	/* ...but not a per-benchmark rule, which is more specific. */
+	assert_string_equal(pmc_thresholds_lookup(t, "parse_xml", "instructions")->text, "+0.1%");
+	assert_string_equal(pmc_thresholds_lookup(t, "io_read", "cycles")->text, "30%");
+	pmc_thresholds_free(t);
+	unlink(path);
+	free(path);
+}
+
+static void test_thresholds_file_bad(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "{\"default\": \"5%\",", ":1:" },
+		{ "", "fix the JSON syntax" },
+		{ "[]", "expected a JSON object" },
+		{ "{\"schema\": \"pmcbench-thresholds/2\"}", "\"pmcbench-thresholds/2\" is not "
+							  "supported" },
+		{ "{\"defualt\": \"5%\"}", "unknown key \"defualt\"" },
+		{ "{\"default\": 5}", "default: expected a string" },
+		{ "{\"metrics\": {\"instructions\": \"+1\\u0025\\u0025\"}}",
+		  "(at metrics.\"instructions\")" },
+		{ "{\"metrics\": []}", "metrics: expected an object" },
+		{ "{\"benchmarks\": {}}", "benchmarks: expected an array" },
+		{ "{\"benchmarks\": [{\"metrics\": {\"x\": \"1%\"}}]}", "benchmarks[0].match" },
+		{ "{\"benchmarks\": [{\"match\": \"a\"}]}", "benchmarks[0]: sets no limit" },
+		{ "{\"benchmarks\": [{\"match\": \"a\", \"default\": \"x\"}]}",
+		  "(at benchmarks[0].default)" },
+		{ "{\"benchmarks\": [{\"match\": \"a\", \"limit\": \"1%\"}]}", "unknown key \"limit\"" },
+		{ "{\"default\": \"5%\", \"default\": \"6%\"}", "duplicate" },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct pmc_thresholds *t = pmc_thresholds_new();
+		char *path = write_tmp(bad[i].text);
+		int r;
+
+		err[0] = '\0';
+		r = pmc_thresholds_load(t, path, err, sizeof(err));
+		if (r != -EINVAL) {
+			print_error("case %zu (%s): returned %d, err '%s'\n", i, bad[i].text, r, err);
+			fail();
+		}
+		assert_contains(err, path); /* the message names the file */
+		assert_contains(err, bad[i].want);
+		assert_null(strchr(err, '\n'));
+		pmc_thresholds_free(t);
+		unlink(path);
+		free(path);
+	}
+	{
+		struct pmc_thresholds *t = pmc_thresholds_new();
+
+		assert_int_equal(pmc_thresholds_load(t, "/nonexistent/th.json", err, sizeof(err)),
+				 -ENOENT);
+		assert_contains(err, "/nonexistent/th.json");
+		pmc_thresholds_free(t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_regression_improvement_and_no_change),
+		cmocka_unit_test(test_ci_straddling_threshold_is_inconclusive),
+		cmocka_unit_test(test_too_few_samples),
+		cmocka_unit_test(test_exact_rows),
+		cmocka_unit_test(test_absolute_threshold),
+		cmocka_unit_test(test_higher_is_better_and_signs),
+		cmocka_unit_test(test_nothing_in_common),
+		cmocka_unit_test(test_single_benchmarks_pair_across_names),
+		cmocka_unit_test(test_unit_mismatch_is_an_error),
+		cmocka_unit_test(test_simulated_against_hardware),
+		cmocka_unit_test(test_fdr_changes_a_borderline_verdict),
+		cmocka_unit_test(test_geomean_over_matched_only),
+		cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),
+		cmocka_unit_test(test_metric_filter),
+		cmocka_unit_test(test_many_benchmarks_pair_by_name),
+		cmocka_unit_test(test_threshold_parse_good),
+		cmocka_unit_test(test_threshold_parse_bad),
+		cmocka_unit_test(test_threshold_args),
+		cmocka_unit_test(test_thresholds_file),
+		cmocka_unit_test(test_thresholds_file_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

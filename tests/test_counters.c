@@ -1,0 +1,647 @@
+/* The counter engine against an emulated PMU (fake_pmu.h): statuses, values matched by
+ * id, multiplex scaling, weak groups, paranoid levels, EMFILE and 0-byte reads. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "counters.h"
+#include "events.h"
+#include "fake_pmu.h"
+
+#define Q FAKE_PMU_QUANTUM_NS
+
+static struct fake_pmu fake;
+
+static struct pmc_event_list parse(const char *spec)
+{
+	struct pmc_event_list l = { 0 };
+	struct pmc_parse_error err;
+
+	if (pmc_event_list_parse(spec, NULL, &l, &err) != 0)
+		print_error("%s: column %zu: %s\n", spec, err.column, err.message);
+	assert_non_null(l.events);
+	return l;
+}
+
+static struct pmc_counters_opts opts_for(struct fake_pmu *f)
+{
+	struct pmc_counters_opts o = {
+		.sz = sizeof(o),
+		.sys = &f->sys,
+		.pid = 0,
+		.cpu = -1,
+	};
+
+	return o;
+}
+
+static struct pmc_counters *open_ok(const struct pmc_event_list *l,
+				    const struct pmc_counters_opts *o)
+{
+	struct pmc_counters *c = NULL;
+
+	assert_int_equal(pmc_counters_open(l, o, &c), 0);
+	assert_non_null(c);
+	return c;
+}
+
+static uint64_t rate_of(const struct pmc_event *ev)
+{
+	return fake_pmu_rate(ev->type, ev->config);
+}
+
+static void assert_reading(const struct pmc_reading *r, enum pmc_status status, uint64_t value,
+			   uint64_t enabled, uint64_t running)
+{
+	if (r->status != status)
+		print_error("status %s, expected %s\n", pmc_status_name(r->status),
+			    pmc_status_name(status));
+	assert_int_equal(r->status, status);
+	assert_int_equal(r->value, value);
+	assert_int_equal(r->enabled, enabled);
+	assert_int_equal(r->running, running);
+}
+
+static const struct fake_pmu_config pmu8 = { .counters = 8, .paranoid = 2, .privileged = true };
+
+/* Every event has its own counter: counted, exact values, and the attributes the kernel
+ * ABI asks for (DESIGN.md, "Kernel ABI facts"). */
+static void test_counted_and_attrs(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions},branches,task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &pmu8);
+	o.inherit = true;
+	o.start_disabled = true;
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_opened(c), 4);
+	assert_int_equal(fake.nopen, 4);
+	assert_int_equal(fake.nlog, 4);
+	for (size_t i = 0; i < 4; i++) {
+		const struct fake_pmu_open *op = &fake.log[i];
+		bool leader = i != 1;
+
+		assert_int_equal(op->attr.read_format,
+				 PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+					 PERF_FORMAT_TOTAL_TIME_RUNNING);
+		assert_true(op->flags & PERF_FLAG_FD_CLOEXEC);
+		assert_int_equal(op->attr.inherit, 1);
+		assert_int_equal(op->attr.disabled, leader);
+		assert_int_equal(op->attr.enable_on_exec, 0);
+		assert_int_equal(op->group_fd, leader ? -1 : fake.log[0].result);
+		assert_int_equal(op->pid, 0);
+		assert_int_equal(op->cpu, -1);
+	}
+	/* Started disabled: time passing before enable counts nothing. */
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_enable(c), 0);
+	fake_pmu_tick(&fake, 10);
+	assert_int_equal(pmc_counters_disable(c), 0);
+	fake_pmu_tick(&fake, 5);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 4; i++) {
+		assert_reading(&r[i], PMC_STATUS_COUNTED, 10 * rate_of(&l.events[i]), 10 * Q,
+			       10 * Q);
+		assert_true(r[i].scaled == (double)r[i].value);
+		assert_int_equal(r[i].error, 0);
+		assert_false(r[i].user_only);
+		assert_true(pmc_status_has_value(r[i].status));
+	}
+	/* Reset zeroes the values of every group. */
+	assert_int_equal(pmc_counters_reset(c), 0);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(r[i].value, 0);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	assert_int_equal(fake.bad_closes, 0);
+	pmc_event_list_free(&l);
+}
+
+/* 3 groups of 2 on 4 counters: each group runs 2 quanta of 3, so running/enabled is 2/3
+ * exactly, and scaling recovers exactly what a dedicated counter would have counted. */
+static void test_multiplex_scaling(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions},{branches,branch-misses},"
+					"{cache-references,cache-misses},task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[7];
+	struct pmc_counters *c;
+
+	cfg.counters = 4;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 30);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 6; i++) {
+		uint64_t rate = rate_of(&l.events[i]);
+
+		assert_reading(&r[i], PMC_STATUS_SCALED, 20 * rate, 30 * Q, 20 * Q);
+		assert_true(fabs(r[i].scaled - 30.0 * (double)rate) < 1e-6);
+	}
+	/* Members share the leader's times, so a ratio inside a group is unaffected. */
+	assert_true(fabs(r[1].scaled / r[0].scaled - (double)r[1].value / (double)r[0].value) <
+		    1e-12);
+	/* The software event never waits for a counter. */
+	assert_reading(&r[6], PMC_STATUS_COUNTED, 30 * rate_of(&l.events[6]), 30 * Q, 30 * Q);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(&l);
+}
+
+/* Scaling in double: counts near 2^63 and times whose product overflows 64 bits. */
+static void test_scaling_math(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions},{branches,branch-misses},"
+					"{cache-references,cache-misses}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[6];
+	struct pmc_counters *c;
+	struct fake_pmu_event *e;
+
+	cfg.counters = 4;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 3);
+	e = fake_pmu_lookup(&fake, fake.log[0].result);
+	assert_non_null(e);
+	e->value = UINT64_C(1) << 62;
+	e->time_enabled = UINT64_C(3) << 40;
+	e->time_running = UINT64_C(1) << 40;
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_SCALED);
+	assert_int_equal(r[0].value, UINT64_C(1) << 62);
+	assert_true(fabs(r[0].scaled / (3.0 * 4611686018427387904.0) - 1.0) < 1e-12);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* A member the PMU rejects (EINVAL) does not sink its group: the group is closed and
+ * reopened without it (a weak group), and the event alone is reported unsupported. */
+static void test_weak_group_einval_member(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,cache-misses,instructions},branches");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+	enum pmc_status st;
+	int err;
+
+	cfg.einval_member = true;
+	cfg.einval_member_config = PERF_COUNT_HW_CACHE_MISSES;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	/* The leader was opened twice: once with the bad member, once without. */
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
+						PERF_COUNT_HW_CPU_CYCLES), 2);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
+						PERF_COUNT_HW_CACHE_MISSES), 1);
+	assert_int_equal(fake.nopen, 3);
+	pmc_counters_open_status(c, 1, &st, &err);
+	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(err, EINVAL);
+	pmc_counters_open_status(c, 0, &st, &err);
+	assert_int_equal(st, PMC_STATUS_COUNTED);
+	assert_int_equal(err, 0);
+	fake_pmu_tick(&fake, 4);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, 4 * rate_of(&l.events[0]), 4 * Q, 4 * Q);
+	assert_reading(&r[1], PMC_STATUS_UNSUPPORTED, 0, 0, 0);
+	assert_int_equal(r[1].error, EINVAL);
+	assert_true(isnan(r[1].scaled));
+	assert_false(pmc_status_has_value(r[1].status));
+	assert_reading(&r[2], PMC_STATUS_COUNTED, 4 * rate_of(&l.events[2]), 4 * Q, 4 * Q);
+	/* The member stays in the group: it has the leader as group_fd in the reopen. */
+	assert_int_equal(fake.log[fake.nlog - 2].group_fd, fake.log[fake.nlog - 3].result);
+	assert_reading(&r[3], PMC_STATUS_COUNTED, 4 * rate_of(&l.events[3]), 4 * Q, 4 * Q);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(&l);
+}
+
+/* A group larger than the PMU: validate_group refuses the member that does not fit. */
+static void test_weak_group_too_big(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions,branches}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[3];
+	struct pmc_counters *c;
+
+	cfg.counters = 2;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[2].status, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(r[2].error, EINVAL);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* A lone event the kernel refuses with EINVAL is unsupported, not fatal. */
+static void test_lone_einval(void **state)
+{
+	struct pmc_event_list l = parse("cycles,task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct pmc_reading r[2];
+	struct pmc_counters *c;
+
+	l.events[0].config = PERF_COUNT_HW_MAX + 5; /* no such generic event */
+	fake_pmu_init(&fake, &pmu8);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(r[0].error, EINVAL);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* No PMU, as on the development VMs: hardware events ENOENT, software ones counted,
+ * and a mixed group keeps its software member (which becomes the leader). */
+static void test_no_pmu(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions},{branches,branch-misses},"
+					"{cycles,task-clock},page-faults,r1a8,L1-dcache-loads");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = { .no_pmu = true, .paranoid = 2, .privileged = true };
+	struct pmc_reading r[9];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_opened(c), 2);
+	fake_pmu_tick(&fake, 7);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 9; i++) {
+		if (i == 5 || i == 6)
+			continue;
+		assert_int_equal(r[i].status, PMC_STATUS_UNSUPPORTED);
+		assert_int_equal(r[i].error, ENOENT);
+		assert_true(isnan(r[i].scaled));
+	}
+	assert_reading(&r[5], PMC_STATUS_COUNTED, 7 * rate_of(&l.events[5]), 7 * Q, 7 * Q);
+	assert_reading(&r[6], PMC_STATUS_COUNTED, 7 * rate_of(&l.events[6]), 7 * Q, 7 * Q);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(&l);
+}
+
+/* perf_event_paranoid as an unprivileged user sees it. */
+static void test_paranoid_levels(void **state)
+{
+	struct pmc_event_list l = parse("task-clock,page-faults:u,{context-switches:u,cs}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = { .counters = 4, .paranoid = 2 };
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+
+	/* Paranoid 2: kernel-space counting is denied; :u events count. */
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[0].error, EACCES);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	assert_false(r[1].user_only);
+	/* The denied member left its group; the :u leader still counts. */
+	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[3].status, PMC_STATUS_DENIED);
+	pmc_counters_close(c);
+
+	/* Paranoid 2 with the fallback: retried as user space only, and said so. */
+	fake_pmu_init(&fake, &cfg);
+	o.user_only_fallback = true;
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
+	assert_true(r[0].user_only);
+	assert_false(r[1].user_only);
+	assert_false(r[2].user_only);
+	assert_true(r[3].user_only);
+	assert_int_equal(fake.log[0].result, -EACCES);
+	assert_int_equal(fake.log[0].attr.exclude_kernel, 0);
+	assert_true(fake.log[1].result >= 0);
+	assert_int_equal(fake.log[1].attr.exclude_kernel, 1);
+	assert_int_equal(fake.log[1].attr.exclude_hv, 1);
+	pmc_counters_close(c);
+
+	/* Paranoid 3 (Debian): nothing opens, not even :u, fallback or not. */
+	cfg.paranoid = 3;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_opened(c), 0);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(r[i].status, PMC_STATUS_DENIED);
+		assert_int_equal(r[i].error, EACCES);
+	}
+	pmc_counters_close(c);
+
+	/* Paranoid 1: kernel space may be counted on one's own tasks. */
+	cfg.paranoid = 1;
+	fake_pmu_init(&fake, &cfg);
+	o.user_only_fallback = false;
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_opened(c), 4);
+	pmc_counters_close(c);
+
+	/* CAP_PERFMON lifts paranoid 3. */
+	cfg.paranoid = 3;
+	cfg.privileged = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_opened(c), 4);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(&l);
+}
+
+/* Out of descriptors is fatal: an error, nothing left open, *ret untouched. */
+static void test_emfile(void **state)
+{
+	struct pmc_event_list l = parse("task-clock,{page-faults,cs},cpu-migrations,minor-faults");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_counters *c = (struct pmc_counters *)&l;
+
+	cfg.max_fds = 3;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_counters_open(&l, &o, &c), -EMFILE);
+	assert_ptr_equal(c, (struct pmc_counters *)&l);
+	assert_int_equal(fake.nopen, 0);
+	assert_int_equal(fake.bad_closes, 0);
+	/* Three fit. */
+	pmc_event_list_free(&l);
+	l = parse("task-clock,{page-faults,cs}");
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_counters_open(&l, &o, &c), 0);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* A pinned group the PMU cannot schedule reads 0 bytes: not counted, no number. */
+static void test_pinned_zero_read(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions},{branches,branch-misses},task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[5];
+	struct pmc_counters *c;
+
+	cfg.counters = 2;
+	cfg.pinned = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 5);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, 5 * rate_of(&l.events[0]), 5 * Q, 5 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 5 * rate_of(&l.events[1]), 5 * Q, 5 * Q);
+	assert_reading(&r[2], PMC_STATUS_NOT_COUNTED, 0, 0, 0);
+	assert_reading(&r[3], PMC_STATUS_NOT_COUNTED, 0, 0, 0);
+	assert_true(isnan(r[2].scaled));
+	assert_false(pmc_status_has_value(r[2].status));
+	assert_int_equal(r[2].error, 0);
+	assert_reading(&r[4], PMC_STATUS_COUNTED, 5 * rate_of(&l.events[4]), 5 * Q, 5 * Q);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* Enabled but never scheduled (running == 0): not counted, though time was enabled. */
+static void test_enable_on_exec_and_not_counted(void **state)
+{
+	struct pmc_event_list l = parse("{task-clock,page-faults}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct pmc_reading r[2];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &pmu8);
+	o.enable_on_exec = true;
+	o.pid = 4242;
+	c = open_ok(&l, &o);
+	assert_int_equal(fake.log[0].attr.disabled, 1);
+	assert_int_equal(fake.log[0].attr.enable_on_exec, 1);
+	assert_int_equal(fake.log[1].attr.disabled, 0);
+	assert_int_equal(fake.log[1].attr.enable_on_exec, 0);
+	assert_int_equal(fake.log[0].pid, 4242);
+	/* Before exec the task's work is not counted. */
+	fake_pmu_tick(&fake, 6);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_reading(&r[0], PMC_STATUS_NOT_COUNTED, 0, 0, 0);
+	fake_pmu_exec(&fake);
+	fake_pmu_tick(&fake, 4);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, 4 * rate_of(&l.events[0]), 4 * Q, 4 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 4 * rate_of(&l.events[1]), 4 * Q, 4 * Q);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+
+	/* running == 0 with enabled > 0: opened, enabled, never on the PMU. */
+	l = parse("{cycles,instructions}");
+	fake_pmu_init(&fake, &pmu8);
+	o = opts_for(&fake);
+	c = open_ok(&l, &o);
+	fake_pmu_lookup(&fake, fake.log[0].result)->time_enabled = 5 * Q;
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_reading(&r[0], PMC_STATUS_NOT_COUNTED, 0, 5 * Q, 0);
+	assert_true(isnan(r[0].scaled));
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* Values are matched by id, whatever order the read lists them in. */
+static void test_ids_out_of_order(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions,branches,branch-misses}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+
+	cfg.reverse_ids = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_reading(&r[i], PMC_STATUS_COUNTED, 3 * rate_of(&l.events[i]), 3 * Q, 3 * Q);
+	/* The rates differ, so a match by position would have failed above. */
+	assert_int_not_equal(r[0].value, r[3].value);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* Events that failed before are not tried again. */
+static void test_known_errors(void **state)
+{
+	struct pmc_event_list l = parse("{cycles,instructions},task-clock,branches");
+	struct pmc_counters_opts o = opts_for(&fake);
+	const int known[4] = { ENOENT, 0, 0, EACCES };
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &pmu8);
+	o.known_errors = known;
+	c = open_ok(&l, &o);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
+						PERF_COUNT_HW_CPU_CYCLES), 0);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
+						PERF_COUNT_HW_BRANCH_INSTRUCTIONS), 0);
+	/* instructions leads its group now. */
+	assert_int_equal(fake.log[0].group_fd, -1);
+	assert_int_equal(fake.log[0].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(r[0].error, ENOENT);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[3].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[3].error, EACCES);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+/* One hardware event missing from the PMU (ENOENT) while others exist. */
+static void test_enoent_one_event(void **state)
+{
+	struct pmc_event_list l = parse("{ref-cycles,cycles},{cycles,ref-cycles}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+
+	cfg.enoent_hw_mask = 1u << PERF_COUNT_HW_REF_CPU_CYCLES;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(r[0].error, ENOENT);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[3].status, PMC_STATUS_UNSUPPORTED);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(&l);
+}
+
+/* A failing read is returned and leaves the caller's readings untouched. */
+static void test_read_error(void **state)
+{
+	struct pmc_event_list l = parse("task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[1] = { { .value = 99 } };
+	struct pmc_counters *c;
+
+	cfg.read_error = EIO;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	assert_int_equal(pmc_counters_read(c, r), -EIO);
+	assert_int_equal(r[0].value, 99);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct pmc_event_list l = parse("task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct pmc_counters *c = NULL;
+	enum pmc_status st;
+	int err;
+
+	fake_pmu_init(&fake, &pmu8);
+	assert_int_equal(pmc_counters_open(NULL, &o, &c), -EINVAL);
+	assert_int_equal(pmc_counters_open(&l, &o, NULL), -EINVAL);
+	o.sz = 0;
+	assert_int_equal(pmc_counters_open(&l, &o, &c), -EINVAL);
+	assert_null(c);
+	l.events[0].group = 3; /* beyond ngroups */
+	o.sz = sizeof(o);
+	assert_int_equal(pmc_counters_open(&l, &o, &c), -EINVAL);
+	assert_int_equal(fake.nopen, 0);
+	pmc_counters_close(NULL);
+	assert_int_equal(pmc_counters_opened(NULL), 0);
+	pmc_counters_open_status(NULL, 0, &st, &err);
+	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(pmc_counters_enable(NULL), -EINVAL);
+	pmc_event_list_free(&l);
+}
+
+static void test_status_names(void **state)
+{
+	static const struct {
+		enum pmc_status st;
+		const char *name;
+		bool value;
+	} want[] = {
+		{ PMC_STATUS_COUNTED, "counted", true },
+		{ PMC_STATUS_SCALED, "scaled", true },
+		{ PMC_STATUS_NOT_COUNTED, "not-counted", false },
+		{ PMC_STATUS_UNSUPPORTED, "unsupported", false },
+		{ PMC_STATUS_DENIED, "denied", false },
+		{ PMC_STATUS_EXACT, "exact", true },
+	};
+	enum pmc_status st = PMC_STATUS_EXACT;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_string_equal(pmc_status_name(want[i].st), want[i].name);
+		assert_int_equal(pmc_status_from_name(want[i].name, &st), 0);
+		assert_int_equal(st, want[i].st);
+		assert_int_equal(pmc_status_has_value(want[i].st), want[i].value);
+	}
+	assert_int_equal(pmc_status_from_name("Counted", &st), -EINVAL);
+	assert_int_equal(pmc_status_from_name(NULL, &st), -EINVAL);
+	assert_string_equal(pmc_status_name((enum pmc_status)99), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counted_and_attrs),
+		cmocka_unit_test(test_multiplex_scaling),
+		cmocka_unit_test(test_scaling_math),
+		cmocka_unit_test(test_weak_group_einval_member),
+		cmocka_unit_test(test_weak_group_too_big),
+		cmocka_unit_test(test_lone_einval),
+		cmocka_unit_test(test_no_pmu),
+		cmocka_unit_test(test_paranoid_levels),
+		cmocka_unit_test(test_emfile),
+		cmocka_unit_test(test_pinned_zero_read),
+		cmocka_unit_test(test_enable_on_exec_and_not_counted),
+		cmocka_unit_test(test_ids_out_of_order),
+		cmocka_unit_test(test_known_errors),
+		cmocka_unit_test(test_enoent_one_event),
+		cmocka_unit_test(test_read_error),
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_status_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

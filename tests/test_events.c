@@ -1,0 +1,624 @@
+/* The event-list parser: every kind of event, aliases, groups, modifiers, sysfs PMU
+ * events (a fake sysfs tree and the real msr/tsc), and errors with their columns. */
+#include <errno.h>
+#include <ftw.h>
+#include <linux/perf_event.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "events.h"
+#include "sysfs.h"
+
+#define CACHE(id, op, res)                                                                 \
+	((uint64_t)PERF_COUNT_HW_CACHE_##id | (uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8 | \
+	 (uint64_t)PERF_COUNT_HW_CACHE_RESULT_##res << 16)
+
+static char fake_root[256];
+
+/* Parses spec (which must succeed) with the given sysfs root. */
+static struct pmc_event_list parse_ok(const char *spec, const char *root)
+{
+	struct pmc_event_list l = { 0 };
+	struct pmc_parse_error err = { 0 };
+	int r = pmc_event_list_parse(spec, root, &l, &err);
+
+	if (r != 0)
+		print_error("parsing \"%s\": column %zu: %s\n", spec, err.column, err.message);
+	assert_int_equal(r, 0);
+	return l;
+}
+
+static void expect_single(const char *spec, const char *name, enum pmc_event_kind kind,
+			  uint32_t type, uint64_t config)
+{
+	struct pmc_event_list l = parse_ok(spec, fake_root);
+
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.ngroups, 1);
+	assert_string_equal(l.events[0].name, name);
+	assert_int_equal(l.events[0].kind, kind);
+	assert_int_equal(l.events[0].type, type);
+	assert_int_equal(l.events[0].config, config);
+	assert_true(l.events[0].leader);
+	assert_false(l.events[0].exclude_user);
+	assert_false(l.events[0].exclude_kernel);
+	assert_false(l.events[0].exclude_hv);
+	pmc_event_list_free(&l);
+}
+
+static void test_generic_hardware(void **state)
+{
+	expect_single("cycles", "cycles", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_CPU_CYCLES);
+	expect_single("cpu-cycles", "cycles", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_CPU_CYCLES);
+	expect_single("instructions", "instructions", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_INSTRUCTIONS);
+	expect_single("cache-references", "cache-references", PMC_EV_HARDWARE,
+		      PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+	expect_single("cache-misses", "cache-misses", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_CACHE_MISSES);
+	expect_single("branches", "branches", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	expect_single("branch-instructions", "branches", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	expect_single("branch-misses", "branch-misses", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_BRANCH_MISSES);
+	expect_single("bus-cycles", "bus-cycles", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_BUS_CYCLES);
+	expect_single("stalled-cycles-frontend", "stalled-cycles-frontend", PMC_EV_HARDWARE,
+		      PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+	expect_single("stalled-cycles-backend", "stalled-cycles-backend", PMC_EV_HARDWARE,
+		      PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
+	expect_single("ref-cycles", "ref-cycles", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_REF_CPU_CYCLES);
+	/* perf matches the names case-insensitively; the metric id stays canonical. */
+	expect_single("CYCLES", "cycles", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_CPU_CYCLES);
+}
+
+static void test_cache_events(void **state)
+{
+	expect_single("L1-dcache-loads", "L1-dcache-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      CACHE(L1D, READ, ACCESS));
+	expect_single("L1-dcache-load-misses", "L1-dcache-load-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10000);
+	expect_single("L1-dcache-stores", "L1-dcache-stores", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x100);
+	expect_single("L1-dcache-store-misses", "L1-dcache-store-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10100);
+	expect_single("L1-icache-loads", "L1-icache-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      CACHE(L1I, READ, ACCESS));
+	expect_single("L1-icache-load-misses", "L1-icache-load-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10001);
+	expect_single("LLC-loads", "LLC-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x2);
+	expect_single("LLC-load-misses", "LLC-load-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x10002);
+	expect_single("LLC-stores", "LLC-stores", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x102);
+	expect_single("LLC-store-misses", "LLC-store-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10102);
+	expect_single("dTLB-loads", "dTLB-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x3);
+	expect_single("dTLB-load-misses", "dTLB-load-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10003);
+	expect_single("dTLB-stores", "dTLB-stores", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x103);
+	expect_single("dTLB-store-misses", "dTLB-store-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10103);
+	expect_single("iTLB-loads", "iTLB-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x4);
+	expect_single("iTLB-load-misses", "iTLB-load-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10004);
+	expect_single("branch-loads", "branch-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x5);
+	expect_single("branch-load-misses", "branch-load-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10005);
+	expect_single("node-loads", "node-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x6);
+	expect_single("node-load-misses", "node-load-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, 0x10006);
+	expect_single("LLC-prefetch-misses", "LLC-prefetch-misses", PMC_EV_HW_CACHE,
+		      PERF_TYPE_HW_CACHE, CACHE(LL, PREFETCH, MISS));
+}
+
+static void test_software_events(void **state)
+{
+	expect_single("task-clock", "task-clock", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_TASK_CLOCK);
+	expect_single("cpu-clock", "cpu-clock", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_CPU_CLOCK);
+	expect_single("page-faults", "page-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_PAGE_FAULTS);
+	expect_single("faults", "page-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_PAGE_FAULTS);
+	expect_single("minor-faults", "minor-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_PAGE_FAULTS_MIN);
+	expect_single("major-faults", "major-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+	expect_single("context-switches", "context-switches", PMC_EV_SOFTWARE,
+		      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	expect_single("cs", "context-switches", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_CONTEXT_SWITCHES);
+	expect_single("cpu-migrations", "cpu-migrations", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_CPU_MIGRATIONS);
+	expect_single("migrations", "cpu-migrations", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_CPU_MIGRATIONS);
+	expect_single("alignment-faults", "alignment-faults", PMC_EV_SOFTWARE,
+		      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS);
+	expect_single("emulation-faults", "emulation-faults", PMC_EV_SOFTWARE,
+		      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS);
+}
+
+static void test_raw_events(void **state)
+{
+	expect_single("r1a8", "r1a8", PMC_EV_RAW, PERF_TYPE_RAW, 0x1a8);
+	expect_single("r00C0", "r00c0", PMC_EV_RAW, PERF_TYPE_RAW, 0xc0);
+	expect_single("rffffffffffffffff", "rffffffffffffffff", PMC_EV_RAW, PERF_TYPE_RAW,
+		      UINT64_MAX);
+}
+
+/* Every name the builtin table lists parses, to a canonical name that is itself a
+ * builtin name parsing to the same attribute; every name the issue asks for is there. */
+static void test_builtin_table(void **state)
+{
+	static const char *const required[] = {
+		"cycles", "cpu-cycles", "instructions", "cache-references", "cache-misses",
+		"branches", "branch-instructions", "branch-misses", "bus-cycles",
+		"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+		"L1-dcache-loads", "L1-dcache-load-misses", "L1-dcache-stores",
+		"L1-dcache-store-misses", "L1-icache-loads", "L1-icache-load-misses", "LLC-loads",
+		"LLC-load-misses", "LLC-stores", "LLC-store-misses", "dTLB-loads",
+		"dTLB-load-misses", "dTLB-stores", "dTLB-store-misses", "iTLB-loads",
+		"iTLB-load-misses", "branch-loads", "branch-load-misses", "node-loads",
+		"node-load-misses", "task-clock", "cpu-clock", "page-faults", "faults",
+		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
+		"migrations", "alignment-faults", "emulation-faults",
+	};
+	size_t n = pmc_event_builtin_count(), hw = 0, cache = 0, sw = 0;
+
+	for (size_t r = 0; r < sizeof(required) / sizeof(required[0]); r++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n && !found; i++)
+			found = strcmp(pmc_event_builtin_name(i), required[r]) == 0;
+		if (!found)
+			print_error("missing builtin event %s\n", required[r]);
+		assert_true(found);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *kind = pmc_event_builtin_kind(i);
+		struct pmc_event_list a = parse_ok(pmc_event_builtin_name(i), fake_root);
+		struct pmc_event_list b = parse_ok(a.events[0].name, fake_root);
+
+		assert_string_equal(b.events[0].name, a.events[0].name);
+		assert_int_equal(b.events[0].type, a.events[0].type);
+		assert_int_equal(b.events[0].config, a.events[0].config);
+		if (strcmp(kind, "hardware") == 0) {
+			hw++;
+			assert_int_equal(a.events[0].kind, PMC_EV_HARDWARE);
+		} else if (strcmp(kind, "hardware-cache") == 0) {
+			cache++;
+			assert_int_equal(a.events[0].kind, PMC_EV_HW_CACHE);
+		} else {
+			assert_string_equal(kind, "software");
+			sw++;
+			assert_int_equal(a.events[0].kind, PMC_EV_SOFTWARE);
+			assert_false(pmc_event_is_hardware(&a.events[0]));
+		}
+		if (a.events[0].kind != PMC_EV_SOFTWARE)
+			assert_true(pmc_event_is_hardware(&a.events[0]));
+		pmc_event_list_free(&a);
+		pmc_event_list_free(&b);
+	}
+	assert_int_equal(hw, 14);
+	assert_int_equal(cache, 32);
+	assert_int_equal(sw, 12);
+	assert_null(pmc_event_builtin_name(n));
+	assert_null(pmc_event_builtin_kind(n));
+}
+
+static void test_groups_and_modifiers(void **state)
+{
+	struct pmc_event_list l = parse_ok("cycles,instructions,{cache-references,cache-misses}:u,"
+					   "task-clock:k",
+					   fake_root);
+	static const struct {
+		const char *name;
+		size_t group;
+		bool leader, xu, xk, xh;
+	} want[] = {
+		{ "cycles", 0, true, false, false, false },
+		{ "instructions", 1, true, false, false, false },
+		{ "cache-references:u", 2, true, false, true, true },
+		{ "cache-misses:u", 2, false, false, true, true },
+		{ "task-clock:k", 3, true, true, false, true },
+	};
+
+	assert_int_equal(l.n, 5);
+	assert_int_equal(l.ngroups, 4);
+	for (size_t i = 0; i < 5; i++) {
+		assert_string_equal(l.events[i].name, want[i].name);
+		assert_int_equal(l.events[i].group, want[i].group);
+		assert_int_equal(l.events[i].leader, want[i].leader);
+		assert_int_equal(l.events[i].exclude_user, want[i].xu);
+		assert_int_equal(l.events[i].exclude_kernel, want[i].xk);
+		assert_int_equal(l.events[i].exclude_hv, want[i].xh);
+	}
+	pmc_event_list_free(&l);
+
+	/* Modifiers on members, spaces around items, and both levels. */
+	l = parse_ok(" { branches:u , branch-misses:u } , faults:uk ", fake_root);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.ngroups, 2);
+	assert_string_equal(l.events[0].name, "branches:u");
+	assert_string_equal(l.events[1].name, "branch-misses:u");
+	assert_false(l.events[1].leader);
+	assert_string_equal(l.events[2].name, "page-faults:uk");
+	assert_false(l.events[2].exclude_user);
+	assert_false(l.events[2].exclude_kernel);
+	assert_true(l.events[2].exclude_hv);
+	pmc_event_list_free(&l);
+
+	/* The same modifier on the group and its event agrees. */
+	l = parse_ok("{cycles:k,instructions}:k", fake_root);
+	assert_string_equal(l.events[0].name, "cycles:k");
+	assert_string_equal(l.events[1].name, "instructions:k");
+	assert_true(l.events[1].exclude_user);
+	pmc_event_list_free(&l);
+}
+
+static void test_append(void **state)
+{
+	struct pmc_event_list a = parse_ok("{cycles,instructions},task-clock", fake_root);
+	struct pmc_event_list b = parse_ok("page-faults,{branches,branch-misses}", fake_root);
+
+	assert_int_equal(pmc_event_list_append(&a, &b), 0);
+	assert_int_equal(a.n, 6);
+	assert_int_equal(a.ngroups, 4);
+	assert_string_equal(a.events[3].name, "page-faults");
+	assert_int_equal(a.events[3].group, 2);
+	assert_int_equal(a.events[4].group, 3);
+	assert_int_equal(a.events[5].group, 3);
+	assert_false(a.events[5].leader);
+	pmc_event_list_free(&a);
+	pmc_event_list_free(&b);
+	pmc_event_list_free(NULL);
+}
+
+/* ---- a fake sysfs tree ---- */
+
+static void write_file(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fake_root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_dir(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", fake_root, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static int setup_sysfs(void **state)
+{
+	snprintf(fake_root, sizeof(fake_root), "/tmp/pmc-test-sysfs-XXXXXX");
+	if (!mkdtemp(fake_root))
+		return -1;
+	make_dir("fakecpu");
+	make_dir("fakecpu/events");
+	make_dir("fakecpu/format");
+	write_file("fakecpu/type", "42\n");
+	write_file("fakecpu/events/cycles", "event=0x3c\n");
+	write_file("fakecpu/events/inst", "event=0xc0,umask=0x01\n");
+	write_file("fakecpu/events/broken", "nosuchterm=1\n");
+	write_file("fakecpu/events/cycles.scale", "1\n");
+	write_file("fakecpu/format/event", "config:0-7\n");
+	write_file("fakecpu/format/umask", "config:8-15\n");
+	write_file("fakecpu/format/edge", "config:18\n");
+	write_file("fakecpu/format/split", "config1:0-3,8-11\n");
+	write_file("fakecpu/format/ldlat", "config2:0-15\n");
+	write_file("fakecpu/format/c3", "config3:0-7\n");
+	write_file("fakecpu/format/garbage", "bits 0 to 7\n");
+	make_dir("soft");
+	write_file("soft/type", "1\n");
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int teardown_sysfs(void **state)
+{
+	return nftw(fake_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void test_sysfs_events(void **state)
+{
+	struct pmc_event_list l;
+
+	expect_single("fakecpu/cycles/", "fakecpu/cycles/", PMC_EV_PMU, 42, 0x3c);
+	expect_single("fakecpu/inst/", "fakecpu/inst/", PMC_EV_PMU, 42, 0x1c0);
+	expect_single("fakecpu/event=0xc0,umask=2/", "fakecpu/event=0xc0,umask=2/", PMC_EV_PMU,
+		      42, 0x2c0);
+	/* A term after an alias overrides the alias's value for that term, as in perf. */
+	expect_single("fakecpu/inst,umask=0x3/", "fakecpu/inst,umask=0x3/", PMC_EV_PMU, 42,
+		      0x3c0);
+	/* A bare format term means 1. */
+	expect_single("fakecpu/event=1,edge/", "fakecpu/event=1,edge/", PMC_EV_PMU, 42,
+		      1 | 1u << 18);
+	expect_single("fakecpu/config=0x1234/", "fakecpu/config=0x1234/", PMC_EV_PMU, 42,
+		      0x1234);
+
+	/* A format split over two ranges: low 4 value bits at 0-3, the next 4 at 8-11. */
+	l = parse_ok("fakecpu/split=0xab,ldlat=300/", fake_root);
+	assert_int_equal(l.events[0].config, 0);
+	assert_int_equal(l.events[0].config1, 0xa0b);
+	assert_int_equal(l.events[0].config2, 300);
+	assert_true(pmc_event_is_hardware(&l.events[0]));
+	pmc_event_list_free(&l);
+
+	/* Modifiers after a PMU event, with or without ':', and PMU events in groups. */
+	l = parse_ok("{fakecpu/cycles/u,fakecpu/inst/:k},soft/config=1/", fake_root);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.ngroups, 2);
+	assert_string_equal(l.events[0].name, "fakecpu/cycles/:u");
+	assert_true(l.events[0].exclude_kernel);
+	assert_string_equal(l.events[1].name, "fakecpu/inst/:k");
+	assert_true(l.events[1].exclude_user);
+	assert_int_equal(l.events[2].type, 1);
+	assert_false(pmc_event_is_hardware(&l.events[2]));
+	pmc_event_list_free(&l);
+}
+
+static void test_sysfs_format_parse(void **state)
+{
+	struct pmc_sysfs_format f;
+	uint64_t cfg[3] = { 0, 0, UINT64_MAX };
+
+	assert_int_equal(pmc_sysfs_format_parse("config:0-63", &f), 0);
+	assert_int_equal(pmc_sysfs_format_width(&f), 64);
+	assert_int_equal(pmc_sysfs_format_apply(&f, UINT64_MAX, cfg), 0);
+	assert_int_equal(cfg[0], UINT64_MAX);
+	assert_int_equal(pmc_sysfs_format_parse("config2:4-7,60-63", &f), 0);
+	assert_int_equal(f.field, 2);
+	assert_int_equal(pmc_sysfs_format_apply(&f, 0x5a, cfg), 0);
+	/* Bits 4-7 become 0xa, 60-63 become 0x5, the rest of config2 is kept. */
+	assert_int_equal(cfg[2], (UINT64_MAX & ~UINT64_C(0xf0000000000000f0)) | 0xa0 |
+					 UINT64_C(0x5) << 60);
+	assert_int_equal(pmc_sysfs_format_apply(&f, 0x100, cfg), -ERANGE);
+	assert_int_equal(pmc_sysfs_format_parse("config3:0-7", &f), -EOPNOTSUPP);
+	assert_int_equal(pmc_sysfs_format_parse("config:7-3", &f), -EINVAL);
+	assert_int_equal(pmc_sysfs_format_parse("config:0-64", &f), -EINVAL);
+	assert_int_equal(pmc_sysfs_format_parse("config:", &f), -EINVAL);
+	assert_int_equal(pmc_sysfs_format_parse("config:1,", &f), -EINVAL);
+	assert_int_equal(pmc_sysfs_format_parse("cfg:1", &f), -EINVAL);
+}
+
+/* The real msr PMU: its tsc event is what DESIGN.md promises works here. */
+static void test_real_msr_tsc(void **state)
+{
+	struct pmc_event_list l;
+	unsigned type = 0;
+	FILE *f = fopen(PMC_SYSFS_ROOT "/msr/type", "r");
+
+	if (!f) {
+		print_message("skipped: this machine has no msr PMU in sysfs\n");
+		skip();
+	}
+	assert_int_equal(fscanf(f, "%u", &type), 1);
+	fclose(f);
+	l = parse_ok("{msr/tsc/,task-clock}", NULL);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.ngroups, 1);
+	assert_string_equal(l.events[0].name, "msr/tsc/");
+	assert_int_equal(l.events[0].kind, PMC_EV_PMU);
+	assert_int_equal(l.events[0].type, type);
+	assert_int_equal(l.events[0].config, 0);
+	assert_true(pmc_event_is_hardware(&l.events[0]));
+	assert_string_equal(l.events[1].name, "task-clock");
+	pmc_event_list_free(&l);
+}
+
+/* ---- errors ---- */
+
+static void expect_error(const char *spec, const char *root, size_t column, const char *needle)
+{
+	struct pmc_event_list l = { .events = (struct pmc_event *)&l, .n = 77 };
+	struct pmc_parse_error err = { 0 };
+	int r = pmc_event_list_parse(spec, root, &l, &err);
+
+	if (r != -EINVAL || err.column != column || !strstr(err.message, needle))
+		print_error("spec \"%s\": r=%d column %zu: %s\n", spec, r, err.column,
+			    err.message);
+	assert_int_equal(r, -EINVAL);
+	assert_int_equal(err.column, column);
+	assert_non_null(strstr(err.message, needle));
+	assert_null(strchr(err.message, '\n'));
+	/* Left untouched on failure. */
+	assert_int_equal(l.n, 77);
+}
+
+static void test_syntax_errors(void **state)
+{
+	expect_error("", fake_root, 1, "empty event list");
+	expect_error("   ", fake_root, 1, "empty event list");
+	expect_error("cycles,", fake_root, 7, "trailing comma");
+	expect_error("cycles, ", fake_root, 7, "trailing comma");
+	expect_error("cycles,,instructions", fake_root, 8, "empty event name");
+	expect_error(",cycles", fake_root, 1, "empty event name");
+	expect_error("{cycles,instructions", fake_root, 1, "unbalanced '{'");
+	expect_error("{cycles,", fake_root, 1, "unbalanced '{'");
+	expect_error("cycles}", fake_root, 7, "unbalanced '}'");
+	expect_error("}", fake_root, 1, "unbalanced '}'");
+	expect_error("{cycles}}", fake_root, 9, "unbalanced '}'");
+	expect_error("{cycles,{instructions}}", fake_root, 9, "nested group");
+	expect_error("{}", fake_root, 1, "empty group");
+	expect_error("{cycles,}", fake_root, 9, "empty event name");
+	expect_error("cycles:x", fake_root, 8, "unknown modifier 'x'");
+	expect_error("cycles:up", fake_root, 9, "unknown modifier 'p'");
+	expect_error("cycles:", fake_root, 7, "empty modifier");
+	expect_error("cycles:,instructions", fake_root, 7, "empty modifier");
+	expect_error("cycles:u:k", fake_root, 9, "unexpected ':'");
+	expect_error("{cycles}:z", fake_root, 10, "unknown modifier 'z'");
+	expect_error("{cycles:u,instructions}:k", fake_root, 24, "conflicts");
+	expect_error("cycles instructions", fake_root, 8, "unexpected 'i'");
+	expect_error("cycles\tinstructions", fake_root, 8, "separate events with commas");
+	expect_error(":u", fake_root, 1, "empty event name");
+}
+
+static void test_unknown_event_suggestions(void **state)
+{
+	expect_error("cylces", fake_root, 1, "did you mean 'cycles'");
+	expect_error("instructions,brnach-misses", fake_root, 14, "'branch-misses'");
+	expect_error("{cycles,instrutions}", fake_root, 9, "'instructions'");
+	expect_error("task-clok:u", fake_root, 1, "'task-clock'");
+	expect_error("L1-dcache-load-mises", fake_root, 1, "'L1-dcache-load-misses'");
+	/* A bare name that a PMU in sysfs has is suggested as pmu/name/. */
+	expect_error("inst", fake_root, 1, "'fakecpu/inst/'");
+	/* Nothing close: say where to look. */
+	expect_error("zzzzzzzzzzzz", fake_root, 1, "pmcbench list");
+	/* "rcycles" reads as a typo, not as a raw code with a bad digit. */
+	expect_error("rcycles", fake_root, 1, "'cycles'");
+}
+
+static void test_raw_errors(void **state)
+{
+	expect_error("r12g4", fake_root, 4, "'g' is not a hex digit");
+	expect_error("r0x10", fake_root, 3, "without 0x");
+	expect_error("r12345678901234567", fake_root, 1, "64 bits");
+}
+
+static void test_pmu_errors(void **state)
+{
+	expect_error("nosuchpmu/foo/", fake_root, 1, "unknown PMU 'nosuchpmu'");
+	expect_error("fakcpu/cycles/", fake_root, 1, "did you mean 'fakecpu'");
+	expect_error("cycles,fakecpu/cycles", fake_root, 8, "unterminated");
+	expect_error("/tsc/", fake_root, 1, "empty PMU name");
+	expect_error("fakecpu//", fake_root, 1, "empty PMU event");
+	expect_error("fakecpu/cycels/", fake_root, 9, "did you mean 'cycles'");
+	expect_error("fakecpu/event=1,nosuch=2/", fake_root, 17, "no event or format term 'nosuch'");
+	expect_error("fakecpu/event=zz/", fake_root, 9, "bad value 'zz'");
+	expect_error("fakecpu/event=/", fake_root, 9, "bad value");
+	expect_error("fakecpu/umask=0x100/", fake_root, 9, "does not fit");
+	expect_error("fakecpu/event=1,,umask=1/", fake_root, 17, "empty term");
+	expect_error("fakecpu/c3=1/", fake_root, 9, "config3");
+	expect_error("fakecpu/garbage=1/", fake_root, 9, "not 'configN:bits'");
+	expect_error("fakecpu/config/", fake_root, 9, "needs a value");
+	expect_error("fakecpu/broken/", fake_root, 9, "in sysfs event fakecpu/broken/");
+	expect_error("fakecpu/../", fake_root, 9, "bad term name");
+	expect_error("../fakecpu/cycles/", fake_root, 1, "unknown PMU");
+	expect_error("fakecpu/cycles/x", fake_root, 16, "unknown modifier 'x'");
+	expect_error("msr/tsc/", "/nonexistent-sysfs-root", 1, "unknown PMU 'msr'");
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct pmc_event_list l = { 0 };
+	struct pmc_parse_error err;
+	char longname[400];
+
+	assert_int_equal(pmc_event_list_parse(NULL, NULL, &l, &err), -EINVAL);
+	assert_int_equal(err.column, 1);
+	assert_int_equal(pmc_event_list_parse("cycles", NULL, NULL, &err), -EINVAL);
+	/* No error struct: still an error code, no crash. */
+	assert_int_equal(pmc_event_list_parse("cylces", fake_root, &l, NULL), -EINVAL);
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	expect_error(longname, fake_root, 1, "too long");
+	longname[0] = 'r';
+	longname[1] = '1';
+	expect_error(longname, fake_root, 1, "too long");
+}
+
+/* Random input from the characters that matter to the grammar never crashes, and
+ * every answer is either a well-formed list or an error with a column inside the input
+ * (or just after it) and a one-line message. */
+static void test_fuzz(void **state)
+{
+	static const char alphabet[] = ",,,{}::/=uukr0x1fc-aesy \t\n";
+	static const char *const words[] = { "cycles", "task-clock", "fakecpu/", "inst",
+					     "event=", "r1", "{", "}", ":u", ",", "/" };
+	unsigned seed = 12345;
+	char spec[64];
+
+	for (int iter = 0; iter < 20000; iter++) {
+		struct pmc_event_list l = { 0 };
+		struct pmc_parse_error err = { 0 };
+		size_t len = 0, want = (seed = seed * 1103515245 + 12345) >> 16 & 31;
+		int r;
+
+		while (len < want) {
+			seed = seed * 1103515245 + 12345;
+			if ((seed >> 16) % 3 == 0) {
+				const char *w = words[(seed >> 8) % (sizeof(words) / sizeof(*words))];
+
+				if (len + strlen(w) >= sizeof(spec))
+					break;
+				memcpy(spec + len, w, strlen(w));
+				len += strlen(w);
+			} else {
+				spec[len++] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+			}
+		}
+		spec[len] = '\0';
+		r = pmc_event_list_parse(spec, fake_root, &l, &err);
+		if (r == 0) {
+			assert_true(l.n >= 1);
+			assert_true(l.ngroups >= 1 && l.ngroups <= l.n);
+			for (size_t i = 0; i < l.n; i++) {
+				assert_true(l.events[i].group < l.ngroups);
+				assert_int_equal(l.events[i].leader,
+						 i == 0 || l.events[i - 1].group != l.events[i].group);
+				assert_true(strlen(l.events[i].name) > 0);
+			}
+			pmc_event_list_free(&l);
+		} else {
+			if (r != -EINVAL || err.column < 1 || err.column > len + 1 ||
+			    !err.message[0] || strchr(err.message, '\n'))
+				print_error("spec \"%s\": r=%d column %zu: %s\n", spec, r,
+					    err.column, err.message);
+			assert_int_equal(r, -EINVAL);
+			assert_true(err.column >= 1 && err.column <= len + 1);
+			assert_true(err.message[0] != '\0');
+			assert_null(strchr(err.message, '\n'));
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_generic_hardware),
+		cmocka_unit_test(test_cache_events),
+		cmocka_unit_test(test_software_events),
+		cmocka_unit_test(test_raw_events),
+		cmocka_unit_test(test_builtin_table),
+		cmocka_unit_test(test_groups_and_modifiers),
+		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_sysfs_events),
+		cmocka_unit_test(test_sysfs_format_parse),
+		cmocka_unit_test(test_real_msr_tsc),
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_unknown_event_suggestions),
+		cmocka_unit_test(test_raw_errors),
+		cmocka_unit_test(test_pmu_errors),
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_fuzz),
+	};
+
+	return cmocka_run_group_tests(tests, setup_sysfs, teardown_sysfs);
+}

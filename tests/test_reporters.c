@@ -1,0 +1,409 @@
+/* The comparison reports (reporters/compare_report.c): what a reader of the table, of the
+ * Markdown summary of a pull request and of the JSON report relies on. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "compare.h"
+#include "compare_report.h"
+#include "metrics.h"
+#include "result.h"
+
+#define N 10
+
+#define assert_contains(text, sub)                                                             \
+	do {                                                                                   \
+		const char *t_ = (text), *s_ = (sub);                                          \
+		if (!t_ || !strstr(t_, s_)) {                                                  \
+			print_error("--- text:\n%s\n--- does not contain \"%s\"\n",            \
+				    t_ ? t_ : "(null)", s_);                                   \
+			fail();                                                                \
+		}                                                                              \
+	} while (0)
+
+#define assert_not_contains(text, sub)                                                         \
+	do {                                                                                   \
+		const char *t_ = (text), *s_ = (sub);                                          \
+		if (strstr(t_, s_)) {                                                          \
+			print_error("--- text:\n%s\n--- contains \"%s\"\n", t_, s_);           \
+			fail();                                                                \
+		}                                                                              \
+	} while (0)
+
+static double u(size_t i, size_t n)
+{
+	return (double)((i * 7 + 3) % n) / (double)(n - 1) * 2.0 - 1.0;
+}
+
+static struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id,
+			      size_t n, double center, double spread)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(id);
+	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
+	struct pmc_metric *m;
+
+	if (!b)
+		b = pmc_result_add_benchmark(r, bench, NULL);
+	assert_non_null(b);
+	m = pmc_benchmark_metric(b, id);
+	assert_non_null(m);
+	free(m->unit);
+	m->unit = strdup(info.unit);
+	m->better = info.better;
+	for (size_t i = 0; i < n; i++) {
+		double v = isnan(center) ? NAN : center * (1 + spread * (n > 1 ? u(i, n) : 0));
+
+		assert_int_equal(pmc_metric_append(m, v, NULL), 0);
+	}
+	return m;
+}
+
+struct fixture {
+	struct pmc_result *a, *b;
+	struct pmc_comparison *c;
+};
+
+/* A comparison with a regression, an improvement, rows without change, an exact row, a
+ * simulated block, a row from zero, a row without a CI (zeros), one unsupported on one
+ * side, and benchmark sets that differ. */
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pmc_metric *m;
+	char err[512];
+
+	f->a = pmc_result_new("perf");
+	f->b = pmc_result_new("perf");
+	put(f->a, "sort/1k", "task-clock", N, 2e6, 0.01);
+	put(f->b, "sort/1k", "task-clock", N, 2.4e6, 0.01); /* +20% */
+	put(f->a, "hash/64", "task-clock", N, 5e5, 0.01);
+	put(f->b, "hash/64", "task-clock", N, 4e5, 0.01); /* -20% */
+	put(f->a, "parse|json", "task-clock", N, 1e6, 0.01);
+	put(f->b, "parse|json", "task-clock", N, 1e6, 0.0101); /* the same */
+	put(f->a, "sort/1k", "page-faults", N, 1000, 0);
+	put(f->b, "sort/1k", "page-faults", N, 1000, 0); /* exact, equal */
+	put(f->a, "hash/64", "page-faults", N, 0, 0);
+	put(f->b, "hash/64", "page-faults", N, 3, 0); /* exact, from 0 */
+	put(f->a, "parse|json", "context-switches", N, 0, 0);
+	m = put(f->b, "parse|json", "context-switches", N, 0, 0);
+	m->values[0] = 4; /* zeros with one exception: no log scale, no CI */
+	m = put(f->a, "sort/1k", "instructions", 1, 1e6, 0);
+	m->simulated = true;
+	m = put(f->b, "sort/1k", "instructions", 1, 1.2e6, 0);
+	m->simulated = true;
+	put(f->a, "hash/64", "cycles", N, 1e6, 0.01);
+	put(f->b, "hash/64", "cycles", N, NAN, 0); /* unsupported in new */
+	put(f->a, "gone", "task-clock", N, 1e6, 0.01);
+	if (pmc_compare(f->a, f->b, NULL, &f->c, err, sizeof(err)) < 0) {
+		print_error("pmc_compare: %s\n", err);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pmc_comparison_free(f->c);
+	pmc_result_free(f->a);
+	pmc_result_free(f->b);
+	free(f);
+	return 0;
+}
+
+static char *render(const struct pmc_comparison *c, enum pmc_compare_format fmt,
+		    const struct pmc_compare_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pmc_compare_report(f, fmt, c, o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Never a NaN or an infinity spelled out, in any case. */
+static void assert_no_nan(const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (strncasecmp(p, "nan", 3) == 0 || strncasecmp(p, "inf", 3) == 0) {
+			print_error("--- text:\n%s\n--- has \"%.12s\"\n", text, p);
+			fail();
+		}
+	}
+}
+
+/* The line of text that contains sub (a static copy). */
+static const char *line_with(const char *text, const char *sub)
+{
+	static char line[1024];
+	const char *p = strstr(text, sub), *s, *e;
+
+	if (!p)
+		return "";
+	for (s = p; s > text && s[-1] != '\n'; s--)
+		;
+	e = strchr(p, '\n');
+	if (!e)
+		e = p + strlen(p);
+	snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+	return line;
+}
+
+static void test_table(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_compare_report_opts o = { .old_name = "base.json", .new_name = "pr.json" };
+	char *t = render(f->c, PMC_COMPARE_TABLE, &o);
+	const char *l;
+
+	assert_contains(t, "task-clock [ns, lower is better]\n");
+	assert_contains(t, "instructions [count, lower is better] (simulated)\n");
+	l = line_with(t, "benchmark ");
+	assert_contains(l, "base.json");
+	assert_contains(l, "pr.json");
+
+	l = line_with(t, "sort/1k ");
+	assert_contains(l, "2ms ± ");     /* the old median and its CI */
+	assert_contains(l, "2.4ms ± ");
+	assert_contains(l, "+20.");       /* the change in percent */
+	assert_contains(l, "[+");         /* with its CI */
+	assert_contains(l, "p<0.001 n=10+10");
+	assert_contains(l, "regression");
+
+	l = line_with(t, "hash/64 ");
+	assert_contains(l, "-20.");
+	assert_contains(l, "improvement");
+
+	/* Not significant: "~", with p and n beside it. */
+	l = line_with(t, "parse|json  ");
+	assert_contains(l, " ~ ");
+	assert_contains(l, "p=1.000 n=10+10");
+	assert_contains(l, "no change");
+
+	/* The geomean of task-clock runs over the three matched benchmarks only. */
+	l = line_with(t, "geomean");
+	assert_contains(l, "n=3");
+	assert_contains(t, "(exact)");
+	assert_contains(t, "exact n=1+1");
+	assert_contains(t, "from 0 (exact)");
+	assert_contains(t, "no value");
+	assert_contains(t, "not compared");
+	assert_contains(t, "warning: benchmark sets differ: 3 in both, 1 only in the old");
+	assert_contains(t, "warning: 1 row has no value in the new result");
+	assert_contains(t, "3 regressions, 1 improvement, ");
+	assert_contains(t, "Benjamini-Hochberg");
+	assert_no_nan(t);
+	free(t);
+
+	o.gate = true;
+	o.exit_code = 1;
+	t = render(f->c, PMC_COMPARE_TABLE, &o);
+	assert_contains(t, "gate: FAIL (regression); 3 regressions");
+	free(t);
+}
+
+static void test_markdown(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_compare_report_opts o = {
+		.old_name = "base.json",
+		.new_name = "pr.json",
+		.gate = true,
+		.exit_code = 1,
+	};
+	char *t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
+	const char *l;
+
+	assert_contains(t, "## pmcbench gate: FAIL (regression)\n");
+	/* The summary line counts the verdicts, regressions first and in bold. */
+	l = line_with(t, "**");
+	assert_contains(l, "**3 regressions**");
+	assert_contains(l, "1 improvement,");
+	assert_contains(l, "no change");
+	assert_contains(l, "1 not compared");
+	assert_contains(t, "### task-clock (ns, lower is better)");
+	assert_contains(t, "### instructions (count, lower is better) — simulated");
+	assert_contains(t, "| benchmark | base.json | pr.json | change | test | limit | verdict |");
+	l = line_with(t, "| sort/1k | 2ms");
+	assert_contains(l, "| **regression** |");
+	assert_contains(l, "p<0.001 n=10+10");
+	/* A '|' in a name must not split the cell. */
+	assert_contains(t, "| parse\\|json |");
+	l = line_with(t, "| parse\\|json | 1ms");
+	assert_contains(l, "| ~ |");
+	assert_contains(t, "<details><summary>");
+	assert_contains(t, "| **geomean** |");
+	assert_contains(t, "> **Warning:** benchmark sets differ");
+	assert_no_nan(t);
+	free(t);
+
+	/* Rows are cut at the limit, and the cut is said. */
+	o.md_max_changed = 1;
+	t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
+	assert_contains(t, "more (see the JSON report)");
+	free(t);
+}
+
+static void test_json(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_compare_report_opts o = {
+		.old_name = "base.json",
+		.new_name = "pr.json",
+		.gate = true,
+		.exit_code = 1,
+	};
+	char *t = render(f->c, PMC_COMPARE_JSON, &o);
+	json_error_t jerr;
+	json_t *d, *metrics, *blk, *row;
+	size_t i, j;
+	bool saw_exact_null_p = false, saw_regression = false, saw_missing = false;
+
+	assert_no_nan(t);
+	/* jansson refuses NaN and Infinity: parsing proves there are none. */
+	d = json_loads(t, 0, &jerr);
+	if (!d) {
+		print_error("%s\n--- %d:%d: %s\n", t, jerr.line, jerr.column, jerr.text);
+		fail();
+	}
+	assert_string_equal(json_string_value(json_object_get(d, "schema")),
+			    PMC_COMPARE_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(d, "outcome")), "regression");
+	assert_int_equal(json_integer_value(json_object_get(d, "exit_code")), 1);
+	assert_string_equal(json_string_value(json_object_get(d, "old")), "base.json");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "counts"),
+							    "regression")),
+			 f->c->counts[PMC_VERDICT_REGRESSION]);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "benchmarks"),
+							    "only_old")),
+			 1);
+	assert_int_equal(json_array_size(json_object_get(d, "warnings")), f->c->nwarnings);
+	metrics = json_object_get(d, "metrics");
+	assert_int_equal(json_array_size(metrics), f->c->nblocks);
+	json_array_foreach(metrics, i, blk) {
+		const struct pmc_cmp_block *b = &f->c->blocks[i];
+
+		assert_string_equal(json_string_value(json_object_get(blk, "id")), b->metric);
+		assert_int_equal(json_is_true(json_object_get(blk, "simulated")), b->simulated);
+		assert_int_equal(json_array_size(json_object_get(blk, "rows")), b->nrows);
+		json_array_foreach(json_object_get(blk, "rows"), j, row) {
+			const char *kind = json_string_value(json_object_get(row, "kind"));
+			const char *verdict = json_string_value(json_object_get(row, "verdict"));
+
+			assert_non_null(kind);
+			assert_non_null(verdict);
+			if (strcmp(kind, "exact") == 0) {
+				assert_true(json_is_null(json_object_get(row, "p")));
+				saw_exact_null_p = true;
+			}
+			if (strcmp(verdict, "regression") == 0) {
+				assert_true(json_real_value(json_object_get(row, "ratio_lo")) > 1 ||
+					    strcmp(kind, "exact") == 0);
+				saw_regression = true;
+			}
+			if (strcmp(kind, "missing") == 0) {
+				assert_string_equal(verdict, "not compared");
+				assert_string_equal(json_string_value(json_object_get(row,
+										      "missing")),
+						    "new");
+				assert_true(json_is_null(json_object_get(row, "new")));
+				saw_missing = true;
+			}
+		}
+	}
+	assert_true(saw_exact_null_p);
+	assert_true(saw_regression);
+	assert_true(saw_missing);
+	blk = json_array_get(metrics, 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(blk, "geomean"), "n")),
+			 3);
+	json_decref(d);
+	free(t);
+}
+
+static void test_error_reports(void **state)
+{
+	struct pmc_compare_report_opts o = {
+		.old_name = "a.json",
+		.new_name = "b.json",
+		.gate = true,
+		.exit_code = 2,
+		.error = "a.json:3:1: unexpected end of input; the file is truncated",
+	};
+	json_error_t jerr;
+	json_t *d;
+	char *t;
+
+	t = render(NULL, PMC_COMPARE_MARKDOWN, &o);
+	assert_contains(t, "## pmcbench gate: ERROR");
+	assert_contains(t, "**Error:** a.json:3:1: unexpected end of input");
+	free(t);
+
+	t = render(NULL, PMC_COMPARE_JSON, &o);
+	d = json_loads(t, 0, &jerr);
+	assert_non_null(d);
+	assert_string_equal(json_string_value(json_object_get(d, "outcome")), "error");
+	assert_int_equal(json_integer_value(json_object_get(d, "exit_code")), 2);
+	assert_string_equal(json_string_value(json_object_get(d, "error")), o.error);
+	json_decref(d);
+	free(t);
+
+	t = render(NULL, PMC_COMPARE_TABLE, &o);
+	assert_contains(t, "error: a.json:3:1");
+	free(t);
+
+	o.error = NULL;
+	assert_int_equal(pmc_compare_report(stdout, PMC_COMPARE_TABLE, NULL, &o), -EINVAL);
+}
+
+static void test_value_format(void **state)
+{
+	char buf[32];
+	enum pmc_compare_format fmt;
+
+	assert_string_equal(pmc_compare_format_value(1234567, "count", buf, sizeof(buf)), "1.235M");
+	assert_string_equal(pmc_compare_format_value(999, "count", buf, sizeof(buf)), "999");
+	assert_string_equal(pmc_compare_format_value(1.5e6, "ns", buf, sizeof(buf)), "1.5ms");
+	assert_string_equal(pmc_compare_format_value(2.5e9, "ns", buf, sizeof(buf)), "2.5s");
+	assert_string_equal(pmc_compare_format_value(2097152, "bytes", buf, sizeof(buf)), "2MiB");
+	assert_string_equal(pmc_compare_format_value(1.25, "ratio", buf, sizeof(buf)), "1.250");
+	assert_string_equal(pmc_compare_format_value(2.5, "percent", buf, sizeof(buf)), "2.5%");
+	assert_string_equal(pmc_compare_format_value(NAN, "count", buf, sizeof(buf)), "-");
+	assert_string_equal(pmc_compare_format_value(INFINITY, "ns", buf, sizeof(buf)), "-");
+
+	assert_int_equal(pmc_compare_format_parse("markdown", &fmt), 0);
+	assert_int_equal(fmt, PMC_COMPARE_MARKDOWN);
+	assert_int_equal(pmc_compare_format_parse("json", &fmt), 0);
+	assert_int_equal(fmt, PMC_COMPARE_JSON);
+	assert_int_equal(pmc_compare_format_parse("table", &fmt), 0);
+	assert_int_equal(fmt, PMC_COMPARE_TABLE);
+	assert_int_equal(pmc_compare_format_parse("html", &fmt), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+		cmocka_unit_test(test_error_reports),
+		cmocka_unit_test(test_value_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

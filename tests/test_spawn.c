@@ -1,0 +1,165 @@
+/* Spawning: exit codes, signals, exec errors, timeouts that kill the whole group,
+ * stdin from a file, and the pre-exec hook seeing a child that has not exec'd yet. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "spawn.h"
+
+static int run(char **argv, struct pmc_spawn_result *res)
+{
+	struct pmc_spawn_opts o = { .argv = argv };
+
+	memset(res, 0xff, sizeof(*res));
+	return pmc_spawn_run(&o, res);
+}
+
+static void exit_codes_are_reported(void **state)
+{
+	char *argv[] = { PMC_TEST_WORK, "exit", "3", NULL };
+	struct pmc_spawn_result res;
+
+	assert_int_equal(run(argv, &res), 0);
+	assert_int_equal(res.exit_code, 3);
+	assert_int_equal(res.term_signal, 0);
+	assert_false(res.timed_out);
+	assert_true(res.wall_ns > 0);
+}
+
+static void signals_are_reported(void **state)
+{
+	char *argv[] = { PMC_TEST_WORK, "kill", "15", NULL };
+	struct pmc_spawn_result res;
+
+	assert_int_equal(run(argv, &res), 0);
+	assert_int_equal(res.exit_code, -1);
+	assert_int_equal(res.term_signal, SIGTERM);
+}
+
+static void missing_command_is_an_exec_error(void **state)
+{
+	char *argv[] = { "pmc-no-such-command-xyz", NULL };
+	char *argv2[] = { "/etc/passwd", NULL };
+	struct pmc_spawn_result res;
+
+	assert_int_equal(run(argv, &res), -ENOENT);
+	assert_int_equal(run(argv2, &res), -EACCES);
+}
+
+static void timeout_kills_the_process_group(void **state)
+{
+	/* The grandchildren of `sh` sleep too; the group kill must reap them all quickly
+	 * (if only sh were killed, the sleeping children would keep the pipe open). */
+	char *argv[] = { "/bin/sh", "-c", PMC_TEST_WORK " sleep 20000 & " PMC_TEST_WORK " sleep 20000",
+			 NULL };
+	struct pmc_spawn_opts o = { .argv = argv, .timeout_s = 0.2 };
+	struct pmc_spawn_result res;
+
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_true(res.timed_out);
+	assert_int_equal(res.term_signal, SIGKILL);
+	/* No process of that group may survive. */
+	usleep(100000);
+	assert_int_equal(system("pgrep -f 'pmc-work slee[p] 20000' >/dev/null"), 256);
+}
+
+static void input_file_becomes_stdin(void **state)
+{
+	char path[] = "/tmp/pmc-spawn-XXXXXX";
+	int fd = mkstemp(path);
+	char *argv[] = { "/bin/sh", "-c", "read x; test \"$x\" = hello", NULL };
+	struct pmc_spawn_opts o = { .argv = argv, .input_path = path };
+	struct pmc_spawn_result res;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "hello\n", 6), 6);
+	close(fd);
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	o.input_path = NULL; /* /dev/null: read fails */
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_int_equal(res.exit_code, 1);
+	unlink(path);
+}
+
+struct hook_state {
+	pid_t seen;
+	char exe_before[256];
+};
+
+static int hook(void *ud, pid_t child)
+{
+	struct hook_state *h = ud;
+	char link[64];
+	ssize_t n;
+
+	h->seen = child;
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)child);
+	n = readlink(link, h->exe_before, sizeof(h->exe_before) - 1);
+	if (n > 0)
+		h->exe_before[n] = '\0';
+	return 0;
+}
+
+static int failing_hook(void *ud, pid_t child)
+{
+	return -EMFILE;
+}
+
+static void hook_runs_before_exec(void **state)
+{
+	char *argv[] = { PMC_TEST_WORK, "exit", "0", NULL };
+	struct hook_state h = { 0 };
+	struct pmc_spawn_opts o = { .argv = argv, .before_exec = hook, .ud = &h };
+	struct pmc_spawn_result res;
+	char self[256];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	assert_true(n > 0);
+	self[n] = '\0';
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_true(h.seen > 0);
+	/* Before exec the child is still a copy of this test program. */
+	assert_string_equal(h.exe_before, self);
+
+	o.before_exec = failing_hook;
+	assert_int_equal(pmc_spawn_run(&o, &res), -EMFILE);
+}
+
+static void rusage_counts_cpu_time(void **state)
+{
+	char *argv[] = { PMC_TEST_WORK, "spin", "60", NULL };
+	struct pmc_spawn_result res;
+
+	assert_int_equal(run(argv, &res), 0);
+	/* 60 ms of spinning shows up as user+system time, and max RSS is known. */
+	assert_true(res.ru.ru_utime.tv_sec * 1000000 + res.ru.ru_utime.tv_usec +
+			    res.ru.ru_stime.tv_sec * 1000000 + res.ru.ru_stime.tv_usec >
+		    10000);
+	assert_true(res.ru.ru_maxrss > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exit_codes_are_reported),
+		cmocka_unit_test(signals_are_reported),
+		cmocka_unit_test(missing_command_is_an_exec_error),
+		cmocka_unit_test(timeout_kills_the_process_group),
+		cmocka_unit_test(input_file_becomes_stdin),
+		cmocka_unit_test(hook_runs_before_exec),
+		cmocka_unit_test(rusage_counts_cpu_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
