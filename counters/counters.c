@@ -9,8 +9,8 @@
 
 #include "counters.h"
 
-#define READ_FORMAT                                                                        \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |             \
+#define READ_FORMAT                                                                                \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
 	 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 struct slot {
@@ -95,8 +95,7 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	attr.disabled = leader && (o->start_disabled || o->enable_on_exec);
 	attr.enable_on_exec = leader && o->enable_on_exec;
 
-	fd = c->sys->event_open(c->sys->ctx, &attr, o->pid, o->cpu, group_fd,
-				PERF_FLAG_FD_CLOEXEC);
+	fd = c->sys->event_open(c->sys->ctx, &attr, o->pid, o->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !attr.exclude_kernel) {
 		/* perf_event_paranoid >= 2 lets unprivileged users count user space only. */
 		int fd2;
@@ -109,8 +108,10 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 			s->user_only = true;
 			return fd2;
 		}
-		/* Keep the reason for the kernel-space attempt unless the retry says more. */
-		if (fd2 != -EACCES && fd2 != -EPERM)
+		/* The retry tells whether the event exists at all (ENOENT: unsupported either
+		 * way). EINVAL only says this PMU cannot exclude the kernel (msr/tsc/
+		 * cannot), so the event stays denied, for the first attempt's reason. */
+		if (fd2 != -EACCES && fd2 != -EPERM && fd2 != -EINVAL)
 			fd = fd2;
 	}
 	return fd;

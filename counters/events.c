@@ -21,63 +21,63 @@
 
 /* Generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE):
  * name as typed, canonical name (the metric id), PERF_COUNT_HW_* suffix. */
-#define PMC_HARDWARE_EVENTS(X)                                                             \
-	X("cycles", "cycles", CPU_CYCLES)                                                  \
-	X("cpu-cycles", "cycles", CPU_CYCLES)                                              \
-	X("instructions", "instructions", INSTRUCTIONS)                                    \
-	X("cache-references", "cache-references", CACHE_REFERENCES)                        \
-	X("cache-misses", "cache-misses", CACHE_MISSES)                                    \
-	X("branches", "branches", BRANCH_INSTRUCTIONS)                                     \
-	X("branch-instructions", "branches", BRANCH_INSTRUCTIONS)                          \
-	X("branch-misses", "branch-misses", BRANCH_MISSES)                                 \
-	X("bus-cycles", "bus-cycles", BUS_CYCLES)                                          \
-	X("stalled-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)   \
-	X("idle-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)      \
-	X("stalled-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)      \
-	X("idle-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)         \
+#define PMC_HARDWARE_EVENTS(X)                                                                     \
+	X("cycles", "cycles", CPU_CYCLES)                                                          \
+	X("cpu-cycles", "cycles", CPU_CYCLES)                                                      \
+	X("instructions", "instructions", INSTRUCTIONS)                                            \
+	X("cache-references", "cache-references", CACHE_REFERENCES)                                \
+	X("cache-misses", "cache-misses", CACHE_MISSES)                                            \
+	X("branches", "branches", BRANCH_INSTRUCTIONS)                                             \
+	X("branch-instructions", "branches", BRANCH_INSTRUCTIONS)                                  \
+	X("branch-misses", "branch-misses", BRANCH_MISSES)                                         \
+	X("bus-cycles", "bus-cycles", BUS_CYCLES)                                                  \
+	X("stalled-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)           \
+	X("idle-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)              \
+	X("stalled-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)              \
+	X("idle-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)                 \
 	X("ref-cycles", "ref-cycles", REF_CPU_CYCLES)
 
 /* Hardware cache events: config = cache id | op << 8 | result << 16 (perf_event_open(2),
  * PERF_TYPE_HW_CACHE). Only the (cache, op) pairs perf itself lists: the instruction
  * cache is never written, the iTLB and the branch predictor are only read. */
-#define PMC_CACHE_READ(X, C, ID)                                                           \
-	X(C "-loads", ID, OP_READ, RESULT_ACCESS)                                          \
+#define PMC_CACHE_READ(X, C, ID)                                                                   \
+	X(C "-loads", ID, OP_READ, RESULT_ACCESS)                                                  \
 	X(C "-load-misses", ID, OP_READ, RESULT_MISS)
-#define PMC_CACHE_WRITE(X, C, ID)                                                          \
-	X(C "-stores", ID, OP_WRITE, RESULT_ACCESS)                                        \
+#define PMC_CACHE_WRITE(X, C, ID)                                                                  \
+	X(C "-stores", ID, OP_WRITE, RESULT_ACCESS)                                                \
 	X(C "-store-misses", ID, OP_WRITE, RESULT_MISS)
-#define PMC_CACHE_PREFETCH(X, C, ID)                                                       \
-	X(C "-prefetches", ID, OP_PREFETCH, RESULT_ACCESS)                                 \
+#define PMC_CACHE_PREFETCH(X, C, ID)                                                               \
+	X(C "-prefetches", ID, OP_PREFETCH, RESULT_ACCESS)                                         \
 	X(C "-prefetch-misses", ID, OP_PREFETCH, RESULT_MISS)
-#define PMC_CACHE_ALL(X, C, ID)                                                            \
+#define PMC_CACHE_ALL(X, C, ID)                                                                    \
 	PMC_CACHE_READ(X, C, ID) PMC_CACHE_WRITE(X, C, ID) PMC_CACHE_PREFETCH(X, C, ID)
-#define PMC_CACHE_EVENTS(X)                                                                \
-	PMC_CACHE_ALL(X, "L1-dcache", L1D)                                                 \
-	PMC_CACHE_READ(X, "L1-icache", L1I)                                                \
-	PMC_CACHE_PREFETCH(X, "L1-icache", L1I)                                            \
-	PMC_CACHE_ALL(X, "LLC", LL)                                                        \
-	PMC_CACHE_ALL(X, "dTLB", DTLB)                                                     \
-	PMC_CACHE_READ(X, "iTLB", ITLB)                                                    \
-	PMC_CACHE_READ(X, "branch", BPU)                                                   \
+#define PMC_CACHE_EVENTS(X)                                                                        \
+	PMC_CACHE_ALL(X, "L1-dcache", L1D)                                                         \
+	PMC_CACHE_READ(X, "L1-icache", L1I)                                                        \
+	PMC_CACHE_PREFETCH(X, "L1-icache", L1I)                                                    \
+	PMC_CACHE_ALL(X, "LLC", LL)                                                                \
+	PMC_CACHE_ALL(X, "dTLB", DTLB)                                                             \
+	PMC_CACHE_READ(X, "iTLB", ITLB)                                                            \
+	PMC_CACHE_READ(X, "branch", BPU)                                                           \
 	PMC_CACHE_ALL(X, "node", NODE)
 
 /* Software events (PERF_TYPE_SOFTWARE): name, canonical name, PERF_COUNT_SW_* suffix. */
-#define PMC_SOFTWARE_EVENTS(X)                                                             \
-	X("task-clock", "task-clock", TASK_CLOCK)                                          \
-	X("cpu-clock", "cpu-clock", CPU_CLOCK)                                             \
-	X("page-faults", "page-faults", PAGE_FAULTS)                                       \
-	X("faults", "page-faults", PAGE_FAULTS)                                            \
-	X("minor-faults", "minor-faults", PAGE_FAULTS_MIN)                                 \
-	X("major-faults", "major-faults", PAGE_FAULTS_MAJ)                                 \
-	X("context-switches", "context-switches", CONTEXT_SWITCHES)                        \
-	X("cs", "context-switches", CONTEXT_SWITCHES)                                      \
-	X("cpu-migrations", "cpu-migrations", CPU_MIGRATIONS)                              \
-	X("migrations", "cpu-migrations", CPU_MIGRATIONS)                                  \
-	X("alignment-faults", "alignment-faults", ALIGNMENT_FAULTS)                        \
+#define PMC_SOFTWARE_EVENTS(X)                                                                     \
+	X("task-clock", "task-clock", TASK_CLOCK)                                                  \
+	X("cpu-clock", "cpu-clock", CPU_CLOCK)                                                     \
+	X("page-faults", "page-faults", PAGE_FAULTS)                                               \
+	X("faults", "page-faults", PAGE_FAULTS)                                                    \
+	X("minor-faults", "minor-faults", PAGE_FAULTS_MIN)                                         \
+	X("major-faults", "major-faults", PAGE_FAULTS_MAJ)                                         \
+	X("context-switches", "context-switches", CONTEXT_SWITCHES)                                \
+	X("cs", "context-switches", CONTEXT_SWITCHES)                                              \
+	X("cpu-migrations", "cpu-migrations", CPU_MIGRATIONS)                                      \
+	X("migrations", "cpu-migrations", CPU_MIGRATIONS)                                          \
+	X("alignment-faults", "alignment-faults", ALIGNMENT_FAULTS)                                \
 	X("emulation-faults", "emulation-faults", EMULATION_FAULTS)
 
-#define CACHE_CONFIG(id, op, res)                                                          \
-	((uint64_t)PERF_COUNT_HW_CACHE_##id | ((uint64_t)PERF_COUNT_HW_CACHE_##op << 8) |  \
+#define CACHE_CONFIG(id, op, res)                                                                  \
+	((uint64_t)PERF_COUNT_HW_CACHE_##id | ((uint64_t)PERF_COUNT_HW_CACHE_##op << 8) |          \
 	 ((uint64_t)PERF_COUNT_HW_CACHE_##res << 16))
 
 struct builtin {
@@ -88,17 +88,20 @@ struct builtin {
 	uint64_t config;
 };
 
+/* clang-format off */
 static const struct builtin builtins[] = {
 #define X_HW(n, c, cfg) { n, c, PMC_EV_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg },
 	PMC_HARDWARE_EVENTS(X_HW)
 #undef X_HW
-#define X_CACHE(n, id, op, res) { n, n, PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, CACHE_CONFIG(id, op, res) },
+#define X_CACHE(n, id, op, res)                                                                    \
+	{ n, n, PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, CACHE_CONFIG(id, op, res) },
 	PMC_CACHE_EVENTS(X_CACHE)
 #undef X_CACHE
 #define X_SW(n, c, cfg) { n, c, PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg },
 	PMC_SOFTWARE_EVENTS(X_SW)
 #undef X_SW
 };
+/* clang-format on */
 
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -203,7 +206,8 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
 
 		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
 			size_t cost = ca != cb, v = prev[j - 1] + cost;
 
 			if (prev[j] + 1 < v)
@@ -294,8 +298,8 @@ struct parser {
 	struct pmc_parse_error *err;
 };
 
-__attribute__((format(printf, 3, 4))) static int fail(struct parser *p, size_t at,
-						      const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(struct parser *p, size_t at, const char *fmt,
+						      ...)
 {
 	va_list ap;
 
@@ -372,8 +376,9 @@ static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
 	unsigned mods = 0;
 
 	if (is_delim(peek(p)))
-		return fail(p, colon, "empty modifier after ':'; use :u (user space only) or "
-				      ":k (kernel only)");
+		return fail(p, colon,
+			    "empty modifier after ':'; use :u (user space only) or "
+			    ":k (kernel only)");
 	for (; !is_delim(peek(p)); p->pos++) {
 		char c = peek(p);
 
@@ -393,8 +398,9 @@ static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
 				    (unsigned char)c);
 	}
 	if (peek(p) == ':' || peek(p) == '/')
-		return fail(p, p->pos, "unexpected '%c' after the modifier; give one modifier "
-				       "such as :u or :k, then a comma",
+		return fail(p, p->pos,
+			    "unexpected '%c' after the modifier; give one modifier "
+			    "such as :u or :k, then a comma",
 			    peek(p));
 	*ret = mods;
 	return 0;
@@ -403,7 +409,8 @@ static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
 static const struct builtin *find_builtin(const char *name, size_t len)
 {
 	for (size_t i = 0; i < NBUILTINS; i++)
-		if (strlen(builtins[i].name) == len && strncasecmp(builtins[i].name, name, len) == 0)
+		if (strlen(builtins[i].name) == len &&
+		    strncasecmp(builtins[i].name, name, len) == 0)
 			return &builtins[i];
 	return NULL;
 }
@@ -411,8 +418,7 @@ static const struct builtin *find_builtin(const char *name, size_t len)
 /* Fills s with builtin names and sysfs PMU events ("pmu/event/") close to the typed
  * name. A PMU event whose name is exactly what was typed comes first, as perf would
  * find "tsc" in msr/tsc/. */
-static void suggest_events(const struct parser *p, const char *typed, size_t len,
-			   struct suggest *s)
+static void suggest_events(const struct parser *p, const char *typed, size_t len, struct suggest *s)
 {
 	char **pmus = NULL;
 	size_t npmus = 0;
@@ -443,7 +449,7 @@ static void suggest_events(const struct parser *p, const char *typed, size_t len
 static int fail_unknown_event(struct parser *p, size_t start, size_t len)
 {
 	const char *typed = p->spec + start;
-	struct suggest s = { .n = 0 };
+	struct suggest s = {.n = 0};
 
 	suggest_events(p, typed, len, &s);
 	fail(p, start, "unknown event '%.*s'", QLEN(len), typed);
@@ -469,11 +475,13 @@ static int parse_raw(struct parser *p, size_t start, size_t len, struct pmc_even
 		if (digits > 0 || c != '0')
 			digits++;
 		if (digits > 16)
-			return fail(p, start, "raw event '%.*s' does not fit in 64 bits; give at "
-					      "most 16 hex digits",
+			return fail(p, start,
+				    "raw event '%.*s' does not fit in 64 bits; give at "
+				    "most 16 hex digits",
 				    QLEN(len), p->spec + start);
-		v = v << 4 | (uint64_t)(isdigit((unsigned char)c) ? c - '0'
-								  : tolower((unsigned char)c) - 'a' + 10);
+		v = v << 4 |
+		    (uint64_t)(isdigit((unsigned char)c) ? c - '0'
+							 : tolower((unsigned char)c) - 'a' + 10);
 	}
 	ev->kind = PMC_EV_RAW;
 	ev->type = PERF_TYPE_RAW;
@@ -505,8 +513,9 @@ static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_e
 		snprintf(ev->name, sizeof(ev->name), "%s", b->canonical);
 		return 0;
 	}
-	if (len >= 2 && name[0] == 'r' && isxdigit((unsigned char)name[1]) && all_alnum(name, len)) {
-		struct suggest s = { .n = 0 };
+	if (len >= 2 && name[0] == 'r' && isxdigit((unsigned char)name[1]) &&
+	    all_alnum(name, len)) {
+		struct suggest s = {.n = 0};
 		bool hex = true;
 
 		for (size_t i = 1; i < len; i++)
@@ -526,7 +535,7 @@ static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_e
 
 static int fail_unknown_pmu(struct parser *p, size_t start, const char *pmu)
 {
-	struct suggest s = { .n = 0 };
+	struct suggest s = {.n = 0};
 	char **pmus = NULL, fallback[160];
 	size_t npmus = 0, len = 0;
 
@@ -551,8 +560,8 @@ static int fail_unknown_pmu(struct parser *p, size_t start, const char *pmu)
 
 static int fail_unknown_term(struct parser *p, size_t at, const char *pmu, const char *term)
 {
-	static const char *const subs[] = { "events", "format" };
-	struct suggest s = { .n = 0 };
+	static const char *const subs[] = {"events", "format"};
+	struct suggest s = {.n = 0};
 	char fallback[160];
 	size_t len;
 
@@ -605,8 +614,8 @@ static int builtin_term(const char *name)
 /* Applies the comma-separated terms in text[0..len) to config. at is the column to
  * report for errors inside text when it comes from sysfs (an alias), or SIZE_MAX when
  * text is part of the spec (base is then its offset in the spec). */
-static int apply_terms(struct parser *p, const char *pmu, const char *text, size_t len,
-		       size_t base, size_t at, int depth, uint64_t config[3])
+static int apply_terms(struct parser *p, const char *pmu, const char *text, size_t len, size_t base,
+		       size_t at, int depth, uint64_t config[3])
 {
 	size_t i = 0;
 
@@ -627,8 +636,9 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 			tend--;
 		col = at != SIZE_MAX ? at : base + tstart;
 		if (tend == tstart)
-			return fail(p, col, "empty term in PMU event '%.40s/.../'; remove the extra "
-					    "comma",
+			return fail(p, col,
+				    "empty term in PMU event '%.40s/.../'; remove the extra "
+				    "comma",
 				    pmu);
 		if (tend - tstart >= sizeof(term))
 			return fail(p, col, "term too long in PMU event '%.40s/.../'", pmu);
@@ -639,14 +649,16 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 			*eq = '\0';
 			value = eq + 1;
 			if (parse_number(value, &v) < 0)
-				return fail(p, col,
-					    "bad value '%.40s' for term '%.40s' of PMU '%.40s'; write "
-					    "a number, decimal or 0x hex, as in event=0x3c",
-					    value, term, pmu);
+				return fail(
+				    p, col,
+				    "bad value '%.40s' for term '%.40s' of PMU '%.40s'; write "
+				    "a number, decimal or 0x hex, as in event=0x3c",
+				    value, term, pmu);
 		}
 		if (!pmc_sysfs_name_ok(term))
-			return fail(p, col, "bad term name '%.40s' in PMU event '%.40s/.../'; write "
-					    "name or name=value",
+			return fail(p, col,
+				    "bad term name '%.40s' in PMU event '%.40s/.../'; write "
+				    "name or name=value",
 				    term, pmu);
 		if (!value && depth == 0) {
 			char alias[512];
@@ -660,8 +672,8 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 
 					format_cut(msg, sizeof(msg), "%s", p->err->message);
 					format_cut(p->err->message, sizeof(p->err->message),
-						   "in sysfs event %.40s/%.40s/ (\"%.40s\"): %s", pmu,
-						   term, alias, msg);
+						   "in sysfs event %.40s/%.40s/ (\"%.40s\"): %s",
+						   pmu, term, alias, msg);
 				}
 				if (r < 0)
 					return r;
@@ -675,19 +687,22 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 		if (r == 0) {
 			r = pmc_sysfs_format_apply(&f, v, config);
 			if (r < 0)
-				return fail(p, col,
-					    "value %.40s does not fit term '%.40s' of PMU '%.40s' (%u "
-					    "bits); give a smaller value",
-					    value ? value : "1", term, pmu, pmc_sysfs_format_width(&f));
+				return fail(
+				    p, col,
+				    "value %.40s does not fit term '%.40s' of PMU '%.40s' (%u "
+				    "bits); give a smaller value",
+				    value ? value : "1", term, pmu, pmc_sysfs_format_width(&f));
 			continue;
 		}
 		if (r == -EOPNOTSUPP)
-			return fail(p, col, "term '%.40s' of PMU '%.40s' sets config3, which pmcbench "
-					    "does not support; leave it out",
+			return fail(p, col,
+				    "term '%.40s' of PMU '%.40s' sets config3, which pmcbench "
+				    "does not support; leave it out",
 				    term, pmu);
 		if (r != -ENOENT && r != -ENAMETOOLONG)
-			return fail(p, col, "cannot use term '%.40s' of PMU '%.40s': its sysfs format "
-					    "file is unreadable or not 'configN:bits' (%s)",
+			return fail(p, col,
+				    "cannot use term '%.40s' of PMU '%.40s': its sysfs format "
+				    "file is unreadable or not 'configN:bits' (%s)",
 				    term, pmu, strerror(-r));
 		field = builtin_term(term);
 		if (field >= 0) {
@@ -706,13 +721,14 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 {
 	size_t plen = p->pos - start, tstart, tlen, nlen;
-	uint64_t config[3] = { 0, 0, 0 };
+	uint64_t config[3] = {0, 0, 0};
 	char pmu[PMC_EVENT_NAME_MAX];
 	uint32_t type;
 	int r;
 
 	if (plen == 0)
-		return fail(p, start, "empty PMU name before '/'; write pmu/event/, as in msr/tsc/");
+		return fail(p, start,
+			    "empty PMU name before '/'; write pmu/event/, as in msr/tsc/");
 	if (plen >= sizeof(pmu))
 		return fail(p, start, "PMU name too long; write pmu/event/, as in msr/tsc/");
 	memcpy(pmu, p->spec + start, plen);
@@ -721,8 +737,9 @@ static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 	while (peek(p) && peek(p) != '/')
 		p->pos++;
 	if (!peek(p))
-		return fail(p, start, "unterminated PMU event '%.40s'; close the terms with '/', "
-				      "as in %s/event/",
+		return fail(p, start,
+			    "unterminated PMU event '%.40s'; close the terms with '/', "
+			    "as in %s/event/",
 			    p->spec + start, pmu);
 	tlen = p->pos - tstart;
 	p->pos++;
@@ -733,8 +750,9 @@ static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 		return fail(p, start, "cannot read the type of PMU '%s' from sysfs: %s", pmu,
 			    strerror(-r));
 	if (tlen == 0)
-		return fail(p, start, "empty PMU event '%s//'; name an event or give terms, as "
-				      "in msr/tsc/",
+		return fail(p, start,
+			    "empty PMU event '%s//'; name an event or give terms, as "
+			    "in msr/tsc/",
 			    pmu);
 	r = apply_terms(p, pmu, p->spec + tstart, tlen, tstart, SIZE_MAX, 0, config);
 	if (r < 0)
@@ -795,7 +813,7 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 
 static void apply_mods(struct pmc_event *ev, unsigned mods)
 {
-	static const char *const suffix[] = { "", ":u", ":k", ":uk" };
+	static const char *const suffix[] = {"", ":u", ":k", ":uk"};
 	size_t len = strlen(ev->name);
 
 	/* perf's :u and :k: count only that privilege level; the hypervisor is excluded
@@ -816,16 +834,20 @@ static int parse_group(struct parser *p)
 	for (;;) {
 		skip_space(p);
 		if (peek(p) == '{')
-			return fail(p, p->pos, "nested group: a group cannot contain a group; close "
-					       "the first one with '}' before opening another");
+			return fail(p, p->pos,
+				    "nested group: a group cannot contain a group; close "
+				    "the first one with '}' before opening another");
 		if (peek(p) == '}') {
 			if (p->n == first)
-				return fail(p, open, "empty group '{}'; put events inside or remove it");
-			return fail(p, p->pos, "empty event name before '}'; remove the extra comma");
+				return fail(p, open,
+					    "empty group '{}'; put events inside or remove it");
+			return fail(p, p->pos,
+				    "empty event name before '}'; remove the extra comma");
 		}
 		if (!peek(p))
-			return fail(p, open, "unbalanced '{': this group is never closed; add '}' "
-					     "after its last event");
+			return fail(p, open,
+				    "unbalanced '{': this group is never closed; add '}' "
+				    "after its last event");
 		r = parse_event(p, g, p->n == first);
 		if (r < 0)
 			return r;
@@ -839,10 +861,12 @@ static int parse_group(struct parser *p)
 			break;
 		}
 		if (!peek(p))
-			return fail(p, open, "unbalanced '{': this group is never closed; add '}' "
-					     "after its last event");
-		return fail(p, p->pos, "unexpected %s in a group; separate events with commas "
-				       "and close the group with '}'",
+			return fail(p, open,
+				    "unbalanced '{': this group is never closed; add '}' "
+				    "after its last event");
+		return fail(p, p->pos,
+			    "unexpected %s in a group; separate events with commas "
+			    "and close the group with '}'",
 			    shown(p, c));
 	}
 	if (peek(p) == ':') {
@@ -853,9 +877,10 @@ static int parse_group(struct parser *p)
 			return r;
 		for (size_t i = first; i < p->n; i++) {
 			if (p->mods[i] && p->mods[i] != gmods)
-				return fail(p, colon, "modifier on the group conflicts with the one "
-						      "on '%.40s'; give it on the group or on its "
-						      "events, not both",
+				return fail(p, colon,
+					    "modifier on the group conflicts with the one "
+					    "on '%.40s'; give it on the group or on its "
+					    "events, not both",
 					    p->events[i].name);
 			p->mods[i] = gmods;
 		}
@@ -877,8 +902,9 @@ static int parse_list(struct parser *p)
 		if (peek(p) == '{') {
 			r = parse_group(p);
 		} else if (peek(p) == '}') {
-			return fail(p, p->pos, "unbalanced '}': no group is open here; remove it "
-					       "or add '{' before the group");
+			return fail(p, p->pos,
+				    "unbalanced '}': no group is open here; remove it "
+				    "or add '{' before the group");
 		} else if (!peek(p)) {
 			/* Only reachable right after a comma. */
 			return fail(p, comma, "trailing comma; remove it or add an event after it");
@@ -891,8 +917,9 @@ static int parse_list(struct parser *p)
 		if (!peek(p))
 			return 0;
 		if (peek(p) == '}')
-			return fail(p, p->pos, "unbalanced '}': no group is open here; remove it "
-					       "or add '{' before the group");
+			return fail(p, p->pos,
+				    "unbalanced '}': no group is open here; remove it "
+				    "or add '{' before the group");
 		if (peek(p) != ',')
 			return fail(p, p->pos, "unexpected %s; separate events with commas",
 				    shown(p, c));
@@ -905,9 +932,9 @@ int pmc_event_list_parse(const char *spec, const char *sysfs_root, struct pmc_ev
 {
 	struct pmc_parse_error dummy;
 	struct parser p = {
-		.spec = spec,
-		.root = sysfs_root,
-		.err = err ? err : &dummy,
+	    .spec = spec,
+	    .root = sysfs_root,
+	    .err = err ? err : &dummy,
 	};
 	int r;
 

@@ -5,14 +5,15 @@
 #include "counters.h"
 
 /* One table keeps the enum, the word and "holds a number" in step. */
-#define PMC_STATUS_MAP(X)                                                                  \
-	X(PMC_STATUS_COUNTED, "counted", true)                                             \
-	X(PMC_STATUS_SCALED, "scaled", true)                                               \
-	X(PMC_STATUS_NOT_COUNTED, "not-counted", false)                                    \
-	X(PMC_STATUS_UNSUPPORTED, "unsupported", false)                                    \
-	X(PMC_STATUS_DENIED, "denied", false)                                              \
+#define PMC_STATUS_MAP(X)                                                                          \
+	X(PMC_STATUS_COUNTED, "counted", true)                                                     \
+	X(PMC_STATUS_SCALED, "scaled", true)                                                       \
+	X(PMC_STATUS_NOT_COUNTED, "not-counted", false)                                            \
+	X(PMC_STATUS_UNSUPPORTED, "unsupported", false)                                            \
+	X(PMC_STATUS_DENIED, "denied", false)                                                      \
 	X(PMC_STATUS_EXACT, "exact", true)
 
+/* clang-format off */
 static const struct {
 	enum pmc_status status;
 	const char *name;
@@ -22,6 +23,7 @@ static const struct {
 	PMC_STATUS_MAP(X)
 #undef X
 };
+/* clang-format on */
 
 #define STATUS_COUNT (sizeof(status_table) / sizeof(status_table[0]))
 

@@ -41,11 +41,11 @@ static int kernel_close(void *ctx, int fd)
 }
 
 static const struct pmc_sys kernel_sys = {
-	.event_open = kernel_event_open,
-	.ioctl = kernel_ioctl,
-	.read = kernel_read,
-	.close = kernel_close,
-	.ctx = NULL,
+    .event_open = kernel_event_open,
+    .ioctl = kernel_ioctl,
+    .read = kernel_read,
+    .close = kernel_close,
+    .ctx = NULL,
 };
 
 const struct pmc_sys *pmc_sys_kernel(void)

@@ -136,7 +136,7 @@ static int parse_uint(const char **p, unsigned *ret)
 
 int pmc_sysfs_format_parse(const char *text, struct pmc_sysfs_format *ret)
 {
-	struct pmc_sysfs_format f = { 0 };
+	struct pmc_sysfs_format f = {0};
 	const char *p = text;
 
 	if (strncmp(p, "config", 6) != 0)
@@ -224,7 +224,7 @@ int pmc_sysfs_format_apply(const struct pmc_sysfs_format *f, uint64_t value, uin
 
 static bool hidden_companion(const char *name)
 {
-	static const char *const suffixes[] = { ".scale", ".unit", ".snapshot", ".per-pkg" };
+	static const char *const suffixes[] = {".scale", ".unit", ".snapshot", ".per-pkg"};
 	size_t len = strlen(name);
 
 	if (name[0] == '.')
@@ -252,8 +252,7 @@ void pmc_sysfs_names_free(char **names, size_t n)
 	free(names);
 }
 
-int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***ret,
-		    size_t *ret_n)
+int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***ret, size_t *ret_n)
 {
 	char path[PATH_MAX], **names = NULL;
 	size_t n = 0, cap = 0;
@@ -265,8 +264,7 @@ int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***
 		r = build_path(path, sizeof(path), root, pmu, sub, NULL);
 		if (r < 0)
 			return r;
-	} else if (snprintf(path, sizeof(path), "%s", root_or_default(root)) >=
-		   (int)sizeof(path)) {
+	} else if (snprintf(path, sizeof(path), "%s", root_or_default(root)) >= (int)sizeof(path)) {
 		return -ENAMETOOLONG;
 	}
 	dir = opendir(path);

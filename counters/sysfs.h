@@ -54,6 +54,5 @@ int pmc_sysfs_format_apply(const struct pmc_sysfs_format *f, uint64_t value, uin
  * "events" or "format"), skipping hidden files and the ".scale"/".unit"/".snapshot"/
  * ".per-pkg" companions of event aliases. Returns 0 with a malloc'd array (free with
  * pmc_sysfs_names_free), or -errno (-ENOENT when the directory does not exist). */
-int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***ret,
-		    size_t *ret_n);
+int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***ret, size_t *ret_n);
 void pmc_sysfs_names_free(char **names, size_t n);

@@ -1,3 +1,739 @@
-/* Not written yet. */
+/* `pmcbench run`: parse options, check the commands and events, probe the counters
+ * once, hand the work to the runner, then report, save and compare. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
-int pmc_cli_run(int argc, char **argv) { return PMC_EXIT_ERROR; }
+#include "config.h"
+#include "counters.h"
+#include "doctor.h"
+#include "env.h"
+#include "events.h"
+#include "reporters.h"
+#include "result.h"
+#include "runner.h"
+#include "valgrind.h"
+#include "words.h"
+
+/* DESIGN.md's default set. The software events share one group: they always schedule
+ * together, and one read fetches all four. */
+#define DEFAULT_EVENTS                                                                      \
+	"{cycles,instructions},{branches,branch-misses},{cache-references,cache-misses},"  \
+	"{task-clock,page-faults,context-switches,cpu-migrations}"
+
+enum format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_MARKDOWN };
+
+struct run_cli {
+	struct pmc_runner_opts ro;
+	char **cmd_strings; /* -c, in order */
+	size_t ncmd_strings;
+	char **names; /* -n, in order */
+	size_t nnames;
+	char *events_spec; /* -e lists joined by ',' */
+	bool shell, require_counters, median, quiet;
+	const char *output, *baseline;
+	size_t reference; /* 1-based, 0: the first */
+	enum format format;
+	struct pmc_cli_compare_opts *copts;
+	bool runs_given, warmup_given;
+};
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"Usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]\n"
+		"       pmcbench run [OPTIONS] -c 'COMMAND A' -c 'COMMAND B' ...\n"
+		"Run commands repeatedly under grouped performance counters and report the\n"
+		"counts, derived metrics (IPC, miss rates) and times, like 'perf stat -r'.\n\n"
+		"What to run:\n"
+		"  -c, --command=CMD      a command, split into words like a shell would (no\n"
+		"                         shell runs); repeat to compare commands: their runs are\n"
+		"                         interleaved so that drift hits all of them alike\n"
+		"  -n, --name=NAME        name of the next command in the result (repeatable);\n"
+		"                         default: the command as written\n"
+		"      --shell            run each command with /bin/sh -c\n"
+		"  -r, --runs=N           measured runs per command (default 10; valgrind: 1)\n"
+		"  -w, --warmup=N         unmeasured runs first (default 1; valgrind: 0)\n"
+		"      --timeout=SECONDS  kill a run (its whole process group) after this long\n"
+		"      --input=FILE       the command's standard input (default /dev/null)\n"
+		"      --show-output      let the command write to the terminal\n"
+		"      --ignore-failure   record runs that exit non-zero or are killed instead\n"
+		"                         of stopping with an error\n\n"
+		"What to count:\n"
+		"  -e, --events=LIST      perf-style event list, e.g. '{cycles,instructions}:u,\n"
+		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
+		"      --require-counters fail when a requested event cannot be counted\n"
+		"      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
+		"      --valgrind-tool=T  callgrind (default) or cachegrind\n\n"
+		"Output:\n"
+		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
+		"      --format=FMT       report on stdout: table (default), json, csv, markdown\n"
+		"      --median           show medians instead of means in the table\n"
+		"  -q, --quiet            no progress line\n\n"
+		"Comparison (with several commands, or --baseline):\n"
+		"      --baseline=FILE    gate this run against a baseline result file\n"
+		"      --reference=N      compare every command against the Nth (default 1)\n");
+	pmc_cli_compare_opts_help(out);
+	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error,\n"
+		     "3 inconclusive (with --fail-on-inconclusive).\n");
+}
+
+static int parse_size(const char *opt, const char *s, size_t min, size_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > 1000000) {
+		pmc_cli_error("%s: '%s' is not a whole number from %zu to 1000000", opt, s, min);
+		return -EINVAL;
+	}
+	*ret = (size_t)v;
+	return 0;
+}
+
+static int push_str(char ***arr, size_t *n, char *s)
+{
+	char **grown = realloc(*arr, (*n + 1) * sizeof(**arr));
+
+	if (!grown)
+		return -ENOMEM;
+	*arr = grown;
+	grown[(*n)++] = s;
+	return 0;
+}
+
+static int add_events(struct run_cli *c, const char *list)
+{
+	size_t len = c->events_spec ? strlen(c->events_spec) : 0;
+	char *s = realloc(c->events_spec, len + strlen(list) + 2);
+
+	if (!s)
+		return -ENOMEM;
+	if (len)
+		s[len++] = ',';
+	strcpy(s + len, list);
+	c->events_spec = s;
+	return 0;
+}
+
+enum {
+	OPT_SHELL = 256,
+	OPT_TIMEOUT,
+	OPT_INPUT,
+	OPT_SHOW_OUTPUT,
+	OPT_IGNORE_FAILURE,
+	OPT_REQUIRE,
+	OPT_BACKEND,
+	OPT_VG_TOOL,
+	OPT_FORMAT,
+	OPT_MEDIAN,
+	OPT_BASELINE,
+	OPT_REFERENCE,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "command", required_argument, NULL, 'c' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "input", required_argument, NULL, OPT_INPUT },
+	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
+	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+	{ "events", required_argument, NULL, 'e' },
+	{ "require-counters", no_argument, NULL, OPT_REQUIRE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "valgrind-tool", required_argument, NULL, OPT_VG_TOOL },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "median", no_argument, NULL, OPT_MEDIAN },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "reference", required_argument, NULL, OPT_REFERENCE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
+static int parse_args(struct run_cli *c, int argc, char **argv, int *ret_optind)
+{
+	int opt, r;
+
+	/* The comparison options belong to cli_compare.c: take them out first. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		int j = i;
+
+		r = pmc_cli_compare_opts_parse(c->copts, argc, argv, &j);
+		if (r < 0)
+			return -EINVAL;
+		if (r > 0) {
+			/* Drop the consumed arguments argv[i..j-1]. */
+			memmove(&argv[i], &argv[j], (size_t)(argc - j + 1) * sizeof(*argv));
+			argc -= j - i;
+			i--;
+		}
+	}
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+:c:n:r:w:e:o:q", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0)
+				return -ENOMEM;
+			break;
+		case 'n':
+			if (push_str(&c->names, &c->nnames, optarg) < 0)
+				return -ENOMEM;
+			break;
+		case OPT_SHELL:
+			c->shell = true;
+			break;
+		case 'r':
+			if (parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
+				return -EINVAL;
+			c->runs_given = true;
+			break;
+		case 'w':
+			if (parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
+				return -EINVAL;
+			c->warmup_given = true;
+			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double t = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(t > 0) || !isfinite(t)) {
+				pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
+					      optarg);
+				return -EINVAL;
+			}
+			c->ro.timeout_s = t;
+			break;
+		}
+		case OPT_INPUT: {
+			int fd = open(optarg, O_RDONLY | O_CLOEXEC);
+
+			if (fd < 0) {
+				pmc_cli_error("--input: cannot read '%s': %s", optarg,
+					      strerror(errno));
+				return -EINVAL;
+			}
+			close(fd);
+			c->ro.input_path = optarg;
+			break;
+		}
+		case OPT_SHOW_OUTPUT:
+			c->ro.show_output = true;
+			break;
+		case OPT_IGNORE_FAILURE:
+			c->ro.ignore_failure = true;
+			break;
+		case 'e':
+			if (add_events(c, optarg) < 0)
+				return -ENOMEM;
+			break;
+		case OPT_REQUIRE:
+			c->require_counters = true;
+			break;
+		case OPT_BACKEND:
+			if (strcmp(optarg, "perf") == 0) {
+				c->ro.backend = PMC_BACKEND_PERF;
+			} else if (strcmp(optarg, "valgrind") == 0) {
+				c->ro.backend = PMC_BACKEND_VALGRIND;
+			} else {
+				pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind",
+					      optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_VG_TOOL:
+			if (strcmp(optarg, "callgrind") == 0) {
+				c->ro.valgrind_tool = PMC_VALGRIND_CALLGRIND;
+			} else if (strcmp(optarg, "cachegrind") == 0) {
+				c->ro.valgrind_tool = PMC_VALGRIND_CACHEGRIND;
+			} else {
+				pmc_cli_error("--valgrind-tool: unknown tool '%s'; use callgrind or "
+					      "cachegrind", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") == 0)
+				c->format = FORMAT_TABLE;
+			else if (strcmp(optarg, "json") == 0)
+				c->format = FORMAT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				c->format = FORMAT_CSV;
+			else if (strcmp(optarg, "markdown") == 0)
+				c->format = FORMAT_MARKDOWN;
+			else {
+				pmc_cli_error("--format: unknown format '%s'; use table, json, csv "
+					      "or markdown", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_MEDIAN:
+			c->median = true;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case OPT_BASELINE:
+			c->baseline = optarg;
+			break;
+		case OPT_REFERENCE:
+			if (parse_size("--reference", optarg, 1, &c->reference) < 0)
+				return -EINVAL;
+			break;
+		case OPT_HELP:
+			help(stdout);
+			return 1;
+		case ':':
+			pmc_cli_error("option '%s' needs a value; see 'pmcbench help run'",
+				      argv[optind - 1]);
+			return -EINVAL;
+		default:
+			pmc_cli_error("unknown option '%s'; see 'pmcbench help run'",
+				      argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	*ret_optind = optind;
+	return 0;
+}
+
+static char *join_words(char *const *words, size_t n)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	s = calloc(1, len);
+	for (size_t i = 0; s && i < n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, words[i]);
+	}
+	return s;
+}
+
+/* Turns the -c strings or the words after "--" into runner commands. */
+static int build_commands(struct run_cli *c, int argc, char **argv, int first,
+			  struct pmc_runner_cmd **ret_cmds, char ****ret_owned, size_t *ret_n)
+{
+	size_t n = c->ncmd_strings ? c->ncmd_strings : 1;
+	struct pmc_runner_cmd *cmds = calloc(n, sizeof(*cmds));
+	char ***owned = calloc(n, sizeof(*owned)); /* argv arrays to free */
+	int r = -EINVAL;
+
+	if (!cmds || !owned) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	if (c->ncmd_strings && first < argc) {
+		pmc_cli_error("give commands either with -c or after '--', not both");
+		goto fail;
+	}
+	if (!c->ncmd_strings && first >= argc) {
+		pmc_cli_error("no command to run; usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]");
+		goto fail;
+	}
+	if (c->nnames > n) {
+		pmc_cli_error("%zu names (-n) for %zu command%s", c->nnames, n, n == 1 ? "" : "s");
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *display;
+		char **words = NULL;
+
+		if (c->ncmd_strings) {
+			size_t col = 0;
+
+			display = strdup(c->cmd_strings[i]);
+			if (c->shell) {
+				words = calloc(4, sizeof(*words));
+				if (words) {
+					words[0] = strdup("/bin/sh");
+					words[1] = strdup("-c");
+					words[2] = strdup(c->cmd_strings[i]);
+				}
+			} else if (pmc_words_split(c->cmd_strings[i], &words, &col) < 0) {
+				pmc_cli_error("-c '%s': column %zu: %s", c->cmd_strings[i], col,
+					      col == 1 ? "empty command"
+						       : "unterminated quote or trailing backslash; "
+							 "close the quote");
+				free(display);
+				goto fail;
+			}
+		} else {
+			size_t nw = (size_t)(argc - first);
+
+			display = join_words(argv + first, nw);
+			words = calloc(nw + 1, sizeof(*words));
+			if (words && c->shell) {
+				words[0] = strdup("/bin/sh");
+				words[1] = strdup("-c");
+				words[2] = strdup(display ? display : "");
+			} else {
+				for (size_t w = 0; words && w < nw; w++)
+					words[w] = strdup(argv[first + (int)w]);
+			}
+		}
+		if (!display || !words) {
+			free(display);
+			free(words);
+			r = -ENOMEM;
+			goto fail;
+		}
+		owned[i] = words;
+		cmds[i].display = display;
+		cmds[i].name = i < c->nnames ? c->names[i] : display;
+		cmds[i].argv = words;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(cmds[i].name, cmds[j].name) == 0) {
+				pmc_cli_error("two commands are named '%s'; name them apart with -n",
+					      cmds[i].name);
+				r = -EINVAL;
+				*ret_cmds = cmds;
+				*ret_owned = owned;
+				*ret_n = n;
+				return r;
+			}
+		}
+	}
+	*ret_cmds = cmds;
+	*ret_owned = owned;
+	*ret_n = n;
+	return 0;
+fail:
+	*ret_cmds = cmds;
+	*ret_owned = owned;
+	*ret_n = n;
+	return r;
+}
+
+static void free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n)
+{
+	for (size_t i = 0; cmds && i < n; i++) {
+		free((char *)cmds[i].display);
+		for (size_t w = 0; owned && owned[i] && owned[i][w]; w++)
+			free(owned[i][w]);
+		if (owned)
+			free(owned[i]);
+	}
+	free(cmds);
+	free(owned);
+}
+
+/* Every command must be an executable file before anything runs. */
+static int check_commands(const struct pmc_runner_cmd *cmds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *path = pmc_find_executable(cmds[i].argv[0]);
+
+		if (path) {
+			free(path);
+			continue;
+		}
+		if (errno == EACCES)
+			pmc_cli_error("'%s' is not executable; check its permissions (chmod +x)",
+				      cmds[i].argv[0]);
+		else if (strchr(cmds[i].argv[0], '/'))
+			pmc_cli_error("'%s': no such file", cmds[i].argv[0]);
+		else
+			pmc_cli_error("'%s': command not found in PATH; give its path, or use "
+				      "--shell for shell built-ins", cmds[i].argv[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_output_dir(const char *path)
+{
+	char *copy = strdup(path);
+	const char *dir;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (access(dir, W_OK) < 0) {
+		pmc_cli_error("--output: cannot write into '%s': %s", dir, strerror(errno));
+		r = -EINVAL;
+	}
+	free(copy);
+	return r;
+}
+
+/* Opens the events once on this process to learn what this machine can count, and
+ * says in one line which events are missing and why. */
+static int probe_events(const struct run_cli *c, const struct pmc_event_list *ev,
+			bool *ret_user_only)
+{
+	struct pmc_counters_opts co = { .sz = sizeof(co), .sys = c->ro.sys, .pid = 0, .cpu = -1,
+					.start_disabled = true,
+					.user_only_fallback = c->ro.user_only_fallback };
+	struct pmc_counters *counters = NULL;
+	char missing[1024] = "", reason[512] = "";
+	size_t nmissing = 0, len = 0;
+	int first_err = 0, r;
+
+	*ret_user_only = false;
+	r = pmc_counters_open(ev, &co, &counters);
+	if (r < 0) {
+		pmc_cli_error("cannot open counters: %s", strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		enum pmc_status st;
+		int e;
+
+		pmc_counters_open_status(counters, i, &st, &e);
+		if (st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED)
+			continue;
+		if (!first_err)
+			first_err = e;
+		nmissing++;
+		if (len < sizeof(missing) - 64)
+			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+						len ? ", " : "", ev->events[i].name);
+	}
+	pmc_counters_close(counters);
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->events[i].exclude_kernel)
+			*ret_user_only = true;
+	if (nmissing == 0)
+		return 0;
+	{
+		struct pmc_doctor_opts dopts = { .sz = sizeof(dopts), .sys = c->ro.sys };
+		struct pmc_doctor d;
+
+		if (pmc_doctor_collect(&dopts, &d) == 0)
+			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
+		else
+			snprintf(reason, sizeof(reason), "%s", strerror(first_err));
+	}
+	if (c->require_counters) {
+		pmc_cli_error("%zu event%s cannot be counted (%s): %s; drop --require-counters "
+			      "to go on without them (see 'pmcbench doctor')",
+			      nmissing, nmissing == 1 ? "" : "s", missing, reason);
+		return -EINVAL;
+	}
+	fprintf(stderr, "pmcbench: note: %zu event%s not counted (%s): %s; see 'pmcbench doctor'\n",
+		nmissing, nmissing == 1 ? "" : "s", missing, reason);
+	return 0;
+}
+
+static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
+{
+	const struct pmc_runner_cmd *cmds = ud;
+
+	fprintf(stderr, "\r\033[K%s %zu/%zu: %.60s", warmup ? "warm-up" : "run", run, runs,
+		cmds[cmd].name);
+	fflush(stderr);
+}
+
+/* `run -c A -c B`: every command against the reference, as one comparison. The
+ * reference's samples are lent under each other command's name, so rows pair up. */
+static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
+{
+	size_t ref = c->reference ? c->reference - 1 : 0, n = r->nbench, k = 0;
+	struct pmc_benchmark *olds = calloc(n, sizeof(*olds)), *news = calloc(n, sizeof(*news));
+	struct pmc_result a = *r, b = *r;
+	char label[256];
+	int code;
+
+	if (!olds || !news) {
+		free(olds);
+		free(news);
+		pmc_cli_error("out of memory");
+		return PMC_EXIT_ERROR;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i == ref)
+			continue;
+		olds[k] = r->benchmarks[ref];
+		olds[k].name = r->benchmarks[i].name;
+		news[k++] = r->benchmarks[i];
+	}
+	a.benchmarks = olds;
+	a.nbench = k;
+	a.priv = NULL;
+	b.benchmarks = news;
+	b.nbench = k;
+	b.priv = NULL;
+	snprintf(label, sizeof(label), "%s", r->benchmarks[ref].name);
+	printf("\nComparison against the reference '%s':\n", label);
+	fflush(stdout);
+	code = pmc_cli_compare_results(&a, label, &b, "command", c->copts, false);
+	free(olds);
+	free(news);
+	return code;
+}
+
+int pmc_cli_run(int argc, char **argv)
+{
+	struct run_cli c = { .ro = { .sz = sizeof(c.ro), .runs = 10, .warmup = 1 } };
+	struct pmc_event_list events = { 0 };
+	struct pmc_runner_cmd *cmds = NULL;
+	struct pmc_result *result = NULL, *base = NULL;
+	char ***owned = NULL, err[1024] = "", *vg = NULL;
+	size_t ncmds = 0;
+	int code = PMC_EXIT_ERROR, first = 0, r;
+	bool user_only = false;
+
+	c.copts = pmc_cli_compare_opts_new();
+	if (!c.copts) {
+		pmc_cli_error("out of memory");
+		return PMC_EXIT_ERROR;
+	}
+	r = parse_args(&c, argc, argv, &first);
+	if (r == 1) {
+		code = PMC_EXIT_OK;
+		goto out;
+	}
+	if (r < 0)
+		goto out;
+	if (c.ro.backend == PMC_BACKEND_VALGRIND) {
+		if (!c.runs_given)
+			c.ro.runs = 1;
+		if (!c.warmup_given)
+			c.ro.warmup = 0;
+		if (c.events_spec) {
+			pmc_cli_error("--events does not apply to --backend valgrind, which "
+				      "always reports its simulated counts");
+			goto out;
+		}
+		if (pmc_valgrind_find(&vg) < 0) {
+			pmc_cli_error("valgrind is not installed; install it with: "
+				      "apt-get install valgrind");
+			goto out;
+		}
+		c.ro.valgrind_path = vg;
+	}
+	if (build_commands(&c, argc, argv, first, &cmds, &owned, &ncmds) < 0)
+		goto out;
+	if (c.reference > ncmds) {
+		pmc_cli_error("--reference %zu: there %s only %zu command%s", c.reference,
+			      ncmds == 1 ? "is" : "are", ncmds, ncmds == 1 ? "" : "s");
+		goto out;
+	}
+	if (check_commands(cmds, ncmds) < 0)
+		goto out;
+	if (c.output && check_output_dir(c.output) < 0)
+		goto out;
+	if (c.baseline) {
+		r = pmc_result_load(c.baseline, &base, err, sizeof(err));
+		if (r < 0) {
+			pmc_cli_error("%s", err);
+			goto out;
+		}
+	}
+	if (c.ro.backend == PMC_BACKEND_PERF) {
+		struct pmc_parse_error perr;
+		const char *spec = c.events_spec ? c.events_spec : DEFAULT_EVENTS;
+
+		r = pmc_event_list_parse(spec, NULL, &events, &perr);
+		if (r < 0) {
+			pmc_cli_error("--events '%s': column %zu: %s", spec, perr.column,
+				      perr.message);
+			goto out;
+		}
+		c.ro.events = &events;
+		c.ro.user_only_fallback = true;
+		if (probe_events(&c, &events, &user_only) < 0)
+			goto out;
+	}
+
+	result = pmc_result_new(c.ro.backend == PMC_BACKEND_VALGRIND ? "valgrind" : "perf");
+	if (!result || pmc_env_collect(result) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
+	if (c.ro.backend == PMC_BACKEND_PERF) {
+		pmc_result_set_env(result, "events", c.events_spec ? c.events_spec : DEFAULT_EVENTS);
+		pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel");
+	}
+	if (!c.quiet && isatty(STDERR_FILENO)) {
+		c.ro.progress = progress;
+		c.ro.ud = cmds;
+	}
+	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
+	if (c.ro.progress)
+		fprintf(stderr, "\r\033[K");
+	if (r < 0) {
+		pmc_cli_error("%s", err);
+		goto out;
+	}
+
+	switch (c.format) {
+	case FORMAT_TABLE: {
+		struct pmc_report_opts ro = { .median = c.median, .confidence = 0.95 };
+
+		r = pmc_report_table(stdout, result, &ro);
+		break;
+	}
+	case FORMAT_MARKDOWN: {
+		struct pmc_report_opts ro = { .median = c.median, .confidence = 0.95 };
+
+		r = pmc_report_markdown(stdout, result, &ro);
+		break;
+	}
+	case FORMAT_CSV:
+		r = pmc_report_csv(stdout, result);
+		break;
+	case FORMAT_JSON: {
+		char *text = pmc_result_dumps(result);
+
+		r = text ? 0 : -ENOMEM;
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		break;
+	}
+	}
+	fflush(stdout);
+	if (r < 0) {
+		pmc_cli_error("cannot write the report: %s", strerror(-r));
+		goto out;
+	}
+	if (c.output) {
+		r = pmc_result_save(result, c.output, err, sizeof(err));
+		if (r < 0) {
+			pmc_cli_error("%s", err);
+			goto out;
+		}
+	}
+	code = PMC_EXIT_OK;
+	if (base)
+		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
+	else if (ncmds > 1 && c.format != FORMAT_JSON && c.format != FORMAT_CSV)
+		code = compare_commands(result, &c);
+out:
+	free_commands(cmds, owned, ncmds);
+	pmc_event_list_free(&events);
+	pmc_result_free(result);
+	pmc_result_free(base);
+	pmc_cli_compare_opts_free(c.copts);
+	free(c.cmd_strings);
+	free(c.names);
+	free(c.events_spec);
+	free(vg);
+	return code;
+}

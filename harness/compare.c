@@ -9,16 +9,22 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "counters.h"
 #include "metrics.h"
 #include "result.h"
+
+/* Below this many rows per thread, starting threads costs more than it saves. */
+#define ROWS_PER_THREAD 4096
+#define MAX_THREADS 8
 
 static const char *const verdict_names[PMC_VERDICT_COUNT] = {
 	[PMC_VERDICT_NO_CHANGE] = "no change",
@@ -166,6 +172,12 @@ static int strmap_get_or_put(struct strmap *m, const char *key, size_t val, size
 	return 1;
 }
 
+/* The inputs of a row's statistics. */
+struct job {
+	const struct pmc_metric *om, *nm;
+	size_t na, nn; /* present values */
+};
+
 /* A metric id seen anywhere in the compared benchmarks. */
 struct slot {
 	const char *id;
@@ -185,8 +197,8 @@ struct ctx {
 	struct slot *slots;
 	size_t nslots, capslots;
 	size_t caprows;
-	double *va, *vb; /* scratch for present values */
-	size_t capv;
+	struct job *jobs; /* one per row, like the rows */
+	size_t maxn;      /* the most samples of any compared metric */
 	/* Collected for the warnings, which are written once at the end. */
 	size_t untestable, no_ci;
 	size_t small_a, small_b; /* the smallest n seen among those rows */
@@ -333,10 +345,15 @@ static struct pmc_cmp_row *new_row(struct ctx *x)
 	if (c->nrows == x->caprows) {
 		size_t cap = x->caprows ? x->caprows * 2 : 64;
 		struct pmc_cmp_row *grown = realloc(c->rows, cap * sizeof(*grown));
+		struct job *jobs;
 
 		if (!grown)
 			return NULL;
 		c->rows = grown;
+		jobs = realloc(x->jobs, cap * sizeof(*jobs));
+		if (!jobs)
+			return NULL;
+		x->jobs = jobs;
 		x->caprows = cap;
 	}
 	row = &c->rows[c->nrows];
@@ -344,18 +361,6 @@ static struct pmc_cmp_row *new_row(struct ctx *x)
 	row->ratio = row->ratio_lo = row->ratio_hi = NAN;
 	row->diff = row->p = row->q = row->limit_rel = NAN;
 	return row;
-}
-
-static int ensure_scratch(struct ctx *x, size_t n)
-{
-	if (n <= x->capv)
-		return 0;
-	free(x->va);
-	free(x->vb);
-	x->va = malloc(n * sizeof(double));
-	x->vb = malloc(n * sizeof(double));
-	x->capv = x->va && x->vb ? n : 0;
-	return x->capv ? 0 : -ENOMEM;
 }
 
 static bool all_exact_status(const struct pmc_metric *m)
@@ -404,8 +409,19 @@ static const char *missing_reason(const struct pmc_metric *m)
 	return "not measured";
 }
 
-/* Compares one metric present in the old benchmark; nm is NULL when the new benchmark
- * lacks it. */
+static size_t count_present(const struct pmc_metric *m)
+{
+	size_t n = 0;
+
+	if (m)
+		for (size_t i = 0; i < m->n; i++)
+			n += !isnan(m->values[i]);
+	return n;
+}
+
+/* Pairs one metric present in the old benchmark with its namesake in the new one (nm is
+ * NULL when the new benchmark lacks it) and sets up its row; the statistics come later,
+ * in compute_rows(). */
 static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 			  const struct pmc_benchmark *nb, const struct pmc_metric *om,
 			  const struct pmc_metric *nm, struct slot *s)
@@ -416,11 +432,8 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	size_t na, nn, blk;
 	int r;
 
-	r = ensure_scratch(x, nm && nm->n > om->n ? nm->n : om->n);
-	if (r < 0)
-		return r;
-	na = pmc_metric_present(om, x->va);
-	nn = nm ? pmc_metric_present(nm, x->vb) : 0;
+	na = count_present(om);
+	nn = count_present(nm);
 	if (na == 0 && nn == 0)
 		return 0; /* measured on neither side: nothing to say */
 	if (nm && om->unit && nm->unit && strcmp(om->unit, nm->unit) != 0) {
@@ -455,6 +468,11 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	row = new_row(x);
 	if (!row)
 		return -ENOMEM;
+	x->jobs[c->nrows] = (struct job){ .om = om, .nm = nm, .na = na, .nn = nn };
+	if (na > x->maxn)
+		x->maxn = na;
+	if (nn > x->maxn)
+		x->maxn = nn;
 	row->bench = nb->name;
 	row->old_bench = ob->name;
 	row->metric = s->id;
@@ -467,14 +485,6 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 
 		row->kind = PMC_ROW_MISSING;
 		row->missing_old = na == 0;
-		if (na > 0) {
-			r = pmc_summary_compute(x->va, na, c->confidence, &row->old);
-			row->has_old = r == 0;
-		}
-		if (nn > 0) {
-			r = pmc_summary_compute(x->vb, nn, c->confidence, &row->new);
-			row->has_new = r == 0;
-		}
 		if (side == 0)
 			x->missing_old_rows++;
 		else
@@ -491,12 +501,6 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 
 	if (note_multiplexing(x, om, ob->name) | note_multiplexing(x, nm, nb->name))
 		x->mux_low++;
-	if (pmc_summary_compute(x->va, na, c->confidence, &row->old) < 0 ||
-	    pmc_summary_compute(x->vb, nn, c->confidence, &row->new) < 0)
-		return -EINVAL; /* cannot happen: both have values */
-	row->has_old = row->has_new = true;
-	row->diff = row->new.median - row->old.median;
-
 	{
 		const struct pmc_threshold *th = pmc_thresholds_lookup(o->thresholds, nb->name,
 									om->id);
@@ -518,16 +522,42 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 			if (r < 0)
 				return r;
 		}
-		if (!th->absolute)
-			row->limit_rel = th->limit;
-		else if (row->old.median > 0)
-			row->limit_rel = th->limit / row->old.median;
 	}
+	c->nrows++;
+	return block_add_row(&c->blocks[blk], c->nrows - 1);
+}
+
+/* The statistics of one row; va and vb hold room for the samples of either side. */
+static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alpha,
+		       double confidence, double *va, double *vb)
+{
+	size_t na = j->na, nn = j->nn;
+	int r;
+
+	if (na)
+		pmc_metric_present(j->om, va);
+	if (nn)
+		pmc_metric_present(j->nm, vb);
+	if (na) {
+		r = pmc_summary_compute(va, na, confidence, &row->old);
+		if (r < 0)
+			return r;
+		row->has_old = true;
+	}
+	if (nn) {
+		r = pmc_summary_compute(vb, nn, confidence, &row->new);
+		if (r < 0)
+			return r;
+		row->has_new = true;
+	}
+	if (row->kind == PMC_ROW_MISSING)
+		return 0;
+	row->diff = row->new.median - row->old.median;
 
 	/* A value that does not vary over at least two runs per side (or a simulated one,
 	 * exact by construction) is deterministic: there is nothing to test. */
 	if (row->old.min == row->old.max && row->new.min == row->new.max &&
-	    ((na >= 2 && nn >= 2) || (all_exact_status(om) && all_exact_status(nm)))) {
+	    ((na >= 2 && nn >= 2) || (all_exact_status(j->om) && all_exact_status(j->nm)))) {
 		row->kind = PMC_ROW_EXACT;
 		if (row->old.median != 0)
 			row->ratio = row->new.median / row->old.median;
@@ -537,41 +567,120 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 		row->testable = true;
 	} else {
 		struct pmc_mwu u;
-		bool positive = row->old.min > 0 && row->new.min > 0;
 
 		row->kind = PMC_ROW_TESTED;
-		r = pmc_mann_whitney(x->va, na, x->vb, nn, &u);
+		r = pmc_mann_whitney(va, na, vb, nn, &u);
 		if (r < 0)
 			return r;
 		row->p = u.p;
 		row->mwu_exact = u.exact;
-		row->testable = smallest_p(na, nn) < c->alpha;
-		if (!row->testable) {
-			x->untestable++;
-			if (x->untestable == 1 || na + nn < x->small_a + x->small_b) {
-				x->small_a = na;
-				x->small_b = nn;
-			}
-		}
-		if (!row->old.has_ci || !row->new.has_ci)
-			x->no_ci++;
-		if (positive) {
-			r = pmc_ratio_ci(x->va, na, x->vb, nn, c->confidence, &row->ratio,
-					 &row->ratio_lo, &row->ratio_hi);
+		row->testable = smallest_p(na, nn) < alpha;
+		if (row->old.min > 0 && row->new.min > 0) {
+			r = pmc_ratio_ci(va, na, vb, nn, confidence, &row->ratio, &row->ratio_lo,
+					 &row->ratio_hi);
 			if (r < 0 && r != -EDOM)
 				return r;
 			if (r == -EDOM)
 				row->ratio_lo = row->ratio_hi = NAN;
-		} else {
-			/* Logs need positive values: fall back to the ratio of medians
-			 * without a CI. */
-			x->nonpositive++;
-			if (row->old.median > 0)
-				row->ratio = row->new.median / row->old.median;
+		} else if (row->old.median > 0) {
+			/* Logs need positive values: the ratio of medians, without a CI. */
+			row->ratio = row->new.median / row->old.median;
 		}
 	}
-	c->nrows++;
-	return block_add_row(&c->blocks[blk], c->nrows - 1);
+	if (!row->threshold->absolute)
+		row->limit_rel = row->threshold->limit;
+	else if (row->old.median > 0)
+		row->limit_rel = row->threshold->limit / row->old.median;
+	return 0;
+}
+
+struct worker {
+	struct pmc_comparison *c;
+	const struct job *jobs;
+	size_t begin, end, maxn;
+	int error;
+	pthread_t thread;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	double *va = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
+	double *vb = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
+
+	w->error = va && vb ? 0 : -ENOMEM;
+	for (size_t i = w->begin; i < w->end && w->error == 0; i++)
+		w->error = compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha,
+				       w->c->confidence, va, vb);
+	free(va);
+	free(vb);
+	return NULL;
+}
+
+/* Rows are independent and the statistics functions reentrant (stats.h), so a large
+ * comparison spreads its rows over the online CPUs. */
+static int compute_rows(struct ctx *x)
+{
+	struct pmc_comparison *c = x->c;
+	struct worker w[MAX_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nthreads = 1, started = 0;
+	int r = 0;
+
+	if (c->nrows >= ROWS_PER_THREAD * 2 && cpus > 1) {
+		nthreads = c->nrows / ROWS_PER_THREAD;
+		if (nthreads > (size_t)cpus)
+			nthreads = (size_t)cpus;
+		if (nthreads > MAX_THREADS)
+			nthreads = MAX_THREADS;
+	}
+	for (size_t t = 0; t < nthreads; t++) {
+		w[t] = (struct worker){
+			.c = c,
+			.jobs = x->jobs,
+			.begin = c->nrows * t / nthreads,
+			.end = c->nrows * (t + 1) / nthreads,
+			.maxn = x->maxn,
+		};
+	}
+	/* The first share runs on this thread; a thread that cannot start runs here too. */
+	for (size_t t = 1; t < nthreads; t++) {
+		if (pthread_create(&w[t].thread, NULL, worker_run, &w[t]) != 0)
+			break;
+		started = t;
+	}
+	worker_run(&w[0]);
+	for (size_t t = 1; t <= started; t++)
+		pthread_join(w[t].thread, NULL);
+	for (size_t t = started + 1; t < nthreads; t++)
+		worker_run(&w[t]);
+	for (size_t t = 0; t < nthreads; t++)
+		if (w[t].error && !r)
+			r = w[t].error;
+	if (r < 0) {
+		snprintf(x->err, x->errlen, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
+		return r;
+	}
+	/* What the warnings say, gathered once the numbers exist. */
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_cmp_row *row = &c->rows[i];
+
+		if (row->kind != PMC_ROW_TESTED)
+			continue;
+		if (!row->testable) {
+			x->untestable++;
+			if (x->untestable == 1 ||
+			    row->old.n + row->new.n < x->small_a + x->small_b) {
+				x->small_a = row->old.n;
+				x->small_b = row->new.n;
+			}
+		}
+		if (!row->old.has_ci || !row->new.has_ci)
+			x->no_ci++;
+		if (!(row->old.min > 0 && row->new.min > 0))
+			x->nonpositive++;
+	}
+	return 0;
 }
 
 /* Where a change lies against the limits: +1 beyond the upper one, -1 beyond the lower
@@ -1007,6 +1116,9 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		r = -ENODATA;
 		goto fail_maps;
 	}
+	r = compute_rows(&x);
+	if (r < 0)
+		goto fail_maps;
 	if (c->fdr) {
 		r = fdr_adjust(c);
 		if (r < 0)
@@ -1025,8 +1137,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	strmap_free(&names);
 	strmap_free(&x.ids);
 	free(x.slots);
-	free(x.va);
-	free(x.vb);
+	free(x.jobs);
 	free(pair);
 	*ret = c;
 	return 0;
@@ -1035,8 +1146,7 @@ fail_maps:
 	strmap_free(&names);
 	strmap_free(&x.ids);
 	free(x.slots);
-	free(x.va);
-	free(x.vb);
+	free(x.jobs);
 	free(pair);
 	pmc_comparison_free(c);
 	return r;

@@ -19,10 +19,10 @@
 #define CAP_PERFMON_BIT 38
 
 static const char *const probe_events[PMC_DOCTOR_PROBES] = {
-	"cycles",
-	"instructions",
-	"task-clock",
-	"msr/tsc/",
+    "cycles",
+    "instructions",
+    "task-clock",
+    "msr/tsc/",
 };
 
 static int read_line_file(const char *root, const char *rel, char *buf, size_t size)
@@ -137,8 +137,8 @@ static void collect_cpuinfo(struct pmc_doctor *d, const char *proc)
 		if (strncmp(line, "flags", 5) != 0)
 			continue;
 		d->hypervisor = 0;
-		for (tok = strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n",
-				    &save);
+		for (tok =
+			 strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n", &save);
 		     tok; tok = strtok_r(NULL, " \t\n", &save))
 			if (strcmp(tok, "hypervisor") == 0)
 				d->hypervisor = 1;
@@ -184,13 +184,13 @@ static void probe(struct pmc_doctor_probe *p, const char *event, const char *sys
 		  const struct pmc_sys *sys)
 {
 	struct pmc_counters_opts o = {
-		.sz = sizeof(o),
-		.sys = sys,
-		.pid = 0,
-		.cpu = -1,
-		.user_only_fallback = true,
+	    .sz = sizeof(o),
+	    .sys = sys,
+	    .pid = 0,
+	    .cpu = -1,
+	    .user_only_fallback = true,
 	};
-	struct pmc_event_list l = { 0 };
+	struct pmc_event_list l = {0};
 	struct pmc_parse_error err;
 	struct pmc_counters *c = NULL;
 	enum pmc_status st;
@@ -291,22 +291,29 @@ const char *pmc_doctor_hw_reason(const struct pmc_doctor *d, int err, char *buf,
 		break;
 	case ENOENT:
 	case ENODEV:
-	case EOPNOTSUPP:
+	case EOPNOTSUPP: {
+		const char *sw =
+		    d->probes[2].tried && d->probes[2].error == 0 ? "; software events work" : "";
+
 		if (d->cpu_pmu)
 			snprintf(buf, size,
 				 "the CPU PMU (%s) does not provide this event on this CPU model; "
 				 "other hardware events may work (see 'pmcbench list')",
 				 d->cpu_pmu_name);
 		else if (d->hypervisor == 1)
-			snprintf(buf, size,
-				 "no hardware PMU: this looks like a virtual machine (hypervisor flag "
-				 "set) whose hypervisor exposes no PMU; software events work");
+			snprintf(
+			    buf, size,
+			    "no hardware PMU: this looks like a virtual machine (hypervisor flag "
+			    "set) whose hypervisor exposes no PMU%s",
+			    sw);
 		else
 			snprintf(buf, size,
 				 "no hardware PMU: the kernel registered no CPU PMU in "
 				 "/sys/bus/event_source/devices (CPU or kernel without perf "
-				 "support); software events work");
+				 "support)%s",
+				 sw);
 		break;
+	}
 	case EACCES:
 	case EPERM:
 		if (d->seccomp == 2 && err == EPERM)
@@ -315,21 +322,24 @@ const char *pmc_doctor_hw_reason(const struct pmc_doctor *d, int err, char *buf,
 				 "perf_event_open; run outside the container or allow the syscall "
 				 "in its seccomp profile");
 		else if (d->has_paranoid && d->paranoid >= 3 && !privileged(d))
-			snprintf(buf, size,
-				 "denied: perf_event_paranoid is %d, which forbids perf_event_open to "
-				 "unprivileged users; run 'sysctl kernel.perf_event_paranoid=2' as "
-				 "root, or grant CAP_PERFMON",
-				 d->paranoid);
+			snprintf(
+			    buf, size,
+			    "denied: perf_event_paranoid is %d, which forbids perf_event_open to "
+			    "unprivileged users; run 'sysctl kernel.perf_event_paranoid=2' as "
+			    "root, or grant CAP_PERFMON",
+			    d->paranoid);
 		else if (d->has_paranoid && d->paranoid == 2 && !privileged(d))
-			snprintf(buf, size,
-				 "denied: perf_event_paranoid is 2, so unprivileged users may count "
-				 "only user space; add :u to the events, run 'sysctl "
-				 "kernel.perf_event_paranoid=1' as root, or grant CAP_PERFMON");
+			snprintf(
+			    buf, size,
+			    "denied: perf_event_paranoid is 2, so unprivileged users may count "
+			    "only user space; add :u to the events, run 'sysctl "
+			    "kernel.perf_event_paranoid=1' as root, or grant CAP_PERFMON");
 		else if (d->seccomp == 2)
-			snprintf(buf, size,
-				 "denied although perf_event_paranoid and capabilities allow it: the "
-				 "seccomp filter on this process (a container?) may block "
-				 "perf_event_open");
+			snprintf(
+			    buf, size,
+			    "denied although perf_event_paranoid and capabilities allow it: the "
+			    "seccomp filter on this process (a container?) may block "
+			    "perf_event_open");
 		else
 			snprintf(buf, size,
 				 "denied although perf_event_paranoid and capabilities allow it: a "

@@ -12,9 +12,9 @@ struct pmc_sys;
 /* Where to look; NULL (or a NULL member) means the real machine. Tests point these at
  * a fake tree and an emulated PMU. */
 struct pmc_doctor_opts {
-	size_t sz;                 /* sizeof(struct pmc_doctor_opts) */
-	const char *proc_root;     /* NULL: "/proc" */
-	const char *sysfs_root;    /* NULL: "/sys/bus/event_source/devices" */
+	size_t sz;		   /* sizeof(struct pmc_doctor_opts) */
+	const char *proc_root;	   /* NULL: "/proc" */
+	const char *sysfs_root;	   /* NULL: "/sys/bus/event_source/devices" */
 	const struct pmc_sys *sys; /* NULL: the kernel (for the probes) */
 };
 
@@ -22,31 +22,31 @@ struct pmc_doctor_opts {
 
 /* One probe: the event opened alone on the calling thread, like `perf stat -e EVENT`. */
 struct pmc_doctor_probe {
-	char event[32];   /* "cycles", "instructions", "task-clock", "msr/tsc/" */
-	bool hardware;    /* needs a PMU beyond the kernel's software one */
-	bool tried;       /* false when the event does not exist here (e.g. no msr PMU) */
-	int error;        /* 0 when it opened, else the positive errno of perf_event_open */
-	bool user_only;   /* opened only after retrying with exclude_kernel (:u) */
+	char event[32]; /* "cycles", "instructions", "task-clock", "msr/tsc/" */
+	bool hardware;	/* needs a PMU beyond the kernel's software one */
+	bool tried;	/* false when the event does not exist here (e.g. no msr PMU) */
+	int error;	/* 0 when it opened, else the positive errno of perf_event_open */
+	bool user_only; /* opened only after retrying with exclude_kernel (:u) */
 };
 
 struct pmc_doctor {
 	/* sysfs event_source devices */
 	bool sysfs_readable;
-	char pmus[512];          /* their names, ", "-separated ("" when none) */
-	bool cpu_pmu;            /* a CPU PMU is registered (type PERF_TYPE_RAW, or "cpu*") */
-	char cpu_pmu_name[64];   /* its name, "" when none */
+	char pmus[512];	       /* their names, ", "-separated ("" when none) */
+	bool cpu_pmu;	       /* a CPU PMU is registered (type PERF_TYPE_RAW, or "cpu*") */
+	char cpu_pmu_name[64]; /* its name, "" when none */
 	/* /proc/sys/kernel */
-	int paranoid;            /* perf_event_paranoid; meaningful when has_paranoid */
+	int paranoid; /* perf_event_paranoid; meaningful when has_paranoid */
 	bool has_paranoid;
-	int nmi_watchdog;        /* 1 on (it holds a hardware counter), 0 off, -1 unknown */
+	int nmi_watchdog; /* 1 on (it holds a hardware counter), 0 off, -1 unknown */
 	/* /proc/self/status */
 	bool caps_known;
-	bool cap_perfmon;        /* CAP_PERFMON (38) in the effective set */
-	bool cap_sys_admin;      /* CAP_SYS_ADMIN (21) in the effective set */
-	int seccomp;             /* 0 off, 1 strict, 2 filter, -1 unknown */
+	bool cap_perfmon;   /* CAP_PERFMON (38) in the effective set */
+	bool cap_sys_admin; /* CAP_SYS_ADMIN (21) in the effective set */
+	int seccomp;	    /* 0 off, 1 strict, 2 filter, -1 unknown */
 	uid_t euid;
 	/* /proc/cpuinfo */
-	int hypervisor;          /* 1 when the CPU flags say "hypervisor" (a VM), 0 not, -1 unknown */
+	int hypervisor; /* 1 when the CPU flags say "hypervisor" (a VM), 0 not, -1 unknown */
 	/* probes, in this order: cycles, instructions, task-clock, msr/tsc/ */
 	struct pmc_doctor_probe probes[PMC_DOCTOR_PROBES];
 	size_t nprobes;

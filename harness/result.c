@@ -669,9 +669,12 @@ static void put_metric(FILE *f, const struct pmc_metric *m)
 
 			if (i)
 				fputs(", ", f);
-			/* Nothing was read from an event that did not open. */
+			/* Nothing was read from an event that did not open, and a simulator
+			 * has no times: null, never a made-up 0. */
 			if (status_failed(m->status[i]))
 				fputs("null", f);
+			else if (m->status[i] == PMC_STATUS_EXACT)
+				fprintf(f, "[%" PRIu64 ", null, null]", raw->value);
 			else
 				fprintf(f, "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", raw->value,
 					raw->enabled, raw->running);
@@ -1312,11 +1315,20 @@ static int jr_number(struct jr *r, struct jnum *ret)
 	} else {
 		const char *d = q;
 
-		/* 19 digits always fit in 64 bits; longer integers (u wrapped around, which
-		 * is defined for unsigned types) go through strtod. */
-		for (; is_digit(*q); q++)
+		/* 19 digits always fit in 64 bits, a 20th may; longer integers go through
+		 * strtod. */
+		for (; is_digit(*q) && q - d < 19; q++)
 			u = u * 10 + (uint64_t)(*q - '0');
-		ovf = q - d > 19;
+		if (is_digit(*q)) {
+			unsigned last = (unsigned)(*q++ - '0');
+
+			if (u <= (UINT64_MAX - last) / 10)
+				u = u * 10 + last;
+			else
+				ovf = true;
+			for (; is_digit(*q); q++)
+				ovf = true;
+		}
 	}
 	if (*q == '.') {
 		q++;
@@ -1586,8 +1598,8 @@ struct loader {
 	struct jr r;
 	struct metric_pos *mpos;
 	size_t mpos_cap;
-	bool *raw_null;
-	size_t raw_null_cap;
+	unsigned char *raw_kind; /* enum raw_kind per run of the current metric */
+	size_t raw_kind_cap;
 	/* Arrays are read into these scratch buffers, then copied to allocations of the
 	 * exact size: a model of a million samples stays small and allocation cheap. */
 	double *values;
@@ -1721,9 +1733,18 @@ static int load_status(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 	return dup_exact(ld->status, i, sizeof(*ld->status), &m->status);
 }
 
+/* What a raw reading held, checked against the run's status once both are read. */
+enum raw_kind {
+	RAW_NONE,  /* null: the event did not open */
+	RAW_COUNT, /* [value, null, null]: a simulated count, which has no times */
+	RAW_FULL,  /* [value, time_enabled, time_running] */
+};
+
 static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 {
 	static const char *const names[] = { "value", "time_enabled", "time_running" };
+	static const char shape[] = "a raw reading is [value, time_enabled, time_running] or "
+				    "[value, null, null]; " REGEN;
 	struct jr *r = &ld->r;
 	size_t i = 0;
 	int rc;
@@ -1733,18 +1754,19 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 	jr_push_index(r);
 	while ((rc = jr_array_next(r, &i)) == 1) {
 		const char *at = r->p;
-		uint64_t v[3];
+		uint64_t v[3] = { 0 };
+		bool null[3] = { false };
 		size_t k = 0;
 
 		jr_set_index(r, i - 1);
 		if ((rc = grow(&ld->raw, &ld->raw_cap, i, sizeof(*ld->raw))) < 0 ||
-		    (rc = grow(&ld->raw_null, &ld->raw_null_cap, i, sizeof(bool))) < 0)
+		    (rc = grow(&ld->raw_kind, &ld->raw_kind_cap, i, sizeof(*ld->raw_kind))) < 0)
 			return rc;
-		ld->raw_null[i - 1] = jr_is_null(r);
 		if (jr_is_null(r)) {
 			if ((rc = jr_literal(r, "null")) < 0)
 				return rc;
 			ld->raw[i - 1] = (struct pmc_run_raw){ 0 };
+			ld->raw_kind[i - 1] = RAW_NONE;
 			continue;
 		}
 		if (*r->p != '[')
@@ -1757,11 +1779,16 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 
 			jr_set_index(r, k - 1);
 			if (k > 3)
-				return jr_fail(r, at,
-					       "a raw reading has 3 numbers: value, time_enabled, "
-					       "time_running; " REGEN);
+				return jr_fail(r, at, "%s", shape);
+			if (k > 1 && jr_is_null(r)) {
+				if ((rc = jr_literal(r, "null")) < 0)
+					return rc;
+				null[k - 1] = true;
+				continue;
+			}
 			if (*r->p != '-' && !is_digit(*r->p))
-				return jr_type(r, "a non-negative integer");
+				return jr_type(r, k > 1 ? "a non-negative integer or null"
+							: "a non-negative integer");
 			if ((rc = jr_number(r, &num)) < 0)
 				return rc;
 			if (!num.is_uint)
@@ -1774,16 +1801,15 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 		jr_pop(r);
 		if (rc < 0)
 			return rc;
-		if (k != 3)
-			return jr_fail(r, at,
-				       "a raw reading has 3 numbers: value, time_enabled, "
-				       "time_running; " REGEN);
+		if (k != 3 || null[1] != null[2])
+			return jr_fail(r, at, "%s", shape);
 		if (v[2] > v[1])
 			return jr_fail(r, at,
 				       "time_running %" PRIu64 " exceeds time_enabled %" PRIu64
 				       "; the kernel never reports that — " REGEN,
 				       v[2], v[1]);
 		ld->raw[i - 1] = (struct pmc_run_raw){ .value = v[0], .enabled = v[1], .running = v[2] };
+		ld->raw_kind[i - 1] = null[1] ? RAW_COUNT : RAW_FULL;
 	}
 	jr_pop(r);
 	if (rc < 0)
@@ -1821,6 +1847,15 @@ static int load_running_fraction(struct loader *ld, size_t *ret_n)
 	jr_pop(r);
 	*ret_n = i;
 	return rc;
+}
+
+/* The raw reading each status comes with: none when the event did not open, a count
+ * without times from a simulator, the kernel's three numbers otherwise. */
+static enum raw_kind raw_kind_of(enum pmc_status st)
+{
+	if (status_failed(st))
+		return RAW_NONE;
+	return st == PMC_STATUS_EXACT ? RAW_COUNT : RAW_FULL;
 }
 
 /* Points the path at <metric>.<key>[index] for a check made after the metric was read;
@@ -1982,15 +2017,18 @@ static int load_metric(struct loader *ld, struct pmc_metric *m, struct metric_po
 					      "a number for a run with status \"%s\", which was not "
 					      "measured; it must be null — " REGEN,
 					      pmc_status_name(st));
-		if (ld->raw_null[k] != status_failed(st))
+		if (ld->raw_kind[k] != raw_kind_of(st)) {
+			static const char *const what[] = {
+				[RAW_NONE] = "null",
+				[RAW_COUNT] = "[value, null, null]",
+				[RAW_FULL] = "[value, time_enabled, time_running]",
+			};
+
 			return metric_fail_at(r, pos->raw_at, "raw", k,
-					      ld->raw_null[k] ? "null for a run with status \"%s\"; "
-								"only a run that did not open has "
-								"no reading — " REGEN
-							      : "a reading for a run with status "
-								"\"%s\", which did not open; it must be "
-								"null — " REGEN,
-					      pmc_status_name(st));
+					      "%s for a run with status \"%s\"; expected %s — " REGEN,
+					      what[ld->raw_kind[k]], pmc_status_name(st),
+					      what[raw_kind_of(st)]);
+		}
 	}
 	return 0;
 }
@@ -2518,7 +2556,7 @@ out:
 	free(ld.r.mem);
 	free(ld.r.s);
 	free(ld.mpos);
-	free(ld.raw_null);
+	free(ld.raw_kind);
 	free(ld.values);
 	free(ld.status);
 	free(ld.raw);

@@ -1,1 +1,443 @@
-/* Not written yet. */ typedef int pmc_unwritten_runner;
+/* The runner. Each measured run of the perf backend opens the event groups on the
+ * forked child before it execs (enable_on_exec, inherit: DESIGN.md "Kernel ABI facts"),
+ * and reads them after wait4, when inherited children have folded their counts in. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "env.h"
+#include "metrics.h"
+#include "result.h"
+#include "runner.h"
+#include "spawn.h"
+#include "valgrind.h"
+
+struct perf_run {
+	const struct pmc_runner_opts *o;
+	int *known_errors; /* per event: errno it failed to open with in an earlier run */
+	struct pmc_counters *counters;
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int open_on_child(void *ud, pid_t child)
+{
+	struct perf_run *pr = ud;
+	struct pmc_counters_opts co = {
+		.sz = sizeof(co),
+		.sys = pr->o->sys,
+		.pid = child,
+		.cpu = -1,
+		.inherit = true,
+		.enable_on_exec = true,
+		.known_errors = pr->known_errors,
+		.user_only_fallback = pr->o->user_only_fallback,
+	};
+
+	return pmc_counters_open(pr->o->events, &co, &pr->counters);
+}
+
+static double timeval_ns(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+static int append(struct pmc_benchmark *b, const char *id, double value,
+		  const struct pmc_reading *reading)
+{
+	struct pmc_metric *m = pmc_benchmark_metric(b, id);
+
+	if (!m)
+		return -ENOMEM;
+	return pmc_metric_append(m, value, reading);
+}
+
+/* wait4's figures, which every run of the perf backend has. */
+static int record_rusage(struct pmc_benchmark *b, const struct pmc_spawn_result *sr)
+{
+	int r = append(b, "wall-time", (double)sr->wall_ns, NULL);
+
+	if (r == 0)
+		r = append(b, "user-time", timeval_ns(sr->ru.ru_utime), NULL);
+	if (r == 0)
+		r = append(b, "system-time", timeval_ns(sr->ru.ru_stime), NULL);
+	/* ru_maxrss is in KiB on Linux (getrusage(2)). */
+	if (r == 0)
+		r = append(b, "max-rss", (double)sr->ru.ru_maxrss * 1024.0, NULL);
+	return r;
+}
+
+static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
+		       const struct pmc_reading *readings)
+{
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct pmc_reading *rd = &readings[i];
+		double v = pmc_status_has_value(rd->status) ? rd->scaled : NAN;
+		struct pmc_metric *m = pmc_benchmark_metric(b, ev->events[i].name);
+		int r;
+
+		if (!m)
+			return -ENOMEM;
+		r = pmc_metric_append(m, v, rd);
+		if (r < 0)
+			return r;
+		if (rd->error && !pmc_status_has_value(rd->status))
+			m->error = rd->error;
+	}
+	return 0;
+}
+
+static int record_valgrind(struct pmc_benchmark *b, const struct pmc_valgrind_counts *counts)
+{
+	for (size_t i = 0; i < pmc_valgrind_metric_count(); i++) {
+		struct pmc_metric *m = pmc_benchmark_metric(b, pmc_valgrind_metric_id(i));
+		struct pmc_reading rd;
+		int r;
+
+		if (!m)
+			return -ENOMEM;
+		m->simulated = true;
+		r = pmc_valgrind_metric_reading(counts, i, &rd);
+		if (r == -ENODATA) {
+			/* Not simulated in this run (cache or branch simulation off). */
+			rd = (struct pmc_reading){ .status = PMC_STATUS_UNSUPPORTED, .error = ENODATA };
+			r = pmc_metric_append(m, NAN, &rd);
+		} else if (r == 0) {
+			r = pmc_metric_append(m, (double)rd.value, &rd);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const char *describe_failure(const struct pmc_spawn_result *sr, char *buf, size_t len)
+{
+	if (sr->timed_out)
+		snprintf(buf, len, "timed out and was killed");
+	else if (sr->term_signal)
+		snprintf(buf, len, "was killed by signal %d (%s)", sr->term_signal,
+			 strsignal(sr->term_signal));
+	else
+		snprintf(buf, len, "exited with status %d", sr->exit_code);
+	return buf;
+}
+
+static int run_perf(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o,
+		    struct perf_run *pr, bool measured, struct pmc_spawn_result *sr,
+		    struct pmc_reading *readings)
+{
+	struct pmc_spawn_opts so = {
+		.argv = cmd->argv,
+		.input_path = o->input_path,
+		.show_output = o->show_output,
+		.timeout_s = o->timeout_s,
+		.before_exec = measured ? open_on_child : NULL,
+		.ud = pr,
+	};
+	int r;
+
+	pr->counters = NULL;
+	r = pmc_spawn_run(&so, sr);
+	if (r == 0 && measured) {
+		r = pmc_counters_read(pr->counters, readings);
+		/* Later runs skip what failed to open here: the failure is reported once and
+		 * costs no syscalls on every run. */
+		for (size_t i = 0; r == 0 && i < o->events->n; i++) {
+			enum pmc_status st;
+			int e;
+
+			pmc_counters_open_status(pr->counters, i, &st, &e);
+			if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) && e > 0)
+				pr->known_errors[i] = e;
+		}
+	}
+	pmc_counters_close(pr->counters);
+	pr->counters = NULL;
+	return r;
+}
+
+static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o,
+			struct pmc_spawn_result *sr, struct pmc_valgrind_counts *counts, char *err,
+			size_t errlen)
+{
+	struct pmc_valgrind_opts vo = { .sz = sizeof(vo), .valgrind = o->valgrind_path,
+					.tool = (enum pmc_valgrind_tool)o->valgrind_tool };
+	struct pmc_spawn_opts so = {
+		.input_path = o->input_path,
+		.show_output = o->show_output,
+		.timeout_s = o->timeout_s,
+		.no_aslr = true, /* identical runs give identical counts */
+	};
+	char **argv = NULL, *dir = NULL, why[256];
+	int r;
+
+	r = pmc_valgrind_outdir_new(NULL, &dir);
+	if (r < 0) {
+		set_err(err, errlen, "cannot create a directory for valgrind's output: %s",
+			strerror(-r));
+		return r;
+	}
+	vo.outdir = dir;
+	r = pmc_valgrind_argv(&vo, cmd->argv, &argv);
+	if (r < 0) {
+		set_err(err, errlen, "'%s': %s", cmd->display, strerror(-r));
+		goto out;
+	}
+	so.argv = argv;
+	r = pmc_spawn_run(&so, sr);
+	if (r < 0) {
+		set_err(err, errlen, "'%s': cannot run valgrind: %s", cmd->display, strerror(-r));
+		goto out;
+	}
+	if (sr->exit_code != 0 || sr->term_signal || sr->timed_out) {
+		char how[96];
+
+		if (pmc_valgrind_log_error(dir, why, sizeof(why)) < 0)
+			why[0] = '\0';
+		set_err(err, errlen, "'%s' under valgrind %s%s%s", cmd->display,
+			describe_failure(sr, how, sizeof(how)), why[0] ? ": " : "", why);
+		/* A failing run is still counted if valgrind wrote its files. */
+	}
+	{
+		char cerr[512];
+		int cr = pmc_valgrind_collect(dir, counts, cerr, sizeof(cerr));
+
+		if (cr < 0) {
+			if (sr->exit_code == 0 && !sr->term_signal && !sr->timed_out)
+				set_err(err, errlen, "'%s': valgrind wrote no usable counts: %s",
+					cmd->display, cerr);
+			r = cr;
+		}
+	}
+out:
+	free(argv);
+	pmc_valgrind_outdir_remove(dir);
+	free(dir);
+	return r;
+}
+
+struct derived_def {
+	const char *id, *num, *den;
+	double scale;
+};
+
+/* DESIGN.md's derived metrics; docs/metrics.md gives their formulas. */
+static const struct derived_def derived_defs[] = {
+	{ "ipc", "instructions", "cycles", 1.0 },
+	{ "branch-miss-rate", "branch-misses", "branches", 100.0 },
+	{ "cache-miss-rate", "cache-misses", "cache-references", 100.0 },
+	{ "ghz", "cycles", "task-clock", 1.0 }, /* cycles per ns */
+	{ "cpus-utilized", "task-clock", "wall-time", 1.0 },
+};
+
+static const struct pmc_event *find_event(const struct pmc_event_list *ev, const char *id)
+{
+	for (size_t i = 0; ev && i < ev->n; i++)
+		if (strcmp(ev->events[i].name, id) == 0)
+			return &ev->events[i];
+	return NULL;
+}
+
+/* Adds each derived metric whose inputs were both measured in at least one run; a run
+ * where either input is missing gets no value. Inputs with the same modifier pair up:
+ * instructions:u / cycles:u gives ipc:u. */
+static int add_derived(struct pmc_benchmark *b, const struct pmc_event_list *ev)
+{
+	static const char *const suffixes[] = { "", ":u", ":k" };
+
+	for (size_t d = 0; d < sizeof(derived_defs) / sizeof(derived_defs[0]); d++) {
+		for (size_t s = 0; s < 3; s++) {
+			const struct derived_def *def = &derived_defs[d];
+			const char *dsuf = strcmp(def->den, "wall-time") ? suffixes[s] : "";
+			char id[96], num[96], den[96];
+			const struct pmc_metric *mn, *md;
+			const struct pmc_event *en, *ed;
+			struct pmc_metric *m;
+			bool any = false;
+
+			snprintf(id, sizeof(id), "%s%s", def->id, suffixes[s]);
+			snprintf(num, sizeof(num), "%s%s", def->num, suffixes[s]);
+			snprintf(den, sizeof(den), "%s%s", def->den, dsuf);
+			mn = pmc_benchmark_find_metric(b, num);
+			md = pmc_benchmark_find_metric(b, den);
+			if (!mn || !md || mn->n != md->n)
+				continue;
+			for (size_t i = 0; i < mn->n; i++)
+				any |= !isnan(mn->values[i]) && !isnan(md->values[i]) &&
+				       md->values[i] > 0;
+			if (!any)
+				continue;
+			m = pmc_benchmark_metric(b, id);
+			if (!m)
+				return -ENOMEM;
+			/* pmc_benchmark_metric may have moved the array. */
+			mn = pmc_benchmark_find_metric(b, num);
+			md = pmc_benchmark_find_metric(b, den);
+			m->derived = true;
+			en = find_event(ev, num);
+			ed = find_event(ev, den);
+			m->cross_group = en && ed && en->group != ed->group;
+			for (size_t i = 0; i < mn->n; i++) {
+				double a = mn->values[i], z = md->values[i];
+				double v = !isnan(a) && !isnan(z) && z > 0 ? def->scale * a / z : NAN;
+				int r = pmc_metric_append(m, v, NULL);
+
+				if (r < 0)
+					return r;
+			}
+		}
+	}
+	return 0;
+}
+
+static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pmc_result *res,
+			  size_t *ret_first)
+{
+	*ret_first = res->nbench;
+	for (size_t c = 0; c < n; c++) {
+		struct pmc_benchmark *b = pmc_result_add_benchmark(res, cmds[c].name, cmds[c].display);
+		char *path;
+
+		if (!b)
+			return -errno;
+		/* The build-id pins the exact binary that was measured. */
+		path = pmc_find_executable(cmds[c].argv[0]);
+		if (path) {
+			b->build_id = pmc_build_id(path);
+			free(path);
+		}
+	}
+	return 0;
+}
+
+int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
+		   struct pmc_result *result, char *err, size_t errlen)
+{
+	size_t first, rounds, nev = o->events ? o->events->n : 0;
+	struct pmc_reading *readings = NULL;
+	struct perf_run *pr = NULL;
+	int r;
+
+	if (ncmds == 0 || o->runs == 0 ||
+	    (o->backend == PMC_BACKEND_PERF && (!o->events || o->events->n == 0))) {
+		set_err(err, errlen, "nothing to run");
+		return -EINVAL;
+	}
+	r = new_benchmarks(cmds, ncmds, result, &first);
+	if (r < 0) {
+		set_err(err, errlen, "out of memory");
+		return r;
+	}
+	pr = calloc(ncmds, sizeof(*pr));
+	readings = calloc(nev ? nev : 1, sizeof(*readings));
+	if (!pr || !readings) {
+		r = -ENOMEM;
+		set_err(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t c = 0; c < ncmds; c++) {
+		pr[c].o = o;
+		pr[c].known_errors = calloc(nev ? nev : 1, sizeof(int));
+		if (!pr[c].known_errors) {
+			r = -ENOMEM;
+			set_err(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+
+	rounds = o->warmup + o->runs;
+	for (size_t round = 0; round < rounds; round++) {
+		bool measured = round >= o->warmup;
+
+		for (size_t k = 0; k < ncmds; k++) {
+			size_t c = (round + k) % ncmds;
+			const struct pmc_runner_cmd *cmd = &cmds[c];
+			struct pmc_benchmark *b = &result->benchmarks[first + c];
+			struct pmc_valgrind_counts counts;
+			struct pmc_spawn_result sr = { 0 };
+			struct pmc_run_info info;
+			size_t run = measured ? round - o->warmup + 1 : round + 1;
+			char how[96];
+
+			if (o->progress)
+				o->progress(o->ud, c, run, measured ? o->runs : o->warmup, !measured);
+			if (o->backend == PMC_BACKEND_VALGRIND) {
+				err[0] = '\0';
+				r = run_valgrind(cmd, o, &sr, &counts, err, errlen);
+				if (r < 0 || (err[0] && !o->ignore_failure)) {
+					if (!err[0])
+						set_err(err, errlen, "'%s': %s", cmd->display,
+							strerror(-r));
+					r = r < 0 ? r : -ECHILD;
+					goto out;
+				}
+			} else {
+				r = run_perf(cmd, o, &pr[c], measured, &sr, readings);
+				if (r < 0) {
+					if (r == -EMFILE || r == -ENFILE)
+						set_err(err, errlen,
+							"out of file descriptors opening counters for '%s' (%s); "
+							"raise the limit with 'ulimit -n' or count fewer events",
+							cmd->display, strerror(-r));
+					else
+						set_err(err, errlen, "cannot run '%s': %s",
+							cmd->display, strerror(-r));
+					goto out;
+				}
+				if (!o->ignore_failure &&
+				    (sr.exit_code != 0 || sr.term_signal || sr.timed_out)) {
+					set_err(err, errlen,
+						"%s run %zu of '%s' %s; use --ignore-failure to record failing runs",
+						measured ? "measured" : "warm-up", run, cmd->display,
+						describe_failure(&sr, how, sizeof(how)));
+					r = -ECHILD;
+					goto out;
+				}
+			}
+			if (!measured)
+				continue;
+			info = (struct pmc_run_info){ .exit_code = sr.exit_code,
+						      .term_signal = sr.term_signal,
+						      .timed_out = sr.timed_out };
+			r = pmc_benchmark_add_run(b, &info);
+			if (r == 0 && o->backend == PMC_BACKEND_VALGRIND)
+				r = record_valgrind(b, &counts);
+			else if (r == 0)
+				r = record_perf(b, o->events, readings);
+			if (r == 0 && o->backend == PMC_BACKEND_PERF)
+				r = record_rusage(b, &sr);
+			if (r < 0) {
+				set_err(err, errlen, "out of memory");
+				goto out;
+			}
+		}
+	}
+	for (size_t c = 0; c < ncmds && o->backend == PMC_BACKEND_PERF; c++) {
+		r = add_derived(&result->benchmarks[first + c], o->events);
+		if (r < 0) {
+			set_err(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	for (size_t c = 0; pr && c < ncmds; c++)
+		free(pr[c].known_errors);
+	free(pr);
+	free(readings);
+	return r;
+}

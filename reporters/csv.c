@@ -1,1 +1,95 @@
-/* Not written yet. */ typedef int pmc_unwritten_csv;
+/* CSV output (reporters.h): one row per benchmark, metric and run, for spreadsheets and
+ * data frames. Text fields are quoted by libcsv; a field that was not measured is
+ * empty, never 0. Runs are numbered from 1. */
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reporters.h"
+#include "result.h"
+
+static void put_text(FILE *out, const char *s)
+{
+	csv_fwrite(out, s, strlen(s));
+}
+
+/* The shortest decimal that reads back as the same double, so that no digit is lost
+ * and none is invented. */
+static void put_double(FILE *out, double v)
+{
+	char buf[40];
+
+	if (v == floor(v) && fabs(v) < 9.2e18) {
+		fprintf(out, "%.0f", v);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, out);
+}
+
+static void put_row(FILE *out, const struct pmc_benchmark *b, const struct pmc_metric *m,
+		    size_t run)
+{
+	double v = m->values[run];
+
+	put_text(out, b->name);
+	fputc(',', out);
+	put_text(out, m->id);
+	fputc(',', out);
+	put_text(out, m->unit);
+	fprintf(out, ",%zu,", run + 1);
+	if (!isnan(v))
+		put_double(out, v);
+	fputc(',', out);
+	if (m->has_status) {
+		enum pmc_status st = m->status[run];
+		const struct pmc_run_raw *raw = &m->raw[run];
+
+		put_text(out, pmc_status_name(st));
+		/* An event that did not open was never read; a simulated count has no
+		 * times. */
+		if (st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED)
+			fputs(",,,", out);
+		else if (st == PMC_STATUS_EXACT)
+			fprintf(out, ",%" PRIu64 ",,", raw->value);
+		else
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, raw->value, raw->enabled,
+				raw->running);
+	} else {
+		fputs(",,,", out);
+	}
+	fputc('\n', out);
+}
+
+int pmc_report_csv(FILE *out, const struct pmc_result *r)
+{
+	locale_t c, old;
+
+	/* CSV numbers use '.', whatever LC_NUMERIC the program set. */
+	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!c)
+		return -ENOMEM;
+	old = uselocale(c);
+	fputs("benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running\n", out);
+	for (size_t i = 0; i < r->nbench; i++) {
+		const struct pmc_benchmark *b = &r->benchmarks[i];
+
+		for (size_t j = 0; j < b->nmetrics; j++)
+			for (size_t k = 0; k < b->metrics[j].n; k++)
+				put_row(out, b, &b->metrics[j], k);
+	}
+	uselocale(old);
+	freelocale(c);
+	if (fflush(out) != 0 || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}

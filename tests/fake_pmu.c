@@ -4,8 +4,8 @@
 
 #include "fake_pmu.h"
 
-#define READ_FORMAT                                                                        \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |             \
+#define READ_FORMAT                                                                                \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
 	 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 uint64_t fake_pmu_rate(uint32_t type, uint64_t config)
@@ -99,7 +99,11 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 			return -ENOENT;
 		break;
 	default:
-		return -ENOENT;
+		if (!cfg->msr_type || a->type != cfg->msr_type)
+			return -ENOENT;
+		if (a->exclude_user || a->exclude_kernel || a->exclude_hv)
+			return -EINVAL;
+		break;
 	}
 	if (leader && needs_counter(a)) {
 		if (cfg->einval_member && a->config == cfg->einval_member_config)
@@ -317,7 +321,7 @@ static void tick_once(struct fake_pmu *f)
 {
 	int order[FAKE_PMU_MAX_EVENTS], n = 0;
 	unsigned free_counters = f->cfg.counters;
-	bool scheduled[FAKE_PMU_MAX_EVENTS] = { false };
+	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
 
 	/* Leaders in creation order. */
 	for (unsigned seq = 0; seq < f->next_seq; seq++)

@@ -15,7 +15,8 @@
  *   counting kernel space (EACCES unless exclude_kernel), >= 3 (Debian) denies every
  *   perf_event_open; cfg.privileged (CAP_PERFMON) lifts both.
  * - EMFILE once cfg.max_fds descriptors are open; ENOENT for hardware, cache and raw
- *   events with cfg.no_pmu; EINVAL for a group member with cfg.einval_member_config.
+ *   events with cfg.no_pmu; EINVAL for a group member with cfg.einval_member_config;
+ *   optionally an msr-like PMU (cfg.msr_type) that cannot exclude privilege levels.
  * - Group reads return {value, id} pairs leader first in attach order, or reversed
  *   with cfg.reverse_ids; ids are handed out in decreasing order. */
 #pragma once
@@ -34,17 +35,20 @@
 #define FAKE_PMU_QUANTUM_NS UINT64_C(1000000)
 
 struct fake_pmu_config {
-	unsigned counters;     /* hardware counters */
-	bool no_pmu;           /* hardware, cache and raw events fail with ENOENT */
-	int paranoid;          /* emulated perf_event_paranoid */
-	bool privileged;       /* CAP_PERFMON: paranoid does not apply */
-	int max_fds;           /* EMFILE when this many are open; 0: no limit */
-	bool pinned;           /* every hardware group is pinned */
-	bool reverse_ids;      /* group reads list the events in reverse order */
-	bool einval_member;    /* a hardware member with einval_member_config fails, EINVAL */
+	unsigned counters;  /* hardware counters */
+	bool no_pmu;	    /* hardware, cache and raw events fail with ENOENT */
+	int paranoid;	    /* emulated perf_event_paranoid */
+	bool privileged;    /* CAP_PERFMON: paranoid does not apply */
+	int max_fds;	    /* EMFILE when this many are open; 0: no limit */
+	bool pinned;	    /* every hardware group is pinned */
+	bool reverse_ids;   /* group reads list the events in reverse order */
+	bool einval_member; /* a hardware member with einval_member_config fails, EINVAL */
 	uint64_t einval_member_config;
 	uint32_t enoent_hw_mask; /* bit c: generic hardware event config c fails, ENOENT */
-	int read_error;        /* a positive errno every read fails with; 0: none */
+	int read_error;		 /* a positive errno every read fails with; 0: none */
+	/* Nonzero: a PMU of this type that counts like a software one but, like the msr
+	 * PMU, refuses exclude_user/kernel/hv with EINVAL. */
+	uint32_t msr_type;
 };
 
 struct fake_pmu_event {

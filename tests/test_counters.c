@@ -23,7 +23,7 @@ static struct fake_pmu fake;
 
 static struct pmc_event_list parse(const char *spec)
 {
-	struct pmc_event_list l = { 0 };
+	struct pmc_event_list l = {0};
 	struct pmc_parse_error err;
 
 	if (pmc_event_list_parse(spec, NULL, &l, &err) != 0)
@@ -35,10 +35,10 @@ static struct pmc_event_list parse(const char *spec)
 static struct pmc_counters_opts opts_for(struct fake_pmu *f)
 {
 	struct pmc_counters_opts o = {
-		.sz = sizeof(o),
-		.sys = &f->sys,
-		.pid = 0,
-		.cpu = -1,
+	    .sz = sizeof(o),
+	    .sys = &f->sys,
+	    .pid = 0,
+	    .cpu = -1,
 	};
 
 	return o;
@@ -71,7 +71,7 @@ static void assert_reading(const struct pmc_reading *r, enum pmc_status status, 
 	assert_int_equal(r->running, running);
 }
 
-static const struct fake_pmu_config pmu8 = { .counters = 8, .paranoid = 2, .privileged = true };
+static const struct fake_pmu_config pmu8 = {.counters = 8, .paranoid = 2, .privileged = true};
 
 /* Every event has its own counter: counted, exact values, and the attributes the kernel
  * ABI asks for (DESIGN.md, "Kernel ABI facts"). */
@@ -93,9 +93,9 @@ static void test_counted_and_attrs(void **state)
 		const struct fake_pmu_open *op = &fake.log[i];
 		bool leader = i != 1;
 
-		assert_int_equal(op->attr.read_format,
-				 PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-					 PERF_FORMAT_TOTAL_TIME_RUNNING);
+		assert_int_equal(op->attr.read_format, PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+							   PERF_FORMAT_TOTAL_TIME_ENABLED |
+							   PERF_FORMAT_TOTAL_TIME_RUNNING);
 		assert_true(op->flags & PERF_FLAG_FD_CLOEXEC);
 		assert_int_equal(op->attr.inherit, 1);
 		assert_int_equal(op->attr.disabled, leader);
@@ -208,10 +208,10 @@ static void test_weak_group_einval_member(void **state)
 	c = open_ok(&l, &o);
 	assert_int_equal(pmc_counters_opened(c), 3);
 	/* The leader was opened twice: once with the bad member, once without. */
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
-						PERF_COUNT_HW_CPU_CYCLES), 2);
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
-						PERF_COUNT_HW_CACHE_MISSES), 1);
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 2);
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), 1);
 	assert_int_equal(fake.nopen, 3);
 	pmc_counters_open_status(c, 1, &st, &err);
 	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
@@ -284,7 +284,7 @@ static void test_no_pmu(void **state)
 	struct pmc_event_list l = parse("{cycles,instructions},{branches,branch-misses},"
 					"{cycles,task-clock},page-faults,r1a8,L1-dcache-loads");
 	struct pmc_counters_opts o = opts_for(&fake);
-	struct fake_pmu_config cfg = { .no_pmu = true, .paranoid = 2, .privileged = true };
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .privileged = true};
 	struct pmc_reading r[9];
 	struct pmc_counters *c;
 
@@ -312,7 +312,7 @@ static void test_paranoid_levels(void **state)
 {
 	struct pmc_event_list l = parse("task-clock,page-faults:u,{context-switches:u,cs}");
 	struct pmc_counters_opts o = opts_for(&fake);
-	struct fake_pmu_config cfg = { .counters = 4, .paranoid = 2 };
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2};
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
 
@@ -380,6 +380,45 @@ static void test_paranoid_levels(void **state)
 	pmc_event_list_free(&l);
 }
 
+/* The :u retry distinguishes "no such event" (ENOENT: unsupported) from "this PMU cannot
+ * count user space alone" (EINVAL, as the msr PMU): that event stays denied. */
+static void test_user_only_fallback_outcomes(void **state)
+{
+	struct pmc_event_list l = parse("cycles,task-clock,task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .msr_type = 9};
+	struct pmc_reading r[3];
+	struct pmc_counters *c;
+
+	l.events[2].kind = PMC_EV_PMU;
+	l.events[2].type = 9;
+	l.events[2].config = 0;
+	snprintf(l.events[2].name, sizeof(l.events[2].name), "msr/tsc/");
+	o.user_only_fallback = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(r[0].error, ENOENT);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	assert_true(r[1].user_only);
+	assert_int_equal(r[2].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[2].error, EACCES);
+	pmc_counters_close(c);
+
+	/* Privileged, the msr-like event counts (nothing to exclude). */
+	cfg.privileged = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(&l, &o);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
+	assert_false(r[2].user_only);
+	pmc_counters_close(c);
+	pmc_event_list_free(&l);
+}
+
 /* Out of descriptors is fatal: an error, nothing left open, *ret untouched. */
 static void test_emfile(void **state)
 {
@@ -407,7 +446,8 @@ static void test_emfile(void **state)
 /* A pinned group the PMU cannot schedule reads 0 bytes: not counted, no number. */
 static void test_pinned_zero_read(void **state)
 {
-	struct pmc_event_list l = parse("{cycles,instructions},{branches,branch-misses},task-clock");
+	struct pmc_event_list l =
+	    parse("{cycles,instructions},{branches,branch-misses},task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[5];
@@ -500,17 +540,18 @@ static void test_known_errors(void **state)
 {
 	struct pmc_event_list l = parse("{cycles,instructions},task-clock,branches");
 	struct pmc_counters_opts o = opts_for(&fake);
-	const int known[4] = { ENOENT, 0, 0, EACCES };
+	const int known[4] = {ENOENT, 0, 0, EACCES};
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
 
 	fake_pmu_init(&fake, &pmu8);
 	o.known_errors = known;
 	c = open_ok(&l, &o);
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
-						PERF_COUNT_HW_CPU_CYCLES), 0);
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
-						PERF_COUNT_HW_BRANCH_INSTRUCTIONS), 0);
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 0);
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
+	    0);
 	/* instructions leads its group now. */
 	assert_int_equal(fake.log[0].group_fd, -1);
 	assert_int_equal(fake.log[0].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
@@ -556,7 +597,7 @@ static void test_read_error(void **state)
 	struct pmc_event_list l = parse("task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
-	struct pmc_reading r[1] = { { .value = 99 } };
+	struct pmc_reading r[1] = {{.value = 99}};
 	struct pmc_counters *c;
 
 	cfg.read_error = EIO;
@@ -601,12 +642,12 @@ static void test_status_names(void **state)
 		const char *name;
 		bool value;
 	} want[] = {
-		{ PMC_STATUS_COUNTED, "counted", true },
-		{ PMC_STATUS_SCALED, "scaled", true },
-		{ PMC_STATUS_NOT_COUNTED, "not-counted", false },
-		{ PMC_STATUS_UNSUPPORTED, "unsupported", false },
-		{ PMC_STATUS_DENIED, "denied", false },
-		{ PMC_STATUS_EXACT, "exact", true },
+	    {PMC_STATUS_COUNTED, "counted", true},
+	    {PMC_STATUS_SCALED, "scaled", true},
+	    {PMC_STATUS_NOT_COUNTED, "not-counted", false},
+	    {PMC_STATUS_UNSUPPORTED, "unsupported", false},
+	    {PMC_STATUS_DENIED, "denied", false},
+	    {PMC_STATUS_EXACT, "exact", true},
 	};
 	enum pmc_status st = PMC_STATUS_EXACT;
 
@@ -624,23 +665,24 @@ static void test_status_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counted_and_attrs),
-		cmocka_unit_test(test_multiplex_scaling),
-		cmocka_unit_test(test_scaling_math),
-		cmocka_unit_test(test_weak_group_einval_member),
-		cmocka_unit_test(test_weak_group_too_big),
-		cmocka_unit_test(test_lone_einval),
-		cmocka_unit_test(test_no_pmu),
-		cmocka_unit_test(test_paranoid_levels),
-		cmocka_unit_test(test_emfile),
-		cmocka_unit_test(test_pinned_zero_read),
-		cmocka_unit_test(test_enable_on_exec_and_not_counted),
-		cmocka_unit_test(test_ids_out_of_order),
-		cmocka_unit_test(test_known_errors),
-		cmocka_unit_test(test_enoent_one_event),
-		cmocka_unit_test(test_read_error),
-		cmocka_unit_test(test_bad_arguments),
-		cmocka_unit_test(test_status_names),
+	    cmocka_unit_test(test_counted_and_attrs),
+	    cmocka_unit_test(test_multiplex_scaling),
+	    cmocka_unit_test(test_scaling_math),
+	    cmocka_unit_test(test_weak_group_einval_member),
+	    cmocka_unit_test(test_weak_group_too_big),
+	    cmocka_unit_test(test_lone_einval),
+	    cmocka_unit_test(test_no_pmu),
+	    cmocka_unit_test(test_paranoid_levels),
+	    cmocka_unit_test(test_user_only_fallback_outcomes),
+	    cmocka_unit_test(test_emfile),
+	    cmocka_unit_test(test_pinned_zero_read),
+	    cmocka_unit_test(test_enable_on_exec_and_not_counted),
+	    cmocka_unit_test(test_ids_out_of_order),
+	    cmocka_unit_test(test_known_errors),
+	    cmocka_unit_test(test_enoent_one_event),
+	    cmocka_unit_test(test_read_error),
+	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_status_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,8 +69,7 @@ static int teardown_last(void **state)
 
 /* A machine: paranoid level, CapEff, Seccomp, cpuinfo flags, and whether sysfs has a
  * CPU PMU next to the software and msr ones. */
-static void machine(int paranoid, const char *capeff, int seccomp, const char *flags,
-		    bool cpu_pmu)
+static void machine(int paranoid, const char *capeff, int seccomp, const char *flags, bool cpu_pmu)
 {
 	char buf[256];
 
@@ -99,10 +98,10 @@ static void machine(int paranoid, const char *capeff, int seccomp, const char *f
 static struct pmc_doctor collect(const struct fake_pmu_config *cfg)
 {
 	struct pmc_doctor_opts o = {
-		.sz = sizeof(o),
-		.proc_root = proc_dir,
-		.sysfs_root = sys_dir,
-		.sys = &fake.sys,
+	    .sz = sizeof(o),
+	    .proc_root = proc_dir,
+	    .sysfs_root = sys_dir,
+	    .sys = &fake.sys,
 	};
 	struct pmc_doctor d;
 
@@ -127,7 +126,7 @@ static void expect_reason(const struct pmc_doctor *d, int err, const char *needl
 /* The development machines: a VM whose hypervisor exposes no PMU. */
 static void test_vm_without_pmu(void **state)
 {
-	struct fake_pmu_config cfg = { .no_pmu = true, .paranoid = 2, .privileged = true };
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .privileged = true};
 	struct pmc_doctor d;
 
 	machine(2, "000001ffffffffff", 0, "fpu vme de pse tsc msr hypervisor lahf_lm", false);
@@ -164,7 +163,7 @@ static void test_vm_without_pmu(void **state)
 
 static void test_bare_metal_without_cpu_pmu(void **state)
 {
-	struct fake_pmu_config cfg = { .no_pmu = true, .paranoid = 1 };
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 1};
 	struct pmc_doctor d;
 
 	machine(1, "0000000000000000", 0, "fpu vme de pse tsc msr", false);
@@ -177,7 +176,7 @@ static void test_bare_metal_without_cpu_pmu(void **state)
 
 static void test_pmu_present(void **state)
 {
-	struct fake_pmu_config cfg = { .counters = 4, .paranoid = 2, .privileged = true };
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2, .privileged = true};
 	struct pmc_doctor d;
 
 	machine(2, "000001ffffffffff", 0, "fpu tsc msr", true);
@@ -197,7 +196,7 @@ static void test_pmu_present(void **state)
 /* Paranoid 2 for an unprivileged user: hardware counts, but only user space. */
 static void test_paranoid_2_unprivileged(void **state)
 {
-	struct fake_pmu_config cfg = { .counters = 4, .paranoid = 2 };
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2};
 	struct pmc_doctor d;
 
 	machine(2, "0000000000000000", 0, "fpu", true);
@@ -213,7 +212,7 @@ static void test_paranoid_2_unprivileged(void **state)
 
 static void test_paranoid_3_unprivileged(void **state)
 {
-	struct fake_pmu_config cfg = { .counters = 4, .paranoid = 3 };
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 3};
 	struct pmc_doctor d;
 
 	machine(3, "0000000000000000", 0, "fpu", true);
@@ -229,7 +228,7 @@ static void test_paranoid_3_unprivileged(void **state)
 /* CAP_PERFMON alone (bit 38) lifts the paranoid explanation: something else denies. */
 static void test_caps_and_seccomp(void **state)
 {
-	struct fake_pmu_config cfg = { .counters = 4, .paranoid = 3, .privileged = true };
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 3, .privileged = true};
 	struct pmc_doctor d;
 
 	machine(3, "0000004000000000", 2, "fpu", true);
@@ -250,7 +249,7 @@ static void test_caps_and_seccomp(void **state)
 
 static void test_missing_files(void **state)
 {
-	struct fake_pmu_config cfg = { .no_pmu = true };
+	struct fake_pmu_config cfg = {.no_pmu = true};
 	struct pmc_doctor d;
 
 	d = collect(&cfg);
@@ -283,8 +282,8 @@ static void test_paranoid_meaning(void **state)
 /* The real machine: the doctor's cycles probe agrees with opening cycles directly. */
 static void test_real_machine(void **state)
 {
-	struct pmc_event_list l = { 0 };
-	struct pmc_counters_opts o = { .sz = sizeof(o), .cpu = -1, .user_only_fallback = true };
+	struct pmc_event_list l = {0};
+	struct pmc_counters_opts o = {.sz = sizeof(o), .cpu = -1, .user_only_fallback = true};
 	struct pmc_counters *c = NULL;
 	struct pmc_doctor d;
 	char buf[512];
@@ -307,15 +306,15 @@ static void test_real_machine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_vm_without_pmu, teardown),
-		cmocka_unit_test_teardown(test_bare_metal_without_cpu_pmu, teardown),
-		cmocka_unit_test_teardown(test_pmu_present, teardown),
-		cmocka_unit_test_teardown(test_paranoid_2_unprivileged, teardown),
-		cmocka_unit_test_teardown(test_paranoid_3_unprivileged, teardown),
-		cmocka_unit_test_teardown(test_caps_and_seccomp, teardown),
-		cmocka_unit_test_teardown(test_missing_files, teardown),
-		cmocka_unit_test(test_paranoid_meaning),
-		cmocka_unit_test(test_real_machine),
+	    cmocka_unit_test_teardown(test_vm_without_pmu, teardown),
+	    cmocka_unit_test_teardown(test_bare_metal_without_cpu_pmu, teardown),
+	    cmocka_unit_test_teardown(test_pmu_present, teardown),
+	    cmocka_unit_test_teardown(test_paranoid_2_unprivileged, teardown),
+	    cmocka_unit_test_teardown(test_paranoid_3_unprivileged, teardown),
+	    cmocka_unit_test_teardown(test_caps_and_seccomp, teardown),
+	    cmocka_unit_test_teardown(test_missing_files, teardown),
+	    cmocka_unit_test(test_paranoid_meaning),
+	    cmocka_unit_test(test_real_machine),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown_last);

@@ -18,8 +18,8 @@
 #include "events.h"
 #include "sysfs.h"
 
-#define CACHE(id, op, res)                                                                 \
-	((uint64_t)PERF_COUNT_HW_CACHE_##id | (uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8 | \
+#define CACHE(id, op, res)                                                                         \
+	((uint64_t)PERF_COUNT_HW_CACHE_##id | (uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8 |         \
 	 (uint64_t)PERF_COUNT_HW_CACHE_RESULT_##res << 16)
 
 static char fake_root[256];
@@ -27,8 +27,8 @@ static char fake_root[256];
 /* Parses spec (which must succeed) with the given sysfs root. */
 static struct pmc_event_list parse_ok(const char *spec, const char *root)
 {
-	struct pmc_event_list l = { 0 };
-	struct pmc_parse_error err = { 0 };
+	struct pmc_event_list l = {0};
+	struct pmc_parse_error err = {0};
 	int r = pmc_event_list_parse(spec, root, &l, &err);
 
 	if (r != 0)
@@ -63,8 +63,8 @@ static void test_generic_hardware(void **state)
 		      PERF_COUNT_HW_CPU_CYCLES);
 	expect_single("instructions", "instructions", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
 		      PERF_COUNT_HW_INSTRUCTIONS);
-	expect_single("cache-references", "cache-references", PMC_EV_HARDWARE,
-		      PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+	expect_single("cache-references", "cache-references", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
+		      PERF_COUNT_HW_CACHE_REFERENCES);
 	expect_single("cache-misses", "cache-misses", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
 		      PERF_COUNT_HW_CACHE_MISSES);
 	expect_single("branches", "branches", PMC_EV_HARDWARE, PERF_TYPE_HARDWARE,
@@ -92,8 +92,8 @@ static void test_cache_events(void **state)
 		      CACHE(L1D, READ, ACCESS));
 	expect_single("L1-dcache-load-misses", "L1-dcache-load-misses", PMC_EV_HW_CACHE,
 		      PERF_TYPE_HW_CACHE, 0x10000);
-	expect_single("L1-dcache-stores", "L1-dcache-stores", PMC_EV_HW_CACHE,
-		      PERF_TYPE_HW_CACHE, 0x100);
+	expect_single("L1-dcache-stores", "L1-dcache-stores", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x100);
 	expect_single("L1-dcache-store-misses", "L1-dcache-store-misses", PMC_EV_HW_CACHE,
 		      PERF_TYPE_HW_CACHE, 0x10100);
 	expect_single("L1-icache-loads", "L1-icache-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
@@ -104,23 +104,23 @@ static void test_cache_events(void **state)
 	expect_single("LLC-load-misses", "LLC-load-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
 		      0x10002);
 	expect_single("LLC-stores", "LLC-stores", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x102);
-	expect_single("LLC-store-misses", "LLC-store-misses", PMC_EV_HW_CACHE,
-		      PERF_TYPE_HW_CACHE, 0x10102);
+	expect_single("LLC-store-misses", "LLC-store-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x10102);
 	expect_single("dTLB-loads", "dTLB-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x3);
-	expect_single("dTLB-load-misses", "dTLB-load-misses", PMC_EV_HW_CACHE,
-		      PERF_TYPE_HW_CACHE, 0x10003);
+	expect_single("dTLB-load-misses", "dTLB-load-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x10003);
 	expect_single("dTLB-stores", "dTLB-stores", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x103);
-	expect_single("dTLB-store-misses", "dTLB-store-misses", PMC_EV_HW_CACHE,
-		      PERF_TYPE_HW_CACHE, 0x10103);
+	expect_single("dTLB-store-misses", "dTLB-store-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x10103);
 	expect_single("iTLB-loads", "iTLB-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x4);
-	expect_single("iTLB-load-misses", "iTLB-load-misses", PMC_EV_HW_CACHE,
-		      PERF_TYPE_HW_CACHE, 0x10004);
+	expect_single("iTLB-load-misses", "iTLB-load-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x10004);
 	expect_single("branch-loads", "branch-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x5);
 	expect_single("branch-load-misses", "branch-load-misses", PMC_EV_HW_CACHE,
 		      PERF_TYPE_HW_CACHE, 0x10005);
 	expect_single("node-loads", "node-loads", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, 0x6);
-	expect_single("node-load-misses", "node-load-misses", PMC_EV_HW_CACHE,
-		      PERF_TYPE_HW_CACHE, 0x10006);
+	expect_single("node-load-misses", "node-load-misses", PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE,
+		      0x10006);
 	expect_single("LLC-prefetch-misses", "LLC-prefetch-misses", PMC_EV_HW_CACHE,
 		      PERF_TYPE_HW_CACHE, CACHE(LL, PREFETCH, MISS));
 }
@@ -139,18 +139,18 @@ static void test_software_events(void **state)
 		      PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	expect_single("major-faults", "major-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
 		      PERF_COUNT_SW_PAGE_FAULTS_MAJ);
-	expect_single("context-switches", "context-switches", PMC_EV_SOFTWARE,
-		      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	expect_single("context-switches", "context-switches", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_CONTEXT_SWITCHES);
 	expect_single("cs", "context-switches", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
 		      PERF_COUNT_SW_CONTEXT_SWITCHES);
 	expect_single("cpu-migrations", "cpu-migrations", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
 		      PERF_COUNT_SW_CPU_MIGRATIONS);
 	expect_single("migrations", "cpu-migrations", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
 		      PERF_COUNT_SW_CPU_MIGRATIONS);
-	expect_single("alignment-faults", "alignment-faults", PMC_EV_SOFTWARE,
-		      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS);
-	expect_single("emulation-faults", "emulation-faults", PMC_EV_SOFTWARE,
-		      PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS);
+	expect_single("alignment-faults", "alignment-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_ALIGNMENT_FAULTS);
+	expect_single("emulation-faults", "emulation-faults", PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE,
+		      PERF_COUNT_SW_EMULATION_FAULTS);
 }
 
 static void test_raw_events(void **state)
@@ -166,17 +166,50 @@ static void test_raw_events(void **state)
 static void test_builtin_table(void **state)
 {
 	static const char *const required[] = {
-		"cycles", "cpu-cycles", "instructions", "cache-references", "cache-misses",
-		"branches", "branch-instructions", "branch-misses", "bus-cycles",
-		"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
-		"L1-dcache-loads", "L1-dcache-load-misses", "L1-dcache-stores",
-		"L1-dcache-store-misses", "L1-icache-loads", "L1-icache-load-misses", "LLC-loads",
-		"LLC-load-misses", "LLC-stores", "LLC-store-misses", "dTLB-loads",
-		"dTLB-load-misses", "dTLB-stores", "dTLB-store-misses", "iTLB-loads",
-		"iTLB-load-misses", "branch-loads", "branch-load-misses", "node-loads",
-		"node-load-misses", "task-clock", "cpu-clock", "page-faults", "faults",
-		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
-		"migrations", "alignment-faults", "emulation-faults",
+	    "cycles",
+	    "cpu-cycles",
+	    "instructions",
+	    "cache-references",
+	    "cache-misses",
+	    "branches",
+	    "branch-instructions",
+	    "branch-misses",
+	    "bus-cycles",
+	    "stalled-cycles-frontend",
+	    "stalled-cycles-backend",
+	    "ref-cycles",
+	    "L1-dcache-loads",
+	    "L1-dcache-load-misses",
+	    "L1-dcache-stores",
+	    "L1-dcache-store-misses",
+	    "L1-icache-loads",
+	    "L1-icache-load-misses",
+	    "LLC-loads",
+	    "LLC-load-misses",
+	    "LLC-stores",
+	    "LLC-store-misses",
+	    "dTLB-loads",
+	    "dTLB-load-misses",
+	    "dTLB-stores",
+	    "dTLB-store-misses",
+	    "iTLB-loads",
+	    "iTLB-load-misses",
+	    "branch-loads",
+	    "branch-load-misses",
+	    "node-loads",
+	    "node-load-misses",
+	    "task-clock",
+	    "cpu-clock",
+	    "page-faults",
+	    "faults",
+	    "minor-faults",
+	    "major-faults",
+	    "context-switches",
+	    "cs",
+	    "cpu-migrations",
+	    "migrations",
+	    "alignment-faults",
+	    "emulation-faults",
 	};
 	size_t n = pmc_event_builtin_count(), hw = 0, cache = 0, sw = 0;
 
@@ -231,11 +264,11 @@ static void test_groups_and_modifiers(void **state)
 		size_t group;
 		bool leader, xu, xk, xh;
 	} want[] = {
-		{ "cycles", 0, true, false, false, false },
-		{ "instructions", 1, true, false, false, false },
-		{ "cache-references:u", 2, true, false, true, true },
-		{ "cache-misses:u", 2, false, false, true, true },
-		{ "task-clock:k", 3, true, true, false, true },
+	    {"cycles", 0, true, false, false, false},
+	    {"instructions", 1, true, false, false, false},
+	    {"cache-references:u", 2, true, false, true, true},
+	    {"cache-misses:u", 2, false, false, true, true},
+	    {"task-clock:k", 3, true, true, false, true},
 	};
 
 	assert_int_equal(l.n, 5);
@@ -352,16 +385,14 @@ static void test_sysfs_events(void **state)
 
 	expect_single("fakecpu/cycles/", "fakecpu/cycles/", PMC_EV_PMU, 42, 0x3c);
 	expect_single("fakecpu/inst/", "fakecpu/inst/", PMC_EV_PMU, 42, 0x1c0);
-	expect_single("fakecpu/event=0xc0,umask=2/", "fakecpu/event=0xc0,umask=2/", PMC_EV_PMU,
-		      42, 0x2c0);
+	expect_single("fakecpu/event=0xc0,umask=2/", "fakecpu/event=0xc0,umask=2/", PMC_EV_PMU, 42,
+		      0x2c0);
 	/* A term after an alias overrides the alias's value for that term, as in perf. */
-	expect_single("fakecpu/inst,umask=0x3/", "fakecpu/inst,umask=0x3/", PMC_EV_PMU, 42,
-		      0x3c0);
+	expect_single("fakecpu/inst,umask=0x3/", "fakecpu/inst,umask=0x3/", PMC_EV_PMU, 42, 0x3c0);
 	/* A bare format term means 1. */
 	expect_single("fakecpu/event=1,edge/", "fakecpu/event=1,edge/", PMC_EV_PMU, 42,
 		      1 | 1u << 18);
-	expect_single("fakecpu/config=0x1234/", "fakecpu/config=0x1234/", PMC_EV_PMU, 42,
-		      0x1234);
+	expect_single("fakecpu/config=0x1234/", "fakecpu/config=0x1234/", PMC_EV_PMU, 42, 0x1234);
 
 	/* A format split over two ranges: low 4 value bits at 0-3, the next 4 at 8-11. */
 	l = parse_ok("fakecpu/split=0xab,ldlat=300/", fake_root);
@@ -387,7 +418,7 @@ static void test_sysfs_events(void **state)
 static void test_sysfs_format_parse(void **state)
 {
 	struct pmc_sysfs_format f;
-	uint64_t cfg[3] = { 0, 0, UINT64_MAX };
+	uint64_t cfg[3] = {0, 0, UINT64_MAX};
 
 	assert_int_equal(pmc_sysfs_format_parse("config:0-63", &f), 0);
 	assert_int_equal(pmc_sysfs_format_width(&f), 64);
@@ -397,8 +428,8 @@ static void test_sysfs_format_parse(void **state)
 	assert_int_equal(f.field, 2);
 	assert_int_equal(pmc_sysfs_format_apply(&f, 0x5a, cfg), 0);
 	/* Bits 4-7 become 0xa, 60-63 become 0x5, the rest of config2 is kept. */
-	assert_int_equal(cfg[2], (UINT64_MAX & ~UINT64_C(0xf0000000000000f0)) | 0xa0 |
-					 UINT64_C(0x5) << 60);
+	assert_int_equal(cfg[2],
+			 (UINT64_MAX & ~UINT64_C(0xf0000000000000f0)) | 0xa0 | UINT64_C(0x5) << 60);
 	assert_int_equal(pmc_sysfs_format_apply(&f, 0x100, cfg), -ERANGE);
 	assert_int_equal(pmc_sysfs_format_parse("config3:0-7", &f), -EOPNOTSUPP);
 	assert_int_equal(pmc_sysfs_format_parse("config:7-3", &f), -EINVAL);
@@ -437,13 +468,12 @@ static void test_real_msr_tsc(void **state)
 
 static void expect_error(const char *spec, const char *root, size_t column, const char *needle)
 {
-	struct pmc_event_list l = { .events = (struct pmc_event *)&l, .n = 77 };
-	struct pmc_parse_error err = { 0 };
+	struct pmc_event_list l = {.events = (struct pmc_event *)&l, .n = 77};
+	struct pmc_parse_error err = {0};
 	int r = pmc_event_list_parse(spec, root, &l, &err);
 
 	if (r != -EINVAL || err.column != column || !strstr(err.message, needle))
-		print_error("spec \"%s\": r=%d column %zu: %s\n", spec, r, err.column,
-			    err.message);
+		print_error("spec \"%s\": r=%d column %zu: %s\n", spec, r, err.column, err.message);
 	assert_int_equal(r, -EINVAL);
 	assert_int_equal(err.column, column);
 	assert_non_null(strstr(err.message, needle));
@@ -510,7 +540,8 @@ static void test_pmu_errors(void **state)
 	expect_error("/tsc/", fake_root, 1, "empty PMU name");
 	expect_error("fakecpu//", fake_root, 1, "empty PMU event");
 	expect_error("fakecpu/cycels/", fake_root, 9, "did you mean 'cycles'");
-	expect_error("fakecpu/event=1,nosuch=2/", fake_root, 17, "no event or format term 'nosuch'");
+	expect_error("fakecpu/event=1,nosuch=2/", fake_root, 17,
+		     "no event or format term 'nosuch'");
 	expect_error("fakecpu/event=zz/", fake_root, 9, "bad value 'zz'");
 	expect_error("fakecpu/event=/", fake_root, 9, "bad value");
 	expect_error("fakecpu/umask=0x100/", fake_root, 9, "does not fit");
@@ -527,7 +558,7 @@ static void test_pmu_errors(void **state)
 
 static void test_bad_arguments(void **state)
 {
-	struct pmc_event_list l = { 0 };
+	struct pmc_event_list l = {0};
 	struct pmc_parse_error err;
 	char longname[400];
 
@@ -550,21 +581,22 @@ static void test_bad_arguments(void **state)
 static void test_fuzz(void **state)
 {
 	static const char alphabet[] = ",,,{}::/=uukr0x1fc-aesy \t\n";
-	static const char *const words[] = { "cycles", "task-clock", "fakecpu/", "inst",
-					     "event=", "r1", "{", "}", ":u", ",", "/" };
+	static const char *const words[] = {
+	    "cycles", "task-clock", "fakecpu/", "inst", "event=", "r1", "{", "}", ":u", ",", "/"};
 	unsigned seed = 12345;
 	char spec[64];
 
 	for (int iter = 0; iter < 20000; iter++) {
-		struct pmc_event_list l = { 0 };
-		struct pmc_parse_error err = { 0 };
+		struct pmc_event_list l = {0};
+		struct pmc_parse_error err = {0};
 		size_t len = 0, want = (seed = seed * 1103515245 + 12345) >> 16 & 31;
 		int r;
 
 		while (len < want) {
 			seed = seed * 1103515245 + 12345;
 			if ((seed >> 16) % 3 == 0) {
-				const char *w = words[(seed >> 8) % (sizeof(words) / sizeof(*words))];
+				const char *w =
+				    words[(seed >> 8) % (sizeof(words) / sizeof(*words))];
 
 				if (len + strlen(w) >= sizeof(spec))
 					break;
@@ -582,7 +614,8 @@ static void test_fuzz(void **state)
 			for (size_t i = 0; i < l.n; i++) {
 				assert_true(l.events[i].group < l.ngroups);
 				assert_int_equal(l.events[i].leader,
-						 i == 0 || l.events[i - 1].group != l.events[i].group);
+						 i == 0 ||
+						     l.events[i - 1].group != l.events[i].group);
 				assert_true(strlen(l.events[i].name) > 0);
 			}
 			pmc_event_list_free(&l);
@@ -602,22 +635,22 @@ static void test_fuzz(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_generic_hardware),
-		cmocka_unit_test(test_cache_events),
-		cmocka_unit_test(test_software_events),
-		cmocka_unit_test(test_raw_events),
-		cmocka_unit_test(test_builtin_table),
-		cmocka_unit_test(test_groups_and_modifiers),
-		cmocka_unit_test(test_append),
-		cmocka_unit_test(test_sysfs_events),
-		cmocka_unit_test(test_sysfs_format_parse),
-		cmocka_unit_test(test_real_msr_tsc),
-		cmocka_unit_test(test_syntax_errors),
-		cmocka_unit_test(test_unknown_event_suggestions),
-		cmocka_unit_test(test_raw_errors),
-		cmocka_unit_test(test_pmu_errors),
-		cmocka_unit_test(test_bad_arguments),
-		cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_generic_hardware),
+	    cmocka_unit_test(test_cache_events),
+	    cmocka_unit_test(test_software_events),
+	    cmocka_unit_test(test_raw_events),
+	    cmocka_unit_test(test_builtin_table),
+	    cmocka_unit_test(test_groups_and_modifiers),
+	    cmocka_unit_test(test_append),
+	    cmocka_unit_test(test_sysfs_events),
+	    cmocka_unit_test(test_sysfs_format_parse),
+	    cmocka_unit_test(test_real_msr_tsc),
+	    cmocka_unit_test(test_syntax_errors),
+	    cmocka_unit_test(test_unknown_event_suggestions),
+	    cmocka_unit_test(test_raw_errors),
+	    cmocka_unit_test(test_pmu_errors),
+	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_fuzz),
 	};
 
 	return cmocka_run_group_tests(tests, setup_sysfs, teardown_sysfs);

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs what pmcbench needs to build and test on Debian/Ubuntu. As root it runs
+# apt-get; otherwise it prints the exact command to run and fails if anything is missing.
+set -eu
+
+# Build: compiler, meson, ninja, the four libraries. Tests: cmocka, valgrind (the
+# simulated-counter backend and its tests), python3 (reads JSON in end-to-end tests).
+# Benchmarks (optional peers): linux-perf, hyperfine.
+PACKAGES="gcc meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libcmocka-dev valgrind python3"
+OPTIONAL="linux-perf hyperfine"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && [ "${1:-}" != "--with-optional" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "ci/install-deps.sh: missing packages:$missing" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ "${1:-}" = "--with-optional" ]; then
+	apt-get install -y -qq --no-install-recommends $OPTIONAL >/dev/null || \
+		echo "ci/install-deps.sh: optional packages ($OPTIONAL) not installed" >&2
+fi

@@ -1,0 +1,47 @@
+/* The runner: warm-up, repeated and interleaved runs of commands under counters (perf
+ * backend) or under valgrind (valgrind backend), each run recorded in the result model
+ * with its per-event readings, wait4 figures and derived metrics. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "events.h"
+#include "pmc_sys.h"
+
+struct pmc_result;
+
+enum pmc_backend { PMC_BACKEND_PERF, PMC_BACKEND_VALGRIND };
+
+struct pmc_runner_cmd {
+	const char *name;   /* benchmark name in the result */
+	const char *display; /* the command as the user wrote it */
+	char *const *argv;  /* NULL-terminated */
+};
+
+struct pmc_runner_opts {
+	size_t sz; /* sizeof(struct pmc_runner_opts) */
+	size_t runs, warmup;
+	double timeout_s; /* per run; <= 0 none */
+	bool show_output;
+	const char *input_path;
+	bool ignore_failure; /* a failing run is recorded, not an error */
+	enum pmc_backend backend;
+	const struct pmc_event_list *events; /* perf backend */
+	bool user_only_fallback;
+	const struct pmc_sys *sys; /* NULL: the kernel */
+	int valgrind_tool;        /* enum pmc_valgrind_tool */
+	const char *valgrind_path; /* from pmc_valgrind_find() */
+	/* Called before each measured or warm-up run, e.g. for a progress line. */
+	void (*progress)(void *ud, size_t cmd, size_t run, size_t runs, bool warmup);
+	void *ud;
+};
+
+/* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with
+ * command r mod n, so drift and order effects hit all commands alike), and adds one
+ * benchmark per command to result. Returns 0; on a failed run (non-zero exit, signal,
+ * timeout; unless ignore_failure), a command that cannot be executed, or a failed
+ * measurement, returns a negative errno with one line in err naming the command and
+ * the run. */
+int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
+		   struct pmc_result *result, char *err, size_t errlen);

@@ -1,0 +1,48 @@
+/* Private to the run reporters (table.c, markdown.c): one benchmark of a result turned
+ * into display rows, so that the text table and the Markdown table show the same
+ * numbers, statuses and marks. Built in table.c. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pmc_benchmark;
+struct pmc_metric;
+
+struct pmc_report_row {
+	const struct pmc_metric *m;
+	bool missing; /* measured in no run: value holds "<not supported>" and the like */
+	bool marked;  /* a cross-group ratio on its own line: footnote mark after the name */
+	char value[64];   /* "1,234,567", "1.23", "<not counted>" */
+	const char *unit; /* "", "ms", "MiB", "%", "GHz", ... */
+	char spread[40];  /* "± 1.23%", or "" */
+	const char *spread_kind; /* "MAD" where the median's spread is its MAD, else "" */
+	char extra[64];   /* "(62.50%)", "(simulated, exact)", "n=7/10", or a mix */
+	char comment[128]; /* the derived metric ("1.23 insn per cycle"), or the status */
+	const char *why;  /* missing rows: the metric's note or errno name, or NULL */
+};
+
+struct pmc_report_block {
+	const struct pmc_benchmark *b;
+	size_t runs;      /* the benchmark's runs (or its longest metric) */
+	size_t failed, timed_out;
+	struct pmc_report_row *rows;
+	size_t nrows;
+	size_t first_trailer; /* rows from here on are wall, user and system time, max RSS */
+	bool median;
+	double confidence;
+	/* Which footnotes the block needs. */
+	bool any_spread, any_mad, any_scaled, any_cross, any_partial, any_simulated;
+};
+
+/* Fills blk from b (median: medians instead of means; confidence for the CI of the
+ * median). Returns 0, -ENOMEM, or -EINVAL for a metric holding an infinite value. */
+int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double confidence,
+			   struct pmc_report_block *ret);
+void pmc_report_block_free(struct pmc_report_block *blk);
+
+/* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
+size_t pmc_report_width(const char *s);
+
+/* The footnote mark of cross-group ratios. */
+#define PMC_REPORT_CROSS_MARK "†"

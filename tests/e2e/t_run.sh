@@ -1,0 +1,159 @@
+# End-to-end tests of `pmcbench run` on real commands.
+
+test_help_and_version() {
+	expect_exit 0 "$PMCBENCH" --help && expect_grep '^Usage: pmcbench' "$TMP/out" &&
+	expect_exit 0 "$PMCBENCH" --version && expect_grep '^pmcbench [0-9]+\.[0-9]+' "$TMP/out" &&
+	expect_exit 0 "$PMCBENCH" help run && expect_grep -- '--runs=N' "$TMP/out" &&
+	expect_exit 0 "$PMCBENCH" run --help && expect_grep -- '--timeout' "$TMP/out" &&
+	expect_exit 2 "$PMCBENCH" && expect_exit 2 "$PMCBENCH" frobnicate &&
+	expect_grep "unknown command 'frobnicate'" "$TMP/err"
+}
+
+test_run_writes_result_json() {
+	expect_exit 0 "$PMCBENCH" run -q -r 5 -o res.json -- "$WORK" touch 64 || return 1
+	[ "$(json_get res.json 'd["schema"]')" = "pmcbench-result/1" ] || fail "schema" || return 1
+	[ "$(json_get res.json 'd["backend"]')" = perf ] || fail "backend" || return 1
+	[ "$(json_get res.json 'len(d["benchmarks"])')" = 1 ] || fail "one benchmark" || return 1
+	[ "$(json_get res.json 'len(d["benchmarks"][0]["runs"])')" = 5 ] || fail "5 runs" || return 1
+	# Software events and wait4 figures have one sample per run.
+	for m in task-clock page-faults context-switches cpu-migrations wall-time user-time system-time max-rss; do
+		[ "$(json_get res.json "len([x for x in d['benchmarks'][0]['metrics']['$m']['samples'] if x is not None])")" = 5 ] ||
+			fail "metric $m has not 5 samples" || return 1
+	done
+	# 64 touched pages: at least 64 page faults in every run.
+	[ "$(json_get res.json "min(d['benchmarks'][0]['metrics']['page-faults']['samples']) >= 64")" = True ] ||
+		fail "page-faults below 64" || return 1
+	# The build-id of the measured binary is recorded.
+	json_get res.json 'd["benchmarks"][0]["build_id"]' | grep -Eq '^[0-9a-f]{16,}$' || fail "build_id" || return 1
+	# The environment fingerprint.
+	for k in kernel perf_event_paranoid aslr; do
+		json_get res.json "d['environment']['$k']" >/dev/null || fail "env $k" || return 1
+	done
+}
+
+test_missing_hardware_counters_are_not_numbers() {
+	# On a machine without a PMU the hardware events are unsupported: said once, never
+	# stored as numbers. On a machine with one they are counted; both are valid.
+	expect_exit 0 "$PMCBENCH" run -r 3 -o res.json -- "$WORK" loop 1000 || return 1
+	local status
+	status=$(json_get res.json "d['benchmarks'][0]['metrics']['cycles']['status'][0]")
+	case $status in
+	unsupported|denied)
+		expect_grep '^pmcbench: note: [0-9]+ events? not counted \(cycles, instructions' "$TMP/err" || return 1
+		[ "$(grep -c 'not counted' "$TMP/err")" = 1 ] || fail "note printed more than once" || return 1
+		[ "$(json_get res.json "d['benchmarks'][0]['metrics']['cycles']['samples']")" = "[None, None, None]" ] ||
+			fail "unsupported cycles stored as numbers" || return 1
+		expect_grep 'not supported|not counted|denied' "$TMP/out" || return 1
+		# No IPC without cycles and instructions.
+		[ "$(json_get res.json "'ipc' in d['benchmarks'][0]['metrics']")" = False ] || fail "ipc invented" ;;
+	counted|scaled)
+		[ "$(json_get res.json "'ipc' in d['benchmarks'][0]['metrics']")" = True ] || fail "ipc missing" ;;
+	*) fail "unexpected status '$status'" ;;
+	esac
+}
+
+test_require_counters() {
+	"$PMCBENCH" run -r 1 -e cycles -- "$WORK" loop 10 >"$TMP/out" 2>"$TMP/err"
+	if grep -q 'not counted' "$TMP/err"; then
+		expect_exit 2 "$PMCBENCH" run -r 1 -e cycles --require-counters -- "$WORK" loop 10 &&
+		expect_grep 'cannot be counted' "$TMP/err" && expect_lines 1 "$TMP/err"
+	fi
+}
+
+test_events_option_and_msr() {
+	[ -e /sys/bus/event_source/devices/msr/events/tsc ] || return 0
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e '{msr/tsc/,task-clock}' -o res.json -- "$WORK" loop 100000 || return 1
+	[ "$(json_get res.json "d['benchmarks'][0]['metrics']['msr/tsc/']['status'][0]")" = counted ] ||
+		fail "msr/tsc/ not counted" || return 1
+	[ "$(json_get res.json "min(d['benchmarks'][0]['metrics']['msr/tsc/']['samples']) > 0")" = True ] || fail "tsc zero"
+}
+
+test_inherit_counts_children() {
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock -o one.json -- "$WORK" fork 1 3000000 &&
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock -o four.json -- "$WORK" fork 4 3000000 || return 1
+	local a b
+	a=$(json_get one.json "sorted(d['benchmarks'][0]['metrics']['task-clock']['samples'])[1]")
+	b=$(json_get four.json "sorted(d['benchmarks'][0]['metrics']['task-clock']['samples'])[1]")
+	# Four children do four times the work of one: their time must show up (>= 2.5x).
+	python3 -c "import sys; sys.exit(0 if $b >= 2.5 * $a else 1)" || fail "task-clock $b for 4 children vs $a for 1"
+}
+
+test_failing_command_is_an_error() {
+	expect_exit 2 "$PMCBENCH" run -q -r 3 -- "$WORK" exit 3 &&
+	expect_grep "run 1 of '.*pmc-work exit 3' exited with status 3" "$TMP/err" && expect_lines 1 "$TMP/err" &&
+	expect_exit 2 "$PMCBENCH" run -q -r 2 -w 0 -- "$WORK" kill 9 &&
+	expect_grep 'killed by signal 9' "$TMP/err" &&
+	expect_exit 0 "$PMCBENCH" run -q -r 2 --ignore-failure -o res.json -- "$WORK" exit 3 &&
+	[ "$(json_get res.json "[r['exit_code'] for r in d['benchmarks'][0]['runs']]")" = "[3, 3]" ] || fail "exit codes not recorded"
+}
+
+test_timeout_kills_run() {
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -w 0 --timeout 0.2 -- "$WORK" sleep 10000 &&
+	expect_grep 'timed out' "$TMP/err" &&
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --timeout 0.2 --ignore-failure -o res.json -- "$WORK" sleep 10000 &&
+	[ "$(json_get res.json "d['benchmarks'][0]['runs'][0]['timed_out']")" = True ] || fail "timed_out not recorded"
+}
+
+test_input_and_output() {
+	printf 'hello from stdin\n' >in.txt
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --show-output --input in.txt -- "$WORK" echo &&
+	expect_grep '^hello from stdin$' "$TMP/out" &&
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --input in.txt -- "$WORK" echo &&
+	expect_no_grep 'hello from stdin' "$TMP/out"
+}
+
+test_several_commands_interleaved_and_compared() {
+	expect_exit 0 "$PMCBENCH" run -q -r 4 -e task-clock -c "$WORK loop 1000" -c "'$WORK' loop 2000" \
+		-n small -n big -o res.json || return 1
+	[ "$(json_get res.json "[b['name'] for b in d['benchmarks']]")" = "['small', 'big']" ] || fail "names" || return 1
+	expect_grep 'big' "$TMP/out"
+}
+
+test_shell_option() {
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --shell --show-output -c "echo a | tr a b" &&
+	expect_grep '^b$' "$TMP/out"
+}
+
+test_formats() {
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --format json -- "$WORK" loop 10 &&
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "json on stdout" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --format csv -- "$WORK" loop 10 &&
+	expect_grep '^benchmark,metric,unit,run,value,status' "$TMP/out" &&
+	expect_grep ',task-clock,ns,2,[0-9.e+]+,counted' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --format markdown -- "$WORK" loop 10 &&
+	expect_grep '^\|' "$TMP/out"
+}
+
+test_bad_input_exits_2_with_one_line() {
+	expect_exit 2 "$PMCBENCH" run -r 0 -- true && expect_lines 1 "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -r abc -- true && expect_grep "not a whole number" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --timeout -1 -- true && expect_lines 1 "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -e 'cycels' -- true && expect_grep "column 1" "$TMP/err" &&
+		expect_grep "cycles" "$TMP/err" && expect_lines 1 "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -e '{cycles,instructions' -- true && expect_grep "column" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -- pmc-no-such-command && expect_grep "command not found" "$TMP/err" &&
+		expect_lines 1 "$TMP/err" || return 1
+	touch notexec
+	expect_exit 2 "$PMCBENCH" run -- ./notexec && expect_grep "not executable" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run && expect_grep "no command" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --input /nonexistent -- true && expect_lines 1 "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --frob -- true && expect_grep "unknown option '--frob'" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -c "echo 'unterminated" && expect_grep "column 6" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --format xml -- true && expect_lines 1 "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -o /nonexistent-dir/x.json -- true && expect_lines 1 "$TMP/err"
+}
+
+test_output_is_atomic_and_kept_on_failure() {
+	echo '{"precious": true}' >res.json
+	# A failing run must not touch an existing result file.
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -o res.json -- "$WORK" exit 1 &&
+	expect_grep precious res.json &&
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -o res.json -- "$WORK" exit 0 &&
+	expect_no_grep precious res.json &&
+	[ "$(ls -A | grep -v '^res.json$' | grep -c .)" = 0 ] || fail "temporary files left: $(ls -A)"
+}
+
+test_list_and_doctor() {
+	expect_exit 0 "$PMCBENCH" list && expect_grep 'task-clock' "$TMP/out" && expect_grep 'cycles' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" doctor && [ -s "$TMP/out" ] || fail "doctor printed nothing"
+}
