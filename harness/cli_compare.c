@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -406,6 +407,58 @@ static int load_failed(const struct pmc_cli_compare_opts *o, const char *err,
 	return PMC_EXIT_ERROR;
 }
 
+struct load_job {
+	const char *path;
+	struct pmc_result *r;
+	int rc;
+	char err[1024];
+	pthread_t thread;
+};
+
+static void *load_one(void *arg)
+{
+	struct load_job *j = arg;
+
+	j->err[0] = '\0';
+	j->rc = pmc_result_load(j->path, &j->r, j->err, sizeof(j->err));
+	if (j->rc < 0 && (j->err[0] == '\0' || j->rc == -ENOMEM))
+		snprintf(j->err, sizeof(j->err), "%s: %s", j->path, strerror(-j->rc));
+	return NULL;
+}
+
+/* Loads both files at once: for large results the parsing is most of the time of a
+ * comparison, and the loader is reentrant (it keeps its own C locale). */
+static void load_both(struct load_job *jobs)
+{
+	bool threaded = pthread_create(&jobs[1].thread, NULL, load_one, &jobs[1]) == 0;
+
+	load_one(&jobs[0]);
+	if (threaded)
+		pthread_join(jobs[1].thread, NULL);
+	else
+		load_one(&jobs[1]);
+}
+
+static void *free_one(void *arg)
+{
+	pmc_result_free(arg);
+	return NULL;
+}
+
+/* Frees both results at once: a large result takes as long to free as to compare. */
+static void free_both(struct pmc_result *a, struct pmc_result *b)
+{
+	pthread_t t;
+
+	if (a && b && pthread_create(&t, NULL, free_one, a) == 0) {
+		pmc_result_free(b);
+		pthread_join(t, NULL);
+		return;
+	}
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 static int main_common(int argc, char **argv, bool gate)
 {
 	const char *cmd = gate ? "gate" : "compare";
@@ -414,7 +467,6 @@ static int main_common(int argc, char **argv, bool gate)
 	const char *pos[3] = { NULL, NULL, NULL }, *baseline = NULL;
 	size_t npos = 0;
 	bool dashdash = false;
-	char err[1024] = "";
 	int code = PMC_EXIT_ERROR, r;
 
 	o = pmc_cli_compare_opts_new();
@@ -482,19 +534,22 @@ static int main_common(int argc, char **argv, bool gate)
 		pos[1] = pos[0];
 		pos[0] = baseline;
 	}
-	for (int side = 0; side < 2; side++) {
-		r = pmc_result_load(pos[side], side ? &b : &a, err, sizeof(err));
-		if (r < 0) {
-			if (err[0] == '\0' || r == -ENOMEM)
-				snprintf(err, sizeof(err), "%s: %s", pos[side], strerror(-r));
-			code = load_failed(o, err, pos[0], pos[1], gate);
-			goto out;
+	{
+		struct load_job jobs[2] = { { .path = pos[0] }, { .path = pos[1] } };
+
+		load_both(jobs);
+		a = jobs[0].r;
+		b = jobs[1].r;
+		for (int side = 0; side < 2; side++) {
+			if (jobs[side].rc < 0) {
+				code = load_failed(o, jobs[side].err, pos[0], pos[1], gate);
+				goto out;
+			}
 		}
 	}
 	code = pmc_cli_compare_results(a, pos[0], b, pos[1], o, gate);
 out:
-	pmc_result_free(a);
-	pmc_result_free(b);
+	free_both(a, b);
 	pmc_cli_compare_opts_free(o);
 	return code;
 }

@@ -164,14 +164,33 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Returns 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
-static int parse_args(struct run_cli *c, int argc, char **argv, int *ret_optind)
+/* True for run's own options whose value is the next argument. */
+static bool takes_value(const char *arg)
 {
-	int opt, r;
+	if (arg[0] == '-' && arg[1] && arg[1] != '-')
+		return strchr("cnrweo", arg[1]) && arg[2] == '\0';
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->has_arg == required_argument && strcmp(arg + 2, o->name) == 0)
+			return true;
+	return false;
+}
 
-	/* The comparison options belong to cli_compare.c: take them out first. */
+/* Returns 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
+static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optind)
+{
+	int argc = *argcp, opt, r;
+
+	/* The comparison options belong to cli_compare.c: take them out first, except
+	 * --format, which here is the format of the run's own report. */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		int j = i;
+
+		if (argv[i][0] != '-')
+			break; /* the command itself, when given without "--" */
+		if (takes_value(argv[i])) {
+			i++;
+			continue;
+		}
 
 		r = pmc_cli_compare_opts_parse(c->copts, argc, argv, &j);
 		if (r < 0)
@@ -183,6 +202,7 @@ static int parse_args(struct run_cli *c, int argc, char **argv, int *ret_optind)
 			i--;
 		}
 	}
+	*argcp = argc;
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+:c:n:r:w:e:o:q", long_opts, NULL)) != -1) {
@@ -579,6 +599,13 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 	b.nbench = k;
 	b.priv = NULL;
 	snprintf(label, sizeof(label), "%s", r->benchmarks[ref].name);
+	if (c->format == FORMAT_MARKDOWN) {
+		char fmt_opt[] = "--format", fmt_val[] = "markdown";
+		char *args[] = { fmt_opt, fmt_val, NULL };
+		int i = 0;
+
+		pmc_cli_compare_opts_parse(c->copts, 2, args, &i);
+	}
 	printf("\nComparison against the reference '%s':\n", label);
 	fflush(stdout);
 	code = pmc_cli_compare_results(&a, label, &b, "command", c->copts, false);
@@ -603,7 +630,7 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("out of memory");
 		return PMC_EXIT_ERROR;
 	}
-	r = parse_args(&c, argc, argv, &first);
+	r = parse_args(&c, &argc, argv, &first);
 	if (r == 1) {
 		code = PMC_EXIT_OK;
 		goto out;

@@ -198,6 +198,10 @@ struct ctx {
 	size_t nslots, capslots;
 	size_t caprows;
 	struct job *jobs; /* one per row, like the rows */
+	size_t *pos_slot; /* slot last used at each metric position */
+	size_t npos;
+	bool *used; /* metrics of the current new benchmark already paired */
+	size_t capused;
 	size_t maxn;      /* the most samples of any compared metric */
 	/* Collected for the warnings, which are written once at the end. */
 	size_t untestable, no_ci;
@@ -943,54 +947,105 @@ static int final_warnings(struct ctx *x, const struct pmc_result *a,
 	return r;
 }
 
+/* The slot of the metric at position pos of a benchmark. Benchmarks of one result list
+ * their metrics in the same order as a rule, so the slot used at the same position last
+ * time is tried before the hash. */
+static int slot_at(struct ctx *x, size_t pos, const char *id, struct slot **ret)
+{
+	size_t idx;
+	int r;
+
+	if (pos < x->npos && x->pos_slot[pos] != SIZE_MAX &&
+	    strcmp(x->slots[x->pos_slot[pos]].id, id) == 0) {
+		*ret = &x->slots[x->pos_slot[pos]];
+		return 0;
+	}
+	r = slot_of(x, id, &idx);
+	if (r < 0)
+		return r;
+	if (pos >= x->npos) {
+		size_t n = pos + 16;
+		size_t *grown = realloc(x->pos_slot, n * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		for (size_t i = x->npos; i < n; i++)
+			grown[i] = SIZE_MAX;
+		x->pos_slot = grown;
+		x->npos = n;
+	}
+	x->pos_slot[pos] = idx;
+	*ret = &x->slots[idx];
+	return 0;
+}
+
 static int compare_pair(struct ctx *x, const struct pmc_benchmark *ob,
 			const struct pmc_benchmark *nb)
 {
-	size_t sidx;
+	bool indexed = false; /* slots' newpos set for nb's metrics */
+	size_t matched = 0;
+	struct slot *s;
 	int r;
 
-	for (size_t j = 0; j < nb->nmetrics; j++) {
-		r = slot_of(x, nb->metrics[j].id, &sidx);
-		if (r < 0)
-			return r;
-		x->slots[sidx].newpos = j;
+	if (nb->nmetrics > x->capused) {
+		bool *grown = realloc(x->used, nb->nmetrics * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		x->used = grown;
+		x->capused = nb->nmetrics;
 	}
+	memset(x->used, 0, nb->nmetrics * sizeof(*x->used));
 	for (size_t j = 0; j < ob->nmetrics; j++) {
-		const struct pmc_metric *om = &ob->metrics[j];
-		struct slot *s;
+		const struct pmc_metric *om = &ob->metrics[j], *nm = NULL;
+		size_t k = SIZE_MAX;
 
-		r = slot_of(x, om->id, &sidx);
+		r = slot_at(x, j, om->id, &s);
 		if (r < 0)
 			return r;
-		s = &x->slots[sidx];
-		if (!s->selected) {
-			s->newpos = SIZE_MAX;
-			continue;
-		}
-		r = compare_metric(x, ob, nb, om,
-				   s->newpos == SIZE_MAX ? NULL : &nb->metrics[s->newpos], s);
-		if (r < 0)
-			return r;
-		s->newpos = SIZE_MAX; /* handled */
-	}
-	/* What is left is in the new benchmark only. */
-	for (size_t j = 0; j < nb->nmetrics; j++) {
-		const struct pmc_metric *nm = &nb->metrics[j];
-		struct slot *s;
+		if (j < nb->nmetrics && !x->used[j] && strcmp(nb->metrics[j].id, om->id) == 0) {
+			k = j; /* the same position on both sides: no lookup */
+		} else {
+			if (!indexed) {
+				for (size_t t = 0; t < nb->nmetrics; t++) {
+					struct slot *ns;
 
-		r = slot_of(x, nm->id, &sidx);
-		if (r < 0)
-			return r;
-		s = &x->slots[sidx];
-		if (s->newpos == SIZE_MAX)
-			continue;
-		s->newpos = SIZE_MAX;
-		for (size_t k = 0; k < nm->n; k++) {
-			if (!isnan(nm->values[k])) {
-				s->only_new++;
-				break;
+					r = slot_at(x, t, nb->metrics[t].id, &ns);
+					if (r < 0)
+						return r;
+					ns->newpos = t;
+				}
+				indexed = true;
+				r = slot_at(x, j, om->id, &s);
+				if (r < 0)
+					return r;
 			}
+			if (s->newpos != SIZE_MAX && !x->used[s->newpos])
+				k = s->newpos;
 		}
+		if (k != SIZE_MAX) {
+			x->used[k] = true;
+			matched++;
+			nm = &nb->metrics[k];
+		}
+		if (!s->selected)
+			continue;
+		r = compare_metric(x, ob, nb, om, nm, s);
+		if (r < 0)
+			return r;
+	}
+	if (matched == nb->nmetrics && !indexed)
+		return 0;
+	/* What is left is in the new benchmark only. */
+	for (size_t t = 0; t < nb->nmetrics; t++) {
+		const struct pmc_metric *nm = &nb->metrics[t];
+
+		r = slot_at(x, t, nm->id, &s);
+		if (r < 0)
+			return r;
+		s->newpos = SIZE_MAX;
+		if (!x->used[t] && count_present(nm) > 0)
+			s->only_new++;
 	}
 	return 0;
 }
@@ -1138,6 +1193,8 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	strmap_free(&x.ids);
 	free(x.slots);
 	free(x.jobs);
+	free(x.pos_slot);
+	free(x.used);
 	free(pair);
 	*ret = c;
 	return 0;
@@ -1147,6 +1204,8 @@ fail_maps:
 	strmap_free(&x.ids);
 	free(x.slots);
 	free(x.jobs);
+	free(x.pos_slot);
+	free(x.used);
 	free(pair);
 	pmc_comparison_free(c);
 	return r;

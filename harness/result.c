@@ -598,6 +598,7 @@ static void put_string_or_null(FILE *f, const char *s)
  * Runs under the C locale (see emit_result). */
 static void put_double(FILE *f, double v)
 {
+	int saved = errno; /* strtod's ERANGE must not hide why a write failed */
 	char buf[40];
 
 	if (!isfinite(v)) {
@@ -614,6 +615,7 @@ static void put_double(FILE *f, double v)
 		if (strtod(buf, NULL) == v)
 			break;
 	}
+	errno = saved;
 	fputs(buf, f);
 }
 
@@ -748,7 +750,8 @@ static int emit_result(FILE *f, const struct pmc_result *r)
 	}
 	fputs(r->nenv ? "\n  },\n" : "},\n", f);
 	fputs("  \"benchmarks\": [", f);
-	for (size_t i = 0; i < r->nbench; i++) {
+	/* Stop at the first failed write (a full disk): errno still says why. */
+	for (size_t i = 0; i < r->nbench && !ferror(f); i++) {
 		fputs(i ? ",\n" : "\n", f);
 		put_benchmark(f, &r->benchmarks[i]);
 	}

@@ -154,10 +154,124 @@ int pmc_compare_format_parse(const char *name, enum pmc_compare_format *ret)
 	return 0;
 }
 
+/* A value scaled for display: the number, its suffix and how to print it. */
+struct scaled {
+	double v;
+	const char *suffix;
+	enum { SV_G4, SV_F3, SV_PERCENT, SV_UNIT } how;
+};
+
+/* Number formatting for the table, which prints several numbers on each of up to
+ * 100,000 rows: fixed and %.4g-style output without printf for the usual magnitudes
+ * (printf is kept for the rest), which makes the table several times faster. */
+
+static size_t put_uint(char *buf, unsigned long long k)
+{
+	char d[24], *e = d + sizeof(d), *q = e;
+
+	do
+		*--q = (char)('0' + k % 10);
+	while ((k /= 10) != 0);
+	memcpy(buf, q, (size_t)(e - q));
+	return (size_t)(e - q);
+}
+
+/* Like "%.*f" (or "%+.*f" with plus) for 0 <= d <= 7; buf holds at least 48 bytes. */
+static size_t put_fixed(char *buf, double v, int d, bool plus)
+{
+	static const double p10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7 };
+	double a = fabs(v) * p10[d];
+	unsigned long long m, ip;
+	size_t n = 0;
+
+	if (!isfinite(v)) {
+		memcpy(buf, "-", 2);
+		return 1;
+	}
+	/* printf rounds the exact binary value; near a tie the product a may have rounded
+	 * across it, so ties go to printf. */
+	if (!(a < 1e15) || fabs(a - floor(a) - 0.5) < 1e-6)
+		return (size_t)snprintf(buf, 48, plus ? "%+.*f" : "%.*f", d, v);
+	m = (unsigned long long)llround(a);
+	if (signbit(v))
+		buf[n++] = '-';
+	else if (plus)
+		buf[n++] = '+';
+	ip = m;
+	for (int i = 0; i < d; i++)
+		ip /= 10;
+	n += put_uint(buf + n, ip);
+	if (d) {
+		buf[n++] = '.';
+		for (int i = d - 1; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + m % 10);
+			m /= 10;
+		}
+		n += (size_t)d;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* Like "%.4g" for 1e-4 <= |v| < 9999.5, which is what scale_value() leaves; printf for
+ * the rest. buf holds at least 48 bytes. */
+static size_t put_g4(char *buf, double v)
+{
+	double a = fabs(v);
+	int e, d;
+	size_t n;
+
+	if (!isfinite(v)) {
+		memcpy(buf, "-", 2);
+		return 1;
+	}
+	if (!(a >= 1e-4 && a < 9999.5))
+		return (size_t)snprintf(buf, 48, "%.4g", v);
+	e = a >= 1000 ? 3 : a >= 100 ? 2 : a >= 10 ? 1 : a >= 1 ? 0 : a >= 0.1 ? -1 : a >= 0.01 ? -2
+	    : a >= 0.001 ? -3 : -4;
+	d = 3 - e;
+	/* 999.96 rounds to 1000 at 4 digits: one decimal fewer. */
+	if (a * pow(10, d) >= 9999.5 - 1e-6) {
+		if (a * pow(10, d) < 9999.5 + 1e-6)
+			return (size_t)snprintf(buf, 48, "%.4g", v);
+		d--;
+	}
+	n = put_fixed(buf, v, d, false);
+	if (d > 0) {
+		while (buf[n - 1] == '0')
+			n--;
+		if (buf[n - 1] == '.')
+			n--;
+		buf[n] = '\0';
+	}
+	return n;
+}
+
+/* Prints sv into buf (at least 48 bytes); returns the length. */
+static size_t sv_print(char *buf, const struct scaled *sv)
+{
+	size_t n;
+
+	switch (sv->how) {
+	case SV_F3:
+		return put_fixed(buf, sv->v, 3, false);
+	case SV_PERCENT:
+		return (size_t)snprintf(buf, 48, "%.3g%%", sv->v);
+	case SV_UNIT:
+		n = put_g4(buf, sv->v);
+		return n + (size_t)snprintf(buf + n, 48 - n, " %.16s", sv->suffix);
+	default:
+		n = put_g4(buf, sv->v);
+		memcpy(buf + n, sv->suffix, strlen(sv->suffix) + 1);
+		return n + strlen(sv->suffix);
+	}
+}
+
 static const char *si_prefix(double *v, const char *const *prefixes, size_t n, double step)
 {
 	size_t i = 0;
 
+	/* 0.9995 of a step would print as "1000" at 4 digits: show it as 1 of the next. */
 	while (i + 1 < n && fabs(*v) >= step * 0.9995) {
 		*v /= step;
 		i++;
@@ -165,124 +279,142 @@ static const char *si_prefix(double *v, const char *const *prefixes, size_t n, d
 	return prefixes[i];
 }
 
-char *pmc_compare_format_value(double v, const char *unit, char *buf, size_t len)
+static struct scaled scale_value(double v, const char *unit)
 {
 	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
 	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	static const char *const t[] = { "ns", "us", "ms", "s" };
-	const char *p;
+	struct scaled r = { .v = v, .suffix = "", .how = SV_G4 };
+
+	if (!unit || strcmp(unit, "count") == 0) {
+		r.suffix = si_prefix(&r.v, si, sizeof(si) / sizeof(si[0]), 1000.0);
+	} else if (strcmp(unit, "ns") == 0) {
+		r.suffix = si_prefix(&r.v, t, sizeof(t) / sizeof(t[0]), 1000.0);
+	} else if (strcmp(unit, "bytes") == 0) {
+		r.suffix = si_prefix(&r.v, bin, sizeof(bin) / sizeof(bin[0]), 1024.0);
+	} else if (strcmp(unit, "ratio") == 0) {
+		r.how = SV_F3;
+	} else if (strcmp(unit, "percent") == 0) {
+		r.how = SV_PERCENT;
+	} else {
+		r.how = SV_UNIT;
+		r.suffix = unit;
+	}
+	return r;
+}
+
+char *pmc_compare_format_value(double v, const char *unit, char *buf, size_t len)
+{
+	struct scaled sv;
+	char tmp[64];
 
 	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
-	if (!unit || strcmp(unit, "count") == 0) {
-		p = si_prefix(&v, si, sizeof(si) / sizeof(si[0]), 1000.0);
-		snprintf(buf, len, "%.4g%s", v, p);
-	} else if (strcmp(unit, "ns") == 0) {
-		p = si_prefix(&v, t, sizeof(t) / sizeof(t[0]), 1000.0);
-		snprintf(buf, len, "%.4g%s", v, p);
-	} else if (strcmp(unit, "bytes") == 0) {
-		p = si_prefix(&v, bin, sizeof(bin) / sizeof(bin[0]), 1024.0);
-		snprintf(buf, len, "%.4g%s", v, p);
-	} else if (strcmp(unit, "ratio") == 0) {
-		snprintf(buf, len, "%.3f", v);
-	} else if (strcmp(unit, "percent") == 0) {
-		snprintf(buf, len, "%.3g%%", v);
-	} else {
-		snprintf(buf, len, "%.4g %s", v, unit);
-	}
+	sv = scale_value(v, unit);
+	sv_print(tmp, &sv);
+	snprintf(buf, len, "%s", tmp);
 	return buf;
+}
+
+/* Decimals for a percentage: 2 below 10%, 1 below 100%, none above. */
+static int pct_decimals(double pct)
+{
+	double a = fabs(pct);
+
+	return a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
 }
 
 static void fmt_percent(double pct, char *buf, size_t len, bool sign)
 {
-	double a = fabs(pct);
-
-	if (a >= 100)
-		snprintf(buf, len, sign ? "%+.0f%%" : "%.0f%%", pct);
-	else if (a >= 10)
-		snprintf(buf, len, sign ? "%+.1f%%" : "%.1f%%", pct);
-	else
-		snprintf(buf, len, sign ? "%+.2f%%" : "%.2f%%", pct);
+	snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", pct_decimals(pct), pct);
 }
 
-/* "1.235M ± 2%": the median and the larger half of its CI, relative to it. */
+/* "1.235M ± 2.0%": the median and the larger half of its CI, relative to it. */
+/* buf holds 128 bytes: two numbers of at most 48 and the sign between them. */
 static void fmt_side(const struct pmc_summary *s, bool have, const char *unit, bool exact,
-		     char *buf, size_t len)
+		     char buf[static 128])
 {
-	char v[32], w[32];
+	static const char pm[] = " ± ";
+	struct scaled sv;
+	size_t n;
 
 	if (!have) {
-		snprintf(buf, len, "no value");
+		memcpy(buf, "no value", sizeof("no value"));
 		return;
 	}
-	pmc_compare_format_value(s->median, unit, v, sizeof(v));
-	if (exact) {
-		snprintf(buf, len, "%s", v);
-	} else if (!s->has_ci) {
-		snprintf(buf, len, "%s ± ∞", v);
+	sv = scale_value(s->median, unit);
+	n = sv_print(buf, &sv);
+	if (exact)
+		return;
+	memcpy(buf + n, pm, sizeof(pm));
+	n += sizeof(pm) - 1;
+	if (!s->has_ci) {
+		memcpy(buf + n, "∞", sizeof("∞"));
 	} else {
 		double half = fmax(s->ci_hi - s->median, s->median - s->ci_lo);
 
-		if (s->median != 0)
-			fmt_percent(half / fabs(s->median) * 100, w, sizeof(w), false);
-		else
-			pmc_compare_format_value(half, unit, w, sizeof(w));
-		snprintf(buf, len, "%s ± %s", v, w);
+		if (s->median != 0) {
+			double pct = half / fabs(s->median) * 100;
+
+			n += put_fixed(buf + n, pct, pct_decimals(pct), false);
+			memcpy(buf + n, "%", 2);
+		} else {
+			struct scaled sh = scale_value(half, unit);
+
+			sv_print(buf + n, &sh);
+		}
 	}
 }
 
 struct cells {
-	char old[80], new[80], change[160], test[64], limit[40];
+	char old[128], new[128], change[160], test[64];
+	const char *limit;
 	const char *verdict;
 };
 
 static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *buf, size_t len)
 {
-	char a[24], b[24], d[40] = "";
+	char d[48] = "";
 
+	if (row->kind == PMC_ROW_MISSING) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (row->kind == PMC_ROW_TESTED && !row->significant) {
+		snprintf(buf, len, "~");
+		return;
+	}
 	if (row->threshold && row->threshold->absolute) {
 		char v[32];
 
 		pmc_compare_format_value(row->diff, unit, v, sizeof(v));
 		snprintf(d, sizeof(d), " (%s%s)", row->diff > 0 ? "+" : "", v);
 	}
-	if (row->kind == PMC_ROW_MISSING) {
-		snprintf(buf, len, "-");
-	} else if (row->kind == PMC_ROW_EXACT) {
-		if (row->diff == 0) {
+	if (row->kind == PMC_ROW_EXACT) {
+		double pct = (row->ratio - 1) * 100;
+
+		if (row->diff == 0)
 			snprintf(buf, len, "0%% (exact)");
-		} else if (isnan(row->ratio)) {
+		else if (isnan(row->ratio))
 			snprintf(buf, len, "from 0 (exact)%s", d);
-		} else {
-			fmt_percent((row->ratio - 1) * 100, a, sizeof(a), true);
-			snprintf(buf, len, "%s (exact)%s", a, d);
-		}
-	} else if (!row->significant) {
-		snprintf(buf, len, "~");
+		else
+			snprintf(buf, len, "%+.*f%% (exact)%s", pct_decimals(pct), pct, d);
 	} else if (isnan(row->ratio)) {
 		snprintf(buf, len, "? (values <= 0)%s", d);
 	} else {
-		fmt_percent((row->ratio - 1) * 100, a, sizeof(a), true);
-		if (isnan(row->ratio_lo)) {
-			snprintf(buf, len, "%s (no CI)%s", a, d);
-		} else {
-			char lo[24];
+		double pct = (row->ratio - 1) * 100;
 
-			fmt_percent((row->ratio_lo - 1) * 100, lo, sizeof(lo), true);
-			fmt_percent((row->ratio_hi - 1) * 100, b, sizeof(b), true);
-			snprintf(buf, len, "%s [%s, %s]%s", a, lo, b, d);
+		if (isnan(row->ratio_lo)) {
+			snprintf(buf, len, "%+.*f%% (no CI)%s", pct_decimals(pct), pct, d);
+		} else {
+			double lo = (row->ratio_lo - 1) * 100, hi = (row->ratio_hi - 1) * 100;
+
+			snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]%s", pct_decimals(pct), pct,
+				 pct_decimals(lo), lo, pct_decimals(hi), hi, d);
 		}
 	}
-}
-
-static void fmt_p(double p, char *buf, size_t len)
-{
-	if (p < 0.001)
-		snprintf(buf, len, "p<0.001");
-	else
-		snprintf(buf, len, "p=%.3f", p);
 }
 
 static void format_row(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
@@ -292,23 +424,32 @@ static void format_row(const struct pmc_comparison *c, const struct pmc_cmp_row 
 	bool exact = row->kind == PMC_ROW_EXACT;
 	size_t na = row->has_old ? row->old.n : 0, nn = row->has_new ? row->new.n : 0;
 
-	fmt_side(&row->old, row->has_old, b->unit, exact, out->old, sizeof(out->old));
-	fmt_side(&row->new, row->has_new, b->unit, exact, out->new, sizeof(out->new));
+	fmt_side(&row->old, row->has_old, b->unit, exact, out->old);
+	fmt_side(&row->new, row->has_new, b->unit, exact, out->new);
 	fmt_change(row, b->unit, out->change, sizeof(out->change));
-	if (row->kind == PMC_ROW_TESTED) {
-		char p[16];
+	{
+		char *t = out->test;
+		size_t n = 0;
 
-		fmt_p(row->p, p, sizeof(p));
-		snprintf(out->test, sizeof(out->test), "%s n=%zu+%zu", p, na, nn);
-	} else if (exact) {
-		snprintf(out->test, sizeof(out->test), "exact n=%zu+%zu", na, nn);
-	} else {
-		snprintf(out->test, sizeof(out->test), "n=%zu+%zu", na, nn);
+		if (row->kind == PMC_ROW_TESTED && row->p < 0.001) {
+			memcpy(t, "p<0.001 ", 8);
+			n = 8;
+		} else if (row->kind == PMC_ROW_TESTED) {
+			memcpy(t, "p=", 2);
+			n = 2 + put_fixed(t + 2, row->p, 3, false);
+			t[n++] = ' ';
+		} else if (exact) {
+			memcpy(t, "exact ", 6);
+			n = 6;
+		}
+		memcpy(t + n, "n=", 2);
+		n += 2;
+		n += put_uint(t + n, na);
+		t[n++] = '+';
+		n += put_uint(t + n, nn);
+		t[n] = '\0';
 	}
-	if (row->threshold)
-		snprintf(out->limit, sizeof(out->limit), "%s", row->threshold->text);
-	else
-		snprintf(out->limit, sizeof(out->limit), "-");
+	out->limit = row->threshold ? row->threshold->text : "-";
 	out->verdict = row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict);
 }
 

@@ -8,23 +8,24 @@
 
 struct pmc_benchmark;
 struct pmc_metric;
+struct pmc_report_opts;
 
 struct pmc_report_row {
 	const struct pmc_metric *m;
-	bool missing; /* measured in no run: value holds "<not supported>" and the like */
-	bool marked;  /* a cross-group ratio on its own line: footnote mark after the name */
-	char value[64];   /* "1,234,567", "1.23", "<not counted>" */
+	bool missing;	  /* measured in no run: value holds "<not supported>" and the like */
+	bool marked;	  /* a cross-group ratio on its own line: footnote mark after the name */
+	char value[64];	  /* "1,234,567", "1.23", "<not counted>" */
 	const char *unit; /* "", "ms", "MiB", "%", "GHz", ... */
-	char spread[40];  /* "± 1.23%", or "" */
+	char spread[96];  /* "± 1.23%", or "" */
 	const char *spread_kind; /* "MAD" where the median's spread is its MAD, else "" */
-	char extra[64];   /* "(62.50%)", "(simulated, exact)", "n=7/10", or a mix */
-	char comment[128]; /* the derived metric ("1.23 insn per cycle"), or the status */
-	const char *why;  /* missing rows: the metric's note or errno name, or NULL */
+	char extra[64];		 /* "(62.50%)", "(simulated, exact)", "n=7/10", or a mix */
+	char comment[128];	 /* the derived metric ("1.23 insn per cycle"), or the status */
+	const char *why;	 /* missing rows: the metric's note (why it is missing), or NULL */
 };
 
 struct pmc_report_block {
 	const struct pmc_benchmark *b;
-	size_t runs;      /* the benchmark's runs (or its longest metric) */
+	size_t runs; /* the benchmark's runs (or its longest metric) */
 	size_t failed, timed_out;
 	struct pmc_report_row *rows;
 	size_t nrows;
@@ -35,11 +36,17 @@ struct pmc_report_block {
 	bool any_spread, any_mad, any_scaled, any_cross, any_partial, any_simulated;
 };
 
-/* Fills blk from b (median: medians instead of means; confidence for the CI of the
- * median). Returns 0, -ENOMEM, or -EINVAL for a metric holding an infinite value. */
+/* Fills *ret from b (median: medians instead of means; confidence for the CI of the
+ * median); free it with pmc_report_block_free(). Returns 0, -ENOMEM, or -EINVAL for a
+ * malformed benchmark (a metric holding an infinite value, arrays missing). */
 int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double confidence,
 			   struct pmc_report_block *ret);
 void pmc_report_block_free(struct pmc_report_block *blk);
+
+/* NULL options mean means and a 95% CI; a confidence of 0 means 0.95. Returns 0, or
+ * -EINVAL for a confidence outside (0, 1). */
+int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,
+			    double *ret_confidence);
 
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
 size_t pmc_report_width(const char *s);

@@ -386,6 +386,35 @@ static void test_value_format(void **state)
 	assert_string_equal(pmc_compare_format_value(NAN, "count", buf, sizeof(buf)), "-");
 	assert_string_equal(pmc_compare_format_value(INFINITY, "ns", buf, sizeof(buf)), "-");
 
+	/* The table formats numbers without printf: it must print what printf would. */
+	for (int i = 0; i < 200000; i++) {
+		double e = (double)(i % 4000) / 4000.0 * 7.0 - 4.0; /* 1e-4 .. 1e3 */
+		double v = pow(10, e) * (1 + (double)i / 7.77e6);
+		char want[64];
+
+		if (i & 1)
+			v = -v;
+		snprintf(want, sizeof(want), "%.4g", v);
+		pmc_compare_format_value(v, "percent-like", buf, sizeof(buf));
+		*strchr(buf, ' ') = '\0';
+		if (strcmp(buf, want) != 0) {
+			print_error("%.17g: \"%s\", printf \"%s\"\n", v, buf, want);
+			fail();
+		}
+		snprintf(want, sizeof(want), "%.3f", v);
+		pmc_compare_format_value(v, "ratio", buf, sizeof(buf));
+		if (strcmp(buf, want) != 0) {
+			print_error("%.17g: \"%s\", printf \"%s\"\n", v, buf, want);
+			fail();
+		}
+	}
+	/* Rounding up to 1000 moves to the next prefix. */
+	assert_string_equal(pmc_compare_format_value(999.96, "count", buf, sizeof(buf)), "1k");
+	assert_string_equal(pmc_compare_format_value(999.4, "count", buf, sizeof(buf)), "999.4");
+	assert_string_equal(pmc_compare_format_value(9999.6, "count", buf, sizeof(buf)), "10k");
+	assert_string_equal(pmc_compare_format_value(0.00012345, "ratio", buf, sizeof(buf)),
+			    "0.000");
+
 	assert_int_equal(pmc_compare_format_parse("markdown", &fmt), 0);
 	assert_int_equal(fmt, PMC_COMPARE_MARKDOWN);
 	assert_int_equal(pmc_compare_format_parse("json", &fmt), 0);
