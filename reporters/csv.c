@@ -22,6 +22,7 @@ static void put_text(FILE *out, const char *s)
  * and none is invented. */
 static void put_double(FILE *out, double v)
 {
+	int saved = errno; /* strtod's ERANGE must not hide why a write failed */
 	char buf[40];
 
 	if (v == floor(v) && fabs(v) < 9.2e18) {
@@ -33,6 +34,7 @@ static void put_double(FILE *out, double v)
 		if (strtod(buf, NULL) == v)
 			break;
 	}
+	errno = saved;
 	fputs(buf, out);
 }
 
@@ -79,6 +81,7 @@ int pmc_report_csv(FILE *out, const struct pmc_result *r)
 	if (!c)
 		return -ENOMEM;
 	old = uselocale(c);
+	errno = 0;
 	fputs("benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running\n", out);
 	for (size_t i = 0; i < r->nbench; i++) {
 		const struct pmc_benchmark *b = &r->benchmarks[i];

@@ -1,0 +1,363 @@
+# End-to-end tests of `pmcbench compare` and `pmcbench gate`: verdicts, exit codes,
+# reports, and every kind of bad input. Result files are written by mkresult (below) in
+# the schema of docs/result-schema.md; test_real_runs_* use `pmcbench run` itself.
+
+# mkresult OUT [backend=NAME] [env:KEY=VALUE] BENCH::METRIC=CENTER[,SPREAD[,N]][@FLAGS]...
+# Each metric gets N samples (default 10) spread evenly over CENTER * (1 +- SPREAD), in a
+# scrambled order without ties. FLAGS: sim (simulated), unsup (unsupported: no samples),
+# unit=U (override the unit).
+mkresult() {
+	python3 - "$@" <<'EOF'
+import json, sys
+UNITS = {"task-clock": ("ns", "lower"), "wall-time": ("ns", "lower"),
+         "max-rss": ("bytes", "lower"), "ipc": ("ratio", "higher")}
+def u(i, n):
+    return ((i * 7 + 3) % n) / (n - 1) * 2 - 1 if n > 1 else 0.0
+doc = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+       "created": "2026-01-01T00:00:00Z", "backend": "perf", "environment": {},
+       "benchmarks": []}
+benches = {}
+for a in sys.argv[2:]:
+    if a.startswith("backend="):
+        doc["backend"] = a[8:]
+        continue
+    if a.startswith("env:"):
+        k, v = a[4:].split("=", 1)
+        doc["environment"][k] = v
+        continue
+    spec, _, flags = a.partition("@")
+    key, _, vals = spec.partition("=")
+    bench, _, metric = key.partition("::")
+    parts = vals.split(",")
+    center, spread, n = (parts + ["0", "10"][len(parts) - 1:])[:3]
+    center, spread, n = float(center), float(spread), int(n)
+    unit, better = UNITS.get(metric, ("count", "lower"))
+    m = {"unit": unit, "better": better, "derived": False, "simulated": False,
+         "cross_group": False,
+         "samples": [round(center * (1 + spread * u(i, n)), 3) for i in range(n)]}
+    for f in filter(None, flags.split(",")):
+        if f == "sim":
+            m["simulated"] = True
+        elif f.startswith("unit="):
+            m["unit"] = f[5:]
+        elif f == "unsup":
+            m["samples"] = [None] * n
+            m["status"] = ["unsupported"] * n
+            m["raw"] = [None] * n
+            m["error"] = "ENOENT"
+    b = benches.setdefault(bench, {"name": bench, "command": None, "build_id": None,
+                                   "runs": [{"exit_code": 0, "signal": 0,
+                                             "timed_out": False}] * n,
+                                   "metrics": {}})
+    b["metrics"][metric] = m
+doc["benchmarks"] = list(benches.values())
+with open(sys.argv[1], "w") as f:
+    json.dump(doc, f, indent=1)
+EOF
+}
+
+# A baseline of three benchmarks and two metrics, and variants of it.
+base() {
+	mkresult "$1" 'sort::task-clock=2e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
+}
+
+# expect_one_line FILE PATTERN: FILE holds exactly one line, and it matches PATTERN.
+expect_one_line() {
+	expect_lines 1 "$1" && expect_grep "$2" "$1"
+}
+
+test_compare_aa_passes() {
+	base a.json
+	expect_exit 0 "$PMCBENCH" compare a.json a.json || return 1
+	expect_grep '^sort +2ms ± .* ~ +p=1\.000 n=10\+10 .* no change$' "$TMP/out" || return 1
+	expect_grep '^0 regressions, 0 improvements, 6 no change, 0 inconclusive$' "$TMP/out" ||
+		return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json a.json || return 1
+	expect_grep '^gate: PASS; 0 regressions' "$TMP/out"
+}
+
+test_compare_reports_regression_but_exits_0() {
+	base a.json
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'hash::task-clock=4.5e5,0.01' \
+		'parse::task-clock=1e6,0.012' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep '^sort .* \+20\.0% \[\+1[0-9]\.[0-9]%, \+2[0-9]\.[0-9]%\] +p<0\.001 n=10\+10 +5% +regression$' \
+		"$TMP/out" || return 1
+	expect_grep '^hash .* -10\.0% .* improvement$' "$TMP/out" || return 1
+	expect_grep '^geomean ' "$TMP/out" || return 1
+	# gate decides: the same pair fails it.
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep '^gate: FAIL \(regression\); 1 regression, 1 improvement' "$TMP/out"
+}
+
+test_gate_improvement_passes() {
+	base a.json
+	mkresult b.json 'sort::task-clock=1.5e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=0.9e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep '^gate: PASS; 0 regressions, 2 improvements' "$TMP/out"
+}
+
+test_gate_inconclusive_only_when_asked() {
+	# Three runs per side cannot reach p < 0.05 (2 / C(6,3) = 0.1).
+	mkresult a.json 'x::task-clock=1e6,0.01,3'
+	mkresult b.json 'x::task-clock=2e6,0.01,3'
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep 'inconclusive$' "$TMP/out" || return 1
+	expect_grep '^warning: too few samples to detect a change at alpha=0\.05 in 1 row .*at least 4 runs per side' \
+		"$TMP/out" || return 1
+	expect_exit 3 "$PMCBENCH" gate --fail-on-inconclusive --baseline a.json b.json || return 1
+	expect_grep '^gate: FAIL \(inconclusive\)' "$TMP/out" || return 1
+	# At alpha 0.2, 3 runs are enough (0.1 < 0.2) and it is a regression.
+	expect_exit 1 "$PMCBENCH" gate --alpha 0.2 --baseline a.json b.json || return 1
+	# A regression outranks an inconclusive row.
+	mkresult c.json 'x::task-clock=2e6,0.01,3' 'y::task-clock=1e6,0.01,10'
+	mkresult d.json 'x::task-clock=2e6,0.01,3' 'y::task-clock=2e6,0.01,10'
+	mkresult e.json 'x::task-clock=1e6,0.01,3' 'y::task-clock=1e6,0.01,10'
+	expect_exit 1 "$PMCBENCH" gate --fail-on-inconclusive --baseline c.json d.json || return 1
+	expect_exit 3 "$PMCBENCH" gate --fail-on-inconclusive --baseline c.json e.json
+}
+
+test_gate_thresholds() {
+	# instructions +0.2% exactly: beyond +0.1%, inside the default 5%.
+	mkresult a.json 'x::instructions=1000000,0' 'x::max-rss=100e6,0.001' \
+		'x::task-clock=1e6,0.01'
+	mkresult b.json 'x::instructions=1002000,0' 'x::max-rss=103e6,0.001' \
+		'x::task-clock=1.04e6,0.002'
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_exit 1 "$PMCBENCH" gate --threshold instructions=+0.1% --baseline a.json b.json ||
+		return 1
+	expect_grep '^x .* \+0\.20% \(exact\) +exact n=10\+10 +\+0\.1% +regression$' "$TMP/out" ||
+		return 1
+	# +3 MB of max-rss is 3%: inside 5%, beyond +2MiB.
+	expect_exit 1 "$PMCBENCH" gate --threshold max-rss=+2MiB --baseline a.json b.json ||
+		return 1
+	expect_grep '^x .*\(\+2\.861MiB\) .* \+2MiB +regression$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --threshold max-rss=+4MiB --baseline a.json b.json ||
+		return 1
+	# The default for every metric, and a two-sided limit on task-clock.
+	expect_exit 1 "$PMCBENCH" gate --threshold '*=2%' --baseline a.json b.json || return 1
+	expect_exit 0 "$PMCBENCH" gate --threshold '*=2%' --threshold max-rss=5% \
+		--threshold task-clock=5% --baseline a.json b.json || return 1
+	# A thresholds file with a per-benchmark pattern.
+	cat >th.json <<'EOF'
+{"schema": "pmcbench-thresholds/1", "default": "10%",
+ "benchmarks": [{"match": "x*", "metrics": {"instructions": "+0.1%"}}]}
+EOF
+	expect_exit 1 "$PMCBENCH" gate --thresholds th.json --baseline a.json b.json || return 1
+	expect_grep '^x .* \+0\.1% +regression$' "$TMP/out"
+}
+
+test_gate_higher_is_better() {
+	mkresult a.json 'x::ipc=1.5,0.01'
+	mkresult b.json 'x::ipc=1.2,0.01'
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep 'higher is better' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline b.json a.json
+}
+
+test_gate_simulated_single_run() {
+	mkresult a.json backend=valgrind 'x::instructions=5000000,0,1@sim'
+	mkresult b.json backend=valgrind 'x::instructions=5010000,0,1@sim'
+	expect_exit 1 "$PMCBENCH" gate --threshold instructions=+0.1% --baseline a.json b.json ||
+		return 1
+	expect_grep '^instructions \[count, lower is better\] \(simulated\)$' "$TMP/out" || return 1
+	expect_grep 'exact n=1\+1' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --threshold instructions=+0.1% --baseline a.json a.json
+}
+
+test_markdown_report_written_on_success_and_failure() {
+	base a.json
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
+	expect_exit 1 "$PMCBENCH" gate --format markdown --output report.md --baseline a.json b.json ||
+		return 1
+	cmp -s "$TMP/out" report.md || fail "stdout and report.md differ" || return 1
+	expect_grep '^## pmcbench gate: FAIL \(regression\)$' report.md || return 1
+	expect_grep '^\*\*1 regression\*\*, 0 improvements, 5 no change, 0 inconclusive' report.md ||
+		return 1
+	expect_grep '^\| sort \| 2ms ± .* \| \*\*\+20\.0% .*\*\* \| p<0\.001 n=10\+10 \| 5% \| \*\*regression\*\* \|$' \
+		report.md || return 1
+	expect_grep '^\| \*\*geomean\*\* \|' report.md || return 1
+	ls report.md.tmp.* 2>/dev/null && fail "temporary file left behind" && return 1
+	# A failure replaces the report with one that says why.
+	head -c 100 a.json >trunc.json
+	expect_exit 2 "$PMCBENCH" gate --format markdown --output report.md --baseline trunc.json b.json ||
+		return 1
+	expect_grep '^## pmcbench gate: ERROR$' report.md || return 1
+	expect_grep '^\*\*Error:\*\* trunc\.json' report.md || return 1
+	expect_one_line "$TMP/err" 'trunc\.json'
+}
+
+test_json_report() {
+	base a.json
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=0,0'
+	expect_exit 1 "$PMCBENCH" gate --format json --output r.json --baseline a.json b.json ||
+		return 1
+	expect_no_grep 'NaN|Infinity|nan|inf' r.json || return 1
+	[ "$(json_get r.json 'd["schema"]')" = pmcbench-compare/1 ] || fail "schema" || return 1
+	[ "$(json_get r.json 'd["outcome"]')" = regression ] || fail "outcome" || return 1
+	[ "$(json_get r.json 'd["counts"]["regression"]')" = 1 ] || fail "regressions" || return 1
+	[ "$(json_get r.json 'd["counts"]["improvement"]')" = 1 ] || fail "improvements" || return 1
+	[ "$(json_get r.json '[r["verdict"] for m in d["metrics"] for r in m["rows"] if r["benchmark"] == "sort" and m["id"] == "task-clock"][0]')" = regression ] ||
+		fail "sort verdict" || return 1
+	# The exact row from 1e5 to 0: no p-value, a ratio of 0.
+	[ "$(json_get r.json '[(r["p"], r["ratio"], r["kind"]) for m in d["metrics"] for r in m["rows"] if r["benchmark"] == "parse" and m["id"] == "instructions"][0]')" = "(None, 0.0, 'exact')" ] ||
+		fail "exact row" || return 1
+	[ "$(json_get r.json 'd["metrics"][0]["geomean"]["n"]')" = 3 ]
+}
+
+# Files that must be refused with exit 2 and one line naming the file.
+bad_files() {
+	base good.json
+	head -c 300 good.json >truncated.json
+	printf '{"schema": "pmcbench-result/1", "benchmarks": [,]}\n' >malformed.json
+	sed 's#pmcbench-result/1#pmcbench-result/2#' good.json >future.json
+	mkdir directory.json
+	: >empty.json
+	sed '0,/"samples": \[/s//"samples": [NaN, /' good.json >nan.json
+	python3 -c 'import json,sys; d=json.load(open("good.json")); m=d["benchmarks"][0]["metrics"]["instructions"]; m["samples"][0]=-5; json.dump(d, open("negative.json","w"))'
+	printf '\x89PNG\r\n' >binary.json
+}
+
+test_bad_input_files_exit_2_with_one_line() {
+	bad_files
+	for f in truncated.json malformed.json future.json directory.json empty.json nan.json \
+		negative.json binary.json missing.json; do
+		expect_exit 2 "$PMCBENCH" compare good.json "$f" || return 1
+		expect_one_line "$TMP/err" "^pmcbench: $f" || return 1
+		expect_exit 2 "$PMCBENCH" gate --baseline "$f" good.json || return 1
+		expect_one_line "$TMP/err" "^pmcbench: $f" || return 1
+		[ -s "$TMP/out" ] && fail "stdout not empty for $f" && return 1
+	done
+	expect_exit 2 "$PMCBENCH" compare good.json future.json || return 1
+	expect_grep 'pmcbench-result/2' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" compare good.json negative.json || return 1
+	expect_grep 'negative' "$TMP/err"
+}
+
+test_unit_mismatch_exit_2() {
+	mkresult a.json 'x::max-rss=100e6,0.01'
+	mkresult b.json 'x::max-rss=100e3,0.01@unit=KiB'
+	expect_exit 2 "$PMCBENCH" compare a.json b.json || return 1
+	expect_one_line "$TMP/err" "max-rss.*bytes.*KiB" || return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json
+}
+
+test_simulated_against_hardware_refused_unless_forced() {
+	mkresult a.json 'x::instructions=1e6,0.01'
+	mkresult b.json backend=valgrind 'x::instructions=1e6,0,1@sim'
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_one_line "$TMP/err" 'simulated.*--force' || return 1
+	expect_exit 0 "$PMCBENCH" compare --force a.json b.json || return 1
+	expect_grep "warning: metric 'instructions' is simulated on one side" "$TMP/out" || return 1
+	expect_grep "warning: environments differ \(backend 'perf' vs 'valgrind'\)" "$TMP/out"
+}
+
+test_nothing_in_common_exit_2() {
+	mkresult a.json 'a1::task-clock=1e6,0.01' 'a2::task-clock=1e6,0.01'
+	mkresult b.json 'b1::task-clock=1e6,0.01' 'b2::task-clock=1e6,0.01'
+	expect_exit 2 "$PMCBENCH" compare a.json b.json || return 1
+	expect_one_line "$TMP/err" 'nothing to compare: no benchmark is in both' || return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_exit 2 "$PMCBENCH" gate --metric cycles --baseline a.json a.json || return 1
+	expect_one_line "$TMP/err" 'nothing to compare.*--metric'
+}
+
+test_one_benchmark_each_pairs_across_names() {
+	mkresult a.json './old-prog::task-clock=1e6,0.01'
+	mkresult b.json './new-prog::task-clock=1.5e6,0.01'
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep "warning: comparing the only benchmark of each result: './old-prog' with './new-prog'" \
+		"$TMP/out"
+}
+
+test_unsupported_on_one_side() {
+	mkresult a.json 'x::task-clock=1e6,0.01' 'x::cycles=2e6,0.01'
+	mkresult b.json 'x::task-clock=1e6,0.01' 'x::cycles=0,0@unsup'
+	# compare warns; gate cannot check cycles, which is an error, not a pass.
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep "warning: 1 row has no value in the new result \(e\.g\. 'cycles': unsupported\)" \
+		"$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_one_line "$TMP/err" "metric 'cycles' of 'x' in the new result" || return 1
+	expect_grep '^gate: ERROR' "$TMP/out" || return 1
+	# Leaving it out makes a gate again.
+	expect_exit 0 "$PMCBENCH" gate --metric task-clock --baseline a.json b.json
+}
+
+test_metric_filter_and_fdr_options() {
+	mkresult a.json 'x::task-clock=1e6,0.01' 'x::page-faults=100,0'
+	mkresult b.json 'x::task-clock=1e6,0.01' 'x::page-faults=200,0'
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_exit 0 "$PMCBENCH" gate --metric 'task-*' --baseline a.json b.json || return 1
+	expect_no_grep 'page-faults' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --no-fdr --confidence 99% --alpha=0.01 --metric task-clock \
+		--baseline=a.json b.json || return 1
+	expect_grep 'alpha=0\.01' "$TMP/out" || return 1
+	expect_grep '99% CI' "$TMP/out"
+}
+
+test_bad_options_exit_2_with_one_line() {
+	base a.json
+	local -a cases=(
+		"compare --alpha 2 a.json a.json|--alpha '2'"
+		"compare --alpha a.json a.json|--alpha 'a.json'"
+		"compare --confidence 0 a.json a.json|--confidence '0'"
+		"compare --format html a.json a.json|--format 'html': unknown format"
+		"compare --threshold instructions a.json a.json|--threshold 'instructions': column 13: expected METRIC=LIMIT"
+		"compare --threshold x=+2MB a.json a.json|--threshold 'x=\+2MB': column 5: unknown unit 'MB'"
+		"compare --thresholds nofile.json a.json a.json|nofile.json: cannot open"
+		"compare --bogus a.json a.json|unknown option '--bogus'"
+		"compare a.json|needs two result files"
+		"compare a.json a.json a.json|needs two result files"
+		"gate a.json|gate needs --baseline"
+		"gate --baseline a.json|needs one result file"
+		"compare --threshold|'--threshold' needs a value"
+		"gate --threshold max-rss=5ms --baseline a.json a.json|threshold max-rss=5ms is a time"
+	)
+	for c in "${cases[@]}"; do
+		# shellcheck disable=SC2086
+		expect_exit 2 "$PMCBENCH" ${c%%|*} || return 1
+		expect_one_line "$TMP/err" "^pmcbench: .*${c#*|}" || return 1
+	done
+}
+
+test_help() {
+	expect_exit 0 "$PMCBENCH" compare --help || return 1
+	expect_grep '^Usage: pmcbench compare \[OPTION\]\.\.\. OLD\.json NEW\.json$' "$TMP/out" ||
+		return 1
+	expect_grep '^Exit status: 0 when compared' "$TMP/out" || return 1
+	expect_grep -- '--threshold METRIC=LIMIT' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" help gate || return 1
+	expect_grep '^Usage: pmcbench gate \[OPTION\]\.\.\. --baseline BASE\.json NEW\.json$' \
+		"$TMP/out" || return 1
+	expect_grep '3 inconclusive, with --fail-on-inconclusive only' "$TMP/out"
+}
+
+# Real measurements: `pmc-work loop N` against twice the work, and against itself.
+real_run() {
+	"$PMCBENCH" run -r 10 -o "$1" -- "$WORK" loop "$2" >/dev/null 2>"$TMP/run.err"
+}
+
+test_real_runs_ab_and_aa() {
+	real_run a.json 20000000 || { cat "$TMP/run.err" >&2; fail "pmcbench run failed"; return 1; }
+	real_run b.json 40000000 || { cat "$TMP/run.err" >&2; fail "pmcbench run failed"; return 1; }
+	real_run c.json 20000000 || { cat "$TMP/run.err" >&2; fail "pmcbench run failed"; return 1; }
+	expect_exit 1 "$PMCBENCH" gate --metric task-clock --baseline a.json b.json || return 1
+	expect_grep '^task-clock ' "$TMP/out" || return 1
+	expect_grep ' regression$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --metric task-clock --baseline b.json a.json || return 1
+	expect_grep ' improvement$' "$TMP/out" || return 1
+	# A/A: the same program twice. Timing on a shared machine drifts, so the limit is
+	# wide; the statistics must not call noise a regression.
+	expect_exit 0 "$PMCBENCH" gate --metric task-clock --threshold task-clock=25% \
+		--baseline a.json c.json
+}

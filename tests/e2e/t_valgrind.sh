@@ -1,0 +1,96 @@
+# End-to-end tests of the valgrind backend: exact counts and a one-run gate.
+
+# Builds prog.c into the executable named $1.
+build_prog() {
+	cc -O1 -o "$1" prog.c || fail "cc failed"
+}
+
+write_prog() {
+	cat >prog.c <<EOC
+#include <stdio.h>
+static volatile unsigned long sink;
+int main(void)
+{
+	unsigned long n = $1;
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 3;
+	printf("%lu\\n", sink);
+	return 0;
+}
+EOC
+}
+
+test_valgrind_counts_are_exact_and_repeatable() {
+	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o a.json -- "$WORK" loop 20000 &&
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o b.json -- "$WORK" loop 20000 || return 1
+	local q="{k: v['samples'] for k, v in d['benchmarks'][0]['metrics'].items()}"
+	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] || fail "two runs differ" || return 1
+	[ "$(json_get a.json "d['backend']")" = valgrind ] || fail "backend not recorded" || return 1
+	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions']['status']")" = "['exact']" ] ||
+		fail "status not exact" || return 1
+	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions']['simulated']")" = True ] ||
+		fail "not marked simulated" || return 1
+	expect_grep 'simulated' "$TMP/out"
+}
+
+test_valgrind_gate_on_one_line_change() {
+	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	command -v cc >/dev/null || { echo "    skip: no C compiler"; return 0; }
+	write_prog 100000 && build_prog ./prog || return 1
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o base.json -n prog -- ./prog || return 1
+	# Unchanged code, rebuilt: passes.
+	build_prog ./prog && expect_exit 0 "$PMCBENCH" run --backend valgrind -o same.json -n prog -- ./prog &&
+	expect_exit 0 "$PMCBENCH" gate --baseline base.json same.json --threshold instructions=+0.1% || return 1
+	# One line changed: 1% more loop iterations is a regression beyond 0.1%.
+	write_prog 101000 && build_prog ./prog &&
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o new.json -n prog -- ./prog &&
+	expect_exit 1 "$PMCBENCH" gate --baseline base.json new.json --threshold instructions=+0.1% &&
+	expect_grep 'regression' "$TMP/out"
+}
+
+test_valgrind_counts_children() {
+	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o one.json -- "$WORK" fork 0 50000 &&
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o three.json -- "$WORK" fork 3 50000 || return 1
+	local a b
+	a=$(json_get one.json "d['benchmarks'][0]['metrics']['instructions']['samples'][0]")
+	b=$(json_get three.json "d['benchmarks'][0]['metrics']['instructions']['samples'][0]")
+	# Three children each run a 50000-iteration loop of several instructions.
+	python3 -c "import sys; sys.exit(0 if $b - $a >= 3 * 50000 * 3 else 1)" || fail "children not counted: $a vs $b"
+}
+
+test_mixed_backends_are_refused() {
+	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o vg.json -n w -- "$WORK" loop 1000 &&
+	expect_exit 0 "$PMCBENCH" run -r 3 -e instructions,task-clock -o hw.json -n w -- "$WORK" loop 1000 || return 1
+	# This machine may have no PMU: make hw.json look like a result from one that has,
+	# with instructions counted by hardware in every run.
+	python3 - hw.json <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["benchmarks"][0]["metrics"]["instructions"]
+n = len(m["samples"])
+m["samples"] = [730000] * n
+m["status"] = ["counted"] * n
+m["raw"] = [[730000, 1000, 1000]] * n
+m.pop("error", None); m.pop("note", None)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	expect_exit 2 "$PMCBENCH" gate --baseline hw.json vg.json &&
+	expect_grep 'simulated' "$TMP/err" && expect_lines 1 "$TMP/err" || return 1
+	# --force compares them anyway.
+	"$PMCBENCH" gate --force --baseline hw.json vg.json --metric instructions >"$TMP/out" 2>"$TMP/err"
+	[ $? -ne 2 ] || { cat "$TMP/err"; fail "--force did not allow the comparison"; }
+}
+
+test_valgrind_errors() {
+	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	expect_exit 2 "$PMCBENCH" run --backend valgrind -- "$WORK" kill 11 &&
+	expect_grep 'signal 11' "$TMP/err" && expect_lines 1 "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --backend valgrind -e cycles -- "$WORK" loop 1 &&
+	expect_lines 1 "$TMP/err" || return 1
+	# Without valgrind in PATH: the install line.
+	expect_exit 2 env PATH=/nonexistent "$PMCBENCH" run --backend valgrind -- "$WORK" loop 1 &&
+	expect_grep 'apt-get install valgrind' "$TMP/err"
+}
