@@ -291,19 +291,19 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 			    const struct pmc_cli_compare_opts *o, bool gate)
 {
 	struct pmc_compare_opts co = {
-		.sz = sizeof(co),
-		.alpha = o->alpha,
-		.confidence = o->confidence,
-		.no_fdr = o->no_fdr,
-		.force = o->force,
-		.metrics = (const char *const *)o->metrics,
-		.nmetrics = o->nmetrics,
-		.thresholds = o->thresholds,
+	    .sz = sizeof(co),
+	    .alpha = o->alpha,
+	    .confidence = o->confidence,
+	    .no_fdr = o->no_fdr,
+	    .force = o->force,
+	    .metrics = (const char *const *)o->metrics,
+	    .nmetrics = o->nmetrics,
+	    .thresholds = o->thresholds,
 	};
 	struct pmc_compare_report_opts ro = {
-		.old_name = old_name,
-		.new_name = new_name,
-		.gate = gate,
+	    .old_name = old_name,
+	    .new_name = new_name,
+	    .gate = gate,
 	};
 	struct pmc_comparison *c = NULL;
 	char err[1024], gate_err[1024];
@@ -329,10 +329,10 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 			if (c->rows[i].kind == PMC_ROW_MISSING)
 				m = &c->rows[i];
 		snprintf(gate_err, sizeof(gate_err),
-			 "%zu gated row%s lack a value on one side (e.g. metric '%s' of '%s' in "
+			 "%zu gated row%s a value on one side (e.g. metric '%s' of '%s' in "
 			 "the %s result): the gate cannot check %s; leave the metric out with "
 			 "--metric or measure it on both sides",
-			 c->nmissing, c->nmissing == 1 ? "" : "s", m->metric, m->bench,
+			 c->nmissing, c->nmissing == 1 ? " lacks" : "s lack", m->metric, m->bench,
 			 m->missing_old ? "old" : "new", c->nmissing == 1 ? "it" : "them");
 		pmc_cli_error("%s", gate_err);
 		ro.error = gate_err;
@@ -388,15 +388,15 @@ static void gate_help(FILE *out)
 
 /* Reports a file that cannot be loaded, and writes the report of that failure when one
  * was asked for. */
-static int load_failed(const struct pmc_cli_compare_opts *o, const char *err,
-		       const char *old_name, const char *new_name, bool gate)
+static int load_failed(const struct pmc_cli_compare_opts *o, const char *err, const char *old_name,
+		       const char *new_name, bool gate)
 {
 	struct pmc_compare_report_opts ro = {
-		.old_name = old_name,
-		.new_name = new_name,
-		.gate = gate,
-		.exit_code = PMC_EXIT_ERROR,
-		.error = err,
+	    .old_name = old_name,
+	    .new_name = new_name,
+	    .gate = gate,
+	    .exit_code = PMC_EXIT_ERROR,
+	    .error = err,
 	};
 
 	pmc_cli_error("%s", err);
@@ -464,7 +464,7 @@ static int main_common(int argc, char **argv, bool gate)
 	const char *cmd = gate ? "gate" : "compare";
 	struct pmc_cli_compare_opts *o;
 	struct pmc_result *a = NULL, *b = NULL;
-	const char *pos[3] = { NULL, NULL, NULL }, *baseline = NULL;
+	const char *pos[3] = {NULL, NULL, NULL}, *baseline = NULL;
 	size_t npos = 0;
 	bool dashdash = false;
 	int code = PMC_EXIT_ERROR, r;
@@ -514,7 +514,8 @@ static int main_common(int argc, char **argv, bool gate)
 		if (r < 0)
 			goto out;
 		if (r == 0) {
-			pmc_cli_error("unknown option '%s'; try 'pmcbench %s --help'", argv[i], cmd);
+			pmc_cli_error("unknown option '%s'; try 'pmcbench %s --help'", argv[i],
+				      cmd);
 			goto out;
 		}
 	}
@@ -535,7 +536,7 @@ static int main_common(int argc, char **argv, bool gate)
 		pos[0] = baseline;
 	}
 	{
-		struct load_job jobs[2] = { { .path = pos[0] }, { .path = pos[1] } };
+		struct load_job jobs[2] = {{.path = pos[0]}, {.path = pos[1]}};
 
 		load_both(jobs);
 		a = jobs[0].r;

@@ -452,6 +452,7 @@ static void free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n)
 {
 	for (size_t i = 0; cmds && i < n; i++) {
 		free((char *)cmds[i].display);
+		free((char *)cmds[i].path);
 		for (size_t w = 0; owned && owned[i] && owned[i][w]; w++)
 			free(owned[i][w]);
 		if (owned)
@@ -462,13 +463,14 @@ static void free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n)
 }
 
 /* Every command must be an executable file before anything runs. */
-static int check_commands(const struct pmc_runner_cmd *cmds, size_t n)
+static int check_commands(struct pmc_runner_cmd *cmds, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char *path = pmc_find_executable(cmds[i].argv[0]);
 
 		if (path) {
-			free(path);
+			/* Searched once here, not by every run's exec. */
+			cmds[i].path = path;
 			continue;
 		}
 		if (errno == EACCES)

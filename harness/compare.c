@@ -27,10 +27,10 @@
 #define MAX_THREADS 8
 
 static const char *const verdict_names[PMC_VERDICT_COUNT] = {
-	[PMC_VERDICT_NO_CHANGE] = "no change",
-	[PMC_VERDICT_IMPROVEMENT] = "improvement",
-	[PMC_VERDICT_REGRESSION] = "regression",
-	[PMC_VERDICT_INCONCLUSIVE] = "inconclusive",
+    [PMC_VERDICT_NO_CHANGE] = "no change",
+    [PMC_VERDICT_IMPROVEMENT] = "improvement",
+    [PMC_VERDICT_REGRESSION] = "regression",
+    [PMC_VERDICT_INCONCLUSIVE] = "inconclusive",
 };
 
 const char *pmc_verdict_name(enum pmc_verdict v)
@@ -181,9 +181,9 @@ struct job {
 /* A metric id seen anywhere in the compared benchmarks. */
 struct slot {
 	const char *id;
-	bool selected;  /* passes the --metric filter */
-	size_t block;   /* SIZE_MAX until a row needs it */
-	size_t newpos;  /* index of the metric in the current new benchmark, or SIZE_MAX */
+	bool selected;	 /* passes the --metric filter */
+	size_t block;	 /* SIZE_MAX until a row needs it */
+	size_t newpos;	 /* index of the metric in the current new benchmark, or SIZE_MAX */
 	size_t only_new; /* benchmarks where only the new result has it */
 	bool warned_sign, warned_forced;
 };
@@ -202,7 +202,7 @@ struct ctx {
 	size_t npos;
 	bool *used; /* metrics of the current new benchmark already paired */
 	size_t capused;
-	size_t maxn;      /* the most samples of any compared metric */
+	size_t maxn; /* the most samples of any compared metric */
 	/* Collected for the warnings, which are written once at the end. */
 	size_t untestable, no_ci;
 	size_t small_a, small_b; /* the smallest n seen among those rows */
@@ -216,7 +216,7 @@ struct ctx {
 };
 
 static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
 {
@@ -289,10 +289,10 @@ static int slot_of(struct ctx *x, const char *id, size_t *ret)
 			x->capslots = cap;
 		}
 		x->slots[idx] = (struct slot){
-			.id = id,
-			.selected = selected(x->o, id),
-			.block = SIZE_MAX,
-			.newpos = SIZE_MAX,
+		    .id = id,
+		    .selected = selected(x->o, id),
+		    .block = SIZE_MAX,
+		    .newpos = SIZE_MAX,
 		};
 		x->nslots++;
 	}
@@ -300,8 +300,7 @@ static int slot_of(struct ctx *x, const char *id, size_t *ret)
 	return 0;
 }
 
-static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m,
-		    size_t *ret)
+static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m, size_t *ret)
 {
 	struct pmc_comparison *c = x->c;
 
@@ -459,9 +458,11 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 		}
 		if (!s->warned_forced) {
 			s->warned_forced = true;
-			r = add_warning(c, "metric '%s' is simulated on one side and counted by "
+			r = add_warning(c,
+					"metric '%s' is simulated on one side and counted by "
 					"hardware on the other (--force): the numbers are not "
-					"alike", om->id);
+					"alike",
+					om->id);
 			if (r < 0)
 				return r;
 		}
@@ -472,7 +473,7 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	row = new_row(x);
 	if (!row)
 		return -ENOMEM;
-	x->jobs[c->nrows] = (struct job){ .om = om, .nm = nm, .na = na, .nn = nn };
+	x->jobs[c->nrows] = (struct job){.om = om, .nm = nm, .na = na, .nn = nn};
 	if (na > x->maxn)
 		x->maxn = na;
 	if (nn > x->maxn)
@@ -506,8 +507,8 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	if (note_multiplexing(x, om, ob->name) | note_multiplexing(x, nm, nb->name))
 		x->mux_low++;
 	{
-		const struct pmc_threshold *th = pmc_thresholds_lookup(o->thresholds, nb->name,
-									om->id);
+		const struct pmc_threshold *th =
+		    pmc_thresholds_lookup(o->thresholds, nb->name, om->id);
 		int better = om->better == PMC_HIGHER_IS_BETTER ? 1 : -1;
 
 		r = pmc_threshold_check_unit(th, om->id, om->unit, x->err, x->errlen);
@@ -519,10 +520,12 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 		if (th->sign && th->sign == better && !s->warned_sign &&
 		    pmc_metric_lookup(om->id).id) {
 			s->warned_sign = true;
-			r = add_warning(c, "threshold %s=%s counts %s of %s as a regression, but "
+			r = add_warning(c,
+					"threshold %s=%s counts %s of %s as a regression, but "
 					"%s is better for it",
-					om->id, th->text, th->sign > 0 ? "an increase" : "a decrease",
-					om->id, better > 0 ? "higher" : "lower");
+					om->id, th->text,
+					th->sign > 0 ? "an increase" : "a decrease", om->id,
+					better > 0 ? "higher" : "lower");
 			if (r < 0)
 				return r;
 		}
@@ -614,8 +617,8 @@ static void *worker_run(void *arg)
 
 	w->error = va && vb ? 0 : -ENOMEM;
 	for (size_t i = w->begin; i < w->end && w->error == 0; i++)
-		w->error = compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha,
-				       w->c->confidence, va, vb);
+		w->error =
+		    compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha, w->c->confidence, va, vb);
 	free(va);
 	free(vb);
 	return NULL;
@@ -640,11 +643,11 @@ static int compute_rows(struct ctx *x)
 	}
 	for (size_t t = 0; t < nthreads; t++) {
 		w[t] = (struct worker){
-			.c = c,
-			.jobs = x->jobs,
-			.begin = c->nrows * t / nthreads,
-			.end = c->nrows * (t + 1) / nthreads,
-			.maxn = x->maxn,
+		    .c = c,
+		    .jobs = x->jobs,
+		    .begin = c->nrows * t / nthreads,
+		    .end = c->nrows * (t + 1) / nthreads,
+		    .maxn = x->maxn,
 		};
 	}
 	/* The first share runs on this thread; a thread that cannot start runs here too. */
@@ -834,8 +837,8 @@ static int geomeans(struct pmc_comparison *c)
 	return 0;
 }
 
-static const char *const env_keys[] = { "cpu-model", "kernel", "perf_event_paranoid",
-					"counting", "user-only" };
+static const char *const env_keys[] = {"cpu-model", "kernel", "perf_event_paranoid", "counting",
+				       "user-only"};
 
 static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
 		       const struct pmc_result *b)
@@ -847,8 +850,7 @@ static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
 	if (a->backend && b->backend && strcmp(a->backend, b->backend) != 0)
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "backend '%s' vs '%s'",
 					a->backend, b->backend);
-	for (size_t i = 0; i < sizeof(env_keys) / sizeof(env_keys[0]) && len < sizeof(msg);
-	     i++) {
+	for (size_t i = 0; i < sizeof(env_keys) / sizeof(env_keys[0]) && len < sizeof(msg); i++) {
 		const char *va = pmc_result_get_env(a, env_keys[i]);
 		const char *vb = pmc_result_get_env(b, env_keys[i]);
 
@@ -859,8 +861,10 @@ static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
 	}
 	if (len == 0)
 		return 0;
-	return add_warning(c, "environments differ (%s): the change may come from the "
-			   "machine, not the code", msg);
+	return add_warning(c,
+			   "environments differ (%s): the change may come from the "
+			   "machine, not the code",
+			   msg);
 }
 
 /* User-only (":u") counting on one side and all counting on the other shows as the
@@ -882,7 +886,8 @@ static int counting_warning(struct ctx *x)
 			base[len - 2] = '\0';
 			s = strmap_slot(&x->ids, base);
 			if (x->ids.keys[s])
-				return add_warning(x->c, "'%s' and '%s' both appear: one side "
+				return add_warning(x->c,
+						   "'%s' and '%s' both appear: one side "
 						   "counts user space only, the other all; "
 						   "they are not compared with each other",
 						   base, id);
@@ -891,56 +896,64 @@ static int counting_warning(struct ctx *x)
 	return 0;
 }
 
-static int final_warnings(struct ctx *x, const struct pmc_result *a,
-			  const struct pmc_result *b)
+static int final_warnings(struct ctx *x, const struct pmc_result *a, const struct pmc_result *b)
 {
 	struct pmc_comparison *c = x->c;
 	int r = 0;
 
 	if (c->nonly_old || c->nonly_new)
-		r = add_warning(c, "benchmark sets differ: %zu in both, %zu only in the old "
+		r = add_warning(c,
+				"benchmark sets differ: %zu in both, %zu only in the old "
 				"result, %zu only in the new one; only those in both are "
-				"compared", c->ncommon, c->nonly_old, c->nonly_new);
+				"compared",
+				c->ncommon, c->nonly_old, c->nonly_new);
 	if (r == 0)
 		r = env_warning(c, a, b);
 	if (r == 0)
 		r = counting_warning(x);
 	if (r == 0 && x->untestable)
-		r = add_warning(c, "too few samples to detect a change at alpha=%g in %zu "
+		r = add_warning(c,
+				"too few samples to detect a change at alpha=%g in %zu "
 				"row%s (smallest %zu+%zu): the test needs at least %zu runs per "
 				"side; these rows are inconclusive",
-				c->alpha, x->untestable, x->untestable == 1 ? "" : "s",
-				x->small_a, x->small_b, c->min_n_test);
+				c->alpha, x->untestable, x->untestable == 1 ? "" : "s", x->small_a,
+				x->small_b, c->min_n_test);
 	if (r == 0 && x->no_ci)
-		r = add_warning(c, "too few samples for a %g%% confidence interval of the "
+		r = add_warning(c,
+				"too few samples for a %g%% confidence interval of the "
 				"median in %zu row%s: it needs at least %zu runs per side",
 				c->confidence * 100, x->no_ci, x->no_ci == 1 ? "" : "s",
 				c->min_n_ci);
 	if (r == 0 && x->mux_low)
-		r = add_warning(c, "%zu row%s counts scaled by multiplexing that ran less than "
+		r = add_warning(c,
+				"%zu row%s counts scaled by multiplexing that ran less than "
 				"50%% of the time (lowest: %s of '%s' at %.0f%%): their values "
 				"are estimates; count fewer events at once",
 				x->mux_low, x->mux_low == 1 ? " holds" : "s hold", x->mux_metric,
 				x->mux_bench, x->mux_min * 100);
 	if (r == 0 && x->missing_new_rows)
-		r = add_warning(c, "%zu row%s no value in the new result (e.g. '%s': %s) "
-				"and %s not compared", x->missing_new_rows,
-				x->missing_new_rows == 1 ? " has" : "s have",
+		r = add_warning(c,
+				"%zu row%s no value in the new result (e.g. '%s': %s) "
+				"and %s not compared",
+				x->missing_new_rows, x->missing_new_rows == 1 ? " has" : "s have",
 				x->missing_example[1], x->missing_status[1],
 				x->missing_new_rows == 1 ? "is" : "are");
 	if (r == 0 && x->missing_old_rows)
-		r = add_warning(c, "%zu row%s no value in the old result (e.g. '%s': %s) "
-				"and %s not compared", x->missing_old_rows,
-				x->missing_old_rows == 1 ? " has" : "s have",
+		r = add_warning(c,
+				"%zu row%s no value in the old result (e.g. '%s': %s) "
+				"and %s not compared",
+				x->missing_old_rows, x->missing_old_rows == 1 ? " has" : "s have",
 				x->missing_example[0], x->missing_status[0],
 				x->missing_old_rows == 1 ? "is" : "are");
 	if (r == 0 && x->nonpositive)
-		r = add_warning(c, "%zu row%s zero or negative values: the change has no "
-				"confidence interval there", x->nonpositive,
-				x->nonpositive == 1 ? " holds" : "s hold");
+		r = add_warning(c,
+				"%zu row%s zero or negative values: the change has no "
+				"confidence interval there",
+				x->nonpositive, x->nonpositive == 1 ? " holds" : "s hold");
 	for (size_t i = 0; r == 0 && i < x->nslots; i++)
 		if (x->slots[i].only_new && x->slots[i].selected)
-			r = add_warning(c, "metric '%s' is only in the new result (%zu "
+			r = add_warning(c,
+					"metric '%s' is only in the new result (%zu "
 					"benchmark%s): no baseline to compare against",
 					x->slots[i].id, x->slots[i].only_new,
 					x->slots[i].only_new == 1 ? "" : "s");
@@ -1066,9 +1079,9 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
 		size_t errlen)
 {
-	static const struct pmc_compare_opts defaults = { .sz = sizeof(defaults) };
-	struct ctx x = { .err = err, .errlen = errlen, .mux_min = NAN };
-	struct strmap names = { 0 };
+	static const struct pmc_compare_opts defaults = {.sz = sizeof(defaults)};
+	struct ctx x = {.err = err, .errlen = errlen, .mux_min = NAN};
+	struct strmap names = {0};
 	struct pmc_comparison *c;
 	size_t *pair = NULL; /* old index -> new index, SIZE_MAX when unpaired */
 	int r;
@@ -1136,7 +1149,8 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 
 		list_names(a, sizeof(a), old_r);
 		list_names(b, sizeof(b), new_r);
-		snprintf(err, errlen, "nothing to compare: no benchmark is in both results "
+		snprintf(err, errlen,
+			 "nothing to compare: no benchmark is in both results "
 			 "(old: %zu: %s; new: %zu: %s); compare results of the same benchmarks",
 			 old_r->nbench, old_r->nbench ? a : "none", new_r->nbench,
 			 new_r->nbench ? b : "none");
@@ -1155,18 +1169,22 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 			c->nmissing++;
 	if (c->nrows == 0) {
 		if (opts->metrics && opts->nmetrics)
-			snprintf(err, errlen, "nothing to compare: no metric given with --metric "
+			snprintf(err, errlen,
+				 "nothing to compare: no metric given with --metric "
 				 "has values in both results");
 		else
-			snprintf(err, errlen, "nothing to compare: no metric has values in both "
+			snprintf(err, errlen,
+				 "nothing to compare: no metric has values in both "
 				 "results");
 		r = -ENODATA;
 		goto fail_maps;
 	}
 	if (c->nmissing == c->nrows) {
-		snprintf(err, errlen, "nothing to compare: every metric lacks values on one side "
-			 "(e.g. '%s' of '%s' in the %s result: %s)", c->rows[0].metric,
-			 c->rows[0].bench, c->rows[0].missing_old ? "old" : "new",
+		snprintf(err, errlen,
+			 "nothing to compare: every metric lacks values on one side "
+			 "(e.g. '%s' of '%s' in the %s result: %s)",
+			 c->rows[0].metric, c->rows[0].bench,
+			 c->rows[0].missing_old ? "old" : "new",
 			 x.missing_status[c->rows[0].missing_old ? 0 : 1]);
 		r = -ENODATA;
 		goto fail_maps;

@@ -24,17 +24,17 @@ enum pmc_verdict {
 const char *pmc_verdict_name(enum pmc_verdict v);
 
 enum pmc_row_kind {
-	PMC_ROW_TESTED,  /* both sides have samples: Mann-Whitney U and the ratio CI */
-	PMC_ROW_EXACT,   /* zero spread on both sides: compared directly, no p-value */
+	PMC_ROW_TESTED,	 /* both sides have samples: Mann-Whitney U and the ratio CI */
+	PMC_ROW_EXACT,	 /* zero spread on both sides: compared directly, no p-value */
 	PMC_ROW_MISSING, /* no value on one side (unsupported, denied or absent): no verdict */
 };
 
 struct pmc_compare_opts {
-	size_t sz;         /* sizeof(struct pmc_compare_opts) */
-	double alpha;      /* significance level; 0 means 0.05 */
-	double confidence; /* of every CI; 0 means 0.95 */
-	bool no_fdr;       /* judge raw p-values instead of Benjamini-Hochberg q-values */
-	bool force;        /* allow a simulated metric against a hardware one */
+	size_t sz;		    /* sizeof(struct pmc_compare_opts) */
+	double alpha;		    /* significance level; 0 means 0.05 */
+	double confidence;	    /* of every CI; 0 means 0.95 */
+	bool no_fdr;		    /* judge raw p-values instead of Benjamini-Hochberg q-values */
+	bool force;		    /* allow a simulated metric against a hardware one */
 	const char *const *metrics; /* fnmatch patterns selecting metric ids; NULL: all */
 	size_t nmetrics;
 	const struct pmc_thresholds *thresholds; /* NULL: the built-in default */
@@ -54,23 +54,23 @@ struct pmc_cmp_row {
 	/* new/old as a ratio: the Hodges-Lehmann estimate for tested rows, new/old for exact
 	 * ones; NAN when it does not exist (old is 0, or a value <= 0 for the log scale). */
 	double ratio, ratio_lo, ratio_hi; /* lo/hi NAN when there is no CI */
-	double diff;        /* median(new) - median(old), in the metric's unit */
-	double p, q;        /* two-sided p, BH q (NAN when not tested or FDR is off) */
-	bool mwu_exact;     /* p from the exact distribution */
-	bool testable;      /* the smallest possible p is below alpha at these n */
-	bool significant;   /* p (or q) < alpha; exact rows: any difference */
-	int bad;            /* +1 or -1: the direction of change that is a regression */
+	double diff;			  /* median(new) - median(old), in the metric's unit */
+	double p, q;	  /* two-sided p, BH q (NAN when not tested or FDR is off) */
+	bool mwu_exact;	  /* p from the exact distribution */
+	bool testable;	  /* the smallest possible p is below alpha at these n */
+	bool significant; /* p (or q) < alpha; exact rows: any difference */
+	int bad;	  /* +1 or -1: the direction of change that is a regression */
 	const struct pmc_threshold *threshold;
-	double limit_rel;   /* the threshold as a fraction of the old median (NAN if none) */
+	double limit_rel; /* the threshold as a fraction of the old median (NAN if none) */
 	enum pmc_verdict verdict;
-	const char *why;    /* short reason behind an inconclusive verdict, or NULL */
+	const char *why; /* short reason behind an inconclusive verdict, or NULL */
 };
 
 struct pmc_cmp_block {
 	const char *metric; /* borrowed */
 	const char *unit;   /* borrowed */
-	int better;         /* enum pmc_better, from the old side */
-	bool simulated;     /* on either side */
+	int better;	    /* enum pmc_better, from the old side */
+	bool simulated;	    /* on either side */
 	bool derived, cross_group;
 	size_t *rows; /* indexes into pmc_comparison.rows, in benchmark order */
 	size_t nrows;
@@ -88,8 +88,8 @@ struct pmc_comparison {
 	size_t nblocks;
 	char **warnings; /* each once, one line each */
 	size_t nwarnings;
-	size_t counts[PMC_VERDICT_COUNT]; /* over all rows with a verdict */
-	size_t nmissing;                  /* rows of kind PMC_ROW_MISSING */
+	size_t counts[PMC_VERDICT_COUNT];     /* over all rows with a verdict */
+	size_t nmissing;		      /* rows of kind PMC_ROW_MISSING */
 	size_t ncommon, nonly_old, nonly_new; /* benchmarks */
 	double alpha, confidence;
 	bool fdr;

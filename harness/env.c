@@ -95,11 +95,9 @@ static const char *hypervisor_vendor(void)
 	static const struct {
 		const char *sig, *name;
 	} vendors[] = {
-		{ "KVMKVMKVM", "KVM" },	      { "Microsoft Hv", "Hyper-V" },
-		{ "VMwareVMware", "VMware" }, { "XenVMMXenVMM", "Xen" },
-		{ "TCGTCGTCGTCG", "QEMU TCG" }, { "bhyve bhyve ", "bhyve" },
-		{ "ACRNACRNACRN", "ACRN" },   { " lrpepyh  vr", "Parallels" },
-		{ "VBoxVBoxVBox", "VirtualBox" },
+	    {"KVMKVMKVM", "KVM"},     {"Microsoft Hv", "Hyper-V"},   {"VMwareVMware", "VMware"},
+	    {"XenVMMXenVMM", "Xen"},  {"TCGTCGTCGTCG", "QEMU TCG"},  {"bhyve bhyve ", "bhyve"},
+	    {"ACRNACRNACRN", "ACRN"}, {" lrpepyh  vr", "Parallels"}, {"VBoxVBoxVBox", "VirtualBox"},
 	};
 	unsigned a, b, c, d;
 	char sig[13];
@@ -120,7 +118,7 @@ static const char *hypervisor_vendor(void)
  * see; elsewhere there is no such flag and the key is left out. */
 static int env_hypervisor(struct pmc_result *r)
 {
-	static const char *const flags[] = { "flags", NULL };
+	static const char *const flags[] = {"flags", NULL};
 	char *list = cpuinfo_field(flags);
 	const char *value = NULL;
 	int rc = 0;
@@ -199,8 +197,8 @@ out:
 
 int pmc_env_collect(struct pmc_result *r)
 {
-	static const char *const model_keys[] = { "model name", "Processor", "cpu model", "cpu",
-						  NULL };
+	static const char *const model_keys[] = {"model name", "Processor", "cpu model", "cpu",
+						 NULL};
 	struct utsname u;
 	char buf[512];
 	char *model;
@@ -229,7 +227,7 @@ int pmc_env_collect(struct pmc_result *r)
 	}
 	if ((rc = env_pmus(r)) < 0 ||
 	    (rc = env_from_file(r, "perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid")) <
-		    0 ||
+		0 ||
 	    (rc = env_from_file(r, "nmi-watchdog", "/proc/sys/kernel/nmi_watchdog")) < 0 ||
 	    (rc = env_from_file(r, "governor",
 				"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")) < 0 ||
@@ -308,8 +306,8 @@ char *pmc_build_id(const char *path)
 			Elf_Data *data;
 
 			if (gelf_getphdr(elf, (int)i, &phdr) && phdr.p_type == PT_NOTE &&
-			    (data = elf_getdata_rawchunk(elf, (int64_t)phdr.p_offset,
-							 phdr.p_filesz, ELF_T_NHDR)))
+			    (data = elf_getdata_rawchunk(elf, (int64_t)phdr.p_offset, phdr.p_filesz,
+							 ELF_T_NHDR)))
 				rc = build_id_in(data, &id);
 		}
 	}

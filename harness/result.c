@@ -29,8 +29,8 @@
 struct pmc_result_priv {
 	struct pmc_benchmark *bench_array; /* the array bench_cap describes */
 	size_t bench_cap;
-	size_t *slots;  /* benchmark index + 1 by name hash; 0 marks a free slot */
-	size_t mask;    /* slots has mask + 1 entries, a power of two */
+	size_t *slots;	/* benchmark index + 1 by name hash; 0 marks a free slot */
+	size_t mask;	/* slots has mask + 1 entries, a power of two */
 	size_t indexed; /* benchmarks in the index; it is stale when != nbench */
 };
 
@@ -378,9 +378,9 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		m->raw = raw;
 		status[m->n] = reading->status;
 		raw[m->n] = (struct pmc_run_raw){
-			.value = reading->value,
-			.enabled = reading->enabled,
-			.running = reading->running,
+		    .value = reading->value,
+		    .enabled = reading->enabled,
+		    .running = reading->running,
 		};
 		/* The metric's errno stands for every run: it survives only while every run
 		 * failed with the same one. */
@@ -438,16 +438,15 @@ static size_t utf8_len(const unsigned char *s)
 	if (c >= 0xf0 && c <= 0xf4) {
 		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
 
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
-				       (s[3] & 0xc0) == 0x80
-			       ? 4
-			       : 0;
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
+			   ? 4
+			   : 0;
 	}
 	return 0;
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -491,30 +490,46 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		if (pmc_result_find_benchmark(r, b->name) != b) {
-			set_err(err, errlen, "two benchmarks are named \"%s\"; names must be unique",
-				b->name);
+			set_err(err, errlen,
+				"two benchmarks are named \"%s\"; names must be unique", b->name);
 			return -EINVAL;
+		}
+		for (size_t k = 0; k < b->nruns; k++) {
+			const struct pmc_run_info *run = &b->runs[k];
+
+			if (run->exit_code < -1 || run->exit_code > 255 || run->term_signal < 0 ||
+			    run->term_signal > 127 || (run->term_signal && run->exit_code != -1)) {
+				set_err(err, errlen,
+					"benchmark \"%s\": run %zu has exit code %d and signal %d; "
+					"a run killed by a signal has exit code -1",
+					b->name, k, run->exit_code, run->term_signal);
+				return -EINVAL;
+			}
 		}
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			const struct pmc_metric *m = &b->metrics[j];
 
 			if (!m->id || !*m->id || !m->unit || !*m->unit ||
-			    (m->better != PMC_LOWER_IS_BETTER && m->better != PMC_HIGHER_IS_BETTER)) {
+			    (m->better != PMC_LOWER_IS_BETTER &&
+			     m->better != PMC_HIGHER_IS_BETTER)) {
 				set_err(err, errlen,
-					"benchmark \"%s\": metric %zu lacks an id, a unit or a direction",
+					"benchmark \"%s\": metric %zu lacks an id, a unit or a "
+					"direction",
 					b->name, j);
 				return -EINVAL;
 			}
 			if (pmc_benchmark_find_metric(b, m->id) != m) {
-				set_err(err, errlen, "benchmark \"%s\": metric \"%s\" appears twice",
-					b->name, m->id);
+				set_err(err, errlen,
+					"benchmark \"%s\": metric \"%s\" appears twice", b->name,
+					m->id);
 				return -EINVAL;
 			}
 			if (m->n != b->nruns) {
-				set_err(err, errlen,
-					"benchmark \"%s\": metric \"%s\" has %zu samples for %zu runs; "
-					"record one sample per run (NAN when not measured)",
-					b->name, m->id, m->n, b->nruns);
+				set_err(
+				    err, errlen,
+				    "benchmark \"%s\": metric \"%s\" has %zu samples for %zu runs; "
+				    "record one sample per run (NAN when not measured)",
+				    b->name, m->id, m->n, b->nruns);
 				return -EINVAL;
 			}
 			for (size_t k = 0; k < m->n; k++) {
@@ -522,7 +537,8 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 
 				if (isinf(v) || (!m->derived && v < 0)) {
 					set_err(err, errlen,
-						"benchmark \"%s\": metric \"%s\": run %zu has the %s %g",
+						"benchmark \"%s\": metric \"%s\": run %zu has the "
+						"%s %g",
 						b->name, m->id, k, quantity_of(m->unit), v);
 					return -EINVAL;
 				}
@@ -531,10 +547,11 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				if ((unsigned)m->status[k] > PMC_STATUS_EXACT ||
 				    pmc_status_has_value(m->status[k]) == (bool)isnan(v) ||
 				    m->raw[k].running > m->raw[k].enabled) {
-					set_err(err, errlen,
-						"benchmark \"%s\": metric \"%s\": run %zu: the value, "
-						"status and raw reading disagree",
-						b->name, m->id, k);
+					set_err(
+					    err, errlen,
+					    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
+					    "status and raw reading disagree",
+					    b->name, m->id, k);
 					return -EINVAL;
 				}
 			}
@@ -917,8 +934,8 @@ struct jr_seg {
 struct jr {
 	const char *file;
 	const char *buf, *p, *end; /* *end is NUL */
-	char *mem;  /* the buffer buf points into */
-	size_t cap; /* its size */
+	char *mem;		   /* the buffer buf points into */
+	size_t cap;		   /* its size */
 	int fd;
 	bool windowed, eof;
 	char *err;
@@ -1035,7 +1052,7 @@ static int jr_refill(struct jr *r)
 
 /* Reports the first error as "<file>:<line>:<col>: <path>: <message>". */
 static int jr_fail(struct jr *r, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int jr_fail(struct jr *r, const char *at, const char *fmt, ...)
 {
@@ -1136,9 +1153,9 @@ static int jr_syntax(struct jr *r, const char *expected)
 	char buf[16];
 
 	if (r->p >= r->end)
-		return jr_fail(r, r->p,
-			       "unexpected end of file, expected %s; the file is truncated — " REGEN,
-			       expected);
+		return jr_fail(
+		    r, r->p, "unexpected end of file, expected %s; the file is truncated — " REGEN,
+		    expected);
 	return jr_fail(r, r->p, "expected %s, found %s; the file is not valid JSON — " REGEN,
 		       expected, jr_found(r, buf, sizeof(buf)));
 }
@@ -1240,17 +1257,19 @@ static int jr_string(struct jr *r)
 				return jr_fail(r, q, "invalid escape in a string; " REGEN);
 			q += 6;
 			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (q[0] != '\\' || q[1] != 'u' || hex4(q + 2, &lo) < 0 || lo < 0xdc00 ||
-				    lo > 0xdfff)
-					return jr_fail(r, q - 6,
-						       "unpaired UTF-16 surrogate in a string; " REGEN);
+				if (q[0] != '\\' || q[1] != 'u' || hex4(q + 2, &lo) < 0 ||
+				    lo < 0xdc00 || lo > 0xdfff)
+					return jr_fail(
+					    r, q - 6,
+					    "unpaired UTF-16 surrogate in a string; " REGEN);
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				q += 6;
 			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
 				return jr_fail(r, q - 6,
 					       "unpaired UTF-16 surrogate in a string; " REGEN);
 			} else if (cp == 0) {
-				return jr_fail(r, q - 6, "NUL character (\\u0000) in a string; " REGEN);
+				return jr_fail(r, q - 6,
+					       "NUL character (\\u0000) in a string; " REGEN);
 			}
 			if (cp < 0x80) {
 				u8[0] = (char)cp;
@@ -1658,8 +1677,7 @@ static int load_error_value(struct jr *r, int *ret)
 	return 0;
 }
 
-static int load_samples(struct loader *ld, struct pmc_metric *m, const char **neg_at,
-			size_t *neg_i)
+static int load_samples(struct loader *ld, struct pmc_metric *m, const char **neg_at, size_t *neg_i)
 {
 	struct jr *r = &ld->r;
 	struct jnum num;
@@ -1721,10 +1739,11 @@ static int load_status(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 		if (i > 1 && strcmp(r->s, pmc_status_name(ld->status[i - 2])) == 0)
 			st = ld->status[i - 2];
 		else if (pmc_status_from_name(r->s, &st) < 0)
-			return jr_fail(r, at,
-				       "unknown status \"%s\"; expected counted, scaled, not-counted, "
-				       "unsupported, denied or exact — " REGEN,
-				       r->s);
+			return jr_fail(
+			    r, at,
+			    "unknown status \"%s\"; expected counted, scaled, not-counted, "
+			    "unsupported, denied or exact — " REGEN,
+			    r->s);
 		if ((rc = grow(&ld->status, &ld->status_cap, i, sizeof(*ld->status))) < 0)
 			return rc;
 		ld->status[i - 1] = st;
@@ -1745,7 +1764,7 @@ enum raw_kind {
 
 static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 {
-	static const char *const names[] = { "value", "time_enabled", "time_running" };
+	static const char *const names[] = {"value", "time_enabled", "time_running"};
 	static const char shape[] = "a raw reading is [value, time_enabled, time_running] or "
 				    "[value, null, null]; " REGEN;
 	struct jr *r = &ld->r;
@@ -1757,8 +1776,8 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 	jr_push_index(r);
 	while ((rc = jr_array_next(r, &i)) == 1) {
 		const char *at = r->p;
-		uint64_t v[3] = { 0 };
-		bool null[3] = { false };
+		uint64_t v[3] = {0};
+		bool null[3] = {false};
 		size_t k = 0;
 
 		jr_set_index(r, i - 1);
@@ -1768,7 +1787,7 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 		if (jr_is_null(r)) {
 			if ((rc = jr_literal(r, "null")) < 0)
 				return rc;
-			ld->raw[i - 1] = (struct pmc_run_raw){ 0 };
+			ld->raw[i - 1] = (struct pmc_run_raw){0};
 			ld->raw_kind[i - 1] = RAW_NONE;
 			continue;
 		}
@@ -1795,10 +1814,11 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 			if ((rc = jr_number(r, &num)) < 0)
 				return rc;
 			if (!num.is_uint)
-				return jr_fail(r, nat,
-					       "%s %.17g is not a non-negative integer; raw readings "
-					       "are what the kernel returned — " REGEN,
-					       names[k - 1], num.d);
+				return jr_fail(
+				    r, nat,
+				    "%s %.17g is not a non-negative integer; raw readings "
+				    "are what the kernel returned — " REGEN,
+				    names[k - 1], num.d);
 			v[k - 1] = num.u;
 		}
 		jr_pop(r);
@@ -1811,7 +1831,8 @@ static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
 				       "time_running %" PRIu64 " exceeds time_enabled %" PRIu64
 				       "; the kernel never reports that — " REGEN,
 				       v[2], v[1]);
-		ld->raw[i - 1] = (struct pmc_run_raw){ .value = v[0], .enabled = v[1], .running = v[2] };
+		ld->raw[i - 1] =
+		    (struct pmc_run_raw){.value = v[0], .enabled = v[1], .running = v[2]};
 		ld->raw_kind[i - 1] = null[1] ? RAW_COUNT : RAW_FULL;
 	}
 	jr_pop(r);
@@ -1899,9 +1920,9 @@ enum {
 
 static int load_metric(struct loader *ld, struct pmc_metric *m, struct metric_pos *pos)
 {
-	static const char *const keys[] = { "unit",	"better", "derived", "simulated",
-					    "cross_group", "error", "note", "samples",
-					    "status",	"raw",	  "running_fraction", NULL };
+	static const char *const keys[] = {
+	    "unit", "better",  "derived", "simulated", "cross_group",	   "error",
+	    "note", "samples", "status",  "raw",       "running_fraction", NULL};
 	struct jr *r = &ld->r;
 	const char *obj_at, *neg_at = NULL;
 	size_t i = 0, neg_i = 0;
@@ -1934,8 +1955,10 @@ static int load_metric(struct loader *ld, struct pmc_metric *m, struct metric_po
 			else if (strcmp(r->s, "higher") == 0)
 				m->better = PMC_HIGHER_IS_BETTER;
 			else
-				rc = jr_fail(r, at, "\"better\" is \"lower\" or \"higher\", not \"%s\"; "
-					     REGEN, r->s);
+				rc = jr_fail(
+				    r, at,
+				    "\"better\" is \"lower\" or \"higher\", not \"%s\"; " REGEN,
+				    r->s);
 			break;
 		}
 		case MK_DERIVED:
@@ -2004,7 +2027,8 @@ static int load_metric(struct loader *ld, struct pmc_metric *m, struct metric_po
 				      "%zu raw readings for %zu samples; " REGEN, pos->nraw, m->n);
 	if (pos->rf_at && pos->nrf != m->n)
 		return metric_fail_at(r, pos->rf_at, "running_fraction", SIZE_MAX,
-				      "%zu running fractions for %zu samples; " REGEN, pos->nrf, m->n);
+				      "%zu running fractions for %zu samples; " REGEN, pos->nrf,
+				      m->n);
 	m->has_status = pos->status_at != NULL;
 	for (size_t k = 0; m->has_status && k < m->n; k++) {
 		enum pmc_status st = m->status[k];
@@ -2016,21 +2040,22 @@ static int load_metric(struct loader *ld, struct pmc_metric *m, struct metric_po
 					      "value; " REGEN,
 					      pmc_status_name(st));
 		if (!value && !isnan(m->values[k]))
-			return metric_fail_at(r, pos->samples_at, "samples", k,
-					      "a number for a run with status \"%s\", which was not "
-					      "measured; it must be null — " REGEN,
-					      pmc_status_name(st));
+			return metric_fail_at(
+			    r, pos->samples_at, "samples", k,
+			    "a number for a run with status \"%s\", which was not "
+			    "measured; it must be null — " REGEN,
+			    pmc_status_name(st));
 		if (ld->raw_kind[k] != raw_kind_of(st)) {
 			static const char *const what[] = {
-				[RAW_NONE] = "null",
-				[RAW_COUNT] = "[value, null, null]",
-				[RAW_FULL] = "[value, time_enabled, time_running]",
+			    [RAW_NONE] = "null",
+			    [RAW_COUNT] = "[value, null, null]",
+			    [RAW_FULL] = "[value, time_enabled, time_running]",
 			};
 
-			return metric_fail_at(r, pos->raw_at, "raw", k,
-					      "%s for a run with status \"%s\"; expected %s — " REGEN,
-					      what[ld->raw_kind[k]], pmc_status_name(st),
-					      what[raw_kind_of(st)]);
+			return metric_fail_at(
+			    r, pos->raw_at, "raw", k,
+			    "%s for a run with status \"%s\"; expected %s — " REGEN,
+			    what[ld->raw_kind[k]], pmc_status_name(st), what[raw_kind_of(st)]);
 		}
 	}
 	return 0;
@@ -2102,7 +2127,7 @@ static int load_metrics(struct loader *ld, struct pmc_benchmark *b)
 
 static int load_runs(struct loader *ld, struct pmc_benchmark *b)
 {
-	static const char *const keys[] = { "exit_code", "signal", "timed_out", NULL };
+	static const char *const keys[] = {"exit_code", "signal", "timed_out", NULL};
 	struct jr *r = &ld->r;
 	size_t i = 0, cap = 0;
 	int rc;
@@ -2169,7 +2194,7 @@ enum { BK_NAME, BK_COMMAND, BK_BUILD_ID, BK_RUNS, BK_METRICS };
 
 static int load_benchmark(struct loader *ld, struct pmc_benchmark *b)
 {
-	static const char *const keys[] = { "name", "command", "build_id", "runs", "metrics", NULL };
+	static const char *const keys[] = {"name", "command", "build_id", "runs", "metrics", NULL};
 	struct jr *r = &ld->r;
 	const char *obj_at, *at;
 	unsigned seen = 0;
@@ -2199,8 +2224,10 @@ static int load_benchmark(struct loader *ld, struct pmc_benchmark *b)
 		case BK_BUILD_ID:
 			rc = jr_dup_string(r, true, &b->build_id);
 			if (rc == 0 && b->build_id && !is_build_id(b->build_id))
-				rc = jr_fail(r, at, "a build-id is lower-case hex digits, not \"%s\"; "
-					     REGEN, b->build_id);
+				rc = jr_fail(
+				    r, at,
+				    "a build-id is lower-case hex digits, not \"%s\"; " REGEN,
+				    b->build_id);
 			break;
 		case BK_RUNS:
 			rc = load_runs(ld, b);
@@ -2229,10 +2256,11 @@ static int load_benchmark(struct loader *ld, struct pmc_benchmark *b)
 		if (m->n != b->nruns) {
 			jr_push_key(r, "metrics");
 			jr_push_key(r, m->id);
-			return metric_fail_at(r, ld->mpos[k].samples_at, "samples", SIZE_MAX,
-					      "%zu samples for %zu runs; every metric has one sample "
-					      "per run (null when not measured) — " REGEN,
-					      m->n, b->nruns);
+			return metric_fail_at(
+			    r, ld->mpos[k].samples_at, "samples", SIZE_MAX,
+			    "%zu samples for %zu runs; every metric has one sample "
+			    "per run (null when not measured) — " REGEN,
+			    m->n, b->nruns);
 		}
 	}
 	return 0;
@@ -2264,10 +2292,11 @@ static int load_benchmarks(struct loader *ld, struct pmc_result *res)
 			return rc;
 		rc = index_update(res->priv, res->benchmarks, res->nbench, &dup);
 		if (rc == -EEXIST)
-			return jr_fail(r, at,
-				       "a second benchmark named \"%s\" (the first is benchmarks[%zu]); "
-				       "names must be unique — " REGEN,
-				       b->name, dup);
+			return jr_fail(
+			    r, at,
+			    "a second benchmark named \"%s\" (the first is benchmarks[%zu]); "
+			    "names must be unique — " REGEN,
+			    b->name, dup);
 		if (rc < 0)
 			return rc;
 	}
@@ -2386,8 +2415,8 @@ enum { RK_SCHEMA, RK_TOOL, RK_CREATED, RK_BACKEND, RK_ENVIRONMENT, RK_BENCHMARKS
 
 static int load_root(struct loader *ld, struct pmc_result *res)
 {
-	static const char *const keys[] = { "schema",	   "tool",	 "created", "backend",
-					    "environment", "benchmarks", NULL };
+	static const char *const keys[] = {"schema",	  "tool",	"created", "backend",
+					   "environment", "benchmarks", NULL};
 	struct jr *r = &ld->r;
 	const char *obj_at;
 	unsigned seen = 0;
@@ -2504,7 +2533,7 @@ static int load_pass(struct loader *ld, int fd, bool windowed, struct pmc_result
 
 int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen)
 {
-	struct loader ld = { 0 };
+	struct loader ld = {0};
 	struct pmc_result *res = NULL;
 	struct stat st;
 	int fd, rc;

@@ -17,6 +17,7 @@ struct pmc_runner_cmd {
 	const char *name;   /* benchmark name in the result */
 	const char *display; /* the command as the user wrote it */
 	char *const *argv;  /* NULL-terminated */
+	const char *path;   /* the resolved executable (PATH searched once), or NULL */
 };
 
 struct pmc_runner_opts {

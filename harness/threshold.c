@@ -39,11 +39,11 @@ struct pmc_thresholds {
 };
 
 static const struct pmc_threshold builtin_default = {
-	.absolute = false,
-	.limit = PMC_THRESHOLD_DEFAULT_PERCENT / 100.0,
-	.sign = 0,
-	.unit = PMC_TUNIT_PLAIN,
-	.text = "5%",
+    .absolute = false,
+    .limit = PMC_THRESHOLD_DEFAULT_PERCENT / 100.0,
+    .sign = 0,
+    .unit = PMC_TUNIT_PLAIN,
+    .text = "5%",
 };
 
 const struct pmc_threshold *pmc_threshold_default(void)
@@ -61,30 +61,30 @@ struct suffix {
 /* K, M and G are decimal (counts: "instructions=+5M"); KiB, MiB and GiB are binary
  * bytes; times are converted to ns, the unit of every time metric. */
 static const struct suffix suffixes[] = {
-	{ "%", 0.01, true, PMC_TUNIT_PLAIN },
-	{ "k", 1e3, false, PMC_TUNIT_PLAIN },
-	{ "K", 1e3, false, PMC_TUNIT_PLAIN },
-	{ "M", 1e6, false, PMC_TUNIT_PLAIN },
-	{ "G", 1e9, false, PMC_TUNIT_PLAIN },
-	{ "B", 1.0, false, PMC_TUNIT_BYTES },
-	{ "KiB", 1024.0, false, PMC_TUNIT_BYTES },
-	{ "MiB", 1024.0 * 1024.0, false, PMC_TUNIT_BYTES },
-	{ "GiB", 1024.0 * 1024.0 * 1024.0, false, PMC_TUNIT_BYTES },
-	{ "ns", 1.0, false, PMC_TUNIT_TIME },
-	{ "us", 1e3, false, PMC_TUNIT_TIME },
-	{ "\xc2\xb5s", 1e3, false, PMC_TUNIT_TIME }, /* µs */
-	{ "ms", 1e6, false, PMC_TUNIT_TIME },
-	{ "s", 1e9, false, PMC_TUNIT_TIME },
+    {"%", 0.01, true, PMC_TUNIT_PLAIN},
+    {"k", 1e3, false, PMC_TUNIT_PLAIN},
+    {"K", 1e3, false, PMC_TUNIT_PLAIN},
+    {"M", 1e6, false, PMC_TUNIT_PLAIN},
+    {"G", 1e9, false, PMC_TUNIT_PLAIN},
+    {"B", 1.0, false, PMC_TUNIT_BYTES},
+    {"KiB", 1024.0, false, PMC_TUNIT_BYTES},
+    {"MiB", 1024.0 * 1024.0, false, PMC_TUNIT_BYTES},
+    {"GiB", 1024.0 * 1024.0 * 1024.0, false, PMC_TUNIT_BYTES},
+    {"ns", 1.0, false, PMC_TUNIT_TIME},
+    {"us", 1e3, false, PMC_TUNIT_TIME},
+    {"\xc2\xb5s", 1e3, false, PMC_TUNIT_TIME}, /* µs */
+    {"ms", 1e6, false, PMC_TUNIT_TIME},
+    {"s", 1e9, false, PMC_TUNIT_TIME},
 };
 
 #define LIMIT_EXAMPLES "write a limit such as 5%, +1%, -2%, +2MiB, 10ms or +1000"
 
 /* Parses the limit in text; what and col0 only shape the message: what names the whole
  * input, col0 is the 0-based column of text within it. */
-static int parse_limit(const char *text, const char *what, size_t col0,
-		       struct pmc_threshold *ret, char *err, size_t errlen)
+static int parse_limit(const char *text, const char *what, size_t col0, struct pmc_threshold *ret,
+		       char *err, size_t errlen)
 {
-	struct pmc_threshold th = { 0 };
+	struct pmc_threshold th = {0};
 	const char *p = text;
 	char *end;
 	double v;
@@ -130,8 +130,10 @@ static int parse_limit(const char *text, const char *what, size_t col0,
 	}
 	if (!th.absolute && th.limit >= 1.0 && th.sign < 0) {
 		/* A value cannot fall by 100% or more without going negative. */
-		snprintf(err, errlen, "%s: column %zu: a decrease of %s can never happen; use a "
-			 "limit below 100%%", what, col0 + 1, text);
+		snprintf(err, errlen,
+			 "%s: column %zu: a decrease of %s can never happen; use a "
+			 "limit below 100%%",
+			 what, col0 + 1, text);
 		return -EINVAL;
 	}
 	if (strlen(text) >= sizeof(th.text)) {
@@ -154,10 +156,10 @@ int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, 
 	return parse_limit(text, what, 0, ret, err, errlen);
 }
 
-int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric,
-			     const char *unit, char *err, size_t errlen)
+int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, const char *unit,
+			     char *err, size_t errlen)
 {
-	static const char *const names[] = { "a number", "bytes", "a time" };
+	static const char *const names[] = {"a plain number", "a size in bytes", "a time"};
 	const char *need = NULL;
 
 	if (!t->absolute || t->unit == PMC_TUNIT_PLAIN)
@@ -274,8 +276,10 @@ static int load_limit(json_t *v, const char *path, const char *place, struct pmc
 
 	snprintf(what, sizeof(what), "%s: %s", path, place);
 	if (!json_is_string(v)) {
-		snprintf(err, errlen, "%s: expected a string such as \"5%%\", \"+1%%\" or "
-			 "\"+2MiB\"", what);
+		snprintf(err, errlen,
+			 "%s: expected a string such as \"5%%\", \"+1%%\" or "
+			 "\"+2MiB\"",
+			 what);
 		return -EINVAL;
 	}
 	/* The column points into the string itself; say so by quoting it. */
@@ -299,19 +303,24 @@ static int load_metrics(json_t *obj, const char *path, const char *place,
 	json_t *v;
 
 	if (!json_is_object(obj)) {
-		snprintf(err, errlen, "%s: %s: expected an object of METRIC: \"LIMIT\", e.g. "
-			 "{\"instructions\": \"+1%%\"}", path, place);
+		snprintf(err, errlen,
+			 "%s: %s: expected an object of METRIC: \"LIMIT\", e.g. "
+			 "{\"instructions\": \"+1%%\"}",
+			 path, place);
 		return -EINVAL;
 	}
-	json_object_foreach(obj, key, v) {
+	json_object_foreach(obj, key, v)
+	{
 		struct pmc_threshold th;
 		char where[256];
 		int r;
 
 		snprintf(where, sizeof(where), "%s.\"%.64s\"", place, key);
 		if (key[0] == '\0' || strcmp(key, "*") == 0) {
-			snprintf(err, errlen, "%s: %s: not a metric id; set the default with "
-				 "\"default\"", path, where);
+			snprintf(err, errlen,
+				 "%s: %s: not a metric id; set the default with "
+				 "\"default\"",
+				 path, where);
 			return -EINVAL;
 		}
 		r = load_limit(v, path, where, &th, err, errlen);
@@ -324,8 +333,8 @@ static int load_metrics(json_t *obj, const char *path, const char *place,
 	return 0;
 }
 
-static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, size_t idx,
-		      char *err, size_t errlen)
+static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, size_t idx, char *err,
+		      size_t errlen)
 {
 	struct bench_rule *grown, *b;
 	char place[64];
@@ -335,21 +344,28 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 
 	snprintf(place, sizeof(place), "benchmarks[%zu]", idx);
 	if (!json_is_object(e)) {
-		snprintf(err, errlen, "%s: %s: expected an object with \"match\" and "
-			 "\"metrics\" or \"default\"", path, place);
+		snprintf(err, errlen,
+			 "%s: %s: expected an object with \"match\" and "
+			 "\"metrics\" or \"default\"",
+			 path, place);
 		return -EINVAL;
 	}
-	json_object_foreach(e, key, v) {
+	json_object_foreach(e, key, v)
+	{
 		if (strcmp(key, "match") && strcmp(key, "metrics") && strcmp(key, "default")) {
-			snprintf(err, errlen, "%s: %s: unknown key \"%.64s\"; the keys are "
-				 "\"match\", \"metrics\" and \"default\"", path, place, key);
+			snprintf(err, errlen,
+				 "%s: %s: unknown key \"%.64s\"; the keys are "
+				 "\"match\", \"metrics\" and \"default\"",
+				 path, place, key);
 			return -EINVAL;
 		}
 	}
 	v = json_object_get(e, "match");
 	if (!json_is_string(v) || json_string_value(v)[0] == '\0') {
-		snprintf(err, errlen, "%s: %s.match: expected a benchmark name pattern such as "
-			 "\"parse_*\"", path, place);
+		snprintf(err, errlen,
+			 "%s: %s.match: expected a benchmark name pattern such as "
+			 "\"parse_*\"",
+			 path, place);
 		return -EINVAL;
 	}
 	grown = realloc(t->benches, (t->nbenches + 1) * sizeof(*t->benches));
@@ -382,8 +398,8 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 			return r;
 	}
 	if (!b->has_default && b->nmetrics == 0) {
-		snprintf(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"",
-			 path, place);
+		snprintf(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"", path,
+			 place);
 		return -EINVAL;
 	}
 	return 0;
@@ -413,18 +429,23 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 			 PMC_THRESHOLDS_SCHEMA);
 		goto out;
 	}
-	json_object_foreach(root, key, v) {
+	json_object_foreach(root, key, v)
+	{
 		if (strcmp(key, "schema") && strcmp(key, "default") && strcmp(key, "metrics") &&
 		    strcmp(key, "benchmarks")) {
-			snprintf(err, errlen, "%s: unknown key \"%.64s\"; the keys are \"schema\", "
-				 "\"default\", \"metrics\" and \"benchmarks\"", path, key);
+			snprintf(err, errlen,
+				 "%s: unknown key \"%.64s\"; the keys are \"schema\", "
+				 "\"default\", \"metrics\" and \"benchmarks\"",
+				 path, key);
 			goto out;
 		}
 	}
 	v = json_object_get(root, "schema");
 	if (v && (!json_is_string(v) || strcmp(json_string_value(v), PMC_THRESHOLDS_SCHEMA))) {
-		snprintf(err, errlen, "%s: schema: %s%.64s%s is not supported; this pmcbench "
-			 "reads \"%s\"", path, json_is_string(v) ? "\"" : "",
+		snprintf(err, errlen,
+			 "%s: schema: %s%.64s%s is not supported; this pmcbench "
+			 "reads \"%s\"",
+			 path, json_is_string(v) ? "\"" : "",
 			 json_is_string(v) ? json_string_value(v) : "a non-string",
 			 json_is_string(v) ? "\"" : "", PMC_THRESHOLDS_SCHEMA);
 		goto out;
@@ -448,12 +469,15 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 		json_t *e;
 
 		if (!json_is_array(v)) {
-			snprintf(err, errlen, "%s: benchmarks: expected an array of {\"match\": "
-				 "PATTERN, \"metrics\": {...}}", path);
+			snprintf(err, errlen,
+				 "%s: benchmarks: expected an array of {\"match\": "
+				 "PATTERN, \"metrics\": {...}}",
+				 path);
 			r = -EINVAL;
 			goto out;
 		}
-		json_array_foreach(v, i, e) {
+		json_array_foreach(v, i, e)
+		{
 			r = load_bench(t, e, path, i, err, errlen);
 			if (r < 0)
 				goto out;
@@ -474,8 +498,8 @@ static const struct pmc_threshold *rules_find(const struct metric_rule *r, size_
 	return NULL;
 }
 
-const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t,
-						  const char *bench, const char *metric)
+const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t, const char *bench,
+						  const char *metric)
 {
 	const struct pmc_threshold *bench_default = NULL, *th;
 

@@ -16,7 +16,7 @@
 enum pmc_threshold_unit {
 	PMC_TUNIT_PLAIN, /* a bare number (or K/M/G): in the metric's own unit */
 	PMC_TUNIT_BYTES, /* B, KiB, MiB, GiB: the metric must be in bytes */
-	PMC_TUNIT_TIME,  /* ns, us, ms, s: the metric must be in ns */
+	PMC_TUNIT_TIME,	 /* ns, us, ms, s: the metric must be in ns */
 };
 
 struct pmc_threshold {
@@ -35,8 +35,8 @@ int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, 
 
 /* Checks that an absolute threshold suits a metric unit ("count", "ns", "bytes", ...).
  * Returns 0, or -EINVAL with one line in err. */
-int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric,
-			     const char *unit, char *err, size_t errlen);
+int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, const char *unit,
+			     char *err, size_t errlen);
 
 /* A set of thresholds from --threshold arguments and a thresholds file. */
 struct pmc_thresholds;
@@ -59,8 +59,8 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
  * line, then at the top of the file; a matching file entry's default; "*" on the
  * command line, then the file's default; PMC_THRESHOLD_DEFAULT_PERCENT.
  * t may be NULL (the built-in default). The pointer stays valid while t lives. */
-const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t,
-						  const char *bench, const char *metric);
+const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t, const char *bench,
+						  const char *metric);
 
 /* The built-in default threshold. */
 const struct pmc_threshold *pmc_threshold_default(void);

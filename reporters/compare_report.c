@@ -104,11 +104,11 @@ static void sb_json_str(struct sbuf *b, const char *s)
 		sb_put(b, run, (size_t)(s - run));
 		run = s + 1;
 		if (ch == '"' || ch == '\\') {
-			char e[2] = { '\\', (char)ch };
+			char e[2] = {'\\', (char)ch};
 
 			sb_put(b, e, 2);
 		} else {
-			char e[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
+			char e[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
 
 			sb_put(b, e, 6);
 		}
@@ -179,7 +179,7 @@ static size_t put_uint(char *buf, unsigned long long k)
 /* Like "%.*f" (or "%+.*f" with plus) for 0 <= d <= 7; buf holds at least 48 bytes. */
 static size_t put_fixed(char *buf, double v, int d, bool plus)
 {
-	static const double p10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7 };
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7};
 	double a = fabs(v) * p10[d];
 	unsigned long long m, ip;
 	size_t n = 0;
@@ -227,8 +227,14 @@ static size_t put_g4(char *buf, double v)
 	}
 	if (!(a >= 1e-4 && a < 9999.5))
 		return (size_t)snprintf(buf, 48, "%.4g", v);
-	e = a >= 1000 ? 3 : a >= 100 ? 2 : a >= 10 ? 1 : a >= 1 ? 0 : a >= 0.1 ? -1 : a >= 0.01 ? -2
-	    : a >= 0.001 ? -3 : -4;
+	e = a >= 1000	 ? 3
+	    : a >= 100	 ? 2
+	    : a >= 10	 ? 1
+	    : a >= 1	 ? 0
+	    : a >= 0.1	 ? -1
+	    : a >= 0.01	 ? -2
+	    : a >= 0.001 ? -3
+			 : -4;
 	d = 3 - e;
 	/* 999.96 rounds to 1000 at 4 digits: one decimal fewer. */
 	if (a * pow(10, d) >= 9999.5 - 1e-6) {
@@ -281,10 +287,10 @@ static const char *si_prefix(double *v, const char *const *prefixes, size_t n, d
 
 static struct scaled scale_value(double v, const char *unit)
 {
-	static const char *const si[] = { "", "k", "M", "G", "T", "P" };
-	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	static const char *const t[] = { "ns", "us", "ms", "s" };
-	struct scaled r = { .v = v, .suffix = "", .how = SV_G4 };
+	static const char *const si[] = {"", "k", "M", "G", "T", "P"};
+	static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const t[] = {"ns", "us", "ms", "s"};
+	struct scaled r = {.v = v, .suffix = "", .how = SV_G4};
 
 	if (!unit || strcmp(unit, "count") == 0) {
 		r.suffix = si_prefix(&r.v, si, sizeof(si) / sizeof(si[0]), 1000.0);
@@ -450,7 +456,8 @@ static void format_row(const struct pmc_comparison *c, const struct pmc_cmp_row 
 		t[n] = '\0';
 	}
 	out->limit = row->threshold ? row->threshold->text : "-";
-	out->verdict = row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict);
+	out->verdict =
+	    row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict);
 }
 
 static const char *better_text(int better)
@@ -489,11 +496,10 @@ static void cell(struct sbuf *b, const char *s, size_t w, bool last)
 
 static void outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 {
-	static const enum pmc_verdict order[] = { PMC_VERDICT_REGRESSION, PMC_VERDICT_IMPROVEMENT,
-						  PMC_VERDICT_NO_CHANGE,
-						  PMC_VERDICT_INCONCLUSIVE };
-	static const char *const plural[] = { "no change", "improvements", "regressions",
-					      "inconclusive" };
+	static const enum pmc_verdict order[] = {PMC_VERDICT_REGRESSION, PMC_VERDICT_IMPROVEMENT,
+						 PMC_VERDICT_NO_CHANGE, PMC_VERDICT_INCONCLUSIVE};
+	static const char *const plural[] = {"no change", "improvements", "regressions",
+					     "inconclusive"};
 
 	for (size_t i = 0; i < 4; i++) {
 		enum pmc_verdict v = order[i];
@@ -514,7 +520,8 @@ static void settings_line(FILE *out, const struct pmc_comparison *c)
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].kind == PMC_ROW_TESTED)
 			tests++;
-	fprintf(out, "Mann-Whitney U two-sided p, alpha=%g%s; change: Hodges-Lehmann ratio "
+	fprintf(out,
+		"Mann-Whitney U two-sided p, alpha=%g%s; change: Hodges-Lehmann ratio "
 		"with %g%% CI; ~: not significant",
 		c->alpha, c->fdr && tests ? ", Benjamini-Hochberg over the tests" : "",
 		c->confidence * 100);
@@ -545,7 +552,7 @@ static int report_table(FILE *out, const struct pmc_comparison *c,
 			const struct pmc_compare_report_opts *o)
 {
 	const char *on = label(o->old_name, "old"), *nn = label(o->new_name, "new");
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 	bool ok = true;
 
 	if (!c) {
@@ -748,8 +755,10 @@ static int report_markdown(FILE *out, const struct pmc_comparison *c,
 				b->geo_n);
 		}
 		if (nsame) {
-			fprintf(out, "\n<details><summary>%zu benchmark%s without change</summary>"
-				"\n\n", nsame, nsame == 1 ? "" : "s");
+			fprintf(out,
+				"\n<details><summary>%zu benchmark%s without change</summary>"
+				"\n\n",
+				nsame, nsame == 1 ? "" : "s");
 			md_header(out, on, nn);
 			shown = 0;
 			for (size_t j = 0; j < b->nrows && shown < max_same; j++) {
@@ -800,7 +809,7 @@ static void sb_side(struct sbuf *b, const char *key, const struct pmc_summary *s
 	sb_puts(b, "}");
 }
 
-static const char *const kind_names[] = { "tested", "exact", "missing" };
+static const char *const kind_names[] = {"tested", "exact", "missing"};
 
 /* One row as a JSON object (docs/compare.md, "JSON report"). */
 static void sb_row(struct sbuf *b, const struct pmc_cmp_row *row)
@@ -811,12 +820,12 @@ static void sb_row(struct sbuf *b, const struct pmc_cmp_row *row)
 		size_t off;
 		bool measured;
 	} nums[] = {
-		{ "ratio", offsetof(struct pmc_cmp_row, ratio), false },
-		{ "ratio_lo", offsetof(struct pmc_cmp_row, ratio_lo), false },
-		{ "ratio_hi", offsetof(struct pmc_cmp_row, ratio_hi), false },
-		{ "diff", offsetof(struct pmc_cmp_row, diff), true },
-		{ "p", offsetof(struct pmc_cmp_row, p), false },
-		{ "q", offsetof(struct pmc_cmp_row, q), false },
+	    {"ratio", offsetof(struct pmc_cmp_row, ratio), false},
+	    {"ratio_lo", offsetof(struct pmc_cmp_row, ratio_lo), false},
+	    {"ratio_hi", offsetof(struct pmc_cmp_row, ratio_hi), false},
+	    {"diff", offsetof(struct pmc_cmp_row, diff), true},
+	    {"p", offsetof(struct pmc_cmp_row, p), false},
+	    {"q", offsetof(struct pmc_cmp_row, q), false},
 	};
 
 	sb_puts(b, "{\"benchmark\":");
@@ -832,7 +841,8 @@ static void sb_row(struct sbuf *b, const struct pmc_cmp_row *row)
 	sb_side(b, "new", &row->new, row->has_new);
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		sb_printf(b, ",\"%s\":", nums[i].key);
-		sb_json_num(b, *(const double *)((const char *)row + nums[i].off), nums[i].measured);
+		sb_json_num(b, *(const double *)((const char *)row + nums[i].off),
+			    nums[i].measured);
 	}
 	sb_printf(b, ",\"significant\":%s,\"testable\":%s,\"threshold\":",
 		  row->significant ? "true" : "false", row->testable ? "true" : "false");
@@ -856,12 +866,11 @@ static void sb_row(struct sbuf *b, const struct pmc_cmp_row *row)
 
 static json_t *jcounts(const size_t *counts, size_t missing)
 {
-	return json_pack("{s:I s:I s:I s:I s:I}", "regression",
-			 (json_int_t)counts[PMC_VERDICT_REGRESSION], "improvement",
-			 (json_int_t)counts[PMC_VERDICT_IMPROVEMENT], "no change",
-			 (json_int_t)counts[PMC_VERDICT_NO_CHANGE], "inconclusive",
-			 (json_int_t)counts[PMC_VERDICT_INCONCLUSIVE], "not compared",
-			 (json_int_t)missing);
+	return json_pack(
+	    "{s:I s:I s:I s:I s:I}", "regression", (json_int_t)counts[PMC_VERDICT_REGRESSION],
+	    "improvement", (json_int_t)counts[PMC_VERDICT_IMPROVEMENT], "no change",
+	    (json_int_t)counts[PMC_VERDICT_NO_CHANGE], "inconclusive",
+	    (json_int_t)counts[PMC_VERDICT_INCONCLUSIVE], "not compared", (json_int_t)missing);
 }
 
 /* Writes "key": value, taking the reference of value. */
@@ -904,7 +913,7 @@ static const char *outcome_word(int code)
 static int report_json(FILE *out, const struct pmc_comparison *c,
 		       const struct pmc_compare_report_opts *o)
 {
-	struct sbuf sb = { 0 };
+	struct sbuf sb = {0};
 	int r;
 
 	fputs("{\n  ", out);
@@ -927,8 +936,8 @@ static int report_json(FILE *out, const struct pmc_comparison *c,
 	if (r < 0 || !c)
 		goto end;
 	r = jwrite(out, "settings",
-		   json_pack("{s:f s:f s:b}", "alpha", c->alpha, "confidence", c->confidence,
-			     "fdr", c->fdr),
+		   json_pack("{s:f s:f s:b}", "alpha", c->alpha, "confidence", c->confidence, "fdr",
+			     c->fdr),
 		   true);
 	if (r == 0)
 		r = jwrite(out, "counts", jcounts(c->counts, c->nmissing), true);
@@ -976,7 +985,8 @@ static int report_json(FILE *out, const struct pmc_comparison *c,
 				break;
 			}
 			len = strlen(text);
-			fprintf(out, "%s\n    %.*s, \"rows\": [", bi ? "," : "", (int)(len - 1), text);
+			fprintf(out, "%s\n    %.*s, \"rows\": [", bi ? "," : "", (int)(len - 1),
+				text);
 			free(text);
 		}
 		for (size_t j = 0; j < b->nrows && r == 0; j++) {
@@ -999,7 +1009,7 @@ end:
 int pmc_compare_report(FILE *out, enum pmc_compare_format format, const struct pmc_comparison *c,
 		       const struct pmc_compare_report_opts *o)
 {
-	static const struct pmc_compare_report_opts defaults = { 0 };
+	static const struct pmc_compare_report_opts defaults = {0};
 	int r;
 
 	if (!out)

@@ -22,8 +22,8 @@ int pmc_compare_format_parse(const char *name, enum pmc_compare_format *ret);
 struct pmc_compare_report_opts {
 	const char *old_name; /* labels of the two sides ("base.json"); NULL: "old"/"new" */
 	const char *new_name;
-	bool gate;       /* a gate decision: show the outcome (pass, regression, ...) */
-	int exit_code;   /* the outcome behind it: 0 pass, 1 regression, 2 error, 3 inconclusive */
+	bool gate;     /* a gate decision: show the outcome (pass, regression, ...) */
+	int exit_code; /* the outcome behind it: 0 pass, 1 regression, 2 error, 3 inconclusive */
 	const char *error; /* the comparison failed with this message (c may be NULL) */
 	/* Markdown only: the most rows shown per metric for each of "changed" and "no
 	 * change" (0: 1000 and 100); the JSON report always has every row. */

@@ -21,23 +21,23 @@
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define N 10
 
-#define assert_close(actual, expected, rel)                                                    \
-	do {                                                                                   \
-		double a_ = (actual), e_ = (expected);                                         \
-		if (!(fabs(a_ - e_) <= (rel) * fmax(fabs(e_), 1e-300))) {                      \
-			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,   \
-				    (double)(rel));                                            \
-			fail();                                                                \
-		}                                                                              \
+#define assert_close(actual, expected, rel)                                                        \
+	do {                                                                                       \
+		double a_ = (actual), e_ = (expected);                                             \
+		if (!(fabs(a_ - e_) <= (rel)*fmax(fabs(e_), 1e-300))) {                            \
+			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,      \
+				    (double)(rel));                                                \
+			fail();                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define assert_contains(text, sub)                                                             \
-	do {                                                                                   \
-		const char *t_ = (text), *s_ = (sub);                                          \
-		if (!t_ || !strstr(t_, s_)) {                                                  \
-			print_error("\"%s\" does not contain \"%s\"\n", t_ ? t_ : "(null)", s_); \
-			fail();                                                                \
-		}                                                                              \
+#define assert_contains(text, sub)                                                                 \
+	do {                                                                                       \
+		const char *t_ = (text), *s_ = (sub);                                              \
+		if (!t_ || !strstr(t_, s_)) {                                                      \
+			print_error("\"%s\" does not contain \"%s\"\n", t_ ? t_ : "(null)", s_);   \
+			fail();                                                                    \
+		}                                                                                  \
 	} while (0)
 
 /* Distinct values spread evenly over [-1, 1] in a scrambled order, so that samples have
@@ -140,17 +140,17 @@ static struct pmc_comparison *compare_ok(const struct pmc_result *a, const struc
 	return c;
 }
 
-#define assert_verdict(row, v)                                                                 \
-	do {                                                                                   \
-		const struct pmc_cmp_row *r_ = (row);                                          \
-		if (r_->verdict != (v)) {                                                      \
-			print_error("%s/%s: verdict \"%s\", expected \"%s\" (ratio %g [%g, %g] " \
-				    "p %g q %g)\n",                                            \
-				    r_->bench, r_->metric, pmc_verdict_name(r_->verdict),      \
-				    pmc_verdict_name(v), r_->ratio, r_->ratio_lo, r_->ratio_hi, \
-				    r_->p, r_->q);                                             \
-			fail();                                                                \
-		}                                                                              \
+#define assert_verdict(row, v)                                                                     \
+	do {                                                                                       \
+		const struct pmc_cmp_row *r_ = (row);                                              \
+		if (r_->verdict != (v)) {                                                          \
+			print_error("%s/%s: verdict \"%s\", expected \"%s\" (ratio %g [%g, %g] "   \
+				    "p %g q %g)\n",                                                \
+				    r_->bench, r_->metric, pmc_verdict_name(r_->verdict),          \
+				    pmc_verdict_name(v), r_->ratio, r_->ratio_lo, r_->ratio_hi,    \
+				    r_->p, r_->q);                                                 \
+			fail();                                                                    \
+		}                                                                                  \
 	} while (0)
 
 /* ---- verdicts ---- */
@@ -250,10 +250,10 @@ static void test_too_few_samples(void **state)
 	/* 2 / C(6, 3) = 0.1: no 3+3 sample can be significant at 0.05, however large the
 	 * change; 4+4 can (2 / 70 = 0.029). */
 	assert_int_equal(pmc_compare_min_n_test(0.05), 4);
-	assert_int_equal(pmc_compare_min_n_test(0.01), 5);  /* 2/252 = 0.0079 */
-	assert_int_equal(pmc_compare_min_n_test(0.2), 3);   /* 2/20 = 0.1 */
-	assert_int_equal(pmc_compare_min_n_ci(0.95), 6);    /* 1 - 2/32 < 0.95 <= 1 - 2/64 */
-	assert_int_equal(pmc_compare_min_n_ci(0.99), 8);    /* 1 - 2/128 = 0.984 */
+	assert_int_equal(pmc_compare_min_n_test(0.01), 5); /* 2/252 = 0.0079 */
+	assert_int_equal(pmc_compare_min_n_test(0.2), 3);  /* 2/20 = 0.1 */
+	assert_int_equal(pmc_compare_min_n_ci(0.95), 6);   /* 1 - 2/32 < 0.95 <= 1 - 2/64 */
+	assert_int_equal(pmc_compare_min_n_ci(0.99), 8);   /* 1 - 2/128 = 0.984 */
 
 	put_around(a, "x", "task-clock", 3, 1e6, 0.01);
 	put_around(b, "x", "task-clock", 3, 2e6, 0.01);
@@ -297,7 +297,7 @@ static void test_exact_rows(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_thresholds *t = pmc_thresholds_new();
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
 	struct pmc_metric *m;
@@ -361,7 +361,7 @@ static void test_absolute_threshold(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_thresholds *t = pmc_thresholds_new();
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
 	const double mib = 1024.0 * 1024.0;
@@ -416,7 +416,7 @@ static void test_higher_is_better_and_signs(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_thresholds *t = pmc_thresholds_new();
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
 	char err[256];
@@ -459,8 +459,8 @@ static void test_nothing_in_common(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_comparison *c = NULL;
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
-	const char *only[] = { "cycles" };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
+	const char *only[] = {"cycles"};
 	char err[512] = "";
 
 	put_around(a, "a1", "task-clock", N, 1e6, 0.01);
@@ -533,7 +533,7 @@ static void test_unit_mismatch_is_an_error(void **state)
 static void test_simulated_against_hardware(void **state)
 {
 	struct pmc_result *a = result(), *b = pmc_result_new("valgrind");
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c = NULL;
 	struct pmc_metric *m;
 	char err[512] = "";
@@ -567,11 +567,11 @@ static void test_fdr_changes_a_borderline_verdict(void **state)
 	 * likely orderings give U <= 1). Beside 19 null rows (p = 1) it has the smallest
 	 * p of m = 20, so its BH q-value is p * 20 / 1 = 0.32 (Benjamini & Hochberg
 	 * 1995): significant alone, not among 20. */
-	const double old_v[] = { 100, 101, 102, 103, 104 };
-	const double new_v[] = { 103.5, 120, 121, 122, 123 };
+	const double old_v[] = {100, 101, 102, 103, 104};
+	const double new_v[] = {103.5, 120, 121, 122, 123};
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_thresholds *t = pmc_thresholds_new();
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
 	char err[256], name[32];
@@ -638,7 +638,7 @@ static void test_geomean_over_matched_only(void **state)
 	assert_int_equal(c->nonly_old, 1);
 	assert_int_equal(c->nonly_new, 1);
 	assert_int_equal(warnings_with(c, "benchmark sets differ: 3 in both, 1 only in the old "
-				       "result, 1 only in the new one"),
+					  "result, 1 only in the new one"),
 			 1);
 	pmc_comparison_free(c);
 	pmc_result_free(a);
@@ -672,15 +672,15 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 			assert_non_null(m);
 			for (size_t i = 0; i < N; i++) {
 				struct pmc_reading rd = {
-					.status = PMC_STATUS_SCALED,
-					.value = 1000,
-					.enabled = 1000,
-					.running = k ? 400 : 300,
+				    .status = PMC_STATUS_SCALED,
+				    .value = 1000,
+				    .enabled = 1000,
+				    .running = k ? 400 : 300,
 				};
 
 				rd.scaled = (double)rd.value * rd.enabled / rd.running;
-				assert_int_equal(pmc_metric_append(m, rd.scaled * (1 + 0.01 * u(i, N)),
-								   &rd), 0);
+				assert_int_equal(
+				    pmc_metric_append(m, rd.scaled * (1 + 0.01 * u(i, N)), &rd), 0);
 			}
 		}
 	}
@@ -688,16 +688,15 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 	put_around(a, "m1", "instructions", N, 1e6, 0.01);
 	m = pmc_benchmark_metric(pmc_result_find_benchmark(b, "m1"), "instructions");
 	for (size_t i = 0; i < N; i++) {
-		struct pmc_reading rd = { .status = PMC_STATUS_UNSUPPORTED, .error = ENOENT };
+		struct pmc_reading rd = {.status = PMC_STATUS_UNSUPPORTED, .error = ENOENT};
 
 		assert_int_equal(pmc_metric_append(m, NAN, &rd), 0);
 	}
 	/* Unsupported on both sides: not a row at all. */
 	for (int side = 0; side < 2; side++) {
-		m = pmc_benchmark_metric(pmc_result_find_benchmark(side ? b : a, "m2"),
-					 "branches");
+		m = pmc_benchmark_metric(pmc_result_find_benchmark(side ? b : a, "m2"), "branches");
 		for (size_t i = 0; i < N; i++) {
-			struct pmc_reading rd = { .status = PMC_STATUS_UNSUPPORTED };
+			struct pmc_reading rd = {.status = PMC_STATUS_UNSUPPORTED};
 
 			assert_int_equal(pmc_metric_append(m, NAN, &rd), 0);
 		}
@@ -729,8 +728,8 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 static void test_metric_filter(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
-	struct pmc_compare_opts o = { .sz = sizeof(o) };
-	const char *pats[] = { "inst*", "page-faults" };
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
+	const char *pats[] = {"inst*", "page-faults"};
 	struct pmc_comparison *c;
 
 	put_around(a, "x", "task-clock", N, 1e6, 0.01);
@@ -863,20 +862,14 @@ static void test_threshold_parse_bad(void **state)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{ "", "column 1: expected a number" },
-		{ "abc", "column 1: expected a number" },
-		{ "+", "column 2: expected a number" },
-		{ "5%%", "column 2: unknown unit '%%'" },
-		{ "5 %", "column 2: unknown unit ' %'" },
-		{ "5pc", "unknown unit 'pc'" },
-		{ "inf%", "column 1: expected a number" },
-		{ "nan", "column 1: expected a number" },
-		{ "0x10%", "not a usable number" },
-		{ "1e999%", "not a usable number" },
-		{ "-100%", "can never happen" },
-		{ "+-5%", "column 2: expected a number" },
+	    {"", "column 1: expected a number"},     {"abc", "column 1: expected a number"},
+	    {"+", "column 2: expected a number"},    {"5%%", "column 2: unknown unit '%%'"},
+	    {"5 %", "column 2: unknown unit ' %'"},  {"5pc", "unknown unit 'pc'"},
+	    {"inf%", "column 1: expected a number"}, {"nan", "column 1: expected a number"},
+	    {"0x10%", "not a usable number"},	     {"1e999%", "not a usable number"},
+	    {"-100%", "can never happen"},	     {"+-5%", "column 2: expected a number"},
 	};
-	struct pmc_threshold t = { .limit = 42 };
+	struct pmc_threshold t = {.limit = 42};
 	char err[256];
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -904,8 +897,7 @@ static void test_threshold_args(void **state)
 	assert_int_equal(pmc_thresholds_add_arg(t, "=5%", err, sizeof(err)), -EINVAL);
 	assert_contains(err, "METRIC=LIMIT");
 	/* The column counts from the start of the argument. */
-	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=abc", err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=abc", err, sizeof(err)), -EINVAL);
 	assert_contains(err, "--threshold 'instructions=abc': column 14: expected a number");
 
 	th = pmc_thresholds_lookup(t, "x", "cycles");
@@ -940,17 +932,17 @@ static char *write_tmp(const char *text)
 static void test_thresholds_file(void **state)
 {
 	static const char text[] =
-		"{\n"
-		"  \"schema\": \"pmcbench-thresholds/1\",\n"
-		"  \"default\": \"7%\",\n"
-		"  \"metrics\": { \"instructions\": \"+1%\", \"max-rss\": \"+2MiB\" },\n"
-		"  \"benchmarks\": [\n"
-		"    { \"match\": \"parse_*\", \"metrics\": { \"instructions\": \"+0.1%\" },\n"
-		"      \"default\": \"20%\" },\n"
-		"    { \"match\": \"parse_json\", \"metrics\": { \"cycles\": \"2%\" } },\n"
-		"    { \"match\": \"io_*\", \"default\": \"30%\" }\n"
-		"  ]\n"
-		"}\n";
+	    "{\n"
+	    "  \"schema\": \"pmcbench-thresholds/1\",\n"
+	    "  \"default\": \"7%\",\n"
+	    "  \"metrics\": { \"instructions\": \"+1%\", \"max-rss\": \"+2MiB\" },\n"
+	    "  \"benchmarks\": [\n"
+	    "    { \"match\": \"parse_*\", \"metrics\": { \"instructions\": \"+0.1%\" },\n"
+	    "      \"default\": \"20%\" },\n"
+	    "    { \"match\": \"parse_json\", \"metrics\": { \"cycles\": \"2%\" } },\n"
+	    "    { \"match\": \"io_*\", \"default\": \"30%\" }\n"
+	    "  ]\n"
+	    "}\n";
 	struct pmc_thresholds *t = pmc_thresholds_new();
 	char *path = write_tmp(text);
 	char err[512] = "";
@@ -984,23 +976,23 @@ static void test_thresholds_file_bad(void **state)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{ "{\"default\": \"5%\",", ":1:" },
-		{ "", "fix the JSON syntax" },
-		{ "[]", "expected a JSON object" },
-		{ "{\"schema\": \"pmcbench-thresholds/2\"}", "\"pmcbench-thresholds/2\" is not "
-							  "supported" },
-		{ "{\"defualt\": \"5%\"}", "unknown key \"defualt\"" },
-		{ "{\"default\": 5}", "default: expected a string" },
-		{ "{\"metrics\": {\"instructions\": \"+1\\u0025\\u0025\"}}",
-		  "(at metrics.\"instructions\")" },
-		{ "{\"metrics\": []}", "metrics: expected an object" },
-		{ "{\"benchmarks\": {}}", "benchmarks: expected an array" },
-		{ "{\"benchmarks\": [{\"metrics\": {\"x\": \"1%\"}}]}", "benchmarks[0].match" },
-		{ "{\"benchmarks\": [{\"match\": \"a\"}]}", "benchmarks[0]: sets no limit" },
-		{ "{\"benchmarks\": [{\"match\": \"a\", \"default\": \"x\"}]}",
-		  "(at benchmarks[0].default)" },
-		{ "{\"benchmarks\": [{\"match\": \"a\", \"limit\": \"1%\"}]}", "unknown key \"limit\"" },
-		{ "{\"default\": \"5%\", \"default\": \"6%\"}", "duplicate" },
+	    {"{\"default\": \"5%\",", ":1:"},
+	    {"", "fix the JSON syntax"},
+	    {"[]", "expected a JSON object"},
+	    {"{\"schema\": \"pmcbench-thresholds/2\"}", "\"pmcbench-thresholds/2\" is not "
+							"supported"},
+	    {"{\"defualt\": \"5%\"}", "unknown key \"defualt\""},
+	    {"{\"default\": 5}", "default: expected a string"},
+	    {"{\"metrics\": {\"instructions\": \"+1\\u0025\\u0025\"}}",
+	     "(at metrics.\"instructions\")"},
+	    {"{\"metrics\": []}", "metrics: expected an object"},
+	    {"{\"benchmarks\": {}}", "benchmarks: expected an array"},
+	    {"{\"benchmarks\": [{\"metrics\": {\"x\": \"1%\"}}]}", "benchmarks[0].match"},
+	    {"{\"benchmarks\": [{\"match\": \"a\"}]}", "benchmarks[0]: sets no limit"},
+	    {"{\"benchmarks\": [{\"match\": \"a\", \"default\": \"x\"}]}",
+	     "(at benchmarks[0].default)"},
+	    {"{\"benchmarks\": [{\"match\": \"a\", \"limit\": \"1%\"}]}", "unknown key \"limit\""},
+	    {"{\"default\": \"5%\", \"default\": \"6%\"}", "duplicate"},
 	};
 	char err[512];
 
@@ -1012,7 +1004,8 @@ static void test_thresholds_file_bad(void **state)
 		err[0] = '\0';
 		r = pmc_thresholds_load(t, path, err, sizeof(err));
 		if (r != -EINVAL) {
-			print_error("case %zu (%s): returned %d, err '%s'\n", i, bad[i].text, r, err);
+			print_error("case %zu (%s): returned %d, err '%s'\n", i, bad[i].text, r,
+				    err);
 			fail();
 		}
 		assert_contains(err, path); /* the message names the file */
@@ -1035,26 +1028,26 @@ static void test_thresholds_file_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_regression_improvement_and_no_change),
-		cmocka_unit_test(test_ci_straddling_threshold_is_inconclusive),
-		cmocka_unit_test(test_too_few_samples),
-		cmocka_unit_test(test_exact_rows),
-		cmocka_unit_test(test_absolute_threshold),
-		cmocka_unit_test(test_higher_is_better_and_signs),
-		cmocka_unit_test(test_nothing_in_common),
-		cmocka_unit_test(test_single_benchmarks_pair_across_names),
-		cmocka_unit_test(test_unit_mismatch_is_an_error),
-		cmocka_unit_test(test_simulated_against_hardware),
-		cmocka_unit_test(test_fdr_changes_a_borderline_verdict),
-		cmocka_unit_test(test_geomean_over_matched_only),
-		cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),
-		cmocka_unit_test(test_metric_filter),
-		cmocka_unit_test(test_many_benchmarks_pair_by_name),
-		cmocka_unit_test(test_threshold_parse_good),
-		cmocka_unit_test(test_threshold_parse_bad),
-		cmocka_unit_test(test_threshold_args),
-		cmocka_unit_test(test_thresholds_file),
-		cmocka_unit_test(test_thresholds_file_bad),
+	    cmocka_unit_test(test_regression_improvement_and_no_change),
+	    cmocka_unit_test(test_ci_straddling_threshold_is_inconclusive),
+	    cmocka_unit_test(test_too_few_samples),
+	    cmocka_unit_test(test_exact_rows),
+	    cmocka_unit_test(test_absolute_threshold),
+	    cmocka_unit_test(test_higher_is_better_and_signs),
+	    cmocka_unit_test(test_nothing_in_common),
+	    cmocka_unit_test(test_single_benchmarks_pair_across_names),
+	    cmocka_unit_test(test_unit_mismatch_is_an_error),
+	    cmocka_unit_test(test_simulated_against_hardware),
+	    cmocka_unit_test(test_fdr_changes_a_borderline_verdict),
+	    cmocka_unit_test(test_geomean_over_matched_only),
+	    cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),
+	    cmocka_unit_test(test_metric_filter),
+	    cmocka_unit_test(test_many_benchmarks_pair_by_name),
+	    cmocka_unit_test(test_threshold_parse_good),
+	    cmocka_unit_test(test_threshold_parse_bad),
+	    cmocka_unit_test(test_threshold_args),
+	    cmocka_unit_test(test_thresholds_file),
+	    cmocka_unit_test(test_thresholds_file_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,7 +63,7 @@ static void free_rows(struct rows *t)
 
 static struct pmc_reading rd(enum pmc_status st, uint64_t v, uint64_t en, uint64_t run)
 {
-	struct pmc_reading r = { .status = st, .value = v, .enabled = en, .running = run };
+	struct pmc_reading r = {.status = st, .value = v, .enabled = en, .running = run};
 
 	r.scaled = run ? (double)v * (double)en / (double)run : NAN;
 	if (st == PMC_STATUS_UNSUPPORTED)
@@ -74,14 +74,14 @@ static struct pmc_reading rd(enum pmc_status st, uint64_t v, uint64_t en, uint64
 static struct pmc_result *sample(void)
 {
 	struct pmc_result *r = pmc_result_new("perf");
-	struct pmc_run_info ok = { 0 };
+	struct pmc_run_info ok = {0};
 	struct pmc_benchmark *b = pmc_result_add_benchmark(r, "a,b \"q\"", NULL);
 	struct pmc_reading c[3] = {
-		rd(PMC_STATUS_COUNTED, 1000, 5000, 5000),
-		rd(PMC_STATUS_SCALED, 333, 1000, 3),
-		rd(PMC_STATUS_NOT_COUNTED, 0, 777, 0),
+	    rd(PMC_STATUS_COUNTED, 1000, 5000, 5000),
+	    rd(PMC_STATUS_SCALED, 333, 1000, 3),
+	    rd(PMC_STATUS_NOT_COUNTED, 0, 777, 0),
 	};
-	const double wall[3] = { 0.1, NAN, 1.0 / 3.0 };
+	const double wall[3] = {0.1, NAN, 1.0 / 3.0};
 
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
@@ -96,18 +96,16 @@ static struct pmc_result *sample(void)
 				 0);
 	}
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(pmc_metric_append(pmc_benchmark_metric(b, "wall-time"), wall[i],
-						   NULL),
-				 0);
+		assert_int_equal(
+		    pmc_metric_append(pmc_benchmark_metric(b, "wall-time"), wall[i], NULL), 0);
 
 	b = pmc_result_add_benchmark(r, "sim", NULL);
 	assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
 	{
 		struct pmc_reading e = rd(PMC_STATUS_EXACT, 123456789, 0, 0);
 
-		assert_int_equal(pmc_metric_append(pmc_benchmark_metric(b, "instructions"),
-						   123456789.0, &e),
-				 0);
+		assert_int_equal(
+		    pmc_metric_append(pmc_benchmark_metric(b, "instructions"), 123456789.0, &e), 0);
 	}
 	return r;
 }
@@ -119,7 +117,8 @@ static void expect_row(const struct rows *t, size_t i, const char *const want[NC
 		const char *got = t->cell[i][c];
 
 		if (!want[c] && got)
-			fail_msg("row %zu column %zu: \"%s\" where nothing was measured", i, c, got);
+			fail_msg("row %zu column %zu: \"%s\" where nothing was measured", i, c,
+				 got);
 		if (want[c] && (!got || strcmp(got, want[c]) != 0))
 			fail_msg("row %zu column %zu: \"%s\", expected \"%s\"", i, c,
 				 got ? got : "(empty)", want[c]);
@@ -128,22 +127,22 @@ static void expect_row(const struct rows *t, size_t i, const char *const want[NC
 
 static void rows_hold_values_statuses_and_readings(void **state)
 {
-	static const char *const header[NCOLS] = { "benchmark",	"metric",	"unit",
-						   "run",	"value",	"status",
-						   "raw_value", "time_enabled", "time_running" };
+	static const char *const header[NCOLS] = {"benchmark", "metric",       "unit",
+						  "run",       "value",	       "status",
+						  "raw_value", "time_enabled", "time_running"};
 	static const char *const want[][NCOLS] = {
-		{ "a,b \"q\"", "cycles", "count", "1", "1000", "counted", "1000", "5000", "5000" },
-		{ "a,b \"q\"", "cycles", "count", "2", "111000", "scaled", "333", "1000", "3" },
-		/* Never ran: its reading is kept, but there is no value. */
-		{ "a,b \"q\"", "cycles", "count", "3", NULL, "not-counted", "0", "777", "0" },
-		{ "a,b \"q\"", "branches", "count", "1", NULL, "unsupported", NULL, NULL, NULL },
-		{ "a,b \"q\"", "branches", "count", "2", NULL, "unsupported", NULL, NULL, NULL },
-		{ "a,b \"q\"", "branches", "count", "3", NULL, "unsupported", NULL, NULL, NULL },
-		{ "a,b \"q\"", "wall-time", "ns", "1", "0.1", NULL, NULL, NULL, NULL },
-		{ "a,b \"q\"", "wall-time", "ns", "2", NULL, NULL, NULL, NULL, NULL },
-		{ "a,b \"q\"", "wall-time", "ns", "3", "0.3333333333333333", NULL, NULL, NULL, NULL },
-		/* A simulated count has no times. */
-		{ "sim", "instructions", "count", "1", "123456789", "exact", "123456789", NULL, NULL },
+	    {"a,b \"q\"", "cycles", "count", "1", "1000", "counted", "1000", "5000", "5000"},
+	    {"a,b \"q\"", "cycles", "count", "2", "111000", "scaled", "333", "1000", "3"},
+	    /* Never ran: its reading is kept, but there is no value. */
+	    {"a,b \"q\"", "cycles", "count", "3", NULL, "not-counted", "0", "777", "0"},
+	    {"a,b \"q\"", "branches", "count", "1", NULL, "unsupported", NULL, NULL, NULL},
+	    {"a,b \"q\"", "branches", "count", "2", NULL, "unsupported", NULL, NULL, NULL},
+	    {"a,b \"q\"", "branches", "count", "3", NULL, "unsupported", NULL, NULL, NULL},
+	    {"a,b \"q\"", "wall-time", "ns", "1", "0.1", NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "wall-time", "ns", "2", NULL, NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "wall-time", "ns", "3", "0.3333333333333333", NULL, NULL, NULL, NULL},
+	    /* A simulated count has no times. */
+	    {"sim", "instructions", "count", "1", "123456789", "exact", "123456789", NULL, NULL},
 	};
 	struct pmc_result *r = sample();
 	char *text = NULL;
@@ -198,9 +197,9 @@ static void empty_result_is_a_header(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rows_hold_values_statuses_and_readings),
-		cmocka_unit_test(write_errors_are_reported),
-		cmocka_unit_test(empty_result_is_a_header),
+	    cmocka_unit_test(rows_hold_values_statuses_and_readings),
+	    cmocka_unit_test(write_errors_are_reported),
+	    cmocka_unit_test(empty_result_is_a_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

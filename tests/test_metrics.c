@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "events.h"
 #include "metrics.h"
 
 struct expect {
@@ -20,58 +21,58 @@ struct expect {
 /* What a gate on each metric needs to know: a regression of a count or a time is an
  * increase; of IPC or GHz, a decrease. */
 static const struct expect expected[] = {
-	{ "cycles", "count", PMC_LOWER_IS_BETTER, false },
-	{ "instructions", "count", PMC_LOWER_IS_BETTER, false },
-	{ "cache-references", "count", PMC_LOWER_IS_BETTER, false },
-	{ "cache-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branches", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "bus-cycles", "count", PMC_LOWER_IS_BETTER, false },
-	{ "stalled-cycles-frontend", "count", PMC_LOWER_IS_BETTER, false },
-	{ "stalled-cycles-backend", "count", PMC_LOWER_IS_BETTER, false },
-	{ "ref-cycles", "count", PMC_LOWER_IS_BETTER, false },
-	{ "L1-dcache-loads", "count", PMC_LOWER_IS_BETTER, false },
-	{ "L1-dcache-load-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "L1-icache-load-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "LLC-loads", "count", PMC_LOWER_IS_BETTER, false },
-	{ "LLC-load-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "LLC-store-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "dTLB-load-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "iTLB-load-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-loads", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-load-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "node-prefetch-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "task-clock", "ns", PMC_LOWER_IS_BETTER, false },
-	{ "cpu-clock", "ns", PMC_LOWER_IS_BETTER, false },
-	{ "page-faults", "count", PMC_LOWER_IS_BETTER, false },
-	{ "minor-faults", "count", PMC_LOWER_IS_BETTER, false },
-	{ "major-faults", "count", PMC_LOWER_IS_BETTER, false },
-	{ "context-switches", "count", PMC_LOWER_IS_BETTER, false },
-	{ "cpu-migrations", "count", PMC_LOWER_IS_BETTER, false },
-	{ "alignment-faults", "count", PMC_LOWER_IS_BETTER, false },
-	{ "emulation-faults", "count", PMC_LOWER_IS_BETTER, false },
-	{ "wall-time", "ns", PMC_LOWER_IS_BETTER, false },
-	{ "user-time", "ns", PMC_LOWER_IS_BETTER, false },
-	{ "system-time", "ns", PMC_LOWER_IS_BETTER, false },
-	{ "max-rss", "bytes", PMC_LOWER_IS_BETTER, false },
-	{ "ipc", "ratio", PMC_HIGHER_IS_BETTER, true },
-	{ "branch-miss-rate", "percent", PMC_LOWER_IS_BETTER, true },
-	{ "cache-miss-rate", "percent", PMC_LOWER_IS_BETTER, true },
-	{ "cpus-utilized", "CPUs", PMC_LOWER_IS_BETTER, true },
-	{ "ghz", "GHz", PMC_HIGHER_IS_BETTER, true },
-	{ "data-reads", "count", PMC_LOWER_IS_BETTER, false },
-	{ "data-writes", "count", PMC_LOWER_IS_BETTER, false },
-	{ "I1-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "LLi-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "D1-read-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "LLd-read-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "D1-write-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "LLd-write-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-cond", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-cond-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-indirect", "count", PMC_LOWER_IS_BETTER, false },
-	{ "branch-indirect-misses", "count", PMC_LOWER_IS_BETTER, false },
-	{ "est-cycles", "count", PMC_LOWER_IS_BETTER, true },
+    {"cycles", "count", PMC_LOWER_IS_BETTER, false},
+    {"instructions", "count", PMC_LOWER_IS_BETTER, false},
+    {"cache-references", "count", PMC_LOWER_IS_BETTER, false},
+    {"cache-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"branches", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"bus-cycles", "count", PMC_LOWER_IS_BETTER, false},
+    {"stalled-cycles-frontend", "count", PMC_LOWER_IS_BETTER, false},
+    {"stalled-cycles-backend", "count", PMC_LOWER_IS_BETTER, false},
+    {"ref-cycles", "count", PMC_LOWER_IS_BETTER, false},
+    {"L1-dcache-loads", "count", PMC_LOWER_IS_BETTER, false},
+    {"L1-dcache-load-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"L1-icache-load-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"LLC-loads", "count", PMC_LOWER_IS_BETTER, false},
+    {"LLC-load-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"LLC-store-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"dTLB-load-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"iTLB-load-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-loads", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-load-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"node-prefetch-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"task-clock", "ns", PMC_LOWER_IS_BETTER, false},
+    {"cpu-clock", "ns", PMC_LOWER_IS_BETTER, false},
+    {"page-faults", "count", PMC_LOWER_IS_BETTER, false},
+    {"minor-faults", "count", PMC_LOWER_IS_BETTER, false},
+    {"major-faults", "count", PMC_LOWER_IS_BETTER, false},
+    {"context-switches", "count", PMC_LOWER_IS_BETTER, false},
+    {"cpu-migrations", "count", PMC_LOWER_IS_BETTER, false},
+    {"alignment-faults", "count", PMC_LOWER_IS_BETTER, false},
+    {"emulation-faults", "count", PMC_LOWER_IS_BETTER, false},
+    {"wall-time", "ns", PMC_LOWER_IS_BETTER, false},
+    {"user-time", "ns", PMC_LOWER_IS_BETTER, false},
+    {"system-time", "ns", PMC_LOWER_IS_BETTER, false},
+    {"max-rss", "bytes", PMC_LOWER_IS_BETTER, false},
+    {"ipc", "ratio", PMC_HIGHER_IS_BETTER, true},
+    {"branch-miss-rate", "percent", PMC_LOWER_IS_BETTER, true},
+    {"cache-miss-rate", "percent", PMC_LOWER_IS_BETTER, true},
+    {"cpus-utilized", "CPUs", PMC_LOWER_IS_BETTER, true},
+    {"ghz", "GHz", PMC_HIGHER_IS_BETTER, true},
+    {"data-reads", "count", PMC_LOWER_IS_BETTER, false},
+    {"data-writes", "count", PMC_LOWER_IS_BETTER, false},
+    {"I1-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"LLi-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"D1-read-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"LLd-read-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"D1-write-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"LLd-write-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-cond", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-cond-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-indirect", "count", PMC_LOWER_IS_BETTER, false},
+    {"branch-indirect-misses", "count", PMC_LOWER_IS_BETTER, false},
+    {"est-cycles", "count", PMC_LOWER_IS_BETTER, true},
 };
 
 static void check(const char *query, const struct expect *e)
@@ -100,7 +101,7 @@ static void modifiers_and_per_op_keep_unit_and_direction(void **state)
 	char q[128];
 
 	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
-		static const char *const suffix[] = { ":u", ":k", ":uk", "/op", ":u/op" };
+		static const char *const suffix[] = {":u", ":k", ":uk", "/op", ":u/op"};
 
 		for (size_t f = 0; f < sizeof(suffix) / sizeof(suffix[0]); f++) {
 			snprintf(q, sizeof(q), "%s%s", expected[i].id, suffix[f]);
@@ -112,8 +113,19 @@ static void modifiers_and_per_op_keep_unit_and_direction(void **state)
 static void unknown_ids_are_generic_counts(void **state)
 {
 	static const char *const unknown[] = {
-		"r01c2", "msr/tsc/", "cpu/event=0x3c/", "no-such-metric", "cycles-and-more",
-		"ipc2", "foo/op", ":u", "/op", "", "cycles:", "cycles/opx", "xcycles",
+	    "r01c2",
+	    "msr/tsc/",
+	    "cpu/event=0x3c/",
+	    "no-such-metric",
+	    "cycles-and-more",
+	    "ipc2",
+	    "foo/op",
+	    ":u",
+	    "/op",
+	    "",
+	    "cycles:",
+	    "cycles/opx",
+	    "xcycles",
 	};
 
 	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
@@ -132,8 +144,8 @@ static void unknown_ids_are_generic_counts(void **state)
  * come from the documented set. */
 static void table_is_consistent(void **state)
 {
-	static const char *const units[] = { "count", "ns", "bytes", "ratio", "percent", "GHz",
-					     "CPUs" };
+	static const char *const units[] = {"count",   "ns",  "bytes", "ratio",
+					    "percent", "GHz", "CPUs"};
 	size_t n = pmc_metric_count();
 
 	/* 10 generic, 42 cache, 9 software, 4 rusage, 5 derived, 13 simulated. */
@@ -156,13 +168,38 @@ static void table_is_consistent(void **state)
 	}
 }
 
+/* Every event pmcbench can count has a row of its own, under the canonical name the
+ * event parser gives it (the name results store). */
+static void every_builtin_event_is_in_the_table(void **state)
+{
+	size_t n = pmc_event_builtin_count();
+
+	assert_true(n > 40);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pmc_event_builtin_name(i);
+		struct pmc_event_list list;
+		struct pmc_parse_error err;
+		struct pmc_metric_info info;
+
+		if (pmc_event_list_parse(name, NULL, &list, &err) < 0)
+			fail_msg("event %s does not parse: %s", name, err.message);
+		info = pmc_metric_lookup(list.events[0].name);
+		if (!info.id)
+			fail_msg("event %s (stored as %s) has no metric", name,
+				 list.events[0].name);
+		assert_string_equal(info.id, list.events[0].name);
+		pmc_event_list_free(&list);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(known_ids_have_unit_and_direction),
-		cmocka_unit_test(modifiers_and_per_op_keep_unit_and_direction),
-		cmocka_unit_test(unknown_ids_are_generic_counts),
-		cmocka_unit_test(table_is_consistent),
+	    cmocka_unit_test(known_ids_have_unit_and_direction),
+	    cmocka_unit_test(modifiers_and_per_op_keep_unit_and_direction),
+	    cmocka_unit_test(unknown_ids_are_generic_counts),
+	    cmocka_unit_test(table_is_consistent),
+	    cmocka_unit_test(every_builtin_event_is_in_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

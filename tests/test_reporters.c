@@ -21,23 +21,23 @@
 
 #define N 10
 
-#define assert_contains(text, sub)                                                             \
-	do {                                                                                   \
-		const char *t_ = (text), *s_ = (sub);                                          \
-		if (!t_ || !strstr(t_, s_)) {                                                  \
-			print_error("--- text:\n%s\n--- does not contain \"%s\"\n",            \
-				    t_ ? t_ : "(null)", s_);                                   \
-			fail();                                                                \
-		}                                                                              \
+#define assert_contains(text, sub)                                                                 \
+	do {                                                                                       \
+		const char *t_ = (text), *s_ = (sub);                                              \
+		if (!t_ || !strstr(t_, s_)) {                                                      \
+			print_error("--- text:\n%s\n--- does not contain \"%s\"\n",                \
+				    t_ ? t_ : "(null)", s_);                                       \
+			fail();                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define assert_not_contains(text, sub)                                                         \
-	do {                                                                                   \
-		const char *t_ = (text), *s_ = (sub);                                          \
-		if (strstr(t_, s_)) {                                                          \
-			print_error("--- text:\n%s\n--- contains \"%s\"\n", t_, s_);           \
-			fail();                                                                \
-		}                                                                              \
+#define assert_not_contains(text, sub)                                                             \
+	do {                                                                                       \
+		const char *t_ = (text), *s_ = (sub);                                              \
+		if (strstr(t_, s_)) {                                                              \
+			print_error("--- text:\n%s\n--- contains \"%s\"\n", t_, s_);               \
+			fail();                                                                    \
+		}                                                                                  \
 	} while (0)
 
 static double u(size_t i, size_t n)
@@ -45,8 +45,8 @@ static double u(size_t i, size_t n)
 	return (double)((i * 7 + 3) % n) / (double)(n - 1) * 2.0 - 1.0;
 }
 
-static struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id,
-			      size_t n, double center, double spread)
+static struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id, size_t n,
+			      double center, double spread)
 {
 	struct pmc_metric_info info = pmc_metric_lookup(id);
 	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
@@ -167,7 +167,7 @@ static const char *line_with(const char *text, const char *sub)
 static void test_table(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_compare_report_opts o = { .old_name = "base.json", .new_name = "pr.json" };
+	struct pmc_compare_report_opts o = {.old_name = "base.json", .new_name = "pr.json"};
 	char *t = render(f->c, PMC_COMPARE_TABLE, &o);
 	const char *l;
 
@@ -178,10 +178,10 @@ static void test_table(void **state)
 	assert_contains(l, "pr.json");
 
 	l = line_with(t, "sort/1k ");
-	assert_contains(l, "2ms ± ");     /* the old median and its CI */
+	assert_contains(l, "2ms ± "); /* the old median and its CI */
 	assert_contains(l, "2.4ms ± ");
-	assert_contains(l, "+20.");       /* the change in percent */
-	assert_contains(l, "[+");         /* with its CI */
+	assert_contains(l, "+20."); /* the change in percent */
+	assert_contains(l, "[+");   /* with its CI */
 	assert_contains(l, "p<0.001 n=10+10");
 	assert_contains(l, "regression");
 
@@ -221,10 +221,10 @@ static void test_markdown(void **state)
 {
 	struct fixture *f = *state;
 	struct pmc_compare_report_opts o = {
-		.old_name = "base.json",
-		.new_name = "pr.json",
-		.gate = true,
-		.exit_code = 1,
+	    .old_name = "base.json",
+	    .new_name = "pr.json",
+	    .gate = true,
+	    .exit_code = 1,
 	};
 	char *t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
 	const char *l;
@@ -263,10 +263,10 @@ static void test_json(void **state)
 {
 	struct fixture *f = *state;
 	struct pmc_compare_report_opts o = {
-		.old_name = "base.json",
-		.new_name = "pr.json",
-		.gate = true,
-		.exit_code = 1,
+	    .old_name = "base.json",
+	    .new_name = "pr.json",
+	    .gate = true,
+	    .exit_code = 1,
 	};
 	char *t = render(f->c, PMC_COMPARE_JSON, &o);
 	json_error_t jerr;
@@ -281,27 +281,27 @@ static void test_json(void **state)
 		print_error("%s\n--- %d:%d: %s\n", t, jerr.line, jerr.column, jerr.text);
 		fail();
 	}
-	assert_string_equal(json_string_value(json_object_get(d, "schema")),
-			    PMC_COMPARE_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(d, "schema")), PMC_COMPARE_SCHEMA);
 	assert_string_equal(json_string_value(json_object_get(d, "outcome")), "regression");
 	assert_int_equal(json_integer_value(json_object_get(d, "exit_code")), 1);
 	assert_string_equal(json_string_value(json_object_get(d, "old")), "base.json");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "counts"),
-							    "regression")),
-			 f->c->counts[PMC_VERDICT_REGRESSION]);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "benchmarks"),
-							    "only_old")),
-			 1);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(d, "counts"), "regression")),
+	    f->c->counts[PMC_VERDICT_REGRESSION]);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(d, "benchmarks"), "only_old")), 1);
 	assert_int_equal(json_array_size(json_object_get(d, "warnings")), f->c->nwarnings);
 	metrics = json_object_get(d, "metrics");
 	assert_int_equal(json_array_size(metrics), f->c->nblocks);
-	json_array_foreach(metrics, i, blk) {
+	json_array_foreach(metrics, i, blk)
+	{
 		const struct pmc_cmp_block *b = &f->c->blocks[i];
 
 		assert_string_equal(json_string_value(json_object_get(blk, "id")), b->metric);
 		assert_int_equal(json_is_true(json_object_get(blk, "simulated")), b->simulated);
 		assert_int_equal(json_array_size(json_object_get(blk, "rows")), b->nrows);
-		json_array_foreach(json_object_get(blk, "rows"), j, row) {
+		json_array_foreach(json_object_get(blk, "rows"), j, row)
+		{
 			const char *kind = json_string_value(json_object_get(row, "kind"));
 			const char *verdict = json_string_value(json_object_get(row, "verdict"));
 
@@ -318,9 +318,8 @@ static void test_json(void **state)
 			}
 			if (strcmp(kind, "missing") == 0) {
 				assert_string_equal(verdict, "not compared");
-				assert_string_equal(json_string_value(json_object_get(row,
-										      "missing")),
-						    "new");
+				assert_string_equal(
+				    json_string_value(json_object_get(row, "missing")), "new");
 				assert_true(json_is_null(json_object_get(row, "new")));
 				saw_missing = true;
 			}
@@ -339,11 +338,11 @@ static void test_json(void **state)
 static void test_error_reports(void **state)
 {
 	struct pmc_compare_report_opts o = {
-		.old_name = "a.json",
-		.new_name = "b.json",
-		.gate = true,
-		.exit_code = 2,
-		.error = "a.json:3:1: unexpected end of input; the file is truncated",
+	    .old_name = "a.json",
+	    .new_name = "b.json",
+	    .gate = true,
+	    .exit_code = 2,
+	    .error = "a.json:3:1: unexpected end of input; the file is truncated",
 	};
 	json_error_t jerr;
 	json_t *d;
@@ -427,11 +426,11 @@ static void test_value_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
-		cmocka_unit_test(test_error_reports),
-		cmocka_unit_test(test_value_format),
+	    cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+	    cmocka_unit_test(test_error_reports),
+	    cmocka_unit_test(test_value_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,7 +91,7 @@ static size_t count_entries(const char *dir)
 
 static struct pmc_reading reading(enum pmc_status st, uint64_t v, uint64_t en, uint64_t run)
 {
-	struct pmc_reading r = { .status = st, .value = v, .enabled = en, .running = run };
+	struct pmc_reading r = {.status = st, .value = v, .enabled = en, .running = run};
 
 	if (st == PMC_STATUS_UNSUPPORTED)
 		r.error = ENOENT;
@@ -106,13 +106,14 @@ static struct pmc_reading reading(enum pmc_status st, uint64_t v, uint64_t en, u
  * (signed 64-bit integers) cannot read. */
 static struct pmc_result *sample_result(bool raw_max)
 {
-	static const double hard[] = { 0.1, 1.0 / 3.0, 5e-324, 1.7976931348623157e308,
-				       123456789012345678.0, 2.5e-8, 9007199254740993.0, 0 };
+	static const double hard[] = {
+	    0.1,    1.0 / 3.0,		5e-324, 1.7976931348623157e308, 123456789012345678.0,
+	    2.5e-8, 9007199254740993.0, 0};
 	struct pmc_result *r = pmc_result_new("perf");
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
-	struct pmc_run_info ok = { .exit_code = 0 };
-	struct pmc_run_info killed = { .exit_code = -1, .term_signal = 9, .timed_out = true };
+	struct pmc_run_info ok = {.exit_code = 0};
+	struct pmc_run_info killed = {.exit_code = -1, .term_signal = 9, .timed_out = true};
 
 	assert_non_null(r);
 	assert_int_equal(pmc_result_set_env(r, "kernel", "Linux 6.1.0"), 0);
@@ -152,10 +153,9 @@ static struct pmc_result *sample_result(bool raw_max)
 		default:
 			rd = reading(PMC_STATUS_COUNTED, raw_max ? UINT64_MAX : (1ull << 62), 1, 1);
 		}
-		assert_int_equal(pmc_metric_append(m, pmc_status_has_value(rd.status) ? rd.scaled
-										      : NAN,
-						   &rd),
-				 0);
+		assert_int_equal(
+		    pmc_metric_append(m, pmc_status_has_value(rd.status) ? rd.scaled : NAN, &rd),
+		    0);
 	}
 
 	m = pmc_benchmark_metric(b, "branches");
@@ -276,9 +276,8 @@ static void new_result_has_version_and_time(void **state)
 	assert_non_null(r);
 	assert_string_equal(r->backend, "valgrind");
 	assert_non_null(r->tool_version);
-	assert_int_equal(sscanf(r->created, "%4u-%2u-%2uT%2u:%2u:%2u%c", &y, &mo, &d, &h, &mi, &s,
-				&z),
-			 7);
+	assert_int_equal(
+	    sscanf(r->created, "%4u-%2u-%2uT%2u:%2u:%2u%c", &y, &mo, &d, &h, &mi, &s, &z), 7);
 	assert_int_equal(z, 'Z');
 	assert_int_equal(strlen(r->created), 20);
 	pmc_result_free(r);
@@ -474,17 +473,15 @@ static void writer_output_reads_the_same_in_jansson(void **state)
 		fail_msg("jansson: %d:%d: %s", jerr.line, jerr.column, jerr.text);
 	assert_string_equal(json_string_value(json_object_get(root, "schema")),
 			    "pmcbench-result/1");
-	assert_string_equal(
-		json_string_value(json_object_get(json_object_get(root, "environment"),
-						  "quote\"back\\slash")),
-		"tab\tnl\nctl\x01 é ✓ 😀");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "environment"),
+							      "quote\"back\\slash")),
+			    "tab\tnl\nctl\x01 é ✓ 😀");
 	bench = json_array_get(json_object_get(root, "benchmarks"), 0);
 	assert_string_equal(json_string_value(json_object_get(bench, "name")), "loop \"1000\"");
 
 	m = json_object_get(json_object_get(bench, "metrics"), "wall-time");
-	json_array_foreach(json_object_get(m, "samples"), i, v)
-		assert_same_double(json_number_value(v), a->benchmarks[0].metrics[0].values[i],
-				   "wall-time", i);
+	json_array_foreach(json_object_get(m, "samples"), i, v) assert_same_double(
+	    json_number_value(v), a->benchmarks[0].metrics[0].values[i], "wall-time", i);
 	assert_null(json_object_get(m, "status"));
 
 	m = json_object_get(json_object_get(bench, "metrics"), "ipc");
@@ -493,7 +490,8 @@ static void writer_output_reads_the_same_in_jansson(void **state)
 	assert_string_equal(json_string_value(json_object_get(m, "better")), "higher");
 
 	m = json_object_get(json_object_get(bench, "metrics"), "cycles:u");
-	json_array_foreach(json_object_get(m, "raw"), i, v) {
+	json_array_foreach(json_object_get(m, "raw"), i, v)
+	{
 		const struct pmc_run_raw *raw = &a->benchmarks[0].metrics[2].raw[i];
 
 		assert_int_equal(json_integer_value(json_array_get(v, 0)), raw->value);
@@ -598,20 +596,20 @@ static struct pmc_result *large_result(size_t nbench)
 		b = pmc_result_add_benchmark(r, name, name);
 		assert_non_null(b);
 		for (int k = 0; k < 10; k++) {
-			struct pmc_run_info ok = { 0 };
+			struct pmc_run_info ok = {0};
 
 			assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
 		}
 		for (int j = 0; j < 4; j++) {
-			static const char *const ids[] = { "cycles", "instructions", "wall-time",
-							   "ipc" };
+			static const char *const ids[] = {"cycles", "instructions", "wall-time",
+							  "ipc"};
 			struct pmc_metric *m = pmc_benchmark_metric(b, ids[j]);
 
 			for (int k = 0; k < 10; k++) {
 				uint64_t v = 1000000 + (i * 7919 + (size_t)k * 104729) % 100000;
-				struct pmc_reading rd = reading(k == 3 ? PMC_STATUS_SCALED
-								       : PMC_STATUS_COUNTED,
-								v, 2000000, k == 3 ? 999999 : 2000000);
+				struct pmc_reading rd =
+				    reading(k == 3 ? PMC_STATUS_SCALED : PMC_STATUS_COUNTED, v,
+					    2000000, k == 3 ? 999999 : 2000000);
 
 				assert_int_equal(pmc_metric_append(m, j < 2 ? rd.scaled : v / 3.0,
 								   j < 2 ? &rd : NULL),
@@ -759,7 +757,7 @@ static int save_in_child(const struct pmc_result *r, const char *path, bool smal
 
 		close(pipefd[0]);
 		if (small_fsize) {
-			struct rlimit rl = { 4096, 4096 };
+			struct rlimit rl = {4096, 4096};
 
 			signal(SIGXFSZ, SIG_IGN);
 			setrlimit(RLIMIT_FSIZE, &rl);
@@ -845,13 +843,14 @@ static void save_refuses_what_would_not_load(void **state)
 {
 	struct pmc_result *a = sample_result(false);
 	char *path = path_in_dir(tmpdir, "invalid.json"), err[512] = "", *missing;
-	struct pmc_run_info ok = { 0 };
+	struct pmc_run_info ok = {0};
 
 	/* One run more than the metrics have samples. */
 	assert_int_equal(pmc_benchmark_add_run(&a->benchmarks[0], &ok), 0);
 	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
 	assert_contains(err, path);
-	assert_contains(err, "benchmark \"loop \"1000\"\": metric \"wall-time\" has 8 samples for 9 runs");
+	assert_contains(
+	    err, "benchmark \"loop \"1000\"\": metric \"wall-time\" has 8 samples for 9 runs");
 	assert_int_equal(access(path, F_OK), -1);
 	assert_null(pmc_result_dumps(a));
 	assert_int_equal(errno, EINVAL);
@@ -862,6 +861,12 @@ static void save_refuses_what_would_not_load(void **state)
 	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "metric \"wall-time\": run 1 has the time -1");
 	a->benchmarks[0].metrics[0].values[1] = 1;
+
+	/* A run killed by a signal that claims an exit code. */
+	a->benchmarks[0].runs[5].exit_code = 0;
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "run 5 has exit code 0 and signal 9");
+	a->benchmarks[0].runs[5].exit_code = -1;
 
 	/* A directory that does not exist. */
 	missing = path_in_dir(tmpdir, "no/such/dir.json");
@@ -876,19 +881,19 @@ static void save_refuses_what_would_not_load(void **state)
 /* ---- Bad input ------------------------------------------------------------------ */
 
 static const char base_doc[] =
-	"{\n"
-	"  \"schema\": \"pmcbench-result/1\",\n"
-	"  \"backend\": \"perf\",\n"
-	"  \"benchmarks\": [\n"
-	"    {\n"
-	"      \"name\": \"a\",\n"
-	"      \"runs\": [{\"exit_code\": 0}, {\"exit_code\": 0}],\n"
-	"      \"metrics\": {\n"
-	"        \"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": [10, 20]}\n"
-	"      }\n"
-	"    }\n"
-	"  ]\n"
-	"}\n";
+    "{\n"
+    "  \"schema\": \"pmcbench-result/1\",\n"
+    "  \"backend\": \"perf\",\n"
+    "  \"benchmarks\": [\n"
+    "    {\n"
+    "      \"name\": \"a\",\n"
+    "      \"runs\": [{\"exit_code\": 0}, {\"exit_code\": 0}],\n"
+    "      \"metrics\": {\n"
+    "        \"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": [10, 20]}\n"
+    "      }\n"
+    "    }\n"
+    "  ]\n"
+    "}\n";
 
 /* base_doc with the first occurrence of from replaced by to. */
 static char *doc_with(const char *from, const char *to)
@@ -897,8 +902,8 @@ static char *doc_with(const char *from, const char *to)
 	char *s;
 
 	assert_non_null(at);
-	assert_true(asprintf(&s, "%.*s%s%s", (int)(at - base_doc), base_doc, to,
-			     at + strlen(from)) > 0);
+	assert_true(
+	    asprintf(&s, "%.*s%s%s", (int)(at - base_doc), base_doc, to, at + strlen(from)) > 0);
 	return s;
 }
 
@@ -910,109 +915,110 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "[10, 20]", "[10, -5]", "-5",
-	  "benchmarks[0].metrics.cycles.samples[1]: negative count -5; counts cannot be "
-	  "negative — regenerate the file with pmcbench run" },
-	{ "[10, 20]", "[10]", "[10]",
-	  "benchmarks[0].metrics.cycles.samples: 1 samples for 2 runs; every metric has one "
-	  "sample per run" },
-	{ "20]", "NaN]", "NaN",
-	  "benchmarks[0].metrics.cycles.samples[1]: expected a number or null, found 'N'" },
-	{ "20]", "-Infinity]", "Infinity", "samples[1]: expected a digit, found 'I'" },
-	{ "20]", "1e999]", "1e999", "samples[1]: number out of range" },
-	{ "20]", "\"20\"]", "\"20\"", "samples[1]: expected a number or null, found a string" },
-	{ "20]", "010]", "010", "a number with a leading zero" },
-	{ "pmcbench-result/1", "pmcbench-result/2", "\"pmcbench-result/2",
-	  "schema: schema \"pmcbench-result/2\" was written by a newer pmcbench; upgrade "
-	  "pmcbench to read it" },
-	{ "pmcbench-result/1", "criterion/1", "\"criterion",
-	  "unknown schema \"criterion/1\"; this is not a pmcbench result file" },
-	{ "\"schema\": \"pmcbench-result/1\",", "", "{", "no \"schema\" key" },
-	{ "\"perf\"", "5", "5", "backend: expected a string, found a number" },
-	{ "\"perf\"", "\"\"", "\"\",", "backend: empty backend" },
-	{ "\"backend\": \"perf\",", "\"backend\": \"perf\", \"backend\": \"perf\",",
-	  "\"backend\": \"perf\",\n", "duplicate key \"backend\"" },
-	{ "\"backend\": \"perf\",", "", "{", "missing key \"backend\"" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\", \"bogus\"], \"raw\": [[10, 5, 5], [20, "
-	  "5, 5]]",
-	  "\"bogus\"",
-	  "benchmarks[0].metrics.cycles.status[1]: unknown status \"bogus\"; expected counted, "
-	  "scaled, not-counted, unsupported, denied or exact" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, null], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5, 5], "
-	  "[20, 5, 5]]",
-	  "[10, null]",
-	  "cycles.samples[1]: null for a run with status \"counted\", which has a value" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\", \"unsupported\"], \"raw\": [[10, 5, "
-	  "5], null]",
-	  "[10, 20]",
-	  "cycles.samples[1]: a number for a run with status \"unsupported\", which was not "
-	  "measured; it must be null" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5, 5], "
-	  "null]",
-	  "[[10", "cycles.raw[1]: null for a run with status \"counted\"" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"exact\", \"counted\"], \"raw\": [[10, 5, 5], "
-	  "[20, 5, 5]]",
-	  "[[10", "cycles.raw[0]: [value, time_enabled, time_running] for a run with status "
-		  "\"exact\"; expected [value, null, null]" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5, 5], "
-	  "[20, 5, 6]]",
-	  "[20, 5, 6]", "cycles.raw[1]: time_running 6 exceeds time_enabled 5" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[-10, 5, 5], "
-	  "[20, 5, 5]]",
-	  "-10, 5", "cycles.raw[0][0]: value -10 is not a non-negative integer" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5], "
-	  "[20, 5, 5]]",
-	  "[10, 5]", "a raw reading is [value, time_enabled, time_running]" },
-	{ "\"samples\": [10, 20]", "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"]",
-	  "{\"unit\"", "cycles: \"status\" and \"raw\" come together" },
-	{ "\"samples\": [10, 20]",
-	  "\"samples\": [10, 20], \"status\": [\"counted\"], \"raw\": [[10, 5, 5], [20, 5, 5]]",
-	  "[\"counted\"]", "cycles.status: 1 statuses for 2 samples" },
-	{ "\"unit\": \"count\", ", "", "{\"better\"", "cycles: missing key \"unit\"" },
-	{ "\"lower\"", "\"sideways\"", "\"sideways\"",
-	  "cycles.better: \"better\" is \"lower\" or \"higher\", not \"sideways\"" },
-	{ "\"better\": \"lower\",", "\"better\": \"lower\", \"error\": \"EFOO\",", "\"EFOO\"",
-	  "cycles.error: unknown errno name \"EFOO\"" },
-	{ "\"better\": \"lower\",", "\"better\": \"lower\", \"derived\": 1,", "1,",
-	  "cycles.derived: expected true or false, found a number" },
-	{ "{\"exit_code\": 0}, {", "{\"exit_code\": 300}, {", "300",
-	  "benchmarks[0].runs[0].exit_code: expected an integer from -1 to 255, found 300" },
-	{ "{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"signal\": 9}, {", "{\"exit_code\": 0, ",
-	  "benchmarks[0].runs[0]: a run killed by signal 9 has exit_code -1, not 0" },
-	{ "{\"exit_code\": 0}, {", "{}, {", "{}", "runs[0]: missing key \"exit_code\"" },
-	{ "\"name\": \"a\"", "\"name\": \"a\", \"build_id\": \"XYZ\"", "\"XYZ\"",
-	  "benchmarks[0].build_id: a build-id is lower-case hex digits, not \"XYZ\"" },
-	{ "\"name\": \"a\",\n      ", "", "{\n      \"runs\"",
-	  "benchmarks[0]: missing key \"name\"" },
-	{ "\"cycles\": {", "\"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": "
-			   "[1, 2]}, \"cycles\": {",
-	  "\"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": [10",
-	  "benchmarks[0].metrics: duplicate metric \"cycles\"" },
-	{ "    {\n      \"name\": \"a\"",
-	  "    {\"name\": \"a\", \"runs\": [], \"metrics\": {}},\n    {\n      \"name\": \"a\"",
-	  "{\n      \"name\": \"a\"",
-	  "benchmarks[1]: a second benchmark named \"a\" (the first is benchmarks[0]); names "
-	  "must be unique" },
-	{ "\"name\": \"a\"", "\"name\": \"a\xff\"", "\xff", "benchmarks[0].name: invalid UTF-8" },
-	{ "\"name\": \"a\"", "\"name\": \"a\nb\"", "\nb\"",
-	  "benchmarks[0].name: control character 0x0a in a string" },
-	{ "\"name\": \"a\"", "\"name\": \"\\ud800x\"", "\\ud800",
-	  "unpaired UTF-16 surrogate in a string" },
-	{ "\"name\": \"a\"", "\"name\": \"\\q\"", "\\q", "invalid escape in a string" },
-	{ "\"backend\": \"perf\",", "\"backend\": \"perf\",,", ",\n  \"benchmarks\"",
-	  "expected a key, found ','; the file is not valid JSON" },
-	{ "[10, 20]}", "[10, 20]", "]\n}", "expected ',' or '}', found ']'" },
-	{ "  ]\n}\n", "  ]\n}\n}", "}", "text after the end of the result", true },
-	{ "\"benchmarks\": [", "\"benchmarks\": {", "{\n    {", "benchmarks: expected an array, "
-								"found an object" },
+    {"[10, 20]", "[10, -5]", "-5",
+     "benchmarks[0].metrics.cycles.samples[1]: negative count -5; counts cannot be "
+     "negative — regenerate the file with pmcbench run"},
+    {"[10, 20]", "[10]", "[10]",
+     "benchmarks[0].metrics.cycles.samples: 1 samples for 2 runs; every metric has one "
+     "sample per run"},
+    {"20]", "NaN]", "NaN",
+     "benchmarks[0].metrics.cycles.samples[1]: expected a number or null, found 'N'"},
+    {"20]", "-Infinity]", "Infinity", "samples[1]: expected a digit, found 'I'"},
+    {"20]", "1e999]", "1e999", "samples[1]: number out of range"},
+    {"20]", "\"20\"]", "\"20\"", "samples[1]: expected a number or null, found a string"},
+    {"20]", "010]", "010", "a number with a leading zero"},
+    {"pmcbench-result/1", "pmcbench-result/2", "\"pmcbench-result/2",
+     "schema: schema \"pmcbench-result/2\" was written by a newer pmcbench; upgrade "
+     "pmcbench to read it"},
+    {"pmcbench-result/1", "criterion/1", "\"criterion",
+     "unknown schema \"criterion/1\"; this is not a pmcbench result file"},
+    {"\"schema\": \"pmcbench-result/1\",", "", "{", "no \"schema\" key"},
+    {"\"perf\"", "5", "5", "backend: expected a string, found a number"},
+    {"\"perf\"", "\"\"", "\"\",", "backend: empty backend"},
+    {"\"backend\": \"perf\",", "\"backend\": \"perf\", \"backend\": \"perf\",",
+     "\"backend\": \"perf\",\n", "duplicate key \"backend\""},
+    {"\"backend\": \"perf\",", "", "{", "missing key \"backend\""},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\", \"bogus\"], \"raw\": [[10, 5, 5], [20, "
+     "5, 5]]",
+     "\"bogus\"",
+     "benchmarks[0].metrics.cycles.status[1]: unknown status \"bogus\"; expected counted, "
+     "scaled, not-counted, unsupported, denied or exact"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, null], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5, 5], "
+     "[20, 5, 5]]",
+     "[10, null]", "cycles.samples[1]: null for a run with status \"counted\", which has a value"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\", \"unsupported\"], \"raw\": [[10, 5, "
+     "5], null]",
+     "[10, 20]",
+     "cycles.samples[1]: a number for a run with status \"unsupported\", which was not "
+     "measured; it must be null"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5, 5], "
+     "null]",
+     "[[10", "cycles.raw[1]: null for a run with status \"counted\""},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"exact\", \"counted\"], \"raw\": [[10, 5, 5], "
+     "[20, 5, 5]]",
+     "[[10",
+     "cycles.raw[0]: [value, time_enabled, time_running] for a run with status "
+     "\"exact\"; expected [value, null, null]"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5, 5], "
+     "[20, 5, 6]]",
+     "[20, 5, 6]", "cycles.raw[1]: time_running 6 exceeds time_enabled 5"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[-10, 5, 5], "
+     "[20, 5, 5]]",
+     "-10, 5", "cycles.raw[0][0]: value -10 is not a non-negative integer"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"], \"raw\": [[10, 5], "
+     "[20, 5, 5]]",
+     "[10, 5]", "a raw reading is [value, time_enabled, time_running]"},
+    {"\"samples\": [10, 20]", "\"samples\": [10, 20], \"status\": [\"counted\", \"counted\"]",
+     "{\"unit\"", "cycles: \"status\" and \"raw\" come together"},
+    {"\"samples\": [10, 20]",
+     "\"samples\": [10, 20], \"status\": [\"counted\"], \"raw\": [[10, 5, 5], [20, 5, 5]]",
+     "[\"counted\"]", "cycles.status: 1 statuses for 2 samples"},
+    {"\"unit\": \"count\", ", "", "{\"better\"", "cycles: missing key \"unit\""},
+    {"\"lower\"", "\"sideways\"", "\"sideways\"",
+     "cycles.better: \"better\" is \"lower\" or \"higher\", not \"sideways\""},
+    {"\"better\": \"lower\",", "\"better\": \"lower\", \"error\": \"EFOO\",", "\"EFOO\"",
+     "cycles.error: unknown errno name \"EFOO\""},
+    {"\"better\": \"lower\",", "\"better\": \"lower\", \"derived\": 1,", "1,",
+     "cycles.derived: expected true or false, found a number"},
+    {"{\"exit_code\": 0}, {", "{\"exit_code\": 300}, {", "300",
+     "benchmarks[0].runs[0].exit_code: expected an integer from -1 to 255, found 300"},
+    {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"signal\": 9}, {", "{\"exit_code\": 0, ",
+     "benchmarks[0].runs[0]: a run killed by signal 9 has exit_code -1, not 0"},
+    {"{\"exit_code\": 0}, {", "{}, {", "{}", "runs[0]: missing key \"exit_code\""},
+    {"\"name\": \"a\"", "\"name\": \"a\", \"build_id\": \"XYZ\"", "\"XYZ\"",
+     "benchmarks[0].build_id: a build-id is lower-case hex digits, not \"XYZ\""},
+    {"\"name\": \"a\",\n      ", "", "{\n      \"runs\"", "benchmarks[0]: missing key \"name\""},
+    {"\"cycles\": {",
+     "\"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": "
+     "[1, 2]}, \"cycles\": {",
+     "\"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": [10",
+     "benchmarks[0].metrics: duplicate metric \"cycles\""},
+    {"    {\n      \"name\": \"a\"",
+     "    {\"name\": \"a\", \"runs\": [], \"metrics\": {}},\n    {\n      \"name\": \"a\"",
+     "{\n      \"name\": \"a\"",
+     "benchmarks[1]: a second benchmark named \"a\" (the first is benchmarks[0]); names "
+     "must be unique"},
+    {"\"name\": \"a\"", "\"name\": \"a\xff\"", "\xff", "benchmarks[0].name: invalid UTF-8"},
+    {"\"name\": \"a\"", "\"name\": \"a\nb\"", "\nb\"",
+     "benchmarks[0].name: control character 0x0a in a string"},
+    {"\"name\": \"a\"", "\"name\": \"\\ud800x\"", "\\ud800",
+     "unpaired UTF-16 surrogate in a string"},
+    {"\"name\": \"a\"", "\"name\": \"\\q\"", "\\q", "invalid escape in a string"},
+    {"\"backend\": \"perf\",", "\"backend\": \"perf\",,", ",\n  \"benchmarks\"",
+     "expected a key, found ','; the file is not valid JSON"},
+    {"[10, 20]}", "[10, 20]", "]\n}", "expected ',' or '}', found ']'"},
+    {"  ]\n}\n", "  ]\n}\n}", "}", "text after the end of the result", true},
+    {"\"benchmarks\": [", "\"benchmarks\": {", "{\n    {",
+     "benchmarks: expected an array, "
+     "found an object"},
 };
 
 static void expect_load_error(const char *text, size_t len, const char *at, bool last,
@@ -1086,7 +1092,7 @@ static void truncated_and_empty_files_are_refused(void **state)
 		free(path);
 	}
 	static const char unterminated[] =
-		"{\"schema\": \"pmcbench-result/1\", \"backend\": \"perf\", \"benchm";
+	    "{\"schema\": \"pmcbench-result/1\", \"backend\": \"perf\", \"benchm";
 
 	expect_load_error(base_doc, n / 2, NULL, false, "unexpected end of file");
 	expect_load_error(base_doc, n / 2, NULL, false,
@@ -1158,8 +1164,9 @@ static void damaged_files_never_pass_as_valid(void **state)
 			accepted++;
 			/* jansson's integers are signed 64-bit; larger ones are valid JSON. */
 			if (!j && !strstr(jerr.text, "too big"))
-				fail_msg("accepted invalid JSON (jansson: %s at %d:%d), change at %zu",
-					 jerr.text, jerr.line, jerr.column, pos);
+				fail_msg(
+				    "accepted invalid JSON (jansson: %s at %d:%d), change at %zu",
+				    jerr.text, jerr.line, jerr.column, pos);
 		} else {
 			rejected++;
 			assert_int_equal(rc, -EINVAL);
@@ -1183,25 +1190,25 @@ static void damaged_files_never_pass_as_valid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(new_result_has_version_and_time),
-		cmocka_unit_test(env_entries_are_set_and_replaced),
-		cmocka_unit_test(benchmarks_are_unique_and_found),
-		cmocka_unit_test(metrics_take_unit_and_direction_from_the_table),
-		cmocka_unit_test(append_refuses_contradictions),
-		cmocka_unit_test(metric_error_needs_every_run_to_fail),
-		cmocka_unit_test(round_trip_is_exact),
-		cmocka_unit_test(writer_output_reads_the_same_in_jansson),
-		cmocka_unit_test(reordered_and_extended_documents_load),
-		cmocka_unit_test(large_files_round_trip),
-		cmocka_unit_test(large_file_errors_have_true_positions),
-		cmocka_unit_test(save_replaces_and_keeps_the_mode),
-		cmocka_unit_test(failed_write_keeps_the_old_file),
-		cmocka_unit_test(read_only_directory_keeps_the_old_file),
-		cmocka_unit_test(save_refuses_what_would_not_load),
-		cmocka_unit_test(bad_documents_name_file_place_and_fix),
-		cmocka_unit_test(truncated_and_empty_files_are_refused),
-		cmocka_unit_test(directories_and_missing_files_are_refused),
-		cmocka_unit_test(damaged_files_never_pass_as_valid),
+	    cmocka_unit_test(new_result_has_version_and_time),
+	    cmocka_unit_test(env_entries_are_set_and_replaced),
+	    cmocka_unit_test(benchmarks_are_unique_and_found),
+	    cmocka_unit_test(metrics_take_unit_and_direction_from_the_table),
+	    cmocka_unit_test(append_refuses_contradictions),
+	    cmocka_unit_test(metric_error_needs_every_run_to_fail),
+	    cmocka_unit_test(round_trip_is_exact),
+	    cmocka_unit_test(writer_output_reads_the_same_in_jansson),
+	    cmocka_unit_test(reordered_and_extended_documents_load),
+	    cmocka_unit_test(large_files_round_trip),
+	    cmocka_unit_test(large_file_errors_have_true_positions),
+	    cmocka_unit_test(save_replaces_and_keeps_the_mode),
+	    cmocka_unit_test(failed_write_keeps_the_old_file),
+	    cmocka_unit_test(read_only_directory_keeps_the_old_file),
+	    cmocka_unit_test(save_refuses_what_would_not_load),
+	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
+	    cmocka_unit_test(truncated_and_empty_files_are_refused),
+	    cmocka_unit_test(directories_and_missing_files_are_refused),
+	    cmocka_unit_test(damaged_files_never_pass_as_valid),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -10,11 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
-#include "spawn.h"
+#include "pmc_spawn.h"
 
 static int run(char **argv, struct pmc_spawn_result *res)
 {
@@ -136,6 +137,53 @@ static void hook_runs_before_exec(void **state)
 	assert_int_equal(pmc_spawn_run(&o, &res), -EMFILE);
 }
 
+static int open_in_child(void *ud)
+{
+	int *fd = ud;
+
+	*fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return *fd < 0 ? -errno : 0;
+}
+
+static int refuse_in_child(void *ud)
+{
+	return -EPERM;
+}
+
+static void in_child_hook_hands_descriptors_to_parent(void **state)
+{
+	/* The target lists its descriptors: the one the hook opened is close-on-exec, so
+	 * the target must not have it, while the parent must. */
+	char *argv[] = { "/bin/sh", "-c", "ls /proc/$$/fd > /tmp/pmc-spawn-fds.txt", NULL };
+	struct pmc_spawn_opts o = { .argv = argv, .in_child = open_in_child };
+	struct pmc_spawn_result res;
+	struct stat before, after;
+	char line[32];
+	FILE *f;
+	int fd = -1;
+
+	o.ud = &fd;
+	assert_int_equal(fstat(STDOUT_FILENO, &before), 0);
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(fd > STDERR_FILENO);
+	assert_true(fcntl(fd, F_GETFD) >= 0);
+	f = fopen("/tmp/pmc-spawn-fds.txt", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		assert_int_not_equal(atoi(line), fd);
+	fclose(f);
+	unlink("/tmp/pmc-spawn-fds.txt");
+	close(fd);
+	/* The child's dup2 onto stdout happened in its own table, not ours. */
+	assert_int_equal(fstat(STDOUT_FILENO, &after), 0);
+	assert_int_equal(before.st_ino, after.st_ino);
+	assert_int_equal(before.st_dev, after.st_dev);
+
+	o.in_child = refuse_in_child;
+	assert_int_equal(pmc_spawn_run(&o, &res), -EPERM);
+}
+
 static void rusage_counts_cpu_time(void **state)
 {
 	char *argv[] = { PMC_TEST_WORK, "spin", "60", NULL };
@@ -158,6 +206,7 @@ int main(void)
 		cmocka_unit_test(timeout_kills_the_process_group),
 		cmocka_unit_test(input_file_becomes_stdin),
 		cmocka_unit_test(hook_runs_before_exec),
+		cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),
 		cmocka_unit_test(rusage_counts_cpu_time),
 	};
 

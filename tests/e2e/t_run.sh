@@ -69,8 +69,8 @@ test_events_option_and_msr() {
 }
 
 test_inherit_counts_children() {
-	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock -o one.json -- "$WORK" fork 1 3000000 &&
-	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock -o four.json -- "$WORK" fork 4 3000000 || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock -o one.json -- "$WORK" fork 1 20000000 &&
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock -o four.json -- "$WORK" fork 4 20000000 || return 1
 	local a b
 	a=$(json_get one.json "sorted(d['benchmarks'][0]['metrics']['task-clock']['samples'])[1]")
 	b=$(json_get four.json "sorted(d['benchmarks'][0]['metrics']['task-clock']['samples'])[1]")

@@ -8,7 +8,8 @@
 #include <sys/types.h>
 
 struct pmc_spawn_opts {
-	char *const *argv;      /* argv[0] is looked up in PATH */
+	char *const *argv;      /* argv[0] is looked up in PATH unless path is given */
+	const char *path;       /* the executable, already resolved, or NULL */
 	const char *input_path; /* stdin of the target, or NULL for /dev/null */
 	bool show_output;       /* otherwise stdout and stderr go to /dev/null */
 	double timeout_s;       /* <= 0: none */
@@ -16,6 +17,13 @@ struct pmc_spawn_opts {
 	/* Called in the parent after fork, while the child waits before exec. A negative
 	 * return aborts the run (the child is killed) and is returned by pmc_spawn_run. */
 	int (*before_exec)(void *ud, pid_t child);
+	/* Called in the child just before exec, e.g. to open counters on itself (pid 0).
+	 * The child shares the parent's memory and file-descriptor table at that point
+	 * (clone with CLONE_VM|CLONE_VFORK|CLONE_FILES, the parent waits), so what it opens
+	 * or allocates is the parent's once pmc_spawn_run returns; it must not print or
+	 * take locks another thread could hold. A negative return aborts the run and is
+	 * returned by pmc_spawn_run. Excludes before_exec. */
+	int (*in_child)(void *ud);
 	void *ud;
 };
 

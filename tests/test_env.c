@@ -1,0 +1,411 @@
+/* The environment fingerprint, the build-id of a measured binary (checked against
+ * readelf and file, two independent readers), and execvp's PATH lookup. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "env.h"
+#include "result.h"
+
+static char tmpdir[64];
+
+static int setup_dir(void **state)
+{
+	strcpy(tmpdir, "/tmp/pmc-test-env-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *in_dir(const char *name)
+{
+	size_t n = strlen(tmpdir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	assert_non_null(p);
+	snprintf(p, n, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static void write_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The text after marker on the first line of cmd's output that has it, up to a
+ * character outside [0-9a-f], or NULL when the tool is missing or says nothing. */
+static char *tool_build_id(const char *cmd, const char *marker)
+{
+	char line[1024], *id = NULL;
+	FILE *p = popen(cmd, "r");
+
+	if (!p)
+		return NULL;
+	while (!id && fgets(line, sizeof(line), p)) {
+		char *at = strstr(line, marker);
+
+		if (at) {
+			at += strlen(marker);
+			id = strndup(at, strspn(at, "0123456789abcdef"));
+		}
+	}
+	pclose(p);
+	return id;
+}
+
+static char *readelf_build_id(const char *path)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", path);
+	return tool_build_id(cmd, "Build ID: ");
+}
+
+static void build_id_matches_readelf_and_file(void **state)
+{
+	char *ours = pmc_build_id(PMC_TEST_WORK), *theirs, cmd[512];
+
+	assert_non_null(ours);
+	theirs = readelf_build_id(PMC_TEST_WORK);
+	if (!theirs)
+		skip();
+	print_message("pmc_build_id %s, readelf %s\n", ours, theirs);
+	assert_true(strlen(ours) >= 16);
+	assert_string_equal(ours, theirs);
+	free(theirs);
+
+	snprintf(cmd, sizeof(cmd), "file -b '%s' 2>/dev/null", PMC_TEST_WORK);
+	theirs = tool_build_id(cmd, "BuildID[sha1]=");
+	if (theirs) {
+		assert_string_equal(ours, theirs);
+		free(theirs);
+	}
+	free(ours);
+}
+
+/* A binary whose section headers are gone (as after sstrip) still carries its build-id
+ * in the PT_NOTE segment the loader maps. */
+static void build_id_found_without_section_headers(void **state)
+{
+	char *copy = in_dir("no-sections"), *want = pmc_build_id(PMC_TEST_WORK), *got;
+	unsigned char *elf;
+	size_t len;
+
+	assert_non_null(want);
+	elf = (unsigned char *)read_all(PMC_TEST_WORK, &len);
+	/* ELF64 header: e_shoff at 0x28 (8 bytes), e_shnum at 0x3c, e_shstrndx at 0x3e. */
+	assert_int_equal(elf[4], 2); /* ELFCLASS64 */
+	memset(elf + 0x28, 0, 8);
+	memset(elf + 0x3c, 0, 4);
+	write_file(copy, elf, len, 0755);
+	got = pmc_build_id(copy);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	free(elf);
+	unlink(copy);
+	free(copy);
+}
+
+static void build_id_missing_is_enodata(void **state)
+{
+	char *copy = in_dir("no-build-id"), cmd[512], *theirs;
+
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --remove-section .note.gnu.build-id '%s' '%s' 2>/dev/null", PMC_TEST_WORK,
+		 copy);
+	if (system(cmd) != 0)
+		skip();
+	theirs = readelf_build_id(copy);
+	assert_null(theirs);
+	errno = 0;
+	assert_null(pmc_build_id(copy));
+	assert_int_equal(errno, ENODATA);
+	unlink(copy);
+	free(copy);
+}
+
+static void build_id_of_non_elf_files(void **state)
+{
+	char *text = in_dir("script.sh"), *empty = in_dir("empty"), *cut = in_dir("cut");
+	char *missing = in_dir("missing");
+	static const char script[] = "#!/bin/sh\necho hi\n";
+	size_t len;
+	char *elf = read_all(PMC_TEST_WORK, &len);
+
+	write_file(text, script, strlen(script), 0755);
+	write_file(empty, "", 0, 0644);
+	write_file(cut, elf, 64, 0755); /* the ELF header and nothing else */
+
+	errno = 0;
+	assert_null(pmc_build_id(text));
+	assert_int_equal(errno, ENOEXEC);
+	errno = 0;
+	assert_null(pmc_build_id(empty));
+	assert_int_equal(errno, ENOEXEC);
+	errno = 0;
+	assert_null(pmc_build_id(missing));
+	assert_int_equal(errno, ENOENT);
+	errno = 0;
+	assert_null(pmc_build_id(tmpdir));
+	assert_int_equal(errno, ENOEXEC);
+	/* A truncated binary: no build-id can be read, and nothing crashes. */
+	errno = 0;
+	assert_null(pmc_build_id(cut));
+	assert_true(errno == ENODATA || errno == ENOEXEC);
+
+	free(elf);
+	unlink(text);
+	unlink(empty);
+	unlink(cut);
+	free(text);
+	free(empty);
+	free(cut);
+	free(missing);
+}
+
+/* Runs pmc_find_executable with PATH set to path (NULL: unset), restoring PATH. */
+static char *find_with_path(const char *name, const char *path)
+{
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	char *found;
+	int err;
+
+	if (path)
+		setenv("PATH", path, 1);
+	else
+		unsetenv("PATH");
+	errno = 0;
+	found = pmc_find_executable(name);
+	err = errno;
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	errno = err;
+	return found;
+}
+
+static void find_executable_searches_like_execvp(void **state)
+{
+	char *d1 = in_dir("d1"), *d2 = in_dir("d2"), *d3 = in_dir("d3");
+	char t1[256], t2[256], t3[256], *found, path[512], cwd[512];
+
+	assert_int_equal(mkdir(d1, 0755), 0);
+	assert_int_equal(mkdir(d2, 0755), 0);
+	assert_int_equal(mkdir(d3, 0755), 0);
+	snprintf(t1, sizeof(t1), "%s/tool", d1);
+	snprintf(t2, sizeof(t2), "%s/tool", d2);
+	snprintf(t3, sizeof(t3), "%s/tool", d3);
+	write_file(t1, "x", 1, 0644); /* found first, but not executable */
+	write_file(t2, "#!/bin/sh\n", 10, 0755);
+	assert_int_equal(mkdir(t3, 0755), 0); /* a directory of that name */
+
+	snprintf(path, sizeof(path), "%s:%s", d1, d2);
+	found = find_with_path("tool", path);
+	assert_non_null(found);
+	assert_string_equal(found, t2);
+	free(found);
+
+	assert_null(find_with_path("tool", d1));
+	assert_int_equal(errno, EACCES);
+	assert_null(find_with_path("tool", d3));
+	assert_int_equal(errno, EACCES);
+	snprintf(path, sizeof(path), "%s:/nonexistent", d3);
+	assert_null(find_with_path("no-such-tool-pmc", path));
+	assert_int_equal(errno, ENOENT);
+	assert_null(find_with_path("", path));
+	assert_int_equal(errno, ENOENT);
+
+	/* An empty PATH entry is the current directory. */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(d2), 0);
+	found = find_with_path("tool", "/nonexistent::/also-not");
+	assert_int_equal(chdir(cwd), 0);
+	assert_non_null(found);
+	assert_string_equal(found, "tool");
+	free(found);
+
+	/* A name with a slash is not searched. */
+	found = find_with_path(t2, "/nonexistent");
+	assert_non_null(found);
+	assert_string_equal(found, t2);
+	free(found);
+	assert_null(find_with_path(t1, NULL));
+	assert_int_equal(errno, EACCES);
+	snprintf(path, sizeof(path), "%s/missing", d2);
+	assert_null(find_with_path(path, NULL));
+	assert_int_equal(errno, ENOENT);
+
+	/* Unset PATH: the system's default, which has sh. */
+	found = find_with_path("sh", NULL);
+	assert_non_null(found);
+	assert_true(strlen(found) > 3 && strcmp(found + strlen(found) - 3, "/sh") == 0);
+	assert_int_equal(access(found, X_OK), 0);
+	free(found);
+
+	found = find_with_path(PMC_TEST_WORK, "/nonexistent");
+	assert_non_null(found);
+	assert_string_equal(found, PMC_TEST_WORK);
+	free(found);
+
+	rmdir(t3);
+	unlink(t1);
+	unlink(t2);
+	rmdir(d1);
+	rmdir(d2);
+	rmdir(d3);
+	free(d1);
+	free(d2);
+	free(d3);
+}
+
+/* The first line of a file, for comparing with what the fingerprint says. */
+static char *first_line(const char *path)
+{
+	char buf[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return strdup(buf);
+}
+
+static void expect_file_value(const struct pmc_result *r, const char *key, const char *path)
+{
+	char *want = first_line(path);
+	const char *got = pmc_result_get_env(r, key);
+
+	if (!want) {
+		assert_null(got);
+		return;
+	}
+	print_message("%s = %s\n", key, got ? got : "(absent)");
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(want);
+}
+
+static void fingerprint_describes_this_machine(void **state)
+{
+	struct pmc_result *r = pmc_result_new("perf");
+	const char *v;
+	struct utsname u;
+	char buf[512], *line = NULL;
+	size_t cap = 0;
+	bool flag = false, x86;
+	FILE *f;
+
+	assert_int_equal(pmc_env_collect(r), 0);
+
+	assert_int_equal(uname(&u), 0);
+	snprintf(buf, sizeof(buf), "%s %s", u.sysname, u.release);
+	assert_string_equal(pmc_result_get_env(r, "kernel"), buf);
+	assert_string_equal(pmc_result_get_env(r, "arch"), u.machine);
+	snprintf(buf, sizeof(buf), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	assert_string_equal(pmc_result_get_env(r, "cpus"), buf);
+	assert_int_equal(gethostname(buf, sizeof(buf)), 0);
+	assert_string_equal(pmc_result_get_env(r, "hostname"), buf);
+
+	expect_file_value(r, "perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid");
+	expect_file_value(r, "nmi-watchdog", "/proc/sys/kernel/nmi_watchdog");
+	expect_file_value(r, "aslr", "/proc/sys/kernel/randomize_va_space");
+	expect_file_value(r, "smt", "/sys/devices/system/cpu/smt/active");
+	expect_file_value(r, "governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+
+	/* Every kernel with perf events has the software PMU; the list is sorted. */
+	v = pmc_result_get_env(r, "pmus");
+	assert_non_null(v);
+	print_message("pmus = %s\n", v);
+	snprintf(buf, sizeof(buf), ",%s,", v);
+	assert_non_null(strstr(buf, ",software,"));
+	for (const char *p = v, *q; (q = strchr(p, ',')); p = q + 1)
+		assert_true(strncmp(p, q + 1, (size_t)(q - p)) <= 0);
+
+	f = fopen("/proc/cpuinfo", "r");
+	assert_non_null(f);
+	x86 = false;
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "flags", 5) == 0) {
+			x86 = true;
+			flag |= strstr(line, " hypervisor") != NULL;
+		}
+		if (strncmp(line, "model name", 10) == 0 && !pmc_result_get_env(r, "x")) {
+			char *m = strchr(line, ':') + 2;
+
+			m[strcspn(m, "\n")] = '\0';
+			assert_string_equal(pmc_result_get_env(r, "cpu-model"), m);
+			pmc_result_set_env(r, "x", "seen");
+		}
+	}
+	free(line);
+	fclose(f);
+	v = pmc_result_get_env(r, "hypervisor");
+	print_message("hypervisor = %s\n", v ? v : "(absent)");
+	if (!x86)
+		assert_null(v);
+	else if (flag)
+		assert_true(v && strcmp(v, "none") != 0);
+	else
+		assert_string_equal(v, "none");
+	pmc_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(build_id_matches_readelf_and_file),
+	    cmocka_unit_test(build_id_found_without_section_headers),
+	    cmocka_unit_test(build_id_missing_is_enodata),
+	    cmocka_unit_test(build_id_of_non_elf_files),
+	    cmocka_unit_test(find_executable_searches_like_execvp),
+	    cmocka_unit_test(fingerprint_describes_this_machine),
+	};
+
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}
