@@ -31,7 +31,7 @@ print("files: %s, %s (%.0f MB each); %d CPUs, load average %.2f" %
       (old, new, os.path.getsize(old) / 1e6, os.cpu_count(), os.getloadavg()[0]))
 
 def measure(args, expect):
-    walls, rss = [], []
+    walls, cpus, rss = [], [], []
     for _ in range(5):
         with open(os.devnull, "w") as null:
             t0 = time.perf_counter()
@@ -42,17 +42,20 @@ def measure(args, expect):
         if code != expect:
             sys.exit("%s exited %d, expected %d" % (" ".join(args), code, expect))
         rss.append(ru.ru_maxrss / 1024.0)  # KiB -> MiB
-    return statistics.median(walls), max(rss)
+        cpus.append(ru.ru_utime + ru.ru_stime)
+    return statistics.median(walls), statistics.median(cpus), max(rss)
 
 ok = True
 for name, args, expect in [("compare", ["compare", old, new], 0),
                            ("gate", ["gate", "--baseline", old, new], 1),
                            ("gate --format json", ["gate", "--format", "json", "--baseline", old, new], 1)]:
-    wall, rss = measure(args, expect)
+    wall, cpu, rss = measure(args, expect)
     good = wall < 0.5 and rss < 200
     ok = ok and (good or "json" in name)
-    print("%-20s median %.3f s of 5 (target < 0.5 s)   peak RSS %.0f MiB (target < 200 MB)   %s"
-          % (name, wall, rss, "ok" if good else "OVER"))
-print("the JSON report is not part of the target; it is shown for reference")
+    print("%-20s median %.3f s of 5 (target < 0.5 s; CPU %.3f s)   peak RSS %.0f MiB "
+          "(target < 200 MB)   %s" % (name, wall, cpu, rss, "ok" if good else "OVER"))
+print("the JSON report is not part of the target; it is shown for reference.")
+print("Loading and the rows' statistics run on two threads each: with other jobs on the "
+      "CPUs the wall time rises towards the CPU time.")
 sys.exit(0 if ok else 1)
 EOF

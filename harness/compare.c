@@ -837,8 +837,9 @@ static int geomeans(struct pmc_comparison *c)
 	return 0;
 }
 
-static const char *const env_keys[] = {"cpu-model", "kernel", "perf_event_paranoid", "counting",
-				       "user-only"};
+/* What makes counts of two machines or set-ups differ; "counting" is "user-only" or
+ * "user+kernel" (pmcbench run falls back to user space when the kernel is denied). */
+static const char *const env_keys[] = {"cpu-model", "kernel", "perf_event_paranoid", "counting"};
 
 static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
 		       const struct pmc_result *b)

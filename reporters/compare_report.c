@@ -699,7 +699,7 @@ static int report_markdown(FILE *out, const struct pmc_comparison *c,
 			return 0;
 	}
 	outcome_counts(out, c, true);
-	fprintf(out, " (%zu benchmarks in both", c->ncommon);
+	fprintf(out, " (%zu benchmark%s in both", c->ncommon, c->ncommon == 1 ? "" : "s");
 	if (c->nonly_old || c->nonly_new)
 		fprintf(out, "; %zu only in %s, %zu only in %s", c->nonly_old, on, c->nonly_new,
 			nn);

@@ -658,6 +658,8 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 	assert_int_equal(pmc_result_set_env(b, "kernel", "6.1.0"), 0);
 	assert_int_equal(pmc_result_set_env(a, "perf_event_paranoid", "2"), 0);
 	assert_int_equal(pmc_result_set_env(b, "perf_event_paranoid", "-1"), 0);
+	assert_int_equal(pmc_result_set_env(a, "counting", "user-only"), 0);
+	assert_int_equal(pmc_result_set_env(b, "counting", "user+kernel"), 0);
 
 	/* Two benchmarks whose cycles ran 30% and 40% of the time: one warning. */
 	for (int k = 0; k < 2; k++) {
@@ -706,7 +708,8 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 	assert_int_equal(warnings_with(c, "environments differ"), 1);
 	assert_int_equal(warnings_with(c, "cpu-model 'Foo CPU 1' vs 'Bar CPU 2'"), 1);
 	assert_int_equal(warnings_with(c, "perf_event_paranoid '2' vs '-1'"), 1);
-	assert_int_equal(warnings_with(c, "kernel"), 0);
+	assert_int_equal(warnings_with(c, "counting 'user-only' vs 'user+kernel'"), 1);
+	assert_int_equal(warnings_with(c, "kernel '6"), 0);
 	assert_int_equal(warnings_with(c, "multiplexing"), 1);
 	assert_int_equal(warnings_with(c, "2 rows hold counts scaled by multiplexing"), 1);
 	assert_int_equal(warnings_with(c, "at 30%"), 1);
