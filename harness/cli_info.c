@@ -310,6 +310,8 @@ int pmc_cli_doctor(int argc, char **argv)
 			printf("'pmcbench run' still measures time, task-clock, page faults and "
 			       "context switches;\ncycles, instructions, IPC and miss rates are "
 			       "reported as unsupported.\n");
+		printf("For exact, repeatable instruction and simulated cache/branch counts here,\n"
+		       "use 'pmcbench run --backend valgrind' (docs/valgrind.md).\n");
 	}
 	if (!sw_ok) {
 		pmc_doctor_hw_reason(&d, d.probes[2].error, reason, sizeof(reason));

@@ -208,12 +208,14 @@ static int spawn_in_child(const struct pmc_spawn_opts *o, int in_fd, int null_fd
 	uint64_t t0;
 	pid_t pid;
 
+	/* The clock starts before the clone: the parent resumes only once the child has
+	 * exec'd, and by then a short command may already have finished on another CPU.
+	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
+	t0 = now_ns();
 	pid = clone(vfork_child, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD,
 		    &a);
 	if (pid < 0)
 		return -errno;
-	/* The parent resumes when the child has exec'd or exited. */
-	t0 = now_ns();
 	if (a.err) {
 		waitpid(pid, NULL, 0);
 		return a.err;
