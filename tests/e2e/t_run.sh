@@ -158,3 +158,18 @@ test_list_and_doctor() {
 	expect_exit 0 "$PMCBENCH" list && expect_grep 'task-clock' "$TMP/out" && expect_grep 'cycles' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" doctor && [ -s "$TMP/out" ] || fail "doctor printed nothing"
 }
+
+test_cli_reference_matches_help() {
+	# docs/cli.md holds every command's help text; it must not drift from the binary.
+	local doc here
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	doc=$here/../../docs/cli.md
+	for c in run compare gate list doctor; do
+		"$PMCBENCH" help "$c" >help.txt || return 1
+		python3 - "$doc" help.txt "$c" <<'PY' || fail "docs/cli.md is out of date for '$c': regenerate it" || return 1
+import sys
+doc, help_text, cmd = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+sys.exit(0 if help_text in doc else 1)
+PY
+	done
+}
