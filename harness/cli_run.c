@@ -36,7 +36,7 @@ struct run_cli {
 	char **names; /* -n, in order */
 	size_t nnames;
 	char *events_spec; /* -e lists joined by ',' */
-	bool shell, require_counters, median, quiet;
+	bool shell, require_counters, median, quiet, stats;
 	const char *output, *baseline;
 	size_t reference; /* 1-based, 0: the first */
 	enum format format;
@@ -75,6 +75,8 @@ static void help(FILE *out)
 		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
 		"      --format=FMT       report on stdout: table (default), json, csv, markdown\n"
 		"      --median           show medians instead of means in the table\n"
+		"      --stats            add every metric's n, mean, stddev, median and its CI,\n"
+		"                         MAD, min, max and CV after the table\n"
 		"  -q, --quiet            no progress line\n\n"
 		"Comparison (with several commands, or --baseline):\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n"
@@ -135,9 +137,9 @@ enum {
 	OPT_VG_TOOL,
 	OPT_FORMAT,
 	OPT_MEDIAN,
+	OPT_STATS,
 	OPT_BASELINE,
 	OPT_REFERENCE,
-	OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -157,10 +159,11 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "median", no_argument, NULL, OPT_MEDIAN },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "reference", required_argument, NULL, OPT_REFERENCE },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -205,7 +208,7 @@ static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optin
 	*argcp = argc;
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+:c:n:r:w:e:o:q", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:c:n:r:w:e:o:qh", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0)
@@ -308,6 +311,9 @@ static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optin
 		case OPT_MEDIAN:
 			c->median = true;
 			break;
+		case OPT_STATS:
+			c->stats = true;
+			break;
 		case 'q':
 			c->quiet = true;
 			break;
@@ -318,7 +324,7 @@ static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optin
 			if (parse_size("--reference", optarg, 1, &c->reference) < 0)
 				return -EINVAL;
 			break;
-		case OPT_HELP:
+		case 'h':
 			help(stdout);
 			return 1;
 		case ':':
@@ -716,6 +722,8 @@ int pmc_cli_run(int argc, char **argv)
 		struct pmc_report_opts ro = { .median = c.median, .confidence = 0.95 };
 
 		r = pmc_report_table(stdout, result, &ro);
+		if (r == 0 && c.stats)
+			r = pmc_report_stats(stdout, result, 0.95);
 		break;
 	}
 	case FORMAT_MARKDOWN: {

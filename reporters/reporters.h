@@ -20,6 +20,10 @@ int pmc_report_table(FILE *out, const struct pmc_result *r, const struct pmc_rep
 /* Markdown version of the table. */
 int pmc_report_markdown(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o);
 
+/* Full summary statistics of every measured metric: n, mean, stddev, median with the
+ * CI of the median at `confidence`, MAD, min, max, CV. Returns 0 or -errno. */
+int pmc_report_stats(FILE *out, const struct pmc_result *r, double confidence);
+
 /* CSV with libcsv: one row per benchmark, metric and run:
  * benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running
  * (empty fields where not measured). Returns 0 or -errno. */

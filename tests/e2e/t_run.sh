@@ -173,3 +173,10 @@ sys.exit(0 if help_text in doc else 1)
 PY
 	done
 }
+
+test_stats_option_prints_every_summary() {
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults --stats -- "$WORK" touch 100 || return 1
+	expect_grep '^metric +unit +n +mean +stddev +median +ci-low +ci-high +MAD +min +max +CV%$' "$TMP/out" &&
+	expect_grep '^page-faults +count +6 ' "$TMP/out" &&
+	expect_no_grep 'nan|inf' "$TMP/out"
+}
