@@ -90,3 +90,20 @@ awk -v p="$p" -v b="$b" -v n="$runs" -v cmd="$*" 'BEGIN {
 	r = b / p
 	printf "ratio:                    %8.3fx  (target <= 1.05x: %s)\n", r, r <= 1.05 ? "met" : "NOT met"
 }'
+
+# How many runs a stable gate needs: two separate one-run results must give identical
+# counts for every simulated metric, so one run is enough.
+"$pmcbench" run --backend valgrind -r 1 -w 0 -o "$tmp/one.json" -- "$@" >/dev/null 2>&1 </dev/null
+"$pmcbench" run --backend valgrind -r 1 -w 0 -o "$tmp/two.json" -- "$@" >/dev/null 2>&1 </dev/null
+if python3 - "$tmp/one.json" "$tmp/two.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["benchmarks"][0]["metrics"] for p in sys.argv[1:])
+same = {k: a[k]["samples"] == b[k]["samples"] for k in a}
+print("identical counts in two separate runs: %d of %d metrics" % (sum(same.values()), len(same)))
+sys.exit(0 if all(same.values()) else 1)
+PY
+then
+	echo "runs needed for a stable gate: 1"
+else
+	echo "runs needed for a stable gate: more than 1 (counts differ between runs)"
+fi
