@@ -43,6 +43,10 @@ void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o);
  * option, or -EINVAL after printing one error line. */
 int pmc_cli_compare_opts_parse(struct pmc_cli_compare_opts *o, int argc, char **argv, int *i);
 
+/* Where the comparison report goes (default stdout); `run --format json|csv` sends it
+ * to stderr so that stdout stays one document. */
+void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out);
+
 /* Help lines for those options, for the help text of the commands that accept them. */
 void pmc_cli_compare_opts_help(FILE *out);
 
