@@ -26,6 +26,7 @@ struct pmc_cli_compare_opts {
 	char *output;
 	struct pmc_thresholds *thresholds;
 	bool no_fdr, fail_on_inconclusive, force;
+	FILE *out; /* the report's stream; NULL: stdout */
 };
 
 struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void)
@@ -44,6 +45,48 @@ struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void)
 		return NULL;
 	}
 	return o;
+}
+
+void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out)
+{
+	if (o)
+		o->out = out;
+}
+
+static FILE *report_stream(const struct pmc_cli_compare_opts *o)
+{
+	return o->out ? o->out : stdout;
+}
+
+static const char *stream_name(FILE *f)
+{
+	return f == stdout ? "standard output" : f == stderr ? "standard error" : "the report stream";
+}
+
+/* Flushes f and says whether everything written to it arrived: a full disk or a closed
+ * pipe must not pass for a report that was written. */
+static int check_written(FILE *f)
+{
+	int r = 0;
+
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f))
+		r = errno ? -errno : -EIO;
+	return r;
+}
+
+/* Prints a help text on stdout; 0, or 2 after one error line when it could not be written. */
+static int print_help(void (*help)(FILE *))
+{
+	int r;
+
+	help(stdout);
+	r = check_written(stdout);
+	if (r < 0) {
+		pmc_cli_error("cannot write the help to standard output: %s", strerror(-r));
+		return PMC_EXIT_ERROR;
+	}
+	return PMC_EXIT_OK;
 }
 
 void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o)
@@ -82,22 +125,31 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 	return 1;
 }
 
-static int parse_fraction(const char *name, const char *text, bool percent_ok, double *ret)
+/* A probability strictly between 0 and 1, as a fraction ("0.95") or a percentage
+ * ("95%"). A bare number above 1 is refused rather than read as a percentage: "1.5"
+ * could mean 1.5% or be a typo of 0.15, and a wrong guess changes every verdict. */
+static int parse_fraction(const char *name, const char *text, const char *example, double *ret)
 {
+	bool percent = false;
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (percent_ok && end != text && *end == '%' && end[1] == '\0') {
+	if (end != text && *end == '%' && end[1] == '\0') {
 		v /= 100;
 		end++;
-	} else if (percent_ok && v > 1 && v < 100 && *end == '\0') {
-		v /= 100; /* --confidence 95 */
+		percent = true;
 	}
-	if (errno || end == text || *end != '\0' || !(v > 0 && v < 1)) {
-		pmc_cli_error("%s '%s': expected a number between 0 and 1%s", name, text,
-			      percent_ok ? " (e.g. 0.95 or 95%)" : " (e.g. 0.05)");
+	if (errno || end == text || *end != '\0' || isnan(v)) {
+		pmc_cli_error("%s '%s': expected a number between 0 and 1 (e.g. %s or %g%%)", name,
+			      text, example, strtod(example, NULL) * 100);
+		return -EINVAL;
+	}
+	if (!(v > 0 && v < 1)) {
+		pmc_cli_error("%s '%s': must lie strictly between 0 and 1%s; use %s or %g%%", name,
+			      text, percent ? " (0% and 100%)" : "", example,
+			      strtod(example, NULL) * 100);
 		return -EINVAL;
 	}
 	*ret = v;
@@ -124,12 +176,12 @@ int pmc_cli_compare_opts_parse(struct pmc_cli_compare_opts *o, int argc, char **
 	}
 	if ((r = opt_value(argc, argv, i, "--alpha", &v)) != 0) {
 		if (r > 0)
-			r = parse_fraction("--alpha", v, false, &o->alpha);
+			r = parse_fraction("--alpha", v, "0.05", &o->alpha);
 		return r < 0 ? r : 1;
 	}
 	if ((r = opt_value(argc, argv, i, "--confidence", &v)) != 0) {
 		if (r > 0)
-			r = parse_fraction("--confidence", v, true, &o->confidence);
+			r = parse_fraction("--confidence", v, "0.95", &o->confidence);
 		return r < 0 ? r : 1;
 	}
 	if ((r = opt_value(argc, argv, i, "--metric", &v)) != 0) {
@@ -203,14 +255,19 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "                              docs/compare.md)\n"
 	      "      --metric ID             compare only this metric (repeatable; a glob such\n"
 	      "                              as 'L1-*' works)\n"
-	      "      --alpha P               significance level (default 0.05)\n"
-	      "      --confidence C          level of every confidence interval (default 0.95)\n"
+	      "      --alpha P               significance level, 0 < P < 1 (default 0.05; 5%\n"
+	      "                              works too)\n"
+	      "      --confidence C          level of every confidence interval, 0 < C < 1\n"
+	      "                              (default 0.95; 95% works too)\n"
 	      "      --no-fdr                judge raw p-values instead of Benjamini-Hochberg\n"
 	      "                              adjusted ones\n"
 	      "      --fail-on-inconclusive  gate: exit 3 when a verdict is inconclusive\n"
 	      "      --force                 allow simulated (valgrind) metrics against\n"
 	      "                              hardware ones of the same id\n"
-	      "      --format FORMAT         table (default), markdown or json\n"
+	      "      --format FORMAT         compare, gate: the report as table (default),\n"
+	      "                              markdown or json; in run, run's own --format\n"
+	      "                              decides, and the comparison follows it for table\n"
+	      "                              and markdown\n"
 	      "      --report FILE           also write the report to FILE (atomically, even\n"
 	      "                              when the comparison fails)\n",
 	      out);
@@ -270,16 +327,28 @@ fail_open:
 	return r;
 }
 
-/* Writes the report to stdout and to the --report file; returns the exit code, which
- * turns into an error when a report cannot be written. */
+/* Writes the report to its stream (stdout unless set) and to the --report file; returns
+ * the exit code, which turns into an error when a report cannot be written. */
 static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-		struct pmc_compare_report_opts *ro, bool to_stdout)
+		struct pmc_compare_report_opts *ro, bool to_stream)
 {
 	int code = ro->error ? PMC_EXIT_ERROR : ro->exit_code;
+	FILE *out = report_stream(o);
 
-	if (to_stdout && pmc_compare_report(stdout, o->format, c, ro) < 0) {
-		pmc_cli_error("cannot write the report to standard output");
-		code = PMC_EXIT_ERROR;
+	if (to_stream) {
+		int r;
+
+		errno = 0;
+		r = pmc_compare_report(out, o->format, c, ro);
+		if (r == -EIO && errno)
+			r = -errno; /* what the failed write said: ENOSPC, EPIPE, ... */
+		else if (r == 0)
+			r = check_written(out);
+		if (r < 0) {
+			pmc_cli_error("cannot write the report to %s: %s", stream_name(out),
+				      strerror(-r));
+			code = PMC_EXIT_ERROR;
+		}
 	}
 	if (o->output && write_report_file(o->output, o->format, c, ro) < 0)
 		code = PMC_EXIT_ERROR;
@@ -306,9 +375,11 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	    .gate = gate,
 	};
 	struct pmc_comparison *c = NULL;
-	char err[1024], gate_err[1024];
+	char err[1024], gate_err[1280];
 	int r, code;
 
+	co.old_name = old_name;
+	co.new_name = new_name;
 	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
 	if (r < 0) {
 		if (r == -ENOMEM)
@@ -322,7 +393,17 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 		return PMC_EXIT_ERROR;
 	}
 	code = PMC_EXIT_OK;
-	if (gate && c->nmissing) {
+	if (gate && c->nunchecked) {
+		/* A limit the gate never applied must not let it pass. */
+		if (c->nunchecked == 1)
+			snprintf(gate_err, sizeof(gate_err), "%s", c->unchecked[0]);
+		else
+			snprintf(gate_err, sizeof(gate_err), "%s (and %zu more: see the warnings)",
+				 c->unchecked[0], c->nunchecked - 1);
+		pmc_cli_error("%s", gate_err);
+		ro.error = gate_err;
+		code = PMC_EXIT_ERROR;
+	} else if (gate && c->nmissing) {
 		const struct pmc_cmp_row *m = NULL;
 
 		for (size_t i = 0; i < c->nrows && !m; i++)
@@ -334,6 +415,16 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 			 "--metric or measure it on both sides",
 			 c->nmissing, c->nmissing == 1 ? " lacks" : "s lack", m->metric, m->bench,
 			 m->missing_old ? "old" : "new", c->nmissing == 1 ? "it" : "them");
+		pmc_cli_error("%s", gate_err);
+		ro.error = gate_err;
+		code = PMC_EXIT_ERROR;
+	} else if (gate && c->njudged == 0) {
+		/* Every row is inconclusive for want of runs: a pass would say nothing. */
+		snprintf(gate_err, sizeof(gate_err),
+			 "nothing could be judged: every row has too few runs (need at least %zu "
+			 "per side for the test, or exact counts); record more runs, e.g. "
+			 "'pmcbench run -r 10'",
+			 c->min_n_test);
 		pmc_cli_error("%s", gate_err);
 		ro.error = gate_err;
 		code = PMC_EXIT_ERROR;
@@ -382,7 +473,9 @@ static void gate_help(FILE *out)
 	      "  -h, --help                  display this help and exit\n\n"
 	      "Exit status: 0 pass; 1 regression beyond a threshold; 2 error (unreadable or\n"
 	      "invalid file, nothing compared, a unit mismatch, a gated metric without a\n"
-	      "value on one side); 3 inconclusive, with --fail-on-inconclusive only.\n",
+	      "value on one side, a --threshold or --metric that matched no metric with\n"
+	      "values, every row too short of runs to judge);\n"
+	      "3 inconclusive, with --fail-on-inconclusive only.\n",
 	      out);
 }
 
@@ -400,10 +493,8 @@ static int load_failed(const struct pmc_cli_compare_opts *o, const char *err, co
 	};
 
 	pmc_cli_error("%s", err);
-	if (o->format != PMC_COMPARE_TABLE)
-		pmc_compare_report(stdout, o->format, NULL, &ro);
-	if (o->output)
-		write_report_file(o->output, o->format, NULL, &ro);
+	/* The exit code is 2 already; a report that cannot be written adds its own line. */
+	emit(o, NULL, &ro, o->format != PMC_COMPARE_TABLE);
 	return PMC_EXIT_ERROR;
 }
 
@@ -488,8 +579,7 @@ static int main_common(int argc, char **argv, bool gate)
 			continue;
 		}
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			(gate ? gate_help : compare_help)(stdout);
-			code = PMC_EXIT_OK;
+			code = print_help(gate ? gate_help : compare_help);
 			goto out;
 		}
 		if ((r = opt_value(argc, argv, &i, "--output", &v)) != 0 ||
@@ -507,6 +597,12 @@ static int main_common(int argc, char **argv, bool gate)
 			     (r = opt_value(argc, argv, &i, "-b", &v)) != 0)) {
 			if (r < 0)
 				goto out;
+			if (baseline) {
+				pmc_cli_error("--baseline given twice ('%s' and '%s'); a gate has "
+					      "one baseline",
+					      baseline, v);
+				goto out;
+			}
 			baseline = v;
 			continue;
 		}

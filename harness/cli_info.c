@@ -11,6 +11,20 @@
 #include "events.h"
 #include "sysfs.h"
 
+/* Flushes stdout and checks that everything printed arrived: `pmcbench list >/dev/full`
+ * or a closed pipe must exit 2, not 0. Returns the exit code after one error line. */
+static int finish_stdout(const char *cmd, const char *what)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return PMC_EXIT_OK;
+	err = errno ? errno : EIO;
+	pmc_cli_error("%s: cannot write %s to standard output: %s", cmd, what, strerror(err));
+	return PMC_EXIT_ERROR;
+}
+
 static const char *errno_name(int err)
 {
 	const char *name = strerrorname_np(err);
@@ -164,7 +178,8 @@ static void list_help(FILE *out)
 	      "Event lists: -e 'a,b,{c,d}:u,e:k'. Braces group events scheduled together;\n"
 	      ":u counts user space only, :k kernel space only. Raw: rNNNN (hex). PMU events:\n"
 	      "pmu/event/ or pmu/term=value,.../, e.g. msr/tsc/. See docs/events.md.\n\n"
-	      "Exit status: 0 on success, 2 on a bad option.\n",
+	      "Exit status: 0 on success, 2 on a bad option or when the list cannot be\n"
+	      "written.\n",
 	      out);
 }
 
@@ -176,7 +191,7 @@ int pmc_cli_list(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			list_help(stdout);
-			return PMC_EXIT_OK;
+			return finish_stdout("list", "the help");
 		}
 		if (strcmp(argv[i], "-n") == 0 || strcmp(argv[i], "--no-probe") == 0) {
 			probe = false;
@@ -206,11 +221,7 @@ int pmc_cli_list(int argc, char **argv)
 			       reason);
 		}
 	}
-	if (fflush(stdout) != 0) {
-		pmc_cli_error("list: cannot write the list: %s", strerror(errno));
-		return PMC_EXIT_ERROR;
-	}
-	return PMC_EXIT_OK;
+	return finish_stdout("list", "the list");
 }
 
 static void doctor_help(FILE *out)
@@ -221,7 +232,8 @@ static void doctor_help(FILE *out)
 	      "perf_event_paranoid, capabilities, seccomp, and what opening cycles,\n"
 	      "instructions, task-clock and msr/tsc/ actually gives.\n\n"
 	      "  -h, --help  display this help and exit\n\n"
-	      "Exit status: 0 (whatever the findings), 2 on a bad option.\n",
+	      "Exit status: 0 (whatever the findings), 2 on a bad option or when the report\n"
+	      "cannot be written.\n",
 	      out);
 }
 
@@ -239,7 +251,7 @@ int pmc_cli_doctor(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			doctor_help(stdout);
-			return PMC_EXIT_OK;
+			return finish_stdout("doctor", "the help");
 		}
 		pmc_cli_error("doctor: %s '%s'; see 'pmcbench doctor --help'",
 			      argv[i][0] == '-' ? "unknown option" : "unexpected argument",
@@ -317,5 +329,5 @@ int pmc_cli_doctor(int argc, char **argv)
 		pmc_doctor_hw_reason(&d, d.probes[2].error, reason, sizeof(reason));
 		printf("Software events fail too: %s.\n", reason);
 	}
-	return PMC_EXIT_OK;
+	return finish_stdout("doctor", "the report");
 }

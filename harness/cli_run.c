@@ -3,10 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,6 +21,7 @@
 #include "reporters.h"
 #include "result.h"
 #include "runner.h"
+#include "pmc_spawn.h"
 #include "valgrind.h"
 #include "words.h"
 
@@ -194,14 +198,17 @@ static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optin
 			i++;
 			continue;
 		}
-
+		if (strcmp(argv[i], "--format") == 0 || strncmp(argv[i], "--format=", 9) == 0) {
+			i += argv[i][8] == '\0'; /* run's own report format, with its value */
+			continue;
+		}
 		r = pmc_cli_compare_opts_parse(c->copts, argc, argv, &j);
 		if (r < 0)
 			return -EINVAL;
 		if (r > 0) {
-			/* Drop the consumed arguments argv[i..j-1]. */
-			memmove(&argv[i], &argv[j], (size_t)(argc - j + 1) * sizeof(*argv));
-			argc -= j - i;
+			/* The parser leaves j on the last argument it consumed: drop argv[i..j]. */
+			memmove(&argv[i], &argv[j + 1], (size_t)(argc - j) * sizeof(*argv));
+			argc -= j - i + 1;
 			i--;
 		}
 	}
@@ -494,10 +501,20 @@ static int check_commands(struct pmc_runner_cmd *cmds, size_t n)
 
 static int check_output_dir(const char *path)
 {
-	char *copy = strdup(path);
+	char *copy;
 	const char *dir;
+	struct stat st;
 	int r = 0;
 
+	if (path[0] == '\0') {
+		pmc_cli_error("--output: empty file name; give the path of the result file");
+		return -EINVAL;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		pmc_cli_error("--output: '%s' is a directory; give the path of a file in it", path);
+		return -EINVAL;
+	}
+	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
 	dir = dirname(copy);
@@ -510,44 +527,75 @@ static int check_output_dir(const char *path)
 }
 
 /* Opens the events once on this process to learn what this machine can count, and
- * says in one line which events are missing and why. */
-static int probe_events(const struct run_cli *c, const struct pmc_event_list *ev,
-			bool *ret_user_only)
+ * says in one line which events are missing and why. Events the kernel lets us count
+ * only in user space (perf_event_paranoid >= 2 without CAP_PERFMON) are renamed with
+ * ":u", as perf does, so no result calls a user-only count a full one. */
+static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool *ret_user_only)
 {
 	struct pmc_counters_opts co = { .sz = sizeof(co), .sys = c->ro.sys, .pid = 0, .cpu = -1,
-					.start_disabled = true,
-					.user_only_fallback = c->ro.user_only_fallback };
+					.start_disabled = true, .user_only_fallback = true };
 	struct pmc_counters *counters = NULL;
-	char missing[1024] = "", reason[512] = "";
-	size_t nmissing = 0, len = 0;
+	struct pmc_reading *rd = calloc(ev->n, sizeof(*rd));
+	char missing[1024] = "", reason[512] = "", fell_back[1024] = "";
+	size_t nmissing = 0, len = 0, flen = 0;
 	int first_err = 0, r;
 
 	*ret_user_only = false;
+	if (!rd)
+		return -ENOMEM;
 	r = pmc_counters_open(ev, &co, &counters);
+	if (r == 0)
+		r = pmc_counters_read(counters, rd);
 	if (r < 0) {
 		pmc_cli_error("cannot open counters: %s", strerror(-r));
-		return r;
+		goto out;
 	}
 	for (size_t i = 0; i < ev->n; i++) {
+		struct pmc_event *e = &ev->events[i];
 		enum pmc_status st;
-		int e;
+		int err;
 
-		pmc_counters_open_status(counters, i, &st, &e);
-		if (st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED)
+		pmc_counters_open_status(counters, i, &st, &err);
+		if (st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED) {
+			if (rd[i].user_only && !e->exclude_kernel) {
+				size_t nl = strlen(e->name);
+
+				if (nl + 3 < sizeof(e->name))
+					memcpy(e->name + nl, ":u", 3);
+				e->exclude_kernel = e->exclude_hv = true;
+				if (flen < sizeof(fell_back) - 64)
+					flen += (size_t)snprintf(fell_back + flen, sizeof(fell_back) - flen,
+								 "%s%s", flen ? ", " : "", e->name);
+			}
 			continue;
+		}
 		if (!first_err)
-			first_err = e;
+			first_err = err;
 		nmissing++;
 		if (len < sizeof(missing) - 64)
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-						len ? ", " : "", ev->events[i].name);
+						len ? ", " : "", e->name);
 	}
-	pmc_counters_close(counters);
 	for (size_t i = 0; i < ev->n; i++)
 		if (ev->events[i].exclude_kernel)
 			*ret_user_only = true;
+	if (flen) {
+		char level[16] = "?";
+		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+		if (f) {
+			if (!fgets(level, sizeof(level), f))
+				snprintf(level, sizeof(level), "?");
+			level[strcspn(level, "\n")] = '\0';
+			fclose(f);
+		}
+		fprintf(stderr, "pmcbench: note: counting user space only for %s: the kernel "
+				"denies kernel-space counting (perf_event_paranoid=%s); see "
+				"'pmcbench doctor'\n",
+			fell_back, level);
+	}
 	if (nmissing == 0)
-		return 0;
+		goto out;
 	{
 		struct pmc_doctor_opts dopts = { .sz = sizeof(dopts), .sys = c->ro.sys };
 		struct pmc_doctor d;
@@ -561,11 +609,83 @@ static int probe_events(const struct run_cli *c, const struct pmc_event_list *ev
 		pmc_cli_error("%zu event%s cannot be counted (%s): %s; drop --require-counters "
 			      "to go on without them (see 'pmcbench doctor')",
 			      nmissing, nmissing == 1 ? "" : "s", missing, reason);
-		return -EINVAL;
+		r = -EINVAL;
+		goto out;
 	}
 	fprintf(stderr, "pmcbench: note: %zu event%s not counted (%s): %s; see 'pmcbench doctor'\n",
 		nmissing, nmissing == 1 ? "" : "s", missing, reason);
+out:
+	pmc_counters_close(counters);
+	free(rd);
+	return r;
+}
+
+/* Two events with one metric id (after aliases: "cs" is "context-switches") would
+ * record two samples per run under one name. */
+static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(ev->events[i].name, ev->events[j].name) == 0) {
+				pmc_cli_error("--events '%s': '%s' is given twice (aliases count as "
+					      "the same event); give each event once",
+					      spec, ev->events[i].name);
+				return -EINVAL;
+			}
 	return 0;
+}
+
+static volatile sig_atomic_t interrupted;
+
+/* Ctrl-C, SIGTERM, SIGHUP: the command runs in its own process group, which does not
+ * get the terminal's signals, so stop it here; the runner starts no further run, and
+ * pmc_cli_run re-raises the signal once everything is cleaned up. */
+static void on_signal(int sig)
+{
+	pid_t child = pmc_spawn_running();
+
+	interrupted = sig;
+	if (child > 0)
+		kill(-child, SIGKILL);
+}
+
+static void catch_signals(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* "valgrind-3.19.0" from `valgrind --version`. */
+static int valgrind_version(const char *valgrind, char *buf, size_t len)
+{
+	char *argv[] = { (char *)valgrind, (char *)"--version", NULL };
+	int fd[2], status, r = -EIO;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		execv(valgrind, argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	n = pid > 0 ? read(fd[0], buf, len - 1) : -1;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		r = buf[0] ? 0 : -EIO;
+	}
+	return r;
 }
 
 static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
@@ -650,9 +770,10 @@ int pmc_cli_run(int argc, char **argv)
 			c.ro.runs = 1;
 		if (!c.warmup_given)
 			c.ro.warmup = 0;
-		if (c.events_spec) {
-			pmc_cli_error("--events does not apply to --backend valgrind, which "
-				      "always reports its simulated counts");
+		if (c.events_spec || c.require_counters) {
+			pmc_cli_error("%s does not apply to --backend valgrind, which always "
+				      "reports its simulated counts", c.events_spec ? "--events" :
+				      "--require-counters");
 			goto out;
 		}
 		if (pmc_valgrind_find(&vg) < 0) {
@@ -690,6 +811,8 @@ int pmc_cli_run(int argc, char **argv)
 				      perr.message);
 			goto out;
 		}
+		if (check_duplicate_events(&events, spec) < 0)
+			goto out;
 		c.ro.events = &events;
 		c.ro.user_only_fallback = true;
 		if (probe_events(&c, &events, &user_only) < 0)
@@ -701,6 +824,16 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("out of memory");
 		goto out;
 	}
+	if (c.ro.backend == PMC_BACKEND_VALGRIND) {
+		char version[64];
+
+		/* Counts differ between the tools and between valgrind releases. */
+		pmc_result_set_env(result, "valgrind-tool",
+				   c.ro.valgrind_tool == PMC_VALGRIND_CACHEGRIND ? "cachegrind"
+										 : "callgrind");
+		if (valgrind_version(vg, version, sizeof(version)) == 0)
+			pmc_result_set_env(result, "valgrind-version", version);
+	}
 	if (c.ro.backend == PMC_BACKEND_PERF) {
 		pmc_result_set_env(result, "events", c.events_spec ? c.events_spec : DEFAULT_EVENTS);
 		pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel");
@@ -709,9 +842,22 @@ int pmc_cli_run(int argc, char **argv)
 		c.ro.progress = progress;
 		c.ro.ud = cmds;
 	}
+	c.ro.stop = &interrupted;
+	catch_signals(true);
 	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
+	catch_signals(false);
 	if (c.ro.progress)
 		fprintf(stderr, "\r\033[K");
+	if (interrupted) {
+		int sig = interrupted;
+
+		pmc_cli_error("interrupted by signal %d (%s); nothing was written", sig,
+			      strsignal(sig));
+		pmc_result_free(result);
+		raise(sig);
+		result = NULL;
+		goto out;
+	}
 	if (r < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
@@ -745,9 +891,10 @@ int pmc_cli_run(int argc, char **argv)
 		break;
 	}
 	}
-	fflush(stdout);
+	if (r == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+		r = -errno ? -errno : -EIO;
 	if (r < 0) {
-		pmc_cli_error("cannot write the report: %s", strerror(-r));
+		pmc_cli_error("cannot write the report to standard output: %s", strerror(-r));
 		goto out;
 	}
 	if (c.output) {
@@ -758,10 +905,17 @@ int pmc_cli_run(int argc, char **argv)
 		}
 	}
 	code = PMC_EXIT_OK;
+	/* Standard output holds one JSON or CSV document; the verdict goes to stderr. */
+	if (c.format == FORMAT_JSON || c.format == FORMAT_CSV)
+		pmc_cli_compare_opts_set_stream(c.copts, stderr);
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
-	else if (ncmds > 1 && c.format != FORMAT_JSON && c.format != FORMAT_CSV)
+	else if (ncmds > 1)
 		code = compare_commands(result, &c);
+	if (code != PMC_EXIT_ERROR && (fflush(stdout) != 0 || ferror(stdout))) {
+		pmc_cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		code = PMC_EXIT_ERROR;
+	}
 out:
 	free_commands(cmds, owned, ncmds);
 	pmc_event_list_free(&events);

@@ -186,10 +186,18 @@ struct slot {
 	size_t newpos;	 /* index of the metric in the current new benchmark, or SIZE_MAX */
 	size_t only_new; /* benchmarks where only the new result has it */
 	bool warned_sign, warned_forced;
+	/* What became of it, for naming a --threshold or --metric that checked nothing. */
+	size_t nvalues;		     /* rows with values on both sides */
+	size_t none_side;	     /* rows with values on one side only */
+	bool one_side_old;	     /* the first of those has its values in the old result */
+	const char *one_side_status; /* why the other side of it has none */
+	size_t nno_values;	     /* benchmarks where neither side has a value */
+	const char *no_values_status;
 };
 
 struct ctx {
 	const struct pmc_compare_opts *o;
+	const char *old_name, *new_name; /* NULL: "the old result", "the new result" */
 	struct pmc_comparison *c;
 	char *err;
 	size_t errlen;
@@ -253,6 +261,9 @@ void pmc_comparison_free(struct pmc_comparison *c)
 	for (size_t i = 0; i < c->nwarnings; i++)
 		free(c->warnings[i]);
 	free(c->warnings);
+	for (size_t i = 0; i < c->nunchecked; i++)
+		free(c->unchecked[i]);
+	free(c->unchecked);
 	for (size_t i = 0; i < c->nblocks; i++)
 		free(c->blocks[i].rows);
 	free(c->blocks);
@@ -437,8 +448,12 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 
 	na = count_present(om);
 	nn = count_present(nm);
-	if (na == 0 && nn == 0)
-		return 0; /* measured on neither side: nothing to say */
+	if (na == 0 && nn == 0) {
+		/* Measured on neither side: not a row, but a limit set for it checked nothing. */
+		if (s->nno_values++ == 0)
+			s->no_values_status = missing_reason(om);
+		return 0;
+	}
 	if (nm && om->unit && nm->unit && strcmp(om->unit, nm->unit) != 0) {
 		snprintf(x->err, x->errlen,
 			 "metric '%s' of benchmark '%s' is in %s in the old result but in %s in "
@@ -490,6 +505,10 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 
 		row->kind = PMC_ROW_MISSING;
 		row->missing_old = na == 0;
+		if (s->none_side++ == 0) {
+			s->one_side_old = na > 0;
+			s->one_side_status = missing_reason(na == 0 ? om : nm);
+		}
 		if (side == 0)
 			x->missing_old_rows++;
 		else
@@ -504,6 +523,7 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 		return block_add_row(&c->blocks[blk], c->nrows - 1);
 	}
 
+	s->nvalues++;
 	if (note_multiplexing(x, om, ob->name) | note_multiplexing(x, nm, nb->name))
 		x->mux_low++;
 	{
@@ -534,9 +554,21 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	return block_add_row(&c->blocks[blk], c->nrows - 1);
 }
 
-/* The statistics of one row; va and vb hold room for the samples of either side. */
+/* A side is deterministic when its counter is exact by construction (simulated), or when
+ * its value did not vary over at least two runs: one run of a hardware counter says
+ * nothing about its spread. */
+static bool deterministic(const struct pmc_metric *m, size_t n, const struct pmc_summary *s)
+{
+	return s->min == s->max && (n >= 2 || all_exact_status(m));
+}
+
+/* Where a row's statistics failed: in one side's summary, or in the comparison of both. */
+enum { SIDE_OLD, SIDE_NEW, SIDE_BOTH };
+
+/* The statistics of one row; va and vb hold room for the samples of either side. On
+ * failure *ret_side says which samples the failing step read. */
 static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alpha,
-		       double confidence, double *va, double *vb)
+		       double confidence, double *va, double *vb, int *ret_side)
 {
 	size_t na = j->na, nn = j->nn;
 	int r;
@@ -545,26 +577,31 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		pmc_metric_present(j->om, va);
 	if (nn)
 		pmc_metric_present(j->nm, vb);
+	*ret_side = SIDE_OLD;
 	if (na) {
 		r = pmc_summary_compute(va, na, confidence, &row->old);
 		if (r < 0)
 			return r;
 		row->has_old = true;
 	}
+	*ret_side = SIDE_NEW;
 	if (nn) {
 		r = pmc_summary_compute(vb, nn, confidence, &row->new);
 		if (r < 0)
 			return r;
 		row->has_new = true;
 	}
+	*ret_side = SIDE_BOTH;
 	if (row->kind == PMC_ROW_MISSING)
 		return 0;
 	row->diff = row->new.median - row->old.median;
+	if (!isfinite(row->diff))
+		return -ERANGE;
 
-	/* A value that does not vary over at least two runs per side (or a simulated one,
-	 * exact by construction) is deterministic: there is nothing to test. */
-	if (row->old.min == row->old.max && row->new.min == row->new.max &&
-	    ((na >= 2 && nn >= 2) || (all_exact_status(j->om) && all_exact_status(j->nm)))) {
+	/* Values that cannot vary on either side (see deterministic()) leave nothing to
+	 * test: a simulated count of one run against a constant hardware count of three
+	 * is compared directly too. */
+	if (deterministic(j->om, na, &row->old) && deterministic(j->nm, nn, &row->new)) {
 		row->kind = PMC_ROW_EXACT;
 		if (row->old.median != 0)
 			row->ratio = row->new.median / row->old.median;
@@ -606,6 +643,8 @@ struct worker {
 	const struct job *jobs;
 	size_t begin, end, maxn;
 	int error;
+	size_t fail_row; /* the row that failed, when error is set */
+	int fail_side;
 	pthread_t thread;
 };
 
@@ -616,12 +655,63 @@ static void *worker_run(void *arg)
 	double *vb = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
 
 	w->error = va && vb ? 0 : -ENOMEM;
-	for (size_t i = w->begin; i < w->end && w->error == 0; i++)
-		w->error =
-		    compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha, w->c->confidence, va, vb);
+	w->fail_row = SIZE_MAX;
+	for (size_t i = w->begin; i < w->end && w->error == 0; i++) {
+		w->error = compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha, w->c->confidence,
+				       va, vb, &w->fail_side);
+		if (w->error)
+			w->fail_row = i;
+	}
 	free(va);
 	free(vb);
 	return NULL;
+}
+
+static const char *side_name(const struct ctx *x, int side)
+{
+	if (side == SIDE_OLD)
+		return x->old_name ? x->old_name : "the old result";
+	return x->new_name ? x->new_name : "the new result";
+}
+
+static double largest_magnitude(const struct pmc_metric *m)
+{
+	double big = 0;
+
+	for (size_t i = 0; m && i < m->n; i++)
+		if (!isnan(m->values[i]) && fabs(m->values[i]) > big)
+			big = fabs(m->values[i]);
+	return big;
+}
+
+/* Puts the failure of a row's statistics into x->err, naming the file (or both), the
+ * benchmark and the metric: a bare "Numerical result out of range" would leave the user
+ * to search 100,000 rows. */
+static void row_error(struct ctx *x, size_t i, int side, int r)
+{
+	const struct pmc_cmp_row *row = &x->c->rows[i];
+	const struct job *j = &x->jobs[i];
+	char where[512];
+	double big;
+
+	if (side == SIDE_BOTH)
+		snprintf(where, sizeof(where), "%s and %s", side_name(x, SIDE_OLD),
+			 side_name(x, SIDE_NEW));
+	else
+		snprintf(where, sizeof(where), "%s", side_name(x, side));
+	if (r != -ERANGE) {
+		snprintf(x->err, x->errlen, "%s: metric '%s' of benchmark '%s': %s", where,
+			 row->metric, row->bench, strerror(-r));
+		return;
+	}
+	big = side == SIDE_NEW ? largest_magnitude(j->nm) : largest_magnitude(j->om);
+	if (side == SIDE_BOTH && largest_magnitude(j->nm) > big)
+		big = largest_magnitude(j->nm);
+	snprintf(x->err, x->errlen,
+		 "%s: metric '%s' of benchmark '%s': its samples (up to %.3g) overflow the "
+		 "statistics, whose doubles end near 1.8e308; no measurement is that large: "
+		 "check how the file was written",
+		 where, row->metric, row->bench, big);
 }
 
 /* Rows are independent and the statistics functions reentrant (stats.h), so a large
@@ -661,13 +751,15 @@ static int compute_rows(struct ctx *x)
 		pthread_join(w[t].thread, NULL);
 	for (size_t t = started + 1; t < nthreads; t++)
 		worker_run(&w[t]);
-	for (size_t t = 0; t < nthreads; t++)
-		if (w[t].error && !r)
-			r = w[t].error;
-	if (r < 0) {
-		snprintf(x->err, x->errlen, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
-		return r;
+	for (size_t t = 0; t < nthreads && !r; t++) {
+		r = w[t].error;
+		if (r < 0 && r != -ENOMEM && w[t].fail_row != SIZE_MAX)
+			row_error(x, w[t].fail_row, w[t].fail_side, r);
+		else if (r < 0)
+			snprintf(x->err, x->errlen, "out of memory");
 	}
+	if (r < 0)
+		return r;
 	/* What the warnings say, gathered once the numbers exist. */
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pmc_cmp_row *row = &c->rows[i];
@@ -838,8 +930,10 @@ static int geomeans(struct pmc_comparison *c)
 }
 
 /* What makes counts of two machines or set-ups differ; "counting" is "user-only" or
- * "user+kernel" (pmcbench run falls back to user space when the kernel is denied). */
-static const char *const env_keys[] = {"cpu-model", "kernel", "perf_event_paranoid", "counting"};
+ * "user+kernel" (pmcbench run falls back to user space when the kernel is denied);
+ * valgrind's tool (callgrind or cachegrind) and version decide what it simulates. */
+static const char *const env_keys[] = {"cpu-model", "kernel",	     "perf_event_paranoid",
+				       "counting",  "valgrind-tool", "valgrind-version"};
 
 static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
 		       const struct pmc_result *b)
@@ -1064,6 +1158,175 @@ static int compare_pair(struct ctx *x, const struct pmc_benchmark *ob,
 	return 0;
 }
 
+/* Levenshtein distance of a and b, or SIZE_MAX when either is longer than the rows kept. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[65], cur[65];
+
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(*cur));
+	}
+	return prev[lb];
+}
+
+/* " (did you mean 'instructions'?)" for the metric id nearest to name, when one is within
+ * two edits (and not the whole name); else "". */
+static void suggest(const struct ctx *x, const char *name, char *buf, size_t len)
+{
+	size_t best = 3, len_name = strlen(name);
+	const char *near = NULL;
+
+	for (size_t i = 0; i < x->nslots; i++) {
+		size_t d = edit_distance(name, x->slots[i].id);
+
+		if (d < best && d < len_name) {
+			best = d;
+			near = x->slots[i].id;
+		}
+	}
+	if (near)
+		snprintf(buf, len, " (did you mean '%.64s'?)", near);
+	else
+		buf[0] = '\0';
+}
+
+/* Why nothing was compared for slot s (NULL: no such metric in the paired benchmarks),
+ * as the end of a sentence about id, with the fix. Returns false when s was compared. */
+static bool why_unchecked(const struct ctx *x, const char *id, const struct slot *s, char *buf,
+			  size_t len)
+{
+	char hint[96];
+
+	if (s && s->nvalues)
+		return false;
+	if (!s) {
+		suggest(x, id, hint, sizeof(hint));
+		if (!hint[0] && strpbrk(id, "*?["))
+			snprintf(hint, sizeof(hint),
+				 " (a threshold names one metric id; only '*' alone is a pattern)");
+		snprintf(buf, len,
+			 "no benchmark in both results has a metric '%s'%s; fix the name or "
+			 "remove it",
+			 id, hint);
+	} else if (!s->selected) {
+		snprintf(buf, len,
+			 "'%s' is left out by --metric; remove the threshold or add --metric %s",
+			 id, id);
+	} else if (s->none_side) {
+		snprintf(buf, len,
+			 "'%s' has values in %s only (%s: %s); remove it or measure it on both "
+			 "sides",
+			 id, side_name(x, s->one_side_old ? SIDE_OLD : SIDE_NEW),
+			 side_name(x, s->one_side_old ? SIDE_NEW : SIDE_OLD), s->one_side_status);
+	} else if (s->nno_values || !s->only_new) {
+		snprintf(buf, len,
+			 "'%s' has no measured values in either result (%s); remove it or "
+			 "measure it",
+			 id, s->no_values_status ? s->no_values_status : "absent");
+	} else {
+		snprintf(buf, len,
+			 "'%s' is only in %s: there is no baseline to compare it against; remove "
+			 "it or measure it in both",
+			 id, side_name(x, SIDE_NEW));
+	}
+	return true;
+}
+
+static int add_unchecked(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Records one --threshold or --metric that checked nothing, and warns about it. */
+static int add_unchecked(struct ctx *x, const char *fmt, ...)
+{
+	struct pmc_comparison *c = x->c;
+	char **grown;
+	char *msg;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	grown = realloc(c->unchecked, (c->nunchecked + 1) * sizeof(*grown));
+	if (!grown) {
+		free(msg);
+		return -ENOMEM;
+	}
+	c->unchecked = grown;
+	c->unchecked[c->nunchecked++] = msg;
+	return add_warning(c, "%s", msg);
+}
+
+/* A --threshold for a metric or a --metric pattern that matched no row with values on
+ * both sides checked nothing: a misspelt id, or a metric this machine cannot count. A
+ * gate must not pass on a limit it never applied, so each is named (docs/compare.md). */
+static int check_requests(struct ctx *x)
+{
+	const struct pmc_compare_opts *o = x->o;
+	size_t nargs = pmc_thresholds_nargs(o->thresholds);
+	char why[640];
+	int r;
+
+	for (size_t i = 0; i < nargs; i++) {
+		const struct pmc_threshold *th;
+		const char *id = pmc_thresholds_arg(o->thresholds, i, &th);
+		size_t k = strmap_slot(&x->ids, id);
+		const struct slot *s = x->ids.keys[k] ? &x->slots[x->ids.vals[k]] : NULL;
+
+		if (!why_unchecked(x, id, s, why, sizeof(why)))
+			continue;
+		r = add_unchecked(x, "threshold '%.100s=%s' checked nothing: %s", id, th->text,
+				  why);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; o->metrics && i < o->nmetrics; i++) {
+		const struct slot *best = NULL;
+		int rank = 0;
+
+		/* The matching metric that came closest to being compared decides the reason. */
+		for (size_t k = 0; k < x->nslots; k++) {
+			const struct slot *s = &x->slots[k];
+			int sr = s->nvalues ? 4 : s->none_side ? 3 : s->nno_values ? 2 : 1;
+
+			if (sr > rank && fnmatch(o->metrics[i], s->id, 0) == 0) {
+				best = s;
+				rank = sr;
+			}
+		}
+		if (rank == 4)
+			continue;
+		if (best) {
+			why_unchecked(x, best->id, best, why, sizeof(why));
+		} else {
+			char hint[96];
+
+			suggest(x, o->metrics[i], hint, sizeof(hint));
+			snprintf(why, sizeof(why),
+				 "no metric of a benchmark in both results matches it%s; fix the "
+				 "pattern or remove it",
+				 hint);
+		}
+		r = add_unchecked(x, "--metric '%.100s' selected nothing to compare: %s",
+				  o->metrics[i], why);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static void list_names(char *buf, size_t len, const struct pmc_result *r)
 {
 	size_t off = 0;
@@ -1092,6 +1355,10 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	if (!opts)
 		opts = &defaults;
 	x.o = opts;
+	if (opts->sz >= offsetof(struct pmc_compare_opts, new_name) + sizeof(opts->new_name)) {
+		x.old_name = opts->old_name;
+		x.new_name = opts->new_name;
+	}
 	if (opts->alpha < 0 || opts->alpha >= 1 || isnan(opts->alpha) || opts->confidence < 0 ||
 	    opts->confidence >= 1 || isnan(opts->confidence)) {
 		snprintf(err, errlen, "alpha and confidence must lie between 0 and 1");
@@ -1199,13 +1466,19 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 			goto fail_maps;
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_cmp_row *row = &c->rows[i];
+
 		judge(&c->rows[i], c->alpha, c->fdr);
-		if (c->rows[i].kind != PMC_ROW_MISSING)
-			c->counts[c->rows[i].verdict]++;
+		if (row->kind != PMC_ROW_MISSING)
+			c->counts[row->verdict]++;
+		if (row->kind == PMC_ROW_EXACT || (row->kind == PMC_ROW_TESTED && row->testable))
+			c->njudged++;
 	}
 	r = geomeans(c);
 	if (r == 0)
 		r = final_warnings(&x, old_r, new_r);
+	if (r == 0)
+		r = check_requests(&x);
 	if (r < 0)
 		goto fail_maps;
 	strmap_free(&names);

@@ -38,6 +38,9 @@ struct pmc_compare_opts {
 	const char *const *metrics; /* fnmatch patterns selecting metric ids; NULL: all */
 	size_t nmetrics;
 	const struct pmc_thresholds *thresholds; /* NULL: the built-in default */
+	/* The two sides as messages name them ("base.json"); NULL: "the old result" and
+	 * "the new result". */
+	const char *old_name, *new_name;
 };
 
 struct pmc_cmp_row {
@@ -95,13 +98,24 @@ struct pmc_comparison {
 	bool fdr;
 	size_t min_n_test; /* per side, for a p below alpha (equal sizes) */
 	size_t min_n_ci;   /* per side, for a CI of the median at the confidence */
+	/* Rows a verdict could come from: exact ones, and tested ones with enough runs for
+	 * the test. 0 when every row is short of runs: nothing was judged. */
+	size_t njudged;
+	/* The --threshold metrics (by id; "*" is not one) and --metric patterns that matched
+	 * no row with values on both sides, one line each saying which and why ("threshold
+	 * 'instructions=+1%' checked nothing: ..."). Each is also among the warnings; `gate`
+	 * turns them into an error. */
+	char **unchecked;
+	size_t nunchecked;
 };
 
 /* Compares new against old. On success *ret holds the comparison (free it with
  * pmc_comparison_free). Returns -ENODATA when nothing is in common (no common benchmark
  * or metric), -EINVAL for a unit mismatch, a simulated metric against a hardware one
  * (unless opts->force), an absolute threshold that does not suit a metric, or bad
- * options, -ENOMEM; errors put one line in err. */
+ * options, -ERANGE when samples are too large for the statistics, -ENOMEM; errors put
+ * one line in err, naming the file (opts->old_name/new_name), benchmark and metric
+ * where one is at fault. */
 int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
 		size_t errlen);

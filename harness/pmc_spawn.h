@@ -13,6 +13,7 @@ struct pmc_spawn_opts {
 	const char *input_path; /* stdin of the target, or NULL for /dev/null */
 	bool show_output;       /* otherwise stdout and stderr go to /dev/null */
 	double timeout_s;       /* <= 0: none */
+	bool timeout_by_polling; /* the fallback used where pidfd_open fails; for tests */
 	bool no_aslr;           /* personality(ADDR_NO_RANDOMIZE) in the child */
 	/* Called in the parent after fork, while the child waits before exec. A negative
 	 * return aborts the run (the child is killed) and is returned by pmc_spawn_run. */
@@ -34,6 +35,10 @@ struct pmc_spawn_result {
 	uint64_t wall_ns; /* from the release of the child to its reaping */
 	struct rusage ru; /* of the child and all its waited-for descendants */
 };
+
+/* The process group of the command running now, or 0: lets the CLI's signal handler
+ * stop it (kill(-pgid, ...)) when the user interrupts pmcbench. Async-signal-safe. */
+pid_t pmc_spawn_running(void);
 
 /* Runs one command to completion. Returns 0 when the command ran (whatever its exit
  * status), -ENOENT/-EACCES/-ENOEXEC... when it could not be executed (errno from the

@@ -390,6 +390,11 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			size_t run = measured ? round - o->warmup + 1 : round + 1;
 			char how[96];
 
+			if (o->stop && *o->stop) {
+				set_err(err, errlen, "interrupted");
+				r = -EINTR;
+				goto out;
+			}
 			if (o->progress)
 				o->progress(o->ud, c, run, measured ? o->runs : o->warmup, !measured);
 			if (o->backend == PMC_BACKEND_VALGRIND) {

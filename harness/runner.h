@@ -3,6 +3,7 @@
  * with its per-event readings, wait4 figures and derived metrics. */
 #pragma once
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,6 +35,8 @@ struct pmc_runner_opts {
 	int valgrind_tool;        /* enum pmc_valgrind_tool */
 	const char *valgrind_path; /* from pmc_valgrind_find() */
 	/* Called before each measured or warm-up run, e.g. for a progress line. */
+	/* When set and non-zero (e.g. by a signal handler), no further run starts. */
+	volatile sig_atomic_t *stop;
 	void (*progress)(void *ud, size_t cmd, size_t run, size_t runs, bool warmup);
 	void *ud;
 };

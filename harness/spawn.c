@@ -18,6 +18,14 @@
 
 #include "pmc_spawn.h"
 
+/* Read by signal handlers: the child (and process group) being waited for. */
+static volatile sig_atomic_t running_child;
+
+pid_t pmc_spawn_running(void)
+{
+	return (pid_t)running_child;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -67,13 +75,16 @@ fail:
 	_exit(127);
 }
 
-static int wait_child(pid_t pid, double timeout_s, int *ret_status, struct rusage *ru,
-		      bool *ret_timed_out)
+static int wait_child(pid_t pid, double timeout_s, bool polling, int *ret_status,
+		      struct rusage *ru, bool *ret_timed_out)
 {
 	*ret_timed_out = false;
+	running_child = pid;
 	if (timeout_s > 0) {
-		int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		int pidfd = polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = timeout_s * 1000 > 2e9 ? 2000000000 : (int)(timeout_s * 1000 + 0.5);
+
+		bool expired = false;
 
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
@@ -83,18 +94,40 @@ static int wait_child(pid_t pid, double timeout_s, int *ret_status, struct rusag
 				n = poll(&p, 1, ms);
 			while (n < 0 && errno == EINTR);
 			close(pidfd);
-			if (n == 0) {
-				/* The whole process group, so grandchildren do not linger. */
-				kill(-pid, SIGKILL);
-				kill(pid, SIGKILL);
-				*ret_timed_out = true;
+			expired = n == 0;
+		} else {
+			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
+			 * every millisecond rather than lose the timeout. */
+			uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
+			struct timespec tick = { 0, 1000000 };
+
+			for (;;) {
+				siginfo_t si = { 0 };
+
+				/* WNOWAIT: wait4 below reaps it and collects its rusage. */
+				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) < 0 ||
+				    si.si_pid == pid)
+					break;
+				expired = now_ns() >= deadline;
+				if (expired)
+					break;
+				nanosleep(&tick, NULL);
 			}
+		}
+		if (expired) {
+			/* The whole process group, so grandchildren do not linger. */
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			*ret_timed_out = true;
 		}
 	}
 	while (wait4(pid, ret_status, 0, ru) < 0) {
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			running_child = 0;
 			return -errno;
+		}
 	}
+	running_child = 0;
 	return 0;
 }
 
@@ -139,7 +172,7 @@ static int spawn_direct(const struct pmc_spawn_opts *o, int in_fd, int null_fd,
 		r = -r;
 		goto out;
 	}
-	r = wait_child(pid, o->timeout_s, &status, &res->ru, &res->timed_out);
+	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, &status, &res->ru, &res->timed_out);
 	res->wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;
@@ -220,7 +253,7 @@ static int spawn_in_child(const struct pmc_spawn_opts *o, int in_fd, int null_fd
 		waitpid(pid, NULL, 0);
 		return a.err;
 	}
-	r = wait_child(pid, o->timeout_s, &status, &res->ru, &res->timed_out);
+	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, &status, &res->ru, &res->timed_out);
 	res->wall_ns = now_ns() - t0;
 	if (r < 0)
 		return r;
@@ -289,7 +322,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	do
 		n = read(err[0], &child_errno, sizeof(child_errno));
 	while (n < 0 && errno == EINTR);
-	r = wait_child(pid, o->timeout_s, &status, &res.ru, &res.timed_out);
+	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out_pipes;

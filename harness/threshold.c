@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -408,12 +409,18 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen)
 {
 	json_error_t jerr;
+	struct stat st;
 	const char *key;
 	json_t *root, *v;
 	int r = -EINVAL;
 
 	if (!t || !path)
 		return -EINVAL;
+	/* jansson would report a directory as a read error in the middle of the text. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory; give a thresholds JSON file", path);
+		return -EISDIR;
+	}
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (json_error_code(&jerr) == json_error_cannot_open_file) {
@@ -487,6 +494,21 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 out:
 	json_decref(root);
 	return r;
+}
+
+size_t pmc_thresholds_nargs(const struct pmc_thresholds *t)
+{
+	return t ? t->ncli : 0;
+}
+
+const char *pmc_thresholds_arg(const struct pmc_thresholds *t, size_t i,
+			       const struct pmc_threshold **ret_th)
+{
+	if (!t || i >= t->ncli)
+		return NULL;
+	if (ret_th)
+		*ret_th = &t->cli[i].th;
+	return t->cli[i].metric;
 }
 
 static const struct pmc_threshold *rules_find(const struct metric_rule *r, size_t n,

@@ -62,5 +62,13 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t, const char *bench,
 						  const char *metric);
 
+/* The --threshold arguments that name a metric (not "*"), in the order first given: how
+ * many there are, and the i-th one's metric id (the pointer stays valid while t lives)
+ * with its limit in *ret_th. `compare` and `gate` use them to name a limit that checked
+ * nothing, such as a misspelt metric id. */
+size_t pmc_thresholds_nargs(const struct pmc_thresholds *t);
+const char *pmc_thresholds_arg(const struct pmc_thresholds *t, size_t i,
+			       const struct pmc_threshold **ret_th);
+
 /* The built-in default threshold. */
 const struct pmc_threshold *pmc_threshold_default(void);

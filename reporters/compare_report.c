@@ -521,8 +521,8 @@ static void settings_line(FILE *out, const struct pmc_comparison *c)
 		if (c->rows[i].kind == PMC_ROW_TESTED)
 			tests++;
 	fprintf(out,
-		"Mann-Whitney U two-sided p, alpha=%g%s; change: Hodges-Lehmann ratio "
-		"with %g%% CI; ~: not significant",
+		"Mann-Whitney U two-sided p, alpha=%g%s; change (HL): Hodges-Lehmann "
+		"estimate of new/old with its %g%% CI (exact rows: new/old); ~: not significant",
 		c->alpha, c->fdr && tests ? ", Benjamini-Hochberg over the tests" : "",
 		c->confidence * 100);
 	if (c->fdr && tests)
@@ -541,6 +541,13 @@ static const char *outcome_name(int code)
 	default:
 		return "ERROR";
 	}
+}
+
+/* A warning the error line repeats word for word (a gate's limit that checked nothing)
+ * is shown once, as the error. */
+static bool same_as_error(const char *warning, const struct pmc_compare_report_opts *o)
+{
+	return o->error && strcmp(warning, o->error) == 0;
 }
 
 static const char *label(const char *name, const char *fallback)
@@ -582,7 +589,9 @@ static int report_table(FILE *out, const struct pmc_comparison *c,
 		cell(&b, "benchmark", wb, false);
 		cell(&b, on, wo, false);
 		cell(&b, nn, wn, false);
-		cell(&b, "change", wc, false);
+		/* The change is the Hodges-Lehmann estimate, not the ratio of the medians
+		 * shown beside it; the header says so (docs/compare.md, "Reports"). */
+		cell(&b, "change (HL)", wc, false);
 		cell(&b, "test", wt, false);
 		cell(&b, "limit", wl, false);
 		cell(&b, "verdict", 0, true);
@@ -619,7 +628,8 @@ static int report_table(FILE *out, const struct pmc_comparison *c,
 	}
 	sb_put(&b, "\n", 1);
 	for (size_t i = 0; i < c->nwarnings; i++)
-		sb_printf(&b, "warning: %s\n", c->warnings[i]);
+		if (!same_as_error(c->warnings[i], o))
+			sb_printf(&b, "warning: %s\n", c->warnings[i]);
 	if (o->error)
 		sb_printf(&b, "error: %s\n", o->error);
 	ok = ok && sb_flush(&b, out);
@@ -672,7 +682,7 @@ static void md_header(FILE *out, const char *on, const char *nn)
 	md_text(out, on);
 	fputs(" | ", out);
 	md_text(out, nn);
-	fputs(" | change | test | limit | verdict |\n|---|--:|--:|--:|---|--:|---|\n", out);
+	fputs(" | change (HL) | test | limit | verdict |\n|---|--:|--:|--:|---|--:|---|\n", out);
 }
 
 static int report_markdown(FILE *out, const struct pmc_comparison *c,
@@ -707,6 +717,8 @@ static int report_markdown(FILE *out, const struct pmc_comparison *c,
 	if (c->nwarnings) {
 		fputs("\n", out);
 		for (size_t i = 0; i < c->nwarnings; i++) {
+			if (same_as_error(c->warnings[i], o))
+				continue;
 			fputs("> **Warning:** ", out);
 			md_text(out, c->warnings[i]);
 			fputs("\n>\n", out);

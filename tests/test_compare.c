@@ -800,6 +800,257 @@ static void test_many_benchmarks_pair_by_name(void **state)
 	pmc_result_free(b);
 }
 
+/* ---- limits and filters that checked nothing ---- */
+
+/* Appends n runs of a counter whose every run failed with status st. */
+static void put_failed(struct pmc_result *r, const char *bench, const char *id, size_t n,
+		       enum pmc_status st)
+{
+	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
+	struct pmc_metric *m;
+
+	if (!b)
+		b = pmc_result_add_benchmark(r, bench, NULL);
+	assert_non_null(b);
+	m = pmc_benchmark_metric(b, id);
+	assert_non_null(m);
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_reading rd = {.status = st, .error = ENOENT};
+
+		assert_int_equal(pmc_metric_append(m, NAN, &rd), 0);
+	}
+}
+
+/* The message about one requested name, or NULL. */
+static const char *unchecked_with(const struct pmc_comparison *c, const char *sub)
+{
+	for (size_t i = 0; i < c->nunchecked; i++)
+		if (strstr(c->unchecked[i], sub))
+			return c->unchecked[i];
+	return NULL;
+}
+
+static void test_thresholds_and_filters_that_checked_nothing(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_compare_opts o = {.sz = sizeof(o), .old_name = "a.json", .new_name = "b.json"};
+	const char *pats[] = {"task-clock", "inst*", "nosuch"};
+	const char *pats2[] = {"task-clock", "cyc*"};
+	const struct pmc_threshold *th;
+	struct pmc_comparison *c;
+	const char *msg;
+	char err[256];
+
+	/* task-clock compares; instructions is unsupported on both sides (no PMU), cycles
+	 * counted in the old result only. */
+	for (int side = 0; side < 2; side++) {
+		put_around(side ? b : a, "x", "task-clock", N, 1e6, 0.01);
+		put_failed(side ? b : a, "x", "instructions", N, PMC_STATUS_UNSUPPORTED);
+	}
+	put_around(a, "x", "cycles", N, 2e6, 0.01);
+	put_failed(b, "x", "cycles", N, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+1%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "instrucions=+1%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "task-clock=5%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "cycles=+2%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "*=3%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "task-*=3%", err, sizeof(err)), 0);
+	/* The metric-named arguments, in order; "*" is the default, not one of them. */
+	assert_int_equal(pmc_thresholds_nargs(t), 5);
+	assert_string_equal(pmc_thresholds_arg(t, 1, &th), "instrucions");
+	assert_string_equal(th->text, "+1%");
+	assert_null(pmc_thresholds_arg(t, 5, &th));
+	o.thresholds = t;
+
+	c = compare_ok(a, b, &o);
+	assert_int_equal(c->nunchecked, 4);
+	msg = unchecked_with(c, "'instructions=+1%'");
+	assert_non_null(msg);
+	assert_contains(msg, "threshold 'instructions=+1%' checked nothing: 'instructions' has no "
+			     "measured values in either result (unsupported)");
+	msg = unchecked_with(c, "'instrucions=+1%'");
+	assert_non_null(msg);
+	assert_contains(msg, "no benchmark in both results has a metric 'instrucions'");
+	assert_contains(msg, "did you mean 'instructions'?");
+	msg = unchecked_with(c, "'cycles=+2%'");
+	assert_non_null(msg);
+	assert_contains(msg, "values in a.json only (b.json: unsupported)");
+	msg = unchecked_with(c, "'task-*=3%'");
+	assert_non_null(msg);
+	assert_contains(msg, "only '*' alone is a pattern");
+	assert_null(unchecked_with(c, "'task-clock=5%'"));
+	assert_null(unchecked_with(c, "'*=3%'"));
+	/* Each is a warning too, for `compare`. */
+	assert_int_equal(warnings_with(c, "checked nothing"), 4);
+	pmc_comparison_free(c);
+
+	/* Filters: "inst*" and "nosuch" select nothing to compare; a threshold on a metric
+	 * the filter leaves out checks nothing either. */
+	o.metrics = pats;
+	o.nmetrics = ARRAY_SIZE(pats);
+	c = compare_ok(a, b, &o);
+	msg = unchecked_with(c, "--metric 'inst*'");
+	assert_non_null(msg);
+	assert_contains(msg, "'instructions' has no measured values in either result");
+	msg = unchecked_with(c, "--metric 'nosuch'");
+	assert_non_null(msg);
+	assert_contains(msg, "no metric of a benchmark in both results matches it");
+	assert_null(unchecked_with(c, "--metric 'task-clock'"));
+	msg = unchecked_with(c, "'cycles=+2%'");
+	assert_non_null(msg);
+	assert_contains(msg, "'cycles' is left out by --metric");
+	pmc_comparison_free(c);
+
+	/* A filter whose metric has values on one side only names that; once one
+	 * benchmark compares the metric, the filter did its job. */
+	o.metrics = pats2;
+	o.nmetrics = ARRAY_SIZE(pats2);
+	pmc_thresholds_free(t);
+	o.thresholds = NULL;
+	c = compare_ok(a, b, &o);
+	assert_int_equal(c->nunchecked, 1);
+	msg = unchecked_with(c, "--metric 'cyc*'");
+	assert_non_null(msg);
+	assert_contains(msg, "'cycles' has values in a.json only (b.json: unsupported)");
+	pmc_comparison_free(c);
+	put_around(a, "y", "cycles", N, 2e6, 0.01);
+	put_around(b, "y", "cycles", N, 2e6, 0.01);
+	c = compare_ok(a, b, &o);
+	assert_int_equal(c->nunchecked, 0);
+	pmc_comparison_free(c);
+
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_nothing_judged(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	struct pmc_metric *m;
+
+	/* One perf run per side: every row is untestable, so nothing was judged. */
+	put_around(a, "x", "task-clock", 1, 1e6, 0);
+	put_around(b, "x", "task-clock", 1, 2e6, 0);
+	put_around(a, "y", "wall-time", 1, 1e6, 0);
+	put_around(b, "y", "wall-time", 1, 1e6, 0);
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->njudged, 0);
+	assert_int_equal(c->counts[PMC_VERDICT_INCONCLUSIVE], 2);
+	pmc_comparison_free(c);
+
+	/* An exact (simulated) row is judged with one run per side. */
+	m = put_const(a, "x", "instructions", 1, 5000);
+	m->simulated = true;
+	m = put_const(b, "x", "instructions", 1, 5000);
+	m->simulated = true;
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->njudged, 1);
+	pmc_comparison_free(c);
+
+	/* So is a tested row with enough runs, beside the short ones. */
+	put_around(a, "z", "task-clock", 4, 1e6, 0.01);
+	put_around(b, "z", "task-clock", 4, 1e6, 0.01);
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->njudged, 2);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_exactness_is_per_side(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_compare_opts o = {.sz = sizeof(o), .force = true};
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	struct pmc_metric *m;
+
+	/* A constant hardware count over three runs against one simulated run: both sides
+	 * are deterministic, so the row is exact (the --force case of mixed backends). */
+	put_const(a, "hw3-sim1", "instructions", 3, 730000);
+	m = put_const(b, "hw3-sim1", "instructions", 1, 740000);
+	m->simulated = true;
+	/* One hardware run says nothing about its spread, against anything. */
+	put_const(a, "hw3-hw1", "task-clock", 3, 730000);
+	put_const(b, "hw3-hw1", "task-clock", 1, 730000);
+	c = compare_ok(a, b, &o);
+	row = row_of(c, "hw3-sim1", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_close(row->ratio, 740000.0 / 730000.0, 1e-12);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE); /* +1.4% within 5% */
+	row = row_of(c, "hw3-hw1", "task-clock");
+	assert_int_equal(row->kind, PMC_ROW_TESTED);
+	assert_false(row->testable);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_valgrind_tool_difference_warns(void **state)
+{
+	struct pmc_result *a = pmc_result_new("valgrind"), *b = pmc_result_new("valgrind");
+	struct pmc_comparison *c;
+	struct pmc_metric *m;
+
+	assert_int_equal(pmc_result_set_env(a, "valgrind-tool", "callgrind"), 0);
+	assert_int_equal(pmc_result_set_env(b, "valgrind-tool", "cachegrind"), 0);
+	assert_int_equal(pmc_result_set_env(a, "valgrind-version", "valgrind-3.19.0"), 0);
+	assert_int_equal(pmc_result_set_env(b, "valgrind-version", "valgrind-3.19.0"), 0);
+	m = put_const(a, "x", "instructions", 1, 5000);
+	m->simulated = true;
+	m = put_const(b, "x", "instructions", 1, 5000);
+	m->simulated = true;
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(warnings_with(c, "environments differ (valgrind-tool 'callgrind' vs "
+					  "'cachegrind')"),
+			 1);
+	assert_int_equal(warnings_with(c, "valgrind-version"), 0);
+	pmc_comparison_free(c);
+	assert_int_equal(pmc_result_set_env(b, "valgrind-tool", "callgrind"), 0);
+	assert_int_equal(pmc_result_set_env(b, "valgrind-version", "valgrind-3.22.0"), 0);
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(warnings_with(c, "valgrind-version 'valgrind-3.19.0' vs "
+					  "'valgrind-3.22.0'"),
+			 1);
+	assert_int_equal(warnings_with(c, "valgrind-tool"), 0);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_overflow_names_the_place(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_compare_opts o = {
+	    .sz = sizeof(o), .old_name = "big.json", .new_name = "ok.json"};
+	struct pmc_comparison *c = NULL;
+	double v[N];
+	char err[512] = "";
+
+	/* Finite samples whose squared deviations overflow a double (stats.c reports
+	 * -ERANGE rather than an infinite standard deviation). */
+	for (size_t i = 0; i < N; i++)
+		v[i] = i % 2 ? 1.0 : 1.7e308;
+	put_around(a, "fine", "task-clock", N, 1e6, 0.01);
+	put_around(b, "fine", "task-clock", N, 1e6, 0.01);
+	put(a, "huge", "instructions", v, N);
+	put_around(b, "huge", "instructions", N, 1e6, 0.01);
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -ERANGE);
+	assert_null(c);
+	assert_contains(err, "big.json: metric 'instructions' of benchmark 'huge'");
+	assert_contains(err, "1.7e+308");
+	assert_null(strstr(err, "ok.json"));
+	assert_null(strchr(err, '\n'));
+
+	/* Without names, the side is still said. */
+	assert_int_equal(pmc_compare(b, a, NULL, &c, err, sizeof(err)), -ERANGE);
+	assert_contains(err, "the new result: metric 'instructions' of benchmark 'huge'");
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* ---- thresholds ---- */
 
 static void test_threshold_parse_good(void **state)
@@ -1024,6 +1275,9 @@ static void test_thresholds_file_bad(void **state)
 		assert_int_equal(pmc_thresholds_load(t, "/nonexistent/th.json", err, sizeof(err)),
 				 -ENOENT);
 		assert_contains(err, "/nonexistent/th.json");
+		/* A directory says so, rather than a read error at line 0. */
+		assert_int_equal(pmc_thresholds_load(t, "/tmp", err, sizeof(err)), -EISDIR);
+		assert_contains(err, "/tmp: is a directory");
 		pmc_thresholds_free(t);
 	}
 }
@@ -1046,6 +1300,11 @@ int main(void)
 	    cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),
 	    cmocka_unit_test(test_metric_filter),
 	    cmocka_unit_test(test_many_benchmarks_pair_by_name),
+	    cmocka_unit_test(test_thresholds_and_filters_that_checked_nothing),
+	    cmocka_unit_test(test_nothing_judged),
+	    cmocka_unit_test(test_exactness_is_per_side),
+	    cmocka_unit_test(test_valgrind_tool_difference_warns),
+	    cmocka_unit_test(test_overflow_names_the_place),
 	    cmocka_unit_test(test_threshold_parse_good),
 	    cmocka_unit_test(test_threshold_parse_bad),
 	    cmocka_unit_test(test_threshold_args),

@@ -19,6 +19,29 @@
 #include "metrics.h"
 #include "result.h"
 
+/* The CLI's comparison layer (harness/cli_compare.c), compiled into this test so that
+ * its output stream, exit codes and error lines can be checked without main.c, whose
+ * pmc_cli_error() and pmc_cli_warn() are replaced below by versions that record. */
+#include "../harness/cli_compare.c"
+
+static char cli_last_error[2048];
+static size_t cli_nerrors;
+
+void pmc_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cli_last_error, sizeof(cli_last_error), fmt, ap);
+	va_end(ap);
+	cli_nerrors++;
+}
+
+void pmc_cli_warn(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
 #define N 10
 
 #define assert_contains(text, sub)                                                                 \
@@ -176,6 +199,8 @@ static void test_table(void **state)
 	l = line_with(t, "benchmark ");
 	assert_contains(l, "base.json");
 	assert_contains(l, "pr.json");
+	assert_contains(l, " change (HL) ");
+	assert_contains(t, "change (HL): Hodges-Lehmann estimate of new/old");
 
 	l = line_with(t, "sort/1k ");
 	assert_contains(l, "2ms ± "); /* the old median and its CI */
@@ -238,7 +263,9 @@ static void test_markdown(void **state)
 	assert_contains(l, "1 not compared");
 	assert_contains(t, "### task-clock (ns, lower is better)");
 	assert_contains(t, "### instructions (count, lower is better) — simulated");
-	assert_contains(t, "| benchmark | base.json | pr.json | change | test | limit | verdict |");
+	/* The change is the Hodges-Lehmann estimate, and the header says so. */
+	assert_contains(
+	    t, "| benchmark | base.json | pr.json | change (HL) | test | limit | verdict |");
 	l = line_with(t, "| sort/1k | 2ms");
 	assert_contains(l, "| **regression** |");
 	assert_contains(l, "p<0.001 n=10+10");
@@ -423,6 +450,215 @@ static void test_value_format(void **state)
 	assert_int_equal(pmc_compare_format_parse("html", &fmt), -EINVAL);
 }
 
+/* Writing to a stream that fails is an error of every format, never a silent success. */
+static void test_write_failure(void **state)
+{
+	struct fixture *f = *state;
+	enum pmc_compare_format fmts[] = {PMC_COMPARE_TABLE, PMC_COMPARE_MARKDOWN,
+					  PMC_COMPARE_JSON};
+	FILE *full = fopen("/dev/full", "w");
+
+	if (!full)
+		skip();
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		clearerr(full);
+		assert_int_equal(pmc_compare_report(full, fmts[i], f->c, NULL), -EIO);
+	}
+	fclose(full);
+}
+
+/* A gate error that repeats a warning word for word is shown once, as the error. */
+static void test_error_repeating_a_warning_is_shown_once(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_compare_report_opts o = {.gate = true, .exit_code = 2};
+	char *t;
+
+	o.error = f->c->warnings[0];
+	t = render(f->c, PMC_COMPARE_TABLE, &o);
+	assert_null(strstr(t, "warning: benchmark sets differ"));
+	assert_contains(t, "error: benchmark sets differ");
+	assert_contains(t, "warning: 1 row has no value"); /* the others stay */
+	free(t);
+	t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
+	assert_null(strstr(t, "**Warning:** benchmark sets differ"));
+	assert_contains(t, "**Error:** benchmark sets differ");
+	free(t);
+}
+
+/* Runs pmc_cli_compare_results with its report sent to a memory stream, and checks that
+ * nothing reached stdout. *ret_text is the report (the caller frees it). */
+static int cli_compare_to_memory(const struct pmc_result *a, const struct pmc_result *b,
+				 struct pmc_cli_compare_opts *o, bool gate, char **ret_text)
+{
+	char *buf = NULL, path[] = "/tmp/test_reporters_stdout.XXXXXX";
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int fd = mkstemp(path), saved = dup(STDOUT_FILENO), code;
+	struct stat st;
+
+	assert_non_null(mem);
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stdout);
+	assert_true(dup2(fd, STDOUT_FILENO) >= 0);
+	pmc_cli_compare_opts_set_stream(o, mem);
+	cli_nerrors = 0;
+	cli_last_error[0] = '\0';
+	code = pmc_cli_compare_results(a, "a.json", b, "b.json", o, gate);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 0); /* stdout untouched */
+	close(fd);
+	unlink(path);
+	fclose(mem);
+	*ret_text = buf;
+	return code;
+}
+
+static void test_cli_report_goes_to_its_stream(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_cli_compare_opts *o = pmc_cli_compare_opts_new();
+	char *t;
+
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 1.5e6, 0.01);
+	assert_int_equal(cli_compare_to_memory(a, b, o, false, &t), PMC_EXIT_OK);
+	assert_contains(t, "task-clock [ns, lower is better]");
+	assert_contains(t, "a.json");
+	assert_contains(t, "regression");
+	free(t);
+	assert_int_equal(cli_compare_to_memory(a, b, o, true, &t), PMC_EXIT_REGRESSION);
+	assert_contains(t, "gate: FAIL (regression)");
+	assert_int_equal(cli_nerrors, 0);
+	free(t);
+
+	/* A stream that cannot take the report turns any outcome into an error. */
+	{
+		FILE *full = fopen("/dev/full", "w");
+
+		assert_non_null(full);
+		pmc_cli_compare_opts_set_stream(o, full);
+		cli_nerrors = 0;
+		assert_int_equal(pmc_cli_compare_results(a, "a.json", b, "b.json", o, true),
+				 PMC_EXIT_ERROR);
+		assert_int_equal(cli_nerrors, 1);
+		assert_contains(cli_last_error, "cannot write the report");
+		fclose(full);
+	}
+	pmc_cli_compare_opts_free(o);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Parses one comparison option as the command line would. */
+static int parse_one(struct pmc_cli_compare_opts *o, const char *opt, const char *val)
+{
+	char *argv[] = {(char *)opt, (char *)val, NULL};
+	int i = 0;
+
+	cli_nerrors = 0;
+	return pmc_cli_compare_opts_parse(o, val ? 2 : 1, argv, &i);
+}
+
+static void test_cli_gate_needs_something_checked(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_cli_compare_opts *o = pmc_cli_compare_opts_new();
+	char *t;
+
+	/* One run per side: nothing could be judged, which is no pass. */
+	put(a, "x", "task-clock", 1, 1e6, 0);
+	put(b, "x", "task-clock", 1, 1e6, 0);
+	assert_int_equal(cli_compare_to_memory(a, b, o, true, &t), PMC_EXIT_ERROR);
+	assert_int_equal(cli_nerrors, 1);
+	assert_contains(cli_last_error, "nothing could be judged: every row has too few runs "
+					"(need at least 4 per side for the test, or exact counts)");
+	assert_contains(t, "gate: ERROR");
+	free(t);
+	/* compare reports it and exits 0. */
+	assert_int_equal(cli_compare_to_memory(a, b, o, false, &t), PMC_EXIT_OK);
+	free(t);
+
+	/* With one row that could be judged, the short one is an inconclusive row again:
+	 * 0, or 3 when asked. */
+	put(a, "y", "task-clock", N, 1e6, 0.01);
+	put(b, "y", "task-clock", N, 1e6, 0.01);
+	assert_int_equal(cli_compare_to_memory(a, b, o, true, &t), PMC_EXIT_OK);
+	assert_contains(t, "1 inconclusive");
+	free(t);
+	assert_int_equal(parse_one(o, "--fail-on-inconclusive", NULL), 1);
+	assert_int_equal(cli_compare_to_memory(a, b, o, true, &t), PMC_EXIT_INCONCLUSIVE);
+	free(t);
+
+	/* A threshold for a metric that is not there: an error for gate, shown once. */
+	assert_int_equal(parse_one(o, "--threshold", "task-clok=+1%"), 1);
+	assert_int_equal(cli_compare_to_memory(a, b, o, true, &t), PMC_EXIT_ERROR);
+	assert_int_equal(cli_nerrors, 1);
+	assert_contains(cli_last_error, "threshold 'task-clok=+1%' checked nothing");
+	assert_contains(cli_last_error, "did you mean 'task-clock'?");
+	assert_contains(t, "error: threshold 'task-clok=+1%' checked nothing");
+	assert_null(strstr(t, "warning: threshold 'task-clok"));
+	free(t);
+	/* ... and a warning for compare. */
+	assert_int_equal(cli_compare_to_memory(a, b, o, false, &t), PMC_EXIT_OK);
+	assert_int_equal(cli_nerrors, 0);
+	assert_contains(t, "warning: threshold 'task-clok=+1%' checked nothing");
+	free(t);
+	pmc_cli_compare_opts_free(o);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+static void test_cli_probability_options(void **state)
+{
+	struct pmc_cli_compare_opts *o = pmc_cli_compare_opts_new();
+	static const struct {
+		const char *opt, *val;
+		double want; /* NAN: refused */
+	} cases[] = {
+	    {"--confidence", "0.99", 0.99}, {"--confidence", "95%", 0.95},
+	    {"--alpha", "0.01", 0.01},	    {"--alpha", "5%", 0.05},
+	    {"--confidence", "1.5", NAN},   {"--confidence", "95", NAN},
+	    {"--confidence", "1", NAN},	    {"--confidence", "0", NAN},
+	    {"--confidence", "100%", NAN},  {"--alpha", "5", NAN},
+	    {"--alpha", "-0.1", NAN},	    {"--alpha", "nan", NAN},
+	    {"--alpha", "0.05x", NAN},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int r = parse_one(o, cases[i].opt, cases[i].val);
+		double got = strcmp(cases[i].opt, "--alpha") == 0 ? o->alpha : o->confidence;
+
+		if (isnan(cases[i].want)) {
+			if (r != -EINVAL || cli_nerrors != 1) {
+				print_error("%s %s: returned %d with %zu error lines\n",
+					    cases[i].opt, cases[i].val, r, cli_nerrors);
+				fail();
+			}
+			assert_contains(cli_last_error, cases[i].val);
+		} else {
+			assert_int_equal(r, 1);
+			if (fabs(got - cases[i].want) > 1e-12) {
+				print_error("%s %s: %g, expected %g\n", cases[i].opt, cases[i].val,
+					    got, cases[i].want);
+				fail();
+			}
+		}
+	}
+	/* A bare number above 1 is not guessed to be a percentage: the fix is given. */
+	assert_int_equal(parse_one(o, "--confidence", "1.5"), -EINVAL);
+	assert_contains(cli_last_error, "use 0.95 or 95%");
+	assert_int_equal(parse_one(o, "--alpha", "5"), -EINVAL);
+	assert_contains(cli_last_error, "use 0.05 or 5%");
+	/* A directory of thresholds says so. */
+	assert_int_equal(parse_one(o, "--thresholds", "/tmp"), -EINVAL);
+	assert_contains(cli_last_error, "/tmp: is a directory");
+	pmc_cli_compare_opts_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +667,12 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_value_format),
+	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
+					    teardown),
+	    cmocka_unit_test(test_cli_report_goes_to_its_stream),
+	    cmocka_unit_test(test_cli_gate_needs_something_checked),
+	    cmocka_unit_test(test_cli_probability_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,6 +74,24 @@ static void timeout_kills_the_process_group(void **state)
 	assert_int_equal(system("pgrep -f 'pmc-work slee[p] 20000' >/dev/null"), 256);
 }
 
+static void timeout_works_without_pidfd(void **state)
+{
+	char *argv[] = { PMC_TEST_WORK, "sleep", "20000", NULL };
+	char *quick[] = { PMC_TEST_WORK, "exit", "4", NULL };
+	struct pmc_spawn_opts o = { .argv = argv, .timeout_s = 0.2, .timeout_by_polling = true };
+	struct pmc_spawn_result res;
+
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_true(res.timed_out);
+	assert_int_equal(res.term_signal, SIGKILL);
+	/* A command that ends in time keeps its own status and rusage. */
+	o.argv = quick;
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_false(res.timed_out);
+	assert_int_equal(res.exit_code, 4);
+	assert_true(res.ru.ru_maxrss > 0);
+}
+
 static void input_file_becomes_stdin(void **state)
 {
 	char path[] = "/tmp/pmc-spawn-XXXXXX";
@@ -204,6 +222,7 @@ int main(void)
 		cmocka_unit_test(signals_are_reported),
 		cmocka_unit_test(missing_command_is_an_exec_error),
 		cmocka_unit_test(timeout_kills_the_process_group),
+		cmocka_unit_test(timeout_works_without_pidfd),
 		cmocka_unit_test(input_file_becomes_stdin),
 		cmocka_unit_test(hook_runs_before_exec),
 		cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),

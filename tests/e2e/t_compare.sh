@@ -103,18 +103,22 @@ test_gate_improvement_passes() {
 }
 
 test_gate_inconclusive_only_when_asked() {
-	# Three runs per side cannot reach p < 0.05 (2 / C(6,3) = 0.1).
-	mkresult a.json 'x::task-clock=1e6,0.01,3'
-	mkresult b.json 'x::task-clock=2e6,0.01,3'
+	# Three runs per side cannot reach p < 0.05 (2 / C(6,3) = 0.1): x is inconclusive;
+	# y, with 10 runs, is judged, so the gate did check something.
+	mkresult a.json 'x::task-clock=1e6,0.01,3' 'y::task-clock=1e6,0.01,10'
+	mkresult b.json 'x::task-clock=2e6,0.01,3' 'y::task-clock=1e6,0.01,10'
 	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json || return 1
-	expect_grep 'inconclusive$' "$TMP/out" || return 1
+	expect_grep '^x .*inconclusive$' "$TMP/out" || return 1
 	expect_grep '^warning: too few samples to detect a change at alpha=0\.05 in 1 row .*at least 4 runs per side' \
 		"$TMP/out" || return 1
 	expect_exit 3 "$PMCBENCH" gate --fail-on-inconclusive --baseline a.json b.json || return 1
 	expect_grep '^gate: FAIL \(inconclusive\)' "$TMP/out" || return 1
 	# At alpha 0.2, 3 runs are enough (0.1 < 0.2), and with an 80% CI of the ratio
-	# (which 3+3 runs can give) it is a regression.
-	expect_exit 1 "$PMCBENCH" gate --alpha 0.2 --confidence 0.8 --baseline a.json b.json ||
+	# (which 3+3 runs can give) it is a regression; percentages work too. (--no-fdr:
+	# beside y's p = 1, Benjamini-Hochberg would lift x's q to 0.2.)
+	expect_exit 1 "$PMCBENCH" gate --no-fdr --alpha 0.2 --confidence 0.8 --baseline a.json b.json ||
+		return 1
+	expect_exit 1 "$PMCBENCH" gate --no-fdr --alpha 20% --confidence 80% --baseline a.json b.json ||
 		return 1
 	# A regression outranks an inconclusive row.
 	mkresult c.json 'x::task-clock=2e6,0.01,3' 'y::task-clock=1e6,0.01,10'
@@ -320,6 +324,13 @@ test_bad_options_exit_2_with_one_line() {
 		"compare --alpha 2 a.json a.json|--alpha '2'"
 		"compare --alpha a.json a.json|--alpha 'a.json'"
 		"compare --confidence 0 a.json a.json|--confidence '0'"
+		"compare --confidence 1.5 a.json a.json|--confidence '1\\.5': must lie strictly between 0 and 1; use 0\\.95 or 95%"
+		"compare --confidence 95 a.json a.json|--confidence '95'.*use 0\\.95 or 95%"
+		"gate --alpha 5 --baseline a.json a.json|--alpha '5'.*use 0\\.05 or 5%"
+		"gate --alpha=1 --baseline a.json a.json|--alpha '1'"
+		"compare --thresholds . a.json a.json|\\.: is a directory"
+		"gate --baseline a.json --baseline b.json a.json|--baseline given twice \\('a\\.json' and 'b\\.json'\\)"
+		"gate -b a.json --baseline=a.json a.json|--baseline given twice"
 		"compare --format html a.json a.json|--format 'html': unknown format"
 		"compare --threshold instructions a.json a.json|--threshold 'instructions': column 13: expected METRIC=LIMIT"
 		"compare --threshold x=+2MB a.json a.json|--threshold 'x=\+2MB': column 5: unknown unit 'MB'"
@@ -369,4 +380,122 @@ test_real_runs_ab_and_aa() {
 	# wide; the statistics must not call noise a regression.
 	expect_exit 0 "$PMCBENCH" gate --metric task-clock --threshold task-clock=25% \
 		--baseline a.json c.json
+}
+
+test_gate_with_nothing_judged_is_an_error() {
+	# One perf run per side: no row can be tested, none is exact. Not a pass.
+	mkresult a.json 'x::task-clock=1e6,0.01,1' 'x::wall-time=1e6,0.01,1' 'y::task-clock=1e6,0.01,1'
+	mkresult b.json 'x::task-clock=2e6,0.01,1' 'x::wall-time=1e6,0.01,1' 'y::task-clock=1e6,0.01,1'
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: nothing could be judged: every row has too few runs \(need at least 4 per side for the test, or exact counts\)' ||
+		return 1
+	expect_grep '^gate: ERROR; 0 regressions, 0 improvements, 0 no change, 3 inconclusive' \
+		"$TMP/out" || return 1
+	# At alpha 0.2 the test needs 3 runs: the message follows --alpha.
+	mkresult c.json 'x::task-clock=1e6,0.01,2'
+	expect_exit 2 "$PMCBENCH" gate --alpha 0.2 --baseline c.json c.json || return 1
+	expect_grep 'need at least 3 per side' "$TMP/err" || return 1
+	# compare reports the same rows and exits 0.
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	# Exact counts are judged with one run each (valgrind): that gate passes.
+	mkresult s.json backend=valgrind 'x::instructions=5e6,0,1@sim' 'x::wall-time=1e6,0.01,1'
+	expect_exit 0 "$PMCBENCH" gate --baseline s.json s.json
+}
+
+test_gate_threshold_or_metric_that_checked_nothing() {
+	# No PMU: instructions is unsupported on both sides.
+	mkresult a.json 'x::task-clock=1e6,0.01' 'x::instructions=0,0@unsup' \
+		'y::task-clock=2e6,0.01' 'y::instructions=0,0@unsup'
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json a.json --threshold instructions=+1% || return 1
+	expect_one_line "$TMP/err" "^pmcbench: threshold 'instructions=\+1%' checked nothing: 'instructions' has no measured values in either result \(unsupported\); remove it or measure it$" ||
+		return 1
+	expect_grep '^gate: ERROR' "$TMP/out" || return 1
+	# A misspelt id, with the near one suggested.
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json a.json --threshold instrucions=+1% || return 1
+	expect_one_line "$TMP/err" "threshold 'instrucions=\+1%' checked nothing: no benchmark in both results has a metric 'instrucions' \(did you mean 'instructions'\?\)" ||
+		return 1
+	# --metric filters: one that matches nothing, one whose metric has no values.
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json a.json --metric task-clock --metric tsak-clock ||
+		return 1
+	expect_one_line "$TMP/err" "^pmcbench: --metric 'tsak-clock' selected nothing to compare: no metric .* matches it \(did you mean 'task-clock'\?\)" ||
+		return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json a.json --metric 'task-*' --metric 'instr*' ||
+		return 1
+	expect_one_line "$TMP/err" "--metric 'instr\*' selected nothing to compare: 'instructions' has no measured values" ||
+		return 1
+	# A threshold on a metric that --metric leaves out.
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json a.json --metric task-clock --threshold instructions=+1% ||
+		return 1
+	expect_one_line "$TMP/err" "'instructions' is left out by --metric" || return 1
+	# Several at once: the first is named, the rest counted; the JSON report holds all.
+	expect_exit 2 "$PMCBENCH" gate --format json --baseline a.json a.json --threshold foo=1% \
+		--threshold bar=1% || return 1
+	expect_grep "threshold 'foo=1%' checked nothing.*\(and 1 more: see the warnings\)$" "$TMP/err" ||
+		return 1
+	[ "$(json_get "$TMP/out" 'd["outcome"]')" = error ] || fail "outcome" || return 1
+	[ "$(json_get "$TMP/out" 'len([w for w in d["warnings"] if "checked nothing" in w])')" = 2 ] ||
+		fail "warnings" || return 1
+	# compare warns instead, and exits 0.
+	expect_exit 0 "$PMCBENCH" compare --threshold instrucions=+1% --metric task-clock \
+		--metric 'nope*' a.json a.json || return 1
+	expect_grep "^warning: threshold 'instrucions=\+1%' checked nothing" "$TMP/out" || return 1
+	expect_grep "^warning: --metric 'nope\*' selected nothing to compare" "$TMP/out" || return 1
+	[ -s "$TMP/err" ] && fail "compare wrote to stderr" && return 1
+	# The '*' default is not a metric: it never "checks nothing"; a real limit passes.
+	expect_exit 0 "$PMCBENCH" gate --threshold '*=3%' --threshold task-clock=5% --metric task-clock \
+		--baseline a.json a.json
+}
+
+test_write_failure_exits_2() {
+	[ -w /dev/full ] || { echo "    skip: no /dev/full"; return 0; }
+	base a.json
+	local c
+	for c in "compare a.json a.json" "compare --format json a.json a.json" \
+		"compare --format markdown a.json a.json" "gate --baseline a.json a.json" \
+		"compare --help" "gate --help" "list -n" "list --help" "doctor" "doctor --help"; do
+		# shellcheck disable=SC2086
+		"$PMCBENCH" $c >/dev/full 2>"$TMP/err"
+		[ $? = 2 ] || fail "'$c' >/dev/full did not exit 2" || return 1
+		expect_one_line "$TMP/err" '^pmcbench: .*cannot write .*standard output' || return 1
+	done
+}
+
+test_valgrind_tool_or_version_difference_warns() {
+	mkresult a.json backend=valgrind env:valgrind-tool=callgrind env:valgrind-version=valgrind-3.19.0 \
+		'x::instructions=5e6,0,1@sim'
+	mkresult b.json backend=valgrind env:valgrind-tool=cachegrind env:valgrind-version=valgrind-3.19.0 \
+		'x::instructions=5e6,0,1@sim'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep "^warning: environments differ \(valgrind-tool 'callgrind' vs 'cachegrind'\)" \
+		"$TMP/out" || return 1
+	mkresult c.json backend=valgrind env:valgrind-tool=callgrind env:valgrind-version=valgrind-3.22.0 \
+		'x::instructions=5e6,0,1@sim'
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json c.json || return 1
+	expect_grep "^warning: environments differ \(valgrind-version 'valgrind-3\.19\.0' vs 'valgrind-3\.22\.0'\)" \
+		"$TMP/out"
+}
+
+test_overflow_names_file_benchmark_and_metric() {
+	mkresult ok.json 'x::instructions=1e6,0.01' 'x::task-clock=1e6,0.01'
+	python3 - <<'EOF'
+import json
+d = json.load(open("ok.json"))
+d["benchmarks"][0]["metrics"]["instructions"]["samples"] = [1.7e308, 1.0] * 5
+json.dump(d, open("big.json", "w"))
+EOF
+	expect_exit 2 "$PMCBENCH" compare ok.json big.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: big\.json: metric 'instructions' of benchmark 'x': its samples \(up to 1\.7e\+308\) overflow" ||
+		return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline big.json ok.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: big\.json: metric 'instructions' of benchmark 'x'"
+}
+
+test_change_column_says_hodges_lehmann() {
+	base a.json
+	expect_exit 0 "$PMCBENCH" compare a.json a.json || return 1
+	expect_grep '^benchmark +a\.json +a\.json +change \(HL\) +test +limit +verdict$' "$TMP/out" ||
+		return 1
+	expect_exit 0 "$PMCBENCH" compare --format markdown a.json a.json || return 1
+	expect_grep '^\| benchmark \| a\.json \| a\.json \| change \(HL\) \| test \| limit \| verdict \|$' \
+		"$TMP/out"
 }

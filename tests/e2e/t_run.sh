@@ -103,10 +103,71 @@ test_input_and_output() {
 }
 
 test_several_commands_interleaved_and_compared() {
-	expect_exit 0 "$PMCBENCH" run -q -r 4 -e task-clock -c "$WORK loop 1000" -c "'$WORK' loop 2000" \
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults -c "$WORK touch 100" -c "'$WORK' touch 2000" \
 		-n small -n big -o res.json || return 1
 	[ "$(json_get res.json "[b['name'] for b in d['benchmarks']]")" = "['small', 'big']" ] || fail "names" || return 1
-	expect_grep 'big' "$TMP/out"
+	# The comparison against the first command: 1900 more page faults is a significant
+	# increase, far beyond the default 5%.
+	expect_grep "^Comparison against the reference 'small'" "$TMP/out" &&
+	expect_grep '^big .*regression' "$TMP/out" || return 1
+	# --reference 2 turns it around: small against big is an improvement.
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults -c "$WORK touch 100" -c "$WORK touch 2000" \
+		-n small -n big --reference 2 &&
+	expect_grep "^Comparison against the reference 'big'" "$TMP/out" &&
+	expect_grep '^small .*improvement' "$TMP/out"
+}
+
+test_run_takes_comparison_options() {
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults -o base.json -n w -- "$WORK" touch 100 || return 1
+	# Gate on the fly with comparison options before and after other options.
+	expect_exit 1 "$PMCBENCH" run -q -r 6 --no-fdr -e page-faults --threshold page-faults=+10% \
+		--alpha=0.05 --metric page-faults --baseline base.json -n w -- "$WORK" touch 2000 &&
+	expect_grep 'regression' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults --threshold 'page-faults=+5000%' \
+		--metric page-faults --baseline base.json -n w -- "$WORK" touch 2000 || return 1
+	# With --format json stdout stays one JSON document; the verdict goes to stderr.
+	expect_exit 1 "$PMCBENCH" run -q -r 6 -e page-faults --format=json --threshold page-faults=+10% \
+		--metric page-faults --baseline base.json -n w -- "$WORK" touch 2000 &&
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "stdout is not one JSON document" || return 1
+	expect_grep 'regression' "$TMP/err"
+}
+
+test_interrupt_stops_the_command() {
+	"$PMCBENCH" run -q -r 1 -w 0 -e task-clock -- "$WORK" sleep 27250 >"$TMP/out" 2>"$TMP/err" &
+	local pid=$! code
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	code=$?
+	[ "$code" = 130 ] || fail "exit status $code after SIGINT, expected 130" || return 1
+	sleep 0.2
+	! pgrep -f 'pmc-work slee[p] 27250' >/dev/null || fail "the measured command survived" || return 1
+	expect_grep 'interrupted' "$TMP/err"
+}
+
+test_write_failure_is_an_error() {
+	[ -w /dev/full ] || return 0
+	"$PMCBENCH" run -q -r 1 -e task-clock -- "$WORK" loop 1 >/dev/full 2>"$TMP/err"
+	[ $? = 2 ] || fail "writing to a full device did not fail" || return 1
+	expect_grep 'standard output' "$TMP/err"
+}
+
+test_duplicate_events_are_refused() {
+	expect_exit 2 "$PMCBENCH" run -e task-clock,cs,context-switches -- true &&
+	expect_grep "'context-switches' is given twice" "$TMP/err" && expect_lines 1 "$TMP/err"
+}
+
+test_user_only_counting_is_labelled() {
+	# An unprivileged user under perf_event_paranoid >= 2 may count user space only:
+	# the metric ids say so (":u") and so does the environment.
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || return 0
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] || return 0
+	chmod 777 "$TMP"
+	expect_exit 0 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PMCBENCH" run -q -r 2 -e task-clock -o "$TMP/u.json" -- "$WORK" loop 10 || return 1
+	[ "$(json_get u.json "list(d['benchmarks'][0]['metrics'])[0]")" = "task-clock:u" ] || fail "not labelled :u" || return 1
+	[ "$(json_get u.json "d['environment']['counting']")" = user-only ] || fail "counting not user-only" || return 1
+	expect_grep 'counting user space only' "$TMP/err"
 }
 
 test_shell_option() {
