@@ -149,29 +149,5 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 
 int pmc_report_markdown(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o)
 {
-	bool median;
-	double confidence;
-	int err;
-
-	if (!out || !r || (r->nbench && !r->benchmarks))
-		return -EINVAL;
-	err = pmc_report_opts_resolve(o, &median, &confidence);
-	if (err < 0)
-		return err;
-	if (r->nbench == 0)
-		fputs("_No benchmarks in the result._\n", out);
-	for (size_t i = 0; i < r->nbench; i++) {
-		struct pmc_report_block blk;
-
-		err = pmc_report_block_build(&r->benchmarks[i], median, confidence, &blk);
-		if (err < 0)
-			return err;
-		if (i > 0)
-			fputc('\n', out);
-		print_block(out, &blk);
-		pmc_report_block_free(&blk);
-	}
-	if (fflush(out) != 0 || ferror(out))
-		return -EIO;
-	return 0;
+	return pmc_report_each_block(out, r, o, "_No benchmarks in the result._\n", print_block);
 }

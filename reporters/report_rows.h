@@ -5,8 +5,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct pmc_benchmark;
+struct pmc_result;
 struct pmc_metric;
 struct pmc_report_opts;
 
@@ -50,6 +52,12 @@ int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,
 
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
 size_t pmc_report_width(const char *s);
+
+/* The loop both reporters share: checks the arguments, builds each benchmark's block and
+ * hands it to print, one blank line apart; `empty` is written for a result without
+ * benchmarks. Returns 0, -EINVAL, -ENOMEM or -EIO. */
+int pmc_report_each_block(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o,
+			  const char *empty, void (*print)(FILE *, const struct pmc_report_block *));
 
 /* The footnote mark of cross-group ratios. */
 #define PMC_REPORT_CROSS_MARK "†"

@@ -666,7 +666,8 @@ int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,
 	return 0;
 }
 
-int pmc_report_table(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o)
+int pmc_report_each_block(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o,
+			  const char *empty, void (*print)(FILE *, const struct pmc_report_block *))
 {
 	bool median;
 	double confidence;
@@ -678,7 +679,7 @@ int pmc_report_table(FILE *out, const struct pmc_result *r, const struct pmc_rep
 	if (err < 0)
 		return err;
 	if (r->nbench == 0)
-		fputs("No benchmarks in the result.\n", out);
+		fputs(empty, out);
 	for (size_t i = 0; i < r->nbench; i++) {
 		struct pmc_report_block blk;
 
@@ -687,10 +688,15 @@ int pmc_report_table(FILE *out, const struct pmc_result *r, const struct pmc_rep
 			return err;
 		if (i > 0)
 			fputc('\n', out);
-		print_block(out, &blk);
+		print(out, &blk);
 		pmc_report_block_free(&blk);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
 	return 0;
+}
+
+int pmc_report_table(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o)
+{
+	return pmc_report_each_block(out, r, o, "No benchmarks in the result.\n", print_block);
 }
