@@ -10,8 +10,8 @@ sanitize) opts="-Db_sanitize=address,undefined -Db_lundef=false" ;;
 *) echo "ci/build.sh: unknown build kind '$kind'; use plain or sanitize" >&2; exit 2 ;;
 esac
 if [ -f "$dir/build.ninja" ]; then
-	meson configure "$dir" $opts >/dev/null
+	meson configure "$dir" $opts
 else
-	meson setup "$dir" $opts >/dev/null
+	meson setup "$dir" $opts
 fi
 ninja -C "$dir"

@@ -9,8 +9,9 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "pmcbench.h"
 
-#define PMC_RESULT_SCHEMA "pmcbench-result/1"
+#define PMC_RESULT_SCHEMA PMCBENCH_RESULT_SCHEMA
 
 struct pmc_run_raw {
 	uint64_t value, enabled, running;
