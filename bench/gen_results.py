@@ -9,7 +9,8 @@ Every benchmark gets ten metrics: five counters with per-run status and raw read
 (instructions, cycles, task-clock, page-faults, context-switches), four from wait4
 (wall-time, user-time, system-time, max-rss) and the derived ipc. --shift makes the
 first FRACTION of the benchmarks PCT percent slower, so that a pair of files has
-regressions to report. Only the Python standard library is used.
+regressions to report. The text is laid out as pmcbench writes it: compact, with a line
+per top-level member, benchmark head and metric. Only the Python standard library is used.
 """
 import argparse
 import json
@@ -22,13 +23,20 @@ RUSAGE = [("wall-time", "ns", 1.2e6), ("user-time", "ns", 8e5),
           ("system-time", "ns", 2e5), ("max-rss", "bytes", 4e6)]
 
 
+def dumps(v):
+    return json.dumps(v, separators=(",", ":"))
+
+
 def metric(unit, better, samples, derived=False, raw=None):
-    m = {"unit": unit, "better": better, "derived": derived, "simulated": False,
-         "cross_group": False, "samples": samples}
+    # Members holding their default (false) are left out, as pmcbench does.
+    m = {"unit": unit, "better": better}
+    if derived:
+        m["derived"] = True
+    m["samples"] = samples
     if raw is not None:
-        m["status"] = ["counted"] * len(samples)
+        # Every run counted: one status for all, and the raw readings as parallel arrays.
+        m["status"] = "counted"
         m["raw"] = raw
-        m["running_fraction"] = [1.0] * len(samples)
     return m
 
 
@@ -41,7 +49,7 @@ def benchmark(i, rng, runs, factor):
         if name == "context-switches":
             vals = [max(0, round(base + rng.gauss(0, 1))) for _ in range(runs)]
         enabled = [int(1e6 * scale * (1 + rng.random() * 0.01)) for _ in range(runs)]
-        raw = [[v, e, e] for v, e in zip(vals, enabled)]
+        raw = {"value": vals, "time_enabled": enabled, "time_running": enabled}
         metrics[name] = metric(unit, "lower", vals, raw=raw)
         per_run[name] = vals
     for name, unit, base in RUSAGE:
@@ -50,7 +58,7 @@ def benchmark(i, rng, runs, factor):
     ipc = [ins / cyc for ins, cyc in zip(per_run["instructions"], per_run["cycles"])]
     metrics["ipc"] = metric("ratio", "higher", ipc, derived=True)
     return {"name": "bench/%05d" % i, "command": "./bench --case %d" % i, "build_id": None,
-            "runs": [{"exit_code": 0, "signal": 0, "timed_out": False}] * runs,
+            "runs": [{"exit_code": 0}] * runs,
             "metrics": metrics}
 
 
@@ -71,11 +79,16 @@ def main():
     nshift = int(a.benchmarks * a.shifted) if a.shift else 0
     # Written one benchmark at a time so that the generator's memory stays small.
     with open(a.out, "w") as f:
-        f.write(json.dumps(head)[:-1] + ', "benchmarks": [\n')
+        f.write("{" + ",\n".join(dumps(k) + ":" + dumps(v) for k, v in head.items()))
+        f.write(',\n"benchmarks":[')
         for i in range(a.benchmarks):
             factor = 1 + a.shift / 100.0 if i < nshift else 1.0
-            f.write((",\n" if i else "") + json.dumps(benchmark(i, rng, a.runs, factor)))
-        f.write("\n]}\n")
+            b = benchmark(i, rng, a.runs, factor)
+            metrics = b.pop("metrics")
+            f.write((",\n" if i else "\n") + dumps(b)[:-1] + ',"metrics":{')
+            f.write(",".join("\n" + dumps(k) + ":" + dumps(v) for k, v in metrics.items()))
+            f.write("}}")
+        f.write("\n]}\n" if a.benchmarks else "]}\n")
 
 
 if __name__ == "__main__":

@@ -1,24 +1,28 @@
 /* The result model (result.h) and its JSON file, schema pmcbench-result/1
  * (docs/result-schema.md).
  *
- * Reading and writing use a small streaming JSON reader and writer of our own rather
- * than jansson's tree: a result of 10,000 benchmarks x 10 metrics x 10 runs with raw
- * readings took jansson 4.8 s and 845 MB to load (its lexer runs at about 40 MB/s and
- * each value costs a heap object), against a target of 0.5 s and 200 MB for loading
- * two of them. The reader validates as it goes, so every error, syntax or schema, comes
- * with a line and column. The tests check both directions against jansson. */
+ * JSON is jansson's job: saving converts the model to jansson trees, a benchmark at a
+ * time, and dumps them; loading parses the file with jansson, a top-level member and a
+ * benchmark at a time, and converts each tree to the model, checking every rule of the
+ * schema on the way. A file that is not valid, or not laid out as expected, is parsed
+ * again whole, so that syntax errors come with jansson's line and column and schema
+ * errors with the JSON path of the value at fault. While a file loads, jansson's
+ * allocations go to a per-thread arena (below), reused from benchmark to benchmark. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "config.h"
 #include "metrics.h"
@@ -420,31 +424,6 @@ size_t pmc_metric_present(const struct pmc_metric *m, double *out)
 
 /* ---- Shared helpers ------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF), or 0 when it is not one. s is NUL-terminated. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
-			   ? 4
-			   : 0;
-	}
-	return 0;
-}
-
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -471,6 +450,56 @@ static const char *quantity_of(const char *unit)
 	return "value";
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF), or 0 when it is not one. s is NUL-terminated. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
+			   ? 4
+			   : 0;
+	}
+	return 0;
+}
+
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p += n)
+		if ((n = utf8_len(p)) == 0)
+			return false;
+	return true;
+}
+
+/* The raw reading that goes with each status. */
+enum raw_kind {
+	RAW_NONE,  /* null: the event did not open, nothing was read */
+	RAW_COUNT, /* [value, null, null]: a simulated count, which has no times */
+	RAW_FULL,  /* [value, time_enabled, time_running] from the kernel */
+};
+
+static enum raw_kind raw_kind_of(enum pmc_status st)
+{
+	if (status_failed(st))
+		return RAW_NONE;
+	return st == PMC_STATUS_EXACT ? RAW_COUNT : RAW_FULL;
+}
+
 /* ---- Checking a result before writing it -------------------------------------- */
 
 /* The rules the reader enforces, applied before writing, so that everything saved loads
@@ -481,6 +510,12 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 	if (!r->backend || !*r->backend) {
 		set_err(err, errlen, "the result has no backend");
 		return -EINVAL;
+	}
+	for (size_t i = 0; i < r->nenv; i++) {
+		if (!*r->env[i].key || !utf8_valid(r->env[i].key)) {
+			set_err(err, errlen, "environment key %zu is empty or not UTF-8", i);
+			return -EINVAL;
+		}
 	}
 	for (size_t i = 0; i < r->nbench; i++) {
 		const struct pmc_benchmark *b = &r->benchmarks[i];
@@ -509,13 +544,14 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			const struct pmc_metric *m = &b->metrics[j];
 
-			if (!m->id || !*m->id || !m->unit || !*m->unit ||
+			if (!m->id || !*m->id || !utf8_valid(m->id) || !m->unit || !*m->unit ||
 			    (m->better != PMC_LOWER_IS_BETTER &&
 			     m->better != PMC_HIGHER_IS_BETTER)) {
-				set_err(err, errlen,
-					"benchmark \"%s\": metric %zu lacks an id, a unit or a "
-					"direction",
-					b->name, j);
+				set_err(
+				    err, errlen,
+				    "benchmark \"%s\": metric %zu lacks a UTF-8 id, a unit or a "
+				    "direction",
+				    b->name, j);
 				return -EINVAL;
 			}
 			if (pmc_benchmark_find_metric(b, m->id) != m) {
@@ -533,6 +569,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				return -EINVAL;
 			}
 			for (size_t k = 0; k < m->n; k++) {
+				const struct pmc_run_raw *raw = m->has_status ? &m->raw[k] : NULL;
 				double v = m->values[k];
 
 				if (isinf(v) || (!m->derived && v < 0)) {
@@ -542,16 +579,26 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 						b->name, m->id, k, quantity_of(m->unit), v);
 					return -EINVAL;
 				}
-				if (!m->has_status)
+				if (!raw)
 					continue;
 				if ((unsigned)m->status[k] > PMC_STATUS_EXACT ||
 				    pmc_status_has_value(m->status[k]) == (bool)isnan(v) ||
-				    m->raw[k].running > m->raw[k].enabled) {
+				    raw->running > raw->enabled) {
 					set_err(
 					    err, errlen,
 					    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
 					    "status and raw reading disagree",
 					    b->name, m->id, k);
+					return -EINVAL;
+				}
+				/* The kernel keeps counts and times in signed 64 bits (local64_t),
+				 * and JSON readers such as jansson read integers that way. */
+				if (raw_kind_of(m->status[k]) != RAW_NONE &&
+				    (raw->value > INT64_MAX || raw->enabled > INT64_MAX)) {
+					set_err(err, errlen,
+						"benchmark \"%s\": metric \"%s\": run %zu: a raw "
+						"reading above 2^63 - 1, which no kernel reports",
+						b->name, m->id, k);
 					return -EINVAL;
 				}
 			}
@@ -560,223 +607,293 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* ---- Writing -------------------------------------------------------------------- */
+/* ---- Writing: model -> JSON text ------------------------------------------------ */
 
-static void put_string(FILE *f, const char *s)
+/* The text is compact JSON (no spaces), with a line break after each top-level member,
+ * each benchmark's head and each metric: jansson reads indentation one character at a
+ * time, and JSON_INDENT(1) made loading a third slower for a file half again as large
+ * (docs/result-schema.md, "Size and speed"), while a metric per line still reads and
+ * diffs well. jansson writes doubles with 17 significant digits (2.15 and later: the
+ * shortest form that reads back the same). */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY)
+
+/* s as a JSON string. JSON text is UTF-8: a stray byte (a Latin-1 file name in a
+ * command, say) becomes U+FFFD rather than making the file unreadable. */
+static json_t *string_json(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	json_t *j;
+	char *fixed, *q;
 
-	putc('"', f);
-	while (*p) {
-		unsigned char c = *p;
-		size_t n;
+	if (!s)
+		return json_null();
+	if (utf8_valid(s))
+		return json_string(s);
+	fixed = malloc(3 * strlen(s) + 1);
+	if (!fixed)
+		return NULL;
+	for (q = fixed; *p;) {
+		size_t n = utf8_len(p);
 
-		if (c == '"' || c == '\\') {
-			putc('\\', f);
-			putc(c, f);
-			p++;
-		} else if (c < 0x20) {
-			switch (c) {
-			case '\n':
-				fputs("\\n", f);
-				break;
-			case '\t':
-				fputs("\\t", f);
-				break;
-			case '\r':
-				fputs("\\r", f);
-				break;
-			default:
-				fprintf(f, "\\u%04x", c);
-			}
-			p++;
-		} else if ((n = utf8_len(p)) > 0) {
-			fwrite(p, 1, n, f);
+		if (n) {
+			memcpy(q, p, n);
+			q += n;
 			p += n;
 		} else {
-			/* JSON text is UTF-8: a stray byte (a Latin-1 file name in a command,
-			 * say) becomes U+FFFD rather than making the file unreadable. */
-			fputs("\xef\xbf\xbd", f);
+			memcpy(q, "\xef\xbf\xbd", 3);
+			q += 3;
 			p++;
 		}
 	}
-	putc('"', f);
+	*q = '\0';
+	j = json_string(fixed);
+	free(fixed);
+	return j;
 }
 
-static void put_string_or_null(FILE *f, const char *s)
+/* A value not measured (NAN) is null. Whole numbers are written as integers, which
+ * is how counts and nanoseconds read best; -0 stays a real so that its sign survives. */
+static json_t *number_json(double v)
 {
-	if (s)
-		put_string(f, s);
-	else
-		fputs("null", f);
+	if (isnan(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)))
+		return json_integer((json_int_t)v);
+	return json_real(v);
 }
 
-/* The shortest decimal that reads back as the same double; null when not finite.
- * Runs under the C locale (see emit_result). */
-static void put_double(FILE *f, double v)
+/* Adds value to obj or arr. jansson takes the value even when that fails, and fails
+ * for a NULL value, so a failed constructor ends up here as false. */
+static bool put(json_t *obj, const char *key, json_t *value)
 {
-	int saved = errno; /* strtod's ERANGE must not hide why a write failed */
-	char buf[40];
-
-	if (!isfinite(v)) {
-		fputs("null", f);
-		return;
-	}
-	/* Whole numbers (counts, ns) print exactly without an exponent up to 2^63. */
-	if (v == floor(v) && fabs(v) < 9.2e18) {
-		fprintf(f, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	errno = saved;
-	fputs(buf, f);
+	return json_object_set_new(obj, key, value) == 0;
 }
 
-static void put_bool(FILE *f, bool b)
+static bool append(json_t *arr, json_t *value)
 {
-	fputs(b ? "true" : "false", f);
+	return json_array_append_new(arr, value) == 0;
 }
 
-static void put_metric(FILE *f, const struct pmc_metric *m)
+/* Adds an empty container to obj and returns it (obj owns it), or NULL. */
+static json_t *put_new(json_t *obj, const char *key, json_t *container)
 {
-	const char *in = "          ";
+	return put(obj, key, container) ? container : NULL;
+}
 
-	fputs("        ", f);
-	put_string(f, m->id);
-	fprintf(f, ": {\n%s\"unit\": ", in);
-	put_string(f, m->unit);
-	fprintf(f, ",\n%s\"better\": \"%s\"", in,
-		m->better == PMC_HIGHER_IS_BETTER ? "higher" : "lower");
-	fprintf(f, ",\n%s\"derived\": ", in);
-	put_bool(f, m->derived);
-	fprintf(f, ",\n%s\"simulated\": ", in);
-	put_bool(f, m->simulated);
-	fprintf(f, ",\n%s\"cross_group\": ", in);
-	put_bool(f, m->cross_group);
-	if (m->error) {
-		const char *name = strerrorname_np(m->error);
+/* An errno by name: numbers differ between architectures. */
+static json_t *error_json(int error)
+{
+	const char *name = strerrorname_np(error);
 
-		fprintf(f, ",\n%s\"error\": ", in);
-		if (name)
-			put_string(f, name);
-		else
-			fprintf(f, "%d", m->error);
-	}
-	if (m->note) {
-		fprintf(f, ",\n%s\"note\": ", in);
-		put_string(f, m->note);
-	}
+	return name ? json_string(name) : json_integer(error);
+}
 
-	fprintf(f, ",\n%s\"samples\": [", in);
-	for (size_t i = 0; i < m->n; i++) {
-		if (i)
-			fputs(", ", f);
-		put_double(f, m->values[i]);
-	}
-	fputc(']', f);
-	if (m->has_status) {
-		fprintf(f, ",\n%s\"status\": [", in);
-		for (size_t i = 0; i < m->n; i++)
-			fprintf(f, "%s\"%s\"", i ? ", " : "", pmc_status_name(m->status[i]));
-		fprintf(f, "],\n%s\"raw\": [", in);
-		for (size_t i = 0; i < m->n; i++) {
-			const struct pmc_run_raw *raw = &m->raw[i];
+/* One status name when every run has the same (the common case), else one per run. */
+static json_t *status_json(const struct pmc_metric *m)
+{
+	json_t *arr;
+	size_t k = 1;
 
-			if (i)
-				fputs(", ", f);
-			/* Nothing was read from an event that did not open, and a simulator
-			 * has no times: null, never a made-up 0. */
-			if (status_failed(m->status[i]))
-				fputs("null", f);
-			else if (m->status[i] == PMC_STATUS_EXACT)
-				fprintf(f, "[%" PRIu64 ", null, null]", raw->value);
-			else
-				fprintf(f, "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", raw->value,
-					raw->enabled, raw->running);
+	while (k < m->n && m->status[k] == m->status[0])
+		k++;
+	if (m->n > 0 && k == m->n)
+		return json_string(pmc_status_name(m->status[0]));
+	arr = json_array();
+	for (k = 0; arr && k < m->n; k++) {
+		if (!append(arr, json_string(pmc_status_name(m->status[k])))) {
+			json_decref(arr);
+			return NULL;
 		}
-		fprintf(f, "],\n%s\"running_fraction\": [", in);
-		for (size_t i = 0; i < m->n; i++) {
-			const struct pmc_run_raw *raw = &m->raw[i];
+	}
+	return arr;
+}
 
-			if (i)
-				fputs(", ", f);
-			if (status_failed(m->status[i]) || m->status[i] == PMC_STATUS_EXACT ||
-			    raw->enabled == 0)
-				fputs("null", f);
-			else
-				put_double(f, (double)raw->running / (double)raw->enabled);
+/* The raw readings as three parallel arrays, entry k for run k: jansson makes a value
+ * of every number but not of every run, where a [value, enabled, running] triple per
+ * run cost an array of its own. A part the run has no reading of is null (table
+ * "raw" in docs/result-schema.md). The values are below 2^63 (result_check). */
+static json_t *raw_json(const struct pmc_metric *m)
+{
+	json_t *j = json_object(), *value, *enabled, *running;
+	bool ok;
+
+	ok = (value = put_new(j, "value", json_array())) &&
+	     (enabled = put_new(j, "time_enabled", json_array())) &&
+	     (running = put_new(j, "time_running", json_array()));
+	for (size_t k = 0; ok && k < m->n; k++) {
+		const struct pmc_run_raw *raw = &m->raw[k];
+		enum raw_kind kind = raw_kind_of(m->status[k]);
+
+		ok = append(value, kind == RAW_NONE ? json_null()
+						    : json_integer((json_int_t)raw->value)) &&
+		     append(enabled, kind == RAW_FULL ? json_integer((json_int_t)raw->enabled)
+						      : json_null()) &&
+		     append(running, kind == RAW_FULL ? json_integer((json_int_t)raw->running)
+						      : json_null());
+	}
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* A member that holds its default (false, 0) is left out: the reader supplies it, and
+ * a file of many benchmarks is a tenth smaller and quicker to load without them. */
+static json_t *metric_json(const struct pmc_metric *m)
+{
+	json_t *j = json_object(), *samples;
+	bool ok;
+
+	ok =
+	    put(j, "unit", string_json(m->unit)) &&
+	    put(j, "better", json_string(m->better == PMC_HIGHER_IS_BETTER ? "higher" : "lower")) &&
+	    (!m->derived || put(j, "derived", json_true())) &&
+	    (!m->simulated || put(j, "simulated", json_true())) &&
+	    (!m->cross_group || put(j, "cross_group", json_true())) &&
+	    (!m->error || put(j, "error", error_json(m->error))) &&
+	    (!m->note || put(j, "note", string_json(m->note))) &&
+	    (samples = put_new(j, "samples", json_array())) &&
+	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m))));
+	for (size_t i = 0; ok && i < m->n; i++)
+		ok = append(samples, number_json(m->values[i]));
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+static json_t *run_json(const struct pmc_run_info *run)
+{
+	json_t *j = json_pack("{s:i}", "exit_code", run->exit_code);
+
+	if (j && ((run->term_signal && !put(j, "signal", json_integer(run->term_signal))) ||
+		  (run->timed_out && !put(j, "timed_out", json_true())))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* A benchmark's members other than its metrics, which are written one per line. */
+static json_t *benchmark_head_json(const struct pmc_benchmark *b)
+{
+	json_t *j = json_object(), *runs;
+	bool ok;
+
+	ok = put(j, "name", string_json(b->name)) && put(j, "command", string_json(b->command)) &&
+	     put(j, "build_id", string_json(b->build_id)) &&
+	     (runs = put_new(j, "runs", json_array()));
+	for (size_t i = 0; ok && i < b->nruns; i++)
+		ok = append(runs, run_json(&b->runs[i]));
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* The members of the document before "benchmarks", in the order of
+ * docs/result-schema.md. */
+static json_t *result_head_json(const struct pmc_result *r)
+{
+	json_t *j = json_object(), *env;
+	bool ok;
+
+	ok = put(j, "schema", json_string(PMC_RESULT_SCHEMA)) &&
+	     put(j, "tool",
+		 json_pack("{s:s, s:o}", "name", "pmcbench", "version",
+			   string_json(r->tool_version))) &&
+	     put(j, "created", string_json(r->created)) &&
+	     put(j, "backend", string_json(r->backend)) &&
+	     (env = put_new(j, "environment", json_object()));
+	for (size_t i = 0; ok && i < r->nenv; i++)
+		ok = put(env, r->env[i].key, string_json(r->env[i].value));
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* ---- Saving ----------------------------------------------------------------------- */
+
+/* Where the text goes, and the first error on the way (the errno of a failed write, or
+ * ENOMEM): once set, the rest is skipped. */
+struct writer {
+	FILE *f;
+	int error;
+};
+
+static void put_text(struct writer *w, const char *s)
+{
+	if (!w->error && fputs(s, w->f) == EOF)
+		w->error = errno ? errno : EIO;
+}
+
+/* Writes j compactly and drops it; a NULL j is a constructor that ran out of memory. */
+static void put_value(struct writer *w, json_t *j)
+{
+	if (!j && !w->error)
+		w->error = ENOMEM;
+	if (j && !w->error && json_dumpf(j, w->f, DUMP_FLAGS) < 0)
+		w->error = errno ? errno : EIO;
+	json_decref(j);
+}
+
+/* "key":value; keys are UTF-8 (result_check, string_json). */
+static void put_member(struct writer *w, const char *key, json_t *value)
+{
+	put_value(w, json_string(key));
+	put_text(w, ":");
+	put_value(w, value);
+}
+
+/* The members of obj, sep between them, without the braces; obj is dropped. A NULL obj
+ * is a constructor that ran out of memory. */
+static void put_members(struct writer *w, json_t *obj, const char *sep)
+{
+	const char *key;
+	json_t *v;
+	bool first = true;
+
+	if (!obj && !w->error)
+		w->error = ENOMEM;
+	json_object_foreach(obj, key, v)
+	{
+		if (!first)
+			put_text(w, sep);
+		first = false;
+		put_member(w, key, json_incref(v));
+	}
+	json_decref(obj);
+}
+
+/* Writes the text of r, which has passed result_check(), one benchmark at a time: the
+ * jansson tree of the whole result is never built. Returns 0 or a negative errno. */
+static int write_result(const struct pmc_result *r, FILE *f)
+{
+	struct writer w = {.f = f};
+
+	errno = 0;
+	put_text(&w, "{");
+	put_members(&w, result_head_json(r), ",\n");
+	put_text(&w, ",\n\"benchmarks\":[");
+	for (size_t i = 0; i < r->nbench && !w.error; i++) {
+		const struct pmc_benchmark *b = &r->benchmarks[i];
+
+		put_text(&w, i ? ",\n{" : "\n{");
+		put_members(&w, benchmark_head_json(b), ",");
+		put_text(&w, ",\"metrics\":{");
+		for (size_t j = 0; j < b->nmetrics; j++) {
+			put_text(&w, j ? ",\n" : "\n");
+			put_member(&w, b->metrics[j].id, metric_json(&b->metrics[j]));
 		}
-		fputc(']', f);
+		put_text(&w, "}}");
 	}
-	fputs("\n        }", f);
-}
-
-static void put_benchmark(FILE *f, const struct pmc_benchmark *b)
-{
-	fputs("    {\n      \"name\": ", f);
-	put_string(f, b->name);
-	fputs(",\n      \"command\": ", f);
-	put_string_or_null(f, b->command);
-	fputs(",\n      \"build_id\": ", f);
-	put_string_or_null(f, b->build_id);
-	fputs(",\n      \"runs\": [", f);
-	for (size_t i = 0; i < b->nruns; i++) {
-		const struct pmc_run_info *run = &b->runs[i];
-
-		fprintf(f, "%s\n        {\"exit_code\": %d, \"signal\": %d, \"timed_out\": %s}",
-			i ? "," : "", run->exit_code, run->term_signal,
-			run->timed_out ? "true" : "false");
-	}
-	fputs(b->nruns ? "\n      ],\n" : "],\n", f);
-	fputs("      \"metrics\": {", f);
-	for (size_t i = 0; i < b->nmetrics; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		put_metric(f, &b->metrics[i]);
-	}
-	fputs(b->nmetrics ? "\n      }\n    }" : "}\n    }", f);
-}
-
-/* Writes the JSON text. Numbers are formatted in the C locale, whatever LC_NUMERIC the
- * program set, since JSON's decimal point is '.'. Returns 0 or -errno. */
-static int emit_result(FILE *f, const struct pmc_result *r)
-{
-	locale_t c, old;
-
-	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!c)
-		return -ENOMEM;
-	old = uselocale(c);
-
-	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"tool\": {\"name\": \"pmcbench\", \"version\": ",
-		PMC_RESULT_SCHEMA);
-	put_string_or_null(f, r->tool_version);
-	fputs("},\n  \"created\": ", f);
-	put_string_or_null(f, r->created);
-	fputs(",\n  \"backend\": ", f);
-	put_string(f, r->backend);
-	fputs(",\n  \"environment\": {", f);
-	for (size_t i = 0; i < r->nenv; i++) {
-		fputs(i ? ",\n    " : "\n    ", f);
-		put_string(f, r->env[i].key);
-		fputs(": ", f);
-		put_string(f, r->env[i].value);
-	}
-	fputs(r->nenv ? "\n  },\n" : "},\n", f);
-	fputs("  \"benchmarks\": [", f);
-	/* Stop at the first failed write (a full disk): errno still says why. */
-	for (size_t i = 0; i < r->nbench && !ferror(f); i++) {
-		fputs(i ? ",\n" : "\n", f);
-		put_benchmark(f, &r->benchmarks[i]);
-	}
-	fputs(r->nbench ? "\n  ]\n}\n" : "]\n}\n", f);
-
-	uselocale(old);
-	freelocale(c);
-	return 0;
+	put_text(&w, r->nbench ? "\n]}\n" : "]}\n");
+	return -w.error;
 }
 
 char *pmc_result_dumps(const struct pmc_result *r)
@@ -794,10 +911,10 @@ char *pmc_result_dumps(const struct pmc_result *r)
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	rc = emit_result(f, r);
+	rc = write_result(r, f);
 	if (fclose(f) != 0 || rc < 0) {
 		free(buf);
-		errno = rc < 0 ? -rc : ENOMEM;
+		errno = ENOMEM;
 		return NULL;
 	}
 	return buf;
@@ -866,8 +983,7 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 	if (!f)
 		goto err_write;
 	fd = -1;
-	errno = 0;
-	rc = emit_result(f, r);
+	rc = write_result(r, f);
 	if (rc < 0) {
 		errno = -rc;
 		goto err_write;
@@ -917,1634 +1033,1188 @@ out:
 	return rc;
 }
 
-/* ---- Reading: a streaming JSON reader ------------------------------------------- */
+/* ---- An arena for jansson's tree while a file loads ----------------------------- */
 
-#define JR_PATH_DEPTH 8
-#define JR_MAX_NESTING 128
+/* jansson allocates every value of a document on its own: a result of 10,000
+ * benchmarks is six million small allocations, and freeing a tree value by value takes
+ * a fifth of the time parsing did. While a file loads, the loading thread sends
+ * jansson's allocations to an arena of large blocks instead; a tree is dropped with the
+ * arena once the model is built (or the arena is emptied for the next benchmark's),
+ * and never freed value by value.
+ *
+ * jansson's allocation hooks are process-wide, the arena is per thread: compare loads
+ * its two files on two threads at once, and jansson used anywhere else, or on this
+ * thread outside a load, still gets the allocator it had before. */
 
-struct jr_seg {
-	char key[48];
-	size_t index;
-	bool is_index;
+#define ARENA_BLOCK (1u << 20)
+/* jansson's values hold pointers, sizes, json_int_t and double, nothing wider; malloc's
+ * 16-byte alignment would waste a quarter of the space of each 24-byte number. */
+#define ARENA_ALIGN 8
+_Static_assert(alignof(void *) <= ARENA_ALIGN && alignof(size_t) <= ARENA_ALIGN &&
+		   alignof(json_int_t) <= ARENA_ALIGN && alignof(double) <= ARENA_ALIGN,
+	       "ARENA_ALIGN is too small for jansson's values");
+
+struct arena_block {
+	struct arena_block *prev;
+	size_t used, size;
+	alignas(ARENA_ALIGN) unsigned char data[];
 };
 
-/* The text kept in memory while reading a large file, in bytes. */
-#define RESULT_WINDOW (4u << 20)
+struct arena {
+	struct arena_block *head; /* the block being filled; older ones behind it */
+	bool failed;		  /* an allocation failed: jansson's error is ours */
+};
 
-struct jr {
+static void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b = a->head;
+
+	if (n > SIZE_MAX / 2) {
+		a->failed = true;
+		return NULL;
+	}
+	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (!b || b->size - b->used < n) {
+		bool own = n > ARENA_BLOCK / 4;
+		size_t size = own ? n : ARENA_BLOCK;
+
+		b = malloc(sizeof(*b) + size);
+		if (!b) {
+			a->failed = true;
+			return NULL;
+		}
+		b->size = size;
+		b->used = 0;
+		if (own && a->head) {
+			/* A large value (the table of a long array) gets a block of its own,
+			 * behind the one being filled so that the rest of that stays in use. */
+			b->prev = a->head->prev;
+			a->head->prev = b;
+		} else {
+			b->prev = a->head;
+			a->head = b;
+		}
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+static void arena_release(struct arena *a)
+{
+	while (a->head) {
+		struct arena_block *prev = a->head->prev;
+
+		free(a->head);
+		a->head = prev;
+	}
+}
+
+/* Empties the arena for the next value, keeping one block to fill again. */
+static void arena_reset(struct arena *a)
+{
+	struct arena_block *keep = a->head;
+
+	if (!keep)
+		return;
+	a->head = keep->prev;
+	arena_release(a);
+	if (keep->size == ARENA_BLOCK) {
+		keep->prev = NULL;
+		keep->used = 0;
+		a->head = keep;
+	} else {
+		free(keep);
+	}
+}
+
+static _Thread_local struct arena *thread_arena;
+static json_malloc_t next_malloc;
+static json_free_t next_free;
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void *hook_malloc(size_t n)
+{
+	return thread_arena ? arena_alloc(thread_arena, n) : next_malloc(n);
+}
+
+/* While an arena is active the thread runs nothing but json_load_callback(), which frees
+ * only what it allocated during the load: arena memory, released with the arena. */
+static void hook_free(void *p)
+{
+	if (!thread_arena)
+		next_free(p);
+}
+
+static void hooks_install(void)
+{
+	json_get_alloc_funcs(&next_malloc, &next_free);
+	json_set_alloc_funcs(hook_malloc, hook_free);
+}
+
+/* ---- Reading: jansson tree -> model --------------------------------------------- */
+
+/* Where in the document the conversion is, for messages: keys point into the tree. */
+struct path_seg {
+	const char *key; /* NULL for an array index */
+	size_t index;
+};
+
+/* The deepest path the schema has is benchmarks[i].metrics.<id>.raw.value[k]. */
+#define PATH_DEPTH 8
+
+struct loader {
 	const char *file;
-	const char *buf, *p, *end; /* *end is NUL */
-	char *mem;		   /* the buffer buf points into */
-	size_t cap;		   /* its size */
-	int fd;
-	bool windowed, eof;
 	char *err;
 	size_t errlen;
-	locale_t cloc;
-	char *s; /* the last string read, NUL-terminated */
-	size_t slen, scap;
-	const char *key_at; /* where the last object key started */
-	struct jr_seg seg[JR_PATH_DEPTH];
+	struct path_seg path[PATH_DEPTH];
 	unsigned depth;
 };
 
-struct jnum {
-	double d;
-	uint64_t u;
-	bool is_uint; /* a non-negative integer that fits in 64 bits, in u */
-};
-
-static void jr_push_key(struct jr *r, const char *key)
+static void push_key(struct loader *ld, const char *key)
 {
-	if (r->depth < JR_PATH_DEPTH) {
-		struct jr_seg *s = &r->seg[r->depth];
-		size_t len = strlen(key);
-
-		if (len < sizeof(s->key)) {
-			memcpy(s->key, key, len + 1);
-		} else {
-			memcpy(s->key, key, sizeof(s->key) - 4);
-			strcpy(s->key + sizeof(s->key) - 4, "...");
-		}
-		s->is_index = false;
-	}
-	r->depth++;
+	if (ld->depth < PATH_DEPTH)
+		ld->path[ld->depth] = (struct path_seg){.key = key};
+	ld->depth++;
 }
 
-static void jr_push_index(struct jr *r)
+static void push_index(struct loader *ld, size_t index)
 {
-	if (r->depth < JR_PATH_DEPTH) {
-		r->seg[r->depth].index = 0;
-		r->seg[r->depth].is_index = true;
-	}
-	r->depth++;
+	if (ld->depth < PATH_DEPTH)
+		ld->path[ld->depth] = (struct path_seg){.index = index};
+	ld->depth++;
 }
 
-static void jr_set_index(struct jr *r, size_t i)
+static void set_index(struct loader *ld, size_t index)
 {
-	if (r->depth - 1 < JR_PATH_DEPTH)
-		r->seg[r->depth - 1].index = i;
+	if (ld->depth <= PATH_DEPTH)
+		ld->path[ld->depth - 1].index = index;
 }
 
-static void jr_pop(struct jr *r)
+static void pop(struct loader *ld)
 {
-	r->depth--;
+	ld->depth--;
 }
 
-/* Fills buf[len..cap-1) from fd until it is full or the file ends; NUL-terminates. */
-static int fill(int fd, char *buf, size_t cap, size_t *len, bool *eof)
+/* Reports the first error as "<file>: <path>: <message>". jansson knows no positions
+ * once the tree is built; the path (benchmarks[2].metrics.cycles.samples[3]) says where
+ * the value is. */
+static int fail(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct loader *ld, const char *fmt, ...)
 {
-	while (*len + 1 < cap) {
-		ssize_t n = read(fd, buf + *len, cap - *len - 1);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0) {
-			*eof = true;
-			break;
-		}
-		*len += (size_t)n;
-	}
-	buf[*len] = '\0';
-	return 0;
-}
-
-/* Reads the rest of the file after the len bytes in *buf, growing it; a pipe
- * (pmcbench compare <(...) new.json) works too. */
-static int read_all(int fd, char **buf, size_t *cap, size_t *len)
-{
-	bool eof = false;
-	int rc;
-
-	for (;;) {
-		rc = fill(fd, *buf, *cap, len, &eof);
-		if (rc < 0 || eof)
-			return rc;
-		char *nb = realloc(*buf, *cap * 2);
-
-		if (!nb)
-			return -ENOMEM;
-		*buf = nb;
-		*cap *= 2;
-	}
-}
-
-/* In windowed mode, called between benchmarks: drops what was parsed and reads on, so
- * that at least half a window of text follows the cursor (unless the file ends first). */
-static int jr_refill(struct jr *r)
-{
-	size_t keep, len;
-	int rc;
-
-	if (!r->windowed || r->eof || (size_t)(r->end - r->p) >= r->cap / 2)
-		return 0;
-	keep = (size_t)(r->end - r->p);
-	memmove(r->mem, r->p, keep);
-	len = keep;
-	rc = fill(r->fd, r->mem, r->cap, &len, &r->eof);
-	r->buf = r->p = r->mem;
-	r->end = r->mem + len;
-	return rc;
-}
-
-/* Reports the first error as "<file>:<line>:<col>: <path>: <message>". */
-static int jr_fail(struct jr *r, const char *at, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int jr_fail(struct jr *r, const char *at, const char *fmt, ...)
-{
-	size_t line = 1, col = 1, off;
-	char path[256];
+	unsigned depth = ld->depth < PATH_DEPTH ? ld->depth : PATH_DEPTH;
+	char path[320] = "";
+	size_t off = 0;
 	va_list ap;
+	int n;
 
-	/* Positions in a window are not positions in the file: read it whole and retry. */
-	if (r->windowed)
-		return -EAGAIN;
-	if (!r->err || r->errlen == 0)
+	if (!ld->err || ld->errlen == 0)
 		return -EINVAL;
-	for (const char *q = r->buf; q < at; q++) {
-		if (*q == '\n') {
-			line++;
-			col = 1;
-		} else if ((*q & 0xc0) != 0x80) { /* count characters, not UTF-8 bytes */
-			col++;
-		}
-	}
-	path[0] = '\0';
-	off = 0;
-	for (unsigned i = 0; i < r->depth && i < JR_PATH_DEPTH && off < sizeof(path); i++) {
-		const struct jr_seg *s = &r->seg[i];
-		int n;
+	for (unsigned i = 0; i < depth && off < sizeof(path); i++) {
+		const struct path_seg *s = &ld->path[i];
 
-		if (s->is_index)
-			n = snprintf(path + off, sizeof(path) - off, "[%zu]", s->index);
+		if (s->key)
+			n = snprintf(path + off, sizeof(path) - off, "%s%.64s", i ? "." : "",
+				     s->key);
 		else
-			n = snprintf(path + off, sizeof(path) - off, "%s%s", i ? "." : "", s->key);
+			n = snprintf(path + off, sizeof(path) - off, "[%zu]", s->index);
 		if (n > 0)
 			off += (size_t)n;
 	}
-	off = (size_t)snprintf(r->err, r->errlen, "%s:%zu:%zu: %s%s", r->file, line, col, path,
-			       path[0] ? ": " : "");
-	if (off < r->errlen) {
+	n = snprintf(ld->err, ld->errlen, "%s: %s%s", ld->file, path, path[0] ? ": " : "");
+	if (n >= 0 && (size_t)n < ld->errlen) {
 		va_start(ap, fmt);
-		vsnprintf(r->err + off, r->errlen - off, fmt, ap);
+		vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
-	r->errlen = 0; /* keep the first error */
 	return -EINVAL;
 }
 
-static void jr_ws(struct jr *r)
+static const char *kind_of(const json_t *v)
 {
-	while (*r->p == ' ' || *r->p == '\n' || *r->p == '\t' || *r->p == '\r')
-		r->p++;
-}
-
-/* True when s starts with lit; stops at the first difference, so never reads past the
- * NUL that ends the buffer. */
-static bool starts_with(const char *s, const char *lit)
-{
-	for (; *lit; s++, lit++)
-		if (*s != *lit)
-			return false;
-	return true;
-}
-
-/* Describes what is at the cursor, for "expected X, found Y". */
-static const char *jr_found(const struct jr *r, char *buf, size_t len)
-{
-	unsigned char c = (unsigned char)*r->p;
-
-	if (r->p >= r->end)
-		return "the end of the file";
-	switch (c) {
-	case '{':
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
 		return "an object";
-	case '[':
+	case JSON_ARRAY:
 		return "an array";
-	case '"':
+	case JSON_STRING:
 		return "a string";
-	case 't':
-	case 'f':
-		if (starts_with(r->p, "true") || starts_with(r->p, "false"))
-			return "a boolean";
-		break;
-	case 'n':
-		if (starts_with(r->p, "null"))
-			return "null";
-		break;
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
 	default:
-		if (c == '-' || (c >= '0' && c <= '9'))
-			return "a number";
+		return "null";
 	}
-	if (c >= 0x20 && c < 0x7f)
-		snprintf(buf, len, "'%c'", c);
-	else
-		snprintf(buf, len, "byte 0x%02x", c);
-	return buf;
-}
-
-/* Something other than what the grammar allows here. */
-static int jr_syntax(struct jr *r, const char *expected)
-{
-	char buf[16];
-
-	if (r->p >= r->end)
-		return jr_fail(
-		    r, r->p, "unexpected end of file, expected %s; the file is truncated — " REGEN,
-		    expected);
-	return jr_fail(r, r->p, "expected %s, found %s; the file is not valid JSON — " REGEN,
-		       expected, jr_found(r, buf, sizeof(buf)));
 }
 
 /* Valid JSON, but the wrong type of value for the schema. */
-static int jr_type(struct jr *r, const char *expected)
+static int wrong_type(struct loader *ld, const json_t *v, const char *expected)
 {
-	char buf[16];
-
-	if (r->p >= r->end)
-		return jr_syntax(r, expected);
-	return jr_fail(r, r->p, "expected %s, found %s; " REGEN, expected,
-		       jr_found(r, buf, sizeof(buf)));
+	return fail(ld, "expected %s, found %s; " REGEN, expected, kind_of(v));
 }
 
-static int jr_append(struct jr *r, const char *src, size_t n)
+static int missing(struct loader *ld, const char *key)
 {
-	if (r->slen + n + 1 > r->scap) {
-		size_t cap = r->scap ? r->scap : 64;
-		char *s;
-
-		while (cap < r->slen + n + 1)
-			cap *= 2;
-		s = realloc(r->s, cap);
-		if (!s)
-			return -ENOMEM;
-		r->s = s;
-		r->scap = cap;
-	}
-	memcpy(r->s + r->slen, src, n);
-	r->slen += n;
-	return 0;
+	return fail(ld, "missing key \"%s\"; " REGEN, key);
 }
 
-static int hex4(const char *p, unsigned *ret)
+enum need { OPTIONAL, REQUIRED };
+
+/* A string member, copied. An optional one may be absent or null (NULL); a required
+ * one must be there and not empty. */
+static int get_string(struct loader *ld, const json_t *obj, const char *key, enum need need,
+		      char **ret)
 {
-	unsigned v = 0;
+	const json_t *v = json_object_get(obj, key);
+	int rc = 0;
 
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
-/* Reads the string at the cursor into r->s. */
-static int jr_string(struct jr *r)
-{
-	const char *start = r->p;
-	const char *q = r->p + 1;
-	int rc;
-
-	if (*r->p != '"')
-		return jr_type(r, "a string");
-	r->slen = 0;
-	for (;;) {
-		const char *run = q;
-		unsigned char c;
-
-		while ((unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80 && *q != '"' &&
-		       *q != '\\')
-			q++;
-		if (q > run && (rc = jr_append(r, run, (size_t)(q - run))) < 0)
-			return rc;
-		c = (unsigned char)*q;
-		if (c == '"') {
-			q++;
-			break;
-		}
-		if (q >= r->end) {
-			r->p = q;
-			return jr_fail(r, start,
-				       "unterminated string; the file is truncated — " REGEN);
-		}
-		if (c == '\\') {
-			static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-			const char *e = q[1] ? strchr(from, q[1]) : NULL;
-			unsigned cp, lo;
-			char u8[4];
-			size_t n;
-
-			if (e) {
-				if ((rc = jr_append(r, &to[e - from], 1)) < 0)
-					return rc;
-				q += 2;
-				continue;
-			}
-			if (q[1] != 'u' || hex4(q + 2, &cp) < 0)
-				return jr_fail(r, q, "invalid escape in a string; " REGEN);
-			q += 6;
-			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (q[0] != '\\' || q[1] != 'u' || hex4(q + 2, &lo) < 0 ||
-				    lo < 0xdc00 || lo > 0xdfff)
-					return jr_fail(
-					    r, q - 6,
-					    "unpaired UTF-16 surrogate in a string; " REGEN);
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				q += 6;
-			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
-				return jr_fail(r, q - 6,
-					       "unpaired UTF-16 surrogate in a string; " REGEN);
-			} else if (cp == 0) {
-				return jr_fail(r, q - 6,
-					       "NUL character (\\u0000) in a string; " REGEN);
-			}
-			if (cp < 0x80) {
-				u8[0] = (char)cp;
-				n = 1;
-			} else if (cp < 0x800) {
-				u8[0] = (char)(0xc0 | (cp >> 6));
-				u8[1] = (char)(0x80 | (cp & 0x3f));
-				n = 2;
-			} else if (cp < 0x10000) {
-				u8[0] = (char)(0xe0 | (cp >> 12));
-				u8[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				u8[2] = (char)(0x80 | (cp & 0x3f));
-				n = 3;
-			} else {
-				u8[0] = (char)(0xf0 | (cp >> 18));
-				u8[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-				u8[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				u8[3] = (char)(0x80 | (cp & 0x3f));
-				n = 4;
-			}
-			if ((rc = jr_append(r, u8, n)) < 0)
-				return rc;
-			continue;
-		}
-		if (c < 0x20)
-			return jr_fail(r, q, "control character 0x%02x in a string; " REGEN, c);
-		/* Bytes of the buffer past end are NUL, so utf8_len never reads beyond it. */
-		rc = (int)utf8_len((const unsigned char *)q);
-		if (rc == 0)
-			return jr_fail(r, q, "invalid UTF-8 in a string; " REGEN);
-		if ((rc = jr_append(r, q, (size_t)rc)) < 0)
-			return rc;
-		q += utf8_len((const unsigned char *)q);
-	}
-	r->s[r->slen] = '\0';
-	r->p = q;
-	return 0;
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Reads the number at the cursor (RFC 8259 grammar). Integers are converted exactly;
- * the rest by strtod in the C locale, which rounds correctly. */
-static int jr_number(struct jr *r, struct jnum *ret)
-{
-	const char *start = r->p, *q = r->p;
-	bool neg = false, ovf = false, plain = true;
-	uint64_t u = 0;
-
-	if (*q == '-') {
-		neg = true;
-		q++;
-	}
-	if (!is_digit(*q)) {
-		r->p = q;
-		return jr_syntax(r, "a digit");
-	}
-	if (*q == '0') {
-		q++;
-		if (is_digit(*q))
-			return jr_fail(r, start, "a number with a leading zero; " REGEN);
-	} else {
-		const char *d = q;
-
-		/* 19 digits always fit in 64 bits, a 20th may; longer integers go through
-		 * strtod. */
-		for (; is_digit(*q) && q - d < 19; q++)
-			u = u * 10 + (uint64_t)(*q - '0');
-		if (is_digit(*q)) {
-			unsigned last = (unsigned)(*q++ - '0');
-
-			if (u <= (UINT64_MAX - last) / 10)
-				u = u * 10 + last;
-			else
-				ovf = true;
-			for (; is_digit(*q); q++)
-				ovf = true;
-		}
-	}
-	if (*q == '.') {
-		q++;
-		plain = false;
-		if (!is_digit(*q)) {
-			r->p = q;
-			return jr_syntax(r, "a digit after the decimal point");
-		}
-		while (is_digit(*q))
-			q++;
-	}
-	if (*q == 'e' || *q == 'E') {
-		q++;
-		plain = false;
-		if (*q == '+' || *q == '-')
-			q++;
-		if (!is_digit(*q)) {
-			r->p = q;
-			return jr_syntax(r, "a digit in the exponent");
-		}
-		while (is_digit(*q))
-			q++;
-	}
-	if (plain && !ovf) {
-		ret->u = u;
-		ret->is_uint = !neg;
-		ret->d = neg ? -(double)u : (double)u;
-	} else {
-		char *e;
-
-		ret->is_uint = false;
-		ret->d = strtod_l(start, &e, r->cloc);
-		if (e != q || isinf(ret->d))
-			return jr_fail(r, start, "number out of range; " REGEN);
-	}
-	r->p = q;
-	return 0;
-}
-
-static int jr_literal(struct jr *r, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if (!starts_with(r->p, lit) || (r->p[n] >= 'a' && r->p[n] <= 'z'))
-		return jr_syntax(r, "a value");
-	r->p += n;
-	return 0;
-}
-
-static int jr_object_begin(struct jr *r)
-{
-	jr_ws(r);
-	if (*r->p != '{')
-		return jr_type(r, "an object");
-	r->p++;
-	return 0;
-}
-
-/* Steps to the next member of an object. Returns 1 with its key in r->s and the cursor
- * on its value, 0 after the closing brace, or -EINVAL. *i counts members. */
-static int jr_object_next(struct jr *r, size_t *i)
-{
-	int rc;
-
-	jr_ws(r);
-	if (*r->p == '}') {
-		r->p++;
+	if (!v)
+		return need == REQUIRED ? missing(ld, key) : 0;
+	if (need == OPTIONAL && json_is_null(v))
 		return 0;
-	}
-	if (*i > 0) {
-		if (*r->p != ',')
-			return jr_syntax(r, "',' or '}'");
-		r->p++;
-		jr_ws(r);
-	}
-	if (*r->p != '"')
-		return jr_syntax(r, *i ? "a key" : "a key or '}'");
-	r->key_at = r->p;
-	if ((rc = jr_string(r)) < 0)
-		return rc;
-	jr_ws(r);
-	if (*r->p != ':')
-		return jr_syntax(r, "':'");
-	r->p++;
-	jr_ws(r);
-	(*i)++;
-	return 1;
+	push_key(ld, key);
+	if (!json_is_string(v))
+		rc = wrong_type(ld, v, need == REQUIRED ? "a string" : "a string or null");
+	else if (need == REQUIRED && json_string_length(v) == 0)
+		rc = fail(ld, "empty %s; " REGEN, key);
+	else if (!(*ret = strdup(json_string_value(v))))
+		rc = -ENOMEM;
+	pop(ld);
+	return rc;
 }
 
-static int jr_array_begin(struct jr *r)
+/* An optional boolean member, false when absent. */
+static int get_bool(struct loader *ld, const json_t *obj, const char *key, bool *ret)
 {
-	jr_ws(r);
-	if (*r->p != '[')
-		return jr_type(r, "an array");
-	r->p++;
-	return 0;
-}
+	const json_t *v = json_object_get(obj, key);
+	int rc = 0;
 
-/* Steps to the next element of an array: 1 with the cursor on it, 0 after the closing
- * bracket, or -EINVAL. *i counts elements. */
-static int jr_array_next(struct jr *r, size_t *i)
-{
-	jr_ws(r);
-	if (*r->p == ']') {
-		r->p++;
+	if (!v)
 		return 0;
-	}
-	if (*i > 0) {
-		if (*r->p != ',')
-			return jr_syntax(r, "',' or ']'");
-		r->p++;
-		jr_ws(r);
-	}
-	(*i)++;
-	return 1;
+	push_key(ld, key);
+	if (json_is_boolean(v))
+		*ret = json_is_true(v);
+	else
+		rc = wrong_type(ld, v, "true or false");
+	pop(ld);
+	return rc;
 }
 
-/* Skips one value of any type, checking its syntax (members this version ignores). */
-static int jr_skip(struct jr *r, unsigned nesting)
+/* A whole number from lo to hi; absent is 0 unless required. */
+static int get_int(struct loader *ld, const json_t *obj, const char *key, enum need need, long lo,
+		   long hi, int *ret)
 {
-	struct jnum num;
-	size_t i = 0;
-	int rc;
+	const json_t *v = json_object_get(obj, key);
+	double d;
+	int rc = 0;
 
-	if (nesting > JR_MAX_NESTING)
-		return jr_fail(r, r->p, "values nested too deeply; " REGEN);
-	jr_ws(r);
-	switch (*r->p) {
-	case '{':
-		r->p++;
-		while ((rc = jr_object_next(r, &i)) == 1)
-			if ((rc = jr_skip(r, nesting + 1)) < 0)
-				return rc;
-		return rc;
-	case '[':
-		r->p++;
-		while ((rc = jr_array_next(r, &i)) == 1)
-			if ((rc = jr_skip(r, nesting + 1)) < 0)
-				return rc;
-		return rc;
-	case '"':
-		return jr_string(r);
-	case 't':
-		return jr_literal(r, "true");
-	case 'f':
-		return jr_literal(r, "false");
-	case 'n':
-		return jr_literal(r, "null");
-	default:
-		if (*r->p == '-' || is_digit(*r->p))
-			return jr_number(r, &num);
-		return jr_syntax(r, "a value");
-	}
+	if (!v)
+		return need == REQUIRED ? missing(ld, key) : 0;
+	push_key(ld, key);
+	d = json_number_value(v);
+	if (!json_is_number(v))
+		rc = wrong_type(ld, v, "an integer");
+	else if (d != floor(d) || d < (double)lo || d > (double)hi)
+		rc =
+		    fail(ld, "expected an integer from %ld to %ld, found %.17g; " REGEN, lo, hi, d);
+	else
+		*ret = (int)d;
+	pop(ld);
+	return rc;
 }
 
-static bool jr_is_null(struct jr *r)
+/* A member that must hold an object or an array, or NULL when absent and optional. */
+static int get_container(struct loader *ld, const json_t *obj, const char *key, enum need need,
+			 json_type type, const json_t **ret)
 {
-	return starts_with(r->p, "null");
+	const json_t *v = json_object_get(obj, key);
+	int rc = 0;
+
+	*ret = NULL;
+	if (!v)
+		return need == REQUIRED ? missing(ld, key) : 0;
+	push_key(ld, key);
+	if (json_typeof(v) != type)
+		rc = wrong_type(ld, v, type == JSON_OBJECT ? "an object" : "an array");
+	else
+		*ret = v;
+	pop(ld);
+	return rc;
 }
 
-/* A string (copied), or NULL for null when allow_null. */
-static int jr_dup_string(struct jr *r, bool allow_null, char **ret)
+/* A zeroed array of n elements of size bytes for the model, NULL when n is 0. */
+static int alloc_array(size_t n, size_t size, void *ret)
 {
-	char *s;
-	int rc;
+	void *p = NULL;
 
-	if (allow_null && jr_is_null(r)) {
-		*ret = NULL;
-		return jr_literal(r, "null");
-	}
-	if (*r->p != '"')
-		return jr_type(r, allow_null ? "a string or null" : "a string");
-	if ((rc = jr_string(r)) < 0)
-		return rc;
-	s = strdup(r->s);
-	if (!s)
+	if (n && !(p = calloc(n, size)))
 		return -ENOMEM;
-	*ret = s;
-	return 0;
-}
-
-static int jr_bool(struct jr *r, bool *ret)
-{
-	if (*r->p == 't') {
-		*ret = true;
-		return jr_literal(r, "true");
-	}
-	if (*r->p == 'f') {
-		*ret = false;
-		return jr_literal(r, "false");
-	}
-	return jr_type(r, "true or false");
-}
-
-static int jr_int(struct jr *r, long lo, long hi, long *ret)
-{
-	const char *at = r->p;
-	struct jnum n;
-	int rc;
-
-	if (*r->p != '-' && !is_digit(*r->p))
-		return jr_type(r, "an integer");
-	if ((rc = jr_number(r, &n)) < 0)
-		return rc;
-	if (n.d != floor(n.d) || n.d < (double)lo || n.d > (double)hi)
-		return jr_fail(r, at, "expected an integer from %ld to %ld, found %.17g; " REGEN,
-			       lo, hi, n.d);
-	*ret = (long)n.d;
-	return 0;
-}
-
-/* Index of key in a NULL-terminated list of keys, or -1. */
-static int key_index(const char *key, const char *const *keys)
-{
-	for (int i = 0; keys[i]; i++)
-		if (keys[i][0] == key[0] && strcmp(keys[i], key) == 0)
-			return i;
-	return -1;
-}
-
-/* Marks a known key as seen; a second occurrence is an error, since a reader could not
- * tell which one the writer meant. */
-static int jr_seen(struct jr *r, int k, unsigned *seen)
-{
-	if (k < 0)
-		return 0;
-	if (*seen & (1u << k))
-		return jr_fail(r, r->key_at, "duplicate key \"%s\"; " REGEN, r->s);
-	*seen |= 1u << k;
-	return 0;
-}
-
-static int jr_missing(struct jr *r, const char *at, const char *key)
-{
-	return jr_fail(r, at, "missing key \"%s\"; " REGEN, key);
-}
-
-/* A growable array for the loader. */
-static int grow(void *pptr, size_t *cap, size_t need, size_t size)
-{
-	void **pp = pptr;
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*pp, n * size);
-	if (!p)
-		return -ENOMEM;
-	*pp = p;
-	*cap = n;
-	return 0;
-}
-
-/* ---- Loading: the schema ------------------------------------------------------- */
-
-/* Where a metric's parts were, for checks that can only be made once the whole metric
- * (or benchmark) has been read, since JSON objects have no key order. */
-struct metric_pos {
-	const char *key_at, *samples_at, *status_at, *raw_at, *rf_at;
-	size_t nstatus, nraw, nrf;
-};
-
-struct loader {
-	struct jr r;
-	struct metric_pos *mpos;
-	size_t mpos_cap;
-	unsigned char *raw_kind; /* enum raw_kind per run of the current metric */
-	size_t raw_kind_cap;
-	/* Arrays are read into these scratch buffers, then copied to allocations of the
-	 * exact size: a model of a million samples stays small and allocation cheap. */
-	double *values;
-	size_t values_cap;
-	enum pmc_status *status;
-	size_t status_cap;
-	struct pmc_run_raw *raw;
-	size_t raw_cap;
-};
-
-/* A copy of n elements of size bytes at src, or NULL when n is 0 or out of memory. */
-static int dup_exact(const void *src, size_t n, size_t size, void *ret)
-{
-	void *p;
-
-	if (n == 0)
-		return 0;
-	p = malloc(n * size);
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, src, n * size);
 	*(void **)ret = p;
 	return 0;
 }
 
-static int load_error_value(struct jr *r, int *ret)
+/* The errno behind unsupported/denied: a name, null, or (as some writers give it) a
+ * number. */
+static int load_error(struct loader *ld, const json_t *obj, int *ret)
 {
-	const char *at = r->p;
-	long v;
-	int rc;
+	const json_t *v = json_object_get(obj, "error");
+	int rc = 0;
 
-	if (jr_is_null(r)) {
-		*ret = 0;
-		return jr_literal(r, "null");
-	}
-	if (*r->p == '"') {
-		if ((rc = jr_string(r)) < 0)
-			return rc;
-		/* Names rather than numbers: errno values differ between architectures. */
-		for (int e = 1; e < 4096; e++) {
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_number(v))
+		return get_int(ld, obj, "error", OPTIONAL, 0, 4095, ret);
+	push_key(ld, "error");
+	if (!json_is_string(v)) {
+		rc = wrong_type(ld, v, "an errno name such as \"ENOENT\"");
+	} else {
+		const char *s = json_string_value(v);
+		int e;
+
+		for (e = 1; e < 4096; e++) {
 			const char *name = strerrorname_np(e);
 
-			if (name && strcmp(name, r->s) == 0) {
-				*ret = e;
-				return 0;
-			}
+			if (name && strcmp(name, s) == 0)
+				break;
 		}
-		return jr_fail(r, at, "unknown errno name \"%s\"; " REGEN, r->s);
+		if (e < 4096)
+			*ret = e;
+		else
+			rc = fail(ld, "unknown errno name \"%s\"; " REGEN, s);
 	}
-	if ((rc = jr_int(r, 0, 4095, &v)) < 0)
+	pop(ld);
+	return rc;
+}
+
+static int load_samples(struct loader *ld, const json_t *arr, struct pmc_metric *m)
+{
+	const json_t *v;
+	size_t i;
+	int rc;
+
+	push_key(ld, "samples");
+	if ((rc = alloc_array(json_array_size(arr), sizeof(*m->values), &m->values)) < 0)
 		return rc;
-	*ret = (int)v;
+	m->n = json_array_size(arr);
+	push_index(ld, 0);
+	json_array_foreach(arr, i, v)
+	{
+		set_index(ld, i);
+		if (json_is_null(v))
+			m->values[i] = NAN;
+		else if (!json_is_number(v))
+			return wrong_type(ld, v, "a number or null");
+		else
+			m->values[i] = json_number_value(v);
+		if (m->values[i] < 0 && !m->derived) {
+			const char *q = quantity_of(m->unit);
+
+			return fail(ld, "negative %s %g; %ss cannot be negative — " REGEN, q,
+				    m->values[i], q);
+		}
+	}
+	pop(ld);
+	pop(ld);
 	return 0;
 }
 
-static int load_samples(struct loader *ld, struct pmc_metric *m, const char **neg_at, size_t *neg_i)
+/* A status name, into ret. */
+static int status_from_json(struct loader *ld, const json_t *v, enum pmc_status *ret)
 {
-	struct jr *r = &ld->r;
-	struct jnum num;
-	size_t i = 0;
-	int rc;
-
-	if ((rc = jr_array_begin(r)) < 0)
-		return rc;
-	jr_push_index(r);
-	while ((rc = jr_array_next(r, &i)) == 1) {
-		double v;
-
-		jr_set_index(r, i - 1);
-		if (*r->p == 'n') {
-			if ((rc = jr_literal(r, "null")) < 0)
-				return rc;
-			v = NAN;
-		} else if (*r->p == '-' || is_digit(*r->p)) {
-			const char *at = r->p;
-
-			if ((rc = jr_number(r, &num)) < 0)
-				return rc;
-			v = num.d;
-			if (v < 0 && !*neg_at) {
-				*neg_at = at;
-				*neg_i = i - 1;
-			}
-		} else {
-			return jr_type(r, "a number or null");
-		}
-		if ((rc = grow(&ld->values, &ld->values_cap, i, sizeof(double))) < 0)
-			return rc;
-		ld->values[i - 1] = v;
-	}
-	jr_pop(r);
-	if (rc < 0)
-		return rc;
-	m->n = i;
-	return dup_exact(ld->values, i, sizeof(double), &m->values);
-}
-
-static int load_status(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
-{
-	struct jr *r = &ld->r;
-	size_t i = 0;
-	int rc;
-
-	if ((rc = jr_array_begin(r)) < 0)
-		return rc;
-	jr_push_index(r);
-	while ((rc = jr_array_next(r, &i)) == 1) {
-		const char *at = r->p;
-		enum pmc_status st;
-
-		jr_set_index(r, i - 1);
-		if ((rc = jr_string(r)) < 0)
-			return rc;
-		/* Runs mostly share a status: try the previous one first. */
-		if (i > 1 && strcmp(r->s, pmc_status_name(ld->status[i - 2])) == 0)
-			st = ld->status[i - 2];
-		else if (pmc_status_from_name(r->s, &st) < 0)
-			return jr_fail(
-			    r, at,
+	if (!json_is_string(v))
+		return wrong_type(ld, v, "a status name");
+	if (pmc_status_from_name(json_string_value(v), ret) < 0)
+		return fail(ld,
 			    "unknown status \"%s\"; expected counted, scaled, not-counted, "
 			    "unsupported, denied or exact — " REGEN,
-			    r->s);
-		if ((rc = grow(&ld->status, &ld->status_cap, i, sizeof(*ld->status))) < 0)
-			return rc;
-		ld->status[i - 1] = st;
-	}
-	jr_pop(r);
-	if (rc < 0)
-		return rc;
-	*ret_n = i;
-	return dup_exact(ld->status, i, sizeof(*ld->status), &m->status);
-}
-
-/* What a raw reading held, checked against the run's status once both are read. */
-enum raw_kind {
-	RAW_NONE,  /* null: the event did not open */
-	RAW_COUNT, /* [value, null, null]: a simulated count, which has no times */
-	RAW_FULL,  /* [value, time_enabled, time_running] */
-};
-
-static int load_raw(struct loader *ld, struct pmc_metric *m, size_t *ret_n)
-{
-	static const char *const names[] = {"value", "time_enabled", "time_running"};
-	static const char shape[] = "a raw reading is [value, time_enabled, time_running] or "
-				    "[value, null, null]; " REGEN;
-	struct jr *r = &ld->r;
-	size_t i = 0;
-	int rc;
-
-	if ((rc = jr_array_begin(r)) < 0)
-		return rc;
-	jr_push_index(r);
-	while ((rc = jr_array_next(r, &i)) == 1) {
-		const char *at = r->p;
-		uint64_t v[3] = {0};
-		bool null[3] = {false};
-		size_t k = 0;
-
-		jr_set_index(r, i - 1);
-		if ((rc = grow(&ld->raw, &ld->raw_cap, i, sizeof(*ld->raw))) < 0 ||
-		    (rc = grow(&ld->raw_kind, &ld->raw_kind_cap, i, sizeof(*ld->raw_kind))) < 0)
-			return rc;
-		if (jr_is_null(r)) {
-			if ((rc = jr_literal(r, "null")) < 0)
-				return rc;
-			ld->raw[i - 1] = (struct pmc_run_raw){0};
-			ld->raw_kind[i - 1] = RAW_NONE;
-			continue;
-		}
-		if (*r->p != '[')
-			return jr_type(r, "[value, time_enabled, time_running] or null");
-		r->p++;
-		jr_push_index(r);
-		while ((rc = jr_array_next(r, &k)) == 1) {
-			struct jnum num;
-			const char *nat = r->p;
-
-			jr_set_index(r, k - 1);
-			if (k > 3)
-				return jr_fail(r, at, "%s", shape);
-			if (k > 1 && jr_is_null(r)) {
-				if ((rc = jr_literal(r, "null")) < 0)
-					return rc;
-				null[k - 1] = true;
-				continue;
-			}
-			if (*r->p != '-' && !is_digit(*r->p))
-				return jr_type(r, k > 1 ? "a non-negative integer or null"
-							: "a non-negative integer");
-			if ((rc = jr_number(r, &num)) < 0)
-				return rc;
-			if (!num.is_uint)
-				return jr_fail(
-				    r, nat,
-				    "%s %.17g is not a non-negative integer; raw readings "
-				    "are what the kernel returned — " REGEN,
-				    names[k - 1], num.d);
-			v[k - 1] = num.u;
-		}
-		jr_pop(r);
-		if (rc < 0)
-			return rc;
-		if (k != 3 || null[1] != null[2])
-			return jr_fail(r, at, "%s", shape);
-		if (v[2] > v[1])
-			return jr_fail(r, at,
-				       "time_running %" PRIu64 " exceeds time_enabled %" PRIu64
-				       "; the kernel never reports that — " REGEN,
-				       v[2], v[1]);
-		ld->raw[i - 1] =
-		    (struct pmc_run_raw){.value = v[0], .enabled = v[1], .running = v[2]};
-		ld->raw_kind[i - 1] = null[1] ? RAW_COUNT : RAW_FULL;
-	}
-	jr_pop(r);
-	if (rc < 0)
-		return rc;
-	*ret_n = i;
-	return dup_exact(ld->raw, i, sizeof(*ld->raw), &m->raw);
-}
-
-static int load_running_fraction(struct loader *ld, size_t *ret_n)
-{
-	struct jr *r = &ld->r;
-	size_t i = 0;
-	int rc;
-
-	if ((rc = jr_array_begin(r)) < 0)
-		return rc;
-	jr_push_index(r);
-	while ((rc = jr_array_next(r, &i)) == 1) {
-		const char *at = r->p;
-		struct jnum num;
-
-		jr_set_index(r, i - 1);
-		if (jr_is_null(r)) {
-			if ((rc = jr_literal(r, "null")) < 0)
-				return rc;
-			continue;
-		}
-		if (*r->p != '-' && !is_digit(*r->p))
-			return jr_type(r, "a number or null");
-		if ((rc = jr_number(r, &num)) < 0)
-			return rc;
-		if (!(num.d >= 0 && num.d <= 1))
-			return jr_fail(r, at, "running fraction %g is outside 0..1; " REGEN, num.d);
-	}
-	jr_pop(r);
-	*ret_n = i;
-	return rc;
-}
-
-/* The raw reading each status comes with: none when the event did not open, a count
- * without times from a simulator, the kernel's three numbers otherwise. */
-static enum raw_kind raw_kind_of(enum pmc_status st)
-{
-	if (status_failed(st))
-		return RAW_NONE;
-	return st == PMC_STATUS_EXACT ? RAW_COUNT : RAW_FULL;
-}
-
-/* Points the path at <metric>.<key>[index] for a check made after the metric was read;
- * the path then stands at .metrics.<id> already. */
-static int metric_fail_at(struct jr *r, const char *at, const char *key, size_t index,
-			  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int metric_fail_at(struct jr *r, const char *at, const char *key, size_t index,
-			  const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	jr_push_key(r, key);
-	if (index != SIZE_MAX) {
-		jr_push_index(r);
-		jr_set_index(r, index);
-	}
-	return jr_fail(r, at, "%s", msg);
-}
-
-enum {
-	MK_UNIT,
-	MK_BETTER,
-	MK_DERIVED,
-	MK_SIMULATED,
-	MK_CROSS_GROUP,
-	MK_ERROR,
-	MK_NOTE,
-	MK_SAMPLES,
-	MK_STATUS,
-	MK_RAW,
-	MK_RF,
-};
-
-static int load_metric(struct loader *ld, struct pmc_metric *m, struct metric_pos *pos)
-{
-	static const char *const keys[] = {
-	    "unit", "better",  "derived", "simulated", "cross_group",	   "error",
-	    "note", "samples", "status",  "raw",       "running_fraction", NULL};
-	struct jr *r = &ld->r;
-	const char *obj_at, *neg_at = NULL;
-	size_t i = 0, neg_i = 0;
-	unsigned seen = 0;
-	int rc;
-
-	jr_ws(r);
-	obj_at = r->p;
-	if ((rc = jr_object_begin(r)) < 0)
-		return rc;
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		int k = key_index(r->s, keys);
-
-		if ((rc = jr_seen(r, k, &seen)) < 0)
-			return rc;
-		jr_push_key(r, r->s);
-		switch (k) {
-		case MK_UNIT:
-			rc = jr_dup_string(r, false, &m->unit);
-			if (rc == 0 && !*m->unit)
-				rc = jr_fail(r, r->p - 2, "empty unit; " REGEN);
-			break;
-		case MK_BETTER: {
-			const char *at = r->p;
-
-			if ((rc = jr_string(r)) < 0)
-				break;
-			if (strcmp(r->s, "lower") == 0)
-				m->better = PMC_LOWER_IS_BETTER;
-			else if (strcmp(r->s, "higher") == 0)
-				m->better = PMC_HIGHER_IS_BETTER;
-			else
-				rc = jr_fail(
-				    r, at,
-				    "\"better\" is \"lower\" or \"higher\", not \"%s\"; " REGEN,
-				    r->s);
-			break;
-		}
-		case MK_DERIVED:
-			rc = jr_bool(r, &m->derived);
-			break;
-		case MK_SIMULATED:
-			rc = jr_bool(r, &m->simulated);
-			break;
-		case MK_CROSS_GROUP:
-			rc = jr_bool(r, &m->cross_group);
-			break;
-		case MK_ERROR:
-			rc = load_error_value(r, &m->error);
-			break;
-		case MK_NOTE:
-			rc = jr_dup_string(r, true, &m->note);
-			break;
-		case MK_SAMPLES:
-			pos->samples_at = r->p;
-			rc = load_samples(ld, m, &neg_at, &neg_i);
-			break;
-		case MK_STATUS:
-			pos->status_at = r->p;
-			rc = load_status(ld, m, &pos->nstatus);
-			break;
-		case MK_RAW:
-			pos->raw_at = r->p;
-			rc = load_raw(ld, m, &pos->nraw);
-			break;
-		case MK_RF:
-			pos->rf_at = r->p;
-			rc = load_running_fraction(ld, &pos->nrf);
-			break;
-		default:
-			rc = jr_skip(r, 0);
-		}
-		jr_pop(r);
-		if (rc < 0)
-			return rc;
-	}
-	if (rc < 0)
-		return rc;
-
-	if (!(seen & (1u << MK_UNIT)))
-		return jr_missing(r, obj_at, "unit");
-	if (!(seen & (1u << MK_BETTER)))
-		return jr_missing(r, obj_at, "better");
-	if (!(seen & (1u << MK_SAMPLES)))
-		return jr_missing(r, obj_at, "samples");
-	if (neg_at && !m->derived) {
-		const char *q = quantity_of(m->unit);
-
-		return metric_fail_at(r, neg_at, "samples", neg_i,
-				      "negative %s %g; %ss cannot be negative — " REGEN, q,
-				      m->values[neg_i], q);
-	}
-	if (!pos->status_at != !pos->raw_at)
-		return jr_fail(r, obj_at, "\"status\" and \"raw\" come together; " REGEN);
-	if (pos->rf_at && !pos->status_at)
-		return jr_fail(r, obj_at, "\"running_fraction\" without \"status\"; " REGEN);
-	if (pos->status_at && pos->nstatus != m->n)
-		return metric_fail_at(r, pos->status_at, "status", SIZE_MAX,
-				      "%zu statuses for %zu samples; " REGEN, pos->nstatus, m->n);
-	if (pos->raw_at && pos->nraw != m->n)
-		return metric_fail_at(r, pos->raw_at, "raw", SIZE_MAX,
-				      "%zu raw readings for %zu samples; " REGEN, pos->nraw, m->n);
-	if (pos->rf_at && pos->nrf != m->n)
-		return metric_fail_at(r, pos->rf_at, "running_fraction", SIZE_MAX,
-				      "%zu running fractions for %zu samples; " REGEN, pos->nrf,
-				      m->n);
-	m->has_status = pos->status_at != NULL;
-	for (size_t k = 0; m->has_status && k < m->n; k++) {
-		enum pmc_status st = m->status[k];
-		bool value = pmc_status_has_value(st);
-
-		if (value && isnan(m->values[k]))
-			return metric_fail_at(r, pos->samples_at, "samples", k,
-					      "null for a run with status \"%s\", which has a "
-					      "value; " REGEN,
-					      pmc_status_name(st));
-		if (!value && !isnan(m->values[k]))
-			return metric_fail_at(
-			    r, pos->samples_at, "samples", k,
-			    "a number for a run with status \"%s\", which was not "
-			    "measured; it must be null — " REGEN,
-			    pmc_status_name(st));
-		if (ld->raw_kind[k] != raw_kind_of(st)) {
-			static const char *const what[] = {
-			    [RAW_NONE] = "null",
-			    [RAW_COUNT] = "[value, null, null]",
-			    [RAW_FULL] = "[value, time_enabled, time_running]",
-			};
-
-			return metric_fail_at(
-			    r, pos->raw_at, "raw", k,
-			    "%s for a run with status \"%s\"; expected %s — " REGEN,
-			    what[ld->raw_kind[k]], pmc_status_name(st), what[raw_kind_of(st)]);
-		}
-	}
+			    json_string_value(v));
 	return 0;
 }
 
-static int metric_pos_cmp(const void *a, const void *b, void *ctx)
+/* The status of every run: one name for all of them, or an array of one per run. */
+static int load_status(struct loader *ld, const json_t *v, struct pmc_metric *m)
 {
-	const struct pmc_metric *m = ctx;
-
-	return strcmp(m[*(const size_t *)a].id, m[*(const size_t *)b].id);
-}
-
-/* Reads benchmarks[].metrics into b. */
-static int load_metrics(struct loader *ld, struct pmc_benchmark *b)
-{
-	struct jr *r = &ld->r;
-	size_t i = 0, cap = 0, *order;
+	const json_t *e;
+	size_t i;
 	int rc;
 
-	if ((rc = jr_object_begin(r)) < 0)
+	push_key(ld, "status");
+	if (!json_is_string(v) && !json_is_array(v))
+		return wrong_type(ld, v, "a status name, or an array of one per run");
+	if (json_is_array(v) && json_array_size(v) != m->n)
+		return fail(ld, "%zu statuses for %zu samples; " REGEN, json_array_size(v), m->n);
+	if ((rc = alloc_array(m->n, sizeof(*m->status), &m->status)) < 0)
 		return rc;
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		struct pmc_metric *m;
-		struct metric_pos *pos;
+	if (json_is_string(v)) {
+		enum pmc_status st;
 
-		if (!*r->s)
-			return jr_fail(r, r->key_at, "empty metric id; " REGEN);
-		if ((rc = grow(&b->metrics, &cap, i, sizeof(*b->metrics))) < 0 ||
-		    (rc = grow(&ld->mpos, &ld->mpos_cap, i, sizeof(*ld->mpos))) < 0)
+		if ((rc = status_from_json(ld, v, &st)) < 0)
 			return rc;
-		m = &b->metrics[i - 1];
-		memset(m, 0, sizeof(*m));
-		m->better = PMC_LOWER_IS_BETTER;
-		b->nmetrics = i;
-		pos = &ld->mpos[i - 1];
-		memset(pos, 0, sizeof(*pos));
-		pos->key_at = r->key_at;
-		m->id = strdup(r->s);
-		if (!m->id)
-			return -ENOMEM;
-		jr_push_key(r, m->id);
-		rc = load_metric(ld, m, pos);
-		jr_pop(r);
-		if (rc < 0)
+		for (size_t k = 0; k < m->n; k++)
+			m->status[k] = st;
+		pop(ld);
+		return 0;
+	}
+	push_index(ld, 0);
+	json_array_foreach(v, i, e)
+	{
+		set_index(ld, i);
+		if ((rc = status_from_json(ld, e, &m->status[i])) < 0)
 			return rc;
 	}
-	if (rc < 0 || b->nmetrics < 2)
-		return rc;
+	pop(ld);
+	pop(ld);
+	return 0;
+}
 
-	/* Duplicate ids, found by sorting so that a file with many metrics stays fast. */
-	order = malloc(b->nmetrics * sizeof(*order));
-	if (!order)
+/* The three parallel arrays of "raw", in the order of struct pmc_run_raw. */
+static const char *const raw_parts[] = {"value", "time_enabled", "time_running"};
+
+/* Marks a null entry while loading: a JSON integer is at most 2^63 - 1. */
+#define RAW_ABSENT UINT64_MAX
+
+static uint64_t *raw_part(struct pmc_run_raw *raw, size_t part)
+{
+	return part == 0 ? &raw->value : part == 1 ? &raw->enabled : &raw->running;
+}
+
+/* One of the arrays of "raw": one entry per run, a non-negative integer or null. */
+static int load_raw_part(struct loader *ld, const json_t *raw, size_t part, struct pmc_metric *m)
+{
+	const json_t *arr, *v;
+	size_t i;
+	int rc;
+
+	if ((rc = get_container(ld, raw, raw_parts[part], REQUIRED, JSON_ARRAY, &arr)) < 0)
+		return rc;
+	push_key(ld, raw_parts[part]);
+	if (json_array_size(arr) != m->n)
+		return fail(ld, "%zu entries for %zu samples; " REGEN, json_array_size(arr), m->n);
+	push_index(ld, 0);
+	json_array_foreach(arr, i, v)
+	{
+		uint64_t *x = raw_part(&m->raw[i], part);
+
+		set_index(ld, i);
+		if (json_is_null(v))
+			*x = RAW_ABSENT;
+		else if (!json_is_number(v))
+			return wrong_type(ld, v, "a non-negative integer or null");
+		else if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(ld,
+				    "%s %.17g is not a non-negative integer; raw readings are what "
+				    "the kernel returned — " REGEN,
+				    raw_parts[part], json_number_value(v));
+		else
+			*x = (uint64_t)json_integer_value(v);
+	}
+	pop(ld);
+	pop(ld);
+	return 0;
+}
+
+/* The raw readings, each run's of the shape its status calls for. */
+static int load_raw(struct loader *ld, const json_t *raw, struct pmc_metric *m)
+{
+	static const char *const what[] = {
+	    [RAW_NONE] = "no reading",
+	    [RAW_COUNT] = "a value without times",
+	    [RAW_FULL] = "a value with time_enabled and time_running",
+	};
+	int rc;
+
+	push_key(ld, "raw");
+	if ((rc = alloc_array(m->n, sizeof(*m->raw), &m->raw)) < 0)
+		return rc;
+	for (size_t part = 0; part < 3; part++)
+		if ((rc = load_raw_part(ld, raw, part, m)) < 0)
+			return rc;
+	for (size_t k = 0; k < m->n; k++) {
+		struct pmc_run_raw *x = &m->raw[k];
+		bool value = x->value != RAW_ABSENT, enabled = x->enabled != RAW_ABSENT,
+		     running = x->running != RAW_ABSENT;
+		enum raw_kind kind, want = raw_kind_of(m->status[k]);
+
+		if (enabled != running || (!value && enabled))
+			return fail(
+			    ld,
+			    "run %zu has %s; a reading is a value with time_enabled and "
+			    "time_running, a value alone (simulated), or nothing (all null) "
+			    "— " REGEN,
+			    k,
+			    !value    ? "times but no value"
+			    : enabled ? "time_enabled but no time_running"
+				      : "time_running but no time_enabled");
+		kind = !value ? RAW_NONE : enabled ? RAW_FULL : RAW_COUNT;
+		if (kind != want)
+			return fail(ld,
+				    "run %zu has %s, but its status \"%s\" calls for %s — " REGEN,
+				    k, what[kind], pmc_status_name(m->status[k]), what[want]);
+		if (kind == RAW_FULL && x->running > x->enabled) {
+			push_key(ld, "time_running");
+			push_index(ld, k);
+			return fail(ld,
+				    "time_running %" PRIu64 " exceeds time_enabled %" PRIu64
+				    "; the kernel never reports that — " REGEN,
+				    x->running, x->enabled);
+		}
+		/* The model holds 0 where the file has null: the status says which is which. */
+		for (size_t part = 0; part < 3; part++)
+			if (*raw_part(x, part) == RAW_ABSENT)
+				*raw_part(x, part) = 0;
+	}
+	pop(ld);
+	return 0;
+}
+
+static int load_metric(struct loader *ld, const char *id, const json_t *obj, struct pmc_metric *m)
+{
+	const json_t *samples, *status, *raw;
+	char *better = NULL;
+	int rc;
+
+	m->better = PMC_LOWER_IS_BETTER;
+	if (!(m->id = strdup(id)))
 		return -ENOMEM;
-	for (size_t k = 0; k < b->nmetrics; k++)
-		order[k] = k;
-	qsort_r(order, b->nmetrics, sizeof(*order), metric_pos_cmp, b->metrics);
-	for (size_t k = 1; k < b->nmetrics; k++) {
-		if (strcmp(b->metrics[order[k]].id, b->metrics[order[k - 1]].id) == 0) {
-			size_t later = order[k] > order[k - 1] ? order[k] : order[k - 1];
-
-			free(order);
-			return jr_fail(r, ld->mpos[later].key_at, "duplicate metric \"%s\"; " REGEN,
-				       b->metrics[later].id);
-		}
+	if (!json_is_object(obj))
+		return wrong_type(ld, obj, "an object");
+	if ((rc = get_string(ld, obj, "unit", REQUIRED, &m->unit)) < 0 ||
+	    (rc = get_string(ld, obj, "better", REQUIRED, &better)) < 0)
+		return rc;
+	if (strcmp(better, "higher") == 0)
+		m->better = PMC_HIGHER_IS_BETTER;
+	else if (strcmp(better, "lower") != 0) {
+		push_key(ld, "better");
+		rc = fail(ld, "\"better\" is \"lower\" or \"higher\", not \"%s\"; " REGEN, better);
 	}
-	free(order);
+	free(better);
+	status = json_object_get(obj, "status");
+	if (rc < 0 || (rc = get_bool(ld, obj, "derived", &m->derived)) < 0 ||
+	    (rc = get_bool(ld, obj, "simulated", &m->simulated)) < 0 ||
+	    (rc = get_bool(ld, obj, "cross_group", &m->cross_group)) < 0 ||
+	    (rc = load_error(ld, obj, &m->error)) < 0 ||
+	    (rc = get_string(ld, obj, "note", OPTIONAL, &m->note)) < 0 ||
+	    (rc = get_container(ld, obj, "samples", REQUIRED, JSON_ARRAY, &samples)) < 0 ||
+	    (rc = get_container(ld, obj, "raw", OPTIONAL, JSON_OBJECT, &raw)) < 0)
+		return rc;
+	if (!status != !raw)
+		return fail(ld, "\"status\" and \"raw\" come together; " REGEN);
+	if ((rc = load_samples(ld, samples, m)) < 0)
+		return rc;
+	if (!status)
+		return 0;
+	if ((rc = load_status(ld, status, m)) < 0 || (rc = load_raw(ld, raw, m)) < 0)
+		return rc;
+	m->has_status = true;
+
+	push_key(ld, "samples");
+	push_index(ld, 0);
+	for (size_t k = 0; k < m->n; k++) {
+		enum pmc_status st = m->status[k];
+
+		set_index(ld, k);
+		if (pmc_status_has_value(st) && isnan(m->values[k]))
+			return fail(ld,
+				    "null for a run with status \"%s\", which has a value; " REGEN,
+				    pmc_status_name(st));
+		if (!pmc_status_has_value(st) && !isnan(m->values[k]))
+			return fail(ld,
+				    "a number for a run with status \"%s\", which was not "
+				    "measured; it must be null — " REGEN,
+				    pmc_status_name(st));
+	}
+	pop(ld);
+	pop(ld);
 	return 0;
 }
 
-static int load_runs(struct loader *ld, struct pmc_benchmark *b)
+static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark *b)
 {
-	static const char *const keys[] = {"exit_code", "signal", "timed_out", NULL};
-	struct jr *r = &ld->r;
-	size_t i = 0, cap = 0;
+	const json_t *v;
+	size_t i;
 	int rc;
 
-	if ((rc = jr_array_begin(r)) < 0)
+	push_key(ld, "runs");
+	if ((rc = alloc_array(json_array_size(arr), sizeof(*b->runs), &b->runs)) < 0)
 		return rc;
-	jr_push_index(r);
-	while ((rc = jr_array_next(r, &i)) == 1) {
-		struct pmc_run_info *run;
-		const char *obj_at = r->p;
-		unsigned seen = 0;
-		size_t j = 0;
+	b->nruns = json_array_size(arr);
+	push_index(ld, 0);
+	json_array_foreach(arr, i, v)
+	{
+		struct pmc_run_info *run = &b->runs[i];
 
-		jr_set_index(r, i - 1);
-		if ((rc = grow(&b->runs, &cap, i, sizeof(*b->runs))) < 0)
+		set_index(ld, i);
+		if (!json_is_object(v))
+			return wrong_type(ld, v, "an object");
+		if ((rc = get_int(ld, v, "exit_code", REQUIRED, -1, 255, &run->exit_code)) < 0 ||
+		    (rc = get_int(ld, v, "signal", OPTIONAL, 0, 127, &run->term_signal)) < 0 ||
+		    (rc = get_bool(ld, v, "timed_out", &run->timed_out)) < 0)
 			return rc;
-		run = &b->runs[i - 1];
-		memset(run, 0, sizeof(*run));
-		b->nruns = i;
-		if ((rc = jr_object_begin(r)) < 0)
-			return rc;
-		while ((rc = jr_object_next(r, &j)) == 1) {
-			int k = key_index(r->s, keys);
-			long v;
-
-			if ((rc = jr_seen(r, k, &seen)) < 0)
-				return rc;
-			jr_push_key(r, r->s);
-			if (k == 0 && (rc = jr_int(r, -1, 255, &v)) == 0)
-				run->exit_code = (int)v;
-			else if (k == 1 && (rc = jr_int(r, 0, 127, &v)) == 0)
-				run->term_signal = (int)v;
-			else if (k == 2)
-				rc = jr_bool(r, &run->timed_out);
-			else if (k < 0)
-				rc = jr_skip(r, 0);
-			jr_pop(r);
-			if (rc < 0)
-				return rc;
-		}
-		if (rc < 0)
-			return rc;
-		if (!(seen & 1u))
-			return jr_missing(r, obj_at, "exit_code");
 		if (run->term_signal && run->exit_code != -1)
-			return jr_fail(r, obj_at,
-				       "a run killed by signal %d has exit_code -1, not %d; " REGEN,
-				       run->term_signal, run->exit_code);
+			return fail(ld,
+				    "a run killed by signal %d has exit_code -1, not %d; " REGEN,
+				    run->term_signal, run->exit_code);
 	}
-	jr_pop(r);
-	return rc;
+	pop(ld);
+	pop(ld);
+	return 0;
+}
+
+static int load_metrics(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
+{
+	const char *id;
+	const json_t *v;
+	int rc;
+
+	push_key(ld, "metrics");
+	if ((rc = alloc_array(json_object_size(obj), sizeof(*b->metrics), &b->metrics)) < 0)
+		return rc;
+	/* jansson keeps the keys in file order, and refused duplicates while parsing. */
+	json_object_foreach((json_t *)obj, id, v)
+	{
+		if (!*id)
+			return fail(ld, "empty metric id; " REGEN);
+		push_key(ld, id);
+		if ((rc = load_metric(ld, id, v, &b->metrics[b->nmetrics++])) < 0)
+			return rc;
+		if (b->metrics[b->nmetrics - 1].n != b->nruns) {
+			push_key(ld, "samples");
+			return fail(ld,
+				    "%zu samples for %zu runs; every metric has one sample per run "
+				    "(null when not measured) — " REGEN,
+				    b->metrics[b->nmetrics - 1].n, b->nruns);
+		}
+		pop(ld);
+	}
+	pop(ld);
+	return 0;
 }
 
 static bool is_build_id(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n % 2)
-		return false;
-	return strspn(s, "0123456789abcdef") == n;
+	return n > 0 && n % 2 == 0 && strspn(s, "0123456789abcdef") == n;
 }
 
-enum { BK_NAME, BK_COMMAND, BK_BUILD_ID, BK_RUNS, BK_METRICS };
-
-static int load_benchmark(struct loader *ld, struct pmc_benchmark *b)
+static int load_benchmark(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
 {
-	static const char *const keys[] = {"name", "command", "build_id", "runs", "metrics", NULL};
-	struct jr *r = &ld->r;
-	const char *obj_at, *at;
-	unsigned seen = 0;
-	size_t i = 0;
+	const json_t *runs, *metrics;
 	int rc;
 
-	jr_ws(r);
-	obj_at = r->p;
-	if ((rc = jr_object_begin(r)) < 0)
+	if (!json_is_object(obj))
+		return wrong_type(ld, obj, "an object");
+	if ((rc = get_string(ld, obj, "name", REQUIRED, &b->name)) < 0 ||
+	    (rc = get_string(ld, obj, "command", OPTIONAL, &b->command)) < 0 ||
+	    (rc = get_string(ld, obj, "build_id", OPTIONAL, &b->build_id)) < 0)
 		return rc;
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		int k = key_index(r->s, keys);
-
-		if ((rc = jr_seen(r, k, &seen)) < 0)
-			return rc;
-		jr_push_key(r, r->s);
-		at = r->p;
-		switch (k) {
-		case BK_NAME:
-			rc = jr_dup_string(r, false, &b->name);
-			if (rc == 0 && !*b->name)
-				rc = jr_fail(r, at, "empty benchmark name; " REGEN);
-			break;
-		case BK_COMMAND:
-			rc = jr_dup_string(r, true, &b->command);
-			break;
-		case BK_BUILD_ID:
-			rc = jr_dup_string(r, true, &b->build_id);
-			if (rc == 0 && b->build_id && !is_build_id(b->build_id))
-				rc = jr_fail(
-				    r, at,
-				    "a build-id is lower-case hex digits, not \"%s\"; " REGEN,
-				    b->build_id);
-			break;
-		case BK_RUNS:
-			rc = load_runs(ld, b);
-			break;
-		case BK_METRICS:
-			rc = load_metrics(ld, b);
-			break;
-		default:
-			rc = jr_skip(r, 0);
-		}
-		jr_pop(r);
-		if (rc < 0)
-			return rc;
+	if (b->build_id && !is_build_id(b->build_id)) {
+		push_key(ld, "build_id");
+		return fail(ld, "a build-id is lower-case hex digits, not \"%s\"; " REGEN,
+			    b->build_id);
 	}
-	if (rc < 0)
+	if ((rc = get_container(ld, obj, "runs", REQUIRED, JSON_ARRAY, &runs)) < 0 ||
+	    (rc = get_container(ld, obj, "metrics", REQUIRED, JSON_OBJECT, &metrics)) < 0 ||
+	    (rc = load_runs(ld, runs, b)) < 0)
 		return rc;
-	if (!(seen & (1u << BK_NAME)))
-		return jr_missing(r, obj_at, "name");
-	if (!(seen & (1u << BK_RUNS)))
-		return jr_missing(r, obj_at, "runs");
-	if (!(seen & (1u << BK_METRICS)))
-		return jr_missing(r, obj_at, "metrics");
-	for (size_t k = 0; k < b->nmetrics; k++) {
-		const struct pmc_metric *m = &b->metrics[k];
-
-		if (m->n != b->nruns) {
-			jr_push_key(r, "metrics");
-			jr_push_key(r, m->id);
-			return metric_fail_at(
-			    r, ld->mpos[k].samples_at, "samples", SIZE_MAX,
-			    "%zu samples for %zu runs; every metric has one sample "
-			    "per run (null when not measured) — " REGEN,
-			    m->n, b->nruns);
-		}
-	}
-	return 0;
+	return load_metrics(ld, metrics, b);
 }
 
-static int load_benchmarks(struct loader *ld, struct pmc_result *res)
+static int load_benchmarks(struct loader *ld, const json_t *arr, struct pmc_result *res)
 {
-	struct jr *r = &ld->r;
-	size_t i = 0, dup;
+	struct pmc_result_priv *pv = res->priv;
+	size_t n = json_array_size(arr), i, dup;
+	const json_t *v;
 	int rc;
 
-	if ((rc = jr_array_begin(r)) < 0)
+	push_key(ld, "benchmarks");
+	if ((rc = alloc_array(n, sizeof(*res->benchmarks), &res->benchmarks)) < 0)
 		return rc;
-	jr_push_index(r);
-	for (;;) {
-		const char *at;
-		struct pmc_benchmark *b;
-
-		if ((rc = jr_refill(r)) < 0 || (rc = jr_array_next(r, &i)) != 1)
-			break;
-		at = r->p;
-		jr_set_index(r, i - 1);
-		if ((rc = bench_reserve(res)) < 0)
-			return rc;
-		b = &res->benchmarks[res->nbench];
-		memset(b, 0, sizeof(*b));
+	pv->bench_array = res->benchmarks;
+	pv->bench_cap = n;
+	push_index(ld, 0);
+	json_array_foreach(arr, i, v)
+	{
+		set_index(ld, i);
 		res->nbench++;
-		if ((rc = load_benchmark(ld, b)) < 0)
+		if ((rc = load_benchmark(ld, v, &res->benchmarks[i])) < 0)
 			return rc;
-		rc = index_update(res->priv, res->benchmarks, res->nbench, &dup);
+		rc = index_update(pv, res->benchmarks, res->nbench, &dup);
 		if (rc == -EEXIST)
-			return jr_fail(
-			    r, at,
+			return fail(
+			    ld,
 			    "a second benchmark named \"%s\" (the first is benchmarks[%zu]); "
 			    "names must be unique — " REGEN,
-			    b->name, dup);
+			    res->benchmarks[i].name, dup);
 		if (rc < 0)
 			return rc;
 	}
-	jr_pop(r);
-	return rc;
+	pop(ld);
+	pop(ld);
+	return 0;
 }
 
-static int load_environment(struct jr *r, struct pmc_result *res)
+static int load_environment(struct loader *ld, const json_t *obj, struct pmc_result *res)
 {
-	size_t i = 0;
+	const char *key;
+	const json_t *v;
 	int rc;
 
-	if ((rc = jr_object_begin(r)) < 0)
+	push_key(ld, "environment");
+	if ((rc = alloc_array(json_object_size(obj), sizeof(*res->env), &res->env)) < 0)
 		return rc;
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		char *key;
+	json_object_foreach((json_t *)obj, key, v)
+	{
+		struct pmc_env_entry *e = &res->env[res->nenv];
 
-		if (!*r->s)
-			return jr_fail(r, r->key_at, "empty key; " REGEN);
-		if (pmc_result_get_env(res, r->s))
-			return jr_fail(r, r->key_at, "duplicate key \"%s\"; " REGEN, r->s);
-		key = strdup(r->s);
-		if (!key)
+		if (!*key)
+			return fail(ld, "empty key; " REGEN);
+		if (!json_is_string(v)) {
+			push_key(ld, key);
+			return wrong_type(ld, v, "a string");
+		}
+		e->key = strdup(key);
+		e->value = strdup(json_string_value(v));
+		res->nenv++;
+		if (!e->key || !e->value)
 			return -ENOMEM;
-		jr_push_key(r, key);
-		if (*r->p != '"') {
-			rc = jr_type(r, "a string");
-		} else if ((rc = jr_string(r)) == 0) {
-			rc = pmc_result_set_env(res, key, r->s);
-		}
-		jr_pop(r);
-		free(key);
-		if (rc < 0)
-			return rc;
 	}
-	return rc;
+	pop(ld);
+	return 0;
 }
 
-static int load_tool(struct jr *r, struct pmc_result *res)
+/* The schema is checked before anything else, so that a file from a newer version
+ * says so instead of failing on some later field. */
+static int check_schema(struct loader *ld, const json_t *root)
 {
-	size_t i = 0;
-	int rc;
+	static const char prefix[] = "pmcbench-result/";
+	const json_t *v = json_object_get(root, "schema");
+	const char *s, *version;
 
-	if ((rc = jr_object_begin(r)) < 0)
-		return rc;
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		bool version = strcmp(r->s, "version") == 0;
-
-		jr_push_key(r, r->s);
-		if (version) {
-			free(res->tool_version);
-			res->tool_version = NULL;
-			rc = jr_dup_string(r, true, &res->tool_version);
-		} else {
-			rc = jr_skip(r, 0);
-		}
-		jr_pop(r);
-		if (rc < 0)
-			return rc;
-	}
-	return rc;
-}
-
-static int check_schema_value(struct jr *r)
-{
-	const char *at = r->p;
-	const char *prefix = "pmcbench-result/";
-	size_t plen = strlen(prefix);
-	int rc;
-
-	if (*r->p != '"')
-		return jr_type(r, "a string such as \"" PMC_RESULT_SCHEMA "\"");
-	if ((rc = jr_string(r)) < 0)
-		return rc;
-	if (strcmp(r->s, PMC_RESULT_SCHEMA) == 0)
+	if (!v)
+		return fail(ld, "no \"schema\" key; this is not a pmcbench result file (a result "
+				"starts with \"schema\": \"" PMC_RESULT_SCHEMA "\")");
+	push_key(ld, "schema");
+	if (!json_is_string(v))
+		return wrong_type(ld, v, "a string such as \"" PMC_RESULT_SCHEMA "\"");
+	s = json_string_value(v);
+	if (strcmp(s, PMC_RESULT_SCHEMA) == 0) {
+		pop(ld);
 		return 0;
-	if (strncmp(r->s, prefix, plen) == 0 && r->s[plen] &&
-	    strspn(r->s + plen, "0123456789") == strlen(r->s + plen) && atol(r->s + plen) > 1)
-		return jr_fail(r, at,
-			       "schema \"%s\" was written by a newer pmcbench; upgrade pmcbench to "
-			       "read it (this one reads " PMC_RESULT_SCHEMA ")",
-			       r->s);
-	return jr_fail(r, at,
-		       "unknown schema \"%s\"; this is not a pmcbench result file (expected "
-		       "\"" PMC_RESULT_SCHEMA "\")",
-		       r->s);
+	}
+	version = s + strlen(prefix);
+	if (strncmp(s, prefix, strlen(prefix)) == 0 && *version &&
+	    strspn(version, "0123456789") == strlen(version) && atol(version) > 1)
+		return fail(ld,
+			    "schema \"%s\" was written by a newer pmcbench; upgrade pmcbench to "
+			    "read it (this one reads " PMC_RESULT_SCHEMA ")",
+			    s);
+	return fail(ld,
+		    "unknown schema \"%s\"; this is not a pmcbench result file (expected "
+		    "\"" PMC_RESULT_SCHEMA "\")",
+		    s);
 }
 
-/* Finds and checks "schema" before anything else, wherever it is (jq -S sorts it last),
- * so that a file from a newer version says so instead of failing on some later field. */
-static int check_schema(struct jr *r, const char *obj_at)
+/* Builds the model of the members of the document root other than "benchmarks". */
+static int result_head_from_json(struct loader *ld, const json_t *root, struct pmc_result *res)
 {
-	const char *save = r->p;
-	size_t i = 0;
+	const json_t *tool, *env;
 	int rc;
 
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		if (strcmp(r->s, "schema") == 0) {
-			jr_push_key(r, "schema");
-			rc = check_schema_value(r);
-			jr_pop(r);
-			r->p = save;
-			return rc;
-		}
-		if ((rc = jr_skip(r, 0)) < 0)
-			return rc;
-	}
-	if (rc < 0)
+	if ((rc = check_schema(ld, root)) < 0 ||
+	    (rc = get_string(ld, root, "backend", REQUIRED, &res->backend)) < 0 ||
+	    (rc = get_container(ld, root, "tool", OPTIONAL, JSON_OBJECT, &tool)) < 0 ||
+	    (rc = get_string(ld, root, "created", OPTIONAL, &res->created)) < 0 ||
+	    (rc = get_container(ld, root, "environment", OPTIONAL, JSON_OBJECT, &env)) < 0)
 		return rc;
-	return jr_fail(r, obj_at,
-		       "no \"schema\" key; this is not a pmcbench result file (a result starts "
-		       "with \"schema\": \"" PMC_RESULT_SCHEMA "\")");
+	if (tool) {
+		push_key(ld, "tool");
+		if ((rc = get_string(ld, tool, "version", OPTIONAL, &res->tool_version)) < 0)
+			return rc;
+		pop(ld);
+	}
+	if (env && (rc = load_environment(ld, env, res)) < 0)
+		return rc;
+	return 0;
 }
 
-enum { RK_SCHEMA, RK_TOOL, RK_CREATED, RK_BACKEND, RK_ENVIRONMENT, RK_BENCHMARKS };
-
-static int load_root(struct loader *ld, struct pmc_result *res)
+/* Builds the model of the document root into res, checking it as docs/result-schema.md
+ * says ("Reading a file: what is checked"). */
+static int result_from_json(struct loader *ld, const json_t *root, struct pmc_result *res)
 {
-	static const char *const keys[] = {"schema",	  "tool",	"created", "backend",
-					   "environment", "benchmarks", NULL};
-	struct jr *r = &ld->r;
-	const char *obj_at;
-	unsigned seen = 0;
-	size_t i = 0;
+	const json_t *benchmarks;
 	int rc;
 
-	/* A UTF-8 byte order mark is not JSON, but editors add it; skip it. */
-	if (strncmp(r->p, "\xef\xbb\xbf", 3) == 0)
-		r->p += 3;
-	jr_ws(r);
-	if (r->p >= r->end)
-		return jr_fail(r, r->p,
-			       "empty file; expected a pmcbench result — regenerate it with "
-			       "pmcbench run -o FILE");
-	obj_at = r->p;
-	if (*r->p != '{') {
-		char buf[16];
-
-		return jr_fail(r, r->p,
-			       "expected a JSON object, found %s; this is not a pmcbench result "
-			       "file",
-			       jr_found(r, buf, sizeof(buf)));
-	}
-	r->p++;
-	if ((rc = check_schema(r, obj_at)) < 0)
+	if (!json_is_object(root))
+		return fail(ld,
+			    "expected a JSON object, found %s; this is not a pmcbench result "
+			    "file",
+			    kind_of(root));
+	if ((rc = result_head_from_json(ld, root, res)) < 0 ||
+	    (rc = get_container(ld, root, "benchmarks", REQUIRED, JSON_ARRAY, &benchmarks)) < 0)
 		return rc;
+	return load_benchmarks(ld, benchmarks, res);
+}
 
-	while ((rc = jr_object_next(r, &i)) == 1) {
-		int k = key_index(r->s, keys);
-		const char *at = r->p;
+/* ---- Loading a file ----------------------------------------------------------------- */
 
-		if ((rc = jr_seen(r, k, &seen)) < 0)
-			return rc;
-		jr_push_key(r, r->s);
-		switch (k) {
-		case RK_TOOL:
-			rc = load_tool(r, res);
-			break;
-		case RK_CREATED:
-			free(res->created);
-			res->created = NULL;
-			rc = jr_dup_string(r, true, &res->created);
-			break;
-		case RK_BACKEND:
-			free(res->backend);
-			res->backend = NULL;
-			rc = jr_dup_string(r, false, &res->backend);
-			if (rc == 0 && !*res->backend)
-				rc = jr_fail(r, at, "empty backend; " REGEN);
-			break;
-		case RK_ENVIRONMENT:
-			rc = load_environment(r, res);
-			break;
-		case RK_BENCHMARKS:
-			rc = load_benchmarks(ld, res);
-			break;
-		default: /* the schema, checked already, and keys of later versions */
-			rc = jr_skip(r, 0);
+/* Feeds jansson the file through stdio's buffer (jansson asks for 1 KiB at a time), and
+ * notes what the messages need: read errors, a byte order mark, whether the file holds
+ * anything but white space. */
+struct text_source {
+	FILE *f;
+	int error; /* errno of a failed read, else 0 */
+	bool started, bom, any_text;
+};
+
+static size_t read_text(void *buf, size_t len, void *arg)
+{
+	struct text_source *src = arg;
+	unsigned char *p = buf;
+	size_t n = fread(buf, 1, len, src->f);
+
+	if (n < len && ferror(src->f)) {
+		src->error = errno ? errno : EIO;
+		return (size_t)-1;
+	}
+	/* A UTF-8 byte order mark is not JSON, but editors add it: skip it. */
+	if (!src->started && n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		memmove(p, p + 3, n - 3);
+		n -= 3;
+		src->bom = true;
+	}
+	src->started = true;
+	for (size_t i = 0; i < n && !src->any_text; i++)
+		src->any_text = p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r';
+	return n;
+}
+
+/* What to do about a syntax error jansson found. */
+static const char *syntax_fix(enum json_error_code code)
+{
+	switch (code) {
+	case json_error_premature_end_of_input:
+		return "the file is truncated — " REGEN;
+	case json_error_end_of_input_expected:
+		return "text follows the end of the result — " REGEN;
+	case json_error_duplicate_key:
+		return "a key given twice is ambiguous — " REGEN;
+	case json_error_numeric_overflow:
+		return "numbers must fit in a double, integers in 64 signed bits — " REGEN;
+	default:
+		return "the file is not valid JSON — " REGEN;
+	}
+}
+
+/* The messages are one line: a key or a bit of text jansson quotes may hold a control
+ * character. */
+static void one_line(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20)
+			*s = '?';
+}
+
+/* ---- Loading a file one benchmark at a time ---------------------------------------- */
+
+/* jansson has no streaming parser: the tree of a whole result is about eight times the
+ * size of its text (a file of 10,000 benchmarks: 31 MB of text, a 245 MiB tree), and
+ * compare holds two. So a well-formed file is read one top-level member and one
+ * benchmark at a time, each parsed by jansson from a window of the file, converted,
+ * and dropped; only the punctuation between them (braces, brackets, colons, commas,
+ * white space) is scanned here. Anything this path does not expect (a syntax error, a
+ * schema error, "benchmarks" before "schema", a duplicate key, a file that is not
+ * seekable) sends the load back to the start, to parse the whole document into one
+ * tree: every error is reported by that path, exactly as jansson and the checks above
+ * see it. */
+
+#define WINDOW (128u << 10) /* text parsed at once; doubled for a larger value */
+
+/* The window: buf[start, end) holds the file's text from the reading position. */
+struct text_window {
+	FILE *f;
+	char *buf;
+	size_t cap, start, end;
+	bool eof;
+};
+
+/* Returned inside this path: give up and parse the whole file. */
+#define RETRY_WHOLE 1
+
+/* Makes at least want bytes from the reading position available, or all that is left. */
+static int window_fill(struct text_window *w, size_t want)
+{
+	size_t n = w->end - w->start;
+
+	if (n >= want || w->eof)
+		return 0;
+	if (want * 2 > w->cap) {
+		char *buf = realloc(w->buf, want * 2);
+
+		if (!buf)
+			return -ENOMEM;
+		w->buf = buf;
+		w->cap = want * 2;
+	}
+	memmove(w->buf, w->buf + w->start, n);
+	w->start = 0;
+	w->end = n;
+	while (w->end < w->cap && !w->eof) {
+		size_t got = fread(w->buf + w->end, 1, w->cap - w->end, w->f);
+
+		w->end += got;
+		if (got == 0) {
+			if (ferror(w->f))
+				return RETRY_WHOLE; /* which reports the read error */
+			w->eof = true;
 		}
-		jr_pop(r);
+	}
+	return 0;
+}
+
+/* The next character after white space, not consumed, or EOF. */
+static int window_peek(struct text_window *w, int *ret)
+{
+	char c;
+	int rc;
+
+	for (;;) {
+		if (w->start == w->end && (rc = window_fill(w, WINDOW)) != 0)
+			return rc;
+		if (w->start == w->end) {
+			*ret = EOF;
+			return 0;
+		}
+		c = w->buf[w->start];
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+			break;
+		w->start++;
+	}
+	*ret = (unsigned char)c;
+	return 0;
+}
+
+/* Consumes the next character after white space if it is one of chars; *ret is the one
+ * it was, or RETRY_WHOLE is returned. */
+static int window_expect(struct text_window *w, const char *chars, int *ret)
+{
+	int c, rc;
+
+	if ((rc = window_peek(w, &c)) != 0)
+		return rc;
+	if (c == EOF || c == '\0' || !strchr(chars, c))
+		return RETRY_WHOLE;
+	w->start++;
+	if (ret)
+		*ret = c;
+	return 0;
+}
+
+/* Parses the JSON value at the reading position with jansson, in the arena a when it is
+ * not NULL. A value that jansson finds cut by the end of the window is parsed again
+ * from a window twice as large. */
+static int window_value(struct text_window *w, struct arena *a, json_t **ret)
+{
+	size_t want = WINDOW;
+	json_error_t jerr;
+	json_t *v;
+	int rc;
+
+	for (;;) {
+		size_t n;
+
+		if ((rc = window_fill(w, want)) != 0)
+			return rc;
+		n = w->end - w->start;
+		thread_arena = a;
+		v = json_loadb(w->buf + w->start, n,
+			       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK,
+			       &jerr);
+		thread_arena = NULL;
+		if (a && a->failed)
+			return -ENOMEM;
+		/* A value that ends at the very end of the window may go on (a number). */
+		if (v && ((size_t)jerr.position < n || w->eof)) {
+			w->start += (size_t)jerr.position;
+			*ret = v;
+			return 0;
+		}
+		if (!a)
+			json_decref(v);
+		if (w->eof)
+			return RETRY_WHOLE;
+		want = n * 2;
+		if (a)
+			arena_reset(a);
+	}
+}
+
+/* The elements of "benchmarks", each parsed, converted and dropped in turn. */
+static int window_benchmarks(struct text_window *w, struct arena *a, struct loader *ld,
+			     struct pmc_result *res)
+{
+	size_t dup;
+	int c, rc;
+
+	if ((rc = window_expect(w, "[", NULL)) != 0 || (rc = window_peek(w, &c)) != 0)
+		return rc;
+	if (c == ']') {
+		w->start++;
+		return 0;
+	}
+	push_key(ld, "benchmarks");
+	push_index(ld, 0);
+	do {
+		struct pmc_benchmark *b;
+		json_t *v;
+
+		if ((rc = bench_reserve(res)) < 0 || (rc = window_value(w, a, &v)) != 0)
+			return rc;
+		set_index(ld, res->nbench);
+		b = &res->benchmarks[res->nbench++];
+		memset(b, 0, sizeof(*b));
+		rc = load_benchmark(ld, v, b);
+		arena_reset(a);
+		if (rc == -ENOMEM)
+			return rc;
 		if (rc < 0)
+			return RETRY_WHOLE;
+		rc = index_update(res->priv, res->benchmarks, res->nbench, &dup);
+		if (rc == -ENOMEM)
 			return rc;
-	}
-	if (rc < 0)
-		return rc;
-	if (!(seen & (1u << RK_BACKEND)))
-		return jr_missing(r, obj_at, "backend");
-	if (!(seen & (1u << RK_BENCHMARKS)))
-		return jr_missing(r, obj_at, "benchmarks");
-	jr_ws(r);
-	if (r->p < r->end)
-		return jr_fail(r, r->p, "text after the end of the result; " REGEN);
+		if (rc < 0)
+			return RETRY_WHOLE;
+		if ((rc = window_expect(w, ",]", &c)) != 0)
+			return rc;
+	} while (c == ',');
+	pop(ld);
+	pop(ld);
 	return 0;
 }
 
-/* One pass over the file. Windowed, it keeps only a window of the text in memory (a
- * large result then costs its model, not its text as well) and gives up with -EAGAIN
- * at the first problem, which may be a benchmark larger than the window; the caller
- * then makes a plain pass over the whole text, whose messages have true positions. */
-static int load_pass(struct loader *ld, int fd, bool windowed, struct pmc_result **ret)
+/* Loads a result from f a member and a benchmark at a time. Returns 0, -ENOMEM, or
+ * RETRY_WHOLE when the file is to be parsed whole instead. */
+static int load_windowed(FILE *f, struct arena *a, struct loader *ld, struct pmc_result *res)
 {
-	struct jr *r = &ld->r;
-	struct pmc_result *res;
-	size_t len = 0;
-	int rc;
+	struct text_window w = {.f = f};
+	json_t *head = json_object(), *key = NULL, *v;
+	bool benchmarks = false;
+	int c, rc;
 
-	r->windowed = windowed;
-	r->fd = fd;
-	r->eof = false;
-	r->cap = RESULT_WINDOW;
-	r->mem = malloc(r->cap);
-	if (!r->mem)
+	if (!head)
 		return -ENOMEM;
-	rc = windowed ? fill(fd, r->mem, r->cap, &len, &r->eof)
-		      : read_all(fd, &r->mem, &r->cap, &len);
-	if (rc < 0)
-		return rc;
-	r->buf = r->p = r->mem;
-	r->end = r->mem + len;
-	r->depth = 0;
+	if ((rc = window_fill(&w, WINDOW)) != 0)
+		goto out;
+	if (w.end >= 3 && memcmp(w.buf, "\xef\xbb\xbf", 3) == 0)
+		w.start = 3;
+	if ((rc = window_expect(&w, "{", NULL)) != 0)
+		goto out;
+	do {
+		const char *k;
 
-	res = calloc(1, sizeof(*res));
-	if (!res)
-		return -ENOMEM;
-	res->priv = calloc(1, sizeof(*res->priv));
-	rc = res->priv ? load_root(ld, res) : -ENOMEM;
-	if (rc < 0) {
-		pmc_result_free(res);
-		return rc;
+		if ((rc = window_peek(&w, &c)) != 0)
+			goto out;
+		if (c != '"') {
+			rc = RETRY_WHOLE;
+			goto out;
+		}
+		if ((rc = window_value(&w, NULL, &key)) != 0 ||
+		    (rc = window_expect(&w, ":", NULL)) != 0)
+			goto out;
+		k = json_string_value(key);
+		/* A duplicate key, or a schema this version does not read (or none before the
+		 * benchmarks), is for the whole-document path to report. */
+		if (json_object_get(head, k) || (benchmarks && strcmp(k, "benchmarks") == 0)) {
+			rc = RETRY_WHOLE;
+			goto out;
+		}
+		if (strcmp(k, "benchmarks") == 0) {
+			benchmarks = true;
+			if (!json_object_get(head, "schema") || check_schema(ld, head) < 0) {
+				rc = RETRY_WHOLE;
+				goto out;
+			}
+			if ((rc = window_benchmarks(&w, a, ld, res)) != 0)
+				goto out;
+		} else {
+			if ((rc = window_value(&w, NULL, &v)) != 0)
+				goto out;
+			if (json_object_set_new(head, k, v) < 0) {
+				rc = -ENOMEM;
+				goto out;
+			}
+		}
+		json_decref(key);
+		key = NULL;
+		if ((rc = window_expect(&w, ",}", &c)) != 0)
+			goto out;
+	} while (c == ',');
+	if ((rc = window_peek(&w, &c)) != 0)
+		goto out;
+	if (c != EOF || !benchmarks) {
+		rc = RETRY_WHOLE;
+		goto out;
 	}
-	*ret = res;
-	return 0;
+	rc = result_head_from_json(ld, head, res);
+	if (rc < 0 && rc != -ENOMEM)
+		rc = RETRY_WHOLE;
+out:
+	json_decref(key);
+	json_decref(head);
+	free(w.buf);
+	return rc;
+}
+
+/* Parses the file into a jansson tree in the arena a and converts it. */
+static int load_file(FILE *f, struct arena *a, struct loader *ld, struct pmc_result *res)
+{
+	struct text_source src = {.f = f};
+	json_error_t jerr;
+	json_t *root;
+
+	thread_arena = a;
+	root = json_load_callback(read_text, &src, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+	thread_arena = NULL;
+	if (root)
+		return result_from_json(ld, root, res);
+	if (src.error)
+		return -src.error;
+	if (a->failed || json_error_code(&jerr) == json_error_out_of_memory)
+		return -ENOMEM;
+	if (!src.any_text) {
+		set_err(ld->err, ld->errlen,
+			"%s: empty file; expected a pmcbench result — regenerate it with "
+			"pmcbench run -o FILE",
+			ld->file);
+		return -EINVAL;
+	}
+	/* jansson counts columns in characters, from 1; the byte order mark was one. */
+	set_err(ld->err, ld->errlen, "%s:%d:%d: %s; %s", ld->file, jerr.line,
+		jerr.column + (src.bom && jerr.line == 1), jerr.text,
+		syntax_fix(json_error_code(&jerr)));
+	return -EINVAL;
 }
 
 int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen)
 {
-	struct loader ld = {0};
+	struct loader ld = {.file = path, .err = err, .errlen = errlen};
 	struct pmc_result *res = NULL;
+	struct arena arena = {0};
 	struct stat st;
-	int fd, rc;
+	FILE *f;
+	int rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	f = fopen(path, "re");
+	if (!f) {
 		rc = -errno;
-		set_err(err, errlen, "%s: %s; check the file name", path, strerror(errno));
+		set_err(err, errlen, "%s: %s; check the file name and its permissions", path,
+			strerror(errno));
 		return rc;
 	}
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fileno(f), &st) < 0) {
 		rc = -errno;
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
@@ -2556,42 +2226,49 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 			path);
 		goto out;
 	}
-	ld.r.cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!ld.r.cloc) {
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	rc = pthread_once(&hooks_once, hooks_install);
+	if (rc) {
+		rc = -rc;
+		goto out;
+	}
+	res = calloc(1, sizeof(*res));
+	if (!res || !(res->priv = calloc(1, sizeof(*res->priv)))) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	ld.r.file = path;
-	ld.r.err = err;
-	ld.r.errlen = errlen;
-
-	rc = -EAGAIN;
-	if (S_ISREG(st.st_mode) && st.st_size > RESULT_WINDOW)
-		rc = load_pass(&ld, fd, true, &res);
-	if (rc == -EAGAIN) {
-		free(ld.r.mem);
-		ld.r.mem = NULL;
-		if (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE) {
+	/* A benchmark at a time when the file can be read again from the start, should
+	 * the whole document have to be parsed after all. */
+	rc = S_ISREG(st.st_mode) ? load_windowed(f, &arena, &ld, res) : RETRY_WHOLE;
+	if (rc == RETRY_WHOLE) {
+		arena_release(&arena);
+		arena.failed = false;
+		pmc_result_free(res);
+		res = calloc(1, sizeof(*res));
+		if (!res || !(res->priv = calloc(1, sizeof(*res->priv)))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		ld.depth = 0;
+		set_err(err, errlen, "%s", "");
+		if (S_ISREG(st.st_mode) && fseek(f, 0, SEEK_SET) < 0) {
 			rc = -errno;
 			goto out;
 		}
-		rc = load_pass(&ld, fd, false, &res);
+		clearerr(f);
+		rc = load_file(f, &arena, &ld, res);
 	}
-	if (rc < 0)
-		goto out;
-	*ret = res;
 out:
-	if (rc < 0 && rc != -EINVAL)
-		set_err(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
-	if (ld.r.cloc)
-		freelocale(ld.r.cloc);
-	free(ld.r.mem);
-	free(ld.r.s);
-	free(ld.mpos);
-	free(ld.raw_kind);
-	free(ld.values);
-	free(ld.status);
-	free(ld.raw);
-	close(fd);
-	return rc;
+	/* The tree lived in the arena: this frees it whole. */
+	arena_release(&arena);
+	fclose(f);
+	if (rc < 0) {
+		if (rc != -EINVAL)
+			set_err(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
+		pmc_result_free(res);
+		one_line(err);
+		return rc;
+	}
+	*ret = res;
+	return 0;
 }

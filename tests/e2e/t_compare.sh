@@ -42,8 +42,8 @@ for a in sys.argv[2:]:
             m["unit"] = f[5:]
         elif f == "unsup":
             m["samples"] = [None] * n
-            m["status"] = ["unsupported"] * n
-            m["raw"] = [None] * n
+            m["status"] = "unsupported"
+            m["raw"] = {k: [None] * n for k in ("value", "time_enabled", "time_running")}
             m["error"] = "ENOENT"
     b = benches.setdefault(bench, {"name": bench, "command": None, "build_id": None,
                                    "runs": [{"exit_code": 0, "signal": 0,

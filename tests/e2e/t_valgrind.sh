@@ -27,7 +27,7 @@ test_valgrind_counts_are_exact_and_repeatable() {
 	local q="{k: v['samples'] for k, v in d['benchmarks'][0]['metrics'].items()}"
 	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] || fail "two runs differ" || return 1
 	[ "$(json_get a.json "d['backend']")" = valgrind ] || fail "backend not recorded" || return 1
-	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions']['status']")" = "['exact']" ] ||
+	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions']['status']")" = exact ] ||
 		fail "status not exact" || return 1
 	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions']['simulated']")" = True ] ||
 		fail "not marked simulated" || return 1
@@ -72,8 +72,8 @@ d = json.load(open(sys.argv[1]))
 m = d["benchmarks"][0]["metrics"]["instructions"]
 n = len(m["samples"])
 m["samples"] = [730000] * n
-m["status"] = ["counted"] * n
-m["raw"] = [[730000, 1000, 1000]] * n
+m["status"] = "counted"
+m["raw"] = {"value": [730000] * n, "time_enabled": [1000] * n, "time_running": [1000] * n}
 m.pop("error", None); m.pop("note", None)
 json.dump(d, open(sys.argv[1], "w"))
 PY
