@@ -93,11 +93,11 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 
 		if (!m)
 			return -ENOMEM;
+		/* pmc_metric_append keeps the metric's error: the errno only while every run
+		 * so far failed with it. */
 		r = pmc_metric_append(m, v, rd);
 		if (r < 0)
 			return r;
-		if (rd->error && !pmc_status_has_value(rd->status))
-			m->error = rd->error;
 	}
 	return 0;
 }

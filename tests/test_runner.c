@@ -1,0 +1,518 @@
+/* The runner behind `pmcbench run` on the perf backend, driven through the emulated PMU
+ * (fake_pmu.h): real runs of pmc-work, with counters opened in the child before exec,
+ * read after wait4, recorded per run with status, raw and scaled values, and the derived
+ * metrics computed per run. A machine without a PMU can only test these paths this way. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "counters.h"
+#include "events.h"
+#include "fake_pmu.h"
+#include "result.h"
+#include "runner.h"
+
+#define Q FAKE_PMU_QUANTUM_NS
+#define MAX_RUNS 8
+
+/* The fake only lets time pass when told to. This layer over it plays the part of the
+ * measured task: the first read after a run's counters were opened (enable_on_exec, so
+ * in the child) stands for "the child exec'd, ran ticks[k] quanta and was reaped". The
+ * open runs in the child, which shares this memory (CLONE_VM), so the flag it sets is
+ * seen by the parent's read. Each run gets a different number of quanta, so a sample
+ * recorded in the wrong run or mixed up with another run's shows. */
+struct task_sim {
+	struct pmc_sys sys;
+	struct fake_pmu *f;
+	bool pending;
+	unsigned ticks[MAX_RUNS];
+	size_t nsim; /* runs simulated so far */
+};
+
+static struct fake_pmu fake;
+static struct task_sim sim;
+
+static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		    unsigned long flags)
+{
+	struct task_sim *s = ctx;
+	int r = s->f->sys.event_open(s->f->sys.ctx, attr, pid, cpu, group_fd, flags);
+
+	if (r >= 0 && attr->enable_on_exec)
+		s->pending = true;
+	return r;
+}
+
+static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
+{
+	struct task_sim *s = ctx;
+
+	return s->f->sys.ioctl(s->f->sys.ctx, fd, request, arg);
+}
+
+static ssize_t sim_read(void *ctx, int fd, void *buf, size_t len)
+{
+	struct task_sim *s = ctx;
+
+	if (s->pending) {
+		s->pending = false;
+		fake_pmu_exec(s->f);
+		fake_pmu_tick(s->f, s->nsim < MAX_RUNS ? s->ticks[s->nsim] : 1);
+		s->nsim++;
+	}
+	return s->f->sys.read(s->f->sys.ctx, fd, buf, len);
+}
+
+static int sim_close(void *ctx, int fd)
+{
+	struct task_sim *s = ctx;
+
+	return s->f->sys.close(s->f->sys.ctx, fd);
+}
+
+/* Resets the fake and the task; run k lasts ticks(k) = a + b * k quanta. */
+static void sim_init(const struct fake_pmu_config *cfg, unsigned a, unsigned b)
+{
+	fake_pmu_init(&fake, cfg);
+	memset(&sim, 0, sizeof(sim));
+	sim.f = &fake;
+	sim.sys = (struct pmc_sys){.event_open = sim_open,
+				   .ioctl = sim_ioctl,
+				   .read = sim_read,
+				   .close = sim_close,
+				   .ctx = &sim};
+	for (unsigned k = 0; k < MAX_RUNS; k++)
+		sim.ticks[k] = a + b * k;
+}
+
+static struct pmc_event_list parse(const char *spec)
+{
+	struct pmc_event_list l = {0};
+	struct pmc_parse_error err;
+
+	if (pmc_event_list_parse(spec, NULL, &l, &err) != 0)
+		print_error("%s: column %zu: %s\n", spec, err.column, err.message);
+	assert_non_null(l.events);
+	return l;
+}
+
+static const struct pmc_event *event_named(const struct pmc_event_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->events[i].name, name) == 0)
+			return &l->events[i];
+	fail_msg("no event %s in the list", name);
+	return NULL;
+}
+
+static uint64_t rate(const struct pmc_event_list *l, const char *name)
+{
+	const struct pmc_event *ev = event_named(l, name);
+
+	return fake_pmu_rate(ev->type, ev->config);
+}
+
+/* Opens of the event the runner made in measured runs: those have inherit set, the
+ * copy it keeps open on itself (never enabled, never read) has not. */
+static size_t run_opens(const struct pmc_event_list *l, const char *name)
+{
+	const struct pmc_event *ev = event_named(l, name);
+	size_t n = 0;
+
+	for (size_t i = 0; i < fake.nlog; i++)
+		n += fake.log[i].attr.type == ev->type && fake.log[i].attr.config == ev->config &&
+		     fake.log[i].attr.inherit;
+	return n;
+}
+
+static char *work_argv[8];
+
+static struct pmc_runner_cmd work_cmd(const char *display, const char *a1, const char *a2)
+{
+	work_argv[0] = (char *)PMC_TEST_WORK;
+	work_argv[1] = (char *)a1;
+	work_argv[2] = (char *)a2;
+	work_argv[3] = NULL;
+	return (struct pmc_runner_cmd){
+	    .name = "work", .display = display, .argv = work_argv, .path = PMC_TEST_WORK};
+}
+
+static struct pmc_runner_opts perf_opts(const struct pmc_event_list *l, size_t runs)
+{
+	return (struct pmc_runner_opts){.sz = sizeof(struct pmc_runner_opts),
+					.runs = runs,
+					.backend = PMC_BACKEND_PERF,
+					.events = l,
+					.sys = &sim.sys};
+}
+
+static struct pmc_result *run_ok(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o)
+{
+	struct pmc_result *res = pmc_result_new("perf");
+	char err[512] = "";
+	int r;
+
+	assert_non_null(res);
+	r = pmc_runner_run(cmd, 1, o, res, err, sizeof(err));
+	if (r != 0)
+		print_error("pmc_runner_run: %s\n", err);
+	assert_int_equal(r, 0);
+	assert_int_equal(res->nbench, 1);
+	assert_int_equal(res->benchmarks[0].nruns, o->runs);
+	/* Every descriptor the runner opened on the PMU was closed, and only once. */
+	assert_int_equal(fake.nopen, 0);
+	assert_int_equal(fake.bad_closes, 0);
+	return res;
+}
+
+static const struct pmc_metric *metric(const struct pmc_result *res, const char *id)
+{
+	const struct pmc_metric *m = pmc_benchmark_find_metric(&res->benchmarks[0], id);
+
+	if (!m)
+		fail_msg("no metric %s", id);
+	return m;
+}
+
+static const char *status_name(enum pmc_status st)
+{
+	return pmc_status_name(st);
+}
+
+static void assert_status(const struct pmc_metric *m, size_t i, enum pmc_status want)
+{
+	assert_true(m->has_status);
+	if (m->status[i] != want)
+		print_error("%s run %zu: status %s, expected %s\n", m->id, i,
+			    status_name(m->status[i]), status_name(want));
+	assert_int_equal(m->status[i], want);
+}
+
+static void assert_double(const char *what, size_t i, double got, double want)
+{
+	if (!(got == want))
+		print_error("%s run %zu: %.17g, expected %.17g\n", what, i, got, want);
+	assert_true(got == want);
+}
+
+/* A counted event: the fake's count for the run's quanta, raw == scaled, whole time. */
+static void assert_counted(const struct pmc_metric *m, uint64_t per_q)
+{
+	assert_int_equal(m->n, sim.nsim);
+	assert_int_equal(m->error, 0);
+	for (size_t i = 0; i < m->n; i++) {
+		uint64_t t = sim.ticks[i];
+
+		assert_status(m, i, PMC_STATUS_COUNTED);
+		assert_int_equal(m->raw[i].value, per_q * t);
+		assert_int_equal(m->raw[i].enabled, t * Q);
+		assert_int_equal(m->raw[i].running, t * Q);
+		assert_double(m->id, i, m->values[i], (double)(per_q * t));
+	}
+}
+
+/* A missing event: no number in any run, the status and errno DESIGN.md
+ * asks for ("a number that was not measured is never stored as a number"). */
+static void assert_missing(const struct pmc_metric *m, size_t runs, enum pmc_status st, int error)
+{
+	assert_int_equal(m->n, runs);
+	assert_int_equal(m->error, error);
+	for (size_t i = 0; i < runs; i++) {
+		assert_status(m, i, st);
+		if (!isnan(m->values[i]))
+			print_error("%s run %zu: %g, expected no value\n", m->id, i, m->values[i]);
+		assert_true(isnan(m->values[i]));
+		assert_int_equal(m->raw[i].value, 0);
+		assert_int_equal(m->raw[i].running, 0);
+	}
+}
+
+/* wall-time, user-time, system-time and max-rss: one sample per run, no counter status. */
+static void assert_rusage(const struct pmc_result *res, size_t runs)
+{
+	static const char *const ids[] = {"wall-time", "user-time", "system-time", "max-rss"};
+
+	for (size_t k = 0; k < 4; k++) {
+		const struct pmc_metric *m = metric(res, ids[k]);
+
+		assert_int_equal(m->n, runs);
+		assert_false(m->has_status);
+		for (size_t i = 0; i < runs; i++)
+			assert_false(isnan(m->values[i]));
+	}
+	/* Every process has a resident set; 0 would mean wait4's figures were lost. */
+	for (size_t i = 0; i < runs; i++)
+		assert_true(metric(res, "max-rss")->values[i] > 0);
+}
+
+static const struct fake_pmu_config pmu8 = {.counters = 8, .paranoid = 2, .privileged = true};
+static const char *const defaults = "{cycles,instructions},{branches,branch-misses},task-clock";
+
+/* Enough counters: every run counted, the fake's exact values, ipc and branch-miss-rate
+ * per run from that run's counts, warm-up runs neither measured nor recorded. */
+static void test_counted(void **state)
+{
+	struct pmc_event_list l = parse(defaults);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_runner_opts o = perf_opts(&l, 3);
+	const struct pmc_metric *cyc, *ins, *br, *bm, *ipc, *bmr;
+	struct pmc_result *res;
+
+	(void)state;
+	sim_init(&pmu8, 3, 2);
+	o.warmup = 1;
+	res = run_ok(&cmd, &o);
+	assert_int_equal(sim.nsim, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(res->benchmarks[0].runs[i].exit_code, 0);
+		assert_int_equal(res->benchmarks[0].runs[i].term_signal, 0);
+	}
+	/* The counters were opened in the measured runs only, on the child, by its exec. */
+	for (size_t i = 0; i < l.n; i++)
+		assert_int_equal(run_opens(&l, l.events[i].name), 3);
+	for (size_t i = 0; i < fake.nlog; i++) {
+		const struct fake_pmu_open *op = &fake.log[i];
+
+		if (!op->attr.inherit)
+			continue;
+		assert_int_equal(op->pid, 0);
+		assert_int_equal(op->cpu, -1);
+		assert_int_equal(op->attr.enable_on_exec, op->group_fd == -1);
+		assert_int_equal(op->attr.disabled, op->group_fd == -1);
+	}
+	cyc = metric(res, "cycles");
+	ins = metric(res, "instructions");
+	br = metric(res, "branches");
+	bm = metric(res, "branch-misses");
+	assert_counted(cyc, rate(&l, "cycles"));
+	assert_counted(ins, rate(&l, "instructions"));
+	assert_counted(br, rate(&l, "branches"));
+	assert_counted(bm, rate(&l, "branch-misses"));
+	assert_counted(metric(res, "task-clock"), rate(&l, "task-clock"));
+
+	ipc = metric(res, "ipc");
+	bmr = metric(res, "branch-miss-rate");
+	assert_true(ipc->derived);
+	assert_false(ipc->cross_group);
+	assert_false(ipc->has_status);
+	assert_true(bmr->derived);
+	assert_false(bmr->cross_group);
+	assert_int_equal(ipc->n, 3);
+	assert_int_equal(bmr->n, 3);
+	for (size_t i = 0; i < 3; i++) {
+		double t = sim.ticks[i];
+		double c = (double)rate(&l, "cycles") * t, n = (double)rate(&l, "instructions") * t;
+		double b = (double)rate(&l, "branches") * t,
+		       m = (double)rate(&l, "branch-misses") * t;
+
+		assert_double("ipc", i, ipc->values[i], n / c);
+		assert_double("branch-miss-rate", i, bmr->values[i], 100.0 * m / b);
+	}
+	/* cycles and task-clock are in different groups. */
+	assert_true(metric(res, "ghz")->cross_group);
+	assert_rusage(res, 3);
+	pmc_result_free(res);
+	pmc_event_list_free(&l);
+}
+
+/* Two groups of two on two counters: each group is on the PMU every other quantum, so
+ * running is half of enabled, raw values are half, and scaled values are what a
+ * dedicated counter would have counted. A ratio inside a group is exact; one across
+ * groups is marked. */
+static void test_multiplexed(void **state)
+{
+	struct pmc_event_list l = parse(defaults);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_runner_opts o = perf_opts(&l, 3);
+	struct fake_pmu_config cfg = pmu8;
+	const char *const hw[] = {"cycles", "instructions", "branches", "branch-misses"};
+	const struct pmc_metric *ipc, *ghz, *tc;
+	struct pmc_result *res;
+
+	(void)state;
+	cfg.counters = 2;
+	/* An even number of quanta per run, so each group runs exactly half of them. */
+	sim_init(&cfg, 4, 2);
+	res = run_ok(&cmd, &o);
+	for (size_t e = 0; e < 4; e++) {
+		const struct pmc_metric *m = metric(res, hw[e]);
+		uint64_t per_q = rate(&l, hw[e]);
+
+		assert_int_equal(m->n, 3);
+		for (size_t i = 0; i < 3; i++) {
+			uint64_t t = sim.ticks[i];
+
+			assert_status(m, i, PMC_STATUS_SCALED);
+			assert_int_equal(m->raw[i].value, per_q * t / 2);
+			assert_int_equal(m->raw[i].enabled, t * Q);
+			assert_int_equal(m->raw[i].running, t / 2 * Q);
+			/* DESIGN.md "Scaling": value * enabled / running. */
+			assert_double(hw[e], i, m->values[i], (double)(per_q * t));
+		}
+	}
+	tc = metric(res, "task-clock");
+	assert_counted(tc, rate(&l, "task-clock"));
+	ipc = metric(res, "ipc");
+	ghz = metric(res, "ghz");
+	assert_false(ipc->cross_group);
+	assert_true(ghz->cross_group);
+	for (size_t i = 0; i < 3; i++) {
+		double t = sim.ticks[i];
+
+		assert_double("ipc", i, ipc->values[i],
+			      (double)rate(&l, "instructions") / (double)rate(&l, "cycles"));
+		assert_double("ghz", i, ghz->values[i],
+			      (double)rate(&l, "cycles") * t / tc->values[i]);
+	}
+	pmc_result_free(res);
+	pmc_event_list_free(&l);
+
+	/* cycles and instructions as groups of their own on one counter: ipc is a ratio
+	 * of two extrapolations and says so. */
+	l = parse("cycles,instructions");
+	o = perf_opts(&l, 2);
+	cfg.counters = 1;
+	sim_init(&cfg, 2, 4);
+	res = run_ok(&cmd, &o);
+	ipc = metric(res, "ipc");
+	assert_true(ipc->derived);
+	assert_true(ipc->cross_group);
+	for (size_t i = 0; i < 2; i++) {
+		assert_status(metric(res, "cycles"), i, PMC_STATUS_SCALED);
+		assert_status(metric(res, "instructions"), i, PMC_STATUS_SCALED);
+		assert_double("ipc", i, ipc->values[i],
+			      (double)rate(&l, "instructions") / (double)rate(&l, "cycles"));
+	}
+	pmc_result_free(res);
+	pmc_event_list_free(&l);
+}
+
+/* No PMU (our development machines): hardware events unsupported with ENOENT in every
+ * run, no number and no ratio made of them; software events still counted; and the
+ * failing opens are tried in the first run only. */
+static void test_no_pmu(void **state)
+{
+	struct pmc_event_list l = parse(defaults);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_runner_opts o = perf_opts(&l, 4);
+	struct fake_pmu_config cfg = pmu8;
+	const char *const hw[] = {"cycles", "instructions", "branches", "branch-misses"};
+	struct pmc_result *res;
+
+	(void)state;
+	cfg.no_pmu = true;
+	sim_init(&cfg, 2, 3);
+	res = run_ok(&cmd, &o);
+	for (size_t e = 0; e < 4; e++) {
+		assert_missing(metric(res, hw[e]), 4, PMC_STATUS_UNSUPPORTED, ENOENT);
+		assert_int_equal(run_opens(&l, hw[e]), 1);
+	}
+	assert_int_equal(run_opens(&l, "task-clock"), 4);
+	assert_counted(metric(res, "task-clock"), rate(&l, "task-clock"));
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "ipc"));
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "branch-miss-rate"));
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "ghz"));
+	assert_rusage(res, 4);
+	pmc_result_free(res);
+	pmc_event_list_free(&l);
+}
+
+/* A pinned group the PMU cannot schedule reads 0 bytes: not counted, no number, no
+ * errno (it opened), while the group that fits is counted. */
+static void test_pinned_unschedulable(void **state)
+{
+	struct pmc_event_list l = parse(defaults);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_runner_opts o = perf_opts(&l, 3);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_result *res;
+
+	(void)state;
+	cfg.counters = 2;
+	cfg.pinned = true;
+	sim_init(&cfg, 3, 1);
+	res = run_ok(&cmd, &o);
+	assert_counted(metric(res, "cycles"), rate(&l, "cycles"));
+	assert_counted(metric(res, "instructions"), rate(&l, "instructions"));
+	assert_missing(metric(res, "branches"), 3, PMC_STATUS_NOT_COUNTED, 0);
+	assert_missing(metric(res, "branch-misses"), 3, PMC_STATUS_NOT_COUNTED, 0);
+	/* Opened (not unsupported), so they are opened again in every run. */
+	assert_int_equal(run_opens(&l, "branches"), 3);
+	assert_non_null(pmc_benchmark_find_metric(&res->benchmarks[0], "ipc"));
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "branch-miss-rate"));
+	pmc_result_free(res);
+	pmc_event_list_free(&l);
+}
+
+/* A command that exits 3 is an error naming the run, unless failures are to be
+ * recorded, and then every run is, with its exit code and its counts. */
+static void test_failing_command(void **state)
+{
+	struct pmc_event_list l = parse(defaults);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work exit 3", "exit", "3");
+	struct pmc_runner_opts o = perf_opts(&l, 3);
+	struct pmc_result *res;
+	char err[512] = "";
+	int r;
+
+	(void)state;
+	sim_init(&pmu8, 2, 1);
+	res = pmc_result_new("perf");
+	assert_non_null(res);
+	r = pmc_runner_run(&cmd, 1, &o, res, err, sizeof(err));
+	assert_int_equal(r, -ECHILD);
+	if (!strstr(err, "measured run 1 of 'pmc-work exit 3' exited with status 3"))
+		print_error("err: %s\n", err);
+	assert_non_null(strstr(err, "measured run 1 of 'pmc-work exit 3' exited with status 3"));
+	assert_int_equal(res->benchmarks[0].nruns, 0);
+	assert_int_equal(fake.nopen, 0);
+	pmc_result_free(res);
+
+	/* A failing warm-up run stops the benchmark too, and says it was a warm-up. */
+	sim_init(&pmu8, 2, 1);
+	o.warmup = 2;
+	res = pmc_result_new("perf");
+	assert_non_null(res);
+	err[0] = '\0';
+	r = pmc_runner_run(&cmd, 1, &o, res, err, sizeof(err));
+	assert_int_equal(r, -ECHILD);
+	if (!strstr(err, "warm-up run 1 of 'pmc-work exit 3'"))
+		print_error("err: %s\n", err);
+	assert_non_null(strstr(err, "warm-up run 1 of 'pmc-work exit 3'"));
+	assert_int_equal(fake.nopen, 0);
+	pmc_result_free(res);
+
+	sim_init(&pmu8, 2, 1);
+	o.warmup = 0;
+	o.ignore_failure = true;
+	res = run_ok(&cmd, &o);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(res->benchmarks[0].runs[i].exit_code, 3);
+		assert_int_equal(res->benchmarks[0].runs[i].term_signal, 0);
+		assert_false(res->benchmarks[0].runs[i].timed_out);
+	}
+	assert_counted(metric(res, "instructions"), rate(&l, "instructions"));
+	assert_rusage(res, 3);
+	pmc_result_free(res);
+	pmc_event_list_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_counted),	    cmocka_unit_test(test_multiplexed),
+	    cmocka_unit_test(test_no_pmu),	    cmocka_unit_test(test_pinned_unschedulable),
+	    cmocka_unit_test(test_failing_command),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
