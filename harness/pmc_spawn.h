@@ -1,4 +1,4 @@
-/* Spawning one run of a command: fork, let the caller open counters on the child
+/* Spawning one run of a command: clone, let the caller open counters in the child
  * before it execs, exec, wait with a timeout, and collect wait4's figures. */
 #pragma once
 
@@ -15,15 +15,12 @@ struct pmc_spawn_opts {
 	double timeout_s;       /* <= 0: none */
 	bool timeout_by_polling; /* the fallback used where pidfd_open fails; for tests */
 	bool no_aslr;           /* personality(ADDR_NO_RANDOMIZE) in the child */
-	/* Called in the parent after fork, while the child waits before exec. A negative
-	 * return aborts the run (the child is killed) and is returned by pmc_spawn_run. */
-	int (*before_exec)(void *ud, pid_t child);
 	/* Called in the child just before exec, e.g. to open counters on itself (pid 0).
 	 * The child shares the parent's memory and file-descriptor table at that point
 	 * (clone with CLONE_VM|CLONE_VFORK|CLONE_FILES, the parent waits), so what it opens
 	 * or allocates is the parent's once pmc_spawn_run returns; it must not print or
 	 * take locks another thread could hold. A negative return aborts the run and is
-	 * returned by pmc_spawn_run. Excludes before_exec. */
+	 * returned by pmc_spawn_run. */
 	int (*in_child)(void *ud);
 	void *ud;
 };
@@ -32,7 +29,7 @@ struct pmc_spawn_result {
 	int exit_code;   /* -1 when killed by a signal */
 	int term_signal; /* 0 unless killed by a signal */
 	bool timed_out;  /* killed by us after timeout_s */
-	uint64_t wall_ns; /* from the release of the child to its reaping */
+	uint64_t wall_ns; /* from the start of the child to its reaping */
 	struct rusage ru; /* of the child and all its waited-for descendants */
 };
 

@@ -4,7 +4,7 @@
  *   pmc-work loop N          N iterations of a fixed loop body
  *   pmc-work fork K N        K children, each running `loop N`; the parent waits
  *   pmc-work touch PAGES     writes to PAGES fresh pages (one page fault each)
- *   pmc-work spin MS         burns CPU for MS milliseconds of wall time
+ *   pmc-work spin MS         burns MS milliseconds of its own CPU time
  *   pmc-work sleep MS        sleeps MS milliseconds
  *   pmc-work exit CODE       exits with CODE
  *   pmc-work kill SIG        kills itself with SIG
@@ -28,11 +28,12 @@ __attribute__((noinline)) static void loop(unsigned long n)
 		sink += i;
 }
 
-static double now_ms(void)
+/* CPU time, so that `spin` does the same work however loaded the machine is. */
+static double cpu_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -79,9 +80,9 @@ int main(int argc, char **argv)
 		for (unsigned long i = 0; i < pages; i++)
 			p[i * (size_t)psz] = 1;
 	} else if (strcmp(argv[1], "spin") == 0) {
-		double end = now_ms() + (double)arg(argc, argv, 2);
+		double end = cpu_ms() + (double)arg(argc, argv, 2);
 
-		while (now_ms() < end)
+		while (cpu_ms() < end)
 			loop(1000);
 	} else if (strcmp(argv[1], "sleep") == 0) {
 		usleep((useconds_t)arg(argc, argv, 2) * 1000);
