@@ -373,6 +373,7 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 	char ***owned = calloc(n, sizeof(*owned)); /* argv arrays to free */
 	int r = -EINVAL;
 
+	/* The caller frees what was built, whether this succeeds or not. */
 	if (!cmds || !owned) {
 		r = -ENOMEM;
 		goto fail;
@@ -437,23 +438,16 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 		cmds[i].name = i < c->nnames ? c->names[i] : display;
 		cmds[i].argv = words;
 	}
-	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < i; j++) {
+	r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		for (size_t j = 0; j < i && r == 0; j++) {
 			if (strcmp(cmds[i].name, cmds[j].name) == 0) {
 				pmc_cli_error("two commands are named '%s'; name them apart with -n",
 					      cmds[i].name);
 				r = -EINVAL;
-				*ret_cmds = cmds;
-				*ret_owned = owned;
-				*ret_n = n;
-				return r;
 			}
 		}
 	}
-	*ret_cmds = cmds;
-	*ret_owned = owned;
-	*ret_n = n;
-	return 0;
 fail:
 	*ret_cmds = cmds;
 	*ret_owned = owned;

@@ -217,7 +217,7 @@ struct ctx {
 	size_t mux_low;
 	double mux_min;
 	const char *mux_metric, *mux_bench;
-	size_t missing_old_rows, missing_new_rows;
+	size_t missing_rows[2]; /* rows without a value in the old [0] or new [1] result */
 	const char *missing_example[2];
 	const char *missing_status[2];
 	size_t nonpositive;
@@ -509,10 +509,7 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 			s->one_side_old = na > 0;
 			s->one_side_status = missing_reason(na == 0 ? om : nm);
 		}
-		if (side == 0)
-			x->missing_old_rows++;
-		else
-			x->missing_new_rows++;
+		x->missing_rows[side]++;
 		if (!x->missing_example[side]) {
 			x->missing_example[side] = s->id;
 			x->missing_status[side] = missing_reason(side == 0 ? om : nm);
@@ -1026,20 +1023,14 @@ static int final_warnings(struct ctx *x, const struct pmc_result *a, const struc
 				"are estimates; count fewer events at once",
 				x->mux_low, x->mux_low == 1 ? " holds" : "s hold", x->mux_metric,
 				x->mux_bench, x->mux_min * 100);
-	if (r == 0 && x->missing_new_rows)
-		r = add_warning(c,
-				"%zu row%s no value in the new result (e.g. '%s': %s) "
-				"and %s not compared",
-				x->missing_new_rows, x->missing_new_rows == 1 ? " has" : "s have",
-				x->missing_example[1], x->missing_status[1],
-				x->missing_new_rows == 1 ? "is" : "are");
-	if (r == 0 && x->missing_old_rows)
-		r = add_warning(c,
-				"%zu row%s no value in the old result (e.g. '%s': %s) "
-				"and %s not compared",
-				x->missing_old_rows, x->missing_old_rows == 1 ? " has" : "s have",
-				x->missing_example[0], x->missing_status[0],
-				x->missing_old_rows == 1 ? "is" : "are");
+	for (int side = 1; side >= 0; side--)
+		if (r == 0 && x->missing_rows[side])
+			r = add_warning(c,
+					"%zu row%s no value in the %s result (e.g. '%s': %s) "
+					"and %s not compared",
+					x->missing_rows[side], x->missing_rows[side] == 1 ? " has" : "s have",
+					side ? "new" : "old", x->missing_example[side],
+					x->missing_status[side], x->missing_rows[side] == 1 ? "is" : "are");
 	if (r == 0 && x->nonpositive)
 		r = add_warning(c,
 				"%zu row%s zero or negative values: the change has no "

@@ -18,8 +18,10 @@
 
 struct perf_run {
 	const struct pmc_runner_opts *o;
-	int *known_errors; /* per event: errno it failed to open with in an earlier run */
-	struct pmc_counters *counters;
+	/* Per event: the errno it failed to open with before (this machine cannot count
+	 * it), so no run pays for the failed syscalls again. Shared by all commands. */
+	int *known_errors;
+	struct pmc_counters *counters; /* the run's groups, opened in the child */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -157,8 +159,8 @@ static int run_perf(const struct pmc_runner_cmd *cmd, const struct pmc_runner_op
 	r = pmc_spawn_run(&so, sr);
 	if (r == 0 && measured) {
 		r = pmc_counters_read(pr->counters, readings);
-		/* Later runs skip what failed to open here: the failure is reported once and
-		 * costs no syscalls on every run. */
+		/* An event that the keeper could open may still fail on the child (say,
+		 * refusing inherit): later runs skip it too. */
 		for (size_t i = 0; r == 0 && i < o->events->n; i++) {
 			enum pmc_status st;
 			int e;
@@ -332,7 +334,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 {
 	size_t first, rounds, nev = o->events ? o->events->n : 0;
 	struct pmc_reading *readings = NULL;
-	struct perf_run *pr = NULL;
+	struct perf_run pr = { .o = o };
 	struct pmc_counters *keeper = NULL;
 	int r;
 
@@ -346,34 +348,35 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		set_err(err, errlen, "out of memory");
 		return r;
 	}
-	pr = calloc(ncmds, sizeof(*pr));
+	pr.known_errors = calloc(nev ? nev : 1, sizeof(int));
 	readings = calloc(nev ? nev : 1, sizeof(*readings));
-	if (!pr || !readings) {
+	if (!pr.known_errors || !readings) {
 		r = -ENOMEM;
 		set_err(err, errlen, "out of memory");
 		goto out;
-	}
-	for (size_t c = 0; c < ncmds; c++) {
-		pr[c].o = o;
-		pr[c].known_errors = calloc(nev ? nev : 1, sizeof(int));
-		if (!pr[c].known_errors) {
-			r = -ENOMEM;
-			set_err(err, errlen, "out of memory");
-			goto out;
-		}
 	}
 
 	/* Creating the first software event of a kind, and destroying the last, flips a
 	 * kernel static key (perf_swevent_enabled), which patches kernel text on every CPU
 	 * with IPIs: about a tenth of a millisecond, twice per run. A disabled copy of the
 	 * groups held open on this process for the whole run keeps those keys on, so the
-	 * per-run open and close stay cheap. It never counts (never enabled, no inherit). */
+	 * per-run open and close stay cheap. It never counts (never enabled, no inherit).
+	 * What it cannot open, no run tries again. */
 	if (o->backend == PMC_BACKEND_PERF) {
 		struct pmc_counters_opts ko = { .sz = sizeof(ko), .sys = o->sys, .pid = 0,
-						.cpu = -1, .start_disabled = true };
+						.cpu = -1, .start_disabled = true,
+						.user_only_fallback = o->user_only_fallback };
 
 		if (pmc_counters_open(o->events, &ko, &keeper) < 0)
 			keeper = NULL; /* only a speed-up: go on without it */
+		for (size_t i = 0; keeper && i < nev; i++) {
+			enum pmc_status st;
+			int e;
+
+			pmc_counters_open_status(keeper, i, &st, &e);
+			if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) && e > 0)
+				pr.known_errors[i] = e;
+		}
 	}
 
 	rounds = o->warmup + o->runs;
@@ -408,7 +411,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 					goto out;
 				}
 			} else {
-				r = run_perf(cmd, o, &pr[c], measured, &sr, readings);
+				r = run_perf(cmd, o, &pr, measured, &sr, readings);
 				if (r < 0) {
 					if (r == -EMFILE || r == -ENFILE)
 						set_err(err, errlen,
@@ -458,9 +461,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	r = 0;
 out:
 	pmc_counters_close(keeper);
-	for (size_t c = 0; pr && c < ncmds; c++)
-		free(pr[c].known_errors);
-	free(pr);
+	free(pr.known_errors);
 	free(readings);
 	return r;
 }

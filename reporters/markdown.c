@@ -79,41 +79,11 @@ static void print_row(FILE *out, const struct pmc_report_row *row)
 
 static void print_footnotes(FILE *out, const struct pmc_report_block *blk)
 {
-	bool any = blk->any_spread || blk->median || blk->any_scaled || blk->any_partial ||
-		   blk->any_simulated || blk->any_cross;
-
-	if (!any)
-		return;
-	fputc('\n', out);
-	if (blk->any_spread && !blk->median) {
-		fputs("- Means over the runs; ± is the coefficient of variation (stddev / mean).\n",
-		      out);
-	} else if (blk->any_spread) {
-		fprintf(out,
-			"- Medians over the runs; ± is the half-width of the %g%% confidence "
-			"interval of the median",
-			blk->confidence * 100);
-		if (blk->any_mad)
-			fputs(" (MAD: the median absolute deviation, where the runs are too few "
-			      "for that interval)",
-			      out);
-		fputs(".\n", out);
-	} else if (blk->median) {
-		fputs("- Medians over the runs.\n", out);
+	if (blk->any_spread || blk->median || blk->any_scaled || blk->any_partial ||
+	    blk->any_simulated || blk->any_cross) {
+		fputc('\n', out);
+		pmc_report_footnotes(out, blk, "- ");
 	}
-	if (blk->any_scaled)
-		fputs("- (x%): the counter ran x% of the time it was enabled (multiplexed); its "
-		      "count is scaled up.\n",
-		      out);
-	if (blk->any_partial)
-		fputs("- n=k/N: measured in k of the N runs.\n", out);
-	if (blk->any_simulated)
-		fputs("- simulated: counted by a simulator (valgrind), not by hardware counters.\n",
-		      out);
-	if (blk->any_cross)
-		fputs("- " PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
-		      "multiplexing may skew it.\n",
-		      out);
 }
 
 static void print_block(FILE *out, const struct pmc_report_block *blk)

@@ -53,6 +53,9 @@ int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
 size_t pmc_report_width(const char *s);
 
+/* The notes under a block that explain its marks, one per line, each after bullet. */
+void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet);
+
 /* The loop both reporters share: checks the arguments, builds each benchmark's block and
  * hands it to print, one blank line apart; `empty` is written for a result without
  * benchmarks. Returns 0, -EINVAL, -ENOMEM or -EIO. */

@@ -586,42 +586,33 @@ static void print_header(FILE *out, const struct pmc_report_block *blk)
 	}
 }
 
-static void print_confidence(FILE *out, double confidence)
-{
-	fprintf(out, "%g%%", confidence * 100);
-}
-
-static void print_footnotes(FILE *out, const struct pmc_report_block *blk)
+void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet)
 {
 	if (blk->any_spread && !blk->median) {
-		fputs("  Means over the runs; ± is the coefficient of variation (stddev / mean).\n",
-		      out);
+		fprintf(out, "%sMeans over the runs; ± is the coefficient of variation "
+			     "(stddev / mean).\n", bullet);
 	} else if (blk->any_spread) {
-		fputs("  Medians over the runs; ± is the half-width of the ", out);
-		print_confidence(out, blk->confidence);
-		fputs(" confidence interval of the median", out);
+		fprintf(out, "%sMedians over the runs; ± is the half-width of the %g%% confidence "
+			     "interval of the median", bullet, blk->confidence * 100);
 		if (blk->any_mad)
 			fputs(" (MAD: the median absolute deviation, where the runs are too few "
 			      "for that interval)",
 			      out);
 		fputs(".\n", out);
 	} else if (blk->median) {
-		fputs("  Medians over the runs.\n", out);
+		fprintf(out, "%sMedians over the runs.\n", bullet);
 	}
 	if (blk->any_scaled)
-		fputs("  (x%): the counter ran x% of the time it was enabled (multiplexed); "
-		      "its count is scaled up.\n",
-		      out);
+		fprintf(out, "%s(x%%): the counter ran x%% of the time it was enabled "
+			     "(multiplexed); its count is scaled up.\n", bullet);
 	if (blk->any_partial)
-		fputs("  n=k/N: measured in k of the N runs.\n", out);
+		fprintf(out, "%sn=k/N: measured in k of the N runs.\n", bullet);
 	if (blk->any_simulated)
-		fputs("  simulated: counted by a simulator (valgrind), not by hardware "
-		      "counters.\n",
-		      out);
+		fprintf(out, "%ssimulated: counted by a simulator (valgrind), not by hardware "
+			     "counters.\n", bullet);
 	if (blk->any_cross)
-		fputs("  " PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
-		      "multiplexing may skew it.\n",
-		      out);
+		fprintf(out, "%s" PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
+			     "multiplexing may skew it.\n", bullet);
 }
 
 static void print_block(FILE *out, const struct pmc_report_block *blk)
@@ -651,7 +642,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	if (blk->nrows == 0)
 		fputs("  (no metrics)\n", out);
 	fputc('\n', out);
-	print_footnotes(out, blk);
+	pmc_report_footnotes(out, blk, "  ");
 }
 
 int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,

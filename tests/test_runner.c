@@ -398,7 +398,8 @@ static void test_multiplexed(void **state)
 
 /* No PMU (our development machines): hardware events unsupported with ENOENT in every
  * run, no number and no ratio made of them; software events still counted; and the
- * failing opens are tried in the first run only. */
+ * failing opens are never repeated by the runs: the runner's disabled copy of the
+ * groups, opened once before the first run, already found them. */
 static void test_no_pmu(void **state)
 {
 	struct pmc_event_list l = parse(defaults);
@@ -414,7 +415,7 @@ static void test_no_pmu(void **state)
 	res = run_ok(&cmd, &o);
 	for (size_t e = 0; e < 4; e++) {
 		assert_missing(metric(res, hw[e]), 4, PMC_STATUS_UNSUPPORTED, ENOENT);
-		assert_int_equal(run_opens(&l, hw[e]), 1);
+		assert_int_equal(run_opens(&l, hw[e]), 0);
 	}
 	assert_int_equal(run_opens(&l, "task-clock"), 4);
 	assert_counted(metric(res, "task-clock"), rate(&l, "task-clock"));
