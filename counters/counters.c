@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters.h"
+#include "counters/counters.h"
 
 #define READ_FORMAT                                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "events.h"
-#include "sysfs.h"
+#include "counters/events.h"
+#include "counters/sysfs.h"
 
 /* Generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE):
  * name as typed, canonical name (the metric id), PERF_COUNT_HW_* suffix. */

@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "pmc_sys.h"
+#include "counters/sys.h"
 
 static int kernel_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 			     int group_fd, unsigned long flags)

@@ -2,7 +2,8 @@
  * per-process output files of cachegrind and callgrind (the Callgrind Format
  * Specification, valgrind manual ch. "Callgrind Format Specification"; cachegrind
  * writes a subset of it). */
-#include "valgrind.h"
+#include "counters/valgrind.h"
+#include "harness/base/path.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "counters.h"
+#include "counters/counters.h"
 
 #define CALLGRIND_PREFIX "callgrind.out."
 #define CACHEGRIND_PREFIX "cachegrind.out."
@@ -66,55 +67,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- finding programs ---------------------------------------------------------------- */
 
-/* 0 when path is an executable regular file, else -ENOENT or -EACCES (as execve). */
-static int check_executable(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return errno == EACCES ? -EACCES : -ENOENT;
-	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0)
-		return -EACCES;
-	return 0;
-}
-
-/* Looks name up in PATH as execvp does (an unset PATH means "/bin:/usr/bin", an empty
- * entry the current directory). Returns 0 and a malloc'ed path, -ENOENT, -EACCES when
- * only non-executable files were found, -ENOMEM. */
-static int search_path(const char *name, char **ret)
-{
-	const char *path = getenv("PATH");
-	int r = -ENOENT;
-
-	if (!path)
-		path = "/bin:/usr/bin";
-	for (const char *p = path;; p++) {
-		const char *end = strchr(p, ':');
-		size_t dirlen = end ? (size_t)(end - p) : strlen(p);
-		char *cand;
-		int q;
-
-		if (dirlen == 0)
-			q = asprintf(&cand, "%s", name);
-		else
-			q = asprintf(&cand, "%.*s/%s", (int)dirlen, p, name);
-		if (q < 0)
-			return -ENOMEM;
-		q = check_executable(cand);
-		if (q == 0) {
-			*ret = cand;
-			return 0;
-		}
-		free(cand);
-		if (q == -EACCES)
-			r = -EACCES;
-		if (!end)
-			break;
-		p = end;
-	}
-	return r;
-}
-
 int pmc_valgrind_find(char **ret_path)
 {
 	char *path = NULL, *abs;
@@ -122,7 +74,7 @@ int pmc_valgrind_find(char **ret_path)
 
 	if (!ret_path)
 		return -EINVAL;
-	r = search_path("valgrind", &path);
+	r = pmc_find_executable("valgrind", &path);
 	if (r < 0)
 		return -ENOENT;
 	if (path[0] != '/') {
@@ -252,10 +204,7 @@ int pmc_valgrind_argv(const struct pmc_valgrind_opts *opts, char *const *target_
 
 	/* Check the target ourselves: valgrind reports a missing one only on its stderr,
 	 * with exit status 127, which the target itself could also return. */
-	if (strchr(target_argv[0], '/'))
-		r = check_executable(target_argv[0]);
-	else
-		r = search_path(target_argv[0], &found);
+	r = pmc_find_executable(target_argv[0], &found);
 	free(found);
 	if (r < 0)
 		return r;

@@ -11,9 +11,9 @@
 
 #include <jansson.h>
 
-#include "compare.h"
-#include "compare_report.h"
-#include "metrics.h"
+#include "harness/core/compare.h"
+#include "harness/core/metrics.h"
+#include "reporters/compare_report.h"
 
 /* A growing line buffer: a row is built in memory and written with one fwrite, which is
  * several times cheaper than a stdio call per cell for 100,000 rows. */

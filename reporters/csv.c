@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reporters.h"
-#include "result.h"
+#include "harness/core/result.h"
+#include "reporters/reporters.h"
 
 static void put_text(FILE *out, const char *s)
 {

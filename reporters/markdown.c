@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_rows.h"
-#include "reporters.h"
-#include "result.h"
+#include "harness/core/result.h"
+#include "reporters/report_rows.h"
+#include "reporters/reporters.h"
 
 /* Text from the result (names, notes) and our placeholders ("<not supported>" would be
  * taken for an HTML tag) escaped for a table cell: CommonMark allows a backslash before

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "reporters.h"
-#include "result.h"
-#include "stats.h"
+#include "harness/core/result.h"
+#include "harness/core/stats.h"
+#include "reporters/reporters.h"
 
 /* %.6g keeps counts exact up to a million and every value readable; NAN never
  * reaches here (callers print "-" instead). */

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_rows.h"
-#include "reporters.h"
-#include "result.h"
-#include "stats.h"
+#include "harness/core/result.h"
+#include "harness/core/stats.h"
+#include "reporters/report_rows.h"
+#include "reporters/reporters.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fake_pmu.h"
+#include "tests/fake_pmu.h"
 
 #define READ_FORMAT                                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \

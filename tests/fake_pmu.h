@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "pmc_sys.h"
+#include "counters/sys.h"
 
 #define FAKE_PMU_MAX_EVENTS 128
 #define FAKE_PMU_MAX_LOG 512

@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
-#include "metrics.h"
-#include "result.h"
-#include "threshold.h"
+#include "harness/core/compare.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/core/threshold.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define N 10

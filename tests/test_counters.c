@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "counters.h"
-#include "events.h"
-#include "fake_pmu.h"
+#include "counters/counters.h"
+#include "counters/events.h"
+#include "tests/fake_pmu.h"
 
 #define Q FAKE_PMU_QUANTUM_NS
 

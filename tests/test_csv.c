@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "reporters.h"
-#include "result.h"
+#include "harness/core/result.h"
+#include "reporters/reporters.h"
 
 #define NCOLS 9
 

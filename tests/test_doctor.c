@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "counters.h"
-#include "doctor.h"
-#include "fake_pmu.h"
+#include "counters/counters.h"
+#include "counters/doctor.h"
+#include "tests/fake_pmu.h"
 
 static char root[256];
 static char proc_dir[300], sys_dir[300];

@@ -15,8 +15,10 @@
 
 #include <cmocka.h>
 
-#include "env.h"
-#include "result.h"
+#include "harness/base/path.h"
+#include "harness/core/result.h"
+#include "harness/elf/buildid.h"
+#include "harness/run/env.h"
 
 static char tmpdir[64];
 
@@ -215,9 +217,8 @@ static char *find_with_path(const char *name, const char *path)
 		setenv("PATH", path, 1);
 	else
 		unsetenv("PATH");
-	errno = 0;
-	found = pmc_find_executable(name);
-	err = errno;
+	found = NULL;
+	err = -pmc_find_executable(name, &found);
 	if (old)
 		setenv("PATH", old, 1);
 	free(old);

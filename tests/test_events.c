@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "events.h"
-#include "sysfs.h"
+#include "counters/events.h"
+#include "counters/sysfs.h"
 
 #define CACHE(id, op, res)                                                                         \
 	((uint64_t)PERF_COUNT_HW_CACHE_##id | (uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8 |         \

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "counters.h"
-#include "events.h"
+#include "counters/counters.h"
+#include "counters/events.h"
 
 #define MAX_EVENTS 8
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "events.h"
-#include "metrics.h"
+#include "counters/events.h"
+#include "harness/core/metrics.h"
 
 struct expect {
 	const char *id, *unit;

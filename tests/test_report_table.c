@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "reporters.h"
-#include "result.h"
+#include "harness/core/result.h"
+#include "reporters/reporters.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 

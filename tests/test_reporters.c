@@ -14,15 +14,15 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "compare.h"
-#include "compare_report.h"
-#include "metrics.h"
-#include "result.h"
+#include "harness/core/compare.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "reporters/compare_report.h"
 
 /* The CLI's comparison layer (harness/cli_compare.c), compiled into this test so that
  * its output stream, exit codes and error lines can be checked without main.c, whose
  * pmc_cli_error() and pmc_cli_warn() are replaced below by versions that record. */
-#include "../harness/cli_compare.c"
+#include "harness/cli/cli_compare.c"
 
 static char cli_last_error[2048];
 static size_t cli_nerrors;

@@ -25,8 +25,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "metrics.h"
-#include "result.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/formats/result_json.h"
 
 static char tmpdir[64];
 

@@ -15,11 +15,11 @@
 
 #include <cmocka.h>
 
-#include "counters.h"
-#include "events.h"
-#include "fake_pmu.h"
-#include "result.h"
-#include "runner.h"
+#include "counters/counters.h"
+#include "counters/events.h"
+#include "harness/core/result.h"
+#include "harness/run/runner.h"
+#include "tests/fake_pmu.h"
 
 #define Q FAKE_PMU_QUANTUM_NS
 #define MAX_RUNS 8

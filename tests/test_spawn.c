@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "pmc_spawn.h"
+#include "harness/run/spawn.h"
 
 static int run(char **argv, struct pmc_spawn_result *res)
 {

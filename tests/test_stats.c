@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "harness/core/stats.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "counters.h"
-#include "valgrind.h"
+#include "counters/counters.h"
+#include "counters/valgrind.h"
 
 #define N 100000UL /* loop iterations: small, valgrind runs at about 1/50 of native speed */
 

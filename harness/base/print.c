@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "log.h"
+#include "harness/base/print.h"
 
 static pmc_log_fn log_fn;
 static void *log_ud;

@@ -11,7 +11,7 @@
  * Mann-Whitney distributions, filled once per (n1, n2) and published with an atomic
  * compare-and-swap; entries are never freed and stay reachable until exit.
  */
-#include "stats.h"
+#include "harness/core/stats.h"
 
 #include <errno.h>
 #include <math.h>

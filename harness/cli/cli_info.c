@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "counters.h"
-#include "doctor.h"
-#include "events.h"
-#include "sysfs.h"
+#include "counters/counters.h"
+#include "counters/doctor.h"
+#include "counters/events.h"
+#include "counters/sysfs.h"
+#include "harness/cli/cli.h"
 
 /* Flushes stdout and checks that everything printed arrived: `pmcbench list >/dev/full`
  * or a closed pipe must exit 2, not 0. Returns the exit code after one error line. */

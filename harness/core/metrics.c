@@ -2,7 +2,7 @@
  * unit, direction and description in step. */
 #include <string.h>
 
-#include "metrics.h"
+#include "harness/core/metrics.h"
 
 #define LOWER PMC_LOWER_IS_BETTER
 #define HIGHER PMC_HIGHER_IS_BETTER

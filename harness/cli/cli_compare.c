@@ -12,11 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "compare_report.h"
-#include "result.h"
-#include "threshold.h"
+#include "harness/cli/cli.h"
+#include "harness/core/compare.h"
+#include "harness/core/result.h"
+#include "harness/core/threshold.h"
+#include "harness/formats/result_json.h"
+#include "reporters/compare_report.h"
 
 struct pmc_cli_compare_opts {
 	double alpha, confidence;

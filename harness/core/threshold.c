@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "threshold.h"
+#include "harness/core/threshold.h"
 
 struct metric_rule {
 	char *metric;

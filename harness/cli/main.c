@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "config.h"
+#include "harness/cli/cli.h"
 
 struct command {
 	const char *name;

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "counters.h"
-#include "metrics.h"
-#include "result.h"
+#include "counters/counters.h"
+#include "harness/core/compare.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
 
 /* Below this many rows per thread, starting threads costs more than it saves. */
 #define ROWS_PER_THREAD 4096

@@ -1,12 +1,9 @@
-/* The environment fingerprint stored with every result, the build-id of the measured
- * executable, and execvp's PATH lookup (env.h). A comparison across machines or
+/* The environment fingerprint stored with every result (env.h). A comparison across machines or
  * settings is only meaningful when it can say what differed, so every key here is
  * something known to move counter readings or timings. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +15,8 @@
 #include <cpuid.h>
 #endif
 
-#include "env.h"
-#include "result.h"
+#include "harness/core/result.h"
+#include "harness/run/env.h"
 
 #define SYSFS_PMUS "/sys/bus/event_source/devices"
 
@@ -241,148 +238,4 @@ int pmc_env_collect(struct pmc_result *r)
 			return rc;
 	}
 	return 0;
-}
-
-/* Looks for an NT_GNU_BUILD_ID note in one note section or segment. Returns 0 with the
- * id as hex in *ret, -ENODATA when there is none, or -ENOMEM. */
-static int build_id_in(Elf_Data *data, char **ret)
-{
-	GElf_Nhdr nhdr;
-	size_t off = 0, name_off, desc_off, next;
-
-	while ((next = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
-		const unsigned char *base = data->d_buf;
-
-		if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == sizeof(ELF_NOTE_GNU) &&
-		    memcmp(base + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) == 0 &&
-		    nhdr.n_descsz > 0) {
-			char *hex = malloc(nhdr.n_descsz * 2 + 1);
-
-			if (!hex)
-				return -ENOMEM;
-			for (size_t i = 0; i < nhdr.n_descsz; i++)
-				snprintf(hex + 2 * i, 3, "%02x", base[desc_off + i]);
-			*ret = hex;
-			return 0;
-		}
-		off = next;
-	}
-	return -ENODATA;
-}
-
-char *pmc_build_id(const char *path)
-{
-	char *id = NULL;
-	Elf_Scn *scn = NULL;
-	size_t nphdr;
-	Elf *elf;
-	int fd, rc = -ENODATA;
-
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		errno = ENOSYS;
-		return NULL;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		rc = -ENOEXEC;
-		goto out;
-	}
-	/* Section headers first; a binary stripped of them still has the PT_NOTE segment
-	 * the loader maps, which is what the kernel and perf read. */
-	while (rc == -ENODATA && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr shdr;
-		Elf_Data *data;
-
-		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_NOTE &&
-		    (data = elf_getdata(scn, NULL)))
-			rc = build_id_in(data, &id);
-	}
-	if (rc == -ENODATA && elf_getphdrnum(elf, &nphdr) == 0) {
-		for (size_t i = 0; rc == -ENODATA && i < nphdr; i++) {
-			GElf_Phdr phdr;
-			Elf_Data *data;
-
-			if (gelf_getphdr(elf, (int)i, &phdr) && phdr.p_type == PT_NOTE &&
-			    (data = elf_getdata_rawchunk(elf, (int64_t)phdr.p_offset, phdr.p_filesz,
-							 ELF_T_NHDR)))
-				rc = build_id_in(data, &id);
-		}
-	}
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	if (rc < 0) {
-		errno = -rc;
-		return NULL;
-	}
-	return id;
-}
-
-/* Whether path names a file that execve could run: a regular file the caller may
- * execute. Returns 0, -ENOENT or -EACCES (which execve gives for directories too). */
-static int check_executable(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return errno == EACCES ? -EACCES : -ENOENT;
-	if (!S_ISREG(st.st_mode) || faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
-		return -EACCES;
-	return 0;
-}
-
-char *pmc_find_executable(const char *name)
-{
-	const char *path;
-	char *found = NULL;
-	bool denied = false;
-	char defpath[256];
-	int rc;
-
-	if (!name || !*name) {
-		errno = ENOENT;
-		return NULL;
-	}
-	if (strchr(name, '/')) {
-		rc = check_executable(name);
-		if (rc < 0) {
-			errno = -rc;
-			return NULL;
-		}
-		return strdup(name);
-	}
-	/* As execvp: PATH, or the system's default when unset; an empty entry is the
-	 * current directory; a file found but not executable (EACCES) does not stop the
-	 * search, but is the error when nothing better is found. */
-	path = getenv("PATH");
-	if (!path) {
-		if (confstr(_CS_PATH, defpath, sizeof(defpath)) == 0)
-			snprintf(defpath, sizeof(defpath), "/bin:/usr/bin");
-		path = defpath;
-	}
-	for (const char *p = path;; p++) {
-		const char *colon = strchrnul(p, ':');
-		int len = (int)(colon - p);
-
-		free(found);
-		if (asprintf(&found, "%.*s%s%s", len, p, len ? "/" : "", name) < 0) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		rc = check_executable(found);
-		if (rc == 0)
-			return found;
-		if (rc == -EACCES)
-			denied = true;
-		if (!*colon)
-			break;
-		p = colon;
-	}
-	free(found);
-	errno = denied ? EACCES : ENOENT;
-	return NULL;
 }

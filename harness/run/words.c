@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "words.h"
+#include "harness/run/words.h"
 
 void pmc_words_free(char **words)
 {

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "events.h"
-#include "pmc_sys.h"
+#include "counters/events.h"
+#include "counters/sys.h"
 
 struct pmc_result;
 

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stats.h"
-#include "threshold.h"
+#include "harness/core/stats.h"
+#include "harness/core/threshold.h"
 
 struct pmc_result;
 

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pmc_spawn.h"
+#include "harness/run/spawn.h"
 
 /* Read by signal handlers: the child (and process group) being waited for. */
 static volatile sig_atomic_t running_child;

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters.h"
-#include "doctor.h"
-#include "events.h"
-#include "sysfs.h"
+#include "counters/counters.h"
+#include "counters/doctor.h"
+#include "counters/events.h"
+#include "counters/sysfs.h"
 
 /* linux/capability.h numbers; CAP_PERFMON appeared in Linux 5.8. */
 #define CAP_SYS_ADMIN_BIT 21

@@ -8,13 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters.h"
-#include "env.h"
-#include "metrics.h"
-#include "result.h"
-#include "runner.h"
-#include "pmc_spawn.h"
-#include "valgrind.h"
+#include "counters/counters.h"
+#include "counters/valgrind.h"
+#include "harness/base/path.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/elf/buildid.h"
+#include "harness/run/env.h"
+#include "harness/run/runner.h"
+#include "harness/run/spawn.h"
 
 struct perf_run {
 	const struct pmc_runner_opts *o;
@@ -315,13 +317,12 @@ static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pm
 	*ret_first = res->nbench;
 	for (size_t c = 0; c < n; c++) {
 		struct pmc_benchmark *b = pmc_result_add_benchmark(res, cmds[c].name, cmds[c].display);
-		char *path;
+		char *path = NULL;
 
 		if (!b)
 			return -errno;
 		/* The build-id pins the exact binary that was measured. */
-		path = pmc_find_executable(cmds[c].argv[0]);
-		if (path) {
+		if (pmc_find_executable(cmds[c].argv[0], &path) == 0) {
 			b->build_id = pmc_build_id(path);
 			free(path);
 		}

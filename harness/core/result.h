@@ -1,6 +1,6 @@
 /* The result model: a suite holds benchmarks, a benchmark holds metrics, a metric holds
- * one sample per run. It is saved to and loaded from JSON (schema pmcbench-result/1,
- * docs/result-schema.md). A value that was not measured is NAN in memory and null
+ * one sample per run. harness/formats/result_json.h saves and loads it (schema
+ * pmcbench-result/1, docs/result-schema.md). A value that was not measured is NAN in memory and null
  * in JSON; NAN never stands for a measured number. */
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counters.h"
+#include "counters/reading.h"
 #include "pmcbench.h"
 
 #define PMC_RESULT_SCHEMA PMCBENCH_RESULT_SCHEMA
@@ -105,17 +105,3 @@ int pmc_metric_set_note(struct pmc_metric *m, const char *note);
 
 /* Copies the measured values (not NAN) into out (n entries); returns how many. */
 size_t pmc_metric_present(const struct pmc_metric *m, double *out);
-
-/* Writes r to path atomically (temporary file in the same directory, fsync, rename,
- * fsync of the directory): on failure the old file is left as it was. A result that
- * would not load back (samples and runs differ in number, negative counts, ...) is
- * refused with -EINVAL. Returns 0, or -errno with a one-line message in err. */
-int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen);
-
-/* The JSON text of r (malloc'd, the caller frees), or NULL with errno set (EINVAL
- * for a result pmc_result_save() would refuse). */
-char *pmc_result_dumps(const struct pmc_result *r);
-
-/* Loads and validates a result file. On bad input returns -EINVAL (or -errno for I/O)
- * with one line in err naming the file, the place and the fix. */
-int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen);

@@ -12,18 +12,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "config.h"
-#include "counters.h"
-#include "doctor.h"
-#include "env.h"
-#include "events.h"
-#include "reporters.h"
-#include "result.h"
-#include "runner.h"
-#include "pmc_spawn.h"
-#include "valgrind.h"
-#include "words.h"
+#include "counters/counters.h"
+#include "counters/doctor.h"
+#include "counters/events.h"
+#include "counters/valgrind.h"
+#include "harness/base/path.h"
+#include "harness/cli/cli.h"
+#include "harness/core/result.h"
+#include "harness/formats/result_json.h"
+#include "harness/run/env.h"
+#include "harness/run/runner.h"
+#include "harness/run/spawn.h"
+#include "harness/run/words.h"
+#include "reporters/reporters.h"
 
 /* DESIGN.md's default set. The software events share one group: they always schedule
  * together, and one read fetches all four. */
@@ -473,14 +475,15 @@ static void free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n)
 static int check_commands(struct pmc_runner_cmd *cmds, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		char *path = pmc_find_executable(cmds[i].argv[0]);
+		char *path = NULL;
+		int rc = pmc_find_executable(cmds[i].argv[0], &path);
 
-		if (path) {
+		if (rc == 0) {
 			/* Searched once here, not by every run's exec. */
 			cmds[i].path = path;
 			continue;
 		}
-		if (errno == EACCES)
+		if (rc == -EACCES)
 			pmc_cli_error("'%s' is not executable; check its permissions (chmod +x)",
 				      cmds[i].argv[0]);
 		else if (strchr(cmds[i].argv[0], '/'))

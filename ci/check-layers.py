@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Checks that every project include points down the layers (docs/architecture.md).
+
+meson runs this on every build with the layer table of the top-level meson.build
+(name=folder:allowed,layers,...), so including a higher layer's header is a build
+error. Includes of project headers must be spelled from the project root
+("counters/events.h"); public headers from include/ ("pmcbench/result.h", "pmcbench.h")
+may be included anywhere."""
+import argparse
+import os
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--stamp", required=True)
+    ap.add_argument("layers", nargs="+", help="name=folder:allowed,...")
+    args = ap.parse_args()
+
+    layers = []  # (name, folder, allowed names), deepest folder first for matching
+    for spec in args.layers:
+        name, rest = spec.split("=", 1)
+        folder, allowed = rest.split(":", 1)
+        layers.append((name, folder.rstrip("/"), set(filter(None, allowed.split(",")))))
+    by_depth = sorted(layers, key=lambda l: -len(l[1]))
+
+    def layer_of(path):
+        for name, folder, allowed in by_depth:
+            if path == folder or path.startswith(folder + "/"):
+                return name, allowed
+        return None, None
+
+    errors = []
+    for name, folder, allowed in layers:
+        top = os.path.join(args.root, folder)
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for fn in sorted(filenames):
+                if not fn.endswith((".c", ".h")):
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, fn), args.root)
+                owner, own_allowed = layer_of(rel)
+                if owner != name:
+                    continue  # a deeper layer's folder inside this one
+                with open(os.path.join(args.root, rel), encoding="utf-8") as f:
+                    for lineno, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m:
+                            continue
+                        inc = m.group(1)
+                        if inc == "config.h" or inc == "pmcbench.h" or inc.startswith("pmcbench/"):
+                            continue
+                        if inc.startswith(".") or not os.path.exists(os.path.join(args.root, inc)):
+                            if os.path.exists(os.path.join(dirpath, inc)):
+                                errors.append("%s:%d: spell the include from the project root: "
+                                              "\"%s\"" % (rel, lineno,
+                                                          os.path.relpath(os.path.join(dirpath, inc), args.root)))
+                            elif not (name == "bench" or inc.endswith(".inc")):
+                                errors.append("%s:%d: \"%s\" is not a project header; spell "
+                                              "includes from the project root" % (rel, lineno, inc))
+                            continue
+                        target, _ = layer_of(inc)
+                        if target is None or target == name or target in own_allowed:
+                            continue
+                        errors.append("%s:%d: the %s layer includes \"%s\" of the %s layer; it may "
+                                      "include only %s (docs/architecture.md)" %
+                                      (rel, lineno, name, inc, target,
+                                       ", ".join(sorted(own_allowed)) or "its own headers"))
+    if errors:
+        for e in errors:
+            print(e, file=sys.stderr)
+        return 1
+    with open(args.stamp, "w") as f:
+        f.write("ok\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,433 @@
+/* The result model (result.h): suites, benchmarks, metrics and their samples, with a
+ * name index for O(1) lookups. Saving and loading live in harness/formats/. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/core/result_priv.h"
+
+struct pmc_result_priv {
+	struct pmc_benchmark *bench_array; /* the array bench_cap describes */
+	size_t bench_cap;
+	size_t *slots;	/* benchmark index + 1 by name hash; 0 marks a free slot */
+	size_t mask;	/* slots has mask + 1 entries, a power of two */
+	size_t indexed; /* benchmarks in the index; it is stale when != nbench */
+};
+
+/* ---- The model ------------------------------------------------------------------ */
+
+static void metric_clear(struct pmc_metric *m)
+{
+	free(m->id);
+	free(m->unit);
+	free(m->values);
+	free(m->status);
+	free(m->raw);
+	free(m->note);
+}
+
+static void benchmark_clear(struct pmc_benchmark *b)
+{
+	free(b->name);
+	free(b->command);
+	free(b->build_id);
+	free(b->runs);
+	for (size_t i = 0; i < b->nmetrics; i++)
+		metric_clear(&b->metrics[i]);
+	free(b->metrics);
+}
+
+void pmc_result_free(struct pmc_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nbench; i++)
+		benchmark_clear(&r->benchmarks[i]);
+	free(r->benchmarks);
+	for (size_t i = 0; i < r->nenv; i++) {
+		free(r->env[i].key);
+		free(r->env[i].value);
+	}
+	free(r->env);
+	free(r->backend);
+	free(r->tool_version);
+	free(r->created);
+	if (r->priv)
+		free(r->priv->slots);
+	free(r->priv);
+	free(r);
+}
+
+static char *now_iso8601(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return NULL;
+	return strdup(buf);
+}
+
+struct pmc_result *pmc_result_new(const char *backend)
+{
+	struct pmc_result *r;
+
+	if (!backend || !*backend) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->priv = calloc(1, sizeof(*r->priv));
+	r->backend = strdup(backend);
+	r->tool_version = strdup(PMC_VERSION);
+	r->created = now_iso8601();
+	if (!r->priv || !r->backend || !r->tool_version || !r->created) {
+		pmc_result_free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return r;
+}
+
+int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value)
+{
+	struct pmc_env_entry *env;
+	char *v;
+
+	if (!key || !*key || !value)
+		return -EINVAL;
+	v = strdup(value);
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nenv; i++) {
+		if (strcmp(r->env[i].key, key) == 0) {
+			free(r->env[i].value);
+			r->env[i].value = v;
+			return 0;
+		}
+	}
+	env = realloc(r->env, (r->nenv + 1) * sizeof(*env));
+	if (!env)
+		goto err_value;
+	r->env = env;
+	env[r->nenv].key = strdup(key);
+	if (!env[r->nenv].key)
+		goto err_value;
+	env[r->nenv].value = v;
+	r->nenv++;
+	return 0;
+
+err_value:
+	free(v);
+	return -ENOMEM;
+}
+
+const char *pmc_result_get_env(const struct pmc_result *r, const char *key)
+{
+	for (size_t i = 0; i < r->nenv; i++)
+		if (strcmp(r->env[i].key, key) == 0)
+			return r->env[i].value;
+	return NULL;
+}
+
+/* FNV-1a: short benchmark names hash well and fast. */
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (size_t)h;
+}
+
+/* The slot holding name, or the free slot where it would go (open addressing). */
+static size_t index_probe(const struct pmc_result_priv *pv, const struct pmc_benchmark *bench,
+			  const char *name)
+{
+	size_t i = name_hash(name) & pv->mask;
+
+	while (pv->slots[i] && strcmp(bench[pv->slots[i] - 1].name, name) != 0)
+		i = (i + 1) & pv->mask;
+	return i;
+}
+
+/* Brings the index up to the n benchmarks of bench. Returns 0, -ENOMEM, or -EEXIST with
+ * *ret_dup set to the earlier of two benchmarks with the same name. */
+static int index_update(struct pmc_result_priv *pv, const struct pmc_benchmark *bench, size_t n,
+			size_t *ret_dup)
+{
+	if (!pv->slots || pv->indexed > n || (n + 1) * 2 > pv->mask + 1) {
+		size_t cap = 16;
+		size_t *slots;
+
+		while (cap < (n + 1) * 2)
+			cap *= 2;
+		slots = calloc(cap, sizeof(*slots));
+		if (!slots)
+			return -ENOMEM;
+		free(pv->slots);
+		pv->slots = slots;
+		pv->mask = cap - 1;
+		pv->indexed = 0;
+	}
+	for (size_t k = pv->indexed; k < n; k++) {
+		size_t s = index_probe(pv, bench, bench[k].name);
+
+		if (pv->slots[s]) {
+			*ret_dup = pv->slots[s] - 1;
+			pv->indexed = k;
+			return -EEXIST;
+		}
+		pv->slots[s] = k + 1;
+	}
+	pv->indexed = n;
+	return 0;
+}
+
+struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, const char *name)
+{
+	const struct pmc_result_priv *pv = r->priv;
+
+	if (!name)
+		return NULL;
+	if (pv && pv->slots && pv->indexed == r->nbench) {
+		size_t s = index_probe(pv, r->benchmarks, name);
+
+		return pv->slots[s] ? &r->benchmarks[pv->slots[s] - 1] : NULL;
+	}
+	/* A struct built by hand (or changed behind our back) has no index. */
+	for (size_t i = 0; i < r->nbench; i++)
+		if (strcmp(r->benchmarks[i].name, name) == 0)
+			return &r->benchmarks[i];
+	return NULL;
+}
+
+/* Makes room for one more benchmark, growing geometrically so that adding n of them
+ * costs O(n). */
+int pmc_result_bench_reserve(struct pmc_result *r)
+{
+	struct pmc_result_priv *pv = r->priv;
+	struct pmc_benchmark *b;
+	size_t cap;
+
+	if (pv->bench_array == r->benchmarks && r->benchmarks && r->nbench < pv->bench_cap)
+		return 0;
+	cap = r->nbench < 8 ? 16 : r->nbench * 2;
+	b = realloc(r->benchmarks, cap * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	r->benchmarks = b;
+	pv->bench_array = b;
+	pv->bench_cap = cap;
+	return 0;
+}
+
+struct pmc_benchmark *pmc_result_add_benchmark(struct pmc_result *r, const char *name,
+					       const char *command)
+{
+	struct pmc_benchmark *b;
+	size_t dup;
+	int rc;
+
+	if (!name || !*name) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!r->priv) {
+		r->priv = calloc(1, sizeof(*r->priv));
+		if (!r->priv)
+			return NULL;
+	}
+	rc = index_update(r->priv, r->benchmarks, r->nbench, &dup);
+	if (rc == -ENOMEM)
+		return NULL;
+	if (pmc_result_find_benchmark(r, name)) {
+		errno = EEXIST;
+		return NULL;
+	}
+	if (pmc_result_bench_reserve(r) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	b = &r->benchmarks[r->nbench];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	b->command = command ? strdup(command) : NULL;
+	if (!b->name || (command && !b->command)) {
+		benchmark_clear(b);
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->nbench++;
+	/* Out of memory here only leaves the index stale, and lookups linear. */
+	index_update(r->priv, r->benchmarks, r->nbench, &dup);
+	return b;
+}
+
+int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run)
+{
+	struct pmc_run_info *runs = realloc(b->runs, (b->nruns + 1) * sizeof(*runs));
+
+	if (!runs)
+		return -ENOMEM;
+	b->runs = runs;
+	runs[b->nruns++] = *run;
+	return 0;
+}
+
+struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b, const char *id)
+{
+	/* Linear: a benchmark has a handful of metrics. */
+	for (size_t i = 0; i < b->nmetrics; i++)
+		if (strcmp(b->metrics[i].id, id) == 0)
+			return &b->metrics[i];
+	return NULL;
+}
+
+struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id)
+{
+	struct pmc_metric_info info;
+	struct pmc_metric *m;
+
+	if (!id || !*id) {
+		errno = EINVAL;
+		return NULL;
+	}
+	m = pmc_benchmark_find_metric(b, id);
+	if (m)
+		return m;
+	m = realloc(b->metrics, (b->nmetrics + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	b->metrics = m;
+	m = &b->metrics[b->nmetrics];
+	memset(m, 0, sizeof(*m));
+	info = pmc_metric_lookup(id);
+	m->id = strdup(id);
+	m->unit = strdup(info.unit);
+	if (!m->id || !m->unit) {
+		metric_clear(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->better = info.better;
+	m->derived = info.derived;
+	b->nmetrics++;
+	return m;
+}
+
+static bool status_failed(enum pmc_status s)
+{
+	return s == PMC_STATUS_UNSUPPORTED || s == PMC_STATUS_DENIED;
+}
+
+int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_reading *reading)
+{
+	double *values;
+
+	if (isinf(value))
+		return -EINVAL;
+	if (reading) {
+		/* A number for a reading that holds none would be invented; NAN for one that
+		 * holds one would lose it. */
+		if (pmc_status_has_value(reading->status) == (bool)isnan(value))
+			return -EINVAL;
+		if (!m->has_status && m->n > 0)
+			return -EINVAL;
+	} else if (m->has_status) {
+		return -EINVAL;
+	}
+
+	values = realloc(m->values, (m->n + 1) * sizeof(*values));
+	if (!values)
+		return -ENOMEM;
+	m->values = values;
+	if (reading) {
+		enum pmc_status *status = realloc(m->status, (m->n + 1) * sizeof(*status));
+		struct pmc_run_raw *raw;
+
+		if (!status)
+			return -ENOMEM;
+		m->status = status;
+		raw = realloc(m->raw, (m->n + 1) * sizeof(*raw));
+		if (!raw)
+			return -ENOMEM;
+		m->raw = raw;
+		status[m->n] = reading->status;
+		raw[m->n] = (struct pmc_run_raw){
+		    .value = reading->value,
+		    .enabled = reading->enabled,
+		    .running = reading->running,
+		};
+		/* The metric's errno stands for every run: it survives only while every run
+		 * failed with the same one. */
+		if (m->n == 0)
+			m->error = status_failed(reading->status) ? reading->error : 0;
+		else if (!status_failed(reading->status) || reading->error != m->error)
+			m->error = 0;
+		m->has_status = true;
+	}
+	values[m->n++] = value;
+	return 0;
+}
+
+int pmc_metric_set_note(struct pmc_metric *m, const char *note)
+{
+	char *copy = NULL;
+
+	if (note) {
+		copy = strdup(note);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(m->note);
+	m->note = copy;
+	return 0;
+}
+
+size_t pmc_metric_present(const struct pmc_metric *m, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (!isnan(m->values[i]))
+			out[k++] = m->values[i];
+	return k;
+}
+
+
+struct pmc_result *pmc_result_alloc(void)
+{
+	struct pmc_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->priv = calloc(1, sizeof(*r->priv));
+	if (!r->priv) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int pmc_result_bench_adopt(struct pmc_result *r, struct pmc_benchmark *array, size_t cap)
+{
+	r->benchmarks = array;
+	r->priv->bench_array = array;
+	r->priv->bench_cap = cap;
+	return 0;
+}
+
+int pmc_result_index(struct pmc_result *r, size_t *ret_dup)
+{
+	return index_update(r->priv, r->benchmarks, r->nbench, ret_dup);
+}
