@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "counters/reading.h"
-#include "pmcbench.h"
+#include "pmcbench/common.h"
 
 #define PMC_RESULT_SCHEMA PMCBENCH_RESULT_SCHEMA
 
