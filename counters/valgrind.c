@@ -38,13 +38,10 @@ static const char *const event_names[PMC_VG_EV_COUNT] = {
 #undef PMC_VG_EV_NAME
 };
 
-static const struct {
-	const char *id;
-	const char *description;
-} metrics[PMC_VG_M_COUNT] = {
-#define PMC_VG_M_ROW(sym, id, desc) [PMC_VG_M_##sym] = {id, desc},
-    PMC_VALGRIND_METRICS(PMC_VG_M_ROW)
-#undef PMC_VG_M_ROW
+static const char *const metric_ids[PMC_VG_M_COUNT] = {
+#define PMC_VG_M_ID(sym, id) [PMC_VG_M_##sym] = id,
+    PMC_VALGRIND_METRICS(PMC_VG_M_ID)
+#undef PMC_VG_M_ID
 };
 
 #define EV(sym) (1u << PMC_VG_EV_##sym)
@@ -715,18 +712,13 @@ size_t pmc_valgrind_metric_count(void)
 
 const char *pmc_valgrind_metric_id(size_t i)
 {
-	return i < PMC_VG_M_COUNT ? metrics[i].id : NULL;
-}
-
-const char *pmc_valgrind_metric_description(size_t i)
-{
-	return i < PMC_VG_M_COUNT ? metrics[i].description : NULL;
+	return i < PMC_VG_M_COUNT ? metric_ids[i] : NULL;
 }
 
 int pmc_valgrind_metric_find(const char *id)
 {
 	for (size_t i = 0; id && i < PMC_VG_M_COUNT; i++)
-		if (strcmp(id, metrics[i].id) == 0)
+		if (strcmp(id, metric_ids[i]) == 0)
 			return (int)i;
 	return -ENOENT;
 }

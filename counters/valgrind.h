@@ -46,30 +46,29 @@ enum pmc_valgrind_event {
 	    PMC_VG_EV_COUNT
 };
 
-/* The metrics the backend reports: id (stable metric id, unit "count", lower is
- * better, status exact), and a description. Formulas are in valgrind.c and
- * docs/valgrind.md. */
+/* The metrics the backend reports, by their stable ids: counts with status exact.
+ * Their units, directions and descriptions are in the metric registry
+ * (harness/core/metrics.c); the formulas of branch-misses and est-cycles are in
+ * valgrind.c and docs/valgrind.md. */
 #define PMC_VALGRIND_METRICS(X)                                                                    \
-	X(INSTRUCTIONS, "instructions", "instructions executed (Ir)")                              \
-	X(DATA_READS, "data-reads", "data reads (Dr)")                                             \
-	X(DATA_WRITES, "data-writes", "data writes (Dw)")                                          \
-	X(I1_MISSES, "I1-misses", "L1 instruction cache misses (I1mr)")                            \
-	X(LLI_MISSES, "LLi-misses", "last-level cache instruction misses (ILmr)")                  \
-	X(D1_READ_MISSES, "D1-read-misses", "L1 data cache read misses (D1mr)")                    \
-	X(D1_WRITE_MISSES, "D1-write-misses", "L1 data cache write misses (D1mw)")                 \
-	X(LLD_READ_MISSES, "LLd-read-misses", "last-level cache data read misses (DLmr)")          \
-	X(LLD_WRITE_MISSES, "LLd-write-misses", "last-level cache data write misses (DLmw)")       \
-	X(BRANCH_COND, "branch-cond", "conditional branches (Bc)")                                 \
-	X(BRANCH_COND_MISSES, "branch-cond-misses", "mispredicted conditional branches (Bcm)")     \
-	X(BRANCH_INDIRECT, "branch-indirect", "indirect branches (Bi)")                            \
-	X(BRANCH_INDIRECT_MISSES, "branch-indirect-misses",                                        \
-	  "mispredicted indirect branches (Bim)")                                                  \
-	X(BRANCH_MISSES, "branch-misses", "mispredicted branches (Bcm + Bim)")                     \
-	X(EST_CYCLES, "est-cycles",                                                                \
-	  "estimated cycles: L1 hits + 5 x LL hits + 35 x memory accesses")
+	X(INSTRUCTIONS, "instructions")			    /* Ir */                               \
+	X(DATA_READS, "data-reads")			    /* Dr */                               \
+	X(DATA_WRITES, "data-writes")			    /* Dw */                               \
+	X(I1_MISSES, "I1-misses")			    /* I1mr */                             \
+	X(LLI_MISSES, "LLi-misses")			    /* ILmr */                             \
+	X(D1_READ_MISSES, "D1-read-misses")		    /* D1mr */                             \
+	X(D1_WRITE_MISSES, "D1-write-misses")		    /* D1mw */                             \
+	X(LLD_READ_MISSES, "LLd-read-misses")		    /* DLmr */                             \
+	X(LLD_WRITE_MISSES, "LLd-write-misses")		    /* DLmw */                             \
+	X(BRANCH_COND, "branch-cond")			    /* Bc */                               \
+	X(BRANCH_COND_MISSES, "branch-cond-misses")	    /* Bcm */                              \
+	X(BRANCH_INDIRECT, "branch-indirect")		    /* Bi */                               \
+	X(BRANCH_INDIRECT_MISSES, "branch-indirect-misses") /* Bim */                              \
+	X(BRANCH_MISSES, "branch-misses")		    /* Bcm + Bim */                        \
+	X(EST_CYCLES, "est-cycles") /* L1 hits + 5 x LL hits + 35 x memory accesses */
 
 enum pmc_valgrind_metric {
-#define PMC_VG_M_ENUM(sym, id, desc) PMC_VG_M_##sym,
+#define PMC_VG_M_ENUM(sym, id) PMC_VG_M_##sym,
 	PMC_VALGRIND_METRICS(PMC_VG_M_ENUM)
 #undef PMC_VG_M_ENUM
 	    PMC_VG_M_COUNT
@@ -154,7 +153,6 @@ int pmc_valgrind_outdir_remove(const char *dir);
 size_t pmc_valgrind_metric_count(void);
 /* The metric's id ("instructions", "est-cycles", ...) or NULL when i is out of range. */
 const char *pmc_valgrind_metric_id(size_t i);
-const char *pmc_valgrind_metric_description(size_t i);
 /* Index of a metric id, or -ENOENT. */
 int pmc_valgrind_metric_find(const char *id);
 /* The metric's value from the counts. Returns 0, -ENODATA when an event it needs was

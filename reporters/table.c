@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/stats.h"
 #include "reporters/report_rows.h"
@@ -112,28 +113,13 @@ static void fmt_spread(double spread, double center, const char *unit, char *buf
 
 /* ---- Rows ------------------------------------------------------------------------- */
 
-/* Derived metrics shown beside the metric they describe, as perf stat does. A derived
- * id with a modifier goes with the host of the same modifier (ipc:u with instructions:u),
- * which is how the runner pairs them. */
-static const struct {
-	const char *derived, *host, *text;
-} attach_table[] = {
-    {"ipc", "instructions", " insn per cycle"},
-    {"branch-miss-rate", "branch-misses", "% of all branches"},
-    {"cache-miss-rate", "cache-misses", "% of all cache refs"},
-    {"cpus-utilized", "task-clock", " CPUs utilized"},
-    {"ghz", "cycles", " GHz"},
-};
-
-/* Shown after the counters, as perf shows the elapsed time after them. */
-static const char *const trailer_ids[] = {"wall-time", "user-time", "system-time", "max-rss"};
-
+/* Trailer rows (wait4's times and sizes) are shown after the counters, in registry order,
+ * as perf shows the elapsed time after them (harness/core/metrics.h). */
 static bool is_trailer(const char *id)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(trailer_ids); i++)
-		if (strcmp(id, trailer_ids[i]) == 0)
-			return true;
-	return false;
+	const struct pmc_metric_info *info = pmc_metric_find(id);
+
+	return info && info->trailer;
 }
 
 static size_t count_present(const struct pmc_metric *m)
@@ -146,31 +132,27 @@ static size_t count_present(const struct pmc_metric *m)
 	return k;
 }
 
-/* The metric d is shown beside, or NULL; *ret_text gets the words after its value. */
+/* The metric d is shown beside, or NULL; *ret_text gets the words after its value. A
+ * derived id with a modifier goes with the host of the same modifier (ipc:u with
+ * instructions:u), which is how pmc_benchmark_derive() pairs them. */
 static const struct pmc_metric *host_of(const struct pmc_benchmark *b, const struct pmc_metric *d,
 					const char **ret_text)
 {
 	const char *colon = strchr(d->id, ':');
 	size_t base = colon ? (size_t)(colon - d->id) : strlen(d->id);
+	const struct pmc_metric_info *info = NULL;
+	const struct pmc_metric *h;
+	char id[160];
 
-	if (!d->derived)
+	if (!d->derived || pmc_metric_info_lookup(d->id, &info) < 0 || !info->host ||
+	    strlen(info->id) != base)
 		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(attach_table); i++) {
-		char id[160];
-		const struct pmc_metric *h;
-
-		if (strlen(attach_table[i].derived) != base ||
-		    strncmp(attach_table[i].derived, d->id, base) != 0)
-			continue;
-		if ((size_t)snprintf(id, sizeof(id), "%s%s", attach_table[i].host,
-				     colon ? colon : "") >= sizeof(id))
-			return NULL;
-		h = pmc_benchmark_find_metric(b, id);
-		if (h && ret_text)
-			*ret_text = attach_table[i].text;
-		return h;
-	}
-	return NULL;
+	if ((size_t)snprintf(id, sizeof(id), "%s%s", info->host, colon ? colon : "") >= sizeof(id))
+		return NULL;
+	h = pmc_benchmark_find_metric(b, id);
+	if (h && ret_text)
+		*ret_text = info->host_text;
+	return h;
 }
 
 /* A derived metric goes into its host's comment unless it holds numbers the host line
@@ -451,8 +433,10 @@ int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double co
 			goto fail_row;
 	}
 	blk.first_trailer = blk.nrows;
-	for (size_t t = 0; t < ARRAY_SIZE(trailer_ids); t++) {
-		const struct pmc_metric *m = pmc_benchmark_find_metric(b, trailer_ids[t]);
+	for (size_t t = 0; t < pmc_metric_info_count(); t++) {
+		const struct pmc_metric_info *info = pmc_metric_info_at(t);
+		const struct pmc_metric *m =
+		    info->trailer ? pmc_benchmark_find_metric(b, info->id) : NULL;
 
 		if (!m)
 			continue;

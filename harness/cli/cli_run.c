@@ -19,6 +19,7 @@
 #include "counters/valgrind.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/result_json.h"
 #include "harness/run/env.h"
@@ -26,12 +27,6 @@
 #include "harness/run/spawn.h"
 #include "harness/run/words.h"
 #include "reporters/reporters.h"
-
-/* DESIGN.md's default set. The software events share one group: they always schedule
- * together, and one read fetches all four. */
-#define DEFAULT_EVENTS                                                                      \
-	"{cycles,instructions},{branches,branch-misses},{cache-references,cache-misses},"  \
-	"{task-clock,page-faults,context-switches,cpu-migrations}"
 
 enum format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_MARKDOWN };
 
@@ -800,7 +795,7 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (c.ro.backend == PMC_BACKEND_PERF) {
 		struct pmc_parse_error perr;
-		const char *spec = c.events_spec ? c.events_spec : DEFAULT_EVENTS;
+		const char *spec = c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS;
 
 		r = pmc_event_list_parse(spec, NULL, &events, &perr);
 		if (r < 0) {
@@ -832,7 +827,8 @@ int pmc_cli_run(int argc, char **argv)
 			pmc_result_set_env(result, "valgrind-version", version);
 	}
 	if (c.ro.backend == PMC_BACKEND_PERF) {
-		pmc_result_set_env(result, "events", c.events_spec ? c.events_spec : DEFAULT_EVENTS);
+		pmc_result_set_env(result, "events",
+				   c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS);
 		pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel");
 	}
 	if (!c.quiet && isatty(STDERR_FILENO)) {

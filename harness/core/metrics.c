@@ -1,36 +1,61 @@
-/* The metric table (metrics.h, docs/metrics.md). One X-macro row per id keeps the id,
- * unit, direction and description in step. */
+/* The metric registry (metrics.h, docs/metrics.md). One X-macro row per id keeps its unit,
+ * direction, kind, derivation, display and description in step: adding a metric is one
+ * row here. */
+#include <errno.h>
 #include <string.h>
 
 #include "harness/core/metrics.h"
 
+/* Directions. */
 #define LOWER PMC_LOWER_IS_BETTER
 #define HIGHER PMC_HIGHER_IS_BETTER
+#define NONE PMC_NO_DIRECTION
+/* Kinds. */
+#define EVENT PMC_METRIC_EVENT
+#define TIME PMC_METRIC_TIME
+#define SIZE PMC_METRIC_SIZE
+#define DERIVED PMC_METRIC_DERIVED
+#define SIMULATED PMC_METRIC_SIMULATED
+/* Derivations: measured; scale * num / den of the same run (pmc_benchmark_derive); or a
+ * formula of the backend that has the inputs (valgrind's est-cycles). */
+#define MEASURED .derived = false
+#define RATIO(num_, den_, scale_) .derived = true, .num = num_, .den = den_, .scale = scale_
+#define BY_BACKEND .derived = true
+/* Display: a row of its own; beside another metric's value, followed by words (as perf
+ * stat prints "# 1.23 insn per cycle"); or a row after the counters. */
+#define OWN_ROW .trailer = false
+#define BESIDE(host_, text_) .host = host_, .host_text = text_
+#define TRAILER .trailer = true
 
 /* perf's generic hardware cache events are <cache>-<op>s and <cache>-<op>-misses for
  * every cache and operation (tools/perf/util/evsel.c names them this way). The kernel
  * decides which combinations exist; the table knows all of them. */
 #define PMC_HW_CACHE_OPS(X, c, d)                                                                  \
-	X(c "-loads", "count", LOWER, false, d " loads")                                           \
-	X(c "-load-misses", "count", LOWER, false, d " load misses")                               \
-	X(c "-stores", "count", LOWER, false, d " stores")                                         \
-	X(c "-store-misses", "count", LOWER, false, d " store misses")                             \
-	X(c "-prefetches", "count", LOWER, false, d " prefetches")                                 \
-	X(c "-prefetch-misses", "count", LOWER, false, d " prefetch misses")
+	X(c "-loads", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " loads")                        \
+	X(c "-load-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " load misses")            \
+	X(c "-stores", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " stores")                      \
+	X(c "-store-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " store misses")          \
+	X(c "-prefetches", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " prefetches")              \
+	X(c "-prefetch-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " prefetch misses")
 
+/* Columns: id, unit, direction, kind, derivation, display, description. */
 #define PMC_METRICS(X)                                                                             \
 	/* Generic hardware events (PERF_TYPE_HARDWARE). */                                        \
-	X("cycles", "count", LOWER, false, "CPU cycles")                                           \
-	X("instructions", "count", LOWER, false,                                                   \
+	X("cycles", "count", LOWER, EVENT, MEASURED, OWN_ROW, "CPU cycles")                        \
+	X("instructions", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                \
 	  "instructions retired (executed, when simulated)")                                       \
-	X("cache-references", "count", LOWER, false, "cache accesses (usually the LLC)")           \
-	X("cache-misses", "count", LOWER, false, "cache misses (usually the LLC)")                 \
-	X("branches", "count", LOWER, false, "branch instructions retired")                        \
-	X("branch-misses", "count", LOWER, false, "mispredicted branches")                         \
-	X("bus-cycles", "count", LOWER, false, "bus cycles")                                       \
-	X("stalled-cycles-frontend", "count", LOWER, false, "cycles the front end issued nothing") \
-	X("stalled-cycles-backend", "count", LOWER, false, "cycles the back end retired nothing")  \
-	X("ref-cycles", "count", LOWER, false,                                                     \
+	X("cache-references", "count", LOWER, EVENT, MEASURED, OWN_ROW,                            \
+	  "cache accesses (usually the LLC)")                                                      \
+	X("cache-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                \
+	  "cache misses (usually the LLC)")                                                        \
+	X("branches", "count", LOWER, EVENT, MEASURED, OWN_ROW, "branch instructions retired")     \
+	X("branch-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, "mispredicted branches")      \
+	X("bus-cycles", "count", LOWER, EVENT, MEASURED, OWN_ROW, "bus cycles")                    \
+	X("stalled-cycles-frontend", "count", LOWER, EVENT, MEASURED, OWN_ROW,                     \
+	  "cycles the front end issued nothing")                                                   \
+	X("stalled-cycles-backend", "count", LOWER, EVENT, MEASURED, OWN_ROW,                      \
+	  "cycles the back end retired nothing")                                                   \
+	X("ref-cycles", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                  \
 	  "reference cycles, unaffected by frequency scaling")                                     \
 	/* Generic hardware cache events (PERF_TYPE_HW_CACHE). */                                  \
 	PMC_HW_CACHE_OPS(X, "L1-dcache", "L1 data cache")                                          \
@@ -41,62 +66,86 @@
 	PMC_HW_CACHE_OPS(X, "branch", "branch prediction unit")                                    \
 	PMC_HW_CACHE_OPS(X, "node", "local NUMA node memory")                                      \
 	/* Software events (PERF_TYPE_SOFTWARE). */                                                \
-	X("task-clock", "ns", LOWER, false, "CPU time of the task")                                \
-	X("cpu-clock", "ns", LOWER, false, "CPU time, from the per-CPU clock")                     \
-	X("page-faults", "count", LOWER, false, "page faults")                                     \
-	X("minor-faults", "count", LOWER, false, "page faults served without I/O")                 \
-	X("major-faults", "count", LOWER, false, "page faults that needed I/O")                    \
-	X("context-switches", "count", LOWER, false, "context switches")                           \
-	X("cpu-migrations", "count", LOWER, false, "moves to another CPU")                         \
-	X("alignment-faults", "count", LOWER, false, "alignment faults")                           \
-	X("emulation-faults", "count", LOWER, false, "instruction emulation faults")               \
-	/* From wait4() of the measured process. */                                                \
-	X("wall-time", "ns", LOWER, false, "elapsed real time")                                    \
-	X("user-time", "ns", LOWER, false, "CPU time in user mode (rusage)")                       \
-	X("system-time", "ns", LOWER, false, "CPU time in the kernel (rusage)")                    \
-	X("max-rss", "bytes", LOWER, false, "peak resident set size (rusage)")                     \
+	X("task-clock", "ns", LOWER, EVENT, MEASURED, OWN_ROW, "CPU time of the task")             \
+	X("cpu-clock", "ns", LOWER, EVENT, MEASURED, OWN_ROW, "CPU time, from the per-CPU clock")  \
+	X("page-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW, "page faults")                  \
+	X("minor-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                \
+	  "page faults served without I/O")                                                        \
+	X("major-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW, "page faults that needed I/O") \
+	X("context-switches", "count", LOWER, EVENT, MEASURED, OWN_ROW, "context switches")        \
+	X("cpu-migrations", "count", LOWER, EVENT, MEASURED, OWN_ROW, "moves to another CPU")      \
+	X("alignment-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW, "alignment faults")        \
+	X("emulation-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW,                            \
+	  "instruction emulation faults")                                                          \
+	/* From wait4() of the measured process; shown after the counters, in this order, as       \
+	 * perf shows the elapsed time after them. */                                              \
+	X("wall-time", "ns", LOWER, TIME, MEASURED, TRAILER, "elapsed real time")                  \
+	X("user-time", "ns", LOWER, TIME, MEASURED, TRAILER, "CPU time in user mode (rusage)")     \
+	X("system-time", "ns", LOWER, TIME, MEASURED, TRAILER, "CPU time in the kernel (rusage)")  \
+	X("max-rss", "bytes", LOWER, SIZE, MEASURED, TRAILER, "peak resident set size (rusage)")   \
 	/* Derived from other metrics of the same run (docs/metrics.md has the formulas). */       \
-	X("ipc", "ratio", HIGHER, true, "instructions per cycle")                                  \
-	X("branch-miss-rate", "percent", LOWER, true, "mispredicted branches per branch")          \
-	X("cache-miss-rate", "percent", LOWER, true, "cache misses per cache reference")           \
-	/* No natural direction: lower is taken as better so that a gate on it flags a             \
+	X("ipc", "ratio", HIGHER, DERIVED, RATIO("instructions", "cycles", 1.0),                   \
+	  BESIDE("instructions", " insn per cycle"), "instructions per cycle")                     \
+	X("branch-miss-rate", "percent", LOWER, DERIVED,                                           \
+	  RATIO("branch-misses", "branches", 100.0), BESIDE("branch-misses", "% of all branches"), \
+	  "mispredicted branches per branch")                                                      \
+	X("cache-miss-rate", "percent", LOWER, DERIVED,                                            \
+	  RATIO("cache-misses", "cache-references", 100.0),                                        \
+	  BESIDE("cache-misses", "% of all cache refs"), "cache misses per cache reference")       \
+	/* No natural direction: gates take it as lower is better, so that they flag a             \
 	 * program that burns more CPU time per second of wall time (docs/metrics.md). */          \
-	X("cpus-utilized", "CPUs", LOWER, true, "CPU time per wall time")                          \
-	X("ghz", "GHz", HIGHER, true, "cycles per nanosecond of CPU time")                         \
-	/* Simulated by valgrind (cachegrind/callgrind); "instructions" is shared above. */        \
-	X("data-reads", "count", LOWER, false, "memory reads (simulated)")                         \
-	X("data-writes", "count", LOWER, false, "memory writes (simulated)")                       \
-	X("I1-misses", "count", LOWER, false, "L1 instruction cache misses (simulated)")           \
-	X("LLi-misses", "count", LOWER, false,                                                     \
+	X("cpus-utilized", "CPUs", NONE, DERIVED, RATIO("task-clock", "wall-time", 1.0),           \
+	  BESIDE("task-clock", " CPUs utilized"), "CPU time per wall time")                        \
+	X("ghz", "GHz", HIGHER, DERIVED, RATIO("cycles", "task-clock", 1.0),                       \
+	  BESIDE("cycles", " GHz"), "cycles per nanosecond of CPU time")                           \
+	/* Simulated by valgrind (cachegrind/callgrind, counters/valgrind.h); "instructions"       \
+	 * and "branch-misses" are shared with the events above. */                                \
+	X("data-reads", "count", LOWER, SIMULATED, MEASURED, OWN_ROW, "memory reads (simulated)")  \
+	X("data-writes", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                             \
+	  "memory writes (simulated)")                                                             \
+	X("I1-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                               \
+	  "L1 instruction cache misses (simulated)")                                               \
+	X("LLi-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                              \
 	  "last-level cache misses by instruction fetches (simulated)")                            \
-	X("D1-read-misses", "count", LOWER, false, "L1 data cache read misses (simulated)")        \
-	X("LLd-read-misses", "count", LOWER, false,                                                \
+	X("D1-read-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                          \
+	  "L1 data cache read misses (simulated)")                                                 \
+	X("LLd-read-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                         \
 	  "last-level cache misses by data reads (simulated)")                                     \
-	X("D1-write-misses", "count", LOWER, false, "L1 data cache write misses (simulated)")      \
-	X("LLd-write-misses", "count", LOWER, false,                                               \
+	X("D1-write-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                         \
+	  "L1 data cache write misses (simulated)")                                                \
+	X("LLd-write-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                        \
 	  "last-level cache misses by data writes (simulated)")                                    \
-	X("branch-cond", "count", LOWER, false, "conditional branches (simulated)")                \
-	X("branch-cond-misses", "count", LOWER, false,                                             \
+	X("branch-cond", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                             \
+	  "conditional branches (simulated)")                                                      \
+	X("branch-cond-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                      \
 	  "mispredicted conditional branches (simulated)")                                         \
-	X("branch-indirect", "count", LOWER, false, "indirect branches (simulated)")               \
-	X("branch-indirect-misses", "count", LOWER, false,                                         \
+	X("branch-indirect", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                         \
+	  "indirect branches (simulated)")                                                         \
+	X("branch-indirect-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                  \
 	  "mispredicted indirect branches (simulated)")                                            \
-	X("est-cycles", "count", LOWER, true,                                                      \
+	X("est-cycles", "count", LOWER, SIMULATED, BY_BACKEND, OWN_ROW,                            \
 	  "estimated cycles: L1 hits + 5 x LL hits + 35 x memory accesses (simulated)")
 
-#define PMC_METRIC_ROW(id_, unit_, better_, derived_, desc_)                                       \
-	{.id = id_, .unit = unit_, .better = better_, .description = desc_, .derived = derived_},
+#define PMC_METRIC_ROW(id_, unit_, dir_, kind_, derivation_, display_, desc_)                      \
+	{.id = id_,                                                                                \
+	 .unit = unit_,                                                                            \
+	 .direction = dir_,                                                                        \
+	 .better = (dir_) == NONE ? LOWER : (dir_),                                                \
+	 .kind = kind_,                                                                            \
+	 derivation_,                                                                              \
+	 display_,                                                                                 \
+	 .description = desc_},
 
 static const struct pmc_metric_info metric_table[] = {PMC_METRICS(PMC_METRIC_ROW)};
 
 #define NMETRICS (sizeof(metric_table) / sizeof(metric_table[0]))
 
-size_t pmc_metric_count(void)
+size_t pmc_metric_info_count(void)
 {
 	return NMETRICS;
 }
 
-const struct pmc_metric_info *pmc_metric_at(size_t i)
+const struct pmc_metric_info *pmc_metric_info_at(size_t i)
 {
 	return i < NMETRICS ? &metric_table[i] : NULL;
 }
@@ -114,31 +163,79 @@ static size_t strip_modifier(const char *id, size_t len)
 	return len;
 }
 
-struct pmc_metric_info pmc_metric_lookup(const char *id)
+/* The entry whose id is the first len characters of id, or NULL. */
+static const struct pmc_metric_info *find_prefix(const char *id, size_t len)
+{
+	for (size_t i = 0; i < NMETRICS; i++) {
+		const char *name = metric_table[i].id;
+
+		if (name[0] == id[0] && strncmp(name, id, len) == 0 && name[len] == '\0')
+			return &metric_table[i];
+	}
+	return NULL;
+}
+
+const struct pmc_metric_info *pmc_metric_find(const char *id)
+{
+	return id ? find_prefix(id, strlen(id)) : NULL;
+}
+
+int pmc_metric_info_lookup(const char *id, const struct pmc_metric_info **ret)
 {
 	static const char per_op[] = "/op";
-	struct pmc_metric_info generic = {
-	    .id = NULL,
-	    .unit = "count",
-	    .better = PMC_LOWER_IS_BETTER,
-	    .description = "event count",
-	    .derived = false,
-	};
+	const struct pmc_metric_info *m;
 	size_t len;
 
-	if (!id)
-		return generic;
+	if (!id || !ret)
+		return -EINVAL;
 	len = strlen(id);
 	/* "<id>/op" is <id> divided by the operations of the run: same unit and direction. */
 	if (len > sizeof(per_op) - 1 && strcmp(id + len - (sizeof(per_op) - 1), per_op) == 0)
 		len -= sizeof(per_op) - 1;
 	len = strip_modifier(id, len);
+	m = len ? find_prefix(id, len) : NULL;
+	if (!m)
+		return -ENOENT;
+	*ret = m;
+	return 0;
+}
 
-	for (size_t i = 0; i < NMETRICS; i++) {
-		const char *name = metric_table[i].id;
+struct pmc_metric_info pmc_metric_lookup(const char *id)
+{
+	static const struct pmc_metric_info generic = {
+	    .id = NULL,
+	    .unit = "count",
+	    .direction = PMC_LOWER_IS_BETTER,
+	    .better = PMC_LOWER_IS_BETTER,
+	    .kind = PMC_METRIC_EVENT,
+	    .description = "event count",
+	};
+	const struct pmc_metric_info *m = NULL;
 
-		if (name[0] == id[0] && strncmp(name, id, len) == 0 && name[len] == '\0')
-			return metric_table[i];
-	}
-	return generic;
+	return pmc_metric_info_lookup(id, &m) == 0 ? *m : generic;
+}
+
+const char *pmc_metric_info_id(const struct pmc_metric_info *info)
+{
+	return info ? info->id : NULL;
+}
+
+const char *pmc_metric_info_unit(const struct pmc_metric_info *info)
+{
+	return info ? info->unit : NULL;
+}
+
+enum pmc_better pmc_metric_info_direction(const struct pmc_metric_info *info)
+{
+	return info ? info->direction : PMC_NO_DIRECTION;
+}
+
+enum pmc_metric_kind pmc_metric_info_kind(const struct pmc_metric_info *info)
+{
+	return info ? info->kind : PMC_METRIC_EVENT;
+}
+
+const char *pmc_metric_info_description(const struct pmc_metric_info *info)
+{
+	return info ? info->description : NULL;
 }

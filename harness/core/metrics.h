@@ -1,26 +1,36 @@
-/* The table of known metric ids: unit, direction and a short description
- * (docs/metrics.md explains each). Ids not in the table (raw and PMU events) are
- * counts where lower is better. */
+/* The metric registry (include/pmcbench/metrics.h, docs/metrics.md): one table of every
+ * known metric id with its unit, direction, kind, derivation and display. Ids not in
+ * the table (raw and PMU events) are counts where lower is better. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum pmc_better { PMC_LOWER_IS_BETTER = -1, PMC_HIGHER_IS_BETTER = 1 };
+#include "pmcbench/metrics.h"
 
 struct pmc_metric_info {
 	const char *id;
-	const char *unit; /* "count", "ns", "bytes", "ratio", "percent", "GHz", "CPUs" */
+	const char *unit;	   /* "count", "ns", "bytes", "ratio", "percent", "GHz", "CPUs" */
+	enum pmc_better direction; /* PMC_NO_DIRECTION for ratios without one */
+	/* The direction comparisons and gates use: a metric without one is taken as lower
+	 * is better (docs/metrics.md, cpus-utilized). Never PMC_NO_DIRECTION. */
 	enum pmc_better better;
+	enum pmc_metric_kind kind;
+	/* Computed from other metrics of the run: by pmc_benchmark_derive() when num is
+	 * set (scale * num / den), else by the backend that has the inputs (est-cycles). */
+	bool derived;
+	const char *num, *den;
+	double scale;
+	/* Display, as perf stat shows it: a derived metric beside the value of host, followed
+	 * by host_text ("1.23 insn per cycle"); trailer rows come after the counters. */
+	const char *host, *host_text;
+	bool trailer;
 	const char *description;
-	bool derived; /* computed from other metrics of the same run (ipc, miss rates, ...) */
 };
 
-/* Looks up an id; the modifiers ":u"/":k" are ignored, and "<id>/op" (per operation)
- * has the unit and direction of <id> (the returned id is then <id>'s). Unknown ids get a
- * generic "count, lower is better" entry whose id is NULL. */
+/* Looks up an id as pmc_metric_info_lookup() does, by value. Unknown ids get a generic
+ * "count, lower is better" entry whose id is NULL. */
 struct pmc_metric_info pmc_metric_lookup(const char *id);
 
-/* The known metrics in table order, for listings and docs: entry i < count. */
-size_t pmc_metric_count(void);
-const struct pmc_metric_info *pmc_metric_at(size_t i);
+/* The entry whose id is exactly id (no modifier, no "/op"), or NULL. */
+const struct pmc_metric_info *pmc_metric_find(const char *id);

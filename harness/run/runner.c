@@ -11,7 +11,7 @@
 #include "counters/counters.h"
 #include "counters/valgrind.h"
 #include "harness/base/path.h"
-#include "harness/core/metrics.h"
+#include "harness/core/derive.h"
 #include "harness/core/result.h"
 #include "harness/elf/buildid.h"
 #include "harness/run/env.h"
@@ -237,80 +237,6 @@ out:
 	return r;
 }
 
-struct derived_def {
-	const char *id, *num, *den;
-	double scale;
-};
-
-/* DESIGN.md's derived metrics; docs/metrics.md gives their formulas. */
-static const struct derived_def derived_defs[] = {
-	{ "ipc", "instructions", "cycles", 1.0 },
-	{ "branch-miss-rate", "branch-misses", "branches", 100.0 },
-	{ "cache-miss-rate", "cache-misses", "cache-references", 100.0 },
-	{ "ghz", "cycles", "task-clock", 1.0 }, /* cycles per ns */
-	{ "cpus-utilized", "task-clock", "wall-time", 1.0 },
-};
-
-static const struct pmc_event *find_event(const struct pmc_event_list *ev, const char *id)
-{
-	for (size_t i = 0; ev && i < ev->n; i++)
-		if (strcmp(ev->events[i].name, id) == 0)
-			return &ev->events[i];
-	return NULL;
-}
-
-/* Adds each derived metric whose inputs were both measured in at least one run; a run
- * where either input is missing gets no value. Inputs with the same modifier pair up:
- * instructions:u / cycles:u gives ipc:u. */
-static int add_derived(struct pmc_benchmark *b, const struct pmc_event_list *ev)
-{
-	static const char *const suffixes[] = { "", ":u", ":k" };
-
-	for (size_t d = 0; d < sizeof(derived_defs) / sizeof(derived_defs[0]); d++) {
-		for (size_t s = 0; s < 3; s++) {
-			const struct derived_def *def = &derived_defs[d];
-			const char *dsuf = strcmp(def->den, "wall-time") ? suffixes[s] : "";
-			char id[96], num[96], den[96];
-			const struct pmc_metric *mn, *md;
-			const struct pmc_event *en, *ed;
-			struct pmc_metric *m;
-			bool any = false;
-
-			snprintf(id, sizeof(id), "%s%s", def->id, suffixes[s]);
-			snprintf(num, sizeof(num), "%s%s", def->num, suffixes[s]);
-			snprintf(den, sizeof(den), "%s%s", def->den, dsuf);
-			mn = pmc_benchmark_find_metric(b, num);
-			md = pmc_benchmark_find_metric(b, den);
-			if (!mn || !md || mn->n != md->n)
-				continue;
-			for (size_t i = 0; i < mn->n; i++)
-				any |= !isnan(mn->values[i]) && !isnan(md->values[i]) &&
-				       md->values[i] > 0;
-			if (!any)
-				continue;
-			m = pmc_benchmark_metric(b, id);
-			if (!m)
-				return -ENOMEM;
-			/* pmc_benchmark_metric may have moved the array. */
-			mn = pmc_benchmark_find_metric(b, num);
-			md = pmc_benchmark_find_metric(b, den);
-			m->derived = true;
-			en = find_event(ev, num);
-			ed = find_event(ev, den);
-			m->cross_group = en && ed && en->group != ed->group;
-			for (size_t i = 0; i < mn->n; i++) {
-				double a = mn->values[i], z = md->values[i];
-				double v = !isnan(a) && !isnan(z) && z > 0 ? def->scale * a / z : NAN;
-				int r = pmc_metric_append(m, v, NULL);
-
-				if (r < 0)
-					return r;
-			}
-		}
-	}
-	return 0;
-}
-
 static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pmc_result *res,
 			  size_t *ret_first)
 {
@@ -452,8 +378,12 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			}
 		}
 	}
-	for (size_t c = 0; c < ncmds && o->backend == PMC_BACKEND_PERF; c++) {
-		r = add_derived(&result->benchmarks[first + c], o->events);
+	for (size_t c = 0; c < ncmds; c++) {
+		/* Simulated counts are never multiplexed: no groups to tell apart. */
+		PMC_OPTS(pmc_derive_opts, dopts,
+			 .events = o->backend == PMC_BACKEND_PERF ? o->events : NULL);
+
+		r = pmc_benchmark_derive(&result->benchmarks[first + c], &dopts);
 		if (r < 0) {
 			set_err(err, errlen, "out of memory");
 			goto out;
