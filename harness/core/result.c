@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "harness/base/hashmap.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/result_priv.h"
@@ -15,9 +16,8 @@
 struct pmc_result_priv {
 	struct pmc_benchmark *bench_array; /* the array bench_cap describes */
 	size_t bench_cap;
-	size_t *slots;	/* benchmark index + 1 by name hash; 0 marks a free slot */
-	size_t mask;	/* slots has mask + 1 entries, a power of two */
-	size_t indexed; /* benchmarks in the index; it is stale when != nbench */
+	struct pmc_hashmap names; /* benchmark name -> index; names borrowed from benchmarks */
+	size_t indexed;		  /* benchmarks in the index; it is stale when != nbench */
 };
 
 /* ---- The model ------------------------------------------------------------------ */
@@ -59,7 +59,7 @@ void pmc_result_free(struct pmc_result *r)
 	free(r->tool_version);
 	free(r->created);
 	if (r->priv)
-		free(r->priv->slots);
+		pmc_hashmap_free(&r->priv->names);
 	free(r->priv);
 	free(r);
 }
@@ -139,55 +139,26 @@ const char *pmc_result_get_env(const struct pmc_result *r, const char *key)
 	return NULL;
 }
 
-/* FNV-1a: short benchmark names hash well and fast. */
-static size_t name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return (size_t)h;
-}
-
-/* The slot holding name, or the free slot where it would go (open addressing). */
-static size_t index_probe(const struct pmc_result_priv *pv, const struct pmc_benchmark *bench,
-			  const char *name)
-{
-	size_t i = name_hash(name) & pv->mask;
-
-	while (pv->slots[i] && strcmp(bench[pv->slots[i] - 1].name, name) != 0)
-		i = (i + 1) & pv->mask;
-	return i;
-}
-
 /* Brings the index up to the n benchmarks of bench. Returns 0, -ENOMEM, or -EEXIST with
  * *ret_dup set to the earlier of two benchmarks with the same name. */
 static int index_update(struct pmc_result_priv *pv, const struct pmc_benchmark *bench, size_t n,
 			size_t *ret_dup)
 {
-	if (!pv->slots || pv->indexed > n || (n + 1) * 2 > pv->mask + 1) {
-		size_t cap = 16;
-		size_t *slots;
-
-		while (cap < (n + 1) * 2)
-			cap *= 2;
-		slots = calloc(cap, sizeof(*slots));
-		if (!slots)
-			return -ENOMEM;
-		free(pv->slots);
-		pv->slots = slots;
-		pv->mask = cap - 1;
+	if (pv->indexed > n) {
+		pmc_hashmap_clear(&pv->names);
 		pv->indexed = 0;
 	}
 	for (size_t k = pv->indexed; k < n; k++) {
-		size_t s = index_probe(pv, bench, bench[k].name);
+		size_t at;
+		int rc = pmc_hashmap_get_or_put(&pv->names, bench[k].name, k, &at);
 
-		if (pv->slots[s]) {
-			*ret_dup = pv->slots[s] - 1;
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			*ret_dup = at;
 			pv->indexed = k;
 			return -EEXIST;
 		}
-		pv->slots[s] = k + 1;
 	}
 	pv->indexed = n;
 	return 0;
@@ -195,15 +166,13 @@ static int index_update(struct pmc_result_priv *pv, const struct pmc_benchmark *
 
 struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, const char *name)
 {
-	const struct pmc_result_priv *pv = r->priv;
+	const struct pmc_result_priv *pv = r ? r->priv : NULL;
+	size_t at;
 
-	if (!name)
+	if (!r || !name)
 		return NULL;
-	if (pv && pv->slots && pv->indexed == r->nbench) {
-		size_t s = index_probe(pv, r->benchmarks, name);
-
-		return pv->slots[s] ? &r->benchmarks[pv->slots[s] - 1] : NULL;
-	}
+	if (pv && pv->indexed == r->nbench)
+		return pmc_hashmap_get(&pv->names, name, &at) == 0 ? &r->benchmarks[at] : NULL;
 	/* A struct built by hand (or changed behind our back) has no index. */
 	for (size_t i = 0; i < r->nbench; i++)
 		if (strcmp(r->benchmarks[i].name, name) == 0)
