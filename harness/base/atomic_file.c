@@ -16,7 +16,9 @@ struct pmc_atomic_file {
 	char *path; /* the target */
 	char *dir;  /* its directory, synced after the rename */
 	char *tmp;  /* the temporary file, unlinked unless committed */
-	FILE *f;
+	FILE *f;    /* writes to fd through stream_write() */
+	int fd;
+	int error; /* errno of the first failed write, else 0 */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -37,6 +39,8 @@ static void atomic_file_free(struct pmc_atomic_file *af)
 {
 	if (af->f)
 		fclose(af->f);
+	if (af->fd >= 0)
+		close(af->fd);
 	if (af->tmp)
 		unlink(af->tmp);
 	free(af->tmp);
@@ -73,6 +77,28 @@ static int create_temp(char *tmpl)
 	return -1;
 }
 
+/* The stream's writes, which keep the errno of a failure: stdio reports only that one
+ * happened (ferror), and the commit says which (a full disk, a file too large). */
+static ssize_t stream_write(void *cookie, const char *buf, size_t len)
+{
+	struct pmc_atomic_file *af = cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(af->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!af->error)
+				af->error = n < 0 ? errno : EIO;
+			return 0; /* stdio's sign of an error */
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
 int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *err, size_t errlen)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
@@ -87,6 +113,7 @@ int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *e
 	af = calloc(1, sizeof(*af));
 	if (!af)
 		goto err_nomem;
+	af->fd = -1;
 	af->path = strdup(path);
 	if (slash)
 		af->dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
@@ -115,10 +142,10 @@ int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *e
 	/* A replaced file keeps its mode. */
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		(void)fchmod(fd, st.st_mode & 07777);
-	af->f = fdopen(fd, "w");
+	af->fd = fd;
+	af->f = fopencookie(af, "w", (cookie_io_functions_t){.write = stream_write});
 	if (!af->f) {
 		rc = -errno;
-		close(fd);
 		set_err(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		atomic_file_free(af);
 		return rc;
@@ -149,14 +176,17 @@ int pmc_atomic_file_commit(struct pmc_atomic_file *af, char *err, size_t errlen)
 	int dfd, rc;
 
 	errno = 0;
-	if (ferror(af->f)) {
-		errno = errno ? errno : EIO;
+	rc = fflush(af->f);
+	if (rc != 0 || ferror(af->f) || af->error) {
+		errno = af->error ? af->error : errno ? errno : EIO;
 		goto err_write;
 	}
-	if (fflush(af->f) != 0 || ferror(af->f) || fsync(fileno(af->f)) < 0)
+	if (fsync(af->fd) < 0)
 		goto err_write;
-	rc = fclose(af->f);
+	fclose(af->f);
 	af->f = NULL;
+	rc = close(af->fd);
+	af->fd = -1;
 	if (rc != 0 || rename(af->tmp, af->path) < 0)
 		goto err_write;
 	free(af->tmp);
