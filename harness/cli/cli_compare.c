@@ -18,6 +18,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/result_json.h"
+#include "harness/formats/thresholds_json.h"
 #include "reporters/compare_report.h"
 
 struct pmc_cli_compare_opts {
