@@ -400,3 +400,159 @@ int pmc_result_index(struct pmc_result *r, size_t *ret_dup)
 {
 	return index_update(r->priv, r->benchmarks, r->nbench, ret_dup);
 }
+
+/* ---- The public builders and getters (pmcbench/result.h) ------------------------ */
+
+int pmc_benchmark_record_run(struct pmc_benchmark *b, int exit_code, int term_signal,
+			     bool timed_out)
+{
+	struct pmc_run_info run = {
+	    .exit_code = exit_code,
+	    .term_signal = term_signal,
+	    .timed_out = timed_out,
+	};
+
+	if (!b)
+		return -EINVAL;
+	return pmc_benchmark_add_run(b, &run);
+}
+
+int pmc_metric_add_value(struct pmc_metric *m, double value)
+{
+	if (!m || !isfinite(value))
+		return -EINVAL;
+	return pmc_metric_append(m, value, NULL);
+}
+
+int pmc_metric_add_missing(struct pmc_metric *m)
+{
+	if (!m)
+		return -EINVAL;
+	return pmc_metric_append(m, NAN, NULL);
+}
+
+int pmc_metric_add_reading(struct pmc_metric *m, const char *status, uint64_t value,
+			   uint64_t enabled, uint64_t running)
+{
+	struct pmc_reading rd = {.value = value, .enabled = enabled, .running = running};
+	double v = NAN;
+
+	if (!m || !status || pmc_status_from_name(status, &rd.status) < 0)
+		return -EINVAL;
+	if (rd.status == PMC_STATUS_SCALED) {
+		/* Scaling (docs/events.md): value * enabled / running, in double. */
+		if (running == 0)
+			return -EINVAL;
+		v = (double)value * (double)enabled / (double)running;
+	} else if (pmc_status_has_value(rd.status)) {
+		v = (double)value;
+	}
+	rd.scaled = v;
+	return pmc_metric_append(m, v, &rd);
+}
+
+const char *pmc_result_backend(const struct pmc_result *r)
+{
+	return r ? r->backend : NULL;
+}
+
+size_t pmc_result_nenv(const struct pmc_result *r)
+{
+	return r ? r->nenv : 0;
+}
+
+int pmc_result_env_at(const struct pmc_result *r, size_t i, const char **ret_key,
+		      const char **ret_value)
+{
+	if (!r || i >= r->nenv)
+		return -ERANGE;
+	if (ret_key)
+		*ret_key = r->env[i].key;
+	if (ret_value)
+		*ret_value = r->env[i].value;
+	return 0;
+}
+
+size_t pmc_result_nbenchmarks(const struct pmc_result *r)
+{
+	return r ? r->nbench : 0;
+}
+
+struct pmc_benchmark *pmc_result_benchmark(const struct pmc_result *r, size_t i)
+{
+	return r && i < r->nbench ? &r->benchmarks[i] : NULL;
+}
+
+const char *pmc_benchmark_name(const struct pmc_benchmark *b)
+{
+	return b ? b->name : NULL;
+}
+
+const char *pmc_benchmark_command(const struct pmc_benchmark *b)
+{
+	return b ? b->command : NULL;
+}
+
+size_t pmc_benchmark_nruns(const struct pmc_benchmark *b)
+{
+	return b ? b->nruns : 0;
+}
+
+int pmc_benchmark_run(const struct pmc_benchmark *b, size_t i, int *ret_exit_code,
+		      int *ret_term_signal, bool *ret_timed_out)
+{
+	if (!b || i >= b->nruns)
+		return -ERANGE;
+	if (ret_exit_code)
+		*ret_exit_code = b->runs[i].exit_code;
+	if (ret_term_signal)
+		*ret_term_signal = b->runs[i].term_signal;
+	if (ret_timed_out)
+		*ret_timed_out = b->runs[i].timed_out;
+	return 0;
+}
+
+size_t pmc_benchmark_nmetrics(const struct pmc_benchmark *b)
+{
+	return b ? b->nmetrics : 0;
+}
+
+struct pmc_metric *pmc_benchmark_metric_at(const struct pmc_benchmark *b, size_t i)
+{
+	return b && i < b->nmetrics ? &b->metrics[i] : NULL;
+}
+
+const char *pmc_metric_id(const struct pmc_metric *m)
+{
+	return m ? m->id : NULL;
+}
+
+const char *pmc_metric_unit(const struct pmc_metric *m)
+{
+	return m ? m->unit : NULL;
+}
+
+size_t pmc_metric_nsamples(const struct pmc_metric *m)
+{
+	return m ? m->n : 0;
+}
+
+int pmc_metric_sample(const struct pmc_metric *m, size_t i, double *ret)
+{
+	if (!m || i >= m->n)
+		return -ERANGE;
+	if (isnan(m->values[i]))
+		return -ENODATA;
+	*ret = m->values[i];
+	return 0;
+}
+
+int pmc_metric_status(const struct pmc_metric *m, size_t i, const char **ret)
+{
+	if (!m || i >= m->n)
+		return -ERANGE;
+	if (!m->has_status)
+		return -ENODATA;
+	*ret = pmc_status_name(m->status[i]);
+	return 0;
+}
