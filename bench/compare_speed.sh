@@ -1,20 +1,29 @@
 #!/bin/bash
-# Times `pmcbench compare` and `pmcbench gate` on a synthetic pair of results with
-# 10,000 benchmarks x 10 metrics x 10 runs (bench/gen_results.py; 1% of the benchmarks
-# 10% slower in the new one), median of 5 runs each, with the peak RSS of each command
-# (from wait4), against the targets of issue 3: under 0.5 s and under 200 MB.
+# Times `pmcbench compare` on a synthetic pair of results of 10,000 benchmarks x 10
+# metrics x 10 runs (bench/gen_results.py; 1% of the benchmarks 10% slower in the new
+# one) against the floor of its design: a bare jansson load of the same two files, one
+# thread per file, as compare loads them (jansson-floor, bench/jansson_floor.c). The two
+# commands alternate, REPS times each, so that both see the same machine; printed are
+# the medians, their ratio (target <= 1.5x) and the peak RSS of each (target < 150 MiB
+# for compare). `gate` is shown for reference.
 #
-# Usage: bench/compare_speed.sh [PMCBENCH] [BENCHMARKS]
-#   PMCBENCH    the binary (default: build/pmcbench beside this script's directory)
+# Usage: bench/compare_speed.sh [BUILD] [BENCHMARKS] [REPS]
+#   BUILD       the meson build directory (default: build beside this script's directory)
 #   BENCHMARKS  benchmarks per file (default 10000)
+#   REPS        runs of each command (default 7)
 # The generated files are kept in ${PMC_SPEED_DIR:-/tmp/pmcbench-compare-speed} and reused.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pmcbench=${1:-$here/../build/pmcbench}
+build=${1:-$here/../build}
 nbench=${2:-10000}
+reps=${3:-7}
 dir=${PMC_SPEED_DIR:-/tmp/pmcbench-compare-speed}
+pmcbench=$build/harness/cli/pmcbench
+floor=$build/bench/jansson-floor
 
-[ -x "$pmcbench" ] || { echo "compare_speed: $pmcbench is not executable; build it first" >&2; exit 2; }
+for exe in "$pmcbench" "$floor"; do
+	[ -x "$exe" ] || { echo "compare_speed: $exe is not executable; build first (ninja -C $build)" >&2; exit 2; }
+done
 mkdir -p "$dir"
 old=$dir/old-$nbench.json new=$dir/new-$nbench.json
 if [ ! -s "$old" ] || [ ! -s "$new" ]; then
@@ -23,39 +32,50 @@ if [ ! -s "$old" ] || [ ! -s "$new" ]; then
 	python3 "$here/gen_results.py" "$new" --benchmarks "$nbench" --seed 2 --shift 10
 fi
 
-python3 - "$pmcbench" "$old" "$new" <<'EOF'
+python3 - "$pmcbench" "$floor" "$old" "$new" "$reps" <<'EOF'
 import os, statistics, subprocess, sys, time
 
-pmcbench, old, new = sys.argv[1:4]
-print("files: %s, %s (%.0f MB each); %d CPUs, load average %.2f" %
-      (old, new, os.path.getsize(old) / 1e6, os.cpu_count(), os.getloadavg()[0]))
+pmcbench, floor, old, new, reps = sys.argv[1:6]
+reps = int(reps)
+print("files: %s, %s (%.0f MB each); %d CPUs, load average %.2f; %d runs each" %
+      (old, new, os.path.getsize(old) / 1e6, os.cpu_count(), os.getloadavg()[0], reps))
 
-def measure(args, expect):
-    walls, cpus, rss = [], [], []
-    for _ in range(5):
-        with open(os.devnull, "w") as null:
-            t0 = time.perf_counter()
-            p = subprocess.Popen([pmcbench] + args, stdout=null)
-            _, status, ru = os.wait4(p.pid, 0)
-            walls.append(time.perf_counter() - t0)
-        code = os.waitstatus_to_exitcode(status)
-        if code != expect:
-            sys.exit("%s exited %d, expected %d" % (" ".join(args), code, expect))
-        rss.append(ru.ru_maxrss / 1024.0)  # KiB -> MiB
-        cpus.append(ru.ru_utime + ru.ru_stime)
-    return statistics.median(walls), statistics.median(cpus), max(rss)
+cmds = {
+    "compare": ([pmcbench, "compare", old, new], 0),
+    "jansson floor": ([floor, old, new], 0),
+    "gate": ([pmcbench, "gate", "--baseline", old, new], 1),
+}
+walls = {k: [] for k in cmds}
+cpus = {k: [] for k in cmds}
+rss = {k: 0.0 for k in cmds}
 
-ok = True
-for name, args, expect in [("compare", ["compare", old, new], 0),
-                           ("gate", ["gate", "--baseline", old, new], 1),
-                           ("gate --format json", ["gate", "--format", "json", "--baseline", old, new], 1)]:
-    wall, cpu, rss = measure(args, expect)
-    good = wall < 0.5 and rss < 200
-    ok = ok and (good or "json" in name)
-    print("%-20s median %.3f s of 5 (target < 0.5 s; CPU %.3f s)   peak RSS %.0f MiB "
-          "(target < 200 MB)   %s" % (name, wall, cpu, rss, "ok" if good else "OVER"))
-print("the JSON report is not part of the target; it is shown for reference.")
-print("Loading and the rows' statistics run on two threads each: with other jobs on the "
-      "CPUs the wall time rises towards the CPU time.")
+def once(name):
+    args, expect = cmds[name]
+    with open(os.devnull, "w") as null:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(args, stdout=null, stderr=null)
+        _, status, ru = os.wait4(p.pid, 0)
+        walls[name].append(time.perf_counter() - t0)
+    code = os.waitstatus_to_exitcode(status)
+    if code != expect:
+        sys.exit("%s exited %d, expected %d" % (" ".join(args), code, expect))
+    cpus[name].append(ru.ru_utime + ru.ru_stime)
+    rss[name] = max(rss[name], ru.ru_maxrss / 1024.0)  # KiB -> MiB
+
+for _ in range(reps):
+    for name in cmds:
+        once(name)
+
+med = {k: statistics.median(v) for k, v in walls.items()}
+for name in cmds:
+    print("%-14s median %.3f s (min %.3f, max %.3f; CPU %.3f s)   peak RSS %4.0f MiB" %
+          (name, med[name], min(walls[name]), max(walls[name]), statistics.median(cpus[name]),
+           rss[name]))
+ratio = med["compare"] / med["jansson floor"]
+ok = ratio <= 1.5 and rss["compare"] < 150
+print("compare / floor: %.2fx (target <= 1.5x); compare peak RSS %.0f MiB (target < 150 MiB)"
+      "   %s" % (ratio, rss["compare"], "ok" if ok else "OVER"))
+print("The floor parses each file into one jansson tree; compare decodes a benchmark at a "
+      "time, checks and converts it, then computes the rows' statistics.")
 sys.exit(0 if ok else 1)
 EOF

@@ -5,5 +5,6 @@
 
 #include "pmcbench/common.h"
 #include "pmcbench/metrics.h"
+#include "pmcbench/result.h"
 
 #endif /* PMCBENCH_H */

@@ -17,6 +17,7 @@
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/threshold.h"
+#include "harness/formats/thresholds_json.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define N 10

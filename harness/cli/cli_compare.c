@@ -15,8 +15,10 @@
 #include "harness/cli/cli.h"
 #include "harness/core/compare.h"
 #include "harness/core/result.h"
+#include "harness/base/atomic_file.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/result_json.h"
+#include "harness/formats/thresholds_json.h"
 #include "reporters/compare_report.h"
 
 struct pmc_cli_compare_opts {
@@ -274,57 +276,25 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      out);
 }
 
-/* Writes the report to path through a temporary file in the same directory, fsync and
- * rename, so that a reader never sees half a report. */
+/* Writes the report to path atomically (harness/base/atomic_file.h), so that a reader
+ * never sees half a report. */
 static int write_report_file(const char *path, enum pmc_compare_format format,
 			     const struct pmc_comparison *c,
 			     const struct pmc_compare_report_opts *ro)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
-	FILE *f = NULL;
-	int fd = -1, r;
+	struct pmc_atomic_file *af;
+	int r;
 
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		goto fail_open;
+	r = pmc_atomic_file_open(path, &af, NULL, 0);
+	if (r == 0) {
+		r = pmc_compare_report(pmc_atomic_file_stream(af), format, c, ro);
+		if (r < 0)
+			pmc_atomic_file_abort(af);
+		else
+			r = pmc_atomic_file_commit(af, NULL, 0);
 	}
-	{
-		/* mkstemp creates 0600; a report gets the mode any new file would. */
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		r = -errno;
-		close(fd);
-		goto fail_write;
-	}
-	r = pmc_compare_report(f, format, c, ro);
-	if (r == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-		r = -errno;
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
 	if (r < 0)
-		goto fail_write;
-	if (rename(tmp, path) != 0) {
-		r = -errno;
-		goto fail_write;
-	}
-	free(tmp);
-	return 0;
-
-fail_write:
-	unlink(tmp);
-fail_open:
-	pmc_cli_error("%s: cannot write the report: %s", path, strerror(-r));
-	free(tmp);
+		pmc_cli_error("%s: cannot write the report: %s", path, strerror(-r));
 	return r;
 }
 

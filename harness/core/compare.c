@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "counters/counters.h"
+#include "harness/base/hashmap.h"
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
@@ -81,97 +82,6 @@ size_t pmc_compare_min_n_ci(double confidence)
 	return n;
 }
 
-/* An open-addressing table from strings (borrowed) to indexes. */
-struct strmap {
-	const char **keys;
-	size_t *vals;
-	size_t cap; /* a power of two */
-	size_t n;
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 14695981039346656037ull; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int strmap_init(struct strmap *m, size_t expect)
-{
-	size_t cap = 16;
-
-	while (cap < expect * 2)
-		cap *= 2;
-	m->keys = calloc(cap, sizeof(*m->keys));
-	m->vals = calloc(cap, sizeof(*m->vals));
-	m->cap = cap;
-	m->n = 0;
-	if (!m->keys || !m->vals)
-		return -ENOMEM;
-	return 0;
-}
-
-static void strmap_free(struct strmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-/* Returns the slot of key: keys[slot] is NULL when absent. */
-static size_t strmap_slot(const struct strmap *m, const char *key)
-{
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
-
-	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static int strmap_grow(struct strmap *m)
-{
-	struct strmap bigger;
-	int r = strmap_init(&bigger, m->cap);
-
-	if (r < 0) {
-		strmap_free(&bigger);
-		return r;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->keys[i]) {
-			size_t s = strmap_slot(&bigger, m->keys[i]);
-
-			bigger.keys[s] = m->keys[i];
-			bigger.vals[s] = m->vals[i];
-			bigger.n++;
-		}
-	}
-	strmap_free(m);
-	*m = bigger;
-	return 0;
-}
-
-/* Finds key or inserts it with value val; *ret is the value stored. Returns 1 when
- * inserted, 0 when found, -ENOMEM. */
-static int strmap_get_or_put(struct strmap *m, const char *key, size_t val, size_t *ret)
-{
-	size_t s;
-
-	if ((m->n + 1) * 2 > m->cap && strmap_grow(m) < 0)
-		return -ENOMEM;
-	s = strmap_slot(m, key);
-	if (m->keys[s]) {
-		*ret = m->vals[s];
-		return 0;
-	}
-	m->keys[s] = key;
-	m->vals[s] = val;
-	m->n++;
-	*ret = val;
-	return 1;
-}
-
 /* The inputs of a row's statistics. */
 struct job {
 	const struct pmc_metric *om, *nm;
@@ -201,7 +111,7 @@ struct ctx {
 	struct pmc_comparison *c;
 	char *err;
 	size_t errlen;
-	struct strmap ids;
+	struct pmc_hashmap ids; /* metric id -> slot */
 	struct slot *slots;
 	size_t nslots, capslots;
 	size_t caprows;
@@ -286,7 +196,7 @@ static int slot_of(struct ctx *x, const char *id, size_t *ret)
 	size_t idx;
 	int r;
 
-	r = strmap_get_or_put(&x->ids, id, x->nslots, &idx);
+	r = pmc_hashmap_get_or_put(&x->ids, id, x->nslots, &idx);
 	if (r < 0)
 		return r;
 	if (r == 1) {
@@ -965,7 +875,7 @@ static int counting_warning(struct ctx *x)
 {
 	for (size_t i = 0; i < x->nslots; i++) {
 		const char *id = x->slots[i].id;
-		size_t len = strlen(id), s;
+		size_t len = strlen(id);
 
 		if (len < 3 || (strcmp(id + len - 2, ":u") && strcmp(id + len - 2, ":k")))
 			continue;
@@ -976,8 +886,7 @@ static int counting_warning(struct ctx *x)
 				continue;
 			memcpy(base, id, len - 2);
 			base[len - 2] = '\0';
-			s = strmap_slot(&x->ids, base);
-			if (x->ids.keys[s])
+			if (pmc_hashmap_has(&x->ids, base))
 				return add_warning(x->c,
 						   "'%s' and '%s' both appear: one side "
 						   "counts user space only, the other all; "
@@ -1273,8 +1182,9 @@ static int check_requests(struct ctx *x)
 	for (size_t i = 0; i < nargs; i++) {
 		const struct pmc_threshold *th;
 		const char *id = pmc_thresholds_arg(o->thresholds, i, &th);
-		size_t k = strmap_slot(&x->ids, id);
-		const struct slot *s = x->ids.keys[k] ? &x->slots[x->ids.vals[k]] : NULL;
+		size_t k;
+		const struct slot *s =
+		    pmc_hashmap_get(&x->ids, id, &k) == 0 ? &x->slots[k] : NULL;
 
 		if (!why_unchecked(x, id, s, why, sizeof(why)))
 			continue;
@@ -1336,7 +1246,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 {
 	static const struct pmc_compare_opts defaults = {.sz = sizeof(defaults)};
 	struct ctx x = {.err = err, .errlen = errlen, .mux_min = NAN};
-	struct strmap names = {0};
+	struct pmc_hashmap names = {0};
 	struct pmc_comparison *c;
 	size_t *pair = NULL; /* old index -> new index, SIZE_MAX when unpaired */
 	int r;
@@ -1365,10 +1275,10 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	c->min_n_test = pmc_compare_min_n_test(c->alpha);
 	c->min_n_ci = pmc_compare_min_n_ci(c->confidence);
 
-	r = strmap_init(&names, new_r->nbench);
+	r = pmc_hashmap_init(&names, new_r->nbench);
 	if (r < 0)
 		goto fail_maps;
-	r = strmap_init(&x.ids, 64);
+	r = pmc_hashmap_init(&x.ids, 64);
 	if (r < 0)
 		goto fail_maps;
 	pair = malloc((old_r->nbench ? old_r->nbench : 1) * sizeof(*pair));
@@ -1380,14 +1290,13 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		size_t idx;
 
 		/* The first of duplicate names wins; the loader rejects duplicates anyway. */
-		r = strmap_get_or_put(&names, new_r->benchmarks[i].name, i, &idx);
+		r = pmc_hashmap_get_or_put(&names, new_r->benchmarks[i].name, i, &idx);
 		if (r < 0)
 			goto fail_maps;
 	}
 	for (size_t i = 0; i < old_r->nbench; i++) {
-		size_t s = strmap_slot(&names, old_r->benchmarks[i].name);
-
-		pair[i] = names.keys[s] ? names.vals[s] : SIZE_MAX;
+		if (pmc_hashmap_get(&names, old_r->benchmarks[i].name, &pair[i]) < 0)
+			pair[i] = SIZE_MAX;
 		if (pair[i] != SIZE_MAX)
 			c->ncommon++;
 	}
@@ -1472,8 +1381,8 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		r = check_requests(&x);
 	if (r < 0)
 		goto fail_maps;
-	strmap_free(&names);
-	strmap_free(&x.ids);
+	pmc_hashmap_free(&names);
+	pmc_hashmap_free(&x.ids);
 	free(x.slots);
 	free(x.jobs);
 	free(x.pos_slot);
@@ -1483,8 +1392,8 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	return 0;
 
 fail_maps:
-	strmap_free(&names);
-	strmap_free(&x.ids);
+	pmc_hashmap_free(&names);
+	pmc_hashmap_free(&x.ids);
 	free(x.slots);
 	free(x.jobs);
 	free(x.pos_slot);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "harness/base/hashmap.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/result_priv.h"
@@ -15,9 +16,8 @@
 struct pmc_result_priv {
 	struct pmc_benchmark *bench_array; /* the array bench_cap describes */
 	size_t bench_cap;
-	size_t *slots;	/* benchmark index + 1 by name hash; 0 marks a free slot */
-	size_t mask;	/* slots has mask + 1 entries, a power of two */
-	size_t indexed; /* benchmarks in the index; it is stale when != nbench */
+	struct pmc_hashmap names; /* benchmark name -> index; names borrowed from benchmarks */
+	size_t indexed;		  /* benchmarks in the index; it is stale when != nbench */
 };
 
 /* ---- The model ------------------------------------------------------------------ */
@@ -59,7 +59,7 @@ void pmc_result_free(struct pmc_result *r)
 	free(r->tool_version);
 	free(r->created);
 	if (r->priv)
-		free(r->priv->slots);
+		pmc_hashmap_free(&r->priv->names);
 	free(r->priv);
 	free(r);
 }
@@ -139,55 +139,26 @@ const char *pmc_result_get_env(const struct pmc_result *r, const char *key)
 	return NULL;
 }
 
-/* FNV-1a: short benchmark names hash well and fast. */
-static size_t name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return (size_t)h;
-}
-
-/* The slot holding name, or the free slot where it would go (open addressing). */
-static size_t index_probe(const struct pmc_result_priv *pv, const struct pmc_benchmark *bench,
-			  const char *name)
-{
-	size_t i = name_hash(name) & pv->mask;
-
-	while (pv->slots[i] && strcmp(bench[pv->slots[i] - 1].name, name) != 0)
-		i = (i + 1) & pv->mask;
-	return i;
-}
-
 /* Brings the index up to the n benchmarks of bench. Returns 0, -ENOMEM, or -EEXIST with
  * *ret_dup set to the earlier of two benchmarks with the same name. */
 static int index_update(struct pmc_result_priv *pv, const struct pmc_benchmark *bench, size_t n,
 			size_t *ret_dup)
 {
-	if (!pv->slots || pv->indexed > n || (n + 1) * 2 > pv->mask + 1) {
-		size_t cap = 16;
-		size_t *slots;
-
-		while (cap < (n + 1) * 2)
-			cap *= 2;
-		slots = calloc(cap, sizeof(*slots));
-		if (!slots)
-			return -ENOMEM;
-		free(pv->slots);
-		pv->slots = slots;
-		pv->mask = cap - 1;
+	if (pv->indexed > n) {
+		pmc_hashmap_clear(&pv->names);
 		pv->indexed = 0;
 	}
 	for (size_t k = pv->indexed; k < n; k++) {
-		size_t s = index_probe(pv, bench, bench[k].name);
+		size_t at;
+		int rc = pmc_hashmap_get_or_put(&pv->names, bench[k].name, k, &at);
 
-		if (pv->slots[s]) {
-			*ret_dup = pv->slots[s] - 1;
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			*ret_dup = at;
 			pv->indexed = k;
 			return -EEXIST;
 		}
-		pv->slots[s] = k + 1;
 	}
 	pv->indexed = n;
 	return 0;
@@ -195,15 +166,13 @@ static int index_update(struct pmc_result_priv *pv, const struct pmc_benchmark *
 
 struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, const char *name)
 {
-	const struct pmc_result_priv *pv = r->priv;
+	const struct pmc_result_priv *pv = r ? r->priv : NULL;
+	size_t at;
 
-	if (!name)
+	if (!r || !name)
 		return NULL;
-	if (pv && pv->slots && pv->indexed == r->nbench) {
-		size_t s = index_probe(pv, r->benchmarks, name);
-
-		return pv->slots[s] ? &r->benchmarks[pv->slots[s] - 1] : NULL;
-	}
+	if (pv && pv->indexed == r->nbench)
+		return pmc_hashmap_get(&pv->names, name, &at) == 0 ? &r->benchmarks[at] : NULL;
 	/* A struct built by hand (or changed behind our back) has no index. */
 	for (size_t i = 0; i < r->nbench; i++)
 		if (strcmp(r->benchmarks[i].name, name) == 0)
@@ -430,4 +399,160 @@ int pmc_result_bench_adopt(struct pmc_result *r, struct pmc_benchmark *array, si
 int pmc_result_index(struct pmc_result *r, size_t *ret_dup)
 {
 	return index_update(r->priv, r->benchmarks, r->nbench, ret_dup);
+}
+
+/* ---- The public builders and getters (pmcbench/result.h) ------------------------ */
+
+int pmc_benchmark_record_run(struct pmc_benchmark *b, int exit_code, int term_signal,
+			     bool timed_out)
+{
+	struct pmc_run_info run = {
+	    .exit_code = exit_code,
+	    .term_signal = term_signal,
+	    .timed_out = timed_out,
+	};
+
+	if (!b)
+		return -EINVAL;
+	return pmc_benchmark_add_run(b, &run);
+}
+
+int pmc_metric_add_value(struct pmc_metric *m, double value)
+{
+	if (!m || !isfinite(value))
+		return -EINVAL;
+	return pmc_metric_append(m, value, NULL);
+}
+
+int pmc_metric_add_missing(struct pmc_metric *m)
+{
+	if (!m)
+		return -EINVAL;
+	return pmc_metric_append(m, NAN, NULL);
+}
+
+int pmc_metric_add_reading(struct pmc_metric *m, const char *status, uint64_t value,
+			   uint64_t enabled, uint64_t running)
+{
+	struct pmc_reading rd = {.value = value, .enabled = enabled, .running = running};
+	double v = NAN;
+
+	if (!m || !status || pmc_status_from_name(status, &rd.status) < 0)
+		return -EINVAL;
+	if (rd.status == PMC_STATUS_SCALED) {
+		/* Scaling (docs/events.md): value * enabled / running, in double. */
+		if (running == 0)
+			return -EINVAL;
+		v = (double)value * (double)enabled / (double)running;
+	} else if (pmc_status_has_value(rd.status)) {
+		v = (double)value;
+	}
+	rd.scaled = v;
+	return pmc_metric_append(m, v, &rd);
+}
+
+const char *pmc_result_backend(const struct pmc_result *r)
+{
+	return r ? r->backend : NULL;
+}
+
+size_t pmc_result_nenv(const struct pmc_result *r)
+{
+	return r ? r->nenv : 0;
+}
+
+int pmc_result_env_at(const struct pmc_result *r, size_t i, const char **ret_key,
+		      const char **ret_value)
+{
+	if (!r || i >= r->nenv)
+		return -ERANGE;
+	if (ret_key)
+		*ret_key = r->env[i].key;
+	if (ret_value)
+		*ret_value = r->env[i].value;
+	return 0;
+}
+
+size_t pmc_result_nbenchmarks(const struct pmc_result *r)
+{
+	return r ? r->nbench : 0;
+}
+
+struct pmc_benchmark *pmc_result_benchmark(const struct pmc_result *r, size_t i)
+{
+	return r && i < r->nbench ? &r->benchmarks[i] : NULL;
+}
+
+const char *pmc_benchmark_name(const struct pmc_benchmark *b)
+{
+	return b ? b->name : NULL;
+}
+
+const char *pmc_benchmark_command(const struct pmc_benchmark *b)
+{
+	return b ? b->command : NULL;
+}
+
+size_t pmc_benchmark_nruns(const struct pmc_benchmark *b)
+{
+	return b ? b->nruns : 0;
+}
+
+int pmc_benchmark_run(const struct pmc_benchmark *b, size_t i, int *ret_exit_code,
+		      int *ret_term_signal, bool *ret_timed_out)
+{
+	if (!b || i >= b->nruns)
+		return -ERANGE;
+	if (ret_exit_code)
+		*ret_exit_code = b->runs[i].exit_code;
+	if (ret_term_signal)
+		*ret_term_signal = b->runs[i].term_signal;
+	if (ret_timed_out)
+		*ret_timed_out = b->runs[i].timed_out;
+	return 0;
+}
+
+size_t pmc_benchmark_nmetrics(const struct pmc_benchmark *b)
+{
+	return b ? b->nmetrics : 0;
+}
+
+struct pmc_metric *pmc_benchmark_metric_at(const struct pmc_benchmark *b, size_t i)
+{
+	return b && i < b->nmetrics ? &b->metrics[i] : NULL;
+}
+
+const char *pmc_metric_id(const struct pmc_metric *m)
+{
+	return m ? m->id : NULL;
+}
+
+const char *pmc_metric_unit(const struct pmc_metric *m)
+{
+	return m ? m->unit : NULL;
+}
+
+size_t pmc_metric_nsamples(const struct pmc_metric *m)
+{
+	return m ? m->n : 0;
+}
+
+int pmc_metric_sample(const struct pmc_metric *m, size_t i, double *ret)
+{
+	if (!m || i >= m->n)
+		return -ERANGE;
+	if (isnan(m->values[i]))
+		return -ENODATA;
+	*ret = m->values[i];
+	return 0;
+}
+
+int pmc_metric_status(const struct pmc_metric *m, size_t i, const char **ret)
+{
+	if (!m || i >= m->n)
+		return -ERANGE;
+	if (!m->has_status)
+		return -ENODATA;
+	*ret = pmc_status_name(m->status[i]);
+	return 0;
 }

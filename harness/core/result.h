@@ -10,6 +10,7 @@
 
 #include "counters/reading.h"
 #include "pmcbench/common.h"
+#include "pmcbench/result.h"
 
 #define PMC_RESULT_SCHEMA PMCBENCH_RESULT_SCHEMA
 
@@ -69,29 +70,13 @@ struct pmc_result {
 	struct pmc_result_priv *priv;
 };
 
-struct pmc_result *pmc_result_new(const char *backend);
-void pmc_result_free(struct pmc_result *r);
-
-/* Sets or replaces an environment entry. Returns 0 or -ENOMEM. */
-int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value);
-const char *pmc_result_get_env(const struct pmc_result *r, const char *key);
-
-/* Adds a benchmark; returns it (owned by r) or NULL with errno set: EEXIST when the
- * name is taken (names pair benchmarks across files, so they must be unique), EINVAL
- * for an empty name, ENOMEM. Pointers returned earlier may move when more benchmarks
- * are added. */
-struct pmc_benchmark *pmc_result_add_benchmark(struct pmc_result *r, const char *name,
-					       const char *command);
-/* Finds a benchmark by name in O(1) (a hash index kept by add and load), or NULL. */
-struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, const char *name);
+/* The public functions of the model (new, free, set_env, get_env, add_benchmark,
+ * find_benchmark, pmc_benchmark_metric, find_metric, the getters) are declared in
+ * pmcbench/result.h. Benchmark names are unique: they pair benchmarks across files. */
 
 /* Records one run of a benchmark. Returns 0 or -ENOMEM. */
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);
 
-/* Finds or adds a metric; returns it (owned by b) or NULL with errno set. Pointers
- * returned earlier may move when more metrics are added. */
-struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id);
-struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b, const char *id);
 
 /* Appends one sample: value is NAN when not measured. reading may be NULL for metrics
  * that are not counters (wall-time, max-rss, derived ones). Returns 0, -ENOMEM, or

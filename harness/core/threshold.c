@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include <jansson.h>
 
 #include "harness/core/threshold.h"
 
@@ -82,8 +79,8 @@ static const struct suffix suffixes[] = {
 
 /* Parses the limit in text; what and col0 only shape the message: what names the whole
  * input, col0 is the 0-based column of text within it. */
-static int parse_limit(const char *text, const char *what, size_t col0, struct pmc_threshold *ret,
-		       char *err, size_t errlen)
+int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
+			   struct pmc_threshold *ret, char *err, size_t errlen)
 {
 	struct pmc_threshold th = {0};
 	const char *p = text;
@@ -154,7 +151,7 @@ int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, 
 	if (!text || !ret)
 		return -EINVAL;
 	snprintf(what, sizeof(what), "threshold '%.64s'", text);
-	return parse_limit(text, what, 0, ret, err, errlen);
+	return pmc_threshold_parse_in(text, what, 0, ret, err, errlen);
 }
 
 int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, const char *unit,
@@ -252,7 +249,7 @@ int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err,
 			 what, eq ? (size_t)1 : strlen(arg) + 1);
 		return -EINVAL;
 	}
-	r = parse_limit(eq + 1, what, (size_t)(eq + 1 - arg), &th, err, errlen);
+	r = pmc_threshold_parse_in(eq + 1, what, (size_t)(eq + 1 - arg), &th, err, errlen);
 	if (r < 0)
 		return r;
 	metric = strndup(arg, (size_t)(eq - arg));
@@ -269,231 +266,55 @@ int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err,
 	return r;
 }
 
-/* Parses a limit string found at place (a path inside the file) of path. */
-static int load_limit(json_t *v, const char *path, const char *place, struct pmc_threshold *ret,
-		      char *err, size_t errlen)
+int pmc_thresholds_set_file_default(struct pmc_thresholds *t, const struct pmc_threshold *th)
 {
-	char what[512];
-
-	snprintf(what, sizeof(what), "%s: %s", path, place);
-	if (!json_is_string(v)) {
-		snprintf(err, errlen,
-			 "%s: expected a string such as \"5%%\", \"+1%%\" or "
-			 "\"+2MiB\"",
-			 what);
-		return -EINVAL;
-	}
-	/* The column points into the string itself; say so by quoting it. */
-	snprintf(what, sizeof(what), "%s: \"%.64s\"", path, json_string_value(v));
-	{
-		char inner[512];
-		int r = parse_limit(json_string_value(v), what, 0, ret, inner, sizeof(inner));
-
-		if (r < 0) {
-			snprintf(err, errlen, "%s (at %s)", inner, place);
-			return r;
-		}
-	}
+	t->has_file_default = true;
+	t->file_default = *th;
 	return 0;
 }
 
-static int load_metrics(json_t *obj, const char *path, const char *place,
-			struct metric_rule **rules, size_t *n, char *err, size_t errlen)
+int pmc_thresholds_set_file_metric(struct pmc_thresholds *t, const char *metric,
+				   const struct pmc_threshold *th)
 {
-	const char *key;
-	json_t *v;
-
-	if (!json_is_object(obj)) {
-		snprintf(err, errlen,
-			 "%s: %s: expected an object of METRIC: \"LIMIT\", e.g. "
-			 "{\"instructions\": \"+1%%\"}",
-			 path, place);
-		return -EINVAL;
-	}
-	json_object_foreach(obj, key, v)
-	{
-		struct pmc_threshold th;
-		char where[256];
-		int r;
-
-		snprintf(where, sizeof(where), "%s.\"%.64s\"", place, key);
-		if (key[0] == '\0' || strcmp(key, "*") == 0) {
-			snprintf(err, errlen,
-				 "%s: %s: not a metric id; set the default with "
-				 "\"default\"",
-				 path, where);
-			return -EINVAL;
-		}
-		r = load_limit(v, path, where, &th, err, errlen);
-		if (r < 0)
-			return r;
-		r = rules_set(rules, n, key, &th);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return rules_set(&t->file, &t->nfile, metric, th);
 }
 
-static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, size_t idx, char *err,
-		      size_t errlen)
+int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern, size_t *ret_idx)
 {
 	struct bench_rule *grown, *b;
-	char place[64];
-	const char *key;
-	json_t *v;
-	int r;
+	char *copy = strdup(pattern);
 
-	snprintf(place, sizeof(place), "benchmarks[%zu]", idx);
-	if (!json_is_object(e)) {
-		snprintf(err, errlen,
-			 "%s: %s: expected an object with \"match\" and "
-			 "\"metrics\" or \"default\"",
-			 path, place);
-		return -EINVAL;
-	}
-	json_object_foreach(e, key, v)
-	{
-		if (strcmp(key, "match") && strcmp(key, "metrics") && strcmp(key, "default")) {
-			snprintf(err, errlen,
-				 "%s: %s: unknown key \"%.64s\"; the keys are "
-				 "\"match\", \"metrics\" and \"default\"",
-				 path, place, key);
-			return -EINVAL;
-		}
-	}
-	v = json_object_get(e, "match");
-	if (!json_is_string(v) || json_string_value(v)[0] == '\0') {
-		snprintf(err, errlen,
-			 "%s: %s.match: expected a benchmark name pattern such as "
-			 "\"parse_*\"",
-			 path, place);
-		return -EINVAL;
-	}
-	grown = realloc(t->benches, (t->nbenches + 1) * sizeof(*t->benches));
-	if (!grown)
+	if (!copy)
 		return -ENOMEM;
+	grown = realloc(t->benches, (t->nbenches + 1) * sizeof(*t->benches));
+	if (!grown) {
+		free(copy);
+		return -ENOMEM;
+	}
 	t->benches = grown;
 	b = &t->benches[t->nbenches];
 	memset(b, 0, sizeof(*b));
-	b->pattern = strdup(json_string_value(v));
-	if (!b->pattern)
-		return -ENOMEM;
-	t->nbenches++;
-	v = json_object_get(e, "default");
-	if (v) {
-		char where[96];
-
-		snprintf(where, sizeof(where), "%s.default", place);
-		r = load_limit(v, path, where, &b->def, err, errlen);
-		if (r < 0)
-			return r;
-		b->has_default = true;
-	}
-	v = json_object_get(e, "metrics");
-	if (v) {
-		char where[96];
-
-		snprintf(where, sizeof(where), "%s.metrics", place);
-		r = load_metrics(v, path, where, &b->metrics, &b->nmetrics, err, errlen);
-		if (r < 0)
-			return r;
-	}
-	if (!b->has_default && b->nmetrics == 0) {
-		snprintf(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"", path,
-			 place);
-		return -EINVAL;
-	}
+	b->pattern = copy;
+	*ret_idx = t->nbenches++;
 	return 0;
 }
 
-int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen)
+int pmc_thresholds_set_bench_default(struct pmc_thresholds *t, size_t idx,
+				     const struct pmc_threshold *th)
 {
-	json_error_t jerr;
-	struct stat st;
-	const char *key;
-	json_t *root, *v;
-	int r = -EINVAL;
-
-	if (!t || !path)
+	if (idx >= t->nbenches)
 		return -EINVAL;
-	/* jansson would report a directory as a read error in the middle of the text. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory; give a thresholds JSON file", path);
-		return -EISDIR;
-	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (json_error_code(&jerr) == json_error_cannot_open_file) {
-			snprintf(err, errlen, "%s: cannot open: %s", path, jerr.text);
-			return -ENOENT;
-		}
-		snprintf(err, errlen, "%s:%d:%d: %s; fix the JSON syntax", path, jerr.line,
-			 jerr.column, jerr.text);
-		return -EINVAL;
-	}
-	if (!json_is_object(root)) {
-		snprintf(err, errlen, "%s: expected a JSON object with \"schema\": \"%s\"", path,
-			 PMC_THRESHOLDS_SCHEMA);
-		goto out;
-	}
-	json_object_foreach(root, key, v)
-	{
-		if (strcmp(key, "schema") && strcmp(key, "default") && strcmp(key, "metrics") &&
-		    strcmp(key, "benchmarks")) {
-			snprintf(err, errlen,
-				 "%s: unknown key \"%.64s\"; the keys are \"schema\", "
-				 "\"default\", \"metrics\" and \"benchmarks\"",
-				 path, key);
-			goto out;
-		}
-	}
-	v = json_object_get(root, "schema");
-	if (v && (!json_is_string(v) || strcmp(json_string_value(v), PMC_THRESHOLDS_SCHEMA))) {
-		snprintf(err, errlen,
-			 "%s: schema: %s%.64s%s is not supported; this pmcbench "
-			 "reads \"%s\"",
-			 path, json_is_string(v) ? "\"" : "",
-			 json_is_string(v) ? json_string_value(v) : "a non-string",
-			 json_is_string(v) ? "\"" : "", PMC_THRESHOLDS_SCHEMA);
-		goto out;
-	}
-	v = json_object_get(root, "default");
-	if (v) {
-		r = load_limit(v, path, "default", &t->file_default, err, errlen);
-		if (r < 0)
-			goto out;
-		t->has_file_default = true;
-	}
-	v = json_object_get(root, "metrics");
-	if (v) {
-		r = load_metrics(v, path, "metrics", &t->file, &t->nfile, err, errlen);
-		if (r < 0)
-			goto out;
-	}
-	v = json_object_get(root, "benchmarks");
-	if (v) {
-		size_t i;
-		json_t *e;
+	t->benches[idx].has_default = true;
+	t->benches[idx].def = *th;
+	return 0;
+}
 
-		if (!json_is_array(v)) {
-			snprintf(err, errlen,
-				 "%s: benchmarks: expected an array of {\"match\": "
-				 "PATTERN, \"metrics\": {...}}",
-				 path);
-			r = -EINVAL;
-			goto out;
-		}
-		json_array_foreach(v, i, e)
-		{
-			r = load_bench(t, e, path, i, err, errlen);
-			if (r < 0)
-				goto out;
-		}
-	}
-	r = 0;
-out:
-	json_decref(root);
-	return r;
+int pmc_thresholds_set_bench_metric(struct pmc_thresholds *t, size_t idx, const char *metric,
+				    const struct pmc_threshold *th)
+{
+	if (idx >= t->nbenches)
+		return -EINVAL;
+	return rules_set(&t->benches[idx].metrics, &t->benches[idx].nmetrics, metric, th);
 }
 
 size_t pmc_thresholds_nargs(const struct pmc_thresholds *t)

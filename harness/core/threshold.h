@@ -49,10 +49,23 @@ void pmc_thresholds_free(struct pmc_thresholds *t);
  * Returns 0, -ENOMEM, or -EINVAL with one line in err. */
 int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen);
 
-/* Loads a thresholds file (docs/compare.md, "Thresholds file"). Its rules rank below
- * --threshold arguments of the same specificity. Returns 0, -errno for I/O, -ENOMEM,
- * or -EINVAL with one line in err naming the file and the place. */
-int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen);
+/* Parses one limit as pmc_threshold_parse() does; what names the whole input in the
+ * message and col0 is the 0-based column of text within it. */
+int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
+			   struct pmc_threshold *ret, char *err, size_t errlen);
+
+/* The rules of a thresholds file, set by its reader (harness/formats/thresholds_json.h,
+ * which loads the file): the file's default and per-metric limits, and its benchmark
+ * entries, added in file order with a pattern and then given a default or per-metric
+ * limits. Each returns 0, -ENOMEM, or -EINVAL for an index that was never added. */
+int pmc_thresholds_set_file_default(struct pmc_thresholds *t, const struct pmc_threshold *th);
+int pmc_thresholds_set_file_metric(struct pmc_thresholds *t, const char *metric,
+				   const struct pmc_threshold *th);
+int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern, size_t *ret_idx);
+int pmc_thresholds_set_bench_default(struct pmc_thresholds *t, size_t idx,
+				     const struct pmc_threshold *th);
+int pmc_thresholds_set_bench_metric(struct pmc_thresholds *t, size_t idx, const char *metric,
+				    const struct pmc_threshold *th);
 
 /* The threshold for a metric of a benchmark, most specific first: a file entry whose
  * benchmark pattern (fnmatch) matches and names the metric; the metric on the command

@@ -5,15 +5,13 @@
  * benchmark at a time, and converts each tree to the model, checking every rule of the
  * schema on the way. A file that is not valid, or not laid out as expected, is parsed
  * again whole, so that syntax errors come with jansson's line and column and schema
- * errors with the JSON path of the value at fault. While a file loads, jansson's
- * allocations go to a per-thread arena (below), reused from benchmark to benchmark. */
+ * errors with the JSON path of the value at fault. jansson is used as it comes: the
+ * library installs no allocator hooks (docs/api.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,7 @@
 #include <jansson.h>
 
 #include "config.h"
+#include "harness/base/atomic_file.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/result_priv.h"
@@ -534,28 +533,13 @@ char *pmc_result_dumps(const struct pmc_result *r)
 	return buf;
 }
 
-/* The mode a new file gets: the old file's when replacing one, else 0666 minus the
- * umask, as open(O_CREAT) would give (mkstemp always creates 0600). Reading the umask
- * means setting it back, which is fine for the single-threaded CLI. */
-static mode_t target_mode(const char *path)
-{
-	struct stat st;
-	mode_t mask;
-
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return st.st_mode & 07777;
-	mask = umask(022);
-	umask(mask);
-	return 0666 & ~mask;
-}
-
 int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = NULL, *tmp = NULL;
-	FILE *f = NULL;
-	int fd = -1, dfd, rc;
+	struct pmc_atomic_file *af;
+	int rc;
 
+	if (!r || !path)
+		return -EINVAL;
 	rc = result_check(r, err, errlen);
 	if (rc < 0) {
 		/* Prefix the file name to the checker's message. */
@@ -565,204 +549,17 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 		set_err(err, errlen, "cannot write %s: %s", path, msg);
 		return rc;
 	}
-	if (!*path || (slash && slash[1] == '\0')) {
-		set_err(err, errlen, "cannot write \"%s\": not a file name", path);
-		return -EINVAL;
-	}
-	if (slash)
-		dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-	else
-		dir = strdup(".");
-	if (!dir || asprintf(&tmp, "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path) < 0) {
-		tmp = NULL;
-		rc = -ENOMEM;
-		set_err(err, errlen, "cannot write %s: out of memory", path);
-		goto out;
-	}
-
-	/* The temporary file lives in the target's directory so that rename() replaces the
-	 * old file in one step: readers see the old file or the new one, never a part. */
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		set_err(err, errlen,
-			"cannot write %s: cannot create a file in %s: %s; check that the directory "
-			"exists and is writable",
-			path, dir, strerror(errno));
-		goto out;
-	}
-	if (fchmod(fd, target_mode(path)) < 0)
-		goto err_write;
-	f = fdopen(fd, "w");
-	if (!f)
-		goto err_write;
-	fd = -1;
-	rc = write_result(r, f);
+	rc = pmc_atomic_file_open(path, &af, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = write_result(r, pmc_atomic_file_stream(af));
 	if (rc < 0) {
-		errno = -rc;
-		goto err_write;
+		pmc_atomic_file_abort(af);
+		set_err(err, errlen, "cannot write %s: %s; the previous file is unchanged", path,
+			strerror(-rc));
+		return rc;
 	}
-	if (fflush(f) != 0 || ferror(f))
-		goto err_write;
-	if (fsync(fileno(f)) < 0)
-		goto err_write;
-	rc = fclose(f);
-	f = NULL;
-	if (rc != 0)
-		goto err_write;
-	if (rename(tmp, path) < 0)
-		goto err_write;
-	free(tmp);
-	tmp = NULL;
-
-	/* Make the rename itself durable. Some file systems cannot sync a directory
-	 * (EINVAL); the file is in place either way. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd) < 0 && errno != EINVAL && errno != ENOTSUP) {
-			rc = -errno;
-			set_err(err, errlen, "wrote %s, but syncing %s failed: %s", path, dir,
-				strerror(errno));
-			close(dfd);
-			goto out;
-		}
-		close(dfd);
-	}
-	rc = 0;
-	goto out;
-
-err_write:
-	rc = errno ? -errno : -EIO;
-	set_err(err, errlen, "cannot write %s: %s; the previous file is unchanged", path,
-		strerror(-rc));
-out:
-	if (f)
-		fclose(f);
-	if (fd >= 0)
-		close(fd);
-	if (tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dir);
-	return rc;
-}
-
-/* ---- An arena for jansson's tree while a file loads ----------------------------- */
-
-/* jansson allocates every value of a document on its own: a result of 10,000
- * benchmarks is six million small allocations, and freeing a tree value by value takes
- * a fifth of the time parsing did. While a file loads, the loading thread sends
- * jansson's allocations to an arena of large blocks instead; a tree is dropped with the
- * arena once the model is built (or the arena is emptied for the next benchmark's),
- * and never freed value by value.
- *
- * jansson's allocation hooks are process-wide, the arena is per thread: compare loads
- * its two files on two threads at once, and jansson used anywhere else, or on this
- * thread outside a load, still gets the allocator it had before. */
-
-#define ARENA_BLOCK (1u << 20)
-/* jansson's values hold pointers, sizes, json_int_t and double, nothing wider; malloc's
- * 16-byte alignment would waste a quarter of the space of each 24-byte number. */
-#define ARENA_ALIGN 8
-_Static_assert(alignof(void *) <= ARENA_ALIGN && alignof(size_t) <= ARENA_ALIGN &&
-		   alignof(json_int_t) <= ARENA_ALIGN && alignof(double) <= ARENA_ALIGN,
-	       "ARENA_ALIGN is too small for jansson's values");
-
-struct arena_block {
-	struct arena_block *prev;
-	size_t used, size;
-	alignas(ARENA_ALIGN) unsigned char data[];
-};
-
-struct arena {
-	struct arena_block *head; /* the block being filled; older ones behind it */
-	bool failed;		  /* an allocation failed: jansson's error is ours */
-};
-
-static void *arena_alloc(struct arena *a, size_t n)
-{
-	struct arena_block *b = a->head;
-
-	if (n > SIZE_MAX / 2) {
-		a->failed = true;
-		return NULL;
-	}
-	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	if (!b || b->size - b->used < n) {
-		bool own = n > ARENA_BLOCK / 4;
-		size_t size = own ? n : ARENA_BLOCK;
-
-		b = malloc(sizeof(*b) + size);
-		if (!b) {
-			a->failed = true;
-			return NULL;
-		}
-		b->size = size;
-		b->used = 0;
-		if (own && a->head) {
-			/* A large value (the table of a long array) gets a block of its own,
-			 * behind the one being filled so that the rest of that stays in use. */
-			b->prev = a->head->prev;
-			a->head->prev = b;
-		} else {
-			b->prev = a->head;
-			a->head = b;
-		}
-	}
-	b->used += n;
-	return b->data + b->used - n;
-}
-
-static void arena_release(struct arena *a)
-{
-	while (a->head) {
-		struct arena_block *prev = a->head->prev;
-
-		free(a->head);
-		a->head = prev;
-	}
-}
-
-/* Empties the arena for the next value, keeping one block to fill again. */
-static void arena_reset(struct arena *a)
-{
-	struct arena_block *keep = a->head;
-
-	if (!keep)
-		return;
-	a->head = keep->prev;
-	arena_release(a);
-	if (keep->size == ARENA_BLOCK) {
-		keep->prev = NULL;
-		keep->used = 0;
-		a->head = keep;
-	} else {
-		free(keep);
-	}
-}
-
-static _Thread_local struct arena *thread_arena;
-static json_malloc_t next_malloc;
-static json_free_t next_free;
-static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
-
-static void *hook_malloc(size_t n)
-{
-	return thread_arena ? arena_alloc(thread_arena, n) : next_malloc(n);
-}
-
-/* While an arena is active the thread runs nothing but json_load_callback(), which frees
- * only what it allocated during the load: arena memory, released with the arena. */
-static void hook_free(void *p)
-{
-	if (!thread_arena)
-		next_free(p);
-}
-
-static void hooks_install(void)
-{
-	json_get_alloc_funcs(&next_malloc, &next_free);
-	json_set_alloc_funcs(hook_malloc, hook_free);
+	return pmc_atomic_file_commit(af, err, errlen);
 }
 
 /* ---- Reading: jansson tree -> model --------------------------------------------- */
@@ -1625,10 +1422,9 @@ static int window_expect(struct text_window *w, const char *chars, int *ret)
 	return 0;
 }
 
-/* Parses the JSON value at the reading position with jansson, in the arena a when it is
- * not NULL. A value that jansson finds cut by the end of the window is parsed again
- * from a window twice as large. */
-static int window_value(struct text_window *w, struct arena *a, json_t **ret)
+/* Parses the JSON value at the reading position with jansson. A value that jansson finds
+ * cut by the end of the window is parsed again from a window twice as large. */
+static int window_value(struct text_window *w, json_t **ret)
 {
 	size_t want = WINDOW;
 	json_error_t jerr;
@@ -1641,12 +1437,10 @@ static int window_value(struct text_window *w, struct arena *a, json_t **ret)
 		if ((rc = window_fill(w, want)) != 0)
 			return rc;
 		n = w->end - w->start;
-		thread_arena = a;
 		v = json_loadb(w->buf + w->start, n,
 			       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK,
 			       &jerr);
-		thread_arena = NULL;
-		if (a && a->failed)
+		if (!v && json_error_code(&jerr) == json_error_out_of_memory)
 			return -ENOMEM;
 		/* A value that ends at the very end of the window may go on (a number). */
 		if (v && ((size_t)jerr.position < n || w->eof)) {
@@ -1654,19 +1448,15 @@ static int window_value(struct text_window *w, struct arena *a, json_t **ret)
 			*ret = v;
 			return 0;
 		}
-		if (!a)
-			json_decref(v);
+		json_decref(v);
 		if (w->eof)
 			return RETRY_WHOLE;
 		want = n * 2;
-		if (a)
-			arena_reset(a);
 	}
 }
 
 /* The elements of "benchmarks", each parsed, converted and dropped in turn. */
-static int window_benchmarks(struct text_window *w, struct arena *a, struct loader *ld,
-			     struct pmc_result *res)
+static int window_benchmarks(struct text_window *w, struct loader *ld, struct pmc_result *res)
 {
 	size_t dup;
 	int c, rc;
@@ -1683,13 +1473,13 @@ static int window_benchmarks(struct text_window *w, struct arena *a, struct load
 		struct pmc_benchmark *b;
 		json_t *v;
 
-		if ((rc = pmc_result_bench_reserve(res)) < 0 || (rc = window_value(w, a, &v)) != 0)
+		if ((rc = pmc_result_bench_reserve(res)) < 0 || (rc = window_value(w, &v)) != 0)
 			return rc;
 		set_index(ld, res->nbench);
 		b = &res->benchmarks[res->nbench++];
 		memset(b, 0, sizeof(*b));
 		rc = load_benchmark(ld, v, b);
-		arena_reset(a);
+		json_decref(v);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc < 0)
@@ -1709,7 +1499,7 @@ static int window_benchmarks(struct text_window *w, struct arena *a, struct load
 
 /* Loads a result from f a member and a benchmark at a time. Returns 0, -ENOMEM, or
  * RETRY_WHOLE when the file is to be parsed whole instead. */
-static int load_windowed(FILE *f, struct arena *a, struct loader *ld, struct pmc_result *res)
+static int load_windowed(FILE *f, struct loader *ld, struct pmc_result *res)
 {
 	struct text_window w = {.f = f};
 	json_t *head = json_object(), *key = NULL, *v;
@@ -1733,7 +1523,7 @@ static int load_windowed(FILE *f, struct arena *a, struct loader *ld, struct pmc
 			rc = RETRY_WHOLE;
 			goto out;
 		}
-		if ((rc = window_value(&w, NULL, &key)) != 0 ||
+		if ((rc = window_value(&w, &key)) != 0 ||
 		    (rc = window_expect(&w, ":", NULL)) != 0)
 			goto out;
 		k = json_string_value(key);
@@ -1749,10 +1539,10 @@ static int load_windowed(FILE *f, struct arena *a, struct loader *ld, struct pmc
 				rc = RETRY_WHOLE;
 				goto out;
 			}
-			if ((rc = window_benchmarks(&w, a, ld, res)) != 0)
+			if ((rc = window_benchmarks(&w, ld, res)) != 0)
 				goto out;
 		} else {
-			if ((rc = window_value(&w, NULL, &v)) != 0)
+			if ((rc = window_value(&w, &v)) != 0)
 				goto out;
 			if (json_object_set_new(head, k, v) < 0) {
 				rc = -ENOMEM;
@@ -1780,21 +1570,23 @@ out:
 	return rc;
 }
 
-/* Parses the file into a jansson tree in the arena a and converts it. */
-static int load_file(FILE *f, struct arena *a, struct loader *ld, struct pmc_result *res)
+/* Parses the whole file into one jansson tree and converts it. */
+static int load_file(FILE *f, struct loader *ld, struct pmc_result *res)
 {
 	struct text_source src = {.f = f};
 	json_error_t jerr;
 	json_t *root;
 
-	thread_arena = a;
 	root = json_load_callback(read_text, &src, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-	thread_arena = NULL;
-	if (root)
-		return result_from_json(ld, root, res);
+	if (root) {
+		int rc = result_from_json(ld, root, res);
+
+		json_decref(root);
+		return rc;
+	}
 	if (src.error)
 		return -src.error;
-	if (a->failed || json_error_code(&jerr) == json_error_out_of_memory)
+	if (json_error_code(&jerr) == json_error_out_of_memory)
 		return -ENOMEM;
 	if (!src.any_text) {
 		set_err(ld->err, ld->errlen,
@@ -1814,7 +1606,6 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 {
 	struct loader ld = {.file = path, .err = err, .errlen = errlen};
 	struct pmc_result *res = NULL;
-	struct arena arena = {0};
 	struct stat st;
 	FILE *f;
 	int rc;
@@ -1839,11 +1630,6 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 		goto out;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	rc = pthread_once(&hooks_once, hooks_install);
-	if (rc) {
-		rc = -rc;
-		goto out;
-	}
 	res = pmc_result_alloc();
 	if (!res) {
 		rc = -ENOMEM;
@@ -1851,10 +1637,8 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 	}
 	/* A benchmark at a time when the file can be read again from the start, should
 	 * the whole document have to be parsed after all. */
-	rc = S_ISREG(st.st_mode) ? load_windowed(f, &arena, &ld, res) : RETRY_WHOLE;
+	rc = S_ISREG(st.st_mode) ? load_windowed(f, &ld, res) : RETRY_WHOLE;
 	if (rc == RETRY_WHOLE) {
-		arena_release(&arena);
-		arena.failed = false;
 		pmc_result_free(res);
 		res = pmc_result_alloc();
 		if (!res) {
@@ -1868,11 +1652,9 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 			goto out;
 		}
 		clearerr(f);
-		rc = load_file(f, &arena, &ld, res);
+		rc = load_file(f, &ld, res);
 	}
 out:
-	/* The tree lived in the arena: this frees it whole. */
-	arena_release(&arena);
 	fclose(f);
 	if (rc < 0) {
 		if (rc != -EINVAL)

@@ -4,18 +4,10 @@
 
 #include <stddef.h>
 
-struct pmc_result;
+#include "pmcbench/result.h"
 
-/* Writes r to path atomically (temporary file in the same directory, fsync, rename,
- * fsync of the directory): on failure the old file is left as it was. A result that
- * would not load back (samples and runs differ in number, negative counts, ...) is
- * refused with -EINVAL. Returns 0, or -errno with a one-line message in err. */
-int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen);
+/* pmc_result_load() and pmc_result_save() are declared in pmcbench/result.h. */
 
 /* The JSON text of r (malloc'd, the caller frees), or NULL with errno set (EINVAL
  * for a result pmc_result_save() would refuse). */
 char *pmc_result_dumps(const struct pmc_result *r);
-
-/* Loads and validates a result file. On bad input returns -EINVAL (or -errno for I/O)
- * with one line in err naming the file, the place and the fix. */
-int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen);
