@@ -4,5 +4,7 @@
 #define PMCBENCH_H
 
 #include "pmcbench/common.h"
+#include "pmcbench/counters.h"
+#include "pmcbench/events.h"
 
 #endif /* PMCBENCH_H */

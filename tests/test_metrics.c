@@ -177,18 +177,18 @@ static void every_builtin_event_is_in_the_table(void **state)
 	assert_true(n > 40);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = pmc_event_builtin_name(i);
-		struct pmc_event_list list;
-		struct pmc_parse_error err;
+		struct pmc_event_list *list = NULL;
+		char err[256];
 		struct pmc_metric_info info;
 
-		if (pmc_event_list_parse(name, NULL, &list, &err) < 0)
-			fail_msg("event %s does not parse: %s", name, err.message);
-		info = pmc_metric_lookup(list.events[0].name);
+		if (pmc_event_list_parse(name, NULL, &list, err, sizeof(err)) < 0)
+			fail_msg("event %s does not parse: %s", name, err);
+		info = pmc_metric_lookup(list->events[0].name);
 		if (!info.id)
 			fail_msg("event %s (stored as %s) has no metric", name,
-				 list.events[0].name);
-		assert_string_equal(info.id, list.events[0].name);
-		pmc_event_list_free(&list);
+				 list->events[0].name);
+		assert_string_equal(info.id, list->events[0].name);
+		pmc_event_list_free(list);
 	}
 }
 
