@@ -472,6 +472,24 @@ static int teardown_sysfs(void **state)
 	return nftw(fake_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* What `pmcbench list` shows of sysfs: every named event as pmu/event/ (companions such
+ * as cycles.scale left out), and the PMUs without named events apart. */
+static void test_pmu_events_list(void **state)
+{
+	struct pmc_pmu_events pe;
+
+	assert_int_equal(pmc_pmu_events_list(fake_root, &pe), 0);
+	assert_int_equal(pe.nevents, 3);
+	assert_string_equal(pe.events[0], "fakecpu/broken/");
+	assert_string_equal(pe.events[1], "fakecpu/cycles/");
+	assert_string_equal(pe.events[2], "fakecpu/inst/");
+	assert_int_equal(pe.nbare, 1);
+	assert_string_equal(pe.bare[0], "soft");
+	pmc_pmu_events_free(&pe);
+	assert_null(pe.events);
+	assert_int_equal(pmc_pmu_events_list("/nonexistent-sysfs-root", &pe), -ENOENT);
+}
+
 static void test_sysfs_events(void **state)
 {
 	struct pmc_event_list *l;
@@ -748,6 +766,7 @@ int main(void)
 	    cmocka_unit_test(test_public_accessors),
 	    cmocka_unit_test(test_opts_versions),
 	    cmocka_unit_test(test_sysfs_events),
+	    cmocka_unit_test(test_pmu_events_list),
 	    cmocka_unit_test(test_sysfs_format_parse),
 	    cmocka_unit_test(test_real_msr_tsc),
 	    cmocka_unit_test(test_syntax_errors),
