@@ -1,5 +1,5 @@
 /* The counter engine: groups of perf events opened leader first, read by id, each event
- * given a status (DESIGN.md, "Event status"). Every syscall goes through struct pmc_sys
+ * given a status (docs/events.md, "Event status"). Every syscall goes through struct pmc_sys
  * so tests can put an emulated PMU in place of the kernel. */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counters/counters.h"
+#include "harness/base/opts.h"
 
 #define READ_FORMAT                                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
@@ -27,9 +28,17 @@ struct group {
 	int leader_fd;
 };
 
+/* The options as used: defaults filled in for what the caller's struct does not hold. */
+struct open_opts {
+	pid_t pid;
+	int cpu; /* -1: any */
+	bool inherit, enable_on_exec, start_disabled, user_only_fallback;
+	const int *known_errors;
+};
+
 struct pmc_counters {
 	const struct pmc_sys *sys;
-	struct pmc_counters_opts opts;
+	struct open_opts opts;
 	struct slot *slots;
 	size_t n;
 	struct group *groups;
@@ -74,7 +83,7 @@ static void close_group(struct pmc_counters *c, struct group *g)
 static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct slot *s,
 		    int group_fd)
 {
-	const struct pmc_counters_opts *o = &c->opts;
+	const struct open_opts *o = &c->opts;
 	bool leader = group_fd < 0;
 	struct perf_event_attr attr;
 	int fd;
@@ -170,28 +179,20 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 	return 0;
 }
 
-/* Copies opts into c->opts, accepting older (smaller) and newer (larger, with the
- * unknown tail zeroed) versions of the struct, as libbpf's OPTS_VALID does. */
+/* Reads the caller's options, of any version of the struct (harness/base/opts.h). */
 static int copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts)
 {
-	memset(&c->opts, 0, sizeof(c->opts));
-	c->opts.sz = sizeof(c->opts);
-	c->opts.cpu = -1;
-	if (!opts)
-		return 0;
-	if (opts->sz < sizeof(opts->sz))
+	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))
 		return -EINVAL;
-	if (opts->sz > sizeof(*opts)) {
-		const unsigned char *p = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (p[i])
-				return -EINVAL;
-	}
-	memcpy(&c->opts, opts, opts->sz < sizeof(*opts) ? opts->sz : sizeof(*opts));
-	if (opts->sz < offsetof(struct pmc_counters_opts, cpu) + sizeof(opts->cpu))
-		c->opts.cpu = -1;
-	c->opts.sz = sizeof(c->opts);
+	c->opts.pid = PMC_OPTS_GET(opts, pid, 0);
+	c->opts.cpu = PMC_OPTS_GET(opts, on_cpu, false) ? PMC_OPTS_GET(opts, cpu, -1) : -1;
+	c->opts.inherit = PMC_OPTS_GET(opts, inherit, false);
+	c->opts.enable_on_exec = PMC_OPTS_GET(opts, enable_on_exec, false);
+	c->opts.start_disabled = PMC_OPTS_GET(opts, start_disabled, false);
+	c->opts.known_errors = PMC_OPTS_GET(opts, known_errors, NULL);
+	c->opts.user_only_fallback = PMC_OPTS_GET(opts, user_only_fallback, false);
+	if (c->opts.cpu < -1)
+		return -EINVAL;
 	return 0;
 }
 
@@ -231,6 +232,12 @@ static int build_groups(struct pmc_counters *c, const struct pmc_event_list *lis
 int pmc_counters_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 		      struct pmc_counters **ret)
 {
+	return pmc_counters_open_sys(events, opts, NULL, ret);
+}
+
+int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+			  const struct pmc_sys *sys, struct pmc_counters **ret)
+{
 	struct pmc_counters *c;
 	int r;
 
@@ -242,7 +249,7 @@ int pmc_counters_open(const struct pmc_event_list *events, const struct pmc_coun
 	r = copy_opts(c, opts);
 	if (r < 0)
 		goto fail_opts;
-	c->sys = c->opts.sys ? c->opts.sys : pmc_sys_kernel();
+	c->sys = sys ? sys : pmc_sys_kernel();
 	c->n = events->n;
 	c->slots = calloc(c->n ? c->n : 1, sizeof(*c->slots));
 	c->tmp = calloc(c->n ? c->n : 1, sizeof(*c->tmp));
@@ -347,7 +354,7 @@ static void set_missing(struct pmc_reading *r, enum pmc_status status, int error
 	r->scaled = NAN;
 }
 
-/* DESIGN.md "Scaling": an event multiplexed onto the PMU for part of the time it was
+/* docs/events.md, "Scaling": an event multiplexed onto the PMU for part of the time it was
  * enabled is extrapolated as value * enabled / running (perf stat does the same). */
 static void set_value(struct pmc_reading *r, uint64_t value, uint64_t enabled, uint64_t running)
 {

@@ -13,6 +13,7 @@
 #include "counters/doctor.h"
 #include "counters/events.h"
 #include "counters/sysfs.h"
+#include "harness/base/opts.h"
 
 /* linux/capability.h numbers; CAP_PERFMON appeared in Linux 5.8. */
 #define CAP_SYS_ADMIN_BIT 21
@@ -183,24 +184,18 @@ static void collect_pmus(struct pmc_doctor *d, const char *sysfs)
 static void probe(struct pmc_doctor_probe *p, const char *event, const char *sysfs,
 		  const struct pmc_sys *sys)
 {
-	struct pmc_counters_opts o = {
-	    .sz = sizeof(o),
-	    .sys = sys,
-	    .pid = 0,
-	    .cpu = -1,
-	    .user_only_fallback = true,
-	};
-	struct pmc_event_list l = {0};
-	struct pmc_parse_error err;
+	PMC_OPTS(pmc_event_list_opts, lo, .sysfs_root = sysfs);
+	PMC_OPTS(pmc_counters_opts, o, .user_only_fallback = true);
+	struct pmc_event_list *l = NULL;
 	struct pmc_counters *c = NULL;
 	enum pmc_status st;
 	int r;
 
 	snprintf(p->event, sizeof(p->event), "%s", event);
-	if (pmc_event_list_parse(event, sysfs, &l, &err) < 0)
+	if (pmc_event_list_parse(event, &lo, &l, NULL, 0) < 0)
 		return;
-	p->hardware = pmc_event_is_hardware(&l.events[0]);
-	r = pmc_counters_open(&l, &o, &c);
+	p->hardware = pmc_event_is_hardware(&l->events[0]);
+	r = pmc_counters_open_sys(l, &o, sys, &c);
 	p->tried = true;
 	if (r < 0) {
 		p->error = -r;
@@ -212,7 +207,7 @@ static void probe(struct pmc_doctor_probe *p, const char *event, const char *sys
 			p->user_only = reading.user_only;
 		pmc_counters_close(c);
 	}
-	pmc_event_list_free(&l);
+	pmc_event_list_free(l);
 }
 
 int pmc_doctor_collect(const struct pmc_doctor_opts *opts, struct pmc_doctor *ret)
@@ -221,13 +216,13 @@ int pmc_doctor_collect(const struct pmc_doctor_opts *opts, struct pmc_doctor *re
 	const struct pmc_sys *sys = NULL;
 	struct pmc_doctor d;
 
-	if (!ret || (opts && opts->sz < sizeof(size_t)))
+	if (!ret || !PMC_OPTS_VALID(opts, struct pmc_doctor_opts))
 		return -EINVAL;
-	if (opts && opts->sz >= offsetof(struct pmc_doctor_opts, sys) + sizeof(opts->sys)) {
-		proc = opts->proc_root ? opts->proc_root : proc;
-		sysfs = opts->sysfs_root;
-		sys = opts->sys;
-	}
+	proc = PMC_OPTS_GET(opts, proc_root, NULL);
+	if (!proc)
+		proc = "/proc";
+	sysfs = PMC_OPTS_GET(opts, sysfs_root, NULL);
+	sys = PMC_OPTS_GET(opts, sys, NULL);
 	memset(&d, 0, sizeof(d));
 	d.euid = geteuid();
 	collect_proc_sys(&d, proc);

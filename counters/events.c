@@ -18,6 +18,8 @@
 
 #include "counters/events.h"
 #include "counters/sysfs.h"
+#include "harness/base/opts.h"
+#include "harness/base/suggest.h"
 
 /* Generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE):
  * name as typed, canonical name (the metric id), PERF_COUNT_HW_* suffix. */
@@ -146,9 +148,7 @@ void pmc_event_list_free(struct pmc_event_list *list)
 	if (!list)
 		return;
 	free(list->events);
-	list->events = NULL;
-	list->n = 0;
-	list->ngroups = 0;
+	free(list);
 }
 
 int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src)
@@ -185,108 +185,14 @@ __attribute__((format(printf, 3, 4))) static void format_cut(char *buf, size_t s
 	va_end(ap);
 }
 
-/* ---- suggestions ---- */
-
-#define SUGGEST_MAX 3
-#define SUGGEST_LEN 96
-
-/* Optimal string alignment distance (Levenshtein plus adjacent transpositions),
- * case-insensitive; typing "cylces" for "cycles" costs 1. Inputs longer than
- * SUGGEST_LEN are not compared. */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-	size_t rows[3][SUGGEST_LEN + 1], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
-
-	if (la > SUGGEST_LEN || lb > SUGGEST_LEN)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t *t;
-
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]),
-			    cb = tolower((unsigned char)b[j - 1]);
-			size_t cost = ca != cb, v = prev[j - 1] + cost;
-
-			if (prev[j] + 1 < v)
-				v = prev[j] + 1;
-			if (cur[j - 1] + 1 < v)
-				v = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
-				v = prev2[j - 2] + 1;
-			cur[j] = v;
-		}
-		t = prev2;
-		prev2 = prev;
-		prev = cur;
-		cur = t;
-	}
-	return prev[lb];
-}
-
-struct suggest {
-	char names[SUGGEST_MAX][PMC_EVENT_NAME_MAX];
-	size_t dist[SUGGEST_MAX];
-	size_t n;
-};
-
-static size_t suggest_threshold(size_t len)
-{
-	return len <= 3 ? 1 : len <= 8 ? 2 : 3;
-}
-
-/* Offers display as a suggestion for the typed word, given the word it is compared with
- * (key: the builtin name, or the event part of "pmu/event/"). */
-static void suggest_offer(struct suggest *s, const char *typed, size_t tlen, const char *key,
-			  const char *display)
-{
-	size_t d = edit_distance(typed, tlen, key, strlen(key)), at;
-
-	if (tlen >= 3 && strncasecmp(key, typed, tlen) == 0)
-		d = d < 2 ? d : 2; /* a prefix of a known name is worth showing */
-	if (d > suggest_threshold(tlen))
-		return;
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->names[i], display) == 0)
-			return;
-	for (at = 0; at < s->n && s->dist[at] <= d; at++)
-		;
-	if (at >= SUGGEST_MAX)
-		return;
-	if (s->n == SUGGEST_MAX)
-		s->n--;
-	memmove(&s->names[at + 1], &s->names[at], (s->n - at) * sizeof(s->names[0]));
-	memmove(&s->dist[at + 1], &s->dist[at], (s->n - at) * sizeof(s->dist[0]));
-	snprintf(s->names[at], sizeof(s->names[at]), "%s", display);
-	s->dist[at] = d;
-	s->n++;
-}
-
-/* Appends "; did you mean 'a', 'b' or 'c'?" (or fallback when there is nothing close). */
-static void suggest_format(const struct suggest *s, char *buf, size_t size, const char *fallback)
-{
-	size_t len = strlen(buf);
-
-	if (s->n == 0) {
-		snprintf(buf + len, size - len, "; %s", fallback);
-		return;
-	}
-	len += (size_t)snprintf(buf + len, size - len, "; did you mean");
-	for (size_t i = 0; i < s->n && len < size; i++) {
-		const char *sep = i == 0 ? " " : i + 1 == s->n ? " or " : ", ";
-
-		len += (size_t)snprintf(buf + len, size - len, "%s'%s'", sep, s->names[i]);
-	}
-	if (len < size)
-		snprintf(buf + len, size - len, "?");
-}
-
 /* ---- the parser ---- */
 
 enum { MOD_U = 1, MOD_K = 2 };
+
+struct parse_error {
+	size_t column;	   /* 1-based column in the list where the problem starts */
+	char message[256]; /* what is wrong and what to do, without the column */
+};
 
 struct parser {
 	const char *spec;
@@ -295,7 +201,7 @@ struct parser {
 	struct pmc_event *events;
 	unsigned *mods; /* the event's own modifiers, before its group's are merged */
 	size_t n, cap, ngroups;
-	struct pmc_parse_error *err;
+	struct parse_error *err;
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(struct parser *p, size_t at, const char *fmt,
@@ -418,13 +324,15 @@ static const struct builtin *find_builtin(const char *name, size_t len)
 /* Fills s with builtin names and sysfs PMU events ("pmu/event/") close to the typed
  * name. A PMU event whose name is exactly what was typed comes first, as perf would
  * find "tsc" in msr/tsc/. */
-static void suggest_events(const struct parser *p, const char *typed, size_t len, struct suggest *s)
+static void suggest_events(const struct parser *p, const char *typed, size_t len,
+			   struct pmc_suggest *s)
 {
 	char **pmus = NULL;
 	size_t npmus = 0;
 
+	pmc_suggest_init(s, typed, len);
 	for (size_t i = 0; i < NBUILTINS; i++)
-		suggest_offer(s, typed, len, builtins[i].name, builtins[i].name);
+		pmc_suggest_offer(s, builtins[i].name, builtins[i].name);
 	if (pmc_sysfs_names(p->root, NULL, NULL, &pmus, &npmus) < 0)
 		return;
 	for (size_t i = 0; i < npmus; i++) {
@@ -439,7 +347,7 @@ static void suggest_events(const struct parser *p, const char *typed, size_t len
 			if (strlen(pmus[i]) + strlen(evs[j]) + 3 > sizeof(display))
 				continue;
 			format_cut(display, sizeof(display), "%s/%s/", pmus[i], evs[j]);
-			suggest_offer(s, typed, len, evs[j], display);
+			pmc_suggest_offer(s, evs[j], display);
 		}
 		pmc_sysfs_names_free(evs, nevs);
 	}
@@ -449,11 +357,11 @@ static void suggest_events(const struct parser *p, const char *typed, size_t len
 static int fail_unknown_event(struct parser *p, size_t start, size_t len)
 {
 	const char *typed = p->spec + start;
-	struct suggest s = {.n = 0};
+	struct pmc_suggest s;
 
 	suggest_events(p, typed, len, &s);
 	fail(p, start, "unknown event '%.*s'", QLEN(len), typed);
-	suggest_format(&s, p->err->message, sizeof(p->err->message),
+	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message),
 		       "run 'pmcbench list' to see the known events");
 	return -EINVAL;
 }
@@ -515,7 +423,7 @@ static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_e
 	}
 	if (len >= 2 && name[0] == 'r' && isxdigit((unsigned char)name[1]) &&
 	    all_alnum(name, len)) {
-		struct suggest s = {.n = 0};
+		struct pmc_suggest s;
 		bool hex = true;
 
 		for (size_t i = 1; i < len; i++)
@@ -535,15 +443,16 @@ static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_e
 
 static int fail_unknown_pmu(struct parser *p, size_t start, const char *pmu)
 {
-	struct suggest s = {.n = 0};
+	struct pmc_suggest s;
 	char **pmus = NULL, fallback[160];
 	size_t npmus = 0, len = 0;
 
 	fallback[0] = '\0';
+	pmc_suggest_init(&s, pmu, strlen(pmu));
 	if (pmc_sysfs_names(p->root, NULL, NULL, &pmus, &npmus) == 0) {
 		len = (size_t)snprintf(fallback, sizeof(fallback), "PMUs here:");
 		for (size_t i = 0; i < npmus; i++) {
-			suggest_offer(&s, pmu, strlen(pmu), pmus[i], pmus[i]);
+			pmc_suggest_offer(&s, pmus[i], pmus[i]);
 			if (len < sizeof(fallback))
 				len += (size_t)snprintf(fallback + len, sizeof(fallback) - len,
 							"%s %s", i ? "," : "", pmus[i]);
@@ -554,17 +463,18 @@ static int fail_unknown_pmu(struct parser *p, size_t start, const char *pmu)
 		snprintf(fallback, sizeof(fallback), "no PMU is listed in %s",
 			 p->root ? p->root : PMC_SYSFS_ROOT);
 	fail(p, start, "unknown PMU '%.40s' (not in %s)", pmu, p->root ? p->root : PMC_SYSFS_ROOT);
-	suggest_format(&s, p->err->message, sizeof(p->err->message), fallback);
+	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message), fallback);
 	return -EINVAL;
 }
 
 static int fail_unknown_term(struct parser *p, size_t at, const char *pmu, const char *term)
 {
 	static const char *const subs[] = {"events", "format"};
-	struct suggest s = {.n = 0};
+	struct pmc_suggest s;
 	char fallback[160];
 	size_t len;
 
+	pmc_suggest_init(&s, term, strlen(term));
 	len = (size_t)snprintf(fallback, sizeof(fallback), "its events and terms:");
 	for (size_t k = 0; k < 2; k++) {
 		char **names = NULL;
@@ -573,7 +483,7 @@ static int fail_unknown_term(struct parser *p, size_t at, const char *pmu, const
 		if (pmc_sysfs_names(p->root, pmu, subs[k], &names, &n) < 0)
 			continue;
 		for (size_t i = 0; i < n; i++) {
-			suggest_offer(&s, term, strlen(term), names[i], names[i]);
+			pmc_suggest_offer(&s, names[i], names[i]);
 			if (len < sizeof(fallback))
 				len += (size_t)snprintf(fallback + len, sizeof(fallback) - len,
 							" %s", names[i]);
@@ -581,7 +491,7 @@ static int fail_unknown_term(struct parser *p, size_t at, const char *pmu, const
 		pmc_sysfs_names_free(names, n);
 	}
 	fail(p, at, "PMU '%.40s' has no event or format term '%.40s'", pmu, term);
-	suggest_format(&s, p->err->message, sizeof(p->err->message), fallback);
+	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message), fallback);
 	return -EINVAL;
 }
 
@@ -927,41 +837,206 @@ static int parse_list(struct parser *p)
 	}
 }
 
-int pmc_event_list_parse(const char *spec, const char *sysfs_root, struct pmc_event_list *ret,
-			 struct pmc_parse_error *err)
+int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opts,
+			 struct pmc_event_list **ret, char *err, size_t errlen)
 {
-	struct pmc_parse_error dummy;
-	struct parser p = {
-	    .spec = spec,
-	    .root = sysfs_root,
-	    .err = err ? err : &dummy,
-	};
+	struct parse_error perr = {.column = 1};
+	struct parser p = {.spec = spec, .err = &perr};
+	struct pmc_event_list *list;
 	int r;
 
-	p.err->column = 0;
-	p.err->message[0] = '\0';
 	if (!spec || !ret) {
-		p.err->column = 1;
-		snprintf(p.err->message, sizeof(p.err->message), "no event list given");
-		return -EINVAL;
+		snprintf(perr.message, sizeof(perr.message), "no event list given");
+		r = -EINVAL;
+		goto fail_args;
 	}
+	if (!PMC_OPTS_VALID(opts, struct pmc_event_list_opts)) {
+		snprintf(perr.message, sizeof(perr.message),
+			 "options from a newer pmcbench (unknown fields set); rebuild against "
+			 "this library's header");
+		r = -EINVAL;
+		goto fail_args;
+	}
+	p.root = PMC_OPTS_GET(opts, sysfs_root, NULL);
 	r = parse_list(&p);
 	if (r < 0)
 		goto fail_parse;
+	list = calloc(1, sizeof(*list));
+	if (!list) {
+		r = fail_nomem(&p);
+		goto fail_parse;
+	}
 	for (size_t i = 0; i < p.n; i++)
 		apply_mods(&p.events[i], p.mods[i]);
 	free(p.mods);
-	ret->events = p.events;
-	ret->n = p.n;
-	ret->ngroups = p.ngroups;
+	list->events = p.events;
+	list->n = p.n;
+	list->ngroups = p.ngroups;
+	*ret = list;
 	return 0;
 
 fail_parse:
 	/* Messages quote the input; keep them on one line whatever it holds. */
-	for (char *m = p.err->message; *m; m++)
+	for (char *m = perr.message; *m; m++)
 		if ((unsigned char)*m < 0x20 || *m == 0x7f)
 			*m = '?';
 	free(p.mods);
 	free(p.events);
+fail_args:
+	if (err && errlen)
+		snprintf(err, errlen, "column %zu: %s", perr.column, perr.message);
 	return r;
+}
+
+/* ---- reading a list ---- */
+
+static const struct pmc_event *event_at(const struct pmc_event_list *list, size_t i)
+{
+	return list && i < list->n ? &list->events[i] : NULL;
+}
+
+size_t pmc_event_list_count(const struct pmc_event_list *list)
+{
+	return list ? list->n : 0;
+}
+
+size_t pmc_event_list_groups(const struct pmc_event_list *list)
+{
+	return list ? list->ngroups : 0;
+}
+
+const char *pmc_event_list_name(const struct pmc_event_list *list, size_t i)
+{
+	const struct pmc_event *ev = event_at(list, i);
+
+	return ev ? ev->name : NULL;
+}
+
+size_t pmc_event_list_group(const struct pmc_event_list *list, size_t i)
+{
+	const struct pmc_event *ev = event_at(list, i);
+
+	return ev ? ev->group : SIZE_MAX;
+}
+
+bool pmc_event_list_is_leader(const struct pmc_event_list *list, size_t i)
+{
+	const struct pmc_event *ev = event_at(list, i);
+
+	return ev && ev->leader;
+}
+
+bool pmc_event_list_is_hardware(const struct pmc_event_list *list, size_t i)
+{
+	const struct pmc_event *ev = event_at(list, i);
+
+	return ev && pmc_event_is_hardware(ev);
+}
+
+int pmc_event_list_describe(const struct pmc_event_list *list, size_t i,
+			    struct pmc_event_desc *ret)
+{
+	const struct pmc_event *ev = event_at(list, i);
+	struct pmc_event_desc d;
+
+	if (!ev || !ret || ret->sz < sizeof(ret->sz))
+		return -EINVAL;
+	memset(&d, 0, sizeof(d));
+	d.sz = ret->sz;
+	d.name = ev->name;
+	d.kind = ev->kind;
+	d.type = ev->type;
+	d.config = ev->config;
+	d.config1 = ev->config1;
+	d.config2 = ev->config2;
+	d.exclude_user = ev->exclude_user;
+	d.exclude_kernel = ev->exclude_kernel;
+	d.exclude_hv = ev->exclude_hv;
+	d.group = ev->group;
+	d.leader = ev->leader;
+	d.hardware = pmc_event_is_hardware(ev);
+	/* An older caller's smaller struct gets the fields it knows. */
+	memcpy(ret, &d, ret->sz < sizeof(d) ? ret->sz : sizeof(d));
+	return 0;
+}
+
+const char *pmc_event_kind_name(enum pmc_event_kind kind)
+{
+	switch (kind) {
+	case PMC_EV_HARDWARE:
+		return "hardware";
+	case PMC_EV_HW_CACHE:
+		return "hardware-cache";
+	case PMC_EV_SOFTWARE:
+		return "software";
+	case PMC_EV_RAW:
+		return "raw";
+	case PMC_EV_PMU:
+		return "pmu";
+	}
+	return "unknown";
+}
+
+/* ---- the PMU events in sysfs ---- */
+
+static int strv_push(char ***v, size_t *n, const char *s)
+{
+	char **tmp = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!tmp)
+		return -ENOMEM;
+	*v = tmp;
+	tmp[*n] = strdup(s);
+	if (!tmp[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int pmc_pmu_events_list(const char *sysfs_root, struct pmc_pmu_events *ret)
+{
+	struct pmc_pmu_events pe = {0};
+	char **pmus = NULL;
+	size_t npmus = 0;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	r = pmc_sysfs_names(sysfs_root, NULL, NULL, &pmus, &npmus);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < npmus && r == 0; i++) {
+		char **evs = NULL;
+		size_t nevs = 0;
+
+		if (pmc_sysfs_names(sysfs_root, pmus[i], "events", &evs, &nevs) < 0 || nevs == 0) {
+			r = strv_push(&pe.bare, &pe.nbare, pmus[i]);
+		} else {
+			for (size_t j = 0; j < nevs && r == 0; j++) {
+				char spec[PMC_EVENT_NAME_MAX];
+
+				if (snprintf(spec, sizeof(spec), "%s/%s/", pmus[i], evs[j]) >=
+				    (int)sizeof(spec))
+					continue;
+				r = strv_push(&pe.events, &pe.nevents, spec);
+			}
+		}
+		pmc_sysfs_names_free(evs, nevs);
+	}
+	pmc_sysfs_names_free(pmus, npmus);
+	if (r < 0) {
+		pmc_pmu_events_free(&pe);
+		return r;
+	}
+	*ret = pe;
+	return 0;
+}
+
+void pmc_pmu_events_free(struct pmc_pmu_events *pe)
+{
+	if (!pe)
+		return;
+	pmc_sysfs_names_free(pe->events, pe->nevents);
+	pmc_sysfs_names_free(pe->bare, pe->nbare);
+	memset(pe, 0, sizeof(*pe));
 }

@@ -1,20 +1,14 @@
-/* Event names as perf spells them, and perf's event-list syntax
- * ("a,b,{c,d}:u,e:k", "pmu/event/", "pmu/term=value,.../", "rNNNN"). */
+/* Event names as perf spells them, and perf's event-list syntax (public API in
+ * pmcbench/events.h). The list's layout is visible here to the code of the tree. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMC_EVENT_NAME_MAX 128
+#include "pmcbench/events.h"
 
-enum pmc_event_kind {
-	PMC_EV_HARDWARE,
-	PMC_EV_HW_CACHE,
-	PMC_EV_SOFTWARE,
-	PMC_EV_RAW,
-	PMC_EV_PMU, /* a PMU event described in sysfs */
-};
+#define PMC_EVENT_NAME_MAX 128
 
 struct pmc_event {
 	/* The metric id: the canonical name ("branches" for "branch-instructions",
@@ -34,22 +28,8 @@ struct pmc_event_list {
 	size_t ngroups;
 };
 
-struct pmc_parse_error {
-	size_t column; /* 1-based column in the list where the problem starts */
-	char message[256]; /* one line: what is wrong and what to do, without the column */
-};
-
-/* Parses a perf-style event list. sysfs_root is the directory holding the PMUs
- * (NULL means /sys/bus/event_source/devices). Returns 0, or -EINVAL with err filled
- * (unknown names come with the closest known names suggested), or -ENOMEM.
- * The caller frees *ret with pmc_event_list_free(). */
-int pmc_event_list_parse(const char *spec, const char *sysfs_root, struct pmc_event_list *ret,
-			 struct pmc_parse_error *err);
-
 /* Appends every event of src to dst as new groups. Returns 0 or -ENOMEM. */
 int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src);
-
-void pmc_event_list_free(struct pmc_event_list *list);
 
 /* True when the event needs a PMU other than the kernel's software one. */
 bool pmc_event_is_hardware(const struct pmc_event *ev);
@@ -59,3 +39,17 @@ size_t pmc_event_builtin_count(void);
 const char *pmc_event_builtin_name(size_t i);
 /* "hardware", "hardware-cache", "software". */
 const char *pmc_event_builtin_kind(size_t i);
+
+/* The PMU events sysfs describes, for `pmcbench list`. */
+struct pmc_pmu_events {
+	char **events; /* "pmu/event/", sorted by PMU then event */
+	size_t nevents;
+	char **bare; /* PMUs without named events (usable as pmu/term=value,.../) */
+	size_t nbare;
+};
+
+/* Lists the PMU events under sysfs_root (NULL: PMC_SYSFS_ROOT) into *ret (free with
+ * pmc_pmu_events_free). Returns 0, or -errno when the root cannot be read. */
+int pmc_pmu_events_list(const char *sysfs_root, struct pmc_pmu_events *ret);
+/* Frees what pmc_pmu_events_list filled in; accepts a zeroed struct. */
+void pmc_pmu_events_free(struct pmc_pmu_events *pe);

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMC_SYSFS_ROOT "/sys/bus/event_source/devices"
+#include "pmcbench/events.h" /* PMC_SYSFS_ROOT */
+
 #define PMC_SYSFS_FORMAT_MAX_RANGES 8
 
 /* Where a format term's value goes: config, config1 or config2 (field 0, 1, 2), its

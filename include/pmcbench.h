@@ -6,5 +6,7 @@
 #include "pmcbench/common.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/result.h"
+#include "pmcbench/counters.h"
+#include "pmcbench/events.h"
 
 #endif /* PMCBENCH_H */

@@ -282,25 +282,46 @@ static void test_paranoid_meaning(void **state)
 /* The real machine: the doctor's cycles probe agrees with opening cycles directly. */
 static void test_real_machine(void **state)
 {
-	struct pmc_event_list l = {0};
-	struct pmc_counters_opts o = {.sz = sizeof(o), .cpu = -1, .user_only_fallback = true};
+	struct pmc_event_list *l = NULL;
+	struct pmc_counters_opts o = {.sz = sizeof(o), .user_only_fallback = true};
 	struct pmc_counters *c = NULL;
 	struct pmc_doctor d;
 	char buf[512];
 	int err;
 
 	assert_int_equal(pmc_doctor_collect(NULL, &d), 0);
-	assert_int_equal(pmc_event_list_parse("cycles", NULL, &l, NULL), 0);
-	assert_int_equal(pmc_counters_open(&l, &o, &c), 0);
+	assert_int_equal(pmc_event_list_parse("cycles", NULL, &l, NULL, 0), 0);
+	assert_int_equal(pmc_counters_open(l, &o, &c), 0);
 	pmc_counters_open_status(c, 0, NULL, &err);
 	pmc_counters_close(c);
-	pmc_event_list_free(&l);
+	pmc_event_list_free(l);
 	assert_int_equal(d.probes[0].error, err);
 	pmc_doctor_hw_reason(&d, d.hw_error, buf, sizeof(buf));
 	print_message("this machine: pmus %s; hw_error %d: %s\n", d.pmus, d.hw_error, buf);
 	assert_true(strlen(buf) > 10);
 	assert_true(d.sysfs_readable);
 	assert_true(d.has_paranoid);
+}
+
+/* A newer program's options: a zero unknown tail is accepted, a set one refused. */
+static void test_opts_versions(void **state)
+{
+	struct {
+		struct pmc_doctor_opts o;
+		uint64_t future;
+	} big = {.o = {.sz = sizeof(big), .proc_root = proc_dir, .sysfs_root = sys_dir,
+		       .sys = &fake.sys}};
+	struct pmc_doctor d;
+
+	machine(2, "0000000000000000", 0, "fpu hypervisor", false);
+	fake_pmu_init(&fake, &(struct fake_pmu_config){.no_pmu = true, .paranoid = 2});
+	assert_int_equal(pmc_doctor_collect(&big.o, &d), 0);
+	assert_int_equal(d.paranoid, 2);
+	big.future = 1;
+	assert_int_equal(pmc_doctor_collect(&big.o, &d), -EINVAL);
+	big.o.sz = 1;
+	big.future = 0;
+	assert_int_equal(pmc_doctor_collect(&big.o, &d), -EINVAL);
 }
 
 int main(void)
@@ -315,6 +336,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_missing_files, teardown),
 	    cmocka_unit_test(test_paranoid_meaning),
 	    cmocka_unit_test(test_real_machine),
+	    cmocka_unit_test_teardown(test_opts_versions, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown_last);

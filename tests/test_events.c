@@ -17,6 +17,7 @@
 
 #include "counters/events.h"
 #include "counters/sysfs.h"
+#include "pmcbench/events.h"
 
 #define CACHE(id, op, res)                                                                         \
 	((uint64_t)PERF_COUNT_HW_CACHE_##id | (uint64_t)PERF_COUNT_HW_CACHE_OP_##op << 8 |         \
@@ -25,34 +26,48 @@
 static char fake_root[256];
 
 /* Parses spec (which must succeed) with the given sysfs root. */
-static struct pmc_event_list parse_ok(const char *spec, const char *root)
+static struct pmc_event_list *parse_ok(const char *spec, const char *root)
 {
-	struct pmc_event_list l = {0};
-	struct pmc_parse_error err = {0};
-	int r = pmc_event_list_parse(spec, root, &l, &err);
+	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = root);
+	struct pmc_event_list *l = NULL;
+	char err[256] = "";
+	int r = pmc_event_list_parse(spec, &o, &l, err, sizeof(err));
 
 	if (r != 0)
-		print_error("parsing \"%s\": column %zu: %s\n", spec, err.column, err.message);
+		print_error("parsing \"%s\": %s\n", spec, err);
 	assert_int_equal(r, 0);
+	assert_non_null(l);
 	return l;
+}
+
+/* Splits "column N: message" into N and the message. */
+static const char *split_error(const char *err, size_t *ret_column)
+{
+	unsigned long col = 0;
+	int used = 0;
+
+	if (sscanf(err, "column %lu: %n", &col, &used) != 1 || used == 0)
+		fail_msg("error without a column: \"%s\"", err);
+	*ret_column = col;
+	return err + used;
 }
 
 static void expect_single(const char *spec, const char *name, enum pmc_event_kind kind,
 			  uint32_t type, uint64_t config)
 {
-	struct pmc_event_list l = parse_ok(spec, fake_root);
+	struct pmc_event_list *l = parse_ok(spec, fake_root);
 
-	assert_int_equal(l.n, 1);
-	assert_int_equal(l.ngroups, 1);
-	assert_string_equal(l.events[0].name, name);
-	assert_int_equal(l.events[0].kind, kind);
-	assert_int_equal(l.events[0].type, type);
-	assert_int_equal(l.events[0].config, config);
-	assert_true(l.events[0].leader);
-	assert_false(l.events[0].exclude_user);
-	assert_false(l.events[0].exclude_kernel);
-	assert_false(l.events[0].exclude_hv);
-	pmc_event_list_free(&l);
+	assert_int_equal(l->n, 1);
+	assert_int_equal(l->ngroups, 1);
+	assert_string_equal(l->events[0].name, name);
+	assert_int_equal(l->events[0].kind, kind);
+	assert_int_equal(l->events[0].type, type);
+	assert_int_equal(l->events[0].config, config);
+	assert_true(l->events[0].leader);
+	assert_false(l->events[0].exclude_user);
+	assert_false(l->events[0].exclude_kernel);
+	assert_false(l->events[0].exclude_hv);
+	pmc_event_list_free(l);
 }
 
 static void test_generic_hardware(void **state)
@@ -224,28 +239,28 @@ static void test_builtin_table(void **state)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *kind = pmc_event_builtin_kind(i);
-		struct pmc_event_list a = parse_ok(pmc_event_builtin_name(i), fake_root);
-		struct pmc_event_list b = parse_ok(a.events[0].name, fake_root);
+		struct pmc_event_list *a = parse_ok(pmc_event_builtin_name(i), fake_root);
+		struct pmc_event_list *b = parse_ok(a->events[0].name, fake_root);
 
-		assert_string_equal(b.events[0].name, a.events[0].name);
-		assert_int_equal(b.events[0].type, a.events[0].type);
-		assert_int_equal(b.events[0].config, a.events[0].config);
+		assert_string_equal(b->events[0].name, a->events[0].name);
+		assert_int_equal(b->events[0].type, a->events[0].type);
+		assert_int_equal(b->events[0].config, a->events[0].config);
 		if (strcmp(kind, "hardware") == 0) {
 			hw++;
-			assert_int_equal(a.events[0].kind, PMC_EV_HARDWARE);
+			assert_int_equal(a->events[0].kind, PMC_EV_HARDWARE);
 		} else if (strcmp(kind, "hardware-cache") == 0) {
 			cache++;
-			assert_int_equal(a.events[0].kind, PMC_EV_HW_CACHE);
+			assert_int_equal(a->events[0].kind, PMC_EV_HW_CACHE);
 		} else {
 			assert_string_equal(kind, "software");
 			sw++;
-			assert_int_equal(a.events[0].kind, PMC_EV_SOFTWARE);
-			assert_false(pmc_event_is_hardware(&a.events[0]));
+			assert_int_equal(a->events[0].kind, PMC_EV_SOFTWARE);
+			assert_false(pmc_event_is_hardware(&a->events[0]));
 		}
-		if (a.events[0].kind != PMC_EV_SOFTWARE)
-			assert_true(pmc_event_is_hardware(&a.events[0]));
-		pmc_event_list_free(&a);
-		pmc_event_list_free(&b);
+		if (a->events[0].kind != PMC_EV_SOFTWARE)
+			assert_true(pmc_event_is_hardware(&a->events[0]));
+		pmc_event_list_free(a);
+		pmc_event_list_free(b);
 	}
 	assert_int_equal(hw, 14);
 	assert_int_equal(cache, 32);
@@ -256,7 +271,7 @@ static void test_builtin_table(void **state)
 
 static void test_groups_and_modifiers(void **state)
 {
-	struct pmc_event_list l = parse_ok("cycles,instructions,{cache-references,cache-misses}:u,"
+	struct pmc_event_list *l = parse_ok("cycles,instructions,{cache-references,cache-misses}:u,"
 					   "task-clock:k",
 					   fake_root);
 	static const struct {
@@ -271,55 +286,133 @@ static void test_groups_and_modifiers(void **state)
 	    {"task-clock:k", 3, true, true, false, true},
 	};
 
-	assert_int_equal(l.n, 5);
-	assert_int_equal(l.ngroups, 4);
+	assert_int_equal(l->n, 5);
+	assert_int_equal(l->ngroups, 4);
 	for (size_t i = 0; i < 5; i++) {
-		assert_string_equal(l.events[i].name, want[i].name);
-		assert_int_equal(l.events[i].group, want[i].group);
-		assert_int_equal(l.events[i].leader, want[i].leader);
-		assert_int_equal(l.events[i].exclude_user, want[i].xu);
-		assert_int_equal(l.events[i].exclude_kernel, want[i].xk);
-		assert_int_equal(l.events[i].exclude_hv, want[i].xh);
+		assert_string_equal(l->events[i].name, want[i].name);
+		assert_int_equal(l->events[i].group, want[i].group);
+		assert_int_equal(l->events[i].leader, want[i].leader);
+		assert_int_equal(l->events[i].exclude_user, want[i].xu);
+		assert_int_equal(l->events[i].exclude_kernel, want[i].xk);
+		assert_int_equal(l->events[i].exclude_hv, want[i].xh);
 	}
-	pmc_event_list_free(&l);
+	pmc_event_list_free(l);
 
 	/* Modifiers on members, spaces around items, and both levels. */
 	l = parse_ok(" { branches:u , branch-misses:u } , faults:uk ", fake_root);
-	assert_int_equal(l.n, 3);
-	assert_int_equal(l.ngroups, 2);
-	assert_string_equal(l.events[0].name, "branches:u");
-	assert_string_equal(l.events[1].name, "branch-misses:u");
-	assert_false(l.events[1].leader);
-	assert_string_equal(l.events[2].name, "page-faults:uk");
-	assert_false(l.events[2].exclude_user);
-	assert_false(l.events[2].exclude_kernel);
-	assert_true(l.events[2].exclude_hv);
-	pmc_event_list_free(&l);
+	assert_int_equal(l->n, 3);
+	assert_int_equal(l->ngroups, 2);
+	assert_string_equal(l->events[0].name, "branches:u");
+	assert_string_equal(l->events[1].name, "branch-misses:u");
+	assert_false(l->events[1].leader);
+	assert_string_equal(l->events[2].name, "page-faults:uk");
+	assert_false(l->events[2].exclude_user);
+	assert_false(l->events[2].exclude_kernel);
+	assert_true(l->events[2].exclude_hv);
+	pmc_event_list_free(l);
 
 	/* The same modifier on the group and its event agrees. */
 	l = parse_ok("{cycles:k,instructions}:k", fake_root);
-	assert_string_equal(l.events[0].name, "cycles:k");
-	assert_string_equal(l.events[1].name, "instructions:k");
-	assert_true(l.events[1].exclude_user);
-	pmc_event_list_free(&l);
+	assert_string_equal(l->events[0].name, "cycles:k");
+	assert_string_equal(l->events[1].name, "instructions:k");
+	assert_true(l->events[1].exclude_user);
+	pmc_event_list_free(l);
 }
 
 static void test_append(void **state)
 {
-	struct pmc_event_list a = parse_ok("{cycles,instructions},task-clock", fake_root);
-	struct pmc_event_list b = parse_ok("page-faults,{branches,branch-misses}", fake_root);
+	struct pmc_event_list *a = parse_ok("{cycles,instructions},task-clock", fake_root);
+	struct pmc_event_list *b = parse_ok("page-faults,{branches,branch-misses}", fake_root);
 
-	assert_int_equal(pmc_event_list_append(&a, &b), 0);
-	assert_int_equal(a.n, 6);
-	assert_int_equal(a.ngroups, 4);
-	assert_string_equal(a.events[3].name, "page-faults");
-	assert_int_equal(a.events[3].group, 2);
-	assert_int_equal(a.events[4].group, 3);
-	assert_int_equal(a.events[5].group, 3);
-	assert_false(a.events[5].leader);
-	pmc_event_list_free(&a);
-	pmc_event_list_free(&b);
+	assert_int_equal(pmc_event_list_append(a, b), 0);
+	assert_int_equal(a->n, 6);
+	assert_int_equal(a->ngroups, 4);
+	assert_string_equal(a->events[3].name, "page-faults");
+	assert_int_equal(a->events[3].group, 2);
+	assert_int_equal(a->events[4].group, 3);
+	assert_int_equal(a->events[5].group, 3);
+	assert_false(a->events[5].leader);
+	pmc_event_list_free(a);
+	pmc_event_list_free(b);
 	pmc_event_list_free(NULL);
+}
+
+/* What a program linking the library sees of a list: the accessors and the description
+ * agree with the parse, a smaller (older) description struct is filled only as far as
+ * it reaches, and bad indexes are refused. */
+static void test_public_accessors(void **state)
+{
+	struct pmc_event_list *l = parse_ok("{cycles,instructions}:u,task-clock", fake_root);
+	struct pmc_event_desc d = {.sz = sizeof(d)};
+	struct {
+		struct pmc_event_desc d;
+		char canary[8];
+	} small;
+
+	assert_int_equal(pmc_event_list_count(l), 3);
+	assert_int_equal(pmc_event_list_groups(l), 2);
+	assert_string_equal(pmc_event_list_name(l, 1), "instructions:u");
+	assert_null(pmc_event_list_name(l, 3));
+	assert_int_equal(pmc_event_list_group(l, 1), 0);
+	assert_int_equal(pmc_event_list_group(l, 2), 1);
+	assert_int_equal(pmc_event_list_group(l, 3), SIZE_MAX);
+	assert_true(pmc_event_list_is_leader(l, 0));
+	assert_false(pmc_event_list_is_leader(l, 1));
+	assert_true(pmc_event_list_is_leader(l, 2));
+	assert_true(pmc_event_list_is_hardware(l, 0));
+	assert_false(pmc_event_list_is_hardware(l, 2));
+	assert_false(pmc_event_list_is_hardware(l, 3));
+
+	assert_int_equal(pmc_event_list_describe(l, 1, &d), 0);
+	assert_string_equal(d.name, "instructions:u");
+	assert_int_equal(d.kind, PMC_EV_HARDWARE);
+	assert_string_equal(pmc_event_kind_name(d.kind), "hardware");
+	assert_int_equal(d.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(d.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_false(d.exclude_user);
+	assert_true(d.exclude_kernel);
+	assert_true(d.exclude_hv);
+	assert_int_equal(d.group, 0);
+	assert_false(d.leader);
+	assert_true(d.hardware);
+	assert_int_equal(pmc_event_list_describe(l, 3, &d), -EINVAL);
+	d.sz = 0;
+	assert_int_equal(pmc_event_list_describe(l, 0, &d), -EINVAL);
+
+	/* An older caller knowing only sz, name and kind. */
+	memset(&small, 0x5a, sizeof(small));
+	small.d.sz = offsetof(struct pmc_event_desc, type);
+	assert_int_equal(pmc_event_list_describe(l, 2, &small.d), 0);
+	assert_string_equal(small.d.name, "task-clock");
+	assert_int_equal(small.d.kind, PMC_EV_SOFTWARE);
+	assert_int_equal(small.d.sz, offsetof(struct pmc_event_desc, type));
+	assert_int_equal(((unsigned char *)&small.d)[offsetof(struct pmc_event_desc, type)], 0x5a);
+	assert_string_equal(pmc_event_kind_name(PMC_EV_PMU), "pmu");
+	assert_string_equal(pmc_event_kind_name((enum pmc_event_kind)99), "unknown");
+	pmc_event_list_free(l);
+	assert_int_equal(pmc_event_list_count(NULL), 0);
+}
+
+/* Options from a newer program: an unknown tail that is zero is accepted, one that is
+ * set is refused, with words. */
+static void test_opts_versions(void **state)
+{
+	struct {
+		struct pmc_event_list_opts o;
+		uint64_t future;
+	} big = {.o = {.sz = sizeof(big)}};
+	struct pmc_event_list *l = NULL;
+	char err[256];
+
+	assert_int_equal(pmc_event_list_parse("cycles", &big.o, &l, err, sizeof(err)), 0);
+	pmc_event_list_free(l);
+	l = NULL;
+	big.future = 1;
+	assert_int_equal(pmc_event_list_parse("cycles", &big.o, &l, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "newer"));
+	assert_null(l);
+	big.o.sz = 2;
+	assert_int_equal(pmc_event_list_parse("cycles", &big.o, &l, err, sizeof(err)), -EINVAL);
 }
 
 /* ---- a fake sysfs tree ---- */
@@ -379,9 +472,27 @@ static int teardown_sysfs(void **state)
 	return nftw(fake_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* What `pmcbench list` shows of sysfs: every named event as pmu/event/ (companions such
+ * as cycles.scale left out), and the PMUs without named events apart. */
+static void test_pmu_events_list(void **state)
+{
+	struct pmc_pmu_events pe;
+
+	assert_int_equal(pmc_pmu_events_list(fake_root, &pe), 0);
+	assert_int_equal(pe.nevents, 3);
+	assert_string_equal(pe.events[0], "fakecpu/broken/");
+	assert_string_equal(pe.events[1], "fakecpu/cycles/");
+	assert_string_equal(pe.events[2], "fakecpu/inst/");
+	assert_int_equal(pe.nbare, 1);
+	assert_string_equal(pe.bare[0], "soft");
+	pmc_pmu_events_free(&pe);
+	assert_null(pe.events);
+	assert_int_equal(pmc_pmu_events_list("/nonexistent-sysfs-root", &pe), -ENOENT);
+}
+
 static void test_sysfs_events(void **state)
 {
-	struct pmc_event_list l;
+	struct pmc_event_list *l;
 
 	expect_single("fakecpu/cycles/", "fakecpu/cycles/", PMC_EV_PMU, 42, 0x3c);
 	expect_single("fakecpu/inst/", "fakecpu/inst/", PMC_EV_PMU, 42, 0x1c0);
@@ -396,23 +507,23 @@ static void test_sysfs_events(void **state)
 
 	/* A format split over two ranges: low 4 value bits at 0-3, the next 4 at 8-11. */
 	l = parse_ok("fakecpu/split=0xab,ldlat=300/", fake_root);
-	assert_int_equal(l.events[0].config, 0);
-	assert_int_equal(l.events[0].config1, 0xa0b);
-	assert_int_equal(l.events[0].config2, 300);
-	assert_true(pmc_event_is_hardware(&l.events[0]));
-	pmc_event_list_free(&l);
+	assert_int_equal(l->events[0].config, 0);
+	assert_int_equal(l->events[0].config1, 0xa0b);
+	assert_int_equal(l->events[0].config2, 300);
+	assert_true(pmc_event_is_hardware(&l->events[0]));
+	pmc_event_list_free(l);
 
 	/* Modifiers after a PMU event, with or without ':', and PMU events in groups. */
 	l = parse_ok("{fakecpu/cycles/u,fakecpu/inst/:k},soft/config=1/", fake_root);
-	assert_int_equal(l.n, 3);
-	assert_int_equal(l.ngroups, 2);
-	assert_string_equal(l.events[0].name, "fakecpu/cycles/:u");
-	assert_true(l.events[0].exclude_kernel);
-	assert_string_equal(l.events[1].name, "fakecpu/inst/:k");
-	assert_true(l.events[1].exclude_user);
-	assert_int_equal(l.events[2].type, 1);
-	assert_false(pmc_event_is_hardware(&l.events[2]));
-	pmc_event_list_free(&l);
+	assert_int_equal(l->n, 3);
+	assert_int_equal(l->ngroups, 2);
+	assert_string_equal(l->events[0].name, "fakecpu/cycles/:u");
+	assert_true(l->events[0].exclude_kernel);
+	assert_string_equal(l->events[1].name, "fakecpu/inst/:k");
+	assert_true(l->events[1].exclude_user);
+	assert_int_equal(l->events[2].type, 1);
+	assert_false(pmc_event_is_hardware(&l->events[2]));
+	pmc_event_list_free(l);
 }
 
 static void test_sysfs_format_parse(void **state)
@@ -442,7 +553,7 @@ static void test_sysfs_format_parse(void **state)
 /* The real msr PMU: its tsc event is what DESIGN.md promises works here. */
 static void test_real_msr_tsc(void **state)
 {
-	struct pmc_event_list l;
+	struct pmc_event_list *l;
 	unsigned type = 0;
 	FILE *f = fopen(PMC_SYSFS_ROOT "/msr/type", "r");
 
@@ -453,33 +564,36 @@ static void test_real_msr_tsc(void **state)
 	assert_int_equal(fscanf(f, "%u", &type), 1);
 	fclose(f);
 	l = parse_ok("{msr/tsc/,task-clock}", NULL);
-	assert_int_equal(l.n, 2);
-	assert_int_equal(l.ngroups, 1);
-	assert_string_equal(l.events[0].name, "msr/tsc/");
-	assert_int_equal(l.events[0].kind, PMC_EV_PMU);
-	assert_int_equal(l.events[0].type, type);
-	assert_int_equal(l.events[0].config, 0);
-	assert_true(pmc_event_is_hardware(&l.events[0]));
-	assert_string_equal(l.events[1].name, "task-clock");
-	pmc_event_list_free(&l);
+	assert_int_equal(l->n, 2);
+	assert_int_equal(l->ngroups, 1);
+	assert_string_equal(l->events[0].name, "msr/tsc/");
+	assert_int_equal(l->events[0].kind, PMC_EV_PMU);
+	assert_int_equal(l->events[0].type, type);
+	assert_int_equal(l->events[0].config, 0);
+	assert_true(pmc_event_is_hardware(&l->events[0]));
+	assert_string_equal(l->events[1].name, "task-clock");
+	pmc_event_list_free(l);
 }
 
 /* ---- errors ---- */
 
 static void expect_error(const char *spec, const char *root, size_t column, const char *needle)
 {
-	struct pmc_event_list l = {.events = (struct pmc_event *)&l, .n = 77};
-	struct pmc_parse_error err = {0};
-	int r = pmc_event_list_parse(spec, root, &l, &err);
+	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = root);
+	struct pmc_event_list *l = (struct pmc_event_list *)&o;
+	char err[256] = "";
+	int r = pmc_event_list_parse(spec, &o, &l, err, sizeof(err));
+	size_t col = 0;
+	const char *msg = r < 0 ? split_error(err, &col) : "";
 
-	if (r != -EINVAL || err.column != column || !strstr(err.message, needle))
-		print_error("spec \"%s\": r=%d column %zu: %s\n", spec, r, err.column, err.message);
+	if (r != -EINVAL || col != column || !strstr(msg, needle))
+		print_error("spec \"%s\": r=%d %s\n", spec, r, err);
 	assert_int_equal(r, -EINVAL);
-	assert_int_equal(err.column, column);
-	assert_non_null(strstr(err.message, needle));
-	assert_null(strchr(err.message, '\n'));
+	assert_int_equal(col, column);
+	assert_non_null(strstr(msg, needle));
+	assert_null(strchr(err, '\n'));
 	/* Left untouched on failure. */
-	assert_int_equal(l.n, 77);
+	assert_ptr_equal(l, (struct pmc_event_list *)&o);
 }
 
 static void test_syntax_errors(void **state)
@@ -558,15 +672,20 @@ static void test_pmu_errors(void **state)
 
 static void test_bad_arguments(void **state)
 {
-	struct pmc_event_list l = {0};
-	struct pmc_parse_error err;
-	char longname[400];
+	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = fake_root);
+	struct pmc_event_list *l = NULL;
+	char err[256], tiny[8], longname[400];
+	size_t col = 0;
 
-	assert_int_equal(pmc_event_list_parse(NULL, NULL, &l, &err), -EINVAL);
-	assert_int_equal(err.column, 1);
-	assert_int_equal(pmc_event_list_parse("cycles", NULL, NULL, &err), -EINVAL);
-	/* No error struct: still an error code, no crash. */
-	assert_int_equal(pmc_event_list_parse("cylces", fake_root, &l, NULL), -EINVAL);
+	assert_int_equal(pmc_event_list_parse(NULL, NULL, &l, err, sizeof(err)), -EINVAL);
+	assert_string_equal(split_error(err, &col), "no event list given");
+	assert_int_equal(col, 1);
+	assert_int_equal(pmc_event_list_parse("cycles", NULL, NULL, err, sizeof(err)), -EINVAL);
+	/* No message buffer, or a tiny one: still an error code, no crash. */
+	assert_int_equal(pmc_event_list_parse("cylces", &o, &l, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_event_list_parse("cylces", &o, &l, tiny, sizeof(tiny)), -EINVAL);
+	assert_string_equal(tiny, "column ");
+	assert_null(l);
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
 	expect_error(longname, fake_root, 1, "too long");
@@ -587,8 +706,11 @@ static void test_fuzz(void **state)
 	char spec[64];
 
 	for (int iter = 0; iter < 20000; iter++) {
-		struct pmc_event_list l = {0};
-		struct pmc_parse_error err = {0};
+		PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = fake_root);
+		struct pmc_event_list *l = NULL;
+		char err[300] = "";
+		size_t col = 0;
+		const char *msg;
 		size_t len = 0, want = (seed = seed * 1103515245 + 12345) >> 16 & 31;
 		int r;
 
@@ -607,27 +729,26 @@ static void test_fuzz(void **state)
 			}
 		}
 		spec[len] = '\0';
-		r = pmc_event_list_parse(spec, fake_root, &l, &err);
+		r = pmc_event_list_parse(spec, &o, &l, err, sizeof(err));
 		if (r == 0) {
-			assert_true(l.n >= 1);
-			assert_true(l.ngroups >= 1 && l.ngroups <= l.n);
-			for (size_t i = 0; i < l.n; i++) {
-				assert_true(l.events[i].group < l.ngroups);
-				assert_int_equal(l.events[i].leader,
+			assert_true(l->n >= 1);
+			assert_true(l->ngroups >= 1 && l->ngroups <= l->n);
+			for (size_t i = 0; i < l->n; i++) {
+				assert_true(l->events[i].group < l->ngroups);
+				assert_int_equal(l->events[i].leader,
 						 i == 0 ||
-						     l.events[i - 1].group != l.events[i].group);
-				assert_true(strlen(l.events[i].name) > 0);
+						     l->events[i - 1].group != l->events[i].group);
+				assert_true(strlen(l->events[i].name) > 0);
 			}
-			pmc_event_list_free(&l);
+			pmc_event_list_free(l);
 		} else {
-			if (r != -EINVAL || err.column < 1 || err.column > len + 1 ||
-			    !err.message[0] || strchr(err.message, '\n'))
-				print_error("spec \"%s\": r=%d column %zu: %s\n", spec, r,
-					    err.column, err.message);
+			msg = split_error(err, &col);
+			if (r != -EINVAL || col < 1 || col > len + 1 || !msg[0] || strchr(err, '\n'))
+				print_error("spec \"%s\": r=%d %s\n", spec, r, err);
 			assert_int_equal(r, -EINVAL);
-			assert_true(err.column >= 1 && err.column <= len + 1);
-			assert_true(err.message[0] != '\0');
-			assert_null(strchr(err.message, '\n'));
+			assert_true(col >= 1 && col <= len + 1);
+			assert_true(msg[0] != '\0');
+			assert_null(strchr(err, '\n'));
 		}
 	}
 }
@@ -642,7 +763,10 @@ int main(void)
 	    cmocka_unit_test(test_builtin_table),
 	    cmocka_unit_test(test_groups_and_modifiers),
 	    cmocka_unit_test(test_append),
+	    cmocka_unit_test(test_public_accessors),
+	    cmocka_unit_test(test_opts_versions),
 	    cmocka_unit_test(test_sysfs_events),
+	    cmocka_unit_test(test_pmu_events_list),
 	    cmocka_unit_test(test_sysfs_format_parse),
 	    cmocka_unit_test(test_real_msr_tsc),
 	    cmocka_unit_test(test_syntax_errors),

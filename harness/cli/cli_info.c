@@ -8,7 +8,6 @@
 #include "counters/counters.h"
 #include "counters/doctor.h"
 #include "counters/events.h"
-#include "counters/sysfs.h"
 #include "harness/cli/cli.h"
 
 /* Flushes stdout and checks that everything printed arrived: `pmcbench list >/dev/full`
@@ -42,21 +41,16 @@ struct probe_result {
  * a moment and reads it, so the word shown is the status a run would report. */
 static int probe_event(const char *spec, struct probe_result *ret)
 {
-	struct pmc_counters_opts o = {
-	    .sz = sizeof(o),
-	    .pid = 0,
-	    .cpu = -1,
-	    .user_only_fallback = true,
-	};
-	struct pmc_event_list l = {0};
+	PMC_OPTS(pmc_counters_opts, o, .user_only_fallback = true);
+	struct pmc_event_list *l = NULL;
 	struct pmc_counters *c = NULL;
 	struct pmc_reading r;
 	int err;
 
-	err = pmc_event_list_parse(spec, NULL, &l, NULL);
+	err = pmc_event_list_parse(spec, NULL, &l, NULL, 0);
 	if (err < 0)
 		return err;
-	err = pmc_counters_open(&l, &o, &c);
+	err = pmc_counters_open(l, &o, &c);
 	if (err < 0)
 		goto fail_open;
 	err = pmc_counters_read(c, &r);
@@ -69,7 +63,7 @@ static int probe_event(const char *spec, struct probe_result *ret)
 fail_read:
 	pmc_counters_close(c);
 fail_open:
-	pmc_event_list_free(&l);
+	pmc_event_list_free(l);
 	return err;
 }
 
@@ -101,12 +95,12 @@ static void print_status(const char *label, const char *spec, bool probe, int *h
 /* Canonical name of a builtin name ("branch-instructions" -> "branches"). */
 static void canonical_of(const char *name, char *buf, size_t size)
 {
-	struct pmc_event_list l = {0};
+	struct pmc_event_list *l = NULL;
 
 	snprintf(buf, size, "%s", name);
-	if (pmc_event_list_parse(name, NULL, &l, NULL) == 0) {
-		snprintf(buf, size, "%s", l.events[0].name);
-		pmc_event_list_free(&l);
+	if (pmc_event_list_parse(name, NULL, &l, NULL, 0) == 0) {
+		snprintf(buf, size, "%s", pmc_event_list_name(l, 0));
+		pmc_event_list_free(l);
 	}
 }
 
@@ -131,36 +125,22 @@ static void list_builtin(const char *kind, const char *title, bool probe, int *h
 
 static void list_sysfs(bool probe)
 {
-	char **pmus = NULL, other[512] = "";
-	size_t npmus = 0, olen = 0;
+	struct pmc_pmu_events pe;
+	char other[512] = "";
+	size_t olen = 0;
 
 	printf("PMU events (from %s):\n", PMC_SYSFS_ROOT);
-	if (pmc_sysfs_names(NULL, NULL, NULL, &pmus, &npmus) < 0) {
+	if (pmc_pmu_events_list(NULL, &pe) < 0) {
 		printf("  (cannot read %s)\n\n", PMC_SYSFS_ROOT);
 		return;
 	}
-	for (size_t i = 0; i < npmus; i++) {
-		char **evs = NULL;
-		size_t nevs = 0;
-
-		if (pmc_sysfs_names(NULL, pmus[i], "events", &evs, &nevs) < 0 || nevs == 0) {
-			if (olen < sizeof(other))
-				olen += (size_t)snprintf(other + olen, sizeof(other) - olen, "%s%s",
-							 olen ? ", " : "", pmus[i]);
-			pmc_sysfs_names_free(evs, nevs);
-			continue;
-		}
-		for (size_t j = 0; j < nevs; j++) {
-			char spec[PMC_EVENT_NAME_MAX];
-
-			if (snprintf(spec, sizeof(spec), "%s/%s/", pmus[i], evs[j]) >=
-			    (int)sizeof(spec))
-				continue;
-			print_status(spec, spec, probe, NULL);
-		}
-		pmc_sysfs_names_free(evs, nevs);
-	}
-	pmc_sysfs_names_free(pmus, npmus);
+	for (size_t i = 0; i < pe.nevents; i++)
+		print_status(pe.events[i], pe.events[i], probe, NULL);
+	for (size_t i = 0; i < pe.nbare; i++)
+		if (olen < sizeof(other))
+			olen += (size_t)snprintf(other + olen, sizeof(other) - olen, "%s%s",
+						 olen ? ", " : "", pe.bare[i]);
+	pmc_pmu_events_free(&pe);
 	if (olen)
 		printf("  PMUs without named events: %s (use pmu/term=value,.../)\n", other);
 	printf("\n");

@@ -518,76 +518,54 @@ static int check_output_dir(const char *path)
 	return r;
 }
 
-/* Opens the events once on this process to learn what this machine can count, and
- * says in one line which events are missing and why. Events the kernel lets us count
- * only in user space (perf_event_paranoid >= 2 without CAP_PERFMON) are renamed with
- * ":u", as perf does, so no result calls a user-only count a full one. */
+/* Probes the events once on this process to learn what this machine can count (the
+ * library renames user-only events with ":u", as perf does) and says in one line which
+ * events are missing and why. */
 static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool *ret_user_only)
 {
-	struct pmc_counters_opts co = { .sz = sizeof(co), .sys = c->ro.sys, .pid = 0, .cpu = -1,
-					.start_disabled = true, .user_only_fallback = true };
-	struct pmc_counters *counters = NULL;
-	struct pmc_reading *rd = calloc(ev->n, sizeof(*rd));
-	char missing[1024] = "", reason[512] = "", fell_back[1024] = "";
-	size_t nmissing = 0, len = 0, flen = 0;
-	int first_err = 0, r;
+	struct pmc_probe_report *rep = NULL;
+	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
+	size_t nmissing, len = 0, flen = 0, n = pmc_event_list_count(ev);
+	int first_err, level, r;
 
 	*ret_user_only = false;
-	if (!rd)
-		return -ENOMEM;
-	r = pmc_counters_open(ev, &co, &counters);
-	if (r == 0)
-		r = pmc_counters_read(counters, rd);
+	r = pmc_event_list_probe(ev, NULL, &rep, err, sizeof(err));
 	if (r < 0) {
-		pmc_cli_error("cannot open counters: %s", strerror(-r));
-		goto out;
+		pmc_cli_error("%s", err);
+		return r;
 	}
-	for (size_t i = 0; i < ev->n; i++) {
-		struct pmc_event *e = &ev->events[i];
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_event_desc d = { .sz = sizeof(d) };
 		enum pmc_status st;
-		int err;
+		bool user_only;
 
-		pmc_counters_open_status(counters, i, &st, &err);
-		if (st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED) {
-			if (rd[i].user_only && !e->exclude_kernel) {
-				size_t nl = strlen(e->name);
-
-				if (nl + 3 < sizeof(e->name))
-					memcpy(e->name + nl, ":u", 3);
-				e->exclude_kernel = e->exclude_hv = true;
-				if (flen < sizeof(fell_back) - 64)
-					flen += (size_t)snprintf(fell_back + flen, sizeof(fell_back) - flen,
-								 "%s%s", flen ? ", " : "", e->name);
-			}
-			continue;
-		}
-		if (!first_err)
-			first_err = err;
-		nmissing++;
-		if (len < sizeof(missing) - 64)
-			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-						len ? ", " : "", e->name);
-	}
-	for (size_t i = 0; i < ev->n; i++)
-		if (ev->events[i].exclude_kernel)
+		pmc_event_list_describe(ev, i, &d);
+		pmc_probe_report_event(rep, i, &st, NULL, &user_only);
+		if (d.exclude_kernel)
 			*ret_user_only = true;
+		if (user_only && flen < sizeof(fell_back) - 64)
+			flen += (size_t)snprintf(fell_back + flen, sizeof(fell_back) - flen, "%s%s",
+						 flen ? ", " : "", d.name);
+		if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) &&
+		    len < sizeof(missing) - 64)
+			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+						len ? ", " : "", d.name);
+	}
 	if (flen) {
-		char level[16] = "?";
-		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+		char lv[16] = "?";
 
-		if (f) {
-			if (!fgets(level, sizeof(level), f))
-				snprintf(level, sizeof(level), "?");
-			level[strcspn(level, "\n")] = '\0';
-			fclose(f);
-		}
+		if (pmc_probe_report_paranoid(rep, &level) == 0)
+			snprintf(lv, sizeof(lv), "%d", level);
 		fprintf(stderr, "pmcbench: note: counting user space only for %s: the kernel "
 				"denies kernel-space counting (perf_event_paranoid=%s); see "
 				"'pmcbench doctor'\n",
-			fell_back, level);
+			fell_back, lv);
 	}
+	nmissing = pmc_probe_report_missing(rep);
+	first_err = pmc_probe_report_first_error(rep);
+	pmc_probe_report_free(rep);
 	if (nmissing == 0)
-		goto out;
+		return 0;
 	{
 		struct pmc_doctor_opts dopts = { .sz = sizeof(dopts), .sys = c->ro.sys };
 		struct pmc_doctor d;
@@ -601,15 +579,11 @@ static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool
 		pmc_cli_error("%zu event%s cannot be counted (%s): %s; drop --require-counters "
 			      "to go on without them (see 'pmcbench doctor')",
 			      nmissing, nmissing == 1 ? "" : "s", missing, reason);
-		r = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	fprintf(stderr, "pmcbench: note: %zu event%s not counted (%s): %s; see 'pmcbench doctor'\n",
 		nmissing, nmissing == 1 ? "" : "s", missing, reason);
-out:
-	pmc_counters_close(counters);
-	free(rd);
-	return r;
+	return 0;
 }
 
 /* Two events with one metric id (after aliases: "cs" is "context-switches") would
@@ -737,7 +711,7 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 int pmc_cli_run(int argc, char **argv)
 {
 	struct run_cli c = { .ro = { .sz = sizeof(c.ro), .runs = 10, .warmup = 1 } };
-	struct pmc_event_list events = { 0 };
+	struct pmc_event_list *events = NULL;
 	struct pmc_runner_cmd *cmds = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	char ***owned = NULL, err[1024] = "", *vg = NULL;
@@ -794,20 +768,18 @@ int pmc_cli_run(int argc, char **argv)
 		}
 	}
 	if (c.ro.backend == PMC_BACKEND_PERF) {
-		struct pmc_parse_error perr;
 		const char *spec = c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS;
 
-		r = pmc_event_list_parse(spec, NULL, &events, &perr);
+		r = pmc_event_list_parse(spec, NULL, &events, err, sizeof(err));
 		if (r < 0) {
-			pmc_cli_error("--events '%s': column %zu: %s", spec, perr.column,
-				      perr.message);
+			pmc_cli_error("--events '%s': %s", spec, err);
 			goto out;
 		}
-		if (check_duplicate_events(&events, spec) < 0)
+		if (check_duplicate_events(events, spec) < 0)
 			goto out;
-		c.ro.events = &events;
+		c.ro.events = events;
 		c.ro.user_only_fallback = true;
-		if (probe_events(&c, &events, &user_only) < 0)
+		if (probe_events(&c, events, &user_only) < 0)
 			goto out;
 	}
 
@@ -911,7 +883,7 @@ int pmc_cli_run(int argc, char **argv)
 	}
 out:
 	free_commands(cmds, owned, ncmds);
-	pmc_event_list_free(&events);
+	pmc_event_list_free(events);
 	pmc_result_free(result);
 	pmc_result_free(base);
 	pmc_cli_compare_opts_free(c.copts);

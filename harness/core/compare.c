@@ -19,6 +19,7 @@
 
 #include "counters/counters.h"
 #include "harness/base/hashmap.h"
+#include "harness/base/suggest.h"
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
@@ -1058,47 +1059,23 @@ static int compare_pair(struct ctx *x, const struct pmc_benchmark *ob,
 	return 0;
 }
 
-/* Levenshtein distance of a and b, or SIZE_MAX when either is longer than the rows kept. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), prev[65], cur[65];
-
-	if (la > 64 || lb > 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (lb + 1) * sizeof(*cur));
-	}
-	return prev[lb];
-}
-
-/* " (did you mean 'instructions'?)" for the metric id nearest to name, when one is within
- * two edits (and not the whole name); else "". */
+/* " (did you mean 'instructions'?)" for the metric ids close to name, by the rule every
+ * suggestion follows (harness/base/suggest.h); else "". */
 static void suggest(const struct ctx *x, const char *name, char *buf, size_t len)
 {
-	size_t best = 3, len_name = strlen(name);
-	const char *near = NULL;
+	struct pmc_suggest s;
+	size_t at;
 
-	for (size_t i = 0; i < x->nslots; i++) {
-		size_t d = edit_distance(name, x->slots[i].id);
-
-		if (d < best && d < len_name) {
-			best = d;
-			near = x->slots[i].id;
-		}
-	}
-	if (near)
-		snprintf(buf, len, " (did you mean '%.64s'?)", near);
-	else
-		buf[0] = '\0';
+	buf[0] = '\0';
+	pmc_suggest_init(&s, name, strlen(name));
+	for (size_t i = 0; i < x->nslots; i++)
+		pmc_suggest_offer(&s, x->slots[i].id, x->slots[i].id);
+	if (s.n == 0 || len < 4)
+		return;
+	memcpy(buf, " (", 3);
+	pmc_suggest_format(&s, buf + 2, len - 3);
+	at = strlen(buf);
+	memcpy(buf + at, ")", 2);
 }
 
 /* Why nothing was compared for slot s (NULL: no such metric in the paired benchmarks),

@@ -44,16 +44,14 @@ static int open_in_child(void *ud)
 	struct perf_run *pr = ud;
 	struct pmc_counters_opts co = {
 		.sz = sizeof(co),
-		.sys = pr->o->sys,
 		.pid = 0,
-		.cpu = -1,
 		.inherit = true,
 		.enable_on_exec = true,
 		.known_errors = pr->known_errors,
 		.user_only_fallback = pr->o->user_only_fallback,
 	};
 
-	return pmc_counters_open(pr->o->events, &co, &pr->counters);
+	return pmc_counters_open_sys(pr->o->events, &co, pr->o->sys, &pr->counters);
 }
 
 static double timeval_ns(struct timeval tv)
@@ -290,11 +288,10 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	 * per-run open and close stay cheap. It never counts (never enabled, no inherit).
 	 * What it cannot open, no run tries again. */
 	if (o->backend == PMC_BACKEND_PERF) {
-		struct pmc_counters_opts ko = { .sz = sizeof(ko), .sys = o->sys, .pid = 0,
-						.cpu = -1, .start_disabled = true,
+		struct pmc_counters_opts ko = { .sz = sizeof(ko), .pid = 0, .start_disabled = true,
 						.user_only_fallback = o->user_only_fallback };
 
-		if (pmc_counters_open(o->events, &ko, &keeper) < 0)
+		if (pmc_counters_open_sys(o->events, &ko, o->sys, &keeper) < 0)
 			keeper = NULL; /* only a speed-up: go on without it */
 		for (size_t i = 0; keeper && i < nev; i++) {
 			enum pmc_status st;
