@@ -88,14 +88,15 @@ static uint64_t thread_cpu_ns(void)
 
 /* Burns ms of this thread's CPU time (not wall time), so both halves of a test that
  * migrates between CPUs get the same amount of running. */
+static volatile unsigned long spin_sink;
+
 static void spin_cpu_ms(unsigned ms)
 {
-	static volatile unsigned long sink;
 	uint64_t end = thread_cpu_ns() + (uint64_t)ms * 1000000u;
 
 	while (thread_cpu_ns() < end)
 		for (int i = 0; i < 1000; i++)
-			sink += (unsigned long)i;
+			spin_sink += (unsigned long)i;
 }
 
 /* {task-clock,page-faults,context-switches} read in one group read, each value matched
