@@ -1,5 +1,5 @@
 /* The counter engine: groups of perf events opened leader first, read by id, each event
- * given a status (DESIGN.md, "Event status"). Every syscall goes through struct pmc_sys
+ * given a status (docs/events.md, "Event status"). Every syscall goes through struct pmc_sys
  * so tests can put an emulated PMU in place of the kernel. */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -347,7 +347,7 @@ static void set_missing(struct pmc_reading *r, enum pmc_status status, int error
 	r->scaled = NAN;
 }
 
-/* DESIGN.md "Scaling": an event multiplexed onto the PMU for part of the time it was
+/* docs/events.md, "Scaling": an event multiplexed onto the PMU for part of the time it was
  * enabled is extrapolated as value * enabled / running (perf stat does the same). */
 static void set_value(struct pmc_reading *r, uint64_t value, uint64_t enabled, uint64_t running)
 {

@@ -1,5 +1,5 @@
 /* The counter engine: opens groups of perf events on a task, enables, reads them by id
- * and closes them, and gives every event a status (DESIGN.md, "Event status"). */
+ * and closes them, and gives every event a status (docs/events.md, "Event status"). */
 #pragma once
 
 #include <stdbool.h>

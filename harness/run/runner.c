@@ -1,5 +1,5 @@
 /* The runner. Each measured run of the perf backend opens the event groups on the
- * forked child before it execs (enable_on_exec, inherit: DESIGN.md "Kernel ABI facts"),
+ * forked child before it execs (enable_on_exec, inherit: docs/events.md, "Kernel ABI facts"),
  * and reads them after wait4, when inherited children have folded their counts in. */
 #include <errno.h>
 #include <math.h>
@@ -242,7 +242,7 @@ struct derived_def {
 	double scale;
 };
 
-/* DESIGN.md's derived metrics; docs/metrics.md gives their formulas. */
+/* The derived metrics; docs/metrics.md, "Derived metrics", gives their formulas. */
 static const struct derived_def derived_defs[] = {
 	{ "ipc", "instructions", "cycles", 1.0 },
 	{ "branch-miss-rate", "branch-misses", "branches", 100.0 },
