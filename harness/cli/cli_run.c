@@ -27,7 +27,7 @@
 #include "harness/run/words.h"
 #include "reporters/reporters.h"
 
-/* The default set (docs/events.md). The software events share one group: they always schedule
+/* DESIGN.md's default set. The software events share one group: they always schedule
  * together, and one read fetches all four. */
 #define DEFAULT_EVENTS                                                                      \
 	"{cycles,instructions},{branches,branch-misses},{cache-references,cache-misses},"  \

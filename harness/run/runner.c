@@ -242,7 +242,7 @@ struct derived_def {
 	double scale;
 };
 
-/* The derived metrics; docs/metrics.md, "Derived metrics", gives their formulas. */
+/* DESIGN.md's derived metrics; docs/metrics.md gives their formulas. */
 static const struct derived_def derived_defs[] = {
 	{ "ipc", "instructions", "cycles", 1.0 },
 	{ "branch-miss-rate", "branch-misses", "branches", 100.0 },
