@@ -101,7 +101,7 @@ def main():
             section = "exit"
             exit_status.append(line.split(":", 1)[1].strip())
         elif not line.strip():
-            section = None if section != "summary" or summary else section
+            section = None
         elif section == "commands":
             m = COMMAND.match(line)
             if m and m.group(1) != "help":
@@ -123,6 +123,7 @@ def main():
         ".SH SYNOPSIS",
         ".nf",
     ]
+    page += [synopsis(u) for u in top_usage]
     usages = {}
     for name, _ in commands:
         usage, rest = split_usage(helptext(pmcbench, "help", name))
@@ -138,7 +139,7 @@ def main():
              "\\fBpmcbench \\-\\-version\\fR prints the version."]
     for name, what in commands:
         usage, rest = usages[name]
-        page += [".SH " + esc("COMMAND: " + name).upper(), ".nf"]
+        page += [".SH " + esc("pmcbench " + name).upper(), ".nf"]
         page += [synopsis(u) for u in usage]
         page += [".fi"]
         page += body(rest)
@@ -150,7 +151,7 @@ def main():
             page += [".TP", "\\fB" + code + "\\fR", esc(what)]
     else:
         page += [".PP", esc(" ".join(exit_status))]
-    page += [".PP", "Each command's section above gives its own exit statuses.",
+    page += [".PP", "The section of each command gives its own exit statuses.",
              ".SH SEE ALSO",
              "\\fBperf\\-stat\\fR(1), \\fBperf_event_open\\fR(2), \\fBvalgrind\\fR(1); "
              "docs/cli.md, docs/events.md, docs/compare.md in the source tree."]
