@@ -21,8 +21,10 @@ esac
 case ${PMC_WERROR:-0} in 1 | true | yes) werror=true ;; esac
 opts="$opts -Dwerror=$werror"
 if [ -f "$dir/build.ninja" ]; then
+	# shellcheck disable=SC2086 # opts is a list of options
 	meson configure "$dir" $opts >/dev/null
 else
+	# shellcheck disable=SC2086
 	meson setup "$dir" $opts
 fi
 ninja -C "$dir"

@@ -16,7 +16,7 @@ for s in $syms; do
 		continue
 		;;
 	esac
-	if ! grep -Eq "(^|[^A-Za-z0-9_])$s[[:space:]]*\\(" "$inc"/pmcbench.h "$inc"/pmcbench/*.h; then
+	if ! grep -Eq "(^|[^A-Za-z0-9_])${s}[[:space:]]*\\(" "$inc"/pmcbench.h "$inc"/pmcbench/*.h; then
 		echo "check_exports: $lib exports '$s', which no header in $inc/pmcbench/ declares: declare it there (docs/api.md) or drop its PMC_API" >&2
 		bad=1
 	fi
