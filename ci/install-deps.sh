@@ -3,10 +3,11 @@
 # apt-get; otherwise it prints the exact command to run and fails if anything is missing.
 set -eu
 
-# Build: compiler, meson, ninja, the four libraries. Tests: cmocka, valgrind (the
-# simulated-counter backend and its tests), python3 (reads JSON in end-to-end tests).
-# Benchmarks (optional peers): linux-perf, hyperfine.
-PACKAGES="gcc meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libcmocka-dev valgrind python3"
+# Build: compilers (CI builds with gcc and clang), meson, ninja, the four libraries.
+# Tests: cmocka, valgrind (the simulated-counter backend and its tests), python3 (the
+# layer check, the man page, JSON in end-to-end tests), g++ (the public headers as C++),
+# man-db (the man page renders). Benchmarks (optional peers): linux-perf, hyperfine.
+PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libcmocka-dev valgrind python3 man-db"
 OPTIONAL="linux-perf hyperfine"
 
 missing=""

@@ -72,7 +72,7 @@ static void assert_reading(const struct pmc_reading *r, enum pmc_status status, 
 static const struct fake_pmu_config pmu8 = {.counters = 8, .paranoid = 2, .privileged = true};
 
 /* Every event has its own counter: counted, exact values, and the attributes the kernel
- * ABI asks for (DESIGN.md, "Kernel ABI facts"). */
+ * ABI asks for (docs/events.md, "Kernel ABI facts"). */
 static void test_counted_and_attrs(void **state)
 {
 	struct pmc_event_list *l = parse("{cycles,instructions},branches,task-clock");

@@ -550,7 +550,7 @@ static void test_sysfs_format_parse(void **state)
 	assert_int_equal(pmc_sysfs_format_parse("cfg:1", &f), -EINVAL);
 }
 
-/* The real msr PMU: its tsc event is what DESIGN.md promises works here. */
+/* The real msr PMU: its tsc event counts even without a hardware PMU (docs/events.md). */
 static void test_real_msr_tsc(void **state)
 {
 	struct pmc_event_list *l;

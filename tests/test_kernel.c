@@ -1,6 +1,6 @@
 /* The counter engine against the real kernel, with software events (and the msr PMU's
  * tsc), which work without a hardware PMU: group reads by id, enable_on_exec, inherit,
- * and a real time_running < time_enabled (DESIGN.md, "The development machines"). */
+ * and a real time_running < time_enabled (docs/events.md, "Without a hardware PMU"). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -87,14 +87,15 @@ static uint64_t thread_cpu_ns(void)
 
 /* Burns ms of this thread's CPU time (not wall time), so both halves of a test that
  * migrates between CPUs get the same amount of running. */
+static volatile unsigned long spin_sink;
+
 static void spin_cpu_ms(unsigned ms)
 {
-	static volatile unsigned long sink;
 	uint64_t end = thread_cpu_ns() + (uint64_t)ms * 1000000u;
 
 	while (thread_cpu_ns() < end)
 		for (int i = 0; i < 1000; i++)
-			sink += (unsigned long)i;
+			spin_sink += (unsigned long)i;
 }
 
 /* {task-clock,page-faults,context-switches} read in one group read, each value matched
@@ -183,7 +184,7 @@ static int run_counted(const char *spec, char *const argv[], const struct run_op
 	close(go[1]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	/* Inherited counts are folded into the parent's events as children exit, so the
-	 * read comes after the reap (DESIGN.md, "Kernel ABI facts"). */
+	 * read comes after the reap (docs/events.md, "Kernel ABI facts"). */
 	assert_int_equal(pmc_counters_read(c, out), 0);
 	for (size_t i = 0; i < n; i++)
 		print_message("  %s: %s %llu\n", l->events[i].name, pmc_status_name(out[i].status),

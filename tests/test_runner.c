@@ -220,7 +220,7 @@ static void assert_counted(const struct pmc_metric *m, uint64_t per_q)
 	}
 }
 
-/* A missing event: no number in any run, the status and errno DESIGN.md
+/* A missing event: no number in any run, the status and errno docs/events.md
  * asks for ("a number that was not measured is never stored as a number"). */
 static void assert_missing(const struct pmc_metric *m, size_t runs, enum pmc_status st, int error)
 {
@@ -355,7 +355,7 @@ static void test_multiplexed(void **state)
 			assert_int_equal(m->raw[i].value, per_q * t / 2);
 			assert_int_equal(m->raw[i].enabled, t * Q);
 			assert_int_equal(m->raw[i].running, t / 2 * Q);
-			/* DESIGN.md "Scaling": value * enabled / running. */
+			/* docs/events.md, "Scaling": value * enabled / running. */
 			assert_double(hw[e], i, m->values[i], (double)(per_q * t));
 		}
 	}

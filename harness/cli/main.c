@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },
 };
 
+__attribute__((format(printf, 2, 0)))
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "pmcbench: %s", prefix);

@@ -432,7 +432,7 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	}
 
 	s->nvalues++;
-	if (note_multiplexing(x, om, ob->name) | note_multiplexing(x, nm, nb->name))
+	if ((int)note_multiplexing(x, om, ob->name) | (int)note_multiplexing(x, nm, nb->name))
 		x->mux_low++;
 	{
 		const struct pmc_threshold *th =

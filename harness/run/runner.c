@@ -1,5 +1,5 @@
 /* The runner. Each measured run of the perf backend opens the event groups on the
- * forked child before it execs (enable_on_exec, inherit: DESIGN.md "Kernel ABI facts"),
+ * forked child before it execs (enable_on_exec, inherit: docs/events.md, "Kernel ABI facts"),
  * and reads them after wait4, when inherited children have folded their counts in. */
 #include <errno.h>
 #include <math.h>

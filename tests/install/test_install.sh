@@ -1,0 +1,96 @@
+#!/bin/sh
+# Installs the project into a temporary DESTDIR and builds each example of bench/examples/
+# outside the tree with nothing but `pkg-config pmcbench`: linked against the shared
+# library (run with LD_LIBRARY_PATH into the destdir) and statically against
+# libpmcbench.a. Each example runs in an empty directory; every .json it leaves there must
+# be a result the installed `pmcbench compare` reads. The public headers must also compile
+# as C++ (tests/install/header.cpp) when a C++ compiler is there.
+#
+# Usage: test_install.sh BUILDDIR SRCDIR BINDIR LIBDIR INCLUDEDIR MANDIR EXAMPLE.c...
+# (the directories absolute, as configured: /usr/local/bin, ...)
+# Environment: MESON (the meson command), CC (the build's C compiler), EXTRA_CFLAGS
+# (the build's sanitizer flags), WERROR (true: warnings fail the example builds).
+set -eu
+builddir=$1 srcdir=$2 bindir=$3 libdir=$4 includedir=$5 mandir=$6
+shift 6
+CC=${CC:-cc}
+MESON=${MESON:-meson}
+EXTRA_CFLAGS=${EXTRA_CFLAGS:-}
+werror=
+[ "${WERROR:-false}" = true ] && werror=-Werror
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmcbench-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+fail() {
+	echo "test_install: $*" >&2
+	exit 1
+}
+
+DESTDIR=$dest $MESON install -C "$builddir" --no-rebuild --quiet >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" >&2; fail "meson install into $dest failed"; }
+
+for f in "$bindir/pmcbench" "$includedir/pmcbench.h" "$includedir/pmcbench/common.h" \
+	"$libdir/libpmcbench.a" "$libdir/pkgconfig/pmcbench.pc" "$mandir/man1/pmcbench.1"; do
+	[ -e "$dest$f" ] || fail "meson install did not install $f"
+done
+ls "$dest$libdir"/libpmcbench.so* >/dev/null 2>&1 || fail "meson install did not install libpmcbench.so"
+"$dest$bindir/pmcbench" --version >/dev/null || fail "the installed pmcbench does not run"
+
+# pkg-config finds pmcbench.pc in the destdir and prefixes its paths with the destdir;
+# its private dependencies (jansson, libelf) come from the system.
+PKG_CONFIG_PATH=$dest$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+PKG_CONFIG_SYSROOT_DIR=$dest
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+cflags=$(pkg-config --cflags pmcbench) || fail "pkg-config --cflags pmcbench failed"
+libs=$(pkg-config --libs pmcbench) || fail "pkg-config --libs pmcbench failed"
+static_libs=$(pkg-config --static --libs pmcbench) || fail "pkg-config --static --libs pmcbench failed"
+# Only libpmcbench itself static (as README shows); the C library and the dependencies
+# stay shared.
+static_libs=$(echo " $static_libs " | sed 's/ -lpmcbench / -l:libpmcbench.a /')
+case " $cflags " in *" -I$dest"*) ;; *) fail "pkg-config --cflags does not point into the destdir: $cflags" ;; esac
+
+# Runs one built example in an empty directory; checks any result it saves.
+run_example() { # NAME BINARY [LD_LIBRARY_PATH]
+	wd=$tmp/run-$1
+	rm -rf "$wd" && mkdir "$wd"
+	(cd "$wd" && LD_LIBRARY_PATH=$3 "$2") >"$wd.out" 2>&1 ||
+		{ cat "$wd.out" >&2; fail "$1 failed"; }
+	for json in "$wd"/*.json; do
+		[ -e "$json" ] || continue
+		"$dest$bindir/pmcbench" compare "$json" "$json" >"$wd.compare" 2>&1 ||
+			{ cat "$wd.compare" >&2; fail "$1 saved $(basename "$json"), which pmcbench compare cannot read"; }
+	done
+	echo "ok: $1 ($(head -n 1 "$wd.out"))"
+}
+
+[ $# -gt 0 ] || fail "no examples given"
+for src in "$@"; do
+	name=$(basename "$src" .c)
+	cp "$srcdir/bench/examples/$src" "$tmp/$src" || fail "bench/examples/$src is missing"
+	# shellcheck disable=SC2086 # the flags are lists of words
+	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name" \
+		"$tmp/$src" $libs || fail "$src does not build against the installed pmcbench"
+	run_example "$name (shared)" "$tmp/$name" "$dest$libdir"
+
+	# shellcheck disable=SC2086
+	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name-static" \
+		"$tmp/$src" $static_libs || fail "$src does not link statically against libpmcbench.a"
+	if readelf -d "$tmp/$name-static" | grep -q 'NEEDED.*libpmcbench'; then
+		fail "$name-static still needs libpmcbench.so"
+	fi
+	run_example "$name (static)" "$tmp/$name-static" ""
+done
+
+case $CC in
+*clang*) cxx=clang++ ;;
+*) cxx=g++ ;;
+esac
+if command -v "$cxx" >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	$cxx -std=c++11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/header-cxx" \
+		"$srcdir/tests/install/header.cpp" $libs || fail "the public headers do not build as C++"
+	run_example "header.cpp (C++)" "$tmp/header-cxx" "$dest$libdir"
+else
+	echo "skip: no $cxx, the C++ check of the headers did not run"
+fi
