@@ -36,8 +36,8 @@ static struct pmc_result *build(void)
 	assert_int_equal(pmc_metric_add_missing(m), 0);
 	m = pmc_benchmark_metric(b, "task-clock");
 	assert_non_null(m);
-	assert_int_equal(pmc_metric_add_reading(m, "scaled", 1000, 200, 100), 0);
-	assert_int_equal(pmc_metric_add_reading(m, "not-counted", 0, 200, 0), 0);
+	assert_int_equal(pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_SCALED, .value = 1000, .enabled = 200, .running = 100}), 0);
+	assert_int_equal(pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_NOT_COUNTED, .value = 0, .enabled = 200, .running = 0}), 0);
 	b = pmc_result_add_benchmark(r, "hash", NULL);
 	assert_non_null(b);
 	return r;
@@ -47,7 +47,8 @@ static void check(const struct pmc_result *r)
 {
 	const struct pmc_benchmark *b;
 	const struct pmc_metric *m;
-	const char *key, *value, *status;
+	const char *key, *value;
+	enum pmc_status status;
 	double v = -1;
 	int code = 7, sig = 7;
 	bool timed_out = true;
@@ -91,10 +92,10 @@ static void check(const struct pmc_result *r)
 	assert_int_equal(pmc_metric_sample(m, 0, &v), 0);
 	assert_true(v == 2000.0); /* 1000 * 200 / 100 */
 	assert_int_equal(pmc_metric_status(m, 0, &status), 0);
-	assert_string_equal(status, "scaled");
+	assert_int_equal(status, PMC_STATUS_SCALED);
 	assert_int_equal(pmc_metric_sample(m, 1, &v), -ENODATA);
 	assert_int_equal(pmc_metric_status(m, 1, &status), 0);
-	assert_string_equal(status, "not-counted");
+	assert_int_equal(status, PMC_STATUS_NOT_COUNTED);
 	assert_null(pmc_benchmark_metric_at(b, 2));
 }
 
@@ -154,11 +155,11 @@ static void bad_samples_and_names_are_refused(void **state)
 	assert_int_equal(pmc_metric_add_value(m, INFINITY), -EINVAL);
 	assert_int_equal(pmc_metric_add_value(m, 1.0), 0);
 	/* A metric's samples are all readings or none. */
-	assert_int_equal(pmc_metric_add_reading(m, "counted", 1, 1, 1), -EINVAL);
+	assert_int_equal(pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_COUNTED, .value = 1, .enabled = 1, .running = 1}), -EINVAL);
 	c = pmc_benchmark_metric(b, "cycles");
-	assert_int_equal(pmc_metric_add_reading(c, "bogus", 1, 1, 1), -EINVAL);
-	assert_int_equal(pmc_metric_add_reading(c, "scaled", 1, 1, 0), -EINVAL);
-	assert_int_equal(pmc_metric_add_reading(c, "counted", 5, 1, 1), 0);
+	assert_int_equal(pmc_metric_add_reading(c, &(struct pmc_reading){.status = (enum pmc_status)99, .value = 1, .enabled = 1, .running = 1}), -EINVAL);
+	assert_int_equal(pmc_metric_add_reading(c, &(struct pmc_reading){.status = PMC_STATUS_SCALED, .value = 1, .enabled = 1, .running = 0}), -EINVAL);
+	assert_int_equal(pmc_metric_add_reading(c, &(struct pmc_reading){.status = PMC_STATUS_COUNTED, .value = 5, .enabled = 1, .running = 1}), 0);
 	assert_int_equal(pmc_metric_add_value(c, 5.0), -EINVAL);
 	assert_int_equal(pmc_metric_add_missing(c), -EINVAL);
 	assert_int_equal(pmc_metric_nsamples(c), 1);

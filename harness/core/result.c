@@ -431,21 +431,21 @@ int pmc_metric_add_missing(struct pmc_metric *m)
 	return pmc_metric_append(m, NAN, NULL);
 }
 
-int pmc_metric_add_reading(struct pmc_metric *m, const char *status, uint64_t value,
-			   uint64_t enabled, uint64_t running)
+int pmc_metric_add_reading(struct pmc_metric *m, const struct pmc_reading *reading)
 {
-	struct pmc_reading rd = {.value = value, .enabled = enabled, .running = running};
+	struct pmc_reading rd;
 	double v = NAN;
 
-	if (!m || !status || pmc_status_from_name(status, &rd.status) < 0)
+	if (!m || !reading || (unsigned)reading->status > PMC_STATUS_EXACT)
 		return -EINVAL;
+	rd = *reading;
 	if (rd.status == PMC_STATUS_SCALED) {
 		/* Scaling (docs/events.md): value * enabled / running, in double. */
-		if (running == 0)
+		if (rd.running == 0)
 			return -EINVAL;
-		v = (double)value * (double)enabled / (double)running;
+		v = (double)rd.value * (double)rd.enabled / (double)rd.running;
 	} else if (pmc_status_has_value(rd.status)) {
-		v = (double)value;
+		v = (double)rd.value;
 	}
 	rd.scaled = v;
 	return pmc_metric_append(m, v, &rd);
@@ -547,12 +547,12 @@ int pmc_metric_sample(const struct pmc_metric *m, size_t i, double *ret)
 	return 0;
 }
 
-int pmc_metric_status(const struct pmc_metric *m, size_t i, const char **ret)
+int pmc_metric_status(const struct pmc_metric *m, size_t i, enum pmc_status *ret)
 {
 	if (!m || i >= m->n)
 		return -ERANGE;
 	if (!m->has_status)
 		return -ENODATA;
-	*ret = pmc_status_name(m->status[i]);
+	*ret = m->status[i];
 	return 0;
 }

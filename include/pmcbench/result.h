@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "pmcbench/common.h"
+#include "pmcbench/counters.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,13 +59,12 @@ PMC_API int pmc_metric_add_value(struct pmc_metric *m, double value);
  * whose samples carry counter readings. */
 PMC_API int pmc_metric_add_missing(struct pmc_metric *m);
 
-/* Appends a counter reading: its status ("counted", "scaled", "not-counted",
- * "unsupported", "denied", "exact") and the raw value, time enabled and time running
- * (ns). The sample is the value scaled by enabled / running, or not measured when the
- * status holds no number. Returns 0, -ENOMEM, or -EINVAL for an unknown status, a
- * "scaled" reading that never ran, or a metric whose earlier samples carry no reading. */
-PMC_API int pmc_metric_add_reading(struct pmc_metric *m, const char *status, uint64_t value,
-				   uint64_t enabled, uint64_t running);
+/* Appends a counter reading as pmc_counters_read() gives it (status, raw value, time
+ * enabled and running). The sample is the value scaled by enabled / running, or not
+ * measured when the status holds no number; the raw reading is kept. Returns 0, -ENOMEM,
+ * or -EINVAL for an unknown status, a scaled reading that never ran, or a metric whose
+ * earlier samples carry no reading. */
+PMC_API int pmc_metric_add_reading(struct pmc_metric *m, const struct pmc_reading *reading);
 
 /* ---- Files ---- */
 
@@ -130,10 +130,9 @@ PMC_API const char *pmc_metric_unit(const struct pmc_metric *m);
 PMC_API size_t pmc_metric_nsamples(const struct pmc_metric *m);
 PMC_API int pmc_metric_sample(const struct pmc_metric *m, size_t i, double *ret);
 
-/* The status of sample i as a name ("counted", "scaled", ...; static text) in *ret:
- * 0, -ENODATA for a metric that is not a counter (wall-time, derived ones), -ERANGE
- * when i is out of range. */
-PMC_API int pmc_metric_status(const struct pmc_metric *m, size_t i, const char **ret);
+/* The status of sample i in *ret (pmc_status_name() names it): 0, -ENODATA for a metric
+ * that is not a counter (wall-time, derived ones), -ERANGE when i is out of range. */
+PMC_API int pmc_metric_status(const struct pmc_metric *m, size_t i, enum pmc_status *ret);
 
 #ifdef __cplusplus
 }
