@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "harness/core/result.h"
-#include "reporters/reporters.h"
+#include "pmcbench/report.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -83,14 +83,14 @@ static struct pmc_metric *plain(struct pmc_benchmark *b, const char *id, const d
 
 static char *render(const struct pmc_result *r, bool markdown, bool median)
 {
-	struct pmc_report_opts o = {.median = median, .confidence = 0.95};
+	PMC_OPTS(pmc_report_opts, o, .median = median, .confidence = 0.95);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	int err;
 
 	assert_non_null(f);
-	err = markdown ? pmc_report_markdown(f, r, &o) : pmc_report_table(f, r, &o);
+	err = pmc_report_result(f, markdown ? "markdown" : "table", r, &o, NULL, 0);
 	assert_int_equal(fclose(f), 0);
 	if (err != 0)
 		print_error("report returned %d; text so far:\n%s\n", err, text);
@@ -645,20 +645,20 @@ static void test_zero_mean_and_empty(void **state)
 static void test_bad_arguments(void **state)
 {
 	struct pmc_result *r = pmc_result_new("perf");
-	struct pmc_report_opts bad = {.confidence = 1.5};
+	PMC_OPTS(pmc_report_opts, bad, .confidence = 1.5);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(r);
 	assert_non_null(f);
-	assert_int_equal(pmc_report_table(NULL, r, NULL), -EINVAL);
-	assert_int_equal(pmc_report_table(f, NULL, NULL), -EINVAL);
-	assert_int_equal(pmc_report_table(f, r, &bad), -EINVAL);
-	assert_int_equal(pmc_report_markdown(f, r, &bad), -EINVAL);
+	assert_int_equal(pmc_report_result(NULL, "table", r, NULL, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_report_result(f, "table", NULL, NULL, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_report_result(f, "table", r, &bad, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_report_result(f, "markdown", r, &bad, NULL, 0), -EINVAL);
 	/* NULL options: means at 95%. */
-	assert_int_equal(pmc_report_table(f, r, NULL), 0);
-	assert_int_equal(pmc_report_markdown(f, r, NULL), 0);
+	assert_int_equal(pmc_report_result(f, "table", r, NULL, NULL, 0), 0);
+	assert_int_equal(pmc_report_result(f, "markdown", r, NULL, NULL, 0), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_contains(text, "No benchmarks");
 	free(text);
