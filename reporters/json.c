@@ -42,13 +42,19 @@ static json_t *jnum(double v, bool measured)
 
 	if (!isfinite(v))
 		return json_null();
-	if (v == trunc(v) && fabs(v) < 1e15)
-		return json_integer((json_int_t)v);
-	if (!measured) {
+	if (!measured && v != trunc(v)) {
 		snprintf(buf, sizeof(buf), "%.10g", v);
 		v = strtod(buf, NULL);
 	}
+	if (v == trunc(v) && fabs(v) < 1e15)
+		return json_integer((json_int_t)v);
 	return json_real(v);
+}
+
+/* A geometric mean: a real, with every digit. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* Sets key to value (taking its reference); false when either is missing. */
@@ -244,8 +250,8 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 				 "simulated", b->simulated, "derived", b->derived, "counts",
 				 jcounts(b->counts, b->nmissing), "geomean",
 				 json_pack("{s:I s:o s:o s:o}", "n", (json_int_t)b->geo_n, "old",
-					   jnum(b->geo_old, false), "new", jnum(b->geo_new, false), "ratio",
-					   jnum(b->geo_ratio, false)));
+					   jreal(b->geo_old), "new", jreal(b->geo_new), "ratio",
+					   jreal(b->geo_ratio)));
 		if (!head) {
 			r = -ENOMEM;
 			break;
