@@ -48,21 +48,16 @@ int pmc_report_format(const char *name, enum pmc_report_kind kind, const char **
 	return 0;
 }
 
-const char *pmc_report_format_names(enum pmc_report_kind kind)
+/* "table, json, ..." of the formats that render kind, into buf. */
+static void format_names(enum pmc_report_kind kind, char *buf, size_t len)
 {
-	static char names[2][128];
-	char *buf = names[kind == PMC_REPORT_COMPARISON];
+	size_t o = 0;
 
-	/* Built from the constant table; every caller writes the same bytes. */
-	if (!buf[0]) {
-		size_t o = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
-			if (renders(reporters[i], kind))
-				o += (size_t)snprintf(buf + o, sizeof(names[0]) - o, "%s%s",
-						      o ? ", " : "", reporters[i]->name);
-	}
-	return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(reporters) && o < len; i++)
+		if (renders(reporters[i], kind))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+					      reporters[i]->name);
 }
 
 /* The reporter for name, or an error in err. */
@@ -74,10 +69,13 @@ static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kin
 	*ret = 0;
 	if (!rep || !renders(rep, kind)) {
 		*ret = rep ? -EOPNOTSUPP : -ENOENT;
-		if (err && errlen)
+		if (err && errlen) {
+			char names[128];
+
+			format_names(kind, names, sizeof(names));
 			snprintf(err, errlen, "format '%s': %s; use %s", format ? format : "(null)",
-				 rep ? "cannot render this report" : "unknown format",
-				 pmc_report_format_names(kind));
+				 rep ? "cannot render this report" : "unknown format", names);
+		}
 		return NULL;
 	}
 	return rep;

@@ -606,6 +606,45 @@ static void test_markdown_rows(void **state)
 	pmc_result_free(r);
 }
 
+/* Every format that renders a result is reached by its name through one lookup, reads
+ * the same analysis, and never prints a number for what was not measured. */
+static void test_every_format_by_name(void **state)
+{
+	static const struct {
+		const char *format, *want;
+	} cases[] = {
+	    {"table", "Benchmark: sort (6 runs)"},
+	    {"markdown", "### sort"},
+	    {"md", "| task-clock | 1.05 | "},
+	    {"stats", "task-clock               ns        6"},
+	    {"csv", "\"sort\",\"task-clock\",\"ns\",1,1000000,\"counted\",1000000,1000000,"
+		    "1000000\n\"sort\",\"task-clock\""},
+	    {"json", "{\"schema\":\"pmcbench-result/1\",\n"},
+	};
+	const double tc[] = {1.0e6, 1.1e6, 0.9e6, 1.0e6, 1.1e6, 1.2e6};
+	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_benchmark *b = bench(r, "sort", NULL, 6);
+	PMC_OPTS(pmc_report_opts, o, .median = false);
+
+	counted(b, "task-clock", tc, 6);
+	failed(b, "cycles", PMC_STATUS_UNSUPPORTED, ENOENT, 6);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		char err[256] = "";
+
+		assert_non_null(f);
+		assert_int_equal(pmc_report_result(f, cases[i].format, r, &o, err, sizeof(err)), 0);
+		assert_string_equal(err, "");
+		assert_int_equal(fclose(f), 0);
+		assert_contains(text, cases[i].want);
+		assert_no_nan(text);
+		free(text);
+	}
+	pmc_result_free(r);
+}
+
 /* A mean of 0 has no relative spread: the spread is shown in the metric's unit. */
 static void test_zero_mean_and_empty(void **state)
 {
@@ -679,6 +718,7 @@ int main(void)
 	    cmocka_unit_test(test_markdown_rows),
 	    cmocka_unit_test(test_zero_mean_and_empty),
 	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_every_format_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

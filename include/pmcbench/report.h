@@ -48,10 +48,6 @@ enum pmc_report_kind {
 PMC_API int pmc_report_format(const char *name, enum pmc_report_kind kind, const char **ret_name,
 			      const char **ret_ext);
 
-/* The names of the formats that render `kind`, comma-separated ("table, json, csv,
- * markdown, stats"), for help texts and messages. Static storage. */
-PMC_API const char *pmc_report_format_names(enum pmc_report_kind kind);
-
 /* Writes the report of r in the named format to out; r is only read. Returns 0,
  * -EINVAL (bad arguments, options or result), -ENOENT or -EOPNOTSUPP (format), -ENOMEM
  * or -EIO, with one line in err. */
