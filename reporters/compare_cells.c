@@ -135,19 +135,22 @@ static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *bu
 		else if (isnan(row->ratio))
 			snprintf(buf, len, "from 0 (exact)%s", d);
 		else
-			snprintf(buf, len, "%+.*f%% (exact)%s", pmc_fmt_percent_decimals(pct), pct, d);
+			snprintf(buf, len, "%+.*f%% (exact)%s", pmc_fmt_percent_decimals(pct), pct,
+				 d);
 	} else if (isnan(row->ratio)) {
 		snprintf(buf, len, "? (values <= 0)%s", d);
 	} else {
 		double pct = (row->ratio - 1) * 100;
 
 		if (isnan(row->ratio_lo)) {
-			snprintf(buf, len, "%+.*f%% (no CI)%s", pmc_fmt_percent_decimals(pct), pct, d);
+			snprintf(buf, len, "%+.*f%% (no CI)%s", pmc_fmt_percent_decimals(pct), pct,
+				 d);
 		} else {
 			double lo = (row->ratio_lo - 1) * 100, hi = (row->ratio_hi - 1) * 100;
 
-			snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]%s", pmc_fmt_percent_decimals(pct), pct,
-				 pmc_fmt_percent_decimals(lo), lo, pmc_fmt_percent_decimals(hi), hi, d);
+			snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]%s",
+				 pmc_fmt_percent_decimals(pct), pct, pmc_fmt_percent_decimals(lo),
+				 lo, pmc_fmt_percent_decimals(hi), hi, d);
 		}
 	}
 }
@@ -252,4 +255,3 @@ const char *pmc_cmp_label(const char *name, const char *fallback)
 {
 	return name ? name : fallback;
 }
-

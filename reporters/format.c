@@ -47,7 +47,7 @@ void pmc_fmt_count(double v, char *buf, size_t len)
  * The threshold is a hair below step so that 999.996 becomes 1.00 of the next unit
  * rather than 1000.00 of this one. */
 static const char *scaled_unit(double v, const char *const *units, size_t n, double step, char *buf,
-			      size_t len)
+			       size_t len)
 {
 	size_t i = 0;
 
@@ -289,4 +289,3 @@ void pmc_fmt_percent(double pct, bool sign, char *buf, size_t len)
 {
 	snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", pmc_fmt_percent_decimals(pct), pct);
 }
-

@@ -91,7 +91,8 @@ static json_t *json_threshold(const struct pmc_cmp_row *row)
 	if (!th)
 		return json_null();
 	return json_pack("{s:s s:b s:o s:s}", "text", th->text, "absolute", th->absolute, "limit",
-			 jnum(th->limit, true), "regression", row->bad > 0 ? "increase" : "decrease");
+			 jnum(th->limit, true), "regression",
+			 row->bad > 0 ? "increase" : "decrease");
 }
 
 static const char *const kind_names[] = {"tested", "exact", "missing"};
@@ -124,15 +125,15 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 	ok = ok && jset(o, "old", json_side(&row->old, row->has_old)) &&
 	     jset(o, "new", json_side(&row->new, row->has_new));
 	for (size_t i = 0; ok && i < sizeof(nums) / sizeof(nums[0]); i++)
-		ok = jset(o, nums[i].key,
-			  jnum(*(const double *)((const char *)row + nums[i].off),
-			       nums[i].measured));
+		ok = jset(
+		    o, nums[i].key,
+		    jnum(*(const double *)((const char *)row + nums[i].off), nums[i].measured));
 	ok = ok && jset(o, "significant", json_boolean(row->significant)) &&
 	     jset(o, "testable", json_boolean(row->testable)) &&
 	     jset(o, "threshold", json_threshold(row)) &&
-	     jset(o, "verdict", json_string(row->kind == PMC_ROW_MISSING
-						? "not compared"
-						: pmc_verdict_name(row->verdict))) &&
+	     jset(o, "verdict",
+		  json_string(row->kind == PMC_ROW_MISSING ? "not compared"
+							   : pmc_verdict_name(row->verdict))) &&
 	     jset(o, "why", row->why ? json_string(row->why) : json_null());
 	if (!ok) {
 		json_decref(o);
@@ -194,7 +195,7 @@ static const char *outcome_word(int code)
 }
 
 static int json_comparison(FILE *out, const struct pmc_comparison *c,
-		       const struct pmc_report_opts *o)
+			   const struct pmc_report_opts *o)
 {
 	struct pmc_sbuf sb = {0};
 	int r;
@@ -292,7 +293,6 @@ end:
 	free(sb.p);
 	return r;
 }
-
 
 const struct pmc_reporter pmc_reporter_json = {
     .name = "json",

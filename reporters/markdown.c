@@ -116,7 +116,7 @@ static void md_header(FILE *out, const char *on, const char *nn)
 }
 
 static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
-			   const struct pmc_report_opts *o)
+			       const struct pmc_report_opts *o)
 {
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
 	size_t max_changed = o->md_max_changed ? o->md_max_changed : 1000;
@@ -164,8 +164,8 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 		pmc_escape_md(out, b->metric);
 		fputs(" (", out);
 		pmc_escape_md(out, b->unit ? b->unit : "count");
-		fprintf(out, ", %s)%s%s\n\n", pmc_cmp_better_text(b->better), b->simulated ? " — simulated" : "",
-			b->derived ? " — derived" : "");
+		fprintf(out, ", %s)%s%s\n\n", pmc_cmp_better_text(b->better),
+			b->simulated ? " — simulated" : "", b->derived ? " — derived" : "");
 		for (size_t j = 0; j < b->nrows; j++) {
 			const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
 
@@ -237,4 +237,3 @@ const struct pmc_reporter pmc_reporter_markdown = {
     .needs_analysis = true,
     .comparison = markdown_comparison,
 };
-

@@ -12,7 +12,7 @@
 
 /* In the order help texts list them. */
 static const struct pmc_reporter *const reporters[] = {
-    &pmc_reporter_table, &pmc_reporter_json,  &pmc_reporter_csv,
+    &pmc_reporter_table,    &pmc_reporter_json,	 &pmc_reporter_csv,
     &pmc_reporter_markdown, &pmc_reporter_stats,
 };
 
@@ -89,8 +89,9 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 
 	if (!PMC_OPTS_VALID(opts, struct pmc_report_opts)) {
 		if (err && errlen)
-			snprintf(err, errlen, "report options: unknown fields set (sz %zu); "
-					      "rebuild against this library's headers",
+			snprintf(err, errlen,
+				 "report options: unknown fields set (sz %zu); "
+				 "rebuild against this library's headers",
 				 opts->sz);
 		return -EINVAL;
 	}

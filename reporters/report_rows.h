@@ -58,7 +58,8 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
  * hands it to print, one blank line apart; `empty` is written for a result without
  * benchmarks. Returns 0, -EINVAL, -ENOMEM or -EIO. */
 int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct pmc_report_opts *o,
-			  const char *empty, void (*print)(FILE *, const struct pmc_report_block *));
+			  const char *empty,
+			  void (*print)(FILE *, const struct pmc_report_block *));
 
 /* The footnote mark of cross-group ratios. */
 #define PMC_REPORT_CROSS_MARK "†"

@@ -1,5 +1,5 @@
-/* The full summary statistics of every measured metric (run --stats, format "stats"): n, mean (Welford),
- * stddev, median with its CI, MAD, min, max, CV, in the metric's own unit. Metrics
+/* The full summary statistics of every measured metric (run --stats, format "stats"): n, mean
+ * (Welford), stddev, median with its CI, MAD, min, max, CV, in the metric's own unit. Metrics
  * without a single measured run are left out: they have no statistics. The numbers come
  * from the analysis. */
 #include <errno.h>

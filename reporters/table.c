@@ -541,7 +541,7 @@ static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
 }
 
 static int table_comparison(FILE *out, const struct pmc_comparison *c,
-			const struct pmc_report_opts *o)
+			    const struct pmc_report_opts *o)
 {
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
 	struct pmc_sbuf b = {0};
@@ -569,8 +569,9 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 		if (pmc_report_width(nn) > wn)
 			wn = pmc_report_width(nn);
 		pmc_sb_printf(&b, "%s%s [%s, %s]%s%s\n", bi ? "\n" : "", blk->metric,
-			  blk->unit ? blk->unit : "count", pmc_cmp_better_text(blk->better),
-			  blk->simulated ? " (simulated)" : "", blk->derived ? " (derived)" : "");
+			      blk->unit ? blk->unit : "count", pmc_cmp_better_text(blk->better),
+			      blk->simulated ? " (simulated)" : "",
+			      blk->derived ? " (derived)" : "");
 		cmp_cell(&b, "benchmark", wb, false);
 		cmp_cell(&b, on, wo, false);
 		cmp_cell(&b, nn, wn, false);

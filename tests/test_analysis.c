@@ -14,8 +14,7 @@
 #include "harness/core/analysis.h"
 #include "harness/core/result.h"
 
-static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled,
-				  uint64_t running)
+static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled, uint64_t running)
 {
 	struct pmc_reading rd = {
 	    .status = st,
@@ -51,7 +50,7 @@ static struct pmc_result *sample(void)
 	for (size_t i = 0; i < 7; i++) {
 		/* Runs 0 and 1 ran half and a quarter of their enabled time. */
 		uint64_t running = i == 0 ? 500 : i == 1 ? 250 : 1000;
-		enum pmc_status st = isnan(tc[i]) ? PMC_STATUS_NOT_COUNTED
+		enum pmc_status st = isnan(tc[i])     ? PMC_STATUS_NOT_COUNTED
 				     : running < 1000 ? PMC_STATUS_SCALED
 						      : PMC_STATUS_COUNTED;
 		struct pmc_reading rd = reading(st, tc[i], 1000, isnan(tc[i]) ? 0 : running);

@@ -56,11 +56,8 @@ static void test_short_values(void **state)
 	assert_string_equal(pmc_fmt_short(999.96, "count", buf, sizeof(buf)), "1k");
 	assert_string_equal(pmc_fmt_short(999.4, "count", buf, sizeof(buf)), "999.4");
 	assert_string_equal(pmc_fmt_short(9999.6, "count", buf, sizeof(buf)), "10k");
-	assert_string_equal(pmc_fmt_short(0.00012345, "ratio", buf, sizeof(buf)),
-			    "0.000");
-
+	assert_string_equal(pmc_fmt_short(0.00012345, "ratio", buf, sizeof(buf)), "0.000");
 }
-
 
 /* The run table's style: counts grouped as perf prints them, times and sizes in the
  * largest unit that keeps them at or above 1, the unit returned for its own column. */
@@ -126,11 +123,11 @@ static char *escaped(void (*esc)(FILE *, const char *), const char *s)
 	return buf;
 }
 
-#define assert_escaped(esc, in, want)                                                      \
-	do {                                                                                \
-		char *got_ = escaped(esc, in);                                              \
-		assert_string_equal(got_, want);                                            \
-		free(got_);                                                                 \
+#define assert_escaped(esc, in, want)                                                              \
+	do {                                                                                       \
+		char *got_ = escaped(esc, in);                                                     \
+		assert_string_equal(got_, want);                                                   \
+		free(got_);                                                                        \
 	} while (0)
 
 /* One Markdown rule for every report: markup characters get a backslash, control

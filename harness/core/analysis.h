@@ -25,7 +25,7 @@ struct pmc_metric_analysis {
 	 * enabled time the counter ran, over the runs that gave a value. */
 	bool scaled;
 	double running;
-	bool all_exact;			   /* every run has status exact */
+	bool all_exact;			  /* every run has status exact */
 	size_t status_count[PMC_NSTATUS]; /* runs per status (counter metrics) */
 };
 
@@ -37,8 +37,8 @@ struct pmc_bench_analysis {
 };
 
 struct pmc_analysis {
-	const struct pmc_result *r; /* borrowed: must outlive the analysis */
-	double confidence;	    /* of the CI of the median */
+	const struct pmc_result *r;	    /* borrowed: must outlive the analysis */
+	double confidence;		    /* of the CI of the median */
 	struct pmc_bench_analysis *benches; /* r->nbench entries */
 	size_t nbench;
 };
