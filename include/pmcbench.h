@@ -8,5 +8,6 @@
 #include "pmcbench/result.h"
 #include "pmcbench/counters.h"
 #include "pmcbench/events.h"
+#include "pmcbench/report.h"
 
 #endif /* PMCBENCH_H */

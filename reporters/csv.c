@@ -1,6 +1,7 @@
-/* CSV output (reporters.h): one row per benchmark, metric and run, for spreadsheets and
+/* CSV: one row per benchmark, metric and run, for spreadsheets and
  * data frames. Text fields are quoted by libcsv; a field that was not measured is
- * empty, never 0. Runs are numbered from 1. */
+ * empty, never 0. Runs are numbered from 1. Columns:
+ * benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running */
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 
 #include "harness/core/result.h"
-#include "reporters/reporters.h"
+#include "reporters/reporter.h"
 
 static void put_text(FILE *out, const char *s)
 {
@@ -72,7 +73,8 @@ static void put_row(FILE *out, const struct pmc_benchmark *b, const struct pmc_m
 	fputc('\n', out);
 }
 
-int pmc_report_csv(FILE *out, const struct pmc_result *r)
+static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
+		      const struct pmc_report_opts *o)
 {
 	locale_t c, old;
 
@@ -96,3 +98,9 @@ int pmc_report_csv(FILE *out, const struct pmc_result *r)
 		return errno ? -errno : -EIO;
 	return 0;
 }
+
+const struct pmc_reporter pmc_reporter_csv = {
+    .name = "csv",
+    .ext = ".csv",
+    .result = csv_result,
+};

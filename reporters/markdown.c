@@ -1,78 +1,42 @@
-/* The table of a result as GitHub-flavoured Markdown, for pull requests and
- * $GITHUB_STEP_SUMMARY: one section and one table per benchmark, with the same rows,
- * statuses and footnotes as the text table (report_rows.h). */
+/* Markdown for pull requests and $GITHUB_STEP_SUMMARY. A result: one section and one
+ * table per benchmark, with the same rows, statuses and footnotes as the text table
+ * (report_rows.h). A comparison: the outcome, then one table per metric, the rows
+ * without change folded away. Text from the input is escaped by escape.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/core/compare.h"
 #include "harness/core/result.h"
+#include "reporters/compare_cells.h"
+#include "reporters/escape.h"
+#include "reporters/format.h"
 #include "reporters/report_rows.h"
-#include "reporters/reporters.h"
-
-/* Text from the result (names, notes) and our placeholders ("<not supported>" would be
- * taken for an HTML tag) escaped for a table cell: CommonMark allows a backslash before
- * any ASCII punctuation, and GFM needs "\|" inside tables. Control characters become
- * spaces so that a newline cannot end the row. */
-static void put_md(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fputc(' ', out);
-		else if (strchr("\\`*_|<>[]#", c))
-			fprintf(out, "\\%c", c);
-		else
-			fputc(c, out);
-	}
-}
-
-/* A code span that holds s verbatim: the fence is one backtick longer than the longest
- * run inside, and padded when s starts or ends with a backtick (CommonMark 6.1). */
-static void put_code(FILE *out, const char *s)
-{
-	size_t run = 0, longest = 0, len = strlen(s);
-	bool pad = len && (s[0] == '`' || s[len - 1] == '`');
-
-	for (const char *p = s; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		longest = run > longest ? run : longest;
-	}
-	for (size_t i = 0; i <= longest; i++)
-		fputc('`', out);
-	if (pad)
-		fputc(' ', out);
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
-	if (pad)
-		fputc(' ', out);
-	for (size_t i = 0; i <= longest; i++)
-		fputc('`', out);
-}
+#include "reporters/reporter.h"
 
 static void print_row(FILE *out, const struct pmc_report_row *row)
 {
 	fputs("| ", out);
-	put_md(out, row->m->id);
+	pmc_escape_md(out, row->m->id);
 	if (row->marked)
 		fputs(" " PMC_REPORT_CROSS_MARK, out);
 	fputs(" | ", out);
-	put_md(out, row->value);
+	pmc_escape_md(out, row->value);
 	fputs(" | ", out);
-	put_md(out, row->spread);
+	pmc_escape_md(out, row->spread);
 	if (row->spread_kind[0]) {
 		fputc(' ', out);
-		put_md(out, row->spread_kind);
+		pmc_escape_md(out, row->spread_kind);
 	}
 	fputs(" | ", out);
-	put_md(out, row->unit);
+	pmc_escape_md(out, row->unit);
 	fputs(" | ", out);
-	put_md(out, row->extra);
+	pmc_escape_md(out, row->extra);
 	fputs(" | ", out);
-	put_md(out, row->comment);
+	pmc_escape_md(out, row->comment);
 	if (row->missing && row->why) {
 		fputs(": ", out);
-		put_md(out, row->why);
+		pmc_escape_md(out, row->why);
 	}
 	fputs(" |\n", out);
 }
@@ -91,11 +55,11 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	const struct pmc_benchmark *b = blk->b;
 
 	fputs("### ", out);
-	put_md(out, b->name ? b->name : "(unnamed)");
+	pmc_escape_md(out, b->name ? b->name : "(unnamed)");
 	fputs("\n\n", out);
 	if (b->command) {
 		fputs("Command: ", out);
-		put_code(out, b->command);
+		pmc_escape_md_code(out, b->command);
 		fputs(" · ", out);
 	}
 	fprintf(out, "%zu run%s", blk->runs, blk->runs == 1 ? "" : "s");
@@ -117,7 +81,159 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	print_footnotes(out, blk);
 }
 
-int pmc_report_markdown(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o)
+static int markdown_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
+			   const struct pmc_report_opts *o)
 {
-	return pmc_report_each_block(out, r, o, "_No benchmarks in the result._\n", print_block);
+	return pmc_report_each_block(out, a, o, "_No benchmarks in the result._\n", print_block);
 }
+
+/* ---- The comparison --------------------------------------------------------------- */
+
+static void md_row(FILE *out, const struct pmc_comparison *c, const struct pmc_cmp_row *row)
+{
+	struct pmc_cmp_cells k;
+	bool bold = row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_REGRESSION;
+
+	pmc_cmp_cells(c, row, &k);
+	fputs("| ", out);
+	pmc_escape_md(out, row->bench);
+	fprintf(out, " | %s | %s | %s%s%s | %s | ", k.old, k.new, bold ? "**" : "", k.change,
+		bold ? "**" : "", k.test);
+	pmc_escape_md(out, k.limit);
+	fprintf(out, " | %s%s%s", bold ? "**" : "", k.verdict, bold ? "**" : "");
+	if (row->why && row->kind != PMC_ROW_MISSING)
+		fprintf(out, " (%s)", row->why);
+	fputs(" |\n", out);
+}
+
+static void md_header(FILE *out, const char *on, const char *nn)
+{
+	fputs("| benchmark | ", out);
+	pmc_escape_md(out, on);
+	fputs(" | ", out);
+	pmc_escape_md(out, nn);
+	fputs(" | change (HL) | test | limit | verdict |\n|---|--:|--:|--:|---|--:|---|\n", out);
+}
+
+static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
+			       const struct pmc_report_opts *o)
+{
+	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
+	size_t max_changed = o->md_max_changed ? o->md_max_changed : 1000;
+	size_t max_same = o->md_max_unchanged ? o->md_max_unchanged : 100;
+
+	fprintf(out, "## pmcbench %s", o->gate ? "gate" : "compare");
+	if (o->gate || o->error)
+		fprintf(out, ": %s", o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code));
+	fputs("\n\n", out);
+	pmc_escape_md_code(out, on);
+	fputs(" → ", out);
+	pmc_escape_md_code(out, nn);
+	fputs("\n\n", out);
+	if (o->error) {
+		fputs("**Error:** ", out);
+		pmc_escape_md(out, o->error);
+		fputs("\n\n", out);
+		if (!c)
+			return 0;
+	}
+	pmc_cmp_outcome_counts(out, c, true);
+	fprintf(out, " (%zu benchmark%s in both", c->ncommon, c->ncommon == 1 ? "" : "s");
+	if (c->nonly_old || c->nonly_new) {
+		fprintf(out, "; %zu only in ", c->nonly_old);
+		pmc_escape_md(out, on);
+		fprintf(out, ", %zu only in ", c->nonly_new);
+		pmc_escape_md(out, nn);
+	}
+	fputs(").\n", out);
+	if (c->nwarnings) {
+		fputs("\n", out);
+		for (size_t i = 0; i < c->nwarnings; i++) {
+			if (pmc_cmp_same_as_error(c->warnings[i], o))
+				continue;
+			fputs("> **Warning:** ", out);
+			pmc_escape_md(out, c->warnings[i]);
+			fputs("\n>\n", out);
+		}
+	}
+	for (size_t bi = 0; bi < c->nblocks; bi++) {
+		const struct pmc_cmp_block *b = &c->blocks[bi];
+		size_t nchanged = 0, nsame = 0, shown;
+
+		fputs("\n### ", out);
+		pmc_escape_md(out, b->metric);
+		fputs(" (", out);
+		pmc_escape_md(out, b->unit ? b->unit : "count");
+		fprintf(out, ", %s)%s%s\n\n", pmc_cmp_better_text(b->better),
+			b->simulated ? " — simulated" : "", b->derived ? " — derived" : "");
+		for (size_t j = 0; j < b->nrows; j++) {
+			const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
+
+			if (row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_NO_CHANGE)
+				nsame++;
+			else
+				nchanged++;
+		}
+		if (nchanged) {
+			md_header(out, on, nn);
+			shown = 0;
+			for (size_t j = 0; j < b->nrows && shown < max_changed; j++) {
+				const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
+
+				if (row->kind != PMC_ROW_MISSING &&
+				    row->verdict == PMC_VERDICT_NO_CHANGE)
+					continue;
+				md_row(out, c, row);
+				shown++;
+			}
+			if (nchanged > shown)
+				fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
+					nchanged - shown);
+		}
+		if (b->geo_n) {
+			char go[32], gn[32], gc[24];
+
+			if (!nchanged)
+				md_header(out, on, nn);
+			pmc_fmt_short(b->geo_old, b->unit, go, sizeof(go));
+			pmc_fmt_short(b->geo_new, b->unit, gn, sizeof(gn));
+			pmc_fmt_percent((b->geo_ratio - 1) * 100, true, gc, sizeof(gc));
+			fprintf(out, "| **geomean** | %s | %s | %s | n=%zu | | |\n", go, gn, gc,
+				b->geo_n);
+		}
+		if (nsame) {
+			fprintf(out,
+				"\n<details><summary>%zu benchmark%s without change</summary>"
+				"\n\n",
+				nsame, nsame == 1 ? "" : "s");
+			md_header(out, on, nn);
+			shown = 0;
+			for (size_t j = 0; j < b->nrows && shown < max_same; j++) {
+				const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
+
+				if (row->kind == PMC_ROW_MISSING ||
+				    row->verdict != PMC_VERDICT_NO_CHANGE)
+					continue;
+				md_row(out, c, row);
+				shown++;
+			}
+			if (nsame > shown)
+				fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
+					nsame - shown);
+			fputs("\n</details>\n", out);
+		}
+	}
+	fputs("\n<sub>", out);
+	pmc_cmp_settings_line(out, c);
+	fputs("</sub>\n", out);
+	return 0;
+}
+
+const struct pmc_reporter pmc_reporter_markdown = {
+    .name = "markdown",
+    .alias = "md",
+    .ext = ".md",
+    .result = markdown_result,
+    .needs_analysis = true,
+    .comparison = markdown_comparison,
+};

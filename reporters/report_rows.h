@@ -1,14 +1,16 @@
-/* Private to the run reporters (table.c, markdown.c): one benchmark of a result turned
+/* Private to the run reporters (table.c, markdown.c): one benchmark's analysis turned
  * into display rows, so that the text table and the Markdown table show the same
- * numbers, statuses and marks. Built in table.c. */
+ * numbers, statuses and marks. Built in table.c; the numbers come from the analysis
+ * (harness/core/analysis.h), never computed here. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+struct pmc_analysis;
+struct pmc_bench_analysis;
 struct pmc_benchmark;
-struct pmc_result;
 struct pmc_metric;
 struct pmc_report_opts;
 
@@ -26,6 +28,7 @@ struct pmc_report_row {
 };
 
 struct pmc_report_block {
+	const struct pmc_bench_analysis *ba;
 	const struct pmc_benchmark *b;
 	size_t runs; /* the benchmark's runs (or its longest metric) */
 	size_t failed, timed_out;
@@ -38,17 +41,12 @@ struct pmc_report_block {
 	bool any_spread, any_mad, any_scaled, any_cross, any_partial, any_simulated;
 };
 
-/* Fills *ret from b (median: medians instead of means; confidence for the CI of the
- * median); free it with pmc_report_block_free(). Returns 0, -ENOMEM, or -EINVAL for a
- * malformed benchmark (a metric holding an infinite value, arrays missing). */
-int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double confidence,
+/* Fills *ret from a benchmark's analysis (median: medians instead of means; confidence:
+ * the analysis's, for the footnotes); free it with pmc_report_block_free(). Returns 0,
+ * -ENOMEM or -EINVAL. */
+int pmc_report_block_build(const struct pmc_bench_analysis *ba, bool median, double confidence,
 			   struct pmc_report_block *ret);
 void pmc_report_block_free(struct pmc_report_block *blk);
-
-/* NULL options mean means and a 95% CI; a confidence of 0 means 0.95. Returns 0, or
- * -EINVAL for a confidence outside (0, 1). */
-int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,
-			    double *ret_confidence);
 
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
 size_t pmc_report_width(const char *s);
@@ -56,11 +54,12 @@ size_t pmc_report_width(const char *s);
 /* The notes under a block that explain its marks, one per line, each after bullet. */
 void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet);
 
-/* The loop both reporters share: checks the arguments, builds each benchmark's block and
+/* The loop both reporters share: builds each benchmark's block from the analysis and
  * hands it to print, one blank line apart; `empty` is written for a result without
  * benchmarks. Returns 0, -EINVAL, -ENOMEM or -EIO. */
-int pmc_report_each_block(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o,
-			  const char *empty, void (*print)(FILE *, const struct pmc_report_block *));
+int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct pmc_report_opts *o,
+			  const char *empty,
+			  void (*print)(FILE *, const struct pmc_report_block *));
 
 /* The footnote mark of cross-group ratios. */
 #define PMC_REPORT_CROSS_MARK "†"

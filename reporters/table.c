@@ -9,107 +9,16 @@
 #include <string.h>
 
 #include "harness/core/metrics.h"
+#include "harness/core/analysis.h"
+#include "harness/core/compare.h"
 #include "harness/core/result.h"
-#include "harness/core/stats.h"
+#include "reporters/compare_cells.h"
+#include "reporters/escape.h"
+#include "reporters/format.h"
 #include "reporters/report_rows.h"
-#include "reporters/reporters.h"
+#include "reporters/reporter.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
-
-/* ---- Numbers ---------------------------------------------------------------------- */
-
-/* |v| rounded to an integer with its digits grouped by three, as perf prints counts. */
-static void fmt_grouped(double v, char *buf, size_t len)
-{
-	char digits[400];
-	size_t n, o = 0;
-	int k = snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-
-	if (k < 0 || (size_t)k >= sizeof(digits) || k > 30) {
-		/* Far beyond any count: scientific notation rather than 40 digits. */
-		snprintf(buf, len, "%.3e", v);
-		return;
-	}
-	n = (size_t)k;
-	if (v < 0 && strcmp(digits, "0") != 0 && o + 1 < len)
-		buf[o++] = '-';
-	for (size_t i = 0; i < n && o + 1 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-}
-
-/* Counts: whole numbers grouped; a mean below 1000 keeps two decimals (0.30 context
- * switches per run says more than 0) unless they would read .00 (a mean of 103 computed
- * as 103.00000000000001). */
-static void fmt_count(double v, char *buf, size_t len)
-{
-	if (fabs(v - round(v)) < 0.005 || fabs(v) >= 1000)
-		fmt_grouped(v, buf, len);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
-/* v in the largest unit of units[] that keeps it at or above 1 ("1.23 ms", "3.45 MiB").
- * The threshold is a hair below step so that 999.996 becomes 1.00 of the next unit
- * rather than 1000.00 of this one. */
-static const char *fmt_scaled(double v, const char *const *units, size_t n, double step, char *buf,
-			      size_t len)
-{
-	size_t i = 0;
-
-	while (i + 1 < n && fabs(v) >= step - 0.005) {
-		v /= step;
-		i++;
-	}
-	snprintf(buf, len, i == 0 && v == floor(v) ? "%.0f" : "%.2f", v);
-	return units[i];
-}
-
-/* Formats v in the metric's unit; returns the unit to show after it (static storage or
- * unit itself). Never writes "nan" or "inf". */
-static const char *fmt_value(double v, const char *unit, char *buf, size_t len)
-{
-	static const char *const times[] = {"ns", "us", "ms", "s"};
-	static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return "";
-	}
-	if (!unit || strcmp(unit, "count") == 0) {
-		fmt_count(v, buf, len);
-		return "";
-	}
-	if (strcmp(unit, "ns") == 0)
-		return fmt_scaled(v, times, ARRAY_SIZE(times), 1000, buf, len);
-	if (strcmp(unit, "bytes") == 0)
-		return fmt_scaled(v, sizes, ARRAY_SIZE(sizes), 1024, buf, len);
-	snprintf(buf, len, "%.2f", v);
-	if (strcmp(unit, "percent") == 0)
-		return "%";
-	if (strcmp(unit, "ratio") == 0)
-		return "";
-	return unit;
-}
-
-/* "± 1.23%" of center, or the spread in the metric's unit when center is 0. */
-static void fmt_spread(double spread, double center, const char *unit, char *buf, size_t len)
-{
-	char v[48];
-	const char *u;
-
-	if (spread == 0) {
-		snprintf(buf, len, "± 0.00%%");
-	} else if (center != 0 && isfinite(spread / fabs(center))) {
-		snprintf(buf, len, "± %.2f%%", spread / fabs(center) * 100);
-	} else {
-		u = fmt_value(spread, unit, v, sizeof(v));
-		snprintf(buf, len, "± %s%s%s", v, *u ? " " : "", u);
-	}
-}
 
 /* ---- Rows ------------------------------------------------------------------------- */
 
@@ -188,12 +97,12 @@ static const char *errno_name(int err)
 	}
 }
 
-#define NSTATUS (PMC_STATUS_EXACT + 1)
-
 /* A metric with no measured run: the placeholder perf uses, and the status words. */
-static void fill_missing(const struct pmc_metric *m, struct pmc_report_row *row)
+static void fill_missing(const struct pmc_metric_analysis *ma, struct pmc_report_row *row)
 {
-	size_t count[NSTATUS] = {0}, kinds = 0, last = 0, o = 0;
+	const struct pmc_metric *m = ma->m;
+	const size_t *count = ma->status_count;
+	size_t kinds = 0, last = 0, o = 0;
 	const char *name = errno_name(m->error);
 
 	row->missing = true;
@@ -203,10 +112,10 @@ static void fill_missing(const struct pmc_metric *m, struct pmc_report_row *row)
 		snprintf(row->comment, sizeof(row->comment), "not measured");
 		return;
 	}
-	for (size_t i = 0; i < m->n; i++) {
-		if ((unsigned)m->status[i] < NSTATUS && count[m->status[i]]++ == 0) {
+	for (size_t s = 0; s < PMC_NSTATUS; s++) {
+		if (count[s]) {
 			kinds++;
-			last = m->status[i];
+			last = s;
 		}
 	}
 	if (kinds == 1 && last == PMC_STATUS_UNSUPPORTED)
@@ -221,7 +130,7 @@ static void fill_missing(const struct pmc_metric *m, struct pmc_report_row *row)
 				     pmc_status_name((enum pmc_status)last));
 	} else {
 		/* Runs disagree: say how many runs got which status. */
-		for (size_t s = 0; s < NSTATUS && o < sizeof(row->comment); s++) {
+		for (size_t s = 0; s < PMC_NSTATUS && o < sizeof(row->comment); s++) {
 			if (count[s])
 				o += (size_t)snprintf(row->comment + o, sizeof(row->comment) - o,
 						      "%s%s in %zu run%s", o ? ", " : "",
@@ -242,45 +151,6 @@ static void cell_add(char *cell, size_t len, const char *text)
 		snprintf(cell + o, len - o, "%s%s", o ? " " : "", text);
 }
 
-/* The mean share of its enabled time the counter ran, over the runs that gave a value;
- * false when no run was multiplexed. */
-static bool running_fraction(const struct pmc_metric *m, double *ret)
-{
-	double sum = 0;
-	size_t k = 0;
-	bool scaled = false;
-
-	if (!m->has_status)
-		return false;
-	for (size_t i = 0; i < m->n; i++) {
-		if (isnan(m->values[i]) || m->raw[i].enabled == 0)
-			continue;
-		scaled |= m->status[i] == PMC_STATUS_SCALED;
-		sum += fmin(1.0, (double)m->raw[i].running / (double)m->raw[i].enabled);
-		k++;
-	}
-	if (!scaled || k == 0)
-		return false;
-	*ret = sum / (double)k;
-	return true;
-}
-
-static bool all_exact(const struct pmc_metric *m)
-{
-	if (!m->has_status || m->n == 0)
-		return false;
-	for (size_t i = 0; i < m->n; i++)
-		if (m->status[i] != PMC_STATUS_EXACT)
-			return false;
-	return true;
-}
-
-static int summarize(const struct pmc_metric *m, const struct pmc_report_block *blk,
-		     struct pmc_summary *ret)
-{
-	return pmc_summary_compute(m->values, m->n, blk->confidence, ret);
-}
-
 /* "# 1.23 insn per cycle" (without the "#") for each derived metric shown beside h. */
 static int fill_comment(const struct pmc_report_block *blk, const struct pmc_metric *h,
 			size_t h_present, struct pmc_report_row *row)
@@ -289,21 +159,17 @@ static int fill_comment(const struct pmc_report_block *blk, const struct pmc_met
 
 	for (size_t i = 0; i < b->nmetrics; i++) {
 		const struct pmc_metric *d = &b->metrics[i];
+		const struct pmc_metric_analysis *da = &blk->ba->metrics[i];
 		const char *text = "";
-		struct pmc_summary s;
 		size_t k;
 		char v[48], piece[112];
-		int err;
 
 		if (d == h || host_of(b, d, &text) != h || !is_attached(b, d))
 			continue;
-		k = count_present(d);
+		k = da->present;
 		if (k == 0)
 			continue;
-		err = summarize(d, blk, &s);
-		if (err < 0)
-			return err;
-		fmt_value(blk->median ? s.median : s.mean, "ratio", v, sizeof(v));
+		pmc_fmt_value(blk->median ? da->s.median : da->s.mean, "ratio", v, sizeof(v));
 		snprintf(piece, sizeof(piece), "%s%s%s", v, text,
 			 d->cross_group ? " " PMC_REPORT_CROSS_MARK : "");
 		cell_add(row->comment, sizeof(row->comment), piece);
@@ -315,12 +181,13 @@ static int fill_comment(const struct pmc_report_block *blk, const struct pmc_met
 	return 0;
 }
 
-static int fill_row(struct pmc_report_block *blk, const struct pmc_metric *m,
+static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analysis *ma,
 		    struct pmc_report_row *row)
 {
-	struct pmc_summary s;
-	size_t k = count_present(m);
-	double center, spread, frac;
+	const struct pmc_metric *m = ma->m;
+	const struct pmc_summary *s = &ma->s;
+	size_t k = ma->present;
+	double center, spread;
 	char piece[48];
 	int err;
 
@@ -331,42 +198,39 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric *m,
 	row->marked = m->cross_group;
 	blk->any_cross |= m->cross_group;
 	if (k == 0) {
-		fill_missing(m, row);
+		fill_missing(ma, row);
 		return 0;
 	}
-	err = summarize(m, blk, &s);
-	if (err < 0)
-		return err;
 
-	center = blk->median ? s.median : s.mean;
-	row->unit = fmt_value(center, m->unit, row->value, sizeof(row->value));
+	center = blk->median ? s->median : s->mean;
+	row->unit = pmc_fmt_value(center, m->unit, row->value, sizeof(row->value));
 	/* One run has no spread to show (perf stat -r 1 shows none either). */
-	if (s.n >= 2) {
+	if (s->n >= 2) {
 		if (!blk->median) {
-			spread = s.stddev;
-		} else if (s.has_ci) {
+			spread = s->stddev;
+		} else if (s->has_ci) {
 			/* Half-width of the distribution-free CI of the median (stats.h); the
 			 * larger side, since order statistics need not be symmetric. */
-			spread = fmax(s.ci_hi - s.median, s.median - s.ci_lo);
+			spread = fmax(s->ci_hi - s->median, s->median - s->ci_lo);
 		} else {
-			spread = s.mad;
+			spread = s->mad;
 			row->spread_kind = "MAD";
 			blk->any_mad = true;
 		}
-		fmt_spread(spread, center, m->unit, row->spread, sizeof(row->spread));
+		pmc_fmt_spread(spread, center, m->unit, row->spread, sizeof(row->spread));
 		blk->any_spread = true;
 	}
 
-	if (running_fraction(m, &frac)) {
-		snprintf(piece, sizeof(piece), "(%.2f%%)", frac * 100);
+	if (ma->scaled) {
+		snprintf(piece, sizeof(piece), "(%.2f%%)", ma->running * 100);
 		cell_add(row->extra, sizeof(row->extra), piece);
 		blk->any_scaled = true;
 	}
 	if (m->simulated) {
 		cell_add(row->extra, sizeof(row->extra),
-			 all_exact(m) ? "(simulated, exact)" : "(simulated)");
+			 ma->all_exact ? "(simulated, exact)" : "(simulated)");
 		blk->any_simulated = true;
-	} else if (all_exact(m)) {
+	} else if (ma->all_exact) {
 		cell_add(row->extra, sizeof(row->extra), "(exact)");
 	}
 	if (k < blk->runs) {
@@ -391,35 +255,23 @@ void pmc_report_block_free(struct pmc_report_block *blk)
 	blk->nrows = 0;
 }
 
-int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double confidence,
+int pmc_report_block_build(const struct pmc_bench_analysis *ba, bool median, double confidence,
 			   struct pmc_report_block *ret)
 {
+	const struct pmc_benchmark *b = ba ? ba->b : NULL;
 	struct pmc_report_block blk = {
+	    .ba = ba,
 	    .b = b,
 	    .median = median,
 	    .confidence = confidence,
 	};
-	size_t max_n = 0;
 	int err;
 
-	if (!b || !ret || (b->nmetrics && !b->metrics))
+	if (!b || !ret)
 		return -EINVAL;
-	for (size_t i = 0; i < b->nruns && b->runs; i++) {
-		if (b->runs[i].timed_out)
-			blk.timed_out++;
-		else if (b->runs[i].exit_code != 0 || b->runs[i].term_signal != 0)
-			blk.failed++;
-	}
-	for (size_t i = 0; i < b->nmetrics; i++) {
-		if (b->metrics[i].n && !b->metrics[i].values)
-			return -EINVAL;
-		if (b->metrics[i].has_status && b->metrics[i].n &&
-		    (!b->metrics[i].status || !b->metrics[i].raw))
-			return -EINVAL;
-		max_n = b->metrics[i].n > max_n ? b->metrics[i].n : max_n;
-	}
-	blk.runs = b->nruns > max_n ? b->nruns : max_n;
-
+	blk.runs = ba->runs;
+	blk.failed = ba->failed;
+	blk.timed_out = ba->timed_out;
 	blk.rows = calloc(b->nmetrics ? b->nmetrics : 1, sizeof(*blk.rows));
 	if (!blk.rows)
 		return -ENOMEM;
@@ -428,7 +280,7 @@ int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double co
 
 		if (is_trailer(m->id) || is_attached(b, m))
 			continue;
-		err = fill_row(&blk, m, &blk.rows[blk.nrows++]);
+		err = fill_row(&blk, &ba->metrics[i], &blk.rows[blk.nrows++]);
 		if (err < 0)
 			goto fail_row;
 	}
@@ -440,7 +292,7 @@ int pmc_report_block_build(const struct pmc_benchmark *b, bool median, double co
 
 		if (!m)
 			continue;
-		err = fill_row(&blk, m, &blk.rows[blk.nrows++]);
+		err = fill_row(&blk, &ba->metrics[m - b->metrics], &blk.rows[blk.nrows++]);
 		if (err < 0)
 			goto fail_row;
 	}
@@ -471,14 +323,6 @@ struct line {
 	size_t pending;
 };
 
-/* Result text (names, commands, notes) may hold control characters: shown as spaces so
- * that a newline in a note cannot break the layout. */
-static void put_text(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
-}
-
 static void line_gap(struct line *l, size_t n)
 {
 	l->pending += n;
@@ -490,7 +334,7 @@ static void line_put(struct line *l, const char *s)
 		return;
 	fprintf(l->out, "%*s", (int)l->pending, "");
 	l->pending = 0;
-	put_text(l->out, s);
+	pmc_escape_text(l->out, s);
 }
 
 /* A cell of width w (skipped when the whole column is empty), after gap spaces. */
@@ -542,11 +386,11 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 		line_put(&l, row->comment);
 		if (row->why) {
 			line_put(&l, ": ");
-			put_text(out, row->why);
+			pmc_escape_text(out, row->why);
 		}
 	} else if (row->comment[0]) {
 		line_put(&l, "# ");
-		put_text(out, row->comment);
+		pmc_escape_text(out, row->comment);
 	}
 	line_end(&l);
 }
@@ -556,7 +400,7 @@ static void print_header(FILE *out, const struct pmc_report_block *blk)
 	const struct pmc_benchmark *b = blk->b;
 
 	fputs("Benchmark: ", out);
-	put_text(out, b->name ? b->name : "(unnamed)");
+	pmc_escape_text(out, b->name ? b->name : "(unnamed)");
 	fprintf(out, " (%zu run%s", blk->runs, blk->runs == 1 ? "" : "s");
 	if (blk->failed)
 		fprintf(out, ", %zu failed", blk->failed);
@@ -565,7 +409,7 @@ static void print_header(FILE *out, const struct pmc_report_block *blk)
 	fputs(")\n", out);
 	if (b->command) {
 		fputs("Command:   ", out);
-		put_text(out, b->command);
+		pmc_escape_text(out, b->command);
 		fputc('\n', out);
 	}
 }
@@ -629,36 +473,19 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	pmc_report_footnotes(out, blk, "  ");
 }
 
-int pmc_report_opts_resolve(const struct pmc_report_opts *o, bool *ret_median,
-			    double *ret_confidence)
-{
-	double confidence = o && o->confidence != 0 ? o->confidence : 0.95;
-
-	if (!(confidence > 0 && confidence < 1))
-		return -EINVAL;
-	*ret_median = o && o->median;
-	*ret_confidence = confidence;
-	return 0;
-}
-
-int pmc_report_each_block(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o,
+int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct pmc_report_opts *o,
 			  const char *empty, void (*print)(FILE *, const struct pmc_report_block *))
 {
-	bool median;
-	double confidence;
 	int err;
 
-	if (!out || !r || (r->nbench && !r->benchmarks))
+	if (!out || !a || !o)
 		return -EINVAL;
-	err = pmc_report_opts_resolve(o, &median, &confidence);
-	if (err < 0)
-		return err;
-	if (r->nbench == 0)
+	if (a->nbench == 0)
 		fputs(empty, out);
-	for (size_t i = 0; i < r->nbench; i++) {
+	for (size_t i = 0; i < a->nbench; i++) {
 		struct pmc_report_block blk;
 
-		err = pmc_report_block_build(&r->benchmarks[i], median, confidence, &blk);
+		err = pmc_report_block_build(&a->benches[i], o->median, a->confidence, &blk);
 		if (err < 0)
 			return err;
 		if (i > 0)
@@ -671,7 +498,128 @@ int pmc_report_each_block(FILE *out, const struct pmc_result *r, const struct pm
 	return 0;
 }
 
-int pmc_report_table(FILE *out, const struct pmc_result *r, const struct pmc_report_opts *o)
+static int table_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
+			const struct pmc_report_opts *o)
 {
-	return pmc_report_each_block(out, r, o, "No benchmarks in the result.\n", print_block);
+	return pmc_report_each_block(out, a, o, "No benchmarks in the result.\n", print_block);
 }
+
+/* ---- The comparison table ------------------------------------------------------- */
+
+static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
+{
+	static const char spaces[] = "                                                            ";
+	size_t n = pmc_report_width(s);
+
+	pmc_sb_puts(b, s);
+	if (last)
+		return;
+	/* A cell wider than its column pushes the rest of its row, by one space at least. */
+	n = n + 1 < w + 2 ? w + 2 - n : 1;
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		pmc_sb_put(b, spaces, k);
+		n -= k;
+	}
+}
+
+static int table_comparison(FILE *out, const struct pmc_comparison *c,
+			    const struct pmc_report_opts *o)
+{
+	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
+	struct pmc_sbuf b = {0};
+	bool ok = true;
+
+	if (!c) {
+		fprintf(out, "error: %s\n", o->error);
+		return 0;
+	}
+	for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
+		const struct pmc_cmp_block *blk = &c->blocks[bi];
+		size_t wb = strlen("benchmark"), wo = 16, wn = 16, wt = 15, wl = 5, wc = 24;
+		struct pmc_cmp_cells k;
+
+		/* Name widths exactly; value columns at their usual width (a longer cell
+		 * only pushes its own row), so the block is formatted in one pass. */
+		for (size_t j = 0; j < blk->nrows; j++) {
+			size_t w = pmc_report_width(c->rows[blk->rows[j]].bench);
+
+			if (w > wb)
+				wb = w < 60 ? w : 60;
+		}
+		if (pmc_report_width(on) > wo)
+			wo = pmc_report_width(on);
+		if (pmc_report_width(nn) > wn)
+			wn = pmc_report_width(nn);
+		pmc_sb_printf(&b, "%s%s [%s, %s]%s%s\n", bi ? "\n" : "", blk->metric,
+			      blk->unit ? blk->unit : "count", pmc_cmp_better_text(blk->better),
+			      blk->simulated ? " (simulated)" : "",
+			      blk->derived ? " (derived)" : "");
+		cmp_cell(&b, "benchmark", wb, false);
+		cmp_cell(&b, on, wo, false);
+		cmp_cell(&b, nn, wn, false);
+		/* The change is the Hodges-Lehmann estimate, not the ratio of the medians
+		 * shown beside it; the header says so (docs/compare.md, "Reports"). */
+		cmp_cell(&b, "change (HL)", wc, false);
+		cmp_cell(&b, "test", wt, false);
+		cmp_cell(&b, "limit", wl, false);
+		cmp_cell(&b, "verdict", 0, true);
+		pmc_sb_put(&b, "\n", 1);
+		for (size_t j = 0; j < blk->nrows && ok; j++) {
+			const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
+
+			pmc_cmp_cells(c, row, &k);
+			cmp_cell(&b, row->bench, wb, false);
+			cmp_cell(&b, k.old, wo, false);
+			cmp_cell(&b, k.new, wn, false);
+			cmp_cell(&b, k.change, wc, false);
+			cmp_cell(&b, k.test, wt, false);
+			cmp_cell(&b, k.limit, wl, false);
+			cmp_cell(&b, k.verdict, 0, true);
+			pmc_sb_put(&b, "\n", 1);
+			if (b.len > 32768)
+				ok = pmc_sb_flush(&b, out);
+		}
+		if (blk->geo_n) {
+			char go[32], gn[32], gc[24], n[24];
+
+			pmc_fmt_short(blk->geo_old, blk->unit, go, sizeof(go));
+			pmc_fmt_short(blk->geo_new, blk->unit, gn, sizeof(gn));
+			pmc_fmt_percent((blk->geo_ratio - 1) * 100, true, gc, sizeof(gc));
+			snprintf(n, sizeof(n), "n=%zu", blk->geo_n);
+			cmp_cell(&b, "geomean", wb, false);
+			cmp_cell(&b, go, wo, false);
+			cmp_cell(&b, gn, wn, false);
+			cmp_cell(&b, gc, wc, false);
+			cmp_cell(&b, n, wt, true);
+			pmc_sb_put(&b, "\n", 1);
+		}
+	}
+	pmc_sb_put(&b, "\n", 1);
+	for (size_t i = 0; i < c->nwarnings; i++)
+		if (!pmc_cmp_same_as_error(c->warnings[i], o))
+			pmc_sb_printf(&b, "warning: %s\n", c->warnings[i]);
+	if (o->error)
+		pmc_sb_printf(&b, "error: %s\n", o->error);
+	ok = ok && pmc_sb_flush(&b, out);
+	free(b.p);
+	if (!ok)
+		return -EIO;
+	if (o->gate || o->error)
+		fprintf(out, "%s %s; ", o->gate ? "gate:" : "compare:",
+			o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code));
+	pmc_cmp_outcome_counts(out, c, false);
+	fputc('\n', out);
+	pmc_cmp_settings_line(out, c);
+	fputc('\n', out);
+	return 0;
+}
+
+const struct pmc_reporter pmc_reporter_table = {
+    .name = "table",
+    .ext = ".txt",
+    .result = table_result,
+    .needs_analysis = true,
+    .comparison = table_comparison,
+};

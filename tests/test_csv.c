@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "harness/core/result.h"
-#include "reporters/reporters.h"
+#include "pmcbench/report.h"
 
 #define NCOLS 9
 
@@ -151,7 +151,7 @@ static void rows_hold_values_statuses_and_readings(void **state)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(pmc_report_csv(f, r), 0);
+	assert_int_equal(pmc_report_result(f, "csv", r, NULL, NULL, 0), 0);
 	assert_int_equal(fclose(f), 0);
 	print_message("%s", text);
 	parse_csv(text, len, &t);
@@ -174,7 +174,7 @@ static void write_errors_are_reported(void **state)
 
 	if (!f)
 		skip();
-	assert_int_equal(pmc_report_csv(f, r), -ENOSPC);
+	assert_int_equal(pmc_report_result(f, "csv", r, NULL, NULL, 0), -ENOSPC);
 	fclose(f);
 	pmc_result_free(r);
 }
@@ -186,7 +186,7 @@ static void empty_result_is_a_header(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	assert_int_equal(pmc_report_csv(f, r), 0);
+	assert_int_equal(pmc_report_result(f, "csv", r, NULL, NULL, 0), 0);
 	fclose(f);
 	assert_string_equal(text, "benchmark,metric,unit,run,value,status,raw_value,time_enabled,"
 				  "time_running\n");

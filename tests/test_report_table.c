@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "harness/core/result.h"
-#include "reporters/reporters.h"
+#include "pmcbench/report.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -83,14 +83,14 @@ static struct pmc_metric *plain(struct pmc_benchmark *b, const char *id, const d
 
 static char *render(const struct pmc_result *r, bool markdown, bool median)
 {
-	struct pmc_report_opts o = {.median = median, .confidence = 0.95};
+	PMC_OPTS(pmc_report_opts, o, .median = median, .confidence = 0.95);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	int err;
 
 	assert_non_null(f);
-	err = markdown ? pmc_report_markdown(f, r, &o) : pmc_report_table(f, r, &o);
+	err = pmc_report_result(f, markdown ? "markdown" : "table", r, &o, NULL, 0);
 	assert_int_equal(fclose(f), 0);
 	if (err != 0)
 		print_error("report returned %d; text so far:\n%s\n", err, text);
@@ -606,6 +606,45 @@ static void test_markdown_rows(void **state)
 	pmc_result_free(r);
 }
 
+/* Every format that renders a result is reached by its name through one lookup, reads
+ * the same analysis, and never prints a number for what was not measured. */
+static void test_every_format_by_name(void **state)
+{
+	static const struct {
+		const char *format, *want;
+	} cases[] = {
+	    {"table", "Benchmark: sort (6 runs)"},
+	    {"markdown", "### sort"},
+	    {"md", "| task-clock | 1.05 | "},
+	    {"stats", "task-clock               ns        6"},
+	    {"csv", "\"sort\",\"task-clock\",\"ns\",1,1000000,\"counted\",1000000,1000000,"
+		    "1000000\n\"sort\",\"task-clock\""},
+	    {"json", "{\"schema\":\"pmcbench-result/1\",\n"},
+	};
+	const double tc[] = {1.0e6, 1.1e6, 0.9e6, 1.0e6, 1.1e6, 1.2e6};
+	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_benchmark *b = bench(r, "sort", NULL, 6);
+	PMC_OPTS(pmc_report_opts, o, .median = false);
+
+	counted(b, "task-clock", tc, 6);
+	failed(b, "cycles", PMC_STATUS_UNSUPPORTED, ENOENT, 6);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		char err[256] = "";
+
+		assert_non_null(f);
+		assert_int_equal(pmc_report_result(f, cases[i].format, r, &o, err, sizeof(err)), 0);
+		assert_string_equal(err, "");
+		assert_int_equal(fclose(f), 0);
+		assert_contains(text, cases[i].want);
+		assert_no_nan(text);
+		free(text);
+	}
+	pmc_result_free(r);
+}
+
 /* A mean of 0 has no relative spread: the spread is shown in the metric's unit. */
 static void test_zero_mean_and_empty(void **state)
 {
@@ -645,20 +684,20 @@ static void test_zero_mean_and_empty(void **state)
 static void test_bad_arguments(void **state)
 {
 	struct pmc_result *r = pmc_result_new("perf");
-	struct pmc_report_opts bad = {.confidence = 1.5};
+	PMC_OPTS(pmc_report_opts, bad, .confidence = 1.5);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(r);
 	assert_non_null(f);
-	assert_int_equal(pmc_report_table(NULL, r, NULL), -EINVAL);
-	assert_int_equal(pmc_report_table(f, NULL, NULL), -EINVAL);
-	assert_int_equal(pmc_report_table(f, r, &bad), -EINVAL);
-	assert_int_equal(pmc_report_markdown(f, r, &bad), -EINVAL);
+	assert_int_equal(pmc_report_result(NULL, "table", r, NULL, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_report_result(f, "table", NULL, NULL, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_report_result(f, "table", r, &bad, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_report_result(f, "markdown", r, &bad, NULL, 0), -EINVAL);
 	/* NULL options: means at 95%. */
-	assert_int_equal(pmc_report_table(f, r, NULL), 0);
-	assert_int_equal(pmc_report_markdown(f, r, NULL), 0);
+	assert_int_equal(pmc_report_result(f, "table", r, NULL, NULL, 0), 0);
+	assert_int_equal(pmc_report_result(f, "markdown", r, NULL, NULL, 0), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_contains(text, "No benchmarks");
 	free(text);
@@ -679,6 +718,7 @@ int main(void)
 	    cmocka_unit_test(test_markdown_rows),
 	    cmocka_unit_test(test_zero_mean_and_empty),
 	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_every_format_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,5 @@
-/* The comparison reports (reporters/compare_report.c): what a reader of the table, of the
+/* The comparison reports (reporters/table.c, markdown.c, json.c) and the lookup of
+ * formats (reporters/report.c): what a reader of the table, of the
  * Markdown summary of a pull request and of the JSON report relies on. */
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +18,7 @@
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
-#include "reporters/compare_report.h"
+#include "pmcbench/report.h"
 
 /* The CLI's comparison layer (harness/cli_compare.c), compiled into this test so that
  * its output stream, exit codes and error lines can be checked without main.c, whose
@@ -146,15 +147,15 @@ static int teardown(void **state)
 	return 0;
 }
 
-static char *render(const struct pmc_comparison *c, enum pmc_compare_format fmt,
-		    const struct pmc_compare_report_opts *o)
+static char *render(const struct pmc_comparison *c, const char *fmt,
+		    const struct pmc_report_opts *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(pmc_compare_report(f, fmt, c, o), 0);
+	assert_int_equal(pmc_report_comparison(f, fmt, c, o, NULL, 0), 0);
 	fclose(f);
 	return buf;
 }
@@ -190,8 +191,8 @@ static const char *line_with(const char *text, const char *sub)
 static void test_table(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_compare_report_opts o = {.old_name = "base.json", .new_name = "pr.json"};
-	char *t = render(f->c, PMC_COMPARE_TABLE, &o);
+	struct pmc_report_opts o = {.sz = sizeof(o), .old_name = "base.json", .new_name = "pr.json"};
+	char *t = render(f->c, "table", &o);
 	const char *l;
 
 	assert_contains(t, "task-clock [ns, lower is better]\n");
@@ -237,7 +238,7 @@ static void test_table(void **state)
 
 	o.gate = true;
 	o.exit_code = 1;
-	t = render(f->c, PMC_COMPARE_TABLE, &o);
+	t = render(f->c, "table", &o);
 	assert_contains(t, "gate: FAIL (regression); 3 regressions");
 	free(t);
 }
@@ -245,13 +246,14 @@ static void test_table(void **state)
 static void test_markdown(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_compare_report_opts o = {
+	struct pmc_report_opts o = {
+	    .sz = sizeof(o),
 	    .old_name = "base.json",
 	    .new_name = "pr.json",
 	    .gate = true,
 	    .exit_code = 1,
 	};
-	char *t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
+	char *t = render(f->c, "markdown", &o);
 	const char *l;
 
 	assert_contains(t, "## pmcbench gate: FAIL (regression)\n");
@@ -281,7 +283,7 @@ static void test_markdown(void **state)
 
 	/* Rows are cut at the limit, and the cut is said. */
 	o.md_max_changed = 1;
-	t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
+	t = render(f->c, "markdown", &o);
 	assert_contains(t, "more (see the JSON report)");
 	free(t);
 }
@@ -289,13 +291,14 @@ static void test_markdown(void **state)
 static void test_json(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_compare_report_opts o = {
+	struct pmc_report_opts o = {
+	    .sz = sizeof(o),
 	    .old_name = "base.json",
 	    .new_name = "pr.json",
 	    .gate = true,
 	    .exit_code = 1,
 	};
-	char *t = render(f->c, PMC_COMPARE_JSON, &o);
+	char *t = render(f->c, "json", &o);
 	json_error_t jerr;
 	json_t *d, *metrics, *blk, *row;
 	size_t i, j;
@@ -364,7 +367,8 @@ static void test_json(void **state)
 
 static void test_error_reports(void **state)
 {
-	struct pmc_compare_report_opts o = {
+	struct pmc_report_opts o = {
+	    .sz = sizeof(o),
 	    .old_name = "a.json",
 	    .new_name = "b.json",
 	    .gate = true,
@@ -375,12 +379,12 @@ static void test_error_reports(void **state)
 	json_t *d;
 	char *t;
 
-	t = render(NULL, PMC_COMPARE_MARKDOWN, &o);
+	t = render(NULL, "markdown", &o);
 	assert_contains(t, "## pmcbench gate: ERROR");
 	assert_contains(t, "**Error:** a.json:3:1: unexpected end of input");
 	free(t);
 
-	t = render(NULL, PMC_COMPARE_JSON, &o);
+	t = render(NULL, "json", &o);
 	d = json_loads(t, 0, &jerr);
 	assert_non_null(d);
 	assert_string_equal(json_string_value(json_object_get(d, "outcome")), "error");
@@ -389,80 +393,60 @@ static void test_error_reports(void **state)
 	json_decref(d);
 	free(t);
 
-	t = render(NULL, PMC_COMPARE_TABLE, &o);
+	t = render(NULL, "table", &o);
 	assert_contains(t, "error: a.json:3:1");
 	free(t);
 
 	o.error = NULL;
-	assert_int_equal(pmc_compare_report(stdout, PMC_COMPARE_TABLE, NULL, &o), -EINVAL);
+	assert_int_equal(pmc_report_comparison(stdout, "table", NULL, &o, NULL, 0), -EINVAL);
 }
 
-static void test_value_format(void **state)
+/* One lookup by name picks the format, for results and comparisons alike. */
+static void test_format_lookup(void **state)
 {
-	char buf[32];
-	enum pmc_compare_format fmt;
+	const char *name = NULL, *ext = NULL;
+	char err[256];
 
-	assert_string_equal(pmc_compare_format_value(1234567, "count", buf, sizeof(buf)), "1.235M");
-	assert_string_equal(pmc_compare_format_value(999, "count", buf, sizeof(buf)), "999");
-	assert_string_equal(pmc_compare_format_value(1.5e6, "ns", buf, sizeof(buf)), "1.5ms");
-	assert_string_equal(pmc_compare_format_value(2.5e9, "ns", buf, sizeof(buf)), "2.5s");
-	assert_string_equal(pmc_compare_format_value(2097152, "bytes", buf, sizeof(buf)), "2MiB");
-	assert_string_equal(pmc_compare_format_value(1.25, "ratio", buf, sizeof(buf)), "1.250");
-	assert_string_equal(pmc_compare_format_value(2.5, "percent", buf, sizeof(buf)), "2.5%");
-	assert_string_equal(pmc_compare_format_value(NAN, "count", buf, sizeof(buf)), "-");
-	assert_string_equal(pmc_compare_format_value(INFINITY, "ns", buf, sizeof(buf)), "-");
+	assert_int_equal(pmc_report_format("md", PMC_REPORT_COMPARISON, &name, &ext), 0);
+	assert_string_equal(name, "markdown");
+	assert_string_equal(ext, ".md");
+	assert_int_equal(pmc_report_format("markdown", PMC_REPORT_RESULT, &name, NULL), 0);
+	assert_string_equal(name, "markdown");
+	assert_int_equal(pmc_report_format("json", PMC_REPORT_COMPARISON, &name, &ext), 0);
+	assert_string_equal(ext, ".json");
+	assert_int_equal(pmc_report_format("table", PMC_REPORT_RESULT, &name, NULL), 0);
+	assert_string_equal(name, "table");
+	assert_int_equal(pmc_report_format("stats", PMC_REPORT_RESULT, &name, NULL), 0);
+	/* CSV and the statistics table render results only. */
+	assert_int_equal(pmc_report_format("csv", PMC_REPORT_COMPARISON, &name, NULL),
+			 -EOPNOTSUPP);
+	assert_int_equal(pmc_report_format("stats", PMC_REPORT_COMPARISON, &name, NULL),
+			 -EOPNOTSUPP);
+	assert_int_equal(pmc_report_format("html", PMC_REPORT_RESULT, &name, NULL), -ENOENT);
+	assert_int_equal(pmc_report_format(NULL, PMC_REPORT_RESULT, &name, NULL), -ENOENT);
 
-	/* The table formats numbers without printf: it must print what printf would. */
-	for (int i = 0; i < 200000; i++) {
-		double e = (double)(i % 4000) / 4000.0 * 7.0 - 4.0; /* 1e-4 .. 1e3 */
-		double v = pow(10, e) * (1 + (double)i / 7.77e6);
-		char want[64];
-
-		if (i & 1)
-			v = -v;
-		snprintf(want, sizeof(want), "%.4g", v);
-		pmc_compare_format_value(v, "percent-like", buf, sizeof(buf));
-		*strchr(buf, ' ') = '\0';
-		if (strcmp(buf, want) != 0) {
-			print_error("%.17g: \"%s\", printf \"%s\"\n", v, buf, want);
-			fail();
-		}
-		snprintf(want, sizeof(want), "%.3f", v);
-		pmc_compare_format_value(v, "ratio", buf, sizeof(buf));
-		if (strcmp(buf, want) != 0) {
-			print_error("%.17g: \"%s\", printf \"%s\"\n", v, buf, want);
-			fail();
-		}
-	}
-	/* Rounding up to 1000 moves to the next prefix. */
-	assert_string_equal(pmc_compare_format_value(999.96, "count", buf, sizeof(buf)), "1k");
-	assert_string_equal(pmc_compare_format_value(999.4, "count", buf, sizeof(buf)), "999.4");
-	assert_string_equal(pmc_compare_format_value(9999.6, "count", buf, sizeof(buf)), "10k");
-	assert_string_equal(pmc_compare_format_value(0.00012345, "ratio", buf, sizeof(buf)),
-			    "0.000");
-
-	assert_int_equal(pmc_compare_format_parse("markdown", &fmt), 0);
-	assert_int_equal(fmt, PMC_COMPARE_MARKDOWN);
-	assert_int_equal(pmc_compare_format_parse("json", &fmt), 0);
-	assert_int_equal(fmt, PMC_COMPARE_JSON);
-	assert_int_equal(pmc_compare_format_parse("table", &fmt), 0);
-	assert_int_equal(fmt, PMC_COMPARE_TABLE);
-	assert_int_equal(pmc_compare_format_parse("html", &fmt), -EINVAL);
+	/* The entry points refuse what the lookup refuses, with words. */
+	assert_int_equal(pmc_report_comparison(stdout, "csv", NULL, NULL, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	assert_string_equal(err, "format 'csv': cannot render this report; use table, json, "
+				 "markdown");
+	assert_int_equal(pmc_report_result(stdout, "xml", NULL, NULL, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "format 'xml': unknown format; use table, json, csv, markdown, "
+				 "stats");
 }
 
 /* Writing to a stream that fails is an error of every format, never a silent success. */
 static void test_write_failure(void **state)
 {
 	struct fixture *f = *state;
-	enum pmc_compare_format fmts[] = {PMC_COMPARE_TABLE, PMC_COMPARE_MARKDOWN,
-					  PMC_COMPARE_JSON};
+	const char *fmts[] = {"table", "markdown", "json"};
 	FILE *full = fopen("/dev/full", "w");
 
 	if (!full)
 		skip();
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 		clearerr(full);
-		assert_int_equal(pmc_compare_report(full, fmts[i], f->c, NULL), -EIO);
+		assert_int_equal(pmc_report_comparison(full, fmts[i], f->c, NULL, NULL, 0), -EIO);
 	}
 	fclose(full);
 }
@@ -471,16 +455,16 @@ static void test_write_failure(void **state)
 static void test_error_repeating_a_warning_is_shown_once(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_compare_report_opts o = {.gate = true, .exit_code = 2};
+	struct pmc_report_opts o = {.sz = sizeof(o), .gate = true, .exit_code = 2};
 	char *t;
 
 	o.error = f->c->warnings[0];
-	t = render(f->c, PMC_COMPARE_TABLE, &o);
+	t = render(f->c, "table", &o);
 	assert_null(strstr(t, "warning: benchmark sets differ"));
 	assert_contains(t, "error: benchmark sets differ");
 	assert_contains(t, "warning: 1 row has no value"); /* the others stay */
 	free(t);
-	t = render(f->c, PMC_COMPARE_MARKDOWN, &o);
+	t = render(f->c, "markdown", &o);
 	assert_null(strstr(t, "**Warning:** benchmark sets differ"));
 	assert_contains(t, "**Error:** benchmark sets differ");
 	free(t);
@@ -666,7 +650,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	    cmocka_unit_test(test_error_reports),
-	    cmocka_unit_test(test_value_format),
+	    cmocka_unit_test(test_format_lookup),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),

@@ -19,13 +19,13 @@
 #include "harness/core/threshold.h"
 #include "harness/formats/result_json.h"
 #include "harness/formats/thresholds_json.h"
-#include "reporters/compare_report.h"
+#include "pmcbench/report.h"
 
 struct pmc_cli_compare_opts {
 	double alpha, confidence;
 	char **metrics;
 	size_t nmetrics;
-	enum pmc_compare_format format;
+	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	char *output;
 	struct pmc_thresholds *thresholds;
 	bool no_fdr, fail_on_inconclusive, force;
@@ -40,7 +40,7 @@ struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void)
 		return NULL;
 	o->alpha = 0.05;
 	o->confidence = 0.95;
-	o->format = PMC_COMPARE_TABLE;
+	o->format = "table";
 	o->thresholds = pmc_thresholds_new();
 	if (!o->thresholds) {
 		free(o);
@@ -209,7 +209,7 @@ int pmc_cli_compare_opts_parse(struct pmc_cli_compare_opts *o, int argc, char **
 	if ((r = opt_value(argc, argv, i, "--format", &v)) != 0) {
 		if (r < 0)
 			return r;
-		if (pmc_compare_format_parse(v, &o->format) < 0) {
+		if (pmc_report_format(v, PMC_REPORT_COMPARISON, &o->format, NULL) < 0) {
 			pmc_cli_error("--format '%s': unknown format; use table, markdown or json",
 				      v);
 			return -EINVAL;
@@ -278,16 +278,15 @@ void pmc_cli_compare_opts_help(FILE *out)
 
 /* Writes the report to path atomically (harness/base/atomic_file.h), so that a reader
  * never sees half a report. */
-static int write_report_file(const char *path, enum pmc_compare_format format,
-			     const struct pmc_comparison *c,
-			     const struct pmc_compare_report_opts *ro)
+static int write_report_file(const char *path, const char *format,
+			     const struct pmc_comparison *c, const struct pmc_report_opts *ro)
 {
 	struct pmc_atomic_file *af;
 	int r;
 
 	r = pmc_atomic_file_open(path, &af, NULL, 0);
 	if (r == 0) {
-		r = pmc_compare_report(pmc_atomic_file_stream(af), format, c, ro);
+		r = pmc_report_comparison(pmc_atomic_file_stream(af), format, c, ro, NULL, 0);
 		if (r < 0)
 			pmc_atomic_file_abort(af);
 		else
@@ -301,7 +300,7 @@ static int write_report_file(const char *path, enum pmc_compare_format format,
 /* Writes the report to its stream (stdout unless set) and to the --report file; returns
  * the exit code, which turns into an error when a report cannot be written. */
 static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-		struct pmc_compare_report_opts *ro, bool to_stream)
+		struct pmc_report_opts *ro, bool to_stream)
 {
 	int code = ro->error ? PMC_EXIT_ERROR : ro->exit_code;
 	FILE *out = report_stream(o);
@@ -310,7 +309,7 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 		int r;
 
 		errno = 0;
-		r = pmc_compare_report(out, o->format, c, ro);
+		r = pmc_report_comparison(out, o->format, c, ro, NULL, 0);
 		if (r == -EIO && errno)
 			r = -errno; /* what the failed write said: ENOSPC, EPIPE, ... */
 		else if (r == 0)
@@ -340,7 +339,8 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	    .nmetrics = o->nmetrics,
 	    .thresholds = o->thresholds,
 	};
-	struct pmc_compare_report_opts ro = {
+	struct pmc_report_opts ro = {
+	    .sz = sizeof(ro),
 	    .old_name = old_name,
 	    .new_name = new_name,
 	    .gate = gate,
@@ -360,7 +360,7 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 		ro.exit_code = PMC_EXIT_ERROR;
 		/* A table on stdout would only repeat the line above; a document is still
 		 * written, so that a job summary shows why the gate failed. */
-		emit(o, NULL, &ro, o->format != PMC_COMPARE_TABLE);
+		emit(o, NULL, &ro, strcmp(o->format, "table") != 0);
 		return PMC_EXIT_ERROR;
 	}
 	code = PMC_EXIT_OK;
@@ -406,7 +406,7 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	}
 	ro.exit_code = code;
 	/* The table carries its warnings; with a document on stdout they go to stderr. */
-	if (o->format != PMC_COMPARE_TABLE)
+	if (strcmp(o->format, "table") != 0)
 		for (size_t i = 0; i < c->nwarnings; i++)
 			pmc_cli_warn("%s", c->warnings[i]);
 	code = emit(o, c, &ro, true);
@@ -455,7 +455,8 @@ static void gate_help(FILE *out)
 static int load_failed(const struct pmc_cli_compare_opts *o, const char *err, const char *old_name,
 		       const char *new_name, bool gate)
 {
-	struct pmc_compare_report_opts ro = {
+	struct pmc_report_opts ro = {
+	    .sz = sizeof(ro),
 	    .old_name = old_name,
 	    .new_name = new_name,
 	    .gate = gate,
@@ -465,7 +466,7 @@ static int load_failed(const struct pmc_cli_compare_opts *o, const char *err, co
 
 	pmc_cli_error("%s", err);
 	/* The exit code is 2 already; a report that cannot be written adds its own line. */
-	emit(o, NULL, &ro, o->format != PMC_COMPARE_TABLE);
+	emit(o, NULL, &ro, strcmp(o->format, "table") != 0);
 	return PMC_EXIT_ERROR;
 }
 

@@ -26,9 +26,8 @@
 #include "harness/run/runner.h"
 #include "harness/run/spawn.h"
 #include "harness/run/words.h"
-#include "reporters/reporters.h"
+#include "pmcbench/report.h"
 
-enum format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_MARKDOWN };
 
 struct run_cli {
 	struct pmc_runner_opts ro;
@@ -40,7 +39,7 @@ struct run_cli {
 	bool shell, require_counters, median, quiet, stats;
 	const char *output, *baseline;
 	size_t reference; /* 1-based, 0: the first */
-	enum format format;
+	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	struct pmc_cli_compare_opts *copts;
 	bool runs_given, warmup_given;
 };
@@ -298,15 +297,7 @@ static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optin
 			c->output = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "table") == 0)
-				c->format = FORMAT_TABLE;
-			else if (strcmp(optarg, "json") == 0)
-				c->format = FORMAT_JSON;
-			else if (strcmp(optarg, "csv") == 0)
-				c->format = FORMAT_CSV;
-			else if (strcmp(optarg, "markdown") == 0)
-				c->format = FORMAT_MARKDOWN;
-			else {
+			if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
 				pmc_cli_error("--format: unknown format '%s'; use table, json, csv "
 					      "or markdown", optarg);
 				return -EINVAL;
@@ -693,7 +684,7 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 	b.nbench = k;
 	b.priv = NULL;
 	snprintf(label, sizeof(label), "%s", r->benchmarks[ref].name);
-	if (c->format == FORMAT_MARKDOWN) {
+	if (strcmp(c->format, "markdown") == 0) {
 		char fmt_opt[] = "--format", fmt_val[] = "markdown";
 		char *args[] = { fmt_opt, fmt_val, NULL };
 		int i = 0;
@@ -710,7 +701,7 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 
 int pmc_cli_run(int argc, char **argv)
 {
-	struct run_cli c = { .ro = { .sz = sizeof(c.ro), .runs = 10, .warmup = 1 } };
+	struct run_cli c = { .ro = { .sz = sizeof(c.ro), .runs = 10, .warmup = 1 }, .format = "table" };
 	struct pmc_event_list *events = NULL;
 	struct pmc_runner_cmd *cmds = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
@@ -828,33 +819,12 @@ int pmc_cli_run(int argc, char **argv)
 		goto out;
 	}
 
-	switch (c.format) {
-	case FORMAT_TABLE: {
-		struct pmc_report_opts ro = { .median = c.median, .confidence = 0.95 };
+	{
+		PMC_OPTS(pmc_report_opts, ro, .median = c.median, .confidence = 0.95);
 
-		r = pmc_report_table(stdout, result, &ro);
-		if (r == 0 && c.stats)
-			r = pmc_report_stats(stdout, result, 0.95);
-		break;
-	}
-	case FORMAT_MARKDOWN: {
-		struct pmc_report_opts ro = { .median = c.median, .confidence = 0.95 };
-
-		r = pmc_report_markdown(stdout, result, &ro);
-		break;
-	}
-	case FORMAT_CSV:
-		r = pmc_report_csv(stdout, result);
-		break;
-	case FORMAT_JSON: {
-		char *text = pmc_result_dumps(result);
-
-		r = text ? 0 : -ENOMEM;
-		if (text)
-			printf("%s\n", text);
-		free(text);
-		break;
-	}
+		r = pmc_report_result(stdout, c.format, result, &ro, NULL, 0);
+		if (r == 0 && c.stats && strcmp(c.format, "table") == 0)
+			r = pmc_report_result(stdout, "stats", result, &ro, NULL, 0);
 	}
 	if (r == 0 && (fflush(stdout) != 0 || ferror(stdout)))
 		r = -errno ? -errno : -EIO;
@@ -871,7 +841,7 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	code = PMC_EXIT_OK;
 	/* Standard output holds one JSON or CSV document; the verdict goes to stderr. */
-	if (c.format == FORMAT_JSON || c.format == FORMAT_CSV)
+	if (strcmp(c.format, "json") == 0 || strcmp(c.format, "csv") == 0)
 		pmc_cli_compare_opts_set_stream(c.copts, stderr);
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);

@@ -20,6 +20,7 @@
 #include "counters/counters.h"
 #include "harness/base/hashmap.h"
 #include "harness/base/suggest.h"
+#include "harness/core/analysis.h"
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
@@ -481,20 +482,18 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 	size_t na = j->na, nn = j->nn;
 	int r;
 
-	if (na)
-		pmc_metric_present(j->om, va);
-	if (nn)
-		pmc_metric_present(j->nm, vb);
+	/* The same summaries the run reports show (analysis.h); va and vb keep the
+	 * samples for the tests below. */
 	*ret_side = SIDE_OLD;
 	if (na) {
-		r = pmc_summary_compute(va, na, confidence, &row->old);
+		r = pmc_metric_summarize(j->om, confidence, va, NULL, &row->old);
 		if (r < 0)
 			return r;
 		row->has_old = true;
 	}
 	*ret_side = SIDE_NEW;
 	if (nn) {
-		r = pmc_summary_compute(vb, nn, confidence, &row->new);
+		r = pmc_metric_summarize(j->nm, confidence, vb, NULL, &row->new);
 		if (r < 0)
 			return r;
 		row->has_new = true;

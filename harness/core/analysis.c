@@ -1,0 +1,154 @@
+/* Summaries computed once (analysis.h): the statistics come from stats.c, the status
+ * facts from the per-run readings the result keeps (docs/result-schema.md). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/core/analysis.h"
+#include "harness/core/result.h"
+
+int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
+			 size_t *ret_n, struct pmc_summary *ret)
+{
+	size_t n;
+	int err;
+
+	if (!m || !values || !ret)
+		return -EINVAL;
+	n = pmc_metric_present(m, values);
+	if (n == 0)
+		return -EINVAL;
+	err = pmc_summary_compute(values, n, confidence, ret);
+	if (err < 0)
+		return err;
+	if (ret_n)
+		*ret_n = n;
+	return 0;
+}
+
+int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
+		       struct pmc_metric_analysis *ret)
+{
+	struct pmc_metric_analysis a = {.m = m};
+	double frac = 0;
+	size_t nfrac = 0;
+	int err;
+
+	if (!m || !ret || (m->n && !m->values))
+		return -EINVAL;
+	if (m->has_status && m->n && (!m->status || !m->raw))
+		return -EINVAL;
+	for (size_t i = 0; i < m->n; i++)
+		if (!isnan(m->values[i]))
+			a.present++;
+	if (a.present) {
+		err = pmc_summary_compute(m->values, m->n, confidence, &a.s);
+		if (err < 0)
+			return err;
+		a.has_summary = true;
+	}
+	if (m->has_status) {
+		a.all_exact = m->n > 0;
+		for (size_t i = 0; i < m->n; i++) {
+			enum pmc_status st = m->status[i];
+
+			if ((unsigned)st < PMC_NSTATUS)
+				a.status_count[st]++;
+			a.all_exact &= st == PMC_STATUS_EXACT;
+			if (isnan(m->values[i]) || m->raw[i].enabled == 0)
+				continue;
+			a.scaled |= st == PMC_STATUS_SCALED;
+			frac += fmin(1.0, (double)m->raw[i].running / (double)m->raw[i].enabled);
+			nfrac++;
+		}
+		if (nfrac)
+			a.running = frac / (double)nfrac;
+		else
+			a.scaled = false;
+	}
+	*ret = a;
+	return 0;
+}
+
+void pmc_bench_analysis_clear(struct pmc_bench_analysis *ba)
+{
+	if (!ba)
+		return;
+	free(ba->metrics);
+	ba->metrics = NULL;
+}
+
+int pmc_bench_analyze(const struct pmc_benchmark *b, double confidence,
+		      struct pmc_bench_analysis *ret)
+{
+	struct pmc_bench_analysis ba = {.b = b};
+	size_t max_n = 0;
+	int err;
+
+	if (!b || !ret || (b->nmetrics && !b->metrics))
+		return -EINVAL;
+	for (size_t i = 0; i < b->nruns && b->runs; i++) {
+		if (b->runs[i].timed_out)
+			ba.timed_out++;
+		else if (b->runs[i].exit_code != 0 || b->runs[i].term_signal != 0)
+			ba.failed++;
+	}
+	ba.metrics = calloc(b->nmetrics ? b->nmetrics : 1, sizeof(*ba.metrics));
+	if (!ba.metrics)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		err = pmc_metric_analyze(&b->metrics[i], confidence, &ba.metrics[i]);
+		if (err < 0)
+			goto fail_metric;
+		max_n = b->metrics[i].n > max_n ? b->metrics[i].n : max_n;
+	}
+	ba.runs = b->nruns > max_n ? b->nruns : max_n;
+	*ret = ba;
+	return 0;
+
+fail_metric:
+	pmc_bench_analysis_clear(&ba);
+	return err;
+}
+
+void pmc_analysis_free(struct pmc_analysis *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; a->benches && i < a->nbench; i++)
+		pmc_bench_analysis_clear(&a->benches[i]);
+	free(a->benches);
+	free(a);
+}
+
+int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret)
+{
+	struct pmc_analysis *a;
+	int err;
+
+	if (!r || !ret || (r->nbench && !r->benchmarks) || !(confidence > 0 && confidence < 1))
+		return -EINVAL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->r = r;
+	a->confidence = confidence;
+	a->benches = calloc(r->nbench ? r->nbench : 1, sizeof(*a->benches));
+	if (!a->benches) {
+		err = -ENOMEM;
+		goto fail_alloc;
+	}
+	for (size_t i = 0; i < r->nbench; i++) {
+		err = pmc_bench_analyze(&r->benchmarks[i], confidence, &a->benches[i]);
+		if (err < 0)
+			goto fail_alloc;
+		a->nbench++;
+	}
+	*ret = a;
+	return 0;
+
+fail_alloc:
+	pmc_analysis_free(a);
+	return err;
+}

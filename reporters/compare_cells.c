@@ -1,0 +1,257 @@
+/* What the comparison reports share (compare_cells.h): the cells of a row, the summary
+ * lines, and the line buffer the long reports write through. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/core/compare.h"
+#include "harness/core/metrics.h"
+#include "reporters/compare_cells.h"
+#include "pmcbench/report.h"
+#include "reporters/format.h"
+
+static bool sb_reserve(struct pmc_sbuf *b, size_t more)
+{
+	if (b->len + more + 1 <= b->cap)
+		return true;
+	if (!b->oom) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *grown;
+
+		while (cap < b->len + more + 1)
+			cap *= 2;
+		grown = realloc(b->p, cap);
+		if (grown) {
+			b->p = grown;
+			b->cap = cap;
+			return true;
+		}
+	}
+	b->oom = true;
+	return false;
+}
+
+void pmc_sb_put(struct pmc_sbuf *b, const char *s, size_t n)
+{
+	if (!sb_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void pmc_sb_puts(struct pmc_sbuf *b, const char *s)
+{
+	pmc_sb_put(b, s, strlen(s));
+}
+
+void pmc_sb_printf(struct pmc_sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (!b->p || (size_t)n >= b->cap - b->len) {
+		if (!sb_reserve(b, (size_t)n))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+bool pmc_sb_flush(struct pmc_sbuf *b, FILE *out)
+{
+	bool ok = !b->oom && fwrite(b->p, 1, b->len, out) == b->len;
+
+	b->len = 0;
+	return ok;
+}
+
+/* "1.235M ± 2.0%": the median and the larger half of its CI, relative to it. */
+/* buf holds 128 bytes: two numbers of at most 48 and the sign between them. */
+static void fmt_side(const struct pmc_summary *s, bool have, const char *unit, bool exact,
+		     char buf[static 128])
+{
+	static const char pm[] = " ± ";
+	size_t n;
+
+	if (!have) {
+		memcpy(buf, "no value", sizeof("no value"));
+		return;
+	}
+	n = pmc_fmt_short_to(buf, s->median, unit);
+	if (exact)
+		return;
+	memcpy(buf + n, pm, sizeof(pm));
+	n += sizeof(pm) - 1;
+	if (!s->has_ci) {
+		memcpy(buf + n, "∞", sizeof("∞"));
+	} else {
+		double half = fmax(s->ci_hi - s->median, s->median - s->ci_lo);
+
+		if (s->median != 0) {
+			double pct = half / fabs(s->median) * 100;
+
+			n += pmc_fmt_fixed_to(buf + n, pct, pmc_fmt_percent_decimals(pct), false);
+			memcpy(buf + n, "%", 2);
+		} else {
+			pmc_fmt_short_to(buf + n, half, unit);
+		}
+	}
+}
+
+static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *buf, size_t len)
+{
+	char d[48] = "";
+
+	if (row->kind == PMC_ROW_MISSING) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (row->kind == PMC_ROW_TESTED && !row->significant) {
+		snprintf(buf, len, "~");
+		return;
+	}
+	if (row->threshold && row->threshold->absolute) {
+		char v[32];
+
+		pmc_fmt_short(row->diff, unit, v, sizeof(v));
+		snprintf(d, sizeof(d), " (%s%s)", row->diff > 0 ? "+" : "", v);
+	}
+	if (row->kind == PMC_ROW_EXACT) {
+		double pct = (row->ratio - 1) * 100;
+
+		if (row->diff == 0)
+			snprintf(buf, len, "0%% (exact)");
+		else if (isnan(row->ratio))
+			snprintf(buf, len, "from 0 (exact)%s", d);
+		else
+			snprintf(buf, len, "%+.*f%% (exact)%s", pmc_fmt_percent_decimals(pct), pct,
+				 d);
+	} else if (isnan(row->ratio)) {
+		snprintf(buf, len, "? (values <= 0)%s", d);
+	} else {
+		double pct = (row->ratio - 1) * 100;
+
+		if (isnan(row->ratio_lo)) {
+			snprintf(buf, len, "%+.*f%% (no CI)%s", pmc_fmt_percent_decimals(pct), pct,
+				 d);
+		} else {
+			double lo = (row->ratio_lo - 1) * 100, hi = (row->ratio_hi - 1) * 100;
+
+			snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]%s",
+				 pmc_fmt_percent_decimals(pct), pct, pmc_fmt_percent_decimals(lo),
+				 lo, pmc_fmt_percent_decimals(hi), hi, d);
+		}
+	}
+}
+
+void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
+		   struct pmc_cmp_cells *out)
+{
+	const struct pmc_cmp_block *b = &c->blocks[row->block];
+	bool exact = row->kind == PMC_ROW_EXACT;
+	size_t na = row->has_old ? row->old.n : 0, nn = row->has_new ? row->new.n : 0;
+
+	fmt_side(&row->old, row->has_old, b->unit, exact, out->old);
+	fmt_side(&row->new, row->has_new, b->unit, exact, out->new);
+	fmt_change(row, b->unit, out->change, sizeof(out->change));
+	{
+		char *t = out->test;
+		size_t n = 0;
+
+		if (row->kind == PMC_ROW_TESTED && row->p < 0.001) {
+			memcpy(t, "p<0.001 ", 8);
+			n = 8;
+		} else if (row->kind == PMC_ROW_TESTED) {
+			memcpy(t, "p=", 2);
+			n = 2 + pmc_fmt_fixed_to(t + 2, row->p, 3, false);
+			t[n++] = ' ';
+		} else if (exact) {
+			memcpy(t, "exact ", 6);
+			n = 6;
+		}
+		memcpy(t + n, "n=", 2);
+		n += 2;
+		n += pmc_fmt_uint_to(t + n, na);
+		t[n++] = '+';
+		n += pmc_fmt_uint_to(t + n, nn);
+		t[n] = '\0';
+	}
+	out->limit = row->threshold ? row->threshold->text : "-";
+	out->verdict =
+	    row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict);
+}
+
+const char *pmc_cmp_better_text(int better)
+{
+	return better == PMC_HIGHER_IS_BETTER ? "higher is better" : "lower is better";
+}
+
+void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
+{
+	static const enum pmc_verdict order[] = {PMC_VERDICT_REGRESSION, PMC_VERDICT_IMPROVEMENT,
+						 PMC_VERDICT_NO_CHANGE, PMC_VERDICT_INCONCLUSIVE};
+	static const char *const plural[] = {"no change", "improvements", "regressions",
+					     "inconclusive"};
+
+	for (size_t i = 0; i < 4; i++) {
+		enum pmc_verdict v = order[i];
+		size_t n = c->counts[v];
+		bool bold = md && n > 0 && v == PMC_VERDICT_REGRESSION;
+
+		fprintf(out, "%s%s%zu %s%s", i ? ", " : "", bold ? "**" : "", n,
+			n == 1 ? pmc_verdict_name(v) : plural[v], bold ? "**" : "");
+	}
+	if (c->nmissing)
+		fprintf(out, ", %zu not compared", c->nmissing);
+}
+
+void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
+{
+	size_t tests = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == PMC_ROW_TESTED)
+			tests++;
+	fprintf(out,
+		"Mann-Whitney U two-sided p, alpha=%g%s; change (HL): Hodges-Lehmann "
+		"estimate of new/old with its %g%% CI (exact rows: new/old); ~: not significant",
+		c->alpha, c->fdr && tests ? ", Benjamini-Hochberg over the tests" : "",
+		c->confidence * 100);
+	if (c->fdr && tests)
+		fprintf(out, " (%zu tests; --no-fdr judges raw p)", tests);
+}
+
+const char *pmc_cmp_outcome_name(int code)
+{
+	switch (code) {
+	case 0:
+		return "PASS";
+	case 1:
+		return "FAIL (regression)";
+	case 3:
+		return "FAIL (inconclusive)";
+	default:
+		return "ERROR";
+	}
+}
+
+bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o)
+{
+	return o->error && strcmp(warning, o->error) == 0;
+}
+
+const char *pmc_cmp_label(const char *name, const char *fallback)
+{
+	return name ? name : fallback;
+}

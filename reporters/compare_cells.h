@@ -1,0 +1,56 @@
+/* Private to the comparison reporters (table.c, markdown.c, json.c): the cells of one
+ * row of a comparison, formatted once for the text and the Markdown table, the lines
+ * that sum a comparison up, and a line buffer for reports of 100,000 rows. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct pmc_comparison;
+struct pmc_cmp_row;
+struct pmc_report_opts;
+
+/* A growing line buffer: a row is built in memory and written with one fwrite, which is
+ * several times cheaper than a stdio call per cell for 100,000 rows. */
+struct pmc_sbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+void pmc_sb_put(struct pmc_sbuf *b, const char *s, size_t n);
+void pmc_sb_puts(struct pmc_sbuf *b, const char *s);
+void pmc_sb_printf(struct pmc_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes and empties the buffer; false when writing failed or memory ran out. */
+bool pmc_sb_flush(struct pmc_sbuf *b, FILE *out);
+
+struct pmc_cmp_cells {
+	char old[128], new[128], change[160], test[64];
+	const char *limit;
+	const char *verdict;
+};
+
+/* The cells of row: each side's median ± the half-width of its CI, the change with its
+ * interval ("~" when not significant), the test, the limit and the verdict. */
+void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
+		   struct pmc_cmp_cells *out);
+
+/* "higher is better" or "lower is better". */
+const char *pmc_cmp_better_text(int better);
+
+/* "1 regression, 0 improvements, ..." (md: the regressions in bold). */
+void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md);
+
+/* The line that says which test, alpha and CI the comparison used. */
+void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c);
+
+/* "PASS", "FAIL (regression)", "FAIL (inconclusive)", "ERROR". */
+const char *pmc_cmp_outcome_name(int code);
+
+/* A warning the error line repeats word for word (a gate's limit that checked nothing)
+ * is shown once, as the error. */
+bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o);
+
+/* name, or fallback when it is NULL. */
+const char *pmc_cmp_label(const char *name, const char *fallback);

@@ -1,0 +1,291 @@
+/* The one number/unit formatter (format.h). The run table's style comes from perf
+ * stat; the short style, from benchstat. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reporters/format.h"
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* ---- The run table's style ------------------------------------------------------- */
+
+void pmc_fmt_grouped(double v, char *buf, size_t len)
+{
+	char digits[400];
+	size_t n, o = 0;
+	int k = snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+
+	if (k < 0 || (size_t)k >= sizeof(digits) || k > 30) {
+		/* Far beyond any count: scientific notation rather than 40 digits. */
+		snprintf(buf, len, "%.3e", v);
+		return;
+	}
+	n = (size_t)k;
+	if (v < 0 && strcmp(digits, "0") != 0 && o + 1 < len)
+		buf[o++] = '-';
+	for (size_t i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+/* Counts: whole numbers grouped; a mean below 1000 keeps two decimals (0.30 context
+ * switches per run says more than 0) unless they would read .00 (a mean of 103 computed
+ * as 103.00000000000001). */
+void pmc_fmt_count(double v, char *buf, size_t len)
+{
+	if (fabs(v - round(v)) < 0.005 || fabs(v) >= 1000)
+		pmc_fmt_grouped(v, buf, len);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* v in the largest unit of units[] that keeps it at or above 1 ("1.23 ms", "3.45 MiB").
+ * The threshold is a hair below step so that 999.996 becomes 1.00 of the next unit
+ * rather than 1000.00 of this one. */
+static const char *scaled_unit(double v, const char *const *units, size_t n, double step, char *buf,
+			       size_t len)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && fabs(v) >= step - 0.005) {
+		v /= step;
+		i++;
+	}
+	snprintf(buf, len, i == 0 && v == floor(v) ? "%.0f" : "%.2f", v);
+	return units[i];
+}
+
+const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *const times[] = {"ns", "us", "ms", "s"};
+	static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return "";
+	}
+	if (!unit || strcmp(unit, "count") == 0) {
+		pmc_fmt_count(v, buf, len);
+		return "";
+	}
+	if (strcmp(unit, "ns") == 0)
+		return scaled_unit(v, times, ARRAY_SIZE(times), 1000, buf, len);
+	if (strcmp(unit, "bytes") == 0)
+		return scaled_unit(v, sizes, ARRAY_SIZE(sizes), 1024, buf, len);
+	snprintf(buf, len, "%.2f", v);
+	if (strcmp(unit, "percent") == 0)
+		return "%";
+	if (strcmp(unit, "ratio") == 0)
+		return "";
+	return unit;
+}
+
+void pmc_fmt_spread(double spread, double center, const char *unit, char *buf, size_t len)
+{
+	char v[48];
+	const char *u;
+
+	if (spread == 0) {
+		snprintf(buf, len, "± 0.00%%");
+	} else if (center != 0 && isfinite(spread / fabs(center))) {
+		snprintf(buf, len, "± %.2f%%", spread / fabs(center) * 100);
+	} else {
+		u = pmc_fmt_value(spread, unit, v, sizeof(v));
+		snprintf(buf, len, "± %s%s%s", v, *u ? " " : "", u);
+	}
+}
+
+/* ---- The short style ------------------------------------------------------------ */
+
+/* A value scaled for display: the number, its suffix and how to print it. */
+struct scaled {
+	double v;
+	const char *suffix;
+	enum { SV_G4, SV_F3, SV_PERCENT, SV_UNIT } how;
+};
+
+/* The short form is printed several times on each of up to 100,000 comparison rows:
+ * fixed and %.4g-style output without printf for the usual magnitudes (printf is kept
+ * for the rest) makes the comparison table several times faster. */
+
+size_t pmc_fmt_uint_to(char *buf, unsigned long long k)
+{
+	char d[24], *e = d + sizeof(d), *q = e;
+
+	do
+		*--q = (char)('0' + k % 10);
+	while ((k /= 10) != 0);
+	memcpy(buf, q, (size_t)(e - q));
+	return (size_t)(e - q);
+}
+
+size_t pmc_fmt_fixed_to(char *buf, double v, int d, bool plus)
+{
+	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7};
+	double a = fabs(v) * p10[d];
+	unsigned long long m, ip;
+	size_t n = 0;
+
+	if (!isfinite(v)) {
+		memcpy(buf, "-", 2);
+		return 1;
+	}
+	/* printf rounds the exact binary value; near a tie the product a may have rounded
+	 * across it, so ties go to printf. */
+	if (!(a < 1e15) || fabs(a - floor(a) - 0.5) < 1e-6)
+		return (size_t)snprintf(buf, 48, plus ? "%+.*f" : "%.*f", d, v);
+	m = (unsigned long long)llround(a);
+	if (signbit(v))
+		buf[n++] = '-';
+	else if (plus)
+		buf[n++] = '+';
+	ip = m;
+	for (int i = 0; i < d; i++)
+		ip /= 10;
+	n += pmc_fmt_uint_to(buf + n, ip);
+	if (d) {
+		buf[n++] = '.';
+		for (int i = d - 1; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + m % 10);
+			m /= 10;
+		}
+		n += (size_t)d;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* Like "%.4g" for 1e-4 <= |v| < 9999.5, which is what scale_value() leaves; printf for
+ * the rest. buf holds at least 48 bytes. */
+static size_t put_g4(char *buf, double v)
+{
+	double a = fabs(v);
+	int e, d;
+	size_t n;
+
+	if (!isfinite(v)) {
+		memcpy(buf, "-", 2);
+		return 1;
+	}
+	if (!(a >= 1e-4 && a < 9999.5))
+		return (size_t)snprintf(buf, 48, "%.4g", v);
+	e = a >= 1000	 ? 3
+	    : a >= 100	 ? 2
+	    : a >= 10	 ? 1
+	    : a >= 1	 ? 0
+	    : a >= 0.1	 ? -1
+	    : a >= 0.01	 ? -2
+	    : a >= 0.001 ? -3
+			 : -4;
+	d = 3 - e;
+	/* 999.96 rounds to 1000 at 4 digits: one decimal fewer. */
+	if (a * pow(10, d) >= 9999.5 - 1e-6) {
+		if (a * pow(10, d) < 9999.5 + 1e-6)
+			return (size_t)snprintf(buf, 48, "%.4g", v);
+		d--;
+	}
+	n = pmc_fmt_fixed_to(buf, v, d, false);
+	if (d > 0) {
+		while (buf[n - 1] == '0')
+			n--;
+		if (buf[n - 1] == '.')
+			n--;
+		buf[n] = '\0';
+	}
+	return n;
+}
+
+/* Prints sv into buf (at least 48 bytes); returns the length. */
+static size_t sv_print(char *buf, const struct scaled *sv)
+{
+	size_t n;
+
+	switch (sv->how) {
+	case SV_F3:
+		return pmc_fmt_fixed_to(buf, sv->v, 3, false);
+	case SV_PERCENT:
+		return (size_t)snprintf(buf, 48, "%.3g%%", sv->v);
+	case SV_UNIT:
+		n = put_g4(buf, sv->v);
+		return n + (size_t)snprintf(buf + n, 48 - n, " %.16s", sv->suffix);
+	default:
+		n = put_g4(buf, sv->v);
+		memcpy(buf + n, sv->suffix, strlen(sv->suffix) + 1);
+		return n + strlen(sv->suffix);
+	}
+}
+
+static const char *si_prefix(double *v, const char *const *prefixes, size_t n, double step)
+{
+	size_t i = 0;
+
+	/* 0.9995 of a step would print as "1000" at 4 digits: show it as 1 of the next. */
+	while (i + 1 < n && fabs(*v) >= step * 0.9995) {
+		*v /= step;
+		i++;
+	}
+	return prefixes[i];
+}
+
+static struct scaled scale_value(double v, const char *unit)
+{
+	static const char *const si[] = {"", "k", "M", "G", "T", "P"};
+	static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const t[] = {"ns", "us", "ms", "s"};
+	struct scaled r = {.v = v, .suffix = "", .how = SV_G4};
+
+	if (!unit || strcmp(unit, "count") == 0) {
+		r.suffix = si_prefix(&r.v, si, sizeof(si) / sizeof(si[0]), 1000.0);
+	} else if (strcmp(unit, "ns") == 0) {
+		r.suffix = si_prefix(&r.v, t, sizeof(t) / sizeof(t[0]), 1000.0);
+	} else if (strcmp(unit, "bytes") == 0) {
+		r.suffix = si_prefix(&r.v, bin, sizeof(bin) / sizeof(bin[0]), 1024.0);
+	} else if (strcmp(unit, "ratio") == 0) {
+		r.how = SV_F3;
+	} else if (strcmp(unit, "percent") == 0) {
+		r.how = SV_PERCENT;
+	} else {
+		r.how = SV_UNIT;
+		r.suffix = unit;
+	}
+	return r;
+}
+
+size_t pmc_fmt_short_to(char *buf, double v, const char *unit)
+{
+	struct scaled sv;
+
+	if (!isfinite(v)) {
+		memcpy(buf, "-", 2);
+		return 1;
+	}
+	sv = scale_value(v, unit);
+	return sv_print(buf, &sv);
+}
+
+char *pmc_fmt_short(double v, const char *unit, char *buf, size_t len)
+{
+	char tmp[PMC_FMT_MAX + 24];
+
+	pmc_fmt_short_to(tmp, v, unit);
+	snprintf(buf, len, "%s", tmp);
+	return buf;
+}
+
+/* ---- Percentages ------------------------------------------------------------------ */
+
+int pmc_fmt_percent_decimals(double pct)
+{
+	double a = fabs(pct);
+
+	return a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
+}
+
+void pmc_fmt_percent(double pct, bool sign, char *buf, size_t len)
+{
+	snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", pmc_fmt_percent_decimals(pct), pct);
+}

@@ -1,0 +1,180 @@
+/* The registry of formats and the public entry points of include/pmcbench/report.h:
+ * arguments checked once, the analysis of a result computed once, then one reporter. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/base/opts.h"
+#include "harness/core/analysis.h"
+#include "reporters/reporter.h"
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* In the order help texts list them. */
+static const struct pmc_reporter *const reporters[] = {
+    &pmc_reporter_table,    &pmc_reporter_json,	 &pmc_reporter_csv,
+    &pmc_reporter_markdown, &pmc_reporter_stats,
+};
+
+const struct pmc_reporter *pmc_reporter_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
+		if (strcmp(reporters[i]->name, name) == 0 ||
+		    (reporters[i]->alias && strcmp(reporters[i]->alias, name) == 0))
+			return reporters[i];
+	return NULL;
+}
+
+static bool renders(const struct pmc_reporter *rep, enum pmc_report_kind kind)
+{
+	return kind == PMC_REPORT_RESULT ? rep->result != NULL : rep->comparison != NULL;
+}
+
+int pmc_report_format(const char *name, enum pmc_report_kind kind, const char **ret_name,
+		      const char **ret_ext)
+{
+	const struct pmc_reporter *rep = pmc_reporter_find(name);
+
+	if (!rep)
+		return -ENOENT;
+	if (!renders(rep, kind))
+		return -EOPNOTSUPP;
+	if (ret_name)
+		*ret_name = rep->name;
+	if (ret_ext)
+		*ret_ext = rep->ext;
+	return 0;
+}
+
+/* "table, json, ..." of the formats that render kind, into buf. */
+static void format_names(enum pmc_report_kind kind, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(reporters) && o < len; i++)
+		if (renders(reporters[i], kind))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+					      reporters[i]->name);
+}
+
+/* The reporter for name, or an error in err. */
+static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kind kind, int *ret,
+					 char *err, size_t errlen)
+{
+	const struct pmc_reporter *rep = pmc_reporter_find(format);
+
+	*ret = 0;
+	if (!rep || !renders(rep, kind)) {
+		*ret = rep ? -EOPNOTSUPP : -ENOENT;
+		if (err && errlen) {
+			char names[128];
+
+			format_names(kind, names, sizeof(names));
+			snprintf(err, errlen, "format '%s': %s; use %s", format ? format : "(null)",
+				 rep ? "cannot render this report" : "unknown format", names);
+		}
+		return NULL;
+	}
+	return rep;
+}
+
+/* Copies the caller's options (of any size) into a complete struct with defaults. */
+static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *ret, char *err,
+		   size_t errlen)
+{
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+
+	if (!PMC_OPTS_VALID(opts, struct pmc_report_opts)) {
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "report options: unknown fields set (sz %zu); "
+				 "rebuild against this library's headers",
+				 opts->sz);
+		return -EINVAL;
+	}
+	o.median = PMC_OPTS_GET(opts, median, false);
+	o.confidence = PMC_OPTS_GET(opts, confidence, 0.0);
+	o.old_name = PMC_OPTS_GET(opts, old_name, NULL);
+	o.new_name = PMC_OPTS_GET(opts, new_name, NULL);
+	o.gate = PMC_OPTS_GET(opts, gate, false);
+	o.exit_code = PMC_OPTS_GET(opts, exit_code, 0);
+	o.error = PMC_OPTS_GET(opts, error, NULL);
+	o.md_max_changed = PMC_OPTS_GET(opts, md_max_changed, 0);
+	o.md_max_unchanged = PMC_OPTS_GET(opts, md_max_unchanged, 0);
+	if (o.confidence == 0)
+		o.confidence = 0.95;
+	if (!(o.confidence > 0 && o.confidence < 1)) {
+		if (err && errlen)
+			snprintf(err, errlen, "report options: confidence %g is outside (0, 1)",
+				 o.confidence);
+		return -EINVAL;
+	}
+	*ret = o;
+	return 0;
+}
+
+static void say(int r, const char *format, char *err, size_t errlen)
+{
+	if (r < 0 && err && errlen)
+		snprintf(err, errlen, "cannot write the %s report: %s", format, strerror(-r));
+}
+
+int pmc_report_result(FILE *out, const char *format, const struct pmc_result *r,
+		      const struct pmc_report_opts *opts, char *err, size_t errlen)
+{
+	const struct pmc_reporter *rep;
+	struct pmc_analysis *a = NULL;
+	struct pmc_report_opts o;
+	int ret;
+
+	rep = lookup(format, PMC_REPORT_RESULT, &ret, err, errlen);
+	if (!rep)
+		return ret;
+	if (!out || !r) {
+		say(-EINVAL, rep->name, err, errlen);
+		return -EINVAL;
+	}
+	ret = resolve(opts, &o, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (rep->needs_analysis) {
+		ret = pmc_analysis_new(r, o.confidence, &a);
+		if (ret < 0) {
+			say(ret, rep->name, err, errlen);
+			return ret;
+		}
+	}
+	ret = rep->result(out, r, a, &o);
+	pmc_analysis_free(a);
+	if (ret == 0 && (fflush(out) != 0 || ferror(out)))
+		ret = -EIO;
+	say(ret, rep->name, err, errlen);
+	return ret;
+}
+
+int pmc_report_comparison(FILE *out, const char *format, const struct pmc_comparison *c,
+			  const struct pmc_report_opts *opts, char *err, size_t errlen)
+{
+	const struct pmc_reporter *rep;
+	struct pmc_report_opts o;
+	int ret;
+
+	rep = lookup(format, PMC_REPORT_COMPARISON, &ret, err, errlen);
+	if (!rep)
+		return ret;
+	ret = resolve(opts, &o, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (!out || (!c && !o.error)) {
+		say(-EINVAL, rep->name, err, errlen);
+		return -EINVAL;
+	}
+	ret = rep->comparison(out, c, &o);
+	if (ret == 0 && (fflush(out) != 0 || ferror(out)))
+		ret = -EIO;
+	say(ret, rep->name, err, errlen);
+	return ret;
+}

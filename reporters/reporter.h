@@ -1,0 +1,35 @@
+/* The reporter interface (docs/architecture.md, "Layers"): one entry per output format,
+ * one file per format, chosen by one lookup by name. Reporters render; the numbers come
+ * from the analysis (harness/core/analysis.h) or the comparison. */
+#pragma once
+
+#include <stdio.h>
+
+#include "pmcbench/report.h"
+
+struct pmc_analysis;
+
+struct pmc_reporter {
+	const char *name;  /* canonical: "table" */
+	const char *alias; /* another name it answers to ("md"), or NULL */
+	const char *ext;   /* file extension that suits it: ".md" */
+	/* Renders a result: r, with its analysis when the format needs one (else NULL).
+	 * o is complete (every field readable) and its confidence resolved. NULL when the
+	 * format does not render results. */
+	int (*result)(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
+		      const struct pmc_report_opts *o);
+	bool needs_analysis;
+	/* Renders a comparison (NULL with o->error set). NULL when the format does not
+	 * render comparisons. */
+	int (*comparison)(FILE *out, const struct pmc_comparison *c,
+			  const struct pmc_report_opts *o);
+};
+
+extern const struct pmc_reporter pmc_reporter_table;
+extern const struct pmc_reporter pmc_reporter_json;
+extern const struct pmc_reporter pmc_reporter_csv;
+extern const struct pmc_reporter pmc_reporter_markdown;
+extern const struct pmc_reporter pmc_reporter_stats;
+
+/* The reporter named name (or an alias), or NULL. */
+const struct pmc_reporter *pmc_reporter_find(const char *name);

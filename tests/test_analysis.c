@@ -1,0 +1,215 @@
+/* The analysis of a result (harness/core/analysis.c): the summaries and status facts
+ * that compare and every run report read, computed once from the samples. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/core/analysis.h"
+#include "harness/core/result.h"
+
+static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled, uint64_t running)
+{
+	struct pmc_reading rd = {
+	    .status = st,
+	    .value = isnan(v) ? 0 : (uint64_t)v,
+	    .enabled = enabled,
+	    .running = running,
+	    .scaled = v,
+	};
+
+	return rd;
+}
+
+/* A benchmark of 7 runs (one failed, one timed out): a counter multiplexed in some
+ * runs and missing in one, a wait4 figure, and a counter that never opened. */
+static struct pmc_result *sample(void)
+{
+	static const double tc[] = {10, 12, 11, 13, NAN, 11, 100};
+	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_benchmark *b;
+	struct pmc_metric *m;
+	struct pmc_run_info ok = {0}, bad = {.exit_code = 1}, slow = {.timed_out = true};
+
+	assert_non_null(r);
+	b = pmc_result_add_benchmark(r, "sort", "./sort");
+	assert_non_null(b);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
+	assert_int_equal(pmc_benchmark_add_run(b, &bad), 0);
+	assert_int_equal(pmc_benchmark_add_run(b, &slow), 0);
+
+	m = pmc_benchmark_metric(b, "task-clock");
+	assert_non_null(m);
+	for (size_t i = 0; i < 7; i++) {
+		/* Runs 0 and 1 ran half and a quarter of their enabled time. */
+		uint64_t running = i == 0 ? 500 : i == 1 ? 250 : 1000;
+		enum pmc_status st = isnan(tc[i])     ? PMC_STATUS_NOT_COUNTED
+				     : running < 1000 ? PMC_STATUS_SCALED
+						      : PMC_STATUS_COUNTED;
+		struct pmc_reading rd = reading(st, tc[i], 1000, isnan(tc[i]) ? 0 : running);
+
+		assert_int_equal(pmc_metric_append(m, tc[i], &rd), 0);
+	}
+	m = pmc_benchmark_metric(b, "wall-time");
+	assert_non_null(m);
+	for (size_t i = 0; i < 7; i++)
+		assert_int_equal(pmc_metric_append(m, 1e6 + (double)i, NULL), 0);
+	m = pmc_benchmark_metric(b, "cycles");
+	assert_non_null(m);
+	for (size_t i = 0; i < 7; i++) {
+		struct pmc_reading rd = {.status = PMC_STATUS_UNSUPPORTED, .error = ENOENT};
+
+		assert_int_equal(pmc_metric_append(m, NAN, &rd), 0);
+	}
+	return r;
+}
+
+static void test_summaries_and_facts(void **state)
+{
+	struct pmc_result *r = sample();
+	struct pmc_analysis *a = NULL;
+	const struct pmc_bench_analysis *ba;
+	const struct pmc_metric_analysis *tc, *wall, *cyc;
+
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(a->nbench, 1);
+	ba = &a->benches[0];
+	assert_ptr_equal(ba->b, &r->benchmarks[0]);
+	assert_int_equal(ba->runs, 7);
+	assert_int_equal(ba->failed, 1);
+	assert_int_equal(ba->timed_out, 1);
+
+	tc = &ba->metrics[0];
+	assert_string_equal(tc->m->id, "task-clock");
+	assert_int_equal(tc->present, 6);
+	assert_true(tc->has_summary);
+	assert_int_equal(tc->s.n, 6);
+	/* 10 12 11 13 11 100: mean 26.1667, median of the sorted 10 11 11 12 13 100 is
+	 * 11.5, |x - 11.5| = 1.5 .5 .5 .5 1.5 88.5 has median 1. */
+	assert_float_equal(tc->s.mean, 157.0 / 6, 1e-12);
+	assert_float_equal(tc->s.median, 11.5, 1e-12);
+	assert_float_equal(tc->s.mad, 1.0, 1e-12);
+	assert_float_equal(tc->s.min, 10, 0);
+	assert_float_equal(tc->s.max, 100, 0);
+	assert_true(tc->s.has_ci); /* n = 6 reaches 95% with [x(1), x(6)] */
+	assert_float_equal(tc->s.ci_lo, 10, 0);
+	assert_float_equal(tc->s.ci_hi, 100, 0);
+	/* Multiplexed in runs 0 and 1: the mean running share over the 6 runs with a value. */
+	assert_true(tc->scaled);
+	assert_float_equal(tc->running, (0.5 + 0.25 + 4 * 1.0) / 6, 1e-12);
+	assert_int_equal(tc->status_count[PMC_STATUS_SCALED], 2);
+	assert_int_equal(tc->status_count[PMC_STATUS_COUNTED], 4);
+	assert_int_equal(tc->status_count[PMC_STATUS_NOT_COUNTED], 1);
+	assert_false(tc->all_exact);
+
+	wall = &ba->metrics[1];
+	assert_int_equal(wall->present, 7);
+	assert_float_equal(wall->s.median, 1e6 + 3, 0);
+	assert_false(wall->scaled);
+	assert_int_equal(wall->status_count[PMC_STATUS_COUNTED], 0); /* no readings */
+
+	/* Never measured: no summary at all, never zeros; the statuses say why. */
+	cyc = &ba->metrics[2];
+	assert_int_equal(cyc->present, 0);
+	assert_false(cyc->has_summary);
+	assert_int_equal(cyc->status_count[PMC_STATUS_UNSUPPORTED], 7);
+	pmc_analysis_free(a);
+	pmc_result_free(r);
+}
+
+/* Welford's update keeps the variance of values far from zero (a sum of squares would
+ * cancel to nothing). */
+static void test_welford(void **state)
+{
+	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_benchmark *b = pmc_result_add_benchmark(r, "big", NULL);
+	struct pmc_metric *m = pmc_benchmark_metric(b, "wall-time");
+	struct pmc_metric_analysis ma;
+
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pmc_metric_append(m, 1e9 + (i % 2 ? 1 : -1), NULL), 0);
+	assert_int_equal(pmc_metric_analyze(m, 0.95, &ma), 0);
+	assert_float_equal(ma.s.mean, 1e9, 0);
+	assert_float_equal(ma.s.stddev, sqrt(4.0 / 3), 1e-9);
+	assert_false(ma.s.has_ci); /* 4 runs are too few for a 95% CI of the median */
+	pmc_result_free(r);
+}
+
+/* An exact (simulated) count in every run. */
+static void test_exact(void **state)
+{
+	struct pmc_result *r = pmc_result_new("valgrind");
+	struct pmc_benchmark *b = pmc_result_add_benchmark(r, "x", NULL);
+	struct pmc_metric *m = pmc_benchmark_metric(b, "instructions");
+	struct pmc_reading rd = {.status = PMC_STATUS_EXACT, .value = 5000};
+	struct pmc_metric_analysis ma;
+
+	rd.scaled = 5000;
+	assert_int_equal(pmc_metric_append(m, 5000, &rd), 0);
+	assert_int_equal(pmc_metric_append(m, 5000, &rd), 0);
+	assert_int_equal(pmc_metric_analyze(m, 0.95, &ma), 0);
+	assert_true(ma.all_exact);
+	assert_false(ma.scaled);
+	assert_float_equal(ma.s.cv, 0, 0);
+	pmc_result_free(r);
+}
+
+/* compare's entry: the summary of the measured values, which it keeps for its tests. */
+static void test_summarize_for_compare(void **state)
+{
+	struct pmc_result *r = sample();
+	const struct pmc_metric *tc = &r->benchmarks[0].metrics[0];
+	struct pmc_summary s;
+	struct pmc_metric_analysis ma;
+	double values[7];
+	size_t n = 0;
+
+	assert_int_equal(pmc_metric_summarize(tc, 0.95, values, &n, &s), 0);
+	assert_int_equal(n, 6);
+	assert_float_equal(values[5], 100, 0);
+	assert_int_equal(pmc_metric_analyze(tc, 0.95, &ma), 0);
+	/* Computed once, read twice: the same numbers wherever they are shown. */
+	assert_memory_equal(&s, &ma.s, sizeof(s));
+	assert_int_equal(pmc_metric_summarize(&r->benchmarks[0].metrics[2], 0.95, values, &n, &s),
+			 -EINVAL);
+	pmc_result_free(r);
+}
+
+static void test_bad_input(void **state)
+{
+	struct pmc_result *r = sample();
+	struct pmc_analysis *a = (struct pmc_analysis *)&a;
+	struct pmc_metric *m = &r->benchmarks[0].metrics[0];
+	double *saved = m->values;
+
+	assert_int_equal(pmc_analysis_new(NULL, 0.95, &a), -EINVAL);
+	assert_int_equal(pmc_analysis_new(r, 1.0, &a), -EINVAL);
+	assert_int_equal(pmc_analysis_new(r, 0, &a), -EINVAL);
+	/* A malformed benchmark (values missing) is refused, *ret untouched. */
+	m->values = NULL;
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), -EINVAL);
+	assert_ptr_equal(a, (struct pmc_analysis *)&a);
+	m->values = saved;
+	pmc_analysis_free(NULL);
+	pmc_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_summaries_and_facts),
+	    cmocka_unit_test(test_welford),
+	    cmocka_unit_test(test_exact),
+	    cmocka_unit_test(test_summarize_for_compare),
+	    cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

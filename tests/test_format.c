@@ -1,0 +1,162 @@
+/* The one number/unit formatter and the escapers of the reports (reporters/format.c,
+ * reporters/escape.c): what a reader of a table sees for a number, and text from a
+ * result that can never break the table it lands in. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reporters/escape.h"
+#include "reporters/format.h"
+
+/* The short style of comparisons. */
+static void test_short_values(void **state)
+{
+	char buf[32];
+
+	assert_string_equal(pmc_fmt_short(1234567, "count", buf, sizeof(buf)), "1.235M");
+	assert_string_equal(pmc_fmt_short(999, "count", buf, sizeof(buf)), "999");
+	assert_string_equal(pmc_fmt_short(1.5e6, "ns", buf, sizeof(buf)), "1.5ms");
+	assert_string_equal(pmc_fmt_short(2.5e9, "ns", buf, sizeof(buf)), "2.5s");
+	assert_string_equal(pmc_fmt_short(2097152, "bytes", buf, sizeof(buf)), "2MiB");
+	assert_string_equal(pmc_fmt_short(1.25, "ratio", buf, sizeof(buf)), "1.250");
+	assert_string_equal(pmc_fmt_short(2.5, "percent", buf, sizeof(buf)), "2.5%");
+	assert_string_equal(pmc_fmt_short(NAN, "count", buf, sizeof(buf)), "-");
+	assert_string_equal(pmc_fmt_short(INFINITY, "ns", buf, sizeof(buf)), "-");
+
+	/* The short style formats numbers without printf: it must print what printf would. */
+	for (int i = 0; i < 200000; i++) {
+		double e = (double)(i % 4000) / 4000.0 * 7.0 - 4.0; /* 1e-4 .. 1e3 */
+		double v = pow(10, e) * (1 + (double)i / 7.77e6);
+		char want[64];
+
+		if (i & 1)
+			v = -v;
+		snprintf(want, sizeof(want), "%.4g", v);
+		pmc_fmt_short(v, "percent-like", buf, sizeof(buf));
+		*strchr(buf, ' ') = '\0';
+		if (strcmp(buf, want) != 0) {
+			print_error("%.17g: \"%s\", printf \"%s\"\n", v, buf, want);
+			fail();
+		}
+		snprintf(want, sizeof(want), "%.3f", v);
+		pmc_fmt_short(v, "ratio", buf, sizeof(buf));
+		if (strcmp(buf, want) != 0) {
+			print_error("%.17g: \"%s\", printf \"%s\"\n", v, buf, want);
+			fail();
+		}
+	}
+	/* Rounding up to 1000 moves to the next prefix. */
+	assert_string_equal(pmc_fmt_short(999.96, "count", buf, sizeof(buf)), "1k");
+	assert_string_equal(pmc_fmt_short(999.4, "count", buf, sizeof(buf)), "999.4");
+	assert_string_equal(pmc_fmt_short(9999.6, "count", buf, sizeof(buf)), "10k");
+	assert_string_equal(pmc_fmt_short(0.00012345, "ratio", buf, sizeof(buf)), "0.000");
+}
+
+/* The run table's style: counts grouped as perf prints them, times and sizes in the
+ * largest unit that keeps them at or above 1, the unit returned for its own column. */
+static void test_table_values(void **state)
+{
+	char buf[64];
+
+	assert_string_equal(pmc_fmt_value(1234567, "count", buf, sizeof(buf)), "");
+	assert_string_equal(buf, "1,234,567");
+	pmc_fmt_value(-1234567.4, "count", buf, sizeof(buf));
+	assert_string_equal(buf, "-1,234,567");
+	pmc_fmt_value(0.3, "count", buf, sizeof(buf));
+	assert_string_equal(buf, "0.30");
+	pmc_fmt_value(103.00000000000001, "count", buf, sizeof(buf));
+	assert_string_equal(buf, "103"); /* a whole mean never reads "103.00" */
+	pmc_fmt_value(0, "count", buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	assert_string_equal(pmc_fmt_value(12.3e6, "ns", buf, sizeof(buf)), "ms");
+	assert_string_equal(buf, "12.30");
+	assert_string_equal(pmc_fmt_value(999.996, "ns", buf, sizeof(buf)), "us");
+	assert_string_equal(buf, "1.00");
+	assert_string_equal(pmc_fmt_value(512, "ns", buf, sizeof(buf)), "ns");
+	assert_string_equal(buf, "512");
+	assert_string_equal(pmc_fmt_value(2.0 * 1024 * 1024, "bytes", buf, sizeof(buf)), "MiB");
+	assert_string_equal(buf, "2.00");
+	assert_string_equal(pmc_fmt_value(12.345, "percent", buf, sizeof(buf)), "%");
+	assert_string_equal(buf, "12.35");
+	assert_string_equal(pmc_fmt_value(1.5, "ratio", buf, sizeof(buf)), "");
+	assert_string_equal(buf, "1.50");
+	assert_string_equal(pmc_fmt_value(3.2, "GHz", buf, sizeof(buf)), "GHz");
+	/* Not measured: "-", never a number. */
+	assert_string_equal(pmc_fmt_value(NAN, "count", buf, sizeof(buf)), "");
+	assert_string_equal(buf, "-");
+	pmc_fmt_value(INFINITY, "ns", buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+	pmc_fmt_grouped(1e40, buf, sizeof(buf));
+	assert_string_equal(buf, "1.000e+40");
+
+	pmc_fmt_spread(2, 100, "count", buf, sizeof(buf));
+	assert_string_equal(buf, "± 2.00%");
+	pmc_fmt_spread(0, 100, "count", buf, sizeof(buf));
+	assert_string_equal(buf, "± 0.00%");
+	pmc_fmt_spread(1500, 0, "ns", buf, sizeof(buf));
+	assert_string_equal(buf, "± 1.50 us");
+
+	pmc_fmt_percent(2.5, false, buf, sizeof(buf));
+	assert_string_equal(buf, "2.50%");
+	pmc_fmt_percent(12.5, true, buf, sizeof(buf));
+	assert_string_equal(buf, "+12.5%");
+	pmc_fmt_percent(-150, true, buf, sizeof(buf));
+	assert_string_equal(buf, "-150%");
+}
+
+static char *escaped(void (*esc)(FILE *, const char *), const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	esc(f, s);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+#define assert_escaped(esc, in, want)                                                              \
+	do {                                                                                       \
+		char *got_ = escaped(esc, in);                                                     \
+		assert_string_equal(got_, want);                                                   \
+		free(got_);                                                                        \
+	} while (0)
+
+/* One Markdown rule for every report: markup characters get a backslash, control
+ * characters (a newline would end the table row, a tab or an escape would pass through
+ * into the page) become spaces. */
+static void test_markdown_escape(void **state)
+{
+	assert_escaped(pmc_escape_md, "parse|json", "parse\\|json");
+	assert_escaped(pmc_escape_md, "<not supported>", "\\<not supported\\>");
+	assert_escaped(pmc_escape_md, "a_b*c`d[e]#f\\g", "a\\_b\\*c\\`d\\[e\\]\\#f\\\\g");
+	assert_escaped(pmc_escape_md, "two\nlines\r\tand\x1b", "two lines  and ");
+	assert_escaped(pmc_escape_md, "task-clock 1.5ms ± 2%", "task-clock 1.5ms ± 2%");
+
+	assert_escaped(pmc_escape_md_code, "./a.out -n 3", "`./a.out -n 3`");
+	assert_escaped(pmc_escape_md_code, "echo `x`", "`` echo `x` ``");
+	assert_escaped(pmc_escape_md_code, "a``b", "```a``b```");
+	assert_escaped(pmc_escape_md_code, "a\nb|c", "`a b|c`");
+
+	assert_escaped(pmc_escape_text, "a\nb\tc\x7f", "a b c ");
+	assert_escaped(pmc_escape_text, "x|<y>", "x|<y>");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_short_values),
+	    cmocka_unit_test(test_table_values),
+	    cmocka_unit_test(test_markdown_escape),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
