@@ -4,5 +4,6 @@
 #define PMCBENCH_H
 
 #include "pmcbench/common.h"
+#include "pmcbench/compare.h"
 
 #endif /* PMCBENCH_H */
