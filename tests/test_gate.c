@@ -31,8 +31,8 @@
 
 /* n samples of a metric around center (spread relative, distinct values), or n missing
  * values when center is NAN. */
-static void put(struct pmc_result *r, const char *bench, const char *id, size_t n,
-		double center, double spread)
+static void put(struct pmc_result *r, const char *bench, const char *id, size_t n, double center,
+		double spread)
 {
 	struct pmc_metric_info info = pmc_metric_lookup(id);
 	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);

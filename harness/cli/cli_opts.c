@@ -52,8 +52,8 @@ static size_t long_matches(const struct option *t, const char *name, size_t nlen
 			return 1;
 		n++;
 		if (used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s--%s", n > 1 ? ", " : "",
-						 o->name);
+			used += (size_t)snprintf(buf + used, len - used, "%s--%s",
+						 n > 1 ? ", " : "", o->name);
 	}
 	return n;
 }

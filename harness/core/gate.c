@@ -8,8 +8,8 @@
 #include "harness/core/gate.h"
 
 int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
-		    enum pmc_gate_outcome *ret_outcome, enum pmc_gate_reason *ret_reason,
-		    char *err, size_t errlen)
+		    enum pmc_gate_outcome *ret_outcome, enum pmc_gate_reason *ret_reason, char *err,
+		    size_t errlen)
 {
 	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
 	enum pmc_gate_reason reason = PMC_GATE_REASON_PASS;
@@ -17,9 +17,10 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 	if (!c || !ret_outcome)
 		return -EINVAL;
 	if (!PMC_OPTS_VALID(opts, struct pmc_gate_opts)) {
-		snprintf(err, errlen, "pmc_gate_decide: options from a newer pmcbench set fields "
-				      "this library does not know; build against this version's "
-				      "header");
+		snprintf(err, errlen,
+			 "pmc_gate_decide: options from a newer pmcbench set fields "
+			 "this library does not know; build against this version's "
+			 "header");
 		return -EINVAL;
 	}
 	if (c->nunchecked) {

@@ -250,8 +250,8 @@ int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgri
 	rc = pmc_result_set_env(r, "valgrind-tool",
 				tool == PMC_VALGRIND_CACHEGRIND ? "cachegrind" : "callgrind");
 	/* "valgrind-3.19.0"; a valgrind that hangs must not hang the run. */
-	if (rc == 0 && valgrind && pmc_spawn_capture_line(valgrind, argv, 10, version,
-							   sizeof(version)) == 0)
+	if (rc == 0 && valgrind &&
+	    pmc_spawn_capture_line(valgrind, argv, 10, version, sizeof(version)) == 0)
 		rc = pmc_result_set_env(r, "valgrind-version", version);
 	return rc;
 }

@@ -78,8 +78,8 @@ struct pmc_cmp_row;
  * unit mismatch, a simulated metric against a hardware one (unless force), a threshold
  * that does not suit its metric or bad options, -ERANGE, -ENOMEM; one line in err. */
 PMC_API int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
-			const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
-			char *err, size_t errlen);
+			const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
+			size_t errlen);
 
 /* Compares every benchmark of r but the reference (0-based index ref) against the
  * reference, as `pmcbench run -c A -c B` does: each row is named after the compared
