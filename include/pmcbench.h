@@ -9,5 +9,6 @@
 #include "pmcbench/counters.h"
 #include "pmcbench/events.h"
 #include "pmcbench/report.h"
+#include "pmcbench/compare.h"
 
 #endif /* PMCBENCH_H */

@@ -1283,6 +1283,121 @@ static void test_thresholds_file_bad(void **state)
 	}
 }
 
+/* `run -c A -c B`: every benchmark of one result against a reference benchmark of the
+ * same result, each row named after the compared benchmark; the result is left as it
+ * was. */
+static void test_reference_comparison(void **state)
+{
+	struct pmc_result *r = result();
+	struct pmc_comparison *c = NULL;
+	const struct pmc_cmp_row *row;
+	enum pmc_verdict v;
+	double ratio, lo, hi;
+	char err[512] = "";
+
+	put_around(r, "ref", "task-clock", N, 1e6, 0.01);
+	put_around(r, "slow", "task-clock", N, 1.5e6, 0.01);
+	put_around(r, "same", "task-clock", N, 1e6, 0.0101);
+	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(pmc_comparison_row_count(c), 2);
+	assert_null(pmc_comparison_row(c, 2));
+	row = pmc_comparison_row(c, 0);
+	assert_string_equal(pmc_cmp_row_bench(row), "slow");
+	assert_string_equal(pmc_cmp_row_metric(row), "task-clock");
+	assert_int_equal(pmc_cmp_row_kind(row), PMC_ROW_TESTED);
+	assert_int_equal(pmc_cmp_row_verdict(row, &v), 0);
+	assert_int_equal(v, PMC_VERDICT_REGRESSION);
+	assert_int_equal(pmc_cmp_row_ratio(row, &ratio, &lo, &hi), 0);
+	assert_close(ratio, 1.5, 0.02);
+	assert_true(lo <= ratio && ratio <= hi);
+	assert_true(pmc_cmp_row_p(row) < 0.05);
+	assert_true(pmc_cmp_row_q(row) < 0.05);
+	assert_string_equal(pmc_cmp_row_threshold(row), "5%");
+	row = pmc_comparison_row(c, 1);
+	assert_string_equal(pmc_cmp_row_bench(row), "same");
+	assert_int_equal(pmc_cmp_row_verdict(row, &v), 0);
+	assert_int_equal(v, PMC_VERDICT_NO_CHANGE);
+	assert_int_equal(pmc_comparison_verdict_count(c, PMC_VERDICT_REGRESSION), 1);
+	assert_int_equal(pmc_comparison_verdict_count(c, PMC_VERDICT_NO_CHANGE), 1);
+	pmc_comparison_free(c);
+	/* The reference can be any benchmark; the others keep their order. */
+	c = NULL;
+	assert_int_equal(pmc_compare_reference(r, 1, NULL, &c, err, sizeof(err)), 0);
+	assert_string_equal(pmc_cmp_row_bench(pmc_comparison_row(c, 0)), "ref");
+	assert_int_equal(pmc_cmp_row_verdict(pmc_comparison_row(c, 0), &v), 0);
+	assert_int_equal(v, PMC_VERDICT_IMPROVEMENT);
+	pmc_comparison_free(c);
+	assert_int_equal(r->nbench, 3);
+	assert_string_equal(r->benchmarks[0].name, "ref");
+	assert_non_null(pmc_result_find_benchmark(r, "slow"));
+
+	c = NULL;
+	assert_int_equal(pmc_compare_reference(r, 3, NULL, &c, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_contains(err, "reference 4: the result has 3 benchmarks");
+	pmc_result_free(r);
+}
+
+/* A row without a value on one side has no verdict and no ratio. */
+static void test_row_getters_of_a_missing_row(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c = NULL;
+	const struct pmc_cmp_row *row = NULL;
+	enum pmc_verdict v = PMC_VERDICT_COUNT;
+	double ratio = 7;
+	char err[512];
+
+	put_around(a, "x", "task-clock", N, 1e6, 0.01);
+	put_around(b, "x", "task-clock", N, 1e6, 0.0101);
+	put_around(a, "x", "cycles", N, 1e6, 0.01);
+	put_const(b, "x", "cycles", N, NAN);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	for (size_t i = 0; i < pmc_comparison_row_count(c); i++)
+		if (strcmp(pmc_cmp_row_metric(pmc_comparison_row(c, i)), "cycles") == 0)
+			row = pmc_comparison_row(c, i);
+	assert_non_null(row);
+	assert_int_equal(pmc_cmp_row_kind(row), PMC_ROW_MISSING);
+	assert_int_equal(pmc_cmp_row_verdict(row, &v), -ENODATA);
+	assert_int_equal(v, PMC_VERDICT_COUNT);
+	assert_int_equal(pmc_cmp_row_ratio(row, &ratio, NULL, NULL), -ENODATA);
+	assert_true(ratio == 7);
+	assert_true(isnan(pmc_cmp_row_p(row)));
+	assert_true(pmc_comparison_warning_count(c) >= 1);
+	assert_non_null(pmc_comparison_warning(c, 0));
+	assert_null(pmc_comparison_warning(c, pmc_comparison_warning_count(c)));
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Options from a newer header with a field this library does not know are refused; an
+ * older, shorter struct gets the defaults for what it lacks. */
+static void test_options_size(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c = NULL;
+	struct {
+		struct pmc_compare_opts o;
+		int newer;
+	} big = {.o = {.sz = sizeof(big), .alpha = 0.05}, .newer = 1};
+	struct pmc_compare_opts small = {.sz = offsetof(struct pmc_compare_opts, no_fdr),
+					 .alpha = 0.01, .no_fdr = true};
+	char err[512] = "";
+
+	put_around(a, "x", "task-clock", N, 1e6, 0.01);
+	put_around(b, "x", "task-clock", N, 1e6, 0.0101);
+	assert_int_equal(pmc_compare(a, b, &big.o, &c, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_contains(err, "newer");
+	assert_int_equal(pmc_compare(a, b, &small, &c, err, sizeof(err)), 0);
+	assert_close(c->alpha, 0.01, 1e-12);
+	assert_true(c->fdr); /* no_fdr lies beyond sz: the default */
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1306,6 +1421,9 @@ int main(void)
 	    cmocka_unit_test(test_exactness_is_per_side),
 	    cmocka_unit_test(test_valgrind_tool_difference_warns),
 	    cmocka_unit_test(test_overflow_names_the_place),
+	    cmocka_unit_test(test_reference_comparison),
+	    cmocka_unit_test(test_row_getters_of_a_missing_row),
+	    cmocka_unit_test(test_options_size),
 	    cmocka_unit_test(test_threshold_parse_good),
 	    cmocka_unit_test(test_threshold_parse_bad),
 	    cmocka_unit_test(test_threshold_args),

@@ -210,10 +210,30 @@ static void rusage_counts_cpu_time(void **state)
 	assert_true(res.ru.ru_maxrss > 0);
 }
 
+/* The first line of a command's output, kept through the one spawn path (valgrind
+ * --version); more output than a pipe holds does not block the command. */
+static void capture_keeps_the_first_line(void **state)
+{
+	char *echo[] = {"/bin/sh", "-c", "printf 'valgrind-3.19.0\\nmore\\n'", NULL};
+	char *big[] = {"/bin/sh", "-c", "echo first; head -c 200000 /dev/zero", NULL};
+	char *failing[] = {"/bin/sh", "-c", "echo out; exit 3", NULL};
+	char *missing[] = {"/nonexistent/valgrind", "--version", NULL};
+	char buf[64] = "";
+
+	assert_int_equal(pmc_spawn_capture_line("/bin/sh", echo, 10, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "valgrind-3.19.0");
+	assert_int_equal(pmc_spawn_capture_line("/bin/sh", big, 10, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "first");
+	assert_int_equal(pmc_spawn_capture_line("/bin/sh", failing, 10, buf, sizeof(buf)), -EIO);
+	assert_int_equal(pmc_spawn_capture_line(missing[0], missing, 10, buf, sizeof(buf)),
+			 -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exit_codes_are_reported),
+		cmocka_unit_test(capture_keeps_the_first_line),
 		cmocka_unit_test(signals_are_reported),
 		cmocka_unit_test(missing_command_is_an_exec_error),
 		cmocka_unit_test(timeout_kills_the_process_group),

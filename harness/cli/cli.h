@@ -2,8 +2,10 @@
  * to the terminal. */
 #pragma once
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct pmc_result;
@@ -29,19 +31,40 @@ void pmc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "pmcbench: warning: <message>" on stderr as one line. */
 void pmc_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The option parser of every subcommand (cli_opts.c). */
+
+/* own's entries followed by shared's, in one malloc'ed table ending with a zero entry;
+ * NULL on ENOMEM. Either may be NULL. */
+struct option *pmc_cli_options_merge(const struct option *own, const struct option *shared);
+
+/* getopt_long (set optind to 0 before the first call) with the rules of every command:
+ * shortopts starts with ":" (or "+:" to stop at the first operand). Returns the option,
+ * -1 at the end of the options, or '?' after printing one error line naming the
+ * unknown, ambiguous or value-less option and 'pmcbench help CMD'. */
+int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		   const char *cmd);
+
 /* Options shared by `compare`, `gate` and `run --baseline`/`run -c A -c B`
  * (implemented in cli_compare.c). */
 struct pmc_cli_compare_opts;
+struct pmc_comparison;
+
+/* The long options every comparing command accepts (--alpha, --confidence, --metric,
+ * --threshold, --thresholds, --no-fdr, --fail-on-inconclusive, --force, --report), to
+ * merge into the command's own table; their values are PMC_CLI_COMPARE_OPT_FIRST and up. */
+extern const struct option pmc_cli_compare_long_opts[];
+#define PMC_CLI_COMPARE_OPT_FIRST 0x200
 
 /* Creates the options with their defaults; NULL with errno on failure. */
 struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void);
 void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o);
 
-/* Tries to consume one comparison option at argv[*i] (--alpha, --confidence, --metric,
- * --threshold, --thresholds, --no-fdr, --fail-on-inconclusive, --format, --force, ...),
- * advancing *i past its value. Returns 1 when consumed, 0 when argv[*i] is not such an
- * option, or -EINVAL after printing one error line. */
-int pmc_cli_compare_opts_parse(struct pmc_cli_compare_opts *o, int argc, char **argv, int *i);
+/* Takes one option that pmc_cli_getopt returned: 1 when it is a comparison option and
+ * was taken, 0 when it is not one, -EINVAL after printing one error line. */
+int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const char *value);
+
+/* The report's format by name (table, markdown, json); -EINVAL after an error line. */
+int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *name);
 
 /* Where the comparison report goes (default stdout); `run --format json|csv` sends it
  * to stderr so that stdout stays one document. */
@@ -51,8 +74,13 @@ void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out);
 void pmc_cli_compare_opts_help(FILE *out);
 
 /* Compares new against old as `compare` (gate=false) or `gate` (gate=true) would, prints
- * the report on stdout (and, for markdown, to the --output file when given) and returns
- * the exit code. old_name/new_name label the sides in the report. */
+ * the report on its stream (and to the --report file when given) and returns the exit
+ * code. old_name/new_name label the sides in the report. */
 int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name,
 			    const struct pmc_result *new_r, const char *new_name,
 			    const struct pmc_cli_compare_opts *o, bool gate);
+
+/* Compares every benchmark of r against its benchmark ref (0-based), as `run -c A -c B`
+ * does, prints the report and returns the exit code. */
+int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
+			      const struct pmc_cli_compare_opts *o);

@@ -4,6 +4,7 @@
  * 3 on an inconclusive row with --fail-on-inconclusive. Errors exit 2 (docs/compare.md). */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/core/compare.h"
+#include "harness/core/gate.h"
 #include "harness/core/result.h"
 #include "harness/base/atomic_file.h"
 #include "harness/core/threshold.h"
@@ -104,30 +106,6 @@ void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o)
 	free(o);
 }
 
-/* Matches "--name VALUE" and "--name=VALUE"; *ret_value is the value. Returns 1 when
- * matched, 0 when not, -EINVAL when the value is missing. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **ret_value)
-{
-	const char *a = argv[*i];
-	size_t len = strlen(name);
-
-	if (strncmp(a, name, len) != 0)
-		return 0;
-	if (a[len] == '=') {
-		*ret_value = a + len + 1;
-		return 1;
-	}
-	if (a[len] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		pmc_cli_error("option '%s' needs a value; see --help", name);
-		return -EINVAL;
-	}
-	(*i)++;
-	*ret_value = argv[*i];
-	return 1;
-}
-
 /* A probability strictly between 0 and 1, as a fraction ("0.95") or a percentage
  * ("95%"). A bare number above 1 is refused rather than read as a percentage: "1.5"
  * could mean 1.5% or be a typo of 0.15, and a wrong guess changes every verdict. */
@@ -159,91 +137,108 @@ static int parse_fraction(const char *name, const char *text, const char *exampl
 	return 0;
 }
 
-int pmc_cli_compare_opts_parse(struct pmc_cli_compare_opts *o, int argc, char **argv, int *i)
+enum {
+	OPT_ALPHA = PMC_CLI_COMPARE_OPT_FIRST,
+	OPT_CONFIDENCE,
+	OPT_METRIC,
+	OPT_THRESHOLD,
+	OPT_THRESHOLDS,
+	OPT_NO_FDR,
+	OPT_FAIL_ON_INCONCLUSIVE,
+	OPT_FORCE,
+	OPT_REPORT,
+};
+
+const struct option pmc_cli_compare_long_opts[] = {
+	{"alpha", required_argument, NULL, OPT_ALPHA},
+	{"confidence", required_argument, NULL, OPT_CONFIDENCE},
+	{"metric", required_argument, NULL, OPT_METRIC},
+	{"threshold", required_argument, NULL, OPT_THRESHOLD},
+	{"thresholds", required_argument, NULL, OPT_THRESHOLDS},
+	{"no-fdr", no_argument, NULL, OPT_NO_FDR},
+	{"fail-on-inconclusive", no_argument, NULL, OPT_FAIL_ON_INCONCLUSIVE},
+	{"force", no_argument, NULL, OPT_FORCE},
+	{"report", required_argument, NULL, OPT_REPORT},
+	{NULL, 0, NULL, 0},
+};
+
+static int set_output(struct pmc_cli_compare_opts *o, const char *path)
 {
-	const char *a = argv[*i], *v = NULL;
+	free(o->output);
+	o->output = strdup(path);
+	return o->output ? 0 : -ENOMEM;
+}
+
+int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *name)
+{
+	if (pmc_report_format(name, PMC_REPORT_COMPARISON, &o->format, NULL) < 0) {
+		pmc_cli_error("--format '%s': unknown format; use table, markdown or json", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const char *v)
+{
 	char err[512];
+	char **grown;
 	int r;
 
-	if (strcmp(a, "--no-fdr") == 0) {
+	switch (opt) {
+	case OPT_NO_FDR:
 		o->no_fdr = true;
 		return 1;
-	}
-	if (strcmp(a, "--fail-on-inconclusive") == 0) {
+	case OPT_FAIL_ON_INCONCLUSIVE:
 		o->fail_on_inconclusive = true;
 		return 1;
-	}
-	if (strcmp(a, "--force") == 0) {
+	case OPT_FORCE:
 		o->force = true;
 		return 1;
-	}
-	if ((r = opt_value(argc, argv, i, "--alpha", &v)) != 0) {
-		if (r > 0)
-			r = parse_fraction("--alpha", v, "0.05", &o->alpha);
+	case OPT_ALPHA:
+		r = parse_fraction("--alpha", v, "0.05", &o->alpha);
 		return r < 0 ? r : 1;
-	}
-	if ((r = opt_value(argc, argv, i, "--confidence", &v)) != 0) {
-		if (r > 0)
-			r = parse_fraction("--confidence", v, "0.95", &o->confidence);
+	case OPT_CONFIDENCE:
+		r = parse_fraction("--confidence", v, "0.95", &o->confidence);
 		return r < 0 ? r : 1;
-	}
-	if ((r = opt_value(argc, argv, i, "--metric", &v)) != 0) {
-		char **grown;
-
-		if (r < 0)
-			return r;
+	case OPT_METRIC:
 		if (v[0] == '\0') {
 			pmc_cli_error("--metric: empty metric id; give one such as instructions");
 			return -EINVAL;
 		}
 		grown = realloc(o->metrics, (o->nmetrics + 1) * sizeof(*grown));
 		if (!grown)
-			return -ENOMEM;
+			goto fail_memory;
 		o->metrics = grown;
 		o->metrics[o->nmetrics] = strdup(v);
 		if (!o->metrics[o->nmetrics])
-			return -ENOMEM;
+			goto fail_memory;
 		o->nmetrics++;
 		return 1;
-	}
-	if ((r = opt_value(argc, argv, i, "--format", &v)) != 0) {
-		if (r < 0)
-			return r;
-		if (pmc_report_format(v, PMC_REPORT_COMPARISON, &o->format, NULL) < 0) {
-			pmc_cli_error("--format '%s': unknown format; use table, markdown or json",
-				      v);
-			return -EINVAL;
-		}
+	case OPT_REPORT:
+		if (set_output(o, v) < 0)
+			goto fail_memory;
 		return 1;
-	}
-	if ((r = opt_value(argc, argv, i, "--report", &v)) != 0) {
-		if (r < 0)
-			return r;
-		free(o->output);
-		o->output = strdup(v);
-		return o->output ? 1 : -ENOMEM;
-	}
-	if ((r = opt_value(argc, argv, i, "--thresholds", &v)) != 0) {
-		if (r < 0)
-			return r;
+	case OPT_THRESHOLDS:
 		r = pmc_thresholds_load(o->thresholds, v, err, sizeof(err));
 		if (r < 0) {
 			pmc_cli_error("%s", err);
 			return -EINVAL;
 		}
 		return 1;
-	}
-	if ((r = opt_value(argc, argv, i, "--threshold", &v)) != 0) {
-		if (r < 0)
-			return r;
+	case OPT_THRESHOLD:
 		r = pmc_thresholds_add_arg(o->thresholds, v, err, sizeof(err));
 		if (r < 0) {
 			pmc_cli_error("%s", r == -ENOMEM ? "out of memory" : err);
 			return -EINVAL;
 		}
 		return 1;
+	default:
+		return 0;
 	}
-	return 0;
+
+fail_memory:
+	pmc_cli_error("out of memory");
+	return -EINVAL;
 }
 
 void pmc_cli_compare_opts_help(FILE *out)
@@ -325,12 +320,11 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 	return code;
 }
 
-int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name,
-			    const struct pmc_result *new_r, const char *new_name,
-			    const struct pmc_cli_compare_opts *o, bool gate)
+static struct pmc_compare_opts library_opts(const struct pmc_cli_compare_opts *o,
+					    const char *old_name, const char *new_name)
 {
-	struct pmc_compare_opts co = {
-	    .sz = sizeof(co),
+	return (struct pmc_compare_opts){
+	    .sz = sizeof(struct pmc_compare_opts),
 	    .alpha = o->alpha,
 	    .confidence = o->confidence,
 	    .no_fdr = o->no_fdr,
@@ -338,6 +332,20 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	    .metrics = (const char *const *)o->metrics,
 	    .nmetrics = o->nmetrics,
 	    .thresholds = o->thresholds,
+	    .old_name = old_name,
+	    .new_name = new_name,
+	};
+}
+
+/* Reports a comparison that pmc_compare (or pmc_compare_reference) returned r and c for:
+ * the failure, or the report with the gate's decision. Frees c; returns the exit code. */
+static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
+		  const char *old_name, const char *new_name,
+		  const struct pmc_cli_compare_opts *o, bool gate)
+{
+	struct pmc_gate_opts go = {
+	    .sz = sizeof(go),
+	    .fail_on_inconclusive = o->fail_on_inconclusive,
 	};
 	struct pmc_report_opts ro = {
 	    .sz = sizeof(ro),
@@ -345,16 +353,13 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	    .new_name = new_name,
 	    .gate = gate,
 	};
-	struct pmc_comparison *c = NULL;
-	char err[1024], gate_err[1280];
-	int r, code;
+	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
+	char gate_err[1280];
+	int code;
 
-	co.old_name = old_name;
-	co.new_name = new_name;
-	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
 	if (r < 0) {
 		if (r == -ENOMEM)
-			snprintf(err, sizeof(err), "out of memory");
+			snprintf(err, errlen, "out of memory");
 		pmc_cli_error("%s", err);
 		ro.error = err;
 		ro.exit_code = PMC_EXIT_ERROR;
@@ -363,55 +368,52 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 		emit(o, NULL, &ro, strcmp(o->format, "table") != 0);
 		return PMC_EXIT_ERROR;
 	}
-	code = PMC_EXIT_OK;
-	if (gate && c->nunchecked) {
-		/* A limit the gate never applied must not let it pass. */
-		if (c->nunchecked == 1)
-			snprintf(gate_err, sizeof(gate_err), "%s", c->unchecked[0]);
-		else
-			snprintf(gate_err, sizeof(gate_err), "%s (and %zu more: see the warnings)",
-				 c->unchecked[0], c->nunchecked - 1);
-		pmc_cli_error("%s", gate_err);
-		ro.error = gate_err;
-		code = PMC_EXIT_ERROR;
-	} else if (gate && c->nmissing) {
-		const struct pmc_cmp_row *m = NULL;
-
-		for (size_t i = 0; i < c->nrows && !m; i++)
-			if (c->rows[i].kind == PMC_ROW_MISSING)
-				m = &c->rows[i];
-		snprintf(gate_err, sizeof(gate_err),
-			 "%zu gated row%s a value on one side (e.g. metric '%s' of '%s' in "
-			 "the %s result): the gate cannot check %s; leave the metric out with "
-			 "--metric or measure it on both sides",
-			 c->nmissing, c->nmissing == 1 ? " lacks" : "s lack", m->metric, m->bench,
-			 m->missing_old ? "old" : "new", c->nmissing == 1 ? "it" : "them");
-		pmc_cli_error("%s", gate_err);
-		ro.error = gate_err;
-		code = PMC_EXIT_ERROR;
-	} else if (gate && c->njudged == 0) {
-		/* Every row is inconclusive for want of runs: a pass would say nothing. */
-		snprintf(gate_err, sizeof(gate_err),
-			 "nothing could be judged: every row has too few runs (need at least %zu "
-			 "per side for the test, or exact counts); record more runs, e.g. "
-			 "'pmcbench run -r 10'",
-			 c->min_n_test);
-		pmc_cli_error("%s", gate_err);
-		ro.error = gate_err;
-		code = PMC_EXIT_ERROR;
-	} else if (gate && c->counts[PMC_VERDICT_REGRESSION]) {
-		code = PMC_EXIT_REGRESSION;
-	} else if (gate && c->counts[PMC_VERDICT_INCONCLUSIVE] && o->fail_on_inconclusive) {
-		code = PMC_EXIT_INCONCLUSIVE;
+	if (gate) {
+		gate_err[0] = '\0';
+		if (pmc_gate_decide(c, &go, &outcome, NULL, gate_err, sizeof(gate_err)) < 0) {
+			snprintf(gate_err, sizeof(gate_err), "the gate cannot decide");
+			outcome = PMC_GATE_ERROR;
+		}
+		if (outcome == PMC_GATE_ERROR) {
+			pmc_cli_error("%s", gate_err);
+			ro.error = gate_err;
+		}
 	}
-	ro.exit_code = code;
+	/* The outcomes are the exit codes (README, "Exit codes"). */
+	ro.exit_code = (int)outcome;
 	/* The table carries its warnings; with a document on stdout they go to stderr. */
 	if (strcmp(o->format, "table") != 0)
-		for (size_t i = 0; i < c->nwarnings; i++)
-			pmc_cli_warn("%s", c->warnings[i]);
+		for (size_t i = 0; i < pmc_comparison_warning_count(c); i++)
+			pmc_cli_warn("%s", pmc_comparison_warning(c, i));
 	code = emit(o, c, &ro, true);
 	pmc_comparison_free(c);
 	return code;
+}
+
+int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name,
+			    const struct pmc_result *new_r, const char *new_name,
+			    const struct pmc_cli_compare_opts *o, bool gate)
+{
+	struct pmc_compare_opts co = library_opts(o, old_name, new_name);
+	struct pmc_comparison *c = NULL;
+	char err[1024];
+	int r;
+
+	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
+	return report(r, c, err, sizeof(err), old_name, new_name, o, gate);
+}
+
+int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
+			      const struct pmc_cli_compare_opts *o)
+{
+	const char *label = r->benchmarks[ref].name;
+	struct pmc_compare_opts co = library_opts(o, label, "command");
+	struct pmc_comparison *c = NULL;
+	char err[1024];
+	int rc;
+
+	rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
+	return report(rc, c, err, sizeof(err), label, "command", o, false);
 }
 
 static void compare_help(FILE *out)
@@ -522,71 +524,75 @@ static void free_both(struct pmc_result *a, struct pmc_result *b)
 	pmc_result_free(b);
 }
 
+enum { OPT_FORMAT = 0x100 };
+
+static const struct option compare_own_opts[] = {
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option gate_own_opts[] = {
+	{"baseline", required_argument, NULL, 'b'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
 static int main_common(int argc, char **argv, bool gate)
 {
 	const char *cmd = gate ? "gate" : "compare";
 	struct pmc_cli_compare_opts *o;
+	struct option *longopts;
 	struct pmc_result *a = NULL, *b = NULL;
-	const char *pos[3] = {NULL, NULL, NULL}, *baseline = NULL;
-	size_t npos = 0;
-	bool dashdash = false;
-	int code = PMC_EXIT_ERROR, r;
+	const char *pos[2] = {NULL, NULL}, *baseline = NULL;
+	size_t npos;
+	int code = PMC_EXIT_ERROR, opt;
 
 	o = pmc_cli_compare_opts_new();
-	if (!o) {
+	longopts = pmc_cli_options_merge(gate ? gate_own_opts : compare_own_opts,
+					 pmc_cli_compare_long_opts);
+	if (!o || !longopts) {
 		pmc_cli_error("out of memory");
-		return PMC_EXIT_ERROR;
+		goto out;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-
-		if (dashdash || arg[0] != '-' || arg[1] == '\0') {
-			if (npos < 3)
-				pos[npos] = arg;
-			npos++;
-			continue;
-		}
-		if (strcmp(arg, "--") == 0) {
-			dashdash = true;
-			continue;
-		}
-		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+	optind = 0;
+	while ((opt = pmc_cli_getopt(argc, argv, gate ? ":b:o:h" : ":o:h", longopts, cmd)) != -1) {
+		switch (opt) {
+		case 'h':
 			code = print_help(gate ? gate_help : compare_help);
 			goto out;
-		}
-		if ((r = opt_value(argc, argv, &i, "--output", &v)) != 0 ||
-		    (r = opt_value(argc, argv, &i, "-o", &v)) != 0) {
+		case 'o':
 			/* --output is --report under another name. */
-			if (r < 0)
+			if (set_output(o, optarg) < 0) {
+				pmc_cli_error("out of memory");
 				goto out;
-			free(o->output);
-			o->output = strdup(v);
-			if (!o->output)
-				goto out;
-			continue;
-		}
-		if (gate && ((r = opt_value(argc, argv, &i, "--baseline", &v)) != 0 ||
-			     (r = opt_value(argc, argv, &i, "-b", &v)) != 0)) {
-			if (r < 0)
-				goto out;
+			}
+			break;
+		case 'b':
 			if (baseline) {
 				pmc_cli_error("--baseline given twice ('%s' and '%s'); a gate has "
 					      "one baseline",
-					      baseline, v);
+					      baseline, optarg);
 				goto out;
 			}
-			baseline = v;
-			continue;
-		}
-		r = pmc_cli_compare_opts_parse(o, argc, argv, &i);
-		if (r < 0)
+			baseline = optarg;
+			break;
+		case OPT_FORMAT:
+			if (pmc_cli_compare_opts_set_format(o, optarg) < 0)
+				goto out;
+			break;
+		case '?':
 			goto out;
-		if (r == 0) {
-			pmc_cli_error("unknown option '%s'; try 'pmcbench %s --help'", argv[i],
-				      cmd);
-			goto out;
+		default:
+			if (pmc_cli_compare_opts_handle(o, opt, optarg) <= 0)
+				goto out;
+			break;
 		}
 	}
+	npos = (size_t)(argc - optind);
 	if (gate && !baseline) {
 		pmc_cli_error("gate needs --baseline BASE.json and one result file; try "
 			      "'pmcbench gate --help'");
@@ -600,8 +606,11 @@ static int main_common(int argc, char **argv, bool gate)
 		goto out;
 	}
 	if (gate) {
-		pos[1] = pos[0];
 		pos[0] = baseline;
+		pos[1] = argv[optind];
+	} else {
+		pos[0] = argv[optind];
+		pos[1] = argv[optind + 1];
 	}
 	{
 		struct load_job jobs[2] = {{.path = pos[0]}, {.path = pos[1]}};
@@ -619,6 +628,7 @@ static int main_common(int argc, char **argv, bool gate)
 	code = pmc_cli_compare_results(a, pos[0], b, pos[1], o, gate);
 out:
 	free_both(a, b);
+	free(longopts);
 	pmc_cli_compare_opts_free(o);
 	return code;
 }

@@ -163,28 +163,35 @@ static void list_help(FILE *out)
 	      out);
 }
 
+static const struct option list_opts[] = {
+	{"no-probe", no_argument, NULL, 'n'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int unexpected_argument(const char *cmd, const char *arg)
+{
+	pmc_cli_error("%s: unexpected argument '%s'; see 'pmcbench help %s'", cmd, arg, cmd);
+	return PMC_EXIT_ERROR;
+}
+
 int pmc_cli_list(int argc, char **argv)
 {
 	bool probe = true;
-	int hw_error = 0;
+	int hw_error = 0, opt;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+	optind = 0;
+	while ((opt = pmc_cli_getopt(argc, argv, ":nh", list_opts, "list")) != -1) {
+		if (opt == 'h') {
 			list_help(stdout);
 			return finish_stdout("list", "the help");
 		}
-		if (strcmp(argv[i], "-n") == 0 || strcmp(argv[i], "--no-probe") == 0) {
-			probe = false;
-			continue;
-		}
-		if (argv[i][0] == '-')
-			pmc_cli_error("list: unknown option '%s'; see 'pmcbench list --help'",
-				      argv[i]);
-		else
-			pmc_cli_error("list: unexpected argument '%s'; see 'pmcbench list --help'",
-				      argv[i]);
-		return PMC_EXIT_ERROR;
+		if (opt != 'n')
+			return PMC_EXIT_ERROR;
+		probe = false;
 	}
+	if (optind < argc)
+		return unexpected_argument("list", argv[optind]);
 	list_builtin("hardware", "Hardware events", probe, &hw_error);
 	list_builtin("hardware-cache", "Hardware cache events", probe, &hw_error);
 	list_builtin("software", "Software events", probe, NULL);
@@ -222,22 +229,27 @@ static const char *yes_no_unknown(int v, const char *yes, const char *no)
 	return v > 0 ? yes : v == 0 ? no : "unknown";
 }
 
+static const struct option doctor_opts[] = {
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
 int pmc_cli_doctor(int argc, char **argv)
 {
 	struct pmc_doctor d;
 	char reason[512];
 	bool sw_ok;
+	int opt;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			doctor_help(stdout);
-			return finish_stdout("doctor", "the help");
-		}
-		pmc_cli_error("doctor: %s '%s'; see 'pmcbench doctor --help'",
-			      argv[i][0] == '-' ? "unknown option" : "unexpected argument",
-			      argv[i]);
-		return PMC_EXIT_ERROR;
+	optind = 0;
+	while ((opt = pmc_cli_getopt(argc, argv, ":h", doctor_opts, "doctor")) != -1) {
+		if (opt != 'h')
+			return PMC_EXIT_ERROR;
+		doctor_help(stdout);
+		return finish_stdout("doctor", "the help");
 	}
+	if (optind < argc)
+		return unexpected_argument("doctor", argv[optind]);
 	if (pmc_doctor_collect(NULL, &d) < 0) {
 		pmc_cli_error("doctor: cannot collect the facts");
 		return PMC_EXIT_ERROR;

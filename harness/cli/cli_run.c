@@ -167,173 +167,149 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* True for run's own options whose value is the next argument. */
-static bool takes_value(const char *arg)
+/* Takes one option: 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
+static int parse_opt(struct run_cli *c, int opt)
 {
-	if (arg[0] == '-' && arg[1] && arg[1] != '-')
-		return strchr("cnrweo", arg[1]) && arg[2] == '\0';
-	for (const struct option *o = long_opts; o->name; o++)
-		if (o->has_arg == required_argument && strcmp(arg + 2, o->name) == 0)
-			return true;
-	return false;
+	int r;
+
+	switch (opt) {
+	case 'c':
+		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0)
+			return -ENOMEM;
+		break;
+	case 'n':
+		if (push_str(&c->names, &c->nnames, optarg) < 0)
+			return -ENOMEM;
+		break;
+	case OPT_SHELL:
+		c->shell = true;
+		break;
+	case 'r':
+		if (parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
+			return -EINVAL;
+		c->runs_given = true;
+		break;
+	case 'w':
+		if (parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
+			return -EINVAL;
+		c->warmup_given = true;
+		break;
+	case OPT_TIMEOUT: {
+		char *end;
+		double t = strtod(optarg, &end);
+
+		if (end == optarg || *end || !(t > 0) || !isfinite(t)) {
+			pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
+				      optarg);
+			return -EINVAL;
+		}
+		c->ro.timeout_s = t;
+		break;
+	}
+	case OPT_INPUT: {
+		int fd = open(optarg, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			pmc_cli_error("--input: cannot read '%s': %s", optarg,
+				      strerror(errno));
+			return -EINVAL;
+		}
+		close(fd);
+		c->ro.input_path = optarg;
+		break;
+	}
+	case OPT_SHOW_OUTPUT:
+		c->ro.show_output = true;
+		break;
+	case OPT_IGNORE_FAILURE:
+		c->ro.ignore_failure = true;
+		break;
+	case 'e':
+		if (add_events(c, optarg) < 0)
+			return -ENOMEM;
+		break;
+	case OPT_REQUIRE:
+		c->require_counters = true;
+		break;
+	case OPT_BACKEND:
+		if (strcmp(optarg, "perf") == 0) {
+			c->ro.backend = PMC_BACKEND_PERF;
+		} else if (strcmp(optarg, "valgrind") == 0) {
+			c->ro.backend = PMC_BACKEND_VALGRIND;
+		} else {
+			pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind",
+				      optarg);
+			return -EINVAL;
+		}
+		break;
+	case OPT_VG_TOOL:
+		if (strcmp(optarg, "callgrind") == 0) {
+			c->ro.valgrind_tool = PMC_VALGRIND_CALLGRIND;
+		} else if (strcmp(optarg, "cachegrind") == 0) {
+			c->ro.valgrind_tool = PMC_VALGRIND_CACHEGRIND;
+		} else {
+			pmc_cli_error("--valgrind-tool: unknown tool '%s'; use callgrind or "
+				      "cachegrind", optarg);
+			return -EINVAL;
+		}
+		break;
+	case 'o':
+		c->output = optarg;
+		break;
+	case OPT_FORMAT:
+		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
+			pmc_cli_error("--format: unknown format '%s'; use table, json, csv "
+				      "or markdown", optarg);
+			return -EINVAL;
+		}
+		break;
+	case OPT_MEDIAN:
+		c->median = true;
+		break;
+	case OPT_STATS:
+		c->stats = true;
+		break;
+	case 'q':
+		c->quiet = true;
+		break;
+	case OPT_BASELINE:
+		c->baseline = optarg;
+		break;
+	case OPT_REFERENCE:
+		if (parse_size("--reference", optarg, 1, &c->reference) < 0)
+			return -EINVAL;
+		break;
+	case 'h':
+		help(stdout);
+		return 1;
+	case '?':
+		return -EINVAL;
+	default:
+		/* The comparison options (cli_compare.c); --format here is run's own. */
+		r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
+		return r < 0 ? r : r > 0 ? 0 : -EINVAL;
+	}
+	return 0;
 }
 
 /* Returns 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
-static int parse_args(struct run_cli *c, int *argcp, char **argv, int *ret_optind)
+static int parse_args(struct run_cli *c, int argc, char **argv, int *ret_optind)
 {
-	int argc = *argcp, opt, r;
+	struct option *longopts = pmc_cli_options_merge(long_opts, pmc_cli_compare_long_opts);
+	int opt, r = 0;
 
-	/* The comparison options belong to cli_compare.c: take them out first, except
-	 * --format, which here is the format of the run's own report. */
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		int j = i;
-
-		if (argv[i][0] != '-')
-			break; /* the command itself, when given without "--" */
-		if (takes_value(argv[i])) {
-			i++;
-			continue;
-		}
-		if (strcmp(argv[i], "--format") == 0 || strncmp(argv[i], "--format=", 9) == 0) {
-			i += argv[i][8] == '\0'; /* run's own report format, with its value */
-			continue;
-		}
-		r = pmc_cli_compare_opts_parse(c->copts, argc, argv, &j);
-		if (r < 0)
-			return -EINVAL;
-		if (r > 0) {
-			/* The parser leaves j on the last argument it consumed: drop argv[i..j]. */
-			memmove(&argv[i], &argv[j + 1], (size_t)(argc - j) * sizeof(*argv));
-			argc -= j - i + 1;
-			i--;
-		}
+	if (!longopts)
+		return -ENOMEM;
+	/* "+": the options end at the command, whose own options are its business. */
+	optind = 0;
+	while (r == 0 &&
+	       (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:e:o:qh", longopts, "run")) != -1) {
+		r = parse_opt(c, opt);
 	}
-	*argcp = argc;
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+:c:n:r:w:e:o:qh", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0)
-				return -ENOMEM;
-			break;
-		case 'n':
-			if (push_str(&c->names, &c->nnames, optarg) < 0)
-				return -ENOMEM;
-			break;
-		case OPT_SHELL:
-			c->shell = true;
-			break;
-		case 'r':
-			if (parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
-				return -EINVAL;
-			c->runs_given = true;
-			break;
-		case 'w':
-			if (parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
-				return -EINVAL;
-			c->warmup_given = true;
-			break;
-		case OPT_TIMEOUT: {
-			char *end;
-			double t = strtod(optarg, &end);
-
-			if (end == optarg || *end || !(t > 0) || !isfinite(t)) {
-				pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
-					      optarg);
-				return -EINVAL;
-			}
-			c->ro.timeout_s = t;
-			break;
-		}
-		case OPT_INPUT: {
-			int fd = open(optarg, O_RDONLY | O_CLOEXEC);
-
-			if (fd < 0) {
-				pmc_cli_error("--input: cannot read '%s': %s", optarg,
-					      strerror(errno));
-				return -EINVAL;
-			}
-			close(fd);
-			c->ro.input_path = optarg;
-			break;
-		}
-		case OPT_SHOW_OUTPUT:
-			c->ro.show_output = true;
-			break;
-		case OPT_IGNORE_FAILURE:
-			c->ro.ignore_failure = true;
-			break;
-		case 'e':
-			if (add_events(c, optarg) < 0)
-				return -ENOMEM;
-			break;
-		case OPT_REQUIRE:
-			c->require_counters = true;
-			break;
-		case OPT_BACKEND:
-			if (strcmp(optarg, "perf") == 0) {
-				c->ro.backend = PMC_BACKEND_PERF;
-			} else if (strcmp(optarg, "valgrind") == 0) {
-				c->ro.backend = PMC_BACKEND_VALGRIND;
-			} else {
-				pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind",
-					      optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_VG_TOOL:
-			if (strcmp(optarg, "callgrind") == 0) {
-				c->ro.valgrind_tool = PMC_VALGRIND_CALLGRIND;
-			} else if (strcmp(optarg, "cachegrind") == 0) {
-				c->ro.valgrind_tool = PMC_VALGRIND_CACHEGRIND;
-			} else {
-				pmc_cli_error("--valgrind-tool: unknown tool '%s'; use callgrind or "
-					      "cachegrind", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'o':
-			c->output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
-				pmc_cli_error("--format: unknown format '%s'; use table, json, csv "
-					      "or markdown", optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_MEDIAN:
-			c->median = true;
-			break;
-		case OPT_STATS:
-			c->stats = true;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case OPT_BASELINE:
-			c->baseline = optarg;
-			break;
-		case OPT_REFERENCE:
-			if (parse_size("--reference", optarg, 1, &c->reference) < 0)
-				return -EINVAL;
-			break;
-		case 'h':
-			help(stdout);
-			return 1;
-		case ':':
-			pmc_cli_error("option '%s' needs a value; see 'pmcbench help run'",
-				      argv[optind - 1]);
-			return -EINVAL;
-		default:
-			pmc_cli_error("unknown option '%s'; see 'pmcbench help run'",
-				      argv[optind - 1]);
-			return -EINVAL;
-		}
-	}
-	*ret_optind = optind;
-	return 0;
+	free(longopts);
+	if (r == 0)
+		*ret_optind = optind;
+	return r;
 }
 
 static char *join_words(char *const *words, size_t n)
@@ -616,35 +592,6 @@ static void catch_signals(bool on)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* "valgrind-3.19.0" from `valgrind --version`. */
-static int valgrind_version(const char *valgrind, char *buf, size_t len)
-{
-	char *argv[] = { (char *)valgrind, (char *)"--version", NULL };
-	int fd[2], status, r = -EIO;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(fd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		execv(valgrind, argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	n = pid > 0 ? read(fd[0], buf, len - 1) : -1;
-	close(fd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (n > 0) {
-		buf[n] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		r = buf[0] ? 0 : -EIO;
-	}
-	return r;
-}
-
 static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 {
 	const struct pmc_runner_cmd *cmds = ud;
@@ -654,49 +601,17 @@ static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 	fflush(stderr);
 }
 
-/* `run -c A -c B`: every command against the reference, as one comparison. The
- * reference's samples are lent under each other command's name, so rows pair up. */
+/* `run -c A -c B`: every command against the reference, as one comparison. */
 static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 {
-	size_t ref = c->reference ? c->reference - 1 : 0, n = r->nbench, k = 0;
-	struct pmc_benchmark *olds = calloc(n, sizeof(*olds)), *news = calloc(n, sizeof(*news));
-	struct pmc_result a = *r, b = *r;
-	char label[256];
-	int code;
+	size_t ref = c->reference ? c->reference - 1 : 0;
 
-	if (!olds || !news) {
-		free(olds);
-		free(news);
-		pmc_cli_error("out of memory");
+	/* The comparison follows run's own format for table and markdown. */
+	if (strcmp(c->format, "markdown") == 0 && pmc_cli_compare_opts_set_format(c->copts, "markdown") < 0)
 		return PMC_EXIT_ERROR;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i == ref)
-			continue;
-		olds[k] = r->benchmarks[ref];
-		olds[k].name = r->benchmarks[i].name;
-		news[k++] = r->benchmarks[i];
-	}
-	a.benchmarks = olds;
-	a.nbench = k;
-	a.priv = NULL;
-	b.benchmarks = news;
-	b.nbench = k;
-	b.priv = NULL;
-	snprintf(label, sizeof(label), "%s", r->benchmarks[ref].name);
-	if (strcmp(c->format, "markdown") == 0) {
-		char fmt_opt[] = "--format", fmt_val[] = "markdown";
-		char *args[] = { fmt_opt, fmt_val, NULL };
-		int i = 0;
-
-		pmc_cli_compare_opts_parse(c->copts, 2, args, &i);
-	}
-	printf("\nComparison against the reference '%s':\n", label);
+	printf("\nComparison against the reference '%s':\n", r->benchmarks[ref].name);
 	fflush(stdout);
-	code = pmc_cli_compare_results(&a, label, &b, "command", c->copts, false);
-	free(olds);
-	free(news);
-	return code;
+	return pmc_cli_compare_reference(r, ref, c->copts);
 }
 
 int pmc_cli_run(int argc, char **argv)
@@ -715,7 +630,9 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("out of memory");
 		return PMC_EXIT_ERROR;
 	}
-	r = parse_args(&c, &argc, argv, &first);
+	r = parse_args(&c, argc, argv, &first);
+	if (r == -ENOMEM)
+		pmc_cli_error("out of memory");
 	if (r == 1) {
 		code = PMC_EXIT_OK;
 		goto out;
@@ -779,15 +696,9 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("out of memory");
 		goto out;
 	}
-	if (c.ro.backend == PMC_BACKEND_VALGRIND) {
-		char version[64];
-
-		/* Counts differ between the tools and between valgrind releases. */
-		pmc_result_set_env(result, "valgrind-tool",
-				   c.ro.valgrind_tool == PMC_VALGRIND_CACHEGRIND ? "cachegrind"
-										 : "callgrind");
-		if (valgrind_version(vg, version, sizeof(version)) == 0)
-			pmc_result_set_env(result, "valgrind-version", version);
+	if (c.ro.backend == PMC_BACKEND_VALGRIND && pmc_env_valgrind(result, vg, c.ro.valgrind_tool) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
 	}
 	if (c.ro.backend == PMC_BACKEND_PERF) {
 		pmc_result_set_env(result, "events",

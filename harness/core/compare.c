@@ -21,6 +21,7 @@
 #include "harness/base/hashmap.h"
 #include "harness/base/suggest.h"
 #include "harness/core/analysis.h"
+#include "harness/base/opts.h"
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
@@ -1220,8 +1221,8 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
 		size_t errlen)
 {
-	static const struct pmc_compare_opts defaults = {.sz = sizeof(defaults)};
 	struct ctx x = {.err = err, .errlen = errlen, .mux_min = NAN};
+	struct pmc_compare_opts o;
 	struct pmc_hashmap names = {0};
 	struct pmc_comparison *c;
 	size_t *pair = NULL; /* old index -> new index, SIZE_MAX when unpaired */
@@ -1229,13 +1230,28 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 
 	if (!old_r || !new_r || !ret)
 		return -EINVAL;
-	if (!opts)
-		opts = &defaults;
-	x.o = opts;
-	if (opts->sz >= offsetof(struct pmc_compare_opts, new_name) + sizeof(opts->new_name)) {
-		x.old_name = opts->old_name;
-		x.new_name = opts->new_name;
+	if (!PMC_OPTS_VALID(opts, struct pmc_compare_opts)) {
+		snprintf(err, errlen, "pmc_compare: options from a newer pmcbench set fields this "
+				      "library does not know; build against this version's header");
+		return -EINVAL;
 	}
+	/* From here on every field is there: a shorter struct gets the defaults. */
+	o = (struct pmc_compare_opts){
+	    .sz = sizeof(o),
+	    .alpha = PMC_OPTS_GET(opts, alpha, 0),
+	    .confidence = PMC_OPTS_GET(opts, confidence, 0),
+	    .no_fdr = PMC_OPTS_GET(opts, no_fdr, false),
+	    .force = PMC_OPTS_GET(opts, force, false),
+	    .metrics = PMC_OPTS_GET(opts, metrics, NULL),
+	    .nmetrics = PMC_OPTS_GET(opts, nmetrics, 0),
+	    .thresholds = PMC_OPTS_GET(opts, thresholds, NULL),
+	    .old_name = PMC_OPTS_GET(opts, old_name, NULL),
+	    .new_name = PMC_OPTS_GET(opts, new_name, NULL),
+	};
+	opts = &o;
+	x.o = opts;
+	x.old_name = opts->old_name;
+	x.new_name = opts->new_name;
 	if (opts->alpha < 0 || opts->alpha >= 1 || isnan(opts->alpha) || opts->confidence < 0 ||
 	    opts->confidence >= 1 || isnan(opts->confidence)) {
 		snprintf(err, errlen, "alpha and confidence must lie between 0 and 1");
@@ -1377,4 +1393,128 @@ fail_maps:
 	free(pair);
 	pmc_comparison_free(c);
 	return r;
+}
+
+int pmc_compare_reference(const struct pmc_result *r, size_t ref,
+			  const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
+			  char *err, size_t errlen)
+{
+	struct pmc_benchmark *olds, *news;
+	struct pmc_result a, b;
+	size_t k = 0;
+	int rc;
+
+	if (!r || !ret)
+		return -EINVAL;
+	if (r->nbench < 2 || ref >= r->nbench) {
+		snprintf(err, errlen,
+			 "reference %zu: the result has %zu benchmark%s; give the number of "
+			 "one of them (from 1), and at least two",
+			 ref + 1, r->nbench, r->nbench == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	/* Two results that borrow r's benchmarks: the reference's under each other
+	 * benchmark's name on the old side, so that the rows pair up by name. The rows
+	 * borrow only names and metrics, which r keeps alive. */
+	olds = calloc(r->nbench - 1, sizeof(*olds));
+	news = calloc(r->nbench - 1, sizeof(*news));
+	if (!olds || !news) {
+		free(olds);
+		free(news);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->nbench; i++) {
+		if (i == ref)
+			continue;
+		olds[k] = r->benchmarks[ref];
+		olds[k].name = r->benchmarks[i].name;
+		news[k++] = r->benchmarks[i];
+	}
+	a = *r;
+	a.benchmarks = olds;
+	a.nbench = k;
+	a.priv = NULL;
+	b = a;
+	b.benchmarks = news;
+	rc = pmc_compare(&a, &b, opts, ret, err, errlen);
+	free(olds);
+	free(news);
+	return rc;
+}
+
+size_t pmc_comparison_row_count(const struct pmc_comparison *c)
+{
+	return c ? c->nrows : 0;
+}
+
+const struct pmc_cmp_row *pmc_comparison_row(const struct pmc_comparison *c, size_t i)
+{
+	return c && i < c->nrows ? &c->rows[i] : NULL;
+}
+
+size_t pmc_comparison_warning_count(const struct pmc_comparison *c)
+{
+	return c ? c->nwarnings : 0;
+}
+
+const char *pmc_comparison_warning(const struct pmc_comparison *c, size_t i)
+{
+	return c && i < c->nwarnings ? c->warnings[i] : NULL;
+}
+
+size_t pmc_comparison_verdict_count(const struct pmc_comparison *c, enum pmc_verdict v)
+{
+	return c && (unsigned)v < PMC_VERDICT_COUNT ? c->counts[v] : 0;
+}
+
+const char *pmc_cmp_row_bench(const struct pmc_cmp_row *row)
+{
+	return row->bench;
+}
+
+const char *pmc_cmp_row_metric(const struct pmc_cmp_row *row)
+{
+	return row->metric;
+}
+
+enum pmc_row_kind pmc_cmp_row_kind(const struct pmc_cmp_row *row)
+{
+	return row->kind;
+}
+
+int pmc_cmp_row_verdict(const struct pmc_cmp_row *row, enum pmc_verdict *ret)
+{
+	if (row->kind == PMC_ROW_MISSING)
+		return -ENODATA;
+	*ret = row->verdict;
+	return 0;
+}
+
+int pmc_cmp_row_ratio(const struct pmc_cmp_row *row, double *ret_ratio, double *ret_lo,
+		      double *ret_hi)
+{
+	if (row->kind == PMC_ROW_MISSING || isnan(row->ratio))
+		return -ENODATA;
+	if (ret_ratio)
+		*ret_ratio = row->ratio;
+	if (ret_lo)
+		*ret_lo = row->ratio_lo;
+	if (ret_hi)
+		*ret_hi = row->ratio_hi;
+	return 0;
+}
+
+double pmc_cmp_row_p(const struct pmc_cmp_row *row)
+{
+	return row->kind == PMC_ROW_TESTED ? row->p : NAN;
+}
+
+double pmc_cmp_row_q(const struct pmc_cmp_row *row)
+{
+	return row->kind == PMC_ROW_TESTED ? row->q : NAN;
+}
+
+const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row)
+{
+	return row->threshold ? row->threshold->text : "";
 }

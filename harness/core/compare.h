@@ -9,40 +9,10 @@
 
 #include "harness/core/stats.h"
 #include "harness/core/threshold.h"
+#include "pmcbench/compare.h"
 
-struct pmc_result;
-
-enum pmc_verdict {
-	PMC_VERDICT_NO_CHANGE,
-	PMC_VERDICT_IMPROVEMENT,
-	PMC_VERDICT_REGRESSION,
-	PMC_VERDICT_INCONCLUSIVE,
-	PMC_VERDICT_COUNT
-};
-
-/* "no change", "improvement", "regression", "inconclusive". */
-const char *pmc_verdict_name(enum pmc_verdict v);
-
-enum pmc_row_kind {
-	PMC_ROW_TESTED,	 /* both sides have samples: Mann-Whitney U and the ratio CI */
-	PMC_ROW_EXACT,	 /* zero spread on both sides: compared directly, no p-value */
-	PMC_ROW_MISSING, /* no value on one side (unsupported, denied or absent): no verdict */
-};
-
-struct pmc_compare_opts {
-	size_t sz;		    /* sizeof(struct pmc_compare_opts) */
-	double alpha;		    /* significance level; 0 means 0.05 */
-	double confidence;	    /* of every CI; 0 means 0.95 */
-	bool no_fdr;		    /* judge raw p-values instead of Benjamini-Hochberg q-values */
-	bool force;		    /* allow a simulated metric against a hardware one */
-	const char *const *metrics; /* fnmatch patterns selecting metric ids; NULL: all */
-	size_t nmetrics;
-	const struct pmc_thresholds *thresholds; /* NULL: the built-in default */
-	/* The two sides as messages name them ("base.json"); NULL: "the old result" and
-	 * "the new result". */
-	const char *old_name, *new_name;
-};
-
+/* The public functions (pmc_compare, pmc_compare_reference, the row getters) are
+ * declared in pmcbench/compare.h; the structs they hide are defined here. */
 struct pmc_cmp_row {
 	/* Borrowed from the compared results, which must outlive the comparison. */
 	const char *bench;     /* the benchmark's name in the new result */
@@ -108,19 +78,6 @@ struct pmc_comparison {
 	char **unchecked;
 	size_t nunchecked;
 };
-
-/* Compares new against old. On success *ret holds the comparison (free it with
- * pmc_comparison_free). Returns -ENODATA when nothing is in common (no common benchmark
- * or metric), -EINVAL for a unit mismatch, a simulated metric against a hardware one
- * (unless opts->force), an absolute threshold that does not suit a metric, or bad
- * options, -ERANGE when samples are too large for the statistics, -ENOMEM; errors put
- * one line in err, naming the file (opts->old_name/new_name), benchmark and metric
- * where one is at fault. */
-int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
-		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
-		size_t errlen);
-
-void pmc_comparison_free(struct pmc_comparison *c);
 
 /* The smallest n per side (equal sizes) for which the two-sided exact Mann-Whitney
  * p-value can fall below alpha: 2 / C(2n, n) < alpha. 4 at alpha = 0.05. */

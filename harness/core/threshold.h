@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "pmcbench/compare.h"
+
 /* The threshold used for metrics that nothing else sets: 5%, either way. */
 #define PMC_THRESHOLD_DEFAULT_PERCENT 5.0
 
@@ -41,13 +43,8 @@ int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, 
 /* A set of thresholds from --threshold arguments and a thresholds file. */
 struct pmc_thresholds;
 
-struct pmc_thresholds *pmc_thresholds_new(void);
-void pmc_thresholds_free(struct pmc_thresholds *t);
-
-/* Adds "METRIC=LIMIT" from the command line; METRIC "*" sets the default for every
- * metric. A later argument for the same metric replaces an earlier one.
- * Returns 0, -ENOMEM, or -EINVAL with one line in err. */
-int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen);
+/* pmc_thresholds_new, pmc_thresholds_add_arg and pmc_thresholds_free are public
+ * (pmcbench/compare.h). */
 
 /* Parses one limit as pmc_threshold_parse() does; what names the whole input in the
  * message and col0 is the 0-based column of text within it. */

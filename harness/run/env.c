@@ -17,6 +17,7 @@
 
 #include "harness/core/result.h"
 #include "harness/run/env.h"
+#include "harness/run/spawn.h"
 
 #define SYSFS_PMUS "/sys/bus/event_source/devices"
 
@@ -238,4 +239,19 @@ int pmc_env_collect(struct pmc_result *r)
 			return rc;
 	}
 	return 0;
+}
+
+int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgrind_tool tool)
+{
+	char *argv[] = {(char *)valgrind, (char *)"--version", NULL};
+	char version[64];
+	int rc;
+
+	rc = pmc_result_set_env(r, "valgrind-tool",
+				tool == PMC_VALGRIND_CACHEGRIND ? "cachegrind" : "callgrind");
+	/* "valgrind-3.19.0"; a valgrind that hangs must not hang the run. */
+	if (rc == 0 && valgrind &&
+	    pmc_spawn_capture_line(valgrind, argv, 10, version, sizeof(version)) == 0)
+		rc = pmc_result_set_env(r, "valgrind-version", version);
+	return rc;
 }

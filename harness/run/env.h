@@ -3,9 +3,17 @@
 
 #include <stddef.h>
 
+#include "counters/valgrind.h"
+
 struct pmc_result;
 
 /* Fills r's environment: kernel, cpu-model, pmus, perf_event_paranoid, nmi-watchdog,
  * governor, smt, aslr, hypervisor, cpus, hostname. Keys that cannot be read are left
  * out. Returns 0 or -ENOMEM. */
 int pmc_env_collect(struct pmc_result *r);
+
+/* Records which valgrind counted (keys "valgrind-tool": callgrind or cachegrind, and
+ * "valgrind-version": `valgrind --version`, when it answers): counts differ between the
+ * tools and between valgrind releases. valgrind is its absolute path. Returns 0 or
+ * -ENOMEM; a valgrind that does not tell its version is left out, not an error. */
+int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgrind_tool tool);

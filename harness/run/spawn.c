@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -124,6 +125,8 @@ static int child(void *p)
 	if (!o->show_output &&
 	    (dup2(a->null_fd, STDOUT_FILENO) < 0 || dup2(a->null_fd, STDERR_FILENO) < 0))
 		goto fail;
+	if (o->stdout_fd > STDERR_FILENO && dup2(o->stdout_fd, STDOUT_FILENO) < 0)
+		goto fail;
 	if (o->no_aslr)
 		personality(ADDR_NO_RANDOMIZE);
 	if (o->path)
@@ -187,5 +190,44 @@ out:
 	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
 		close(a.in_fd);
 	close(a.null_fd);
+	return r;
+}
+
+int pmc_spawn_capture_line(const char *path, char *const *argv, double timeout_s, char *buf,
+			   size_t len)
+{
+	/* A memory file rather than a pipe: the output is read after the child is reaped,
+	 * and a pipe would block a child that writes more than its capacity. */
+	int fd = memfd_create("pmc-capture", MFD_CLOEXEC), r;
+	struct pmc_spawn_opts o = {
+	    .argv = argv,
+	    .path = path,
+	    .timeout_s = timeout_s,
+	};
+	struct pmc_spawn_result res;
+	ssize_t n;
+
+	if (!path || !argv || !buf || len == 0)
+		return -EINVAL;
+	if (fd < 0)
+		return -errno;
+	o.stdout_fd = fd;
+	r = pmc_spawn_run(&o, &res);
+	if (r < 0)
+		goto out;
+	if (res.exit_code != 0) {
+		r = -EIO;
+		goto out;
+	}
+	n = pread(fd, buf, len - 1, 0);
+	if (n < 0) {
+		r = -errno;
+		goto out;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	r = buf[0] ? 0 : -EIO;
+out:
+	close(fd);
 	return r;
 }

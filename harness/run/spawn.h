@@ -15,6 +15,9 @@ struct pmc_spawn_opts {
 	double timeout_s;       /* <= 0: none */
 	bool timeout_by_polling; /* the fallback used where pidfd_open fails; for tests */
 	bool no_aslr;           /* personality(ADDR_NO_RANDOMIZE) in the child */
+	/* Above 2: the target's standard output (its stderr still follows show_output);
+	 * 0: as show_output says. */
+	int stdout_fd;
 	/* Called in the child just before exec, e.g. to open counters on itself (pid 0).
 	 * The child shares the parent's memory and file-descriptor table at that point
 	 * (clone with CLONE_VM|CLONE_VFORK|CLONE_FILES, the parent waits), so what it opens
@@ -41,3 +44,10 @@ pid_t pmc_spawn_running(void);
  * status), -ENOENT/-EACCES/-ENOEXEC... when it could not be executed (errno from the
  * child's exec), or another -errno when spawning failed. */
 int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *ret);
+
+/* Runs path (argv as given, no PATH search) with a timeout of timeout_s seconds and
+ * keeps the first line of its standard output, without the newline, in buf (len > 0).
+ * Returns 0; -EIO when it printed nothing, exited non-zero or was killed; or what
+ * pmc_spawn_run returns. */
+int pmc_spawn_capture_line(const char *path, char *const *argv, double timeout_s, char *buf,
+			   size_t len);

@@ -53,3 +53,62 @@ expect_lines() {
 json_get() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# expect_one_line FILE PATTERN: FILE holds exactly one line, and it matches PATTERN.
+expect_one_line() {
+	expect_lines 1 "$1" && expect_grep "$2" "$1"
+}
+
+# mkresult OUT [backend=NAME] [env:KEY=VALUE] BENCH::METRIC=CENTER[,SPREAD[,N]][@FLAGS]...
+# Each metric gets N samples (default 10) spread evenly over CENTER * (1 +- SPREAD), in a
+# scrambled order without ties. FLAGS: sim (simulated), unsup (unsupported: no samples),
+# unit=U (override the unit).
+mkresult() {
+	python3 - "$@" <<'EOF'
+import json, sys
+UNITS = {"task-clock": ("ns", "lower"), "wall-time": ("ns", "lower"),
+         "max-rss": ("bytes", "lower"), "ipc": ("ratio", "higher")}
+def u(i, n):
+    return ((i * 7 + 3) % n) / (n - 1) * 2 - 1 if n > 1 else 0.0
+doc = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+       "created": "2026-01-01T00:00:00Z", "backend": "perf", "environment": {},
+       "benchmarks": []}
+benches = {}
+for a in sys.argv[2:]:
+    if a.startswith("backend="):
+        doc["backend"] = a[8:]
+        continue
+    if a.startswith("env:"):
+        k, v = a[4:].split("=", 1)
+        doc["environment"][k] = v
+        continue
+    spec, _, flags = a.partition("@")
+    key, _, vals = spec.partition("=")
+    bench, _, metric = key.partition("::")
+    parts = vals.split(",")
+    center, spread, n = (parts + ["0", "10"][len(parts) - 1:])[:3]
+    center, spread, n = float(center), float(spread), int(n)
+    unit, better = UNITS.get(metric, ("count", "lower"))
+    m = {"unit": unit, "better": better, "derived": False, "simulated": False,
+         "cross_group": False,
+         "samples": [round(center * (1 + spread * u(i, n)), 3) for i in range(n)]}
+    for f in filter(None, flags.split(",")):
+        if f == "sim":
+            m["simulated"] = True
+        elif f.startswith("unit="):
+            m["unit"] = f[5:]
+        elif f == "unsup":
+            m["samples"] = [None] * n
+            m["status"] = "unsupported"
+            m["raw"] = {k: [None] * n for k in ("value", "time_enabled", "time_running")}
+            m["error"] = "ENOENT"
+    b = benches.setdefault(bench, {"name": bench, "command": None, "build_id": None,
+                                   "runs": [{"exit_code": 0, "signal": 0,
+                                             "timed_out": False}] * n,
+                                   "metrics": {}})
+    b["metrics"][metric] = m
+doc["benchmarks"] = list(benches.values())
+with open(sys.argv[1], "w") as f:
+    json.dump(doc, f, indent=1)
+EOF
+}

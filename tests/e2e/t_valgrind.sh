@@ -31,6 +31,11 @@ test_valgrind_counts_are_exact_and_repeatable() {
 		fail "status not exact" || return 1
 	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions']['simulated']")" = True ] ||
 		fail "not marked simulated" || return 1
+	# Which valgrind counted: the tool, and the version it reports.
+	[ "$(json_get a.json "d['environment']['valgrind-tool']")" = callgrind ] ||
+		fail "valgrind-tool not recorded" || return 1
+	[ "$(json_get a.json "d['environment']['valgrind-version']")" = "$(valgrind --version)" ] ||
+		fail "valgrind-version not recorded" || return 1
 	expect_grep 'simulated' "$TMP/out"
 }
 

@@ -1,0 +1,106 @@
+/* The one option parser of every subcommand: getopt_long with the same rules and the
+ * same one-line errors everywhere (docs/cli.md): "-oFILE", "-o FILE", "--opt=value",
+ * "--opt value", unambiguous abbreviations of long options, "--" ends the options. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli/cli.h"
+
+static size_t count_options(const struct option *t)
+{
+	size_t n = 0;
+
+	while (t && t[n].name)
+		n++;
+	return n;
+}
+
+struct option *pmc_cli_options_merge(const struct option *own, const struct option *shared)
+{
+	size_t a = count_options(own), b = count_options(shared);
+	struct option *t = calloc(a + b + 1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	if (a)
+		memcpy(t, own, a * sizeof(*t));
+	if (b)
+		memcpy(t + a, shared, b * sizeof(*t));
+	return t;
+}
+
+/* The option as written, without any "=value", for an error line. */
+static void option_text(const char *arg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(arg, "="), arg);
+}
+
+/* The long options an abbreviation (name, nlen bytes) could stand for, listed in buf;
+ * returns how many different options match (an exact match counts alone). */
+static size_t long_matches(const struct option *t, const char *name, size_t nlen, char *buf,
+			   size_t len)
+{
+	size_t n = 0, used = 0;
+
+	buf[0] = '\0';
+	for (const struct option *o = t; o->name; o++) {
+		if (strncmp(o->name, name, nlen) != 0)
+			continue;
+		if (strlen(o->name) == nlen)
+			return 1;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s--%s",
+						 n > 1 ? ", " : "", o->name);
+	}
+	return n;
+}
+
+static bool is_short(const char *shortopts, int c)
+{
+	return c > 0 && c < 256 && c != ':' && c != '+' && strchr(shortopts, c);
+}
+
+int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		   const char *cmd)
+{
+	char text[128], list[256];
+	const char *arg;
+	int opt;
+
+	opterr = 0;
+	opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (opt != '?' && opt != ':')
+		return opt;
+	/* getopt_long has moved optind past the argument at fault, except inside a group
+	 * of short options ("-qx"), where optopt names it. */
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	if (opt == ':') {
+		if (strncmp(arg, "--", 2) == 0)
+			option_text(arg, text, sizeof(text));
+		else
+			snprintf(text, sizeof(text), "-%c", optopt);
+		pmc_cli_error("option '%s' needs a value; see 'pmcbench help %s'", text, cmd);
+		return '?';
+	}
+	if (optopt && !is_short(shortopts, optopt) && optopt < 256) {
+		pmc_cli_error("unknown option '-%c'; see 'pmcbench help %s'", optopt, cmd);
+		return '?';
+	}
+	option_text(arg, text, sizeof(text));
+	if (optopt) {
+		/* A known long option given a value it does not take ("--quiet=yes"). */
+		pmc_cli_error("option '%s' takes no value; see 'pmcbench help %s'", text, cmd);
+		return '?';
+	}
+	if (strncmp(text, "--", 2) == 0 && text[2] &&
+	    long_matches(longopts, text + 2, strlen(text + 2), list, sizeof(list)) > 1) {
+		pmc_cli_error("option '%s' is ambiguous: it could be %s; see 'pmcbench help %s'",
+			      text, list, cmd);
+		return '?';
+	}
+	pmc_cli_error("unknown option '%s'; see 'pmcbench help %s'", text, cmd);
+	return '?';
+}

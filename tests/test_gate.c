@@ -1,0 +1,227 @@
+/* The gate decision (harness/core/gate.c): what `pmcbench gate` exits with for a
+ * comparison, and why. A gate that checked nothing must not pass. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/core/compare.h"
+#include "harness/core/gate.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/core/threshold.h"
+
+#define N 10
+
+#define assert_contains(text, sub)                                                                 \
+	do {                                                                                       \
+		const char *t_ = (text), *s_ = (sub);                                              \
+		if (!t_ || !strstr(t_, s_)) {                                                      \
+			print_error("\"%s\" does not contain \"%s\"\n", t_ ? t_ : "(null)", s_);   \
+			fail();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* n samples of a metric around center (spread relative, distinct values), or n missing
+ * values when center is NAN. */
+static void put(struct pmc_result *r, const char *bench, const char *id, size_t n, double center,
+		double spread)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(id);
+	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
+	struct pmc_metric *m;
+
+	if (!b)
+		b = pmc_result_add_benchmark(r, bench, NULL);
+	assert_non_null(b);
+	m = pmc_benchmark_metric(b, id);
+	assert_non_null(m);
+	free(m->unit);
+	m->unit = strdup(info.unit);
+	m->better = info.better;
+	for (size_t i = 0; i < n; i++) {
+		double u = n > 1 ? (double)((i * 7 + 3) % n) / (double)(n - 1) * 2 - 1 : 0;
+
+		assert_int_equal(pmc_metric_append(m, center * (1 + spread * u), NULL), 0);
+	}
+}
+
+struct decision {
+	int rc;
+	enum pmc_gate_outcome outcome;
+	enum pmc_gate_reason reason;
+	char err[1024];
+};
+
+/* Compares b against a with the thresholds th (NULL: the default) and decides. */
+static struct decision decide(const struct pmc_result *a, const struct pmc_result *b,
+			      const struct pmc_thresholds *th, bool fail_on_inconclusive)
+{
+	PMC_OPTS(pmc_compare_opts, co, .thresholds = th);
+	PMC_OPTS(pmc_gate_opts, go, .fail_on_inconclusive = fail_on_inconclusive);
+	struct pmc_comparison *c = NULL;
+	struct decision d = {.outcome = 99, .reason = 99};
+	char err[512];
+
+	if (pmc_compare(a, b, &co, &c, err, sizeof(err)) < 0) {
+		print_error("pmc_compare: %s\n", err);
+		fail();
+	}
+	d.rc = pmc_gate_decide(c, &go, &d.outcome, &d.reason, d.err, sizeof(d.err));
+	pmc_comparison_free(c);
+	return d;
+}
+
+/* The outcomes are the exit codes the README documents. */
+static void test_outcomes_are_the_exit_codes(void **state)
+{
+	assert_int_equal(PMC_GATE_PASS, 0);
+	assert_int_equal(PMC_GATE_REGRESSION, 1);
+	assert_int_equal(PMC_GATE_ERROR, 2);
+	assert_int_equal(PMC_GATE_INCONCLUSIVE, 3);
+}
+
+static void test_regression_and_pass(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_result *c = pmc_result_new("perf");
+	struct decision d;
+
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 1.5e6, 0.01); /* +50% */
+	put(c, "x", "task-clock", N, 1e6, 0.0101);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.rc, 0);
+	assert_int_equal(d.outcome, PMC_GATE_REGRESSION);
+	assert_int_equal(d.reason, PMC_GATE_REASON_REGRESSION);
+	/* The other way round it is an improvement, which passes. */
+	d = decide(b, a, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_PASS);
+	assert_int_equal(d.reason, PMC_GATE_REASON_PASS);
+	d = decide(a, c, NULL, true);
+	assert_int_equal(d.outcome, PMC_GATE_PASS);
+	pmc_result_free(a);
+	pmc_result_free(b);
+	pmc_result_free(c);
+}
+
+/* One run per side: nothing could be judged, which is an error, not a pass; with one row
+ * that could be judged, the short one is only inconclusive: a pass, or 3 when asked. */
+static void test_nothing_judged_is_an_error(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct decision d;
+
+	put(a, "x", "task-clock", 1, 1e6, 0);
+	put(b, "x", "task-clock", 1, 1e6, 0);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.rc, 0);
+	assert_int_equal(d.outcome, PMC_GATE_ERROR);
+	assert_int_equal(d.reason, PMC_GATE_REASON_UNDETECTABLE);
+	assert_contains(d.err, "nothing could be judged: every row has too few runs "
+			       "(need at least 4 per side for the test, or exact counts)");
+
+	put(a, "y", "task-clock", N, 1e6, 0.01);
+	put(b, "y", "task-clock", N, 1e6, 0.0101);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_PASS);
+	d = decide(a, b, NULL, true);
+	assert_int_equal(d.outcome, PMC_GATE_INCONCLUSIVE);
+	assert_int_equal(d.reason, PMC_GATE_REASON_INCONCLUSIVE);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* A limit for a metric that is not there checked nothing: an error that names it, even
+ * beside a regression. */
+static void test_threshold_that_checked_nothing(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_thresholds *th = pmc_thresholds_new();
+	char err[256];
+	struct decision d;
+
+	assert_non_null(th);
+	assert_int_equal(pmc_thresholds_add_arg(th, "task-clok=+1%", err, sizeof(err)), 0);
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 1.5e6, 0.01);
+	d = decide(a, b, th, false);
+	assert_int_equal(d.outcome, PMC_GATE_ERROR);
+	assert_int_equal(d.reason, PMC_GATE_REASON_UNCHECKED);
+	assert_contains(d.err, "threshold 'task-clok=+1%' checked nothing");
+	assert_contains(d.err, "did you mean 'task-clock'?");
+	pmc_thresholds_free(th);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* A gated metric without a value on one side cannot be checked. */
+static void test_missing_value_is_an_error(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct decision d;
+
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 1e6, 0.0101);
+	put(a, "x", "cycles", N, 1e6, 0.01);
+	put(b, "x", "cycles", N, NAN, 0); /* unsupported in the new result */
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_ERROR);
+	assert_int_equal(d.reason, PMC_GATE_REASON_MISSING);
+	assert_contains(d.err, "1 gated row lacks a value on one side (e.g. metric 'cycles' of "
+			       "'x' in the new result)");
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Bad arguments are errors, and leave the outputs alone. */
+static void test_bad_arguments(void **state)
+{
+	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_comparison *c = NULL;
+	enum pmc_gate_outcome outcome = 42;
+	struct {
+		struct pmc_gate_opts o;
+		int newer_field;
+	} newer = {.o = {.sz = sizeof(newer)}, .newer_field = 1};
+	char err[256] = "";
+
+	assert_int_equal(pmc_gate_decide(NULL, NULL, &outcome, NULL, err, sizeof(err)), -EINVAL);
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 1e6, 0.0101);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(pmc_gate_decide(c, &newer.o, &outcome, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(outcome, 42);
+	assert_contains(err, "newer");
+	/* Zero beyond the known fields is fine; NULL options are the defaults. */
+	newer.newer_field = 0;
+	assert_int_equal(pmc_gate_decide(c, &newer.o, &outcome, NULL, NULL, 0), 0);
+	assert_int_equal(outcome, PMC_GATE_PASS);
+	outcome = 42;
+	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, NULL, 0), 0);
+	assert_int_equal(outcome, PMC_GATE_PASS);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_outcomes_are_the_exit_codes),
+	    cmocka_unit_test(test_regression_and_pass),
+	    cmocka_unit_test(test_nothing_judged_is_an_error),
+	    cmocka_unit_test(test_threshold_that_checked_nothing),
+	    cmocka_unit_test(test_missing_value_is_an_error),
+	    cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
