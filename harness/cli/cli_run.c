@@ -569,13 +569,15 @@ static int check_duplicate_events(const struct pmc_event_list *ev, const char *s
 }
 
 static volatile sig_atomic_t interrupted;
+/* The command being waited for (pmc_runner_opts.running). */
+static volatile sig_atomic_t running_child;
 
 /* Ctrl-C, SIGTERM, SIGHUP: the command runs in its own process group, which does not
  * get the terminal's signals, so stop it here; the runner starts no further run, and
  * pmc_cli_run re-raises the signal once everything is cleaned up. */
 static void on_signal(int sig)
 {
-	pid_t child = pmc_spawn_running();
+	pid_t child = (pid_t)running_child;
 
 	interrupted = sig;
 	if (child > 0)
@@ -710,6 +712,7 @@ int pmc_cli_run(int argc, char **argv)
 		c.ro.ud = cmds;
 	}
 	c.ro.stop = &interrupted;
+	c.ro.running = &running_child;
 	catch_signals(true);
 	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
 	catch_signals(false);

@@ -150,6 +150,7 @@ static int run_perf(const struct pmc_runner_cmd *cmd, const struct pmc_runner_op
 		.input_path = o->input_path,
 		.show_output = o->show_output,
 		.timeout_s = o->timeout_s,
+		.running = o->running,
 		.in_child = measured ? open_in_child : NULL,
 		.ud = pr,
 	};
@@ -185,6 +186,7 @@ static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runne
 		.input_path = o->input_path,
 		.show_output = o->show_output,
 		.timeout_s = o->timeout_s,
+		.running = o->running,
 		.no_aslr = true, /* identical runs give identical counts */
 	};
 	char **argv = NULL, *dir = NULL, why[256];

@@ -37,6 +37,9 @@ struct pmc_runner_opts {
 	/* Called before each measured or warm-up run, e.g. for a progress line. */
 	/* When set and non-zero (e.g. by a signal handler), no further run starts. */
 	volatile sig_atomic_t *stop;
+	/* When set, the pid of the command being waited for, 0 between runs
+	 * (pmc_spawn_opts.running): for the caller's signal handler. */
+	volatile sig_atomic_t *running;
 	void (*progress)(void *ud, size_t cmd, size_t run, size_t runs, bool warmup);
 	void *ud;
 };

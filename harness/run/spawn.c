@@ -20,14 +20,6 @@
 
 #include "harness/run/spawn.h"
 
-/* Read by signal handlers: the child (and process group) being waited for. */
-static volatile sig_atomic_t running_child;
-
-pid_t pmc_spawn_running(void)
-{
-	return (pid_t)running_child;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -37,11 +29,12 @@ static uint64_t now_ns(void)
 }
 
 /* Waits for the child, killing its process group after timeout_s (> 0). */
-static int wait_child(pid_t pid, double timeout_s, bool polling, int *ret_status,
-		      struct rusage *ru, bool *ret_timed_out)
+static int wait_child(pid_t pid, double timeout_s, bool polling, volatile sig_atomic_t *running,
+		      int *ret_status, struct rusage *ru, bool *ret_timed_out)
 {
 	*ret_timed_out = false;
-	running_child = pid;
+	if (running)
+		*running = pid;
 	if (timeout_s > 0) {
 		int pidfd = polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = timeout_s * 1000 > 2e9 ? 2000000000 : (int)(timeout_s * 1000 + 0.5);
@@ -84,11 +77,13 @@ static int wait_child(pid_t pid, double timeout_s, bool polling, int *ret_status
 	}
 	while (wait4(pid, ret_status, 0, ru) < 0) {
 		if (errno != EINTR) {
-			running_child = 0;
+			if (running)
+				*running = 0;
 			return -errno;
 		}
 	}
-	running_child = 0;
+	if (running)
+		*running = 0;
 	return 0;
 }
 
@@ -175,7 +170,8 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		r = a.err;
 		goto out;
 	}
-	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, &status, &res.ru, &res.timed_out);
+	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, o->running, &status, &res.ru,
+		       &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;

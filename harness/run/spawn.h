@@ -2,6 +2,7 @@
  * before it execs, exec, wait with a timeout, and collect wait4's figures. */
 #pragma once
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -24,6 +25,10 @@ struct pmc_spawn_opts {
 	 * or allocates is the parent's once pmc_spawn_run returns; it must not print or
 	 * take locks another thread could hold. A negative return aborts the run and is
 	 * returned by pmc_spawn_run. */
+	/* When set, holds the pid (and process group) of the child while it is waited for,
+	 * else 0: a signal handler of the caller's can stop it (kill(-pid, SIGKILL)) when the
+	 * user interrupts. The library keeps no such state of its own. */
+	volatile sig_atomic_t *running;
 	int (*in_child)(void *ud);
 	void *ud;
 };
@@ -35,10 +40,6 @@ struct pmc_spawn_result {
 	uint64_t wall_ns; /* from the start of the child to its reaping */
 	struct rusage ru; /* of the child and all its waited-for descendants */
 };
-
-/* The process group of the command running now, or 0: lets the CLI's signal handler
- * stop it (kill(-pgid, ...)) when the user interrupts pmcbench. Async-signal-safe. */
-pid_t pmc_spawn_running(void);
 
 /* Runs one command to completion. Returns 0 when the command ran (whatever its exit
  * status), -ENOENT/-EACCES/-ENOEXEC... when it could not be executed (errno from the
