@@ -158,15 +158,25 @@ static int strv_pack(const struct strv *s, char ***ret)
 	return 0;
 }
 
-/* Copies the caller's options into a full-size struct (harness/base/opts.h): fields past
- * the caller's sz read as zero, and bytes we do not know about must be zero. */
+/* Reads the caller's options into a full-size struct (harness/base/opts.h): fields past
+ * the caller's sz take their defaults, and bytes we do not know about must be zero. */
 static int opts_copy(const struct pmc_valgrind_opts *in, struct pmc_valgrind_opts *out)
 {
 	if (!in || !PMC_OPTS_VALID(in, struct pmc_valgrind_opts) || !PMC_OPTS_HAS(in, outdir))
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	memcpy(out, in, in->sz < sizeof(*out) ? in->sz : sizeof(*out));
-	out->sz = sizeof(*out);
+	*out = (struct pmc_valgrind_opts){
+	    .sz = sizeof(*out),
+	    .outdir = in->outdir,
+	    .valgrind = PMC_OPTS_GET(in, valgrind, NULL),
+	    .tool = PMC_OPTS_GET(in, tool, PMC_VALGRIND_CALLGRIND),
+	    .no_cache_sim = PMC_OPTS_GET(in, no_cache_sim, false),
+	    .no_branch_sim = PMC_OPTS_GET(in, no_branch_sim, false),
+	    .host_caches = PMC_OPTS_GET(in, host_caches, false),
+	    .no_children = PMC_OPTS_GET(in, no_children, false),
+	    .collect_only = PMC_OPTS_GET(in, collect_only, NULL),
+	    .collect_atstart_off = PMC_OPTS_GET(in, collect_atstart_off, false),
+	    .extra_args = PMC_OPTS_GET(in, extra_args, NULL),
+	};
 	return 0;
 }
 

@@ -394,6 +394,22 @@ static void test_argv(void **state)
 	o.sz = 1;
 	assert_int_equal(pmc_valgrind_argv(&o, target, &argv), -EINVAL);
 	assert_ptr_equal(argv, (char **)0x1);
+
+	/* Options from a newer header (harness/base/opts.h): a longer struct is fine while
+	 * the fields this library does not know are zero, refused once one is set. */
+	{
+		struct {
+			struct pmc_valgrind_opts known;
+			uint64_t newer;
+		} big = {.known = {.sz = sizeof(big), .outdir = "/tmp/d"}};
+
+		assert_int_equal(pmc_valgrind_argv(&big.known, target, &argv), 0);
+		free(argv);
+		argv = (char **)0x1;
+		big.newer = 1;
+		assert_int_equal(pmc_valgrind_argv(&big.known, target, &argv), -EINVAL);
+		assert_ptr_equal(argv, (char **)0x1);
+	}
 }
 
 /* ---- the parser on handcrafted files ------------------------------------------------- */
