@@ -18,6 +18,7 @@
 
 #include "counters/events.h"
 #include "counters/sysfs.h"
+#include "harness/base/error.h"
 #include "harness/base/opts.h"
 #include "harness/base/suggest.h"
 
@@ -883,8 +884,7 @@ fail_parse:
 	free(p.mods);
 	free(p.events);
 fail_args:
-	if (err && errlen)
-		snprintf(err, errlen, "column %zu: %s", perr.column, perr.message);
+	pmc_err_set(err, errlen, "column %zu: %s", perr.column, perr.message);
 	return r;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counters/counters.h"
+#include "harness/base/error.h"
 #include "harness/base/opts.h"
 
 struct probe_event {
@@ -58,8 +59,7 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
 	int r;
 
 	if (!list || !ret || !PMC_OPTS_VALID(opts, struct pmc_probe_opts)) {
-		if (err && errlen)
-			snprintf(err, errlen, "probing the events: bad arguments");
+		pmc_err_set(err, errlen, "probing the events: bad arguments");
 		return -EINVAL;
 	}
 	co.user_only_fallback = !PMC_OPTS_GET(opts, no_user_only_fallback, false);
@@ -112,8 +112,7 @@ fail_read:
 	pmc_counters_close(counters);
 fail_open:
 fail_alloc:
-	if (err && errlen)
-		snprintf(err, errlen, "cannot open counters: %s", strerror(-r));
+	pmc_err_set(err, errlen, "cannot open counters: %s", strerror(-r));
 	pmc_probe_report_free(rep);
 	free(rd);
 	return r;

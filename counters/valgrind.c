@@ -3,6 +3,7 @@
  * Specification, valgrind manual ch. "Callgrind Format Specification"; cachegrind
  * writes a subset of it). */
 #include "counters/valgrind.h"
+#include "harness/base/error.h"
 #include "harness/base/opts.h"
 #include "harness/base/path.h"
 
@@ -48,20 +49,6 @@ static const char *const metric_ids[PMC_VG_M_COUNT] = {
 #define EV(sym) (1u << PMC_VG_EV_##sym)
 #define CACHE_EVENTS                                                                               \
 	(EV(IR) | EV(DR) | EV(DW) | EV(I1MR) | EV(D1MR) | EV(D1MW) | EV(ILMR) | EV(DLMR) | EV(DLMW))
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- finding programs ---------------------------------------------------------------- */
 
@@ -299,7 +286,7 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 	size_t len;
 
 	if (p->have_events) {
-		set_err(p->err, p->errlen, "%s:%u: a second 'events:' line", p->path, p->line);
+		pmc_err_set(p->err, p->errlen, "%s:%u: a second 'events:' line", p->path, p->line);
 		return -EINVAL;
 	}
 	p->have_events = true;
@@ -307,7 +294,7 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 		int ev = -1;
 
 		if (p->ncolumns == MAX_COLUMNS) {
-			set_err(p->err, p->errlen, "%s:%u: more than %d events", p->path, p->line,
+			pmc_err_set(p->err, p->errlen, "%s:%u: more than %d events", p->path, p->line,
 				MAX_COLUMNS);
 			return -EINVAL;
 		}
@@ -315,7 +302,7 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 			if (strlen(event_names[i]) == len && memcmp(name, event_names[i], len) == 0)
 				ev = i;
 		if (ev >= 0 && (fc->present & (1u << ev))) {
-			set_err(p->err, p->errlen, "%s:%u: event '%.*s' listed twice", p->path,
+			pmc_err_set(p->err, p->errlen, "%s:%u: event '%.*s' listed twice", p->path,
 				p->line, (int)len, name);
 			return -EINVAL;
 		}
@@ -326,7 +313,7 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 		p->columns[p->ncolumns++] = ev;
 	}
 	if (p->ncolumns == 0) {
-		set_err(p->err, p->errlen, "%s:%u: empty 'events:' line", p->path, p->line);
+		pmc_err_set(p->err, p->errlen, "%s:%u: empty 'events:' line", p->path, p->line);
 		return -EINVAL;
 	}
 	return 0;
@@ -340,12 +327,12 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 	size_t col = 0, len;
 
 	if (!p->have_events) {
-		set_err(p->err, p->errlen, "%s:%u: '%s' line before the 'events:' line", p->path,
+		pmc_err_set(p->err, p->errlen, "%s:%u: '%s' line before the 'events:' line", p->path,
 			p->line, key);
 		return -EINVAL;
 	}
 	if (p->have_end) {
-		set_err(p->err, p->errlen, "%s:%u: a second '%s' line", p->path, p->line, key);
+		pmc_err_set(p->err, p->errlen, "%s:%u: a second '%s' line", p->path, p->line, key);
 		return -EINVAL;
 	}
 	p->have_end = true;
@@ -353,20 +340,20 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 		uint64_t v = 0;
 
 		if (col == p->ncolumns) {
-			set_err(p->err, p->errlen,
+			pmc_err_set(p->err, p->errlen,
 				"%s:%u: '%s' has more counts than the %zu events", p->path, p->line,
 				key, p->ncolumns);
 			return -EINVAL;
 		}
 		for (size_t i = 0; i < len; i++) {
 			if (!isdigit((unsigned char)tok[i])) {
-				set_err(p->err, p->errlen, "%s:%u: '%.*s' is not a count", p->path,
+				pmc_err_set(p->err, p->errlen, "%s:%u: '%.*s' is not a count", p->path,
 					p->line, (int)len, tok);
 				return -EINVAL;
 			}
 			if (__builtin_mul_overflow(v, (uint64_t)10, &v) ||
 			    __builtin_add_overflow(v, (uint64_t)(tok[i] - '0'), &v)) {
-				set_err(p->err, p->errlen, "%s:%u: count '%.*s' is out of range",
+				pmc_err_set(p->err, p->errlen, "%s:%u: count '%.*s' is out of range",
 					p->path, p->line, (int)len, tok);
 				return -EINVAL;
 			}
@@ -405,7 +392,7 @@ static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file
 	f = fopen(path, "re");
 	if (!f) {
 		r = -errno;
-		set_err(err, errlen, "%s: cannot open: %s", path, strerror(-r));
+		pmc_err_set(err, errlen, "%s: cannot open: %s", path, strerror(-r));
 		return r;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -426,18 +413,18 @@ static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file
 	}
 	if (ferror(f)) {
 		r = -EIO;
-		set_err(err, errlen, "%s: read error", path);
+		pmc_err_set(err, errlen, "%s: read error", path);
 		goto out;
 	}
 	r = -EINVAL;
 	if (p.line == 0)
-		set_err(err, errlen, "%s: empty file", path);
+		pmc_err_set(err, errlen, "%s: empty file", path);
 	else if (!newline)
-		set_err(err, errlen, "%s:%u: truncated: the last line is incomplete", path, p.line);
+		pmc_err_set(err, errlen, "%s:%u: truncated: the last line is incomplete", path, p.line);
 	else if (!p.have_events)
-		set_err(err, errlen, "%s: no 'events:' line", path);
+		pmc_err_set(err, errlen, "%s: no 'events:' line", path);
 	else if (!p.have_end)
-		set_err(err, errlen, "%s: no '%s' line at the end (truncated file?)", path,
+		pmc_err_set(err, errlen, "%s: no '%s' line at the end (truncated file?)", path,
 			end_key);
 	else
 		r = 0;
@@ -494,15 +481,15 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 	n = scandir(outdir, &names, output_filter, alphasort);
 	if (n < 0) {
 		r = -errno;
-		set_err(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-r));
+		pmc_err_set(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-r));
 		return r;
 	}
 	if (n == 0) {
 		r = -ENOENT;
 		if (pmc_valgrind_log_error(outdir, why, sizeof(why)) == 0)
-			set_err(err, errlen, "%s: no valgrind output file: %s", outdir, why);
+			pmc_err_set(err, errlen, "%s: no valgrind output file: %s", outdir, why);
 		else
-			set_err(err, errlen,
+			pmc_err_set(err, errlen,
 				"%s: no valgrind output file (valgrind failed before the target "
 				"ran; see its standard error)",
 				outdir);
@@ -520,7 +507,7 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 			goto out;
 		}
 		if (i > 0 && tool != sum.tool) {
-			set_err(err, errlen, "%s: both callgrind and cachegrind output files",
+			pmc_err_set(err, errlen, "%s: both callgrind and cachegrind output files",
 				outdir);
 			free(path);
 			r = -EINVAL;
@@ -529,7 +516,7 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 		sum.tool = tool;
 		r = parse_file(path, tool, &fc, err, errlen);
 		if (r == 0 && i > 0 && fc.present != sum.present) {
-			set_err(err, errlen, "%s: its events differ from those of %s", path, first);
+			pmc_err_set(err, errlen, "%s: its events differ from those of %s", path, first);
 			r = -EINVAL;
 		}
 		if (r < 0) {
@@ -545,7 +532,7 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 		}
 		for (int e = 0; e < PMC_VG_EV_COUNT; e++) {
 			if (__builtin_add_overflow(sum.ev[e], fc.ev[e], &sum.ev[e])) {
-				set_err(err, errlen, "%s: the sum of %s overflows", outdir,
+				pmc_err_set(err, errlen, "%s: the sum of %s overflows", outdir,
 					event_names[e]);
 				r = -EOVERFLOW;
 				goto out;

@@ -9,8 +9,8 @@
 
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
-#include "reporters/compare_cells.h"
 #include "pmcbench/report.h"
+#include "reporters/compare_cells.h"
 #include "reporters/format.h"
 
 static bool sb_reserve(struct pmc_sbuf *b, size_t more)

@@ -21,10 +21,11 @@
 static int json_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
 		       const struct pmc_report_opts *o)
 {
-	char *text = pmc_result_dumps(r);
+	char *text = NULL;
+	int rc = pmc_result_dumps(r, &text);
 
-	if (!text)
-		return errno == EINVAL ? -EINVAL : -ENOMEM;
+	if (rc < 0)
+		return rc;
 	fputs(text, out);
 	fputc('\n', out);
 	free(text);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/error.h"
 #include "harness/base/opts.h"
 #include "harness/core/analysis.h"
 #include "reporters/reporter.h"
@@ -73,7 +74,7 @@ static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kin
 			char names[128];
 
 			format_names(kind, names, sizeof(names));
-			snprintf(err, errlen, "format '%s': %s; use %s", format ? format : "(null)",
+			pmc_err_set(err, errlen, "format '%s': %s; use %s", format ? format : "(null)",
 				 rep ? "cannot render this report" : "unknown format", names);
 		}
 		return NULL;
@@ -88,8 +89,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 
 	if (!PMC_OPTS_VALID(opts, struct pmc_report_opts)) {
-		if (err && errlen)
-			snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 				 "report options: unknown fields set (sz %zu); "
 				 "rebuild against this library's headers",
 				 opts->sz);
@@ -107,8 +107,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 	if (o.confidence == 0)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1)) {
-		if (err && errlen)
-			snprintf(err, errlen, "report options: confidence %g is outside (0, 1)",
+		pmc_err_set(err, errlen, "report options: confidence %g is outside (0, 1)",
 				 o.confidence);
 		return -EINVAL;
 	}
@@ -119,7 +118,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 static void say(int r, const char *format, char *err, size_t errlen)
 {
 	if (r < 0 && err && errlen)
-		snprintf(err, errlen, "cannot write the %s report: %s", format, strerror(-r));
+		pmc_err_set(err, errlen, "cannot write the %s report: %s", format, strerror(-r));
 }
 
 int pmc_report_result(FILE *out, const char *format, const struct pmc_result *r,

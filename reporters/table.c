@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/core/metrics.h"
 #include "harness/core/analysis.h"
 #include "harness/core/compare.h"
+#include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "reporters/compare_cells.h"
 #include "reporters/escape.h"

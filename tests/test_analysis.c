@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "harness/core/analysis.h"
 #include "harness/core/result.h"
 
@@ -32,20 +34,20 @@ static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled
 static struct pmc_result *sample(void)
 {
 	static const double tc[] = {10, 12, 11, 13, NAN, 11, 100};
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
 	struct pmc_run_info ok = {0}, bad = {.exit_code = 1}, slow = {.timed_out = true};
 
 	assert_non_null(r);
-	b = pmc_result_add_benchmark(r, "sort", "./sort");
+	b = t_bench(r, "sort", "./sort");
 	assert_non_null(b);
 	for (size_t i = 0; i < 5; i++)
 		assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
 	assert_int_equal(pmc_benchmark_add_run(b, &bad), 0);
 	assert_int_equal(pmc_benchmark_add_run(b, &slow), 0);
 
-	m = pmc_benchmark_metric(b, "task-clock");
+	m = t_metric(b, "task-clock");
 	assert_non_null(m);
 	for (size_t i = 0; i < 7; i++) {
 		/* Runs 0 and 1 ran half and a quarter of their enabled time. */
@@ -57,11 +59,11 @@ static struct pmc_result *sample(void)
 
 		assert_int_equal(pmc_metric_append(m, tc[i], &rd), 0);
 	}
-	m = pmc_benchmark_metric(b, "wall-time");
+	m = t_metric(b, "wall-time");
 	assert_non_null(m);
 	for (size_t i = 0; i < 7; i++)
 		assert_int_equal(pmc_metric_append(m, 1e6 + (double)i, NULL), 0);
-	m = pmc_benchmark_metric(b, "cycles");
+	m = t_metric(b, "cycles");
 	assert_non_null(m);
 	for (size_t i = 0; i < 7; i++) {
 		struct pmc_reading rd = {.status = PMC_STATUS_UNSUPPORTED, .error = ENOENT};
@@ -128,9 +130,9 @@ static void test_summaries_and_facts(void **state)
  * cancel to nothing). */
 static void test_welford(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
-	struct pmc_benchmark *b = pmc_result_add_benchmark(r, "big", NULL);
-	struct pmc_metric *m = pmc_benchmark_metric(b, "wall-time");
+	struct pmc_result *r = t_result("perf");
+	struct pmc_benchmark *b = t_bench(r, "big", NULL);
+	struct pmc_metric *m = t_metric(b, "wall-time");
 	struct pmc_metric_analysis ma;
 
 	for (int i = 0; i < 4; i++)
@@ -145,9 +147,9 @@ static void test_welford(void **state)
 /* An exact (simulated) count in every run. */
 static void test_exact(void **state)
 {
-	struct pmc_result *r = pmc_result_new("valgrind");
-	struct pmc_benchmark *b = pmc_result_add_benchmark(r, "x", NULL);
-	struct pmc_metric *m = pmc_benchmark_metric(b, "instructions");
+	struct pmc_result *r = t_result("valgrind");
+	struct pmc_benchmark *b = t_bench(r, "x", NULL);
+	struct pmc_metric *m = t_metric(b, "instructions");
 	struct pmc_reading rd = {.status = PMC_STATUS_EXACT, .value = 5000};
 	struct pmc_metric_analysis ma;
 

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
@@ -57,25 +59,6 @@ static void samples(double *v, size_t n, double center, double spread)
 		v[i] = center * (1.0 + spread * u(i, n));
 }
 
-static struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id,
-			      const double *v, size_t n)
-{
-	struct pmc_metric_info info = pmc_metric_lookup(id);
-	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
-	struct pmc_metric *m;
-
-	if (!b)
-		b = pmc_result_add_benchmark(r, bench, NULL);
-	assert_non_null(b);
-	m = pmc_benchmark_metric(b, id);
-	assert_non_null(m);
-	free(m->unit);
-	m->unit = strdup(info.unit);
-	m->better = info.better;
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(pmc_metric_append(m, v[i], NULL), 0);
-	return m;
-}
 
 /* Puts a metric of n samples around center (relative spread) into r. */
 static struct pmc_metric *put_around(struct pmc_result *r, const char *bench, const char *id,
@@ -85,7 +68,7 @@ static struct pmc_metric *put_around(struct pmc_result *r, const char *bench, co
 
 	assert_true(n <= ARRAY_SIZE(v));
 	samples(v, n, center, spread);
-	return put(r, bench, id, v, n);
+	return put_values(r, bench, id, v, n);
 }
 
 static struct pmc_metric *put_const(struct pmc_result *r, const char *bench, const char *id,
@@ -95,12 +78,12 @@ static struct pmc_metric *put_const(struct pmc_result *r, const char *bench, con
 
 	for (size_t i = 0; i < n; i++)
 		v[i] = value;
-	return put(r, bench, id, v, n);
+	return put_values(r, bench, id, v, n);
 }
 
 static struct pmc_result *result(void)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 
 	assert_non_null(r);
 	return r;
@@ -171,14 +154,14 @@ static void test_regression_improvement_and_no_change(void **state)
 	put_around(b, "faster", "task-clock", N, 0.9e6, 0.01);
 	/* The same samples in another order: nothing changed. */
 	samples(v, N, 1e6, 0.01);
-	put(a, "same", "task-clock", v, N);
+	put_values(a, "same", "task-clock", v, N);
 	for (size_t i = 0; i < N / 2; i++) {
 		double t = v[i];
 
 		v[i] = v[N - 1 - i];
 		v[N - 1 - i] = t;
 	}
-	put(b, "same", "task-clock", v, N);
+	put_values(b, "same", "task-clock", v, N);
 	/* +2% with 0.2% noise: significant, but inside the default 5% threshold. */
 	put_around(a, "small", "task-clock", N, 1e6, 0.002);
 	put_around(b, "small", "task-clock", N, 1.02e6, 0.002);
@@ -297,7 +280,7 @@ static void test_too_few_samples(void **state)
 static void test_exact_rows(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
@@ -361,7 +344,7 @@ static void test_exact_rows(void **state)
 static void test_absolute_threshold(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
@@ -395,7 +378,7 @@ static void test_absolute_threshold(void **state)
 	pmc_thresholds_free(t);
 
 	/* A limit in bytes on a time metric is an error, not a silent pass. */
-	t = pmc_thresholds_new();
+	t = t_thresholds();
 	assert_int_equal(pmc_thresholds_add_arg(t, "*=+2MiB", err, sizeof(err)), 0);
 	o.thresholds = t;
 	{
@@ -416,7 +399,7 @@ static void test_absolute_threshold(void **state)
 static void test_higher_is_better_and_signs(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
@@ -533,7 +516,7 @@ static void test_unit_mismatch_is_an_error(void **state)
 
 static void test_simulated_against_hardware(void **state)
 {
-	struct pmc_result *a = result(), *b = pmc_result_new("valgrind");
+	struct pmc_result *a = result(), *b = t_result("valgrind");
 	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c = NULL;
 	struct pmc_metric *m;
@@ -571,7 +554,7 @@ static void test_fdr_changes_a_borderline_verdict(void **state)
 	const double old_v[] = {100, 101, 102, 103, 104};
 	const double new_v[] = {103.5, 120, 121, 122, 123};
 	struct pmc_result *a = result(), *b = result();
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
@@ -579,15 +562,15 @@ static void test_fdr_changes_a_borderline_verdict(void **state)
 
 	assert_int_equal(pmc_thresholds_add_arg(t, "*=0%", err, sizeof(err)), 0);
 	o.thresholds = t;
-	put(a, "border", "task-clock", old_v, 5);
-	put(b, "border", "task-clock", new_v, 5);
+	put_values(a, "border", "task-clock", old_v, 5);
+	put_values(b, "border", "task-clock", new_v, 5);
 	for (int i = 0; i < 19; i++) {
 		double v[5];
 
 		snprintf(name, sizeof(name), "null%02d", i);
 		samples(v, 5, 1e6, 0.01);
-		put(a, name, "task-clock", v, 5);
-		put(b, name, "task-clock", v, 5);
+		put_values(a, name, "task-clock", v, 5);
+		put_values(b, name, "task-clock", v, 5);
 	}
 	c = compare_ok(a, b, &o);
 	assert_true(c->fdr);
@@ -671,7 +654,7 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 
 			put_around(side ? b : a, bench, "task-clock", N, 1e6, 0.01);
 			bb = pmc_result_find_benchmark(side ? b : a, bench);
-			m = pmc_benchmark_metric(bb, "cycles");
+			m = t_metric(bb, "cycles");
 			assert_non_null(m);
 			for (size_t i = 0; i < N; i++) {
 				struct pmc_reading rd = {
@@ -689,7 +672,7 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 	}
 	/* Counted in the old result, unsupported in the new one. */
 	put_around(a, "m1", "instructions", N, 1e6, 0.01);
-	m = pmc_benchmark_metric(pmc_result_find_benchmark(b, "m1"), "instructions");
+	m = t_metric(pmc_result_find_benchmark(b, "m1"), "instructions");
 	for (size_t i = 0; i < N; i++) {
 		struct pmc_reading rd = {.status = PMC_STATUS_UNSUPPORTED, .error = ENOENT};
 
@@ -697,7 +680,7 @@ static void test_environment_multiplexing_and_missing_warnings(void **state)
 	}
 	/* Unsupported on both sides: not a row at all. */
 	for (int side = 0; side < 2; side++) {
-		m = pmc_benchmark_metric(pmc_result_find_benchmark(side ? b : a, "m2"), "branches");
+		m = t_metric(pmc_result_find_benchmark(side ? b : a, "m2"), "branches");
 		for (size_t i = 0; i < N; i++) {
 			struct pmc_reading rd = {.status = PMC_STATUS_UNSUPPORTED};
 
@@ -811,9 +794,9 @@ static void put_failed(struct pmc_result *r, const char *bench, const char *id, 
 	struct pmc_metric *m;
 
 	if (!b)
-		b = pmc_result_add_benchmark(r, bench, NULL);
+		b = t_bench(r, bench, NULL);
 	assert_non_null(b);
-	m = pmc_benchmark_metric(b, id);
+	m = t_metric(b, id);
 	assert_non_null(m);
 	for (size_t i = 0; i < n; i++) {
 		struct pmc_reading rd = {.status = st, .error = ENOENT};
@@ -834,7 +817,7 @@ static const char *unchecked_with(const struct pmc_comparison *c, const char *su
 static void test_thresholds_and_filters_that_checked_nothing(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	struct pmc_compare_opts o = {.sz = sizeof(o), .old_name = "a.json", .new_name = "b.json"};
 	const char *pats[] = {"task-clock", "inst*", "nosuch"};
 	const char *pats2[] = {"task-clock", "cyc*"};
@@ -991,7 +974,7 @@ static void test_exactness_is_per_side(void **state)
 
 static void test_valgrind_tool_difference_warns(void **state)
 {
-	struct pmc_result *a = pmc_result_new("valgrind"), *b = pmc_result_new("valgrind");
+	struct pmc_result *a = t_result("valgrind"), *b = t_result("valgrind");
 	struct pmc_comparison *c;
 	struct pmc_metric *m;
 
@@ -1036,7 +1019,7 @@ static void test_overflow_names_the_place(void **state)
 		v[i] = i % 2 ? 1.0 : 1.7e308;
 	put_around(a, "fine", "task-clock", N, 1e6, 0.01);
 	put_around(b, "fine", "task-clock", N, 1e6, 0.01);
-	put(a, "huge", "instructions", v, N);
+	put_values(a, "huge", "instructions", v, N);
 	put_around(b, "huge", "instructions", N, 1e6, 0.01);
 	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -ERANGE);
 	assert_null(c);
@@ -1142,7 +1125,7 @@ static void test_threshold_parse_bad(void **state)
 
 static void test_threshold_args(void **state)
 {
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	const struct pmc_threshold *th;
 	char err[256];
 
@@ -1198,7 +1181,7 @@ static void test_thresholds_file(void **state)
 	    "    { \"match\": \"io_*\", \"default\": \"30%\" }\n"
 	    "  ]\n"
 	    "}\n";
-	struct pmc_thresholds *t = pmc_thresholds_new();
+	struct pmc_thresholds *t = t_thresholds();
 	char *path = write_tmp(text);
 	char err[512] = "";
 
@@ -1252,7 +1235,7 @@ static void test_thresholds_file_bad(void **state)
 	char err[512];
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		struct pmc_thresholds *t = pmc_thresholds_new();
+		struct pmc_thresholds *t = t_thresholds();
 		char *path = write_tmp(bad[i].text);
 		int r;
 
@@ -1271,7 +1254,7 @@ static void test_thresholds_file_bad(void **state)
 		free(path);
 	}
 	{
-		struct pmc_thresholds *t = pmc_thresholds_new();
+		struct pmc_thresholds *t = t_thresholds();
 
 		assert_int_equal(pmc_thresholds_load(t, "/nonexistent/th.json", err, sizeof(err)),
 				 -ENOENT);

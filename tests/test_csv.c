@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "harness/core/result.h"
 #include "pmcbench/report.h"
 
@@ -73,9 +75,9 @@ static struct pmc_reading rd(enum pmc_status st, uint64_t v, uint64_t en, uint64
 
 static struct pmc_result *sample(void)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	struct pmc_run_info ok = {0};
-	struct pmc_benchmark *b = pmc_result_add_benchmark(r, "a,b \"q\"", NULL);
+	struct pmc_benchmark *b = t_bench(r, "a,b \"q\"", NULL);
 	struct pmc_reading c[3] = {
 	    rd(PMC_STATUS_COUNTED, 1000, 5000, 5000),
 	    rd(PMC_STATUS_SCALED, 333, 1000, 3),
@@ -86,26 +88,26 @@ static struct pmc_result *sample(void)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(pmc_metric_append(pmc_benchmark_metric(b, "cycles"),
+		assert_int_equal(pmc_metric_append(t_metric(b, "cycles"),
 						   i < 2 ? c[i].scaled : NAN, &c[i]),
 				 0);
 	for (int i = 0; i < 3; i++) {
 		struct pmc_reading u = rd(PMC_STATUS_UNSUPPORTED, 0, 0, 0);
 
-		assert_int_equal(pmc_metric_append(pmc_benchmark_metric(b, "branches"), NAN, &u),
+		assert_int_equal(pmc_metric_append(t_metric(b, "branches"), NAN, &u),
 				 0);
 	}
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(
-		    pmc_metric_append(pmc_benchmark_metric(b, "wall-time"), wall[i], NULL), 0);
+		    pmc_metric_append(t_metric(b, "wall-time"), wall[i], NULL), 0);
 
-	b = pmc_result_add_benchmark(r, "sim", NULL);
+	b = t_bench(r, "sim", NULL);
 	assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
 	{
 		struct pmc_reading e = rd(PMC_STATUS_EXACT, 123456789, 0, 0);
 
 		assert_int_equal(
-		    pmc_metric_append(pmc_benchmark_metric(b, "instructions"), 123456789.0, &e), 0);
+		    pmc_metric_append(t_metric(b, "instructions"), 123456789.0, &e), 0);
 	}
 	return r;
 }
@@ -181,7 +183,7 @@ static void write_errors_are_reported(void **state)
 
 static void empty_result_is_a_header(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);

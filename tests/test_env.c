@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "harness/base/path.h"
 #include "harness/core/result.h"
 #include "harness/elf/buildid.h"
@@ -104,9 +106,9 @@ static char *readelf_build_id(const char *path)
 
 static void build_id_matches_readelf_and_file(void **state)
 {
-	char *ours = pmc_build_id(PMC_TEST_WORK), *theirs, cmd[512];
+	char *ours = NULL, *theirs, cmd[512];
 
-	assert_non_null(ours);
+	assert_int_equal(pmc_build_id(PMC_TEST_WORK, &ours), 0);
 	theirs = readelf_build_id(PMC_TEST_WORK);
 	if (!theirs)
 		skip();
@@ -128,19 +130,18 @@ static void build_id_matches_readelf_and_file(void **state)
  * in the PT_NOTE segment the loader maps. */
 static void build_id_found_without_section_headers(void **state)
 {
-	char *copy = in_dir("no-sections"), *want = pmc_build_id(PMC_TEST_WORK), *got;
+	char *copy = in_dir("no-sections"), *want = NULL, *got = NULL;
 	unsigned char *elf;
 	size_t len;
 
-	assert_non_null(want);
+	assert_int_equal(pmc_build_id(PMC_TEST_WORK, &want), 0);
 	elf = (unsigned char *)read_all(PMC_TEST_WORK, &len);
 	/* ELF64 header: e_shoff at 0x28 (8 bytes), e_shnum at 0x3c, e_shstrndx at 0x3e. */
 	assert_int_equal(elf[4], 2); /* ELFCLASS64 */
 	memset(elf + 0x28, 0, 8);
 	memset(elf + 0x3c, 0, 4);
 	write_file(copy, elf, len, 0755);
-	got = pmc_build_id(copy);
-	assert_non_null(got);
+	assert_int_equal(pmc_build_id(copy, &got), 0);
 	assert_string_equal(got, want);
 	free(got);
 	free(want);
@@ -151,7 +152,7 @@ static void build_id_found_without_section_headers(void **state)
 
 static void build_id_missing_is_enodata(void **state)
 {
-	char *copy = in_dir("no-build-id"), cmd[512], *theirs;
+	char *copy = in_dir("no-build-id"), cmd[512], *theirs, *none = NULL;
 
 	snprintf(cmd, sizeof(cmd),
 		 "objcopy --remove-section .note.gnu.build-id '%s' '%s' 2>/dev/null", PMC_TEST_WORK,
@@ -160,9 +161,7 @@ static void build_id_missing_is_enodata(void **state)
 		skip();
 	theirs = readelf_build_id(copy);
 	assert_null(theirs);
-	errno = 0;
-	assert_null(pmc_build_id(copy));
-	assert_int_equal(errno, ENODATA);
+	assert_int_equal(pmc_build_id(copy, &none), -ENODATA);
 	unlink(copy);
 	free(copy);
 }
@@ -173,28 +172,21 @@ static void build_id_of_non_elf_files(void **state)
 	char *missing = in_dir("missing");
 	static const char script[] = "#!/bin/sh\necho hi\n";
 	size_t len;
-	char *elf = read_all(PMC_TEST_WORK, &len);
+	char *elf = read_all(PMC_TEST_WORK, &len), *none = NULL;
+	int rc;
 
 	write_file(text, script, strlen(script), 0755);
 	write_file(empty, "", 0, 0644);
 	write_file(cut, elf, 64, 0755); /* the ELF header and nothing else */
 
-	errno = 0;
-	assert_null(pmc_build_id(text));
-	assert_int_equal(errno, ENOEXEC);
-	errno = 0;
-	assert_null(pmc_build_id(empty));
-	assert_int_equal(errno, ENOEXEC);
-	errno = 0;
-	assert_null(pmc_build_id(missing));
-	assert_int_equal(errno, ENOENT);
-	errno = 0;
-	assert_null(pmc_build_id(tmpdir));
-	assert_int_equal(errno, ENOEXEC);
+	assert_int_equal(pmc_build_id(text, &none), -ENOEXEC);
+	assert_int_equal(pmc_build_id(empty, &none), -ENOEXEC);
+	assert_int_equal(pmc_build_id(missing, &none), -ENOENT);
+	assert_int_equal(pmc_build_id(tmpdir, &none), -ENOEXEC);
 	/* A truncated binary: no build-id can be read, and nothing crashes. */
-	errno = 0;
-	assert_null(pmc_build_id(cut));
-	assert_true(errno == ENODATA || errno == ENOEXEC);
+	rc = pmc_build_id(cut, &none);
+	assert_true(rc == -ENODATA || rc == -ENOEXEC);
+	assert_null(none); /* untouched on failure */
 
 	free(elf);
 	unlink(text);
@@ -334,7 +326,7 @@ static void expect_file_value(const struct pmc_result *r, const char *key, const
 
 static void fingerprint_describes_this_machine(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const char *v;
 	struct utsname u;
 	char buf[512], *line = NULL;

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "harness/core/compare.h"
 #include "harness/core/gate.h"
 #include "harness/core/metrics.h"
@@ -29,29 +31,6 @@
 		}                                                                                  \
 	} while (0)
 
-/* n samples of a metric around center (spread relative, distinct values), or n missing
- * values when center is NAN. */
-static void put(struct pmc_result *r, const char *bench, const char *id, size_t n, double center,
-		double spread)
-{
-	struct pmc_metric_info info = pmc_metric_lookup(id);
-	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
-	struct pmc_metric *m;
-
-	if (!b)
-		b = pmc_result_add_benchmark(r, bench, NULL);
-	assert_non_null(b);
-	m = pmc_benchmark_metric(b, id);
-	assert_non_null(m);
-	free(m->unit);
-	m->unit = strdup(info.unit);
-	m->better = info.better;
-	for (size_t i = 0; i < n; i++) {
-		double u = n > 1 ? (double)((i * 7 + 3) % n) / (double)(n - 1) * 2 - 1 : 0;
-
-		assert_int_equal(pmc_metric_append(m, center * (1 + spread * u), NULL), 0);
-	}
-}
 
 struct decision {
 	int rc;
@@ -90,8 +69,8 @@ static void test_outcomes_are_the_exit_codes(void **state)
 
 static void test_regression_and_pass(void **state)
 {
-	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
-	struct pmc_result *c = pmc_result_new("perf");
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_result *c = t_result("perf");
 	struct decision d;
 
 	put(a, "x", "task-clock", N, 1e6, 0.01);
@@ -116,7 +95,7 @@ static void test_regression_and_pass(void **state)
  * that could be judged, the short one is only inconclusive: a pass, or 3 when asked. */
 static void test_nothing_judged_is_an_error(void **state)
 {
-	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
 	struct decision d;
 
 	put(a, "x", "task-clock", 1, 1e6, 0);
@@ -143,8 +122,8 @@ static void test_nothing_judged_is_an_error(void **state)
  * beside a regression. */
 static void test_threshold_that_checked_nothing(void **state)
 {
-	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
-	struct pmc_thresholds *th = pmc_thresholds_new();
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_thresholds *th = t_thresholds();
 	char err[256];
 	struct decision d;
 
@@ -165,7 +144,7 @@ static void test_threshold_that_checked_nothing(void **state)
 /* A gated metric without a value on one side cannot be checked. */
 static void test_missing_value_is_an_error(void **state)
 {
-	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
 	struct decision d;
 
 	put(a, "x", "task-clock", N, 1e6, 0.01);
@@ -184,7 +163,7 @@ static void test_missing_value_is_an_error(void **state)
 /* Bad arguments are errors, and leave the outputs alone. */
 static void test_bad_arguments(void **state)
 {
-	struct pmc_result *a = pmc_result_new("perf"), *b = pmc_result_new("perf");
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
 	struct pmc_comparison *c = NULL;
 	enum pmc_gate_outcome outcome = 42;
 	struct {

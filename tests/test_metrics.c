@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "counters/events.h"
 #include "counters/valgrind.h"
 #include "harness/core/derive.h"
@@ -312,11 +314,11 @@ static void every_builtin_event_is_in_the_table(void **state)
 /* A benchmark of one result, freed by the caller with the result. */
 static struct pmc_benchmark *bench(struct pmc_result **ret_res)
 {
-	struct pmc_result *res = pmc_result_new("perf");
+	struct pmc_result *res = t_result("perf");
 	struct pmc_benchmark *b;
 
 	assert_non_null(res);
-	b = pmc_result_add_benchmark(res, "b", NULL);
+	b = t_bench(res, "b", NULL);
 	assert_non_null(b);
 	*ret_res = res;
 	return b;
@@ -325,7 +327,7 @@ static struct pmc_benchmark *bench(struct pmc_result **ret_res)
 /* Adds a metric with n samples (NAN: not measured in that run). */
 static void add(struct pmc_benchmark *b, const char *id, const double *v, size_t n)
 {
-	struct pmc_metric *m = pmc_benchmark_metric(b, id);
+	struct pmc_metric *m = t_metric(b, id);
 
 	assert_non_null(m);
 	for (size_t i = 0; i < n; i++)

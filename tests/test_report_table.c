@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "harness/core/result.h"
 #include "pmcbench/report.h"
 
@@ -25,7 +27,7 @@
 static struct pmc_benchmark *bench(struct pmc_result *r, const char *name, const char *cmd,
 				   size_t runs)
 {
-	struct pmc_benchmark *b = pmc_result_add_benchmark(r, name, cmd);
+	struct pmc_benchmark *b = t_bench(r, name, cmd);
 	struct pmc_run_info ok = {0};
 
 	assert_non_null(b);
@@ -38,7 +40,7 @@ static struct pmc_benchmark *bench(struct pmc_result *r, const char *name, const
 static struct pmc_metric *counted(struct pmc_benchmark *b, const char *id, const double *v,
 				  size_t n)
 {
-	struct pmc_metric *m = pmc_benchmark_metric(b, id);
+	struct pmc_metric *m = t_metric(b, id);
 
 	assert_non_null(m);
 	for (size_t i = 0; i < n; i++) {
@@ -59,7 +61,7 @@ static struct pmc_metric *counted(struct pmc_benchmark *b, const char *id, const
 static struct pmc_metric *failed(struct pmc_benchmark *b, const char *id, enum pmc_status st,
 				 int error, size_t n)
 {
-	struct pmc_metric *m = pmc_benchmark_metric(b, id);
+	struct pmc_metric *m = t_metric(b, id);
 	struct pmc_reading rd = {.status = st, .error = error};
 
 	assert_non_null(m);
@@ -71,7 +73,7 @@ static struct pmc_metric *failed(struct pmc_benchmark *b, const char *id, enum p
 /* A metric without counter readings: wait4 figures and derived metrics. */
 static struct pmc_metric *plain(struct pmc_benchmark *b, const char *id, const double *v, size_t n)
 {
-	struct pmc_metric *m = pmc_benchmark_metric(b, id);
+	struct pmc_metric *m = t_metric(b, id);
 
 	assert_non_null(m);
 	for (size_t i = 0; i < n; i++)
@@ -185,7 +187,7 @@ static long column_of(const char *text, const char *id)
  * CV 0.1 / 1.0 = 10.00%; identical counts have CV 0.00%. */
 static void test_mean_spread_units(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double insn[] = {1000, 1100, 1200}, cyc[] = {1234567, 1234567, 1234567};
 	const double tc[] = {1.0e6, 1.1e6, 0.9e6}, wall[] = {2.0e9, 2.0e9, 2.0e9};
 	const double rss[] = {3 * 1048576.0, 3 * 1048576.0, 3 * 1048576.0};
@@ -237,7 +239,7 @@ static void test_mean_spread_units(void **state)
 /* A hardware event the machine has no PMU for is named, never given a number. */
 static void test_missing_counters(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double tc[] = {1.0e6, 1.0e6};
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
@@ -292,7 +294,7 @@ static void test_missing_counters(void **state)
 /* Multiplexed in both runs, running 50% and 75% of the enabled time: "(62.50%)". */
 static void test_scaled_running_share(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double cyc[] = {5000, 5000};
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
@@ -300,7 +302,7 @@ static void test_scaled_running_share(void **state)
 
 	assert_non_null(r);
 	b = bench(r, "mux", NULL, 2);
-	m = pmc_benchmark_metric(b, "instructions");
+	m = t_metric(b, "instructions");
 	assert_non_null(m);
 	{
 		struct pmc_reading a = {.status = PMC_STATUS_SCALED,
@@ -342,7 +344,7 @@ static void test_scaled_running_share(void **state)
  * has them; a cross-group ratio is marked and explained. */
 static void test_derived_comments(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double insn[] = {1230, 1230}, cyc[] = {1000, 1000}, ipc[] = {1.23, 1.23};
 	const double br[] = {1000, 1000}, brm[] = {21, 21}, rate[] = {2.1, 2.1};
 	const double tc[] = {1e6, 1e6}, cpus[] = {0.98, 0.98}, ghz[] = {3.1, 3.1};
@@ -416,7 +418,7 @@ static void test_derived_comments(void **state)
 /* A derived metric that was never measured (its input was unsupported) shows nothing. */
 static void test_unmeasured_derived(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double insn[] = {1000, 1000}, none[] = {NAN, NAN};
 	struct pmc_benchmark *b;
 	char *text, *line;
@@ -439,7 +441,7 @@ static void test_unmeasured_derived(void **state)
 /* valgrind's counts: marked simulated, with their status. */
 static void test_simulated(void **state)
 {
-	struct pmc_result *r = pmc_result_new("valgrind");
+	struct pmc_result *r = t_result("valgrind");
 	struct pmc_reading rd = {.status = PMC_STATUS_EXACT, .value = 123456789};
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
@@ -447,7 +449,7 @@ static void test_simulated(void **state)
 
 	assert_non_null(r);
 	b = bench(r, "sim", "./work", 1);
-	m = pmc_benchmark_metric(b, "instructions");
+	m = t_metric(b, "instructions");
 	assert_non_null(m);
 	m->simulated = true;
 	assert_int_equal(pmc_metric_append(m, 123456789, &rd), 0);
@@ -472,14 +474,14 @@ static void test_simulated(void **state)
 /* Counted in 7 of 10 runs: the mean is over those 7 and says so. */
 static void test_partial(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
 	char *text, *line;
 
 	assert_non_null(r);
 	b = bench(r, "partial", NULL, 10);
-	m = pmc_benchmark_metric(b, "page-faults");
+	m = t_metric(b, "page-faults");
 	assert_non_null(m);
 	for (size_t i = 0; i < 10; i++) {
 		/* Runs 0..6 count 100 (runs 0-3) or 107 (runs 4-6); 7..9 never ran. */
@@ -520,7 +522,7 @@ static void test_partial(void **state)
  * MAD median(10, 0, 20) = 10, i.e. 50.00%. */
 static void test_median_mode(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double x[] = {103, 100, 200, 107, 101, 106, 102, 105, 104};
 	const double y[] = {40, 10, 20};
 	struct pmc_benchmark *b;
@@ -564,7 +566,7 @@ static void test_median_mode(void **state)
 /* One table per benchmark, rows in GitHub's syntax, result text escaped. */
 static void test_markdown_rows(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double insn[] = {1000, 1100, 1200}, tc[] = {1.0e6, 1.1e6, 0.9e6};
 	struct pmc_benchmark *b;
 	char *text;
@@ -622,7 +624,7 @@ static void test_every_format_by_name(void **state)
 	    {"json", "{\"schema\":\"pmcbench-result/1\",\n"},
 	};
 	const double tc[] = {1.0e6, 1.1e6, 0.9e6, 1.0e6, 1.1e6, 1.2e6};
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	struct pmc_benchmark *b = bench(r, "sort", NULL, 6);
 	PMC_OPTS(pmc_report_opts, o, .median = false);
 
@@ -648,7 +650,7 @@ static void test_every_format_by_name(void **state)
 /* A mean of 0 has no relative spread: the spread is shown in the metric's unit. */
 static void test_zero_mean_and_empty(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	const double z[] = {0, 0}, w[] = {-1000, 1000};
 	struct pmc_benchmark *b;
 	char *text, *line;
@@ -683,7 +685,7 @@ static void test_zero_mean_and_empty(void **state)
 
 static void test_bad_arguments(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = t_result("perf");
 	PMC_OPTS(pmc_report_opts, bad, .confidence = 1.5);
 	char *text = NULL;
 	size_t len = 0;

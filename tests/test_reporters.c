@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "tests/model.h"
 #include <jansson.h>
 
 #include "harness/core/compare.h"
@@ -41,33 +43,7 @@
 		}                                                                                  \
 	} while (0)
 
-static double u(size_t i, size_t n)
-{
-	return (double)((i * 7 + 3) % n) / (double)(n - 1) * 2.0 - 1.0;
-}
 
-static struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id, size_t n,
-			      double center, double spread)
-{
-	struct pmc_metric_info info = pmc_metric_lookup(id);
-	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
-	struct pmc_metric *m;
-
-	if (!b)
-		b = pmc_result_add_benchmark(r, bench, NULL);
-	assert_non_null(b);
-	m = pmc_benchmark_metric(b, id);
-	assert_non_null(m);
-	free(m->unit);
-	m->unit = strdup(info.unit);
-	m->better = info.better;
-	for (size_t i = 0; i < n; i++) {
-		double v = isnan(center) ? NAN : center * (1 + spread * (n > 1 ? u(i, n) : 0));
-
-		assert_int_equal(pmc_metric_append(m, v, NULL), 0);
-	}
-	return m;
-}
 
 struct fixture {
 	struct pmc_result *a, *b;
@@ -83,8 +59,8 @@ static int setup(void **state)
 	struct pmc_metric *m;
 	char err[512];
 
-	f->a = pmc_result_new("perf");
-	f->b = pmc_result_new("perf");
+	f->a = t_result("perf");
+	f->b = t_result("perf");
 	put(f->a, "sort/1k", "task-clock", N, 2e6, 0.01);
 	put(f->b, "sort/1k", "task-clock", N, 2.4e6, 0.01); /* +20% */
 	put(f->a, "hash/64", "task-clock", N, 5e5, 0.01);

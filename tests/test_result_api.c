@@ -20,26 +20,32 @@
 
 static struct pmc_result *build(void)
 {
-	struct pmc_result *r = pmc_result_new("perf");
+	struct pmc_result *r = NULL;
 	struct pmc_benchmark *b;
 	struct pmc_metric *m;
 
-	assert_non_null(r);
+	assert_int_equal(pmc_result_new("perf", &r), 0);
 	assert_int_equal(pmc_result_set_env(r, "kernel", "6.1.0"), 0);
-	b = pmc_result_add_benchmark(r, "sort", "./sort 1000");
-	assert_non_null(b);
+	assert_int_equal(pmc_result_add_benchmark(r, "sort", "./sort 1000", &b), 0);
 	assert_int_equal(pmc_benchmark_record_run(b, 0, 0, false), 0);
 	assert_int_equal(pmc_benchmark_record_run(b, 0, 0, false), 0);
-	m = pmc_benchmark_metric(b, "wall-time");
-	assert_non_null(m);
+	assert_int_equal(pmc_benchmark_metric(b, "wall-time", &m), 0);
 	assert_int_equal(pmc_metric_add_value(m, 1500.0), 0);
 	assert_int_equal(pmc_metric_add_missing(m), 0);
-	m = pmc_benchmark_metric(b, "task-clock");
-	assert_non_null(m);
-	assert_int_equal(pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_SCALED, .value = 1000, .enabled = 200, .running = 100}), 0);
-	assert_int_equal(pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_NOT_COUNTED, .value = 0, .enabled = 200, .running = 0}), 0);
-	b = pmc_result_add_benchmark(r, "hash", NULL);
-	assert_non_null(b);
+	assert_int_equal(pmc_benchmark_metric(b, "task-clock", &m), 0);
+	assert_int_equal(
+	    pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_SCALED,
+							    .value = 1000,
+							    .enabled = 200,
+							    .running = 100}),
+	    0);
+	assert_int_equal(
+	    pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_NOT_COUNTED,
+							    .value = 0,
+							    .enabled = 200,
+							    .running = 0}),
+	    0);
+	assert_int_equal(pmc_result_add_benchmark(r, "hash", NULL, &b), 0);
 	return r;
 }
 
@@ -137,29 +143,48 @@ static void failed_load_leaves_ret_untouched(void **state)
 
 static void bad_samples_and_names_are_refused(void **state)
 {
-	struct pmc_result *r = pmc_result_new("perf");
-	struct pmc_benchmark *b;
+	struct pmc_result *r = NULL, *none = NULL;
+	struct pmc_benchmark *b, *other = NULL;
 	struct pmc_metric *m, *c;
 
-	assert_null(pmc_result_new(""));
-	assert_int_equal(errno, EINVAL);
-	b = pmc_result_add_benchmark(r, "a", NULL);
-	assert_non_null(b);
-	assert_null(pmc_result_add_benchmark(r, "a", NULL));
-	assert_int_equal(errno, EEXIST);
-	assert_null(pmc_result_add_benchmark(r, "", NULL));
-	assert_int_equal(errno, EINVAL);
+	assert_int_equal(pmc_result_new("", &none), -EINVAL);
+	assert_null(none);
+	assert_int_equal(pmc_result_new("perf", &r), 0);
+	assert_int_equal(pmc_result_add_benchmark(r, "a", NULL, &b), 0);
+	assert_int_equal(pmc_result_add_benchmark(r, "a", NULL, &other), -EEXIST);
+	assert_int_equal(pmc_result_add_benchmark(r, "", NULL, &other), -EINVAL);
+	assert_null(other); /* untouched on failure */
 	b = pmc_result_find_benchmark(r, "a");
-	m = pmc_benchmark_metric(b, "wall-time");
+	assert_int_equal(pmc_benchmark_metric(b, "wall-time", &m), 0);
 	assert_int_equal(pmc_metric_add_value(m, NAN), -EINVAL);
 	assert_int_equal(pmc_metric_add_value(m, INFINITY), -EINVAL);
 	assert_int_equal(pmc_metric_add_value(m, 1.0), 0);
 	/* A metric's samples are all readings or none. */
-	assert_int_equal(pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_COUNTED, .value = 1, .enabled = 1, .running = 1}), -EINVAL);
-	c = pmc_benchmark_metric(b, "cycles");
-	assert_int_equal(pmc_metric_add_reading(c, &(struct pmc_reading){.status = (enum pmc_status)99, .value = 1, .enabled = 1, .running = 1}), -EINVAL);
-	assert_int_equal(pmc_metric_add_reading(c, &(struct pmc_reading){.status = PMC_STATUS_SCALED, .value = 1, .enabled = 1, .running = 0}), -EINVAL);
-	assert_int_equal(pmc_metric_add_reading(c, &(struct pmc_reading){.status = PMC_STATUS_COUNTED, .value = 5, .enabled = 1, .running = 1}), 0);
+	assert_int_equal(
+	    pmc_metric_add_reading(m, &(struct pmc_reading){.status = PMC_STATUS_COUNTED,
+							    .value = 1,
+							    .enabled = 1,
+							    .running = 1}),
+	    -EINVAL);
+	assert_int_equal(pmc_benchmark_metric(b, "cycles", &c), 0);
+	assert_int_equal(
+	    pmc_metric_add_reading(c, &(struct pmc_reading){.status = (enum pmc_status)99,
+							    .value = 1,
+							    .enabled = 1,
+							    .running = 1}),
+	    -EINVAL);
+	assert_int_equal(
+	    pmc_metric_add_reading(c, &(struct pmc_reading){.status = PMC_STATUS_SCALED,
+							    .value = 1,
+							    .enabled = 1,
+							    .running = 0}),
+	    -EINVAL);
+	assert_int_equal(
+	    pmc_metric_add_reading(c, &(struct pmc_reading){.status = PMC_STATUS_COUNTED,
+							    .value = 5,
+							    .enabled = 1,
+							    .running = 1}),
+	    0);
 	assert_int_equal(pmc_metric_add_value(c, 5.0), -EINVAL);
 	assert_int_equal(pmc_metric_add_missing(c), -EINVAL);
 	assert_int_equal(pmc_metric_nsamples(c), 1);

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/model.h"
+
 #include "counters/counters.h"
 #include "counters/events.h"
 #include "harness/core/result.h"
@@ -157,7 +159,7 @@ static struct pmc_runner_opts perf_opts(const struct pmc_event_list *l, size_t r
 
 static struct pmc_result *run_ok(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o)
 {
-	struct pmc_result *res = pmc_result_new("perf");
+	struct pmc_result *res = t_result("perf");
 	char err[512] = "";
 	int r;
 
@@ -467,7 +469,7 @@ static void test_failing_command(void **state)
 
 	(void)state;
 	sim_init(&pmu8, 2, 1);
-	res = pmc_result_new("perf");
+	res = t_result("perf");
 	assert_non_null(res);
 	r = pmc_runner_run(&cmd, 1, &o, res, err, sizeof(err));
 	assert_int_equal(r, -ECHILD);
@@ -481,7 +483,7 @@ static void test_failing_command(void **state)
 	/* A failing warm-up run stops the benchmark too, and says it was a warm-up. */
 	sim_init(&pmu8, 2, 1);
 	o.warmup = 2;
-	res = pmc_result_new("perf");
+	res = t_result("perf");
 	assert_non_null(res);
 	err[0] = '\0';
 	r = pmc_runner_run(&cmd, 1, &o, res, err, sizeof(err));

@@ -49,6 +49,7 @@ static int measure(struct pmc_counters *c, const struct pmc_event_list *ev,
 		   struct pmc_benchmark *b)
 {
 	struct pmc_reading rd[8];
+	struct pmc_metric *m;
 	volatile uint64_t sink;
 	double t0, t1;
 	int r;
@@ -62,15 +63,13 @@ static int measure(struct pmc_counters *c, const struct pmc_event_list *ev,
 	if ((r = pmc_counters_disable(c)) < 0 || (r = pmc_counters_read(c, rd)) < 0)
 		return r;
 	for (size_t i = 0; i < pmc_event_list_count(ev); i++) {
-		struct pmc_metric *m = pmc_benchmark_metric(b, pmc_event_list_name(ev, i));
-
-		if (!m)
-			return -1;
 		/* A counter this machine cannot count is stored as not measured, never 0. */
-		if ((r = pmc_metric_add_reading(m, &rd[i])) < 0)
+		if ((r = pmc_benchmark_metric(b, pmc_event_list_name(ev, i), &m)) < 0 ||
+		    (r = pmc_metric_add_reading(m, &rd[i])) < 0)
 			return r;
 	}
-	if ((r = pmc_metric_add_value(pmc_benchmark_metric(b, "wall-time"), t1 - t0)) < 0)
+	if ((r = pmc_benchmark_metric(b, "wall-time", &m)) < 0 ||
+	    (r = pmc_metric_add_value(m, t1 - t0)) < 0)
 		return r;
 	return pmc_benchmark_record_run(b, 0, 0, 0);
 }
@@ -94,16 +93,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "count: cannot open counters: %s\n", strerror(-r));
 		goto out;
 	}
-	res = pmc_result_new("perf");
-	b = res ? pmc_result_add_benchmark(res, "work", "bench/examples/count.c: work()") : NULL;
-	if (!b) {
-		fprintf(stderr, "count: out of memory\n");
+	if ((r = pmc_result_new("perf", &res)) < 0 ||
+	    (r = pmc_result_add_benchmark(res, "work", "bench/examples/count.c: work()", &b)) < 0) {
+		fprintf(stderr, "count: %s\n", strerror(-r));
 		goto out;
 	}
 	for (int run = 0; run < RUNS; run++) {
 		if ((r = measure(c, ev, b)) < 0) {
 			fprintf(stderr, "count: run %d failed: %s\n", run + 1,
-				r == -1 ? "out of memory" : strerror(-r));
+				strerror(-r));
 			goto out;
 		}
 	}

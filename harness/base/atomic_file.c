@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/base/atomic_file.h"
+#include "harness/base/error.h"
 
 struct pmc_atomic_file {
 	char *path; /* the target */
@@ -20,20 +21,6 @@ struct pmc_atomic_file {
 	int fd;
 	int error; /* errno of the first failed write, else 0 */
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void atomic_file_free(struct pmc_atomic_file *af)
 {
@@ -107,7 +94,7 @@ int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *e
 	int fd, rc;
 
 	if (!path || !*path || (slash && slash[1] == '\0')) {
-		set_err(err, errlen, "cannot write \"%s\": not a file name", path ? path : "");
+		pmc_err_set(err, errlen, "cannot write \"%s\": not a file name", path ? path : "");
 		return -EINVAL;
 	}
 	af = calloc(1, sizeof(*af));
@@ -130,7 +117,7 @@ int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *e
 	fd = create_temp(af->tmp);
 	if (fd < 0) {
 		rc = -errno;
-		set_err(err, errlen,
+		pmc_err_set(err, errlen,
 			"cannot write %s: cannot create a file in %s: %s; check that the directory "
 			"exists and is writable",
 			path, af->dir, strerror(errno));
@@ -146,7 +133,7 @@ int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *e
 	af->f = fopencookie(af, "w", (cookie_io_functions_t){.write = stream_write});
 	if (!af->f) {
 		rc = -errno;
-		set_err(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		pmc_err_set(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		atomic_file_free(af);
 		return rc;
 	}
@@ -156,7 +143,7 @@ int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *e
 err_nomem:
 	if (af)
 		atomic_file_free(af);
-	set_err(err, errlen, "cannot write %s: out of memory", path);
+	pmc_err_set(err, errlen, "cannot write %s: out of memory", path);
 	return -ENOMEM;
 }
 
@@ -199,7 +186,7 @@ int pmc_atomic_file_commit(struct pmc_atomic_file *af, char *err, size_t errlen)
 	if (dfd >= 0) {
 		if (fsync(dfd) < 0 && errno != EINVAL && errno != ENOTSUP) {
 			rc = -errno;
-			set_err(err, errlen, "wrote %s, but syncing %s failed: %s", af->path,
+			pmc_err_set(err, errlen, "wrote %s, but syncing %s failed: %s", af->path,
 				af->dir, strerror(errno));
 		}
 		close(dfd);
@@ -209,7 +196,7 @@ int pmc_atomic_file_commit(struct pmc_atomic_file *af, char *err, size_t errlen)
 
 err_write:
 	rc = errno ? -errno : -EIO;
-	set_err(err, errlen, "cannot write %s: %s; the previous file is unchanged", af->path,
+	pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged", af->path,
 		strerror(-rc));
 	atomic_file_free(af);
 	return rc;

@@ -55,8 +55,8 @@ struct pmc_comparison;
 extern const struct option pmc_cli_compare_long_opts[];
 #define PMC_CLI_COMPARE_OPT_FIRST 0x200
 
-/* Creates the options with their defaults; NULL with errno on failure. */
-struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void);
+/* Creates the options with their defaults in *ret. Returns 0 or -ENOMEM. */
+int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret);
 void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o);
 
 /* Takes one option that pmc_cli_getopt returned: 1 when it is a comparison option and

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/atomic_file.h"
 #include "harness/cli/cli.h"
 #include "harness/core/compare.h"
 #include "harness/core/gate.h"
 #include "harness/core/result.h"
-#include "harness/base/atomic_file.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/result_json.h"
 #include "harness/formats/thresholds_json.h"
@@ -34,22 +34,21 @@ struct pmc_cli_compare_opts {
 	FILE *out; /* the report's stream; NULL: stdout */
 };
 
-struct pmc_cli_compare_opts *pmc_cli_compare_opts_new(void)
+int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 {
 	struct pmc_cli_compare_opts *o = calloc(1, sizeof(*o));
 
 	if (!o)
-		return NULL;
+		return -ENOMEM;
 	o->alpha = 0.05;
 	o->confidence = 0.95;
 	o->format = "table";
-	o->thresholds = pmc_thresholds_new();
-	if (!o->thresholds) {
+	if (pmc_thresholds_new(&o->thresholds) < 0) {
 		free(o);
-		errno = ENOMEM;
-		return NULL;
+		return -ENOMEM;
 	}
-	return o;
+	*ret = o;
+	return 0;
 }
 
 void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out)
@@ -551,10 +550,9 @@ static int main_common(int argc, char **argv, bool gate)
 	size_t npos;
 	int code = PMC_EXIT_ERROR, opt;
 
-	o = pmc_cli_compare_opts_new();
 	longopts = pmc_cli_options_merge(gate ? gate_own_opts : compare_own_opts,
 					 pmc_cli_compare_long_opts);
-	if (!o || !longopts) {
+	if (pmc_cli_compare_opts_new(&o) < 0 || !longopts) {
 		pmc_cli_error("out of memory");
 		goto out;
 	}

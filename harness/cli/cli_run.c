@@ -627,8 +627,7 @@ int pmc_cli_run(int argc, char **argv)
 	int code = PMC_EXIT_ERROR, first = 0, r;
 	bool user_only = false;
 
-	c.copts = pmc_cli_compare_opts_new();
-	if (!c.copts) {
+	if (pmc_cli_compare_opts_new(&c.copts) < 0) {
 		pmc_cli_error("out of memory");
 		return PMC_EXIT_ERROR;
 	}
@@ -693,8 +692,8 @@ int pmc_cli_run(int argc, char **argv)
 			goto out;
 	}
 
-	result = pmc_result_new(c.ro.backend == PMC_BACKEND_VALGRIND ? "valgrind" : "perf");
-	if (!result || pmc_env_collect(result) < 0) {
+	if (pmc_result_new(c.ro.backend == PMC_BACKEND_VALGRIND ? "valgrind" : "perf", &result) < 0 ||
+	    pmc_env_collect(result) < 0) {
 		pmc_cli_error("out of memory");
 		goto out;
 	}

@@ -18,10 +18,11 @@
 #include <unistd.h>
 
 #include "counters/counters.h"
+#include "harness/base/error.h"
 #include "harness/base/hashmap.h"
+#include "harness/base/opts.h"
 #include "harness/base/suggest.h"
 #include "harness/core/analysis.h"
-#include "harness/base/opts.h"
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
@@ -1231,7 +1232,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	if (!old_r || !new_r || !ret)
 		return -EINVAL;
 	if (!PMC_OPTS_VALID(opts, struct pmc_compare_opts)) {
-		snprintf(err, errlen, "pmc_compare: options from a newer pmcbench set fields this "
+		pmc_err_set(err, errlen, "pmc_compare: options from a newer pmcbench set fields this "
 				      "library does not know; build against this version's header");
 		return -EINVAL;
 	}
@@ -1254,7 +1255,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	x.new_name = opts->new_name;
 	if (opts->alpha < 0 || opts->alpha >= 1 || isnan(opts->alpha) || opts->confidence < 0 ||
 	    opts->confidence >= 1 || isnan(opts->confidence)) {
-		snprintf(err, errlen, "alpha and confidence must lie between 0 and 1");
+		pmc_err_set(err, errlen, "alpha and confidence must lie between 0 and 1");
 		return -EINVAL;
 	}
 	c = calloc(1, sizeof(*c));
@@ -1309,7 +1310,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 
 		list_names(a, sizeof(a), old_r);
 		list_names(b, sizeof(b), new_r);
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "nothing to compare: no benchmark is in both results "
 			 "(old: %zu: %s; new: %zu: %s); compare results of the same benchmarks",
 			 old_r->nbench, old_r->nbench ? a : "none", new_r->nbench,
@@ -1329,18 +1330,18 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 			c->nmissing++;
 	if (c->nrows == 0) {
 		if (opts->metrics && opts->nmetrics)
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "nothing to compare: no metric given with --metric "
 				 "has values in both results");
 		else
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "nothing to compare: no metric has values in both "
 				 "results");
 		r = -ENODATA;
 		goto fail_maps;
 	}
 	if (c->nmissing == c->nrows) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "nothing to compare: every metric lacks values on one side "
 			 "(e.g. '%s' of '%s' in the %s result: %s)",
 			 c->rows[0].metric, c->rows[0].bench,
@@ -1407,7 +1408,7 @@ int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 	if (!r || !ret)
 		return -EINVAL;
 	if (r->nbench < 2 || ref >= r->nbench) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "reference %zu: the result has %zu benchmark%s; give the number of "
 			 "one of them (from 1), and at least two",
 			 ref + 1, r->nbench, r->nbench == 1 ? "" : "s");

@@ -44,6 +44,7 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	const struct pmc_event *en, *ed;
 	struct pmc_metric *m;
 	bool num_mod = takes_modifier(f->num), den_mod = takes_modifier(f->den), any = false;
+	int r;
 
 	/* Without an input that has the modifier, "ipc:u" would be "ipc" again. */
 	if (*mod && !num_mod && !den_mod)
@@ -62,9 +63,9 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 		any |= !isnan(ratio(f->scale, mn->values[i], md->values[i]));
 	if (!any)
 		return 0;
-	m = pmc_benchmark_metric(b, id);
-	if (!m)
-		return -ENOMEM;
+	r = pmc_benchmark_metric(b, id, &m);
+	if (r < 0)
+		return r;
 	/* Adding m may have moved the inputs. */
 	mn = pmc_benchmark_find_metric(b, num);
 	md = pmc_benchmark_find_metric(b, den);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "harness/base/error.h"
 #include "harness/base/opts.h"
 #include "harness/core/gate.h"
 
@@ -17,7 +18,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 	if (!c || !ret_outcome)
 		return -EINVAL;
 	if (!PMC_OPTS_VALID(opts, struct pmc_gate_opts)) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "pmc_gate_decide: options from a newer pmcbench set fields "
 			 "this library does not know; build against this version's "
 			 "header");
@@ -28,9 +29,9 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_UNCHECKED;
 		if (c->nunchecked == 1)
-			snprintf(err, errlen, "%s", c->unchecked[0]);
+			pmc_err_set(err, errlen, "%s", c->unchecked[0]);
 		else
-			snprintf(err, errlen, "%s (and %zu more: see the warnings)",
+			pmc_err_set(err, errlen, "%s (and %zu more: see the warnings)",
 				 c->unchecked[0], c->nunchecked - 1);
 	} else if (c->nmissing) {
 		const struct pmc_cmp_row *m = NULL;
@@ -40,7 +41,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 				m = &c->rows[i];
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_MISSING;
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%zu gated row%s a value on one side (e.g. metric '%s' of '%s' in "
 			 "the %s result): the gate cannot check %s; leave the metric out with "
 			 "--metric or measure it on both sides",
@@ -50,7 +51,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		/* Every row is inconclusive for want of runs: a pass would say nothing. */
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "nothing could be judged: every row has too few runs (need at least %zu "
 			 "per side for the test, or exact counts); record more runs, e.g. "
 			 "'pmcbench run -r 10'",

@@ -75,27 +75,25 @@ static char *now_iso8601(void)
 	return strdup(buf);
 }
 
-struct pmc_result *pmc_result_new(const char *backend)
+int pmc_result_new(const char *backend, struct pmc_result **ret)
 {
 	struct pmc_result *r;
 
-	if (!backend || !*backend) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!backend || !*backend || !ret)
+		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return NULL;
+		return -ENOMEM;
 	r->priv = calloc(1, sizeof(*r->priv));
 	r->backend = strdup(backend);
 	r->tool_version = strdup(PMC_VERSION);
 	r->created = now_iso8601();
 	if (!r->priv || !r->backend || !r->tool_version || !r->created) {
 		pmc_result_free(r);
-		errno = ENOMEM;
-		return NULL;
+		return -ENOMEM;
 	}
-	return r;
+	*ret = r;
+	return 0;
 }
 
 int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value)
@@ -200,46 +198,40 @@ int pmc_result_bench_reserve(struct pmc_result *r)
 	return 0;
 }
 
-struct pmc_benchmark *pmc_result_add_benchmark(struct pmc_result *r, const char *name,
-					       const char *command)
+int pmc_result_add_benchmark(struct pmc_result *r, const char *name, const char *command,
+			     struct pmc_benchmark **ret)
 {
 	struct pmc_benchmark *b;
 	size_t dup;
 	int rc;
 
-	if (!name || !*name) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!r || !name || !*name || !ret)
+		return -EINVAL;
 	if (!r->priv) {
 		r->priv = calloc(1, sizeof(*r->priv));
 		if (!r->priv)
-			return NULL;
+			return -ENOMEM;
 	}
 	rc = index_update(r->priv, r->benchmarks, r->nbench, &dup);
 	if (rc == -ENOMEM)
-		return NULL;
-	if (pmc_result_find_benchmark(r, name)) {
-		errno = EEXIST;
-		return NULL;
-	}
-	if (pmc_result_bench_reserve(r) < 0) {
-		errno = ENOMEM;
-		return NULL;
-	}
+		return rc;
+	if (pmc_result_find_benchmark(r, name))
+		return -EEXIST;
+	if (pmc_result_bench_reserve(r) < 0)
+		return -ENOMEM;
 	b = &r->benchmarks[r->nbench];
 	memset(b, 0, sizeof(*b));
 	b->name = strdup(name);
 	b->command = command ? strdup(command) : NULL;
 	if (!b->name || (command && !b->command)) {
 		benchmark_clear(b);
-		errno = ENOMEM;
-		return NULL;
+		return -ENOMEM;
 	}
 	r->nbench++;
 	/* Out of memory here only leaves the index stale, and lookups linear. */
 	index_update(r->priv, r->benchmarks, r->nbench, &dup);
-	return b;
+	*ret = b;
+	return 0;
 }
 
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run)
@@ -262,21 +254,21 @@ struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b, cons
 	return NULL;
 }
 
-struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id)
+int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id, struct pmc_metric **ret)
 {
 	struct pmc_metric_info info;
 	struct pmc_metric *m;
 
-	if (!id || !*id) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!b || !id || !*id || !ret)
+		return -EINVAL;
 	m = pmc_benchmark_find_metric(b, id);
-	if (m)
-		return m;
+	if (m) {
+		*ret = m;
+		return 0;
+	}
 	m = realloc(b->metrics, (b->nmetrics + 1) * sizeof(*m));
 	if (!m)
-		return NULL;
+		return -ENOMEM;
 	b->metrics = m;
 	m = &b->metrics[b->nmetrics];
 	memset(m, 0, sizeof(*m));
@@ -285,13 +277,13 @@ struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id)
 	m->unit = strdup(info.unit);
 	if (!m->id || !m->unit) {
 		metric_clear(m);
-		errno = ENOMEM;
-		return NULL;
+		return -ENOMEM;
 	}
 	m->better = info.better;
 	m->derived = info.derived;
 	b->nmetrics++;
-	return m;
+	*ret = m;
+	return 0;
 }
 
 static bool status_failed(enum pmc_status s)
@@ -374,18 +366,19 @@ size_t pmc_metric_present(const struct pmc_metric *m, double *out)
 }
 
 
-struct pmc_result *pmc_result_alloc(void)
+int pmc_result_alloc(struct pmc_result **ret)
 {
 	struct pmc_result *r = calloc(1, sizeof(*r));
 
 	if (!r)
-		return NULL;
+		return -ENOMEM;
 	r->priv = calloc(1, sizeof(*r->priv));
 	if (!r->priv) {
 		free(r);
-		return NULL;
+		return -ENOMEM;
 	}
-	return r;
+	*ret = r;
+	return 0;
 }
 
 int pmc_result_bench_adopt(struct pmc_result *r, struct pmc_benchmark *array, size_t cap)

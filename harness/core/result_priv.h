@@ -7,8 +7,8 @@
 struct pmc_benchmark;
 struct pmc_result;
 
-/* An empty result with its name index, or NULL (ENOMEM). */
-struct pmc_result *pmc_result_alloc(void);
+/* An empty result with its name index in *ret. Returns 0 or -ENOMEM. */
+int pmc_result_alloc(struct pmc_result **ret);
 /* Makes room for one more benchmark at r->benchmarks[r->nbench]. Returns 0 or -ENOMEM. */
 int pmc_result_bench_reserve(struct pmc_result *r);
 /* Takes array (cap entries, malloc'd) as r's benchmark array. Returns 0. */

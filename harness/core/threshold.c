@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/error.h"
 #include "harness/core/threshold.h"
 
 struct metric_rule {
@@ -94,14 +95,14 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 	/* strtod would also take "inf", "nan", hex and leading blanks: demand a plain
 	 * decimal number. */
 	if (!((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9'))) {
-		snprintf(err, errlen, "%s: column %zu: expected a number; %s", what,
+		pmc_err_set(err, errlen, "%s: column %zu: expected a number; %s", what,
 			 col0 + (size_t)(p - text) + 1, LIMIT_EXAMPLES);
 		return -EINVAL;
 	}
 	errno = 0;
 	v = strtod(p, &end);
 	if (errno || !isfinite(v) || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))) {
-		snprintf(err, errlen, "%s: column %zu: '%s' is not a usable number; %s", what,
+		pmc_err_set(err, errlen, "%s: column %zu: '%s' is not a usable number; %s", what,
 			 col0 + (size_t)(p - text) + 1, p, LIMIT_EXAMPLES);
 		return -EINVAL;
 	}
@@ -116,7 +117,7 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 			if (strcmp(end, suffixes[i].name) == 0)
 				s = &suffixes[i];
 		if (!s) {
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "%s: column %zu: unknown unit '%s'; use %%, K, M, G, B, KiB, MiB, "
 				 "GiB, ns, us, ms or s",
 				 what, col0 + (size_t)(end - text) + 1, end);
@@ -128,14 +129,14 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 	}
 	if (!th.absolute && th.limit >= 1.0 && th.sign < 0) {
 		/* A value cannot fall by 100% or more without going negative. */
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: column %zu: a decrease of %s can never happen; use a "
 			 "limit below 100%%",
 			 what, col0 + 1, text);
 		return -EINVAL;
 	}
 	if (strlen(text) >= sizeof(th.text)) {
-		snprintf(err, errlen, "%s: column %zu: limit too long; %s", what, col0 + 1,
+		pmc_err_set(err, errlen, "%s: column %zu: limit too long; %s", what, col0 + 1,
 			 LIMIT_EXAMPLES);
 		return -EINVAL;
 	}
@@ -168,7 +169,7 @@ int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, 
 		need = "ns";
 	if (unit && need && strcmp(unit, need) == 0)
 		return 0;
-	snprintf(err, errlen,
+	pmc_err_set(err, errlen,
 		 "threshold %s=%s is %s, but metric '%s' is in %s; give a limit in %s or a "
 		 "percentage",
 		 metric, t->text, names[t->unit], metric, unit ? unit : "no unit",
@@ -176,9 +177,17 @@ int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, 
 	return -EINVAL;
 }
 
-struct pmc_thresholds *pmc_thresholds_new(void)
+int pmc_thresholds_new(struct pmc_thresholds **ret)
 {
-	return calloc(1, sizeof(struct pmc_thresholds));
+	struct pmc_thresholds *t;
+
+	if (!ret)
+		return -EINVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	*ret = t;
+	return 0;
 }
 
 static void metric_rules_free(struct metric_rule *r, size_t n)
@@ -243,7 +252,7 @@ int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err,
 	snprintf(what, sizeof(what), "--threshold '%.120s'", arg);
 	eq = strrchr(arg, '=');
 	if (!eq || eq == arg) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: column %zu: expected METRIC=LIMIT, e.g. instructions=+1%% or "
 			 "'*=5%%'",
 			 what, eq ? (size_t)1 : strlen(arg) + 1);

@@ -37,7 +37,7 @@ static int build_id_in(Elf_Data *data, char **ret)
 	return -ENODATA;
 }
 
-char *pmc_build_id(const char *path)
+int pmc_build_id(const char *path, char **ret)
 {
 	char *id = NULL;
 	Elf_Scn *scn = NULL;
@@ -45,13 +45,13 @@ char *pmc_build_id(const char *path)
 	Elf *elf;
 	int fd, rc = -ENODATA;
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		errno = ENOSYS;
-		return NULL;
-	}
+	if (!path || !ret)
+		return -EINVAL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return NULL;
+		return -errno;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		rc = -ENOEXEC;
@@ -82,9 +82,8 @@ out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	if (rc < 0) {
-		errno = -rc;
-		return NULL;
-	}
-	return id;
+	if (rc < 0)
+		return rc;
+	*ret = id;
+	return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "harness/base/atomic_file.h"
+#include "harness/base/error.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/result_priv.h"
@@ -36,20 +37,6 @@ static bool status_failed(enum pmc_status s)
 }
 
 /* ---- Shared helpers ------------------------------------------------------------- */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* What kind of quantity a unit measures, for error messages. */
 static const char *quantity_of(const char *unit)
@@ -121,12 +108,12 @@ static enum raw_kind raw_kind_of(enum pmc_status st)
 static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 {
 	if (!r->backend || !*r->backend) {
-		set_err(err, errlen, "the result has no backend");
+		pmc_err_set(err, errlen, "the result has no backend");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < r->nenv; i++) {
 		if (!*r->env[i].key || !utf8_valid(r->env[i].key)) {
-			set_err(err, errlen, "environment key %zu is empty or not UTF-8", i);
+			pmc_err_set(err, errlen, "environment key %zu is empty or not UTF-8", i);
 			return -EINVAL;
 		}
 	}
@@ -134,11 +121,11 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 		const struct pmc_benchmark *b = &r->benchmarks[i];
 
 		if (!b->name || !*b->name) {
-			set_err(err, errlen, "benchmark %zu has no name", i);
+			pmc_err_set(err, errlen, "benchmark %zu has no name", i);
 			return -EINVAL;
 		}
 		if (pmc_result_find_benchmark(r, b->name) != b) {
-			set_err(err, errlen,
+			pmc_err_set(err, errlen,
 				"two benchmarks are named \"%s\"; names must be unique", b->name);
 			return -EINVAL;
 		}
@@ -147,7 +134,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 
 			if (run->exit_code < -1 || run->exit_code > 255 || run->term_signal < 0 ||
 			    run->term_signal > 127 || (run->term_signal && run->exit_code != -1)) {
-				set_err(err, errlen,
+				pmc_err_set(err, errlen,
 					"benchmark \"%s\": run %zu has exit code %d and signal %d; "
 					"a run killed by a signal has exit code -1",
 					b->name, k, run->exit_code, run->term_signal);
@@ -160,7 +147,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 			if (!m->id || !*m->id || !utf8_valid(m->id) || !m->unit || !*m->unit ||
 			    (m->better != PMC_LOWER_IS_BETTER &&
 			     m->better != PMC_HIGHER_IS_BETTER)) {
-				set_err(
+				pmc_err_set(
 				    err, errlen,
 				    "benchmark \"%s\": metric %zu lacks a UTF-8 id, a unit or a "
 				    "direction",
@@ -168,13 +155,13 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				return -EINVAL;
 			}
 			if (pmc_benchmark_find_metric(b, m->id) != m) {
-				set_err(err, errlen,
+				pmc_err_set(err, errlen,
 					"benchmark \"%s\": metric \"%s\" appears twice", b->name,
 					m->id);
 				return -EINVAL;
 			}
 			if (m->n != b->nruns) {
-				set_err(
+				pmc_err_set(
 				    err, errlen,
 				    "benchmark \"%s\": metric \"%s\" has %zu samples for %zu runs; "
 				    "record one sample per run (NAN when not measured)",
@@ -186,7 +173,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				double v = m->values[k];
 
 				if (isinf(v) || (!m->derived && v < 0)) {
-					set_err(err, errlen,
+					pmc_err_set(err, errlen,
 						"benchmark \"%s\": metric \"%s\": run %zu has the "
 						"%s %g",
 						b->name, m->id, k, quantity_of(m->unit), v);
@@ -197,7 +184,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				if ((unsigned)m->status[k] > PMC_STATUS_EXACT ||
 				    pmc_status_has_value(m->status[k]) == (bool)isnan(v) ||
 				    raw->running > raw->enabled) {
-					set_err(
+					pmc_err_set(
 					    err, errlen,
 					    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
 					    "status and raw reading disagree",
@@ -208,7 +195,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				 * and JSON readers such as jansson read integers that way. */
 				if (raw_kind_of(m->status[k]) != RAW_NONE &&
 				    (raw->value > INT64_MAX || raw->enabled > INT64_MAX)) {
-					set_err(err, errlen,
+					pmc_err_set(err, errlen,
 						"benchmark \"%s\": metric \"%s\": run %zu: a raw "
 						"reading above 2^63 - 1, which no kernel reports",
 						b->name, m->id, k);
@@ -509,7 +496,7 @@ static int write_result(const struct pmc_result *r, FILE *f)
 	return -w.error;
 }
 
-char *pmc_result_dumps(const struct pmc_result *r)
+int pmc_result_dumps(const struct pmc_result *r, char **ret)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -517,20 +504,18 @@ char *pmc_result_dumps(const struct pmc_result *r)
 	int rc;
 
 	rc = result_check(r, NULL, 0);
-	if (rc < 0) {
-		errno = -rc;
-		return NULL;
-	}
+	if (rc < 0)
+		return rc;
 	f = open_memstream(&buf, &len);
 	if (!f)
-		return NULL;
+		return -ENOMEM;
 	rc = write_result(r, f);
 	if (fclose(f) != 0 || rc < 0) {
 		free(buf);
-		errno = ENOMEM;
-		return NULL;
+		return -ENOMEM;
 	}
-	return buf;
+	*ret = buf;
+	return 0;
 }
 
 int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen)
@@ -546,7 +531,7 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", err ? err : "");
-		set_err(err, errlen, "cannot write %s: %s", path, msg);
+		pmc_err_set(err, errlen, "cannot write %s: %s", path, msg);
 		return rc;
 	}
 	rc = pmc_atomic_file_open(path, &af, err, errlen);
@@ -555,7 +540,7 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 	rc = write_result(r, pmc_atomic_file_stream(af));
 	if (rc < 0) {
 		pmc_atomic_file_abort(af);
-		set_err(err, errlen, "cannot write %s: %s; the previous file is unchanged", path,
+		pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged", path,
 			strerror(-rc));
 		return rc;
 	}
@@ -1589,14 +1574,14 @@ static int load_file(FILE *f, struct loader *ld, struct pmc_result *res)
 	if (json_error_code(&jerr) == json_error_out_of_memory)
 		return -ENOMEM;
 	if (!src.any_text) {
-		set_err(ld->err, ld->errlen,
+		pmc_err_set(ld->err, ld->errlen,
 			"%s: empty file; expected a pmcbench result — regenerate it with "
 			"pmcbench run -o FILE",
 			ld->file);
 		return -EINVAL;
 	}
 	/* jansson counts columns in characters, from 1; the byte order mark was one. */
-	set_err(ld->err, ld->errlen, "%s:%d:%d: %s; %s", ld->file, jerr.line,
+	pmc_err_set(ld->err, ld->errlen, "%s:%d:%d: %s; %s", ld->file, jerr.line,
 		jerr.column + (src.bom && jerr.line == 1), jerr.text,
 		syntax_fix(json_error_code(&jerr)));
 	return -EINVAL;
@@ -1613,25 +1598,25 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 	f = fopen(path, "re");
 	if (!f) {
 		rc = -errno;
-		set_err(err, errlen, "%s: %s; check the file name and its permissions", path,
+		pmc_err_set(err, errlen, "%s: %s; check the file name and its permissions", path,
 			strerror(errno));
 		return rc;
 	}
 	if (fstat(fileno(f), &st) < 0) {
 		rc = -errno;
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		pmc_err_set(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		rc = -EINVAL;
-		set_err(err, errlen,
+		pmc_err_set(err, errlen,
 			"%s: is a directory; give the path of a result file (pmcbench run -o FILE)",
 			path);
 		goto out;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	res = pmc_result_alloc();
-	if (!res) {
+	res = NULL;
+	if (pmc_result_alloc(&res) < 0) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1640,13 +1625,13 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 	rc = S_ISREG(st.st_mode) ? load_windowed(f, &ld, res) : RETRY_WHOLE;
 	if (rc == RETRY_WHOLE) {
 		pmc_result_free(res);
-		res = pmc_result_alloc();
-		if (!res) {
+		res = NULL;
+		if (pmc_result_alloc(&res) < 0) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		ld.depth = 0;
-		set_err(err, errlen, "%s", "");
+		pmc_err_set(err, errlen, "%s", "");
 		if (S_ISREG(st.st_mode) && fseek(f, 0, SEEK_SET) < 0) {
 			rc = -errno;
 			goto out;
@@ -1658,7 +1643,7 @@ out:
 	fclose(f);
 	if (rc < 0) {
 		if (rc != -EINVAL)
-			set_err(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
+			pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
 		pmc_result_free(res);
 		one_line(err);
 		return rc;

@@ -8,6 +8,6 @@
 
 /* pmc_result_load() and pmc_result_save() are declared in pmcbench/result.h. */
 
-/* The JSON text of r (malloc'd, the caller frees), or NULL with errno set (EINVAL
- * for a result pmc_result_save() would refuse). */
-char *pmc_result_dumps(const struct pmc_result *r);
+/* The JSON text of r in *ret (malloc'd, the caller frees). Returns 0, -EINVAL for a
+ * result pmc_result_save() would refuse, or -ENOMEM. */
+int pmc_result_dumps(const struct pmc_result *r, char **ret);

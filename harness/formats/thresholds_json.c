@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "harness/base/error.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/thresholds_json.h"
 
@@ -20,7 +21,7 @@ static int load_limit(json_t *v, const char *path, const char *place, struct pmc
 
 	snprintf(what, sizeof(what), "%s: %s", path, place);
 	if (!json_is_string(v)) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: expected a string such as \"5%%\", \"+1%%\" or "
 			 "\"+2MiB\"",
 			 what);
@@ -33,7 +34,7 @@ static int load_limit(json_t *v, const char *path, const char *place, struct pmc
 		int r = pmc_threshold_parse_in(json_string_value(v), what, 0, ret, inner, sizeof(inner));
 
 		if (r < 0) {
-			snprintf(err, errlen, "%s (at %s)", inner, place);
+			pmc_err_set(err, errlen, "%s (at %s)", inner, place);
 			return r;
 		}
 	}
@@ -49,7 +50,7 @@ static int load_metrics(struct pmc_thresholds *t, size_t bench, json_t *obj, con
 	json_t *v;
 
 	if (!json_is_object(obj)) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: %s: expected an object of METRIC: \"LIMIT\", e.g. "
 			 "{\"instructions\": \"+1%%\"}",
 			 path, place);
@@ -63,7 +64,7 @@ static int load_metrics(struct pmc_thresholds *t, size_t bench, json_t *obj, con
 
 		snprintf(where, sizeof(where), "%s.\"%.64s\"", place, key);
 		if (key[0] == '\0' || strcmp(key, "*") == 0) {
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "%s: %s: not a metric id; set the default with "
 				 "\"default\"",
 				 path, where);
@@ -92,7 +93,7 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 
 	snprintf(place, sizeof(place), "benchmarks[%zu]", pos);
 	if (!json_is_object(e)) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: %s: expected an object with \"match\" and "
 			 "\"metrics\" or \"default\"",
 			 path, place);
@@ -101,7 +102,7 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 	json_object_foreach(e, key, v)
 	{
 		if (strcmp(key, "match") && strcmp(key, "metrics") && strcmp(key, "default")) {
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "%s: %s: unknown key \"%.64s\"; the keys are "
 				 "\"match\", \"metrics\" and \"default\"",
 				 path, place, key);
@@ -110,7 +111,7 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 	}
 	v = json_object_get(e, "match");
 	if (!json_is_string(v) || json_string_value(v)[0] == '\0') {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: %s.match: expected a benchmark name pattern such as "
 			 "\"parse_*\"",
 			 path, place);
@@ -142,7 +143,7 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 		has_metrics = json_object_size(v) > 0;
 	}
 	if (!has_default && !has_metrics) {
-		snprintf(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"", path,
+		pmc_err_set(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"", path,
 			 place);
 		return -EINVAL;
 	}
@@ -161,21 +162,21 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 		return -EINVAL;
 	/* jansson would report a directory as a read error in the middle of the text. */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory; give a thresholds JSON file", path);
+		pmc_err_set(err, errlen, "%s: is a directory; give a thresholds JSON file", path);
 		return -EISDIR;
 	}
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (json_error_code(&jerr) == json_error_cannot_open_file) {
-			snprintf(err, errlen, "%s: cannot open: %s", path, jerr.text);
+			pmc_err_set(err, errlen, "%s: cannot open: %s", path, jerr.text);
 			return -ENOENT;
 		}
-		snprintf(err, errlen, "%s:%d:%d: %s; fix the JSON syntax", path, jerr.line,
+		pmc_err_set(err, errlen, "%s:%d:%d: %s; fix the JSON syntax", path, jerr.line,
 			 jerr.column, jerr.text);
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {
-		snprintf(err, errlen, "%s: expected a JSON object with \"schema\": \"%s\"", path,
+		pmc_err_set(err, errlen, "%s: expected a JSON object with \"schema\": \"%s\"", path,
 			 PMC_THRESHOLDS_SCHEMA);
 		goto out;
 	}
@@ -183,7 +184,7 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 	{
 		if (strcmp(key, "schema") && strcmp(key, "default") && strcmp(key, "metrics") &&
 		    strcmp(key, "benchmarks")) {
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "%s: unknown key \"%.64s\"; the keys are \"schema\", "
 				 "\"default\", \"metrics\" and \"benchmarks\"",
 				 path, key);
@@ -192,7 +193,7 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 	}
 	v = json_object_get(root, "schema");
 	if (v && (!json_is_string(v) || strcmp(json_string_value(v), PMC_THRESHOLDS_SCHEMA))) {
-		snprintf(err, errlen,
+		pmc_err_set(err, errlen,
 			 "%s: schema: %s%.64s%s is not supported; this pmcbench "
 			 "reads \"%s\"",
 			 path, json_is_string(v) ? "\"" : "",
@@ -221,7 +222,7 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 		json_t *e;
 
 		if (!json_is_array(v)) {
-			snprintf(err, errlen,
+			pmc_err_set(err, errlen,
 				 "%s: benchmarks: expected an array of {\"match\": "
 				 "PATTERN, \"metrics\": {...}}",
 				 path);

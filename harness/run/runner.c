@@ -10,6 +10,7 @@
 
 #include "counters/counters.h"
 #include "counters/valgrind.h"
+#include "harness/base/error.h"
 #include "harness/base/path.h"
 #include "harness/core/derive.h"
 #include "harness/core/result.h"
@@ -25,17 +26,6 @@ struct perf_run {
 	int *known_errors;
 	struct pmc_counters *counters; /* the run's groups, opened in the child */
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Runs in the child just before exec (pmc_spawn_opts.in_child): the groups are opened
  * on the child itself, disabled until its exec enables them. */
@@ -62,10 +52,11 @@ static double timeval_ns(struct timeval tv)
 static int append(struct pmc_benchmark *b, const char *id, double value,
 		  const struct pmc_reading *reading)
 {
-	struct pmc_metric *m = pmc_benchmark_metric(b, id);
+	struct pmc_metric *m;
+	int r = pmc_benchmark_metric(b, id, &m);
 
-	if (!m)
-		return -ENOMEM;
+	if (r < 0)
+		return r;
 	return pmc_metric_append(m, value, reading);
 }
 
@@ -90,11 +81,11 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct pmc_reading *rd = &readings[i];
 		double v = pmc_status_has_value(rd->status) ? rd->scaled : NAN;
-		struct pmc_metric *m = pmc_benchmark_metric(b, ev->events[i].name);
-		int r;
+		struct pmc_metric *m;
+		int r = pmc_benchmark_metric(b, ev->events[i].name, &m);
 
-		if (!m)
-			return -ENOMEM;
+		if (r < 0)
+			return r;
 		/* pmc_metric_append keeps the metric's error: the errno only while every run
 		 * so far failed with it. */
 		r = pmc_metric_append(m, v, rd);
@@ -107,12 +98,12 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 static int record_valgrind(struct pmc_benchmark *b, const struct pmc_valgrind_counts *counts)
 {
 	for (size_t i = 0; i < pmc_valgrind_metric_count(); i++) {
-		struct pmc_metric *m = pmc_benchmark_metric(b, pmc_valgrind_metric_id(i));
+		struct pmc_metric *m;
 		struct pmc_reading rd;
-		int r;
+		int r = pmc_benchmark_metric(b, pmc_valgrind_metric_id(i), &m);
 
-		if (!m)
-			return -ENOMEM;
+		if (r < 0)
+			return r;
 		m->simulated = true;
 		r = pmc_valgrind_metric_reading(counts, i, &rd);
 		if (r == -ENODATA) {
@@ -194,20 +185,20 @@ static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runne
 
 	r = pmc_valgrind_outdir_new(NULL, &dir);
 	if (r < 0) {
-		set_err(err, errlen, "cannot create a directory for valgrind's output: %s",
+		pmc_err_set(err, errlen, "cannot create a directory for valgrind's output: %s",
 			strerror(-r));
 		return r;
 	}
 	vo.outdir = dir;
 	r = pmc_valgrind_argv(&vo, cmd->argv, &argv);
 	if (r < 0) {
-		set_err(err, errlen, "'%s': %s", cmd->display, strerror(-r));
+		pmc_err_set(err, errlen, "'%s': %s", cmd->display, strerror(-r));
 		goto out;
 	}
 	so.argv = argv;
 	r = pmc_spawn_run(&so, sr);
 	if (r < 0) {
-		set_err(err, errlen, "'%s': cannot run valgrind: %s", cmd->display, strerror(-r));
+		pmc_err_set(err, errlen, "'%s': cannot run valgrind: %s", cmd->display, strerror(-r));
 		goto out;
 	}
 	if (sr->exit_code != 0 || sr->term_signal || sr->timed_out) {
@@ -215,7 +206,7 @@ static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runne
 
 		if (pmc_valgrind_log_error(dir, why, sizeof(why)) < 0)
 			why[0] = '\0';
-		set_err(err, errlen, "'%s' under valgrind %s%s%s", cmd->display,
+		pmc_err_set(err, errlen, "'%s' under valgrind %s%s%s", cmd->display,
 			describe_failure(sr, how, sizeof(how)), why[0] ? ": " : "", why);
 		/* A failing run is still counted if valgrind wrote its files. */
 	}
@@ -225,7 +216,7 @@ static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runne
 
 		if (cr < 0) {
 			if (sr->exit_code == 0 && !sr->term_signal && !sr->timed_out)
-				set_err(err, errlen, "'%s': valgrind wrote no usable counts: %s",
+				pmc_err_set(err, errlen, "'%s': valgrind wrote no usable counts: %s",
 					cmd->display, cerr);
 			r = cr;
 		}
@@ -242,14 +233,16 @@ static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pm
 {
 	*ret_first = res->nbench;
 	for (size_t c = 0; c < n; c++) {
-		struct pmc_benchmark *b = pmc_result_add_benchmark(res, cmds[c].name, cmds[c].display);
+		struct pmc_benchmark *b;
 		char *path = NULL;
+		int r = pmc_result_add_benchmark(res, cmds[c].name, cmds[c].display, &b);
 
-		if (!b)
-			return -errno;
-		/* The build-id pins the exact binary that was measured. */
+		if (r < 0)
+			return r;
+		/* The build-id pins the exact binary that was measured; a binary without one
+		 * (or a script) simply has none. */
 		if (pmc_find_executable(cmds[c].argv[0], &path) == 0) {
-			b->build_id = pmc_build_id(path);
+			pmc_build_id(path, &b->build_id);
 			free(path);
 		}
 	}
@@ -267,19 +260,19 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 
 	if (ncmds == 0 || o->runs == 0 ||
 	    (o->backend == PMC_BACKEND_PERF && (!o->events || o->events->n == 0))) {
-		set_err(err, errlen, "nothing to run");
+		pmc_err_set(err, errlen, "nothing to run");
 		return -EINVAL;
 	}
 	r = new_benchmarks(cmds, ncmds, result, &first);
 	if (r < 0) {
-		set_err(err, errlen, "out of memory");
+		pmc_err_set(err, errlen, "out of memory");
 		return r;
 	}
 	pr.known_errors = calloc(nev ? nev : 1, sizeof(int));
 	readings = calloc(nev ? nev : 1, sizeof(*readings));
 	if (!pr.known_errors || !readings) {
 		r = -ENOMEM;
-		set_err(err, errlen, "out of memory");
+		pmc_err_set(err, errlen, "out of memory");
 		goto out;
 	}
 
@@ -320,7 +313,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			char how[96];
 
 			if (o->stop && *o->stop) {
-				set_err(err, errlen, "interrupted");
+				pmc_err_set(err, errlen, "interrupted");
 				r = -EINTR;
 				goto out;
 			}
@@ -331,7 +324,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				r = run_valgrind(cmd, o, &sr, &counts, err, errlen);
 				if (r < 0 || (err[0] && !o->ignore_failure)) {
 					if (!err[0])
-						set_err(err, errlen, "'%s': %s", cmd->display,
+						pmc_err_set(err, errlen, "'%s': %s", cmd->display,
 							strerror(-r));
 					r = r < 0 ? r : -ECHILD;
 					goto out;
@@ -340,18 +333,18 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				r = run_perf(cmd, o, &pr, measured, &sr, readings);
 				if (r < 0) {
 					if (r == -EMFILE || r == -ENFILE)
-						set_err(err, errlen,
+						pmc_err_set(err, errlen,
 							"out of file descriptors opening counters for '%s' (%s); "
 							"raise the limit with 'ulimit -n' or count fewer events",
 							cmd->display, strerror(-r));
 					else
-						set_err(err, errlen, "cannot run '%s': %s",
+						pmc_err_set(err, errlen, "cannot run '%s': %s",
 							cmd->display, strerror(-r));
 					goto out;
 				}
 				if (!o->ignore_failure &&
 				    (sr.exit_code != 0 || sr.term_signal || sr.timed_out)) {
-					set_err(err, errlen,
+					pmc_err_set(err, errlen,
 						"%s run %zu of '%s' %s; use --ignore-failure to record failing runs",
 						measured ? "measured" : "warm-up", run, cmd->display,
 						describe_failure(&sr, how, sizeof(how)));
@@ -372,7 +365,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			if (r == 0 && o->backend == PMC_BACKEND_PERF)
 				r = record_rusage(b, &sr);
 			if (r < 0) {
-				set_err(err, errlen, "out of memory");
+				pmc_err_set(err, errlen, "out of memory");
 				goto out;
 			}
 		}
@@ -384,7 +377,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 
 		r = pmc_benchmark_derive(&result->benchmarks[first + c], &dopts);
 		if (r < 0) {
-			set_err(err, errlen, "out of memory");
+			pmc_err_set(err, errlen, "out of memory");
 			goto out;
 		}
 	}

@@ -20,9 +20,16 @@ struct pmc_result;
 /* A set of regression limits, per metric and per benchmark (docs/compare.md). */
 struct pmc_thresholds;
 
-/* An empty set (every metric gets the built-in 5%); NULL with errno ENOMEM. Free it
- * with pmc_thresholds_free. */
-PMC_API struct pmc_thresholds *pmc_thresholds_new(void);
+/* An empty set in *ret (every metric gets the built-in 5%); free it with
+ * pmc_thresholds_free. Returns 0 or -ENOMEM. */
+PMC_API int pmc_thresholds_new(struct pmc_thresholds **ret);
+
+/* Loads a thresholds file (schema pmcbench-thresholds/1, docs/compare.md) into t. Its
+ * rules rank below limits added with pmc_thresholds_add_arg of the same specificity.
+ * Returns 0, -errno for I/O, -ENOMEM, or -EINVAL with one line in err naming the file
+ * and the place. */
+PMC_API int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err,
+				size_t errlen);
 
 /* Adds "METRIC=LIMIT" ("instructions=+1%", "max-rss=+2MiB", "*=5%": METRIC "*" sets the
  * default); a later limit for the same metric replaces an earlier one. Returns 0,

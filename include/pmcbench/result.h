@@ -23,10 +23,10 @@ struct pmc_metric;
 
 /* ---- Building ---- */
 
-/* A new, empty result of a backend ("perf", "valgrind"), stamped with this library's
- * version and the current time; free it with pmc_result_free(). NULL with errno set
- * (EINVAL for an empty backend, ENOMEM). */
-PMC_API struct pmc_result *pmc_result_new(const char *backend);
+/* A new, empty result of a backend ("perf", "valgrind") in *ret, stamped with this
+ * library's version and the current time; free it with pmc_result_free(). Returns 0,
+ * -EINVAL for an empty backend, or -ENOMEM. */
+PMC_API int pmc_result_new(const char *backend, struct pmc_result **ret);
 
 /* Frees r with everything it holds; NULL is fine. */
 PMC_API void pmc_result_free(struct pmc_result *r);
@@ -35,11 +35,11 @@ PMC_API void pmc_result_free(struct pmc_result *r);
  * or -ENOMEM. */
 PMC_API int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value);
 
-/* Adds a benchmark (name and command copied; command may be NULL) and returns it, owned
- * by r, or NULL with errno set: EEXIST when the name is taken, EINVAL for an empty
- * name, ENOMEM. Benchmark and metric pointers obtained earlier from r may move. */
-PMC_API struct pmc_benchmark *pmc_result_add_benchmark(struct pmc_result *r, const char *name,
-						       const char *command);
+/* Adds a benchmark (name and command copied; command may be NULL) and puts it, owned by
+ * r, in *ret. Returns 0, -EEXIST when the name is taken, -EINVAL for an empty name, or
+ * -ENOMEM. Benchmark and metric pointers obtained earlier from r may move. */
+PMC_API int pmc_result_add_benchmark(struct pmc_result *r, const char *name, const char *command,
+				     struct pmc_benchmark **ret);
 
 /* Records one run of b: its exit code (-1 when killed), the signal that killed it (0 if
  * none), whether it timed out. Returns 0 or -ENOMEM. */
@@ -47,9 +47,10 @@ PMC_API int pmc_benchmark_record_run(struct pmc_benchmark *b, int exit_code, int
 				     bool timed_out);
 
 /* Finds b's metric id, or adds it with the unit and direction of the metric registry,
- * and returns it (owned by b), or NULL with errno set (EINVAL, ENOMEM). Metric pointers
+ * and puts it (owned by b) in *ret. Returns 0, -EINVAL or -ENOMEM. Metric pointers
  * obtained earlier from b may move when one is added. */
-PMC_API struct pmc_metric *pmc_benchmark_metric(struct pmc_benchmark *b, const char *id);
+PMC_API int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id,
+				 struct pmc_metric **ret);
 
 /* Appends a measured sample (one per run). Returns 0, -ENOMEM, or -EINVAL for a NaN or
  * infinite value, or for a metric whose samples carry counter readings. */

@@ -1,0 +1,92 @@
+/* Shared by the unit tests that build results by hand: the model's constructors wrapped
+ * so that a failure fails the test at once, and `put`, which fills a metric with n
+ * distinct samples around a center. Include after <cmocka.h>. */
+#pragma once
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/core/threshold.h"
+#include "harness/formats/result_json.h"
+
+static inline struct pmc_result *t_result(const char *backend)
+{
+	struct pmc_result *r = NULL;
+
+	assert_int_equal(pmc_result_new(backend, &r), 0);
+	return r;
+}
+
+static inline struct pmc_benchmark *t_bench(struct pmc_result *r, const char *name,
+					    const char *command)
+{
+	struct pmc_benchmark *b = NULL;
+
+	assert_int_equal(pmc_result_add_benchmark(r, name, command, &b), 0);
+	return b;
+}
+
+static inline struct pmc_metric *t_metric(struct pmc_benchmark *b, const char *id)
+{
+	struct pmc_metric *m = NULL;
+
+	assert_int_equal(pmc_benchmark_metric(b, id, &m), 0);
+	return m;
+}
+
+/* The result file's text of r (harness/formats: link formats_dep to use it). Not inlined:
+ * gcc 12 then mistakes the returned text for a pointer to the local (-Wdangling-pointer). */
+__attribute__((noinline, unused)) static char *t_dumps(const struct pmc_result *r)
+{
+	char *text = NULL;
+
+	assert_int_equal(pmc_result_dumps(r, &text), 0);
+	return text;
+}
+
+static inline struct pmc_thresholds *t_thresholds(void)
+{
+	struct pmc_thresholds *t = NULL;
+
+	assert_int_equal(pmc_thresholds_new(&t), 0);
+	return t;
+}
+
+/* Appends v[0..n-1] to metric id of benchmark bench (both added as needed); the metric
+ * takes the registry's unit and direction. Returns the metric. */
+static inline struct pmc_metric *put_values(struct pmc_result *r, const char *bench, const char *id,
+					    const double *v, size_t n)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(id);
+	struct pmc_benchmark *b = pmc_result_find_benchmark(r, bench);
+	struct pmc_metric *m = t_metric(b ? b : t_bench(r, bench, NULL), id);
+
+	free(m->unit);
+	m->unit = strdup(info.unit);
+	m->better = info.better;
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(pmc_metric_append(m, v[i], NULL), 0);
+	return m;
+}
+
+/* n samples around center, spread relative, all distinct (n missing values when center
+ * is NAN), as put_values adds them. */
+static inline struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id,
+				     size_t n, double center, double spread)
+{
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	struct pmc_metric *m;
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++) {
+		double u = n > 1 ? (double)((i * 7 + 3) % n) / (double)(n - 1) * 2 - 1 : 0;
+
+		v[i] = center * (1 + spread * u);
+	}
+	m = put_values(r, bench, id, v, n);
+	free(v);
+	return m;
+}
