@@ -543,7 +543,7 @@ static const struct option gate_own_opts[] = {
 static int main_common(int argc, char **argv, bool gate)
 {
 	const char *cmd = gate ? "gate" : "compare";
-	struct pmc_cli_compare_opts *o;
+	struct pmc_cli_compare_opts *o = NULL;
 	struct option *longopts;
 	struct pmc_result *a = NULL, *b = NULL;
 	const char *pos[2] = {NULL, NULL}, *baseline = NULL;
