@@ -11,10 +11,9 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "harness/core/analysis.h"
 #include "harness/core/result.h"
+#include "tests/helpers.h"
 
 static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled, uint64_t running)
 {

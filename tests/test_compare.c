@@ -13,13 +13,12 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/thresholds_json.h"
+#include "tests/helpers.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define N 10
@@ -34,14 +33,6 @@
 		}                                                                                  \
 	} while (0)
 
-#define assert_contains(text, sub)                                                                 \
-	do {                                                                                       \
-		const char *t_ = (text), *s_ = (sub);                                              \
-		if (!t_ || !strstr(t_, s_)) {                                                      \
-			print_error("\"%s\" does not contain \"%s\"\n", t_ ? t_ : "(null)", s_);   \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
 
 /* Distinct values spread evenly over [-1, 1] in a scrambled order, so that samples have
  * no ties and do not arrive sorted. */

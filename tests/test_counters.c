@@ -18,21 +18,12 @@
 #include "counters/counters.h"
 #include "counters/events.h"
 #include "tests/fake_pmu.h"
+#include "tests/helpers.h"
 
 #define Q FAKE_PMU_QUANTUM_NS
 
 static struct fake_pmu fake;
 
-static struct pmc_event_list *parse(const char *spec)
-{
-	struct pmc_event_list *l = NULL;
-	char err[256];
-
-	if (pmc_event_list_parse(spec, NULL, &l, err, sizeof(err)) != 0)
-		print_error("%s: %s\n", spec, err);
-	assert_non_null(l);
-	return l;
-}
 
 static struct pmc_counters_opts opts_for(struct fake_pmu *f)
 {
@@ -75,7 +66,7 @@ static const struct fake_pmu_config pmu8 = {.counters = 8, .paranoid = 2, .privi
  * ABI asks for (docs/events.md, "Kernel ABI facts"). */
 static void test_counted_and_attrs(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},branches,task-clock");
+	struct pmc_event_list *l = t_events("{cycles,instructions},branches,task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -132,7 +123,7 @@ static void test_counted_and_attrs(void **state)
  * exactly, and scaling recovers exactly what a dedicated counter would have counted. */
 static void test_multiplex_scaling(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},{branches,branch-misses},"
+	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
 					"{cache-references,cache-misses},task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
@@ -163,7 +154,7 @@ static void test_multiplex_scaling(void **state)
 /* Scaling in double: counts near 2^63 and times whose product overflows 64 bits. */
 static void test_scaling_math(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},{branches,branch-misses},"
+	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
 					"{cache-references,cache-misses}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
@@ -192,7 +183,7 @@ static void test_scaling_math(void **state)
  * reopened without it (a weak group), and the event alone is reported unsupported. */
 static void test_weak_group_einval_member(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,cache-misses,instructions},branches");
+	struct pmc_event_list *l = t_events("{cycles,cache-misses,instructions},branches");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
@@ -236,7 +227,7 @@ static void test_weak_group_einval_member(void **state)
 /* A group larger than the PMU: validate_group refuses the member that does not fit. */
 static void test_weak_group_too_big(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions,branches}");
+	struct pmc_event_list *l = t_events("{cycles,instructions,branches}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[3];
@@ -258,7 +249,7 @@ static void test_weak_group_too_big(void **state)
 /* A lone event the kernel refuses with EINVAL is unsupported, not fatal. */
 static void test_lone_einval(void **state)
 {
-	struct pmc_event_list *l = parse("cycles,task-clock");
+	struct pmc_event_list *l = t_events("cycles,task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct pmc_reading r[2];
 	struct pmc_counters *c;
@@ -279,7 +270,7 @@ static void test_lone_einval(void **state)
  * and a mixed group keeps its software member (which becomes the leader). */
 static void test_no_pmu(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},{branches,branch-misses},"
+	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
 					"{cycles,task-clock},page-faults,r1a8,L1-dcache-loads");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .privileged = true};
@@ -308,7 +299,7 @@ static void test_no_pmu(void **state)
 /* perf_event_paranoid as an unprivileged user sees it. */
 static void test_paranoid_levels(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock,page-faults:u,{context-switches:u,cs}");
+	struct pmc_event_list *l = t_events("task-clock,page-faults:u,{context-switches:u,cs}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2};
 	struct pmc_reading r[4];
@@ -382,7 +373,7 @@ static void test_paranoid_levels(void **state)
  * count user space alone" (EINVAL, as the msr PMU): that event stays denied. */
 static void test_user_only_fallback_outcomes(void **state)
 {
-	struct pmc_event_list *l = parse("cycles,task-clock,task-clock");
+	struct pmc_event_list *l = t_events("cycles,task-clock,task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .msr_type = 9};
 	struct pmc_reading r[3];
@@ -420,7 +411,7 @@ static void test_user_only_fallback_outcomes(void **state)
 /* Out of descriptors is fatal: an error, nothing left open, *ret untouched. */
 static void test_emfile(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock,{page-faults,cs},cpu-migrations,minor-faults");
+	struct pmc_event_list *l = t_events("task-clock,{page-faults,cs},cpu-migrations,minor-faults");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_counters *c = (struct pmc_counters *)&fake;
@@ -433,7 +424,7 @@ static void test_emfile(void **state)
 	assert_int_equal(fake.bad_closes, 0);
 	/* Three fit. */
 	pmc_event_list_free(l);
-	l = parse("task-clock,{page-faults,cs}");
+	l = t_events("task-clock,{page-faults,cs}");
 	fake_pmu_init(&fake, &cfg);
 	assert_int_equal(pmc_counters_open_sys(l, &o, &fake.sys, &c), 0);
 	assert_int_equal(pmc_counters_opened(c), 3);
@@ -444,7 +435,7 @@ static void test_emfile(void **state)
 /* A pinned group the PMU cannot schedule reads 0 bytes: not counted, no number. */
 static void test_pinned_zero_read(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},{branches,branch-misses},task-clock");
+	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[5];
@@ -471,7 +462,7 @@ static void test_pinned_zero_read(void **state)
 /* Enabled but never scheduled (running == 0): not counted, though time was enabled. */
 static void test_enable_on_exec_and_not_counted(void **state)
 {
-	struct pmc_event_list *l = parse("{task-clock,page-faults}");
+	struct pmc_event_list *l = t_events("{task-clock,page-faults}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct pmc_reading r[2];
 	struct pmc_counters *c;
@@ -498,7 +489,7 @@ static void test_enable_on_exec_and_not_counted(void **state)
 	pmc_event_list_free(l);
 
 	/* running == 0 with enabled > 0: opened, enabled, never on the PMU. */
-	l = parse("{cycles,instructions}");
+	l = t_events("{cycles,instructions}");
 	fake_pmu_init(&fake, &pmu8);
 	o = opts_for(&fake);
 	c = open_ok(l, &o);
@@ -513,7 +504,7 @@ static void test_enable_on_exec_and_not_counted(void **state)
 /* Values are matched by id, whatever order the read lists them in. */
 static void test_ids_out_of_order(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions,branches,branch-misses}");
+	struct pmc_event_list *l = t_events("{cycles,instructions,branches,branch-misses}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
@@ -535,7 +526,7 @@ static void test_ids_out_of_order(void **state)
 /* Events that failed before are not tried again. */
 static void test_known_errors(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},task-clock,branches");
+	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock,branches");
 	struct pmc_counters_opts o = opts_for(&fake);
 	const int known[4] = {ENOENT, 0, 0, EACCES};
 	struct pmc_reading r[4];
@@ -567,7 +558,7 @@ static void test_known_errors(void **state)
 /* One hardware event missing from the PMU (ENOENT) while others exist. */
 static void test_enoent_one_event(void **state)
 {
-	struct pmc_event_list *l = parse("{ref-cycles,cycles},{cycles,ref-cycles}");
+	struct pmc_event_list *l = t_events("{ref-cycles,cycles},{cycles,ref-cycles}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
@@ -591,7 +582,7 @@ static void test_enoent_one_event(void **state)
 /* A failing read is returned and leaves the caller's readings untouched. */
 static void test_read_error(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock");
+	struct pmc_event_list *l = t_events("task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[1] = {{.value = 99}};
@@ -608,7 +599,7 @@ static void test_read_error(void **state)
 
 static void test_bad_arguments(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock");
+	struct pmc_event_list *l = t_events("task-clock");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct pmc_counters *c = NULL;
 	enum pmc_status st;
@@ -637,7 +628,7 @@ static void test_bad_arguments(void **state)
  * program's struct that stops before cpu counts on any CPU; on_cpu picks one. */
 static void test_opts_versions(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock");
+	struct pmc_event_list *l = t_events("task-clock");
 	struct {
 		struct pmc_counters_opts o;
 		uint64_t future[2];
@@ -707,7 +698,7 @@ static void remove_proc(void)
  * user space from then on), page-faults:u was user-only already and stays as it is. */
 static void test_probe_missing_and_user_only(void **state)
 {
-	struct pmc_event_list *l = parse("cycles,task-clock,page-faults:u,{context-switches}");
+	struct pmc_event_list *l = t_events("cycles,task-clock,page-faults:u,{context-switches}");
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2};
 	struct pmc_probe_report *rep = NULL;
 	enum pmc_status st;
@@ -769,7 +760,7 @@ static void test_probe_missing_and_user_only(void **state)
  * is renamed; a failure of the machine (EMFILE) is an error with words, not a report. */
 static void test_probe_no_fallback_and_errors(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock,page-faults");
+	struct pmc_event_list *l = t_events("task-clock,page-faults");
 	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2};
 	PMC_OPTS(pmc_probe_opts, po, .no_user_only_fallback = true);
 	struct pmc_probe_report *rep = NULL;

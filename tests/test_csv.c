@@ -14,10 +14,9 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "harness/core/result.h"
 #include "pmcbench/report.h"
+#include "tests/helpers.h"
 
 #define NCOLS 9
 

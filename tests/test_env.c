@@ -15,12 +15,11 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "harness/base/path.h"
 #include "harness/core/result.h"
 #include "harness/elf/buildid.h"
 #include "harness/run/env.h"
+#include "tests/helpers.h"
 
 static char tmpdir[64];
 

@@ -12,24 +12,15 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "harness/core/compare.h"
 #include "harness/core/gate.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/threshold.h"
+#include "tests/helpers.h"
 
 #define N 10
 
-#define assert_contains(text, sub)                                                                 \
-	do {                                                                                       \
-		const char *t_ = (text), *s_ = (sub);                                              \
-		if (!t_ || !strstr(t_, s_)) {                                                      \
-			print_error("\"%s\" does not contain \"%s\"\n", t_ ? t_ : "(null)", s_);   \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
 
 
 struct decision {

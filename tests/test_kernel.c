@@ -21,19 +21,10 @@
 
 #include "counters/counters.h"
 #include "counters/events.h"
+#include "tests/helpers.h"
 
 #define MAX_EVENTS 8
 
-static struct pmc_event_list *parse(const char *spec)
-{
-	struct pmc_event_list *l = NULL;
-	char err[256];
-
-	if (pmc_event_list_parse(spec, NULL, &l, err, sizeof(err)) != 0)
-		print_error("%s: %s\n", spec, err);
-	assert_non_null(l);
-	return l;
-}
 
 static struct pmc_counters_opts base_opts(void)
 {
@@ -102,7 +93,7 @@ static void spin_cpu_ms(unsigned ms)
  * to its event by id: every value lands in its own, very different range. */
 static void test_group_read_by_id(void **state)
 {
-	struct pmc_event_list *l = parse("{task-clock,page-faults,context-switches}");
+	struct pmc_event_list *l = t_events("{task-clock,page-faults,context-switches}");
 	struct pmc_counters_opts o = base_opts();
 	struct pmc_reading r[3];
 	struct pmc_counters *c = NULL;
@@ -151,7 +142,7 @@ struct run_opts {
 static int run_counted(const char *spec, char *const argv[], const struct run_opts *ro,
 		       struct pmc_reading *out, size_t n)
 {
-	struct pmc_event_list *l = parse(spec);
+	struct pmc_event_list *l = t_events(spec);
 	struct pmc_counters_opts o = base_opts();
 	struct pmc_counters *c = NULL;
 	int go[2], status = 0;
@@ -302,7 +293,7 @@ static void pin_to(int cpu)
  * runs about half the time: scaled, with a running fraction around 0.5. */
 static void test_real_multiplexing(void **state)
 {
-	struct pmc_event_list *l = parse("task-clock");
+	struct pmc_event_list *l = t_events("task-clock");
 	struct pmc_counters_opts o = base_opts();
 	struct pmc_counters *c = NULL;
 	struct pmc_reading r[1];
@@ -398,7 +389,7 @@ static void test_msr_tsc_group(void **state)
  * every event gets a status; on a machine without PMU they are unsupported (ENOENT). */
 static void test_hardware_status(void **state)
 {
-	struct pmc_event_list *l = parse("{cycles,instructions},task-clock");
+	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
 	struct pmc_counters_opts o = base_opts();
 	struct pmc_counters *c = NULL;
 	struct pmc_reading r[3];

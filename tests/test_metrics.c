@@ -12,13 +12,12 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "counters/events.h"
 #include "counters/valgrind.h"
 #include "harness/core/derive.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
+#include "tests/helpers.h"
 
 struct expect {
 	const char *id, *unit;

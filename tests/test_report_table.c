@@ -15,10 +15,9 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "harness/core/result.h"
 #include "pmcbench/report.h"
+#include "tests/helpers.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -127,14 +126,6 @@ static char *metric_line(const char *text, const char *id)
 	return line_with(text, needle);
 }
 
-#define assert_contains(hay, needle)                                                               \
-	do {                                                                                       \
-		const char *h_ = (hay), *n_ = (needle);                                            \
-		if (!h_ || !strstr(h_, n_)) {                                                      \
-			print_error("expected \"%s\" in:\n%s\n", n_, h_ ? h_ : "(no line)");       \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
 
 #define assert_lacks(hay, needle)                                                                  \
 	do {                                                                                       \

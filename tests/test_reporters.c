@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
+#include "tests/helpers.h"
 #include <jansson.h>
 
 #include "harness/core/compare.h"
@@ -24,15 +24,6 @@
 
 #define N 10
 
-#define assert_contains(text, sub)                                                                 \
-	do {                                                                                       \
-		const char *t_ = (text), *s_ = (sub);                                              \
-		if (!t_ || !strstr(t_, s_)) {                                                      \
-			print_error("--- text:\n%s\n--- does not contain \"%s\"\n",                \
-				    t_ ? t_ : "(null)", s_);                                       \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
 
 #define assert_not_contains(text, sub)                                                             \
 	do {                                                                                       \

@@ -23,13 +23,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-
-#include "tests/model.h"
 #include <jansson.h>
 
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/result_json.h"
+#include "tests/helpers.h"
 
 static char tmpdir[64];
 
@@ -854,12 +853,6 @@ static void large_files_load_without_a_whole_tree(void **state)
 	unlink(path);
 	free(path);
 	pmc_result_free(a);
-}
-
-static void assert_contains(const char *err, const char *want)
-{
-	if (!strstr(err, want))
-		fail_msg("error \"%s\"\n  lacks \"%s\"", err, want);
 }
 
 /* A mistake deep in a large file: the message names the file and the JSON path. */

@@ -15,13 +15,12 @@
 
 #include <cmocka.h>
 
-#include "tests/model.h"
-
 #include "counters/counters.h"
 #include "counters/events.h"
 #include "harness/core/result.h"
 #include "harness/run/runner.h"
 #include "tests/fake_pmu.h"
+#include "tests/helpers.h"
 
 #define Q FAKE_PMU_QUANTUM_NS
 #define MAX_RUNS 8
@@ -96,16 +95,6 @@ static void sim_init(const struct fake_pmu_config *cfg, unsigned a, unsigned b)
 		sim.ticks[k] = a + b * k;
 }
 
-static struct pmc_event_list *parse(const char *spec)
-{
-	struct pmc_event_list *l = NULL;
-	char err[256];
-
-	if (pmc_event_list_parse(spec, NULL, &l, err, sizeof(err)) != 0)
-		print_error("%s: %s\n", spec, err);
-	assert_non_null(l);
-	return l;
-}
 
 static const struct pmc_event *event_named(const struct pmc_event_list *l, const char *name)
 {
@@ -263,7 +252,7 @@ static const char *const defaults = "{cycles,instructions},{branches,branch-miss
  * per run from that run's counts, warm-up runs neither measured nor recorded. */
 static void test_counted(void **state)
 {
-	struct pmc_event_list *l = parse(defaults);
+	struct pmc_event_list *l = t_events(defaults);
 	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
 	struct pmc_runner_opts o = perf_opts(l, 3);
 	const struct pmc_metric *cyc, *ins, *br, *bm, *ipc, *bmr;
@@ -332,7 +321,7 @@ static void test_counted(void **state)
  * groups is marked. */
 static void test_multiplexed(void **state)
 {
-	struct pmc_event_list *l = parse(defaults);
+	struct pmc_event_list *l = t_events(defaults);
 	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
 	struct pmc_runner_opts o = perf_opts(l, 3);
 	struct fake_pmu_config cfg = pmu8;
@@ -380,7 +369,7 @@ static void test_multiplexed(void **state)
 
 	/* cycles and instructions as groups of their own on one counter: ipc is a ratio
 	 * of two extrapolations and says so. */
-	l = parse("cycles,instructions");
+	l = t_events("cycles,instructions");
 	o = perf_opts(l, 2);
 	cfg.counters = 1;
 	sim_init(&cfg, 2, 4);
@@ -404,7 +393,7 @@ static void test_multiplexed(void **state)
  * groups, opened once before the first run, already found them. */
 static void test_no_pmu(void **state)
 {
-	struct pmc_event_list *l = parse(defaults);
+	struct pmc_event_list *l = t_events(defaults);
 	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
 	struct pmc_runner_opts o = perf_opts(l, 4);
 	struct fake_pmu_config cfg = pmu8;
@@ -433,7 +422,7 @@ static void test_no_pmu(void **state)
  * errno (it opened), while the group that fits is counted. */
 static void test_pinned_unschedulable(void **state)
 {
-	struct pmc_event_list *l = parse(defaults);
+	struct pmc_event_list *l = t_events(defaults);
 	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
 	struct pmc_runner_opts o = perf_opts(l, 3);
 	struct fake_pmu_config cfg = pmu8;
@@ -460,7 +449,7 @@ static void test_pinned_unschedulable(void **state)
  * recorded, and then every run is, with its exit code and its counts. */
 static void test_failing_command(void **state)
 {
-	struct pmc_event_list *l = parse(defaults);
+	struct pmc_event_list *l = t_events(defaults);
 	struct pmc_runner_cmd cmd = work_cmd("pmc-work exit 3", "exit", "3");
 	struct pmc_runner_opts o = perf_opts(l, 3);
 	struct pmc_result *res;

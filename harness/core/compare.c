@@ -140,9 +140,22 @@ struct ctx {
 static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Appends msg (taken, freed on failure) to the list of lines *v of *n. */
+static int lines_push(char ***v, size_t *n, char *msg)
+{
+	char **grown = realloc(*v, (*n + 1) * sizeof(*grown));
+
+	if (!grown) {
+		free(msg);
+		return -ENOMEM;
+	}
+	*v = grown;
+	(*v)[(*n)++] = msg;
+	return 0;
+}
+
 static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
 {
-	char **grown;
 	char *msg;
 	va_list ap;
 	int n;
@@ -158,14 +171,7 @@ static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
 			return 0;
 		}
 	}
-	grown = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*grown));
-	if (!grown) {
-		free(msg);
-		return -ENOMEM;
-	}
-	c->warnings = grown;
-	c->warnings[c->nwarnings++] = msg;
-	return 0;
+	return lines_push(&c->warnings, &c->nwarnings, msg);
 }
 
 void pmc_comparison_free(struct pmc_comparison *c)
@@ -1127,24 +1133,17 @@ static int add_unchecked(struct ctx *x, const char *fmt, ...) __attribute__((for
 static int add_unchecked(struct ctx *x, const char *fmt, ...)
 {
 	struct pmc_comparison *c = x->c;
-	char **grown;
 	char *msg;
 	va_list ap;
-	int n;
+	int n, r;
 
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	grown = realloc(c->unchecked, (c->nunchecked + 1) * sizeof(*grown));
-	if (!grown) {
-		free(msg);
-		return -ENOMEM;
-	}
-	c->unchecked = grown;
-	c->unchecked[c->nunchecked++] = msg;
-	return add_warning(c, "%s", msg);
+	r = lines_push(&c->unchecked, &c->nunchecked, msg);
+	return r < 0 ? r : add_warning(c, "%s", msg);
 }
 
 /* A --threshold for a metric or a --metric pattern that matched no row with values on

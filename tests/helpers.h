@@ -1,16 +1,40 @@
-/* Shared by the unit tests that build results by hand: the model's constructors wrapped
- * so that a failure fails the test at once, and `put`, which fills a metric with n
- * distinct samples around a center. Include after <cmocka.h>. */
+/* Helpers shared by the unit tests: constructors of the model and of event lists wrapped
+ * so that a failure fails the test at once, `put`, which fills a metric with n distinct
+ * samples around a center, and assert_contains. Include after <cmocka.h>. */
 #pragma once
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/events.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/result_json.h"
+
+/* Fails the test unless text holds sub; prints both when it does not. */
+#define assert_contains(text, sub)                                                                 \
+	do {                                                                                       \
+		const char *t_ = (text), *s_ = (sub);                                              \
+		if (!t_ || !strstr(t_, s_)) {                                                      \
+			print_error("--- text:\n%s\n--- does not contain \"%s\"\n",                \
+				    t_ ? t_ : "(null)", s_);                                       \
+			fail();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* The event list of spec, parsed from the machine's sysfs; its error printed otherwise. */
+static inline struct pmc_event_list *t_events(const char *spec)
+{
+	struct pmc_event_list *l = NULL;
+	char err[256];
+
+	if (pmc_event_list_parse(spec, NULL, &l, err, sizeof(err)) != 0)
+		print_error("%s: %s\n", spec, err);
+	assert_non_null(l);
+	return l;
+}
 
 static inline struct pmc_result *t_result(const char *backend)
 {
