@@ -76,8 +76,7 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	ed = find_event(events, den);
 	m->cross_group = en && ed && en->group != ed->group;
 	for (size_t i = 0; i < mn->n; i++) {
-		int r = pmc_metric_append(m, ratio(f->scale, mn->values[i], md->values[i]), NULL);
-
+		r = pmc_metric_append(m, ratio(f->scale, mn->values[i], md->values[i]), NULL);
 		if (r < 0)
 			return r;
 	}
