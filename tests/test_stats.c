@@ -261,16 +261,112 @@ static void test_mwu_exact_no_ties(void **state)
 
 static void test_mwu_ties_normal(void **state)
 {
-	/* a = [1,2,2,3,3,3,4], b = [3,4,4,5,5,6]: ties, so the normal approximation with tie
-	 * and continuity correction; scipy asymptotic U = 3.5, p = 0.012999854364387305. */
-	const double a[] = {1, 2, 2, 3, 3, 3, 4};
-	const double b[] = {3, 4, 4, 5, 5, 6};
+	/* Ties past 25 per side: the normal approximation with tie and continuity
+	 * correction. a_i = i mod 7, b_j = (j mod 8) + 1 (i, j < 26); U = 222,
+	 * p = 0.033123058620578176 (tests/mwu_ties_reference.py, normal(), the formula of
+	 * scipy.stats.mannwhitneyu(method='asymptotic')). */
+	double a[26], b[26];
 	struct pmc_mwu r;
 
-	assert_int_equal(pmc_mann_whitney(a, 7, b, 6, &r), 0);
+	for (size_t i = 0; i < 26; i++) {
+		a[i] = (double)(i % 7);
+		b[i] = (double)(i % 8 + 1);
+	}
+	assert_int_equal(pmc_mann_whitney(a, 26, b, 26, &r), 0);
 	assert_false(r.exact);
-	assert_close(r.u, 3.5, 0);
-	assert_close(r.p, 0.012999854364387305, 1e-9);
+	assert_close(r.u, 222, 0);
+	assert_close(r.p, 0.033123058620578176, 1e-9);
+}
+
+/* Reference values by enumerating every split of the pooled values under mid-ranks,
+ * p = min(1, 2 min(P(S <= s), P(S >= s))): tests/mwu_ties_reference.py (brute(), and
+ * count() for 25 + 25), as scipy.stats.permutation_test on the rank sum. */
+static void test_mwu_exact_ties(void **state)
+{
+	static const struct {
+		double a[10], b[10];
+		size_t na, nb;
+		double u, p;
+	} cases[] = {
+	    /* Issue 8: the normal approximation says 0.044, the exact p is 5/63. */
+	    {{101, 102, 100, 100, 100}, {100, 99, 98, 99, 100}, 5, 5, 22, 5.0 / 63},
+	    /* Mid-ranks across both samples: 1/66 (normal 0.0130). The two tails differ
+	     * here: P(|S - mu| >= |s - mu|) would be 0.0099. */
+	    {{1, 2, 2, 3, 3, 3, 4}, {3, 4, 4, 5, 5, 6}, 7, 6, 3.5, 1.0 / 66},
+	    /* Heavy ties over 10 + 10: 851/92378 (normal 0.00848). */
+	    {{1, 1, 1, 2, 2, 2, 2, 3, 3, 3},
+	     {2, 2, 3, 3, 3, 3, 4, 4, 4, 5},
+	     10,
+	     10,
+	     16,
+	     851.0 / 92378},
+	    /* A small counter, 2,2 against 3,3: 1/3 (normal 0.194). */
+	    {{2, 2}, {3, 3}, 2, 2, 0, 1.0 / 3},
+	    /* 4 + 4 separated, ties within each side only: the no-ties 2/70. */
+	    {{2, 2, 2, 2}, {3, 3, 3, 3}, 4, 4, 0, 1.0 / 35},
+	    /* Unequal sizes, asymmetric tie pattern: 2/105 (the other tail rule: 0.0143). */
+	    {{1, 1, 1, 2}, {2, 3, 4, 5, 6, 7}, 4, 6, 0.5, 2.0 / 105},
+	};
+	struct pmc_mwu r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		assert_int_equal(
+		    pmc_mann_whitney(cases[i].a, cases[i].na, cases[i].b, cases[i].nb, &r), 0);
+		assert_true(r.exact);
+		assert_close(r.u, cases[i].u, 0);
+		assert_close(r.p, cases[i].p, 1e-12);
+		/* The other way round: the same p, U of the other sample. */
+		assert_int_equal(
+		    pmc_mann_whitney(cases[i].b, cases[i].nb, cases[i].a, cases[i].na, &r), 0);
+		assert_true(r.exact);
+		assert_close(r.u, (double)(cases[i].na * cases[i].nb) - cases[i].u, 0);
+		assert_close(r.p, cases[i].p, 1e-12);
+	}
+}
+
+static void test_mwu_exact_ties_boundary_25(void **state)
+{
+	/* a_i = i mod 7, b_j = (j mod 8) + 1 (i, j < 25): the largest tied design counted
+	 * exactly. U = 194.5, p = 1293347568935/63205303218876 = 0.020462643212962976
+	 * (tests/mwu_ties_reference.py, count(): C(50, 25) splits are too many to list). At
+	 * 26 per side the same formulas go to the normal approximation
+	 * (test_mwu_ties_normal). */
+	double a[25], b[25];
+	struct pmc_mwu r;
+
+	for (size_t i = 0; i < 25; i++) {
+		a[i] = (double)(i % 7);
+		b[i] = (double)(i % 8 + 1);
+	}
+	assert_int_equal(pmc_mann_whitney(a, 25, b, 25, &r), 0);
+	assert_true(r.exact);
+	assert_close(r.u, 194.5, 0);
+	assert_close(r.p, 0.020462643212962976, 1e-12);
+	/* 25 + 24 in either order stays exact. */
+	assert_int_equal(pmc_mann_whitney(a, 25, b, 24, &r), 0);
+	assert_true(r.exact);
+	assert_int_equal(pmc_mann_whitney(b, 24, a, 25, &r), 0);
+	assert_true(r.exact);
+}
+
+static void test_mwu_ties_do_not_use_the_untied_table(void **state)
+{
+	/* The distribution without ties is memoised per (n1, n2); a tied sample of the same
+	 * sizes has another distribution and must not be served from it. 5 + 5: no ties,
+	 * complete separation, 2/252; then the issue's tied 5 + 5, 5/63; then the untied
+	 * one again. */
+	const double a[] = {1, 2, 3, 4, 5}, b[] = {6, 7, 8, 9, 10};
+	const double ta[] = {101, 102, 100, 100, 100}, tb[] = {100, 99, 98, 99, 100};
+	struct pmc_mwu r;
+
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(pmc_mann_whitney(a, 5, b, 5, &r), 0);
+		assert_true(r.exact);
+		assert_close(r.p, 2.0 / 252, 1e-12);
+		assert_int_equal(pmc_mann_whitney(ta, 5, tb, 5, &r), 0);
+		assert_true(r.exact);
+		assert_close(r.p, 5.0 / 63, 1e-12);
+	}
 }
 
 static void fill_linear(double *x, size_t n, double slope, double offset)
@@ -333,10 +429,10 @@ static void test_mwu_edges(void **state)
 	assert_close(r.u, 0, 0);
 	assert_close(r.p, 1, 0);
 
-	/* Every value equal: zero variance; scipy returns NaN here, we return p = 1 (no
-	 * evidence of a difference), U = n1 n2 / 2. */
+	/* Every value equal: one tie block, every split gives the same rank sum, so the
+	 * exact p is 1 (scipy's asymptotic test returns NaN here), U = n1 n2 / 2. */
 	assert_int_equal(pmc_mann_whitney(same, 4, same, 3, &r), 0);
-	assert_false(r.exact);
+	assert_true(r.exact);
 	assert_close(r.u, 6, 0);
 	assert_close(r.p, 1, 0);
 
@@ -435,8 +531,8 @@ static void test_ratio_ties_normal(void **state)
 	/* Heavy ties, where the tie correction moves the critical value:
 	 * c = [1,1,1,2,2,2,2,3,3,3], d = [2,2,3,3,3,3,4,4,4,5]; k = 25 with the tie-corrected
 	 * sigma (24 without), brute force ratio 1.5000000000000002, CI [1.0, 2.5] (the
-	 * uncorrected k would give hi 3.0). scipy asymptotic U = 16.0,
-	 * p = 0.008482831972408894. */
+	 * uncorrected k would give hi 3.0). The test itself is exact at 10 + 10:
+	 * U = 16, p = 851/92378 (test_mwu_exact_ties). */
 	const double c[] = {1, 1, 1, 2, 2, 2, 2, 3, 3, 3};
 	const double d[] = {2, 2, 3, 3, 3, 3, 4, 4, 4, 5};
 	struct pmc_mwu r;
@@ -446,9 +542,9 @@ static void test_ratio_ties_normal(void **state)
 	assert_close(lo, 1.0, 1e-13);
 	assert_close(hi, 2.5, 1e-13);
 	assert_int_equal(pmc_mann_whitney(c, 10, d, 10, &r), 0);
-	assert_false(r.exact);
+	assert_true(r.exact);
 	assert_close(r.u, 16, 0);
-	assert_close(r.p, 0.008482831972408894, 1e-9);
+	assert_close(r.p, 851.0 / 92378, 1e-12);
 }
 
 static void test_ratio_large_selection(void **state)
@@ -611,6 +707,9 @@ int main(void)
 	    cmocka_unit_test(test_mwu_ties_normal),
 	    cmocka_unit_test(test_mwu_exact_boundary_50),
 	    cmocka_unit_test(test_mwu_exact_cache_consistent),
+	    cmocka_unit_test(test_mwu_exact_ties),
+	    cmocka_unit_test(test_mwu_exact_ties_boundary_25),
+	    cmocka_unit_test(test_mwu_ties_do_not_use_the_untied_table),
 	    cmocka_unit_test(test_mwu_edges),
 	    cmocka_unit_test(test_ratio_exact),
 	    cmocka_unit_test(test_ratio_smallest_samples),

@@ -26,7 +26,8 @@ struct pmc_mwu {
 	size_t n1, n2;
 	double u;      /* U of the first sample */
 	double p;      /* two-sided */
-	bool exact;    /* exact distribution (no ties, small samples) */
+	bool exact;    /* exact permutation distribution (no ties and <= 50 per side, or
+			* ties and <= 25 per side); else the normal approximation */
 };
 
 /* Two-sided Mann-Whitney U test. Returns 0, or -EINVAL when a side is empty. */
