@@ -85,6 +85,8 @@ CASES = {
     # unequal sizes and an asymmetric tie pattern (the null distribution is not
     # symmetric, so the two tails differ)
     "asym": ([1, 1, 1, 2], [2, 3, 4, 5, 6, 7]),
+    # issue 8, case 3: significant, while the change's CI is [+0.00%, +2.04%]
+    "interval": ([98, 98, 98, 99, 99, 99], [99, 99, 99, 100, 100, 100]),
 }
 
 

@@ -585,6 +585,48 @@ static void test_fdr_changes_a_borderline_verdict(void **state)
 	pmc_result_free(b);
 }
 
+/* Issue 8, case 3: a tied 6 + 6 row whose exact test is significant, p = 10/231 = 0.043
+ * (tests/mwu_ties_reference.py, "interval"), while the Moses CI of its change is
+ * +1.02% [+0.00%, +2.04%] (the 95% critical value from the tie-corrected normal
+ * approximation). A verdict beside an interval that holds no change would contradict it:
+ * the row is not significant ("~"), whether q or p is judged and whatever the limit. */
+static void test_significant_only_when_the_interval_excludes_no_change(void **state)
+{
+	const double old_v[] = {98, 98, 98, 99, 99, 99};
+	const double new_v[] = {99, 99, 99, 100, 100, 100};
+	static const char *const limits[] = {"*=5%", "*=0%"};
+
+	for (size_t i = 0; i < 2 * ARRAY_SIZE(limits); i++) {
+		struct pmc_result *a = result(), *b = result();
+		struct pmc_thresholds *t = t_thresholds();
+		struct pmc_compare_opts o = {.sz = sizeof(o), .no_fdr = i % 2};
+		struct pmc_comparison *c;
+		const struct pmc_cmp_row *row;
+		char err[256];
+
+		assert_int_equal(pmc_thresholds_add_arg(t, limits[i / 2], err, sizeof(err)), 0);
+		o.thresholds = t;
+		put_values(a, "tied", "task-clock", old_v, 6);
+		put_values(b, "tied", "task-clock", new_v, 6);
+		c = compare_ok(a, b, &o);
+		row = row_of(c, "tied", "task-clock");
+		assert_int_equal(row->kind, PMC_ROW_TESTED);
+		assert_true(row->mwu_exact);
+		assert_close(row->p, 10.0 / 231, 1e-12);
+		assert_true(row->p < c->alpha);
+		/* The median of the 36 log differences: the mean of log(100/99) and log(99/98). */
+		assert_close(row->ratio, sqrt(100.0 / 98), 1e-12);
+		assert_close(row->ratio_lo, 1.0, 1e-12);
+		assert_close(row->ratio_hi, 100.0 / 98, 1e-12);
+		assert_false(row->significant);
+		assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+		pmc_comparison_free(c);
+		pmc_thresholds_free(t);
+		pmc_result_free(a);
+		pmc_result_free(b);
+	}
+}
+
 static void test_geomean_over_matched_only(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
@@ -1386,6 +1428,7 @@ int main(void)
 	    cmocka_unit_test(test_unit_mismatch_is_an_error),
 	    cmocka_unit_test(test_simulated_against_hardware),
 	    cmocka_unit_test(test_fdr_changes_a_borderline_verdict),
+	    cmocka_unit_test(test_significant_only_when_the_interval_excludes_no_change),
 	    cmocka_unit_test(test_geomean_over_matched_only),
 	    cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),
 	    cmocka_unit_test(test_metric_filter),

@@ -306,6 +306,8 @@ static void test_mwu_exact_ties(void **state)
 	    {{2, 2, 2, 2}, {3, 3, 3, 3}, 4, 4, 0, 1.0 / 35},
 	    /* Unequal sizes, asymmetric tie pattern: 2/105 (the other tail rule: 0.0143). */
 	    {{1, 1, 1, 2}, {2, 3, 4, 5, 6, 7}, 4, 6, 0.5, 2.0 / 105},
+	    /* Issue 8, case 3 (test_compare.c): 10/231 (normal 0.0239). */
+	    {{98, 98, 98, 99, 99, 99}, {99, 99, 99, 100, 100, 100}, 6, 6, 4.5, 10.0 / 231},
 	};
 	struct pmc_mwu r;
 

@@ -738,6 +738,13 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
 		return;
 	}
 	row->significant = row->testable && (fdr ? row->q : row->p) < alpha;
+	/* The verdict must not contradict the interval printed beside it: a change is
+	 * significant only when the test says so and its CI, where there is one, excludes no
+	 * change (docs/compare.md, "Verdicts"). The test (exact with ties) and the Moses CI
+	 * (tie-corrected normal critical value) can disagree on tied data. */
+	if (row->significant && !isnan(row->ratio_lo) && !isnan(row->ratio_hi) &&
+	    row->ratio_lo <= 1.0 && row->ratio_hi >= 1.0)
+		row->significant = false;
 	if (!row->testable) {
 		row->verdict = PMC_VERDICT_INCONCLUSIVE;
 		row->why = "too few samples for the test";
