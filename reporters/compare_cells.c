@@ -169,12 +169,17 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 		char *t = out->test;
 		size_t n = 0;
 
-		if (row->kind == PMC_ROW_TESTED && row->p < 0.001) {
-			memcpy(t, "p<0.001 ", 8);
+		/* The value that was judged, labelled: q with Benjamini-Hochberg, else p
+		 * (docs/compare.md, "Reports"). */
+		bool q = c->fdr && !isnan(row->q);
+		double v = q ? row->q : row->p;
+
+		if (row->kind == PMC_ROW_TESTED && v < 0.001) {
+			memcpy(t, q ? "q<0.001 " : "p<0.001 ", 8);
 			n = 8;
 		} else if (row->kind == PMC_ROW_TESTED) {
-			memcpy(t, "p=", 2);
-			n = 2 + pmc_fmt_fixed_to(t + 2, row->p, 3, false);
+			memcpy(t, q ? "q=" : "p=", 2);
+			n = 2 + pmc_fmt_fixed_to(t + 2, v, 3, false);
 			t[n++] = ' ';
 		} else if (exact) {
 			memcpy(t, "exact ", 6);
@@ -219,17 +224,49 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
 {
 	size_t tests = 0;
+	bool geomean = false;
 
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].kind == PMC_ROW_TESTED)
 			tests++;
-	fprintf(out,
-		"Mann-Whitney U two-sided p, alpha=%g%s; change (HL): Hodges-Lehmann "
-		"estimate of new/old with its %g%% CI (exact rows: new/old); ~: not significant",
-		c->alpha, c->fdr && tests ? ", Benjamini-Hochberg over the tests" : "",
-		c->confidence * 100);
+	for (size_t i = 0; i < c->nblocks; i++)
+		geomean = geomean || pmc_cmp_has_geomean(&c->blocks[i]);
+	/* Says what the test column shows, which is what was judged. */
 	if (c->fdr && tests)
-		fprintf(out, " (%zu tests; --no-fdr judges raw p)", tests);
+		fprintf(out,
+			"Mann-Whitney U two-sided test, alpha=%g; q: its p adjusted by "
+			"Benjamini-Hochberg over the %zu test%s, which is judged (--no-fdr judges "
+			"raw p)",
+			c->alpha, tests, tests == 1 ? "" : "s");
+	else
+		fprintf(out, "Mann-Whitney U two-sided p, alpha=%g", c->alpha);
+	fprintf(out,
+		"; change (HL): Hodges-Lehmann estimate of new/old with its %g%% CI (exact rows: "
+		"new/old); ~: not significant (%s >= alpha, or the CI holds 0%%)",
+		c->confidence * 100, c->fdr && tests ? "q" : "p");
+	if (geomean)
+		fputs("; geomean: ratio of the geometric means of the medians, over the benchmarks "
+		      "with values on both sides",
+		      out);
+}
+
+bool pmc_cmp_has_geomean(const struct pmc_cmp_block *b)
+{
+	/* Over one benchmark it would only repeat that row, as a ratio of medians. */
+	return b->geo_n >= 2;
+}
+
+void pmc_cmp_geomean_cells(const struct pmc_cmp_block *b, struct pmc_cmp_cells *out)
+{
+	char pct[24];
+
+	pmc_fmt_short(b->geo_old, b->unit, out->old, sizeof(out->old));
+	pmc_fmt_short(b->geo_new, b->unit, out->new, sizeof(out->new));
+	pmc_fmt_percent((b->geo_ratio - 1) * 100, true, pct, sizeof(pct));
+	snprintf(out->change, sizeof(out->change), "%s (geomean ratio)", pct);
+	snprintf(out->test, sizeof(out->test), "%zu benchmarks", b->geo_n);
+	out->limit = "";
+	out->verdict = "";
 }
 
 const char *pmc_cmp_outcome_name(int code)

@@ -36,13 +36,24 @@ struct pmc_cmp_cells {
 void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
 		   struct pmc_cmp_cells *out);
 
+struct pmc_cmp_block;
+
+/* Whether the block gets a geomean row: only over two or more benchmarks. */
+bool pmc_cmp_has_geomean(const struct pmc_cmp_block *b);
+
+/* The cells of a block's geomean row: the geometric means of the medians, their ratio
+ * labelled as such (it is not a Hodges-Lehmann estimate) and how many benchmarks. */
+void pmc_cmp_geomean_cells(const struct pmc_cmp_block *b, struct pmc_cmp_cells *out);
+
 /* "higher is better" or "lower is better". */
 const char *pmc_cmp_better_text(int better);
 
 /* "1 regression, 0 improvements, ..." (md: the regressions in bold). */
 void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md);
 
-/* The line that says which test, alpha and CI the comparison used. */
+/* The line that says which test, alpha and CI the comparison used, what the test
+ * column shows (q with Benjamini-Hochberg, else p), what "~" means, and what a geomean
+ * row is. */
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c);
 
 /* "PASS", "FAIL (regression)", "FAIL (inconclusive)", "ERROR". */

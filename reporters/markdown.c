@@ -190,16 +190,14 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 				fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
 					nchanged - shown);
 		}
-		if (b->geo_n) {
-			char go[32], gn[32], gc[24];
+		if (pmc_cmp_has_geomean(b)) {
+			struct pmc_cmp_cells k;
 
 			if (!nchanged)
 				md_header(out, on, nn);
-			pmc_fmt_short(b->geo_old, b->unit, go, sizeof(go));
-			pmc_fmt_short(b->geo_new, b->unit, gn, sizeof(gn));
-			pmc_fmt_percent((b->geo_ratio - 1) * 100, true, gc, sizeof(gc));
-			fprintf(out, "| **geomean** | %s | %s | %s | n=%zu | | |\n", go, gn, gc,
-				b->geo_n);
+			pmc_cmp_geomean_cells(b, &k);
+			fprintf(out, "| **geomean** | %s | %s | %s | %s | | |\n", k.old, k.new,
+				k.change, k.test);
 		}
 		if (nsame) {
 			fprintf(out,

@@ -581,18 +581,13 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			if (b.len > 32768)
 				ok = pmc_sb_flush(&b, out);
 		}
-		if (blk->geo_n) {
-			char go[32], gn[32], gc[24], n[24];
-
-			pmc_fmt_short(blk->geo_old, blk->unit, go, sizeof(go));
-			pmc_fmt_short(blk->geo_new, blk->unit, gn, sizeof(gn));
-			pmc_fmt_percent((blk->geo_ratio - 1) * 100, true, gc, sizeof(gc));
-			snprintf(n, sizeof(n), "n=%zu", blk->geo_n);
+		if (pmc_cmp_has_geomean(blk)) {
+			pmc_cmp_geomean_cells(blk, &k);
 			cmp_cell(&b, "geomean", wb, false);
-			cmp_cell(&b, go, wo, false);
-			cmp_cell(&b, gn, wn, false);
-			cmp_cell(&b, gc, wc, false);
-			cmp_cell(&b, n, wt, true);
+			cmp_cell(&b, k.old, wo, false);
+			cmp_cell(&b, k.new, wn, false);
+			cmp_cell(&b, k.change, wc, false);
+			cmp_cell(&b, k.test, wt, true);
 			pmc_sb_put(&b, "\n", 1);
 		}
 	}

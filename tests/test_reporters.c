@@ -152,22 +152,23 @@ static void test_table(void **state)
 	assert_contains(l, "2.4ms ± ");
 	assert_contains(l, "+20."); /* the change in percent */
 	assert_contains(l, "[+");   /* with its CI */
-	assert_contains(l, "p<0.001 n=10+10");
+	assert_contains(l, "q<0.001 n=10+10"); /* Benjamini-Hochberg is on: q was judged */
 	assert_contains(l, "regression");
 
 	l = line_with(t, "hash/64 ");
 	assert_contains(l, "-20.");
 	assert_contains(l, "improvement");
 
-	/* Not significant: "~", with p and n beside it. */
+	/* Not significant: "~", with q and n beside it. */
 	l = line_with(t, "parse|json  ");
 	assert_contains(l, " ~ ");
-	assert_contains(l, "p=1.000 n=10+10");
+	assert_contains(l, "q=1.000 n=10+10");
 	assert_contains(l, "no change");
 
 	/* The geomean of task-clock runs over the three matched benchmarks only. */
-	l = line_with(t, "geomean");
-	assert_contains(l, "n=3");
+	l = line_with(t, "geomean ");
+	assert_contains(l, "(geomean ratio)");
+	assert_contains(l, "3 benchmarks");
 	assert_contains(t, "(exact)");
 	assert_contains(t, "exact n=1+1");
 	assert_contains(t, "from 0 (exact)");
@@ -214,7 +215,7 @@ static void test_markdown(void **state)
 	    t, "| benchmark | base.json | pr.json | change (HL) | test | limit | verdict |");
 	l = line_with(t, "| sort/1k | 2ms");
 	assert_contains(l, "| **regression** |");
-	assert_contains(l, "p<0.001 n=10+10");
+	assert_contains(l, "q<0.001 n=10+10");
 	/* A '|' in a name must not split the cell. */
 	assert_contains(t, "| parse\\|json |");
 	l = line_with(t, "| parse\\|json | 1ms");
@@ -414,6 +415,105 @@ static void test_error_repeating_a_warning_is_shown_once(void **state)
 	free(t);
 }
 
+/* Issue 8, case 4: the test column shows the value that was judged, labelled. One 5 + 5
+ * row with one pair inverted has the exact p = 4/252 = 0.016; beside 19 rows without
+ * change (p = 1) its Benjamini-Hochberg q is p * 20 = 0.317, so with FDR control it is
+ * "~" and must read q=0.317, not p=0.016 (which would look significant). With --no-fdr
+ * the same row is judged on p = 0.016, and says so. */
+static void test_shows_the_judged_value(void **state)
+{
+	const double old_v[] = {100, 101, 102, 103, 104};
+	const double new_v[] = {103.5, 120, 121, 122, 123};
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_compare_opts co = {.sz = sizeof(co)};
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c = NULL;
+	const char *fmts[] = {"table", "markdown"};
+	char err[256], name[32], *t;
+
+	put_values(a, "border", "task-clock", old_v, 5);
+	put_values(b, "border", "task-clock", new_v, 5);
+	for (int i = 0; i < 19; i++) {
+		snprintf(name, sizeof(name), "null%02d", i);
+		put(a, name, "task-clock", 5, 1e6, 0.01);
+		put(b, name, "task-clock", 5, 1e6, 0.01);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(pmc_compare(a, b, &co, &c, err, sizeof(err)), 0);
+		t = render(c, fmts[i], &o);
+		assert_contains(line_with(t, "border "), "q=0.317 n=5+5");
+		assert_contains(line_with(t, "border "), "~");
+		assert_not_contains(t, "p=0.016");
+		assert_not_contains(t, "p=1.000");
+		assert_contains(line_with(t, "null00 "), "q=1.000 n=5+5");
+		assert_contains(t, "q: its p adjusted by Benjamini-Hochberg over the 20 tests");
+		assert_contains(t, "~: not significant (q >= alpha, or the CI holds 0%)");
+		free(t);
+		pmc_comparison_free(c);
+	}
+	co.no_fdr = true;
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(pmc_compare(a, b, &co, &c, err, sizeof(err)), 0);
+		t = render(c, fmts[i], &o);
+		assert_contains(line_with(t, "border "), "p=0.016 n=5+5");
+		assert_not_contains(line_with(t, "border "), "~");
+		assert_not_contains(t, "q=");
+		assert_not_contains(t, "Benjamini-Hochberg");
+		assert_contains(t, "Mann-Whitney U two-sided p, alpha=0.05");
+		assert_contains(t, "~: not significant (p >= alpha, or the CI holds 0%)");
+		free(t);
+		pmc_comparison_free(c);
+	}
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Issue 8, case 10: the geomean row is labelled for what it is, a ratio of geometric
+ * means of medians (not a Hodges-Lehmann estimate), and left out over one benchmark,
+ * where it would repeat that row as another number; the JSON report keeps it with
+ * "n": 1. */
+static void test_geomean_row_only_over_two_benchmarks(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c = NULL;
+	const char *fmts[] = {"table", "markdown"};
+	char err[256], *t;
+	json_t *d, *geo;
+
+	put(a, "sort", "task-clock", N, 2e6, 0.01);
+	put(b, "sort", "task-clock", N, 2.4e6, 0.01);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	for (size_t i = 0; i < 2; i++) {
+		t = render(c, fmts[i], &o);
+		assert_not_contains(t, "geomean");
+		free(t);
+	}
+	t = render(c, "json", &o);
+	d = json_loads(t, 0, NULL);
+	assert_non_null(d);
+	geo = json_object_get(json_array_get(json_object_get(d, "metrics"), 0), "geomean");
+	assert_int_equal(json_integer_value(json_object_get(geo, "n")), 1);
+	json_decref(d);
+	free(t);
+	pmc_comparison_free(c);
+
+	put(a, "hash", "task-clock", N, 5e5, 0.01);
+	put(b, "hash", "task-clock", N, 5e5, 0.01);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	for (size_t i = 0; i < 2; i++) {
+		t = render(c, fmts[i], &o);
+		/* sqrt(2.4 / 2) - 1 = +9.54% */
+		assert_contains(line_with(t, "geomean"), "+9.54% (geomean ratio)");
+		assert_contains(line_with(t, "geomean"), "2 benchmarks");
+		assert_contains(t, "geomean: ratio of the geometric means of the medians");
+		free(t);
+	}
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +522,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_format_lookup),
+	    cmocka_unit_test(test_shows_the_judged_value),
+	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),

@@ -13,7 +13,7 @@ base() {
 test_compare_aa_passes() {
 	base a.json
 	expect_exit 0 "$PMCBENCH" compare a.json a.json || return 1
-	expect_grep '^sort +2ms ± .* ~ +p=1\.000 n=10\+10 .* no change$' "$TMP/out" || return 1
+	expect_grep '^sort +2ms ± .* ~ +q=1\.000 n=10\+10 .* no change$' "$TMP/out" || return 1
 	expect_grep '^0 regressions, 0 improvements, 6 no change, 0 inconclusive$' "$TMP/out" ||
 		return 1
 	expect_exit 0 "$PMCBENCH" gate --baseline a.json a.json || return 1
@@ -26,7 +26,7 @@ test_compare_reports_regression_but_exits_0() {
 		'parse::task-clock=1e6,0.012' 'sort::instructions=1e6,0' \
 		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
 	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
-	expect_grep '^sort .* \+20\.0% \[\+1[0-9]\.[0-9]%, \+2[0-9]\.[0-9]%\] +p<0\.001 n=10\+10 +5% +regression$' \
+	expect_grep '^sort .* \+20\.0% \[\+1[0-9]\.[0-9]%, \+2[0-9]\.[0-9]%\] +q<0\.001 n=10\+10 +5% +regression$' \
 		"$TMP/out" || return 1
 	expect_grep '^hash .* -10\.0% .* improvement$' "$TMP/out" || return 1
 	expect_grep '^geomean ' "$TMP/out" || return 1
@@ -129,7 +129,7 @@ test_markdown_report_written_on_success_and_failure() {
 	expect_grep '^## pmcbench gate: FAIL \(regression\)$' report.md || return 1
 	expect_grep '^\*\*1 regression\*\*, 0 improvements, 5 no change, 0 inconclusive' report.md ||
 		return 1
-	expect_grep '^\| sort \| 2ms ± .* \| \*\*\+20\.0% .*\*\* \| p<0\.001 n=10\+10 \| 5% \| \*\*regression\*\* \|$' \
+	expect_grep '^\| sort \| 2ms ± .* \| \*\*\+20\.0% .*\*\* \| q<0\.001 n=10\+10 \| 5% \| \*\*regression\*\* \|$' \
 		report.md || return 1
 	expect_grep '^\| \*\*geomean\*\* \|' report.md || return 1
 	ls report.md.tmp.* 2>/dev/null && fail "temporary file left behind" && return 1
