@@ -28,8 +28,9 @@
 #define assert_not_contains(text, sub)                                                             \
 	do {                                                                                       \
 		const char *t_ = (text), *s_ = (sub);                                              \
-		if (strstr(t_, s_)) {                                                              \
-			print_error("--- text:\n%s\n--- contains \"%s\"\n", t_, s_);               \
+		if (!t_ || strstr(t_, s_)) {                                                       \
+			print_error("--- text:\n%s\n--- contains \"%s\"\n", t_ ? t_ : "(null)",    \
+				    s_);                                                           \
 			fail();                                                                    \
 		}                                                                                  \
 	} while (0)
