@@ -36,7 +36,7 @@ struct pmc_cmp_cells {
 void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
 		   struct pmc_cmp_cells *out);
 
-/* "higher is better" or "lower is better". */
+/* "higher is better", "lower is better" or "no direction". */
 const char *pmc_cmp_better_text(int better);
 
 /* "1 regression, 0 improvements, ..." (md: the regressions in bold). */
