@@ -1110,6 +1110,142 @@ static void test_threshold_parse_good(void **state)
 			 -EINVAL);
 }
 
+/* context-switches 2,2 against 3,3 was "+50% (exact)", a regression: equal readings of
+ * a counter that can vary are ties and go to the test, where 2+2 runs detect nothing
+ * (issue 8, case 1). Only a simulator's counts are exact. */
+static void test_equal_readings_are_ties(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+
+	put_const(a, "x", "context-switches", 2, 2);
+	put_const(b, "x", "context-switches", 2, 3);
+	put_sim(a, "x", "instructions", 2, 1000);
+	put_sim(b, "x", "instructions", 2, 1500);
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "x", "context-switches");
+	assert_int_equal(row->kind, PMC_ROW_TESTED);
+	assert_false(row->testable);
+	assert_int_not_equal(row->verdict, PMC_VERDICT_REGRESSION);
+	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
+	assert_false(row->gated); /* not gated by default either */
+	row = row_of(c, "x", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_true(row->gated);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* What the gate judges (issue 8, case 5) and a metric without a direction. */
+static void test_gated_rows(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = t_thresholds();
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c = NULL;
+	const struct pmc_cmp_row *row;
+	char err[512];
+
+	put_around(a, "x", "wall-time", N, 1e9, 0.01);
+	put_around(b, "x", "wall-time", N, 0.08e9, 0.01);
+	put_around(a, "x", "cpus-utilized", N, 0.5, 0.01);
+	put_around(b, "x", "cpus-utilized", N, 0.99, 0.01);
+	put_around(a, "x", "system-time", N, 1e6, 0.01);
+	put_around(b, "x", "system-time", N, 3e6, 0.01);
+	c = compare_ok(a, b, NULL);
+	assert_true(row_of(c, "x", "wall-time")->gated);
+	row = row_of(c, "x", "cpus-utilized");
+	assert_false(row->gated);
+	assert_int_equal(row->bad, 0);
+	assert_int_equal(c->blocks[row->block].better, PMC_NO_DIRECTION);
+	/* A clear change, but neither better nor worse. */
+	assert_true(row->significant);
+	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
+	assert_contains(row->why, "no direction");
+	row = row_of(c, "x", "system-time");
+	assert_false(row->gated);
+	assert_verdict(row, PMC_VERDICT_REGRESSION); /* reported, not gated */
+	assert_int_equal(c->ngated, 1);
+	assert_int_equal(c->gated_counts[PMC_VERDICT_IMPROVEMENT], 1);
+	assert_int_equal(c->gated_counts[PMC_VERDICT_REGRESSION], 0);
+	pmc_comparison_free(c);
+
+	/* A limit that names a metric gates that one only; '*' brings the default set back. */
+	o.thresholds = t;
+	assert_int_equal(pmc_thresholds_add_arg(t, "system-time=+5%", err, sizeof(err)), 0);
+	c = compare_ok(a, b, &o);
+	assert_true(row_of(c, "x", "system-time")->gated);
+	assert_false(row_of(c, "x", "wall-time")->gated);
+	pmc_comparison_free(c);
+	assert_int_equal(pmc_thresholds_add_arg(t, "*=10%", err, sizeof(err)), 0);
+	c = compare_ok(a, b, &o);
+	assert_true(row_of(c, "x", "wall-time")->gated);
+	assert_false(row_of(c, "x", "cpus-utilized")->gated);
+	pmc_comparison_free(c);
+	/* Named without a sign, a metric without a direction cannot regress: refused. */
+	assert_int_equal(pmc_thresholds_add_arg(t, "cpus-utilized=10%", err, sizeof(err)), 0);
+	c = NULL;
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_contains(err, "write +10% or -10%");
+	assert_int_equal(pmc_thresholds_add_arg(t, "cpus-utilized=+10%", err, sizeof(err)), 0);
+	c = compare_ok(a, b, &o);
+	row = row_of(c, "x", "cpus-utilized");
+	assert_true(row->gated);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Different commands, backends or benchmarks: errors naming both sides, unless force; a
+ * baseline newer than the new result: a warning (issue 8, case 8). */
+static void test_mismatched_inputs(void **state)
+{
+	struct pmc_result *a = result(), *b = result(), *v = t_result("valgrind");
+	struct pmc_result *y = result();
+	struct pmc_compare_opts o = {.sz = sizeof(o), .old_name = "base.json", .new_name = "new.json"};
+	struct pmc_comparison *c = NULL;
+	char err[512] = "";
+
+	put_around(a, "x", "task-clock", N, 1e6, 0.01);
+	put_around(b, "x", "task-clock", N, 1e6, 0.01);
+	put_around(y, "y", "task-clock", N, 1e6, 0.01);
+	put_sim(v, "x", "instructions", 1, 1e6);
+	a->benchmarks[0].command = strdup("./prog 10");
+	b->benchmarks[0].command = strdup("./prog 20");
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_string_equal(err, "benchmark 'x' ran different commands: './prog 10' in base.json, "
+				 "'./prog 20' in new.json; compare results of the same command, or "
+				 "pass --force");
+	assert_int_equal(pmc_compare(a, v, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "base.json was measured with the perf backend and new.json with "
+			     "the valgrind backend");
+	assert_int_equal(pmc_compare(a, y, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "base.json and new.json measure different benchmarks ('x' and 'y')");
+	o.force = true;
+	free(a->created);
+	free(b->created);
+	a->created = strdup("2026-03-02T00:00:00Z");
+	b->created = strdup("2026-03-01T00:00:00Z");
+	c = compare_ok(a, b, &o);
+	assert_int_equal(warnings_with(c, "base.json (the baseline) was created after new.json"),
+			 1);
+	pmc_comparison_free(c);
+	c = compare_ok(a, y, &o);
+	assert_int_equal(c->ncommon, 1);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+	pmc_result_free(v);
+	pmc_result_free(y);
+}
+
 static void test_threshold_parse_bad(void **state)
 {
 	static const struct {
@@ -1121,6 +1257,12 @@ static void test_threshold_parse_bad(void **state)
 	    {"inf%", "column 1: expected a number"}, {"nan", "column 1: expected a number"},
 	    {"0x10%", "not a usable number"},	     {"1e999%", "not a usable number"},
 	    {"-100%", "can never happen"},	     {"+-5%", "column 2: expected a number"},
+	    /* A bare number has no unit (task-clock=5 was 5 ns), and a limit must stay
+	     * finite once scaled (issue 8, cases 7 and 12). */
+	    {"5", "column 1: '5' has no unit; write 5% for a relative limit"},
+	    {"+1000", "column 2: '+1000' has no unit; write 1000%"},
+	    {"1e308G", "is too large"},		     {"-1e308s", "is too large"},
+	    {"+1e300GiB", "is too large"},
 	};
 	struct pmc_threshold t = {.limit = 42};
 	char err[256];
@@ -1407,6 +1549,9 @@ int main(void)
 	    cmocka_unit_test(test_higher_is_better_and_signs),
 	    cmocka_unit_test(test_nothing_in_common),
 	    cmocka_unit_test(test_single_benchmarks_pair_across_names),
+	    cmocka_unit_test(test_equal_readings_are_ties),
+	    cmocka_unit_test(test_gated_rows),
+	    cmocka_unit_test(test_mismatched_inputs),
 	    cmocka_unit_test(test_unit_mismatch_is_an_error),
 	    cmocka_unit_test(test_simulated_against_hardware),
 	    cmocka_unit_test(test_fdr_changes_a_borderline_verdict),
