@@ -155,6 +155,24 @@ static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *bu
 	}
 }
 
+/* The verdict; a row the gate does not judge says so unless nothing changed
+ * (docs/compare.md, "What the gate judges"). */
+static const char *verdict_cell(const struct pmc_cmp_row *row)
+{
+	static const char *const not_gated[PMC_VERDICT_COUNT] = {
+	    [PMC_VERDICT_NO_CHANGE] = "no change",
+	    [PMC_VERDICT_IMPROVEMENT] = "improvement (not gated)",
+	    [PMC_VERDICT_REGRESSION] = "regression (not gated)",
+	    [PMC_VERDICT_INCONCLUSIVE] = "inconclusive (not gated)",
+	};
+
+	if (row->kind == PMC_ROW_MISSING)
+		return row->gated ? "not compared" : "not compared (not gated)";
+	if (!row->gated && (unsigned)row->verdict < PMC_VERDICT_COUNT)
+		return not_gated[row->verdict];
+	return pmc_verdict_name(row->verdict);
+}
+
 void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
 		   struct pmc_cmp_cells *out)
 {
@@ -193,12 +211,13 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 		t[n] = '\0';
 	}
 	out->limit = row->threshold ? row->threshold->text : "-";
-	out->verdict =
-	    row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict);
+	out->verdict = verdict_cell(row);
 }
 
 const char *pmc_cmp_better_text(int better)
 {
+	if (better == PMC_NO_DIRECTION)
+		return "no direction";
 	return better == PMC_HIGHER_IS_BETTER ? "higher is better" : "lower is better";
 }
 
@@ -219,6 +238,8 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 	}
 	if (c->nmissing)
 		fprintf(out, ", %zu not compared", c->nmissing);
+	if (c->ngated < c->nrows)
+		fprintf(out, "; %zu of %zu rows not gated", c->nrows - c->ngated, c->nrows);
 }
 
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)

@@ -45,7 +45,7 @@ bool pmc_cmp_has_geomean(const struct pmc_cmp_block *b);
  * labelled as such (it is not a Hodges-Lehmann estimate) and how many benchmarks. */
 void pmc_cmp_geomean_cells(const struct pmc_cmp_block *b, struct pmc_cmp_cells *out);
 
-/* "higher is better" or "lower is better". */
+/* "higher is better", "lower is better" or "no direction". */
 const char *pmc_cmp_better_text(int better);
 
 /* "1 regression, 0 improvements, ..." (md: the regressions in bold). */

@@ -93,7 +93,9 @@ static json_t *json_threshold(const struct pmc_cmp_row *row)
 		return json_null();
 	return json_pack("{s:s s:b s:o s:s}", "text", th->text, "absolute", th->absolute, "limit",
 			 jnum(th->limit, true), "regression",
-			 row->bad > 0 ? "increase" : "decrease");
+			 row->bad > 0	? "increase"
+			 : row->bad < 0 ? "decrease"
+					: "none");
 }
 
 static const char *const kind_names[] = {"tested", "exact", "missing"};
@@ -129,7 +131,8 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 		ok = jset(
 		    o, nums[i].key,
 		    jnum(*(const double *)((const char *)row + nums[i].off), nums[i].measured));
-	ok = ok && jset(o, "significant", json_boolean(row->significant)) &&
+	ok = ok && jset(o, "gated", json_boolean(row->gated)) &&
+	     jset(o, "significant", json_boolean(row->significant)) &&
 	     jset(o, "testable", json_boolean(row->testable)) &&
 	     jset(o, "threshold", json_threshold(row)) &&
 	     jset(o, "verdict",
@@ -248,7 +251,9 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 
 		head = json_pack("{s:s s:s s:s s:b s:b s:o s:o}", "id", b->metric, "unit",
 				 b->unit ? b->unit : "count", "better",
-				 b->better == PMC_HIGHER_IS_BETTER ? "higher" : "lower",
+				 b->better == PMC_HIGHER_IS_BETTER ? "higher"
+				 : b->better == PMC_NO_DIRECTION   ? "none"
+								   : "lower",
 				 "simulated", b->simulated, "derived", b->derived, "counts",
 				 jcounts(b->counts, b->nmissing), "geomean",
 				 json_pack("{s:I s:o s:o s:o}", "n", (json_int_t)b->geo_n, "old",

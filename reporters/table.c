@@ -577,6 +577,9 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			cmp_cell(&b, k.test, wt, false);
 			cmp_cell(&b, k.limit, wl, false);
 			cmp_cell(&b, k.verdict, 0, true);
+			/* The row's note, as the Markdown report shows it (docs/compare.md). */
+			if (row->why && row->kind != PMC_ROW_MISSING)
+				pmc_sb_printf(&b, " (%s)", row->why);
 			pmc_sb_put(&b, "\n", 1);
 			if (b.len > 32768)
 				ok = pmc_sb_flush(&b, out);

@@ -82,11 +82,12 @@ static void test_regression_and_pass(void **state)
 	pmc_result_free(c);
 }
 
-/* One run per side: nothing could be judged, which is an error, not a pass; with one row
- * that could be judged, the short one is only inconclusive: a pass, or 3 when asked. */
+/* One run per side: nothing could be judged, which is an error, not a pass. A gated row
+ * that is judged but inconclusive passes, or fails with 3 when asked. */
 static void test_nothing_judged_is_an_error(void **state)
 {
 	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_result *c = t_result("perf"), *e = t_result("perf");
 	struct decision d;
 
 	put(a, "x", "task-clock", 1, 1e6, 0);
@@ -95,11 +96,17 @@ static void test_nothing_judged_is_an_error(void **state)
 	assert_int_equal(d.rc, 0);
 	assert_int_equal(d.outcome, PMC_GATE_ERROR);
 	assert_int_equal(d.reason, PMC_GATE_REASON_UNDETECTABLE);
-	assert_contains(d.err, "nothing could be judged: every row has too few runs "
-			       "(need at least 4 per side for the test, or exact counts)");
+	assert_contains(d.err, "metric 'task-clock' of 'x' has 1+1 runs: too few for any "
+			       "difference to be significant at alpha=0.05; need >= 4 runs per "
+			       "side");
+	pmc_result_free(a);
+	pmc_result_free(b);
 
+	/* +5% with a CI of about +-1%: the interval crosses the 5% limit. */
+	a = c;
+	b = e;
 	put(a, "y", "task-clock", N, 1e6, 0.01);
-	put(b, "y", "task-clock", N, 1e6, 0.0101);
+	put(b, "y", "task-clock", N, 1.05e6, 0.01);
 	d = decide(a, b, NULL, false);
 	assert_int_equal(d.outcome, PMC_GATE_PASS);
 	d = decide(a, b, NULL, true);
@@ -152,6 +159,91 @@ static void test_missing_value_is_an_error(void **state)
 }
 
 /* Bad arguments are errors, and leave the outputs alone. */
+/* 3 runs per side and a 68% slowdown: with 3+3 runs the smallest two-sided p is 0.1, so
+ * the gate could never fail. That is an error saying how many runs are needed, not a
+ * pass (issue 8, case 6); 4+4 runs detect it. */
+static void test_undetectable_design_is_an_error(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_result *a4 = t_result("perf"), *b4 = t_result("perf");
+	struct decision d;
+
+	put(a, "x", "wall-time", 3, 1e9, 0.01);
+	put(b, "x", "wall-time", 3, 1.68e9, 0.01);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_ERROR);
+	assert_int_equal(d.reason, PMC_GATE_REASON_UNDETECTABLE);
+	assert_contains(d.err, "has 3+3 runs");
+	assert_contains(d.err, "need >= 4 runs per side");
+	put(a4, "x", "wall-time", 4, 1e9, 0.01);
+	put(b4, "x", "wall-time", 4, 1.68e9, 0.01);
+	d = decide(a4, b4, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_REGRESSION);
+	pmc_result_free(a);
+	pmc_result_free(b);
+	pmc_result_free(a4);
+	pmc_result_free(b4);
+}
+
+/* What the gate judges (issue 8, case 5): a program 92% faster must not fail through
+ * cpus-utilized, which has no direction and is not gated by default; a --threshold that
+ * names a metric gates that metric only. */
+static void test_gates_what_was_asked(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_thresholds *th = t_thresholds();
+	char err[256];
+	struct decision d;
+
+	put(a, "x", "wall-time", N, 1e9, 0.01);
+	put(b, "x", "wall-time", N, 0.08e9, 0.01); /* 92% faster */
+	put(a, "x", "cpus-utilized", N, 0.5, 0.01);
+	put(b, "x", "cpus-utilized", N, 0.99, 0.01); /* "worse" if lower were better */
+	put(a, "x", "context-switches", N, 10, 0.1);
+	put(b, "x", "context-switches", N, 30, 0.1); /* x3, not gated by default */
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_PASS);
+	/* --threshold wall-time=+5% judges wall-time only: a task-clock regression beside
+	 * it is reported, not gated. */
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 2e6, 0.01);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_REGRESSION);
+	assert_int_equal(pmc_thresholds_add_arg(th, "wall-time=+5%", err, sizeof(err)), 0);
+	d = decide(a, b, th, false);
+	assert_int_equal(d.outcome, PMC_GATE_PASS);
+	/* Named with a signed limit, a metric without a direction is gated that way. */
+	assert_int_equal(pmc_thresholds_add_arg(th, "cpus-utilized=+10%", err, sizeof(err)), 0);
+	d = decide(a, b, th, false);
+	assert_int_equal(d.outcome, PMC_GATE_REGRESSION);
+	/* A default set by the user covers the default set again. */
+	pmc_thresholds_free(th);
+	th = t_thresholds();
+	assert_int_equal(pmc_thresholds_add_arg(th, "*=10%", err, sizeof(err)), 0);
+	d = decide(a, b, th, false);
+	assert_int_equal(d.outcome, PMC_GATE_REGRESSION);
+	pmc_thresholds_free(th);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Only metrics nobody gates: nothing was checked, an error. */
+static void test_nothing_gated_is_an_error(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct decision d;
+
+	put(a, "x", "context-switches", N, 10, 0.1);
+	put(b, "x", "context-switches", N, 30, 0.1);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_ERROR);
+	assert_int_equal(d.reason, PMC_GATE_REASON_UNCHECKED);
+	assert_contains(d.err, "nothing to gate");
+	assert_contains(d.err, "--threshold context-switches=+5%");
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 static void test_bad_arguments(void **state)
 {
 	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
@@ -190,6 +282,9 @@ int main(void)
 	    cmocka_unit_test(test_nothing_judged_is_an_error),
 	    cmocka_unit_test(test_threshold_that_checked_nothing),
 	    cmocka_unit_test(test_missing_value_is_an_error),
+	    cmocka_unit_test(test_undetectable_design_is_an_error),
+	    cmocka_unit_test(test_gates_what_was_asked),
+	    cmocka_unit_test(test_nothing_gated_is_an_error),
 	    cmocka_unit_test(test_bad_arguments),
 	};
 

@@ -177,8 +177,8 @@ static void public_lookup_of_unknown_ids_fails(void **state)
 	assert_string_equal(pmc_metric_find("ipc")->id, "ipc");
 }
 
-/* cpus-utilized has no natural direction; gates still read it as lower is better until
- * docs/metrics.md says otherwise. */
+/* cpus-utilized has no natural direction: result files (whose schema has only "lower"
+ * and "higher") store it as lower; comparisons read the registry's direction. */
 static void a_ratio_without_direction_gates_as_lower(void **state)
 {
 	const struct pmc_metric_info *m = NULL;
@@ -195,6 +195,46 @@ static void a_ratio_without_direction_gates_as_lower(void **state)
 
 /* Every entry can be found again (no entry shadows another), ids are unique and units
  * come from the documented set. */
+/* The gated-by-default column (docs/metrics.md): work and its cost are gated; ratios,
+ * tick-granular times and scheduler counts are not; modifiers and "/op" follow the id. */
+static void gated_by_default(void **state)
+{
+	static const char *const gated[] = {
+	    "task-clock",  "wall-time",	   "user-time",	      "cpu-clock",     "instructions",
+	    "cycles",	   "ref-cycles",   "branches",	      "branch-misses", "cache-misses",
+	    "LLC-load-misses", "dTLB-store-misses", "page-faults", "minor-faults", "major-faults",
+	    "max-rss",	   "est-cycles",   "D1-read-misses",  "data-reads",    "instructions:u",
+	    "wall-time/op",
+	};
+	static const char *const reported[] = {
+	    "cpus-utilized", "system-time", "context-switches", "cpu-migrations", "ipc",
+	    "ghz",	     "branch-miss-rate", "cache-references", "L1-dcache-loads",
+	};
+	const struct pmc_metric_info *m;
+
+	for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
+		assert_int_equal(pmc_metric_info_lookup(gated[i], &m), 0);
+		if (!pmc_metric_info_gated(m)) {
+			print_error("%s is not gated by default\n", gated[i]);
+			fail();
+		}
+	}
+	for (size_t i = 0; i < sizeof(reported) / sizeof(reported[0]); i++) {
+		assert_int_equal(pmc_metric_info_lookup(reported[i], &m), 0);
+		if (pmc_metric_info_gated(m)) {
+			print_error("%s is gated by default\n", reported[i]);
+			fail();
+		}
+	}
+	/* No metric without a direction is gated by default. */
+	for (size_t i = 0; i < pmc_metric_info_count(); i++) {
+		m = pmc_metric_info_at(i);
+		assert_false(m->direction == PMC_NO_DIRECTION && m->gated);
+	}
+	assert_false(pmc_metric_info_gated(NULL));
+	assert_false(pmc_metric_lookup("r01c2").gated);
+}
+
 static void table_is_consistent(void **state)
 {
 	static const char *const units[] = {"count",   "ns",  "bytes", "ratio",
@@ -545,6 +585,7 @@ int main(void)
 	    cmocka_unit_test(a_ratio_without_direction_gates_as_lower),
 	    cmocka_unit_test(table_is_consistent),
 	    cmocka_unit_test(every_builtin_event_is_in_the_table),
+	    cmocka_unit_test(gated_by_default),
 	    cmocka_unit_test(every_valgrind_metric_is_in_the_registry),
 	    cmocka_unit_test(default_events_group_the_ratio_inputs),
 	    DERIVE_TESTS};

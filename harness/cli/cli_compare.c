@@ -245,9 +245,11 @@ void pmc_cli_compare_opts_help(FILE *out)
 	fputs("Comparison options:\n"
 	      "      --threshold METRIC=LIMIT  regression limit of a metric (repeatable):\n"
 	      "                              5% (either way), +1% (an increase is bad),\n"
-	      "                              -2% (a decrease is bad), +2MiB, +10ms, +1000\n"
-	      "                              (absolute, in the metric's unit); METRIC '*' sets\n"
-	      "                              the default (built in: 5%)\n"
+	      "                              -2% (a decrease is bad), +2MiB, +10ms, +1k\n"
+	      "                              (absolute: a unit is required); METRIC '*' sets\n"
+	      "                              the default (built in: 5%). gate judges the\n"
+	      "                              metrics named, or without any, those gated by\n"
+	      "                              default (docs/metrics.md)\n"
 	      "      --thresholds FILE       per-benchmark and per-metric limits (JSON, see\n"
 	      "                              docs/compare.md)\n"
 	      "      --metric ID             compare only this metric (repeatable; a glob such\n"
@@ -259,8 +261,9 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "      --no-fdr                judge raw p-values instead of Benjamini-Hochberg\n"
 	      "                              adjusted ones\n"
 	      "      --fail-on-inconclusive  gate: exit 3 when a verdict is inconclusive\n"
-	      "      --force                 allow simulated (valgrind) metrics against\n"
-	      "                              hardware ones of the same id\n"
+	      "      --force                 allow results of different commands or\n"
+	      "                              backends, and simulated (valgrind) metrics\n"
+	      "                              against hardware ones of the same id\n"
 	      "      --format FORMAT         compare, gate: the report as table (default),\n"
 	      "                              markdown or json; in run, run's own --format\n"
 	      "                              decides, and the comparison follows it for table\n"
@@ -428,7 +431,8 @@ static void compare_help(FILE *out)
 	      "  -h, --help                  display this help and exit\n\n"
 	      "Exit status: 0 when compared, whatever the verdicts (use 'pmcbench gate' to\n"
 	      "fail on a regression); 2 on an error (unreadable or invalid file, nothing in\n"
-	      "common, a unit mismatch, simulated against hardware counts).\n",
+	      "common, a unit mismatch, different commands or backends, simulated against\n"
+	      "hardware counts).\n",
 	      out);
 }
 
@@ -437,16 +441,18 @@ static void gate_help(FILE *out)
 	fputs("Usage: pmcbench gate [OPTION]... --baseline BASE.json NEW.json\n"
 	      "Fail when NEW regresses against the baseline BASE beyond a threshold: the\n"
 	      "change must be significant and its whole confidence interval beyond the\n"
-	      "limit (for exact counts, the change itself).\n\n"
+	      "limit (for exact counts, the change itself). Only the gated metrics decide:\n"
+	      "those a limit names, or without one, those gated by default.\n\n"
 	      "  -b, --baseline FILE         the baseline result (any result file)\n",
 	      out);
 	pmc_cli_compare_opts_help(out);
 	fputs("  -o, --output FILE           same as --report FILE\n"
 	      "  -h, --help                  display this help and exit\n\n"
 	      "Exit status: 0 pass; 1 regression beyond a threshold; 2 error (unreadable or\n"
-	      "invalid file, nothing compared, a unit mismatch, a gated metric without a\n"
-	      "value on one side, a --threshold or --metric that matched no metric with\n"
-	      "values, every row too short of runs to judge);\n"
+	      "invalid file, nothing compared, a unit mismatch, different commands or\n"
+	      "backends, no gated metric, a gated metric without a value on one side or\n"
+	      "with too few runs for the test to reach alpha, a --threshold or --metric\n"
+	      "that matched no metric with values, a limit without a unit);\n"
 	      "3 inconclusive, with --fail-on-inconclusive only.\n",
 	      out);
 }

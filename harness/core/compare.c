@@ -5,7 +5,8 @@
  *    distribution-free CI (Hodges & Lehmann 1963; Bauer 1972), so that it is a ratio;
  *  - Benjamini-Hochberg q-values across every tested row (Benjamini & Hochberg 1995);
  *  - a regression needs significance and the whole CI of the ratio beyond the threshold.
- * Deterministic rows (zero spread on both sides) skip the test and compare the values. */
+ * Exact rows (counts exact by construction, a simulator's, on both sides) skip the test
+ * and compare the values; equal readings of other counters are ties and go to the test. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -112,6 +113,11 @@ struct slot {
 struct ctx {
 	const struct pmc_compare_opts *o;
 	const char *old_name, *new_name; /* NULL: "the old result", "the new result" */
+	/* A limit names metrics: `gate` judges only those and the defaults' (gated_row()). */
+	bool names_metrics;
+	/* A simulator's result: its times and sizes measure the simulator, so only its
+	 * simulated counts are gated by default. */
+	bool simulator;
 	struct pmc_comparison *c;
 	char *err;
 	size_t errlen;
@@ -126,8 +132,6 @@ struct ctx {
 	size_t capused;
 	size_t maxn; /* the most samples of any compared metric */
 	/* Collected for the warnings, which are written once at the end. */
-	size_t untestable, no_ci;
-	size_t small_a, small_b; /* the smallest n seen among those rows */
 	size_t mux_low;
 	double mux_min;
 	const char *mux_metric, *mux_bench;
@@ -231,6 +235,30 @@ static int slot_of(struct ctx *x, const char *id, size_t *ret)
 	return 0;
 }
 
+/* The direction of an improvement: the registry's for a metric it knows (result files
+ * store "lower" for cpus-utilized, which has none), else the result's. */
+static int direction_of(const struct pmc_metric *m)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(m->id);
+
+	return info.id ? (int)info.direction : m->better;
+}
+
+/* Whether `gate` judges this metric of this benchmark (docs/compare.md, "What the gate
+ * judges"): a limit that names it, always; else only a metric gated by default, when a
+ * default the user set covers it or when no limit names any metric. */
+static bool gated_row(const struct ctx *x, const struct pmc_metric *m,
+		      enum pmc_threshold_origin origin)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(m->id);
+
+	if (origin == PMC_TH_NAMED)
+		return true;
+	if (!info.id || !info.gated || (x->simulator && !m->simulated))
+		return false;
+	return origin == PMC_TH_DEFAULT || !x->names_metrics;
+}
+
 static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m, size_t *ret)
 {
 	struct pmc_comparison *c = x->c;
@@ -246,7 +274,7 @@ static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m, s
 		memset(b, 0, sizeof(*b));
 		b->metric = s->id;
 		b->unit = m->unit;
-		b->better = m->better;
+		b->better = direction_of(m);
 		b->derived = m->derived;
 		b->cross_group = m->cross_group;
 		b->geo_old = b->geo_new = b->geo_ratio = NAN;
@@ -419,6 +447,12 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	row->block = blk;
 	if (om->simulated || (nm && nm->simulated))
 		c->blocks[blk].simulated = true;
+	{
+		enum pmc_threshold_origin origin;
+
+		pmc_thresholds_find(o->thresholds, nb->name, om->id, &origin);
+		row->gated = gated_row(x, om, origin);
+	}
 
 	if (na == 0 || nn == 0) {
 		int side = na == 0 ? 0 : 1;
@@ -446,15 +480,25 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	{
 		const struct pmc_threshold *th =
 		    pmc_thresholds_lookup(o->thresholds, nb->name, om->id);
-		int better = om->better == PMC_HIGHER_IS_BETTER ? 1 : -1;
+		int better = c->blocks[blk].better;
 
 		r = pmc_threshold_check_unit(th, om->id, om->unit, x->err, x->errlen);
 		if (r < 0)
 			return r;
+		if (better == PMC_NO_DIRECTION && row->gated && !th->sign) {
+			/* Gated, it must be able to regress: only a sign can say which way. */
+			pmc_err_set(
+			    x->err, x->errlen,
+			    "threshold %s=%s: metric '%s' has no direction (neither more "
+			    "nor less is better); write +%s or -%s to say which change is a "
+			    "regression",
+			    om->id, th->text, om->id, th->text, th->text);
+			return -EINVAL;
+		}
 		row->threshold = th;
 		row->bad = th->sign ? th->sign : -better;
 		/* Only a metric of the table has a known direction to contradict. */
-		if (th->sign && th->sign == better && !s->warned_sign &&
+		if (th->sign && better && th->sign == better && !s->warned_sign &&
 		    pmc_metric_lookup(om->id).id) {
 			s->warned_sign = true;
 			r = add_warning(c,
@@ -471,12 +515,13 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	return block_add_row(&c->blocks[blk], c->nrows - 1);
 }
 
-/* A side is deterministic when its counter is exact by construction (simulated), or when
- * its value did not vary over at least two runs: one run of a hardware counter says
- * nothing about its spread. */
-static bool deterministic(const struct pmc_metric *m, size_t n, const struct pmc_summary *s)
+/* A side is deterministic when its counter is exact by construction (a simulator's,
+ * status exact) and its value did not vary. Equal readings of a hardware or software
+ * counter, or of a clock, are not: they are ties of a quantity that can vary, and go to
+ * the test like any other (docs/compare.md, "The method"). */
+static bool deterministic(const struct pmc_metric *m, const struct pmc_summary *s)
 {
-	return s->min == s->max && (n >= 2 || all_exact_status(m));
+	return s->min == s->max && all_exact_status(m);
 }
 
 /* Where a row's statistics failed: in one side's summary, or in the comparison of both. */
@@ -514,9 +559,8 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		return -ERANGE;
 
 	/* Values that cannot vary on either side (see deterministic()) leave nothing to
-	 * test: a simulated count of one run against a constant hardware count of three
-	 * is compared directly too. */
-	if (deterministic(j->om, na, &row->old) && deterministic(j->nm, nn, &row->new)) {
+	 * test. */
+	if (deterministic(j->om, &row->old) && deterministic(j->nm, &row->new)) {
 		row->kind = PMC_ROW_EXACT;
 		if (row->old.median != 0)
 			row->ratio = row->new.median / row->old.median;
@@ -681,16 +725,6 @@ static int compute_rows(struct ctx *x)
 
 		if (row->kind != PMC_ROW_TESTED)
 			continue;
-		if (!row->testable) {
-			x->untestable++;
-			if (x->untestable == 1 ||
-			    row->old.n + row->new.n < x->small_a + x->small_b) {
-				x->small_a = row->old.n;
-				x->small_b = row->new.n;
-			}
-		}
-		if (!row->old.has_ci || !row->new.has_ci)
-			x->no_ci++;
 		if (!(row->old.min > 0 && row->new.min > 0))
 			x->nonpositive++;
 	}
@@ -767,6 +801,28 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
 		return;
 	}
 	row->verdict = beyond(row, side);
+}
+
+/* The notes and the verdict rules that follow the judgement: per-row notes on too few
+ * runs (benchstat's "need >= N samples"), and no verdict with a direction for a metric
+ * that has none. */
+static void annotate(const struct pmc_comparison *c, struct pmc_cmp_row *row)
+{
+	if (row->kind != PMC_ROW_TESTED)
+		return;
+	if (!row->testable) {
+		row->why = c->note_test;
+		return;
+	}
+	if (row->bad == 0 &&
+	    (row->verdict == PMC_VERDICT_REGRESSION || row->verdict == PMC_VERDICT_IMPROVEMENT)) {
+		/* cpus-utilized and the like: the change is shown, but neither way is worse. */
+		row->verdict = PMC_VERDICT_INCONCLUSIVE;
+		row->why = "changed, but the metric has no direction; name it with a signed limit";
+		return;
+	}
+	if (!row->why && (!row->old.has_ci || !row->new.has_ci))
+		row->why = c->note_ci;
 }
 
 static int fdr_adjust(struct pmc_comparison *c)
@@ -927,19 +983,6 @@ static int final_warnings(struct ctx *x, const struct pmc_result *a, const struc
 		r = env_warning(c, a, b);
 	if (r == 0)
 		r = counting_warning(x);
-	if (r == 0 && x->untestable)
-		r = add_warning(c,
-				"too few samples to detect a change at alpha=%g in %zu "
-				"row%s (smallest %zu+%zu): the test needs at least %zu runs per "
-				"side; these rows are inconclusive",
-				c->alpha, x->untestable, x->untestable == 1 ? "" : "s", x->small_a,
-				x->small_b, c->min_n_test);
-	if (r == 0 && x->no_ci)
-		r = add_warning(c,
-				"too few samples for a %g%% confidence interval of the "
-				"median in %zu row%s: it needs at least %zu runs per side",
-				c->confidence * 100, x->no_ci, x->no_ci == 1 ? "" : "s",
-				c->min_n_ci);
 	if (r == 0 && x->mux_low)
 		r = add_warning(c,
 				"%zu row%s counts scaled by multiplexing that ran less than "
@@ -1212,6 +1255,54 @@ static int check_requests(struct ctx *x)
 	return 0;
 }
 
+static bool is_simulator(const struct pmc_result *r)
+{
+	return r->backend && strcmp(r->backend, "valgrind") == 0;
+}
+
+/* Results of two backends count different things (a simulated machine against the real
+ * one): an error naming both, unless --force (docs/compare.md, "Mismatched inputs"). */
+static int check_backends(struct ctx *x, const struct pmc_result *a, const struct pmc_result *b)
+{
+	if (!a->backend || !b->backend || strcmp(a->backend, b->backend) == 0 || x->o->force)
+		return 0;
+	pmc_err_set(x->err, x->errlen,
+		    "%s was measured with the %.40s backend and %s with the %.40s backend: their "
+		    "counts are not alike%s; compare results of one backend, or pass --force",
+		    side_name(x, SIDE_OLD), a->backend, side_name(x, SIDE_NEW), b->backend,
+		    is_simulator(a) != is_simulator(b) ? " (simulated against hardware counts)"
+						       : "");
+	return -EINVAL;
+}
+
+/* Benchmarks paired by name that ran different commands compare two programs, not two
+ * versions of one: an error, unless --force. */
+static int check_command(struct ctx *x, const struct pmc_benchmark *ob,
+			 const struct pmc_benchmark *nb)
+{
+	if (!ob->command || !nb->command || strcmp(ob->command, nb->command) == 0 || x->o->force)
+		return 0;
+	pmc_err_set(x->err, x->errlen,
+		    "benchmark '%.100s' ran different commands: '%.120s' in %s, '%.120s' in %s; "
+		    "compare results of the same command, or pass --force",
+		    nb->name, ob->command, side_name(x, SIDE_OLD), nb->command,
+		    side_name(x, SIDE_NEW));
+	return -EINVAL;
+}
+
+/* A baseline written after the new result suggests the arguments were swapped. Both
+ * times are ISO 8601 UTC of one format (docs/result-schema.md), which sort as text. */
+static int check_created(struct ctx *x, const struct pmc_result *a, const struct pmc_result *b)
+{
+	if (!a->created || !b->created || strlen(a->created) != strlen(b->created) ||
+	    strcmp(a->created, b->created) <= 0)
+		return 0;
+	return add_warning(x->c,
+			   "%s (the baseline) was created after %s (%.40s, later than %.40s): "
+			   "are the arguments swapped?",
+			   side_name(x, SIDE_OLD), side_name(x, SIDE_NEW), a->created, b->created);
+}
+
 static void list_names(char *buf, size_t len, const struct pmc_result *r)
 {
 	size_t off = 0;
@@ -1273,6 +1364,16 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	c->fdr = !opts->no_fdr;
 	c->min_n_test = pmc_compare_min_n_test(c->alpha);
 	c->min_n_ci = pmc_compare_min_n_ci(c->confidence);
+	snprintf(c->note_test, sizeof(c->note_test),
+		 "need >= %zu runs per side to detect a difference at alpha=%g", c->min_n_test,
+		 c->alpha);
+	snprintf(c->note_ci, sizeof(c->note_ci), "need >= %zu runs per side for a %g%% interval",
+		 c->min_n_ci, c->confidence * 100);
+	x.names_metrics = pmc_thresholds_names_metrics(opts->thresholds);
+	x.simulator = is_simulator(old_r) || is_simulator(new_r);
+	r = check_backends(&x, old_r, new_r);
+	if (r < 0)
+		goto fail_maps;
 
 	r = pmc_hashmap_init(&names, new_r->nbench);
 	if (r < 0)
@@ -1299,9 +1400,10 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		if (pair[i] != SIZE_MAX)
 			c->ncommon++;
 	}
-	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1) {
+	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1 && opts->force) {
 		/* Two runs of one command each (`run -o a.json -- ./old`, `... ./new`) are
-		 * an A/B comparison even though the commands differ. */
+		 * an A/B comparison when the user says so: without --force, results of
+		 * different commands are an error (check_commands()). */
 		pair[0] = 0;
 		c->ncommon = 1;
 		r = add_warning(c, "comparing the only benchmark of each result: '%s' with '%s'",
@@ -1311,6 +1413,16 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	}
 	c->nonly_old = old_r->nbench - c->ncommon;
 	c->nonly_new = new_r->nbench - c->ncommon;
+	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1) {
+		pmc_err_set(err, errlen,
+			    "%s and %s measure different benchmarks ('%.100s' and '%.100s'): "
+			    "compare results of the same command, or pass --force to compare "
+			    "the two anyway",
+			    side_name(&x, SIDE_OLD), side_name(&x, SIDE_NEW),
+			    old_r->benchmarks[0].name, new_r->benchmarks[0].name);
+		r = -EINVAL;
+		goto fail_maps;
+	}
 	if (c->ncommon == 0) {
 		char a[160], b[160];
 
@@ -1324,6 +1436,16 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		r = -ENODATA;
 		goto fail_maps;
 	}
+	for (size_t i = 0; i < old_r->nbench; i++) {
+		if (pair[i] == SIZE_MAX)
+			continue;
+		r = check_command(&x, &old_r->benchmarks[i], &new_r->benchmarks[pair[i]]);
+		if (r < 0)
+			goto fail_maps;
+	}
+	r = check_created(&x, old_r, new_r);
+	if (r < 0)
+		goto fail_maps;
 	for (size_t i = 0; i < old_r->nbench; i++) {
 		if (pair[i] == SIZE_MAX)
 			continue;
@@ -1365,11 +1487,22 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 			goto fail_maps;
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
-		const struct pmc_cmp_row *row = &c->rows[i];
+		struct pmc_cmp_row *row = &c->rows[i];
 
-		judge(&c->rows[i], c->alpha, c->fdr);
+		judge(row, c->alpha, c->fdr);
+		annotate(c, row);
 		if (row->kind != PMC_ROW_MISSING)
 			c->counts[row->verdict]++;
+		if (!row->gated)
+			continue;
+		c->ngated++;
+		if (row->kind == PMC_ROW_MISSING) {
+			c->ngated_missing++;
+			continue;
+		}
+		c->gated_counts[row->verdict]++;
+		if (row->kind == PMC_ROW_TESTED && !row->testable && c->nundetectable++ == 0)
+			c->undetectable = row;
 		if (row->kind == PMC_ROW_EXACT || (row->kind == PMC_ROW_TESTED && row->testable))
 			c->njudged++;
 	}
@@ -1435,6 +1568,8 @@ int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 			continue;
 		olds[k] = r->benchmarks[ref];
 		olds[k].name = r->benchmarks[i].name;
+		/* Comparing different commands is the point here. */
+		olds[k].command = r->benchmarks[i].command;
 		news[k++] = r->benchmarks[i];
 	}
 	a = *r;

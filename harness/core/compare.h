@@ -32,17 +32,21 @@ struct pmc_cmp_row {
 	bool mwu_exact;	  /* p from the exact distribution */
 	bool testable;	  /* the smallest possible p is below alpha at these n */
 	bool significant; /* p (or q) < alpha; exact rows: any difference */
-	int bad;	  /* +1 or -1: the direction of change that is a regression */
+	int bad;	  /* +1 or -1: the direction of change that is a regression; 0 for a
+			   * metric without a direction and no signed limit */
+	bool gated;	  /* `gate` judges it (docs/compare.md, "What the gate judges") */
 	const struct pmc_threshold *threshold;
 	double limit_rel; /* the threshold as a fraction of the old median (NAN if none) */
 	enum pmc_verdict verdict;
-	const char *why; /* short reason behind an inconclusive verdict, or NULL */
+	/* A short note: why the verdict is inconclusive, or what more runs would give
+	 * ("need >= 4 runs per side to detect a difference"); NULL when none. */
+	const char *why;
 };
 
 struct pmc_cmp_block {
 	const char *metric; /* borrowed */
 	const char *unit;   /* borrowed */
-	int better;	    /* enum pmc_better, from the old side */
+	int better;	    /* enum pmc_better: the registry's, else the old side's */
 	bool simulated;	    /* on either side */
 	bool derived, cross_group;
 	size_t *rows; /* indexes into pmc_comparison.rows, in benchmark order */
@@ -68,9 +72,20 @@ struct pmc_comparison {
 	bool fdr;
 	size_t min_n_test; /* per side, for a p below alpha (equal sizes) */
 	size_t min_n_ci;   /* per side, for a CI of the median at the confidence */
-	/* Rows a verdict could come from: exact ones, and tested ones with enough runs for
-	 * the test. 0 when every row is short of runs: nothing was judged. */
+	/* Gated rows a verdict could come from: exact ones, and tested ones with enough runs
+	 * for the test. 0 when every gated row is short of runs: nothing was judged. */
 	size_t njudged;
+	/* What `gate` decides on: the gated rows, their verdicts, those without a value on
+	 * one side, and those whose runs are too few for the test ever to be significant
+	 * (the first of them in undetectable). */
+	size_t ngated;
+	size_t gated_counts[PMC_VERDICT_COUNT];
+	size_t ngated_missing;
+	size_t nundetectable;
+	const struct pmc_cmp_row *undetectable;
+	/* The per-row notes, in the style of benchstat: runs per side needed for the test to
+	 * reach alpha, and for a CI of the median at the confidence. */
+	char note_test[80], note_ci[80];
 	/* The --threshold metrics (by id; "*" is not one) and --metric patterns that matched
 	 * no row with values on both sides, one line each saying which and why ("threshold
 	 * 'instructions=+1%' checked nothing: ..."). Each is also among the warnings; `gate`

@@ -1,6 +1,8 @@
-/* The gate decision (gate.h). A gate must not pass when it checked nothing: a limit that
- * matched no metric, a gated metric without a value on one side, or rows all too short
- * of runs for the test are errors (docs/compare.md, "Errors and exit status"). */
+/* The gate decision (gate.h). The gate judges the gated rows only (docs/compare.md,
+ * "What the gate judges"). It must not pass when it checked nothing: a limit that matched
+ * no metric, no gated row at all, a gated metric without a value on one side, or a gated
+ * row whose runs are too few for the test ever to be significant are errors
+ * (docs/compare.md, "Errors and exit status"). */
 #include <errno.h>
 #include <stdio.h>
 
@@ -32,34 +34,54 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 			pmc_err_set(err, errlen, "%s", c->unchecked[0]);
 		else
 			pmc_err_set(err, errlen, "%s (and %zu more: see the warnings)",
-				 c->unchecked[0], c->nunchecked - 1);
-	} else if (c->nmissing) {
+				    c->unchecked[0], c->nunchecked - 1);
+	} else if (c->ngated == 0) {
+		/* Nothing the gate judges: a pass would say nothing. */
+		outcome = PMC_GATE_ERROR;
+		reason = PMC_GATE_REASON_UNCHECKED;
+		pmc_err_set(
+		    err, errlen,
+		    "nothing to gate: no compared metric is gated by default (docs/metrics.md) "
+		    "or named by a limit; name the metrics to judge, e.g. --threshold "
+		    "%s=+5%%",
+		    c->nrows ? c->rows[0].metric : "task-clock");
+	} else if (c->ngated_missing) {
 		const struct pmc_cmp_row *m = NULL;
 
 		for (size_t i = 0; i < c->nrows && !m; i++)
-			if (c->rows[i].kind == PMC_ROW_MISSING)
+			if (c->rows[i].kind == PMC_ROW_MISSING && c->rows[i].gated)
 				m = &c->rows[i];
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_MISSING;
 		pmc_err_set(err, errlen,
-			 "%zu gated row%s a value on one side (e.g. metric '%s' of '%s' in "
-			 "the %s result): the gate cannot check %s; leave the metric out with "
-			 "--metric or measure it on both sides",
-			 c->nmissing, c->nmissing == 1 ? " lacks" : "s lack", m->metric, m->bench,
-			 m->missing_old ? "old" : "new", c->nmissing == 1 ? "it" : "them");
-	} else if (c->njudged == 0) {
-		/* Every row is inconclusive for want of runs: a pass would say nothing. */
+			    "%zu gated row%s a value on one side (e.g. metric '%s' of '%s' in "
+			    "the %s result): the gate cannot check %s; leave the metric out with "
+			    "--metric or measure it on both sides",
+			    c->ngated_missing, c->ngated_missing == 1 ? " lacks" : "s lack",
+			    m->metric, m->bench, m->missing_old ? "old" : "new",
+			    c->ngated_missing == 1 ? "it" : "them");
+	} else if (c->nundetectable) {
+		/* With these runs no p can fall below alpha: the row can never fail, so a
+		 * pass would be empty (docs/compare.md, "Sample sizes"). */
+		const struct pmc_cmp_row *u = c->undetectable;
+		char more[64] = "";
+
+		if (c->nundetectable > 1)
+			snprintf(more, sizeof(more), " (and %zu more gated row%s)",
+				 c->nundetectable - 1, c->nundetectable == 2 ? "" : "s");
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
-		pmc_err_set(err, errlen,
-			 "nothing could be judged: every row has too few runs (need at least %zu "
-			 "per side for the test, or exact counts); record more runs, e.g. "
-			 "'pmcbench run -r 10'",
-			 c->min_n_test);
-	} else if (c->counts[PMC_VERDICT_REGRESSION]) {
+		pmc_err_set(
+		    err, errlen,
+		    "metric '%s' of '%s' has %zu+%zu runs%s: too few for any difference to be "
+		    "significant at alpha=%g; need >= %zu runs per side: record more, e.g. "
+		    "'pmcbench run -r %zu'",
+		    u->metric, u->bench, u->old.n, u->new.n, more, c->alpha, c->min_n_test,
+		    c->min_n_test < 10 ? 10 : c->min_n_test);
+	} else if (c->gated_counts[PMC_VERDICT_REGRESSION]) {
 		outcome = PMC_GATE_REGRESSION;
 		reason = PMC_GATE_REASON_REGRESSION;
-	} else if (c->counts[PMC_VERDICT_INCONCLUSIVE] &&
+	} else if (c->gated_counts[PMC_VERDICT_INCONCLUSIVE] &&
 		   PMC_OPTS_GET(opts, fail_on_inconclusive, false)) {
 		outcome = PMC_GATE_INCONCLUSIVE;
 		reason = PMC_GATE_REASON_INCONCLUSIVE;

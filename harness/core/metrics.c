@@ -10,6 +10,11 @@
 #define LOWER PMC_LOWER_IS_BETTER
 #define HIGHER PMC_HIGHER_IS_BETTER
 #define NONE PMC_NO_DIRECTION
+/* Gated by default: `gate` without a limit that names metrics judges the metrics that
+ * measure work or its cost (times, instructions, cycles, misses, page faults, memory);
+ * the others are reported only (docs/metrics.md, "Gated by default"). */
+#define GATED true
+#define REPORTED false
 /* Kinds. */
 #define EVENT PMC_METRIC_EVENT
 #define TIME PMC_METRIC_TIME
@@ -31,31 +36,34 @@
  * every cache and operation (tools/perf/util/evsel.c names them this way). The kernel
  * decides which combinations exist; the table knows all of them. */
 #define PMC_HW_CACHE_OPS(X, c, d)                                                                  \
-	X(c "-loads", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " loads")                        \
-	X(c "-load-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " load misses")            \
-	X(c "-stores", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " stores")                      \
-	X(c "-store-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " store misses")          \
-	X(c "-prefetches", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " prefetches")              \
-	X(c "-prefetch-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, d " prefetch misses")
+	X(c "-loads", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW, d " loads")              \
+	X(c "-load-misses", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW, d " load misses")     \
+	X(c "-stores", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW, d " stores")            \
+	X(c "-store-misses", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW, d " store misses")   \
+	X(c "-prefetches", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW, d " prefetches")    \
+	X(c "-prefetch-misses", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                   \
+	  d " prefetch misses")
 
-/* Columns: id, unit, direction, kind, derivation, display, description. */
+/* Columns: id, unit, direction, gated by default, kind, derivation, display, description. */
 #define PMC_METRICS(X)                                                                             \
 	/* Generic hardware events (PERF_TYPE_HARDWARE). */                                        \
-	X("cycles", "count", LOWER, EVENT, MEASURED, OWN_ROW, "CPU cycles")                        \
-	X("instructions", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                \
+	X("cycles", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW, "CPU cycles")                 \
+	X("instructions", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                         \
 	  "instructions retired (executed, when simulated)")                                       \
-	X("cache-references", "count", LOWER, EVENT, MEASURED, OWN_ROW,                            \
+	X("cache-references", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,                  \
 	  "cache accesses (usually the LLC)")                                                      \
-	X("cache-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                \
+	X("cache-misses", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                         \
 	  "cache misses (usually the LLC)")                                                        \
-	X("branches", "count", LOWER, EVENT, MEASURED, OWN_ROW, "branch instructions retired")     \
-	X("branch-misses", "count", LOWER, EVENT, MEASURED, OWN_ROW, "mispredicted branches")      \
-	X("bus-cycles", "count", LOWER, EVENT, MEASURED, OWN_ROW, "bus cycles")                    \
-	X("stalled-cycles-frontend", "count", LOWER, EVENT, MEASURED, OWN_ROW,                     \
+	X("branches", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                             \
+	  "branch instructions retired")                                                           \
+	X("branch-misses", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                        \
+	  "mispredicted branches")                                                                 \
+	X("bus-cycles", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW, "bus cycles")          \
+	X("stalled-cycles-frontend", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,           \
 	  "cycles the front end issued nothing")                                                   \
-	X("stalled-cycles-backend", "count", LOWER, EVENT, MEASURED, OWN_ROW,                      \
+	X("stalled-cycles-backend", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,            \
 	  "cycles the back end retired nothing")                                                   \
-	X("ref-cycles", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                  \
+	X("ref-cycles", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                           \
 	  "reference cycles, unaffected by frequency scaling")                                     \
 	/* Generic hardware cache events (PERF_TYPE_HW_CACHE). */                                  \
 	PMC_HW_CACHE_OPS(X, "L1-dcache", "L1 data cache")                                          \
@@ -66,71 +74,81 @@
 	PMC_HW_CACHE_OPS(X, "branch", "branch prediction unit")                                    \
 	PMC_HW_CACHE_OPS(X, "node", "local NUMA node memory")                                      \
 	/* Software events (PERF_TYPE_SOFTWARE). */                                                \
-	X("task-clock", "ns", LOWER, EVENT, MEASURED, OWN_ROW, "CPU time of the task")             \
-	X("cpu-clock", "ns", LOWER, EVENT, MEASURED, OWN_ROW, "CPU time, from the per-CPU clock")  \
-	X("page-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW, "page faults")                  \
-	X("minor-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW,                                \
+	X("task-clock", "ns", LOWER, GATED, EVENT, MEASURED, OWN_ROW, "CPU time of the task")      \
+	X("cpu-clock", "ns", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                               \
+	  "CPU time, from the per-CPU clock")                                                      \
+	X("page-faults", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW, "page faults")           \
+	X("minor-faults", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                         \
 	  "page faults served without I/O")                                                        \
-	X("major-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW, "page faults that needed I/O") \
-	X("context-switches", "count", LOWER, EVENT, MEASURED, OWN_ROW, "context switches")        \
-	X("cpu-migrations", "count", LOWER, EVENT, MEASURED, OWN_ROW, "moves to another CPU")      \
-	X("alignment-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW, "alignment faults")        \
-	X("emulation-faults", "count", LOWER, EVENT, MEASURED, OWN_ROW,                            \
+	X("major-faults", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                         \
+	  "page faults that needed I/O")                                                           \
+	X("context-switches", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,                  \
+	  "context switches")                                                                      \
+	X("cpu-migrations", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,                    \
+	  "moves to another CPU")                                                                  \
+	X("alignment-faults", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,                  \
+	  "alignment faults")                                                                      \
+	X("emulation-faults", "count", LOWER, REPORTED, EVENT, MEASURED, OWN_ROW,                  \
 	  "instruction emulation faults")                                                          \
 	/* From wait4() of the measured process; shown after the counters, in this order, as       \
 	 * perf shows the elapsed time after them. */                                              \
-	X("wall-time", "ns", LOWER, TIME, MEASURED, TRAILER, "elapsed real time")                  \
-	X("user-time", "ns", LOWER, TIME, MEASURED, TRAILER, "CPU time in user mode (rusage)")     \
-	X("system-time", "ns", LOWER, TIME, MEASURED, TRAILER, "CPU time in the kernel (rusage)")  \
-	X("max-rss", "bytes", LOWER, SIZE, MEASURED, TRAILER, "peak resident set size (rusage)")   \
+	X("wall-time", "ns", LOWER, GATED, TIME, MEASURED, TRAILER, "elapsed real time")           \
+	X("user-time", "ns", LOWER, GATED, TIME, MEASURED, TRAILER,                                \
+	  "CPU time in user mode (rusage)")                                                        \
+	X("system-time", "ns", LOWER, REPORTED, TIME, MEASURED, TRAILER,                           \
+	  "CPU time in the kernel (rusage)")                                                       \
+	X("max-rss", "bytes", LOWER, GATED, SIZE, MEASURED, TRAILER,                               \
+	  "peak resident set size (rusage)")                                                       \
 	/* Derived from other metrics of the same run (docs/metrics.md has the formulas). */       \
-	X("ipc", "ratio", HIGHER, DERIVED, RATIO("instructions", "cycles", 1.0),                   \
+	X("ipc", "ratio", HIGHER, REPORTED, DERIVED, RATIO("instructions", "cycles", 1.0),         \
 	  BESIDE("instructions", " insn per cycle"), "instructions per cycle")                     \
-	X("branch-miss-rate", "percent", LOWER, DERIVED,                                           \
+	X("branch-miss-rate", "percent", LOWER, REPORTED, DERIVED,                                 \
 	  RATIO("branch-misses", "branches", 100.0), BESIDE("branch-misses", "% of all branches"), \
 	  "mispredicted branches per branch")                                                      \
-	X("cache-miss-rate", "percent", LOWER, DERIVED,                                            \
+	X("cache-miss-rate", "percent", LOWER, REPORTED, DERIVED,                                  \
 	  RATIO("cache-misses", "cache-references", 100.0),                                        \
 	  BESIDE("cache-misses", "% of all cache refs"), "cache misses per cache reference")       \
-	/* No natural direction: gates take it as lower is better, so that they flag a             \
-	 * program that burns more CPU time per second of wall time (docs/metrics.md). */          \
-	X("cpus-utilized", "CPUs", NONE, DERIVED, RATIO("task-clock", "wall-time", 1.0),           \
+	/* No natural direction: a change of it is reported, never judged better or worse,         \
+	 * unless a signed limit names it (docs/metrics.md). */                                    \
+	X("cpus-utilized", "CPUs", NONE, REPORTED, DERIVED, RATIO("task-clock", "wall-time", 1.0), \
 	  BESIDE("task-clock", " CPUs utilized"), "CPU time per wall time")                        \
-	X("ghz", "GHz", HIGHER, DERIVED, RATIO("cycles", "task-clock", 1.0),                       \
+	X("ghz", "GHz", HIGHER, REPORTED, DERIVED, RATIO("cycles", "task-clock", 1.0),             \
 	  BESIDE("cycles", " GHz"), "cycles per nanosecond of CPU time")                           \
 	/* Simulated by valgrind (cachegrind/callgrind, counters/valgrind.h); "instructions"       \
 	 * and "branch-misses" are shared with the events above. */                                \
-	X("data-reads", "count", LOWER, SIMULATED, MEASURED, OWN_ROW, "memory reads (simulated)")  \
-	X("data-writes", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                             \
+	X("data-reads", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                       \
+	  "memory reads (simulated)")                                                              \
+	X("data-writes", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                      \
 	  "memory writes (simulated)")                                                             \
-	X("I1-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                               \
+	X("I1-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                        \
 	  "L1 instruction cache misses (simulated)")                                               \
-	X("LLi-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                              \
+	X("LLi-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                       \
 	  "last-level cache misses by instruction fetches (simulated)")                            \
-	X("D1-read-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                          \
+	X("D1-read-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                   \
 	  "L1 data cache read misses (simulated)")                                                 \
-	X("LLd-read-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                         \
+	X("LLd-read-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                  \
 	  "last-level cache misses by data reads (simulated)")                                     \
-	X("D1-write-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                         \
+	X("D1-write-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                  \
 	  "L1 data cache write misses (simulated)")                                                \
-	X("LLd-write-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                        \
+	X("LLd-write-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                 \
 	  "last-level cache misses by data writes (simulated)")                                    \
-	X("branch-cond", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                             \
+	X("branch-cond", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                      \
 	  "conditional branches (simulated)")                                                      \
-	X("branch-cond-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                      \
+	X("branch-cond-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,               \
 	  "mispredicted conditional branches (simulated)")                                         \
-	X("branch-indirect", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                         \
+	X("branch-indirect", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                  \
 	  "indirect branches (simulated)")                                                         \
-	X("branch-indirect-misses", "count", LOWER, SIMULATED, MEASURED, OWN_ROW,                  \
+	X("branch-indirect-misses", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,           \
 	  "mispredicted indirect branches (simulated)")                                            \
-	X("est-cycles", "count", LOWER, SIMULATED, BY_BACKEND, OWN_ROW,                            \
+	X("est-cycles", "count", LOWER, GATED, SIMULATED, BY_BACKEND, OWN_ROW,                     \
 	  "estimated cycles: L1 hits + 5 x LL hits + 35 x memory accesses (simulated)")
 
-#define PMC_METRIC_ROW(id_, unit_, dir_, kind_, derivation_, display_, desc_)                      \
+#define PMC_METRIC_ROW(id_, unit_, dir_, gated_, kind_, derivation_, display_, desc_)              \
 	{.id = id_,                                                                                \
 	 .unit = unit_,                                                                            \
 	 .direction = dir_,                                                                        \
 	 .better = (dir_) == NONE ? LOWER : (dir_),                                                \
+	 .gated = gated_,                                                                          \
 	 .kind = kind_,                                                                            \
 	 derivation_,                                                                              \
 	 display_,                                                                                 \
@@ -228,6 +246,11 @@ const char *pmc_metric_info_unit(const struct pmc_metric_info *info)
 enum pmc_better pmc_metric_info_direction(const struct pmc_metric_info *info)
 {
 	return info ? info->direction : PMC_NO_DIRECTION;
+}
+
+bool pmc_metric_info_gated(const struct pmc_metric_info *info)
+{
+	return info && info->gated;
 }
 
 enum pmc_metric_kind pmc_metric_info_kind(const struct pmc_metric_info *info)

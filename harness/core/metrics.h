@@ -12,9 +12,13 @@ struct pmc_metric_info {
 	const char *id;
 	const char *unit;	   /* "count", "ns", "bytes", "ratio", "percent", "GHz", "CPUs" */
 	enum pmc_better direction; /* PMC_NO_DIRECTION for ratios without one */
-	/* The direction comparisons and gates use: a metric without one is taken as lower
-	 * is better (docs/metrics.md, cpus-utilized). Never PMC_NO_DIRECTION. */
+	/* The direction a result file stores ("lower" or "higher"; its schema has no
+	 * "none"): a metric without one is stored as lower is better. Comparisons use
+	 * direction, not this. Never PMC_NO_DIRECTION. */
 	enum pmc_better better;
+	/* Judged by `gate` when no limit names metrics (docs/metrics.md, "Gated by
+	 * default"). */
+	bool gated;
 	enum pmc_metric_kind kind;
 	/* Computed from other metrics of the run: by pmc_benchmark_derive() when num is
 	 * set (scale * num / den), else by the backend that has the inputs (est-cycles). */

@@ -76,7 +76,7 @@ static const struct suffix suffixes[] = {
     {"s", 1e9, false, PMC_TUNIT_TIME},
 };
 
-#define LIMIT_EXAMPLES "write a limit such as 5%, +1%, -2%, +2MiB, 10ms or +1000"
+#define LIMIT_EXAMPLES "write a limit such as 5%, +1%, -2%, +2MiB, 10ms or +1k"
 
 /* Parses the limit in text; what and col0 only shape the message: what names the whole
  * input, col0 is the 0-based column of text within it. */
@@ -107,9 +107,17 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 		return -EINVAL;
 	}
 	if (*end == '\0') {
-		th.absolute = true;
-		th.limit = v;
-		th.unit = PMC_TUNIT_PLAIN;
+		/* A bare number was silently absolute in the metric's unit: task-clock=5 was
+		 * 5 ns where 5% was meant. Say which (docs/compare.md, "Thresholds"). */
+		int len = (int)(end - p);
+
+		pmc_err_set(
+		    err, errlen,
+		    "%s: column %zu: '%s' has no unit; write %.*s%% for a relative limit, or "
+		    "give an absolute one its unit (%.*sns, %.*sms, %.*sKiB, or %.*sk for a count)",
+		    what, col0 + (size_t)(p - text) + 1, text, len, p, len, p, len, p, len, p, len,
+		    p);
+		return -EINVAL;
 	} else {
 		const struct suffix *s = NULL;
 
@@ -117,15 +125,24 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 			if (strcmp(end, suffixes[i].name) == 0)
 				s = &suffixes[i];
 		if (!s) {
-			pmc_err_set(err, errlen,
-				 "%s: column %zu: unknown unit '%s'; use %%, K, M, G, B, KiB, MiB, "
-				 "GiB, ns, us, ms or s",
-				 what, col0 + (size_t)(end - text) + 1, end);
+			pmc_err_set(
+			    err, errlen,
+			    "%s: column %zu: unknown unit '%s'; use %%, K, M, G, B, KiB, MiB, "
+			    "GiB, ns, us, ms or s",
+			    what, col0 + (size_t)(end - text) + 1, end);
 			return -EINVAL;
 		}
 		th.absolute = !s->relative;
 		th.limit = v * s->factor;
 		th.unit = s->unit;
+	}
+	if (!isfinite(th.limit)) {
+		/* 1e308G is a finite number times 1e9: an infinite limit can never be
+		 * exceeded, so the metric could never regress. */
+		pmc_err_set(err, errlen,
+			    "%s: column %zu: '%s' is too large: the limit overflows a double; %s",
+			    what, col0 + 1, text, LIMIT_EXAMPLES);
+		return -EINVAL;
 	}
 	if (!th.absolute && th.limit >= 1.0 && th.sign < 0) {
 		/* A value cannot fall by 100% or more without going negative. */
@@ -158,11 +175,22 @@ int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, 
 int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, const char *unit,
 			     char *err, size_t errlen)
 {
-	static const char *const names[] = {"a plain number", "a size in bytes", "a time"};
+	static const char *const names[] = {"a count", "a size in bytes", "a time"};
 	const char *need = NULL;
 
-	if (!t->absolute || t->unit == PMC_TUNIT_PLAIN)
+	if (!t->absolute)
 		return 0;
+	if (t->unit == PMC_TUNIT_PLAIN) {
+		/* K, M and G scale a count: 5k ns would be a time written without its unit. */
+		if (!unit || (strcmp(unit, "ns") != 0 && strcmp(unit, "bytes") != 0))
+			return 0;
+		pmc_err_set(err, errlen,
+			    "threshold %s=%s is a count, but metric '%s' is in %s; give a limit in "
+			    "%s or a percentage",
+			    metric, t->text, metric, unit,
+			    strcmp(unit, "ns") ? "B, KiB, MiB or GiB" : "ns, us, ms or s");
+		return -EINVAL;
+	}
 	if (t->unit == PMC_TUNIT_BYTES)
 		need = "bytes";
 	else if (t->unit == PMC_TUNIT_TIME)
@@ -350,13 +378,18 @@ static const struct pmc_threshold *rules_find(const struct metric_rule *r, size_
 	return NULL;
 }
 
-const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t, const char *bench,
-						  const char *metric)
+const struct pmc_threshold *pmc_thresholds_find(const struct pmc_thresholds *t, const char *bench,
+						const char *metric,
+						enum pmc_threshold_origin *ret_origin)
 {
 	const struct pmc_threshold *bench_default = NULL, *th;
+	enum pmc_threshold_origin origin = PMC_TH_NAMED;
 
-	if (!t)
-		return &builtin_default;
+	if (!t) {
+		th = &builtin_default;
+		origin = PMC_TH_BUILTIN;
+		goto out;
+	}
 	for (size_t i = 0; i < t->nbenches; i++) {
 		const struct bench_rule *b = &t->benches[i];
 
@@ -364,21 +397,46 @@ const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t
 			continue;
 		th = rules_find(b->metrics, b->nmetrics, metric);
 		if (th)
-			return th;
+			goto out;
 		if (b->has_default && !bench_default)
 			bench_default = &b->def;
 	}
 	th = rules_find(t->cli, t->ncli, metric);
+	if (!th)
+		th = rules_find(t->file, t->nfile, metric);
 	if (th)
-		return th;
-	th = rules_find(t->file, t->nfile, metric);
-	if (th)
-		return th;
+		goto out;
+	origin = PMC_TH_DEFAULT;
 	if (bench_default)
-		return bench_default;
-	if (t->has_cli_default)
-		return &t->cli_default;
-	if (t->has_file_default)
-		return &t->file_default;
-	return &builtin_default;
+		th = bench_default;
+	else if (t->has_cli_default)
+		th = &t->cli_default;
+	else if (t->has_file_default)
+		th = &t->file_default;
+	else {
+		th = &builtin_default;
+		origin = PMC_TH_BUILTIN;
+	}
+out:
+	if (ret_origin)
+		*ret_origin = origin;
+	return th;
+}
+
+const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t, const char *bench,
+						  const char *metric)
+{
+	return pmc_thresholds_find(t, bench, metric, NULL);
+}
+
+bool pmc_thresholds_names_metrics(const struct pmc_thresholds *t)
+{
+	if (!t)
+		return false;
+	if (t->ncli || t->nfile)
+		return true;
+	for (size_t i = 0; i < t->nbenches; i++)
+		if (t->benches[i].nmetrics)
+			return true;
+	return false;
 }

@@ -16,7 +16,7 @@
 
 /* What the number of an absolute threshold was written in; it must suit the metric. */
 enum pmc_threshold_unit {
-	PMC_TUNIT_PLAIN, /* a bare number (or K/M/G): in the metric's own unit */
+	PMC_TUNIT_PLAIN, /* a count (K/M/G, or a percentage): for metrics in counts */
 	PMC_TUNIT_BYTES, /* B, KiB, MiB, GiB: the metric must be in bytes */
 	PMC_TUNIT_TIME,	 /* ns, us, ms, s: the metric must be in ns */
 };
@@ -31,8 +31,9 @@ struct pmc_threshold {
 	char text[32]; /* as written, for reports ("+1%", "2MiB") */
 };
 
-/* Parses one limit ("5%", "+1%", "-0.5%", "+2MiB", "10ms", "+1000", "5M").
- * Returns 0, or -EINVAL with one line in err naming the text, the column and the fix. */
+/* Parses one limit ("5%", "+1%", "-0.5%", "+2MiB", "10ms", "+1k", "5M"). A bare number
+ * has no unit and is refused, as is a limit that is not finite once scaled. Returns 0,
+ * or -EINVAL with one line in err naming the text, the column and the fix. */
 int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, size_t errlen);
 
 /* Checks that an absolute threshold suits a metric unit ("count", "ns", "bytes", ...).
@@ -71,6 +72,25 @@ int pmc_thresholds_set_bench_metric(struct pmc_thresholds *t, size_t idx, const 
  * t may be NULL (the built-in default). The pointer stays valid while t lives. */
 const struct pmc_threshold *pmc_thresholds_lookup(const struct pmc_thresholds *t, const char *bench,
 						  const char *metric);
+
+/* Where the limit of a metric came from; it decides whether `gate` judges the metric
+ * (docs/compare.md, "What the gate judges"). */
+enum pmc_threshold_origin {
+	PMC_TH_NAMED,	/* a rule names the metric: --threshold ID=, a file's "metrics" */
+	PMC_TH_DEFAULT, /* a default the user set: '*=', a file's or a matching entry's "default" */
+	PMC_TH_BUILTIN, /* nothing applies: the built-in 5% */
+};
+
+/* pmc_thresholds_lookup(), also saying where the limit came from (ret_origin may be
+ * NULL). */
+const struct pmc_threshold *pmc_thresholds_find(const struct pmc_thresholds *t, const char *bench,
+						const char *metric,
+						enum pmc_threshold_origin *ret_origin);
+
+/* Whether any rule of t names a metric (a --threshold ID=, or "metrics" anywhere in the
+ * file): then `gate` judges only the metrics named and those a default set by the user
+ * covers. */
+bool pmc_thresholds_names_metrics(const struct pmc_thresholds *t);
 
 /* The --threshold arguments that name a metric (not "*"), in the order first given: how
  * many there are, and the i-th one's metric id (the pointer stays valid while t lives)

@@ -55,16 +55,18 @@ PMC_API const char *pmc_verdict_name(enum pmc_verdict v);
 
 enum pmc_row_kind {
 	PMC_ROW_TESTED,	 /* both sides have samples: Mann-Whitney U and the ratio CI */
-	PMC_ROW_EXACT,	 /* zero spread on both sides: compared directly, no p-value */
+	PMC_ROW_EXACT,	 /* exact counts (a simulator's) on both sides, no spread: compared
+			  * directly, no p-value */
 	PMC_ROW_MISSING, /* no value on one side (unsupported, denied or absent): no verdict */
 };
 
 struct pmc_compare_opts {
-	size_t sz;		    /* sizeof(struct pmc_compare_opts) */
-	double alpha;		    /* significance level, 0 < alpha < 1; 0 means 0.05 */
-	double confidence;	    /* of every CI, 0 < confidence < 1; 0 means 0.95 */
-	bool no_fdr;		    /* judge raw p-values instead of Benjamini-Hochberg q-values */
-	bool force;		    /* allow a simulated metric against a hardware one */
+	size_t sz;	   /* sizeof(struct pmc_compare_opts) */
+	double alpha;	   /* significance level, 0 < alpha < 1; 0 means 0.05 */
+	double confidence; /* of every CI, 0 < confidence < 1; 0 means 0.95 */
+	bool no_fdr;	   /* judge raw p-values instead of Benjamini-Hochberg q-values */
+	bool force;	   /* allow results of different backends or commands, and a simulated
+			    * metric against a hardware one */
 	const char *const *metrics; /* fnmatch patterns selecting metric ids; NULL: all */
 	size_t nmetrics;
 	const struct pmc_thresholds *thresholds; /* NULL: the built-in default, 5% */
@@ -82,8 +84,9 @@ struct pmc_cmp_row;
 /* Compares new_r against old_r, pairing benchmarks by name and metrics by id. On success
  * *ret holds a comparison that borrows names from both results (keep them alive; free it
  * with pmc_comparison_free). Returns -ENODATA when nothing is in common, -EINVAL for a
- * unit mismatch, a simulated metric against a hardware one (unless force), a threshold
- * that does not suit its metric or bad options, -ERANGE, -ENOMEM; one line in err. */
+ * unit mismatch, results of different backends or commands or a simulated metric against
+ * a hardware one (each unless force), a threshold that does not suit its metric or bad
+ * options, -ERANGE, -ENOMEM; one line in err. */
 PMC_API int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 			const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
 			size_t errlen);
@@ -149,9 +152,11 @@ enum pmc_gate_outcome {
 enum pmc_gate_reason {
 	PMC_GATE_REASON_PASS,	      /* judged, nothing regressed */
 	PMC_GATE_REASON_REGRESSION,   /* a row regressed beyond its threshold */
-	PMC_GATE_REASON_UNCHECKED,    /* a threshold or metric selection checked nothing */
+	PMC_GATE_REASON_UNCHECKED,    /* a threshold or metric selection checked nothing, or
+				       * no compared metric is gated */
 	PMC_GATE_REASON_MISSING,      /* a gated row has no value on one side */
-	PMC_GATE_REASON_UNDETECTABLE, /* every row too short of runs: nothing was judged */
+	PMC_GATE_REASON_UNDETECTABLE, /* a gated row has too few runs for the test ever to be
+				       * significant at alpha */
 	PMC_GATE_REASON_INCONCLUSIVE, /* an inconclusive row, with fail_on_inconclusive */
 };
 
@@ -160,9 +165,10 @@ struct pmc_gate_opts {
 	bool fail_on_inconclusive; /* an inconclusive row fails the gate (PMC_GATE_INCONCLUSIVE) */
 };
 
-/* Decides the gate from a comparison: an error when a limit checked nothing, a gated
- * row lacks a value or nothing could be judged; else a regression, else (when asked)
- * inconclusive, else a pass. Writes the outcome to *ret_outcome, the reason to
+/* Decides the gate from the gated rows of a comparison (docs/compare.md, "What the gate
+ * judges"): an error when a limit checked nothing, no row is gated, a gated row lacks a
+ * value or has too few runs for the test to reach alpha; else a regression, else (when
+ * asked) inconclusive, else a pass. Writes the outcome to *ret_outcome, the reason to
  * *ret_reason (may be NULL) and, for an error, one line saying why and what to do into
  * err. Returns 0, or -EINVAL for a NULL comparison or bad options. */
 PMC_API int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,

@@ -3,6 +3,7 @@
 #ifndef PMCBENCH_METRICS_H
 #define PMCBENCH_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "pmcbench/common.h"
@@ -12,8 +13,8 @@ extern "C" {
 #endif
 
 /* The direction of an improvement. Ratios with no natural direction (cpus-utilized) have
- * PMC_NO_DIRECTION; comparisons and gates treat them as lower is better
- * (docs/metrics.md). */
+ * PMC_NO_DIRECTION: comparisons report their changes but call none a regression or an
+ * improvement unless a signed limit names them (docs/metrics.md). */
 enum pmc_better { PMC_LOWER_IS_BETTER = -1, PMC_NO_DIRECTION = 0, PMC_HIGHER_IS_BETTER = 1 };
 
 enum pmc_metric_kind {
@@ -50,6 +51,10 @@ PMC_API const char *pmc_metric_info_id(const struct pmc_metric_info *info);
 PMC_API const char *pmc_metric_info_unit(const struct pmc_metric_info *info);
 /* The direction of an improvement, PMC_NO_DIRECTION for a ratio that has none. */
 PMC_API enum pmc_better pmc_metric_info_direction(const struct pmc_metric_info *info);
+/* Whether `pmcbench gate` judges the metric when no limit names metrics: true for the
+ * metrics that measure work or its cost (times, instructions, cycles, misses, page
+ * faults, max-rss, the simulated counts); false for the rest (docs/metrics.md). */
+PMC_API bool pmc_metric_info_gated(const struct pmc_metric_info *info);
 PMC_API enum pmc_metric_kind pmc_metric_info_kind(const struct pmc_metric_info *info);
 /* A short description, one line without a final period. */
 PMC_API const char *pmc_metric_info_description(const struct pmc_metric_info *info);

@@ -120,14 +120,15 @@ test_several_commands_interleaved_and_compared() {
 
 test_run_takes_comparison_options() {
 	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults -o base.json -n w -- "$WORK" touch 100 || return 1
-	# Gate on the fly with comparison options before and after other options.
-	expect_exit 1 "$PMCBENCH" run -q -r 6 --no-fdr -e page-faults --threshold page-faults=+10% \
+	# Gate on the fly with comparison options before and after other options. The
+	# command differs from the baseline's (touch 2000, not 100): --force says it is meant.
+	expect_exit 1 "$PMCBENCH" run -q -r 6 --force --no-fdr -e page-faults --threshold page-faults=+10% \
 		--alpha=0.05 --metric page-faults --baseline base.json -n w -- "$WORK" touch 2000 &&
 	expect_grep 'regression' "$TMP/out" || return 1
-	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults --threshold 'page-faults=+5000%' \
+	expect_exit 0 "$PMCBENCH" run -q -r 6 --force -e page-faults --threshold 'page-faults=+5000%' \
 		--metric page-faults --baseline base.json -n w -- "$WORK" touch 2000 || return 1
 	# With --format json stdout stays one JSON document; the verdict goes to stderr.
-	expect_exit 1 "$PMCBENCH" run -q -r 6 -e page-faults --format=json --threshold page-faults=+10% \
+	expect_exit 1 "$PMCBENCH" run -q -r 6 --force -e page-faults --format=json --threshold page-faults=+10% \
 		--metric page-faults --baseline base.json -n w -- "$WORK" touch 2000 &&
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "stdout is not one JSON document" || return 1
 	expect_grep 'regression' "$TMP/err"
