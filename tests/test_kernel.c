@@ -319,7 +319,7 @@ static int count_forked_children(bool inherit, struct pmc_reading *out)
  * fresh pages, one page fault per page whatever the machine's load (a task-clock ratio
  * is not, and failed under load): with inherit the count holds the children's 2000
  * faults; without it only the parent's own few, copy-on-write faults after its forks. */
-static void test_inherit_counts_children(void **state)
+static void test_inherit_counts_forked_children(void **state)
 {
 	struct pmc_reading r[1];
 
@@ -481,7 +481,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_group_read_by_id),	cmocka_unit_test(test_enable_on_exec),
-	    cmocka_unit_test(test_inherit_page_faults), cmocka_unit_test(test_inherit_counts_children),
+	    cmocka_unit_test(test_inherit_page_faults), cmocka_unit_test(test_inherit_counts_forked_children),
 	    cmocka_unit_test(test_real_multiplexing),	cmocka_unit_test(test_msr_tsc_group),
 	    cmocka_unit_test(test_hardware_status),
 	};
