@@ -248,3 +248,16 @@ test_stats_option_prints_every_summary() {
 	expect_grep '^page-faults +count +6 ' "$TMP/out" &&
 	expect_no_grep 'nan|inf' "$TMP/out"
 }
+
+test_command_environment_is_normalized() {
+	# The perf backend runs commands with the same normalized environment as valgrind.
+	expect_exit 0 env PMC_X=1 LC_ALL=de_DE.UTF-8 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock --shell -o res.json \
+		-c 'test -z "${PMC_X+set}" && test "$LC_ALL" = C && test -n "$PATH"' &&
+	json_get res.json "d['environment']['target-env']" | grep -q '^normalized: ' ||
+		fail "target-env not recorded" || return 1
+	expect_exit 0 env PMC_X=1 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock --shell --env-keep PMC_X \
+		-c 'test "$PMC_X" = 1' &&
+	expect_exit 0 env PMC_X=1 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock --shell --env-inherit -o inh.json \
+		-c 'test "$PMC_X" = 1' &&
+	json_get inh.json "d['environment']['target-env']" | grep -q '^inherited: ' || fail "inherited not recorded"
+}
