@@ -50,15 +50,16 @@ static void check(char *const *env, bool inherit, const char *const *keep, const
 static void test_normalized_ignores_other_variables(void **state)
 {
 	char *a[] = {"PATH=/usr/bin:/bin", "HOME=/home/ci", NULL};
-	char *b[] = {"LANG=de_DE.UTF-8",
-		     "GITHUB_EVENT_NAME=pull_request",
-		     "HOME=/home/ci",
-		     "LC_ALL=de_DE.UTF-8",
-		     "CI_PADDING=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-		     "PATH=/usr/bin:/bin",
-		     "HOME=/second/one/is/ignored",
-		     NULL};
+	char *b[] = {
+	    "LANG=de_DE.UTF-8",
+	    "GITHUB_EVENT_NAME=pull_request",
+	    "HOME=/home/ci",
+	    "LC_ALL=de_DE.UTF-8",
+	    "CI_PADDING=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	    "PATH=/usr/bin:/bin",
+	    "HOME=/second/one/is/ignored",
+	    NULL};
 	const char *want = "HOME=/home/ci|LC_ALL=C|PATH=/usr/bin:/bin";
 	/* 14 + 9 + 19 bytes with their NULs */
 	const char *desc = "normalized: HOME, LC_ALL=C, PATH; 3 variables, 42 bytes";
@@ -70,8 +71,8 @@ static void test_normalized_ignores_other_variables(void **state)
 
 static void test_keep_adds_names(void **state)
 {
-	char *env[] = {"TMPDIR=/t", "SECRET=hunter2", "PATH=/bin", "CC=gcc", "LC_ALL=C.UTF-8",
-		       NULL};
+	char *env[] = {"TMPDIR=/t", "SECRET=hunter2", "PATH=/bin",
+		       "CC=gcc",    "LC_ALL=C.UTF-8", NULL};
 	const char *keep[] = {"CC", "SECRET", "NOT_SET", "CC", NULL};
 	const char *keep_lc[] = {"LC_ALL", NULL};
 

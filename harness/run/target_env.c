@@ -99,8 +99,8 @@ static char *describe_normalized(const char *const *chosen, size_t n, const char
 	return s;
 }
 
-int pmc_target_env_build(char *const *env, bool inherit, const char *const *keep,
-			 char ***ret_envp, char **ret_desc)
+int pmc_target_env_build(char *const *env, bool inherit, const char *const *keep, char ***ret_envp,
+			 char **ret_desc)
 {
 	static const char *const kept[] = {PMC_TARGET_ENV_KEPT};
 	static const char fixed[] = PMC_TARGET_ENV_FIXED;

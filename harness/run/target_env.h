@@ -23,5 +23,5 @@
  * never values: "normalized: HOME, LC_ALL=C, PATH; 3 variables, 187 bytes" or
  * "inherited: 31 variables, 2873 bytes". Returns 0; -EINVAL for a name in keep that is
  * empty or holds '='; -ENOMEM. Outputs are untouched on failure. */
-int pmc_target_env_build(char *const *env, bool inherit, const char *const *keep,
-			 char ***ret_envp, char **ret_desc);
+int pmc_target_env_build(char *const *env, bool inherit, const char *const *keep, char ***ret_envp,
+			 char **ret_desc);
