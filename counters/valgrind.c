@@ -31,6 +31,9 @@
 #define REF_D1 "--D1=32768,8,64"
 #define REF_LL "--LL=8388608,16,64"
 
+/* The largest count a result holds (a JSON integer, docs/result-schema.md). */
+#define COUNT_MAX ((uint64_t)INT64_MAX)
+
 /* More columns than any valgrind tool writes; bounds the per-file column map. */
 #define MAX_COLUMNS 64
 
@@ -338,6 +341,7 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 	p->have_end = true;
 	while ((tok = next_token(&s, &len))) {
 		uint64_t v = 0;
+		bool over = false;
 
 		if (col == p->ncolumns) {
 			pmc_err_set(p->err, p->errlen,
@@ -351,12 +355,24 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 					p->line, (int)len, tok);
 				return -EINVAL;
 			}
-			if (__builtin_mul_overflow(v, (uint64_t)10, &v) ||
-			    __builtin_add_overflow(v, (uint64_t)(tok[i] - '0'), &v)) {
-				pmc_err_set(p->err, p->errlen, "%s:%u: count '%.*s' is out of range",
-					p->path, p->line, (int)len, tok);
-				return -EINVAL;
-			}
+			over = over || __builtin_mul_overflow(v, (uint64_t)10, &v) ||
+			       __builtin_add_overflow(v, (uint64_t)(tok[i] - '0'), &v);
+		}
+		/* A result holds counts as JSON integers, at most 2^63 - 1
+		 * (docs/result-schema.md): refused here, where the number enters, rather
+		 * than when a result is saved (a run without -o would report it). */
+		if (over || v > COUNT_MAX) {
+			if (p->columns[col] >= 0)
+				pmc_err_set(p->err, p->errlen,
+					"%s:%u: %s count %.*s is above 2^63 - 1, the largest count "
+					"a result holds; the file is corrupt",
+					p->path, p->line, event_names[p->columns[col]], (int)len, tok);
+			else
+				pmc_err_set(p->err, p->errlen,
+					"%s:%u: count %.*s (column %zu) is above 2^63 - 1, the "
+					"largest count a result holds; the file is corrupt",
+					p->path, p->line, (int)len, tok, col + 1);
+			return -EOVERFLOW;
 		}
 		if (p->columns[col] >= 0)
 			fc->ev[p->columns[col]] = v;
@@ -531,9 +547,12 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 			free(path);
 		}
 		for (int e = 0; e < PMC_VG_EV_COUNT; e++) {
-			if (__builtin_add_overflow(sum.ev[e], fc.ev[e], &sum.ev[e])) {
-				pmc_err_set(err, errlen, "%s: the sum of %s overflows", outdir,
-					event_names[e]);
+			if (__builtin_add_overflow(sum.ev[e], fc.ev[e], &sum.ev[e]) ||
+			    sum.ev[e] > COUNT_MAX) {
+				pmc_err_set(err, errlen,
+					"%s: the sum of %s over %d files is above 2^63 - 1, the "
+					"largest count a result holds",
+					outdir, event_names[e], i + 1);
 				r = -EOVERFLOW;
 				goto out;
 			}
@@ -721,30 +740,55 @@ int pmc_valgrind_metric_find(const char *id)
  * method (also used by iai and iai-callgrind): every access costs 1 cycle when it hits
  * L1, 5 when it hits LL, 35 when it goes to memory. Accesses are instruction fetches
  * plus data reads and writes; branch mispredictions are not part of it. */
-static int est_cycles(const uint64_t *ev, uint64_t *ret)
+static int est_cycles(const uint64_t *ev, uint64_t *ret, char *err, size_t errlen)
 {
-	uint64_t acc, l1m, llm, v;
+	uint64_t acc, l1m, llm, llm35, v;
 
+	/* Each count is at most 2^63 - 1 (collect), so none of the sums of three wraps. */
 	if (__builtin_add_overflow(ev[PMC_VG_EV_IR], ev[PMC_VG_EV_DR], &acc) ||
 	    __builtin_add_overflow(acc, ev[PMC_VG_EV_DW], &acc) ||
 	    __builtin_add_overflow(ev[PMC_VG_EV_I1MR], ev[PMC_VG_EV_D1MR], &l1m) ||
 	    __builtin_add_overflow(l1m, ev[PMC_VG_EV_D1MW], &l1m) ||
 	    __builtin_add_overflow(ev[PMC_VG_EV_ILMR], ev[PMC_VG_EV_DLMR], &llm) ||
-	    __builtin_add_overflow(llm, ev[PMC_VG_EV_DLMW], &llm))
+	    __builtin_add_overflow(llm, ev[PMC_VG_EV_DLMW], &llm)) {
+		pmc_err_set(err, errlen, "est-cycles: the accesses or misses do not fit in 64 bits");
 		return -ERANGE;
-	/* LL is only accessed on an L1 miss, so these cannot hold for real counts. */
-	if (l1m > acc || llm > l1m)
+	}
+	/* LL is only accessed on an L1 miss, and L1 on an access, so these cannot hold
+	 * for counts of one simulation. */
+	if (l1m > acc) {
+		pmc_err_set(err, errlen,
+			"est-cycles: the counts contradict each other: %llu L1 misses "
+			"(I1mr + D1mr + D1mw) but only %llu accesses (Ir + Dr + Dw)",
+			(unsigned long long)l1m, (unsigned long long)acc);
 		return -ERANGE;
+	}
+	if (llm > l1m) {
+		pmc_err_set(err, errlen,
+			"est-cycles: the counts contradict each other: %llu LL misses "
+			"(ILmr + DLmr + DLmw) but only %llu L1 misses (I1mr + D1mr + D1mw); LL "
+			"is accessed only on an L1 miss",
+			(unsigned long long)llm, (unsigned long long)l1m);
+		return -ERANGE;
+	}
 	/* (acc - l1m) L1 hits + 5 (l1m - llm) LL hits + 35 llm memory accesses */
 	if (__builtin_mul_overflow(l1m - llm, (uint64_t)5, &v) ||
-	    __builtin_add_overflow(v, acc - l1m, &v) || __builtin_mul_overflow(llm, 35, &llm) ||
-	    __builtin_add_overflow(v, llm, &v))
+	    __builtin_add_overflow(v, acc - l1m, &v) ||
+	    __builtin_mul_overflow(llm, (uint64_t)35, &llm35) ||
+	    __builtin_add_overflow(v, llm35, &v) || v > COUNT_MAX) {
+		pmc_err_set(err, errlen,
+			"est-cycles: %llu L1 hits + 5 x %llu LL hits + 35 x %llu memory accesses "
+			"is above 2^63 - 1, the largest count a result holds",
+			(unsigned long long)(acc - l1m), (unsigned long long)(l1m - llm),
+			(unsigned long long)llm);
 		return -ERANGE;
+	}
 	*ret = v;
 	return 0;
 }
 
-int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uint64_t *ret)
+int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uint64_t *ret,
+			      char *err, size_t errlen)
 {
 	static const enum pmc_valgrind_event single[PMC_VG_M_COUNT] = {
 	    [PMC_VG_M_INSTRUCTIONS] = PMC_VG_EV_IR,
@@ -770,13 +814,20 @@ int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uin
 	case PMC_VG_M_BRANCH_MISSES:
 		if ((c->present & (EV(BCM) | EV(BIM))) != (EV(BCM) | EV(BIM)))
 			return -ENODATA;
-		if (__builtin_add_overflow(c->ev[PMC_VG_EV_BCM], c->ev[PMC_VG_EV_BIM], &v))
+		if (__builtin_add_overflow(c->ev[PMC_VG_EV_BCM], c->ev[PMC_VG_EV_BIM], &v) ||
+		    v > COUNT_MAX) {
+			pmc_err_set(err, errlen,
+				"branch-misses: %llu Bcm + %llu Bim is above 2^63 - 1, the largest "
+				"count a result holds",
+				(unsigned long long)c->ev[PMC_VG_EV_BCM],
+				(unsigned long long)c->ev[PMC_VG_EV_BIM]);
 			return -ERANGE;
+		}
 		break;
 	case PMC_VG_M_EST_CYCLES:
 		if ((c->present & CACHE_EVENTS) != CACHE_EVENTS)
 			return -ENODATA;
-		r = est_cycles(c->ev, &v);
+		r = est_cycles(c->ev, &v, err, errlen);
 		if (r < 0)
 			return r;
 		break;
@@ -784,6 +835,13 @@ int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uin
 		if (!(c->present & (1u << single[i])))
 			return -ENODATA;
 		v = c->ev[single[i]];
+		/* pmc_valgrind_collect never gives one; counts filled in by hand may. */
+		if (v > COUNT_MAX) {
+			pmc_err_set(err, errlen,
+				"%s: %llu %s is above 2^63 - 1, the largest count a result holds",
+				metric_ids[i], (unsigned long long)v, event_names[single[i]]);
+			return -ERANGE;
+		}
 		break;
 	}
 	*ret = v;
@@ -791,14 +849,14 @@ int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uin
 }
 
 int pmc_valgrind_metric_reading(const struct pmc_valgrind_counts *c, size_t i,
-				struct pmc_reading *ret)
+				struct pmc_reading *ret, char *err, size_t errlen)
 {
 	uint64_t v;
 	int r;
 
 	if (!ret)
 		return -EINVAL;
-	r = pmc_valgrind_metric_value(c, i, &v);
+	r = pmc_valgrind_metric_value(c, i, &v, err, errlen);
 	if (r < 0)
 		return r;
 	*ret = (struct pmc_reading){

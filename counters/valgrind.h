@@ -9,7 +9,7 @@
  *	pmc_valgrind_argv(&opts, target, &argv);  exec argv (spawn with ADDR_NO_RANDOMIZE)
  *	... spawn argv, wait ...
  *	pmc_valgrind_collect(dir, &counts, err, sizeof(err));
- *	for each i < pmc_valgrind_metric_count(): pmc_valgrind_metric_value(&counts, i, &v)
+ *	for each i < pmc_valgrind_metric_count(): pmc_valgrind_metric_value(&counts, i, &v, ...)
  *	pmc_valgrind_outdir_remove(dir);
  *
  * docs/valgrind.md explains the metrics, the estimated-cycles formula, children and
@@ -131,8 +131,9 @@ int pmc_valgrind_argv(const struct pmc_valgrind_opts *opts, char *const *target_
 /* Parses every callgrind.out.* or cachegrind.out.* file in outdir and sums them into
  * *ret (untouched on failure). Errors come with one line in err naming the file and the
  * problem: -ENOENT no output file (valgrind failed before the target ran), -EINVAL a
- * malformed or truncated file or one whose events differ from the others, -EOVERFLOW,
- * or -errno from reading. Never returns 0 with a count it did not read. */
+ * malformed or truncated file or one whose events differ from the others, -EOVERFLOW a
+ * count or a sum above 2^63 - 1 (the largest count a result holds), or -errno from
+ * reading. Never returns 0 with a count it did not read. */
 int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, char *err,
 			 size_t errlen);
 
@@ -156,9 +157,12 @@ const char *pmc_valgrind_metric_id(size_t i);
 /* Index of a metric id, or -ENOENT. */
 int pmc_valgrind_metric_find(const char *id);
 /* The metric's value from the counts. Returns 0, -ENODATA when an event it needs was
- * not collected (never a 0 in its place), -ERANGE when the counts contradict each other
- * (more LL than L1 misses) or overflow, -EINVAL when i is out of range. */
-int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uint64_t *ret);
+ * not collected (never a 0 in its place), -ERANGE with one line in err naming the metric
+ * and the numbers when the counts contradict each other (more LL than L1 misses) or the
+ * value is above 2^63 - 1 (the largest count a result holds), -EINVAL when i is out of
+ * range. */
+int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uint64_t *ret,
+			      char *err, size_t errlen);
 /* The same as a reading with status PMC_STATUS_EXACT (no enabled/running times). */
 int pmc_valgrind_metric_reading(const struct pmc_valgrind_counts *c, size_t i,
-				struct pmc_reading *ret);
+				struct pmc_reading *ret, char *err, size_t errlen);

@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "counters/counters.h"
 #include "counters/events.h"
+#include "counters/valgrind.h"
 #include "harness/core/result.h"
 #include "harness/run/runner.h"
 #include "tests/fake_pmu.h"
@@ -498,12 +501,153 @@ static void test_failing_command(void **state)
 	pmc_event_list_free(l);
 }
 
+/* ---- the valgrind backend ------------------------------------------------------------ */
+
+static struct pmc_runner_opts valgrind_opts(const char *valgrind)
+{
+	return (struct pmc_runner_opts){.sz = sizeof(struct pmc_runner_opts),
+					.runs = 1,
+					.backend = PMC_BACKEND_VALGRIND,
+					.valgrind_path = valgrind};
+}
+
+/* A stand-in for valgrind, at path: it writes one callgrind file with the given totals
+ * line for the columns Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw, and nothing else. */
+static void write_fake_valgrind(const char *path, const char *totals)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n"
+		   "for a; do case $a in --callgrind-out-file=*) out=${a#*=};; esac; done\n"
+		   "printf 'events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\\ntotals: %s\\n' "
+		   ">\"${out%%\\%%p}$$\"\n",
+		totals);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* Runs pmc-work under the fake valgrind; returns the runner's code and its message. */
+static int run_fake(const char *totals, struct pmc_result **ret, char *err, size_t errlen)
+{
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1", "loop", "1");
+	char dir[] = "/tmp/pmc-fake-vg.XXXXXX", vg[64];
+	struct pmc_runner_opts o = valgrind_opts(vg);
+	int r;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(vg, sizeof(vg), "%s/valgrind", dir);
+	write_fake_valgrind(vg, totals);
+	*ret = t_result("valgrind");
+	assert_non_null(*ret);
+	err[0] = '\0';
+	r = pmc_runner_run(&cmd, 1, &o, *ret, err, errlen);
+	print_message("%s: %d %s\n", totals, r, err);
+	assert_int_equal(unlink(vg), 0);
+	assert_int_equal(rmdir(dir), 0);
+	return r;
+}
+
+/* Counts that contradict each other or do not fit in a result stop the run with what is
+ * wrong and where, never "out of memory"; the same file with sound counts is recorded. */
+static void test_valgrind_bad_counts_are_named(void **state)
+{
+	struct pmc_result *res;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(run_fake("1000 10 5 0 0 0 0 0 0", &res, err, sizeof(err)), 0);
+	assert_true(metric(res, "instructions")->values[0] == 1000.0);
+	pmc_result_free(res);
+
+	/* 40 LL misses but 10 L1 misses: est-cycles cannot be computed */
+	assert_int_equal(run_fake("1000 10 40 0 0 0 0 0 0", &res, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "run 1 of 'pmc-work loop 1': est-cycles: the counts "
+				    "contradict each other: 40 LL misses"));
+	assert_null(strstr(err, "out of memory"));
+	pmc_result_free(res);
+
+	/* 2^63 instructions: refused where the file is read, with its line */
+	assert_int_equal(run_fake("9223372036854775808 0 0 0 0 0 0 0 0", &res, err, sizeof(err)),
+			 -EOVERFLOW);
+	assert_non_null(strstr(err, "'pmc-work loop 1': valgrind wrote no usable counts"));
+	assert_non_null(strstr(err, ":2: Ir count 9223372036854775808 is above 2^63 - 1"));
+	pmc_result_free(res);
+}
+
+static double vg_instructions(const char *valgrind, const struct pmc_runner_opts *base,
+			      char **ret_env)
+{
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 20000", "loop", "20000");
+	struct pmc_result *res = t_result("valgrind");
+	char err[1024] = "";
+	double v;
+	int r;
+
+	assert_non_null(res);
+	r = pmc_runner_run(&cmd, 1, base, res, err, sizeof(err));
+	if (r < 0)
+		print_error("pmc_runner_run: %s\n", err);
+	assert_int_equal(r, 0);
+	v = metric(res, "instructions")->values[0];
+	*ret_env = strdup(pmc_result_get_env(res, "target-env"));
+	pmc_result_free(res);
+	return v;
+}
+
+/* Issue 8, case 9: an extra 100-character variable in the caller's environment moved
+ * valgrind's exact instruction count (the stack moves with the environment's size).
+ * With the normalized environment, the counts from both callers are identical; with
+ * --env-inherit (the control) they differ, so this test can tell. */
+static void test_valgrind_counts_ignore_the_callers_environment(void **state)
+{
+	char pad[101], *vg = NULL, *env_a, *env_b;
+	struct pmc_runner_opts o;
+	double a, b;
+
+	(void)state;
+	if (pmc_valgrind_find(&vg) < 0) {
+		print_message("skipped: valgrind is not installed\n");
+		skip();
+	}
+	memset(pad, 'x', 100);
+	pad[100] = '\0';
+	o = valgrind_opts(vg);
+	assert_int_equal(unsetenv("PMC_TEST_PADDING"), 0);
+	a = vg_instructions(vg, &o, &env_a);
+	assert_int_equal(setenv("PMC_TEST_PADDING", pad, 1), 0);
+	b = vg_instructions(vg, &o, &env_b);
+	print_message("normalized: %.0f and %.0f instructions (%s)\n", a, b, env_a);
+	assert_true(a == b);
+	assert_string_equal(env_a, env_b);
+	assert_non_null(strstr(env_a, "normalized: "));
+	assert_null(strstr(env_a, "PMC_TEST_PADDING"));
+	free(env_a);
+	free(env_b);
+
+	o.env_inherit = true;
+	assert_int_equal(unsetenv("PMC_TEST_PADDING"), 0);
+	a = vg_instructions(vg, &o, &env_a);
+	assert_int_equal(setenv("PMC_TEST_PADDING", pad, 1), 0);
+	b = vg_instructions(vg, &o, &env_b);
+	print_message("inherited: %.0f and %.0f instructions (%s, %s)\n", a, b, env_a, env_b);
+	assert_true(a != b);
+	/* The fingerprints differ too, so compare can warn. */
+	assert_string_not_equal(env_a, env_b);
+	free(env_a);
+	free(env_b);
+	assert_int_equal(unsetenv("PMC_TEST_PADDING"), 0);
+	free(vg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counted),	    cmocka_unit_test(test_multiplexed),
 	    cmocka_unit_test(test_no_pmu),	    cmocka_unit_test(test_pinned_unschedulable),
 	    cmocka_unit_test(test_failing_command),
+	    cmocka_unit_test(test_valgrind_bad_counts_are_named),
+	    cmocka_unit_test(test_valgrind_counts_ignore_the_callers_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

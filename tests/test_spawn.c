@@ -229,6 +229,30 @@ static void capture_keeps_the_first_line(void **state)
 			 -ENOENT);
 }
 
+/* The child gets envp, not this process's environment, whether the executable is given
+ * (execve) or looked up in this process's PATH (execvpe); NULL passes this process's. */
+static void envp_replaces_the_environment(void **state)
+{
+	char *argv[] = { "sh", "-c", "test \"$PMC_A\" = a && test -z \"${PMC_B+set}\"", NULL };
+	char *envp[] = { "PMC_A=a", NULL };
+	struct pmc_spawn_opts o = { .argv = argv, .envp = envp };
+	struct pmc_spawn_result res;
+
+	(void)state;
+	assert_int_equal(setenv("PMC_B", "b", 1), 0);
+	assert_int_equal(unsetenv("PMC_A"), 0);
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	o.path = "/bin/sh";
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	/* Without envp: PMC_B is this process's, PMC_A missing. */
+	o.envp = NULL;
+	assert_int_equal(pmc_spawn_run(&o, &res), 0);
+	assert_int_equal(res.exit_code, 1);
+	assert_int_equal(unsetenv("PMC_B"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +266,7 @@ int main(void)
 		cmocka_unit_test(hook_runs_in_child_before_exec),
 		cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),
 		cmocka_unit_test(rusage_counts_cpu_time),
+		cmocka_unit_test(envp_replaces_the_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

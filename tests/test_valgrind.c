@@ -131,7 +131,7 @@ static uint64_t instructions(const struct pmc_valgrind_counts *c)
 {
 	uint64_t v = 0;
 
-	assert_int_equal(pmc_valgrind_metric_value(c, PMC_VG_M_INSTRUCTIONS, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(c, PMC_VG_M_INSTRUCTIONS, &v, NULL, 0), 0);
 	return v;
 }
 
@@ -210,8 +210,8 @@ static void test_two_runs_give_identical_counts(void **state)
 	for (size_t i = 0; i < pmc_valgrind_metric_count(); i++) {
 		uint64_t va, vb;
 
-		assert_int_equal(pmc_valgrind_metric_value(&a, i, &va), 0);
-		assert_int_equal(pmc_valgrind_metric_value(&b, i, &vb), 0);
+		assert_int_equal(pmc_valgrind_metric_value(&a, i, &va, NULL, 0), 0);
+		assert_int_equal(pmc_valgrind_metric_value(&b, i, &vb, NULL, 0), 0);
 		assert_int_equal(va, vb);
 	}
 }
@@ -283,10 +283,10 @@ static void test_no_branch_sim_leaves_branch_metrics_absent(void **state)
 	struct pmc_valgrind_counts c = work(&o, "loop", "1000", NULL);
 	uint64_t v = 7;
 
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND, &v), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0), -ENODATA);
 	assert_int_equal(v, 7);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), 0);
 	assert_true(v > instructions(&c));
 }
 
@@ -513,11 +513,11 @@ static void test_collect_sums_callgrind_dumps_and_processes(void **state)
 					(1u << PMC_VG_EV_BCM));
 	assert_string_equal(c.caches, "");
 	/* not collected: absent, never 0 */
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_INDIRECT, &v), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_I1_MISSES, &v), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND_MISSES, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_INDIRECT, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_I1_MISSES, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND_MISSES, &v, NULL, 0), 0);
 	assert_int_equal(v, 550);
 	assert_int_equal(pmc_valgrind_outdir_remove(dir), 0);
 	free(dir);
@@ -560,8 +560,22 @@ static const struct bad_case bad_cases[] = {
      {"cachegrind.out.5:9", "'-4' is not a count"}},
     {"count out of range",
      {{"cachegrind.out.5", CG_HEAD "summary: 18446744073709551616 2\n"}},
-     -EINVAL,
-     {"cachegrind.out.5:9", "out of range"}},
+     -EOVERFLOW,
+     {"cachegrind.out.5:9: Ir count 18446744073709551616", "above 2^63 - 1"}},
+    /* A result holds at most 2^63 - 1 (a JSON integer): refused where it enters. */
+    {"count of 2^63",
+     {{"cachegrind.out.5", CG_HEAD "summary: 1 9223372036854775808\n"}},
+     -EOVERFLOW,
+     {"cachegrind.out.5:9: I1mr count 9223372036854775808", "above 2^63 - 1"}},
+    {"count of an event not reported above 2^63 - 1",
+     {{"callgrind.out.5", "events: Ir sysCount\ntotals: 1 9223372036854775808\n"}},
+     -EOVERFLOW,
+     {"callgrind.out.5:2: count 9223372036854775808 (column 2)", "above 2^63 - 1"}},
+    {"sum above 2^63 - 1",
+     {{"cachegrind.out.5", "events: Ir\nsummary: 4611686018427387904\n"},
+      {"cachegrind.out.6", "events: Ir\nsummary: 4611686018427387904\n"}},
+     -EOVERFLOW,
+     {"the sum of Ir over 2 files", "above 2^63 - 1"}},
     {"too many counts",
      {{"cachegrind.out.5", CG_HEAD "summary: 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n"}},
      -EINVAL,
@@ -579,7 +593,7 @@ static const struct bad_case bad_cases[] = {
      {{"cachegrind.out.5", "events: Ir\nsummary: 18446744073709551615\n"},
       {"cachegrind.out.6", "events: Ir\nsummary: 1\n"}},
      -EOVERFLOW,
-     {"Ir", "overflows"}},
+     {"cachegrind.out.5:2: Ir count 18446744073709551615", "above 2^63 - 1"}},
     {"both tools",
      {{"cachegrind.out.5", "events: Ir\nsummary: 1\n"},
       {"callgrind.out.6", "events: Ir\ntotals: 1\n"}},
@@ -675,10 +689,10 @@ static void test_metric_table(void **state)
 	}
 	assert_null(pmc_valgrind_metric_id(pmc_valgrind_metric_count()));
 	assert_int_equal(pmc_valgrind_metric_find("cycles"), -ENOENT);
-	assert_int_equal(pmc_valgrind_metric_value(&c, pmc_valgrind_metric_count(), &v), -EINVAL);
+	assert_int_equal(pmc_valgrind_metric_value(&c, pmc_valgrind_metric_count(), &v, NULL, 0), -EINVAL);
 	/* nothing collected: every metric is absent */
 	for (size_t i = 0; i < pmc_valgrind_metric_count(); i++)
-		assert_int_equal(pmc_valgrind_metric_value(&c, i, &v), -ENODATA);
+		assert_int_equal(pmc_valgrind_metric_value(&c, i, &v, NULL, 0), -ENODATA);
 }
 
 static void test_est_cycles_formula(void **state)
@@ -700,12 +714,12 @@ static void test_est_cycles_formula(void **state)
 	c.ev[PMC_VG_EV_BIM] = 4;
 	/* accesses 1600, L1 misses 35, LL misses 7:
 	 * L1 hits 1565 + 5 x LL hits 28 + 35 x memory accesses 7 = 1565 + 140 + 245 */
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), 0);
 	assert_int_equal(v, 1950);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0), 0);
 	assert_int_equal(v, 21);
 
-	assert_int_equal(pmc_valgrind_metric_reading(&c, PMC_VG_M_EST_CYCLES, &rd), 0);
+	assert_int_equal(pmc_valgrind_metric_reading(&c, PMC_VG_M_EST_CYCLES, &rd, NULL, 0), 0);
 	assert_int_equal(rd.status, PMC_STATUS_EXACT);
 	assert_int_equal(rd.value, 1950);
 	assert_true(rd.scaled == 1950.0);
@@ -713,26 +727,104 @@ static void test_est_cycles_formula(void **state)
 	/* every access an L1 hit */
 	memset(c.ev, 0, sizeof(c.ev));
 	c.ev[PMC_VG_EV_IR] = 7;
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), 0);
 	assert_int_equal(v, 7);
 	/* every access to memory */
 	c.ev[PMC_VG_EV_I1MR] = 7;
 	c.ev[PMC_VG_EV_ILMR] = 7;
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), 0);
 	assert_int_equal(v, 245);
 
 	/* more LL misses than L1 misses cannot come from valgrind */
 	v = 3;
 	c.ev[PMC_VG_EV_ILMR] = 8;
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), -ERANGE);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), -ERANGE);
 	assert_int_equal(v, 3);
 	c.ev[PMC_VG_EV_ILMR] = 0;
 	c.ev[PMC_VG_EV_I1MR] = UINT64_MAX;
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), -ERANGE);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), -ERANGE);
 	c.ev[PMC_VG_EV_I1MR] = 0;
 	c.ev[PMC_VG_EV_IR] = UINT64_MAX;
 	c.ev[PMC_VG_EV_DR] = 1;
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v), -ERANGE);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), -ERANGE);
+}
+
+/* 2^63 - 1 is the largest count a result holds, and is read as it is. */
+static void test_collect_reads_the_largest_count(void **state)
+{
+	struct pmc_valgrind_counts c;
+	char *dir = make_dir();
+	char err[256] = "";
+	uint64_t v = 0;
+
+	write_file(dir, "callgrind.out.5", "events: Ir\ntotals: 9223372036854775807\n");
+	assert_int_equal(pmc_valgrind_collect(dir, &c, err, sizeof(err)), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_INSTRUCTIONS, &v, NULL, 0), 0);
+	assert_true(v == (uint64_t)INT64_MAX);
+	assert_int_equal(pmc_valgrind_outdir_remove(dir), 0);
+	free(dir);
+}
+
+/* Counts that contradict each other, or a metric above 2^63 - 1, are -ERANGE with a
+ * line naming the metric and the numbers (not a bare errno the caller must guess at). */
+static void test_metric_errors_name_the_metric_and_numbers(void **state)
+{
+	struct pmc_valgrind_counts c = {.present = (1u << PMC_VG_EV_COUNT) - 1};
+	struct pmc_reading rd, orig;
+	char err[512] = "";
+	uint64_t v = 3;
+
+	c.ev[PMC_VG_EV_IR] = 1000;
+	c.ev[PMC_VG_EV_I1MR] = 10;
+	c.ev[PMC_VG_EV_D1MR] = 20;
+	c.ev[PMC_VG_EV_ILMR] = 25;
+	c.ev[PMC_VG_EV_DLMR] = 15;
+	/* 40 LL misses, 30 L1 misses */
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, err, sizeof(err)),
+			 -ERANGE);
+	print_message("%s\n", err);
+	assert_int_equal(v, 3);
+	assert_non_null(strstr(err, "est-cycles: the counts contradict each other: 40 LL misses"));
+	assert_non_null(strstr(err, "only 30 L1 misses"));
+	/* The single counts themselves are still what valgrind wrote. */
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_LLI_MISSES, &v, NULL, 0), 0);
+	assert_int_equal(v, 25);
+
+	/* more L1 misses than accesses */
+	c.ev[PMC_VG_EV_ILMR] = c.ev[PMC_VG_EV_DLMR] = 0;
+	c.ev[PMC_VG_EV_I1MR] = 2000;
+	err[0] = '\0';
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "2020 L1 misses (I1mr + D1mr + D1mw) but only 1000 accesses"));
+
+	/* est-cycles above 2^63 - 1 from counts that each fit: 35 x 2^62 memory accesses */
+	memset(c.ev, 0, sizeof(c.ev));
+	c.ev[PMC_VG_EV_IR] = c.ev[PMC_VG_EV_I1MR] = c.ev[PMC_VG_EV_ILMR] = 4611686018427387904u;
+	err[0] = '\0';
+	memset(&rd, 0x5a, sizeof(rd));
+	orig = rd;
+	assert_int_equal(pmc_valgrind_metric_reading(&c, PMC_VG_M_EST_CYCLES, &rd, err, sizeof(err)),
+			 -ERANGE);
+	print_message("%s\n", err);
+	assert_memory_equal(&rd, &orig, sizeof(rd));
+	assert_non_null(strstr(err, "est-cycles: 0 L1 hits + 5 x 0 LL hits + 35 x "
+				    "4611686018427387904 memory accesses is above 2^63 - 1"));
+
+	/* branch-misses: the sum of two counts that each fit */
+	c.ev[PMC_VG_EV_BCM] = c.ev[PMC_VG_EV_BIM] = 4611686018427387904u;
+	err[0] = '\0';
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "branch-misses: 4611686018427387904 Bcm + "
+				    "4611686018427387904 Bim is above 2^63 - 1"));
+
+	/* a count filled in by hand above 2^63 - 1 */
+	c.ev[PMC_VG_EV_DR] = (uint64_t)INT64_MAX + 1;
+	err[0] = '\0';
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_DATA_READS, &v, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "data-reads: 9223372036854775808 Dr is above 2^63 - 1"));
 }
 
 int main(void)
@@ -746,6 +838,8 @@ int main(void)
 	    cmocka_unit_test(test_outdir_remove_leaves_foreign_files),
 	    cmocka_unit_test(test_metric_table),
 	    cmocka_unit_test(test_est_cycles_formula),
+	    cmocka_unit_test(test_collect_reads_the_largest_count),
+	    cmocka_unit_test(test_metric_errors_name_the_metric_and_numbers),
 	    cmocka_unit_test(test_find_valgrind_in_path),
 	    cmocka_unit_test(test_two_runs_give_identical_counts),
 	    cmocka_unit_test(test_extra_iterations_cost_k_times_the_body),

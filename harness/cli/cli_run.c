@@ -42,6 +42,8 @@ struct run_cli {
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	struct pmc_cli_compare_opts *copts;
 	bool runs_given, warmup_given;
+	const char **env_keep; /* --env-keep names, NULL-terminated (ro.env_keep) */
+	size_t nenv_keep;
 };
 
 static void help(FILE *out)
@@ -64,7 +66,12 @@ static void help(FILE *out)
 		"      --input=FILE       the command's standard input (default /dev/null)\n"
 		"      --show-output      let the command write to the terminal\n"
 		"      --ignore-failure   record runs that exit non-zero or are killed instead\n"
-		"                         of stopping with an error\n\n"
+		"                         of stopping with an error\n"
+		"      --env-keep=VAR     pass VAR from this environment to the command too\n"
+		"                         (repeatable); by default it gets only HOME, PATH and\n"
+		"                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
+		"                         cannot change its counts\n"
+		"      --env-inherit      pass the whole environment instead\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list, e.g. '{cycles,instructions}:u,\n"
 		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
@@ -140,6 +147,8 @@ enum {
 	OPT_STATS,
 	OPT_BASELINE,
 	OPT_REFERENCE,
+	OPT_ENV_KEEP,
+	OPT_ENV_INHERIT,
 };
 
 static const struct option long_opts[] = {
@@ -152,6 +161,8 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, OPT_INPUT },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
 	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+	{ "env-keep", required_argument, NULL, OPT_ENV_KEEP },
+	{ "env-inherit", no_argument, NULL, OPT_ENV_INHERIT },
 	{ "events", required_argument, NULL, 'e' },
 	{ "require-counters", no_argument, NULL, OPT_REQUIRE },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -223,6 +234,26 @@ static int parse_opt(struct run_cli *c, int opt)
 		break;
 	case OPT_IGNORE_FAILURE:
 		c->ro.ignore_failure = true;
+		break;
+	case OPT_ENV_KEEP: {
+		const char **grown;
+
+		if (!optarg[0] || strchr(optarg, '=')) {
+			pmc_cli_error("--env-keep: '%s' is not a variable name; give the name only "
+				      "(set its value in the environment pmcbench runs in)", optarg);
+			return -EINVAL;
+		}
+		grown = realloc(c->env_keep, (c->nenv_keep + 2) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		grown[c->nenv_keep++] = optarg;
+		grown[c->nenv_keep] = NULL;
+		c->env_keep = grown;
+		c->ro.env_keep = grown;
+		break;
+	}
+	case OPT_ENV_INHERIT:
+		c->ro.env_inherit = true;
 		break;
 	case 'e':
 		if (add_events(c, optarg) < 0)
@@ -640,6 +671,11 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (r < 0)
 		goto out;
+	if (c.ro.env_inherit && c.nenv_keep) {
+		pmc_cli_error("--env-keep has no effect with --env-inherit, which passes every "
+			      "variable; give one or the other");
+		goto out;
+	}
 	if (c.ro.backend == PMC_BACKEND_VALGRIND) {
 		if (!c.runs_given)
 			c.ro.runs = 1;
@@ -772,6 +808,7 @@ out:
 	pmc_cli_compare_opts_free(c.copts);
 	free(c.cmd_strings);
 	free(c.names);
+	free(c.env_keep);
 	free(c.events_spec);
 	free(vg);
 	return code;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "counters/counters.h"
 #include "counters/valgrind.h"
@@ -18,6 +19,7 @@
 #include "harness/run/env.h"
 #include "harness/run/runner.h"
 #include "harness/run/spawn.h"
+#include "harness/run/target_env.h"
 
 struct perf_run {
 	const struct pmc_runner_opts *o;
@@ -25,6 +27,7 @@ struct perf_run {
 	 * it), so no run pays for the failed syscalls again. Shared by all commands. */
 	int *known_errors;
 	struct pmc_counters *counters; /* the run's groups, opened in the child */
+	char **envp;		       /* the commands' environment, for every run */
 };
 
 /* Runs in the child just before exec (pmc_spawn_opts.in_child): the groups are opened
@@ -95,7 +98,10 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 	return 0;
 }
 
-static int record_valgrind(struct pmc_benchmark *b, const struct pmc_valgrind_counts *counts)
+/* A metric whose counts contradict each other or do not fit in a result is an error
+ * with valgrind.c's words in err; other failures leave err empty. */
+static int record_valgrind(struct pmc_benchmark *b, const struct pmc_valgrind_counts *counts,
+			   char *err, size_t errlen)
 {
 	for (size_t i = 0; i < pmc_valgrind_metric_count(); i++) {
 		struct pmc_metric *m;
@@ -105,7 +111,7 @@ static int record_valgrind(struct pmc_benchmark *b, const struct pmc_valgrind_co
 		if (r < 0)
 			return r;
 		m->simulated = true;
-		r = pmc_valgrind_metric_reading(counts, i, &rd);
+		r = pmc_valgrind_metric_reading(counts, i, &rd, err, errlen);
 		if (r == -ENODATA) {
 			/* Not simulated in this run (cache or branch simulation off). */
 			rd = (struct pmc_reading){ .status = PMC_STATUS_UNSUPPORTED, .error = ENODATA };
@@ -142,6 +148,7 @@ static int run_perf(const struct pmc_runner_cmd *cmd, const struct pmc_runner_op
 		.show_output = o->show_output,
 		.timeout_s = o->timeout_s,
 		.running = o->running,
+		.envp = pr->envp,
 		.in_child = measured ? open_in_child : NULL,
 		.ud = pr,
 	};
@@ -168,8 +175,8 @@ static int run_perf(const struct pmc_runner_cmd *cmd, const struct pmc_runner_op
 }
 
 static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o,
-			struct pmc_spawn_result *sr, struct pmc_valgrind_counts *counts, char *err,
-			size_t errlen)
+			char *const *envp, struct pmc_spawn_result *sr,
+			struct pmc_valgrind_counts *counts, char *err, size_t errlen)
 {
 	struct pmc_valgrind_opts vo = { .sz = sizeof(vo), .valgrind = o->valgrind_path,
 					.tool = (enum pmc_valgrind_tool)o->valgrind_tool };
@@ -179,6 +186,9 @@ static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runne
 		.timeout_s = o->timeout_s,
 		.running = o->running,
 		.no_aslr = true, /* identical runs give identical counts */
+		/* valgrind hands its environment to the target: normalizing it normalizes the
+		 * target's (docs/valgrind.md, "The target's environment"). */
+		.envp = envp,
 	};
 	char **argv = NULL, *dir = NULL, why[256];
 	int r;
@@ -228,6 +238,20 @@ out:
 	return r;
 }
 
+/* The message of a run that could not be recorded: the reason the layer below gave
+ * (why), else its errno; "out of memory" only when that is what happened. */
+static void record_error(char *err, size_t errlen, const struct pmc_runner_cmd *cmd, size_t run,
+			 int r, const char *why)
+{
+	if (why[0])
+		pmc_err_set(err, errlen, "run %zu of '%s': %s", run, cmd->display, why);
+	else if (r == -ENOMEM)
+		pmc_err_set(err, errlen, "out of memory");
+	else
+		pmc_err_set(err, errlen, "run %zu of '%s': cannot record it: %s", run,
+			cmd->display, strerror(-r));
+}
+
 static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pmc_result *res,
 			  size_t *ret_first)
 {
@@ -252,10 +276,11 @@ static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pm
 int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
 		   struct pmc_result *result, char *err, size_t errlen)
 {
-	size_t first, rounds, nev = o->events ? o->events->n : 0;
+	size_t first = 0, rounds, nev = o->events ? o->events->n : 0;
 	struct pmc_reading *readings = NULL;
 	struct perf_run pr = { .o = o };
 	struct pmc_counters *keeper = NULL;
+	char *env_desc = NULL;
 	int r;
 
 	if (ncmds == 0 || o->runs == 0 ||
@@ -263,9 +288,20 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		pmc_err_set(err, errlen, "nothing to run");
 		return -EINVAL;
 	}
-	r = new_benchmarks(cmds, ncmds, result, &first);
+	r = pmc_target_env_build(environ, o->env_inherit, o->env_keep, &pr.envp, &env_desc);
+	if (r == -EINVAL) {
+		pmc_err_set(err, errlen, "a variable to keep in the environment has an empty "
+				"name or one with '='; give names only");
+		return r;
+	}
+	if (r == 0)
+		r = pmc_result_set_env(result, "target-env", env_desc);
+	free(env_desc);
+	if (r == 0)
+		r = new_benchmarks(cmds, ncmds, result, &first);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "out of memory");
+		free(pr.envp);
 		return r;
 	}
 	pr.known_errors = calloc(nev ? nev : 1, sizeof(int));
@@ -310,7 +346,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			struct pmc_spawn_result sr = { 0 };
 			struct pmc_run_info info;
 			size_t run = measured ? round - o->warmup + 1 : round + 1;
-			char how[96];
+			char how[96], why[512];
 
 			if (o->stop && *o->stop) {
 				pmc_err_set(err, errlen, "interrupted");
@@ -321,7 +357,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				o->progress(o->ud, c, run, measured ? o->runs : o->warmup, !measured);
 			if (o->backend == PMC_BACKEND_VALGRIND) {
 				err[0] = '\0';
-				r = run_valgrind(cmd, o, &sr, &counts, err, errlen);
+				r = run_valgrind(cmd, o, pr.envp, &sr, &counts, err, errlen);
 				if (r < 0 || (err[0] && !o->ignore_failure)) {
 					if (!err[0])
 						pmc_err_set(err, errlen, "'%s': %s", cmd->display,
@@ -357,15 +393,16 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			info = (struct pmc_run_info){ .exit_code = sr.exit_code,
 						      .term_signal = sr.term_signal,
 						      .timed_out = sr.timed_out };
+			why[0] = '\0';
 			r = pmc_benchmark_add_run(b, &info);
 			if (r == 0 && o->backend == PMC_BACKEND_VALGRIND)
-				r = record_valgrind(b, &counts);
+				r = record_valgrind(b, &counts, why, sizeof(why));
 			else if (r == 0)
 				r = record_perf(b, o->events, readings);
 			if (r == 0 && o->backend == PMC_BACKEND_PERF)
 				r = record_rusage(b, &sr);
 			if (r < 0) {
-				pmc_err_set(err, errlen, "out of memory");
+				record_error(err, errlen, cmd, run, r, why);
 				goto out;
 			}
 		}
@@ -377,13 +414,15 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 
 		r = pmc_benchmark_derive(&result->benchmarks[first + c], &dopts);
 		if (r < 0) {
-			pmc_err_set(err, errlen, "out of memory");
+			pmc_err_set(err, errlen, "'%s': cannot derive the metrics: %s",
+				cmds[c].display, strerror(-r));
 			goto out;
 		}
 	}
 	r = 0;
 out:
 	pmc_counters_close(keeper);
+	free(pr.envp);
 	free(pr.known_errors);
 	free(readings);
 	return r;

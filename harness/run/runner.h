@@ -34,6 +34,12 @@ struct pmc_runner_opts {
 	const struct pmc_sys *sys; /* NULL: the kernel */
 	int valgrind_tool;        /* enum pmc_valgrind_tool */
 	const char *valgrind_path; /* from pmc_valgrind_find() */
+	/* The commands' environment, on both backends (target_env.h): by default a
+	 * normalized one (the caller's HOME, PATH and TMPDIR, and those named in env_keep,
+	 * NULL-terminated; LC_ALL=C); with env_inherit, the caller's whole environment. The
+	 * result's fingerprint records which ("target-env"). */
+	bool env_inherit;
+	const char *const *env_keep;
 	/* Called before each measured or warm-up run, e.g. for a progress line. */
 	/* When set and non-zero (e.g. by a signal handler), no further run starts. */
 	volatile sig_atomic_t *stop;
@@ -46,7 +52,9 @@ struct pmc_runner_opts {
 
 /* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with
  * command r mod n, so drift and order effects hit all commands alike), and adds one
- * benchmark per command to result. Returns 0; on a failed run (non-zero exit, signal,
+ * benchmark per command to result, and records the commands' environment in result's
+ * fingerprint (key "target-env": its policy, names and size, never a value). Returns 0;
+ * -EINVAL for a bad name in env_keep; on a failed run (non-zero exit, signal,
  * timeout; unless ignore_failure), a command that cannot be executed, or a failed
  * measurement, returns a negative errno with one line in err naming the command and
  * the run. */

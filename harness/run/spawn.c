@@ -124,10 +124,11 @@ static int child(void *p)
 		goto fail;
 	if (o->no_aslr)
 		personality(ADDR_NO_RANDOMIZE);
+	/* execvpe searches this process's PATH, as execvp does, whatever envp holds. */
 	if (o->path)
-		execv(o->path, o->argv);
+		execve(o->path, o->argv, o->envp ? o->envp : environ);
 	else
-		execvp(o->argv[0], o->argv);
+		execvpe(o->argv[0], o->argv, o->envp ? o->envp : environ);
 fail:
 	a->err = -errno;
 	_exit(127);

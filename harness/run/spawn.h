@@ -16,6 +16,9 @@ struct pmc_spawn_opts {
 	double timeout_s;       /* <= 0: none */
 	bool timeout_by_polling; /* the fallback used where pidfd_open fails; for tests */
 	bool no_aslr;           /* personality(ADDR_NO_RANDOMIZE) in the child */
+	/* The target's environment ("NAME=value", NULL-terminated), built before the call
+	 * (pmc_target_env_build): the child only hands it to exec. NULL: this process's. */
+	char *const *envp;
 	/* Above 2: the target's standard output (its stderr still follows show_output);
 	 * 0: as show_output says. */
 	int stdout_fd;

@@ -99,3 +99,36 @@ test_valgrind_errors() {
 	expect_exit 2 env PATH=/nonexistent "$PMCBENCH" run --backend valgrind -- "$WORK" loop 1 &&
 	expect_grep 'apt-get install valgrind' "$TMP/err"
 }
+
+test_valgrind_counts_ignore_the_callers_environment() {
+	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	local pad q="d['benchmarks'][0]['metrics']['instructions']['samples']"
+	pad=$(printf '%0100d' 0)
+	# The same program from two callers, one with an extra 100-character variable.
+	expect_exit 0 "$PMCBENCH" run --backend valgrind -o a.json -n w -- "$WORK" loop 20000 &&
+	expect_exit 0 env PMC_PADDING="$pad" "$PMCBENCH" run --backend valgrind -o b.json -n w -- "$WORK" loop 20000 ||
+		return 1
+	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] ||
+		fail "counts differ: $(json_get a.json "$q") vs $(json_get b.json "$q")" || return 1
+	json_get a.json "d['environment']['target-env']" | grep -Eq '^normalized: HOME, LC_ALL=C, PATH' ||
+		fail "target-env not recorded: $(json_get a.json "d['environment'].get('target-env')")" || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json --threshold instructions=+0.1% &&
+	expect_no_grep 'environments differ' "$TMP/err" || return 1
+	# The control: with the whole environment, the variable moves the counts, and the
+	# gate warns that the environments differ.
+	expect_exit 0 "$PMCBENCH" run --backend valgrind --env-inherit -o c.json -n w -- "$WORK" loop 20000 &&
+	expect_exit 0 env PMC_PADDING="$pad" "$PMCBENCH" run --backend valgrind --env-inherit -o d.json -n w -- "$WORK" loop 20000 ||
+		return 1
+	[ "$(json_get c.json "$q")" != "$(json_get d.json "$q")" ] || fail "--env-inherit: the variable did not matter" || return 1
+	"$PMCBENCH" gate --baseline c.json d.json --threshold instructions=+1% >"$TMP/out" 2>"$TMP/err"
+	cat "$TMP/out" "$TMP/err" >"$TMP/all"
+	expect_grep "environments differ \(target-env 'inherited: " "$TMP/all" || return 1
+	# --env-keep passes a variable on, by name only in the result.
+	expect_exit 0 env PMC_PADDING="$pad" "$PMCBENCH" run --backend valgrind --env-keep PMC_PADDING -o e.json -- "$WORK" loop 1 &&
+	json_get e.json "d['environment']['target-env']" | grep -q 'PMC_PADDING' &&
+	! grep -q "$pad" e.json || fail "--env-keep not recorded, or its value was" || return 1
+	expect_exit 2 "$PMCBENCH" run --backend valgrind --env-keep A=1 -- "$WORK" loop 1 &&
+	expect_one_line "$TMP/err" "--env-keep: 'A=1' is not a variable name" &&
+	expect_exit 2 "$PMCBENCH" run --env-inherit --env-keep A -- "$WORK" loop 1 &&
+	expect_one_line "$TMP/err" "no effect with --env-inherit"
+}
