@@ -10,5 +10,6 @@
 #include "pmcbench/events.h"
 #include "pmcbench/report.h"
 #include "pmcbench/compare.h"
+#include "pmcbench/microbench.h"
 
 #endif /* PMCBENCH_H */

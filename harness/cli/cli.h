@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 struct pmc_result;
+struct pmc_event_list;
+struct pmc_sys;
 
 /* Exit codes (README, "Exit codes"). */
 enum {
@@ -84,3 +86,15 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
  * does, prints the report and returns the exit code. */
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
 			      const struct pmc_cli_compare_opts *o);
+
+/* Shared by `run` and the benchmark programs' CLI (cli_run.c). */
+
+/* Probes the events once on this process (user-only ones renamed ":u", as perf does)
+ * and says in one line which are missing and why; with require, a missing event is an
+ * error. Returns 0, or -errno after an error line. */
+int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct pmc_sys *sys,
+			 bool *ret_user_only);
+/* Two events with one metric id: an error line naming it, -EINVAL. */
+int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *spec);
+/* The directory of an output file must be writable: else an error line, -EINVAL. */
+int pmc_cli_check_output(const char *path);

@@ -489,7 +489,7 @@ static int check_commands(struct pmc_runner_cmd *cmds, size_t n)
 	return 0;
 }
 
-static int check_output_dir(const char *path)
+int pmc_cli_check_output(const char *path)
 {
 	char *copy;
 	const char *dir;
@@ -519,7 +519,8 @@ static int check_output_dir(const char *path)
 /* Probes the events once on this process to learn what this machine can count (the
  * library renames user-only events with ":u", as perf does) and says in one line which
  * events are missing and why. */
-static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool *ret_user_only)
+int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct pmc_sys *sys,
+			 bool *ret_user_only)
 {
 	struct pmc_probe_report *rep = NULL;
 	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
@@ -565,7 +566,7 @@ static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool
 	if (nmissing == 0)
 		return 0;
 	{
-		struct pmc_doctor_opts dopts = { .sz = sizeof(dopts), .sys = c->ro.sys };
+		struct pmc_doctor_opts dopts = { .sz = sizeof(dopts), .sys = sys };
 		struct pmc_doctor d;
 
 		if (pmc_doctor_collect(&dopts, &d) == 0)
@@ -573,7 +574,7 @@ static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool
 		else
 			snprintf(reason, sizeof(reason), "%s", strerror(first_err));
 	}
-	if (c->require_counters) {
+	if (require) {
 		pmc_cli_error("%zu event%s cannot be counted (%s): %s; drop --require-counters "
 			      "to go on without them (see 'pmcbench doctor')",
 			      nmissing, nmissing == 1 ? "" : "s", missing, reason);
@@ -586,7 +587,7 @@ static int probe_events(const struct run_cli *c, struct pmc_event_list *ev, bool
 
 /* Two events with one metric id (after aliases: "cs" is "context-switches") would
  * record two samples per run under one name. */
-static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec)
+int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *spec)
 {
 	for (size_t i = 0; i < ev->n; i++)
 		for (size_t j = 0; j < i; j++)
@@ -703,7 +704,7 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (check_commands(cmds, ncmds) < 0)
 		goto out;
-	if (c.output && check_output_dir(c.output) < 0)
+	if (c.output && pmc_cli_check_output(c.output) < 0)
 		goto out;
 	if (c.baseline) {
 		r = pmc_result_load(c.baseline, &base, err, sizeof(err));
@@ -720,11 +721,11 @@ int pmc_cli_run(int argc, char **argv)
 			pmc_cli_error("--events '%s': %s", spec, err);
 			goto out;
 		}
-		if (check_duplicate_events(events, spec) < 0)
+		if (pmc_cli_check_duplicate_events(events, spec) < 0)
 			goto out;
 		c.ro.events = events;
 		c.ro.user_only_fallback = true;
-		if (probe_events(&c, events, &user_only) < 0)
+		if (pmc_cli_probe_events(events, c.require_counters, c.ro.sys, &user_only) < 0)
 			goto out;
 	}
 

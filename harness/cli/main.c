@@ -1,5 +1,4 @@
 /* pmcbench: the command dispatcher and the GNU-style --help and --version. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,32 +18,6 @@ static const struct command commands[] = {
 	{ "list", pmc_cli_list, "list known events and whether each opens here" },
 	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },
 };
-
-__attribute__((format(printf, 2, 0)))
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "pmcbench: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void pmc_cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
-}
-
-void pmc_cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
-	va_end(ap);
-}
 
 static void usage(FILE *out)
 {

@@ -37,9 +37,10 @@ static double ratio(double scale, double num, double den)
 }
 
 static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, const char *mod,
-		      const struct pmc_event_list *events)
+		      const struct pmc_event_list *events, const char *sfx)
 {
 	char id[96], num[96], den[96];
+	size_t sl = strlen(sfx);
 	const struct pmc_metric *mn, *md;
 	const struct pmc_event *en, *ed;
 	struct pmc_metric *m;
@@ -50,8 +51,10 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	if (*mod && !num_mod && !den_mod)
 		return 0;
 	if ((size_t)snprintf(id, sizeof(id), "%s%s", f->id, mod) >= sizeof(id) ||
-	    (size_t)snprintf(num, sizeof(num), "%s%s", f->num, num_mod ? mod : "") >= sizeof(num) ||
-	    (size_t)snprintf(den, sizeof(den), "%s%s", f->den, den_mod ? mod : "") >= sizeof(den))
+	    (size_t)snprintf(num, sizeof(num), "%s%s%s", f->num, num_mod ? mod : "", sfx) >=
+		    sizeof(num) ||
+	    (size_t)snprintf(den, sizeof(den), "%s%s%s", f->den, den_mod ? mod : "", sfx) >=
+		    sizeof(den))
 		return 0;
 	if (pmc_benchmark_find_metric(b, id))
 		return 0;
@@ -72,6 +75,8 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	m->derived = true;
 	/* A ratio of two simulated counts is as exact as they are. */
 	m->simulated = mn->simulated && md->simulated;
+	/* The events are named without the suffix. */
+	num[strlen(num) - sl] = den[strlen(den) - sl] = '\0';
 	en = find_event(events, num);
 	ed = find_event(events, den);
 	m->cross_group = en && ed && en->group != ed->group;
@@ -86,17 +91,20 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *opts)
 {
 	const struct pmc_event_list *events;
+	const char *sfx;
 
 	if (!b || !PMC_OPTS_VALID(opts, struct pmc_derive_opts))
 		return -EINVAL;
 	events = PMC_OPTS_GET(opts, events, NULL);
+	sfx = PMC_OPTS_GET(opts, input_suffix, NULL);
+	sfx = sfx ? sfx : "";
 	for (size_t i = 0; i < pmc_metric_info_count(); i++) {
 		const struct pmc_metric_info *f = pmc_metric_info_at(i);
 
 		if (!f->num)
 			continue;
 		for (size_t k = 0; k < sizeof(modifiers) / sizeof(modifiers[0]); k++) {
-			int r = derive_one(b, f, modifiers[k], events);
+			int r = derive_one(b, f, modifiers[k], events, sfx);
 
 			if (r < 0)
 				return r;

@@ -13,6 +13,10 @@ struct pmc_derive_opts {
 	 * different groups is flagged cross_group, since multiplexing skews it. NULL: no
 	 * groups (simulated counts, which are never multiplexed). */
 	const struct pmc_event_list *events;
+	/* Appended to the inputs' ids: with "/op" (microbenchmarks, docs/microbench.md),
+	 * ipc is instructions/op over cycles/op. The derived id has no suffix, since a
+	 * ratio of two per-operation counts is the ratio itself. NULL: none. */
+	const char *input_suffix;
 };
 
 /* Adds to b every derived metric of the registry whose inputs b holds, with one sample

@@ -99,6 +99,12 @@
 	  "CPU time in the kernel (rusage)")                                                       \
 	X("max-rss", "bytes", LOWER, GATED, SIZE, MEASURED, TRAILER,                               \
 	  "peak resident set size (rusage)")                                                       \
+	/* Throughput of a microbenchmark (docs/microbench.md): the work per iteration it set,     \
+	 * over wall-time/op. Reported, not gated: wall-time/op already is. */                    \
+	X("items/s", "items/s", HIGHER, REPORTED, DERIVED, BY_BACKEND, TRAILER,                    \
+	  "items processed per second (microbenchmarks)")                                         \
+	X("bytes/s", "bytes/s", HIGHER, REPORTED, DERIVED, BY_BACKEND, TRAILER,                    \
+	  "bytes processed per second (microbenchmarks)")                                         \
 	/* Derived from other metrics of the same run (docs/metrics.md has the formulas). */       \
 	X("ipc", "ratio", HIGHER, REPORTED, DERIVED, RATIO("instructions", "cycles", 1.0),         \
 	  BESIDE("instructions", " insn per cycle"), "instructions per cycle")                     \

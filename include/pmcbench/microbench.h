@@ -49,9 +49,18 @@ PMC_API int64_t pmc_arg(const struct pmc_state *s, size_t i);
 PMC_API void pmc_set_items_per_iter(struct pmc_state *s, uint64_t items);
 PMC_API void pmc_set_bytes_per_iter(struct pmc_state *s, uint64_t bytes);
 
+/* A pointer for setup, the function and teardown to share (the state lives for one
+ * batch, from setup to teardown): setup allocates, the function reads it, teardown
+ * frees it. NULL until set. */
+PMC_API void pmc_set_user_data(struct pmc_state *s, void *data);
+PMC_API void *pmc_user_data(const struct pmc_state *s);
+
 /* Skips this benchmark with a reason ("no AVX2 on this CPU"); call it instead of running
  * the loop. The result records the benchmark as skipped, with the message. */
 PMC_API void pmc_skip(struct pmc_state *s, const char *message);
+
+/* Does nothing, out of line: what pmc_do_not_optimize is without GNU C. */
+PMC_API void pmc_do_not_optimize_ptr(const volatile void *p);
 
 /* Keeps the compiler from deleting the computation of a value without copying it. */
 #if defined(__GNUC__)
@@ -59,7 +68,6 @@ PMC_API void pmc_skip(struct pmc_state *s, const char *message);
 /* Makes the compiler assume that all memory was read and written. */
 #define pmc_clobber_memory() __asm__ volatile("" : : : "memory")
 #else
-PMC_API void pmc_do_not_optimize_ptr(const volatile void *p);
 #define pmc_do_not_optimize(value) pmc_do_not_optimize_ptr(&(value))
 #define pmc_clobber_memory() pmc_do_not_optimize_ptr(NULL)
 #endif

@@ -1,0 +1,333 @@
+/* pmc_main_defs(): the command line of every benchmark program (docs/microbench.md,
+ * "Options"): expand and filter the registered benchmarks, run each in its own child
+ * (harness/microbench/), then report, save and gate as `pmcbench run` does. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters/events.h"
+#include "harness/cli/cli.h"
+#include "harness/core/result.h"
+#include "harness/formats/result_json.h"
+#include "harness/microbench/microbench.h"
+#include "harness/run/env.h"
+#include "pmcbench/metrics.h"
+#include "pmcbench/report.h"
+
+struct mb_cli {
+	struct pmc_mb_opts mo;
+	const char *filter, *output, *baseline, *format, *events_spec;
+	bool list, no_fork, quiet, require_counters;
+	struct pmc_cli_compare_opts *copts;
+};
+
+static void help(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"Usage: %s [OPTIONS]\n"
+		"Run the benchmarks registered with PMC_BENCHMARK in this program and report\n"
+		"per-operation time and counters (docs/microbench.md).\n\n"
+		"What to run:\n"
+		"      --list             list the benchmarks (after --filter) and exit\n"
+		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE)\n"
+		"  -r, --runs=N           samples per benchmark (default 10)\n"
+		"  -w, --warmup=N         unrecorded batches after calibration (default 1)\n"
+		"      --min-time=SECONDS target time of one sample (default 0.01)\n"
+		"      --no-fork          run every benchmark in this process (for debugging:\n"
+		"                         a crash then ends the whole run)\n\n"
+		"What to count:\n"
+		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
+		"      --require-counters fail when a requested event cannot be counted\n"
+		"      --backend=NAME     perf (default)\n\n"
+		"Output:\n"
+		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
+		"      --format=FMT       report on stdout: table (default), json, csv, markdown\n"
+		"  -q, --quiet            no progress line\n\n"
+		"Comparison:\n"
+		"      --baseline=FILE    gate this run against a baseline result file\n",
+		prog);
+	pmc_cli_compare_opts_help(out);
+	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error (a bad\n"
+		     "option, a benchmark that crashed or failed: the others are still written),\n"
+		     "3 inconclusive (with --fail-on-inconclusive).\n");
+}
+
+enum {
+	OPT_LIST = 256,
+	OPT_FILTER,
+	OPT_MIN_TIME,
+	OPT_NO_FORK,
+	OPT_REQUIRE,
+	OPT_BACKEND,
+	OPT_FORMAT,
+	OPT_BASELINE,
+};
+
+static const struct option long_opts[] = {
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "no-fork", no_argument, NULL, OPT_NO_FORK },
+	{ "events", required_argument, NULL, 'e' },
+	{ "require-counters", no_argument, NULL, OPT_REQUIRE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_count(const char *opt, const char *s, size_t min, size_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > 1000000) {
+		pmc_cli_error("%s: '%s' is not a whole number from %zu to 1000000", opt, s, min);
+		return -EINVAL;
+	}
+	*ret = (size_t)v;
+	return 0;
+}
+
+/* 0 to go on, 1 after --help, -EINVAL after an error line. */
+static int parse_opt(struct mb_cli *c, int opt, const char *prog)
+{
+	char *end;
+	int r;
+
+	switch (opt) {
+	case OPT_LIST:
+		c->list = true;
+		return 0;
+	case OPT_FILTER:
+		c->filter = optarg;
+		return 0;
+	case 'r':
+		return parse_count("--runs", optarg, 1, &c->mo.samples);
+	case 'w':
+		return parse_count("--warmup", optarg, 0, &c->mo.warmup);
+	case OPT_MIN_TIME:
+		c->mo.min_time_s = strtod(optarg, &end);
+		if (end == optarg || *end || !(c->mo.min_time_s > 0) ||
+		    !isfinite(c->mo.min_time_s) || c->mo.min_time_s > 3600) {
+			pmc_cli_error("--min-time: '%s' is not a number of seconds above 0 (at "
+				      "most 3600)", optarg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_NO_FORK:
+		c->no_fork = true;
+		return 0;
+	case 'e':
+		if (c->events_spec) {
+			pmc_cli_error("--events: give one list (join them with ',')");
+			return -EINVAL;
+		}
+		c->events_spec = optarg;
+		return 0;
+	case OPT_REQUIRE:
+		c->require_counters = true;
+		return 0;
+	case OPT_BACKEND:
+		if (strcmp(optarg, "perf") == 0)
+			return 0;
+		if (strcmp(optarg, "valgrind") == 0)
+			pmc_cli_error("--backend valgrind: not yet available for benchmark "
+				      "programs; use perf");
+		else
+			pmc_cli_error("--backend: unknown backend '%s'; use perf", optarg);
+		return -EINVAL;
+	case 'o':
+		c->output = optarg;
+		return 0;
+	case OPT_FORMAT:
+		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
+			pmc_cli_error("--format: unknown format '%s'; use table, json, csv or "
+				      "markdown", optarg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case OPT_BASELINE:
+		c->baseline = optarg;
+		return 0;
+	case 'h':
+		help(stdout, prog);
+		return 1;
+	case '?':
+		return -EINVAL;
+	default:
+		r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
+		return r < 0 ? r : r > 0 ? 0 : -EINVAL;
+	}
+}
+
+static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
+{
+	struct option *longopts = pmc_cli_options_merge(long_opts, pmc_cli_compare_long_opts);
+	int opt, r = 0;
+
+	if (!longopts) {
+		pmc_cli_error("out of memory");
+		return -ENOMEM;
+	}
+	optind = 0;
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, ":r:w:e:o:qh", longopts, prog)) != -1)
+		r = parse_opt(c, opt, prog);
+	free(longopts);
+	if (r == 0 && optind < argc) {
+		pmc_cli_error("unexpected argument '%s'; see '%s --help'", argv[optind], prog);
+		r = -EINVAL;
+	}
+	return r;
+}
+
+/* Runs every benchmark, each in its own child unless --no-fork; one that fails is
+ * reported and the others go on. Returns the number that failed. */
+static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
+		      const struct pmc_event_list *events, struct pmc_result *res)
+{
+	bool progress = !c->quiet && isatty(STDERR_FILENO);
+	size_t failed = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct pmc_mb_bench *b = &set->v[i];
+		struct pmc_mb_samples s = { 0 };
+		char err[1024] = "";
+		int r;
+
+		if (progress) {
+			fprintf(stderr, "\r\033[K%zu/%zu: %.60s", i + 1, set->n, b->name);
+			fflush(stderr);
+		}
+		r = c->no_fork ? pmc_mb_measure(b, &c->mo, &s, err, sizeof(err))
+			       : pmc_mb_measure_forked(b, &c->mo, &s, err, sizeof(err));
+		if (r == 0)
+			r = pmc_mb_record(b, &s, events, res, err, sizeof(err));
+		if (progress)
+			fprintf(stderr, "\r\033[K");
+		if (r < 0) {
+			pmc_cli_error("%s", err);
+			failed++;
+		} else if (s.skipped) {
+			fprintf(stderr, "pmcbench: note: '%s' skipped itself: %s\n", b->name,
+				s.message ? s.message : "no reason given");
+		}
+		pmc_mb_samples_free(&s);
+	}
+	return failed;
+}
+
+int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
+		  const struct pmc_bench_def *end)
+{
+	struct mb_cli c = { .mo = { .sz = sizeof(c.mo), .samples = 10, .warmup = 1 },
+			    .format = "table" };
+	const char *prog = argc > 0 && argv[0] ? argv[0] : "benchmark";
+	struct pmc_event_list *events = NULL;
+	struct pmc_result *result = NULL, *base = NULL;
+	struct pmc_mb_set set = { 0 };
+	char err[1024] = "";
+	const char *spec;
+	size_t failed;
+	bool user_only = false;
+	int code = PMC_EXIT_ERROR, r;
+
+	if (strrchr(prog, '/'))
+		prog = strrchr(prog, '/') + 1;
+	if (pmc_cli_compare_opts_new(&c.copts) < 0) {
+		pmc_cli_error("out of memory");
+		return PMC_EXIT_ERROR;
+	}
+	r = parse_args(&c, argc, argv, prog);
+	if (r != 0) {
+		code = r == 1 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
+		goto out;
+	}
+	if (pmc_mb_expand(begin, end, c.filter, &set, err, sizeof(err)) < 0) {
+		pmc_cli_error("%s", err);
+		goto out;
+	}
+	if (c.list) {
+		for (size_t i = 0; i < set.n; i++)
+			printf("%s\n", set.v[i].name);
+		code = fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
+		goto out;
+	}
+	if (set.n == 0) {
+		if (c.filter)
+			pmc_cli_error("--filter '%s' matches no benchmark; see '%s --list'", c.filter,
+				      prog);
+		else
+			pmc_cli_error("no benchmarks in this program; register them with "
+				      "PMC_BENCHMARK(fn)");
+		goto out;
+	}
+	if (c.output && pmc_cli_check_output(c.output) < 0)
+		goto out;
+	if (c.baseline && pmc_result_load(c.baseline, &base, err, sizeof(err)) < 0) {
+		pmc_cli_error("%s", err);
+		goto out;
+	}
+	spec = c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS;
+	if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0) {
+		pmc_cli_error("--events '%s': %s", spec, err);
+		goto out;
+	}
+	if (pmc_cli_check_duplicate_events(events, spec) < 0 ||
+	    pmc_cli_probe_events(events, c.require_counters, NULL, &user_only) < 0)
+		goto out;
+	c.mo.events = events;
+	c.mo.user_only_fallback = true;
+	if (pmc_result_new("perf", &result) < 0 || pmc_env_collect(result) < 0 ||
+	    pmc_result_set_env(result, "events", spec) < 0 ||
+	    pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel") < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
+	failed = run_all(&c, &set, events, result);
+	{
+		PMC_OPTS(pmc_report_opts, ro, .confidence = 0.95);
+
+		r = pmc_report_result(stdout, c.format, result, &ro, NULL, 0);
+	}
+	if (r == 0 && fflush(stdout) != 0)
+		r = -EIO;
+	if (r < 0) {
+		pmc_cli_error("cannot write the report to standard output: %s", strerror(-r));
+		goto out;
+	}
+	if (c.output && pmc_result_save(result, c.output, err, sizeof(err)) < 0) {
+		pmc_cli_error("%s", err);
+		goto out;
+	}
+	code = PMC_EXIT_OK;
+	if (strcmp(c.format, "json") == 0 || strcmp(c.format, "csv") == 0)
+		pmc_cli_compare_opts_set_stream(c.copts, stderr);
+	if (base)
+		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
+	if (failed) {
+		pmc_cli_error("%zu of %zu benchmarks failed; the others' results were written",
+			      failed, set.n);
+		code = PMC_EXIT_ERROR;
+	}
+out:
+	pmc_mb_set_free(&set);
+	pmc_event_list_free(events);
+	pmc_result_free(result);
+	pmc_result_free(base);
+	pmc_cli_compare_opts_free(c.copts);
+	return code;
+}

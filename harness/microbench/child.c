@@ -1,0 +1,199 @@
+/* One benchmark per process (docs/microbench.md, "Isolation"): the child measures and
+ * writes its samples to a pipe; a crash or an exit() ends only the child, and the
+ * parent says how it ended. The pipe carries the samples as the same program wrote
+ * them in memory: both ends are one binary. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/base/error.h"
+#include "harness/microbench/microbench.h"
+
+#define MAGIC UINT64_C(0x706d636d62310a00) /* "pmcmb1" */
+
+struct header {
+	uint64_t magic;
+	uint64_t iters, n, nev, items, bytes;
+	double over_ns;
+	uint64_t skipped, message_len; /* message_len includes the NUL; 0: none */
+	int32_t error;		       /* the child's failure: -errno; its words follow */
+	uint32_t pad;
+};
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t w = write(fd, c, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		c += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *p, size_t len)
+{
+	char *c = p;
+
+	while (len) {
+		ssize_t r = read(fd, c, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		c += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static int write_error(int fd, int error, const char *msg)
+{
+	struct header h = { .magic = MAGIC, .error = error, .message_len = strlen(msg) + 1 };
+	int r = write_all(fd, &h, sizeof(h));
+
+	return r < 0 ? r : write_all(fd, msg, h.message_len);
+}
+
+int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
+{
+	struct header h = {
+		.magic = MAGIC, .iters = s->iters, .n = s->n, .nev = s->nev, .items = s->items,
+		.bytes = s->bytes, .over_ns = s->over_ns, .skipped = s->skipped,
+		.message_len = s->message ? strlen(s->message) + 1 : 0,
+	};
+	int r = write_all(fd, &h, sizeof(h));
+
+	if (r == 0)
+		r = write_all(fd, s->ns, s->n * sizeof(*s->ns));
+	if (r == 0)
+		r = write_all(fd, s->readings, s->n * s->nev * sizeof(*s->readings));
+	if (r == 0)
+		r = write_all(fd, s->over_counts, s->nev * sizeof(*s->over_counts));
+	if (r == 0 && h.message_len)
+		r = write_all(fd, s->message, h.message_len);
+	return r;
+}
+
+/* Reads samples, or the child's error (-errno with its words in err). */
+static int read_samples(int fd, struct pmc_mb_samples *ret, char *err, size_t errlen)
+{
+	struct pmc_mb_samples s = { 0 };
+	struct header h;
+	int r = read_all(fd, &h, sizeof(h));
+
+	if (r < 0)
+		return r;
+	if (h.magic != MAGIC || h.n > (1u << 24) || h.nev > 4096 || h.message_len > 65536)
+		return -EIO;
+	if (h.error) {
+		char *msg = calloc(1, h.message_len + 1);
+
+		if (!msg)
+			return -ENOMEM;
+		r = h.message_len ? read_all(fd, msg, h.message_len) : 0;
+		pmc_err_set(err, errlen, "%s", r == 0 ? msg : "");
+		free(msg);
+		return h.error < 0 ? h.error : -EIO;
+	}
+	s.iters = h.iters;
+	s.n = h.n;
+	s.nev = h.nev;
+	s.items = h.items;
+	s.bytes = h.bytes;
+	s.over_ns = h.over_ns;
+	s.skipped = h.skipped;
+	s.ns = calloc(s.n + 1, sizeof(*s.ns));
+	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
+	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
+	s.message = h.message_len ? calloc(1, h.message_len) : NULL;
+	if (!s.ns || !s.readings || !s.over_counts || (h.message_len && !s.message)) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = read_all(fd, s.ns, s.n * sizeof(*s.ns));
+	if (r == 0)
+		r = read_all(fd, s.readings, s.n * s.nev * sizeof(*s.readings));
+	if (r == 0)
+		r = read_all(fd, s.over_counts, s.nev * sizeof(*s.over_counts));
+	if (r == 0 && h.message_len) {
+		r = read_all(fd, s.message, h.message_len);
+		s.message[h.message_len - 1] = '\0';
+	}
+	if (r < 0)
+		goto fail;
+	*ret = s;
+	return 0;
+fail:
+	pmc_mb_samples_free(&s);
+	return r;
+}
+
+int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret)
+{
+	return read_samples(fd, ret, NULL, 0);
+}
+
+int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+			  struct pmc_mb_samples *ret, char *err, size_t errlen)
+{
+	struct pmc_mb_samples s = { 0 };
+	char why[512] = "";
+	int fds[2], status = 0, r;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		r = -errno;
+		pmc_err_set(err, errlen, "'%s': cannot make a pipe: %s", b->name, strerror(-r));
+		return r;
+	}
+	/* What stdio holds would otherwise be written twice if the benchmark calls exit(). */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		pmc_err_set(err, errlen, "'%s': cannot fork: %s", b->name, strerror(-r));
+		return r;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		r = pmc_mb_measure(b, o, &s, why, sizeof(why));
+		r = r < 0 ? write_error(fds[1], r, why) : pmc_mb_samples_write(fds[1], &s);
+		/* The child ends here, without the parent's atexit handlers. */
+		_exit(r < 0 ? 1 : 0);
+	}
+	close(fds[1]);
+	r = read_samples(fds[0], &s, why, sizeof(why));
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		*ret = s;
+		return 0;
+	}
+	pmc_mb_samples_free(&s);
+	if (why[0])
+		pmc_err_set(err, errlen, "%s", why);
+	else if (WIFSIGNALED(status))
+		pmc_err_set(err, errlen, "'%s' crashed: killed by signal %d (%s)", b->name,
+			    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		pmc_err_set(err, errlen, "'%s' exited with status %d before it finished "
+					 "(a benchmark must not call exit)",
+			    b->name, WEXITSTATUS(status));
+	return -ECHILD;
+}

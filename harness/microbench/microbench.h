@@ -1,0 +1,130 @@
+/* The microbenchmark library (docs/microbench.md): the registered definitions expanded
+ * into benchmarks (expand.c), the loop and its measurement (measure.c), the recording of
+ * samples into the result model (record.c), and the child process each benchmark runs in
+ * (child.c). The CLI of a benchmark program (harness/cli/cli_microbench.c) and
+ * `pmcbench run --library` build on these. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters/reading.h"
+#include "pmcbench/microbench.h"
+
+struct pmc_event_list;
+struct pmc_result;
+struct pmc_sys;
+
+/* ---- expand.c: definitions → benchmarks ---- */
+
+/* One benchmark: a definition with one combination of its arguments. */
+struct pmc_mb_bench {
+	char *name; /* "name/arg1/arg2" */
+	/* A copy of the definition, zero beyond the fields the registering program knew. */
+	struct pmc_bench_def def;
+	int64_t args[PMC_BENCH_MAX_ARGS];
+	size_t nargs;
+};
+
+struct pmc_mb_set {
+	struct pmc_mb_bench *v;
+	size_t n;
+};
+
+/* Parses one argument dimension: a list "8,64,512", a range "1..16", "8..4096*8" (times
+ * 8) or "0..100+25" (plus 25); the range includes its end when a step reaches it. Sets
+ * *ret (malloc'ed) and *ret_n. Returns 0, -EINVAL with one line in err, or -ENOMEM. */
+int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err, size_t errlen);
+
+/* Walks the definitions in [begin, end) (each sz bytes, rounded up to a pointer's
+ * alignment, as the section lays them out), expands each into the cartesian product of
+ * its arguments and keeps the benchmarks whose name matches filter (POSIX extended
+ * regex, unanchored; NULL: all). Returns 0 with *ret (possibly empty), -EINVAL with one
+ * line in err (a bad argument spec, a bad regex, a bad definition, a duplicate name), or
+ * -ENOMEM. Free with pmc_mb_set_free. */
+int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen);
+void pmc_mb_set_free(struct pmc_mb_set *s);
+
+/* ---- measure.c: calibration, samples, overhead ---- */
+
+/* A monotonic clock in ns; injectable so that tests are exact. */
+typedef uint64_t (*pmc_mb_clock_fn)(void *ud);
+
+struct pmc_mb_opts {
+	size_t sz;	   /* sizeof(struct pmc_mb_opts) */
+	size_t samples;	   /* measured batches; default 10 */
+	size_t warmup;	   /* unrecorded batches at the calibrated size; default 1 */
+	double min_time_s; /* target time of one batch; default 0.01 */
+	/* Batch size: 0 calibrates to min_time_s; otherwise this many iterations. */
+	uint64_t iters;
+	uint64_t max_iters; /* calibration stops here; default 1e12 */
+	/* Counters of every batch (NULL: none), opened on the calling thread through sys
+	 * (NULL: the kernel). */
+	const struct pmc_event_list *events;
+	bool user_only_fallback;
+	const struct pmc_sys *sys;
+	pmc_mb_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
+	void *clock_ud;
+	/* The empty loop whose cost is subtracted (NULL: the built-in one); no_overhead
+	 * measures none. */
+	pmc_bench_fn empty;
+	bool no_overhead;
+};
+
+/* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
+struct pmc_mb_samples {
+	uint64_t iters; /* the batch size */
+	size_t n;	/* samples */
+	size_t nev;	/* events (the list's count) */
+	double *ns;	/* n batch wall times */
+	struct pmc_reading *readings; /* n * nev: the batch's counts (deltas), statuses */
+	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
+	double over_ns;
+	double *over_counts; /* nev */
+	uint64_t items, bytes; /* per iteration, as the benchmark set them; 0: not set */
+	bool skipped;
+	char *message; /* pmc_skip's reason, or NULL */
+};
+
+/* Calibrates the batch size, warms up, takes o->samples batches of b and then measures
+ * the empty loop at the same size, in this process. Returns 0 with *ret (ret->skipped
+ * when the benchmark skipped itself), or a negative errno with one line in err (counters
+ * that cannot be opened or read, a benchmark that left its loop early or never ran it,
+ * -ENOMEM). Free with pmc_mb_samples_free. */
+int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+		   struct pmc_mb_samples *ret, char *err, size_t errlen);
+void pmc_mb_samples_free(struct pmc_mb_samples *s);
+
+/* ---- child.c: one benchmark per process ---- */
+
+/* pmc_mb_measure in a forked child; the samples come back over a pipe. A child that
+ * crashes, exits or fails is contained: -ECHILD with one line in err saying how it
+ * ended (or the child's own message). */
+int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+			  struct pmc_mb_samples *ret, char *err, size_t errlen);
+
+/* The pipe format: samples written to fd and read back, all or nothing. Return 0, or
+ * -EIO (short data), -errno. */
+int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s);
+int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret);
+
+/* ---- record.c: samples → result ---- */
+
+/* When the overhead is more than this share of a benchmark's median batch time, the
+ * result says so (a note on wall-time/op). */
+#define PMC_MB_OVERHEAD_WARN 0.5
+
+/* Adds benchmark b to res: one run per sample with wall-time/op (ns), <event>/op for
+ * every event of events (its status per sample; missing ones as such), items/s and
+ * bytes/s when set, each minus the empty loop's cost clamped at zero, then the derived
+ * ratios (ipc, ...) of the registry. Returns 0, or -ENOMEM / -EINVAL with one line in
+ * err. A skipped benchmark is not added. */
+int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
+		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
+		  size_t errlen);
+
+/* The per-operation value of one sample: (batch - overhead) / iters, clamped at zero;
+ * overhead NAN subtracts nothing. */
+double pmc_mb_per_op(double batch, double overhead, uint64_t iters);
