@@ -124,14 +124,22 @@ static void empty_loop(struct pmc_state *s)
 		pmc_clobber_memory();
 }
 
+static bool opened(enum pmc_status st)
+{
+	return st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED;
+}
+
 /* docs/events.md, "Scaling", applied to the batch's difference of two reads: a batch
  * that was multiplexed for part of its time is extrapolated as perf does. */
 static void batch_reading(const struct pmc_reading *a, const struct pmc_reading *b,
 			  struct pmc_reading *d)
 {
 	*d = *b;
-	if (!pmc_status_has_value(a->status) || !pmc_status_has_value(b->status)) {
-		if (pmc_status_has_value(d->status))
+	/* A cumulative read with running == 0 (before the event first ran) is "not
+	 * counted" but its raw figures are still the start of the batch: only an event that
+	 * never opened has none. */
+	if (!opened(a->status) || !opened(b->status)) {
+		if (opened(d->status))
 			d->status = a->status;
 		d->value = d->enabled = d->running = 0;
 		d->scaled = NAN;
@@ -324,6 +332,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		};
 
 		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
+		/* Started explicitly: every group counts from here, whatever it was opened as. */
+		if (r == 0)
+			r = pmc_counters_enable(c.counters);
 		if (r < 0) {
 			pmc_err_set(err, errlen, "'%s': cannot open the counters: %s", b->name,
 				    strerror(-r));

@@ -1,0 +1,480 @@
+/* The microbenchmark library (harness/microbench/, docs/microbench.md) with an injected
+ * clock and the emulated PMU (fake_pmu.h), so every figure is exact: argument expansion
+ * and the filter, the loop and its batch edges, setup and teardown outside the
+ * measurement, calibration, overhead subtraction (clamped at zero), skips, per-operation
+ * counters with their statuses, and the child process that contains a crash. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "counters/counters.h"
+#include "harness/core/result.h"
+#include "harness/microbench/microbench.h"
+#include "tests/fake_pmu.h"
+#include "tests/helpers.h"
+
+/* The fake clock: each read costs `per_read` ns, the body `per_iter` ns per iteration,
+ * the empty loop `empty_per_iter`; setup and teardown `per_setup` each, which must never
+ * show in a result. */
+static uint64_t now, per_read, per_iter, empty_per_iter, per_setup;
+static size_t setups, teardowns, fn_calls, body_iters;
+static struct fake_pmu *pmu; /* when set, each body iteration is one quantum of it */
+
+static uint64_t fake_clock(void *ud)
+{
+	(void)ud;
+	now += per_read;
+	return now;
+}
+
+static void reset(void)
+{
+	now = 0;
+	per_read = 3;
+	per_iter = 7;
+	empty_per_iter = 1;
+	per_setup = 1000;
+	setups = teardowns = fn_calls = body_iters = 0;
+	pmu = NULL;
+}
+
+static void body(struct pmc_state *s)
+{
+	fn_calls++;
+	while (pmc_loop(s)) {
+		now += per_iter;
+		body_iters++;
+		if (pmu)
+			fake_pmu_tick(pmu, 1);
+	}
+}
+
+/* On the PMU, the empty loop costs one quantum per batch. */
+static void empty(struct pmc_state *s)
+{
+	bool first = true;
+
+	while (pmc_loop(s)) {
+		now += empty_per_iter;
+		if (pmu && first)
+			fake_pmu_tick(pmu, 1);
+		first = false;
+	}
+}
+
+static void setup(struct pmc_state *s)
+{
+	setups++;
+	now += per_setup;
+}
+
+static void teardown(struct pmc_state *s)
+{
+	teardowns++;
+	now += per_setup;
+}
+
+static struct pmc_mb_bench bench_of(const char *name, pmc_bench_fn fn)
+{
+	struct pmc_mb_bench b = { .name = (char *)name };
+
+	b.def = (struct pmc_bench_def){ .sz = sizeof(b.def), .name = name, .fn = fn,
+					.setup = setup, .teardown = teardown };
+	return b;
+}
+
+static void args_lists_and_ranges(void **state)
+{
+	int64_t *v = NULL;
+	size_t n = 0;
+	char err[256] = "";
+
+	assert_int_equal(pmc_mb_args_parse("8,64,512", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[2], 512);
+	free(v);
+	assert_int_equal(pmc_mb_args_parse("1..4", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[3], 4);
+	free(v);
+	assert_int_equal(pmc_mb_args_parse("8..4096*8", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4); /* 8, 64, 512, 4096 */
+	assert_int_equal(v[3], 4096);
+	free(v);
+	assert_int_equal(pmc_mb_args_parse("0..100+25", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(v[4], 100);
+	free(v);
+	v = NULL;
+	for (size_t i = 0; i < 6; i++) {
+		static const char *const bad[] = { "", "8,,9", "4..1", "1..9*1", "0..9*2", "1..x" };
+
+		err[0] = '\0';
+		assert_int_equal(pmc_mb_args_parse(bad[i], &v, &n, err, sizeof(err)), -EINVAL);
+		assert_true(err[0] != '\0');
+		assert_null(v);
+	}
+	assert_int_equal(pmc_mb_args_parse("1..9x", &v, &n, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "\"1..9x\"");
+}
+
+static void nop(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		;
+}
+
+static void expansion_is_the_cartesian_product(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+		{ .sz = sizeof(defs[0]), .name = "plain", .fn = nop },
+		{ .sz = sizeof(defs[0]), .name = "grid", .fn = nop, .args = { "1,2", "10..30+10" } },
+	};
+	struct pmc_mb_set set = { 0 };
+	char err[256] = "";
+
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 1 + 2 * 3);
+	assert_string_equal(set.v[0].name, "plain");
+	assert_int_equal(set.v[0].nargs, 0);
+	assert_string_equal(set.v[1].name, "grid/1/10");
+	assert_string_equal(set.v[3].name, "grid/1/30");
+	assert_string_equal(set.v[6].name, "grid/2/30");
+	assert_int_equal(set.v[6].args[0], 2);
+	assert_int_equal(set.v[6].args[1], 30);
+	pmc_mb_set_free(&set);
+
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, "^grid/2/", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.v[0].name, "grid/2/10");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, "nothing", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 0);
+	pmc_mb_set_free(&set);
+
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, "grid(", &set, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "--filter 'grid('");
+}
+
+static void bad_definitions_are_errors(void **state)
+{
+	const struct pmc_bench_def bad_arg[] = {
+		{ .sz = sizeof(bad_arg[0]), .name = "copy", .fn = nop, .args = { "8", "1..x" } },
+	};
+	const struct pmc_bench_def twice[] = {
+		{ .sz = sizeof(twice[0]), .name = "a", .fn = nop, .args = { "1,1" } },
+	};
+	struct pmc_mb_set set = { 0 };
+	char err[256] = "";
+
+	assert_int_equal(pmc_mb_expand(bad_arg, bad_arg + 1, NULL, &set, err, sizeof(err)),
+			 -EINVAL);
+	assert_contains(err, "benchmark 'copy', argument 2");
+	assert_int_equal(pmc_mb_expand(twice, twice + 1, NULL, &set, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "two benchmarks are named 'a/1'");
+	assert_int_equal(set.n, 0);
+}
+
+static void calibration_reaches_the_target(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 4, .warmup = 1, .min_time_s = 1000e-9,
+		 .clock = fake_clock, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* Batches of 1, 10, 100 take 10, 73, 703 ns (7/iteration + 3 for the second read):
+	 * tenfold while under a tenth of 1000 ns, then 1000 * 1.4 / 703 times 100 = 199,
+	 * whose 1396 ns reach the target. */
+	assert_int_equal(s.iters, 199);
+	assert_int_equal(s.n, 4);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.ns[i] == 199 * 7 + 3);
+	/* Calibration (4 batches), one warm-up, 4 samples: each one call, setup and
+	 * teardown around it, none of their time in a sample. */
+	assert_int_equal(fn_calls, 9);
+	assert_int_equal(setups, 9);
+	assert_int_equal(teardowns, 9);
+	assert_int_equal(body_iters, 1 + 10 + 100 + 199 * 6);
+	assert_false(s.skipped);
+	pmc_mb_samples_free(&s);
+}
+
+static void overhead_is_subtracted_and_clamped(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 100);
+	/* The empty loop at the same batch size: 100 * 1 + 3. */
+	assert_true(s.over_ns == 103);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	assert_non_null(m);
+	assert_int_equal(m->n, 3);
+	/* (703 - 103) / 100: the body's 7 ns less the loop's 1. */
+	for (size_t i = 0; i < m->n; i++)
+		assert_true(m->values[i] == 6.0);
+	assert_null(m->note);
+	pmc_mb_samples_free(&s);
+	pmc_result_free(res);
+
+	/* An empty loop that costs more than the body: zero, never negative, and said. */
+	reset();
+	empty_per_iter = 9;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	for (size_t i = 0; i < m->n; i++)
+		assert_true(m->values[i] == 0.0);
+	assert_non_null(m->note);
+	assert_contains(m->note, "overhead");
+	assert_true(pmc_mb_per_op(50, 20, 10) == 3.0);
+	assert_true(pmc_mb_per_op(50, NAN, 10) == 5.0);
+	assert_true(isnan(pmc_mb_per_op(NAN, 1, 10)));
+	pmc_mb_samples_free(&s);
+	pmc_result_free(res);
+}
+
+static void early_exit(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		break;
+}
+
+static void no_loop(struct pmc_state *s)
+{
+	(void)s;
+}
+
+static void skipper(struct pmc_state *s)
+{
+	pmc_skip(s, "no AVX2 on this CPU");
+}
+
+static void loop_misuse_and_skip(void **state)
+{
+	struct pmc_mb_bench b = bench_of("early", early_exit);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock);
+	struct pmc_mb_samples s = { 0 };
+	struct pmc_result *res = NULL;
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "'early' left its loop before the end");
+	b = bench_of("lazy", no_loop);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "'lazy' returned without running its loop");
+
+	b = bench_of("avx2", skipper);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.skipped);
+	assert_string_equal(s.message, "no AVX2 on this CPU");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	assert_int_equal(res->nbench, 0);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+}
+
+/* Exactly iters iterations per batch, and the state's accessors. */
+static uint64_t seen_iters;
+static int64_t seen_arg[3];
+static void counting(struct pmc_state *s)
+{
+	seen_arg[0] = pmc_arg(s, 0);
+	seen_arg[1] = pmc_arg(s, 1);
+	seen_arg[2] = pmc_arg(s, 7);
+	pmc_set_items_per_iter(s, 4);
+	pmc_set_bytes_per_iter(s, 32);
+	seen_iters = 0;
+	while (pmc_loop(s))
+		seen_iters++;
+	/* Asking again after the end stays false. */
+	assert_false(pmc_loop(s));
+}
+
+static void the_loop_runs_the_batch(void **state)
+{
+	struct pmc_mb_bench b = bench_of("counting", counting);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 1, .iters = 12345, .clock = fake_clock,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	b.args[0] = 64;
+	b.args[1] = -3;
+	b.nargs = 2;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(seen_iters, 12345);
+	assert_int_equal(seen_arg[0], 64);
+	assert_int_equal(seen_arg[1], -3);
+	assert_int_equal(seen_arg[2], 0);
+	assert_int_equal(s.items, 4);
+	assert_int_equal(s.bytes, 32);
+	/* Only the two edge reads are in a batch: no clock per iteration. */
+	assert_true(s.ns[0] == 3);
+	pmc_mb_samples_free(&s);
+}
+
+static void counters_per_operation(void **state)
+{
+	static const struct fake_pmu_config cfg = { .counters = 8, .privileged = true };
+	struct fake_pmu f;
+	struct pmc_event_list *ev = t_events("{cycles,instructions},page-faults");
+	struct pmc_mb_bench b = bench_of("body", body);
+	/* No warm-up: the first batch starts at the first read after opening, when no
+	 * event has run yet ("not counted" with zero times), and must still count. */
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .warmup = 0, .clock = fake_clock, .events = ev,
+		 .sys = &f.sys, .empty = empty);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	const struct pmc_benchmark *bm;
+	char err[256] = "";
+	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	double ins = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	pmu = &f;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.nev, 3);
+	/* The empty loop's batch: one quantum's counts, subtracted from the body's 50. */
+	assert_true(s.over_counts[0] == cyc);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), 0);
+	bm = &res->benchmarks[0];
+	m = pmc_benchmark_find_metric(bm, "cycles/op");
+	assert_non_null(m);
+	assert_true(m->has_status);
+	for (size_t i = 0; i < m->n; i++) {
+		assert_int_equal(m->status[i], PMC_STATUS_COUNTED);
+		assert_true(m->values[i] == (50 * cyc - cyc) / 50);
+		assert_int_equal(m->raw[i].value, 50 * (uint64_t)cyc);
+	}
+	m = pmc_benchmark_find_metric(bm, "instructions/op");
+	assert_true(m->values[0] == (50 * ins - ins) / 50);
+	m = pmc_benchmark_find_metric(bm, "ipc");
+	assert_non_null(m);
+	assert_true(m->derived);
+	assert_true(fabs(m->values[0] - ins / cyc) < 1e-12);
+	assert_non_null(pmc_benchmark_find_metric(bm, "page-faults/op"));
+	pmc_mb_samples_free(&s);
+	pmc_result_free(res);
+	pmc_event_list_free(ev);
+}
+
+static void missing_counters_are_reported_as_such(void **state)
+{
+	static const struct fake_pmu_config cfg = { .counters = 8, .privileged = true,
+						    .no_pmu = true };
+	struct fake_pmu f;
+	struct pmc_event_list *ev = t_events("{cycles,instructions}");
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock, .events = ev,
+		 .sys = &f.sys);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "";
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	pmu = &f;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "cycles/op");
+	assert_non_null(m);
+	for (size_t i = 0; i < m->n; i++) {
+		assert_int_equal(m->status[i], PMC_STATUS_UNSUPPORTED);
+		assert_true(isnan(m->values[i]));
+	}
+	assert_int_equal(m->error, ENOENT);
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "ipc"));
+	pmc_mb_samples_free(&s);
+	pmc_result_free(res);
+	pmc_event_list_free(ev);
+}
+
+static void crasher(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		;
+	abort();
+}
+
+static void exiter(struct pmc_state *s)
+{
+	exit(3);
+}
+
+static void a_child_contains_crashes_and_exits(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), 0);
+	/* The child's samples, through the pipe, as in-process. */
+	assert_int_equal(s.iters, 100);
+	assert_int_equal(s.n, 3);
+	assert_true(s.ns[2] == 703);
+	assert_true(s.over_ns == 103);
+	/* ... measured in the child: this process ran nothing. */
+	assert_int_equal(fn_calls, 0);
+	pmc_mb_samples_free(&s);
+
+	b = bench_of("crash", crasher);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "'crash' crashed: killed by signal 6");
+	b = bench_of("quit", exiter);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "'quit' exited with status 3");
+	b = bench_of("lazy", no_loop);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "'lazy' returned without running its loop");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(args_lists_and_ranges),
+		cmocka_unit_test(expansion_is_the_cartesian_product),
+		cmocka_unit_test(bad_definitions_are_errors),
+		cmocka_unit_test(calibration_reaches_the_target),
+		cmocka_unit_test(overhead_is_subtracted_and_clamped),
+		cmocka_unit_test(loop_misuse_and_skip),
+		cmocka_unit_test(the_loop_runs_the_batch),
+		cmocka_unit_test(counters_per_operation),
+		cmocka_unit_test(missing_counters_are_reported_as_such),
+		cmocka_unit_test(a_child_contains_crashes_and_exits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
