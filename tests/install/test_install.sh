@@ -50,18 +50,24 @@ static_libs=$(pkg-config --static --libs pmcbench) || fail "pkg-config --static 
 static_libs=$(echo " $static_libs " | sed 's/ -lpmcbench / -l:libpmcbench.a /')
 case " $cflags " in *" -I$dest"*) ;; *) fail "pkg-config --cflags does not point into the destdir: $cflags" ;; esac
 
-# Runs one built example in an empty directory; checks any result it saves.
-run_example() { # NAME BINARY [LD_LIBRARY_PATH]
+# Runs one built example in an empty directory; checks any result it saves. A benchmark
+# program (one that calls pmc_main) runs quickly and saves its result, which the
+# installed pmcbench then gates against itself.
+run_example() { # NAME BINARY [LD_LIBRARY_PATH] [ARGS...]
 	wd=$tmp/run-$1
+	n=$1 bin=$2 lp=$3
+	shift 3
 	rm -rf "$wd" && mkdir "$wd"
-	(cd "$wd" && LD_LIBRARY_PATH=$3 "$2") >"$wd.out" 2>&1 ||
-		{ cat "$wd.out" >&2; fail "$1 failed"; }
+	(cd "$wd" && LD_LIBRARY_PATH=$lp "$bin" "$@") >"$wd.out" 2>&1 ||
+		{ cat "$wd.out" >&2; fail "$n failed"; }
 	for json in "$wd"/*.json; do
 		[ -e "$json" ] || continue
 		"$dest$bindir/pmcbench" compare "$json" "$json" >"$wd.compare" 2>&1 ||
-			{ cat "$wd.compare" >&2; fail "$1 saved $(basename "$json"), which pmcbench compare cannot read"; }
+			{ cat "$wd.compare" >&2; fail "$n saved $(basename "$json"), which pmcbench compare cannot read"; }
+		[ $# -eq 0 ] || "$dest$bindir/pmcbench" gate --baseline "$json" "$json" >"$wd.gate" 2>&1 ||
+			{ cat "$wd.gate" >&2; fail "pmcbench gate of $n's $(basename "$json") against itself failed"; }
 	done
-	echo "ok: $1 ($(head -n 1 "$wd.out"))"
+	echo "ok: $n ($(head -n 1 "$wd.out"))"
 }
 
 [ $# -gt 0 ] || fail "no examples given"
@@ -71,7 +77,11 @@ for src in "$@"; do
 	# shellcheck disable=SC2086 # the flags are lists of words
 	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name" \
 		"$tmp/$src" $libs || fail "$src does not build against the installed pmcbench"
-	run_example "$name (shared)" "$tmp/$name" "$dest$libdir"
+	set --
+	if grep -q 'pmc_main(' "$tmp/$src"; then
+		set -- -r 5 --min-time 0.002 -q -o out.json
+	fi
+	run_example "$name (shared)" "$tmp/$name" "$dest$libdir" "$@"
 
 	# shellcheck disable=SC2086
 	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name-static" \
@@ -79,8 +89,35 @@ for src in "$@"; do
 	if readelf -d "$tmp/$name-static" | grep -q 'NEEDED.*libpmcbench'; then
 		fail "$name-static still needs libpmcbench.so"
 	fi
-	run_example "$name (static)" "$tmp/$name-static" ""
+	run_example "$name (static)" "$tmp/$name-static" "" "$@"
 done
+
+# A benchmark that crashes or calls exit() is contained in its child: the others'
+# results are still written, the failures named, and the exit status is 2.
+cat >"$tmp/crash.c" <<'EOF_C'
+#include <pmcbench.h>
+#include <stdlib.h>
+static void fine(struct pmc_state *s) { while (pmc_loop(s)) pmc_clobber_memory(); }
+PMC_BENCHMARK(fine);
+static void crash(struct pmc_state *s) { while (pmc_loop(s)) ; abort(); }
+PMC_BENCHMARK(crash);
+static void quit(struct pmc_state *s) { (void)s; exit(0); }
+PMC_BENCHMARK(quit);
+int main(int argc, char **argv) { return pmc_main(argc, argv); }
+EOF_C
+# shellcheck disable=SC2086
+$CC -std=c11 -Wall -Wextra $EXTRA_CFLAGS $cflags -o "$tmp/crash" "$tmp/crash.c" $libs ||
+	fail "crash.c does not build"
+set +e
+(cd "$tmp" && LD_LIBRARY_PATH=$dest$libdir ./crash -r 3 --min-time 0.001 -q -o crash.json) \
+	>"$tmp/crash.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 2 ] || { cat "$tmp/crash.out" >&2; fail "a crashing benchmark: exit $rc, expected 2"; }
+grep -q "'crash' crashed: killed by signal" "$tmp/crash.out" || { cat "$tmp/crash.out" >&2; fail "the crash is not reported"; }
+grep -q "'quit' exited with status 0" "$tmp/crash.out" || { cat "$tmp/crash.out" >&2; fail "the exit is not reported"; }
+grep -q '"name":"fine"' "$tmp/crash.json" || fail "the other benchmark's result was not written"
+echo "ok: crashing benchmarks contained (exit 2, the others written)"
 
 case $CC in
 *clang*) cxx=clang++ ;;
