@@ -100,10 +100,10 @@
 	X("max-rss", "bytes", LOWER, GATED, SIZE, MEASURED, TRAILER,                               \
 	  "peak resident set size (rusage)")                                                       \
 	/* Throughput of a microbenchmark (docs/microbench.md): the work per iteration it set,     \
-	 * over wall-time/op. Reported, not gated: wall-time/op already is. */                    \
-	X("items/s", "items/s", HIGHER, REPORTED, DERIVED, BY_BACKEND, TRAILER,                    \
+	 * over wall-time/op: a time kind. Reported, not gated: wall-time/op is. */                \
+	X("items/s", "items/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \
 	  "items processed per second (microbenchmarks)")                                         \
-	X("bytes/s", "bytes/s", HIGHER, REPORTED, DERIVED, BY_BACKEND, TRAILER,                    \
+	X("bytes/s", "bytes/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \
 	  "bytes processed per second (microbenchmarks)")                                         \
 	/* Derived from other metrics of the same run (docs/metrics.md has the formulas). */       \
 	X("ipc", "ratio", HIGHER, REPORTED, DERIVED, RATIO("instructions", "cycles", 1.0),         \
