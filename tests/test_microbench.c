@@ -86,10 +86,10 @@ static void teardown(struct pmc_state *s)
 
 static struct pmc_mb_bench bench_of(const char *name, pmc_bench_fn fn)
 {
-	struct pmc_mb_bench b = { .name = (char *)name };
+	struct pmc_mb_bench b = {.name = (char *)name};
 
-	b.def = (struct pmc_bench_def){ .sz = sizeof(b.def), .name = name, .fn = fn,
-					.setup = setup, .teardown = teardown };
+	b.def = (struct pmc_bench_def){
+	    .sz = sizeof(b.def), .name = name, .fn = fn, .setup = setup, .teardown = teardown};
 	return b;
 }
 
@@ -117,7 +117,7 @@ static void args_lists_and_ranges(void **state)
 	free(v);
 	v = NULL;
 	for (size_t i = 0; i < 6; i++) {
-		static const char *const bad[] = { "", "8,,9", "4..1", "1..9*1", "0..9*2", "1..x" };
+		static const char *const bad[] = {"", "8,,9", "4..1", "1..9*1", "0..9*2", "1..x"};
 
 		err[0] = '\0';
 		assert_int_equal(pmc_mb_args_parse(bad[i], &v, &n, err, sizeof(err)), -EINVAL);
@@ -137,10 +137,10 @@ static void nop(struct pmc_state *s)
 static void expansion_is_the_cartesian_product(void **state)
 {
 	const struct pmc_bench_def defs[] = {
-		{ .sz = sizeof(defs[0]), .name = "plain", .fn = nop },
-		{ .sz = sizeof(defs[0]), .name = "grid", .fn = nop, .args = { "1,2", "10..30+10" } },
+	    {.sz = sizeof(defs[0]), .name = "plain", .fn = nop},
+	    {.sz = sizeof(defs[0]), .name = "grid", .fn = nop, .args = {"1,2", "10..30+10"}},
 	};
-	struct pmc_mb_set set = { 0 };
+	struct pmc_mb_set set = {0};
 	char err[256] = "";
 
 	assert_int_equal(pmc_mb_expand(defs, defs + 2, NULL, &set, err, sizeof(err)), 0);
@@ -169,12 +169,12 @@ static void expansion_is_the_cartesian_product(void **state)
 static void bad_definitions_are_errors(void **state)
 {
 	const struct pmc_bench_def bad_arg[] = {
-		{ .sz = sizeof(bad_arg[0]), .name = "copy", .fn = nop, .args = { "8", "1..x" } },
+	    {.sz = sizeof(bad_arg[0]), .name = "copy", .fn = nop, .args = {"8", "1..x"}},
 	};
 	const struct pmc_bench_def twice[] = {
-		{ .sz = sizeof(twice[0]), .name = "a", .fn = nop, .args = { "1,1" } },
+	    {.sz = sizeof(twice[0]), .name = "a", .fn = nop, .args = {"1,1"}},
 	};
-	struct pmc_mb_set set = { 0 };
+	struct pmc_mb_set set = {0};
 	char err[256] = "";
 
 	assert_int_equal(pmc_mb_expand(bad_arg, bad_arg + 1, NULL, &set, err, sizeof(err)),
@@ -276,7 +276,7 @@ static void loop_misuse_and_skip(void **state)
 {
 	struct pmc_mb_bench b = bench_of("early", early_exit);
 	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock);
-	struct pmc_mb_samples s = { 0 };
+	struct pmc_mb_samples s = {0};
 	struct pmc_result *res = NULL;
 	char err[256] = "";
 
@@ -341,14 +341,14 @@ static void the_loop_runs_the_batch(void **state)
 
 static void counters_per_operation(void **state)
 {
-	static const struct fake_pmu_config cfg = { .counters = 8, .privileged = true };
+	static const struct fake_pmu_config cfg = {.counters = 8, .privileged = true};
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions},page-faults");
 	struct pmc_mb_bench b = bench_of("body", body);
 	/* No warm-up: the first batch starts at the first read after opening, when no
 	 * event has run yet ("not counted" with zero times), and must still count. */
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .warmup = 0, .clock = fake_clock, .events = ev,
-		 .sys = &f.sys, .empty = empty);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .warmup = 0, .clock = fake_clock,
+		 .events = ev, .sys = &f.sys, .empty = empty);
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -389,8 +389,8 @@ static void counters_per_operation(void **state)
 
 static void missing_counters_are_reported_as_such(void **state)
 {
-	static const struct fake_pmu_config cfg = { .counters = 8, .privileged = true,
-						    .no_pmu = true };
+	static const struct fake_pmu_config cfg = {
+	    .counters = 8, .privileged = true, .no_pmu = true};
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions}");
 	struct pmc_mb_bench b = bench_of("body", body);
@@ -464,16 +464,16 @@ static void a_child_contains_crashes_and_exits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(args_lists_and_ranges),
-		cmocka_unit_test(expansion_is_the_cartesian_product),
-		cmocka_unit_test(bad_definitions_are_errors),
-		cmocka_unit_test(calibration_reaches_the_target),
-		cmocka_unit_test(overhead_is_subtracted_and_clamped),
-		cmocka_unit_test(loop_misuse_and_skip),
-		cmocka_unit_test(the_loop_runs_the_batch),
-		cmocka_unit_test(counters_per_operation),
-		cmocka_unit_test(missing_counters_are_reported_as_such),
-		cmocka_unit_test(a_child_contains_crashes_and_exits),
+	    cmocka_unit_test(args_lists_and_ranges),
+	    cmocka_unit_test(expansion_is_the_cartesian_product),
+	    cmocka_unit_test(bad_definitions_are_errors),
+	    cmocka_unit_test(calibration_reaches_the_target),
+	    cmocka_unit_test(overhead_is_subtracted_and_clamped),
+	    cmocka_unit_test(loop_misuse_and_skip),
+	    cmocka_unit_test(the_loop_runs_the_batch),
+	    cmocka_unit_test(counters_per_operation),
+	    cmocka_unit_test(missing_counters_are_reported_as_such),
+	    cmocka_unit_test(a_child_contains_crashes_and_exits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

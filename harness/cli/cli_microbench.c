@@ -67,21 +67,21 @@ enum {
 };
 
 static const struct option long_opts[] = {
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "filter", required_argument, NULL, OPT_FILTER },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
-	{ "no-fork", no_argument, NULL, OPT_NO_FORK },
-	{ "events", required_argument, NULL, 'e' },
-	{ "require-counters", no_argument, NULL, OPT_REQUIRE },
-	{ "backend", required_argument, NULL, OPT_BACKEND },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+    {"list", no_argument, NULL, OPT_LIST},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"runs", required_argument, NULL, 'r'},
+    {"warmup", required_argument, NULL, 'w'},
+    {"min-time", required_argument, NULL, OPT_MIN_TIME},
+    {"no-fork", no_argument, NULL, OPT_NO_FORK},
+    {"events", required_argument, NULL, 'e'},
+    {"require-counters", no_argument, NULL, OPT_REQUIRE},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"quiet", no_argument, NULL, 'q'},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static int parse_count(const char *opt, const char *s, size_t min, size_t *ret)
@@ -121,7 +121,8 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		if (end == optarg || *end || !(c->mo.min_time_s > 0) ||
 		    !isfinite(c->mo.min_time_s) || c->mo.min_time_s > 3600) {
 			pmc_cli_error("--min-time: '%s' is not a number of seconds above 0 (at "
-				      "most 3600)", optarg);
+				      "most 3600)",
+				      optarg);
 			return -EINVAL;
 		}
 		return 0;
@@ -153,7 +154,8 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case OPT_FORMAT:
 		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
 			pmc_cli_error("--format: unknown format '%s'; use table, json, csv or "
-				      "markdown", optarg);
+				      "markdown",
+				      optarg);
 			return -EINVAL;
 		}
 		return 0;
@@ -204,7 +206,7 @@ static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_mb_bench *b = &set->v[i];
-		struct pmc_mb_samples s = { 0 };
+		struct pmc_mb_samples s = {0};
 		char err[1024] = "";
 		int r;
 
@@ -233,12 +235,12 @@ static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 		  const struct pmc_bench_def *end)
 {
-	struct mb_cli c = { .mo = { .sz = sizeof(c.mo), .samples = 10, .warmup = 1 },
-			    .format = "table" };
+	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 10, .warmup = 1},
+			   .format = "table"};
 	const char *prog = argc > 0 && argv[0] ? argv[0] : "benchmark";
 	struct pmc_event_list *events = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
-	struct pmc_mb_set set = { 0 };
+	struct pmc_mb_set set = {0};
 	char err[1024] = "";
 	const char *spec;
 	size_t failed;
@@ -268,8 +270,8 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 	}
 	if (set.n == 0) {
 		if (c.filter)
-			pmc_cli_error("--filter '%s' matches no benchmark; see '%s --list'", c.filter,
-				      prog);
+			pmc_cli_error("--filter '%s' matches no benchmark; see '%s --list'",
+				      c.filter, prog);
 		else
 			pmc_cli_error("no benchmarks in this program; register them with "
 				      "PMC_BENCHMARK(fn)");

@@ -5,8 +5,8 @@
 
 #include "harness/cli/cli.h"
 
-__attribute__((format(printf, 2, 0)))
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vmsg(const char *prefix, const char *fmt,
+						       va_list ap)
 {
 	fprintf(stderr, "pmcbench: %s", prefix);
 	vfprintf(stderr, fmt, ap);

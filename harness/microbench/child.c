@@ -61,7 +61,7 @@ static int read_all(int fd, void *p, size_t len)
 
 static int write_error(int fd, int error, const char *msg)
 {
-	struct header h = { .magic = MAGIC, .error = error, .message_len = strlen(msg) + 1 };
+	struct header h = {.magic = MAGIC, .error = error, .message_len = strlen(msg) + 1};
 	int r = write_all(fd, &h, sizeof(h));
 
 	return r < 0 ? r : write_all(fd, msg, h.message_len);
@@ -70,9 +70,15 @@ static int write_error(int fd, int error, const char *msg)
 int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 {
 	struct header h = {
-		.magic = MAGIC, .iters = s->iters, .n = s->n, .nev = s->nev, .items = s->items,
-		.bytes = s->bytes, .over_ns = s->over_ns, .skipped = s->skipped,
-		.message_len = s->message ? strlen(s->message) + 1 : 0,
+	    .magic = MAGIC,
+	    .iters = s->iters,
+	    .n = s->n,
+	    .nev = s->nev,
+	    .items = s->items,
+	    .bytes = s->bytes,
+	    .over_ns = s->over_ns,
+	    .skipped = s->skipped,
+	    .message_len = s->message ? strlen(s->message) + 1 : 0,
 	};
 	int r = write_all(fd, &h, sizeof(h));
 
@@ -90,7 +96,7 @@ int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 /* Reads samples, or the child's error (-errno with its words in err). */
 static int read_samples(int fd, struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
-	struct pmc_mb_samples s = { 0 };
+	struct pmc_mb_samples s = {0};
 	struct header h;
 	int r = read_all(fd, &h, sizeof(h));
 
@@ -149,7 +155,7 @@ int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret)
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
-	struct pmc_mb_samples s = { 0 };
+	struct pmc_mb_samples s = {0};
 	char why[512] = "";
 	int fds[2], status = 0, r;
 	pid_t pid;
@@ -192,8 +198,9 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		pmc_err_set(err, errlen, "'%s' crashed: killed by signal %d (%s)", b->name,
 			    WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else
-		pmc_err_set(err, errlen, "'%s' exited with status %d before it finished "
-					 "(a benchmark must not call exit)",
+		pmc_err_set(err, errlen,
+			    "'%s' exited with status %d before it finished "
+			    "(a benchmark must not call exit)",
 			    b->name, WEXITSTATUS(status));
 	return -ECHILD;
 }

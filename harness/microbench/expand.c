@@ -49,8 +49,9 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
 	int r;
 
 	if (!spec || !*spec) {
-		pmc_err_set(err, errlen, "empty argument spec; give a list \"8,64\" or a range "
-					 "\"1..16\", \"8..4096*8\", \"0..100+25\"");
+		pmc_err_set(err, errlen,
+			    "empty argument spec; give a list \"8,64\" or a range "
+			    "\"1..16\", \"8..4096*8\", \"0..100+25\"");
 		return -EINVAL;
 	}
 	dots = strstr(spec, "..");
@@ -92,8 +93,9 @@ done:
 	return 0;
 bad:
 	free(v);
-	pmc_err_set(err, errlen, "argument spec \"%s\": expected a list \"8,64,512\" or a range "
-				 "LO..HI with LO <= HI, optionally *FACTOR (> 1, LO > 0) or +STEP (> 0)",
+	pmc_err_set(err, errlen,
+		    "argument spec \"%s\": expected a list \"8,64,512\" or a range "
+		    "LO..HI with LO <= HI, optionally *FACTOR (> 1, LO > 0) or +STEP (> 0)",
 		    spec);
 	return -EINVAL;
 fail:
@@ -160,8 +162,8 @@ static int add_bench(struct pmc_mb_set *s, const struct pmc_bench_def *def, cons
 static int expand_def(struct pmc_mb_set *s, const struct pmc_bench_def *def, char *err,
 		      size_t errlen)
 {
-	int64_t *vals[PMC_BENCH_MAX_ARGS] = { 0 }, cur[PMC_BENCH_MAX_ARGS];
-	size_t nv[PMC_BENCH_MAX_ARGS] = { 0 }, idx[PMC_BENCH_MAX_ARGS] = { 0 }, nd = 0;
+	int64_t *vals[PMC_BENCH_MAX_ARGS] = {0}, cur[PMC_BENCH_MAX_ARGS];
+	size_t nv[PMC_BENCH_MAX_ARGS] = {0}, idx[PMC_BENCH_MAX_ARGS] = {0}, nd = 0;
 	char why[384];
 	int r = 0;
 
@@ -202,7 +204,7 @@ out:
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen)
 {
-	struct pmc_mb_set all = { 0 }, kept = { 0 };
+	struct pmc_mb_set all = {0}, kept = {0};
 	regex_t re;
 	bool have_re = false;
 	int r = 0;
@@ -220,12 +222,14 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 		have_re = true;
 	}
 	for (const struct pmc_bench_def *d = begin; d && d < end; d = next_def(d)) {
-		struct pmc_bench_def def = { 0 };
+		struct pmc_bench_def def = {0};
 
 		/* Fields the registering program did not know stay zero. */
 		if (d->sz < offsetof(struct pmc_bench_def, setup) || d->sz > 4096) {
-			pmc_err_set(err, errlen, "a benchmark definition of size %zu: not made by "
-						 "PMC_BENCHMARK; rebuild the program", d->sz);
+			pmc_err_set(err, errlen,
+				    "a benchmark definition of size %zu: not made by "
+				    "PMC_BENCHMARK; rebuild the program",
+				    d->sz);
 			r = -EINVAL;
 			goto out;
 		}
@@ -243,8 +247,9 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	for (size_t i = 0; i < all.n; i++) {
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(all.v[i].name, all.v[j].name) == 0) {
-				pmc_err_set(err, errlen, "two benchmarks are named '%s'; give "
-							 "them different names or arguments",
+				pmc_err_set(err, errlen,
+					    "two benchmarks are named '%s'; give "
+					    "them different names or arguments",
 					    all.v[i].name);
 				r = -EINVAL;
 				goto out;
@@ -266,7 +271,7 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 		all.v[i].name = NULL; /* moved */
 	}
 	*ret = kept;
-	kept = (struct pmc_mb_set){ 0 };
+	kept = (struct pmc_mb_set){0};
 out:
 	pmc_mb_set_free(&kept);
 	pmc_mb_set_free(&all);

@@ -165,7 +165,7 @@ static void batch_reading(const struct pmc_reading *a, const struct pmc_reading 
 static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
 		     size_t nev, double *ret_ns, struct pmc_reading *out, char *err, size_t errlen)
 {
-	struct pmc_state s = { .left = 0, .ctx = c };
+	struct pmc_state s = {.left = 0, .ctx = c};
 
 	if (def && def->setup)
 		def->setup(&s);
@@ -184,8 +184,10 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 		return c->error;
 	}
 	if (c->phase != DONE || s.left) {
-		pmc_err_set(err, errlen, "'%s' %s; run `while (pmc_loop(s)) { ... }` to its end, "
-					 "or call pmc_skip()", c->b->name,
+		pmc_err_set(err, errlen,
+			    "'%s' %s; run `while (pmc_loop(s)) { ... }` to its end, "
+			    "or call pmc_skip()",
+			    c->b->name,
 			    c->phase == IDLE ? "returned without running its loop"
 					     : "left its loop before the end");
 		return -EINVAL;
@@ -277,8 +279,8 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		   struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
 	const struct pmc_event_list *events;
-	struct pmc_run_ctx c = { .b = b };
-	struct pmc_mb_samples s = { 0 };
+	struct pmc_run_ctx c = {.b = b};
+	struct pmc_mb_samples s = {0};
 	size_t warmup;
 	double target_ns, ns = 0;
 	uint64_t max;
@@ -326,9 +328,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		s.over_counts[e] = NAN;
 	if (s.nev) {
 		struct pmc_counters_opts co = {
-			.sz = sizeof(co),
-			.pid = 0,
-			.user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
+		    .sz = sizeof(co),
+		    .pid = 0,
+		    .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
 		};
 
 		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);

@@ -75,14 +75,14 @@ struct pmc_mb_opts {
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
 struct pmc_mb_samples {
-	uint64_t iters; /* the batch size */
-	size_t n;	/* samples */
-	size_t nev;	/* events (the list's count) */
-	double *ns;	/* n batch wall times */
+	uint64_t iters;		      /* the batch size */
+	size_t n;		      /* samples */
+	size_t nev;		      /* events (the list's count) */
+	double *ns;		      /* n batch wall times */
 	struct pmc_reading *readings; /* n * nev: the batch's counts (deltas), statuses */
 	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
 	double over_ns;
-	double *over_counts; /* nev */
+	double *over_counts;   /* nev */
 	uint64_t items, bytes; /* per iteration, as the benchmark set them; 0: not set */
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */

@@ -29,8 +29,7 @@ static int metric(struct pmc_benchmark *b, const char *id, struct pmc_metric **r
 	return pmc_benchmark_metric(b, id, ret);
 }
 
-static int append(struct pmc_benchmark *b, const char *id, double v,
-		  const struct pmc_reading *rd)
+static int append(struct pmc_benchmark *b, const char *id, double v, const struct pmc_reading *rd)
 {
 	struct pmc_metric *m;
 	int r = metric(b, id, &m);
@@ -104,7 +103,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	if (r < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
-		struct pmc_run_info info = { .exit_code = 0 };
+		struct pmc_run_info info = {.exit_code = 0};
 		double wall = pmc_mb_per_op(s->ns[i], s->over_ns, s->iters);
 
 		r = pmc_benchmark_add_run(bm, &info);
@@ -113,8 +112,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		for (size_t e = 0; r == 0 && e < nev; e++) {
 			const struct pmc_reading *rd = &s->readings[i * nev + e];
 			double v = pmc_status_has_value(rd->status)
-					   ? pmc_mb_per_op(rd->scaled, s->over_counts[e], s->iters)
-					   : NAN;
+				       ? pmc_mb_per_op(rd->scaled, s->over_counts[e], s->iters)
+				       : NAN;
 
 			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
 			r = append(bm, id, v, rd);
