@@ -63,6 +63,8 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 {
 	static const char *const times[] = {"ns", "us", "ms", "s"};
 	static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const item_rates[] = {"items/s", "k items/s", "M items/s", "G items/s"};
+	static const char *const byte_rates[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
 
 	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
@@ -76,6 +78,12 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 		return scaled_unit(v, times, ARRAY_SIZE(times), 1000, buf, len);
 	if (strcmp(unit, "bytes") == 0)
 		return scaled_unit(v, sizes, ARRAY_SIZE(sizes), 1024, buf, len);
+	/* Throughput of the microbenchmarks (docs/microbench.md): SI steps for items, binary
+	 * ones for bytes, as sizes are shown. */
+	if (strcmp(unit, "items/s") == 0)
+		return scaled_unit(v, item_rates, ARRAY_SIZE(item_rates), 1000, buf, len);
+	if (strcmp(unit, "bytes/s") == 0)
+		return scaled_unit(v, byte_rates, ARRAY_SIZE(byte_rates), 1024, buf, len);
 	snprintf(buf, len, "%.2f", v);
 	if (strcmp(unit, "percent") == 0)
 		return "%";

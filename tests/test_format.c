@@ -88,6 +88,14 @@ static void test_table_values(void **state)
 	assert_string_equal(pmc_fmt_value(1.5, "ratio", buf, sizeof(buf)), "");
 	assert_string_equal(buf, "1.50");
 	assert_string_equal(pmc_fmt_value(3.2, "GHz", buf, sizeof(buf)), "GHz");
+	/* Microbenchmark throughput: SI steps for items, binary ones for bytes. */
+	assert_string_equal(pmc_fmt_value(2647381730.58, "items/s", buf, sizeof(buf)), "G items/s");
+	assert_string_equal(buf, "2.65");
+	assert_string_equal(pmc_fmt_value(3.0 * 1024 * 1024 * 1024, "bytes/s", buf, sizeof(buf)),
+			    "GiB/s");
+	assert_string_equal(buf, "3.00");
+	assert_string_equal(pmc_fmt_value(12, "items/s", buf, sizeof(buf)), "items/s");
+	assert_string_equal(buf, "12");
 	/* Not measured: "-", never a number. */
 	assert_string_equal(pmc_fmt_value(NAN, "count", buf, sizeof(buf)), "");
 	assert_string_equal(buf, "-");
