@@ -98,3 +98,14 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct p
 int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *spec);
 /* The directory of an output file must be writable: else an error line, -EINVAL. */
 int pmc_cli_check_output(const char *path);
+
+/* pmc_main_defs with the program's name for its messages and help given (cli_microbench.c):
+ * `pmcbench run --library` runs a shared object's definitions with it. */
+struct pmc_bench_def;
+int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
+		       const struct pmc_bench_def *end);
+
+/* `pmcbench run --library PATH [OPTIONS]` (cli_library.c): argv as pmc_cli_run got it.
+ * True when argv asks for it (--library before any "--"). */
+bool pmc_cli_wants_library(int argc, char **argv);
+int pmc_cli_run_library(int argc, char **argv);

@@ -235,9 +235,18 @@ static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 		  const struct pmc_bench_def *end)
 {
+	const char *prog = argc > 0 && argv[0] ? argv[0] : "benchmark";
+
+	if (strrchr(prog, '/'))
+		prog = strrchr(prog, '/') + 1;
+	return pmc_cli_microbench(argc, argv, prog, begin, end);
+}
+
+int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
+		       const struct pmc_bench_def *end)
+{
 	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 10, .warmup = 1},
 			   .format = "table"};
-	const char *prog = argc > 0 && argv[0] ? argv[0] : "benchmark";
 	struct pmc_event_list *events = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_mb_set set = {0};
@@ -247,8 +256,6 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 	bool user_only = false;
 	int code = PMC_EXIT_ERROR, r;
 
-	if (strrchr(prog, '/'))
-		prog = strrchr(prog, '/') + 1;
 	if (pmc_cli_compare_opts_new(&c.copts) < 0) {
 		pmc_cli_error("out of memory");
 		return PMC_EXIT_ERROR;

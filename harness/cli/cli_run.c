@@ -51,6 +51,7 @@ static void help(FILE *out)
 	fprintf(out,
 		"Usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]\n"
 		"       pmcbench run [OPTIONS] -c 'COMMAND A' -c 'COMMAND B' ...\n"
+		"       pmcbench run --library=PATH.so [--filter=REGEX] [OPTIONS]\n"
 		"Run commands repeatedly under grouped performance counters and report the\n"
 		"counts, derived metrics (IPC, miss rates) and times, like 'perf stat -r'.\n\n"
 		"What to run:\n"
@@ -71,7 +72,10 @@ static void help(FILE *out)
 		"                         (repeatable); by default it gets only HOME, PATH and\n"
 		"                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
 		"                         cannot change its counts\n"
-		"      --env-inherit      pass the whole environment instead\n\n"
+		"      --env-inherit      pass the whole environment instead\n"
+		"      --library=PATH.so  run the benchmarks a shared object registered with\n"
+		"                         PMC_BENCHMARK, with the options of a benchmark program\n"
+		"                         ('pmcbench run --library=X --help'; docs/microbench.md)\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list, e.g. '{cycles,instructions}:u,\n"
 		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
@@ -659,6 +663,9 @@ int pmc_cli_run(int argc, char **argv)
 	int code = PMC_EXIT_ERROR, first = 0, r;
 	bool user_only = false;
 
+	/* A shared object's benchmarks take the options of a benchmark program. */
+	if (pmc_cli_wants_library(argc, argv))
+		return pmc_cli_run_library(argc, argv);
 	if (pmc_cli_compare_opts_new(&c.copts) < 0) {
 		pmc_cli_error("out of memory");
 		return PMC_EXIT_ERROR;
