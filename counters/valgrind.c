@@ -297,8 +297,8 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 		int ev = -1;
 
 		if (p->ncolumns == MAX_COLUMNS) {
-			pmc_err_set(p->err, p->errlen, "%s:%u: more than %d events", p->path, p->line,
-				MAX_COLUMNS);
+			pmc_err_set(p->err, p->errlen, "%s:%u: more than %d events", p->path,
+				    p->line, MAX_COLUMNS);
 			return -EINVAL;
 		}
 		for (int i = 0; i < PMC_VG_EV_COUNT; i++)
@@ -306,7 +306,7 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 				ev = i;
 		if (ev >= 0 && (fc->present & (1u << ev))) {
 			pmc_err_set(p->err, p->errlen, "%s:%u: event '%.*s' listed twice", p->path,
-				p->line, (int)len, name);
+				    p->line, (int)len, name);
 			return -EINVAL;
 		}
 		/* Events we do not report (callgrind's sysCount, Ge, ...) keep their
@@ -330,8 +330,8 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 	size_t col = 0, len;
 
 	if (!p->have_events) {
-		pmc_err_set(p->err, p->errlen, "%s:%u: '%s' line before the 'events:' line", p->path,
-			p->line, key);
+		pmc_err_set(p->err, p->errlen, "%s:%u: '%s' line before the 'events:' line",
+			    p->path, p->line, key);
 		return -EINVAL;
 	}
 	if (p->have_end) {
@@ -345,14 +345,14 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 
 		if (col == p->ncolumns) {
 			pmc_err_set(p->err, p->errlen,
-				"%s:%u: '%s' has more counts than the %zu events", p->path, p->line,
-				key, p->ncolumns);
+				    "%s:%u: '%s' has more counts than the %zu events", p->path,
+				    p->line, key, p->ncolumns);
 			return -EINVAL;
 		}
 		for (size_t i = 0; i < len; i++) {
 			if (!isdigit((unsigned char)tok[i])) {
-				pmc_err_set(p->err, p->errlen, "%s:%u: '%.*s' is not a count", p->path,
-					p->line, (int)len, tok);
+				pmc_err_set(p->err, p->errlen, "%s:%u: '%.*s' is not a count",
+					    p->path, p->line, (int)len, tok);
 				return -EINVAL;
 			}
 			over = over || __builtin_mul_overflow(v, (uint64_t)10, &v) ||
@@ -363,15 +363,16 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 		 * than when a result is saved (a run without -o would report it). */
 		if (over || v > COUNT_MAX) {
 			if (p->columns[col] >= 0)
-				pmc_err_set(p->err, p->errlen,
-					"%s:%u: %s count %.*s is above 2^63 - 1, the largest count "
-					"a result holds; the file is corrupt",
-					p->path, p->line, event_names[p->columns[col]], (int)len, tok);
+				pmc_err_set(
+				    p->err, p->errlen,
+				    "%s:%u: %s count %.*s is above 2^63 - 1, the largest count "
+				    "a result holds; the file is corrupt",
+				    p->path, p->line, event_names[p->columns[col]], (int)len, tok);
 			else
 				pmc_err_set(p->err, p->errlen,
-					"%s:%u: count %.*s (column %zu) is above 2^63 - 1, the "
-					"largest count a result holds; the file is corrupt",
-					p->path, p->line, (int)len, tok, col + 1);
+					    "%s:%u: count %.*s (column %zu) is above 2^63 - 1, the "
+					    "largest count a result holds; the file is corrupt",
+					    p->path, p->line, (int)len, tok, col + 1);
 			return -EOVERFLOW;
 		}
 		if (p->columns[col] >= 0)
@@ -436,12 +437,13 @@ static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file
 	if (p.line == 0)
 		pmc_err_set(err, errlen, "%s: empty file", path);
 	else if (!newline)
-		pmc_err_set(err, errlen, "%s:%u: truncated: the last line is incomplete", path, p.line);
+		pmc_err_set(err, errlen, "%s:%u: truncated: the last line is incomplete", path,
+			    p.line);
 	else if (!p.have_events)
 		pmc_err_set(err, errlen, "%s: no 'events:' line", path);
 	else if (!p.have_end)
 		pmc_err_set(err, errlen, "%s: no '%s' line at the end (truncated file?)", path,
-			end_key);
+			    end_key);
 	else
 		r = 0;
 out:
@@ -452,7 +454,8 @@ out:
 
 /* "callgrind.out.PID" or "callgrind.out.PID.N" (a dump), "cachegrind.out.PID". Returns
  * the tool and pid, or -1 for any other name. */
-static int classify(const char *name, enum pmc_valgrind_tool *tool, unsigned long *pid)
+static int classify_dump(const char *name, enum pmc_valgrind_tool *tool, unsigned long *pid,
+			 unsigned long *seq)
 {
 	const char *s;
 	char *end;
@@ -469,9 +472,17 @@ static int classify(const char *name, enum pmc_valgrind_tool *tool, unsigned lon
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	*pid = strtoul(s, &end, 10);
+	*seq = 0;
 	if (*end == '.' && *tool == PMC_VALGRIND_CALLGRIND && isdigit((unsigned char)end[1]))
-		strtoul(end + 1, &end, 10); /* the dump's sequence number */
+		*seq = strtoul(end + 1, &end, 10); /* the dump's sequence number */
 	return *end ? -1 : 0;
+}
+
+static int classify(const char *name, enum pmc_valgrind_tool *tool, unsigned long *pid)
+{
+	unsigned long seq;
+
+	return classify_dump(name, tool, pid, &seq);
 }
 
 static int output_filter(const struct dirent *d)
@@ -482,6 +493,43 @@ static int output_filter(const struct dirent *d)
 	return classify(d->d_name, &tool, &pid) == 0;
 }
 
+/* The error when a run left no output file: valgrind's own words when its log has them. */
+static int collect_none(const char *outdir, char *err, size_t errlen)
+{
+	char why[160];
+
+	if (pmc_valgrind_log_error(outdir, why, sizeof(why)) == 0)
+		pmc_err_set(err, errlen, "%s: no valgrind output file: %s", outdir, why);
+	else
+		pmc_err_set(
+		    err, errlen,
+		    "%s: no valgrind output file (valgrind failed before the target ran; see "
+		    "its standard error)",
+		    outdir);
+	return -ENOENT;
+}
+
+/* One callgrind file of outdir on its own. */
+static int read_one(const char *outdir, const char *name, struct pmc_valgrind_counts *ret,
+		    char *err, size_t errlen)
+{
+	struct file_counts fc;
+	char *path;
+	int r;
+
+	if (asprintf(&path, "%s/%s", outdir, name) < 0)
+		return -ENOMEM;
+	r = parse_file(path, PMC_VALGRIND_CALLGRIND, &fc, err, errlen);
+	free(path);
+	if (r < 0)
+		return r;
+	*ret = (struct pmc_valgrind_counts){
+	    .present = fc.present, .tool = PMC_VALGRIND_CALLGRIND, .files = 1, .processes = 1};
+	memcpy(ret->ev, fc.ev, sizeof(ret->ev));
+	memcpy(ret->caches, fc.caches, sizeof(ret->caches));
+	return 0;
+}
+
 int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, char *err,
 			 size_t errlen)
 {
@@ -489,7 +537,6 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 	struct dirent **names = NULL;
 	unsigned long prev_pid = 0;
 	char *first = NULL;
-	char why[160];
 	int n, r = 0;
 
 	if (!outdir || !ret)
@@ -501,14 +548,7 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 		return r;
 	}
 	if (n == 0) {
-		r = -ENOENT;
-		if (pmc_valgrind_log_error(outdir, why, sizeof(why)) == 0)
-			pmc_err_set(err, errlen, "%s: no valgrind output file: %s", outdir, why);
-		else
-			pmc_err_set(err, errlen,
-				"%s: no valgrind output file (valgrind failed before the target "
-				"ran; see its standard error)",
-				outdir);
+		r = collect_none(outdir, err, errlen);
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
@@ -524,7 +564,7 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 		}
 		if (i > 0 && tool != sum.tool) {
 			pmc_err_set(err, errlen, "%s: both callgrind and cachegrind output files",
-				outdir);
+				    outdir);
 			free(path);
 			r = -EINVAL;
 			goto out;
@@ -532,7 +572,8 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 		sum.tool = tool;
 		r = parse_file(path, tool, &fc, err, errlen);
 		if (r == 0 && i > 0 && fc.present != sum.present) {
-			pmc_err_set(err, errlen, "%s: its events differ from those of %s", path, first);
+			pmc_err_set(err, errlen, "%s: its events differ from those of %s", path,
+				    first);
 			r = -EINVAL;
 		}
 		if (r < 0) {
@@ -549,10 +590,11 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 		for (int e = 0; e < PMC_VG_EV_COUNT; e++) {
 			if (__builtin_add_overflow(sum.ev[e], fc.ev[e], &sum.ev[e]) ||
 			    sum.ev[e] > COUNT_MAX) {
-				pmc_err_set(err, errlen,
-					"%s: the sum of %s over %d files is above 2^63 - 1, the "
-					"largest count a result holds",
-					outdir, event_names[e], i + 1);
+				pmc_err_set(
+				    err, errlen,
+				    "%s: the sum of %s over %d files is above 2^63 - 1, the "
+				    "largest count a result holds",
+				    outdir, event_names[e], i + 1);
 				r = -EOVERFLOW;
 				goto out;
 			}
@@ -568,6 +610,79 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 	*ret = sum;
 out:
 	free(first);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
+int pmc_valgrind_collect_dumps(const char *outdir, struct pmc_valgrind_counts *ret, size_t max,
+			       size_t *ret_n, char *err, size_t errlen)
+{
+	struct pmc_valgrind_counts *got = NULL;
+	struct dirent **names = NULL;
+	unsigned long first_pid = 0;
+	size_t ndumps = 0;
+	int n, r = 0;
+
+	if (!outdir || !ret || !ret_n)
+		return -EINVAL;
+	n = scandir(outdir, &names, output_filter, alphasort);
+	if (n < 0) {
+		r = -errno;
+		pmc_err_set(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-r));
+		return r;
+	}
+	got = calloc(max + 1, sizeof(*got));
+	if (!got) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		enum pmc_valgrind_tool tool;
+		unsigned long pid, seq;
+
+		classify_dump(names[i]->d_name, &tool, &pid, &seq);
+		if (tool != PMC_VALGRIND_CALLGRIND || (i > 0 && pid != first_pid)) {
+			pmc_err_set(err, errlen,
+				    "%s: the files of more than one process, or not callgrind's",
+				    outdir);
+			r = -EINVAL;
+			goto out;
+		}
+		first_pid = pid;
+		if (seq == 0)
+			continue; /* the dump at the program's end */
+		if (seq > max) {
+			pmc_err_set(err, errlen, "%s: more than %zu dumps", outdir, max);
+			r = -E2BIG;
+			goto out;
+		}
+		if (got[seq - 1].files) {
+			pmc_err_set(err, errlen, "%s: dump %lu twice", outdir, seq);
+			r = -EINVAL;
+			goto out;
+		}
+		r = read_one(outdir, names[i]->d_name, &got[seq - 1], err, errlen);
+		if (r < 0)
+			goto out;
+		ndumps++;
+	}
+	for (size_t k = 0; k < ndumps; k++)
+		if (!got[k].files) {
+			pmc_err_set(err, errlen, "%s: dump %zu of %zu is missing", outdir, k + 1,
+				    ndumps);
+			r = -EINVAL;
+			goto out;
+		}
+	if (ndumps == 0 && n == 0)
+		r = collect_none(outdir, err, errlen);
+	if (r < 0)
+		goto out;
+	memcpy(ret, got, ndumps * sizeof(*got));
+	*ret_n = ndumps;
+out:
+	free(got);
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -751,24 +866,25 @@ static int est_cycles(const uint64_t *ev, uint64_t *ret, char *err, size_t errle
 	    __builtin_add_overflow(l1m, ev[PMC_VG_EV_D1MW], &l1m) ||
 	    __builtin_add_overflow(ev[PMC_VG_EV_ILMR], ev[PMC_VG_EV_DLMR], &llm) ||
 	    __builtin_add_overflow(llm, ev[PMC_VG_EV_DLMW], &llm)) {
-		pmc_err_set(err, errlen, "est-cycles: the accesses or misses do not fit in 64 bits");
+		pmc_err_set(err, errlen,
+			    "est-cycles: the accesses or misses do not fit in 64 bits");
 		return -ERANGE;
 	}
 	/* LL is only accessed on an L1 miss, and L1 on an access, so these cannot hold
 	 * for counts of one simulation. */
 	if (l1m > acc) {
 		pmc_err_set(err, errlen,
-			"est-cycles: the counts contradict each other: %llu L1 misses "
-			"(I1mr + D1mr + D1mw) but only %llu accesses (Ir + Dr + Dw)",
-			(unsigned long long)l1m, (unsigned long long)acc);
+			    "est-cycles: the counts contradict each other: %llu L1 misses "
+			    "(I1mr + D1mr + D1mw) but only %llu accesses (Ir + Dr + Dw)",
+			    (unsigned long long)l1m, (unsigned long long)acc);
 		return -ERANGE;
 	}
 	if (llm > l1m) {
 		pmc_err_set(err, errlen,
-			"est-cycles: the counts contradict each other: %llu LL misses "
-			"(ILmr + DLmr + DLmw) but only %llu L1 misses (I1mr + D1mr + D1mw); LL "
-			"is accessed only on an L1 miss",
-			(unsigned long long)llm, (unsigned long long)l1m);
+			    "est-cycles: the counts contradict each other: %llu LL misses "
+			    "(ILmr + DLmr + DLmw) but only %llu L1 misses (I1mr + D1mr + D1mw); LL "
+			    "is accessed only on an L1 miss",
+			    (unsigned long long)llm, (unsigned long long)l1m);
 		return -ERANGE;
 	}
 	/* (acc - l1m) L1 hits + 5 (l1m - llm) LL hits + 35 llm memory accesses */
@@ -776,11 +892,12 @@ static int est_cycles(const uint64_t *ev, uint64_t *ret, char *err, size_t errle
 	    __builtin_add_overflow(v, acc - l1m, &v) ||
 	    __builtin_mul_overflow(llm, (uint64_t)35, &llm35) ||
 	    __builtin_add_overflow(v, llm35, &v) || v > COUNT_MAX) {
-		pmc_err_set(err, errlen,
-			"est-cycles: %llu L1 hits + 5 x %llu LL hits + 35 x %llu memory accesses "
-			"is above 2^63 - 1, the largest count a result holds",
-			(unsigned long long)(acc - l1m), (unsigned long long)(l1m - llm),
-			(unsigned long long)llm);
+		pmc_err_set(
+		    err, errlen,
+		    "est-cycles: %llu L1 hits + 5 x %llu LL hits + 35 x %llu memory accesses "
+		    "is above 2^63 - 1, the largest count a result holds",
+		    (unsigned long long)(acc - l1m), (unsigned long long)(l1m - llm),
+		    (unsigned long long)llm);
 		return -ERANGE;
 	}
 	*ret = v;
@@ -816,11 +933,12 @@ int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uin
 			return -ENODATA;
 		if (__builtin_add_overflow(c->ev[PMC_VG_EV_BCM], c->ev[PMC_VG_EV_BIM], &v) ||
 		    v > COUNT_MAX) {
-			pmc_err_set(err, errlen,
-				"branch-misses: %llu Bcm + %llu Bim is above 2^63 - 1, the largest "
-				"count a result holds",
-				(unsigned long long)c->ev[PMC_VG_EV_BCM],
-				(unsigned long long)c->ev[PMC_VG_EV_BIM]);
+			pmc_err_set(
+			    err, errlen,
+			    "branch-misses: %llu Bcm + %llu Bim is above 2^63 - 1, the largest "
+			    "count a result holds",
+			    (unsigned long long)c->ev[PMC_VG_EV_BCM],
+			    (unsigned long long)c->ev[PMC_VG_EV_BIM]);
 			return -ERANGE;
 		}
 		break;
@@ -837,9 +955,10 @@ int pmc_valgrind_metric_value(const struct pmc_valgrind_counts *c, size_t i, uin
 		v = c->ev[single[i]];
 		/* pmc_valgrind_collect never gives one; counts filled in by hand may. */
 		if (v > COUNT_MAX) {
-			pmc_err_set(err, errlen,
-				"%s: %llu %s is above 2^63 - 1, the largest count a result holds",
-				metric_ids[i], (unsigned long long)v, event_names[single[i]]);
+			pmc_err_set(
+			    err, errlen,
+			    "%s: %llu %s is above 2^63 - 1, the largest count a result holds",
+			    metric_ids[i], (unsigned long long)v, event_names[single[i]]);
 			return -ERANGE;
 		}
 		break;

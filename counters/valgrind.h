@@ -137,6 +137,15 @@ int pmc_valgrind_argv(const struct pmc_valgrind_opts *opts, char *const *target_
 int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, char *err,
 			 size_t errlen);
 
+/* Reads the numbered callgrind dumps of the one process that wrote outdir's files
+ * (callgrind.out.PID.1, .2, ...: one per CALLGRIND_DUMP_STATS request, in request
+ * order), each on its own, into ret[0..*ret_n-1]; the dump at the program's end (the
+ * file without a number) is not one of them. At most max dumps. Returns 0, or the errors
+ * of pmc_valgrind_collect and -EINVAL when the files are not one callgrind process's or
+ * their numbers are not 1..n without a gap, -E2BIG when there are more than max. */
+int pmc_valgrind_collect_dumps(const char *outdir, struct pmc_valgrind_counts *ret, size_t max,
+			       size_t *ret_n, char *err, size_t errlen);
+
 /* Copies into buf the first line of valgrind's logs in outdir that says why a run
  * failed ("Process terminating with default action of signal 11 (SIGSEGV)", an
  * unhandled instruction, a fatal error), without the "==pid==" prefix. Returns 0,

@@ -256,6 +256,82 @@ static void overhead_is_subtracted_and_clamped(void **state)
 	pmc_result_free(res);
 }
 
+/* The empty loop a definition carries (PMC_BENCHMARK compiles one with the benchmark) is
+ * the one subtracted when the options name none. */
+static void the_definitions_empty_loop_is_subtracted(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	empty_per_iter = 2;
+	b.def.empty = empty;
+	assert_ptr_equal(pmc_mb_empty_fn(&b), empty);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.over_ns == 203);
+	pmc_mb_samples_free(&s);
+}
+
+static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
+{
+	*c = (struct pmc_valgrind_counts){
+	    .present = (1u << PMC_VG_EV_IR) | (1u << PMC_VG_EV_DR), .files = 1, .processes = 1};
+	c->ev[PMC_VG_EV_IR] = ir;
+	c->ev[PMC_VG_EV_DR] = dr;
+}
+
+/* Valgrind's per-operation counts: (body(2n) - body(n)) - (empty(2n) - empty(n)), over n;
+ * fixed costs cancel, a negative difference is zero, metrics that were not simulated are
+ * absent, never 0. */
+static void exact_counts_are_the_body_alone(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	struct pmc_mb_exact x = {.iters = 4};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	uint64_t v = 0;
+	char err[256] = "";
+
+	/* Fixed costs 5000 and 3000; the body 10 per iteration, its empty loop 3. */
+	set_counts(&x.counts[0], 5000 + 4 * 10, 100);
+	set_counts(&x.counts[1], 5000 + 8 * 10, 100);
+	set_counts(&x.counts[2], 3000 + 4 * 3, 50);
+	set_counts(&x.counts[3], 3000 + 8 * 3, 54);
+	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_INSTRUCTIONS, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 4 * 7);
+	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_DATA_READS, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, err, sizeof(err)),
+			 -ENODATA);
+
+	assert_int_equal(pmc_result_new("valgrind", &res), 0);
+	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
+	assert_int_equal(res->nbench, 1);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "instructions/op");
+	assert_non_null(m);
+	assert_int_equal(m->n, 1);
+	assert_true(m->values[0] == 7.0);
+	assert_int_equal(m->status[0], PMC_STATUS_EXACT);
+	assert_true(m->simulated);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "data-reads/op");
+	assert_true(m->values[0] == 0.0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "branch-misses/op");
+	assert_non_null(m);
+	assert_true(isnan(m->values[0]));
+	assert_int_equal(m->status[0], PMC_STATUS_UNSUPPORTED);
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op"));
+	pmc_result_free(res);
+
+	/* A skipped benchmark adds nothing. */
+	x.skipped = true;
+	assert_int_equal(pmc_result_new("valgrind", &res), 0);
+	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
+	assert_int_equal(res->nbench, 0);
+	pmc_result_free(res);
+}
+
 static void early_exit(struct pmc_state *s)
 {
 	while (pmc_loop(s))
@@ -469,6 +545,8 @@ int main(void)
 	    cmocka_unit_test(bad_definitions_are_errors),
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_subtracted_and_clamped),
+	    cmocka_unit_test(the_definitions_empty_loop_is_subtracted),
+	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),

@@ -523,6 +523,51 @@ static void test_collect_sums_callgrind_dumps_and_processes(void **state)
 	free(dir);
 }
 
+/* The microbenchmark library's four dumps of one process: each read on its own and put
+ * in request order (dump 10 after dump 9, though "10" sorts before "9"), the dump at the
+ * program's end left out. */
+static void test_collect_dumps_reads_each_dump_in_order(void **state)
+{
+	struct pmc_valgrind_counts c[12];
+	char *dir = make_dir(), name[64], text[512];
+	size_t n = 0;
+	char err[256] = "";
+
+	for (int k = 1; k <= 10; k++) {
+		snprintf(name, sizeof(name), "callgrind.out.77.%d", k);
+		snprintf(text, sizeof(text), CL_HEAD("77") "totals: %d 2 0 3 4 5\n", 100 * k);
+		write_file(dir, name, text);
+	}
+	write_file(dir, "callgrind.out.77", CL_HEAD("77") "totals: 0 0 0 0 0 0\n");
+	assert_int_equal(pmc_valgrind_collect_dumps(dir, c, 12, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 10);
+	for (size_t k = 0; k < n; k++) {
+		assert_int_equal(c[k].ev[PMC_VG_EV_IR], 100 * (k + 1));
+		assert_int_equal(c[k].files, 1);
+		assert_int_equal(c[k].ev[PMC_VG_EV_DW], 3);
+	}
+	/* More dumps than the caller has room for. */
+	assert_int_equal(pmc_valgrind_collect_dumps(dir, c, 4, &n, err, sizeof(err)), -E2BIG);
+	/* A gap in the numbers. */
+	snprintf(name, sizeof(name), "%s/callgrind.out.77.3", dir);
+	assert_int_equal(unlink(name), 0);
+	assert_int_equal(pmc_valgrind_collect_dumps(dir, c, 12, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "dump 3 of"));
+	/* Another process's files. */
+	write_file(dir, "callgrind.out.77.3", CL_HEAD("77") "totals: 300 2 0 3 4 5\n");
+	write_file(dir, "callgrind.out.78", CL_HEAD("78") "totals: 1 2 0 3 4 5\n");
+	assert_int_equal(pmc_valgrind_collect_dumps(dir, c, 12, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more than one process"));
+	/* A truncated dump: the parser's error, naming the file. */
+	snprintf(name, sizeof(name), "%s/callgrind.out.78", dir);
+	assert_int_equal(unlink(name), 0);
+	write_file(dir, "callgrind.out.77.2", CL_HEAD("77") "totals: 1 2");
+	assert_int_equal(pmc_valgrind_collect_dumps(dir, c, 12, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "callgrind.out.77.2"));
+	assert_int_equal(pmc_valgrind_outdir_remove(dir), 0);
+	free(dir);
+}
+
 /* Each bad directory: the files to write (name, text pairs), the error, and words the
  * message must contain. */
 struct bad_case {
@@ -833,6 +878,7 @@ int main(void)
 	    cmocka_unit_test(test_argv),
 	    cmocka_unit_test(test_collect_sums_cachegrind_files_by_event_name),
 	    cmocka_unit_test(test_collect_sums_callgrind_dumps_and_processes),
+	    cmocka_unit_test(test_collect_dumps_reads_each_dump_in_order),
 	    cmocka_unit_test(test_collect_rejects_bad_output),
 	    cmocka_unit_test(test_collect_on_missing_dir),
 	    cmocka_unit_test(test_outdir_remove_leaves_foreign_files),

@@ -100,10 +100,12 @@ int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *
 int pmc_cli_check_output(const char *path);
 
 /* pmc_main_defs with the program's name for its messages and help given (cli_microbench.c):
- * `pmcbench run --library` runs a shared object's definitions with it. */
+ * `pmcbench run --library PATH` runs a shared object's definitions with it, library
+ * giving PATH (NULL for a benchmark program), which the valgrind backend needs to run
+ * the same benchmarks again. */
 struct pmc_bench_def;
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
-		       const struct pmc_bench_def *end);
+		       const struct pmc_bench_def *end, const char *library);
 
 /* `pmcbench run --library PATH [OPTIONS]` (cli_library.c): argv as pmc_cli_run got it.
  * True when argv asks for it (--library before any "--"). */

@@ -79,7 +79,7 @@ int pmc_cli_run_library(int argc, char **argv)
 	}
 	/* --help needs no object: the options are those of every benchmark program. */
 	if (help) {
-		code = pmc_cli_microbench(ac, av, prog, NULL, NULL);
+		code = pmc_cli_microbench(ac, av, prog, NULL, NULL, NULL);
 		goto out;
 	}
 	if (stat(path, &st) < 0) {
@@ -94,7 +94,7 @@ int pmc_cli_run_library(int argc, char **argv)
 		pmc_cli_error("--library: %s", err);
 		goto out;
 	}
-	code = pmc_cli_microbench(ac, av, prog, lib.begin, lib.end);
+	code = pmc_cli_microbench(ac, av, prog, lib.begin, lib.end, path);
 out:
 	pmc_mb_library_close(&lib);
 	free(prog);

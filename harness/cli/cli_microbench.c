@@ -20,7 +20,11 @@
 struct mb_cli {
 	struct pmc_mb_opts mo;
 	const char *filter, *output, *baseline, *format, *events_spec;
-	bool list, no_fork, quiet, require_counters;
+	bool list, no_fork, quiet, require_counters, valgrind;
+	/* The options that only the perf backend takes, as given (NULL: none). */
+	const char *perf_only;
+	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
+	const char *vg_child, *vg_report;
 	struct pmc_cli_compare_opts *copts;
 };
 
@@ -41,7 +45,9 @@ static void help(FILE *out, const char *prog)
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
-		"      --backend=NAME     perf (default)\n\n"
+		"      --backend=NAME     perf (default): time and hardware/software counters;\n"
+		"                         valgrind: exact simulated counts per operation of\n"
+		"                         the body alone, one run (docs/microbench.md)\n\n"
 		"Output:\n"
 		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
 		"      --format=FMT       report on stdout: table (default), json, csv, markdown\n"
@@ -64,6 +70,8 @@ enum {
 	OPT_BACKEND,
 	OPT_FORMAT,
 	OPT_BASELINE,
+	OPT_VG_CHILD,
+	OPT_VG_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +88,9 @@ static const struct option long_opts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"quiet", no_argument, NULL, 'q'},
     {"baseline", required_argument, NULL, OPT_BASELINE},
+    /* Internal: how the valgrind backend runs the program again under valgrind. */
+    {"valgrind-child", required_argument, NULL, OPT_VG_CHILD},
+    {"valgrind-report", required_argument, NULL, OPT_VG_REPORT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -113,10 +124,13 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		c->filter = optarg;
 		return 0;
 	case 'r':
+		c->perf_only = "-r/--runs";
 		return parse_count("--runs", optarg, 1, &c->mo.samples);
 	case 'w':
+		c->perf_only = "-w/--warmup";
 		return parse_count("--warmup", optarg, 0, &c->mo.warmup);
 	case OPT_MIN_TIME:
+		c->perf_only = "--min-time";
 		c->mo.min_time_s = strtod(optarg, &end);
 		if (end == optarg || *end || !(c->mo.min_time_s > 0) ||
 		    !isfinite(c->mo.min_time_s) || c->mo.min_time_s > 3600) {
@@ -127,9 +141,11 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		}
 		return 0;
 	case OPT_NO_FORK:
+		c->perf_only = "--no-fork";
 		c->no_fork = true;
 		return 0;
 	case 'e':
+		c->perf_only = "-e/--events";
 		if (c->events_spec) {
 			pmc_cli_error("--events: give one list (join them with ',')");
 			return -EINVAL;
@@ -137,17 +153,22 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		c->events_spec = optarg;
 		return 0;
 	case OPT_REQUIRE:
+		c->perf_only = "--require-counters";
 		c->require_counters = true;
 		return 0;
 	case OPT_BACKEND:
-		if (strcmp(optarg, "perf") == 0)
+		if (strcmp(optarg, "perf") == 0 || strcmp(optarg, "valgrind") == 0) {
+			c->valgrind = strcmp(optarg, "valgrind") == 0;
 			return 0;
-		if (strcmp(optarg, "valgrind") == 0)
-			pmc_cli_error("--backend valgrind: not yet available for benchmark "
-				      "programs; use perf");
-		else
-			pmc_cli_error("--backend: unknown backend '%s'; use perf", optarg);
+		}
+		pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind", optarg);
 		return -EINVAL;
+	case OPT_VG_CHILD:
+		c->vg_child = optarg;
+		return 0;
+	case OPT_VG_REPORT:
+		c->vg_report = optarg;
+		return 0;
 	case 'o':
 		c->output = optarg;
 		return 0;
@@ -193,13 +214,43 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 		pmc_cli_error("unexpected argument '%s'; see '%s --help'", argv[optind], prog);
 		r = -EINVAL;
 	}
+	/* An option that would do nothing is an error, not silently ignored. */
+	if (r == 0 && c->valgrind && c->perf_only) {
+		pmc_cli_error("%s does not apply to --backend valgrind, which counts each "
+			      "benchmark exactly, once, in a child under valgrind",
+			      c->perf_only);
+		r = -EINVAL;
+	}
+	if (r == 0 && !c->vg_child != !c->vg_report) {
+		pmc_cli_error("--valgrind-child and --valgrind-report go together (they are "
+			      "the valgrind backend's own)");
+		r = -EINVAL;
+	}
 	return r;
 }
 
-/* Runs every benchmark, each in its own child unless --no-fork; one that fails is
- * reported and the others go on. Returns the number that failed. */
+/* One benchmark under the valgrind backend: exact counts per operation. */
+static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *vo,
+			struct pmc_result *res, bool *ret_skipped, char **ret_message, char *err,
+			size_t errlen)
+{
+	struct pmc_mb_exact x = {0};
+	int r = pmc_mb_measure_valgrind(b, vo, &x, err, errlen);
+
+	if (r == 0)
+		r = pmc_mb_record_exact(b, &x, res, err, errlen);
+	*ret_skipped = x.skipped;
+	*ret_message = x.message;
+	x.message = NULL;
+	pmc_mb_exact_free(&x);
+	return r;
+}
+
+/* Runs every benchmark, each in its own child unless --no-fork (under valgrind with vo);
+ * one that fails is reported and the others go on. Returns the number that failed. */
 static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
-		      const struct pmc_event_list *events, struct pmc_result *res)
+		      const struct pmc_event_list *events, const struct pmc_mb_valgrind_opts *vo,
+		      struct pmc_result *res)
 {
 	bool progress = !c->quiet && isatty(STDERR_FILENO);
 	size_t failed = 0;
@@ -207,26 +258,35 @@ static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_mb_bench *b = &set->v[i];
 		struct pmc_mb_samples s = {0};
-		char err[1024] = "";
+		char err[1024] = "", *message = NULL;
+		bool skipped = false;
 		int r;
 
 		if (progress) {
 			fprintf(stderr, "\r\033[K%zu/%zu: %.60s", i + 1, set->n, b->name);
 			fflush(stderr);
 		}
-		r = c->no_fork ? pmc_mb_measure(b, &c->mo, &s, err, sizeof(err))
-			       : pmc_mb_measure_forked(b, &c->mo, &s, err, sizeof(err));
-		if (r == 0)
-			r = pmc_mb_record(b, &s, events, res, err, sizeof(err));
+		if (vo) {
+			r = run_valgrind(b, vo, res, &skipped, &message, err, sizeof(err));
+		} else {
+			r = c->no_fork ? pmc_mb_measure(b, &c->mo, &s, err, sizeof(err))
+				       : pmc_mb_measure_forked(b, &c->mo, &s, err, sizeof(err));
+			if (r == 0)
+				r = pmc_mb_record(b, &s, events, res, err, sizeof(err));
+			skipped = s.skipped;
+			message = s.message;
+			s.message = NULL;
+		}
 		if (progress)
 			fprintf(stderr, "\r\033[K");
 		if (r < 0) {
 			pmc_cli_error("%s", err);
 			failed++;
-		} else if (s.skipped) {
+		} else if (skipped) {
 			fprintf(stderr, "pmcbench: note: '%s' skipped itself: %s\n", b->name,
-				s.message ? s.message : "no reason given");
+				message ? message : "no reason given");
 		}
+		free(message);
 		pmc_mb_samples_free(&s);
 	}
 	return failed;
@@ -239,18 +299,59 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 
 	if (strrchr(prog, '/'))
 		prog = strrchr(prog, '/') + 1;
-	return pmc_cli_microbench(argc, argv, prog, begin, end);
+	return pmc_cli_microbench(argc, argv, prog, begin, end, NULL);
+}
+
+/* The command that runs this program again, for the valgrind backend: its path (what
+ * /proc/self/exe links to; under valgrind that link would name valgrind), then "run
+ * --library PATH" when pmcbench runs a shared object. */
+static int self_argv(const char *library, char ***ret)
+{
+	char **v = calloc(5, sizeof(*v));
+	char *exe = v ? realpath("/proc/self/exe", NULL) : NULL;
+
+	if (!exe) {
+		free(v);
+		return -errno;
+	}
+	v[0] = exe;
+	if (library) {
+		v[1] = (char *)"run";
+		v[2] = (char *)"--library";
+		v[3] = (char *)library;
+	}
+	*ret = v;
+	return 0;
+}
+
+static void self_argv_free(char **v)
+{
+	if (v)
+		free(v[0]);
+	free(v);
+}
+
+/* The child of the valgrind backend: runs one benchmark's counted loops. Exit code. */
+static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (strcmp(set->v[i].name, c->vg_child) == 0)
+			return pmc_mb_valgrind_child(&set->v[i], c->vg_report) < 0 ? PMC_EXIT_ERROR
+										   : PMC_EXIT_OK;
+	pmc_cli_error("--valgrind-child: no benchmark '%s'", c->vg_child);
+	return PMC_EXIT_ERROR;
 }
 
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
-		       const struct pmc_bench_def *end)
+		       const struct pmc_bench_def *end, const char *library)
 {
 	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 10, .warmup = 1},
 			   .format = "table"};
 	struct pmc_event_list *events = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_mb_set set = {0};
-	char err[1024] = "";
+	struct pmc_mb_valgrind_opts vo = {.sz = sizeof(vo)};
+	char err[1024] = "", **self = NULL, *vg_path = NULL;
 	const char *spec;
 	size_t failed;
 	bool user_only = false;
@@ -267,6 +368,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	if (pmc_mb_expand(begin, end, c.filter, &set, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
+		goto out;
+	}
+	if (c.vg_child) {
+		code = valgrind_child(&c, &set);
 		goto out;
 	}
 	if (c.list) {
@@ -290,23 +395,47 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		pmc_cli_error("%s", err);
 		goto out;
 	}
-	spec = c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS;
-	if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0) {
-		pmc_cli_error("--events '%s': %s", spec, err);
-		goto out;
+	if (c.valgrind) {
+		if ((r = pmc_valgrind_find(&vg_path)) < 0) {
+			pmc_cli_error("--backend valgrind: %s",
+				      r == -ENOENT
+					  ? "valgrind is not installed (Debian and Ubuntu: "
+					    "apt-get install valgrind)"
+					  : strerror(-r));
+			goto out;
+		}
+		if ((r = self_argv(library, &self)) < 0) {
+			pmc_cli_error("--backend valgrind: cannot find this program's path: %s",
+				      strerror(-r));
+			goto out;
+		}
+		vo.self_argv = self;
+		vo.valgrind = vg_path;
+		if (pmc_result_new("valgrind", &result) < 0 || pmc_env_collect(result) < 0 ||
+		    pmc_env_valgrind(result, vg_path, PMC_VALGRIND_CALLGRIND) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+	} else {
+		spec = c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS;
+		if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0) {
+			pmc_cli_error("--events '%s': %s", spec, err);
+			goto out;
+		}
+		if (pmc_cli_check_duplicate_events(events, spec) < 0 ||
+		    pmc_cli_probe_events(events, c.require_counters, NULL, &user_only) < 0)
+			goto out;
+		c.mo.events = events;
+		c.mo.user_only_fallback = true;
+		if (pmc_result_new("perf", &result) < 0 || pmc_env_collect(result) < 0 ||
+		    pmc_result_set_env(result, "events", spec) < 0 ||
+		    pmc_result_set_env(result, "counting",
+				       user_only ? "user-only" : "user+kernel") < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
 	}
-	if (pmc_cli_check_duplicate_events(events, spec) < 0 ||
-	    pmc_cli_probe_events(events, c.require_counters, NULL, &user_only) < 0)
-		goto out;
-	c.mo.events = events;
-	c.mo.user_only_fallback = true;
-	if (pmc_result_new("perf", &result) < 0 || pmc_env_collect(result) < 0 ||
-	    pmc_result_set_env(result, "events", spec) < 0 ||
-	    pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel") < 0) {
-		pmc_cli_error("out of memory");
-		goto out;
-	}
-	failed = run_all(&c, &set, events, result);
+	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result);
 	{
 		PMC_OPTS(pmc_report_opts, ro, .confidence = 0.95);
 
@@ -333,6 +462,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		code = PMC_EXIT_ERROR;
 	}
 out:
+	self_argv_free(self);
+	free(vg_path);
 	pmc_mb_set_free(&set);
 	pmc_event_list_free(events);
 	pmc_result_free(result);

@@ -25,7 +25,8 @@ struct pmc_run_ctx {
 	struct pmc_counters *counters; /* NULL: no counters */
 	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
 	uint64_t t0, t1;
-	int error; /* a failed read inside the loop */
+	int error;    /* a failed read inside the loop */
+	bool collect; /* callgrind counts between the two edges (valgrind.c) */
 	uint64_t items, bytes;
 	bool skipped;
 	char *message;
@@ -59,8 +60,12 @@ bool pmc_loop_edge(struct pmc_state *s)
 		c->t0 = c->clock(c->clock_ud);
 		/* This call is the first iteration. */
 		s->left = c->iters - 1;
+		if (c->collect)
+			pmc_mb_vg_toggle_collect();
 		return true;
 	case RUNNING:
+		if (c->collect)
+			pmc_mb_vg_toggle_collect();
 		c->t1 = c->clock(c->clock_ud);
 		c->phase = DONE;
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1)) < 0)
@@ -122,6 +127,11 @@ static void empty_loop(struct pmc_state *s)
 {
 	while (pmc_loop(s))
 		pmc_clobber_memory();
+}
+
+pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b)
+{
+	return b->def.empty ? b->def.empty : empty_loop;
 }
 
 static bool opened(enum pmc_status st)
@@ -196,6 +206,25 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 	for (size_t e = 0; c->counters && e < nev; e++)
 		batch_reading(&c->r0[e], &c->r1[e], &out[e]);
 	return 0;
+}
+
+int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
+		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen)
+{
+	struct pmc_run_ctx c = {.b = b, .iters = iters, .clock = monotonic_ns, .collect = collect};
+	double ns = 0;
+	int r;
+
+	r = run_batch(&c, empty ? pmc_mb_empty_fn(b) : b->def.fn, empty ? NULL : &b->def, 0, &ns,
+		      NULL, err, errlen);
+	*ret_skipped = c.skipped;
+	if (ret_message && c.message)
+		*ret_message = c.message;
+	else
+		free(c.message);
+	if (r == 0)
+		*ret_ns = ns;
+	return r;
 }
 
 /* Google Benchmark's rule (benchmark_runner.cc, PredictNumItersNeeded): grow tenfold
@@ -306,7 +335,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		c.clock = monotonic_ns;
 	empty = PMC_OPTS_GET(o, empty, NULL);
 	if (!empty)
-		empty = empty_loop;
+		empty = pmc_mb_empty_fn(b);
 	if (!(target_ns > 0) || !isfinite(target_ns)) {
 		pmc_err_set(err, errlen, "'%s': no samples, or a target time that is not positive",
 			    b->name);

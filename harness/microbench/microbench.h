@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "counters/reading.h"
+#include "counters/valgrind.h"
 #include "pmcbench/microbench.h"
 
 struct pmc_event_list;
@@ -128,3 +129,70 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 /* The per-operation value of one sample: (batch - overhead) / iters, clamped at zero;
  * overhead NAN subtracts nothing. */
 double pmc_mb_per_op(double batch, double overhead, uint64_t iters);
+
+/* The empty loop subtracted from b: the one compiled with it (PMC_BENCHMARK), else the
+ * library's. */
+pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b);
+
+/* One batch of b's function (or, with empty, of its empty loop, without setup and
+ * teardown) at iters iterations, with the monotonic clock and no counters; with collect,
+ * callgrind counts only between the loop's two edges. Sets *ret_ns, *ret_skipped and,
+ * when the benchmark skipped itself with a reason and ret_message is not NULL, a
+ * malloc'ed *ret_message. Returns 0 or -EINVAL with one line in err (a loop left early). */
+int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
+		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen);
+
+/* ---- valgrind.c: exact counts per operation ---- */
+
+/* Callgrind's client requests; no-ops when not under valgrind, or when the library was
+ * built without valgrind's headers (then pmc_mb_vg_available() is false). */
+void pmc_mb_vg_toggle_collect(void);
+bool pmc_mb_vg_available(void);
+
+struct pmc_mb_valgrind_opts {
+	size_t sz; /* sizeof(struct pmc_mb_valgrind_opts) */
+	/* The command that runs this same benchmark program again, NULL-terminated: the
+	 * program's path, or pmcbench's with "run --library PATH". Required. */
+	char *const *self_argv;
+	const char *valgrind; /* NULL: "valgrind" in PATH */
+	double timeout_s;     /* <= 0: none */
+	bool show_output;     /* the benchmark's output; discarded by default */
+};
+
+/* What the valgrind backend counted for one benchmark. */
+struct pmc_mb_exact {
+	uint64_t iters; /* n: the loops ran n and 2n iterations */
+	/* Callgrind's counts, collected between the loop's edges only: the body's loop at n
+	 * and 2n, then the empty loop at n and 2n. */
+	struct pmc_valgrind_counts counts[4];
+	bool skipped;
+	char *message; /* pmc_skip's reason, or NULL */
+};
+
+/* Runs o->self_argv with "--valgrind-child NAME --valgrind-report FILE" under callgrind
+ * (collection off at the start, children not followed, ASLR off) and reads back its
+ * report and four dumps. Returns 0 with *ret (ret->skipped when the benchmark skipped
+ * itself), or a negative errno with one line in err: -ECHILD when the child crashed,
+ * exited or timed out, -ENOTSUP without valgrind's headers, or what valgrind.h's
+ * functions return. Free with pmc_mb_exact_free. */
+int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
+			    struct pmc_mb_exact *ret, char *err, size_t errlen);
+void pmc_mb_exact_free(struct pmc_mb_exact *x);
+
+/* The child's side, in the program that runs under callgrind: calibrates n (uncounted,
+ * doubling up to 1024 or a batch of 20 ms), runs the four counted loops with a dump after
+ * each, and writes its one-line report to report. Returns 0 or -errno (the report could
+ * not be written). */
+int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, const char *report);
+
+/* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
+ * body(n)) - (empty(2n) - empty(n)), clamped at zero. Returns 0, or the errors of
+ * pmc_valgrind_metric_value (-ENODATA: not simulated), -ERANGE. */
+int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret, char *err,
+		       size_t errlen);
+
+/* Adds benchmark b to res: one run with `<metric>/op` for every valgrind metric (status
+ * exact; not simulated ones as unsupported, never 0), then the registry's derived
+ * ratios. A skipped benchmark is not added. Returns 0 or -errno with one line in err. */
+int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
+			struct pmc_result *res, char *err, size_t errlen);

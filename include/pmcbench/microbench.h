@@ -22,7 +22,7 @@ extern "C" {
 /* The state a benchmark function gets. Only `left` is read by the inline pmc_loop(); the
  * rest belongs to the harness: read it with the functions below. */
 struct pmc_state {
-	uint64_t left;	       /* iterations left in the running batch */
+	uint64_t left;		 /* iterations left in the running batch */
 	struct pmc_run_ctx *ctx; /* the harness's */
 };
 
@@ -88,7 +88,19 @@ struct pmc_bench_def {
 	 * (times 8), or "0..100+25" (plus 25); NULL-terminated. Their cartesian product gives
 	 * the benchmarks name/arg1/arg2. */
 	const char *args[PMC_BENCH_MAX_ARGS + 1];
+	/* The empty loop whose cost is subtracted, compiled with the benchmark and its flags
+	 * (PMC_BENCHMARK sets it); NULL: the library's own. */
+	pmc_bench_fn empty;
 };
+
+/* The loop of every benchmark with nothing in it but what makes the compiler reload
+ * s->left, as pmc_do_not_optimize's clobber does: what the harness subtracts. Compiled in
+ * the benchmark's own translation unit, so its cost is that of the benchmark's loop. */
+static inline void pmc_bench_empty_loop(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		pmc_clobber_memory();
+}
 
 /* The command line of a benchmark program (docs/microbench.md): --list, --filter REGEX,
  * -r, --min-time, -e EVENTS, --backend, -o FILE.json, --format, --baseline, --threshold,
@@ -106,9 +118,14 @@ PMC_API int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *beg
  *	PMC_BENCHMARK_OPTS(copy, .args = {"8..65536*8"}, .setup = fill, .teardown = drain);
  * Registration is a constant in a linker section: no list to maintain, no constructor. */
 #define PMC_BENCHMARK_OPTS(fn_, ...)                                                               \
-	__attribute__((used, section(PMC_BENCH_SECTION), aligned(sizeof(void *))))           \
-	static const struct pmc_bench_def pmc_bench_def_##fn_ = {                                  \
-	    .sz = sizeof(struct pmc_bench_def), .name = #fn_, .fn = fn_, __VA_ARGS__}
+	__attribute__((                                                                            \
+	    used, section(PMC_BENCH_SECTION),                                                      \
+	    aligned(sizeof(void *)))) static const struct pmc_bench_def pmc_bench_def_##fn_ = {    \
+	    .sz = sizeof(struct pmc_bench_def),                                                    \
+	    .name = #fn_,                                                                          \
+	    .fn = fn_,                                                                             \
+	    __VA_ARGS__,                                                                           \
+	    .empty = pmc_bench_empty_loop}
 #define PMC_BENCHMARK(fn_) PMC_BENCHMARK_OPTS(fn_, .setup = NULL)
 
 /* The section's bounds in the module that includes this header (the linker defines them

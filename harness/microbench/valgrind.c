@@ -1,0 +1,364 @@
+/* Exact counts per operation under valgrind (docs/microbench.md, "Exact counts: the
+ * valgrind backend"). The benchmark program runs itself again under callgrind with
+ * collection off; that child runs the benchmark's loop at n and 2n iterations and the
+ * empty loop at n and 2n, collection on only between each loop's two edges, and dumps the
+ * counts after each. (count(2n) - count(n)) / n cancels every fixed cost exactly (the
+ * edges, the toggles, setup and teardown); subtracting the empty loop's figure the same
+ * way leaves the body alone. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters/counters.h"
+#include "harness/base/error.h"
+#include "harness/base/opts.h"
+#include "harness/core/derive.h"
+#include "harness/core/result.h"
+#include "harness/microbench/microbench.h"
+#include "harness/run/spawn.h"
+
+#ifdef PMC_HAVE_CALLGRIND_H
+#include <valgrind/callgrind.h>
+#endif
+
+/* The child's batches: calibrated (uncounted) up to this many iterations, or until one
+ * batch takes this long under valgrind. Powers of two keep count / n exact in a double. */
+#define VG_MAX_ITERS 1024
+#define VG_TARGET_NS 20e6
+
+void pmc_mb_vg_toggle_collect(void)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	CALLGRIND_TOGGLE_COLLECT;
+#endif
+}
+
+bool pmc_mb_vg_available(void)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	return true;
+#else
+	return false;
+#endif
+}
+
+static void vg_zero(void)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	CALLGRIND_ZERO_STATS;
+#endif
+}
+
+static void vg_dump(const char *what)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	CALLGRIND_DUMP_STATS_AT(what);
+#else
+	(void)what;
+#endif
+}
+
+/* ---- the child, under callgrind ---- */
+
+/* The report the child leaves for its parent: one line, "ok N", "skipped MESSAGE" or
+ * "error MESSAGE". */
+static int write_report(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int write_report(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "we");
+	va_list ap;
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	va_start(ap, fmt);
+	if (vfprintf(f, fmt, ap) < 0)
+		r = -EIO;
+	va_end(ap);
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, const char *report)
+{
+	static const char *const dumps[4] = {"body n", "body 2n", "empty n", "empty 2n"};
+	char err[512] = "", *message = NULL;
+	bool skipped = false;
+	uint64_t n = 1;
+	double ns = 0;
+	int r;
+
+	/* Calibration, uncounted; its batches also warm the caches the simulator models. */
+	for (;;) {
+		r = pmc_mb_batch(b, false, n, false, &ns, &skipped, &message, err, sizeof(err));
+		if (r < 0 || skipped || ns >= VG_TARGET_NS || n >= VG_MAX_ITERS)
+			break;
+		n *= 2;
+	}
+	for (int k = 0; r == 0 && !skipped && k < 4; k++) {
+		vg_zero();
+		r = pmc_mb_batch(b, k >= 2, k % 2 ? 2 * n : n, true, &ns, &skipped, NULL, err,
+				 sizeof(err));
+		vg_dump(dumps[k]);
+	}
+	if (r < 0)
+		r = write_report(report, "error %s\n", err);
+	else if (skipped)
+		r = write_report(report, "skipped %s\n", message ? message : "");
+	else
+		r = write_report(report, "ok %llu\n", (unsigned long long)n);
+	free(message);
+	return r;
+}
+
+/* ---- the parent ---- */
+
+void pmc_mb_exact_free(struct pmc_mb_exact *x)
+{
+	if (!x)
+		return;
+	free(x->message);
+	memset(x, 0, sizeof(*x));
+}
+
+/* Reads the child's report into x; -EPROTO when it says nothing we know. */
+static int read_report(const char *path, const char *name, struct pmc_mb_exact *x, char *err,
+		       size_t errlen)
+{
+	char line[1024], *nl;
+	unsigned long long n;
+	FILE *f = fopen(path, "re");
+	int r = 0;
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		pmc_err_set(err, errlen, "'%s' under valgrind ended without a report", name);
+		return -EPROTO;
+	}
+	fclose(f);
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl = '\0';
+	if (sscanf(line, "ok %llu", &n) == 1 && n > 0 && n <= VG_MAX_ITERS) {
+		x->iters = n;
+	} else if (strncmp(line, "skipped ", 8) == 0) {
+		x->skipped = true;
+		x->message = line[8] ? strdup(line + 8) : NULL;
+	} else if (strncmp(line, "error ", 6) == 0) {
+		pmc_err_set(err, errlen, "%s", line + 6);
+		r = -EINVAL;
+	} else {
+		pmc_err_set(err, errlen, "'%s' under valgrind left a report we cannot read: %s",
+			    name, line);
+		r = -EPROTO;
+	}
+	return r;
+}
+
+static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
+		       const char *dir, const char *report, char *err, size_t errlen)
+{
+	struct pmc_valgrind_opts vo = {
+	    .sz = sizeof(vo),
+	    .outdir = dir,
+	    .valgrind = o->valgrind,
+	    .tool = PMC_VALGRIND_CALLGRIND,
+	    .no_children = true,
+	    .collect_atstart_off = true,
+	};
+	struct pmc_spawn_result sr = {0};
+	char **target = NULL, **argv = NULL, why[256] = "";
+	size_t nself = 0;
+	int r;
+
+	while (o->self_argv[nself])
+		nself++;
+	target = calloc(nself + 5, sizeof(*target));
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, o->self_argv, nself * sizeof(*target));
+	target[nself] = (char *)"--valgrind-child";
+	target[nself + 1] = b->name;
+	target[nself + 2] = (char *)"--valgrind-report";
+	target[nself + 3] = (char *)report;
+	r = pmc_valgrind_argv(&vo, target, &argv);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "'%s': cannot run %s under valgrind: %s", b->name,
+			    o->self_argv[0], strerror(-r));
+		goto out;
+	}
+	{
+		struct pmc_spawn_opts so = {
+		    .argv = argv,
+		    .timeout_s = o->timeout_s,
+		    .no_aslr = true, /* identical runs give identical counts */
+		    .show_output = o->show_output,
+		};
+
+		r = pmc_spawn_run(&so, &sr);
+	}
+	if (r < 0) {
+		pmc_err_set(err, errlen, "'%s': cannot run valgrind: %s", b->name, strerror(-r));
+		goto out;
+	}
+	if (sr.exit_code != 0 || sr.term_signal || sr.timed_out) {
+		if (pmc_valgrind_log_error(dir, why, sizeof(why)) < 0)
+			why[0] = '\0';
+		if (sr.timed_out)
+			pmc_err_set(err, errlen, "'%s' under valgrind timed out after %g s",
+				    b->name, o->timeout_s);
+		else if (sr.term_signal)
+			pmc_err_set(err, errlen,
+				    "'%s' crashed under valgrind: killed by signal %d (%s)%s%s",
+				    b->name, sr.term_signal, strsignal(sr.term_signal),
+				    why[0] ? ": " : "", why);
+		else
+			pmc_err_set(err, errlen,
+				    "'%s' exited with status %d under valgrind before it finished "
+				    "(a benchmark must not call exit)%s%s",
+				    b->name, sr.exit_code, why[0] ? ": " : "", why);
+		r = -ECHILD;
+	}
+out:
+	free(argv);
+	free(target);
+	return r;
+}
+
+int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
+			    struct pmc_mb_exact *ret, char *err, size_t errlen)
+{
+	struct pmc_mb_exact x = {0};
+	char *dir = NULL, *report = NULL;
+	size_t ndumps = 0;
+	int r;
+
+	if (!b || !ret || !PMC_OPTS_VALID(o, struct pmc_mb_valgrind_opts) || !o->self_argv ||
+	    !o->self_argv[0]) {
+		pmc_err_set(err, errlen, "bad options");
+		return -EINVAL;
+	}
+	if (!pmc_mb_vg_available()) {
+		pmc_err_set(err, errlen,
+			    "this libpmcbench was built without valgrind's headers "
+			    "(valgrind/callgrind.h); install valgrind and rebuild it");
+		return -ENOTSUP;
+	}
+	r = pmc_valgrind_outdir_new(NULL, &dir);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot create a directory for valgrind's output: %s",
+			    strerror(-r));
+		return r;
+	}
+	if (asprintf(&report, "%s/report", dir) < 0) {
+		report = NULL;
+		r = -ENOMEM;
+		pmc_err_set(err, errlen, "out of memory");
+		goto out;
+	}
+	r = spawn_child(b, o, dir, report, err, errlen);
+	if (r == 0)
+		r = read_report(report, b->name, &x, err, errlen);
+	if (r == 0 && !x.skipped) {
+		r = pmc_valgrind_collect_dumps(dir, x.counts, 4, &ndumps, err, errlen);
+		if (r == 0 && ndumps != 4) {
+			pmc_err_set(err, errlen, "'%s' under valgrind wrote %zu of its 4 dumps",
+				    b->name, ndumps);
+			r = -EPROTO;
+		}
+	}
+	if (r < 0)
+		goto out;
+	*ret = x;
+	x.message = NULL;
+out:
+	pmc_mb_exact_free(&x);
+	if (report)
+		unlink(report);
+	pmc_valgrind_outdir_remove(dir);
+	free(report);
+	free(dir);
+	return r;
+}
+
+int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret, char *err,
+		       size_t errlen)
+{
+	uint64_t v[4];
+	int64_t body, empty, d;
+	int r;
+
+	for (int k = 0; k < 4; k++) {
+		r = pmc_valgrind_metric_value(&x->counts[k], metric, &v[k], err, errlen);
+		if (r < 0)
+			return r;
+	}
+	/* Counts fit in int64_t (pmc_valgrind_metric_value refuses larger ones); so do the
+	 * differences of two of them. */
+	body = (int64_t)v[1] - (int64_t)v[0];
+	empty = (int64_t)v[3] - (int64_t)v[2];
+	if (__builtin_sub_overflow(body, empty, &d)) {
+		pmc_err_set(err, errlen, "%s: the differences of the counts overflow",
+			    pmc_valgrind_metric_id(metric));
+		return -ERANGE;
+	}
+	/* A cost is never negative: the body's loop may cost less than the empty one when
+	 * the compiler folds the loop's bookkeeping into the body's instructions. */
+	*ret = d > 0 ? (uint64_t)d : 0;
+	return 0;
+}
+
+int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
+			struct pmc_result *res, char *err, size_t errlen)
+{
+	struct pmc_run_info info = {.exit_code = 0};
+	struct pmc_benchmark *bm;
+	char id[64];
+	int r;
+
+	if (x->skipped)
+		return 0;
+	r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+	if (r == 0)
+		r = pmc_benchmark_add_run(bm, &info);
+	for (size_t i = 0; r == 0 && i < pmc_valgrind_metric_count(); i++) {
+		struct pmc_reading rd = {.status = PMC_STATUS_EXACT};
+		struct pmc_metric *m;
+		double v = NAN;
+
+		snprintf(id, sizeof(id), "%s/op", pmc_valgrind_metric_id(i));
+		r = pmc_benchmark_metric(bm, id, &m);
+		if (r < 0)
+			break;
+		m->simulated = true;
+		r = pmc_mb_exact_count(x, i, &rd.value, err, errlen);
+		if (r == -ENODATA) {
+			/* Not simulated (cache or branch simulation off): absent, never 0. */
+			rd = (struct pmc_reading){.status = PMC_STATUS_UNSUPPORTED,
+						  .error = ENODATA};
+			r = 0;
+		} else if (r == 0) {
+			/* n is a power of two: the quotient is exact. */
+			v = rd.scaled = (double)rd.value / (double)x->iters;
+		} else {
+			return r;
+		}
+		r = pmc_metric_append(m, v, &rd);
+	}
+	if (r == 0) {
+		PMC_OPTS(pmc_derive_opts, dopts, .input_suffix = "/op");
+
+		r = pmc_benchmark_derive(bm, &dopts);
+	}
+	if (r < 0)
+		pmc_err_set(err, errlen, "'%s': cannot record the counts: %s", b->name,
+			    strerror(-r));
+	return r;
+}
