@@ -25,6 +25,7 @@ struct mb_cli {
 	const char *perf_only;
 	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
 	const char *vg_child, *vg_report;
+	size_t vg_iters;
 	struct pmc_cli_compare_opts *copts;
 };
 
@@ -72,6 +73,7 @@ enum {
 	OPT_BASELINE,
 	OPT_VG_CHILD,
 	OPT_VG_REPORT,
+	OPT_VG_ITERS,
 };
 
 static const struct option long_opts[] = {
@@ -91,6 +93,7 @@ static const struct option long_opts[] = {
     /* Internal: how the valgrind backend runs the program again under valgrind. */
     {"valgrind-child", required_argument, NULL, OPT_VG_CHILD},
     {"valgrind-report", required_argument, NULL, OPT_VG_REPORT},
+    {"valgrind-iters", required_argument, NULL, OPT_VG_ITERS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -169,6 +172,8 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case OPT_VG_REPORT:
 		c->vg_report = optarg;
 		return 0;
+	case OPT_VG_ITERS:
+		return parse_count("--valgrind-iters", optarg, 1, &c->vg_iters);
 	case 'o':
 		c->output = optarg;
 		return 0;
@@ -221,9 +226,9 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 			      c->perf_only);
 		r = -EINVAL;
 	}
-	if (r == 0 && !c->vg_child != !c->vg_report) {
-		pmc_cli_error("--valgrind-child and --valgrind-report go together (they are "
-			      "the valgrind backend's own)");
+	if (r == 0 && (!c->vg_child != !c->vg_report || !c->vg_child != !c->vg_iters)) {
+		pmc_cli_error("--valgrind-child, --valgrind-report and --valgrind-iters go "
+			      "together (they are the valgrind backend's own)");
 		r = -EINVAL;
 	}
 	return r;
@@ -336,8 +341,9 @@ static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (strcmp(set->v[i].name, c->vg_child) == 0)
-			return pmc_mb_valgrind_child(&set->v[i], c->vg_report) < 0 ? PMC_EXIT_ERROR
-										   : PMC_EXIT_OK;
+			return pmc_mb_valgrind_child(&set->v[i], c->vg_iters, c->vg_report) < 0
+				   ? PMC_EXIT_ERROR
+				   : PMC_EXIT_OK;
 	pmc_cli_error("--valgrind-child: no benchmark '%s'", c->vg_child);
 	return PMC_EXIT_ERROR;
 }

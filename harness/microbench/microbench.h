@@ -169,21 +169,23 @@ struct pmc_mb_exact {
 	char *message; /* pmc_skip's reason, or NULL */
 };
 
-/* Runs o->self_argv with "--valgrind-child NAME --valgrind-report FILE" under callgrind
- * (collection off at the start, children not followed, ASLR off) and reads back its
- * report and four dumps. Returns 0 with *ret (ret->skipped when the benchmark skipped
- * itself), or a negative errno with one line in err: -ECHILD when the child crashed,
- * exited or timed out, -ENOTSUP without valgrind's headers, or what valgrind.h's
- * functions return. Free with pmc_mb_exact_free. */
+/* Runs o->self_argv with "--valgrind-child NAME --valgrind-report FILE --valgrind-iters
+ * N" under callgrind (collection off at the start, children not followed, ASLR off) and
+ * reads back its report and four dumps: first at N = 1, whose instructions per iteration
+ * choose N (a power of two up to 1024, deterministic), then at that N. Returns 0 with
+ * *ret (ret->skipped when the benchmark skipped itself), or a negative errno with one
+ * line in err: -ECHILD when the child crashed, exited or timed out, -ENOTSUP without
+ * valgrind's headers, or what valgrind.h's functions return. Free with
+ * pmc_mb_exact_free. */
 int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
 			    struct pmc_mb_exact *ret, char *err, size_t errlen);
 void pmc_mb_exact_free(struct pmc_mb_exact *x);
 
-/* The child's side, in the program that runs under callgrind: calibrates n (uncounted,
- * doubling up to 1024 or a batch of 20 ms), runs the four counted loops with a dump after
- * each, and writes its one-line report to report. Returns 0 or -errno (the report could
- * not be written). */
-int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, const char *report);
+/* The child's side, in the program that runs under callgrind: one uncounted batch of n,
+ * then the four counted loops (the body at n and 2n, the empty loop at n and 2n) with a
+ * dump after each, then its one-line report to report. Returns 0 or -errno (the report
+ * could not be written). */
+int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report);
 
 /* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
  * body(n)) - (empty(2n) - empty(n)), clamped at zero. Returns 0, or the errors of

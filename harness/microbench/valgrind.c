@@ -25,10 +25,11 @@
 #include <valgrind/callgrind.h>
 #endif
 
-/* The child's batches: calibrated (uncounted) up to this many iterations, or until one
- * batch takes this long under valgrind. Powers of two keep count / n exact in a double. */
+/* n, the batch size: a power of two (so that count / n is exact in a double) up to this,
+ * chosen from the instructions of one iteration so that a batch executes at most
+ * VG_BUDGET instructions. Counts, unlike times, are the same on every run, and so is n. */
 #define VG_MAX_ITERS 1024
-#define VG_TARGET_NS 20e6
+#define VG_BUDGET 10000000.0
 
 void pmc_mb_vg_toggle_collect(void)
 {
@@ -85,22 +86,16 @@ static int write_report(const char *path, const char *fmt, ...)
 	return r;
 }
 
-int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, const char *report)
+int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report)
 {
 	static const char *const dumps[4] = {"body n", "body 2n", "empty n", "empty 2n"};
 	char err[512] = "", *message = NULL;
 	bool skipped = false;
-	uint64_t n = 1;
 	double ns = 0;
 	int r;
 
-	/* Calibration, uncounted; its batches also warm the caches the simulator models. */
-	for (;;) {
-		r = pmc_mb_batch(b, false, n, false, &ns, &skipped, &message, err, sizeof(err));
-		if (r < 0 || skipped || ns >= VG_TARGET_NS || n >= VG_MAX_ITERS)
-			break;
-		n *= 2;
-	}
+	/* One uncounted batch warms the caches and branch predictors the simulator models. */
+	r = pmc_mb_batch(b, false, n, false, &ns, &skipped, &message, err, sizeof(err));
 	for (int k = 0; r == 0 && !skipped && k < 4; k++) {
 		vg_zero();
 		r = pmc_mb_batch(b, k >= 2, k % 2 ? 2 * n : n, true, &ns, &skipped, NULL, err,
@@ -163,7 +158,7 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 }
 
 static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
-		       const char *dir, const char *report, char *err, size_t errlen)
+		       uint64_t n, const char *dir, const char *report, char *err, size_t errlen)
 {
 	struct pmc_valgrind_opts vo = {
 	    .sz = sizeof(vo),
@@ -174,20 +169,23 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 	    .collect_atstart_off = true,
 	};
 	struct pmc_spawn_result sr = {0};
-	char **target = NULL, **argv = NULL, why[256] = "";
+	char **target = NULL, **argv = NULL, why[256] = "", iters[24];
 	size_t nself = 0;
 	int r;
 
 	while (o->self_argv[nself])
 		nself++;
-	target = calloc(nself + 5, sizeof(*target));
+	target = calloc(nself + 7, sizeof(*target));
 	if (!target)
 		return -ENOMEM;
+	snprintf(iters, sizeof(iters), "%llu", (unsigned long long)n);
 	memcpy(target, o->self_argv, nself * sizeof(*target));
 	target[nself] = (char *)"--valgrind-child";
 	target[nself + 1] = b->name;
 	target[nself + 2] = (char *)"--valgrind-report";
 	target[nself + 3] = (char *)report;
+	target[nself + 4] = (char *)"--valgrind-iters";
+	target[nself + 5] = iters;
 	r = pmc_valgrind_argv(&vo, target, &argv);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "'%s': cannot run %s under valgrind: %s", b->name,
@@ -225,6 +223,12 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 				    "(a benchmark must not call exit)%s%s",
 				    b->name, sr.exit_code, why[0] ? ": " : "", why);
 		r = -ECHILD;
+	} else if (access(report, F_OK) < 0) {
+		pmc_err_set(err, errlen,
+			    "'%s' exited with status 0 under valgrind before it finished (a "
+			    "benchmark must not call exit)",
+			    b->name);
+		r = -ECHILD;
 	}
 out:
 	free(argv);
@@ -232,12 +236,66 @@ out:
 	return r;
 }
 
+/* One run of the child at n: its report and dumps into *x. */
+static int run_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o, uint64_t n,
+		     struct pmc_mb_exact *x, char *err, size_t errlen)
+{
+	char *dir = NULL, *report = NULL;
+	size_t ndumps = 0;
+	int r;
+
+	r = pmc_valgrind_outdir_new(NULL, &dir);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot create a directory for valgrind's output: %s",
+			    strerror(-r));
+		return r;
+	}
+	if (asprintf(&report, "%s/report", dir) < 0) {
+		report = NULL;
+		r = -ENOMEM;
+		pmc_err_set(err, errlen, "out of memory");
+		goto out;
+	}
+	r = spawn_child(b, o, n, dir, report, err, errlen);
+	if (r == 0)
+		r = read_report(report, b->name, x, err, errlen);
+	if (r == 0 && !x->skipped && x->iters != n) {
+		pmc_err_set(err, errlen, "'%s' under valgrind ran %llu iterations, not %llu",
+			    b->name, (unsigned long long)x->iters, (unsigned long long)n);
+		r = -EPROTO;
+	}
+	if (r == 0 && !x->skipped) {
+		r = pmc_valgrind_collect_dumps(dir, x->counts, 4, &ndumps, err, errlen);
+		if (r == 0 && ndumps != 4) {
+			pmc_err_set(err, errlen, "'%s' under valgrind wrote %zu of its 4 dumps",
+				    b->name, ndumps);
+			r = -EPROTO;
+		}
+	}
+out:
+	if (report)
+		unlink(report);
+	pmc_valgrind_outdir_remove(dir);
+	free(report);
+	free(dir);
+	return r;
+}
+
+/* The batch size for a body whose loop executes ir instructions per iteration. */
+static uint64_t batch_size(uint64_t ir)
+{
+	uint64_t n = 1;
+
+	while (n < VG_MAX_ITERS && (double)(2 * n) * (double)(ir ? ir : 1) <= VG_BUDGET)
+		n *= 2;
+	return n;
+}
+
 int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
 			    struct pmc_mb_exact *ret, char *err, size_t errlen)
 {
-	struct pmc_mb_exact x = {0};
-	char *dir = NULL, *report = NULL;
-	size_t ndumps = 0;
+	struct pmc_mb_exact probe = {0}, x = {0};
+	uint64_t v0 = 0, v1 = 0;
 	int r;
 
 	if (!b || !ret || !PMC_OPTS_VALID(o, struct pmc_mb_valgrind_opts) || !o->self_argv ||
@@ -251,41 +309,27 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 			    "(valgrind/callgrind.h); install valgrind and rebuild it");
 		return -ENOTSUP;
 	}
-	r = pmc_valgrind_outdir_new(NULL, &dir);
+	/* A probe at n = 1 counts one iteration's instructions, which choose n. */
+	r = run_child(b, o, 1, &probe, err, errlen);
+	if (r == 0 && probe.skipped) {
+		*ret = probe;
+		return 0;
+	}
+	if (r == 0)
+		r = pmc_valgrind_metric_value(&probe.counts[0], PMC_VG_M_INSTRUCTIONS, &v0, err,
+					      errlen);
+	if (r == 0)
+		r = pmc_valgrind_metric_value(&probe.counts[1], PMC_VG_M_INSTRUCTIONS, &v1, err,
+					      errlen);
+	pmc_mb_exact_free(&probe);
+	if (r == 0)
+		r = run_child(b, o, batch_size(v1 > v0 ? v1 - v0 : 0), &x, err, errlen);
 	if (r < 0) {
-		pmc_err_set(err, errlen, "cannot create a directory for valgrind's output: %s",
-			    strerror(-r));
+		pmc_mb_exact_free(&x);
 		return r;
 	}
-	if (asprintf(&report, "%s/report", dir) < 0) {
-		report = NULL;
-		r = -ENOMEM;
-		pmc_err_set(err, errlen, "out of memory");
-		goto out;
-	}
-	r = spawn_child(b, o, dir, report, err, errlen);
-	if (r == 0)
-		r = read_report(report, b->name, &x, err, errlen);
-	if (r == 0 && !x.skipped) {
-		r = pmc_valgrind_collect_dumps(dir, x.counts, 4, &ndumps, err, errlen);
-		if (r == 0 && ndumps != 4) {
-			pmc_err_set(err, errlen, "'%s' under valgrind wrote %zu of its 4 dumps",
-				    b->name, ndumps);
-			r = -EPROTO;
-		}
-	}
-	if (r < 0)
-		goto out;
 	*ret = x;
-	x.message = NULL;
-out:
-	pmc_mb_exact_free(&x);
-	if (report)
-		unlink(report);
-	pmc_valgrind_outdir_remove(dir);
-	free(report);
-	free(dir);
-	return r;
+	return 0;
 }
 
 int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret, char *err,

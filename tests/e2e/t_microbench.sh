@@ -1,0 +1,101 @@
+# Benchmark programs of the microbenchmark library under the valgrind backend
+# (docs/microbench.md, "Exact counts: the valgrind backend"): exact per-operation counts
+# that repeat run after run and do not depend on how the harness was built; the perf-only
+# options refused; crashes, exits and skips contained. The programs exist only in builds
+# without sanitizers (tests/targets/meson.build): valgrind cannot run ASan's.
+
+need_programs() {
+	if [ -z "${PMC_MB_LCG:-}" ]; then
+		echo "    skipped: no benchmark programs in a sanitized build" >&2
+		return 1
+	fi
+}
+
+# samples FILE BENCH: every metric's id and samples, one per line.
+samples() {
+	json_get "$1" "'\n'.join(k + ' ' + json.dumps(m['samples']) + ' ' + str(m.get('status')) for b in d['benchmarks'] if b['name'] == '$2' for k, m in sorted(b['metrics'].items()))"
+}
+
+test_mb_valgrind_counts_are_exact_and_repeat() {
+	need_programs || return 0
+	expect_exit 0 "$PMC_MB_LCG" --backend valgrind -q -o a.json || return 1
+	expect_exit 0 "$PMC_MB_LCG" --backend=valgrind -q -o b.json || return 1
+	[ "$(json_get a.json 'd["backend"]')" = valgrind ] || fail "backend is not valgrind" || return 1
+	[ "$(json_get a.json 'len(d["benchmarks"])')" = 4 ] || fail "4 benchmarks expected" || return 1
+	# The LCG's body: a multiply and an add, whatever the loop around it costs.
+	[ "$(json_get a.json '[b for b in d["benchmarks"] if b["name"] == "lcg"][0]["metrics"]["instructions/op"]["samples"]')" = "[2]" ] ||
+		fail "lcg: instructions/op is not [2]" || return 1
+	[ "$(json_get a.json '[b for b in d["benchmarks"] if b["name"] == "lcg"][0]["metrics"]["instructions/op"]["status"]')" = exact ] ||
+		fail "lcg: instructions/op is not exact" || return 1
+	# Valgrind counts no time: no wall-time/op, rather than an invented one.
+	expect_no_grep '"wall-time/op"' a.json || return 1
+	for bench in lcg sum/64 sum/512 sum/4096; do
+		samples a.json "$bench" >a.txt
+		samples b.json "$bench" >b.txt
+		[ -s a.txt ] || fail "$bench: no metrics" || return 1
+		cmp -s a.txt b.txt || { diff a.txt b.txt >&2; fail "$bench: counts differ between two runs"; return 1; }
+	done
+	# The sum over n elements costs about n times as much as over n/8.
+	python3 - a.json <<'PY' || fail "sum/512 does not cost about 8x sum/64" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ir = {b["name"]: b["metrics"]["instructions/op"]["samples"][0] for b in d["benchmarks"]}
+sys.exit(0 if 7.5 < ir["sum/512"] / ir["sum/64"] < 8.5 else 1)
+PY
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json --threshold instructions/op=+0.1% || return 1
+	expect_grep 'gate: PASS' "$TMP/out"
+}
+
+test_mb_valgrind_counts_do_not_depend_on_the_harness_build() {
+	need_programs || return 0
+	local edge edge0
+	# The two programs differ in the harness only: its loop edges are bigger without
+	# optimization (so each batch's fixed cost is different).
+	edge=$(nm -S "$PMC_MB_LCG" | awk '$4 == "pmc_loop_edge" {print $2}')
+	edge0=$(nm -S "$PMC_MB_LCG_O0" | awk '$4 == "pmc_loop_edge" {print $2}')
+	[ -n "$edge" ] && [ -n "$edge0" ] && [ "$edge" != "$edge0" ] ||
+		fail "pmc_loop_edge should differ between the builds ($edge, $edge0)" || return 1
+	expect_exit 0 "$PMC_MB_LCG" --backend valgrind -q -o a.json || return 1
+	expect_exit 0 "$PMC_MB_LCG_O0" --backend valgrind -q -o b.json || return 1
+	# What the body executes is identical. (Simulated misses model caches and branch
+	# predictors, which the code around the loop also touches: they repeat exactly for
+	# one binary but may move by a few events per batch between harness builds.)
+	for bench in lcg sum/64 sum/4096; do
+		samples a.json "$bench" | grep -Ev 'misses' >a.txt
+		samples b.json "$bench" | grep -Ev 'misses' >b.txt
+		expect_grep '^instructions/op ' a.txt && expect_grep '^branch-cond/op ' a.txt || return 1
+		cmp -s a.txt b.txt || { diff a.txt b.txt >&2; fail "$bench: counts differ between harness builds"; return 1; }
+	done
+}
+
+test_mb_valgrind_refuses_perf_only_options() {
+	need_programs || return 0
+	local opt
+	for opt in "-r 3" "--min-time 0.1" "-e task-clock" "--no-fork" "-w 2"; do
+		# shellcheck disable=SC2086 # the option and its value
+		expect_exit 2 "$PMC_MB_LCG" --backend valgrind $opt || return 1
+		expect_one_line "$TMP/err" 'does not apply to --backend valgrind' || return 1
+	done
+	expect_exit 2 "$PMC_MB_LCG" --backend simulator || return 1
+	expect_one_line "$TMP/err" "unknown backend 'simulator'"
+}
+
+test_mb_valgrind_contains_crashes_exits_and_skips() {
+	need_programs || return 0
+	expect_exit 2 "$PMC_MB_FAULTS" --backend valgrind -q -o f.json || return 1
+	expect_grep "'crash' crashed under valgrind: killed by signal 6" "$TMP/err" || return 1
+	expect_grep "'quit' exited with status 0 under valgrind" "$TMP/err" || return 1
+	expect_grep "'skipper' skipped itself: needs a feature this machine lacks" "$TMP/err" || return 1
+	expect_grep "2 of 4 benchmarks failed" "$TMP/err" || return 1
+	# The benchmark that worked is written, and only it has counts.
+	[ "$(json_get f.json '[b["name"] for b in d["benchmarks"] if b.get("runs")]')" = "['mix']" ] ||
+		fail "only mix should have runs" || return 1
+}
+
+test_mb_valgrind_runs_a_shared_object() {
+	need_programs || return 0
+	expect_exit 0 "$PMCBENCH" run --library "$PMC_BENCHLIB" --backend valgrind --filter '^lcg$' \
+		-q -o l.json || return 1
+	[ "$(json_get l.json '[b for b in d["benchmarks"] if b["name"] == "lcg"][0]["metrics"]["instructions/op"]["samples"]')" = "[2]" ] ||
+		fail "lcg in the shared object: instructions/op is not [2]"
+}
