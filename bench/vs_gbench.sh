@@ -11,7 +11,9 @@
 #
 # ns/op of one process: pmcbench, the median of the samples of `wall-time/op` in its
 # -o JSON (its loop's overhead subtracted, docs/microbench.md); Google Benchmark,
-# real_time of the iteration run in --benchmark_format=json (nothing subtracted).
+# real_time of the iteration run in --benchmark_format=json (nothing subtracted). The
+# same for CPU time (task-clock/op, cpu_time), which other processes sharing the CPU do
+# not inflate: on a busy machine it shows what the real-time spread is made of.
 # Targets (issue 9): chain median within 3% of Google Benchmark's, spread no worse, the
 # empty body at most 0.5 ns/op, in at most half of Google Benchmark's wall time.
 #
@@ -127,9 +129,11 @@ with open(tmp + "/wall.txt") as f:
         t, b, ns = line.split()
         wall[(t, b)].append(int(ns) / 1e9)
 
+with open("%s/gbench-chain-1.json" % tmp) as f:
+    gb_build = json.load(f)["context"].get("library_build_type", "unknown")
 print("%d repetitions; each body in its own process, each tool once per body and "
-      "repetition at its defaults, alternating; load average %s before, %s after" % (
-          reps, load0, load1))
+      "repetition at its defaults, alternating; load average %s before, %s after; "
+      "Google Benchmark library built as %s" % (reps, load0, load1, gb_build))
 print()
 print("%-6s %-5s %-9s %13s %12s %12s %12s %11s %11s" % (
     "body", "time", "tool", "median ns/op", "min ns/op", "max ns/op", "range/median",
