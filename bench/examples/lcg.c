@@ -1,6 +1,7 @@
 /* A benchmark program of the microbenchmark library (docs/microbench.md): the LCG of the
  * README's quick start, and a sum over arrays of several sizes with untimed setup. Built
- * outside the tree with `pkg-config --cflags --libs pmcbench` by the install test. */
+ * in the tree (bench/examples/meson.build) and, outside it, with `pkg-config --cflags
+ * --libs pmcbench` by the install test. */
 #include <pmcbench.h>
 #include <stdint.h>
 #include <stdlib.h>
