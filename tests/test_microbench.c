@@ -166,6 +166,65 @@ static void expansion_is_the_cartesian_product(void **state)
 	assert_contains(err, "--filter 'grid('");
 }
 
+/* A compiler may lay a section out backwards: benchmarks come in source order (file, then
+ * line), and definitions that do not say where they stand come last, in section order. */
+static void benchmarks_come_in_source_order(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "third", .fn = nop, .file = "a.c", .line = 30},
+	    {.sz = sizeof(defs[0]), .name = "old_header", .fn = nop},
+	    {.sz = sizeof(defs[0]), .name = "second", .fn = nop, .file = "a.c", .line = 20},
+	    {.sz = sizeof(defs[0]), .name = "fourth", .fn = nop, .file = "b.c", .line = 1},
+	    {.sz = sizeof(defs[0]), .name = "first", .fn = nop, .file = "a.c", .line = 10},
+	};
+	static const char *const want[] = {"first", "second", "third", "fourth", "old_header"};
+	struct pmc_mb_set set = {0};
+	char err[256] = "";
+
+	assert_int_equal(pmc_mb_expand(defs, defs + 5, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(set.v[i].name, want[i]);
+	pmc_mb_set_free(&set);
+}
+
+static int fresh_setups, stale_setups;
+
+static void alloc_setup(struct pmc_state *s)
+{
+	if (pmc_user_data(s))
+		stale_setups++;
+	else
+		fresh_setups++;
+	pmc_set_user_data(s, malloc(16));
+}
+
+static void free_teardown(struct pmc_state *s)
+{
+	free(pmc_user_data(s));
+}
+
+/* Setup of every batch finds no pointer: the previous teardown freed the last one. */
+static void user_data_starts_empty_every_batch(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"ud"};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 4, .iters = 10, .clock = fake_clock);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def),
+				       .name = "ud",
+				       .fn = body,
+				       .setup = alloc_setup,
+				       .teardown = free_teardown};
+	fresh_setups = stale_setups = 0;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(stale_setups, 0);
+	assert_int_equal(fresh_setups, 4); /* no warm-up here: four samples */
+	pmc_mb_samples_free(&s);
+}
+
 static void bad_definitions_are_errors(void **state)
 {
 	const struct pmc_bench_def bad_arg[] = {
@@ -542,7 +601,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
+	    cmocka_unit_test(benchmarks_come_in_source_order),
 	    cmocka_unit_test(bad_definitions_are_errors),
+	    cmocka_unit_test(user_data_starts_empty_every_batch),
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_subtracted_and_clamped),
 	    cmocka_unit_test(the_definitions_empty_loop_is_subtracted),

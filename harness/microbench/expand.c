@@ -201,10 +201,34 @@ out:
 	return r;
 }
 
+/* A definition and its place in the section. */
+struct def_at {
+	struct pmc_bench_def def;
+	size_t index;
+};
+
+/* Source order: by file, then line; definitions without them (an older header) after,
+ * in section order. */
+static int cmp_source_order(const void *a, const void *b)
+{
+	const struct def_at *x = a, *y = b;
+	int c;
+
+	if (!x->def.file != !y->def.file)
+		return x->def.file ? -1 : 1;
+	if (x->def.file && (c = strcmp(x->def.file, y->def.file)) != 0)
+		return c;
+	if (x->def.line != y->def.line)
+		return x->def.line < y->def.line ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen)
 {
 	struct pmc_mb_set all = {0}, kept = {0};
+	struct def_at *defs = NULL;
+	size_t ndefs = 0;
 	regex_t re;
 	bool have_re = false;
 	int r = 0;
@@ -223,6 +247,7 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	}
 	for (const struct pmc_bench_def *d = begin; d && d < end; d = next_def(d)) {
 		struct pmc_bench_def def = {0};
+		struct def_at *g;
 
 		/* Fields the registering program did not know stay zero. */
 		if (d->sz < offsetof(struct pmc_bench_def, setup) || d->sz > 4096) {
@@ -240,7 +265,19 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 			r = -EINVAL;
 			goto out;
 		}
-		r = expand_def(&all, &def, err, errlen);
+		g = realloc(defs, (ndefs + 1) * sizeof(*defs));
+		if (!g) {
+			pmc_err_set(err, errlen, "out of memory");
+			r = -ENOMEM;
+			goto out;
+		}
+		defs = g;
+		defs[ndefs] = (struct def_at){def, ndefs};
+		ndefs++;
+	}
+	qsort(defs, ndefs, sizeof(*defs), cmp_source_order);
+	for (size_t i = 0; i < ndefs; i++) {
+		r = expand_def(&all, &defs[i].def, err, errlen);
 		if (r < 0)
 			goto out;
 	}
@@ -273,6 +310,7 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	*ret = kept;
 	kept = (struct pmc_mb_set){0};
 out:
+	free(defs);
 	pmc_mb_set_free(&kept);
 	pmc_mb_set_free(&all);
 	if (have_re)

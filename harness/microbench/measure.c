@@ -177,6 +177,8 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 {
 	struct pmc_state s = {.left = 0, .ctx = c};
 
+	/* Each batch's setup starts from nothing: the last teardown freed what it had. */
+	c->user = NULL;
 	if (def && def->setup)
 		def->setup(&s);
 	c->phase = IDLE;

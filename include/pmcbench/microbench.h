@@ -91,6 +91,10 @@ struct pmc_bench_def {
 	/* The empty loop whose cost is subtracted, compiled with the benchmark and its flags
 	 * (PMC_BENCHMARK sets it); NULL: the library's own. */
 	pmc_bench_fn empty;
+	/* Where PMC_BENCHMARK stands: benchmarks run and are listed in source order (a
+	 * compiler may lay out a section in any order). */
+	const char *file;
+	int line;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload
@@ -125,7 +129,9 @@ PMC_API int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *beg
 	    .name = #fn_,                                                                          \
 	    .fn = fn_,                                                                             \
 	    __VA_ARGS__,                                                                           \
-	    .empty = pmc_bench_empty_loop}
+	    .empty = pmc_bench_empty_loop,                                                         \
+	    .file = __FILE__,                                                                      \
+	    .line = __LINE__}
 #define PMC_BENCHMARK(fn_) PMC_BENCHMARK_OPTS(fn_, .setup = NULL)
 
 /* The section's bounds in the module that includes this header (the linker defines them
