@@ -58,6 +58,8 @@ void pmc_result_free(struct pmc_result *r)
 	free(r->backend);
 	free(r->tool_version);
 	free(r->created);
+	free(r->design.mode);
+	free(r->design.stopped);
 	if (r->priv)
 		pmc_hashmap_free(&r->priv->names);
 	free(r->priv);
@@ -364,7 +366,6 @@ size_t pmc_metric_present(const struct pmc_metric *m, double *out)
 			out[k++] = m->values[i];
 	return k;
 }
-
 
 int pmc_result_alloc(struct pmc_result **ret)
 {

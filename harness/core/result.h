@@ -1,7 +1,7 @@
 /* The result model: a suite holds benchmarks, a benchmark holds metrics, a metric holds
  * one sample per run. harness/formats/result_json.h saves and loads it (schema
- * pmcbench-result/1, docs/result-schema.md). A value that was not measured is NAN in memory and null
- * in JSON; NAN never stands for a measured number. */
+ * pmcbench-result/1, docs/result-schema.md). A value that was not measured is NAN in memory and
+ * null in JSON; NAN never stands for a measured number. */
 #pragma once
 
 #include <stdbool.h>
@@ -19,30 +19,35 @@ struct pmc_run_raw {
 };
 
 struct pmc_metric {
-	char *id;   /* stable metric id (metrics.h) */
+	char *id; /* stable metric id (metrics.h) */
 	char *unit;
-	int better; /* enum pmc_better */
-	bool derived;   /* computed from other metrics of the same run */
-	bool simulated; /* counted by a simulator (valgrind), not by hardware */
-	bool cross_group; /* a ratio of events in different groups: multiplexing skews it */
-	size_t n;                 /* samples, one per run */
-	double *values;           /* n entries, NAN where not measured */
-	bool has_status;          /* counter metrics carry per-run status and raw values */
-	enum pmc_status *status;  /* n entries when has_status */
-	struct pmc_run_raw *raw;  /* n entries when has_status */
-	int error;  /* errno behind unsupported/denied in every run, else 0 */
-	char *note; /* why it is missing, or NULL */
+	int better;		 /* enum pmc_better */
+	bool derived;		 /* computed from other metrics of the same run */
+	bool simulated;		 /* counted by a simulator (valgrind), not by hardware */
+	bool cross_group;	 /* a ratio of events in different groups: multiplexing skews it */
+	size_t n;		 /* samples, one per run */
+	double *values;		 /* n entries, NAN where not measured */
+	bool has_status;	 /* counter metrics carry per-run status and raw values */
+	enum pmc_status *status; /* n entries when has_status */
+	struct pmc_run_raw *raw; /* n entries when has_status */
+	int error;		 /* errno behind unsupported/denied in every run, else 0 */
+	char *note;		 /* why it is missing, or NULL */
 };
 
 struct pmc_run_info {
-	int exit_code;   /* -1 when killed by a signal */
+	int exit_code;	 /* -1 when killed by a signal */
 	int term_signal; /* 0 unless killed */
 	bool timed_out;
+	/* The round of a design (struct pmc_design) the run belongs to, from 1: the runs of
+	 * the commands in one round are pairs. 0: not taken in rounds. */
+	unsigned round;
+	bool pinned; /* run on one CPU only (duet), cpu */
+	int cpu;
 };
 
 struct pmc_benchmark {
 	char *name;
-	char *command; /* as given by the user, or NULL */
+	char *command;	/* as given by the user, or NULL */
 	char *build_id; /* hex build-id of the measured executable, or NULL */
 	size_t nruns;
 	struct pmc_run_info *runs; /* nruns entries */
@@ -57,14 +62,27 @@ struct pmc_env_entry {
 
 struct pmc_result_priv;
 
+/* How the runs of several commands were taken (docs/result-schema.md, "design"). */
+struct pmc_design {
+	/* "interleaved" (one after the other, the order rotated each round) or "duet" (at
+	 * the same time, each on its own CPU); NULL: not recorded (one command, or runs
+	 * that were not taken in rounds). */
+	char *mode;
+	size_t rounds; /* the rounds taken */
+	size_t ncpus;  /* duet: the two CPUs, swapped every round */
+	int cpus[2];
+	char *stopped; /* --runs auto: why the rounds stopped; NULL otherwise */
+};
+
 struct pmc_result {
-	char *backend;      /* "perf" or "valgrind" */
+	char *backend; /* "perf" or "valgrind" */
 	char *tool_version;
-	char *created;      /* ISO 8601 UTC */
+	char *created; /* ISO 8601 UTC */
 	struct pmc_env_entry *env;
 	size_t nenv;
 	struct pmc_benchmark *benchmarks;
 	size_t nbench;
+	struct pmc_design design;
 	/* Private to result.c: the name index behind pmc_result_find_benchmark() and the
 	 * array's capacity. NULL in a hand-built struct, which then gets a linear search. */
 	struct pmc_result_priv *priv;
@@ -76,7 +94,6 @@ struct pmc_result {
 
 /* Records one run of a benchmark. Returns 0 or -ENOMEM. */
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);
-
 
 /* Appends one sample: value is NAN when not measured. reading may be NULL for metrics
  * that are not counters (wall-time, max-rss, derived ones). Returns 0, -ENOMEM, or

@@ -8,6 +8,7 @@
  * errors with the JSON path of the value at fault. jansson is used as it comes: the
  * library installs no allocator hooks (docs/api.md). */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -126,7 +127,8 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 		}
 		if (pmc_result_find_benchmark(r, b->name) != b) {
 			pmc_err_set(err, errlen,
-				"two benchmarks are named \"%s\"; names must be unique", b->name);
+				    "two benchmarks are named \"%s\"; names must be unique",
+				    b->name);
 			return -EINVAL;
 		}
 		for (size_t k = 0; k < b->nruns; k++) {
@@ -134,10 +136,11 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 
 			if (run->exit_code < -1 || run->exit_code > 255 || run->term_signal < 0 ||
 			    run->term_signal > 127 || (run->term_signal && run->exit_code != -1)) {
-				pmc_err_set(err, errlen,
-					"benchmark \"%s\": run %zu has exit code %d and signal %d; "
-					"a run killed by a signal has exit code -1",
-					b->name, k, run->exit_code, run->term_signal);
+				pmc_err_set(
+				    err, errlen,
+				    "benchmark \"%s\": run %zu has exit code %d and signal %d; "
+				    "a run killed by a signal has exit code -1",
+				    b->name, k, run->exit_code, run->term_signal);
 				return -EINVAL;
 			}
 		}
@@ -156,8 +159,8 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 			}
 			if (pmc_benchmark_find_metric(b, m->id) != m) {
 				pmc_err_set(err, errlen,
-					"benchmark \"%s\": metric \"%s\" appears twice", b->name,
-					m->id);
+					    "benchmark \"%s\": metric \"%s\" appears twice",
+					    b->name, m->id);
 				return -EINVAL;
 			}
 			if (m->n != b->nruns) {
@@ -173,10 +176,11 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				double v = m->values[k];
 
 				if (isinf(v) || (!m->derived && v < 0)) {
-					pmc_err_set(err, errlen,
-						"benchmark \"%s\": metric \"%s\": run %zu has the "
-						"%s %g",
-						b->name, m->id, k, quantity_of(m->unit), v);
+					pmc_err_set(
+					    err, errlen,
+					    "benchmark \"%s\": metric \"%s\": run %zu has the "
+					    "%s %g",
+					    b->name, m->id, k, quantity_of(m->unit), v);
 					return -EINVAL;
 				}
 				if (!raw)
@@ -195,10 +199,11 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				 * and JSON readers such as jansson read integers that way. */
 				if (raw_kind_of(m->status[k]) != RAW_NONE &&
 				    (raw->value > INT64_MAX || raw->enabled > INT64_MAX)) {
-					pmc_err_set(err, errlen,
-						"benchmark \"%s\": metric \"%s\": run %zu: a raw "
-						"reading above 2^63 - 1, which no kernel reports",
-						b->name, m->id, k);
+					pmc_err_set(
+					    err, errlen,
+					    "benchmark \"%s\": metric \"%s\": run %zu: a raw "
+					    "reading above 2^63 - 1, which no kernel reports",
+					    b->name, m->id, k);
 					return -EINVAL;
 				}
 			}
@@ -369,7 +374,9 @@ static json_t *run_json(const struct pmc_run_info *run)
 	json_t *j = json_pack("{s:i}", "exit_code", run->exit_code);
 
 	if (j && ((run->term_signal && !put(j, "signal", json_integer(run->term_signal))) ||
-		  (run->timed_out && !put(j, "timed_out", json_true())))) {
+		  (run->timed_out && !put(j, "timed_out", json_true())) ||
+		  (run->round && !put(j, "round", json_integer(run->round))) ||
+		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))))) {
 		json_decref(j);
 		return NULL;
 	}
@@ -394,6 +401,21 @@ static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 	return j;
 }
 
+static json_t *design_json(const struct pmc_design *d)
+{
+	json_t *j = json_pack("{s:s, s:I}", "mode", d->mode, "rounds", (json_int_t)d->rounds);
+
+	if (j && d->ncpus == 2 && !put(j, "cpus", json_pack("[i, i]", d->cpus[0], d->cpus[1]))) {
+		json_decref(j);
+		return NULL;
+	}
+	if (j && d->stopped && !put(j, "stopped", json_string(d->stopped))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* The members of the document before "benchmarks", in the order of
  * docs/result-schema.md. */
 static json_t *result_head_json(const struct pmc_result *r)
@@ -410,6 +432,8 @@ static json_t *result_head_json(const struct pmc_result *r)
 	     (env = put_new(j, "environment", json_object()));
 	for (size_t i = 0; ok && i < r->nenv; i++)
 		ok = put(env, r->env[i].key, string_json(r->env[i].value));
+	if (ok && r->design.mode)
+		ok = put(j, "design", design_json(&r->design));
 	if (!ok) {
 		json_decref(j);
 		return NULL;
@@ -540,8 +564,8 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 	rc = write_result(r, pmc_atomic_file_stream(af));
 	if (rc < 0) {
 		pmc_atomic_file_abort(af);
-		pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged", path,
-			strerror(-rc));
+		pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged",
+			    path, strerror(-rc));
 		return rc;
 	}
 	return pmc_atomic_file_commit(af, err, errlen);
@@ -1031,7 +1055,7 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 {
 	const json_t *v;
 	size_t i;
-	int rc;
+	int rc, round = 0, cpu = -1;
 
 	push_key(ld, "runs");
 	if ((rc = alloc_array(json_array_size(arr), sizeof(*b->runs), &b->runs)) < 0)
@@ -1047,8 +1071,15 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 			return wrong_type(ld, v, "an object");
 		if ((rc = get_int(ld, v, "exit_code", REQUIRED, -1, 255, &run->exit_code)) < 0 ||
 		    (rc = get_int(ld, v, "signal", OPTIONAL, 0, 127, &run->term_signal)) < 0 ||
-		    (rc = get_bool(ld, v, "timed_out", &run->timed_out)) < 0)
+		    (rc = get_bool(ld, v, "timed_out", &run->timed_out)) < 0 ||
+		    (rc = get_int(ld, v, "round", OPTIONAL, 1, INT_MAX, &round)) < 0 ||
+		    (rc = get_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0)
 			return rc;
+		run->round = (unsigned)round;
+		run->pinned = cpu >= 0;
+		run->cpu = cpu;
+		round = 0;
+		cpu = -1;
 		if (run->term_signal && run->exit_code != -1)
 			return fail(ld,
 				    "a run killed by signal %d has exit_code -1, not %d; " REGEN,
@@ -1121,7 +1152,7 @@ static int load_benchmark(struct loader *ld, const json_t *obj, struct pmc_bench
 
 static int load_benchmarks(struct loader *ld, const json_t *arr, struct pmc_result *res)
 {
-		size_t n = json_array_size(arr), i, dup;
+	size_t n = json_array_size(arr), i, dup;
 	const json_t *v;
 	int rc;
 
@@ -1213,9 +1244,44 @@ static int check_schema(struct loader *ld, const json_t *root)
 }
 
 /* Builds the model of the members of the document root other than "benchmarks". */
+static int load_design(struct loader *ld, const json_t *obj, struct pmc_design *d)
+{
+	const json_t *cpus;
+	int rc, rounds = 0;
+
+	push_key(ld, "design");
+	if ((rc = get_string(ld, obj, "mode", REQUIRED, &d->mode)) < 0 ||
+	    (rc = get_int(ld, obj, "rounds", REQUIRED, 0, INT_MAX, &rounds)) < 0 ||
+	    (rc = get_container(ld, obj, "cpus", OPTIONAL, JSON_ARRAY, &cpus)) < 0 ||
+	    (rc = get_string(ld, obj, "stopped", OPTIONAL, &d->stopped)) < 0)
+		return rc;
+	d->rounds = (size_t)rounds;
+	if (strcmp(d->mode, "interleaved") != 0 && strcmp(d->mode, "duet") != 0)
+		return fail(ld, "mode \"%s\": expected \"interleaved\" or \"duet\"; " REGEN,
+			    d->mode);
+	if (cpus) {
+		push_key(ld, "cpus");
+		for (size_t i = 0; i < 2 && json_array_size(cpus) == 2; i++) {
+			const json_t *c = json_array_get(cpus, i);
+
+			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+			    json_integer_value(c) > INT_MAX)
+				return fail(ld, "expected two CPU numbers; " REGEN);
+			d->cpus[i] = (int)json_integer_value(c);
+		}
+		if (json_array_size(cpus) != 2)
+			return fail(ld, "expected two CPU numbers, found %zu; " REGEN,
+				    json_array_size(cpus));
+		d->ncpus = 2;
+		pop(ld);
+	}
+	pop(ld);
+	return 0;
+}
+
 static int result_head_from_json(struct loader *ld, const json_t *root, struct pmc_result *res)
 {
-	const json_t *tool, *env;
+	const json_t *tool, *env, *design;
 	int rc;
 
 	if ((rc = check_schema(ld, root)) < 0 ||
@@ -1232,7 +1298,9 @@ static int result_head_from_json(struct loader *ld, const json_t *root, struct p
 	}
 	if (env && (rc = load_environment(ld, env, res)) < 0)
 		return rc;
-	return 0;
+	if ((rc = get_container(ld, root, "design", OPTIONAL, JSON_OBJECT, &design)) < 0)
+		return rc;
+	return design ? load_design(ld, design, &res->design) : 0;
 }
 
 /* Builds the model of the document root into res, checking it as docs/result-schema.md
@@ -1508,8 +1576,7 @@ static int load_windowed(FILE *f, struct loader *ld, struct pmc_result *res)
 			rc = RETRY_WHOLE;
 			goto out;
 		}
-		if ((rc = window_value(&w, &key)) != 0 ||
-		    (rc = window_expect(&w, ":", NULL)) != 0)
+		if ((rc = window_value(&w, &key)) != 0 || (rc = window_expect(&w, ":", NULL)) != 0)
 			goto out;
 		k = json_string_value(key);
 		/* A duplicate key, or a schema this version does not read (or none before the
@@ -1575,15 +1642,15 @@ static int load_file(FILE *f, struct loader *ld, struct pmc_result *res)
 		return -ENOMEM;
 	if (!src.any_text) {
 		pmc_err_set(ld->err, ld->errlen,
-			"%s: empty file; expected a pmcbench result — regenerate it with "
-			"pmcbench run -o FILE",
-			ld->file);
+			    "%s: empty file; expected a pmcbench result — regenerate it with "
+			    "pmcbench run -o FILE",
+			    ld->file);
 		return -EINVAL;
 	}
 	/* jansson counts columns in characters, from 1; the byte order mark was one. */
 	pmc_err_set(ld->err, ld->errlen, "%s:%d:%d: %s; %s", ld->file, jerr.line,
-		jerr.column + (src.bom && jerr.line == 1), jerr.text,
-		syntax_fix(json_error_code(&jerr)));
+		    jerr.column + (src.bom && jerr.line == 1), jerr.text,
+		    syntax_fix(json_error_code(&jerr)));
 	return -EINVAL;
 }
 
@@ -1599,7 +1666,7 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 	if (!f) {
 		rc = -errno;
 		pmc_err_set(err, errlen, "%s: %s; check the file name and its permissions", path,
-			strerror(errno));
+			    strerror(errno));
 		return rc;
 	}
 	if (fstat(fileno(f), &st) < 0) {
@@ -1609,9 +1676,10 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 	}
 	if (S_ISDIR(st.st_mode)) {
 		rc = -EINVAL;
-		pmc_err_set(err, errlen,
-			"%s: is a directory; give the path of a result file (pmcbench run -o FILE)",
-			path);
+		pmc_err_set(
+		    err, errlen,
+		    "%s: is a directory; give the path of a result file (pmcbench run -o FILE)",
+		    path);
 		goto out;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);

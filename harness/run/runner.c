@@ -392,7 +392,10 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				continue;
 			info = (struct pmc_run_info){ .exit_code = sr.exit_code,
 						      .term_signal = sr.term_signal,
-						      .timed_out = sr.timed_out };
+						      .timed_out = sr.timed_out,
+						      /* With several commands, each round's runs
+						       * are pairs (docs/compare.md, "Paired"). */
+						      .round = ncmds > 1 ? (unsigned)run : 0 };
 			why[0] = '\0';
 			r = pmc_benchmark_add_run(b, &info);
 			if (r == 0 && o->backend == PMC_BACKEND_VALGRIND)
@@ -405,6 +408,16 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				record_error(err, errlen, cmd, run, r, why);
 				goto out;
 			}
+		}
+	}
+	if (ncmds > 1) {
+		free(result->design.mode);
+		result->design.mode = strdup("interleaved");
+		result->design.rounds = o->runs;
+		if (!result->design.mode) {
+			r = -ENOMEM;
+			pmc_err_set(err, errlen, "out of memory");
+			goto out;
 		}
 	}
 	for (size_t c = 0; c < ncmds; c++) {
