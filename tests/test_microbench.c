@@ -272,12 +272,16 @@ static void skipper(struct pmc_state *s)
 	pmc_skip(s, "no AVX2 on this CPU");
 }
 
+static void silent_skipper(struct pmc_state *s)
+{
+	pmc_skip(s, NULL);
+}
+
 static void loop_misuse_and_skip(void **state)
 {
 	struct pmc_mb_bench b = bench_of("early", early_exit);
 	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock);
 	struct pmc_mb_samples s = {0};
-	struct pmc_result *res = NULL;
 	char err[256] = "";
 
 	reset();
@@ -291,11 +295,59 @@ static void loop_misuse_and_skip(void **state)
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
 	assert_true(s.skipped);
 	assert_string_equal(s.message, "no AVX2 on this CPU");
-	assert_int_equal(pmc_result_new("perf", &res), 0);
-	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
-	assert_int_equal(res->nbench, 0);
-	pmc_result_free(res);
 	pmc_mb_samples_free(&s);
+}
+
+/* A benchmark that skips itself is in the result as skipped, with its message and no
+ * runs or metrics: a number would claim it ran. Through the child as well. */
+static void skipped_benchmarks_are_recorded(void **state)
+{
+	static const struct fake_pmu_config cfg = {.counters = 8, .privileged = true};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = t_events("cycles,instructions");
+	struct pmc_mb_bench b = bench_of("avx2", skipper), q = bench_of("quiet", silent_skipper);
+	struct pmc_mb_bench ran = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock, .events = ev,
+		 .sys = &f.sys);
+	struct pmc_mb_samples s = {0};
+	struct pmc_result *res = NULL;
+	const struct pmc_benchmark *bm;
+	char err[256] = "";
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.skipped);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+	assert_int_equal(pmc_mb_measure(&q, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_record(&q, &s, ev, res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+	assert_int_equal(pmc_mb_measure(&ran, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_record(&ran, &s, ev, res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+
+	assert_int_equal(res->nbench, 3);
+	bm = pmc_result_find_benchmark(res, "avx2");
+	assert_non_null(bm);
+	assert_string_equal(pmc_benchmark_skipped(bm), "no AVX2 on this CPU");
+	assert_int_equal(bm->nruns, 0);
+	assert_int_equal(bm->nmetrics, 0);
+	/* pmc_skip(s, NULL): skipped all the same, without a reason. */
+	bm = pmc_result_find_benchmark(res, "quiet");
+	assert_string_equal(pmc_benchmark_skipped(bm), "");
+	assert_int_equal(bm->nmetrics, 0);
+	bm = pmc_result_find_benchmark(res, "body");
+	assert_null(pmc_benchmark_skipped(bm));
+	assert_int_equal(bm->nruns, 2);
+	/* A second benchmark of the name is refused, skipped or not. */
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), -EEXIST);
+	assert_contains(err, "'avx2'");
+	pmc_mb_samples_free(&s);
+	pmc_result_free(res);
+	pmc_event_list_free(ev);
 }
 
 /* Exactly iters iterations per batch, and the state's accessors. */
@@ -470,6 +522,7 @@ int main(void)
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_subtracted_and_clamped),
 	    cmocka_unit_test(loop_misuse_and_skip),
+	    cmocka_unit_test(skipped_benchmarks_are_recorded),
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),

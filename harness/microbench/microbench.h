@@ -119,8 +119,9 @@ int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret);
 /* Adds benchmark b to res: one run per sample with wall-time/op (ns), <event>/op for
  * every event of events (its status per sample; missing ones as such), items/s and
  * bytes/s when set, each minus the empty loop's cost clamped at zero, then the derived
- * ratios (ipc, ...) of the registry. Returns 0, or -ENOMEM / -EINVAL with one line in
- * err. A skipped benchmark is not added. */
+ * ratios (ipc, ...) of the registry. A benchmark that skipped itself is added as skipped,
+ * with pmc_skip's message and no runs or metrics. Returns 0, or -ENOMEM / -EINVAL with
+ * one line in err. */
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen);

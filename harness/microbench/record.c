@@ -92,8 +92,15 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	char id[PMC_EVENT_NAME_MAX + 8];
 	int r;
 
-	if (s->skipped)
+	if (s->skipped) {
+		/* Recorded with its reason, and nothing measured (docs/result-schema.md). */
+		r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+		if (r == 0)
+			r = pmc_benchmark_set_skipped(bm, s->message);
+		if (r < 0)
+			goto fail;
 		return 0;
+	}
 	if (nev != s->nev) {
 		pmc_err_set(err, errlen, "'%s': %zu counts per sample for %zu events", b->name,
 			    s->nev, nev);
