@@ -513,6 +513,40 @@ static void a_child_contains_crashes_and_exits(void **state)
 	assert_contains(err, "'lazy' returned without running its loop");
 }
 
+static void sleeper(struct pmc_state *s)
+{
+	(void)s;
+	for (;;)
+		pause();
+}
+
+/* A child that does not hand its samples over within the timeout is killed and named;
+ * one that does is unaffected by it. No assertion on time beyond "it ended". */
+static void a_child_that_outlives_its_timeout_is_killed(void **state)
+{
+	struct pmc_mb_bench b = bench_of("sleeper", sleeper);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty,
+		 .timeout_s = 0.2);
+	struct pmc_mb_samples s = {0};
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ETIMEDOUT);
+	assert_string_equal(err, "'sleeper' timed out after 0.2 s");
+	assert_null(s.ns);
+
+	o.timeout_s = 60;
+	b = bench_of("body", body);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_true(s.ns[2] == 703);
+	pmc_mb_samples_free(&s);
+	/* A crash within the limit is still a crash. */
+	b = bench_of("crash", crasher);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "'crash' crashed: killed by signal 6");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +561,7 @@ int main(void)
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
+	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,7 +37,9 @@ static void help(FILE *out, const char *prog)
 		"  -w, --warmup=N         unrecorded batches after calibration (default 1)\n"
 		"      --min-time=SECONDS target time of one sample (default 0.01)\n"
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
-		"                         a crash then ends the whole run)\n\n"
+		"                         a crash then ends the whole run)\n"
+		"      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
+		"                         this long; the others still run (not with --no-fork)\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
@@ -51,8 +53,8 @@ static void help(FILE *out, const char *prog)
 		prog);
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error (a bad\n"
-		     "option, a benchmark that crashed or failed: the others are still written),\n"
-		     "3 inconclusive (with --fail-on-inconclusive).\n");
+		     "option, a benchmark that crashed, failed or timed out: the others are still\n"
+		     "written), 3 inconclusive (with --fail-on-inconclusive).\n");
 }
 
 enum {
@@ -60,6 +62,7 @@ enum {
 	OPT_FILTER,
 	OPT_MIN_TIME,
 	OPT_NO_FORK,
+	OPT_TIMEOUT,
 	OPT_REQUIRE,
 	OPT_BACKEND,
 	OPT_FORMAT,
@@ -73,6 +76,7 @@ static const struct option long_opts[] = {
     {"warmup", required_argument, NULL, 'w'},
     {"min-time", required_argument, NULL, OPT_MIN_TIME},
     {"no-fork", no_argument, NULL, OPT_NO_FORK},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"events", required_argument, NULL, 'e'},
     {"require-counters", no_argument, NULL, OPT_REQUIRE},
     {"backend", required_argument, NULL, OPT_BACKEND},
@@ -128,6 +132,15 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		return 0;
 	case OPT_NO_FORK:
 		c->no_fork = true;
+		return 0;
+	case OPT_TIMEOUT:
+		/* As `pmcbench run --timeout` reads it (cli_run.c). */
+		c->mo.timeout_s = strtod(optarg, &end);
+		if (end == optarg || *end || !(c->mo.timeout_s > 0) || !isfinite(c->mo.timeout_s)) {
+			pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
+				      optarg);
+			return -EINVAL;
+		}
 		return 0;
 	case 'e':
 		if (c->events_spec) {
@@ -191,6 +204,12 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 	free(longopts);
 	if (r == 0 && optind < argc) {
 		pmc_cli_error("unexpected argument '%s'; see '%s --help'", argv[optind], prog);
+		r = -EINVAL;
+	}
+	if (r == 0 && c->no_fork && c->mo.timeout_s > 0) {
+		/* Only a child can be killed: in this process nothing could enforce it. */
+		pmc_cli_error("--timeout cannot be enforced with --no-fork (the benchmarks run in "
+			      "this process); drop one of them");
 		r = -EINVAL;
 	}
 	return r;

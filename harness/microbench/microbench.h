@@ -71,6 +71,9 @@ struct pmc_mb_opts {
 	 * measures none. */
 	pmc_bench_fn empty;
 	bool no_overhead;
+	/* pmc_mb_measure_forked only: the child is killed when it has not handed its samples
+	 * over this many seconds after it started; <= 0: no limit. */
+	double timeout_s;
 };
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
@@ -101,7 +104,8 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s);
 
 /* pmc_mb_measure in a forked child; the samples come back over a pipe. A child that
  * crashes, exits or fails is contained: -ECHILD with one line in err saying how it
- * ended (or the child's own message). */
+ * ended (or the child's own message). One that outlives o->timeout_s is killed
+ * (SIGKILL): -ETIMEDOUT, with "'name' timed out after S s" in err. */
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen);
 
