@@ -240,6 +240,9 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 		fprintf(out, ", %zu not compared", c->nmissing);
 	if (c->ngated < c->nrows)
 		fprintf(out, "; %zu of %zu rows not gated", c->nrows - c->ngated, c->nrows);
+	if (c->nskipped)
+		fprintf(out, "; %zu skipped benchmark%s not compared", c->nskipped,
+			c->nskipped == 1 ? "" : "s");
 }
 
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)

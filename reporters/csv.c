@@ -1,7 +1,9 @@
 /* CSV: one row per benchmark, metric and run, for spreadsheets and
  * data frames. Text fields are quoted by libcsv; a field that was not measured is
  * empty, never 0. Runs are numbered from 1. Columns:
- * benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running */
+ * benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running,skipped
+ * A benchmark that skipped itself has one row: its name, the status "skipped" and the
+ * reason in the last column, every other field empty. */
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -70,6 +72,16 @@ static void put_row(FILE *out, const struct pmc_benchmark *b, const struct pmc_m
 	} else {
 		fputs(",,,", out);
 	}
+	fputs(",\n", out);
+}
+
+/* A skipped benchmark measured nothing: no metric, no run, no value. */
+static void put_skipped(FILE *out, const struct pmc_benchmark *b)
+{
+	put_text(out, b->name);
+	fputs(",,,,,skipped,,,,", out);
+	if (*b->skipped)
+		put_text(out, b->skipped);
 	fputc('\n', out);
 }
 
@@ -84,10 +96,14 @@ static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_an
 		return -ENOMEM;
 	old = uselocale(c);
 	errno = 0;
-	fputs("benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running\n", out);
+	fputs("benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running,"
+	      "skipped\n",
+	      out);
 	for (size_t i = 0; i < r->nbench; i++) {
 		const struct pmc_benchmark *b = &r->benchmarks[i];
 
+		if (b->skipped)
+			put_skipped(out, b);
 		for (size_t j = 0; j < b->nmetrics; j++)
 			for (size_t k = 0; k < b->metrics[j].n; k++)
 				put_row(out, b, &b->metrics[j], k);

@@ -231,7 +231,8 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 		r = jwrite(out, "counts", jcounts(c->counts, c->nmissing), true);
 	if (r == 0)
 		r = jwrite(out, "benchmarks",
-			   json_pack("{s:I s:I s:I}", "common", (json_int_t)c->ncommon, "only_old",
+			   json_pack("{s:I s:I s:I s:I}", "common", (json_int_t)c->ncommon,
+				     "skipped", (json_int_t)c->nskipped, "only_old",
 				     (json_int_t)c->nonly_old, "only_new",
 				     (json_int_t)c->nonly_new),
 			   true);

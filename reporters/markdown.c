@@ -57,6 +57,18 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	fputs("### ", out);
 	pmc_escape_md(out, b->name ? b->name : "(unnamed)");
 	fputs("\n\n", out);
+	if (b->skipped) {
+		/* It measured nothing: the reason instead of a table. */
+		fputs("_Skipped", out);
+		if (*b->skipped) {
+			fputs(":_ ", out);
+			pmc_escape_md(out, b->skipped);
+			fputc('\n', out);
+		} else {
+			fputs("._\n", out);
+		}
+		return;
+	}
 	if (b->command) {
 		fputs("Command: ", out);
 		pmc_escape_md_code(out, b->command);

@@ -28,6 +28,11 @@ static int stats_result(FILE *out, const struct pmc_result *r, const struct pmc_
 		const struct pmc_bench_analysis *ba = &a->benches[bi];
 		const struct pmc_benchmark *b = ba->b;
 
+		if (b->skipped) {
+			fprintf(out, "\nStatistics: %s: skipped%s%s\n", b->name,
+				*b->skipped ? ": " : "", b->skipped);
+			continue;
+		}
 		fprintf(out, "\nStatistics: %s (CI of the median at %g%%)\n", b->name,
 			a->confidence * 100);
 		fprintf(out, "%-24s %-6s %4s %12s %12s %12s %12s %12s %12s %12s %12s %12s\n",

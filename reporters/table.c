@@ -395,18 +395,33 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 	line_end(&l);
 }
 
-static void print_header(FILE *out, const struct pmc_report_block *blk)
+static void print_runs(FILE *out, const struct pmc_report_block *blk)
 {
-	const struct pmc_benchmark *b = blk->b;
-
-	fputs("Benchmark: ", out);
-	pmc_escape_text(out, b->name ? b->name : "(unnamed)");
 	fprintf(out, " (%zu run%s", blk->runs, blk->runs == 1 ? "" : "s");
 	if (blk->failed)
 		fprintf(out, ", %zu failed", blk->failed);
 	if (blk->timed_out)
 		fprintf(out, ", %zu timed out", blk->timed_out);
 	fputs(")\n", out);
+}
+
+static void print_header(FILE *out, const struct pmc_report_block *blk)
+{
+	const struct pmc_benchmark *b = blk->b;
+
+	fputs("Benchmark: ", out);
+	pmc_escape_text(out, b->name ? b->name : "(unnamed)");
+	if (b->skipped) {
+		/* It measured nothing: no run count, no rows, no numbers. */
+		fputs(" (skipped", out);
+		if (*b->skipped) {
+			fputs(": ", out);
+			pmc_escape_text(out, b->skipped);
+		}
+		fputs(")\n", out);
+	} else {
+		print_runs(out, blk);
+	}
 	if (b->command) {
 		fputs("Command:   ", out);
 		pmc_escape_text(out, b->command);
@@ -461,6 +476,8 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	}
 
 	print_header(out, blk);
+	if (blk->b->skipped)
+		return;
 	fputc('\n', out);
 	for (size_t i = 0; i < blk->nrows; i++) {
 		if (i == blk->first_trailer && i > 0)

@@ -685,6 +685,109 @@ static void test_geomean_over_matched_only(void **state)
 	pmc_result_free(b);
 }
 
+/* A benchmark skipped on either side measured nothing there: no row, no verdict on its
+ * metrics (not even the +100% its old numbers would show against nothing), and a warning
+ * that names it and its reason. */
+static void test_skipped_benchmarks_are_not_compared(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	struct pmc_benchmark *bm;
+	char err[512] = "";
+
+	put_around(a, "p", "task-clock", N, 1e6, 0.01);
+	put_around(b, "p", "task-clock", N, 1e6, 0.0101);
+	put_around(a, "avx2", "task-clock", N, 1e6, 0.01);
+	put_around(a, "avx2", "cycles", N, 3e6, 0.01);
+	assert_int_equal(pmc_result_add_benchmark(b, "avx2", NULL, &bm), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, "no AVX2 on this CPU"), 0);
+	assert_int_equal(pmc_result_add_benchmark(a, "old_only_skip", NULL, &bm), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, ""), 0);
+	put_around(b, "old_only_skip", "task-clock", N, 9e6, 0.01);
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->nrows, 1);
+	assert_string_equal(c->rows[0].bench, "p");
+	assert_int_equal(c->ncommon, 3);
+	assert_int_equal(c->nskipped, 2);
+	assert_int_equal(c->nonly_old + c->nonly_new, 0);
+	assert_int_equal(c->counts[PMC_VERDICT_REGRESSION], 0);
+	assert_int_equal(c->nmissing, 0);
+	assert_int_equal(warnings_with(c, "benchmark 'avx2' (no AVX2 on this CPU) was skipped in "
+					  "the new result and is not compared"),
+			 1);
+	assert_int_equal(warnings_with(c, "benchmark 'old_only_skip' (no reason given) was "
+					  "skipped in the old result and is not compared"),
+			 1);
+	assert_int_equal(warnings_with(c, "benchmark sets differ"), 0);
+	pmc_comparison_free(c);
+
+	/* A limit on a metric only the skipped benchmark has checked nothing, and says why. */
+	{
+		struct pmc_thresholds *th = t_thresholds();
+		PMC_OPTS(pmc_compare_opts, o, .thresholds = th);
+
+		assert_int_equal(pmc_thresholds_add_arg(th, "cycles=+1%", err, sizeof(err)), 0);
+		c = compare_ok(a, b, &o);
+		assert_int_equal(c->nunchecked, 1);
+		assert_contains(c->unchecked[0], "threshold 'cycles=+1%' checked nothing: no "
+						 "benchmark in both results has a metric 'cycles' "
+						 "(2 benchmarks skipped in one of them are not "
+						 "compared)");
+		pmc_comparison_free(c);
+		pmc_thresholds_free(th);
+	}
+	pmc_result_free(a);
+	pmc_result_free(b);
+
+	/* Many: counted, the first three named. */
+	a = result();
+	b = result();
+	put_around(a, "p", "task-clock", N, 1e6, 0.01);
+	put_around(b, "p", "task-clock", N, 1e6, 0.0101);
+	for (int i = 0; i < 5; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "s%d", i);
+		put_around(a, name, "task-clock", N, 1e6, 0.01);
+		assert_int_equal(pmc_result_add_benchmark(b, name, NULL, &bm), 0);
+		assert_int_equal(pmc_benchmark_set_skipped(bm, "no GPU"), 0);
+	}
+	c = compare_ok(a, b, NULL);
+	assert_int_equal(c->nskipped, 5);
+	assert_int_equal(warnings_with(c, "5 benchmarks were skipped in the new result and are "
+					  "not compared: 's0' (no GPU), 's1' (no GPU), 's2' (no "
+					  "GPU), ..."),
+			 1);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+
+	/* Nothing else in common: nothing to compare, and why. */
+	a = result();
+	b = result();
+	put_around(a, "avx2", "task-clock", N, 1e6, 0.01);
+	assert_int_equal(pmc_result_add_benchmark(b, "avx2", NULL, &bm), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, "no AVX2 on this CPU"), 0);
+	c = NULL;
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), -ENODATA);
+	assert_null(c);
+	assert_string_equal(err, "nothing to compare: every benchmark in both results was "
+				 "skipped in one of them (e.g. 'avx2' (no AVX2 on this CPU) in the "
+				 "new result); compare results where they ran");
+	/* --force does not pair a skipped benchmark with another one. */
+	{
+		PMC_OPTS(pmc_compare_opts, o, .force = true);
+
+		pmc_result_free(a);
+		a = result();
+		put_around(a, "other", "task-clock", N, 1e6, 0.01);
+		assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -EINVAL);
+		assert_contains(err, "measure different benchmarks ('other' and 'avx2')");
+	}
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 static void test_environment_multiplexing_and_missing_warnings(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
@@ -1599,6 +1702,7 @@ int main(void)
 	    cmocka_unit_test(test_fdr_changes_a_borderline_verdict),
 	    cmocka_unit_test(test_significant_only_when_the_interval_excludes_no_change),
 	    cmocka_unit_test(test_geomean_over_matched_only),
+	    cmocka_unit_test(test_skipped_benchmarks_are_not_compared),
 	    cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),
 	    cmocka_unit_test(test_metric_filter),
 	    cmocka_unit_test(test_many_benchmarks_pair_by_name),

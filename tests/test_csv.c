@@ -1,6 +1,6 @@
 /* The CSV reporter: one row per benchmark, metric and run, read back with libcsv's own
  * parser. What was not measured is an empty field, never 0; numbers read back exactly;
- * names with commas and quotes survive. */
+ * names with commas and quotes survive; a skipped benchmark is one row with its reason. */
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
@@ -18,7 +18,7 @@
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
 
-#define NCOLS 9
+#define NCOLS 10
 
 /* A parsed row; NULL marks an empty unquoted field (CSV_EMPTY_IS_NULL). */
 struct rows {
@@ -108,6 +108,10 @@ static struct pmc_result *sample(void)
 		assert_int_equal(
 		    pmc_metric_append(t_metric(b, "instructions"), 123456789.0, &e), 0);
 	}
+	b = t_bench(r, "avx2", NULL);
+	assert_int_equal(pmc_benchmark_set_skipped(b, "no AVX2, \"really\""), 0);
+	b = t_bench(r, "quiet", NULL);
+	assert_int_equal(pmc_benchmark_set_skipped(b, ""), 0);
 	return r;
 }
 
@@ -128,22 +132,27 @@ static void expect_row(const struct rows *t, size_t i, const char *const want[NC
 
 static void rows_hold_values_statuses_and_readings(void **state)
 {
-	static const char *const header[NCOLS] = {"benchmark", "metric",       "unit",
-						  "run",       "value",	       "status",
-						  "raw_value", "time_enabled", "time_running"};
+	static const char *const header[NCOLS] = {
+	    "benchmark", "metric",    "unit",	      "run",	      "value",
+	    "status",	 "raw_value", "time_enabled", "time_running", "skipped"};
 	static const char *const want[][NCOLS] = {
-	    {"a,b \"q\"", "cycles", "count", "1", "1000", "counted", "1000", "5000", "5000"},
-	    {"a,b \"q\"", "cycles", "count", "2", "111000", "scaled", "333", "1000", "3"},
+	    {"a,b \"q\"", "cycles", "count", "1", "1000", "counted", "1000", "5000", "5000", NULL},
+	    {"a,b \"q\"", "cycles", "count", "2", "111000", "scaled", "333", "1000", "3", NULL},
 	    /* Never ran: its reading is kept, but there is no value. */
-	    {"a,b \"q\"", "cycles", "count", "3", NULL, "not-counted", "0", "777", "0"},
-	    {"a,b \"q\"", "branches", "count", "1", NULL, "unsupported", NULL, NULL, NULL},
-	    {"a,b \"q\"", "branches", "count", "2", NULL, "unsupported", NULL, NULL, NULL},
-	    {"a,b \"q\"", "branches", "count", "3", NULL, "unsupported", NULL, NULL, NULL},
-	    {"a,b \"q\"", "wall-time", "ns", "1", "0.1", NULL, NULL, NULL, NULL},
-	    {"a,b \"q\"", "wall-time", "ns", "2", NULL, NULL, NULL, NULL, NULL},
-	    {"a,b \"q\"", "wall-time", "ns", "3", "0.3333333333333333", NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "cycles", "count", "3", NULL, "not-counted", "0", "777", "0", NULL},
+	    {"a,b \"q\"", "branches", "count", "1", NULL, "unsupported", NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "branches", "count", "2", NULL, "unsupported", NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "branches", "count", "3", NULL, "unsupported", NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "wall-time", "ns", "1", "0.1", NULL, NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "wall-time", "ns", "2", NULL, NULL, NULL, NULL, NULL, NULL},
+	    {"a,b \"q\"", "wall-time", "ns", "3", "0.3333333333333333", NULL, NULL, NULL, NULL,
+	     NULL},
 	    /* A simulated count has no times. */
-	    {"sim", "instructions", "count", "1", "123456789", "exact", "123456789", NULL, NULL},
+	    {"sim", "instructions", "count", "1", "123456789", "exact", "123456789", NULL, NULL,
+	     NULL},
+	    /* Skipped: the reason, and no value at all (not a 0). */
+	    {"avx2", NULL, NULL, NULL, NULL, "skipped", NULL, NULL, NULL, "no AVX2, \"really\""},
+	    {"quiet", NULL, NULL, NULL, NULL, "skipped", NULL, NULL, NULL, NULL},
 	};
 	struct pmc_result *r = sample();
 	char *text = NULL;
@@ -190,7 +199,7 @@ static void empty_result_is_a_header(void **state)
 	assert_int_equal(pmc_report_result(f, "csv", r, NULL, NULL, 0), 0);
 	fclose(f);
 	assert_string_equal(text, "benchmark,metric,unit,run,value,status,raw_value,time_enabled,"
-				  "time_running\n");
+				  "time_running,skipped\n");
 	free(text);
 	pmc_result_free(r);
 }

@@ -158,6 +158,55 @@ static void test_missing_value_is_an_error(void **state)
 	pmc_result_free(b);
 }
 
+/* A benchmark skipped in the new run is treated as one missing from it: the gate judges
+ * the benchmarks that ran, names the skipped one in a warning and never judges its old
+ * numbers against nothing. When only skipped benchmarks are in common, there is nothing
+ * to judge: an error, not a pass. */
+static void test_skipped_benchmark_is_not_judged(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_comparison *c = NULL;
+	struct pmc_benchmark *bm;
+	enum pmc_gate_outcome outcome;
+	char err[512];
+	struct decision d;
+
+	put(a, "x", "task-clock", N, 1e6, 0.01);
+	put(b, "x", "task-clock", N, 1e6, 0.0101);
+	put(a, "avx2", "task-clock", N, 1e6, 0.01);
+	assert_int_equal(pmc_result_add_benchmark(b, "avx2", NULL, &bm), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, "no AVX2 on this CPU"), 0);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_PASS);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->ngated, 1);
+	assert_int_equal(c->ngated_missing, 0);
+	assert_int_equal(c->nwarnings, 1);
+	assert_string_equal(c->warnings[0], "benchmark 'avx2' (no AVX2 on this CPU) was skipped "
+					    "in the new result and is not compared");
+	pmc_comparison_free(c);
+
+	/* The same with x regressed: the regression of what ran still fails the gate. */
+	pmc_result_free(b);
+	b = t_result("perf");
+	put(b, "x", "task-clock", N, 1.5e6, 0.01);
+	assert_int_equal(pmc_result_add_benchmark(b, "avx2", NULL, &bm), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, "no AVX2 on this CPU"), 0);
+	d = decide(a, b, NULL, false);
+	assert_int_equal(d.outcome, PMC_GATE_REGRESSION);
+
+	/* Only the skipped one in common: no comparison at all, so no pass. */
+	pmc_result_free(a);
+	a = t_result("perf");
+	put(a, "avx2", "task-clock", N, 1e6, 0.01);
+	c = NULL;
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), -ENODATA);
+	assert_null(c);
+	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), -EINVAL);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* Bad arguments are errors, and leave the outputs alone. */
 /* 3 runs per side and a 68% slowdown: with 3+3 runs the smallest two-sided p is 0.1, so
  * the gate could never fail. That is an error saying how many runs are needed, not a
@@ -285,6 +334,7 @@ int main(void)
 	    cmocka_unit_test(test_undetectable_design_is_an_error),
 	    cmocka_unit_test(test_gates_what_was_asked),
 	    cmocka_unit_test(test_nothing_gated_is_an_error),
+	    cmocka_unit_test(test_skipped_benchmark_is_not_judged),
 	    cmocka_unit_test(test_bad_arguments),
 	};
 

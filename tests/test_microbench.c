@@ -383,11 +383,14 @@ static void exact_counts_are_the_body_alone(void **state)
 	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op"));
 	pmc_result_free(res);
 
-	/* A skipped benchmark adds nothing. */
+	/* A skipped benchmark is recorded as such, with nothing measured. */
 	x.skipped = true;
+	x.message = (char *)"no AVX2";
 	assert_int_equal(pmc_result_new("valgrind", &res), 0);
 	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
-	assert_int_equal(res->nbench, 0);
+	assert_int_equal(res->nbench, 1);
+	assert_int_equal(res->benchmarks[0].nruns, 0);
+	assert_string_equal(pmc_benchmark_skipped(&res->benchmarks[0]), "no AVX2");
 	pmc_result_free(res);
 }
 
@@ -407,12 +410,16 @@ static void skipper(struct pmc_state *s)
 	pmc_skip(s, "no AVX2 on this CPU");
 }
 
+static void silent_skipper(struct pmc_state *s)
+{
+	pmc_skip(s, NULL);
+}
+
 static void loop_misuse_and_skip(void **state)
 {
 	struct pmc_mb_bench b = bench_of("early", early_exit);
 	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock);
 	struct pmc_mb_samples s = {0};
-	struct pmc_result *res = NULL;
 	char err[256] = "";
 
 	reset();
@@ -426,11 +433,59 @@ static void loop_misuse_and_skip(void **state)
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
 	assert_true(s.skipped);
 	assert_string_equal(s.message, "no AVX2 on this CPU");
-	assert_int_equal(pmc_result_new("perf", &res), 0);
-	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
-	assert_int_equal(res->nbench, 0);
-	pmc_result_free(res);
 	pmc_mb_samples_free(&s);
+}
+
+/* A benchmark that skips itself is in the result as skipped, with its message and no
+ * runs or metrics: a number would claim it ran. Through the child as well. */
+static void skipped_benchmarks_are_recorded(void **state)
+{
+	static const struct fake_pmu_config cfg = {.counters = 8, .privileged = true};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = t_events("cycles,instructions");
+	struct pmc_mb_bench b = bench_of("avx2", skipper), q = bench_of("quiet", silent_skipper);
+	struct pmc_mb_bench ran = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock, .events = ev,
+		 .sys = &f.sys);
+	struct pmc_mb_samples s = {0};
+	struct pmc_result *res = NULL;
+	const struct pmc_benchmark *bm;
+	char err[256] = "";
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.skipped);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+	assert_int_equal(pmc_mb_measure(&q, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_record(&q, &s, ev, res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+	assert_int_equal(pmc_mb_measure(&ran, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_record(&ran, &s, ev, res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+
+	assert_int_equal(res->nbench, 3);
+	bm = pmc_result_find_benchmark(res, "avx2");
+	assert_non_null(bm);
+	assert_string_equal(pmc_benchmark_skipped(bm), "no AVX2 on this CPU");
+	assert_int_equal(bm->nruns, 0);
+	assert_int_equal(bm->nmetrics, 0);
+	/* pmc_skip(s, NULL): skipped all the same, without a reason. */
+	bm = pmc_result_find_benchmark(res, "quiet");
+	assert_string_equal(pmc_benchmark_skipped(bm), "");
+	assert_int_equal(bm->nmetrics, 0);
+	bm = pmc_result_find_benchmark(res, "body");
+	assert_null(pmc_benchmark_skipped(bm));
+	assert_int_equal(bm->nruns, 2);
+	/* A second benchmark of the name is refused, skipped or not. */
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), -EEXIST);
+	assert_contains(err, "'avx2'");
+	pmc_mb_samples_free(&s);
+	pmc_result_free(res);
+	pmc_event_list_free(ev);
 }
 
 /* Exactly iters iterations per batch, and the state's accessors. */
@@ -596,6 +651,40 @@ static void a_child_contains_crashes_and_exits(void **state)
 	assert_contains(err, "'lazy' returned without running its loop");
 }
 
+static void sleeper(struct pmc_state *s)
+{
+	(void)s;
+	for (;;)
+		pause();
+}
+
+/* A child that does not hand its samples over within the timeout is killed and named;
+ * one that does is unaffected by it. No assertion on time beyond "it ended". */
+static void a_child_that_outlives_its_timeout_is_killed(void **state)
+{
+	struct pmc_mb_bench b = bench_of("sleeper", sleeper);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty,
+		 .timeout_s = 0.2);
+	struct pmc_mb_samples s = {0};
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ETIMEDOUT);
+	assert_string_equal(err, "'sleeper' timed out after 0.2 s");
+	assert_null(s.ns);
+
+	o.timeout_s = 60;
+	b = bench_of("body", body);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_true(s.ns[2] == 703);
+	pmc_mb_samples_free(&s);
+	/* A crash within the limit is still a crash. */
+	b = bench_of("crash", crasher);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "'crash' crashed: killed by signal 6");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,10 +698,12 @@ int main(void)
 	    cmocka_unit_test(the_definitions_empty_loop_is_subtracted),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
+	    cmocka_unit_test(skipped_benchmarks_are_recorded),
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
+	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

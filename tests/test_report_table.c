@@ -611,7 +611,7 @@ static void test_every_format_by_name(void **state)
 	    {"md", "| task-clock | 1.05 | "},
 	    {"stats", "task-clock               ns        6"},
 	    {"csv", "\"sort\",\"task-clock\",\"ns\",1,1000000,\"counted\",1000000,1000000,"
-		    "1000000\n\"sort\",\"task-clock\""},
+		    "1000000,\n\"sort\",\"task-clock\""},
 	    {"json", "{\"schema\":\"pmcbench-result/1\",\n"},
 	};
 	const double tc[] = {1.0e6, 1.1e6, 0.9e6, 1.0e6, 1.1e6, 1.2e6};
@@ -674,6 +674,72 @@ static void test_zero_mean_and_empty(void **state)
 	pmc_result_free(r);
 }
 
+/* A benchmark that skipped itself is shown as skipped with its reason in every format,
+ * and with no number at all: no run count, no row, no 0. */
+static void test_skipped_benchmarks(void **state)
+{
+	static const struct {
+		const char *format, *want[2];
+	} cases[] = {
+	    {"table",
+	     {"\nBenchmark: avx | wide (skipped: no wide vectors | *here*)\n\nBenchmark: quiet "
+	      "(skipped)\n",
+	      "Benchmark: sort (6 runs)"}},
+	    {"markdown",
+	     {"\n### avx \\| wide\n\n_Skipped:_ no wide vectors \\| \\*here\\*\n\n### quiet\n\n"
+	      "_Skipped._\n",
+	      "### sort"}},
+	    {"stats",
+	     {"\nStatistics: avx | wide: skipped: no wide vectors | *here*\n\nStatistics: quiet: "
+	      "skipped\n",
+	      "task-clock               ns        6"}},
+	    {"csv",
+	     {"\n\"avx | wide\",,,,,skipped,,,,\"no wide vectors | "
+	      "*here*\"\n\"quiet\",,,,,skipped,,,,"
+	      "\n",
+	      "\"sort\",\"task-clock\""}},
+	    {"json",
+	     {"\n{\"name\":\"avx | wide\",\"command\":null,\"build_id\":null,\"skipped\":\"no "
+	      "wide vectors | *here*\",\"runs\":[],\"metrics\":{}},",
+	      "\"name\":\"sort\""}},
+	};
+	const double tc[] = {1.0e6, 1.1e6, 0.9e6, 1.0e6, 1.1e6, 1.2e6};
+	struct pmc_result *r = t_result("perf");
+	struct pmc_benchmark *b = bench(r, "sort", NULL, 6);
+
+	counted(b, "task-clock", tc, 6);
+	assert_int_equal(
+	    pmc_benchmark_set_skipped(bench(r, "avx | wide", NULL, 0), "no wide vectors | *here*"),
+	    0);
+	assert_int_equal(pmc_benchmark_set_skipped(bench(r, "quiet", NULL, 0), NULL), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = NULL, *line;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		char err[256] = "";
+
+		assert_non_null(f);
+		assert_int_equal(pmc_report_result(f, cases[i].format, r, NULL, err, sizeof(err)),
+				 0);
+		assert_int_equal(fclose(f), 0);
+		print_message("%s:\n%s", cases[i].format, text);
+		assert_contains(text, cases[i].want[0]);
+		assert_contains(text, cases[i].want[1]);
+		/* No number anywhere near the skipped benchmarks. */
+		line = line_with(text, "avx");
+		assert_no_digits(line);
+		free(line);
+		line = line_with(text, "quiet");
+		assert_no_digits(line);
+		free(line);
+		assert_lacks(text, "0 runs");
+		assert_lacks(text, "no metrics");
+		assert_no_nan(text);
+		free(text);
+	}
+	pmc_result_free(r);
+}
+
 static void test_bad_arguments(void **state)
 {
 	struct pmc_result *r = t_result("perf");
@@ -712,6 +778,7 @@ int main(void)
 	    cmocka_unit_test(test_zero_mean_and_empty),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_every_format_by_name),
+	    cmocka_unit_test(test_skipped_benchmarks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

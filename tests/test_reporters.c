@@ -44,10 +44,11 @@ struct fixture {
 
 /* A comparison with a regression, an improvement, rows without change, an exact row, a
  * simulated block, a row from zero, a row without a CI (zeros), one unsupported on one
- * side, and benchmark sets that differ. */
+ * side, benchmark sets that differ, and a benchmark skipped in the new result. */
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
+	struct pmc_benchmark *bm;
 	struct pmc_metric *m;
 	char err[512];
 
@@ -74,6 +75,10 @@ static int setup(void **state)
 	put(f->a, "hash/64", "cycles", N, 1e6, 0.01);
 	put(f->b, "hash/64", "cycles", N, NAN, 0); /* unsupported in new */
 	put(f->a, "gone", "task-clock", N, 1e6, 0.01);
+	put(f->a, "simd", "task-clock", N, 1e6, 0.01);
+	if (pmc_result_add_benchmark(f->b, "simd", NULL, &bm) < 0 ||
+	    pmc_benchmark_set_skipped(bm, "no AVX2 | *here*") < 0)
+		return -1;
 	if (pmc_compare(f->a, f->b, NULL, &f->c, err, sizeof(err)) < 0) {
 		print_error("pmc_compare: %s\n", err);
 		return -1;
@@ -176,9 +181,16 @@ static void test_table(void **state)
 	assert_contains(t, "from 0 (exact)");
 	assert_contains(t, "no value");
 	assert_contains(t, "not compared");
-	assert_contains(t, "warning: benchmark sets differ: 3 in both, 1 only in the old");
+	assert_contains(t, "warning: benchmark sets differ: 4 in both (1 of them skipped), 1 only "
+			   "in the old");
 	assert_contains(t, "warning: 1 row has no value in the new result");
+	/* The skipped benchmark: named with its reason, counted, and in no row. */
+	assert_contains(
+	    t, "\nwarning: benchmark 'simd' (no AVX2 | *here*) was skipped in the new result "
+	       "and is not compared\n");
+	assert_not_contains(t, "simd  ");
 	assert_contains(t, "3 regressions, 1 improvement, ");
+	assert_contains(t, "; 1 skipped benchmark not compared\n");
 	assert_contains(t, "Benjamini-Hochberg");
 	assert_no_nan(t);
 	free(t);
@@ -225,6 +237,11 @@ static void test_markdown(void **state)
 	assert_contains(t, "<details><summary>");
 	assert_contains(t, "| **geomean** |");
 	assert_contains(t, "> **Warning:** benchmark sets differ");
+	assert_contains(t,
+			"> **Warning:** benchmark 'simd' (no AVX2 \\| \\*here\\*) was skipped in "
+			"the new result and is not compared\n");
+	assert_contains(line_with(t, "**3 regressions**"), "; 1 skipped benchmark not compared");
+	assert_not_contains(t, "| simd |");
 	assert_no_nan(t);
 	free(t);
 
@@ -267,6 +284,10 @@ static void test_json(void **state)
 	    f->c->counts[PMC_VERDICT_REGRESSION]);
 	assert_int_equal(
 	    json_integer_value(json_object_get(json_object_get(d, "benchmarks"), "only_old")), 1);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(d, "benchmarks"), "common")), 4);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(d, "benchmarks"), "skipped")), 1);
 	assert_int_equal(json_array_size(json_object_get(d, "warnings")), f->c->nwarnings);
 	metrics = json_object_get(d, "metrics");
 	assert_int_equal(json_array_size(metrics), f->c->nblocks);

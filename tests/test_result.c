@@ -191,7 +191,11 @@ static struct pmc_result *sample_result(void)
 		assert_int_equal(m->error, EACCES);
 	}
 
-	/* A benchmark that never ran and a benchmark without metrics are valid too. */
+	/* A benchmark that skipped itself, with its reason, a benchmark that never ran and
+	 * a benchmark without metrics are valid too. */
+	b = t_bench(r, "avx2 \"sum\"", NULL);
+	assert_non_null(b);
+	assert_int_equal(pmc_benchmark_set_skipped(b, "no \"AVX2\" — ✓"), 0);
 	assert_non_null(t_bench(r, "empty", NULL));
 	return r;
 }
@@ -241,6 +245,7 @@ static void assert_results_equal(const struct pmc_result *a, const struct pmc_re
 		assert_string_equal(x->name, y->name);
 		assert_same_string(x->command, y->command);
 		assert_same_string(x->build_id, y->build_id);
+		assert_same_string(x->skipped, y->skipped);
 		assert_int_equal(x->nruns, y->nruns);
 		for (size_t k = 0; k < x->nruns; k++) {
 			assert_int_equal(x->runs[k].exit_code, y->runs[k].exit_code);
@@ -1206,6 +1211,64 @@ static void save_refuses_what_would_not_load(void **state)
 	pmc_result_free(a);
 }
 
+/* A skipped benchmark is written with its reason and empty runs and metrics (what a
+ * reader that does not know "skipped" sees), read back as skipped, and never holds a
+ * run or a number. */
+static void skipped_benchmarks_round_trip(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	struct pmc_benchmark *bm;
+	struct pmc_metric *m = NULL;
+	struct pmc_run_info ok = {0};
+	char *path = path_in_dir(tmpdir, "skipped.json"), *text, err[512] = "";
+	int rc;
+
+	bm = t_bench(a, "avx2", NULL);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, "no AVX2 on this CPU"), 0);
+	assert_int_equal(pmc_benchmark_add_run(bm, &ok), -EINVAL);
+	assert_int_equal(pmc_benchmark_metric(bm, "wall-time/op", &m), -EINVAL);
+	assert_null(m);
+	bm = t_bench(a, "quiet", NULL);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, NULL), 0);
+	bm = t_bench(a, "ran", NULL);
+	assert_int_equal(pmc_benchmark_add_run(bm, &ok), 0);
+	assert_int_equal(pmc_metric_append(t_metric(bm, "wall-time"), 5, NULL), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(bm, "too late"), -EINVAL);
+	assert_null(bm->skipped);
+
+	text = t_dumps(a);
+	assert_contains(text, "\n{\"name\":\"avx2\",\"command\":null,\"build_id\":null,"
+			      "\"skipped\":\"no AVX2 on this CPU\",\"runs\":[],\"metrics\":{}}");
+	assert_contains(text, "\"name\":\"quiet\",\"command\":null,\"build_id\":null,"
+			      "\"skipped\":\"\",\"runs\":[]");
+	assert_null(
+	    strstr(text, "\"name\":\"ran\",\"command\":null,\"build_id\":null,\"skipped\""));
+	free(text);
+	rc = pmc_result_save(a, path, err, sizeof(err));
+	if (rc)
+		fail_msg("save: %d %s", rc, err);
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %d %s", rc, err);
+	assert_results_equal(a, b);
+	assert_string_equal(pmc_result_find_benchmark(b, "avx2")->skipped, "no AVX2 on this CPU");
+	assert_string_equal(pmc_result_find_benchmark(b, "quiet")->skipped, "");
+	assert_null(pmc_result_find_benchmark(b, "ran")->skipped);
+	pmc_result_free(b);
+
+	/* A struct built by hand that contradicts itself is refused before writing. */
+	bm = pmc_result_find_benchmark(a, "ran");
+	bm->skipped = strdup("made up");
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "benchmark \"ran\" is skipped but has 1 runs and 1 metrics");
+	text = NULL;
+	assert_int_equal(pmc_result_dumps(a, &text), -EINVAL);
+	assert_null(text);
+	unlink(path);
+	free(path);
+	pmc_result_free(a);
+}
+
 /* ---- Bad input ------------------------------------------------------------------ */
 
 static const char base_doc[] =
@@ -1402,6 +1465,16 @@ static const struct bad_case bad_cases[] = {
     {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"signal\": 9}, {",
      "benchmarks[0].runs[0]: a run killed by signal 9 has exit_code -1, not 0; " REGEN},
     {"{\"exit_code\": 0}, {", "{}, {", "benchmarks[0].runs[0]: missing key \"exit_code\"; " REGEN},
+    /* "skipped" is the reason, a string; a skipped benchmark measured nothing. */
+    {"\"name\": \"a\"", "\"name\": \"a\", \"skipped\": true",
+     "benchmarks[0].skipped: expected a string (why the benchmark was skipped), found a "
+     "boolean; " REGEN},
+    {"\"name\": \"a\"", "\"name\": \"a\", \"skipped\": null",
+     "benchmarks[0].skipped: expected a string (why the benchmark was skipped), found "
+     "null; " REGEN},
+    {"\"name\": \"a\"", "\"name\": \"a\", \"skipped\": \"no AVX2\"",
+     "benchmarks[0].skipped: the benchmark was skipped (\"no AVX2\") but has 2 runs and 1 "
+     "metrics; a skipped benchmark measured nothing — " REGEN},
     {"\"name\": \"a\"", "\"name\": \"a\", \"build_id\": \"XYZ\"",
      "benchmarks[0].build_id: a build-id is lower-case hex digits, not \"XYZ\"; " REGEN},
     {"\"name\": \"a\",\n      ", "", "benchmarks[0]: missing key \"name\"; " REGEN},
@@ -1652,6 +1725,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(failed_write_keeps_the_old_file),
 	    cmocka_unit_test(read_only_directory_keeps_the_old_file),
 	    cmocka_unit_test(save_refuses_what_would_not_load),
+	    cmocka_unit_test(skipped_benchmarks_round_trip),
 	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
 	    cmocka_unit_test(truncated_and_empty_files_are_refused),
 	    cmocka_unit_test(directories_and_missing_files_are_refused),

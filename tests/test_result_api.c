@@ -46,6 +46,11 @@ static struct pmc_result *build(void)
 							    .running = 0}),
 	    0);
 	assert_int_equal(pmc_result_add_benchmark(r, "hash", NULL, &b), 0);
+	/* A benchmark that could not run here: its reason, and nothing measured. */
+	assert_int_equal(pmc_result_add_benchmark(r, "avx2", NULL, &b), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(b, "no AVX2 on this CPU"), 0);
+	assert_int_equal(pmc_benchmark_record_run(b, 0, 0, false), -EINVAL);
+	assert_int_equal(pmc_benchmark_metric(b, "wall-time", &m), -EINVAL);
 	return r;
 }
 
@@ -65,10 +70,17 @@ static void check(const struct pmc_result *r)
 	assert_int_equal(pmc_result_env_at(r, 0, &key, &value), 0);
 	assert_int_equal(pmc_result_env_at(r, pmc_result_nenv(r), &key, &value), -ERANGE);
 
-	assert_int_equal(pmc_result_nbenchmarks(r), 2);
+	assert_int_equal(pmc_result_nbenchmarks(r), 3);
+	b = pmc_result_find_benchmark(r, "avx2");
+	assert_string_equal(pmc_benchmark_skipped(b), "no AVX2 on this CPU");
+	assert_int_equal(pmc_benchmark_nruns(b), 0);
+	assert_int_equal(pmc_benchmark_nmetrics(b), 0);
+	assert_null(pmc_benchmark_skipped(pmc_result_find_benchmark(r, "hash")));
+	assert_null(pmc_benchmark_skipped(NULL));
 	b = pmc_result_benchmark(r, 0);
 	assert_ptr_equal(b, pmc_result_find_benchmark(r, "sort"));
-	assert_null(pmc_result_benchmark(r, 2));
+	assert_null(pmc_benchmark_skipped(b));
+	assert_null(pmc_result_benchmark(r, 3));
 	assert_null(pmc_result_find_benchmark(r, "nope"));
 	assert_string_equal(pmc_benchmark_name(b), "sort");
 	assert_string_equal(pmc_benchmark_command(b), "./sort 1000");
@@ -188,6 +200,14 @@ static void bad_samples_and_names_are_refused(void **state)
 	assert_int_equal(pmc_metric_add_value(c, 5.0), -EINVAL);
 	assert_int_equal(pmc_metric_add_missing(c), -EINVAL);
 	assert_int_equal(pmc_metric_nsamples(c), 1);
+	/* A benchmark that measured something was not skipped. */
+	assert_int_equal(pmc_benchmark_set_skipped(b, "too late"), -EINVAL);
+	assert_null(pmc_benchmark_skipped(b));
+	assert_int_equal(pmc_benchmark_set_skipped(NULL, "x"), -EINVAL);
+	/* No reason given is still a skip: "". */
+	assert_int_equal(pmc_result_add_benchmark(r, "b", NULL, &b), 0);
+	assert_int_equal(pmc_benchmark_set_skipped(b, NULL), 0);
+	assert_string_equal(pmc_benchmark_skipped(b), "");
 	pmc_result_free(r);
 }
 

@@ -42,7 +42,9 @@ static void help(FILE *out, const char *prog)
 		"  -w, --warmup=N         unrecorded batches after calibration (default 1)\n"
 		"      --min-time=SECONDS target time of one sample (default 0.01)\n"
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
-		"                         a crash then ends the whole run)\n\n"
+		"                         a crash then ends the whole run)\n"
+		"      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
+		"                         this long; the others still run (not with --no-fork)\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
@@ -58,8 +60,8 @@ static void help(FILE *out, const char *prog)
 		prog);
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error (a bad\n"
-		     "option, a benchmark that crashed or failed: the others are still written),\n"
-		     "3 inconclusive (with --fail-on-inconclusive).\n");
+		     "option, a benchmark that crashed, failed or timed out: the others are still\n"
+		     "written), 3 inconclusive (with --fail-on-inconclusive).\n");
 }
 
 enum {
@@ -67,6 +69,7 @@ enum {
 	OPT_FILTER,
 	OPT_MIN_TIME,
 	OPT_NO_FORK,
+	OPT_TIMEOUT,
 	OPT_REQUIRE,
 	OPT_BACKEND,
 	OPT_FORMAT,
@@ -83,6 +86,7 @@ static const struct option long_opts[] = {
     {"warmup", required_argument, NULL, 'w'},
     {"min-time", required_argument, NULL, OPT_MIN_TIME},
     {"no-fork", no_argument, NULL, OPT_NO_FORK},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"events", required_argument, NULL, 'e'},
     {"require-counters", no_argument, NULL, OPT_REQUIRE},
     {"backend", required_argument, NULL, OPT_BACKEND},
@@ -146,6 +150,15 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case OPT_NO_FORK:
 		c->perf_only = "--no-fork";
 		c->no_fork = true;
+		return 0;
+	case OPT_TIMEOUT:
+		/* As `pmcbench run --timeout` reads it (cli_run.c). */
+		c->mo.timeout_s = strtod(optarg, &end);
+		if (end == optarg || *end || !(c->mo.timeout_s > 0) || !isfinite(c->mo.timeout_s)) {
+			pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
+				      optarg);
+			return -EINVAL;
+		}
 		return 0;
 	case 'e':
 		c->perf_only = "-e/--events";
@@ -229,6 +242,12 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 	if (r == 0 && (!c->vg_child != !c->vg_report || !c->vg_child != !c->vg_iters)) {
 		pmc_cli_error("--valgrind-child, --valgrind-report and --valgrind-iters go "
 			      "together (they are the valgrind backend's own)");
+		r = -EINVAL;
+	}
+	if (r == 0 && c->no_fork && c->mo.timeout_s > 0) {
+		/* Only a child can be killed: in this process nothing could enforce it. */
+		pmc_cli_error("--timeout cannot be enforced with --no-fork (the benchmarks run in "
+			      "this process); drop one of them");
 		r = -EINVAL;
 	}
 	return r;
@@ -417,6 +436,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		}
 		vo.self_argv = self;
 		vo.valgrind = vg_path;
+		vo.timeout_s = c.mo.timeout_s;
 		if (pmc_result_new("valgrind", &result) < 0 || pmc_env_collect(result) < 0 ||
 		    pmc_env_valgrind(result, vg_path, PMC_VALGRIND_CALLGRIND) < 0) {
 			pmc_cli_error("out of memory");

@@ -135,6 +135,9 @@ struct ctx {
 	size_t mux_low;
 	double mux_min;
 	const char *mux_metric, *mux_bench;
+	/* Benchmarks skipped in the old [0] or new [1] result, and the first few of each. */
+	size_t nskip[2];
+	const struct pmc_benchmark *skip_example[2][3];
 	size_t missing_rows[2]; /* rows without a value in the old [0] or new [1] result */
 	const char *missing_example[2];
 	const char *missing_status[2];
@@ -970,17 +973,57 @@ static int counting_warning(struct ctx *x)
 	return 0;
 }
 
+/* "'avx2' (no AVX2 on this CPU)": a skipped benchmark and its reason. */
+static int skipped_name(char *buf, size_t len, const struct pmc_benchmark *b)
+{
+	return snprintf(buf, len, "'%.100s' (%.160s)", b->name,
+			*b->skipped ? b->skipped : "no reason given");
+}
+
+/* Names the benchmarks skipped in one result, the first three with their reasons: they
+ * are in both results but were not measured in this one, so nothing of theirs is compared
+ * (docs/compare.md, "What is compared with what"). */
+static int skipped_warning(struct ctx *x, int side)
+{
+	size_t n = x->nskip[side], shown = n < 3 ? n : 3, off = 0;
+	char names[3 * 300] = "";
+
+	for (size_t i = 0; i < shown && off < sizeof(names); i++) {
+		int k;
+
+		if (i)
+			off += (size_t)snprintf(names + off, sizeof(names) - off, ", ");
+		if (off >= sizeof(names))
+			break;
+		k = skipped_name(names + off, sizeof(names) - off, x->skip_example[side][i]);
+		off += k > 0 ? (size_t)k : 0;
+	}
+	if (n == 1)
+		return add_warning(x->c, "benchmark %s was skipped in %s and is not compared",
+				   names, side_name(x, side));
+	return add_warning(x->c, "%zu benchmarks were skipped in %s and are not compared: %s%s", n,
+			   side_name(x, side), names, n > shown ? ", ..." : "");
+}
+
 static int final_warnings(struct ctx *x, const struct pmc_result *a, const struct pmc_result *b)
 {
 	struct pmc_comparison *c = x->c;
 	int r = 0;
 
-	if (c->nonly_old || c->nonly_new)
+	if (c->nonly_old || c->nonly_new) {
+		char skipped[64] = "";
+
+		if (c->nskipped)
+			snprintf(skipped, sizeof(skipped), " (%zu of them skipped)", c->nskipped);
 		r = add_warning(c,
-				"benchmark sets differ: %zu in both, %zu only in the old "
+				"benchmark sets differ: %zu in both%s, %zu only in the old "
 				"result, %zu only in the new one; only those in both are "
 				"compared",
-				c->ncommon, c->nonly_old, c->nonly_new);
+				c->ncommon, skipped, c->nonly_old, c->nonly_new);
+	}
+	for (int side = SIDE_NEW; side >= SIDE_OLD; side--)
+		if (r == 0 && x->nskip[side])
+			r = skipped_warning(x, side);
 	if (r == 0)
 		r = env_warning(c, a, b);
 	if (r == 0)
@@ -1151,10 +1194,17 @@ static bool why_unchecked(const struct ctx *x, const char *id, const struct slot
 		if (!hint[0] && strpbrk(id, "*?["))
 			snprintf(hint, sizeof(hint),
 				 " (a threshold names one metric id; only '*' alone is a pattern)");
+		char skipped[96] = "";
+
+		if (x->c->nskipped)
+			snprintf(skipped, sizeof(skipped),
+				 " (%zu benchmark%s skipped in one of them %s not compared)",
+				 x->c->nskipped, x->c->nskipped == 1 ? "" : "s",
+				 x->c->nskipped == 1 ? "is" : "are");
 		snprintf(buf, len,
-			 "no benchmark in both results has a metric '%s'%s; fix the name or "
+			 "no benchmark in both results has a metric '%s'%s%s; fix the name or "
 			 "remove it",
-			 id, hint);
+			 id, hint, skipped);
 	} else if (!s->selected) {
 		snprintf(buf, len,
 			 "'%s' is left out by --metric; remove the threshold or add --metric %s",
@@ -1305,6 +1355,26 @@ static int check_created(struct ctx *x, const struct pmc_result *a, const struct
 			   side_name(x, SIDE_OLD), side_name(x, SIDE_NEW), a->created, b->created);
 }
 
+/* A benchmark skipped in either result measured nothing there: it is counted and named
+ * (skipped_warning()), never paired. Returns true when ob or nb was skipped. */
+static bool skipped_pair(struct ctx *x, const struct pmc_benchmark *ob,
+			 const struct pmc_benchmark *nb)
+{
+	const struct pmc_benchmark *side[2] = {ob, nb};
+
+	if (!ob->skipped && !nb->skipped)
+		return false;
+	for (int s = SIDE_OLD; s <= SIDE_NEW; s++) {
+		if (!side[s]->skipped)
+			continue;
+		if (x->nskip[s] < 3)
+			x->skip_example[s][x->nskip[s]] = side[s];
+		x->nskip[s]++;
+	}
+	x->c->nskipped++;
+	return true;
+}
+
 static void list_names(char *buf, size_t len, const struct pmc_result *r)
 {
 	size_t off = 0;
@@ -1402,7 +1472,8 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		if (pair[i] != SIZE_MAX)
 			c->ncommon++;
 	}
-	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1 && opts->force) {
+	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1 && opts->force &&
+	    !old_r->benchmarks[0].skipped && !new_r->benchmarks[0].skipped) {
 		/* Two runs of one command each (`run -o a.json -- ./old`, `... ./new`) are
 		 * an A/B comparison when the user says so: without --force, results of
 		 * different commands are an error (check_commands()). */
@@ -1435,6 +1506,24 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 			 "(old: %zu: %s; new: %zu: %s); compare results of the same benchmarks",
 			 old_r->nbench, old_r->nbench ? a : "none", new_r->nbench,
 			 new_r->nbench ? b : "none");
+		r = -ENODATA;
+		goto fail_maps;
+	}
+	for (size_t i = 0; i < old_r->nbench; i++) {
+		if (pair[i] != SIZE_MAX &&
+		    skipped_pair(&x, &old_r->benchmarks[i], &new_r->benchmarks[pair[i]]))
+			pair[i] = SIZE_MAX;
+	}
+	if (c->nskipped == c->ncommon) {
+		int side = x.nskip[SIDE_NEW] ? SIDE_NEW : SIDE_OLD;
+		char name[300];
+
+		skipped_name(name, sizeof(name), x.skip_example[side][0]);
+		pmc_err_set(
+		    err, errlen,
+		    "nothing to compare: every benchmark in both results was skipped in one "
+		    "of them (e.g. %s in %s); compare results where they ran",
+		    name, side_name(&x, side));
 		r = -ENODATA;
 		goto fail_maps;
 	}

@@ -68,6 +68,9 @@ struct pmc_comparison {
 	size_t counts[PMC_VERDICT_COUNT];     /* over all rows with a verdict */
 	size_t nmissing;		      /* rows of kind PMC_ROW_MISSING */
 	size_t ncommon, nonly_old, nonly_new; /* benchmarks */
+	/* Of the ncommon, those skipped in either result (docs/result-schema.md): they
+	 * measured nothing there, so they are not compared, only named in a warning. */
+	size_t nskipped;
 	double alpha, confidence;
 	bool fdr;
 	size_t min_n_test; /* per side, for a p below alpha (equal sizes) */

@@ -37,6 +37,7 @@ static void benchmark_clear(struct pmc_benchmark *b)
 	free(b->name);
 	free(b->command);
 	free(b->build_id);
+	free(b->skipped);
 	free(b->runs);
 	for (size_t i = 0; i < b->nmetrics; i++)
 		metric_clear(&b->metrics[i]);
@@ -238,8 +239,12 @@ int pmc_result_add_benchmark(struct pmc_result *r, const char *name, const char 
 
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run)
 {
-	struct pmc_run_info *runs = realloc(b->runs, (b->nruns + 1) * sizeof(*runs));
+	struct pmc_run_info *runs;
 
+	/* A skipped benchmark ran nothing: a run would invent one. */
+	if (b->skipped)
+		return -EINVAL;
+	runs = realloc(b->runs, (b->nruns + 1) * sizeof(*runs));
 	if (!runs)
 		return -ENOMEM;
 	b->runs = runs;
@@ -261,7 +266,7 @@ int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id, struct pmc_met
 	struct pmc_metric_info info;
 	struct pmc_metric *m;
 
-	if (!b || !id || !*id || !ret)
+	if (!b || !id || !*id || !ret || b->skipped)
 		return -EINVAL;
 	m = pmc_benchmark_find_metric(b, id);
 	if (m) {
@@ -485,6 +490,25 @@ const char *pmc_benchmark_name(const struct pmc_benchmark *b)
 const char *pmc_benchmark_command(const struct pmc_benchmark *b)
 {
 	return b ? b->command : NULL;
+}
+
+int pmc_benchmark_set_skipped(struct pmc_benchmark *b, const char *reason)
+{
+	char *copy;
+
+	if (!b || b->nruns || b->nmetrics)
+		return -EINVAL;
+	copy = strdup(reason ? reason : "");
+	if (!copy)
+		return -ENOMEM;
+	free(b->skipped);
+	b->skipped = copy;
+	return 0;
+}
+
+const char *pmc_benchmark_skipped(const struct pmc_benchmark *b)
+{
+	return b ? b->skipped : NULL;
 }
 
 size_t pmc_benchmark_nruns(const struct pmc_benchmark *b)

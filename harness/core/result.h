@@ -49,6 +49,9 @@ struct pmc_benchmark {
 	char *name;
 	char *command;	/* as given by the user, or NULL */
 	char *build_id; /* hex build-id of the measured executable, or NULL */
+	/* Why the benchmark skipped itself ("" when it gave no reason), or NULL when it
+	 * ran. A skipped benchmark has no runs and no metrics: nothing was measured. */
+	char *skipped;
 	size_t nruns;
 	struct pmc_run_info *runs; /* nruns entries */
 	struct pmc_metric *metrics;
@@ -92,7 +95,7 @@ struct pmc_result {
  * find_benchmark, pmc_benchmark_metric, find_metric, the getters) are declared in
  * pmcbench/result.h. Benchmark names are unique: they pair benchmarks across files. */
 
-/* Records one run of a benchmark. Returns 0 or -ENOMEM. */
+/* Records one run of a benchmark. Returns 0, -ENOMEM, or -EINVAL for a skipped one. */
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);
 
 /* Appends one sample: value is NAN when not measured. reading may be NULL for metrics

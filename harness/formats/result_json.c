@@ -131,6 +131,13 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				    b->name);
 			return -EINVAL;
 		}
+		if (b->skipped && (b->nruns || b->nmetrics)) {
+			pmc_err_set(err, errlen,
+				    "benchmark \"%s\" is skipped but has %zu runs and %zu metrics; "
+				    "a skipped benchmark measured nothing",
+				    b->name, b->nruns, b->nmetrics);
+			return -EINVAL;
+		}
 		for (size_t k = 0; k < b->nruns; k++) {
 			const struct pmc_run_info *run = &b->runs[k];
 
@@ -389,8 +396,11 @@ static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 	json_t *j = json_object(), *runs;
 	bool ok;
 
+	/* A skipped benchmark still has its (empty) runs and metrics: a reader that does not
+	 * know "skipped" sees a benchmark that measured nothing, never a number. */
 	ok = put(j, "name", string_json(b->name)) && put(j, "command", string_json(b->command)) &&
 	     put(j, "build_id", string_json(b->build_id)) &&
+	     (!b->skipped || put(j, "skipped", string_json(b->skipped))) &&
 	     (runs = put_new(j, "runs", json_array()));
 	for (size_t i = 0; ok && i < b->nruns; i++)
 		ok = append(runs, run_json(&b->runs[i]));
@@ -1127,6 +1137,30 @@ static bool is_build_id(const char *s)
 	return n > 0 && n % 2 == 0 && strspn(s, "0123456789abcdef") == n;
 }
 
+/* "skipped": the reason a benchmark skipped itself, absent when it ran. A skipped
+ * benchmark measured nothing, so its runs and metrics must be empty. */
+static int load_skipped(struct loader *ld, const json_t *obj, const json_t *runs,
+			const json_t *metrics, struct pmc_benchmark *b)
+{
+	const json_t *v = json_object_get(obj, "skipped");
+	int rc = 0;
+
+	if (!v)
+		return 0;
+	push_key(ld, "skipped");
+	if (!json_is_string(v))
+		rc = wrong_type(ld, v, "a string (why the benchmark was skipped)");
+	else if (json_array_size(runs) || json_object_size(metrics))
+		rc = fail(ld,
+			  "the benchmark was skipped (\"%.100s\") but has %zu runs and %zu "
+			  "metrics; a skipped benchmark measured nothing — " REGEN,
+			  json_string_value(v), json_array_size(runs), json_object_size(metrics));
+	else if (!(b->skipped = strdup(json_string_value(v))))
+		rc = -ENOMEM;
+	pop(ld);
+	return rc;
+}
+
 static int load_benchmark(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
 {
 	const json_t *runs, *metrics;
@@ -1145,7 +1179,7 @@ static int load_benchmark(struct loader *ld, const json_t *obj, struct pmc_bench
 	}
 	if ((rc = get_container(ld, obj, "runs", REQUIRED, JSON_ARRAY, &runs)) < 0 ||
 	    (rc = get_container(ld, obj, "metrics", REQUIRED, JSON_OBJECT, &metrics)) < 0 ||
-	    (rc = load_runs(ld, runs, b)) < 0)
+	    (rc = load_skipped(ld, obj, runs, metrics, b)) < 0 || (rc = load_runs(ld, runs, b)) < 0)
 		return rc;
 	return load_metrics(ld, metrics, b);
 }

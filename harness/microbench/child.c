@@ -1,17 +1,22 @@
 /* One benchmark per process (docs/microbench.md, "Isolation"): the child measures and
  * writes its samples to a pipe; a crash or an exit() ends only the child, and the
  * parent says how it ended. The pipe carries the samples as the same program wrote
- * them in memory: both ends are one binary. */
+ * them in memory: both ends are one binary. With a timeout, the parent waits for the
+ * pipe with poll() up to a deadline and kills a child that has not written by then. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/base/error.h"
+#include "harness/base/opts.h"
 #include "harness/microbench/microbench.h"
 
 #define MAGIC UINT64_C(0x706d636d62310a00) /* "pmcmb1" */
@@ -42,12 +47,53 @@ static int write_all(int fd, const void *p, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, void *p, size_t len)
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Waits until fd can be read (data, or the writer's end closed) or the deadline
+ * (CLOCK_MONOTONIC ns) passes. Returns 0, -ETIMEDOUT or -errno. */
+static int wait_readable(int fd, uint64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	for (;;) {
+		uint64_t now = now_ns(), left;
+		struct timespec ts;
+		int n;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		left = deadline - now;
+		ts.tv_sec = (time_t)(left / 1000000000u);
+		ts.tv_nsec = (long)(left % 1000000000u);
+		n = ppoll(&p, 1, &ts, NULL);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Reads len bytes; deadline 0 waits as long as it takes. */
+static int read_all(int fd, void *p, size_t len, uint64_t deadline)
 {
 	char *c = p;
 
 	while (len) {
-		ssize_t r = read(fd, c, len);
+		ssize_t r;
+
+		if (deadline) {
+			int rc = wait_readable(fd, deadline);
+
+			if (rc < 0)
+				return rc;
+		}
+		r = read(fd, c, len);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -93,12 +139,14 @@ int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 	return r;
 }
 
-/* Reads samples, or the child's error (-errno with its words in err). */
-static int read_samples(int fd, struct pmc_mb_samples *ret, char *err, size_t errlen)
+/* Reads samples, or the child's error (-errno with its words in err), by the deadline
+ * (0: none; -ETIMEDOUT after it). */
+static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, char *err,
+			size_t errlen)
 {
 	struct pmc_mb_samples s = {0};
 	struct header h;
-	int r = read_all(fd, &h, sizeof(h));
+	int r = read_all(fd, &h, sizeof(h), deadline);
 
 	if (r < 0)
 		return r;
@@ -109,7 +157,7 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, char *err, size_t er
 
 		if (!msg)
 			return -ENOMEM;
-		r = h.message_len ? read_all(fd, msg, h.message_len) : 0;
+		r = h.message_len ? read_all(fd, msg, h.message_len, deadline) : 0;
 		pmc_err_set(err, errlen, "%s", r == 0 ? msg : "");
 		free(msg);
 		return h.error < 0 ? h.error : -EIO;
@@ -129,13 +177,13 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, char *err, size_t er
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = read_all(fd, s.ns, s.n * sizeof(*s.ns));
+	r = read_all(fd, s.ns, s.n * sizeof(*s.ns), deadline);
 	if (r == 0)
-		r = read_all(fd, s.readings, s.n * s.nev * sizeof(*s.readings));
+		r = read_all(fd, s.readings, s.n * s.nev * sizeof(*s.readings), deadline);
 	if (r == 0)
-		r = read_all(fd, s.over_counts, s.nev * sizeof(*s.over_counts));
+		r = read_all(fd, s.over_counts, s.nev * sizeof(*s.over_counts), deadline);
 	if (r == 0 && h.message_len) {
-		r = read_all(fd, s.message, h.message_len);
+		r = read_all(fd, s.message, h.message_len, deadline);
 		s.message[h.message_len - 1] = '\0';
 	}
 	if (r < 0)
@@ -149,13 +197,15 @@ fail:
 
 int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret)
 {
-	return read_samples(fd, ret, NULL, 0);
+	return read_samples(fd, ret, 0, NULL, 0);
 }
 
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
 	struct pmc_mb_samples s = {0};
+	double timeout = PMC_OPTS_GET(o, timeout_s, 0.0);
+	uint64_t deadline = 0;
 	char why[512] = "";
 	int fds[2], status = 0, r;
 	pid_t pid;
@@ -167,6 +217,10 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	}
 	/* What stdio holds would otherwise be written twice if the benchmark calls exit(). */
 	fflush(NULL);
+	/* The benchmark's time starts with its process; a limit beyond 30 years is none. */
+	if (timeout > 0 && isfinite(timeout))
+		deadline =
+		    now_ns() + (timeout < 1e9 ? (uint64_t)(timeout * 1e9) : UINT64_C(1) << 60);
 	pid = fork();
 	if (pid < 0) {
 		r = -errno;
@@ -183,7 +237,10 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		_exit(r < 0 ? 1 : 0);
 	}
 	close(fds[1]);
-	r = read_samples(fds[0], &s, why, sizeof(why));
+	r = read_samples(fds[0], &s, deadline, why, sizeof(why));
+	/* Killed before the pipe closes, so that it cannot block on a write to it. */
+	if (r == -ETIMEDOUT)
+		kill(pid, SIGKILL);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -192,6 +249,10 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		return 0;
 	}
 	pmc_mb_samples_free(&s);
+	if (r == -ETIMEDOUT) {
+		pmc_err_set(err, errlen, "'%s' timed out after %g s", b->name, timeout);
+		return -ETIMEDOUT;
+	}
 	if (why[0])
 		pmc_err_set(err, errlen, "%s", why);
 	else if (WIFSIGNALED(status))

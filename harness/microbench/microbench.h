@@ -72,6 +72,9 @@ struct pmc_mb_opts {
 	 * measures none. */
 	pmc_bench_fn empty;
 	bool no_overhead;
+	/* pmc_mb_measure_forked only: the child is killed when it has not handed its samples
+	 * over this many seconds after it started; <= 0: no limit. */
+	double timeout_s;
 };
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
@@ -102,7 +105,8 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s);
 
 /* pmc_mb_measure in a forked child; the samples come back over a pipe. A child that
  * crashes, exits or fails is contained: -ECHILD with one line in err saying how it
- * ended (or the child's own message). */
+ * ended (or the child's own message). One that outlives o->timeout_s is killed
+ * (SIGKILL): -ETIMEDOUT, with "'name' timed out after S s" in err. */
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen);
 
@@ -120,11 +124,17 @@ int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret);
 /* Adds benchmark b to res: one run per sample with wall-time/op (ns), <event>/op for
  * every event of events (its status per sample; missing ones as such), items/s and
  * bytes/s when set, each minus the empty loop's cost clamped at zero, then the derived
- * ratios (ipc, ...) of the registry. Returns 0, or -ENOMEM / -EINVAL with one line in
- * err. A skipped benchmark is not added. */
+ * ratios (ipc, ...) of the registry. A benchmark that skipped itself is added as skipped,
+ * with pmc_skip's message and no runs or metrics. Returns 0, or -ENOMEM / -EINVAL with
+ * one line in err. */
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen);
+
+/* Adds benchmark b to res as skipped, with pmc_skip's message (NULL: none given).
+ * Returns 0, or -ENOMEM with one line in err. */
+int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message,
+			  struct pmc_result *res, char *err, size_t errlen);
 
 /* The per-operation value of one sample: (batch - overhead) / iters, clamped at zero;
  * overhead NAN subtracts nothing. */
@@ -195,6 +205,6 @@ int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *re
 
 /* Adds benchmark b to res: one run with `<metric>/op` for every valgrind metric (status
  * exact; not simulated ones as unsupported, never 0), then the registry's derived
- * ratios. A skipped benchmark is not added. Returns 0 or -errno with one line in err. */
+ * ratios; a skipped one as skipped. Returns 0 or -errno with one line in err. */
 int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
 			struct pmc_result *res, char *err, size_t errlen);

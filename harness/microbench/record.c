@@ -83,6 +83,20 @@ static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s
 	return pmc_metric_set_note(m, note);
 }
 
+int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, struct pmc_result *res,
+			  char *err, size_t errlen)
+{
+	struct pmc_benchmark *bm;
+	/* Recorded with its reason, and nothing measured (docs/result-schema.md). */
+	int r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+
+	if (r == 0)
+		r = pmc_benchmark_set_skipped(bm, message);
+	if (r < 0)
+		pmc_err_set(err, errlen, "'%s': cannot record the skip: %s", b->name, strerror(-r));
+	return r;
+}
+
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen)
@@ -93,7 +107,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	int r;
 
 	if (s->skipped)
-		return 0;
+		return pmc_mb_record_skipped(b, s->message, res, err, errlen);
 	if (nev != s->nev) {
 		pmc_err_set(err, errlen, "'%s': %zu counts per sample for %zu events", b->name,
 			    s->nev, nev);

@@ -368,7 +368,7 @@ int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact 
 	int r;
 
 	if (x->skipped)
-		return 0;
+		return pmc_mb_record_skipped(b, x->message, res, err, errlen);
 	r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
 	if (r == 0)
 		r = pmc_benchmark_add_run(bm, &info);

@@ -107,9 +107,9 @@ static inline void pmc_bench_empty_loop(struct pmc_state *s)
 }
 
 /* The command line of a benchmark program (docs/microbench.md): --list, --filter REGEX,
- * -r, --min-time, -e EVENTS, --backend, -o FILE.json, --format, --baseline, --threshold,
- * with the meanings and exit codes of `pmcbench run`. Runs the benchmarks registered in
- * [begin, end). Returns the exit code. */
+ * -r, --min-time, --timeout, -e EVENTS, --backend, -o FILE.json, --format, --baseline,
+ * --threshold, with the meanings and exit codes of `pmcbench run`. Runs the benchmarks
+ * registered in [begin, end). Returns the exit code. */
 PMC_API int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 			  const struct pmc_bench_def *end);
 

@@ -42,13 +42,13 @@ PMC_API int pmc_result_add_benchmark(struct pmc_result *r, const char *name, con
 				     struct pmc_benchmark **ret);
 
 /* Records one run of b: its exit code (-1 when killed), the signal that killed it (0 if
- * none), whether it timed out. Returns 0 or -ENOMEM. */
+ * none), whether it timed out. Returns 0, -ENOMEM, or -EINVAL when b was skipped. */
 PMC_API int pmc_benchmark_record_run(struct pmc_benchmark *b, int exit_code, int term_signal,
 				     bool timed_out);
 
 /* Finds b's metric id, or adds it with the unit and direction of the metric registry,
- * and puts it (owned by b) in *ret. Returns 0, -EINVAL or -ENOMEM. Metric pointers
- * obtained earlier from b may move when one is added. */
+ * and puts it (owned by b) in *ret. Returns 0, -EINVAL (also when b was skipped) or
+ * -ENOMEM. Metric pointers obtained earlier from b may move when one is added. */
 PMC_API int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id,
 				 struct pmc_metric **ret);
 
@@ -66,6 +66,12 @@ PMC_API int pmc_metric_add_missing(struct pmc_metric *m);
  * or -EINVAL for an unknown status, a scaled reading that never ran, or a metric whose
  * earlier samples carry no reading. */
 PMC_API int pmc_metric_add_reading(struct pmc_metric *m, const struct pmc_reading *reading);
+
+/* Marks b as skipped (it could not run here: "no AVX2 on this CPU"), with the reason
+ * (copied; NULL or "" when there is none). A skipped benchmark has no runs and no
+ * metrics, and compare and gate do not compare it. Returns 0, -EINVAL when b already
+ * has runs or metrics, or -ENOMEM. */
+PMC_API int pmc_benchmark_set_skipped(struct pmc_benchmark *b, const char *reason);
 
 /* ---- Files ---- */
 
@@ -108,6 +114,9 @@ PMC_API struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result 
 /* A benchmark's name, and its command as given by the user or NULL; owned by b. */
 PMC_API const char *pmc_benchmark_name(const struct pmc_benchmark *b);
 PMC_API const char *pmc_benchmark_command(const struct pmc_benchmark *b);
+
+/* Why b was skipped ("" when no reason was given; owned by b), or NULL when it ran. */
+PMC_API const char *pmc_benchmark_skipped(const struct pmc_benchmark *b);
 
 /* The number of runs, and how run i ended (any ret_ pointer may be NULL). Returns 0, or
  * -ERANGE when i is out of range. */

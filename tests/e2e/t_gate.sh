@@ -129,3 +129,36 @@ test_mismatched_inputs() {
 	expect_grep '^warning: a\.json \(the baseline\) was created after b\.json .*are the arguments swapped\?' \
 		"$TMP/out"
 }
+
+# Marks benchmark NAME of FILE as skipped with REASON (a string, or JSON with json:...):
+# no runs, no metrics, as a benchmark program writes it.
+skip_bench() {
+	python3 - "$@" <<'EOF_PY'
+import json, sys
+path, name, reason = sys.argv[1:4]
+d = json.load(open(path))
+for b in d["benchmarks"]:
+    if b["name"] == name:
+        b["skipped"] = json.loads(reason[5:]) if reason.startswith("json:") else reason
+        b["runs"], b["metrics"] = [], {}
+json.dump(d, open(path, "w"))
+EOF_PY
+}
+
+# A benchmark skipped in the new run is named, not judged: the gate decides on the
+# benchmarks that ran, and refuses when nothing but skipped ones is in common.
+test_skipped_benchmarks_are_named_not_judged() {
+	mkresult a.json 'x::task-clock=1e6,0.01' 'avx::task-clock=1e6,0.01'
+	mkresult b.json 'x::task-clock=1e6,0.0101' 'avx::task-clock=9e6,0.01'
+	skip_bench b.json avx 'no AVX2 on this CPU'
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep "^warning: benchmark 'avx' \(no AVX2 on this CPU\) was skipped in b.json and is not compared$" "$TMP/out" || return 1
+	expect_grep '^gate: PASS; .*; 1 skipped benchmark not compared$' "$TMP/out" || return 1
+	expect_no_grep '^avx ' "$TMP/out" || return 1
+	mkresult c.json 'avx::task-clock=1e6,0.01'
+	expect_exit 2 "$PMCBENCH" gate --baseline c.json b.json || return 1
+	expect_one_line "$TMP/err" "nothing to compare: every benchmark in both results was skipped in one of them \(e.g. 'avx' \(no AVX2 on this CPU\) in b.json\)" || return 1
+	skip_bench b.json avx 'json:5'
+	expect_exit 2 "$PMCBENCH" compare a.json b.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: b.json: benchmarks\[1\].skipped: expected a string \(why the benchmark was skipped\), found a number; regenerate'
+}

@@ -33,5 +33,16 @@ test_library_bad_input_exits_2() {
 	expect_exit 2 "$PMCBENCH" run --library "$PMC_BENCHLIB" --filter nothing || return 1
 	expect_one_line "$TMP/err" "matches no benchmark" || return 1
 	expect_exit 2 "$PMCBENCH" run --library "$PMC_BENCHLIB" --no-such-option || return 1
-	expect_one_line "$TMP/err" 'no-such-option'
+	expect_one_line "$TMP/err" 'no-such-option' || return 1
+	expect_exit 2 "$PMCBENCH" run --library "$PMC_BENCHLIB" --timeout 0 || return 1
+	expect_one_line "$TMP/err" "--timeout: '0' is not a positive number of seconds" || return 1
+	expect_exit 2 "$PMCBENCH" run --library "$PMC_BENCHLIB" --timeout 1 --no-fork || return 1
+	expect_one_line "$TMP/err" '--timeout cannot be enforced with --no-fork'
+}
+
+# A timeout that every benchmark keeps to changes nothing.
+test_library_timeout_kept() {
+	expect_exit 0 "$PMCBENCH" run --library "$PMC_BENCHLIB" --filter lcg -r 2 \
+		--min-time 0.001 -e task-clock -q --timeout 60 -o a.json || return 1
+	[ "$(json_get a.json 'len(d["benchmarks"][0]["runs"])')" = 2 ] || fail "2 runs expected"
 }

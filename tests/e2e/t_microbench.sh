@@ -90,6 +90,9 @@ test_mb_valgrind_contains_crashes_exits_and_skips() {
 	# The benchmark that worked is written, and only it has counts.
 	[ "$(json_get f.json '[b["name"] for b in d["benchmarks"] if b.get("runs")]')" = "['mix']" ] ||
 		fail "only mix should have runs" || return 1
+	[ "$(json_get f.json '[b["skipped"] for b in d["benchmarks"] if "skipped" in b]')" = "['needs a feature this machine lacks']" ] ||
+		fail "skipper should be recorded as skipped, with its reason" || return 1
+	# A benchmark that never ends is killed at --timeout and named; the others go on.
 }
 
 test_mb_valgrind_runs_a_shared_object() {

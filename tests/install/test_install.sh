@@ -119,6 +119,49 @@ grep -q "'quit' exited with status 0" "$tmp/crash.out" || { cat "$tmp/crash.out"
 grep -q '"name":"fine"' "$tmp/crash.json" || fail "the other benchmark's result was not written"
 echo "ok: crashing benchmarks contained (exit 2, the others written)"
 
+# A benchmark that never finishes is killed after --timeout and named; one that skips
+# itself is in the result as skipped; the others' results are written; exit 2. The
+# outer timeout only keeps a broken --timeout from hanging the test.
+cat >"$tmp/hang.c" <<'EOF_C'
+#include <pmcbench.h>
+#include <unistd.h>
+static void fine(struct pmc_state *s) { while (pmc_loop(s)) pmc_clobber_memory(); }
+PMC_BENCHMARK(fine);
+static void hang(struct pmc_state *s) { (void)s; for (;;) pause(); }
+PMC_BENCHMARK(hang);
+static void avx(struct pmc_state *s) { pmc_skip(s, "no AVX2 on this CPU"); }
+PMC_BENCHMARK(avx);
+int main(int argc, char **argv) { return pmc_main(argc, argv); }
+EOF_C
+# shellcheck disable=SC2086
+$CC -std=gnu11 -Wall -Wextra $EXTRA_CFLAGS $cflags -o "$tmp/hang" "$tmp/hang.c" $libs ||
+	fail "hang.c does not build"
+guard=
+command -v timeout >/dev/null 2>&1 && guard="timeout 120"
+set +e
+(cd "$tmp" && LD_LIBRARY_PATH=$dest$libdir $guard ./hang -r 3 --min-time 0.001 --timeout 0.5 \
+	-q -o hang.json) >"$tmp/hang.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 2 ] || { cat "$tmp/hang.out" >&2; fail "a benchmark that never ends with --timeout 0.5: exit $rc, expected 2"; }
+grep -q "'hang' timed out after 0.5 s" "$tmp/hang.out" || { cat "$tmp/hang.out" >&2; fail "the timeout is not reported"; }
+grep -q '"name":"fine"' "$tmp/hang.json" || fail "the other benchmark's result was not written"
+grep -q '"name":"avx","command":null,"build_id":null,"skipped":"no AVX2 on this CPU","runs":\[\],"metrics":{}' \
+	"$tmp/hang.json" || { cat "$tmp/hang.json" >&2; fail "the skipped benchmark is not in the result as skipped"; }
+! grep -q '"name":"hang"' "$tmp/hang.json" || fail "the benchmark that timed out is in the result"
+"$dest$bindir/pmcbench" compare "$tmp/hang.json" "$tmp/hang.json" >"$tmp/hang.compare" 2>&1 ||
+	{ cat "$tmp/hang.compare" >&2; fail "pmcbench compare cannot read a result with a skipped benchmark"; }
+grep -q "benchmark 'avx' (no AVX2 on this CPU) was skipped" "$tmp/hang.compare" ||
+	{ cat "$tmp/hang.compare" >&2; fail "compare does not name the skipped benchmark"; }
+set +e
+(cd "$tmp" && LD_LIBRARY_PATH=$dest$libdir ./hang --no-fork --timeout 1) >"$tmp/nofork.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/nofork.out")" = 1 ] &&
+	grep -q -- "--timeout cannot be enforced with --no-fork" "$tmp/nofork.out" ||
+	{ cat "$tmp/nofork.out" >&2; fail "--timeout with --no-fork: exit $rc, expected 2 and one line"; }
+echo "ok: a benchmark past --timeout killed and named, a skipped one recorded (exit 2, the others written)"
+
 case $CC in
 *clang*) cxx=clang++ ;;
 *) cxx=g++ ;;
