@@ -1,8 +1,9 @@
 /* A benchmark program whose benchmarks misbehave, for the valgrind backend's containment
- * (tests/e2e/t_microbench.sh): one crashes, one calls exit(), one skips itself, one works. */
+ * (tests/e2e/t_microbench.sh): one crashes, one calls exit(), one skips itself, one never ends, one works. */
 #include <pmcbench.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static void crash(struct pmc_state *s)
 {
@@ -24,6 +25,15 @@ static void skipper(struct pmc_state *s)
 	pmc_skip(s, "needs a feature this machine lacks");
 }
 PMC_BENCHMARK(skipper);
+
+static void hang(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		;
+	for (;;)
+		pause();
+}
+PMC_BENCHMARK(hang);
 
 static void mix(struct pmc_state *s)
 {
