@@ -263,3 +263,9 @@ if __name__ == "__main__":
     for t in (7, 8, 10, 20, 30, 50, 100, 1000):
         print(f"sequential order k({t}) at alpha 0.05: {seq_order(t, 0.05)}")
     print(f"sequential order k(100) at alpha 0.01: {seq_order(100, 0.01)}")
+    print("sequential orders k(1..40) at alpha 0.05:", [seq_order(t, 0.05) for t in range(1, 41)])
+    for alpha in (0.05, 0.01):
+        t = 1
+        while seq_order(t, alpha) == 0:
+            t += 1
+        print(f"first bounded round at alpha {alpha}: {t}")
