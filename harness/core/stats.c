@@ -42,10 +42,6 @@
  * statistics without materialising the differences (memory O(n1 + n2)). */
 #define HL_MATERIALISE_MAX 65536
 
-/* Tail probabilities are compared with alpha/2 with this relative slack, so that a
- * probability equal to alpha/2 in exact arithmetic is not lost to rounding in 1 - conf. */
-#define TAIL_SLACK 1e-9
-
 /* ---- sorting: no function-pointer calls, as a large comparison sorts 100,000 times ---- */
 
 static void insertion_sort(double *v, size_t n)
@@ -135,7 +131,7 @@ static void intro_sort(double *v, size_t n, unsigned depth)
 	insertion_sort(v, n);
 }
 
-static void sort_doubles(double *v, size_t n)
+void pmc_stats_sort(double *v, size_t n)
 {
 	unsigned depth = 0;
 
@@ -166,7 +162,7 @@ static double *sorted_present(const double *x, size_t n, double *buf, size_t buf
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(x[i]))
 			v[m++] = x[i];
-	sort_doubles(v, m);
+	pmc_stats_sort(v, m);
 	*ret_n = m;
 	return v;
 }
@@ -188,7 +184,7 @@ static double median_sorted(const double *v, size_t n)
 /* ---- distributions ---- */
 
 /* Standard normal upper tail P(Z > z). */
-static double normal_sf(double z)
+double pmc_normal_sf(double z)
 {
 	return 0.5 * erfc(z / M_SQRT2);
 }
@@ -206,7 +202,7 @@ static double horner8(const double c[8], double r)
 /* Standard normal quantile, Wichura's algorithm AS 241 (PPND16), relative error about
  * 1e-16. Applied Statistics 37(3):477-484, 1988. p must be in (0, 1). The coefficients
  * are the published ones, lowest power first. */
-static double normal_quantile(double p)
+double pmc_normal_quantile(double p)
 {
 	static const double a[8] = {
 	    3.3871328727963666080e0,  1.3314166789178437745e+2, 1.9715909503065514427e+3,
@@ -274,7 +270,7 @@ static double normal_quantile(double p)
 static size_t binomial_half_lower(size_t n, double tail)
 {
 	size_t j = 0, cap = (n + 1) / 2;
-	double cdf = 0, limit = tail * (1 + TAIL_SLACK);
+	double cdf = 0, limit = tail * (1 + PMC_STATS_TAIL_SLACK);
 
 	if (n <= 1000) {
 		double pmf = ldexp(1, -(int)n);
@@ -551,7 +547,7 @@ int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc
 	}
 	for (size_t i = 0; i < m; i++)
 		dev[i] = fabs(v[i] - s.median);
-	sort_doubles(dev, m);
+	pmc_stats_sort(dev, m);
 	s.mad = median_sorted(dev, m);
 
 	/* [x_(j), x_(n-j+1)] covers the median with probability 1 - 2 P(B <= j - 1),
@@ -632,7 +628,7 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, str
 		double umax = fmax(r.u, nn - r.u);
 
 		if (var > 0)
-			r.p = fmin(1.0, 2 * normal_sf((umax - nn / 2 - 0.5) / sqrt(var)));
+			r.p = fmin(1.0, 2 * pmc_normal_sf((umax - nn / 2 - 0.5) / sqrt(var)));
 		else
 			r.p = 1; /* every value equal: no evidence of a difference */
 		r.exact = false;
@@ -663,7 +659,7 @@ static uint64_t count_le(const double *a, size_t na, const double *b, size_t nb,
 
 /* Doubles mapped to integers in the same order, so bisection over values terminates on
  * an exact double after at most 64 steps. */
-static int64_t order_key(double x)
+int64_t pmc_order_key(double x)
 {
 	int64_t k;
 
@@ -671,7 +667,7 @@ static int64_t order_key(double x)
 	return k < 0 ? INT64_MIN - k - 1 : k;
 }
 
-static double order_value(int64_t k)
+double pmc_order_value(int64_t k)
 {
 	double x;
 
@@ -685,18 +681,18 @@ static double order_value(int64_t k)
  * with count_le(t) >= k, which is exactly one of the differences. */
 static double select_difference(const double *a, size_t na, const double *b, size_t nb, uint64_t k)
 {
-	int64_t lo = order_key(b[0] - a[na - 1]), hi = order_key(b[nb - 1] - a[0]);
+	int64_t lo = pmc_order_key(b[0] - a[na - 1]), hi = pmc_order_key(b[nb - 1] - a[0]);
 
 	while (lo < hi) {
 		/* Keys of log ratios can span more than INT64_MAX: halve in unsigned. */
 		int64_t mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
 
-		if (count_le(a, na, b, nb, order_value(mid)) >= k)
+		if (count_le(a, na, b, nb, pmc_order_value(mid)) >= k)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return order_value(lo);
+	return pmc_order_value(lo);
 }
 
 /* Whether the most extreme arrangement, P(U = 0) = 1 / C(n1 + n2, n1), is rare enough
@@ -708,10 +704,10 @@ static bool ci_reachable(size_t n1, size_t n2, double tail)
 
 	for (size_t i = 1; i <= m; i++) {
 		c = c * (double)(n - m + i) / (double)i;
-		if (1 / c <= tail * (1 + TAIL_SLACK))
+		if (1 / c <= tail * (1 + PMC_STATS_TAIL_SLACK))
 			return true;
 	}
-	return 1 / c <= tail * (1 + TAIL_SLACK);
+	return 1 / c <= tail * (1 + PMC_STATS_TAIL_SLACK);
 }
 
 /* Merges the sorted runs of length run in v[0..n-1], through tmp, until at most two
@@ -870,14 +866,15 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 			err = -ENOMEM;
 			goto out_d;
 		}
-		while (k < total && cdf[k] <= tail * (1 + TAIL_SLACK))
+		while (k < total && cdf[k] <= tail * (1 + PMC_STATS_TAIL_SLACK))
 			k++;
 	} else {
 		/* P(U <= k - 1) ~ Phi((k - 1/2 - mu) / sigma) with the continuity and tie
 		 * corrections of the test, so k = floor(mu - z sigma + 1/2). */
 		double d1 = (double)n1, d2 = (double)n2, N = d1 + d2;
 		double var = d1 * d2 / 12 * ((N + 1) - rs.ties / (N * (N - 1)));
-		double kk = floor(d1 * d2 / 2 + normal_quantile(tail) * sqrt(fmax(var, 0)) + 0.5);
+		double kk =
+		    floor(d1 * d2 / 2 + pmc_normal_quantile(tail) * sqrt(fmax(var, 0)) + 0.5);
 
 		k = kk > 0 ? (uint64_t)kk : 0;
 	}

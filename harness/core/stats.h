@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pmc_summary {
 	size_t n;
@@ -45,3 +46,22 @@ int pmc_bh_adjust(const double *p, size_t n, double *ret_q);
 
 /* Geometric mean of the positive entries; NAN when none. */
 double pmc_geomean(const double *x, size_t n);
+
+/* ---- Shared by the statistics files of this layer (signed_rank.c, sequential.c) ---- */
+
+/* Tail probabilities are compared with alpha/2 with this relative slack, so that a
+ * probability equal to alpha/2 in exact arithmetic is not lost to rounding in 1 - conf. */
+#define PMC_STATS_TAIL_SLACK 1e-9
+
+/* Sorts v[0..n-1] ascending (introsort, no NAN allowed). */
+void pmc_stats_sort(double *v, size_t n);
+
+/* Standard normal upper tail P(Z > z), and the quantile (Wichura's AS 241) for p in
+ * (0, 1). */
+double pmc_normal_sf(double z);
+double pmc_normal_quantile(double p);
+
+/* Doubles mapped to integers in the same order and back, so that a bisection over values
+ * ends on an exact double after at most 64 steps. */
+int64_t pmc_order_key(double x);
+double pmc_order_value(int64_t k);
