@@ -203,11 +203,18 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 			memcpy(t, "exact ", 6);
 			n = 6;
 		}
-		memcpy(t + n, "n=", 2);
-		n += 2;
-		n += pmc_fmt_uint_to(t + n, na);
-		t[n++] = '+';
-		n += pmc_fmt_uint_to(t + n, nn);
+		if (row->paired) {
+			/* Rounds, each a pair of runs. */
+			n += pmc_fmt_uint_to(t + n, row->npairs);
+			memcpy(t + n, " pairs", 7);
+			n += 6;
+		} else {
+			memcpy(t + n, "n=", 2);
+			n += 2;
+			n += pmc_fmt_uint_to(t + n, na);
+			t[n++] = '+';
+			n += pmc_fmt_uint_to(t + n, nn);
+		}
 		t[n] = '\0';
 	}
 	out->limit = row->threshold ? row->threshold->text : "-";
@@ -247,27 +254,35 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
 {
-	size_t tests = 0;
+	size_t tests = 0, paired = 0;
 	bool geomean = false;
+	const char *test;
 
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == PMC_ROW_TESTED)
+		if (c->rows[i].kind == PMC_ROW_TESTED) {
 			tests++;
+			paired += c->rows[i].paired;
+		}
+	/* docs/compare.md, "Paired": rows of runs taken in rounds are tested round by round. */
+	test = paired == 0 ? "Mann-Whitney U two-sided"
+	       : paired == tests
+		   ? "Wilcoxon signed-rank two-sided (runs paired by round)"
+		   : "Wilcoxon signed-rank two-sided (rows with pairs) or Mann-Whitney U";
 	for (size_t i = 0; i < c->nblocks; i++)
 		geomean = geomean || pmc_cmp_has_geomean(&c->blocks[i]);
 	/* Says what the test column shows, which is what was judged. */
 	if (c->fdr && tests)
 		fprintf(out,
-			"Mann-Whitney U two-sided test, alpha=%g; q: its p adjusted by "
-			"Benjamini-Hochberg over the %zu test%s, which is judged (--no-fdr judges "
-			"raw p)",
-			c->alpha, tests, tests == 1 ? "" : "s");
+			"%s test, alpha=%g; q: its p adjusted by Benjamini-Hochberg over the %zu "
+			"test%s, which is judged (--no-fdr judges raw p)",
+			test, c->alpha, tests, tests == 1 ? "" : "s");
 	else
-		fprintf(out, "Mann-Whitney U two-sided p, alpha=%g", c->alpha);
+		fprintf(out, "%s p, alpha=%g", test, c->alpha);
 	fprintf(out,
-		"; change (HL): Hodges-Lehmann estimate of new/old with its %g%% CI (exact rows: "
+		"; change (HL): Hodges-Lehmann estimate of new/old%s with its %g%% CI (exact rows: "
 		"new/old); ~: not significant (%s >= alpha, or the CI holds 0%%)",
-		c->confidence * 100, c->fdr && tests ? "q" : "p");
+		paired ? " (paired: of the per-round ratios)" : "", c->confidence * 100,
+		c->fdr && tests ? "q" : "p");
 	if (geomean)
 		fputs("; geomean: ratio of the geometric means of the medians, over the benchmarks "
 		      "with values on both sides",

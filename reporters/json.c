@@ -134,6 +134,10 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 	ok = ok && jset(o, "gated", json_boolean(row->gated)) &&
 	     jset(o, "significant", json_boolean(row->significant)) &&
 	     jset(o, "testable", json_boolean(row->testable)) &&
+	     (row->kind != PMC_ROW_TESTED ||
+	      jset(o, "test",
+		   json_string(row->paired ? "wilcoxon-signed-rank" : "mann-whitney-u"))) &&
+	     (!row->paired || jset(o, "pairs", json_integer((json_int_t)row->npairs))) &&
 	     jset(o, "threshold", json_threshold(row)) &&
 	     jset(o, "verdict",
 		  json_string(row->kind == PMC_ROW_MISSING ? "not compared"

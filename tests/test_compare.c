@@ -1568,6 +1568,101 @@ static void test_thresholds_file_bad(void **state)
 	}
 }
 
+/* A and B run in rounds: round i's machine speed moves both by up to +-20%, and B costs
+ * 3% more than A in every round, with a little noise of its own. */
+static struct pmc_result *drifting_rounds(const char *which, size_t n)
+{
+	struct pmc_result *r = result();
+
+	for (int side = 0; side < 2; side++) {
+		const char *name = side ? "B" : "A";
+		struct pmc_benchmark *b;
+		double v[64];
+
+		if (which && strcmp(which, name) != 0)
+			continue;
+		b = t_bench(r, name, NULL);
+		assert_true(n <= ARRAY_SIZE(v));
+		for (size_t i = 0; i < n; i++) {
+			struct pmc_run_info info = {.round = (unsigned)i + 1};
+			double drift = 1 + 0.2 * ((double)((i * 7 + 3) % n) / (double)(n - 1) * 2 - 1);
+			double own = 1 + 0.002 * ((double)((i * 3 + 1) % 5) - 2);
+
+			assert_int_equal(pmc_benchmark_add_run(b, &info), 0);
+			v[i] = 1e6 * drift * (side ? 1.03 * own : 1.0);
+		}
+		put_values(r, name, "task-clock", v, n);
+	}
+	r->design.mode = strdup("interleaved");
+	r->design.rounds = n;
+	return r;
+}
+
+/* Runs taken in rounds are compared round by round (docs/compare.md, "Paired"): the drift
+ * that hides a 3% change from the unpaired test cancels in the per-round ratios. */
+static void test_paired_rounds_cancel_drift(void **state)
+{
+	struct pmc_result *r = drifting_rounds(NULL, 12), *a = drifting_rounds("A", 12),
+			  *b = drifting_rounds("B", 12);
+	struct pmc_thresholds *t = t_thresholds();
+	struct pmc_comparison *c = NULL;
+	const struct pmc_cmp_row *row;
+	enum pmc_verdict v;
+	double ratio, lo, hi;
+	char err[512] = "";
+
+	assert_int_equal(pmc_thresholds_add_arg(t, "task-clock=+1%", err, sizeof(err)), 0);
+	{
+		PMC_OPTS(pmc_compare_opts, o, .thresholds = t);
+
+		assert_int_equal(pmc_compare_reference(r, 0, &o, &c, err, sizeof(err)), 0);
+		row = pmc_comparison_row(c, 0);
+		assert_true(row->paired);
+		assert_int_equal(row->npairs, 12);
+		assert_int_equal(pmc_cmp_row_ratio(row, &ratio, &lo, &hi), 0);
+		assert_close(ratio, 1.03, 0.002);
+		assert_true(lo > 1.025 && hi < 1.035);
+		assert_true(pmc_cmp_row_p(row) < 0.001);
+		assert_int_equal(pmc_cmp_row_verdict(row, &v), 0);
+		assert_int_equal(v, PMC_VERDICT_REGRESSION);
+		pmc_comparison_free(c);
+	}
+	{
+		/* The same runs as independent samples: the drift swamps the change. */
+		PMC_OPTS(pmc_compare_opts, o, .thresholds = t, .unpaired = true);
+
+		c = NULL;
+		assert_int_equal(pmc_compare_reference(r, 0, &o, &c, err, sizeof(err)), 0);
+		row = pmc_comparison_row(c, 0);
+		assert_false(row->paired);
+		assert_true(pmc_cmp_row_p(row) > 0.05);
+		assert_int_equal(pmc_cmp_row_verdict(row, &v), 0);
+		assert_int_not_equal(v, PMC_VERDICT_REGRESSION);
+		pmc_comparison_free(c);
+	}
+	{
+		/* Two files are never paired, whatever their runs say. */
+		PMC_OPTS(pmc_compare_opts, o, .thresholds = t, .force = true);
+
+		c = NULL;
+		free(b->benchmarks[0].name);
+		b->benchmarks[0].name = strdup("A");
+		assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), 0);
+		assert_false(pmc_comparison_row(c, 0)->paired);
+		pmc_comparison_free(c);
+	}
+	/* Rounds that do not line up (a run lost on one side) are not paired. */
+	r->benchmarks[1].runs[3].round = 99;
+	c = NULL;
+	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
+	assert_false(pmc_comparison_row(c, 0)->paired);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(r);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* `run -c A -c B`: every benchmark of one result against a reference benchmark of the
  * same result, each row named after the compared benchmark; the result is left as it
  * was. */
@@ -1712,6 +1807,7 @@ int main(void)
 	    cmocka_unit_test(test_valgrind_tool_difference_warns),
 	    cmocka_unit_test(test_overflow_names_the_place),
 	    cmocka_unit_test(test_reference_comparison),
+	    cmocka_unit_test(test_paired_rounds_cancel_drift),
 	    cmocka_unit_test(test_row_getters_of_a_missing_row),
 	    cmocka_unit_test(test_options_size),
 	    cmocka_unit_test(test_threshold_parse_good),

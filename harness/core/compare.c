@@ -27,6 +27,7 @@
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
+#include "harness/core/signed_rank.h"
 
 /* Below this many rows per thread, starting threads costs more than it saves. */
 #define ROWS_PER_THREAD 4096
@@ -91,6 +92,7 @@ size_t pmc_compare_min_n_ci(double confidence)
 struct job {
 	const struct pmc_metric *om, *nm;
 	size_t na, nn; /* present values */
+	bool paired;   /* value i of both metrics is from the same round */
 };
 
 /* A metric id seen anywhere in the compared benchmarks. */
@@ -121,6 +123,7 @@ struct ctx {
 	struct pmc_comparison *c;
 	char *err;
 	size_t errlen;
+	bool paired;		/* the benchmarks' runs were taken in rounds: pair them */
 	struct pmc_hashmap ids; /* metric id -> slot */
 	struct slot *slots;
 	size_t nslots, capslots;
@@ -387,6 +390,18 @@ static size_t count_present(const struct pmc_metric *m)
 /* Pairs one metric present in the old benchmark with its namesake in the new one (nm is
  * NULL when the new benchmark lacks it) and sets up its row; the statistics come later,
  * in compute_rows(). */
+/* Run i of both benchmarks is from round i, and every metric has one value per run. */
+static bool same_rounds(const struct pmc_benchmark *ob, const struct pmc_benchmark *nb,
+			const struct pmc_metric *om, const struct pmc_metric *nm)
+{
+	if (!nm || ob->nruns != nb->nruns || om->n != ob->nruns || nm->n != nb->nruns)
+		return false;
+	for (size_t i = 0; i < ob->nruns; i++)
+		if (!ob->runs[i].round || ob->runs[i].round != nb->runs[i].round)
+			return false;
+	return true;
+}
+
 static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 			  const struct pmc_benchmark *nb, const struct pmc_metric *om,
 			  const struct pmc_metric *nm, struct slot *s)
@@ -439,7 +454,11 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	row = new_row(x);
 	if (!row)
 		return -ENOMEM;
-	x->jobs[c->nrows] = (struct job){.om = om, .nm = nm, .na = na, .nn = nn};
+	x->jobs[c->nrows] = (struct job){.om = om,
+					 .nm = nm,
+					 .na = na,
+					 .nn = nn,
+					 .paired = x->paired && same_rounds(ob, nb, om, nm)};
 	if (na > x->maxn)
 		x->maxn = na;
 	if (nn > x->maxn)
@@ -530,10 +549,54 @@ static bool deterministic(const struct pmc_metric *m, const struct pmc_summary *
 /* Where a row's statistics failed: in one side's summary, or in the comparison of both. */
 enum { SIDE_OLD, SIDE_NEW, SIDE_BOTH };
 
-/* The statistics of one row; va and vb hold room for the samples of either side. On
- * failure *ret_side says which samples the failing step read. */
+/* The paired test of a row (docs/statistics.md, "Paired samples"): the per-round log
+ * ratios log(new_i / old_i) of the rounds with a value on both sides, in d (room for
+ * m->n), their Wilcoxon signed-rank test and Hodges-Lehmann shift. Returns -EDOM when a
+ * value is not positive (no log ratio): the caller falls back to the unpaired test. */
+static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha, double confidence,
+		      double *d)
+{
+	struct pmc_signed_rank sr;
+	double shift, lo, hi;
+	size_t n = 0;
+	int r;
+
+	for (size_t i = 0; i < j->om->n; i++) {
+		double a = j->om->values[i], b = j->nm->values[i];
+
+		if (isnan(a) || isnan(b))
+			continue;
+		if (!(a > 0 && b > 0))
+			return -EDOM;
+		d[n++] = log(b / a);
+	}
+	if (n == 0)
+		return -EDOM;
+	r = pmc_signed_rank_test(d, n, &sr);
+	if (r < 0)
+		return r;
+	row->paired = true;
+	row->npairs = n;
+	row->p = sr.p;
+	row->mwu_exact = sr.exact;
+	/* The design can detect a change when n nonzero differences could give a p below
+	 * alpha. Rounds that differ by nothing count: they are evidence of no change (the
+	 * interval of all-zero differences is [0, 0]), not a lack of evidence. */
+	row->testable = pmc_signed_rank_min_n(alpha) > 0 && n >= pmc_signed_rank_min_n(alpha);
+	r = pmc_signed_rank_shift(d, n, confidence, &shift, &lo, &hi);
+	if (r < 0 && r != -EDOM)
+		return r;
+	row->ratio = exp(shift);
+	row->ratio_lo = r == -EDOM ? NAN : exp(lo);
+	row->ratio_hi = r == -EDOM ? NAN : exp(hi);
+	return 0;
+}
+
+/* The statistics of one row; va and vb hold room for the samples of either side, vd for
+ * their per-round log ratios. On failure *ret_side says which samples the failing step
+ * read. */
 static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alpha,
-		       double confidence, double *va, double *vb, int *ret_side)
+		       double confidence, double *va, double *vb, double *vd, int *ret_side)
 {
 	size_t na = j->na, nn = j->nn;
 	int r;
@@ -571,6 +634,10 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 			row->ratio = 1.0;
 		row->significant = row->diff != 0;
 		row->testable = true;
+	} else if (j->paired && (r = paired_row(row, j, alpha, confidence, vd)) != -EDOM) {
+		row->kind = PMC_ROW_TESTED;
+		if (r < 0)
+			return r;
 	} else {
 		struct pmc_mwu u;
 
@@ -615,17 +682,19 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 	double *va = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
 	double *vb = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
+	double *vd = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
 
-	w->error = va && vb ? 0 : -ENOMEM;
+	w->error = va && vb && vd ? 0 : -ENOMEM;
 	w->fail_row = SIZE_MAX;
 	for (size_t i = w->begin; i < w->end && w->error == 0; i++) {
 		w->error = compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha, w->c->confidence,
-				       va, vb, &w->fail_side);
+				       va, vb, vd, &w->fail_side);
 		if (w->error)
 			w->fail_row = i;
 	}
 	free(va);
 	free(vb);
+	free(vd);
 	return NULL;
 }
 
@@ -1037,12 +1106,13 @@ static int final_warnings(struct ctx *x, const struct pmc_result *a, const struc
 				x->mux_bench, x->mux_min * 100);
 	for (int side = 1; side >= 0; side--)
 		if (r == 0 && x->missing_rows[side])
-			r = add_warning(c,
-					"%zu row%s no value in the %s result (e.g. '%s': %s) "
-					"and %s not compared",
-					x->missing_rows[side], x->missing_rows[side] == 1 ? " has" : "s have",
-					side ? "new" : "old", x->missing_example[side],
-					x->missing_status[side], x->missing_rows[side] == 1 ? "is" : "are");
+			r = add_warning(
+			    c,
+			    "%zu row%s no value in the %s result (e.g. '%s': %s) "
+			    "and %s not compared",
+			    x->missing_rows[side], x->missing_rows[side] == 1 ? " has" : "s have",
+			    side ? "new" : "old", x->missing_example[side], x->missing_status[side],
+			    x->missing_rows[side] == 1 ? "is" : "are");
 	if (r == 0 && x->nonpositive)
 		r = add_warning(c,
 				"%zu row%s zero or negative values: the change has no "
@@ -1262,8 +1332,7 @@ static int check_requests(struct ctx *x)
 		const struct pmc_threshold *th;
 		const char *id = pmc_thresholds_arg(o->thresholds, i, &th);
 		size_t k;
-		const struct slot *s =
-		    pmc_hashmap_get(&x->ids, id, &k) == 0 ? &x->slots[k] : NULL;
+		const struct slot *s = pmc_hashmap_get(&x->ids, id, &k) == 0 ? &x->slots[k] : NULL;
 
 		if (!why_unchecked(x, id, s, why, sizeof(why)))
 			continue;
@@ -1387,11 +1456,12 @@ static void list_names(char *buf, size_t len, const struct pmc_result *r)
 		snprintf(buf + off, len - off, ", ...");
 }
 
-int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
-		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
-		size_t errlen)
+/* pmc_compare, with each round's runs paired when paired (pmc_compare_reference). */
+static int compare_results(const struct pmc_result *old_r, const struct pmc_result *new_r,
+			   const struct pmc_compare_opts *opts, bool paired,
+			   struct pmc_comparison **ret, char *err, size_t errlen)
 {
-	struct ctx x = {.err = err, .errlen = errlen, .mux_min = NAN};
+	struct ctx x = {.err = err, .errlen = errlen, .mux_min = NAN, .paired = paired};
 	struct pmc_compare_opts o;
 	struct pmc_hashmap names = {0};
 	struct pmc_comparison *c;
@@ -1401,8 +1471,9 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	if (!old_r || !new_r || !ret)
 		return -EINVAL;
 	if (!PMC_OPTS_VALID(opts, struct pmc_compare_opts)) {
-		pmc_err_set(err, errlen, "pmc_compare: options from a newer pmcbench set fields this "
-				      "library does not know; build against this version's header");
+		pmc_err_set(err, errlen,
+			    "pmc_compare: options from a newer pmcbench set fields this "
+			    "library does not know; build against this version's header");
 		return -EINVAL;
 	}
 	/* From here on every field is there: a shorter struct gets the defaults. */
@@ -1417,6 +1488,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	    .thresholds = PMC_OPTS_GET(opts, thresholds, NULL),
 	    .old_name = PMC_OPTS_GET(opts, old_name, NULL),
 	    .new_name = PMC_OPTS_GET(opts, new_name, NULL),
+	    .unpaired = PMC_OPTS_GET(opts, unpaired, false),
 	};
 	opts = &o;
 	x.o = opts;
@@ -1502,10 +1574,10 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		list_names(a, sizeof(a), old_r);
 		list_names(b, sizeof(b), new_r);
 		pmc_err_set(err, errlen,
-			 "nothing to compare: no benchmark is in both results "
-			 "(old: %zu: %s; new: %zu: %s); compare results of the same benchmarks",
-			 old_r->nbench, old_r->nbench ? a : "none", new_r->nbench,
-			 new_r->nbench ? b : "none");
+			    "nothing to compare: no benchmark is in both results "
+			    "(old: %zu: %s; new: %zu: %s); compare results of the same benchmarks",
+			    old_r->nbench, old_r->nbench ? a : "none", new_r->nbench,
+			    new_r->nbench ? b : "none");
 		r = -ENODATA;
 		goto fail_maps;
 	}
@@ -1550,22 +1622,22 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 	if (c->nrows == 0) {
 		if (opts->metrics && opts->nmetrics)
 			pmc_err_set(err, errlen,
-				 "nothing to compare: no metric given with --metric "
-				 "has values in both results");
+				    "nothing to compare: no metric given with --metric "
+				    "has values in both results");
 		else
 			pmc_err_set(err, errlen,
-				 "nothing to compare: no metric has values in both "
-				 "results");
+				    "nothing to compare: no metric has values in both "
+				    "results");
 		r = -ENODATA;
 		goto fail_maps;
 	}
 	if (c->nmissing == c->nrows) {
 		pmc_err_set(err, errlen,
-			 "nothing to compare: every metric lacks values on one side "
-			 "(e.g. '%s' of '%s' in the %s result: %s)",
-			 c->rows[0].metric, c->rows[0].bench,
-			 c->rows[0].missing_old ? "old" : "new",
-			 x.missing_status[c->rows[0].missing_old ? 0 : 1]);
+			    "nothing to compare: every metric lacks values on one side "
+			    "(e.g. '%s' of '%s' in the %s result: %s)",
+			    c->rows[0].metric, c->rows[0].bench,
+			    c->rows[0].missing_old ? "old" : "new",
+			    x.missing_status[c->rows[0].missing_old ? 0 : 1]);
 		r = -ENODATA;
 		goto fail_maps;
 	}
@@ -1626,6 +1698,13 @@ fail_maps:
 	return r;
 }
 
+int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
+		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
+		size_t errlen)
+{
+	return compare_results(old_r, new_r, opts, false, ret, err, errlen);
+}
+
 int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 			  const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
 			  char *err, size_t errlen)
@@ -1639,9 +1718,9 @@ int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 		return -EINVAL;
 	if (r->nbench < 2 || ref >= r->nbench) {
 		pmc_err_set(err, errlen,
-			 "reference %zu: the result has %zu benchmark%s; give the number of "
-			 "one of them (from 1), and at least two",
-			 ref + 1, r->nbench, r->nbench == 1 ? "" : "s");
+			    "reference %zu: the result has %zu benchmark%s; give the number of "
+			    "one of them (from 1), and at least two",
+			    ref + 1, r->nbench, r->nbench == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	/* Two results that borrow r's benchmarks: the reference's under each other
@@ -1669,7 +1748,10 @@ int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 	a.priv = NULL;
 	b = a;
 	b.benchmarks = news;
-	rc = pmc_compare(&a, &b, opts, ret, err, errlen);
+	/* The runs of one round are pairs: the design says they were taken in rounds. */
+	rc = compare_results(&a, &b, opts,
+			     r->design.mode && !(opts && PMC_OPTS_GET(opts, unpaired, false)), ret,
+			     err, errlen);
 	free(olds);
 	free(news);
 	return rc;

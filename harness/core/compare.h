@@ -30,6 +30,10 @@ struct pmc_cmp_row {
 	double diff;			  /* median(new) - median(old), in the metric's unit */
 	double p, q;	  /* two-sided p, BH q (NAN when not tested or FDR is off) */
 	bool mwu_exact;	  /* p from the exact distribution */
+	/* Tested round by round (Wilcoxon signed-rank on the per-round log ratios), over
+	 * npairs rounds with a value on both sides; else Mann-Whitney U. */
+	bool paired;
+	size_t npairs;
 	bool testable;	  /* the smallest possible p is below alpha at these n */
 	bool significant; /* p (or q) < alpha; exact rows: any difference */
 	int bad;	  /* +1 or -1: the direction of change that is a regression; 0 for a

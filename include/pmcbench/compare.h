@@ -74,6 +74,9 @@ struct pmc_compare_opts {
 	 * "the new result". */
 	const char *old_name;
 	const char *new_name;
+	/* pmc_compare_reference: analyse runs taken in rounds (interleaved or duet) as two
+	 * independent samples instead of round by round (docs/compare.md, "Paired"). */
+	bool unpaired;
 };
 
 /* The outcome of a comparison: rows (one per benchmark and metric), warnings, counts. */
@@ -93,7 +96,9 @@ PMC_API int pmc_compare(const struct pmc_result *old_r, const struct pmc_result 
 
 /* Compares every benchmark of r but the reference (0-based index ref) against the
  * reference, as `pmcbench run -c A -c B` does: each row is named after the compared
- * benchmark. Same returns as pmc_compare; -EINVAL when ref is out of range or r has
+ * benchmark. When r's runs were taken in rounds (r's design), each round's two runs are
+ * a pair: the Wilcoxon signed-rank test and the Hodges-Lehmann interval of the per-round
+ * log ratios, unless opts->unpaired. Same returns as pmc_compare; -EINVAL when ref is out of range or r has
  * fewer than two benchmarks. */
 PMC_API int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 				  const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
