@@ -71,6 +71,8 @@ int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *
 /* Where the comparison report goes (default stdout); `run --format json|csv` sends it
  * to stderr so that stdout stays one document. */
 void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out);
+/* `run --unpaired`: runs taken in rounds compared as independent samples. */
+void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired);
 
 /* Help lines for those options, for the help text of the commands that accept them. */
 void pmc_cli_compare_opts_help(FILE *out);

@@ -30,7 +30,7 @@ struct pmc_cli_compare_opts {
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	char *output;
 	struct pmc_thresholds *thresholds;
-	bool no_fdr, fail_on_inconclusive, force;
+	bool no_fdr, fail_on_inconclusive, force, unpaired;
 	FILE *out; /* the report's stream; NULL: stdout */
 };
 
@@ -336,7 +336,13 @@ static struct pmc_compare_opts library_opts(const struct pmc_cli_compare_opts *o
 	    .thresholds = o->thresholds,
 	    .old_name = old_name,
 	    .new_name = new_name,
+	    .unpaired = o->unpaired,
 	};
+}
+
+void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired)
+{
+	o->unpaired = unpaired;
 }
 
 /* Reports a comparison that pmc_compare (or pmc_compare_reference) returned r and c for:

@@ -39,6 +39,7 @@ struct run_cli {
 	bool shell, require_counters, median, quiet, stats;
 	const char *output, *baseline;
 	size_t reference; /* 1-based, 0: the first */
+	bool unpaired;	  /* --unpaired */
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	struct pmc_cli_compare_opts *copts;
 	bool runs_given, warmup_given;
@@ -91,7 +92,9 @@ static void help(FILE *out)
 		"  -q, --quiet            no progress line\n\n"
 		"Comparison (with several commands, or --baseline):\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n"
-		"      --reference=N      compare every command against the Nth (default 1)\n");
+		"      --reference=N      compare every command against the Nth (default 1)\n"
+		"      --unpaired         compare the commands' runs as independent samples, not\n"
+		"                         round by round (paired is the default: docs/compare.md)\n");
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error,\n"
 		     "3 inconclusive (with --fail-on-inconclusive).\n");
@@ -151,6 +154,7 @@ enum {
 	OPT_STATS,
 	OPT_BASELINE,
 	OPT_REFERENCE,
+	OPT_UNPAIRED,
 	OPT_ENV_KEEP,
 	OPT_ENV_INHERIT,
 };
@@ -178,6 +182,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "reference", required_argument, NULL, OPT_REFERENCE },
+	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -313,6 +318,10 @@ static int parse_opt(struct run_cli *c, int opt)
 	case OPT_REFERENCE:
 		if (parse_size("--reference", optarg, 1, &c->reference) < 0)
 			return -EINVAL;
+		break;
+	case OPT_UNPAIRED:
+		c->unpaired = true;
+		pmc_cli_compare_opts_set_unpaired(c->copts, true);
 		break;
 	case 'h':
 		help(stdout);
@@ -704,6 +713,11 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (build_commands(&c, argc, argv, first, &cmds, &owned, &ncmds) < 0)
 		goto out;
+	if (c.unpaired && ncmds < 2) {
+		pmc_cli_error("--unpaired compares several commands' runs; give two or more "
+			      "(-c A -c B)");
+		goto out;
+	}
 	if (c.reference > ncmds) {
 		pmc_cli_error("--reference %zu: there %s only %zu command%s", c.reference,
 			      ncmds == 1 ? "is" : "are", ncmds, ncmds == 1 ? "" : "s");
