@@ -262,3 +262,23 @@ test_command_environment_is_normalized() {
 		-c 'test "$PMC_X" = 1' &&
 	json_get inh.json "d['environment']['target-env']" | grep -q '^inherited: ' || fail "inherited not recorded"
 }
+
+# Several commands are run in rounds, recorded as such, and compared round by round
+# (docs/compare.md, "Paired"); --unpaired compares them as independent samples.
+test_run_rounds_are_recorded_and_paired() {
+	expect_exit 0 "$PMCBENCH" run -c "$WORK loop 1000" -c "$WORK loop 2000" -n a -n b -r 6 \
+		-e task-clock -q -o r.json --report rep.txt || return 1
+	[ "$(json_get r.json 'd["design"]')" = "{'mode': 'interleaved', 'rounds': 6}" ] ||
+		fail "design should be interleaved, 6 rounds" || return 1
+	[ "$(json_get r.json '[r["round"] for b in d["benchmarks"] for r in b["runs"]]')" = \
+		"[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]" ] || fail "each run's round" || return 1
+	expect_grep ' 6 pairs ' rep.txt || return 1
+	expect_grep 'Wilcoxon signed-rank' rep.txt || return 1
+	expect_exit 0 "$PMCBENCH" run -c "$WORK loop 1000" -c "$WORK loop 2000" -n a -n b -r 6 \
+		-e task-clock -q --unpaired --report rep2.txt || return 1
+	expect_grep ' n=6\+6 ' rep2.txt || return 1
+	expect_no_grep 'pairs' rep2.txt || return 1
+	# One command has nothing to pair.
+	expect_exit 2 "$PMCBENCH" run --unpaired -- "$WORK" loop 10 || return 1
+	expect_one_line "$TMP/err" 'give two or more'
+}
