@@ -217,11 +217,15 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 				    "'%s' crashed under valgrind: killed by signal %d (%s)%s%s",
 				    b->name, sr.term_signal, strsignal(sr.term_signal),
 				    why[0] ? ": " : "", why);
+		else if (why[0])
+			/* valgrind's own failure, not the benchmark's. */
+			pmc_err_set(err, errlen, "'%s': valgrind failed (status %d): %s", b->name,
+				    sr.exit_code, why);
 		else
 			pmc_err_set(err, errlen,
 				    "'%s' exited with status %d under valgrind before it finished "
-				    "(a benchmark must not call exit)%s%s",
-				    b->name, sr.exit_code, why[0] ? ": " : "", why);
+				    "(a benchmark must not call exit)",
+				    b->name, sr.exit_code);
 		r = -ECHILD;
 	} else if (access(report, F_OK) < 0) {
 		pmc_err_set(err, errlen,
