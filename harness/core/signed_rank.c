@@ -2,7 +2,7 @@
  * ranking methods", Biometrics Bulletin 1(6):80-83, 1945) and the Hodges-Lehmann estimate
  * of the shift with the Tukey-Walsh interval (M. Hollander and D. A. Wolfe, Nonparametric
  * Statistical Methods, 2nd ed., Wiley 1999, ch. 3, sec. 3.1-3.3). docs/statistics.md,
- * "Paired samples", gives the formulas, the conventions and the reference values.
+ * "Paired rounds", gives the formulas, the conventions and the reference values.
  *
  * Reentrant, no shared state: the distributions are counted per call (at most about
  * 130,000 additions at 50 differences). */

@@ -1,5 +1,5 @@
 /* Paired samples: the Wilcoxon signed-rank test and the Hodges-Lehmann shift of the Walsh
- * averages with its distribution-free interval (docs/statistics.md, "Paired samples").
+ * averages with its distribution-free interval (docs/statistics.md, "Paired rounds").
  *
  * Both take differences d[0..n-1], one per round in which both sides were measured; for
  * benchmarks the per-round log ratios log(B_i / A_i), so that the shift is a log ratio
