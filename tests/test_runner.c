@@ -98,7 +98,6 @@ static void sim_init(const struct fake_pmu_config *cfg, unsigned a, unsigned b)
 		sim.ticks[k] = a + b * k;
 }
 
-
 static const struct pmc_event *event_named(const struct pmc_event_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -450,6 +449,64 @@ static void test_pinned_unschedulable(void **state)
 
 /* A command that exits 3 is an error naming the run, unless failures are to be
  * recorded, and then every run is, with its exit code and its counts. */
+static size_t rounds_seen[8], nseen;
+
+/* Stops after the third measured round; records what it was shown. */
+static bool stop_at_three(void *ud, const struct pmc_result *r, size_t round)
+{
+	(void)ud;
+	if (nseen < 8)
+		rounds_seen[nseen++] = round;
+	assert_int_equal(r->benchmarks[0].nruns, round);
+	assert_int_equal(r->benchmarks[1].nruns, round);
+	return round == 3;
+}
+
+/* Several commands run in rounds: each run records its round, the result its design, and
+ * round_done can end the run early (--runs auto). */
+static void test_rounds_and_early_stop(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock");
+	char *argv_a[] = {(char *)PMC_TEST_WORK, (char *)"loop", (char *)"10", NULL};
+	char *argv_b[] = {(char *)PMC_TEST_WORK, (char *)"loop", (char *)"20", NULL};
+	struct pmc_runner_cmd cmds[2] = {
+	    {.name = "a", .display = "a", .argv = argv_a, .path = PMC_TEST_WORK},
+	    {.name = "b", .display = "b", .argv = argv_b, .path = PMC_TEST_WORK},
+	};
+	struct pmc_runner_opts o = perf_opts(l, 10);
+	struct pmc_result *res = t_result("perf");
+	char err[512] = "";
+
+	(void)state;
+	sim_init(&pmu8, 2, 1);
+	o.warmup = 1;
+	o.round_done = stop_at_three;
+	nseen = 0;
+	assert_int_equal(pmc_runner_run(cmds, 2, &o, res, err, sizeof(err)), 0);
+	/* Asked after rounds 1 and 2 (went on) and 3 (stopped); never during warm-up. */
+	assert_int_equal(nseen, 3);
+	assert_int_equal(rounds_seen[0], 1);
+	assert_int_equal(rounds_seen[2], 3);
+	assert_string_equal(res->design.mode, "interleaved");
+	assert_int_equal(res->design.rounds, 3);
+	for (size_t b = 0; b < 2; b++) {
+		assert_int_equal(res->benchmarks[b].nruns, 3);
+		for (size_t i = 0; i < 3; i++)
+			assert_int_equal(res->benchmarks[b].runs[i].round, i + 1);
+	}
+	pmc_result_free(res);
+
+	/* One command: no rounds, no design. */
+	res = t_result("perf");
+	o.round_done = NULL;
+	o.runs = 2;
+	assert_int_equal(pmc_runner_run(cmds, 1, &o, res, err, sizeof(err)), 0);
+	assert_null(res->design.mode);
+	assert_int_equal(res->benchmarks[0].runs[1].round, 0);
+	pmc_result_free(res);
+	pmc_event_list_free(l);
+}
+
 static void test_failing_command(void **state)
 {
 	struct pmc_event_list *l = t_events(defaults);
@@ -518,10 +575,11 @@ static void write_fake_valgrind(const char *path, const char *totals)
 	FILE *f = fopen(path, "w");
 
 	assert_non_null(f);
-	fprintf(f, "#!/bin/sh\n"
-		   "for a; do case $a in --callgrind-out-file=*) out=${a#*=};; esac; done\n"
-		   "printf 'events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\\ntotals: %s\\n' "
-		   ">\"${out%%\\%%p}$$\"\n",
+	fprintf(f,
+		"#!/bin/sh\n"
+		"for a; do case $a in --callgrind-out-file=*) out=${a#*=};; esac; done\n"
+		"printf 'events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\\ntotals: %s\\n' "
+		">\"${out%%\\%%p}$$\"\n",
 		totals);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(chmod(path, 0755), 0);
@@ -643,9 +701,12 @@ static void test_valgrind_counts_ignore_the_callers_environment(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_counted),	    cmocka_unit_test(test_multiplexed),
-	    cmocka_unit_test(test_no_pmu),	    cmocka_unit_test(test_pinned_unschedulable),
+	    cmocka_unit_test(test_counted),
+	    cmocka_unit_test(test_multiplexed),
+	    cmocka_unit_test(test_no_pmu),
+	    cmocka_unit_test(test_pinned_unschedulable),
 	    cmocka_unit_test(test_failing_command),
+	    cmocka_unit_test(test_rounds_and_early_stop),
 	    cmocka_unit_test(test_valgrind_bad_counts_are_named),
 	    cmocka_unit_test(test_valgrind_counts_ignore_the_callers_environment),
 	};

@@ -19,8 +19,11 @@
 
 #include <cmocka.h>
 
+#include "harness/core/result.h"
 #include "harness/core/sequential.h"
+#include "harness/core/threshold.h"
 #include "pmcbench/common.h"
+#include "tests/helpers.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -408,6 +411,90 @@ static void test_simulated_peeking_fixed_interval_fails(void **state)
 	assert_true(wrong > 2 * ALPHA_TRIALS);
 }
 
+/* A result of two commands, n rounds of task-clock: B = A * ratio, A varying +-10%. */
+static struct pmc_result *ab_result(size_t n, double ratio)
+{
+	struct pmc_result *r = t_result("perf");
+	double a[64], b[64];
+
+	assert_true(n <= 64);
+	for (size_t i = 0; i < n; i++) {
+		a[i] = 1e6 * (1 + 0.1 * ((double)((i * 7 + 3) % 11) / 5.0 - 1));
+		/* A little noise of B's own, so that the ratios are not all equal. */
+		b[i] = a[i] * ratio * (1 + 0.001 * ((double)((i * 5 + 2) % 7) - 3));
+	}
+	put_values(r, "A", "task-clock", a, n);
+	put_values(r, "B", "task-clock", b, n);
+	return r;
+}
+
+/* The decision over a result: each benchmark against the reference, each metric a limit
+ * names, alpha shared among them; undecided at max_rounds is inconclusive. */
+static void test_check_result(void **state)
+{
+	struct pmc_thresholds *t = t_thresholds();
+	struct pmc_seq_opts o = {.sz = sizeof(o), .max_rounds = 40};
+	struct pmc_result *r;
+	struct pmc_seq_check c;
+	char err[256] = "";
+
+	(void)state;
+	r = ab_result(12, 1.2);
+	/* No limit names a metric: nothing to decide. */
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--threshold"));
+	assert_int_equal(pmc_thresholds_add_arg(t, "task-clock=+5%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].bench, "B");
+	assert_int_equal(c.v[0].res.decision, PMC_SEQ_REGRESSION);
+	assert_int_equal(c.regressions, 1);
+	assert_int_equal(c.undecided, 0);
+	assert_true(c.alpha_each == 0.05);
+	pmc_seq_check_clear(&c);
+	/* B as the reference: A is 17% faster, no regression. */
+	assert_int_equal(pmc_seq_check_result(r, 1, t, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.v[0].res.decision, PMC_SEQ_NO_REGRESSION);
+	pmc_seq_check_clear(&c);
+	pmc_result_free(r);
+
+	/* A 5% change against a +5% limit stays undecided; at max_rounds, inconclusive. */
+	r = ab_result(12, 1.05);
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.v[0].res.decision, PMC_SEQ_CONTINUE);
+	assert_int_equal(c.undecided, 1);
+	pmc_seq_check_clear(&c);
+	o.max_rounds = 12;
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.v[0].res.decision, PMC_SEQ_INCONCLUSIVE);
+	assert_int_equal(c.undecided, 1);
+	pmc_seq_check_clear(&c);
+
+	/* Two limits over two compared benchmarks would share alpha four ways. */
+	assert_int_equal(pmc_thresholds_add_arg(t, "wall-time=+5%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n, 2);
+	assert_true(fabs(c.alpha_each - 0.025) < 1e-15);
+	/* wall-time has no values: undecided, never a number. */
+	assert_int_equal(c.v[1].res.n, 0);
+	assert_false(c.v[1].res.bounded);
+	pmc_seq_check_clear(&c);
+	pmc_thresholds_free(t);
+
+	/* An absolute limit, or a metric without direction and an unsigned limit: refused. */
+	t = t_thresholds();
+	assert_int_equal(pmc_thresholds_add_arg(t, "task-clock=+2ms", err, sizeof(err)), 0);
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "in %"));
+	pmc_thresholds_free(t);
+	t = t_thresholds();
+	assert_int_equal(pmc_thresholds_add_arg(t, "cpus-utilized=5%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_seq_check_result(r, 0, t, &o, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no direction"));
+	pmc_thresholds_free(t);
+	pmc_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +506,7 @@ int main(void)
 	    cmocka_unit_test(test_simulated_false_alarms),
 	    cmocka_unit_test(test_simulated_clear_change_stops_early),
 	    cmocka_unit_test(test_simulated_peeking_fixed_interval_fails),
+	    cmocka_unit_test(test_check_result),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,8 @@
  * to the terminal. */
 #pragma once
 
+#include "harness/core/sequential.h"
+
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -74,6 +76,11 @@ void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out);
 /* `run --unpaired`: runs taken in rounds compared as independent samples. */
 void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired);
 
+/* What the sequential rule of `run --runs auto` reads of them. */
+double pmc_cli_compare_opts_alpha(const struct pmc_cli_compare_opts *o);
+const struct pmc_thresholds *pmc_cli_compare_opts_thresholds(const struct pmc_cli_compare_opts *o);
+bool pmc_cli_compare_opts_fail_on_inconclusive(const struct pmc_cli_compare_opts *o);
+
 /* Help lines for those options, for the help text of the commands that accept them. */
 void pmc_cli_compare_opts_help(FILE *out);
 
@@ -87,7 +94,35 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 /* Compares every benchmark of r against its benchmark ref (0-based), as `run -c A -c B`
  * does, prints the report and returns the exit code. */
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o);
+			      const struct pmc_cli_compare_opts *o, bool gate);
+
+/* `run --runs auto` (cli_sequential.c, docs/compare.md "Sequential"): rounds go on until
+ * the sequential rule decides every limit's metric, or max_runs rounds, or max_time_s. */
+struct pmc_cli_seq {
+	size_t ref;	   /* the reference command, 0-based */
+	size_t max_runs;   /* rounds at most */
+	double max_time_s; /* <= 0: no time limit */
+	const struct pmc_cli_compare_opts *copts;
+	/* Filled in while running. */
+	double start_s;
+	bool out_of_time;
+	int error; /* a check that failed: its message in err, the run stopped */
+	char err[512];
+	struct pmc_seq_check chk; /* the decisions after the last round (settle) */
+};
+
+/* Checks the options before any run: a limit names a metric, every limit is relative
+ * and has a direction, max_runs reaches the rule's first decision. Returns 0, or -EINVAL
+ * after one error line. */
+int pmc_cli_seq_check_opts(struct pmc_cli_seq *s, size_t ncmds);
+/* The runner's round_done (harness/run/runner.h) with s as round_ud. */
+bool pmc_cli_seq_round_done(void *s, const struct pmc_result *r, size_t round);
+/* After the run: the decisions, and why the rounds stopped in r's design (before r is
+ * saved). Returns 0, or -EINVAL after an error line. */
+int pmc_cli_seq_settle(struct pmc_cli_seq *s, struct pmc_result *r);
+/* Prints the decisions to out and returns the exit code (with gate: 1 on a regression, 3
+ * on an undecided metric with --fail-on-inconclusive, else 0); frees them. */
+int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *out, bool gate);
 
 /* Shared by `run` and the benchmark programs' CLI (cli_run.c). */
 

@@ -345,6 +345,21 @@ void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpa
 	o->unpaired = unpaired;
 }
 
+double pmc_cli_compare_opts_alpha(const struct pmc_cli_compare_opts *o)
+{
+	return o->alpha;
+}
+
+const struct pmc_thresholds *pmc_cli_compare_opts_thresholds(const struct pmc_cli_compare_opts *o)
+{
+	return o->thresholds;
+}
+
+bool pmc_cli_compare_opts_fail_on_inconclusive(const struct pmc_cli_compare_opts *o)
+{
+	return o->fail_on_inconclusive;
+}
+
 /* Reports a comparison that pmc_compare (or pmc_compare_reference) returned r and c for:
  * the failure, or the report with the gate's decision. Frees c; returns the exit code. */
 static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
@@ -412,7 +427,7 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 }
 
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o)
+			      const struct pmc_cli_compare_opts *o, bool gate)
 {
 	const char *label = r->benchmarks[ref].name;
 	struct pmc_compare_opts co = library_opts(o, label, "command");
@@ -421,7 +436,7 @@ int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
 	int rc;
 
 	rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
-	return report(rc, c, err, sizeof(err), label, "command", o, false);
+	return report(rc, c, err, sizeof(err), label, "command", o, gate);
 }
 
 static void compare_help(FILE *out)

@@ -40,6 +40,10 @@ struct run_cli {
 	const char *output, *baseline;
 	size_t reference; /* 1-based, 0: the first */
 	bool unpaired;	  /* --unpaired */
+	bool gate;	  /* --gate */
+	bool runs_auto;	  /* --runs auto, with seq.max_runs and seq.max_time_s */
+	bool max_given;
+	struct pmc_cli_seq seq;
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	struct pmc_cli_compare_opts *copts;
 	bool runs_given, warmup_given;
@@ -62,7 +66,11 @@ static void help(FILE *out)
 		"  -n, --name=NAME        name of the next command in the result (repeatable);\n"
 		"                         default: the command as written\n"
 		"      --shell            run each command with /bin/sh -c\n"
-		"  -r, --runs=N           measured runs per command (default 10; valgrind: 1)\n"
+		"  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
+		"                         auto: with several commands, rounds until every metric\n"
+		"                         a --threshold names is decided (docs/compare.md)\n"
+		"      --max-runs=N       --runs auto: at most N rounds (default 100)\n"
+		"      --max-time=SECONDS --runs auto: no new round after this long\n"
 		"  -w, --warmup=N         unmeasured runs first (default 1; valgrind: 0)\n"
 		"      --timeout=SECONDS  kill a run (its whole process group) after this long\n"
 		"      --input=FILE       the command's standard input (default /dev/null)\n"
@@ -94,7 +102,9 @@ static void help(FILE *out)
 		"      --baseline=FILE    gate this run against a baseline result file\n"
 		"      --reference=N      compare every command against the Nth (default 1)\n"
 		"      --unpaired         compare the commands' runs as independent samples, not\n"
-		"                         round by round (paired is the default: docs/compare.md)\n");
+		"                         round by round (paired is the default: docs/compare.md)\n"
+		"      --gate             with several commands, judge them as 'pmcbench gate'\n"
+		"                         does: exit 1 when one regresses against the reference\n");
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error,\n"
 		     "3 inconclusive (with --fail-on-inconclusive).\n");
@@ -155,6 +165,9 @@ enum {
 	OPT_BASELINE,
 	OPT_REFERENCE,
 	OPT_UNPAIRED,
+	OPT_GATE,
+	OPT_MAX_RUNS,
+	OPT_MAX_TIME,
 	OPT_ENV_KEEP,
 	OPT_ENV_INHERIT,
 };
@@ -183,6 +196,9 @@ static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "reference", required_argument, NULL, OPT_REFERENCE },
 	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
+	{ "gate", no_argument, NULL, OPT_GATE },
+	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -205,9 +221,35 @@ static int parse_opt(struct run_cli *c, int opt)
 		c->shell = true;
 		break;
 	case 'r':
+		c->runs_given = true;
+		if (strcmp(optarg, "auto") == 0) {
+			c->runs_auto = true;
+			break;
+		}
 		if (parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
 			return -EINVAL;
-		c->runs_given = true;
+		c->runs_auto = false;
+		break;
+	case OPT_MAX_RUNS:
+		c->max_given = true;
+		if (parse_size("--max-runs", optarg, 1, &c->seq.max_runs) < 0)
+			return -EINVAL;
+		break;
+	case OPT_MAX_TIME: {
+		char *end;
+
+		c->max_given = true;
+		c->seq.max_time_s = strtod(optarg, &end);
+		if (end == optarg || *end || !(c->seq.max_time_s > 0) ||
+		    !isfinite(c->seq.max_time_s)) {
+			pmc_cli_error("--max-time: '%s' is not a positive number of seconds",
+				      optarg);
+			return -EINVAL;
+		}
+		break;
+	}
+	case OPT_GATE:
+		c->gate = true;
 		break;
 	case 'w':
 		if (parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
@@ -658,7 +700,9 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 		return PMC_EXIT_ERROR;
 	printf("\nComparison against the reference '%s':\n", r->benchmarks[ref].name);
 	fflush(stdout);
-	return pmc_cli_compare_reference(r, ref, c->copts);
+	/* After --runs auto the sequential rule judges: the table's fixed-sample tests lose
+	 * their error rates when the data chose the number of rounds. */
+	return pmc_cli_compare_reference(r, ref, c->copts, c->gate && !c->runs_auto);
 }
 
 int pmc_cli_run(int argc, char **argv)
@@ -713,6 +757,37 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (build_commands(&c, argc, argv, first, &cmds, &owned, &ncmds) < 0)
 		goto out;
+	if ((c.gate || c.runs_auto) && ncmds < 2) {
+		pmc_cli_error("%s compares several commands (-c A -c B); to gate one command, "
+			      "give --baseline FILE",
+			      c.runs_auto ? "--runs auto" : "--gate");
+		goto out;
+	}
+	if (c.gate && c.baseline) {
+		pmc_cli_error("--gate judges the commands against the reference; --baseline "
+			      "gates against a file: give one of them");
+		goto out;
+	}
+	if (c.max_given && !c.runs_auto) {
+		pmc_cli_error("--max-runs and --max-time bound --runs auto; give -r auto too");
+		goto out;
+	}
+	if (c.runs_auto && c.ro.backend == PMC_BACKEND_VALGRIND) {
+		pmc_cli_error("--runs auto: valgrind's counts are exact, one run decides; drop "
+			      "--runs auto");
+		goto out;
+	}
+	if (c.runs_auto) {
+		c.seq.ref = c.reference ? c.reference - 1 : 0;
+		c.seq.copts = c.copts;
+		if (!c.seq.max_runs)
+			c.seq.max_runs = 100;
+		if (c.reference <= ncmds && pmc_cli_seq_check_opts(&c.seq, ncmds) < 0)
+			goto out;
+		c.ro.runs = c.seq.max_runs;
+		c.ro.round_done = pmc_cli_seq_round_done;
+		c.ro.round_ud = &c.seq;
+	}
 	if (c.unpaired && ncmds < 2) {
 		pmc_cli_error("--unpaired compares several commands' runs; give two or more "
 			      "(-c A -c B)");
@@ -803,6 +878,8 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("cannot write the report to standard output: %s", strerror(-r));
 		goto out;
 	}
+	if (c.runs_auto && pmc_cli_seq_settle(&c.seq, result) < 0)
+		goto out;
 	if (c.output) {
 		r = pmc_result_save(result, c.output, err, sizeof(err));
 		if (r < 0) {
@@ -818,6 +895,11 @@ int pmc_cli_run(int argc, char **argv)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
 	else if (ncmds > 1)
 		code = compare_commands(result, &c);
+	if (c.runs_auto && code != PMC_EXIT_ERROR) {
+		bool to_stderr = strcmp(c.format, "json") == 0 || strcmp(c.format, "csv") == 0;
+
+		code = pmc_cli_seq_report(&c.seq, result, to_stderr ? stderr : stdout, c.gate);
+	}
 	if (code != PMC_EXIT_ERROR && (fflush(stdout) != 0 || ferror(stdout))) {
 		pmc_cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
 		code = PMC_EXIT_ERROR;
@@ -827,6 +909,7 @@ out:
 	pmc_event_list_free(events);
 	pmc_result_free(result);
 	pmc_result_free(base);
+	pmc_seq_check_clear(&c.seq.chk);
 	pmc_cli_compare_opts_free(c.copts);
 	free(c.cmd_strings);
 	free(c.names);

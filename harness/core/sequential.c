@@ -28,8 +28,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
+#include "harness/base/error.h"
 #include "harness/base/opts.h"
+#include "harness/core/metrics.h"
+#include "harness/core/result.h"
+#include "harness/core/threshold.h"
 
 #define SEQ_ALPHA 0.05
 #define SEQ_MAX_ROUNDS 100
@@ -153,4 +158,140 @@ int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 	if (v != buf)
 		free(v);
 	return 0;
+}
+
+/* ---- A sequential A/B run: every compared benchmark and gated metric ---------------- */
+
+void pmc_seq_check_clear(struct pmc_seq_check *c)
+{
+	if (!c)
+		return;
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The direction of change that is a regression of metric id under limit th: +1, -1, or
+ * 0 when neither the limit nor the metric says. */
+static int bad_direction(const char *id, const struct pmc_threshold *th)
+{
+	struct pmc_metric_info info = pmc_metric_lookup(id);
+
+	if (th->sign)
+		return th->sign;
+	return info.id ? -(int)info.direction : 0;
+}
+
+/* The per-round log ratios of metric id of b against ref, in a malloc'ed *ret (NULL when
+ * there are none); NAN for a round without a positive value on both sides. Returns the
+ * rounds, or -ENOMEM. */
+static ssize_t round_ratios(const struct pmc_benchmark *ref, const struct pmc_benchmark *b,
+			    const char *id, double **ret)
+{
+	const struct pmc_metric *ma = pmc_benchmark_find_metric(ref, id);
+	const struct pmc_metric *mb = pmc_benchmark_find_metric(b, id);
+	size_t n = ma && mb ? (ma->n < mb->n ? ma->n : mb->n) : 0;
+	double *d = NULL;
+
+	*ret = NULL;
+	if (n && !(d = malloc(n * sizeof(*d))))
+		return -ENOMEM;
+	*ret = d;
+	for (size_t i = 0; i < n; i++) {
+		double a = ma->values[i], v = mb->values[i];
+
+		/* The runner records run i of every command in round i + 1. */
+		d[i] = a > 0 && v > 0 ? log(v / a) : NAN;
+	}
+	return (ssize_t)n;
+}
+
+int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pmc_thresholds *t,
+			 const struct pmc_seq_opts *opts, struct pmc_seq_check *ret, char *err,
+			 size_t errlen)
+{
+	size_t nargs = pmc_thresholds_nargs(t), k = 0;
+	struct pmc_seq_check c = {0};
+	struct pmc_seq_opts o = {.sz = sizeof(o)};
+	double alpha, *d = NULL;
+	int rc = 0;
+
+	if (!r || ref >= r->nbench || !ret || !PMC_OPTS_VALID(opts, struct pmc_seq_opts))
+		return -EINVAL;
+	if (nargs == 0) {
+		pmc_err_set(err, errlen,
+			    "--runs auto decides against limits: name the metrics to decide with "
+			    "--threshold METRIC=LIMIT (task-clock=+5%%)");
+		return -EINVAL;
+	}
+	alpha = PMC_OPTS_GET(opts, alpha, 0);
+	o.alpha = alpha > 0 ? alpha : SEQ_ALPHA;
+	o.max_rounds = PMC_OPTS_GET(opts, max_rounds, 0);
+	c.n = (r->nbench - 1) * nargs;
+	c.alpha_each = o.alpha / (double)c.n;
+	o.alpha = c.alpha_each;
+	c.v = calloc(c.n, sizeof(*c.v));
+	if (!c.v) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nargs; i++) {
+		const struct pmc_threshold *th;
+		const char *id = pmc_thresholds_arg(t, i, &th);
+		int bad = bad_direction(id, th);
+
+		if (th->absolute) {
+			pmc_err_set(err, errlen,
+				    "--threshold %s=%s: --runs auto decides on ratios; give the "
+				    "limit in %% (%s=+5%%)",
+				    id, th->text, id);
+			rc = -EINVAL;
+			goto out;
+		}
+		if (bad == 0) {
+			pmc_err_set(
+			    err, errlen,
+			    "--threshold %s=%s: %s has no direction; sign the limit (+ for "
+			    "increases, - for decreases) to say which change is a regression",
+			    id, th->text, id);
+			rc = -EINVAL;
+			goto out;
+		}
+		for (size_t b = 0; b < r->nbench; b++) {
+			struct pmc_seq_metric *m;
+			ssize_t n;
+			double lim = log(bad > 0 ? 1 + th->limit : 1 - th->limit);
+
+			if (b == ref)
+				continue;
+			m = &c.v[k++];
+			*m = (struct pmc_seq_metric){
+			    .bench = r->benchmarks[b].name, .metric = id, .limit = th->text};
+			if (!isfinite(lim)) {
+				pmc_err_set(err, errlen,
+					    "--threshold %s=%s: a decrease of 100%% or more cannot "
+					    "be decided",
+					    id, th->text);
+				rc = -EINVAL;
+				goto out;
+			}
+			n = round_ratios(&r->benchmarks[ref], &r->benchmarks[b], id, &d);
+			rc = n < 0 ? (int)n : pmc_seq_decide(d, (size_t)n, lim, bad, &o, &m->res);
+			free(d);
+			d = NULL;
+			if (rc < 0) {
+				pmc_err_set(err, errlen, "'%s' %s: cannot decide: %s",
+					    r->benchmarks[b].name, id, strerror(-rc));
+				goto out;
+			}
+			c.undecided += m->res.decision == PMC_SEQ_CONTINUE ||
+				       m->res.decision == PMC_SEQ_INCONCLUSIVE;
+			c.regressions += m->res.decision == PMC_SEQ_REGRESSION;
+		}
+	}
+	*ret = c;
+	c.v = NULL;
+out:
+	free(d);
+	free(c.v);
+	return rc;
 }

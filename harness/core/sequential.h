@@ -50,3 +50,37 @@ size_t pmc_seq_min_rounds(double alpha);
  * or bad options, or -ENOMEM. */
 int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 		   const struct pmc_seq_opts *opts, struct pmc_seq_result *ret);
+
+struct pmc_result;
+struct pmc_thresholds;
+
+/* One gated metric of a sequential A/B run (pmc_seq_check). */
+struct pmc_seq_metric {
+	const char *bench;  /* the compared benchmark (borrowed from the result) */
+	const char *metric; /* the metric id (borrowed from the thresholds) */
+	const char *limit;  /* the limit as written ("+5%"), borrowed */
+	struct pmc_seq_result res;
+};
+
+/* Where a sequential A/B run stands after some rounds. */
+struct pmc_seq_check {
+	struct pmc_seq_metric *v; /* one per compared benchmark and metric a limit names */
+	size_t n;
+	size_t undecided; /* of them still PMC_SEQ_CONTINUE (or INCONCLUSIVE at the end) */
+	size_t regressions;
+	double alpha_each; /* alpha / n: every interval holds at once (Bonferroni) */
+};
+
+/* Decides, for every benchmark of r but the reference ref and every metric id that t's
+ * --threshold arguments name, on the per-round log ratios log(B_i / ref_i) of the rounds
+ * with a positive value on both sides, with pmc_seq_decide at alpha / (number of such
+ * pairs) against the limit: log(1 + limit) when increases are bad (the limit's sign, else
+ * the metric's direction), log(1 - limit) when decreases are. Undecided pairs are
+ * PMC_SEQ_CONTINUE while fewer than max_rounds rounds ran, then PMC_SEQ_INCONCLUSIVE.
+ * Returns 0 with *ret (free with pmc_seq_check_clear); -EINVAL with one line in err when
+ * no limit names a metric, a limit is absolute (the rule needs a ratio) or a metric has
+ * no direction and its limit no sign; -ENOMEM. */
+int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pmc_thresholds *t,
+			 const struct pmc_seq_opts *opts, struct pmc_seq_check *ret, char *err,
+			 size_t errlen);
+void pmc_seq_check_clear(struct pmc_seq_check *c);

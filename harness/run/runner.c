@@ -276,7 +276,7 @@ static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pm
 int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
 		   struct pmc_result *result, char *err, size_t errlen)
 {
-	size_t first = 0, rounds, nev = o->events ? o->events->n : 0;
+	size_t first = 0, rounds, taken = 0, nev = o->events ? o->events->n : 0;
 	struct pmc_reading *readings = NULL;
 	struct perf_run pr = { .o = o };
 	struct pmc_counters *keeper = NULL;
@@ -337,6 +337,11 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	rounds = o->warmup + o->runs;
 	for (size_t round = 0; round < rounds; round++) {
 		bool measured = round >= o->warmup;
+
+		if (measured && round > o->warmup && o->round_done &&
+		    o->round_done(o->round_ud, result, round - o->warmup))
+			break;
+		taken = measured ? round - o->warmup + 1 : 0;
 
 		for (size_t k = 0; k < ncmds; k++) {
 			size_t c = (round + k) % ncmds;
@@ -413,7 +418,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	if (ncmds > 1) {
 		free(result->design.mode);
 		result->design.mode = strdup("interleaved");
-		result->design.rounds = o->runs;
+		result->design.rounds = taken;
 		if (!result->design.mode) {
 			r = -ENOMEM;
 			pmc_err_set(err, errlen, "out of memory");

@@ -15,10 +15,10 @@ struct pmc_result;
 enum pmc_backend { PMC_BACKEND_PERF, PMC_BACKEND_VALGRIND };
 
 struct pmc_runner_cmd {
-	const char *name;   /* benchmark name in the result */
+	const char *name;    /* benchmark name in the result */
 	const char *display; /* the command as the user wrote it */
-	char *const *argv;  /* NULL-terminated */
-	const char *path;   /* the resolved executable (PATH searched once), or NULL */
+	char *const *argv;   /* NULL-terminated */
+	const char *path;    /* the resolved executable (PATH searched once), or NULL */
 };
 
 struct pmc_runner_opts {
@@ -32,7 +32,7 @@ struct pmc_runner_opts {
 	const struct pmc_event_list *events; /* perf backend */
 	bool user_only_fallback;
 	const struct pmc_sys *sys; /* NULL: the kernel */
-	int valgrind_tool;        /* enum pmc_valgrind_tool */
+	int valgrind_tool;	   /* enum pmc_valgrind_tool */
 	const char *valgrind_path; /* from pmc_valgrind_find() */
 	/* The commands' environment, on both backends (target_env.h): by default a
 	 * normalized one (the caller's HOME, PATH and TMPDIR, and those named in env_keep,
@@ -48,6 +48,10 @@ struct pmc_runner_opts {
 	volatile sig_atomic_t *running;
 	void (*progress)(void *ud, size_t cmd, size_t run, size_t runs, bool warmup);
 	void *ud;
+	/* Called with round_ud after each measured round (from 1) when set: true ends the
+	 * run there, before runs rounds (--runs auto; the result holds the rounds taken). */
+	bool (*round_done)(void *round_ud, const struct pmc_result *r, size_t round);
+	void *round_ud;
 };
 
 /* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with

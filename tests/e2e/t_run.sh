@@ -110,7 +110,9 @@ test_input_and_output() {
 }
 
 test_several_commands_interleaved_and_compared() {
-	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults -c "$WORK touch 100" -c "'$WORK' touch 2000" \
+	# 10 rounds: paired, the signed-rank test's smallest p is 2/2^n (0.031 at 6 rounds,
+	# which Benjamini-Hochberg over several rows can lift above alpha).
+	expect_exit 0 "$PMCBENCH" run -q -r 10 -e page-faults -c "$WORK touch 100" -c "'$WORK' touch 2000" \
 		-n small -n big -o res.json || return 1
 	[ "$(json_get res.json "[b['name'] for b in d['benchmarks']]")" = "['small', 'big']" ] || fail "names" || return 1
 	# The comparison against the first command: 1900 more page faults is a significant
@@ -118,7 +120,7 @@ test_several_commands_interleaved_and_compared() {
 	expect_grep "^Comparison against the reference 'small'" "$TMP/out" &&
 	expect_grep '^big .*regression' "$TMP/out" || return 1
 	# --reference 2 turns it around: small against big is an improvement.
-	expect_exit 0 "$PMCBENCH" run -q -r 6 -e page-faults -c "$WORK touch 100" -c "$WORK touch 2000" \
+	expect_exit 0 "$PMCBENCH" run -q -r 10 -e page-faults -c "$WORK touch 100" -c "$WORK touch 2000" \
 		-n small -n big --reference 2 &&
 	expect_grep "^Comparison against the reference 'big'" "$TMP/out" &&
 	expect_grep '^small .*improvement' "$TMP/out"
@@ -281,4 +283,43 @@ test_run_rounds_are_recorded_and_paired() {
 	# One command has nothing to pair.
 	expect_exit 2 "$PMCBENCH" run --unpaired -- "$WORK" loop 10 || return 1
 	expect_one_line "$TMP/err" 'give two or more'
+}
+
+# --runs auto: rounds until the sequential rule decides every limit's metric
+# (docs/compare.md, "Sequential"). Twice the work is a regression past +5% whatever the
+# machine's load, since each round's two runs share it.
+test_run_sequential_decides_and_gates() {
+	expect_exit 1 "$PMCBENCH" run -c "$WORK loop 20000000" -c "$WORK loop 40000000" -n A -n B \
+		-r auto --threshold task-clock=+5% --gate -e task-clock -q -o s.json || return 1
+	expect_grep '^  B task-clock: .* limit \+5%: regression$' "$TMP/out" || return 1
+	expect_grep '^gate: FAIL \(regression\)' "$TMP/out" || return 1
+	python3 - s.json <<'PY' || fail "the design should say how many rounds ran and why" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))["design"]
+n = d["rounds"]
+assert 8 <= n < 100 and d["stopped"] == "decided after %d rounds" % n, d
+assert all(len(b["runs"]) == n for b in json.load(open(sys.argv[1]))["benchmarks"])
+PY
+	# Without --gate the decision is reported and run exits 0.
+	expect_exit 0 "$PMCBENCH" run -c "$WORK loop 20000000" -c "$WORK loop 40000000" -n A -n B \
+		-r auto --threshold task-clock=+5% -e task-clock -q || return 1
+	expect_grep 'Sequential decision \(--runs auto\): decided after' "$TMP/out"
+}
+
+test_run_sequential_bad_options_exit_2() {
+	local two=(-c "$WORK loop 10" -c "$WORK loop 20")
+	expect_exit 2 "$PMCBENCH" run -r auto --threshold task-clock=+5% -- "$WORK" loop 10 || return 1
+	expect_one_line "$TMP/err" '--runs auto compares several commands' || return 1
+	expect_exit 2 "$PMCBENCH" run "${two[@]}" -r auto || return 1
+	expect_one_line "$TMP/err" 'name the metrics to decide with --threshold' || return 1
+	expect_exit 2 "$PMCBENCH" run "${two[@]}" -r auto --threshold task-clock=+2ms || return 1
+	expect_one_line "$TMP/err" 'give the limit in %' || return 1
+	expect_exit 2 "$PMCBENCH" run "${two[@]}" -r auto --threshold task-clock=+5% --max-runs 5 || return 1
+	expect_one_line "$TMP/err" 'cannot decide before round 8' || return 1
+	expect_exit 2 "$PMCBENCH" run "${two[@]}" --max-runs 20 || return 1
+	expect_one_line "$TMP/err" 'give -r auto too' || return 1
+	expect_exit 2 "$PMCBENCH" run "${two[@]}" -r auto --threshold instructions=+1% --backend valgrind || return 1
+	expect_one_line "$TMP/err" 'exact, one run decides' || return 1
+	expect_exit 2 "$PMCBENCH" run --gate -- "$WORK" loop 10 || return 1
+	expect_one_line "$TMP/err" '--gate compares several commands'
 }
