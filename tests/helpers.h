@@ -1,6 +1,6 @@
 /* Helpers shared by the unit tests: constructors of the model and of event lists wrapped
  * so that a failure fails the test at once, `put`, which fills a metric with n distinct
- * samples around a center, and assert_contains. Include after <cmocka.h>. */
+ * samples around a center, assert_contains, assert_close and ARRAY_SIZE. Include after <cmocka.h>. */
 #pragma once
 
 #include <math.h>
@@ -12,6 +12,27 @@
 #include "harness/core/result.h"
 #include "harness/core/threshold.h"
 #include "harness/formats/result_json.h"
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* Relative comparison that prints both values on failure. */
+#define assert_close(actual, expected, rel)                                                        \
+	do {                                                                                       \
+		double a_ = (actual), e_ = (expected);                                             \
+		if (!(fabs(a_ - e_) <= (rel)*fmax(fabs(e_), 1e-300))) {                            \
+			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,      \
+				    (double)(rel));                                                \
+			fail();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* qsort's comparison of doubles. */
+static inline int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
 
 /* Fails the test unless text holds sub; prints both when it does not. */
 #define assert_contains(text, sub)                                                                 \

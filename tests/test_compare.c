@@ -20,7 +20,6 @@
 #include "harness/formats/thresholds_json.h"
 #include "tests/helpers.h"
 
-#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define N 10
 
 #define assert_close(actual, expected, rel)                                                        \

@@ -19,8 +19,6 @@
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
 
-#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
-
 /* ---- Building results ---- */
 
 static struct pmc_benchmark *bench(struct pmc_result *r, const char *name, const char *cmd,

@@ -25,8 +25,6 @@
 #include "pmcbench/common.h"
 #include "tests/helpers.h"
 
-#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
-
 #define assert_close(actual, expected, rel)                                                        \
 	do {                                                                                       \
 		double a_ = (actual), e_ = (expected);                                             \

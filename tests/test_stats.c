@@ -23,27 +23,9 @@
 
 #include <cmocka.h>
 
+#include "tests/helpers.h"
+
 #include "harness/core/stats.h"
-
-#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
-
-/* Relative comparison that prints both values on failure. */
-#define assert_close(actual, expected, rel)                                                        \
-	do {                                                                                       \
-		double a_ = (actual), e_ = (expected);                                             \
-		if (!(fabs(a_ - e_) <= (rel)*fmax(fabs(e_), 1e-300))) {                            \
-			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,      \
-				    (double)(rel));                                                \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
 
 /* ---- summary ---- */
 

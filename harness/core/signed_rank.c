@@ -27,34 +27,18 @@
 /* Inputs up to this size are copied to the stack instead of the heap. */
 #define STACK_VALUES 64
 
-/* The present entries of d (NAN skipped) copied into buf, or into the heap when more than
- * buf_len. Returns the buffer (NULL with *ret_err set) and their number in *ret_m. */
+/* The present entries of d (NAN skipped) as pmc_stats_present copies them; an infinite
+ * difference is refused (-EINVAL). */
 static double *present(const double *d, size_t n, double *buf, size_t buf_len, size_t *ret_m,
 		       int *ret_err)
 {
-	size_t m = 0;
-	double *v = buf;
-
 	for (size_t i = 0; i < n; i++) {
 		if (isinf(d[i])) {
 			*ret_err = -EINVAL;
 			return NULL;
 		}
-		m += !isnan(d[i]);
 	}
-	if (m > buf_len) {
-		v = malloc(m * sizeof(*v));
-		if (!v) {
-			*ret_err = -ENOMEM;
-			return NULL;
-		}
-	}
-	m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(d[i]))
-			v[m++] = d[i];
-	*ret_m = m;
-	return v;
+	return pmc_stats_present(d, n, buf, buf_len, ret_m, ret_err);
 }
 
 static void release(double *v, double *buf)

@@ -140,17 +140,14 @@ void pmc_stats_sort(double *v, size_t n)
 	intro_sort(v, n, depth);
 }
 
-/* Copies the non-NAN entries of x into a buffer (buf when they fit) and sorts them.
- * Returns the buffer, or NULL with *ret_err set; *ret_n is the number of values kept. */
-static double *sorted_present(const double *x, size_t n, double *buf, size_t buf_len, size_t *ret_n,
-			      int *ret_err)
+double *pmc_stats_present(const double *x, size_t n, double *buf, size_t buf_len, size_t *ret_n,
+			  int *ret_err)
 {
 	size_t m = 0;
+	double *v = buf;
 
 	for (size_t i = 0; i < n; i++)
 		m += !isnan(x[i]);
-	double *v = buf;
-
 	if (m > buf_len) {
 		v = malloc(m * sizeof(*v));
 		if (!v) {
@@ -162,8 +159,18 @@ static double *sorted_present(const double *x, size_t n, double *buf, size_t buf
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(x[i]))
 			v[m++] = x[i];
-	pmc_stats_sort(v, m);
 	*ret_n = m;
+	return v;
+}
+
+/* pmc_stats_present, sorted. */
+static double *sorted_present(const double *x, size_t n, double *buf, size_t buf_len, size_t *ret_n,
+			      int *ret_err)
+{
+	double *v = pmc_stats_present(x, n, buf, buf_len, ret_n, ret_err);
+
+	if (v)
+		pmc_stats_sort(v, *ret_n);
 	return v;
 }
 

@@ -56,6 +56,12 @@ double pmc_geomean(const double *x, size_t n);
 /* Sorts v[0..n-1] ascending (introsort, no NAN allowed). */
 void pmc_stats_sort(double *v, size_t n);
 
+/* Copies the non-NAN entries of x into buf, or into the heap when there are more than
+ * buf_len (the caller frees the result when it is not buf). Returns the buffer, or NULL
+ * with *ret_err = -ENOMEM; *ret_n is the number of values kept. */
+double *pmc_stats_present(const double *x, size_t n, double *buf, size_t buf_len, size_t *ret_n,
+			  int *ret_err);
+
 /* Standard normal upper tail P(Z > z), and the quantile (Wichura's AS 241) for p in
  * (0, 1). */
 double pmc_normal_sf(double z);
