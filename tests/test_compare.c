@@ -22,17 +22,6 @@
 
 #define N 10
 
-#define assert_close(actual, expected, rel)                                                        \
-	do {                                                                                       \
-		double a_ = (actual), e_ = (expected);                                             \
-		if (!(fabs(a_ - e_) <= (rel)*fmax(fabs(e_), 1e-300))) {                            \
-			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,      \
-				    (double)(rel));                                                \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
-
-
 /* Distinct values spread evenly over [-1, 1] in a scrambled order, so that samples have
  * no ties and do not arrive sorted. */
 static double u(size_t i, size_t n)
