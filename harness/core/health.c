@@ -120,7 +120,7 @@ static void count_inversions(double *y, double *tmp, size_t n, uint64_t *ret_gt,
  * factors' coefficients up to K: every polynomial here is cut at K. */
 
 /* poly[0..*deg] *= 1 + q + ... + q^a (one new value among a others, whose rank among them
- * is uniform: the insertion step of the Mahonian numbers, Kendall 1975, ch. 5), as a
+ * is uniform: the insertion step of the Mahonian numbers, Kendall 1975), as a
  * running window sum. The lower half of these symmetric unimodal polynomials increases,
  * so the subtraction loses nothing there. out has room for K + 1. */
 static void mul_window(double *poly, size_t *deg, size_t a, size_t cut, double *out)
@@ -215,7 +215,7 @@ static int mk_exact_p(const double *sorted, size_t n, uint64_t inv, uint64_t unt
 	return 0;
 }
 
-/* Tie-corrected variance of S (Kendall 1975, ch. 4):
+/* Tie-corrected variance of S (Kendall 1975):
  * [n (n - 1) (2n + 5) - sum_t t (t - 1) (2t + 5)] / 18, and sum_t t (t - 1) / 2, the pairs
  * within groups of tied values. */
 static double mk_variance(const double *sorted, size_t n, uint64_t *ret_tied_pairs)
@@ -334,7 +334,7 @@ static int check_drift(const double *x, const double *t, const double *sorted, s
 	h->drift_s = (long long)(pairs - ge) - (long long)gt;
 	var = mk_variance(sorted, m, &tied);
 	/* tau-b: S over the geometric mean of the untied pairs of each variable; the run
-	 * index has no ties (Kendall 1975, ch. 3). */
+	 * index has no ties (Kendall 1975). */
 	h->drift_tau =
 	    tied < pairs ? (double)h->drift_s / sqrt((double)pairs * (double)(pairs - tied)) : 0;
 	if (m <= MK_EXACT_MAX) {
@@ -344,7 +344,7 @@ static int check_drift(const double *x, const double *t, const double *sorted, s
 		h->drift_exact = true;
 	} else if (var > 0 && h->drift_s != 0) {
 		/* Normal approximation with a continuity correction of 1, half the step of S
-		 * (Kendall 1975, ch. 4). */
+		 * (Kendall 1975). */
 		z = ((double)llabs(h->drift_s) - 1) / sqrt(var);
 		h->drift_p = fmin(1.0, erfc(z / M_SQRT2));
 	} else {
@@ -396,12 +396,12 @@ static void check_outliers(const double *sorted, size_t m, const struct params *
 	h->checked_outliers = true;
 }
 
-/* Two modes, by a gap test in the spirit of H. Wainer and S. Schacht ("Gapping",
- * Psychometrika 43(2):203-212, 1978): the sorted values are split at their largest gap
- * that leaves each side MODE_MIN_SHARE of them (and MODE_MIN_GROUP), and the gap is
- * compared with the pooled standard deviation of the two sides. The largest spacing of a
- * unimodal sample shrinks as 1/n, so the gap must reach MODE_GAP_K / n of them: a
- * constant calibrated by simulation (docs/statistics.md). A gap no wider than the
+/* Two modes, by a gap test in the spirit of the "gapping" of H. Wainer and S. Schacht
+ * (Psychometrika, 1978): the sorted values are split at their largest gap that leaves
+ * each side MODE_MIN_SHARE of them (and MODE_MIN_GROUP), and the gap is compared with the
+ * pooled standard deviation of the two sides. The largest spacing of a unimodal sample
+ * shrinks as 1/n, so the gap must reach MODE_GAP_K / n of them: a constant calibrated by
+ * simulation (docs/statistics.md, tests/health_calibrate.py). A gap no wider than the
  * smallest step between distinct values inside the groups is the data's resolution (an
  * integer count), not a gap; two groups of one value each are two modes. */
 static void check_modes(const double *sorted, size_t m, const struct params *p,
