@@ -18,6 +18,18 @@
 #include "harness/core/health.h"
 #include "pmcbench/common.h"
 
+/* |actual - expected| <= tol in double precision (cmocka's assert_float_equal compares
+ * floats); prints both values when it fails. */
+#define assert_near(actual, expected, tol)                                                         \
+	do {                                                                                       \
+		double a_ = (actual), e_ = (expected);                                             \
+		if (!(fabs(a_ - e_) <= (tol))) {                                                   \
+			print_error("%s = %.17g, expected %.17g (+- %g)\n", #actual, a_, e_,       \
+				    (double)(tol));                                                \
+			fail();                                                                    \
+		}                                                                                  \
+	} while (0)
+
 /* ---- a deterministic generator: SplitMix64 (G. Steele, D. Lea and C. Flood, "Fast
  * splittable pseudorandom number generators", OOPSLA 2014), Box-Muller normals ---- */
 
@@ -109,8 +121,8 @@ static void test_mann_kendall_exact(void **state)
 		assert_true(h.checked_drift);
 		assert_true(h.drift_exact);
 		assert_int_equal(h.drift_s, ref[i].s);
-		assert_float_equal(h.drift_tau, ref[i].tau, 1e-12);
-		assert_float_equal(h.drift_p, ref[i].p, 1e-12);
+		assert_near(h.drift_tau, ref[i].tau, 1e-12);
+		assert_near(h.drift_p, ref[i].p, 1e-12);
 	}
 }
 
@@ -125,8 +137,8 @@ static void test_mann_kendall_normal(void **state)
 	h = check(x, 60);
 	assert_false(h.drift_exact);
 	assert_int_equal(h.drift_s, 499);
-	assert_float_equal(h.drift_tau, 0.289632558814595, 1e-12);
-	assert_float_equal(h.drift_p, 0.00144445718980259, 1e-12);
+	assert_near(h.drift_tau, 0.289632558814595, 1e-12);
+	assert_near(h.drift_p, 0.00144445718980259, 1e-12);
 	/* 50 values are still counted exactly. */
 	h = check(x, 50);
 	assert_true(h.drift_exact);
@@ -197,7 +209,7 @@ static void test_theil_sen(void **state)
 		want = brute_theil_sen(x, n);
 		h = check(x, n);
 		assert_true(h.checked_drift);
-		assert_float_equal(h.drift_slope, want, 1e-9 * fabs(want));
+		assert_near(h.drift_slope, want, 1e-9 * fabs(want));
 	}
 }
 
@@ -215,7 +227,7 @@ static void test_many_runs(void **state)
 		x[i] = 1000 + 0.5 * (double)i + (i % 2 ? 0.1 : -0.1);
 	h = check(x, n);
 	assert_false(h.drift_exact);
-	assert_float_equal(h.drift_slope, 0.5, 1e-12);
+	assert_near(h.drift_slope, 0.5, 1e-12);
 	assert_true(h.drift_p < 1e-12);
 	assert_true(h.drift);
 	assert_false(h.outliers || h.multimodal);
@@ -233,12 +245,12 @@ static void test_drift_size(void **state)
 	x[0] = x[5] = NAN;
 	h = check(x, 12);
 	assert_int_equal(h.n, 10);
-	assert_float_equal(h.drift_slope, 5, 1e-12);
-	assert_float_equal(h.median, 1032.5, 1e-12);
-	assert_float_equal(h.drift_rel, 5 / 1032.5, 1e-15);
+	assert_near(h.drift_slope, 5, 1e-12);
+	assert_near(h.median, 1032.5, 1e-12);
+	assert_near(h.drift_rel, 5 / 1032.5, 1e-15);
 	/* From run 1 to run 11: 10 steps of 5. */
 	assert_int_equal(h.drift_runs, 11);
-	assert_float_equal(h.drift_total_rel, 50 / 1032.5, 1e-15);
+	assert_near(h.drift_total_rel, 50 / 1032.5, 1e-15);
 	assert_true(h.drift);
 }
 
@@ -322,7 +334,7 @@ static void test_linear_drift(void **state)
 		if (seed == 0) {
 			assert_true(h.drift);
 			assert_true(h.drift_s > 0);
-			assert_float_equal(h.drift_total_rel, 0.05, 0.015);
+			assert_near(h.drift_total_rel, 0.05, 0.015);
 			assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
 			assert_string_equal(text, "drifts +4.8% over 20 runs (p<0.001)");
 		}
@@ -380,7 +392,7 @@ static void test_outlier(void **state)
 	assert_true(h.checked_outliers);
 	assert_int_equal(h.outliers_severe, 1);
 	assert_true(h.outliers);
-	assert_float_equal(h.outlier_far_rel, 3 * 1e6 / h.median, 1e-12);
+	assert_near(h.outlier_far_rel, 3 * 1e6 / h.median, 1e-12);
 	assert_false(h.drift);
 	assert_false(h.multimodal);
 	assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
@@ -414,7 +426,7 @@ static void test_two_modes(void **state)
 			assert_true(h.multimodal);
 			assert_int_equal(h.mode_n_lo, 10);
 			assert_int_equal(h.mode_n_hi, 10);
-			assert_float_equal(h.mode_hi / h.mode_lo, 1.2, 0.02);
+			assert_near(h.mode_hi / h.mode_lo, 1.2, 0.02);
 			assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
 			assert_string_equal(text, "two modes 19% apart (10 and 10 runs)");
 		}
@@ -435,7 +447,7 @@ static void test_modes_of_counts(void **state)
 	assert_false(h.multimodal);
 	h = check(two, 12);
 	assert_true(h.multimodal);
-	assert_float_equal(h.mode_sd, 0, 0);
+	assert_near(h.mode_sd, 0, 0);
 }
 
 /* Exact counts (valgrind): every value equal, nothing to flag, nothing undefined. */
@@ -450,9 +462,9 @@ static void test_constant(void **state)
 	assert_true(h.checked_drift && h.checked_outliers && h.checked_modes);
 	assert_false(flagged(&h));
 	assert_int_equal(h.drift_s, 0);
-	assert_float_equal(h.drift_p, 1, 0);
-	assert_float_equal(h.drift_tau, 0, 0);
-	assert_float_equal(h.drift_slope, 0, 0);
+	assert_near(h.drift_p, 1, 0);
+	assert_near(h.drift_tau, 0, 0);
+	assert_near(h.drift_slope, 0, 0);
 	assert_int_equal(h.outliers_mild + h.outliers_severe, 0);
 }
 
@@ -483,7 +495,7 @@ static void test_zero_median(void **state)
 	h.outliers = h.multimodal = false;
 	assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
 	/* Every untied pair rises: p = 2 / (12! / 7!). */
-	assert_float_equal(h.drift_p, 2.0 / 95040, 1e-15);
+	assert_near(h.drift_p, 2.0 / 95040, 1e-15);
 	assert_string_equal(text, "drifts up over 12 runs (p<0.001)");
 }
 
@@ -550,10 +562,10 @@ static void test_adjust(void **state)
 		hp[k] = &h[k];
 	assert_int_equal(pmc_health_adjust(hp, 7, 0.02), 0);
 	/* Six checked metrics now: q = 6 p_(k) / k over 0.0001, 0.001, 0.004, 0.03, 0.2, 0.5. */
-	assert_float_equal(h[5].drift_q, 0.0006, 1e-15);
-	assert_float_equal(h[1].drift_q, 0.003, 1e-15);
-	assert_float_equal(h[3].drift_q, 0.008, 1e-15);
-	assert_float_equal(h[0].drift_q, 0.045, 1e-15);
+	assert_near(h[5].drift_q, 0.0006, 1e-15);
+	assert_near(h[1].drift_q, 0.003, 1e-15);
+	assert_near(h[3].drift_q, 0.008, 1e-15);
+	assert_near(h[0].drift_q, 0.045, 1e-15);
 	assert_true(h[1].drift && h[3].drift);
 	assert_false(h[0].drift || h[2].drift || h[4].drift);
 	assert_false(h[5].drift); /* below the size floor */
@@ -563,7 +575,7 @@ static void test_adjust(void **state)
 	/* Without the small one: the five of the comment above. */
 	assert_int_equal(pmc_health_adjust(hp, 5, 0.02), 0);
 	for (size_t k = 0; k < 5; k++)
-		assert_float_equal(h[k].drift_q, q[k], 1e-15);
+		assert_near(h[k].drift_q, q[k], 1e-15);
 
 	/* alpha 0 means the default 0.01: q = 0.005 passes, 0.01 does not. */
 	assert_int_equal(pmc_health_adjust(hp, 5, 0), 0);
