@@ -56,7 +56,8 @@ struct pmc_health {
 	/* Modes: the sorted values split at their largest gap leaving >= 20% (and >= 3) on
 	 * each side. */
 	bool checked_modes;	     /* n >= min_n_modes */
-	bool multimodal;	     /* flagged: gap >= 60 / n pooled sds, gap >= min_effect */
+	bool multimodal;	     /* flagged: gap >= 60 / n pooled sds and >= min_effect
+				      * |median|, and wider than the data's step (counts) */
 	size_t mode_n_lo, mode_n_hi; /* values below and above the gap */
 	double mode_lo, mode_hi;     /* the medians of the two sides */
 	double mode_gap;	     /* the gap, in the metric's unit */
