@@ -456,6 +456,25 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
 	if (blk->any_cross)
 		fprintf(out, "%s" PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
 			     "multiplexing may skew it.\n", bullet);
+	pmc_report_health(out, blk->ba, bullet);
+}
+
+void pmc_report_health(FILE *out, const struct pmc_bench_analysis *ba, const char *bullet)
+{
+	char phrase[PMC_HEALTH_DESC_MAX];
+
+	for (size_t i = 0; i < ba->b->nmetrics; i++) {
+		const struct pmc_metric_analysis *ma = &ba->metrics[i];
+
+		if (!ma->has_summary || pmc_health_describe(&ma->health, phrase, sizeof(phrase)) < 0 ||
+		    !phrase[0])
+			continue;
+		/* docs/statistics.md, "Sample health": the runs may not be repeated draws of
+		 * one quantity, so a comparison of them may mislead. */
+		fprintf(out, "%swarning: ", bullet);
+		pmc_escape_text(out, ma->m->id);
+		fprintf(out, " %s\n", phrase);
+	}
 }
 
 static void print_block(FILE *out, const struct pmc_report_block *blk)

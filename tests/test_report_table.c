@@ -738,6 +738,36 @@ static void test_skipped_benchmarks(void **state)
 	pmc_result_free(r);
 }
 
+/* Runs that are not repeated draws of one quantity are named under their benchmark, in
+ * the table and in Markdown; healthy runs get no warning. */
+static void test_health_warnings(void **state)
+{
+	struct pmc_result *r = t_result("perf");
+	double drift[20], steady[20];
+	char *text;
+
+	(void)state;
+	for (size_t i = 0; i < 20; i++) {
+		/* +10% over the run, against +-0.5% of noise. */
+		double noise = 0.005 * ((double)((i * 7 + 3) % 11) / 5.0 - 1);
+
+		drift[i] = 1e6 * (1 + 0.1 * (double)i / 19.0 + noise);
+		steady[i] = 2e6 * (1 + noise);
+	}
+	put_values(r, "slowing", "task-clock", drift, 20);
+	put_values(r, "steady", "task-clock", steady, 20);
+	text = render(r, false, false);
+	assert_contains(text, "warning: task-clock drifts +9.4% over 20 runs");
+	/* Only the drifting benchmark: the warning comes before the second header. */
+	assert_true(strstr(text, "warning:") < strstr(text, "Benchmark: steady"));
+	assert_null(strstr(strstr(text, "Benchmark: steady"), "warning:"));
+	free(text);
+	text = render(r, true, false);
+	assert_contains(text, "- warning: task-clock drifts +9.4%");
+	free(text);
+	pmc_result_free(r);
+}
+
 static void test_bad_arguments(void **state)
 {
 	struct pmc_result *r = t_result("perf");
@@ -777,6 +807,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_every_format_by_name),
 	    cmocka_unit_test(test_skipped_benchmarks),
+	    cmocka_unit_test(test_health_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,6 +47,11 @@ int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 		if (err < 0)
 			return err;
 		a.has_summary = true;
+		/* Values too far apart for the checks (-ERANGE) are left unchecked, never
+		 * called healthy; only running out of memory fails the analysis. */
+		err = pmc_health_check(m->values, m->n, NULL, &a.health);
+		if (err == -ENOMEM)
+			return err;
 	}
 	if (m->has_status) {
 		a.all_exact = m->n > 0;
@@ -122,6 +127,29 @@ void pmc_analysis_free(struct pmc_analysis *a)
 	free(a);
 }
 
+/* One false-discovery control for the drift flags of every metric of the result
+ * (docs/statistics.md, "Sample health"). */
+static int adjust_health(struct pmc_analysis *a)
+{
+	struct pmc_health **h;
+	size_t n = 0;
+	int err;
+
+	for (size_t i = 0; i < a->nbench; i++)
+		n += a->benches[i].b->nmetrics;
+	h = malloc((n ? n : 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < a->nbench; i++)
+		for (size_t k = 0; k < a->benches[i].b->nmetrics; k++)
+			if (a->benches[i].metrics[k].has_summary)
+				h[n++] = &a->benches[i].metrics[k].health;
+	err = pmc_health_adjust(h, n, 0);
+	free(h);
+	return err;
+}
+
 int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret)
 {
 	struct pmc_analysis *a;
@@ -145,6 +173,9 @@ int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_a
 			goto fail_alloc;
 		a->nbench++;
 	}
+	err = adjust_health(a);
+	if (err < 0)
+		goto fail_alloc;
 	*ret = a;
 	return 0;
 

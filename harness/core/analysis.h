@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "counters/reading.h"
+#include "harness/core/health.h"
 #include "harness/core/stats.h"
 
 struct pmc_result;
@@ -20,6 +21,9 @@ struct pmc_metric_analysis {
 	const struct pmc_metric *m; /* borrowed from the result */
 	size_t present;		    /* runs with a measured value */
 	bool has_summary;	    /* present > 0: s holds the summary of those runs */
+	/* The health of the runs in run order (drift, outliers, modes); in a pmc_analysis
+	 * the drift flags are adjusted over the whole result (pmc_health_adjust). */
+	struct pmc_health health;
 	struct pmc_summary s;
 	/* Some run was multiplexed (status scaled): running is the mean share of its
 	 * enabled time the counter ran, over the runs that gave a value. */

@@ -26,6 +26,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/error.h"
 #include "harness/core/metrics.h"
+#include "harness/core/analysis.h"
 #include "harness/core/result.h"
 #include "harness/core/result_priv.h"
 #include "harness/formats/result_json.h"
@@ -352,10 +353,15 @@ static json_t *raw_json(const struct pmc_metric *m)
 
 /* A member that holds its default (false, 0) is left out: the reader supplies it, and
  * a file of many benchmarks is a tenth smaller and quicker to load without them. */
-static json_t *metric_json(const struct pmc_metric *m)
+static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_analysis *ma)
 {
 	json_t *j = json_object(), *samples;
+	char health[PMC_HEALTH_DESC_MAX] = "";
 	bool ok;
+
+	/* Derived from the samples, like the reports' warnings; never read back. */
+	if (ma && ma->has_summary && pmc_health_describe(&ma->health, health, sizeof(health)) < 0)
+		health[0] = '\0';
 
 	ok =
 	    put(j, "unit", string_json(m->unit)) &&
@@ -365,6 +371,7 @@ static json_t *metric_json(const struct pmc_metric *m)
 	    (!m->cross_group || put(j, "cross_group", json_true())) &&
 	    (!m->error || put(j, "error", error_json(m->error))) &&
 	    (!m->note || put(j, "note", string_json(m->note))) &&
+	    (!health[0] || put(j, "health", json_string(health))) &&
 	    (samples = put_new(j, "samples", json_array())) &&
 	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m))));
 	for (size_t i = 0; ok && i < m->n; i++)
@@ -509,7 +516,13 @@ static void put_members(struct writer *w, json_t *obj, const char *sep)
 static int write_result(const struct pmc_result *r, FILE *f)
 {
 	struct writer w = {.f = f};
+	struct pmc_analysis *a = NULL;
+	int rc;
 
+	/* The health of every metric's runs, adjusted over the whole result. */
+	rc = pmc_analysis_new(r, 0.95, &a);
+	if (rc == -ENOMEM)
+		return rc;
 	errno = 0;
 	put_text(&w, "{");
 	put_members(&w, result_head_json(r), ",\n");
@@ -522,11 +535,13 @@ static int write_result(const struct pmc_result *r, FILE *f)
 		put_text(&w, ",\"metrics\":{");
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			put_text(&w, j ? ",\n" : "\n");
-			put_member(&w, b->metrics[j].id, metric_json(&b->metrics[j]));
+			put_member(&w, b->metrics[j].id,
+				   metric_json(&b->metrics[j], a ? &a->benches[i].metrics[j] : NULL));
 		}
 		put_text(&w, "}}");
 	}
 	put_text(&w, r->nbench ? "\n]}\n" : "]}\n");
+	pmc_analysis_free(a);
 	return -w.error;
 }
 
