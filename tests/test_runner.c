@@ -1,10 +1,13 @@
 /* The runner behind `pmcbench run` on the perf backend, driven through the emulated PMU
  * (fake_pmu.h): real runs of pmc-work, with counters opened in the child before exec,
  * read after wait4, recorded per run with status, raw and scaled values, and the derived
- * metrics computed per run. A machine without a PMU can only test these paths this way. */
+ * metrics computed per run. A machine without a PMU can only test these paths this way.
+ * Duet runs use the kernel's software events instead: the emulated PMU serves one
+ * thread. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -558,6 +562,342 @@ static void test_failing_command(void **state)
 	pmc_event_list_free(l);
 }
 
+/* ---- duet runs ------------------------------------------------------------------------ */
+
+/* The first two CPUs this test may run on; false (the test is skipped) with fewer. */
+static bool two_cpus(int cpus[2])
+{
+	cpu_set_t set;
+	int n = 0;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	if (n < 2)
+		print_message("skipped: this process may use one CPU; a duet needs two\n");
+	return n == 2;
+}
+
+/* Commands of pmc-work with up to three arguments, each with an argv of its own. */
+static char *duet_argv[3][6];
+
+static struct pmc_runner_cmd duet_cmd(size_t i, const char *name, const char *a1, const char *a2,
+				      const char *a3)
+{
+	char **argv = duet_argv[i];
+
+	argv[0] = (char *)PMC_TEST_WORK;
+	argv[1] = (char *)a1;
+	argv[2] = (char *)a2;
+	argv[3] = (char *)a3;
+	argv[4] = NULL;
+	return (struct pmc_runner_cmd){
+	    .name = name, .display = name, .argv = argv, .path = PMC_TEST_WORK};
+}
+
+/* On the kernel's software events: counters opened by two threads' children at once. */
+static struct pmc_runner_opts duet_opts(const struct pmc_event_list *l, size_t runs)
+{
+	return (struct pmc_runner_opts){.sz = sizeof(struct pmc_runner_opts),
+					.runs = runs,
+					.backend = PMC_BACKEND_PERF,
+					.events = l,
+					.duet = true};
+}
+
+static volatile sig_atomic_t duet_slots[PMC_RUNNER_SLOTS];
+
+/* The two commands of each round run at the same time: one opens a named pipe for
+ * writing, the other for reading, and neither open returns before the other end is open,
+ * so no run ends unless its partner runs at once (the timeout only turns a sequential
+ * runner's hang into a failed run). Each run records its round, from 1, and its CPU: the
+ * first command on the first CPU in odd rounds, the second on the other; the design is
+ * duet over those two CPUs. Warm-up rounds meet too, and are not recorded. */
+static void test_duet_runs_overlap_and_alternate(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock");
+	char dir[] = "/tmp/pmc-duet.XXXXXX", fifo[64];
+	struct pmc_runner_cmd cmds[2];
+	struct pmc_runner_opts o = duet_opts(l, 3);
+	struct pmc_result *res = t_result("perf");
+	char err[512] = "";
+	int cpus[2], r;
+
+	(void)state;
+	if (!two_cpus(cpus))
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/meet", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	cmds[0] = duet_cmd(0, "writer", "meet", fifo, "w");
+	cmds[1] = duet_cmd(1, "reader", "meet", fifo, "r");
+	o.warmup = 2;
+	o.timeout_s = 30;
+	o.running = duet_slots;
+	r = pmc_runner_run(cmds, 2, &o, res, err, sizeof(err));
+	if (r != 0)
+		print_error("pmc_runner_run: %s\n", err);
+	assert_int_equal(r, 0);
+	assert_int_equal(res->nbench, 2);
+	for (size_t c = 0; c < 2; c++) {
+		const struct pmc_benchmark *b = &res->benchmarks[c];
+
+		assert_int_equal(b->nruns, 3);
+		for (size_t k = 0; k < 3; k++) {
+			const struct pmc_run_info *run = &b->runs[k];
+
+			assert_int_equal(run->exit_code, 0);
+			assert_false(run->timed_out);
+			assert_int_equal(run->round, k + 1);
+			assert_true(run->pinned);
+			if (run->cpu != cpus[(k + c) % 2])
+				print_error("%s round %zu ran on CPU %d, expected %d\n", b->name,
+					    k + 1, run->cpu, cpus[(k + c) % 2]);
+			assert_int_equal(run->cpu, cpus[(k + c) % 2]);
+		}
+		assert_int_equal(pmc_benchmark_find_metric(b, "task-clock")->n, 3);
+		assert_int_equal(duet_slots[c], 0);
+	}
+	assert_non_null(res->design.mode);
+	assert_string_equal(res->design.mode, "duet");
+	assert_int_equal(res->design.rounds, 3);
+	assert_int_equal(res->design.ncpus, 2);
+	assert_int_equal(res->design.cpus[0], cpus[0]);
+	assert_int_equal(res->design.cpus[1], cpus[1]);
+	pmc_result_free(res);
+
+	/* Without duet the same two commands run one after the other, in rounds, unpinned:
+	 * the writer waits for a reader that never comes, until its timeout. */
+	o.duet = false;
+	o.warmup = 0;
+	o.runs = 1;
+	o.timeout_s = 0.2;
+	res = t_result("perf");
+	r = pmc_runner_run(cmds, 2, &o, res, err, sizeof(err));
+	assert_int_equal(r, -ECHILD);
+	assert_contains(err, "timed out");
+	pmc_result_free(res);
+	o.ignore_failure = true;
+	res = t_result("perf");
+	assert_int_equal(pmc_runner_run(cmds, 2, &o, res, err, sizeof(err)), 0);
+	assert_string_equal(res->design.mode, "interleaved");
+	assert_int_equal(res->design.ncpus, 0);
+	assert_int_equal(res->benchmarks[0].runs[0].round, 1);
+	assert_false(res->benchmarks[0].runs[0].pinned);
+	pmc_result_free(res);
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(rmdir(dir), 0);
+	pmc_event_list_free(l);
+}
+
+/* Each child of a round has counters and wait4 figures of its own: one touches 3000
+ * fresh pages (a page fault each, and 12 MB of resident memory on 4 KiB pages), the
+ * other one, and neither's counts show up in the other's. (The small one's max-rss is
+ * not checked: a child cloned with CLONE_VM starts with this process's high-water mark,
+ * which exec keeps, and a sanitized test is about as large as 3000 pages.) */
+static void test_duet_counts_are_each_childs_own(void **state)
+{
+	struct pmc_event_list *l = t_events("page-faults");
+	struct pmc_runner_cmd cmds[2] = {duet_cmd(0, "big", "touch", "3000", NULL),
+					 duet_cmd(1, "small", "touch", "1", NULL)};
+	struct pmc_runner_opts o = duet_opts(l, 3);
+	struct pmc_result *res = t_result("perf");
+	const struct pmc_metric *big, *small, *big_rss, *small_rss;
+	char err[512] = "";
+	int cpus[2], r;
+
+	(void)state;
+	if (!two_cpus(cpus))
+		skip();
+	r = pmc_runner_run(cmds, 2, &o, res, err, sizeof(err));
+	if (r != 0)
+		print_error("pmc_runner_run: %s\n", err);
+	assert_int_equal(r, 0);
+	big = pmc_benchmark_find_metric(&res->benchmarks[0], "page-faults");
+	small = pmc_benchmark_find_metric(&res->benchmarks[1], "page-faults");
+	assert_non_null(big);
+	assert_non_null(small);
+	if (big->status[0] != PMC_STATUS_COUNTED) {
+		print_message("skipped: page-faults cannot be counted here (%s)\n",
+			      pmc_status_name(big->status[0]));
+		pmc_result_free(res);
+		pmc_event_list_free(l);
+		skip();
+	}
+	big_rss = pmc_benchmark_find_metric(&res->benchmarks[0], "max-rss");
+	small_rss = pmc_benchmark_find_metric(&res->benchmarks[1], "max-rss");
+	for (size_t k = 0; k < 3; k++) {
+		print_message("round %zu: page-faults %.0f and %.0f, max-rss %.0f and %.0f\n",
+			      k + 1, big->values[k], small->values[k], big_rss->values[k],
+			      small_rss->values[k]);
+		assert_true(big->values[k] >= 3000);
+		assert_true(small->values[k] < 3000);
+		assert_true(big_rss->values[k] >= 3000 * 4096.0);
+	}
+	pmc_result_free(res);
+	pmc_event_list_free(l);
+}
+
+/* Runs a duet of the two commands; returns the runner's code and its message. */
+static int run_duet(struct pmc_runner_cmd cmds[2], bool ignore_failure, struct pmc_result **ret,
+		    char *err, size_t errlen)
+{
+	struct pmc_event_list *l = t_events("task-clock");
+	struct pmc_runner_opts o = duet_opts(l, 2);
+	int r;
+
+	o.ignore_failure = ignore_failure;
+	*ret = t_result("perf");
+	err[0] = '\0';
+	r = pmc_runner_run(cmds, 2, &o, *ret, err, errlen);
+	pmc_event_list_free(l);
+	return r;
+}
+
+/* A failing run of a round is an error naming it, unless failures are to be recorded, as
+ * in sequential runs; the other child of the round is waited for first (this process has
+ * no child left, not even a zombie, when the runner returns), and when both fail the
+ * first command's failure is the one named. */
+static void test_duet_failure_waits_for_both(void **state)
+{
+	struct pmc_runner_cmd cmds[2];
+	struct pmc_result *res;
+	char err[512];
+	int cpus[2];
+
+	(void)state;
+	if (!two_cpus(cpus))
+		skip();
+	cmds[0] = duet_cmd(0, "three", "exit", "3", NULL);
+	cmds[1] = duet_cmd(1, "sleeper", "sleep", "300", NULL);
+	assert_int_equal(run_duet(cmds, false, &res, err, sizeof(err)), -ECHILD);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_contains(err, "measured run 1 of 'three' exited with status 3");
+	pmc_result_free(res);
+
+	cmds[1] = duet_cmd(1, "four", "exit", "4", NULL);
+	assert_int_equal(run_duet(cmds, false, &res, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "of 'three' exited with status 3");
+	pmc_result_free(res);
+	cmds[0] = duet_cmd(0, "zero", "exit", "0", NULL);
+	assert_int_equal(run_duet(cmds, false, &res, err, sizeof(err)), -ECHILD);
+	assert_contains(err, "of 'four' exited with status 4");
+	pmc_result_free(res);
+
+	/* Recorded with --ignore-failure: each run with its own exit status. */
+	assert_int_equal(run_duet(cmds, true, &res, err, sizeof(err)), 0);
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(res->benchmarks[0].runs[k].exit_code, 0);
+		assert_int_equal(res->benchmarks[1].runs[k].exit_code, 4);
+	}
+	pmc_result_free(res);
+}
+
+/* Each run ran on the CPU it records, and on no other: `pmc-work cpu` exits with 64 + the
+ * one CPU it may run on (recorded with ignore_failure, as any non-zero status). */
+static void test_duet_runs_where_it_records(void **state)
+{
+	struct pmc_runner_cmd cmds[2] = {duet_cmd(0, "a", "cpu", NULL, NULL),
+					 duet_cmd(1, "b", "cpu", NULL, NULL)};
+	struct pmc_result *res;
+	char err[512];
+	int cpus[2];
+
+	(void)state;
+	if (!two_cpus(cpus))
+		skip();
+	assert_int_equal(run_duet(cmds, true, &res, err, sizeof(err)), 0);
+	for (size_t c = 0; c < 2; c++) {
+		for (size_t k = 0; k < 2; k++) {
+			const struct pmc_run_info *run = &res->benchmarks[c].runs[k];
+
+			assert_true(run->pinned);
+			assert_int_equal(run->cpu, cpus[(k + c) % 2]);
+			assert_int_equal(run->exit_code, 64 + run->cpu);
+		}
+	}
+	pmc_result_free(res);
+}
+
+/* Runs the one-CPU check in a child of this test bound to one CPU, so this process keeps
+ * its own mask: the exit status says whether the runner refused as it should. */
+static void assert_one_cpu_refused(struct pmc_runner_cmd cmds[2], int cpu)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct pmc_event_list *l = NULL;
+		struct pmc_runner_opts o;
+		struct pmc_result *res = NULL;
+		char err[512] = "";
+		cpu_set_t one;
+		int r;
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) < 0 ||
+		    pmc_event_list_parse("task-clock", NULL, &l, err, sizeof(err)) < 0 ||
+		    pmc_result_new("perf", &res) < 0)
+			_exit(3);
+		o = duet_opts(l, 2);
+		r = pmc_runner_run(cmds, 2, &o, res, err, sizeof(err));
+		if (r == -EINVAL && res->nbench == 0 &&
+		    strstr(err, "--duet needs two CPUs; this process may use 1 (taskset/cgroup)"))
+			_exit(0);
+		fprintf(stderr, "one CPU: %d, %zu benchmarks, %s\n", r, res->nbench, err);
+		_exit(1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* A duet needs exactly two commands, the perf backend and two CPUs; anything else is an
+ * error in one line before anything runs. The two CPUs are the first this process may
+ * use. */
+static void test_duet_errors(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock");
+	struct pmc_runner_cmd cmds[3] = {duet_cmd(0, "a", "exit", "0", NULL),
+					 duet_cmd(1, "b", "exit", "0", NULL),
+					 duet_cmd(2, "c", "exit", "0", NULL)};
+	struct pmc_runner_opts o = duet_opts(l, 2);
+	struct pmc_result *res;
+	char err[512];
+	int cpus[2], got[2] = {-1, -1};
+
+	(void)state;
+	for (size_t n = 1; n <= 3; n += 2) {
+		res = t_result("perf");
+		assert_int_equal(pmc_runner_run(cmds, n, &o, res, err, sizeof(err)), -EINVAL);
+		assert_contains(err, "--duet runs two commands at the same time; give exactly two");
+		assert_int_equal(res->nbench, 0);
+		pmc_result_free(res);
+	}
+	o = (struct pmc_runner_opts){.sz = sizeof(o),
+				     .runs = 1,
+				     .backend = PMC_BACKEND_VALGRIND,
+				     .valgrind_path = "/nonexistent/valgrind",
+				     .duet = true};
+	res = t_result("valgrind");
+	assert_int_equal(pmc_runner_run(cmds, 2, &o, res, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "--duet does not apply to --backend valgrind");
+	assert_int_equal(res->nbench, 0);
+	pmc_result_free(res);
+	pmc_event_list_free(l);
+
+	if (!two_cpus(cpus))
+		skip();
+	assert_int_equal(pmc_runner_check_duet(2, PMC_BACKEND_PERF, got, err, sizeof(err)), 0);
+	assert_int_equal(got[0], cpus[0]);
+	assert_int_equal(got[1], cpus[1]);
+	assert_one_cpu_refused(cmds, cpus[1]);
+}
+
 /* ---- the valgrind backend ------------------------------------------------------------ */
 
 static struct pmc_runner_opts valgrind_opts(const char *valgrind)
@@ -707,6 +1047,11 @@ int main(void)
 	    cmocka_unit_test(test_pinned_unschedulable),
 	    cmocka_unit_test(test_failing_command),
 	    cmocka_unit_test(test_rounds_and_early_stop),
+	    cmocka_unit_test(test_duet_runs_overlap_and_alternate),
+	    cmocka_unit_test(test_duet_counts_are_each_childs_own),
+	    cmocka_unit_test(test_duet_failure_waits_for_both),
+	    cmocka_unit_test(test_duet_runs_where_it_records),
+	    cmocka_unit_test(test_duet_errors),
 	    cmocka_unit_test(test_valgrind_bad_counts_are_named),
 	    cmocka_unit_test(test_valgrind_counts_ignore_the_callers_environment),
 	};

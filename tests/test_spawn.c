@@ -1,7 +1,10 @@
 /* Spawning: exit codes, signals, exec errors, timeouts that kill the whole group,
- * stdin from a file, and the pre-exec hook seeing a child that has not exec'd yet. */
+ * stdin from a file, the pre-exec hook seeing a child that has not exec'd yet, pinning
+ * to a CPU, and two commands at once (pmc_spawn_pair). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -10,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -253,20 +258,226 @@ static void envp_replaces_the_environment(void **state)
 	assert_int_equal(unsetenv("PMC_B"), 0);
 }
 
+/* The CPUs this test may run on, in order: up to max of them; returns how many. */
+static size_t allowed_cpus(int *cpus, size_t max)
+{
+	cpu_set_t set;
+	size_t n = 0;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	assert_true(n > 0);
+	return n;
+}
+
+/* What `pmc-work cpu` printed into the memory file fd: the CPU it ran on and the list of
+ * those it may run on. */
+static void read_cpu_line(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	assert_true(n > 0);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* A child pinned to CPU k runs there and may run nowhere else (it says so itself, and
+ * its exit status says which CPU it was bound to); a CPU this process may not use, or
+ * none, fails the run before exec. */
+static void pinned_child_runs_on_its_cpu(void **state)
+{
+	char *argv[] = {PMC_TEST_WORK, "cpu", NULL};
+	struct pmc_spawn_opts o = {.argv = argv, .pin = true};
+	struct pmc_spawn_result res;
+	int cpus[4];
+	size_t n = allowed_cpus(cpus, 4);
+	char line[64], want[64];
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		int fd = memfd_create("pmc-cpu", MFD_CLOEXEC);
+
+		assert_true(fd >= 0);
+		o.cpu = cpus[i];
+		o.stdout_fd = fd;
+		assert_int_equal(pmc_spawn_run(&o, &res), 0);
+		read_cpu_line(fd, line, sizeof(line));
+		snprintf(want, sizeof(want), "%d %d", cpus[i], cpus[i]);
+		assert_string_equal(line, want);
+		assert_int_equal(res.exit_code, 64 + cpus[i]);
+		close(fd);
+	}
+	/* Unpinned, the child may use every CPU this process may. */
+	{
+		int fd = memfd_create("pmc-cpu", MFD_CLOEXEC);
+
+		assert_true(fd >= 0);
+		o.pin = false;
+		o.cpu = cpus[0]; /* ignored without pin */
+		o.stdout_fd = fd;
+		assert_int_equal(pmc_spawn_run(&o, &res), 0);
+		assert_int_equal(res.exit_code, n == 1 ? 64 + cpus[0] : 0);
+		close(fd);
+	}
+	o.stdout_fd = 0;
+	o.pin = true;
+	o.cpu = -1;
+	assert_int_equal(pmc_spawn_run(&o, &res), -EINVAL);
+	/* No machine has a 60000th CPU for this process. */
+	o.cpu = 60000;
+	assert_int_equal(pmc_spawn_run(&o, &res), -EINVAL);
+}
+
+/* A named pipe in a fresh directory, for `pmc-work meet`; removed by unmake_fifo. */
+static void make_fifo(char *dir, char *path, size_t len)
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, len, "%s/meet", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+}
+
+static void unmake_fifo(const char *dir, const char *path)
+{
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* The two commands of a pair run at the same time: each opens one end of a named pipe,
+ * which blocks until the other has opened its end, so neither can finish unless both
+ * run at once. Run one after the other, the first would wait for the second until its
+ * timeout (a guard only: at once, they meet whatever the machine's load). */
+static void pair_runs_both_at_once(void **state)
+{
+	char dir[] = "/tmp/pmc-pair.XXXXXX", fifo[64];
+	char *w[] = {PMC_TEST_WORK, "meet", fifo, "w", NULL};
+	char *r[] = {PMC_TEST_WORK, "meet", fifo, "r", NULL};
+	struct pmc_spawn_opts a = {.argv = w, .timeout_s = 30}, b = {.argv = r, .timeout_s = 30};
+	const struct pmc_spawn_opts *const pair[2] = {&a, &b};
+	struct pmc_spawn_result res[2];
+	int rc[2] = {1, 1};
+
+	(void)state;
+	make_fifo(dir, fifo, sizeof(fifo));
+	for (int round = 0; round < 3; round++) {
+		memset(res, 0xff, sizeof(res));
+		assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(rc[i], 0);
+			assert_false(res[i].timed_out);
+			assert_int_equal(res[i].term_signal, 0);
+			assert_int_equal(res[i].exit_code, 0);
+			assert_true(res[i].ru.ru_maxrss > 0);
+		}
+	}
+	unmake_fifo(dir, fifo);
+}
+
+/* Each half of a pair keeps its own outcome, its own CPU, and its own exec error. */
+static void pair_keeps_each_result(void **state)
+{
+	char *three[] = {PMC_TEST_WORK, "exit", "3", NULL};
+	char *four[] = {PMC_TEST_WORK, "exit", "4", NULL};
+	char *cpu[] = {PMC_TEST_WORK, "cpu", NULL};
+	char *missing[] = {"pmc-no-such-command-xyz", NULL};
+	struct pmc_spawn_opts a = {.argv = three}, b = {.argv = four};
+	const struct pmc_spawn_opts *const pair[2] = {&a, &b};
+	struct pmc_spawn_result res[2];
+	int rc[2], cpus[2];
+
+	(void)state;
+	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(rc[0], 0);
+	assert_int_equal(rc[1], 0);
+	assert_int_equal(res[0].exit_code, 3);
+	assert_int_equal(res[1].exit_code, 4);
+
+	a.argv = missing;
+	res[0].exit_code = 99;
+	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(rc[0], -ENOENT);
+	assert_int_equal(res[0].exit_code, 99); /* untouched */
+	assert_int_equal(rc[1], 0);
+	assert_int_equal(res[1].exit_code, 4);
+
+	if (allowed_cpus(cpus, 2) < 2) {
+		print_message("skipped the pinned pair: this process may use one CPU\n");
+		return;
+	}
+	a = (struct pmc_spawn_opts){.argv = cpu, .pin = true, .cpu = cpus[1]};
+	b = (struct pmc_spawn_opts){.argv = cpu, .pin = true, .cpu = cpus[0]};
+	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(rc[0], 0);
+	assert_int_equal(rc[1], 0);
+	assert_int_equal(res[0].exit_code, 64 + cpus[1]);
+	assert_int_equal(res[1].exit_code, 64 + cpus[0]);
+	assert_int_equal(pmc_spawn_pair(NULL, res, rc), -EINVAL);
+}
+
+/* A signal handler's view: the two slots, filled while the pair is waited for. */
+static volatile sig_atomic_t slots[2];
+
+/* Plays the caller's signal handler: once both slots hold a pid, stops both groups. */
+static void *stop_both(void *p)
+{
+	pid_t *seen = p;
+	struct timespec tick = {0, 1000000};
+
+	while (!slots[0] || !slots[1])
+		nanosleep(&tick, NULL);
+	seen[0] = (pid_t)slots[0];
+	seen[1] = (pid_t)slots[1];
+	kill(-seen[0], SIGKILL);
+	kill(-seen[1], SIGKILL);
+	return NULL;
+}
+
+/* Each half of a pair puts its child's pid in its own running slot while it is waited
+ * for, so a handler can stop both (pmcbench run --duet on Ctrl-C); both are then killed,
+ * not timed out, and the slots are empty again. */
+static void pair_fills_a_running_slot_each(void **state)
+{
+	char *sleeper[] = {PMC_TEST_WORK, "sleep", "100000", NULL};
+	struct pmc_spawn_opts a = {.argv = sleeper, .timeout_s = 60, .running = &slots[0]};
+	struct pmc_spawn_opts b = {.argv = sleeper, .timeout_s = 60, .running = &slots[1]};
+	const struct pmc_spawn_opts *const pair[2] = {&a, &b};
+	struct pmc_spawn_result res[2];
+	pid_t seen[2] = {0, 0};
+	pthread_t t;
+	int rc[2];
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, stop_both, seen), 0);
+	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_not_equal(seen[0], seen[1]);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(rc[i], 0);
+		assert_false(res[i].timed_out);
+		assert_int_equal(res[i].term_signal, SIGKILL);
+		assert_int_equal(slots[i], 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exit_codes_are_reported),
-		cmocka_unit_test(capture_keeps_the_first_line),
-		cmocka_unit_test(signals_are_reported),
-		cmocka_unit_test(missing_command_is_an_exec_error),
-		cmocka_unit_test(timeout_kills_the_process_group),
-		cmocka_unit_test(timeout_works_without_pidfd),
-		cmocka_unit_test(input_file_becomes_stdin),
-		cmocka_unit_test(hook_runs_in_child_before_exec),
-		cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),
-		cmocka_unit_test(rusage_counts_cpu_time),
-		cmocka_unit_test(envp_replaces_the_environment),
+	    cmocka_unit_test(exit_codes_are_reported),
+	    cmocka_unit_test(capture_keeps_the_first_line),
+	    cmocka_unit_test(signals_are_reported),
+	    cmocka_unit_test(missing_command_is_an_exec_error),
+	    cmocka_unit_test(timeout_kills_the_process_group),
+	    cmocka_unit_test(timeout_works_without_pidfd),
+	    cmocka_unit_test(input_file_becomes_stdin),
+	    cmocka_unit_test(hook_runs_in_child_before_exec),
+	    cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),
+	    cmocka_unit_test(rusage_counts_cpu_time),
+	    cmocka_unit_test(envp_replaces_the_environment),
+	    cmocka_unit_test(pinned_child_runs_on_its_cpu),
+	    cmocka_unit_test(pair_runs_both_at_once),
+	    cmocka_unit_test(pair_keeps_each_result),
+	    cmocka_unit_test(pair_fills_a_running_slot_each),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,10 @@ static void help(FILE *out)
 		"      --max-runs=N       --runs auto: at most N rounds (default 100)\n"
 		"      --max-time=SECONDS --runs auto: no new round after this long\n"
 		"  -w, --warmup=N         unmeasured runs first (default 1; valgrind: 0)\n"
+		"      --duet             run the two commands (-c A -c B) at the same time, each\n"
+		"                         pinned to a CPU of its own (the first two this process\n"
+		"                         may use; see taskset), swapped every round, so that the\n"
+		"                         machine's noise hits both alike (docs/compare.md)\n"
 		"      --timeout=SECONDS  kill a run (its whole process group) after this long\n"
 		"      --input=FILE       the command's standard input (default /dev/null)\n"
 		"      --show-output      let the command write to the terminal\n"
@@ -170,6 +174,7 @@ enum {
 	OPT_MAX_TIME,
 	OPT_ENV_KEEP,
 	OPT_ENV_INHERIT,
+	OPT_DUET,
 };
 
 static const struct option long_opts[] = {
@@ -178,6 +183,7 @@ static const struct option long_opts[] = {
 	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "runs", required_argument, NULL, 'r' },
 	{ "warmup", required_argument, NULL, 'w' },
+	{ "duet", no_argument, NULL, OPT_DUET },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "input", required_argument, NULL, OPT_INPUT },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
@@ -280,6 +286,9 @@ static int parse_opt(struct run_cli *c, int opt)
 		c->ro.input_path = optarg;
 		break;
 	}
+	case OPT_DUET:
+		c->ro.duet = true;
+		break;
 	case OPT_SHOW_OUTPUT:
 		c->ro.show_output = true;
 		break;
@@ -656,19 +665,21 @@ int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *
 }
 
 static volatile sig_atomic_t interrupted;
-/* The command being waited for (pmc_runner_opts.running). */
-static volatile sig_atomic_t running_child;
+/* The commands being waited for (pmc_runner_opts.running): one, or two in a duet. */
+static volatile sig_atomic_t running_children[PMC_RUNNER_SLOTS];
 
-/* Ctrl-C, SIGTERM, SIGHUP: the command runs in its own process group, which does not
- * get the terminal's signals, so stop it here; the runner starts no further run, and
+/* Ctrl-C, SIGTERM, SIGHUP: each command runs in its own process group, which does not
+ * get the terminal's signals, so stop them here; the runner starts no further run, and
  * pmc_cli_run re-raises the signal once everything is cleaned up. */
 static void on_signal(int sig)
 {
-	pid_t child = (pid_t)running_child;
-
 	interrupted = sig;
-	if (child > 0)
-		kill(-child, SIGKILL);
+	for (size_t i = 0; i < PMC_RUNNER_SLOTS; i++) {
+		pid_t child = (pid_t)running_children[i];
+
+		if (child > 0)
+			kill(-child, SIGKILL);
+	}
 }
 
 static void catch_signals(bool on)
@@ -735,6 +746,12 @@ int pmc_cli_run(int argc, char **argv)
 	if (c.ro.env_inherit && c.nenv_keep) {
 		pmc_cli_error("--env-keep has no effect with --env-inherit, which passes every "
 			      "variable; give one or the other");
+		goto out;
+	}
+	/* Before anything is looked up or probed: the runner checks the same again. */
+	if (c.ro.duet && pmc_runner_check_duet(c.ncmd_strings ? c.ncmd_strings : 1, c.ro.backend,
+					       NULL, err, sizeof(err)) < 0) {
+		pmc_cli_error("%s", err);
 		goto out;
 	}
 	if (c.ro.backend == PMC_BACKEND_VALGRIND) {
@@ -844,7 +861,7 @@ int pmc_cli_run(int argc, char **argv)
 		c.ro.ud = cmds;
 	}
 	c.ro.stop = &interrupted;
-	c.ro.running = &running_child;
+	c.ro.running = running_children;
 	catch_signals(true);
 	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
 	catch_signals(false);

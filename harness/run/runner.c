@@ -1,8 +1,11 @@
 /* The runner. Each measured run of the perf backend opens the event groups on the
  * forked child before it execs (enable_on_exec, inherit: docs/events.md, "Kernel ABI facts"),
- * and reads them after wait4, when inherited children have folded their counts in. */
+ * and reads them after wait4, when inherited children have folded their counts in. A duet
+ * runs the two commands of a round at once, one per thread (pmc_spawn_pair), each child
+ * with counters of its own. */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,27 +27,34 @@
 struct perf_run {
 	const struct pmc_runner_opts *o;
 	/* Per event: the errno it failed to open with before (this machine cannot count
-	 * it), so no run pays for the failed syscalls again. Shared by all commands. */
+	 * it), so no run pays for the failed syscalls again. Shared by all commands: the
+	 * children only read it, the runner's thread writes it between rounds. */
 	int *known_errors;
-	struct pmc_counters *counters; /* the run's groups, opened in the child */
-	char **envp;		       /* the commands' environment, for every run */
+	char **envp; /* the commands' environment, for every run */
+};
+
+/* One run's groups, opened in its child: one per command running at the same time. */
+struct perf_child {
+	struct perf_run *pr;
+	struct pmc_counters *counters;
 };
 
 /* Runs in the child just before exec (pmc_spawn_opts.in_child): the groups are opened
  * on the child itself, disabled until its exec enables them. */
 static int open_in_child(void *ud)
 {
-	struct perf_run *pr = ud;
+	struct perf_child *pc = ud;
+	const struct pmc_runner_opts *o = pc->pr->o;
 	struct pmc_counters_opts co = {
-		.sz = sizeof(co),
-		.pid = 0,
-		.inherit = true,
-		.enable_on_exec = true,
-		.known_errors = pr->known_errors,
-		.user_only_fallback = pr->o->user_only_fallback,
+	    .sz = sizeof(co),
+	    .pid = 0,
+	    .inherit = true,
+	    .enable_on_exec = true,
+	    .known_errors = pc->pr->known_errors,
+	    .user_only_fallback = o->user_only_fallback,
 	};
 
-	return pmc_counters_open_sys(pr->o->events, &co, pr->o->sys, &pr->counters);
+	return pmc_counters_open_sys(o->events, &co, o->sys, &pc->counters);
 }
 
 static double timeval_ns(struct timeval tv)
@@ -137,41 +147,88 @@ static const char *describe_failure(const struct pmc_spawn_result *sr, char *buf
 	return buf;
 }
 
-static int run_perf(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o,
-		    struct perf_run *pr, bool measured, struct pmc_spawn_result *sr,
-		    struct pmc_reading *readings)
+/* The spawn options of one run of cmd on the perf backend: a measured run opens its
+ * groups into pc. running is the caller's slot for this child, or NULL. */
+static struct pmc_spawn_opts perf_spawn_opts(const struct pmc_runner_cmd *cmd, struct perf_run *pr,
+					     struct perf_child *pc, bool measured,
+					     volatile sig_atomic_t *running)
 {
-	struct pmc_spawn_opts so = {
-		.argv = cmd->argv,
-		.path = cmd->path,
-		.input_path = o->input_path,
-		.show_output = o->show_output,
-		.timeout_s = o->timeout_s,
-		.running = o->running,
-		.envp = pr->envp,
-		.in_child = measured ? open_in_child : NULL,
-		.ud = pr,
-	};
-	int r;
+	const struct pmc_runner_opts *o = pr->o;
 
-	pr->counters = NULL;
-	r = pmc_spawn_run(&so, sr);
+	*pc = (struct perf_child){.pr = pr};
+	return (struct pmc_spawn_opts){
+	    .argv = cmd->argv,
+	    .path = cmd->path,
+	    .input_path = o->input_path,
+	    .show_output = o->show_output,
+	    .timeout_s = o->timeout_s,
+	    .running = running,
+	    .envp = pr->envp,
+	    .in_child = measured ? open_in_child : NULL,
+	    .ud = pc,
+	};
+}
+
+/* After the run (spawning returned r): reads its groups into readings and closes them.
+ * On the runner's thread only, as it writes the shared known_errors. Returns r, or the
+ * read's error. */
+static int perf_finish(struct perf_child *pc, int r, bool measured, struct pmc_reading *readings)
+{
+	const struct pmc_runner_opts *o = pc->pr->o;
+
 	if (r == 0 && measured) {
-		r = pmc_counters_read(pr->counters, readings);
+		r = pmc_counters_read(pc->counters, readings);
 		/* An event that the keeper could open may still fail on the child (say,
 		 * refusing inherit): later runs skip it too. */
 		for (size_t i = 0; r == 0 && i < o->events->n; i++) {
 			enum pmc_status st;
 			int e;
 
-			pmc_counters_open_status(pr->counters, i, &st, &e);
+			pmc_counters_open_status(pc->counters, i, &st, &e);
 			if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) && e > 0)
-				pr->known_errors[i] = e;
+				pc->pr->known_errors[i] = e;
 		}
 	}
-	pmc_counters_close(pr->counters);
-	pr->counters = NULL;
+	pmc_counters_close(pc->counters);
+	pc->counters = NULL;
 	return r;
+}
+
+static int run_perf(const struct pmc_runner_cmd *cmd, struct perf_run *pr, bool measured,
+		    struct pmc_spawn_result *sr, struct pmc_reading *readings)
+{
+	struct perf_child pc;
+	struct pmc_spawn_opts so = perf_spawn_opts(cmd, pr, &pc, measured, pr->o->running);
+
+	return perf_finish(&pc, pmc_spawn_run(&so, sr), measured, readings);
+}
+
+/* Whether a run of the perf backend may be recorded: r is what running it returned.
+ * Returns 0, or a negative errno with one line in err. */
+static int check_perf_run(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o, int r,
+			  const struct pmc_spawn_result *sr, bool measured, size_t run, char *err,
+			  size_t errlen)
+{
+	char how[96];
+
+	if (r < 0) {
+		if (r == -EMFILE || r == -ENFILE)
+			pmc_err_set(err, errlen,
+				    "out of file descriptors opening counters for '%s' (%s); "
+				    "raise the limit with 'ulimit -n' or count fewer events",
+				    cmd->display, strerror(-r));
+		else
+			pmc_err_set(err, errlen, "cannot run '%s': %s", cmd->display, strerror(-r));
+		return r;
+	}
+	if (!o->ignore_failure && (sr->exit_code != 0 || sr->term_signal || sr->timed_out)) {
+		pmc_err_set(err, errlen,
+			    "%s run %zu of '%s' %s; use --ignore-failure to record failing runs",
+			    measured ? "measured" : "warm-up", run, cmd->display,
+			    describe_failure(sr, how, sizeof(how)));
+		return -ECHILD;
+	}
+	return 0;
 }
 
 static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runner_opts *o,
@@ -252,6 +309,153 @@ static void record_error(char *err, size_t errlen, const struct pmc_runner_cmd *
 			cmd->display, strerror(-r));
 }
 
+/* Records one measured run: its info, then its counts or simulated counts, and wait4's
+ * figures. Returns 0, or a negative errno with one line in err. */
+static int record_run(struct pmc_benchmark *b, const struct pmc_runner_opts *o,
+		      const struct pmc_run_info *info, const struct pmc_spawn_result *sr,
+		      const struct pmc_reading *readings, const struct pmc_valgrind_counts *counts,
+		      const struct pmc_runner_cmd *cmd, size_t run, char *err, size_t errlen)
+{
+	char why[512] = "";
+	int r = pmc_benchmark_add_run(b, info);
+
+	if (r == 0 && o->backend == PMC_BACKEND_VALGRIND)
+		r = record_valgrind(b, counts, why, sizeof(why));
+	else if (r == 0)
+		r = record_perf(b, o->events, readings);
+	if (r == 0 && o->backend == PMC_BACKEND_PERF)
+		r = record_rusage(b, sr);
+	if (r < 0)
+		record_error(err, errlen, cmd, run, r, why);
+	return r;
+}
+
+/* One round of a duet (run is its number among the measured or the warm-up rounds, from
+ * 1): both commands at once, each pinned to one of the two CPUs, the first command on
+ * cpus[0] in odd rounds and on cpus[1] in even ones, the second on the other. Both are
+ * waited for before either is judged; the first command's failure is the one reported.
+ * readings holds two runs' worth. */
+static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *bench,
+		      struct perf_run *pr, bool measured, size_t run, const int cpus[2],
+		      struct pmc_reading *readings, char *err, size_t errlen)
+{
+	const struct pmc_runner_opts *o = pr->o;
+	struct pmc_spawn_result sr[2] = {0};
+	struct perf_child pc[2];
+	struct pmc_spawn_opts so[2];
+	const struct pmc_spawn_opts *const sop[2] = {&so[0], &so[1]};
+	int rc[2], r;
+
+	for (size_t c = 0; c < 2; c++) {
+		if (o->progress)
+			o->progress(o->ud, c, run, measured ? o->runs : o->warmup, !measured);
+		/* A slot each, so the caller's handler can stop both. */
+		so[c] = perf_spawn_opts(&cmds[c], pr, &pc[c], measured,
+					o->running ? &o->running[c] : NULL);
+		so[c].pin = true;
+		so[c].cpu = cpus[(run - 1 + c) % 2];
+	}
+	r = pmc_spawn_pair(sop, sr, rc);
+	for (size_t c = 0; c < 2; c++)
+		rc[c] =
+		    perf_finish(&pc[c], r < 0 ? r : rc[c], measured, readings + c * o->events->n);
+	for (size_t c = 0; c < 2; c++) {
+		r = check_perf_run(&cmds[c], o, rc[c], &sr[c], measured, run, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	for (size_t c = 0; measured && c < 2; c++) {
+		struct pmc_run_info info = {.exit_code = sr[c].exit_code,
+					    .term_signal = sr[c].term_signal,
+					    .timed_out = sr[c].timed_out,
+					    .round = (unsigned)run,
+					    .pinned = true,
+					    .cpu = so[c].cpu};
+
+		r = record_run(&bench[c], o, &info, &sr[c], readings + c * o->events->n, NULL,
+			       &cmds[c], run, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Above any kernel's NR_CPUS: where the affinity mask stops growing. */
+#define MAX_CPUS (1 << 16)
+
+/* How many CPUs this process may run on (sched_getaffinity), and the first two. */
+static int allowed_cpus(size_t *ret_n, int first[2])
+{
+	/* The mask grows until it holds the kernel's: EINVAL says it is too small. */
+	for (size_t ncpu = CPU_SETSIZE; ncpu <= MAX_CPUS; ncpu *= 2) {
+		cpu_set_t *set = CPU_ALLOC(ncpu);
+		size_t size = CPU_ALLOC_SIZE(ncpu), n = 0;
+
+		if (!set)
+			return -ENOMEM;
+		if (sched_getaffinity(0, size, set) < 0) {
+			int e = errno;
+
+			CPU_FREE(set);
+			if (e == EINVAL)
+				continue;
+			return -e;
+		}
+		for (size_t c = 0; c < ncpu; c++) {
+			if (!CPU_ISSET_S(c, size, set))
+				continue;
+			if (n < 2)
+				first[n] = (int)c;
+			n++;
+		}
+		CPU_FREE(set);
+		*ret_n = n;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int pmc_runner_check_duet(size_t ncmds, enum pmc_backend backend, int ret_cpus[2], char *err,
+			  size_t errlen)
+{
+	int cpus[2] = {-1, -1}, r;
+	size_t n = 0;
+
+	if (backend != PMC_BACKEND_PERF) {
+		pmc_err_set(err, errlen,
+			    "--duet does not apply to --backend valgrind: simulated counts are "
+			    "exact whatever else runs; drop one of the two");
+		return -EINVAL;
+	}
+	if (ncmds != 2) {
+		pmc_err_set(err, errlen,
+			    "--duet runs two commands at the same time; give exactly two "
+			    "(-c A -c B), not %zu",
+			    ncmds);
+		return -EINVAL;
+	}
+	r = allowed_cpus(&n, cpus);
+	if (r < 0) {
+		pmc_err_set(err, errlen,
+			    "--duet: cannot read the CPUs this process may use "
+			    "(sched_getaffinity): %s",
+			    strerror(-r));
+		return r;
+	}
+	if (n < 2) {
+		pmc_err_set(err, errlen,
+			    "--duet needs two CPUs; this process may use %zu (taskset/cgroup): "
+			    "allow it two, e.g. taskset -c 0,1",
+			    n);
+		return -EINVAL;
+	}
+	if (ret_cpus) {
+		ret_cpus[0] = cpus[0];
+		ret_cpus[1] = cpus[1];
+	}
+	return 0;
+}
+
 static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pmc_result *res,
 			  size_t *ret_first)
 {
@@ -281,12 +485,17 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	struct perf_run pr = { .o = o };
 	struct pmc_counters *keeper = NULL;
 	char *env_desc = NULL;
-	int r;
+	int r, cpus[2] = {-1, -1};
 
 	if (ncmds == 0 || o->runs == 0 ||
 	    (o->backend == PMC_BACKEND_PERF && (!o->events || o->events->n == 0))) {
 		pmc_err_set(err, errlen, "nothing to run");
 		return -EINVAL;
+	}
+	if (o->duet) {
+		r = pmc_runner_check_duet(ncmds, o->backend, cpus, err, errlen);
+		if (r < 0)
+			return r;
 	}
 	r = pmc_target_env_build(environ, o->env_inherit, o->env_keep, &pr.envp, &env_desc);
 	if (r == -EINVAL) {
@@ -305,7 +514,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		return r;
 	}
 	pr.known_errors = calloc(nev ? nev : 1, sizeof(int));
-	readings = calloc(nev ? nev : 1, sizeof(*readings));
+	/* Two runs' worth: a duet reads both of its round's runs. */
+	readings = calloc(nev ? 2 * nev : 1, sizeof(*readings));
 	if (!pr.known_errors || !readings) {
 		r = -ENOMEM;
 		pmc_err_set(err, errlen, "out of memory");
@@ -337,12 +547,26 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	rounds = o->warmup + o->runs;
 	for (size_t round = 0; round < rounds; round++) {
 		bool measured = round >= o->warmup;
+		/* The round's number among the measured or the warm-up rounds, from 1. */
+		size_t run = measured ? round - o->warmup + 1 : round + 1;
 
 		if (measured && round > o->warmup && o->round_done &&
 		    o->round_done(o->round_ud, result, round - o->warmup))
 			break;
 		taken = measured ? round - o->warmup + 1 : 0;
 
+		if (o->duet) {
+			if (o->stop && *o->stop) {
+				pmc_err_set(err, errlen, "interrupted");
+				r = -EINTR;
+				goto out;
+			}
+			r = duet_round(cmds, &result->benchmarks[first], &pr, measured, run, cpus,
+				       readings, err, errlen);
+			if (r < 0)
+				goto out;
+			continue;
+		}
 		for (size_t k = 0; k < ncmds; k++) {
 			size_t c = (round + k) % ncmds;
 			const struct pmc_runner_cmd *cmd = &cmds[c];
@@ -350,8 +574,6 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			struct pmc_valgrind_counts counts;
 			struct pmc_spawn_result sr = { 0 };
 			struct pmc_run_info info;
-			size_t run = measured ? round - o->warmup + 1 : round + 1;
-			char how[96], why[512];
 
 			if (o->stop && *o->stop) {
 				pmc_err_set(err, errlen, "interrupted");
@@ -371,27 +593,10 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 					goto out;
 				}
 			} else {
-				r = run_perf(cmd, o, &pr, measured, &sr, readings);
-				if (r < 0) {
-					if (r == -EMFILE || r == -ENFILE)
-						pmc_err_set(err, errlen,
-							"out of file descriptors opening counters for '%s' (%s); "
-							"raise the limit with 'ulimit -n' or count fewer events",
-							cmd->display, strerror(-r));
-					else
-						pmc_err_set(err, errlen, "cannot run '%s': %s",
-							cmd->display, strerror(-r));
+				r = run_perf(cmd, &pr, measured, &sr, readings);
+				r = check_perf_run(cmd, o, r, &sr, measured, run, err, errlen);
+				if (r < 0)
 					goto out;
-				}
-				if (!o->ignore_failure &&
-				    (sr.exit_code != 0 || sr.term_signal || sr.timed_out)) {
-					pmc_err_set(err, errlen,
-						"%s run %zu of '%s' %s; use --ignore-failure to record failing runs",
-						measured ? "measured" : "warm-up", run, cmd->display,
-						describe_failure(&sr, how, sizeof(how)));
-					r = -ECHILD;
-					goto out;
-				}
 			}
 			if (!measured)
 				continue;
@@ -401,24 +606,20 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 						      /* With several commands, each round's runs
 						       * are pairs (docs/compare.md, "Paired"). */
 						      .round = ncmds > 1 ? (unsigned)run : 0 };
-			why[0] = '\0';
-			r = pmc_benchmark_add_run(b, &info);
-			if (r == 0 && o->backend == PMC_BACKEND_VALGRIND)
-				r = record_valgrind(b, &counts, why, sizeof(why));
-			else if (r == 0)
-				r = record_perf(b, o->events, readings);
-			if (r == 0 && o->backend == PMC_BACKEND_PERF)
-				r = record_rusage(b, &sr);
-			if (r < 0) {
-				record_error(err, errlen, cmd, run, r, why);
+			r = record_run(b, o, &info, &sr, readings, &counts, cmd, run, err, errlen);
+			if (r < 0)
 				goto out;
-			}
 		}
 	}
 	if (ncmds > 1) {
 		free(result->design.mode);
-		result->design.mode = strdup("interleaved");
+		result->design.mode = strdup(o->duet ? "duet" : "interleaved");
 		result->design.rounds = taken;
+		if (o->duet) {
+			result->design.ncpus = 2;
+			result->design.cpus[0] = cpus[0];
+			result->design.cpus[1] = cpus[1];
+		}
 		if (!result->design.mode) {
 			r = -ENOMEM;
 			pmc_err_set(err, errlen, "out of memory");

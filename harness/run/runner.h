@@ -14,6 +14,10 @@ struct pmc_result;
 
 enum pmc_backend { PMC_BACKEND_PERF, PMC_BACKEND_VALGRIND };
 
+/* The slots of pmc_runner_opts.running: one per command that may run at a time (a duet
+ * runs two). */
+#define PMC_RUNNER_SLOTS 2
+
 struct pmc_runner_cmd {
 	const char *name;    /* benchmark name in the result */
 	const char *display; /* the command as the user wrote it */
@@ -31,8 +35,8 @@ struct pmc_runner_opts {
 	enum pmc_backend backend;
 	const struct pmc_event_list *events; /* perf backend */
 	bool user_only_fallback;
-	const struct pmc_sys *sys; /* NULL: the kernel */
-	int valgrind_tool;	   /* enum pmc_valgrind_tool */
+	const struct pmc_sys *sys; /* NULL: the kernel; with duet, called from two threads */
+	int valgrind_tool;        /* enum pmc_valgrind_tool */
 	const char *valgrind_path; /* from pmc_valgrind_find() */
 	/* The commands' environment, on both backends (target_env.h): by default a
 	 * normalized one (the caller's HOME, PATH and TMPDIR, and those named in env_keep,
@@ -40,12 +44,20 @@ struct pmc_runner_opts {
 	 * result's fingerprint records which ("target-env"). */
 	bool env_inherit;
 	const char *const *env_keep;
-	/* Called before each measured or warm-up run, e.g. for a progress line. */
+	/* Duet runs (docs/compare.md, "Duet runs"): the two commands of each round run at the
+	 * same time, each pinned to a CPU of its own, the first command on the first CPU in
+	 * odd rounds and on the second in even ones. Needs what pmc_runner_check_duet
+	 * checks; the first two CPUs this process may use are taken. */
+	bool duet;
 	/* When set and non-zero (e.g. by a signal handler), no further run starts. */
 	volatile sig_atomic_t *stop;
-	/* When set, the pid of the command being waited for, 0 between runs
-	 * (pmc_spawn_opts.running): for the caller's signal handler. */
+	/* When set, PMC_RUNNER_SLOTS entries, each the pid (and process group) of a command
+	 * being waited for, else 0 (pmc_spawn_opts.running): a sequential run uses the first,
+	 * a duet both. For the caller's signal handler, which stops every non-zero one with
+	 * kill(-pid, SIGKILL). */
 	volatile sig_atomic_t *running;
+	/* Called before each measured or warm-up run, e.g. for a progress line; in a duet,
+	 * for both commands before their round. */
 	void (*progress)(void *ud, size_t cmd, size_t run, size_t runs, bool warmup);
 	void *ud;
 	/* Called with round_ud after each measured round (from 1) when set: true ends the
@@ -55,12 +67,20 @@ struct pmc_runner_opts {
 };
 
 /* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with
- * command r mod n, so drift and order effects hit all commands alike), and adds one
- * benchmark per command to result, and records the commands' environment in result's
- * fingerprint (key "target-env": its policy, names and size, never a value). Returns 0;
- * -EINVAL for a bad name in env_keep; on a failed run (non-zero exit, signal,
- * timeout; unless ignore_failure), a command that cannot be executed, or a failed
- * measurement, returns a negative errno with one line in err naming the command and
- * the run. */
+ * command r mod n, so drift and order effects hit all commands alike) or, with duet, the
+ * two at once, and adds one benchmark per command to result, with the design of the
+ * rounds when there are several commands, and records the commands' environment in
+ * result's fingerprint (key "target-env": its policy, names and size, never a value).
+ * Returns 0; -EINVAL for a bad name in env_keep or a duet that cannot run; on a failed
+ * run (non-zero exit, signal, timeout; unless ignore_failure), a command that cannot be
+ * executed, or a failed measurement, returns a negative errno with one line in err
+ * naming the command and the run. */
 int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
 		   struct pmc_result *result, char *err, size_t errlen);
+
+/* Checks that a duet can run: two commands, the perf backend, and two CPUs this process
+ * may use (sched_getaffinity: taskset and cgroup cpusets narrow it); the first two go to
+ * ret_cpus (may be NULL). Returns 0, or -EINVAL (another -errno when the CPUs cannot be
+ * read) with one line in err. */
+int pmc_runner_check_duet(size_t ncmds, enum pmc_backend backend, int ret_cpus[2], char *err,
+			  size_t errlen);

@@ -1,12 +1,14 @@
-/* One run of a command. The child is made with clone(CLONE_VM|CLONE_VFORK), as glibc's
- * posix_spawn does: no page tables are copied and the parent waits until the child has
- * exec'd. Before exec the child may run a hook (the runner opens the counters on the
- * child itself there, disabled until the exec enables them, so nothing the harness does
- * is counted). An exec failure comes back through the shared memory, so "command not
- * found" is told apart from "exited 127". */
+/* One run of a command, or two at once (pmc_spawn_pair, one per thread). The child is
+ * made with clone(CLONE_VM|CLONE_VFORK), as glibc's posix_spawn does: no page tables are
+ * copied and the calling thread waits until the child has exec'd. Before exec the child
+ * may run a hook (the runner opens the counters on the child itself there, disabled until
+ * the exec enables them, so nothing the harness does is counted). An exec failure comes
+ * back through the shared memory, so "command not found" is told apart from "exited
+ * 127". */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,10 +92,12 @@ static int wait_child(pid_t pid, double timeout_s, bool polling, volatile sig_at
 struct child_args {
 	const struct pmc_spawn_opts *o;
 	int in_fd, null_fd;
+	cpu_set_t *cpus; /* with o->pin: the one CPU, allocated by the parent */
+	size_t cpus_size;
 	volatile int err; /* written by the child, read by the parent after it resumes */
 };
 
-/* The child: runs on its own stack in the parent's memory while the parent is
+/* The child: runs on its own stack in the parent's memory while the calling thread is
  * suspended, so it only makes system calls (and the in_child hook). */
 static int child(void *p)
 {
@@ -103,6 +107,9 @@ static int child(void *p)
 
 	/* Its own process group, so a timeout or Ctrl-C stops everything it starts. */
 	setpgid(0, 0);
+	/* Pinned before the hook, so its counters and the command start on that CPU. */
+	if (a->cpus && sched_setaffinity(0, a->cpus_size, a->cpus) < 0)
+		goto fail;
 	if (o->in_child) {
 		r = o->in_child(o->ud);
 		if (r < 0) {
@@ -134,12 +141,17 @@ fail:
 	_exit(127);
 }
 
+/* The child's stack: one per run, as glibc's posix_spawn does, since another thread may
+ * be running a command of its own at the same time. Pages are touched only as used. */
+#define STACK_SIZE (256 * 1024)
+/* Above any kernel's NR_CPUS (8192 at most today): a bigger number is a mistake, and its
+ * mask would be a large allocation. */
+#define MAX_CPU (1 << 16)
+
 int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 {
-	/* The parent is suspended while the child uses it, so one stack serves every run
-	 * of this (single-threaded) harness. */
-	static char stack[256 * 1024] __attribute__((aligned(64)));
 	struct child_args a = { .o = o, .in_fd = -1, .null_fd = -1 };
+	char *stack = MAP_FAILED;
 	struct pmc_spawn_result res = { 0 };
 	/* CLONE_FILES hands what the in_child hook opens to the parent. */
 	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
@@ -147,7 +159,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	uint64_t t0;
 	pid_t pid;
 
-	if (!o || !o->argv || !o->argv[0])
+	if (!o || !o->argv || !o->argv[0] || (o->pin && (o->cpu < 0 || o->cpu >= MAX_CPU)))
 		return -EINVAL;
 	a.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (a.null_fd < 0)
@@ -157,11 +169,29 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		r = -errno;
 		goto out;
 	}
+	if (o->pin) {
+		/* Allocated here: the child only makes system calls. Sized for the CPU, so a
+		 * machine with more than CPU_SETSIZE CPUs works too. */
+		a.cpus = CPU_ALLOC((size_t)o->cpu + 1);
+		if (!a.cpus) {
+			r = -ENOMEM;
+			goto out;
+		}
+		a.cpus_size = CPU_ALLOC_SIZE((size_t)o->cpu + 1);
+		CPU_ZERO_S(a.cpus_size, a.cpus);
+		CPU_SET_S((size_t)o->cpu, a.cpus_size, a.cpus);
+	}
+	stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (stack == MAP_FAILED) {
+		r = -errno;
+		goto out;
+	}
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
 	t0 = now_ns();
-	pid = clone(child, stack + sizeof(stack), flags, &a);
+	pid = clone(child, stack + STACK_SIZE, flags, &a);
 	if (pid < 0) {
 		r = -errno;
 		goto out;
@@ -184,10 +214,63 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	}
 	*ret = res;
 out:
+	if (stack != MAP_FAILED)
+		munmap(stack, STACK_SIZE);
+	CPU_FREE(a.cpus);
 	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
 		close(a.in_fd);
 	close(a.null_fd);
 	return r;
+}
+
+struct pair_half {
+	const struct pmc_spawn_opts *o;
+	struct pmc_spawn_result res;
+	pthread_barrier_t *start;
+	int rc;
+};
+
+static void *pair_half_run(void *p)
+{
+	struct pair_half *h = p;
+
+	pthread_barrier_wait(h->start);
+	h->rc = pmc_spawn_run(h->o, &h->res);
+	return NULL;
+}
+
+int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
+		   int rc[2])
+{
+	pthread_barrier_t start;
+	struct pair_half h[2];
+	pthread_t thread;
+	int r;
+
+	if (!opts || !opts[0] || !opts[1] || !ret || !rc)
+		return -EINVAL;
+	for (int i = 0; i < 2; i++)
+		h[i] = (struct pair_half){.o = opts[i], .start = &start};
+	r = pthread_barrier_init(&start, NULL, 2);
+	if (r)
+		return -r;
+	/* One new thread, not two: if it cannot start, nothing waits at the barrier and
+	 * nothing has run. The barrier leaves out the thread's start-up, so the two clones
+	 * follow each other closely. */
+	r = pthread_create(&thread, NULL, pair_half_run, &h[1]);
+	if (r) {
+		pthread_barrier_destroy(&start);
+		return -r;
+	}
+	pair_half_run(&h[0]);
+	pthread_join(thread, NULL);
+	pthread_barrier_destroy(&start);
+	for (int i = 0; i < 2; i++) {
+		rc[i] = h[i].rc;
+		if (h[i].rc == 0)
+			ret[i] = h[i].res;
+	}
+	return 0;
 }
 
 int pmc_spawn_capture_line(const char *path, char *const *argv, double timeout_s, char *buf,

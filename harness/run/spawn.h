@@ -22,16 +22,25 @@ struct pmc_spawn_opts {
 	/* Above 2: the target's standard output (its stderr still follows show_output);
 	 * 0: as show_output says. */
 	int stdout_fd;
-	/* Called in the child just before exec, e.g. to open counters on itself (pid 0).
-	 * The child shares the parent's memory and file-descriptor table at that point
-	 * (clone with CLONE_VM|CLONE_VFORK|CLONE_FILES, the parent waits), so what it opens
-	 * or allocates is the parent's once pmc_spawn_run returns; it must not print or
-	 * take locks another thread could hold. A negative return aborts the run and is
-	 * returned by pmc_spawn_run. */
 	/* When set, holds the pid (and process group) of the child while it is waited for,
 	 * else 0: a signal handler of the caller's can stop it (kill(-pid, SIGKILL)) when the
-	 * user interrupts. The library keeps no such state of its own. */
+	 * user interrupts. The library keeps no such state of its own. Two runs at once
+	 * (pmc_spawn_pair) need a slot each. */
 	volatile sig_atomic_t *running;
+	/* With pin, the child may run on CPU cpu (>= 0) only: sched_setaffinity in the child
+	 * before in_child and exec, so its counters and the command start there, and what
+	 * the command starts inherits it. A CPU the child cannot be given (offline, absent,
+	 * outside this process's cgroup cpuset) fails the run with -EINVAL. Without pin (the
+	 * zeroed default) cpu is ignored and the child runs where this process may. */
+	bool pin;
+	int cpu;
+	/* Called in the child just before exec, e.g. to open counters on itself (pid 0).
+	 * The child shares the parent's memory and file-descriptor table at that point
+	 * (clone with CLONE_VM|CLONE_VFORK|CLONE_FILES, the calling thread waits), so what it
+	 * opens or allocates is the parent's once pmc_spawn_run returns; it must not print.
+	 * It may take a lock another thread holds only if that thread is sure to release
+	 * it (the memory is shared, so it sees the release; a fork's child would not). A
+	 * negative return aborts the run and is returned by pmc_spawn_run. */
 	int (*in_child)(void *ud);
 	void *ud;
 };
@@ -46,8 +55,18 @@ struct pmc_spawn_result {
 
 /* Runs one command to completion. Returns 0 when the command ran (whatever its exit
  * status), -ENOENT/-EACCES/-ENOEXEC... when it could not be executed (errno from the
- * child's exec), or another -errno when spawning failed. */
+ * child's exec), or another -errno when spawning failed. Only the calling thread waits:
+ * other threads may run commands at the same time. */
 int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *ret);
+
+/* Runs two commands at the same time and waits for both: opts[1] on a thread started for
+ * it, opts[0] on the calling thread, both released together by a barrier once the thread
+ * is up. rc[i] is what pmc_spawn_run returned for opts[i] and ret[i] its result (left
+ * untouched when rc[i] < 0). Returns 0 once both were waited for, whatever they did;
+ * -EINVAL for missing options; or -errno when the thread could not be started, and then
+ * neither command ran. */
+int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
+		   int rc[2]);
 
 /* Runs path (argv as given, no PATH search) with a timeout of timeout_s seconds and
  * keeps the first line of its standard output, without the newline, in buf (len > 0).

@@ -323,3 +323,98 @@ test_run_sequential_bad_options_exit_2() {
 	expect_exit 2 "$PMCBENCH" run --gate -- "$WORK" loop 10 || return 1
 	expect_one_line "$TMP/err" '--gate compares several commands'
 }
+
+# The first two CPUs this shell may use, as "c0,c1", or nothing with fewer.
+duet_cpus() {
+	python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print("%d,%d" % tuple(c[:2]) if len(c) > 1 else "")'
+}
+
+test_duet_records_rounds_and_cpus() {
+	local cpus c0 c1
+	cpus=$(duet_cpus)
+	[ -n "$cpus" ] || { echo "    skipped: one CPU"; return 0; }
+	c0=${cpus%,*} c1=${cpus#*,}
+	expect_exit 0 "$PMCBENCH" run -q --duet -r 3 -e task-clock,page-faults -o d.json \
+		-c "$WORK touch 100" -c "$WORK touch 2000" -n small -n big || return 1
+	[ "$(json_get d.json "d['design']['mode'], d['design']['rounds'], d['design']['cpus']")" = "('duet', 3, [$c0, $c1])" ] ||
+		fail "design: $(json_get d.json "d.get('design')")" || return 1
+	# Round r: the first command on the first CPU when r is odd, on the second when even.
+	[ "$(json_get d.json "[(r['round'], r['cpu']) for r in d['benchmarks'][0]['runs']]")" = "[(1, $c0), (2, $c1), (3, $c0)]" ] &&
+	[ "$(json_get d.json "[(r['round'], r['cpu']) for r in d['benchmarks'][1]['runs']]")" = "[(1, $c1), (2, $c0), (3, $c1)]" ] ||
+		fail "rounds and CPUs: $(json_get d.json "[b['runs'] for b in d['benchmarks']]")" || return 1
+	# Each command's counts are its own: 2000 fresh pages fault 2000 times.
+	[ "$(json_get d.json "min(d['benchmarks'][1]['metrics']['page-faults']['samples']) >= 2000 > max(d['benchmarks'][0]['metrics']['page-faults']['samples'])")" = True ] ||
+		fail "page-faults mixed up" || return 1
+	# The result loads again, and compares.
+	expect_exit 0 "$PMCBENCH" compare d.json d.json
+}
+
+test_duet_runs_both_at_once() {
+	# Each command opens one end of a named pipe, which blocks until the other end is
+	# open: they finish only when run at the same time (the timeout is a guard).
+	[ -n "$(duet_cpus)" ] || return 0
+	mkfifo meet || return 1
+	expect_exit 0 "$PMCBENCH" run -q --duet -r 3 -w 2 --timeout 30 -e task-clock \
+		-c "$WORK meet meet w" -c "$WORK meet meet r" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -w 0 --timeout 0.3 -e task-clock \
+		-c "$WORK meet meet w" -c "$WORK meet meet r" && expect_grep 'timed out' "$TMP/err"
+}
+
+test_duet_errors_exit_2() {
+	expect_exit 2 "$PMCBENCH" run --duet -c "$WORK exit 0" && expect_lines 1 "$TMP/err" &&
+	expect_grep 'give exactly two \(-c A -c B\), not 1' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --duet -- "$WORK" exit 0 && expect_grep 'not 1' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --duet -c true -c true -c true && expect_lines 1 "$TMP/err" &&
+	expect_grep 'not 3' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run --duet --backend valgrind -c true -c false && expect_lines 1 "$TMP/err" &&
+	expect_grep '--duet does not apply to --backend valgrind' "$TMP/err" || return 1
+	command -v taskset >/dev/null || return 0
+	local c0
+	c0=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+	expect_exit 2 taskset -c "$c0" "$PMCBENCH" run --duet -c true -c true && expect_lines 1 "$TMP/err" &&
+	expect_grep '--duet needs two CPUs; this process may use 1 \(taskset/cgroup\)' "$TMP/err"
+}
+
+test_duet_failure_is_an_error() {
+	[ -n "$(duet_cpus)" ] || return 0
+	expect_exit 2 "$PMCBENCH" run -q --duet -r 2 -e task-clock -c "$WORK exit 0" -c "$WORK exit 3" &&
+	expect_grep "warm-up run 1 of '.*pmc-work exit 3' exited with status 3" "$TMP/err" &&
+	expect_lines 1 "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" run -q --duet -r 2 -e task-clock --ignore-failure -o d.json \
+		-c "$WORK exit 0" -c "$WORK exit 3" &&
+	[ "$(json_get d.json "[[r['exit_code'] for r in b['runs']] for b in d['benchmarks']]")" = "[[0, 0], [3, 3]]" ] ||
+		fail "exit codes not recorded"
+}
+
+test_duet_interrupt_stops_both() {
+	# Commands that would sleep for 11 days: pmcbench exits only if it stops both.
+	[ -n "$(duet_cpus)" ] || return 0
+	local pat="^$WORK slee[p] 99999999[12]" pid code i
+	"$PMCBENCH" run -q --duet -r 1 -w 0 -e task-clock -c "$WORK sleep 999999991" \
+		-c "$WORK sleep 999999992" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	# Until both commands run (anchored: pmcbench's own command line names them too).
+	for i in $(seq 600); do
+		[ "$(pgrep -fc "$pat")" = 2 ] && break
+		sleep 0.05
+	done
+	[ "$(pgrep -fc "$pat")" = 2 ] || { kill -9 "$pid"; pkill -9 -f "$pat"; fail "the commands never started"; return 1; }
+	kill -INT "$pid"
+	# A guard, not a measurement: a pmcbench that left one command running would wait
+	# for it for days.
+	for i in $(seq 600); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"; pkill -9 -f "$pat"
+		fail "pmcbench still waits 30 s after SIGINT: a command was not stopped"
+		return 1
+	fi
+	wait "$pid"
+	code=$?
+	[ "$code" = 130 ] || fail "exit status $code after SIGINT, expected 130" || return 1
+	# Both children were killed and reaped before pmcbench exited.
+	! pgrep -f "$pat" >/dev/null || fail "a measured command survived" || return 1
+	expect_grep 'interrupted' "$TMP/err"
+}

@@ -9,8 +9,19 @@
  *   pmc-work exit CODE       exits with CODE
  *   pmc-work kill SIG        kills itself with SIG
  *   pmc-work echo            copies stdin to stdout
+ *   pmc-work cpu             prints the CPU it runs on and the CPUs it may run on
+ *                            ("1 1", "0 0,1"); exits 64 + that CPU when it may run on
+ *                            one only (so a run's exit status says where it was
+ *                            pinned), else 0
+ *   pmc-work meet FIFO r|w   opens the named pipe FIFO for reading or writing, which
+ *                            blocks until another process opens its other end, and
+ *                            passes one byte: returns only if the two overlapped in
+ *                            time; exits 0 once the byte went through
  */
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +60,8 @@ static unsigned long arg(int argc, char **argv, int i)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: pmc-work loop|fork|touch|spin|sleep|exit|kill|echo ...\n");
+		fprintf(stderr,
+			"usage: pmc-work loop|fork|touch|spin|sleep|exit|kill|echo|cpu|meet ...\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "loop") == 0) {
@@ -95,6 +107,40 @@ int main(int argc, char **argv)
 
 		while ((c = getchar()) != EOF)
 			putchar(c);
+	} else if (strcmp(argv[1], "cpu") == 0) {
+		cpu_set_t set;
+		int n = 0, one = -1;
+
+		if (sched_getaffinity(0, sizeof(set), &set) < 0)
+			return 1;
+		printf("%d ", sched_getcpu());
+		for (int c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &set))
+				continue;
+			printf("%s%d", n ? "," : "", c);
+			one = c;
+			n++;
+		}
+		printf("\n");
+		if (fflush(stdout) != 0)
+			return 1;
+		return n == 1 && one < 64 ? 64 + one : 0;
+	} else if (strcmp(argv[1], "meet") == 0) {
+		bool writer;
+		char byte = 'x';
+		int fd;
+
+		if (argc < 4 || (strcmp(argv[3], "r") != 0 && strcmp(argv[3], "w") != 0)) {
+			fprintf(stderr, "pmc-work: meet FIFO r|w\n");
+			return 2;
+		}
+		writer = argv[3][0] == 'w';
+		fd = open(argv[2], writer ? O_WRONLY : O_RDONLY);
+		if (fd < 0)
+			return 1;
+		if (writer ? write(fd, &byte, 1) != 1 : read(fd, &byte, 1) != 1)
+			return 1;
+		close(fd);
 	} else {
 		fprintf(stderr, "pmc-work: unknown mode '%s'\n", argv[1]);
 		return 2;
