@@ -80,6 +80,8 @@ void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpa
 double pmc_cli_compare_opts_alpha(const struct pmc_cli_compare_opts *o);
 const struct pmc_thresholds *pmc_cli_compare_opts_thresholds(const struct pmc_cli_compare_opts *o);
 bool pmc_cli_compare_opts_fail_on_inconclusive(const struct pmc_cli_compare_opts *o);
+/* The --report file (NULL: none) and whether it is Markdown. */
+const char *pmc_cli_compare_opts_report(const struct pmc_cli_compare_opts *o, bool *ret_markdown);
 
 /* Help lines for those options, for the help text of the commands that accept them. */
 void pmc_cli_compare_opts_help(FILE *out);

@@ -360,6 +360,12 @@ bool pmc_cli_compare_opts_fail_on_inconclusive(const struct pmc_cli_compare_opts
 	return o->fail_on_inconclusive;
 }
 
+const char *pmc_cli_compare_opts_report(const struct pmc_cli_compare_opts *o, bool *ret_markdown)
+{
+	*ret_markdown = strcmp(o->format, "markdown") == 0;
+	return o->output;
+}
+
 /* Reports a comparison that pmc_compare (or pmc_compare_reference) returned r and c for:
  * the failure, or the report with the gate's decision. Frees c; returns the exit code. */
 static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
@@ -430,13 +436,15 @@ int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
 			      const struct pmc_cli_compare_opts *o, bool gate)
 {
 	const char *label = r->benchmarks[ref].name;
-	struct pmc_compare_opts co = library_opts(o, label, "command");
+	/* With two commands the other side has a name; with more, each row names its own. */
+	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	struct pmc_compare_opts co = library_opts(o, label, other);
 	struct pmc_comparison *c = NULL;
 	char err[1024];
 	int rc;
 
 	rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
-	return report(rc, c, err, sizeof(err), label, "command", o, gate);
+	return report(rc, c, err, sizeof(err), label, other, o, gate);
 }
 
 static void compare_help(FILE *out)

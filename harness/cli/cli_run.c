@@ -110,7 +110,7 @@ static void help(FILE *out)
 		"      --gate             with several commands, judge them as 'pmcbench gate'\n"
 		"                         does: exit 1 when one regresses against the reference\n");
 	pmc_cli_compare_opts_help(out);
-	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error,\n"
+	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error,\n"
 		     "3 inconclusive (with --fail-on-inconclusive).\n");
 }
 

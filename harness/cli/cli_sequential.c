@@ -78,12 +78,24 @@ bool pmc_cli_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
 		s->out_of_time = true;
 		return true;
 	}
-	(void)round;
 	s->error = pmc_seq_check_result(r, s->ref, pmc_cli_compare_opts_thresholds(s->copts), &o,
 					&chk, s->err, sizeof(s->err));
 	if (s->error < 0)
 		return true;
-	done = chk.undecided == 0;
+	/* A limit whose metric has no values after a round never will: say so now rather
+	 * than run every round and pass undecided (a gate must not pass because it could
+	 * not see). */
+	for (size_t i = 0; i < chk.n; i++)
+		if (chk.v[i].res.n == 0) {
+			snprintf(s->err, sizeof(s->err),
+				 "--threshold %s=%s: '%s' has no value of %s in round %zu (not "
+				 "measured on this machine?); the limit cannot be decided",
+				 chk.v[i].metric, chk.v[i].limit, chk.v[i].bench, chk.v[i].metric,
+				 round);
+			s->error = -ENODATA;
+			break;
+		}
+	done = s->error < 0 || chk.undecided == 0;
 	pmc_seq_check_clear(&chk);
 	return done;
 }
@@ -131,20 +143,22 @@ int pmc_cli_seq_settle(struct pmc_cli_seq *s, struct pmc_result *r)
 	return 0;
 }
 
-int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *out, bool gate)
+/* The decisions, as the terminal shows them or as Markdown. */
+static void print_decisions(FILE *out, const struct pmc_cli_seq *s, const struct pmc_result *r,
+			    bool md, int code)
 {
-	struct pmc_seq_check *chk = &s->chk;
-	int code = PMC_EXIT_OK;
+	const struct pmc_seq_check *chk = &s->chk;
 
 	fprintf(out,
-		"\nSequential decision (--runs auto): %s. Each interval is an anytime-valid "
+		"\n%sSequential decision (--runs auto): %s.%s Each interval is an anytime-valid "
 		"confidence sequence for the median per-round ratio at alpha %.3g per metric "
-		"(docs/statistics.md, \"Sequential rounds\"); the table above is descriptive.\n",
-		r->design.stopped, chk->alpha_each);
+		"(docs/statistics.md, \"Sequential rounds\"); the comparison table is "
+		"descriptive.\n%s",
+		md ? "**" : "", r->design.stopped, md ? "**" : "", chk->alpha_each, md ? "\n" : "");
 	for (size_t i = 0; i < chk->n; i++) {
 		const struct pmc_seq_metric *m = &chk->v[i];
 
-		fprintf(out, "  %s %s: ", m->bench, m->metric);
+		fprintf(out, "%s%s %s: ", md ? "- " : "  ", m->bench, m->metric);
 		if (m->res.bounded)
 			fprintf(out, "%+.2f%% [%+.2f%%, %+.2f%%] after %zu rounds, ",
 				(exp(m->res.estimate) - 1) * 100, (exp(m->res.lo) - 1) * 100,
@@ -153,16 +167,39 @@ int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *
 			fprintf(out, "no interval yet after %zu rounds, ", m->res.n);
 		fprintf(out, "limit %s: %s\n", m->limit, decision_name(m->res.decision));
 	}
-	if (gate && chk->regressions)
-		code = PMC_EXIT_REGRESSION;
-	else if (gate && chk->undecided && pmc_cli_compare_opts_fail_on_inconclusive(s->copts))
-		code = PMC_EXIT_INCONCLUSIVE;
-	if (gate)
-		fprintf(out, "gate: %s\n",
+	if (code >= 0)
+		fprintf(out, "%sgate: %s\n", md ? "\n" : "",
 			code == PMC_EXIT_REGRESSION	? "FAIL (regression)"
 			: code == PMC_EXIT_INCONCLUSIVE ? "FAIL (undecided, --fail-on-inconclusive)"
 			: chk->undecided		? "PASS (some metrics undecided)"
 							: "PASS");
+}
+
+int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *out, bool gate)
+{
+	struct pmc_seq_check *chk = &s->chk;
+	const char *path;
+	bool md;
+	int code = PMC_EXIT_OK;
+
+	if (gate && chk->regressions)
+		code = PMC_EXIT_REGRESSION;
+	else if (gate && chk->undecided && pmc_cli_compare_opts_fail_on_inconclusive(s->copts))
+		code = PMC_EXIT_INCONCLUSIVE;
+	print_decisions(out, s, r, false, gate ? code : -1);
+	/* The --report file holds what decided too, after the comparison. */
+	path = pmc_cli_compare_opts_report(s->copts, &md);
+	if (path) {
+		FILE *f = fopen(path, "ae");
+
+		if (f)
+			print_decisions(f, s, r, md, gate ? code : -1);
+		if (!f || fclose(f) != 0) {
+			pmc_cli_error("cannot add the sequential decision to %s: %s", path,
+				      strerror(errno));
+			code = PMC_EXIT_ERROR;
+		}
+	}
 	pmc_seq_check_clear(chk);
 	return code;
 }

@@ -321,7 +321,12 @@ test_run_sequential_bad_options_exit_2() {
 	expect_exit 2 "$PMCBENCH" run "${two[@]}" -r auto --threshold instructions=+1% --backend valgrind || return 1
 	expect_one_line "$TMP/err" 'exact, one run decides' || return 1
 	expect_exit 2 "$PMCBENCH" run --gate -- "$WORK" loop 10 || return 1
-	expect_one_line "$TMP/err" '--gate compares several commands'
+	expect_one_line "$TMP/err" '--gate compares several commands' || return 1
+	# A limit on a metric that is not measured never passes undecided: an error after
+	# the first round.
+	expect_exit 2 "$PMCBENCH" run "${two[@]}" -r auto --threshold page-faults=+5% --gate \
+		-e task-clock || return 1
+	expect_one_line "$TMP/err" "has no value of page-faults in round 1"
 }
 
 # The first two CPUs this shell may use, as "c0,c1", or nothing with fewer.
