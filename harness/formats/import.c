@@ -24,6 +24,8 @@ const char *pmc_import_format_id(enum pmc_import_format f)
 		return "pmcbench";
 	case PMC_IMPORT_GBENCH:
 		return "google-benchmark";
+	case PMC_IMPORT_HYPERFINE:
+		return "hyperfine";
 	}
 	return "unknown";
 }
@@ -131,6 +133,8 @@ static int top_key(const char *k, size_t len, const char *v, const char *end, vo
 		return 1 + PMC_IMPORT_PMCBENCH;
 	if (key_is(k, len, "context"))
 		return 1 + PMC_IMPORT_GBENCH;
+	if (key_is(k, len, "results"))
+		return 1 + PMC_IMPORT_HYPERFINE;
 	if (key_is(k, len, "benchmarks") && v < end && *v == '[') {
 		v = skip_space(v + 1, end);
 		if (v < end && *v == '{' && each_key(v, end, gbench_run_key, NULL))
@@ -242,6 +246,9 @@ static int import_text(enum pmc_import_format f, const char *path, const char *t
 	switch (f) {
 	case PMC_IMPORT_GBENCH:
 		r = pmc_import_gbench(path, text, len, ret, err, errlen);
+		break;
+	case PMC_IMPORT_HYPERFINE:
+		r = pmc_import_hyperfine(path, text, len, ret, err, errlen);
 		break;
 	case PMC_IMPORT_PMCBENCH:
 		break;
