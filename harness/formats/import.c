@@ -26,6 +26,10 @@ const char *pmc_import_format_id(enum pmc_import_format f)
 		return "google-benchmark";
 	case PMC_IMPORT_HYPERFINE:
 		return "hyperfine";
+	case PMC_IMPORT_PERF_STAT_CSV:
+		return "perf-stat-csv";
+	case PMC_IMPORT_PERF_STAT_JSON:
+		return "perf-stat-json";
 	}
 	return "unknown";
 }
@@ -143,6 +147,14 @@ static int top_key(const char *k, size_t len, const char *v, const char *end, vo
 	return 0;
 }
 
+/* Lines perf stat writes to standard error beside its counts, and comments ("# started on
+ * ..." with -o). */
+static bool perf_noise(const char *line, size_t len)
+{
+	return (len > 0 && line[0] == '#') || key_is(line, len, "Events disabled") ||
+	       key_is(line, len, "Events enabled");
+}
+
 static bool blank(const char *line, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -151,11 +163,42 @@ static bool blank(const char *line, size_t len)
 	return true;
 }
 
-/* A line that starts with '{': the start of a JSON document. */
+/* A row of perf stat -x,: a count (or "<not counted>", "<not supported>"), or the CPU,
+ * socket or die of the per-CPU modes (which the importer then refuses by name), and at
+ * least four more comma-separated fields. */
+static bool perf_csv_row(const char *line, size_t len)
+{
+	size_t commas = 0, first = len;
+
+	for (size_t i = 0; i < len; i++) {
+		if (line[i] == ',') {
+			if (first == len)
+				first = i;
+			commas++;
+		}
+	}
+	if (commas < 4 || first == 0)
+		return false;
+	if (line[0] == '<' ||
+	    (first > 3 && memcmp(line, "CPU", 3) == 0 && isdigit((unsigned char)line[3])) ||
+	    (first > 1 && line[0] == 'S' && isdigit((unsigned char)line[1])))
+		return true;
+	for (size_t i = 0; i < first; i++)
+		if (!isdigit((unsigned char)line[i]) && line[i] != '.' && line[i] != ' ')
+			return false;
+	return true;
+}
+
+/* A line that starts with '{': perf stat -j's first object, whose first key is
+ * "counter-value" (a pmcbench result on one line may hold the word further on), or the
+ * start of a JSON document. */
 static enum pmc_import_format sniff_object(const char *line, size_t n, const char *end)
 {
-	int r = each_key(line, end, top_key, NULL);
+	int r;
 
+	if (memmem(line, n < 40 ? n : 40, "\"counter-value\"", 15) != NULL)
+		return PMC_IMPORT_PERF_STAT_JSON;
+	r = each_key(line, end, top_key, NULL);
 	return r ? (enum pmc_import_format)(r - 1) : PMC_IMPORT_PMCBENCH;
 }
 
@@ -174,12 +217,14 @@ enum pmc_import_format pmc_import_sniff(const char *text, size_t len)
 			line++;
 			n--;
 		}
-		if (blank(line, n) || line[0] == '#')
+		if (blank(line, n) || perf_noise(line, n))
 			continue;
 		if (first) {
 			first = false;
 			if (line[0] == '{')
 				return sniff_object(line, n, end);
+			if (perf_csv_row(line, n))
+				return PMC_IMPORT_PERF_STAT_CSV;
 		}
 	}
 	return PMC_IMPORT_PMCBENCH;
@@ -249,6 +294,12 @@ static int import_text(enum pmc_import_format f, const char *path, const char *t
 		break;
 	case PMC_IMPORT_HYPERFINE:
 		r = pmc_import_hyperfine(path, text, len, ret, err, errlen);
+		break;
+	case PMC_IMPORT_PERF_STAT_CSV:
+		r = pmc_import_perf_stat_csv(path, text, len, ret, err, errlen);
+		break;
+	case PMC_IMPORT_PERF_STAT_JSON:
+		r = pmc_import_perf_stat_json(path, text, len, ret, err, errlen);
 		break;
 	case PMC_IMPORT_PMCBENCH:
 		break;

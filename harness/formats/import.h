@@ -1,6 +1,6 @@
-/* Results of other tools: Google Benchmark JSON and hyperfine --export-json, read into the model of
- * harness/core/result.h so that compare and gate take them beside pmcbench's own files
- * (docs/import.md). The format is told by the content, never by the file name. */
+/* Results of other tools: Google Benchmark JSON, hyperfine --export-json, perf stat -x, and -j,
+ * read into the model of harness/core/result.h so that compare and gate take them beside pmcbench's
+ * own files (docs/import.md). The format is told by the content, never by the file name. */
 #pragma once
 
 #include <stddef.h>
@@ -8,16 +8,18 @@
 struct pmc_result;
 
 enum pmc_import_format {
-	PMC_IMPORT_PMCBENCH,  /* pmcbench-result/1 (result_json.h) */
-	PMC_IMPORT_GBENCH,    /* Google Benchmark, --benchmark_format=json or --benchmark_out */
-	PMC_IMPORT_HYPERFINE, /* hyperfine --export-json */
+	PMC_IMPORT_PMCBENCH,	  /* pmcbench-result/1 (result_json.h) */
+	PMC_IMPORT_GBENCH,	  /* Google Benchmark, --benchmark_format=json or --benchmark_out */
+	PMC_IMPORT_HYPERFINE,	  /* hyperfine --export-json */
+	PMC_IMPORT_PERF_STAT_CSV, /* perf stat -x, */
+	PMC_IMPORT_PERF_STAT_JSON, /* perf stat -j */
 };
 
 /* The environment key an imported result carries its source format in, with the value
  * pmc_import_format_id() gives ("google-benchmark", ...). pmcbench's own files have none. */
 #define PMC_IMPORT_ENV_KEY "imported-from"
 
-/* "pmcbench", "google-benchmark", "hyperfine". */
+/* "pmcbench", "google-benchmark", "hyperfine", "perf-stat-csv", "perf-stat-json". */
 const char *pmc_import_format_id(enum pmc_import_format f);
 
 /* The format the text of a file is in, from its content: pmcbench's JSON for any JSON
@@ -38,3 +40,7 @@ int pmc_import_gbench(const char *name, const char *text, size_t len, struct pmc
 		      char *err, size_t errlen);
 int pmc_import_hyperfine(const char *name, const char *text, size_t len, struct pmc_result **ret,
 			 char *err, size_t errlen);
+int pmc_import_perf_stat_csv(const char *name, const char *text, size_t len,
+			     struct pmc_result **ret, char *err, size_t errlen);
+int pmc_import_perf_stat_json(const char *name, const char *text, size_t len,
+			      struct pmc_result **ret, char *err, size_t errlen);
