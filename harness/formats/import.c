@@ -30,6 +30,8 @@ const char *pmc_import_format_id(enum pmc_import_format f)
 		return "perf-stat-csv";
 	case PMC_IMPORT_PERF_STAT_JSON:
 		return "perf-stat-json";
+	case PMC_IMPORT_GO:
+		return "go-bench";
 	}
 	return "unknown";
 }
@@ -189,6 +191,20 @@ static bool perf_csv_row(const char *line, size_t len)
 	return true;
 }
 
+/* A line of Go's benchmark format that names a benchmark: "Benchmark" followed by an
+ * upper-case letter, '/', '-', white space or nothing, as the format's definition allows
+ * (sub-benchmarks and the -GOMAXPROCS suffix included). */
+static bool go_bench_line(const char *line, size_t len)
+{
+	static const char prefix[] = "Benchmark";
+	size_t n = sizeof(prefix) - 1;
+
+	if (len < n || memcmp(line, prefix, n) != 0)
+		return false;
+	return len == n || isupper((unsigned char)line[n]) || line[n] == '/' || line[n] == '-' ||
+	       line[n] == ' ' || line[n] == '\t';
+}
+
 /* A line that starts with '{': perf stat -j's first object, whose first key is
  * "counter-value" (a pmcbench result on one line may hold the word further on), or the
  * start of a JSON document. */
@@ -226,6 +242,8 @@ enum pmc_import_format pmc_import_sniff(const char *text, size_t len)
 			if (perf_csv_row(line, n))
 				return PMC_IMPORT_PERF_STAT_CSV;
 		}
+		if (go_bench_line(line, n))
+			return PMC_IMPORT_GO;
 	}
 	return PMC_IMPORT_PMCBENCH;
 }
@@ -300,6 +318,9 @@ static int import_text(enum pmc_import_format f, const char *path, const char *t
 		break;
 	case PMC_IMPORT_PERF_STAT_JSON:
 		r = pmc_import_perf_stat_json(path, text, len, ret, err, errlen);
+		break;
+	case PMC_IMPORT_GO:
+		r = pmc_import_go(path, text, len, ret, err, errlen);
 		break;
 	case PMC_IMPORT_PMCBENCH:
 		break;

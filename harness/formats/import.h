@@ -1,6 +1,7 @@
-/* Results of other tools: Google Benchmark JSON, hyperfine --export-json, perf stat -x, and -j,
- * read into the model of harness/core/result.h so that compare and gate take them beside pmcbench's
- * own files (docs/import.md). The format is told by the content, never by the file name. */
+/* Results of other tools: Google Benchmark JSON, hyperfine --export-json, perf stat -x,
+ * and -j, and Go's benchmark format, read into the model of harness/core/result.h so
+ * that compare and gate take them beside pmcbench's own files (docs/import.md). The
+ * format is told by the content, never by the file name. */
 #pragma once
 
 #include <stddef.h>
@@ -13,13 +14,15 @@ enum pmc_import_format {
 	PMC_IMPORT_HYPERFINE,	  /* hyperfine --export-json */
 	PMC_IMPORT_PERF_STAT_CSV, /* perf stat -x, */
 	PMC_IMPORT_PERF_STAT_JSON, /* perf stat -j */
+	PMC_IMPORT_GO,		   /* Go's benchmark format (go test -bench) */
 };
 
 /* The environment key an imported result carries its source format in, with the value
  * pmc_import_format_id() gives ("google-benchmark", ...). pmcbench's own files have none. */
 #define PMC_IMPORT_ENV_KEY "imported-from"
 
-/* "pmcbench", "google-benchmark", "hyperfine", "perf-stat-csv", "perf-stat-json". */
+/* "pmcbench", "google-benchmark", "hyperfine", "perf-stat-csv", "perf-stat-json",
+ * "go-bench". */
 const char *pmc_import_format_id(enum pmc_import_format f);
 
 /* The format the text of a file is in, from its content: pmcbench's JSON for any JSON
@@ -44,3 +47,5 @@ int pmc_import_perf_stat_csv(const char *name, const char *text, size_t len,
 			     struct pmc_result **ret, char *err, size_t errlen);
 int pmc_import_perf_stat_json(const char *name, const char *text, size_t len,
 			      struct pmc_result **ret, char *err, size_t errlen);
+int pmc_import_go(const char *name, const char *text, size_t len, struct pmc_result **ret,
+		  char *err, size_t errlen);
