@@ -179,8 +179,8 @@ static void the_format_is_told_by_content(void **state)
 	static const char *const pmcbench[] = {
 	    "{\"schema\":\"pmcbench-result/1\",\"backend\":\"perf\",\"benchmarks\":[]}",
 	    /* jq -S: the benchmarks before the schema */
-	    "{\"backend\":\"perf\",\"benchmarks\":[{\"name\":\"x\",\"runs\":[],\"metrics\":{}}],"
-	    "\"schema\":\"pmcbench-result/1\"}",
+	    ("{\"backend\":\"perf\",\"benchmarks\":[{\"name\":\"x\",\"runs\":[],\"metrics\":{}}],"
+	     "\"schema\":\"pmcbench-result/1\"}"),
 	    /* not a format at all: the loader says what is wrong */
 	    "",
 	    "hello\n",

@@ -408,6 +408,9 @@ out:
 /* ---- Helpers of the importers ----------------------------------------------------- */
 
 static int vfail(const struct pmc_importer *im, size_t line, size_t column, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int vfail(const struct pmc_importer *im, size_t line, size_t column, const char *fmt,
 		 va_list ap)
 {
 	int n;
