@@ -241,8 +241,9 @@ static void table_is_consistent(void **state)
 					    "GHz",   "CPUs", "items/s", "bytes/s"};
 	size_t n = pmc_metric_info_count();
 
-	/* 10 generic, 42 cache, 9 software, 4 rusage, 2 throughput, 5 derived, 13 simulated. */
-	assert_int_equal(n, 10 + 42 + 9 + 4 + 2 + 5 + 13);
+	/* 10 generic, 42 cache, 9 software, 4 rusage, 1 imported, 2 throughput, 5 derived,
+	 * 13 simulated. */
+	assert_int_equal(n, 10 + 42 + 9 + 4 + 1 + 2 + 5 + 13);
 	assert_null(pmc_metric_info_at(n));
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_metric_info *m = pmc_metric_info_at(i);

@@ -19,7 +19,7 @@
 #include "harness/core/gate.h"
 #include "harness/core/result.h"
 #include "harness/core/threshold.h"
-#include "harness/formats/result_json.h"
+#include "harness/formats/import.h"
 #include "harness/formats/thresholds_json.h"
 #include "pmcbench/report.h"
 
@@ -453,7 +453,10 @@ static void compare_help(FILE *out)
 	      "Compare two result files: per benchmark and metric, the medians with their\n"
 	      "confidence intervals, the change as a ratio with its confidence interval, the\n"
 	      "Mann-Whitney U p-value and a verdict (regression, improvement, no change,\n"
-	      "inconclusive). Benchmarks are paired by name, metrics by id.\n\n",
+	      "inconclusive). Benchmarks are paired by name, metrics by id.\n"
+	      "Besides pmcbench's result files, OLD and NEW may be Google Benchmark JSON,\n"
+	      "hyperfine --export-json, perf stat -x, or -j output, or go test -bench\n"
+	      "output, told apart by their content (docs/import.md).\n\n",
 	      out);
 	pmc_cli_compare_opts_help(out);
 	fputs("  -o, --output FILE           same as --report FILE\n"
@@ -471,7 +474,8 @@ static void gate_help(FILE *out)
 	      "Fail when NEW regresses against the baseline BASE beyond a threshold: the\n"
 	      "change must be significant and its whole confidence interval beyond the\n"
 	      "limit (for exact counts, the change itself). Only the gated metrics decide:\n"
-	      "those a limit names, or without one, those gated by default.\n\n"
+	      "those a limit names, or without one, those gated by default. BASE and NEW\n"
+	      "may also be other tools' results, as for 'pmcbench compare'.\n\n"
 	      "  -b, --baseline FILE         the baseline result (any result file)\n",
 	      out);
 	pmc_cli_compare_opts_help(out);
@@ -519,7 +523,8 @@ static void *load_one(void *arg)
 	struct load_job *j = arg;
 
 	j->err[0] = '\0';
-	j->rc = pmc_result_load(j->path, &j->r, j->err, sizeof(j->err));
+	/* pmcbench's files, and other tools' results told by their content (docs/import.md). */
+	j->rc = pmc_result_load_any(j->path, &j->r, j->err, sizeof(j->err));
 	if (j->rc < 0 && (j->err[0] == '\0' || j->rc == -ENOMEM))
 		snprintf(j->err, sizeof(j->err), "%s: %s", j->path, strerror(-j->rc));
 	return NULL;

@@ -982,10 +982,11 @@ static int geomeans(struct pmc_comparison *c)
 /* What makes counts of two machines or set-ups differ; "counting" is "user-only" or
  * "user+kernel" (pmcbench run falls back to user space when the kernel is denied);
  * valgrind's tool (callgrind or cachegrind) and version decide what it simulates; the
- * command's environment moves its stack and start-up work (docs/valgrind.md). */
-static const char *const env_keys[] = {"cpu-model", "kernel",	     "perf_event_paranoid",
-				       "counting",  "valgrind-tool", "valgrind-version",
-				       "target-env"};
+ * command's environment moves its stack and start-up work (docs/valgrind.md); two formats
+ * of one tool print with different precision (perf stat -x, and -j: docs/import.md). */
+static const char *const env_keys[] = {"cpu-model",  "kernel",	      "perf_event_paranoid",
+				       "counting",   "valgrind-tool", "valgrind-version",
+				       "target-env", "imported-from"};
 
 static int env_warning(struct pmc_comparison *c, const struct pmc_result *a,
 		       const struct pmc_result *b)

@@ -99,6 +99,10 @@
 	  "CPU time in the kernel (rusage)")                                                       \
 	X("max-rss", "bytes", LOWER, GATED, SIZE, MEASURED, TRAILER,                               \
 	  "peak resident set size (rusage)")                                                       \
+	/* CPU time as another tool measured it (Google Benchmark's cpu_time, docs/import.md):    \
+	 * the CPU time of the timed thread, or process, by that tool's clock. */                  \
+	X("cpu-time", "ns", LOWER, GATED, TIME, MEASURED, TRAILER,                                 \
+	  "CPU time of the timed thread (imported)")                                               \
 	/* Throughput of a microbenchmark (docs/microbench.md): the work per iteration it set,     \
 	 * over wall-time/op: a time kind. Reported, not gated: wall-time/op is. */                \
 	X("items/s", "items/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \

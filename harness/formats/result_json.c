@@ -1703,10 +1703,48 @@ static int load_file(FILE *f, struct loader *ld, struct pmc_result *res)
 	return -EINVAL;
 }
 
+int pmc_result_load_stream(FILE *f, bool rereadable, const char *name, struct pmc_result **ret,
+			   char *err, size_t errlen)
+{
+	struct loader ld = {.file = name, .err = err, .errlen = errlen};
+	struct pmc_result *res = NULL;
+	int rc;
+
+	if (pmc_result_alloc(&res) < 0)
+		return -ENOMEM;
+	/* A benchmark at a time when the file can be read again from the start, should
+	 * the whole document have to be parsed after all. */
+	rc = rereadable ? load_windowed(f, &ld, res) : RETRY_WHOLE;
+	if (rc == RETRY_WHOLE) {
+		pmc_result_free(res);
+		res = NULL;
+		if (pmc_result_alloc(&res) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		ld.depth = 0;
+		pmc_err_set(err, errlen, "%s", "");
+		if (rereadable && fseek(f, 0, SEEK_SET) < 0) {
+			rc = -errno;
+			goto out;
+		}
+		clearerr(f);
+		rc = load_file(f, &ld, res);
+	}
+out:
+	if (rc < 0) {
+		if (rc != -EINVAL)
+			pmc_err_set(err, errlen, "%s: cannot read: %s", name, strerror(-rc));
+		pmc_result_free(res);
+		one_line(err);
+		return rc;
+	}
+	*ret = res;
+	return 0;
+}
+
 int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen)
 {
-	struct loader ld = {.file = path, .err = err, .errlen = errlen};
-	struct pmc_result *res = NULL;
 	struct stat st;
 	FILE *f;
 	int rc;
@@ -1732,39 +1770,8 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 		goto out;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	res = NULL;
-	if (pmc_result_alloc(&res) < 0) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* A benchmark at a time when the file can be read again from the start, should
-	 * the whole document have to be parsed after all. */
-	rc = S_ISREG(st.st_mode) ? load_windowed(f, &ld, res) : RETRY_WHOLE;
-	if (rc == RETRY_WHOLE) {
-		pmc_result_free(res);
-		res = NULL;
-		if (pmc_result_alloc(&res) < 0) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		ld.depth = 0;
-		pmc_err_set(err, errlen, "%s", "");
-		if (S_ISREG(st.st_mode) && fseek(f, 0, SEEK_SET) < 0) {
-			rc = -errno;
-			goto out;
-		}
-		clearerr(f);
-		rc = load_file(f, &ld, res);
-	}
+	rc = pmc_result_load_stream(f, S_ISREG(st.st_mode), path, ret, err, errlen);
 out:
 	fclose(f);
-	if (rc < 0) {
-		if (rc != -EINVAL)
-			pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
-		pmc_result_free(res);
-		one_line(err);
-		return rc;
-	}
-	*ret = res;
-	return 0;
+	return rc;
 }

@@ -2,7 +2,9 @@
  * (docs/result-schema.md). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "pmcbench/result.h"
 
@@ -11,3 +13,10 @@
 /* The JSON text of r in *ret (malloc'd, the caller frees). Returns 0, -EINVAL for a
  * result pmc_result_save() would refuse, or -ENOMEM. */
 int pmc_result_dumps(const struct pmc_result *r, char **ret);
+
+/* Loads a result from an open stream as pmc_result_load() does from a file, naming it
+ * name in messages: a benchmark at a time when the stream can be read again from its
+ * start (rereadable: a regular file, fmemopen), else parsed whole. f must be at its
+ * start; it is left open. */
+int pmc_result_load_stream(FILE *f, bool rereadable, const char *name, struct pmc_result **ret,
+			   char *err, size_t errlen);

@@ -474,3 +474,117 @@ test_change_column_says_hodges_lehmann() {
 	expect_grep '^\| benchmark \| a\.json \| a\.json \| change \(HL\) \| test \| limit \| verdict \|$' \
 		"$TMP/out"
 }
+
+# ---- Other tools' results (docs/import.md) ----------------------------------------------
+# Files written by Google Benchmark, hyperfine and perf stat on the development VM, and Go
+# benchmark text written by hand (tests/data/import/README.md). scale FILE OUT FACTOR
+# writes a copy whose times are FACTOR times longer.
+import_data=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/import" && pwd)
+
+scale() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+src, out, k = sys.argv[1], sys.argv[2], float(sys.argv[3])
+text = open(src).read()
+if src.endswith(".txt"):  # Go: ns/op values
+    text = re.sub(r"([0-9.]+) ns/op", lambda m: "%.1f ns/op" % (float(m.group(1)) * k), text)
+elif src.endswith(".csv"):  # perf stat -x,: msec values
+    text = re.sub(r"^([0-9.]+),msec,", lambda m: "%.2f,msec," % (float(m.group(1)) * k),
+                  text, flags=re.M)
+elif "counter-value" in text:  # perf stat -j
+    text = re.sub(r'"counter-value" : "([0-9.]+)", "unit" : "msec"',
+                  lambda m: '"counter-value" : "%f", "unit" : "msec"' % (float(m.group(1)) * k),
+                  text)
+elif '"results"' in text:  # hyperfine
+    d = json.loads(text)
+    for r in d["results"]:
+        r["times"] = [t * k for t in r["times"]]
+    text = json.dumps(d, indent=2)
+else:  # Google Benchmark (Python's json reads and writes its bare NaN and Infinity)
+    d = json.loads(text)
+    for b in d["benchmarks"]:
+        for key in ("real_time", "cpu_time"):
+            if key in b:
+                b[key] *= k
+    text = json.dumps(d, indent=2)
+open(out, "w").write(text)
+PY
+}
+
+# compare and gate on two files of one format: an A/A pass, an A/B regression (every time
+# doubled) caught by the gate, compare exiting 0 either way.
+import_ab() {
+	local a=$1 b=$2 ext=${1##*.}
+	scale "$import_data/$a" "slow.$ext" 2 || return 1
+	expect_exit 0 "$PMCBENCH" compare "$import_data/$a" "$import_data/$b" || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline "$import_data/$a" "$import_data/$a" || return 1
+	expect_grep '^gate: PASS' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare "$import_data/$a" "slow.$ext" || return 1
+	expect_exit 1 "$PMCBENCH" gate --baseline "$import_data/$a" "slow.$ext" || return 1
+	expect_grep '^gate: FAIL \(regression\)' "$TMP/out"
+}
+
+test_import_google_benchmark() {
+	import_ab gbench_a.json gbench_b.json || return 1
+	expect_grep '^wall-time/op \[ns, lower is better\]$' "$TMP/out" || return 1
+	expect_grep '^cpu-time/op \[ns, lower is better\]$' "$TMP/out" || return 1
+	# A user counter has no direction: shown, never a regression; a limit must be signed.
+	expect_grep '^widgets \[count, no direction\]$' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" gate --threshold widgets=5% --baseline \
+		"$import_data/gbench_a.json" "$import_data/gbench_b.json" || return 1
+	expect_one_line "$TMP/err" "metric 'widgets' has no direction" || return 1
+	# Aggregates alone cannot be tested.
+	expect_exit 2 "$PMCBENCH" compare "$import_data/gbench_aggregates.json" \
+		"$import_data/gbench_a.json" || return 1
+	expect_one_line "$TMP/err" "gbench_aggregates\.json: benchmarks\[0\]: benchmark 'BM_sum/64' has only aggregates .*cannot be tested"
+}
+
+test_import_hyperfine() {
+	import_ab hyperfine_a.json hyperfine_b.json || return 1
+	expect_grep '^sleep 0\.01 ' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline "$import_data/bad_hyperfine_no_times.json" \
+		"$import_data/hyperfine_a.json" || return 1
+	expect_one_line "$TMP/err" 'bad_hyperfine_no_times\.json: results\[1\]: no "times"'
+}
+
+test_import_perf_stat_csv() {
+	import_ab perf_a.csv perf_b.csv || return 1
+	expect_grep '^perf stat .* \+100% .* regression' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" compare "$import_data/perf_r3.csv" "$import_data/perf_a.csv" ||
+		return 1
+	expect_one_line "$TMP/err" 'perf_r3\.csv:1: perf stat -r printed the mean of its runs .*cannot be tested'
+}
+
+test_import_perf_stat_json() {
+	import_ab perf_a.json perf_b.json || return 1
+	# -x, prints ms with 2 decimals, -j with 6: comparing the two says so.
+	expect_exit 0 "$PMCBENCH" compare "$import_data/perf_a.csv" "$import_data/perf_b.json" ||
+		return 1
+	expect_grep "^warning: environments differ \(imported-from 'perf-stat-csv' vs 'perf-stat-json'\)" \
+		"$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline "$import_data/perf_a.json" \
+		"$import_data/perf_r3.json" || return 1
+	expect_one_line "$TMP/err" 'perf_r3\.json:1: perf stat -r printed the mean'
+}
+
+test_import_go() {
+	import_ab go_a.txt go_b.txt || return 1
+	expect_grep '^allocs/op \[count, lower is better\]$' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" compare "$import_data/go_a.txt" "$import_data/bad_go_value.txt" ||
+		return 1
+	expect_one_line "$TMP/err" "bad_go_value\.txt:8: 'BenchmarkSum/n=64-2': '128\.0x' \(of ns/op\) is not a number"
+}
+
+# By content, not by name; from pipes; another tool's result against pmcbench's is
+# refused like a result of another backend.
+test_import_by_content_pipes_and_backends() {
+	cp "$import_data/gbench_a.json" gbench.csv
+	expect_exit 0 "$PMCBENCH" compare gbench.csv "$import_data/gbench_b.json" || return 1
+	expect_exit 0 "$PMCBENCH" compare <(cat "$import_data/hyperfine_a.json") \
+		<(cat "$import_data/hyperfine_b.json") || return 1
+	expect_grep '^true ' "$TMP/out" || return 1
+	mkresult p.json 'true::wall-time=7e5,0.01'
+	expect_exit 2 "$PMCBENCH" compare p.json "$import_data/hyperfine_a.json" || return 1
+	expect_one_line "$TMP/err" 'perf backend .* hyperfine backend' || return 1
+	expect_exit 0 "$PMCBENCH" compare --force p.json "$import_data/hyperfine_a.json"
+}
