@@ -7,13 +7,12 @@
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "harness/core/result.h"
+#include "reporters/format.h"
 #include "reporters/reporter.h"
 
 static void put_text(FILE *out, const char *s)
@@ -21,23 +20,11 @@ static void put_text(FILE *out, const char *s)
 	csv_fwrite(out, s, strlen(s));
 }
 
-/* The shortest decimal that reads back as the same double, so that no digit is lost
- * and none is invented. */
 static void put_double(FILE *out, double v)
 {
-	int saved = errno; /* strtod's ERANGE must not hide why a write failed */
-	char buf[40];
+	char buf[PMC_FMT_MAX];
 
-	if (v == floor(v) && fabs(v) < 9.2e18) {
-		fprintf(out, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	errno = saved;
+	pmc_fmt_exact_to(buf, v);
 	fputs(buf, out);
 }
 
@@ -88,13 +75,11 @@ static void put_skipped(FILE *out, const struct pmc_benchmark *b)
 static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
 		      const struct pmc_report_opts *o)
 {
-	locale_t c, old;
+	struct pmc_fmt_locale loc;
 
 	/* CSV numbers use '.', whatever LC_NUMERIC the program set. */
-	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!c)
+	if (pmc_fmt_locale_c(&loc) < 0)
 		return -ENOMEM;
-	old = uselocale(c);
 	errno = 0;
 	fputs("benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running,"
 	      "skipped\n",
@@ -108,8 +93,7 @@ static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_an
 			for (size_t k = 0; k < b->metrics[j].n; k++)
 				put_row(out, b, &b->metrics[j], k);
 	}
-	uselocale(old);
-	freelocale(c);
+	pmc_fmt_locale_restore(&loc);
 	if (fflush(out) != 0 || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;

@@ -1,6 +1,7 @@
 /* The one number/unit formatter and the escapers of the reports (reporters/format.c,
  * reporters/escape.c): what a reader of a table sees for a number, and text from a
  * result that can never break the table it lands in. */
+#include <locale.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,12 +159,54 @@ static void test_markdown_escape(void **state)
 	assert_escaped(pmc_escape_text, "x|<y>", "x|<y>");
 }
 
+/* Numbers that programs read back (CSV, Go's benchmark format): every digit that makes
+ * the double, none more, and '.' whatever the locale. */
+static void test_exact_values(void **state)
+{
+	static const double v[] = {
+	    0.1,  1.0 / 3.0,	      1893312, -0.0, 1e300, 5e-324, 123456789.125, 9.3e18, -2.5,
+	    1e-7, 0.30000000000000004};
+	char buf[PMC_FMT_MAX];
+	struct pmc_fmt_locale loc;
+
+	assert_int_equal(pmc_fmt_exact_to(buf, 0.1), 3);
+	assert_string_equal(buf, "0.1");
+	pmc_fmt_exact_to(buf, 1893312);
+	assert_string_equal(buf, "1893312");
+	pmc_fmt_exact_to(buf, 1.0 / 3.0);
+	assert_string_equal(buf, "0.3333333333333333");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		pmc_fmt_exact_to(buf, v[i]);
+		if (strtod(buf, NULL) != v[i] || signbit(strtod(buf, NULL)) != signbit(v[i])) {
+			print_error("%.17g written as \"%s\"\n", v[i], buf);
+			fail();
+		}
+	}
+	/* Statistics keep 10 significant digits. */
+	pmc_fmt_stat_to(buf, 0.1 + 0.2);
+	assert_string_equal(buf, "0.3");
+	pmc_fmt_stat_to(buf, 1.0 / 3.0);
+	assert_string_equal(buf, "0.3333333333");
+	pmc_fmt_stat_to(buf, 1e6);
+	assert_string_equal(buf, "1000000");
+
+	/* A program that chose a locale with a decimal comma still writes '.'. */
+	if (setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
+		assert_int_equal(pmc_fmt_locale_c(&loc), 0);
+		pmc_fmt_exact_to(buf, 2.5);
+		pmc_fmt_locale_restore(&loc);
+		setlocale(LC_NUMERIC, "C");
+		assert_string_equal(buf, "2.5");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_short_values),
 	    cmocka_unit_test(test_table_values),
 	    cmocka_unit_test(test_markdown_escape),
+	    cmocka_unit_test(test_exact_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
