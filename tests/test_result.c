@@ -172,7 +172,12 @@ static struct pmc_result *sample_result(void)
 
 	b = t_bench(r, "valgrind \xff latin-1", NULL);
 	assert_non_null(b);
-	assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
+	{
+		/* The iterations of a microbenchmark's run, beyond a double's 53 bits. */
+		struct pmc_run_info many = {.exit_code = 0, .iterations = 9007199254740993u};
+
+		assert_int_equal(pmc_benchmark_add_run(b, &many), 0);
+	}
 	m = t_metric(b, "instructions");
 	m->simulated = true;
 	{
@@ -251,6 +256,7 @@ static void assert_results_equal(const struct pmc_result *a, const struct pmc_re
 			assert_int_equal(x->runs[k].exit_code, y->runs[k].exit_code);
 			assert_int_equal(x->runs[k].term_signal, y->runs[k].term_signal);
 			assert_int_equal(x->runs[k].timed_out, y->runs[k].timed_out);
+			assert_int_equal(x->runs[k].iterations, y->runs[k].iterations);
 		}
 		assert_int_equal(x->nmetrics, y->nmetrics);
 		for (size_t j = 0; j < x->nmetrics; j++) {
@@ -579,7 +585,12 @@ static void saved_text_follows_the_schema(void **state)
 	 * and timed_out false. */
 	assert_null(json_object_get(m, "derived"));
 	assert_null(json_object_get(m, "cross_group"));
-	assert_int_equal(json_object_size(json_array_get(json_object_get(bench, "runs"), 0)), 1);
+	v = json_array_get(json_object_get(bench, "runs"), 0);
+	assert_int_equal(json_object_size(v), 2);
+	assert_int_equal(json_integer_value(json_object_get(v, "iterations")), 9007199254740993);
+	v = json_array_get(
+	    json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "runs"), 0);
+	assert_int_equal(json_object_size(v), 1);
 	assert_null(strstr(text, "false"));
 
 	/* Compact, with a line for each top-level member, benchmark head and metric. */
@@ -741,10 +752,8 @@ static void members_around_the_benchmarks_and_large_benchmarks_load(void **state
 			    4000000, i % 7 ? 4000000 : 1999);
 
 		assert_int_equal(pmc_benchmark_add_run(big, &ok), 0);
-		assert_int_equal(
-		    pmc_metric_append(t_metric(big, "cycles"), rd.scaled, &rd), 0);
-		assert_int_equal(
-		    pmc_metric_append(t_metric(big, "task-clock"), rd.scaled, &rd), 0);
+		assert_int_equal(pmc_metric_append(t_metric(big, "cycles"), rd.scaled, &rd), 0);
+		assert_int_equal(pmc_metric_append(t_metric(big, "task-clock"), rd.scaled, &rd), 0);
 	}
 	text = t_dumps(a);
 	assert_non_null(text);
@@ -1201,6 +1210,12 @@ static void save_refuses_what_would_not_load(void **state)
 	assert_contains(err, "run 5 has exit code 0 and signal 9");
 	a->benchmarks[0].runs[5].exit_code = -1;
 
+	/* Iterations JSON readers cannot hold. */
+	a->benchmarks[1].runs[0].iterations = UINT64_MAX;
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "run 0 has 18446744073709551615 iterations, beyond 2^63 - 1");
+	a->benchmarks[1].runs[0].iterations = 1;
+
 	/* A directory that does not exist. */
 	missing = path_in_dir(tmpdir, "no/such/dir.json");
 	assert_int_equal(pmc_result_save(a, missing, err, sizeof(err)), -ENOENT);
@@ -1465,6 +1480,11 @@ static const struct bad_case bad_cases[] = {
     {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"signal\": 9}, {",
      "benchmarks[0].runs[0]: a run killed by signal 9 has exit_code -1, not 0; " REGEN},
     {"{\"exit_code\": 0}, {", "{}, {", "benchmarks[0].runs[0]: missing key \"exit_code\"; " REGEN},
+    /* The iterations a microbenchmark's run is per: a count, absent when not known. */
+    {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"iterations\": 0}, {",
+     "benchmarks[0].runs[0].iterations: expected a whole number from 1, found 0; " REGEN},
+    {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"iterations\": 1.5}, {",
+     "benchmarks[0].runs[0].iterations: expected a whole number from 1, found 1.5; " REGEN},
     /* "skipped" is the reason, a string; a skipped benchmark measured nothing. */
     {"\"name\": \"a\"", "\"name\": \"a\", \"skipped\": true",
      "benchmarks[0].skipped: expected a string (why the benchmark was skipped), found a "

@@ -151,6 +151,13 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				    b->name, k, run->exit_code, run->term_signal);
 				return -EINVAL;
 			}
+			if (run->iterations > INT64_MAX) {
+				pmc_err_set(err, errlen,
+					    "benchmark \"%s\": run %zu has %" PRIu64 " iterations, "
+					    "beyond 2^63 - 1",
+					    b->name, k, run->iterations);
+				return -EINVAL;
+			}
 		}
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			const struct pmc_metric *m = &b->metrics[j];
@@ -390,7 +397,9 @@ static json_t *run_json(const struct pmc_run_info *run)
 	if (j && ((run->term_signal && !put(j, "signal", json_integer(run->term_signal))) ||
 		  (run->timed_out && !put(j, "timed_out", json_true())) ||
 		  (run->round && !put(j, "round", json_integer(run->round))) ||
-		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))))) {
+		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))) ||
+		  (run->iterations &&
+		   !put(j, "iterations", json_integer((json_int_t)run->iterations))))) {
 		json_decref(j);
 		return NULL;
 	}
@@ -771,6 +780,31 @@ static int get_int(struct loader *ld, const json_t *obj, const char *key, enum n
 	return rc;
 }
 
+/* An optional count from 1 to 2^63 - 1, 0 when absent: integers beyond a double's 53
+ * bits stay exact. */
+static int get_count(struct loader *ld, const json_t *obj, const char *key, uint64_t *ret)
+{
+	const json_t *v = json_object_get(obj, key);
+	int rc = 0;
+
+	if (!v)
+		return 0;
+	push_key(ld, key);
+	if (json_is_real(v))
+		rc = fail(ld, "expected a whole number from 1, found %.17g; " REGEN,
+			  json_real_value(v));
+	else if (!json_is_integer(v))
+		rc = wrong_type(ld, v, "a whole number");
+	else if (json_integer_value(v) < 1)
+		rc = fail(ld,
+			  "expected a whole number from 1, found %" JSON_INTEGER_FORMAT "; " REGEN,
+			  json_integer_value(v));
+	else
+		*ret = (uint64_t)json_integer_value(v);
+	pop(ld);
+	return rc;
+}
+
 /* A member that must hold an object or an array, or NULL when absent and optional. */
 static int get_container(struct loader *ld, const json_t *obj, const char *key, enum need need,
 			 json_type type, const json_t **ret)
@@ -1098,7 +1132,8 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 		    (rc = get_int(ld, v, "signal", OPTIONAL, 0, 127, &run->term_signal)) < 0 ||
 		    (rc = get_bool(ld, v, "timed_out", &run->timed_out)) < 0 ||
 		    (rc = get_int(ld, v, "round", OPTIONAL, 1, INT_MAX, &round)) < 0 ||
-		    (rc = get_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0)
+		    (rc = get_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0 ||
+		    (rc = get_count(ld, v, "iterations", &run->iterations)) < 0)
 			return rc;
 		run->round = (unsigned)round;
 		run->pinned = cpu >= 0;
