@@ -358,16 +358,43 @@ static json_t *raw_json(const struct pmc_metric *m)
 	return j;
 }
 
+/* A statistic: null where it does not exist (a mean beyond a double). */
+static json_t *stat_json(double v)
+{
+	return isfinite(v) ? number_json(v) : json_null();
+}
+
+/* The summary of the measured samples, from the analysis every report reads
+ * (docs/result-schema.md, "Metric"): derivable, so never read back. */
+static json_t *summary_json(const struct pmc_summary *s)
+{
+	json_t *j = json_object();
+	bool ok;
+
+	ok = put(j, "n", json_integer((json_int_t)s->n)) && put(j, "mean", stat_json(s->mean)) &&
+	     put(j, "stddev", stat_json(s->stddev)) && put(j, "median", stat_json(s->median)) &&
+	     put(j, "median_ci",
+		 s->has_ci ? json_pack("[o, o]", stat_json(s->ci_lo), stat_json(s->ci_hi))
+			   : json_null()) &&
+	     put(j, "min", stat_json(s->min)) && put(j, "max", stat_json(s->max));
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* A member that holds its default (false, 0) is left out: the reader supplies it, and
  * a file of many benchmarks is a tenth smaller and quicker to load without them. */
 static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_analysis *ma)
 {
 	json_t *j = json_object(), *samples;
 	char health[PMC_HEALTH_DESC_MAX] = "";
+	bool summary = ma && ma->has_summary;
 	bool ok;
 
 	/* Derived from the samples, like the reports' warnings; never read back. */
-	if (ma && ma->has_summary && pmc_health_describe(&ma->health, health, sizeof(health)) < 0)
+	if (summary && pmc_health_describe(&ma->health, health, sizeof(health)) < 0)
 		health[0] = '\0';
 
 	ok =
@@ -379,6 +406,7 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	    (!m->error || put(j, "error", error_json(m->error))) &&
 	    (!m->note || put(j, "note", string_json(m->note))) &&
 	    (!health[0] || put(j, "health", json_string(health))) &&
+	    (!summary || put(j, "summary", summary_json(&ma->s))) &&
 	    (samples = put_new(j, "samples", json_array())) &&
 	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m))));
 	for (size_t i = 0; ok && i < m->n; i++)
