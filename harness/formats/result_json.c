@@ -25,6 +25,7 @@
 #include "config.h"
 #include "harness/base/atomic_file.h"
 #include "harness/base/error.h"
+#include "harness/base/utf8.h"
 #include "harness/core/metrics.h"
 #include "harness/core/analysis.h"
 #include "harness/core/result.h"
@@ -50,42 +51,6 @@ static const char *quantity_of(const char *unit)
 	if (strcmp(unit, "bytes") == 0)
 		return "size";
 	return "value";
-}
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF), or 0 when it is not one. s is NUL-terminated. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
-			   ? 4
-			   : 0;
-	}
-	return 0;
-}
-
-static bool utf8_valid(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
-
-	for (; *p; p += n)
-		if ((n = utf8_len(p)) == 0)
-			return false;
-	return true;
 }
 
 /* The raw reading that goes with each status. */
@@ -114,7 +79,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < r->nenv; i++) {
-		if (!*r->env[i].key || !utf8_valid(r->env[i].key)) {
+		if (!*r->env[i].key || !pmc_utf8_valid(r->env[i].key)) {
 			pmc_err_set(err, errlen, "environment key %zu is empty or not UTF-8", i);
 			return -EINVAL;
 		}
@@ -162,7 +127,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			const struct pmc_metric *m = &b->metrics[j];
 
-			if (!m->id || !*m->id || !utf8_valid(m->id) || !m->unit || !*m->unit ||
+			if (!m->id || !*m->id || !pmc_utf8_valid(m->id) || !m->unit || !*m->unit ||
 			    (m->better != PMC_LOWER_IS_BETTER &&
 			     m->better != PMC_HIGHER_IS_BETTER)) {
 				pmc_err_set(
@@ -247,13 +212,13 @@ static json_t *string_json(const char *s)
 
 	if (!s)
 		return json_null();
-	if (utf8_valid(s))
+	if (pmc_utf8_valid(s))
 		return json_string(s);
 	fixed = malloc(3 * strlen(s) + 1);
 	if (!fixed)
 		return NULL;
 	for (q = fixed; *p;) {
-		size_t n = utf8_len(p);
+		size_t n = pmc_utf8_len(p);
 
 		if (n) {
 			memcpy(q, p, n);
