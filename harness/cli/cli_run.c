@@ -476,7 +476,8 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 			size_t nw = (size_t)(argc - first);
 
 			display = join_words(argv + first, nw);
-			words = calloc(nw + 1, sizeof(*words));
+			/* With --shell: /bin/sh -c "the words", then NULL. */
+			words = calloc(c->shell ? 4 : nw + 1, sizeof(*words));
 			if (words && c->shell) {
 				words[0] = strdup("/bin/sh");
 				words[1] = strdup("-c");
