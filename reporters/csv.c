@@ -1,19 +1,22 @@
-/* CSV: one row per benchmark, metric and run, for spreadsheets and
- * data frames. Text fields are quoted by libcsv; a field that was not measured is
- * empty, never 0. Runs are numbered from 1. Columns:
- * benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running,skipped
- * A benchmark that skipped itself has one row: its name, the status "skipped" and the
- * reason in the last column, every other field empty. */
+/* CSV (docs/export.md), for spreadsheets and data frames. Text fields are quoted by libcsv;
+ * a field that was not measured is empty, never 0; columns are only ever added at the
+ * end. A result: one row per benchmark, metric and run (from 1), with the columns
+ * benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running,skipped,
+ * iterations; a benchmark that skipped itself has one row: its name, the status
+ * "skipped" and the reason in the column skipped, every other field empty. A comparison:
+ * one row per row of the comparison, the fields of the JSON report's rows. */
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/compare.h"
+#include "harness/core/metrics.h"
 #include "harness/core/result.h"
+#include "reporters/compare_cells.h"
+#include "reporters/format.h"
 #include "reporters/reporter.h"
 
 static void put_text(FILE *out, const char *s)
@@ -21,29 +24,18 @@ static void put_text(FILE *out, const char *s)
 	csv_fwrite(out, s, strlen(s));
 }
 
-/* The shortest decimal that reads back as the same double, so that no digit is lost
- * and none is invented. */
 static void put_double(FILE *out, double v)
 {
-	int saved = errno; /* strtod's ERANGE must not hide why a write failed */
-	char buf[40];
+	char buf[PMC_FMT_MAX];
 
-	if (v == floor(v) && fabs(v) < 9.2e18) {
-		fprintf(out, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	errno = saved;
+	pmc_fmt_exact_to(buf, v);
 	fputs(buf, out);
 }
 
 static void put_row(FILE *out, const struct pmc_benchmark *b, const struct pmc_metric *m,
 		    size_t run)
 {
+	uint64_t iters = run < b->nruns ? b->runs[run].iterations : 0;
 	double v = m->values[run];
 
 	put_text(out, b->name);
@@ -72,7 +64,10 @@ static void put_row(FILE *out, const struct pmc_benchmark *b, const struct pmc_m
 	} else {
 		fputs(",,,", out);
 	}
-	fputs(",\n", out);
+	fputs(",,", out);
+	if (iters)
+		fprintf(out, "%" PRIu64, iters);
+	fputc('\n', out);
 }
 
 /* A skipped benchmark measured nothing: no metric, no run, no value. */
@@ -82,22 +77,20 @@ static void put_skipped(FILE *out, const struct pmc_benchmark *b)
 	fputs(",,,,,skipped,,,,", out);
 	if (*b->skipped)
 		put_text(out, b->skipped);
-	fputc('\n', out);
+	fputs(",\n", out);
 }
 
 static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
 		      const struct pmc_report_opts *o)
 {
-	locale_t c, old;
+	struct pmc_fmt_locale loc;
 
 	/* CSV numbers use '.', whatever LC_NUMERIC the program set. */
-	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!c)
+	if (pmc_fmt_locale_c(&loc) < 0)
 		return -ENOMEM;
-	old = uselocale(c);
 	errno = 0;
 	fputs("benchmark,metric,unit,run,value,status,raw_value,time_enabled,time_running,"
-	      "skipped\n",
+	      "skipped,iterations\n",
 	      out);
 	for (size_t i = 0; i < r->nbench; i++) {
 		const struct pmc_benchmark *b = &r->benchmarks[i];
@@ -108,8 +101,114 @@ static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_an
 			for (size_t k = 0; k < b->metrics[j].n; k++)
 				put_row(out, b, &b->metrics[j], k);
 	}
-	uselocale(old);
-	freelocale(c);
+	pmc_fmt_locale_restore(&loc);
+	if (fflush(out) != 0 || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* ---- A comparison ----------------------------------------------------------------- */
+
+/* A number, or an empty field where there is none; measured values keep every digit,
+ * statistics of them 10 significant ones (as the JSON report). */
+static void put_num(FILE *out, double v, bool measured)
+{
+	char buf[PMC_FMT_MAX];
+
+	fputc(',', out);
+	if (!isfinite(v))
+		return;
+	if (measured)
+		pmc_fmt_exact_to(buf, v);
+	else
+		pmc_fmt_stat_to(buf, v);
+	fputs(buf, out);
+}
+
+static void put_field(FILE *out, const char *s)
+{
+	fputc(',', out);
+	if (s)
+		put_text(out, s);
+}
+
+static void put_side(FILE *out, const struct pmc_summary *s, bool have)
+{
+	if (!have) {
+		fputs(",,,,,,,", out); /* n, median, ci_lo, ci_hi, min, max, mean */
+		return;
+	}
+	fprintf(out, ",%zu", s->n);
+	put_num(out, s->median, true);
+	put_num(out, s->has_ci ? s->ci_lo : NAN, true);
+	put_num(out, s->has_ci ? s->ci_hi : NAN, true);
+	put_num(out, s->min, true);
+	put_num(out, s->max, true);
+	put_num(out, s->mean, false);
+}
+
+static const char *bool_text(bool b)
+{
+	return b ? "true" : "false";
+}
+
+static void put_cmp_row(FILE *out, const struct pmc_cmp_block *blk, const struct pmc_cmp_row *row)
+{
+	static const char *const kinds[] = {"tested", "exact", "missing"};
+	const struct pmc_threshold *th = row->threshold;
+
+	put_text(out, row->bench);
+	put_field(out, row->old_bench);
+	put_field(out, row->metric);
+	put_field(out, blk->unit ? blk->unit : "count");
+	put_field(out, blk->better == PMC_HIGHER_IS_BETTER ? "higher"
+		       : blk->better == PMC_NO_DIRECTION   ? "none"
+							   : "lower");
+	put_field(out, kinds[row->kind]);
+	put_field(out, row->kind == PMC_ROW_MISSING ? (row->missing_old ? "old" : "new") : NULL);
+	put_side(out, &row->old, row->has_old);
+	put_side(out, &row->new, row->has_new);
+	put_num(out, row->ratio, false);
+	put_num(out, row->ratio_lo, false);
+	put_num(out, row->ratio_hi, false);
+	put_num(out, row->diff, true);
+	put_num(out, row->p, false);
+	put_num(out, row->q, false);
+	put_field(out, row->kind != PMC_ROW_TESTED ? NULL
+		       : row->paired		   ? "wilcoxon-signed-rank"
+						   : "mann-whitney-u");
+	fputc(',', out);
+	if (row->paired)
+		fprintf(out, "%zu", row->npairs);
+	put_field(out, bool_text(row->testable));
+	put_field(out, bool_text(row->significant));
+	put_field(out, bool_text(row->gated));
+	put_field(out, th ? th->text : NULL);
+	put_field(out,
+		  row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict));
+	put_field(out, row->why);
+	fputc('\n', out);
+}
+
+static int csv_comparison(FILE *out, const struct pmc_comparison *c,
+			  const struct pmc_report_opts *o)
+{
+	struct pmc_fmt_locale loc;
+
+	if (pmc_fmt_locale_c(&loc) < 0)
+		return -ENOMEM;
+	errno = 0;
+	fputs("benchmark,old_benchmark,metric,unit,better,kind,missing,"
+	      "old_n,old_median,old_ci_lo,old_ci_hi,old_min,old_max,old_mean,"
+	      "new_n,new_median,new_ci_lo,new_ci_hi,new_min,new_max,new_mean,"
+	      "ratio,ratio_lo,ratio_hi,diff,p,q,test,pairs,testable,significant,gated,"
+	      "threshold,verdict,why\n",
+	      out);
+	/* A failed comparison has no rows: the header alone (the error is on stderr). */
+	for (size_t bi = 0; c && bi < c->nblocks; bi++)
+		for (size_t j = 0; j < c->blocks[bi].nrows; j++)
+			put_cmp_row(out, &c->blocks[bi], &c->rows[c->blocks[bi].rows[j]]);
+	pmc_fmt_locale_restore(&loc);
 	if (fflush(out) != 0 || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;
@@ -118,5 +217,7 @@ static int csv_result(FILE *out, const struct pmc_result *r, const struct pmc_an
 const struct pmc_reporter pmc_reporter_csv = {
     .name = "csv",
     .ext = ".csv",
+    .by_extension = true,
     .result = csv_result,
+    .comparison = csv_comparison,
 };

@@ -1,7 +1,11 @@
-/* Escapers for terminal text and Markdown (escape.h). */
+/* Escapers for terminal text, Markdown and Go's benchmark format (escape.h). */
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/utf8.h"
 #include "reporters/escape.h"
 
 static bool is_control(unsigned char c)
@@ -47,4 +51,82 @@ void pmc_escape_md_code(FILE *out, const char *s)
 		fputc(' ', out);
 	for (size_t i = 0; i <= longest; i++)
 		fputc('`', out);
+}
+
+/* ---- Go's benchmark format -------------------------------------------------------- */
+
+/* The code point of the n-byte valid UTF-8 sequence at p. */
+static uint32_t decode(const unsigned char *p, size_t n)
+{
+	static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	uint32_t cp = p[0] & lead_mask[n];
+
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	return cp;
+}
+
+/* Go's unicode.IsSpace, which strings.Fields and the benchfmt reader split fields on. */
+static bool go_space(uint32_t c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 || c == 0xa0 || c == 0x1680 ||
+	       (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+	       c == 0x205f || c == 0x3000;
+}
+
+/* Control and format characters, which strconv.IsPrint rejects and Go's testing package
+ * escapes; the rest of Unicode passes as it is. */
+static bool go_unprintable(uint32_t c)
+{
+	return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xad || (c >= 0x200b && c <= 0x200f) ||
+	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff ||
+	       (c >= 0xfff9 && c <= 0xfffb);
+}
+
+char *pmc_escape_go_name(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	/* At most 6 bytes ("\u200b") for each byte of s. */
+	char *out = malloc(6 * strlen(s) + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = pmc_utf8_len(p);
+		uint32_t c = n ? decode(p, n) : 0xfffd;
+
+		if (go_space(c)) {
+			*q++ = '_';
+		} else if (c == '\a' || c == '\b') {
+			q += sprintf(q, "\\%c", c == '\a' ? 'a' : 'b');
+		} else if (go_unprintable(c)) {
+			q += sprintf(q, c < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned)c);
+		} else if (n) {
+			memcpy(q, p, n);
+			q += n;
+		} else {
+			memcpy(q, "\xef\xbf\xbd", 3);
+			q += 3;
+		}
+		p += n ? n : 1;
+	}
+	*q = '\0';
+	return out;
+}
+
+void pmc_escape_go_text(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = pmc_utf8_len(p);
+
+		if (n == 0)
+			fputs("\xef\xbf\xbd", out);
+		else if (n == 1 && is_control(*p))
+			fputc(' ', out);
+		else
+			fwrite(p, 1, n, out);
+		p += n ? n : 1;
+	}
 }

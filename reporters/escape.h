@@ -1,5 +1,6 @@
 /* One escaper per output language that has no library of its own: text shown on a
- * terminal, and GitHub-flavoured Markdown. (CSV is quoted by libcsv, JSON by jansson.) */
+ * terminal, GitHub-flavoured Markdown, and Go's benchmark format. (CSV is quoted by
+ * libcsv, JSON by jansson.) */
 #pragma once
 
 #include <stdio.h>
@@ -18,3 +19,17 @@ void pmc_escape_md(FILE *out, const char *s);
  * longest run inside, padded when s starts or ends with a backtick (CommonMark 6.1);
  * control characters become spaces. */
 void pmc_escape_md_code(FILE *out, const char *s);
+
+/* A name as one field of Go's benchmark format (docs/export.md), rewritten as Go's testing
+ * package rewrites the name of a sub-benchmark: white space (Go's unicode.IsSpace: ASCII
+ * space and controls \t \n \v \f \r, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028,
+ * U+2029, U+202F, U+205F, U+3000) becomes '_', other control and format characters are
+ * escaped as Go quotes them ("\a", "\x01", "\u0080", "\u200b"), and a byte that is not
+ * UTF-8 becomes U+FFFD (Go reads it so; benchstat refuses a file that is not UTF-8).
+ * Returns the name (malloc'd), or NULL when memory ran out. */
+char *pmc_escape_go_name(const char *s);
+
+/* Text on one line of Go's benchmark format (a configuration value, a comment): control
+ * characters become spaces, so that a newline cannot end the line, and bytes that are not
+ * UTF-8 U+FFFD. */
+void pmc_escape_go_text(FILE *out, const char *s);

@@ -1,7 +1,9 @@
 /* The one number/unit formatter (format.h). The run table's style comes from perf
  * stat; the short style, from benchstat. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reporters/format.h"
@@ -296,4 +298,54 @@ int pmc_fmt_percent_decimals(double pct)
 void pmc_fmt_percent(double pct, bool sign, char *buf, size_t len)
 {
 	snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", pmc_fmt_percent_decimals(pct), pct);
+}
+
+/* ---- Machine-readable numbers ----------------------------------------------------- */
+
+size_t pmc_fmt_exact_to(char *buf, double v)
+{
+	int saved = errno; /* strtod's ERANGE must not hide why a later write failed */
+	int n = 0;
+
+	if (v == floor(v) && fabs(v) < 9.2e18)
+		return (size_t)snprintf(buf, PMC_FMT_MAX, "%.0f", v);
+	/* 17 significant digits always read back (IEEE 754 binary64); fewer often do. */
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, PMC_FMT_MAX, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	errno = saved;
+	return (size_t)n;
+}
+
+size_t pmc_fmt_stat_to(char *buf, double v)
+{
+	int saved = errno;
+	char tmp[PMC_FMT_MAX];
+
+	if (v != trunc(v) && isfinite(v)) {
+		snprintf(tmp, sizeof(tmp), "%.10g", v);
+		v = strtod(tmp, NULL);
+		errno = saved;
+	}
+	return pmc_fmt_exact_to(buf, v);
+}
+
+int pmc_fmt_locale_c(struct pmc_fmt_locale *l)
+{
+	l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!l->c)
+		return -ENOMEM;
+	l->old = uselocale(l->c);
+	return 0;
+}
+
+void pmc_fmt_locale_restore(struct pmc_fmt_locale *l)
+{
+	if (!l->c)
+		return;
+	uselocale(l->old);
+	freelocale(l->c);
+	l->c = (locale_t)0;
 }

@@ -5,6 +5,7 @@
  * registry's: "count", "ns", "bytes", "ratio", "percent", or any other text. */
 #pragma once
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -44,3 +45,27 @@ int pmc_fmt_percent_decimals(double pct);
 
 /* "2.50%", "+12.5%", "-150%" (sign: always show it). */
 void pmc_fmt_percent(double pct, bool sign, char *buf, size_t len);
+
+/* ---- Machine-readable numbers (CSV, Go's benchmark format) ------------------------ */
+
+/* The shortest decimal that reads back as the same double ("0.1", "1893312",
+ * "0.3333333333333333"), so that no digit is lost and none is invented; whole numbers
+ * below 2^63 without a decimal point. v must be finite; buf holds PMC_FMT_MAX bytes.
+ * Returns the length. errno is left as it was. */
+size_t pmc_fmt_exact_to(char *buf, double v);
+
+/* A statistic of measured values (a mean, a ratio, a p-value): rounded to 10 significant
+ * digits, whose last digits would only be noise of the arithmetic (1.2, not
+ * 1.2000000000000002), then as pmc_fmt_exact_to(). */
+size_t pmc_fmt_stat_to(char *buf, double v);
+
+/* snprintf writes the decimal point of LC_NUMERIC: formats read by programs switch this
+ * thread to the C locale while they write, whatever locale the program chose. */
+struct pmc_fmt_locale {
+	locale_t c, old;
+};
+
+/* Switches to the C locale's numbers. Returns 0 or -ENOMEM. */
+int pmc_fmt_locale_c(struct pmc_fmt_locale *l);
+/* Restores the locale pmc_fmt_locale_c() replaced. */
+void pmc_fmt_locale_restore(struct pmc_fmt_locale *l);

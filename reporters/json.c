@@ -308,6 +308,7 @@ end:
 const struct pmc_reporter pmc_reporter_json = {
     .name = "json",
     .ext = ".json",
+    .by_extension = true,
     .result = json_result,
     .comparison = json_comparison,
 };

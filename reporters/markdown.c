@@ -243,6 +243,7 @@ const struct pmc_reporter pmc_reporter_markdown = {
     .name = "markdown",
     .alias = "md",
     .ext = ".md",
+    .by_extension = true,
     .result = markdown_result,
     .needs_analysis = true,
     .comparison = markdown_comparison,

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "harness/base/error.h"
 #include "harness/base/opts.h"
@@ -14,7 +15,7 @@
 /* In the order help texts list them. */
 static const struct pmc_reporter *const reporters[] = {
     &pmc_reporter_table,    &pmc_reporter_json,	 &pmc_reporter_csv,
-    &pmc_reporter_markdown, &pmc_reporter_stats,
+    &pmc_reporter_markdown, &pmc_reporter_stats, &pmc_reporter_gobench,
 };
 
 const struct pmc_reporter *pmc_reporter_find(const char *name)
@@ -26,6 +27,42 @@ const struct pmc_reporter *pmc_reporter_find(const char *name)
 		    (reporters[i]->alias && strcmp(reporters[i]->alias, name) == 0))
 			return reporters[i];
 	return NULL;
+}
+
+const struct pmc_reporter *pmc_reporter_for_path(const char *path)
+{
+	const char *base, *dot;
+
+	if (!path)
+		return NULL;
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	dot = strrchr(base, '.');
+	/* ".csv" alone is a hidden file's name, not an extension. */
+	if (!dot || dot == base)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
+		if (reporters[i]->by_extension && strcasecmp(reporters[i]->ext, dot) == 0)
+			return reporters[i];
+	return NULL;
+}
+
+void pmc_reporter_extensions(char *buf, size_t len)
+{
+	size_t o = 0, n = 0, k = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
+		n += reporters[i]->by_extension;
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(reporters) && o < len; i++) {
+		if (!reporters[i]->by_extension)
+			continue;
+		k++;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s",
+				      k == 1   ? ""
+				      : k == n ? " or "
+					       : ", ",
+				      reporters[i]->ext);
+	}
 }
 
 static bool renders(const struct pmc_reporter *rep, enum pmc_report_kind kind)
@@ -74,8 +111,9 @@ static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kin
 			char names[128];
 
 			format_names(kind, names, sizeof(names));
-			pmc_err_set(err, errlen, "format '%s': %s; use %s", format ? format : "(null)",
-				 rep ? "cannot render this report" : "unknown format", names);
+			pmc_err_set(err, errlen, "format '%s': %s; use %s",
+				    format ? format : "(null)",
+				    rep ? "cannot render this report" : "unknown format", names);
 		}
 		return NULL;
 	}
@@ -90,9 +128,9 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 
 	if (!PMC_OPTS_VALID(opts, struct pmc_report_opts)) {
 		pmc_err_set(err, errlen,
-				 "report options: unknown fields set (sz %zu); "
-				 "rebuild against this library's headers",
-				 opts->sz);
+			    "report options: unknown fields set (sz %zu); "
+			    "rebuild against this library's headers",
+			    opts->sz);
 		return -EINVAL;
 	}
 	o.median = PMC_OPTS_GET(opts, median, false);
@@ -108,7 +146,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1)) {
 		pmc_err_set(err, errlen, "report options: confidence %g is outside (0, 1)",
-				 o.confidence);
+			    o.confidence);
 		return -EINVAL;
 	}
 	*ret = o;

@@ -3,6 +3,8 @@
  * from the analysis (harness/core/analysis.h) or the comparison. */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "pmcbench/report.h"
@@ -13,6 +15,9 @@ struct pmc_reporter {
 	const char *name;  /* canonical: "table" */
 	const char *alias; /* another name it answers to ("md"), or NULL */
 	const char *ext;   /* file extension that suits it: ".md" */
+	/* A file name ending in ext is written in this format (`--export FILE`,
+	 * docs/export.md); one format per extension. */
+	bool by_extension;
 	/* Renders a result: r, with its analysis when the format needs one (else NULL).
 	 * o is complete (every field readable) and its confidence resolved. NULL when the
 	 * format does not render results. */
@@ -30,6 +35,15 @@ extern const struct pmc_reporter pmc_reporter_json;
 extern const struct pmc_reporter pmc_reporter_csv;
 extern const struct pmc_reporter pmc_reporter_markdown;
 extern const struct pmc_reporter pmc_reporter_stats;
+extern const struct pmc_reporter pmc_reporter_gobench;
 
 /* The reporter named name (or an alias), or NULL. */
 const struct pmc_reporter *pmc_reporter_find(const char *name);
+
+/* The reporter a file name asks for by its extension (".json", ".csv", ".md", ".txt" for
+ * Go's benchmark format; any case), or NULL when it has none of them. */
+const struct pmc_reporter *pmc_reporter_for_path(const char *path);
+
+/* The extensions pmc_reporter_for_path() knows, for a message: ".json, .csv, .md or
+ * .txt". */
+void pmc_reporter_extensions(char *buf, size_t len);

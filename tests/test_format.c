@@ -1,6 +1,7 @@
 /* The one number/unit formatter and the escapers of the reports (reporters/format.c,
  * reporters/escape.c): what a reader of a table sees for a number, and text from a
  * result that can never break the table it lands in. */
+#include <locale.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,12 +159,95 @@ static void test_markdown_escape(void **state)
 	assert_escaped(pmc_escape_text, "x|<y>", "x|<y>");
 }
 
+/* Names in Go's benchmark format are one field of a UTF-8 line, rewritten as Go's testing
+ * package rewrites sub-benchmark names; configuration values and comments stay on their
+ * line. */
+static void test_go_escape(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} names[] = {
+	    {"sort", "sort"},
+	    {"pmc-work loop 1000", "pmc-work_loop_1000"},
+	    {"a\tb\nc\rd\ve\ff", "a_b_c_d_e_f"},
+	    {"bell\a back\b", "bell\\a_back\\b"},
+	    {"nul-ish\x01\x1f\x7f", "nul-ish\\x01\\x1f\\x7f"},
+	    {"nbsp\xc2\xa0nel\xc2\x85ideo\xe3\x80\x80", "nbsp_nel_ideo_"},
+	    {"en\xe2\x80\x82"
+	     "em\xe2\x80\x83ls\xe2\x80\xa8",
+	     "en_em_ls_"},
+	    {"c1\xc2\x80zw\xe2\x80\x8b"
+	     "bom\xef\xbb\xbf",
+	     "c1\\u0080zw\\u200bbom\\ufeff"},
+	    {"latin-1 \xe9t\xe9", "latin-1_\xef\xbf\xbdt\xef\xbf\xbd"},
+	    {"cut \xe2\x9c", "cut_\xef\xbf\xbd\xef\xbf\xbd"},
+	    {"é ✓ 😀", "é_✓_😀"},
+	    {"sort/size=1k-8", "sort/size=1k-8"},
+	    {"", ""},
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *got = pmc_escape_go_name(names[i].in);
+
+		assert_non_null(got);
+		if (strcmp(got, names[i].want) != 0)
+			fail_msg("\"%s\" written \"%s\", expected \"%s\"", names[i].in, got,
+				 names[i].want);
+		free(got);
+	}
+	assert_escaped(pmc_escape_go_text, "Intel(R) Xeon(R) @ 2.00GHz",
+		       "Intel(R) Xeon(R) @ 2.00GHz");
+	assert_escaped(pmc_escape_go_text, "two\nlines\r\x01", "two lines  ");
+	assert_escaped(pmc_escape_go_text, "l\xe9", "l\xef\xbf\xbd");
+}
+
+/* Numbers that programs read back (CSV, Go's benchmark format): every digit that makes
+ * the double, none more, and '.' whatever the locale. */
+static void test_exact_values(void **state)
+{
+	static const double v[] = {
+	    0.1,  1.0 / 3.0,	      1893312, -0.0, 1e300, 5e-324, 123456789.125, 9.3e18, -2.5,
+	    1e-7, 0.30000000000000004};
+	char buf[PMC_FMT_MAX];
+	struct pmc_fmt_locale loc;
+
+	assert_int_equal(pmc_fmt_exact_to(buf, 0.1), 3);
+	assert_string_equal(buf, "0.1");
+	pmc_fmt_exact_to(buf, 1893312);
+	assert_string_equal(buf, "1893312");
+	pmc_fmt_exact_to(buf, 1.0 / 3.0);
+	assert_string_equal(buf, "0.3333333333333333");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		pmc_fmt_exact_to(buf, v[i]);
+		if (strtod(buf, NULL) != v[i] || signbit(strtod(buf, NULL)) != signbit(v[i])) {
+			print_error("%.17g written as \"%s\"\n", v[i], buf);
+			fail();
+		}
+	}
+	/* Statistics keep 10 significant digits. */
+	pmc_fmt_stat_to(buf, 0.1 + 0.2);
+	assert_string_equal(buf, "0.3");
+	pmc_fmt_stat_to(buf, 1.0 / 3.0);
+	assert_string_equal(buf, "0.3333333333");
+	pmc_fmt_stat_to(buf, 1e6);
+	assert_string_equal(buf, "1000000");
+
+	/* A program that chose a locale with a decimal comma still writes '.'. */
+	if (setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
+		assert_int_equal(pmc_fmt_locale_c(&loc), 0);
+		pmc_fmt_exact_to(buf, 2.5);
+		pmc_fmt_locale_restore(&loc);
+		setlocale(LC_NUMERIC, "C");
+		assert_string_equal(buf, "2.5");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_short_values),
-	    cmocka_unit_test(test_table_values),
-	    cmocka_unit_test(test_markdown_escape),
+	    cmocka_unit_test(test_short_values),    cmocka_unit_test(test_table_values),
+	    cmocka_unit_test(test_markdown_escape), cmocka_unit_test(test_exact_values),
+	    cmocka_unit_test(test_go_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

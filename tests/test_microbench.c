@@ -294,6 +294,10 @@ static void overhead_is_subtracted_and_clamped(void **state)
 	for (size_t i = 0; i < m->n; i++)
 		assert_true(m->values[i] == 6.0);
 	assert_null(m->note);
+	/* Every run records the batch size its values are per. */
+	assert_int_equal(res->benchmarks[0].nruns, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(res->benchmarks[0].runs[i].iterations, 100);
 	pmc_mb_samples_free(&s);
 	pmc_result_free(res);
 
@@ -368,6 +372,7 @@ static void exact_counts_are_the_body_alone(void **state)
 	assert_int_equal(pmc_result_new("valgrind", &res), 0);
 	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
 	assert_int_equal(res->nbench, 1);
+	assert_int_equal(res->benchmarks[0].runs[0].iterations, 4);
 	m = pmc_benchmark_find_metric(&res->benchmarks[0], "instructions/op");
 	assert_non_null(m);
 	assert_int_equal(m->n, 1);

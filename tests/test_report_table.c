@@ -124,7 +124,6 @@ static char *metric_line(const char *text, const char *id)
 	return line_with(text, needle);
 }
 
-
 #define assert_lacks(hay, needle)                                                                  \
 	do {                                                                                       \
 		const char *h_ = (hay), *n_ = (needle);                                            \
@@ -609,7 +608,8 @@ static void test_every_format_by_name(void **state)
 	    {"md", "| task-clock | 1.05 | "},
 	    {"stats", "task-clock               ns        6"},
 	    {"csv", "\"sort\",\"task-clock\",\"ns\",1,1000000,\"counted\",1000000,1000000,"
-		    "1000000,\n\"sort\",\"task-clock\""},
+		    "1000000,,\n\"sort\",\"task-clock\""},
+	    {"gobench", "\nBenchmarksort\t1\t1000000 task-clock-ns/op\n"},
 	    {"json", "{\"schema\":\"pmcbench-result/1\",\n"},
 	};
 	const double tc[] = {1.0e6, 1.1e6, 0.9e6, 1.0e6, 1.1e6, 1.2e6};
@@ -693,9 +693,13 @@ static void test_skipped_benchmarks(void **state)
 	      "task-clock               ns        6"}},
 	    {"csv",
 	     {"\n\"avx | wide\",,,,,skipped,,,,\"no wide vectors | "
-	      "*here*\"\n\"quiet\",,,,,skipped,,,,"
+	      "*here*\",\n\"quiet\",,,,,skipped,,,,,"
 	      "\n",
 	      "\"sort\",\"task-clock\""}},
+	    {"gobench",
+	     {"\n# Benchmarkavx_|_wide skipped itself: no wide vectors | *here*\n# Benchmarkquiet "
+	      "skipped itself: no reason given\n",
+	      "Benchmarksort\t1\t"}},
 	    {"json",
 	     {"\n{\"name\":\"avx | wide\",\"command\":null,\"build_id\":null,\"skipped\":\"no "
 	      "wide vectors | *here*\",\"runs\":[],\"metrics\":{}},",

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "reporters/reporter.h"
 #include "tests/helpers.h"
 #include <jansson.h>
 
@@ -24,7 +25,6 @@
 
 #define N 10
 
-
 #define assert_not_contains(text, sub)                                                             \
 	do {                                                                                       \
 		const char *t_ = (text), *s_ = (sub);                                              \
@@ -34,8 +34,6 @@
 			fail();                                                                    \
 		}                                                                                  \
 	} while (0)
-
-
 
 struct fixture {
 	struct pmc_result *a, *b;
@@ -142,7 +140,8 @@ static const char *line_with(const char *text, const char *sub)
 static void test_table(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_report_opts o = {.sz = sizeof(o), .old_name = "base.json", .new_name = "pr.json"};
+	struct pmc_report_opts o = {
+	    .sz = sizeof(o), .old_name = "base.json", .new_name = "pr.json"};
 	char *t = render(f->c, "table", &o);
 	const char *l;
 
@@ -157,8 +156,8 @@ static void test_table(void **state)
 	l = line_with(t, "sort/1k ");
 	assert_contains(l, "2ms ± "); /* the old median and its CI */
 	assert_contains(l, "2.4ms ± ");
-	assert_contains(l, "+20."); /* the change in percent */
-	assert_contains(l, "[+");   /* with its CI */
+	assert_contains(l, "+20.");	       /* the change in percent */
+	assert_contains(l, "[+");	       /* with its CI */
 	assert_contains(l, "q<0.001 n=10+10"); /* Benjamini-Hochberg is on: q was judged */
 	assert_contains(l, "regression");
 
@@ -385,22 +384,53 @@ static void test_format_lookup(void **state)
 	assert_int_equal(pmc_report_format("table", PMC_REPORT_RESULT, &name, NULL), 0);
 	assert_string_equal(name, "table");
 	assert_int_equal(pmc_report_format("stats", PMC_REPORT_RESULT, &name, NULL), 0);
-	/* CSV and the statistics table render results only. */
-	assert_int_equal(pmc_report_format("csv", PMC_REPORT_COMPARISON, &name, NULL),
-			 -EOPNOTSUPP);
+	assert_int_equal(pmc_report_format("csv", PMC_REPORT_COMPARISON, &name, &ext), 0);
+	assert_string_equal(ext, ".csv");
+	assert_int_equal(pmc_report_format("gobench", PMC_REPORT_COMPARISON, &name, &ext), 0);
+	assert_string_equal(ext, ".txt");
+	/* The statistics table renders results only. */
 	assert_int_equal(pmc_report_format("stats", PMC_REPORT_COMPARISON, &name, NULL),
 			 -EOPNOTSUPP);
 	assert_int_equal(pmc_report_format("html", PMC_REPORT_RESULT, &name, NULL), -ENOENT);
 	assert_int_equal(pmc_report_format(NULL, PMC_REPORT_RESULT, &name, NULL), -ENOENT);
 
 	/* The entry points refuse what the lookup refuses, with words. */
-	assert_int_equal(pmc_report_comparison(stdout, "csv", NULL, NULL, err, sizeof(err)),
+	assert_int_equal(pmc_report_comparison(stdout, "stats", NULL, NULL, err, sizeof(err)),
 			 -EOPNOTSUPP);
-	assert_string_equal(err, "format 'csv': cannot render this report; use table, json, "
-				 "markdown");
+	assert_string_equal(err, "format 'stats': cannot render this report; use table, json, "
+				 "csv, markdown, gobench");
 	assert_int_equal(pmc_report_result(stdout, "xml", NULL, NULL, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "format 'xml': unknown format; use table, json, csv, markdown, "
-				 "stats");
+				 "stats, gobench");
+}
+
+/* --export picks the format by the file's extension: one format per extension, any case;
+ * Go's benchmark format is the only one written to ".txt". */
+static void test_format_by_extension(void **state)
+{
+	static const struct {
+		const char *path, *format;
+	} cases[] = {
+	    {"out.json", "json"},     {"dir.d/r.csv", "csv"}, {"report.md", "markdown"},
+	    {"bench.txt", "gobench"}, {"A.JSON", "json"},     {"x.Md", "markdown"},
+	    {"a.b.c.csv", "csv"},     {"results", NULL},      {"dir.csv/results", NULL},
+	    {".csv", NULL},	      {"dir/.txt", NULL},     {"out.xlsx", NULL},
+	    {"out.markdown", NULL},   {"out.", NULL},	      {"", NULL},
+	};
+	char exts[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct pmc_reporter *rep = pmc_reporter_for_path(cases[i].path);
+
+		if (!cases[i].format && rep)
+			fail_msg("'%s': format %s, expected none", cases[i].path, rep->name);
+		if (cases[i].format && (!rep || strcmp(rep->name, cases[i].format) != 0))
+			fail_msg("'%s': format %s, expected %s", cases[i].path,
+				 rep ? rep->name : "(none)", cases[i].format);
+	}
+	assert_null(pmc_reporter_for_path(NULL));
+	pmc_reporter_extensions(exts, sizeof(exts));
+	assert_string_equal(exts, ".json, .csv, .md or .txt");
 }
 
 /* Writing to a stream that fails is an error of every format, never a silent success. */
@@ -416,6 +446,13 @@ static void test_write_failure(void **state)
 		clearerr(full);
 		assert_int_equal(pmc_report_comparison(full, fmts[i], f->c, NULL, NULL, 0), -EIO);
 	}
+	/* The machine-readable ones say why: the disk is full. */
+	clearerr(full);
+	assert_int_equal(pmc_report_comparison(full, "csv", f->c, NULL, NULL, 0), -ENOSPC);
+	clearerr(full);
+	assert_int_equal(pmc_report_comparison(full, "gobench", f->c, NULL, NULL, 0), -ENOSPC);
+	clearerr(full);
+	assert_int_equal(pmc_report_result(full, "gobench", f->b, NULL, NULL, 0), -ENOSPC);
 	fclose(full);
 }
 
@@ -545,6 +582,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_format_lookup),
+	    cmocka_unit_test(test_format_by_extension),
 	    cmocka_unit_test(test_shows_the_judged_value),
 	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),

@@ -27,6 +27,7 @@
 
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
+#include "harness/core/stats.h"
 #include "harness/formats/result_json.h"
 #include "tests/helpers.h"
 
@@ -172,7 +173,12 @@ static struct pmc_result *sample_result(void)
 
 	b = t_bench(r, "valgrind \xff latin-1", NULL);
 	assert_non_null(b);
-	assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
+	{
+		/* The iterations of a microbenchmark's run, beyond a double's 53 bits. */
+		struct pmc_run_info many = {.exit_code = 0, .iterations = 9007199254740993u};
+
+		assert_int_equal(pmc_benchmark_add_run(b, &many), 0);
+	}
 	m = t_metric(b, "instructions");
 	m->simulated = true;
 	{
@@ -251,6 +257,7 @@ static void assert_results_equal(const struct pmc_result *a, const struct pmc_re
 			assert_int_equal(x->runs[k].exit_code, y->runs[k].exit_code);
 			assert_int_equal(x->runs[k].term_signal, y->runs[k].term_signal);
 			assert_int_equal(x->runs[k].timed_out, y->runs[k].timed_out);
+			assert_int_equal(x->runs[k].iterations, y->runs[k].iterations);
 		}
 		assert_int_equal(x->nmetrics, y->nmetrics);
 		for (size_t j = 0; j < x->nmetrics; j++) {
@@ -579,7 +586,12 @@ static void saved_text_follows_the_schema(void **state)
 	 * and timed_out false. */
 	assert_null(json_object_get(m, "derived"));
 	assert_null(json_object_get(m, "cross_group"));
-	assert_int_equal(json_object_size(json_array_get(json_object_get(bench, "runs"), 0)), 1);
+	v = json_array_get(json_object_get(bench, "runs"), 0);
+	assert_int_equal(json_object_size(v), 2);
+	assert_int_equal(json_integer_value(json_object_get(v, "iterations")), 9007199254740993);
+	v = json_array_get(
+	    json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "runs"), 0);
+	assert_int_equal(json_object_size(v), 1);
 	assert_null(strstr(text, "false"));
 
 	/* Compact, with a line for each top-level member, benchmark head and metric. */
@@ -594,6 +606,94 @@ static void saved_text_follows_the_schema(void **state)
 	json_decref(root);
 	free(text);
 	pmc_result_free(a);
+}
+
+/* Each metric with a measured run carries the summary the analysis computes (the one
+ * every report shows), null where a statistic does not exist, and none without a
+ * value; a reader ignores it: a file whose summary disagrees with its samples loads as
+ * its samples say, and is written again with the summary they give. */
+static void summaries_come_from_the_analysis_and_are_not_read(void **state)
+{
+	struct pmc_result *a = sample_result(), *b = NULL;
+	char *text, *edited, *path, err[512] = "";
+	const struct pmc_metric *wall = &a->benchmarks[0].metrics[0];
+	struct pmc_summary want;
+	json_error_t jerr;
+	json_t *root, *metrics, *s, *ci;
+	int rc;
+
+	/* Values near the largest double overflow the spread, which the analysis refuses
+	 * (stats.h): such a file has no summary at all. */
+	text = t_dumps(a);
+	assert_null(strstr(text, "\"summary\""));
+	free(text);
+	a->benchmarks[0].metrics[0].values[3] = 1e150;
+	a->benchmarks[0].metrics[1].values[3] = -1e150;
+
+	text = t_dumps(a);
+	root = json_loads(text, 0, &jerr);
+	assert_non_null(root);
+	metrics =
+	    json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "metrics");
+	assert_int_equal(pmc_summary_compute(wall->values, wall->n, 0.95, &want), 0);
+	s = json_object_get(json_object_get(metrics, "wall-time"), "summary");
+	assert_true(json_is_object(s));
+	assert_int_equal(json_object_size(s), 7);
+	assert_int_equal(json_integer_value(json_object_get(s, "n")), 8);
+	assert_same_double(json_number_value(json_object_get(s, "mean")), want.mean, "mean", 0);
+	assert_same_double(json_number_value(json_object_get(s, "stddev")), want.stddev, "stddev",
+			   0);
+	assert_same_double(json_number_value(json_object_get(s, "median")), want.median, "median",
+			   0);
+	assert_same_double(want.median, (0.1 + 1.0 / 3.0) / 2, "median", 0);
+	assert_same_double(json_number_value(json_object_get(s, "min")), 0, "min", 0);
+	assert_same_double(json_number_value(json_object_get(s, "max")), 1e150, "max", 0);
+	assert_true(want.has_ci);
+	ci = json_object_get(s, "median_ci");
+	assert_int_equal(json_array_size(ci), 2);
+	assert_same_double(json_number_value(json_array_get(ci, 0)), want.ci_lo, "ci_lo", 0);
+	assert_same_double(json_number_value(json_array_get(ci, 1)), want.ci_hi, "ci_hi", 0);
+	/* Runs without a value are not in it; too few runs for a CI give null. */
+	s = json_object_get(json_object_get(metrics, "ipc"), "summary");
+	assert_int_equal(json_integer_value(json_object_get(s, "n")), 7);
+	s = json_object_get(json_object_get(metrics, "cycles:u"), "summary");
+	assert_int_equal(json_integer_value(json_object_get(s, "n")), 6);
+	assert_int_equal(json_integer_value(json_object_get(s, "min")), 1000);
+	assert_null(json_object_get(json_object_get(metrics, "branches"), "summary"));
+	s = json_object_get(
+	    json_object_get(
+		json_object_get(json_array_get(json_object_get(root, "benchmarks"), 1), "metrics"),
+		"instructions"),
+	    "summary");
+	assert_true(json_is_null(json_object_get(s, "median_ci")));
+	assert_int_equal(json_integer_value(json_object_get(s, "stddev")), 0);
+	/* Beside the samples, on the metric's line. */
+	assert_non_null(strstr(text, "\"summary\":{\"n\":8,\"mean\":"));
+	assert_non_null(strstr(text, "},\"samples\":["));
+
+	/* A summary that contradicts the samples is not read. */
+	s = json_object_get(json_object_get(metrics, "wall-time"), "summary");
+	json_object_set_new(s, "n", json_integer(99));
+	json_object_set_new(s, "median", json_string("not a number"));
+	edited = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	path = path_in_dir(tmpdir, "summary.json");
+	write_text(path, edited, strlen(edited));
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %d %s", rc, err);
+	as_saved(a);
+	assert_results_equal(a, b);
+	free(edited);
+	edited = t_dumps(b);
+	assert_string_equal(edited, text);
+
+	unlink(path);
+	free(path);
+	free(edited);
+	free(text);
+	json_decref(root);
+	pmc_result_free(a);
+	pmc_result_free(b);
 }
 
 /* A document that jansson reads (keys in another order, as jq -S writes them; extra
@@ -741,10 +841,8 @@ static void members_around_the_benchmarks_and_large_benchmarks_load(void **state
 			    4000000, i % 7 ? 4000000 : 1999);
 
 		assert_int_equal(pmc_benchmark_add_run(big, &ok), 0);
-		assert_int_equal(
-		    pmc_metric_append(t_metric(big, "cycles"), rd.scaled, &rd), 0);
-		assert_int_equal(
-		    pmc_metric_append(t_metric(big, "task-clock"), rd.scaled, &rd), 0);
+		assert_int_equal(pmc_metric_append(t_metric(big, "cycles"), rd.scaled, &rd), 0);
+		assert_int_equal(pmc_metric_append(t_metric(big, "task-clock"), rd.scaled, &rd), 0);
 	}
 	text = t_dumps(a);
 	assert_non_null(text);
@@ -1201,6 +1299,12 @@ static void save_refuses_what_would_not_load(void **state)
 	assert_contains(err, "run 5 has exit code 0 and signal 9");
 	a->benchmarks[0].runs[5].exit_code = -1;
 
+	/* Iterations JSON readers cannot hold. */
+	a->benchmarks[1].runs[0].iterations = UINT64_MAX;
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "run 0 has 18446744073709551615 iterations, beyond 2^63 - 1");
+	a->benchmarks[1].runs[0].iterations = 1;
+
 	/* A directory that does not exist. */
 	missing = path_in_dir(tmpdir, "no/such/dir.json");
 	assert_int_equal(pmc_result_save(a, missing, err, sizeof(err)), -ENOENT);
@@ -1465,6 +1569,11 @@ static const struct bad_case bad_cases[] = {
     {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"signal\": 9}, {",
      "benchmarks[0].runs[0]: a run killed by signal 9 has exit_code -1, not 0; " REGEN},
     {"{\"exit_code\": 0}, {", "{}, {", "benchmarks[0].runs[0]: missing key \"exit_code\"; " REGEN},
+    /* The iterations a microbenchmark's run is per: a count, absent when not known. */
+    {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"iterations\": 0}, {",
+     "benchmarks[0].runs[0].iterations: expected a whole number from 1, found 0; " REGEN},
+    {"{\"exit_code\": 0}, {", "{\"exit_code\": 0, \"iterations\": 1.5}, {",
+     "benchmarks[0].runs[0].iterations: expected a whole number from 1, found 1.5; " REGEN},
     /* "skipped" is the reason, a string; a skipped benchmark measured nothing. */
     {"\"name\": \"a\"", "\"name\": \"a\", \"skipped\": true",
      "benchmarks[0].skipped: expected a string (why the benchmark was skipped), found a "
@@ -1713,6 +1822,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(metric_error_needs_every_run_to_fail),
 	    cmocka_unit_test(round_trip_is_exact),
 	    cmocka_unit_test(saved_text_follows_the_schema),
+	    cmocka_unit_test(summaries_come_from_the_analysis_and_are_not_read),
 	    cmocka_unit_test(reordered_and_extended_documents_load),
 	    cmocka_unit_test(large_files_round_trip),
 	    cmocka_unit_test(members_around_the_benchmarks_and_large_benchmarks_load),

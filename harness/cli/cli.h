@@ -13,6 +13,7 @@
 struct pmc_result;
 struct pmc_event_list;
 struct pmc_sys;
+struct pmc_report_opts;
 
 /* Exit codes (README, "Exit codes"). */
 enum {
@@ -67,8 +68,14 @@ void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o);
  * was taken, 0 when it is not one, -EINVAL after printing one error line. */
 int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const char *value);
 
-/* The report's format by name (table, markdown, json); -EINVAL after an error line. */
+/* The report's format by name (table, markdown, json, csv, gobench); -EINVAL after an
+ * error line. */
 int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *name);
+
+/* compare, gate: --export FILE (repeatable), the comparison in the format the extension
+ * names, written whenever there is a comparison. 0, or -EINVAL/-ENOMEM after an error
+ * line. */
+int pmc_cli_compare_opts_add_export(struct pmc_cli_compare_opts *o, const char *path);
 
 /* Where the comparison report goes (default stdout); `run --format json|csv` sends it
  * to stderr so that stdout stays one document. */
@@ -137,6 +144,39 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct p
 int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *spec);
 /* The directory of an output file must be writable: else an error line, -EINVAL. */
 int pmc_cli_check_output(const char *path);
+/* The same for the file of option opt ("--export"). */
+int pmc_cli_check_path(const char *opt, const char *path);
+
+/* --export FILE, repeatable (cli_export.c, docs/export.md): the format each file's
+ * extension names (a canonical format name of pmcbench/report.h). */
+struct pmc_cli_export {
+	const char *path; /* borrowed from argv */
+	const char *format;
+};
+
+struct pmc_cli_exports {
+	struct pmc_cli_export *v;
+	size_t n;
+};
+
+/* Adds --export path. Returns 0, or -EINVAL (an extension that names no format) or
+ * -ENOMEM after one error line. */
+int pmc_cli_exports_add(struct pmc_cli_exports *x, const char *path);
+/* Every export's directory is writable, checked before anything runs: else an error
+ * line and -EINVAL. */
+int pmc_cli_exports_check(const struct pmc_cli_exports *x);
+/* Writes r (with its report options) to every export file, each atomically; a failure
+ * is one error line and the others are still written. Returns 0 or the first error. */
+int pmc_cli_exports_result(const struct pmc_cli_exports *x, const struct pmc_result *r,
+			   const struct pmc_report_opts *ro);
+/* The same for a comparison. */
+int pmc_cli_exports_comparison(const struct pmc_cli_exports *x, const struct pmc_comparison *c,
+			       const struct pmc_report_opts *ro);
+void pmc_cli_exports_clear(struct pmc_cli_exports *x);
+
+/* A format whose report on standard output is one document (json, csv, gobench), so that
+ * any other output (a comparison, the sequential decisions) goes to stderr. */
+bool pmc_cli_format_is_document(const char *format);
 
 /* pmc_main_defs with the program's name for its messages and help given (cli_microbench.c):
  * `pmcbench run --library PATH` runs a shared object's definitions with it, library

@@ -32,6 +32,7 @@ struct pmc_cli_compare_opts {
 	struct pmc_thresholds *thresholds;
 	bool no_fdr, fail_on_inconclusive, force, unpaired;
 	FILE *out; /* the report's stream; NULL: stdout */
+	struct pmc_cli_exports exports; /* compare, gate: --export */
 };
 
 int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
@@ -102,6 +103,7 @@ void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o)
 	free(o->metrics);
 	free(o->output);
 	pmc_thresholds_free(o->thresholds);
+	pmc_cli_exports_clear(&o->exports);
 	free(o);
 }
 
@@ -171,10 +173,17 @@ static int set_output(struct pmc_cli_compare_opts *o, const char *path)
 int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *name)
 {
 	if (pmc_report_format(name, PMC_REPORT_COMPARISON, &o->format, NULL) < 0) {
-		pmc_cli_error("--format '%s': unknown format; use table, markdown or json", name);
+		pmc_cli_error("--format '%s': unknown format; use table, markdown, json, csv or "
+			      "gobench",
+			      name);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int pmc_cli_compare_opts_add_export(struct pmc_cli_compare_opts *o, const char *path)
+{
+	return pmc_cli_exports_add(&o->exports, path);
 }
 
 int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const char *v)
@@ -265,9 +274,9 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "                              backends, and simulated (valgrind) metrics\n"
 	      "                              against hardware ones of the same id\n"
 	      "      --format FORMAT         compare, gate: the report as table (default),\n"
-	      "                              markdown or json; in run, run's own --format\n"
-	      "                              decides, and the comparison follows it for table\n"
-	      "                              and markdown\n"
+	      "                              markdown, json, csv or gobench (Go's benchmark\n"
+	      "                              format); in run, run's own --format decides, and\n"
+	      "                              the comparison follows it for table and markdown\n"
 	      "      --report FILE           also write the report to FILE (atomically, even\n"
 	      "                              when the comparison fails)\n",
 	      out);
@@ -318,6 +327,9 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 		}
 	}
 	if (o->output && write_report_file(o->output, o->format, c, ro) < 0)
+		code = PMC_EXIT_ERROR;
+	/* Exports hold a comparison: none is written when there is none. */
+	if (c && pmc_cli_exports_comparison(&o->exports, c, ro) < 0)
 		code = PMC_EXIT_ERROR;
 	return code;
 }
@@ -460,6 +472,11 @@ static void compare_help(FILE *out)
 	      out);
 	pmc_cli_compare_opts_help(out);
 	fputs("  -o, --output FILE           same as --report FILE\n"
+	      "      --export FILE           also write the comparison to FILE (atomically;\n"
+	      "                              repeatable) in the format its extension names:\n"
+	      "                              .json, .csv, .md, or .txt (both sides' samples in\n"
+	      "                              Go's benchmark format: benchstat -col side FILE);\n"
+	      "                              docs/export.md\n"
 	      "  -h, --help                  display this help and exit\n\n"
 	      "Exit status: 0 when compared, whatever the verdicts (use 'pmcbench gate' to\n"
 	      "fail on a regression); 2 on an error (unreadable or invalid file, nothing in\n"
@@ -480,6 +497,11 @@ static void gate_help(FILE *out)
 	      out);
 	pmc_cli_compare_opts_help(out);
 	fputs("  -o, --output FILE           same as --report FILE\n"
+	      "      --export FILE           also write the comparison to FILE (atomically;\n"
+	      "                              repeatable) in the format its extension names:\n"
+	      "                              .json, .csv, .md, or .txt (both sides' samples in\n"
+	      "                              Go's benchmark format: benchstat -col side FILE);\n"
+	      "                              docs/export.md\n"
 	      "  -h, --help                  display this help and exit\n\n"
 	      "Exit status: 0 pass; 1 regression beyond a threshold; 2 error (unreadable or\n"
 	      "invalid file, nothing compared, a unit mismatch, different commands or\n"
@@ -563,10 +585,11 @@ static void free_both(struct pmc_result *a, struct pmc_result *b)
 	pmc_result_free(b);
 }
 
-enum { OPT_FORMAT = 0x100 };
+enum { OPT_FORMAT = 0x100, OPT_EXPORT };
 
 static const struct option compare_own_opts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"export", required_argument, NULL, OPT_EXPORT},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -575,6 +598,7 @@ static const struct option compare_own_opts[] = {
 static const struct option gate_own_opts[] = {
 	{"baseline", required_argument, NULL, 'b'},
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"export", required_argument, NULL, OPT_EXPORT},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -622,6 +646,10 @@ static int main_common(int argc, char **argv, bool gate)
 			if (pmc_cli_compare_opts_set_format(o, optarg) < 0)
 				goto out;
 			break;
+		case OPT_EXPORT:
+			if (pmc_cli_compare_opts_add_export(o, optarg) < 0)
+				goto out;
+			break;
 		case '?':
 			goto out;
 		default:
@@ -643,6 +671,8 @@ static int main_common(int argc, char **argv, bool gate)
 			      npos, npos == 1 ? "" : "s", cmd);
 		goto out;
 	}
+	if (pmc_cli_exports_check(&o->exports) < 0)
+		goto out;
 	if (gate) {
 		pos[0] = baseline;
 		pos[1] = argv[optind];

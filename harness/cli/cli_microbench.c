@@ -27,6 +27,7 @@ struct mb_cli {
 	const char *vg_child, *vg_report;
 	size_t vg_iters;
 	struct pmc_cli_compare_opts *copts;
+	struct pmc_cli_exports exports; /* --export */
 };
 
 static void help(FILE *out, const char *prog)
@@ -53,7 +54,12 @@ static void help(FILE *out, const char *prog)
 		"                         the body alone, one run (docs/microbench.md)\n\n"
 		"Output:\n"
 		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
-		"      --format=FMT       report on stdout: table (default), json, csv, markdown\n"
+		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
+		"                         in the format its extension names: .json (the result\n"
+		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
+		"                         benchstat); docs/export.md\n"
+		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
+		"                         gobench (Go's benchmark format)\n"
 		"  -q, --quiet            no progress line\n\n"
 		"Comparison:\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n",
@@ -77,6 +83,7 @@ enum {
 	OPT_VG_CHILD,
 	OPT_VG_REPORT,
 	OPT_VG_ITERS,
+	OPT_EXPORT,
 };
 
 static const struct option long_opts[] = {
@@ -92,6 +99,7 @@ static const struct option long_opts[] = {
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"output", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"export", required_argument, NULL, OPT_EXPORT},
     {"quiet", no_argument, NULL, 'q'},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     /* Internal: how the valgrind backend runs the program again under valgrind. */
@@ -190,10 +198,12 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case 'o':
 		c->output = optarg;
 		return 0;
+	case OPT_EXPORT:
+		return pmc_cli_exports_add(&c->exports, optarg) < 0 ? -EINVAL : 0;
 	case OPT_FORMAT:
 		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
-			pmc_cli_error("--format: unknown format '%s'; use table, json, csv or "
-				      "markdown",
+			pmc_cli_error("--format: unknown format '%s'; use table, json, csv, "
+				      "markdown or gobench",
 				      optarg);
 			return -EINVAL;
 		}
@@ -416,6 +426,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	if (c.output && pmc_cli_check_output(c.output) < 0)
 		goto out;
+	if (pmc_cli_exports_check(&c.exports) < 0)
+		goto out;
 	if (c.baseline && pmc_result_load(c.baseline, &base, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
@@ -477,8 +489,14 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		pmc_cli_error("%s", err);
 		goto out;
 	}
+	if (c.exports.n) {
+		PMC_OPTS(pmc_report_opts, ro, .confidence = 0.95);
+
+		if (pmc_cli_exports_result(&c.exports, result, &ro) < 0)
+			goto out;
+	}
 	code = PMC_EXIT_OK;
-	if (strcmp(c.format, "json") == 0 || strcmp(c.format, "csv") == 0)
+	if (pmc_cli_format_is_document(c.format))
 		pmc_cli_compare_opts_set_stream(c.copts, stderr);
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
@@ -495,5 +513,6 @@ out:
 	pmc_result_free(result);
 	pmc_result_free(base);
 	pmc_cli_compare_opts_free(c.copts);
+	pmc_cli_exports_clear(&c.exports);
 	return code;
 }

@@ -49,6 +49,7 @@ struct run_cli {
 	bool runs_given, warmup_given;
 	const char **env_keep; /* --env-keep names, NULL-terminated (ro.env_keep) */
 	size_t nenv_keep;
+	struct pmc_cli_exports exports; /* --export */
 };
 
 static void help(FILE *out)
@@ -94,10 +95,17 @@ static void help(FILE *out)
 		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
 		"      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
-		"      --valgrind-tool=T  callgrind (default) or cachegrind\n\n"
+		"      --valgrind-tool=T  callgrind (default) or cachegrind\n\n");
+	/* Two strings: one would pass the 4095 characters C99 compilers must take. */
+	fprintf(out,
 		"Output:\n"
 		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
-		"      --format=FMT       report on stdout: table (default), json, csv, markdown\n"
+		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
+		"                         in the format its extension names: .json (the result\n"
+		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
+		"                         benchstat); docs/export.md\n"
+		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
+		"                         gobench (Go's benchmark format)\n"
 		"      --median           show medians instead of means in the table\n"
 		"      --stats            add every metric's n, mean, stddev, median and its CI,\n"
 		"                         MAD, min, max and CV after the table\n"
@@ -175,6 +183,7 @@ enum {
 	OPT_ENV_KEEP,
 	OPT_ENV_INHERIT,
 	OPT_DUET,
+	OPT_EXPORT,
 };
 
 static const struct option long_opts[] = {
@@ -196,6 +205,7 @@ static const struct option long_opts[] = {
 	{ "valgrind-tool", required_argument, NULL, OPT_VG_TOOL },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "median", no_argument, NULL, OPT_MEDIAN },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -347,10 +357,14 @@ static int parse_opt(struct run_cli *c, int opt)
 	case 'o':
 		c->output = optarg;
 		break;
+	case OPT_EXPORT:
+		if (pmc_cli_exports_add(&c->exports, optarg) < 0)
+			return -EINVAL;
+		break;
 	case OPT_FORMAT:
 		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
-			pmc_cli_error("--format: unknown format '%s'; use table, json, csv "
-				      "or markdown", optarg);
+			pmc_cli_error("--format: unknown format '%s'; use table, json, csv, "
+				      "markdown or gobench", optarg);
 			return -EINVAL;
 		}
 		break;
@@ -476,7 +490,8 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 			size_t nw = (size_t)(argc - first);
 
 			display = join_words(argv + first, nw);
-			words = calloc(nw + 1, sizeof(*words));
+			/* With --shell: /bin/sh -c "the words", then NULL. */
+			words = calloc(c->shell ? 4 : nw + 1, sizeof(*words));
 			if (words && c->shell) {
 				words[0] = strdup("/bin/sh");
 				words[1] = strdup("-c");
@@ -553,7 +568,7 @@ static int check_commands(struct pmc_runner_cmd *cmds, size_t n)
 	return 0;
 }
 
-int pmc_cli_check_output(const char *path)
+int pmc_cli_check_path(const char *opt, const char *path)
 {
 	char *copy;
 	const char *dir;
@@ -561,11 +576,11 @@ int pmc_cli_check_output(const char *path)
 	int r = 0;
 
 	if (path[0] == '\0') {
-		pmc_cli_error("--output: empty file name; give the path of the result file");
+		pmc_cli_error("%s: empty file name; give the path of the file to write", opt);
 		return -EINVAL;
 	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		pmc_cli_error("--output: '%s' is a directory; give the path of a file in it", path);
+		pmc_cli_error("%s: '%s' is a directory; give the path of a file in it", opt, path);
 		return -EINVAL;
 	}
 	copy = strdup(path);
@@ -573,11 +588,16 @@ int pmc_cli_check_output(const char *path)
 		return -ENOMEM;
 	dir = dirname(copy);
 	if (access(dir, W_OK) < 0) {
-		pmc_cli_error("--output: cannot write into '%s': %s", dir, strerror(errno));
+		pmc_cli_error("%s: cannot write into '%s': %s", opt, dir, strerror(errno));
 		r = -EINVAL;
 	}
 	free(copy);
 	return r;
+}
+
+int pmc_cli_check_output(const char *path)
+{
+	return pmc_cli_check_path("--output", path);
 }
 
 /* Probes the events once on this process to learn what this machine can count (the
@@ -705,12 +725,14 @@ static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 {
 	size_t ref = c->reference ? c->reference - 1 : 0;
+	/* Beside a document on stdout (JSON, CSV, Go's format), on stderr with the rest. */
+	FILE *to = pmc_cli_format_is_document(c->format) ? stderr : stdout;
 
 	/* The comparison follows run's own format for table and markdown. */
 	if (strcmp(c->format, "markdown") == 0 && pmc_cli_compare_opts_set_format(c->copts, "markdown") < 0)
 		return PMC_EXIT_ERROR;
-	printf("\nComparison against the reference '%s':\n", r->benchmarks[ref].name);
-	fflush(stdout);
+	fprintf(to, "\nComparison against the reference '%s':\n", r->benchmarks[ref].name);
+	fflush(to);
 	/* After --runs auto the sequential rule judges: the table's fixed-sample tests lose
 	 * their error rates when the data chose the number of rounds. */
 	return pmc_cli_compare_reference(r, ref, c->copts, c->gate && !c->runs_auto);
@@ -819,6 +841,8 @@ int pmc_cli_run(int argc, char **argv)
 		goto out;
 	if (c.output && pmc_cli_check_output(c.output) < 0)
 		goto out;
+	if (pmc_cli_exports_check(&c.exports) < 0)
+		goto out;
 	if (c.baseline) {
 		r = pmc_result_load(c.baseline, &base, err, sizeof(err));
 		if (r < 0) {
@@ -904,16 +928,23 @@ int pmc_cli_run(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (c.exports.n) {
+		PMC_OPTS(pmc_report_opts, ro, .median = c.median, .confidence = 0.95);
+
+		if (pmc_cli_exports_result(&c.exports, result, &ro) < 0)
+			goto out;
+	}
 	code = PMC_EXIT_OK;
-	/* Standard output holds one JSON or CSV document; the verdict goes to stderr. */
-	if (strcmp(c.format, "json") == 0 || strcmp(c.format, "csv") == 0)
+	/* Standard output holds one document (JSON, CSV, Go's format); the verdict goes to
+	 * stderr. */
+	if (pmc_cli_format_is_document(c.format))
 		pmc_cli_compare_opts_set_stream(c.copts, stderr);
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
 	else if (ncmds > 1)
 		code = compare_commands(result, &c);
 	if (c.runs_auto && code != PMC_EXIT_ERROR) {
-		bool to_stderr = strcmp(c.format, "json") == 0 || strcmp(c.format, "csv") == 0;
+		bool to_stderr = pmc_cli_format_is_document(c.format);
 
 		code = pmc_cli_seq_report(&c.seq, result, to_stderr ? stderr : stdout, c.gate);
 	}
@@ -932,6 +963,7 @@ out:
 	free(c.names);
 	free(c.env_keep);
 	free(c.events_spec);
+	pmc_cli_exports_clear(&c.exports);
 	free(vg);
 	return code;
 }

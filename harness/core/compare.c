@@ -466,6 +466,12 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	row->bench = nb->name;
 	row->old_bench = ob->name;
 	row->metric = s->id;
+	row->old_m = om;
+	row->new_m = nm;
+	row->old_runs = ob->runs;
+	row->old_nruns = ob->nruns;
+	row->new_runs = nb->runs;
+	row->new_nruns = nb->nruns;
 	row->block = blk;
 	if (om->simulated || (nm && nm->simulated))
 		c->blocks[blk].simulated = true;

@@ -11,6 +11,9 @@
 #include "harness/core/threshold.h"
 #include "pmcbench/compare.h"
 
+struct pmc_metric;
+struct pmc_run_info;
+
 /* The public functions (pmc_compare, pmc_compare_reference, the row getters) are
  * declared in pmcbench/compare.h; the structs they hide are defined here. */
 struct pmc_cmp_row {
@@ -19,6 +22,12 @@ struct pmc_cmp_row {
 	const char *old_bench; /* its name in the old result (differs only when the single
 				* benchmarks of two files were paired) */
 	const char *metric;
+	/* The compared metrics and the runs of their benchmarks, borrowed like the names
+	 * (new_m is NULL when the new benchmark lacks the metric), for the reports that
+	 * write the samples themselves (Go's benchmark format). */
+	const struct pmc_metric *old_m, *new_m;
+	const struct pmc_run_info *old_runs, *new_runs;
+	size_t old_nruns, new_nruns;
 	size_t block; /* index into pmc_comparison.blocks */
 	enum pmc_row_kind kind;
 	bool missing_old; /* PMC_ROW_MISSING: which side has no value */

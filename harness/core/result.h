@@ -43,6 +43,9 @@ struct pmc_run_info {
 	unsigned round;
 	bool pinned; /* run on one CPU only (duet), cpu */
 	int cpu;
+	/* The loop iterations the run's values are per (a microbenchmark's batch size);
+	 * 0: not known, a run of a command is one operation. Below 2^63. */
+	uint64_t iterations;
 };
 
 struct pmc_benchmark {

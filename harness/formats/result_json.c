@@ -25,6 +25,7 @@
 #include "config.h"
 #include "harness/base/atomic_file.h"
 #include "harness/base/error.h"
+#include "harness/base/utf8.h"
 #include "harness/core/metrics.h"
 #include "harness/core/analysis.h"
 #include "harness/core/result.h"
@@ -50,42 +51,6 @@ static const char *quantity_of(const char *unit)
 	if (strcmp(unit, "bytes") == 0)
 		return "size";
 	return "value";
-}
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF), or 0 when it is not one. s is NUL-terminated. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
-			   ? 4
-			   : 0;
-	}
-	return 0;
-}
-
-static bool utf8_valid(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
-
-	for (; *p; p += n)
-		if ((n = utf8_len(p)) == 0)
-			return false;
-	return true;
 }
 
 /* The raw reading that goes with each status. */
@@ -114,7 +79,7 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < r->nenv; i++) {
-		if (!*r->env[i].key || !utf8_valid(r->env[i].key)) {
+		if (!*r->env[i].key || !pmc_utf8_valid(r->env[i].key)) {
 			pmc_err_set(err, errlen, "environment key %zu is empty or not UTF-8", i);
 			return -EINVAL;
 		}
@@ -151,11 +116,18 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				    b->name, k, run->exit_code, run->term_signal);
 				return -EINVAL;
 			}
+			if (run->iterations > INT64_MAX) {
+				pmc_err_set(err, errlen,
+					    "benchmark \"%s\": run %zu has %" PRIu64 " iterations, "
+					    "beyond 2^63 - 1",
+					    b->name, k, run->iterations);
+				return -EINVAL;
+			}
 		}
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			const struct pmc_metric *m = &b->metrics[j];
 
-			if (!m->id || !*m->id || !utf8_valid(m->id) || !m->unit || !*m->unit ||
+			if (!m->id || !*m->id || !pmc_utf8_valid(m->id) || !m->unit || !*m->unit ||
 			    (m->better != PMC_LOWER_IS_BETTER &&
 			     m->better != PMC_HIGHER_IS_BETTER)) {
 				pmc_err_set(
@@ -240,13 +212,13 @@ static json_t *string_json(const char *s)
 
 	if (!s)
 		return json_null();
-	if (utf8_valid(s))
+	if (pmc_utf8_valid(s))
 		return json_string(s);
 	fixed = malloc(3 * strlen(s) + 1);
 	if (!fixed)
 		return NULL;
 	for (q = fixed; *p;) {
-		size_t n = utf8_len(p);
+		size_t n = pmc_utf8_len(p);
 
 		if (n) {
 			memcpy(q, p, n);
@@ -351,16 +323,43 @@ static json_t *raw_json(const struct pmc_metric *m)
 	return j;
 }
 
+/* A statistic: null where it does not exist (a mean beyond a double). */
+static json_t *stat_json(double v)
+{
+	return isfinite(v) ? number_json(v) : json_null();
+}
+
+/* The summary of the measured samples, from the analysis every report reads
+ * (docs/result-schema.md, "Metric"): derivable, so never read back. */
+static json_t *summary_json(const struct pmc_summary *s)
+{
+	json_t *j = json_object();
+	bool ok;
+
+	ok = put(j, "n", json_integer((json_int_t)s->n)) && put(j, "mean", stat_json(s->mean)) &&
+	     put(j, "stddev", stat_json(s->stddev)) && put(j, "median", stat_json(s->median)) &&
+	     put(j, "median_ci",
+		 s->has_ci ? json_pack("[o, o]", stat_json(s->ci_lo), stat_json(s->ci_hi))
+			   : json_null()) &&
+	     put(j, "min", stat_json(s->min)) && put(j, "max", stat_json(s->max));
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* A member that holds its default (false, 0) is left out: the reader supplies it, and
  * a file of many benchmarks is a tenth smaller and quicker to load without them. */
 static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_analysis *ma)
 {
 	json_t *j = json_object(), *samples;
 	char health[PMC_HEALTH_DESC_MAX] = "";
+	bool summary = ma && ma->has_summary;
 	bool ok;
 
 	/* Derived from the samples, like the reports' warnings; never read back. */
-	if (ma && ma->has_summary && pmc_health_describe(&ma->health, health, sizeof(health)) < 0)
+	if (summary && pmc_health_describe(&ma->health, health, sizeof(health)) < 0)
 		health[0] = '\0';
 
 	ok =
@@ -372,6 +371,7 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	    (!m->error || put(j, "error", error_json(m->error))) &&
 	    (!m->note || put(j, "note", string_json(m->note))) &&
 	    (!health[0] || put(j, "health", json_string(health))) &&
+	    (!summary || put(j, "summary", summary_json(&ma->s))) &&
 	    (samples = put_new(j, "samples", json_array())) &&
 	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m))));
 	for (size_t i = 0; ok && i < m->n; i++)
@@ -390,7 +390,9 @@ static json_t *run_json(const struct pmc_run_info *run)
 	if (j && ((run->term_signal && !put(j, "signal", json_integer(run->term_signal))) ||
 		  (run->timed_out && !put(j, "timed_out", json_true())) ||
 		  (run->round && !put(j, "round", json_integer(run->round))) ||
-		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))))) {
+		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))) ||
+		  (run->iterations &&
+		   !put(j, "iterations", json_integer((json_int_t)run->iterations))))) {
 		json_decref(j);
 		return NULL;
 	}
@@ -771,6 +773,31 @@ static int get_int(struct loader *ld, const json_t *obj, const char *key, enum n
 	return rc;
 }
 
+/* An optional count from 1 to 2^63 - 1, 0 when absent: integers beyond a double's 53
+ * bits stay exact. */
+static int get_count(struct loader *ld, const json_t *obj, const char *key, uint64_t *ret)
+{
+	const json_t *v = json_object_get(obj, key);
+	int rc = 0;
+
+	if (!v)
+		return 0;
+	push_key(ld, key);
+	if (json_is_real(v))
+		rc = fail(ld, "expected a whole number from 1, found %.17g; " REGEN,
+			  json_real_value(v));
+	else if (!json_is_integer(v))
+		rc = wrong_type(ld, v, "a whole number");
+	else if (json_integer_value(v) < 1)
+		rc = fail(ld,
+			  "expected a whole number from 1, found %" JSON_INTEGER_FORMAT "; " REGEN,
+			  json_integer_value(v));
+	else
+		*ret = (uint64_t)json_integer_value(v);
+	pop(ld);
+	return rc;
+}
+
 /* A member that must hold an object or an array, or NULL when absent and optional. */
 static int get_container(struct loader *ld, const json_t *obj, const char *key, enum need need,
 			 json_type type, const json_t **ret)
@@ -1098,7 +1125,8 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 		    (rc = get_int(ld, v, "signal", OPTIONAL, 0, 127, &run->term_signal)) < 0 ||
 		    (rc = get_bool(ld, v, "timed_out", &run->timed_out)) < 0 ||
 		    (rc = get_int(ld, v, "round", OPTIONAL, 1, INT_MAX, &round)) < 0 ||
-		    (rc = get_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0)
+		    (rc = get_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0 ||
+		    (rc = get_count(ld, v, "iterations", &run->iterations)) < 0)
 			return rc;
 		run->round = (unsigned)round;
 		run->pinned = cpu >= 0;

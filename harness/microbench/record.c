@@ -117,7 +117,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	if (r < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
-		struct pmc_run_info info = {.exit_code = 0};
+		struct pmc_run_info info = {.exit_code = 0, .iterations = s->iters};
 		double wall = pmc_mb_per_op(s->ns[i], s->over_ns, s->iters);
 
 		r = pmc_benchmark_add_run(bm, &info);

@@ -366,7 +366,7 @@ int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *re
 int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
 			struct pmc_result *res, char *err, size_t errlen)
 {
-	struct pmc_run_info info = {.exit_code = 0};
+	struct pmc_run_info info = {.exit_code = 0, .iterations = x->iters};
 	struct pmc_benchmark *bm;
 	char id[64];
 	int r;

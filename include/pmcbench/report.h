@@ -1,5 +1,6 @@
 /* Reports: a result or a comparison rendered in a named format ("table", "markdown" or
- * "md", "json", "csv", "stats") to a FILE (docs/api.md, "Reports"). Plain C11. */
+ * "md", "json", "csv", "gobench", "stats") to a FILE (docs/api.md, "Reports";
+ * docs/export.md). Plain C11. */
 #ifndef PMCBENCH_REPORT_H
 #define PMCBENCH_REPORT_H
 

@@ -182,7 +182,12 @@ test_user_only_counting_is_labelled() {
 
 test_shell_option() {
 	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --shell --show-output -c "echo a | tr a b" &&
-	expect_grep '^b$' "$TMP/out"
+	expect_grep '^b$' "$TMP/out" || return 1
+	# The words after "--" as one shell command, whatever their number.
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --shell --show-output -- 'echo a | tr a c' &&
+	expect_grep '^c$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --shell --show-output -- echo d &&
+	expect_grep '^d$' "$TMP/out"
 }
 
 test_formats() {
