@@ -25,16 +25,6 @@
 #include "pmcbench/common.h"
 #include "tests/helpers.h"
 
-#define assert_close(actual, expected, rel)                                                        \
-	do {                                                                                       \
-		double a_ = (actual), e_ = (expected);                                             \
-		if (!(fabs(a_ - e_) <= (rel)*fmax(fabs(e_), 1e-300))) {                            \
-			print_error("%s = %.17g, expected %.17g (rel %g)\n", #actual, a_, e_,      \
-				    (double)(rel));                                                \
-			fail();                                                                    \
-		}                                                                                  \
-	} while (0)
-
 /* ---- the boundary ---- */
 
 static void test_order_exact(void **state)

@@ -14,6 +14,7 @@
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/import_priv.h"
+#include "harness/formats/result_json.h"
 
 #define FIX "rerun the benchmark program with --benchmark_out=FILE or --benchmark_format=json"
 
@@ -154,26 +155,6 @@ static int fail(struct gb *g, const char *fmt, ...)
 	return pmc_import_fail(&g->im, 0, "benchmarks[%zu]: %s", g->index, msg);
 }
 
-static const char *kind_of(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL:
-		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
 /* A string member (NULL when absent); a member of another type is an error. */
 static int get_string(struct gb *g, const json_t *e, const char *key, const char **ret)
 {
@@ -184,7 +165,7 @@ static int get_string(struct gb *g, const json_t *e, const char *key, const char
 		return 0;
 	if (!json_is_string(v)) {
 		g->key = key;
-		return fail(g, "expected a string, found %s; " FIX, kind_of(v));
+		return fail(g, "expected a string, found %s; " FIX, pmc_json_kind(v));
 	}
 	*ret = json_string_value(v);
 	return 0;
@@ -199,7 +180,7 @@ static int get_bool(struct gb *g, const json_t *e, const char *key, bool *ret)
 		return 0;
 	if (!json_is_boolean(v)) {
 		g->key = key;
-		return fail(g, "expected true or false, found %s; " FIX, kind_of(v));
+		return fail(g, "expected true or false, found %s; " FIX, pmc_json_kind(v));
 	}
 	*ret = json_is_true(v);
 	return 0;
@@ -308,7 +289,7 @@ static int get_value(struct gb *g, const json_t *e, const char *key, bool requir
 	if (json_is_null(v))
 		return 0;
 	if (!json_is_number(v))
-		return fail(g, "expected a number, found %s; " FIX, kind_of(v));
+		return fail(g, "expected a number, found %s; " FIX, pmc_json_kind(v));
 	*ret = json_number_value(v) * factor;
 	if (nonnegative && *ret < 0)
 		return fail(g, "negative value %g; times and rates cannot be negative — " FIX,
@@ -457,12 +438,12 @@ static int from_tree(struct gb *g, const json_t *root)
 
 	if (!json_is_object(root))
 		return pmc_import_fail(&g->im, 0, "expected an object, found %s; " FIX,
-				       kind_of(root));
+				       pmc_json_kind(root));
 	if (!benches)
 		return pmc_import_fail(&g->im, 0, "no \"benchmarks\"; " FIX);
 	if (!json_is_array(benches))
 		return pmc_import_fail(&g->im, 0, "benchmarks: expected an array, found %s; " FIX,
-				       kind_of(benches));
+				       pmc_json_kind(benches));
 	if ((r = load_context(g, json_object_get(root, "context"))) < 0)
 		return r;
 	/* The repetitions, in file order; the benchmarks in the order they first appear. */
@@ -476,7 +457,7 @@ static int from_tree(struct gb *g, const json_t *root)
 		g->index = i;
 		g->key = NULL;
 		if (!json_is_object(e)) {
-			r = fail(g, "expected an object, found %s; " FIX, kind_of(e));
+			r = fail(g, "expected an object, found %s; " FIX, pmc_json_kind(e));
 			goto out;
 		}
 		if ((r = entry_name(g, e, &name)) < 0 || (r = entry_kind(g, e, &kind)) < 0)

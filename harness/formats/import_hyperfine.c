@@ -13,6 +13,7 @@
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/import_priv.h"
+#include "harness/formats/result_json.h"
 
 #define FIX "rerun hyperfine with --export-json FILE"
 
@@ -37,26 +38,6 @@ static int fail(struct hf *h, const char *key, const char *fmt, ...)
 	return pmc_import_fail(&h->im, 0, "results[%zu]: %s", h->index, msg);
 }
 
-static const char *kind_of(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL:
-		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
 /* A per-run array of key, one entry per run (nruns of them); NULL in *ret when absent. */
 static int per_run(struct hf *h, const json_t *e, const char *key, size_t nruns, const json_t **ret)
 {
@@ -67,7 +48,7 @@ static int per_run(struct hf *h, const json_t *e, const char *key, size_t nruns,
 		return 0;
 	if (!json_is_array(v))
 		return fail(h, key, "expected an array of one value per run, found %s; " FIX,
-			    kind_of(v));
+			    pmc_json_kind(v));
 	if (json_array_size(v) != nruns)
 		return fail(h, key, "%zu entries for %zu runs (\"times\"); each run has one — " FIX,
 			    json_array_size(v), nruns);
@@ -86,7 +67,7 @@ static int run_value(struct hf *h, const char *key, const json_t *arr, size_t i,
 		return 0;
 	}
 	if (!json_is_number(v))
-		return fail(h, key, "entry %zu: expected a number, found %s; " FIX, i, kind_of(v));
+		return fail(h, key, "entry %zu: expected a number, found %s; " FIX, i, pmc_json_kind(v));
 	if (json_number_value(v) < 0)
 		return fail(h, key,
 			    "entry %zu: negative value %g; times and sizes cannot be "
@@ -113,7 +94,7 @@ static int exit_code(struct hf *h, const json_t *codes, size_t i, int *ret)
 	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
 		return fail(h, "exit_codes",
 			    "entry %zu: expected an exit code 0..255 or null, found %s; " FIX, i,
-			    json_is_integer(v) ? "a number outside 0..255" : kind_of(v));
+			    json_is_integer(v) ? "a number outside 0..255" : pmc_json_kind(v));
 	*ret = (int)json_integer_value(v);
 	return 0;
 }
@@ -141,19 +122,19 @@ static int add_result(struct hf *h, struct pmc_result *res, const json_t *e)
 	int r;
 
 	if (!json_is_object(e))
-		return fail(h, NULL, "expected an object, found %s; " FIX, kind_of(e));
+		return fail(h, NULL, "expected an object, found %s; " FIX, pmc_json_kind(e));
 	if (!cmd)
 		return fail(h, NULL, "no \"command\"; " FIX);
 	if (!json_is_string(cmd) || !*json_string_value(cmd))
 		return fail(h, "command", "expected the command's name, found %s; " FIX,
-			    json_is_string(cmd) ? "an empty string" : kind_of(cmd));
+			    json_is_string(cmd) ? "an empty string" : pmc_json_kind(cmd));
 	if (!times)
 		return fail(h, NULL,
 			    "no \"times\": without the time of each run, the summaries "
 			    "(mean, median, ...) cannot be tested; " FIX);
 	if (!json_is_array(times) || json_array_size(times) == 0)
 		return fail(h, "times", "expected the time of each run, found %s; " FIX,
-			    json_is_array(times) ? "no runs" : kind_of(times));
+			    json_is_array(times) ? "no runs" : pmc_json_kind(times));
 	nruns = json_array_size(times);
 	if ((r = per_run(h, e, "exit_codes", nruns, &codes)) < 0)
 		return r;
@@ -220,7 +201,7 @@ int pmc_import_hyperfine(const char *name, const char *text, size_t len, struct 
 	if (!json_is_array(results)) {
 		r = pmc_import_fail(&h.im, 0,
 				    "results: expected an array of commands, found %s; " FIX,
-				    results ? kind_of(results) : "none");
+				    results ? pmc_json_kind(results) : "none");
 		goto out;
 	}
 	if (json_array_size(results) == 0) {

@@ -677,7 +677,8 @@ static int fail(struct loader *ld, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static const char *kind_of(const json_t *v)
+/* What a JSON value is, for messages ("found a string"). */
+const char *pmc_json_kind(const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -700,7 +701,7 @@ static const char *kind_of(const json_t *v)
 /* Valid JSON, but the wrong type of value for the schema. */
 static int wrong_type(struct loader *ld, const json_t *v, const char *expected)
 {
-	return fail(ld, "expected %s, found %s; " REGEN, expected, kind_of(v));
+	return fail(ld, "expected %s, found %s; " REGEN, expected, pmc_json_kind(v));
 }
 
 static int missing(struct loader *ld, const char *key)
@@ -1391,7 +1392,7 @@ static int result_from_json(struct loader *ld, const json_t *root, struct pmc_re
 		return fail(ld,
 			    "expected a JSON object, found %s; this is not a pmcbench result "
 			    "file",
-			    kind_of(root));
+			    pmc_json_kind(root));
 	if ((rc = result_head_from_json(ld, root, res)) < 0 ||
 	    (rc = get_container(ld, root, "benchmarks", REQUIRED, JSON_ARRAY, &benchmarks)) < 0)
 		return rc;

@@ -20,3 +20,8 @@ int pmc_result_dumps(const struct pmc_result *r, char **ret);
  * start; it is left open. */
 int pmc_result_load_stream(FILE *f, bool rereadable, const char *name, struct pmc_result **ret,
 			   char *err, size_t errlen);
+
+/* What a JSON value is, for messages ("an object", "a string", "null"): the pmcbench
+ * loader's and the importers' words alike. */
+typedef struct json_t json_t;
+const char *pmc_json_kind(const json_t *v);
