@@ -163,6 +163,7 @@ static struct pmc_spawn_opts perf_spawn_opts(const struct pmc_runner_cmd *cmd, s
 	    .show_output = o->show_output,
 	    .timeout_s = o->timeout_s,
 	    .running = running,
+	    .stop = o->stop,
 	    .envp = pr->envp,
 	    .in_child = measured ? open_in_child : NULL,
 	    .ud = pc,
@@ -242,6 +243,7 @@ static int run_valgrind(const struct pmc_runner_cmd *cmd, const struct pmc_runne
 		.show_output = o->show_output,
 		.timeout_s = o->timeout_s,
 		.running = o->running,
+		.stop = o->stop,
 		.no_aslr = true, /* identical runs give identical counts */
 		/* valgrind hands its environment to the target: normalizing it normalizes the
 		 * target's (docs/valgrind.md, "The target's environment"). */

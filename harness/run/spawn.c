@@ -32,11 +32,15 @@ static uint64_t now_ns(void)
 
 /* Waits for the child, killing its process group after timeout_s (> 0). */
 static int wait_child(pid_t pid, double timeout_s, bool polling, volatile sig_atomic_t *running,
-		      int *ret_status, struct rusage *ru, bool *ret_timed_out)
+		      volatile sig_atomic_t *stop, int *ret_status, struct rusage *ru,
+		      bool *ret_timed_out)
 {
 	*ret_timed_out = false;
 	if (running)
 		*running = pid;
+	/* An interrupt that came before the slot held the pid found nothing to stop. */
+	if (stop && *stop)
+		kill(-pid, SIGKILL);
 	if (timeout_s > 0) {
 		int pidfd = polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = timeout_s * 1000 > 2e9 ? 2000000000 : (int)(timeout_s * 1000 + 0.5);
@@ -201,7 +205,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		r = a.err;
 		goto out;
 	}
-	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, o->running, &status, &res.ru,
+	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, o->running, o->stop, &status, &res.ru,
 		       &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)

@@ -27,6 +27,9 @@ struct pmc_spawn_opts {
 	 * user interrupts. The library keeps no such state of its own. Two runs at once
 	 * (pmc_spawn_pair) need a slot each. */
 	volatile sig_atomic_t *running;
+	/* When set and non-zero once running holds the child (the caller's handler ran
+	 * before it could see the pid), the child's process group is killed at once. */
+	volatile sig_atomic_t *stop;
 	/* With pin, the child may run on CPU cpu (>= 0) only: sched_setaffinity in the child
 	 * before in_child and exec, so its counters and the command start there, and what
 	 * the command starts inherits it. A CPU the child cannot be given (offline, absent,

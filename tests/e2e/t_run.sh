@@ -143,15 +143,17 @@ test_run_takes_comparison_options() {
 }
 
 test_interrupt_stops_the_command() {
-	"$PMCBENCH" run -q -r 1 -w 0 -e task-clock -- "$WORK" sleep 27250 >"$TMP/out" 2>"$TMP/err" &
-	local pid=$! code
+	# A number of its own, so that another test run on the machine is not mistaken for it.
+	local n=$((27000000 + $$)) pid code
+	"$PMCBENCH" run -q -r 1 -w 0 -e task-clock -- "$WORK" sleep "$n" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
 	sleep 0.5
 	kill -INT "$pid"
 	wait "$pid"
 	code=$?
 	[ "$code" = 130 ] || fail "exit status $code after SIGINT, expected 130" || return 1
 	sleep 0.2
-	! pgrep -f 'pmc-work slee[p] 27250' >/dev/null || fail "the measured command survived" || return 1
+	! pgrep -f "pmc-work slee[p] $n\$" >/dev/null || fail "the measured command survived" || return 1
 	expect_grep 'interrupted' "$TMP/err"
 }
 
@@ -399,9 +401,11 @@ test_duet_failure_is_an_error() {
 test_duet_interrupt_stops_both() {
 	# Commands that would sleep for 11 days: pmcbench exits only if it stops both.
 	[ -n "$(duet_cpus)" ] || return 0
-	local pat="^$WORK slee[p] 99999999[12]" pid code i
-	"$PMCBENCH" run -q --duet -r 1 -w 0 -e task-clock -c "$WORK sleep 999999991" \
-		-c "$WORK sleep 999999992" >"$TMP/out" 2>"$TMP/err" &
+	# Numbers of their own, so that another test run on the machine is not mistaken for it.
+	local n=$((900000000 + $$ * 10)) pid code i
+	local pat="^$WORK slee[p] ($((n + 1))|$((n + 2)))\$"
+	"$PMCBENCH" run -q --duet -r 1 -w 0 -e task-clock -c "$WORK sleep $((n + 1))" \
+		-c "$WORK sleep $((n + 2))" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	# Until both commands run (anchored: pmcbench's own command line names them too).
 	for i in $(seq 600); do
