@@ -5,8 +5,9 @@
 
 #include <stdio.h>
 
-/* Terminal text: control characters become spaces, so that a newline in a name or a
- * note cannot break a table's layout. */
+/* Terminal text: control characters (C0, DEL, C1 as UTF-8 or as a lone byte) become
+ * spaces, so that a newline in a name cannot break a table's layout or forge a line, and
+ * an escape sequence cannot reach the terminal. */
 void pmc_escape_text(FILE *out, const char *s);
 
 /* Text in a Markdown table cell or heading: a backslash before each of \ ` * _ | < > [ ]

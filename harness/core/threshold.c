@@ -284,7 +284,7 @@ static int rules_set(struct rule_set *s, const char *metric, const struct pmc_th
 	return 0;
 }
 
-int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen)
+static int add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen)
 {
 	struct pmc_threshold th;
 	const char *eq;
@@ -317,6 +317,16 @@ int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err,
 		r = rules_set(&t->cli, metric, &th);
 	}
 	free(metric);
+	return r;
+}
+
+int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen)
+{
+	int r = add_arg(t, arg, err, errlen);
+
+	/* The message quotes the argument: shown escaped. */
+	if (r < 0)
+		pmc_err_escape(err, errlen);
 	return r;
 }
 

@@ -426,9 +426,7 @@ static int vfail(const struct pmc_importer *im, size_t line, size_t column, cons
 	if (n >= 0 && (size_t)n < im->errlen)
 		vsnprintf(im->err + n, im->errlen - (size_t)n, fmt, ap);
 	/* One line: text quoted from the file may hold control characters. */
-	for (char *s = im->err; *s; s++)
-		if ((unsigned char)*s < 0x20)
-			*s = '?';
+	pmc_err_escape(im->err, im->errlen);
 	return -EINVAL;
 }
 
