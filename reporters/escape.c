@@ -52,6 +52,29 @@ void pmc_escape_text(FILE *out, const char *s)
 	}
 }
 
+char *pmc_escape_text_dup(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(strlen(s) + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = control_len(p);
+
+		if (n) {
+			*q++ = ' ';
+		} else {
+			n = char_len(p);
+			memcpy(q, p, n);
+			q += n;
+		}
+		p += n;
+	}
+	*q = '\0';
+	return out;
+}
+
 void pmc_escape_md(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -1557,6 +1557,9 @@ static void test_thresholds_file_bad(void **state)
 	    {"{\"schema\": \"pmcbench-thresholds/2\"}", "\"pmcbench-thresholds/2\" is not "
 							"supported"},
 	    {"{\"defualt\": \"5%\"}", "unknown key \"defualt\""},
+	    /* Keys quoted from the file are shown escaped: no escape sequence, no forged line. */
+	    {"{\"k\\u001b]0;t\\u0007\\r\\nPASS\\u007f\": 1}",
+	     "unknown key \"k\\x1b]0;t\\x07\\r\\nPASS\\x7f\""},
 	    {"{\"default\": 5}", "default: expected a string"},
 	    {"{\"metrics\": {\"instructions\": \"+1\\u0025\\u0025\"}}",
 	     "(at metrics.\"instructions\")"},

@@ -25,40 +25,52 @@ static bool is_c1_utf8(const unsigned char *p)
 	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
 }
 
+/* The escaped form of the character at *p into one (12 bytes); advances *p. Returns its
+ * length. */
+static size_t quote_one(const unsigned char **p, char one[static 12])
+{
+	const unsigned char *c = *p;
+	size_t seq = pmc_utf8_len(c);
+
+	if (is_c1_utf8(c)) {
+		*p += 2;
+		return (size_t)snprintf(one, 12, "\\u%04x", c[1]);
+	}
+	if (seq > 1) {
+		memcpy(one, c, seq);
+		*p += seq;
+		return seq;
+	}
+	*p += 1;
+	if (*c == '\n' || *c == '\r' || *c == '\t') {
+		one[0] = '\\';
+		one[1] = *c == '\n' ? 'n' : *c == '\r' ? 'r' : 't';
+		return 2;
+	}
+	if (*c < 0x20 || *c == 0x7f || (*c >= 0x80 && *c <= 0x9f))
+		return (size_t)snprintf(one, 12, "\\x%02x", *c);
+	one[0] = (char)*c;
+	return 1;
+}
+
 const char *pmc_quote(char *buf, size_t len, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	size_t o = 0;
+	const unsigned char *start = (const unsigned char *)(s ? s : ""), *p = start;
+	size_t o = 0, total = 0;
+	char one[12];
 
 	if (!buf || len == 0)
 		return "";
-	while (*p) {
-		char one[12];
-		size_t n, seq = pmc_utf8_len(p);
+	while (*p)
+		total += quote_one(&p, one);
+	/* When the whole does not fit, each piece leaves room for "..." and the NUL, so
+	 * that there is room for them where the text is cut. */
+	size_t tail = total < len ? 1 : 4;
 
-		if (is_c1_utf8(p)) {
-			n = (size_t)snprintf(one, sizeof(one), "\\u%04x", p[1]);
-			p += 2;
-		} else if (seq > 1) {
-			memcpy(one, p, seq);
-			n = seq;
-			p += seq;
-		} else {
-			unsigned char c = *p++;
+	for (p = start; *p;) {
+		size_t n = quote_one(&p, one);
 
-			if (c == '\n' || c == '\r' || c == '\t')
-				n = (size_t)snprintf(one, sizeof(one), "\\%c",
-						     c == '\n'	 ? 'n'
-						     : c == '\r' ? 'r'
-								 : 't');
-			else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f))
-				n = (size_t)snprintf(one, sizeof(one), "\\x%02x", c);
-			else
-				n = (one[0] = (char)c, 1);
-		}
-		/* Each piece followed by more text leaves room for "..." and the NUL, so
-		 * there is room for them where the text is cut. */
-		if (o + n + (*p ? 4 : 1) > len) {
+		if (o + n + tail > len) {
 			if (o + 4 <= len) {
 				memcpy(buf + o, "...", 3);
 				o += 3;
