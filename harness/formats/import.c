@@ -399,6 +399,9 @@ fail_read:
 out:
 	if (r == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory", path);
+	/* The path and whatever an importer quoted: shown escaped (pmc_quote()). */
+	if (r < 0)
+		pmc_err_escape(err, errlen);
 	free(text);
 	free(head);
 	fclose(f);
