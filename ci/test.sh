@@ -34,5 +34,20 @@ for cc in gcc clang; do
 		builds=$((builds + 1))
 	done
 done
+
+# The libFuzzer targets (tests/fuzz/README.md), each for a short fixed time: a crash, a
+# leak or a hang fails CI. ci/fuzz.sh runs them longer.
+clang_fuzz=yes
+if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+	clang -fsanitize=fuzzer,address,undefined -x c - -o /tmp/pmcbench-ci-fuzz.$$ 2>/dev/null; then
+	clang_fuzz=no
+fi
+rm -f /tmp/pmcbench-ci-fuzz.$$
+if [ $clang_fuzz = yes ]; then
+	echo "== fuzz targets, ${PMC_FUZZ_SECONDS:-20} s each (build-ci-fuzz)"
+	sh ci/fuzz.sh "${PMC_FUZZ_SECONDS:-20}" build-ci-fuzz
+else
+	echo "== fuzz targets: SKIPPED, clang cannot link -fsanitize=fuzzer here (install libclang-rt-dev)"
+fi
 echo "all tests passed in $builds builds (gcc, clang; plain, ASan+UBSan)"
 echo "$passed passed, 0 failed"

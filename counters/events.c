@@ -363,7 +363,7 @@ static int fail_unknown_event(struct parser *p, size_t start, size_t len)
 	suggest_events(p, typed, len, &s);
 	fail(p, start, "unknown event '%.*s'", QLEN(len), typed);
 	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message),
-		       "run 'pmcbench list' to see the known events");
+			   "run 'pmcbench list' to see the known events");
 	return -EINVAL;
 }
 
@@ -877,14 +877,12 @@ int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opt
 	return 0;
 
 fail_parse:
-	/* Messages quote the input; keep them on one line whatever it holds. */
-	for (char *m = perr.message; *m; m++)
-		if ((unsigned char)*m < 0x20 || *m == 0x7f)
-			*m = '?';
 	free(p.mods);
 	free(p.events);
 fail_args:
 	pmc_err_set(err, errlen, "column %zu: %s", perr.column, perr.message);
+	/* Messages quote the input: shown escaped, on one line (pmc_quote()). */
+	pmc_err_escape(err, errlen);
 	return r;
 }
 
@@ -933,8 +931,7 @@ bool pmc_event_list_is_hardware(const struct pmc_event_list *list, size_t i)
 	return ev && pmc_event_is_hardware(ev);
 }
 
-int pmc_event_list_describe(const struct pmc_event_list *list, size_t i,
-			    struct pmc_event_desc *ret)
+int pmc_event_list_describe(const struct pmc_event_list *list, size_t i, struct pmc_event_desc *ret)
 {
 	const struct pmc_event *ev = event_at(list, i);
 	struct pmc_event_desc d;

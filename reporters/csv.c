@@ -10,18 +10,26 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "reporters/compare_cells.h"
+#include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/reporter.h"
 
+/* Text from the input, quoted by libcsv, with its control characters blanked as on a
+ * terminal: the file is read in CI logs too. */
 static void put_text(FILE *out, const char *s)
 {
-	csv_fwrite(out, s, strlen(s));
+	char *shown = pmc_escape_text_dup(s);
+
+	/* Out of memory: an empty field keeps the columns in place. */
+	csv_fwrite(out, shown ? shown : "", shown ? strlen(shown) : 0);
+	free(shown);
 }
 
 static void put_double(FILE *out, double v)

@@ -13,23 +13,85 @@ static bool is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
+/* The length of the control character at p, 0 when there is none: C0 and DEL, a C1
+ * control U+0080-U+009F (0xc2 0x80-0x9f), or a byte 0x80-0x9f outside a UTF-8 sequence,
+ * which a terminal in an 8-bit mode takes for a C1 control (0x9b is CSI). */
+static size_t control_len(const unsigned char *p)
+{
+	if (is_control(p[0]))
+		return 1;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 2;
+	if (p[0] >= 0x80 && p[0] <= 0x9f && pmc_utf8_len(p) == 0)
+		return 1;
+	return 0;
+}
+
+/* The bytes of the character at p: a UTF-8 sequence, or one byte that is not one. */
+static size_t char_len(const unsigned char *p)
+{
+	size_t n = pmc_utf8_len(p);
+
+	return n ? n : 1;
+}
+
 void pmc_escape_text(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		fputc(is_control((unsigned char)*s) ? ' ' : *s, out);
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = control_len(p);
+
+		if (n) {
+			fputc(' ', out);
+		} else {
+			n = char_len(p);
+			fwrite(p, 1, n, out);
+		}
+		p += n;
+	}
+}
+
+char *pmc_escape_text_dup(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(strlen(s) + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = control_len(p);
+
+		if (n) {
+			*q++ = ' ';
+		} else {
+			n = char_len(p);
+			memcpy(q, p, n);
+			q += n;
+		}
+		p += n;
+	}
+	*q = '\0';
+	return out;
 }
 
 void pmc_escape_md(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (is_control(c))
+	while (*p) {
+		size_t n = control_len(p);
+
+		if (n) {
 			fputc(' ', out);
-		else if (strchr("\\`*_|<>[]#", c))
-			fprintf(out, "\\%c", c);
-		else
-			fputc(c, out);
+		} else if (strchr("\\`*_|<>[]#", *p)) {
+			fprintf(out, "\\%c", *p);
+			n = 1;
+		} else {
+			n = char_len(p);
+			fwrite(p, 1, n, out);
+		}
+		p += n;
 	}
 }
 
@@ -123,7 +185,7 @@ void pmc_escape_go_text(FILE *out, const char *s)
 
 		if (n == 0)
 			fputs("\xef\xbf\xbd", out);
-		else if (n == 1 && is_control(*p))
+		else if (control_len(p))
 			fputc(' ', out);
 		else
 			fwrite(p, 1, n, out);

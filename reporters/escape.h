@@ -5,9 +5,15 @@
 
 #include <stdio.h>
 
-/* Terminal text: control characters become spaces, so that a newline in a name or a
- * note cannot break a table's layout. */
+/* Terminal text: control characters (C0, DEL, C1 as UTF-8 or as a lone byte) become
+ * spaces, so that a newline in a name cannot break a table's layout or forge a line, and
+ * an escape sequence cannot reach the terminal. */
 void pmc_escape_text(FILE *out, const char *s);
+
+/* s as pmc_escape_text() shows it, as a new string (malloc'd), for a writer that quotes
+ * it further (CSV: a quoted field may hold a newline, but a log that shows the file must
+ * not). NULL when memory ran out. */
+char *pmc_escape_text_dup(const char *s);
 
 /* Text in a Markdown table cell or heading: a backslash before each of \ ` * _ | < > [ ]
  * # (CommonMark allows one before any ASCII punctuation; GFM needs "\|" in tables, and

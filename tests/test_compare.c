@@ -38,7 +38,6 @@ static void samples(double *v, size_t n, double center, double spread)
 		v[i] = center * (1.0 + spread * u(i, n));
 }
 
-
 /* Puts a metric of n samples around center (relative spread) into r. */
 static struct pmc_metric *put_around(struct pmc_result *r, const char *bench, const char *id,
 				     size_t n, double center, double spread)
@@ -1341,7 +1340,8 @@ static void test_mismatched_inputs(void **state)
 {
 	struct pmc_result *a = result(), *b = result(), *v = t_result("valgrind");
 	struct pmc_result *y = result();
-	struct pmc_compare_opts o = {.sz = sizeof(o), .old_name = "base.json", .new_name = "new.json"};
+	struct pmc_compare_opts o = {
+	    .sz = sizeof(o), .old_name = "base.json", .new_name = "new.json"};
 	struct pmc_comparison *c = NULL;
 	char err[512] = "";
 
@@ -1384,17 +1384,24 @@ static void test_threshold_parse_bad(void **state)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-	    {"", "column 1: expected a number"},     {"abc", "column 1: expected a number"},
-	    {"+", "column 2: expected a number"},    {"5%%", "column 2: unknown unit '%%'"},
-	    {"5 %", "column 2: unknown unit ' %'"},  {"5pc", "unknown unit 'pc'"},
-	    {"inf%", "column 1: expected a number"}, {"nan", "column 1: expected a number"},
-	    {"0x10%", "not a usable number"},	     {"1e999%", "not a usable number"},
-	    {"-100%", "can never happen"},	     {"+-5%", "column 2: expected a number"},
+	    {"", "column 1: expected a number"},
+	    {"abc", "column 1: expected a number"},
+	    {"+", "column 2: expected a number"},
+	    {"5%%", "column 2: unknown unit '%%'"},
+	    {"5 %", "column 2: unknown unit ' %'"},
+	    {"5pc", "unknown unit 'pc'"},
+	    {"inf%", "column 1: expected a number"},
+	    {"nan", "column 1: expected a number"},
+	    {"0x10%", "not a usable number"},
+	    {"1e999%", "not a usable number"},
+	    {"-100%", "can never happen"},
+	    {"+-5%", "column 2: expected a number"},
 	    /* A bare number has no unit (task-clock=5 was 5 ns), and a limit must stay
 	     * finite once scaled (issue 8, cases 7 and 12). */
 	    {"5", "column 1: '5' has no unit; write 5% for a relative limit"},
 	    {"+1000", "column 2: '+1000' has no unit; write 1000%"},
-	    {"1e308G", "is too large"},		     {"-1e308s", "is too large"},
+	    {"1e308G", "is too large"},
+	    {"-1e308s", "is too large"},
 	    {"+1e300GiB", "is too large"},
 	};
 	struct pmc_threshold t = {.limit = 42};
@@ -1499,6 +1506,46 @@ static void test_thresholds_file(void **state)
 	free(path);
 }
 
+/* A thresholds file of 100,000 metrics (hostile or generated) loads, and each of its
+ * rules is the one found; the same metric set again replaces its rule. */
+static void test_thresholds_file_of_100000_metrics(void **state)
+{
+	enum { NRULES = 100000 };
+	struct pmc_thresholds *t = t_thresholds();
+	size_t cap = 64 + (size_t)NRULES * 40, len = 0;
+	char *text = malloc(cap), *path;
+	char err[512] = "", id[32];
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len,
+				"{\"schema\": \"pmcbench-thresholds/1\", \"metrics\": {\n");
+	for (int i = 0; i < NRULES; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%s\"m%d\": \"+%d%%\"\n",
+					i ? "," : "", i, i % 50 + 1);
+	snprintf(text + len, cap - len, "}}\n");
+	path = write_tmp(text);
+	assert_int_equal(pmc_thresholds_load(t, path, err, sizeof(err)), 0);
+	for (int i = 0; i < NRULES; i += 997) {
+		char want[16];
+
+		snprintf(id, sizeof(id), "m%d", i);
+		snprintf(want, sizeof(want), "+%d%%", i % 50 + 1);
+		assert_string_equal(pmc_thresholds_lookup(t, "any", id)->text, want);
+	}
+	assert_string_equal(pmc_thresholds_lookup(t, "any", "m99999")->text, "+50%");
+	assert_ptr_equal(pmc_thresholds_lookup(t, "any", "m100000"), pmc_threshold_default());
+	assert_true(pmc_thresholds_names_metrics(t));
+	assert_int_equal(pmc_thresholds_add_arg(t, "m5=+3%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_add_arg(t, "m5=+4%", err, sizeof(err)), 0);
+	assert_int_equal(pmc_thresholds_nargs(t), 1);
+	assert_string_equal(pmc_thresholds_lookup(t, "any", "m5")->text, "+4%");
+	pmc_thresholds_free(t);
+	unlink(path);
+	free(path);
+	free(text);
+}
+
 static void test_thresholds_file_bad(void **state)
 {
 	static const struct {
@@ -1510,6 +1557,9 @@ static void test_thresholds_file_bad(void **state)
 	    {"{\"schema\": \"pmcbench-thresholds/2\"}", "\"pmcbench-thresholds/2\" is not "
 							"supported"},
 	    {"{\"defualt\": \"5%\"}", "unknown key \"defualt\""},
+	    /* Keys quoted from the file are shown escaped: no escape sequence, no forged line. */
+	    {"{\"k\\u001b]0;t\\u0007\\r\\nPASS\\u007f\": 1}",
+	     "unknown key \"k\\x1b]0;t\\x07\\r\\nPASS\\x7f\""},
 	    {"{\"default\": 5}", "default: expected a string"},
 	    {"{\"metrics\": {\"instructions\": \"+1\\u0025\\u0025\"}}",
 	     "(at metrics.\"instructions\")"},
@@ -1573,7 +1623,8 @@ static struct pmc_result *drifting_rounds(const char *which, size_t n)
 		assert_true(n <= ARRAY_SIZE(v));
 		for (size_t i = 0; i < n; i++) {
 			struct pmc_run_info info = {.round = (unsigned)i + 1};
-			double drift = 1 + 0.2 * ((double)((i * 7 + 3) % n) / (double)(n - 1) * 2 - 1);
+			double drift =
+			    1 + 0.2 * ((double)((i * 7 + 3) % n) / (double)(n - 1) * 2 - 1);
 			double own = 1 + 0.002 * ((double)((i * 3 + 1) % 5) - 2);
 
 			assert_int_equal(pmc_benchmark_add_run(b, &info), 0);
@@ -1802,6 +1853,7 @@ int main(void)
 	    cmocka_unit_test(test_threshold_parse_bad),
 	    cmocka_unit_test(test_threshold_args),
 	    cmocka_unit_test(test_thresholds_file),
+	    cmocka_unit_test(test_thresholds_file_of_100000_metrics),
 	    cmocka_unit_test(test_thresholds_file_bad),
 	};
 

@@ -272,8 +272,8 @@ static void test_builtin_table(void **state)
 static void test_groups_and_modifiers(void **state)
 {
 	struct pmc_event_list *l = parse_ok("cycles,instructions,{cache-references,cache-misses}:u,"
-					   "task-clock:k",
-					   fake_root);
+					    "task-clock:k",
+					    fake_root);
 	static const struct {
 		const char *name;
 		size_t group;
@@ -743,13 +743,35 @@ static void test_fuzz(void **state)
 			pmc_event_list_free(l);
 		} else {
 			msg = split_error(err, &col);
-			if (r != -EINVAL || col < 1 || col > len + 1 || !msg[0] || strchr(err, '\n'))
+			if (r != -EINVAL || col < 1 || col > len + 1 || !msg[0] ||
+			    strchr(err, '\n'))
 				print_error("spec \"%s\": r=%d %s\n", spec, r, err);
 			assert_int_equal(r, -EINVAL);
 			assert_true(col >= 1 && col <= len + 1);
 			assert_true(msg[0] != '\0');
 			assert_null(strchr(err, '\n'));
 		}
+	}
+}
+
+/* An event list comes from the command line or a script: the message that quotes it
+ * shows its control characters escaped, so that it cannot forge a line or drive the
+ * terminal. */
+static void test_errors_quote_the_list_escaped(void **state)
+{
+	struct pmc_event_list *l = NULL;
+	char err[256];
+
+	(void)state;
+	assert_int_not_equal(
+	    pmc_event_list_parse("cyc\x1b]0;t\x07\nPASS\x7f", NULL, &l, err, sizeof(err)), 0);
+	assert_null(l);
+	assert_null(strchr(err, '\x1b'));
+	assert_null(strchr(err, '\n'));
+	assert_null(strchr(err, '\x7f'));
+	if (!strstr(err, "'cyc\\x1b]0;t\\x07'")) {
+		print_error("message: %s\n", err);
+		fail();
 	}
 }
 
@@ -775,6 +797,7 @@ int main(void)
 	    cmocka_unit_test(test_pmu_errors),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_errors_quote_the_list_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, setup_sysfs, teardown_sysfs);

@@ -574,6 +574,47 @@ static void test_geomean_row_only_over_two_benchmarks(void **state)
 	pmc_result_free(b);
 }
 
+/* Names from a result file reach the terminal and CI logs: no escape sequence (ESC, the
+ * C1 CSI), no DEL, and no CR or LF that would forge a line, in any text format; JSON
+ * escapes them as JSON does and keeps the name. */
+static void test_hostile_names_are_escaped(void **state)
+{
+	static const char name[] = "x\x1b]0;owned\x07\r\nPASS forged\x7f\xc2\x9b"
+				   "2J";
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c = NULL;
+	const char *fmts[] = {"markdown", "csv"};
+	char err[256], *t;
+	json_t *d;
+
+	(void)state;
+	put(a, name, "task-clock", N, 2e6, 0.01);
+	put(b, name, "task-clock", N, 2.4e6, 0.01);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+		t = render(c, fmts[i], &o);
+		assert_not_contains(t, "\x1b");
+		assert_not_contains(t, "\r");
+		assert_not_contains(t, "\x7f");
+		assert_not_contains(t, "\xc2\x9b");
+		assert_not_contains(t, "\nPASS forged");
+		assert_contains(t, "PASS forged");
+		free(t);
+	}
+	t = render(c, "json", &o);
+	assert_not_contains(t, "\x1b");
+	assert_not_contains(t, "\nPASS forged");
+	d = json_loads(t, 0, NULL);
+	assert_non_null(d);
+	assert_contains(t, "\\u001B]0;owned\\u0007\\r\\nPASS forged");
+	json_decref(d);
+	free(t);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -585,6 +626,7 @@ int main(void)
 	    cmocka_unit_test(test_format_by_extension),
 	    cmocka_unit_test(test_shows_the_judged_value),
 	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
+	    cmocka_unit_test(test_hostile_names_are_escaped),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),

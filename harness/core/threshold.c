@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/error.h"
+#include "harness/base/hashmap.h"
 #include "harness/core/threshold.h"
 
 struct metric_rule {
@@ -15,26 +17,31 @@ struct metric_rule {
 	struct pmc_threshold th;
 };
 
+/* The rules of one scope, in the order given, indexed by metric id so that setting and
+ * finding a rule stay constant-time: a thresholds file may name 100,000 metrics. */
+struct rule_set {
+	struct metric_rule *v;
+	size_t n, cap;
+	struct pmc_hashmap idx; /* metric id -> index in v; keys borrowed from v */
+};
+
 struct bench_rule {
 	char *pattern;
 	bool has_default;
 	struct pmc_threshold def;
-	struct metric_rule *metrics;
-	size_t nmetrics;
+	struct rule_set metrics;
 };
 
 struct pmc_thresholds {
-	struct metric_rule *cli; /* --threshold METRIC=LIMIT, one per metric */
-	size_t ncli;
+	struct rule_set cli; /* --threshold METRIC=LIMIT, one per metric */
 	bool has_cli_default;
 	struct pmc_threshold cli_default;
 
-	struct metric_rule *file; /* top-level "metrics" of the file */
-	size_t nfile;
+	struct rule_set file; /* top-level "metrics" of the file */
 	bool has_file_default;
 	struct pmc_threshold file_default;
 	struct bench_rule *benches; /* "benchmarks", in file order */
-	size_t nbenches;
+	size_t nbenches, capbenches;
 };
 
 static const struct pmc_threshold builtin_default = {
@@ -96,14 +103,14 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 	 * decimal number. */
 	if (!((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9'))) {
 		pmc_err_set(err, errlen, "%s: column %zu: expected a number; %s", what,
-			 col0 + (size_t)(p - text) + 1, LIMIT_EXAMPLES);
+			    col0 + (size_t)(p - text) + 1, LIMIT_EXAMPLES);
 		return -EINVAL;
 	}
 	errno = 0;
 	v = strtod(p, &end);
 	if (errno || !isfinite(v) || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))) {
 		pmc_err_set(err, errlen, "%s: column %zu: '%s' is not a usable number; %s", what,
-			 col0 + (size_t)(p - text) + 1, p, LIMIT_EXAMPLES);
+			    col0 + (size_t)(p - text) + 1, p, LIMIT_EXAMPLES);
 		return -EINVAL;
 	}
 	if (*end == '\0') {
@@ -147,14 +154,14 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 	if (!th.absolute && th.limit >= 1.0 && th.sign < 0) {
 		/* A value cannot fall by 100% or more without going negative. */
 		pmc_err_set(err, errlen,
-			 "%s: column %zu: a decrease of %s can never happen; use a "
-			 "limit below 100%%",
-			 what, col0 + 1, text);
+			    "%s: column %zu: a decrease of %s can never happen; use a "
+			    "limit below 100%%",
+			    what, col0 + 1, text);
 		return -EINVAL;
 	}
 	if (strlen(text) >= sizeof(th.text)) {
 		pmc_err_set(err, errlen, "%s: column %zu: limit too long; %s", what, col0 + 1,
-			 LIMIT_EXAMPLES);
+			    LIMIT_EXAMPLES);
 		return -EINVAL;
 	}
 	strcpy(th.text, text);
@@ -198,10 +205,10 @@ int pmc_threshold_check_unit(const struct pmc_threshold *t, const char *metric, 
 	if (unit && need && strcmp(unit, need) == 0)
 		return 0;
 	pmc_err_set(err, errlen,
-		 "threshold %s=%s is %s, but metric '%s' is in %s; give a limit in %s or a "
-		 "percentage",
-		 metric, t->text, names[t->unit], metric, unit ? unit : "no unit",
-		 unit ? unit : "its unit");
+		    "threshold %s=%s is %s, but metric '%s' is in %s; give a limit in %s or a "
+		    "percentage",
+		    metric, t->text, names[t->unit], metric, unit ? unit : "no unit",
+		    unit ? unit : "its unit");
 	return -EINVAL;
 }
 
@@ -218,56 +225,66 @@ int pmc_thresholds_new(struct pmc_thresholds **ret)
 	return 0;
 }
 
-static void metric_rules_free(struct metric_rule *r, size_t n)
+static void rules_free(struct rule_set *s)
 {
-	for (size_t i = 0; i < n; i++)
-		free(r[i].metric);
-	free(r);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].metric);
+	free(s->v);
+	pmc_hashmap_free(&s->idx);
 }
 
 void pmc_thresholds_free(struct pmc_thresholds *t)
 {
 	if (!t)
 		return;
-	metric_rules_free(t->cli, t->ncli);
-	metric_rules_free(t->file, t->nfile);
+	rules_free(&t->cli);
+	rules_free(&t->file);
 	for (size_t i = 0; i < t->nbenches; i++) {
 		free(t->benches[i].pattern);
-		metric_rules_free(t->benches[i].metrics, t->benches[i].nmetrics);
+		rules_free(&t->benches[i].metrics);
 	}
 	free(t->benches);
 	free(t);
 }
 
-/* Sets metric's rule in *rules, replacing an earlier one for the same metric. */
-static int rules_set(struct metric_rule **rules, size_t *n, const char *metric,
-		     const struct pmc_threshold *th)
+/* Sets metric's rule in s, replacing an earlier one for the same metric. */
+static int rules_set(struct rule_set *s, const char *metric, const struct pmc_threshold *th)
 {
-	struct metric_rule *grown;
+	size_t at;
 	char *id;
+	int r;
 
-	for (size_t i = 0; i < *n; i++) {
-		if (strcmp((*rules)[i].metric, metric) == 0) {
-			(*rules)[i].th = *th;
-			return 0;
-		}
+	if (pmc_hashmap_get(&s->idx, metric, &at) == 0) {
+		s->v[at].th = *th;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		struct metric_rule *grown;
+
+		if (cap > SIZE_MAX / sizeof(*grown))
+			return -ENOMEM;
+		grown = realloc(s->v, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		s->v = grown;
+		s->cap = cap;
 	}
 	id = strdup(metric);
 	if (!id)
 		return -ENOMEM;
-	grown = realloc(*rules, (*n + 1) * sizeof(**rules));
-	if (!grown) {
+	r = pmc_hashmap_put(&s->idx, id, s->n);
+	if (r < 0) {
 		free(id);
-		return -ENOMEM;
+		return r;
 	}
-	*rules = grown;
-	grown[*n].metric = id;
-	grown[*n].th = *th;
-	(*n)++;
+	s->v[s->n].metric = id;
+	s->v[s->n].th = *th;
+	s->n++;
 	return 0;
 }
 
-int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen)
+static int add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen)
 {
 	struct pmc_threshold th;
 	const char *eq;
@@ -281,9 +298,9 @@ int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err,
 	eq = strrchr(arg, '=');
 	if (!eq || eq == arg) {
 		pmc_err_set(err, errlen,
-			 "%s: column %zu: expected METRIC=LIMIT, e.g. instructions=+1%% or "
-			 "'*=5%%'",
-			 what, eq ? (size_t)1 : strlen(arg) + 1);
+			    "%s: column %zu: expected METRIC=LIMIT, e.g. instructions=+1%% or "
+			    "'*=5%%'",
+			    what, eq ? (size_t)1 : strlen(arg) + 1);
 		return -EINVAL;
 	}
 	r = pmc_threshold_parse_in(eq + 1, what, (size_t)(eq + 1 - arg), &th, err, errlen);
@@ -297,9 +314,19 @@ int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err,
 		t->cli_default = th;
 		r = 0;
 	} else {
-		r = rules_set(&t->cli, &t->ncli, metric, &th);
+		r = rules_set(&t->cli, metric, &th);
 	}
 	free(metric);
+	return r;
+}
+
+int pmc_thresholds_add_arg(struct pmc_thresholds *t, const char *arg, char *err, size_t errlen)
+{
+	int r = add_arg(t, arg, err, errlen);
+
+	/* The message quotes the argument: shown escaped. */
+	if (r < 0)
+		pmc_err_escape(err, errlen);
 	return r;
 }
 
@@ -313,7 +340,7 @@ int pmc_thresholds_set_file_default(struct pmc_thresholds *t, const struct pmc_t
 int pmc_thresholds_set_file_metric(struct pmc_thresholds *t, const char *metric,
 				   const struct pmc_threshold *th)
 {
-	return rules_set(&t->file, &t->nfile, metric, th);
+	return rules_set(&t->file, metric, th);
 }
 
 int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern, size_t *ret_idx)
@@ -323,12 +350,18 @@ int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern,
 
 	if (!copy)
 		return -ENOMEM;
-	grown = realloc(t->benches, (t->nbenches + 1) * sizeof(*t->benches));
-	if (!grown) {
-		free(copy);
-		return -ENOMEM;
+	if (t->nbenches == t->capbenches) {
+		size_t cap = t->capbenches ? 2 * t->capbenches : 8;
+
+		grown = cap <= SIZE_MAX / sizeof(*grown) ? realloc(t->benches, cap * sizeof(*grown))
+							 : NULL;
+		if (!grown) {
+			free(copy);
+			return -ENOMEM;
+		}
+		t->benches = grown;
+		t->capbenches = cap;
 	}
-	t->benches = grown;
 	b = &t->benches[t->nbenches];
 	memset(b, 0, sizeof(*b));
 	b->pattern = copy;
@@ -351,31 +384,29 @@ int pmc_thresholds_set_bench_metric(struct pmc_thresholds *t, size_t idx, const 
 {
 	if (idx >= t->nbenches)
 		return -EINVAL;
-	return rules_set(&t->benches[idx].metrics, &t->benches[idx].nmetrics, metric, th);
+	return rules_set(&t->benches[idx].metrics, metric, th);
 }
 
 size_t pmc_thresholds_nargs(const struct pmc_thresholds *t)
 {
-	return t ? t->ncli : 0;
+	return t ? t->cli.n : 0;
 }
 
 const char *pmc_thresholds_arg(const struct pmc_thresholds *t, size_t i,
 			       const struct pmc_threshold **ret_th)
 {
-	if (!t || i >= t->ncli)
+	if (!t || i >= t->cli.n)
 		return NULL;
 	if (ret_th)
-		*ret_th = &t->cli[i].th;
-	return t->cli[i].metric;
+		*ret_th = &t->cli.v[i].th;
+	return t->cli.v[i].metric;
 }
 
-static const struct pmc_threshold *rules_find(const struct metric_rule *r, size_t n,
-					      const char *metric)
+static const struct pmc_threshold *rules_find(const struct rule_set *s, const char *metric)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(r[i].metric, metric) == 0)
-			return &r[i].th;
-	return NULL;
+	size_t at;
+
+	return pmc_hashmap_get(&s->idx, metric, &at) == 0 ? &s->v[at].th : NULL;
 }
 
 const struct pmc_threshold *pmc_thresholds_find(const struct pmc_thresholds *t, const char *bench,
@@ -395,15 +426,15 @@ const struct pmc_threshold *pmc_thresholds_find(const struct pmc_thresholds *t, 
 
 		if (fnmatch(b->pattern, bench, 0) != 0)
 			continue;
-		th = rules_find(b->metrics, b->nmetrics, metric);
+		th = rules_find(&b->metrics, metric);
 		if (th)
 			goto out;
 		if (b->has_default && !bench_default)
 			bench_default = &b->def;
 	}
-	th = rules_find(t->cli, t->ncli, metric);
+	th = rules_find(&t->cli, metric);
 	if (!th)
-		th = rules_find(t->file, t->nfile, metric);
+		th = rules_find(&t->file, metric);
 	if (th)
 		goto out;
 	origin = PMC_TH_DEFAULT;
@@ -433,10 +464,10 @@ bool pmc_thresholds_names_metrics(const struct pmc_thresholds *t)
 {
 	if (!t)
 		return false;
-	if (t->ncli || t->nfile)
+	if (t->cli.n || t->file.n)
 		return true;
 	for (size_t i = 0; i < t->nbenches; i++)
-		if (t->benches[i].nmetrics)
+		if (t->benches[i].metrics.n)
 			return true;
 	return false;
 }

@@ -399,6 +399,9 @@ fail_read:
 out:
 	if (r == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory", path);
+	/* The path and whatever an importer quoted: shown escaped (pmc_quote()). */
+	if (r < 0)
+		pmc_err_escape(err, errlen);
 	free(text);
 	free(head);
 	fclose(f);
@@ -426,9 +429,7 @@ static int vfail(const struct pmc_importer *im, size_t line, size_t column, cons
 	if (n >= 0 && (size_t)n < im->errlen)
 		vsnprintf(im->err + n, im->errlen - (size_t)n, fmt, ap);
 	/* One line: text quoted from the file may hold control characters. */
-	for (char *s = im->err; *s; s++)
-		if ((unsigned char)*s < 0x20)
-			*s = '?';
+	pmc_err_escape(im->err, im->errlen);
 	return -EINVAL;
 }
 

@@ -537,8 +537,9 @@ static int write_result(const struct pmc_result *r, FILE *f)
 		put_text(&w, ",\"metrics\":{");
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			put_text(&w, j ? ",\n" : "\n");
-			put_member(&w, b->metrics[j].id,
-				   metric_json(&b->metrics[j], a ? &a->benches[i].metrics[j] : NULL));
+			put_member(
+			    &w, b->metrics[j].id,
+			    metric_json(&b->metrics[j], a ? &a->benches[i].metrics[j] : NULL));
 		}
 		put_text(&w, "}}");
 	}
@@ -1449,13 +1450,11 @@ static const char *syntax_fix(enum json_error_code code)
 	}
 }
 
-/* The messages are one line: a key or a bit of text jansson quotes may hold a control
- * character. */
-static void one_line(char *s)
+/* The messages are one line, shown escaped: a key or a bit of text jansson quotes may
+ * hold a control character. */
+static void one_line(char *err, size_t errlen)
 {
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20)
-			*s = '?';
+	pmc_err_escape(err, errlen);
 }
 
 /* ---- Loading a file one benchmark at a time ---------------------------------------- */
@@ -1765,7 +1764,7 @@ out:
 		if (rc != -EINVAL)
 			pmc_err_set(err, errlen, "%s: cannot read: %s", name, strerror(-rc));
 		pmc_result_free(res);
-		one_line(err);
+		one_line(err, errlen);
 		return rc;
 	}
 	*ret = res;

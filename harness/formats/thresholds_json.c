@@ -22,16 +22,17 @@ static int load_limit(json_t *v, const char *path, const char *place, struct pmc
 	snprintf(what, sizeof(what), "%s: %s", path, place);
 	if (!json_is_string(v)) {
 		pmc_err_set(err, errlen,
-			 "%s: expected a string such as \"5%%\", \"+1%%\" or "
-			 "\"+2MiB\"",
-			 what);
+			    "%s: expected a string such as \"5%%\", \"+1%%\" or "
+			    "\"+2MiB\"",
+			    what);
 		return -EINVAL;
 	}
 	/* The column points into the string itself; say so by quoting it. */
 	snprintf(what, sizeof(what), "%s: \"%.64s\"", path, json_string_value(v));
 	{
 		char inner[512];
-		int r = pmc_threshold_parse_in(json_string_value(v), what, 0, ret, inner, sizeof(inner));
+		int r = pmc_threshold_parse_in(json_string_value(v), what, 0, ret, inner,
+					       sizeof(inner));
 
 		if (r < 0) {
 			pmc_err_set(err, errlen, "%s (at %s)", inner, place);
@@ -51,9 +52,9 @@ static int load_metrics(struct pmc_thresholds *t, size_t bench, json_t *obj, con
 
 	if (!json_is_object(obj)) {
 		pmc_err_set(err, errlen,
-			 "%s: %s: expected an object of METRIC: \"LIMIT\", e.g. "
-			 "{\"instructions\": \"+1%%\"}",
-			 path, place);
+			    "%s: %s: expected an object of METRIC: \"LIMIT\", e.g. "
+			    "{\"instructions\": \"+1%%\"}",
+			    path, place);
 		return -EINVAL;
 	}
 	json_object_foreach(obj, key, v)
@@ -65,9 +66,9 @@ static int load_metrics(struct pmc_thresholds *t, size_t bench, json_t *obj, con
 		snprintf(where, sizeof(where), "%s.\"%.64s\"", place, key);
 		if (key[0] == '\0' || strcmp(key, "*") == 0) {
 			pmc_err_set(err, errlen,
-				 "%s: %s: not a metric id; set the default with "
-				 "\"default\"",
-				 path, where);
+				    "%s: %s: not a metric id; set the default with "
+				    "\"default\"",
+				    path, where);
 			return -EINVAL;
 		}
 		r = load_limit(v, path, where, &th, err, errlen);
@@ -81,8 +82,8 @@ static int load_metrics(struct pmc_thresholds *t, size_t bench, json_t *obj, con
 	return 0;
 }
 
-static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, size_t pos,
-		      char *err, size_t errlen)
+static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, size_t pos, char *err,
+		      size_t errlen)
 {
 	bool has_default = false, has_metrics = false;
 	char place[64];
@@ -94,27 +95,27 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 	snprintf(place, sizeof(place), "benchmarks[%zu]", pos);
 	if (!json_is_object(e)) {
 		pmc_err_set(err, errlen,
-			 "%s: %s: expected an object with \"match\" and "
-			 "\"metrics\" or \"default\"",
-			 path, place);
+			    "%s: %s: expected an object with \"match\" and "
+			    "\"metrics\" or \"default\"",
+			    path, place);
 		return -EINVAL;
 	}
 	json_object_foreach(e, key, v)
 	{
 		if (strcmp(key, "match") && strcmp(key, "metrics") && strcmp(key, "default")) {
 			pmc_err_set(err, errlen,
-				 "%s: %s: unknown key \"%.64s\"; the keys are "
-				 "\"match\", \"metrics\" and \"default\"",
-				 path, place, key);
+				    "%s: %s: unknown key \"%.64s\"; the keys are "
+				    "\"match\", \"metrics\" and \"default\"",
+				    path, place, key);
 			return -EINVAL;
 		}
 	}
 	v = json_object_get(e, "match");
 	if (!json_is_string(v) || json_string_value(v)[0] == '\0') {
 		pmc_err_set(err, errlen,
-			 "%s: %s.match: expected a benchmark name pattern such as "
-			 "\"parse_*\"",
-			 path, place);
+			    "%s: %s.match: expected a benchmark name pattern such as "
+			    "\"parse_*\"",
+			    path, place);
 		return -EINVAL;
 	}
 	r = pmc_thresholds_add_file_bench(t, json_string_value(v), &idx);
@@ -143,14 +144,14 @@ static int load_bench(struct pmc_thresholds *t, json_t *e, const char *path, siz
 		has_metrics = json_object_size(v) > 0;
 	}
 	if (!has_default && !has_metrics) {
-		pmc_err_set(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"", path,
-			 place);
+		pmc_err_set(err, errlen, "%s: %s: sets no limit; add \"metrics\" or \"default\"",
+			    path, place);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen)
+static int load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen)
 {
 	json_error_t jerr;
 	struct stat st;
@@ -172,12 +173,12 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 			return -ENOENT;
 		}
 		pmc_err_set(err, errlen, "%s:%d:%d: %s; fix the JSON syntax", path, jerr.line,
-			 jerr.column, jerr.text);
+			    jerr.column, jerr.text);
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {
 		pmc_err_set(err, errlen, "%s: expected a JSON object with \"schema\": \"%s\"", path,
-			 PMC_THRESHOLDS_SCHEMA);
+			    PMC_THRESHOLDS_SCHEMA);
 		goto out;
 	}
 	json_object_foreach(root, key, v)
@@ -185,20 +186,20 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 		if (strcmp(key, "schema") && strcmp(key, "default") && strcmp(key, "metrics") &&
 		    strcmp(key, "benchmarks")) {
 			pmc_err_set(err, errlen,
-				 "%s: unknown key \"%.64s\"; the keys are \"schema\", "
-				 "\"default\", \"metrics\" and \"benchmarks\"",
-				 path, key);
+				    "%s: unknown key \"%.64s\"; the keys are \"schema\", "
+				    "\"default\", \"metrics\" and \"benchmarks\"",
+				    path, key);
 			goto out;
 		}
 	}
 	v = json_object_get(root, "schema");
 	if (v && (!json_is_string(v) || strcmp(json_string_value(v), PMC_THRESHOLDS_SCHEMA))) {
 		pmc_err_set(err, errlen,
-			 "%s: schema: %s%.64s%s is not supported; this pmcbench "
-			 "reads \"%s\"",
-			 path, json_is_string(v) ? "\"" : "",
-			 json_is_string(v) ? json_string_value(v) : "a non-string",
-			 json_is_string(v) ? "\"" : "", PMC_THRESHOLDS_SCHEMA);
+			    "%s: schema: %s%.64s%s is not supported; this pmcbench "
+			    "reads \"%s\"",
+			    path, json_is_string(v) ? "\"" : "",
+			    json_is_string(v) ? json_string_value(v) : "a non-string",
+			    json_is_string(v) ? "\"" : "", PMC_THRESHOLDS_SCHEMA);
 		goto out;
 	}
 	v = json_object_get(root, "default");
@@ -223,9 +224,9 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 
 		if (!json_is_array(v)) {
 			pmc_err_set(err, errlen,
-				 "%s: benchmarks: expected an array of {\"match\": "
-				 "PATTERN, \"metrics\": {...}}",
-				 path);
+				    "%s: benchmarks: expected an array of {\"match\": "
+				    "PATTERN, \"metrics\": {...}}",
+				    path);
 			r = -EINVAL;
 			goto out;
 		}
@@ -239,5 +240,15 @@ int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, s
 	r = 0;
 out:
 	json_decref(root);
+	return r;
+}
+
+int pmc_thresholds_load(struct pmc_thresholds *t, const char *path, char *err, size_t errlen)
+{
+	int r = load(t, path, err, errlen);
+
+	/* Keys and values are quoted from the file: shown escaped, on one line. */
+	if (r < 0)
+		pmc_err_escape(err, errlen);
 	return r;
 }

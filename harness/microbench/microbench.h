@@ -30,7 +30,7 @@ struct pmc_mb_bench {
 
 struct pmc_mb_set {
 	struct pmc_mb_bench *v;
-	size_t n;
+	size_t n, cap; /* cap: room in v */
 };
 
 /* Parses one argument dimension: a list "8,64,512", a range "1..16", "8..4096*8" (times
@@ -133,8 +133,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 
 /* Adds benchmark b to res as skipped, with pmc_skip's message (NULL: none given).
  * Returns 0, or -ENOMEM with one line in err. */
-int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message,
-			  struct pmc_result *res, char *err, size_t errlen);
+int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, struct pmc_result *res,
+			  char *err, size_t errlen);
 
 /* The per-operation value of one sample: (batch - overhead) / iters, clamped at zero;
  * overhead NAN subtracts nothing. */

@@ -2,6 +2,7 @@
  * expansion of any kind (XCU 2.2 "Quoting"). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,21 +17,28 @@ void pmc_words_free(char **words)
 	free(words);
 }
 
-static int push(char ***words, size_t *n, char *word)
+/* Appends word and the NULL after it; the array doubles (cap slots), so that splitting
+ * 60,000 words is not 60,000 copies of a growing array. */
+static int push(char ***words, size_t *n, size_t *cap, char *word)
 {
-	char **grown = realloc(*words, (*n + 2) * sizeof(**words));
+	if (*n + 2 > *cap) {
+		size_t c = *cap < 8 ? 8 : 2 * *cap;
+		char **grown =
+		    c <= SIZE_MAX / sizeof(**words) ? realloc(*words, c * sizeof(**words)) : NULL;
 
-	if (!grown)
-		return -ENOMEM;
-	*words = grown;
-	grown[(*n)++] = word;
-	grown[*n] = NULL;
+		if (!grown)
+			return -ENOMEM;
+		*words = grown;
+		*cap = c;
+	}
+	(*words)[(*n)++] = word;
+	(*words)[*n] = NULL;
 	return 0;
 }
 
 int pmc_words_split(const char *s, char ***ret, size_t *ret_column)
 {
-	size_t len = strlen(s), n = 0, wlen = 0, quote_col = 0;
+	size_t len = strlen(s), n = 0, cap = 1, wlen = 0, quote_col = 0;
 	char **words = calloc(1, sizeof(*words));
 	char *word = malloc(len + 1);
 	bool in_word = false;
@@ -68,7 +76,7 @@ int pmc_words_split(const char *s, char ***ret, size_t *ret_column)
 			if (in_word) {
 				char *w = strndup(word, wlen);
 
-				if (!w || push(&words, &n, w) < 0) {
+				if (!w || push(&words, &n, &cap, w) < 0) {
 					free(w);
 					goto fail;
 				}
