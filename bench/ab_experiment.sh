@@ -53,15 +53,15 @@ print("~" if not r.get("significant") else ("slower" if r["ratio"] > 1 else "fas
 
 aa_sig=0 aa_gate=0 ab_det=0 ab_gate=0
 for ((i = 0; i < reps; i++)); do
-	"$pmcbench" run -q -r "$runs" -e task-clock -c "$work loop $n" -c "$work loop $n" \
-		-n a -n a2 -o "$tmp/aa.json" --format json >/dev/null
+	"$pmcbench" run -q -r "$runs" -e task-clock -n a -c "$work loop $n" \
+		-n a2 -c "$work loop $n" -o "$tmp/aa.json" --format json >/dev/null
 	split "$tmp/aa.json" "$tmp/a.json" "$tmp/a2.json" >>"$tmp/cv"
 	[ "$(significant "$tmp/a.json" "$tmp/a2.json")" = "~" ] || aa_sig=$((aa_sig + 1))
 	code=0; "$pmcbench" gate --metric task-clock --baseline "$tmp/a.json" "$tmp/a2.json" >/dev/null 2>&1 || code=$?
 	[ "$code" = 1 ] && aa_gate=$((aa_gate + 1))
 
-	"$pmcbench" run -q -r "$runs" -e task-clock -c "$work loop $n" -c "$work loop $n5" \
-		-n a -n b -o "$tmp/ab.json" --format json >/dev/null
+	"$pmcbench" run -q -r "$runs" -e task-clock -n a -c "$work loop $n" \
+		-n b -c "$work loop $n5" -o "$tmp/ab.json" --format json >/dev/null
 	split "$tmp/ab.json" "$tmp/a.json" "$tmp/b.json" >>"$tmp/cv"
 	[ "$(significant "$tmp/a.json" "$tmp/b.json")" = slower ] && ab_det=$((ab_det + 1))
 	code=0; "$pmcbench" gate --force --metric task-clock --threshold task-clock=+1% \

@@ -571,6 +571,13 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 		fprintf(out, "error: %s\n", o->error);
 		return 0;
 	}
+	{
+		char line[512];
+
+		/* The answer first, the detail after it. */
+		if (!o->no_headline && pmc_cmp_headline(c, o, line, sizeof(line)))
+			pmc_sb_printf(&b, "%s\n", line);
+	}
 	for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
 		const struct pmc_cmp_block *blk = &c->blocks[bi];
 		size_t wb = strlen("benchmark"), wo = 16, wn = 16, wt = 15, wl = 5, wc = 24;

@@ -101,9 +101,19 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 			    const struct pmc_cli_compare_opts *o, bool gate);
 
 /* Compares every benchmark of r against its benchmark ref (0-based), as `run -c A -c B`
- * does, prints the report and returns the exit code. */
+ * does, prints the report and returns the exit code. pre, when not NULL, is the
+ * comparison pmc_cli_compare_headline() computed (it is used and freed, and the headline
+ * not written again). */
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o, bool gate);
+			      const struct pmc_cli_compare_opts *o, bool gate,
+			      struct pmc_comparison *pre);
+
+/* `run -c A -c B`: compares as pmc_cli_compare_reference() will and writes the line that
+ * answers the question (docs/compare.md, "The headline") to out, before the run table.
+ * Returns the comparison for pmc_cli_compare_reference(), or NULL when it failed (which
+ * that call then reports). */
+struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size_t ref,
+						const struct pmc_cli_compare_opts *o, FILE *out);
 
 /* `run --runs auto` (cli_sequential.c, docs/compare.md "Sequential"): rounds go on until
  * the sequential rule decides every limit's metric, or max_runs rounds, or max_time_s. */

@@ -22,6 +22,7 @@
 #include "harness/formats/import.h"
 #include "harness/formats/thresholds_json.h"
 #include "pmcbench/report.h"
+#include "reporters/compare_cells.h"
 
 struct pmc_cli_compare_opts {
 	double alpha, confidence;
@@ -382,7 +383,7 @@ const char *pmc_cli_compare_opts_report(const struct pmc_cli_compare_opts *o, bo
  * the failure, or the report with the gate's decision. Frees c; returns the exit code. */
 static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 		  const char *old_name, const char *new_name,
-		  const struct pmc_cli_compare_opts *o, bool gate)
+		  const struct pmc_cli_compare_opts *o, bool gate, bool no_headline)
 {
 	struct pmc_gate_opts go = {
 	    .sz = sizeof(go),
@@ -393,6 +394,7 @@ static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 	    .old_name = old_name,
 	    .new_name = new_name,
 	    .gate = gate,
+	    .no_headline = no_headline,
 	};
 	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
 	char gate_err[1280];
@@ -441,22 +443,41 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	int r;
 
 	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
-	return report(r, c, err, sizeof(err), old_name, new_name, o, gate);
+	return report(r, c, err, sizeof(err), old_name, new_name, o, gate, false);
 }
 
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o, bool gate)
+			      const struct pmc_cli_compare_opts *o, bool gate,
+			      struct pmc_comparison *pre)
 {
 	const char *label = r->benchmarks[ref].name;
 	/* With two commands the other side has a name; with more, each row names its own. */
 	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
 	struct pmc_compare_opts co = library_opts(o, label, other);
-	struct pmc_comparison *c = NULL;
+	struct pmc_comparison *c = pre;
 	char err[1024];
-	int rc;
+	int rc = 0;
 
-	rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
-	return report(rc, c, err, sizeof(err), label, other, o, gate);
+	if (!c)
+		rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
+	return report(rc, c, err, sizeof(err), label, other, o, gate, pre != NULL);
+}
+
+struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size_t ref,
+						const struct pmc_cli_compare_opts *o, FILE *out)
+{
+	const char *label = r->benchmarks[ref].name;
+	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	struct pmc_compare_opts co = library_opts(o, label, other);
+	struct pmc_report_opts ro = { .sz = sizeof(ro), .old_name = label, .new_name = other };
+	struct pmc_comparison *c = NULL;
+	char line[512], err[1024];
+
+	if (pmc_compare_reference(r, ref, &co, &c, err, sizeof(err)) < 0)
+		return NULL;
+	if (pmc_cmp_headline(c, &ro, line, sizeof(line)))
+		fprintf(out, "%s\n", line);
+	return c;
 }
 
 static void compare_help(FILE *out)

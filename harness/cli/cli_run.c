@@ -26,6 +26,7 @@
 #include "harness/run/runner.h"
 #include "harness/run/spawn.h"
 #include "harness/run/words.h"
+#include "pmcbench/compare.h"
 #include "pmcbench/report.h"
 
 
@@ -33,8 +34,11 @@ struct run_cli {
 	struct pmc_runner_opts ro;
 	char **cmd_strings; /* -c, in order */
 	size_t ncmd_strings;
-	char **names; /* -n, in order */
+	/* -n names the command that follows it: names[i] is the -n before cmd_strings[i]
+	 * (NULL when none), or with commands after "--", names[0] theirs. */
+	char **names;
 	size_t nnames;
+	const char *pending_name; /* an -n not yet followed by its -c */
 	char *events_spec; /* -e lists joined by ',' */
 	bool shell, require_counters, median, quiet, stats;
 	const char *output, *baseline;
@@ -64,8 +68,8 @@ static void help(FILE *out)
 		"  -c, --command=CMD      a command, split into words like a shell would (no\n"
 		"                         shell runs); repeat to compare commands: their runs are\n"
 		"                         interleaved so that drift hits all of them alike\n"
-		"  -n, --name=NAME        name of the next command in the result (repeatable);\n"
-		"                         default: the command as written\n"
+		"  -n, --name=NAME        name of the command that follows it (-n A -c CMD, or\n"
+		"                         before '--'); default: the command as written\n"
 		"      --shell            run each command with /bin/sh -c\n"
 		"  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
 		"                         auto: with several commands, rounds until every metric\n"
@@ -226,12 +230,19 @@ static int parse_opt(struct run_cli *c, int opt)
 
 	switch (opt) {
 	case 'c':
-		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0)
+		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0 ||
+		    push_str(&c->names, &c->nnames, (char *)c->pending_name) < 0)
 			return -ENOMEM;
+		c->pending_name = NULL;
 		break;
 	case 'n':
-		if (push_str(&c->names, &c->nnames, optarg) < 0)
-			return -ENOMEM;
+		if (c->pending_name) {
+			pmc_cli_error("-n '%s' follows -n '%s' with no -c between them; -n names "
+				      "the command that follows it: -n NAME -c CMD", optarg,
+				      c->pending_name);
+			return -EINVAL;
+		}
+		c->pending_name = optarg;
 		break;
 	case OPT_SHELL:
 		c->shell = true;
@@ -459,8 +470,10 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 		pmc_cli_error("no command to run; usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]");
 		goto fail;
 	}
-	if (c->nnames > n) {
-		pmc_cli_error("%zu names (-n) for %zu command%s", c->nnames, n, n == 1 ? "" : "s");
+	if (c->pending_name && c->ncmd_strings) {
+		pmc_cli_error("-n '%s' names the command that follows it, and no -c follows; "
+			      "put it before its command: -n %s -c CMD", c->pending_name,
+			      c->pending_name);
 		goto fail;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -509,7 +522,8 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 		}
 		owned[i] = words;
 		cmds[i].display = display;
-		cmds[i].name = i < c->nnames ? c->names[i] : display;
+		cmds[i].name = !c->ncmd_strings && c->pending_name ? c->pending_name :
+			       i < c->nnames && c->names[i] ? c->names[i] : display;
 		cmds[i].argv = words;
 	}
 	r = 0;
@@ -722,7 +736,8 @@ static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 }
 
 /* `run -c A -c B`: every command against the reference, as one comparison. */
-static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
+static int compare_commands(const struct pmc_result *r, const struct run_cli *c,
+			    struct pmc_comparison *pre)
 {
 	size_t ref = c->reference ? c->reference - 1 : 0;
 	/* Beside a document on stdout (JSON, CSV, Go's format), on stderr with the rest. */
@@ -735,7 +750,7 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 	fflush(to);
 	/* After --runs auto the sequential rule judges: the table's fixed-sample tests lose
 	 * their error rates when the data chose the number of rounds. */
-	return pmc_cli_compare_reference(r, ref, c->copts, c->gate && !c->runs_auto);
+	return pmc_cli_compare_reference(r, ref, c->copts, c->gate && !c->runs_auto, pre);
 }
 
 int pmc_cli_run(int argc, char **argv)
@@ -744,6 +759,7 @@ int pmc_cli_run(int argc, char **argv)
 	struct pmc_event_list *events = NULL;
 	struct pmc_runner_cmd *cmds = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
+	struct pmc_comparison *pre = NULL; /* computed for the headline, reported after */
 	char ***owned = NULL, err[1024] = "", *vg = NULL;
 	size_t ncmds = 0;
 	int code = PMC_EXIT_ERROR, first = 0, r;
@@ -906,6 +922,11 @@ int pmc_cli_run(int argc, char **argv)
 		goto out;
 	}
 
+	/* The answer first (docs/compare.md, "The headline"), then the detail. After
+	 * --runs auto the sequential rule judges, after the table. */
+	if (ncmds > 1 && !base && !c.runs_auto && strcmp(c.format, "table") == 0)
+		pre = pmc_cli_compare_headline(result, c.reference ? c.reference - 1 : 0, c.copts,
+					       stdout);
 	{
 		PMC_OPTS(pmc_report_opts, ro, .median = c.median, .confidence = 0.95);
 
@@ -942,7 +963,7 @@ int pmc_cli_run(int argc, char **argv)
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
 	else if (ncmds > 1)
-		code = compare_commands(result, &c);
+		code = compare_commands(result, &c, pre), pre = NULL;
 	if (c.runs_auto && code != PMC_EXIT_ERROR) {
 		bool to_stderr = pmc_cli_format_is_document(c.format);
 
@@ -953,6 +974,7 @@ int pmc_cli_run(int argc, char **argv)
 		code = PMC_EXIT_ERROR;
 	}
 out:
+	pmc_comparison_free(pre);
 	free_commands(cmds, owned, ncmds);
 	pmc_event_list_free(events);
 	pmc_result_free(result);

@@ -588,3 +588,32 @@ test_import_by_content_pipes_and_backends() {
 	expect_one_line "$TMP/err" 'perf backend .* hyperfine backend' || return 1
 	expect_exit 0 "$PMCBENCH" compare --force p.json "$import_data/hyperfine_a.json"
 }
+
+# The headline: one line first, on the primary time metric, from the ratio's interval.
+test_compare_headline_first() {
+	mkresult a.json 'sort::task-clock=2e6,0.01' 'sort::wall-time=3e6,0.01'
+	mkresult b.json 'sort::task-clock=1.2e7,0.01' 'sort::wall-time=3e6,0.01'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	[ "$(head -n 1 "$TMP/out")" != "" ] || { fail "the first line is empty"; return 1; }
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^b\.json ran 6\.0[0-9]x slower than a\.json \[5\.[89][0-9]x, 6\.[01][0-9]x\] \(task-clock\)$' \
+		"$TMP/first" || return 1
+	# The other way round: faster, its interval inverted too.
+	expect_exit 0 "$PMCBENCH" compare b.json a.json || return 1
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^a\.json ran 6\.0[0-9]x faster than b\.json \[5\.[89][0-9]x, 6\.[01][0-9]x\] \(task-clock\)$' \
+		"$TMP/first"
+}
+
+test_compare_headline_wall_time_and_no_difference() {
+	mkresult a.json 'sort::wall-time=3e6,0.01'
+	mkresult b.json 'sort::wall-time=3e6,0.011'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^no significant difference between b\.json and a\.json: 1\.00x \[0\.99x, 1\.01x\] \(wall-time\)$' \
+		"$TMP/first" || return 1
+	# Several benchmarks: no one line answers, so none is printed.
+	mkresult c.json 'sort::wall-time=3e6,0.01' 'hash::wall-time=1e6,0.01'
+	expect_exit 0 "$PMCBENCH" compare c.json c.json || return 1
+	expect_no_grep 'ran .* than|no significant difference' "$TMP/out"
+}
