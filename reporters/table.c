@@ -560,6 +560,31 @@ static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
 	}
 }
 
+/* The SGR colour of a verdict: red regressions, green improvements, yellow
+ * inconclusive rows; NULL for no change. */
+static const char *verdict_sgr(const struct pmc_cmp_row *row)
+{
+	if (row->kind == PMC_ROW_MISSING)
+		return NULL;
+	switch (row->verdict) {
+	case PMC_VERDICT_REGRESSION:
+		return "\033[1;31m";
+	case PMC_VERDICT_IMPROVEMENT:
+		return "\033[1;32m";
+	case PMC_VERDICT_INCONCLUSIVE:
+		return "\033[33m";
+	default:
+		return NULL;
+	}
+}
+
+static const char *outcome_sgr(const struct pmc_report_opts *o)
+{
+	if (o->error || o->exit_code == 2)
+		return "\033[1;31m";
+	return o->exit_code == 0 ? "\033[1;32m" : o->exit_code == 1 ? "\033[1;31m" : "\033[1;33m";
+}
+
 static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			    const struct pmc_report_opts *o)
 {
@@ -619,7 +644,11 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			cmp_cell(&b, k.change, wc, false);
 			cmp_cell(&b, k.test, wt, false);
 			cmp_cell(&b, k.limit, wl, false);
-			cmp_cell(&b, k.verdict, 0, true);
+			/* The last cell: the colour cannot shift a column. */
+			if (o->color && verdict_sgr(row))
+				pmc_sb_printf(&b, "%s%s\033[0m", verdict_sgr(row), k.verdict);
+			else
+				cmp_cell(&b, k.verdict, 0, true);
 			/* The row's note, as the Markdown report shows it (docs/compare.md). */
 			if (row->why && row->kind != PMC_ROW_MISSING)
 				pmc_sb_printf(&b, " (%s)", row->why);
@@ -648,8 +677,10 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	if (!ok)
 		return -EIO;
 	if (o->gate || o->error)
-		fprintf(out, "%s %s; ", o->gate ? "gate:" : "compare:",
-			o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code));
+		fprintf(out, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
+			o->color ? outcome_sgr(o) : "",
+			o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code),
+			o->color ? "\033[0m" : "");
 	pmc_cmp_outcome_counts(out, c, false);
 	fputc('\n', out);
 	pmc_cmp_settings_line(out, c);

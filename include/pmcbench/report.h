@@ -38,6 +38,9 @@ struct pmc_report_opts {
 	 * [5.90x, 6.20x]"), because the caller wrote it already (`pmcbench run` does, before
 	 * its run table). */
 	bool no_headline;
+	/* Table only: wrap the verdicts and the gate's outcome in ANSI colour (SGR)
+	 * sequences. The caller decides (a terminal, NO_COLOR unset); off by default. */
+	bool color;
 };
 
 /* What a format renders. */

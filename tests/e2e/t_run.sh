@@ -456,3 +456,42 @@ test_name_goes_before_its_command() {
 	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock -n solo -o s.json -- true || return 1
 	[ "$(json_get s.json "d['benchmarks'][0]['name']")" = solo ] || fail "solo name"
 }
+
+test_run_ascii_in_the_c_locale() {
+	LC_ALL=C "$PMCBENCH" run -q -r 3 -e task-clock -c true -c 'true 1' >c.txt 2>/dev/null ||
+		fail "run failed" || return 1
+	LC_ALL=C grep -qP '[^\x00-\x7F]' c.txt && { fail "non-ASCII bytes in the C locale"; return 1; }
+	expect_grep 'task-clock +\+- ' c.txt
+}
+
+# The progress line: on a terminal (a pseudo-terminal through script), the run count and
+# the running median; with stderr in a file, none for a run this short (a log gets one
+# line every 10 s). Nothing here depends on how long the runs take.
+test_progress_on_a_terminal_only() {
+	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	script -qec "'$PMCBENCH' run -r 3 -e task-clock -n aa -c true >/dev/null" /dev/null \
+		>tty.txt </dev/null || fail "run on a pseudo-terminal failed" || return 1
+	expect_grep 'run 3/3: aa, median [0-9.]+ ?[a-z]+ task-clock' tty.txt || return 1
+	expect_exit 0 "$PMCBENCH" run -r 3 -e task-clock -n aa -c true || return 1
+	expect_no_grep 'run [0-9]+/3' "$TMP/err" || return 1
+	script -qec "'$PMCBENCH' run -q -r 3 -e task-clock -n aa -c true >/dev/null" /dev/null \
+		>tty.txt </dev/null || fail "run -q failed" || return 1
+	expect_no_grep 'run [0-9]+/3' tty.txt
+}
+
+# Options that would do nothing are errors; shell syntax without --shell is one warning.
+test_options_that_do_nothing_are_errors() {
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --threshold task-clock=5% -c true &&
+	expect_grep '^pmcbench: --threshold judges a comparison' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --metric task-clock -- true &&
+	expect_grep '^pmcbench: --metric judges a comparison' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --valgrind-tool cachegrind -c true &&
+	expect_grep '^pmcbench: --valgrind-tool .* without --backend valgrind' "$TMP/err" || return 1
+	# --color is how to show, not what to judge: accepted with one command.
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --color=never -c true || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock -c 'true | cat' -c 'true 1 && 2' || return 1
+	expect_lines 1 "$TMP/err" || return 1
+	expect_grep "^pmcbench: warning: -c 'true \| cat' holds shell syntax \('\|'\)" "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --shell -c 'true | cat' || return 1
+	expect_no_grep 'shell syntax' "$TMP/err"
+}
