@@ -283,6 +283,11 @@ void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
 		"new/old); ~: not significant (%s >= alpha, or the CI holds 0%%)",
 		paired ? " (paired: of the per-round ratios)" : "", c->confidence * 100,
 		c->fdr && tests ? "q" : "p");
+	/* The table's one meaning of the sign, said where the table ends. */
+	fprintf(out,
+		"; ± beside a median: the larger half of its %g%% CI, relative to it (∞: too few "
+		"runs for a CI)",
+		c->confidence * 100);
 	if (geomean)
 		fputs("; geomean: ratio of the geometric means of the medians, over the benchmarks "
 		      "with values on both sides",
