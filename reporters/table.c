@@ -219,6 +219,13 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analys
 		}
 		pmc_fmt_spread(spread, center, m->unit, row->spread, sizeof(row->spread));
 		blk->any_spread = true;
+		if (!ma->all_exact) {
+			char lo[48], hi[48];
+
+			pmc_fmt_short(s->min, m->unit, lo, sizeof(lo));
+			pmc_fmt_short(s->max, m->unit, hi, sizeof(hi));
+			snprintf(row->range, sizeof(row->range), "%s … %s", lo, hi);
+		}
 	}
 
 	if (ma->scaled) {
@@ -361,7 +368,7 @@ static void line_end(struct line *l)
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 struct widths {
-	size_t value, unit, label, spread, kind, extra;
+	size_t value, unit, label, spread, kind, range, extra;
 };
 
 static void label_text(const struct pmc_report_row *row, char *buf, size_t len)
@@ -380,6 +387,7 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 	line_cell(&l, 2, label, w->label, false);
 	line_cell(&l, 2, row->spread, w->spread, true);
 	line_cell(&l, 1, row->spread_kind, w->kind, false);
+	line_cell(&l, 2, row->range, w->range, false);
 	line_cell(&l, 2, row->extra, w->extra, false);
 	line_gap(&l, 2);
 	if (row->missing) {
@@ -492,6 +500,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		w.spread = MAX(w.spread, pmc_report_width(row->spread));
 		w.kind = MAX(w.kind, pmc_report_width(row->spread_kind));
 		w.extra = MAX(w.extra, pmc_report_width(row->extra));
+		w.range = MAX(w.range, pmc_report_width(row->range));
 	}
 
 	print_header(out, blk);
@@ -507,6 +516,8 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		fputs("  (no metrics)\n", out);
 	fputc('\n', out);
 	pmc_report_footnotes(out, blk, "  ");
+	if (w.range)
+		fputs("  min … max: the smallest and the largest value over the runs.\n", out);
 }
 
 int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct pmc_report_opts *o,

@@ -495,3 +495,13 @@ test_options_that_do_nothing_are_errors() {
 	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --shell -c 'true | cat' || return 1
 	expect_no_grep 'shell syntax' "$TMP/err"
 }
+
+# The run table: ± is the CV (its footer says so) and a min … max column beside it.
+test_run_table_min_max() {
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock,page-faults -c true || return 1
+	expect_grep '^ +[0-9.]+ [mun]?s +task-clock +± [0-9.]+% +[0-9.]+[mun]?s … [0-9.]+[mun]?s' \
+		"$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+ +page-faults +± [0-9.]+% +[0-9]+ … [0-9]+$' "$TMP/out" || return 1
+	expect_grep '± is the coefficient of variation' "$TMP/out" || return 1
+	expect_grep '^  min … max: the smallest and the largest value over the runs\.$' "$TMP/out"
+}
