@@ -97,20 +97,20 @@ measure() {
 	a="$work loop $n" b="$work loop ${loop[$c]}"
 	t0=$(now)
 	case $d in
-	unpaired) pmc run "${common[@]}" -r "$r" --unpaired -c "$a" -c "$b" -n A -n B -o "$f.json" --report "$f.txt" ;;
+	unpaired) pmc run "${common[@]}" -r "$r" --unpaired -n A -c "$a" -n B -c "$b" -o "$f.json" --report "$f.txt" ;;
 	paired | calib-interleaved)
-		pmc run "${common[@]}" -r "$r" -c "$a" -c "$b" -n A -n B -o "$f.json" --report "$f.txt" ;;
+		pmc run "${common[@]}" -r "$r" -n A -c "$a" -n B -c "$b" -o "$f.json" --report "$f.txt" ;;
 	duet | calib-duet)
 		r=$duet_rounds
-		pmc run "${common[@]}" -r "$r" --duet -c "$a" -c "$b" -n A -n B -o "$f.json" --report "$f.txt" ;;
+		pmc run "${common[@]}" -r "$r" --duet -n A -c "$a" -n B -c "$b" -o "$f.json" --report "$f.txt" ;;
 	seq)
 		r=$max_runs
 		pmc run "${common[@]}" -r auto --max-runs "$r" --fail-on-inconclusive \
-			-c "$a" -c "$b" -n A -n B -o "$f.json" --report "$f.txt" ;;
+			-n A -c "$a" -n B -c "$b" -o "$f.json" --report "$f.txt" ;;
 	duet-seq)
 		r=$duet_max_runs
 		pmc run "${common[@]}" -r auto --max-runs "$r" --fail-on-inconclusive --duet \
-			-c "$a" -c "$b" -n A -n B -o "$f.json" --report "$f.txt" ;;
+			-n A -c "$a" -n B -c "$b" -o "$f.json" --report "$f.txt" ;;
 	separate)
 		# Both files name their benchmark "w" so that compare pairs them; --force: the
 		# two commands differ on purpose.

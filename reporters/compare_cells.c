@@ -283,6 +283,11 @@ void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
 		"new/old); ~: not significant (%s >= alpha, or the CI holds 0%%)",
 		paired ? " (paired: of the per-round ratios)" : "", c->confidence * 100,
 		c->fdr && tests ? "q" : "p");
+	/* The table's one meaning of the sign, said where the table ends. */
+	fprintf(out,
+		"; ± beside a median: the larger half of its %g%% CI, relative to it (∞: too few "
+		"runs for a CI)",
+		c->confidence * 100);
 	if (geomean)
 		fputs("; geomean: ratio of the geometric means of the medians, over the benchmarks "
 		      "with values on both sides",
@@ -330,4 +335,46 @@ bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o)
 const char *pmc_cmp_label(const char *name, const char *fallback)
 {
 	return name ? name : fallback;
+}
+
+/* "6.05x": three significant digits, as far as a ratio needs them. */
+static void fmt_times(double r, char *buf)
+{
+	size_t n = pmc_fmt_fixed_to(buf, r, r < 10 ? 2 : r < 100 ? 1 : 0, false);
+
+	buf[n++] = 'x';
+	buf[n] = '\0';
+}
+
+bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
+		      char *buf, size_t len)
+{
+	const struct pmc_cmp_row *row = pmc_comparison_headline(c);
+	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
+	char r[64], lo[64], hi[64], ci[160] = "";
+	bool faster;
+	double v, l, h;
+
+	if (!row)
+		return false;
+	/* A time: above 1 the new side ran longer. Said the way round that gives a factor
+	 * above 1, as hyperfine does. */
+	faster = row->ratio < 1 && row->significant;
+	v = faster ? 1 / row->ratio : row->ratio;
+	l = faster ? 1 / row->ratio_hi : row->ratio_lo;
+	h = faster ? 1 / row->ratio_lo : row->ratio_hi;
+	fmt_times(v, r);
+	if (isfinite(l) && isfinite(h) && l > 0) {
+		fmt_times(l, lo);
+		fmt_times(h, hi);
+		snprintf(ci, sizeof(ci), " [%s, %s]", lo, hi);
+	}
+	if (!row->significant)
+		snprintf(buf, len, "no significant difference between %s and %s: %s%s (%s%s)\n", nn,
+			 on, r, ci, row->metric, row->paired ? ", paired" : "");
+	else
+		snprintf(buf, len, "%s ran %s %s than %s%s (%s%s)\n", nn, r,
+			 faster ? "faster" : "slower", on, ci, row->metric,
+			 row->paired ? ", paired" : "");
+	return true;
 }

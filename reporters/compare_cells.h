@@ -65,3 +65,12 @@ bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o)
 
 /* name, or fallback when it is NULL. */
 const char *pmc_cmp_label(const char *name, const char *fallback);
+
+/* The one line that answers the question first (docs/compare.md, "The headline"):
+ * "B ran 6.05x slower than A [5.90x, 6.20x] (task-clock)", from the interval the
+ * comparison computed for the ratio (Hodges-Lehmann, of the per-round ratios when
+ * paired), or "no significant difference between B and A: 1.01x [0.98x, 1.04x] ...".
+ * Writes it with its newline and returns true; false when the comparison has no
+ * headline (pmc_comparison_headline). */
+bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
+		      char *buf, size_t len);

@@ -142,6 +142,8 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 	o.error = PMC_OPTS_GET(opts, error, NULL);
 	o.md_max_changed = PMC_OPTS_GET(opts, md_max_changed, 0);
 	o.md_max_unchanged = PMC_OPTS_GET(opts, md_max_unchanged, 0);
+	o.no_headline = PMC_OPTS_GET(opts, no_headline, false);
+	o.color = PMC_OPTS_GET(opts, color, false);
 	if (o.confidence == 0)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1)) {

@@ -23,6 +23,7 @@ struct pmc_report_row {
 	char spread[96];  /* "± 1.23%", or "" */
 	const char *spread_kind; /* "MAD" where the median's spread is its MAD, else "" */
 	char extra[64];		 /* "(62.50%)", "(simulated, exact)", "n=7/10", or a mix */
+	char range[112];	 /* "1.2ms … 3.4ms": the smallest and largest run, or "" */
 	char comment[128];	 /* the derived metric ("1.23 insn per cycle"), or the status */
 	const char *why;	 /* missing rows: the metric's note (why it is missing), or NULL */
 };

@@ -219,6 +219,13 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analys
 		}
 		pmc_fmt_spread(spread, center, m->unit, row->spread, sizeof(row->spread));
 		blk->any_spread = true;
+		if (!ma->all_exact) {
+			char lo[48], hi[48];
+
+			pmc_fmt_short(s->min, m->unit, lo, sizeof(lo));
+			pmc_fmt_short(s->max, m->unit, hi, sizeof(hi));
+			snprintf(row->range, sizeof(row->range), "%s … %s", lo, hi);
+		}
 	}
 
 	if (ma->scaled) {
@@ -361,7 +368,7 @@ static void line_end(struct line *l)
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 struct widths {
-	size_t value, unit, label, spread, kind, extra;
+	size_t value, unit, label, spread, kind, range, extra;
 };
 
 static void label_text(const struct pmc_report_row *row, char *buf, size_t len)
@@ -380,6 +387,7 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 	line_cell(&l, 2, label, w->label, false);
 	line_cell(&l, 2, row->spread, w->spread, true);
 	line_cell(&l, 1, row->spread_kind, w->kind, false);
+	line_cell(&l, 2, row->range, w->range, false);
 	line_cell(&l, 2, row->extra, w->extra, false);
 	line_gap(&l, 2);
 	if (row->missing) {
@@ -492,6 +500,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		w.spread = MAX(w.spread, pmc_report_width(row->spread));
 		w.kind = MAX(w.kind, pmc_report_width(row->spread_kind));
 		w.extra = MAX(w.extra, pmc_report_width(row->extra));
+		w.range = MAX(w.range, pmc_report_width(row->range));
 	}
 
 	print_header(out, blk);
@@ -507,6 +516,8 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		fputs("  (no metrics)\n", out);
 	fputc('\n', out);
 	pmc_report_footnotes(out, blk, "  ");
+	if (w.range)
+		fputs("  min … max: the smallest and the largest value over the runs.\n", out);
 }
 
 int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct pmc_report_opts *o,
@@ -560,6 +571,31 @@ static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
 	}
 }
 
+/* The SGR colour of a verdict: red regressions, green improvements, yellow
+ * inconclusive rows; NULL for no change. */
+static const char *verdict_sgr(const struct pmc_cmp_row *row)
+{
+	if (row->kind == PMC_ROW_MISSING)
+		return NULL;
+	switch (row->verdict) {
+	case PMC_VERDICT_REGRESSION:
+		return "\033[1;31m";
+	case PMC_VERDICT_IMPROVEMENT:
+		return "\033[1;32m";
+	case PMC_VERDICT_INCONCLUSIVE:
+		return "\033[33m";
+	default:
+		return NULL;
+	}
+}
+
+static const char *outcome_sgr(const struct pmc_report_opts *o)
+{
+	if (o->error || o->exit_code == 2)
+		return "\033[1;31m";
+	return o->exit_code == 0 ? "\033[1;32m" : o->exit_code == 1 ? "\033[1;31m" : "\033[1;33m";
+}
+
 static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			    const struct pmc_report_opts *o)
 {
@@ -570,6 +606,13 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	if (!c) {
 		fprintf(out, "error: %s\n", o->error);
 		return 0;
+	}
+	{
+		char line[512];
+
+		/* The answer first, the detail after it. */
+		if (!o->no_headline && pmc_cmp_headline(c, o, line, sizeof(line)))
+			pmc_sb_printf(&b, "%s\n", line);
 	}
 	for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
 		const struct pmc_cmp_block *blk = &c->blocks[bi];
@@ -612,7 +655,11 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			cmp_cell(&b, k.change, wc, false);
 			cmp_cell(&b, k.test, wt, false);
 			cmp_cell(&b, k.limit, wl, false);
-			cmp_cell(&b, k.verdict, 0, true);
+			/* The last cell: the colour cannot shift a column. */
+			if (o->color && verdict_sgr(row))
+				pmc_sb_printf(&b, "%s%s\033[0m", verdict_sgr(row), k.verdict);
+			else
+				cmp_cell(&b, k.verdict, 0, true);
 			/* The row's note, as the Markdown report shows it (docs/compare.md). */
 			if (row->why && row->kind != PMC_ROW_MISSING)
 				pmc_sb_printf(&b, " (%s)", row->why);
@@ -641,8 +688,10 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	if (!ok)
 		return -EIO;
 	if (o->gate || o->error)
-		fprintf(out, "%s %s; ", o->gate ? "gate:" : "compare:",
-			o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code));
+		fprintf(out, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
+			o->color ? outcome_sgr(o) : "",
+			o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code),
+			o->color ? "\033[0m" : "");
 	pmc_cmp_outcome_counts(out, c, false);
 	fputc('\n', out);
 	pmc_cmp_settings_line(out, c);

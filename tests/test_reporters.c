@@ -508,6 +508,8 @@ static void test_shows_the_judged_value(void **state)
 		assert_contains(line_with(t, "null00 "), "q=1.000 n=5+5");
 		assert_contains(t, "q: its p adjusted by Benjamini-Hochberg over the 20 tests");
 		assert_contains(t, "~: not significant (q >= alpha, or the CI holds 0%)");
+		/* The footer says what the table's ± is. */
+		assert_contains(t, "± beside a median: the larger half of its 95% CI");
 		free(t);
 		pmc_comparison_free(c);
 	}

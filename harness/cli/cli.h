@@ -93,6 +93,25 @@ const char *pmc_cli_compare_opts_report(const struct pmc_cli_compare_opts *o, bo
 /* Help lines for those options, for the help text of the commands that accept them. */
 void pmc_cli_compare_opts_help(FILE *out);
 
+/* Plain ASCII (cli_ascii.c): main() says whether the locale's character set is not
+ * UTF-8; pmc_cli_ascii_wrap() then replaces *stream by one that spells the reports'
+ * symbols in ASCII ("±" as "+-") and any other non-ASCII character as "?". A no-op
+ * unless main() asked; returns 0, or -1 when out of memory. */
+void pmc_cli_set_ascii(bool ascii);
+bool pmc_cli_ascii(void);
+int pmc_cli_ascii_wrap(FILE **stream);
+/* Flushes and closes the streams pmc_cli_ascii_wrap() made, and puts the originals
+ * back; returns 0, or -1 when writing failed. */
+int pmc_cli_ascii_finish(void);
+
+/* The long name of the first comparison option given ("threshold"), --color aside, or
+ * NULL: `run` refuses them where there is nothing to compare. */
+const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o);
+
+/* Whether reports on f get colour: --color, or by default when f is a terminal and
+ * NO_COLOR is unset or empty. */
+bool pmc_cli_compare_opts_color(const struct pmc_cli_compare_opts *o, FILE *f);
+
 /* Compares new against old as `compare` (gate=false) or `gate` (gate=true) would, prints
  * the report on its stream (and to the --report file when given) and returns the exit
  * code. old_name/new_name label the sides in the report. */
@@ -101,9 +120,19 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 			    const struct pmc_cli_compare_opts *o, bool gate);
 
 /* Compares every benchmark of r against its benchmark ref (0-based), as `run -c A -c B`
- * does, prints the report and returns the exit code. */
+ * does, prints the report and returns the exit code. pre, when not NULL, is the
+ * comparison pmc_cli_compare_headline() computed (it is used and freed, and the headline
+ * not written again). */
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o, bool gate);
+			      const struct pmc_cli_compare_opts *o, bool gate,
+			      struct pmc_comparison *pre);
+
+/* `run -c A -c B`: compares as pmc_cli_compare_reference() will and writes the line that
+ * answers the question (docs/compare.md, "The headline") to out, before the run table.
+ * Returns the comparison for pmc_cli_compare_reference(), or NULL when it failed (which
+ * that call then reports). */
+struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size_t ref,
+						const struct pmc_cli_compare_opts *o, FILE *out);
 
 /* `run --runs auto` (cli_sequential.c, docs/compare.md "Sequential"): rounds go on until
  * the sequential rule decides every limit's metric, or max_runs rounds, or max_time_s. */

@@ -22,6 +22,7 @@
 #include "harness/formats/import.h"
 #include "harness/formats/thresholds_json.h"
 #include "pmcbench/report.h"
+#include "reporters/compare_cells.h"
 
 struct pmc_cli_compare_opts {
 	double alpha, confidence;
@@ -31,6 +32,8 @@ struct pmc_cli_compare_opts {
 	char *output;
 	struct pmc_thresholds *thresholds;
 	bool no_fdr, fail_on_inconclusive, force, unpaired;
+	enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color; /* --color */
+	const char *first_given; /* the first option that judges a comparison, or NULL */
 	FILE *out; /* the report's stream; NULL: stdout */
 	struct pmc_cli_exports exports; /* compare, gate: --export */
 };
@@ -148,6 +151,7 @@ enum {
 	OPT_FAIL_ON_INCONCLUSIVE,
 	OPT_FORCE,
 	OPT_REPORT,
+	OPT_COLOR,
 };
 
 const struct option pmc_cli_compare_long_opts[] = {
@@ -160,6 +164,7 @@ const struct option pmc_cli_compare_long_opts[] = {
 	{"fail-on-inconclusive", no_argument, NULL, OPT_FAIL_ON_INCONCLUSIVE},
 	{"force", no_argument, NULL, OPT_FORCE},
 	{"report", required_argument, NULL, OPT_REPORT},
+	{"color", required_argument, NULL, OPT_COLOR},
 	{NULL, 0, NULL, 0},
 };
 
@@ -192,6 +197,11 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 	char **grown;
 	int r;
 
+	/* Colour is how, not what: it does nothing wrong where nothing is compared. */
+	for (size_t i = 0; !o->first_given && opt != OPT_COLOR && pmc_cli_compare_long_opts[i].name; i++)
+		if (pmc_cli_compare_long_opts[i].val == opt)
+			o->first_given = pmc_cli_compare_long_opts[i].name;
+
 	switch (opt) {
 	case OPT_NO_FDR:
 		o->no_fdr = true;
@@ -221,6 +231,18 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 		if (!o->metrics[o->nmetrics])
 			goto fail_memory;
 		o->nmetrics++;
+		return 1;
+	case OPT_COLOR:
+		if (strcmp(v, "auto") == 0) {
+			o->color = COLOR_AUTO;
+		} else if (strcmp(v, "always") == 0) {
+			o->color = COLOR_ALWAYS;
+		} else if (strcmp(v, "never") == 0) {
+			o->color = COLOR_NEVER;
+		} else {
+			pmc_cli_error("--color: '%s' is not auto, always or never", v);
+			return -EINVAL;
+		}
 		return 1;
 	case OPT_REPORT:
 		if (set_output(o, v) < 0)
@@ -278,7 +300,10 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "                              format); in run, run's own --format decides, and\n"
 	      "                              the comparison follows it for table and markdown\n"
 	      "      --report FILE           also write the report to FILE (atomically, even\n"
-	      "                              when the comparison fails)\n",
+	      "                              when the comparison fails)\n"
+	      "      --color WHEN            colour the verdicts: auto (default: when the\n"
+	      "                              report goes to a terminal and NO_COLOR is unset),\n"
+	      "                              always or never\n",
 	      out);
 }
 
@@ -310,6 +335,10 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 {
 	int code = ro->error ? PMC_EXIT_ERROR : ro->exit_code;
 	FILE *out = report_stream(o);
+	struct pmc_report_opts plain = *ro;
+
+	/* Files get no colour, whatever the terminal gets. */
+	plain.color = false;
 
 	if (to_stream) {
 		int r;
@@ -326,10 +355,10 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 			code = PMC_EXIT_ERROR;
 		}
 	}
-	if (o->output && write_report_file(o->output, o->format, c, ro) < 0)
+	if (o->output && write_report_file(o->output, o->format, c, &plain) < 0)
 		code = PMC_EXIT_ERROR;
 	/* Exports hold a comparison: none is written when there is none. */
-	if (c && pmc_cli_exports_comparison(&o->exports, c, ro) < 0)
+	if (c && pmc_cli_exports_comparison(&o->exports, c, &plain) < 0)
 		code = PMC_EXIT_ERROR;
 	return code;
 }
@@ -350,6 +379,26 @@ static struct pmc_compare_opts library_opts(const struct pmc_cli_compare_opts *o
 	    .new_name = new_name,
 	    .unpaired = o->unpaired,
 	};
+}
+
+bool pmc_cli_compare_opts_color(const struct pmc_cli_compare_opts *o, FILE *f)
+{
+	const char *no = getenv("NO_COLOR");
+
+	int fd = fileno(f);
+
+	if (o->color != COLOR_AUTO)
+		return o->color == COLOR_ALWAYS;
+	/* A stream of cli_ascii.c has no descriptor: it writes to stdout or stderr. */
+	if (fd < 0)
+		fd = f == stderr ? STDERR_FILENO : STDOUT_FILENO;
+	/* https://no-color.org: set and not empty. */
+	return isatty(fd) && !(no && no[0]);
+}
+
+const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o)
+{
+	return o->first_given;
 }
 
 void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired)
@@ -382,7 +431,7 @@ const char *pmc_cli_compare_opts_report(const struct pmc_cli_compare_opts *o, bo
  * the failure, or the report with the gate's decision. Frees c; returns the exit code. */
 static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 		  const char *old_name, const char *new_name,
-		  const struct pmc_cli_compare_opts *o, bool gate)
+		  const struct pmc_cli_compare_opts *o, bool gate, bool no_headline)
 {
 	struct pmc_gate_opts go = {
 	    .sz = sizeof(go),
@@ -393,6 +442,8 @@ static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 	    .old_name = old_name,
 	    .new_name = new_name,
 	    .gate = gate,
+	    .no_headline = no_headline,
+	    .color = pmc_cli_compare_opts_color(o, report_stream(o)),
 	};
 	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
 	char gate_err[1280];
@@ -441,22 +492,41 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 	int r;
 
 	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
-	return report(r, c, err, sizeof(err), old_name, new_name, o, gate);
+	return report(r, c, err, sizeof(err), old_name, new_name, o, gate, false);
 }
 
 int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o, bool gate)
+			      const struct pmc_cli_compare_opts *o, bool gate,
+			      struct pmc_comparison *pre)
 {
 	const char *label = r->benchmarks[ref].name;
 	/* With two commands the other side has a name; with more, each row names its own. */
 	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
 	struct pmc_compare_opts co = library_opts(o, label, other);
-	struct pmc_comparison *c = NULL;
+	struct pmc_comparison *c = pre;
 	char err[1024];
-	int rc;
+	int rc = 0;
 
-	rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
-	return report(rc, c, err, sizeof(err), label, other, o, gate);
+	if (!c)
+		rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
+	return report(rc, c, err, sizeof(err), label, other, o, gate, pre != NULL);
+}
+
+struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size_t ref,
+						const struct pmc_cli_compare_opts *o, FILE *out)
+{
+	const char *label = r->benchmarks[ref].name;
+	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	struct pmc_compare_opts co = library_opts(o, label, other);
+	struct pmc_report_opts ro = { .sz = sizeof(ro), .old_name = label, .new_name = other };
+	struct pmc_comparison *c = NULL;
+	char line[512], err[1024];
+
+	if (pmc_compare_reference(r, ref, &co, &c, err, sizeof(err)) < 0)
+		return NULL;
+	if (pmc_cmp_headline(c, &ro, line, sizeof(line)))
+		fprintf(out, "%s\n", line);
+	return c;
 }
 
 static void compare_help(FILE *out)
@@ -673,6 +743,11 @@ static int main_common(int argc, char **argv, bool gate)
 	}
 	if (pmc_cli_exports_check(&o->exports) < 0)
 		goto out;
+	/* Text for a reader in ASCII when the locale asks; documents byte for byte. */
+	if (!pmc_cli_format_is_document(o->format) && pmc_cli_ascii_wrap(&stdout) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
 	if (gate) {
 		pos[0] = baseline;
 		pos[1] = argv[optind];

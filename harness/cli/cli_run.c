@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -26,15 +27,20 @@
 #include "harness/run/runner.h"
 #include "harness/run/spawn.h"
 #include "harness/run/words.h"
+#include "pmcbench/compare.h"
 #include "pmcbench/report.h"
+#include "reporters/format.h"
 
 
 struct run_cli {
 	struct pmc_runner_opts ro;
 	char **cmd_strings; /* -c, in order */
 	size_t ncmd_strings;
-	char **names; /* -n, in order */
+	/* -n names the command that follows it: names[i] is the -n before cmd_strings[i]
+	 * (NULL when none), or with commands after "--", names[0] theirs. */
+	char **names;
 	size_t nnames;
+	const char *pending_name; /* an -n not yet followed by its -c */
 	char *events_spec; /* -e lists joined by ',' */
 	bool shell, require_counters, median, quiet, stats;
 	const char *output, *baseline;
@@ -43,6 +49,7 @@ struct run_cli {
 	bool gate;	  /* --gate */
 	bool runs_auto;	  /* --runs auto, with seq.max_runs and seq.max_time_s */
 	bool max_given;
+	bool vg_tool_given; /* --valgrind-tool */
 	struct pmc_cli_seq seq;
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	struct pmc_cli_compare_opts *copts;
@@ -64,8 +71,8 @@ static void help(FILE *out)
 		"  -c, --command=CMD      a command, split into words like a shell would (no\n"
 		"                         shell runs); repeat to compare commands: their runs are\n"
 		"                         interleaved so that drift hits all of them alike\n"
-		"  -n, --name=NAME        name of the next command in the result (repeatable);\n"
-		"                         default: the command as written\n"
+		"  -n, --name=NAME        name of the command that follows it (-n A -c CMD, or\n"
+		"                         before '--'); default: the command as written\n"
 		"      --shell            run each command with /bin/sh -c\n"
 		"  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
 		"                         auto: with several commands, rounds until every metric\n"
@@ -109,7 +116,9 @@ static void help(FILE *out)
 		"      --median           show medians instead of means in the table\n"
 		"      --stats            add every metric's n, mean, stddev, median and its CI,\n"
 		"                         MAD, min, max and CV after the table\n"
-		"  -q, --quiet            no progress line\n\n"
+		"  -q, --quiet            no progress on stderr (on a terminal: the command, the\n"
+		"                         run count, the running median time and the time left;\n"
+		"                         in a log: one such line every 10 s)\n\n"
 		"Comparison (with several commands, or --baseline):\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n"
 		"      --reference=N      compare every command against the Nth (default 1)\n"
@@ -226,12 +235,19 @@ static int parse_opt(struct run_cli *c, int opt)
 
 	switch (opt) {
 	case 'c':
-		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0)
+		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0 ||
+		    push_str(&c->names, &c->nnames, (char *)c->pending_name) < 0)
 			return -ENOMEM;
+		c->pending_name = NULL;
 		break;
 	case 'n':
-		if (push_str(&c->names, &c->nnames, optarg) < 0)
-			return -ENOMEM;
+		if (c->pending_name) {
+			pmc_cli_error("-n '%s' follows -n '%s' with no -c between them; -n names "
+				      "the command that follows it: -n NAME -c CMD", optarg,
+				      c->pending_name);
+			return -EINVAL;
+		}
+		c->pending_name = optarg;
 		break;
 	case OPT_SHELL:
 		c->shell = true;
@@ -344,6 +360,7 @@ static int parse_opt(struct run_cli *c, int opt)
 		}
 		break;
 	case OPT_VG_TOOL:
+		c->vg_tool_given = true;
 		if (strcmp(optarg, "callgrind") == 0) {
 			c->ro.valgrind_tool = PMC_VALGRIND_CALLGRIND;
 		} else if (strcmp(optarg, "cachegrind") == 0) {
@@ -459,8 +476,10 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 		pmc_cli_error("no command to run; usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]");
 		goto fail;
 	}
-	if (c->nnames > n) {
-		pmc_cli_error("%zu names (-n) for %zu command%s", c->nnames, n, n == 1 ? "" : "s");
+	if (c->pending_name && c->ncmd_strings) {
+		pmc_cli_error("-n '%s' names the command that follows it, and no -c follows; "
+			      "put it before its command: -n %s -c CMD", c->pending_name,
+			      c->pending_name);
 		goto fail;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -509,7 +528,8 @@ static int build_commands(struct run_cli *c, int argc, char **argv, int first,
 		}
 		owned[i] = words;
 		cmds[i].display = display;
-		cmds[i].name = i < c->nnames ? c->names[i] : display;
+		cmds[i].name = !c->ncmd_strings && c->pending_name ? c->pending_name :
+			       i < c->nnames && c->names[i] ? c->names[i] : display;
 		cmds[i].argv = words;
 	}
 	r = 0;
@@ -541,6 +561,22 @@ static void free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n)
 	}
 	free(cmds);
 	free(owned);
+}
+
+/* A -c string is split into words, not given to a shell: "a | b" runs a with the
+ * arguments "|" and "b". One warning line names the first such command. */
+static void warn_shell_syntax(const struct run_cli *c)
+{
+	static const char *const syntax[] = { "|", ">", "<", "&&", "$(", "`", ";" };
+
+	for (size_t i = 0; !c->shell && i < c->ncmd_strings; i++)
+		for (size_t k = 0; k < sizeof(syntax) / sizeof(syntax[0]); k++)
+			if (strstr(c->cmd_strings[i], syntax[k])) {
+				pmc_cli_warn("-c '%s' holds shell syntax ('%s'), but no shell runs it: "
+					     "its words go to the command as they are; add --shell to "
+					     "run it with /bin/sh -c", c->cmd_strings[i], syntax[k]);
+				return;
+			}
 }
 
 /* Every command must be an executable file before anything runs. */
@@ -712,17 +748,97 @@ static void catch_signals(bool on)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* The progress line: on a terminal, rewritten before every run; in a log (stderr not a
+ * terminal), one line every PROGRESS_LOG_S seconds, none for a shorter run. */
+#define PROGRESS_LOG_S 10.0
+
+struct progress {
+	const struct pmc_runner_cmd *cmds;
+	const struct pmc_result *result;
+	bool tty;
+	size_t started, total; /* runs begun, runs in all (an upper bound with -r auto) */
+	double t0, last;       /* CLOCK_MONOTONIC seconds: the start, the last log line */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The running median of the command's main time metric (task-clock when counted, else
+ * wall-time) into buf; "" before its first measured run. */
+static void running_median(const struct progress *p, size_t cmd, char *buf, size_t len)
+{
+	static const char *const ids[] = { "task-clock", "wall-time" };
+	struct pmc_benchmark *b = pmc_result_find_benchmark(p->result, p->cmds[cmd].name);
+
+	buf[0] = '\0';
+	for (size_t i = 0; b && i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct pmc_metric *m = pmc_benchmark_find_metric(b, ids[i]);
+		double *v;
+		size_t n = 0;
+
+		if (!m || !m->n)
+			continue;
+		v = malloc(m->n * sizeof(*v));
+		if (!v)
+			return;
+		for (size_t k = 0; k < m->n; k++)
+			if (!isnan(m->values[k]))
+				v[n++] = m->values[k];
+		if (n) {
+			char val[64];
+
+			qsort(v, n, sizeof(*v), cmp_double);
+			pmc_fmt_short(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, m->unit, val,
+				      sizeof(val));
+			snprintf(buf, len, ", median %s %s", val, ids[i]);
+		}
+		free(v);
+		if (n)
+			return;
+	}
+}
+
 static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 {
-	const struct pmc_runner_cmd *cmds = ud;
+	struct progress *p = ud;
+	double t = now_s(), left = -1;
+	char med[96], eta[48] = "";
 
-	fprintf(stderr, "\r\033[K%s %zu/%zu: %.60s", warmup ? "warm-up" : "run", run, runs,
-		cmds[cmd].name);
-	fflush(stderr);
+	/* Runs take about the same time: what is left at the pace so far. */
+	if (p->started > 0 && p->total > p->started)
+		left = (t - p->t0) / (double)p->started * (double)(p->total - p->started);
+	p->started++;
+	if (!p->tty && t - p->last < PROGRESS_LOG_S)
+		return;
+	p->last = t;
+	running_median(p, cmd, med, sizeof(med));
+	if (left >= 0)
+		snprintf(eta, sizeof(eta), ", %.0fs left", ceil(left));
+	if (p->tty) {
+		fprintf(stderr, "\r\033[K%s %zu/%zu: %.40s%s%s", warmup ? "warm-up" : "run", run,
+			runs, p->cmds[cmd].name, med, eta);
+		fflush(stderr);
+	} else {
+		fprintf(stderr, "pmcbench: %s %zu/%zu of '%s'%s%s\n", warmup ? "warm-up" : "run",
+			run, runs, p->cmds[cmd].name, med, eta);
+	}
 }
 
 /* `run -c A -c B`: every command against the reference, as one comparison. */
-static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
+static int compare_commands(const struct pmc_result *r, const struct run_cli *c,
+			    struct pmc_comparison *pre)
 {
 	size_t ref = c->reference ? c->reference - 1 : 0;
 	/* Beside a document on stdout (JSON, CSV, Go's format), on stderr with the rest. */
@@ -735,7 +851,7 @@ static int compare_commands(const struct pmc_result *r, const struct run_cli *c)
 	fflush(to);
 	/* After --runs auto the sequential rule judges: the table's fixed-sample tests lose
 	 * their error rates when the data chose the number of rounds. */
-	return pmc_cli_compare_reference(r, ref, c->copts, c->gate && !c->runs_auto);
+	return pmc_cli_compare_reference(r, ref, c->copts, c->gate && !c->runs_auto, pre);
 }
 
 int pmc_cli_run(int argc, char **argv)
@@ -744,6 +860,8 @@ int pmc_cli_run(int argc, char **argv)
 	struct pmc_event_list *events = NULL;
 	struct pmc_runner_cmd *cmds = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
+	struct pmc_comparison *pre = NULL; /* computed for the headline, reported after */
+	struct progress prog = {0};
 	char ***owned = NULL, err[1024] = "", *vg = NULL;
 	size_t ncmds = 0;
 	int code = PMC_EXIT_ERROR, first = 0, r;
@@ -765,6 +883,11 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (r < 0)
 		goto out;
+	/* Text for a reader in ASCII when the locale asks; documents byte for byte. */
+	if (!pmc_cli_format_is_document(c.format) && pmc_cli_ascii_wrap(&stdout) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
 	if (c.ro.env_inherit && c.nenv_keep) {
 		pmc_cli_error("--env-keep has no effect with --env-inherit, which passes every "
 			      "variable; give one or the other");
@@ -774,6 +897,11 @@ int pmc_cli_run(int argc, char **argv)
 	if (c.ro.duet && pmc_runner_check_duet(c.ncmd_strings ? c.ncmd_strings : 1, c.ro.backend,
 					       NULL, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
+		goto out;
+	}
+	if (c.vg_tool_given && c.ro.backend != PMC_BACKEND_VALGRIND) {
+		pmc_cli_error("--valgrind-tool chooses valgrind's tool and does nothing without "
+			      "--backend valgrind; give both, or neither");
 		goto out;
 	}
 	if (c.ro.backend == PMC_BACKEND_VALGRIND) {
@@ -800,6 +928,12 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("%s compares several commands (-c A -c B); to gate one command, "
 			      "give --baseline FILE",
 			      c.runs_auto ? "--runs auto" : "--gate");
+		goto out;
+	}
+	if (ncmds < 2 && !c.baseline && pmc_cli_compare_opts_first_given(c.copts)) {
+		pmc_cli_error("--%s judges a comparison, and one command with no --baseline "
+			      "compares nothing; give two commands (-c A -c B) or --baseline FILE",
+			      pmc_cli_compare_opts_first_given(c.copts));
 		goto out;
 	}
 	if (c.gate && c.baseline) {
@@ -837,6 +971,7 @@ int pmc_cli_run(int argc, char **argv)
 			      ncmds == 1 ? "is" : "are", ncmds, ncmds == 1 ? "" : "s");
 		goto out;
 	}
+	warn_shell_syntax(&c);
 	if (check_commands(cmds, ncmds) < 0)
 		goto out;
 	if (c.output && pmc_cli_check_output(c.output) < 0)
@@ -880,16 +1015,21 @@ int pmc_cli_run(int argc, char **argv)
 				   c.events_spec ? c.events_spec : PMC_DEFAULT_EVENTS);
 		pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel");
 	}
-	if (!c.quiet && isatty(STDERR_FILENO)) {
+	if (!c.quiet) {
+		prog.cmds = cmds;
+		prog.result = result;
+		prog.tty = isatty(STDERR_FILENO);
+		prog.total = ncmds * (c.ro.runs + c.ro.warmup);
+		prog.t0 = prog.last = now_s();
 		c.ro.progress = progress;
-		c.ro.ud = cmds;
+		c.ro.ud = &prog;
 	}
 	c.ro.stop = &interrupted;
 	c.ro.running = running_children;
 	catch_signals(true);
 	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
 	catch_signals(false);
-	if (c.ro.progress)
+	if (c.ro.progress && prog.tty)
 		fprintf(stderr, "\r\033[K");
 	if (interrupted) {
 		int sig = interrupted;
@@ -906,6 +1046,11 @@ int pmc_cli_run(int argc, char **argv)
 		goto out;
 	}
 
+	/* The answer first (docs/compare.md, "The headline"), then the detail. After
+	 * --runs auto the sequential rule judges, after the table. */
+	if (ncmds > 1 && !base && !c.runs_auto && strcmp(c.format, "table") == 0)
+		pre = pmc_cli_compare_headline(result, c.reference ? c.reference - 1 : 0, c.copts,
+					       stdout);
 	{
 		PMC_OPTS(pmc_report_opts, ro, .median = c.median, .confidence = 0.95);
 
@@ -942,7 +1087,7 @@ int pmc_cli_run(int argc, char **argv)
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
 	else if (ncmds > 1)
-		code = compare_commands(result, &c);
+		code = compare_commands(result, &c, pre), pre = NULL;
 	if (c.runs_auto && code != PMC_EXIT_ERROR) {
 		bool to_stderr = pmc_cli_format_is_document(c.format);
 
@@ -953,6 +1098,7 @@ int pmc_cli_run(int argc, char **argv)
 		code = PMC_EXIT_ERROR;
 	}
 out:
+	pmc_comparison_free(pre);
 	free_commands(cmds, owned, ncmds);
 	pmc_event_list_free(events);
 	pmc_result_free(result);

@@ -1,4 +1,6 @@
 /* pmcbench: the command dispatcher and the GNU-style --help and --version. */
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,7 @@ static const struct command *find_command(const char *name)
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
+	int code;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -81,5 +84,20 @@ int main(int argc, char **argv)
 		pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", argv[1]);
 		return PMC_EXIT_ERROR;
 	}
-	return cmd->fn(argc - 1, argv + 1);
+	/* Only the character set, only here: numbers keep the C locale's format, and a
+	 * program linking libpmcbench keeps its own locale. */
+	setlocale(LC_CTYPE, "");
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) {
+		pmc_cli_set_ascii(true);
+		if (pmc_cli_ascii_wrap(&stderr) < 0) {
+			pmc_cli_error("out of memory");
+			return PMC_EXIT_ERROR;
+		}
+	}
+	code = cmd->fn(argc - 1, argv + 1);
+	if (pmc_cli_ascii_finish() < 0 && code != PMC_EXIT_ERROR) {
+		fprintf(stderr, "pmcbench: error: cannot write to standard output\n");
+		code = PMC_EXIT_ERROR;
+	}
+	return code;
 }

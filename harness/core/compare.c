@@ -1840,3 +1840,27 @@ const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row)
 {
 	return row->threshold ? row->threshold->text : "";
 }
+
+const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)
+{
+	static const char *const primary[] = { "task-clock", "wall-time" };
+
+	if (!c)
+		return NULL;
+	for (size_t p = 0; p < sizeof(primary) / sizeof(primary[0]); p++) {
+		for (size_t bi = 0; bi < c->nblocks; bi++) {
+			const struct pmc_cmp_block *blk = &c->blocks[bi];
+			const struct pmc_cmp_row *row;
+
+			if (strcmp(blk->metric, primary[p]) != 0)
+				continue;
+			if (blk->nrows != 1)
+				return NULL;
+			row = &c->rows[blk->rows[0]];
+			if (row->has_old && row->has_new && row->kind != PMC_ROW_MISSING &&
+			    isfinite(row->ratio) && row->ratio > 0)
+				return row;
+		}
+	}
+	return NULL;
+}

@@ -117,3 +117,8 @@ size_t pmc_compare_min_n_test(double alpha);
 /* The smallest n for which the order-statistic CI of the median, [x(1), x(n)], reaches
  * the confidence: 1 - 2^(1-n) >= confidence. 6 at 95%. */
 size_t pmc_compare_min_n_ci(double confidence);
+
+/* The row that answers "which ran faster" in one line: the only row of the primary time
+ * metric (task-clock when it was measured on both sides, else wall-time), with a ratio.
+ * NULL when there is none, or when several benchmarks make one line impossible. */
+const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c);

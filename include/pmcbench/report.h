@@ -34,6 +34,13 @@ struct pmc_report_opts {
 	/* Markdown only: the most rows shown per metric for each of "changed" and "no
 	 * change" (0: 1000 and 100); the JSON report always has every row. */
 	size_t md_max_changed, md_max_unchanged;
+	/* The table leaves out its first line, the headline ("B ran 6.05x slower than A
+	 * [5.90x, 6.20x]"), because the caller wrote it already (`pmcbench run` does, before
+	 * its run table). */
+	bool no_headline;
+	/* Table only: wrap the verdicts and the gate's outcome in ANSI colour (SGR)
+	 * sequences. The caller decides (a terminal, NO_COLOR unset); off by default. */
+	bool color;
 };
 
 /* What a format renders. */

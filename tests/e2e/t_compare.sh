@@ -588,3 +588,66 @@ test_import_by_content_pipes_and_backends() {
 	expect_one_line "$TMP/err" 'perf backend .* hyperfine backend' || return 1
 	expect_exit 0 "$PMCBENCH" compare --force p.json "$import_data/hyperfine_a.json"
 }
+
+# The headline: one line first, on the primary time metric, from the ratio's interval.
+test_compare_headline_first() {
+	mkresult a.json 'sort::task-clock=2e6,0.01' 'sort::wall-time=3e6,0.01'
+	mkresult b.json 'sort::task-clock=1.2e7,0.01' 'sort::wall-time=3e6,0.01'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	[ "$(head -n 1 "$TMP/out")" != "" ] || { fail "the first line is empty"; return 1; }
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^b\.json ran 6\.0[0-9]x slower than a\.json \[5\.[89][0-9]x, 6\.[01][0-9]x\] \(task-clock\)$' \
+		"$TMP/first" || return 1
+	# The other way round: faster, its interval inverted too.
+	expect_exit 0 "$PMCBENCH" compare b.json a.json || return 1
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^a\.json ran 6\.0[0-9]x faster than b\.json \[5\.[89][0-9]x, 6\.[01][0-9]x\] \(task-clock\)$' \
+		"$TMP/first"
+}
+
+test_compare_headline_wall_time_and_no_difference() {
+	mkresult a.json 'sort::wall-time=3e6,0.01'
+	mkresult b.json 'sort::wall-time=3e6,0.011'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^no significant difference between b\.json and a\.json: 1\.00x \[0\.99x, 1\.01x\] \(wall-time\)$' \
+		"$TMP/first" || return 1
+	# Several benchmarks: no one line answers, so none is printed.
+	mkresult c.json 'sort::wall-time=3e6,0.01' 'hash::wall-time=1e6,0.01'
+	expect_exit 0 "$PMCBENCH" compare c.json c.json || return 1
+	expect_no_grep 'ran .* than|no significant difference' "$TMP/out"
+}
+
+# Colour on the verdicts only when asked or on a terminal; never with NO_COLOR, never in
+# a pipe, never in the --report file.
+test_compare_color() {
+	mkresult a.json 'sort::task-clock=2e6,0.01'
+	mkresult b.json 'sort::task-clock=2.4e6,0.01'
+	expect_exit 1 "$PMCBENCH" gate --color=always --report rep.txt --baseline a.json b.json ||
+		return 1
+	expect_grep $'^sort .* \033\\[1;31mregression\033\\[0m$' "$TMP/out" || return 1
+	expect_grep $'^gate: \033\\[1;31mFAIL \\(regression\\)\033\\[0m; ' "$TMP/out" || return 1
+	expect_no_grep $'\033' rep.txt || return 1
+	# Not a terminal: none by default.
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_no_grep $'\033' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" compare --color=sometimes a.json b.json &&
+	expect_grep "--color: 'sometimes' is not auto, always or never" "$TMP/err" || return 1
+	# A terminal (a pseudo-terminal through script): colour, unless NO_COLOR says no.
+	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	script -qec "'$PMCBENCH' compare a.json b.json" /dev/null >tty.txt </dev/null
+	expect_grep $'\033\\[1;31mregression' tty.txt || return 1
+	NO_COLOR=1 script -qec "'$PMCBENCH' compare a.json b.json" /dev/null >tty.txt </dev/null
+	expect_no_grep $'\033\\[' tty.txt
+}
+
+# Plain ASCII when the locale's character set is not UTF-8; documents untouched.
+test_compare_ascii_in_the_c_locale() {
+	mkresult a.json 'sort::task-clock=2e6,0.01'
+	mkresult b.json 'sort::task-clock=2.4e6,0.01'
+	LC_ALL=C "$PMCBENCH" compare a.json b.json >c.txt || fail "compare failed" || return 1
+	LC_ALL=C grep -qP '[^\x00-\x7F]' c.txt && { fail "non-ASCII bytes in the C locale"; return 1; }
+	expect_grep '^sort +2ms \+- 0\.78%' c.txt || return 1
+	LC_ALL=C.UTF-8 "$PMCBENCH" compare a.json b.json >u.txt || fail "compare failed" || return 1
+	expect_grep '^sort +2ms ± 0\.78%' u.txt
+}

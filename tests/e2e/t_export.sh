@@ -98,8 +98,8 @@ test_export_run_writes_every_format() {
 
 test_export_of_a_command_with_several_runs_and_the_gobench_format() {
 	# Go's benchmark format on stdout: one document, nothing else.
-	expect_exit 0 "$PMCBENCH" run -q -r 2 --format gobench -c "$WORK loop 1000" \
-		-c "$WORK loop 2000" -n a -n b || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 --format gobench -n a -c "$WORK loop 1000" \
+		-n b -c "$WORK loop 2000" || return 1
 	cp "$TMP/out" out.txt
 	go_lines out.txt >lines.json || return 1
 	[ "$(grep -c '"name": "a"' lines.json)" = 2 ] || fail "two lines for a" || return 1

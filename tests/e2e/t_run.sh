@@ -112,16 +112,16 @@ test_input_and_output() {
 test_several_commands_interleaved_and_compared() {
 	# 10 rounds: paired, the signed-rank test's smallest p is 2/2^n (0.031 at 6 rounds,
 	# which Benjamini-Hochberg over several rows can lift above alpha).
-	expect_exit 0 "$PMCBENCH" run -q -r 10 -e page-faults -c "$WORK touch 100" -c "'$WORK' touch 2000" \
-		-n small -n big -o res.json || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 10 -e page-faults -n small -c "$WORK touch 100" \
+		-n big -c "'$WORK' touch 2000" -o res.json || return 1
 	[ "$(json_get res.json "[b['name'] for b in d['benchmarks']]")" = "['small', 'big']" ] || fail "names" || return 1
 	# The comparison against the first command: 1900 more page faults is a significant
 	# increase, far beyond the default 5%.
 	expect_grep "^Comparison against the reference 'small'" "$TMP/out" &&
 	expect_grep '^big .*regression' "$TMP/out" || return 1
 	# --reference 2 turns it around: small against big is an improvement.
-	expect_exit 0 "$PMCBENCH" run -q -r 10 -e page-faults -c "$WORK touch 100" -c "$WORK touch 2000" \
-		-n small -n big --reference 2 &&
+	expect_exit 0 "$PMCBENCH" run -q -r 10 -e page-faults -n small -c "$WORK touch 100" \
+		-n big -c "$WORK touch 2000" --reference 2 &&
 	expect_grep "^Comparison against the reference 'big'" "$TMP/out" &&
 	expect_grep '^small .*improvement' "$TMP/out"
 }
@@ -275,7 +275,7 @@ test_command_environment_is_normalized() {
 # Several commands are run in rounds, recorded as such, and compared round by round
 # (docs/compare.md, "Paired"); --unpaired compares them as independent samples.
 test_run_rounds_are_recorded_and_paired() {
-	expect_exit 0 "$PMCBENCH" run -c "$WORK loop 1000" -c "$WORK loop 2000" -n a -n b -r 6 \
+	expect_exit 0 "$PMCBENCH" run -n a -c "$WORK loop 1000" -n b -c "$WORK loop 2000" -r 6 \
 		-e task-clock -q -o r.json --report rep.txt || return 1
 	[ "$(json_get r.json 'd["design"]')" = "{'mode': 'interleaved', 'rounds': 6}" ] ||
 		fail "design should be interleaved, 6 rounds" || return 1
@@ -283,7 +283,7 @@ test_run_rounds_are_recorded_and_paired() {
 		"[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]" ] || fail "each run's round" || return 1
 	expect_grep ' 6 pairs ' rep.txt || return 1
 	expect_grep 'Wilcoxon signed-rank' rep.txt || return 1
-	expect_exit 0 "$PMCBENCH" run -c "$WORK loop 1000" -c "$WORK loop 2000" -n a -n b -r 6 \
+	expect_exit 0 "$PMCBENCH" run -n a -c "$WORK loop 1000" -n b -c "$WORK loop 2000" -r 6 \
 		-e task-clock -q --unpaired --report rep2.txt || return 1
 	expect_grep ' n=6\+6 ' rep2.txt || return 1
 	expect_no_grep 'pairs' rep2.txt || return 1
@@ -296,7 +296,7 @@ test_run_rounds_are_recorded_and_paired() {
 # (docs/compare.md, "Sequential"). Twice the work is a regression past +5% whatever the
 # machine's load, since each round's two runs share it.
 test_run_sequential_decides_and_gates() {
-	expect_exit 1 "$PMCBENCH" run -c "$WORK loop 20000000" -c "$WORK loop 40000000" -n A -n B \
+	expect_exit 1 "$PMCBENCH" run -n A -c "$WORK loop 20000000" -n B -c "$WORK loop 40000000" \
 		-r auto --threshold task-clock=+5% --gate -e task-clock -q -o s.json || return 1
 	expect_grep '^  B task-clock: .* limit \+5%: regression$' "$TMP/out" || return 1
 	expect_grep '^gate: FAIL \(regression\)' "$TMP/out" || return 1
@@ -308,7 +308,7 @@ assert 8 <= n < 100 and d["stopped"] == "decided after %d rounds" % n, d
 assert all(len(b["runs"]) == n for b in json.load(open(sys.argv[1]))["benchmarks"])
 PY
 	# Without --gate the decision is reported and run exits 0.
-	expect_exit 0 "$PMCBENCH" run -c "$WORK loop 20000000" -c "$WORK loop 40000000" -n A -n B \
+	expect_exit 0 "$PMCBENCH" run -n A -c "$WORK loop 20000000" -n B -c "$WORK loop 40000000" \
 		-r auto --threshold task-clock=+5% -e task-clock -q || return 1
 	expect_grep 'Sequential decision \(--runs auto\): decided after' "$TMP/out"
 }
@@ -347,7 +347,7 @@ test_duet_records_rounds_and_cpus() {
 	[ -n "$cpus" ] || { echo "    skipped: one CPU"; return 0; }
 	c0=${cpus%,*} c1=${cpus#*,}
 	expect_exit 0 "$PMCBENCH" run -q --duet -r 3 -e task-clock,page-faults -o d.json \
-		-c "$WORK touch 100" -c "$WORK touch 2000" -n small -n big || return 1
+		-n small -c "$WORK touch 100" -n big -c "$WORK touch 2000" || return 1
 	[ "$(json_get d.json "d['design']['mode'], d['design']['rounds'], d['design']['cpus']")" = "('duet', 3, [$c0, $c1])" ] ||
 		fail "design: $(json_get d.json "d.get('design')")" || return 1
 	# Round r: the first command on the first CPU when r is odd, on the second when even.
@@ -431,4 +431,81 @@ test_duet_interrupt_stops_both() {
 	# Both children were killed and reaped before pmcbench exited.
 	! pgrep -f "$pat" >/dev/null || fail "a measured command survived" || return 1
 	expect_grep 'interrupted' "$TMP/err"
+}
+
+# run -c A -c B: the headline is the first line, once, on a time metric (whether the
+# two differ significantly here is up to the machine, so either wording passes).
+test_run_headline_first() {
+	expect_exit 0 "$PMCBENCH" run -q -r 4 -n one -c true -n two -c true || return 1
+	head -n 1 "$TMP/out" >"$TMP/first"
+	expect_grep '^(two ran [0-9.]+x (slower|faster) than one|no significant difference between two and one: [0-9.]+x)( \[[0-9.]+x, [0-9.]+x\])? \((task-clock|wall-time)(, paired)?\)$' \
+		"$TMP/first" || return 1
+	[ "$(grep -Ec ' ran .* than |^no significant difference' "$TMP/out")" = 1 ] ||
+		fail "the headline is not printed exactly once" || return 1
+	# With a document on stdout there is no headline in it.
+	expect_exit 0 "$PMCBENCH" run -q -r 4 --format json -c true -c 'true 1' || return 1
+	expect_no_grep ' ran .* than |^no significant difference' "$TMP/out"
+}
+
+# -n names the command that follows it; one left without a command is an error.
+test_name_goes_before_its_command() {
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock -c true -n nb -c 'true 1' -o r.json ||
+		return 1
+	[ "$(json_get r.json "[b['name'] for b in d['benchmarks']]")" = "['true', 'nb']" ] ||
+		fail "names: $(json_get r.json "[b['name'] for b in d['benchmarks']]")" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 -c true -c 'true 1' -n late &&
+	expect_grep "-n 'late' names the command that follows it" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 -n a -n b -c true &&
+	expect_grep "-n 'b' follows -n 'a'" "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock -n solo -o s.json -- true || return 1
+	[ "$(json_get s.json "d['benchmarks'][0]['name']")" = solo ] || fail "solo name"
+}
+
+test_run_ascii_in_the_c_locale() {
+	LC_ALL=C "$PMCBENCH" run -q -r 3 -e task-clock -c true -c 'true 1' >c.txt 2>/dev/null ||
+		fail "run failed" || return 1
+	LC_ALL=C grep -qP '[^\x00-\x7F]' c.txt && { fail "non-ASCII bytes in the C locale"; return 1; }
+	expect_grep 'task-clock +\+- ' c.txt
+}
+
+# The progress line: on a terminal (a pseudo-terminal through script), the run count and
+# the running median; with stderr in a file, none for a run this short (a log gets one
+# line every 10 s). Nothing here depends on how long the runs take.
+test_progress_on_a_terminal_only() {
+	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	script -qec "'$PMCBENCH' run -r 3 -e task-clock -n aa -c true >/dev/null" /dev/null \
+		>tty.txt </dev/null || fail "run on a pseudo-terminal failed" || return 1
+	expect_grep 'run 3/3: aa, median [0-9.]+ ?[a-z]+ task-clock' tty.txt || return 1
+	expect_exit 0 "$PMCBENCH" run -r 3 -e task-clock -n aa -c true || return 1
+	expect_no_grep 'run [0-9]+/3' "$TMP/err" || return 1
+	script -qec "'$PMCBENCH' run -q -r 3 -e task-clock -n aa -c true >/dev/null" /dev/null \
+		>tty.txt </dev/null || fail "run -q failed" || return 1
+	expect_no_grep 'run [0-9]+/3' tty.txt
+}
+
+# Options that would do nothing are errors; shell syntax without --shell is one warning.
+test_options_that_do_nothing_are_errors() {
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --threshold task-clock=5% -c true &&
+	expect_grep '^pmcbench: --threshold judges a comparison' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --metric task-clock -- true &&
+	expect_grep '^pmcbench: --metric judges a comparison' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --valgrind-tool cachegrind -c true &&
+	expect_grep '^pmcbench: --valgrind-tool .* without --backend valgrind' "$TMP/err" || return 1
+	# --color is how to show, not what to judge: accepted with one command.
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --color=never -c true || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock -c 'true | cat' -c 'true 1 && 2' || return 1
+	expect_lines 1 "$TMP/err" || return 1
+	expect_grep "^pmcbench: warning: -c 'true \| cat' holds shell syntax \('\|'\)" "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --shell -c 'true | cat' || return 1
+	expect_no_grep 'shell syntax' "$TMP/err"
+}
+
+# The run table: ± is the CV (its footer says so) and a min … max column beside it.
+test_run_table_min_max() {
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -e task-clock,page-faults -c true || return 1
+	expect_grep '^ +[0-9.]+ [mun]?s +task-clock +± [0-9.]+% +[0-9.]+[mun]?s … [0-9.]+[mun]?s' \
+		"$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+ +page-faults +± [0-9.]+% +[0-9]+ … [0-9]+$' "$TMP/out" || return 1
+	expect_grep '± is the coefficient of variation' "$TMP/out" || return 1
+	expect_grep '^  min … max: the smallest and the largest value over the runs\.$' "$TMP/out"
 }
