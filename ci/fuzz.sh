@@ -3,6 +3,8 @@
 # each for SECONDS (default 300) from its seed corpus. A crash, a leak, a sanitizer report
 # or an input slower than 10 s fails the run; libFuzzer leaves the input as
 # crash-*/leak-*/timeout-* in the current directory (make it a regression test).
+# With PMC_FUZZ_RUNS=N, each runs N inputs from seed 1 instead: the same inputs every time,
+# as CI needs (a test must not depend on the machine's speed).
 # Usage: ci/fuzz.sh [SECONDS] [BUILDDIR]
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,12 +20,19 @@ ninja -C "$dir"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for t in result load_any thresholds events; do
-	echo "== fuzz_$t: $secs s"
+	if [ -n "${PMC_FUZZ_RUNS:-}" ]; then
+		limit="-runs=$PMC_FUZZ_RUNS -seed=1"
+		echo "== fuzz_$t: $PMC_FUZZ_RUNS inputs from seed 1"
+	else
+		limit="-max_total_time=$secs"
+		echo "== fuzz_$t: $secs s"
+	fi
 	# A copy of the seeds: new inputs go to the scratch corpus, not into the tree.
 	mkdir "$work/$t"
 	cp tests/fuzz/corpus/"$t"/* "$work/$t/"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		"$dir/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		# shellcheck disable=SC2086 # limit is two options or one
+		"$dir/tests/fuzz/fuzz_$t" $limit -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 "$work/$t" 2>"$work/$t.log" || {
 		tail -60 "$work/$t.log" >&2
 		echo "ci/fuzz.sh: fuzz_$t failed (log above)" >&2

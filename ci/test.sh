@@ -35,8 +35,9 @@ for cc in gcc clang; do
 	done
 done
 
-# The libFuzzer targets (tests/fuzz/README.md), each for a short fixed time: a crash, a
-# leak or a hang fails CI. ci/fuzz.sh runs them longer.
+# The libFuzzer targets (tests/fuzz/README.md), each on a fixed number of inputs from a
+# fixed seed (the same inputs on every machine): a crash, a leak or a hang fails CI.
+# ci/fuzz.sh SECONDS runs them longer.
 clang_fuzz=yes
 if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
 	clang -fsanitize=fuzzer,address,undefined -x c - -o /tmp/pmcbench-ci-fuzz.$$ 2>/dev/null; then
@@ -44,8 +45,8 @@ if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(v
 fi
 rm -f /tmp/pmcbench-ci-fuzz.$$
 if [ $clang_fuzz = yes ]; then
-	echo "== fuzz targets, ${PMC_FUZZ_SECONDS:-20} s each (build-ci-fuzz)"
-	sh ci/fuzz.sh "${PMC_FUZZ_SECONDS:-20}" build-ci-fuzz
+	echo "== fuzz targets, ${PMC_FUZZ_RUNS:-20000} inputs each from a fixed seed (build-ci-fuzz)"
+	PMC_FUZZ_RUNS=${PMC_FUZZ_RUNS:-20000} sh ci/fuzz.sh 0 build-ci-fuzz
 else
 	echo "== fuzz targets: SKIPPED, clang cannot link -fsanitize=fuzzer here (install libclang-rt-dev)"
 fi

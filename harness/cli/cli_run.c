@@ -146,14 +146,17 @@ static int parse_size(const char *opt, const char *s, size_t min, size_t *ret)
 	return 0;
 }
 
+/* Appends s; the array's room doubles (4, 8, 16, ...) so that n words cost O(n). */
 static int push_str(char ***arr, size_t *n, char *s)
 {
-	char **grown = realloc(*arr, (*n + 1) * sizeof(**arr));
+	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
+		char **grown = realloc(*arr, (*n ? 2 * *n : 4) * sizeof(**arr));
 
-	if (!grown)
-		return -ENOMEM;
-	*arr = grown;
-	grown[(*n)++] = s;
+		if (!grown)
+			return -ENOMEM;
+		*arr = grown;
+	}
+	(*arr)[(*n)++] = s;
 	return 0;
 }
 
