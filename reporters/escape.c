@@ -52,6 +52,14 @@ void pmc_escape_text(FILE *out, const char *s)
 	}
 }
 
+bool pmc_escape_text_needed(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p += char_len(p))
+		if (control_len(p))
+			return true;
+	return false;
+}
+
 char *pmc_escape_text_dup(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -3,6 +3,8 @@
  * libcsv, JSON by jansson.) */
 #pragma once
 
+#include <stdbool.h>
+
 #include <stdio.h>
 
 /* Terminal text: control characters (C0, DEL, C1 as UTF-8 or as a lone byte) become
@@ -14,6 +16,8 @@ void pmc_escape_text(FILE *out, const char *s);
  * it further (CSV: a quoted field may hold a newline, but a log that shows the file must
  * not). NULL when memory ran out. */
 char *pmc_escape_text_dup(const char *s);
+/* Whether s holds anything pmc_escape_text() would change. */
+bool pmc_escape_text_needed(const char *s);
 
 /* Text in a Markdown table cell or heading: a backslash before each of \ ` * _ | < > [ ]
  * # (CommonMark allows one before any ASCII punctuation; GFM needs "\|" in tables, and

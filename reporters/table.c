@@ -571,6 +571,22 @@ static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
 	}
 }
 
+/* A cell of text from the input (a benchmark's or a metric's name, a file name): its
+ * control characters shown as pmc_escape_text() shows them, so that a name cannot move
+ * the cursor, set a terminal title or forge a line of the report. */
+static void text_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
+{
+	char *e;
+
+	if (!pmc_escape_text_needed(s)) {
+		cmp_cell(b, s, w, last);
+		return;
+	}
+	e = pmc_escape_text_dup(s);
+	cmp_cell(b, e ? e : "?", w, last);
+	free(e);
+}
+
 /* The SGR colour of a verdict: red regressions, green improvements, yellow
  * inconclusive rows; NULL for no change. */
 static const char *verdict_sgr(const struct pmc_cmp_row *row)
@@ -611,8 +627,10 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 		char line[512];
 
 		/* The answer first, the detail after it. */
-		if (!o->no_headline && pmc_cmp_headline(c, o, line, sizeof(line)))
-			pmc_sb_printf(&b, "%s\n", line);
+		if (!o->no_headline && pmc_cmp_headline(c, o, line, sizeof(line))) {
+			text_cell(&b, line, 0, true);
+			pmc_sb_put(&b, "\n", 1);
+		}
 	}
 	for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
 		const struct pmc_cmp_block *blk = &c->blocks[bi];
@@ -631,13 +649,17 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			wo = pmc_report_width(on);
 		if (pmc_report_width(nn) > wn)
 			wn = pmc_report_width(nn);
-		pmc_sb_printf(&b, "%s%s [%s, %s]%s%s\n", bi ? "\n" : "", blk->metric,
-			      blk->unit ? blk->unit : "count", pmc_cmp_better_text(blk->better),
+		if (bi)
+			pmc_sb_put(&b, "\n", 1);
+		text_cell(&b, blk->metric, 0, true);
+		pmc_sb_put(&b, " [", 2);
+		text_cell(&b, blk->unit ? blk->unit : "count", 0, true);
+		pmc_sb_printf(&b, ", %s]%s%s\n", pmc_cmp_better_text(blk->better),
 			      blk->simulated ? " (simulated)" : "",
 			      blk->derived ? " (derived)" : "");
 		cmp_cell(&b, "benchmark", wb, false);
-		cmp_cell(&b, on, wo, false);
-		cmp_cell(&b, nn, wn, false);
+		text_cell(&b, on, wo, false);
+		text_cell(&b, nn, wn, false);
 		/* The change is the Hodges-Lehmann estimate, not the ratio of the medians
 		 * shown beside it; the header says so (docs/compare.md, "Reports"). */
 		cmp_cell(&b, "change (HL)", wc, false);
@@ -649,7 +671,7 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
 
 			pmc_cmp_cells(c, row, &k);
-			cmp_cell(&b, row->bench, wb, false);
+			text_cell(&b, row->bench, wb, false);
 			cmp_cell(&b, k.old, wo, false);
 			cmp_cell(&b, k.new, wn, false);
 			cmp_cell(&b, k.change, wc, false);

@@ -586,7 +586,7 @@ static void test_hostile_names_are_escaped(void **state)
 	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c = NULL;
-	const char *fmts[] = {"markdown", "csv"};
+	const char *fmts[] = {"table", "markdown", "csv"};
 	char err[256], *t;
 	json_t *d;
 
