@@ -627,7 +627,12 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 		char line[512];
 
 		/* The answer first, the detail after it. */
+		/* The line ends with its newline; the names in it came from the input. */
 		if (!o->no_headline && pmc_cmp_headline(c, o, line, sizeof(line))) {
+			size_t n = strlen(line);
+
+			if (n && line[n - 1] == '\n')
+				line[n - 1] = '\0';
 			text_cell(&b, line, 0, true);
 			pmc_sb_put(&b, "\n", 1);
 		}
