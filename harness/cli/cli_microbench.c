@@ -498,6 +498,12 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	code = PMC_EXIT_OK;
 	if (pmc_cli_format_is_document(c.format))
 		pmc_cli_compare_opts_set_stream(c.copts, stderr);
+	/* The comparison follows the run's own format for table and Markdown. */
+	if (base && strcmp(c.format, "markdown") == 0 &&
+	    pmc_cli_compare_opts_set_format(c.copts, "markdown") < 0) {
+		code = PMC_EXIT_ERROR;
+		goto out;
+	}
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
 	if (failed) {

@@ -1087,6 +1087,10 @@ int pmc_cli_run(int argc, char **argv)
 	 * stderr. */
 	if (pmc_cli_format_is_document(c.format))
 		pmc_cli_compare_opts_set_stream(c.copts, stderr);
+	/* The comparison follows run's own format for table and Markdown (README). */
+	if (base && strcmp(c.format, "markdown") == 0 &&
+	    pmc_cli_compare_opts_set_format(c.copts, "markdown") < 0)
+		goto out;
 	if (base)
 		code = pmc_cli_compare_results(base, c.baseline, result, "this run", c.copts, true);
 	else if (ncmds > 1)

@@ -509,3 +509,12 @@ test_run_table_min_max() {
 	expect_grep '± is the coefficient of variation' "$TMP/out" || return 1
 	expect_grep '^  min … max: the smallest and the largest value over the runs\.$' "$TMP/out"
 }
+
+# run --baseline --format markdown: the gate's report follows run's format (README).
+test_run_baseline_markdown() {
+	expect_exit 0 "$PMCBENCH" run -q -r 4 -e page-faults -o b.json -n w -- "$WORK" touch 10 || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 4 -e page-faults --baseline b.json --format markdown \
+		--threshold page-faults=+50% --metric page-faults -n w -- "$WORK" touch 10 || return 1
+	expect_grep '^## pmcbench gate: PASS' "$TMP/out" || return 1
+	expect_no_grep '^benchmark +b\.json' "$TMP/out"
+}
