@@ -493,6 +493,19 @@ static int output_filter(const struct dirent *d)
 	return classify(d->d_name, &tool, &pid) == 0;
 }
 
+/* The output files of outdir, sorted by name (one process's files together). Returns
+ * their number, or -errno with one line in err. */
+static int scan_outputs(const char *outdir, struct dirent ***ret, char *err, size_t errlen)
+{
+	int n = scandir(outdir, ret, output_filter, alphasort);
+
+	if (n < 0) {
+		n = -errno;
+		pmc_err_set(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-n));
+	}
+	return n;
+}
+
 /* The error when a run left no output file: valgrind's own words when its log has them. */
 static int collect_none(const char *outdir, char *err, size_t errlen)
 {
@@ -541,12 +554,9 @@ int pmc_valgrind_collect(const char *outdir, struct pmc_valgrind_counts *ret, ch
 
 	if (!outdir || !ret)
 		return -EINVAL;
-	n = scandir(outdir, &names, output_filter, alphasort);
-	if (n < 0) {
-		r = -errno;
-		pmc_err_set(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-r));
-		return r;
-	}
+	n = scan_outputs(outdir, &names, err, errlen);
+	if (n < 0)
+		return n;
 	if (n == 0) {
 		r = collect_none(outdir, err, errlen);
 		goto out;
@@ -627,12 +637,9 @@ int pmc_valgrind_collect_dumps(const char *outdir, struct pmc_valgrind_counts *r
 
 	if (!outdir || !ret || !ret_n)
 		return -EINVAL;
-	n = scandir(outdir, &names, output_filter, alphasort);
-	if (n < 0) {
-		r = -errno;
-		pmc_err_set(err, errlen, "%s: cannot read directory: %s", outdir, strerror(-r));
-		return r;
-	}
+	n = scan_outputs(outdir, &names, err, errlen);
+	if (n < 0)
+		return n;
 	got = calloc(max + 1, sizeof(*got));
 	if (!got) {
 		r = -ENOMEM;
