@@ -1,0 +1,1 @@
+#include "counters/sample.h"

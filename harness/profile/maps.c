@@ -1,0 +1,1 @@
+#include "harness/profile/maps.h"

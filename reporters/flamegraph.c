@@ -1,0 +1,1 @@
+#include "reporters/flamegraph.h"

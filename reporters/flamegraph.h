@@ -1,0 +1,31 @@
+/* Flame graphs as one self-contained SVG (docs/profile.md, "Flame graphs"): the stacks
+ * of a profile merged into a tree, each frame a rectangle as wide as its total weight,
+ * with an embedded script for search (highlight and the matched share) and zoom (click a
+ * frame, reset), and no external file or script. A differential flame graph takes two
+ * weights per stack: widths are the new profile's, colours the change of each frame's
+ * share of the total, red for grown and blue for shrunk (Gregg's differential flame
+ * graphs, normalized by each profile's total). Rendering only: the caller's profile is
+ * turned into these stacks by reporters/profile_report.c. */
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct pmc_flame_stack {
+	const char *const *frames; /* display names, root first */
+	uint32_t depth;
+	uint64_t weight;     /* plain graph; the new weight of a differential one */
+	uint64_t old_weight; /* differential only */
+};
+
+struct pmc_flame_opts {
+	const char *title;    /* escaped into the SVG */
+	const char *subtitle; /* event, unit and counts; may be NULL */
+	const char *unit;     /* unit of the weights, in each frame's tooltip */
+	int differential;     /* use old_weight for the colours */
+	unsigned width;	      /* pixels; 0: 1200 */
+};
+
+/* Writes the SVG to out. Returns 0, -EINVAL (no stacks, depth 0), -ENOMEM or -EIO. */
+int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t n,
+			 const struct pmc_flame_opts *o);
