@@ -1,0 +1,346 @@
+/* Recording one run of a command into a profile (record.h). The sampler is opened by the
+ * child itself just before exec (pid 0, enable_on_exec), like the runner's counters, so
+ * not one sample falls before the command starts; a thread of ours empties the rings
+ * while the command runs, and once it was reaped every record is replayed in time order:
+ * MMAP2, COMM, FORK and EXIT rebuild the address spaces, each sample becomes a stack. */
+#include "harness/profile/record.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters/sample.h"
+#include "counters/valgrind.h"
+#include "harness/base/error.h"
+#include "harness/base/opts.h"
+#include "harness/profile/callgrind.h"
+#include "harness/profile/maps.h"
+#include "harness/profile/profile.h"
+#include "harness/run/spawn.h"
+
+/* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack): a
+ * chain this long was probably cut. */
+#define PMC_RECORD_MAX_STACK 127
+
+struct sampling {
+	struct pmc_sample_opts so;
+	_Atomic(struct pmc_sampler *) sampler; /* set by the child, read by the drain thread */
+	atomic_bool done;
+	int open_err;
+	char open_msg[256];
+	int poll_err;
+};
+
+/* In the child, before exec (pmc_spawn_opts.in_child): memory is shared with us. */
+static int open_in_child(void *ud)
+{
+	struct sampling *st = ud;
+	struct pmc_sampler *s = NULL;
+
+	st->open_err = pmc_sampler_open(&st->so, 0, &s, st->open_msg, sizeof(st->open_msg));
+	if (st->open_err < 0)
+		return st->open_err;
+	atomic_store_explicit(&st->sampler, s, memory_order_release);
+	return 0;
+}
+
+/* Empties the rings while the command runs, so that they do not overflow. */
+static void *drain(void *ud)
+{
+	struct sampling *st = ud;
+
+	while (!atomic_load_explicit(&st->done, memory_order_acquire)) {
+		struct pmc_sampler *s = atomic_load_explicit(&st->sampler, memory_order_acquire);
+		int r;
+
+		if (!s) {
+			struct timespec ts = {0, 2 * 1000 * 1000};
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		r = pmc_sampler_poll(s, 50);
+		if (r < 0) {
+			st->poll_err = r;
+			break;
+		}
+	}
+	return NULL;
+}
+
+struct builder {
+	struct pmc_maps *maps;
+	struct pmc_profile *p;
+	uint32_t *frames;
+	size_t cap;
+	uint64_t unresolved;
+	char *err;
+	size_t errlen;
+};
+
+static int frame_of(struct builder *b, uint32_t pid, uint64_t ip, bool kernel, uint32_t *ret_id)
+{
+	struct pmc_resolved res;
+
+	pmc_maps_resolve(b->maps, pid, ip, kernel, &res);
+	if (!res.symbol)
+		b->unresolved++;
+	return pmc_profile_frame_id(b->p, res.symbol, res.object, res.symbol ? 0 : res.offset,
+				    ret_id);
+}
+
+/* One sample into one stack, root first. Kernel frames (when sampled) are one
+ * "[kernel]" frame: kernel symbols are not read. Every frame but the leaf is a return
+ * address, looked up one byte earlier so that a call at a function's very end is not
+ * taken for the next function. */
+static int add_sample(struct builder *b, const struct pmc_record *rec)
+{
+	uint32_t n = rec->sample.nips ? rec->sample.nips : 1, depth = 0;
+	bool truncated = rec->sample.nips - rec->sample.nkernel >= PMC_RECORD_MAX_STACK;
+	int r;
+
+	if (b->cap < n) {
+		uint32_t *f = realloc(b->frames, (size_t)n * 2 * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		b->frames = f;
+		b->cap = (size_t)n * 2;
+	}
+	if (!rec->sample.nips) {
+		r = frame_of(b, rec->pid, rec->sample.ip, rec->sample.kernel, &b->frames[depth++]);
+		if (r < 0)
+			return r;
+	}
+	for (uint32_t i = 0; i < rec->sample.nips; i++) {
+		bool kernel = i < rec->sample.nkernel;
+		uint64_t ip = rec->sample.ips[i];
+
+		if (kernel && i > 0)
+			continue; /* one "[kernel]" frame for the kernel's part */
+		r = frame_of(b, rec->pid, i == 0 || !ip ? ip : ip - 1, kernel, &b->frames[depth++]);
+		if (r < 0)
+			return r;
+	}
+	/* Leaf first from the kernel; the profile wants the root first. */
+	for (uint32_t i = 0; i < depth / 2; i++) {
+		uint32_t t = b->frames[i];
+
+		b->frames[i] = b->frames[depth - 1 - i];
+		b->frames[depth - 1 - i] = t;
+	}
+	return pmc_profile_add(b->p, b->frames, depth, rec->sample.period, 1, truncated);
+}
+
+static int on_record(const struct pmc_record *rec, void *ud)
+{
+	struct builder *b = ud;
+
+	if (rec->type == PMC_RECORD_SAMPLE)
+		return add_sample(b, rec);
+	return pmc_maps_apply(b->maps, rec);
+}
+
+static int profile_from_sampler(struct pmc_sampler *s, const char *event, const char *name,
+				struct pmc_profile **ret, char *err, size_t errlen)
+{
+	struct pmc_profile_info info = {
+	    .kind = PMC_PROFILE_SAMPLED,
+	    .event = event,
+	    .unit = pmc_sampler_unit(s),
+	    .name = name,
+	    .freq = pmc_sampler_freq(s),
+	};
+	struct builder b = {.err = err, .errlen = errlen};
+	int r;
+
+	r = pmc_maps_new(&b.maps);
+	if (r < 0)
+		goto fail;
+	r = pmc_profile_new(&info, &b.p);
+	if (r < 0)
+		goto fail;
+	r = pmc_sampler_replay(s, on_record, &b);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot build the profile from the kernel's records: %s",
+			    strerror(-r));
+		goto fail;
+	}
+	pmc_profile_set_counts(b.p, pmc_sampler_samples(s), pmc_sampler_lost(s), b.unresolved);
+	*ret = b.p;
+	b.p = NULL;
+fail:
+	if (r == -ENOMEM)
+		pmc_err_set(err, errlen, "out of memory building the profile");
+	pmc_profile_free(b.p);
+	pmc_maps_free(b.maps);
+	free(b.frames);
+	return r;
+}
+
+/* One attempt at a sampled run; -EACCES from the sampler comes back untouched so that
+ * the caller can retry with user space only. */
+static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
+			  struct pmc_profile **ret, struct pmc_spawn_result *sr, char *err,
+			  size_t errlen)
+{
+	struct sampling st = {
+	    .so = {.sz = sizeof(st.so),
+		   .event = o->event,
+		   .freq = o->freq,
+		   .no_callchain = o->no_callchain,
+		   .exclude_kernel = exclude_kernel,
+		   .enable_on_exec = true,
+		   .sys = o->sys},
+	};
+	struct pmc_spawn_opts so = {
+	    .argv = o->argv,
+	    .path = o->path,
+	    .input_path = o->input_path,
+	    .show_output = o->show_output,
+	    .timeout_s = o->timeout_s,
+	    .envp = o->envp,
+	    .running = o->running,
+	    .stop = o->stop,
+	    .in_child = open_in_child,
+	    .ud = &st,
+	};
+	struct pmc_sampler *s;
+	char event[64];
+	pthread_t th;
+	int r, tr;
+
+	atomic_init(&st.sampler, NULL);
+	atomic_init(&st.done, false);
+	tr = pthread_create(&th, NULL, drain, &st);
+	if (tr) {
+		pmc_err_set(err, errlen, "cannot start the thread that reads the samples: %s",
+			    strerror(tr));
+		return -tr;
+	}
+	r = pmc_spawn_run(&so, sr);
+	atomic_store_explicit(&st.done, true, memory_order_release);
+	pthread_join(th, NULL);
+	s = atomic_load_explicit(&st.sampler, memory_order_acquire);
+	if (r < 0) {
+		if (st.open_err < 0)
+			pmc_err_set(err, errlen, "%s", st.open_msg);
+		else
+			pmc_err_set(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(-r));
+		goto out;
+	}
+	if (st.poll_err < 0) {
+		r = st.poll_err;
+		pmc_err_set(err, errlen, "cannot read the samples of '%s': %s", o->argv[0],
+			    strerror(-r));
+		goto out;
+	}
+	r = pmc_sampler_poll(s, 0);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot read the samples of '%s': %s", o->argv[0],
+			    strerror(-r));
+		goto out;
+	}
+	snprintf(event, sizeof(event), "%s%s", pmc_sampler_event(s), exclude_kernel ? ":u" : "");
+	r = profile_from_sampler(s, event, o->name, ret, err, errlen);
+out:
+	pmc_sampler_close(s);
+	return r;
+}
+
+/* The exact profile of one run under callgrind. */
+static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile **ret,
+			   struct pmc_spawn_result *sr, char *err, size_t errlen)
+{
+	struct pmc_valgrind_opts vo = {.sz = sizeof(vo),
+				       .valgrind = o->valgrind_path,
+				       .tool = PMC_VALGRIND_CALLGRIND,
+				       .extra_args = pmc_callgrind_profile_args()};
+	struct pmc_spawn_opts so = {
+	    .input_path = o->input_path,
+	    .show_output = o->show_output,
+	    .timeout_s = o->timeout_s,
+	    .envp = o->envp,
+	    .running = o->running,
+	    .stop = o->stop,
+	    .no_aslr = true, /* as the valgrind backend's measured runs */
+	};
+	char **argv = NULL, *dir = NULL, *pattern = NULL;
+	glob_t g = {0};
+	int r;
+
+	r = pmc_valgrind_outdir_new(NULL, &dir);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot create a directory for callgrind's output: %s",
+			    strerror(-r));
+		return r;
+	}
+	vo.outdir = dir;
+	r = pmc_valgrind_argv(&vo, o->argv, &argv);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "'%s': %s", o->argv[0], strerror(-r));
+		goto out;
+	}
+	so.argv = argv;
+	r = pmc_spawn_run(&so, sr);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "'%s': cannot run valgrind: %s", o->argv[0], strerror(-r));
+		goto out;
+	}
+	if (asprintf(&pattern, "%s/callgrind.out.*", dir) < 0) {
+		pattern = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		char why[256];
+
+		if (pmc_valgrind_log_error(dir, why, sizeof(why)) < 0)
+			snprintf(why, sizeof(why), "no output file");
+		pmc_err_set(err, errlen, "'%s': callgrind wrote no profile: %s", o->argv[0], why);
+		r = -EIO;
+		goto out;
+	}
+	r = pmc_callgrind_profile((const char *const *)g.gl_pathv, g.gl_pathc,
+				  o->valgrind_event ? o->valgrind_event : "Ir", o->name, ret, err,
+				  errlen);
+out:
+	globfree(&g);
+	free(pattern);
+	free(argv);
+	pmc_valgrind_outdir_remove(dir);
+	free(dir);
+	return r;
+}
+
+int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret,
+		       struct pmc_spawn_result *ret_run, char *err, size_t errlen)
+{
+	struct pmc_spawn_result sr;
+	struct pmc_profile *p = NULL;
+	int r;
+
+	if (!PMC_OPTS_VALID(o, struct pmc_record_opts) || !o->argv || !o->argv[0] || !ret) {
+		pmc_err_set(err, errlen, "no command to profile");
+		return -EINVAL;
+	}
+	if (o->valgrind) {
+		r = record_valgrind(o, &p, &sr, err, errlen);
+	} else {
+		r = record_sampled(o, false, &p, &sr, err, errlen);
+		/* perf_event_paranoid >= 2 refuses kernel samples to the unprivileged:
+		 * user space is still worth profiling, and the event name says ":u". */
+		if (r == -EACCES || r == -EPERM)
+			r = record_sampled(o, true, &p, &sr, err, errlen);
+	}
+	if (r < 0)
+		return r;
+	*ret = p;
+	if (ret_run)
+		*ret_run = sr;
+	return 0;
+}
