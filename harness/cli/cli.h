@@ -30,6 +30,8 @@ int pmc_cli_compare(int argc, char **argv);
 int pmc_cli_gate(int argc, char **argv);
 int pmc_cli_list(int argc, char **argv);
 int pmc_cli_doctor(int argc, char **argv);
+int pmc_cli_record(int argc, char **argv);
+int pmc_cli_report(int argc, char **argv);
 
 /* Prints "pmcbench: <message>" on stderr as one line. */
 void pmc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	{ "gate", pmc_cli_gate, "fail when a result regresses against a baseline" },
 	{ "list", pmc_cli_list, "list known events and whether each opens here" },
 	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },
+	{ "record", pmc_cli_record, "profile one run of a command (sampled, or exact)" },
+	{ "report", pmc_cli_report, "show a profile, its flame graph, or the diff of two" },
 };
 
 static void usage(FILE *out)
