@@ -1,0 +1,284 @@
+/* Profiles beside results (docs/profile.md, "Profiles in the gate"): `run --profile`
+ * records one extra, profiled run of every benchmark, never one of the measured runs
+ * (sampling perturbs counts), and saves the profiles in RESULT.profiles/ beside the
+ * result file; `compare`, `gate` and `run` then say which functions account for a
+ * regression and draw its differential flame graph. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/base/atomic_file.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/cli_profile.h"
+#include "harness/profile/profile.h"
+#include "harness/profile/record.h"
+#include "harness/run/runner.h"
+#include "harness/run/spawn.h"
+#include "harness/run/target_env.h"
+#include "pmcbench/compare.h"
+#include "pmcbench/result.h"
+#include "reporters/profile_report.h"
+
+/* Where the profiles of a run saved without -o go. */
+#define PROFILES_DEFAULT_DIR "pmcbench.profiles"
+
+extern char **environ;
+
+/* "base.json" → "base.profiles": the directory beside a result file. */
+static char *dir_for(const char *result_path)
+{
+	size_t n = strlen(result_path);
+	char *d;
+
+	if (n > 5 && strcmp(result_path + n - 5, ".json") == 0)
+		n -= 5;
+	if (asprintf(&d, "%.*s.profiles", (int)n, result_path) < 0)
+		return NULL;
+	return d;
+}
+
+/* DIR/NAME.json with every byte of the benchmark's name outside [A-Za-z0-9_+-] (and a
+ * leading '.') written as %XX: distinct names stay distinct files, none can leave DIR. */
+static char *file_for(const char *dir, const char *name, const char *ext)
+{
+	size_t n = strlen(name), k = 0;
+	char *enc = malloc(3 * n + 1), *path = NULL;
+
+	if (!enc)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			     (ch >= '0' && ch <= '9') || ch == '_' || ch == '+' || ch == '-' ||
+			     (ch == '.' && i > 0);
+
+		if (plain)
+			enc[k++] = (char)ch;
+		else
+			k += (size_t)sprintf(enc + k, "%%%02X", ch);
+	}
+	enc[k] = '\0';
+	if (asprintf(&path, "%s/%s%s", dir, enc, ext) < 0)
+		path = NULL;
+	free(enc);
+	return path;
+}
+
+static int push(struct pmc_cli_profiles *ps, const char *name, struct pmc_profile *p)
+{
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 4;
+		struct pmc_cli_profile *v = realloc(ps->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ps->v = v;
+		ps->cap = cap;
+	}
+	ps->v[ps->n].name = strdup(name);
+	if (!ps->v[ps->n].name)
+		return -ENOMEM;
+	ps->v[ps->n++].p = p;
+	return 0;
+}
+
+int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
+			    size_t n, const struct pmc_runner_opts *ro, const char *result_path)
+{
+	char **envp = NULL, *desc = NULL, err[1024];
+	int r;
+
+	ps->dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
+	if (!ps->dir)
+		goto nomem;
+	if (mkdir(ps->dir, 0777) < 0 && errno != EEXIST) {
+		pmc_cli_error("--profile: cannot create the directory %s for the profiles: %s",
+			      ps->dir, strerror(errno));
+		return -errno;
+	}
+	/* The profiled run sees what the measured runs saw. */
+	r = pmc_target_env_build(environ, ro->env_inherit, ro->env_keep, &envp, &desc);
+	if (r < 0)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_record_opts o = {
+		    .sz = sizeof(o),
+		    .argv = cmds[i].argv,
+		    .path = cmds[i].path,
+		    .name = cmds[i].name,
+		    .envp = envp,
+		    .input_path = ro->input_path,
+		    .timeout_s = ro->timeout_s,
+		    .running = ro->running,
+		    .stop = ro->stop,
+		    .sys = ro->sys,
+		    .valgrind = ro->backend == PMC_BACKEND_VALGRIND,
+		    .valgrind_path = ro->valgrind_path,
+		};
+		struct pmc_spawn_result sr;
+		struct pmc_profile *p = NULL;
+		char *path;
+
+		r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
+		if (r < 0) {
+			pmc_cli_error("--profile: '%s': %s", cmds[i].display, err);
+			goto out;
+		}
+		path = file_for(ps->dir, cmds[i].name, ".json");
+		if (!path || push(ps, cmds[i].name, p) < 0) {
+			free(path);
+			pmc_profile_free(p);
+			goto nomem;
+		}
+		r = pmc_profile_save(p, path, err, sizeof(err));
+		if (r < 0) {
+			pmc_cli_error("--profile: %s", err);
+			free(path);
+			goto out;
+		}
+		if (pmc_profile_info(p)->lost)
+			pmc_cli_warn("the profile of '%s' lost %llu samples (the ring buffer was "
+				     "full)",
+				     cmds[i].display,
+				     (unsigned long long)pmc_profile_info(p)->lost);
+		fprintf(stderr, "pmcbench: profile of %s: %s ('pmcbench report %s')\n",
+			cmds[i].display, path, path);
+		free(path);
+	}
+	r = 0;
+out:
+	free(envp);
+	free(desc);
+	return r;
+nomem:
+	pmc_cli_error("out of memory");
+	r = -ENOMEM;
+	goto out;
+}
+
+int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
+			  const struct pmc_result *r)
+{
+	char err[1024];
+
+	ps->dir = dir_for(result_path);
+	if (!ps->dir)
+		return -ENOMEM;
+	if (access(ps->dir, F_OK) < 0)
+		return 0; /* no profiles were saved with this result */
+	for (size_t i = 0; i < pmc_result_benchmark_count(r); i++) {
+		const char *name = pmc_benchmark_name(pmc_result_benchmark(r, i));
+		char *path = file_for(ps->dir, name, ".json");
+		struct pmc_profile *p = NULL;
+		int e;
+
+		if (!path)
+			return -ENOMEM;
+		if (access(path, F_OK) < 0) {
+			free(path);
+			continue;
+		}
+		e = pmc_profile_load(path, &p, err, sizeof(err));
+		free(path);
+		if (e < 0) {
+			/* A damaged profile only takes away the explanation, never the
+			 * verdict. */
+			pmc_cli_warn("%s", err);
+			continue;
+		}
+		if (push(ps, name, p) < 0) {
+			pmc_profile_free(p);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+const struct pmc_profile *pmc_cli_profiles_find(const struct pmc_cli_profiles *ps,
+						const char *name)
+{
+	for (size_t i = 0; ps && i < ps->n; i++)
+		if (strcmp(ps->v[i].name, name) == 0)
+			return ps->v[i].p;
+	return NULL;
+}
+
+void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		free(ps->v[i].name);
+		pmc_profile_free(ps->v[i].p);
+	}
+	free(ps->v);
+	free(ps->dir);
+	*ps = (struct pmc_cli_profiles){0};
+}
+
+/* The differential flame graph of one regression into path, atomically. */
+static int write_diff_svg(const char *path, const struct pmc_profile *old_p,
+			  const struct pmc_profile *new_p)
+{
+	struct pmc_atomic_file *af;
+	char err[1024];
+	int r;
+
+	r = pmc_atomic_file_open(path, &af, err, sizeof(err));
+	if (r < 0) {
+		pmc_cli_warn("%s", err);
+		return r;
+	}
+	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p);
+	if (r < 0) {
+		pmc_atomic_file_abort(af);
+		return r;
+	}
+	r = pmc_atomic_file_commit(af, err, sizeof(err));
+	if (r < 0)
+		pmc_cli_warn("%s", err);
+	return r;
+}
+
+void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_cli_profiles *old_ps,
+			      const struct pmc_cli_profiles *new_ps, const char *ref_name,
+			      bool markdown, FILE *out)
+{
+	const char *drawn = NULL; /* one graph per benchmark, however many metrics regressed */
+
+	if (!c || !old_ps || !new_ps || (!old_ps->n && !new_ps->n))
+		return;
+	for (size_t i = 0; i < pmc_comparison_row_count(c); i++) {
+		const struct pmc_cmp_row *row = pmc_comparison_row(c, i);
+		const char *bench = pmc_cmp_row_bench(row);
+		const struct pmc_profile *old_p, *new_p;
+		enum pmc_verdict v;
+		double ratio, lo, hi;
+		char *svg;
+
+		if (pmc_cmp_row_verdict(row, &v) < 0 || v != PMC_VERDICT_REGRESSION)
+			continue;
+		old_p = pmc_cli_profiles_find(old_ps, ref_name ? ref_name : bench);
+		new_p = pmc_cli_profiles_find(new_ps, bench);
+		if (!old_p || !new_p) {
+			fprintf(out, "%s%s: no profile on the %s side, so pmcbench cannot say where "
+				     "(record both with --profile)\n",
+				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
+			continue;
+		}
+		if (pmc_cmp_row_ratio(row, &ratio, &lo, &hi) < 0)
+			continue;
+		pmc_profile_report_attribution(out, old_p, new_p, bench, pmc_cmp_row_metric(row),
+					       ratio, markdown);
+		if (drawn && strcmp(drawn, bench) == 0)
+			continue;
+		drawn = bench;
+		if (!new_ps->dir)
+			continue;
+		svg = file_for(new_ps->dir, bench, ".diff.svg");
+		if (svg && write_diff_svg(svg, old_p, new_p) == 0)
+			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ", svg);
+		free(svg);
+	}
+}

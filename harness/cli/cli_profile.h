@@ -1,0 +1,50 @@
+/* Profiles beside results (cli_profile.c, docs/profile.md "Profiles in the gate"). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct pmc_comparison;
+struct pmc_profile;
+struct pmc_result;
+struct pmc_runner_cmd;
+struct pmc_runner_opts;
+
+struct pmc_cli_profile {
+	char *name; /* the benchmark's */
+	struct pmc_profile *p;
+};
+
+/* The profiles of one result, by benchmark name, and the directory they are in (NULL
+ * when they were not saved). */
+struct pmc_cli_profiles {
+	struct pmc_cli_profile *v;
+	size_t n, cap;
+	char *dir;
+};
+
+/* `run --profile`: one profiled run of each command, as the measured runs ran it,
+ * saved in RESULT.profiles/ beside result_path (or pmcbench.profiles/ without one).
+ * Returns 0, or -errno after an error line. */
+int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
+			    size_t n, const struct pmc_runner_opts *ro, const char *result_path);
+
+/* `compare`, `gate`, `run --baseline`: the profiles saved beside result_path for r's
+ * benchmarks, those that exist (a damaged one is a warning). Returns 0 or -ENOMEM. */
+int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
+			  const struct pmc_result *r);
+
+/* The profile of benchmark name, or NULL. */
+const struct pmc_profile *pmc_cli_profiles_find(const struct pmc_cli_profiles *ps,
+						const char *name);
+
+void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps);
+
+/* For every regression of c whose two sides have profiles: which functions account for
+ * it (the old side is benchmark ref_name when it is set: `run -c A -c B`), and its
+ * differential flame graph, written into new_ps->dir. Prints nothing when neither side
+ * has a profile. */
+void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_cli_profiles *old_ps,
+			      const struct pmc_cli_profiles *new_ps, const char *ref_name,
+			      bool markdown, FILE *out);
