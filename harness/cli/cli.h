@@ -106,6 +106,14 @@ int pmc_cli_ascii_wrap(FILE **stream);
  * back; returns 0, or -1 when writing failed. */
 int pmc_cli_ascii_finish(void);
 
+/* The profiles of the two sides (cli_profile.h), which explain a regression after the
+ * report; ref_name names the old side's benchmark in a reference comparison (`run -c A
+ * -c B`), else NULL. Borrowed: they must outlive the comparison calls. */
+struct pmc_cli_profiles;
+void pmc_cli_compare_opts_set_profiles(struct pmc_cli_compare_opts *o,
+				       const struct pmc_cli_profiles *old_ps,
+				       const struct pmc_cli_profiles *new_ps, const char *ref_name);
+
 /* The long name of the first comparison option given ("threshold"), --color aside, or
  * NULL: `run` refuses them where there is nothing to compare. */
 const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o);

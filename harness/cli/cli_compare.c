@@ -15,6 +15,7 @@
 
 #include "harness/base/atomic_file.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_profile.h"
 #include "harness/core/compare.h"
 #include "harness/core/gate.h"
 #include "harness/core/result.h"
@@ -36,7 +37,20 @@ struct pmc_cli_compare_opts {
 	const char *first_given; /* the first option that judges a comparison, or NULL */
 	FILE *out; /* the report's stream; NULL: stdout */
 	struct pmc_cli_exports exports; /* compare, gate: --export */
+	/* The profiles of both sides (cli_profile.h): a regression is explained with them.
+	 * profile_ref: the old side's benchmark in a reference comparison. */
+	const struct pmc_cli_profiles *old_profiles, *new_profiles;
+	const char *profile_ref;
 };
+
+void pmc_cli_compare_opts_set_profiles(struct pmc_cli_compare_opts *o,
+				       const struct pmc_cli_profiles *old_ps,
+				       const struct pmc_cli_profiles *new_ps, const char *ref_name)
+{
+	o->old_profiles = old_ps;
+	o->new_profiles = new_ps;
+	o->profile_ref = ref_name;
+}
 
 int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 {
@@ -478,6 +492,14 @@ static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 		for (size_t i = 0; i < pmc_comparison_warning_count(c); i++)
 			pmc_cli_warn("%s", pmc_comparison_warning(c, i));
 	code = emit(o, c, &ro, true);
+	/* Where the time went, after the verdicts: a document on stdout stays one. */
+	if (code != PMC_EXIT_ERROR) {
+		bool doc = pmc_cli_format_is_document(o->format);
+
+		pmc_cli_profiles_explain(c, o->old_profiles, o->new_profiles, o->profile_ref,
+					 strcmp(o->format, "markdown") == 0,
+					 doc ? stderr : report_stream(o));
+	}
 	pmc_comparison_free(c);
 	return code;
 }
@@ -680,6 +702,7 @@ static int main_common(int argc, char **argv, bool gate)
 	struct pmc_cli_compare_opts *o = NULL;
 	struct option *longopts;
 	struct pmc_result *a = NULL, *b = NULL;
+	struct pmc_cli_profiles profiles[2] = {{0}, {0}};
 	const char *pos[2] = {NULL, NULL}, *baseline = NULL;
 	size_t npos;
 	int code = PMC_EXIT_ERROR, opt;
@@ -768,8 +791,16 @@ static int main_common(int argc, char **argv, bool gate)
 			}
 		}
 	}
+	if (pmc_cli_profiles_load(&profiles[0], pos[0], a) < 0 ||
+	    pmc_cli_profiles_load(&profiles[1], pos[1], b) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
+	pmc_cli_compare_opts_set_profiles(o, &profiles[0], &profiles[1], NULL);
 	code = pmc_cli_compare_results(a, pos[0], b, pos[1], o, gate);
 out:
+	pmc_cli_profiles_clear(&profiles[0]);
+	pmc_cli_profiles_clear(&profiles[1]);
 	free_both(a, b);
 	free(longopts);
 	pmc_cli_compare_opts_free(o);

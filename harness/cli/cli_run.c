@@ -20,6 +20,7 @@
 #include "counters/valgrind.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_profile.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/result_json.h"
@@ -43,6 +44,7 @@ struct run_cli {
 	const char *pending_name; /* an -n not yet followed by its -c */
 	char *events_spec; /* -e lists joined by ',' */
 	bool shell, require_counters, median, quiet, stats;
+	bool profile; /* --profile */
 	const char *output, *baseline;
 	size_t reference; /* 1-based, 0: the first */
 	bool unpaired;	  /* --unpaired */
@@ -102,7 +104,11 @@ static void help(FILE *out)
 		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
 		"      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
-		"      --valgrind-tool=T  callgrind (default) or cachegrind\n\n");
+		"      --valgrind-tool=T  callgrind (default) or cachegrind\n"
+		"      --profile          after the measured runs, one profiled run of each\n"
+		"                         command (sampled; exact with valgrind), saved beside the\n"
+		"                         result (FILE.profiles/); a regression then says which\n"
+		"                         functions account for it (docs/profile.md)\n\n");
 	/* Two strings: one would pass the 4095 characters C99 compilers must take. */
 	fprintf(out,
 		"Output:\n"
@@ -196,6 +202,7 @@ enum {
 	OPT_ENV_INHERIT,
 	OPT_DUET,
 	OPT_EXPORT,
+	OPT_PROFILE,
 };
 
 static const struct option long_opts[] = {
@@ -218,6 +225,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "median", no_argument, NULL, OPT_MEDIAN },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -399,6 +407,9 @@ static int parse_opt(struct run_cli *c, int opt)
 		break;
 	case OPT_BASELINE:
 		c->baseline = optarg;
+		break;
+	case OPT_PROFILE:
+		c->profile = true;
 		break;
 	case OPT_REFERENCE:
 		if (parse_size("--reference", optarg, 1, &c->reference) < 0)
@@ -865,6 +876,7 @@ int pmc_cli_run(int argc, char **argv)
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL; /* computed for the headline, reported after */
 	struct progress prog = {0};
+	struct pmc_cli_profiles profiles = {0}, base_profiles = {0};
 	char ***owned = NULL, err[1024] = "", *vg = NULL;
 	size_t ncmds = 0;
 	int code = PMC_EXIT_ERROR, first = 0, r;
@@ -1048,6 +1060,24 @@ int pmc_cli_run(int argc, char **argv)
 		pmc_cli_error("%s", err);
 		goto out;
 	}
+	/* One more run of each command, profiled, never one of the measured ones. */
+	if (c.profile) {
+		catch_signals(true);
+		r = pmc_cli_profiles_record(&profiles, cmds, ncmds, &c.ro, c.output);
+		catch_signals(false);
+		if (interrupted || r < 0)
+			goto out;
+		if (base && pmc_cli_profiles_load(&base_profiles, c.baseline, base) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+		if (base)
+			pmc_cli_compare_opts_set_profiles(c.copts, &base_profiles, &profiles, NULL);
+		else
+			pmc_cli_compare_opts_set_profiles(
+			    c.copts, &profiles, &profiles,
+			    cmds[c.reference ? c.reference - 1 : 0].name);
+	}
 
 	/* The answer first (docs/compare.md, "The headline"), then the detail. After
 	 * --runs auto the sequential rule judges, after the table. */
@@ -1106,6 +1136,8 @@ int pmc_cli_run(int argc, char **argv)
 	}
 out:
 	pmc_comparison_free(pre);
+	pmc_cli_profiles_clear(&profiles);
+	pmc_cli_profiles_clear(&base_profiles);
 	free_commands(cmds, owned, ncmds);
 	pmc_event_list_free(events);
 	pmc_result_free(result);
