@@ -1,0 +1,110 @@
+# Profiles: record, report (text, folded, flame graph, diff), run --profile, and the
+# explanation of a regression by compare/gate (docs/profile.md). $PMC_PROF_WORK is
+# tests/targets/prof_work.c: prof_hot and prof_cold run the same body HOT and COLD times.
+
+# Shares of the folded stacks' weight whose leaf is each function, in percent.
+leaf_share() {
+	awk -v fn="$2" '{ w = $NF; n = split($0, parts, " "); stack = substr($0, 1, length($0) - length(w) - 1);
+		k = split(stack, fr, ";"); total += w; if (fr[k] == fn) mine += w }
+		END { if (total == 0) print "none"; else printf "%.1f\n", 100 * mine / total }' "$1"
+}
+
+# The proof the issue asks for: 80% of the time in one function, 20% in another, and
+# cpu-clock sampling says so within a few points (the sampling error with ~2000 samples
+# is about one point; five points is four of them).
+test_record_shares_match_the_work() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 320000 80000 || return 1
+	expect_grep 'recorded [0-9]+ samples of (cpu-clock|cycles)' "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded p.json || return 1
+	cp "$TMP/out" folded
+	hot=$(leaf_share folded prof_hot)
+	cold=$(leaf_share folded prof_cold)
+	awk -v h="$hot" -v c="$cold" 'BEGIN { exit !(h >= 75 && h <= 85 && c >= 15 && c <= 25) }' ||
+		fail "shares hot $hot% cold $cold%, expected about 80% and 20%"
+}
+
+test_record_callchains_name_the_callers() {
+	expect_exit 0 "$PMCBENCH" record -F 999 -o p.json -- "$PMC_PROF_WORK" 100000 100000 || return 1
+	expect_exit 0 "$PMCBENCH" report --folded p.json || return 1
+	# The program is built with frame pointers: main calls both.
+	expect_grep '(^|;)main;prof_hot [0-9]+$' "$TMP/out" || return 1
+	expect_grep '(^|;)main;prof_cold [0-9]+$' "$TMP/out"
+}
+
+test_report_lists_top_functions() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 300000 30000 || return 1
+	expect_exit 0 "$PMCBENCH" report --top 5 p.json || return 1
+	# The hottest function is listed first.
+	first=$(grep -E 'prof_hot|prof_cold' "$TMP/out" | head -1)
+	case $first in *prof_hot*) ;; *) fail "first function: $first" ;; esac
+}
+
+test_report_svg_is_a_flame_graph() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 100000 20000 || return 1
+	expect_exit 0 "$PMCBENCH" report --svg fg.svg p.json || return 1
+	expect_grep '<svg' fg.svg || return 1
+	expect_grep 'prof_hot' fg.svg || return 1
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' fg.svg ||
+		fail "fg.svg is not well-formed XML"
+}
+
+test_report_diff_names_the_grown_function() {
+	expect_exit 0 "$PMCBENCH" record --backend valgrind -o old.json -- "$PMC_PROF_WORK" 400 100 || return 1
+	expect_exit 0 "$PMCBENCH" record --backend valgrind -o new.json -- "$PMC_PROF_WORK" 400 400 || return 1
+	expect_exit 0 "$PMCBENCH" report --diff --svg diff.svg old.json new.json || return 1
+	# prof_cold's share grew most (20% -> 50%): it leads the list.
+	first=$(grep -E 'prof_hot|prof_cold' "$TMP/out" | head -1)
+	case $first in *prof_cold*) ;; *) fail "first function: $first" ;; esac
+	expect_grep '<svg' diff.svg
+}
+
+# Exact profiles: every instruction callgrind counted is in one stack, so the stacks add up
+# to the instructions the valgrind backend measures for the same command.
+test_valgrind_profile_adds_up_to_the_count() {
+	expect_exit 0 "$PMCBENCH" run --backend valgrind --profile -n work -o r.json -- \
+		"$PMC_PROF_WORK" 300 100 || return 1
+	[ -f r.profiles/work.json ] || { ls -R >&2; fail "no r.profiles/work.json"; return 1; }
+	expect_exit 0 "$PMCBENCH" report --folded r.profiles/work.json || return 1
+	sum=$(awk '{ s += $NF } END { printf "%d\n", s }' "$TMP/out")
+	count=$(json_get r.json "d['benchmarks'][0]['metrics']['instructions']['samples'][0]")
+	[ "$sum" = "$count" ] || fail "profile total $sum, instructions $count"
+}
+
+# The end-to-end claim: a change adds work to one function, the gate fails and its report
+# names that function and draws the differential flame graph.
+test_gate_names_the_function_that_regressed() {
+	expect_exit 0 "$PMCBENCH" run --backend valgrind --profile -n work -o base.json -- \
+		"$PMC_PROF_WORK" 300 100 || return 1
+	expect_exit 0 "$PMCBENCH" run --backend valgrind --profile -n work -o new.json -- \
+		"$PMC_PROF_WORK" 300 200 || return 1
+	expect_exit 1 "$PMCBENCH" gate --baseline base.json new.json --metric instructions || return 1
+	expect_grep 'prof_cold' "$TMP/out" || return 1
+	expect_no_grep 'prof_hot.*100%' "$TMP/out" || return 1
+	[ -f new.profiles/work.diff.svg ] || fail "no differential flame graph in new.profiles/"
+}
+
+test_run_profile_without_output_saves_in_a_directory() {
+	expect_exit 0 "$PMCBENCH" run -r 2 --profile -n w -- "$PMC_PROF_WORK" 1000 1000 || return 1
+	[ -f pmcbench.profiles/w.json ] || fail "no pmcbench.profiles/w.json"
+}
+
+test_record_errors() {
+	expect_exit 2 "$PMCBENCH" record -o p.json || return 1
+	expect_grep 'no command to profile' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" record -o p.json -- ./does-not-exist || return 1
+	expect_grep 'does-not-exist' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" record --backend valgrind -F 99 -o p.json -- true || return 1
+	expect_grep 'would do nothing' "$TMP/err"
+}
+
+test_report_rejects_what_is_not_a_profile() {
+	echo '{"schema": "pmcbench-result/1"}' >r.json
+	expect_exit 2 "$PMCBENCH" report r.json || return 1
+	expect_grep 'r\.json' "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 1000 1000 || return 1
+	head -c 100 p.json >cut.json
+	expect_exit 2 "$PMCBENCH" report cut.json || return 1
+	expect_grep 'cut\.json' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" report --diff p.json || return 1
+	expect_exit 2 "$PMCBENCH" report --folded --diff p.json p.json
+}

@@ -1,0 +1,55 @@
+/* pmc-prof-work: a target whose time is split between two functions in a known ratio,
+ * for the profiler's tests (tests/e2e/t_profile.sh):
+ *
+ *   pmc-prof-work HOT COLD     HOT rounds of the body in prof_hot, COLD in prof_cold
+ *
+ * Both functions run the same body (a chain of dependent multiply-adds, no memory
+ * access), so their shares of the time and of the instructions are HOT : COLD, and
+ * moving work from one to the other moves nothing else. Built with frame pointers and
+ * without inlining, so the call chains and the two names survive. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BODY_STEPS 1000
+
+/* Global, so that the symbol table names them (a static one could be renamed). */
+unsigned long prof_hot(unsigned long rounds, unsigned long x);
+unsigned long prof_cold(unsigned long rounds, unsigned long x);
+
+static unsigned long chain(unsigned long x)
+{
+	for (int i = 0; i < BODY_STEPS; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	return x;
+}
+
+__attribute__((noinline)) unsigned long prof_hot(unsigned long rounds, unsigned long x)
+{
+	for (unsigned long r = 0; r < rounds; r++)
+		x = chain(x);
+	return x;
+}
+
+__attribute__((noinline)) unsigned long prof_cold(unsigned long rounds, unsigned long x)
+{
+	for (unsigned long r = 0; r < rounds; r++)
+		x = chain(x);
+	return x;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long hot, cold, x = 1;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: pmc-prof-work HOT COLD\n");
+		return 2;
+	}
+	hot = strtoul(argv[1], NULL, 10);
+	cold = strtoul(argv[2], NULL, 10);
+	x = prof_hot(hot, x);
+	x = prof_cold(cold, x);
+	/* The result is used, so the work is not optimized away. */
+	printf("%lu\n", x & 0xff);
+	return 0;
+}
