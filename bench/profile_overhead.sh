@@ -1,0 +1,69 @@
+#!/bin/bash
+# What a profile costs (docs/profile.md): the same command (tests/targets/prof_work.c,
+# about 0.45 s of one function calling two) run plainly, under `pmcbench record` and
+# under `perf record -g` at the same frequency, and the time from the recorded data to
+# the answer: `pmcbench report` (top functions; folded stacks) against `perf report
+# --stdio` on perf.data of the same command. Each is timed REPS times, alternating; the
+# medians and their ratios are printed. pmcbench record symbolizes and folds before it
+# exits, so its figure holds both the sampling and the symbolization.
+# Targets: record <= 1.10x the plain run; record + report <= perf record + perf report.
+# Usage: bench/profile_overhead.sh [BUILDDIR] [REPS] [FREQ]
+set -euo pipefail
+build=${1:-build}
+reps=${2:-7}
+freq=${3:-4000}
+pmcbench=$build/pmcbench
+prog=$build/tests/targets/pmc-prof-work
+args=(320000 80000)
+[ -x "$pmcbench" ] && [ -x "$prog" ] || { echo "build first: meson setup $build && ninja -C $build" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+have_perf=0
+if command -v perf >/dev/null && perf record -F "$freq" -o "$tmp/probe.data" -- true >/dev/null 2>&1; then
+	have_perf=1
+fi
+
+declare -A t
+add() { t[$1]+="$2 "; }
+# Appends the wall time in ms of one run of the command to the list named $1.
+time_one() {
+	local name=$1 s e
+	shift
+	s=$(date +%s%N)
+	"$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+	e=$(date +%s%N)
+	add "$name" "$(((e - s) / 1000))"
+}
+median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f", m / 1000}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+
+for ((i = 0; i < reps; i++)); do
+	time_one plain "$prog" "${args[@]}"
+	time_one record "$pmcbench" record -F "$freq" -o "$tmp/p.json" -- "$prog" "${args[@]}"
+	time_one report "$pmcbench" report "$tmp/p.json"
+	time_one folded "$pmcbench" report --folded "$tmp/p.json"
+	if [ $have_perf = 1 ]; then
+		time_one perf_record perf record -q -g -F "$freq" -o "$tmp/perf.data" -- "$prog" "${args[@]}"
+		time_one perf_report perf report --stdio -i "$tmp/perf.data"
+	fi
+done
+plain=$(median "${t[plain]}")
+rec=$(median "${t[record]}")
+rep=$(median "${t[report]}")
+fold=$(median "${t[folded]}")
+samples=$("$pmcbench" record -F "$freq" -o "$tmp/p.json" -- "$prog" "${args[@]}" 2>&1 >/dev/null | grep -Eo 'recorded [0-9]+ samples' || true)
+echo "command: pmc-prof-work ${args[*]}, $freq Hz, $reps reps (medians); pmcbench $samples"
+printf '%-40s %9s ms  %s\n' "plain run" "$plain" "1.00x"
+printf '%-40s %9s ms  %sx the plain run (target <= 1.10x)\n' "pmcbench record" "$rec" "$(ratio $rec $plain)"
+printf '%-40s %9s ms\n' "pmcbench report (top functions)" "$rep"
+printf '%-40s %9s ms\n' "pmcbench report --folded" "$fold"
+if [ $have_perf = 1 ]; then
+	pr=$(median "${t[perf_record]}")
+	pp=$(median "${t[perf_report]}")
+	printf '%-40s %9s ms  %sx the plain run\n' "perf record -g" "$pr" "$(ratio $pr $plain)"
+	printf '%-40s %9s ms\n' "perf report --stdio" "$pp"
+	printf '%-40s %9s    %sx (target <= 1.00x)\n' "record+report: pmcbench / perf" "" \
+		"$(ratio "$(awk -v a=$rec -v b=$rep 'BEGIN{print a+b}')" "$(awk -v a=$pr -v b=$pp 'BEGIN{print a+b}')")"
+else
+	echo "perf record is not usable here: no comparison with perf"
+fi
