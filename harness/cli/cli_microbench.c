@@ -10,6 +10,7 @@
 
 #include "counters/events.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_profile.h"
 #include "harness/core/result.h"
 #include "harness/formats/result_json.h"
 #include "harness/microbench/microbench.h"
@@ -26,6 +27,10 @@ struct mb_cli {
 	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
 	const char *vg_child, *vg_report;
 	size_t vg_iters;
+	/* --profile; internal: this process is the child that profiles one loop. */
+	bool profile;
+	const char *prof_child;
+	double prof_time;
 	struct pmc_cli_compare_opts *copts;
 	struct pmc_cli_exports exports; /* --export */
 };
@@ -60,7 +65,11 @@ static void help(FILE *out, const char *prog)
 		"                         benchstat); docs/export.md\n"
 		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
 		"                         gobench (Go's benchmark format)\n"
-		"  -q, --quiet            no progress line\n\n"
+		"  -q, --quiet            no progress line\n"
+		"      --profile          then sample each benchmark's loop for a second in a\n"
+		"                         child of its own and save its profile beside the\n"
+		"                         result (FILE.profiles/NAME.json); a regression against\n"
+		"                         --baseline then names the functions behind it\n\n"
 		"Comparison:\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n",
 		prog);
@@ -84,6 +93,9 @@ enum {
 	OPT_VG_REPORT,
 	OPT_VG_ITERS,
 	OPT_EXPORT,
+	OPT_PROFILE,
+	OPT_PROF_CHILD,
+	OPT_PROF_TIME,
 };
 
 static const struct option long_opts[] = {
@@ -106,6 +118,10 @@ static const struct option long_opts[] = {
     {"valgrind-child", required_argument, NULL, OPT_VG_CHILD},
     {"valgrind-report", required_argument, NULL, OPT_VG_REPORT},
     {"valgrind-iters", required_argument, NULL, OPT_VG_ITERS},
+    {"profile", no_argument, NULL, OPT_PROFILE},
+    /* Internal: how --profile runs the program again for one benchmark's loop. */
+    {"profile-child", required_argument, NULL, OPT_PROF_CHILD},
+    {"profile-time", required_argument, NULL, OPT_PROF_TIME},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -195,6 +211,20 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		return 0;
 	case OPT_VG_ITERS:
 		return parse_count("--valgrind-iters", optarg, 1, &c->vg_iters);
+	case OPT_PROFILE:
+		c->profile = true;
+		return 0;
+	case OPT_PROF_CHILD:
+		c->prof_child = optarg;
+		return 0;
+	case OPT_PROF_TIME:
+		c->prof_time = strtod(optarg, &end);
+		if (end == optarg || *end || !(c->prof_time > 0) || c->prof_time > 3600) {
+			pmc_cli_error("--profile-time: '%s' is not a number of seconds above 0",
+				      optarg);
+			return -EINVAL;
+		}
+		return 0;
 	case 'o':
 		c->output = optarg;
 		return 0;
@@ -252,6 +282,12 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 	if (r == 0 && (!c->vg_child != !c->vg_report || !c->vg_child != !c->vg_iters)) {
 		pmc_cli_error("--valgrind-child, --valgrind-report and --valgrind-iters go "
 			      "together (they are the valgrind backend's own)");
+		r = -EINVAL;
+	}
+	if (r == 0 && c->profile && c->valgrind) {
+		pmc_cli_error("--profile samples the loop with the perf backend; for an exact "
+			      "profile, run 'pmcbench record --backend valgrind -- PROGRAM "
+			      "--filter NAME'");
 		r = -EINVAL;
 	}
 	if (r == 0 && c->no_fork && c->mo.timeout_s > 0) {
@@ -365,6 +401,59 @@ static void self_argv_free(char **v)
 	free(v);
 }
 
+/* The child of --profile: runs one benchmark's loop for the time asked. Exit code. */
+static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set)
+{
+	char err[1024];
+
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->v[i].name, c->prof_child) != 0)
+			continue;
+		if (pmc_mb_profile_child(&set->v[i], c->prof_time > 0 ? c->prof_time : 1, err,
+					 sizeof(err)) < 0) {
+			pmc_cli_error("%s", err);
+			return PMC_EXIT_ERROR;
+		}
+		return PMC_EXIT_OK;
+	}
+	pmc_cli_error("--profile-child: no benchmark '%s'", c->prof_child);
+	return PMC_EXIT_ERROR;
+}
+
+/* --profile: a profile of each benchmark's loop, saved beside the result. Returns 0 or
+ * -errno after an error line. */
+static int profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
+		       const struct pmc_result *res, const char *library,
+		       struct pmc_cli_profiles *ps)
+{
+	struct pmc_mb_profile_opts po = {.sz = sizeof(po), .timeout_s = c->mo.timeout_s};
+	char **self = NULL, err[1024];
+	int r;
+
+	r = self_argv(library, &self);
+	if (r < 0) {
+		pmc_cli_error("--profile: cannot find this program's path: %s", strerror(-r));
+		return r;
+	}
+	po.self_argv = self;
+	r = pmc_cli_profiles_open_dir(ps, c->output);
+	for (size_t i = 0; r == 0 && i < set->n; i++) {
+		const struct pmc_benchmark *b = pmc_result_find_benchmark(res, set->v[i].name);
+		struct pmc_profile *p = NULL;
+
+		/* A benchmark that failed or skipped itself has nothing to profile. */
+		if (!b || pmc_benchmark_skipped(b))
+			continue;
+		r = pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err));
+		if (r < 0)
+			pmc_cli_error("--profile: %s", err);
+		else
+			r = pmc_cli_profiles_keep(ps, set->v[i].name, set->v[i].name, p);
+	}
+	self_argv_free(self);
+	return r;
+}
+
 /* The child of the valgrind backend: runs one benchmark's counted loops. Exit code. */
 static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 {
@@ -386,6 +475,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_mb_set set = {0};
 	struct pmc_mb_valgrind_opts vo = {.sz = sizeof(vo)};
+	struct pmc_cli_profiles profiles = {0}, base_profiles = {0};
 	char err[1024] = "", **self = NULL, *vg_path = NULL;
 	const char *spec;
 	size_t failed;
@@ -407,6 +497,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	if (c.vg_child) {
 		code = valgrind_child(&c, &set);
+		goto out;
+	}
+	if (c.prof_child) {
+		code = profile_child(&c, &set);
 		goto out;
 	}
 	if (c.list) {
@@ -474,6 +568,15 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		}
 	}
 	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result);
+	if (c.profile) {
+		if (profile_all(&c, &set, result, library, &profiles) < 0)
+			goto out;
+		if (base && pmc_cli_profiles_load(&base_profiles, c.baseline, base) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+		pmc_cli_compare_opts_set_profiles(c.copts, &base_profiles, &profiles, NULL);
+	}
 	{
 		PMC_OPTS(pmc_report_opts, ro, .confidence = 0.95);
 
@@ -512,6 +615,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		code = PMC_EXIT_ERROR;
 	}
 out:
+	pmc_cli_profiles_clear(&profiles);
+	pmc_cli_profiles_clear(&base_profiles);
 	self_argv_free(self);
 	free(vg_path);
 	pmc_mb_set_free(&set);

@@ -85,25 +85,66 @@ static int push(struct pmc_cli_profiles *ps, const char *name, struct pmc_profil
 	return 0;
 }
 
+int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_path)
+{
+	ps->dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
+	if (!ps->dir) {
+		pmc_cli_error("out of memory");
+		return -ENOMEM;
+	}
+	if (mkdir(ps->dir, 0777) < 0 && errno != EEXIST) {
+		int e = errno;
+
+		pmc_cli_error("--profile: cannot create the directory %s for the profiles: %s",
+			      ps->dir, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const char *display,
+			  struct pmc_profile *p)
+{
+	char err[1024], *path = file_for(ps->dir, name, ".json");
+	int r;
+
+	if (!path || push(ps, name, p) < 0) {
+		free(path);
+		pmc_profile_free(p);
+		pmc_cli_error("out of memory");
+		return -ENOMEM;
+	}
+	r = pmc_profile_save(p, path, err, sizeof(err));
+	if (r < 0) {
+		pmc_cli_error("--profile: %s", err);
+		free(path);
+		return r;
+	}
+	if (pmc_profile_info(p)->lost)
+		pmc_cli_warn("the profile of '%s' lost %llu samples (the ring buffer was full)",
+			     display, (unsigned long long)pmc_profile_info(p)->lost);
+	fprintf(stderr, "pmcbench: profile of %s: %s ('pmcbench report %s')\n", display, path,
+		path);
+	free(path);
+	return 0;
+}
+
 int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
 			    size_t n, const struct pmc_runner_opts *ro, const char *result_path)
 {
 	char **envp = NULL, *desc = NULL, err[1024];
 	int r;
 
-	ps->dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
-	if (!ps->dir)
-		goto nomem;
-	if (mkdir(ps->dir, 0777) < 0 && errno != EEXIST) {
-		pmc_cli_error("--profile: cannot create the directory %s for the profiles: %s",
-			      ps->dir, strerror(errno));
-		return -errno;
-	}
+	r = pmc_cli_profiles_open_dir(ps, result_path);
+	if (r < 0)
+		return r;
 	/* The profiled run sees what the measured runs saw. */
 	r = pmc_target_env_build(environ, ro->env_inherit, ro->env_keep, &envp, &desc);
-	if (r < 0)
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
+	if (r < 0) {
+		pmc_cli_error("out of memory");
+		return r;
+	}
+	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct pmc_record_opts o = {
 		    .sz = sizeof(o),
 		    .argv = cmds[i].argv,
@@ -120,43 +161,16 @@ int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner
 		};
 		struct pmc_spawn_result sr;
 		struct pmc_profile *p = NULL;
-		char *path;
 
 		r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
-		if (r < 0) {
+		if (r < 0)
 			pmc_cli_error("--profile: '%s': %s", cmds[i].display, err);
-			goto out;
-		}
-		path = file_for(ps->dir, cmds[i].name, ".json");
-		if (!path || push(ps, cmds[i].name, p) < 0) {
-			free(path);
-			pmc_profile_free(p);
-			goto nomem;
-		}
-		r = pmc_profile_save(p, path, err, sizeof(err));
-		if (r < 0) {
-			pmc_cli_error("--profile: %s", err);
-			free(path);
-			goto out;
-		}
-		if (pmc_profile_info(p)->lost)
-			pmc_cli_warn("the profile of '%s' lost %llu samples (the ring buffer was "
-				     "full)",
-				     cmds[i].display,
-				     (unsigned long long)pmc_profile_info(p)->lost);
-		fprintf(stderr, "pmcbench: profile of %s: %s ('pmcbench report %s')\n",
-			cmds[i].display, path, path);
-		free(path);
+		else
+			r = pmc_cli_profiles_keep(ps, cmds[i].name, cmds[i].display, p);
 	}
-	r = 0;
-out:
 	free(envp);
 	free(desc);
 	return r;
-nomem:
-	pmc_cli_error("out of memory");
-	r = -ENOMEM;
-	goto out;
 }
 
 int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,

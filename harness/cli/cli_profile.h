@@ -30,6 +30,17 @@ struct pmc_cli_profiles {
 int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
 			    size_t n, const struct pmc_runner_opts *ro, const char *result_path);
 
+/* The directory the profiles of result_path go to (created when missing): RESULT.profiles/,
+ * or pmcbench.profiles/ when result_path is NULL. Returns 0, or -errno after an error
+ * line. */
+int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_path);
+
+/* Takes p (freed with ps) as the profile of benchmark name, saves it in ps->dir and says
+ * where on stderr (display: how the user wrote the benchmark). Returns 0, or -errno
+ * after an error line. */
+int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const char *display,
+			  struct pmc_profile *p);
+
 /* `compare`, `gate`, `run --baseline`: the profiles saved beside result_path for r's
  * benchmarks, those that exist (a damaged one is a warning). Returns 0 or -ENOMEM. */
 int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,

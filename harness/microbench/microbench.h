@@ -152,6 +152,29 @@ pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b);
 int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
 		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen);
 
+/* ---- profile.c: a profile of the loop ---- */
+
+struct pmc_profile;
+
+struct pmc_mb_profile_opts {
+	size_t sz;		 /* sizeof(struct pmc_mb_profile_opts) */
+	char *const *self_argv;	 /* as pmc_mb_valgrind_opts.self_argv. Required. */
+	double seconds;		 /* of the loop's CPU time; <= 0: 1 */
+	double timeout_s;	 /* <= 0: none */
+	bool show_output;
+};
+
+/* Samples benchmark b's loop: runs o->self_argv with "--profile-child NAME
+ * --profile-time S" under the sampler and returns the profile. Returns 0, the errors of
+ * pmc_profile_record, or -ECHILD when the child failed; one line in err. */
+int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opts *o,
+		   struct pmc_profile **ret, char *err, size_t errlen);
+
+/* The child's side: b's loop in batches growing to about 10 ms, until it has used
+ * seconds of CPU time. Returns 0 (also when the benchmark skipped itself) or -errno with
+ * one line in err. */
+int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err, size_t errlen);
+
 /* ---- valgrind.c: exact counts per operation ---- */
 
 /* Callgrind's client requests; no-ops when not under valgrind, or when the library was
