@@ -108,3 +108,18 @@ test_report_rejects_what_is_not_a_profile() {
 	expect_exit 2 "$PMCBENCH" report --diff p.json || return 1
 	expect_exit 2 "$PMCBENCH" report --folded --diff p.json p.json
 }
+
+# A benchmark program's --profile samples the loop: the body is where the time goes.
+test_benchmark_program_profiles_its_loop() {
+	if [ -z "${PMC_MB_LCG:-}" ]; then
+		echo "    skipped: no benchmark programs in a sanitized build" >&2
+		return 0
+	fi
+	expect_exit 0 "$PMC_MB_LCG" -q -r 2 --min-time 0.001 --filter '^lcg$' --profile -o r.json || return 1
+	[ -f r.profiles/lcg.json ] || { ls -R >&2; fail "no r.profiles/lcg.json"; return 1; }
+	expect_exit 0 "$PMCBENCH" report --top 3 r.profiles/lcg.json || return 1
+	first=$(grep -E '^ *[0-9]' "$TMP/out" | head -1)
+	case $first in *lcg*) ;; *) cat "$TMP/out" >&2; fail "the top function is not the body: $first" ;; esac
+	expect_exit 2 "$PMC_MB_LCG" --backend valgrind --profile || return 1
+	expect_grep 'record --backend valgrind' "$TMP/err"
+}
