@@ -1,0 +1,578 @@
+/* Reports of profiles (profile_report.h): they render the model's views, never change
+ * them. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/hashmap.h"
+#include "harness/profile/profile.h"
+#include "reporters/escape.h"
+#include "reporters/format.h"
+#include "reporters/profile_report.h"
+
+static int finish(FILE *out)
+{
+	return ferror(out) ? -EIO : 0;
+}
+
+static double pct(uint64_t part, uint64_t total)
+{
+	return total ? 100.0 * (double)part / (double)total : NAN;
+}
+
+/* ---- Stacks by display names ------------------------------------------------------ */
+
+/* The stacks of one or two profiles as sequences of display-name ids, merged where the
+ * sequences are equal: the folded stacks and the flame graphs draw these. */
+struct fold {
+	struct pmc_hashmap name_ids; /* display name -> id */
+	char **names;
+	size_t nnames, names_cap;
+	struct pmc_hashmap seq_ids; /* encoded sequence -> index */
+	char **keys;
+	struct seq {
+		size_t off; /* into pool */
+		uint32_t depth;
+		uint64_t weight, old_weight;
+	} *seqs;
+	size_t nseqs, seqs_cap, keys_cap;
+	uint32_t *pool;
+	size_t npool, pool_cap;
+};
+
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	n = realloc(*arr, c * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = c;
+	return 0;
+}
+
+static void fold_free(struct fold *f)
+{
+	for (size_t i = 0; i < f->nnames; i++)
+		free(f->names[i]);
+	for (size_t i = 0; i < f->nseqs; i++)
+		free(f->keys[i]);
+	free(f->names);
+	free(f->keys);
+	free(f->seqs);
+	free(f->pool);
+	pmc_hashmap_free(&f->name_ids);
+	pmc_hashmap_free(&f->seq_ids);
+}
+
+/* Six bits a byte, the last marked with 0x80 (the others are 1..64): no NUL, and each id
+ * ends where its marked byte is. */
+static size_t put_id(char *k, uint32_t id)
+{
+	size_t n = 0;
+
+	while (id >= 64) {
+		k[n++] = (char)(1 + (id & 63));
+		id >>= 6;
+	}
+	k[n++] = (char)(0x80 | id);
+	return n;
+}
+
+/* Adds p's stacks to f, as new weights or (old) as old weights. */
+static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
+{
+	size_t nf = pmc_profile_frame_count(p), ns = pmc_profile_stack_count(p);
+	uint32_t *name_of = malloc((nf + 1) * sizeof(*name_of));
+	char *key = NULL;
+	size_t key_cap = 0;
+	int rc = -ENOMEM;
+
+	if (!name_of)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nf; i++) {
+		char buf[512], *name;
+		const struct pmc_profile_frame *fr = pmc_profile_frame(p, i);
+		size_t id;
+		int r;
+
+		/* A symbol longer than the buffer is used as it is (it is its own name). */
+		if (fr->symbol && strlen(fr->symbol) >= sizeof(buf))
+			name = strdup(fr->symbol);
+		else
+			name = strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf)));
+		if (!name || grow((void **)&f->names, &f->names_cap, f->nnames + 1,
+				  sizeof(*f->names)) < 0) {
+			free(name);
+			goto out;
+		}
+		r = pmc_hashmap_get_or_put(&f->name_ids, name, f->nnames, &id);
+		if (r < 0) {
+			free(name);
+			goto out;
+		}
+		if (r == 1)
+			f->names[f->nnames++] = name;
+		else
+			free(name);
+		name_of[i] = (uint32_t)id;
+	}
+	for (size_t s = 0; s < ns; s++) {
+		const struct pmc_profile_stack *st = pmc_profile_stack(p, s);
+		size_t klen = 0, idx;
+		int r;
+
+		if (grow((void **)&key, &key_cap, (size_t)st->depth * 6 + 1, 1) < 0)
+			goto out;
+		for (uint32_t d = 0; d < st->depth; d++)
+			klen += put_id(key + klen, name_of[st->frames[d]]);
+		key[klen] = 0;
+		if (pmc_hashmap_get(&f->seq_ids, key, &idx) < 0) {
+			char *copy = strdup(key);
+
+			if (!copy ||
+			    grow((void **)&f->seqs, &f->seqs_cap, f->nseqs + 1, sizeof(*f->seqs)) <
+				0 ||
+			    grow((void **)&f->keys, &f->keys_cap, f->nseqs + 1, sizeof(*f->keys)) <
+				0 ||
+			    grow((void **)&f->pool, &f->pool_cap, f->npool + st->depth,
+				 sizeof(*f->pool)) < 0) {
+				free(copy);
+				goto out;
+			}
+			r = pmc_hashmap_put(&f->seq_ids, copy, f->nseqs);
+			if (r < 0) {
+				free(copy);
+				goto out;
+			}
+			idx = f->nseqs++;
+			f->keys[idx] = copy;
+			f->seqs[idx] = (struct seq){.off = f->npool, .depth = st->depth};
+			for (uint32_t d = 0; d < st->depth; d++)
+				f->pool[f->npool++] = name_of[st->frames[d]];
+		}
+		if (old)
+			f->seqs[idx].old_weight += st->weight;
+		else
+			f->seqs[idx].weight += st->weight;
+	}
+	rc = 0;
+out:
+	free(key);
+	free(name_of);
+	return rc;
+}
+
+/* ---- Folded stacks --------------------------------------------------------------- */
+
+struct line {
+	char *text;
+	uint64_t weight;
+};
+
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
+}
+
+/* A name as one folded frame: control characters as spaces, ';' (the separator) as ':'. */
+static char *folded_name(const char *name)
+{
+	char *s = pmc_escape_text_dup(name);
+
+	for (char *c = s; c && *c; c++)
+		if (*c == ';')
+			*c = ':';
+	return s;
+}
+
+int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p)
+{
+	struct fold f = {0};
+	struct line *lines = NULL;
+	char **esc = NULL;
+	size_t nlines = 0;
+	int rc;
+
+	rc = fold_add(&f, p, false);
+	if (rc < 0)
+		goto out;
+	rc = -ENOMEM;
+	esc = calloc(f.nnames + 1, sizeof(*esc));
+	lines = calloc(f.nseqs + 1, sizeof(*lines));
+	if (!esc || !lines)
+		goto out;
+	for (size_t i = 0; i < f.nnames; i++)
+		if (!(esc[i] = folded_name(f.names[i])))
+			goto out;
+	for (size_t i = 0; i < f.nseqs; i++) {
+		const struct seq *sq = &f.seqs[i];
+		size_t len = 0, at = 0;
+		char *t;
+
+		if (!sq->weight)
+			continue;
+		for (uint32_t d = 0; d < sq->depth; d++)
+			len += strlen(esc[f.pool[sq->off + d]]) + 1;
+		t = malloc(len);
+		if (!t)
+			goto out;
+		for (uint32_t d = 0; d < sq->depth; d++) {
+			const char *n = esc[f.pool[sq->off + d]];
+			size_t l = strlen(n);
+
+			if (d)
+				t[at++] = ';';
+			memcpy(t + at, n, l);
+			at += l;
+		}
+		t[at] = 0;
+		lines[nlines++] = (struct line){.text = t, .weight = sq->weight};
+	}
+	qsort(lines, nlines, sizeof(*lines), line_cmp);
+	/* Names that escaping made equal are one line. */
+	for (size_t i = 0; i < nlines;) {
+		uint64_t w = lines[i].weight;
+		size_t j = i + 1;
+
+		while (j < nlines && strcmp(lines[j].text, lines[i].text) == 0)
+			w += lines[j++].weight;
+		fprintf(out, "%s %" PRIu64 "\n", lines[i].text, w);
+		i = j;
+	}
+	rc = finish(out);
+out:
+	for (size_t i = 0; lines && i < nlines; i++)
+		free(lines[i].text);
+	free(lines);
+	for (size_t i = 0; esc && i < f.nnames; i++)
+		free(esc[i]);
+	free(esc);
+	fold_free(&f);
+	return rc;
+}
+
+/* ---- Flame graph stacks ---------------------------------------------------------- */
+
+void pmc_flame_set_free(struct pmc_flame_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
+	free((void *)s->frames);
+	free(s->stacks);
+	free(s);
+}
+
+static int flame_set_from(struct fold *f, struct pmc_flame_set **ret)
+{
+	struct pmc_flame_set *s;
+
+	if (!f->nseqs)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->stacks = calloc(f->nseqs, sizeof(*s->stacks));
+	s->frames = calloc(f->npool + 1, sizeof(*s->frames));
+	if (!s->stacks || !s->frames) {
+		pmc_flame_set_free(s);
+		return -ENOMEM;
+	}
+	/* The names move from the fold to the set. */
+	s->names = f->names;
+	s->nnames = f->nnames;
+	f->names = NULL;
+	f->nnames = 0;
+	for (size_t i = 0; i < f->npool; i++)
+		s->frames[i] = s->names[f->pool[i]];
+	for (size_t i = 0; i < f->nseqs; i++)
+		s->stacks[i] = (struct pmc_flame_stack){.frames = s->frames + f->seqs[i].off,
+							.depth = f->seqs[i].depth,
+							.weight = f->seqs[i].weight,
+							.old_weight = f->seqs[i].old_weight};
+	s->n = f->nseqs;
+	*ret = s;
+	return 0;
+}
+
+int pmc_profile_flame_stacks(const struct pmc_profile *p, struct pmc_flame_set **ret)
+{
+	struct fold f = {0};
+	int rc;
+
+	if (!p || !ret)
+		return -EINVAL;
+	rc = fold_add(&f, p, false);
+	if (rc == 0)
+		rc = flame_set_from(&f, ret);
+	fold_free(&f);
+	return rc;
+}
+
+int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p,
+				  const struct pmc_profile *new_p, struct pmc_flame_set **ret)
+{
+	struct fold f = {0};
+	int rc;
+
+	if (!old_p || !new_p || !ret)
+		return -EINVAL;
+	rc = fold_add(&f, new_p, false);
+	if (rc == 0)
+		rc = fold_add(&f, old_p, true);
+	if (rc == 0)
+		rc = flame_set_from(&f, ret);
+	fold_free(&f);
+	return rc;
+}
+
+/* ---- The text report ------------------------------------------------------------- */
+
+/* Writes s escaped, padded with spaces to width bytes. */
+static void put_padded(FILE *out, const char *s, size_t width)
+{
+	char *e = pmc_escape_text_dup(s);
+	size_t n;
+
+	if (!e) {
+		pmc_escape_text(out, s);
+		return;
+	}
+	fputs(e, out);
+	n = strlen(e);
+	free(e);
+	for (; n < width; n++)
+		putc(' ', out);
+}
+
+int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(p);
+	uint64_t total = pmc_profile_total(p);
+	struct pmc_profile_fn *fns = NULL;
+	char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24];
+	size_t n = 0, show, width = 8;
+	int rc;
+
+	rc = pmc_profile_functions(p, &fns, &n);
+	if (rc < 0)
+		return rc;
+	fputs("Profile", out);
+	if (in->name) {
+		fputs(" of ", out);
+		pmc_escape_text(out, in->name);
+	}
+	fputs(": ", out);
+	pmc_escape_text(out, in->event);
+	fputs(" (", out);
+	pmc_escape_text(out, in->unit);
+	fputs("), ", out);
+	if (in->kind == PMC_PROFILE_EXACT) {
+		fputs("exact (simulated counts)\n", out);
+	} else {
+		fputs("sampled", out);
+		if (in->freq)
+			fprintf(out, " at %" PRIu64 " Hz", in->freq);
+		fputs(" (estimates with sampling error)\n", out);
+		pmc_fmt_grouped((double)in->samples, a, sizeof(a));
+		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
+		if (in->lost) {
+			pmc_fmt_grouped((double)in->lost, a, sizeof(a));
+			pmc_fmt_percent(pct(in->lost, in->samples + in->lost), false, b,
+					sizeof(b));
+			fprintf(out,
+				"WARNING: %s samples lost (%s of those taken): the kernel dropped "
+				"them, so this profile misses part of the run; record with a "
+				"larger buffer or a lower frequency\n",
+				a, b);
+		}
+	}
+	pmc_fmt_grouped((double)in->unresolved, a, sizeof(a));
+	fprintf(out, "Unresolved frames: %s%s\n", a,
+		in->unresolved ? " (shown as [unknown] OBJECT)" : "");
+	pmc_fmt_short(total ? (double)total : NAN, in->unit, a, sizeof(a));
+	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",
+		pmc_profile_stack_count(p), n);
+	show = top && top < n ? top : n;
+	if (!show || !total) {
+		fputs("\nNo samples: nothing to show.\n", out);
+		goto out;
+	}
+	for (size_t i = 0; i < show; i++) {
+		size_t l = strlen(fns[i].name);
+
+		if (l > width)
+			width = l > 60 ? 60 : l;
+	}
+	fprintf(out, "\n%7s %7s %10s  ", "self%", "total%", "self");
+	put_padded(out, "function", width);
+	fputs("  object\n", out);
+	for (size_t i = 0; i < show; i++) {
+		char s[PMC_FMT_MAX + 24];
+
+		pmc_fmt_percent(pct(fns[i].self, total), false, a, sizeof(a));
+		pmc_fmt_percent(pct(fns[i].total, total), false, b, sizeof(b));
+		pmc_fmt_short((double)fns[i].self, in->unit, s, sizeof(s));
+		fprintf(out, "%7s %7s %10s  ", a, b, s);
+		put_padded(out, fns[i].name, width);
+		fputs("  ", out);
+		pmc_escape_text(out, fns[i].object);
+		putc('\n', out);
+	}
+	if (show < n)
+		fprintf(out, "(%zu more functions; a larger --top shows them)\n", n - show);
+out:
+	pmc_profile_functions_free(fns, n);
+	return finish(out);
+}
+
+/* ---- Diff and attribution -------------------------------------------------------- */
+
+int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
+			    const struct pmc_profile *new_p, size_t top)
+{
+	const struct pmc_profile_info *oi = pmc_profile_info(old_p), *ni = pmc_profile_info(new_p);
+	struct pmc_profile_delta *d = NULL;
+	size_t n = 0, show;
+	int rc;
+
+	rc = pmc_profile_diff(old_p, new_p, &d, &n);
+	if (rc < 0)
+		return rc;
+	fputs("Profile diff: ", out);
+	pmc_escape_text(out, oi->event);
+	if (strcmp(oi->event, ni->event) != 0) {
+		fputs(" -> ", out);
+		pmc_escape_text(out, ni->event);
+		fputs(" (different events: shares are not comparable)", out);
+	}
+	fputs(", functions by the change of their share of self weight\n", out);
+	if (oi->lost || ni->lost)
+		fprintf(out, "WARNING: samples lost: %" PRIu64 " old, %" PRIu64 " new\n", oi->lost,
+			ni->lost);
+	show = top && top < n ? top : n;
+	fprintf(out, "\n%7s %7s %9s  %s\n", "old%", "new%", "delta", "function");
+	for (size_t i = 0; i < show; i++) {
+		char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+
+		pmc_fmt_percent(100 * d[i].old_share, false, a, sizeof(a));
+		pmc_fmt_percent(100 * d[i].new_share, false, b, sizeof(b));
+		fprintf(out, "%7s %7s %+9.2f  ", d[i].old_self ? a : "-", d[i].new_self ? b : "-",
+			100 * d[i].delta);
+		pmc_escape_text(out, d[i].name);
+		putc('\n', out);
+	}
+	if (show < n)
+		fprintf(out, "(%zu more functions)\n", n - show);
+	fputs("delta: percentage points of the profile's total; -: not in that profile\n", out);
+	pmc_profile_deltas_free(d, n);
+	return finish(out);
+}
+
+int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+				double old_value, double new_value, char **ret_name,
+				double *ret_part)
+{
+	struct pmc_profile_delta *d = NULL;
+	size_t n = 0;
+	char *name;
+	int rc;
+
+	if (!ret_name || !ret_part)
+		return -EINVAL;
+	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
+	if (rc < 0)
+		return rc;
+	if (!n) {
+		pmc_profile_deltas_free(d, n);
+		return -ENOENT;
+	}
+	name = strdup(d[0].name);
+	if (!name) {
+		pmc_profile_deltas_free(d, n);
+		return -ENOMEM;
+	}
+	*ret_part = d[0].delta;
+	*ret_name = name;
+	pmc_profile_deltas_free(d, n);
+	return 0;
+}
+
+int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
+				   const struct pmc_profile *new_p, const char *metric,
+				   const char *unit, double old_value, double new_value, size_t top,
+				   bool markdown)
+{
+	struct pmc_profile_delta *d = NULL;
+	char ch[PMC_FMT_MAX], ov[PMC_FMT_MAX + 24], nv[PMC_FMT_MAX + 24], part[PMC_FMT_MAX];
+	size_t n = 0, show;
+	double rest = 1;
+	int rc;
+
+	if (!metric)
+		return -EINVAL;
+	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
+	if (rc < 0)
+		return rc;
+	show = top ? top : 5;
+	if (show > n)
+		show = n;
+	if (old_value != 0)
+		pmc_fmt_percent(100 * (new_value - old_value) / fabs(old_value), true, ch,
+				sizeof(ch));
+	else
+		snprintf(ch, sizeof(ch), "%s", new_value > 0 ? "up" : "down");
+	pmc_fmt_short(old_value, unit ? unit : "count", ov, sizeof(ov));
+	pmc_fmt_short(new_value, unit ? unit : "count", nv, sizeof(nv));
+	if (markdown) {
+		fputs("**", out);
+		pmc_escape_md(out, metric);
+		fprintf(out, " %s** (%s → %s), by function:\n\n", ch, ov, nv);
+		fputs("| function | part of the change | old share | new share |\n"
+		      "|---|---:|---:|---:|\n",
+		      out);
+		for (size_t i = 0; i < show; i++) {
+			char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+
+			pmc_fmt_percent(100 * d[i].delta, false, part, sizeof(part));
+			pmc_fmt_percent(100 * d[i].old_share, false, a, sizeof(a));
+			pmc_fmt_percent(100 * d[i].new_share, false, b, sizeof(b));
+			fputs("| ", out);
+			pmc_escape_md_code(out, d[i].name);
+			fprintf(out, " | %s | %s | %s |\n", part, d[i].old_self ? a : "-",
+				d[i].new_self ? b : "-");
+			rest -= d[i].delta;
+		}
+		if (show < n) {
+			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
+			fprintf(out, "| %zu other functions | %s | | |\n", n - show, part);
+		}
+	} else {
+		pmc_escape_text(out, metric);
+		fprintf(out, " %s (%s -> %s):", ch, ov, nv);
+		for (size_t i = 0; i < show; i++) {
+			pmc_fmt_percent(100 * d[i].delta, false, part, sizeof(part));
+			fprintf(out, "%s %s in ", i ? "," : "", part);
+			pmc_escape_text(out, d[i].name);
+			rest -= d[i].delta;
+		}
+		if (show < n) {
+			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
+			fprintf(out, ", %s elsewhere", part);
+		}
+		putc('\n', out);
+	}
+	pmc_profile_deltas_free(d, n);
+	return finish(out);
+}

@@ -1,0 +1,73 @@
+/* Everything that shows a profile (harness/profile/profile.h) but the SVG renderer:
+ * the text report, folded stacks, the diff of two profiles, the attribution of a metric's
+ * change, and the stacks the flame graphs draw (docs/profile.md). Functions are named
+ * as pmc_profile_frame_name() names them, so unresolved addresses of one object are one
+ * "[unknown] OBJECT" function. Text is escaped for its output: control characters never
+ * reach a terminal, a log or a Markdown table. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "reporters/flamegraph.h"
+
+struct pmc_profile;
+
+/* The report of one profile: a header (event, unit, sampled or exact, samples, a
+ * warning line for lost samples, unresolved frames, total) and the top functions by self
+ * weight (self%, total%, self in the profile's unit, function, object); top 0: all.
+ * Returns 0, -ENOMEM or -EIO. */
+int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
+
+/* Folded stacks, one "root;child;leaf WEIGHT" line per distinct sequence of display
+ * names (the flame graph tools' input), sorted bytewise; ';' inside a name becomes ':'
+ * and control characters spaces, so that each line splits back into the same frames.
+ * Stacks of weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
+int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
+
+/* `report --diff OLD NEW`: the functions whose share of the profile changed most (old%,
+ * new%, delta in percentage points), top 0: all. Returns 0, -EINVAL (an empty profile:
+ * no shares), -ENOMEM or -EIO. */
+int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
+			    const struct pmc_profile *new_p, size_t top);
+
+/* A short block saying where a metric's change went (pmc_profile_attribute): one line
+ * "instructions +3.20% (1.000M -> 1.032M): 91.0% in parse_header, 7.0% in memcpy, ..."
+ * with up to top functions (0: 5), as text, or as Markdown (a line and a table) when
+ * markdown is set. unit is the metric's (format.h's units; may be NULL). Returns 0,
+ * -EDOM (no change), -EINVAL, -ENOMEM or -EIO. */
+int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
+				   const struct pmc_profile *new_p, const char *metric,
+				   const char *unit, double old_value, double new_value, size_t top,
+				   bool markdown);
+
+/* The function that accounts for most of the change, for a caller that names it in one
+ * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%).
+ * Returns 0, -EDOM (no change), -ENOENT (no functions), -EINVAL or -ENOMEM. */
+int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+				double old_value, double new_value, char **ret_name,
+				double *ret_part);
+
+/* Stacks for reporters/flamegraph.h, with the storage of their names. */
+struct pmc_flame_set {
+	struct pmc_flame_stack *stacks;
+	size_t n;
+	/* private: the names and frame arrays the stacks point into */
+	char **names;
+	size_t nnames;
+	const char **frames;
+};
+
+/* One profile's stacks as flame graph stacks: frames by display name, root first;
+ * stacks with the same names merged (unresolved addresses of one object are one frame).
+ * Returns 0, -EINVAL (no stacks) or -ENOMEM. */
+int pmc_profile_flame_stacks(const struct pmc_profile *p, struct pmc_flame_set **ret);
+
+/* A differential graph's stacks: weight from new_p, old_weight from old_p, matched by
+ * identical sequences of display names (so builds in different directories match); a
+ * stack only in old_p has weight 0. Returns 0, -EINVAL or -ENOMEM. */
+int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p,
+				  const struct pmc_profile *new_p, struct pmc_flame_set **ret);
+
+void pmc_flame_set_free(struct pmc_flame_set *s);

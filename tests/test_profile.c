@@ -1,0 +1,581 @@
+/* The profile model and its file (harness/profile/profile.h): frames and stacks are
+ * interned, self and total count a recursive function once per stack, shares, the diff
+ * and the attribution match functions by display name (across objects in different
+ * directories), unresolved addresses are one "[unknown] OBJECT" function in the views
+ * while the file keeps their offsets, a save and load gives the same profile, and each
+ * damaged file is refused with -EINVAL and a message naming the field and the fix. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/profile/profile.h"
+#include "tests/helpers.h"
+
+static struct pmc_profile *new_profile(enum pmc_profile_kind kind)
+{
+	struct pmc_profile_info in = {.kind = kind,
+				      .event = kind == PMC_PROFILE_EXACT ? "Ir" : "cpu-clock",
+				      .unit = kind == PMC_PROFILE_EXACT ? "instructions" : "ns",
+				      .name = "bench/parse",
+				      .freq = kind == PMC_PROFILE_EXACT ? 0 : 4000};
+	struct pmc_profile *p = NULL;
+
+	assert_int_equal(pmc_profile_new(&in, &p), 0);
+	return p;
+}
+
+static uint32_t fid(struct pmc_profile *p, const char *sym, const char *obj, uint64_t off)
+{
+	uint32_t id = UINT32_MAX;
+
+	assert_int_equal(pmc_profile_frame_id(p, sym, obj, off, &id), 0);
+	return id;
+}
+
+/* Adds a stack given by symbol names of object obj, root first. */
+static void add_syms(struct pmc_profile *p, const char *obj, uint64_t w, int depth, ...)
+{
+	uint32_t ids[16];
+	va_list ap;
+
+	va_start(ap, depth);
+	for (int i = 0; i < depth; i++)
+		ids[i] = fid(p, va_arg(ap, const char *), obj, 0);
+	va_end(ap);
+	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, w, 1, false), 0);
+}
+
+static const struct pmc_profile_fn *find_fn(const struct pmc_profile_fn *f, size_t n,
+					    const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return &f[i];
+	return NULL;
+}
+
+static const struct pmc_profile_delta *find_delta(const struct pmc_profile_delta *d, size_t n,
+						  const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(d[i].name, name) == 0)
+			return &d[i];
+	return NULL;
+}
+
+static void interning(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
+	uint32_t a = fid(p, "main", "/bin/x", 0), b = fid(p, "main", "/bin/x", 99);
+	uint32_t u1 = fid(p, NULL, "/bin/x", 0x10), u2 = fid(p, NULL, "/bin/x", 0x10);
+	uint32_t u3 = fid(p, NULL, "/bin/x", 0x20), c = fid(p, "main", "/lib/y.so", 0);
+	uint32_t st[2] = {a, u1}, bad[1] = {99}, id;
+
+	(void)state;
+	assert_int_equal(a, b); /* the offset is ignored with a symbol */
+	assert_int_equal(u1, u2);
+	assert_int_not_equal(u1, u3);
+	assert_int_not_equal(a, c);
+	assert_int_equal(pmc_profile_frame_count(p), 4);
+	assert_int_equal(pmc_profile_frame(p, u3)->offset, 0x20);
+	assert_null(pmc_profile_frame(p, u3)->symbol);
+	assert_int_equal(pmc_profile_frame_id(p, "f", NULL, 0, &id), -EINVAL);
+
+	assert_int_equal(pmc_profile_add(p, st, 2, 10, 1, false), 0);
+	assert_int_equal(pmc_profile_add(p, st, 2, 5, 2, true), 0);
+	assert_int_equal(pmc_profile_add(p, st, 1, 7, 1, false), 0);
+	assert_int_equal(pmc_profile_stack_count(p), 2);
+	assert_int_equal(pmc_profile_stack(p, 0)->weight, 15);
+	assert_int_equal(pmc_profile_stack(p, 0)->samples, 3);
+	assert_true(pmc_profile_stack(p, 0)->truncated);
+	assert_int_equal(pmc_profile_total(p), 22);
+	assert_int_equal(pmc_profile_add(p, bad, 1, 1, 1, false), -EINVAL);
+	assert_int_equal(pmc_profile_add(p, st, 0, 1, 1, false), -EINVAL);
+	assert_int_equal(pmc_profile_total(p), 22);
+	pmc_profile_free(p);
+	pmc_profile_free(NULL);
+}
+
+/* Many frames and stacks: ids stay right across the growth of every table. */
+static void many(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
+	enum { N = 20000 };
+
+	(void)state;
+	for (uint32_t i = 0; i < N; i++) {
+		char name[32];
+		uint32_t ids[3];
+
+		snprintf(name, sizeof(name), "f%u", i);
+		ids[0] = fid(p, "main", "/bin/x", 0);
+		ids[1] = fid(p, name, "/bin/x", 0);
+		ids[2] = fid(p, NULL, "/bin/x", i);
+		assert_int_equal(pmc_profile_add(p, ids, 3, i, 1, false), 0);
+		assert_int_equal(pmc_profile_add(p, ids, 2, 1, 1, false), 0);
+	}
+	assert_int_equal(pmc_profile_frame_count(p), 1 + 2 * N);
+	assert_int_equal(pmc_profile_stack_count(p), 2 * N);
+	for (uint32_t i = 0; i < N; i += 997) {
+		const struct pmc_profile_stack *s = pmc_profile_stack(p, 2 * i);
+		char buf[64];
+
+		assert_int_equal(s->weight, i);
+		assert_string_equal(pmc_profile_frame(p, s->frames[0])->symbol, "main");
+		snprintf(buf, sizeof(buf), "f%u", i);
+		assert_string_equal(pmc_profile_frame(p, s->frames[1])->symbol, buf);
+		assert_int_equal(pmc_profile_frame(p, s->frames[2])->offset, i);
+	}
+	pmc_profile_free(p);
+}
+
+static void names(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(pmc_profile_frame_name(p, fid(p, "parse", "/a/x", 0), buf, 64),
+			    "parse");
+	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf,
+						   64),
+			    "[unknown] libc.so.6");
+	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "[vdso]", 5), buf, 64),
+			    "[unknown] [vdso]");
+	pmc_profile_free(p);
+}
+
+/* main -> f -> f -> g (recursion), main -> f, main -> h: f's total counts the recursive
+ * stack once. */
+static void self_total_recursion(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
+	struct pmc_profile_fn *f;
+	size_t n;
+
+	(void)state;
+	add_syms(p, "/bin/x", 50, 4, "main", "f", "f", "g");
+	add_syms(p, "/bin/x", 30, 2, "main", "f");
+	add_syms(p, "/bin/x", 20, 3, "main", "f", "f");
+	add_syms(p, "/bin/x", 20, 2, "main", "h");
+	assert_int_equal(pmc_profile_functions(p, &f, &n), 0);
+	assert_int_equal(n, 4);
+	/* Sorted by self (g 50, f 50: then total, f 100 > g 50), then name. */
+	assert_string_equal(f[0].name, "f");
+	assert_int_equal(f[0].self, 50);
+	assert_int_equal(f[0].total, 100);
+	assert_string_equal(f[1].name, "g");
+	assert_int_equal(f[1].self, 50);
+	assert_int_equal(f[1].total, 50);
+	assert_string_equal(f[2].name, "h");
+	assert_int_equal(find_fn(f, n, "h")->total, 20);
+	assert_string_equal(f[3].name, "main");
+	assert_int_equal(f[3].self, 0);
+	assert_int_equal(f[3].total, 120);
+	assert_string_equal(f[3].object, "/bin/x");
+	pmc_profile_functions_free(f, n);
+	pmc_profile_free(p);
+}
+
+/* Unresolved addresses of one object are one function in the views. */
+static void unknown_aggregated(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
+	uint32_t s1[2] = {fid(p, "main", "/bin/x", 0), fid(p, NULL, "/lib/libc.so.6", 0x100)};
+	uint32_t s2[2] = {s1[0], fid(p, NULL, "/lib/libc.so.6", 0x200)};
+	uint32_t s3[2] = {s1[0], fid(p, NULL, "/lib/libm.so.6", 0x200)};
+	struct pmc_profile_fn *f;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(pmc_profile_add(p, s1, 2, 3, 1, false), 0);
+	assert_int_equal(pmc_profile_add(p, s2, 2, 4, 1, false), 0);
+	assert_int_equal(pmc_profile_add(p, s3, 2, 1, 1, false), 0);
+	assert_int_equal(pmc_profile_stack_count(p), 3);
+	assert_int_equal(pmc_profile_functions(p, &f, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(f[0].name, "[unknown] libc.so.6");
+	assert_int_equal(f[0].self, 7);
+	assert_string_equal(f[0].object, "/lib/libc.so.6");
+	assert_string_equal(f[1].name, "[unknown] libm.so.6");
+	assert_int_equal(f[1].self, 1);
+	pmc_profile_functions_free(f, n);
+	pmc_profile_free(p);
+}
+
+/* Old: a 50, b 30, c 20. New (built elsewhere: other object paths): a 20, b 30, d 50. */
+static void make_pair(struct pmc_profile **o, struct pmc_profile **n)
+{
+	*o = new_profile(PMC_PROFILE_SAMPLED);
+	*n = new_profile(PMC_PROFILE_SAMPLED);
+	add_syms(*o, "/home/ci/old/bin", 50, 2, "main", "a");
+	add_syms(*o, "/home/ci/old/bin", 30, 2, "main", "b");
+	add_syms(*o, "/home/ci/old/bin", 20, 2, "main", "c");
+	add_syms(*n, "/tmp/new/bin", 40, 2, "main", "a");
+	add_syms(*n, "/tmp/new/bin", 60, 2, "main", "b");
+	add_syms(*n, "/tmp/new/bin", 100, 2, "main", "d");
+}
+
+static void diff_sorted_matched(void **state)
+{
+	struct pmc_profile *o, *n;
+	struct pmc_profile_delta *d;
+	size_t nd;
+
+	(void)state;
+	make_pair(&o, &n);
+	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
+	/* a: 0.5 -> 0.2 (-0.3), b: 0.3 -> 0.3 (0), c: 0.2 -> 0 (-0.2), d: 0 -> 0.5 (+0.5),
+	 * main absent on both as self: 0. */
+	assert_int_equal(nd, 5);
+	assert_string_equal(d[0].name, "d");
+	assert_close(d[0].delta, 0.5, 1e-12);
+	assert_close(d[0].old_share, 0, 1e-12);
+	assert_int_equal(d[0].old_self, 0);
+	assert_string_equal(d[1].name, "a");
+	assert_close(d[1].delta, -0.3, 1e-12);
+	assert_int_equal(d[1].old_self, 50);
+	assert_int_equal(d[1].new_self, 40);
+	assert_string_equal(d[2].name, "c");
+	assert_close(d[2].new_share, 0, 1e-12);
+	assert_close(d[2].delta, -0.2, 1e-12);
+	/* Ties on |delta| (0): by name. */
+	assert_string_equal(d[3].name, "b");
+	assert_string_equal(d[4].name, "main");
+	pmc_profile_deltas_free(d, nd);
+
+	/* An empty profile has no shares. */
+	{
+		struct pmc_profile *e = new_profile(PMC_PROFILE_SAMPLED);
+
+		assert_int_equal(pmc_profile_diff(o, e, &d, &nd), -EINVAL);
+		pmc_profile_free(e);
+	}
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
+static void attribution(void **state)
+{
+	struct pmc_profile *o, *n;
+	struct pmc_profile_delta *d;
+	double sum = 0;
+	size_t nd;
+
+	(void)state;
+	make_pair(&o, &n);
+	/* Metric 1000 -> 1200: a 500 -> 240 (-260), b 300 -> 360 (+60), c 200 -> 0 (-200),
+	 * d 0 -> 600 (+600); parts over +200: d 3, b 0.3, a -1.3, c -1. */
+	assert_int_equal(pmc_profile_attribute(o, n, 1000, 1200, &d, &nd), 0);
+	assert_int_equal(nd, 5);
+	assert_string_equal(d[0].name, "d");
+	assert_close(d[0].delta, 3.0, 1e-12);
+	assert_string_equal(d[1].name, "b");
+	assert_close(d[1].delta, 0.3, 1e-12);
+	assert_string_equal(d[2].name, "main");
+	assert_string_equal(d[3].name, "c");
+	assert_close(d[3].delta, -1.0, 1e-12);
+	assert_string_equal(d[4].name, "a");
+	assert_close(d[4].delta, -1.3, 1e-12);
+	for (size_t i = 0; i < nd; i++)
+		sum += d[i].delta;
+	assert_close(sum, 1.0, 1e-12);
+	pmc_profile_deltas_free(d, nd);
+	assert_int_equal(pmc_profile_attribute(o, n, 5, 5, &d, &nd), -EDOM);
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
+/* Every function on both sides: the parts add up to 1. */
+static void attribution_sums_to_one(void **state)
+{
+	struct pmc_profile *o = new_profile(PMC_PROFILE_EXACT), *n = new_profile(PMC_PROFILE_EXACT);
+	struct pmc_profile_delta *d;
+	double sum = 0;
+	size_t nd;
+
+	(void)state;
+	add_syms(o, "/x", 700, 2, "main", "parse_header");
+	add_syms(o, "/x", 300, 2, "main", "memcpy");
+	add_syms(n, "/y", 990, 2, "main", "parse_header");
+	add_syms(n, "/y", 310, 2, "main", "memcpy");
+	assert_int_equal(pmc_profile_attribute(o, n, 1000, 1300, &d, &nd), 0);
+	for (size_t i = 0; i < nd; i++)
+		sum += d[i].delta;
+	assert_close(sum, 1.0, 1e-12);
+	assert_string_equal(d[0].name, "parse_header");
+	assert_close(d[0].delta, 290.0 / 300.0, 1e-12);
+	assert_close(find_delta(d, nd, "memcpy")->delta, 10.0 / 300.0, 1e-12);
+	pmc_profile_deltas_free(d, nd);
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
+/* ---- The file ------------------------------------------------------------------ */
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pmc-test-profile-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void same_profile(const struct pmc_profile *a, const struct pmc_profile *b)
+{
+	const struct pmc_profile_info *x = pmc_profile_info(a), *y = pmc_profile_info(b);
+
+	assert_int_equal(x->kind, y->kind);
+	assert_string_equal(x->event, y->event);
+	assert_string_equal(x->unit, y->unit);
+	if (x->name || y->name)
+		assert_string_equal(x->name, y->name);
+	assert_int_equal(x->freq, y->freq);
+	assert_int_equal(x->samples, y->samples);
+	assert_int_equal(x->lost, y->lost);
+	assert_int_equal(x->unresolved, y->unresolved);
+	assert_int_equal(pmc_profile_total(a), pmc_profile_total(b));
+	assert_int_equal(pmc_profile_frame_count(a), pmc_profile_frame_count(b));
+	for (uint32_t i = 0; i < pmc_profile_frame_count(a); i++) {
+		const struct pmc_profile_frame *f = pmc_profile_frame(a, i),
+					       *g = pmc_profile_frame(b, i);
+
+		if (f->symbol || g->symbol)
+			assert_string_equal(f->symbol, g->symbol);
+		assert_string_equal(f->object, g->object);
+		assert_int_equal(f->offset, g->offset);
+	}
+	assert_int_equal(pmc_profile_stack_count(a), pmc_profile_stack_count(b));
+	for (size_t i = 0; i < pmc_profile_stack_count(a); i++) {
+		const struct pmc_profile_stack *s = pmc_profile_stack(a, i),
+					       *t = pmc_profile_stack(b, i);
+
+		assert_int_equal(s->depth, t->depth);
+		assert_memory_equal(s->frames, t->frames, s->depth * sizeof(*s->frames));
+		assert_int_equal(s->weight, t->weight);
+		assert_int_equal(s->samples, t->samples);
+		assert_int_equal(s->truncated, t->truncated);
+	}
+}
+
+static void round_trip(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED), *q = NULL;
+	uint32_t s[3];
+	char path[128], err[256] = "";
+
+	(void)state;
+	s[0] = fid(p, "main", "/bin/x y", 0);
+	s[1] = fid(p, "quote\"back\\slash\ttab", "/bin/x y", 0);
+	s[2] = fid(p, NULL, "/usr/lib/libc.so.6", 0x7fffffffffffull);
+	assert_int_equal(pmc_profile_add(p, s, 3, 12345678901ull, 3, true), 0);
+	assert_int_equal(pmc_profile_add(p, s, 2, 0, 1, false), 0);
+	assert_int_equal(pmc_profile_add(p, s + 2, 1, 7, 1, false), 0);
+	pmc_profile_set_counts(p, 5, 2, 4);
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+	same_profile(p, q);
+	pmc_profile_free(q);
+	pmc_profile_free(p);
+
+	/* Exact, no name, no frames at all. */
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_EXACT, .event = "Ir", .unit = "instructions"};
+
+		assert_int_equal(pmc_profile_new(&in, &p), 0);
+	}
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+	same_profile(p, q);
+	assert_null(pmc_profile_info(q)->name);
+	pmc_profile_free(q);
+	pmc_profile_free(p);
+}
+
+/* The file text: the fields and their shape are those docs/profile.md documents. */
+static void file_text(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_EXACT);
+	char path[128], err[256] = "", text[1024] = "";
+	uint32_t s[2];
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	s[0] = fid(p, "main", "/bin/x", 0);
+	s[1] = fid(p, NULL, "/bin/x", 16);
+	assert_int_equal(pmc_profile_add(p, s, 2, 9, 0, false), 0);
+	pmc_profile_set_counts(p, 0, 0, 1);
+	snprintf(path, sizeof(path), "%s/e.json", dir);
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = 0;
+	fclose(f);
+	assert_string_equal(text, "{\n"
+				  "  \"schema\": \"pmcbench-profile/1\",\n"
+				  "  \"kind\": \"exact\",\n"
+				  "  \"event\": \"Ir\",\n"
+				  "  \"unit\": \"instructions\",\n"
+				  "  \"name\": \"bench/parse\",\n"
+				  "  \"unresolved\": 1,\n"
+				  "  \"total\": 9,\n"
+				  "  \"frames\": [\n"
+				  "    {\"symbol\": \"main\", \"object\": \"/bin/x\"},\n"
+				  "    {\"object\": \"/bin/x\", \"offset\": 16}\n"
+				  "  ],\n"
+				  "  \"stacks\": [\n"
+				  "    {\"frames\": [0,1], \"weight\": 9}\n"
+				  "  ]\n"
+				  "}\n");
+	pmc_profile_free(p);
+}
+
+/* Writes text to dir/bad.json and loads it: -EINVAL with want in the message. */
+static void refused(const char *text, const char *want)
+{
+	struct pmc_profile *q = NULL;
+	char path[128], err[512] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), -EINVAL);
+	assert_null(q);
+	assert_contains(err, path);
+	assert_contains(err, want);
+	assert_null(strchr(err, '\n'));
+}
+
+#define HEAD "{\"schema\": \"pmcbench-profile/1\", \"kind\": \"sampled\", \"event\": \"cpu-clock\", " \
+	     "\"unit\": \"ns\", \"freq\": 99, \"samples\": 3, \"lost\": 0, \"unresolved\": 0, "
+#define FRAMES "\"frames\": [{\"symbol\": \"main\", \"object\": \"/x\"}, {\"object\": \"/x\", " \
+	       "\"offset\": 4}], "
+
+static void malformed(void **state)
+{
+	struct pmc_profile *q = NULL;
+	char path[128], err[512] = "";
+
+	(void)state;
+	/* The well-formed base of the cases below loads. */
+	snprintf(path, sizeof(path), "%s/good.json", dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		fputs(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": "
+				  "5, \"samples\": 3}, {\"frames\": [0], \"weight\": 0, "
+				  "\"samples\": 0}]}",
+		      f);
+		fclose(f);
+	}
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_stack_count(q), 2);
+	pmc_profile_free(q);
+
+	refused("{\"schema\": \"pmcbench-profile/2\"}", "reads pmcbench-profile/1");
+	refused("{\"schema\": \"pmcbench-result/1\"}", "is not a profile");
+	refused("{\"kind\": \"sampled\"}", "schema: missing");
+	refused("[1, 2]", "expected a JSON object");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"wei",
+		"cut short or not JSON");
+	refused("", "cut short or not JSON");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 2], \"weight\": 5, "
+			    "\"samples\": 3}]}",
+		"stacks[0].frames[1]: frame id 2 is out of range");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, -1], \"weight\": 5, "
+			    "\"samples\": 3}]}",
+		"stacks[0].frames[1]: expected a non-negative integer, got -1");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": -5, "
+			    "\"samples\": 3}]}",
+		"stacks[0].weight: expected a non-negative integer, got -5");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": 2.5, "
+			    "\"samples\": 3}]}",
+		"stacks[0].weight: expected a non-negative integer, got 2.5");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": \"5\", "
+			    "\"samples\": 3}]}",
+		"stacks[0].weight: expected a non-negative integer, got a string");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [], \"weight\": 5, "
+			    "\"samples\": 3}]}",
+		"stacks[0].frames: expected a non-empty array");
+	refused(HEAD "\"frames\": [{\"symbol\": \"main\"}], \"total\": 0, \"stacks\": []}",
+		"frames[0].object: missing");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": 5}]}",
+		"stacks[0].samples: missing");
+	refused("{\"schema\": \"pmcbench-profile/1\", \"kind\": \"sampled\", \"event\": "
+		"\"cpu-clock\", \"unit\": \"ns\", \"freq\": 99, \"samples\": 3, \"unresolved\": 0, "
+		"\"total\": 0, \"frames\": [], \"stacks\": []}",
+		"lost: missing");
+	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": 4, "
+			    "\"samples\": 3}]}",
+		"total: 5, but the stacks' weights add up to 4");
+	/* A control character of the file is escaped in the message. */
+	refused("{\"schema\": \"evil\\u001b[31m\"}", "\"evil\\x1b[31m\" is not a profile");
+
+	/* A file that cannot be read is -errno. */
+	snprintf(path, sizeof(path), "%s/none.json", dir);
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), -ENOENT);
+	assert_contains(err, "none.json");
+}
+
+/* A name that is not UTF-8 cannot be JSON text: its bytes are written as \xNN. */
+static void non_utf8(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED), *q = NULL;
+	char path[128], err[256] = "";
+	uint32_t s[1];
+
+	(void)state;
+	s[0] = fid(p, "bad\xff", "/x", 0);
+	assert_int_equal(pmc_profile_add(p, s, 1, 1, 1, false), 0);
+	snprintf(path, sizeof(path), "%s/u.json", dir);
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+	assert_string_equal(pmc_profile_frame(q, 0)->symbol, "bad\\xff");
+	pmc_profile_free(q);
+	pmc_profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(interning),
+	    cmocka_unit_test(many),
+	    cmocka_unit_test(names),
+	    cmocka_unit_test(self_total_recursion),
+	    cmocka_unit_test(unknown_aggregated),
+	    cmocka_unit_test(diff_sorted_matched),
+	    cmocka_unit_test(attribution),
+	    cmocka_unit_test(attribution_sums_to_one),
+	    cmocka_unit_test(round_trip),
+	    cmocka_unit_test(file_text),
+	    cmocka_unit_test(malformed),
+	    cmocka_unit_test(non_utf8),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
