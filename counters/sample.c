@@ -314,7 +314,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		char q[PMC_QUOTE_SIZE(64)];
 
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: unknown event %s: use a generic event such as "
+			    "counters/sample.c: unknown event \"%s\": use a generic event such as "
 			    "\"cpu-clock\", \"task-clock\", \"cycles\" or \"instructions\"",
 			    pmc_quote(q, sizeof(q), opts->event));
 		r = -EINVAL;
@@ -336,7 +336,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		if (r == -EINVAL)
 			pmc_err_set(err, errlen,
 				    "counters/sample.c: /sys/devices/system/cpu/online: cannot "
-				    "parse %s as a CPU list",
+				    "parse \"%s\" as a CPU list",
 				    pmc_quote(q, sizeof(q), online));
 		goto fail_cpus;
 	}
