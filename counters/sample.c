@@ -1,1 +1,739 @@
+/* Sampling with perf_event_open (counters/sample.h, docs/profile.md "Sampling"). The
+ * record layouts and the ring protocol are the kernel's: include/uapi/linux/perf_event.h
+ * (struct perf_event_mmap_page, enum perf_event_type) and perf_event_open(2). */
+#include <errno.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "counters/sample.h"
+#include "harness/base/error.h"
+
+/* What every record ends with (sample_id_all) and a sample starts with, for the
+ * sample_type below: {pid, tid}, time, {cpu, res}. */
+#define SAMPLE_TYPE_BASE                                                                           \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define SAMPLE_ID_SIZE 24
+#define DEFAULT_PAGES 256
+#define ARENA_MIN (64 * 1024)
+
+struct named_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* perf's generic event names (perf list, "Hardware event" and "Software event"). */
+static const struct named_event named_events[] = {
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+    {"stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+    {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS},
+    {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
+};
+
+struct ring {
+	int fd;
+	int cpu;
+	void *base; /* the mapping: the control page, then the data */
+	bool dead;  /* a malformed record was met: no longer read */
+};
+
+/* The store: records copied out of the rings into chunks that are never moved, so the
+ * pointers a replay hands out stay valid until close; each chunk at least twice the size
+ * of the one before (geometric growth). */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	uint64_t data[]; /* 8-byte aligned, as the records' u64 fields need */
+};
+
+struct entry {
+	const struct perf_event_header *rec;
+	uint64_t time;
+	size_t seq;	  /* arrival order: equal times keep it */
+	uint32_t nkernel; /* kernel frames of a sample's call chain, markers removed */
+};
+
+struct pmc_sampler {
+	const struct pmc_sys *sys;
+	struct ring *rings;
+	size_t nrings;
+	size_t page, data_size, map_len;
+	const struct named_event *ev;
+	uint64_t freq;
+	uint64_t sample_type;
+	bool build_id;	 /* attr.build_id was accepted */
+	struct chunk *chunks, *last;
+	struct entry *index;
+	size_t nindex, index_cap;
+	uint64_t samples, lost;
+};
+
+static const struct named_event *find_event(const char *name)
+{
+	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
+		if (strcmp(named_events[i].name, name) == 0)
+			return &named_events[i];
+	return NULL;
+}
+
+/* Parses the kernel's CPU list format ("0-3,6\n", Documentation/ABI cpu/online) into a
+ * new array. */
+static int parse_cpus(const char *text, int **ret, size_t *ret_n)
+{
+	int *cpus = NULL, *grown;
+	size_t n = 0, cap = 0;
+	const char *p = text;
+
+	while (*p && *p != '\n') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi;
+
+		if (end == p || lo < 0 || lo > INT_MAX)
+			goto bad;
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi > INT_MAX || hi - lo > 65536)
+				goto bad;
+			p = end;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(cpus, cap * sizeof(*cpus));
+				if (!grown) {
+					free(cpus);
+					return -ENOMEM;
+				}
+				cpus = grown;
+			}
+			cpus[n++] = (int)c;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			goto bad;
+	}
+	if (n == 0)
+		goto bad;
+	*ret = cpus;
+	*ret_n = n;
+	return 0;
+bad:
+	free(cpus);
+	return -EINVAL;
+}
+
+static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts *o,
+		      struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = s->ev->type;
+	a->config = s->ev->config;
+	if (o->period) {
+		a->sample_period = o->period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = s->freq;
+	}
+	a->sample_type = s->sample_type;
+	a->disabled = 1;
+	a->inherit = 1;
+	a->enable_on_exec = o->enable_on_exec;
+	a->sample_id_all = 1;
+	/* Side-band records, so a profile can name the code behind each address. */
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->build_id = s->build_id;
+	a->exclude_kernel = o->exclude_kernel;
+	/* Without kernel samples, kernel frames in call chains would need the same right. */
+	a->exclude_callchain_kernel = o->exclude_kernel;
+	/* Wake the poller when a quarter of the ring is full: time to drain before the
+	 * kernel has to drop samples. */
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(s->data_size / 4);
+}
+
+static void close_rings(struct pmc_sampler *s)
+{
+	for (size_t i = 0; i < s->nrings; i++) {
+		struct ring *r = &s->rings[i];
+
+		if (r->base)
+			s->sys->munmap(s->sys->ctx, r->base, s->map_len);
+		if (r->fd >= 0)
+			s->sys->close(s->sys->ctx, r->fd);
+		r->base = NULL;
+		r->fd = -1;
+	}
+	s->nrings = 0;
+}
+
+static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opts *o, int cpu,
+			int r, char *err, size_t errlen)
+{
+	if ((r == -EACCES || r == -EPERM) && !o->exclude_kernel)
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: perf_event_open of \"%s\" on CPU %d: %s: sample "
+			    "user space only (exclude_kernel, \":u\") or lower "
+			    "/proc/sys/kernel/perf_event_paranoid (below 2)",
+			    s->ev->name, cpu, strerror(-r));
+	else if (r == -EACCES || r == -EPERM)
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: perf_event_open of \"%s\" on CPU %d: %s: lower "
+			    "/proc/sys/kernel/perf_event_paranoid or run with CAP_PERFMON",
+			    s->ev->name, cpu, strerror(-r));
+	else
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: perf_event_open of \"%s\" on CPU %d: %s: the "
+			    "event cannot sample here; try \"cpu-clock\"",
+			    s->ev->name, cpu, strerror(-r));
+}
+
+/* Opens and maps the event on every CPU; on failure closes what it opened. */
+static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t pid,
+		      const int *cpus, size_t ncpus, char *err, size_t errlen)
+{
+	struct perf_event_attr attr;
+	int r;
+
+	for (size_t i = 0; i < ncpus; i++) {
+		struct ring *ring = &s->rings[i];
+
+		fill_attr(s, o, &attr);
+		r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
+				       PERF_FLAG_FD_CLOEXEC);
+		if (r == -EINVAL && s->build_id) {
+			/* Kernels before 5.12 do not know attr.build_id: MMAP2 records then
+			 * carry the device and inode instead. */
+			s->build_id = false;
+			fill_attr(s, o, &attr);
+			r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
+					       PERF_FLAG_FD_CLOEXEC);
+		}
+		if (r < 0) {
+			open_failed(s, o, cpus[i], r, err, errlen);
+			goto fail;
+		}
+		ring->fd = r;
+		ring->cpu = cpus[i];
+		s->nrings = i + 1;
+		r = s->sys->mmap(s->sys->ctx, ring->fd, s->map_len, &ring->base);
+		if (r < 0) {
+			ring->base = NULL;
+			pmc_err_set(err, errlen,
+				    "counters/sample.c: mmap of %zu bytes for the ring of CPU %d: "
+				    "%s: use fewer pages or raise "
+				    "/proc/sys/kernel/perf_event_mlock_kb",
+				    s->map_len, cpus[i], strerror(-r));
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	close_rings(s);
+	return r;
+}
+
+int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_sampler **ret,
+		     char *err, size_t errlen)
+{
+	struct pmc_sampler *s = NULL;
+	const struct pmc_sys *sys;
+	char online[4096];
+	int *cpus = NULL, r;
+	size_t ncpus = 0;
+	unsigned pages;
+
+	if (!opts || opts->sz != sizeof(*opts) || !ret) {
+		pmc_err_set(err, errlen, "counters/sample.c: pmc_sampler_open: opts.sz must be "
+					 "sizeof(struct pmc_sample_opts)");
+		return -EINVAL;
+	}
+	sys = opts->sys ? opts->sys : pmc_sys_kernel();
+	if (!sys->mmap || !sys->munmap || !sys->poll || !sys->online_cpus) {
+		pmc_err_set(err, errlen, "counters/sample.c: the syscall table has no mmap, "
+					 "munmap, poll or online_cpus: sampling needs them");
+		return -EOPNOTSUPP;
+	}
+	pages = opts->pages ? opts->pages : DEFAULT_PAGES;
+	if (pages & (pages - 1) || pages > (1u << 20)) {
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: %u pages per CPU: the ring must be a power of two "
+			    "of pages (perf_event_open(2), \"MMAP layout\")",
+			    pages);
+		return -EINVAL;
+	}
+	if (opts->freq && opts->period) {
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: both a frequency and a period: give one of them");
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->sys = sys;
+	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->data_size = (size_t)pages * s->page;
+	s->map_len = s->data_size + s->page;
+	s->freq = opts->period ? 0 : opts->freq ? opts->freq : PMC_SAMPLE_DEFAULT_FREQ;
+	s->sample_type = SAMPLE_TYPE_BASE | (opts->no_callchain ? 0 : PERF_SAMPLE_CALLCHAIN);
+	s->build_id = true;
+	s->ev = find_event(opts->event ? opts->event : "cycles");
+	if (!s->ev) {
+		char q[PMC_QUOTE_SIZE(64)];
+
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: unknown event \"%s\": use a generic event such as "
+			    "\"cpu-clock\", \"task-clock\", \"cycles\" or \"instructions\"",
+			    pmc_quote(q, sizeof(q), opts->event));
+		r = -EINVAL;
+		goto fail_event;
+	}
+
+	r = sys->online_cpus(sys->ctx, online, sizeof(online));
+	if (r < 0) {
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: /sys/devices/system/cpu/online: %s: sampling "
+			    "needs sysfs mounted",
+			    strerror(-r));
+		goto fail_cpus;
+	}
+	r = parse_cpus(online, &cpus, &ncpus);
+	if (r < 0) {
+		char q[PMC_QUOTE_SIZE(64)];
+
+		if (r == -EINVAL)
+			pmc_err_set(err, errlen,
+				    "counters/sample.c: /sys/devices/system/cpu/online: cannot "
+				    "parse \"%s\" as a CPU list",
+				    pmc_quote(q, sizeof(q), online));
+		goto fail_cpus;
+	}
+	s->rings = calloc(ncpus, sizeof(*s->rings));
+	if (!s->rings) {
+		r = -ENOMEM;
+		goto fail_cpus;
+	}
+	for (size_t i = 0; i < ncpus; i++)
+		s->rings[i].fd = -1;
+
+	r = open_rings(s, opts, pid, cpus, ncpus, err, errlen);
+	if (!opts->event && (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)) {
+		/* No hardware PMU (a VM): the kernel's timer-driven software event still
+		 * samples, as perf record falls back to it. */
+		s->ev = find_event("cpu-clock");
+		r = open_rings(s, opts, pid, cpus, ncpus, err, errlen);
+	}
+	if (r < 0)
+		goto fail_open;
+	if (!opts->enable_on_exec) {
+		for (size_t i = 0; i < s->nrings; i++) {
+			r = sys->ioctl(sys->ctx, s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+			if (r < 0) {
+				pmc_err_set(err, errlen,
+					    "counters/sample.c: enabling the event on CPU %d: %s",
+					    s->rings[i].cpu, strerror(-r));
+				goto fail_enable;
+			}
+		}
+	}
+	free(cpus);
+	*ret = s;
+	return 0;
+
+fail_enable:
+	close_rings(s);
+fail_open:
+fail_cpus:
+	free(cpus);
+fail_event:
+	pmc_sampler_close(s);
+	return r;
+}
+
+/* Room for size bytes in the store, 8-byte aligned. */
+static void *store_alloc(struct pmc_sampler *s, size_t size)
+{
+	size_t words = (size + 7) / 8;
+	struct chunk *c = s->last;
+
+	if (!c || c->cap - c->used < words) {
+		size_t cap = c ? 2 * c->cap : ARENA_MIN / 8;
+
+		if (cap < words)
+			cap = words;
+		c = malloc(sizeof(*c) + cap * 8);
+		if (!c)
+			return NULL;
+		c->next = NULL;
+		c->used = 0;
+		c->cap = cap;
+		if (s->last)
+			s->last->next = c;
+		else
+			s->chunks = c;
+		s->last = c;
+	}
+	c->used += words;
+	return &c->data[c->used - words];
+}
+
+static int index_add(struct pmc_sampler *s, const struct perf_event_header *rec, uint64_t time,
+		     uint32_t nkernel)
+{
+	if (s->nindex == s->index_cap) {
+		size_t cap = s->index_cap ? 2 * s->index_cap : 1024;
+		struct entry *grown = realloc(s->index, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		s->index = grown;
+		s->index_cap = cap;
+	}
+	s->index[s->nindex] = (struct entry){rec, time, s->nindex, nkernel};
+	s->nindex++;
+	return 0;
+}
+
+/* The smallest body (after the header, before sample_id) of each record type read. */
+static size_t min_body(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_MMAP:
+		return 8 + 24 + 1;
+	case PERF_RECORD_MMAP2:
+		return 8 + 24 + 24 + 8 + 1;
+	case PERF_RECORD_COMM:
+		return 8 + 1;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return 24;
+	case PERF_RECORD_LOST:
+		return 16;
+	default:
+		return 0;
+	}
+}
+
+/* Checks a copied record and indexes the ones a replay hands out; a sample's call chain
+ * is rewritten in place without the kernel's PERF_CONTEXT_* markers. -EIO: malformed. */
+static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
+{
+	uint64_t *w = (uint64_t *)(h + 1);
+	size_t nw = (h->size - sizeof(*h)) / 8;
+	uint32_t nkernel = 0;
+	uint64_t time;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		/* ip, {pid, tid}, time, {cpu, res}, period[, nr, ips[nr]] */
+		if (nw < 5)
+			return -EIO;
+		time = w[2];
+		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+			uint64_t nr, *ips = &w[6], n = 0;
+			bool kernel = false;
+
+			if (nw < 6)
+				return -EIO;
+			nr = w[5];
+			if (nr > nw - 6)
+				return -EIO;
+			for (uint64_t i = 0; i < nr; i++) {
+				if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+					kernel = ips[i] == (uint64_t)PERF_CONTEXT_KERNEL;
+					continue;
+				}
+				ips[n++] = ips[i];
+				nkernel += kernel;
+			}
+			w[5] = n;
+		}
+		s->samples++;
+	} else {
+		size_t body = h->size - sizeof(*h);
+
+		if (min_body(h->type) == 0)
+			return 0; /* THROTTLE, KSYMBOL, ...: not used by profiles */
+		if (body < min_body(h->type) + SAMPLE_ID_SIZE)
+			return -EIO;
+		memcpy(&time, (char *)h + h->size - 16, 8);
+		if (h->type == PERF_RECORD_LOST)
+			s->lost += w[1];
+		if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    ((const uint8_t *)h)[sizeof(*h) + 32] > 20)
+			return -EIO;
+		/* The file or command name must end inside the record. */
+		if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
+		    h->type == PERF_RECORD_COMM) {
+			size_t start = h->type == PERF_RECORD_COMM ? 8 : h->type == PERF_RECORD_MMAP ? 32 : 64;
+
+			if (!memchr((const char *)(h + 1) + start, '\0',
+				    body - SAMPLE_ID_SIZE - start))
+				return -EIO;
+		}
+	}
+	return index_add(s, h, time, nkernel);
+}
+
+/* Copies len bytes from ring position pos, wrapping at the end of the data. */
+static void ring_copy(const unsigned char *data, size_t size, uint64_t pos, void *dst, size_t len)
+{
+	size_t off = pos & (size - 1), first = len < size - off ? len : size - off;
+
+	memcpy(dst, data + off, first);
+	memcpy((unsigned char *)dst + first, data, len - first);
+}
+
+static int drain(struct pmc_sampler *s, struct ring *r)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	const unsigned char *data = (const unsigned char *)r->base + s->page;
+	uint64_t head, tail;
+	int n = 0, err = 0;
+
+	if (r->dead)
+		return 0;
+	/* The kernel writes the data before it publishes data_head: load it with acquire
+	 * so the reads below see the data. */
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	while (tail != head) {
+		struct perf_event_header h;
+		void *copy;
+
+		if (head - tail < sizeof(h) || head - tail > s->data_size) {
+			err = -EIO;
+			break;
+		}
+		ring_copy(data, s->data_size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail) {
+			err = -EIO;
+			break;
+		}
+		copy = store_alloc(s, h.size);
+		if (!copy) {
+			err = -ENOMEM;
+			break;
+		}
+		/* A record straddling the ring's end becomes contiguous here. */
+		ring_copy(data, s->data_size, tail, copy, h.size);
+		err = take_record(s, copy);
+		if (err < 0)
+			break;
+		tail += h.size;
+		n++;
+	}
+	if (err == -EIO)
+		r->dead = true;
+	/* The copies are done before the kernel may overwrite the space: release. */
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return err < 0 ? err : n;
+}
+
+int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms)
+{
+	struct pollfd *fds;
+	int r, n = 0, err = 0;
+
+	if (!s)
+		return -EINVAL;
+	fds = calloc(s->nrings ? s->nrings : 1, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nrings; i++)
+		fds[i] = (struct pollfd){.fd = s->rings[i].fd, .events = POLLIN};
+	/* POLLHUP once the task exited is normal: the rings still hold its last records. */
+	r = s->sys->poll(s->sys->ctx, fds, (unsigned)s->nrings, timeout_ms);
+	free(fds);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < s->nrings; i++) {
+		r = drain(s, &s->rings[i]);
+		if (r < 0 && !err)
+			err = r;
+		else if (r > 0)
+			n += r;
+	}
+	return err ? err : n;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void parse(const struct pmc_sampler *s, const struct entry *e, struct pmc_record *out)
+{
+	const struct perf_event_header *h = e->rec;
+	const unsigned char *b = (const unsigned char *)(h + 1), *id;
+	const uint64_t *w = (const uint64_t *)b;
+
+	memset(out, 0, sizeof(*out));
+	if (h->type == PERF_RECORD_SAMPLE) {
+		out->type = PMC_RECORD_SAMPLE;
+		out->sample.ip = w[0];
+		memcpy(&out->pid, b + 8, 4);
+		memcpy(&out->tid, b + 12, 4);
+		out->time = w[2];
+		memcpy(&out->cpu, b + 24, 4);
+		out->sample.period = w[4];
+		out->sample.kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				     PERF_RECORD_MISC_KERNEL;
+		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+			out->sample.nips = (uint32_t)w[5];
+			out->sample.ips = out->sample.nips ? &w[6] : NULL;
+			out->sample.nkernel = e->nkernel;
+		}
+		return;
+	}
+	id = (const unsigned char *)h + h->size - SAMPLE_ID_SIZE;
+	memcpy(&out->pid, id, 4);
+	memcpy(&out->tid, id + 4, 4);
+	memcpy(&out->time, id + 8, 8);
+	memcpy(&out->cpu, id + 16, 4);
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		size_t fn;
+
+		out->type = PMC_RECORD_MMAP;
+		memcpy(&out->mmap.addr, b + 8, 8);
+		memcpy(&out->mmap.len, b + 16, 8);
+		memcpy(&out->mmap.pgoff, b + 24, 8);
+		if (h->type == PERF_RECORD_MMAP) {
+			fn = 32;
+		} else {
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				out->mmap.build_id_size = b[32];
+				out->mmap.build_id = b + 36;
+			} else {
+				memcpy(&out->mmap.maj, b + 32, 4);
+				memcpy(&out->mmap.min, b + 36, 4);
+				memcpy(&out->mmap.ino, b + 40, 8);
+			}
+			memcpy(&out->mmap.prot, b + 56, 4);
+			memcpy(&out->mmap.flags, b + 60, 4);
+			fn = 64;
+		}
+		out->mmap.filename = (const char *)b + fn;
+		break;
+	}
+	case PERF_RECORD_COMM:
+		out->type = PMC_RECORD_COMM;
+		out->comm.comm = (const char *)b + 8;
+		out->comm.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		out->type = h->type == PERF_RECORD_FORK ? PMC_RECORD_FORK : PMC_RECORD_EXIT;
+		/* The body's pid and tid are the task's (the trailer's are the writer's). */
+		memcpy(&out->pid, b, 4);
+		memcpy(&out->task.ppid, b + 4, 4);
+		memcpy(&out->tid, b + 8, 4);
+		memcpy(&out->task.ptid, b + 12, 4);
+		break;
+	case PERF_RECORD_LOST:
+		out->type = PMC_RECORD_LOST;
+		out->lost.lost = w[1];
+		break;
+	}
+}
+
+int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
+{
+	struct pmc_record rec;
+
+	if (!s || !fn)
+		return -EINVAL;
+	qsort(s->index, s->nindex, sizeof(*s->index), by_time);
+	for (size_t i = 0; i < s->nindex; i++) {
+		int r;
+
+		parse(s, &s->index[i], &rec);
+		r = fn(&rec, ud);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+const char *pmc_sampler_event(const struct pmc_sampler *s)
+{
+	return s->ev->name;
+}
+
+const char *pmc_sampler_unit(const struct pmc_sampler *s)
+{
+	/* The clock events count nanoseconds (kernel/events/core.c, cpu_clock_event_update). */
+	return s->ev->type == PERF_TYPE_SOFTWARE && (s->ev->config == PERF_COUNT_SW_CPU_CLOCK ||
+						     s->ev->config == PERF_COUNT_SW_TASK_CLOCK)
+		   ? "ns"
+		   : "events";
+}
+
+uint64_t pmc_sampler_freq(const struct pmc_sampler *s)
+{
+	return s->freq;
+}
+
+uint64_t pmc_sampler_samples(const struct pmc_sampler *s)
+{
+	return s->samples;
+}
+
+uint64_t pmc_sampler_lost(const struct pmc_sampler *s)
+{
+	return s->lost;
+}
+
+void pmc_sampler_close(struct pmc_sampler *s)
+{
+	struct chunk *c, *next;
+
+	if (!s)
+		return;
+	if (s->rings)
+		close_rings(s);
+	free(s->rings);
+	for (c = s->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(s->index);
+	free(s);
+}

@@ -2,8 +2,11 @@
  * (-1 and errno) into the engine's (-errno). glibc has no perf_event_open wrapper, so
  * it goes through syscall(2) as perf_event_open(2) shows. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -40,12 +43,59 @@ static int kernel_close(void *ctx, int fd)
 	return close(fd) < 0 ? -errno : 0;
 }
 
+static int kernel_mmap(void *ctx, int fd, size_t len, void **ret)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	*ret = p;
+	return 0;
+}
+
+static int kernel_munmap(void *ctx, void *addr, size_t len)
+{
+	return munmap(addr, len) < 0 ? -errno : 0;
+}
+
+static int kernel_poll(void *ctx, struct pollfd *fds, unsigned nfds, int timeout_ms)
+{
+	int r = poll(fds, nfds, timeout_ms);
+
+	/* A signal ends the wait early; the caller drains the rings either way. */
+	if (r < 0 && errno == EINTR)
+		return 0;
+	return r < 0 ? -errno : r;
+}
+
+static int kernel_online_cpus(void *ctx, char *buf, size_t len)
+{
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, len - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return err;
+}
+
 static const struct pmc_sys kernel_sys = {
     .event_open = kernel_event_open,
     .ioctl = kernel_ioctl,
     .read = kernel_read,
     .close = kernel_close,
     .ctx = NULL,
+    .mmap = kernel_mmap,
+    .munmap = kernel_munmap,
+    .poll = kernel_poll,
+    .online_cpus = kernel_online_cpus,
 };
 
 const struct pmc_sys *pmc_sys_kernel(void)

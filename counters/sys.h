@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 struct perf_event_attr;
+struct pollfd;
 
 /* Each function returns what the syscall returns on success and -errno on failure. */
 struct pmc_sys {
@@ -16,6 +17,17 @@ struct pmc_sys {
 	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
 	int (*close)(void *ctx, int fd);
 	void *ctx;
+	/* For sampling (counters/sample.h). A table may leave these NULL; the sampler
+	 * then fails with -EOPNOTSUPP. */
+	/* mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0): the event's ring
+	 * buffer, into *ret. */
+	int (*mmap)(void *ctx, int fd, size_t len, void **ret);
+	int (*munmap)(void *ctx, void *addr, size_t len);
+	/* poll(2): the number of fds with events, 0 on timeout. */
+	int (*poll)(void *ctx, struct pollfd *fds, unsigned nfds, int timeout_ms);
+	/* The text of /sys/devices/system/cpu/online ("0-3,6"), NUL-terminated, into buf;
+	 * so tests can choose the CPUs. */
+	int (*online_cpus)(void *ctx, char *buf, size_t len);
 };
 
 /* The real kernel. */

@@ -1,6 +1,10 @@
 /* The emulated PMU described in fake_pmu.h. */
 #include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/fake_pmu.h"
 
@@ -64,6 +68,8 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EACCES;
 	if (!cfg->privileged && cfg->paranoid >= 1 && pid == -1)
 		return -EACCES;
+	if (cfg->no_build_id && a->build_id)
+		return -EINVAL;
 	if (cfg->max_fds > 0 && f->nopen >= cfg->max_fds)
 		return -EMFILE;
 	if (group_fd != -1) {
@@ -124,7 +130,9 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 
 	r = check_open(f, attr, pid, cpu, group_fd);
 	if (r == 0) {
-		for (slot = 0; slot < FAKE_PMU_MAX_EVENTS && f->ev[slot].used; slot++)
+		/* A closed event whose ring is still mapped keeps its slot until munmap. */
+		for (slot = 0; slot < FAKE_PMU_MAX_EVENTS && (f->ev[slot].used || f->ev[slot].ring);
+		     slot++)
 			;
 		if (slot == FAKE_PMU_MAX_EVENTS)
 			r = -EMFILE;
@@ -270,6 +278,352 @@ static int fake_close(void *ctx, int fd)
 	return 0;
 }
 
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static int fake_mmap(void *ctx, int fd, size_t len, void **ret)
+{
+	struct fake_pmu *f = ctx;
+	struct fake_pmu_event *e = fake_pmu_lookup(f, fd);
+	size_t page = page_size(), data;
+	struct perf_event_mmap_page *pg;
+
+	f->mmaps++;
+	if (!e)
+		return -EBADF;
+	if (e->ring)
+		return -EBUSY;
+	/* perf_mmap(): 1 + 2^n pages; an inherited per-task event cannot have a ring. */
+	if (len % page || len < 2 * page)
+		return -EINVAL;
+	data = len - page;
+	if (data & (data - 1))
+		return -EINVAL;
+	if (e->attr.inherit && e->cpu == -1)
+		return -EINVAL;
+	pg = aligned_alloc(page, len);
+	if (!pg)
+		return -ENOMEM;
+	memset(pg, 0, len);
+	pg->version = 0;
+	pg->data_offset = page;
+	pg->data_size = data;
+	e->ring = pg;
+	e->ring_len = len;
+	*ret = pg;
+	return 0;
+}
+
+static int fake_munmap(void *ctx, void *addr, size_t len)
+{
+	struct fake_pmu *f = ctx;
+
+	f->munmaps++;
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		if (f->ev[i].ring == addr && f->ev[i].ring_len == len) {
+			free(f->ev[i].ring);
+			f->ev[i].ring = NULL;
+			f->ev[i].ring_len = 0;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int fake_poll(void *ctx, struct pollfd *fds, unsigned nfds, int timeout_ms)
+{
+	struct fake_pmu *f = ctx;
+	int n = 0;
+
+	(void)timeout_ms;
+	for (unsigned i = 0; i < nfds; i++) {
+		struct fake_pmu_event *e = fake_pmu_lookup(f, fds[i].fd);
+
+		fds[i].revents = 0;
+		if (!e) {
+			fds[i].revents = POLLNVAL;
+		} else {
+			struct perf_event_mmap_page *pg = e->ring;
+
+			if (pg && pg->data_head != pg->data_tail)
+				fds[i].revents |= POLLIN;
+			if (f->hangup)
+				fds[i].revents |= POLLHUP;
+		}
+		n += fds[i].revents != 0;
+	}
+	return n;
+}
+
+static int fake_online_cpus(void *ctx, char *buf, size_t len)
+{
+	struct fake_pmu *f = ctx;
+
+	snprintf(buf, len, "%s\n", f->cfg.online ? f->cfg.online : "0");
+	return 0;
+}
+
+void fake_pmu_hangup(struct fake_pmu *f)
+{
+	f->hangup = true;
+}
+
+static struct fake_pmu_event *ring_event(struct fake_pmu *f, int cpu)
+{
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		if (f->ev[i].used && f->ev[i].ring && f->ev[i].cpu == cpu)
+			return &f->ev[i];
+	return NULL;
+}
+
+struct perf_event_mmap_page *fake_pmu_ring(struct fake_pmu *f, int cpu)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+
+	return e ? e->ring : NULL;
+}
+
+void fake_pmu_ring_seek(struct fake_pmu *f, int cpu, uint64_t pos)
+{
+	struct perf_event_mmap_page *pg = fake_pmu_ring(f, cpu);
+
+	if (pg) {
+		pg->data_tail = pos;
+		pg->data_head = pos;
+	}
+}
+
+/* Copies len bytes to the ring at position pos, wrapping at its end. */
+static void ring_put(struct perf_event_mmap_page *pg, uint64_t pos, const void *src, size_t len)
+{
+	unsigned char *data = (unsigned char *)pg + pg->data_offset;
+	const unsigned char *p = src;
+
+	for (size_t i = 0; i < len; i++)
+		data[(pos + i) & (pg->data_size - 1)] = p[i];
+}
+
+int fake_pmu_emit_raw(struct fake_pmu *f, int cpu, const void *bytes, size_t len)
+{
+	struct perf_event_mmap_page *pg = fake_pmu_ring(f, cpu);
+
+	if (!pg)
+		return -ENOENT;
+	ring_put(pg, pg->data_head, bytes, len);
+	__atomic_store_n(&pg->data_head, pg->data_head + len, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The sample_id_all trailer for the event's sample_type: {pid, tid}, time, {cpu, res}
+ * (include/uapi/linux/perf_event.h, struct sample_id). Returns its size. */
+static size_t put_sample_id(const struct fake_pmu_event *e, const struct fake_pmu_id *id,
+			    unsigned char *out)
+{
+	uint64_t st = e->attr.sample_type;
+	size_t n = 0;
+
+	if (!e->attr.sample_id_all)
+		return 0;
+	if (st & PERF_SAMPLE_TID) {
+		memcpy(out + n, &id->pid, 4);
+		memcpy(out + n + 4, &id->tid, 4);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		memcpy(out + n, &id->time, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t c[2] = {(uint32_t)e->cpu, 0};
+
+		memcpy(out + n, c, 8);
+		n += 8;
+	}
+	return n;
+}
+
+int fake_pmu_emit(struct fake_pmu *f, int cpu, const void *rec, size_t size)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+	struct perf_event_mmap_page *pg;
+	unsigned char lost[128];
+	size_t nlost = 0;
+	uint64_t head, tail;
+
+	if (!e)
+		return -ENOENT;
+	pg = e->ring;
+	if (e->pending_lost) {
+		struct perf_event_header h = {.type = PERF_RECORD_LOST, .misc = 0};
+		const struct perf_event_header *rh = rec;
+		struct fake_pmu_id id = {0};
+		uint64_t body[2] = {e->id, e->pending_lost};
+
+		/* The LOST record carries the id fields of the task writing the next record;
+		 * take them from that record's trailer when it has one. */
+		if (e->attr.sample_id_all && rh->type != PERF_RECORD_SAMPLE && size >= 32) {
+			const unsigned char *t = (const unsigned char *)rec + size - 24;
+
+			memcpy(&id.pid, t, 4);
+			memcpy(&id.tid, t + 4, 4);
+			memcpy(&id.time, t + 8, 8);
+		}
+		nlost = sizeof(h) + sizeof(body);
+		memcpy(lost + sizeof(h), body, sizeof(body));
+		nlost += put_sample_id(e, &id, lost + nlost);
+		h.size = (uint16_t)nlost;
+		memcpy(lost, &h, sizeof(h));
+	}
+	head = pg->data_head;
+	tail = __atomic_load_n(&pg->data_tail, __ATOMIC_ACQUIRE);
+	if (pg->data_size - (head - tail) < size + nlost) {
+		e->pending_lost++;
+		return -ENOSPC;
+	}
+	if (nlost) {
+		ring_put(pg, head, lost, nlost);
+		head += nlost;
+		e->pending_lost = 0;
+	}
+	ring_put(pg, head, rec, size);
+	__atomic_store_n(&pg->data_head, head + size, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void put(unsigned char *buf, size_t *n, const void *p, size_t len)
+{
+	memcpy(buf + *n, p, len);
+	*n += len;
+}
+
+static int emit_built(struct fake_pmu *f, int cpu, uint32_t type, uint16_t misc,
+		      unsigned char *buf, size_t n)
+{
+	struct perf_event_header h = {.type = type, .misc = misc, .size = (uint16_t)n};
+
+	memcpy(buf, &h, sizeof(h));
+	return fake_pmu_emit(f, cpu, buf, n);
+}
+
+int fake_pmu_sample(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, uint16_t misc,
+		    uint64_t ip, uint64_t period, const uint64_t *chain, unsigned nchain)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+	unsigned char buf[4096];
+	size_t n = sizeof(struct perf_event_header);
+	uint64_t st, nr = nchain;
+
+	if (!e)
+		return -ENOENT;
+	if (nchain > 400)
+		return -E2BIG;
+	/* The order of PERF_RECORD_SAMPLE's fields (include/uapi/linux/perf_event.h). */
+	st = e->attr.sample_type;
+	if (st & PERF_SAMPLE_IP)
+		put(buf, &n, &ip, 8);
+	if (st & PERF_SAMPLE_TID) {
+		put(buf, &n, &id->pid, 4);
+		put(buf, &n, &id->tid, 4);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		put(buf, &n, &id->time, 8);
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t c[2] = {(uint32_t)cpu, 0};
+
+		put(buf, &n, c, 8);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		put(buf, &n, &period, 8);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		put(buf, &n, &nr, 8);
+		put(buf, &n, chain, 8 * (size_t)nchain);
+	}
+	return emit_built(f, cpu, PERF_RECORD_SAMPLE, misc, buf, n);
+}
+
+int fake_pmu_mmap2(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, uint64_t addr,
+		   uint64_t len, uint64_t pgoff, const char *filename, const uint8_t *build_id,
+		   unsigned build_id_size)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+	unsigned char buf[4096], u[24] = {0};
+	size_t n = sizeof(struct perf_event_header), flen = strlen(filename) + 1;
+	uint32_t prot = 5 /* PROT_READ | PROT_EXEC */, flags = 2 /* MAP_PRIVATE */;
+	uint16_t misc = PERF_RECORD_MISC_USER;
+
+	if (!e)
+		return -ENOENT;
+	if (flen > 2048 || build_id_size > 20)
+		return -E2BIG;
+	put(buf, &n, &id->pid, 4);
+	put(buf, &n, &id->tid, 4);
+	put(buf, &n, &addr, 8);
+	put(buf, &n, &len, 8);
+	put(buf, &n, &pgoff, 8);
+	if (build_id) {
+		/* build_id_size, two reserved fields, build_id[20]. */
+		u[0] = (uint8_t)build_id_size;
+		memcpy(u + 4, build_id, build_id_size);
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	} else {
+		uint32_t maj = 8, min = 1;
+		uint64_t ino = 1234, gen = 7;
+
+		memcpy(u, &maj, 4);
+		memcpy(u + 4, &min, 4);
+		memcpy(u + 8, &ino, 8);
+		memcpy(u + 16, &gen, 8);
+	}
+	put(buf, &n, u, sizeof(u));
+	put(buf, &n, &prot, 4);
+	put(buf, &n, &flags, 4);
+	put(buf, &n, filename, flen);
+	while (n % 8)
+		buf[n++] = 0;
+	n += put_sample_id(e, id, buf + n);
+	return emit_built(f, cpu, PERF_RECORD_MMAP2, misc, buf, n);
+}
+
+int fake_pmu_comm(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, const char *comm,
+		  bool exec)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+	unsigned char buf[256];
+	size_t n = sizeof(struct perf_event_header), clen = strlen(comm) + 1;
+
+	if (!e)
+		return -ENOENT;
+	if (clen > 16)
+		return -E2BIG;
+	put(buf, &n, &id->pid, 4);
+	put(buf, &n, &id->tid, 4);
+	put(buf, &n, comm, clen);
+	while (n % 8)
+		buf[n++] = 0;
+	n += put_sample_id(e, id, buf + n);
+	return emit_built(f, cpu, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0, buf, n);
+}
+
+int fake_pmu_task(struct fake_pmu *f, int cpu, uint32_t type, const struct fake_pmu_id *id,
+		  uint32_t ppid, uint32_t ptid)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+	unsigned char buf[128];
+	size_t n = sizeof(struct perf_event_header);
+
+	if (!e)
+		return -ENOENT;
+	/* struct { pid, ppid, tid, ptid; time } (PERF_RECORD_FORK and _EXIT). */
+	put(buf, &n, &id->pid, 4);
+	put(buf, &n, &ppid, 4);
+	put(buf, &n, &id->tid, 4);
+	put(buf, &n, &ptid, 4);
+	put(buf, &n, &id->time, 8);
+	n += put_sample_id(e, id, buf + n);
+	return emit_built(f, cpu, type, 0, buf, n);
+}
+
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg)
 {
 	memset(f, 0, sizeof(*f));
@@ -279,6 +633,10 @@ void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg)
 	f->sys.read = fake_read;
 	f->sys.close = fake_close;
 	f->sys.ctx = f;
+	f->sys.mmap = fake_mmap;
+	f->sys.munmap = fake_munmap;
+	f->sys.poll = fake_poll;
+	f->sys.online_cpus = fake_online_cpus;
 }
 
 void fake_pmu_exec(struct fake_pmu *f)

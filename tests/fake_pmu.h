@@ -18,7 +18,18 @@
  *   events with cfg.no_pmu; EINVAL for a group member with cfg.einval_member_config;
  *   optionally an msr-like PMU (cfg.msr_type) that cannot exclude privilege levels.
  * - Group reads return {value, id} pairs leader first in attach order, or reversed
- *   with cfg.reverse_ids; ids are handed out in decreasing order. */
+ *   with cfg.reverse_ids; ids are handed out in decreasing order.
+ * - Sampling (counters/sample.h): the online CPUs are cfg.online ("0" when NULL);
+ *   attr.build_id fails with EINVAL under cfg.no_build_id (kernels before 5.12). An
+ *   event mmaps 1 + 2^n pages: a struct perf_event_mmap_page (data_offset, data_size)
+ *   then the data ring; mmap of an inherited event not bound to a CPU fails with EINVAL,
+ *   as the kernel refuses it. Records are written only when a test calls
+ *   fake_pmu_emit() or a builder below, at data_head, wrapping at the ring's end, and
+ *   data_head is advanced with a release store. A record that does not fit in the space
+ *   the reader has freed (data_tail) is dropped and counted; the next record that fits
+ *   together with a PERF_RECORD_LOST is preceded by that LOST record, as the kernel's
+ *   perf_output_begin() does. poll() reports POLLIN on a ring with unread data and
+ *   POLLHUP on every event after fake_pmu_hangup() (the task exited); it never waits. */
 #pragma once
 
 #include <linux/perf_event.h>
@@ -49,6 +60,8 @@ struct fake_pmu_config {
 	/* Nonzero: a PMU of this type that counts like a software one but, like the msr
 	 * PMU, refuses exclude_user/kernel/hv with EINVAL. */
 	uint32_t msr_type;
+	const char *online;	  /* /sys/devices/system/cpu/online; NULL: "0" */
+	bool no_build_id;	  /* attr.build_id fails with EINVAL */
 };
 
 struct fake_pmu_event {
@@ -62,6 +75,9 @@ struct fake_pmu_event {
 	bool enabled;
 	bool error_state; /* pinned and could not be scheduled */
 	uint64_t value, time_enabled, time_running;
+	void *ring; /* the mmapped pages, kept until munmap even after close */
+	size_t ring_len;
+	uint64_t pending_lost; /* records dropped since the last LOST record */
 };
 
 struct fake_pmu_open {
@@ -82,6 +98,8 @@ struct fake_pmu {
 	struct fake_pmu_open log[FAKE_PMU_MAX_LOG];
 	size_t nlog;
 	unsigned reads, ioctls, closes, bad_closes;
+	unsigned mmaps, munmaps;
+	bool hangup;
 };
 
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg);
@@ -100,3 +118,41 @@ struct fake_pmu_event *fake_pmu_lookup(struct fake_pmu *f, int fd);
 
 /* Number of open attempts for (type, config) in the log. */
 size_t fake_pmu_open_attempts(const struct fake_pmu *f, uint32_t type, uint64_t config);
+
+/* Sampling. The fields every record carries with sample_id_all (the CPU is the ring's). */
+struct fake_pmu_id {
+	uint32_t pid, tid;
+	uint64_t time;
+};
+
+/* The mapped ring of the sampling event on cpu, or NULL. */
+struct perf_event_mmap_page *fake_pmu_ring(struct fake_pmu *f, int cpu);
+
+/* Moves an empty ring's data_head and data_tail to pos, so the next record can straddle
+ * the ring's end. */
+void fake_pmu_ring_seek(struct fake_pmu *f, int cpu, uint64_t pos);
+
+/* Writes one complete record (header included) into cpu's ring as the kernel would.
+ * Returns 0; -ENOSPC when it was dropped (and counted as lost); -ENOENT without ring. */
+int fake_pmu_emit(struct fake_pmu *f, int cpu, const void *rec, size_t size);
+
+/* Writes len bytes into cpu's ring as they are, with no check: for corrupt records. */
+int fake_pmu_emit_raw(struct fake_pmu *f, int cpu, const void *bytes, size_t len);
+
+/* Builders of records laid out by the event's sample_type (IP, TID, TIME, CPU, PERIOD,
+ * CALLCHAIN as set) and sample_id_all; each returns what fake_pmu_emit() returns. chain
+ * is written as given, PERF_CONTEXT_* markers included. */
+int fake_pmu_sample(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, uint16_t misc,
+		    uint64_t ip, uint64_t period, const uint64_t *chain, unsigned nchain);
+/* PERF_RECORD_MMAP2; build_id NULL: maj 8, min 1, ino 1234 instead. */
+int fake_pmu_mmap2(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, uint64_t addr,
+		   uint64_t len, uint64_t pgoff, const char *filename, const uint8_t *build_id,
+		   unsigned build_id_size);
+int fake_pmu_comm(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, const char *comm,
+		  bool exec);
+/* type PERF_RECORD_FORK or PERF_RECORD_EXIT; id->pid/tid are the child's. */
+int fake_pmu_task(struct fake_pmu *f, int cpu, uint32_t type, const struct fake_pmu_id *id,
+		  uint32_t ppid, uint32_t ptid);
+
+/* The task exited: poll() reports POLLHUP. */
+void fake_pmu_hangup(struct fake_pmu *f);

@@ -1,0 +1,713 @@
+/* The sampler (counters/sample.h) against the emulated PMU's rings (tests/fake_pmu.h):
+ * the attributes opened, the cycles -> cpu-clock fallback, EACCES, call-chain markers,
+ * side-band records, records across the ring's end, LOST, time order across CPUs and
+ * corrupt records; and once against the kernel, on a child that spins. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "counters/sample.h"
+#include "tests/fake_pmu.h"
+
+static struct fake_pmu fake;
+static char err[512];
+
+#define MAX_RECS 256
+static struct pmc_record recs[MAX_RECS];
+static size_t nrecs;
+
+static int collect(const struct pmc_record *rec, void *ud)
+{
+	(void)ud;
+	if (nrecs < MAX_RECS)
+		recs[nrecs++] = *rec;
+	return 0;
+}
+
+static void replay(struct pmc_sampler *s)
+{
+	nrecs = 0;
+	assert_int_equal(pmc_sampler_replay(s, collect, NULL), 0);
+}
+
+static struct pmc_sample_opts fake_opts(void)
+{
+	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .sys = &fake.sys};
+
+	return o;
+}
+
+static struct pmc_sampler *open_fake(const struct fake_pmu_config *cfg,
+				     const struct pmc_sample_opts *o)
+{
+	struct pmc_sampler *s = NULL;
+
+	fake_pmu_init(&fake, cfg);
+	err[0] = '\0';
+	assert_int_equal(pmc_sampler_open(o, 42, &s, err, sizeof(err)), 0);
+	assert_non_null(s);
+	return s;
+}
+
+static void close_fake(struct pmc_sampler *s)
+{
+	pmc_sampler_close(s);
+	/* Every ring unmapped, every event closed. */
+	assert_int_equal(fake.nopen, 0);
+	assert_int_equal(fake.munmaps, fake.mmaps);
+	assert_int_equal(fake.bad_closes, 0);
+}
+
+static void test_attributes(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1,3"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	o.exclude_kernel = true;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake.nopen, 3);
+	assert_int_equal(fake.nlog, 3);
+	for (size_t i = 0; i < 3; i++) {
+		const struct fake_pmu_open *l = &fake.log[i];
+		const struct fake_pmu_event *e = fake_pmu_lookup(&fake, l->result);
+
+		assert_int_equal(l->cpu, i == 2 ? 3 : (int)i);
+		assert_int_equal(l->pid, 42);
+		assert_int_equal(l->group_fd, -1);
+		assert_int_equal(l->attr.type, PERF_TYPE_SOFTWARE);
+		assert_int_equal(l->attr.config, PERF_COUNT_SW_CPU_CLOCK);
+		assert_true(l->attr.inherit && l->attr.disabled && !l->attr.enable_on_exec);
+		assert_true(l->attr.sample_id_all && l->attr.freq);
+		assert_int_equal(l->attr.sample_freq, PMC_SAMPLE_DEFAULT_FREQ);
+		assert_int_equal(l->attr.sample_type,
+				 PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN);
+		assert_true(l->attr.mmap && l->attr.mmap2 && l->attr.comm && l->attr.comm_exec &&
+			    l->attr.task && l->attr.build_id);
+		assert_true(l->attr.exclude_kernel && l->attr.exclude_callchain_kernel);
+		assert_true(l->attr.watermark);
+		assert_int_equal(l->attr.wakeup_watermark, 256 * page / 4);
+		/* Enabled after open, as enable_on_exec was not asked for. */
+		assert_true(e->enabled);
+		assert_int_equal(e->ring_len, 257 * page);
+	}
+	assert_string_equal(pmc_sampler_event(s), "cpu-clock");
+	assert_string_equal(pmc_sampler_unit(s), "ns");
+	assert_int_equal(pmc_sampler_freq(s), PMC_SAMPLE_DEFAULT_FREQ);
+	assert_int_equal(pmc_sampler_samples(s), 0);
+	assert_int_equal(pmc_sampler_lost(s), 0);
+	close_fake(s);
+
+	/* enable_on_exec, a period, no call chains, 4 pages. */
+	o = fake_opts();
+	o.event = "task-clock";
+	o.enable_on_exec = true;
+	o.period = 100000;
+	o.no_callchain = true;
+	o.pages = 4;
+	cfg.online = "0";
+	s = open_fake(&cfg, &o);
+	assert_true(fake.log[0].attr.enable_on_exec && !fake.log[0].attr.freq);
+	assert_int_equal(fake.log[0].attr.sample_period, 100000);
+	assert_int_equal(fake.log[0].attr.sample_type & PERF_SAMPLE_CALLCHAIN, 0);
+	assert_false(fake.log[0].attr.exclude_kernel);
+	assert_false(fake_pmu_lookup(&fake, fake.log[0].result)->enabled);
+	fake_pmu_exec(&fake);
+	assert_true(fake_pmu_lookup(&fake, fake.log[0].result)->enabled);
+	assert_int_equal(fake_pmu_lookup(&fake, fake.log[0].result)->ring_len, 5 * page);
+	assert_int_equal(pmc_sampler_freq(s), 0);
+	assert_string_equal(pmc_sampler_unit(s), "ns");
+	close_fake(s);
+
+	o = fake_opts();
+	o.event = "instructions";
+	s = open_fake(&cfg, &o);
+	assert_string_equal(pmc_sampler_unit(s), "events");
+	assert_int_equal(fake.log[0].attr.type, PERF_TYPE_HARDWARE);
+	close_fake(s);
+}
+
+static void test_event_fallback(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .no_pmu = true, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+
+	(void)state;
+	o.event = NULL;
+	s = open_fake(&cfg, &o);
+	assert_string_equal(pmc_sampler_event(s), "cpu-clock");
+	assert_string_equal(pmc_sampler_unit(s), "ns");
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
+						PERF_COUNT_HW_CPU_CYCLES),
+			 1);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE,
+						PERF_COUNT_SW_CPU_CLOCK),
+			 2);
+	assert_int_equal(fake.nopen, 2);
+	close_fake(s);
+
+	/* With a PMU, cycles. */
+	cfg.no_pmu = false;
+	s = open_fake(&cfg, &o);
+	assert_string_equal(pmc_sampler_event(s), "cycles");
+	assert_string_equal(pmc_sampler_unit(s), "events");
+	close_fake(s);
+
+	/* Asked for by name, cycles does not fall back. */
+	cfg.no_pmu = true;
+	fake_pmu_init(&fake, &cfg);
+	o.event = "cycles";
+	{
+		struct pmc_sampler *none = (struct pmc_sampler *)&fake;
+
+		assert_int_equal(pmc_sampler_open(&o, 42, &none, err, sizeof(err)), -ENOENT);
+		assert_ptr_equal(none, (struct pmc_sampler *)&fake);
+		assert_non_null(strstr(err, "cpu-clock"));
+		assert_int_equal(fake.nopen, 0);
+	}
+}
+
+static void test_build_id_fallback(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .no_build_id = true, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+
+	(void)state;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake.nopen, 2);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		struct perf_event_mmap_page *pg = fake_pmu_ring(&fake, cpu);
+
+		assert_non_null(pg);
+	}
+	/* One refused attempt, then both CPUs without build_id. */
+	assert_int_equal(fake.nlog, 3);
+	assert_true(fake.log[0].attr.build_id);
+	assert_int_equal(fake.log[0].result, -EINVAL);
+	assert_false(fake.log[1].attr.build_id);
+	assert_false(fake.log[2].attr.build_id);
+	close_fake(s);
+}
+
+static void test_eacces(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s = NULL;
+
+	(void)state;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EACCES);
+	assert_null(s);
+	assert_non_null(strstr(err, "exclude_kernel"));
+	assert_non_null(strstr(err, "/proc/sys/kernel/perf_event_paranoid"));
+	assert_int_equal(fake.nopen, 0);
+
+	o.exclude_kernel = true;
+	s = open_fake(&cfg, &o);
+	close_fake(s);
+
+	/* Paranoid 3 refuses even user-only sampling; the message does not blame
+	 * exclude_kernel then. */
+	cfg.paranoid = 3;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EACCES);
+	assert_null(strstr(err, "exclude_kernel"));
+	assert_non_null(strstr(err, "perf_event_paranoid"));
+}
+
+static void test_bad_options(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s = NULL;
+
+	(void)state;
+	fake_pmu_init(&fake, &cfg);
+	o.pages = 3;
+	assert_int_equal(pmc_sampler_open(&o, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "power of two"));
+	o = fake_opts();
+	o.freq = 100;
+	o.period = 1000;
+	assert_int_equal(pmc_sampler_open(&o, 0, &s, err, sizeof(err)), -EINVAL);
+	o = fake_opts();
+	o.event = "no-such\nevent";
+	assert_int_equal(pmc_sampler_open(&o, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "\"no-such\\nevent\""));
+	o = fake_opts();
+	o.sz = 8;
+	assert_int_equal(pmc_sampler_open(&o, 0, &s, err, sizeof(err)), -EINVAL);
+	cfg.online = "0-x";
+	fake_pmu_init(&fake, &cfg);
+	o = fake_opts();
+	assert_int_equal(pmc_sampler_open(&o, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "online"));
+	assert_null(s);
+	assert_int_equal(fake.nopen, 0);
+	pmc_sampler_close(NULL);
+}
+
+static void test_callchain_markers(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 43, .time = 1000};
+	const uint64_t chain[] = {PERF_CONTEXT_KERNEL, 0xffffffff81000010, 0xffffffff81000020,
+				  PERF_CONTEXT_USER,   0x401010,	   0x401020,
+				  0x401030};
+	const uint64_t user_only[] = {PERF_CONTEXT_USER, 0x402000, 0x402100};
+
+	(void)state;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_KERNEL,
+					 0xffffffff81000010, 250000, chain, 7),
+			 0);
+	id.time = 2000;
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x402000, 250000, user_only, 3),
+	    0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 2);
+	replay(s);
+	assert_int_equal(nrecs, 2);
+	assert_int_equal(recs[0].type, PMC_RECORD_SAMPLE);
+	assert_int_equal(recs[0].pid, 42);
+	assert_int_equal(recs[0].tid, 43);
+	assert_int_equal(recs[0].time, 1000);
+	assert_int_equal(recs[0].cpu, 0);
+	assert_true(recs[0].sample.kernel);
+	assert_int_equal(recs[0].sample.ip, 0xffffffff81000010);
+	assert_int_equal(recs[0].sample.period, 250000);
+	assert_int_equal(recs[0].sample.nips, 5);
+	assert_int_equal(recs[0].sample.nkernel, 2);
+	assert_int_equal(recs[0].sample.ips[0], 0xffffffff81000010);
+	assert_int_equal(recs[0].sample.ips[1], 0xffffffff81000020);
+	assert_int_equal(recs[0].sample.ips[2], 0x401010);
+	assert_int_equal(recs[0].sample.ips[4], 0x401030);
+	assert_false(recs[1].sample.kernel);
+	assert_int_equal(recs[1].sample.nips, 2);
+	assert_int_equal(recs[1].sample.nkernel, 0);
+	assert_int_equal(recs[1].sample.ips[0], 0x402000);
+	assert_int_equal(pmc_sampler_samples(s), 2);
+	/* A second replay sees the same (the markers were removed once). */
+	replay(s);
+	assert_int_equal(recs[0].sample.nips, 5);
+	assert_int_equal(recs[0].sample.nkernel, 2);
+	close_fake(s);
+
+	/* Without call chains. */
+	o.no_callchain = true;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 7, NULL, 0),
+			 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 1);
+	replay(s);
+	assert_int_equal(nrecs, 1);
+	assert_int_equal(recs[0].sample.ip, 0x401000);
+	assert_int_equal(recs[0].sample.nips, 0);
+	assert_null(recs[0].sample.ips);
+	close_fake(s);
+}
+
+static void test_side_band(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = 10};
+	uint8_t bid[20];
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		bid[i] = (uint8_t)(0xa0 + i);
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_comm(&fake, 0, &id, "pmc-work", true), 0);
+	id.time = 20;
+	assert_int_equal(fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x2000, 0x1000, "/usr/bin/pmc-work",
+					bid, 20),
+			 0);
+	id.time = 30;
+	assert_int_equal(
+	    fake_pmu_mmap2(&fake, 0, &id, 0x7f0000000000, 0x1000, 0, "//anon", NULL, 0), 0);
+	id.time = 40;
+	assert_int_equal(fake_pmu_comm(&fake, 0, &id, "worker", false), 0);
+	id = (struct fake_pmu_id){.pid = 42, .tid = 44, .time = 50};
+	assert_int_equal(fake_pmu_task(&fake, 0, PERF_RECORD_FORK, &id, 42, 42), 0);
+	id.time = 60;
+	assert_int_equal(fake_pmu_task(&fake, 0, PERF_RECORD_EXIT, &id, 42, 42), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 6);
+	replay(s);
+	assert_int_equal(nrecs, 6);
+
+	assert_int_equal(recs[0].type, PMC_RECORD_COMM);
+	assert_string_equal(recs[0].comm.comm, "pmc-work");
+	assert_true(recs[0].comm.exec);
+	assert_int_equal(recs[0].time, 10);
+
+	assert_int_equal(recs[1].type, PMC_RECORD_MMAP);
+	assert_int_equal(recs[1].mmap.addr, 0x400000);
+	assert_int_equal(recs[1].mmap.len, 0x2000);
+	assert_int_equal(recs[1].mmap.pgoff, 0x1000);
+	assert_int_equal(recs[1].mmap.prot, 5);
+	assert_int_equal(recs[1].mmap.flags, 2);
+	assert_string_equal(recs[1].mmap.filename, "/usr/bin/pmc-work");
+	assert_int_equal(recs[1].mmap.build_id_size, 20);
+	assert_memory_equal(recs[1].mmap.build_id, bid, 20);
+	assert_int_equal(recs[1].pid, 42);
+	assert_int_equal(recs[1].time, 20);
+
+	assert_int_equal(recs[2].type, PMC_RECORD_MMAP);
+	assert_null(recs[2].mmap.build_id);
+	assert_int_equal(recs[2].mmap.build_id_size, 0);
+	assert_int_equal(recs[2].mmap.maj, 8);
+	assert_int_equal(recs[2].mmap.min, 1);
+	assert_int_equal(recs[2].mmap.ino, 1234);
+	assert_string_equal(recs[2].mmap.filename, "//anon");
+
+	assert_int_equal(recs[3].type, PMC_RECORD_COMM);
+	assert_false(recs[3].comm.exec);
+	assert_string_equal(recs[3].comm.comm, "worker");
+
+	assert_int_equal(recs[4].type, PMC_RECORD_FORK);
+	assert_int_equal(recs[4].pid, 42);
+	assert_int_equal(recs[4].tid, 44);
+	assert_int_equal(recs[4].task.ppid, 42);
+	assert_int_equal(recs[4].task.ptid, 42);
+	assert_int_equal(recs[4].time, 50);
+	assert_int_equal(recs[5].type, PMC_RECORD_EXIT);
+	assert_int_equal(recs[5].tid, 44);
+	assert_int_equal(recs[5].time, 60);
+	assert_int_equal(pmc_sampler_samples(s), 0);
+	close_fake(s);
+}
+
+static void test_wrap_around(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = 5};
+	const uint64_t chain[] = {PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200};
+	struct perf_event_mmap_page *pg;
+	uint64_t size;
+
+	(void)state;
+	o.pages = 1;
+	s = open_fake(&cfg, &o);
+	pg = fake_pmu_ring(&fake, 0);
+	size = pg->data_size;
+	/* The header fits before the end, the body wraps. */
+	fake_pmu_ring_seek(&fake, 0, size - 8);
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 9, chain, 4),
+			 0);
+	/* Several laps later, the header itself straddles nothing but the file name does. */
+	assert_int_equal(pmc_sampler_poll(s, 0), 1);
+	fake_pmu_ring_seek(&fake, 0, 5 * size - 24);
+	id.time = 6;
+	assert_int_equal(fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x1000, 0, "/usr/lib/libwrap.so",
+					NULL, 0),
+			 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 1);
+	assert_int_equal(pg->data_tail, pg->data_head);
+	replay(s);
+	assert_int_equal(nrecs, 2);
+	assert_int_equal(recs[0].sample.ip, 0x401000);
+	assert_int_equal(recs[0].sample.period, 9);
+	assert_int_equal(recs[0].time, 5);
+	assert_int_equal(recs[0].sample.nips, 3);
+	assert_int_equal(recs[0].sample.ips[2], 0x401200);
+	assert_string_equal(recs[1].mmap.filename, "/usr/lib/libwrap.so");
+	assert_int_equal(recs[1].time, 6);
+	close_fake(s);
+}
+
+static void test_lost(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = 1};
+	const uint64_t chain[] = {PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200};
+	uint64_t written = 0, dropped = 0;
+	bool saw_lost = false;
+
+	(void)state;
+	o.pages = 1;
+	s = open_fake(&cfg, &o);
+	/* Fill the ring without reading it, then three more. */
+	while (dropped < 3) {
+		id.time++;
+		if (fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4) == 0)
+			written++;
+		else
+			dropped++;
+	}
+	assert_true(written > 10);
+	assert_int_equal(pmc_sampler_poll(s, 0), (int)written);
+	assert_int_equal(pmc_sampler_lost(s), 0);
+	/* Space freed: the kernel first writes the LOST record. */
+	id.time++;
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4),
+			 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 2);
+	assert_int_equal(pmc_sampler_lost(s), 3);
+	assert_int_equal(pmc_sampler_samples(s), written + 1);
+	replay(s);
+	for (size_t i = 0; i < nrecs; i++)
+		if (recs[i].type == PMC_RECORD_LOST) {
+			assert_int_equal(recs[i].lost.lost, 3);
+			saw_lost = true;
+		}
+	assert_true(saw_lost);
+	close_fake(s);
+}
+
+static void test_time_order_across_cpus(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	const uint64_t t0[] = {10, 30, 40, 50}, t1[] = {20, 40, 45};
+	const uint64_t want_time[] = {10, 20, 30, 40, 40, 45, 50};
+	const uint32_t want_cpu[] = {0, 1, 0, 0, 1, 1, 0};
+
+	(void)state;
+	o.no_callchain = true;
+	s = open_fake(&cfg, &o);
+	for (size_t i = 0; i < 4; i++) {
+		struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = t0[i]};
+
+		assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x1000 + i,
+						 1, NULL, 0),
+				 0);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = t1[i]};
+
+		assert_int_equal(fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 0x2000 + i,
+						 1, NULL, 0),
+				 0);
+	}
+	fake_pmu_hangup(&fake);
+	assert_int_equal(pmc_sampler_poll(s, 100), 7);
+	replay(s);
+	assert_int_equal(nrecs, 7);
+	for (size_t i = 0; i < 7; i++) {
+		assert_int_equal(recs[i].time, want_time[i]);
+		assert_int_equal(recs[i].cpu, want_cpu[i]);
+	}
+	/* Equal times keep the order they were read in: CPU 0's ring is drained first. */
+	assert_int_equal(recs[3].sample.ip, 0x1002);
+	assert_int_equal(recs[4].sample.ip, 0x2001);
+	close_fake(s);
+}
+
+static int stop_at_second(const struct pmc_record *rec, void *ud)
+{
+	int *n = ud;
+
+	(void)rec;
+	return ++*n == 2 ? 77 : 0;
+}
+
+static void test_replay_stops(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	int n = 0;
+
+	(void)state;
+	s = open_fake(&cfg, &o);
+	for (uint64_t t = 1; t <= 3; t++) {
+		struct fake_pmu_id id = {.pid = 1, .tid = 1, .time = t};
+
+		assert_int_equal(fake_pmu_comm(&fake, 0, &id, "x", false), 0);
+	}
+	assert_int_equal(pmc_sampler_poll(s, 0), 3);
+	assert_int_equal(pmc_sampler_replay(s, stop_at_second, &n), 77);
+	assert_int_equal(n, 2);
+	close_fake(s);
+}
+
+static void test_corrupt_records(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = 7};
+	struct perf_event_header zero = {.type = PERF_RECORD_SAMPLE, .misc = 0, .size = 0};
+	struct perf_event_header big = {.type = PERF_RECORD_COMM, .misc = 0, .size = 64};
+	struct perf_event_header tiny = {.type = PERF_RECORD_SAMPLE, .misc = 0, .size = 16};
+	uint64_t pad = 0;
+	unsigned char noname[8 + 8 + 8 + 24];
+
+	(void)state;
+	/* Size 0 on CPU 0; CPU 1 still delivers. */
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_comm(&fake, 1, &id, "ok", false), 0);
+	assert_int_equal(fake_pmu_emit_raw(&fake, 0, &zero, sizeof(zero)), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), -EIO);
+	/* The broken ring is no longer read; the other one is. */
+	assert_int_equal(fake_pmu_comm(&fake, 1, &id, "ok2", false), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 1);
+	replay(s);
+	assert_int_equal(nrecs, 2);
+	assert_string_equal(recs[1].comm.comm, "ok2");
+	close_fake(s);
+
+	/* A record longer than what data_head published. */
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_emit_raw(&fake, 0, &big, sizeof(big)), 0);
+	assert_int_equal(fake_pmu_emit_raw(&fake, 0, &pad, sizeof(pad)), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), -EIO);
+	assert_int_equal(pmc_sampler_samples(s), 0);
+	close_fake(s);
+
+	/* A sample too short for its sample_type. */
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_emit_raw(&fake, 0, &tiny, sizeof(tiny)), 0);
+	assert_int_equal(fake_pmu_emit_raw(&fake, 0, &pad, sizeof(pad)), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), -EIO);
+	replay(s);
+	assert_int_equal(nrecs, 0);
+	close_fake(s);
+
+	/* A COMM whose name does not end inside the record. */
+	s = open_fake(&cfg, &o);
+	memset(noname, 'A', sizeof(noname));
+	big.size = sizeof(noname);
+	memcpy(noname, &big, sizeof(big));
+	assert_int_equal(fake_pmu_emit_raw(&fake, 0, noname, sizeof(noname)), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), -EIO);
+	/* A call chain claiming more frames than the record holds. */
+	{
+		const uint64_t chain[] = {PERF_CONTEXT_USER, 0x401000};
+		struct perf_event_mmap_page *pg;
+		unsigned char rec[8 + 8 * 8];
+
+		assert_int_equal(fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 1, 1, chain, 2),
+				 0);
+		pg = fake_pmu_ring(&fake, 1);
+		/* Patch nr (after ip, pid/tid, time, cpu, period) to 1000. */
+		memcpy(rec, (unsigned char *)pg + pg->data_offset, sizeof(rec));
+		((uint64_t *)(rec + 8))[5] = 1000;
+		memcpy((unsigned char *)pg + pg->data_offset, rec, sizeof(rec));
+		assert_int_equal(pmc_sampler_poll(s, 0), -EIO);
+	}
+	close_fake(s);
+}
+
+struct child_count {
+	uint32_t pid;
+	size_t samples, records;
+};
+
+static int count_child(const struct pmc_record *rec, void *ud)
+{
+	struct child_count *c = ud;
+
+	c->records++;
+	c->samples += rec->type == PMC_RECORD_SAMPLE && rec->pid == c->pid;
+	return 0;
+}
+
+/* The kernel: a child spins ~0.3 s of CPU time once told to; its cpu-clock samples. */
+static void test_kernel_cpu_clock(void **state)
+{
+	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .freq = 1000,
+				    .exclude_kernel = true};
+	struct pmc_sampler *s = NULL;
+	int go[2], r, status;
+	pid_t child, w = 0;
+	struct child_count c = {0, 0, 0};
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct timespec ts;
+		char byte;
+		volatile uint64_t x = 0;
+
+		close(go[1]);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(1);
+		do {
+			for (int i = 0; i < 100000; i++)
+				x += (uint64_t)i;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		} while (ts.tv_sec == 0 && ts.tv_nsec < 300000000);
+		_exit(0);
+	}
+	close(go[0]);
+	r = pmc_sampler_open(&o, child, &s, err, sizeof(err));
+	if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -EOPNOTSUPP || r == -ENOSYS) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		close(go[1]);
+		print_message("sampling denied here (%s): skipped\n", err);
+		skip();
+	}
+	assert_int_equal(r, 0);
+	c.pid = (uint32_t)child;
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	while (w == 0) {
+		r = pmc_sampler_poll(s, 100);
+		assert_true(r >= 0);
+		w = waitpid(child, &status, WNOHANG);
+	}
+	assert_int_equal(w, child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(pmc_sampler_poll(s, 0) >= 0);
+	assert_int_equal(pmc_sampler_replay(s, count_child, &c), 0);
+	assert_string_equal(pmc_sampler_event(s), "cpu-clock");
+	assert_string_equal(pmc_sampler_unit(s), "ns");
+	assert_true(pmc_sampler_samples(s) > 0);
+	print_message("kernel: %llu samples (%zu of the child), %llu lost, %zu records\n",
+		      (unsigned long long)pmc_sampler_samples(s), c.samples,
+		      (unsigned long long)pmc_sampler_lost(s), c.records);
+	assert_true(c.samples > 0);
+	pmc_sampler_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_attributes),
+	    cmocka_unit_test(test_event_fallback),
+	    cmocka_unit_test(test_build_id_fallback),
+	    cmocka_unit_test(test_eacces),
+	    cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_callchain_markers),
+	    cmocka_unit_test(test_side_band),
+	    cmocka_unit_test(test_wrap_around),
+	    cmocka_unit_test(test_lost),
+	    cmocka_unit_test(test_time_order_across_cpus),
+	    cmocka_unit_test(test_replay_stops),
+	    cmocka_unit_test(test_corrupt_records),
+	    cmocka_unit_test(test_kernel_cpu_clock),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
