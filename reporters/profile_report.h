@@ -71,3 +71,10 @@ int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p,
 				  const struct pmc_profile *new_p, struct pmc_flame_set **ret);
 
 void pmc_flame_set_free(struct pmc_flame_set *s);
+
+/* The flame graph of new_p as one SVG (flamegraph.h), or with old_p the differential one
+ * (widths from new_p, colours from the change of each frame's share), titled with the
+ * profile's name, event and samples (profile_flame.c). Returns 0, -EINVAL (no stacks),
+ * -ENOMEM or -EIO. */
+int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
+			   const struct pmc_profile *new_p);

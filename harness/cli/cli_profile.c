@@ -18,6 +18,8 @@
 #include "harness/run/runner.h"
 #include "harness/run/spawn.h"
 #include "harness/run/target_env.h"
+#include "harness/core/compare.h"
+#include "harness/core/result.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/result.h"
 #include "reporters/profile_report.h"
@@ -183,7 +185,7 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 		return -ENOMEM;
 	if (access(ps->dir, F_OK) < 0)
 		return 0; /* no profiles were saved with this result */
-	for (size_t i = 0; i < pmc_result_benchmark_count(r); i++) {
+	for (size_t i = 0; i < pmc_result_nbenchmarks(r); i++) {
 		const char *name = pmc_benchmark_name(pmc_result_benchmark(r, i));
 		char *path = file_for(ps->dir, name, ".json");
 		struct pmc_profile *p = NULL;
@@ -265,15 +267,14 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		return;
 	for (size_t i = 0; i < pmc_comparison_row_count(c); i++) {
 		const struct pmc_cmp_row *row = pmc_comparison_row(c, i);
-		const char *bench = pmc_cmp_row_bench(row);
+		const char *bench = row->bench;
 		const struct pmc_profile *old_p, *new_p;
-		enum pmc_verdict v;
-		double ratio, lo, hi;
 		char *svg;
 
-		if (pmc_cmp_row_verdict(row, &v) < 0 || v != PMC_VERDICT_REGRESSION)
+		if (row->kind == PMC_ROW_MISSING || row->verdict != PMC_VERDICT_REGRESSION ||
+		    !row->has_old || !row->has_new)
 			continue;
-		old_p = pmc_cli_profiles_find(old_ps, ref_name ? ref_name : bench);
+		old_p = pmc_cli_profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
 		new_p = pmc_cli_profiles_find(new_ps, bench);
 		if (!old_p || !new_p) {
 			fprintf(out, "%s%s: no profile on the %s side, so pmcbench cannot say where "
@@ -281,10 +282,16 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
 			continue;
 		}
-		if (pmc_cmp_row_ratio(row, &ratio, &lo, &hi) < 0)
-			continue;
-		pmc_profile_report_attribution(out, old_p, new_p, bench, pmc_cmp_row_metric(row),
-					       ratio, markdown);
+		/* The medians the verdict compared; the profiles say how the change divides. */
+		fprintf(out, "%s%s: ", markdown ? "\n" : "", bench);
+		if (pmc_profile_report_attribution(out, old_p, new_p, row->metric,
+						   row->new_m ? row->new_m->unit : NULL,
+						   row->old.median, row->new.median, 5, markdown) < 0)
+			fprintf(out, "the profiles cannot divide this change\n");
+		if (pmc_profile_info(new_p)->kind == PMC_PROFILE_SAMPLED ||
+		    strcmp(row->metric, "instructions") != 0)
+			fprintf(out, "%s(divided by the %s profile's shares)\n", markdown ? "" : "  ",
+				pmc_profile_info(new_p)->event);
 		if (drawn && strcmp(drawn, bench) == 0)
 			continue;
 		drawn = bench;

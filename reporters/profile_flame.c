@@ -1,0 +1,45 @@
+/* A profile's flame graph, or the differential one of two profiles: their stacks
+ * (profile_report.h) drawn by the SVG renderer (flamegraph.h) under a title that says
+ * what was profiled and how. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "harness/profile/profile.h"
+#include "reporters/flamegraph.h"
+#include "reporters/profile_report.h"
+
+int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
+			   const struct pmc_profile *new_p)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(new_p);
+	struct pmc_flame_set *set = NULL;
+	char title[256], subtitle[256];
+	int r;
+
+	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
+		  : pmc_profile_flame_stacks(new_p, &set);
+	if (r < 0)
+		return r;
+	snprintf(title, sizeof(title), "%s%s%s", old_p ? "Differential flame graph" : "Flame graph",
+		 in->name ? ": " : "", in->name ? in->name : "");
+	if (in->kind == PMC_PROFILE_EXACT)
+		snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
+			 old_p ? "; red grew, blue shrank (share of the total)" : "");
+	else
+		snprintf(subtitle, sizeof(subtitle), "%s, %llu samples at %llu Hz%s%s", in->event,
+			 (unsigned long long)in->samples, (unsigned long long)in->freq,
+			 in->lost ? ", some lost" : "",
+			 old_p ? "; red grew, blue shrank (share of the total)" : "");
+	{
+		struct pmc_flame_opts o = {
+		    .title = title,
+		    .subtitle = subtitle,
+		    .unit = in->unit,
+		    .differential = old_p != NULL,
+		};
+
+		r = pmc_flamegraph_write(out, set->stacks, set->n, &o);
+	}
+	pmc_flame_set_free(set);
+	return r;
+}
