@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/elf/buildid.h"
+#include "harness/elf/buildid_priv.h"
 
 /* Looks for an NT_GNU_BUILD_ID note in one note section or segment. Returns 0 with the
  * id as hex in *ret, -ENODATA when there is none, or -ENOMEM. */
@@ -37,26 +38,13 @@ static int build_id_in(Elf_Data *data, char **ret)
 	return -ENODATA;
 }
 
-int pmc_build_id(const char *path, char **ret)
+int pmc_build_id_elf(Elf *elf, char **ret)
 {
 	char *id = NULL;
 	Elf_Scn *scn = NULL;
 	size_t nphdr;
-	Elf *elf;
-	int fd, rc = -ENODATA;
+	int rc = -ENODATA;
 
-	if (!path || !ret)
-		return -EINVAL;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOSYS;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		rc = -ENOEXEC;
-		goto out;
-	}
 	/* Section headers first; a binary stripped of them still has the PT_NOTE segment
 	 * the loader maps, which is what the kernel and perf read. */
 	while (rc == -ENODATA && (scn = elf_nextscn(elf, scn))) {
@@ -78,6 +66,31 @@ int pmc_build_id(const char *path, char **ret)
 				rc = build_id_in(data, &id);
 		}
 	}
+	if (rc < 0)
+		return rc;
+	*ret = id;
+	return 0;
+}
+
+int pmc_build_id(const char *path, char **ret)
+{
+	char *id = NULL;
+	Elf *elf;
+	int fd, rc;
+
+	if (!path || !ret)
+		return -EINVAL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		rc = -ENOEXEC;
+		goto out;
+	}
+	rc = pmc_build_id_elf(elf, &id);
 out:
 	if (elf)
 		elf_end(elf);
