@@ -89,8 +89,9 @@ static int frame_of(struct builder *b, uint32_t pid, uint64_t ip, bool kernel, u
 	pmc_maps_resolve(b->maps, pid, ip, kernel, &res);
 	if (!res.symbol)
 		b->unresolved++;
-	return pmc_profile_frame_id(b->p, res.symbol, res.object, res.symbol ? 0 : res.offset,
-				    ret_id);
+	/* Kernel addresses are not read (one "[kernel]" frame), so they keep no offset. */
+	return pmc_profile_frame_id(b->p, res.symbol, res.object,
+				    res.symbol || kernel ? 0 : res.offset, ret_id);
 }
 
 /* One sample into one stack, root first. Kernel frames (when sampled) are one

@@ -4,7 +4,7 @@
  *   pmc-prof-work HOT COLD     HOT rounds of the body in prof_hot, COLD in prof_cold
  *
  * Both functions run the same body (a chain of dependent multiply-adds, no memory
- * access), so their shares of the time and of the instructions are HOT : COLD, and
+ * access, inlined), so their shares of the time and of the instructions are HOT : COLD, and
  * moving work from one to the other moves nothing else. Built with frame pointers and
  * without inlining, so the call chains and the two names survive. */
 #include <stdio.h>
@@ -16,25 +16,34 @@
 unsigned long prof_hot(unsigned long rounds, unsigned long x);
 unsigned long prof_cold(unsigned long rounds, unsigned long x);
 
-static unsigned long chain(unsigned long x)
+/* Inlined into both, so that the samples fall in prof_hot and prof_cold themselves. */
+static inline __attribute__((always_inline)) unsigned long chain(unsigned long x)
 {
 	for (int i = 0; i < BODY_STEPS; i++)
 		x = x * 6364136223846793005UL + 1442695040888963407UL;
 	return x;
 }
 
+/* Called once at the end of each, so that neither is a leaf function: compilers set up
+ * no frame in a leaf even with -fno-omit-frame-pointer, and the call chain of a sample
+ * in it would then skip its caller. */
+__attribute__((noinline)) static unsigned long mix(unsigned long x)
+{
+	return x ^ (x >> 7);
+}
+
 __attribute__((noinline)) unsigned long prof_hot(unsigned long rounds, unsigned long x)
 {
 	for (unsigned long r = 0; r < rounds; r++)
 		x = chain(x);
-	return x;
+	return mix(x);
 }
 
 __attribute__((noinline)) unsigned long prof_cold(unsigned long rounds, unsigned long x)
 {
 	for (unsigned long r = 0; r < rounds; r++)
 		x = chain(x);
-	return x;
+	return mix(x);
 }
 
 int main(int argc, char **argv)
