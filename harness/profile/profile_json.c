@@ -383,7 +383,7 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 		return bad(ld, "stacks", "%s; expected an array of stacks; " DAMAGED,
 			   stacks ? "not an array" : "missing");
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		const json_t *st = json_array_get(stacks, i), *fr, *tr;
+		const json_t *st = json_array_get(stacks, i), *fr, *tr, *v;
 		uint64_t weight, samples;
 		size_t depth;
 
@@ -410,18 +410,22 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 			}
 			ids = bigger;
 		}
+		/* The JSON path of a field is written only when the field is bad: a profile
+		 * has millions of these. */
 		for (size_t d = 0; d < depth; d++) {
-			const json_t *v = json_array_get(fr, d);
-			uint64_t id;
+			const json_t *e = json_array_get(fr, d);
+			json_int_t id = json_integer_value(e);
 
-			snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
-			rc = get_u64(ld, v, where, false, &id);
-			if (rc < 0)
+			if (!json_is_integer(e) || id < 0) {
+				snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
+				rc = get_u64(ld, e, where, false, &weight);
 				break;
-			if (id >= nframes) {
+			}
+			if ((uint64_t)id >= nframes) {
+				snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
 				rc = bad(ld, where,
-					 "frame id %" PRIu64 " is out of range (the file has %zu "
-					 "frames, ids 0 to %zu); " DAMAGED,
+					 "frame id %" JSON_INTEGER_FORMAT " is out of range (the file "
+					 "has %zu frames, ids 0 to %zu); " DAMAGED,
 					 id, nframes, nframes ? nframes - 1 : 0);
 				break;
 			}
@@ -429,13 +433,22 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 		}
 		if (rc < 0)
 			break;
-		snprintf(where, sizeof(where), "stacks[%zu].weight", i);
-		if ((rc = get_u64(ld, json_object_get(st, "weight"), where, false, &weight)) < 0)
-			break;
-		snprintf(where, sizeof(where), "stacks[%zu].samples", i);
-		if ((rc = get_u64(ld, json_object_get(st, "samples"), where, !sampled,
-				  &samples)) < 0)
-			break;
+		v = json_object_get(st, "weight");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(where, sizeof(where), "stacks[%zu].weight", i);
+			rc = get_u64(ld, v, where, false, &weight);
+			if (rc < 0)
+				break;
+		}
+		weight = (uint64_t)json_integer_value(v);
+		v = json_object_get(st, "samples");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(where, sizeof(where), "stacks[%zu].samples", i);
+			rc = get_u64(ld, v, where, !sampled, &samples);
+			if (rc < 0)
+				break;
+		}
+		samples = v ? (uint64_t)json_integer_value(v) : 0;
 		tr = json_object_get(st, "truncated");
 		if (tr && !json_is_boolean(tr)) {
 			snprintf(where, sizeof(where), "stacks[%zu].truncated", i);
