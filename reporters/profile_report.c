@@ -475,7 +475,7 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 	}
 	if (show < n)
 		fprintf(out, "(%zu more functions)\n", n - show);
-	fputs("delta: percentage points of the profile's total; -: not in that profile\n", out);
+	fputs("delta: percentage points of the profile's total; -: no self weight in that profile\n", out);
 	pmc_profile_deltas_free(d, n);
 	return finish(out);
 }
