@@ -145,9 +145,9 @@ static void names(void **state)
 	(void)state;
 	assert_string_equal(pmc_profile_frame_name(p, fid(p, "parse", "/a/x", 0), buf, 64),
 			    "parse");
-	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf,
-						   64),
-			    "[unknown] libc.so.6");
+	assert_string_equal(
+	    pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf, 64),
+	    "[unknown] libc.so.6");
 	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "[vdso]", 5), buf, 64),
 			    "[unknown] [vdso]");
 	pmc_profile_free(p);
@@ -471,10 +471,12 @@ static void refused(const char *text, const char *want)
 	assert_null(strchr(err, '\n'));
 }
 
-#define HEAD "{\"schema\": \"pmcbench-profile/1\", \"kind\": \"sampled\", \"event\": \"cpu-clock\", " \
-	     "\"unit\": \"ns\", \"freq\": 99, \"samples\": 3, \"lost\": 0, \"unresolved\": 0, "
-#define FRAMES "\"frames\": [{\"symbol\": \"main\", \"object\": \"/x\"}, {\"object\": \"/x\", " \
-	       "\"offset\": 4}], "
+#define HEAD                                                                                       \
+	"{\"schema\": \"pmcbench-profile/1\", \"kind\": \"sampled\", \"event\": \"cpu-clock\", "   \
+	"\"unit\": \"ns\", \"freq\": 99, \"samples\": 3, \"lost\": 0, \"unresolved\": 0, "
+#define FRAMES                                                                                     \
+	"\"frames\": [{\"symbol\": \"main\", \"object\": \"/x\"}, {\"object\": \"/x\", "           \
+	"\"offset\": 4}], "
 
 static void malformed(void **state)
 {
