@@ -36,7 +36,7 @@ struct fold {
 		size_t off; /* into pool */
 		uint32_t depth;
 		uint64_t weight, old_weight;
-	} *seqs;
+	} * seqs;
 	size_t nseqs, seqs_cap, keys_cap;
 	uint32_t *pool;
 	size_t npool, pool_cap;
@@ -109,8 +109,8 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 			name = strdup(fr->symbol);
 		else
 			name = strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf)));
-		if (!name || grow((void **)&f->names, &f->names_cap, f->nnames + 1,
-				  sizeof(*f->names)) < 0) {
+		if (!name ||
+		    grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
 			free(name);
 			goto out;
 		}
@@ -320,8 +320,8 @@ int pmc_profile_flame_stacks(const struct pmc_profile *p, struct pmc_flame_set *
 	return rc;
 }
 
-int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p,
-				  const struct pmc_profile *new_p, struct pmc_flame_set **ret)
+int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+				  struct pmc_flame_set **ret)
 {
 	struct fold f = {0};
 	int rc;
@@ -389,8 +389,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
 		if (in->lost) {
 			pmc_fmt_grouped((double)in->lost, a, sizeof(a));
-			pmc_fmt_percent(pct(in->lost, in->samples + in->lost), false, b,
-					sizeof(b));
+			pmc_fmt_percent(pct(in->lost, in->samples + in->lost), false, b, sizeof(b));
 			fprintf(out,
 				"WARNING: %s samples lost (%s of those taken): the kernel dropped "
 				"them, so this profile misses part of the run; record with a "
@@ -475,7 +474,9 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 	}
 	if (show < n)
 		fprintf(out, "(%zu more functions)\n", n - show);
-	fputs("delta: percentage points of the profile's total; -: not in that profile\n", out);
+	fputs(
+	    "delta: percentage points of the profile's total; -: no self weight in that profile\n",
+	    out);
 	pmc_profile_deltas_free(d, n);
 	return finish(out);
 }

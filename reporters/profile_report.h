@@ -67,8 +67,8 @@ int pmc_profile_flame_stacks(const struct pmc_profile *p, struct pmc_flame_set *
 /* A differential graph's stacks: weight from new_p, old_weight from old_p, matched by
  * identical sequences of display names (so builds in different directories match); a
  * stack only in old_p has weight 0. Returns 0, -EINVAL or -ENOMEM. */
-int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p,
-				  const struct pmc_profile *new_p, struct pmc_flame_set **ret);
+int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+				  struct pmc_flame_set **ret);
 
 void pmc_flame_set_free(struct pmc_flame_set *s);
 

@@ -100,6 +100,10 @@ static void interning(void **state)
 	assert_int_equal(pmc_profile_add(p, bad, 1, 1, 1, false), -EINVAL);
 	assert_int_equal(pmc_profile_add(p, st, 0, 1, 1, false), -EINVAL);
 	assert_int_equal(pmc_profile_total(p), 22);
+	/* A total that would wrap is refused, and nothing is added. */
+	assert_int_equal(pmc_profile_add(p, st, 2, UINT64_MAX - 10, 1, false), -EOVERFLOW);
+	assert_int_equal(pmc_profile_total(p), 22);
+	assert_int_equal(pmc_profile_stack(p, 0)->weight, 15);
 	pmc_profile_free(p);
 	pmc_profile_free(NULL);
 }
@@ -145,9 +149,9 @@ static void names(void **state)
 	(void)state;
 	assert_string_equal(pmc_profile_frame_name(p, fid(p, "parse", "/a/x", 0), buf, 64),
 			    "parse");
-	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf,
-						   64),
-			    "[unknown] libc.so.6");
+	assert_string_equal(
+	    pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf, 64),
+	    "[unknown] libc.so.6");
 	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "[vdso]", 5), buf, 64),
 			    "[unknown] [vdso]");
 	pmc_profile_free(p);
@@ -395,7 +399,19 @@ static void round_trip(void **state)
 	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
 	same_profile(p, q);
 	pmc_profile_free(q);
+
+	/* A directory that does not exist: -errno and a message naming the file. */
+	snprintf(path, sizeof(path), "%s/no/such/dir/p.json", dir);
+	assert_true(pmc_profile_save(p, path, err, sizeof(err)) < 0);
+	assert_contains(err, path);
+	/* A count beyond what JSON readers read back is not written. */
+	pmc_profile_set_counts(p, (uint64_t)INT64_MAX + 1, 0, 0);
+	snprintf(path, sizeof(path), "%s/big.json", dir);
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), -EOVERFLOW);
+	assert_contains(err, "2^63-1");
+	assert_int_equal(access(path, F_OK), -1);
 	pmc_profile_free(p);
+	snprintf(path, sizeof(path), "%s/p.json", dir);
 
 	/* Exact, no name, no frames at all. */
 	{
@@ -471,10 +487,12 @@ static void refused(const char *text, const char *want)
 	assert_null(strchr(err, '\n'));
 }
 
-#define HEAD "{\"schema\": \"pmcbench-profile/1\", \"kind\": \"sampled\", \"event\": \"cpu-clock\", " \
-	     "\"unit\": \"ns\", \"freq\": 99, \"samples\": 3, \"lost\": 0, \"unresolved\": 0, "
-#define FRAMES "\"frames\": [{\"symbol\": \"main\", \"object\": \"/x\"}, {\"object\": \"/x\", " \
-	       "\"offset\": 4}], "
+#define HEAD                                                                                       \
+	"{\"schema\": \"pmcbench-profile/1\", \"kind\": \"sampled\", \"event\": \"cpu-clock\", "   \
+	"\"unit\": \"ns\", \"freq\": 99, \"samples\": 3, \"lost\": 0, \"unresolved\": 0, "
+#define FRAMES                                                                                     \
+	"\"frames\": [{\"symbol\": \"main\", \"object\": \"/x\"}, {\"object\": \"/x\", "           \
+	"\"offset\": 4}], "
 
 static void malformed(void **state)
 {

@@ -167,13 +167,13 @@ static void attribution(void **state)
 
 	(void)state;
 	make_pair(&o, &n);
-	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions", "count", 1000,
-						     1300, 0, false));
+	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions", "count", 1000, 1300,
+						     0, false));
 	assert_string_equal(text, "instructions +30.0% (1k -> 1.3k): 96.7% in parse_header, "
 				  "3.33% in memcpy, 0.00% in main\n");
 	free(text);
-	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions", "count", 1000,
-						     1300, 1, false));
+	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions", "count", 1000, 1300,
+						     1, false));
 	assert_string_equal(text, "instructions +30.0% (1k -> 1.3k): 96.7% in parse_header, "
 				  "3.33% elsewhere\n");
 	free(text);

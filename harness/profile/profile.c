@@ -65,7 +65,7 @@ static void arena_free(struct arena *a)
 struct pmc_profile {
 	struct pmc_profile_info info;
 	struct arena arena;
-	struct pmc_hashmap strings; /* symbol and object text -> unused */
+	struct pmc_hashmap strings;   /* symbol and object text -> unused */
 	struct pmc_hashmap frame_ids; /* frame key -> id */
 	struct pmc_hashmap stack_ids; /* stack key -> index */
 	struct pmc_profile_frame *frames;
@@ -232,8 +232,8 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 		*ret_id = (uint32_t)id;
 		return 0;
 	}
-	p->frames[p->nframes] = (struct pmc_profile_frame){
-	    .symbol = sym, .object = obj, .offset = offset};
+	p->frames[p->nframes] =
+	    (struct pmc_profile_frame){.symbol = sym, .object = obj, .offset = offset};
 	*ret_id = (uint32_t)p->nframes++;
 	return 0;
 }
@@ -287,10 +287,10 @@ int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t dept
 	arena_alloc(&p->arena, fbytes + klen + 1);
 	memcpy(copy, frames, (size_t)depth * sizeof(*copy));
 	p->stacks[p->nstacks++] = (struct pmc_profile_stack){.frames = copy,
-							      .depth = depth,
-							      .weight = weight,
-							      .samples = samples,
-							      .truncated = truncated};
+							     .depth = depth,
+							     .weight = weight,
+							     .samples = samples,
+							     .truncated = truncated};
 	p->total += weight;
 	return 0;
 }

@@ -64,7 +64,8 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 			 uint64_t offset, uint32_t *ret_id);
 
 /* Adds weight and samples to the stack of frames (root first; depth >= 1): the same
- * frames are one stack. Returns 0, -EINVAL (bad id, depth 0), -ENOMEM. */
+ * frames are one stack (truncated if any of its additions was). Returns 0, -EINVAL (bad id,
+ * depth 0), -EOVERFLOW (the weights would add up beyond 2^64-1), -ENOMEM. */
 int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t depth, uint64_t weight,
 		    uint64_t samples, bool truncated);
 
@@ -92,7 +93,8 @@ void pmc_profile_functions_free(struct pmc_profile_fn *fns, size_t n);
 
 /* How each function's share of the profile changed between old and new (functions are
  * matched by display name, so two builds in different directories still match): shares
- * are self / total of each profile; sorted by |delta| descending, then name. */
+ * are self / total of each profile; sorted by |delta| descending, then name. -EINVAL when
+ * either profile is empty (it has no shares). */
 struct pmc_profile_delta {
 	char *name;
 	uint64_t old_self, new_self;

@@ -147,14 +147,14 @@ static int check_range(const struct pmc_profile *p, const char *path, char *err,
 	}
 	for (size_t i = 0; i < pmc_profile_stack_count(p); i++)
 		if (pmc_profile_stack(p, i)->samples > max) {
-			pmc_err_set(err, errlen, "cannot write %s: stacks[%zu].samples exceeds 2^63-1",
-				    path, i);
+			pmc_err_set(err, errlen,
+				    "cannot write %s: stacks[%zu].samples exceeds 2^63-1", path, i);
 			return -EOVERFLOW;
 		}
 	for (uint32_t i = 0; i < pmc_profile_frame_count(p); i++)
 		if (pmc_profile_frame(p, i)->offset > max) {
-			pmc_err_set(err, errlen, "cannot write %s: frames[%u].offset exceeds 2^63-1",
-				    path, i);
+			pmc_err_set(err, errlen,
+				    "cannot write %s: frames[%u].offset exceeds 2^63-1", path, i);
 			return -EOVERFLOW;
 		}
 	return 0;
@@ -194,7 +194,7 @@ struct loader {
 
 /* One line: FILE: JSON-PATH: what is wrong; what to do. */
 __attribute__((format(printf, 3, 4))) static int bad(struct loader *ld, const char *where,
-						       const char *fmt, ...)
+						     const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -248,8 +248,10 @@ static int get_u64(struct loader *ld, const json_t *v, const char *where, bool o
 		return bad(ld, where, "expected a non-negative integer, got %s; " DAMAGED,
 			   kind_of(v));
 	if (json_integer_value(v) < 0)
-		return bad(ld, where, "expected a non-negative integer, got %" JSON_INTEGER_FORMAT
-			   "; " DAMAGED, json_integer_value(v));
+		return bad(ld, where,
+			   "expected a non-negative integer, got %" JSON_INTEGER_FORMAT
+			   "; " DAMAGED,
+			   json_integer_value(v));
 	*ret = (uint64_t)json_integer_value(v);
 	return 0;
 }
@@ -383,7 +385,7 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 		return bad(ld, "stacks", "%s; expected an array of stacks; " DAMAGED,
 			   stacks ? "not an array" : "missing");
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		const json_t *st = json_array_get(stacks, i), *fr, *tr;
+		const json_t *st = json_array_get(stacks, i), *fr, *tr, *v;
 		uint64_t weight, samples;
 		size_t depth;
 
@@ -410,18 +412,23 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 			}
 			ids = bigger;
 		}
+		/* The JSON path of a field is written only when the field is bad: a profile
+		 * has millions of these. */
 		for (size_t d = 0; d < depth; d++) {
-			const json_t *v = json_array_get(fr, d);
-			uint64_t id;
+			const json_t *e = json_array_get(fr, d);
+			json_int_t id = json_integer_value(e);
 
-			snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
-			rc = get_u64(ld, v, where, false, &id);
-			if (rc < 0)
+			if (!json_is_integer(e) || id < 0) {
+				snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
+				rc = get_u64(ld, e, where, false, &weight);
 				break;
-			if (id >= nframes) {
+			}
+			if ((uint64_t)id >= nframes) {
+				snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
 				rc = bad(ld, where,
-					 "frame id %" PRIu64 " is out of range (the file has %zu "
-					 "frames, ids 0 to %zu); " DAMAGED,
+					 "frame id %" JSON_INTEGER_FORMAT
+					 " is out of range (the file "
+					 "has %zu frames, ids 0 to %zu); " DAMAGED,
 					 id, nframes, nframes ? nframes - 1 : 0);
 				break;
 			}
@@ -429,17 +436,27 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 		}
 		if (rc < 0)
 			break;
-		snprintf(where, sizeof(where), "stacks[%zu].weight", i);
-		if ((rc = get_u64(ld, json_object_get(st, "weight"), where, false, &weight)) < 0)
-			break;
-		snprintf(where, sizeof(where), "stacks[%zu].samples", i);
-		if ((rc = get_u64(ld, json_object_get(st, "samples"), where, !sampled,
-				  &samples)) < 0)
-			break;
+		v = json_object_get(st, "weight");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(where, sizeof(where), "stacks[%zu].weight", i);
+			rc = get_u64(ld, v, where, false, &weight);
+			if (rc < 0)
+				break;
+		}
+		weight = (uint64_t)json_integer_value(v);
+		v = json_object_get(st, "samples");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(where, sizeof(where), "stacks[%zu].samples", i);
+			rc = get_u64(ld, v, where, !sampled, &samples);
+			if (rc < 0)
+				break;
+		}
+		samples = v ? (uint64_t)json_integer_value(v) : 0;
 		tr = json_object_get(st, "truncated");
 		if (tr && !json_is_boolean(tr)) {
 			snprintf(where, sizeof(where), "stacks[%zu].truncated", i);
-			rc = bad(ld, where, "expected true or false, got %s; " DAMAGED, kind_of(tr));
+			rc =
+			    bad(ld, where, "expected true or false, got %s; " DAMAGED, kind_of(tr));
 			break;
 		}
 		rc = pmc_profile_add(p, ids, (uint32_t)depth, weight, samples, json_is_true(tr));
