@@ -618,7 +618,7 @@ static void test_corrupt_records(void **state)
 
 struct child_count {
 	uint32_t pid;
-	size_t samples, records;
+	size_t samples, records, chains, kernel_frames;
 };
 
 static int count_child(const struct pmc_record *rec, void *ud)
@@ -626,7 +626,11 @@ static int count_child(const struct pmc_record *rec, void *ud)
 	struct child_count *c = ud;
 
 	c->records++;
-	c->samples += rec->type == PMC_RECORD_SAMPLE && rec->pid == c->pid;
+	if (rec->type == PMC_RECORD_SAMPLE && rec->pid == c->pid) {
+		c->samples++;
+		c->chains += rec->sample.nips > 0;
+		c->kernel_frames += rec->sample.nkernel;
+	}
 	return 0;
 }
 
@@ -638,7 +642,7 @@ static void test_kernel_cpu_clock(void **state)
 	struct pmc_sampler *s = NULL;
 	int go[2], r, status;
 	pid_t child, w = 0;
-	struct child_count c = {0, 0, 0};
+	struct child_count c = {0};
 
 	(void)state;
 	assert_int_equal(pipe(go), 0);
@@ -688,6 +692,10 @@ static void test_kernel_cpu_clock(void **state)
 		      (unsigned long long)pmc_sampler_samples(s), c.samples,
 		      (unsigned long long)pmc_sampler_lost(s), c.records);
 	assert_true(c.samples > 0);
+	/* A user-space sample's chain starts at least with its ip; exclude_kernel left the
+	 * kernel's frames out. */
+	assert_true(c.chains > 0);
+	assert_int_equal(c.kernel_frames, 0);
 	pmc_sampler_close(s);
 }
 
