@@ -680,7 +680,8 @@ int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
 
 	if (!s || !fn)
 		return -EINVAL;
-	qsort(s->index, s->nindex, sizeof(*s->index), by_time);
+	if (s->nindex)
+		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
 	for (size_t i = 0; i < s->nindex; i++) {
 		int r;
 
