@@ -699,6 +699,92 @@ static void test_kernel_cpu_clock(void **state)
 	pmc_sampler_close(s);
 }
 
+struct exec_seen {
+	uint32_t pid;
+	size_t samples, comm_exec, mmap_work, build_ids;
+};
+
+static int see_exec(const struct pmc_record *rec, void *ud)
+{
+	struct exec_seen *e = ud;
+	size_t n;
+
+	if (rec->pid != e->pid)
+		return 0;
+	switch (rec->type) {
+	case PMC_RECORD_SAMPLE:
+		e->samples++;
+		break;
+	case PMC_RECORD_COMM:
+		e->comm_exec += rec->comm.exec && strcmp(rec->comm.comm, "pmc-work") == 0;
+		break;
+	case PMC_RECORD_MMAP:
+		n = strlen(rec->mmap.filename);
+		if (n >= 9 && strcmp(rec->mmap.filename + n - 9, "/pmc-work") == 0) {
+			e->mmap_work++;
+			e->build_ids += rec->mmap.build_id != NULL;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The kernel, enable_on_exec: a child execs pmc-work, which spins 200 ms of CPU time;
+ * the exec's COMM and the program's MMAP2 come with the samples. */
+static void test_kernel_enable_on_exec(void **state)
+{
+	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .freq = 1000,
+				    .exclude_kernel = true, .enable_on_exec = true};
+	struct pmc_sampler *s = NULL;
+	struct exec_seen e = {0};
+	int go[2], r, status;
+	pid_t child, w = 0;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char byte;
+
+		close(go[1]);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(1);
+		execl(PMC_TEST_WORK, "pmc-work", "spin", "200", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	r = pmc_sampler_open(&o, child, &s, err, sizeof(err));
+	if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -EOPNOTSUPP || r == -ENOSYS) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		close(go[1]);
+		print_message("sampling denied here (%s): skipped\n", err);
+		skip();
+	}
+	assert_int_equal(r, 0);
+	e.pid = (uint32_t)child;
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	while (w == 0) {
+		assert_true(pmc_sampler_poll(s, 100) >= 0);
+		w = waitpid(child, &status, WNOHANG);
+	}
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(pmc_sampler_poll(s, 0) >= 0);
+	assert_int_equal(pmc_sampler_replay(s, see_exec, &e), 0);
+	print_message("kernel, exec: %zu samples, %zu COMM exec, %zu MMAP of pmc-work (%zu with "
+		      "build-id), %llu lost\n",
+		      e.samples, e.comm_exec, e.mmap_work, e.build_ids,
+		      (unsigned long long)pmc_sampler_lost(s));
+	assert_true(e.samples > 0);
+	assert_true(e.comm_exec > 0);
+	assert_true(e.mmap_work > 0);
+	pmc_sampler_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +801,7 @@ int main(void)
 	    cmocka_unit_test(test_replay_stops),
 	    cmocka_unit_test(test_corrupt_records),
 	    cmocka_unit_test(test_kernel_cpu_clock),
+	    cmocka_unit_test(test_kernel_enable_on_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
