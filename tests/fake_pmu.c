@@ -497,8 +497,8 @@ static void put(unsigned char *buf, size_t *n, const void *p, size_t len)
 	*n += len;
 }
 
-static int emit_built(struct fake_pmu *f, int cpu, uint32_t type, uint16_t misc,
-		      unsigned char *buf, size_t n)
+static int emit_built(struct fake_pmu *f, int cpu, uint32_t type, uint16_t misc, unsigned char *buf,
+		      size_t n)
 {
 	struct perf_event_header h = {.type = type, .misc = misc, .size = (uint16_t)n};
 

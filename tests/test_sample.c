@@ -153,11 +153,9 @@ static void test_event_fallback(void **state)
 	s = open_fake(&cfg, &o);
 	assert_string_equal(pmc_sampler_event(s), "cpu-clock");
 	assert_string_equal(pmc_sampler_unit(s), "ns");
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
-						PERF_COUNT_HW_CPU_CYCLES),
-			 1);
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE,
-						PERF_COUNT_SW_CPU_CLOCK),
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 1);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK),
 			 2);
 	assert_int_equal(fake.nopen, 2);
 	close_fake(s);
@@ -271,15 +269,19 @@ static void test_callchain_markers(void **state)
 	struct pmc_sample_opts o = fake_opts();
 	struct pmc_sampler *s;
 	struct fake_pmu_id id = {.pid = 42, .tid = 43, .time = 1000};
-	const uint64_t chain[] = {PERF_CONTEXT_KERNEL, 0xffffffff81000010, 0xffffffff81000020,
-				  PERF_CONTEXT_USER,   0x401010,	   0x401020,
+	const uint64_t chain[] = {PERF_CONTEXT_KERNEL,
+				  0xffffffff81000010,
+				  0xffffffff81000020,
+				  PERF_CONTEXT_USER,
+				  0x401010,
+				  0x401020,
 				  0x401030};
 	const uint64_t user_only[] = {PERF_CONTEXT_USER, 0x402000, 0x402100};
 
 	(void)state;
 	s = open_fake(&cfg, &o);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_KERNEL,
-					 0xffffffff81000010, 250000, chain, 7),
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010,
+					 250000, chain, 7),
 			 0);
 	id.time = 2000;
 	assert_int_equal(
@@ -316,8 +318,8 @@ static void test_callchain_markers(void **state)
 	/* Without call chains. */
 	o.no_callchain = true;
 	s = open_fake(&cfg, &o);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 7, NULL, 0),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 7, NULL, 0), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 1);
 	replay(s);
 	assert_int_equal(nrecs, 1);
@@ -341,9 +343,9 @@ static void test_side_band(void **state)
 	s = open_fake(&cfg, &o);
 	assert_int_equal(fake_pmu_comm(&fake, 0, &id, "pmc-work", true), 0);
 	id.time = 20;
-	assert_int_equal(fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x2000, 0x1000, "/usr/bin/pmc-work",
-					bid, 20),
-			 0);
+	assert_int_equal(
+	    fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x2000, 0x1000, "/usr/bin/pmc-work", bid, 20),
+	    0);
 	id.time = 30;
 	assert_int_equal(
 	    fake_pmu_mmap2(&fake, 0, &id, 0x7f0000000000, 0x1000, 0, "//anon", NULL, 0), 0);
@@ -416,15 +418,14 @@ static void test_wrap_around(void **state)
 	size = pg->data_size;
 	/* The header fits before the end, the body wraps. */
 	fake_pmu_ring_seek(&fake, 0, size - 8);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 9, chain, 4),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 9, chain, 4), 0);
 	/* Several laps later, the header itself straddles nothing but the file name does. */
 	assert_int_equal(pmc_sampler_poll(s, 0), 1);
 	fake_pmu_ring_seek(&fake, 0, 5 * size - 24);
 	id.time = 6;
-	assert_int_equal(fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x1000, 0, "/usr/lib/libwrap.so",
-					NULL, 0),
-			 0);
+	assert_int_equal(
+	    fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x1000, 0, "/usr/lib/libwrap.so", NULL, 0), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 1);
 	assert_int_equal(pg->data_tail, pg->data_head);
 	replay(s);
@@ -455,7 +456,8 @@ static void test_lost(void **state)
 	/* Fill the ring without reading it, then three more. */
 	while (dropped < 3) {
 		id.time++;
-		if (fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4) == 0)
+		if (fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4) ==
+		    0)
 			written++;
 		else
 			dropped++;
@@ -465,8 +467,8 @@ static void test_lost(void **state)
 	assert_int_equal(pmc_sampler_lost(s), 0);
 	/* Space freed: the kernel first writes the LOST record. */
 	id.time++;
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 2);
 	assert_int_equal(pmc_sampler_lost(s), 3);
 	assert_int_equal(pmc_sampler_samples(s), written + 1);
@@ -495,16 +497,16 @@ static void test_time_order_across_cpus(void **state)
 	for (size_t i = 0; i < 4; i++) {
 		struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = t0[i]};
 
-		assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x1000 + i,
-						 1, NULL, 0),
-				 0);
+		assert_int_equal(
+		    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x1000 + i, 1, NULL, 0),
+		    0);
 	}
 	for (size_t i = 0; i < 3; i++) {
 		struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = t1[i]};
 
-		assert_int_equal(fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 0x2000 + i,
-						 1, NULL, 0),
-				 0);
+		assert_int_equal(
+		    fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 0x2000 + i, 1, NULL, 0),
+		    0);
 	}
 	fake_pmu_hangup(&fake);
 	assert_int_equal(pmc_sampler_poll(s, 100), 7);
@@ -604,8 +606,8 @@ static void test_corrupt_records(void **state)
 		struct perf_event_mmap_page *pg;
 		unsigned char rec[8 + 8 * 8];
 
-		assert_int_equal(fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 1, 1, chain, 2),
-				 0);
+		assert_int_equal(
+		    fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 1, 1, chain, 2), 0);
 		pg = fake_pmu_ring(&fake, 1);
 		/* Patch nr (after ip, pid/tid, time, cpu, period) to 1000. */
 		memcpy(rec, (unsigned char *)pg + pg->data_offset, sizeof(rec));
@@ -637,8 +639,8 @@ static int count_child(const struct pmc_record *rec, void *ud)
 /* The kernel: a child spins ~0.3 s of CPU time once told to; its cpu-clock samples. */
 static void test_kernel_cpu_clock(void **state)
 {
-	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .freq = 1000,
-				    .exclude_kernel = true};
+	struct pmc_sample_opts o = {
+	    .sz = sizeof(o), .event = "cpu-clock", .freq = 1000, .exclude_kernel = true};
 	struct pmc_sampler *s = NULL;
 	int go[2], r, status;
 	pid_t child, w = 0;
@@ -735,8 +737,11 @@ static int see_exec(const struct pmc_record *rec, void *ud)
  * the exec's COMM and the program's MMAP2 come with the samples. */
 static void test_kernel_enable_on_exec(void **state)
 {
-	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .freq = 1000,
-				    .exclude_kernel = true, .enable_on_exec = true};
+	struct pmc_sample_opts o = {.sz = sizeof(o),
+				    .event = "cpu-clock",
+				    .freq = 1000,
+				    .exclude_kernel = true,
+				    .enable_on_exec = true};
 	struct pmc_sampler *s = NULL;
 	struct exec_seen e = {0};
 	int go[2], r, status;
