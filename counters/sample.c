@@ -253,7 +253,7 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 			pmc_err_set(err, errlen,
 				    "counters/sample.c: mmap of %zu bytes for the ring of CPU %d: "
 				    "%s: use fewer pages or raise "
-				    "/proc/sys/kernel/perf_event_mlock_kb",
+				    "/proc/sys/kernel/perf_event_mlock_kb or ulimit -l",
 				    s->map_len, cpus[i], strerror(-r));
 			goto fail;
 		}
