@@ -86,7 +86,7 @@ struct pmc_sampler {
 	const struct named_event *ev;
 	uint64_t freq;
 	uint64_t sample_type;
-	bool build_id;	 /* attr.build_id was accepted */
+	bool build_id; /* attr.build_id was accepted */
 	struct chunk *chunks, *last;
 	struct entry *index;
 	size_t nindex, index_cap;
@@ -231,8 +231,7 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 		struct ring *ring = &s->rings[i];
 
 		fill_attr(s, o, &attr);
-		r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
-				       PERF_FLAG_FD_CLOEXEC);
+		r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
 		if (r == -EINVAL && s->build_id) {
 			/* Kernels before 5.12 do not know attr.build_id: MMAP2 records then
 			 * carry the device and inode instead. */
@@ -254,7 +253,7 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 			pmc_err_set(err, errlen,
 				    "counters/sample.c: mmap of %zu bytes for the ring of CPU %d: "
 				    "%s: use fewer pages or raise "
-				    "/proc/sys/kernel/perf_event_mlock_kb",
+				    "/proc/sys/kernel/perf_event_mlock_kb or ulimit -l",
 				    s->map_len, cpus[i], strerror(-r));
 			goto fail;
 		}
@@ -276,14 +275,16 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	unsigned pages;
 
 	if (!opts || opts->sz != sizeof(*opts) || !ret) {
-		pmc_err_set(err, errlen, "counters/sample.c: pmc_sampler_open: opts.sz must be "
-					 "sizeof(struct pmc_sample_opts)");
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: pmc_sampler_open: opts.sz must be "
+			    "sizeof(struct pmc_sample_opts)");
 		return -EINVAL;
 	}
 	sys = opts->sys ? opts->sys : pmc_sys_kernel();
 	if (!sys->mmap || !sys->munmap || !sys->poll || !sys->online_cpus) {
-		pmc_err_set(err, errlen, "counters/sample.c: the syscall table has no mmap, "
-					 "munmap, poll or online_cpus: sampling needs them");
+		pmc_err_set(err, errlen,
+			    "counters/sample.c: the syscall table has no mmap, "
+			    "munmap, poll or online_cpus: sampling needs them");
 		return -EOPNOTSUPP;
 	}
 	pages = opts->pages ? opts->pages : DEFAULT_PAGES;
@@ -496,7 +497,9 @@ static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
 		/* The file or command name must end inside the record. */
 		if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
 		    h->type == PERF_RECORD_COMM) {
-			size_t start = h->type == PERF_RECORD_COMM ? 8 : h->type == PERF_RECORD_MMAP ? 32 : 64;
+			size_t start = h->type == PERF_RECORD_COMM   ? 8
+				       : h->type == PERF_RECORD_MMAP ? 32
+								     : 64;
 
 			if (!memchr((const char *)(h + 1) + start, '\0',
 				    body - SAMPLE_ID_SIZE - start))
@@ -612,8 +615,8 @@ static void parse(const struct pmc_sampler *s, const struct entry *e, struct pmc
 		out->time = w[2];
 		memcpy(&out->cpu, b + 24, 4);
 		out->sample.period = w[4];
-		out->sample.kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
-				     PERF_RECORD_MISC_KERNEL;
+		out->sample.kernel =
+		    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 			out->sample.nips = (uint32_t)w[5];
 			out->sample.ips = out->sample.nips ? &w[6] : NULL;
@@ -680,7 +683,8 @@ int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
 
 	if (!s || !fn)
 		return -EINVAL;
-	qsort(s->index, s->nindex, sizeof(*s->index), by_time);
+	if (s->nindex)
+		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
 	for (size_t i = 0; i < s->nindex; i++) {
 		int r;
 

@@ -460,14 +460,24 @@ int fake_pmu_emit(struct fake_pmu *f, int cpu, const void *rec, size_t size)
 		struct fake_pmu_id id = {0};
 		uint64_t body[2] = {e->id, e->pending_lost};
 
-		/* The LOST record carries the id fields of the task writing the next record;
-		 * take them from that record's trailer when it has one. */
-		if (e->attr.sample_id_all && rh->type != PERF_RECORD_SAMPLE && size >= 32) {
+		/* The LOST record carries the id fields of the task writing the next record
+		 * (the kernel fills them at output time): take them from that record, its
+		 * trailer or, for a sample with IP, TID and TIME, its first fields. */
+		if (rh->type != PERF_RECORD_SAMPLE && e->attr.sample_id_all && size >= 32) {
 			const unsigned char *t = (const unsigned char *)rec + size - 24;
 
 			memcpy(&id.pid, t, 4);
 			memcpy(&id.tid, t + 4, 4);
 			memcpy(&id.time, t + 8, 8);
+		} else if (rh->type == PERF_RECORD_SAMPLE && size >= 32 &&
+			   (e->attr.sample_type &
+			    (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)) ==
+			       (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)) {
+			const unsigned char *b = (const unsigned char *)rec + sizeof(*rh);
+
+			memcpy(&id.pid, b + 8, 4);
+			memcpy(&id.tid, b + 12, 4);
+			memcpy(&id.time, b + 16, 8);
 		}
 		nlost = sizeof(h) + sizeof(body);
 		memcpy(lost + sizeof(h), body, sizeof(body));
@@ -497,8 +507,8 @@ static void put(unsigned char *buf, size_t *n, const void *p, size_t len)
 	*n += len;
 }
 
-static int emit_built(struct fake_pmu *f, int cpu, uint32_t type, uint16_t misc,
-		      unsigned char *buf, size_t n)
+static int emit_built(struct fake_pmu *f, int cpu, uint32_t type, uint16_t misc, unsigned char *buf,
+		      size_t n)
 {
 	struct perf_event_header h = {.type = type, .misc = misc, .size = (uint16_t)n};
 

@@ -60,8 +60,8 @@ struct fake_pmu_config {
 	/* Nonzero: a PMU of this type that counts like a software one but, like the msr
 	 * PMU, refuses exclude_user/kernel/hv with EINVAL. */
 	uint32_t msr_type;
-	const char *online;	  /* /sys/devices/system/cpu/online; NULL: "0" */
-	bool no_build_id;	  /* attr.build_id fails with EINVAL */
+	const char *online; /* /sys/devices/system/cpu/online; NULL: "0" */
+	bool no_build_id;   /* attr.build_id fails with EINVAL */
 };
 
 struct fake_pmu_event {

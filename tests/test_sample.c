@@ -153,11 +153,9 @@ static void test_event_fallback(void **state)
 	s = open_fake(&cfg, &o);
 	assert_string_equal(pmc_sampler_event(s), "cpu-clock");
 	assert_string_equal(pmc_sampler_unit(s), "ns");
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE,
-						PERF_COUNT_HW_CPU_CYCLES),
-			 1);
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE,
-						PERF_COUNT_SW_CPU_CLOCK),
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 1);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK),
 			 2);
 	assert_int_equal(fake.nopen, 2);
 	close_fake(s);
@@ -271,15 +269,19 @@ static void test_callchain_markers(void **state)
 	struct pmc_sample_opts o = fake_opts();
 	struct pmc_sampler *s;
 	struct fake_pmu_id id = {.pid = 42, .tid = 43, .time = 1000};
-	const uint64_t chain[] = {PERF_CONTEXT_KERNEL, 0xffffffff81000010, 0xffffffff81000020,
-				  PERF_CONTEXT_USER,   0x401010,	   0x401020,
+	const uint64_t chain[] = {PERF_CONTEXT_KERNEL,
+				  0xffffffff81000010,
+				  0xffffffff81000020,
+				  PERF_CONTEXT_USER,
+				  0x401010,
+				  0x401020,
 				  0x401030};
 	const uint64_t user_only[] = {PERF_CONTEXT_USER, 0x402000, 0x402100};
 
 	(void)state;
 	s = open_fake(&cfg, &o);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_KERNEL,
-					 0xffffffff81000010, 250000, chain, 7),
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010,
+					 250000, chain, 7),
 			 0);
 	id.time = 2000;
 	assert_int_equal(
@@ -316,8 +318,8 @@ static void test_callchain_markers(void **state)
 	/* Without call chains. */
 	o.no_callchain = true;
 	s = open_fake(&cfg, &o);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 7, NULL, 0),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 7, NULL, 0), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 1);
 	replay(s);
 	assert_int_equal(nrecs, 1);
@@ -341,9 +343,9 @@ static void test_side_band(void **state)
 	s = open_fake(&cfg, &o);
 	assert_int_equal(fake_pmu_comm(&fake, 0, &id, "pmc-work", true), 0);
 	id.time = 20;
-	assert_int_equal(fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x2000, 0x1000, "/usr/bin/pmc-work",
-					bid, 20),
-			 0);
+	assert_int_equal(
+	    fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x2000, 0x1000, "/usr/bin/pmc-work", bid, 20),
+	    0);
 	id.time = 30;
 	assert_int_equal(
 	    fake_pmu_mmap2(&fake, 0, &id, 0x7f0000000000, 0x1000, 0, "//anon", NULL, 0), 0);
@@ -416,15 +418,14 @@ static void test_wrap_around(void **state)
 	size = pg->data_size;
 	/* The header fits before the end, the body wraps. */
 	fake_pmu_ring_seek(&fake, 0, size - 8);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 9, chain, 4),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 9, chain, 4), 0);
 	/* Several laps later, the header itself straddles nothing but the file name does. */
 	assert_int_equal(pmc_sampler_poll(s, 0), 1);
 	fake_pmu_ring_seek(&fake, 0, 5 * size - 24);
 	id.time = 6;
-	assert_int_equal(fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x1000, 0, "/usr/lib/libwrap.so",
-					NULL, 0),
-			 0);
+	assert_int_equal(
+	    fake_pmu_mmap2(&fake, 0, &id, 0x400000, 0x1000, 0, "/usr/lib/libwrap.so", NULL, 0), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 1);
 	assert_int_equal(pg->data_tail, pg->data_head);
 	replay(s);
@@ -455,7 +456,8 @@ static void test_lost(void **state)
 	/* Fill the ring without reading it, then three more. */
 	while (dropped < 3) {
 		id.time++;
-		if (fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4) == 0)
+		if (fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4) ==
+		    0)
 			written++;
 		else
 			dropped++;
@@ -465,8 +467,8 @@ static void test_lost(void **state)
 	assert_int_equal(pmc_sampler_lost(s), 0);
 	/* Space freed: the kernel first writes the LOST record. */
 	id.time++;
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 4), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 2);
 	assert_int_equal(pmc_sampler_lost(s), 3);
 	assert_int_equal(pmc_sampler_samples(s), written + 1);
@@ -474,6 +476,11 @@ static void test_lost(void **state)
 	for (size_t i = 0; i < nrecs; i++)
 		if (recs[i].type == PMC_RECORD_LOST) {
 			assert_int_equal(recs[i].lost.lost, 3);
+			/* Stamped like the sample written after it, so it sorts next to it. */
+			assert_int_equal(recs[i].time, id.time);
+			assert_int_equal(recs[i].pid, 42);
+			assert_int_equal(recs[i].cpu, 0);
+			assert_int_equal(i + 2, nrecs);
 			saw_lost = true;
 		}
 	assert_true(saw_lost);
@@ -495,16 +502,16 @@ static void test_time_order_across_cpus(void **state)
 	for (size_t i = 0; i < 4; i++) {
 		struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = t0[i]};
 
-		assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x1000 + i,
-						 1, NULL, 0),
-				 0);
+		assert_int_equal(
+		    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x1000 + i, 1, NULL, 0),
+		    0);
 	}
 	for (size_t i = 0; i < 3; i++) {
 		struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = t1[i]};
 
-		assert_int_equal(fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 0x2000 + i,
-						 1, NULL, 0),
-				 0);
+		assert_int_equal(
+		    fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 0x2000 + i, 1, NULL, 0),
+		    0);
 	}
 	fake_pmu_hangup(&fake);
 	assert_int_equal(pmc_sampler_poll(s, 100), 7);
@@ -604,8 +611,8 @@ static void test_corrupt_records(void **state)
 		struct perf_event_mmap_page *pg;
 		unsigned char rec[8 + 8 * 8];
 
-		assert_int_equal(fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 1, 1, chain, 2),
-				 0);
+		assert_int_equal(
+		    fake_pmu_sample(&fake, 1, &id, PERF_RECORD_MISC_USER, 1, 1, chain, 2), 0);
 		pg = fake_pmu_ring(&fake, 1);
 		/* Patch nr (after ip, pid/tid, time, cpu, period) to 1000. */
 		memcpy(rec, (unsigned char *)pg + pg->data_offset, sizeof(rec));
@@ -618,7 +625,7 @@ static void test_corrupt_records(void **state)
 
 struct child_count {
 	uint32_t pid;
-	size_t samples, records;
+	size_t samples, records, chains, kernel_frames;
 };
 
 static int count_child(const struct pmc_record *rec, void *ud)
@@ -626,19 +633,74 @@ static int count_child(const struct pmc_record *rec, void *ud)
 	struct child_count *c = ud;
 
 	c->records++;
-	c->samples += rec->type == PMC_RECORD_SAMPLE && rec->pid == c->pid;
+	if (rec->type == PMC_RECORD_SAMPLE && rec->pid == c->pid) {
+		c->samples++;
+		c->chains += rec->sample.nips > 0;
+		c->kernel_frames += rec->sample.nkernel;
+	}
 	return 0;
+}
+
+/* Garbage in the rings, from a fixed seed: every poll either copies records or says
+ * -EIO, and what was stored replays; ASan and UBSan builds check that nothing is read out
+ * of bounds. */
+static void test_garbage(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	uint32_t x = 12345;
+	size_t eio = 0, copied = 0;
+
+	(void)state;
+	o.pages = 1;
+	for (int round = 0; round < 200; round++) {
+		struct pmc_sampler *s = open_fake(&cfg, &o);
+		unsigned char junk[512];
+		size_t len;
+		int r;
+
+		for (size_t i = 0; i < sizeof(junk); i++) {
+			x = x * 1103515245 + 12345;
+			junk[i] = (unsigned char)(x >> 16);
+		}
+		/* Plausible headers: a known type, a size within what was written. */
+		x = x * 1103515245 + 12345;
+		len = 8 + (x >> 16) % (sizeof(junk) - 8);
+		junk[0] = (unsigned char)(1 + round % 9);
+		junk[1] = junk[2] = junk[3] = 0;
+		/* Half the rounds one record of the whole length, half a random size. */
+		if (round % 4 < 2) {
+			junk[6] = (unsigned char)(len & 0xff);
+			junk[7] = (unsigned char)(len >> 8);
+		} else {
+			junk[6] = (unsigned char)((x >> 8) % len);
+			junk[7] = 0;
+		}
+		fake_pmu_ring_seek(&fake, round % 2,
+				   fake_pmu_ring(&fake, 0)->data_size - (size_t)(round % 64));
+		assert_int_equal(fake_pmu_emit_raw(&fake, round % 2, junk, len), 0);
+		r = pmc_sampler_poll(s, 0);
+		assert_true(r >= 0 || r == -EIO);
+		eio += r == -EIO;
+		copied += r > 0;
+		replay(s);
+		close_fake(s);
+	}
+	/* The seed gives both outcomes. */
+	print_message("garbage: %zu rounds stored records, %zu said -EIO\n", copied, eio);
+	assert_true(eio > 0);
+	assert_true(copied > 0);
 }
 
 /* The kernel: a child spins ~0.3 s of CPU time once told to; its cpu-clock samples. */
 static void test_kernel_cpu_clock(void **state)
 {
-	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .freq = 1000,
-				    .exclude_kernel = true};
+	struct pmc_sample_opts o = {
+	    .sz = sizeof(o), .event = "cpu-clock", .freq = 1000, .exclude_kernel = true};
 	struct pmc_sampler *s = NULL;
 	int go[2], r, status;
 	pid_t child, w = 0;
-	struct child_count c = {0, 0, 0};
+	struct child_count c = {0};
 
 	(void)state;
 	assert_int_equal(pipe(go), 0);
@@ -688,6 +750,103 @@ static void test_kernel_cpu_clock(void **state)
 		      (unsigned long long)pmc_sampler_samples(s), c.samples,
 		      (unsigned long long)pmc_sampler_lost(s), c.records);
 	assert_true(c.samples > 0);
+	/* A user-space sample's chain starts at least with its ip; exclude_kernel left the
+	 * kernel's frames out. */
+	assert_true(c.chains > 0);
+	assert_int_equal(c.kernel_frames, 0);
+	pmc_sampler_close(s);
+}
+
+struct exec_seen {
+	uint32_t pid;
+	size_t samples, comm_exec, mmap_work, build_ids;
+};
+
+static int see_exec(const struct pmc_record *rec, void *ud)
+{
+	struct exec_seen *e = ud;
+	size_t n;
+
+	if (rec->pid != e->pid)
+		return 0;
+	switch (rec->type) {
+	case PMC_RECORD_SAMPLE:
+		e->samples++;
+		break;
+	case PMC_RECORD_COMM:
+		e->comm_exec += rec->comm.exec && strcmp(rec->comm.comm, "pmc-work") == 0;
+		break;
+	case PMC_RECORD_MMAP:
+		n = strlen(rec->mmap.filename);
+		if (n >= 9 && strcmp(rec->mmap.filename + n - 9, "/pmc-work") == 0) {
+			e->mmap_work++;
+			e->build_ids += rec->mmap.build_id != NULL;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The kernel, enable_on_exec: a child execs pmc-work, which spins 200 ms of CPU time;
+ * the exec's COMM and the program's MMAP2 come with the samples. */
+static void test_kernel_enable_on_exec(void **state)
+{
+	struct pmc_sample_opts o = {.sz = sizeof(o),
+				    .event = "cpu-clock",
+				    .freq = 1000,
+				    .exclude_kernel = true,
+				    .enable_on_exec = true};
+	struct pmc_sampler *s = NULL;
+	struct exec_seen e = {0};
+	int go[2], r, status;
+	pid_t child, w = 0;
+
+	(void)state;
+	if (access(PMC_TEST_WORK, X_OK) != 0) {
+		print_message("%s not built: skipped\n", PMC_TEST_WORK);
+		skip();
+	}
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char byte;
+
+		close(go[1]);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(1);
+		execl(PMC_TEST_WORK, "pmc-work", "spin", "200", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	r = pmc_sampler_open(&o, child, &s, err, sizeof(err));
+	if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -EOPNOTSUPP || r == -ENOSYS) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		close(go[1]);
+		print_message("sampling denied here (%s): skipped\n", err);
+		skip();
+	}
+	assert_int_equal(r, 0);
+	e.pid = (uint32_t)child;
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	while (w == 0) {
+		assert_true(pmc_sampler_poll(s, 100) >= 0);
+		w = waitpid(child, &status, WNOHANG);
+	}
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(pmc_sampler_poll(s, 0) >= 0);
+	assert_int_equal(pmc_sampler_replay(s, see_exec, &e), 0);
+	print_message("kernel, exec: %zu samples, %zu COMM exec, %zu MMAP of pmc-work (%zu with "
+		      "build-id), %llu lost\n",
+		      e.samples, e.comm_exec, e.mmap_work, e.build_ids,
+		      (unsigned long long)pmc_sampler_lost(s));
+	assert_true(e.samples > 0);
+	assert_true(e.comm_exec > 0);
+	assert_true(e.mmap_work > 0);
 	pmc_sampler_close(s);
 }
 
@@ -706,7 +865,9 @@ int main(void)
 	    cmocka_unit_test(test_time_order_across_cpus),
 	    cmocka_unit_test(test_replay_stops),
 	    cmocka_unit_test(test_corrupt_records),
+	    cmocka_unit_test(test_garbage),
 	    cmocka_unit_test(test_kernel_cpu_clock),
+	    cmocka_unit_test(test_kernel_enable_on_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
