@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/base/error.h"
@@ -292,6 +293,28 @@ out:
 	return rc;
 }
 
+/* Whether the header tables the ELF header points to lie inside the file. libelf skips a
+ * section header table past the end of a file as if there were none, which would make
+ * a truncated file look like one without symbols. */
+static bool tables_fit(const GElf_Ehdr *eh, int fd)
+{
+	struct stat st;
+	uint64_t size, n;
+
+	if (fstat(fd, &st) < 0 || st.st_size < 0)
+		return false;
+	size = (uint64_t)st.st_size;
+	/* e_shnum 0 with a table: the count is in section 0 (extended numbering). */
+	n = eh->e_shnum ? eh->e_shnum : 1;
+	if (eh->e_shoff &&
+	    (eh->e_shoff > size || n * eh->e_shentsize > size - eh->e_shoff))
+		return false;
+	if (eh->e_phoff && (eh->e_phoff > size ||
+			    (uint64_t)eh->e_phnum * eh->e_phentsize > size - eh->e_phoff))
+		return false;
+	return true;
+}
+
 int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_symtab **ret,
 			  char *err, size_t errlen)
 {
@@ -323,6 +346,14 @@ int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_s
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		pmc_err_set(err, errlen, "%s: not an ELF file", q);
+		rc = -ENOEXEC;
+		goto fail_elf;
+	}
+	if (!tables_fit(&eh, fd)) {
+		pmc_err_set(err, errlen,
+			    "%s: a truncated ELF file (its header tables end past the end of the "
+			    "file); rebuild or reinstall it",
+			    q);
 		rc = -ENOEXEC;
 		goto fail_elf;
 	}
