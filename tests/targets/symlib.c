@@ -1,9 +1,10 @@
 /* A shared object with known functions for tests/test_maps.c, which dlopens it and
- * symbolizes their addresses through its mapping. */
+ * symbolizes their addresses through its mapping. Exported (the build hides symbols by
+ * default), so that dlsym finds them. */
 int pmc_sym_lib_alpha(int n);
 int pmc_sym_lib_beta(int n);
 
-__attribute__((noinline)) int pmc_sym_lib_alpha(int n)
+__attribute__((noinline, visibility("default"))) int pmc_sym_lib_alpha(int n)
 {
 	volatile int acc = 0;
 
@@ -12,7 +13,7 @@ __attribute__((noinline)) int pmc_sym_lib_alpha(int n)
 	return acc;
 }
 
-__attribute__((noinline)) int pmc_sym_lib_beta(int n)
+__attribute__((noinline, visibility("default"))) int pmc_sym_lib_beta(int n)
 {
 	volatile int acc = 3;
 
