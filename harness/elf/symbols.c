@@ -99,13 +99,13 @@ static int add_sym(struct pmc_symtab *t, const GElf_Sym *s, const char *name, ui
 static int load_section(struct pmc_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t n;
+	size_t n, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 
 	if (sh->sh_size == 0)
 		return 0;
-	if (!d || !d->d_buf || sh->sh_entsize == 0)
+	if (!d || !d->d_buf || sh->sh_entsize == 0 || entsize == 0)
 		return -ENOEXEC;
-	n = d->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	n = d->d_size / entsize;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		GElf_Shdr ssh;
@@ -373,10 +373,13 @@ int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_s
 fail_read:
 	if (rc == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory reading its symbols", q);
-	else
+	else {
+		int e = elf_errno();
+
 		pmc_err_set(err, errlen,
 			    "%s: a truncated or corrupt ELF file (%s); rebuild or reinstall it", q,
-			    elf_errmsg(-1) ? elf_errmsg(-1) : "bad headers");
+			    e ? elf_errmsg(e) : "bad headers or symbol tables");
+	}
 fail_elf:
 	if (elf)
 		elf_end(elf);
