@@ -75,8 +75,8 @@ static inline void proc_mapping(pid_t pid, uint64_t addr, uint64_t *start, uint6
 		int n = 0;
 		char *p;
 
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s%n", &s, &e, &off, &n) != 3 || addr < s ||
-		    addr >= e)
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s%n", &s, &e, &off, &n) != 3 ||
+		    addr < s || addr >= e)
 			continue;
 		p = line + n;
 		while (*p == ' ')

@@ -28,8 +28,8 @@ static struct pmc_maps *maps_new(void)
 	return m;
 }
 
-static void mmap_rec(struct pmc_maps *m, uint32_t pid, uint64_t addr, uint64_t len,
-		     uint64_t pgoff, const char *file, const uint8_t *bid, uint32_t bid_len)
+static void mmap_rec(struct pmc_maps *m, uint32_t pid, uint64_t addr, uint64_t len, uint64_t pgoff,
+		     const char *file, const uint8_t *bid, uint32_t bid_len)
 {
 	struct pmc_record r = {.type = PMC_RECORD_MMAP, .pid = pid, .tid = pid};
 
@@ -71,16 +71,15 @@ static void seed_self(struct pmc_maps *m, uint64_t addr, const uint8_t *bid, uin
 	mmap_rec(m, (uint32_t)getpid(), start, end - start, pgoff, path, bid, bid_len);
 }
 
-static void expect(struct pmc_maps *m, uint32_t pid, uint64_t ip, const char *sym,
-		   const char *obj)
+static void expect(struct pmc_maps *m, uint32_t pid, uint64_t ip, const char *sym, const char *obj)
 {
 	struct pmc_resolved r;
 
 	pmc_maps_resolve(m, pid, ip, false, &r);
 	if (sym) {
 		if (!r.symbol)
-			print_error("%#" PRIx64 ": no symbol (object %s, offset %#" PRIx64 ")\n", ip,
-				    r.object, r.offset);
+			print_error("%#" PRIx64 ": no symbol (object %s, offset %#" PRIx64 ")\n",
+				    ip, r.object, r.offset);
 		assert_non_null(r.symbol);
 		assert_string_equal(r.symbol, sym);
 		assert_int_equal(r.offset, 0);

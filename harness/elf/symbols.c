@@ -20,10 +20,10 @@
 
 struct sym {
 	uint64_t addr, size;
-	uint64_t bound; /* the end of the symbol's section, 0 when unknown */
-	size_t name;	/* offset into the name pool while loading */
+	uint64_t bound;	 /* the end of the symbol's section, 0 when unknown */
+	size_t name;	 /* offset into the name pool while loading */
 	const char *str; /* the name, once the pool stops moving */
-	unsigned rank;	/* binding: 0 global or unique, 1 weak, 2 local */
+	unsigned rank;	 /* binding: 0 global or unique, 1 weak, 2 local */
 };
 
 struct seg {
@@ -306,11 +306,10 @@ static bool tables_fit(const GElf_Ehdr *eh, int fd)
 	size = (uint64_t)st.st_size;
 	/* e_shnum 0 with a table: the count is in section 0 (extended numbering). */
 	n = eh->e_shnum ? eh->e_shnum : 1;
-	if (eh->e_shoff &&
-	    (eh->e_shoff > size || n * eh->e_shentsize > size - eh->e_shoff))
+	if (eh->e_shoff && (eh->e_shoff > size || n * eh->e_shentsize > size - eh->e_shoff))
 		return false;
-	if (eh->e_phoff && (eh->e_phoff > size ||
-			    (uint64_t)eh->e_phnum * eh->e_phentsize > size - eh->e_phoff))
+	if (eh->e_phoff &&
+	    (eh->e_phoff > size || (uint64_t)eh->e_phnum * eh->e_phentsize > size - eh->e_phoff))
 		return false;
 	return true;
 }
@@ -408,7 +407,8 @@ bool pmc_symtab_build_id_is(const struct pmc_symtab *t, const uint8_t *id, size_
 	if (!t || !t->build_id || !id || len == 0 || strlen(t->build_id) != 2 * len)
 		return false;
 	for (size_t i = 0; i < len; i++)
-		if (t->build_id[2 * i] != hex[id[i] >> 4] || t->build_id[2 * i + 1] != hex[id[i] & 15])
+		if (t->build_id[2 * i] != hex[id[i] >> 4] ||
+		    t->build_id[2 * i + 1] != hex[id[i] & 15])
 			return false;
 	return true;
 }
