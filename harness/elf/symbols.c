@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/base/error.h"
@@ -19,10 +20,10 @@
 
 struct sym {
 	uint64_t addr, size;
-	uint64_t bound; /* the end of the symbol's section, 0 when unknown */
-	size_t name;	/* offset into the name pool while loading */
+	uint64_t bound;	 /* the end of the symbol's section, 0 when unknown */
+	size_t name;	 /* offset into the name pool while loading */
 	const char *str; /* the name, once the pool stops moving */
-	unsigned rank;	/* binding: 0 global or unique, 1 weak, 2 local */
+	unsigned rank;	 /* binding: 0 global or unique, 1 weak, 2 local */
 };
 
 struct seg {
@@ -98,13 +99,13 @@ static int add_sym(struct pmc_symtab *t, const GElf_Sym *s, const char *name, ui
 static int load_section(struct pmc_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t n;
+	size_t n, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 
 	if (sh->sh_size == 0)
 		return 0;
-	if (!d || !d->d_buf || sh->sh_entsize == 0)
+	if (!d || !d->d_buf || sh->sh_entsize == 0 || entsize == 0)
 		return -ENOEXEC;
-	n = d->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	n = d->d_size / entsize;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		GElf_Shdr ssh;
@@ -292,6 +293,27 @@ out:
 	return rc;
 }
 
+/* Whether the header tables the ELF header points to lie inside the file. libelf skips a
+ * section header table past the end of a file as if there were none, which would make
+ * a truncated file look like one without symbols. */
+static bool tables_fit(const GElf_Ehdr *eh, int fd)
+{
+	struct stat st;
+	uint64_t size, n;
+
+	if (fstat(fd, &st) < 0 || st.st_size < 0)
+		return false;
+	size = (uint64_t)st.st_size;
+	/* e_shnum 0 with a table: the count is in section 0 (extended numbering). */
+	n = eh->e_shnum ? eh->e_shnum : 1;
+	if (eh->e_shoff && (eh->e_shoff > size || n * eh->e_shentsize > size - eh->e_shoff))
+		return false;
+	if (eh->e_phoff &&
+	    (eh->e_phoff > size || (uint64_t)eh->e_phnum * eh->e_phentsize > size - eh->e_phoff))
+		return false;
+	return true;
+}
+
 int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_symtab **ret,
 			  char *err, size_t errlen)
 {
@@ -326,6 +348,14 @@ int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_s
 		rc = -ENOEXEC;
 		goto fail_elf;
 	}
+	if (!tables_fit(&eh, fd)) {
+		pmc_err_set(err, errlen,
+			    "%s: a truncated ELF file (its header tables end past the end of the "
+			    "file); rebuild or reinstall it",
+			    q);
+		rc = -ENOEXEC;
+		goto fail_elf;
+	}
 	rc = pmc_build_id_elf(elf, &t->build_id);
 	if (rc < 0 && rc != -ENODATA)
 		goto fail_read;
@@ -342,10 +372,13 @@ int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_s
 fail_read:
 	if (rc == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory reading its symbols", q);
-	else
+	else {
+		int e = elf_errno();
+
 		pmc_err_set(err, errlen,
 			    "%s: a truncated or corrupt ELF file (%s); rebuild or reinstall it", q,
-			    elf_errmsg(-1) ? elf_errmsg(-1) : "bad headers");
+			    e ? elf_errmsg(e) : "bad headers or symbol tables");
+	}
 fail_elf:
 	if (elf)
 		elf_end(elf);
@@ -374,7 +407,8 @@ bool pmc_symtab_build_id_is(const struct pmc_symtab *t, const uint8_t *id, size_
 	if (!t || !t->build_id || !id || len == 0 || strlen(t->build_id) != 2 * len)
 		return false;
 	for (size_t i = 0; i < len; i++)
-		if (t->build_id[2 * i] != hex[id[i] >> 4] || t->build_id[2 * i + 1] != hex[id[i] & 15])
+		if (t->build_id[2 * i] != hex[id[i] >> 4] ||
+		    t->build_id[2 * i + 1] != hex[id[i] & 15])
 			return false;
 	return true;
 }

@@ -33,7 +33,7 @@ struct task {
 enum obj_state { OBJ_UNLOADED, OBJ_LOADED, OBJ_FAILED };
 
 struct obj {
-	char *path; /* the key of pmc_maps.obj_index */
+	char *path;	     /* the key of pmc_maps.obj_index */
 	const char *special; /* "[vdso]", "[anon]", ...: never read as a file */
 	struct pmc_symtab *tab;
 	enum obj_state state;
