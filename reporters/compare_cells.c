@@ -374,8 +374,9 @@ static void fmt_times(double r, char *buf)
 }
 
 /* The primary block (task-clock, else wall-time, as pmc_comparison_headline picks) when
- * it compares the reference with two or more commands, each row with a ratio; else
- * NULL. */
+ * it compares one reference with two or more commands (pmc_compare_reference), each row
+ * with a ratio; else NULL. Such rows all share the reference's samples (old_m), where
+ * the rows of two results' benchmarks each have their own. */
 static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
 {
 	static const char *const primary[] = {"task-clock", "wall-time"};
@@ -391,7 +392,8 @@ static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
 				const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
 
 				ok = row->has_old && row->has_new && row->kind != PMC_ROW_MISSING &&
-				     isfinite(row->ratio) && row->ratio > 0;
+				     isfinite(row->ratio) && row->ratio > 0 && row->old_m &&
+				     row->old_m == c->rows[blk->rows[0]].old_m;
 			}
 			if (ok)
 				return blk;
