@@ -18,6 +18,24 @@ pmcbench=${1:-build}/harness/cli/pmcbench
 	echo "\`--no-f\`); \`--\` ends the options. An unknown or ambiguous option, or one without its"
 	echo "value, is an error: one line on standard error, exit status 2. \`run\` stops reading"
 	echo "its options at the command, whose own options are left to it."
+	echo
+	echo "## Shell completion"
+	echo
+	echo "Installed by \`meson install\` (README); to try it from the tree, source"
+	echo "\`harness/cli/completion/pmcbench.bash\`. Bash and zsh complete"
+	echo "the commands, each command's options, the values of \`--format\`, \`--color\`,"
+	echo "\`--backend\` and \`--valgrind-tool\`, event names after \`-e\` (also after a comma in a"
+	echo "list), and file names where an option takes a file. The scripts read the options from"
+	echo "\`pmcbench help COMMAND\` and the events from \`pmcbench list --names\` at completion"
+	echo "time, so they cannot drift from the program."
+	echo
+	echo "## Colour"
+	echo
+	echo "The table reports colour their status words (a count \`unsupported\`,"
+	echo "\`not-counted\` or scaled in yellow, \`denied\` in red), verdicts (regression red,"
+	echo "improvement green, inconclusive yellow), the gate's outcome and the headline's"
+	echo "\"faster\"/\"slower\" when \`--color=always\`, or by default on a terminal with \`NO_COLOR\`"
+	echo "unset or empty; never in Markdown, CSV, JSON or a \`--report\` file."
 	for c in run compare gate list doctor; do
 		echo
 		echo "## pmcbench $c"

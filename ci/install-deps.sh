@@ -6,8 +6,8 @@ set -eu
 # Build: compilers (CI builds with gcc and clang), meson, ninja, the four libraries.
 # Tests: cmocka, valgrind (the simulated-counter backend and its tests), python3 (the
 # layer check, the man page, JSON in end-to-end tests), g++ (the public headers as C++),
-# man-db (the man page renders). Benchmarks (optional peers): linux-perf, hyperfine.
-PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libcmocka-dev valgrind python3 man-db"
+# man-db (the man page renders), zsh (its completion script is tested). Benchmarks (optional peers): linux-perf, hyperfine.
+PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libcmocka-dev valgrind python3 man-db zsh"
 OPTIONAL="linux-perf hyperfine"
 
 missing=""

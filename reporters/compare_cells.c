@@ -9,6 +9,7 @@
 
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
+#include "harness/core/result.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
 #include "reporters/format.h"
@@ -337,6 +338,32 @@ const char *pmc_cmp_label(const char *name, const char *fallback)
 	return name ? name : fallback;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of a metric's measured runs (NAN when none); a copy is sorted. */
+static double median_of(const struct pmc_metric *m)
+{
+	double *v = malloc((m->n ? m->n : 1) * sizeof(*v)), med = NAN;
+	size_t k = 0;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < m->n; i++)
+		if (!isnan(m->values[i]))
+			v[k++] = m->values[i];
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_double);
+		med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	}
+	free(v);
+	return med;
+}
+
 /* "6.05x": three significant digits, as far as a ratio needs them. */
 static void fmt_times(double r, char *buf)
 {
@@ -346,29 +373,101 @@ static void fmt_times(double r, char *buf)
 	buf[n] = '\0';
 }
 
+/* The primary block (task-clock, else wall-time, as pmc_comparison_headline picks) when
+ * it compares one reference with two or more commands (pmc_compare_reference), each row
+ * with a ratio; else NULL. Such rows all share the reference's samples (old_m), where
+ * the rows of two results' benchmarks each have their own. */
+static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
+{
+	static const char *const primary[] = {"task-clock", "wall-time"};
+
+	for (size_t p = 0; p < sizeof(primary) / sizeof(primary[0]); p++) {
+		for (size_t bi = 0; bi < c->nblocks; bi++) {
+			const struct pmc_cmp_block *blk = &c->blocks[bi];
+			bool ok = blk->nrows >= 2;
+
+			if (strcmp(blk->metric, primary[p]) != 0)
+				continue;
+			for (size_t j = 0; j < blk->nrows && ok; j++) {
+				const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
+
+				ok = row->has_old && row->has_new && row->kind != PMC_ROW_MISSING &&
+				     isfinite(row->ratio) && row->ratio > 0 && row->old_m &&
+				     row->old_m == c->rows[blk->rows[0]].old_m;
+			}
+			if (ok)
+				return blk;
+		}
+	}
+	return NULL;
+}
+
+/* The factor and its interval, inverted (1/ratio, its interval's ends swapped) so as to
+ * be said the way round that gives a factor above 1, as hyperfine does. */
+static void fmt_factor(const struct pmc_cmp_row *row, bool invert, char *r, char *ci,
+		       size_t cilen)
+{
+	double v = invert ? 1 / row->ratio : row->ratio;
+	double l = invert ? 1 / row->ratio_hi : row->ratio_lo;
+	double h = invert ? 1 / row->ratio_lo : row->ratio_hi;
+	char lo[64], hi[64];
+
+	fmt_times(v, r);
+	ci[0] = '\0';
+	if (isfinite(l) && isfinite(h) && l > 0) {
+		fmt_times(l, lo);
+		fmt_times(h, hi);
+		snprintf(ci, cilen, " [%s, %s]", lo, hi);
+	}
+}
+
+/* Three or more commands, as hyperfine summarises them: the reference (the caller makes
+ * it the fastest) on the first line, then one line per other command. */
+static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_block *blk,
+			   const struct pmc_report_opts *o, char *buf, size_t len)
+{
+	const char *on = pmc_cmp_label(o->old_name, "old");
+	size_t used;
+
+	used = (size_t)snprintf(buf, len, "%s ran\n", on);
+	for (size_t j = 0; j < blk->nrows && used < len; j++) {
+		const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
+		char r[64], ci[160];
+		/* ratio = other / reference: above 1 the reference ran faster. */
+		bool slower = row->ratio < 1 && row->significant;
+
+		fmt_factor(row, slower, r, ci, sizeof(ci));
+		if (!row->significant)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "  no significant difference from %s: %s%s (%s%s)\n",
+						 row->bench, r, ci, row->metric,
+						 row->paired ? ", paired" : "");
+		else
+			used += (size_t)snprintf(buf + used, len - used,
+						 "  %s %s than %s%s (%s%s)\n", r,
+						 slower ? "slower" : "faster", row->bench, ci,
+						 row->metric, row->paired ? ", paired" : "");
+	}
+	return true;
+}
+
 bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
 		      char *buf, size_t len)
 {
 	const struct pmc_cmp_row *row = pmc_comparison_headline(c);
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
-	char r[64], lo[64], hi[64], ci[160] = "";
+	const struct pmc_cmp_block *multi;
+	char r[64], ci[160];
 	bool faster;
-	double v, l, h;
 
-	if (!row)
-		return false;
+	if (!row) {
+		multi = c ? multi_block(c) : NULL;
+		return multi ? headline_multi(c, multi, o, buf, len) : false;
+	}
 	/* A time: above 1 the new side ran longer. Said the way round that gives a factor
 	 * above 1, as hyperfine does. */
 	faster = row->ratio < 1 && row->significant;
-	v = faster ? 1 / row->ratio : row->ratio;
-	l = faster ? 1 / row->ratio_hi : row->ratio_lo;
-	h = faster ? 1 / row->ratio_lo : row->ratio_hi;
-	fmt_times(v, r);
-	if (isfinite(l) && isfinite(h) && l > 0) {
-		fmt_times(l, lo);
-		fmt_times(h, hi);
-		snprintf(ci, sizeof(ci), " [%s, %s]", lo, hi);
-	}
+	fmt_factor(row, faster, r, ci, sizeof(ci));
 	if (!row->significant)
 		snprintf(buf, len, "no significant difference between %s and %s: %s%s (%s%s)\n", nn,
 			 on, r, ci, row->metric, row->paired ? ", paired" : "");
@@ -377,4 +476,31 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 			 faster ? "faster" : "slower", on, ci, row->metric,
 			 row->paired ? ", paired" : "");
 	return true;
+}
+
+size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
+{
+	static const char *const primary[] = {"task-clock", "wall-time"};
+	size_t best = ref;
+
+	for (size_t p = 0; p < sizeof(primary) / sizeof(primary[0]); p++) {
+		double best_med = INFINITY;
+		bool all = true;
+
+		for (size_t i = 0; i < r->nbench && all; i++) {
+			const struct pmc_metric *m =
+			    pmc_benchmark_find_metric(&r->benchmarks[i], primary[p]);
+			double med = m ? median_of(m) : NAN;
+
+			all = isfinite(med);
+			if (all && med < best_med) {
+				best_med = med;
+				best = i;
+			}
+		}
+		if (all)
+			return best;
+		best = ref;
+	}
+	return ref;
 }

@@ -71,6 +71,14 @@ const char *pmc_cmp_label(const char *name, const char *fallback);
  * comparison computed for the ratio (Hodges-Lehmann, of the per-round ratios when
  * paired), or "no significant difference between B and A: 1.01x [0.98x, 1.04x] ...".
  * Writes it with its newline and returns true; false when the comparison has no
- * headline (pmc_comparison_headline). */
+ * headline (pmc_comparison_headline). A comparison of the reference (o->old_name) with
+ * two or more commands gives hyperfine's summary instead, one line each:
+ * "A ran\n  1.23x faster than B [1.20x, 1.26x] (task-clock)\n  ...". */
 bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
 		      char *buf, size_t len);
+
+struct pmc_result;
+/* The benchmark of r with the smallest median of the headline's metric (task-clock, else
+ * wall-time, when every benchmark has it), for the summary of three or more commands
+ * to start from; ref when no metric qualifies. */
+size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref);

@@ -26,6 +26,8 @@ struct pmc_report_row {
 	char range[112];	 /* "1.2ms … 3.4ms": the smallest and largest run, or "" */
 	char comment[128];	 /* the derived metric ("1.23 insn per cycle"), or the status */
 	const char *why;	 /* missing rows: the metric's note (why it is missing), or NULL */
+	bool scaled;		 /* multiplexed: extra holds the share of time it counted */
+	bool denied;		 /* missing because every run was denied */
 };
 
 struct pmc_report_block {
@@ -40,6 +42,9 @@ struct pmc_report_block {
 	double confidence;
 	/* Which footnotes the block needs. */
 	bool any_spread, any_mad, any_scaled, any_cross, any_partial, any_simulated;
+	/* The table only: colour the status words (pmc_report_opts.color); set by
+	 * pmc_report_each_block, never by the Markdown report. */
+	bool color;
 };
 
 /* Fills *ret from a benchmark's analysis (median: medians instead of means; confidence:

@@ -125,6 +125,7 @@ static void fill_missing(const struct pmc_metric_analysis *ma, struct pmc_report
 	else
 		snprintf(row->value, sizeof(row->value), "<not counted>");
 
+	row->denied = kinds == 1 && last == PMC_STATUS_DENIED;
 	if (kinds == 1) {
 		o = (size_t)snprintf(row->comment, sizeof(row->comment), "%s",
 				     pmc_status_name((enum pmc_status)last));
@@ -232,6 +233,7 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analys
 		snprintf(piece, sizeof(piece), "(%.2f%%)", ma->running * 100);
 		cell_add(row->extra, sizeof(row->extra), piece);
 		blk->any_scaled = true;
+		row->scaled = true;
 	}
 	if (m->simulated) {
 		cell_add(row->extra, sizeof(row->extra),
@@ -376,7 +378,38 @@ static void label_text(const struct pmc_report_row *row, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", row->m->id, row->marked ? " " PMC_REPORT_CROSS_MARK : "");
 }
 
-static void print_row(FILE *out, const struct pmc_report_row *row, const struct widths *w)
+/* The SGR colour of a row's status (the table with colour on): yellow for a count
+ * that is scaled or missing, red when the kernel denied it; NULL for a plain count. */
+static const char *status_sgr(const struct pmc_report_row *row, bool extra)
+{
+	if (extra)
+		return row->scaled ? "\033[33m" : NULL;
+	if (!row->missing)
+		return NULL;
+	return row->denied ? "\033[1;31m" : "\033[33m";
+}
+
+/* Like line_cell, the text wrapped in sgr when not NULL; the padding stays outside so
+ * that the columns do not move. */
+static void line_cell_sgr(struct line *l, size_t gap, const char *s, size_t w, const char *sgr)
+{
+	size_t sw = pmc_report_width(s);
+
+	if (w == 0)
+		return;
+	line_gap(l, gap);
+	fprintf(l->out, "%*s", (int)l->pending, "");
+	l->pending = 0;
+	if (sgr && *s)
+		fputs(sgr, l->out);
+	line_put(l, s);
+	if (sgr && *s)
+		fputs("\033[0m", l->out);
+	line_gap(l, w - sw);
+}
+
+static void print_row(FILE *out, const struct pmc_report_row *row, const struct widths *w,
+		      bool color)
 {
 	struct line l = {.out = out};
 	char label[512];
@@ -388,10 +421,16 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 	line_cell(&l, 2, row->spread, w->spread, true);
 	line_cell(&l, 1, row->spread_kind, w->kind, false);
 	line_cell(&l, 2, row->range, w->range, false);
-	line_cell(&l, 2, row->extra, w->extra, false);
+	line_cell_sgr(&l, 2, row->extra, w->extra, color ? status_sgr(row, true) : NULL);
 	line_gap(&l, 2);
 	if (row->missing) {
+		fprintf(out, "%*s", (int)l.pending, "");
+		l.pending = 0;
+		if (color)
+			fputs(status_sgr(row, false), out);
 		line_put(&l, row->comment);
+		if (color)
+			fputs("\033[0m", out);
 		if (row->why) {
 			line_put(&l, ": ");
 			pmc_escape_text(out, row->why);
@@ -510,7 +549,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	for (size_t i = 0; i < blk->nrows; i++) {
 		if (i == blk->first_trailer && i > 0)
 			fputc('\n', out);
-		print_row(out, &blk->rows[i], &w);
+		print_row(out, &blk->rows[i], &w, blk->color);
 	}
 	if (blk->nrows == 0)
 		fputs("  (no metrics)\n", out);
@@ -537,6 +576,7 @@ int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct 
 			return err;
 		if (i > 0)
 			fputc('\n', out);
+		blk.color = o->color;
 		print(out, &blk);
 		pmc_report_block_free(&blk);
 	}
@@ -605,6 +645,34 @@ static const char *verdict_sgr(const struct pmc_cmp_row *row)
 	}
 }
 
+/* A line of the headline, escaped as text_cell does; with colour, its word "faster"
+ * green and "slower" red (after the escaping, so a name cannot smuggle a sequence in).
+ * The word is the first after " ran " (the two-command line) or the first word of an
+ * indented line (the summary of three or more). */
+static void headline_line(struct pmc_sbuf *b, const char *s, bool color)
+{
+	char *e = pmc_escape_text_needed(s) ? pmc_escape_text_dup(s) : NULL;
+	const char *t = e ? e : s, *from, *hit = NULL, *sgr = NULL;
+
+	if (pmc_escape_text_needed(s) && !e)
+		t = "?";
+	from = strncmp(t, "  ", 2) == 0 ? t : strstr(t, " ran ");
+	if (color && from) {
+		const char *f = strstr(from, " faster than "), *sl = strstr(from, " slower than ");
+
+		hit = f && (!sl || f < sl) ? f : sl;
+		sgr = hit == f ? "\033[1;32m" : "\033[1;31m";
+	}
+	if (hit) {
+		pmc_sb_put(b, t, (size_t)(hit - t) + 1);
+		pmc_sb_printf(b, "%s%.6s\033[0m", sgr, hit + 1);
+		pmc_sb_puts(b, hit + 7);
+	} else {
+		pmc_sb_puts(b, t);
+	}
+	free(e);
+}
+
 static const char *outcome_sgr(const struct pmc_report_opts *o)
 {
 	if (o->error || o->exit_code == 2)
@@ -633,8 +701,15 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 
 			if (n && line[n - 1] == '\n')
 				line[n - 1] = '\0';
-			text_cell(&b, line, 0, true);
-			pmc_sb_put(&b, "\n", 1);
+			/* One line, or the summary of three or more commands: each line
+			 * escaped on its own, its newlines kept. */
+			for (char *p = line, *nl; p; p = nl ? nl + 1 : NULL) {
+				nl = strchr(p, '\n');
+				if (nl)
+					*nl = '\0';
+				headline_line(&b, p, o->color);
+				pmc_sb_put(&b, "\n", 1);
+			}
 		}
 	}
 	for (size_t bi = 0; bi < c->nblocks && ok; bi++) {

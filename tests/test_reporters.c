@@ -22,6 +22,7 @@
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "pmcbench/report.h"
+#include "reporters/compare_cells.h"
 
 #define N 10
 
@@ -576,6 +577,53 @@ static void test_geomean_row_only_over_two_benchmarks(void **state)
 	pmc_result_free(b);
 }
 
+/* Three commands (run -c A -c B -c C): the summary starts from the fastest, one line per
+ * other command with the pair's factor and interval; several benchmarks of two files
+ * get no summary. */
+static void test_headline_of_three_commands(void **state)
+{
+	struct pmc_result *r = t_result("perf"), *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_report_opts o = {.sz = sizeof(o), .old_name = "c", .new_name = "command"};
+	struct pmc_comparison *c = NULL;
+	char err[256], line[512], *t;
+
+	put(r, "a", "task-clock", N, 2e6, 0.01);
+	put(r, "b", "task-clock", N, 3e6, 0.01);
+	put(r, "c", "task-clock", N, 1e6, 0.01);
+	assert_int_equal(pmc_cmp_headline_fastest(r, 0), 2);
+	assert_int_equal(pmc_compare_reference(r, 2, NULL, &c, err, sizeof(err)), 0);
+	assert_true(pmc_cmp_headline(c, &o, line, sizeof(line)));
+	assert_string_equal(strtok(line, "\n"), "c ran");
+	assert_non_null(strstr(strtok(NULL, "\n"), "  2.00x faster than a ["));
+	assert_non_null(strstr(strtok(NULL, "\n"), "  3.00x faster than b ["));
+	assert_null(strtok(NULL, "\n"));
+	/* The table: each line escaped on its own, the word coloured only when asked. */
+	t = render(c, "table", &o);
+	assert_contains(t, "c ran\n  2.00x faster than a [");
+	assert_not_contains(t, "\033");
+	free(t);
+	o.color = true;
+	t = render(c, "table", &o);
+	assert_contains(t, "  2.00x \033[1;32mfaster\033[0m than a [");
+	free(t);
+	o.color = false;
+	t = render(c, "markdown", &o);
+	assert_not_contains(t, "\033");
+	free(t);
+	pmc_comparison_free(c);
+
+	put(a, "sort", "task-clock", N, 2e6, 0.01);
+	put(b, "sort", "task-clock", N, 2.4e6, 0.01);
+	put(a, "hash", "task-clock", N, 5e5, 0.01);
+	put(b, "hash", "task-clock", N, 5e5, 0.01);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	assert_false(pmc_cmp_headline(c, &o, line, sizeof(line)));
+	pmc_comparison_free(c);
+	pmc_result_free(r);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* Names from a result file reach the terminal and CI logs: no escape sequence (ESC, the
  * C1 CSI), no DEL, and no CR or LF that would forge a line, in any text format; JSON
  * escapes them as JSON does and keeps the name. */
@@ -629,6 +677,7 @@ int main(void)
 	    cmocka_unit_test(test_shows_the_judged_value),
 	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
 	    cmocka_unit_test(test_hostile_names_are_escaped),
+	    cmocka_unit_test(test_headline_of_three_commands),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),

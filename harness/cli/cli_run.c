@@ -30,6 +30,7 @@
 #include "harness/run/words.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
+#include "reporters/compare_cells.h"
 #include "reporters/format.h"
 
 
@@ -1081,11 +1082,27 @@ int pmc_cli_run(int argc, char **argv)
 
 	/* The answer first (docs/compare.md, "The headline"), then the detail. After
 	 * --runs auto the sequential rule judges, after the table. */
-	if (ncmds > 1 && !base && !c.runs_auto && strcmp(c.format, "table") == 0)
+	if (ncmds == 2 && !base && !c.runs_auto && strcmp(c.format, "table") == 0)
 		pre = pmc_cli_compare_headline(result, c.reference ? c.reference - 1 : 0, c.copts,
 					       stdout);
+	/* Three or more: hyperfine's summary from the fastest; the comparison against the
+	 * reference follows the table as usual. */
+	if (ncmds > 2 && !base && !c.runs_auto && strcmp(c.format, "table") == 0) {
+		size_t ref = c.reference ? c.reference - 1 : 0;
+		FILE *devnull = fopen("/dev/null", "w");
+
+		pmc_comparison_free(pmc_cli_compare_headline(
+		    result, pmc_cmp_headline_fastest(result, ref), c.copts, stdout));
+		/* The comparison against the reference, computed now so that its report
+		 * after the table does not repeat a summary (its own goes nowhere). */
+		if (devnull) {
+			pre = pmc_cli_compare_headline(result, ref, c.copts, devnull);
+			fclose(devnull);
+		}
+	}
 	{
-		PMC_OPTS(pmc_report_opts, ro, .median = c.median, .confidence = 0.95);
+		PMC_OPTS(pmc_report_opts, ro, .median = c.median, .confidence = 0.95,
+			 .color = pmc_cli_compare_opts_color(c.copts, stdout));
 
 		r = pmc_report_result(stdout, c.format, result, &ro, NULL, 0);
 		if (r == 0 && c.stats && strcmp(c.format, "table") == 0)

@@ -67,7 +67,7 @@ test_bad_options_on_every_subcommand() {
 		"list --bogus|unknown option '--bogus'; see 'pmcbench help list'"
 		"list -nx|unknown option '-x'; see 'pmcbench help list'"
 		"list --no-probe=1|option '--no-probe' takes no value"
-		"list extra|list: unexpected argument 'extra'"
+		"list a b|list: unexpected argument 'b'"
 		"doctor --bogus|unknown option '--bogus'; see 'pmcbench help doctor'"
 		"doctor extra|doctor: unexpected argument 'extra'"
 	)

@@ -9,7 +9,8 @@
 # Usage: test_install.sh BUILDDIR SRCDIR BINDIR LIBDIR INCLUDEDIR MANDIR EXAMPLE.c...
 # (the directories absolute, as configured: /usr/local/bin, ...)
 # Environment: MESON (the meson command), CC (the build's C compiler), EXTRA_CFLAGS
-# (the build's sanitizer flags), WERROR (true: warnings fail the example builds).
+# (the build's sanitizer flags), WERROR (true: warnings fail the example builds),
+# DATADIR (the configured datadir, for the shell completion scripts).
 set -eu
 builddir=$1 srcdir=$2 bindir=$3 libdir=$4 includedir=$5 mandir=$6
 shift 6
@@ -34,6 +35,14 @@ for f in "$bindir/pmcbench" "$includedir/pmcbench.h" "$includedir/pmcbench/commo
 	"$libdir/libpmcbench.a" "$libdir/pkgconfig/pmcbench.pc" "$mandir/man1/pmcbench.1"; do
 	[ -e "$dest$f" ] || fail "meson install did not install $f"
 done
+# Shell completion where bash-completion and zsh look for it (docs/cli.md).
+if [ -n "${DATADIR:-}" ]; then
+	for f in "$DATADIR/bash-completion/completions/pmcbench" "$DATADIR/zsh/site-functions/_pmcbench"; do
+		[ -s "$dest$f" ] || fail "meson install did not install $f"
+	done
+	bash -n "$dest$DATADIR/bash-completion/completions/pmcbench" ||
+		fail "the installed bash completion does not parse"
+fi
 ls "$dest$libdir"/libpmcbench.so* >/dev/null 2>&1 || fail "meson install did not install libpmcbench.so"
 "$dest$bindir/pmcbench" --version >/dev/null || fail "the installed pmcbench does not run"
 
