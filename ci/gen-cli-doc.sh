@@ -36,7 +36,7 @@ pmcbench=${1:-build}/harness/cli/pmcbench
 	echo "improvement green, inconclusive yellow), the gate's outcome and the headline's"
 	echo "\"faster\"/\"slower\" when \`--color=always\`, or by default on a terminal with \`NO_COLOR\`"
 	echo "unset or empty; never in Markdown, CSV, JSON or a \`--report\` file."
-	for c in run compare gate list doctor; do
+	for c in run compare gate record report list doctor; do
 		echo
 		echo "## pmcbench $c"
 		echo

@@ -3,6 +3,10 @@
 
 # The completion scripts live in the source tree, beside the CLI.
 completion_dir() {
+	if [ -n "${PMC_SRCDIR:-}" ]; then
+		echo "$PMC_SRCDIR/harness/cli/completion"
+		return
+	fi
 	echo "$(cd "$(dirname "$PMCBENCH")/../../.." && pwd)/harness/cli/completion"
 }
 
