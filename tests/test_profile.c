@@ -153,7 +153,7 @@ static void names(void **state)
 	    pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf, 64),
 	    "[unknown] libc.so.6");
 	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "[vdso]", 5), buf, 64),
-			    "[unknown] [vdso]");
+			    "[vdso]");
 	pmc_profile_free(p);
 }
 

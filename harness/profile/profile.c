@@ -320,24 +320,32 @@ uint64_t pmc_profile_total(const struct pmc_profile *p)
 	return p->total;
 }
 
+/* A frame's display name into buf (snprintf's return): the symbol; a pseudo-object
+ * ("[kernel]", "[vdso]", "[anon]", "[unknown]") as itself, since it names no file; else
+ * "[unknown] " and the object's base name. */
+static int format_name(const struct pmc_profile_frame *f, char *buf, size_t len)
+{
+	const char *base;
+
+	if (f->symbol)
+		return snprintf(buf, len, "%s", f->symbol);
+	if (f->object[0] == '[')
+		return snprintf(buf, len, "%s", f->object);
+	base = strrchr(f->object, '/');
+	base = base && base[1] ? base + 1 : f->object;
+	return snprintf(buf, len, "[unknown] %s", base);
+}
+
 const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, char *buf, size_t len)
 {
 	const struct pmc_profile_frame *f = pmc_profile_frame(p, id);
-	const char *base;
 
 	if (!len)
 		return buf;
-	if (!f) {
+	if (!f)
 		snprintf(buf, len, "[unknown]");
-		return buf;
-	}
-	if (f->symbol) {
-		snprintf(buf, len, "%s", f->symbol);
-		return buf;
-	}
-	base = strrchr(f->object, '/');
-	base = base && base[1] ? base + 1 : f->object;
-	snprintf(buf, len, "[unknown] %s", base);
+	else
+		format_name(f, buf, len);
 	return buf;
 }
 
@@ -346,15 +354,11 @@ const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, cha
 /* The display name of frame f as a new string. */
 static char *display_name(const struct pmc_profile_frame *f)
 {
-	const char *base;
-	char *s;
+	int n = format_name(f, NULL, 0);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
 
-	if (f->symbol)
-		return strdup(f->symbol);
-	base = strrchr(f->object, '/');
-	base = base && base[1] ? base + 1 : f->object;
-	if (asprintf(&s, "[unknown] %s", base) < 0)
-		return NULL;
+	if (s)
+		format_name(f, s, (size_t)n + 1);
 	return s;
 }
 

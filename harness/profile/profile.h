@@ -76,7 +76,8 @@ const struct pmc_profile_stack *pmc_profile_stack(const struct pmc_profile *p, s
 /* Sum of every stack's weight. */
 uint64_t pmc_profile_total(const struct pmc_profile *p);
 
-/* The display name of a frame in every view: the symbol, or "[unknown] OBJECT" (the
+/* The display name of a frame in every view: the symbol, a pseudo-object ("[kernel]",
+ * "[vdso]", "[anon]", "[unknown]") as itself, or "[unknown] OBJECT" (the
  * object's base name) when it has none, so unresolved addresses of one object are one
  * function in the views (the profile keeps their offsets). Writes into buf. */
 const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, char *buf, size_t len);
