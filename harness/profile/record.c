@@ -87,7 +87,8 @@ static int frame_of(struct builder *b, uint32_t pid, uint64_t ip, bool kernel, u
 	struct pmc_resolved res;
 
 	pmc_maps_resolve(b->maps, pid, ip, kernel, &res);
-	if (!res.symbol)
+	/* Kernel frames are not symbolized by design: not a failure to count. */
+	if (!res.symbol && !kernel)
 		b->unresolved++;
 	/* Kernel addresses are not read (one "[kernel]" frame), so they keep no offset. */
 	return pmc_profile_frame_id(b->p, res.symbol, res.object,
