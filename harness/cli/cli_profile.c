@@ -233,9 +233,8 @@ void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps)
 	*ps = (struct pmc_cli_profiles){0};
 }
 
-/* The differential flame graph of one regression into path, atomically. */
-static int write_diff_svg(const char *path, const struct pmc_profile *old_p,
-			  const struct pmc_profile *new_p)
+int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
+			     const struct pmc_profile *new_p)
 {
 	struct pmc_atomic_file *af;
 	char err[1024];
@@ -243,17 +242,18 @@ static int write_diff_svg(const char *path, const struct pmc_profile *old_p,
 
 	r = pmc_atomic_file_open(path, &af, err, sizeof(err));
 	if (r < 0) {
-		pmc_cli_warn("%s", err);
+		pmc_cli_error("%s", err);
 		return r;
 	}
 	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p);
 	if (r < 0) {
 		pmc_atomic_file_abort(af);
+		pmc_cli_error("cannot draw the flame graph into %s: %s", path, strerror(-r));
 		return r;
 	}
 	r = pmc_atomic_file_commit(af, err, sizeof(err));
 	if (r < 0)
-		pmc_cli_warn("%s", err);
+		pmc_cli_error("%s", err);
 	return r;
 }
 
@@ -298,7 +298,7 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		if (!new_ps->dir)
 			continue;
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
-		if (svg && write_diff_svg(svg, old_p, new_p) == 0)
+		if (svg && pmc_cli_write_flamegraph(svg, old_p, new_p) == 0)
 			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ", svg);
 		free(svg);
 	}

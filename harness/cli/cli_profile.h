@@ -52,6 +52,11 @@ const struct pmc_profile *pmc_cli_profiles_find(const struct pmc_cli_profiles *p
 
 void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps);
 
+/* The flame graph of new_p (differential against old_p when set) into path,
+ * atomically. Returns 0, or -errno after an error line. */
+int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
+			     const struct pmc_profile *new_p);
+
 /* For every regression of c whose two sides have profiles: which functions account for
  * it (the old side is benchmark ref_name when it is set: `run -c A -c B`), and its
  * differential flame graph, written into new_ps->dir. Prints nothing when neither side

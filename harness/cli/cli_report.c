@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/atomic_file.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/cli_profile.h"
 #include "harness/profile/profile.h"
-#include "reporters/flamegraph.h"
 #include "reporters/profile_report.h"
 
 #define REPORT_DEFAULT_TOP 20
@@ -55,31 +54,6 @@ static struct pmc_profile *load(const char *path)
 		return NULL;
 	}
 	return p;
-}
-
-/* The flame graph (differential when old_p is set) into path, atomically. */
-static int write_svg(const char *path, const struct pmc_profile *old_p,
-		     const struct pmc_profile *new_p)
-{
-	struct pmc_atomic_file *af;
-	char err[1024];
-	int r;
-
-	r = pmc_atomic_file_open(path, &af, err, sizeof(err));
-	if (r < 0) {
-		pmc_cli_error("%s", err);
-		return r;
-	}
-	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p);
-	if (r < 0) {
-		pmc_atomic_file_abort(af);
-		pmc_cli_error("cannot draw the flame graph into %s: %s", path, strerror(-r));
-		return r;
-	}
-	r = pmc_atomic_file_commit(af, err, sizeof(err));
-	if (r < 0)
-		pmc_cli_error("%s", err);
-	return r;
 }
 
 int pmc_cli_report(int argc, char **argv)
@@ -158,7 +132,7 @@ int pmc_cli_report(int argc, char **argv)
 		goto out;
 	}
 	if (svg) {
-		if (write_svg(svg, old_p, new_p) < 0)
+		if (pmc_cli_write_flamegraph(svg, old_p, new_p) < 0)
 			goto out;
 		fprintf(stderr, "pmcbench: wrote the %sflame graph to %s\n",
 			diff ? "differential " : "", svg);
