@@ -184,6 +184,21 @@ fail:
 	return r;
 }
 
+/* How the command runs, profiled either way. */
+static struct pmc_spawn_opts spawn_opts(const struct pmc_record_opts *o)
+{
+	return (struct pmc_spawn_opts){
+	    .argv = o->argv,
+	    .path = o->path,
+	    .input_path = o->input_path,
+	    .show_output = o->show_output,
+	    .timeout_s = o->timeout_s,
+	    .envp = o->envp,
+	    .running = o->running,
+	    .stop = o->stop,
+	};
+}
+
 /* One attempt at a sampled run; -EACCES from the sampler comes back untouched so that
  * the caller can retry with user space only. */
 static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
@@ -199,23 +214,14 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 		   .enable_on_exec = true,
 		   .sys = o->sys},
 	};
-	struct pmc_spawn_opts so = {
-	    .argv = o->argv,
-	    .path = o->path,
-	    .input_path = o->input_path,
-	    .show_output = o->show_output,
-	    .timeout_s = o->timeout_s,
-	    .envp = o->envp,
-	    .running = o->running,
-	    .stop = o->stop,
-	    .in_child = open_in_child,
-	    .ud = &st,
-	};
+	struct pmc_spawn_opts so = spawn_opts(o);
 	struct pmc_sampler *s;
 	char event[64];
 	pthread_t th;
 	int r, tr;
 
+	so.in_child = open_in_child;
+	so.ud = &st;
 	atomic_init(&st.sampler, NULL);
 	atomic_init(&st.done, false);
 	tr = pthread_create(&th, NULL, drain, &st);
@@ -262,15 +268,7 @@ static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile *
 				       .valgrind = o->valgrind_path,
 				       .tool = PMC_VALGRIND_CALLGRIND,
 				       .extra_args = pmc_callgrind_profile_args()};
-	struct pmc_spawn_opts so = {
-	    .input_path = o->input_path,
-	    .show_output = o->show_output,
-	    .timeout_s = o->timeout_s,
-	    .envp = o->envp,
-	    .running = o->running,
-	    .stop = o->stop,
-	    .no_aslr = true, /* as the valgrind backend's measured runs */
-	};
+	struct pmc_spawn_opts so = spawn_opts(o);
 	char **argv = NULL, *dir = NULL, *pattern = NULL;
 	glob_t g = {0};
 	int r;
@@ -282,12 +280,14 @@ static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile *
 		return r;
 	}
 	vo.outdir = dir;
+	so.no_aslr = true; /* as the valgrind backend's measured runs */
 	r = pmc_valgrind_argv(&vo, o->argv, &argv);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "'%s': %s", o->argv[0], strerror(-r));
 		goto out;
 	}
 	so.argv = argv;
+	so.path = NULL; /* valgrind, found in PATH by its argv[0] */
 	r = pmc_spawn_run(&so, sr);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "'%s': cannot run valgrind: %s", o->argv[0], strerror(-r));
