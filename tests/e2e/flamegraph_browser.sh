@@ -30,8 +30,8 @@ run() {
 # Loads: the script marks the root when it has run, and on an exception writes it there.
 run --dump-dom "file://$dir/fg.svg" >"$dir/dom.txt" || { cat "$dir/stderr" >&2; fail "chromium --dump-dom failed"; }
 grep -q 'data-ready="1"' "$dir/dom.txt" || { head -c 2000 "$dir/dom.txt" >&2; fail "the script did not run"; }
-grep -q 'data-error\|script-error' "$dir/dom.txt" && fail "script error: $(grep -o 'data-error="[^"]*"' "$dir/dom.txt")"
-grep -q 'data-match' "$dir/dom.txt" && fail "a frame is highlighted without a search"
+grep -q 'data-error="\|id="script-error"' "$dir/dom.txt" && fail "script error: $(grep -o 'data-error="[^"]*"' "$dir/dom.txt")"
+grep -q 'data-match="' "$dir/dom.txt" && fail "a frame is highlighted without a search"
 
 # Search at load: hash_bytes is 900 + 260 of 3221 samples (36.01%), in two frames.
 run --dump-dom "file://$dir/fg.svg?s=hash_b.tes" >"$dir/search.txt" || fail "chromium --dump-dom with a search failed"
@@ -40,7 +40,7 @@ n=$(grep -o 'data-match="1"' "$dir/search.txt" | wc -l)
 [ "$n" -eq 2 ] || fail "expected 2 highlighted frames, got $n"
 grep -q 'data-matched="36.01%"' "$dir/search.txt" || fail "matched share: $(grep -o 'data-matched="[^"]*"' "$dir/search.txt")"
 grep -q 'Matched: 36.01%' "$dir/search.txt" || fail "the matched share is not shown"
-grep -q 'rgb(230,0,230)' "$dir/search.txt" || fail "no frame in the highlight colour"
+grep -q 'fill="rgb(230,0,230)"' "$dir/search.txt" || fail "no frame in the highlight colour"
 # Nested matches count once: main is every sample but [kernel]'s 200 of 3221.
 run --dump-dom "file://$dir/fg.svg?s=main%7Crun_" >"$dir/nested.txt" || fail "chromium --dump-dom failed"
 grep -q 'data-matched="93.79%"' "$dir/nested.txt" || fail "nested matches: $(grep -o 'data-matched="[^"]*"' "$dir/nested.txt")"
