@@ -6,24 +6,43 @@ set -eu
 # Build: compilers (CI builds with gcc and clang), meson, ninja, the four libraries.
 # Tests: cmocka, valgrind (the simulated-counter backend and its tests), python3 (the
 # layer check, the man page, JSON in end-to-end tests), g++ (the public headers as C++),
-# man-db (the man page renders), zsh (its completion script is tested). Benchmarks (optional peers): linux-perf, hyperfine.
+# man-db (the man page renders), zsh (its completion script is tested). Benchmarks
+# (optional peers): linux-perf, hyperfine.
+# Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
+# skipped without it); as root it is installed whenever it is missing, so CI runs it.
 PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libcmocka-dev valgrind python3 man-db zsh"
+TEST_OPTIONAL="chromium"
 OPTIONAL="linux-perf hyperfine"
 
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && [ "${1:-}" != "--with-optional" ] && exit 0
+missing_test=""
+for p in $TEST_OPTIONAL; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing_test="$missing_test $p"
+done
+if [ -z "$missing" ] && [ "${1:-}" != "--with-optional" ]; then
+	[ -z "$missing_test" ] && exit 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "ci/install-deps.sh: test packages missing (their tests are skipped):$missing_test" >&2
+		echo "run: sudo apt-get install -y$missing_test" >&2
+		exit 0
+	fi
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "ci/install-deps.sh: missing packages:$missing" >&2
-	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	echo "ci/install-deps.sh: missing packages:$missing$missing_test" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y$missing$missing_test" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+[ -z "$missing" ] || apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing_test" ]; then
+	apt-get install -y -qq --no-install-recommends $missing_test >/dev/null || \
+		echo "ci/install-deps.sh: test packages ($missing_test) not installed; their tests are skipped" >&2
+fi
 if [ "${1:-}" = "--with-optional" ]; then
 	apt-get install -y -qq --no-install-recommends $OPTIONAL >/dev/null || \
 		echo "ci/install-deps.sh: optional packages ($OPTIONAL) not installed" >&2

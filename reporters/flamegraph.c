@@ -1,1 +1,440 @@
+/* Flame graphs (docs/profile.md, "Flame graphs"). The stacks are sorted by their frames,
+ * so that equal prefixes are adjacent: one pass then merges them into a tree whose nodes
+ * come out in depth-first order with each node's children sorted by name, which fixes
+ * every frame's position without a second sort. The SVG holds one <g> per kept frame,
+ * so its size is linear in the number of nodes; the script only moves what is there. */
 #include "reporters/flamegraph.h"
+
+#include "harness/base/utf8.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	FRAME_H = 16,	  /* pixels per stack level */
+	FONT_PX = 12,
+	PAD = 10,	  /* left and right margin */
+	TOP = 78,	  /* title, subtitle and controls */
+	BOTTOM = 34,	  /* the note under the root */
+	DEFAULT_W = 1200,
+};
+/* Frames narrower than this are left out: they cannot be seen nor clicked, and a
+ * profile with many tiny frames would otherwise make the file huge. */
+#define MIN_PX 0.1
+/* Average advance of a character of a sans-serif face at FONT_PX, to cut a name so that
+ * it fits its frame before the script runs (the script cuts again after a zoom). */
+#define CHAR_PX (FONT_PX * 0.59)
+
+struct node {
+	const char *name;
+	uint32_t depth;  /* 0 for the root */
+	uint64_t total;  /* weight of the stacks through this frame */
+	uint64_t old_total;
+	uint64_t next;   /* weight already placed under this node, for its next child */
+	uint64_t x;      /* weight to the left of this frame */
+};
+
+struct tree {
+	struct node *v;
+	size_t n, cap;
+};
+
+static int tree_add(struct tree *t, const char *name, uint32_t depth, uint64_t x)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct node *v = realloc(t->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->n++] = (struct node){.name = name, .depth = depth, .x = x, .next = x};
+	return 0;
+}
+
+static int cmp_stacks(const void *a, const void *b)
+{
+	const struct pmc_flame_stack *s = *(const struct pmc_flame_stack *const *)a;
+	const struct pmc_flame_stack *u = *(const struct pmc_flame_stack *const *)b;
+	for (uint32_t i = 0; i < s->depth && i < u->depth; i++) {
+		int c = strcmp(s->frames[i], u->frames[i]);
+		if (c)
+			return c;
+	}
+	return (s->depth > u->depth) - (s->depth < u->depth);
+}
+
+static int add_u64(uint64_t *sum, uint64_t w)
+{
+	if (*sum > UINT64_MAX - w)
+		return -EINVAL;
+	*sum += w;
+	return 0;
+}
+
+/* Merges the sorted stacks into t, root first; path[d] is the node at depth d of the
+ * stack placed last. */
+static int build(struct tree *t, const struct pmc_flame_stack **sorted, size_t n,
+		 size_t *path)
+{
+	int r = tree_add(t, "all", 0, 0);
+	if (r)
+		return r;
+	path[0] = 0;
+	uint32_t len = 0; /* depth of the last stack */
+	for (size_t k = 0; k < n; k++) {
+		const struct pmc_flame_stack *s = sorted[k];
+		uint32_t d = 0;
+		while (d < s->depth && d < len && !strcmp(t->v[path[d + 1]].name, s->frames[d]))
+			d++;
+		for (; d < s->depth; d++) {
+			struct node *parent = &t->v[path[d]];
+			if ((r = tree_add(t, s->frames[d], d + 1, parent->next)))
+				return r;
+			path[d + 1] = t->n - 1;
+		}
+		len = s->depth;
+		for (uint32_t i = 0; i <= len; i++) {
+			struct node *v = &t->v[path[i]];
+			if ((r = add_u64(&v->total, s->weight)) || (r = add_u64(&v->old_total, s->old_weight)))
+				return r;
+			if (i < len)
+				v->next += s->weight; /* the child at i+1 takes this much */
+		}
+	}
+	return 0;
+}
+
+/* Text in XML character data or an attribute value: markup characters as entities, and
+ * what XML 1.0 forbids or a reader would misread (control characters, C1 controls,
+ * bytes that are not UTF-8) as U+FFFD, so that no name can end an element, open a
+ * script or make the file unreadable. At most max_chars characters, then "..". */
+static void xml_text(FILE *out, const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t chars = 0;
+	while (*p) {
+		if (max_chars != SIZE_MAX && chars + 1 > max_chars) {
+			fputs("..", out);
+			return;
+		}
+		size_t l = pmc_utf8_len(p);
+		chars++;
+		if (l == 0 || *p < 0x20 || *p == 0x7f || (l == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
+			fputs("\xef\xbf\xbd", out);
+			p += l ? l : 1;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fwrite(p, 1, l, out);
+		}
+		p += l;
+	}
+}
+
+/* Characters in s as xml_text() counts them. */
+static size_t text_chars(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	for (; *p; n++) {
+		size_t l = pmc_utf8_len(p);
+		p += l ? l : 1;
+	}
+	return n;
+}
+
+/* FNV-1a (Fowler, Noll, Vo): a stable hash, so that a name has the same colour in every
+ * graph and on every machine. */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void plain_colour(const char *name, unsigned rgb[3])
+{
+	uint32_t h = name_hash(name);
+	/* Warm hues: red high, green anywhere from red to yellow, little blue. */
+	rgb[0] = 205 + h % 51;
+	rgb[1] = (h >> 8) % 231;
+	rgb[2] = (h >> 20) % 56;
+}
+
+/* Red for a frame whose share of the total grew, blue for one that shrank, white for one
+ * unchanged, fully saturated at the largest change in the graph. */
+static void diff_colour(double delta, double max_abs, unsigned rgb[3])
+{
+	double t = max_abs > 0 ? fabs(delta) / max_abs : 0;
+	unsigned fade = (unsigned)lround(255 * (1 - t));
+	if (delta > 0) {
+		rgb[0] = 255, rgb[1] = fade, rgb[2] = fade;
+	} else if (delta < 0) {
+		rgb[0] = fade, rgb[1] = fade, rgb[2] = 255;
+	} else {
+		rgb[0] = rgb[1] = rgb[2] = 255;
+	}
+}
+
+/* In two parts: ISO C compilers need support strings of only 4095 characters. */
+static const char SCRIPT_ZOOM[] =
+    "<script type=\"text/ecmascript\"><![CDATA[\n"
+    "'use strict';\n"
+    "(function () {\n"
+    "var svg = document.documentElement, NS = 'http://www.w3.org/2000/svg';\n"
+    "try {\n"
+    "var W = +svg.getAttribute('data-w'), PAD = +svg.getAttribute('data-pad');\n"
+    "var CH = +svg.getAttribute('data-ch');\n"
+    "var frames = Array.prototype.slice.call(document.querySelectorAll('g.f'));\n"
+    "var info = frames.map(function (g) {\n"
+    "  var r = g.querySelector('rect'), t = g.querySelector('title').textContent;\n"
+    "  return {g: g, r: r, t: g.querySelector('text'), x: +r.getAttribute('x'),\n"
+    "          w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
+    "          fill: r.getAttribute('fill'), name: t.slice(0, t.lastIndexOf(' ('))};\n"
+    "});\n"
+    "function label(f, w) {\n"
+    "  var n = Math.floor((w - 6) / CH), s = f.name;\n"
+    "  if (n < 3) s = ''; else if (s.length > n) s = s.slice(0, n - 2) + '..';\n"
+    "  f.t.textContent = s; f.t.setAttribute('x', +f.r.getAttribute('x') + 3);\n"
+    "}\n"
+    "function zoom(z) {\n"
+    "  var full = W - 2 * PAD, k = full / z.w;\n"
+    "  info.forEach(function (f) {\n"
+    "    var nx, nw;\n"
+    "    if (f.y >= z.y && f.x <= z.x + 0.01 && f.x + f.w >= z.x + z.w - 0.01) {\n"
+    "      nx = PAD; nw = full; f.g.setAttribute('class', f.y > z.y ? 'f anc' : 'f');\n"
+    "    } else if (f.y < z.y && f.x >= z.x - 0.01 && f.x + f.w <= z.x + z.w + 0.01) {\n"
+    "      nx = PAD + (f.x - z.x) * k; nw = f.w * k; f.g.setAttribute('class', 'f');\n"
+    "    } else { f.g.setAttribute('class', 'f hid'); return; }\n"
+    "    f.r.setAttribute('x', nx.toFixed(2)); f.r.setAttribute('width', nw.toFixed(2));\n"
+    "    label(f, nw);\n"
+    "  });\n"
+    "  document.getElementById('reset').setAttribute('class', 'ctl');\n"
+    "}\n"
+    "function reset() {\n"
+    "  info.forEach(function (f) {\n"
+    "    f.g.setAttribute('class', 'f');\n"
+    "    f.r.setAttribute('x', f.x.toFixed(2)); f.r.setAttribute('width', f.w.toFixed(2));\n"
+    "    label(f, f.w);\n"
+    "  });\n"
+    "  document.getElementById('reset').setAttribute('class', 'ctl hid');\n"
+    "}\n";
+static const char SCRIPT_SEARCH[] =
+    "var matched = document.getElementById('matched');\n"
+    "function search(re) {\n"
+    "  var spans = [];\n"
+    "  info.forEach(function (f) {\n"
+    "    var hit = re !== null && re.test(f.name);\n"
+    "    f.r.setAttribute('fill', hit ? 'rgb(230,0,230)' : f.fill);\n"
+    "    if (hit) { f.g.setAttribute('data-match', '1'); spans.push([f.x, f.x + f.w]); }\n"
+    "    else f.g.removeAttribute('data-match');\n"
+    "  });\n"
+    "  if (re === null) { matched.textContent = ''; svg.removeAttribute('data-matched');\n"
+    "    document.getElementById('clear').setAttribute('class', 'ctl hid'); return; }\n"
+    "  /* Nested frames overlap: the union of the spans counts each sample once. */\n"
+    "  spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
+    "  var sum = 0, end = -1;\n"
+    "  spans.forEach(function (s) {\n"
+    "    if (s[0] >= end) { sum += s[1] - s[0]; end = s[1]; }\n"
+    "    else if (s[1] > end) { sum += s[1] - end; end = s[1]; }\n"
+    "  });\n"
+    "  var pct = (100 * sum / (W - 2 * PAD)).toFixed(2) + '%';\n"
+    "  matched.textContent = 'Matched: ' + pct;\n"
+    "  svg.setAttribute('data-matched', pct);\n"
+    "  document.getElementById('clear').setAttribute('class', 'ctl');\n"
+    "}\n"
+    "function ask() {\n"
+    "  var s = window.prompt('Search (regular expression)', '');\n"
+    "  if (s === null || s === '') return;\n"
+    "  try { search(new RegExp(s)); } catch (e) { window.alert('Bad regular expression: ' + e.message); }\n"
+    "}\n"
+    "info.forEach(function (f) {\n"
+    "  f.g.addEventListener('click', function () { zoom(f); });\n"
+    "});\n"
+    "document.getElementById('reset').addEventListener('click', reset);\n"
+    "document.getElementById('search').addEventListener('click', ask);\n"
+    "document.getElementById('clear').addEventListener('click', function () { search(null); });\n"
+    "window.addEventListener('keydown', function (e) {\n"
+    "  if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); ask(); }\n"
+    "  else if (e.key === 'Escape') { reset(); search(null); }\n"
+    "});\n"
+    "/* ?s=REGEX or #s=REGEX searches at load: a link can share a search, and tests use it. */\n"
+    "var q = /[?#&]s=([^&#]*)/.exec(window.location.search + window.location.hash);\n"
+    "if (q) search(new RegExp(decodeURIComponent(q[1])));\n"
+    "svg.setAttribute('data-ready', '1');\n"
+    "} catch (e) {\n"
+    "  svg.setAttribute('data-error', String(e));\n"
+    "  var t = document.createElementNS(NS, 'text');\n"
+    "  t.setAttribute('x', 10); t.setAttribute('y', 60); t.setAttribute('id', 'script-error');\n"
+    "  t.textContent = 'script error: ' + e; svg.appendChild(t);\n"
+    "}\n"
+    "})();\n"
+    "]]></script>\n";
+
+static const char STYLE[] =
+    "<style type=\"text/css\">\n"
+    "text { font-family: Verdana, 'DejaVu Sans', sans-serif; font-size: 12px; fill: #000; }\n"
+    "g.f { cursor: pointer; }\n"
+    "g.f text { pointer-events: none; }\n"
+    "g.f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+    "g.anc { opacity: 0.5; }\n"
+    ".hid { display: none; }\n"
+    ".ctl { cursor: pointer; fill: #1a4f9c; }\n"
+    ".ttl { font-size: 17px; text-anchor: middle; }\n"
+    ".sub { fill: #444; text-anchor: middle; }\n"
+    "</style>\n";
+
+static void write_frame(FILE *out, const struct node *v, const struct node *root, double px,
+			const struct pmc_flame_opts *o, double max_abs, unsigned height)
+{
+	double x = PAD + (double)v->x * px, w = (double)v->total * px;
+	double y = height - BOTTOM - (double)(v->depth + 1) * FRAME_H;
+	double share = 100.0 * (double)v->total / (double)root->total;
+	unsigned rgb[3];
+
+	fputs("<g class=\"f\"><title>", out);
+	xml_text(out, v->name, SIZE_MAX);
+	fprintf(out, " (%" PRIu64, v->total);
+	if (o->unit && *o->unit) {
+		fputc(' ', out);
+		xml_text(out, o->unit, SIZE_MAX);
+	}
+	if (o->differential) {
+		double old = 100.0 * (double)v->old_total / (double)root->old_total;
+		fprintf(out, ", %.2f%% \xe2\x86\x92 %.2f%%, %+.2f pp)", old, share, share - old);
+		diff_colour(share - old, max_abs, rgb);
+	} else {
+		fprintf(out, ", %.2f%%)", share);
+		plain_colour(v->name, rgb);
+	}
+	fprintf(out,
+		"</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
+		"fill=\"rgb(%u,%u,%u)\"/><text x=\"%.2f\" y=\"%.1f\">",
+		x, y, w, FRAME_H - 1, rgb[0], rgb[1], rgb[2], x + 3, y + FRAME_H - 4.5);
+	double fit = floor((w - 6) / CHAR_PX);
+	if (fit >= 3) {
+		size_t max = text_chars(v->name) > (size_t)fit ? (size_t)fit - 2 : SIZE_MAX;
+		xml_text(out, v->name, max);
+	}
+	fputs("</text></g>\n", out);
+}
+
+int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t n,
+			 const struct pmc_flame_opts *o)
+{
+	const struct pmc_flame_stack **sorted = NULL;
+	size_t *path = NULL;
+	struct tree t = {0};
+	uint32_t max_depth = 0;
+	int r;
+
+	if (!out || !stacks || n == 0 || !o)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (stacks[i].depth == 0 || !stacks[i].frames)
+			return -EINVAL;
+		for (uint32_t d = 0; d < stacks[i].depth; d++)
+			if (!stacks[i].frames[d])
+				return -EINVAL;
+		if (stacks[i].depth > max_depth)
+			max_depth = stacks[i].depth;
+	}
+
+	r = -ENOMEM;
+	sorted = malloc(n * sizeof(*sorted));
+	path = malloc(((size_t)max_depth + 1) * sizeof(*path));
+	if (!sorted || !path)
+		goto out_free;
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = &stacks[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_stacks);
+	if ((r = build(&t, sorted, n, path)))
+		goto out_free;
+
+	const struct node *root = &t.v[0];
+	/* Widths are shares of the total and a differential graph's colours shares of each
+	 * side's total: with no weight there is nothing to draw. */
+	r = -EINVAL;
+	if (root->total == 0 || (o->differential && root->old_total == 0))
+		goto out_free;
+
+	unsigned width = o->width ? o->width : DEFAULT_W;
+	if (width < 2 * PAD + 100)
+		goto out_free;
+	unsigned height = TOP + (max_depth + 1) * FRAME_H + BOTTOM;
+	double px = (double)(width - 2 * PAD) / (double)root->total;
+	double max_abs = 0;
+	size_t omitted = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		if ((double)t.v[i].total * px < MIN_PX)
+			omitted++;
+		if (o->differential) {
+			double d = 100.0 * ((double)t.v[i].total / (double)root->total -
+					    (double)t.v[i].old_total / (double)root->old_total);
+			if (fabs(d) > max_abs)
+				max_abs = fabs(d);
+		}
+	}
+
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" "
+		"height=\"%u\" viewBox=\"0 0 %u %u\" data-w=\"%u\" data-pad=\"%d\" "
+		"data-ch=\"%.3f\" data-frames=\"%zu\" data-omitted=\"%zu\">\n",
+		width, height, width, height, width, PAD, CHAR_PX, t.n - omitted, omitted);
+	fputs(STYLE, out);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
+		width, height);
+	fprintf(out, "<text class=\"ttl\" x=\"%u\" y=\"24\">", width / 2);
+	xml_text(out, o->title ? o->title : "Flame graph", SIZE_MAX);
+	fputs("</text>\n", out);
+	if (o->subtitle) {
+		fprintf(out, "<text class=\"sub\" x=\"%u\" y=\"44\">", width / 2);
+		xml_text(out, o->subtitle, SIZE_MAX);
+		fputs("</text>\n", out);
+	}
+	fprintf(out,
+		"<text id=\"reset\" class=\"ctl hid\" x=\"%d\" y=\"66\">Reset zoom</text>\n"
+		"<text id=\"search\" class=\"ctl\" x=\"%u\" y=\"66\" "
+		"style=\"text-anchor: end\">Search</text>\n"
+		"<text id=\"clear\" class=\"ctl hid\" x=\"%u\" y=\"66\" "
+		"style=\"text-anchor: end\">Clear</text>\n"
+		"<text id=\"matched\" x=\"%u\" y=\"%u\" style=\"text-anchor: end\"></text>\n",
+		PAD, width - PAD, width - PAD - 60, width - PAD, height - 12);
+	if (o->differential)
+		fprintf(out,
+			"<text id=\"legend\" x=\"%u\" y=\"66\" style=\"text-anchor: middle\">"
+			"widths: new profile; red: share grew, blue: share shrank "
+			"(largest change %.2f pp)</text>\n",
+			width / 2, max_abs);
+	if (omitted)
+		fprintf(out,
+			"<text id=\"note\" x=\"%d\" y=\"%u\">%zu frame%s narrower than %.1f px "
+			"omitted</text>\n",
+			PAD, height - 12, omitted, omitted == 1 ? "" : "s", MIN_PX);
+
+	for (size_t i = 0; i < t.n; i++)
+		if ((double)t.v[i].total * px >= MIN_PX)
+			write_frame(out, &t.v[i], root, px, o, max_abs, height);
+	fputs(SCRIPT_ZOOM, out);
+	fputs(SCRIPT_SEARCH, out);
+	fputs("</svg>\n", out);
+	r = ferror(out) ? -EIO : 0;
+
+out_free:
+	free(t.v);
+	free(path);
+	free(sorted);
+	return r;
+}

@@ -1,0 +1,57 @@
+#!/bin/bash
+# The flame graph's script in a real browser (docs/profile.md, "Flame graphs"): a demo
+# SVG from tests/flamegraph_demo.c loads in headless Chromium without a script error, a
+# search given as ?s=REGEX highlights the matching frames and shows their share, and a
+# screenshot is drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
+# installs it. Usage: flamegraph_browser.sh FLAMEGRAPH_DEMO [SCREENSHOT.png]
+set -euo pipefail
+demo=$1
+shot=${2:-}
+browser=""
+for b in chromium chromium-browser google-chrome; do
+	command -v "$b" >/dev/null 2>&1 && browser=$b && break
+done
+if [ -z "$browser" ]; then
+	echo "SKIP: no chromium in PATH (ci/install-deps.sh installs it)"
+	exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# A private profile directory and no first-run work, so that parallel runs do not meet.
+run() {
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$dir/profile" --virtual-time-budget=5000 "$@" 2>"$dir/stderr"
+}
+
+"$demo" "$dir/fg.svg" || fail "flamegraph_demo failed"
+"$demo" "$dir/diff.svg" diff || fail "flamegraph_demo diff failed"
+
+# Loads: the script marks the root when it has run, and on an exception writes it there.
+run --dump-dom "file://$dir/fg.svg" >"$dir/dom.txt" || { cat "$dir/stderr" >&2; fail "chromium --dump-dom failed"; }
+grep -q 'data-ready="1"' "$dir/dom.txt" || { head -c 2000 "$dir/dom.txt" >&2; fail "the script did not run"; }
+grep -q 'data-error="\|id="script-error"' "$dir/dom.txt" && fail "script error: $(grep -o 'data-error="[^"]*"' "$dir/dom.txt")"
+grep -q 'data-match="' "$dir/dom.txt" && fail "a frame is highlighted without a search"
+
+# Search at load: hash_bytes is 900 + 260 of 3221 samples (36.01%), in two frames.
+run --dump-dom "file://$dir/fg.svg?s=hash_b.tes" >"$dir/search.txt" || fail "chromium --dump-dom with a search failed"
+grep -q 'data-ready="1"' "$dir/search.txt" || fail "the script did not run with a search"
+n=$(grep -o 'data-match="1"' "$dir/search.txt" | wc -l)
+[ "$n" -eq 2 ] || fail "expected 2 highlighted frames, got $n"
+grep -q 'data-matched="36.01%"' "$dir/search.txt" || fail "matched share: $(grep -o 'data-matched="[^"]*"' "$dir/search.txt")"
+grep -q 'Matched: 36.01%' "$dir/search.txt" || fail "the matched share is not shown"
+grep -q 'fill="rgb(230,0,230)"' "$dir/search.txt" || fail "no frame in the highlight colour"
+# Nested matches count once: main is every sample but [kernel]'s 200 of 3221.
+run --dump-dom "file://$dir/fg.svg?s=main%7Crun_" >"$dir/nested.txt" || fail "chromium --dump-dom failed"
+grep -q 'data-matched="93.79%"' "$dir/nested.txt" || fail "nested matches: $(grep -o 'data-matched="[^"]*"' "$dir/nested.txt")"
+
+run --dump-dom "file://$dir/diff.svg" >"$dir/diffdom.txt" || fail "chromium --dump-dom (differential) failed"
+grep -q 'data-ready="1"' "$dir/diffdom.txt" || fail "the differential graph's script did not run"
+
+# Drawn: a screenshot exists and is not blank (a blank 1200x600 PNG is under 10 KB).
+(cd "$dir" && run --screenshot="$dir/out.png" --window-size=1200,600 "file://$dir/fg.svg") || fail "chromium --screenshot failed"
+[ -s "$dir/out.png" ] || fail "no screenshot"
+size=$(stat -c %s "$dir/out.png")
+[ "$size" -gt 20000 ] || fail "screenshot of $size bytes: nothing drawn?"
+[ -n "$shot" ] && cp "$dir/out.png" "$shot"
+echo "ok: script ran, search highlighted $n frames (36.01%), screenshot $size bytes"
