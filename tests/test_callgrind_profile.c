@@ -99,21 +99,25 @@ static void test_contexts_become_stacks(void **state)
 	assert_string_equal(info->unit, "instructions");
 	assert_string_equal(info->name, "bench");
 	/* Self costs only: the calls= lines' inclusive costs (300 and 100) are not in. */
-	assert_int_equal(pmc_profile_total(p), 360);
-	assert_int_equal(pmc_profile_stack_count(p), 5);
-	/* (below main) never ran with its own context here: its object is unknown. */
-	assert_int_equal(weight_of(p, "(below main)@[unknown];main@prog", &trunc), 8);
+	assert_int_equal(pmc_profile_total(p), 370);
+	assert_int_equal(pmc_profile_stack_count(p), 7);
+	/* Whole: (below main) also ran with no caller, so it is a root. */
+	assert_int_equal(weight_of(p, "(below main)@prog;main@prog", &trunc), 8);
 	assert_false(trunc);
-	assert_int_equal(weight_of(p, "(below main)@[unknown];main@prog;work@prog", NULL), 200);
+	assert_int_equal(weight_of(p, "(below main)@prog;main@prog;work@prog", NULL), 200);
 	/* A callee in another object (cob=), its caller's object from the caller's context. */
 	assert_int_equal(
-	    weight_of(p, "(below main)@[unknown];main@prog;work@prog;memcpy@libc.so.6", NULL), 100);
+	    weight_of(p, "(below main)@prog;main@prog;work@prog;memcpy@libc.so.6", NULL), 100);
 	/* The recursion level ("helper'2") is dropped: the callers show the recursion. */
-	assert_int_equal(
-	    weight_of(p, "(below main)@[unknown];main@prog;helper@prog;helper@prog", NULL), 50);
+	assert_int_equal(weight_of(p, "(below main)@prog;main@prog;helper@prog;helper@prog", NULL),
+			 50);
 	/* A function without a symbol: its offset, and callgrind's "???" object. */
-	assert_int_equal(weight_of(p, "(below main)@[unknown];main@prog;0x1040@[unknown]", NULL),
-			 2);
+	assert_int_equal(weight_of(p, "(below main)@prog;main@prog;0x1040@[unknown]", NULL), 2);
+	assert_int_equal(weight_of(p, "(below main)@prog", &trunc), 4);
+	assert_false(trunc);
+	/* mid never ran without a caller: the chain was cut above it. */
+	assert_int_equal(weight_of(p, "mid@[unknown];deep@prog", &trunc), 6);
+	assert_true(trunc);
 	pmc_profile_free(p);
 }
 
@@ -125,7 +129,7 @@ static void test_other_event_column(void **state)
 	(void)state;
 	assert_string_equal(pmc_profile_info(p)->unit, "events");
 	assert_int_equal(pmc_profile_total(p), 21);
-	assert_int_equal(weight_of(p, "(below main)@[unknown];main@prog;work@prog", NULL), 10);
+	assert_int_equal(weight_of(p, "(below main)@prog;main@prog;work@prog", NULL), 10);
 	pmc_profile_free(p);
 }
 
@@ -137,8 +141,24 @@ static void test_two_files_summed(void **state)
 	struct pmc_profile *p = load(files, 2, "Ir");
 
 	(void)state;
-	assert_int_equal(pmc_profile_total(p), 400);
-	assert_int_equal(weight_of(p, "(below main)@[unknown];main@prog", NULL), 48);
+	assert_int_equal(pmc_profile_total(p), 410);
+	assert_int_equal(weight_of(p, "(below main)@prog;main@prog", NULL), 48);
+	pmc_profile_free(p);
+}
+
+/* Without contexts every function is a stack of its own, and each is cut. */
+static void test_flat_file_is_truncated(void **state)
+{
+	const char *files[] = {DATA "flat.out"};
+	struct pmc_profile *p = load(files, 1, "Ir");
+	bool trunc = false;
+
+	(void)state;
+	assert_int_equal(pmc_profile_total(p), 105);
+	assert_int_equal(weight_of(p, "work@prog", &trunc), 100);
+	assert_true(trunc);
+	assert_int_equal(weight_of(p, "main@prog", &trunc), 5);
+	assert_true(trunc);
 	pmc_profile_free(p);
 }
 
@@ -384,6 +404,7 @@ int main(void)
 	    cmocka_unit_test(test_contexts_become_stacks),
 	    cmocka_unit_test(test_other_event_column),
 	    cmocka_unit_test(test_two_files_summed),
+	    cmocka_unit_test(test_flat_file_is_truncated),
 	    cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_missing_event_in_one_file),
 	    cmocka_unit_test(test_cut_anywhere),

@@ -144,7 +144,8 @@ struct fdef {
 	char *key;  /* "(id)" or the name itself when the file does not compress names */
 	char *text; /* the context: "leaf'caller'..." */
 	uint64_t weight;
-	size_t ob; /* object of the weight; SIZE_MAX: none yet */
+	size_t ob;   /* object of the weight; SIZE_MAX: none yet */
+	bool costed; /* cost lines were read for it (maybe all 0 for this event) */
 };
 
 struct cgf {
@@ -216,7 +217,9 @@ static int flush(struct cgf *f, struct fdef *d)
 	uint32_t depth = 1;
 	int r;
 
-	if (d->weight == 0)
+	/* A context that ran, even at no cost of this event, is kept: it tells the
+	 * objects of callers and which functions are roots (build). */
+	if (!d->costed)
 		return 0;
 	obj = d->ob == SIZE_MAX ? "[unknown]" : g->objs.v[d->ob];
 	chain = chain_of(d->text);
@@ -541,6 +544,7 @@ static int body_line(struct cgf *f, char *line)
 					return r;
 			}
 			d->ob = f->cur_ob;
+			d->costed = true;
 			if (__builtin_add_overflow(d->weight, v, &d->weight) ||
 			    __builtin_add_overflow(f->part_sum, v, &f->part_sum)) {
 				pmc_err_set(f->err, f->errlen, "%s:%u: the %s costs pass 2^64 - 1",
@@ -695,7 +699,13 @@ static int build(struct cg *g, struct pmc_profile *p)
 {
 	uint32_t *frames = NULL;
 	size_t cap = 0;
+	bool flat = true;
 	int r = 0;
+
+	/* Files without contexts (--separate-callers=0, --mangle-names=no) have leaves
+	 * only: every stack is cut. */
+	for (size_t c = 0; c < g->nctxs && flat; c++)
+		flat = g->ctxs[c].depth == 1;
 
 	for (size_t c = 0; c < g->nctxs && r == 0; c++) {
 		struct gctx *x = &g->ctxs[c];
@@ -760,9 +770,10 @@ static int build(struct cg *g, struct pmc_profile *p)
 			free(sym);
 		}
 		free(leaf_obj);
-		/* N + 1 functions may be a cut chain, unless the outermost one is a root: a
-		 * function that also ran with no caller at all. */
-		truncated = depth >= CALLERS + 1 && !pmc_hashmap_has(&g->chain_obj, st[depth - 1]);
+		/* A whole chain ends at a root, a function that also ran with no caller at
+		 * all (the entry point, a thread's start): one that does not was cut at N
+		 * callers, or callgrind lost track of the stack (longjmp, signals). */
+		truncated = flat || !pmc_hashmap_has(&g->chain_obj, st[depth - 1]);
 		if (r == 0)
 			r = pmc_profile_add(p, frames, depth, x->weight, 0, truncated);
 		free(heap);
