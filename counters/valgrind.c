@@ -3,6 +3,7 @@
  * Specification, valgrind manual ch. "Callgrind Format Specification"; cachegrind
  * writes a subset of it). */
 #include "counters/valgrind.h"
+#include "counters/valgrind_format.h"
 #include "harness/base/error.h"
 #include "harness/base/opts.h"
 #include "harness/base/path.h"
@@ -261,28 +262,6 @@ struct parser {
 	size_t errlen;
 };
 
-static bool starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* The next whitespace-separated token of *s, or NULL at the end of the line. */
-static const char *next_token(const char **s, size_t *ret_len)
-{
-	const char *p = *s, *start;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!*p)
-		return NULL;
-	start = p;
-	while (*p && *p != ' ' && *p != '\t')
-		p++;
-	*ret_len = (size_t)(p - start);
-	*s = p;
-	return start;
-}
-
 static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 {
 	const char *name;
@@ -293,7 +272,7 @@ static int parse_events(struct parser *p, const char *s, struct file_counts *fc)
 		return -EINVAL;
 	}
 	p->have_events = true;
-	while ((name = next_token(&s, &len))) {
+	while ((name = pmc_vgf_token(&s, &len))) {
 		int ev = -1;
 
 		if (p->ncolumns == MAX_COLUMNS) {
@@ -339,9 +318,9 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 		return -EINVAL;
 	}
 	p->have_end = true;
-	while ((tok = next_token(&s, &len))) {
+	while ((tok = pmc_vgf_token(&s, &len))) {
 		uint64_t v = 0;
-		bool over = false;
+		int q;
 
 		if (col == p->ncolumns) {
 			pmc_err_set(p->err, p->errlen,
@@ -349,19 +328,16 @@ static int parse_end(struct parser *p, const char *key, const char *s, struct fi
 				    p->line, key, p->ncolumns);
 			return -EINVAL;
 		}
-		for (size_t i = 0; i < len; i++) {
-			if (!isdigit((unsigned char)tok[i])) {
-				pmc_err_set(p->err, p->errlen, "%s:%u: '%.*s' is not a count",
-					    p->path, p->line, (int)len, tok);
-				return -EINVAL;
-			}
-			over = over || __builtin_mul_overflow(v, (uint64_t)10, &v) ||
-			       __builtin_add_overflow(v, (uint64_t)(tok[i] - '0'), &v);
+		q = pmc_vgf_count(tok, len, &v);
+		if (q == -EINVAL) {
+			pmc_err_set(p->err, p->errlen, "%s:%u: '%.*s' is not a count", p->path,
+				    p->line, (int)len, tok);
+			return -EINVAL;
 		}
 		/* A result holds counts as JSON integers, at most 2^63 - 1
 		 * (docs/result-schema.md): refused here, where the number enters, rather
 		 * than when a result is saved (a run without -o would report it). */
-		if (over || v > COUNT_MAX) {
+		if (q == -EOVERFLOW || v > COUNT_MAX) {
 			if (p->columns[col] >= 0)
 				pmc_err_set(
 				    p->err, p->errlen,
@@ -417,13 +393,13 @@ static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file
 		newline = line[len - 1] == '\n';
 		if (newline)
 			line[len - 1] = '\0';
-		if (starts_with(line, "events:"))
+		if (pmc_vgf_starts_with(line, "events:"))
 			r = parse_events(&p, line + strlen("events:"), fc);
-		else if (starts_with(line, end_key))
+		else if (pmc_vgf_starts_with(line, end_key))
 			r = parse_end(&p, end_key, line + strlen(end_key), fc);
-		else if (starts_with(line, "desc: I1 cache:") ||
-			 starts_with(line, "desc: D1 cache:") ||
-			 starts_with(line, "desc: LL cache:"))
+		else if (pmc_vgf_starts_with(line, "desc: I1 cache:") ||
+			 pmc_vgf_starts_with(line, "desc: D1 cache:") ||
+			 pmc_vgf_starts_with(line, "desc: LL cache:"))
 			note_cache(fc, line + strlen("desc:"));
 		if (r < 0)
 			goto out;
@@ -460,10 +436,10 @@ static int classify_dump(const char *name, enum pmc_valgrind_tool *tool, unsigne
 	const char *s;
 	char *end;
 
-	if (starts_with(name, CALLGRIND_PREFIX)) {
+	if (pmc_vgf_starts_with(name, CALLGRIND_PREFIX)) {
 		*tool = PMC_VALGRIND_CALLGRIND;
 		s = name + strlen(CALLGRIND_PREFIX);
-	} else if (starts_with(name, CACHEGRIND_PREFIX)) {
+	} else if (pmc_vgf_starts_with(name, CACHEGRIND_PREFIX)) {
 		*tool = PMC_VALGRIND_CACHEGRIND;
 		s = name + strlen(CACHEGRIND_PREFIX);
 	} else {
@@ -700,7 +676,7 @@ out:
 
 static int log_filter(const struct dirent *d)
 {
-	return starts_with(d->d_name, LOG_PREFIX);
+	return pmc_vgf_starts_with(d->d_name, LOG_PREFIX);
 }
 
 /* What valgrind says when a run goes wrong. */
@@ -827,7 +803,8 @@ int pmc_valgrind_outdir_remove(const char *dir)
 		enum pmc_valgrind_tool tool;
 		unsigned long pid;
 
-		if (classify(d->d_name, &tool, &pid) < 0 && !starts_with(d->d_name, LOG_PREFIX))
+		if (classify(d->d_name, &tool, &pid) < 0 &&
+		    !pmc_vgf_starts_with(d->d_name, LOG_PREFIX))
 			continue;
 		if (unlinkat(dirfd(dp), d->d_name, 0) < 0 && errno != ENOENT && r == 0)
 			r = -errno;
