@@ -275,6 +275,9 @@ static void test_invalid(void **state)
 	assert_int_equal(pmc_flamegraph_write(m, ok, 1, &diff), -EINVAL); /* no old weight */
 	assert_int_equal(pmc_flamegraph_write(m, overflow, 2, &plain), -EINVAL);
 	assert_int_equal(pmc_flamegraph_write(m, ok, 1, NULL), -EINVAL);
+	struct pmc_flame_opts narrow = plain;
+	narrow.width = 119;
+	assert_int_equal(pmc_flamegraph_write(m, ok, 1, &narrow), -EINVAL);
 	assert_int_equal(fclose(m), 0);
 	assert_int_equal(len, 0); /* nothing written on failure */
 	free(text);

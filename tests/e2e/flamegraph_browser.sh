@@ -1,8 +1,9 @@
 #!/bin/bash
 # The flame graph's script in a real browser (docs/profile.md, "Flame graphs"): a demo
 # SVG from tests/flamegraph_demo.c loads in headless Chromium without a script error, a
-# search given as ?s=REGEX highlights the matching frames and shows their share, and a
-# screenshot is drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
+# search given as ?s=REGEX highlights the matching frames and shows their share, a zoom
+# given as ?z=NAME widens a frame and its children and hides the rest, and a screenshot is
+# drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
 # installs it. Usage: flamegraph_browser.sh FLAMEGRAPH_DEMO [SCREENSHOT.png]
 set -euo pipefail
 demo=$1
@@ -45,6 +46,18 @@ grep -q 'fill="rgb(230,0,230)"' "$dir/search.txt" || fail "no frame in the highl
 run --dump-dom "file://$dir/fg.svg?s=main%7Crun_" >"$dir/nested.txt" || fail "chromium --dump-dom failed"
 grep -q 'data-matched="93.79%"' "$dir/nested.txt" || fail "nested matches: $(grep -o 'data-matched="[^"]*"' "$dir/nested.txt")"
 
+# Zoom at load (?z=NAME, as a click does): hash_table_insert fills the 1180 px between the
+# margins, its child grow (350 of its 1250 samples) is widened to 330.40 px, its ancestor
+# main is greyed and [kernel] beside it hidden.
+run --dump-dom "file://$dir/fg.svg?z=hash_table_insert" >"$dir/zoom.txt" || fail "chromium --dump-dom with a zoom failed"
+tr -d '\n' <"$dir/zoom.txt" | sed 's/<g /\n<g /g' >"$dir/zoom-frames.txt"
+frame() { grep -F -m1 "<title>$1 (" "$dir/zoom-frames.txt" || true; }
+frame hash_table_insert | grep -q 'x="10.00" y="[0-9]*" width="1180.00"' || fail "zoomed frame: $(frame hash_table_insert)"
+frame grow | grep -q 'x="10.00" y="[0-9]*" width="330.40"' || fail "child after zoom: $(frame grow)"
+frame main | grep -q '^<g class="f anc"' || fail "ancestor after zoom: $(frame main)"
+grep -F '<title>[kernel] (' "$dir/zoom-frames.txt" | grep -q '^<g class="f hid"' || fail "[kernel] not hidden after zoom"
+grep -q 'id="reset" class="ctl"' "$dir/zoom.txt" || fail "no reset control after zoom"
+
 run --dump-dom "file://$dir/diff.svg" >"$dir/diffdom.txt" || fail "chromium --dump-dom (differential) failed"
 grep -q 'data-ready="1"' "$dir/diffdom.txt" || fail "the differential graph's script did not run"
 
@@ -54,4 +67,4 @@ grep -q 'data-ready="1"' "$dir/diffdom.txt" || fail "the differential graph's sc
 size=$(stat -c %s "$dir/out.png")
 [ "$size" -gt 20000 ] || fail "screenshot of $size bytes: nothing drawn?"
 [ -n "$shot" ] && cp "$dir/out.png" "$shot"
-echo "ok: script ran, search highlighted $n frames (36.01%), screenshot $size bytes"
+echo "ok: script ran, search highlighted $n frames (36.01%), zoom, screenshot $size bytes"
