@@ -529,6 +529,10 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 	show = top ? top : 5;
 	if (show > n)
 		show = n;
+	/* Parts under half a hundredth of a percent would print as 0.00%: the rest holds
+	 * them (the list is sorted by part, largest first). */
+	while (show > 1 && fabs(d[show - 1].delta) < 0.00005)
+		show--;
 	if (old_value != 0)
 		pmc_fmt_percent(100 * (new_value - old_value) / fabs(old_value), true, ch,
 				sizeof(ch));
@@ -568,7 +572,7 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 			pmc_escape_text(out, d[i].name);
 			rest -= d[i].delta;
 		}
-		if (show < n) {
+		if (show < n && fabs(rest) >= 0.00005) {
 			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
 			fprintf(out, ", %s elsewhere", part);
 		}
