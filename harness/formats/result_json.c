@@ -30,6 +30,7 @@
 #include "harness/core/analysis.h"
 #include "harness/core/result.h"
 #include "harness/core/result_priv.h"
+#include "harness/formats/json_out.h"
 #include "harness/formats/result_json.h"
 
 #define REGEN "regenerate the file with pmcbench run"
@@ -480,7 +481,7 @@ static void put_value(struct writer *w, json_t *j)
 {
 	if (!j && !w->error)
 		w->error = ENOMEM;
-	if (j && !w->error && json_dumpf(j, w->f, DUMP_FLAGS) < 0)
+	if (j && !w->error && pmc_json_dumpf(j, w->f, DUMP_FLAGS) < 0)
 		w->error = errno ? errno : EIO;
 	json_decref(j);
 }
