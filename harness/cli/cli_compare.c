@@ -399,6 +399,16 @@ const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *
 	return o->first_given;
 }
 
+int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool compares,
+				    const char *fix)
+{
+	if (compares || !o->first_given)
+		return 0;
+	pmc_cli_error("--%s judges a comparison, and here nothing is compared; %s",
+		      o->first_given, fix);
+	return -EINVAL;
+}
+
 void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired)
 {
 	o->unpaired = unpaired;
