@@ -1747,6 +1747,75 @@ static void expect_syntax_error(const char *text, size_t len, const char *messag
 	free(path);
 }
 
+/* The loader blanks the metrics' summaries before jansson parses a benchmark: wherever
+ * the summary is among the members, whatever strings it or the names hold, the file
+ * loads as the same document without it; text that only looks like a summary (in a
+ * string, elsewhere in the document) is read as it is, and broken brackets are refused
+ * with jansson's error. */
+static void summaries_are_skipped_wherever_they_are(void **state)
+{
+	static const struct {
+		const char *from, *to;
+	} same[] = {
+	    {"\"samples\"", "\"summary\": {\"n\": 2, \"s\": \"}{]\\\"\\\\\", \"a\": [{}]}, \"samples\""},
+	    {"[10, 20]}", "[10, 20], \"summary\"\r\n:\t{\"median_ci\": [1, {\"x\": \"\\u007d\"}]}}"},
+	    {"\"samples\": [10, 20]", "\"summary\": {}, \"summary2\": 1, \"samples\": [10, 20]"},
+	    {"{\"unit\"", "{\"summary\":{\"n\":null},\"unit\""},
+	    /* Not parsed at all: jansson would refuse the duplicate key. */
+	    {"\"samples\"", "\"summary\": {\"n\": 1, \"n\": 2}, \"samples\""},
+	};
+	struct pmc_result *want = NULL, *got = NULL;
+	char *path = path_in_dir(tmpdir, "summaries.json"), err[512] = "", *doc, *msg;
+	int rc;
+
+	(void)state;
+	write_text(path, base_doc, strlen(base_doc));
+	rc = pmc_result_load(path, &want, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		doc = doc_with(same[i].from, same[i].to);
+		write_text(path, doc, strlen(doc));
+		rc = pmc_result_load(path, &got, err, sizeof(err));
+		if (rc)
+			fail_msg("case %zu: %s\n%s", i, err, doc);
+		assert_results_equal(want, got);
+		pmc_result_free(got);
+		got = NULL;
+		free(doc);
+	}
+	/* The same in a benchmark after the first, after white space. */
+	doc = doc_with("\n  ]", ",\n    {\"name\": \"b\", \"runs\": [{\"exit_code\": 0}], \"metrics\": {\"cycles\": "
+		       "{\"unit\": \"count\", \"better\": \"lower\", \"summary\": {\"n\": 1, \"n\": 2}, "
+		       "\"samples\": [5]}}}\n  ]");
+	write_text(path, doc, strlen(doc));
+	rc = pmc_result_load(path, &got, err, sizeof(err));
+	if (rc)
+		fail_msg("%s\n%s", err, doc);
+	assert_int_equal(got->nbench, 2);
+	pmc_result_free(got);
+	got = NULL;
+	free(doc);
+	/* A name that holds a summary's text is a name. */
+	doc = doc_with("\"name\": \"a\"", "\"name\": \"a\\\",\\\"summary\\\":{\\\"n\\\":1}\"");
+	write_text(path, doc, strlen(doc));
+	rc = pmc_result_load(path, &got, err, sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	assert_string_equal(got->benchmarks[0].name, "a\",\"summary\":{\"n\":1}");
+	pmc_result_free(got);
+	got = NULL;
+	free(doc);
+	/* Brackets that do not pair up are jansson's syntax error, as without the skip. */
+	doc = doc_with("\"samples\"", "\"summary\": {\"n\": [1}, \"samples\"");
+	msg = refused(doc, strlen(doc), path);
+	assert_non_null(strstr(msg, "summaries.json:9:"));
+	free(doc);
+	unlink(path);
+	free(path);
+	pmc_result_free(want);
+}
+
 static void bad_documents_name_file_place_and_fix(void **state)
 {
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
@@ -1921,6 +1990,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(save_refuses_what_would_not_load),
 	    cmocka_unit_test(skipped_benchmarks_round_trip),
 	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
+	    cmocka_unit_test(summaries_are_skipped_wherever_they_are),
 	    cmocka_unit_test(truncated_and_empty_files_are_refused),
 	    cmocka_unit_test(directories_and_missing_files_are_refused),
 	    cmocka_unit_test(damaged_files_are_refused_or_round_trip),
