@@ -336,7 +336,9 @@ static void test_json(void **state)
  * raw, and they read back as the same names. */
 static void test_json_escapes_terminal_controls(void **state)
 {
-	static const char name[] = "b\x7f\xc2\x9b" "2J\x1b]0;t\x07 gr\xc3\xb6\xc3\x9f" "e";
+	static const char name[] = "b\x7f\xc2\x9b"
+				   "2J\x1b]0;t\x07 gr\xc3\xb6\xc3\x9f"
+				   "e";
 	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
 	struct pmc_comparison *c = NULL;
 	struct pmc_report_opts o = {.sz = sizeof(o), .old_name = name, .new_name = "new"};
@@ -354,14 +356,14 @@ static void test_json_escapes_terminal_controls(void **state)
 		if (*p == 0x7f || *p == 0x1b || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			fail_msg("raw control at %td:\n%s", (const char *)p - t, t);
 	}
-	assert_contains(t, "b\\u007F\\u009B2J\\u001B]0;t\\u0007 gr\xc3\xb6\xc3\x9f" "e");
+	assert_contains(t, "b\\u007F\\u009B2J\\u001B]0;t\\u0007 gr\xc3\xb6\xc3\x9f"
+			   "e");
 	d = json_loads(t, 0, &jerr);
 	if (!d)
 		fail_msg("%s: %s", jerr.text, t);
 	assert_string_equal(json_string_value(json_object_get(d, "old")), name);
-	row = json_array_get(json_object_get(json_array_get(json_object_get(d, "metrics"), 0),
-					     "rows"),
-			     0);
+	row = json_array_get(
+	    json_object_get(json_array_get(json_object_get(d, "metrics"), 0), "rows"), 0);
 	assert_string_equal(json_string_value(json_object_get(row, "benchmark")), name);
 	json_decref(d);
 	free(t);

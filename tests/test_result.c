@@ -491,7 +491,11 @@ static void round_trip_is_exact(void **state)
  * other non-ASCII characters stay readable. */
 static void terminal_controls_are_escaped_and_load_back(void **state)
 {
-	static const char name[] = "a\x7f" "b\xc2\x9b" "31mc\x1b]0;title\x07 \xc2\x80\xc2\x9f\xc2\xa0 gr\xc3\xb6\xc3\x9f" "e";
+	static const char name[] =
+	    "a\x7f"
+	    "b\xc2\x9b"
+	    "31mc\x1b]0;title\x07 \xc2\x80\xc2\x9f\xc2\xa0 gr\xc3\xb6\xc3\x9f"
+	    "e";
 	struct pmc_result *a = t_result("perf"), *b = NULL;
 	struct pmc_benchmark *bench;
 	struct pmc_metric *m;
@@ -514,7 +518,10 @@ static void terminal_controls_are_escaped_and_load_back(void **state)
 		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
 			fail_msg("raw C1 control at %td", (const char *)p - text);
 	}
-	assert_non_null(strstr(text, "a\\u007Fb\\u009B31mc\\u001B]0;title\\u0007 \\u0080\\u009F\xc2\xa0 gr\xc3\xb6\xc3\x9f" "e"));
+	assert_non_null(strstr(
+	    text,
+	    "a\\u007Fb\\u009B31mc\\u001B]0;title\\u0007 \\u0080\\u009F\xc2\xa0 gr\xc3\xb6\xc3\x9f"
+	    "e"));
 	rc = pmc_result_load(path, &b, err, sizeof(err));
 	if (rc)
 		fail_msg("load: %s", err);
@@ -1757,8 +1764,10 @@ static void summaries_are_skipped_wherever_they_are(void **state)
 	static const struct {
 		const char *from, *to;
 	} same[] = {
-	    {"\"samples\"", "\"summary\": {\"n\": 2, \"s\": \"}{]\\\"\\\\\", \"a\": [{}]}, \"samples\""},
-	    {"[10, 20]}", "[10, 20], \"summary\"\r\n:\t{\"median_ci\": [1, {\"x\": \"\\u007d\"}]}}"},
+	    {"\"samples\"",
+	     "\"summary\": {\"n\": 2, \"s\": \"}{]\\\"\\\\\", \"a\": [{}]}, \"samples\""},
+	    {"[10, 20]}",
+	     "[10, 20], \"summary\"\r\n:\t{\"median_ci\": [1, {\"x\": \"\\u007d\"}]}}"},
 	    {"\"samples\": [10, 20]", "\"summary\": {}, \"summary2\": 1, \"samples\": [10, 20]"},
 	    {"{\"unit\"", "{\"summary\":{\"n\":null},\"unit\""},
 	    /* Not parsed at all: jansson would refuse the duplicate key. */
@@ -1785,9 +1794,11 @@ static void summaries_are_skipped_wherever_they_are(void **state)
 		free(doc);
 	}
 	/* The same in a benchmark after the first, after white space. */
-	doc = doc_with("\n  ]", ",\n    {\"name\": \"b\", \"runs\": [{\"exit_code\": 0}], \"metrics\": {\"cycles\": "
-		       "{\"unit\": \"count\", \"better\": \"lower\", \"summary\": {\"n\": 1, \"n\": 2}, "
-		       "\"samples\": [5]}}}\n  ]");
+	doc = doc_with(
+	    "\n  ]",
+	    ",\n    {\"name\": \"b\", \"runs\": [{\"exit_code\": 0}], \"metrics\": {\"cycles\": "
+	    "{\"unit\": \"count\", \"better\": \"lower\", \"summary\": {\"n\": 1, \"n\": 2}, "
+	    "\"samples\": [5]}}}\n  ]");
 	write_text(path, doc, strlen(doc));
 	rc = pmc_result_load(path, &got, err, sizeof(err));
 	if (rc)

@@ -404,8 +404,8 @@ int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool c
 {
 	if (compares || !o->first_given)
 		return 0;
-	pmc_cli_error("--%s judges a comparison, and here nothing is compared; %s",
-		      o->first_given, fix);
+	pmc_cli_error("--%s judges a comparison, and here nothing is compared; %s", o->first_given,
+		      fix);
 	return -EINVAL;
 }
 

@@ -1604,7 +1604,8 @@ static enum scan blank_summaries(char *s, size_t n, size_t *ret_end)
 				continue;
 			/* A key. */
 			if (depth == 1)
-				metrics_next = i - from - 1 == 7 && memcmp(s + from, "metrics", 7) == 0;
+				metrics_next =
+				    i - from - 1 == 7 && memcmp(s + from, "metrics", 7) == 0;
 			if (depth == 3 && in_metrics && !blank_depth && i - from - 1 == 7 &&
 			    memcmp(s + from, "summary", 7) == 0) {
 				k = skip_space(s, k + 1, n);
@@ -1726,7 +1727,8 @@ static int window_benchmarks(struct text_window *w, struct loader *ld, struct pm
 		struct pmc_benchmark *b;
 		json_t *v;
 
-		if ((rc = pmc_result_bench_reserve(res)) < 0 || (rc = window_value(w, true, &v)) != 0)
+		if ((rc = pmc_result_bench_reserve(res)) < 0 ||
+		    (rc = window_value(w, true, &v)) != 0)
 			return rc;
 		set_index(ld, res->nbench);
 		b = &res->benchmarks[res->nbench++];
@@ -1776,7 +1778,8 @@ static int load_windowed(FILE *f, struct loader *ld, struct pmc_result *res)
 			rc = RETRY_WHOLE;
 			goto out;
 		}
-		if ((rc = window_value(&w, false, &key)) != 0 || (rc = window_expect(&w, ":", NULL)) != 0)
+		if ((rc = window_value(&w, false, &key)) != 0 ||
+		    (rc = window_expect(&w, ":", NULL)) != 0)
 			goto out;
 		k = json_string_value(key);
 		/* A duplicate key, or a schema this version does not read (or none before the
