@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "harness/base/grow.h"
 #include "counters/events.h"
 #include "counters/sysfs.h"
 #include "harness/base/error.h"
@@ -978,13 +979,10 @@ const char *pmc_event_kind_name(enum pmc_event_kind kind)
 
 static int strv_push(char ***v, size_t *n, const char *s)
 {
-	char **tmp = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!tmp)
+	if (pmc_grow(v, *n, sizeof(**v)) < 0)
 		return -ENOMEM;
-	*v = tmp;
-	tmp[*n] = strdup(s);
-	if (!tmp[*n])
+	(*v)[*n] = strdup(s);
+	if (!(*v)[*n])
 		return -ENOMEM;
 	(*n)++;
 	return 0;

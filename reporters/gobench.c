@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "harness/base/grow.h"
 #include "harness/base/hashmap.h"
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
@@ -153,16 +154,12 @@ struct names {
 static int names_add(struct names *ns, const char *name, const char **ret)
 {
 	char *esc = pmc_escape_go_name(name), *unique = esc;
-	char **grown = realloc(ns->v, (ns->n + 1) * sizeof(*grown));
 	int r;
 
-	if (!esc || !grown) {
+	if (!esc || pmc_grow(&ns->v, ns->n, sizeof(*ns->v)) < 0) {
 		free(esc);
-		if (grown)
-			ns->v = grown;
 		return -ENOMEM;
 	}
-	ns->v = grown;
 	for (unsigned k = 1; unique && pmc_hashmap_has(&ns->index, unique); k++) {
 		if (unique != esc)
 			free(unique);

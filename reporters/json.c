@@ -12,6 +12,7 @@
 
 #include "harness/core/compare.h"
 #include "harness/core/metrics.h"
+#include "harness/formats/json_out.h"
 #include "harness/formats/result_json.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
@@ -178,10 +179,10 @@ static int jwrite(FILE *out, const char *key, json_t *value, bool comma)
 	}
 	if (comma)
 		fputs(",\n  ", out);
-	if (json_dumpf(k, out, JSON_ENCODE_ANY) < 0)
+	if (pmc_json_dumpf(k, out, JSON_ENCODE_ANY) < 0)
 		r = -EIO;
 	fputs(": ", out);
-	if (r == 0 && json_dumpf(value, out, JSON_ENCODE_ANY | JSON_COMPACT) < 0)
+	if (r == 0 && pmc_json_dumpf(value, out, JSON_ENCODE_ANY | JSON_COMPACT) < 0)
 		r = -EIO;
 	json_decref(k);
 	json_decref(value);
@@ -271,7 +272,7 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 		/* Each block's object is written without its closing brace so that the rows
 		 * can stream in one by one. */
 		{
-			char *text = json_dumps(head, JSON_COMPACT);
+			char *text = pmc_json_dumps(head, JSON_COMPACT);
 			size_t len;
 
 			json_decref(head);
@@ -288,7 +289,7 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 			json_t *row = json_row(&c->rows[b->rows[j]]);
 
 			pmc_sb_puts(&sb, j ? ",\n      " : "\n      ");
-			if (!row || json_dump_callback(row, sb_append, &sb, JSON_COMPACT) < 0)
+			if (!row || pmc_json_dump_callback(row, sb_append, &sb, JSON_COMPACT) < 0)
 				r = -ENOMEM;
 			json_decref(row);
 			if (r == 0 && sb.len > 32768 && !pmc_sb_flush(&sb, out))

@@ -671,6 +671,37 @@ static void perf_stat_malformed_files_are_refused(void **state)
 
 /* Each result line is a run; ns/op is wall-time/op, MB/s bytes/s, B/op and allocs/op keep
  * their names, a custom unit is its own id with the direction its Unit line gives. */
+/* 100,000 runs of one benchmark and 2,000 benchmarks import with every sample in its
+ * place: the arrays that grow per line grow geometrically. */
+static void go_many_runs_and_benchmarks(void **state)
+{
+	size_t cap = 8 << 20, len = 0;
+	char *text = malloc(cap), err[512] = "";
+	struct pmc_result *r = NULL;
+	const struct pmc_metric *m;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "goos: linux\npkg: x\n");
+	for (size_t i = 0; i < 100000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "BenchmarkA-2 1000 %zu ns/op\n",
+					1000 + i % 97);
+	for (size_t i = 0; i < 2000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "BenchmarkB%zu-2 10 %zu ns/op\n", i,
+					5 + i);
+	assert_true(len < cap);
+	if (pmc_import_go("many.txt", text, len, &r, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(pmc_result_nbenchmarks(r), 2001);
+	assert_int_equal(bench(r, "BenchmarkA-2")->nruns, 100000);
+	m = metric(r, "BenchmarkA-2", "wall-time/op");
+	for (size_t i = 0; i < 100000; i += 4999)
+		assert_close(sample(m, i), 1000 + i % 97, 0);
+	assert_close(sample(metric(r, "BenchmarkB1999-2", "wall-time/op"), 0), 2004, 0);
+	pmc_result_free(r);
+	free(text);
+}
+
 static void go_result_lines_are_runs(void **state)
 {
 	struct pmc_result *r = load(DATA "go_a.txt");
@@ -777,6 +808,7 @@ int main(void)
 	    cmocka_unit_test(perf_stat_scaled_counts),
 	    cmocka_unit_test(perf_stat_malformed_files_are_refused),
 	    cmocka_unit_test(go_result_lines_are_runs),
+	    cmocka_unit_test(go_many_runs_and_benchmarks),
 	    cmocka_unit_test(go_custom_units_and_other_lines),
 	    cmocka_unit_test(go_malformed_files_are_refused),
 	};

@@ -333,6 +333,46 @@ static void test_json(void **state)
 	free(t);
 }
 
+/* The comparison JSON writes DEL, the C1 controls and ESC of names as \u escapes, never
+ * raw, and they read back as the same names. */
+static void test_json_escapes_terminal_controls(void **state)
+{
+	static const char name[] = "b\x7f\xc2\x9b"
+				   "2J\x1b]0;t\x07 gr\xc3\xb6\xc3\x9f"
+				   "e";
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_comparison *c = NULL;
+	struct pmc_report_opts o = {.sz = sizeof(o), .old_name = name, .new_name = "new"};
+	char err[512], *t;
+	json_error_t jerr;
+	json_t *d, *row;
+
+	(void)state;
+	put(a, name, "task-clock", N, 1e6, 0.01);
+	put(b, name, "task-clock", N, 1e6, 0.01);
+	if (pmc_compare(a, b, NULL, &c, err, sizeof(err)) < 0)
+		fail_msg("pmc_compare: %s", err);
+	t = render(c, "json", &o);
+	for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
+		if (*p == 0x7f || *p == 0x1b || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			fail_msg("raw control at %td:\n%s", (const char *)p - t, t);
+	}
+	assert_contains(t, "b\\u007F\\u009B2J\\u001B]0;t\\u0007 gr\xc3\xb6\xc3\x9f"
+			   "e");
+	d = json_loads(t, 0, &jerr);
+	if (!d)
+		fail_msg("%s: %s", jerr.text, t);
+	assert_string_equal(json_string_value(json_object_get(d, "old")), name);
+	row = json_array_get(
+	    json_object_get(json_array_get(json_object_get(d, "metrics"), 0), "rows"), 0);
+	assert_string_equal(json_string_value(json_object_get(row, "benchmark")), name);
+	json_decref(d);
+	free(t);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 static void test_error_reports(void **state)
 {
 	struct pmc_report_opts o = {
@@ -671,6 +711,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+	    cmocka_unit_test(test_json_escapes_terminal_controls),
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_format_lookup),
 	    cmocka_unit_test(test_format_by_extension),

@@ -486,6 +486,95 @@ static void round_trip_is_exact(void **state)
 	pmc_result_free(b);
 }
 
+/* DEL, the C1 controls (here U+009B, CSI) and ESC in a name are written as \u escapes, so
+ * that showing the file on a terminal cannot drive it, and load back as the same name;
+ * other non-ASCII characters stay readable. */
+static void terminal_controls_are_escaped_and_load_back(void **state)
+{
+	static const char name[] =
+	    "a\x7f"
+	    "b\xc2\x9b"
+	    "31mc\x1b]0;title\x07 \xc2\x80\xc2\x9f\xc2\xa0 gr\xc3\xb6\xc3\x9f"
+	    "e";
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	struct pmc_benchmark *bench;
+	struct pmc_metric *m;
+	char *path = path_in_dir(tmpdir, "controls.json"), *text, err[512] = "";
+	int rc;
+
+	(void)state;
+	bench = t_bench(a, name, name);
+	assert_non_null(bench);
+	assert_int_equal(pmc_benchmark_add_run(bench, &(struct pmc_run_info){0}), 0);
+	m = t_metric(bench, "wall-time");
+	assert_int_equal(pmc_metric_append(m, 1.5, NULL), 0);
+	rc = pmc_result_save(a, path, err, sizeof(err));
+	if (rc)
+		fail_msg("save: %s", err);
+	text = read_text(path);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == 0x7f || (*p < 0x20 && *p != '\n'))
+			fail_msg("raw control 0x%02x at %td", *p, (const char *)p - text);
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fail_msg("raw C1 control at %td", (const char *)p - text);
+	}
+	assert_non_null(strstr(
+	    text,
+	    "a\\u007Fb\\u009B31mc\\u001B]0;title\\u0007 \\u0080\\u009F\xc2\xa0 gr\xc3\xb6\xc3\x9f"
+	    "e"));
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	assert_int_equal(b->nbench, 1);
+	assert_string_equal(b->benchmarks[0].name, name);
+	assert_string_equal(b->benchmarks[0].command, name);
+	free(text);
+	unlink(path);
+	free(path);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* A metric of 100,000 samples (its arrays grow geometrically) is built, saved and loaded
+ * with every sample in place. */
+static void many_samples_round_trip(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	struct pmc_benchmark *bench;
+	struct pmc_metric *m;
+	char *path = path_in_dir(tmpdir, "samples.json"), err[512] = "";
+	int rc;
+
+	(void)state;
+	bench = t_bench(a, "many", "many");
+	assert_non_null(bench);
+	for (size_t k = 0; k < 100000; k++)
+		assert_int_equal(pmc_benchmark_add_run(bench, &(struct pmc_run_info){0}), 0);
+	m = t_metric(bench, "task-clock");
+	for (size_t k = 0; k < 100000; k++) {
+		struct pmc_reading rd = reading(PMC_STATUS_COUNTED, 1000 + k, 5000, 5000);
+
+		assert_int_equal(pmc_metric_append(m, rd.scaled, &rd), 0);
+	}
+	assert_int_equal(m->n, 100000);
+	rc = pmc_result_save(a, path, err, sizeof(err));
+	if (rc)
+		fail_msg("save: %s", err);
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	assert_int_equal(b->benchmarks[0].metrics[0].n, 100000);
+	for (size_t k = 0; k < 100000; k += 9999) {
+		assert_int_equal(b->benchmarks[0].metrics[0].values[k], 1000 + k);
+		assert_int_equal(b->benchmarks[0].metrics[0].raw[k].value, 1000 + k);
+	}
+	assert_results_equal(a, b);
+	unlink(path);
+	free(path);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* Entry k of the array key of a metric's "raw" object. */
 static json_t *raw_entry(json_t *raw, const char *key, size_t k)
 {
@@ -1665,6 +1754,79 @@ static void expect_syntax_error(const char *text, size_t len, const char *messag
 	free(path);
 }
 
+/* The loader blanks the metrics' summaries before jansson parses a benchmark: wherever
+ * the summary is among the members, whatever strings it or the names hold, the file
+ * loads as the same document without it; text that only looks like a summary (in a
+ * string, elsewhere in the document) is read as it is, and broken brackets are refused
+ * with jansson's error. */
+static void summaries_are_skipped_wherever_they_are(void **state)
+{
+	static const struct {
+		const char *from, *to;
+	} same[] = {
+	    {"\"samples\"",
+	     "\"summary\": {\"n\": 2, \"s\": \"}{]\\\"\\\\\", \"a\": [{}]}, \"samples\""},
+	    {"[10, 20]}",
+	     "[10, 20], \"summary\"\r\n:\t{\"median_ci\": [1, {\"x\": \"\\u007d\"}]}}"},
+	    {"\"samples\": [10, 20]", "\"summary\": {}, \"summary2\": 1, \"samples\": [10, 20]"},
+	    {"{\"unit\"", "{\"summary\":{\"n\":null},\"unit\""},
+	    /* Not parsed at all: jansson would refuse the duplicate key. */
+	    {"\"samples\"", "\"summary\": {\"n\": 1, \"n\": 2}, \"samples\""},
+	};
+	struct pmc_result *want = NULL, *got = NULL;
+	char *path = path_in_dir(tmpdir, "summaries.json"), err[512] = "", *doc, *msg;
+	int rc;
+
+	(void)state;
+	write_text(path, base_doc, strlen(base_doc));
+	rc = pmc_result_load(path, &want, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		doc = doc_with(same[i].from, same[i].to);
+		write_text(path, doc, strlen(doc));
+		rc = pmc_result_load(path, &got, err, sizeof(err));
+		if (rc)
+			fail_msg("case %zu: %s\n%s", i, err, doc);
+		assert_results_equal(want, got);
+		pmc_result_free(got);
+		got = NULL;
+		free(doc);
+	}
+	/* The same in a benchmark after the first, after white space. */
+	doc = doc_with(
+	    "\n  ]",
+	    ",\n    {\"name\": \"b\", \"runs\": [{\"exit_code\": 0}], \"metrics\": {\"cycles\": "
+	    "{\"unit\": \"count\", \"better\": \"lower\", \"summary\": {\"n\": 1, \"n\": 2}, "
+	    "\"samples\": [5]}}}\n  ]");
+	write_text(path, doc, strlen(doc));
+	rc = pmc_result_load(path, &got, err, sizeof(err));
+	if (rc)
+		fail_msg("%s\n%s", err, doc);
+	assert_int_equal(got->nbench, 2);
+	pmc_result_free(got);
+	got = NULL;
+	free(doc);
+	/* A name that holds a summary's text is a name. */
+	doc = doc_with("\"name\": \"a\"", "\"name\": \"a\\\",\\\"summary\\\":{\\\"n\\\":1}\"");
+	write_text(path, doc, strlen(doc));
+	rc = pmc_result_load(path, &got, err, sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	assert_string_equal(got->benchmarks[0].name, "a\",\"summary\":{\"n\":1}");
+	pmc_result_free(got);
+	got = NULL;
+	free(doc);
+	/* Brackets that do not pair up are jansson's syntax error, as without the skip. */
+	doc = doc_with("\"samples\"", "\"summary\": {\"n\": [1}, \"samples\"");
+	msg = refused(doc, strlen(doc), path);
+	assert_non_null(strstr(msg, "summaries.json:9:"));
+	free(doc);
+	unlink(path);
+	free(path);
+	pmc_result_free(want);
+}
+
 static void bad_documents_name_file_place_and_fix(void **state)
 {
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
@@ -1821,6 +1983,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(append_refuses_contradictions),
 	    cmocka_unit_test(metric_error_needs_every_run_to_fail),
 	    cmocka_unit_test(round_trip_is_exact),
+	    cmocka_unit_test(terminal_controls_are_escaped_and_load_back),
+	    cmocka_unit_test(many_samples_round_trip),
 	    cmocka_unit_test(saved_text_follows_the_schema),
 	    cmocka_unit_test(summaries_come_from_the_analysis_and_are_not_read),
 	    cmocka_unit_test(reordered_and_extended_documents_load),
@@ -1837,6 +2001,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(save_refuses_what_would_not_load),
 	    cmocka_unit_test(skipped_benchmarks_round_trip),
 	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
+	    cmocka_unit_test(summaries_are_skipped_wherever_they_are),
 	    cmocka_unit_test(truncated_and_empty_files_are_refused),
 	    cmocka_unit_test(directories_and_missing_files_are_refused),
 	    cmocka_unit_test(damaged_files_are_refused_or_round_trip),

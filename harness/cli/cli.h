@@ -117,6 +117,11 @@ void pmc_cli_compare_opts_set_profiles(struct pmc_cli_compare_opts *o,
 /* The long name of the first comparison option given ("threshold"), --color aside, or
  * NULL: `run` refuses them where there is nothing to compare. */
 const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o);
+/* An option that would do nothing is an error: when compares is false (nothing will be
+ * compared) and a comparison option was given, one error line ending with fix (what to
+ * give instead) and -EINVAL; else 0. */
+int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool compares,
+				    const char *fix);
 
 /* Whether reports on f get colour: --color, or by default when f is a terminal and
  * NO_COLOR is unset or empty. */

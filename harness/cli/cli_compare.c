@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/grow.h"
 #include "harness/base/atomic_file.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_profile.h"
@@ -208,7 +209,6 @@ int pmc_cli_compare_opts_add_export(struct pmc_cli_compare_opts *o, const char *
 int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const char *v)
 {
 	char err[512];
-	char **grown;
 	int r;
 
 	/* Colour is how, not what: it does nothing wrong where nothing is compared. */
@@ -237,10 +237,8 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 			pmc_cli_error("--metric: empty metric id; give one such as instructions");
 			return -EINVAL;
 		}
-		grown = realloc(o->metrics, (o->nmetrics + 1) * sizeof(*grown));
-		if (!grown)
+		if (pmc_grow(&o->metrics, o->nmetrics, sizeof(*o->metrics)) < 0)
 			goto fail_memory;
-		o->metrics = grown;
 		o->metrics[o->nmetrics] = strdup(v);
 		if (!o->metrics[o->nmetrics])
 			goto fail_memory;
@@ -413,6 +411,16 @@ bool pmc_cli_compare_opts_color(const struct pmc_cli_compare_opts *o, FILE *f)
 const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o)
 {
 	return o->first_given;
+}
+
+int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool compares,
+				    const char *fix)
+{
+	if (compares || !o->first_given)
+		return 0;
+	pmc_cli_error("--%s judges a comparison, and here nothing is compared; %s", o->first_given,
+		      fix);
+	return -EINVAL;
 }
 
 void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired)

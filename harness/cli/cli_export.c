@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/grow.h"
 #include "harness/base/atomic_file.h"
 #include "harness/cli/cli.h"
 #include "harness/formats/result_json.h"
@@ -17,7 +18,6 @@ int pmc_cli_exports_add(struct pmc_cli_exports *x, const char *path)
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	const char *dot = strrchr(base, '.');
 	char exts[64];
-	struct pmc_cli_export *grown;
 
 	if (!rep) {
 		pmc_reporter_extensions(exts, sizeof(exts));
@@ -31,12 +31,10 @@ int pmc_cli_exports_add(struct pmc_cli_exports *x, const char *path)
 				      path, exts);
 		return -EINVAL;
 	}
-	grown = realloc(x->v, (x->n + 1) * sizeof(*grown));
-	if (!grown) {
+	if (pmc_grow(&x->v, x->n, sizeof(*x->v)) < 0) {
 		pmc_cli_error("out of memory");
 		return -ENOMEM;
 	}
-	x->v = grown;
 	x->v[x->n++] = (struct pmc_cli_export){.path = path, .format = rep->name};
 	return 0;
 }

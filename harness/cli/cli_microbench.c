@@ -279,6 +279,11 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 			      c->perf_only);
 		r = -EINVAL;
 	}
+	/* The comparison options judge the gate against --baseline, and nothing else. */
+	if (r == 0)
+		r = pmc_cli_compare_opts_check_used(c->copts, c->baseline != NULL,
+						    "give --baseline FILE to gate against it, or "
+						    "drop the option");
 	if (r == 0 && (!c->vg_child != !c->vg_report || !c->vg_child != !c->vg_iters)) {
 		pmc_cli_error("--valgrind-child, --valgrind-report and --valgrind-iters go "
 			      "together (they are the valgrind backend's own)");

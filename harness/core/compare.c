@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/grow.h"
 #include "counters/counters.h"
 #include "harness/base/error.h"
 #include "harness/base/hashmap.h"
@@ -153,13 +154,10 @@ static int add_warning(struct pmc_comparison *c, const char *fmt, ...)
 /* Appends msg (taken, freed on failure) to the list of lines *v of *n. */
 static int lines_push(char ***v, size_t *n, char *msg)
 {
-	char **grown = realloc(*v, (*n + 1) * sizeof(*grown));
-
-	if (!grown) {
+	if (pmc_grow(v, *n, sizeof(**v)) < 0) {
 		free(msg);
 		return -ENOMEM;
 	}
-	*v = grown;
 	(*v)[(*n)++] = msg;
 	return 0;
 }
@@ -270,12 +268,10 @@ static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m, s
 	struct pmc_comparison *c = x->c;
 
 	if (s->block == SIZE_MAX) {
-		struct pmc_cmp_block *grown, *b;
+		struct pmc_cmp_block *b;
 
-		grown = realloc(c->blocks, (c->nblocks + 1) * sizeof(*grown));
-		if (!grown)
+		if (pmc_grow(&c->blocks, c->nblocks, sizeof(*c->blocks)) < 0)
 			return -ENOMEM;
-		c->blocks = grown;
 		b = &c->blocks[c->nblocks];
 		memset(b, 0, sizeof(*b));
 		b->metric = s->id;

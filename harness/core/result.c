@@ -2,6 +2,7 @@
  * name index for O(1) lookups. Saving and loading live in harness/formats/. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,28 @@ struct pmc_result_priv {
 	size_t bench_cap;
 	struct pmc_hashmap names; /* benchmark name -> index; names borrowed from benchmarks */
 	size_t indexed;		  /* benchmarks in the index; it is stale when != nbench */
+	struct pmc_env_entry *env_array; /* the array env_cap describes */
+	size_t env_cap;
 };
 
 /* ---- The model ------------------------------------------------------------------ */
+
+/* The capacity an array of n entries of size bytes that is full grows to: doubling, so
+ * that appending n entries one at a time copies O(n) of them, not O(n^2). 0 on
+ * overflow. */
+static size_t grown_cap(size_t n, size_t size)
+{
+	size_t cap = n < 4 ? 8 : 2 * n;
+
+	return cap >= n && cap <= SIZE_MAX / size ? cap : 0;
+}
+
+/* Whether an array of n entries (with ptr, cap as kept in the structs of result.h) has
+ * no room for one more. A hand-built struct's cap is 0: its arrays are n long. */
+static bool full(const void *ptr, size_t n, size_t cap)
+{
+	return !ptr || n >= cap;
+}
 
 static void metric_clear(struct pmc_metric *m)
 {
@@ -116,10 +136,19 @@ int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value)
 			return 0;
 		}
 	}
-	env = realloc(r->env, (r->nenv + 1) * sizeof(*env));
-	if (!env)
-		goto err_value;
-	r->env = env;
+	if (!r->priv || r->priv->env_array != r->env || full(r->env, r->nenv, r->priv->env_cap)) {
+		size_t cap = grown_cap(r->nenv, sizeof(*env));
+
+		env = cap ? realloc(r->env, cap * sizeof(*env)) : NULL;
+		if (!env)
+			goto err_value;
+		r->env = env;
+		if (r->priv) {
+			r->priv->env_array = env;
+			r->priv->env_cap = cap;
+		}
+	}
+	env = r->env;
 	env[r->nenv].key = strdup(key);
 	if (!env[r->nenv].key)
 		goto err_value;
@@ -244,11 +273,16 @@ int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *ru
 	/* A skipped benchmark ran nothing: a run would invent one. */
 	if (b->skipped)
 		return -EINVAL;
-	runs = realloc(b->runs, (b->nruns + 1) * sizeof(*runs));
-	if (!runs)
-		return -ENOMEM;
-	b->runs = runs;
-	runs[b->nruns++] = *run;
+	if (full(b->runs, b->nruns, b->runs_cap)) {
+		size_t cap = grown_cap(b->nruns, sizeof(*runs));
+
+		runs = cap ? realloc(b->runs, cap * sizeof(*runs)) : NULL;
+		if (!runs)
+			return -ENOMEM;
+		b->runs = runs;
+		b->runs_cap = cap;
+	}
+	b->runs[b->nruns++] = *run;
 	return 0;
 }
 
@@ -273,10 +307,15 @@ int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id, struct pmc_met
 		*ret = m;
 		return 0;
 	}
-	m = realloc(b->metrics, (b->nmetrics + 1) * sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	b->metrics = m;
+	if (full(b->metrics, b->nmetrics, b->metrics_cap)) {
+		size_t cap = grown_cap(b->nmetrics, sizeof(*m));
+
+		m = cap ? realloc(b->metrics, cap * sizeof(*m)) : NULL;
+		if (!m)
+			return -ENOMEM;
+		b->metrics = m;
+		b->metrics_cap = cap;
+	}
 	m = &b->metrics[b->nmetrics];
 	memset(m, 0, sizeof(*m));
 	info = pmc_metric_lookup(id);
@@ -315,23 +354,38 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		return -EINVAL;
 	}
 
-	values = realloc(m->values, (m->n + 1) * sizeof(*values));
-	if (!values)
-		return -ENOMEM;
-	m->values = values;
-	if (reading) {
-		enum pmc_status *status = realloc(m->status, (m->n + 1) * sizeof(*status));
-		struct pmc_run_raw *raw;
+	/* values, status and raw share one capacity: all three grow together, and cap is
+	 * set only once every array in use has it. */
+	if (full(m->values, m->n, m->cap) ||
+	    (reading && (full(m->status, m->n, m->cap) || full(m->raw, m->n, m->cap)))) {
+		size_t cap = grown_cap(m->n, sizeof(struct pmc_run_raw));
 
-		if (!status)
+		if (!cap)
 			return -ENOMEM;
-		m->status = status;
-		raw = realloc(m->raw, (m->n + 1) * sizeof(*raw));
-		if (!raw)
+		values = realloc(m->values, cap * sizeof(*values));
+		if (!values)
 			return -ENOMEM;
-		m->raw = raw;
-		status[m->n] = reading->status;
-		raw[m->n] = (struct pmc_run_raw){
+		m->values = values;
+		if (reading || m->status) {
+			enum pmc_status *status = realloc(m->status, cap * sizeof(*status));
+
+			if (!status)
+				return -ENOMEM;
+			m->status = status;
+		}
+		if (reading || m->raw) {
+			struct pmc_run_raw *raw = realloc(m->raw, cap * sizeof(*raw));
+
+			if (!raw)
+				return -ENOMEM;
+			m->raw = raw;
+		}
+		m->cap = cap;
+	}
+	values = m->values;
+	if (reading) {
+		m->status[m->n] = reading->status;
+		m->raw[m->n] = (struct pmc_run_raw){
 		    .value = reading->value,
 		    .enabled = reading->enabled,
 		    .running = reading->running,

@@ -32,6 +32,9 @@ struct pmc_metric {
 	struct pmc_run_raw *raw; /* n entries when has_status */
 	int error;		 /* errno behind unsupported/denied in every run, else 0 */
 	char *note;		 /* why it is missing, or NULL */
+	/* Private to result.c: the entries allocated in values (status, raw), which grow
+	 * geometrically. 0 in a hand-built struct: the arrays are then n long. */
+	size_t cap;
 };
 
 struct pmc_run_info {
@@ -59,6 +62,8 @@ struct pmc_benchmark {
 	struct pmc_run_info *runs; /* nruns entries */
 	struct pmc_metric *metrics;
 	size_t nmetrics;
+	/* Private to result.c: the entries allocated in runs and metrics (as cap above). */
+	size_t runs_cap, metrics_cap;
 };
 
 struct pmc_env_entry {

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "harness/base/grow.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/import_priv.h"
@@ -469,16 +470,13 @@ static int from_tree(struct gb *g, const json_t *root)
 			goto out;
 		b = pmc_result_find_benchmark(g->res, name);
 		if (!b) {
-			struct unmeasured *grown;
-
 			if ((r = pmc_result_add_benchmark(g->res, name, NULL, &b)) < 0)
 				goto out;
-			grown = realloc(none, g->res->nbench * sizeof(*grown));
-			if (!grown) {
+			/* none has an entry per benchmark, added in step from an empty result. */
+			if (pmc_grow(&none, g->res->nbench - 1, sizeof(*none)) < 0) {
 				r = -ENOMEM;
 				goto out;
 			}
-			none = grown;
 			none[g->res->nbench - 1] = (struct unmeasured){0};
 		}
 		u = &none[b - g->res->benchmarks];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/grow.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/import_priv.h"
@@ -145,7 +146,6 @@ static int config(struct go *g, const char *line, size_t len, size_t colon)
 /* "Unit <unit> better=lower|higher assume=..." */
 static int unit_line(struct go *g, const struct field *f, size_t n)
 {
-	struct unit_better *grown;
 	const char *unit;
 	double factor;
 	char id[256];
@@ -178,10 +178,8 @@ static int unit_line(struct go *g, const struct field *f, size_t n)
 	if (better == PMC_NO_DIRECTION)
 		return 0;
 	map_unit(&f[1], id, sizeof(id), &unit, &dflt, &factor);
-	grown = realloc(g->units, (g->nunits + 1) * sizeof(*grown));
-	if (!grown)
+	if (pmc_grow(&g->units, g->nunits, sizeof(*g->units)) < 0)
 		return -ENOMEM;
-	g->units = grown;
 	g->units[g->nunits].id = strdup(id);
 	if (!g->units[g->nunits].id)
 		return -ENOMEM;
@@ -223,14 +221,10 @@ static int result_line(struct go *g, const struct field *f, size_t n)
 		return pmc_import_fail(&g->im, g->line, "'%s': 0 iterations; " FIX, name);
 	b = pmc_result_find_benchmark(g->res, name);
 	if (!b) {
-		char **grown;
-
 		if ((r = pmc_result_add_benchmark(g->res, name, NULL, &b)) < 0)
 			return r;
-		grown = realloc(g->pkgs, g->res->nbench * sizeof(*grown));
-		if (!grown)
+		if (pmc_grow(&g->pkgs, g->npkgs, sizeof(*g->pkgs)) < 0)
 			return -ENOMEM;
-		g->pkgs = grown;
 		g->pkgs[g->npkgs] = g->pkg ? strdup(g->pkg) : NULL;
 		if (g->pkg && !g->pkgs[g->npkgs])
 			return -ENOMEM;

@@ -16,6 +16,7 @@
 #include <csv.h>
 #include <jansson.h>
 
+#include "harness/base/grow.h"
 #include "harness/core/metrics.h"
 #include "harness/core/result.h"
 #include "harness/formats/import_priv.h"
@@ -174,7 +175,7 @@ static int add_row(struct ps *p, const struct row *r)
 	struct pmc_metric *m;
 	const char *unit = "count";
 	double value = NAN, factor = 1;
-	char *id = NULL, **grown;
+	char *id = NULL;
 	int rc;
 
 	if (r->variance)
@@ -247,12 +248,10 @@ static int add_row(struct ps *p, const struct row *r)
 	}
 	if ((rc = pmc_metric_append(m, value, &rd)) < 0)
 		goto out;
-	grown = realloc(p->cur, (p->ncur + 1) * sizeof(*grown));
-	if (!grown) {
+	if (pmc_grow(&p->cur, p->ncur, sizeof(*p->cur)) < 0) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	p->cur = grown;
 	p->cur[p->ncur++] = id;
 	return 0;
 out:

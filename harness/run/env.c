@@ -15,6 +15,7 @@
 #include <cpuid.h>
 #endif
 
+#include "harness/base/grow.h"
 #include "harness/core/result.h"
 #include "harness/run/env.h"
 #include "harness/run/spawn.h"
@@ -154,16 +155,12 @@ static int env_pmus(struct pmc_result *r)
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char **nn;
-
 		if (de->d_name[0] == '.')
 			continue;
-		nn = realloc(names, (n + 1) * sizeof(*names));
-		if (!nn) {
+		if (pmc_grow(&names, n, sizeof(*names)) < 0) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		names = nn;
 		names[n] = strdup(de->d_name);
 		if (!names[n]) {
 			rc = -ENOMEM;

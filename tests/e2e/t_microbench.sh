@@ -81,6 +81,22 @@ test_mb_valgrind_refuses_perf_only_options() {
 	expect_one_line "$TMP/err" "unknown backend 'simulator'"
 }
 
+# The comparison options judge the gate against --baseline: without it they would do
+# nothing, so they are refused as `pmcbench run` refuses them, before anything runs.
+test_mb_comparison_options_need_a_baseline() {
+	need_programs || return 0
+	local opt
+	for opt in "--threshold *=5%" "--alpha 0.01" "--fail-on-inconclusive"; do
+		# shellcheck disable=SC2086 # the option and its value
+		expect_exit 2 "$PMC_MB_LCG" -r 2 -q -o a.json $opt || return 1
+		expect_one_line "$TMP/err" "^pmcbench: ${opt%% *} judges a comparison, and here nothing is compared; give --baseline FILE" || return 1
+		[ ! -e a.json ] || fail "$opt: a.json written" || return 1
+	done
+	# With --baseline the same options are used.
+	expect_exit 0 "$PMC_MB_LCG" -r 4 -q -o base.json || return 1
+	expect_exit 0 "$PMC_MB_LCG" -r 4 -q --baseline base.json --threshold '*=1000%' || return 1
+}
+
 test_mb_valgrind_contains_crashes_exits_and_skips() {
 	need_programs || return 0
 	# --timeout is generous: it must only ever stop 'hang', whatever the machine's load.

@@ -1,0 +1,30 @@
+/* Growing an array one entry at a time in amortised constant time. */
+#pragma once
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes room for entry n of the array *arrp (a T ** passed as void *) of n entries of
+ * size bytes. The array must be grown by nothing else, from NULL with n == 0: its
+ * capacity is then implied by n, 8 entries and doubling (8, 16, 32, ...), so it is
+ * reallocated only when n reaches 0, 8, 16, 32, ... and n appends copy O(n) entries
+ * rather than the O(n^2) of growing by one. Returns 0, or -ENOMEM with *arrp unchanged. */
+static inline int pmc_grow(void *arrp, size_t n, size_t size)
+{
+	void *arr, *grown;
+	size_t cap;
+
+	if (n != 0 && (n < 8 || (n & (n - 1)) != 0))
+		return 0;
+	cap = n ? 2 * n : 8;
+	if (cap < n || cap > SIZE_MAX / size)
+		return -ENOMEM;
+	memcpy(&arr, arrp, sizeof(arr));
+	grown = realloc(arr, cap * size);
+	if (!grown)
+		return -ENOMEM;
+	memcpy(arrp, &grown, sizeof(grown));
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* Writing JSON text that is safe to show on a terminal: every JSON writer of pmcbench (the
+ * result file, the comparison report) dumps through these. */
+#pragma once
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* Like json_dump_callback(), json_dumpf() and json_dumps(), with the same flags and
+ * results, except that DEL (U+007F) and the C1 controls (U+0080 to U+009F), which jansson
+ * writes raw, are written as the escapes \u007F and \u0080 to \u009F, in upper case as jansson
+ * writes the others. */
+int pmc_json_dump_callback(const json_t *j, json_dump_callback_t cb, void *data, size_t flags);
+int pmc_json_dumpf(const json_t *j, FILE *f, size_t flags);
+char *pmc_json_dumps(const json_t *j, size_t flags);
