@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/grow.h"
 #include "harness/base/hashmap.h"
 #include "harness/profile/profile.h"
 #include "reporters/escape.h"
@@ -41,23 +42,6 @@ struct fold {
 	uint32_t *pool;
 	size_t npool, pool_cap;
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*arr, c * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = c;
-	return 0;
-}
 
 static void fold_free(struct fold *f)
 {
@@ -110,7 +94,7 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 		else
 			name = strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf)));
 		if (!name ||
-		    grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
+		    pmc_grow_to(&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
 			free(name);
 			goto out;
 		}
@@ -130,7 +114,7 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 		size_t klen = 0, idx;
 		int r;
 
-		if (grow((void **)&key, &key_cap, (size_t)st->depth * 6 + 1, 1) < 0)
+		if (pmc_grow_to(&key, &key_cap, (size_t)st->depth * 6 + 1, 1) < 0)
 			goto out;
 		for (uint32_t d = 0; d < st->depth; d++)
 			klen += put_id(key + klen, name_of[st->frames[d]]);
@@ -139,11 +123,11 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 			char *copy = strdup(key);
 
 			if (!copy ||
-			    grow((void **)&f->seqs, &f->seqs_cap, f->nseqs + 1, sizeof(*f->seqs)) <
+			    pmc_grow_to(&f->seqs, &f->seqs_cap, f->nseqs + 1, sizeof(*f->seqs)) <
 				0 ||
-			    grow((void **)&f->keys, &f->keys_cap, f->nseqs + 1, sizeof(*f->keys)) <
+			    pmc_grow_to(&f->keys, &f->keys_cap, f->nseqs + 1, sizeof(*f->keys)) <
 				0 ||
-			    grow((void **)&f->pool, &f->pool_cap, f->npool + st->depth,
+			    pmc_grow_to(&f->pool, &f->pool_cap, f->npool + st->depth,
 				 sizeof(*f->pool)) < 0) {
 				free(copy);
 				goto out;

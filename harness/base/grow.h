@@ -28,3 +28,31 @@ static inline int pmc_grow(void *arrp, size_t n, size_t size)
 	memcpy(arrp, &grown, sizeof(grown));
 	return 0;
 }
+
+/* Makes room for at least need entries of size bytes in the array *arrp (a T ** passed
+ * as void *) with room for *cap entries now (0 for a NULL array): the room doubles, from
+ * 16, so that growing to n entries copies O(n) of them. For arrays whose room is kept
+ * beside them, and grown by more than one entry at a time. Returns 0, or -ENOMEM with
+ * *arrp and *cap unchanged. */
+static inline int pmc_grow_to(void *arrp, size_t *cap, size_t need, size_t size)
+{
+	void *arr, *grown;
+	size_t c = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -ENOMEM;
+		c *= 2;
+	}
+	if (c > SIZE_MAX / size)
+		return -ENOMEM;
+	memcpy(&arr, arrp, sizeof(arr));
+	grown = realloc(arr, c * size);
+	if (!grown)
+		return -ENOMEM;
+	memcpy(arrp, &grown, sizeof(grown));
+	*cap = c;
+	return 0;
+}

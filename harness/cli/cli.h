@@ -114,9 +114,6 @@ void pmc_cli_compare_opts_set_profiles(struct pmc_cli_compare_opts *o,
 				       const struct pmc_cli_profiles *old_ps,
 				       const struct pmc_cli_profiles *new_ps, const char *ref_name);
 
-/* The long name of the first comparison option given ("threshold"), --color aside, or
- * NULL: `run` refuses them where there is nothing to compare. */
-const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o);
 /* An option that would do nothing is an error: when compares is false (nothing will be
  * compared) and a comparison option was given, one error line ending with fix (what to
  * give instead) and -EINVAL; else 0. */

@@ -408,11 +408,6 @@ bool pmc_cli_compare_opts_color(const struct pmc_cli_compare_opts *o, FILE *f)
 	return isatty(fd) && !(no && no[0]);
 }
 
-const char *pmc_cli_compare_opts_first_given(const struct pmc_cli_compare_opts *o)
-{
-	return o->first_given;
-}
-
 int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool compares,
 				    const char *fix)
 {

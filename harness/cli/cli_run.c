@@ -946,12 +946,9 @@ int pmc_cli_run(int argc, char **argv)
 			      c.runs_auto ? "--runs auto" : "--gate");
 		goto out;
 	}
-	if (ncmds < 2 && !c.baseline && pmc_cli_compare_opts_first_given(c.copts)) {
-		pmc_cli_error("--%s judges a comparison, and one command with no --baseline "
-			      "compares nothing; give two commands (-c A -c B) or --baseline FILE",
-			      pmc_cli_compare_opts_first_given(c.copts));
+	if (pmc_cli_compare_opts_check_used(c.copts, ncmds >= 2 || c.baseline,
+					    "give two commands (-c A -c B) or --baseline FILE") < 0)
 		goto out;
-	}
 	if (c.gate && c.baseline) {
 		pmc_cli_error("--gate judges the commands against the reference; --baseline "
 			      "gates against a file: give one of them");

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness/base/error.h"
+#include "harness/base/grow.h"
 #include "harness/elf/buildid_priv.h"
 #include "harness/elf/symbols.h"
 #include "harness/elf/symbols_priv.h"
@@ -40,35 +41,14 @@ struct pmc_symtab {
 	char *build_id;
 };
 
-/* Grows *p (elements of size sz, capacity *cap) to hold need, doubling. */
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need) {
-		if (c > SIZE_MAX / 2 / sz)
-			return -ENOMEM;
-		c *= 2;
-	}
-	q = realloc(*p, c * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static int add_sym(struct pmc_symtab *t, const GElf_Sym *s, const char *name, uint64_t bound)
 {
 	size_t len = strlen(name) + 1;
 	struct sym *y;
 	int rc;
 
-	if ((rc = grow((void **)&t->syms, &t->cap, t->n + 1, sizeof(*t->syms))) < 0 ||
-	    (rc = grow((void **)&t->pool, &t->pool_cap, t->pool_len + len, 1)) < 0)
+	if ((rc = pmc_grow_to(&t->syms, &t->cap, t->n + 1, sizeof(*t->syms))) < 0 ||
+	    (rc = pmc_grow_to(&t->pool, &t->pool_cap, t->pool_len + len, 1)) < 0)
 		return rc;
 	memcpy(t->pool + t->pool_len, name, len);
 	y = &t->syms[t->n++];

@@ -18,6 +18,7 @@
 #include "harness/profile/callgrind.h"
 #include "counters/valgrind_format.h"
 #include "harness/base/error.h"
+#include "harness/base/grow.h"
 #include "harness/base/hashmap.h"
 #include "harness/profile/profile.h"
 
@@ -71,26 +72,9 @@ struct cg {
 	struct strlist objs, names;
 };
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*v, c * size);
-	if (!n)
-		return -ENOMEM;
-	*v = n;
-	*cap = c;
-	return 0;
-}
-
 static int strlist_add(struct strlist *l, char *s)
 {
-	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+	if (pmc_grow_to(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
 	l->v[l->n++] = s;
 	return 0;
@@ -241,7 +225,7 @@ static int flush(struct cgf *f, struct fdef *d)
 		free(key);
 		if (__builtin_add_overflow(g->ctxs[idx].weight, d->weight, &g->ctxs[idx].weight))
 			r = -EOVERFLOW;
-	} else if (grow((void **)&g->ctxs, &g->ctxs_cap, g->nctxs + 1, sizeof(*g->ctxs)) < 0 ||
+	} else if (pmc_grow_to(&g->ctxs, &g->ctxs_cap, g->nctxs + 1, sizeof(*g->ctxs)) < 0 ||
 		   pmc_hashmap_put(&g->ctx_ids, key, g->nctxs) < 0) {
 		free(key);
 		r = -ENOMEM;
@@ -330,7 +314,7 @@ static int fn_spec(struct cgf *f, const char *s, size_t *ret)
 		free(k);
 		return bad(f, "a compressed name used before its definition", s);
 	}
-	if (grow((void **)&f->fns, &f->fns_cap, f->nfns + 1, sizeof(*f->fns)) < 0) {
+	if (pmc_grow_to(&f->fns, &f->fns_cap, f->nfns + 1, sizeof(*f->fns)) < 0) {
 		free(k);
 		return -ENOMEM;
 	}
@@ -725,7 +709,7 @@ static int build(struct cg *g, struct pmc_profile *p)
 				return -ENOMEM;
 			st = heap;
 		}
-		if (grow((void **)&frames, &cap, depth, sizeof(*frames)) < 0) {
+		if (pmc_grow_to(&frames, &cap, depth, sizeof(*frames)) < 0) {
 			free(heap);
 			r = -ENOMEM;
 			break;

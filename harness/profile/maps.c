@@ -10,6 +10,7 @@
 
 #include "counters/sample.h"
 #include "harness/base/error.h"
+#include "harness/base/grow.h"
 #include "harness/base/hashmap.h"
 #include "harness/elf/symbols.h"
 #include "harness/profile/maps.h"
@@ -50,26 +51,6 @@ struct pmc_maps {
 	char **problems;
 	size_t nproblems, problems_cap;
 };
-
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t c = *cap ? *cap : 8;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need) {
-		if (c > SIZE_MAX / 2 / sz)
-			return -ENOMEM;
-		c *= 2;
-	}
-	q = realloc(*p, c * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 int pmc_maps_new(struct pmc_maps **ret)
 {
@@ -121,7 +102,7 @@ static int task_get(struct pmc_maps *m, uint32_t pid, struct task **ret)
 	int rc;
 
 	if (!t) {
-		if ((rc = grow((void **)&m->tasks, &m->tasks_cap, m->ntasks + 1,
+		if ((rc = pmc_grow_to(&m->tasks, &m->tasks_cap, m->ntasks + 1,
 			       sizeof(*m->tasks))) < 0)
 			return rc;
 		t = calloc(1, sizeof(*t));
@@ -155,7 +136,7 @@ static int obj_get(struct pmc_maps *m, const char *filename, size_t *ret)
 		*ret = i;
 		return 0;
 	}
-	if ((rc = grow((void **)&m->objs, &m->objs_cap, m->nobjs + 1, sizeof(*m->objs))) < 0)
+	if ((rc = pmc_grow_to(&m->objs, &m->objs_cap, m->nobjs + 1, sizeof(*m->objs))) < 0)
 		return rc;
 	o = &m->objs[m->nobjs];
 	*o = (struct obj){.path = strdup(filename)};
@@ -178,7 +159,7 @@ static int task_insert(struct task *t, const struct map *nw)
 	int rc;
 
 	/* At most one old mapping is split in two, so two more slots suffice. */
-	if ((rc = grow((void **)&t->maps, &t->cap, t->n + 2, sizeof(*t->maps))) < 0)
+	if ((rc = pmc_grow_to(&t->maps, &t->cap, t->n + 2, sizeof(*t->maps))) < 0)
 		return rc;
 	for (size_t i = 0; i < t->n;) {
 		struct map *o = &t->maps[i];
@@ -270,7 +251,7 @@ int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec)
 		t->n = 0;
 		if (!parent || parent->n == 0)
 			return 0;
-		if ((rc = grow((void **)&t->maps, &t->cap, parent->n, sizeof(*t->maps))) < 0)
+		if ((rc = pmc_grow_to(&t->maps, &t->cap, parent->n, sizeof(*t->maps))) < 0)
 			return rc;
 		memcpy(t->maps, parent->maps, parent->n * sizeof(*t->maps));
 		t->n = parent->n;
@@ -292,7 +273,7 @@ static int add_problem(struct pmc_maps *m, const char *text)
 	char *s;
 	int rc;
 
-	if ((rc = grow((void **)&m->problems, &m->problems_cap, m->nproblems + 1,
+	if ((rc = pmc_grow_to(&m->problems, &m->problems_cap, m->nproblems + 1,
 		       sizeof(*m->problems))) < 0)
 		return rc;
 	s = strdup(text);
@@ -464,7 +445,7 @@ int pmc_maps_load_proc(struct pmc_maps *m, uint32_t pid, const char *proc_root)
 		 * kernel reports in MMAP records (attr.mmap without mmap_data). */
 		if (!exec)
 			continue;
-		if ((rc = grow((void **)&lines, &lines_cap, nlines + 1, sizeof(*lines))) < 0)
+		if ((rc = pmc_grow_to(&lines, &lines_cap, nlines + 1, sizeof(*lines))) < 0)
 			goto out;
 		lines[nlines].map = mp;
 		lines[nlines].path = strdup(*p ? p : "//anon");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/grow.h"
 #include "harness/base/hashmap.h"
 #include "harness/profile/profile.h"
 
@@ -139,23 +140,6 @@ void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lo
 	p->info.unresolved = unresolved;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*arr, c * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = c;
-	return 0;
-}
-
 /* The one copy of s (object paths and symbols repeat in many frames); the map's value is
  * the copy's address, since get() gives values, not keys. */
 static const char *intern_str(struct pmc_profile *p, const char *s)
@@ -203,7 +187,7 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 	if (p->nframes >= UINT32_MAX)
 		return -ENOMEM;
 	/* Room first, so that a frame in the map always has its entry in the array. */
-	if (grow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames)) < 0)
+	if (pmc_grow_to(&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames)) < 0)
 		return -ENOMEM;
 	obj = intern_str(p, object);
 	if (!obj)
@@ -253,7 +237,7 @@ int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t dept
 			return -EINVAL;
 	if (p->total + weight < p->total)
 		return -EOVERFLOW;
-	if (grow((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks)) < 0)
+	if (pmc_grow_to(&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks)) < 0)
 		return -ENOMEM;
 	/* The frames and the key in one allocation: the frames (aligned) first. */
 	fbytes = (size_t)depth * sizeof(*copy);

@@ -16,6 +16,7 @@
 #include "counters/sample.h"
 #include "counters/valgrind.h"
 #include "harness/base/error.h"
+#include "harness/base/grow.h"
 #include "harness/base/opts.h"
 #include "harness/profile/callgrind.h"
 #include "harness/profile/maps.h"
@@ -105,14 +106,8 @@ static int add_sample(struct builder *b, const struct pmc_record *rec)
 	bool truncated = rec->sample.nips - rec->sample.nkernel >= PMC_RECORD_MAX_STACK;
 	int r;
 
-	if (b->cap < n) {
-		uint32_t *f = realloc(b->frames, (size_t)n * 2 * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		b->frames = f;
-		b->cap = (size_t)n * 2;
-	}
+	if (pmc_grow_to(&b->frames, &b->cap, n, sizeof(*b->frames)) < 0)
+		return -ENOMEM;
 	if (!rec->sample.nips) {
 		r = frame_of(b, rec->pid, rec->sample.ip, rec->sample.kernel, &b->frames[depth++]);
 		if (r < 0)
