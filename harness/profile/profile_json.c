@@ -14,6 +14,7 @@
 #include "harness/base/atomic_file.h"
 #include "harness/base/error.h"
 #include "harness/base/utf8.h"
+#include "harness/formats/result_json.h"
 #include "harness/profile/profile.h"
 
 #define SCHEMA_PREFIX "pmcbench-profile/"
@@ -208,28 +209,6 @@ __attribute__((format(printf, 3, 4))) static int bad(struct loader *ld, const ch
 
 #define DAMAGED "the file was edited or damaged: record the profile again"
 
-/* A JSON value's kind, for messages. */
-static const char *kind_of(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-		return "an integer";
-	case JSON_REAL:
-		return "a real number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
 /* A non-negative integer at where; absent is an error unless optional (then 0). */
 static int get_u64(struct loader *ld, const json_t *v, const char *where, bool optional,
 		   uint64_t *ret)
@@ -246,7 +225,7 @@ static int get_u64(struct loader *ld, const json_t *v, const char *where, bool o
 			   json_real_value(v));
 	if (!json_is_integer(v))
 		return bad(ld, where, "expected a non-negative integer, got %s; " DAMAGED,
-			   kind_of(v));
+			   pmc_json_kind(v));
 	if (json_integer_value(v) < 0)
 		return bad(ld, where,
 			   "expected a non-negative integer, got %" JSON_INTEGER_FORMAT
@@ -268,7 +247,7 @@ static int get_str(struct loader *ld, const json_t *v, const char *where, bool o
 	}
 	if (!json_is_string(v) || !json_string_length(v))
 		return bad(ld, where, "expected a non-empty string, got %s; " DAMAGED,
-			   json_is_string(v) ? "\"\"" : kind_of(v));
+			   json_is_string(v) ? "\"\"" : pmc_json_kind(v));
 	if (strlen(json_string_value(v)) != json_string_length(v))
 		return bad(ld, where, "holds a NUL character; " DAMAGED);
 	*ret = json_string_value(v);
@@ -347,7 +326,7 @@ static int read_frames(struct loader *ld, const json_t *frames, struct pmc_profi
 
 		if (!json_is_object(fr)) {
 			snprintf(where, sizeof(where), "frames[%zu]", i);
-			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, kind_of(fr));
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, pmc_json_kind(fr));
 			break;
 		}
 		snprintf(where, sizeof(where), "frames[%zu].symbol", i);
@@ -391,7 +370,7 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 
 		if (!json_is_object(st)) {
 			snprintf(where, sizeof(where), "stacks[%zu]", i);
-			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, kind_of(st));
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, pmc_json_kind(st));
 			break;
 		}
 		fr = json_object_get(st, "frames");
@@ -456,7 +435,7 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 		if (tr && !json_is_boolean(tr)) {
 			snprintf(where, sizeof(where), "stacks[%zu].truncated", i);
 			rc =
-			    bad(ld, where, "expected true or false, got %s; " DAMAGED, kind_of(tr));
+			    bad(ld, where, "expected true or false, got %s; " DAMAGED, pmc_json_kind(tr));
 			break;
 		}
 		rc = pmc_profile_add(p, ids, (uint32_t)depth, weight, samples, json_is_true(tr));
@@ -482,7 +461,7 @@ static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_p
 		return bad(ld, "(top)",
 			   "expected a JSON object with \"schema\": \"%s\", got %s; give a "
 			   "profile pmcbench saved",
-			   PMC_PROFILE_SCHEMA, kind_of(root));
+			   PMC_PROFILE_SCHEMA, pmc_json_kind(root));
 	if ((rc = check_schema(ld, root)) < 0 || (rc = read_info(ld, root, &in)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "total"), "total", false, &total)) < 0)
 		return rc;
