@@ -1,11 +1,16 @@
 /* Helpers shared by the unit tests: constructors of the model and of event lists wrapped
  * so that a failure fails the test at once, `put`, which fills a metric with n distinct
- * samples around a center, assert_contains, assert_close and ARRAY_SIZE. Include after <cmocka.h>. */
+ * samples around a center, assert_contains, assert_close, ARRAY_SIZE and t_spawn_wait (a target run as the valgrind
+ * backend runs it). Include after <cmocka.h>. */
 #pragma once
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "counters/events.h"
 #include "harness/core/metrics.h"
@@ -134,4 +139,26 @@ static inline struct pmc_metric *put(struct pmc_result *r, const char *bench, co
 	m = put_values(r, bench, id, v, n);
 	free(v);
 	return m;
+}
+
+/* Runs argv as the valgrind backend runs its targets: without address-space
+ * randomisation, standard streams on /dev/null. Returns the wait status. */
+static inline int t_spawn_wait(char *const *argv)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		personality(ADDR_NO_RANDOMIZE);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
 }

@@ -264,26 +264,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int spawn_wait(char *const *argv)
-{
-	int status;
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		personality(ADDR_NO_RANDOMIZE);
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	return status;
-}
-
 struct run {
 	struct pmc_profile *p;
 	uint64_t ir; /* the backend's instruction count of the same files */
@@ -324,7 +304,7 @@ static void run_cg_work(const char *arg, struct run *ret)
 	o.valgrind = valgrind_path;
 	o.extra_args = pmc_callgrind_profile_args();
 	assert_int_equal(pmc_valgrind_argv(&o, target, &argv), 0);
-	assert_int_equal(spawn_wait(argv), 0);
+	assert_int_equal(t_spawn_wait(argv), 0);
 	free(argv);
 	r = pmc_valgrind_collect(dir, &counts, err, sizeof(err));
 	if (r != 0)

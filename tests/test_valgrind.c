@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "tests/helpers.h"
 #include "counters/counters.h"
 #include "counters/valgrind.h"
 
@@ -50,26 +51,6 @@ static void need_valgrind(void)
 
 /* Runs argv as the runner will: without address-space randomisation, output
  * discarded. Returns the wait status. */
-static int spawn_wait(char *const *argv)
-{
-	int status;
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		personality(ADDR_NO_RANDOMIZE);
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	return status;
-}
-
 /* One run of pmc-work ARGS... under valgrind with the options in *base (outdir and
  * valgrind filled in here); returns the wait status and, when collect_r is not NULL,
  * collect's return code (with *ret and err filled). */
@@ -96,7 +77,7 @@ static int vg_run(const struct pmc_valgrind_opts *base, struct pmc_valgrind_coun
 	o.outdir = dir;
 	o.valgrind = valgrind_path;
 	assert_int_equal(pmc_valgrind_argv(&o, target, &argv), 0);
-	status = spawn_wait(argv);
+	status = t_spawn_wait(argv);
 	r = pmc_valgrind_collect(dir, ret, err, sizeof(err));
 	if (collect_r) {
 		*collect_r = r;
