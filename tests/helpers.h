@@ -1,7 +1,7 @@
 /* Helpers shared by the unit tests: constructors of the model and of event lists wrapped
  * so that a failure fails the test at once, `put`, which fills a metric with n distinct
- * samples around a center, assert_contains, assert_close, ARRAY_SIZE and t_spawn_wait (a target run as the valgrind
- * backend runs it). Include after <cmocka.h>. */
+ * samples around a center, assert_contains, assert_close, ARRAY_SIZE and t_spawn_wait (a
+ * target run as the valgrind backend runs it). Include after <cmocka.h>. */
 #pragma once
 
 #include <fcntl.h>
