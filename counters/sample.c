@@ -204,18 +204,18 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 {
 	if ((r == -EACCES || r == -EPERM) && !o->exclude_kernel)
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: perf_event_open of \"%s\" on CPU %d: %s: sample "
+			    "perf_event_open of \"%s\" on CPU %d: %s: sample "
 			    "user space only (exclude_kernel, \":u\") or lower "
 			    "/proc/sys/kernel/perf_event_paranoid (below 2)",
 			    s->ev->name, cpu, strerror(-r));
 	else if (r == -EACCES || r == -EPERM)
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: perf_event_open of \"%s\" on CPU %d: %s: lower "
+			    "perf_event_open of \"%s\" on CPU %d: %s: lower "
 			    "/proc/sys/kernel/perf_event_paranoid or run with CAP_PERFMON",
 			    s->ev->name, cpu, strerror(-r));
 	else
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: perf_event_open of \"%s\" on CPU %d: %s: the "
+			    "perf_event_open of \"%s\" on CPU %d: %s: the "
 			    "event cannot sample here; try \"cpu-clock\"",
 			    s->ev->name, cpu, strerror(-r));
 }
@@ -251,7 +251,7 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 		if (r < 0) {
 			ring->base = NULL;
 			pmc_err_set(err, errlen,
-				    "counters/sample.c: mmap of %zu bytes for the ring of CPU %d: "
+				    "mmap of %zu bytes for the ring of CPU %d: "
 				    "%s: use fewer pages or raise "
 				    "/proc/sys/kernel/perf_event_mlock_kb or ulimit -l",
 				    s->map_len, cpus[i], strerror(-r));
@@ -276,28 +276,28 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 
 	if (!opts || opts->sz != sizeof(*opts) || !ret) {
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: pmc_sampler_open: opts.sz must be "
+			    "pmc_sampler_open: opts.sz must be "
 			    "sizeof(struct pmc_sample_opts)");
 		return -EINVAL;
 	}
 	sys = opts->sys ? opts->sys : pmc_sys_kernel();
 	if (!sys->mmap || !sys->munmap || !sys->poll || !sys->online_cpus) {
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: the syscall table has no mmap, "
+			    "the syscall table has no mmap, "
 			    "munmap, poll or online_cpus: sampling needs them");
 		return -EOPNOTSUPP;
 	}
 	pages = opts->pages ? opts->pages : DEFAULT_PAGES;
 	if (pages & (pages - 1) || pages > (1u << 20)) {
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: %u pages per CPU: the ring must be a power of two "
+			    "%u pages per CPU: the ring must be a power of two "
 			    "of pages (perf_event_open(2), \"MMAP layout\")",
 			    pages);
 		return -EINVAL;
 	}
 	if (opts->freq && opts->period) {
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: both a frequency and a period: give one of them");
+			    "both a frequency and a period: give one of them");
 		return -EINVAL;
 	}
 	s = calloc(1, sizeof(*s));
@@ -315,7 +315,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		char q[PMC_QUOTE_SIZE(64)];
 
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: unknown event \"%s\": use a generic event such as "
+			    "unknown event \"%s\": use a generic event such as "
 			    "\"cpu-clock\", \"task-clock\", \"cycles\" or \"instructions\"",
 			    pmc_quote(q, sizeof(q), opts->event));
 		r = -EINVAL;
@@ -325,7 +325,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	r = sys->online_cpus(sys->ctx, online, sizeof(online));
 	if (r < 0) {
 		pmc_err_set(err, errlen,
-			    "counters/sample.c: /sys/devices/system/cpu/online: %s: sampling "
+			    "/sys/devices/system/cpu/online: %s: sampling "
 			    "needs sysfs mounted",
 			    strerror(-r));
 		goto fail_cpus;
@@ -336,7 +336,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 
 		if (r == -EINVAL)
 			pmc_err_set(err, errlen,
-				    "counters/sample.c: /sys/devices/system/cpu/online: cannot "
+				    "/sys/devices/system/cpu/online: cannot "
 				    "parse \"%s\" as a CPU list",
 				    pmc_quote(q, sizeof(q), online));
 		goto fail_cpus;
@@ -363,7 +363,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 			r = sys->ioctl(sys->ctx, s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0);
 			if (r < 0) {
 				pmc_err_set(err, errlen,
-					    "counters/sample.c: enabling the event on CPU %d: %s",
+					    "enabling the event on CPU %d: %s",
 					    s->rings[i].cpu, strerror(-r));
 				goto fail_enable;
 			}
