@@ -543,7 +543,7 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				d[i].new_self ? b : "-");
 			rest -= d[i].delta;
 		}
-		if (show < n) {
+		if (show < n && fabs(rest) >= 0.00005) {
 			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
 			fprintf(out, "| %zu other functions | %s | | |\n", n - show, part);
 		}

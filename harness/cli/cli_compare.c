@@ -321,15 +321,32 @@ void pmc_cli_compare_opts_help(FILE *out)
 
 /* Writes the report to path atomically (harness/base/atomic_file.h), so that a reader
  * never sees half a report. */
-static int write_report_file(const char *path, const char *format,
-			     const struct pmc_comparison *c, const struct pmc_report_opts *ro)
+/* Where the time went (cli_profile.h), after the verdicts, when both sides have
+ * profiles: on out, in Markdown when the report is; draw: write the differential flame
+ * graphs too (once per report). A document on stdout stays one: its explanation goes to
+ * stderr. */
+static void explain(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
+		    FILE *out, bool draw)
 {
+	if (pmc_cli_format_is_document(o->format))
+		out = stderr;
+	pmc_cli_profiles_explain(c, o->old_profiles, o->new_profiles, o->profile_ref,
+				 strcmp(o->format, "markdown") == 0, out, draw);
+}
+
+static int write_report_file(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
+			     const struct pmc_report_opts *ro)
+{
+	const char *path = o->output;
 	struct pmc_atomic_file *af;
 	int r;
 
 	r = pmc_atomic_file_open(path, &af, NULL, 0);
 	if (r == 0) {
-		r = pmc_report_comparison(pmc_atomic_file_stream(af), format, c, ro, NULL, 0);
+		r = pmc_report_comparison(pmc_atomic_file_stream(af), o->format, c, ro, NULL, 0);
+		/* The file says where the time went too (a CI job summary shows it). */
+		if (r == 0 && c && !pmc_cli_format_is_document(o->format))
+			explain(o, c, pmc_atomic_file_stream(af), false);
 		if (r < 0)
 			pmc_atomic_file_abort(af);
 		else
@@ -365,9 +382,11 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 			pmc_cli_error("cannot write the report to %s: %s", stream_name(out),
 				      strerror(-r));
 			code = PMC_EXIT_ERROR;
+		} else if (c) {
+			explain(o, c, out, true);
 		}
 	}
-	if (o->output && write_report_file(o->output, o->format, c, &plain) < 0)
+	if (o->output && write_report_file(o, c, &plain) < 0)
 		code = PMC_EXIT_ERROR;
 	/* Exports hold a comparison: none is written when there is none. */
 	if (c && pmc_cli_exports_comparison(&o->exports, c, &plain) < 0)
@@ -495,14 +514,6 @@ static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 		for (size_t i = 0; i < pmc_comparison_warning_count(c); i++)
 			pmc_cli_warn("%s", pmc_comparison_warning(c, i));
 	code = emit(o, c, &ro, true);
-	/* Where the time went, after the verdicts: a document on stdout stays one. */
-	if (code != PMC_EXIT_ERROR) {
-		bool doc = pmc_cli_format_is_document(o->format);
-
-		pmc_cli_profiles_explain(c, o->old_profiles, o->new_profiles, o->profile_ref,
-					 strcmp(o->format, "markdown") == 0,
-					 doc ? stderr : report_stream(o));
-	}
 	pmc_comparison_free(c);
 	return code;
 }

@@ -259,7 +259,7 @@ int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
 
 void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_cli_profiles *old_ps,
 			      const struct pmc_cli_profiles *new_ps, const char *ref_name,
-			      bool markdown, FILE *out)
+			      bool markdown, FILE *out, bool draw)
 {
 	const char *drawn = NULL; /* one graph per benchmark, however many metrics regressed */
 
@@ -298,7 +298,7 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		if (!new_ps->dir)
 			continue;
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
-		if (svg && pmc_cli_write_flamegraph(svg, old_p, new_p) == 0)
+		if (svg && (!draw || pmc_cli_write_flamegraph(svg, old_p, new_p) == 0))
 			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ", svg);
 		free(svg);
 	}

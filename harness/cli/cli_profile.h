@@ -58,9 +58,10 @@ int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
 			     const struct pmc_profile *new_p);
 
 /* For every regression of c whose two sides have profiles: which functions account for
- * it (the old side is benchmark ref_name when it is set: `run -c A -c B`), and its
- * differential flame graph, written into new_ps->dir. Prints nothing when neither side
- * has a profile. */
+ * it (the old side is benchmark ref_name when it is set: `run -c A -c B`), and the path
+ * of its differential flame graph in new_ps->dir, which draw writes (a second report of
+ * the same comparison names it without drawing it again). Prints nothing when neither
+ * side has a profile. */
 void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_cli_profiles *old_ps,
 			      const struct pmc_cli_profiles *new_ps, const char *ref_name,
-			      bool markdown, FILE *out);
+			      bool markdown, FILE *out, bool draw);

@@ -78,10 +78,15 @@ test_gate_names_the_function_that_regressed() {
 	expect_exit 0 "$PMCBENCH" run --backend valgrind --profile -n work -o new.json -- \
 		"$PMC_PROF_WORK" 300 200 || return 1
 	# The argument stands for a change of the program: --force accepts the other command.
-	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions || return 1
-	expect_grep 'prof_cold' "$TMP/out" || return 1
-	expect_no_grep 'prof_hot.*100%' "$TMP/out" || return 1
-	[ -f new.profiles/work.diff.svg ] || fail "no differential flame graph in new.profiles/"
+	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions \
+		--report report.md || return 1
+	expect_grep '^work: instructions \+[0-9.]+% .*: 100% in prof_cold$' "$TMP/out" || return 1
+	[ -f new.profiles/work.diff.svg ] || fail "no differential flame graph in new.profiles/" || return 1
+	# The --report file (a CI job's summary) says it too, in its own format.
+	expect_grep 'prof_cold' report.md || return 1
+	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions \
+		--format markdown || return 1
+	expect_grep '\| `prof_cold` \| 100%' "$TMP/out"
 }
 
 test_run_profile_without_output_saves_in_a_directory() {
