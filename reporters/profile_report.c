@@ -347,6 +347,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	struct pmc_profile_fn *fns = NULL;
 	char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24];
 	size_t n = 0, show, width = 8;
+	int self_w = 10;
 	int rc;
 
 	rc = pmc_profile_functions(p, &fns, &n);
@@ -398,7 +399,17 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		if (l > width)
 			width = l > 60 ? 60 : l;
 	}
-	fprintf(out, "\n%7s %7s %10s  ", "self%", "total%", "self");
+	/* The self column as wide as its widest value ("7170 instructions"). */
+	for (size_t i = 0; i < show; i++) {
+		char s[PMC_FMT_MAX + 24];
+		int l;
+
+		pmc_fmt_short((double)fns[i].self, in->unit, s, sizeof(s));
+		l = (int)strlen(s);
+		if (l > self_w)
+			self_w = l;
+	}
+	fprintf(out, "\n%7s %7s %*s  ", "self%", "total%", self_w, "self");
 	put_padded(out, "function", width);
 	fputs("  object\n", out);
 	for (size_t i = 0; i < show; i++) {
@@ -407,7 +418,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		pmc_fmt_percent(pct(fns[i].self, total), false, a, sizeof(a));
 		pmc_fmt_percent(pct(fns[i].total, total), false, b, sizeof(b));
 		pmc_fmt_short((double)fns[i].self, in->unit, s, sizeof(s));
-		fprintf(out, "%7s %7s %10s  ", a, b, s);
+		fprintf(out, "%7s %7s %*s  ", a, b, self_w, s);
 		put_padded(out, fns[i].name, width);
 		fputs("  ", out);
 		pmc_escape_text(out, fns[i].object);

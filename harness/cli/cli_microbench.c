@@ -66,9 +66,10 @@ static void help(FILE *out, const char *prog)
 		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
 		"                         gobench (Go's benchmark format)\n"
 		"  -q, --quiet            no progress line\n"
-		"      --profile          then sample each benchmark's loop for a second in a\n"
-		"                         child of its own and save its profile beside the\n"
-		"                         result (FILE.profiles/NAME.json); a regression against\n"
+		"      --profile          keep a profile of each benchmark's loop beside the\n"
+		"                         result (FILE.profiles/NAME.json): sampled for a second\n"
+		"                         in a child of its own, or with --backend valgrind exact,\n"
+		"                         from the run that counts it; a regression against\n"
 		"                         --baseline then names the functions behind it\n\n"
 		"Comparison:\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n",
@@ -289,12 +290,6 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 			      "together (they are the valgrind backend's own)");
 		r = -EINVAL;
 	}
-	if (r == 0 && c->profile && c->valgrind) {
-		pmc_cli_error("--profile samples the loop with the perf backend; for an exact "
-			      "profile, run 'pmcbench record --backend valgrind -- PROGRAM "
-			      "--filter NAME'");
-		r = -EINVAL;
-	}
 	if (r == 0 && c->no_fork && c->mo.timeout_s > 0) {
 		/* Only a child can be killed: in this process nothing could enforce it. */
 		pmc_cli_error("--timeout cannot be enforced with --no-fork (the benchmarks run in "
@@ -304,16 +299,23 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 	return r;
 }
 
-/* One benchmark under the valgrind backend: exact counts per operation. */
+/* One benchmark under the valgrind backend: exact counts per operation, and with
+ * --profile the exact profile of its loop, kept in ps. */
 static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *vo,
-			struct pmc_result *res, bool *ret_skipped, char **ret_message, char *err,
-			size_t errlen)
+			struct pmc_result *res, struct pmc_cli_profiles *ps, bool *ret_skipped,
+			char **ret_message, char *err, size_t errlen)
 {
 	struct pmc_mb_exact x = {0};
 	int r = pmc_mb_measure_valgrind(b, vo, &x, err, errlen);
 
 	if (r == 0)
 		r = pmc_mb_record_exact(b, &x, res, err, errlen);
+	if (r == 0 && x.profile && ps) {
+		r = pmc_cli_profiles_keep(ps, b->name, b->name, x.profile);
+		x.profile = NULL; /* the profiles' now, even when it could not be saved */
+		if (r < 0)
+			snprintf(err, errlen, "'%s': its profile could not be saved", b->name);
+	}
 	*ret_skipped = x.skipped;
 	*ret_message = x.message;
 	x.message = NULL;
@@ -325,7 +327,7 @@ static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgri
  * one that fails is reported and the others go on. Returns the number that failed. */
 static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 		      const struct pmc_event_list *events, const struct pmc_mb_valgrind_opts *vo,
-		      struct pmc_result *res)
+		      struct pmc_result *res, struct pmc_cli_profiles *ps)
 {
 	bool progress = !c->quiet && isatty(STDERR_FILENO);
 	size_t failed = 0;
@@ -342,7 +344,7 @@ static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 			fflush(stderr);
 		}
 		if (vo) {
-			r = run_valgrind(b, vo, res, &skipped, &message, err, sizeof(err));
+			r = run_valgrind(b, vo, res, ps, &skipped, &message, err, sizeof(err));
 		} else {
 			r = c->no_fork ? pmc_mb_measure(b, &c->mo, &s, err, sizeof(err))
 				       : pmc_mb_measure_forked(b, &c->mo, &s, err, sizeof(err));
@@ -572,9 +574,16 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 			goto out;
 		}
 	}
-	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result);
+	/* The valgrind backend profiles each loop in the run that counts it, exactly. */
+	if (c.valgrind && c.profile) {
+		vo.profile = true;
+		if (pmc_cli_profiles_open_dir(&profiles, c.output) < 0)
+			goto out;
+	}
+	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result,
+			 c.profile ? &profiles : NULL);
 	if (c.profile) {
-		if (profile_all(&c, &set, result, library, &profiles) < 0)
+		if (!c.valgrind && profile_all(&c, &set, result, library, &profiles) < 0)
 			goto out;
 		if (base && pmc_cli_profiles_load(&base_profiles, c.baseline, base) < 0) {
 			pmc_cli_error("out of memory");

@@ -190,6 +190,9 @@ struct pmc_mb_valgrind_opts {
 	const char *valgrind; /* NULL: "valgrind" in PATH */
 	double timeout_s;     /* <= 0: none */
 	bool show_output;     /* the benchmark's output; discarded by default */
+	/* Also keep the exact profile of the body's loop at n (pmc_mb_exact.profile):
+	 * callgrind then separates the costs by call stack (harness/profile/callgrind.h). */
+	bool profile;
 };
 
 /* What the valgrind backend counted for one benchmark. */
@@ -200,6 +203,9 @@ struct pmc_mb_exact {
 	struct pmc_valgrind_counts counts[4];
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */
+	/* With pmc_mb_valgrind_opts.profile: the exact profile (Ir) of the body's loop at n
+	 * iterations, its edges included; owned, freed by pmc_mb_exact_free. */
+	struct pmc_profile *profile;
 };
 
 /* Runs o->self_argv with "--valgrind-child NAME --valgrind-report FILE --valgrind-iters

@@ -6,6 +6,7 @@
  * edges, the toggles, setup and teardown); subtracting the empty loop's figure the same
  * way leaves the body alone. */
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 #include "harness/core/derive.h"
 #include "harness/core/result.h"
 #include "harness/microbench/microbench.h"
+#include "harness/profile/callgrind.h"
+#include "harness/profile/profile.h"
 #include "harness/run/spawn.h"
 
 #ifdef PMC_HAVE_CALLGRIND_H
@@ -119,6 +122,7 @@ void pmc_mb_exact_free(struct pmc_mb_exact *x)
 	if (!x)
 		return;
 	free(x->message);
+	pmc_profile_free(x->profile);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -167,6 +171,7 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 	    .tool = PMC_VALGRIND_CALLGRIND,
 	    .no_children = true,
 	    .collect_atstart_off = true,
+	    .extra_args = o->profile ? pmc_callgrind_profile_args() : NULL,
 	};
 	struct pmc_spawn_result sr = {0};
 	char **target = NULL, **argv = NULL, why[256] = "", iters[24];
@@ -240,6 +245,30 @@ out:
 	return r;
 }
 
+/* The exact profile of the first dump, the body's loop at n (callgrind.out.PID.1: the
+ * child is one process, and the numbered dumps are in request order). */
+static int loop_profile(const struct pmc_mb_bench *b, const char *dir, struct pmc_mb_exact *x,
+			char *err, size_t errlen)
+{
+	char *pattern = NULL;
+	glob_t g = {0};
+	int r;
+
+	if (asprintf(&pattern, "%s/callgrind.out.*.1", dir) < 0)
+		return -ENOMEM;
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc != 1) {
+		pmc_err_set(err, errlen, "'%s' under valgrind wrote no profile of its loop",
+			    b->name);
+		r = -EPROTO;
+	} else {
+		r = pmc_callgrind_profile((const char *const *)g.gl_pathv, 1, "Ir", b->name,
+					  &x->profile, err, errlen);
+	}
+	globfree(&g);
+	free(pattern);
+	return r;
+}
+
 /* One run of the child at n: its report and dumps into *x. */
 static int run_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o, uint64_t n,
 		     struct pmc_mb_exact *x, char *err, size_t errlen)
@@ -276,6 +305,8 @@ static int run_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_
 			r = -EPROTO;
 		}
 	}
+	if (r == 0 && !x->skipped && o->profile)
+		r = loop_profile(b, dir, x, err, errlen);
 out:
 	if (report)
 		unlink(report);
@@ -313,8 +344,14 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 			    "(valgrind/callgrind.h); install valgrind and rebuild it");
 		return -ENOTSUP;
 	}
-	/* A probe at n = 1 counts one iteration's instructions, which choose n. */
-	r = run_child(b, o, 1, &probe, err, errlen);
+	/* A probe at n = 1 counts one iteration's instructions, which choose n (and needs no
+	 * profile). */
+	{
+		struct pmc_mb_valgrind_opts po = *o;
+
+		po.profile = false;
+		r = run_child(b, &po, 1, &probe, err, errlen);
+	}
 	if (r == 0 && probe.skipped) {
 		*ret = probe;
 		return 0;
