@@ -10,6 +10,7 @@
 
 #include "harness/elf/buildid.h"
 #include "harness/elf/buildid_priv.h"
+#include "harness/elf/elf_priv.h"
 
 /* Looks for an NT_GNU_BUILD_ID note in one note section or segment. Returns 0 with the
  * id as hex in *ret, -ENODATA when there is none, or -ENOMEM. */
@@ -74,27 +75,17 @@ int pmc_build_id_elf(Elf *elf, char **ret)
 
 int pmc_build_id(const char *path, char **ret)
 {
+	struct pmc_elf_file f;
 	char *id = NULL;
-	Elf *elf;
-	int fd, rc;
+	int rc;
 
 	if (!path || !ret)
 		return -EINVAL;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOSYS;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		rc = -ENOEXEC;
-		goto out;
-	}
-	rc = pmc_build_id_elf(elf, &id);
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	rc = pmc_elf_open(path, path, &f, NULL, 0);
+	if (rc < 0)
+		return rc;
+	rc = pmc_build_id_elf(f.elf, &id);
+	pmc_elf_close(&f);
 	if (rc < 0)
 		return rc;
 	*ret = id;

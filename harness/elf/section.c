@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness/base/error.h"
+#include "harness/elf/elf_priv.h"
 #include "harness/elf/section.h"
 
 /* The first entry's leading size field (struct pmc_bench_def.sz), in the object's class
@@ -35,33 +36,21 @@ static uint64_t first_size(Elf *elf, Elf_Scn *scn)
 int pmc_elf_find_section(const char *path, const char *name, struct pmc_elf_section *ret, char *err,
 			 size_t errlen)
 {
+	struct pmc_elf_file f;
 	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
 	size_t shstrndx;
-	Elf *elf = NULL;
-	int fd, rc;
+	Elf *elf;
+	int rc;
 
 	if (!path || !name || !ret)
 		return -EINVAL;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pmc_err_set(err, errlen, "libelf: %s", elf_errmsg(-1));
-		return -ENOSYS;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		pmc_err_set(err, errlen, "%s: %s", path, strerror(errno));
+	rc = pmc_elf_open(path, path, &f, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		pmc_err_set(err, errlen, "%s: not an ELF file", path);
-		rc = -ENOEXEC;
-		goto out;
-	}
-	if (eh.e_type != ET_DYN) {
+	elf = f.elf;
+	if (f.eh.e_type != ET_DYN) {
 		pmc_err_set(err, errlen, "%s: not an ELF shared object (ELF type %u)", path,
-			    (unsigned)eh.e_type);
+			    (unsigned)f.eh.e_type);
 		rc = -ENOEXEC;
 		goto out;
 	}
@@ -89,8 +78,6 @@ int pmc_elf_find_section(const char *path, const char *name, struct pmc_elf_sect
 	if (rc == -ENOENT)
 		pmc_err_set(err, errlen, "%s: no section '%s', or an empty one", path, name);
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	pmc_elf_close(&f);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "harness/base/error.h"
 #include "harness/base/grow.h"
 #include "harness/elf/buildid_priv.h"
+#include "harness/elf/elf_priv.h"
 #include "harness/elf/symbols.h"
 #include "harness/elf/symbols_priv.h"
 
@@ -299,42 +300,30 @@ int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_s
 {
 	char q[PMC_QUOTE_SIZE(256)];
 	struct pmc_symtab *t = NULL;
+	struct pmc_elf_file f;
 	bool has_symtab = false;
-	GElf_Ehdr eh;
-	Elf *elf = NULL;
-	int fd = -1, rc;
+	Elf *elf;
+	int rc;
 
 	if (!path || !ret)
 		return -EINVAL;
 	pmc_quote(q, sizeof(q), path);
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		pmc_err_set(err, errlen, "libelf: %s", elf_errmsg(-1));
-		return -ENOSYS;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		pmc_err_set(err, errlen, "%s: %s", q, strerror(errno));
+	rc = pmc_elf_open(path, q, &f, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
+	elf = f.elf;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		rc = -ENOMEM;
 		goto fail_alloc;
 	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		pmc_err_set(err, errlen, "%s: not an ELF file", q);
-		rc = -ENOEXEC;
-		goto fail_elf;
-	}
-	if (!tables_fit(&eh, fd)) {
+	if (!tables_fit(&f.eh, f.fd)) {
 		pmc_err_set(err, errlen,
 			    "%s: a truncated ELF file (its header tables end past the end of the "
 			    "file); rebuild or reinstall it",
 			    q);
 		rc = -ENOEXEC;
-		goto fail_elf;
+		goto fail_alloc;
 	}
 	rc = pmc_build_id_elf(elf, &t->build_id);
 	if (rc < 0 && rc != -ENODATA)
@@ -344,8 +333,7 @@ int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_s
 	if (!has_symtab && (rc = load_debug_file(t, debug_root ? debug_root : PMC_DEBUG_ROOT)) < 0)
 		goto fail_read;
 	finish(t);
-	elf_end(elf);
-	close(fd);
+	pmc_elf_close(&f);
 	*ret = t;
 	return 0;
 
@@ -359,14 +347,11 @@ fail_read:
 			    "%s: a truncated or corrupt ELF file (%s); rebuild or reinstall it", q,
 			    e ? elf_errmsg(e) : "bad headers or symbol tables");
 	}
-fail_elf:
-	if (elf)
-		elf_end(elf);
 fail_alloc:
 	if (rc == -ENOMEM && !t)
 		pmc_err_set(err, errlen, "%s: out of memory", q);
 	pmc_symtab_free(t);
-	close(fd);
+	pmc_elf_close(&f);
 	return rc;
 }
 
