@@ -5,6 +5,7 @@
 #include "harness/core/sequential.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +33,16 @@ int pmc_cli_list(int argc, char **argv);
 int pmc_cli_doctor(int argc, char **argv);
 int pmc_cli_record(int argc, char **argv);
 int pmc_cli_report(int argc, char **argv);
+
+/* Signals while commands run (cli_signal.c): the handler kills the process group of
+ * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running)
+ * and sets pmc_cli_interrupted to the signal; pmc_cli_die_interrupted() then says so,
+ * with what happened to the output ("nothing was written"), and re-raises it. */
+#define PMC_CLI_RUNNING_SLOTS 2
+extern volatile sig_atomic_t pmc_cli_interrupted;
+extern volatile sig_atomic_t pmc_cli_running[PMC_CLI_RUNNING_SLOTS];
+void pmc_cli_catch_signals(bool on);
+void pmc_cli_die_interrupted(const char *what);
 
 /* Prints "pmcbench: <message>" on stderr as one line. */
 void pmc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -172,7 +172,16 @@ int pmc_cli_record(int argc, char **argv)
 		return PMC_EXIT_ERROR;
 	o.argv = argv + optind;
 	o.name = argv[optind];
+	o.running = pmc_cli_running;
+	o.stop = &pmc_cli_interrupted;
+	pmc_cli_catch_signals(true);
 	r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
+	pmc_cli_catch_signals(false);
+	if (pmc_cli_interrupted) {
+		pmc_profile_free(p);
+		pmc_cli_die_interrupted("no profile was written");
+		return PMC_EXIT_ERROR;
+	}
 	if (r < 0) {
 		pmc_cli_error("record: %s", err);
 		return PMC_EXIT_ERROR;

@@ -735,34 +735,6 @@ int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *
 	return 0;
 }
 
-static volatile sig_atomic_t interrupted;
-/* The commands being waited for (pmc_runner_opts.running): one, or two in a duet. */
-static volatile sig_atomic_t running_children[PMC_RUNNER_SLOTS];
-
-/* Ctrl-C, SIGTERM, SIGHUP: each command runs in its own process group, which does not
- * get the terminal's signals, so stop them here; the runner starts no further run, and
- * pmc_cli_run re-raises the signal once everything is cleaned up. */
-static void on_signal(int sig)
-{
-	interrupted = sig;
-	for (size_t i = 0; i < PMC_RUNNER_SLOTS; i++) {
-		pid_t child = (pid_t)running_children[i];
-
-		if (child > 0)
-			kill(-child, SIGKILL);
-	}
-}
-
-static void catch_signals(bool on)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /* The progress line: on a terminal, rewritten before every run; in a log (stderr not a
  * terminal), one line every PROGRESS_LOG_S seconds, none for a shorter run. */
 #define PROGRESS_LOG_S 10.0
@@ -1037,21 +1009,17 @@ int pmc_cli_run(int argc, char **argv)
 		c.ro.progress = progress;
 		c.ro.ud = &prog;
 	}
-	c.ro.stop = &interrupted;
-	c.ro.running = running_children;
-	catch_signals(true);
+	c.ro.stop = &pmc_cli_interrupted;
+	c.ro.running = pmc_cli_running;
+	pmc_cli_catch_signals(true);
 	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
-	catch_signals(false);
+	pmc_cli_catch_signals(false);
 	if (c.ro.progress && prog.tty)
 		fprintf(stderr, "\r\033[K");
-	if (interrupted) {
-		int sig = interrupted;
-
-		pmc_cli_error("interrupted by signal %d (%s); nothing was written", sig,
-			      strsignal(sig));
+	if (pmc_cli_interrupted) {
 		pmc_result_free(result);
-		raise(sig);
 		result = NULL;
+		pmc_cli_die_interrupted("nothing was written");
 		goto out;
 	}
 	if (r < 0) {
@@ -1060,10 +1028,14 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	/* One more run of each command, profiled, never one of the measured ones. */
 	if (c.profile) {
-		catch_signals(true);
+		pmc_cli_catch_signals(true);
 		r = pmc_cli_profiles_record(&profiles, cmds, ncmds, &c.ro, c.output);
-		catch_signals(false);
-		if (interrupted || r < 0)
+		pmc_cli_catch_signals(false);
+		if (pmc_cli_interrupted) {
+			pmc_cli_die_interrupted("no result was written (the profiles so far were)");
+			goto out;
+		}
+		if (r < 0)
 			goto out;
 		if (base && pmc_cli_profiles_load(&base_profiles, c.baseline, base) < 0) {
 			pmc_cli_error("out of memory");

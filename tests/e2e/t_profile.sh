@@ -147,3 +147,19 @@ test_record_event_errors() {
 	fi
 	expect_grep 'cannot sample here; try "cpu-clock"' "$TMP/err2"
 }
+
+# Ctrl-C stops the profiled command (in a process group of its own) and writes nothing.
+test_record_interrupt_stops_the_command() {
+	local n=$((28000000 + $$)) pid code
+	"$PMCBENCH" record -o p.json -- "$WORK" sleep "$n" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	code=$?
+	[ "$code" = 130 ] || fail "exit status $code after SIGINT, expected 130" || return 1
+	sleep 0.2
+	! pgrep -f "pmc-work slee[p] $n\$" >/dev/null || fail "the profiled command survived" || return 1
+	[ ! -e p.json ] || fail "a profile was written" || return 1
+	expect_grep 'interrupted' "$TMP/err"
+}
