@@ -1,0 +1,575 @@
+/* `pmcbench run`'s command line: its help, its options, and the commands they name
+ * (cli_run_priv.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters/valgrind.h"
+#include "harness/base/path.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/cli_run_priv.h"
+#include "harness/run/runner.h"
+#include "harness/run/words.h"
+#include "pmcbench/report.h"
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"Usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]\n"
+		"       pmcbench run [OPTIONS] -c 'COMMAND A' -c 'COMMAND B' ...\n"
+		"       pmcbench run --library=PATH.so [--filter=REGEX] [OPTIONS]\n"
+		"Run commands repeatedly under grouped performance counters and report the\n"
+		"counts, derived metrics (IPC, miss rates) and times, like 'perf stat -r'.\n\n"
+		"What to run:\n"
+		"  -c, --command=CMD      a command, split into words like a shell would (no\n"
+		"                         shell runs); repeat to compare commands: their runs are\n"
+		"                         interleaved so that drift hits all of them alike\n"
+		"  -n, --name=NAME        name of the command that follows it (-n A -c CMD, or\n"
+		"                         before '--'); default: the command as written\n"
+		"      --shell            run each command with /bin/sh -c\n"
+		"  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
+		"                         auto: with several commands, rounds until every metric\n"
+		"                         a --threshold names is decided (docs/compare.md)\n"
+		"      --max-runs=N       --runs auto: at most N rounds (default 100)\n"
+		"      --max-time=SECONDS --runs auto: no new round after this long\n"
+		"  -w, --warmup=N         unmeasured runs first (default 1; valgrind: 0)\n"
+		"      --duet             run the two commands (-c A -c B) at the same time, each\n"
+		"                         pinned to a CPU of its own (the first two this process\n"
+		"                         may use; see taskset), swapped every round, so that the\n"
+		"                         machine's noise hits both alike (docs/compare.md)\n"
+		"      --timeout=SECONDS  kill a run (its whole process group) after this long\n"
+		"      --input=FILE       the command's standard input (default /dev/null)\n"
+		"      --show-output      let the command write to the terminal\n"
+		"      --ignore-failure   record runs that exit non-zero or are killed instead\n"
+		"                         of stopping with an error\n"
+		"      --env-keep=VAR     pass VAR from this environment to the command too\n"
+		"                         (repeatable); by default it gets only HOME, PATH and\n"
+		"                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
+		"                         cannot change its counts\n"
+		"      --env-inherit      pass the whole environment instead\n"
+		"      --library=PATH.so  run the benchmarks a shared object registered with\n"
+		"                         PMC_BENCHMARK, with the options of a benchmark program\n"
+		"                         ('pmcbench run --library=X --help'; docs/microbench.md)\n\n"
+		"What to count:\n"
+		"  -e, --events=LIST      perf-style event list, e.g. '{cycles,instructions}:u,\n"
+		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
+		"      --require-counters fail when a requested event cannot be counted\n"
+		"      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
+		"      --valgrind-tool=T  callgrind (default) or cachegrind\n"
+		"      --profile          after the measured runs, one profiled run of each\n"
+		"                         command (sampled; exact with valgrind), saved beside the\n"
+		"                         result (FILE.profiles/); a regression then says which\n"
+		"                         functions account for it (docs/profile.md)\n\n");
+	/* Two strings: one would pass the 4095 characters C99 compilers must take. */
+	fprintf(out,
+		"Output:\n"
+		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
+		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
+		"                         in the format its extension names: .json (the result\n"
+		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
+		"                         benchstat); docs/export.md\n"
+		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
+		"                         gobench (Go's benchmark format)\n"
+		"      --median           show medians instead of means in the table\n"
+		"      --stats            add every metric's n, mean, stddev, median and its CI,\n"
+		"                         MAD, min, max and CV after the table\n"
+		"  -q, --quiet            no progress on stderr (on a terminal: the command, the\n"
+		"                         run count, the running median time and the time left;\n"
+		"                         in a log: one such line every 10 s)\n\n"
+		"Comparison (with several commands, or --baseline):\n"
+		"      --baseline=FILE    gate this run against a baseline result file\n"
+		"      --reference=N      compare every command against the Nth (default 1)\n"
+		"      --unpaired         compare the commands' runs as independent samples, not\n"
+		"                         round by round (paired is the default: docs/compare.md)\n"
+		"      --gate             with several commands, judge them as 'pmcbench gate'\n"
+		"                         does: exit 1 when one regresses against the reference\n");
+	pmc_cli_compare_opts_help(out);
+	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error,\n"
+		     "3 inconclusive (with --fail-on-inconclusive).\n");
+}
+
+static int parse_size(const char *opt, const char *s, size_t min, size_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > 1000000) {
+		pmc_cli_error("%s: '%s' is not a whole number from %zu to 1000000", opt, s, min);
+		return -EINVAL;
+	}
+	*ret = (size_t)v;
+	return 0;
+}
+
+/* Appends s; the array's room doubles (4, 8, 16, ...) so that n words cost O(n). */
+static int push_str(char ***arr, size_t *n, char *s)
+{
+	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
+		char **grown = realloc(*arr, (*n ? 2 * *n : 4) * sizeof(**arr));
+
+		if (!grown)
+			return -ENOMEM;
+		*arr = grown;
+	}
+	(*arr)[(*n)++] = s;
+	return 0;
+}
+
+static int add_events(struct run_cli *c, const char *list)
+{
+	size_t len = c->events_spec ? strlen(c->events_spec) : 0;
+	char *s = realloc(c->events_spec, len + strlen(list) + 2);
+
+	if (!s)
+		return -ENOMEM;
+	if (len)
+		s[len++] = ',';
+	strcpy(s + len, list);
+	c->events_spec = s;
+	return 0;
+}
+
+enum {
+	OPT_SHELL = 256,
+	OPT_TIMEOUT,
+	OPT_INPUT,
+	OPT_SHOW_OUTPUT,
+	OPT_IGNORE_FAILURE,
+	OPT_REQUIRE,
+	OPT_BACKEND,
+	OPT_VG_TOOL,
+	OPT_FORMAT,
+	OPT_MEDIAN,
+	OPT_STATS,
+	OPT_BASELINE,
+	OPT_REFERENCE,
+	OPT_UNPAIRED,
+	OPT_GATE,
+	OPT_MAX_RUNS,
+	OPT_MAX_TIME,
+	OPT_ENV_KEEP,
+	OPT_ENV_INHERIT,
+	OPT_DUET,
+	OPT_EXPORT,
+	OPT_PROFILE,
+};
+
+static const struct option long_opts[] = {
+	{ "command", required_argument, NULL, 'c' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "duet", no_argument, NULL, OPT_DUET },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "input", required_argument, NULL, OPT_INPUT },
+	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
+	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+	{ "env-keep", required_argument, NULL, OPT_ENV_KEEP },
+	{ "env-inherit", no_argument, NULL, OPT_ENV_INHERIT },
+	{ "events", required_argument, NULL, 'e' },
+	{ "require-counters", no_argument, NULL, OPT_REQUIRE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "valgrind-tool", required_argument, NULL, OPT_VG_TOOL },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "median", no_argument, NULL, OPT_MEDIAN },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "reference", required_argument, NULL, OPT_REFERENCE },
+	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
+	{ "gate", no_argument, NULL, OPT_GATE },
+	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Takes one option: 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
+static int parse_opt(struct run_cli *c, int opt)
+{
+	int r;
+
+	switch (opt) {
+	case 'c':
+		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0 ||
+		    push_str(&c->names, &c->nnames, (char *)c->pending_name) < 0)
+			return -ENOMEM;
+		c->pending_name = NULL;
+		break;
+	case 'n':
+		if (c->pending_name) {
+			pmc_cli_error("-n '%s' follows -n '%s' with no -c between them; -n names "
+				      "the command that follows it: -n NAME -c CMD", optarg,
+				      c->pending_name);
+			return -EINVAL;
+		}
+		c->pending_name = optarg;
+		break;
+	case OPT_SHELL:
+		c->shell = true;
+		break;
+	case 'r':
+		c->runs_given = true;
+		if (strcmp(optarg, "auto") == 0) {
+			c->runs_auto = true;
+			break;
+		}
+		if (parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
+			return -EINVAL;
+		c->runs_auto = false;
+		break;
+	case OPT_MAX_RUNS:
+		c->max_given = true;
+		if (parse_size("--max-runs", optarg, 1, &c->seq.max_runs) < 0)
+			return -EINVAL;
+		break;
+	case OPT_MAX_TIME: {
+		char *end;
+
+		c->max_given = true;
+		c->seq.max_time_s = strtod(optarg, &end);
+		if (end == optarg || *end || !(c->seq.max_time_s > 0) ||
+		    !isfinite(c->seq.max_time_s)) {
+			pmc_cli_error("--max-time: '%s' is not a positive number of seconds",
+				      optarg);
+			return -EINVAL;
+		}
+		break;
+	}
+	case OPT_GATE:
+		c->gate = true;
+		break;
+	case 'w':
+		if (parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
+			return -EINVAL;
+		c->warmup_given = true;
+		break;
+	case OPT_TIMEOUT: {
+		char *end;
+		double t = strtod(optarg, &end);
+
+		if (end == optarg || *end || !(t > 0) || !isfinite(t)) {
+			pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
+				      optarg);
+			return -EINVAL;
+		}
+		c->ro.timeout_s = t;
+		break;
+	}
+	case OPT_INPUT: {
+		int fd = open(optarg, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			pmc_cli_error("--input: cannot read '%s': %s", optarg,
+				      strerror(errno));
+			return -EINVAL;
+		}
+		close(fd);
+		c->ro.input_path = optarg;
+		break;
+	}
+	case OPT_DUET:
+		c->ro.duet = true;
+		break;
+	case OPT_SHOW_OUTPUT:
+		c->ro.show_output = true;
+		break;
+	case OPT_IGNORE_FAILURE:
+		c->ro.ignore_failure = true;
+		break;
+	case OPT_ENV_KEEP: {
+		const char **grown;
+
+		if (!optarg[0] || strchr(optarg, '=')) {
+			pmc_cli_error("--env-keep: '%s' is not a variable name; give the name only "
+				      "(set its value in the environment pmcbench runs in)", optarg);
+			return -EINVAL;
+		}
+		grown = realloc(c->env_keep, (c->nenv_keep + 2) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		grown[c->nenv_keep++] = optarg;
+		grown[c->nenv_keep] = NULL;
+		c->env_keep = grown;
+		c->ro.env_keep = grown;
+		break;
+	}
+	case OPT_ENV_INHERIT:
+		c->ro.env_inherit = true;
+		break;
+	case 'e':
+		if (add_events(c, optarg) < 0)
+			return -ENOMEM;
+		break;
+	case OPT_REQUIRE:
+		c->require_counters = true;
+		break;
+	case OPT_BACKEND:
+		if (strcmp(optarg, "perf") == 0) {
+			c->ro.backend = PMC_BACKEND_PERF;
+		} else if (strcmp(optarg, "valgrind") == 0) {
+			c->ro.backend = PMC_BACKEND_VALGRIND;
+		} else {
+			pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind",
+				      optarg);
+			return -EINVAL;
+		}
+		break;
+	case OPT_VG_TOOL:
+		c->vg_tool_given = true;
+		if (strcmp(optarg, "callgrind") == 0) {
+			c->ro.valgrind_tool = PMC_VALGRIND_CALLGRIND;
+		} else if (strcmp(optarg, "cachegrind") == 0) {
+			c->ro.valgrind_tool = PMC_VALGRIND_CACHEGRIND;
+		} else {
+			pmc_cli_error("--valgrind-tool: unknown tool '%s'; use callgrind or "
+				      "cachegrind", optarg);
+			return -EINVAL;
+		}
+		break;
+	case 'o':
+		c->output = optarg;
+		break;
+	case OPT_EXPORT:
+		if (pmc_cli_exports_add(&c->exports, optarg) < 0)
+			return -EINVAL;
+		break;
+	case OPT_FORMAT:
+		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
+			pmc_cli_error("--format: unknown format '%s'; use table, json, csv, "
+				      "markdown or gobench", optarg);
+			return -EINVAL;
+		}
+		break;
+	case OPT_MEDIAN:
+		c->median = true;
+		break;
+	case OPT_STATS:
+		c->stats = true;
+		break;
+	case 'q':
+		c->quiet = true;
+		break;
+	case OPT_BASELINE:
+		c->baseline = optarg;
+		break;
+	case OPT_PROFILE:
+		c->profile = true;
+		break;
+	case OPT_REFERENCE:
+		if (parse_size("--reference", optarg, 1, &c->reference) < 0)
+			return -EINVAL;
+		break;
+	case OPT_UNPAIRED:
+		c->unpaired = true;
+		pmc_cli_compare_opts_set_unpaired(c->copts, true);
+		break;
+	case 'h':
+		help(stdout);
+		return 1;
+	case '?':
+		return -EINVAL;
+	default:
+		/* The comparison options (cli_compare.c); --format here is run's own. */
+		r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
+		return r < 0 ? r : r > 0 ? 0 : -EINVAL;
+	}
+	return 0;
+}
+
+/* Returns 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
+int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_optind)
+{
+	struct option *longopts = pmc_cli_options_merge(long_opts, pmc_cli_compare_long_opts);
+	int opt, r = 0;
+
+	if (!longopts)
+		return -ENOMEM;
+	/* "+": the options end at the command, whose own options are its business. */
+	optind = 0;
+	while (r == 0 &&
+	       (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:e:o:qh", longopts, "run")) != -1) {
+		r = parse_opt(c, opt);
+	}
+	free(longopts);
+	if (r == 0)
+		*ret_optind = optind;
+	return r;
+}
+
+static char *join_words(char *const *words, size_t n)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	s = calloc(1, len);
+	for (size_t i = 0; s && i < n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, words[i]);
+	}
+	return s;
+}
+
+/* Turns the -c strings or the words after "--" into runner commands. */
+int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int first,
+			  struct pmc_runner_cmd **ret_cmds, char ****ret_owned, size_t *ret_n)
+{
+	size_t n = c->ncmd_strings ? c->ncmd_strings : 1;
+	struct pmc_runner_cmd *cmds = calloc(n, sizeof(*cmds));
+	char ***owned = calloc(n, sizeof(*owned)); /* argv arrays to free */
+	int r = -EINVAL;
+
+	/* The caller frees what was built, whether this succeeds or not. */
+	if (!cmds || !owned) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	if (c->ncmd_strings && first < argc) {
+		pmc_cli_error("give commands either with -c or after '--', not both");
+		goto fail;
+	}
+	if (!c->ncmd_strings && first >= argc) {
+		pmc_cli_error("no command to run; usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]");
+		goto fail;
+	}
+	if (c->pending_name && c->ncmd_strings) {
+		pmc_cli_error("-n '%s' names the command that follows it, and no -c follows; "
+			      "put it before its command: -n %s -c CMD", c->pending_name,
+			      c->pending_name);
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *display;
+		char **words = NULL;
+
+		if (c->ncmd_strings) {
+			size_t col = 0;
+
+			display = strdup(c->cmd_strings[i]);
+			if (c->shell) {
+				words = calloc(4, sizeof(*words));
+				if (words) {
+					words[0] = strdup("/bin/sh");
+					words[1] = strdup("-c");
+					words[2] = strdup(c->cmd_strings[i]);
+				}
+			} else if (pmc_words_split(c->cmd_strings[i], &words, &col) < 0) {
+				pmc_cli_error("-c '%s': column %zu: %s", c->cmd_strings[i], col,
+					      col == 1 ? "empty command"
+						       : "unterminated quote or trailing backslash; "
+							 "close the quote");
+				free(display);
+				goto fail;
+			}
+		} else {
+			size_t nw = (size_t)(argc - first);
+
+			display = join_words(argv + first, nw);
+			/* With --shell: /bin/sh -c "the words", then NULL. */
+			words = calloc(c->shell ? 4 : nw + 1, sizeof(*words));
+			if (words && c->shell) {
+				words[0] = strdup("/bin/sh");
+				words[1] = strdup("-c");
+				words[2] = strdup(display ? display : "");
+			} else {
+				for (size_t w = 0; words && w < nw; w++)
+					words[w] = strdup(argv[first + (int)w]);
+			}
+		}
+		if (!display || !words) {
+			free(display);
+			free(words);
+			r = -ENOMEM;
+			goto fail;
+		}
+		owned[i] = words;
+		cmds[i].display = display;
+		cmds[i].name = !c->ncmd_strings && c->pending_name ? c->pending_name :
+			       i < c->nnames && c->names[i] ? c->names[i] : display;
+		cmds[i].argv = words;
+	}
+	r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		for (size_t j = 0; j < i && r == 0; j++) {
+			if (strcmp(cmds[i].name, cmds[j].name) == 0) {
+				pmc_cli_error("two commands are named '%s'; name them apart with -n",
+					      cmds[i].name);
+				r = -EINVAL;
+			}
+		}
+	}
+fail:
+	*ret_cmds = cmds;
+	*ret_owned = owned;
+	*ret_n = n;
+	return r;
+}
+
+void pmc_cli_run_free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n)
+{
+	for (size_t i = 0; cmds && i < n; i++) {
+		free((char *)cmds[i].display);
+		free((char *)cmds[i].path);
+		for (size_t w = 0; owned && owned[i] && owned[i][w]; w++)
+			free(owned[i][w]);
+		if (owned)
+			free(owned[i]);
+	}
+	free(cmds);
+	free(owned);
+}
+
+/* A -c string is split into words, not given to a shell: "a | b" runs a with the
+ * arguments "|" and "b". One warning line names the first such command. */
+void pmc_cli_run_warn_shell_syntax(const struct run_cli *c)
+{
+	static const char *const syntax[] = { "|", ">", "<", "&&", "$(", "`", ";" };
+
+	for (size_t i = 0; !c->shell && i < c->ncmd_strings; i++)
+		for (size_t k = 0; k < sizeof(syntax) / sizeof(syntax[0]); k++)
+			if (strstr(c->cmd_strings[i], syntax[k])) {
+				pmc_cli_warn("-c '%s' holds shell syntax ('%s'), but no shell runs it: "
+					     "its words go to the command as they are; add --shell to "
+					     "run it with /bin/sh -c", c->cmd_strings[i], syntax[k]);
+				return;
+			}
+}
+
+/* Every command must be an executable file before anything runs. */
+int pmc_cli_run_check_commands(struct pmc_runner_cmd *cmds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *path = NULL;
+		int rc = pmc_find_executable(cmds[i].argv[0], &path);
+
+		if (rc == 0) {
+			/* Searched once here, not by every run's exec. */
+			cmds[i].path = path;
+			continue;
+		}
+		if (rc == -EACCES)
+			pmc_cli_error("'%s' is not executable; check its permissions (chmod +x)",
+				      cmds[i].argv[0]);
+		else if (strchr(cmds[i].argv[0], '/'))
+			pmc_cli_error("'%s': no such file", cmds[i].argv[0]);
+		else
+			pmc_cli_error("'%s': command not found in PATH; give its path, or use "
+				      "--shell for shell built-ins", cmds[i].argv[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
