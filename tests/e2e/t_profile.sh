@@ -163,3 +163,13 @@ test_record_interrupt_stops_the_command() {
 	[ ! -e p.json ] || fail "a profile was written" || return 1
 	expect_grep 'interrupted' "$TMP/err"
 }
+
+# Children are followed: pmc-work's parent only waits, its two children run the loop, and
+# the loop is where the profile says the time went.
+test_record_follows_children() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$WORK" fork 2 30000000 || return 1
+	expect_exit 0 "$PMCBENCH" report --folded p.json || return 1
+	cp "$TMP/out" folded
+	share=$(leaf_share folded loop)
+	awk -v s="$share" 'BEGIN { exit !(s >= 80) }' || fail "the children's loop has $share% of the samples"
+}
