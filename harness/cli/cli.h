@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct pmc_result;
@@ -61,6 +62,16 @@ struct option *pmc_cli_options_merge(const struct option *own, const struct opti
  * unknown, ambiguous or value-less option and 'pmcbench help CMD'. */
 int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
 		   const char *cmd);
+
+/* Option values, one way for every command (cli_opts.c); each returns 0, or -EINVAL
+ * after one error line naming opt and the value. A whole number from min to max: */
+int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t max,
+			uint64_t *ret);
+/* A count of runs, samples, rounds: from min to PMC_CLI_MAX_COUNT. */
+#define PMC_CLI_MAX_COUNT 1000000
+int pmc_cli_parse_size(const char *opt, const char *s, size_t min, size_t *ret);
+/* A positive, finite number of seconds, at most max when max > 0. */
+int pmc_cli_parse_seconds(const char *opt, const char *s, double max, double *ret);
 
 /* Options shared by `compare`, `gate` and `run --baseline`/`run -c A -c B`
  * (implemented in cli_compare.c). */

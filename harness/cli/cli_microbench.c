@@ -3,7 +3,6 @@
  * (harness/microbench/), then report, save and gate as `pmcbench run` does. */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -127,25 +126,9 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int parse_count(const char *opt, const char *s, size_t min, size_t *ret)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > 1000000) {
-		pmc_cli_error("%s: '%s' is not a whole number from %zu to 1000000", opt, s, min);
-		return -EINVAL;
-	}
-	*ret = (size_t)v;
-	return 0;
-}
-
 /* 0 to go on, 1 after --help, -EINVAL after an error line. */
 static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 {
-	char *end;
 	int r;
 
 	switch (opt) {
@@ -157,34 +140,19 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		return 0;
 	case 'r':
 		c->perf_only = "-r/--runs";
-		return parse_count("--runs", optarg, 1, &c->mo.samples);
+		return pmc_cli_parse_size("--runs", optarg, 1, &c->mo.samples);
 	case 'w':
 		c->perf_only = "-w/--warmup";
-		return parse_count("--warmup", optarg, 0, &c->mo.warmup);
+		return pmc_cli_parse_size("--warmup", optarg, 0, &c->mo.warmup);
 	case OPT_MIN_TIME:
 		c->perf_only = "--min-time";
-		c->mo.min_time_s = strtod(optarg, &end);
-		if (end == optarg || *end || !(c->mo.min_time_s > 0) ||
-		    !isfinite(c->mo.min_time_s) || c->mo.min_time_s > 3600) {
-			pmc_cli_error("--min-time: '%s' is not a number of seconds above 0 (at "
-				      "most 3600)",
-				      optarg);
-			return -EINVAL;
-		}
-		return 0;
+		return pmc_cli_parse_seconds("--min-time", optarg, 3600, &c->mo.min_time_s);
 	case OPT_NO_FORK:
 		c->perf_only = "--no-fork";
 		c->no_fork = true;
 		return 0;
 	case OPT_TIMEOUT:
-		/* As `pmcbench run --timeout` reads it (cli_run.c). */
-		c->mo.timeout_s = strtod(optarg, &end);
-		if (end == optarg || *end || !(c->mo.timeout_s > 0) || !isfinite(c->mo.timeout_s)) {
-			pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
-				      optarg);
-			return -EINVAL;
-		}
-		return 0;
+		return pmc_cli_parse_seconds("--timeout", optarg, 0, &c->mo.timeout_s);
 	case 'e':
 		c->perf_only = "-e/--events";
 		if (c->events_spec) {
@@ -211,7 +179,7 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		c->vg_report = optarg;
 		return 0;
 	case OPT_VG_ITERS:
-		return parse_count("--valgrind-iters", optarg, 1, &c->vg_iters);
+		return pmc_cli_parse_size("--valgrind-iters", optarg, 1, &c->vg_iters);
 	case OPT_PROFILE:
 		c->profile = true;
 		return 0;
@@ -219,13 +187,7 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		c->prof_child = optarg;
 		return 0;
 	case OPT_PROF_TIME:
-		c->prof_time = strtod(optarg, &end);
-		if (end == optarg || *end || !(c->prof_time > 0) || c->prof_time > 3600) {
-			pmc_cli_error("--profile-time: '%s' is not a number of seconds above 0",
-				      optarg);
-			return -EINVAL;
-		}
-		return 0;
+		return pmc_cli_parse_seconds("--profile-time", optarg, 3600, &c->prof_time);
 	case 'o':
 		c->output = optarg;
 		return 0;

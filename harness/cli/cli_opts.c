@@ -3,6 +3,8 @@
  * "--opt value", unambiguous abbreviations of long options, "--" ends the options. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,4 +105,48 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 	}
 	pmc_cli_error("unknown option '%s'; see 'pmcbench help %s'", text, cmd);
 	return '?';
+}
+
+int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t max,
+			uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
+		pmc_cli_error("%s: '%s' is not a whole number from %llu to %llu", opt, s,
+			      (unsigned long long)min, (unsigned long long)max);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+int pmc_cli_parse_size(const char *opt, const char *s, size_t min, size_t *ret)
+{
+	uint64_t v;
+
+	if (pmc_cli_parse_count(opt, s, min, PMC_CLI_MAX_COUNT, &v) < 0)
+		return -EINVAL;
+	*ret = (size_t)v;
+	return 0;
+}
+
+int pmc_cli_parse_seconds(const char *opt, const char *s, double max, double *ret)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v > 0) || !isfinite(v) || (max > 0 && v > max)) {
+		if (max > 0)
+			pmc_cli_error("%s: '%s' is not a number of seconds above 0 (at most %g)",
+				      opt, s, max);
+		else
+			pmc_cli_error("%s: '%s' is not a positive number of seconds", opt, s);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
 }

@@ -52,37 +52,6 @@ static const struct option long_opts[] = {
     {0},
 };
 
-static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *ret)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max) {
-		pmc_cli_error("%s: '%s' is not a whole number from %llu to %llu", opt, s,
-			      (unsigned long long)min, (unsigned long long)max);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
-static int parse_seconds(const char *opt, const char *s, double *ret)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0)) {
-		pmc_cli_error("%s: '%s' is not a positive number of seconds", opt, s);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
 /* What the run did, on stderr: the samples, what was lost and what could not be named. */
 static void summary(const struct pmc_profile *p, const char *path, bool event_given)
 {
@@ -125,7 +94,7 @@ int pmc_cli_record(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'F':
-			if (parse_u64("--freq", optarg, 1, 100000, &o.freq) < 0)
+			if (pmc_cli_parse_count("--freq", optarg, 1, 100000, &o.freq) < 0)
 				return PMC_EXIT_ERROR;
 			break;
 		case 'e':
@@ -143,7 +112,7 @@ int pmc_cli_record(int argc, char **argv)
 			}
 			break;
 		case OPT_TIMEOUT:
-			if (parse_seconds("--timeout", optarg, &o.timeout_s) < 0)
+			if (pmc_cli_parse_seconds("--timeout", optarg, 0, &o.timeout_s) < 0)
 				return PMC_EXIT_ERROR;
 			break;
 		case OPT_INPUT:

@@ -67,19 +67,10 @@ int pmc_cli_report(int argc, char **argv)
 	optind = 0;
 	while ((opt = pmc_cli_getopt(argc, argv, ":h", long_opts, "report")) != -1) {
 		switch (opt) {
-		case OPT_TOP: {
-			char *end;
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg == '-') {
-				pmc_cli_error("--top: '%s' is not a whole number", optarg);
+		case OPT_TOP:
+			if (pmc_cli_parse_size("--top", optarg, 0, &top) < 0)
 				return PMC_EXIT_ERROR;
-			}
-			top = (size_t)v;
 			break;
-		}
 		case OPT_FOLDED:
 			folded = true;
 			break;

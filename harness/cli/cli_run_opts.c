@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,21 +90,6 @@ static void help(FILE *out)
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error,\n"
 		     "3 inconclusive (with --fail-on-inconclusive).\n");
-}
-
-static int parse_size(const char *opt, const char *s, size_t min, size_t *ret)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > 1000000) {
-		pmc_cli_error("%s: '%s' is not a whole number from %zu to 1000000", opt, s, min);
-		return -EINVAL;
-	}
-	*ret = (size_t)v;
-	return 0;
 }
 
 /* Appends s; the array's room doubles (4, 8, 16, ...) so that n words cost O(n). */
@@ -225,48 +209,33 @@ static int parse_opt(struct run_cli *c, int opt)
 			c->runs_auto = true;
 			break;
 		}
-		if (parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
+		if (pmc_cli_parse_size("--runs", optarg, 1, &c->ro.runs) < 0)
 			return -EINVAL;
 		c->runs_auto = false;
 		break;
 	case OPT_MAX_RUNS:
 		c->max_given = true;
-		if (parse_size("--max-runs", optarg, 1, &c->seq.max_runs) < 0)
+		if (pmc_cli_parse_size("--max-runs", optarg, 1, &c->seq.max_runs) < 0)
 			return -EINVAL;
 		break;
 	case OPT_MAX_TIME: {
-		char *end;
-
 		c->max_given = true;
-		c->seq.max_time_s = strtod(optarg, &end);
-		if (end == optarg || *end || !(c->seq.max_time_s > 0) ||
-		    !isfinite(c->seq.max_time_s)) {
-			pmc_cli_error("--max-time: '%s' is not a positive number of seconds",
-				      optarg);
+		if (pmc_cli_parse_seconds("--max-time", optarg, 0, &c->seq.max_time_s) < 0)
 			return -EINVAL;
-		}
 		break;
 	}
 	case OPT_GATE:
 		c->gate = true;
 		break;
 	case 'w':
-		if (parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
+		if (pmc_cli_parse_size("--warmup", optarg, 0, &c->ro.warmup) < 0)
 			return -EINVAL;
 		c->warmup_given = true;
 		break;
-	case OPT_TIMEOUT: {
-		char *end;
-		double t = strtod(optarg, &end);
-
-		if (end == optarg || *end || !(t > 0) || !isfinite(t)) {
-			pmc_cli_error("--timeout: '%s' is not a positive number of seconds",
-				      optarg);
+	case OPT_TIMEOUT:
+		if (pmc_cli_parse_seconds("--timeout", optarg, 0, &c->ro.timeout_s) < 0)
 			return -EINVAL;
-		}
-		c->ro.timeout_s = t;
 		break;
-	}
 	case OPT_INPUT: {
 		int fd = open(optarg, O_RDONLY | O_CLOEXEC);
 
@@ -368,7 +337,7 @@ static int parse_opt(struct run_cli *c, int opt)
 		c->profile = true;
 		break;
 	case OPT_REFERENCE:
-		if (parse_size("--reference", optarg, 1, &c->reference) < 0)
+		if (pmc_cli_parse_size("--reference", optarg, 1, &c->reference) < 0)
 			return -EINVAL;
 		break;
 	case OPT_UNPAIRED:
