@@ -162,8 +162,8 @@ int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
 			      struct pmc_comparison *pre);
 
 /* `run -c A -c B`: compares as pmc_cli_compare_reference() will and writes the line that
- * answers the question (docs/compare.md, "The headline") to out, before the run table.
- * Returns the comparison for pmc_cli_compare_reference(), or NULL when it failed (which
+ * answers the question (docs/compare.md, "The headline") to out (NULL: compares only),
+ * before the run table. Returns the comparison for pmc_cli_compare_reference(), or NULL when it failed (which
  * that call then reports). */
 struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size_t ref,
 						const struct pmc_cli_compare_opts *o, FILE *out);

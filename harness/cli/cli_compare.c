@@ -560,7 +560,7 @@ struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size
 
 	if (pmc_compare_reference(r, ref, &co, &c, err, sizeof(err)) < 0)
 		return NULL;
-	if (pmc_cmp_headline(c, &ro, line, sizeof(line)))
+	if (out && pmc_cmp_headline(c, &ro, line, sizeof(line)))
 		fprintf(out, "%s\n", line);
 	return c;
 }

@@ -467,15 +467,14 @@ int pmc_cli_run(int argc, char **argv)
 	 * reference follows the table as usual. */
 	if (ncmds > 2 && !base && !c.runs_auto && strcmp(c.format, "table") == 0) {
 		size_t ref = c.reference ? c.reference - 1 : 0;
-		FILE *devnull = fopen("/dev/null", "w");
+		size_t fastest = pmc_cmp_headline_fastest(result, ref);
 
-		pmc_comparison_free(pmc_cli_compare_headline(
-		    result, pmc_cmp_headline_fastest(result, ref), c.copts, stdout));
-		/* The comparison against the reference, computed now so that its report
-		 * after the table does not repeat a summary (its own goes nowhere). */
-		if (devnull) {
-			pre = pmc_cli_compare_headline(result, ref, c.copts, devnull);
-			fclose(devnull);
+		pre = pmc_cli_compare_headline(result, fastest, c.copts, stdout);
+		/* The report after the table is against the reference, computed here without
+		 * a summary of its own, so that it does not repeat one. */
+		if (fastest != ref) {
+			pmc_comparison_free(pre);
+			pre = pmc_cli_compare_headline(result, ref, c.copts, NULL);
 		}
 	}
 	{
