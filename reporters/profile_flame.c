@@ -26,7 +26,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
 			 old_p ? "; red grew, blue shrank (share of the total)" : "");
 	else
-		snprintf(subtitle, sizeof(subtitle), "%s, %llu samples at %llu Hz%s%s", in->event,
+		snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s", in->event,
 			 (unsigned long long)in->samples, (unsigned long long)in->freq,
 			 in->lost ? ", some lost" : "",
 			 old_p ? "; red grew, blue shrank (share of the total)" : "");

@@ -368,7 +368,9 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	} else {
 		fputs("sampled", out);
 		if (in->freq)
-			fprintf(out, " at %" PRIu64 " Hz", in->freq);
+			/* The frequency asked for: the kernel may sample less often
+			 * (perf_event_max_sample_rate); the samples say what it did. */
+			fprintf(out, " (%" PRIu64 " Hz asked)", in->freq);
 		fputs(" (estimates with sampling error)\n", out);
 		pmc_fmt_grouped((double)in->samples, a, sizeof(a));
 		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);

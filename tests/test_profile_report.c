@@ -98,7 +98,7 @@ static void text_report(void **state)
 	add(p, "/bin/x", 1000000, 2, "main", "evil\x1b[2J");
 	pmc_profile_set_counts(p, 2500, 25, 750);
 	CAPTURE(text, pmc_profile_report_text(out, p, 2));
-	assert_contains(text, "Profile of bench/parse: cpu-clock (ns), sampled at 4000 Hz");
+	assert_contains(text, "Profile of bench/parse: cpu-clock (ns), sampled (4000 Hz asked)");
 	assert_contains(text, "Samples: 2,500, lost: 25\n");
 	assert_contains(text, "WARNING: 25 samples lost (0.99% of those taken)");
 	assert_contains(text, "Unresolved frames: 750");

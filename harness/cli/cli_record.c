@@ -66,7 +66,7 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 		fprintf(stderr, "pmcbench: cycles cannot be sampled on this machine (no hardware "
 				"PMU); sampled %s instead\n",
 			in->event);
-	fprintf(stderr, "pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
+	fprintf(stderr, "pmcbench: recorded %llu samples of %s (%llu Hz asked) into %s\n",
 		(unsigned long long)in->samples, in->event, (unsigned long long)in->freq, path);
 	if (in->lost)
 		pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); the "

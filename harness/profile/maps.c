@@ -334,7 +334,9 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 	if (!m)
 		return;
 	if (kernel) {
+		/* Kernel symbols are not read: one "[kernel]" frame, no offset to keep. */
 		ret->object = "[kernel]";
+		ret->offset = 0;
 		return;
 	}
 	if (!(t = task_find(m, pid)) || !(mp = map_find(t, ip)))

@@ -29,7 +29,8 @@ struct pmc_resolved {
 	const char *object; /* the mapped file's path, "[kernel]", "[vdso]", "[anon]", or
 			     * "[unknown]" when no mapping holds the address */
 	uint64_t offset;    /* symbol NULL: address relative to the object's ELF virtual
-			     * addresses (its file offset when not ELF); else 0 */
+			     * addresses (its file offset when not ELF); else, and for
+			     * "[kernel]", 0 */
 	bool build_id_mismatch; /* the file on disk is not the one that was mapped */
 };
 

@@ -91,9 +91,7 @@ static int frame_of(struct builder *b, uint32_t pid, uint64_t ip, bool kernel, u
 	/* Kernel frames are not symbolized by design: not a failure to count. */
 	if (!res.symbol && !kernel)
 		b->unresolved++;
-	/* Kernel addresses are not read (one "[kernel]" frame), so they keep no offset. */
-	return pmc_profile_frame_id(b->p, res.symbol, res.object,
-				    res.symbol || kernel ? 0 : res.offset, ret_id);
+	return pmc_profile_frame_id(b->p, res.symbol, res.object, res.offset, ret_id);
 }
 
 /* One sample into one stack, root first. Kernel frames (when sampled) are one
