@@ -204,10 +204,20 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 			memcpy(t, "exact ", 6);
 			n = 6;
 		}
-		if (row->paired) {
+		if (row->one_invocation) {
+			memcpy(t, "not tested", 11);
+			n = 10;
+		} else if (row->paired) {
 			/* Rounds, each a pair of runs. */
 			n += pmc_fmt_uint_to(t + n, row->npairs);
 			memcpy(t + n, " pairs", 7);
+			n += 6;
+		} else if (row->by_process) {
+			/* Processes, each the median of its samples. */
+			n += pmc_fmt_uint_to(t + n, row->nunits_old);
+			t[n++] = '+';
+			n += pmc_fmt_uint_to(t + n, row->nunits_new);
+			memcpy(t + n, " procs", 7);
 			n += 6;
 		} else {
 			memcpy(t + n, "n=", 2);
@@ -255,14 +265,15 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
 {
-	size_t tests = 0, paired = 0;
+	size_t tests = 0, paired = 0, procs = 0;
 	bool geomean = false;
 	const char *test;
 
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == PMC_ROW_TESTED) {
+		if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation) {
 			tests++;
 			paired += c->rows[i].paired;
+			procs += c->rows[i].by_process;
 		}
 	/* docs/compare.md, "Paired": rows of runs taken in rounds are tested round by round. */
 	test = paired == 0 ? "Mann-Whitney U two-sided"
@@ -284,6 +295,10 @@ void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c)
 		"new/old); ~: not significant (%s >= alpha, or the CI holds 0%%)",
 		paired ? " (paired: of the per-round ratios)" : "", c->confidence * 100,
 		c->fdr && tests ? "q" : "p");
+	if (procs)
+		fputs("; procs: tested over the processes of each side, each one value, the "
+		      "median of its samples (docs/statistics.md, \"The unit of replication\")",
+		      out);
 	/* The table's one meaning of the sign, said where the table ends. */
 	fprintf(out,
 		"; ± beside a median: the larger half of its %g%% CI, relative to it (∞: too few "

@@ -183,7 +183,9 @@ static void put_cmp_row(FILE *out, const struct pmc_cmp_block *blk, const struct
 	put_num(out, row->p, false);
 	put_num(out, row->q, false);
 	put_field(out, row->kind != PMC_ROW_TESTED ? NULL
+		       : row->one_invocation	   ? "none"
 		       : row->paired		   ? "wilcoxon-signed-rank"
+		       : row->by_process	   ? "mann-whitney-u-processes"
 						   : "mann-whitney-u");
 	fputc(',', out);
 	if (row->paired)

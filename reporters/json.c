@@ -137,8 +137,13 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 	     jset(o, "testable", json_boolean(row->testable)) &&
 	     (row->kind != PMC_ROW_TESTED ||
 	      jset(o, "test",
-		   json_string(row->paired ? "wilcoxon-signed-rank" : "mann-whitney-u"))) &&
+		   json_string(row->one_invocation ? "none (one invocation a side)"
+			       : row->paired	   ? "wilcoxon-signed-rank"
+						   : "mann-whitney-u"))) &&
 	     (!row->paired || jset(o, "pairs", json_integer((json_int_t)row->npairs))) &&
+	     (!row->by_process ||
+	      jset(o, "processes",
+		   json_pack("[I,I]", (json_int_t)row->nunits_old, (json_int_t)row->nunits_new))) &&
 	     jset(o, "threshold", json_threshold(row)) &&
 	     jset(o, "verdict",
 		  json_string(row->kind == PMC_ROW_MISSING ? "not compared"

@@ -1637,6 +1637,130 @@ static struct pmc_result *drifting_rounds(const char *which, size_t n)
 	return r;
 }
 
+/* A benchmark program's samples, np processes of k each: process p's level is
+ * center * (1 + between * u(p)), set by the process (its pages, its placement), and its
+ * k samples lie within +-within of that level; a nonzero seed scrambles the processes'
+ * order and moves every level by half the spread, a shift within it. Each run records
+ * its process. */
+static void put_processes(struct pmc_result *r, const char *bench, size_t np, size_t k,
+			  double center, double between, double within, unsigned seed)
+{
+	double v[64];
+	size_t n = 0;
+
+	assert_true(np * k <= ARRAY_SIZE(v));
+	for (size_t p = 0; p < np; p++) {
+		/* The processes' levels in a scrambled order, a different one per seed. */
+		double level = center * (1.0 + between * u((p * 5 + seed) % np, np) +
+					 (seed ? 0.5 * between : 0.0));
+
+		for (size_t i = 0; i < k; i++)
+			v[n++] = level * (1.0 + within * u(i, k));
+	}
+	put_values(r, bench, "task-clock", v, n);
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_run_info info = {.iterations = 1000, .process = (unsigned)(i / k) + 1};
+
+		assert_int_equal(pmc_benchmark_add_run(pmc_result_find_benchmark(r, bench), &info), 0);
+	}
+}
+
+/* docs/statistics.md, "The unit of replication": two runs of the same program whose
+ * processes differ by +-10% while the samples of one process agree to 0.1%. Tested run by
+ * run, the tight samples make the two programs' different process mixes "significant";
+ * tested over the processes, each one value, it is no change, and a change as large as
+ * the spread between processes is still found. */
+static void test_processes_are_the_unit(void **state)
+{
+	struct pmc_result *a = result(), *b = result(), *c2 = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	double p_proc;
+
+	(void)state;
+	put_processes(a, "x", 6, 4, 1e6, 0.10, 0.001, 0);
+	put_processes(b, "x", 6, 4, 1e6, 0.10, 0.001, 1);
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "x", "task-clock");
+	assert_true(row->by_process);
+	assert_int_equal(row->nunits_old, 6);
+	assert_int_equal(row->nunits_new, 6);
+	assert_false(row->significant);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+	p_proc = row->p;
+	pmc_comparison_free(c);
+	/* Without the processes, the 24 runs of each side look independent: the different
+	 * mixes of process levels are called significant. That is what recording the
+	 * process prevents. */
+	for (size_t i = 0; i < a->benchmarks[0].nruns; i++)
+		a->benchmarks[0].runs[i].process = b->benchmarks[0].runs[i].process = 0;
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "x", "task-clock");
+	assert_false(row->by_process);
+	assert_true(row->p < 0.05 && p_proc > 0.2);
+	assert_int_equal(warnings_with(c, "records no process"), 1);
+	pmc_comparison_free(c);
+	/* 30% slower (35% with the shift), beyond the processes' spread: found at the level of
+	 * processes, with an interval as wide as their spread. */
+	put_processes(c2, "x", 6, 4, 1.3e6, 0.10, 0.001, 1);
+	for (size_t i = 0; i < a->benchmarks[0].nruns; i++)
+		a->benchmarks[0].runs[i].process = (unsigned)(i / 4) + 1;
+	c = compare_ok(a, c2, NULL);
+	row = row_of(c, "x", "task-clock");
+	assert_true(row->by_process);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_true(row->ratio_lo > 1.2 && row->ratio_lo < 1.35);
+	assert_true(row->ratio_hi > 1.35 && row->ratio_hi < 1.6);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+	pmc_result_free(c2);
+}
+
+/* Two commands' results, each one `pmcbench run`: their runs share the invocation, so a
+ * metric that drifts between invocations (task-clock) is shown, not tested, and the gate
+ * refuses it; a work count (instructions) is still tested run by run. */
+static void test_single_invocations_are_not_tested_on_time(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	enum pmc_gate_outcome outcome;
+	char err[512] = "";
+
+	(void)state;
+	put_around(a, "x", "task-clock", 10, 1e6, 0.01);
+	put_around(b, "x", "task-clock", 10, 1.2e6, 0.01);
+	put_around(a, "x", "instructions", 10, 1e6, 0.001);
+	put_around(b, "x", "instructions", 10, 1.2e6, 0.001);
+	for (size_t i = 0; i < 10; i++) {
+		struct pmc_run_info info = {0};
+
+		assert_int_equal(pmc_benchmark_add_run(&a->benchmarks[0], &info), 0);
+		assert_int_equal(pmc_benchmark_add_run(&b->benchmarks[0], &info), 0);
+	}
+	c = compare_ok(a, b, NULL);
+	row = row_of(c, "x", "task-clock");
+	assert_true(row->one_invocation);
+	assert_false(row->testable);
+	assert_true(isnan(row->p) && isnan(row->ratio_lo));
+	assert_close(row->ratio, 1.2, 1e-9);
+	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
+	assert_contains(row->why, "one invocation");
+	assert_int_equal(warnings_with(c, "not tested: each side's runs come from one invocation"), 1);
+	row = row_of(c, "x", "instructions");
+	assert_false(row->one_invocation);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	assert_int_equal(c->none_invocation, 1);
+	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), 0);
+	assert_int_equal(outcome, PMC_GATE_ERROR);
+	assert_contains(err, "cannot be gated between two single invocations");
+	assert_contains(err, "pmcbench run -c OLD -c NEW");
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* Runs taken in rounds are compared round by round (docs/compare.md, "Paired"): the drift
  * that hides a 3% change from the unpaired test cancels in the per-round ratios. */
 static void test_paired_rounds_cancel_drift(void **state)
@@ -1847,6 +1971,8 @@ int main(void)
 	    cmocka_unit_test(test_overflow_names_the_place),
 	    cmocka_unit_test(test_reference_comparison),
 	    cmocka_unit_test(test_paired_rounds_cancel_drift),
+	    cmocka_unit_test(test_processes_are_the_unit),
+	    cmocka_unit_test(test_single_invocations_are_not_tested_on_time),
 	    cmocka_unit_test(test_row_getters_of_a_missing_row),
 	    cmocka_unit_test(test_options_size),
 	    cmocka_unit_test(test_threshold_parse_good),

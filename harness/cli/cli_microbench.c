@@ -26,6 +26,13 @@ struct mb_cli {
 	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
 	const char *vg_child, *vg_report;
 	size_t vg_iters;
+	/* Processes per benchmark (--processes; 0: the default). Internal: this process is
+	 * one of them, for the benchmark proc_child, writing its samples to proc_fd. */
+	size_t processes;
+	const char *proc_child;
+	size_t proc_fd, proc_samples;
+	uint64_t proc_iters;
+	bool proc_overhead;
 	/* --profile; internal: this process is the child that profiles one loop. */
 	bool profile;
 	const char *prof_child;
@@ -43,11 +50,15 @@ static void help(FILE *out, const char *prog)
 		"What to run:\n"
 		"      --list             list the benchmarks (after --filter) and exit\n"
 		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE)\n"
-		"  -r, --runs=N           samples per benchmark (default 10)\n"
-		"  -w, --warmup=N         unrecorded batches after calibration (default 1)\n"
-		"      --min-time=SECONDS target time of one sample (default 0.01)\n"
+		"  -r, --runs=N           samples per benchmark, over all its processes\n"
+		"                         (default 12)\n"
+		"      --processes=N      processes per benchmark, each a new start of this\n"
+		"                         program, interleaved across the benchmarks (default\n"
+		"                         6): compare tests at the level of processes\n"
+		"  -w, --warmup=N         unrecorded batches in each process (default 1)\n"
+		"      --min-time=SECONDS target CPU time of one sample (default 0.01)\n"
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
-		"                         a crash then ends the whole run)\n"
+		"                         a crash then ends the whole run; one process)\n"
 		"      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
 		"                         this long; the others still run (not with --no-fork)\n\n"
 		"What to count:\n"
@@ -96,6 +107,12 @@ enum {
 	OPT_PROFILE,
 	OPT_PROF_CHILD,
 	OPT_PROF_TIME,
+	OPT_PROCESSES,
+	OPT_PROC_CHILD,
+	OPT_PROC_FD,
+	OPT_PROC_SAMPLES,
+	OPT_PROC_ITERS,
+	OPT_PROC_OVERHEAD,
 };
 
 static const struct option long_opts[] = {
@@ -122,6 +139,13 @@ static const struct option long_opts[] = {
     /* Internal: how --profile runs the program again for one benchmark's loop. */
     {"profile-child", required_argument, NULL, OPT_PROF_CHILD},
     {"profile-time", required_argument, NULL, OPT_PROF_TIME},
+    {"processes", required_argument, NULL, OPT_PROCESSES},
+    /* Internal: how each benchmark runs in processes of its own. */
+    {"process-child", required_argument, NULL, OPT_PROC_CHILD},
+    {"process-fd", required_argument, NULL, OPT_PROC_FD},
+    {"process-samples", required_argument, NULL, OPT_PROC_SAMPLES},
+    {"process-iters", required_argument, NULL, OPT_PROC_ITERS},
+    {"process-overhead", no_argument, NULL, OPT_PROC_OVERHEAD},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -188,6 +212,22 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		return 0;
 	case OPT_PROF_TIME:
 		return pmc_cli_parse_seconds("--profile-time", optarg, 3600, &c->prof_time);
+	case OPT_PROCESSES:
+		c->perf_only = "--processes";
+		return pmc_cli_parse_size("--processes", optarg, 1, &c->processes);
+	case OPT_PROC_CHILD:
+		c->proc_child = optarg;
+		return 0;
+	case OPT_PROC_FD:
+		return pmc_cli_parse_size("--process-fd", optarg, 0, &c->proc_fd);
+	case OPT_PROC_SAMPLES:
+		return pmc_cli_parse_size("--process-samples", optarg, 1, &c->proc_samples);
+	case OPT_PROC_ITERS:
+		return pmc_cli_parse_count("--process-iters", optarg, 0, UINT64_C(1) << 62,
+					   &c->proc_iters);
+	case OPT_PROC_OVERHEAD:
+		c->proc_overhead = true;
+		return 0;
 	case 'o':
 		c->output = optarg;
 		return 0;
@@ -252,6 +292,12 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 			      "together (they are the valgrind backend's own)");
 		r = -EINVAL;
 	}
+	if (r == 0 && c->no_fork && c->processes > 1) {
+		pmc_cli_error("--processes %zu needs processes of their own; drop --no-fork, "
+			      "which runs everything in this one",
+			      c->processes);
+		r = -EINVAL;
+	}
 	if (r == 0 && c->no_fork && c->mo.timeout_s > 0) {
 		/* Only a child can be killed: in this process nothing could enforce it. */
 		pmc_cli_error("--timeout cannot be enforced with --no-fork (the benchmarks run in "
@@ -285,49 +331,128 @@ static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgri
 	return r;
 }
 
-/* Runs every benchmark, each in its own child unless --no-fork (under valgrind with vo);
- * one that fails is reported and the others go on. Returns the number that failed. */
+/* The default processes per benchmark: as many as the smallest samples for which a
+ * test of two sets of processes and the order-statistic interval of their median both
+ * exist at 95% (docs/statistics.md, "The unit of replication"). */
+#define DEFAULT_PROCESSES 6
+
+/* The samples process p (from 0) of np takes when n are shared out: the first n % np
+ * processes take one more. */
+static size_t share(size_t n, size_t np, size_t p)
+{
+	return n / np + (p < n % np ? 1 : 0);
+}
+
+/* What run_all knows of one benchmark while its processes run. */
+struct mb_state {
+	struct pmc_mb_samples s; /* merged over the processes so far */
+	bool done, failed;
+};
+
+static size_t processes_of(const struct mb_cli *c)
+{
+	size_t np = c->no_fork ? 1 : c->processes ? c->processes : DEFAULT_PROCESSES;
+
+	return np < c->mo.samples ? np : c->mo.samples;
+}
+
+/* Process p of benchmark i: calibrated in the first process, at its batch size in the
+ * others, whose empty loop is not measured again. */
+static int run_process(const struct mb_cli *c, const struct pmc_mb_bench *b, size_t p, size_t np,
+		       struct mb_state *st, char *const *self, char *err, size_t errlen)
+{
+	struct pmc_mb_opts o = c->mo;
+	struct pmc_mb_samples s = {0};
+	int r;
+
+	o.samples = share(c->mo.samples, np, p);
+	o.iters = p ? st->s.iters : 0;
+	o.no_overhead = p > 0;
+	o.self_argv = self;
+	r = c->no_fork ? pmc_mb_measure(b, &o, &s, err, errlen)
+		       : pmc_mb_measure_forked(b, &o, &s, err, errlen);
+	if (r == 0 && s.skipped) {
+		/* A skip ends the benchmark: it measured nothing (docs/result-schema.md). */
+		pmc_mb_samples_free(&st->s);
+		st->s = s;
+		st->done = true;
+		return 0;
+	}
+	if (r == 0 && (r = pmc_mb_samples_merge(&st->s, &s, (unsigned)(p + 1))) < 0)
+		snprintf(err, errlen, "'%s': cannot keep the samples of its process %zu: %s",
+			 b->name, p + 1, strerror(-r));
+	pmc_mb_samples_free(&s);
+	return r;
+}
+
+/* Runs every benchmark in processes of its own, the first process of each benchmark,
+ * then the second of each, and so on, so that what changes on the machine meanwhile is
+ * spread over all of them (or every one in this process with --no-fork; under valgrind
+ * with vo, once each). One that fails is reported and the others go on. Returns the
+ * number that failed. */
 static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 		      const struct pmc_event_list *events, const struct pmc_mb_valgrind_opts *vo,
-		      struct pmc_result *res, struct pmc_cli_profiles *ps)
+		      struct pmc_result *res, struct pmc_cli_profiles *ps, char *const *self)
 {
 	bool progress = !c->quiet && isatty(STDERR_FILENO);
-	size_t failed = 0;
+	size_t np = vo ? 1 : processes_of(c), failed = 0;
+	struct mb_state *st = calloc(set->n + 1, sizeof(*st));
+	char err[1024];
+	int r;
 
+	if (!st) {
+		pmc_cli_error("out of memory");
+		return set->n;
+	}
+	for (size_t p = 0; p < np; p++) {
+		for (size_t i = 0; i < set->n; i++) {
+			const struct pmc_mb_bench *b = &set->v[i];
+
+			if (st[i].done)
+				continue;
+			if (progress && np > 1)
+				fprintf(stderr, "\r\033[Kprocess %zu/%zu, %zu/%zu: %.60s", p + 1, np,
+					i + 1, set->n, b->name);
+			else if (progress)
+				fprintf(stderr, "\r\033[K%zu/%zu: %.60s", i + 1, set->n, b->name);
+			if (progress)
+				fflush(stderr);
+			err[0] = '\0';
+			if (vo) {
+				bool skipped = false;
+
+				r = run_valgrind(b, vo, res, ps, &skipped, &st[i].s.message, err,
+						 sizeof(err));
+				st[i].s.skipped = skipped;
+				st[i].done = true;
+			} else {
+				r = run_process(c, b, p, np, &st[i], self, err, sizeof(err));
+			}
+			if (progress)
+				fprintf(stderr, "\r\033[K");
+			if (r < 0) {
+				pmc_cli_error("%s", err);
+				st[i].failed = st[i].done = true;
+				failed++;
+			}
+		}
+	}
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_mb_bench *b = &set->v[i];
-		struct pmc_mb_samples s = {0};
-		char err[1024] = "", *message = NULL;
-		bool skipped = false;
-		int r;
 
-		if (progress) {
-			fprintf(stderr, "\r\033[K%zu/%zu: %.60s", i + 1, set->n, b->name);
-			fflush(stderr);
-		}
-		if (vo) {
-			r = run_valgrind(b, vo, res, ps, &skipped, &message, err, sizeof(err));
-		} else {
-			r = c->no_fork ? pmc_mb_measure(b, &c->mo, &s, err, sizeof(err))
-				       : pmc_mb_measure_forked(b, &c->mo, &s, err, sizeof(err));
-			if (r == 0)
-				r = pmc_mb_record(b, &s, events, res, err, sizeof(err));
-			skipped = s.skipped;
-			message = s.message;
-			s.message = NULL;
-		}
-		if (progress)
-			fprintf(stderr, "\r\033[K");
-		if (r < 0) {
+		if (st[i].failed)
+			goto next;
+		if (!vo && pmc_mb_record(b, &st[i].s, events, res, err, sizeof(err)) < 0) {
 			pmc_cli_error("%s", err);
 			failed++;
-		} else if (skipped) {
+		} else if (st[i].s.skipped) {
 			fprintf(stderr, "pmcbench: note: '%s' skipped itself: %s\n", b->name,
-				message ? message : "no reason given");
+				st[i].s.message ? st[i].s.message : "no reason given");
 		}
-		free(message);
-		pmc_mb_samples_free(&s);
+next:
+		pmc_mb_samples_free(&st[i].s);
 	}
+	free(st);
 	return failed;
 }
 
@@ -341,13 +466,15 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 	return pmc_cli_microbench(argc, argv, prog, begin, end, NULL);
 }
 
-/* The command that runs this program again, for the valgrind backend: its path (what
- * /proc/self/exe links to; under valgrind that link would name valgrind), then "run
- * --library PATH" when pmcbench runs a shared object. */
-static int self_argv(const char *library, char ***ret)
+/* The command that runs this program again, for the valgrind backend and the
+ * benchmarks' processes: its path (what /proc/self/exe links to; under valgrind that
+ * link would name valgrind), then "run --library PATH" when pmcbench runs a shared
+ * object, then the nargs options of args (the processes take the user's). */
+static int self_argv(const char *library, char *const *args, size_t nargs, char ***ret)
 {
-	char **v = calloc(5, sizeof(*v));
+	char **v = calloc(5 + nargs, sizeof(*v));
 	char *exe = v ? realpath("/proc/self/exe", NULL) : NULL;
+	size_t n = 1;
 
 	if (!exe) {
 		free(v);
@@ -355,10 +482,12 @@ static int self_argv(const char *library, char ***ret)
 	}
 	v[0] = exe;
 	if (library) {
-		v[1] = (char *)"run";
-		v[2] = (char *)"--library";
-		v[3] = (char *)library;
+		v[n++] = (char *)"run";
+		v[n++] = (char *)"--library";
+		v[n++] = (char *)library;
 	}
+	for (size_t i = 0; i < nargs; i++)
+		v[n++] = args[i];
 	*ret = v;
 	return 0;
 }
@@ -399,7 +528,7 @@ static int profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 	char **self = NULL, err[1024];
 	int r;
 
-	r = self_argv(library, &self);
+	r = self_argv(library, NULL, 0, &self);
 	if (r < 0) {
 		pmc_cli_error("--profile: cannot find this program's path: %s", strerror(-r));
 		return r;
@@ -423,6 +552,37 @@ static int profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 	return r;
 }
 
+/* One of a benchmark's processes (run_process): measures it with the options the
+ * parent passed and writes the samples to the pipe it named. Exit code. */
+static int process_child(struct mb_cli *c, const struct pmc_mb_set *set)
+{
+	struct pmc_event_list *events = NULL;
+	const char *spec = c->events_spec ? c->events_spec : PMC_DEFAULT_EVENTS;
+	char err[1024];
+	int code = PMC_EXIT_ERROR;
+
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->v[i].name, c->proc_child) != 0)
+			continue;
+		/* The parent parsed and probed the list; its notes were said there. */
+		if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0) {
+			pmc_cli_error("--events '%s': %s", spec, err);
+			return PMC_EXIT_ERROR;
+		}
+		c->mo.events = events;
+		c->mo.user_only_fallback = true;
+		c->mo.samples = c->proc_samples ? c->proc_samples : c->mo.samples;
+		c->mo.iters = c->proc_iters;
+		c->mo.no_overhead = !c->proc_overhead;
+		if (pmc_mb_process_child(&set->v[i], &c->mo, (int)c->proc_fd) == 0)
+			code = PMC_EXIT_OK;
+		pmc_event_list_free(events);
+		return code;
+	}
+	pmc_cli_error("--process-child: no benchmark '%s'", c->proc_child);
+	return PMC_EXIT_ERROR;
+}
+
 /* The child of the valgrind backend: runs one benchmark's counted loops. Exit code. */
 static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 {
@@ -438,8 +598,10 @@ static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
 		       const struct pmc_bench_def *end, const char *library)
 {
-	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 10, .warmup = 1},
+	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 12, .warmup = 1},
 			   .format = "table"};
+	/* The user's options as given (getopt reorders argv), for the processes. */
+	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL, **proc_self = NULL;
 	struct pmc_event_list *events = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_mb_set set = {0};
@@ -451,10 +613,13 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	bool user_only = false;
 	int code = PMC_EXIT_ERROR, r;
 
-	if (pmc_cli_compare_opts_new(&c.copts) < 0) {
+	if ((argc > 1 && !args) || pmc_cli_compare_opts_new(&c.copts) < 0) {
 		pmc_cli_error("out of memory");
+		free(args);
 		return PMC_EXIT_ERROR;
 	}
+	for (int i = 1; i < argc; i++)
+		args[i - 1] = argv[i];
 	r = parse_args(&c, argc, argv, prog);
 	if (r != 0) {
 		code = r == 1 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
@@ -470,6 +635,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	if (c.prof_child) {
 		code = profile_child(&c, &set);
+		goto out;
+	}
+	if (c.proc_child) {
+		code = process_child(&c, &set);
 		goto out;
 	}
 	if (c.list) {
@@ -504,7 +673,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 					  : strerror(-r));
 			goto out;
 		}
-		if ((r = self_argv(library, &self)) < 0) {
+		if ((r = self_argv(library, NULL, 0, &self)) < 0) {
 			pmc_cli_error("--backend valgrind: cannot find this program's path: %s",
 				      strerror(-r));
 			goto out;
@@ -542,8 +711,14 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		if (pmc_cli_profiles_open_dir(&profiles, c.output) < 0)
 			goto out;
 	}
+	if (!c.valgrind && !c.no_fork &&
+	    (r = self_argv(library, args, argc > 1 ? (size_t)argc - 1 : 0, &proc_self)) < 0) {
+		pmc_cli_error("cannot find this program's path to start its processes: %s",
+			      strerror(-r));
+		goto out;
+	}
 	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result,
-			 c.profile ? &profiles : NULL);
+			 c.profile ? &profiles : NULL, proc_self);
 	if (c.profile) {
 		if (!c.valgrind && profile_all(&c, &set, result, library, &profiles) < 0)
 			goto out;
@@ -594,6 +769,8 @@ out:
 	pmc_cli_profiles_clear(&profiles);
 	pmc_cli_profiles_clear(&base_profiles);
 	self_argv_free(self);
+	self_argv_free(proc_self);
+	free(args);
 	free(vg_path);
 	pmc_mb_set_free(&set);
 	pmc_event_list_free(events);

@@ -94,6 +94,9 @@ struct job {
 	const struct pmc_metric *om, *nm;
 	size_t na, nn; /* present values */
 	bool paired;   /* value i of both metrics is from the same round */
+	/* The sides come from two results (pmc_compare), not from one invocation's
+	 * commands (pmc_compare_reference), whose runs share its conditions alike. */
+	bool two_results;
 };
 
 /* A metric id seen anywhere in the compared benchmarks. */
@@ -135,6 +138,11 @@ struct ctx {
 	bool *used; /* metrics of the current new benchmark already paired */
 	size_t capused;
 	size_t maxn; /* the most samples of any compared metric */
+	bool one_result; /* both sides are commands of one result (pmc_compare_reference) */
+	/* Rows not tested for one invocation a side (the first's metric), and rows of a
+	 * benchmark program's old result without processes, tested run by run. */
+	size_t none_invocation, nno_process;
+	const char *one_invocation_metric;
 	/* Collected for the warnings, which are written once at the end. */
 	size_t mux_low;
 	double mux_min;
@@ -454,7 +462,8 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 					 .nm = nm,
 					 .na = na,
 					 .nn = nn,
-					 .paired = x->paired && same_rounds(ob, nb, om, nm)};
+					 .paired = x->paired && same_rounds(ob, nb, om, nm),
+					 .two_results = !x->one_result};
 	if (na > x->maxn)
 		x->maxn = na;
 	if (nn > x->maxn)
@@ -546,6 +555,75 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 static bool deterministic(const struct pmc_metric *m, const struct pmc_summary *s)
 {
 	return s->min == s->max && all_exact_status(m);
+}
+
+/* The median of v[0..n-1] (n > 0), which it sorts. */
+static double median_of(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			double t = v[k];
+
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The processes a side's samples were taken in (docs/statistics.md, "The unit of
+ * replication"): the number of distinct ones when every run records its process, else
+ * 0. With out (room for m->n) and tmp (the same), also the median of each process's
+ * measured values, in the order the processes first appear; a process without one is
+ * left out of the count. */
+static size_t process_medians(const struct pmc_metric *m, const struct pmc_run_info *runs,
+			      size_t nruns, double *out, double *tmp)
+{
+	size_t k = 0;
+
+	if (!m || !runs || m->n != nruns || nruns == 0)
+		return 0;
+	for (size_t i = 0; i < nruns; i++)
+		if (runs[i].process == 0)
+			return 0;
+	for (size_t i = 0; i < nruns; i++) {
+		size_t n = 0;
+		bool seen = false;
+
+		for (size_t h = 0; h < i && !seen; h++)
+			seen = runs[h].process == runs[i].process;
+		if (seen)
+			continue;
+		for (size_t h = i; h < nruns; h++)
+			if (runs[h].process == runs[i].process && !isnan(m->values[h]) && tmp)
+				tmp[n++] = m->values[h];
+		if (!out) {
+			k++;
+		} else if (n) {
+			out[k++] = median_of(tmp, n);
+		}
+	}
+	return k;
+}
+
+/* Whether a side's runs share one invocation's conditions and nothing else: a command's
+ * runs (no batch size, no process) or a benchmark program's samples from one process.
+ * A benchmark program's result from before processes were recorded is not: it is tested
+ * run by run as it was, with a warning. */
+static bool one_invocation(const struct pmc_metric *m, const struct pmc_run_info *runs,
+			   size_t nruns)
+{
+	size_t np = process_medians(m, runs, nruns, NULL, NULL);
+
+	/* One run is too few for any test: the rows say that first. */
+	if (np)
+		return np == 1 && nruns > 1;
+	/* Samples without their runs say nothing of where they came from. */
+	if (!m || m->n != nruns || nruns < 2)
+		return false;
+	for (size_t i = 0; i < nruns; i++)
+		if (runs[i].iterations || runs[i].process)
+			return false;
+	return true;
 }
 
 /* Where a row's statistics failed: in one side's summary, or in the comparison of both. */
@@ -640,17 +718,38 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		row->kind = PMC_ROW_TESTED;
 		if (r < 0)
 			return r;
+	} else if (j->two_results && one_invocation(j->om, row->old_runs, row->old_nruns) &&
+		   one_invocation(j->nm, row->new_runs, row->new_nruns) &&
+		   pmc_metric_drifts(row->metric)) {
+		/* No test can tell a change from the drift between the two invocations: a
+		 * ratio, without interval or verdict (docs/statistics.md). */
+		row->kind = PMC_ROW_TESTED;
+		row->one_invocation = true;
+		row->p = NAN;
+		row->testable = false;
+		if (row->old.median > 0)
+			row->ratio = row->new.median / row->old.median;
 	} else {
 		struct pmc_mwu u;
+		size_t po = process_medians(j->om, row->old_runs, row->old_nruns, NULL, NULL);
+		size_t pn = process_medians(j->nm, row->new_runs, row->new_nruns, NULL, NULL);
 
 		row->kind = PMC_ROW_TESTED;
+		if (po >= 2 && pn >= 2) {
+			/* Processes are the unit: one value each, the median of its samples. */
+			na = process_medians(j->om, row->old_runs, row->old_nruns, va, vd);
+			nn = process_medians(j->nm, row->new_runs, row->new_nruns, vb, vd);
+			row->by_process = true;
+			row->nunits_old = na;
+			row->nunits_new = nn;
+		}
 		r = pmc_mann_whitney(va, na, vb, nn, &u);
 		if (r < 0)
 			return r;
 		row->p = u.p;
 		row->mwu_exact = u.exact;
 		row->testable = smallest_p(na, nn) < alpha;
-		if (row->old.min > 0 && row->new.min > 0) {
+		if (row->old.min > 0 && row->new.min > 0 && na && nn) {
 			r = pmc_ratio_ci(va, na, vb, nn, confidence, &row->ratio, &row->ratio_lo,
 					 &row->ratio_hi);
 			if (r < 0 && r != -EDOM)
@@ -799,6 +898,14 @@ static int compute_rows(struct ctx *x)
 
 		if (row->kind != PMC_ROW_TESTED)
 			continue;
+		if (row->one_invocation) {
+			if (x->none_invocation++ == 0)
+				x->one_invocation_metric = row->metric;
+			continue;
+		}
+		if (!row->paired && !row->by_process &&
+		    (row->old_nruns && row->old_runs[0].iterations && !row->old_runs[0].process))
+			x->nno_process++;
 		if (!(row->old.min > 0 && row->new.min > 0))
 			x->nonpositive++;
 	}
@@ -832,6 +939,12 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
 
 	if (row->kind == PMC_ROW_MISSING)
 		return;
+	if (row->one_invocation) {
+		row->verdict = PMC_VERDICT_INCONCLUSIVE;
+		row->why = "not tested: each side is one invocation, whose runs share its "
+			   "conditions";
+		return;
+	}
 	if (row->kind == PMC_ROW_EXACT) {
 		if (row->diff == 0) {
 			side = 0;
@@ -882,7 +995,7 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
  * that has none. */
 static void annotate(const struct pmc_comparison *c, struct pmc_cmp_row *row)
 {
-	if (row->kind != PMC_ROW_TESTED)
+	if (row->kind != PMC_ROW_TESTED || row->one_invocation)
 		return;
 	if (!row->testable) {
 		row->why = c->note_test;
@@ -905,8 +1018,9 @@ static int fdr_adjust(struct pmc_comparison *c)
 	size_t n = 0, k = 0;
 	int r;
 
+	/* Rows not tested (one invocation a side) have no p and are not of the family. */
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == PMC_ROW_TESTED)
+		if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation)
 			n++;
 	if (n == 0)
 		return 0;
@@ -918,13 +1032,13 @@ static int fdr_adjust(struct pmc_comparison *c)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == PMC_ROW_TESTED)
+		if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation)
 			p[k++] = c->rows[i].p;
 	r = pmc_bh_adjust(p, n, q);
 	if (r == 0) {
 		k = 0;
 		for (size_t i = 0; i < c->nrows; i++)
-			if (c->rows[i].kind == PMC_ROW_TESTED)
+			if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation)
 				c->rows[i].q = q[k++];
 	}
 	free(p);
@@ -1116,6 +1230,24 @@ static int final_warnings(struct ctx *x, const struct pmc_result *a, const struc
 			    x->missing_rows[side], x->missing_rows[side] == 1 ? " has" : "s have",
 			    side ? "new" : "old", x->missing_example[side], x->missing_status[side],
 			    x->missing_rows[side] == 1 ? "is" : "are");
+	if (r == 0 && x->none_invocation)
+		r = add_warning(c,
+				"%zu row%s (e.g. %s) %s not tested: each side's runs come from one "
+				"invocation, which they share, and %s between invocations with the "
+				"machine's load; measure both sides in one invocation (pmcbench run "
+				"-c A -c B), run a benchmark program in several processes, or count "
+				"exactly (--backend valgrind) (docs/statistics.md, \"The unit of "
+				"replication\")",
+				x->none_invocation, x->none_invocation == 1 ? "" : "s",
+				x->one_invocation_metric, x->none_invocation == 1 ? "is" : "are",
+				x->none_invocation == 1 ? "such a metric moves" : "such metrics move");
+	if (r == 0 && x->nno_process)
+		r = add_warning(c,
+				"%zu row%s of a benchmark program whose old result records no "
+				"process: tested run by run, though the samples of one process "
+				"share its conditions; measure the baseline again with this "
+				"version to test at the level of processes",
+				x->nno_process, x->nno_process == 1 ? "" : "s");
 	if (r == 0 && x->nonpositive)
 		r = add_warning(c,
 				"%zu row%s zero or negative values: the change has no "
@@ -1461,10 +1593,14 @@ static void list_names(char *buf, size_t len, const struct pmc_result *r)
 
 /* pmc_compare, with each round's runs paired when paired (pmc_compare_reference). */
 static int compare_results(const struct pmc_result *old_r, const struct pmc_result *new_r,
-			   const struct pmc_compare_opts *opts, bool paired,
+			   const struct pmc_compare_opts *opts, bool paired, bool one_result,
 			   struct pmc_comparison **ret, char *err, size_t errlen)
 {
-	struct ctx x = {.err = err, .errlen = errlen, .mux_min = NAN, .paired = paired};
+	struct ctx x = {.err = err,
+			.errlen = errlen,
+			.mux_min = NAN,
+			.paired = paired,
+			.one_result = one_result};
 	struct pmc_compare_opts o;
 	struct pmc_hashmap names = {0};
 	struct pmc_comparison *c;
@@ -1667,6 +1803,8 @@ static int compare_results(const struct pmc_result *old_r, const struct pmc_resu
 			continue;
 		}
 		c->gated_counts[row->verdict]++;
+		if (row->one_invocation && c->none_invocation++ == 0)
+			c->one_invocation = row;
 		if (row->kind == PMC_ROW_TESTED && !row->testable && c->nundetectable++ == 0)
 			c->undetectable = row;
 		if (row->kind == PMC_ROW_EXACT || (row->kind == PMC_ROW_TESTED && row->testable))
@@ -1705,7 +1843,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
 		size_t errlen)
 {
-	return compare_results(old_r, new_r, opts, false, ret, err, errlen);
+	return compare_results(old_r, new_r, opts, false, false, ret, err, errlen);
 }
 
 int pmc_compare_reference(const struct pmc_result *r, size_t ref,
@@ -1753,8 +1891,8 @@ int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 	b.benchmarks = news;
 	/* The runs of one round are pairs: the design says they were taken in rounds. */
 	rc = compare_results(&a, &b, opts,
-			     r->design.mode && !(opts && PMC_OPTS_GET(opts, unpaired, false)), ret,
-			     err, errlen);
+			     r->design.mode && !(opts && PMC_OPTS_GET(opts, unpaired, false)), true,
+			     ret, err, errlen);
 	free(olds);
 	free(news);
 	return rc;

@@ -43,6 +43,16 @@ struct pmc_cmp_row {
 	 * npairs rounds with a value on both sides; else Mann-Whitney U. */
 	bool paired;
 	size_t npairs;
+	/* The unpaired test and interval were computed over the per-process medians of a
+	 * benchmark program's samples, nunits_old + nunits_new processes, not over its runs
+	 * (docs/statistics.md, "The unit of replication"). */
+	bool by_process;
+	size_t nunits_old, nunits_new;
+	/* Not tested: each side's runs come from one invocation (or one process), which
+	 * they share, and the metric moves with the machine's conditions between
+	 * invocations (pmc_metric_drifts): the ratio of medians is shown, with no interval
+	 * and no verdict. */
+	bool one_invocation;
 	bool testable;	  /* the smallest possible p is below alpha at these n */
 	bool significant; /* p (or q) < alpha; exact rows: any difference */
 	int bad;	  /* +1 or -1: the direction of change that is a regression; 0 for a
@@ -99,6 +109,10 @@ struct pmc_comparison {
 	size_t ngated_missing;
 	size_t nundetectable;
 	const struct pmc_cmp_row *undetectable;
+	/* Of those, the gated rows not tested because each side is one invocation (the first
+	 * in one_invocation): the gate cannot judge them and says how to measure instead. */
+	size_t none_invocation;
+	const struct pmc_cmp_row *one_invocation;
 	/* The per-row notes, in the style of benchstat: runs per side needed for the test to
 	 * reach alpha, and for a CI of the median at the confidence. */
 	char note_test[80], note_ci[80];

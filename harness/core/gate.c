@@ -60,6 +60,24 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 			    c->ngated_missing, c->ngated_missing == 1 ? " lacks" : "s lack",
 			    m->metric, m->bench, m->missing_old ? "old" : "new",
 			    c->ngated_missing == 1 ? "it" : "them");
+	} else if (c->none_invocation) {
+		/* No test can tell a change from the drift between two invocations: a pass
+		 * would be a guess (docs/statistics.md, "The unit of replication"). */
+		const struct pmc_cmp_row *u = c->one_invocation;
+		char more[64] = "";
+
+		if (c->none_invocation > 1)
+			snprintf(more, sizeof(more), " (and %zu more gated row%s)",
+				 c->none_invocation - 1, c->none_invocation == 2 ? "" : "s");
+		outcome = PMC_GATE_ERROR;
+		reason = PMC_GATE_REASON_UNDETECTABLE;
+		pmc_err_set(err, errlen,
+			    "metric '%s' of '%s'%s cannot be gated between two single "
+			    "invocations: their runs share each invocation's conditions, and it "
+			    "drifts between them; measure both in one invocation ('pmcbench run "
+			    "-c OLD -c NEW --threshold %s=+5%% --gate'), gate exact counts "
+			    "(--backend valgrind), or leave it out with --metric",
+			    u->metric, u->bench, more, u->metric);
 	} else if (c->nundetectable) {
 		/* With these runs no p can fall below alpha: the row can never fail, so a
 		 * pass would be empty (docs/compare.md, "Sample sizes"). */

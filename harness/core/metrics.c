@@ -272,3 +272,17 @@ const char *pmc_metric_info_description(const struct pmc_metric_info *info)
 {
 	return info ? info->description : NULL;
 }
+
+bool pmc_metric_drifts(const char *id)
+{
+	struct pmc_metric_info m = pmc_metric_lookup(id);
+
+	if (!m.id)
+		return true;
+	if (m.kind == PMC_METRIC_SIMULATED)
+		return false;
+	if (m.kind == PMC_METRIC_TIME || m.kind == PMC_METRIC_DERIVED || strcmp(m.unit, "ns") == 0)
+		return true;
+	return strstr(m.id, "cycles") || strstr(m.id, "-misses") ||
+	       strcmp(m.id, "context-switches") == 0 || strcmp(m.id, "cpu-migrations") == 0;
+}

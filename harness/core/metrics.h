@@ -38,3 +38,12 @@ struct pmc_metric_info pmc_metric_lookup(const char *id);
 
 /* The entry whose id is exactly id (no modifier, no "/op"), or NULL. */
 const struct pmc_metric_info *pmc_metric_find(const char *id);
+
+/* Whether a metric's value moves with the machine's conditions (load, frequency, what
+ * runs beside it, cache contention) rather than only with the work the program does:
+ * times and rates, cycles, misses, context switches and migrations, the ratios derived
+ * from them, and ids the table does not know. Work counts (instructions, branches,
+ * loads and stores, page faults, max-rss) do not; simulated counts never do. Samples of
+ * one invocation share its conditions, so such a metric is not tested between two
+ * single invocations (docs/statistics.md, "The unit of replication"). */
+bool pmc_metric_drifts(const char *id);

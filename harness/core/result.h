@@ -32,6 +32,10 @@ struct pmc_metric {
 	struct pmc_run_raw *raw; /* n entries when has_status */
 	int error;		 /* errno behind unsupported/denied in every run, else 0 */
 	char *note;		 /* why it is missing, or NULL */
+	/* A microbenchmark's: the cost per operation of its empty loop, measured beside
+	 * the samples and not subtracted from them (docs/microbench.md, "Overhead"). */
+	bool has_loop_overhead;
+	double loop_overhead;
 	/* Private to result.c: the entries allocated in values (status, raw), which grow
 	 * geometrically. 0 in a hand-built struct: the arrays are then n long. */
 	size_t cap;
@@ -49,6 +53,10 @@ struct pmc_run_info {
 	/* The loop iterations the run's values are per (a microbenchmark's batch size);
 	 * 0: not known, a run of a command is one operation. Below 2^63. */
 	uint64_t iterations;
+	/* The process the run's sample was taken in, from 1 (a benchmark program runs each
+	 * benchmark in several); 0: not recorded. Samples of one process share its
+	 * conditions: compare tests at the level of processes (docs/statistics.md). */
+	unsigned process;
 };
 
 struct pmc_benchmark {

@@ -371,6 +371,7 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	    (!m->cross_group || put(j, "cross_group", json_true())) &&
 	    (!m->error || put(j, "error", error_json(m->error))) &&
 	    (!m->note || put(j, "note", string_json(m->note))) &&
+	    (!m->has_loop_overhead || put(j, "loop_overhead", number_json(m->loop_overhead))) &&
 	    (!health[0] || put(j, "health", json_string(health))) &&
 	    (!summary || put(j, "summary", summary_json(&ma->s))) &&
 	    (samples = put_new(j, "samples", json_array())) &&
@@ -391,6 +392,7 @@ static json_t *run_json(const struct pmc_run_info *run)
 	if (j && ((run->term_signal && !put(j, "signal", json_integer(run->term_signal))) ||
 		  (run->timed_out && !put(j, "timed_out", json_true())) ||
 		  (run->round && !put(j, "round", json_integer(run->round))) ||
+		  (run->process && !put(j, "process", json_integer(run->process))) ||
 		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))) ||
 		  (run->iterations &&
 		   !put(j, "iterations", json_integer((json_int_t)run->iterations))))) {
@@ -801,6 +803,28 @@ static int get_count(struct loader *ld, const json_t *obj, const char *key, uint
 	return rc;
 }
 
+/* A metric's optional "loop_overhead": a finite number from 0. */
+static int get_overhead(struct loader *ld, const json_t *obj, struct pmc_metric *m)
+{
+	const json_t *v = json_object_get(obj, "loop_overhead");
+	int rc = 0;
+
+	if (!v)
+		return 0;
+	push_key(ld, "loop_overhead");
+	if (!json_is_number(v))
+		rc = wrong_type(ld, v, "a number");
+	else if (!(json_number_value(v) >= 0))
+		rc = fail(ld, "expected a number from 0, found %.17g; " REGEN,
+			  json_number_value(v));
+	else {
+		m->has_loop_overhead = true;
+		m->loop_overhead = json_number_value(v);
+	}
+	pop(ld);
+	return rc;
+}
+
 /* A member that must hold an object or an array, or NULL when absent and optional. */
 static int get_container(struct loader *ld, const json_t *obj, const char *key, enum need need,
 			 json_type type, const json_t **ret)
@@ -1072,6 +1096,7 @@ static int load_metric(struct loader *ld, const char *id, const json_t *obj, str
 	    (rc = get_bool(ld, obj, "cross_group", &m->cross_group)) < 0 ||
 	    (rc = load_error(ld, obj, &m->error)) < 0 ||
 	    (rc = get_string(ld, obj, "note", OPTIONAL, &m->note)) < 0 ||
+	    (rc = get_overhead(ld, obj, m)) < 0 ||
 	    (rc = get_container(ld, obj, "samples", REQUIRED, JSON_ARRAY, &samples)) < 0 ||
 	    (rc = get_container(ld, obj, "raw", OPTIONAL, JSON_OBJECT, &raw)) < 0)
 		return rc;
@@ -1110,7 +1135,7 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 {
 	const json_t *v;
 	size_t i;
-	int rc, round = 0, cpu = -1;
+	int rc, round = 0, cpu = -1, process = 0;
 
 	push_key(ld, "runs");
 	if ((rc = alloc_array(json_array_size(arr), sizeof(*b->runs), &b->runs)) < 0)
@@ -1128,13 +1153,16 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 		    (rc = get_int(ld, v, "signal", OPTIONAL, 0, 127, &run->term_signal)) < 0 ||
 		    (rc = get_bool(ld, v, "timed_out", &run->timed_out)) < 0 ||
 		    (rc = get_int(ld, v, "round", OPTIONAL, 1, INT_MAX, &round)) < 0 ||
+		    (rc = get_int(ld, v, "process", OPTIONAL, 1, INT_MAX, &process)) < 0 ||
 		    (rc = get_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0 ||
 		    (rc = get_count(ld, v, "iterations", &run->iterations)) < 0)
 			return rc;
 		run->round = (unsigned)round;
+		run->process = (unsigned)process;
 		run->pinned = cpu >= 0;
 		run->cpu = cpu;
 		round = 0;
+		process = 0;
 		cpu = -1;
 		if (run->term_signal && run->exit_code != -1)
 			return fail(ld,

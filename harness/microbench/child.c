@@ -5,6 +5,7 @@
  * pipe with poll() up to a deadline and kills a child that has not written by then. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -200,11 +201,108 @@ int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret)
 	return read_samples(fd, ret, 0, NULL, 0);
 }
 
+/* In the forked child: runs self_argv with the options that make the started program
+ * measure b and write its samples to fd (pmc_mb_process_child), or writes why it could
+ * not. Never returns. */
+static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+		      char *const *self, int fd)
+{
+	char fd_s[24], n_s[24], it_s[24], why[512];
+	const char **argv;
+	size_t n = 0;
+
+	while (self[n])
+		n++;
+	argv = calloc(n + 12, sizeof(*argv));
+	if (!argv || fcntl(fd, F_SETFD, 0) < 0) {
+		write_error(fd, -ENOMEM, "cannot start the benchmark's process: out of memory");
+		_exit(1);
+	}
+	memcpy(argv, self, n * sizeof(*argv));
+	snprintf(fd_s, sizeof(fd_s), "%d", fd);
+	snprintf(n_s, sizeof(n_s), "%zu", PMC_OPTS_GET(o, samples, (size_t)0));
+	snprintf(it_s, sizeof(it_s), "%" PRIu64, PMC_OPTS_GET(o, iters, (uint64_t)0));
+	argv[n++] = "--process-child";
+	argv[n++] = b->name;
+	argv[n++] = "--process-fd";
+	argv[n++] = fd_s;
+	argv[n++] = "--process-samples";
+	argv[n++] = n_s;
+	argv[n++] = "--process-iters";
+	argv[n++] = it_s;
+	if (!PMC_OPTS_GET(o, no_overhead, false))
+		argv[n++] = "--process-overhead";
+	argv[n] = NULL;
+	execv(argv[0], (char *const *)argv);
+	snprintf(why, sizeof(why), "'%s': cannot run %s: %s", b->name, argv[0], strerror(errno));
+	write_error(fd, -ECHILD, why);
+	_exit(1);
+}
+
+int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o, int fd)
+{
+	struct pmc_mb_samples s = {0};
+	char why[512] = "";
+	int r = pmc_mb_measure(b, o, &s, why, sizeof(why));
+
+	r = r < 0 ? write_error(fd, r, why) : pmc_mb_samples_write(fd, &s);
+	pmc_mb_samples_free(&s);
+	return r;
+}
+
+static int grow(void **p, size_t n, size_t size)
+{
+	void *v = realloc(*p, (n ? n : 1) * size);
+
+	if (!v)
+		return -ENOMEM;
+	*p = v;
+	return 0;
+}
+
+int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process)
+{
+	size_t n = dst->n + src->n;
+
+	if (dst->ns && (dst->iters != src->iters || dst->nev != src->nev))
+		return -EINVAL;
+	if (!dst->ns) {
+		unsigned *proc = calloc(src->n + 1, sizeof(*proc));
+
+		if (!proc)
+			return -ENOMEM;
+		free(src->process);
+		*dst = *src;
+		dst->process = proc;
+		for (size_t i = 0; i < src->n; i++)
+			proc[i] = process;
+		memset(src, 0, sizeof(*src));
+		return 0;
+	}
+	if (grow((void **)&dst->ns, n, sizeof(*dst->ns)) < 0 ||
+	    grow((void **)&dst->process, n, sizeof(*dst->process)) < 0 ||
+	    grow((void **)&dst->readings, n * dst->nev, sizeof(*dst->readings)) < 0)
+		return -ENOMEM;
+	memcpy(dst->ns + dst->n, src->ns, src->n * sizeof(*src->ns));
+	memcpy(dst->readings + dst->n * dst->nev, src->readings,
+	       src->n * src->nev * sizeof(*src->readings));
+	for (size_t i = 0; i < src->n; i++)
+		dst->process[dst->n + i] = process;
+	dst->n = n;
+	if (isnan(dst->over_ns) && !isnan(src->over_ns)) {
+		dst->over_ns = src->over_ns;
+		memcpy(dst->over_counts, src->over_counts, src->nev * sizeof(*src->over_counts));
+	}
+	pmc_mb_samples_free(src);
+	return 0;
+}
+
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
 	struct pmc_mb_samples s = {0};
 	double timeout = PMC_OPTS_GET(o, timeout_s, 0.0);
+	char *const *self = PMC_OPTS_GET(o, self_argv, NULL);
 	uint64_t deadline = 0;
 	char why[512] = "";
 	int fds[2], status = 0, r;
@@ -231,6 +329,8 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		if (self)
+			exec_self(b, o, self, fds[1]);
 		r = pmc_mb_measure(b, o, &s, why, sizeof(why));
 		r = r < 0 ? write_error(fds[1], r, why) : pmc_mb_samples_write(fds[1], &s);
 		/* The child ends here, without the parent's atexit handlers. */

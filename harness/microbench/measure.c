@@ -22,6 +22,10 @@ struct pmc_run_ctx {
 	enum phase phase;
 	pmc_mb_clock_fn clock;
 	void *clock_ud;
+	/* During calibration only: the CPU-time clock read at the edges (NULL: not read). */
+	pmc_mb_clock_fn cpu_clock;
+	void *cpu_clock_ud;
+	uint64_t cpu0, cpu1;
 	struct pmc_counters *counters; /* NULL: no counters */
 	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
 	uint64_t t0, t1;
@@ -33,13 +37,25 @@ struct pmc_run_ctx {
 	void *user;
 };
 
-static uint64_t monotonic_ns(void *ud)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	(void)ud;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t monotonic_ns(void *ud)
+{
+	(void)ud;
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The calling thread's CPU time: what calibration grows the batch on. */
+static uint64_t thread_cpu_ns(void *ud)
+{
+	(void)ud;
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* Start: counters first, then the clock; end: the clock, then the counters, so each
@@ -57,6 +73,8 @@ bool pmc_loop_edge(struct pmc_state *s)
 			return false;
 		}
 		c->phase = RUNNING;
+		if (c->cpu_clock)
+			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
 		c->t0 = c->clock(c->clock_ud);
 		/* This call is the first iteration. */
 		s->left = c->iters - 1;
@@ -67,6 +85,8 @@ bool pmc_loop_edge(struct pmc_state *s)
 		if (c->collect)
 			pmc_mb_vg_toggle_collect();
 		c->t1 = c->clock(c->clock_ud);
+		if (c->cpu_clock)
+			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
 		c->phase = DONE;
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1)) < 0)
 			c->error = r;
@@ -269,6 +289,7 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s)
 	free(s->readings);
 	free(s->over_counts);
 	free(s->message);
+	free(s->process);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -375,16 +396,27 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		}
 	}
 
-	/* Calibration: its batches are the first warm-up. */
+	/* Calibration: its batches are the first warm-up. It grows the batch on CPU time, as
+	 * Google Benchmark does: a batch that was preempted took longer on the wall clock
+	 * but not on the CPU, so one preemption no longer stops the growth early. An
+	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
 	c.iters = PMC_OPTS_GET(o, iters, 0);
 	if (c.iters == 0) {
+		c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
+		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
+		if (!c.cpu_clock && c.clock == monotonic_ns)
+			c.cpu_clock = thread_cpu_ns;
 		c.iters = 1;
 		for (;;) {
+			double cpu;
+
 			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, err, errlen);
-			if (r < 0 || c.skipped || ns >= target_ns || c.iters >= max)
+			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0) : ns;
+			if (r < 0 || c.skipped || cpu >= target_ns || c.iters >= max)
 				break;
-			c.iters = next_iters(c.iters, ns, target_ns, max);
+			c.iters = next_iters(c.iters, cpu, target_ns, max);
 		}
+		c.cpu_clock = NULL;
 	}
 	for (size_t i = 0; i < warmup && r == 0 && !c.skipped; i++)
 		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, err, errlen);

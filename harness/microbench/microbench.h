@@ -68,13 +68,22 @@ struct pmc_mb_opts {
 	const struct pmc_sys *sys;
 	pmc_mb_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
 	void *clock_ud;
-	/* The empty loop whose cost is subtracted (NULL: the built-in one); no_overhead
-	 * measures none. */
+	/* The empty loop whose cost is reported beside the figures (NULL: the built-in
+	 * one); no_overhead measures none. */
 	pmc_bench_fn empty;
 	bool no_overhead;
 	/* pmc_mb_measure_forked only: the child is killed when it has not handed its samples
 	 * over this many seconds after it started; <= 0: no limit. */
 	double timeout_s;
+	/* The CPU-time clock calibration grows the batch on (NULL: the thread's CPU time,
+	 * or the wall clock when clock was injected). */
+	pmc_mb_clock_fn cpu_clock;
+	void *cpu_clock_ud;
+	/* pmc_mb_measure_forked only: the command that runs this same benchmark program
+	 * again (as pmc_mb_valgrind_opts.self_argv, followed by the user's options), so
+	 * that the child is a new process image (its own address-space layout, pages and
+	 * code placement) rather than a copy of this one; NULL: a forked copy. */
+	char *const *self_argv;
 };
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
@@ -90,6 +99,9 @@ struct pmc_mb_samples {
 	uint64_t items, bytes; /* per iteration, as the benchmark set them; 0: not set */
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */
+	/* The process each sample was taken in, from 1 (n entries; NULL: not recorded):
+	 * the unit of replication (docs/statistics.md, "The unit of replication"). */
+	unsigned *process;
 };
 
 /* Calibrates the batch size, warms up, takes o->samples batches of b and then measures
@@ -103,12 +115,24 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s);
 
 /* ---- child.c: one benchmark per process ---- */
 
-/* pmc_mb_measure in a forked child; the samples come back over a pipe. A child that
- * crashes, exits or fails is contained: -ECHILD with one line in err saying how it
- * ended (or the child's own message). One that outlives o->timeout_s is killed
- * (SIGKILL): -ETIMEDOUT, with "'name' timed out after S s" in err. */
+/* pmc_mb_measure in a forked child; the samples come back over a pipe. With
+ * o->self_argv the child runs that command with "--process-child NAME --process-fd FD
+ * --process-samples N --process-iters I [--process-overhead]" appended, and the program
+ * it starts answers with pmc_mb_process_child(). A child that crashes, exits or fails
+ * is contained: -ECHILD with one line in err saying how it ended (or the child's own
+ * message). One that outlives o->timeout_s is killed (SIGKILL): -ETIMEDOUT, with
+ * "'name' timed out after S s" in err. */
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen);
+
+/* The started program's side: pmc_mb_measure(b, o), its samples or its error written
+ * to fd in the pipe format. Returns 0, or -errno when nothing could be written. */
+int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o, int fd);
+
+/* Appends the samples of process `process` (from 1) to dst, moving src's arrays (src is
+ * left empty); the first samples with a measured overhead give dst its overhead. Both
+ * must be of the same batch size and events. Returns 0, -EINVAL or -ENOMEM. */
+int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process);
 
 /* The pipe format: samples written to fd and read back, all or nothing. Return 0, or
  * -EIO (short data), -errno. */
@@ -117,14 +141,16 @@ int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret);
 
 /* ---- record.c: samples → result ---- */
 
-/* When the overhead is more than this share of a benchmark's median batch time, the
- * result says so (a note on wall-time/op). */
+/* When the loop's own overhead is more than this share of a benchmark's median batch
+ * time, the result says so (a note on wall-time/op): the body alone is then near the
+ * loop's resolution. */
 #define PMC_MB_OVERHEAD_WARN 0.5
 
-/* Adds benchmark b to res: one run per sample with wall-time/op (ns), <event>/op for
- * every event of events (its status per sample; missing ones as such), items/s and
- * bytes/s when set, each minus the empty loop's cost clamped at zero, then the derived
- * ratios (ipc, ...) of the registry. A benchmark that skipped itself is added as skipped,
+/* Adds benchmark b to res: one run per sample (with its process) with wall-time/op
+ * (ns), <event>/op for every event of events (its status per sample; missing ones as
+ * such), items/s and bytes/s when set, each the batch's figure over its iterations,
+ * nothing subtracted, and the empty loop's cost per operation beside it
+ * (pmc_metric.loop_overhead); then the derived ratios (ipc, ...) of the registry. A benchmark that skipped itself is added as skipped,
  * with pmc_skip's message and no runs or metrics. Returns 0, or -ENOMEM / -EINVAL with
  * one line in err. */
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
@@ -136,9 +162,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, struct pmc_result *res,
 			  char *err, size_t errlen);
 
-/* The per-operation value of one sample: (batch - overhead) / iters, clamped at zero;
- * overhead NAN subtracts nothing. */
-double pmc_mb_per_op(double batch, double overhead, uint64_t iters);
+/* The per-operation value of one sample: batch / iters (NAN when not measured). */
+double pmc_mb_per_op(double batch, uint64_t iters);
 
 /* The empty loop subtracted from b: the one compiled with it (PMC_BENCHMARK), else the
  * library's. */

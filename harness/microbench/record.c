@@ -1,5 +1,5 @@
 /* Samples into the result model (docs/microbench.md, "Result metrics"): one run per
- * sample, every value per operation, minus the empty loop's cost. */
+ * sample, every value per operation, the empty loop's cost beside them. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,16 +12,9 @@
 #include "harness/core/result.h"
 #include "harness/microbench/microbench.h"
 
-double pmc_mb_per_op(double batch, double overhead, uint64_t iters)
+double pmc_mb_per_op(double batch, uint64_t iters)
 {
-	double v;
-
-	if (isnan(batch) || iters == 0)
-		return NAN;
-	/* Out-of-order execution overlaps the loop's bookkeeping with the body, so the
-	 * difference can come out below zero; a cost is never negative. */
-	v = (batch - (isnan(overhead) ? 0.0 : overhead)) / (double)iters;
-	return v > 0 ? v : 0.0;
+	return isnan(batch) || iters == 0 ? NAN : batch / (double)iters;
 }
 
 static int metric(struct pmc_benchmark *b, const char *id, struct pmc_metric **ret)
@@ -59,8 +52,27 @@ static double sorted_median(const double *v, size_t n)
 	return med;
 }
 
-/* Says in the result when the subtracted overhead is a large share of what was
- * measured: the body is then near the resolution of the loop. */
+/* The empty loop's cost per operation, beside a metric's figures: not subtracted from
+ * them, since out-of-order execution overlaps the loop's bookkeeping with the body and
+ * a difference of two separately timed loops can fall below what the hardware can do
+ * (docs/microbench.md, "Overhead"). */
+static int set_overhead(struct pmc_benchmark *b, const char *id, double over, uint64_t iters)
+{
+	struct pmc_metric *m;
+	int r;
+
+	if (isnan(over) || iters == 0)
+		return 0;
+	r = metric(b, id, &m);
+	if (r < 0)
+		return r;
+	m->has_loop_overhead = true;
+	m->loop_overhead = over / (double)iters;
+	return 0;
+}
+
+/* Says in the result when the loop's own cost is a large share of what was measured:
+ * the body alone is then near the resolution of the loop. */
 static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
 {
 	double med = sorted_median(s->ns, s->n), share;
@@ -77,9 +89,9 @@ static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s
 	if (r < 0)
 		return r;
 	snprintf(note, sizeof(note),
-		 "the loop's own overhead (%.3g ns/op, subtracted) is %.0f%% of the measured time; "
-		 "the body is near the loop's resolution",
-		 s->over_ns / (double)s->iters, share * 100.0);
+		 "includes the loop's own %.3g ns/op (%.0f%% of the time, not subtracted); the "
+		 "body alone is near the loop's resolution",
+		 s->over_ns / (double)s->iters, share > 1 ? 100.0 : share * 100.0);
 	return pmc_metric_set_note(m, note);
 }
 
@@ -117,8 +129,10 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	if (r < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
-		struct pmc_run_info info = {.exit_code = 0, .iterations = s->iters};
-		double wall = pmc_mb_per_op(s->ns[i], s->over_ns, s->iters);
+		struct pmc_run_info info = {.exit_code = 0,
+					    .iterations = s->iters,
+					    .process = s->process ? s->process[i] : 0};
+		double wall = pmc_mb_per_op(s->ns[i], s->iters);
 
 		r = pmc_benchmark_add_run(bm, &info);
 		if (r == 0)
@@ -126,7 +140,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		for (size_t e = 0; r == 0 && e < nev; e++) {
 			const struct pmc_reading *rd = &s->readings[i * nev + e];
 			double v = pmc_status_has_value(rd->status)
-				       ? pmc_mb_per_op(rd->scaled, s->over_counts[e], s->iters)
+				       ? pmc_mb_per_op(rd->scaled, s->iters)
 				       : NAN;
 
 			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
@@ -143,6 +157,12 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			goto fail;
 	}
 	r = note_overhead(bm, s);
+	if (r == 0 && s->n)
+		r = set_overhead(bm, "wall-time/op", s->over_ns, s->iters);
+	for (size_t e = 0; r == 0 && s->n && e < nev; e++) {
+		snprintf(id, sizeof(id), "%s/op", events->events[e].name);
+		r = set_overhead(bm, id, s->over_counts[e], s->iters);
+	}
 	if (r == 0) {
 		PMC_OPTS(pmc_derive_opts, dopts, .events = events, .input_suffix = "/op");
 

@@ -59,10 +59,12 @@ expect_one_line() {
 	expect_lines 1 "$1" && expect_grep "$2" "$1"
 }
 
-# mkresult OUT [backend=NAME] [env:KEY=VALUE] BENCH::METRIC=CENTER[,SPREAD[,N]][@FLAGS]...
+# mkresult OUT [backend=NAME] [env:KEY=VALUE] [one-invocation] BENCH::METRIC=CENTER[,SPREAD[,N]][@FLAGS]...
 # Each metric gets N samples (default 10) spread evenly over CENTER * (1 +- SPREAD), in a
 # scrambled order without ties. FLAGS: sim (simulated), unsup (unsupported: no samples),
-# unit=U (override the unit).
+# unit=U (override the unit). Each run records a process of its own (independent
+# samples, as a benchmark program's processes); with one-invocation the runs record
+# none, as the runs of one `pmcbench run` of a command.
 mkresult() {
 	python3 - "$@" <<'EOF'
 import json, sys
@@ -74,7 +76,10 @@ doc = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0
        "created": "2026-01-01T00:00:00Z", "backend": "perf", "environment": {},
        "benchmarks": []}
 benches = {}
+one = "one-invocation" in sys.argv[2:]
 for a in sys.argv[2:]:
+    if a == "one-invocation":
+        continue
     if a.startswith("backend="):
         doc["backend"] = a[8:]
         continue
@@ -103,8 +108,10 @@ for a in sys.argv[2:]:
             m["raw"] = {k: [None] * n for k in ("value", "time_enabled", "time_running")}
             m["error"] = "ENOENT"
     b = benches.setdefault(bench, {"name": bench, "command": None, "build_id": None,
-                                   "runs": [{"exit_code": 0, "signal": 0,
-                                             "timed_out": False}] * n,
+                                   "runs": [dict({"exit_code": 0, "signal": 0,
+                                                  "timed_out": False},
+                                                 **({} if one else {"process": i + 1}))
+                                            for i in range(n)],
                                    "metrics": {}})
     b["metrics"][metric] = m
 doc["benchmarks"] = list(benches.values())
