@@ -48,11 +48,19 @@ static void reset(void)
 	pmu = NULL;
 }
 
+/* The call of body (from 1) during which the thread is preempted for 1 ms; 0: none. */
+static unsigned preempt_call;
+static uint64_t stolen;
+
 static void body(struct pmc_state *s)
 {
 	fn_calls++;
 	while (pmc_loop(s)) {
 		now += per_iter;
+		if (preempt_call && fn_calls == preempt_call && body_iters == 1) {
+			now += 1000000;
+			stolen += 1000000;
+		}
 		body_iters++;
 		if (pmu)
 			fake_pmu_tick(pmu, 1);
@@ -345,6 +353,83 @@ static void the_definitions_empty_loop_is_measured(void **state)
 	pmc_mb_samples_free(&s);
 }
 
+/* The samples of a benchmark's processes are appended in order, each tagged with its
+ * process; the overhead comes from the process that measured it; a batch size that
+ * differs is refused. */
+static void samples_of_processes_merge(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_samples all = {0}, s;
+	struct pmc_result *res = NULL;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_samples_merge(&all, &s, 1), 0);
+	assert_null(s.ns);
+	o.samples = 3;
+	o.no_overhead = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(isnan(s.over_ns));
+	assert_int_equal(pmc_mb_samples_merge(&all, &s, 2), 0);
+	assert_int_equal(all.n, 5);
+	assert_true(all.over_ns == 103);
+	for (size_t i = 0; i < all.n; i++)
+		assert_int_equal(all.process[i], i < 2 ? 1 : 2);
+	o.iters = 50;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_samples_merge(&all, &s, 3), -EINVAL);
+	pmc_mb_samples_free(&s);
+	/* The runs of the result record them. */
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &all, NULL, res, err, sizeof(err)), 0);
+	assert_int_equal(res->benchmarks[0].nruns, 5);
+	assert_int_equal(res->benchmarks[0].runs[1].process, 1);
+	assert_int_equal(res->benchmarks[0].runs[4].process, 2);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&all);
+}
+
+/* The CPU clock of calibration: the fake wall clock less the time the batch was
+ * "preempted" (stolen). */
+static uint64_t fake_cpu(void *ud)
+{
+	(void)ud;
+	return now - stolen;
+}
+
+/* Calibration grows the batch on CPU time: the second batch (10 iterations) is preempted
+ * for 1 ms of wall time, past the 1000 ns target on the wall clock, but it used 73 ns of
+ * CPU; the growth goes on as in calibration_reaches_the_target (to 198 here: the CPU
+ * clock is read outside the wall clock's two reads, and sees their 6 ns, 706 for 100). */
+static void calibration_grows_on_cpu_time(void **state)
+{
+	struct pmc_mb_bench b = bench_of("preempted", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .min_time_s = 1000e-9, .clock = fake_clock,
+		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	stolen = 0;
+	preempt_call = 2;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 198);
+	pmc_mb_samples_free(&s);
+	/* On the wall clock alone (no CPU clock), the preempted batch ends the growth at 10. */
+	reset();
+	stolen = 0;
+	preempt_call = 2;
+	o.cpu_clock = NULL;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 10);
+	pmc_mb_samples_free(&s);
+	preempt_call = 0;
+}
+
 static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
 {
 	*c = (struct pmc_valgrind_counts){
@@ -362,7 +447,7 @@ static void exact_counts_are_the_body_alone(void **state)
 	struct pmc_mb_exact x = {.iters = 4};
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
-	uint64_t v = 0;
+	uint64_t v = 0, below = 0;
 	char err[256] = "";
 
 	/* Fixed costs 5000 and 3000; the body 10 per iteration, its empty loop 3. */
@@ -370,12 +455,17 @@ static void exact_counts_are_the_body_alone(void **state)
 	set_counts(&x.counts[1], 5000 + 8 * 10, 100);
 	set_counts(&x.counts[2], 3000 + 4 * 3, 50);
 	set_counts(&x.counts[3], 3000 + 8 * 3, 54);
-	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_INSTRUCTIONS, &v, err, sizeof(err)), 0);
+	assert_int_equal(
+	    pmc_mb_exact_count(&x, PMC_VG_M_INSTRUCTIONS, &v, &below, err, sizeof(err)), 0);
 	assert_int_equal(v, 4 * 7);
-	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_DATA_READS, &v, err, sizeof(err)), 0);
+	assert_int_equal(below, 0);
+	/* The body's data reads did not grow, the empty loop's did by 4: clamped, and said. */
+	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_DATA_READS, &v, &below, err, sizeof(err)),
+			 0);
 	assert_int_equal(v, 0);
-	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, err, sizeof(err)),
-			 -ENODATA);
+	assert_int_equal(below, 4);
+	assert_int_equal(
+	    pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, NULL, err, sizeof(err)), -ENODATA);
 
 	assert_int_equal(pmc_result_new("valgrind", &res), 0);
 	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
@@ -387,8 +477,11 @@ static void exact_counts_are_the_body_alone(void **state)
 	assert_true(m->values[0] == 7.0);
 	assert_int_equal(m->status[0], PMC_STATUS_EXACT);
 	assert_true(m->simulated);
+	assert_null(m->note);
 	m = pmc_benchmark_find_metric(&res->benchmarks[0], "data-reads/op");
 	assert_true(m->values[0] == 0.0);
+	assert_non_null(m->note);
+	assert_contains(m->note, "clamped to 0: the body's loop counted 4 fewer");
 	m = pmc_benchmark_find_metric(&res->benchmarks[0], "branch-misses/op");
 	assert_non_null(m);
 	assert_true(isnan(m->values[0]));
@@ -710,6 +803,8 @@ int main(void)
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_reported_not_subtracted),
 	    cmocka_unit_test(the_definitions_empty_loop_is_measured),
+	    cmocka_unit_test(samples_of_processes_merge),
+	    cmocka_unit_test(calibration_grows_on_cpu_time),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
 	    cmocka_unit_test(skipped_benchmarks_are_recorded),

@@ -1407,6 +1407,79 @@ static void save_refuses_what_would_not_load(void **state)
 /* A skipped benchmark is written with its reason and empty runs and metrics (what a
  * reader that does not know "skipped" sees), read back as skipped, and never holds a
  * run or a number. */
+/* text with the first `from` replaced by `to`, malloc'ed. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t head, len;
+	char *out;
+
+	assert_non_null(at);
+	head = (size_t)(at - text);
+	len = strlen(text) - strlen(from) + strlen(to);
+	out = malloc(len + 1);
+	assert_non_null(out);
+	memcpy(out, text, head);
+	strcpy(out + head, to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+/* The process of each run and the loop's overhead beside a metric (docs/result-schema.md)
+ * are saved and loaded back; a process of 0 or a negative overhead is refused with the
+ * place named. */
+static void processes_and_loop_overhead_round_trip(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	struct pmc_benchmark *bm = t_bench(a, "lcg", NULL);
+	struct pmc_metric *m = t_metric(bm, "wall-time/op");
+	char *path = path_in_dir(tmpdir, "processes.json"), *text, *bad, err[512] = "";
+	int rc;
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++) {
+		struct pmc_run_info run = {.iterations = 1000, .process = i / 2 + 1};
+
+		assert_int_equal(pmc_benchmark_add_run(bm, &run), 0);
+		assert_int_equal(pmc_metric_append(m, 1.25 + i, NULL), 0);
+	}
+	m->has_loop_overhead = true;
+	m->loop_overhead = 0.3125;
+	rc = pmc_result_save(a, path, err, sizeof(err));
+	if (rc)
+		fail_msg("save: %s", err);
+	text = read_text(path);
+	assert_contains(text, "\"process\":2");
+	assert_contains(text, "\"loop_overhead\":0.3125");
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	assert_int_equal(b->benchmarks[0].runs[0].process, 1);
+	assert_int_equal(b->benchmarks[0].runs[3].process, 2);
+	m = pmc_benchmark_find_metric(&b->benchmarks[0], "wall-time/op");
+	assert_true(m->has_loop_overhead && m->loop_overhead == 0.3125);
+	pmc_result_free(b);
+	b = NULL;
+
+	bad = replaced(text, "\"process\":2", "\"process\":0");
+	write_text(path, bad, strlen(bad));
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "process");
+	assert_contains(err, "expected an integer from 1");
+	free(bad);
+	bad = replaced(text, "\"loop_overhead\":0.3125", "\"loop_overhead\":-1");
+	write_text(path, bad, strlen(bad));
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "loop_overhead");
+	assert_contains(err, "expected a number from 0");
+	assert_null(b);
+	free(bad);
+	free(text);
+	unlink(path);
+	free(path);
+	pmc_result_free(a);
+}
+
 static void skipped_benchmarks_round_trip(void **state)
 {
 	struct pmc_result *a = t_result("perf"), *b = NULL;
@@ -2000,6 +2073,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(read_only_directory_keeps_the_old_file),
 	    cmocka_unit_test(save_refuses_what_would_not_load),
 	    cmocka_unit_test(skipped_benchmarks_round_trip),
+	    cmocka_unit_test(processes_and_loop_overhead_round_trip),
 	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
 	    cmocka_unit_test(summaries_are_skipped_wherever_they_are),
 	    cmocka_unit_test(truncated_and_empty_files_are_refused),

@@ -252,13 +252,14 @@ void pmc_mb_exact_free(struct pmc_mb_exact *x);
 int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report);
 
 /* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
- * body(n)) - (empty(2n) - empty(n)), clamped at zero. Returns 0, or the errors of
+ * body(n)) - (empty(2n) - empty(n)), clamped at zero; *ret_below (may be NULL) is how far
+ * below zero it was, 0 when it was not. Returns 0, or the errors of
  * pmc_valgrind_metric_value (-ENODATA: not simulated), -ERANGE. */
-int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret, char *err,
-		       size_t errlen);
+int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,
+		       uint64_t *ret_below, char *err, size_t errlen);
 
 /* Adds benchmark b to res: one run with `<metric>/op` for every valgrind metric (status
- * exact; not simulated ones as unsupported, never 0), then the registry's derived
- * ratios; a skipped one as skipped. Returns 0 or -errno with one line in err. */
+ * exact; not simulated ones as unsupported, never 0; one clamped at 0 with a note saying
+ * by how much), then the registry's derived ratios; a skipped one as skipped. Returns 0 or -errno with one line in err. */
 int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
 			struct pmc_result *res, char *err, size_t errlen);

@@ -120,3 +120,44 @@ test_mb_valgrind_runs_a_shared_object() {
 	[ "$(json_get l.json '[b for b in d["benchmarks"] if b["name"] == "lcg"][0]["metrics"]["instructions/op"]["samples"]')" = "[2]" ] ||
 		fail "lcg in the shared object: instructions/op is not [2]"
 }
+
+# docs/microbench.md, "Processes": each benchmark's samples come from several processes,
+# each a new start of the program, interleaved across benchmarks; each run records its
+# process, and compare tests over the processes.
+test_mb_samples_come_from_several_processes() {
+	need_programs || return 0
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -o a.json || return 1
+	# The defaults: 12 samples, 2 in each of 6 processes.
+	[ "$(json_get a.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = \
+		"[1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]" ] || fail "runs' processes" || return 1
+	# Every run per the same batch size, calibrated once.
+	[ "$(json_get a.json 'len(set(r["iterations"] for r in d["benchmarks"][0]["runs"]))')" = 1 ] ||
+		fail "one batch size" || return 1
+	# The loop's own cost is beside the figure, not subtracted from it.
+	json_get a.json 'd["benchmarks"][0]["metrics"]["wall-time/op"]["loop_overhead"]' >lo.txt ||
+		return 1
+	python3 -c 'import sys; v = float(open("lo.txt").read()); sys.exit(0 if v > 0 else 1)' ||
+		fail "no loop_overhead on wall-time/op" || return 1
+	# -r 7 over 3 processes: the first takes the one left over.
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^sum/64$' --min-time 0.001 -r 7 --processes 3 \
+		-o b.json || return 1
+	[ "$(json_get b.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = \
+		"[1, 1, 1, 2, 2, 3, 3]" ] || fail "7 samples over 3 processes" || return 1
+	# compare tests the processes: 3+3.
+	expect_exit 0 "$PMCBENCH" compare --metric task-clock/op b.json b.json || return 1
+	expect_grep ' 3\+3 procs ' "$TMP/out" || return 1
+	# More processes than samples: one sample each.
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -r 2 --processes 6 \
+		-o c.json || return 1
+	[ "$(json_get c.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = "[1, 2]" ] ||
+		fail "2 samples, 2 processes" || return 1
+	# --no-fork: one process, recorded, and its timing comparison not tested.
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -r 4 --no-fork \
+		-o d.json || return 1
+	[ "$(json_get d.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = "[1, 1, 1, 1]" ] ||
+		fail "--no-fork: one process" || return 1
+	expect_exit 0 "$PMCBENCH" compare --metric task-clock/op d.json d.json || return 1
+	expect_grep ' not tested ' "$TMP/out" || return 1
+	expect_exit 2 "$PMC_MB_LCG" -q --no-fork --processes 2 || return 1
+	expect_one_line "$TMP/err" "--processes 2 needs processes of their own; drop --no-fork"
+}
