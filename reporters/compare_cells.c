@@ -483,7 +483,13 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 	 * above 1, as hyperfine does. */
 	faster = row->ratio < 1 && row->significant;
 	fmt_factor(row, faster, r, ci, sizeof(ci));
-	if (!row->significant)
+	if (row->one_invocation)
+		/* docs/statistics.md, "The unit of replication": no verdict either way. */
+		snprintf(buf, len,
+			 "not tested: %s and %s are one invocation each, and %s drifts between "
+			 "invocations: %s (ratio of medians)\n",
+			 nn, on, row->metric, r);
+	else if (!row->significant)
 		snprintf(buf, len, "no significant difference between %s and %s: %s%s (%s%s)\n", nn,
 			 on, r, ci, row->metric, row->paired ? ", paired" : "");
 	else

@@ -1,7 +1,7 @@
 /* The microbenchmark library (harness/microbench/, docs/microbench.md) with an injected
  * clock and the emulated PMU (fake_pmu.h), so every figure is exact: argument expansion
  * and the filter, the loop and its batch edges, setup and teardown outside the
- * measurement, calibration, overhead subtraction (clamped at zero), skips, per-operation
+ * measurement, calibration, the loop's overhead reported beside the figures, processes, skips, per-operation
  * counters with their statuses, and the child process that contains a crash. */
 #include <errno.h>
 #include <linux/perf_event.h>

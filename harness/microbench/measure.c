@@ -141,7 +141,7 @@ void pmc_do_not_optimize_ptr(const volatile void *p)
 	(void)p;
 }
 
-/* The loop whose cost every result has subtracted: the benchmarks' loop with a body that
+/* The loop whose cost every result reports beside its figures: the benchmarks' loop with a body that
  * only makes the compiler reload s->left, as pmc_do_not_optimize's clobber does. */
 static void empty_loop(struct pmc_state *s)
 {

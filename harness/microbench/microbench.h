@@ -165,7 +165,7 @@ int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, str
 /* The per-operation value of one sample: batch / iters (NAN when not measured). */
 double pmc_mb_per_op(double batch, uint64_t iters);
 
-/* The empty loop subtracted from b: the one compiled with it (PMC_BENCHMARK), else the
+/* The empty loop measured for b: the one compiled with it (PMC_BENCHMARK), else the
  * library's. */
 pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b);
 

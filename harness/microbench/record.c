@@ -146,7 +146,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
 			r = append(bm, id, v, rd);
 		}
-		/* A throughput needs a time: none when the overhead took it all. */
+		/* A throughput needs a time: none for a batch that took none. */
 		if (r == 0 && s->items)
 			r = append(bm, "items/s", wall > 0 ? (double)s->items * 1e9 / wall : NAN,
 				   NULL);

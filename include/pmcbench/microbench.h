@@ -88,8 +88,8 @@ struct pmc_bench_def {
 	 * (times 8), or "0..100+25" (plus 25); NULL-terminated. Their cartesian product gives
 	 * the benchmarks name/arg1/arg2. */
 	const char *args[PMC_BENCH_MAX_ARGS + 1];
-	/* The empty loop whose cost is subtracted, compiled with the benchmark and its flags
-	 * (PMC_BENCHMARK sets it); NULL: the library's own. */
+	/* The empty loop whose cost is reported beside the figures, compiled with the
+	 * benchmark and its flags (PMC_BENCHMARK sets it); NULL: the library's own. */
 	pmc_bench_fn empty;
 	/* Where PMC_BENCHMARK stands: benchmarks run and are listed in source order (a
 	 * compiler may lay out a section in any order). */
@@ -98,7 +98,8 @@ struct pmc_bench_def {
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload
- * s->left, as pmc_do_not_optimize's clobber does: what the harness subtracts. Compiled in
+ * s->left, as pmc_do_not_optimize's clobber does: what the harness reports as the loop's
+ * own cost (and, under the valgrind backend, subtracts exactly). Compiled in
  * the benchmark's own translation unit, so its cost is that of the benchmark's loop. */
 static inline void pmc_bench_empty_loop(struct pmc_state *s)
 {

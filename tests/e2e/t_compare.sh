@@ -353,6 +353,9 @@ test_real_runs_ab_and_aa() {
 	expect_exit 0 "$PMCBENCH" compare --force --metric task-clock a.json b.json || return 1
 	expect_grep '^task-clock ' "$TMP/out" || return 1
 	expect_grep ' not tested .*inconclusive' "$TMP/out" || return 1
+	# The headline says so first, with the ratio and no verdict.
+	head -n 1 "$TMP/out" | grep -Eq '^not tested: b\.json and a\.json are one invocation each, and task-clock drifts between invocations: [0-9.]+x \(ratio of medians\)$' ||
+		fail "headline: $(head -n 1 "$TMP/out")" || return 1
 	# A/A: the same program twice: no verdict either way, never a regression.
 	expect_exit 2 "$PMCBENCH" gate --metric task-clock --threshold task-clock=25% \
 		--baseline a.json c.json
