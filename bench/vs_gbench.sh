@@ -1,28 +1,46 @@
 #!/bin/bash
-# pmcbench's microbenchmark library side by side with Google Benchmark on the same two
-# bodies (bench/vs_gbench_pmc.c, bench/vs_gbench_gb.cc): a chain of 1000 dependent
-# multiply-adds per iteration, and an empty body. Each body runs in its own process
-# (--filter, --benchmark_filter) with its tool's defaults otherwise (pmcbench: -r 10,
-# --min-time 0.01; Google Benchmark 1.7: --benchmark_min_time 0.5), once per tool and
-# body in each of REPS repetitions, which tool goes first alternating. Per tool and body
-# it prints the median ns/op over the repetitions, their spread, and the median wall
-# time of the whole process (what it takes to get the answer); then the ratios
-# pmcbench / Google Benchmark.
+# pmcbench's microbenchmark library side by side with Google Benchmark 1.7 on the same
+# bodies (issue targets P2 and P6). The bodies are one block of C, the same text in
+# bench/vs_gbench_pmc.c and bench/vs_gbench_gb.cc (checked below): an LCG of 1 step and
+# of 1000 dependent steps per iteration, memcpy of 64 B, 4 KiB and 1 MiB, a lookup in a
+# half-full open-addressing hash table of 2048 keys, and qsort of 1000 ints with the copy
+# of the unsorted input included. Each tool puts only its own loop around them.
 #
-# ns/op of one process: pmcbench, the median of the samples of `wall-time/op` in its
-# -o JSON (its loop's overhead subtracted, docs/microbench.md); Google Benchmark,
-# real_time of the iteration run in --benchmark_format=json (nothing subtracted). The
-# same for CPU time (task-clock/op, cpu_time), which other processes sharing the CPU do
-# not inflate: on a busy machine it shows what the real-time spread is made of.
-# Targets (issue 9): chain median within 3% of Google Benchmark's, spread no worse, the
-# empty body at most 0.5 ns/op, in at most half of Google Benchmark's wall time.
+# Every body runs in a process of its own per tool (--filter, --benchmark_filter), in
+# three configurations per repetition:
+#   pmcbench         its defaults: -r 12 samples over --processes 6 new execs of the
+#                    program, --min-time 0.01 s of CPU time per sample;
+#   gbench default   its defaults: --benchmark_min_time 0.5 s;
+#   gbench matched   --benchmark_min_time T, T chosen per body so that Google Benchmark's
+#                    process takes as long as pmcbench's (the same wall time).
+# T comes from a pilot before the measurement (see "Pilot" below; the tries are
+# printed). Then REPS repetitions (default 10), the order of the three reversed every
+# other repetition. The library is copied first, so that a rebuild meanwhile does not
+# change it.
+#
+# The figure per process is the CPU time per operation: pmcbench's median over all its
+# samples (all its processes pooled) of `task-clock/op` in its -o JSON; Google
+# Benchmark's `cpu_time` in --benchmark_format=json. Neither subtracts anything: both
+# are the whole timed loop over its iterations, the loop's bookkeeping included
+# (pmcbench keeps the empty loop's own cost beside each metric, `loop_overhead`, which
+# is printed for information and not subtracted; docs/microbench.md, "Overhead").
+# Per body and configuration the script prints the median over the repetitions, its
+# spread (MAD/median, MAD unscaled, and (max-min)/median), and the median wall time of
+# the whole process (what it takes to get the answer), the ratios to Google Benchmark
+# at its default, and the targets:
+#   P2  per-op CPU time within 3% of Google Benchmark's cpu_time (at its default);
+#       spread no worse than Google Benchmark's at the same wall time (matched), and
+#       against its default too;
+#   P6  process wall time at most 0.5x Google Benchmark's default, with the spread of P2;
+#   floor: the 1-step LCG per op not below the 1000-step LCG's time per step.
 #
 # Usage: bench/vs_gbench.sh [BUILDDIR] [REPS]   (needs g++, libbenchmark-dev, python3)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build}" && pwd)
 reps=${2:-10}
-lib=$build/harness/libpmcbench.so
+lib=$build/harness/libpmcbench.so.0
+bodies=(lcg_1 lcg_1000 memcpy_64 memcpy_4k memcpy_1m hash_lookup qsort_1000)
 [ -e "$lib" ] || { echo "vs_gbench: no $lib; build first: sh ci/build.sh plain build" >&2; exit 2; }
 [ -e /usr/include/benchmark/benchmark.h ] ||
 	{ echo "vs_gbench: no Google Benchmark; install libbenchmark-dev" >&2; exit 2; }
@@ -30,158 +48,253 @@ lib=$build/harness/libpmcbench.so
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs_gbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -I"$here/../include" -o "$tmp/pmc" "$here/vs_gbench_pmc.c" \
-	-L"$build/harness" -lpmcbench -Wl,-rpath,"$build/harness"
-${CXX:-g++} -O2 -o "$tmp/gb" "$here/vs_gbench_gb.cc" -lbenchmark -lpthread
 
-# Runs one body in one process, saving its JSON as $tmp/TOOL-BODY-REP.json and the
-# process's wall time in ns in $tmp/wall.txt.
-run() { # TOOL BODY REP
-	local out=$tmp/$1-$2-$3.json t0 t1
+# The bodies must be the same text on both sides.
+shared() { sed -n '/---- BEGIN SHARED BODIES/,/---- END SHARED BODIES/p' "$1"; }
+shared "$here/vs_gbench_pmc.c" >"$tmp/bodies-pmc.c"
+shared "$here/vs_gbench_gb.cc" >"$tmp/bodies-gb.c"
+[ -s "$tmp/bodies-pmc.c" ] && cmp -s "$tmp/bodies-pmc.c" "$tmp/bodies-gb.c" || {
+	diff -u "$tmp/bodies-pmc.c" "$tmp/bodies-gb.c" >&2 || :
+	echo "vs_gbench: the shared bodies of vs_gbench_pmc.c and vs_gbench_gb.cc differ" >&2
+	exit 2
+}
+
+# A copy of the library, so that a rebuild of BUILDDIR during the run changes nothing.
+mkdir "$tmp/lib"
+cp -L "$build/harness/libpmcbench.so.0" "$tmp/lib/libpmcbench.so.0"
+ln -s libpmcbench.so.0 "$tmp/lib/libpmcbench.so"
+${CC:-cc} -O2 -I"$here/../include" -o "$tmp/pmc" "$here/vs_gbench_pmc.c" \
+	-L"$tmp/lib" -lpmcbench -Wl,-rpath,"$tmp/lib"
+${CXX:-g++} -O2 -o "$tmp/gb" "$here/vs_gbench_gb.cc" -lbenchmark -lpthread
+cc_version=$(${CC:-cc} --version | head -1)
+cxx_version=$(${CXX:-g++} --version | head -1)
+
+# Runs one body in one process; saves its JSON as $tmp/OUT.json and appends
+# "OUT WALL_NS" to $tmp/wall.txt. CONFIG: pmcbench, gbench or gbmatched (MIN_TIME).
+run() { # CONFIG BODY OUT [MIN_TIME]
+	local out=$tmp/$3.json t0 t1
 	t0=$(date +%s%N)
 	case $1 in
 	pmcbench) "$tmp/pmc" --filter "^$2\$" -q -o "$out" >/dev/null 2>"$tmp/err" ;;
 	gbench) "$tmp/gb" --benchmark_filter="^$2\$" --benchmark_format=json >"$out" 2>"$tmp/err" ;;
-	esac || { cat "$tmp/err" >&2; echo "vs_gbench: $1 $2 failed in repetition $3" >&2; exit 1; }
+	gbmatched) "$tmp/gb" --benchmark_filter="^$2\$" --benchmark_min_time="$4" \
+		--benchmark_format=json >"$out" 2>"$tmp/err" ;;
+	esac || { cat "$tmp/err" >&2; echo "vs_gbench: $1 $2 failed ($3)" >&2; exit 1; }
 	t1=$(date +%s%N)
-	echo "$1 $2 $((t1 - t0))" >>"$tmp/wall.txt"
+	echo "$3 $((t1 - t0))" >>"$tmp/wall.txt"
 }
+wall_of() { awk -v k="$1" '$1 == k { printf "%.6f\n", $2 / 1e9 }' "$tmp/wall.txt"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
+load0=$(cat /proc/loadavg)
+start=$(date +%s)
+
+# Pilot: Google Benchmark's min_time per body for pmcbench's process wall time W, the
+# median of 3 pmcbench runs. Google Benchmark's wall time grows with min_time in steps
+# (its calibration multiplies the iterations by up to 10), so: up to 4 tries, each the
+# median of 2 runs, the first at 0.5 s x W / its wall time at 0.5 s, the next ones on
+# the line through the two points nearest W; stop within 5% of W; keep the closest.
+cat >"$tmp/next.py" <<'EOF'
+import sys
+# argv: W, then the tried points "min_time,wall", the first Google Benchmark's default.
+# Prints "done T" (the closest tried T) or "try T" (the next one to try).
+wp = float(sys.argv[1])
+pts = [tuple(map(float, p.split(","))) for p in sys.argv[2:]]
+tried = pts[1:]
+if tried:
+    best = min(tried, key=lambda p: abs(p[1] - wp))
+if not tried:
+    print("try %.4f" % max(0.001, 0.5 * wp / pts[0][1]))
+elif abs(best[1] / wp - 1) <= 0.05 or len(tried) >= 4:
+    print("done %.4f" % best[0])
+else:
+    (t0, w0), (t1, w1) = sorted(pts, key=lambda p: abs(p[1] - wp))[:2]
+    k = (w1 - w0) / (t1 - t0) if t1 != t0 else 0
+    t = t0 + (wp - w0) / k if k > 0 else best[0] * wp / best[1]
+    print("try %.4f" % min(5.0, max(0.001, best[0] / 4, min(4 * best[0], t))))
+EOF
+declare -A match
+for body in "${bodies[@]}"; do
+	for i in 1 2 3; do run pmcbench "$body" "pilot-pmcbench-$body-$i"; done
+	for i in 1 2; do run gbench "$body" "pilot-gbench-$body-$i"; done
+	wp=$( (for i in 1 2 3; do wall_of "pilot-pmcbench-$body-$i"; done) | median)
+	pts=("0.5,$( (for i in 1 2; do wall_of "pilot-gbench-$body-$i"; done) | median)")
+	for try in 1 2 3 4 5; do
+		next=$(python3 "$tmp/next.py" "$wp" "${pts[@]}")
+		t=${next#* }
+		[ "${next%% *}" = try ] || break
+		for i in 1 2; do run gbmatched "$body" "pilot-gbmatched-$body-$try-$i" "$t"; done
+		pts+=("$t,$( (for i in 1 2; do wall_of "pilot-gbmatched-$body-$try-$i"; done) | median)")
+	done
+	match[$body]=$t
+	echo "$body $t $wp ${pts[*]}" >>"$tmp/match.txt"
+done
+
 for ((i = 1; i <= reps; i++)); do
-	for body in chain empty; do
-		if ((i % 2)); then
-			run pmcbench $body "$i"
-			run gbench $body "$i"
-		else
-			run gbench $body "$i"
-			run pmcbench $body "$i"
-		fi
+	if ((i % 2)); then order=(pmcbench gbench gbmatched); else order=(gbmatched gbench pmcbench); fi
+	for body in "${bodies[@]}"; do
+		for c in "${order[@]}"; do
+			run "$c" "$body" "$c-$body-$i" "${match[$body]}"
+		done
 	done
 done
-load1=$(cut -d' ' -f1-3 /proc/loadavg)
+load1=$(cat /proc/loadavg)
+end=$(date +%s)
 
-python3 - "$tmp" "$reps" "$load0" "$load1" <<'EOF'
+python3 - "$tmp" "$reps" "$load0" "$load1" "$((end - start))" "$cc_version" "$cxx_version" \
+	"${bodies[@]}" <<'EOF'
 import json
 import statistics
 import sys
 
-tmp, reps, load0, load1 = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-tools = ("pmcbench", "gbench")
-bodies = ("chain", "empty")
-# real: pmcbench's wall-time/op, gbench's real_time (the targets' figures); cpu: the
-# thread's CPU time, pmcbench's task-clock/op and gbench's cpu_time, which time-slicing
-# with other processes on a shared machine does not inflate.
-clocks = ("real", "cpu")
+tmp, reps, load0, load1, secs, ccv, cxxv = sys.argv[1:8]
+reps = int(reps)
+bodies = sys.argv[8:]
+configs = ("pmcbench", "gbench", "gbmatched")
+LABEL = {"pmcbench": "pmcbench", "gbench": "gbench default", "gbmatched": "gbench matched"}
 UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-FLOOR_NS = 0.05  # a fifth of a cycle at 4 GHz: a loop the compiler removed
+
+wall = {}
+with open(tmp + "/wall.txt") as f:
+    for line in f:
+        k, ns = line.split()
+        wall[k] = int(ns) / 1e9
+match = {}
+with open(tmp + "/match.txt") as f:
+    for line in f:
+        f_ = line.split()
+        # body, the min_time kept, pmcbench's pilot wall time, the points "min_time,wall"
+        match[f_[0]] = (float(f_[1]), float(f_[2]), [tuple(map(float, p.split(",")))
+                                                     for p in f_[3:]])
 
 
-def median_of(samples):
-    v = [x for x in samples if x is not None]
-    return statistics.median(v) if v else None
-
-
-def ns_per_op(tool, body, rep):
-    """{clock: ns/op} of one process."""
-    with open("%s/%s-%s-%d.json" % (tmp, tool, body, rep)) as f:
+def load(config, body, rep):
+    """(ns/op, samples or None, per-process medians or None, loop overhead or None)"""
+    with open("%s/%s-%s-%d.json" % (tmp, config, body, rep)) as f:
         d = json.load(f)
     for b in d["benchmarks"]:
         if b["name"] != body:
             continue
-        if tool == "pmcbench":
-            m = b["metrics"]
-            return {"real": median_of(m["wall-time/op"]["samples"]),
-                    "cpu": median_of(m.get("task-clock/op", {}).get("samples", []))}
+        if config == "pmcbench":
+            m = b["metrics"].get("task-clock/op")
+            if not m or any(x is None for x in m["samples"]):
+                sys.exit("vs_gbench: pmcbench's %s has no task-clock/op" % body)
+            v = m["samples"]
+            procs = {}
+            for run, x in zip(b["runs"], v):
+                procs.setdefault(run.get("process", 0), []).append(x)
+            pm = [statistics.median(p) for p in procs.values()]
+            return statistics.median(v), v, pm, m.get("loop_overhead")
         if b.get("run_type", "iteration") == "iteration":
-            u = UNIT[b["time_unit"]]
-            return {"real": b["real_time"] * u, "cpu": b["cpu_time"] * u}
-    sys.exit("vs_gbench: %s's result for %s has no benchmark %s" % (tool, body, body))
+            return b["cpu_time"] * UNIT[b["time_unit"]], None, None, None
+    sys.exit("vs_gbench: %s's result for %s has no benchmark %s" % (config, body, body))
 
 
 def spread(v):
-    """(max - min) / median and MAD / median (MAD unscaled); None when the median is
-    under FLOOR_NS, where a relative spread means nothing."""
     med = statistics.median(v)
-    if med < FLOOR_NS:
-        return None, None
     mad = statistics.median(abs(x - med) for x in v)
-    return (max(v) - min(v)) / med, mad / med
+    return mad / med, (max(v) - min(v)) / med
 
 
 def pct(x):
-    return "-" if x is None else "%.2f%%" % (100 * x)
-
-
-def ratio(a, b):
-    return "-" if a is None or b is None or b == 0 else "%.3fx" % (a / b)
+    return "%.2f%%" % (100 * x)
 
 
 def met(ok):
     return "met" if ok else "NOT met"
 
 
-got = {(t, b, r): ns_per_op(t, b, r) for t in tools for b in bodies
-       for r in range(1, reps + 1)}
-wall = {(t, b): [] for t in tools for b in bodies}
-with open(tmp + "/wall.txt") as f:
-    for line in f:
-        t, b, ns = line.split()
-        wall[(t, b)].append(int(ns) / 1e9)
-
-with open("%s/gbench-chain-1.json" % tmp) as f:
-    gb_build = json.load(f)["context"].get("library_build_type", "unknown")
-print("%d repetitions; each body in its own process, each tool once per body and "
-      "repetition at its defaults, alternating; load average %s before, %s after; "
-      "Google Benchmark library built as %s" % (reps, load0, load1, gb_build))
-print()
-print("%-6s %-5s %-9s %13s %12s %12s %12s %11s %11s" % (
-    "body", "time", "tool", "median ns/op", "min ns/op", "max ns/op", "range/median",
-    "MAD/median", "process (s)"))
+got = {(c, b, r): load(c, b, r) for c in configs for b in bodies for r in range(1, reps + 1)}
 stat = {}
 for b in bodies:
-    for c in clocks:
-        for t in tools:
-            v = [got[(t, b, r)][c] for r in range(1, reps + 1)]
-            w = statistics.median(wall[(t, b)])
-            if None in v:
-                print("%-6s %-5s %-9s %13s" % (b, c, t, "not measured"))
-                continue
-            med = statistics.median(v)
-            rng, mad = spread(v)
-            stat[(t, b, c)] = (med, rng, mad, w)
-            print("%-6s %-5s %-9s %13.4f %12.4f %12.4f %12s %11s %11s" % (
-                b, c, t, med, min(v), max(v), pct(rng), pct(mad),
-                "%.3f" % w if c == "real" else ""))
+    for c in configs:
+        v = [got[(c, b, r)][0] for r in range(1, reps + 1)]
+        w = [wall["%s-%s-%d" % (c, b, r)] for r in range(1, reps + 1)]
+        mad, rng = spread(v)
+        stat[(c, b)] = {"med": statistics.median(v), "mad": mad, "rng": rng,
+                        "wall": statistics.median(w), "v": v}
+
+with open("%s/gbench-%s-1.json" % (tmp, bodies[0])) as f:
+    gb_build = json.load(f)["context"].get("library_build_type", "unknown")
+print("vs_gbench: %d repetitions, each body in its own process per configuration, the "
+      "order reversed every other repetition; %s s in all" % (reps, secs))
+print("load average %s at the start, %s at the end" % (
+    " ".join(load0.split()[:3]), " ".join(load1.split()[:3])))
+print("%s (pmcbench side, -O2); %s (Google Benchmark side, -O2); Google Benchmark "
+      "library_build_type: %s" % (ccv, cxxv, gb_build))
 print()
-print("ns/op of one process: pmcbench, the median of its samples (its loop's overhead "
-      "subtracted); gbench, its one figure. Spread across the %d processes. process: the "
-      "median wall time of the whole process." % reps)
+print("CPU ns/op: pmcbench, median over all 12 samples (6 processes pooled) of task-clock/op;")
+print("gbench, cpu_time. median, MAD/median, range/median over the %d repetitions; wall: "
+      "median" % reps)
+print("wall time of the whole process; x GB: pmcbench / gbench default.")
 print()
-print("pmcbench / gbench:")
+hdr = "%-11s %-14s %9s %12s %9s %8s %10s %8s %7s"
+print(hdr % ("body", "tool", "min_time", "CPU ns/op", "x GB", "MAD/med", "range/med",
+             "wall s", "x GB"))
 for b in bodies:
-    for c in clocks:
-        if ("pmcbench", b, c) not in stat or ("gbench", b, c) not in stat:
-            continue
-        (pm, pr, pd, pw), (gm, gr, gd, gw) = stat[("pmcbench", b, c)], stat[("gbench", b, c)]
-        wt = ", process wall time %s" % ratio(pw, gw) if c == "real" else ""
-        if gm < FLOOR_NS:
-            # Google Benchmark's counter is a local: `for (auto _ : state) {}` folds away.
-            print("  %-6s %-5s median: no ratio (gbench measured %.2g ns/op: the compiler "
-                  "removed its loop)%s" % (b, c, gm, wt))
-            continue
-        print("  %-6s %-5s median %s, range/median %s, MAD/median %s%s" % (
-            b, c, ratio(pm, gm), ratio(pr, gr), ratio(pd, gd), wt))
+    g = stat[("gbench", b)]
+    for c in configs:
+        s = stat[(c, b)]
+        mt = {"pmcbench": "-", "gbench": "0.5", "gbmatched": "%.4g" % match[b][0]}[c]
+        print(hdr % (b if c == "pmcbench" else "", LABEL[c], mt, "%.4f" % s["med"],
+                     "%.3fx" % (s["med"] / g["med"]), pct(s["mad"]), pct(s["rng"]),
+                     "%.3f" % s["wall"], "%.2fx" % (s["wall"] / g["wall"])))
 print()
-cm, cr, cd, cw = stat[("pmcbench", "chain", "real")]
-gm, gr, gd, gw = stat[("gbench", "chain", "real")]
-em = stat[("pmcbench", "empty", "real")][0]
-print("targets (real time):")
-print("  chain median within 3%% of gbench's: %+.2f%% %s" % (
-    100 * (cm / gm - 1), met(abs(cm / gm - 1) <= 0.03)))
-print("  chain spread no worse than gbench's: range/median %s vs %s %s; MAD/median %s "
-      "vs %s %s" % (pct(cr), pct(gr), met(cr <= gr), pct(cd), pct(gd), met(cd <= gd)))
-print("  empty body <= 0.5 ns/op after overhead subtraction: %.4f ns/op %s" % (
-    em, met(em <= 0.5)))
-print("  chain process wall time <= 0.5x gbench's: %.3fx %s" % (cw / gw, met(cw / gw <= 0.5)))
+print("gbench matched: min_time per body from the pilot (pmcbench's process wall time; "
+      "min_time tried -> Google Benchmark's wall time, median of 2):")
+for b in bodies:
+    t, wp, pts = match[b]
+    print("  %-11s %.4f s for %.3f s: %s" % (b, t, wp, ", ".join(
+        "%g -> %.3f" % p for p in pts)))
+print()
+
+# pmcbench: the other summary (median of per-process medians), and the loop's own cost.
+print("pmcbench, other figures per body (medians over the repetitions):")
+for b in bodies:
+    ppm = [statistics.median(got[("pmcbench", b, r)][2]) for r in range(1, reps + 1)]
+    lo = [got[("pmcbench", b, r)][3] for r in range(1, reps + 1)]
+    lo = [x for x in lo if x is not None]
+    mp = statistics.median(ppm)
+    print("  %-11s median of per-process medians %.4f ns/op (%+.2f%% from the pooled "
+          "median); loop_overhead %s ns/op (included, not subtracted)" % (
+              b, mp, 100 * (mp / stat[("pmcbench", b)]["med"] - 1),
+              "%.4f" % statistics.median(lo) if lo else "-"))
+print()
+
+print("targets:")
+print("  P2 CPU time within 3% of gbench default's cpu_time:")
+for b in bodies:
+    r = stat[("pmcbench", b)]["med"] / stat[("gbench", b)]["med"]
+    print("    %-11s %+.2f%% %s" % (b, 100 * (r - 1), met(abs(r - 1) <= 0.03)))
+print("  P2 spread no worse than gbench's (pmcbench vs gbench matched; vs gbench default):")
+spread_ok = {}
+for b in bodies:
+    p, m, d = stat[("pmcbench", b)], stat[("gbmatched", b)], stat[("gbench", b)]
+    ok_m = p["mad"] <= m["mad"] and p["rng"] <= m["rng"]
+    ok_d = p["mad"] <= d["mad"] and p["rng"] <= d["rng"]
+    spread_ok[b] = ok_m and ok_d
+    print("    %-11s MAD/med %s vs %s; %s, range/med %s vs %s; %s: matched %s, "
+          "default %s" % (b, pct(p["mad"]), pct(m["mad"]), pct(d["mad"]), pct(p["rng"]),
+                          pct(m["rng"]), pct(d["rng"]), met(ok_m), met(ok_d)))
+print("  P6 process wall time <= 0.5x gbench default's (and the spread above):")
+for b in bodies:
+    r = stat[("pmcbench", b)]["wall"] / stat[("gbench", b)]["wall"]
+    print("    %-11s %.2fx %s; with the spread: %s" % (b, r, met(r <= 0.5),
+                                                    met(r <= 0.5 and spread_ok[b])))
+print("  wall time matched: gbench matched / pmcbench process wall time:")
+print("    " + ", ".join("%s %.2fx" % (b, stat[("gbmatched", b)]["wall"] /
+                                       stat[("pmcbench", b)]["wall"]) for b in bodies))
+if "lcg_1" in bodies and "lcg_1000" in bodies:
+    print("  floor: 1-step LCG per op >= 1000-step LCG per step:")
+    for c in configs:
+        one, step = stat[(c, "lcg_1")]["med"], stat[(c, "lcg_1000")]["med"] / 1000
+        line = "    %-14s medians %.4f vs %.4f ns (%.3fx): %s" % (
+            LABEL[c], one, step, one / step, met(one >= step))
+        if c == "pmcbench":
+            # For information: the single samples scatter around their median.
+            samples = [x for r in range(1, reps + 1) for x in got[(c, "lcg_1", r)][1]]
+            below = sum(x < step for x in samples)
+            line += "; single samples: min %.4f ns, %d of %d below %.4f" % (
+                min(samples), below, len(samples), step)
+        print(line)
 EOF
