@@ -10,6 +10,14 @@
 #include "harness/base/opts.h"
 #include "harness/core/gate.h"
 
+/* " (and N more gated rows)" after the first of n rows, or nothing when n is 1. */
+static void more_rows(char *buf, size_t len, size_t n)
+{
+	buf[0] = '\0';
+	if (n > 1)
+		snprintf(buf, len, " (and %zu more gated row%s)", n - 1, n == 2 ? "" : "s");
+}
+
 int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
 		    enum pmc_gate_outcome *ret_outcome, enum pmc_gate_reason *ret_reason, char *err,
 		    size_t errlen)
@@ -64,11 +72,9 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		/* No test can tell a change from the drift between two invocations: a pass
 		 * would be a guess (docs/statistics.md, "The unit of replication"). */
 		const struct pmc_cmp_row *u = c->one_invocation;
-		char more[64] = "";
+		char more[64];
 
-		if (c->none_invocation > 1)
-			snprintf(more, sizeof(more), " (and %zu more gated row%s)",
-				 c->none_invocation - 1, c->none_invocation == 2 ? "" : "s");
+		more_rows(more, sizeof(more), c->none_invocation);
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
 		pmc_err_set(err, errlen,
@@ -82,11 +88,9 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		/* With these runs no p can fall below alpha: the row can never fail, so a
 		 * pass would be empty (docs/compare.md, "Sample sizes"). */
 		const struct pmc_cmp_row *u = c->undetectable;
-		char more[64] = "";
+		char more[64];
 
-		if (c->nundetectable > 1)
-			snprintf(more, sizeof(more), " (and %zu more gated row%s)",
-				 c->nundetectable - 1, c->nundetectable == 2 ? "" : "s");
+		more_rows(more, sizeof(more), c->nundetectable);
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
 		pmc_err_set(
