@@ -58,10 +58,11 @@ PMC_BENCHMARK(lcg);
 
 /* Untimed: source and destination of the copy in one page-aligned block, written once
  * so that their pages are mapped before the loop. Their distance is fixed, a whole
- * number of pages plus half a page, whatever the size: left to malloc, two buffers of
- * 256 KiB are mmapped at the same offset in their pages (4K aliasing between the loads
- * of one and the stores to the other) in some batches and not in others, which changed
- * the time of a copy by up to 2x from batch to batch. */
+ * number of pages plus half a page, whatever the size. Left to malloc, the two 256 KiB
+ * buffers were mmapped at the same offset in their pages in some batches and came from
+ * the heap in others, and the copy took up to 2x as long in some batches of a process
+ * (4K aliasing between the loads of one and the stores to the other, presumably): the
+ * +5% case read as -22% in a first trial. */
 struct bufs {
 	size_t n;
 	unsigned char *src, *dst;
