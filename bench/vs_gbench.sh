@@ -1,10 +1,11 @@
 #!/bin/bash
 # pmcbench's microbenchmark library side by side with Google Benchmark 1.7 on the same
-# bodies (issue targets P2 and P6). The bodies are one block of C, the same text in
-# bench/vs_gbench_pmc.c and bench/vs_gbench_gb.cc (checked below): an LCG of 1 step and
+# bodies (issue targets P2 and P6). The bodies are one header, bench/vs_gbench_bodies.h,
+# included by bench/vs_gbench_pmc.c and bench/vs_gbench_gb.cc: an LCG of 1 step and
 # of 1000 dependent steps per iteration, memcpy of 64 B, 4 KiB and 1 MiB, a lookup in a
 # half-full open-addressing hash table of 2048 keys, and qsort of 1000 ints with the copy
-# of the unsorted input included. Each tool puts only its own loop around them.
+# of the unsorted input included. Each tool puts only its own loop around them: pmcbench
+# PMC_LOOP (its count in a register), Google Benchmark its range-for.
 #
 # Every body runs in a process of its own per tool (--filter, --benchmark_filter), in
 # three configurations per repetition:
@@ -49,23 +50,13 @@ bodies=(lcg_1 lcg_1000 memcpy_64 memcpy_4k memcpy_1m hash_lookup qsort_1000)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs_gbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# The bodies must be the same text on both sides.
-shared() { sed -n '/---- BEGIN SHARED BODIES/,/---- END SHARED BODIES/p' "$1"; }
-shared "$here/vs_gbench_pmc.c" >"$tmp/bodies-pmc.c"
-shared "$here/vs_gbench_gb.cc" >"$tmp/bodies-gb.c"
-[ -s "$tmp/bodies-pmc.c" ] && cmp -s "$tmp/bodies-pmc.c" "$tmp/bodies-gb.c" || {
-	diff -u "$tmp/bodies-pmc.c" "$tmp/bodies-gb.c" >&2 || :
-	echo "vs_gbench: the shared bodies of vs_gbench_pmc.c and vs_gbench_gb.cc differ" >&2
-	exit 2
-}
-
 # A copy of the library, so that a rebuild of BUILDDIR during the run changes nothing.
 mkdir "$tmp/lib"
 cp -L "$build/harness/libpmcbench.so.0" "$tmp/lib/libpmcbench.so.0"
 ln -s libpmcbench.so.0 "$tmp/lib/libpmcbench.so"
-${CC:-cc} -O2 -I"$here/../include" -o "$tmp/pmc" "$here/vs_gbench_pmc.c" \
+${CC:-cc} -O2 -I"$here/../include" -I"$here/.." -o "$tmp/pmc" "$here/vs_gbench_pmc.c" \
 	-L"$tmp/lib" -lpmcbench -Wl,-rpath,"$tmp/lib"
-${CXX:-g++} -O2 -o "$tmp/gb" "$here/vs_gbench_gb.cc" -lbenchmark -lpthread
+${CXX:-g++} -O2 -I"$here/.." -o "$tmp/gb" "$here/vs_gbench_gb.cc" -lbenchmark -lpthread
 cc_version=$(${CC:-cc} --version | head -1)
 cxx_version=$(${CXX:-g++} --version | head -1)
 
@@ -90,10 +81,11 @@ load0=$(cat /proc/loadavg)
 start=$(date +%s)
 
 # Pilot: Google Benchmark's min_time per body for pmcbench's process wall time W, the
-# median of 3 pmcbench runs. Google Benchmark's wall time grows with min_time in steps
+# median of 5 pmcbench runs. Google Benchmark's wall time grows with min_time in steps
 # (its calibration multiplies the iterations by up to 10), so: up to 4 tries, each the
-# median of 2 runs, the first at 0.5 s x W / its wall time at 0.5 s, the next ones on
-# the line through the two points nearest W; stop within 5% of W; keep the closest.
+# median of 3 runs, the first at 0.5 s x W / its wall time at 0.5 s (median of 3), the
+# next ones on the line through the two points nearest W; stop within 5% of W; keep the
+# closest.
 cat >"$tmp/next.py" <<'EOF'
 import sys
 # argv: W, then the tried points "min_time,wall", the first Google Benchmark's default.
@@ -115,16 +107,16 @@ else:
 EOF
 declare -A match
 for body in "${bodies[@]}"; do
-	for i in 1 2 3; do run pmcbench "$body" "pilot-pmcbench-$body-$i"; done
-	for i in 1 2; do run gbench "$body" "pilot-gbench-$body-$i"; done
-	wp=$( (for i in 1 2 3; do wall_of "pilot-pmcbench-$body-$i"; done) | median)
-	pts=("0.5,$( (for i in 1 2; do wall_of "pilot-gbench-$body-$i"; done) | median)")
+	for i in 1 2 3 4 5; do run pmcbench "$body" "pilot-pmcbench-$body-$i"; done
+	for i in 1 2 3; do run gbench "$body" "pilot-gbench-$body-$i"; done
+	wp=$( (for i in 1 2 3 4 5; do wall_of "pilot-pmcbench-$body-$i"; done) | median)
+	pts=("0.5,$( (for i in 1 2 3; do wall_of "pilot-gbench-$body-$i"; done) | median)")
 	for try in 1 2 3 4 5; do
 		next=$(python3 "$tmp/next.py" "$wp" "${pts[@]}")
 		t=${next#* }
 		[ "${next%% *}" = try ] || break
-		for i in 1 2; do run gbmatched "$body" "pilot-gbmatched-$body-$try-$i" "$t"; done
-		pts+=("$t,$( (for i in 1 2; do wall_of "pilot-gbmatched-$body-$try-$i"; done) | median)")
+		for i in 1 2 3; do run gbmatched "$body" "pilot-gbmatched-$body-$try-$i" "$t"; done
+		pts+=("$t,$( (for i in 1 2 3; do wall_of "pilot-gbmatched-$body-$try-$i"; done) | median)")
 	done
 	match[$body]=$t
 	echo "$body $t $wp ${pts[*]}" >>"$tmp/match.txt"
@@ -241,7 +233,7 @@ for b in bodies:
                      "%.3f" % s["wall"], "%.2fx" % (s["wall"] / g["wall"])))
 print()
 print("gbench matched: min_time per body from the pilot (pmcbench's process wall time; "
-      "min_time tried -> Google Benchmark's wall time, median of 2):")
+      "min_time tried -> Google Benchmark's wall time, median of 3):")
 for b in bodies:
     t, wp, pts = match[b]
     print("  %-11s %.4f s for %.3f s: %s" % (b, t, wp, ", ".join(

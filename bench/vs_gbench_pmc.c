@@ -1,197 +1,12 @@
-/* bench/vs_gbench.sh's pmcbench side. The bodies are the block between the markers
- * below, copied verbatim into vs_gbench_gb.cc (the script checks that the two copies
- * are the same); this file adds only the library's loop around them, at its defaults. */
+/* bench/vs_gbench.sh's pmcbench side: the bodies of vs_gbench_bodies.h in the library's
+ * loop with its count in a register (PMC_LOOP, as Google Benchmark's range-for keeps
+ * its own), at the library's defaults. */
 #include <pmcbench.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- BEGIN SHARED BODIES: the same text in vs_gbench_pmc.c and vs_gbench_gb.cc (C and
- * C++ alike); vs_gbench.sh refuses to run when the two copies differ. ---- */
-
-/* KEEP(v): v was used, and all memory may have been read and written: the asm of
- * pmc_do_not_optimize and of Google Benchmark's DoNotOptimize of a const value. */
-#define KEEP(v) __asm__ volatile("" : : "r,m"(v) : "memory")
-
-/* The LCG: read at run time, so that the compiler cannot fold steps together. Each step
- * (a multiply and an add) depends on the previous one, and x carries over from one
- * iteration to the next, so the iterations chain too. */
-static volatile uint64_t lcg_mul = 6364136223846793005u, lcg_add = 1442695040888963407u;
-
-struct vs_lcg {
-	uint64_t a, b, x;
-};
-
-static void vs_lcg_init(struct vs_lcg *s)
-{
-	s->a = lcg_mul;
-	s->b = lcg_add;
-	s->x = 1;
-}
-
-static inline void lcg_1_op(struct vs_lcg *s)
-{
-	s->x = s->x * s->a + s->b;
-	KEEP(s->x);
-}
-
-static inline void lcg_1000_op(struct vs_lcg *s)
-{
-	for (int i = 0; i < 1000; i++)
-		s->x = s->x * s->a + s->b;
-	KEEP(s->x);
-}
-
-/* memcpy between two static 1 MiB buffers (64-byte aligned, written once before the
- * first use so that their pages exist); KEEP's memory clobber makes every copy happen. */
-#define VS_BUF (1u << 20)
-static unsigned char vs_src[VS_BUF] __attribute__((aligned(64)));
-static unsigned char vs_dst[VS_BUF] __attribute__((aligned(64)));
-
-struct vs_copy {
-	unsigned char *dst;
-	const unsigned char *src;
-};
-
-static void vs_copy_init(struct vs_copy *s)
-{
-	static int done;
-
-	if (!done) {
-		memset(vs_src, 0xa5, VS_BUF);
-		memset(vs_dst, 0, VS_BUF);
-		done = 1;
-	}
-	s->dst = vs_dst;
-	s->src = vs_src;
-}
-
-static inline void memcpy_64_op(struct vs_copy *s)
-{
-	memcpy(s->dst, s->src, 64);
-	KEEP(s->dst);
-}
-
-static inline void memcpy_4k_op(struct vs_copy *s)
-{
-	memcpy(s->dst, s->src, 4096);
-	KEEP(s->dst);
-}
-
-static inline void memcpy_1m_op(struct vs_copy *s)
-{
-	memcpy(s->dst, s->src, VS_BUF);
-	KEEP(s->dst);
-}
-
-/* A hash-table lookup: 2048 distinct random 64-bit keys in 4096 slots (half full, 64
- * KiB), open addressing with linear probing, multiplicative hash. Each iteration looks
- * up the next key, in the order they were inserted (random with respect to the slots);
- * every lookup hits. */
-#define HT_BITS 12
-#define HT_CAP (1u << HT_BITS)
-#define HT_KEYS 2048u
-
-struct ht_slot {
-	uint64_t key, val; /* key 0: empty */
-};
-static struct ht_slot ht_table[HT_CAP];
-static uint64_t ht_keys[HT_KEYS];
-
-static inline uint64_t ht_home(uint64_t key)
-{
-	return (key * 0x9e3779b97f4a7c15u) >> (64 - HT_BITS);
-}
-
-static inline uint64_t ht_find(uint64_t key)
-{
-	for (uint64_t i = ht_home(key);; i = (i + 1) & (HT_CAP - 1)) {
-		if (ht_table[i].key == key)
-			return ht_table[i].val;
-		if (ht_table[i].key == 0)
-			return 0;
-	}
-}
-
-struct vs_hash {
-	uint64_t sum;
-	unsigned next;
-};
-
-static void vs_hash_init(struct vs_hash *s)
-{
-	static int done;
-
-	if (!done) {
-		uint64_t x = 88172645463325252u; /* xorshift64: distinct, never 0 */
-
-		for (unsigned k = 0; k < HT_KEYS; k++) {
-			uint64_t i;
-
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			for (i = ht_home(x); ht_table[i].key != 0; i = (i + 1) & (HT_CAP - 1))
-				;
-			ht_table[i].key = x;
-			ht_table[i].val = k + 1;
-			ht_keys[k] = x;
-		}
-		done = 1;
-	}
-	s->sum = 0;
-	s->next = 0;
-}
-
-static inline void hash_lookup_op(struct vs_hash *s)
-{
-	s->sum += ht_find(ht_keys[s->next]);
-	s->next = (s->next + 1) & (HT_KEYS - 1);
-	KEEP(s->sum);
-}
-
-/* qsort of 1000 random ints: each iteration copies the same unsorted input into the
- * array it sorts, so the copy (4000 bytes) is part of the operation. */
-#define SORT_N 1000
-static int sort_input[SORT_N], sort_work[SORT_N];
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct vs_sort {
-	int *work;
-};
-
-static void vs_sort_init(struct vs_sort *s)
-{
-	static int done;
-
-	if (!done) {
-		uint32_t x = 2463534242u; /* xorshift32 */
-
-		for (int i = 0; i < SORT_N; i++) {
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			sort_input[i] = (int)(x >> 1);
-		}
-		done = 1;
-	}
-	s->work = sort_work;
-}
-
-static inline void qsort_1000_op(struct vs_sort *s)
-{
-	memcpy(s->work, sort_input, sizeof(sort_input));
-	qsort(s->work, SORT_N, sizeof(int), cmp_int);
-	KEEP(s->work);
-}
-
-/* ---- END SHARED BODIES ---- */
+#include "bench/vs_gbench_bodies.h"
 
 /* The benchmark `name`: its state of type `struct type`, set up before the loop (outside
  * the timed batch), then name##_op once per iteration. */
@@ -200,8 +15,8 @@ static inline void qsort_1000_op(struct vs_sort *s)
 	{                                                                                          \
 		struct type st;                                                                    \
 		type##_init(&st);                                                                  \
-		while (pmc_loop(s))                                                                \
-			name##_op(&st);                                                            \
+		PMC_LOOP(s)                                                                        \
+		name##_op(&st);                                                                    \
 	}                                                                                          \
 	PMC_BENCHMARK(name)
 

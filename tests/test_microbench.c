@@ -521,6 +521,52 @@ static void silent_skipper(struct pmc_state *s)
 	pmc_skip(s, NULL);
 }
 
+/* PMC_LOOP: the count in a local variable, the same edges. */
+static uint64_t local_iters;
+static void local_loop(struct pmc_state *s)
+{
+	PMC_LOOP(s)
+	{
+		now += per_iter;
+		local_iters++;
+		pmc_clobber_memory();
+	}
+}
+
+static void local_early(struct pmc_state *s)
+{
+	PMC_LOOP(s)
+	{
+		if (++local_iters == 2)
+			break;
+	}
+}
+
+/* PMC_LOOP runs exactly the batch, with the clock read at its two edges only, and leaving
+ * it early is the same error as with pmc_loop(). */
+static void the_local_loop_runs_the_batch(void **state)
+{
+	struct pmc_mb_bench b = bench_of("local", local_loop);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 1000, .clock = fake_clock,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	local_iters = 0;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* 3 samples of 1000 (no warm-up: the options' 0). */
+	assert_int_equal(local_iters, 3000);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.ns[i] == 1000 * 7 + 3);
+	pmc_mb_samples_free(&s);
+	b = bench_of("local-early", local_early);
+	local_iters = 0;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "'local-early' left its loop before the end");
+}
+
 static void loop_misuse_and_skip(void **state)
 {
 	struct pmc_mb_bench b = bench_of("early", early_exit);
@@ -807,6 +853,7 @@ int main(void)
 	    cmocka_unit_test(calibration_grows_on_cpu_time),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
+	    cmocka_unit_test(the_local_loop_runs_the_batch),
 	    cmocka_unit_test(skipped_benchmarks_are_recorded),
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),

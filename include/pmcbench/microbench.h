@@ -41,6 +41,30 @@ static inline bool pmc_loop(struct pmc_state *s)
 	return pmc_loop_edge(s);
 }
 
+/* The same loop with its count in a local variable: `PMC_LOOP(s) { body }`. A body that
+ * clobbers memory (pmc_do_not_optimize, pmc_clobber_memory, a call) makes the compiler
+ * store and reload s->left on every iteration of `while (pmc_loop(s))`, since *s can be
+ * reached from anywhere; a local count whose address never escapes stays in a register,
+ * as Google Benchmark's `for (auto _ : state)` keeps its own. Use it for bodies of a few
+ * nanoseconds, where that store is a measurable share (a 64-byte memcpy: +30%). The
+ * batch starts on entry and stops after the last iteration, as with pmc_loop(); leaving
+ * the loop early (break, return) is an error the harness reports. */
+#define PMC_LOOP(s)                                                                                \
+	for (uint64_t pmc_left_ = pmc_loop_begin(s); pmc_left_ ? (pmc_left_--, 1) : pmc_loop_end(s);)
+
+/* PMC_LOOP's two edges: the batch's size (0 when the body must not run), and the end of
+ * the batch (always false). */
+static inline uint64_t pmc_loop_begin(struct pmc_state *s)
+{
+	return pmc_loop_edge(s) ? s->left + 1 : 0;
+}
+
+static inline int pmc_loop_end(struct pmc_state *s)
+{
+	s->left = 0;
+	return pmc_loop_edge(s);
+}
+
 /* The benchmark's i-th argument (0 when it has none). */
 PMC_API int64_t pmc_arg(const struct pmc_state *s, size_t i);
 
