@@ -630,7 +630,7 @@ static bool one_invocation(const struct pmc_metric *m, const struct pmc_run_info
 enum { SIDE_OLD, SIDE_NEW, SIDE_BOTH };
 
 /* The paired test of a row (docs/statistics.md, "Paired samples"): the per-round log
- * ratios log(new_i / old_i) of the rounds with a value on both sides, in d (room for
+ * ratios log(new_i) - log(old_i) of the rounds with a value on both sides, in d (room for
  * m->n), their Wilcoxon signed-rank test and Hodges-Lehmann shift. Returns -EDOM when a
  * value is not positive (no log ratio): the caller falls back to the unpaired test. */
 static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha, double confidence,
@@ -648,7 +648,9 @@ static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha
 			continue;
 		if (!(a > 0 && b > 0))
 			return -EDOM;
-		d[n++] = log(b / a);
+		/* Not log(b / a): a rounded quotient is not exactly antisymmetric, and the
+		 * rounds (x, y) and (y, x) must tie in |d| to share a mid-rank. */
+		d[n++] = log(b) - log(a);
 	}
 	if (n == 0)
 		return -EDOM;

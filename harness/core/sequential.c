@@ -200,7 +200,7 @@ static ssize_t round_ratios(const struct pmc_benchmark *ref, const struct pmc_be
 		double a = ma->values[i], v = mb->values[i];
 
 		/* The runner records run i of every command in round i + 1. */
-		d[i] = a > 0 && v > 0 ? log(v / a) : NAN;
+		d[i] = a > 0 && v > 0 ? log(v) - log(a) : NAN;
 	}
 	return (ssize_t)n;
 }
