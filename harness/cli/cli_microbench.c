@@ -51,10 +51,10 @@ static void help(FILE *out, const char *prog)
 		"      --list             list the benchmarks (after --filter) and exit\n"
 		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE)\n"
 		"  -r, --runs=N           samples per benchmark, over all its processes\n"
-		"                         (default 12)\n"
+		"                         (default 16)\n"
 		"      --processes=N      processes per benchmark, each a new start of this\n"
 		"                         program, interleaved across the benchmarks (default\n"
-		"                         6): compare tests at the level of processes\n"
+		"                         8): compare tests at the level of processes\n"
 		"  -w, --warmup=N         unrecorded batches in each process (default 1)\n"
 		"      --min-time=SECONDS target CPU time of one sample (default 0.01)\n"
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
@@ -331,10 +331,10 @@ static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgri
 	return r;
 }
 
-/* The default processes per benchmark: as many as the smallest samples for which a
- * test of two sets of processes and the order-statistic interval of their median both
- * exist at 95% (docs/statistics.md, "The unit of replication"). */
-#define DEFAULT_PROCESSES 6
+/* The default processes per benchmark: at 8 + 8 the smallest p of a test over them is
+ * 2 / C(16, 8) = 1.6e-4, so a lone change can be significant among up to 300 gated
+ * tests (docs/statistics.md, "The unit of replication", "Many comparisons"). */
+#define DEFAULT_PROCESSES 8
 
 /* The samples process p (from 0) of np takes when n are shared out: the first n % np
  * processes take one more. */
@@ -598,7 +598,7 @@ static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
 		       const struct pmc_bench_def *end, const char *library)
 {
-	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 12, .warmup = 1},
+	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 16, .warmup = 1},
 			   .format = "table"};
 	/* The user's options as given (getopt reorders argv), for the processes. */
 	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL, **proc_self = NULL;

@@ -200,6 +200,9 @@ void pmc_comparison_free(struct pmc_comparison *c)
 	for (size_t i = 0; i < c->nunchecked; i++)
 		free(c->unchecked[i]);
 	free(c->unchecked);
+	for (size_t i = 0; i < c->nnotes; i++)
+		free(c->notes[i]);
+	free(c->notes);
 	for (size_t i = 0; i < c->nblocks; i++)
 		free(c->blocks[i].rows);
 	free(c->blocks);
@@ -664,7 +667,8 @@ static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha
 	/* The design can detect a change when n nonzero differences could give a p below
 	 * alpha. Rounds that differ by nothing count: they are evidence of no change (the
 	 * interval of all-zero differences is [0, 0]), not a lack of evidence. */
-	row->testable = pmc_signed_rank_min_n(alpha) > 0 && n >= pmc_signed_rank_min_n(alpha);
+	row->min_p = ldexp(2.0, -(int)(n < 1024 ? n : 1024));
+	row->testable = row->min_p < alpha;
 	r = pmc_signed_rank_shift(d, n, confidence, &shift, &lo, &hi);
 	if (r < 0 && r != -EDOM)
 		return r;
@@ -737,8 +741,10 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		size_t pn = process_medians(j->nm, row->new_runs, row->new_nruns, NULL, NULL);
 
 		row->kind = PMC_ROW_TESTED;
-		if (po >= 2 && pn >= 2) {
-			/* Processes are the unit: one value each, the median of its samples. */
+		row->program = po && row->new_nruns && row->new_runs[0].iterations;
+		/* Processes are the unit: one value each, the median of its samples. When
+		 * every process holds one sample, its runs are its processes already. */
+		if (po >= 2 && pn >= 2 && (po < na || pn < nn)) {
 			na = process_medians(j->om, row->old_runs, row->old_nruns, va, vd);
 			nn = process_medians(j->nm, row->new_runs, row->new_nruns, vb, vd);
 			row->by_process = true;
@@ -750,7 +756,8 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 			return r;
 		row->p = u.p;
 		row->mwu_exact = u.exact;
-		row->testable = smallest_p(na, nn) < alpha;
+		row->min_p = smallest_p(na, nn);
+		row->testable = row->min_p < alpha;
 		if (row->old.min > 0 && row->new.min > 0 && na && nn) {
 			r = pmc_ratio_ci(va, na, vb, nn, confidence, &row->ratio, &row->ratio_lo,
 					 &row->ratio_hi);
@@ -970,7 +977,8 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
 		row->significant = false;
 	if (!row->testable) {
 		row->verdict = PMC_VERDICT_INCONCLUSIVE;
-		row->why = "too few samples for the test";
+		if (!row->why) /* detectability() says what it needs */
+			row->why = "too few samples for the test";
 		return;
 	}
 	if (!row->significant) {
@@ -999,10 +1007,8 @@ static void annotate(const struct pmc_comparison *c, struct pmc_cmp_row *row)
 {
 	if (row->kind != PMC_ROW_TESTED || row->one_invocation)
 		return;
-	if (!row->testable) {
-		row->why = c->note_test;
-		return;
-	}
+	if (!row->testable)
+		return; /* its note was set with its family (detectability) */
 	if (row->bad == 0 &&
 	    (row->verdict == PMC_VERDICT_REGRESSION || row->verdict == PMC_VERDICT_IMPROVEMENT)) {
 		/* cpus-utilized and the like: the change is shown, but neither way is worse. */
@@ -1014,16 +1020,22 @@ static void annotate(const struct pmc_comparison *c, struct pmc_cmp_row *row)
 		row->why = c->note_ci;
 }
 
-static int fdr_adjust(struct pmc_comparison *c)
+/* A tested row with a p: one of a Benjamini-Hochberg family. Rows not tested (one
+ * invocation a side) have no p and belong to none. */
+static bool in_family(const struct pmc_cmp_row *row, bool gated)
+{
+	return row->kind == PMC_ROW_TESTED && !row->one_invocation && row->gated == gated;
+}
+
+/* Benjamini-Hochberg over one family: the gated rows, which the gate judges, or the
+ * others. A regression the gate is asked about is not diluted by rows nobody gated
+ * (docs/statistics.md, "Many comparisons"). */
+static int fdr_family(struct pmc_comparison *c, bool gated, size_t n)
 {
 	double *p, *q;
-	size_t n = 0, k = 0;
+	size_t k = 0;
 	int r;
 
-	/* Rows not tested (one invocation a side) have no p and are not of the family. */
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation)
-			n++;
 	if (n == 0)
 		return 0;
 	p = malloc(n * sizeof(*p));
@@ -1034,18 +1046,89 @@ static int fdr_adjust(struct pmc_comparison *c)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation)
+		if (in_family(&c->rows[i], gated))
 			p[k++] = c->rows[i].p;
 	r = pmc_bh_adjust(p, n, q);
 	if (r == 0) {
 		k = 0;
 		for (size_t i = 0; i < c->nrows; i++)
-			if (c->rows[i].kind == PMC_ROW_TESTED && !c->rows[i].one_invocation)
+			if (in_family(&c->rows[i], gated))
 				c->rows[i].q = q[k++];
 	}
 	free(p);
 	free(q);
 	return r;
+}
+
+static int fdr_adjust(struct pmc_comparison *c)
+{
+	int r = fdr_family(c, true, c->family_gated);
+
+	return r < 0 ? r : fdr_family(c, false, c->family_other);
+}
+
+/* The note of a row that cannot detect anything, kept once per distinct text. Returns it,
+ * or NULL without memory. */
+static const char *keep_note(struct pmc_comparison *c, const char *text)
+{
+	char *copy;
+
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (strcmp(c->notes[i], text) == 0)
+			return c->notes[i];
+	copy = strdup(text);
+	if (!copy || lines_push(&c->notes, &c->nnotes, copy) < 0)
+		return NULL;
+	return copy;
+}
+
+/* The smallest n (per side; rounds when paired) at which a lone change can be
+ * significant in a family of m: min_p(n) * m < alpha, with min_p of Mann-Whitney U at n
+ * + n, 2 / C(2n, n), or of the signed-rank test at n rounds, 2 / 2^n. */
+static size_t needed_n(bool paired, size_t m, double alpha)
+{
+	size_t n;
+
+	for (n = 1; n < 1100; n++)
+		if ((paired ? ldexp(2.0, -(int)n) : smallest_p(n, n)) * (double)m < alpha)
+			break;
+	return n;
+}
+
+/* Which rows can detect a change on their own in their family, and what those that
+ * cannot need (docs/compare.md, "Sample sizes"). Sets the families' sizes. */
+static int detectability(struct pmc_comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_cmp_row *row = &c->rows[i];
+
+		c->family_gated += in_family(row, true);
+		c->family_other += in_family(row, false);
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct pmc_cmp_row *row = &c->rows[i];
+		const char *unit = row->paired			    ? "rounds"
+				   : row->by_process || row->program ? "processes"
+								     : "runs";
+		char text[200], over[96] = "";
+
+		if (row->kind != PMC_ROW_TESTED || row->one_invocation)
+			continue;
+		row->family = !c->fdr ? 1 : row->gated ? c->family_gated : c->family_other;
+		row->testable = row->min_p * (double)row->family < c->alpha;
+		if (row->testable)
+			continue;
+		row->need_n = needed_n(row->paired, row->family, c->alpha);
+		if (row->family > 1)
+			snprintf(over, sizeof(over), " among %zu %s tests", row->family,
+				 row->gated ? "gated" : "ungated");
+		snprintf(text, sizeof(text), "need >= %zu %s%s to detect a difference at alpha=%g%s",
+			 row->need_n, unit, row->paired ? "" : " per side", c->alpha, over);
+		row->why = keep_note(c, text);
+		if (!row->why)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int geomeans(struct pmc_comparison *c)
@@ -1649,9 +1732,6 @@ static int compare_results(const struct pmc_result *old_r, const struct pmc_resu
 	c->fdr = !opts->no_fdr;
 	c->min_n_test = pmc_compare_min_n_test(c->alpha);
 	c->min_n_ci = pmc_compare_min_n_ci(c->confidence);
-	snprintf(c->note_test, sizeof(c->note_test),
-		 "need >= %zu runs per side to detect a difference at alpha=%g", c->min_n_test,
-		 c->alpha);
 	snprintf(c->note_ci, sizeof(c->note_ci), "need >= %zu runs per side for a %g%% interval",
 		 c->min_n_ci, c->confidence * 100);
 	x.names_metrics = pmc_thresholds_names_metrics(opts->thresholds);
@@ -1783,6 +1863,8 @@ static int compare_results(const struct pmc_result *old_r, const struct pmc_resu
 		goto fail_maps;
 	}
 	r = compute_rows(&x);
+	if (r == 0)
+		r = detectability(c);
 	if (r < 0)
 		goto fail_maps;
 	if (c->fdr) {

@@ -48,12 +48,25 @@ struct pmc_cmp_row {
 	 * (docs/statistics.md, "The unit of replication"). */
 	bool by_process;
 	size_t nunits_old, nunits_new;
+	/* A benchmark program's samples with their processes: more of them means more
+	 * processes (--processes), not more samples. */
+	bool program;
 	/* Not tested: each side's runs come from one invocation (or one process), which
 	 * they share, and the metric moves with the machine's conditions between
 	 * invocations (pmc_metric_drifts): the ratio of medians is shown, with no interval
 	 * and no verdict. */
 	bool one_invocation;
-	bool testable;	  /* the smallest possible p is below alpha at these n */
+	/* The smallest p its test can give at these n (every value of one side beyond the
+	 * other's, or every round's sign alike); NAN when not tested. */
+	double min_p;
+	/* The Benjamini-Hochberg family it is adjusted in (docs/statistics.md, "Many
+	 * comparisons"): the gated rows, or the others; 1 without FDR. */
+	size_t family;
+	/* The row alone can come out significant in its family: min_p * family < alpha
+	 * (with FDR a lone change's q is its p times the family's size). */
+	bool testable;
+	/* When it cannot: the runs per side (rounds, processes) that it needs; 0 otherwise. */
+	size_t need_n;
 	bool significant; /* p (or q) < alpha; exact rows: any difference */
 	int bad;	  /* +1 or -1: the direction of change that is a regression; 0 for a
 			   * metric without a direction and no signed limit */
@@ -113,9 +126,14 @@ struct pmc_comparison {
 	 * in one_invocation): the gate cannot judge them and says how to measure instead. */
 	size_t none_invocation;
 	const struct pmc_cmp_row *one_invocation;
-	/* The per-row notes, in the style of benchstat: runs per side needed for the test to
-	 * reach alpha, and for a CI of the median at the confidence. */
-	char note_test[80], note_ci[80];
+	/* The per-row notes, in the style of benchstat: runs per side (rounds, processes)
+	 * needed for the test to reach alpha in its family, one string per distinct note,
+	 * which rows' why point into; and runs for a CI of the median at the confidence. */
+	char **notes;
+	size_t nnotes;
+	char note_ci[80];
+	/* The sizes of the two families (gated, other tested rows). */
+	size_t family_gated, family_other;
 	/* The --threshold metrics (by id; "*" is not one) and --metric patterns that matched
 	 * no row with values on both sides, one line each saying which and why ("threshold
 	 * 'instructions=+1%' checked nothing: ..."). Each is also among the warnings; `gate`

@@ -18,6 +18,40 @@ static void more_rows(char *buf, size_t len, size_t n)
 		snprintf(buf, len, " (and %zu more gated row%s)", n - 1, n == 2 ? "" : "s");
 }
 
+/* Says which gated row cannot detect a change, what it has and what it needs: runs per
+ * side, rounds (paired) or processes (a benchmark program), in a family of how many. */
+static void undetectable_error(const struct pmc_comparison *c, char *err, size_t errlen)
+{
+	const struct pmc_cmp_row *u = c->undetectable;
+	char more[64], has[64], among[64] = "", fix[96];
+
+	more_rows(more, sizeof(more), c->nundetectable);
+	if (u->paired) {
+		snprintf(has, sizeof(has), "%zu rounds", u->npairs);
+		snprintf(fix, sizeof(fix), "take more rounds, e.g. 'pmcbench run -r %zu'", u->need_n);
+	} else if (u->by_process || u->program) {
+		snprintf(has, sizeof(has), "%zu+%zu processes",
+			 u->by_process ? u->nunits_old : u->old.n,
+			 u->by_process ? u->nunits_new : u->new.n);
+		snprintf(fix, sizeof(fix), "run the benchmark program with --processes %zu (and -r "
+			 "at least as many)", u->need_n);
+	} else {
+		snprintf(has, sizeof(has), "%zu+%zu runs", u->old.n, u->new.n);
+		snprintf(fix, sizeof(fix), "record more, e.g. 'pmcbench run -r %zu'",
+			 u->need_n < 10 ? 10 : u->need_n);
+	}
+	if (u->family > 1)
+		snprintf(among, sizeof(among), " among the %zu gated tests", u->family);
+	pmc_err_set(err, errlen,
+		    "metric '%s' of '%s' has %s%s: too few for any difference to be significant "
+		    "at alpha=%g%s; need >= %zu %s: %s, or gate fewer metrics (--metric)",
+		    u->metric, u->bench, has, more, c->alpha, among, u->need_n,
+		    u->paired			      ? "rounds"
+		    : u->by_process || u->program ? "processes per side"
+						  : "runs per side",
+		    fix);
+}
+
 int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
 		    enum pmc_gate_outcome *ret_outcome, enum pmc_gate_reason *ret_reason, char *err,
 		    size_t errlen)
@@ -85,21 +119,12 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 			    "(--backend valgrind), or leave it out with --metric",
 			    u->metric, u->bench, more, u->metric);
 	} else if (c->nundetectable) {
-		/* With these runs no p can fall below alpha: the row can never fail, so a
-		 * pass would be empty (docs/compare.md, "Sample sizes"). */
-		const struct pmc_cmp_row *u = c->undetectable;
-		char more[64];
-
-		more_rows(more, sizeof(more), c->nundetectable);
+		/* With these runs no p can fall below alpha in the gated family: a lone
+		 * regression could never fail the gate, so a pass would be empty
+		 * (docs/compare.md, "Sample sizes"). */
+		undetectable_error(c, err, errlen);
 		outcome = PMC_GATE_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
-		pmc_err_set(
-		    err, errlen,
-		    "metric '%s' of '%s' has %zu+%zu runs%s: too few for any difference to be "
-		    "significant at alpha=%g; need >= %zu runs per side: record more, e.g. "
-		    "'pmcbench run -r %zu'",
-		    u->metric, u->bench, u->old.n, u->new.n, more, c->alpha, c->min_n_test,
-		    c->min_n_test < 10 ? 10 : c->min_n_test);
 	} else if (c->gated_counts[PMC_VERDICT_REGRESSION]) {
 		outcome = PMC_GATE_REGRESSION;
 		reason = PMC_GATE_REASON_REGRESSION;

@@ -13,7 +13,7 @@ base() {
 test_compare_aa_passes() {
 	base a.json
 	expect_exit 0 "$PMCBENCH" compare a.json a.json || return 1
-	expect_grep '^sort +2ms ± .* ~ +q=1\.000 10\+10 procs .* no change$' "$TMP/out" || return 1
+	expect_grep '^sort +2ms ± .* ~ +q=1\.000 n=10\+10 .* no change$' "$TMP/out" || return 1
 	expect_grep '^0 regressions, 0 improvements, 6 no change, 0 inconclusive$' "$TMP/out" ||
 		return 1
 	expect_exit 0 "$PMCBENCH" gate --baseline a.json a.json || return 1
@@ -26,7 +26,7 @@ test_compare_reports_regression_but_exits_0() {
 		'parse::task-clock=1e6,0.012' 'sort::instructions=1e6,0' \
 		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
 	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
-	expect_grep '^sort .* \+20\.0% \[\+1[0-9]\.[0-9]%, \+2[0-9]\.[0-9]%\] +q<0\.001 10\+10 procs +5% +regression$' \
+	expect_grep '^sort .* \+20\.0% \[\+1[0-9]\.[0-9]%, \+2[0-9]\.[0-9]%\] +q<0\.001 n=10\+10 +5% +regression$' \
 		"$TMP/out" || return 1
 	expect_grep '^hash .* -10\.0% .* improvement$' "$TMP/out" || return 1
 	expect_grep '^geomean ' "$TMP/out" || return 1
@@ -64,10 +64,11 @@ test_gate_undetectable_design_exit_2() {
 	mkresult a.json 'x::wall-time=1e9,0.01,3' 'y::task-clock=1e6,0.01,10'
 	mkresult b.json 'x::wall-time=1.68e9,0.01,3' 'y::task-clock=1e6,0.01,10'
 	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
-	expect_one_line "$TMP/err" "^pmcbench: metric 'wall-time' of 'x' has 3\+3 runs: too few for any difference to be significant at alpha=0\.05; need >= 4 runs per side" ||
+	# Among the 2 gated tests a lone change needs p * 2 < 0.05: 5 runs a side (issue 18).
+	expect_one_line "$TMP/err" "^pmcbench: metric 'wall-time' of 'x' has 3\+3 runs: too few for any difference to be significant at alpha=0\.05 among the 2 gated tests; need >= 5 runs per side: record more, e\.g\. 'pmcbench run -r 10', or gate fewer metrics \(--metric\)$" ||
 		return 1
 	# The row says so itself, benchstat-style, instead of a counted warning.
-	expect_grep '^x .*inconclusive \(need >= 4 runs per side to detect a difference at alpha=0\.05\)$' \
+	expect_grep '^x .*inconclusive \(need >= 5 runs per side to detect a difference at alpha=0\.05 among 2 gated tests\)$' \
 		"$TMP/out" || return 1
 	expect_no_grep '^warning: too few' "$TMP/out" || return 1
 	# compare reports the same and exits 0; at alpha 0.2, 3 runs can detect it.
@@ -85,7 +86,7 @@ test_gate_thresholds() {
 	expect_exit 1 "$PMCBENCH" gate --threshold instructions=+0.1% --baseline a.json b.json ||
 		return 1
 	# Equal hardware readings are ties, tested like any sample (issue 8, case 1).
-	expect_grep '^x .* \+0\.20% \[\+0\.20%, \+0\.20%\] +q<0\.001 10\+10 procs +\+0\.1% +regression$' "$TMP/out" ||
+	expect_grep '^x .* \+0\.20% \[\+0\.20%, \+0\.20%\] +q<0\.001 n=10\+10 +\+0\.1% +regression$' "$TMP/out" ||
 		return 1
 	# +3 MB of max-rss is 3%: inside 5%, beyond +2MiB.
 	expect_exit 1 "$PMCBENCH" gate --threshold max-rss=+2MiB --baseline a.json b.json ||
@@ -136,7 +137,7 @@ test_markdown_report_written_on_success_and_failure() {
 	expect_grep '^## pmcbench gate: FAIL \(regression\)$' report.md || return 1
 	expect_grep '^\*\*1 regression\*\*, 0 improvements, 5 no change, 0 inconclusive' report.md ||
 		return 1
-	expect_grep '^\| sort \| 2ms ± .* \| \*\*\+20\.0% .*\*\* \| q<0\.001 10\+10 procs \| 5% \| \*\*regression\*\* \|$' \
+	expect_grep '^\| sort \| 2ms ± .* \| \*\*\+20\.0% .*\*\* \| q<0\.001 n=10\+10 \| 5% \| \*\*regression\*\* \|$' \
 		report.md || return 1
 	expect_grep '^\| \*\*geomean\*\* \|' report.md || return 1
 	ls report.md.tmp.* 2>/dev/null && fail "temporary file left behind" && return 1
@@ -366,7 +367,7 @@ test_gate_with_nothing_judged_is_an_error() {
 	mkresult a.json 'x::task-clock=1e6,0.01,1' 'x::wall-time=1e6,0.01,1' 'y::task-clock=1e6,0.01,1'
 	mkresult b.json 'x::task-clock=2e6,0.01,1' 'x::wall-time=1e6,0.01,1' 'y::task-clock=1e6,0.01,1'
 	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
-	expect_one_line "$TMP/err" "^pmcbench: metric 'task-clock' of 'x' has 1\+1 runs \(and 2 more gated rows\): too few for any difference to be significant at alpha=0\.05; need >= 4 runs per side" ||
+	expect_one_line "$TMP/err" "^pmcbench: metric 'task-clock' of 'x' has 1\+1 runs \(and 2 more gated rows\): too few for any difference to be significant at alpha=0\.05 among the 3 gated tests; need >= 5 runs per side" ||
 		return 1
 	expect_grep '^gate: ERROR; 0 regressions, 0 improvements, 0 no change, 3 inconclusive' \
 		"$TMP/out" || return 1

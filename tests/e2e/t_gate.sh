@@ -25,7 +25,7 @@ test_equal_runs_are_not_exact() {
 	mkresult b.json 'x::context-switches=3,0,2' 'x::instructions=5e6,0,2@sim'
 	# By default context-switches is not gated; the exact simulated count passes.
 	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json || return 1
-	expect_grep '^x .*q=[0-9.]+ 2\+2 procs .*inconclusive \(not gated\) \(need >= 4 runs' "$TMP/out" ||
+	expect_grep '^x .*q=[0-9.]+ n=2\+2 .*inconclusive \(not gated\) \(need >= 4 runs' "$TMP/out" ||
 		return 1
 	expect_grep '^x .*0% \(exact\) +exact n=2\+2 .*no change$' "$TMP/out" || return 1
 	# Named, it is gated: 2+2 runs are too few to judge it, an error rather than a

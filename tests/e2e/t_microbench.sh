@@ -92,9 +92,11 @@ test_mb_comparison_options_need_a_baseline() {
 		expect_one_line "$TMP/err" "^pmcbench: ${opt%% *} judges a comparison, and here nothing is compared; give --baseline FILE" || return 1
 		[ ! -e a.json ] || fail "$opt: a.json written" || return 1
 	done
-	# With --baseline the same options are used.
-	expect_exit 0 "$PMC_MB_LCG" -r 4 -q -o base.json || return 1
-	expect_exit 0 "$PMC_MB_LCG" -r 4 -q --baseline base.json --threshold '*=1000%' || return 1
+	# With --baseline the same options are used (8 processes a side: enough for a lone
+	# change among every gated metric of the program's 4 benchmarks).
+	expect_exit 0 "$PMC_MB_LCG" -r 8 --min-time 0.002 -q -o base.json || return 1
+	expect_exit 0 "$PMC_MB_LCG" -r 8 --min-time 0.002 -q --baseline base.json \
+		--threshold '*=1000%' || return 1
 }
 
 test_mb_valgrind_contains_crashes_exits_and_skips() {
@@ -127,9 +129,9 @@ test_mb_valgrind_runs_a_shared_object() {
 test_mb_samples_come_from_several_processes() {
 	need_programs || return 0
 	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -o a.json || return 1
-	# The defaults: 12 samples, 2 in each of 6 processes.
+	# The defaults: 16 samples, 2 in each of 8 processes.
 	[ "$(json_get a.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = \
-		"[1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]" ] || fail "runs' processes" || return 1
+		"[1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]" ] || fail "runs' processes" || return 1
 	# Every run per the same batch size, calibrated once.
 	[ "$(json_get a.json 'len(set(r["iterations"] for r in d["benchmarks"][0]["runs"]))')" = 1 ] ||
 		fail "one batch size" || return 1

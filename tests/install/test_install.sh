@@ -88,7 +88,7 @@ for src in "$@"; do
 		"$tmp/$src" $libs || fail "$src does not build against the installed pmcbench"
 	set --
 	if grep -q 'pmc_main(' "$tmp/$src"; then
-		set -- -r 5 --min-time 0.002 -q -o out.json
+		set -- -r 8 --min-time 0.002 -q -o out.json
 	fi
 	run_example "$name (shared)" "$tmp/$name" "$dest$libdir" "$@"
 
