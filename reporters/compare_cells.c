@@ -149,9 +149,11 @@ static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *bu
 		} else {
 			double lo = (row->ratio_lo - 1) * 100, hi = (row->ratio_hi - 1) * 100;
 
-			snprintf(buf, len, "%+.*f%% [%+.*f%%, %+.*f%%]%s",
-				 pmc_fmt_percent_decimals(pct), pct, pmc_fmt_percent_decimals(lo),
-				 lo, pmc_fmt_percent_decimals(hi), hi, d);
+			/* An open endpoint is one the test excludes (compare.h). */
+			snprintf(buf, len, "%+.*f%% %c%+.*f%%, %+.*f%%%c%s",
+				 pmc_fmt_percent_decimals(pct), pct, row->lo_open ? '(' : '[',
+				 pmc_fmt_percent_decimals(lo), lo, pmc_fmt_percent_decimals(hi),
+				 hi, row->hi_open ? ')' : ']', d);
 		}
 	}
 }

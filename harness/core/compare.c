@@ -941,7 +941,7 @@ static enum pmc_verdict beyond(const struct pmc_cmp_row *row, int side)
 	return side == row->bad ? PMC_VERDICT_REGRESSION : PMC_VERDICT_IMPROVEMENT;
 }
 
-static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
+static void judge(struct pmc_cmp_row *row, double alpha, double confidence, bool fdr)
 {
 	const struct pmc_threshold *th = row->threshold;
 	int side;
@@ -968,12 +968,23 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
 		return;
 	}
 	row->significant = row->testable && (fdr ? row->q : row->p) < alpha;
+	/* An interval that inverts the test (docs/statistics.md, "Ties at an endpoint"): on
+	 * tied data an endpoint of the Moses (or Walsh) interval lands exactly on no change, a
+	 * difference of two equal values. Whether no change belongs to the confidence set is
+	 * what the test at no change says: when it rejects at the interval's level, that
+	 * endpoint is open, "(+0.00%, +5.10%]", and excludes no change. */
+	if (!isnan(row->ratio_lo) && row->p < 1.0 - confidence) {
+		row->lo_open = row->ratio_lo == 1.0;
+		row->hi_open = row->ratio_hi == 1.0;
+	}
 	/* The verdict must not contradict the interval printed beside it: a change is
 	 * significant only when the test says so and its CI, where there is one, excludes no
-	 * change (docs/compare.md, "Verdicts"). The test (exact with ties) and the Moses CI
-	 * (tie-corrected normal critical value) can disagree on tied data. */
+	 * change (docs/compare.md, "Verdicts"). The exact test and the Moses CI, whose
+	 * critical value comes from the tie-corrected normal approximation, can still
+	 * disagree on tied data, with no change strictly inside the interval. */
 	if (row->significant && !isnan(row->ratio_lo) && !isnan(row->ratio_hi) &&
-	    row->ratio_lo <= 1.0 && row->ratio_hi >= 1.0)
+	    (row->ratio_lo < 1.0 || (row->ratio_lo == 1.0 && !row->lo_open)) &&
+	    (row->ratio_hi > 1.0 || (row->ratio_hi == 1.0 && !row->hi_open)))
 		row->significant = false;
 	if (!row->testable) {
 		row->verdict = PMC_VERDICT_INCONCLUSIVE;
@@ -991,7 +1002,9 @@ static void judge(struct pmc_cmp_row *row, double alpha, bool fdr)
 						 : "no confidence interval for the change";
 		return;
 	}
-	side = place_interval(row->ratio_lo, row->ratio_hi, row->limit_rel);
+	/* An open endpoint at no change lies just beyond it: beyond a limit of 0%. */
+	side = place_interval(row->lo_open ? nextafter(1.0, 2.0) : row->ratio_lo,
+			      row->hi_open ? nextafter(1.0, 0.0) : row->ratio_hi, row->limit_rel);
 	if (side == 2) {
 		row->verdict = PMC_VERDICT_INCONCLUSIVE;
 		row->why = "confidence interval crosses the threshold";
@@ -1875,7 +1888,7 @@ static int compare_results(const struct pmc_result *old_r, const struct pmc_resu
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct pmc_cmp_row *row = &c->rows[i];
 
-		judge(row, c->alpha, c->fdr);
+		judge(row, c->alpha, c->confidence, c->fdr);
 		annotate(c, row);
 		if (row->kind != PMC_ROW_MISSING)
 			c->counts[row->verdict]++;

@@ -36,6 +36,10 @@ struct pmc_cmp_row {
 	/* new/old as a ratio: the Hodges-Lehmann estimate for tested rows, new/old for exact
 	 * ones; NAN when it does not exist (old is 0, or a value <= 0 for the log scale). */
 	double ratio, ratio_lo, ratio_hi; /* lo/hi NAN when there is no CI */
+	/* An endpoint exactly at no change (1) that the test at no change rejects: the
+	 * interval excludes it, "(+0.00%, +5.1%]" (docs/statistics.md, "Ties at an
+	 * endpoint"). */
+	bool lo_open, hi_open;
 	double diff;			  /* median(new) - median(old), in the metric's unit */
 	double p, q;	  /* two-sided p, BH q (NAN when not tested or FDR is off) */
 	bool mwu_exact;	  /* p from the exact distribution */
