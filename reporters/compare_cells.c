@@ -438,6 +438,40 @@ static void fmt_factor(const struct pmc_cmp_row *row, bool invert, char *r, char
 	}
 }
 
+/* Whether the row's interval lies wholly on one side of no change (an open endpoint at
+ * no change counts as beyond it). */
+static bool ci_excludes_one(const struct pmc_cmp_row *row)
+{
+	if (isnan(row->ratio_lo) || isnan(row->ratio_hi))
+		return false;
+	return row->ratio_lo > 1 || row->ratio_hi < 1 || (row->ratio_lo == 1 && row->lo_open) ||
+	       (row->ratio_hi == 1 && row->hi_open);
+}
+
+/* What a headline says of a row without a significant change (docs/compare.md, "The
+ * headline"): never "no difference" for a row that could not decide, nor beside an
+ * interval that excludes none. Sets *ret_lead (the words before "between A and B" or
+ * "from B"), tail (what follows the line's parentheses, "" or "; need >= 8 rounds ...")
+ * and *ret_ci_ok (the factor's interval may be shown). */
+static void undecided_words(const struct pmc_cmp_row *row, const char **ret_lead, char *tail,
+			    size_t len, bool *ret_ci_ok)
+{
+	*ret_ci_ok = false;
+	tail[0] = '\0';
+	if (!row->testable) {
+		/* The row's note says what the design needs: "need >= 8 rounds ...". */
+		*ret_lead = "undecided";
+		snprintf(tail, len, "; %s", row->why ? row->why : "too few runs for the test");
+	} else if (ci_excludes_one(row)) {
+		*ret_lead = "no significant difference";
+		snprintf(tail, len, "; not significant among %zu tests (q=%.3g)", row->family,
+			 row->q);
+	} else {
+		*ret_lead = "no significant difference";
+		*ret_ci_ok = true;
+	}
+}
+
 /* Three or more commands, as hyperfine summarises them: the reference (the caller makes
  * it the fastest) on the first line, then one line per other command. */
 static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_block *blk,
@@ -454,16 +488,22 @@ static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_
 		bool slower = row->ratio < 1 && row->significant;
 
 		fmt_factor(row, slower, r, ci, sizeof(ci));
-		if (!row->significant)
+		if (!row->significant) {
+			char tail[200];
+			const char *lead;
+			bool ci_ok;
+
+			undecided_words(row, &lead, tail, sizeof(tail), &ci_ok);
 			used += (size_t)snprintf(buf + used, len - used,
-						 "  no significant difference from %s: %s%s (%s%s)\n",
-						 row->bench, r, ci, row->metric,
-						 row->paired ? ", paired" : "");
-		else
+						 "  %s from %s: %s%s (%s%s)%s\n", lead, row->bench, r,
+						 ci_ok ? ci : "", row->metric,
+						 row->paired ? ", paired" : "", tail);
+		} else {
 			used += (size_t)snprintf(buf + used, len - used,
 						 "  %s %s than %s%s (%s%s)\n", r,
 						 slower ? "slower" : "faster", row->bench, ci,
 						 row->metric, row->paired ? ", paired" : "");
+		}
 	}
 	return true;
 }
@@ -491,9 +531,15 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 			 "not tested: %s and %s are one invocation each, and %s drifts between "
 			 "invocations: %s (ratio of medians)\n",
 			 nn, on, row->metric, r);
-	else if (!row->significant)
-		snprintf(buf, len, "no significant difference between %s and %s: %s%s (%s%s)\n", nn,
-			 on, r, ci, row->metric, row->paired ? ", paired" : "");
+	else if (!row->significant) {
+		char tail[200];
+		const char *lead;
+		bool ci_ok;
+
+		undecided_words(row, &lead, tail, sizeof(tail), &ci_ok);
+		snprintf(buf, len, "%s between %s and %s: %s%s (%s%s)%s\n", lead, nn, on, r,
+			 ci_ok ? ci : "", row->metric, row->paired ? ", paired" : "", tail);
+	}
 	else
 		snprintf(buf, len, "%s ran %s %s than %s%s (%s%s)\n", nn, r,
 			 faster ? "faster" : "slower", on, ci, row->metric,

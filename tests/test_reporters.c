@@ -617,6 +617,40 @@ static void test_geomean_row_only_over_two_benchmarks(void **state)
 	pmc_result_free(b);
 }
 
+/* issue 18, item 4: a headline never says "no difference" for a row that could not
+ * decide. Five paired rounds, B three times as slow in each: the signed-rank test's
+ * smallest p is 2/32 = 0.0625, so no difference can be significant; the headline says so
+ * and what is needed, with the factor measured and no interval. */
+static void test_headline_of_an_undecidable_design(void **state)
+{
+	struct pmc_result *r = t_result("perf");
+	struct pmc_report_opts o = {.sz = sizeof(o), .old_name = "fast", .new_name = "best"};
+	struct pmc_comparison *c = NULL;
+	char err[256], line[512];
+
+	(void)state;
+	for (int side = 0; side < 2; side++) {
+		struct pmc_benchmark *bm = t_bench(r, side ? "best" : "fast", NULL);
+		double v[5];
+
+		for (size_t i = 0; i < 5; i++) {
+			struct pmc_run_info info = {.round = (unsigned)i + 1};
+
+			assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
+			v[i] = 1e6 * (1 + 0.01 * (double)i) * (side ? 3 : 1);
+		}
+		put_values(r, side ? "best" : "fast", "task-clock", v, 5);
+	}
+	r->design.mode = strdup("interleaved");
+	r->design.rounds = 5;
+	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
+	assert_true(pmc_cmp_headline(c, &o, line, sizeof(line)));
+	assert_string_equal(line, "undecided between best and fast: 3.00x (task-clock, paired); "
+				  "need >= 6 rounds to detect a difference at alpha=0.05\n");
+	pmc_comparison_free(c);
+	pmc_result_free(r);
+}
+
 /* Three commands (run -c A -c B -c C): the summary starts from the fastest, one line per
  * other command with the pair's factor and interval; several benchmarks of two files
  * get no summary. */
@@ -719,6 +753,7 @@ int main(void)
 	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
 	    cmocka_unit_test(test_hostile_names_are_escaped),
 	    cmocka_unit_test(test_headline_of_three_commands),
+	    cmocka_unit_test(test_headline_of_an_undecidable_design),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),
