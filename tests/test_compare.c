@@ -652,6 +652,38 @@ static void test_an_endpoint_the_test_rejects_is_open(void **state)
 /* issue 18, item 2, its own data: context switches 98..101 against 99..106, p = 0.007 and
  * (+0.00%, +5.1%] (benchstat: +3.00%, p=0.007). Significant; a limit of +1% lies inside
  * the interval, so a gate on it is inconclusive (more runs will tell), not "no change". */
+/* issue 18, item 7: the reports lead with what was gated. A limit on the second metric
+ * makes its block the first; the others follow in the order they appeared. */
+static void test_gated_blocks_come_first(void **state)
+{
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = t_thresholds();
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c;
+	char err[256];
+
+	(void)state;
+	put_around(a, "x", "context-switches", 10, 100, 0.01);
+	put_around(b, "x", "context-switches", 10, 100, 0.01);
+	put_around(a, "x", "instructions", 10, 1e6, 0.01);
+	put_around(b, "x", "instructions", 10, 1e6, 0.01);
+	put_around(a, "x", "cpu-migrations", 10, 10, 0.01);
+	put_around(b, "x", "cpu-migrations", 10, 10, 0.01);
+	assert_int_equal(pmc_thresholds_add_arg(t, "instructions=+1%", err, sizeof(err)), 0);
+	o.thresholds = t;
+	c = compare_ok(a, b, &o);
+	assert_int_equal(c->nblocks, 3);
+	assert_string_equal(c->blocks[0].metric, "instructions");
+	assert_string_equal(c->blocks[1].metric, "context-switches");
+	assert_string_equal(c->blocks[2].metric, "cpu-migrations");
+	for (size_t i = 0; i < c->nrows; i++)
+		assert_string_equal(c->blocks[c->rows[i].block].metric, c->rows[i].metric);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* A fixed-seed generator for the synthetic checks (xorshift64*, Box-Muller). */
 static uint64_t rng_state = 88172645463325252u;
 static double rng_uniform(void)
@@ -2215,6 +2247,7 @@ int main(void)
 	    cmocka_unit_test(test_an_endpoint_the_test_rejects_is_open),
 	    cmocka_unit_test(test_tied_counters_keep_their_changes),
 	    cmocka_unit_test(test_tied_counters_synthetic),
+	    cmocka_unit_test(test_gated_blocks_come_first),
 	    cmocka_unit_test(test_geomean_over_matched_only),
 	    cmocka_unit_test(test_skipped_benchmarks_are_not_compared),
 	    cmocka_unit_test(test_environment_multiplexing_and_missing_warnings),

@@ -1144,6 +1144,42 @@ static int detectability(struct pmc_comparison *c)
 	return 0;
 }
 
+/* Reports lead with what was gated: the blocks (metrics) with a gated row first, each
+ * group in the order the metrics first appeared (issue 18, item 7). */
+static int gated_blocks_first(struct pmc_comparison *c)
+{
+	struct pmc_cmp_block *sorted;
+	size_t *to, k = 0;
+	bool *gated;
+
+	if (c->nblocks < 2)
+		return 0;
+	sorted = malloc(c->nblocks * sizeof(*sorted));
+	to = malloc(c->nblocks * sizeof(*to));
+	gated = calloc(c->nblocks, sizeof(*gated));
+	if (!sorted || !to || !gated) {
+		free(sorted);
+		free(to);
+		free(gated);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		gated[c->rows[i].block] |= c->rows[i].gated;
+	for (int pass = 1; pass >= 0; pass--)
+		for (size_t b = 0; b < c->nblocks; b++)
+			if (gated[b] == (bool)pass) {
+				to[b] = k;
+				sorted[k++] = c->blocks[b];
+			}
+	for (size_t i = 0; i < c->nrows; i++)
+		c->rows[i].block = to[c->rows[i].block];
+	memcpy(c->blocks, sorted, c->nblocks * sizeof(*sorted));
+	free(sorted);
+	free(to);
+	free(gated);
+	return 0;
+}
+
 static int geomeans(struct pmc_comparison *c)
 {
 	size_t cap = 0;
@@ -1908,6 +1944,8 @@ static int compare_results(const struct pmc_result *old_r, const struct pmc_resu
 			c->njudged++;
 	}
 	r = geomeans(c);
+	if (r == 0)
+		r = gated_blocks_first(c);
 	if (r == 0)
 		r = final_warnings(&x, old_r, new_r);
 	if (r == 0)
