@@ -135,6 +135,9 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 	ok = ok && jset(o, "gated", json_boolean(row->gated)) &&
 	     jset(o, "significant", json_boolean(row->significant)) &&
 	     jset(o, "testable", json_boolean(row->testable)) &&
+	     ((!row->lo_open && !row->hi_open) ||
+	      jset(o, "ci_open", json_pack("[b,b]", row->lo_open, row->hi_open))) &&
+	     (!row->family || jset(o, "family", json_integer((json_int_t)row->family))) &&
 	     (row->kind != PMC_ROW_TESTED ||
 	      jset(o, "test",
 		   json_string(row->one_invocation ? "none (one invocation a side)"

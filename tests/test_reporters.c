@@ -617,6 +617,33 @@ static void test_geomean_row_only_over_two_benchmarks(void **state)
 	pmc_result_free(b);
 }
 
+/* An open endpoint and the family size are in the JSON report (docs/compare.md): the tied
+ * 6 + 6 row of test_compare.c, p = 0.043, lower end exactly at no change, excluded. */
+static void test_json_says_which_endpoint_is_open(void **state)
+{
+	const double old_v[] = {98, 98, 98, 99, 99, 99};
+	const double new_v[] = {99, 99, 99, 100, 100, 100};
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c = NULL;
+	char err[256], *t;
+
+	(void)state;
+	put_values(a, "tied", "task-clock", old_v, 6);
+	put_values(b, "tied", "task-clock", new_v, 6);
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	t = render(c, "json", &o);
+	assert_contains(t, "\"ci_open\":[true,false]");
+	assert_contains(t, "\"family\":1,");
+	free(t);
+	t = render(c, "table", &o);
+	assert_contains(t, "+1.02% (+0.00%, +2.04%]");
+	free(t);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 /* issue 18, item 4: a headline never says "no difference" for a row that could not
  * decide. Five paired rounds, B three times as slow in each: the signed-rank test's
  * smallest p is 2/32 = 0.0625, so no difference can be significant; the headline says so
@@ -754,6 +781,7 @@ int main(void)
 	    cmocka_unit_test(test_hostile_names_are_escaped),
 	    cmocka_unit_test(test_headline_of_three_commands),
 	    cmocka_unit_test(test_headline_of_an_undecidable_design),
+	    cmocka_unit_test(test_json_says_which_endpoint_is_open),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),
