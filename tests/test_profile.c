@@ -88,6 +88,14 @@ static void interning(void **state)
 	assert_int_equal(pmc_profile_frame(p, u3)->offset, 0x20);
 	assert_null(pmc_profile_frame(p, u3)->symbol);
 	assert_int_equal(pmc_profile_frame_id(p, "f", NULL, 0, &id), -EINVAL);
+	/* An offset no JSON reader reads back never enters a profile, so every profile can
+	 * be saved; with a symbol the offset is not kept. */
+	assert_int_equal(pmc_profile_frame_id(p, NULL, "/bin/x", PMC_PROFILE_OFFSET_MAX + 1, &id),
+			 -ERANGE);
+	assert_int_equal(pmc_profile_frame_id(p, NULL, "/bin/x", PMC_PROFILE_OFFSET_MAX, &id), 0);
+	assert_int_equal(pmc_profile_frame_id(p, "main", "/bin/x", UINT64_MAX, &id), 0);
+	assert_int_equal(id, a);
+	assert_int_equal(pmc_profile_frame_count(p), 5);
 
 	assert_int_equal(pmc_profile_add(p, st, 2, 10, 1, false), 0);
 	assert_int_equal(pmc_profile_add(p, st, 2, 5, 2, true), 0);

@@ -184,6 +184,8 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 
 	if (!p || !object || !ret_id || (symbol && !*symbol))
 		return -EINVAL;
+	if (!symbol && offset > PMC_PROFILE_OFFSET_MAX)
+		return -ERANGE;
 	if (p->nframes >= UINT32_MAX)
 		return -ENOMEM;
 	/* Room first, so that a frame in the map always has its entry in the array. */

@@ -15,6 +15,10 @@
 
 #define PMC_PROFILE_SCHEMA "pmcbench-profile/1"
 
+/* The largest offset of a frame: JSON readers (jansson) read integers up to 2^63-1, so a
+ * profile never holds a larger one and every profile can be saved. */
+#define PMC_PROFILE_OFFSET_MAX ((uint64_t)INT64_MAX)
+
 enum pmc_profile_kind {
 	PMC_PROFILE_SAMPLED = 0, /* weights are sample periods: estimates with sampling error */
 	PMC_PROFILE_EXACT = 1,	 /* weights are simulated counts (callgrind): exact */
@@ -59,7 +63,8 @@ void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lo
 			    uint64_t unresolved);
 
 /* The id of the frame (symbol, object, offset): the same id for the same three values
- * (interned; offset ignored when symbol is set). Returns 0 or -ENOMEM/-EINVAL. */
+ * (interned; offset ignored when symbol is set). Returns 0, -ENOMEM, -EINVAL, or -ERANGE
+ * for an offset beyond PMC_PROFILE_OFFSET_MAX without a symbol. */
 int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *object,
 			 uint64_t offset, uint32_t *ret_id);
 

@@ -89,6 +89,26 @@ test_gate_names_the_function_that_regressed() {
 	expect_grep '\| `prof_cold` \| 100%' "$TMP/out"
 }
 
+# An ordinary -O2 build without frame pointers ($PMC_PROF_NOFP, tests/targets/prof_nofp.c):
+# its call chains walk into data, whose "return addresses" once made the profile unsavable
+# and took the whole result with it. The run exits 0 and writes its result and its
+# profile, each valid; so does record, every time.
+test_run_profile_without_frame_pointers() {
+	expect_exit 0 "$PMCBENCH" run --profile -r 3 -n nofp -o base.json -- "$PMC_PROF_NOFP" 3000 ||
+		return 1
+	[ "$(json_get base.json "d['benchmarks'][0]['name']")" = nofp ] ||
+		fail "base.json does not hold the benchmark" || return 1
+	[ "$(json_get base.json "len(d['benchmarks'][0]['metrics']['task-clock']['samples'])")" = 3 ] ||
+		fail "base.json does not hold the 3 runs" || return 1
+	[ -f base.profiles/nofp.json ] || { ls -R >&2; fail "no base.profiles/nofp.json"; return 1; }
+	expect_exit 0 "$PMCBENCH" report base.profiles/nofp.json || return 1
+	expect_grep 'mix|walk|deep' "$TMP/out" || return 1
+	for i in 1 2 3; do
+		expect_exit 0 "$PMCBENCH" record -o p$i.json -- "$PMC_PROF_NOFP" 3000 || return 1
+		expect_exit 0 "$PMCBENCH" report --folded p$i.json || return 1
+	done
+}
+
 test_run_profile_without_output_saves_in_a_directory() {
 	expect_exit 0 "$PMCBENCH" run -r 2 --profile -n w -- "$PMC_PROF_WORK" 1000 1000 || return 1
 	[ -f pmcbench.profiles/w.json ] || fail "no pmcbench.profiles/w.json"
