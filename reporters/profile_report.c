@@ -71,11 +71,36 @@ static size_t put_id(char *k, uint32_t id)
 	return n;
 }
 
-/* Adds p's stacks to f, as new weights or (old) as old weights. */
+/* The id of display name name in f (taken: freed when f has it already). -ENOMEM. */
+static int fold_name(struct fold *f, char *name, uint32_t *ret_id)
+{
+	size_t id;
+	int r;
+
+	if (!name || pmc_grow_to(&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
+		free(name);
+		return -ENOMEM;
+	}
+	r = pmc_hashmap_get_or_put(&f->name_ids, name, f->nnames, &id);
+	if (r < 0) {
+		free(name);
+		return r;
+	}
+	if (r == 1)
+		f->names[f->nnames++] = name;
+	else
+		free(name);
+	*ret_id = (uint32_t)id;
+	return 0;
+}
+
+/* Adds p's stacks to f, as new weights or (old) as old weights. A stack whose call chain
+ * was cut starts with PMC_PROFILE_TRUNCATED_FRAME: its callers are missing, and drawn at
+ * the root it would pass for a function that nothing called. */
 static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 {
 	size_t nf = pmc_profile_frame_count(p), ns = pmc_profile_stack_count(p);
-	uint32_t *name_of = malloc((nf + 1) * sizeof(*name_of));
+	uint32_t *name_of = malloc((nf + 1) * sizeof(*name_of)), cut = UINT32_MAX;
 	char *key = NULL;
 	size_t key_cap = 0;
 	int rc = -ENOMEM;
@@ -83,39 +108,30 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 	if (!name_of)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < nf; i++) {
-		char buf[512], *name;
+		char buf[512];
 		const struct pmc_profile_frame *fr = pmc_profile_frame(p, i);
-		size_t id;
-		int r;
 
 		/* A symbol longer than the buffer is used as it is (it is its own name). */
-		if (fr->symbol && strlen(fr->symbol) >= sizeof(buf))
-			name = strdup(fr->symbol);
-		else
-			name = strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf)));
-		if (!name ||
-		    pmc_grow_to(&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
-			free(name);
+		if (fold_name(f,
+			      fr->symbol && strlen(fr->symbol) >= sizeof(buf)
+				  ? strdup(fr->symbol)
+				  : strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf))),
+			      &name_of[i]) < 0)
 			goto out;
-		}
-		r = pmc_hashmap_get_or_put(&f->name_ids, name, f->nnames, &id);
-		if (r < 0) {
-			free(name);
-			goto out;
-		}
-		if (r == 1)
-			f->names[f->nnames++] = name;
-		else
-			free(name);
-		name_of[i] = (uint32_t)id;
 	}
 	for (size_t s = 0; s < ns; s++) {
 		const struct pmc_profile_stack *st = pmc_profile_stack(p, s);
+		uint32_t depth = st->depth + (st->truncated ? 1 : 0);
 		size_t klen = 0, idx;
 		int r;
 
-		if (pmc_grow_to(&key, &key_cap, (size_t)st->depth * 6 + 1, 1) < 0)
+		if (st->truncated && cut == UINT32_MAX &&
+		    fold_name(f, strdup(PMC_PROFILE_TRUNCATED_FRAME), &cut) < 0)
 			goto out;
+		if (pmc_grow_to(&key, &key_cap, (size_t)depth * 6 + 1, 1) < 0)
+			goto out;
+		if (st->truncated)
+			klen += put_id(key + klen, cut);
 		for (uint32_t d = 0; d < st->depth; d++)
 			klen += put_id(key + klen, name_of[st->frames[d]]);
 		key[klen] = 0;
@@ -127,8 +143,8 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 				0 ||
 			    pmc_grow_to(&f->keys, &f->keys_cap, f->nseqs + 1, sizeof(*f->keys)) <
 				0 ||
-			    pmc_grow_to(&f->pool, &f->pool_cap, f->npool + st->depth,
-				 sizeof(*f->pool)) < 0) {
+			    pmc_grow_to(&f->pool, &f->pool_cap, f->npool + depth,
+					sizeof(*f->pool)) < 0) {
 				free(copy);
 				goto out;
 			}
@@ -139,7 +155,9 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 			}
 			idx = f->nseqs++;
 			f->keys[idx] = copy;
-			f->seqs[idx] = (struct seq){.off = f->npool, .depth = st->depth};
+			f->seqs[idx] = (struct seq){.off = f->npool, .depth = depth};
+			if (st->truncated)
+				f->pool[f->npool++] = cut;
 			for (uint32_t d = 0; d < st->depth; d++)
 				f->pool[f->npool++] = name_of[st->frames[d]];
 		}
@@ -387,6 +405,11 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	pmc_fmt_grouped((double)in->unresolved, a, sizeof(a));
 	fprintf(out, "Unresolved frames: %s%s\n", a,
 		in->unresolved ? " (shown as [unknown] OBJECT)" : "");
+	if (pmc_profile_truncated(p)) {
+		fputs("Truncated: ", out);
+		pmc_profile_report_truncated(out, p);
+		putc('\n', out);
+	}
 	pmc_fmt_short(total ? (double)total : NAN, in->unit, a, sizeof(a));
 	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",
 		pmc_profile_stack_count(p), n);
@@ -435,6 +458,27 @@ out:
 
 /* ---- Diff and attribution -------------------------------------------------------- */
 
+int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
+{
+	uint64_t cut = pmc_profile_truncated(p);
+	char a[PMC_FMT_MAX];
+
+	if (!cut)
+		return 0;
+	pmc_fmt_percent(pct(cut, pmc_profile_total(p)), false, a, sizeof(a));
+	/* A sampled chain is cut by a broken frame-pointer walk or the kernel's depth limit;
+	 * callgrind's at its --separate-callers or where it lost track of the stack. */
+	fprintf(out,
+		"%s of the weight is in cut call chains (%s): their callers are missing, so "
+		"callers' total%% is too low; self%% is whole; shown "
+		"under " PMC_PROFILE_TRUNCATED_FRAME,
+		a,
+		pmc_profile_info(p)->kind == PMC_PROFILE_SAMPLED
+		    ? "no frame pointers, or deeper than perf_event_max_stack"
+		    : "deeper than callgrind's --separate-callers, or a lost stack");
+	return 1;
+}
+
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top)
 {
@@ -476,6 +520,24 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 	    out);
 	pmc_profile_deltas_free(d, n);
 	return finish(out);
+}
+
+/* After an attribution: how much of each side's weight is in cut call chains, when any
+ * is. The parts use self weights, which a cut chain leaves whole. */
+static void cut_note(FILE *out, const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+		     bool markdown)
+{
+	uint64_t oc = pmc_profile_truncated(old_p), nc = pmc_profile_truncated(new_p);
+	char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+
+	if (!oc && !nc)
+		return;
+	pmc_fmt_percent(pct(oc, pmc_profile_total(old_p)), false, a, sizeof(a));
+	pmc_fmt_percent(pct(nc, pmc_profile_total(new_p)), false, b, sizeof(b));
+	fprintf(out,
+		"%scut call chains: %s of the old profile's weight, %s of the new one's (the "
+		"parts use self weights, which are whole; callers are missing)\n",
+		markdown ? "\n" : "  ", a, b);
 }
 
 int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
@@ -575,6 +637,7 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 		}
 		putc('\n', out);
 	}
+	cut_note(out, old_p, new_p, markdown);
 	pmc_profile_deltas_free(d, n);
 	return finish(out);
 }

@@ -14,8 +14,14 @@
 
 struct pmc_profile;
 
+/* The root frame under which folded stacks and flame graphs put every stack whose call
+ * chain was cut: its callers are missing, and at the root it would pass for a function
+ * that nothing called. No symbol is spelled this way; the pseudo-objects are alike. */
+#define PMC_PROFILE_TRUNCATED_FRAME "[truncated]"
+
 /* The report of one profile: a header (event, unit, sampled or exact, samples, a
- * warning line for lost samples, unresolved frames, total) and the top functions by self
+ * warning line for lost samples, unresolved frames, the weight in cut call chains when
+ * there is any, total) and the top functions by self
  * weight (self%, total%, self in the profile's unit, function, object); top 0: all.
  * Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
@@ -23,7 +29,8 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
 /* Folded stacks, one "root;child;leaf WEIGHT" line per distinct sequence of display
  * names (the flame graph tools' input), sorted bytewise; ';' inside a name becomes ':'
  * and control characters spaces, so that each line splits back into the same frames.
- * Stacks of weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
+ * Stacks whose call chain was cut start with PMC_PROFILE_TRUNCATED_FRAME. Stacks of
+ * weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
 
 /* `report --diff OLD NEW`: the functions whose share of the profile changed most (old%,
@@ -41,6 +48,12 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				   const struct pmc_profile *new_p, const char *metric,
 				   const char *unit, double old_value, double new_value, size_t top,
 				   bool markdown);
+
+/* One sentence (no newline) saying how much of p's weight is in stacks whose call chain
+ * was cut and what that means, for a caller that says it on its own line: e.g. "96.5% of
+ * the weight is in cut call chains (...)". Writes nothing and returns 0 when no stack was
+ * cut, else 1. */
+int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p);
 
 /* The function that accounts for most of the change, for a caller that names it in one
  * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%).

@@ -105,6 +105,8 @@ static void interning(void **state)
 	assert_int_equal(pmc_profile_stack(p, 0)->samples, 3);
 	assert_true(pmc_profile_stack(p, 0)->truncated);
 	assert_int_equal(pmc_profile_total(p), 22);
+	/* The stack became cut on its second addition: all of its weight is cut weight. */
+	assert_int_equal(pmc_profile_truncated(p), 15);
 	assert_int_equal(pmc_profile_add(p, bad, 1, 1, 1, false), -EINVAL);
 	assert_int_equal(pmc_profile_add(p, st, 0, 1, 1, false), -EINVAL);
 	assert_int_equal(pmc_profile_total(p), 22);

@@ -30,13 +30,13 @@ static struct pmc_profile *new_profile(enum pmc_profile_kind kind)
 	return p;
 }
 
-/* Adds a stack, root first; "?OBJ+OFF" is an unresolved frame of OBJ. */
-static void add(struct pmc_profile *p, const char *obj, uint64_t w, int depth, ...)
+/* Adds a stack, root first; "?OBJ+OFF" is an unresolved frame of OBJ; cut: its call
+ * chain was cut (truncated). */
+static void vadd(struct pmc_profile *p, bool cut, const char *obj, uint64_t w, int depth,
+		 va_list ap)
 {
 	uint32_t ids[16];
-	va_list ap;
 
-	va_start(ap, depth);
 	for (int i = 0; i < depth; i++) {
 		const char *s = va_arg(ap, const char *);
 
@@ -52,8 +52,25 @@ static void add(struct pmc_profile *p, const char *obj, uint64_t w, int depth, .
 			assert_int_equal(pmc_profile_frame_id(p, s, obj, 0, &ids[i]), 0);
 		}
 	}
+	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, w, 1, cut), 0);
+}
+
+static void add(struct pmc_profile *p, const char *obj, uint64_t w, int depth, ...)
+{
+	va_list ap;
+
+	va_start(ap, depth);
+	vadd(p, false, obj, w, depth, ap);
 	va_end(ap);
-	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, w, 1, false), 0);
+}
+
+static void add_cut(struct pmc_profile *p, const char *obj, uint64_t w, int depth, ...)
+{
+	va_list ap;
+
+	va_start(ap, depth);
+	vadd(p, true, obj, w, depth, ap);
+	va_end(ap);
 }
 
 /* Runs a writer into memory. */
@@ -239,12 +256,72 @@ static void flame_stacks(void **state)
 	pmc_profile_free(o);
 }
 
+/* The issue's deep recursion: most of the weight was in cut chains and no view said so.
+ * Every view says how much now, and the folded stacks and flame graphs put cut stacks
+ * under one root frame instead of passing them off as functions nothing called. */
+static void truncated_weight_is_shown(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED), *o;
+	struct pmc_flame_set *set = NULL;
+	char *text = NULL;
+
+	(void)state;
+	add(p, "/bin/x", 250, 3, "main", "rec", "leaf");
+	add_cut(p, "/bin/x", 700, 3, "rec", "rec", "leaf");
+	add_cut(p, "/bin/x", 50, 1, "memcpy");
+	CAPTURE(text, pmc_profile_report_folded(out, p));
+	assert_string_equal(text, "[truncated];memcpy 50\n"
+				  "[truncated];rec;rec;leaf 700\n"
+				  "main;rec;leaf 250\n");
+	free(text);
+	CAPTURE(text, pmc_profile_report_text(out, p, 0));
+	assert_contains(text, "Truncated: 75.0% of the weight is in cut call chains (no frame "
+			      "pointers, or deeper than perf_event_max_stack)");
+	/* Not a function: only the views that draw stacks show it. */
+	assert_null(strstr(text, "  [truncated]"));
+	free(text);
+
+	assert_int_equal(pmc_profile_flame_stacks(p, &set), 0);
+	assert_int_equal(set->n, 3);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->stacks[i].weight != 250) {
+			assert_string_equal(set->stacks[i].frames[0], "[truncated]");
+			assert_int_equal(set->stacks[i].depth,
+					 set->stacks[i].weight == 700 ? 4 : 2);
+		}
+	pmc_flame_set_free(set);
+	CAPTURE(text, pmc_profile_flamegraph(out, NULL, p));
+	assert_contains(text, "75% of the weight in cut call chains (under [truncated])");
+	free(text);
+
+	/* The attribution says it for both sides; the parts themselves use self weights. */
+	o = new_profile(PMC_PROFILE_SAMPLED);
+	add(o, "/bin/x", 500, 3, "main", "rec", "leaf");
+	add(o, "/bin/x", 500, 1, "memcpy");
+	CAPTURE(text, pmc_profile_flamegraph(out, o, p));
+	assert_contains(text, "cut call chains (under [truncated]): 0% old, 75% new");
+	free(text);
+	CAPTURE(text, pmc_profile_report_attribution(out, o, p, "instructions", "count", 1000, 1300,
+						     0, false));
+	assert_contains(text,
+			"\n  cut call chains: 0.00% of the old profile's weight, 75.0% of the "
+			"new one's");
+	free(text);
+
+	/* Without cut chains, not a word. */
+	CAPTURE(text, pmc_profile_report_text(out, o, 0));
+	assert_null(strstr(text, "Truncated"));
+	free(text);
+	pmc_profile_free(o);
+	pmc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(folded),	    cmocka_unit_test(text_report),
 	    cmocka_unit_test(diff_report),  cmocka_unit_test(attribution),
-	    cmocka_unit_test(flame_stacks),
+	    cmocka_unit_test(flame_stacks), cmocka_unit_test(truncated_weight_is_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -306,6 +306,17 @@ uint64_t pmc_profile_total(const struct pmc_profile *p)
 	return p->total;
 }
 
+uint64_t pmc_profile_truncated(const struct pmc_profile *p)
+{
+	uint64_t w = 0;
+
+	/* No overflow: the weights of all stacks add up to total, which fits. */
+	for (size_t i = 0; i < p->nstacks; i++)
+		if (p->stacks[i].truncated)
+			w += p->stacks[i].weight;
+	return w;
+}
+
 /* A frame's display name into buf (snprintf's return): the symbol; a pseudo-object
  * ("[kernel]", "[vdso]", "[anon]", "[unknown]") as itself, since it names no file; else
  * "[unknown] " and the object's base name. */

@@ -80,6 +80,9 @@ size_t pmc_profile_stack_count(const struct pmc_profile *p);
 const struct pmc_profile_stack *pmc_profile_stack(const struct pmc_profile *p, size_t i);
 /* Sum of every stack's weight. */
 uint64_t pmc_profile_total(const struct pmc_profile *p);
+/* Sum of the weight of the stacks whose call chain was cut (truncated): their callers are
+ * missing, so every view says how much this is. */
+uint64_t pmc_profile_truncated(const struct pmc_profile *p);
 
 /* The display name of a frame in every view: the symbol, a pseudo-object ("[kernel]",
  * "[vdso]", "[anon]", "[unknown]") as itself, or "[unknown] OBJECT" (the
