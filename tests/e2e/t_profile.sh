@@ -128,6 +128,34 @@ test_run_profile_without_frame_pointers() {
 	expect_grep "note: [0-9.]+% of the weight is in cut call chains" "$TMP/err"
 }
 
+# A profile never breaks a measurement: when the profiles cannot be saved (a file is in
+# the way of base.profiles/), run --profile and a benchmark program's --profile warn, and
+# write the result and the report, exiting as without --profile.
+test_profile_problem_is_a_warning() {
+	echo 'not a directory' >base.profiles
+	expect_exit 0 "$PMCBENCH" run --profile -r 2 -n w -o base.json -- "$PMC_PROF_WORK" 1000 1000 ||
+		return 1
+	expect_grep '^pmcbench: warning: --profile: cannot create the directory base\.profiles .*the profiles are not saved \(the results are\)' "$TMP/err" || return 1
+	[ "$(json_get base.json "d['benchmarks'][0]['name']")" = w ] || fail "no result in base.json" || return 1
+	expect_grep 'task-clock' "$TMP/out" || return 1
+	# Against a baseline, the exit status is the one without --profile, whatever it is.
+	"$PMCBENCH" run -r 2 -n w -o plain.json --baseline base.json --threshold page-faults=+1000% \
+		-- "$PMC_PROF_WORK" 1000 1000 >/dev/null 2>&1 </dev/null
+	want=$?
+	echo 'not a directory' >new.profiles
+	expect_exit "$want" "$PMCBENCH" run --profile -r 2 -n w -o new.json --baseline base.json \
+		--threshold page-faults=+1000% -- "$PMC_PROF_WORK" 1000 1000 || return 1
+	[ -f new.json ] || fail "no new.json" || return 1
+	if [ -z "${PMC_MB_LCG:-}" ]; then
+		echo "    skipped the benchmark program: none in a sanitized build" >&2
+		return 0
+	fi
+	echo 'not a directory' >r.profiles
+	expect_exit 0 "$PMC_MB_LCG" -q -r 2 --min-time 0.001 --filter '^lcg$' --profile -o r.json || return 1
+	expect_grep 'warning: --profile: cannot create the directory r\.profiles' "$TMP/err" || return 1
+	[ "$(json_get r.json "d['benchmarks'][0]['name']")" = lcg ] || fail "no result in r.json"
+}
+
 test_run_profile_without_output_saves_in_a_directory() {
 	expect_exit 0 "$PMCBENCH" run -r 2 --profile -n w -- "$PMC_PROF_WORK" 1000 1000 || return 1
 	[ -f pmcbench.profiles/w.json ] || fail "no pmcbench.profiles/w.json"
