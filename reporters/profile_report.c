@@ -545,7 +545,7 @@ int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pm
 				double *ret_part)
 {
 	struct pmc_profile_delta *d = NULL;
-	size_t n = 0;
+	size_t n = 0, i = 0;
 	char *name;
 	int rc;
 
@@ -554,19 +554,43 @@ int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pm
 	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
 	if (rc < 0)
 		return rc;
-	if (!n) {
+	/* Sorted by part: the first that is a finding. */
+	while (i < n && !d[i].clear)
+		i++;
+	if (i == n) {
 		pmc_profile_deltas_free(d, n);
 		return -ENOENT;
 	}
-	name = strdup(d[0].name);
+	name = strdup(d[i].name);
 	if (!name) {
 		pmc_profile_deltas_free(d, n);
 		return -ENOMEM;
 	}
-	*ret_part = d[0].delta;
+	*ret_part = d[i].delta;
 	*ret_name = name;
 	pmc_profile_deltas_free(d, n);
 	return 0;
+}
+
+/* The named parts first: by |part|, largest first, then name. */
+static int named_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_delta *x = *(const struct pmc_profile_delta *const *)a;
+	const struct pmc_profile_delta *y = *(const struct pmc_profile_delta *const *)b;
+	double ax = fabs(x->delta), ay = fabs(y->delta);
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* "prof_cold" as the text or Markdown of the attribution. */
+static void put_fn(FILE *out, const char *name, bool markdown)
+{
+	if (markdown)
+		pmc_escape_md_code(out, name);
+	else
+		pmc_escape_text(out, name);
 }
 
 int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
@@ -574,24 +598,52 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				   const char *unit, double old_value, double new_value, size_t top,
 				   bool markdown)
 {
+	const struct pmc_profile_info *ni;
 	struct pmc_profile_delta *d = NULL;
+	const struct pmc_profile_delta **named = NULL;
 	char ch[PMC_FMT_MAX], ov[PMC_FMT_MAX + 24], nv[PMC_FMT_MAX + 24], part[PMC_FMT_MAX];
-	size_t n = 0, show;
+	char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+	enum pmc_profile_fit fit, f2;
+	size_t n = 0, nnamed = 0, show;
 	double rest = 1;
+	bool sampled;
 	int rc;
 
-	if (!metric)
+	if (!metric || !old_p || !new_p)
 		return -EINVAL;
-	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
-	if (rc < 0)
-		return rc;
+	ni = pmc_profile_info(new_p);
+	/* A metric's change divides by a profile of that metric only: the shares of where
+	 * the time went say nothing of where memory or page faults went. */
+	fit = pmc_profile_fits_metric(old_p, metric);
+	f2 = pmc_profile_fits_metric(new_p, metric);
+	if (f2 < fit)
+		fit = f2;
+	if (fit != PMC_PROFILE_FIT_NONE) {
+		rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
+		if (rc < 0)
+			return rc;
+	} else if (!isfinite(old_value) || !isfinite(new_value)) {
+		return -EINVAL;
+	} else if (old_value == new_value) {
+		return -EDOM;
+	}
+	sampled = fit == PMC_PROFILE_FIT_SAMPLED;
+	rc = -ENOMEM;
+	named = calloc(n + 1, sizeof(*named));
+	if (!named)
+		goto out;
+	/* Exact parts are all findings, but those that print as 0.00% are left to the rest;
+	 * sampled ones need samples and an interval clear of 0. */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].clear && fabs(d[i].delta) >= 0.00005)
+			named[nnamed++] = &d[i];
+	qsort(named, nnamed, sizeof(*named), named_cmp);
 	show = top ? top : 5;
-	if (show > n)
-		show = n;
-	/* Parts under half a hundredth of a percent would print as 0.00%: the rest holds
-	 * them (the list is sorted by part, largest first). */
-	while (show > 1 && fabs(d[show - 1].delta) < 0.00005)
-		show--;
+	if (show > nnamed)
+		show = nnamed;
+	for (size_t i = 0; i < show; i++)
+		rest -= named[i]->delta;
+
 	if (old_value != 0)
 		pmc_fmt_percent(100 * (new_value - old_value) / fabs(old_value), true, ch,
 				sizeof(ch));
@@ -602,42 +654,101 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 	if (markdown) {
 		fputs("**", out);
 		pmc_escape_md(out, metric);
-		fprintf(out, " %s** (%s → %s), by function:\n\n", ch, ov, nv);
-		fputs("| function | part of the change | old share | new share |\n"
-		      "|---|---:|---:|---:|\n",
-		      out);
-		for (size_t i = 0; i < show; i++) {
-			char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
-
-			pmc_fmt_percent(100 * d[i].delta, false, part, sizeof(part));
-			pmc_fmt_percent(100 * d[i].old_share, false, a, sizeof(a));
-			pmc_fmt_percent(100 * d[i].new_share, false, b, sizeof(b));
-			fputs("| ", out);
-			pmc_escape_md_code(out, d[i].name);
-			fprintf(out, " | %s | %s | %s |\n", part, d[i].old_self ? a : "-",
-				d[i].new_self ? b : "-");
-			rest -= d[i].delta;
-		}
-		if (show < n && fabs(rest) >= 0.00005) {
-			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
-			fprintf(out, "| %zu other functions | %s | | |\n", n - show, part);
-		}
+		fprintf(out, " %s** (%s → %s)", ch, ov, nv);
 	} else {
 		pmc_escape_text(out, metric);
 		fprintf(out, " %s (%s -> %s):", ch, ov, nv);
+	}
+
+	if (fit == PMC_PROFILE_FIT_NONE) {
+		fputs(markdown ? ": no profile of " : " no profile of ", out);
+		put_fn(out, metric, markdown);
+		fputs(" (the profiles are of ", out);
+		put_fn(out, ni->event, markdown);
+		fputs("), so pmcbench cannot say where\n", out);
+		rc = finish(out);
+		goto out;
+	}
+	if (!nnamed) {
+		pmc_fmt_grouped((double)pmc_profile_samples(old_p), a, sizeof(a));
+		pmc_fmt_grouped((double)pmc_profile_samples(new_p), b, sizeof(b));
+		if (markdown)
+			putc(':', out);
+		if (sampled)
+			fprintf(
+			    out,
+			    " the %s profiles have too few samples to say where (%s old, %s new: "
+			    "no function's part is clear of sampling noise); profile a longer "
+			    "run\n",
+			    ni->event, a, b);
+		else
+			fprintf(out, " spread over %zu functions, none with 0.01%% of it\n", n);
+		cut_note(out, old_p, new_p, markdown);
+		rc = finish(out);
+		goto out;
+	}
+	if (markdown) {
+		fputs(", by function:\n\n", out);
+		fputs(sampled ? "| function | part of the change | 95% interval | self samples | "
+				"old share | new share |\n|---|---:|---:|---:|---:|---:|\n"
+			      : "| function | part of the change | old share | new share |\n"
+				"|---|---:|---:|---:|\n",
+		      out);
 		for (size_t i = 0; i < show; i++) {
-			pmc_fmt_percent(100 * d[i].delta, false, part, sizeof(part));
-			fprintf(out, "%s %s in ", i ? "," : "", part);
-			pmc_escape_text(out, d[i].name);
-			rest -= d[i].delta;
+			const struct pmc_profile_delta *x = named[i];
+			char lo[PMC_FMT_MAX], hi[PMC_FMT_MAX];
+
+			pmc_fmt_percent(100 * x->delta, false, part, sizeof(part));
+			pmc_fmt_percent(100 * x->old_share, false, a, sizeof(a));
+			pmc_fmt_percent(100 * x->new_share, false, b, sizeof(b));
+			fputs("| ", out);
+			put_fn(out, x->name, true);
+			fprintf(out, " | %s | ", part);
+			if (sampled) {
+				pmc_fmt_percent(100 * x->lo, false, lo, sizeof(lo));
+				pmc_fmt_percent(100 * x->hi, false, hi, sizeof(hi));
+				fprintf(out, "[%s, %s] | %" PRIu64 " → %" PRIu64 " | ", lo, hi,
+					x->old_samples, x->new_samples);
+			}
+			fprintf(out, "%s | %s |\n", x->old_self ? a : "-", x->new_self ? b : "-");
 		}
-		if (show < n && fabs(rest) >= 0.00005) {
+		if (n > show && fabs(rest) >= 0.00005) {
+			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
+			fprintf(out, "| %zu other functions | %s |%s | |\n", n - show, part,
+				sampled ? " | |" : "");
+		}
+	} else {
+		for (size_t i = 0; i < show; i++) {
+			const struct pmc_profile_delta *x = named[i];
+
+			pmc_fmt_percent(100 * x->delta, false, part, sizeof(part));
+			fprintf(out, "%s %s", i ? "," : "", part);
+			if (sampled) {
+				pmc_fmt_percent(100 * x->lo, false, a, sizeof(a));
+				pmc_fmt_percent(100 * x->hi, false, b, sizeof(b));
+				fprintf(out, " [%s, %s]", a, b);
+			}
+			fputs(" in ", out);
+			put_fn(out, x->name, false);
+		}
+		if (n > show && fabs(rest) >= 0.00005) {
 			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
 			fprintf(out, ", %s elsewhere", part);
 		}
 		putc('\n', out);
 	}
+	if (sampled) {
+		pmc_fmt_grouped((double)pmc_profile_samples(old_p), a, sizeof(a));
+		pmc_fmt_grouped((double)pmc_profile_samples(new_p), b, sizeof(b));
+		fprintf(out,
+			"%sestimated from %s samples (%s old, %s new), 95%% intervals; a function "
+			"needs %d samples and an interval clear of 0 to be named\n",
+			markdown ? "\n" : "  ", ni->event, a, b, PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES);
+	}
 	cut_note(out, old_p, new_p, markdown);
+	rc = finish(out);
+out:
+	free(named);
 	pmc_profile_deltas_free(d, n);
-	return finish(out);
+	return rc;
 }

@@ -39,9 +39,13 @@ int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top);
 
-/* A short block saying where a metric's change went (pmc_profile_attribute): one line
- * "instructions +3.20% (1.000M -> 1.032M): 91.0% in parse_header, 7.0% in memcpy, ..."
- * with up to top functions (0: 5), as text, or as Markdown (a line and a table) when
+/* A short block saying where a metric's change went (pmc_profile_attribute), only when
+ * both profiles are of that metric (pmc_profile_fits_metric); else one line saying no
+ * profile of it exists. One line "instructions +3.20% (1.000M -> 1.032M): 91.0% in
+ * parse_header, 7.0% in memcpy, ..." with up to top functions (0: 5) by the size of
+ * their part: the findings only (sampled: with their 95% intervals, then a line with the
+ * samples; "too few samples to say where" when there is none). Then the share of cut
+ * call chains when there are any. As text, or as Markdown (a line and a table) when
  * markdown is set. unit is the metric's (format.h's units; may be NULL). Returns 0,
  * -EDOM (no change), -EINVAL, -ENOMEM or -EIO. */
 int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
@@ -56,8 +60,9 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p);
 
 /* The function that accounts for most of the change, for a caller that names it in one
- * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%).
- * Returns 0, -EDOM (no change), -ENOENT (no functions), -EINVAL or -ENOMEM. */
+ * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%),
+ * the largest part that is a finding (pmc_profile_delta.clear). Returns 0, -EDOM (no
+ * change), -ENOENT (no function is a finding), -EINVAL or -ENOMEM. */
 int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 				double old_value, double new_value, char **ret_name,
 				double *ret_part);

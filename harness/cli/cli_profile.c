@@ -290,16 +290,17 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
 			continue;
 		}
-		/* The medians the verdict compared; the profiles say how the change divides. */
+		/* The medians the verdict compared; a profile of the metric says how the change
+		 * divides, and the reporter says when there is none (docs/profile.md). */
 		fprintf(out, "%s%s: ", markdown ? "\n" : "", bench);
 		if (pmc_profile_report_attribution(out, old_p, new_p, row->metric,
 						   row->new_m ? row->new_m->unit : NULL,
 						   row->old.median, row->new.median, 5, markdown) < 0)
 			fprintf(out, "the profiles cannot divide this change\n");
-		if (pmc_profile_info(new_p)->kind == PMC_PROFILE_SAMPLED ||
-		    strcmp(row->metric, "instructions") != 0)
-			fprintf(out, "%s(divided by the %s profile's shares)\n", markdown ? "" : "  ",
-				pmc_profile_info(new_p)->event);
+		/* The graph goes with an explanation: not under max-rss of a time profile. */
+		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
+		    pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE)
+			continue;
 		if (drawn && strcmp(drawn, bench) == 0)
 			continue;
 		drawn = bench;

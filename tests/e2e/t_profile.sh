@@ -156,6 +156,17 @@ test_profile_problem_is_a_warning() {
 	[ "$(json_get r.json "d['benchmarks'][0]['name']")" = lcg ] || fail "no result in r.json"
 }
 
+# A change divides only by a profile of its metric: max-rss grew, the profiles are of CPU
+# time, and the report says so instead of dividing memory by where the time went.
+test_gate_attributes_only_with_a_profile_of_the_metric() {
+	expect_exit 1 "$PMCBENCH" run -r 10 --profile -n old -c "$WORK touch 2000" \
+		-n new -c "$WORK touch 6000" --threshold max-rss=+1% --gate || return 1
+	expect_grep '^new: max-rss \+[0-9.]+% \(.*\): no profile of max-rss \(the profiles are of (cpu-clock|cycles)(:u)?\), so pmcbench cannot say where$' "$TMP/out" || return 1
+	expect_no_grep '^new: max-rss.*% in ' "$TMP/out" || return 1
+	# Time is divided by the time profiles, with intervals.
+	expect_grep '^new: task-clock \+[0-9.]+% \(.*\): .*(\[[-0-9.]+%, [-0-9.]+%\] in |too few samples)' "$TMP/out"
+}
+
 test_run_profile_without_output_saves_in_a_directory() {
 	expect_exit 0 "$PMCBENCH" run -r 2 --profile -n w -- "$PMC_PROF_WORK" 1000 1000 || return 1
 	[ -f pmcbench.profiles/w.json ] || fail "no pmcbench.profiles/w.json"
