@@ -22,6 +22,9 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	const struct pmc_profile_info *in = pmc_profile_info(new_p);
 	struct pmc_flame_set *set = NULL;
 	char title[256], subtitle[320];
+	/* Two exact profiles of one event count the same thing: a frame whose count did not
+	 * change is white, however the others moved its share. */
+	bool absolute = pmc_profile_diff_absolute(old_p, new_p);
 	int r, n;
 
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
@@ -32,7 +35,9 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		 in->name ? ": " : "", in->name ? in->name : "");
 	if (in->kind == PMC_PROFILE_EXACT)
 		n = snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
-			     old_p ? "; red grew, blue shrank (share of the total)" : "");
+			     !old_p	? ""
+			     : absolute ? "; red grew, blue shrank (change of the count)"
+					: "; red grew, blue shrank (share of the total)");
 	else
 		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s",
 			     in->event, (unsigned long long)in->samples,
@@ -61,6 +66,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		    .subtitle = subtitle,
 		    .unit = in->unit,
 		    .differential = old_p != NULL,
+		    .absolute = absolute,
 		};
 
 		r = pmc_flamegraph_write(out, set->stacks, set->n, &o);

@@ -479,6 +479,41 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
 	return 1;
 }
 
+/* A count with its sign, short: "+400.4k", "-12", "0". */
+static void fmt_signed_count(double v, char buf[static PMC_FMT_MAX + 1])
+{
+	buf[0] = v > 0 ? '+' : '-';
+	pmc_fmt_short_to(buf + (v != 0), fabs(v), "count");
+}
+
+/* The diff of two exact profiles of one event: self counts, by their change. */
+static void diff_counts(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top)
+{
+	size_t changed = 0, show;
+
+	while (changed < n && d[changed].old_self != d[changed].new_self)
+		changed++; /* sorted by |change|: the unchanged ones come last */
+	show = top && top < changed ? top : changed;
+	fprintf(out, "\n%10s %10s %10s  %s\n", "old", "new", "change", "function");
+	for (size_t i = 0; i < show; i++) {
+		char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24], c[PMC_FMT_MAX + 1];
+
+		pmc_fmt_short((double)d[i].old_self, "count", a, sizeof(a));
+		pmc_fmt_short((double)d[i].new_self, "count", b, sizeof(b));
+		fmt_signed_count((double)d[i].new_self - (double)d[i].old_self, c);
+		fprintf(out, "%10s %10s %10s  ", d[i].old_self ? a : "-", d[i].new_self ? b : "-",
+			c);
+		pmc_escape_text(out, d[i].name);
+		putc('\n', out);
+	}
+	if (show < changed)
+		fprintf(out, "(%zu more functions changed)\n", changed - show);
+	if (n > changed)
+		fprintf(out, "(%zu function%s unchanged)\n", n - changed,
+			n - changed == 1 ? "" : "s");
+	fputs("change: new minus old self count (exact); -: no self weight in that profile\n", out);
+}
+
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top)
 {
@@ -492,6 +527,15 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 		return rc;
 	fputs("Profile diff: ", out);
 	pmc_escape_text(out, oi->event);
+	if (pmc_profile_diff_absolute(old_p, new_p)) {
+		/* Counts of the same thing: a function whose count did not change did not
+		 * change, though its share moves with every other function's. */
+		fputs(" (", out);
+		pmc_escape_text(out, ni->unit);
+		fputs("), exact: functions by the change of their self count\n", out);
+		diff_counts(out, d, n, top);
+		goto out;
+	}
 	if (strcmp(oi->event, ni->event) != 0) {
 		fputs(" -> ", out);
 		pmc_escape_text(out, ni->event);
@@ -518,6 +562,7 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 	fputs(
 	    "delta: percentage points of the profile's total; -: no self weight in that profile\n",
 	    out);
+out:
 	pmc_profile_deltas_free(d, n);
 	return finish(out);
 }

@@ -33,9 +33,11 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
  * weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
 
-/* `report --diff OLD NEW`: the functions whose share of the profile changed most (old%,
- * new%, delta in percentage points), top 0: all. Returns 0, -EINVAL (an empty profile:
- * no shares), -ENOMEM or -EIO. */
+/* `report --diff OLD NEW`: the functions that changed most, top 0: all. Two exact
+ * profiles of one event (pmc_profile_diff_absolute): old and new self counts and the
+ * change, the unchanged functions counted in one line; any other pair: old%, new% and
+ * the delta in percentage points. Returns 0, -EINVAL (an empty profile: no shares),
+ * -ENOMEM or -EIO. */
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top);
 

@@ -346,6 +346,57 @@ static void add_samples(struct pmc_profile *p, uint64_t k, int depth, ...)
 	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, k * 250000, k, false), 0);
 }
 
+/* The issue's report --diff: prof_cold's instructions doubled, prof_hot's did not
+ * change; by share, prof_hot "shrank" by 11.9 points and led the list with prof_cold.
+ * Exact counts of one event rank by the change of the count: prof_hot has none. */
+static void diff_of_exact_counts_ranks_by_change(void **state)
+{
+	struct pmc_profile *o = new_profile(PMC_PROFILE_EXACT), *n = new_profile(PMC_PROFILE_EXACT);
+	struct pmc_profile *s = new_profile(PMC_PROFILE_SAMPLED);
+	struct pmc_profile_delta *d;
+	size_t nd;
+
+	(void)state;
+	add_syms(o, "/x", 1600, 2, "main", "prof_hot");
+	add_syms(o, "/x", 400, 2, "main", "prof_cold");
+	add_syms(o, "/x", 50, 2, "main", "printf");
+	add_syms(n, "/x", 1600, 2, "main", "prof_hot");
+	add_syms(n, "/x", 800, 2, "main", "prof_cold");
+	add_syms(n, "/x", 40, 2, "main", "printf");
+	assert_true(pmc_profile_diff_absolute(o, n));
+	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
+	assert_int_equal(nd, 4);
+	assert_string_equal(d[0].name, "prof_cold");
+	assert_string_equal(d[1].name, "printf");
+	/* Unchanged, by name: main (no self weight) and prof_hot. */
+	assert_string_equal(d[2].name, "main");
+	assert_string_equal(d[3].name, "prof_hot");
+	assert_int_equal(d[3].old_self, d[3].new_self);
+	pmc_profile_deltas_free(d, nd);
+
+	/* A sampled side, or another event: shares, which are comparable across runs of
+	 * different lengths. */
+	add_syms(s, "/x", 1600, 2, "main", "prof_hot");
+	add_syms(s, "/x", 800, 2, "main", "prof_cold");
+	assert_false(pmc_profile_diff_absolute(o, s));
+	assert_false(pmc_profile_diff_absolute(s, n));
+	assert_int_equal(pmc_profile_diff(o, s, &d, &nd), 0);
+	assert_string_equal(d[0].name, "prof_cold"); /* 0.195 -> 0.333 */
+	assert_string_equal(d[1].name, "prof_hot");  /* 0.780 -> 0.667 */
+	pmc_profile_deltas_free(d, nd);
+	pmc_profile_free(s);
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_EXACT, .event = "Dr", .unit = "events"};
+
+		assert_int_equal(pmc_profile_new(&in, &s), 0);
+		assert_false(pmc_profile_diff_absolute(o, s));
+		pmc_profile_free(s);
+	}
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
 static struct pmc_profile *profile_of(enum pmc_profile_kind kind, const char *event)
 {
 	struct pmc_profile_info in = {.kind = kind, .event = event, .unit = "ns"};
@@ -750,6 +801,7 @@ int main(void)
 	    cmocka_unit_test(diff_sorted_matched),
 	    cmocka_unit_test(attribution),
 	    cmocka_unit_test(attribution_sums_to_one),
+	    cmocka_unit_test(diff_of_exact_counts_ranks_by_change),
 	    cmocka_unit_test(fits_metric),
 	    cmocka_unit_test(sampled_attribution_has_intervals),
 	    cmocka_unit_test(round_trip),

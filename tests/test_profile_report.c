@@ -161,7 +161,34 @@ static void diff_report(void **state)
 	char *text = NULL;
 
 	(void)state;
+	/* Exact counts of one event: by the change of the count, the unchanged counted. */
 	make_pair(&o, &n);
+	add(n, "/new/bin", 100, 2, "main", "new_fn");
+	CAPTURE(text, pmc_profile_report_diff(out, o, n, 0));
+	assert_string_equal(text, "Profile diff: Ir (instructions), exact: functions by the change "
+				  "of their self count\n"
+				  "\n"
+				  "       old        new     change  function\n"
+				  "       700        990       +290  parse_header\n"
+				  "         -        100       +100  new_fn\n"
+				  "       300        310        +10  memcpy\n"
+				  "(1 function unchanged)\n"
+				  "change: new minus old self count (exact); -: no self weight in "
+				  "that profile\n");
+	free(text);
+	CAPTURE(text, pmc_profile_report_diff(out, o, n, 1));
+	assert_contains(text, "+290  parse_header\n(2 more functions changed)\n");
+	free(text);
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+
+	/* Sampled: shares, as two runs differ in their samples. */
+	o = new_profile(PMC_PROFILE_SAMPLED);
+	n = new_profile(PMC_PROFILE_SAMPLED);
+	add(o, "/old/bin", 700, 2, "main", "parse_header");
+	add(o, "/old/bin", 300, 2, "main", "memcpy");
+	add(n, "/new/bin", 990, 2, "main", "parse_header");
+	add(n, "/new/bin", 310, 2, "main", "memcpy");
 	add(n, "/new/bin", 100, 2, "main", "new_fn");
 	CAPTURE(text, pmc_profile_report_diff(out, o, n, 0));
 	/* parse_header 70% -> 70.7%, memcpy 30% -> 22.1%, new_fn 0 -> 7.14% */

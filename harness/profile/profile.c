@@ -483,6 +483,20 @@ static int delta_abs_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* By the change of self weight, largest first (two exact profiles of one event). */
+static int delta_count_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_delta *x = a, *y = b;
+	uint64_t ax =
+	    x->new_self > x->old_self ? x->new_self - x->old_self : x->old_self - x->new_self;
+	uint64_t ay =
+	    y->new_self > y->old_self ? y->new_self - y->old_self : y->old_self - y->new_self;
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static int delta_part_cmp(const void *a, const void *b)
 {
 	const struct pmc_profile_delta *x = a, *y = b;
@@ -557,6 +571,13 @@ out:
 	return rc;
 }
 
+bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p)
+{
+	return old_p && new_p && old_p->info.kind == PMC_PROFILE_EXACT &&
+	       new_p->info.kind == PMC_PROFILE_EXACT &&
+	       strcmp(old_p->info.event, new_p->info.event) == 0;
+}
+
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n)
 {
@@ -566,7 +587,8 @@ int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *
 
 	if (rc < 0)
 		return rc;
-	qsort(d, n, sizeof(*d), delta_abs_cmp);
+	qsort(d, n, sizeof(*d),
+	      pmc_profile_diff_absolute(old_p, new_p) ? delta_count_cmp : delta_abs_cmp);
 	*ret = d;
 	*ret_n = n;
 	return 0;

@@ -103,10 +103,13 @@ struct pmc_profile_fn {
 int pmc_profile_functions(const struct pmc_profile *p, struct pmc_profile_fn **ret, size_t *ret_n);
 void pmc_profile_functions_free(struct pmc_profile_fn *fns, size_t n);
 
-/* How each function's share of the profile changed between old and new (functions are
- * matched by display name, so two builds in different directories still match): shares
- * are self / total of each profile; sorted by |delta| descending, then name. -EINVAL when
- * either profile is empty (it has no shares). */
+/* How each function changed between old and new (functions are matched by display
+ * name, so two builds in different directories still match). Shares are self / total of
+ * each profile. Two exact profiles of one event (pmc_profile_diff_absolute) are sorted by
+ * the change of self weight, |new_self - old_self|: their weights are counts of the same
+ * thing, and a function whose count did not change has not changed, whatever its share
+ * did; any other pair by |delta| (the samples of two runs differ in number). Then by
+ * name. -EINVAL when either profile is empty (it has no shares). */
 struct pmc_profile_delta {
 	char *name;
 	uint64_t old_self, new_self;
@@ -120,6 +123,7 @@ struct pmc_profile_delta {
 	double lo, hi;
 	bool clear;
 };
+bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p);
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n);
 
