@@ -315,7 +315,12 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 		fputc(' ', out);
 		xml_text(out, o->unit, SIZE_MAX);
 	}
-	if (o->differential) {
+	if (o->differential && o->absolute) {
+		double change = (double)v->total - (double)v->old_total;
+		fprintf(out, ", %" PRIu64 " \xe2\x86\x92 %" PRIu64 ", %+.0f)", v->old_total,
+			v->total, change);
+		diff_colour(change, max_abs, rgb);
+	} else if (o->differential) {
 		double old = 100.0 * (double)v->old_total / (double)root->old_total;
 		fprintf(out, ", %.2f%% \xe2\x86\x92 %.2f%%, %+.2f pp)", old, share, share - old);
 		diff_colour(share - old, max_abs, rgb);
@@ -385,8 +390,11 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 		if ((double)t.v[i].total * px < MIN_PX)
 			omitted++;
 		if (o->differential) {
-			double d = 100.0 * ((double)t.v[i].total / (double)root->total -
-					    (double)t.v[i].old_total / (double)root->old_total);
+			/* Absolute: counts of one thing, compared as they are. */
+			double d = o->absolute
+				       ? (double)t.v[i].total - (double)t.v[i].old_total
+				       : 100.0 * ((double)t.v[i].total / (double)root->total -
+						  (double)t.v[i].old_total / (double)root->old_total);
 			if (fabs(d) > max_abs)
 				max_abs = fabs(d);
 		}
@@ -417,12 +425,24 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 		"style=\"text-anchor: end\">Clear</text>\n"
 		"<text id=\"matched\" x=\"%u\" y=\"%u\" style=\"text-anchor: end\"></text>\n",
 		PAD, width - PAD, width - PAD - 60, width - PAD, height - 12);
-	if (o->differential)
+	if (o->differential && o->absolute) {
+		fprintf(out,
+			"<text id=\"legend\" x=\"%u\" y=\"66\" style=\"text-anchor: middle\">"
+			"widths: new profile; red: grew, blue: shrank, white: unchanged "
+			"(largest change %.0f",
+			width / 2, max_abs);
+		if (o->unit && *o->unit) {
+			fputc(' ', out);
+			xml_text(out, o->unit, SIZE_MAX);
+		}
+		fputs(")</text>\n", out);
+	} else if (o->differential) {
 		fprintf(out,
 			"<text id=\"legend\" x=\"%u\" y=\"66\" style=\"text-anchor: middle\">"
 			"widths: new profile; red: share grew, blue: share shrank "
 			"(largest change %.2f pp)</text>\n",
 			width / 2, max_abs);
+	}
 	if (omitted)
 		fprintf(out,
 			"<text id=\"note\" x=\"%d\" y=\"%u\">%zu frame%s narrower than %.1f px "

@@ -4,7 +4,8 @@
  * frame, reset), and no external file or script. A differential flame graph takes two
  * weights per stack: widths are the new profile's, colours the change of each frame's
  * share of the total, red for grown and blue for shrunk (Gregg's differential flame
- * graphs, normalized by each profile's total). Rendering only: the caller's profile is
+ * graphs, normalized by each profile's total), or, for counts of one thing (absolute),
+ * the change of its weight. Rendering only: the caller's profile is
  * turned into these stacks by reporters/profile_report.c. */
 #pragma once
 
@@ -23,6 +24,8 @@ struct pmc_flame_opts {
 	const char *subtitle; /* event, unit and counts; may be NULL */
 	const char *unit;     /* unit of the weights, in each frame's tooltip */
 	int differential;     /* use old_weight for the colours */
+	int absolute;	      /* differential: colour by the change of weight (new - old), for
+			       * two exact profiles of one event, not of share */
 	unsigned width;	      /* pixels; 0: 1200 */
 };
 

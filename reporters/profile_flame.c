@@ -8,13 +8,24 @@
 #include "reporters/flamegraph.h"
 #include "reporters/profile_report.h"
 
+/* The share of p's weight in cut call chains, in percent. */
+static double cut_share(const struct pmc_profile *p)
+{
+	uint64_t total = pmc_profile_total(p);
+
+	return total ? 100.0 * (double)pmc_profile_truncated(p) / (double)total : 0.0;
+}
+
 int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 			   const struct pmc_profile *new_p)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(new_p);
 	struct pmc_flame_set *set = NULL;
-	char title[256], subtitle[256];
-	int r;
+	char title[256], subtitle[320];
+	/* Two exact profiles of one event count the same thing: a frame whose count did not
+	 * change is white, however the others moved its share. */
+	bool absolute = pmc_profile_diff_absolute(old_p, new_p);
+	int r, n;
 
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
 		  : pmc_profile_flame_stacks(new_p, &set);
@@ -23,19 +34,39 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	snprintf(title, sizeof(title), "%s%s%s", old_p ? "Differential flame graph" : "Flame graph",
 		 in->name ? ": " : "", in->name ? in->name : "");
 	if (in->kind == PMC_PROFILE_EXACT)
-		snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
-			 old_p ? "; red grew, blue shrank (share of the total)" : "");
+		n = snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
+			     !old_p	? ""
+			     : absolute ? "; red grew, blue shrank (change of the count)"
+					: "; red grew, blue shrank (share of the total)");
 	else
-		snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s", in->event,
-			 (unsigned long long)in->samples, (unsigned long long)in->freq,
-			 in->lost ? ", some lost" : "",
-			 old_p ? "; red grew, blue shrank (share of the total)" : "");
+		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s",
+			     in->event, (unsigned long long)in->samples,
+			     (unsigned long long)in->freq, in->lost ? ", some lost" : "",
+			     old_p ? "; red grew, blue shrank (share of the total)" : "");
+	/* The weight whose callers are missing: the graph draws it under one root frame. */
+	if (n >= 0 && (size_t)n < sizeof(subtitle) &&
+	    (pmc_profile_truncated(new_p) || (old_p && pmc_profile_truncated(old_p)))) {
+		char *at = subtitle + n;
+		size_t room = sizeof(subtitle) - (size_t)n;
+
+		if (old_p)
+			snprintf(at, room,
+				 "; cut call chains (under " PMC_PROFILE_TRUNCATED_FRAME
+				 "): %.3g%% old, %.3g%% new",
+				 cut_share(old_p), cut_share(new_p));
+		else
+			snprintf(at, room,
+				 "; %.3g%% of the weight in cut call chains "
+				 "(under " PMC_PROFILE_TRUNCATED_FRAME ")",
+				 cut_share(new_p));
+	}
 	{
 		struct pmc_flame_opts o = {
 		    .title = title,
 		    .subtitle = subtitle,
 		    .unit = in->unit,
 		    .differential = old_p != NULL,
+		    .absolute = absolute,
 		};
 
 		r = pmc_flamegraph_write(out, set->stacks, set->n, &o);

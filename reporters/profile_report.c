@@ -71,11 +71,36 @@ static size_t put_id(char *k, uint32_t id)
 	return n;
 }
 
-/* Adds p's stacks to f, as new weights or (old) as old weights. */
+/* The id of display name name in f (taken: freed when f has it already). -ENOMEM. */
+static int fold_name(struct fold *f, char *name, uint32_t *ret_id)
+{
+	size_t id;
+	int r;
+
+	if (!name || pmc_grow_to(&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
+		free(name);
+		return -ENOMEM;
+	}
+	r = pmc_hashmap_get_or_put(&f->name_ids, name, f->nnames, &id);
+	if (r < 0) {
+		free(name);
+		return r;
+	}
+	if (r == 1)
+		f->names[f->nnames++] = name;
+	else
+		free(name);
+	*ret_id = (uint32_t)id;
+	return 0;
+}
+
+/* Adds p's stacks to f, as new weights or (old) as old weights. A stack whose call chain
+ * was cut starts with PMC_PROFILE_TRUNCATED_FRAME: its callers are missing, and drawn at
+ * the root it would pass for a function that nothing called. */
 static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 {
 	size_t nf = pmc_profile_frame_count(p), ns = pmc_profile_stack_count(p);
-	uint32_t *name_of = malloc((nf + 1) * sizeof(*name_of));
+	uint32_t *name_of = malloc((nf + 1) * sizeof(*name_of)), cut = UINT32_MAX;
 	char *key = NULL;
 	size_t key_cap = 0;
 	int rc = -ENOMEM;
@@ -83,39 +108,30 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 	if (!name_of)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < nf; i++) {
-		char buf[512], *name;
+		char buf[512];
 		const struct pmc_profile_frame *fr = pmc_profile_frame(p, i);
-		size_t id;
-		int r;
 
 		/* A symbol longer than the buffer is used as it is (it is its own name). */
-		if (fr->symbol && strlen(fr->symbol) >= sizeof(buf))
-			name = strdup(fr->symbol);
-		else
-			name = strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf)));
-		if (!name ||
-		    pmc_grow_to(&f->names, &f->names_cap, f->nnames + 1, sizeof(*f->names)) < 0) {
-			free(name);
+		if (fold_name(f,
+			      fr->symbol && strlen(fr->symbol) >= sizeof(buf)
+				  ? strdup(fr->symbol)
+				  : strdup(pmc_profile_frame_name(p, i, buf, sizeof(buf))),
+			      &name_of[i]) < 0)
 			goto out;
-		}
-		r = pmc_hashmap_get_or_put(&f->name_ids, name, f->nnames, &id);
-		if (r < 0) {
-			free(name);
-			goto out;
-		}
-		if (r == 1)
-			f->names[f->nnames++] = name;
-		else
-			free(name);
-		name_of[i] = (uint32_t)id;
 	}
 	for (size_t s = 0; s < ns; s++) {
 		const struct pmc_profile_stack *st = pmc_profile_stack(p, s);
+		uint32_t depth = st->depth + (st->truncated ? 1 : 0);
 		size_t klen = 0, idx;
 		int r;
 
-		if (pmc_grow_to(&key, &key_cap, (size_t)st->depth * 6 + 1, 1) < 0)
+		if (st->truncated && cut == UINT32_MAX &&
+		    fold_name(f, strdup(PMC_PROFILE_TRUNCATED_FRAME), &cut) < 0)
 			goto out;
+		if (pmc_grow_to(&key, &key_cap, (size_t)depth * 6 + 1, 1) < 0)
+			goto out;
+		if (st->truncated)
+			klen += put_id(key + klen, cut);
 		for (uint32_t d = 0; d < st->depth; d++)
 			klen += put_id(key + klen, name_of[st->frames[d]]);
 		key[klen] = 0;
@@ -127,8 +143,8 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 				0 ||
 			    pmc_grow_to(&f->keys, &f->keys_cap, f->nseqs + 1, sizeof(*f->keys)) <
 				0 ||
-			    pmc_grow_to(&f->pool, &f->pool_cap, f->npool + st->depth,
-				 sizeof(*f->pool)) < 0) {
+			    pmc_grow_to(&f->pool, &f->pool_cap, f->npool + depth,
+					sizeof(*f->pool)) < 0) {
 				free(copy);
 				goto out;
 			}
@@ -139,7 +155,9 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 			}
 			idx = f->nseqs++;
 			f->keys[idx] = copy;
-			f->seqs[idx] = (struct seq){.off = f->npool, .depth = st->depth};
+			f->seqs[idx] = (struct seq){.off = f->npool, .depth = depth};
+			if (st->truncated)
+				f->pool[f->npool++] = cut;
 			for (uint32_t d = 0; d < st->depth; d++)
 				f->pool[f->npool++] = name_of[st->frames[d]];
 		}
@@ -387,6 +405,11 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	pmc_fmt_grouped((double)in->unresolved, a, sizeof(a));
 	fprintf(out, "Unresolved frames: %s%s\n", a,
 		in->unresolved ? " (shown as [unknown] OBJECT)" : "");
+	if (pmc_profile_truncated(p)) {
+		fputs("Truncated: ", out);
+		pmc_profile_report_truncated(out, p);
+		putc('\n', out);
+	}
 	pmc_fmt_short(total ? (double)total : NAN, in->unit, a, sizeof(a));
 	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",
 		pmc_profile_stack_count(p), n);
@@ -435,6 +458,62 @@ out:
 
 /* ---- Diff and attribution -------------------------------------------------------- */
 
+int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
+{
+	uint64_t cut = pmc_profile_truncated(p);
+	char a[PMC_FMT_MAX];
+
+	if (!cut)
+		return 0;
+	pmc_fmt_percent(pct(cut, pmc_profile_total(p)), false, a, sizeof(a));
+	/* A sampled chain is cut by a broken frame-pointer walk or the kernel's depth limit;
+	 * callgrind's at its --separate-callers or where it lost track of the stack. */
+	fprintf(out,
+		"%s of the weight is in cut call chains (%s): their callers are missing, so "
+		"callers' total%% is too low; self%% is whole; shown "
+		"under " PMC_PROFILE_TRUNCATED_FRAME,
+		a,
+		pmc_profile_info(p)->kind == PMC_PROFILE_SAMPLED
+		    ? "no frame pointers, or deeper than perf_event_max_stack"
+		    : "deeper than callgrind's --separate-callers, or a lost stack");
+	return 1;
+}
+
+/* A count with its sign, short: "+400.4k", "-12", "0". */
+static void fmt_signed_count(double v, char buf[static PMC_FMT_MAX + 1])
+{
+	buf[0] = v > 0 ? '+' : '-';
+	pmc_fmt_short_to(buf + (v != 0), fabs(v), "count");
+}
+
+/* The diff of two exact profiles of one event: self counts, by their change. */
+static void diff_counts(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top)
+{
+	size_t changed = 0, show;
+
+	while (changed < n && d[changed].old_self != d[changed].new_self)
+		changed++; /* sorted by |change|: the unchanged ones come last */
+	show = top && top < changed ? top : changed;
+	fprintf(out, "\n%10s %10s %10s  %s\n", "old", "new", "change", "function");
+	for (size_t i = 0; i < show; i++) {
+		char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24], c[PMC_FMT_MAX + 1];
+
+		pmc_fmt_short((double)d[i].old_self, "count", a, sizeof(a));
+		pmc_fmt_short((double)d[i].new_self, "count", b, sizeof(b));
+		fmt_signed_count((double)d[i].new_self - (double)d[i].old_self, c);
+		fprintf(out, "%10s %10s %10s  ", d[i].old_self ? a : "-", d[i].new_self ? b : "-",
+			c);
+		pmc_escape_text(out, d[i].name);
+		putc('\n', out);
+	}
+	if (show < changed)
+		fprintf(out, "(%zu more functions changed)\n", changed - show);
+	if (n > changed)
+		fprintf(out, "(%zu function%s unchanged)\n", n - changed,
+			n - changed == 1 ? "" : "s");
+	fputs("change: new minus old self count (exact); -: no self weight in that profile\n", out);
+}
+
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top)
 {
@@ -448,6 +527,15 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 		return rc;
 	fputs("Profile diff: ", out);
 	pmc_escape_text(out, oi->event);
+	if (pmc_profile_diff_absolute(old_p, new_p)) {
+		/* Counts of the same thing: a function whose count did not change did not
+		 * change, though its share moves with every other function's. */
+		fputs(" (", out);
+		pmc_escape_text(out, ni->unit);
+		fputs("), exact: functions by the change of their self count\n", out);
+		diff_counts(out, d, n, top);
+		goto out;
+	}
 	if (strcmp(oi->event, ni->event) != 0) {
 		fputs(" -> ", out);
 		pmc_escape_text(out, ni->event);
@@ -474,8 +562,27 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 	fputs(
 	    "delta: percentage points of the profile's total; -: no self weight in that profile\n",
 	    out);
+out:
 	pmc_profile_deltas_free(d, n);
 	return finish(out);
+}
+
+/* After an attribution: how much of each side's weight is in cut call chains, when any
+ * is. The parts use self weights, which a cut chain leaves whole. */
+static void cut_note(FILE *out, const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+		     bool markdown)
+{
+	uint64_t oc = pmc_profile_truncated(old_p), nc = pmc_profile_truncated(new_p);
+	char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+
+	if (!oc && !nc)
+		return;
+	pmc_fmt_percent(pct(oc, pmc_profile_total(old_p)), false, a, sizeof(a));
+	pmc_fmt_percent(pct(nc, pmc_profile_total(new_p)), false, b, sizeof(b));
+	fprintf(out,
+		"%scut call chains: %s of the old profile's weight, %s of the new one's (the "
+		"parts use self weights, which are whole; callers are missing)\n",
+		markdown ? "\n" : "  ", a, b);
 }
 
 int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
@@ -483,7 +590,7 @@ int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pm
 				double *ret_part)
 {
 	struct pmc_profile_delta *d = NULL;
-	size_t n = 0;
+	size_t n = 0, i = 0;
 	char *name;
 	int rc;
 
@@ -492,19 +599,43 @@ int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pm
 	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
 	if (rc < 0)
 		return rc;
-	if (!n) {
+	/* Sorted by part: the first that is a finding. */
+	while (i < n && !d[i].clear)
+		i++;
+	if (i == n) {
 		pmc_profile_deltas_free(d, n);
 		return -ENOENT;
 	}
-	name = strdup(d[0].name);
+	name = strdup(d[i].name);
 	if (!name) {
 		pmc_profile_deltas_free(d, n);
 		return -ENOMEM;
 	}
-	*ret_part = d[0].delta;
+	*ret_part = d[i].delta;
 	*ret_name = name;
 	pmc_profile_deltas_free(d, n);
 	return 0;
+}
+
+/* The named parts first: by |part|, largest first, then name. */
+static int named_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_delta *x = *(const struct pmc_profile_delta *const *)a;
+	const struct pmc_profile_delta *y = *(const struct pmc_profile_delta *const *)b;
+	double ax = fabs(x->delta), ay = fabs(y->delta);
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* "prof_cold" as the text or Markdown of the attribution. */
+static void put_fn(FILE *out, const char *name, bool markdown)
+{
+	if (markdown)
+		pmc_escape_md_code(out, name);
+	else
+		pmc_escape_text(out, name);
 }
 
 int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
@@ -512,24 +643,52 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				   const char *unit, double old_value, double new_value, size_t top,
 				   bool markdown)
 {
+	const struct pmc_profile_info *ni;
 	struct pmc_profile_delta *d = NULL;
+	const struct pmc_profile_delta **named = NULL;
 	char ch[PMC_FMT_MAX], ov[PMC_FMT_MAX + 24], nv[PMC_FMT_MAX + 24], part[PMC_FMT_MAX];
-	size_t n = 0, show;
+	char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+	enum pmc_profile_fit fit, f2;
+	size_t n = 0, nnamed = 0, show;
 	double rest = 1;
+	bool sampled;
 	int rc;
 
-	if (!metric)
+	if (!metric || !old_p || !new_p)
 		return -EINVAL;
-	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
-	if (rc < 0)
-		return rc;
+	ni = pmc_profile_info(new_p);
+	/* A metric's change divides by a profile of that metric only: the shares of where
+	 * the time went say nothing of where memory or page faults went. */
+	fit = pmc_profile_fits_metric(old_p, metric);
+	f2 = pmc_profile_fits_metric(new_p, metric);
+	if (f2 < fit)
+		fit = f2;
+	if (fit != PMC_PROFILE_FIT_NONE) {
+		rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
+		if (rc < 0)
+			return rc;
+	} else if (!isfinite(old_value) || !isfinite(new_value)) {
+		return -EINVAL;
+	} else if (old_value == new_value) {
+		return -EDOM;
+	}
+	sampled = fit == PMC_PROFILE_FIT_SAMPLED;
+	rc = -ENOMEM;
+	named = calloc(n + 1, sizeof(*named));
+	if (!named)
+		goto out;
+	/* Exact parts are all findings, but those that print as 0.00% are left to the rest;
+	 * sampled ones need samples and an interval clear of 0. */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].clear && fabs(d[i].delta) >= 0.00005)
+			named[nnamed++] = &d[i];
+	qsort(named, nnamed, sizeof(*named), named_cmp);
 	show = top ? top : 5;
-	if (show > n)
-		show = n;
-	/* Parts under half a hundredth of a percent would print as 0.00%: the rest holds
-	 * them (the list is sorted by part, largest first). */
-	while (show > 1 && fabs(d[show - 1].delta) < 0.00005)
-		show--;
+	if (show > nnamed)
+		show = nnamed;
+	for (size_t i = 0; i < show; i++)
+		rest -= named[i]->delta;
+
 	if (old_value != 0)
 		pmc_fmt_percent(100 * (new_value - old_value) / fabs(old_value), true, ch,
 				sizeof(ch));
@@ -540,41 +699,101 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 	if (markdown) {
 		fputs("**", out);
 		pmc_escape_md(out, metric);
-		fprintf(out, " %s** (%s → %s), by function:\n\n", ch, ov, nv);
-		fputs("| function | part of the change | old share | new share |\n"
-		      "|---|---:|---:|---:|\n",
-		      out);
-		for (size_t i = 0; i < show; i++) {
-			char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
-
-			pmc_fmt_percent(100 * d[i].delta, false, part, sizeof(part));
-			pmc_fmt_percent(100 * d[i].old_share, false, a, sizeof(a));
-			pmc_fmt_percent(100 * d[i].new_share, false, b, sizeof(b));
-			fputs("| ", out);
-			pmc_escape_md_code(out, d[i].name);
-			fprintf(out, " | %s | %s | %s |\n", part, d[i].old_self ? a : "-",
-				d[i].new_self ? b : "-");
-			rest -= d[i].delta;
-		}
-		if (show < n && fabs(rest) >= 0.00005) {
-			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
-			fprintf(out, "| %zu other functions | %s | | |\n", n - show, part);
-		}
+		fprintf(out, " %s** (%s → %s)", ch, ov, nv);
 	} else {
 		pmc_escape_text(out, metric);
 		fprintf(out, " %s (%s -> %s):", ch, ov, nv);
+	}
+
+	if (fit == PMC_PROFILE_FIT_NONE) {
+		fputs(markdown ? ": no profile of " : " no profile of ", out);
+		put_fn(out, metric, markdown);
+		fputs(" (the profiles are of ", out);
+		put_fn(out, ni->event, markdown);
+		fputs("), so pmcbench cannot say where\n", out);
+		rc = finish(out);
+		goto out;
+	}
+	if (!nnamed) {
+		pmc_fmt_grouped((double)pmc_profile_samples(old_p), a, sizeof(a));
+		pmc_fmt_grouped((double)pmc_profile_samples(new_p), b, sizeof(b));
+		if (markdown)
+			putc(':', out);
+		if (sampled)
+			fprintf(
+			    out,
+			    " the %s profiles have too few samples to say where (%s old, %s new: "
+			    "no function's part is clear of sampling noise); profile a longer "
+			    "run\n",
+			    ni->event, a, b);
+		else
+			fprintf(out, " spread over %zu functions, none with 0.01%% of it\n", n);
+		cut_note(out, old_p, new_p, markdown);
+		rc = finish(out);
+		goto out;
+	}
+	if (markdown) {
+		fputs(", by function:\n\n", out);
+		fputs(sampled ? "| function | part of the change | 95% interval | self samples | "
+				"old share | new share |\n|---|---:|---:|---:|---:|---:|\n"
+			      : "| function | part of the change | old share | new share |\n"
+				"|---|---:|---:|---:|\n",
+		      out);
 		for (size_t i = 0; i < show; i++) {
-			pmc_fmt_percent(100 * d[i].delta, false, part, sizeof(part));
-			fprintf(out, "%s %s in ", i ? "," : "", part);
-			pmc_escape_text(out, d[i].name);
-			rest -= d[i].delta;
+			const struct pmc_profile_delta *x = named[i];
+			char lo[PMC_FMT_MAX], hi[PMC_FMT_MAX];
+
+			pmc_fmt_percent(100 * x->delta, false, part, sizeof(part));
+			pmc_fmt_percent(100 * x->old_share, false, a, sizeof(a));
+			pmc_fmt_percent(100 * x->new_share, false, b, sizeof(b));
+			fputs("| ", out);
+			put_fn(out, x->name, true);
+			fprintf(out, " | %s | ", part);
+			if (sampled) {
+				pmc_fmt_percent(100 * x->lo, false, lo, sizeof(lo));
+				pmc_fmt_percent(100 * x->hi, false, hi, sizeof(hi));
+				fprintf(out, "[%s, %s] | %" PRIu64 " → %" PRIu64 " | ", lo, hi,
+					x->old_samples, x->new_samples);
+			}
+			fprintf(out, "%s | %s |\n", x->old_self ? a : "-", x->new_self ? b : "-");
 		}
-		if (show < n && fabs(rest) >= 0.00005) {
+		if (n > show && fabs(rest) >= 0.00005) {
+			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
+			fprintf(out, "| %zu other functions | %s |%s | |\n", n - show, part,
+				sampled ? " | |" : "");
+		}
+	} else {
+		for (size_t i = 0; i < show; i++) {
+			const struct pmc_profile_delta *x = named[i];
+
+			pmc_fmt_percent(100 * x->delta, false, part, sizeof(part));
+			fprintf(out, "%s %s", i ? "," : "", part);
+			if (sampled) {
+				pmc_fmt_percent(100 * x->lo, false, a, sizeof(a));
+				pmc_fmt_percent(100 * x->hi, false, b, sizeof(b));
+				fprintf(out, " [%s, %s]", a, b);
+			}
+			fputs(" in ", out);
+			put_fn(out, x->name, false);
+		}
+		if (n > show && fabs(rest) >= 0.00005) {
 			pmc_fmt_percent(100 * rest, false, part, sizeof(part));
 			fprintf(out, ", %s elsewhere", part);
 		}
 		putc('\n', out);
 	}
+	if (sampled) {
+		pmc_fmt_grouped((double)pmc_profile_samples(old_p), a, sizeof(a));
+		pmc_fmt_grouped((double)pmc_profile_samples(new_p), b, sizeof(b));
+		fprintf(out,
+			"%sestimated from %s samples (%s old, %s new), 95%% intervals; a function "
+			"needs %d samples and an interval clear of 0 to be named\n",
+			markdown ? "\n" : "  ", ni->event, a, b, PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES);
+	}
+	cut_note(out, old_p, new_p, markdown);
+	rc = finish(out);
+out:
+	free(named);
 	pmc_profile_deltas_free(d, n);
-	return finish(out);
+	return rc;
 }

@@ -14,8 +14,14 @@
 
 struct pmc_profile;
 
+/* The root frame under which folded stacks and flame graphs put every stack whose call
+ * chain was cut: its callers are missing, and at the root it would pass for a function
+ * that nothing called. No symbol is spelled this way; the pseudo-objects are alike. */
+#define PMC_PROFILE_TRUNCATED_FRAME "[truncated]"
+
 /* The report of one profile: a header (event, unit, sampled or exact, samples, a
- * warning line for lost samples, unresolved frames, total) and the top functions by self
+ * warning line for lost samples, unresolved frames, the weight in cut call chains when
+ * there is any, total) and the top functions by self
  * weight (self%, total%, self in the profile's unit, function, object); top 0: all.
  * Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
@@ -23,18 +29,25 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
 /* Folded stacks, one "root;child;leaf WEIGHT" line per distinct sequence of display
  * names (the flame graph tools' input), sorted bytewise; ';' inside a name becomes ':'
  * and control characters spaces, so that each line splits back into the same frames.
- * Stacks of weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
+ * Stacks whose call chain was cut start with PMC_PROFILE_TRUNCATED_FRAME. Stacks of
+ * weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
 
-/* `report --diff OLD NEW`: the functions whose share of the profile changed most (old%,
- * new%, delta in percentage points), top 0: all. Returns 0, -EINVAL (an empty profile:
- * no shares), -ENOMEM or -EIO. */
+/* `report --diff OLD NEW`: the functions that changed most, top 0: all. Two exact
+ * profiles of one event (pmc_profile_diff_absolute): old and new self counts and the
+ * change, the unchanged functions counted in one line; any other pair: old%, new% and
+ * the delta in percentage points. Returns 0, -EINVAL (an empty profile: no shares),
+ * -ENOMEM or -EIO. */
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top);
 
-/* A short block saying where a metric's change went (pmc_profile_attribute): one line
- * "instructions +3.20% (1.000M -> 1.032M): 91.0% in parse_header, 7.0% in memcpy, ..."
- * with up to top functions (0: 5), as text, or as Markdown (a line and a table) when
+/* A short block saying where a metric's change went (pmc_profile_attribute), only when
+ * both profiles are of that metric (pmc_profile_fits_metric); else one line saying no
+ * profile of it exists. One line "instructions +3.20% (1.000M -> 1.032M): 91.0% in
+ * parse_header, 7.0% in memcpy, ..." with up to top functions (0: 5) by the size of
+ * their part: the findings only (sampled: with their 95% intervals, then a line with the
+ * samples; "too few samples to say where" when there is none). Then the share of cut
+ * call chains when there are any. As text, or as Markdown (a line and a table) when
  * markdown is set. unit is the metric's (format.h's units; may be NULL). Returns 0,
  * -EDOM (no change), -EINVAL, -ENOMEM or -EIO. */
 int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
@@ -42,9 +55,16 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				   const char *unit, double old_value, double new_value, size_t top,
 				   bool markdown);
 
+/* One sentence (no newline) saying how much of p's weight is in stacks whose call chain
+ * was cut and what that means, for a caller that says it on its own line: e.g. "96.5% of
+ * the weight is in cut call chains (...)". Writes nothing and returns 0 when no stack was
+ * cut, else 1. */
+int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p);
+
 /* The function that accounts for most of the change, for a caller that names it in one
- * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%).
- * Returns 0, -EDOM (no change), -ENOENT (no functions), -EINVAL or -ENOMEM. */
+ * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%),
+ * the largest part that is a finding (pmc_profile_delta.clear). Returns 0, -EDOM (no
+ * change), -ENOENT (no function is a finding), -EINVAL or -ENOMEM. */
 int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 				double old_value, double new_value, char **ret_name,
 				double *ret_part);

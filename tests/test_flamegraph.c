@@ -240,6 +240,45 @@ static void test_differential(void **state)
 	free(s2.text);
 }
 
+/* Counts of one thing (two exact profiles of one event): a frame whose count did not
+ * change is white, however the others moved its share; colours saturate at the largest
+ * change of count. The issue: an unchanged "compute" drawn blue beside a grown one. */
+static void test_differential_absolute(void **state)
+{
+	(void)state;
+	struct pmc_flame_stack st[] = {
+		ST(1600, 1600, "main", "compute"), ST(800, 400, "main", "grown"),
+		ST(100, 200, "main", "halved"),
+	};
+	struct pmc_flame_opts o = plain;
+	o.differential = 1;
+	o.absolute = 1;
+	o.unit = "instructions";
+	struct svg s;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	struct frame *c = find(&s, "compute ("), *g = find(&s, "grown ("), *h = find(&s, "halved (");
+	assert_true(c->rgb[0] == 255 && c->rgb[1] == 255 && c->rgb[2] == 255);
+	assert_string_equal(c->title, "compute (1600 instructions, 1600 \xe2\x86\x92 1600, +0)");
+	assert_int_equal(g->rgb[0], 255);
+	assert_int_equal(g->rgb[1], 0); /* +400, the largest change with main's and all's */
+	assert_string_equal(g->title, "grown (800 instructions, 400 \xe2\x86\x92 800, +400)");
+	assert_int_equal(h->rgb[2], 255);
+	assert_int_equal(h->rgb[0], 191); /* -100: 255 * (1 - 100 / 400) */
+	/* main and the root grew by 300: red too. */
+	assert_int_equal(find(&s, "main (")->rgb[0], 255);
+	assert_true(find(&s, "main (")->rgb[1] < 255);
+	assert_non_null(strstr(s.text, "white: unchanged (largest change 400 instructions)"));
+	free(s.text);
+
+	/* By share, the same stacks draw compute blue (72.7% -> 64.0%). */
+	o.absolute = 0;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	c = find(&s, "compute (");
+	assert_int_equal(c->rgb[2], 255);
+	assert_true(c->rgb[0] < 255);
+	free(s.text);
+}
+
 static void test_narrow_omitted(void **state)
 {
 	(void)state;
@@ -289,7 +328,7 @@ int main(void)
 		cmocka_unit_test(test_merge_widths_order), cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_hostile_name),	   cmocka_unit_test(test_label_truncated),
 		cmocka_unit_test(test_differential),	   cmocka_unit_test(test_narrow_omitted),
-		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_invalid),	   cmocka_unit_test(test_differential_absolute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

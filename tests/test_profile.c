@@ -88,6 +88,14 @@ static void interning(void **state)
 	assert_int_equal(pmc_profile_frame(p, u3)->offset, 0x20);
 	assert_null(pmc_profile_frame(p, u3)->symbol);
 	assert_int_equal(pmc_profile_frame_id(p, "f", NULL, 0, &id), -EINVAL);
+	/* An offset no JSON reader reads back never enters a profile, so every profile can
+	 * be saved; with a symbol the offset is not kept. */
+	assert_int_equal(pmc_profile_frame_id(p, NULL, "/bin/x", PMC_PROFILE_OFFSET_MAX + 1, &id),
+			 -ERANGE);
+	assert_int_equal(pmc_profile_frame_id(p, NULL, "/bin/x", PMC_PROFILE_OFFSET_MAX, &id), 0);
+	assert_int_equal(pmc_profile_frame_id(p, "main", "/bin/x", UINT64_MAX, &id), 0);
+	assert_int_equal(id, a);
+	assert_int_equal(pmc_profile_frame_count(p), 5);
 
 	assert_int_equal(pmc_profile_add(p, st, 2, 10, 1, false), 0);
 	assert_int_equal(pmc_profile_add(p, st, 2, 5, 2, true), 0);
@@ -97,6 +105,8 @@ static void interning(void **state)
 	assert_int_equal(pmc_profile_stack(p, 0)->samples, 3);
 	assert_true(pmc_profile_stack(p, 0)->truncated);
 	assert_int_equal(pmc_profile_total(p), 22);
+	/* The stack became cut on its second addition: all of its weight is cut weight. */
+	assert_int_equal(pmc_profile_truncated(p), 15);
 	assert_int_equal(pmc_profile_add(p, bad, 1, 1, 1, false), -EINVAL);
 	assert_int_equal(pmc_profile_add(p, st, 0, 1, 1, false), -EINVAL);
 	assert_int_equal(pmc_profile_total(p), 22);
@@ -318,6 +328,208 @@ static void attribution_sums_to_one(void **state)
 	assert_string_equal(d[0].name, "parse_header");
 	assert_close(d[0].delta, 290.0 / 300.0, 1e-12);
 	assert_close(find_delta(d, nd, "memcpy")->delta, 10.0 / 300.0, 1e-12);
+	pmc_profile_deltas_free(d, nd);
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
+/* A stack of k samples of 250 us each (cpu-clock at 4000 Hz), root first. */
+static void add_samples(struct pmc_profile *p, uint64_t k, int depth, ...)
+{
+	uint32_t ids[16];
+	va_list ap;
+
+	va_start(ap, depth);
+	for (int i = 0; i < depth; i++)
+		ids[i] = fid(p, va_arg(ap, const char *), "/bin/x", 0);
+	va_end(ap);
+	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, k * 250000, k, false), 0);
+}
+
+/* The issue's report --diff: prof_cold's instructions doubled, prof_hot's did not
+ * change; by share, prof_hot "shrank" by 11.9 points and led the list with prof_cold.
+ * Exact counts of one event rank by the change of the count: prof_hot has none. */
+static void diff_of_exact_counts_ranks_by_change(void **state)
+{
+	struct pmc_profile *o = new_profile(PMC_PROFILE_EXACT), *n = new_profile(PMC_PROFILE_EXACT);
+	struct pmc_profile *s = new_profile(PMC_PROFILE_SAMPLED);
+	struct pmc_profile_delta *d;
+	size_t nd;
+
+	(void)state;
+	add_syms(o, "/x", 1600, 2, "main", "prof_hot");
+	add_syms(o, "/x", 400, 2, "main", "prof_cold");
+	add_syms(o, "/x", 50, 2, "main", "printf");
+	add_syms(n, "/x", 1600, 2, "main", "prof_hot");
+	add_syms(n, "/x", 800, 2, "main", "prof_cold");
+	add_syms(n, "/x", 40, 2, "main", "printf");
+	assert_true(pmc_profile_diff_absolute(o, n));
+	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
+	assert_int_equal(nd, 4);
+	assert_string_equal(d[0].name, "prof_cold");
+	assert_string_equal(d[1].name, "printf");
+	/* Unchanged, by name: main (no self weight) and prof_hot. */
+	assert_string_equal(d[2].name, "main");
+	assert_string_equal(d[3].name, "prof_hot");
+	assert_int_equal(d[3].old_self, d[3].new_self);
+	pmc_profile_deltas_free(d, nd);
+
+	/* A sampled side, or another event: shares, which are comparable across runs of
+	 * different lengths. */
+	add_syms(s, "/x", 1600, 2, "main", "prof_hot");
+	add_syms(s, "/x", 800, 2, "main", "prof_cold");
+	assert_false(pmc_profile_diff_absolute(o, s));
+	assert_false(pmc_profile_diff_absolute(s, n));
+	assert_int_equal(pmc_profile_diff(o, s, &d, &nd), 0);
+	assert_string_equal(d[0].name, "prof_cold"); /* 0.195 -> 0.333 */
+	assert_string_equal(d[1].name, "prof_hot");  /* 0.780 -> 0.667 */
+	pmc_profile_deltas_free(d, nd);
+	pmc_profile_free(s);
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_EXACT, .event = "Dr", .unit = "events"};
+
+		assert_int_equal(pmc_profile_new(&in, &s), 0);
+		assert_false(pmc_profile_diff_absolute(o, s));
+		pmc_profile_free(s);
+	}
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
+static struct pmc_profile *profile_of(enum pmc_profile_kind kind, const char *event)
+{
+	struct pmc_profile_info in = {.kind = kind, .event = event, .unit = "ns"};
+	struct pmc_profile *p = NULL;
+
+	assert_int_equal(pmc_profile_new(&in, &p), 0);
+	return p;
+}
+
+/* A metric divides only by a profile of that metric: time by a time profile, counted
+ * instructions by callgrind's; max-rss and page faults by none of them. */
+static void fits_metric(void **state)
+{
+	static const struct {
+		enum pmc_profile_kind kind;
+		const char *event, *metric;
+		enum pmc_profile_fit fit;
+	} cases[] = {
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "task-clock", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock:u", "task-clock", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "wall-time", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "user-time", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "cpu-clock", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cycles", "cycles:u", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "task-clock", "wall-time/op", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "cycles/op", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "max-rss", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "page-faults", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "instructions", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "system-time", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_SAMPLED, "cpu-clock", "ipc", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_SAMPLED, "page-faults", "page-faults", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_SAMPLED, "instructions:u", "instructions", PMC_PROFILE_FIT_SAMPLED},
+	    {PMC_PROFILE_EXACT, "Ir", "instructions", PMC_PROFILE_FIT_EXACT},
+	    {PMC_PROFILE_EXACT, "Ir", "instructions/op", PMC_PROFILE_FIT_EXACT},
+	    {PMC_PROFILE_EXACT, "Ir", "task-clock", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_EXACT, "Ir", "cycles", PMC_PROFILE_FIT_NONE},
+	    {PMC_PROFILE_EXACT, "Dr", "instructions", PMC_PROFILE_FIT_NONE},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pmc_profile *p = profile_of(cases[i].kind, cases[i].event);
+		enum pmc_profile_fit got = pmc_profile_fits_metric(p, cases[i].metric);
+
+		if (got != cases[i].fit)
+			print_error("%s profile of %s, metric %s: fit %d, expected %d\n",
+				    cases[i].kind == PMC_PROFILE_EXACT ? "exact" : "sampled",
+				    cases[i].event, cases[i].metric, (int)got, (int)cases[i].fit);
+		assert_int_equal(got, cases[i].fit);
+		pmc_profile_free(p);
+	}
+	assert_int_equal(pmc_profile_fits_metric(NULL, "task-clock"), PMC_PROFILE_FIT_NONE);
+}
+
+/* Sampled parts carry an interval from the 95% Wilson intervals of the two shares, and
+ * only a part with enough samples and an interval clear of 0 is a finding. Old: hot 800
+ * and cold 200 of 1000 samples; new: hot 800, cold 400, one 1 of 1201; the metric
+ * 1000 -> 1200. */
+static void sampled_attribution_has_intervals(void **state)
+{
+	struct pmc_profile *o = new_profile(PMC_PROFILE_SAMPLED),
+			   *n = new_profile(PMC_PROFILE_SAMPLED);
+	const struct pmc_profile_delta *cold, *hot, *one;
+	struct pmc_profile_delta *d;
+	double sum = 0;
+	size_t nd;
+
+	(void)state;
+	add_samples(o, 800, 2, "main", "hot");
+	add_samples(o, 200, 2, "main", "cold");
+	add_samples(n, 800, 2, "main", "hot");
+	add_samples(n, 400, 2, "main", "cold");
+	add_samples(n, 1, 2, "main", "one");
+	assert_int_equal(pmc_profile_samples(n), 1201);
+	assert_int_equal(pmc_profile_attribute(o, n, 1000, 1200, &d, &nd), 0);
+	cold = find_delta(d, nd, "cold");
+	hot = find_delta(d, nd, "hot");
+	one = find_delta(d, nd, "one");
+	for (size_t i = 0; i < nd; i++)
+		sum += d[i].delta;
+	assert_close(sum, 1.0, 1e-12);
+	assert_int_equal(cold->old_samples, 200);
+	assert_int_equal(cold->new_samples, 400);
+	/* Wilson's 95% intervals (z = 1.959964, computed independently): 200/1000
+	 * [0.176377, 0.225919]; 400/1201 and 800/1201 about [0.307, 0.360] and [0.640,
+	 * 0.693]. The part's bounds are at the shares' opposite bounds. */
+	{
+		const double z = 1.959963984540054;
+		double lo_n = 0, hi_n = 0;
+		double p = 400.0 / 1201, nn = 1201;
+		double c = (p + z * z / (2 * nn)) / (1 + z * z / nn);
+		double h = z / (1 + z * z / nn) * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn));
+
+		lo_n = c - h;
+		hi_n = c + h;
+		assert_close(cold->lo, (lo_n * 1200 - 0.2259189646481347 * 1000) / 200, 1e-9);
+		assert_close(cold->hi, (hi_n * 1200 - 0.1763770904431985 * 1000) / 200, 1e-9);
+	}
+	assert_true(cold->lo > 0.5 && cold->hi < 1.5);
+	assert_true(cold->clear);
+	/* hot's time did not change: its part's interval holds 0. */
+	assert_true(hot->lo < 0 && hot->hi > 0);
+	assert_false(hot->clear);
+	/* One sample is no cause, whatever its interval. */
+	assert_false(one->clear);
+	pmc_profile_deltas_free(d, nd);
+
+	/* Five samples whose interval alone would name them (none of 100,000 before, five
+	 * of 1000 after): still fewer than PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES. */
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+	o = new_profile(PMC_PROFILE_SAMPLED);
+	n = new_profile(PMC_PROFILE_SAMPLED);
+	add_samples(o, 100000, 1, "main");
+	add_samples(n, 995, 1, "main");
+	add_samples(n, 5, 1, "x");
+	assert_int_equal(pmc_profile_attribute(o, n, 1000, 1200, &d, &nd), 0);
+	one = find_delta(d, nd, "x");
+	assert_true(one->lo > 0);
+	assert_false(one->clear);
+	pmc_profile_deltas_free(d, nd);
+
+	/* Exact profiles: the part is its own interval, and a finding. */
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+	o = new_profile(PMC_PROFILE_EXACT);
+	n = new_profile(PMC_PROFILE_EXACT);
+	add_syms(o, "/x", 100, 1, "f");
+	add_syms(n, "/x", 101, 1, "f");
+	assert_int_equal(pmc_profile_attribute(o, n, 100, 101, &d, &nd), 0);
+	assert_close(d[0].delta, 1.0, 1e-12);
+	assert_true(d[0].lo == d[0].delta && d[0].hi == d[0].delta && d[0].clear);
 	pmc_profile_deltas_free(d, nd);
 	pmc_profile_free(o);
 	pmc_profile_free(n);
@@ -589,6 +801,9 @@ int main(void)
 	    cmocka_unit_test(diff_sorted_matched),
 	    cmocka_unit_test(attribution),
 	    cmocka_unit_test(attribution_sums_to_one),
+	    cmocka_unit_test(diff_of_exact_counts_ranks_by_change),
+	    cmocka_unit_test(fits_metric),
+	    cmocka_unit_test(sampled_attribution_has_intervals),
 	    cmocka_unit_test(round_trip),
 	    cmocka_unit_test(file_text),
 	    cmocka_unit_test(malformed),

@@ -318,11 +318,10 @@ static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgri
 
 	if (r == 0)
 		r = pmc_mb_record_exact(b, &x, res, err, errlen);
+	/* A profile that cannot be saved is a warning: the counts stand without it. */
 	if (r == 0 && x.profile && ps) {
-		r = pmc_cli_profiles_keep(ps, b->name, b->name, x.profile);
+		pmc_cli_profiles_keep(ps, b->name, b->name, x.profile);
 		x.profile = NULL; /* the profiles' now, even when it could not be saved */
-		if (r < 0)
-			snprintf(err, errlen, "'%s': its profile could not be saved", b->name);
 	}
 	*ret_skipped = x.skipped;
 	*ret_message = x.message;
@@ -518,11 +517,12 @@ static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 	return PMC_EXIT_ERROR;
 }
 
-/* --profile: a profile of each benchmark's loop, saved beside the result. Returns 0 or
- * -errno after an error line. */
-static int profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
-		       const struct pmc_result *res, const char *library,
-		       struct pmc_cli_profiles *ps)
+/* --profile: a profile of each benchmark's loop, saved beside the result. A profile
+ * never fails the run (docs/profile.md): every problem is a warning, and the others go
+ * on. */
+static void profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
+			const struct pmc_result *res, const char *library,
+			struct pmc_cli_profiles *ps)
 {
 	struct pmc_mb_profile_opts po = {.sz = sizeof(po), .timeout_s = c->mo.timeout_s};
 	char **self = NULL, err[1024];
@@ -530,26 +530,27 @@ static int profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 
 	r = self_argv(library, NULL, 0, &self);
 	if (r < 0) {
-		pmc_cli_error("--profile: cannot find this program's path: %s", strerror(-r));
-		return r;
+		pmc_cli_warn("--profile: cannot find this program's path: %s; no profiles are "
+			     "recorded",
+			     strerror(-r));
+		return;
 	}
 	po.self_argv = self;
-	r = pmc_cli_profiles_open_dir(ps, c->output);
-	for (size_t i = 0; r == 0 && i < set->n; i++) {
+	pmc_cli_profiles_open_dir(ps, c->output);
+	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_benchmark *b = pmc_result_find_benchmark(res, set->v[i].name);
 		struct pmc_profile *p = NULL;
 
 		/* A benchmark that failed or skipped itself has nothing to profile. */
 		if (!b || pmc_benchmark_skipped(b))
 			continue;
-		r = pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err));
-		if (r < 0)
-			pmc_cli_error("--profile: %s", err);
+		if (pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err)) < 0)
+			pmc_cli_warn("--profile: %s; the result is written without this profile",
+				     err);
 		else
-			r = pmc_cli_profiles_keep(ps, set->v[i].name, set->v[i].name, p);
+			pmc_cli_profiles_keep(ps, set->v[i].name, set->v[i].name, p);
 	}
 	self_argv_free(self);
-	return r;
 }
 
 /* One of a benchmark's processes (run_process): measures it with the options the
@@ -708,8 +709,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	/* The valgrind backend profiles each loop in the run that counts it, exactly. */
 	if (c.valgrind && c.profile) {
 		vo.profile = true;
-		if (pmc_cli_profiles_open_dir(&profiles, c.output) < 0)
-			goto out;
+		pmc_cli_profiles_open_dir(&profiles, c.output); /* a warning when it fails */
 	}
 	if (!c.valgrind && !c.no_fork &&
 	    (r = self_argv(library, args, argc > 1 ? (size_t)argc - 1 : 0, &proc_self)) < 0) {
@@ -720,12 +720,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result,
 			 c.profile ? &profiles : NULL, proc_self);
 	if (c.profile) {
-		if (!c.valgrind && profile_all(&c, &set, result, library, &profiles) < 0)
-			goto out;
-		if (base && pmc_cli_profiles_load(&base_profiles, c.baseline, base) < 0) {
-			pmc_cli_error("out of memory");
-			goto out;
-		}
+		if (!c.valgrind)
+			profile_all(&c, &set, result, library, &profiles);
+		if (base && pmc_cli_profiles_load(&base_profiles, c.baseline, base) < 0)
+			pmc_cli_warn("--profile: out of memory reading the baseline's profiles");
 		pmc_cli_compare_opts_set_profiles(c.copts, &base_profiles, &profiles, NULL);
 	}
 	{

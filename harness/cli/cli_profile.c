@@ -89,36 +89,46 @@ static int push(struct pmc_cli_profiles *ps, const char *name, struct pmc_profil
 
 int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_path)
 {
-	ps->dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
-	if (!ps->dir) {
-		pmc_cli_error("out of memory");
+	struct stat st;
+	char *dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
+	int e;
+
+	if (!dir) {
+		pmc_cli_warn("--profile: out of memory; the profiles are not saved");
 		return -ENOMEM;
 	}
-	if (mkdir(ps->dir, 0777) < 0 && errno != EEXIST) {
-		int e = errno;
-
-		pmc_cli_error("--profile: cannot create the directory %s for the profiles: %s",
-			      ps->dir, strerror(e));
-		return -e;
+	if (mkdir(dir, 0777) == 0 ||
+	    (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+		ps->dir = dir;
+		return 0;
 	}
-	return 0;
+	e = errno == EEXIST ? ENOTDIR : errno;
+	pmc_cli_warn("--profile: cannot create the directory %s for the profiles: %s; the "
+		     "profiles are not saved (the results are): remove or rename what is there",
+		     dir, strerror(e));
+	free(dir);
+	return -e;
 }
 
 int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const char *display,
 			  struct pmc_profile *p)
 {
-	char err[1024], *path = file_for(ps->dir, name, ".json");
+	char err[1024], *path = NULL;
 	int r;
 
-	if (!path || push(ps, name, p) < 0) {
+	if ((ps->dir && !(path = file_for(ps->dir, name, ".json"))) || push(ps, name, p) < 0) {
 		free(path);
 		pmc_profile_free(p);
-		pmc_cli_error("out of memory");
+		pmc_cli_warn("--profile: out of memory; the profile of '%s' is left out", display);
 		return -ENOMEM;
 	}
+	/* Without a directory (it could not be made, which was said) the profile still
+	 * explains this run's comparisons. */
+	if (!path)
+		return 0;
 	r = pmc_profile_save(p, path, err, sizeof(err));
 	if (r < 0) {
-		pmc_cli_error("--profile: %s", err);
+		pmc_cli_warn("--profile: %s; the result is written without this profile", err);
 		free(path);
 		return r;
 	}
@@ -131,22 +141,20 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 	return 0;
 }
 
-int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
-			    size_t n, const struct pmc_runner_opts *ro, const char *result_path)
+void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
+			     size_t n, const struct pmc_runner_opts *ro, const char *result_path)
 {
 	char **envp = NULL, *desc = NULL, err[1024];
-	int r;
 
-	r = pmc_cli_profiles_open_dir(ps, result_path);
-	if (r < 0)
-		return r;
+	/* A profile only ever adds an explanation: whatever goes wrong here is a warning,
+	 * and the measurement is written and judged as without --profile. */
+	pmc_cli_profiles_open_dir(ps, result_path);
 	/* The profiled run sees what the measured runs saw. */
-	r = pmc_target_env_build(environ, ro->env_inherit, ro->env_keep, &envp, &desc);
-	if (r < 0) {
-		pmc_cli_error("out of memory");
-		return r;
+	if (pmc_target_env_build(environ, ro->env_inherit, ro->env_keep, &envp, &desc) < 0) {
+		pmc_cli_warn("--profile: out of memory; no profiles are recorded");
+		return;
 	}
-	for (size_t i = 0; r == 0 && i < n; i++) {
+	for (size_t i = 0; i < n && !(ro->stop && *ro->stop); i++) {
 		struct pmc_record_opts o = {
 		    .sz = sizeof(o),
 		    .argv = cmds[i].argv,
@@ -164,15 +172,15 @@ int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner
 		struct pmc_spawn_result sr;
 		struct pmc_profile *p = NULL;
 
-		r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
-		if (r < 0)
-			pmc_cli_error("--profile: '%s': %s", cmds[i].display, err);
+		if (pmc_profile_record(&o, &p, &sr, err, sizeof(err)) < 0)
+			pmc_cli_warn("--profile: '%s': %s; the result is written without its "
+				     "profile",
+				     cmds[i].display, err);
 		else
-			r = pmc_cli_profiles_keep(ps, cmds[i].name, cmds[i].display, p);
+			pmc_cli_profiles_keep(ps, cmds[i].name, cmds[i].display, p);
 	}
 	free(envp);
 	free(desc);
-	return r;
 }
 
 int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
@@ -282,16 +290,17 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
 			continue;
 		}
-		/* The medians the verdict compared; the profiles say how the change divides. */
+		/* The medians the verdict compared; a profile of the metric says how the change
+		 * divides, and the reporter says when there is none (docs/profile.md). */
 		fprintf(out, "%s%s: ", markdown ? "\n" : "", bench);
 		if (pmc_profile_report_attribution(out, old_p, new_p, row->metric,
 						   row->new_m ? row->new_m->unit : NULL,
 						   row->old.median, row->new.median, 5, markdown) < 0)
 			fprintf(out, "the profiles cannot divide this change\n");
-		if (pmc_profile_info(new_p)->kind == PMC_PROFILE_SAMPLED ||
-		    strcmp(row->metric, "instructions") != 0)
-			fprintf(out, "%s(divided by the %s profile's shares)\n", markdown ? "" : "  ",
-				pmc_profile_info(new_p)->event);
+		/* The graph goes with an explanation: not under max-rss of a time profile. */
+		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
+		    pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE)
+			continue;
 		if (drawn && strcmp(drawn, bench) == 0)
 			continue;
 		drawn = bench;

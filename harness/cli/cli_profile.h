@@ -25,19 +25,21 @@ struct pmc_cli_profiles {
 };
 
 /* `run --profile`: one profiled run of each command, as the measured runs ran it,
- * saved in RESULT.profiles/ beside result_path (or pmcbench.profiles/ without one).
- * Returns 0, or -errno after an error line. */
-int pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
-			    size_t n, const struct pmc_runner_opts *ro, const char *result_path);
+ * saved in RESULT.profiles/ beside result_path (or pmcbench.profiles/ without one). A
+ * profile never fails the run (docs/profile.md, "Profiles in the gate"): a command that
+ * cannot be profiled, a profile that cannot be saved, a directory that cannot be made,
+ * each is a warning on stderr, and the others go on. Stops early when *ro->stop. */
+void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
+			     size_t n, const struct pmc_runner_opts *ro, const char *result_path);
 
 /* The directory the profiles of result_path go to (created when missing): RESULT.profiles/,
- * or pmcbench.profiles/ when result_path is NULL. Returns 0, or -errno after an error
- * line. */
+ * or pmcbench.profiles/ when result_path is NULL. Returns 0, or -errno after a warning
+ * (ps->dir stays NULL: profiles are then kept in memory only). */
 int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_path);
 
-/* Takes p (freed with ps) as the profile of benchmark name, saves it in ps->dir and says
- * where on stderr (display: how the user wrote the benchmark). Returns 0, or -errno
- * after an error line. */
+/* Takes p (freed with ps) as the profile of benchmark name, saves it in ps->dir (when
+ * there is one) and says where on stderr (display: how the user wrote the benchmark).
+ * Returns 0, or -errno after a warning: the caller goes on without the file. */
 int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const char *display,
 			  struct pmc_profile *p);
 

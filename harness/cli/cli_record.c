@@ -10,31 +10,33 @@
 #include "harness/profile/profile.h"
 #include "harness/profile/record.h"
 #include "harness/run/spawn.h"
+#include "reporters/profile_report.h"
 
 #define RECORD_DEFAULT_OUTPUT "pmcbench.profile.json"
 
 static void help(FILE *out)
 {
-	fprintf(out,
-		"Usage: pmcbench record [OPTIONS] [--] COMMAND [ARGS...]\n"
-		"Profile one run of COMMAND: where it spends its time, sampled with\n"
-		"perf_event_open (cycles where the machine has a PMU, else cpu-clock), or\n"
-		"exactly under valgrind. Read the profile with 'pmcbench report'.\n\n"
-		"Options:\n"
-		"  -o, --output=FILE      write the profile to FILE (default " RECORD_DEFAULT_OUTPUT
-		")\n"
-		"  -F, --freq=HZ          samples per second (default %d)\n"
-		"  -e, --event=EVENT      the event to sample: cycles, cpu-clock, task-clock, ...\n"
-		"      --no-callchain     record the sampled function only, not its callers\n"
-		"      --backend=perf|valgrind\n"
-		"                         valgrind: an exact profile of instructions (callgrind)\n"
-		"      --timeout=SECONDS  kill the command after this long\n"
-		"      --input=FILE       the command's standard input (default /dev/null)\n"
-		"      --show-output      let the command write to the terminal\n"
-		"  -h, --help             display this help and exit\n\n"
-		"Exit status: 0 when the profile was written, 2 on an error (the command could not\n"
-		"be run or profiled, the file could not be written).\n",
-		PMC_SAMPLE_DEFAULT_FREQ);
+	fprintf(
+	    out,
+	    "Usage: pmcbench record [OPTIONS] [--] COMMAND [ARGS...]\n"
+	    "Profile one run of COMMAND: where it spends its time, sampled with\n"
+	    "perf_event_open (cycles where the machine has a PMU, else cpu-clock), or\n"
+	    "exactly under valgrind. Read the profile with 'pmcbench report'.\n\n"
+	    "Options:\n"
+	    "  -o, --output=FILE      write the profile to FILE (default " RECORD_DEFAULT_OUTPUT
+	    ")\n"
+	    "  -F, --freq=HZ          samples per second (default %d)\n"
+	    "  -e, --event=EVENT      the event to sample: cycles, cpu-clock, task-clock, ...\n"
+	    "      --no-callchain     record the sampled function only, not its callers\n"
+	    "      --backend=perf|valgrind\n"
+	    "                         valgrind: an exact profile of instructions (callgrind)\n"
+	    "      --timeout=SECONDS  kill the command after this long\n"
+	    "      --input=FILE       the command's standard input (default /dev/null)\n"
+	    "      --show-output      let the command write to the terminal\n"
+	    "  -h, --help             display this help and exit\n\n"
+	    "Exit status: 0 when the profile was written, 2 on an error (the command could not\n"
+	    "be run or profiled, the file could not be written).\n",
+	    PMC_SAMPLE_DEFAULT_FREQ);
 }
 
 enum { OPT_NO_CALLCHAIN = 0x100, OPT_BACKEND, OPT_TIMEOUT, OPT_INPUT, OPT_SHOW_OUTPUT };
@@ -52,7 +54,8 @@ static const struct option long_opts[] = {
     {0},
 };
 
-/* What the run did, on stderr: the samples, what was lost and what could not be named. */
+/* What the run did, on stderr: the samples, what was lost, what could not be named, and
+ * how much weight lost its callers. */
 static void summary(const struct pmc_profile *p, const char *path, bool event_given)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
@@ -60,22 +63,30 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 	if (in->kind == PMC_PROFILE_EXACT) {
 		fprintf(stderr, "pmcbench: recorded an exact profile of %s (%zu stacks) into %s\n",
 			in->event, pmc_profile_stack_count(p), path);
-		return;
-	}
-	if (!event_given && strncmp(in->event, "cycles", 6) != 0)
-		fprintf(stderr, "pmcbench: cycles cannot be sampled on this machine (no hardware "
+	} else {
+		if (!event_given && strncmp(in->event, "cycles", 6) != 0)
+			fprintf(stderr,
+				"pmcbench: cycles cannot be sampled on this machine (no hardware "
 				"PMU); sampled %s instead\n",
-			in->event);
-	fprintf(stderr, "pmcbench: recorded %llu samples of %s (%llu Hz asked) into %s\n",
-		(unsigned long long)in->samples, in->event, (unsigned long long)in->freq, path);
-	if (in->lost)
-		pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); the "
-			     "profile holds the others: lower -F",
-			     (unsigned long long)in->lost);
-	if (in->samples && in->unresolved)
-		fprintf(stderr, "pmcbench: %llu frames had no symbol (stripped objects or JIT code): "
-				"they show as [unknown] with their object\n",
-			(unsigned long long)in->unresolved);
+				in->event);
+		fprintf(stderr, "pmcbench: recorded %llu samples of %s (%llu Hz asked) into %s\n",
+			(unsigned long long)in->samples, in->event, (unsigned long long)in->freq,
+			path);
+		if (in->lost)
+			pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); "
+				     "the profile holds the others: lower -F",
+				     (unsigned long long)in->lost);
+		if (in->samples && in->unresolved)
+			fprintf(stderr,
+				"pmcbench: %llu frames had no symbol (stripped objects or JIT "
+				"code): they show as [unknown] with their object\n",
+				(unsigned long long)in->unresolved);
+	}
+	if (pmc_profile_truncated(p)) {
+		fputs("pmcbench: note: ", stderr);
+		pmc_profile_report_truncated(stderr, p);
+		fputs("\n", stderr);
+	}
 }
 
 int pmc_cli_record(int argc, char **argv)

@@ -122,6 +122,13 @@ int pmc_cli_report(int argc, char **argv)
 		pmc_cli_error("report: cannot write to standard output: %s", strerror(-r));
 		goto out;
 	}
+	/* Folded stacks are a document for other tools: the note goes to stderr (the text
+	 * report has it in its header). */
+	if (folded && pmc_profile_truncated(new_p)) {
+		fputs("pmcbench: note: ", stderr);
+		pmc_profile_report_truncated(stderr, new_p);
+		fputs("\n", stderr);
+	}
 	if (svg) {
 		if (pmc_cli_write_flamegraph(svg, old_p, new_p) < 0)
 			goto out;

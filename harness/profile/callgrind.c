@@ -673,7 +673,8 @@ static bool unknown_fn(const char *name, size_t len, uint64_t *offset)
 					    ? name[i] - '0'
 					    : tolower((unsigned char)name[i]) - 'a' + 10);
 	}
-	if (i == 2 || (i < len && name[i] != ' '))
+	/* An address no profile file can hold is kept as the name it is. */
+	if (i == 2 || (i < len && name[i] != ' ') || v > PMC_PROFILE_OFFSET_MAX)
 		return false;
 	*offset = v;
 	return true;

@@ -330,17 +330,19 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 
 	if (!ret)
 		return;
-	*ret = (struct pmc_resolved){.object = "[unknown]", .offset = ip};
+	*ret = (struct pmc_resolved){.object = "[unknown]", .offset = ip, .unmapped = true};
 	if (!m)
 		return;
 	if (kernel) {
 		/* Kernel symbols are not read: one "[kernel]" frame, no offset to keep. */
 		ret->object = "[kernel]";
 		ret->offset = 0;
+		ret->unmapped = false;
 		return;
 	}
 	if (!(t = task_find(m, pid)) || !(mp = map_find(t, ip)))
 		return;
+	ret->unmapped = false;
 	o = &m->objs[mp->obj];
 	/* The file offset, which the kernel gave as pgoff (MMAP2): the same whatever
 	 * address ASLR chose. */

@@ -32,6 +32,8 @@ struct pmc_resolved {
 			     * addresses (its file offset when not ELF); else, and for
 			     * "[kernel]", 0 */
 	bool build_id_mismatch; /* the file on disk is not the one that was mapped */
+	bool unmapped;		/* no mapping of the task holds the address (kernel:
+				 * false): it cannot be a return address */
 };
 
 /* Resolves address ip of task pid. Strings are owned by m and live until

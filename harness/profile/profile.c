@@ -184,6 +184,8 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 
 	if (!p || !object || !ret_id || (symbol && !*symbol))
 		return -EINVAL;
+	if (!symbol && offset > PMC_PROFILE_OFFSET_MAX)
+		return -ERANGE;
 	if (p->nframes >= UINT32_MAX)
 		return -ENOMEM;
 	/* Room first, so that a frame in the map always has its entry in the array. */
@@ -304,6 +306,28 @@ uint64_t pmc_profile_total(const struct pmc_profile *p)
 	return p->total;
 }
 
+uint64_t pmc_profile_samples(const struct pmc_profile *p)
+{
+	uint64_t n = 0;
+
+	/* No overflow: pmc_profile_add refuses a stack's count that would wrap, and a
+	 * profile holds fewer samples than 2^64 in any run. */
+	for (size_t i = 0; i < p->nstacks; i++)
+		n += p->stacks[i].samples;
+	return n;
+}
+
+uint64_t pmc_profile_truncated(const struct pmc_profile *p)
+{
+	uint64_t w = 0;
+
+	/* No overflow: the weights of all stacks add up to total, which fits. */
+	for (size_t i = 0; i < p->nstacks; i++)
+		if (p->stacks[i].truncated)
+			w += p->stacks[i].weight;
+	return w;
+}
+
 /* A frame's display name into buf (snprintf's return): the symbol; a pseudo-object
  * ("[kernel]", "[vdso]", "[anon]", "[unknown]") as itself, since it names no file; else
  * "[unknown] " and the object's base name. */
@@ -413,6 +437,7 @@ int pmc_profile_functions(const struct pmc_profile *p, struct pmc_profile_fn **r
 		const struct pmc_profile_stack *st = &p->stacks[s];
 
 		fns[fn_of[st->frames[st->depth - 1]]].self += st->weight;
+		fns[fn_of[st->frames[st->depth - 1]]].self_samples += st->samples;
 		/* A recursive function is on the stack once for its total. */
 		for (uint32_t d = 0; d < st->depth; d++) {
 			size_t f = fn_of[st->frames[d]];
@@ -452,6 +477,20 @@ static int delta_abs_cmp(const void *a, const void *b)
 {
 	const struct pmc_profile_delta *x = a, *y = b;
 	double ax = fabs(x->delta), ay = fabs(y->delta);
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* By the change of self weight, largest first (two exact profiles of one event). */
+static int delta_count_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_delta *x = a, *y = b;
+	uint64_t ax =
+	    x->new_self > x->old_self ? x->new_self - x->old_self : x->old_self - x->new_self;
+	uint64_t ay =
+	    y->new_self > y->old_self ? y->new_self - y->old_self : y->old_self - y->new_self;
 
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
@@ -502,6 +541,7 @@ static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_
 		d[n].name = of[i].name;
 		of[i].name = NULL; /* moved */
 		d[n].old_self = of[i].self;
+		d[n].old_samples = of[i].self_samples;
 		d[n].old_share = (double)of[i].self / ot;
 		n++;
 	}
@@ -514,6 +554,7 @@ static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_
 			nf[i].name = NULL;
 		}
 		d[idx].new_self = nf[i].self;
+		d[idx].new_samples = nf[i].self_samples;
 		d[idx].new_share = (double)nf[i].self / nt;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -530,6 +571,13 @@ out:
 	return rc;
 }
 
+bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p)
+{
+	return old_p && new_p && old_p->info.kind == PMC_PROFILE_EXACT &&
+	       new_p->info.kind == PMC_PROFILE_EXACT &&
+	       strcmp(old_p->info.event, new_p->info.event) == 0;
+}
+
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n)
 {
@@ -539,10 +587,88 @@ int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *
 
 	if (rc < 0)
 		return rc;
-	qsort(d, n, sizeof(*d), delta_abs_cmp);
+	qsort(d, n, sizeof(*d),
+	      pmc_profile_diff_absolute(old_p, new_p) ? delta_count_cmp : delta_abs_cmp);
 	*ret = d;
 	*ret_n = n;
 	return 0;
+}
+
+/* The 95% interval of a sampled share: Wilson's score interval of k samples among n
+ * (Wilson 1927; it stays inside [0, 1] and is sound for k near 0 or n, where most
+ * functions of a profile are), moved by the difference between the share of weight and
+ * k / n (the same at a fixed sampling period), and clamped to [0, 1]. */
+static void share_interval(double share, uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	const double z = 1.959963984540054, z2 = z * z;
+	double p, c, h;
+
+	if (!n) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	p = (double)k / (double)n;
+	c = (p + z2 / (2.0 * (double)n)) / (1.0 + z2 / (double)n);
+	h = z / (1.0 + z2 / (double)n) *
+	    sqrt(p * (1.0 - p) / (double)n + z2 / (4.0 * (double)n * (double)n));
+	*lo = fmax(0.0, share - (p - (c - h)));
+	*hi = fmin(1.0, share + (c + h - p));
+}
+
+/* The events a time profile samples and the metrics that measure time, without "/op"
+ * or modifiers (docs/profile.md, "Profiles in the gate"). */
+static const char *const time_events[] = {"cpu-clock", "task-clock", "cycles"};
+static const char *const time_metrics[] = {"task-clock", "cpu-clock", "wall-time", "user-time",
+					   "cycles"};
+/* Callgrind's events and the metrics the valgrind backend reports for them. */
+static const struct {
+	const char *event, *metric;
+} exact_events[] = {{"Ir", "instructions"}};
+
+/* The length of an id without "/op" and without a modifier (":u", ":k", ...). */
+static size_t base_len(const char *id)
+{
+	size_t n = strcspn(id, ":");
+
+	if (n > 3 && strncmp(id + n - 3, "/op", 3) == 0)
+		n -= 3;
+	return n;
+}
+
+static bool in_list(const char *id, size_t len, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && strncmp(list[i], id, len) == 0)
+			return true;
+	return false;
+}
+
+enum pmc_profile_fit pmc_profile_fits_metric(const struct pmc_profile *p, const char *metric)
+{
+	size_t ml, el;
+	const char *ev;
+
+	if (!p || !metric)
+		return PMC_PROFILE_FIT_NONE;
+	ev = p->info.event;
+	ml = base_len(metric);
+	el = base_len(ev);
+	if (p->info.kind == PMC_PROFILE_EXACT) {
+		for (size_t i = 0; i < sizeof(exact_events) / sizeof(exact_events[0]); i++)
+			if (strlen(exact_events[i].event) == el &&
+			    strncmp(exact_events[i].event, ev, el) == 0 &&
+			    strlen(exact_events[i].metric) == ml &&
+			    strncmp(exact_events[i].metric, metric, ml) == 0)
+				return PMC_PROFILE_FIT_EXACT;
+		return PMC_PROFILE_FIT_NONE;
+	}
+	if (el == ml && strncmp(ev, metric, ml) == 0)
+		return PMC_PROFILE_FIT_SAMPLED;
+	if (in_list(ev, el, time_events, sizeof(time_events) / sizeof(time_events[0])) &&
+	    in_list(metric, ml, time_metrics, sizeof(time_metrics) / sizeof(time_metrics[0])))
+		return PMC_PROFILE_FIT_SAMPLED;
+	return PMC_PROFILE_FIT_NONE;
 }
 
 int pmc_profile_attribute(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
@@ -551,6 +677,8 @@ int pmc_profile_attribute(const struct pmc_profile *old_p, const struct pmc_prof
 {
 	struct pmc_profile_delta *d;
 	double change = new_value - old_value;
+	uint64_t on, nn;
+	bool sampled;
 	size_t n;
 	int rc;
 
@@ -561,10 +689,38 @@ int pmc_profile_attribute(const struct pmc_profile *old_p, const struct pmc_prof
 	rc = match(old_p, new_p, &d, &n);
 	if (rc < 0)
 		return rc;
+	sampled =
+	    old_p->info.kind == PMC_PROFILE_SAMPLED || new_p->info.kind == PMC_PROFILE_SAMPLED;
+	on = pmc_profile_samples(old_p);
+	nn = pmc_profile_samples(new_p);
 	/* Each function's estimated amount of the metric is its share of the profile
 	 * times the metric's total; its part is its amount's change over the total's. */
-	for (size_t i = 0; i < n; i++)
-		d[i].delta = (d[i].new_share * new_value - d[i].old_share * old_value) / change;
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_profile_delta *x = &d[i];
+		double ol, oh, nl, nh, a, b;
+
+		x->delta = (x->new_share * new_value - x->old_share * old_value) / change;
+		x->lo = x->hi = x->delta;
+		x->clear = true;
+		if (!sampled)
+			continue;
+		/* A side with an exact profile (one may be exact, the other sampled) has
+		 * exact shares. */
+		ol = oh = x->old_share;
+		nl = nh = x->new_share;
+		if (old_p->info.kind == PMC_PROFILE_SAMPLED)
+			share_interval(x->old_share, x->old_samples, on, &ol, &oh);
+		if (new_p->info.kind == PMC_PROFILE_SAMPLED)
+			share_interval(x->new_share, x->new_samples, nn, &nl, &nh);
+		/* The part is increasing in the new share and decreasing in the old one (for
+		 * positive values): its bounds are at the shares' opposite bounds. */
+		a = (nl * new_value - oh * old_value) / change;
+		b = (nh * new_value - ol * old_value) / change;
+		x->lo = fmin(a, b);
+		x->hi = fmax(a, b);
+		x->clear = x->old_samples + x->new_samples >= PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES &&
+			   (x->lo > 0 || x->hi < 0);
+	}
 	qsort(d, n, sizeof(*d), delta_part_cmp);
 	*ret = d;
 	*ret_n = n;

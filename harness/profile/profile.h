@@ -15,6 +15,10 @@
 
 #define PMC_PROFILE_SCHEMA "pmcbench-profile/1"
 
+/* The largest offset of a frame: JSON readers (jansson) read integers up to 2^63-1, so a
+ * profile never holds a larger one and every profile can be saved. */
+#define PMC_PROFILE_OFFSET_MAX ((uint64_t)INT64_MAX)
+
 enum pmc_profile_kind {
 	PMC_PROFILE_SAMPLED = 0, /* weights are sample periods: estimates with sampling error */
 	PMC_PROFILE_EXACT = 1,	 /* weights are simulated counts (callgrind): exact */
@@ -59,7 +63,8 @@ void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lo
 			    uint64_t unresolved);
 
 /* The id of the frame (symbol, object, offset): the same id for the same three values
- * (interned; offset ignored when symbol is set). Returns 0 or -ENOMEM/-EINVAL. */
+ * (interned; offset ignored when symbol is set). Returns 0, -ENOMEM, -EINVAL, or -ERANGE
+ * for an offset beyond PMC_PROFILE_OFFSET_MAX without a symbol. */
 int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *object,
 			 uint64_t offset, uint32_t *ret_id);
 
@@ -75,6 +80,11 @@ size_t pmc_profile_stack_count(const struct pmc_profile *p);
 const struct pmc_profile_stack *pmc_profile_stack(const struct pmc_profile *p, size_t i);
 /* Sum of every stack's weight. */
 uint64_t pmc_profile_total(const struct pmc_profile *p);
+/* Sum of every stack's samples (exact: 0). */
+uint64_t pmc_profile_samples(const struct pmc_profile *p);
+/* Sum of the weight of the stacks whose call chain was cut (truncated): their callers are
+ * missing, so every view says how much this is. */
+uint64_t pmc_profile_truncated(const struct pmc_profile *p);
 
 /* The display name of a frame in every view: the symbol, a pseudo-object ("[kernel]",
  * "[vdso]", "[anon]", "[unknown]") as itself, or "[unknown] OBJECT" (the
@@ -88,30 +98,62 @@ struct pmc_profile_fn {
 	char *name;	/* display name (owned by the array) */
 	char *object;	/* the object's path */
 	uint64_t self, total;
+	uint64_t self_samples; /* samples of the stacks whose leaf it is (exact: 0) */
 };
 int pmc_profile_functions(const struct pmc_profile *p, struct pmc_profile_fn **ret, size_t *ret_n);
 void pmc_profile_functions_free(struct pmc_profile_fn *fns, size_t n);
 
-/* How each function's share of the profile changed between old and new (functions are
- * matched by display name, so two builds in different directories still match): shares
- * are self / total of each profile; sorted by |delta| descending, then name. -EINVAL when
- * either profile is empty (it has no shares). */
+/* How each function changed between old and new (functions are matched by display
+ * name, so two builds in different directories still match). Shares are self / total of
+ * each profile. Two exact profiles of one event (pmc_profile_diff_absolute) are sorted by
+ * the change of self weight, |new_self - old_self|: their weights are counts of the same
+ * thing, and a function whose count did not change has not changed, whatever its share
+ * did; any other pair by |delta| (the samples of two runs differ in number). Then by
+ * name. -EINVAL when either profile is empty (it has no shares). */
 struct pmc_profile_delta {
 	char *name;
 	uint64_t old_self, new_self;
+	uint64_t old_samples, new_samples; /* self samples (sampled profiles; exact: 0) */
 	double old_share, new_share; /* self / total, 0 when absent from that side */
-	double delta;		     /* new_share - old_share */
+	double delta;		     /* new_share - old_share; pmc_profile_attribute: the part */
+	/* pmc_profile_attribute only: the part's 95% interval (exact: lo == hi == part), and
+	 * whether the part is a finding: exact, or sampled with at least
+	 * PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES samples of the function on the two sides
+	 * together and an interval that excludes 0. */
+	double lo, hi;
+	bool clear;
 };
+bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p);
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n);
+
+/* Which profile can say where a metric's change went: a profile of that metric
+ * (docs/profile.md, "Profiles in the gate"). "/op" and event modifiers (":u") are
+ * ignored. */
+enum pmc_profile_fit {
+	PMC_PROFILE_FIT_NONE = 0, /* not a profile of the metric (max-rss, page-faults with a
+				   * time profile; time with an instruction count) */
+	PMC_PROFILE_FIT_SAMPLED,  /* sampled: time (task-clock, cpu-clock, wall-time,
+				   * user-time, cycles) with a time profile (cpu-clock,
+				   * task-clock, cycles), or the sampled event itself */
+	PMC_PROFILE_FIT_EXACT,	  /* exact: instructions with callgrind's Ir */
+};
+enum pmc_profile_fit pmc_profile_fits_metric(const struct pmc_profile *p, const char *metric);
+
+/* A sampled function's part is named only with this many self samples on the two sides
+ * together, and a 95% interval that excludes 0: one sample is no cause. */
+#define PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES 10
 
 /* Which functions account for a change of a metric measured over the same runs as the
  * profiles: old_value and new_value are the metric's totals (a median per run) on each
  * side; a function's part of the change is new_share * new_value - old_share * old_value,
  * and `part` is that divided by (new_value - old_value). For an exact profile of the
- * metric itself, pass its totals: the parts are then exact. Sorted by part, largest
- * first; entries use pmc_profile_delta with `delta` holding the part. -EDOM when the
- * values are equal. */
+ * metric itself, pass its totals: the parts are then exact. When either profile is
+ * sampled, each share has the 95% Wilson score interval of the function's self samples
+ * among the profile's, moved to the share of weight, and the part's interval combines
+ * the two shares' bounds at their extremes (conservative: the parts' sampling error
+ * only; the values' own is the comparison's). Sorted by part, largest first; entries use
+ * pmc_profile_delta with `delta` holding the part. -EDOM when the values are equal. */
 int pmc_profile_attribute(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 			  double old_value, double new_value, struct pmc_profile_delta **ret,
 			  size_t *ret_n);

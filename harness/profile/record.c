@@ -16,16 +16,30 @@
 #include "counters/sample.h"
 #include "counters/valgrind.h"
 #include "harness/base/error.h"
-#include "harness/base/grow.h"
 #include "harness/base/opts.h"
 #include "harness/profile/callgrind.h"
 #include "harness/profile/maps.h"
 #include "harness/profile/profile.h"
 #include "harness/run/spawn.h"
 
-/* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack): a
- * chain this long was probably cut. */
+/* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack), when
+ * the setting cannot be read. */
 #define PMC_RECORD_MAX_STACK 127
+
+/* The longest call chain the kernel gives (the sampler leaves attr.sample_max_stack at 0,
+ * which means this setting): a chain that long was cut. */
+static uint32_t kernel_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+	unsigned v = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : PMC_RECORD_MAX_STACK;
+}
 
 struct sampling {
 	struct pmc_sample_opts so;
@@ -76,59 +90,94 @@ static void *drain(void *ud)
 struct builder {
 	struct pmc_maps *maps;
 	struct pmc_profile *p;
-	uint32_t *frames;
-	size_t cap;
+	uint32_t max_stack;
 	uint64_t unresolved;
-	char *err;
-	size_t errlen;
 };
 
-static int frame_of(struct builder *b, uint32_t pid, uint64_t ip, bool kernel, uint32_t *ret_id)
+/* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
+ * file can hold (a user address beyond 2^63) is the bare "[unknown]" object. Returns
+ * 0 or -ENOMEM. */
+static int frame_of(struct pmc_profile *p, const struct pmc_resolved *res, bool kernel,
+		    uint64_t *unresolved, uint32_t *ret_id)
 {
-	struct pmc_resolved res;
+	const char *object = res->object;
+	uint64_t offset = res->offset;
 
-	pmc_maps_resolve(b->maps, pid, ip, kernel, &res);
+	if (!res->symbol && offset > PMC_PROFILE_OFFSET_MAX) {
+		object = "[unknown]";
+		offset = 0;
+	}
 	/* Kernel frames are not symbolized by design: not a failure to count. */
-	if (!res.symbol && !kernel)
-		b->unresolved++;
-	return pmc_profile_frame_id(b->p, res.symbol, res.object, res.offset, ret_id);
+	if (!res->symbol && !kernel)
+		(*unresolved)++;
+	return pmc_profile_frame_id(p, res->symbol, object, offset, ret_id);
 }
 
-/* One sample into one stack, root first. Kernel frames (when sampled) are one
- * "[kernel]" frame: kernel symbols are not read. Every frame but the leaf is a return
- * address, looked up one byte earlier so that a call at a function's very end is not
- * taken for the next function. */
-static int add_sample(struct builder *b, const struct pmc_record *rec)
+int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+			   uint32_t max_stack, uint64_t *unresolved)
 {
-	uint32_t n = rec->sample.nips ? rec->sample.nips : 1, depth = 0;
-	bool truncated = rec->sample.nips - rec->sample.nkernel >= PMC_RECORD_MAX_STACK;
-	int r;
+	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
+	uint64_t dummy = 0;
+	bool truncated;
+	int r = 0;
 
-	if (pmc_grow_to(&b->frames, &b->cap, n, sizeof(*b->frames)) < 0)
+	if (!p || !rec || rec->type != PMC_RECORD_SAMPLE ||
+	    rec->sample.nkernel > rec->sample.nips || (rec->sample.nips && !rec->sample.ips))
+		return -EINVAL;
+	if (!unresolved)
+		unresolved = &dummy;
+	nips = rec->sample.nips;
+	nkernel = rec->sample.nkernel;
+	/* The kernel stops after max_stack addresses, kernel and user ones together
+	 * (perf_callchain_store): a chain that long was cut. */
+	truncated = max_stack && nips >= max_stack;
+	if (nips > sizeof(buf) / sizeof(buf[0]) && !(frames = malloc(nips * sizeof(*frames))))
 		return -ENOMEM;
-	if (!rec->sample.nips) {
-		r = frame_of(b, rec->pid, rec->sample.ip, rec->sample.kernel, &b->frames[depth++]);
-		if (r < 0)
-			return r;
+	if (!nips) {
+		struct pmc_resolved res;
+
+		pmc_maps_resolve(m, rec->pid, rec->sample.ip, rec->sample.kernel, &res);
+		r = frame_of(p, &res, rec->sample.kernel, unresolved, &frames[depth++]);
 	}
-	for (uint32_t i = 0; i < rec->sample.nips; i++) {
-		bool kernel = i < rec->sample.nkernel;
-		uint64_t ip = rec->sample.ips[i];
+	for (uint32_t i = 0; r == 0 && i < nips; i++) {
+		bool kernel = i < nkernel;
+		/* The first user address is where the task was (the leaf, or where it entered
+		 * the kernel); every later one is a return address the kernel read from a
+		 * frame-pointer chain, looked up one byte earlier so that a call at a
+		 * function's very end is not taken for the next function. */
+		bool ret_addr = i > nkernel;
+		struct pmc_resolved res;
 
 		if (kernel && i > 0)
 			continue; /* one "[kernel]" frame for the kernel's part */
-		r = frame_of(b, rec->pid, i == 0 || !ip ? ip : ip - 1, kernel, &b->frames[depth++]);
-		if (r < 0)
-			return r;
+		pmc_maps_resolve(m, rec->pid,
+				 ret_addr ? rec->sample.ips[i] - 1 : rec->sample.ips[i], kernel,
+				 &res);
+		/* A return address outside every mapping of the task (or beyond what a file
+		 * can hold) is no return address: the chain walked into memory that is no
+		 * frame (code built without frame pointers keeps data in rbp). It and
+		 * everything the walk read after it are dropped, and the stack is marked
+		 * cut (docs/profile.md, "Call chains"). */
+		if (ret_addr &&
+		    (res.unmapped || (!res.symbol && res.offset > PMC_PROFILE_OFFSET_MAX))) {
+			truncated = true;
+			break;
+		}
+		r = frame_of(p, &res, kernel, unresolved, &frames[depth++]);
 	}
-	/* Leaf first from the kernel; the profile wants the root first. */
-	for (uint32_t i = 0; i < depth / 2; i++) {
-		uint32_t t = b->frames[i];
+	if (r == 0) {
+		/* Leaf first from the kernel; the profile wants the root first. */
+		for (uint32_t i = 0; i < depth / 2; i++) {
+			uint32_t t = frames[i];
 
-		b->frames[i] = b->frames[depth - 1 - i];
-		b->frames[depth - 1 - i] = t;
+			frames[i] = frames[depth - 1 - i];
+			frames[depth - 1 - i] = t;
+		}
+		r = pmc_profile_add(p, frames, depth, rec->sample.period, 1, truncated);
 	}
-	return pmc_profile_add(b->p, b->frames, depth, rec->sample.period, 1, truncated);
+	if (frames != buf)
+		free(frames);
+	return r;
 }
 
 static int on_record(const struct pmc_record *rec, void *ud)
@@ -136,7 +185,7 @@ static int on_record(const struct pmc_record *rec, void *ud)
 	struct builder *b = ud;
 
 	if (rec->type == PMC_RECORD_SAMPLE)
-		return add_sample(b, rec);
+		return pmc_profile_add_sample(b->p, b->maps, rec, b->max_stack, &b->unresolved);
 	return pmc_maps_apply(b->maps, rec);
 }
 
@@ -150,7 +199,7 @@ static int profile_from_sampler(struct pmc_sampler *s, const char *event, const 
 	    .name = name,
 	    .freq = pmc_sampler_freq(s),
 	};
-	struct builder b = {.err = err, .errlen = errlen};
+	struct builder b = {.max_stack = kernel_max_stack()};
 	int r;
 
 	r = pmc_maps_new(&b.maps);
@@ -173,7 +222,6 @@ fail:
 		pmc_err_set(err, errlen, "out of memory building the profile");
 	pmc_profile_free(b.p);
 	pmc_maps_free(b.maps);
-	free(b.frames);
 	return r;
 }
 

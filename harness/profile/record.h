@@ -12,7 +12,9 @@
 
 #include "counters/sys.h"
 
+struct pmc_maps;
 struct pmc_profile;
+struct pmc_record;
 struct pmc_spawn_result;
 
 struct pmc_record_opts {
@@ -49,3 +51,14 @@ struct pmc_record_opts {
  * ("cpu-clock:u"). */
 int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret,
 		       struct pmc_spawn_result *ret_run, char *err, size_t errlen);
+
+/* One sample of the sampler (counters/sample.h) into p as a stack, its addresses named
+ * through m (docs/profile.md, "Call chains"): the kernel's part as one "[kernel]" frame;
+ * a return address that no mapping of the task holds (a frame-pointer chain that walked
+ * into data) cuts the chain there, and the stack is marked truncated, as is one of
+ * max_stack addresses or more (the kernel's limit, perf_event_max_stack; 0: none). No
+ * frame added has an offset a profile file cannot hold. *unresolved (may be NULL) counts
+ * the user frames kept without a symbol. Returns 0, -EINVAL (not a sample), or the
+ * errors of pmc_profile_add (-ENOMEM, -EOVERFLOW). */
+int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+			   uint32_t max_stack, uint64_t *unresolved);

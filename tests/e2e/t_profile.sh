@@ -89,6 +89,84 @@ test_gate_names_the_function_that_regressed() {
 	expect_grep '\| `prof_cold` \| 100%' "$TMP/out"
 }
 
+# near A B: the percentages A and B agree to the 3 digits the reports print.
+near() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.06 + b / 200) }'
+}
+
+# An ordinary -O2 build without frame pointers ($PMC_PROF_NOFP, tests/targets/prof_nofp.c):
+# its call chains walk into data, whose "return addresses" once made the profile unsavable
+# and took the whole result with it. The run exits 0 and writes its result and its
+# profile, each valid; so does record, every time.
+test_run_profile_without_frame_pointers() {
+	expect_exit 0 "$PMCBENCH" run --profile -r 3 -n nofp -o base.json -- "$PMC_PROF_NOFP" 3000 ||
+		return 1
+	[ "$(json_get base.json "d['benchmarks'][0]['name']")" = nofp ] ||
+		fail "base.json does not hold the benchmark" || return 1
+	[ "$(json_get base.json "len(d['benchmarks'][0]['metrics']['task-clock']['samples'])")" = 3 ] ||
+		fail "base.json does not hold the 3 runs" || return 1
+	[ -f base.profiles/nofp.json ] || { ls -R >&2; fail "no base.profiles/nofp.json"; return 1; }
+	expect_exit 0 "$PMCBENCH" report base.profiles/nofp.json || return 1
+	expect_grep 'mix|walk|deep' "$TMP/out" || return 1
+	for i in 1 2 3; do
+		expect_exit 0 "$PMCBENCH" record -o p$i.json -- "$PMC_PROF_NOFP" 3000 || return 1
+	done
+	# The weight of the cut stacks, as the file has it, is what the report and the folded
+	# stacks say (GCC's build cuts most of it; clang's, whose rbp holds no node, little).
+	cut=$(json_get p1.json "100 * sum(s['weight'] for s in d['stacks'] if s.get('truncated')) / d['total']")
+	expect_exit 0 "$PMCBENCH" report p1.json || return 1
+	if [ "$cut" = 0.0 ]; then
+		expect_no_grep '^Truncated' "$TMP/out"
+		return
+	fi
+	expect_grep '^Truncated: [0-9.]+% of the weight is in cut call chains' "$TMP/out" || return 1
+	shown=$(sed -n 's/^Truncated: \([0-9.]*\)%.*/\1/p' "$TMP/out")
+	near "$shown" "$cut" || fail "the report says $shown% cut, the file $cut%" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded p1.json || return 1
+	folded=$(awk '/^\[truncated\];/ { c += $NF } { t += $NF } END { print 100 * c / t }' "$TMP/out")
+	near "$folded" "$cut" || fail "folded stacks: $folded% under [truncated], the file $cut%" || return 1
+	expect_grep "note: [0-9.]+% of the weight is in cut call chains" "$TMP/err"
+}
+
+# A profile never breaks a measurement: when the profiles cannot be saved (a file is in
+# the way of base.profiles/), run --profile and a benchmark program's --profile warn, and
+# write the result and the report, exiting as without --profile.
+test_profile_problem_is_a_warning() {
+	echo 'not a directory' >base.profiles
+	expect_exit 0 "$PMCBENCH" run --profile -r 2 -n w -o base.json -- "$PMC_PROF_WORK" 1000 1000 ||
+		return 1
+	expect_grep '^pmcbench: warning: --profile: cannot create the directory base\.profiles .*the profiles are not saved \(the results are\)' "$TMP/err" || return 1
+	[ "$(json_get base.json "d['benchmarks'][0]['name']")" = w ] || fail "no result in base.json" || return 1
+	expect_grep 'task-clock' "$TMP/out" || return 1
+	# Against a baseline, the exit status is the one without --profile, whatever it is.
+	"$PMCBENCH" run -r 2 -n w -o plain.json --baseline base.json --threshold page-faults=+1000% \
+		-- "$PMC_PROF_WORK" 1000 1000 >/dev/null 2>&1 </dev/null
+	want=$?
+	echo 'not a directory' >new.profiles
+	expect_exit "$want" "$PMCBENCH" run --profile -r 2 -n w -o new.json --baseline base.json \
+		--threshold page-faults=+1000% -- "$PMC_PROF_WORK" 1000 1000 || return 1
+	[ -f new.json ] || fail "no new.json" || return 1
+	if [ -z "${PMC_MB_LCG:-}" ]; then
+		echo "    skipped the benchmark program: none in a sanitized build" >&2
+		return 0
+	fi
+	echo 'not a directory' >r.profiles
+	expect_exit 0 "$PMC_MB_LCG" -q -r 2 --min-time 0.001 --filter '^lcg$' --profile -o r.json || return 1
+	expect_grep 'warning: --profile: cannot create the directory r\.profiles' "$TMP/err" || return 1
+	[ "$(json_get r.json "d['benchmarks'][0]['name']")" = lcg ] || fail "no result in r.json"
+}
+
+# A change divides only by a profile of its metric: max-rss grew, the profiles are of CPU
+# time, and the report says so instead of dividing memory by where the time went.
+test_gate_attributes_only_with_a_profile_of_the_metric() {
+	expect_exit 1 "$PMCBENCH" run -r 10 --profile -n old -c "$WORK touch 2000" \
+		-n new -c "$WORK touch 6000" --threshold max-rss=+1% --gate || return 1
+	expect_grep '^new: max-rss \+[0-9.]+% \(.*\): no profile of max-rss \(the profiles are of (cpu-clock|cycles)(:u)?\), so pmcbench cannot say where$' "$TMP/out" || return 1
+	expect_no_grep '^new: max-rss.*% in ' "$TMP/out" || return 1
+	# Time is divided by the time profiles, with intervals.
+	expect_grep '^new: task-clock \+[0-9.]+% \(.*\): .*(\[[-0-9.]+%, [-0-9.]+%\] in |too few samples)' "$TMP/out"
+}
+
 test_run_profile_without_output_saves_in_a_directory() {
 	expect_exit 0 "$PMCBENCH" run -r 2 --profile -n w -- "$PMC_PROF_WORK" 1000 1000 || return 1
 	[ -f pmcbench.profiles/w.json ] || fail "no pmcbench.profiles/w.json"

@@ -1,0 +1,262 @@
+/* harness/profile/record.c: a sample's call chain as a stack (pmc_profile_add_sample).
+ * A frame-pointer chain that walks into data (code built without frame pointers keeps
+ * other values in rbp) is cut at its first address that no mapping holds and marked
+ * truncated, as is a chain at the kernel's depth limit, kernel frames included; no frame
+ * reaches the profile with an offset its file cannot hold, so that the profile of such a
+ * run is always saved. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "counters/sample.h"
+#include "harness/profile/maps.h"
+#include "harness/profile/profile.h"
+#include "harness/profile/record.h"
+#include "tests/helpers.h"
+
+#define PID 4242
+/* The program's code: [0x400000, 0x402000) at file offset 0x1000; the files do not exist,
+ * so their frames are the object and the file offset, which the tests can check. */
+#define PROG_START 0x400000u
+#define PROG_PGOFF 0x1000u
+#define LIB_START 0x7f0000000000u
+
+struct fixture {
+	struct pmc_maps *m;
+	struct pmc_profile *p;
+};
+
+static void mmap_rec(struct pmc_maps *m, uint64_t addr, uint64_t len, uint64_t pgoff,
+		     const char *file)
+{
+	struct pmc_record r = {.type = PMC_RECORD_MMAP, .pid = PID, .tid = PID};
+
+	r.mmap.addr = addr;
+	r.mmap.len = len;
+	r.mmap.pgoff = pgoff;
+	r.mmap.prot = 5;
+	r.mmap.filename = file;
+	assert_int_equal(pmc_maps_apply(m, &r), 0);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pmc_profile_info in = {
+	    .kind = PMC_PROFILE_SAMPLED, .event = "cpu-clock", .unit = "ns", .freq = 4000};
+
+	assert_non_null(f);
+	assert_int_equal(pmc_maps_new(&f->m), 0);
+	assert_int_equal(pmc_profile_new(&in, &f->p), 0);
+	mmap_rec(f->m, PROG_START, 0x2000, PROG_PGOFF, "/nonexistent/prog");
+	mmap_rec(f->m, LIB_START, 0x1000, 0, "/nonexistent/libc.so.6");
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pmc_profile_free(f->p);
+	pmc_maps_free(f->m);
+	free(f);
+	return 0;
+}
+
+/* One sample of period 1000 with the chain ips (leaf first, nkernel kernel frames). */
+static int add(struct fixture *f, const uint64_t *ips, uint32_t nips, uint32_t nkernel,
+	       uint32_t max_stack, uint64_t *unresolved)
+{
+	struct pmc_record r = {.type = PMC_RECORD_SAMPLE, .pid = PID, .tid = PID};
+
+	r.sample.ip = ips[0];
+	r.sample.period = 1000;
+	r.sample.ips = ips;
+	r.sample.nips = nips;
+	r.sample.nkernel = nkernel;
+	r.sample.kernel = nkernel > 0;
+	return pmc_profile_add_sample(f->p, f->m, &r, max_stack, unresolved);
+}
+
+/* The only stack of the profile. */
+static const struct pmc_profile_stack *only_stack(const struct fixture *f)
+{
+	assert_int_equal(pmc_profile_stack_count(f->p), 1);
+	return pmc_profile_stack(f->p, 0);
+}
+
+static void assert_frame(const struct fixture *f, uint32_t id, const char *object, uint64_t offset)
+{
+	const struct pmc_profile_frame *fr = pmc_profile_frame(f->p, id);
+
+	assert_non_null(fr);
+	assert_null(fr->symbol);
+	assert_string_equal(fr->object, object);
+	assert_int_equal(fr->offset, offset);
+}
+
+/* Every frame is a real address: the whole chain, root first, nothing cut. */
+static void whole_chain_is_kept(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t ips[] = {PROG_START + 0x10, PROG_START + 0x120, LIB_START + 0x30};
+	const struct pmc_profile_stack *s;
+	uint64_t unresolved = 0;
+
+	assert_int_equal(add(f, ips, 3, 0, 127, &unresolved), 0);
+	s = only_stack(f);
+	assert_int_equal(s->depth, 3);
+	assert_false(s->truncated);
+	/* Return addresses are looked up one byte earlier; the leaf is not. */
+	assert_frame(f, s->frames[0], "/nonexistent/libc.so.6", 0x2f);
+	assert_frame(f, s->frames[1], "/nonexistent/prog", PROG_PGOFF + 0x11f);
+	assert_frame(f, s->frames[2], "/nonexistent/prog", PROG_PGOFF + 0x10);
+	assert_int_equal(unresolved, 3);
+}
+
+/* A walk through a linked list: rbp held a node, whose next pointer and key the kernel
+ * read as the next frame and a return address. The chain stops before the first address
+ * outside every mapping, even when later ones look real, and is marked cut. */
+static void chain_into_data_is_cut_and_marked(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t ips[] = {PROG_START + 0x10, PROG_START + 0x120, 0x5e3779b97f4a7c15u,
+				PROG_START + 0x200, 0x12345678u};
+	const struct pmc_profile_stack *s;
+	uint64_t unresolved = 0;
+
+	assert_int_equal(add(f, ips, 5, 0, 127, &unresolved), 0);
+	s = only_stack(f);
+	assert_int_equal(s->depth, 2);
+	assert_true(s->truncated);
+	assert_frame(f, s->frames[0], "/nonexistent/prog", PROG_PGOFF + 0x11f);
+	assert_frame(f, s->frames[1], "/nonexistent/prog", PROG_PGOFF + 0x10);
+	/* Cut frames are not counted as unresolved: they are not in the profile. */
+	assert_int_equal(unresolved, 2);
+	assert_int_equal(pmc_profile_frame_count(f->p), 2);
+}
+
+/* The issue's failure: a "return address" beyond 2^63 became a frame whose offset no
+ * JSON reader reads back, and the profile could not be saved. Now it is cut, and so is
+ * a return address of 0; the profile saves and loads. */
+static void offset_beyond_2_63_never_reaches_the_file(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t big[] = {PROG_START + 0x10, 0x8000000000000010u, PROG_START + 0x120};
+	const uint64_t zero[] = {PROG_START + 0x20, 0};
+	char path[] = "/tmp/pmc-test-record-XXXXXX", err[512] = "";
+	struct pmc_profile *back = NULL;
+	int fd;
+
+	assert_int_equal(add(f, big, 3, 0, 127, NULL), 0);
+	assert_int_equal(add(f, zero, 2, 0, 127, NULL), 0);
+	assert_int_equal(pmc_profile_stack_count(f->p), 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(pmc_profile_stack(f->p, i)->depth, 1);
+		assert_true(pmc_profile_stack(f->p, i)->truncated);
+	}
+	for (uint32_t i = 0; i < pmc_profile_frame_count(f->p); i++)
+		assert_true(pmc_profile_frame(f->p, i)->offset <= PMC_PROFILE_OFFSET_MAX);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	if (pmc_profile_save(f->p, path, err, sizeof(err)) != 0)
+		print_error("%s\n", err);
+	assert_int_equal(pmc_profile_load(path, &back, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_stack_count(back), 2);
+	pmc_profile_free(back);
+	unlink(path);
+}
+
+/* The leaf is where the task was, whatever the address: kept, as the bare "[unknown]"
+ * object when its offset could not be written; so is the user address where a sample
+ * in the kernel entered it, which is no return address either. */
+static void leaf_is_kept_whatever_its_address(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t leaf[] = {0xffff800000001234u};
+	const uint64_t entry[] = {0xffffffff81000000u, 0xffffffff81000100u, 0x1000u,
+				  PROG_START + 0x120};
+	const struct pmc_profile_stack *s;
+
+	assert_int_equal(add(f, leaf, 1, 0, 127, NULL), 0);
+	s = only_stack(f);
+	assert_int_equal(s->depth, 1);
+	assert_frame(f, s->frames[0], "[unknown]", 0);
+
+	assert_int_equal(add(f, entry, 4, 2, 127, NULL), 0);
+	assert_int_equal(pmc_profile_stack_count(f->p), 2);
+	s = pmc_profile_stack(f->p, 1);
+	/* prog's caller, the unmapped user address (as it is: not a return address), one
+	 * [kernel] frame for the two kernel ones. */
+	assert_int_equal(s->depth, 3);
+	assert_false(s->truncated);
+	assert_frame(f, s->frames[0], "/nonexistent/prog", PROG_PGOFF + 0x11f);
+	assert_frame(f, s->frames[1], "[unknown]", 0x1000);
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[2])->object, "[kernel]");
+}
+
+/* The kernel stops at max_stack addresses, its own included: such a chain was cut even
+ * when every frame is real (a deep recursion). */
+static void chain_at_the_depth_limit_is_marked(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t ips[8];
+	uint64_t unresolved = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ips); i++)
+		ips[i] = PROG_START + 0x100 + 0x10 * i;
+	assert_int_equal(add(f, ips, 7, 0, 8, &unresolved), 0);
+	assert_false(pmc_profile_stack(f->p, 0)->truncated);
+	assert_int_equal(add(f, ips, 8, 0, 8, &unresolved), 0);
+	assert_true(pmc_profile_stack(f->p, 1)->truncated);
+	assert_int_equal(pmc_profile_stack(f->p, 1)->depth, 8);
+	/* Two kernel frames and six user ones: eight addresses, the limit. */
+	ips[0] = 0xffffffff81000000u;
+	ips[1] = 0xffffffff81000100u;
+	assert_int_equal(add(f, ips, 8, 2, 8, &unresolved), 0);
+	assert_true(pmc_profile_stack(f->p, 2)->truncated);
+	assert_int_equal(pmc_profile_stack(f->p, 2)->depth, 7);
+	/* 0: no limit known. */
+	assert_int_equal(add(f, ips + 2, 6, 0, 0, &unresolved), 0);
+	assert_false(pmc_profile_stack(f->p, 3)->truncated);
+}
+
+static void refuses_what_is_not_a_sample(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_record r = {.type = PMC_RECORD_MMAP, .pid = PID};
+	const uint64_t ips[] = {PROG_START};
+
+	assert_int_equal(pmc_profile_add_sample(f->p, f->m, &r, 127, NULL), -EINVAL);
+	r.type = PMC_RECORD_SAMPLE;
+	r.sample.ips = ips;
+	r.sample.nips = 1;
+	r.sample.nkernel = 2;
+	assert_int_equal(pmc_profile_add_sample(f->p, f->m, &r, 127, NULL), -EINVAL);
+	assert_int_equal(pmc_profile_stack_count(f->p), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(whole_chain_is_kept, setup, teardown),
+	    cmocka_unit_test_setup_teardown(chain_into_data_is_cut_and_marked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(offset_beyond_2_63_never_reaches_the_file, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(leaf_is_kept_whatever_its_address, setup, teardown),
+	    cmocka_unit_test_setup_teardown(chain_at_the_depth_limit_is_marked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(refuses_what_is_not_a_sample, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
