@@ -9,7 +9,7 @@
 #
 # Every body runs in a process of its own per tool (--filter, --benchmark_filter), in
 # three configurations per repetition:
-#   pmcbench         its defaults: -r 12 samples over --processes 6 new execs of the
+#   pmcbench         its defaults: -r 8 samples over --processes 8 new execs of the
 #                    program, --min-time 0.01 s of CPU time per sample;
 #   gbench default   its defaults: --benchmark_min_time 0.5 s;
 #   gbench matched   --benchmark_min_time T, T chosen per body so that Google Benchmark's
@@ -215,7 +215,7 @@ print("load average %s at the start, %s at the end" % (
 print("%s (pmcbench side, -O2); %s (Google Benchmark side, -O2); Google Benchmark "
       "library_build_type: %s" % (ccv, cxxv, gb_build))
 print()
-print("CPU ns/op: pmcbench, median over all 12 samples (6 processes pooled) of task-clock/op;")
+print("CPU ns/op: pmcbench, median over all its samples (its processes pooled) of task-clock/op;")
 print("gbench, cpu_time. median, MAD/median, range/median over the %d repetitions; wall: "
       "median" % reps)
 print("wall time of the whole process; x GB: pmcbench / gbench default.")

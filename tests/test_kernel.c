@@ -207,10 +207,17 @@ static void test_enable_on_exec(void **state)
 	assert_in_range(r[1].value, 300, 2499);
 	assert_true(r[0].value > 0);
 
-	print_message("enabled at open (control):\n");
+	/* On this VM with both CPUs busy, about one control run in 30 read fewer page faults
+	 * than were made (0 and 4452 of 5300, with task-clock and the running time whole),
+	 * enable_on_exec's run never; a second control run decides, and says so. */
 	ro.enable_on_exec = false;
-	assert_int_equal(run_counted("{task-clock,page-faults}", argv, &ro, r, 2), 0);
-	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	for (int attempt = 0; attempt < 2; attempt++) {
+		print_message("enabled at open (control%s):\n", attempt ? ", again" : "");
+		assert_int_equal(run_counted("{task-clock,page-faults}", argv, &ro, r, 2), 0);
+		assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+		if (r[1].value >= 5300)
+			break;
+	}
 	assert_true(r[1].value >= 5300);
 }
 

@@ -51,7 +51,7 @@ static void help(FILE *out, const char *prog)
 		"      --list             list the benchmarks (after --filter) and exit\n"
 		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE)\n"
 		"  -r, --runs=N           samples per benchmark, over all its processes\n"
-		"                         (default 16)\n"
+		"                         (default 8: one in each process)\n"
 		"      --processes=N      processes per benchmark, each a new start of this\n"
 		"                         program, interleaved across the benchmarks (default\n"
 		"                         8): compare tests at the level of processes\n"
@@ -599,7 +599,7 @@ static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
 		       const struct pmc_bench_def *end, const char *library)
 {
-	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 16, .warmup = 1},
+	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 8, .warmup = 1},
 			   .format = "table"};
 	/* The user's options as given (getopt reorders argv), for the processes. */
 	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL, **proc_self = NULL;

@@ -743,8 +743,9 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		row->kind = PMC_ROW_TESTED;
 		row->program = po && row->new_nruns && row->new_runs[0].iterations;
 		/* Processes are the unit: one value each, the median of its samples. When
-		 * every process holds one sample, its runs are its processes already. */
-		if (po >= 2 && pn >= 2 && (po < na || pn < nn)) {
+		 * every process holds one sample and the runs are not a benchmark program's
+		 * (a hand-made file), its runs are its processes already, and called runs. */
+		if (po >= 2 && pn >= 2 && (row->program || po < na || pn < nn)) {
 			na = process_medians(j->om, row->old_runs, row->old_nruns, va, vd);
 			nn = process_medians(j->nm, row->new_runs, row->new_nruns, vb, vd);
 			row->by_process = true;
