@@ -643,6 +643,15 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				   const char *unit, double old_value, double new_value, size_t top,
 				   bool markdown)
 {
+	return pmc_profile_report_attribution_of(out, old_p, new_p, metric, unit, old_value,
+						 new_value, NULL, top, markdown);
+}
+
+int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p,
+				      const struct pmc_profile *new_p, const char *metric,
+				      const char *unit, double old_value, double new_value,
+				      const char *change, size_t top, bool markdown)
+{
 	const struct pmc_profile_info *ni;
 	struct pmc_profile_delta *d = NULL;
 	const struct pmc_profile_delta **named = NULL;
@@ -689,7 +698,9 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 	for (size_t i = 0; i < show; i++)
 		rest -= named[i]->delta;
 
-	if (old_value != 0)
+	if (change)
+		snprintf(ch, sizeof(ch), "%s", change);
+	else if (old_value != 0)
 		pmc_fmt_percent(100 * (new_value - old_value) / fabs(old_value), true, ch,
 				sizeof(ch));
 	else
@@ -699,10 +710,10 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 	if (markdown) {
 		fputs("**", out);
 		pmc_escape_md(out, metric);
-		fprintf(out, " %s** (%s → %s)", ch, ov, nv);
+		fprintf(out, " %s** (medians %s → %s)", ch, ov, nv);
 	} else {
 		pmc_escape_text(out, metric);
-		fprintf(out, " %s (%s -> %s):", ch, ov, nv);
+		fprintf(out, " %s (medians %s -> %s):", ch, ov, nv);
 	}
 
 	if (fit == PMC_PROFILE_FIT_NONE) {

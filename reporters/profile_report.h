@@ -55,6 +55,14 @@ int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
 				   const char *unit, double old_value, double new_value, size_t top,
 				   bool markdown);
 
+/* The same, headed by change, the comparison's own statement of the change (its estimate
+ * and interval, as the table prints it: "+13.0% [+5.21%, +15.4%]"), so that a report
+ * states one change with one number; NULL: the change of old_value to new_value. */
+int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p,
+				      const struct pmc_profile *new_p, const char *metric,
+				      const char *unit, double old_value, double new_value,
+				      const char *change, size_t top, bool markdown);
+
 /* One sentence (no newline) saying how much of p's weight is in stacks whose call chain
  * was cut and what that means, for a caller that says it on its own line: e.g. "96.5% of
  * the weight is in cut call chains (...)". Writes nothing and returns 0 when no stack was

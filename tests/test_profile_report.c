@@ -224,31 +224,31 @@ static void attribution(void **state)
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions", "count", 1000, 1300,
 						     0, false));
 	/* main's part is 0: left out, not printed as 0.00%. */
-	assert_string_equal(text, "instructions +30.0% (1k -> 1.3k): 96.7% in parse_header, "
+	assert_string_equal(text, "instructions +30.0% (medians 1k -> 1.3k): 96.7% in parse_header, "
 				  "3.33% in memcpy\n");
 	free(text);
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions", "count", 1000, 1300,
 						     1, false));
-	assert_string_equal(text, "instructions +30.0% (1k -> 1.3k): 96.7% in parse_header, "
+	assert_string_equal(text, "instructions +30.0% (medians 1k -> 1.3k): 96.7% in parse_header, "
 				  "3.33% elsewhere\n");
 	free(text);
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instructions/op", NULL, 1000, 1300,
 						     1, true));
-	assert_contains(text, "**instructions/op +30.0%** (1k → 1.3k), by function:\n");
+	assert_contains(text, "**instructions/op +30.0%** (medians 1k → 1.3k), by function:\n");
 	assert_contains(text, "| `parse_header` | 96.7% | 70.0% | 76.2% |\n");
 	assert_contains(text, "| 2 other functions | 3.33% | | |\n");
 	free(text);
 	/* A metric no profile here measures: said, with the metric escaped. */
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "instr_uctions", NULL, 1000, 1300,
 						     1, true));
-	assert_string_equal(text, "**instr\\_uctions +30.0%** (1k → 1.3k): no profile of "
+	assert_string_equal(text, "**instr\\_uctions +30.0%** (medians 1k → 1.3k): no profile of "
 				  "`instr_uctions` (the profiles are of `Ir`), so pmcbench cannot "
 				  "say where\n");
 	free(text);
 	/* Time is not divided by counted instructions. */
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "task-clock", "ns", 1000, 1300, 0,
 						     false));
-	assert_string_equal(text, "task-clock +30.0% (1us -> 1.3us): no profile of task-clock (the "
+	assert_string_equal(text, "task-clock +30.0% (medians 1us -> 1.3us): no profile of task-clock (the "
 				  "profiles are of Ir), so pmcbench cannot say where\n");
 	free(text);
 
@@ -313,7 +313,7 @@ static void sampled_attribution_names_only_findings(void **state)
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "task-clock", "ns", 1000e6, 1057e6,
 						     0, false));
 	assert_string_equal(text,
-			    "task-clock +5.70% (1s -> 1.057s): the cpu-clock profiles have too "
+			    "task-clock +5.70% (medians 1s -> 1.057s): the cpu-clock profiles have too "
 			    "few samples to say where (14 old, 14 new: no function's part is "
 			    "clear of sampling noise); profile a longer run\n");
 	free(text);
@@ -332,7 +332,7 @@ static void sampled_attribution_names_only_findings(void **state)
 	add_k(n, 1, "one");
 	CAPTURE(text, pmc_profile_report_attribution(out, o, n, "task-clock", "ns", 1000e6, 1200e6,
 						     0, false));
-	assert_string_equal(text, "task-clock +20.0% (1s -> 1.2s): 99.8% [71.2%, 128%] in cold, "
+	assert_string_equal(text, "task-clock +20.0% (medians 1s -> 1.2s): 99.8% [71.2%, 128%] in cold, "
 				  "0.17% elsewhere\n"
 				  "  estimated from cpu-clock samples (1,000 old, 1,201 new), 95% "
 				  "intervals; a function needs 10 samples and an interval clear of "

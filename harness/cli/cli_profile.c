@@ -22,6 +22,7 @@
 #include "harness/core/result.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/result.h"
+#include "reporters/compare_cells.h"
 #include "reporters/profile_report.h"
 
 /* Where the profiles of a run saved without -o go. */
@@ -277,10 +278,12 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		const struct pmc_cmp_row *row = pmc_comparison_row(c, i);
 		const char *bench = row->bench;
 		const struct pmc_profile *old_p, *new_p;
+		struct pmc_cmp_cells cells;
 		char *svg;
 
+		/* What was gated and regressed: a row nobody gated is shown, not explained. */
 		if (row->kind == PMC_ROW_MISSING || row->verdict != PMC_VERDICT_REGRESSION ||
-		    !row->has_old || !row->has_new)
+		    !row->gated || !row->has_old || !row->has_new)
 			continue;
 		old_p = pmc_cli_profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
 		new_p = pmc_cli_profiles_find(new_ps, bench);
@@ -293,9 +296,13 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		/* The medians the verdict compared; a profile of the metric says how the change
 		 * divides, and the reporter says when there is none (docs/profile.md). */
 		fprintf(out, "%s%s: ", markdown ? "\n" : "", bench);
-		if (pmc_profile_report_attribution(out, old_p, new_p, row->metric,
-						   row->new_m ? row->new_m->unit : NULL,
-						   row->old.median, row->new.median, 5, markdown) < 0)
+		/* Headed by the change as the table states it (issue 18: one change, one
+		 * number): the estimate and its interval, not a ratio of medians. */
+		pmc_cmp_cells(c, row, &cells);
+		if (pmc_profile_report_attribution_of(out, old_p, new_p, row->metric,
+						      row->new_m ? row->new_m->unit : NULL,
+						      row->old.median, row->new.median, cells.change,
+						      5, markdown) < 0)
 			fprintf(out, "the profiles cannot divide this change\n");
 		/* The graph goes with an explanation: not under max-rss of a time profile. */
 		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
