@@ -6,8 +6,8 @@
 # Every repetition measures, in a rotating order (so that all designs meet the same
 # load), each side first in turn (even repetitions A first, odd ones B first):
 #
-#   prog A/A   two invocations of bench/replication_prog.c at its defaults (6
-#              processes, 12 samples a benchmark), PMC_REPL_SCALE=1 both;
+#   prog A/A   two invocations of bench/replication_prog.c at its defaults (8
+#              processes of one sample), PMC_REPL_SCALE=1 both;
 #              `compare a.json b.json --format json` and
 #              `gate --baseline a.json b.json --threshold task-clock/op=+5%
 #              --metric task-clock/op`
@@ -254,7 +254,7 @@ def frac(k, n):
 
 print(f"replication: {reps} repetitions; {ncpu} CPUs; load average {load0} at the start, "
       f"{load1} at the end; {float(t1) - float(t0):.0f} s in all")
-print(f"prog = bench/replication_prog.c at its defaults (6 processes, 12 samples a benchmark), "
+print(f"prog = bench/replication_prog.c at its defaults (8 processes of one sample), "
       f"+5%: PMC_REPL_SCALE={scale_b}; cmd: A = pmc-work loop {n_a}, +5%: B = loop {n_b}, -r 10")
 print("signif: rows significant either way; slower: significant and slower; regr/impr: "
       "verdicts; change: median over the measurements of median(B)/median(A) - 1")
