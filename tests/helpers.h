@@ -122,6 +122,25 @@ static inline struct pmc_metric *put_values(struct pmc_result *r, const char *be
 	return m;
 }
 
+/* Adds benchmark bench to r with n runs in rounds 1..n (a design of commands taken in
+ * rounds, docs/compare.md "Paired"), and marks r's design interleaved over n rounds.
+ * Returns the benchmark; its metrics are added with put_values. */
+static inline struct pmc_benchmark *t_rounds_bench(struct pmc_result *r, const char *bench,
+						   size_t n)
+{
+	struct pmc_benchmark *bm = t_bench(r, bench, NULL);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_run_info info = {.round = (unsigned)i + 1};
+
+		assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
+	}
+	if (!r->design.mode)
+		r->design.mode = strdup("interleaved");
+	r->design.rounds = n;
+	return bm;
+}
+
 /* n samples around center, spread relative, all distinct (n missing values when center
  * is NAN), as put_values adds them. */
 static inline struct pmc_metric *put(struct pmc_result *r, const char *bench, const char *id,

@@ -1781,19 +1781,10 @@ static struct pmc_result *rounds_of(const double *a, const double *b, size_t n)
 {
 	struct pmc_result *r = result();
 
-	for (int side = 0; side < 2; side++) {
-		const char *name = side ? "B" : "A";
-		struct pmc_benchmark *bm = t_bench(r, name, NULL);
-
-		for (size_t i = 0; i < n; i++) {
-			struct pmc_run_info info = {.round = (unsigned)i + 1};
-
-			assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
-		}
-		put_values(r, name, "context-switches", side ? b : a, n);
-	}
-	r->design.mode = strdup("interleaved");
-	r->design.rounds = n;
+	t_rounds_bench(r, "A", n);
+	t_rounds_bench(r, "B", n);
+	put_values(r, "A", "context-switches", a, n);
+	put_values(r, "B", "context-switches", b, n);
 	return r;
 }
 
@@ -1836,15 +1827,11 @@ static void test_fdr_family_is_the_gated_rows(void **state)
 
 	(void)state;
 	for (int side = 0; side < 2; side++) {
-		struct pmc_benchmark *bm = t_bench(r, side ? "B" : "A", NULL);
 		double v[10];
 
-		for (size_t i = 0; i < 10; i++) {
-			struct pmc_run_info info = {.round = (unsigned)i + 1};
-
-			assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
+		t_rounds_bench(r, side ? "B" : "A", 10);
+		for (size_t i = 0; i < 10; i++)
 			v[i] = 1e6 * (1 + 0.01 * (double)i) * (side ? 1.5 : 1.0);
-		}
 		put_values(r, side ? "B" : "A", "task-clock", v, 10);
 		for (int k = 0; k < 25; k++) {
 			snprintf(id, sizeof(id), "raw-event-%02d", k);
@@ -1853,8 +1840,6 @@ static void test_fdr_family_is_the_gated_rows(void **state)
 			put_values(r, side ? "B" : "A", id, v, 10);
 		}
 	}
-	r->design.mode = strdup("interleaved");
-	r->design.rounds = 10;
 	assert_int_equal(pmc_thresholds_add_arg(t, "task-clock=+5%", err, sizeof(err)), 0);
 	{
 		PMC_OPTS(pmc_compare_opts, o, .thresholds = t);

@@ -657,19 +657,13 @@ static void test_headline_of_an_undecidable_design(void **state)
 
 	(void)state;
 	for (int side = 0; side < 2; side++) {
-		struct pmc_benchmark *bm = t_bench(r, side ? "best" : "fast", NULL);
 		double v[5];
 
-		for (size_t i = 0; i < 5; i++) {
-			struct pmc_run_info info = {.round = (unsigned)i + 1};
-
-			assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
+		t_rounds_bench(r, side ? "best" : "fast", 5);
+		for (size_t i = 0; i < 5; i++)
 			v[i] = 1e6 * (1 + 0.01 * (double)i) * (side ? 3 : 1);
-		}
 		put_values(r, side ? "best" : "fast", "task-clock", v, 5);
 	}
-	r->design.mode = strdup("interleaved");
-	r->design.rounds = 5;
 	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
 	assert_true(pmc_cmp_headline(c, &o, line, sizeof(line)));
 	assert_string_equal(line, "undecided between best and fast: 3.00x (task-clock, paired); "
