@@ -128,32 +128,32 @@ static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *bu
 		pmc_fmt_short(row->diff, unit, v, sizeof(v));
 		snprintf(d, sizeof(d), " (%s%s)", row->diff > 0 ? "+" : "", v);
 	}
+	/* Every percentage through pmc_fmt_percent: a ratio of 1e70 stays one number
+	 * ("+1.500e+72%"), not 70 digits cut off by the cell. */
 	if (row->kind == PMC_ROW_EXACT) {
-		double pct = (row->ratio - 1) * 100;
+		char p[PMC_FMT_MAX];
 
+		pmc_fmt_percent((row->ratio - 1) * 100, true, p, sizeof(p));
 		if (row->diff == 0)
 			snprintf(buf, len, "0%% (exact)");
 		else if (isnan(row->ratio))
 			snprintf(buf, len, "from 0 (exact)%s", d);
 		else
-			snprintf(buf, len, "%+.*f%% (exact)%s", pmc_fmt_percent_decimals(pct), pct,
-				 d);
+			snprintf(buf, len, "%s (exact)%s", p, d);
 	} else if (isnan(row->ratio)) {
 		snprintf(buf, len, "? (values <= 0)%s", d);
 	} else {
-		double pct = (row->ratio - 1) * 100;
+		char p[PMC_FMT_MAX], lo[PMC_FMT_MAX], hi[PMC_FMT_MAX];
 
+		pmc_fmt_percent((row->ratio - 1) * 100, true, p, sizeof(p));
 		if (isnan(row->ratio_lo)) {
-			snprintf(buf, len, "%+.*f%% (no CI)%s", pmc_fmt_percent_decimals(pct), pct,
-				 d);
+			snprintf(buf, len, "%s (no CI)%s", p, d);
 		} else {
-			double lo = (row->ratio_lo - 1) * 100, hi = (row->ratio_hi - 1) * 100;
-
+			pmc_fmt_percent((row->ratio_lo - 1) * 100, true, lo, sizeof(lo));
+			pmc_fmt_percent((row->ratio_hi - 1) * 100, true, hi, sizeof(hi));
 			/* An open endpoint is one the test excludes (compare.h). */
-			snprintf(buf, len, "%+.*f%% %c%+.*f%%, %+.*f%%%c%s",
-				 pmc_fmt_percent_decimals(pct), pct, row->lo_open ? '(' : '[',
-				 pmc_fmt_percent_decimals(lo), lo, pmc_fmt_percent_decimals(hi),
-				 hi, row->hi_open ? ')' : ']', d);
+			snprintf(buf, len, "%s %c%s, %s%c%s", p, row->lo_open ? '(' : '[', lo, hi,
+				 row->hi_open ? ')' : ']', d);
 		}
 	}
 }

@@ -133,6 +133,13 @@ size_t pmc_fmt_uint_to(char *buf, unsigned long long k)
 	return (size_t)(e - q);
 }
 
+/* What snprintf(buf, 48, ...) wrote: its return is what it would have written, which is
+ * never a length to index with. */
+static size_t clamp_len(int w)
+{
+	return w < 0 ? 0 : w > 47 ? 47 : (size_t)w;
+}
+
 size_t pmc_fmt_fixed_to(char *buf, double v, int d, bool plus)
 {
 	static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7};
@@ -144,10 +151,15 @@ size_t pmc_fmt_fixed_to(char *buf, double v, int d, bool plus)
 		memcpy(buf, "-", 2);
 		return 1;
 	}
+	/* 1e15 and beyond in fixed notation runs to 310 digits, more than any caller's
+	 * buffer holds: in exponent notation, at most 11 characters (issue 19: a result with
+	 * samples of 1e70 wrote past the table's cells). */
+	if (!(a < 1e15))
+		return clamp_len(snprintf(buf, 48, plus ? "%+.3e" : "%.3e", v));
 	/* printf rounds the exact binary value; near a tie the product a may have rounded
-	 * across it, so ties go to printf. */
-	if (!(a < 1e15) || fabs(a - floor(a) - 0.5) < 1e-6)
-		return (size_t)snprintf(buf, 48, plus ? "%+.*f" : "%.*f", d, v);
+	 * across it, so ties go to printf (below 1e15, at most 25 characters). */
+	if (fabs(a - floor(a) - 0.5) < 1e-6)
+		return clamp_len(snprintf(buf, 48, plus ? "%+.*f" : "%.*f", d, v));
 	m = (unsigned long long)llround(a);
 	if (signbit(v))
 		buf[n++] = '-';
@@ -297,7 +309,11 @@ int pmc_fmt_percent_decimals(double pct)
 
 void pmc_fmt_percent(double pct, bool sign, char *buf, size_t len)
 {
-	snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", pmc_fmt_percent_decimals(pct), pct);
+	/* Past 1e15 fixed notation would be cut off by len: a different number. */
+	if (fabs(pct) >= 1e15)
+		snprintf(buf, len, sign ? "%+.3e%%" : "%.3e%%", pct);
+	else
+		snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", pmc_fmt_percent_decimals(pct), pct);
 }
 
 /* ---- Machine-readable numbers ----------------------------------------------------- */

@@ -617,6 +617,56 @@ static void test_geomean_row_only_over_two_benchmarks(void **state)
 	pmc_result_free(b);
 }
 
+/* issue 19, item 1: samples of 1e70 (a hostile or broken file) once made
+ * pmc_fmt_fixed_to return the 70 and more characters printf would have written, and the
+ * table wrote its 'x' and '%' that far into 64- and 128-byte cells. Every format renders
+ * them within bounds (an ASan build of this test fails on any overflow), in exponent
+ * notation; at 1e300 the statistics overflow and the comparison is an error. */
+static void test_huge_values_stay_in_their_cells(void **state)
+{
+	static const char *const fmts[] = {"table", "markdown", "csv", "json"};
+	static const double scale[] = {1e70, 1e300};
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+		struct pmc_report_opts o = {.sz = sizeof(o)};
+		struct pmc_comparison *c = NULL;
+		struct pmc_cmp_cells cells;
+		char err[256], line[512], *t;
+
+		put(a, "x", "task-clock", N, scale[k], 0.01);
+		put(b, "x", "task-clock", N, 3 * scale[k], 0.01);
+		put(a, "y", "task-clock", N, 1, 0.01);
+		put(b, "y", "task-clock", N, 1.5 * scale[k], 0.01);
+		if (k == 1) {
+			/* Statistics of 1e300 overflow a double: an error naming the place. */
+			assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), -ERANGE);
+			assert_non_null(strstr(err, "task-clock"));
+			pmc_result_free(a);
+			pmc_result_free(b);
+			continue;
+		}
+		assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+		for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+			t = render(c, fmts[i], &o);
+			assert_non_null(t);
+			free(t);
+		}
+		for (size_t i = 0; i < c->nrows; i++) {
+			pmc_cmp_cells(c, &c->rows[i], &cells);
+			assert_true(strlen(cells.change) < sizeof(cells.change));
+			assert_true(strlen(cells.old) < sizeof(cells.old));
+		}
+		pmc_cmp_cells(c, &c->rows[1], &cells);
+		assert_non_null(strstr(cells.change, "e+"));
+		(void)pmc_cmp_headline(c, &o, line, sizeof(line));
+		pmc_comparison_free(c);
+		pmc_result_free(a);
+		pmc_result_free(b);
+	}
+}
+
 /* An open endpoint and the family size are in the JSON report (docs/compare.md): the tied
  * 6 + 6 row of test_compare.c, p = 0.043, lower end exactly at no change, excluded. */
 static void test_json_says_which_endpoint_is_open(void **state)
@@ -776,6 +826,7 @@ int main(void)
 	    cmocka_unit_test(test_headline_of_three_commands),
 	    cmocka_unit_test(test_headline_of_an_undecidable_design),
 	    cmocka_unit_test(test_json_says_which_endpoint_is_open),
+	    cmocka_unit_test(test_huge_values_stay_in_their_cells),
 	    cmocka_unit_test_setup_teardown(test_write_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_repeating_a_warning_is_shown_once, setup,
 					    teardown),
