@@ -23,12 +23,28 @@
 
 /* Text from the input, quoted by libcsv, with its control characters blanked as on a
  * terminal: the file is read in CI logs too. */
+/* A text field. One that starts with =, +, -, @, a tab or a carriage return is a formula
+ * to a spreadsheet, which would run it (a benchmark named "=HYPERLINK(...)"): it is
+ * written with a ' before it, as OWASP's "CSV Injection" advises; docs/export.md. */
 static void put_text(FILE *out, const char *s)
 {
 	char *shown = pmc_escape_text_dup(s);
+	const char *t = shown ? shown : "";
 
+	if (strchr("=+-@\t\r", t[0]) && t[0]) {
+		char *quoted = malloc(strlen(t) + 2);
+
+		if (quoted) {
+			quoted[0] = '\'';
+			strcpy(quoted + 1, t);
+			csv_fwrite(out, quoted, strlen(quoted));
+			free(quoted);
+			free(shown);
+			return;
+		}
+	}
 	/* Out of memory: an empty field keeps the columns in place. */
-	csv_fwrite(out, shown ? shown : "", shown ? strlen(shown) : 0);
+	csv_fwrite(out, t, shown ? strlen(t) : 0);
 	free(shown);
 }
 

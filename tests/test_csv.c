@@ -216,6 +216,39 @@ static void empty_result_is_a_header(void **state)
 	pmc_result_free(r);
 }
 
+/* issue 19, item 4: a name that a spreadsheet would take for a formula (=, +, -, @) is
+ * written with a ' before it (OWASP, "CSV Injection"); other names as they are. */
+static void formulas_are_not_written_as_formulas(void **state)
+{
+	static const char *const names[] = {"=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)",
+					    "plain"};
+	static const char *const want[] = {"'=HYPERLINK(\"http://x\")", "'+1", "'-2",
+					   "'@SUM(A1)", "plain"};
+	struct pmc_result *r = t_result("perf");
+	struct pmc_run_info ok = {0};
+	struct rows t = {0};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++) {
+		struct pmc_benchmark *b = t_bench(r, names[i], NULL);
+
+		assert_int_equal(pmc_benchmark_add_run(b, &ok), 0);
+		assert_int_equal(pmc_metric_append(t_metric(b, "wall-time"), 1.0, NULL), 0);
+	}
+	f = open_memstream(&text, &len);
+	assert_int_equal(pmc_report_result(f, "csv", r, NULL, NULL, 0), 0);
+	fclose(f);
+	parse_csv(text, len, &t);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(t.cell[i + 1][0], want[i]);
+	free_rows(&t);
+	free(text);
+	pmc_result_free(r);
+}
+
 /* The field of row i in the column named name (the header is row 0), NULL when empty. */
 static const char *field(const struct rows *t, size_t i, const char *name)
 {
@@ -331,6 +364,7 @@ int main(void)
 	    cmocka_unit_test(rows_hold_values_statuses_and_readings),
 	    cmocka_unit_test(write_errors_are_reported),
 	    cmocka_unit_test(empty_result_is_a_header),
+	    cmocka_unit_test(formulas_are_not_written_as_formulas),
 	    cmocka_unit_test(comparison_rows_hold_what_the_json_report_holds),
 	};
 

@@ -279,6 +279,10 @@ static int read_rest(FILE *f, const char *head, size_t len, char **ret, size_t *
 		n += got;
 		if (got == 0)
 			break;
+		if (n > PMC_INPUT_MAX) {
+			free(buf);
+			return -EFBIG;
+		}
 	}
 	if (ferror(f)) {
 		int e = errno ? errno : EIO;
@@ -357,7 +361,7 @@ int pmc_result_load_any(const char *path, struct pmc_result **ret, char *err, si
 	int r;
 
 	f = fopen(path, "re");
-	if (!f || fstat(fileno(f), &st) < 0 || S_ISDIR(st.st_mode)) {
+	if (!f || fstat(fileno(f), &st) < 0 || pmc_input_check(path, &st, NULL, 0) < 0) {
 		/* The loader says what is wrong, in its words. */
 		if (f)
 			fclose(f);
@@ -395,7 +399,12 @@ int pmc_result_load_any(const char *path, struct pmc_result **ret, char *err, si
 	goto out;
 
 fail_read:
-	pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(-r));
+	if (r == -EFBIG)
+		pmc_err_set(err, errlen,
+			    "%s: more than 1 GiB, larger than any result; is it the right file?",
+			    path);
+	else
+		pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(-r));
 out:
 	if (r == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory", path);

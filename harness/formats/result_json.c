@@ -1438,6 +1438,7 @@ struct text_source {
 	FILE *f;
 	int error; /* errno of a failed read, else 0 */
 	bool started, bom, any_text;
+	uint64_t total; /* bytes read, at most PMC_INPUT_MAX */
 };
 
 static size_t read_text(void *buf, size_t len, void *arg)
@@ -1448,6 +1449,11 @@ static size_t read_text(void *buf, size_t len, void *arg)
 
 	if (n < len && ferror(src->f)) {
 		src->error = errno ? errno : EIO;
+		return (size_t)-1;
+	}
+	src->total += n;
+	if (src->total > PMC_INPUT_MAX) {
+		src->error = EFBIG;
 		return (size_t)-1;
 	}
 	/* A UTF-8 byte order mark is not JSON, but editors add it: skip it. */
@@ -1915,13 +1921,37 @@ int pmc_result_load_stream(FILE *f, bool rereadable, const char *name, struct pm
 	}
 out:
 	if (rc < 0) {
-		if (rc != -EINVAL)
+		if (rc == -EFBIG)
+			pmc_err_set(err, errlen,
+				    "%s: more than 1 GiB, larger than any result; is it the right "
+				    "file?",
+				    name);
+		else if (rc != -EINVAL)
 			pmc_err_set(err, errlen, "%s: cannot read: %s", name, strerror(-rc));
 		pmc_result_free(res);
 		one_line(err, errlen);
 		return rc;
 	}
 	*ret = res;
+	return 0;
+}
+
+int pmc_input_check(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	if (S_ISDIR(st->st_mode)) {
+		pmc_err_set(
+		    err, errlen,
+		    "%s: is a directory; give the path of a result file (pmcbench run -o FILE)",
+		    path);
+		return -EINVAL;
+	}
+	if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode)) {
+		pmc_err_set(err, errlen,
+			    "%s: is not a regular file or a pipe (a device?); give the path of a "
+			    "result file (pmcbench run -o FILE)",
+			    path);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1943,14 +1973,9 @@ int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t
 		pmc_err_set(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = -EINVAL;
-		pmc_err_set(
-		    err, errlen,
-		    "%s: is a directory; give the path of a result file (pmcbench run -o FILE)",
-		    path);
+	rc = pmc_input_check(path, &st, err, errlen);
+	if (rc < 0)
 		goto out;
-	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
 	rc = pmc_result_load_stream(f, S_ISREG(st.st_mode), path, ret, err, errlen);
 out:

@@ -2,8 +2,20 @@
  * (docs/result-schema.md). */
 #pragma once
 
+/* The most a loader reads from one input (a result, or another tool's file): 1 GiB, past
+ * any result pmcbench writes (docs/result-schema.md, "Size and speed"), so that a pipe that
+ * never ends is refused instead of read forever (issue 19). */
+#define PMC_INPUT_MAX (UINT64_C(1) << 30)
+
+/* Checks that st, the file at path, can be read as an input: a regular file or a pipe
+ * (a directory, a device such as /dev/zero, a socket cannot). Returns 0, or -EINVAL with
+ * one line in err naming the file and the fix. */
+struct stat;
+int pmc_input_check(const char *path, const struct stat *st, char *err, size_t errlen);
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pmcbench/result.h"

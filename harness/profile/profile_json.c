@@ -510,6 +510,14 @@ int pmc_profile_load(const char *path, struct pmc_profile **ret, char *err, size
 			    path);
 		goto out;
 	}
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		rc = -EINVAL;
+		pmc_err_set(err, errlen,
+			    "%s: is not a regular file or a pipe (a device?); give the path of a "
+			    "profile file",
+			    path);
+		goto out;
+	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (json_error_code(&jerr) == json_error_out_of_memory) {

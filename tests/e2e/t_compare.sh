@@ -658,3 +658,18 @@ test_compare_ascii_in_the_c_locale() {
 	LC_ALL=C.UTF-8 "$PMCBENCH" compare a.json b.json >u.txt || fail "compare failed" || return 1
 	expect_grep '^sort +2ms ± 0\.78%' u.txt
 }
+
+# issue 19, item 3: an input that never ends (a device such as /dev/zero) is refused at
+# once, one line naming it; an endless pipe stops at 1 GiB (not tested: it takes a
+# gigabyte), never read forever.
+test_devices_are_not_inputs() {
+	base a.json
+	expect_exit 2 timeout 20 "$PMCBENCH" compare /dev/zero a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: /dev/zero: is not a regular file or a pipe \(a device\?\)" || return 1
+	expect_exit 2 timeout 20 "$PMCBENCH" gate --baseline /dev/zero a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: /dev/zero: is not a regular file or a pipe" || return 1
+	expect_exit 2 timeout 20 "$PMCBENCH" report /dev/zero || return 1
+	expect_grep '/dev/zero: is not a regular file or a pipe' "$TMP/err" || return 1
+	# A pipe is an input: the result comes through it.
+	expect_exit 0 sh -c "cat a.json | '$PMCBENCH' compare /dev/stdin a.json" || return 1
+}
