@@ -2,14 +2,27 @@
  * the command line of benchmark programs (cli_microbench.c). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "harness/cli/cli.h"
+#include "reporters/escape.h"
 
+/* Every message goes through pmc_escape_text: a file name, an event list or a command
+ * the user gave may hold ESC or C1 bytes, which must not drive the terminal (issue 19,
+ * item 5), whichever message quotes it. */
 __attribute__((format(printf, 2, 0))) static void vmsg(const char *prefix, const char *fmt,
 						       va_list ap)
 {
+	char *text = NULL;
+
 	fprintf(stderr, "pmcbench: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	if (text)
+		pmc_escape_text(stderr, text);
+	else
+		fputs("(out of memory)", stderr);
+	free(text);
 	fputc('\n', stderr);
 }
 

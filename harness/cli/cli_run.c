@@ -26,6 +26,7 @@
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
+#include "reporters/escape.h"
 #include "reporters/format.h"
 
 int pmc_cli_check_path(const char *opt, const char *path)
@@ -222,13 +223,19 @@ static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 	running_median(p, cmd, med, sizeof(med));
 	if (left >= 0)
 		snprintf(eta, sizeof(eta), ", %.0fs left", ceil(left));
+	/* The command's name is the user's text: escaped, as every message (cli_msg.c). */
 	if (p->tty) {
-		fprintf(stderr, "\r\033[K%s %zu/%zu: %.40s%s%s", warmup ? "warm-up" : "run", run,
-			runs, p->cmds[cmd].name, med, eta);
+		char name[41];
+
+		snprintf(name, sizeof(name), "%s", p->cmds[cmd].name);
+		fprintf(stderr, "\r\033[K%s %zu/%zu: ", warmup ? "warm-up" : "run", run, runs);
+		pmc_escape_text(stderr, name);
+		fprintf(stderr, "%s%s", med, eta);
 		fflush(stderr);
 	} else {
-		fprintf(stderr, "pmcbench: %s %zu/%zu of '%s'%s%s\n", warmup ? "warm-up" : "run",
-			run, runs, p->cmds[cmd].name, med, eta);
+		fprintf(stderr, "pmcbench: %s %zu/%zu of '", warmup ? "warm-up" : "run", run, runs);
+		pmc_escape_text(stderr, p->cmds[cmd].name);
+		fprintf(stderr, "'%s%s\n", med, eta);
 	}
 }
 

@@ -673,3 +673,20 @@ test_devices_are_not_inputs() {
 	# A pipe is an input: the result comes through it.
 	expect_exit 0 sh -c "cat a.json | '$PMCBENCH' compare /dev/stdin a.json" || return 1
 }
+
+# issue 19, item 5: no message lets an escape sequence from the user's text (a file name,
+# an event list) reach the terminal.
+test_messages_escape_control_bytes() {
+	base a.json
+	expect_exit 2 "$PMCBENCH" compare "$(printf 'x\033[2J.json')" a.json || return 1
+	if LC_ALL=C grep -q "$(printf '\033')" "$TMP/err"; then
+		fail "an ESC byte reached stderr"
+		return 1
+	fi
+	expect_grep 'x \[2J\.json' "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -e "$(printf 'cyc\033[2J')" -- true || return 1
+	if LC_ALL=C grep -q "$(printf '\033')" "$TMP/err"; then
+		fail "an ESC byte of --events reached stderr"
+		return 1
+	fi
+}
