@@ -188,10 +188,10 @@ static int jwrite(FILE *out, const char *key, json_t *value, bool comma)
 	if (comma)
 		fputs(",\n  ", out);
 	if (pmc_json_dumpf(k, out, JSON_ENCODE_ANY) < 0)
-		r = -EIO;
+		r = errno ? -errno : -EIO;
 	fputs(": ", out);
 	if (r == 0 && pmc_json_dumpf(value, out, JSON_ENCODE_ANY | JSON_COMPACT) < 0)
-		r = -EIO;
+		r = errno ? -errno : -EIO;
 	json_decref(k);
 	json_decref(value);
 	return r;

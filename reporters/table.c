@@ -580,8 +580,9 @@ int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct 
 		print(out, &blk);
 		pmc_report_block_free(&blk);
 	}
+	/* The errno of the failed write (a full disk is ENOSPC), not a made-up EIO. */
 	if (fflush(out) != 0 || ferror(out))
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return 0;
 }
 
@@ -788,7 +789,7 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	ok = ok && pmc_sb_flush(&b, out);
 	free(b.p);
 	if (!ok)
-		return -EIO;
+		return errno ? -errno : -EIO;
 	if (o->gate || o->error)
 		fprintf(out, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
 			o->color ? outcome_sgr(o) : "",

@@ -732,7 +732,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		r = pmc_report_result(stdout, c.format, result, &ro, NULL, 0);
 	}
 	if (r == 0 && fflush(stdout) != 0)
-		r = -EIO;
+		r = errno ? -errno : -EIO;
 	if (r < 0) {
 		pmc_cli_error("cannot write the report to standard output: %s", strerror(-r));
 		goto out;

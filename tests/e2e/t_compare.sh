@@ -690,3 +690,13 @@ test_messages_escape_control_bytes() {
 		return 1
 	fi
 }
+
+# issue 19, item 6: a full disk is said as such, not as "Input/output error".
+test_a_full_disk_is_named() {
+	base a.json
+	[ -w /dev/full ] || return 0
+	expect_exit 2 sh -c "'$PMCBENCH' compare a.json a.json >/dev/full" || return 1
+	expect_grep 'No space left on device' "$TMP/err" || return 1
+	expect_exit 2 sh -c "'$PMCBENCH' compare --format json a.json a.json >/dev/full" || return 1
+	expect_grep 'No space left on device' "$TMP/err"
+}
