@@ -1603,6 +1603,37 @@ static char *write_tmp(const char *text)
 	return path;
 }
 
+/* issue 19, item 7: benchmark patterns are compiled once, names by a hash and globs in a
+ * list, and a benchmark's rules are still taken in file order: a name that appears twice,
+ * and a glob between its two entries. */
+static void test_thresholds_file_order_with_names_and_globs(void **state)
+{
+	static const char text[] =
+	    "{\"schema\": \"pmcbench-thresholds/1\", \"benchmarks\": [\n"
+	    "  {\"match\": \"a\", \"default\": \"1%\"},\n"
+	    "  {\"match\": \"a*\", \"metrics\": {\"cycles\": \"2%\"}},\n"
+	    "  {\"match\": \"a\", \"metrics\": {\"cycles\": \"3%\", \"branches\": \"4%\"}},\n"
+	    "  {\"match\": \"b\", \"metrics\": {\"cycles\": \"5%\"}}\n"
+	    "]}\n";
+	struct pmc_thresholds *t = t_thresholds();
+	char *path = write_tmp(text);
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(pmc_thresholds_load(t, path, err, sizeof(err)), 0);
+	assert_string_equal(pmc_thresholds_lookup(t, "a", "cycles")->text, "2%");
+	assert_string_equal(pmc_thresholds_lookup(t, "a", "branches")->text, "4%");
+	assert_string_equal(pmc_thresholds_lookup(t, "a", "instructions")->text, "1%");
+	assert_string_equal(pmc_thresholds_lookup(t, "ab", "cycles")->text, "2%");
+	assert_string_equal(pmc_thresholds_lookup(t, "b", "cycles")->text, "5%");
+	/* No rule for c: the built-in default. */
+	assert_string_equal(pmc_thresholds_lookup(t, "c", "cycles")->text, "5%");
+	assert_ptr_equal(pmc_thresholds_lookup(t, "c", "cycles"), pmc_threshold_default());
+	unlink(path);
+	free(path);
+	pmc_thresholds_free(t);
+}
+
 static void test_thresholds_file(void **state)
 {
 	static const char text[] =
@@ -2256,6 +2287,7 @@ int main(void)
 	    cmocka_unit_test(test_threshold_parse_bad),
 	    cmocka_unit_test(test_threshold_args),
 	    cmocka_unit_test(test_thresholds_file),
+	    cmocka_unit_test(test_thresholds_file_order_with_names_and_globs),
 	    cmocka_unit_test(test_thresholds_file_of_100000_metrics),
 	    cmocka_unit_test(test_thresholds_file_bad),
 	};

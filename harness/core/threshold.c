@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/base/error.h"
+#include "harness/base/grow.h"
 #include "harness/base/hashmap.h"
 #include "harness/core/threshold.h"
 
@@ -30,6 +31,9 @@ struct bench_rule {
 	bool has_default;
 	struct pmc_threshold def;
 	struct rule_set metrics;
+	/* A pattern without *, ?, [ or \ is a name: the next rule with the same name, in
+	 * file order (SIZE_MAX: none); found through pmc_thresholds.literal. */
+	size_t next_same;
 };
 
 struct pmc_thresholds {
@@ -42,6 +46,13 @@ struct pmc_thresholds {
 	struct pmc_threshold file_default;
 	struct bench_rule *benches; /* "benchmarks", in file order */
 	size_t nbenches, capbenches;
+	/* Compiled once (issue 19, item 7): the rules whose pattern is a plain name, by name
+	 * (the first of each name; the others through next_same), and the indexes of the
+	 * rules with a glob, in file order. A benchmark's rules are then its name's chain and
+	 * the globs that match it, not every pattern of the file. */
+	struct pmc_hashmap literal;
+	size_t *globs, nglobs;
+	size_t *chain_tail; /* per first rule of a name: the last of its chain */
 };
 
 static const struct pmc_threshold builtin_default = {
@@ -244,6 +255,9 @@ void pmc_thresholds_free(struct pmc_thresholds *t)
 		rules_free(&t->benches[i].metrics);
 	}
 	free(t->benches);
+	pmc_hashmap_free(&t->literal);
+	free(t->globs);
+	free(t->chain_tail);
 	free(t);
 }
 
@@ -343,10 +357,40 @@ int pmc_thresholds_set_file_metric(struct pmc_thresholds *t, const char *metric,
 	return rules_set(&t->file, metric, th);
 }
 
+/* Files rule idx (its pattern set) under its name, or among the globs. */
+static int index_pattern(struct pmc_thresholds *t, size_t idx)
+{
+	const char *pat = t->benches[idx].pattern;
+	size_t first;
+	int r;
+
+	/* One entry per rule, rules being added one at a time (pmc_grow's contract). */
+	if (pmc_grow(&t->chain_tail, idx, sizeof(*t->chain_tail)) < 0)
+		return -ENOMEM;
+	t->chain_tail[idx] = SIZE_MAX;
+	if (strpbrk(pat, "*?[\\")) {
+		if (pmc_grow(&t->globs, t->nglobs, sizeof(*t->globs)) < 0)
+			return -ENOMEM;
+		t->globs[t->nglobs++] = idx;
+		return 0;
+	}
+	r = pmc_hashmap_get_or_put(&t->literal, pat, idx, &first);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		t->chain_tail[idx] = idx;
+	} else {
+		t->benches[t->chain_tail[first]].next_same = idx;
+		t->chain_tail[first] = idx;
+	}
+	return 0;
+}
+
 int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern, size_t *ret_idx)
 {
 	struct bench_rule *grown, *b;
 	char *copy = strdup(pattern);
+	int r;
 
 	if (!copy)
 		return -ENOMEM;
@@ -365,6 +409,12 @@ int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern,
 	b = &t->benches[t->nbenches];
 	memset(b, 0, sizeof(*b));
 	b->pattern = copy;
+	b->next_same = SIZE_MAX;
+	r = index_pattern(t, t->nbenches);
+	if (r < 0) {
+		free(copy);
+		return r;
+	}
 	*ret_idx = t->nbenches++;
 	return 0;
 }
@@ -421,16 +471,32 @@ const struct pmc_threshold *pmc_thresholds_find(const struct pmc_thresholds *t, 
 		origin = PMC_TH_BUILTIN;
 		goto out;
 	}
-	for (size_t i = 0; i < t->nbenches; i++) {
-		const struct bench_rule *b = &t->benches[i];
+	{
+		/* The rules that match bench, in file order: its name's chain merged with the
+		 * globs that match it. */
+		size_t lit = SIZE_MAX, g = 0;
 
-		if (fnmatch(b->pattern, bench, 0) != 0)
-			continue;
-		th = rules_find(&b->metrics, metric);
-		if (th)
-			goto out;
-		if (b->has_default && !bench_default)
-			bench_default = &b->def;
+		if (pmc_hashmap_get(&t->literal, bench, &lit) < 0)
+			lit = SIZE_MAX;
+		for (;;) {
+			const struct bench_rule *b;
+
+			while (g < t->nglobs && fnmatch(t->benches[t->globs[g]].pattern, bench, 0))
+				g++;
+			if (lit == SIZE_MAX && g == t->nglobs)
+				break;
+			if (g == t->nglobs || (lit != SIZE_MAX && lit < t->globs[g])) {
+				b = &t->benches[lit];
+				lit = b->next_same;
+			} else {
+				b = &t->benches[t->globs[g++]];
+			}
+			th = rules_find(&b->metrics, metric);
+			if (th)
+				goto out;
+			if (b->has_default && !bench_default)
+				bench_default = &b->def;
+		}
 	}
 	th = rules_find(&t->cli, metric);
 	if (!th)
