@@ -16,11 +16,14 @@ OPTIONAL="linux-perf hyperfine"
 
 missing=""
 for p in $PACKAGES; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+	# "installed", or "triggers-pending" (installed, a trigger such as man-db's not run yet).
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq "ok (installed|triggers-pending)" ||
+		missing="$missing $p"
 done
 missing_test=""
 for p in $TEST_OPTIONAL; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing_test="$missing_test $p"
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq "ok (installed|triggers-pending)" ||
+		missing_test="$missing_test $p"
 done
 if [ -z "$missing" ] && [ "${1:-}" != "--with-optional" ]; then
 	[ -z "$missing_test" ] && exit 0
