@@ -75,7 +75,8 @@ static void help(FILE *out, const char *prog)
 		"                         benchstat); docs/export.md\n"
 		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
 		"                         gobench (Go's benchmark format)\n"
-		"  -q, --quiet            no progress line\n"
+		"  -q, --quiet            no progress line, and no note of counters that cannot\n"
+		"                         be counted (the report still says)\n"
 		"      --profile          keep a profile of each benchmark's loop beside the\n"
 		"                         result (FILE.profiles/NAME.json): sampled for a second\n"
 		"                         in a child of its own, or with --backend valgrind exact,\n"
@@ -694,7 +695,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 			goto out;
 		}
 		if (pmc_cli_check_duplicate_events(events, spec) < 0 ||
-		    pmc_cli_probe_events(events, c.require_counters, NULL, &user_only) < 0)
+		    pmc_cli_probe_events(events, c.require_counters, c.quiet, NULL, &user_only) < 0)
 			goto out;
 		c.mo.events = events;
 		c.mo.user_only_fallback = true;

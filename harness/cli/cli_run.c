@@ -64,8 +64,8 @@ int pmc_cli_check_output(const char *path)
 /* Probes the events once on this process to learn what this machine can count (the
  * library renames user-only events with ":u", as perf does) and says in one line which
  * events are missing and why. */
-int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct pmc_sys *sys,
-			 bool *ret_user_only)
+int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
+			 const struct pmc_sys *sys, bool *ret_user_only)
 {
 	struct pmc_probe_report *rep = NULL;
 	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
@@ -95,7 +95,7 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct p
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
 						len ? ", " : "", d.name);
 	}
-	if (flen) {
+	if (flen && !quiet) {
 		char lv[16] = "?";
 
 		if (pmc_probe_report_paranoid(rep, &level) == 0)
@@ -125,8 +125,10 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, const struct p
 			      nmissing, nmissing == 1 ? "" : "s", missing, reason);
 		return -EINVAL;
 	}
-	fprintf(stderr, "pmcbench: note: %zu event%s not counted (%s): %s; see 'pmcbench doctor'\n",
-		nmissing, nmissing == 1 ? "" : "s", missing, reason);
+	if (!quiet)
+		fprintf(stderr,
+			"pmcbench: note: %zu event%s not counted (%s): %s; see 'pmcbench doctor'\n",
+			nmissing, nmissing == 1 ? "" : "s", missing, reason);
 	return 0;
 }
 
@@ -398,7 +400,8 @@ int pmc_cli_run(int argc, char **argv)
 			goto out;
 		c.ro.events = events;
 		c.ro.user_only_fallback = true;
-		if (pmc_cli_probe_events(events, c.require_counters, c.ro.sys, &user_only) < 0)
+		if (pmc_cli_probe_events(events, c.require_counters, c.quiet, c.ro.sys,
+					 &user_only) < 0)
 			goto out;
 	}
 
