@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/suggest.h"
 #include "harness/cli/cli.h"
 
 static size_t count_options(const struct option *t)
@@ -103,7 +104,25 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 			      text, list, cmd);
 		return '?';
 	}
-	pmc_cli_error("unknown option '%s'; see 'pmcbench help %s'", text, cmd);
+	{
+		/* "--treshold": did you mean '--threshold'? (issue 19) */
+		struct pmc_suggest s;
+		char hint[256] = "", name[PMC_SUGGEST_NAME_MAX];
+		const char *typed = strncmp(text, "--", 2) == 0 ? text + 2 : NULL;
+
+		if (typed) {
+			pmc_suggest_init(&s, typed, strcspn(typed, "="));
+			for (const struct option *o = longopts; o->name; o++) {
+				snprintf(name, sizeof(name), "--%s", o->name);
+				pmc_suggest_offer(&s, o->name, name);
+			}
+			pmc_suggest_format(&s, hint, sizeof(hint));
+		}
+		if (hint[0])
+			pmc_cli_error("unknown option '%s'; %s", text, hint);
+		else
+			pmc_cli_error("unknown option '%s'; see 'pmcbench help %s'", text, cmd);
+	}
 	return '?';
 }
 

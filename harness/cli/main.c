@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "harness/base/suggest.h"
 #include "harness/cli/cli.h"
 
 struct command {
@@ -36,6 +37,22 @@ static void usage(FILE *out)
 		     "  -V, --version  output version information and exit\n\n"
 		     "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive (when asked for).\n"
 		     "Run 'pmcbench help COMMAND' for the options of a command.\n");
+}
+
+/* "unknown command 'rn'; did you mean 'run'? try 'pmcbench --help'" (issue 19). */
+static void unknown_command(const char *name)
+{
+	struct pmc_suggest s;
+	char hint[256] = "";
+
+	pmc_suggest_init(&s, name, strlen(name));
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		pmc_suggest_offer(&s, commands[i].name, commands[i].name);
+	pmc_suggest_offer(&s, "help", "help");
+	if (pmc_suggest_format(&s, hint, sizeof(hint)))
+		pmc_cli_error("unknown command '%s'; %s", name, hint);
+	else
+		pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", name);
 }
 
 static const struct command *find_command(const char *name)
@@ -73,7 +90,7 @@ int main(int argc, char **argv)
 		}
 		cmd = find_command(argv[2]);
 		if (!cmd) {
-			pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", argv[2]);
+			unknown_command(argv[2]);
 			return PMC_EXIT_ERROR;
 		}
 		args[0] = argv[2];
@@ -83,7 +100,7 @@ int main(int argc, char **argv)
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd) {
-		pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", argv[1]);
+		unknown_command(argv[1]);
 		return PMC_EXIT_ERROR;
 	}
 	/* Only the character set, only here: numbers keep the C locale's format, and a

@@ -98,3 +98,16 @@ test_run_list_doctor_spellings() {
 	expect_exit 0 "$PMCBENCH" list -nh && expect_grep '^Usage: pmcbench list' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" doctor --he && expect_grep '^Usage: pmcbench doctor' "$TMP/out"
 }
+
+# issue 19: a mistyped command or option is answered with the names close to it.
+test_typos_get_suggestions() {
+	expect_exit 2 "$PMCBENCH" rn || return 1
+	expect_one_line "$TMP/err" "^pmcbench: unknown command 'rn'; did you mean 'run'\?$" || return 1
+	expect_exit 2 "$PMCBENCH" help comapre || return 1
+	expect_one_line "$TMP/err" "did you mean 'compare'\?$" || return 1
+	expect_exit 2 "$PMCBENCH" run --treshold task-clock=+5% -- true || return 1
+	expect_one_line "$TMP/err" "^pmcbench: unknown option '--treshold'; did you mean '--threshold'" || return 1
+	# Nothing close: where to look instead.
+	expect_exit 2 "$PMCBENCH" run --zzzzzz -- true || return 1
+	expect_one_line "$TMP/err" "^pmcbench: unknown option '--zzzzzz'; see 'pmcbench help run'$"
+}
