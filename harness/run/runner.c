@@ -224,9 +224,12 @@ static int check_perf_run(const struct pmc_runner_cmd *cmd, const struct pmc_run
 	}
 	if (!o->ignore_failure && (sr->exit_code != 0 || sr->term_signal || sr->timed_out)) {
 		pmc_err_set(err, errlen,
-			    "%s run %zu of '%s' %s; use --ignore-failure to record failing runs",
+			    "%s run %zu of '%s' %s; %s--ignore-failure records failing runs (an "
+			    "error path on purpose)",
 			    measured ? "measured" : "warm-up", run, cmd->display,
-			    describe_failure(sr, how, sizeof(how)));
+			    describe_failure(sr, how, sizeof(how)),
+			    o->show_output ? ""
+					   : "run it with --show-output to see what it said; ");
 		return -ECHILD;
 	}
 	return 0;

@@ -88,6 +88,7 @@ test_inherit_counts_children() {
 test_failing_command_is_an_error() {
 	expect_exit 2 "$PMCBENCH" run -q -r 3 -e task-clock -- "$WORK" exit 3 &&
 	expect_grep "run 1 of '.*pmc-work exit 3' exited with status 3" "$TMP/err" && expect_lines 1 "$TMP/err" &&
+	expect_grep "run it with --show-output to see what it said; --ignore-failure records failing runs" "$TMP/err" &&
 	expect_exit 2 "$PMCBENCH" run -q -r 2 -w 0 -e task-clock -- "$WORK" kill 9 &&
 	expect_grep 'killed by signal 9' "$TMP/err" &&
 	expect_exit 0 "$PMCBENCH" run -q -r 2 -e task-clock --ignore-failure -o res.json -- "$WORK" exit 3 &&
