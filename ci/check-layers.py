@@ -52,7 +52,7 @@ def main():
                         if not m:
                             continue
                         inc = m.group(1)
-                        if inc == "config.h" or inc == "pmcbench.h" or inc.startswith("pmcbench/"):
+                        if inc in ("config.h", "commit.h") or inc == "pmcbench.h" or inc.startswith("pmcbench/"):
                             continue
                         if inc.startswith(".") or not os.path.exists(os.path.join(args.root, inc)):
                             if os.path.exists(os.path.join(dirpath, inc)):

@@ -89,7 +89,7 @@ def main():
         print("usage: ci/gen-man.py PMCBENCH OUTPUT", file=sys.stderr)
         return 2
     pmcbench, output = sys.argv[1], sys.argv[2]
-    version = helptext(pmcbench, "--version")[0].split()[-1]
+    version = helptext(pmcbench, "--version")[0].split()[1]  # "pmcbench 0.1.0 (commit ...)"
     top_usage, top = split_usage(helptext(pmcbench, "--help"))
 
     summary, commands, exit_status = [], [], []
@@ -136,7 +136,7 @@ def main():
         page += [".TP", "\\fB" + esc(name) + "\\fR", esc(what)]
     page += [".PP", "\\fBpmcbench \\-\\-help\\fR, \\fBpmcbench help\\fR \\fICOMMAND\\fR and "
              "\\fBpmcbench\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR print these texts; "
-             "\\fBpmcbench \\-\\-version\\fR prints the version."]
+             "\\fBpmcbench \\-\\-version\\fR prints the version and the commit it was built from."]
     for name, what in commands:
         usage, rest = usages[name]
         page += [".SH " + esc("pmcbench " + name).upper(), ".nf"]

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commit.h"
 #include "config.h"
 #include "harness/base/suggest.h"
 #include "harness/cli/cli.h"
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
 		return PMC_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("pmcbench %s\n", PMC_VERSION);
+		printf("pmcbench %s (commit %s)\n", PMC_VERSION, PMC_COMMIT);
 		return PMC_EXIT_OK;
 	}
 	if (strcmp(argv[1], "help") == 0) {

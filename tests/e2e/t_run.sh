@@ -2,7 +2,7 @@
 
 test_help_and_version() {
 	expect_exit 0 "$PMCBENCH" --help && expect_grep '^Usage: pmcbench' "$TMP/out" &&
-	expect_exit 0 "$PMCBENCH" --version && expect_grep '^pmcbench [0-9]+\.[0-9]+' "$TMP/out" &&
+	expect_exit 0 "$PMCBENCH" --version && expect_grep '^pmcbench [0-9]+\.[0-9]+.* \(commit [^)]+\)$' "$TMP/out" &&
 	expect_exit 0 "$PMCBENCH" help run && expect_grep 'runs=N' "$TMP/out" &&
 	expect_exit 0 "$PMCBENCH" run --help && expect_grep 'timeout=SECONDS' "$TMP/out" &&
 	expect_exit 2 "$PMCBENCH" && expect_exit 2 "$PMCBENCH" frobnicate &&
