@@ -1,0 +1,27 @@
+/* libFuzzer target: the profile file pmcbench report reads (pmc_profile_load,
+ * harness/profile/profile_json.c), and callgrind's output files that the valgrind
+ * backend turns into exact profiles (pmc_callgrind_profile, harness/profile/callgrind.c):
+ * the same bytes are given to both. */
+#include <stdint.h>
+
+#include "harness/profile/callgrind.h"
+#include "harness/profile/profile.h"
+#include "tests/fuzz/fuzz_file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	struct pmc_profile *p = NULL;
+	const char *path = fuzz_file(data, n, ".in");
+	char err[512];
+
+	if (!path)
+		return 0;
+	if (pmc_profile_load(path, &p, err, sizeof(err)) == 0)
+		pmc_profile_free(p);
+	p = NULL;
+	if (pmc_callgrind_profile(&path, 1, "Ir", "fuzz", &p, err, sizeof(err)) == 0)
+		pmc_profile_free(p);
+	return 0;
+}
