@@ -1495,6 +1495,23 @@ static void test_mismatched_inputs(void **state)
 	assert_string_equal(err, "benchmark 'x' ran different commands: './prog 10' in base.json, "
 				 "'./prog 20' in new.json; compare results of the same command, or "
 				 "pass --force");
+	/* The same program at another path, under the name given to both (-n x): compared,
+	 * with a note (issue 19). */
+	free(a->benchmarks[0].command);
+	free(b->benchmarks[0].command);
+	a->benchmarks[0].command = strdup("./old/prog 10");
+	b->benchmarks[0].command = strdup("/opt/new/prog 10");
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(warnings_with(c, "compared by the name given to both"), 1);
+	pmc_comparison_free(c);
+	c = NULL;
+	free(b->benchmarks[0].command);
+	b->benchmarks[0].command = strdup("/opt/new/prog 11");
+	assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), -EINVAL);
+	free(a->benchmarks[0].command);
+	free(b->benchmarks[0].command);
+	a->benchmarks[0].command = strdup("./prog 10");
+	b->benchmarks[0].command = strdup("./prog 20");
 	assert_int_equal(pmc_compare(a, v, &o, &c, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "base.json was measured with the perf backend and new.json with "
 			     "the valgrind backend");

@@ -1668,11 +1668,39 @@ static int check_backends(struct ctx *x, const struct pmc_result *a, const struc
 
 /* Benchmarks paired by name that ran different commands compare two programs, not two
  * versions of one: an error, unless --force. */
+/* Whether two command lines differ at most in the directory of their first word:
+ * "./old/wc -l data" and "/opt/new/wc -l data". */
+static bool same_but_directory(const char *a, const char *b)
+{
+	size_t la = strcspn(a, " \t"), lb = strcspn(b, " \t");
+	const char *ba = a, *bb = b;
+
+	for (size_t i = 0; i < la; i++)
+		if (a[i] == '/')
+			ba = a + i + 1;
+	for (size_t i = 0; i < lb; i++)
+		if (b[i] == '/')
+			bb = b + i + 1;
+	return (size_t)(a + la - ba) == (size_t)(b + lb - bb) &&
+	       memcmp(ba, bb, (size_t)(a + la - ba)) == 0 && strcmp(a + la, b + lb) == 0;
+}
+
 static int check_command(struct ctx *x, const struct pmc_benchmark *ob,
 			 const struct pmc_benchmark *nb)
 {
 	if (!ob->command || !nb->command || strcmp(ob->command, nb->command) == 0 || x->o->force)
 		return 0;
+	/* A name the user gave (-n wc: not the command itself) is the benchmark's identity
+	 * when only the program's directory differs: the same program at two paths
+	 * (./old/wc data, ./new/wc data) is compared, and the commands are a note (issue
+	 * 19). Other arguments are another workload: an error, as below. */
+	if (strcmp(ob->name, ob->command) != 0 && strcmp(nb->name, nb->command) != 0 &&
+	    same_but_directory(ob->command, nb->command))
+		return add_warning(x->c,
+				   "benchmark '%.100s' ran '%.120s' in %s and '%.120s' in %s: "
+				   "compared by the name given to both",
+				   nb->name, ob->command, side_name(x, SIDE_OLD), nb->command,
+				   side_name(x, SIDE_NEW));
 	pmc_err_set(x->err, x->errlen,
 		    "benchmark '%.100s' ran different commands: '%.120s' in %s, '%.120s' in %s; "
 		    "compare results of the same command, or pass --force",
