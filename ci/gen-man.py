@@ -151,13 +151,38 @@ def main():
             page += [".TP", "\\fB" + code + "\\fR", esc(what)]
     else:
         page += [".PP", esc(" ".join(exit_status))]
-    page += [".PP", "The section of each command gives its own exit statuses.",
-             ".SH SEE ALSO",
+    page += [".PP", "The section of each command gives its own exit statuses."]
+    # The patterns the README teaches, each with what it is for (docs/ci.md, "Which
+    # pattern for which metric").
+    page += [".SH EXAMPLES"]
+    for what, cmd in EXAMPLES:
+        page += [".PP", esc(what), ".PP", ".RS", ".nf", esc(cmd), ".fi", ".RE"]
+    page += [".SH SEE ALSO",
              "\\fBperf\\-stat\\fR(1), \\fBperf_event_open\\fR(2), \\fBvalgrind\\fR(1); "
              "docs/cli.md, docs/events.md, docs/compare.md in the source tree."]
     with open(output, "w", encoding="utf-8") as f:
         f.write("\n".join(page) + "\n")
     return 0
+
+
+EXAMPLES = [
+    ("Measure a command, 10 runs after a warm-up, perf-stat style:",
+     "pmcbench run -- gzip -c -6 file"),
+    ("Compare two builds on time, their runs interleaved and compared round by round, and "
+     "fail on a slowdown beyond 5%:",
+     "pmcbench run -n old -c ./old/prog -n new -c ./new/prog \\\n"
+     "    --threshold task-clock=+5% --gate"),
+    ("Exact simulated counts, which do not drift: save a baseline, then gate a later run "
+     "on it:",
+     "pmcbench run --backend valgrind -o base.json -- ./prog\n"
+     "pmcbench run --backend valgrind -o new.json -- ./prog\n"
+     "pmcbench gate --baseline base.json new.json --threshold instructions=+0.1%"),
+    ("Profile a command and draw its flame graph:",
+     "pmcbench record -o prof.json -- ./prog\n"
+     "pmcbench report --svg prof.svg prof.json"),
+    ("What can this machine count, and why not:",
+     "pmcbench doctor"),
+]
 
 
 if __name__ == "__main__":
