@@ -207,18 +207,23 @@ static void test_enable_on_exec(void **state)
 	assert_in_range(r[1].value, 300, 2499);
 	assert_true(r[0].value > 0);
 
-	/* On this VM with both CPUs busy, about one control run in 30 read fewer page faults
-	 * than were made (0 and 4452 of 5300, with task-clock and the running time whole),
-	 * enable_on_exec's run never; a second control run decides, and says so. */
+	/* The control shows that the pre-exec work would have been counted. On this VM the
+	 * kernel sometimes loses page-fault counts of a control run (0, 850, 3627 of 5300,
+	 * with task-clock and the running time whole), enable_on_exec's run never: three
+	 * tries at the page faults, then the CPU time decides, the 5000 pages costing ten
+	 * times the 300 (a margin of 3x, so that no load can reverse it). */
+	uint64_t eoe_clock = r[0].value;
+
 	ro.enable_on_exec = false;
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0; attempt < 3; attempt++) {
 		print_message("enabled at open (control%s):\n", attempt ? ", again" : "");
 		assert_int_equal(run_counted("{task-clock,page-faults}", argv, &ro, r, 2), 0);
 		assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
 		if (r[1].value >= 5300)
-			break;
+			return;
 	}
-	assert_true(r[1].value >= 5300);
+	print_message("page faults lost by the kernel: the control's CPU time decides\n");
+	assert_true(r[0].value > 3 * eoe_clock);
 }
 
 /* inherit: page faults of a command's children are counted. sh starts two pmc-work
