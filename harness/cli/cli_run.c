@@ -299,6 +299,13 @@ int pmc_cli_run(int argc, char **argv)
 			      "variable; give one or the other");
 		goto out;
 	}
+	/* Two commands started together leave no moment between their runs for one. */
+	if (c.ro.duet && (c.ro.prepare || c.ro.setup || c.ro.cleanup)) {
+		pmc_cli_error("--%s does not go with --duet, which starts both commands at once; "
+			      "drop one of them",
+			      c.ro.prepare ? "prepare" : c.ro.setup ? "setup" : "cleanup");
+		goto out;
+	}
 	/* Before anything is looked up or probed: the runner checks the same again. */
 	if (c.ro.duet && pmc_runner_check_duet(c.ncmd_strings ? c.ncmd_strings : 1, c.ro.backend,
 					       NULL, err, sizeof(err)) < 0) {

@@ -46,6 +46,10 @@ static void help(FILE *out)
 		"      --show-output      let the command write to the terminal\n"
 		"      --ignore-failure   record runs that exit non-zero or are killed instead\n"
 		"                         of stopping with an error\n"
+		"      --setup=CMD        run CMD (sh -c) once before each command's first run\n"
+		"      --prepare=CMD      run CMD before every run (warm-ups too), unmeasured:\n"
+		"                         drop caches, reset a file (as hyperfine's option)\n"
+		"      --cleanup=CMD      run CMD once after each command's last run\n"
 		"      --env-keep=VAR     pass VAR from this environment to the command too\n"
 		"                         (repeatable); by default it gets only HOME, PATH and\n"
 		"                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
@@ -127,6 +131,9 @@ enum {
 	OPT_INPUT,
 	OPT_SHOW_OUTPUT,
 	OPT_IGNORE_FAILURE,
+	OPT_SETUP,
+	OPT_PREPARE,
+	OPT_CLEANUP,
 	OPT_REQUIRE,
 	OPT_BACKEND,
 	OPT_VG_TOOL,
@@ -157,6 +164,9 @@ static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, OPT_INPUT },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
 	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+	{ "setup", required_argument, NULL, OPT_SETUP },
+	{ "prepare", required_argument, NULL, OPT_PREPARE },
+	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 	{ "env-keep", required_argument, NULL, OPT_ENV_KEEP },
 	{ "env-inherit", no_argument, NULL, OPT_ENV_INHERIT },
 	{ "events", required_argument, NULL, 'e' },
@@ -255,6 +265,15 @@ static int parse_opt(struct run_cli *c, int opt)
 	case OPT_SHOW_OUTPUT:
 		c->ro.show_output = true;
 		break;
+	case OPT_SETUP:
+		c->ro.setup = optarg;
+		return 0;
+	case OPT_PREPARE:
+		c->ro.prepare = optarg;
+		return 0;
+	case OPT_CLEANUP:
+		c->ro.cleanup = optarg;
+		return 0;
 	case OPT_IGNORE_FAILURE:
 		c->ro.ignore_failure = true;
 		break;

@@ -195,6 +195,39 @@ static int perf_finish(struct perf_child *pc, int r, bool measured, struct pmc_r
 	return r;
 }
 
+/* Runs one of the shell commands around the runs (setup, prepare, cleanup: what names
+ * it) for cmd, unmeasured. Returns 0, or a negative errno with one line in err. */
+static int run_hook(const char *what, const char *script, const struct pmc_runner_cmd *cmd,
+		    struct perf_run *pr, char *err, size_t errlen)
+{
+	char *argv[] = {(char *)"sh", (char *)"-c", (char *)script, NULL};
+	const struct pmc_runner_opts *o = pr->o;
+	struct pmc_spawn_opts so = {
+	    .argv = argv,
+	    .show_output = o->show_output,
+	    .timeout_s = o->timeout_s,
+	    .running = o->running,
+	    .stop = o->stop,
+	    .envp = pr->envp,
+	};
+	struct pmc_spawn_result sr = {0};
+	char how[96];
+	int r = pmc_spawn_run(&so, &sr);
+
+	if (r < 0) {
+		pmc_err_set(err, errlen, "--%s '%s' for '%s' cannot run: %s", what, script,
+			    cmd->display, strerror(-r));
+		return r;
+	}
+	if (sr.exit_code != 0 || sr.term_signal || sr.timed_out) {
+		pmc_err_set(err, errlen, "--%s '%s' for '%s' %s%s", what, script, cmd->display,
+			    describe_failure(&sr, how, sizeof(how)),
+			    o->show_output ? "" : "; run it with --show-output to see what it said");
+		return -ECHILD;
+	}
+	return 0;
+}
+
 static int run_perf(const struct pmc_runner_cmd *cmd, struct perf_run *pr, bool measured,
 		    struct pmc_spawn_result *sr, struct pmc_reading *readings)
 {
@@ -550,6 +583,9 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	}
 
 	rounds = o->warmup + o->runs;
+	for (size_t c = 0; o->setup && c < ncmds; c++)
+		if ((r = run_hook("setup", o->setup, &cmds[c], &pr, err, errlen)) < 0)
+			goto out;
 	for (size_t round = 0; round < rounds; round++) {
 		bool measured = round >= o->warmup;
 		/* The round's number among the measured or the warm-up rounds, from 1. */
@@ -587,6 +623,9 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			}
 			if (o->progress)
 				o->progress(o->ud, c, run, measured ? o->runs : o->warmup, !measured);
+			if (o->prepare && (r = run_hook("prepare", o->prepare, cmd, &pr, err,
+							 errlen)) < 0)
+				goto out;
 			if (o->backend == PMC_BACKEND_VALGRIND) {
 				err[0] = '\0';
 				r = run_valgrind(cmd, o, pr.envp, &sr, &counts, err, errlen);
@@ -616,6 +655,9 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				goto out;
 		}
 	}
+	for (size_t c = 0; o->cleanup && c < ncmds; c++)
+		if ((r = run_hook("cleanup", o->cleanup, &cmds[c], &pr, err, errlen)) < 0)
+			goto out;
 	if (ncmds > 1) {
 		free(result->design.mode);
 		result->design.mode = strdup(o->duet ? "duet" : "interleaved");

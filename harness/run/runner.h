@@ -49,6 +49,12 @@ struct pmc_runner_opts {
 	 * odd rounds and on the second in even ones. Needs what pmc_runner_check_duet
 	 * checks; the first two CPUs this process may use are taken. */
 	bool duet;
+	/* Shell commands (sh -c) around the runs, as hyperfine's options: setup once before
+	 * each command's first run, prepare before every run of it (warm-ups included),
+	 * cleanup once after its last; none is measured, each runs in the commands'
+	 * environment with their output settings, and one that fails is an error naming it.
+	 * NULL: none. */
+	const char *setup, *prepare, *cleanup;
 	/* When set and non-zero (e.g. by a signal handler), no further run starts. */
 	volatile sig_atomic_t *stop;
 	/* When set, PMC_RUNNER_SLOTS entries, each the pid (and process group) of a command

@@ -545,3 +545,22 @@ test_run_baseline_markdown() {
 	expect_grep '^## pmcbench gate: PASS' "$TMP/out" || return 1
 	expect_no_grep '^benchmark +b\.json' "$TMP/out"
 }
+
+# issue 19: hyperfine's --setup, --prepare and --cleanup: unmeasured shell commands, once
+# before each command's runs, before every run, once after them; a failing one is an
+# error naming it; not with --duet.
+test_setup_prepare_cleanup() {
+	expect_exit 0 "$PMCBENCH" run -q -r 3 -w 1 -e task-clock -n a -c true -n b -c 'true 1' \
+		--setup "echo setup >> $TMP/log" --prepare "echo prepare >> $TMP/log" \
+		--cleanup "echo cleanup >> $TMP/log" || return 1
+	[ "$(grep -c '^setup$' "$TMP/log")" = 2 ] || fail "setup: $(grep -c setup "$TMP/log") times" || return 1
+	[ "$(grep -c '^prepare$' "$TMP/log")" = 8 ] || fail "prepare: $(grep -c prepare "$TMP/log") times" || return 1
+	[ "$(grep -c '^cleanup$' "$TMP/log")" = 2 ] || fail "cleanup: $(grep -c cleanup "$TMP/log") times" || return 1
+	# setup comes first and cleanup last.
+	[ "$(head -n 1 "$TMP/log")" = setup ] && [ "$(tail -n 1 "$TMP/log")" = cleanup ] ||
+		fail "order: $(tr '\n' ' ' < "$TMP/log")" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --prepare 'exit 3' -- true || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --prepare 'exit 3' for 'true' exited with status 3" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --duet --prepare true -c true -c true || return 1
+	expect_one_line "$TMP/err" "--prepare does not go with --duet"
+}
