@@ -13,6 +13,8 @@
 #define READ_FORMAT                                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
 	 PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* Without group reads (kernels before 4.13 with inherit): value, enabled, running, id. */
+#define READ_FORMAT_ONE (READ_FORMAT & ~(uint64_t)PERF_FORMAT_GROUP)
 
 struct slot {
 	int fd; /* -1 when not open */
@@ -25,7 +27,10 @@ struct slot {
 struct group {
 	size_t *members; /* indices into slots, in list order; the first open one leads */
 	size_t n;
-	int leader_fd;
+	int leader_fd; /* split: the first open member's, to tell that one is open */
+	/* A weak group (:W) whose events did not fit the PMU together: each member is
+	 * opened, enabled and read on its own, as perf does. */
+	bool split;
 };
 
 /* The options as used: defaults filled in for what the caller's struct does not hold. */
@@ -47,6 +52,9 @@ struct pmc_counters {
 	uint64_t *buf; /* one group read: nr, enabled, running, {value, id}[nr] */
 	size_t buf_words;
 	struct pmc_reading *tmp; /* read results, copied out only on success */
+	/* The kernel refused inherit with group reads (before Linux 4.13): every event is
+	 * opened and read on its own format, as perf's "switching off group read". */
+	bool no_group_read;
 };
 
 /* Errors that say nothing about one event but about the process or the machine: the
@@ -80,6 +88,12 @@ static void close_group(struct pmc_counters *c, struct group *g)
 	g->leader_fd = -1;
 }
 
+static int sys_open(struct pmc_counters *c, struct perf_event_attr *attr, int group_fd)
+{
+	return c->sys->event_open(c->sys->ctx, attr, c->opts.pid, c->opts.cpu, group_fd,
+				  PERF_FLAG_FD_CLOEXEC);
+}
+
 static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct slot *s,
 		    int group_fd)
 {
@@ -94,7 +108,7 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	attr.config = ev->config;
 	attr.config1 = ev->config1;
 	attr.config2 = ev->config2;
-	attr.read_format = READ_FORMAT;
+	attr.read_format = c->no_group_read ? READ_FORMAT_ONE : READ_FORMAT;
 	attr.exclude_user = ev->exclude_user;
 	attr.exclude_kernel = ev->exclude_kernel;
 	attr.exclude_hv = ev->exclude_hv;
@@ -104,15 +118,45 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	attr.disabled = leader && (o->start_disabled || o->enable_on_exec);
 	attr.enable_on_exec = leader && o->enable_on_exec;
 
-	fd = c->sys->event_open(c->sys->ctx, &attr, o->pid, o->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !attr.exclude_kernel) {
-		/* perf_event_paranoid >= 2 lets unprivileged users count user space only. */
+	fd = sys_open(c, &attr, group_fd);
+	if (fd == -EINVAL && leader && attr.inherit && !c->no_group_read) {
+		/* Before Linux 4.13 inherit and PERF_FORMAT_GROUP exclude each other (perf:
+		 * "switching off group read"): if the event opens without group reads,
+		 * every event from here on is read on its own. A group opened before is
+		 * left as it is: the first leader is where this shows. */
+		attr.read_format = READ_FORMAT_ONE;
+		fd = sys_open(c, &attr, group_fd);
+		if (fd >= 0)
+			c->no_group_read = true;
+		else
+			attr.read_format = READ_FORMAT;
+		if (fd == -EINVAL || fd >= 0)
+			goto opened;
+	}
+	if (fd == -EOPNOTSUPP && !attr.exclude_guest) {
+		/* PMUs that cannot count in guest mode refuse an event that does not
+		 * exclude it (Apple's M1 PMU driver answers EOPNOTSUPP): a benchmark runs in
+		 * the host, so excluding the guest loses nothing. */
+		int fd2;
+
+		attr.exclude_guest = 1;
+		fd2 = sys_open(c, &attr, group_fd);
+		if (fd2 >= 0 || fd2 != -EOPNOTSUPP)
+			fd = fd2;
+		if (fd2 < 0)
+			attr.exclude_guest = 0;
+	}
+opened:
+	/* perf_event_paranoid >= 2 lets unprivileged users count user space only. An event
+	 * asked to count the kernel only (:k) has nothing left to count then: it stays
+	 * denied, never a count of nothing with both levels excluded. */
+	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !attr.exclude_kernel &&
+	    !attr.exclude_user) {
 		int fd2;
 
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
-		fd2 = c->sys->event_open(c->sys->ctx, &attr, o->pid, o->cpu, group_fd,
-					 PERF_FLAG_FD_CLOEXEC);
+		fd2 = sys_open(c, &attr, group_fd);
 		if (fd2 >= 0) {
 			s->user_only = true;
 			return fd2;
@@ -126,9 +170,31 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	return fd;
 }
 
-/* Opens one group, leader first. A failing leader is dropped and the next event leads;
- * a failing member closes the group, which is then reopened without it (perf's weak
- * group), so one missing event does not sink the others. */
+/* Whether the event opens on its own: tells a member refused because it does not fit
+ * the PMU together with its group (EINVAL from x86's and arm's validate_group(), or from
+ * a group mixing PMUs) from one refused for itself. */
+static bool opens_alone(struct pmc_counters *c, const struct pmc_event *ev)
+{
+	struct slot probe = { .fd = -1 };
+	struct open_opts saved = c->opts;
+	int fd;
+
+	c->opts.start_disabled = true; /* never counts, whatever the caller asked */
+	c->opts.enable_on_exec = false;
+	fd = open_one(c, ev, &probe, -1);
+	c->opts = saved;
+	if (fd < 0)
+		return false;
+	c->sys->close(c->sys->ctx, fd);
+	return true;
+}
+
+/* Opens one group, leader first. A failing leader is dropped and the next event leads.
+ * A member refused for itself closes the group, which is reopened without it, so one
+ * missing event does not sink the others. A member that opens alone but not in the
+ * group does not fit the PMU with the others: a weak group (:W) is then split into
+ * single events, as perf does; in any other group it is not counted (ENOSPC) and the
+ * group reopened without it. Neither is remembered as the event's error. */
 static int open_group(struct pmc_counters *c, const struct pmc_event_list *list, struct group *g)
 {
 	for (;;) {
@@ -136,13 +202,14 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 
 		g->leader_fd = -1;
 		for (size_t k = 0; k < g->n; k++) {
+			const struct pmc_event *ev = &list->events[g->members[k]];
 			struct slot *s = &c->slots[g->members[k]];
 			int fd;
 
 			if (s->status != PMC_STATUS_COUNTED)
 				continue;
 			s->user_only = false;
-			fd = open_one(c, &list->events[g->members[k]], s, g->leader_fd);
+			fd = open_one(c, ev, s, g->split ? -1 : g->leader_fd);
 			if (fd >= 0) {
 				s->fd = fd;
 				if (g->leader_fd < 0)
@@ -153,9 +220,20 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 				close_group(c, g);
 				return fd;
 			}
+			if (g->leader_fd >= 0 && !g->split && fd == -EINVAL && opens_alone(c, ev)) {
+				close_group(c, g);
+				if (ev->weak) {
+					g->split = true;
+				} else {
+					s->status = PMC_STATUS_NOT_COUNTED;
+					s->error = PMC_ERROR_NO_FIT;
+				}
+				reopen = true;
+				break;
+			}
 			s->status = status_of_errno(-fd);
 			s->error = -fd;
-			if (g->leader_fd >= 0) {
+			if (g->leader_fd >= 0 && !g->split) {
 				close_group(c, g);
 				reopen = true;
 				break;
@@ -321,12 +399,22 @@ static int group_ioctl(struct pmc_counters *c, unsigned long request)
 	for (size_t g = 0; g < c->ngroups; g++) {
 		int r;
 
-		if (c->groups[g].leader_fd < 0)
+		const struct group *gr = &c->groups[g];
+
+		if (gr->leader_fd < 0)
 			continue;
-		r = c->sys->ioctl(c->sys->ctx, c->groups[g].leader_fd, request,
-				  PERF_IOC_FLAG_GROUP);
-		if (r < 0)
-			return r;
+		if (!gr->split) {
+			r = c->sys->ioctl(c->sys->ctx, gr->leader_fd, request, PERF_IOC_FLAG_GROUP);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		for (size_t k = 0; k < gr->n; k++) {
+			int fd = c->slots[gr->members[k]].fd;
+
+			if (fd >= 0 && (r = c->sys->ioctl(c->sys->ctx, fd, request, 0)) < 0)
+				return r;
+		}
 	}
 	return 0;
 }
@@ -374,7 +462,55 @@ static void set_value(struct pmc_reading *r, uint64_t value, uint64_t enabled, u
 	}
 }
 
+/* Reads one event opened without group reads: value, enabled, running, id. */
+static int read_one(struct pmc_counters *c, size_t i)
+{
+	struct slot *s = &c->slots[i];
+	ssize_t got = c->sys->read(c->sys->ctx, s->fd, c->buf, 4 * sizeof(uint64_t));
+
+	if (got < 0)
+		return (int)got;
+	if (got == 0) {
+		/* Its pinned group is in an error state, as with a group read. */
+		set_missing(&c->tmp[i], PMC_STATUS_NOT_COUNTED, 0);
+		return 0;
+	}
+	if (got != 4 * sizeof(uint64_t) || c->buf[3] != s->id)
+		return -EIO;
+	set_value(&c->tmp[i], c->buf[0], c->buf[1], c->buf[2]);
+	c->tmp[i].user_only = s->user_only;
+	return 0;
+}
+
+static int read_group_of(struct pmc_counters *c, struct group *g);
+
 static int read_group(struct pmc_counters *c, struct group *g)
+{
+	if (!c->no_group_read && !g->split)
+		return read_group_of(c, g);
+	/* Event by event: a split group's members each lead a group of one. */
+	for (size_t k = 0; k < g->n; k++) {
+		size_t i = g->members[k];
+		int r;
+
+		if (c->slots[i].fd < 0)
+			continue;
+		if (c->no_group_read) {
+			r = read_one(c, i);
+		} else {
+			struct group one = { .members = &g->members[k], .n = 1,
+					     .leader_fd = c->slots[i].fd };
+
+			r = read_group_of(c, &one);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* One read() of a group's leader with PERF_FORMAT_GROUP. */
+static int read_group_of(struct pmc_counters *c, struct group *g)
 {
 	size_t nopen = 0, want, nr;
 	uint64_t enabled, running;

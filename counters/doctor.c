@@ -152,9 +152,13 @@ static void collect_cpuinfo(struct pmc_doctor *d, const char *proc)
 static bool is_cpu_pmu(const char *name, uint32_t type)
 {
 	/* The core PMU registers as PERF_TYPE_RAW (x86 "cpu" or hybrid "cpu_core", the
-	 * first ARM PMU); hybrid x86 adds "cpu_atom" with a dynamic type. */
+	 * first ARM PMU); hybrid x86 adds "cpu_atom" with a dynamic type; Apple's M1 and M2
+	 * have one per core type ("apple_icestorm_pmu", "apple_firestorm_pmu", ...). */
+	size_t len = strlen(name);
+
 	return type == PERF_TYPE_RAW || strcmp(name, "cpu") == 0 || strncmp(name, "cpu_", 4) == 0 ||
-	       strncmp(name, "armv", 4) == 0;
+	       strncmp(name, "armv", 4) == 0 ||
+	       (strncmp(name, "apple_", 6) == 0 && len > 10 && strcmp(name + len - 4, "_pmu") == 0);
 }
 
 static void collect_pmus(struct pmc_doctor *d, const char *sysfs)

@@ -5,7 +5,8 @@
  *   item   := event | '{' event (',' event)* '}' [mods]
  *   event  := (builtin | 'r' HEX | pmu '/' term (',' term)* '/') [mods]
  *   term   := name ['=' number]
- *   mods   := ':' ('u' | 'k')+     (also directly after a PMU event's closing '/')
+ *   mods   := ':' ('u' | 'k' | 'W')+  (also directly after a PMU event's closing '/';
+ *                                     'W', a weak group, only after a group's '}')
  * Spaces around items are allowed. Builtin names match case-insensitively, as in perf. */
 #include <ctype.h>
 #include <errno.h>
@@ -189,7 +190,9 @@ __attribute__((format(printf, 3, 4))) static void format_cut(char *buf, size_t s
 
 /* ---- the parser ---- */
 
-enum { MOD_U = 1, MOD_K = 2 };
+/* MOD_W marks a weak group (perf's :W): when its events do not fit the PMU together,
+ * they are opened one by one instead (counters/counters.c). */
+enum { MOD_U = 1, MOD_K = 2, MOD_W = 4, MOD_LEVELS = MOD_U | MOD_K };
 
 struct parse_error {
 	size_t column;	   /* 1-based column in the list where the problem starts */
@@ -294,10 +297,12 @@ static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
 			mods |= MOD_U;
 		else if (c == 'k')
 			mods |= MOD_K;
+		else if (c == 'W')
+			mods |= MOD_W;
 		else if (isprint((unsigned char)c))
 			return fail(p, p->pos,
-				    "unknown modifier '%c'; pmcbench supports u (user space only) "
-				    "and k (kernel only), as in cycles:u",
+				    "unknown modifier '%c'; pmcbench supports u (user space only), "
+				    "k (kernel only) and W (weak group), as in cycles:u",
 				    c);
 		else
 			return fail(p, p->pos,
@@ -705,8 +710,14 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 		if (r < 0)
 			return r;
 		/* perf also takes modifiers right after the closing '/': msr/tsc/u */
-		if (!is_delim(peek(p)))
-			return parse_mods(p, p->pos - 1, &p->mods[idx]);
+		if (!is_delim(peek(p))) {
+			r = parse_mods(p, p->pos - 1, &p->mods[idx]);
+			if (r == 0 && (p->mods[idx] & MOD_W))
+				return fail(p, p->pos - 1,
+					    "'W' (weak group) applies to a group; put it "
+					    "after the group's '}', as in {cycles,instructions}:W");
+			return r;
+		}
 	} else {
 		if (p->pos - start > PMC_EVENT_NAME_MAX - 4)
 			return fail(p, start, "event name too long (at most %d characters)",
@@ -718,7 +729,12 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 	if (peek(p) == ':') {
 		size_t colon = p->pos++;
 
-		return parse_mods(p, colon, &p->mods[idx]);
+		r = parse_mods(p, colon, &p->mods[idx]);
+		if (r == 0 && (p->mods[idx] & MOD_W))
+			return fail(p, colon,
+				    "':W' (weak group) applies to a group; put it after the "
+				    "group's '}', as in {cycles,instructions}:W");
+		return r;
 	}
 	return 0;
 }
@@ -730,10 +746,12 @@ static void apply_mods(struct pmc_event *ev, unsigned mods)
 
 	/* perf's :u and :k: count only that privilege level; the hypervisor is excluded
 	 * whenever a level is chosen, as perf does without :h. */
+	ev->weak = mods & MOD_W;
+	mods &= MOD_LEVELS;
 	ev->exclude_user = mods && !(mods & MOD_U);
 	ev->exclude_kernel = mods && !(mods & MOD_K);
 	ev->exclude_hv = mods != 0;
-	snprintf(ev->name + len, sizeof(ev->name) - len, "%s", suffix[mods & 3]);
+	snprintf(ev->name + len, sizeof(ev->name) - len, "%s", suffix[mods]);
 }
 
 static int parse_group(struct parser *p)
@@ -788,7 +806,14 @@ static int parse_group(struct parser *p)
 		if (r < 0)
 			return r;
 		for (size_t i = first; i < p->n; i++) {
-			if (p->mods[i] && p->mods[i] != gmods)
+			unsigned levels = gmods & MOD_LEVELS;
+
+			/* :W alone leaves each event's own :u or :k as it is. */
+			if (!levels) {
+				p->mods[i] |= gmods;
+				continue;
+			}
+			if (p->mods[i] && p->mods[i] != levels)
 				return fail(p, colon,
 					    "modifier on the group conflicts with the one "
 					    "on '%.40s'; give it on the group or on its "

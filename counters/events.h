@@ -20,6 +20,7 @@ struct pmc_event {
 	bool exclude_user, exclude_kernel, exclude_hv;
 	size_t group; /* index of its group; a lone event is a group of one */
 	bool leader;  /* first event of its group */
+	bool weak;    /* its group is weak (:W): split into single events if it does not fit */
 };
 
 struct pmc_event_list {

@@ -139,7 +139,10 @@ static void fill_missing(const struct pmc_metric_analysis *ma, struct pmc_report
 						      count[s] == 1 ? "" : "s");
 		}
 	}
-	if (name && o < sizeof(row->comment))
+	if (kinds == 1 && last == PMC_STATUS_NOT_COUNTED && m->error == PMC_ERROR_NO_FIT)
+		snprintf(row->comment + o, sizeof(row->comment) - o,
+			 ": does not fit the PMU with its group (:W after the group splits it)");
+	else if (name && o < sizeof(row->comment))
 		snprintf(row->comment + o, sizeof(row->comment) - o, " (%s)", name);
 }
 

@@ -41,7 +41,48 @@ size_t fake_pmu_open_attempts(const struct fake_pmu *f, uint32_t type, uint64_t 
 	return n;
 }
 
-/* Hardware counters the group led by slot `leader` needs. */
+/* Whether a hardware event can use the fixed counter that counts generic event hw. */
+static bool fixed_for(const struct perf_event_attr *a, uint64_t hw)
+{
+	return a->type == PERF_TYPE_HARDWARE && a->config == hw;
+}
+
+/* The fixed counters free at a moment of the emulated PMU. */
+struct fixed_free {
+	bool insn, cycles;
+};
+
+/* General-purpose counters the group led by slot `leader` needs (plus `extra`, an event
+ * about to join it) besides the fixed counters free in *fx, which it takes. */
+static unsigned group_need(const struct fake_pmu *f, int leader,
+			   const struct perf_event_attr *extra, struct fixed_free *fx)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i <= FAKE_PMU_MAX_EVENTS; i++) {
+		const struct perf_event_attr *a;
+
+		if (i < FAKE_PMU_MAX_EVENTS) {
+			if (!f->ev[i].used || f->ev[i].leader != leader)
+				continue;
+			a = &f->ev[i].attr;
+		} else if (!(a = extra)) {
+			break;
+		}
+		if (!needs_counter(a))
+			continue;
+		if (fx->insn && fixed_for(a, PERF_COUNT_HW_INSTRUCTIONS))
+			fx->insn = false;
+		else if (fx->cycles && fixed_for(a, PERF_COUNT_HW_CPU_CYCLES))
+			fx->cycles = false;
+		else
+			n++;
+	}
+	return n;
+}
+
+/* Hardware counters the group led by slot `leader` needs at run time: 0 only for a
+ * group without hardware events. */
 static unsigned group_counters(const struct fake_pmu *f, int leader)
 {
 	unsigned n = 0;
@@ -70,6 +111,12 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EACCES;
 	if (cfg->no_build_id && a->build_id)
 		return -EINVAL;
+	/* Linux 4.13 taught inherited events to read as a group. */
+	if (cfg->kernel && cfg->kernel < FAKE_PMU_KERNEL(4, 13) && a->inherit &&
+	    (a->read_format & PERF_FORMAT_GROUP))
+		return -EINVAL;
+	if (cfg->need_exclude_guest && needs_counter(a) && !cfg->no_pmu && !a->exclude_guest)
+		return -EOPNOTSUPP;
 	if (cfg->max_fds > 0 && f->nopen >= cfg->max_fds)
 		return -EMFILE;
 	if (group_fd != -1) {
@@ -111,11 +158,14 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 			return -EINVAL;
 		break;
 	}
+	if (cfg->einval && needs_counter(a) && a->config == cfg->einval_config)
+		return -EINVAL;
 	if (leader && needs_counter(a)) {
-		if (cfg->einval_member && a->config == cfg->einval_member_config)
-			return -EINVAL;
-		/* x86 validate_group(): a group that could never be scheduled is refused. */
-		if (group_counters(f, group_fd - FAKE_PMU_FD_BASE) + 1 > cfg->counters)
+		/* x86 validate_group(): a group that could never be scheduled on an empty
+		 * PMU is refused; the watchdog's use of a counter is not considered. */
+		struct fixed_free empty = { cfg->fixed_counters, cfg->fixed_counters };
+
+		if (group_need(f, group_fd - FAKE_PMU_FD_BASE, a, &empty) > cfg->counters)
 			return -EINVAL;
 	}
 	return 0;
@@ -232,6 +282,18 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 	if (f->cfg.read_error)
 		return -f->cfg.read_error;
 	slot = (int)(e - f->ev);
+	if (e->attr.read_format == (READ_FORMAT & ~(uint64_t)PERF_FORMAT_GROUP)) {
+		/* One event: value, time_enabled, time_running, id. */
+		if (len < 4 * sizeof(uint64_t))
+			return -ENOSPC;
+		if (f->ev[e->leader].error_state)
+			return 0;
+		out[0] = e->value;
+		out[1] = e->time_enabled;
+		out[2] = e->time_running;
+		out[3] = e->id;
+		return 4 * sizeof(uint64_t);
+	}
 	if (e->leader != slot || e->attr.read_format != READ_FORMAT)
 		return -EINVAL;
 	if (e->error_state)
@@ -689,6 +751,9 @@ static void tick_once(struct fake_pmu *f)
 {
 	int order[FAKE_PMU_MAX_EVENTS], n = 0;
 	unsigned free_counters = f->cfg.counters;
+	/* The watchdog's pinned cycles event holds the fixed cycles counter. */
+	struct fixed_free fx = { f->cfg.fixed_counters,
+				 f->cfg.fixed_counters && !f->cfg.nmi_watchdog };
 	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
 
 	/* Leaders in creation order. */
@@ -702,12 +767,15 @@ static void tick_once(struct fake_pmu *f)
 			scheduled[order[k]] = true;
 	/* Pinned groups first; one that does not fit goes into an error state. */
 	for (int k = 0; k < n; k++) {
-		unsigned need = group_counters(f, order[k]);
+		struct fixed_free after = fx;
+		unsigned need;
 
-		if (need == 0 || !is_pinned(f, order[k]))
+		if (group_counters(f, order[k]) == 0 || !is_pinned(f, order[k]))
 			continue;
+		need = group_need(f, order[k], NULL, &after);
 		if (need <= free_counters) {
 			free_counters -= need;
+			fx = after;
 			scheduled[order[k]] = true;
 		} else {
 			f->ev[order[k]].error_state = true;
@@ -722,11 +790,13 @@ static void tick_once(struct fake_pmu *f)
 				flex[nf++] = order[k];
 		for (int k = 0; k < nf; k++) {
 			int g = flex[(k + (int)(f->rotation % (unsigned)nf)) % nf];
-			unsigned need = group_counters(f, g);
+			struct fixed_free after = fx;
+			unsigned need = group_need(f, g, NULL, &after);
 
 			if (need > free_counters)
 				break;
 			free_counters -= need;
+			fx = after;
 			scheduled[g] = true;
 		}
 	}

@@ -2,7 +2,14 @@
  * machines without one. It follows the kernel where the engine depends on it:
  *
  * - N hardware counters. A group whose hardware events need more than N fails at the
- *   member that does not fit with EINVAL, as x86's validate_group() does.
+ *   member that does not fit with EINVAL, as x86's validate_group() does. Optionally
+ *   fixed counters for cycles and instructions, and an NMI watchdog that holds the fixed
+ *   cycles counter at run time only (cfg.fixed_counters, cfg.nmi_watchdog).
+ * - A kernel version (cfg.kernel): before 4.13 inherit with PERF_FORMAT_GROUP is EINVAL.
+ * - Reads with PERF_FORMAT_GROUP on a leader, or without it on any event
+ *   ({value, time_enabled, time_running, id}).
+ * - cfg.need_exclude_guest: hardware events need exclude_guest (EOPNOTSUPP), as on
+ *   Apple's M1.
  * - Time passes only in fake_pmu_tick(), in quanta of FAKE_PMU_QUANTUM_NS. In each
  *   quantum the enabled hardware groups are scheduled in creation order, starting one
  *   further each quantum (the kernel's rotation), until one does not fit; a scheduled
@@ -15,7 +22,7 @@
  *   counting kernel space (EACCES unless exclude_kernel), >= 3 (Debian) denies every
  *   perf_event_open; cfg.privileged (CAP_PERFMON) lifts both.
  * - EMFILE once cfg.max_fds descriptors are open; ENOENT for hardware, cache and raw
- *   events with cfg.no_pmu; EINVAL for a group member with cfg.einval_member_config;
+ *   events with cfg.no_pmu; EINVAL for a hardware event with cfg.einval_config;
  *   optionally an msr-like PMU (cfg.msr_type) that cannot exclude privilege levels.
  * - Group reads return {value, id} pairs leader first in attach order, or reversed
  *   with cfg.reverse_ids; ids are handed out in decreasing order.
@@ -53,8 +60,10 @@ struct fake_pmu_config {
 	int max_fds;	    /* EMFILE when this many are open; 0: no limit */
 	bool pinned;	    /* every hardware group is pinned */
 	bool reverse_ids;   /* group reads list the events in reverse order */
-	bool einval_member; /* a hardware member with einval_member_config fails, EINVAL */
-	uint64_t einval_member_config;
+	/* A hardware event with einval_config fails with EINVAL, alone or in a group (a
+	 * config this PMU rejects). */
+	bool einval;
+	uint64_t einval_config;
 	uint32_t enoent_hw_mask; /* bit c: generic hardware event config c fails, ENOENT */
 	int read_error;		 /* a positive errno every read fails with; 0: none */
 	/* Nonzero: a PMU of this type that counts like a software one but, like the msr
@@ -62,7 +71,21 @@ struct fake_pmu_config {
 	uint32_t msr_type;
 	const char *online; /* /sys/devices/system/cpu/online; NULL: "0" */
 	bool no_build_id;   /* attr.build_id fails with EINVAL */
+	/* The emulated kernel's version, FAKE_PMU_KERNEL(4, 12); 0: a recent one. Before
+	 * 4.13, inherit together with PERF_FORMAT_GROUP fails with EINVAL. */
+	unsigned kernel;
+	/* Like Apple's M1 PMU driver: a hardware event without exclude_guest fails with
+	 * EOPNOTSUPP. */
+	bool need_exclude_guest;
+	/* Like Intel's fixed counters: one for instructions and one for cycles besides the
+	 * `counters` general-purpose ones. With nmi_watchdog the kernel's watchdog holds
+	 * the fixed cycles counter at run time (it is pinned), though a group is validated
+	 * at open against an empty PMU, as x86's validate_group() does. */
+	bool fixed_counters;
+	bool nmi_watchdog;
 };
+
+#define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)
 
 struct fake_pmu_event {
 	bool used;

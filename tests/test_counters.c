@@ -179,8 +179,8 @@ static void test_scaling_math(void **state)
 	pmc_event_list_free(l);
 }
 
-/* A member the PMU rejects (EINVAL) does not sink its group: the group is closed and
- * reopened without it (a weak group), and the event alone is reported unsupported. */
+/* A member the PMU rejects for itself (EINVAL, alone too) does not sink its group: the
+ * group is closed and reopened without it, and the event is reported unsupported. */
 static void test_weak_group_einval_member(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,cache-misses,instructions},branches");
@@ -191,16 +191,17 @@ static void test_weak_group_einval_member(void **state)
 	enum pmc_status st;
 	int err;
 
-	cfg.einval_member = true;
-	cfg.einval_member_config = PERF_COUNT_HW_CACHE_MISSES;
+	cfg.einval = true;
+	cfg.einval_config = PERF_COUNT_HW_CACHE_MISSES;
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	assert_int_equal(pmc_counters_opened(c), 3);
 	/* The leader was opened twice: once with the bad member, once without. */
 	assert_int_equal(
 	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 2);
+	/* In the group, then alone to learn that it is the event, not the group. */
 	assert_int_equal(
-	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), 1);
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), 2);
 	assert_int_equal(fake.nopen, 3);
 	pmc_counters_open_status(c, 1, &st, &err);
 	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
@@ -224,24 +225,221 @@ static void test_weak_group_einval_member(void **state)
 	pmc_event_list_free(l);
 }
 
-/* A group larger than the PMU: validate_group refuses the member that does not fit. */
-static void test_weak_group_too_big(void **state)
+/* A group larger than the PMU: validate_group refuses the member that does not fit. It
+ * opens alone, so it is not counted for that reason (never "unsupported", and never
+ * remembered as its error): the rest of the group counts. */
+static void test_group_too_big(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions,branches}");
 	struct pmc_counters_opts o = opts_for(&fake);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[3];
 	struct pmc_counters *c;
+	enum pmc_status st;
+	int err;
 
 	cfg.counters = 2;
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 2);
+	assert_int_equal(fake.nopen, 2);
+	pmc_counters_open_status(c, 2, &st, &err);
+	assert_int_equal(st, PMC_STATUS_NOT_COUNTED);
+	assert_int_equal(err, PMC_ERROR_NO_FIT);
 	fake_pmu_tick(&fake, 2);
 	assert_int_equal(pmc_counters_read(c, r), 0);
-	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, 2 * rate_of(&l->events[0]), 2 * Q, 2 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 2 * rate_of(&l->events[1]), 2 * Q, 2 * Q);
+	assert_int_equal(r[2].status, PMC_STATUS_NOT_COUNTED);
+	assert_int_equal(r[2].error, PMC_ERROR_NO_FIT);
+	assert_true(isnan(r[2].scaled));
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* perf's weak group: {...}:W that does not fit is split into single events, which all
+ * count, each multiplexed on its own (so each has its own times and is scaled). */
+static void test_weak_group_split(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions,branches}:W,task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+	int leaders = 0;
+
+	assert_true(l->events[0].weak && l->events[2].weak);
+	assert_false(l->events[3].weak);
+	assert_string_equal(l->events[0].name, "cycles");
+	cfg.counters = 2;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 4);
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		leaders += fake.ev[i].used && fake.ev[i].leader == i;
+	assert_int_equal(leaders, 4); /* three singletons and task-clock */
+	assert_int_equal(pmc_counters_enable(c), 0);
+	/* Three single events on two counters: each runs 2 quanta out of 3. */
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_reading(&r[i], PMC_STATUS_SCALED, 2 * rate_of(&l->events[i]), 3 * Q, 2 * Q);
+		assert_int_equal(r[i].error, 0);
+	}
+	assert_reading(&r[3], PMC_STATUS_COUNTED, 3 * rate_of(&l->events[3]), 3 * Q, 3 * Q);
+	assert_int_equal(pmc_counters_disable(c), 0);
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].enabled, 3 * Q); /* disabled: no time passed */
+	assert_int_equal(pmc_counters_reset(c), 0);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[1].value, 0);
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(l);
+}
+
+/* A weak group that fits stays one group. */
+static void test_weak_group_that_fits(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions}:W");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &pmu8);
+	c = open_ok(l, &o);
+	assert_int_equal(fake.ev[1].leader, 0);
+	assert_int_equal(fake.nlog, 2);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* Intel's fixed counters: cycles and instructions do not take general-purpose ones, so
+ * {cycles,instructions,4 more} opens on 4 counters. The NMI watchdog holds the fixed
+ * cycles counter at run time only: the group opens (validated on an empty PMU) but never
+ * runs, and is reported not counted, never as a count of 0. */
+static void test_fixed_counters_and_watchdog(void **state)
+{
+	struct pmc_event_list *l = t_events(
+	    "{cycles,instructions,branches,branch-misses,cache-references,cache-misses}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[6];
+	struct pmc_counters *c;
+
+	cfg.counters = 4;
+	cfg.fixed_counters = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 6);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
+	pmc_counters_close(c);
+
+	cfg.nmi_watchdog = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 6);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(r[i].status, PMC_STATUS_NOT_COUNTED);
+		assert_int_equal(r[i].value, 0);
+		assert_true(isnan(r[i].scaled));
+	}
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* Before Linux 4.13 inherit and PERF_FORMAT_GROUP exclude each other: the engine opens
+ * without group reads (still grouped through group_fd) and reads event by event. */
+static void test_no_group_read_before_4_13(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,task-clock}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[4];
+	struct pmc_counters *c;
+
+	o.inherit = true;
+	cfg.kernel = FAKE_PMU_KERNEL(4, 12);
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 4);
+	assert_int_equal(fake.nlog, 5); /* the first leader twice */
+	assert_int_equal(fake.log[0].result, -EINVAL);
+	for (size_t i = 1; i < fake.nlog; i++) {
+		assert_false(fake.log[i].attr.read_format & PERF_FORMAT_GROUP);
+		assert_true(fake.log[i].attr.inherit);
+	}
+	assert_int_equal(fake.log[2].group_fd, fake.log[1].result); /* still a group */
+	assert_int_equal(pmc_counters_enable(c), 0);
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (int i = 0; i < 4; i++)
+		assert_reading(&r[i], PMC_STATUS_COUNTED, 3 * rate_of(&l->events[i]), 3 * Q, 3 * Q);
+	pmc_counters_close(c);
+
+	/* From 4.13 on, group reads as usual. */
+	cfg.kernel = FAKE_PMU_KERNEL(4, 13);
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(fake.nlog, 4);
+	assert_true(fake.log[0].attr.read_format & PERF_FORMAT_GROUP);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* Apple's M1 PMU refuses hardware events that do not exclude the guest (EOPNOTSUPP):
+ * they are retried with exclude_guest and count. */
+static void test_exclude_guest_retry(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[3];
+	struct pmc_counters *c;
+
+	cfg.need_exclude_guest = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	assert_int_equal(fake.log[0].result, -EOPNOTSUPP);
+	assert_true(fake.log[1].attr.exclude_guest);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* cycles:k under perf_event_paranoid=2: there is no user-only fallback for an event that
+ * counts the kernel only; it is denied, never a count of nothing named cycles:k:u. */
+static void test_kernel_only_denied_under_paranoid(void **state)
+{
+	struct pmc_event_list *l = t_events("cycles:k,instructions");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[2];
+	struct pmc_counters *c;
+
+	o.user_only_fallback = true;
+	cfg.paranoid = 2;
+	cfg.privileged = false;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 1);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[0].error, EACCES);
+	assert_false(r[0].user_only);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
-	assert_int_equal(r[2].status, PMC_STATUS_UNSUPPORTED);
-	assert_int_equal(r[2].error, EINVAL);
+	assert_true(r[1].user_only);
 	pmc_counters_close(c);
 	pmc_event_list_free(l);
 }
@@ -830,7 +1028,13 @@ int main(void)
 	    cmocka_unit_test(test_multiplex_scaling),
 	    cmocka_unit_test(test_scaling_math),
 	    cmocka_unit_test(test_weak_group_einval_member),
-	    cmocka_unit_test(test_weak_group_too_big),
+	    cmocka_unit_test(test_group_too_big),
+	    cmocka_unit_test(test_weak_group_split),
+	    cmocka_unit_test(test_weak_group_that_fits),
+	    cmocka_unit_test(test_fixed_counters_and_watchdog),
+	    cmocka_unit_test(test_no_group_read_before_4_13),
+	    cmocka_unit_test(test_exclude_guest_retry),
+	    cmocka_unit_test(test_kernel_only_denied_under_paranoid),
 	    cmocka_unit_test(test_lone_einval),
 	    cmocka_unit_test(test_no_pmu),
 	    cmocka_unit_test(test_paranoid_levels),

@@ -193,6 +193,27 @@ static void test_pmu_present(void **state)
 	expect_reason(&d, ENOENT, "the CPU PMU (cpu) does not provide this event");
 }
 
+/* Apple's M1 under Asahi Linux: one PMU per core type, with dynamic types, that refuse
+ * events not excluding the guest (EOPNOTSUPP); cycles counts after the retry. */
+static void test_apple_m1(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 8, .paranoid = 2, .privileged = true,
+				      .need_exclude_guest = true};
+	struct pmc_doctor d;
+
+	machine(2, "000001ffffffffff", 0, "", false);
+	put("sys/apple_icestorm_pmu/type", "10\n");
+	put("sys/apple_icestorm_pmu/cpus", "0-3\n");
+	put("sys/apple_firestorm_pmu/type", "11\n");
+	put("sys/apple_firestorm_pmu/cpus", "4-7\n");
+	d = collect(&cfg);
+	assert_true(d.cpu_pmu);
+	assert_string_equal(d.cpu_pmu_name, "apple_firestorm_pmu");
+	assert_int_equal(d.probes[0].error, 0);
+	assert_int_equal(d.probes[1].error, 0);
+	assert_true(pmc_doctor_hw_ok(&d));
+}
+
 /* Paranoid 2 for an unprivileged user: hardware counts, but only user space. */
 static void test_paranoid_2_unprivileged(void **state)
 {
@@ -329,6 +350,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_vm_without_pmu, teardown),
 	    cmocka_unit_test_teardown(test_bare_metal_without_cpu_pmu, teardown),
+	    cmocka_unit_test_teardown(test_apple_m1, teardown),
 	    cmocka_unit_test_teardown(test_pmu_present, teardown),
 	    cmocka_unit_test_teardown(test_paranoid_2_unprivileged, teardown),
 	    cmocka_unit_test_teardown(test_paranoid_3_unprivileged, teardown),

@@ -316,6 +316,21 @@ static void test_groups_and_modifiers(void **state)
 	assert_string_equal(l->events[0].name, "cycles:k");
 	assert_string_equal(l->events[1].name, "instructions:k");
 	assert_true(l->events[1].exclude_user);
+	assert_false(l->events[1].weak);
+	pmc_event_list_free(l);
+
+	/* :W makes a weak group, names nothing, and leaves its events' own levels; with a
+	 * level it applies both. */
+	l = parse_ok("{cycles:u,instructions}:W,{branches,branch-misses}:uW,task-clock",
+		     fake_root);
+	assert_string_equal(l->events[0].name, "cycles:u");
+	assert_true(l->events[0].exclude_kernel);
+	assert_string_equal(l->events[1].name, "instructions");
+	assert_false(l->events[1].exclude_kernel);
+	assert_true(l->events[0].weak && l->events[1].weak);
+	assert_string_equal(l->events[2].name, "branches:u");
+	assert_true(l->events[2].weak && l->events[3].weak && l->events[3].exclude_kernel);
+	assert_false(l->events[4].weak);
 	pmc_event_list_free(l);
 }
 
@@ -613,6 +628,9 @@ static void test_syntax_errors(void **state)
 	expect_error("{}", fake_root, 1, "empty group");
 	expect_error("{cycles,}", fake_root, 9, "empty event name");
 	expect_error("cycles:x", fake_root, 8, "unknown modifier 'x'");
+	expect_error("cycles:W", fake_root, 7, "applies to a group");
+	expect_error("{cycles:W,instructions}", fake_root, 8, "applies to a group");
+	expect_error("{cycles:u,instructions}:kW", fake_root, 24, "conflicts");
 	expect_error("cycles:up", fake_root, 9, "unknown modifier 'p'");
 	expect_error("cycles:", fake_root, 7, "empty modifier");
 	expect_error("cycles:,instructions", fake_root, 7, "empty modifier");

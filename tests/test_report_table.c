@@ -240,6 +240,7 @@ static void test_missing_counters(void **state)
 	failed(b, "instructions", PMC_STATUS_UNSUPPORTED, ENOENT, 2);
 	failed(b, "branches", PMC_STATUS_DENIED, EACCES, 2);
 	failed(b, "cache-misses", PMC_STATUS_NOT_COUNTED, 0, 2);
+	failed(b, "L1-dcache-loads", PMC_STATUS_NOT_COUNTED, PMC_ERROR_NO_FIT, 2);
 	counted(b, "task-clock", tc, 2);
 	text = render(r, false, false);
 
@@ -264,7 +265,14 @@ static void test_missing_counters(void **state)
 	line = metric_line(text, "cache-misses");
 	assert_contains(line, "<not counted>");
 	assert_contains(line, "not-counted");
+	assert_lacks(line, "fit");
 	assert_no_digits(line);
+	free(line);
+	/* One that did not fit its group says so and how to split the group. */
+	line = metric_line(text, "L1-dcache-loads");
+	assert_contains(line, "<not counted>");
+	assert_contains(line, "does not fit the PMU with its group");
+	assert_contains(line, ":W");
 	free(line);
 	assert_no_nan(text);
 	free(text);

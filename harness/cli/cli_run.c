@@ -69,7 +69,8 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
 {
 	struct pmc_probe_report *rep = NULL;
 	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
-	size_t nmissing, len = 0, flen = 0, n = pmc_event_list_count(ev);
+	char nofit[1024] = "";
+	size_t nmissing, len = 0, flen = 0, nlen = 0, n = pmc_event_list_count(ev);
 	int first_err, level, r;
 
 	*ret_user_only = false;
@@ -82,14 +83,19 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
 		struct pmc_event_desc d = { .sz = sizeof(d) };
 		enum pmc_status st;
 		bool user_only;
+		int error;
 
 		pmc_event_list_describe(ev, i, &d);
-		pmc_probe_report_event(rep, i, &st, NULL, &user_only);
+		pmc_probe_report_event(rep, i, &st, &error, &user_only);
 		if (d.exclude_kernel)
 			*ret_user_only = true;
 		if (user_only && flen < sizeof(fell_back) - 64)
 			flen += (size_t)snprintf(fell_back + flen, sizeof(fell_back) - flen, "%s%s",
 						 flen ? ", " : "", d.name);
+		if (st == PMC_STATUS_NOT_COUNTED && error == PMC_ERROR_NO_FIT &&
+		    nlen < sizeof(nofit) - 64)
+			nlen += (size_t)snprintf(nofit + nlen, sizeof(nofit) - nlen, "%s%s",
+						 nlen ? ", " : "", d.name);
 		if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) &&
 		    len < sizeof(missing) - 64)
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
@@ -105,6 +111,19 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
 				"'pmcbench doctor'\n",
 			fell_back, lv);
 	}
+	if (nlen && require) {
+		pmc_cli_error("%s cannot be counted: it does not fit the PMU together with the "
+			      "rest of its group; put ':W' after the group to open its events one "
+			      "by one, or drop --require-counters",
+			      nofit);
+		pmc_probe_report_free(rep);
+		return -EINVAL;
+	}
+	if (nlen && !quiet)
+		fprintf(stderr, "pmcbench: note: %s not counted: it does not fit the PMU together "
+				"with the rest of its group; put ':W' after the group to open its "
+				"events one by one\n",
+			nofit);
 	nmissing = pmc_probe_report_missing(rep);
 	first_err = pmc_probe_report_first_error(rep);
 	pmc_probe_report_free(rep);

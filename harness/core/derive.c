@@ -79,7 +79,8 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	num[strlen(num) - sl] = den[strlen(den) - sl] = '\0';
 	en = find_event(events, num);
 	ed = find_event(events, den);
-	m->cross_group = en && ed && en->group != ed->group;
+	/* A weak group may have been split into single events, each in its own window. */
+	m->cross_group = en && ed && (en->group != ed->group || en->weak);
 	for (size_t i = 0; i < mn->n; i++) {
 		r = pmc_metric_append(m, ratio(f->scale, mn->values[i], md->values[i]), NULL);
 		if (r < 0)

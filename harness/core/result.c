@@ -391,10 +391,14 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		    .running = reading->running,
 		};
 		/* The metric's errno stands for every run: it survives only while every run
-		 * failed with the same one. */
+		 * failed with the same one (or was not counted for the same reason). */
+		int e = status_failed(reading->status) || reading->status == PMC_STATUS_NOT_COUNTED
+				? reading->error
+				: 0;
+
 		if (m->n == 0)
-			m->error = status_failed(reading->status) ? reading->error : 0;
-		else if (!status_failed(reading->status) || reading->error != m->error)
+			m->error = e;
+		else if (e != m->error)
 			m->error = 0;
 		m->has_status = true;
 	}

@@ -4,6 +4,7 @@
 #ifndef PMCBENCH_COUNTERS_H
 #define PMCBENCH_COUNTERS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,9 +40,15 @@ struct pmc_reading {
 	uint64_t enabled; /* time_enabled, ns */
 	uint64_t running; /* time_running, ns */
 	double scaled;	  /* value * enabled / running; NaN when there is no value */
-	int error;	  /* positive errno behind unsupported or denied, else 0 */
+	int error;	  /* positive errno behind unsupported or denied; with not-counted,
+			   * PMC_ERROR_NO_FIT or 0; else 0 */
 	bool user_only;	  /* opened with exclude_kernel after EACCES/EPERM (see opts) */
 };
+
+/* The error of a not-counted event that opens alone but does not fit the PMU together
+ * with the rest of its group (too many counters, or PMUs that cannot share a group); a
+ * weak group (":W") is split into single events instead. */
+#define PMC_ERROR_NO_FIT ENOSPC
 
 struct pmc_counters;
 
@@ -64,7 +71,11 @@ struct pmc_counters_opts {
 
 /* Opens every event of the list, group by group, leader first, on the task opts names
  * (NULL opts: the calling thread, any CPU, enabled at once). An event the kernel rejects
- * gets its status (unsupported or denied) and its group is reopened without it. Returns
+ * gets its status (unsupported or denied) and its group is reopened without it; one that
+ * does not fit with its group is not counted (PMC_ERROR_NO_FIT), or, in a weak group,
+ * the group's events are opened one by one. Kernels that refuse inherit with group
+ * reads (before 4.13) and PMUs that need exclude_guest (Apple M1) are handled as perf
+ * does. Returns
  * 0 (even when no event opened: see pmc_counters_opened), -EMFILE/-ENFILE when out of
  * file descriptors, -ENOMEM, or -EINVAL for bad arguments. Close *ret with
  * pmc_counters_close; the list must outlive it. */
