@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "counters/sample.h"
@@ -150,6 +151,40 @@ bad:
 	return -EINVAL;
 }
 
+/* A number from /proc/sys/kernel/NAME under proc_root; 0 when it cannot be read. */
+static uint64_t read_sysctl(const char *proc_root, const char *name)
+{
+	char path[512];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/%s", proc_root ? proc_root : "/proc", name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/* perf record's default ring: what perf_event_mlock_kb (the per-CPU allowance the kernel
+ * gives every user before RLIMIT_MEMLOCK counts) holds besides the control page, in a
+ * power of two of pages; 516 KiB when unreadable, at most DEFAULT_PAGES. */
+static unsigned default_pages(const char *proc_root, size_t page)
+{
+	uint64_t kb = read_sysctl(proc_root, "perf_event_mlock_kb");
+	uint64_t pages;
+	unsigned p = 1;
+
+	if (kb == 0)
+		kb = 516;
+	pages = kb * 1024 > page ? (kb * 1024 - page) / page : 1;
+	while ((uint64_t)p * 2 <= pages && p < DEFAULT_PAGES)
+		p *= 2;
+	return p;
+}
+
 static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts *o,
 		      struct perf_event_attr *a)
 {
@@ -240,6 +275,18 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 			r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
 					       PERF_FLAG_FD_CLOEXEC);
 		}
+		if (r == -EINVAL && attr.freq) {
+			/* The kernel lowers perf_event_max_sample_rate by itself when samples
+			 * take too long: follow it once more. */
+			uint64_t max = read_sysctl(o->proc_root, "perf_event_max_sample_rate");
+
+			if (max && max < s->freq) {
+				s->freq = max;
+				fill_attr(s, o, &attr);
+				r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
+						       PERF_FLAG_FD_CLOEXEC);
+			}
+		}
 		if (r < 0) {
 			open_failed(s, o, cpus[i], r, err, errlen);
 			goto fail;
@@ -248,6 +295,27 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 		ring->cpu = cpus[i];
 		s->nrings = i + 1;
 		r = s->sys->mmap(s->sys->ctx, ring->fd, s->map_len, &ring->base);
+		if (r == -EPERM) {
+			/* perf_mmap(): past perf_event_mlock_kb per CPU, the rings count
+			 * against RLIMIT_MEMLOCK. */
+			struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+			char lim[32] = "unlimited";
+
+			ring->base = NULL;
+			if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+				snprintf(lim, sizeof(lim), "%llu KiB",
+					 (unsigned long long)(rl.rlim_cur / 1024));
+			pmc_err_set(err, errlen,
+				    "mmap of the ring of CPU %d: %s: %zu CPUs x %zu KiB pass what "
+				    "the kernel lets this user lock (perf_event_mlock_kb=%llu per "
+				    "CPU, then ulimit -l of %s): give fewer pages, or raise "
+				    "/proc/sys/kernel/perf_event_mlock_kb or ulimit -l",
+				    cpus[i], strerror(-r), ncpus, s->map_len / 1024,
+				    (unsigned long long)read_sysctl(o->proc_root,
+								    "perf_event_mlock_kb"),
+				    lim);
+			goto fail;
+		}
 		if (r < 0) {
 			ring->base = NULL;
 			pmc_err_set(err, errlen,
@@ -287,7 +355,8 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 			    "munmap, poll or online_cpus: sampling needs them");
 		return -EOPNOTSUPP;
 	}
-	pages = opts->pages ? opts->pages : DEFAULT_PAGES;
+	pages = opts->pages ? opts->pages
+			    : default_pages(opts->proc_root, (size_t)sysconf(_SC_PAGESIZE));
 	if (pages & (pages - 1) || pages > (1u << 20)) {
 		pmc_err_set(err, errlen,
 			    "%u pages per CPU: the ring must be a power of two "
@@ -308,6 +377,14 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	s->data_size = (size_t)pages * s->page;
 	s->map_len = s->data_size + s->page;
 	s->freq = opts->period ? 0 : opts->freq ? opts->freq : PMC_SAMPLE_DEFAULT_FREQ;
+	if (s->freq) {
+		/* The kernel refuses a frequency above this (EINVAL); perf record lowers its
+		 * own to it and says so: the caller compares pmc_sampler_freq(). */
+		uint64_t max = read_sysctl(opts->proc_root, "perf_event_max_sample_rate");
+
+		if (max && s->freq > max)
+			s->freq = max;
+	}
 	s->sample_type = SAMPLE_TYPE_BASE | (opts->no_callchain ? 0 : PERF_SAMPLE_CALLCHAIN);
 	s->build_id = true;
 	s->ev = find_event(opts->event ? opts->event : "cycles");

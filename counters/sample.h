@@ -36,9 +36,16 @@ struct pmc_sample_opts {
 	uint64_t period;      /* instead of freq: one sample every period events */
 	bool no_callchain;    /* leave PERF_SAMPLE_CALLCHAIN out: leaf functions only */
 	bool exclude_kernel;  /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
-	unsigned pages;	      /* data pages per CPU, a power of two; 0: 256 (1 MiB) */
+	/* Data pages per CPU, a power of two; 0: as perf record sizes them, what
+	 * perf_event_mlock_kb lets an unprivileged user lock per CPU (128 pages of 4 KiB at
+	 * its default of 516 KiB), at most 256. */
+	unsigned pages;
 	bool enable_on_exec;  /* disabled until the task execs (a pre-exec child) */
 	const struct pmc_sys *sys; /* NULL: the kernel */
+	/* Where sys/kernel/perf_event_max_sample_rate and perf_event_mlock_kb are read;
+	 * NULL: "/proc". A frequency above the maximum sample rate is lowered to it, as
+	 * perf record does: pmc_sampler_freq() says the rate used. */
+	const char *proc_root;
 };
 
 enum pmc_record_type {

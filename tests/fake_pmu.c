@@ -117,6 +117,8 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EINVAL;
 	if (cfg->need_exclude_guest && needs_counter(a) && !cfg->no_pmu && !a->exclude_guest)
 		return -EOPNOTSUPP;
+	if (cfg->max_sample_rate && a->freq && a->sample_freq > cfg->max_sample_rate)
+		return -EINVAL;
 	if (cfg->max_fds > 0 && f->nopen >= cfg->max_fds)
 		return -EMFILE;
 	if (group_fd != -1) {
@@ -340,6 +342,28 @@ static int fake_close(void *ctx, int fd)
 	return 0;
 }
 
+/* The CPUs in a list such as "0-3,6". */
+static size_t fake_count_cpus(const char *list)
+{
+	size_t n = 0;
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += (size_t)(b - a + 1);
+		p = *end == ',' ? end + 1 : end;
+		if (*p == '\n')
+			break;
+	}
+	return n ? n : 1;
+}
+
 static size_t page_size(void)
 {
 	return (size_t)sysconf(_SC_PAGESIZE);
@@ -365,9 +389,20 @@ static int fake_mmap(void *ctx, int fd, size_t len, void **ret)
 		return -EINVAL;
 	if (e->attr.inherit && e->cpu == -1)
 		return -EINVAL;
+	if (f->cfg.mlock_kb) {
+		/* perf_mmap(): the allowance is per user, mlock_kb times the online CPUs. */
+		size_t ncpus = fake_count_cpus(f->cfg.online ? f->cfg.online : "0");
+		uint64_t allowance = f->cfg.mlock_kb * ncpus, extra = 0;
+
+		if (f->locked_kb + len / 1024 > allowance)
+			extra = f->locked_kb + len / 1024 - allowance;
+		if (extra > f->cfg.memlock_kb && !f->cfg.privileged)
+			return -EPERM;
+	}
 	pg = aligned_alloc(page, len);
 	if (!pg)
 		return -ENOMEM;
+	f->locked_kb += len / 1024;
 	memset(pg, 0, len);
 	pg->version = 0;
 	pg->data_offset = page;
@@ -385,6 +420,7 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 	f->munmaps++;
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
 		if (f->ev[i].ring == addr && f->ev[i].ring_len == len) {
+			f->locked_kb -= len / 1024;
 			free(f->ev[i].ring);
 			f->ev[i].ring = NULL;
 			f->ev[i].ring_len = 0;

@@ -83,6 +83,12 @@ struct fake_pmu_config {
 	 * at open against an empty PMU, as x86's validate_group() does. */
 	bool fixed_counters;
 	bool nmi_watchdog;
+	/* perf_event_max_sample_rate: attr.freq above it fails with EINVAL; 0: none. */
+	uint64_t max_sample_rate;
+	/* perf_mmap()'s accounting when mlock_kb is set: each user may lock mlock_kb per
+	 * online CPU in rings, and past that memlock_kb more (RLIMIT_MEMLOCK); beyond,
+	 * mmap fails with EPERM unless privileged. */
+	uint64_t mlock_kb, memlock_kb;
 };
 
 #define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)
@@ -123,6 +129,7 @@ struct fake_pmu {
 	unsigned reads, ioctls, closes, bad_closes;
 	unsigned mmaps, munmaps;
 	bool hangup;
+	uint64_t locked_kb; /* what the rings mapped now take */
 };
 
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg);

@@ -42,10 +42,36 @@ static void replay(struct pmc_sampler *s)
 	assert_int_equal(pmc_sampler_replay(s, collect, NULL), 0);
 }
 
+/* A proc tree with the two sysctls the sampler reads; returns its root. */
+static const char *proc_with(const char *max_rate, const char *mlock_kb)
+{
+	static char root[64];
+	char path[128];
+	FILE *f;
+
+	snprintf(root, sizeof(root), "/tmp/pmc-sample-proc-%d", (int)getpid());
+	snprintf(path, sizeof(path), "mkdir -p %s/sys/kernel", root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_max_sample_rate", root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", max_rate);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_mlock_kb", root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", mlock_kb);
+	fclose(f);
+	return root;
+}
+
+/* The machine's own sysctls never reach a test: the kernel lowers its maximum sample
+ * rate under load. Here it is high, and the mlock allowance holds 256 pages per CPU. */
 static struct pmc_sample_opts fake_opts(void)
 {
 	struct pmc_sample_opts o = {.sz = sizeof(o), .event = "cpu-clock", .sys = &fake.sys};
+	char kb[32];
 
+	snprintf(kb, sizeof(kb), "%zu", 257 * (size_t)sysconf(_SC_PAGESIZE) / 1024);
+	o.proc_root = proc_with("100000", kb);
 	return o;
 }
 
@@ -261,6 +287,63 @@ static void test_bad_options(void **state)
 	assert_null(s);
 	assert_int_equal(fake.nopen, 0);
 	pmc_sampler_close(NULL);
+}
+
+/* A frequency above perf_event_max_sample_rate (which the kernel refuses with EINVAL)
+ * is lowered to it, as perf record does, and the sampler says the rate it used. */
+static void test_frequency_clamped(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1", .max_sample_rate = 1000};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+
+	(void)state;
+	o.freq = 4000;
+	o.proc_root = proc_with("1000", "516");
+	s = open_fake(&cfg, &o);
+	assert_int_equal(pmc_sampler_freq(s), 1000);
+	for (size_t i = 0; i < fake.nlog; i++) {
+		assert_int_equal(fake.log[i].attr.sample_freq, 1000);
+		assert_true(fake.log[i].result >= 0);
+	}
+	close_fake(s);
+	/* Below the limit, as asked. */
+	o.freq = 999;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(pmc_sampler_freq(s), 999);
+	close_fake(s);
+}
+
+/* The rings are sized as perf record sizes them: what perf_event_mlock_kb lets a user
+ * lock per CPU. With 16 CPUs, the default fits where 256 pages per CPU would pass the
+ * allowance and RLIMIT_MEMLOCK (EPERM); then the error names both limits. */
+static void test_ring_size_and_mlock(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-15", .mlock_kb = 516,
+				      .memlock_kb = 64};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s = NULL;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	o.proc_root = proc_with("100000", "516");
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake.mmaps, 16);
+	if (page == 4096)
+		assert_int_equal(fake.locked_kb, 16 * 516);
+	assert_true(fake.locked_kb <= 16 * 516);
+	close_fake(s);
+
+	o.pages = 256;
+	fake_pmu_init(&fake, &cfg);
+	s = NULL;
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EPERM);
+	assert_null(s);
+	assert_non_null(strstr(err, "perf_event_mlock_kb=516"));
+	assert_non_null(strstr(err, "ulimit -l"));
+	assert_null(strchr(err, '\n'));
+	assert_int_equal(fake.nopen, 0);
+	assert_int_equal(fake.munmaps, fake.mmaps - 1); /* the refused one was never mapped */
 }
 
 static void test_callchain_markers(void **state)
@@ -866,9 +949,17 @@ int main(void)
 	    cmocka_unit_test(test_replay_stops),
 	    cmocka_unit_test(test_corrupt_records),
 	    cmocka_unit_test(test_garbage),
+	    cmocka_unit_test(test_frequency_clamped),
+	    cmocka_unit_test(test_ring_size_and_mlock),
 	    cmocka_unit_test(test_kernel_cpu_clock),
 	    cmocka_unit_test(test_kernel_enable_on_exec),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	char rm[96];
+
+	snprintf(rm, sizeof(rm), "rm -rf /tmp/pmc-sample-proc-%d", (int)getpid());
+	if (system(rm) != 0)
+		fprintf(stderr, "could not remove /tmp/pmc-sample-proc-%d\n", (int)getpid());
+	return failed;
 }

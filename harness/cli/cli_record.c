@@ -56,7 +56,8 @@ static const struct option long_opts[] = {
 
 /* What the run did, on stderr: the samples, what was lost, what could not be named, and
  * how much weight lost its callers. */
-static void summary(const struct pmc_profile *p, const char *path, bool event_given)
+static void summary(const struct pmc_profile *p, const char *path, bool event_given,
+		    uint64_t asked_freq)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
 
@@ -69,9 +70,13 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 				"pmcbench: cycles cannot be sampled on this machine (no hardware "
 				"PMU); sampled %s instead\n",
 				in->event);
-		fprintf(stderr, "pmcbench: recorded %llu samples of %s (%llu Hz asked) into %s\n",
+		fprintf(stderr, "pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
 			(unsigned long long)in->samples, in->event, (unsigned long long)in->freq,
 			path);
+		if (in->freq && in->freq < asked_freq)
+			pmc_cli_warn("sampled at %llu Hz, not the %llu Hz asked: the kernel allows "
+				     "no more (/proc/sys/kernel/perf_event_max_sample_rate)",
+				     (unsigned long long)in->freq, (unsigned long long)asked_freq);
 		if (in->lost)
 			pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); "
 				     "the profile holds the others: lower -F",
@@ -180,7 +185,7 @@ int pmc_cli_record(int argc, char **argv)
 		pmc_profile_free(p);
 		return PMC_EXIT_ERROR;
 	}
-	summary(p, output, o.event != NULL);
+	summary(p, output, o.event != NULL, o.freq ? o.freq : PMC_SAMPLE_DEFAULT_FREQ);
 	pmc_profile_free(p);
 	return PMC_EXIT_OK;
 }
