@@ -45,7 +45,8 @@ struct pmc_profile_info {
 	const char *event;  /* "cpu-clock", "cycles", "Ir" ... */
 	const char *unit;   /* unit of the weights: "ns", "events", "instructions" */
 	const char *name;   /* the benchmark or command it profiles; may be NULL */
-	uint64_t freq;	    /* sampled: samples per second asked for; 0: a period was used */
+	uint64_t freq;	    /* sampled: samples per second asked of the kernel (within its
+			     * perf_event_max_sample_rate); 0: a period was used */
 	uint64_t samples;   /* sampled: samples taken (all of them, resolved or not) */
 	uint64_t lost;	    /* sampled: samples the kernel dropped (never hidden) */
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
