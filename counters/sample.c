@@ -547,11 +547,19 @@ static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
 			nr = w[5];
 			if (nr > nw - 6)
 				return -EIO;
+			bool foreign = false;
+
 			for (uint64_t i = 0; i < nr; i++) {
 				if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+					/* The kernel's part, the task's part, or one of the
+					 * hypervisor or a guest, whose frames are dropped. */
 					kernel = ips[i] == (uint64_t)PERF_CONTEXT_KERNEL;
+					foreign = ips[i] != (uint64_t)PERF_CONTEXT_KERNEL &&
+						  ips[i] != (uint64_t)PERF_CONTEXT_USER;
 					continue;
 				}
+				if (foreign)
+					continue;
 				ips[n++] = ips[i];
 				nkernel += kernel;
 			}
@@ -694,6 +702,15 @@ static void parse(const struct pmc_sampler *s, const struct entry *e, struct pmc
 		out->sample.period = w[4];
 		out->sample.kernel =
 		    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+		switch (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+		case PERF_RECORD_MISC_HYPERVISOR:
+		case PERF_RECORD_MISC_GUEST_KERNEL:
+		case PERF_RECORD_MISC_GUEST_USER:
+			out->sample.foreign = true;
+			break;
+		default:
+			break;
+		}
 		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 			out->sample.nips = (uint32_t)w[5];
 			out->sample.ips = out->sample.nips ? &w[6] : NULL;

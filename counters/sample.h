@@ -70,10 +70,15 @@ struct pmc_record {
 			uint64_t period; /* events (ns for cpu-clock) this sample stands for */
 			/* The call chain, leaf first, the kernel's context markers
 			 * (PERF_CONTEXT_*) removed: ips[0 .. nkernel) are kernel addresses,
-			 * ips[nkernel .. nips) user ones. nips is 0 without call chains. */
+			 * ips[nkernel .. nips) user ones. nips is 0 without call chains.
+			 * Frames the kernel marked as the hypervisor's or a guest's are left
+			 * out: they are not the task's. */
 			const uint64_t *ips;
 			uint32_t nips, nkernel;
 			bool kernel; /* ip is a kernel address (PERF_RECORD_MISC_KERNEL) */
+			/* ip is in the hypervisor or a guest (PERF_RECORD_MISC_HYPERVISOR,
+			 * _GUEST_KERNEL, _GUEST_USER): no address of the task. */
+			bool foreign;
 		} sample;
 		struct {
 			uint64_t addr, len, pgoff;

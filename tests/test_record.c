@@ -123,6 +123,28 @@ static void whole_chain_is_kept(void **state)
 	assert_int_equal(unresolved, 3);
 }
 
+/* A sample in the hypervisor or a guest (the kernel dropped no frame of the task for it)
+ * is one frame that says so, never an address resolved against the task's maps. */
+static void hypervisor_or_guest_sample_says_so(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_record r = {.type = PMC_RECORD_SAMPLE, .pid = PID, .tid = PID};
+	const struct pmc_profile_stack *s;
+	const struct pmc_profile_frame *fr;
+	uint64_t unresolved = 0;
+
+	r.sample.ip = PROG_START + 0x10; /* in the task's mapping, yet not the task's */
+	r.sample.period = 1000;
+	r.sample.foreign = true;
+	assert_int_equal(pmc_profile_add_sample(f->p, f->m, &r, 127, &unresolved), 0);
+	s = only_stack(f);
+	assert_int_equal(s->depth, 1);
+	fr = pmc_profile_frame(f->p, s->frames[0]);
+	assert_string_equal(fr->object, "[hypervisor or guest]");
+	assert_int_equal(fr->offset, 0);
+	assert_int_equal(unresolved, 0);
+}
+
 /* A walk through a linked list: rbp held a node, whose next pointer and key the kernel
  * read as the next frame and a return address. The chain stops before the first address
  * outside every mapping, even when later ones look real, and is marked cut. */
@@ -250,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(whole_chain_is_kept, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hypervisor_or_guest_sample_says_so, setup, teardown),
 	    cmocka_unit_test_setup_teardown(chain_into_data_is_cut_and_marked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(offset_beyond_2_63_never_reaches_the_file, setup,
 					    teardown),

@@ -397,6 +397,51 @@ static void test_callchain_markers(void **state)
 	assert_int_equal(recs[0].sample.nips, 5);
 	assert_int_equal(recs[0].sample.nkernel, 2);
 	close_fake(s);
+}
+
+/* Frames the kernel marks as the hypervisor's or a guest's are not the task's: they are
+ * dropped, whatever comes after them until the next kernel or user marker; a sample
+ * taken in the hypervisor or a guest says so instead of naming an address of the task. */
+static void test_hypervisor_and_guest_frames(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 43, .time = 1000};
+	const uint64_t chain[] = {PERF_CONTEXT_HV,
+				  0xc000000000001000,
+				  PERF_CONTEXT_KERNEL,
+				  0xffffffff81000010,
+				  PERF_CONTEXT_GUEST,
+				  PERF_CONTEXT_GUEST_USER,
+				  0x7000000000001234,
+				  PERF_CONTEXT_USER,
+				  0x401010,
+				  0x401020};
+	const uint64_t guest[] = {PERF_CONTEXT_GUEST_KERNEL, 0xffffffff82000000};
+
+	(void)state;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010,
+					 1000, chain, 10),
+			 0);
+	id.time = 2000;
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_GUEST_KERNEL,
+					 0xffffffff82000000, 1000, guest, 2),
+			 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 2);
+	replay(s);
+	assert_int_equal(nrecs, 2);
+	assert_int_equal(recs[0].sample.nips, 3);
+	assert_int_equal(recs[0].sample.nkernel, 1);
+	assert_int_equal(recs[0].sample.ips[0], 0xffffffff81000010);
+	assert_int_equal(recs[0].sample.ips[1], 0x401010);
+	assert_int_equal(recs[0].sample.ips[2], 0x401020);
+	assert_false(recs[0].sample.foreign);
+	assert_int_equal(recs[1].sample.nips, 0);
+	assert_true(recs[1].sample.foreign);
+	assert_false(recs[1].sample.kernel);
+	close_fake(s);
 
 	/* Without call chains. */
 	o.no_callchain = true;
@@ -942,6 +987,7 @@ int main(void)
 	    cmocka_unit_test(test_eacces),
 	    cmocka_unit_test(test_bad_options),
 	    cmocka_unit_test(test_callchain_markers),
+	    cmocka_unit_test(test_hypervisor_and_guest_frames),
 	    cmocka_unit_test(test_side_band),
 	    cmocka_unit_test(test_wrap_around),
 	    cmocka_unit_test(test_lost),

@@ -133,7 +133,13 @@ int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const stru
 	truncated = max_stack && nips >= max_stack;
 	if (nips > sizeof(buf) / sizeof(buf[0]) && !(frames = malloc(nips * sizeof(*frames))))
 		return -ENOMEM;
-	if (!nips) {
+	if (!nips && rec->sample.foreign) {
+		/* Time in the hypervisor or a guest: one frame that says so, as the
+		 * kernel's part is one "[kernel]" frame. */
+		struct pmc_resolved res = {.object = "[hypervisor or guest]"};
+
+		r = frame_of(p, &res, true, unresolved, &frames[depth++]);
+	} else if (!nips) {
 		struct pmc_resolved res;
 
 		pmc_maps_resolve(m, rec->pid, rec->sample.ip, rec->sample.kernel, &res);
