@@ -42,6 +42,35 @@ static void exit_codes_are_reported(void **state)
 	assert_true(res.wall_ns > 0);
 }
 
+/* Without show_output, stderr is kept in a memory file: its size and its last bytes come
+ * back, trimmed while the command runs (the sleep lets a tick pass), NUL bytes as spaces,
+ * with either way of waiting. */
+static void stderr_tail_is_captured(void **state)
+{
+	char *argv[] = {"sh", "-c", "head -c 3000000 /dev/zero >&2; sleep 0.25; echo end >&2",
+			NULL};
+	struct pmc_spawn_result res;
+
+	for (int polling = 0; polling < 2; polling++) {
+		struct pmc_spawn_opts o = {.argv = argv,
+					   .capture_stderr = true,
+					   .timeout_s = polling ? 30 : 0,
+					   .timeout_by_polling = polling};
+
+		assert_int_equal(pmc_spawn_run(&o, &res), 0);
+		assert_int_equal(res.exit_code, 0);
+		assert_int_equal(res.stderr_bytes, 3000004);
+		assert_int_equal(res.stderr_tail_len, PMC_SPAWN_TAIL_MAX);
+		assert_int_equal(strlen(res.stderr_tail), PMC_SPAWN_TAIL_MAX);
+		assert_string_equal(res.stderr_tail + PMC_SPAWN_TAIL_MAX - 4, "end\n");
+		assert_int_equal(res.stderr_tail[0], ' ');
+	}
+	/* Not asked for: nothing. */
+	assert_int_equal(run(argv, &res), 0);
+	assert_int_equal(res.stderr_bytes, 0);
+	assert_int_equal(res.stderr_tail_len, 0);
+}
+
 static void signals_are_reported(void **state)
 {
 	char *argv[] = { PMC_TEST_WORK, "kill", "15", NULL };
@@ -476,6 +505,7 @@ int main(void)
 	    cmocka_unit_test(envp_replaces_the_environment),
 	    cmocka_unit_test(pinned_child_runs_on_its_cpu),
 	    cmocka_unit_test(pair_runs_both_at_once),
+	    cmocka_unit_test(stderr_tail_is_captured),
 	    cmocka_unit_test(pair_keeps_each_result),
 	    cmocka_unit_test(pair_fills_a_running_slot_each),
 	};

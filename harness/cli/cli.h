@@ -49,6 +49,9 @@ void pmc_cli_die_interrupted(const char *what);
 void pmc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "pmcbench: warning: <message>" on stderr as one line. */
 void pmc_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints each line of text (a command's own output) on stderr after an indent, escaped
+ * as every message is; lead (may be NULL) goes before the first line. */
+void pmc_cli_quote_lines(const char *text, const char *lead);
 
 /* The option parser of every subcommand (cli_opts.c). */
 

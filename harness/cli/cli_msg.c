@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness/cli/cli.h"
 #include "reporters/escape.h"
@@ -42,4 +43,23 @@ void pmc_cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void pmc_cli_quote_lines(const char *text, const char *lead)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+
+	if (!copy)
+		return;
+	/* One line at a time: pmc_escape_text turns a newline into a space. */
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		fputs("  ", stderr);
+		if (lead) {
+			fputs(lead, stderr);
+			lead = NULL;
+		}
+		pmc_escape_text(stderr, line);
+		fputc('\n', stderr);
+	}
+	free(copy);
 }

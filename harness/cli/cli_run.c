@@ -260,6 +260,26 @@ static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 	}
 }
 
+/* After a failed run's error: the end of what it wrote to stderr, which was not shown. */
+static void show_tail(const struct pmc_runner_tail *t)
+{
+	if (!t->text[0])
+		return;
+	if (!t->cut)
+		fprintf(stderr, "pmcbench: its standard error said:\n");
+	else if (t->partial)
+		fprintf(stderr,
+			"pmcbench: the end of its standard error (%llu bytes in all; "
+			"--show-output shows them):\n",
+			(unsigned long long)t->bytes);
+	else
+		fprintf(stderr,
+			"pmcbench: the last %zu line%s of its standard error (%llu bytes in all; "
+			"--show-output shows them):\n",
+			t->lines, t->lines == 1 ? "" : "s", (unsigned long long)t->bytes);
+	pmc_cli_quote_lines(t->text, t->partial ? "..." : NULL);
+}
+
 /* `run -c A -c B`: every command against the reference, as one comparison. */
 static int compare_commands(const struct pmc_result *r, const struct run_cli *c,
 			    struct pmc_comparison *pre)
@@ -287,6 +307,7 @@ int pmc_cli_run(int argc, char **argv)
 	struct pmc_comparison *pre = NULL; /* computed for the headline, reported after */
 	struct progress prog = {0};
 	struct pmc_cli_profiles profiles = {0}, base_profiles = {0};
+	struct pmc_runner_tail tail = {0};
 	char ***owned = NULL, err[1024] = "", *vg = NULL;
 	size_t ncmds = 0;
 	int code = PMC_EXIT_ERROR, first = 0, r;
@@ -456,6 +477,7 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	c.ro.stop = &pmc_cli_interrupted;
 	c.ro.running = pmc_cli_running;
+	c.ro.tail = &tail;
 	pmc_cli_catch_signals(true);
 	r = pmc_runner_run(cmds, ncmds, &c.ro, result, err, sizeof(err));
 	pmc_cli_catch_signals(false);
@@ -469,6 +491,7 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (r < 0) {
 		pmc_cli_error("%s", err);
+		show_tail(&tail);
 		goto out;
 	}
 	/* One more run of each command, profiled, never one of the measured ones. */

@@ -147,6 +147,50 @@ static const char *describe_failure(const struct pmc_spawn_result *sr, char *buf
 	return buf;
 }
 
+/* Keeps the end of what a failed run wrote to stderr in o->tail: its last lines, without
+ * the first when the bytes kept start within it (unless it is the only one). */
+static void keep_tail(const struct pmc_runner_opts *o, const struct pmc_spawn_result *sr)
+{
+	struct pmc_runner_tail *t = o->tail;
+	const char *s = sr->stderr_tail, *end = s + sr->stderr_tail_len, *start = s;
+	bool whole = sr->stderr_bytes == sr->stderr_tail_len;
+	size_t len;
+
+	if (!t)
+		return;
+	*t = (struct pmc_runner_tail){.bytes = sr->stderr_bytes};
+	while (end > s && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	if (end == s)
+		return;
+	for (const char *q = end; q > s; q--) {
+		if (q[-1] != '\n')
+			continue;
+		if (++t->lines == PMC_RUNNER_TAIL_LINES) {
+			start = q;
+			break;
+		}
+	}
+	if (start == s) {
+		t->lines++;
+		/* The first line kept began before the bytes kept. */
+		if (!whole) {
+			const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+			if (nl) {
+				start = nl + 1;
+				t->lines--;
+			} else {
+				t->partial = true;
+			}
+		}
+	}
+	len = (size_t)(end - start);
+	memcpy(t->text, start, len);
+	t->text[len] = '\0';
+	t->cut = !whole || start != s;
+}
+
 /* The spawn options of one run of cmd on the perf backend: a measured run opens its
  * groups into pc. running is the caller's slot for this child, or NULL. */
 static struct pmc_spawn_opts perf_spawn_opts(const struct pmc_runner_cmd *cmd, struct perf_run *pr,
@@ -161,6 +205,7 @@ static struct pmc_spawn_opts perf_spawn_opts(const struct pmc_runner_cmd *cmd, s
 	    .path = cmd->path,
 	    .input_path = o->input_path,
 	    .show_output = o->show_output,
+	    .capture_stderr = o->tail != NULL,
 	    .timeout_s = o->timeout_s,
 	    .running = running,
 	    .stop = o->stop,
@@ -205,6 +250,7 @@ static int run_hook(const char *what, const char *script, const struct pmc_runne
 	struct pmc_spawn_opts so = {
 	    .argv = argv,
 	    .show_output = o->show_output,
+	    .capture_stderr = o->tail != NULL,
 	    .timeout_s = o->timeout_s,
 	    .running = o->running,
 	    .stop = o->stop,
@@ -220,6 +266,7 @@ static int run_hook(const char *what, const char *script, const struct pmc_runne
 		return r;
 	}
 	if (sr.exit_code != 0 || sr.term_signal || sr.timed_out) {
+		keep_tail(o, &sr);
 		pmc_err_set(err, errlen, "--%s '%s' for '%s' %s%s", what, script, cmd->display,
 			    describe_failure(&sr, how, sizeof(how)),
 			    o->show_output ? "" : "; run it with --show-output to see what it said");
@@ -256,6 +303,7 @@ static int check_perf_run(const struct pmc_runner_cmd *cmd, const struct pmc_run
 		return r;
 	}
 	if (!o->ignore_failure && (sr->exit_code != 0 || sr->term_signal || sr->timed_out)) {
+		keep_tail(o, sr);
 		pmc_err_set(err, errlen,
 			    "%s run %zu of '%s' %s; %s--ignore-failure records failing runs (an "
 			    "error path on purpose)",
@@ -525,6 +573,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	char *env_desc = NULL;
 	int r, cpus[2] = {-1, -1};
 
+	if (o->tail)
+		*o->tail = (struct pmc_runner_tail){0};
 	if (ncmds == 0 || o->runs == 0 ||
 	    (o->backend == PMC_BACKEND_PERF && (!o->events || o->events->n == 0))) {
 		pmc_err_set(err, errlen, "nothing to run");

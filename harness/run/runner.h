@@ -9,6 +9,7 @@
 
 #include "counters/events.h"
 #include "counters/sys.h"
+#include "harness/run/spawn.h"
 
 struct pmc_result;
 
@@ -23,6 +24,19 @@ struct pmc_runner_cmd {
 	const char *display; /* the command as the user wrote it */
 	char *const *argv;   /* NULL-terminated */
 	const char *path;    /* the resolved executable (PATH searched once), or NULL */
+};
+
+/* The end of what a failed command wrote to its standard error (pmc_runner_opts.tail). */
+#define PMC_RUNNER_TAIL_LINES 10
+struct pmc_runner_tail {
+	/* Its last lines (at most PMC_RUNNER_TAIL_LINES, from its last PMC_SPAWN_TAIL_MAX
+	 * bytes), '\n' between them, without the final newline, raw (for the caller to
+	 * escape); "" when it wrote nothing. */
+	char text[PMC_SPAWN_TAIL_MAX + 1];
+	size_t lines;	/* lines in text */
+	uint64_t bytes; /* all it wrote to standard error */
+	bool cut;	/* text is not all of it */
+	bool partial;	/* text starts within a line (a line longer than the bytes kept) */
 };
 
 struct pmc_runner_opts {
@@ -55,6 +69,11 @@ struct pmc_runner_opts {
 	 * environment with their output settings, and one that fails is an error naming it.
 	 * NULL: none. */
 	const char *setup, *prepare, *cleanup;
+	/* When set (perf backend, without show_output), each command's standard error is
+	 * kept in a memory file rather than thrown away (pmc_spawn_opts.capture_stderr), and
+	 * when a run, setup, prepare or cleanup fails, the end of what it wrote is put here
+	 * for the caller to show beside err; otherwise tail->text is "". */
+	struct pmc_runner_tail *tail;
 	/* When set and non-zero (e.g. by a signal handler), no further run starts. */
 	volatile sig_atomic_t *stop;
 	/* When set, PMC_RUNNER_SLOTS entries, each the pid (and process group) of a command

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,38 +31,71 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Waits for the child, killing its process group after timeout_s (> 0). */
-static int wait_child(pid_t pid, double timeout_s, bool polling, volatile sig_atomic_t *running,
-		      volatile sig_atomic_t *stop, int *ret_status, struct rusage *ru,
-		      bool *ret_timed_out)
+/* Drops all but the last PMC_SPAWN_TAIL_KEEP bytes of the stderr capture file by punching
+ * a hole from *punched on: the file's size and the target's offset stay, only its pages
+ * go, so a long stream of stderr holds little memory. */
+static void trim_capture(int fd, off_t *punched)
 {
+	struct stat st;
+	off_t end;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 2 * PMC_SPAWN_TAIL_KEEP)
+		return;
+	end = (st.st_size - PMC_SPAWN_TAIL_KEEP) & ~(off_t)4095;
+	if (end > *punched &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, *punched, end - *punched) == 0)
+		*punched = end;
+}
+
+/* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
+ * stderr capture file (capture_fd, or -1) while it runs. */
+static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd, int *ret_status,
+		      struct rusage *ru, bool *ret_timed_out)
+{
+	volatile sig_atomic_t *running = o->running, *stop = o->stop;
+	bool timed = o->timeout_s > 0;
+
 	*ret_timed_out = false;
 	if (running)
 		*running = pid;
 	/* An interrupt that came before the slot held the pid found nothing to stop. */
 	if (stop && *stop)
 		kill(-pid, SIGKILL);
-	if (timeout_s > 0) {
-		int pidfd = polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
-		int ms = timeout_s * 1000 > 2e9 ? 2000000000 : (int)(timeout_s * 1000 + 0.5);
+	if (timed || capture_fd >= 0) {
+		int pidfd = o->timeout_by_polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
+		int ms = o->timeout_s * 1000 > 2e9 ? 2000000000 : (int)(o->timeout_s * 1000 + 0.5);
+		uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
 		bool expired = false;
+		off_t punched = 0;
 
 		if (pidfd >= 0) {
-			struct pollfd p = { .fd = pidfd, .events = POLLIN };
-			int n;
+			for (;;) {
+				struct pollfd p = {.fd = pidfd, .events = POLLIN};
+				int wait_ms = -1, n;
 
-			do
-				n = poll(&p, 1, ms);
-			while (n < 0 && errno == EINTR);
+				if (timed) {
+					uint64_t t = now_ns();
+
+					expired = t >= deadline;
+					if (expired)
+						break;
+					wait_ms = (int)((deadline - t + 999999) / 1000000);
+				}
+				if (capture_fd >= 0 &&
+				    (wait_ms < 0 || wait_ms > PMC_SPAWN_TAIL_TICK_MS))
+					wait_ms = PMC_SPAWN_TAIL_TICK_MS;
+				n = poll(&p, 1, wait_ms);
+				if (n > 0 || (n < 0 && errno != EINTR))
+					break;
+				trim_capture(capture_fd, &punched);
+			}
 			close(pidfd);
-			expired = n == 0;
-		} else {
+		} else if (timed) {
 			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
 			 * every millisecond rather than lose the timeout. */
-			uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
 			struct timespec tick = { 0, 1000000 };
 
-			for (;;) {
+			for (unsigned i = 1;; i++) {
 				siginfo_t si = { 0 };
 
 				/* WNOWAIT: wait4 below reaps it and collects its rusage. */
@@ -72,6 +106,8 @@ static int wait_child(pid_t pid, double timeout_s, bool polling, volatile sig_at
 				if (expired)
 					break;
 				nanosleep(&tick, NULL);
+				if (i % PMC_SPAWN_TAIL_TICK_MS == 0)
+					trim_capture(capture_fd, &punched);
 			}
 		}
 		if (expired) {
@@ -93,9 +129,32 @@ static int wait_child(pid_t pid, double timeout_s, bool polling, volatile sig_at
 	return 0;
 }
 
+/* The last bytes of the capture file into res, NUL bytes as spaces so the tail is a
+ * string. */
+static void read_tail(int fd, struct pmc_spawn_result *res)
+{
+	struct stat st;
+	size_t n;
+	ssize_t got;
+
+	if (fstat(fd, &st) < 0 || st.st_size <= 0)
+		return;
+	n = (uint64_t)st.st_size < PMC_SPAWN_TAIL_MAX ? (size_t)st.st_size : PMC_SPAWN_TAIL_MAX;
+	got = pread(fd, res->stderr_tail, n, st.st_size - (off_t)n);
+	if (got < 0)
+		got = 0;
+	for (ssize_t i = 0; i < got; i++)
+		if (res->stderr_tail[i] == '\0')
+			res->stderr_tail[i] = ' ';
+	res->stderr_tail[got] = '\0';
+	res->stderr_tail_len = (size_t)got;
+	res->stderr_bytes = (uint64_t)st.st_size;
+}
+
 struct child_args {
 	const struct pmc_spawn_opts *o;
 	int in_fd, null_fd;
+	int err_fd; /* the target's stderr without show_output: null_fd or the capture file */
 	cpu_set_t *cpus; /* with o->pin: the one CPU, allocated by the parent */
 	size_t cpus_size;
 	volatile int err; /* written by the child, read by the parent after it resumes */
@@ -129,7 +188,7 @@ static int child(void *p)
 	if (dup2(a->in_fd, STDIN_FILENO) < 0)
 		goto fail;
 	if (!o->show_output &&
-	    (dup2(a->null_fd, STDOUT_FILENO) < 0 || dup2(a->null_fd, STDERR_FILENO) < 0))
+	    (dup2(a->null_fd, STDOUT_FILENO) < 0 || dup2(a->err_fd, STDERR_FILENO) < 0))
 		goto fail;
 	if (o->stdout_fd > STDERR_FILENO && dup2(o->stdout_fd, STDOUT_FILENO) < 0)
 		goto fail;
@@ -154,12 +213,12 @@ fail:
 
 int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 {
-	struct child_args a = { .o = o, .in_fd = -1, .null_fd = -1 };
+	struct child_args a = { .o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1 };
 	char *stack = MAP_FAILED;
 	struct pmc_spawn_result res = { 0 };
 	/* CLONE_FILES hands what the in_child hook opens to the parent. */
 	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
-	int status = 0, r;
+	int status = 0, capture_fd = -1, r;
 	uint64_t t0;
 	pid_t pid;
 
@@ -173,6 +232,16 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		r = -errno;
 		goto out;
 	}
+	/* A memory file rather than a pipe: nothing has to read it while the target runs,
+	 * and the target never blocks on it. */
+	if (o->capture_stderr && !o->show_output) {
+		capture_fd = memfd_create("pmc-stderr", MFD_CLOEXEC);
+		if (capture_fd < 0) {
+			r = -errno;
+			goto out;
+		}
+	}
+	a.err_fd = capture_fd >= 0 ? capture_fd : a.null_fd;
 	if (o->pin) {
 		/* Allocated here: the child only makes system calls. Sized for the CPU, so a
 		 * machine with more than CPU_SETSIZE CPUs works too. */
@@ -205,8 +274,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		r = a.err;
 		goto out;
 	}
-	r = wait_child(pid, o->timeout_s, o->timeout_by_polling, o->running, o->stop, &status, &res.ru,
-		       &res.timed_out);
+	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;
@@ -216,11 +284,15 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	} else {
 		res.exit_code = WEXITSTATUS(status);
 	}
+	if (capture_fd >= 0)
+		read_tail(capture_fd, &res);
 	*ret = res;
 out:
 	if (stack != MAP_FAILED)
 		munmap(stack, STACK_SIZE);
 	CPU_FREE(a.cpus);
+	if (capture_fd >= 0)
+		close(capture_fd);
 	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
 		close(a.in_fd);
 	close(a.null_fd);

@@ -22,6 +22,13 @@ struct pmc_spawn_opts {
 	/* Above 2: the target's standard output (its stderr still follows show_output);
 	 * 0: as show_output says. */
 	int stdout_fd;
+	/* Without show_output: the target's standard error goes to a memory file instead
+	 * of /dev/null, and its last bytes (at most PMC_SPAWN_TAIL_MAX) come back in the
+	 * result, for the message of a run that failed. The file never blocks the target
+	 * (unlike a pipe) and is kept small while the target runs: all but its last
+	 * PMC_SPAWN_TAIL_KEEP bytes are dropped every PMC_SPAWN_TAIL_TICK_MS (a hole punched
+	 * in it), so a command that writes gigabytes to stderr costs little memory. */
+	bool capture_stderr;
 	/* When set, holds the pid (and process group) of the child while it is waited for,
 	 * else 0: a signal handler of the caller's can stop it (kill(-pid, SIGKILL)) when the
 	 * user interrupts. The library keeps no such state of its own. Two runs at once
@@ -48,12 +55,25 @@ struct pmc_spawn_opts {
 	void *ud;
 };
 
+/* The most of a captured stderr that comes back; what is kept while the target runs;
+ * how often the memory file is trimmed (needs pidfd_open, Linux 5.3: without it the
+ * file is trimmed only when a timeout makes the wait poll). */
+#define PMC_SPAWN_TAIL_MAX 2048
+#define PMC_SPAWN_TAIL_KEEP (64 * 1024)
+#define PMC_SPAWN_TAIL_TICK_MS 100
+
 struct pmc_spawn_result {
 	int exit_code;   /* -1 when killed by a signal */
 	int term_signal; /* 0 unless killed by a signal */
 	bool timed_out;  /* killed by us after timeout_s */
 	uint64_t wall_ns; /* from the start of the child to its reaping */
 	struct rusage ru; /* of the child and all its waited-for descendants */
+	/* With capture_stderr: the size of all the target wrote to stderr, and its last
+	 * stderr_tail_len bytes (at most PMC_SPAWN_TAIL_MAX), NUL-terminated, each NUL
+	 * byte of the output as a space; otherwise 0 and "". */
+	uint64_t stderr_bytes;
+	size_t stderr_tail_len;
+	char stderr_tail[PMC_SPAWN_TAIL_MAX + 1];
 };
 
 /* Runs one command to completion. Returns 0 when the command ran (whatever its exit

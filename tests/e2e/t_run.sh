@@ -564,3 +564,32 @@ test_setup_prepare_cleanup() {
 	expect_exit 2 "$PMCBENCH" run -q -r 2 --duet --prepare true -c true -c true || return 1
 	expect_one_line "$TMP/err" "--prepare does not go with --duet"
 }
+
+test_failing_command_shows_the_end_of_its_stderr() {
+	expect_exit 2 "$PMCBENCH" run -q -r 2 -e task-clock -- sh -c 'echo boom >&2; exit 3' || return 1
+	expect_grep "^pmcbench: warm-up run 1 of 'sh -c echo boom >&2; exit 3' exited with status 3; run it with --show-output" "$TMP/err" &&
+	expect_grep "^pmcbench: its standard error said:$" "$TMP/err" &&
+	expect_grep "^  boom$" "$TMP/err" && expect_lines 3 "$TMP/err" || return 1
+	# Long output: its last ten lines, with the size of all of it; no control byte.
+	expect_exit 2 "$PMCBENCH" run -q -r 2 -e task-clock -- \
+		sh -c 'seq 1 5000 >&2; printf "\033]0;title\007x\n" >&2; exit 3' || return 1
+	expect_grep "^pmcbench: the last 10 lines of its standard error \($(( $(seq 1 5000 | wc -c) + 12 )) bytes in all; --show-output shows them\):$" "$TMP/err" &&
+	expect_grep "^  4992$" "$TMP/err" && expect_no_grep "^  4991$" "$TMP/err" &&
+	expect_grep "^   \]0;title x$" "$TMP/err" && expect_lines 12 "$TMP/err" || return 1
+	if LC_ALL=C grep -q "$(printf '[\033\007]')" "$TMP/err"; then fail "a control byte reached stderr"; return 1; fi
+	# Hundreds of megabytes on stderr neither block the command nor fill the memory.
+	expect_exit 2 timeout 60 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock -- \
+		sh -c 'yes abcdefg | head -c 300000000 >&2; echo last words >&2; exit 4' || return 1
+	expect_grep "^  last words$" "$TMP/err" && expect_grep "\(300000011 bytes in all" "$TMP/err" || return 1
+	expect_exit 0 timeout 60 "$PMCBENCH" run -q -r 2 -w 0 -e task-clock -- \
+		sh -c 'head -c 300000000 /dev/zero >&2' || return 1
+	# One long line: its end. A failing --prepare shows its stderr too.
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock -- sh -c 'printf "%05000d" 7 >&2; exit 1' &&
+	expect_grep "^pmcbench: the end of its standard error \(5000 bytes in all" "$TMP/err" &&
+	expect_grep "^  \.\.\.0+7$" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -e task-clock --prepare 'echo cannot prepare >&2; exit 1' -- true &&
+	expect_grep "^  cannot prepare$" "$TMP/err" || return 1
+	# What was shown is not repeated.
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -e task-clock --show-output -- sh -c 'echo boom >&2; exit 3' &&
+	expect_lines 2 "$TMP/err" && expect_grep "^boom$" "$TMP/err"
+}
