@@ -181,6 +181,9 @@ static void keep_tail(const struct pmc_runner_opts *o, const struct pmc_spawn_re
 				start = nl + 1;
 				t->lines--;
 			} else {
+				/* Not from within a UTF-8 character. */
+				while (start < end && ((unsigned char)*start & 0xc0) == 0x80)
+					start++;
 				t->partial = true;
 			}
 		}
