@@ -207,6 +207,12 @@ struct parser {
 	unsigned *mods; /* the event's own modifiers, before its group's are merged */
 	size_t n, cap, ngroups;
 	struct parse_error *err;
+	/* Unknown names do not stop the parse, so that one message names them all: the
+	 * first one's own message, and every one with its column and suggestions. */
+	size_t nunknown;
+	struct parse_error first_unknown;
+	char unknown[640];
+	bool unknown_unhelped; /* one of them has no suggestion */
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(struct parser *p, size_t at, const char *fmt,
@@ -361,16 +367,34 @@ static void suggest_events(const struct parser *p, const char *typed, size_t len
 	pmc_sysfs_names_free(pmus, npmus);
 }
 
+/* Notes an unknown name and returns 1: the parse goes on, and pmc_event_list_parse()
+ * reports every unknown name at once. */
 static int fail_unknown_event(struct parser *p, size_t start, size_t len)
 {
 	const char *typed = p->spec + start;
 	struct pmc_suggest s;
+	struct parse_error *e = &p->first_unknown;
+	char mean[192];
+	size_t used = strlen(p->unknown);
 
 	suggest_events(p, typed, len, &s);
-	fail(p, start, "unknown event '%.*s'", QLEN(len), typed);
-	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message),
-			   "run 'pmcbench list' to see the known events");
-	return -EINVAL;
+	if (p->nunknown++ == 0) {
+		e->column = start + 1;
+		format_cut(e->message, sizeof(e->message), "unknown event '%.*s'", QLEN(len), typed);
+		pmc_suggest_append(&s, e->message, sizeof(e->message),
+				   "run 'pmcbench list' to see the known events");
+	}
+	if (pmc_suggest_format(&s, mean, sizeof(mean)) == 0)
+		p->unknown_unhelped = true;
+	/* Past the buffer, the count still says how many. */
+	if (used + 64 < sizeof(p->unknown))
+		format_cut(p->unknown + used, sizeof(p->unknown) - used, "%s'%.*s'%s%.0zu%s%s%s",
+			   used ? ", " : "", QLEN(len > 40 ? 40 : len), typed,
+			   used ? " at column " : "", used ? start + 1 : 0, mean[0] ? " (" : "",
+			   mean, mean[0] ? ")" : "");
+	else if (!strstr(p->unknown, ", ..."))
+		format_cut(p->unknown + used, sizeof(p->unknown) - used, ", ...");
+	return 1;
 }
 
 /* rNNNN: a raw PMU config in hex (PERF_TYPE_RAW), as perf spells it. */
@@ -722,6 +746,7 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 		if (p->pos - start > PMC_EVENT_NAME_MAX - 4)
 			return fail(p, start, "event name too long (at most %d characters)",
 				    PMC_EVENT_NAME_MAX - 4);
+		/* 1: an unknown name, noted; the parse goes on to find the others. */
 		r = resolve_name(p, start, p->pos - start, ev);
 		if (r < 0)
 			return r;
@@ -864,6 +889,30 @@ static int parse_list(struct parser *p)
 	}
 }
 
+/* The message of a list with unknown names (p->nunknown > 0): the one name's own
+ * message, or every name with its column and suggestions; then the error that stopped
+ * the parse after them, if one did (later), so that one fix is not followed by another
+ * message. */
+static void report_unknown(const struct parser *p, const struct parse_error *then, char *err,
+			   size_t errlen)
+{
+	char tail[sizeof(then->message) + 32] = "";
+
+	if (then)
+		format_cut(tail, sizeof(tail), "; then column %zu: %s", then->column,
+			   then->message);
+	if (p->nunknown == 1)
+		pmc_err_set(err, errlen, "column %zu: %s%s", p->first_unknown.column,
+			    p->first_unknown.message, tail);
+	else
+		pmc_err_set(err, errlen, "column %zu: %zu unknown events: %s%s%s",
+			    p->first_unknown.column, p->nunknown, p->unknown,
+			    p->unknown_unhelped ? "; run 'pmcbench list' to see the known events"
+						: "",
+			    tail);
+	pmc_err_escape(err, errlen);
+}
+
 int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opts,
 			 struct pmc_event_list **ret, char *err, size_t errlen)
 {
@@ -886,6 +935,11 @@ int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opt
 	}
 	p.root = PMC_OPTS_GET(opts, sysfs_root, NULL);
 	r = parse_list(&p);
+	if (p.nunknown > 0) {
+		report_unknown(&p, r < 0 ? &perr : NULL, err, errlen);
+		r = -EINVAL;
+		goto fail_unknown;
+	}
 	if (r < 0)
 		goto fail_parse;
 	list = calloc(1, sizeof(*list));
@@ -901,6 +955,11 @@ int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opt
 	list->ngroups = p.ngroups;
 	*ret = list;
 	return 0;
+
+fail_unknown:
+	free(p.mods);
+	free(p.events);
+	return r;
 
 fail_parse:
 	free(p.mods);

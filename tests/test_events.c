@@ -657,6 +657,48 @@ static void test_unknown_event_suggestions(void **state)
 	expect_error("rcycles", fake_root, 1, "'cycles'");
 }
 
+/* The message of a list, for the cases that are not one error at one column. */
+static void expect_message(const char *spec, const char *want)
+{
+	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = fake_root);
+	struct pmc_event_list *l = (struct pmc_event_list *)&o;
+	char err[1024] = "";
+
+	assert_int_equal(pmc_event_list_parse(spec, &o, &l, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, want);
+	assert_ptr_equal(l, (struct pmc_event_list *)&o);
+}
+
+/* Every unknown name at once, each with its column and suggestions, in groups too; an
+ * error that stops the parse after them comes after them. */
+static void test_every_unknown_event_is_named(void **state)
+{
+	expect_message("cyles,task-clok",
+		       "column 1: 2 unknown events: 'cyles' (did you mean 'cycles' or "
+		       "'fakecpu/cycles/'?), 'task-clok' at column 7 (did you mean 'task-clock'?)");
+	expect_message("cyles,{instructions,task-clok:u},zzzzzzzzzzzz",
+		       "column 1: 3 unknown events: 'cyles' (did you mean 'cycles' or "
+		       "'fakecpu/cycles/'?), "
+		       "'task-clok' at column 21 (did you mean 'task-clock'?), 'zzzzzzzzzzzz' at "
+		       "column 34; run 'pmcbench list' to see the known events");
+	expect_message("cyles,task-clock,",
+		       "column 1: unknown event 'cyles'; did you mean 'cycles' or 'fakecpu/cycles/'?; "
+		       "then column 17: "
+		       "trailing comma; remove it or add an event after it");
+	/* Many: the count says how many, the list is cut. */
+	{
+		char spec[2048] = "", err[1024] = "";
+		struct pmc_event_list *l = NULL;
+
+		for (int i = 0; i < 100; i++)
+			strcat(spec, i ? ",cyles" : "cyles");
+		assert_int_equal(pmc_event_list_parse(spec, NULL, &l, err, sizeof(err)), -EINVAL);
+		assert_null(l);
+		assert_true(strncmp(err, "column 1: 100 unknown events: 'cyles' (", 39) == 0);
+		assert_non_null(strstr(err, ", ..."));
+	}
+}
+
 static void test_raw_errors(void **state)
 {
 	expect_error("r12g4", fake_root, 4, "'g' is not a hex digit");
@@ -797,6 +839,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_generic_hardware),
+	    cmocka_unit_test(test_every_unknown_event_is_named),
 	    cmocka_unit_test(test_cache_events),
 	    cmocka_unit_test(test_software_events),
 	    cmocka_unit_test(test_raw_events),

@@ -69,6 +69,11 @@ test_events_option_and_msr() {
 	[ "$(json_get res.json "min(d['benchmarks'][0]['metrics']['msr/tsc/']['samples']) > 0")" = True ] || fail "tsc zero"
 }
 
+test_every_unknown_event_in_one_line() {
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -e cyles,task-clok,instructions -- true || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --events 'cyles,task-clok,instructions': column 1: 2 unknown events: 'cyles' \(did you mean 'cycles'.*\), 'task-clok' at column 7 \(did you mean 'task-clock'\?\)$"
+}
+
 test_inherit_counts_children() {
 	# Page faults, one per fresh page a child touches, do not depend on the machine's
 	# load as a task-clock ratio does: four children touching 2000 pages each make at
