@@ -202,7 +202,13 @@ static struct pmc_result *sample_result(void)
 	b = t_bench(r, "avx2 \"sum\"", NULL);
 	assert_non_null(b);
 	assert_int_equal(pmc_benchmark_set_skipped(b, "no \"AVX2\" — ✓"), 0);
-	assert_non_null(t_bench(r, "empty", NULL));
+	b = t_bench(r, "empty", NULL);
+	assert_non_null(b);
+	/* A benchmark of a parameter scan names its values, in the order given. */
+	assert_int_equal(pmc_benchmark_set_param(b, "n", "10"), 0);
+	assert_int_equal(pmc_benchmark_set_param(b, "größe", "a \"b\""), 0);
+	assert_int_equal(pmc_benchmark_set_param(b, "n", "100"), 0);
+	assert_int_equal(pmc_benchmark_set_param(b, "", "x"), -EINVAL);
 	return r;
 }
 
@@ -252,6 +258,16 @@ static void assert_results_equal(const struct pmc_result *a, const struct pmc_re
 		assert_same_string(x->command, y->command);
 		assert_same_string(x->build_id, y->build_id);
 		assert_same_string(x->skipped, y->skipped);
+		/* In any order too (jq -S); the round trip compares the text. */
+		assert_int_equal(x->nparams, y->nparams);
+		for (size_t k = 0; k < x->nparams; k++) {
+			size_t j = 0;
+
+			while (j < y->nparams && strcmp(x->params[k].key, y->params[j].key) != 0)
+				j++;
+			assert_true(j < y->nparams);
+			assert_string_equal(x->params[k].value, y->params[j].value);
+		}
 		assert_int_equal(x->nruns, y->nruns);
 		for (size_t k = 0; k < x->nruns; k++) {
 			assert_int_equal(x->runs[k].exit_code, y->runs[k].exit_code);
@@ -690,6 +706,7 @@ static void saved_text_follows_the_schema(void **state)
 	assert_non_null(strstr(text, ",\"metrics\":{\n\"wall-time\":{\"unit\":\"ns\","));
 	assert_non_null(strstr(text, "]},\n\"ipc\":{"));
 	assert_non_null(strstr(text, "\n{\"name\":\"empty\",\"command\":null,\"build_id\":null,"
+				     "\"parameters\":{\"n\":\"100\",\"größe\":\"a \\\"b\\\"\"},"
 				     "\"runs\":[],\"metrics\":{}}\n]}\n"));
 
 	json_decref(root);
@@ -1746,6 +1763,13 @@ static const struct bad_case bad_cases[] = {
     {"\"name\": \"a\"", "\"name\": \"a\", \"skipped\": \"no AVX2\"",
      "benchmarks[0].skipped: the benchmark was skipped (\"no AVX2\") but has 2 runs and 1 "
      "metrics; a skipped benchmark measured nothing — " REGEN},
+    /* "parameters": an object of strings, as hyperfine writes it. */
+    {"\"name\": \"a\"", "\"name\": \"a\", \"parameters\": [\"n\"]",
+     "benchmarks[0].parameters: expected an object, found an array; " REGEN},
+    {"\"name\": \"a\"", "\"name\": \"a\", \"parameters\": {\"n\": 10}",
+     "benchmarks[0].parameters.n: expected a string (the parameter's value), found a number; " REGEN},
+    {"\"name\": \"a\"", "\"name\": \"a\", \"parameters\": {\"\": \"10\"}",
+     "benchmarks[0].parameters: a parameter with an empty name; " REGEN},
     {"\"name\": \"a\"", "\"name\": \"a\", \"build_id\": \"XYZ\"",
      "benchmarks[0].build_id: a build-id is lower-case hex digits, not \"XYZ\"; " REGEN},
     {"\"name\": \"a\",\n      ", "", "benchmarks[0]: missing key \"name\"; " REGEN},

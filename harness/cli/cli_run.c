@@ -347,7 +347,8 @@ int pmc_cli_run(int argc, char **argv)
 		goto out;
 	}
 	/* Before anything is looked up or probed: the runner checks the same again. */
-	if (c.ro.duet && pmc_runner_check_duet(c.ncmd_strings ? c.ncmd_strings : 1, c.ro.backend,
+	if (c.ro.duet && pmc_runner_check_duet((c.ncmd_strings ? c.ncmd_strings : 1) * c.ncombos,
+					       c.ro.backend,
 					       NULL, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
@@ -597,6 +598,7 @@ out:
 	pmc_cli_compare_opts_free(c.copts);
 	free(c.cmd_strings);
 	free(c.names);
+	pmc_cli_run_params_clear(&c);
 	free(c.env_keep);
 	free(c.events_spec);
 	pmc_cli_exports_clear(&c.exports);

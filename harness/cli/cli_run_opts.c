@@ -31,6 +31,16 @@ static void help(FILE *out)
 		"  -n, --name=NAME        name of the command that follows it (-n A -c CMD, or\n"
 		"                         before '--'); default: the command as written\n"
 		"      --shell            run each command with /bin/sh -c\n"
+		"  -L, --parameter-list=VAR VALUES\n"
+		"                         each command once per value of the comma-separated\n"
+		"                         VALUES, {VAR} replaced by it in the command, its -n name,\n"
+		"                         --setup, --prepare and --cleanup (repeatable: every\n"
+		"                         combination; recorded in the result as hyperfine does)\n"
+		"  -P, --parameter-scan=VAR MIN MAX\n"
+		"                         as -L with the values MIN, MIN+STEP, ... up to MAX\n"
+		"  -D, --parameter-step-size=STEP\n"
+		"                         the step of -P (default 1; a fraction such as 0.25\n"
+		"                         gives every value as many decimals)\n"
 		"  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
 		"                         auto: with several commands, rounds until every metric\n"
 		"                         a --threshold names is decided (docs/compare.md)\n"
@@ -153,10 +163,23 @@ enum {
 	OPT_PROFILE,
 };
 
+/* The next word of the command line, for an option that takes several (-L, -P); NULL
+ * when there is none. */
+static const char *next_word(struct run_cli *c)
+{
+	/* "--" starts the command: the values are missing. */
+	if (optind >= c->argc || strcmp(c->argv[optind], "--") == 0)
+		return NULL;
+	return c->argv[optind++];
+}
+
 static const struct option long_opts[] = {
 	{ "command", required_argument, NULL, 'c' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "parameter-list", required_argument, NULL, 'L' },
+	{ "parameter-scan", required_argument, NULL, 'P' },
+	{ "parameter-step-size", required_argument, NULL, 'D' },
 	{ "runs", required_argument, NULL, 'r' },
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "duet", no_argument, NULL, OPT_DUET },
@@ -213,6 +236,16 @@ static int parse_opt(struct run_cli *c, int opt)
 		break;
 	case OPT_SHELL:
 		c->shell = true;
+		break;
+	case 'L':
+		return pmc_cli_run_param_list(c, optarg, next_word(c));
+	case 'P': {
+		const char *min = next_word(c), *max = min ? next_word(c) : NULL;
+
+		return pmc_cli_run_param_scan(c, optarg, min, max);
+	}
+	case 'D':
+		c->param_step = optarg;
 		break;
 	case 'r':
 		c->runs_given = true;
@@ -387,11 +420,15 @@ int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_op
 		return -ENOMEM;
 	/* "+": the options end at the command, whose own options are its business. */
 	optind = 0;
-	while (r == 0 &&
-	       (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:e:o:qh", longopts, "run")) != -1) {
+	c->argc = argc;
+	c->argv = argv;
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:e:o:qhL:P:D:", longopts,
+					       "run")) != -1) {
 		r = parse_opt(c, opt);
 	}
 	free(longopts);
+	if (r == 0)
+		r = pmc_cli_run_params_finish(c, argc, argv, optind);
 	if (r == 0)
 		*ret_optind = optind;
 	return r;
@@ -413,11 +450,116 @@ static char *join_words(char *const *words, size_t n)
 	return s;
 }
 
-/* Turns the -c strings or the words after "--" into runner commands. */
+/* The words of command template i (a -c string, or the words from first on) in
+ * parameter combination combo, with what to show for it, into cmd and *ret_words.
+ * Returns 0, -ENOMEM, or -EINVAL after an error line. */
+static int build_command(struct run_cli *c, int argc, char **argv, int first, size_t i,
+			 size_t combo, struct pmc_runner_cmd *cmd, char ***ret_words)
+{
+	bool subst = c->nparams > 0;
+	char *display = NULL, **words = NULL;
+	const char *name;
+
+	if (c->ncmd_strings) {
+		size_t col = 0;
+
+		display = subst ? pmc_cli_run_subst(c, c->cmd_strings[i], combo)
+				: strdup(c->cmd_strings[i]);
+		if (!display)
+			return -ENOMEM;
+		if (c->shell) {
+			words = calloc(4, sizeof(*words));
+			if (words) {
+				words[0] = strdup("/bin/sh");
+				words[1] = strdup("-c");
+				words[2] = strdup(display);
+			}
+		} else if (pmc_words_split(display, &words, &col) < 0) {
+			pmc_cli_error("-c '%s': column %zu: %s", display, col,
+				      col == 1 ? "empty command"
+					       : "unterminated quote or trailing backslash; "
+						 "close the quote");
+			free(display);
+			return -EINVAL;
+		}
+	} else {
+		size_t nw = (size_t)(argc - first);
+
+		/* The words, then NULL; with --shell, replaced by /bin/sh -c "the words". */
+		words = calloc(nw + 4, sizeof(*words));
+		for (size_t w = 0; words && w < nw; w++) {
+			const char *word = argv[first + (int)w];
+
+			/* Each word on its own: a value with a space stays one argument. */
+			words[w] = subst ? pmc_cli_run_subst(c, word, combo) : strdup(word);
+			if (!words[w]) {
+				for (size_t k = 0; k < w; k++)
+					free(words[k]);
+				free(words);
+				words = NULL;
+			}
+		}
+		display = words ? join_words(words, nw) : NULL;
+		if (words && c->shell) {
+			for (size_t w = 0; w < nw; w++) {
+				free(words[w]);
+				words[w] = NULL;
+			}
+			words[0] = strdup("/bin/sh");
+			words[1] = strdup("-c");
+			words[2] = strdup(display ? display : "");
+		}
+	}
+	if (!display || !words) {
+		free(display);
+		free(words);
+		return -ENOMEM;
+	}
+	*ret_words = words;
+	cmd->display = display;
+	cmd->argv = words;
+	name = !c->ncmd_strings && c->pending_name ? c->pending_name :
+	       i < c->nnames && c->names[i] ? c->names[i] : NULL;
+	cmd->name = display;
+	if (name && !subst)
+		cmd->name = name;
+	else if (name && pmc_cli_run_keep(c, (void *)(cmd->name = pmc_cli_run_subst(c, name, combo))) < 0)
+		return -ENOMEM;
+	if (!subst)
+		return 0;
+	{
+		const char **values = calloc(c->nparams, sizeof(*values));
+		const char **names = calloc(c->nparams, sizeof(*names));
+
+		if (pmc_cli_run_keep(c, values) < 0 || pmc_cli_run_keep(c, names) < 0)
+			return -ENOMEM;
+		for (size_t k = 0; k < c->nparams; k++) {
+			names[k] = c->params[k].name;
+			values[k] = pmc_cli_run_param_value(c, k, combo);
+		}
+		cmd->param_names = names;
+		cmd->param_values = values;
+		cmd->nparams = c->nparams;
+	}
+	/* The hooks of this combination. */
+	if ((c->ro.setup && pmc_cli_run_keep(c, (void *)(cmd->setup = pmc_cli_run_subst(
+							    c, c->ro.setup, combo))) < 0) ||
+	    (c->ro.prepare && pmc_cli_run_keep(c, (void *)(cmd->prepare = pmc_cli_run_subst(
+							      c, c->ro.prepare, combo))) < 0) ||
+	    (c->ro.cleanup && pmc_cli_run_keep(c, (void *)(cmd->cleanup = pmc_cli_run_subst(
+							      c, c->ro.cleanup, combo))) < 0))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Turns the -c strings or the words after "--" into runner commands: each once per
+ * combination of the parameters' values (-L, -P), as hyperfine orders them (a command's
+ * combinations together, the last parameter varying fastest). */
 int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int first,
 			  struct pmc_runner_cmd **ret_cmds, char ****ret_owned, size_t *ret_n)
 {
-	size_t n = c->ncmd_strings ? c->ncmd_strings : 1;
+	size_t ntemplates = c->ncmd_strings ? c->ncmd_strings : 1;
+	size_t ncombos = c->ncombos ? c->ncombos : 1, n = ntemplates * ncombos;
 	struct pmc_runner_cmd *cmds = calloc(n, sizeof(*cmds));
 	char ***owned = calloc(n, sizeof(*owned)); /* argv arrays to free */
 	int r = -EINVAL;
@@ -441,62 +583,28 @@ int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int fir
 			      c->pending_name);
 		goto fail;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char *display;
-		char **words = NULL;
+	for (size_t i = 0; i < ntemplates; i++) {
+		for (size_t k = 0; k < ncombos; k++) {
+			size_t at = i * ncombos + k;
 
-		if (c->ncmd_strings) {
-			size_t col = 0;
-
-			display = strdup(c->cmd_strings[i]);
-			if (c->shell) {
-				words = calloc(4, sizeof(*words));
-				if (words) {
-					words[0] = strdup("/bin/sh");
-					words[1] = strdup("-c");
-					words[2] = strdup(c->cmd_strings[i]);
-				}
-			} else if (pmc_words_split(c->cmd_strings[i], &words, &col) < 0) {
-				pmc_cli_error("-c '%s': column %zu: %s", c->cmd_strings[i], col,
-					      col == 1 ? "empty command"
-						       : "unterminated quote or trailing backslash; "
-							 "close the quote");
-				free(display);
+			r = build_command(c, argc, argv, first, i, k, &cmds[at], &owned[at]);
+			if (r < 0)
 				goto fail;
-			}
-		} else {
-			size_t nw = (size_t)(argc - first);
-
-			display = join_words(argv + first, nw);
-			/* With --shell: /bin/sh -c "the words", then NULL. */
-			words = calloc(c->shell ? 4 : nw + 1, sizeof(*words));
-			if (words && c->shell) {
-				words[0] = strdup("/bin/sh");
-				words[1] = strdup("-c");
-				words[2] = strdup(display ? display : "");
-			} else {
-				for (size_t w = 0; words && w < nw; w++)
-					words[w] = strdup(argv[first + (int)w]);
-			}
 		}
-		if (!display || !words) {
-			free(display);
-			free(words);
-			r = -ENOMEM;
-			goto fail;
-		}
-		owned[i] = words;
-		cmds[i].display = display;
-		cmds[i].name = !c->ncmd_strings && c->pending_name ? c->pending_name :
-			       i < c->nnames && c->names[i] ? c->names[i] : display;
-		cmds[i].argv = words;
 	}
 	r = 0;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		for (size_t j = 0; j < i && r == 0; j++) {
 			if (strcmp(cmds[i].name, cmds[j].name) == 0) {
-				pmc_cli_error("two commands are named '%s'; name them apart with -n",
-					      cmds[i].name);
+				if (c->nparams)
+					pmc_cli_error("two commands are named '%s'; put a parameter in "
+						      "the name (-n 'sort {%s}') or name them apart "
+						      "with -n",
+						      cmds[i].name, c->params[0].name);
+				else
+					pmc_cli_error("two commands are named '%s'; name them apart "
+						      "with -n",
+						      cmds[i].name);
 				r = -EINVAL;
 			}
 		}

@@ -8,6 +8,15 @@
 #include "harness/cli/cli.h"
 #include "harness/run/runner.h"
 
+/* A parameter of -L (its values) or -P (its bounds, expanded into values once every
+ * option is read, as -D may come after it). */
+struct run_param {
+	const char *name;
+	char **values;
+	size_t nvalues;
+	const char *min, *max; /* -P */
+};
+
 struct run_cli {
 	struct pmc_runner_opts ro;
 	char **cmd_strings; /* -c, in order */
@@ -34,6 +43,14 @@ struct run_cli {
 	const char **env_keep; /* --env-keep names, NULL-terminated (ro.env_keep) */
 	size_t nenv_keep;
 	struct pmc_cli_exports exports; /* --export */
+	struct run_param *params; /* -L and -P, in order */
+	size_t nparams;
+	size_t ncombos;		/* the combinations of their values (1 without any) */
+	const char *param_step; /* -D */
+	void **allocs;		/* what the commands point to, freed with the options */
+	size_t nallocs;
+	int argc; /* the command line, for the options with several values (-L, -P) */
+	char **argv;
 };
 
 /* Parses run's options into c (c->copts already made). Returns 0 to go on, 1 when --help
@@ -47,6 +64,29 @@ int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_op
 int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int first,
 			       struct pmc_runner_cmd **ret_cmds, char ****ret_owned, size_t *ret_n);
 void pmc_cli_run_free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_t n);
+
+/* -L name list and -P name min max (min, max or list NULL when the command line ended
+ * before them): 0, -EINVAL after an error line, or -ENOMEM. */
+int pmc_cli_run_param_list(struct run_cli *c, const char *name, const char *list);
+int pmc_cli_run_param_scan(struct run_cli *c, const char *name, const char *min, const char *max);
+
+/* Once the options are read: expands -P's values with -D's step, checks that each
+ * parameter is used ("{name}" in a command, from first on after '--', its -n, or a
+ * --setup, --prepare or --cleanup) and that the commands stay few, and sets c->ncombos.
+ * Returns 0 or -errno after an error line. */
+int pmc_cli_run_params_finish(struct run_cli *c, int argc, char **argv, int first);
+
+/* s with each "{name}" replaced by the parameter's value in combination combo (from 0
+ * to ncombos, the last parameter varying fastest), malloc'd; NULL when out of memory. */
+char *pmc_cli_run_subst(const struct run_cli *c, const char *s, size_t combo);
+
+/* Parameter i's value in combination combo (owned by c). */
+const char *pmc_cli_run_param_value(const struct run_cli *c, size_t i, size_t combo);
+
+/* Keeps p (malloc'd) until pmc_cli_run_params_clear(); -ENOMEM (p freed) when p is NULL
+ * or cannot be kept. */
+int pmc_cli_run_keep(struct run_cli *c, void *p);
+void pmc_cli_run_params_clear(struct run_cli *c);
 
 /* A -c holding shell syntax without --shell: one warning. */
 void pmc_cli_run_warn_shell_syntax(const struct run_cli *c);

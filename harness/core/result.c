@@ -58,6 +58,11 @@ static void benchmark_clear(struct pmc_benchmark *b)
 	free(b->command);
 	free(b->build_id);
 	free(b->skipped);
+	for (size_t i = 0; i < b->nparams; i++) {
+		free(b->params[i].key);
+		free(b->params[i].value);
+	}
+	free(b->params);
 	free(b->runs);
 	for (size_t i = 0; i < b->nmetrics; i++)
 		metric_clear(&b->metrics[i]);
@@ -548,6 +553,36 @@ const char *pmc_benchmark_name(const struct pmc_benchmark *b)
 const char *pmc_benchmark_command(const struct pmc_benchmark *b)
 {
 	return b ? b->command : NULL;
+}
+
+int pmc_benchmark_set_param(struct pmc_benchmark *b, const char *name, const char *value)
+{
+	struct pmc_env_entry *grown;
+	char *k, *v;
+
+	if (!b || !name || !*name || !value)
+		return -EINVAL;
+	v = strdup(value);
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->nparams; i++) {
+		if (strcmp(b->params[i].key, name) == 0) {
+			free(b->params[i].value);
+			b->params[i].value = v;
+			return 0;
+		}
+	}
+	/* A few parameters at most: one realloc each. */
+	k = strdup(name);
+	grown = k ? realloc(b->params, (b->nparams + 1) * sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	b->params = grown;
+	b->params[b->nparams++] = (struct pmc_env_entry){.key = k, .value = v};
+	return 0;
 }
 
 int pmc_benchmark_set_skipped(struct pmc_benchmark *b, const char *reason)

@@ -66,6 +66,11 @@ struct pmc_benchmark {
 	/* Why the benchmark skipped itself ("" when it gave no reason), or NULL when it
 	 * ran. A skipped benchmark has no runs and no metrics: nothing was measured. */
 	char *skipped;
+	/* The parameters whose values made this benchmark's command (run -L, -P:
+	 * docs/result-schema.md, "parameters"), name and value, in the order given; none
+	 * for a benchmark of a command without them. */
+	struct pmc_env_entry *params;
+	size_t nparams;
 	size_t nruns;
 	struct pmc_run_info *runs; /* nruns entries */
 	struct pmc_metric *metrics;
@@ -110,6 +115,10 @@ struct pmc_result {
 /* The public functions of the model (new, free, set_env, get_env, add_benchmark,
  * find_benchmark, pmc_benchmark_metric, find_metric, the getters) are declared in
  * pmcbench/result.h. Benchmark names are unique: they pair benchmarks across files. */
+
+/* Sets the parameter name (not empty) of a benchmark to value, or adds it. Returns 0,
+ * -EINVAL or -ENOMEM. */
+int pmc_benchmark_set_param(struct pmc_benchmark *b, const char *name, const char *value);
 
 /* Records one run of a benchmark. Returns 0, -ENOMEM, or -EINVAL for a skipped one. */
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);

@@ -98,6 +98,15 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				    b->name);
 			return -EINVAL;
 		}
+		for (size_t k = 0; k < b->nparams; k++) {
+			if (!*b->params[k].key || !pmc_utf8_valid(b->params[k].key)) {
+				pmc_err_set(err, errlen,
+					    "benchmark \"%s\": parameter %zu has an empty name or one "
+					    "that is not UTF-8",
+					    b->name, k);
+				return -EINVAL;
+			}
+		}
 		if (b->skipped && (b->nruns || b->nmetrics)) {
 			pmc_err_set(err, errlen,
 				    "benchmark \"%s\" is skipped but has %zu runs and %zu metrics; "
@@ -402,6 +411,20 @@ static json_t *run_json(const struct pmc_run_info *run)
 	return j;
 }
 
+/* "parameters": name → value, in the order given; NULL when out of memory. */
+static json_t *params_json(const struct pmc_benchmark *b)
+{
+	json_t *j = json_object();
+
+	for (size_t i = 0; j && i < b->nparams; i++) {
+		if (!put(j, b->params[i].key, string_json(b->params[i].value))) {
+			json_decref(j);
+			return NULL;
+		}
+	}
+	return j;
+}
+
 /* A benchmark's members other than its metrics, which are written one per line. */
 static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 {
@@ -412,6 +435,7 @@ static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 	 * know "skipped" sees a benchmark that measured nothing, never a number. */
 	ok = put(j, "name", string_json(b->name)) && put(j, "command", string_json(b->command)) &&
 	     put(j, "build_id", string_json(b->build_id)) &&
+	     (!b->nparams || put(j, "parameters", params_json(b))) &&
 	     (!b->skipped || put(j, "skipped", string_json(b->skipped))) &&
 	     (runs = put_new(j, "runs", json_array()));
 	for (size_t i = 0; ok && i < b->nruns; i++)
@@ -1235,6 +1259,32 @@ static int load_skipped(struct loader *ld, const json_t *obj, const json_t *runs
 	return rc;
 }
 
+/* "parameters": optional, an object of strings with non-empty names. */
+static int load_params(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
+{
+	const json_t *params, *v;
+	const char *key;
+	int rc = get_container(ld, obj, "parameters", OPTIONAL, JSON_OBJECT, &params);
+
+	if (rc < 0 || !params)
+		return rc;
+	push_key(ld, "parameters");
+	json_object_foreach((json_t *)params, key, v)
+	{
+		if (!*key)
+			return fail(ld, "a parameter with an empty name; " REGEN);
+		if (!json_is_string(v)) {
+			push_key(ld, key);
+			return wrong_type(ld, v, "a string (the parameter's value)");
+		}
+		rc = pmc_benchmark_set_param(b, key, json_string_value(v));
+		if (rc < 0)
+			return rc;
+	}
+	pop(ld);
+	return 0;
+}
+
 static int load_benchmark(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
 {
 	const json_t *runs, *metrics;
@@ -1251,6 +1301,8 @@ static int load_benchmark(struct loader *ld, const json_t *obj, struct pmc_bench
 		return fail(ld, "a build-id is lower-case hex digits, not \"%s\"; " REGEN,
 			    b->build_id);
 	}
+	if ((rc = load_params(ld, obj, b)) < 0)
+		return rc;
 	if ((rc = get_container(ld, obj, "runs", REQUIRED, JSON_ARRAY, &runs)) < 0 ||
 	    (rc = get_container(ld, obj, "metrics", REQUIRED, JSON_OBJECT, &metrics)) < 0 ||
 	    (rc = load_skipped(ld, obj, runs, metrics, b)) < 0 || (rc = load_runs(ld, runs, b)) < 0)

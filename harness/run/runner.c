@@ -554,6 +554,8 @@ static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pm
 		char *path = NULL;
 		int r = pmc_result_add_benchmark(res, cmds[c].name, cmds[c].display, &b);
 
+		for (size_t k = 0; r == 0 && k < cmds[c].nparams; k++)
+			r = pmc_benchmark_set_param(b, cmds[c].param_names[k], cmds[c].param_values[k]);
 		if (r < 0)
 			return r;
 		/* The build-id pins the exact binary that was measured; a binary without one
@@ -565,6 +567,9 @@ static int new_benchmarks(const struct pmc_runner_cmd *cmds, size_t n, struct pm
 	}
 	return 0;
 }
+
+/* Command c's setup, prepare or cleanup: its own, else the options'. */
+#define HOOK(c, which) (cmds[c].which ? cmds[c].which : o->which)
 
 int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
 		   struct pmc_result *result, char *err, size_t errlen)
@@ -636,8 +641,9 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	}
 
 	rounds = o->warmup + o->runs;
-	for (size_t c = 0; o->setup && c < ncmds; c++)
-		if ((r = run_hook("setup", o->setup, &cmds[c], &pr, err, errlen)) < 0)
+	for (size_t c = 0; c < ncmds; c++)
+		if (HOOK(c, setup) && (r = run_hook("setup", HOOK(c, setup), &cmds[c], &pr, err,
+						    errlen)) < 0)
 			goto out;
 	for (size_t round = 0; round < rounds; round++) {
 		bool measured = round >= o->warmup;
@@ -676,8 +682,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 			}
 			if (o->progress)
 				o->progress(o->ud, c, run, measured ? o->runs : o->warmup, !measured);
-			if (o->prepare && (r = run_hook("prepare", o->prepare, cmd, &pr, err,
-							 errlen)) < 0)
+			if (HOOK(c, prepare) && (r = run_hook("prepare", HOOK(c, prepare), cmd, &pr,
+							       err, errlen)) < 0)
 				goto out;
 			if (o->backend == PMC_BACKEND_VALGRIND) {
 				err[0] = '\0';
@@ -708,8 +714,9 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				goto out;
 		}
 	}
-	for (size_t c = 0; o->cleanup && c < ncmds; c++)
-		if ((r = run_hook("cleanup", o->cleanup, &cmds[c], &pr, err, errlen)) < 0)
+	for (size_t c = 0; c < ncmds; c++)
+		if (HOOK(c, cleanup) && (r = run_hook("cleanup", HOOK(c, cleanup), &cmds[c], &pr,
+						      err, errlen)) < 0)
 			goto out;
 	if (ncmds > 1) {
 		free(result->design.mode);

@@ -24,6 +24,14 @@ struct pmc_runner_cmd {
 	const char *display; /* the command as the user wrote it */
 	char *const *argv;   /* NULL-terminated */
 	const char *path;    /* the resolved executable (PATH searched once), or NULL */
+	/* The command's own setup, prepare and cleanup (pmc_runner_opts), each replacing the
+	 * options' when set: a parameter scan substitutes its values in them. */
+	const char *setup, *prepare, *cleanup;
+	/* The parameters that made this command (run -L), recorded with its benchmark:
+	 * nparams names and their values. */
+	const char *const *param_names;
+	const char *const *param_values;
+	size_t nparams;
 };
 
 /* The end of what a failed command wrote to its standard error (pmc_runner_opts.tail). */

@@ -598,3 +598,55 @@ test_failing_command_shows_the_end_of_its_stderr() {
 	expect_exit 2 "$PMCBENCH" run -q -r 1 -e task-clock --show-output -- sh -c 'echo boom >&2; exit 3' &&
 	expect_lines 2 "$TMP/err" && expect_grep "^boom$" "$TMP/err"
 }
+
+test_parameter_list_expands_commands() {
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock -L n 1,10,100 -o res.json -- sh -c 'exit 0 # {n}' || return 1
+	[ "$(json_get res.json "[b['name'] for b in d['benchmarks']]")" = "['sh -c exit 0 # 1', 'sh -c exit 0 # 10', 'sh -c exit 0 # 100']" ] ||
+		fail "names: $(json_get res.json "[b['name'] for b in d['benchmarks']]")" || return 1
+	[ "$(json_get res.json "[b['parameters'] for b in d['benchmarks']]")" = "[{'n': '1'}, {'n': '10'}, {'n': '100'}]" ] ||
+		fail "parameters: $(json_get res.json "[b.get('parameters') for b in d['benchmarks']]")" || return 1
+	# The file loads back, parameters and all.
+	expect_exit 0 "$PMCBENCH" compare res.json res.json || return 1
+	# Several: every combination, a command's together, the last parameter fastest;
+	# substituted in -n names, --setup and --prepare too (their log says which ran).
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -w 0 -e task-clock -L m a,b -P n 1 2 \
+		-n 'x{m}{n}' -c "$WORK exit 0" -n 'y{n}{m}' -c "$WORK exit 0 {m}" \
+		--setup "echo s{m}{n} >> $TMP/log" --prepare "echo p{m}{n} >> $TMP/log" -o two.json || return 1
+	[ "$(json_get two.json "[b['name'] for b in d['benchmarks']]")" = "['xa1', 'xa2', 'xb1', 'xb2', 'y1a', 'y2a', 'y1b', 'y2b']" ] ||
+		fail "names: $(json_get two.json "[b['name'] for b in d['benchmarks']]")" || return 1
+	[ "$(json_get two.json "[b['parameters'] for b in d['benchmarks']][5]")" = "{'m': 'a', 'n': '2'}" ] ||
+		fail "parameters: $(json_get two.json "[b['parameters'] for b in d['benchmarks']]")" || return 1
+	[ "$(json_get two.json "d['benchmarks'][6]['command']")" = "$WORK exit 0 b" ] || fail "command not substituted" || return 1
+	[ "$(grep -c '^sa2$' "$TMP/log")" = 2 ] && [ "$(grep -c '^pb1$' "$TMP/log")" = 4 ] &&
+		[ "$(wc -l < "$TMP/log")" = 24 ] || fail "setup/prepare: $(sort "$TMP/log" | uniq -c | tr '\n' ' ')" || return 1
+	# A scan with a fractional step: every value with as many decimals.
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 -e task-clock --parameter-scan t 0 0.5 \
+		--parameter-step-size 0.25 -o scan.json -- "$WORK" exit 0 '{t}' || return 1
+	[ "$(json_get scan.json "[b['parameters']['t'] for b in d['benchmarks']]")" = "['0.00', '0.25', '0.50']" ] ||
+		fail "scan: $(json_get scan.json "[b['name'] for b in d['benchmarks']]")"
+}
+
+test_parameter_errors_exit_2() {
+	local spec
+	while IFS='|' read -r spec want; do
+		# shellcheck disable=SC2086 # spec is a list of options
+		expect_exit 2 "$PMCBENCH" run -q -r 1 $spec -- echo '{n}' || { echo "    spec: $spec" >&2; return 1; }
+		expect_one_line "$TMP/err" "$want" || { echo "    spec: $spec" >&2; return 1; }
+	done <<'CASES'
+-L n|--parameter-list n: no values; give them after the name
+-L 1n 1,2|--parameter-list '1n': a parameter's name is a letter or '_'
+-L n-x 1|a parameter's name is a letter
+-L n 1,2 -L n 3|parameter 'n' is given twice
+-L n 1,1|the value '1' is given twice
+-L n 1 -L x 1,2|parameter 'x' is used nowhere: no command, -n name, --setup, --prepare or --cleanup holds \{x\}
+-D 2|--parameter-step-size is the step of --parameter-scan; give -P VAR MIN MAX too
+-P n 3 1|--parameter-scan n 3 1: the first value is above the last
+-P n 1 x|--parameter-scan 'x': not a number
+-P n 1|--parameter-scan n: give the first and the last value
+-P n 1 2 -D 0|--parameter-step-size '0': the step must be above 0
+-P n 1 100000|gives 100000 values, more than 10000
+-n same -L n 1,2|two commands are named 'same'; put a parameter in the name
+CASES
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -L n '' -- echo '{n}' &&
+	expect_one_line "$TMP/err" "--parameter-list n '': no values"
+}
