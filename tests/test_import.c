@@ -525,6 +525,38 @@ static void hyperfine_duplicate_commands_are_refused(void **state)
 	assert_contains(err, "--command-name");
 }
 
+/* hyperfine's "parameters" (-L, -P) become the benchmark's, as run -L records them. */
+static void hyperfine_parameters_are_kept(void **state)
+{
+	static const char text[] =
+	    "{\"results\": [{\"command\": \"sort -k1\", \"times\": [0.1], "
+	    "\"parameters\": {\"n\": \"1\", \"m\": \"x\"}}, {\"command\": \"sort -k2\", "
+	    "\"times\": [0.2], \"parameters\": {\"n\": 2}}]}";
+	struct pmc_result *r = NULL;
+	struct pmc_benchmark *b;
+	char err[512] = "";
+
+	assert_int_equal(pmc_import_hyperfine("h.json", text, strlen(text), &r, err, sizeof(err)),
+			 -EINVAL);
+	assert_contains(err, "h.json: results[1].parameters: expected a name and a string value");
+	/* The first result alone. */
+	{
+		char ok[512];
+		size_t n = (size_t)(strstr(text, ", {\"command\": \"sort -k2") - text);
+
+		memcpy(ok, text, n);
+		strcpy(ok + n, "]}");
+		assert_int_equal(pmc_import_hyperfine("h.json", ok, strlen(ok), &r, err, sizeof(err)), 0);
+	}
+	b = bench(r, "sort -k1");
+	assert_int_equal(b->nparams, 2);
+	assert_string_equal(b->params[0].key, "n");
+	assert_string_equal(b->params[0].value, "1");
+	assert_string_equal(b->params[1].key, "m");
+	assert_string_equal(b->params[1].value, "x");
+	pmc_result_free(r);
+}
+
 /* ---- perf stat ------------------------------------------------------------------------ */
 
 /* perf stat -x, --append -o FILE, five times: five runs of one benchmark; msec become ns;
@@ -800,6 +832,7 @@ int main(void)
 	    cmocka_unit_test(hyperfine_memory_and_signals),
 	    cmocka_unit_test(hyperfine_malformed_files_are_refused),
 	    cmocka_unit_test(hyperfine_duplicate_commands_are_refused),
+	    cmocka_unit_test(hyperfine_parameters_are_kept),
 	    cmocka_unit_test(perf_stat_csv_blocks_are_runs),
 	    cmocka_unit_test(perf_stat_json_lines_are_runs),
 	    cmocka_unit_test(perf_stat_summaries_are_refused),

@@ -113,6 +113,32 @@ static const struct {
     {"memory_usage_byte", "max-rss", 1, false},
 };
 
+/* "parameters" (-L, -P): name → value, strings as hyperfine writes them; the benchmark
+ * records them as pmcbench's own runs do (docs/result-schema.md). */
+static int add_params(struct hf *h, const json_t *e, struct pmc_benchmark *b)
+{
+	const json_t *params = json_object_get(e, "parameters"), *v;
+	const char *key;
+	int r;
+
+	if (!params || json_is_null(params))
+		return 0;
+	if (!json_is_object(params))
+		return fail(h, "parameters", "expected an object of the parameters' values, found %s; " FIX,
+			    pmc_json_kind(params));
+	json_object_foreach((json_t *)params, key, v)
+	{
+		if (!*key || !json_is_string(v))
+			return fail(h, "parameters",
+				    "expected a name and a string value for each parameter, found "
+				    "%s for '%.40s'; " FIX,
+				    pmc_json_kind(v), key);
+		if ((r = pmc_benchmark_set_param(b, key, json_string_value(v))) < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int add_result(struct hf *h, struct pmc_result *res, const json_t *e)
 {
 	const json_t *times = json_object_get(e, "times"), *codes, *arr;
@@ -147,6 +173,8 @@ static int add_result(struct hf *h, struct pmc_result *res, const json_t *e)
 			    "--command-name",
 			    json_string_value(cmd));
 	if (r < 0)
+		return r;
+	if ((r = add_params(h, e, b)) < 0)
 		return r;
 	for (size_t i = 0; i < nruns; i++) {
 		int code = 0;
