@@ -172,6 +172,9 @@ EXAMPLES = [
      "fail on a slowdown beyond 5%:",
      "pmcbench run -n old -c ./old/prog -n new -c ./new/prog \\\n"
      "    --threshold task-clock=+5% --gate"),
+    ("One benchmark per input size, as hyperfine's -L; each records its value in the "
+     "result:",
+     "pmcbench run -L n 1000,100000 -o sizes.json -- ./sort-bench {n}"),
     ("Exact simulated counts, which do not drift: save a baseline, then gate a later run "
      "on it:",
      "pmcbench run --backend valgrind -o base.json -- ./prog\n"

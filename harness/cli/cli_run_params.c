@@ -30,16 +30,16 @@ static bool is_var_name(const char *s)
 
 /* A new parameter named name for opt (its spelling in messages), or NULL after an error
  * line (-EINVAL) or when memory ran out (-ENOMEM in *ret_r). */
-static struct run_param *new_param(struct run_cli *c, const char *opt, const char *name,
-				   int *ret_r)
+static struct run_param *new_param(struct run_cli *c, const char *opt, const char *name, int *ret_r)
 {
 	struct run_param *grown;
 
 	*ret_r = -EINVAL;
 	if (!is_var_name(name)) {
-		pmc_cli_error("%s '%s': a parameter's name is a letter or '_', then letters, digits "
-			      "or '_', as in %s n 1,10,100",
-			      opt, name, opt);
+		pmc_cli_error(
+		    "%s '%s': a parameter's name is a letter or '_', then letters, digits "
+		    "or '_', as in %s n 1,10,100",
+		    opt, name, opt);
 		return NULL;
 	}
 	for (size_t i = 0; i < c->nparams; i++) {
@@ -279,14 +279,16 @@ int pmc_cli_run_params_finish(struct run_cli *c, int argc, char **argv, int firs
 			    uses(c->ro.cleanup, name) || uses(c->pending_name, name);
 
 		for (size_t k = 0; !used && k < c->ncmd_strings; k++)
-			used = uses(c->cmd_strings[k], name) || (k < c->nnames && uses(c->names[k], name));
+			used = uses(c->cmd_strings[k], name) ||
+			       (k < c->nnames && uses(c->names[k], name));
 		for (int k = first; !used && !c->ncmd_strings && k < argc; k++)
 			used = uses(argv[k], name);
 		if (!used) {
-			pmc_cli_error("parameter '%s' is used nowhere: no command, -n name, --setup, "
-				      "--prepare or --cleanup holds {%s}; put {%s} where its value "
-				      "goes, as in -c 'sort -k{%s} file'",
-				      name, name, name, name);
+			pmc_cli_error(
+			    "parameter '%s' is used nowhere: no command, -n name, --setup, "
+			    "--prepare or --cleanup holds {%s}; put {%s} where its value "
+			    "goes, as in -c 'sort -k{%s} file'",
+			    name, name, name, name);
 			return -EINVAL;
 		}
 	}
