@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/base/atomic_file.h"
+#include "harness/base/slug.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_profile.h"
 #include "harness/profile/profile.h"
@@ -43,9 +44,21 @@ static char *dir_for(const char *result_path)
 	return d;
 }
 
-/* DIR/NAME.json with every byte of the benchmark's name outside [A-Za-z0-9_+-] (and a
- * leading '.') written as %XX: distinct names stay distinct files, none can leave DIR. */
+/* DIR/SLUG.EXT: the benchmark's name as a readable file name that cannot leave DIR and
+ * is distinct for distinct names (harness/base/slug.h). */
 static char *file_for(const char *dir, const char *name, const char *ext)
+{
+	char slug[PMC_SLUG_SIZE], *path;
+
+	if (asprintf(&path, "%s/%s%s", dir, pmc_slug(name, slug), ext) < 0)
+		return NULL;
+	return path;
+}
+
+/* DIR/NAME.json as pmcbench wrote it before the slugs: every byte outside
+ * [A-Za-z0-9_+-] (and a leading '.') as %XX. Only read, so that the profiles kept beside
+ * an older baseline still explain its regressions. */
+static char *legacy_file_for(const char *dir, const char *name, const char *ext)
 {
 	size_t n = strlen(name), k = 0;
 	char *enc = malloc(3 * n + 1), *path = NULL;
@@ -117,6 +130,24 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 	char err[1024], *path = NULL;
 	int r;
 
+	/* Distinct names have distinct files unless two 32-bit hashes meet: never overwrite
+	 * the profile of another benchmark of this run then. */
+	for (size_t i = 0; ps->dir && i < ps->n; i++) {
+		char a[PMC_SLUG_SIZE], b[PMC_SLUG_SIZE];
+
+		if (strcmp(ps->v[i].name, name) != 0 &&
+		    strcmp(pmc_slug(ps->v[i].name, a), pmc_slug(name, b)) == 0) {
+			pmc_cli_warn("--profile: the profiles of '%s' and '%s' would have one file "
+				     "name (%s.json); the second is kept for this run only: rename "
+				     "one of them",
+				     ps->v[i].name, display, a);
+			if (push(ps, name, p) < 0) {
+				pmc_profile_free(p);
+				return -ENOMEM;
+			}
+			return 0;
+		}
+	}
 	if ((ps->dir && !(path = file_for(ps->dir, name, ".json"))) || push(ps, name, p) < 0) {
 		free(path);
 		pmc_profile_free(p);
@@ -197,23 +228,38 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 	for (size_t i = 0; i < pmc_result_nbenchmarks(r); i++) {
 		const char *name = pmc_benchmark_name(pmc_result_benchmark(r, i));
 		char *path = file_for(ps->dir, name, ".json");
+		const char *of;
 		struct pmc_profile *p = NULL;
 		int e;
 
+		if (path && access(path, F_OK) < 0) {
+			free(path);
+			path = legacy_file_for(ps->dir, name, ".json");
+			if (path && access(path, F_OK) < 0) {
+				free(path);
+				continue;
+			}
+		}
 		if (!path)
 			return -ENOMEM;
-		if (access(path, F_OK) < 0) {
-			free(path);
-			continue;
-		}
 		e = pmc_profile_load(path, &p, err, sizeof(err));
-		free(path);
 		if (e < 0) {
 			/* A damaged profile only takes away the explanation, never the
 			 * verdict. */
 			pmc_cli_warn("%s", err);
+			free(path);
 			continue;
 		}
+		/* A file of another benchmark's (copied there by hand) explains nothing here. */
+		of = pmc_profile_info(p)->name;
+		if (of && strcmp(of, name) != 0) {
+			pmc_cli_warn("%s is the profile of '%s', not of '%s': not used", path, of,
+				     name);
+			pmc_profile_free(p);
+			free(path);
+			continue;
+		}
+		free(path);
 		if (push(ps, name, p) < 0) {
 			pmc_profile_free(p);
 			return -ENOMEM;

@@ -89,6 +89,37 @@ test_gate_names_the_function_that_regressed() {
 	expect_grep '\| `prof_cold` \| 100%' "$TMP/out"
 }
 
+# Profile files are named by a slug of the benchmark's name (docs/profile.md, "Profiles in
+# the gate"): a name with '/', spaces or ".." gets a readable, safe file name with a hash,
+# two names with one readable part get two files, and the gate finds them (and a file
+# named as pmcbench named them before, %XX-encoded) to explain a regression.
+test_profile_file_names_are_slugs() {
+	expect_exit 0 "$PMCBENCH" run --backend valgrind --profile -o base.json \
+		-n './new/wc data.txt' -c "$PMC_PROF_WORK 300 100" \
+		-n 'new wc/data.txt' -c "$PMC_PROF_WORK 300 100" || return 1
+	ls base.profiles >names
+	expect_lines 2 names || return 1
+	[ "$(grep -cE '^new-wc-data\.txt_[0-9a-f]{8}\.json$' names)" = 2 ] ||
+		{ cat names >&2; fail "not two slugs of new-wc-data.txt"; return 1; }
+	# The name of docs/profile.md's example, with its hash.
+	[ -f base.profiles/new-wc-data.txt_f20c9a60.json ] || { cat names >&2; fail "no new-wc-data.txt_f20c9a60.json"; return 1; }
+	expect_grep ": base\.profiles/new-wc-data\.txt_f20c9a60\.json \('pmcbench report" "$TMP/err" || return 1
+	for f in base.profiles/*.json; do
+		expect_exit 0 "$PMCBENCH" report "$f" || return 1
+	done
+	expect_exit 0 "$PMCBENCH" run --backend valgrind --profile -o new.json \
+		-n './new/wc data.txt' -c "$PMC_PROF_WORK 300 200" || return 1
+	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions || return 1
+	expect_grep '^\./new/wc data\.txt: instructions \+[0-9.]+% .*: 100% in prof_cold$' "$TMP/out" || return 1
+	ls new.profiles/new-wc-data.txt_*.diff.svg >/dev/null || { ls -R >&2; fail "no slug-named flame graph"; return 1; }
+	# The baseline's profile under the name of older pmcbench versions still explains.
+	old=$(grep -l '"name": "\./new/wc data\.txt"' base.profiles/*.json)
+	[ -n "$old" ] || fail "no profile names ./new/wc data.txt" || return 1
+	mv "$old" 'base.profiles/%2E%2Fnew%2Fwc%20data.txt.json'
+	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions || return 1
+	expect_grep '100% in prof_cold$' "$TMP/out"
+}
+
 # near A B: the percentages A and B agree to the 3 digits the reports print.
 near() {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.06 + b / 200) }'
