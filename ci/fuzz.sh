@@ -21,7 +21,7 @@ fi
 ninja -C "$dir"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for t in result load_any thresholds events reporters words profile elf maps; do
+for t in result load_any thresholds events reporters words profile elf maps sample; do
 	if [ -n "${PMC_FUZZ_RUNS:-}" ]; then
 		limit="-runs=$PMC_FUZZ_RUNS -seed=1"
 		echo "== fuzz_$t: $PMC_FUZZ_RUNS inputs from seed 1"
