@@ -324,7 +324,7 @@ const char *pmc_doctor_hw_reason(const struct pmc_doctor *d, int err, char *buf,
 			snprintf(
 			    buf, size,
 			    "denied: perf_event_paranoid is %d, which forbids perf_event_open to "
-			    "unprivileged users; run 'sysctl kernel.perf_event_paranoid=2' as "
+			    "unprivileged users; run 'sysctl kernel.perf_event_paranoid=1' as "
 			    "root, or grant CAP_PERFMON",
 			    d->paranoid);
 		else if (d->has_paranoid && d->paranoid == 2 && !privileged(d))

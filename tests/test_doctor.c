@@ -243,7 +243,7 @@ static void test_paranoid_3_unprivileged(void **state)
 	assert_int_equal(d.hw_error, EACCES);
 	assert_false(pmc_doctor_hw_ok(&d));
 	expect_reason(&d, d.hw_error, "perf_event_paranoid is 3");
-	expect_reason(&d, d.hw_error, "sysctl kernel.perf_event_paranoid=2");
+	expect_reason(&d, d.hw_error, "sysctl kernel.perf_event_paranoid=1");
 }
 
 /* CAP_PERFMON alone (bit 38) lifts the paranoid explanation: something else denies. */

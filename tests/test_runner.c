@@ -424,6 +424,33 @@ static void test_no_pmu(void **state)
 	pmc_event_list_free(l);
 }
 
+/* perf_event_paranoid=4 for an unprivileged user (GitHub's hosted runners, docs/ci.md):
+ * every event denied with EACCES in every run, task-clock too, none written as 0 and no
+ * ratio made of them, never opened by the runs again; what wait4 measures still is. */
+static void test_every_event_denied(void **state)
+{
+	struct pmc_event_list *l = t_events(defaults);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_runner_opts o = perf_opts(l, 3);
+	struct fake_pmu_config cfg = {.counters = 8, .paranoid = 4};
+	const char *const all[] = {"cycles", "instructions", "branches", "branch-misses",
+				   "task-clock"};
+	struct pmc_result *res;
+
+	(void)state;
+	sim_init(&cfg, 2, 3);
+	res = run_ok(&cmd, &o);
+	for (size_t e = 0; e < 5; e++) {
+		assert_missing(metric(res, all[e]), 3, PMC_STATUS_DENIED, EACCES);
+		assert_int_equal(run_opens(l, all[e]), 0);
+	}
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "ipc"));
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "ghz"));
+	assert_rusage(res, 3);
+	pmc_result_free(res);
+	pmc_event_list_free(l);
+}
+
 /* A pinned group the PMU cannot schedule reads 0 bytes: not counted, no number, no
  * errno (it opened), while the group that fits is counted. */
 static void test_pinned_unschedulable(void **state)
@@ -1044,6 +1071,7 @@ int main(void)
 	    cmocka_unit_test(test_counted),
 	    cmocka_unit_test(test_multiplexed),
 	    cmocka_unit_test(test_no_pmu),
+	    cmocka_unit_test(test_every_event_denied),
 	    cmocka_unit_test(test_pinned_unschedulable),
 	    cmocka_unit_test(test_failing_command),
 	    cmocka_unit_test(test_rounds_and_early_stop),

@@ -203,10 +203,11 @@ int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *
 
 /* Probes the events once on this process (user-only ones renamed ":u", as perf does)
  * and says in one line which are missing and why, unless quiet (-q: the reports and the
- * result still show each missing counter's status); with require, a missing event is an
- * error. Returns 0, or -errno after an error line. */
+ * result still show each missing counter's status); when every event is denied, it says
+ * so even under -q, with what the run goes on with (without: "what wait4 measures ...").
+ * With require, a missing event is an error. Returns 0, or -errno after an error line. */
 int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
-			 const struct pmc_sys *sys, bool *ret_user_only);
+			 const struct pmc_sys *sys, const char *without, bool *ret_user_only);
 /* Two events with one metric id: an error line naming it, -EINVAL. */
 int pmc_cli_check_duplicate_events(const struct pmc_event_list *ev, const char *spec);
 /* The directory of an output file must be writable: else an error line, -EINVAL. */

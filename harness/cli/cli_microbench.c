@@ -76,7 +76,8 @@ static void help(FILE *out, const char *prog)
 		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
 		"                         gobench (Go's benchmark format)\n"
 		"  -q, --quiet            no progress line, and no note of counters that cannot\n"
-		"                         be counted (the report still says)\n"
+		"                         be counted (the report still says; the note that every\n"
+		"                         event is denied stays)\n"
 		"      --profile          keep a profile of each benchmark's loop beside the\n"
 		"                         result (FILE.profiles/NAME.json): sampled for a second\n"
 		"                         in a child of its own, or with --backend valgrind exact,\n"
@@ -545,7 +546,15 @@ static void profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 		/* A benchmark that failed or skipped itself has nothing to profile. */
 		if (!b || pmc_benchmark_skipped(b))
 			continue;
-		if (pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err)) < 0)
+		r = pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err));
+		if (r == -EACCES || r == -EPERM) {
+			/* Denied for one benchmark, denied for all: said once. */
+			pmc_cli_warn("--profile: %s; no profiles are recorded (the results are "
+				     "written without them)",
+				     err);
+			break;
+		}
+		if (r < 0)
 			pmc_cli_warn("--profile: %s; the result is written without this profile",
 				     err);
 		else
@@ -695,7 +704,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 			goto out;
 		}
 		if (pmc_cli_check_duplicate_events(events, spec) < 0 ||
-		    pmc_cli_probe_events(events, c.require_counters, c.quiet, NULL, &user_only) < 0)
+		    pmc_cli_probe_events(events, c.require_counters, c.quiet, NULL,
+					 "the clock's wall-time/op", &user_only) < 0)
 			goto out;
 		c.mo.events = events;
 		c.mo.user_only_fallback = true;

@@ -204,7 +204,16 @@ void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runne
 		struct pmc_spawn_result sr;
 		struct pmc_profile *p = NULL;
 
-		if (pmc_profile_record(&o, &p, &sr, err, sizeof(err)) < 0)
+		int r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
+
+		if (r == -EACCES || r == -EPERM) {
+			/* Sampling denied for one command is denied for all: said once. */
+			pmc_cli_warn("--profile: %s; no profiles are recorded (the results are "
+				     "written without them)",
+				     err);
+			break;
+		}
+		if (r < 0)
 			pmc_cli_warn("--profile: '%s': %s; the result is written without its "
 				     "profile",
 				     cmds[i].display, err);

@@ -65,12 +65,12 @@ int pmc_cli_check_output(const char *path)
  * library renames user-only events with ":u", as perf does) and says in one line which
  * events are missing and why. */
 int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
-			 const struct pmc_sys *sys, bool *ret_user_only)
+			 const struct pmc_sys *sys, const char *without, bool *ret_user_only)
 {
 	struct pmc_probe_report *rep = NULL;
 	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
 	char nofit[1024] = "";
-	size_t nmissing, len = 0, flen = 0, nlen = 0, n = pmc_event_list_count(ev);
+	size_t nmissing, ndenied = 0, len = 0, flen = 0, nlen = 0, n = pmc_event_list_count(ev);
 	int first_err, level, r;
 
 	*ret_user_only = false;
@@ -96,6 +96,7 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
 		    nlen < sizeof(nofit) - 64)
 			nlen += (size_t)snprintf(nofit + nlen, sizeof(nofit) - nlen, "%s%s",
 						 nlen ? ", " : "", d.name);
+		ndenied += st == PMC_STATUS_DENIED;
 		if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) &&
 		    len < sizeof(missing) - 64)
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
@@ -144,7 +145,14 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
 			      nmissing, nmissing == 1 ? "" : "s", missing, reason);
 		return -EINVAL;
 	}
-	if (!quiet)
+	/* Every event denied (perf_event_paranoid=4 on GitHub's runners) leaves no counter
+	 * at all: that changes what the whole run means, so it is said even under -q, once. */
+	if (ndenied == n)
+		fprintf(stderr,
+			"pmcbench: note: every event is denied (%s): %s; going on without "
+			"counters, with %s; see 'pmcbench doctor'\n",
+			missing, reason, without);
+	else if (!quiet)
 		fprintf(stderr,
 			"pmcbench: note: %zu event%s not counted (%s): %s; see 'pmcbench doctor'\n",
 			nmissing, nmissing == 1 ? "" : "s", missing, reason);
@@ -449,6 +457,8 @@ int pmc_cli_run(int argc, char **argv)
 		c.ro.events = events;
 		c.ro.user_only_fallback = true;
 		if (pmc_cli_probe_events(events, c.require_counters, c.quiet, c.ro.sys,
+					 "what wait4 measures (wall-time, user-time, system-time, "
+					 "max-rss)",
 					 &user_only) < 0)
 			goto out;
 	}

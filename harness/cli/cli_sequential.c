@@ -12,6 +12,7 @@
 #include "harness/cli/cli.h"
 #include "harness/core/result.h"
 #include "harness/core/sequential.h"
+#include "pmcbench/counters.h"
 
 static double now_s(void)
 {
@@ -87,11 +88,20 @@ bool pmc_cli_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
 	 * not see). */
 	for (size_t i = 0; i < chk.n; i++)
 		if (chk.v[i].res.n == 0) {
+			const struct pmc_benchmark *b = pmc_result_find_benchmark(r, chk.v[i].bench);
+			const struct pmc_metric *m =
+			    b ? pmc_benchmark_find_metric(b, chk.v[i].metric) : NULL;
+			char why[64] = "not measured on this machine?";
+
+			/* A counter the kernel refused says so: denied is not "no change". */
+			if (m && m->has_status && m->n && !pmc_status_has_value(m->status[m->n - 1]))
+				snprintf(why, sizeof(why), "%s on this machine, see the note above",
+					 pmc_status_name(m->status[m->n - 1]));
 			snprintf(s->err, sizeof(s->err),
-				 "--threshold %s=%s: '%s' has no value of %s in round %zu (not "
-				 "measured on this machine?); the limit cannot be decided",
+				 "--threshold %s=%s: '%s' has no value of %s in round %zu (%s); the "
+				 "limit cannot be decided",
 				 chk.v[i].metric, chk.v[i].limit, chk.v[i].bench, chk.v[i].metric,
-				 round);
+				 round, why);
 			s->error = -ENODATA;
 			break;
 		}

@@ -1,0 +1,169 @@
+# The CI recipe's steps (ci/examples/github-actions.yml, docs/ci.md) on a runner where
+# every perf_event_open is denied, as GitHub's hosted runners deny it to their unprivileged
+# user at kernel.perf_event_paranoid=4 before the recipe's sysctl: tests/paranoid4.c,
+# preloaded, fails the syscall with EACCES and says 4 for the sysctl, and the steps run as
+# an unprivileged user (nobody when the tests run as root). pmcbench must go on with what
+# wait4 measures, say so once with the fix, report each counter denied (never 0), and
+# never pass a gate it could not judge.
+
+# Sets AS (the command prefix that runs as an unprivileged user) and moves into a
+# directory that user may write; returns 1 after a visible SKIP when it cannot.
+denied_setup() {
+	if [ -z "${PMC_PARANOID4:-}" ] || [ ! -f "$PMC_PARANOID4" ]; then
+		echo "    SKIP: PMC_PARANOID4 (the shim, tests/paranoid4.c) is not set" >&2
+		return 1
+	fi
+	AS=()
+	if [ "$(id -u)" = 0 ]; then
+		if command -v setpriv >/dev/null; then
+			AS=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
+		elif command -v runuser >/dev/null; then
+			AS=(runuser -u nobody --)
+		else
+			echo "    SKIP: root without setpriv or runuser: cannot run as an unprivileged user" >&2
+			return 1
+		fi
+		chmod 711 "$TMP"
+		mkdir "$TMP/u" && chown nobody "$TMP/u" && cd "$TMP/u" || return 1
+		if ! "${AS[@]}" test -x "$PMCBENCH" || ! "${AS[@]}" test -x "$WORK"; then
+			echo "    SKIP: nobody cannot run $PMCBENCH (a build directory others cannot read)" >&2
+			return 1
+		fi
+	fi
+}
+
+# denied CMD...: CMD as the unprivileged user with the shim. Under gcc's ASan the runtime
+# must come first in the load order, which a preload changes: its check is turned off (the
+# shim defines no function ASan intercepts but fopen, which it passes on).
+denied() {
+	"${AS[@]}" env LD_PRELOAD="$PMC_PARANOID4" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
+}
+
+# expect_denied_note FILE: FILE has exactly one note, that every event is denied, with
+# the fix when pmcbench read the sysctl through the shim (clang's ASan runtime intercepts
+# fopen before a preload can, so the real value is read there).
+expect_denied_note() {
+	[ "$(grep -c 'note:' "$1")" = 1 ] || { cat "$1" >&2; fail "not one note in $1"; return 1; }
+	expect_grep '^pmcbench: note: every event is denied \(.*task-clock.*\): ' "$1" || return 1
+	if [ "$(json_get "$2" "d['environment'].get('perf_event_paranoid')")" = 4 ]; then
+		expect_grep 'perf_event_paranoid is 4.*sysctl kernel\.perf_event_paranoid=1' "$1"
+	else
+		echo "    note: the shim's perf_event_paranoid=4 is not what this build read (its ASan runtime intercepts fopen); the note's fix is not checked" >&2
+	fi
+}
+
+# A denied counter is "denied" with no value in the result, the reports and the CSV.
+expect_denied_counters() {
+	python3 - "$1" <<'PY' || fail "$1: a denied counter has a value, or a time metric has none"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    ms = b["metrics"]
+    for e in ("cycles", "instructions", "task-clock", "page-faults", "context-switches"):
+        m = ms[e]
+        assert m["status"] == "denied" and m["error"] == "EACCES", (e, m)
+        assert all(v is None for v in m["samples"]), (e, m["samples"])
+        assert "summary" not in m, (e, m)
+    for t in ("wall-time", "user-time", "system-time", "max-rss"):
+        assert len(ms[t]["samples"]) == len(ms["task-clock"]["samples"]) and all(
+            isinstance(v, (int, float)) for v in ms[t]["samples"]), (t, ms[t])
+PY
+}
+
+# The timing job's first step without the sysctl: run measures and reports.
+test_denied_run_goes_on_with_wait4() {
+	denied_setup || return 0
+	expect_exit 0 denied "$PMCBENCH" run -q -r 3 -o r.json -n w -c "$WORK loop 100000" || return 1
+	expect_denied_note "$TMP/err" r.json || return 1
+	expect_grep 'going on without counters, with what wait4 measures \(wall-time, user-time, system-time, max-rss\)' "$TMP/err" || return 1
+	expect_denied_counters r.json || return 1
+	expect_grep '<denied> +task-clock +denied \(EACCES\)' "$TMP/out" || return 1
+	expect_grep 'wall-time' "$TMP/out" || return 1
+	expect_exit 0 denied "$PMCBENCH" run -q -r 2 --format csv -n w -c "$WORK loop 100000" || return 1
+	expect_grep '^"w","task-clock","ns",1,,"denied",' "$TMP/out" || return 1
+	expect_no_grep '^"w","task-clock","ns",[0-9]+,0' "$TMP/out"
+}
+
+# The timing job's measure step as the recipe writes it (TIME_LIMIT task-clock=+5%,
+# --profile): task-clock has no value, so the limit cannot be judged: exit 2, an error
+# naming the metric and the denial (docs/ci.md), one note, one warning of --profile.
+test_denied_timing_step_is_an_error_not_a_pass() {
+	denied_setup || return 0
+	expect_exit 2 denied "$PMCBENCH" run -q -n base -c "$WORK loop 100000" \
+		-n pr -c "$WORK loop 100000" -r auto --max-runs 10 --max-time 60 --timeout 300 \
+		--threshold task-clock=+5% --metric task-clock --gate --profile \
+		--format markdown --report t.md -o t.json || return 1
+	[ "$(grep -c 'note:' "$TMP/err")" = 1 ] || { cat "$TMP/err" >&2; fail "not one note"; return 1; }
+	expect_grep '^pmcbench: note: every event is denied' "$TMP/err" || return 1
+	[ "$(grep -c 'warning: --profile' "$TMP/err")" = 1 ] ||
+		{ cat "$TMP/err" >&2; fail "not one --profile warning"; return 1; }
+	expect_grep 'warning: --profile: .*no profiles are recorded' "$TMP/err" || return 1
+	expect_grep "task-clock=\+5%: '(base|pr)' has no value of task-clock in round 1 \(denied on this machine" "$TMP/err"
+}
+
+# The same step with a limit on what wait4 measures judges it: a pull request whose loop
+# runs 300 times the iterations fails (1), one with 1/300 of them passes (0).
+test_denied_timing_step_gates_wall_time() {
+	denied_setup || return 0
+	expect_exit 1 denied "$PMCBENCH" run -q -n base -c "$WORK loop 100000" \
+		-n pr -c "$WORK loop 30000000" -r auto --max-runs 30 --max-time 120 \
+		--threshold wall-time=+5% --metric wall-time --gate -o slow.json || return 1
+	expect_grep 'regression' "$TMP/out" || return 1
+	expect_exit 0 denied "$PMCBENCH" run -q -n base -c "$WORK loop 30000000" \
+		-n pr -c "$WORK loop 100000" -r auto --max-runs 30 --max-time 120 \
+		--threshold wall-time=+5% --metric wall-time --gate -o fast.json || return 1
+	expect_denied_counters fast.json
+}
+
+# gate against a baseline measured the same way: a limit on a denied counter checked
+# nothing, which is an error (2), never a pass (docs/ci.md, docs/compare.md).
+test_denied_gate_on_a_denied_counter_is_an_error() {
+	denied_setup || return 0
+	expect_exit 0 denied "$PMCBENCH" run -q -r 3 -o base.json -n w -c "$WORK loop 100000" || return 1
+	expect_exit 0 denied "$PMCBENCH" run -q -r 3 -o new.json -n w -c "$WORK loop 100000" || return 1
+	for limit in task-clock=+5% instructions=+0.1%; do
+		expect_exit 2 denied "$PMCBENCH" gate --baseline base.json new.json --threshold "$limit" \
+			--format markdown --output g.md || return 1
+		expect_grep "threshold '${limit//+/\\+}' checked nothing: '${limit%%=*}' has no measured values in either result \(denied\)" "$TMP/err" || return 1
+	done
+}
+
+# The exact job does not need perf_event_open: valgrind's counts, the profile, the gate.
+test_denied_exact_job_is_unaffected() {
+	denied_setup || return 0
+	command -v valgrind >/dev/null || { echo "    SKIP: no valgrind" >&2; return 0; }
+	expect_exit 0 denied "$PMCBENCH" run --backend valgrind --timeout 600 -q --profile \
+		-o base.json -n w -c "$WORK loop 1000" || return 1
+	expect_no_grep 'denied' "$TMP/err" || return 1
+	expect_exit 0 denied "$PMCBENCH" run --backend valgrind --timeout 600 -q --profile \
+		-o new.json -n w -c "$WORK loop 2000" || return 1
+	expect_exit 1 denied "$PMCBENCH" gate --force --baseline base.json new.json \
+		--threshold instructions=+0.1% --format markdown --output g.md || return 1
+	expect_grep 'instructions' g.md
+}
+
+# A benchmark program (the recipe's MICROBENCH) counts in processes of its own, which
+# inherit the preload: the same one note, one warning of --profile, denied per operation.
+test_denied_benchmark_program() {
+	denied_setup || return 0
+	if [ -z "${PMC_MB_LCG:-}" ]; then
+		echo "    SKIP: no benchmark program in this build (sanitized builds have none)" >&2
+		return 0
+	fi
+	"${AS[@]}" test -x "$PMC_MB_LCG" || { echo "    SKIP: nobody cannot run $PMC_MB_LCG" >&2; return 0; }
+	expect_exit 0 denied "$PMC_MB_LCG" -q -r 2 --min-time 0.01 --profile -o mb.json || return 1
+	expect_denied_note "$TMP/err" mb.json || return 1
+	expect_grep "going on without counters, with the clock's wall-time/op" "$TMP/err" || return 1
+	[ "$(grep -c 'warning: --profile' "$TMP/err")" = 1 ] ||
+		{ cat "$TMP/err" >&2; fail "not one --profile warning"; return 1; }
+	python3 - mb.json <<'PY' || fail "mb.json: a denied counter has a value"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    ms = b["metrics"]
+    assert ms["task-clock/op"]["status"] == "denied", ms["task-clock/op"]
+    assert all(v is None for v in ms["task-clock/op"]["samples"])
+    assert all(v > 0 for v in ms["wall-time/op"]["samples"])
+PY
+}
