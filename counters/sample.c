@@ -91,7 +91,7 @@ struct pmc_sampler {
 	struct chunk *chunks, *last;
 	struct entry *index;
 	size_t nindex, index_cap;
-	uint64_t samples, lost;
+	uint64_t samples, lost, throttled;
 };
 
 static const struct named_event *find_event(const char *name)
@@ -569,8 +569,12 @@ static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
 	} else {
 		size_t body = h->size - sizeof(*h);
 
+		/* The kernel stopped sampling for the rest of a tick: samples are missing,
+		 * which the profile must say (time, id, stream_id, then sample_id). */
+		if (h->type == PERF_RECORD_THROTTLE && body >= 24 + SAMPLE_ID_SIZE)
+			s->throttled++;
 		if (min_body(h->type) == 0)
-			return 0; /* THROTTLE, KSYMBOL, ...: not used by profiles */
+			return 0; /* THROTTLE, KSYMBOL, ...: not replayed */
 		if (body < min_body(h->type) + SAMPLE_ID_SIZE)
 			return -EIO;
 		memcpy(&time, (char *)h + h->size - 16, 8);
@@ -812,6 +816,11 @@ uint64_t pmc_sampler_freq(const struct pmc_sampler *s)
 uint64_t pmc_sampler_samples(const struct pmc_sampler *s)
 {
 	return s->samples;
+}
+
+uint64_t pmc_sampler_throttled(const struct pmc_sampler *s)
+{
+	return s->throttled;
 }
 
 uint64_t pmc_sampler_lost(const struct pmc_sampler *s)

@@ -128,5 +128,9 @@ const char *pmc_sampler_unit(const struct pmc_sampler *s);
 uint64_t pmc_sampler_freq(const struct pmc_sampler *s);
 uint64_t pmc_sampler_samples(const struct pmc_sampler *s);
 uint64_t pmc_sampler_lost(const struct pmc_sampler *s);
+/* Times the kernel throttled the sampling event (PERF_RECORD_THROTTLE: samples came
+ * faster than perf_cpu_time_max_percent allows, and it stopped sampling for the rest of
+ * a tick): the profile misses those samples. */
+uint64_t pmc_sampler_throttled(const struct pmc_sampler *s);
 
 void pmc_sampler_close(struct pmc_sampler *s);

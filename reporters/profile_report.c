@@ -401,6 +401,12 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 				"larger buffer or a lower frequency\n",
 				a, b);
 		}
+		if (in->throttled)
+			fprintf(out,
+				"WARNING: the kernel throttled sampling %" PRIu64 " time%s (samples "
+				"took more CPU time than perf_cpu_time_max_percent allows), so "
+				"parts of the run have no samples; record with a lower frequency\n",
+				in->throttled, in->throttled == 1 ? "" : "s");
 	}
 	pmc_fmt_grouped((double)in->unresolved, a, sizeof(a));
 	fprintf(out, "Unresolved frames: %s%s\n", a,

@@ -732,6 +732,23 @@ int fake_pmu_task(struct fake_pmu *f, int cpu, uint32_t type, const struct fake_
 	return emit_built(f, cpu, type, 0, buf, n);
 }
 
+int fake_pmu_throttle(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, bool unthrottle)
+{
+	struct fake_pmu_event *e = ring_event(f, cpu);
+	unsigned char buf[128];
+	size_t n = sizeof(struct perf_event_header);
+
+	if (!e)
+		return -ENOENT;
+	/* struct { time, id, stream_id } (PERF_RECORD_THROTTLE and _UNTHROTTLE). */
+	put(buf, &n, &id->time, 8);
+	put(buf, &n, &e->id, 8);
+	put(buf, &n, &e->id, 8);
+	n += put_sample_id(e, id, buf + n);
+	return emit_built(f, cpu, unthrottle ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE, 0,
+			  buf, n);
+}
+
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg)
 {
 	memset(f, 0, sizeof(*f));

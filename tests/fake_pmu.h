@@ -181,6 +181,9 @@ int fake_pmu_mmap2(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, ui
 int fake_pmu_comm(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, const char *comm,
 		  bool exec);
 /* type PERF_RECORD_FORK or PERF_RECORD_EXIT; id->pid/tid are the child's. */
+/* A PERF_RECORD_THROTTLE (or _UNTHROTTLE) of cpu's sampling event, as the kernel writes
+ * when samples take more CPU time than perf_cpu_time_max_percent allows. */
+int fake_pmu_throttle(struct fake_pmu *f, int cpu, const struct fake_pmu_id *id, bool unthrottle);
 int fake_pmu_task(struct fake_pmu *f, int cpu, uint32_t type, const struct fake_pmu_id *id,
 		  uint32_t ppid, uint32_t ptid);
 

@@ -567,6 +567,7 @@ static void same_profile(const struct pmc_profile *a, const struct pmc_profile *
 	assert_int_equal(x->freq, y->freq);
 	assert_int_equal(x->samples, y->samples);
 	assert_int_equal(x->lost, y->lost);
+	assert_int_equal(x->throttled, y->throttled);
 	assert_int_equal(x->unresolved, y->unresolved);
 	assert_int_equal(pmc_profile_total(a), pmc_profile_total(b));
 	assert_int_equal(pmc_profile_frame_count(a), pmc_profile_frame_count(b));
@@ -606,6 +607,7 @@ static void round_trip(void **state)
 	assert_int_equal(pmc_profile_add(p, s, 2, 0, 1, false), 0);
 	assert_int_equal(pmc_profile_add(p, s + 2, 1, 7, 1, false), 0);
 	pmc_profile_set_counts(p, 5, 2, 4);
+	pmc_profile_set_throttled(p, 3);
 	snprintf(path, sizeof(path), "%s/p.json", dir);
 	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
 	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);

@@ -118,6 +118,12 @@ static void text_report(void **state)
 	assert_contains(text, "Profile of bench/parse: cpu-clock (ns), sampled (4000 Hz asked)");
 	assert_contains(text, "Samples: 2,500, lost: 25\n");
 	assert_contains(text, "WARNING: 25 samples lost (0.99% of those taken)");
+	assert_null(strstr(text, "throttled"));
+	free(text);
+	text = NULL;
+	pmc_profile_set_throttled(p, 2);
+	CAPTURE(text, pmc_profile_report_text(out, p, 2));
+	assert_contains(text, "WARNING: the kernel throttled sampling 2 times");
 	assert_contains(text, "Unresolved frames: 750");
 	assert_contains(text, "Total: 10ms in 3 stacks, 4 functions");
 	assert_contains(text, "  self%  total%       self  function             object\n");

@@ -568,6 +568,37 @@ static void test_wrap_around(void **state)
 	close_fake(s);
 }
 
+/* Throttling is counted (samples are missing for the rest of a tick), and never
+ * replayed as a record of its own; unthrottling is not counted. */
+static void test_throttle(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = 1};
+	const uint64_t chain[] = {PERF_CONTEXT_USER, 0x401000};
+
+	(void)state;
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 2),
+			 0);
+	id.time = 2;
+	assert_int_equal(fake_pmu_throttle(&fake, 0, &id, false), 0);
+	id.time = 3;
+	assert_int_equal(fake_pmu_throttle(&fake, 0, &id, true), 0);
+	id.time = 4;
+	assert_int_equal(fake_pmu_throttle(&fake, 0, &id, false), 0);
+	id.time = 5;
+	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 2),
+			 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), 5);
+	assert_int_equal(pmc_sampler_throttled(s), 2);
+	assert_int_equal(pmc_sampler_samples(s), 2);
+	replay(s);
+	assert_int_equal(nrecs, 2);
+	close_fake(s);
+}
+
 static void test_lost(void **state)
 {
 	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
@@ -991,6 +1022,7 @@ int main(void)
 	    cmocka_unit_test(test_side_band),
 	    cmocka_unit_test(test_wrap_around),
 	    cmocka_unit_test(test_lost),
+	    cmocka_unit_test(test_throttle),
 	    cmocka_unit_test(test_time_order_across_cpus),
 	    cmocka_unit_test(test_replay_stops),
 	    cmocka_unit_test(test_corrupt_records),

@@ -164,6 +164,10 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 		free(path);
 		return r;
 	}
+	if (pmc_profile_info(p)->throttled)
+		pmc_cli_warn("the kernel throttled the sampling of '%s' %llu times; parts of its "
+			     "run have no samples",
+			     display, (unsigned long long)pmc_profile_info(p)->throttled);
 	if (pmc_profile_info(p)->lost)
 		pmc_cli_warn("the profile of '%s' lost %llu samples (the ring buffer was full)",
 			     display, (unsigned long long)pmc_profile_info(p)->lost);

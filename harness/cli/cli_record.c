@@ -77,6 +77,10 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 			pmc_cli_warn("sampled at %llu Hz, not the %llu Hz asked: the kernel allows "
 				     "no more (/proc/sys/kernel/perf_event_max_sample_rate)",
 				     (unsigned long long)in->freq, (unsigned long long)asked_freq);
+		if (in->throttled)
+			pmc_cli_warn("the kernel throttled sampling %llu times; parts of the run "
+				     "have no samples: lower -F",
+				     (unsigned long long)in->throttled);
 		if (in->lost)
 			pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); "
 				     "the profile holds the others: lower -F",

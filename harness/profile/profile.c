@@ -132,6 +132,11 @@ const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p)
 	return &p->info;
 }
 
+void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled)
+{
+	p->info.throttled = throttled;
+}
+
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved)
 {

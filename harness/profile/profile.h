@@ -49,6 +49,8 @@ struct pmc_profile_info {
 			     * perf_event_max_sample_rate); 0: a period was used */
 	uint64_t samples;   /* sampled: samples taken (all of them, resolved or not) */
 	uint64_t lost;	    /* sampled: samples the kernel dropped (never hidden) */
+	uint64_t throttled; /* sampled: times the kernel throttled sampling (no samples
+			     * for the rest of a tick); absent from older files: 0 */
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
 };
 
@@ -62,6 +64,7 @@ const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p);
 /* Sets the counters of the information (samples, lost, unresolved) after the fact. */
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved);
+void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled);
 
 /* The id of the frame (symbol, object, offset): the same id for the same three values
  * (interned; offset ignored when symbol is set). Returns 0, -ENOMEM, -EINVAL, or -ERANGE

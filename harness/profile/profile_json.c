@@ -87,6 +87,8 @@ static void write_profile(const struct pmc_profile *p, FILE *f)
 		put_key_u64(f, "freq", in->freq);
 		put_key_u64(f, "samples", in->samples);
 		put_key_u64(f, "lost", in->lost);
+		if (in->throttled)
+			put_key_u64(f, "throttled", in->throttled);
 	}
 	put_key_u64(f, "unresolved", in->unresolved);
 	put_key_u64(f, "total", pmc_profile_total(p));
@@ -292,6 +294,8 @@ static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_i
 	    (rc = get_u64(ld, json_object_get(root, "samples"), "samples", !sampled,
 			  &in->samples)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "lost"), "lost", !sampled, &in->lost)) < 0 ||
+	    (rc = get_u64(ld, json_object_get(root, "throttled"), "throttled", true,
+			  &in->throttled)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "unresolved"), "unresolved", false,
 			  &in->unresolved)) < 0)
 		return rc;

@@ -221,6 +221,7 @@ static int profile_from_sampler(struct pmc_sampler *s, const char *event, const 
 		goto fail;
 	}
 	pmc_profile_set_counts(b.p, pmc_sampler_samples(s), pmc_sampler_lost(s), b.unresolved);
+	pmc_profile_set_throttled(b.p, pmc_sampler_throttled(s));
 	*ret = b.p;
 	b.p = NULL;
 fail:
