@@ -65,8 +65,12 @@ static bool fatal_errno(int err)
 	       err == EBADF;
 }
 
+/* EBUSY (another tool holds the PMU, or what the event needs, exclusively) says
+ * nothing about the event: not counted this time, tried again next time. */
 static enum pmc_status status_of_errno(int err)
 {
+	if (err == EBUSY)
+		return PMC_STATUS_NOT_COUNTED;
 	return err == EACCES || err == EPERM ? PMC_STATUS_DENIED : PMC_STATUS_UNSUPPORTED;
 }
 

@@ -92,6 +92,8 @@ static const char *errno_name(int err)
 		return "EMFILE";
 	case ENOSYS:
 		return "ENOSYS";
+	case EBUSY:
+		return "EBUSY";
 	default:
 		return NULL;
 	}

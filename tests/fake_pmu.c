@@ -111,6 +111,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EACCES;
 	if (cfg->no_build_id && a->build_id)
 		return -EINVAL;
+	if (cfg->gone_pid && pid == cfg->gone_pid)
+		return -ESRCH;
+	if (cfg->busy && needs_counter(a) && a->config == cfg->busy_config)
+		return -EBUSY;
 	/* Linux 4.13 taught inherited events to read as a group. */
 	if (cfg->kernel && cfg->kernel < FAKE_PMU_KERNEL(4, 13) && a->inherit &&
 	    (a->read_format & PERF_FORMAT_GROUP))

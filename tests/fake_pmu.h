@@ -89,6 +89,12 @@ struct fake_pmu_config {
 	 * online CPU in rings, and past that memlock_kb more (RLIMIT_MEMLOCK); beyond,
 	 * mmap fails with EPERM unless privileged. */
 	uint64_t mlock_kb, memlock_kb;
+	/* Nonzero: the pid of a task that has exited (ESRCH for it). */
+	pid_t gone_pid;
+	/* A hardware event with this config gets EBUSY (another tool holds what it needs
+	 * exclusively, as with intel_pt or an exclusive event); busy: whether it is set. */
+	bool busy;
+	uint64_t busy_config;
 };
 
 #define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)

@@ -606,6 +606,52 @@ static void test_user_only_fallback_outcomes(void **state)
 	pmc_event_list_free(l);
 }
 
+/* A task that is gone is fatal (ESRCH), with nothing left open. */
+static void test_esrch(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock,{cycles,instructions}");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_counters *c = NULL;
+
+	o.pid = 4242;
+	cfg.gone_pid = 4242;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_counters_open_sys(l, &o, &fake.sys, &c), -ESRCH);
+	assert_null(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(l);
+}
+
+/* A busy PMU (EBUSY) says nothing about the event: it is not counted this time, with the
+ * reason, and is never remembered as unsupported, so the next open tries it again. */
+static void test_ebusy_is_not_remembered(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[3];
+	struct pmc_counters *c;
+	enum pmc_status st;
+	int err;
+
+	cfg.busy = true;
+	cfg.busy_config = PERF_COUNT_HW_INSTRUCTIONS;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	pmc_counters_open_status(c, 1, &st, &err);
+	assert_int_equal(st, PMC_STATUS_NOT_COUNTED);
+	assert_int_equal(err, EBUSY);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
+	assert_int_equal(r[1].status, PMC_STATUS_NOT_COUNTED);
+	assert_int_equal(r[1].error, EBUSY);
+	assert_true(isnan(r[1].scaled));
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* Out of descriptors is fatal: an error, nothing left open, *ret untouched. */
 static void test_emfile(void **state)
 {
@@ -1029,6 +1075,8 @@ int main(void)
 	    cmocka_unit_test(test_scaling_math),
 	    cmocka_unit_test(test_weak_group_einval_member),
 	    cmocka_unit_test(test_group_too_big),
+	    cmocka_unit_test(test_esrch),
+	    cmocka_unit_test(test_ebusy_is_not_remembered),
 	    cmocka_unit_test(test_weak_group_split),
 	    cmocka_unit_test(test_weak_group_that_fits),
 	    cmocka_unit_test(test_fixed_counters_and_watchdog),

@@ -41,7 +41,7 @@ struct pmc_reading {
 	uint64_t running; /* time_running, ns */
 	double scaled;	  /* value * enabled / running; NaN when there is no value */
 	int error;	  /* positive errno behind unsupported or denied; with not-counted,
-			   * PMC_ERROR_NO_FIT or 0; else 0 */
+			   * PMC_ERROR_NO_FIT, EBUSY (the PMU was busy) or 0; else 0 */
 	bool user_only;	  /* opened with exclude_kernel after EACCES/EPERM (see opts) */
 };
 
