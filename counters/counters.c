@@ -98,6 +98,23 @@ static int sys_open(struct pmc_counters *c, struct perf_event_attr *attr, int gr
 				  PERF_FLAG_FD_CLOEXEC);
 }
 
+/* Whether attr opens with every exclude bit cleared (disabled, closed at once). */
+static bool opens_without_excludes(struct pmc_counters *c, const struct perf_event_attr *attr,
+				   int group_fd)
+{
+	struct perf_event_attr a = *attr;
+	int fd;
+
+	a.exclude_user = a.exclude_kernel = a.exclude_hv = 0;
+	a.disabled = 1;
+	a.enable_on_exec = 0;
+	fd = sys_open(c, &a, group_fd);
+	if (fd < 0)
+		return false;
+	c->sys->close(c->sys->ctx, fd);
+	return true;
+}
+
 static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct slot *s,
 		    int group_fd)
 {
@@ -171,6 +188,12 @@ opened:
 		if (fd2 != -EACCES && fd2 != -EPERM && fd2 != -EINVAL)
 			fd = fd2;
 	}
+	if (fd == -EPERM && (attr.exclude_user || attr.exclude_kernel || attr.exclude_hv) &&
+	    opens_without_excludes(c, &attr, group_fd))
+		/* EPERM is also what some PMUs (older ARM drivers) answer for an exclude
+		 * setting they cannot honour: the event opens without it, so it is the
+		 * modifier this PMU does not support, not a permission. */
+		fd = -EOPNOTSUPP;
 	return fd;
 }
 

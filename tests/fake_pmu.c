@@ -115,6 +115,9 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -ESRCH;
 	if (cfg->busy && needs_counter(a) && a->config == cfg->busy_config)
 		return -EBUSY;
+	if (cfg->eperm_exclude && needs_counter(a) && !cfg->no_pmu &&
+	    (a->exclude_user || a->exclude_kernel || a->exclude_hv))
+		return -EPERM;
 	/* Linux 4.13 taught inherited events to read as a group. */
 	if (cfg->kernel && cfg->kernel < FAKE_PMU_KERNEL(4, 13) && a->inherit &&
 	    (a->read_format & PERF_FORMAT_GROUP))

@@ -95,6 +95,9 @@ struct fake_pmu_config {
 	 * exclusively, as with intel_pt or an exclusive event); busy: whether it is set. */
 	bool busy;
 	uint64_t busy_config;
+	/* Like older ARM PMU drivers: a hardware event with an exclude bit set gets EPERM
+	 * (a setting the PMU cannot honour, not a permission). */
+	bool eperm_exclude;
 };
 
 #define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)

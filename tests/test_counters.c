@@ -606,6 +606,41 @@ static void test_user_only_fallback_outcomes(void **state)
 	pmc_event_list_free(l);
 }
 
+/* EPERM for an event with a modifier, from a PMU that cannot exclude privilege levels
+ * (older ARM drivers), is no permission problem: the event opens without the modifier,
+ * so cycles:u is unsupported here (EOPNOTSUPP), not denied; plain cycles counts. Under
+ * paranoid 3 the same EPERM stays denied. */
+static void test_eperm_for_an_exclude_setting(void **state)
+{
+	struct pmc_event_list *l = t_events("cycles:u,instructions");
+	struct pmc_counters_opts o = opts_for(&fake);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_reading r[2];
+	struct pmc_counters *c;
+
+	cfg.eperm_exclude = true;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(fake.nopen, 1);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(r[0].error, EOPNOTSUPP);
+	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
+	pmc_counters_close(c);
+
+	/* A real denial stays one: nothing opens without the modifier either. */
+	cfg.paranoid = 3;
+	cfg.privileged = false;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(r[0].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[1].status, PMC_STATUS_DENIED);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* A task that is gone is fatal (ESRCH), with nothing left open. */
 static void test_esrch(void **state)
 {
@@ -1076,6 +1111,7 @@ int main(void)
 	    cmocka_unit_test(test_weak_group_einval_member),
 	    cmocka_unit_test(test_group_too_big),
 	    cmocka_unit_test(test_esrch),
+	    cmocka_unit_test(test_eperm_for_an_exclude_setting),
 	    cmocka_unit_test(test_ebusy_is_not_remembered),
 	    cmocka_unit_test(test_weak_group_split),
 	    cmocka_unit_test(test_weak_group_that_fits),
