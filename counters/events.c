@@ -552,11 +552,19 @@ static int builtin_term(const char *name)
 	return -1;
 }
 
+/* The terms an alias leaves to the user ("umask=?" in sysfs: perf's parameters), each
+ * to be given among the event's own terms, as in pmu/alias,umask=3/. */
+struct params {
+	char names[8][64];
+	size_t n;
+	char alias[128]; /* the alias that asked, for the message */
+};
+
 /* Applies the comma-separated terms in text[0..len) to config. at is the column to
  * report for errors inside text when it comes from sysfs (an alias), or SIZE_MAX when
  * text is part of the spec (base is then its offset in the spec). */
 static int apply_terms(struct parser *p, const char *pmu, const char *text, size_t len, size_t base,
-		       size_t at, int depth, uint64_t config[3])
+		       size_t at, int depth, uint64_t config[3], struct params *want)
 {
 	size_t i = 0;
 
@@ -586,6 +594,17 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 		memcpy(term, text + tstart, tend - tstart);
 		term[tend - tstart] = '\0';
 		eq = strchr(term, '=');
+		if (eq && depth > 0 && strcmp(eq + 1, "?") == 0) {
+			/* A parameter of the alias: the user's terms must give it. */
+			*eq = '\0';
+			if (want->n == sizeof(want->names) / sizeof(want->names[0]) ||
+			    strlen(term) >= sizeof(want->names[0]))
+				return fail(p, col, "too many parameters in a sysfs event of PMU "
+						    "'%.40s'",
+					    pmu);
+			snprintf(want->names[want->n++], sizeof(want->names[0]), "%s", term);
+			continue;
+		}
 		if (eq) {
 			*eq = '\0';
 			value = eq + 1;
@@ -606,8 +625,12 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 
 			r = pmc_sysfs_event_alias(p->root, pmu, term, alias, sizeof(alias));
 			if (r == 0) {
+				size_t before = want->n;
+
 				r = apply_terms(p, pmu, alias, strlen(alias), 0, col, depth + 1,
-						config);
+						config, want);
+				if (want->n > before)
+					snprintf(want->alias, sizeof(want->alias), "%s", term);
 				if (r < 0 && strncmp(p->err->message, "in sysfs", 8) != 0) {
 					char msg[sizeof(p->err->message)];
 
@@ -658,6 +681,25 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 	return 0;
 }
 
+/* Whether the terms text[0..len) give name a value (name=value), wherever it stands. */
+static bool has_value_term(const char *text, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+
+		while (j < len && isspace((unsigned char)text[j]))
+			j++;
+		if (len - j > nl && strncmp(text + j, name, nl) == 0 && text[j + nl] == '=')
+			return true;
+		while (i < len && text[i] != ',')
+			i++;
+		i++;
+	}
+	return false;
+}
+
 /* p->pos is at the '/' after the PMU name spec[start..]. */
 static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 {
@@ -695,9 +737,18 @@ static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 			    "empty PMU event '%s//'; name an event or give terms, as "
 			    "in msr/tsc/",
 			    pmu);
-	r = apply_terms(p, pmu, p->spec + tstart, tlen, tstart, SIZE_MAX, 0, config);
+	struct params want = {.n = 0, .alias = ""};
+
+	r = apply_terms(p, pmu, p->spec + tstart, tlen, tstart, SIZE_MAX, 0, config, &want);
 	if (r < 0)
 		return r;
+	for (size_t k = 0; k < want.n; k++)
+		if (!has_value_term(p->spec + tstart, tlen, want.names[k]))
+			return fail(p, start,
+				    "event '%.40s' of PMU '%.40s' needs a value for '%.40s' (its "
+				    "sysfs alias says %s=?); give it, as in %s/%s,%s=1/",
+				    want.alias, pmu, want.names[k], want.names[k], pmu, want.alias,
+				    want.names[k]);
 	nlen = p->pos - start;
 	if (nlen > PMC_EVENT_NAME_MAX - 4)
 		return fail(p, start, "event name too long (at most %d characters)",

@@ -464,6 +464,7 @@ static int setup_sysfs(void **state)
 	write_file("fakecpu/events/cycles", "event=0x3c\n");
 	write_file("fakecpu/events/inst", "event=0xc0,umask=0x01\n");
 	write_file("fakecpu/events/broken", "nosuchterm=1\n");
+	write_file("fakecpu/events/offcore", "event=0xb7,umask=?\n");
 	write_file("fakecpu/events/cycles.scale", "1\n");
 	write_file("fakecpu/format/event", "config:0-7\n");
 	write_file("fakecpu/format/umask", "config:8-15\n");
@@ -494,10 +495,11 @@ static void test_pmu_events_list(void **state)
 	struct pmc_pmu_events pe;
 
 	assert_int_equal(pmc_pmu_events_list(fake_root, &pe), 0);
-	assert_int_equal(pe.nevents, 3);
+	assert_int_equal(pe.nevents, 4);
 	assert_string_equal(pe.events[0], "fakecpu/broken/");
 	assert_string_equal(pe.events[1], "fakecpu/cycles/");
 	assert_string_equal(pe.events[2], "fakecpu/inst/");
+	assert_string_equal(pe.events[3], "fakecpu/offcore/");
 	assert_int_equal(pe.nbare, 1);
 	assert_string_equal(pe.bare[0], "soft");
 	pmc_pmu_events_free(&pe);
@@ -515,6 +517,12 @@ static void test_sysfs_events(void **state)
 		      0x2c0);
 	/* A term after an alias overrides the alias's value for that term, as in perf. */
 	expect_single("fakecpu/inst,umask=0x3/", "fakecpu/inst,umask=0x3/", PMC_EV_PMU, 42, 0x3c0);
+	/* An alias with a parameter (umask=?) takes it from the event's terms, in any
+	 * order; without it the error names the term and the way to give it. */
+	expect_single("fakecpu/offcore,umask=0x3/", "fakecpu/offcore,umask=0x3/", PMC_EV_PMU, 42,
+		      0x3b7);
+	expect_single("fakecpu/umask=0x2,offcore/", "fakecpu/umask=0x2,offcore/", PMC_EV_PMU, 42,
+		      0x2b7);
 	/* A bare format term means 1. */
 	expect_single("fakecpu/event=1,edge/", "fakecpu/event=1,edge/", PMC_EV_PMU, 42,
 		      1 | 1u << 18);
@@ -629,6 +637,7 @@ static void test_syntax_errors(void **state)
 	expect_error("{cycles,}", fake_root, 9, "empty event name");
 	expect_error("cycles:x", fake_root, 8, "unknown modifier 'x'");
 	expect_error("cycles:W", fake_root, 7, "applies to a group");
+	expect_error("fakecpu/offcore/", fake_root, 1, "needs a value for 'umask'");
 	expect_error("{cycles:W,instructions}", fake_root, 8, "applies to a group");
 	expect_error("{cycles:u,instructions}:kW", fake_root, 24, "conflicts");
 	expect_error("cycles:up", fake_root, 9, "unknown modifier 'p'");
