@@ -350,6 +350,13 @@ bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o)
 	return o->error && strcmp(warning, o->error) == 0;
 }
 
+bool pmc_cmp_row_folds(const struct pmc_cmp_row *row, bool gate)
+{
+	return row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_NO_CHANGE &&
+	       !row->why && !row->one_invocation && !row->multiplexed && !row->asked &&
+	       !(gate && row->gated);
+}
+
 const char *pmc_cmp_label(const char *name, const char *fallback)
 {
 	return name ? name : fallback;

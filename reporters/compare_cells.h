@@ -63,6 +63,13 @@ const char *pmc_cmp_outcome_name(int code);
  * is shown once, as the error. */
 bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o);
 
+/* Whether a compact report may fold row away (docs/compare.md, "Folded rows"): a
+ * verdict of no change that nothing else draws attention to. Regressions,
+ * improvements, inconclusive and missing rows, rows not tested, rows with a note,
+ * multiplexed rows and rows whose limit was asked for are always shown; in a gate's
+ * report (gate), every row the gate judges too. */
+bool pmc_cmp_row_folds(const struct pmc_cmp_row *row, bool gate);
+
 /* name, or fallback when it is NULL. */
 const char *pmc_cmp_label(const char *name, const char *fallback);
 

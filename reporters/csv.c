@@ -176,7 +176,10 @@ static const char *bool_text(bool b)
 	return b ? "true" : "false";
 }
 
-static void put_cmp_row(FILE *out, const struct pmc_cmp_block *blk, const struct pmc_cmp_row *row)
+/* A row; with old_file and new_file (several comparisons), two more fields at the end
+ * name its pair. */
+static void put_cmp_row(FILE *out, const struct pmc_cmp_block *blk, const struct pmc_cmp_row *row,
+			const char *old_file, const char *new_file)
 {
 	static const char *const kinds[] = {"tested", "exact", "missing"};
 	const struct pmc_threshold *th = row->threshold;
@@ -213,7 +216,27 @@ static void put_cmp_row(FILE *out, const struct pmc_cmp_block *blk, const struct
 	put_field(out,
 		  row->kind == PMC_ROW_MISSING ? "not compared" : pmc_verdict_name(row->verdict));
 	put_field(out, row->why);
+	if (old_file) {
+		put_field(out, old_file);
+		put_field(out, new_file);
+	}
 	fputc('\n', out);
+}
+
+static const char cmp_header[] =
+    "benchmark,old_benchmark,metric,unit,better,kind,missing,"
+    "old_n,old_median,old_ci_lo,old_ci_hi,old_min,old_max,old_mean,"
+    "new_n,new_median,new_ci_lo,new_ci_hi,new_min,new_max,new_mean,"
+    "ratio,ratio_lo,ratio_hi,diff,p,q,test,pairs,testable,significant,gated,"
+    "threshold,verdict,why";
+
+static void put_cmp_rows(FILE *out, const struct pmc_comparison *c, const char *old_file,
+			 const char *new_file)
+{
+	for (size_t bi = 0; c && bi < c->nblocks; bi++)
+		for (size_t j = 0; j < c->blocks[bi].nrows; j++)
+			put_cmp_row(out, &c->blocks[bi], &c->rows[c->blocks[bi].rows[j]], old_file,
+				    new_file);
 }
 
 static int csv_comparison(FILE *out, const struct pmc_comparison *c,
@@ -224,16 +247,29 @@ static int csv_comparison(FILE *out, const struct pmc_comparison *c,
 	if (pmc_fmt_locale_c(&loc) < 0)
 		return -ENOMEM;
 	errno = 0;
-	fputs("benchmark,old_benchmark,metric,unit,better,kind,missing,"
-	      "old_n,old_median,old_ci_lo,old_ci_hi,old_min,old_max,old_mean,"
-	      "new_n,new_median,new_ci_lo,new_ci_hi,new_min,new_max,new_mean,"
-	      "ratio,ratio_lo,ratio_hi,diff,p,q,test,pairs,testable,significant,gated,"
-	      "threshold,verdict,why\n",
-	      out);
+	fprintf(out, "%s\n", cmp_header);
 	/* A failed comparison has no rows: the header alone (the error is on stderr). */
-	for (size_t bi = 0; c && bi < c->nblocks; bi++)
-		for (size_t j = 0; j < c->blocks[bi].nrows; j++)
-			put_cmp_row(out, &c->blocks[bi], &c->rows[c->blocks[bi].rows[j]]);
+	put_cmp_rows(out, c, NULL, NULL);
+	pmc_fmt_locale_restore(&loc);
+	if (fflush(out) != 0 || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* Several comparisons with one base: one table, the rows of each comparison in the order
+ * of the files, and two more columns at the end, old_file and new_file, naming the pair
+ * of each row (docs/compare.md, "More than two files"). */
+static int csv_comparisons(FILE *out, const struct pmc_comparison *const *cs,
+			   const char *const *names, size_t n, const struct pmc_report_opts *o)
+{
+	struct pmc_fmt_locale loc;
+
+	if (pmc_fmt_locale_c(&loc) < 0)
+		return -ENOMEM;
+	errno = 0;
+	fprintf(out, "%s,old_file,new_file\n", cmp_header);
+	for (size_t i = 0; i < n; i++)
+		put_cmp_rows(out, cs[i], names[0], names[i + 1]);
 	pmc_fmt_locale_restore(&loc);
 	if (fflush(out) != 0 || ferror(out))
 		return errno ? -errno : -EIO;
@@ -246,4 +282,5 @@ const struct pmc_reporter pmc_reporter_csv = {
     .by_extension = true,
     .result = csv_result,
     .comparison = csv_comparison,
+    .comparisons = csv_comparisons,
 };

@@ -314,10 +314,52 @@ end:
 	return r;
 }
 
+/* Several comparisons with one base (docs/compare.md, "More than two files"): an object
+ * of schema pmcbench-compare-set/1 whose "comparisons" are the two-file reports, each
+ * whole (schema pmcbench-compare/1), in the order of the files. */
+static int json_comparisons(FILE *out, const struct pmc_comparison *const *cs,
+			    const char *const *names, size_t n, const struct pmc_report_opts *o)
+{
+	json_t *files = json_array();
+	int r;
+
+	for (size_t i = 0; files && i <= n; i++)
+		if (json_array_append_new(files, json_string(names[i])) < 0) {
+			json_decref(files);
+			files = NULL;
+		}
+	fputs("{\n  ", out);
+	r = jwrite(out, "schema", json_string(PMC_COMPARE_SET_SCHEMA), false);
+	if (r == 0)
+		r = jwrite(out, "base", json_string(names[0]), true);
+	if (r == 0)
+		r = jwrite(out, "files", files, true);
+	else
+		json_decref(files);
+	if (r == 0)
+		r = jwrite(out, "command", json_string(o->gate ? "gate" : "compare"), true);
+	if (r == 0)
+		r = jwrite(out, "exit_code", json_integer(o->error ? 2 : o->exit_code), true);
+	if (r == 0)
+		fputs(",\n  \"comparisons\": [\n", out);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct pmc_report_opts one = *o;
+
+		one.old_name = names[0];
+		one.new_name = names[i + 1];
+		if (i)
+			fputs(",\n", out);
+		r = json_comparison(out, cs[i], &one);
+	}
+	fputs("  ]\n}\n", out);
+	return r;
+}
+
 const struct pmc_reporter pmc_reporter_json = {
     .name = "json",
     .ext = ".json",
     .by_extension = true,
     .result = json_result,
     .comparison = json_comparison,
+    .comparisons = json_comparisons,
 };

@@ -4,6 +4,7 @@
  * without change folded away. Text from the input is escaped by escape.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/core/compare.h"
@@ -101,14 +102,24 @@ static int markdown_result(FILE *out, const struct pmc_result *r, const struct p
 
 /* ---- The comparison --------------------------------------------------------------- */
 
-static void md_row(FILE *out, const struct pmc_comparison *c, const struct pmc_cmp_row *row)
+static void md_row(FILE *out, const struct pmc_comparison *c, const struct pmc_cmp_row *row,
+		   bool by_benchmark)
 {
 	struct pmc_cmp_cells k;
 	bool bold = row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_REGRESSION;
 
 	pmc_cmp_cells(c, row, &k);
 	fputs("| ", out);
-	pmc_escape_md(out, row->bench);
+	if (by_benchmark) {
+		const struct pmc_cmp_block *b = &c->blocks[row->block];
+
+		pmc_escape_md(out, row->metric);
+		fputs(" (", out);
+		pmc_escape_md(out, b->unit ? b->unit : "count");
+		fputc(')', out);
+	} else {
+		pmc_escape_md(out, row->bench);
+	}
 	fprintf(out, " | %s | %s | %s%s%s | %s | ", k.old, k.new, bold ? "**" : "", k.change,
 		bold ? "**" : "", k.test);
 	pmc_escape_md(out, k.limit);
@@ -118,21 +129,121 @@ static void md_row(FILE *out, const struct pmc_comparison *c, const struct pmc_c
 	fputs(" |\n", out);
 }
 
-static void md_header(FILE *out, const char *on, const char *nn)
+static void md_header(FILE *out, const char *on, const char *nn, bool by_benchmark)
 {
-	fputs("| benchmark | ", out);
+	fputs(by_benchmark ? "| metric | " : "| benchmark | ", out);
 	pmc_escape_md(out, on);
 	fputs(" | ", out);
 	pmc_escape_md(out, nn);
 	fputs(" | change (HL) | test | limit | verdict |\n|---|--:|--:|--:|---|--:|---|\n", out);
 }
 
+/* One table: the rows idx[0..n) of c that do not fold (every row with o->all_rows),
+ * blk's geomean row when blk is given, then the folded rows in a collapsed section. */
+static void md_table(FILE *out, const struct pmc_comparison *c, const struct pmc_report_opts *o,
+		     const char *on, const char *nn, const size_t *idx, size_t n,
+		     const struct pmc_cmp_block *b)
+{
+	size_t max_changed = o->md_max_changed ? o->md_max_changed : 1000;
+	size_t max_same = o->md_max_unchanged ? o->md_max_unchanged : 100;
+	size_t nchanged = 0, nsame = 0, shown;
+	bool bb = o->by_benchmark;
+
+	for (size_t j = 0; j < n; j++) {
+		if (!o->all_rows && pmc_cmp_row_folds(&c->rows[idx[j]], o->gate))
+			nsame++;
+		else
+			nchanged++;
+	}
+	if (nchanged) {
+		md_header(out, on, nn, bb);
+		shown = 0;
+		for (size_t j = 0; j < n && shown < max_changed; j++) {
+			const struct pmc_cmp_row *row = &c->rows[idx[j]];
+
+			if (!o->all_rows && pmc_cmp_row_folds(row, o->gate))
+				continue;
+			md_row(out, c, row, bb);
+			shown++;
+		}
+		if (nchanged > shown)
+			fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
+				nchanged - shown);
+	}
+	if (b && pmc_cmp_has_geomean(b)) {
+		struct pmc_cmp_cells k;
+
+		if (!nchanged)
+			md_header(out, on, nn, bb);
+		pmc_cmp_geomean_cells(b, &k);
+		fprintf(out, "| **geomean** | %s | %s | %s | %s | | |\n", k.old, k.new, k.change,
+			k.test);
+	}
+	if (nsame) {
+		fprintf(out, "\n<details><summary>%zu %s%s without change</summary>\n\n", nsame,
+			bb ? "metric" : "benchmark", nsame == 1 ? "" : "s");
+		md_header(out, on, nn, bb);
+		shown = 0;
+		for (size_t j = 0; j < n && shown < max_same; j++) {
+			const struct pmc_cmp_row *row = &c->rows[idx[j]];
+
+			if (!pmc_cmp_row_folds(row, o->gate))
+				continue;
+			md_row(out, c, row, bb);
+			shown++;
+		}
+		if (nsame > shown)
+			fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
+				nsame - shown);
+		fputs("\n</details>\n", out);
+	}
+}
+
+static void md_settings(FILE *out, const struct pmc_comparison *c)
+{
+	fputs("\n<sub>", out);
+	pmc_cmp_settings_line(out, c);
+	fputs("</sub>\n", out);
+}
+
+static int by_block(const void *a, const void *b, void *arg)
+{
+	const struct pmc_comparison *c = arg;
+	size_t x = c->rows[*(const size_t *)a].block, y = c->rows[*(const size_t *)b].block;
+
+	return (x > y) - (x < y);
+}
+
+/* --row metric: a section per benchmark, its metrics in the order of the blocks (gated
+ * ones first); a benchmark's rows are consecutive in the comparison. */
+static int md_by_benchmark(FILE *out, const struct pmc_comparison *c,
+			   const struct pmc_report_opts *o, const char *on, const char *nn)
+{
+	size_t *idx = malloc((c->nrows ? c->nrows : 1) * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0, end; i < c->nrows; i = end) {
+		for (end = i + 1; end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0;
+		     end++)
+			;
+		for (size_t j = i; j < end; j++)
+			idx[j - i] = j;
+		qsort_r(idx, end - i, sizeof(*idx), by_block, (void *)c);
+		fputs("\n### ", out);
+		pmc_escape_md(out, c->rows[i].bench);
+		fputs("\n\n", out);
+		md_table(out, c, o, on, nn, idx, end - i, NULL);
+	}
+	free(idx);
+	md_settings(out, c);
+	return 0;
+}
+
 static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 			       const struct pmc_report_opts *o)
 {
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
-	size_t max_changed = o->md_max_changed ? o->md_max_changed : 1000;
-	size_t max_same = o->md_max_unchanged ? o->md_max_unchanged : 100;
 
 	fprintf(out, "## pmcbench %s", o->gate ? "gate" : "compare");
 	if (o->gate || o->error)
@@ -168,9 +279,10 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 			fputs("\n>\n", out);
 		}
 	}
+	if (o->by_benchmark)
+		return md_by_benchmark(out, c, o, on, nn);
 	for (size_t bi = 0; bi < c->nblocks; bi++) {
 		const struct pmc_cmp_block *b = &c->blocks[bi];
-		size_t nchanged = 0, nsame = 0, shown;
 
 		fputs("\n### ", out);
 		pmc_escape_md(out, b->metric);
@@ -178,64 +290,28 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 		pmc_escape_md(out, b->unit ? b->unit : "count");
 		fprintf(out, ", %s)%s%s\n\n", pmc_cmp_better_text(b->better),
 			b->simulated ? " — simulated" : "", b->derived ? " — derived" : "");
-		for (size_t j = 0; j < b->nrows; j++) {
-			const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
-
-			if (row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_NO_CHANGE)
-				nsame++;
-			else
-				nchanged++;
-		}
-		if (nchanged) {
-			md_header(out, on, nn);
-			shown = 0;
-			for (size_t j = 0; j < b->nrows && shown < max_changed; j++) {
-				const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
-
-				if (row->kind != PMC_ROW_MISSING &&
-				    row->verdict == PMC_VERDICT_NO_CHANGE)
-					continue;
-				md_row(out, c, row);
-				shown++;
-			}
-			if (nchanged > shown)
-				fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
-					nchanged - shown);
-		}
-		if (pmc_cmp_has_geomean(b)) {
-			struct pmc_cmp_cells k;
-
-			if (!nchanged)
-				md_header(out, on, nn);
-			pmc_cmp_geomean_cells(b, &k);
-			fprintf(out, "| **geomean** | %s | %s | %s | %s | | |\n", k.old, k.new,
-				k.change, k.test);
-		}
-		if (nsame) {
-			fprintf(out,
-				"\n<details><summary>%zu benchmark%s without change</summary>"
-				"\n\n",
-				nsame, nsame == 1 ? "" : "s");
-			md_header(out, on, nn);
-			shown = 0;
-			for (size_t j = 0; j < b->nrows && shown < max_same; j++) {
-				const struct pmc_cmp_row *row = &c->rows[b->rows[j]];
-
-				if (row->kind == PMC_ROW_MISSING ||
-				    row->verdict != PMC_VERDICT_NO_CHANGE)
-					continue;
-				md_row(out, c, row);
-				shown++;
-			}
-			if (nsame > shown)
-				fprintf(out, "| … %zu more (see the JSON report) | | | | | | |\n",
-					nsame - shown);
-			fputs("\n</details>\n", out);
-		}
+		md_table(out, c, o, on, nn, b->rows, b->nrows, b);
 	}
-	fputs("\n<sub>", out);
-	pmc_cmp_settings_line(out, c);
-	fputs("</sub>\n", out);
+	md_settings(out, c);
+	return 0;
+}
+
+/* Each comparison as the two-file report: its own heading names its pair. */
+static int markdown_comparisons(FILE *out, const struct pmc_comparison *const *cs,
+				const char *const *names, size_t n, const struct pmc_report_opts *o)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_report_opts one = *o;
+		int r;
+
+		one.old_name = names[0];
+		one.new_name = names[i + 1];
+		if (i)
+			fputc('\n', out);
+		r = markdown_comparison(out, cs[i], &one);
+		if (r < 0)
+			return r;
+	}
 	return 0;
 }
 
@@ -247,4 +323,5 @@ const struct pmc_reporter pmc_reporter_markdown = {
     .result = markdown_result,
     .needs_analysis = true,
     .comparison = markdown_comparison,
+    .comparisons = markdown_comparisons,
 };

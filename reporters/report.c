@@ -144,6 +144,8 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 	o.md_max_unchanged = PMC_OPTS_GET(opts, md_max_unchanged, 0);
 	o.no_headline = PMC_OPTS_GET(opts, no_headline, false);
 	o.color = PMC_OPTS_GET(opts, color, false);
+	o.all_rows = PMC_OPTS_GET(opts, all_rows, false);
+	o.by_benchmark = PMC_OPTS_GET(opts, by_benchmark, false);
 	if (o.confidence == 0)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1)) {
@@ -212,6 +214,44 @@ int pmc_report_comparison(FILE *out, const char *format, const struct pmc_compar
 		return -EINVAL;
 	}
 	ret = rep->comparison(out, c, &o);
+	if (ret == 0 && (fflush(out) != 0 || ferror(out)))
+		ret = -EIO;
+	say(ret, rep->name, err, errlen);
+	return ret;
+}
+
+int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_comparison *const *cs,
+			   const char *const *names, size_t n, const struct pmc_report_opts *opts,
+			   char *err, size_t errlen)
+{
+	const struct pmc_reporter *rep;
+	struct pmc_report_opts o;
+	int ret;
+
+	rep = lookup(format, PMC_REPORT_COMPARISON, &ret, err, errlen);
+	if (!rep)
+		return ret;
+	if (!rep->comparisons) {
+		pmc_err_set(err, errlen,
+			    "format '%s' renders one comparison of two files; use table, markdown, "
+			    "json or csv for more",
+			    rep->name);
+		return -EOPNOTSUPP;
+	}
+	ret = resolve(opts, &o, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (!out || !cs || !names || n == 0) {
+		say(-EINVAL, rep->name, err, errlen);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!cs[i]) {
+			say(-EINVAL, rep->name, err, errlen);
+			return -EINVAL;
+		}
+	}
+	ret = rep->comparisons(out, cs, names, n, &o);
 	if (ret == 0 && (fflush(out) != 0 || ferror(out)))
 		ret = -EIO;
 	say(ret, rep->name, err, errlen);

@@ -28,6 +28,11 @@ struct pmc_reporter {
 	 * render comparisons. */
 	int (*comparison)(FILE *out, const struct pmc_comparison *c,
 			  const struct pmc_report_opts *o);
+	/* Renders the comparisons of one base with several files (`compare A B C`): cs[i]
+	 * compares names[0] with names[i + 1]; o's old_name and new_name are ignored. NULL
+	 * when the format renders only one comparison. */
+	int (*comparisons)(FILE *out, const struct pmc_comparison *const *cs,
+			   const char *const *names, size_t n, const struct pmc_report_opts *o);
 };
 
 extern const struct pmc_reporter pmc_reporter_table;
@@ -36,6 +41,14 @@ extern const struct pmc_reporter pmc_reporter_csv;
 extern const struct pmc_reporter pmc_reporter_markdown;
 extern const struct pmc_reporter pmc_reporter_stats;
 extern const struct pmc_reporter pmc_reporter_gobench;
+
+/* Writes the report of n comparisons of one base with n files in the named format:
+ * cs[i] compares names[0] with names[i + 1] (docs/compare.md, "More than two files").
+ * Returns as pmc_report_comparison(); -EOPNOTSUPP for a format that renders only one
+ * comparison (gobench). */
+int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_comparison *const *cs,
+			   const char *const *names, size_t n, const struct pmc_report_opts *opts,
+			   char *err, size_t errlen);
 
 /* The reporter named name (or an alias), or NULL. */
 const struct pmc_reporter *pmc_reporter_find(const char *name);

@@ -686,6 +686,142 @@ static const char *outcome_sgr(const struct pmc_report_opts *o)
 	return o->exit_code == 0 ? "\033[1;32m" : o->exit_code == 1 ? "\033[1;31m" : "\033[1;33m";
 }
 
+/* The label of a row in its table: the benchmark, or with --row metric the metric with
+ * its unit. */
+static void row_label(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
+		      bool by_benchmark, char *buf, size_t len)
+{
+	const struct pmc_cmp_block *blk = &c->blocks[row->block];
+
+	if (by_benchmark)
+		snprintf(buf, len, "%s [%s]", row->metric, blk->unit ? blk->unit : "count");
+	else
+		snprintf(buf, len, "%s", row->bench);
+}
+
+/* One table: the header, the rows idx[0..n) of c but those that fold (unless
+ * o->all_rows), blk's geomean row when blk is given, and one line that counts the
+ * folded rows. false when writing failed or memory ran out. */
+static bool one_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison *c,
+		      const struct pmc_report_opts *o, const char *on, const char *nn,
+		      const size_t *idx, size_t n, const struct pmc_cmp_block *blk)
+{
+	const char *first = o->by_benchmark ? "metric" : "benchmark";
+	size_t wb = strlen(first), wo = 16, wn = 16, wt = 15, wl = 5, wc = 24, nfolded = 0;
+	bool geomean = blk && pmc_cmp_has_geomean(blk), ok = true;
+	struct pmc_cmp_cells k;
+	char label[512];
+
+	/* Name widths exactly; value columns at their usual width (a longer cell only pushes
+	 * its own row), so the table is formatted in one pass. */
+	for (size_t j = 0; j < n; j++) {
+		const struct pmc_cmp_row *row = &c->rows[idx[j]];
+		size_t w;
+
+		if (!o->all_rows && pmc_cmp_row_folds(row, o->gate)) {
+			nfolded++;
+			continue;
+		}
+		row_label(c, row, o->by_benchmark, label, sizeof(label));
+		w = pmc_report_width(label);
+		if (w > wb)
+			wb = w < 60 ? w : 60;
+	}
+	if (pmc_report_width(on) > wo)
+		wo = pmc_report_width(on);
+	if (pmc_report_width(nn) > wn)
+		wn = pmc_report_width(nn);
+	if (nfolded < n || geomean) {
+		cmp_cell(b, first, wb, false);
+		text_cell(b, on, wo, false);
+		text_cell(b, nn, wn, false);
+		/* The change is the Hodges-Lehmann estimate, not the ratio of the medians
+		 * shown beside it; the header says so (docs/compare.md, "Reports"). */
+		cmp_cell(b, "change (HL)", wc, false);
+		cmp_cell(b, "test", wt, false);
+		cmp_cell(b, "limit", wl, false);
+		cmp_cell(b, "verdict", 0, true);
+		pmc_sb_put(b, "\n", 1);
+	}
+	for (size_t j = 0; j < n && ok; j++) {
+		const struct pmc_cmp_row *row = &c->rows[idx[j]];
+
+		if (!o->all_rows && pmc_cmp_row_folds(row, o->gate))
+			continue;
+		pmc_cmp_cells(c, row, &k);
+		row_label(c, row, o->by_benchmark, label, sizeof(label));
+		text_cell(b, label, wb, false);
+		cmp_cell(b, k.old, wo, false);
+		cmp_cell(b, k.new, wn, false);
+		cmp_cell(b, k.change, wc, false);
+		cmp_cell(b, k.test, wt, false);
+		cmp_cell(b, k.limit, wl, false);
+		/* The last cell: the colour cannot shift a column. */
+		if (o->color && verdict_sgr(row))
+			pmc_sb_printf(b, "%s%s\033[0m", verdict_sgr(row), k.verdict);
+		else
+			cmp_cell(b, k.verdict, 0, true);
+		/* The row's note, as the Markdown report shows it (docs/compare.md). */
+		if (row->why && row->kind != PMC_ROW_MISSING)
+			pmc_sb_printf(b, " (%s)", row->why);
+		pmc_sb_put(b, "\n", 1);
+		if (b->len > 32768)
+			ok = pmc_sb_flush(b, out);
+	}
+	if (geomean) {
+		pmc_cmp_geomean_cells(blk, &k);
+		cmp_cell(b, "geomean", wb, false);
+		cmp_cell(b, k.old, wo, false);
+		cmp_cell(b, k.new, wn, false);
+		cmp_cell(b, k.change, wc, false);
+		cmp_cell(b, k.test, wt, true);
+		pmc_sb_put(b, "\n", 1);
+	}
+	/* What was left out is counted, never silently dropped (docs/compare.md, "Folded
+	 * rows"). */
+	if (nfolded)
+		pmc_sb_printf(b, "%zu %s%s without change (~); --all shows %s\n", nfolded,
+			      o->by_benchmark ? "metric" : "benchmark", nfolded == 1 ? "" : "s",
+			      nfolded == 1 ? "it" : "them");
+	return ok;
+}
+
+static int by_block(const void *a, const void *b, void *arg)
+{
+	const struct pmc_comparison *c = arg;
+	size_t x = c->rows[*(const size_t *)a].block, y = c->rows[*(const size_t *)b].block;
+
+	return (x > y) - (x < y);
+}
+
+/* --row metric: a table per benchmark, its metrics in the order of the blocks (gated
+ * ones first). A benchmark's rows are consecutive: the comparison adds them pair by
+ * pair. */
+static bool by_benchmark_tables(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison *c,
+				const struct pmc_report_opts *o, const char *on, const char *nn)
+{
+	size_t *idx = malloc((c->nrows ? c->nrows : 1) * sizeof(*idx));
+	bool ok = idx != NULL;
+
+	for (size_t i = 0, end; ok && i < c->nrows; i = end) {
+		for (end = i + 1; end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0;
+		     end++)
+			;
+		for (size_t j = i; j < end; j++)
+			idx[j - i] = j;
+		qsort_r(idx, end - i, sizeof(*idx), by_block, (void *)c);
+		if (i)
+			pmc_sb_put(b, "\n", 1);
+		text_cell(b, c->rows[i].bench, 0, true);
+		pmc_sb_put(b, "\n", 1);
+		ok = one_table(b, out, c, o, on, nn, idx, end - i, NULL);
+	}
+	if (!idx)
+		b->oom = true;
+	free(idx);
+	return ok;
+}
+
 static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			    const struct pmc_report_opts *o)
 {
@@ -718,73 +854,22 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			}
 		}
 	}
-	for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
-		const struct pmc_cmp_block *blk = &c->blocks[bi];
-		size_t wb = strlen("benchmark"), wo = 16, wn = 16, wt = 15, wl = 5, wc = 24;
-		struct pmc_cmp_cells k;
+	if (o->by_benchmark)
+		ok = by_benchmark_tables(&b, out, c, o, on, nn);
+	else
+		for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
+			const struct pmc_cmp_block *blk = &c->blocks[bi];
 
-		/* Name widths exactly; value columns at their usual width (a longer cell
-		 * only pushes its own row), so the block is formatted in one pass. */
-		for (size_t j = 0; j < blk->nrows; j++) {
-			size_t w = pmc_report_width(c->rows[blk->rows[j]].bench);
-
-			if (w > wb)
-				wb = w < 60 ? w : 60;
+			if (bi)
+				pmc_sb_put(&b, "\n", 1);
+			text_cell(&b, blk->metric, 0, true);
+			pmc_sb_put(&b, " [", 2);
+			text_cell(&b, blk->unit ? blk->unit : "count", 0, true);
+			pmc_sb_printf(&b, ", %s]%s%s\n", pmc_cmp_better_text(blk->better),
+				      blk->simulated ? " (simulated)" : "",
+				      blk->derived ? " (derived)" : "");
+			ok = one_table(&b, out, c, o, on, nn, blk->rows, blk->nrows, blk);
 		}
-		if (pmc_report_width(on) > wo)
-			wo = pmc_report_width(on);
-		if (pmc_report_width(nn) > wn)
-			wn = pmc_report_width(nn);
-		if (bi)
-			pmc_sb_put(&b, "\n", 1);
-		text_cell(&b, blk->metric, 0, true);
-		pmc_sb_put(&b, " [", 2);
-		text_cell(&b, blk->unit ? blk->unit : "count", 0, true);
-		pmc_sb_printf(&b, ", %s]%s%s\n", pmc_cmp_better_text(blk->better),
-			      blk->simulated ? " (simulated)" : "",
-			      blk->derived ? " (derived)" : "");
-		cmp_cell(&b, "benchmark", wb, false);
-		text_cell(&b, on, wo, false);
-		text_cell(&b, nn, wn, false);
-		/* The change is the Hodges-Lehmann estimate, not the ratio of the medians
-		 * shown beside it; the header says so (docs/compare.md, "Reports"). */
-		cmp_cell(&b, "change (HL)", wc, false);
-		cmp_cell(&b, "test", wt, false);
-		cmp_cell(&b, "limit", wl, false);
-		cmp_cell(&b, "verdict", 0, true);
-		pmc_sb_put(&b, "\n", 1);
-		for (size_t j = 0; j < blk->nrows && ok; j++) {
-			const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
-
-			pmc_cmp_cells(c, row, &k);
-			text_cell(&b, row->bench, wb, false);
-			cmp_cell(&b, k.old, wo, false);
-			cmp_cell(&b, k.new, wn, false);
-			cmp_cell(&b, k.change, wc, false);
-			cmp_cell(&b, k.test, wt, false);
-			cmp_cell(&b, k.limit, wl, false);
-			/* The last cell: the colour cannot shift a column. */
-			if (o->color && verdict_sgr(row))
-				pmc_sb_printf(&b, "%s%s\033[0m", verdict_sgr(row), k.verdict);
-			else
-				cmp_cell(&b, k.verdict, 0, true);
-			/* The row's note, as the Markdown report shows it (docs/compare.md). */
-			if (row->why && row->kind != PMC_ROW_MISSING)
-				pmc_sb_printf(&b, " (%s)", row->why);
-			pmc_sb_put(&b, "\n", 1);
-			if (b.len > 32768)
-				ok = pmc_sb_flush(&b, out);
-		}
-		if (pmc_cmp_has_geomean(blk)) {
-			pmc_cmp_geomean_cells(blk, &k);
-			cmp_cell(&b, "geomean", wb, false);
-			cmp_cell(&b, k.old, wo, false);
-			cmp_cell(&b, k.new, wn, false);
-			cmp_cell(&b, k.change, wc, false);
-			cmp_cell(&b, k.test, wt, true);
-			pmc_sb_put(&b, "\n", 1);
-		}
-	}
 	pmc_sb_put(&b, "\n", 1);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		if (!pmc_cmp_same_as_error(c->warnings[i], o))
@@ -807,10 +892,39 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	return 0;
 }
 
+/* Each comparison as the two-file table, under a line that names its pair. */
+static int table_comparisons(FILE *out, const struct pmc_comparison *const *cs,
+			     const char *const *names, size_t n, const struct pmc_report_opts *o)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_report_opts one = *o;
+		struct pmc_sbuf b = {0};
+		bool ok;
+		int r;
+
+		one.old_name = names[0];
+		one.new_name = names[i + 1];
+		pmc_sb_printf(&b, "%s== %zu of %zu: ", i ? "\n" : "", i + 1, n);
+		text_cell(&b, names[0], 0, true);
+		pmc_sb_puts(&b, " -> ");
+		text_cell(&b, names[i + 1], 0, true);
+		pmc_sb_puts(&b, " ==\n");
+		ok = pmc_sb_flush(&b, out);
+		free(b.p);
+		if (!ok)
+			return errno ? -errno : -EIO;
+		r = table_comparison(out, cs[i], &one);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 const struct pmc_reporter pmc_reporter_table = {
     .name = "table",
     .ext = ".txt",
     .result = table_result,
     .needs_analysis = true,
     .comparison = table_comparison,
+    .comparisons = table_comparisons,
 };

@@ -142,7 +142,7 @@ static void test_table(void **state)
 {
 	struct fixture *f = *state;
 	struct pmc_report_opts o = {
-	    .sz = sizeof(o), .old_name = "base.json", .new_name = "pr.json"};
+	    .sz = sizeof(o), .old_name = "base.json", .new_name = "pr.json", .all_rows = true};
 	char *t = render(f->c, "table", &o);
 	const char *l;
 
@@ -199,6 +199,38 @@ static void test_table(void **state)
 	o.exit_code = 1;
 	t = render(f->c, "table", &o);
 	assert_contains(t, "gate: FAIL (regression); 3 regressions");
+	free(t);
+}
+
+/* The default table folds the rows without change into one counted line; a gate's report
+ * and --all show them (docs/compare.md, "Folded rows"). */
+static void test_table_folds_unchanged_rows(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+	char *t = render(f->c, "table", &o);
+
+	assert_contains(line_with(t, "sort/1k "), "regression");
+	assert_contains(line_with(t, "hash/64 "), "improvement");
+	assert_not_contains(t, "parse|json  1ms");
+	assert_contains(t, "1 benchmark without change (~); --all shows it\n");
+	free(t);
+	o.gate = true; /* task-clock is gated by default: the gate judged the row */
+	t = render(f->c, "table", &o);
+	assert_contains(line_with(t, "parse|json  1ms"), "no change");
+	free(t);
+	o.gate = false;
+	o.all_rows = true;
+	t = render(f->c, "table", &o);
+	assert_contains(line_with(t, "parse|json  1ms"), "no change");
+	assert_not_contains(t, "without change");
+	free(t);
+	/* A table per benchmark, a row per metric. */
+	o.by_benchmark = true;
+	t = render(f->c, "table", &o);
+	assert_contains(t, "sort/1k\nmetric ");
+	assert_contains(t, "\nhash/64\nmetric ");
+	assert_contains(line_with(t, "task-clock [ns] "), "regression");
 	free(t);
 }
 
@@ -686,6 +718,7 @@ static void test_json_says_which_endpoint_is_open(void **state)
 	assert_contains(t, "\"ci_open\":[true,false]");
 	assert_contains(t, "\"family\":1,");
 	free(t);
+	o.all_rows = true;
 	t = render(c, "table", &o);
 	assert_contains(t, "+1.02% (+0.00%, +2.04%]");
 	free(t);
@@ -814,6 +847,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_table_folds_unchanged_rows, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	    cmocka_unit_test(test_json_escapes_terminal_controls),

@@ -488,6 +488,7 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 
 		pmc_thresholds_find(o->thresholds, nb->name, om->id, &origin);
 		row->gated = gated_row(x, om, origin);
+		row->asked = origin != PMC_TH_BUILTIN;
 	}
 
 	if (na == 0 || nn == 0) {
@@ -511,8 +512,10 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	}
 
 	s->nvalues++;
-	if ((int)note_multiplexing(x, om, ob->name) | (int)note_multiplexing(x, nm, nb->name))
+	if ((int)note_multiplexing(x, om, ob->name) | (int)note_multiplexing(x, nm, nb->name)) {
 		x->mux_low++;
+		row->multiplexed = true;
+	}
 	{
 		const struct pmc_threshold *th =
 		    pmc_thresholds_lookup(o->thresholds, nb->name, om->id);

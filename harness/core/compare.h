@@ -74,6 +74,12 @@ struct pmc_cmp_row {
 	bool significant; /* p (or q) < alpha; exact rows: any difference */
 	int bad;	  /* +1 or -1: the direction of change that is a regression; 0 for a
 			   * metric without a direction and no signed limit */
+	/* Counted less than half of the time on a side (multiplexed): the comparison's
+	 * warning may name it, so reports never fold it away. */
+	bool multiplexed;
+	/* Its limit was asked for (a rule names it, or a default the user set), not the
+	 * built-in 5%: reports never fold it away. */
+	bool asked;
 	bool gated;	  /* `gate` judges it (docs/compare.md, "What the gate judges") */
 	const struct pmc_threshold *threshold;
 	double limit_rel; /* the threshold as a fraction of the old median (NAN if none) */

@@ -19,6 +19,9 @@ struct pmc_comparison;
 
 /* Schema of the JSON report of a comparison (docs/compare.md, "JSON report"). */
 #define PMC_COMPARE_SCHEMA "pmcbench-compare/1"
+/* Schema of the JSON report of one base compared with several files (`pmcbench compare
+ * A B C`): the two-file reports in a list (docs/compare.md, "More than two files"). */
+#define PMC_COMPARE_SET_SCHEMA "pmcbench-compare-set/1"
 
 struct pmc_report_opts {
 	size_t sz; /* sizeof(struct pmc_report_opts); PMC_OPTS sets it */
@@ -41,6 +44,15 @@ struct pmc_report_opts {
 	/* Table only: wrap the verdicts and the gate's outcome in ANSI colour (SGR)
 	 * sequences. The caller decides (a terminal, NO_COLOR unset); off by default. */
 	bool color;
+	/* Table and Markdown: show every row of a comparison. Otherwise the rows that can
+	 * fold (no change, not gated, no note, no warning: docs/compare.md, "Folded rows")
+	 * are one line per table ("12 benchmarks without change (~); --all shows them") in
+	 * the table, and a collapsed <details> section in Markdown. JSON and CSV always have
+	 * every row. */
+	bool all_rows;
+	/* Table and Markdown: one table per benchmark with a row per metric, instead of one
+	 * per metric with a row per benchmark (`compare --row metric`). */
+	bool by_benchmark;
 };
 
 /* What a format renders. */
