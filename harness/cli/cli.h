@@ -240,6 +240,17 @@ int pmc_cli_exports_result(const struct pmc_cli_exports *x, const struct pmc_res
 /* The same for a comparison. */
 int pmc_cli_exports_comparison(const struct pmc_cli_exports *x, const struct pmc_comparison *c,
 			       const struct pmc_report_opts *ro);
+/* One base compared with several files (`compare A B C`): cs[i] compares names[0] with
+ * names[i + 1]. */
+struct pmc_cli_comparison_set {
+	const struct pmc_comparison *const *cs;
+	const char *const *names;
+	size_t n;
+};
+/* The same for several comparisons with one base, in one report each file. */
+int pmc_cli_exports_comparisons(const struct pmc_cli_exports *x,
+				const struct pmc_cli_comparison_set *set,
+				const struct pmc_report_opts *ro);
 void pmc_cli_exports_clear(struct pmc_cli_exports *x);
 
 /* A format whose report on standard output is one document (json, csv, gobench), so that

@@ -58,6 +58,7 @@ void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o)
 	free(o->output);
 	pmc_thresholds_free(o->thresholds);
 	pmc_cli_exports_clear(&o->exports);
+	pmc_filter_clear(&o->filter);
 	free(o);
 }
 
@@ -103,6 +104,7 @@ enum {
 	OPT_FORCE,
 	OPT_REPORT,
 	OPT_COLOR,
+	OPT_ALL,
 };
 
 const struct option pmc_cli_compare_long_opts[] = {
@@ -116,6 +118,7 @@ const struct option pmc_cli_compare_long_opts[] = {
 	{"force", no_argument, NULL, OPT_FORCE},
 	{"report", required_argument, NULL, OPT_REPORT},
 	{"color", required_argument, NULL, OPT_COLOR},
+	{"all", no_argument, NULL, OPT_ALL},
 	{NULL, 0, NULL, 0},
 };
 
@@ -147,8 +150,11 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 	char err[512];
 	int r;
 
-	/* Colour is how, not what: it does nothing wrong where nothing is compared. */
-	for (size_t i = 0; !o->first_given && opt != OPT_COLOR && pmc_cli_compare_long_opts[i].name; i++)
+	/* Colour and --all are how, not what: they do nothing wrong where nothing is
+	 * compared. */
+	for (size_t i = 0; !o->first_given && opt != OPT_COLOR && opt != OPT_ALL &&
+			   pmc_cli_compare_long_opts[i].name;
+	     i++)
 		if (pmc_cli_compare_long_opts[i].val == opt)
 			o->first_given = pmc_cli_compare_long_opts[i].name;
 
@@ -191,6 +197,9 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 			pmc_cli_error("--color: '%s' is not auto, always or never", v);
 			return -EINVAL;
 		}
+		return 1;
+	case OPT_ALL:
+		o->all_rows = true;
 		return 1;
 	case OPT_REPORT:
 		if (pmc_cli_compare_opts_set_output(o, v) < 0)
@@ -251,7 +260,10 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "                              when the comparison fails)\n"
 	      "      --color WHEN            colour the verdicts: auto (default: when the\n"
 	      "                              report goes to a terminal and NO_COLOR is unset),\n"
-	      "                              always or never\n",
+	      "                              always or never\n"
+	      "      --all                   show every row: the table folds the rows without\n"
+	      "                              change (not gated, no limit asked, no note) into\n"
+	      "                              one line per metric, Markdown into <details>\n",
 	      out);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "harness/cli/cli.h"
+#include "harness/core/filter.h"
 
 struct pmc_thresholds;
 
@@ -26,6 +27,10 @@ struct pmc_cli_compare_opts {
 	 * profile_ref: the old side's benchmark in a reference comparison. */
 	const struct pmc_cli_profiles *old_profiles, *new_profiles;
 	const char *profile_ref;
+	/* Every row of a comparison (--all); else the rows without change fold. */
+	bool all_rows;
+	bool by_benchmark;	  /* compare --row metric: a table per benchmark */
+	struct pmc_filter filter; /* compare --filter */
 };
 
 /* --report FILE (and compare's and gate's -o, its other name). 0 or -ENOMEM. */

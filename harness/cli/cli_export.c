@@ -57,7 +57,8 @@ void pmc_cli_exports_clear(struct pmc_cli_exports *x)
 /* Writes one export through the atomic writer: the target is replaced whole or not at
  * all. One error line on failure. */
 static int write_one(const struct pmc_cli_export *e, const struct pmc_result *r,
-		     const struct pmc_comparison *c, const struct pmc_report_opts *ro)
+		     const struct pmc_comparison *c, const struct pmc_cli_comparison_set *set,
+		     const struct pmc_report_opts *ro)
 {
 	struct pmc_atomic_file *af;
 	char err[512] = "";
@@ -69,8 +70,10 @@ static int write_one(const struct pmc_cli_export *e, const struct pmc_result *r,
 	else if ((rc = pmc_atomic_file_open(e->path, &af, err, sizeof(err))) == 0) {
 		FILE *f = pmc_atomic_file_stream(af);
 
-		rc = r ? pmc_report_result(f, e->format, r, ro, err, sizeof(err))
-		       : pmc_report_comparison(f, e->format, c, ro, err, sizeof(err));
+		rc = r	   ? pmc_report_result(f, e->format, r, ro, err, sizeof(err))
+		     : set ? pmc_report_comparisons(f, e->format, set->cs, set->names, set->n, ro,
+						    err, sizeof(err))
+			   : pmc_report_comparison(f, e->format, c, ro, err, sizeof(err));
 		if (rc < 0)
 			pmc_atomic_file_abort(af);
 		else
@@ -90,7 +93,7 @@ int pmc_cli_exports_result(const struct pmc_cli_exports *x, const struct pmc_res
 	int first = 0;
 
 	for (size_t i = 0; i < x->n; i++) {
-		int rc = write_one(&x->v[i], r, NULL, ro);
+		int rc = write_one(&x->v[i], r, NULL, NULL, ro);
 
 		if (rc < 0 && first == 0)
 			first = rc;
@@ -104,7 +107,22 @@ int pmc_cli_exports_comparison(const struct pmc_cli_exports *x, const struct pmc
 	int first = 0;
 
 	for (size_t i = 0; i < x->n; i++) {
-		int rc = write_one(&x->v[i], NULL, c, ro);
+		int rc = write_one(&x->v[i], NULL, c, NULL, ro);
+
+		if (rc < 0 && first == 0)
+			first = rc;
+	}
+	return first;
+}
+
+int pmc_cli_exports_comparisons(const struct pmc_cli_exports *x,
+				const struct pmc_cli_comparison_set *set,
+				const struct pmc_report_opts *ro)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < x->n; i++) {
+		int rc = write_one(&x->v[i], NULL, NULL, set, ro);
 
 		if (rc < 0 && first == 0)
 			first = rc;

@@ -17,7 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", pmc_cli_run, "measure commands under performance counters" },
-	{ "compare", pmc_cli_compare, "compare two result files (A/B)" },
+	{ "compare", pmc_cli_compare, "compare result files (A/B, or a base and several)" },
 	{ "gate", pmc_cli_gate, "fail when a result regresses against a baseline" },
 	{ "list", pmc_cli_list, "list known events and whether each opens here" },
 	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },

@@ -13,11 +13,153 @@ base() {
 test_compare_aa_passes() {
 	base a.json
 	expect_exit 0 "$PMCBENCH" compare a.json a.json || return 1
+	# Nothing changed: each metric's rows fold into one line.
+	expect_grep '^3 benchmarks without change \(~\); --all shows them$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare --all a.json a.json || return 1
 	expect_grep '^sort +2ms ± .* ~ +q=1\.000 n=10\+10 .* no change$' "$TMP/out" || return 1
 	expect_grep '^0 regressions, 0 improvements, 6 no change, 0 inconclusive$' "$TMP/out" ||
 		return 1
 	expect_exit 0 "$PMCBENCH" gate --baseline a.json a.json || return 1
 	expect_grep '^gate: PASS; 0 regressions' "$TMP/out"
+}
+
+# The default table folds the rows without change (docs/compare.md, "Folded rows");
+# whatever draws attention stays: a verdict of change, a gated row in a gate, a row whose
+# limit was asked for, a row with a note. JSON and CSV keep every row.
+test_compare_folds_unchanged_rows() {
+	base a.json
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'hash::task-clock=4.5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0' 'tiny::task-clock=1e6,0.01,3'
+	mkresult a2.json 'sort::task-clock=2e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0' 'tiny::task-clock=1e6,0.01,3'
+	expect_exit 0 "$PMCBENCH" compare a2.json b.json || return 1
+	expect_grep '^sort .* regression$' "$TMP/out" || return 1
+	expect_grep '^hash .* improvement$' "$TMP/out" || return 1
+	# Too few runs for the test: its note keeps it.
+	expect_grep '^tiny .*\(need >= ' "$TMP/out" || return 1
+	expect_no_grep '^parse ' "$TMP/out" || return 1
+	expect_grep '^1 benchmark without change \(~\); --all shows it$' "$TMP/out" || return 1
+	expect_grep '^3 benchmarks without change \(~\); --all shows them$' "$TMP/out" || return 1
+	# The counts still count every row.
+	expect_grep '^1 regression, 1 improvement, 4 no change, 1 inconclusive$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare --all a2.json b.json || return 1
+	expect_grep '^parse .* no change$' "$TMP/out" || return 1
+	expect_no_grep 'without change' "$TMP/out" || return 1
+	# A limit asked for keeps its rows, unchanged or not.
+	expect_exit 0 "$PMCBENCH" compare --threshold instructions=+1% a.json b.json || return 1
+	expect_grep '^parse .* +\+1% +no change$' "$TMP/out" || return 1
+	# A gate shows every row it judges (task-clock and instructions are gated by default).
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json || return 1
+	expect_grep '^parse .* no change$' "$TMP/out" || return 1
+	expect_no_grep 'without change' "$TMP/out" || return 1
+	# Markdown folds the same rows into a collapsed section, --all into the table.
+	expect_exit 0 "$PMCBENCH" compare --format markdown a.json b.json || return 1
+	expect_grep '^<details><summary>1 benchmark without change</summary>$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare --format markdown --all a.json b.json || return 1
+	expect_no_grep '<details>' "$TMP/out" || return 1
+	expect_grep '^\| parse \| .* no change \|$' "$TMP/out" || return 1
+	# The machine formats keep every row.
+	expect_exit 0 "$PMCBENCH" compare --format json a.json b.json || return 1
+	[ "$(json_get "$TMP/out" 'sum(len(m["rows"]) for m in d["metrics"])')" = 6 ] ||
+		{ fail "the JSON report lost rows"; return 1; }
+	expect_exit 0 "$PMCBENCH" compare --format csv a.json b.json || return 1
+	expect_lines 7 "$TMP/out"
+}
+
+# compare A B C: each later file against the first, with the statistics of two files.
+test_compare_three_files() {
+	base a.json
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
+	mkresult c.json 'sort::task-clock=2e6,0.01' 'hash::task-clock=4e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1.5e5,0'
+	expect_exit 0 "$PMCBENCH" compare --format json a.json b.json c.json || return 1
+	cp "$TMP/out" set.json
+	local q='{(c["new"], m["id"], r["benchmark"]): r["verdict"] for c in d["comparisons"] for m in c["metrics"] for r in m["rows"]}'
+	[ "$(json_get set.json 'd["schema"], d["base"], len(d["comparisons"])')" = \
+		"('pmcbench-compare-set/1', 'a.json', 2)" ] || { fail "not a set of two"; return 1; }
+	[ "$(json_get set.json 'all(c["schema"] == "pmcbench-compare/1" and c["old"] == "a.json" for c in d["comparisons"])')" = True ] ||
+		{ fail "each comparison is a two-file report against a.json"; return 1; }
+	[ "$(json_get set.json "$q"'[("b.json", "task-clock", "sort")]')" = regression ] || return 1
+	[ "$(json_get set.json "$q"'[("b.json", "task-clock", "hash")]')" = "no change" ] || return 1
+	[ "$(json_get set.json "$q"'[("c.json", "task-clock", "hash")]')" = improvement ] || return 1
+	[ "$(json_get set.json "$q"'[("c.json", "task-clock", "sort")]')" = "no change" ] || return 1
+	[ "$(json_get set.json "$q"'[("c.json", "instructions", "parse")]')" = regression ] || return 1
+	# The same verdicts as two files give, pair by pair.
+	expect_exit 0 "$PMCBENCH" compare --format json a.json c.json || return 1
+	[ "$(json_get "$TMP/out" 'd["counts"]')" = "$(json_get set.json 'd["comparisons"][1]["counts"]')" ] ||
+		{ fail "a.json c.json differs from the set's second comparison"; return 1; }
+	expect_exit 0 "$PMCBENCH" compare a.json b.json c.json || return 1
+	expect_grep '^== 1 of 2: a\.json -> b\.json ==$' "$TMP/out" || return 1
+	expect_grep '^== 2 of 2: a\.json -> c\.json ==$' "$TMP/out" || return 1
+	expect_grep '^benchmark +a\.json +c\.json +change' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare --format csv a.json b.json c.json || return 1
+	expect_grep ',verdict,why,old_file,new_file$' "$TMP/out" || return 1
+	expect_lines 13 "$TMP/out" || return 1
+	expect_grep '^"hash","hash","task-clock",.*,"improvement",,"a\.json","c\.json"$' "$TMP/out" || return 1
+	# Go's benchmark format holds two sides.
+	expect_exit 2 "$PMCBENCH" compare --format gobench a.json b.json c.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --format gobench writes two files' samples" || return 1
+	expect_exit 2 "$PMCBENCH" compare --export x.txt a.json b.json c.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --export 'x\.txt': Go's benchmark format" || return 1
+	# --export and --report write the whole set.
+	expect_exit 0 "$PMCBENCH" compare --export set2.json --report rep.md --format markdown \
+		a.json b.json c.json || return 1
+	[ "$(json_get set2.json 'len(d["comparisons"])')" = 2 ] || return 1
+	[ "$(grep -c '^## pmcbench compare$' rep.md)" = 2 ] || { fail "rep.md: not two reports"; return 1; }
+	# A gate judges one file against its baseline.
+	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json c.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: gate judges one result against its baseline, got 2 files"
+}
+
+# --filter selects benchmarks and metrics before the comparison; --row metric gives a
+# table per benchmark.
+test_compare_filter_and_rows() {
+	base a.json
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'hash::task-clock=5e5,0.01' \
+		'parse::task-clock=1e6,0.01' 'sort::instructions=1e6,0' \
+		'hash::instructions=3e6,0' 'parse::instructions=1e5,0'
+	local rows='[(r["benchmark"], m["id"]) for m in d["metrics"] for r in m["rows"]]'
+	expect_exit 0 "$PMCBENCH" compare --format json --filter 'name:s*' a.json b.json || return 1
+	[ "$(json_get "$TMP/out" "sorted($rows)")" = "[('sort', 'instructions'), ('sort', 'task-clock')]" ] ||
+		{ fail "name:s* selected $(json_get "$TMP/out" "$rows")"; return 1; }
+	expect_exit 0 "$PMCBENCH" compare --format json --filter metric:task-clock a.json b.json || return 1
+	[ "$(json_get "$TMP/out" "sorted($rows)")" = "[('hash', 'task-clock'), ('parse', 'task-clock'), ('sort', 'task-clock')]" ] ||
+		return 1
+	# Several filters: all of them hold; '-' leaves out; a plain glob is over names.
+	expect_exit 0 "$PMCBENCH" compare --format json --filter '*a*' --filter -name:hash \
+		--filter 'metric:instr*' a.json b.json || return 1
+	[ "$(json_get "$TMP/out" "sorted($rows)")" = "[('parse', 'instructions')]" ] ||
+		{ fail "selected $(json_get "$TMP/out" "$rows")"; return 1; }
+	local -a bad=(
+		"--filter foo:bar|--filter: filter 'foo:bar': unknown key 'foo'"
+		"--filter=|--filter: filter '': empty"
+		"--filter name:|--filter: filter 'name:': no pattern after 'name:'"
+		"--filter name:nothing*|filter selects no benchmark of a\.json \(it has 'sort', 'hash', 'parse'\)"
+		"--filter metric:cycles|filter selects no metric of a\.json"
+		"--row file|--row 'file': rows are 'benchmark'"
+		"--col metric|--col 'metric': only --col file is supported"
+	)
+	for c in "${bad[@]}"; do
+		# shellcheck disable=SC2086
+		expect_exit 2 "$PMCBENCH" compare ${c%%|*} a.json b.json || return 1
+		expect_one_line "$TMP/err" "^pmcbench: ${c#*|}" || return 1
+	done
+	# --row metric: a table per benchmark, a row per metric; benchstat's names work.
+	expect_exit 0 "$PMCBENCH" compare --row metric --col .file --all a.json b.json || return 1
+	expect_grep '^sort$' "$TMP/out" || return 1
+	expect_grep '^metric +a\.json +b\.json +change \(HL\)' "$TMP/out" || return 1
+	expect_grep '^task-clock \[ns\] .* regression$' "$TMP/out" || return 1
+	expect_grep '^instructions \[count\] .* no change$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare --row .unit a.json b.json || return 1
+	expect_grep '^2 metrics without change \(~\); --all shows them$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare --row metric --format markdown a.json b.json || return 1
+	expect_grep '^### sort$' "$TMP/out" || return 1
+	expect_grep '^\| metric \| ' "$TMP/out"
 }
 
 test_compare_reports_regression_but_exits_0() {
@@ -298,9 +440,9 @@ test_bad_options_exit_2_with_one_line() {
 		"compare --threshold x=+2MB a.json a.json|--threshold 'x=\+2MB': column 5: unknown unit 'MB'"
 		"compare --thresholds nofile.json a.json a.json|nofile.json: cannot open"
 		"compare --bogus a.json a.json|unknown option '--bogus'"
-		"compare a.json|needs two result files"
-		"compare a.json a.json a.json|needs two result files"
+		"compare a.json|needs two result files or more"
 		"gate a.json|gate needs --baseline"
+		"gate --baseline a.json a.json a.json|gate judges one result against its baseline, got 2 files"
 		"gate --baseline a.json|needs one result file"
 		"compare --threshold|'--threshold' needs a value"
 		"gate --threshold task-clock=5MiB --baseline a.json a.json|threshold task-clock=5MiB is a size in bytes, but metric 'task-clock' is in ns"
@@ -314,7 +456,7 @@ test_bad_options_exit_2_with_one_line() {
 
 test_help() {
 	expect_exit 0 "$PMCBENCH" compare --help || return 1
-	expect_grep '^Usage: pmcbench compare \[OPTION\]\.\.\. OLD\.json NEW\.json$' "$TMP/out" ||
+	expect_grep '^Usage: pmcbench compare \[OPTION\]\.\.\. OLD\.json NEW\.json \[NEW2\.json\]\.\.\.$' "$TMP/out" ||
 		return 1
 	expect_grep '^Exit status: 0 when compared' "$TMP/out" || return 1
 	expect_grep 'threshold METRIC=LIMIT' "$TMP/out" || return 1

@@ -310,7 +310,7 @@ test_run_rounds_are_recorded_and_paired() {
 	expect_grep ' 6 pairs ' rep.txt || return 1
 	expect_grep 'Wilcoxon signed-rank' rep.txt || return 1
 	expect_exit 0 "$PMCBENCH" run -n a -c "$WORK loop 1000" -n b -c "$WORK loop 2000" -r 6 \
-		-e task-clock -q --unpaired --report rep2.txt || return 1
+		-e task-clock -q --unpaired --all --report rep2.txt || return 1
 	expect_grep ' n=6\+6 ' rep2.txt || return 1
 	expect_no_grep 'pairs' rep2.txt || return 1
 	# One command has nothing to pair.

@@ -27,6 +27,8 @@ _pmcbench_values()
 	events) echo @events ;;
 	format) echo table json csv markdown gobench ;;
 	color) echo auto always never ;;
+	row) echo benchmark metric ;;
+	col) echo file ;;
 	backend) echo perf valgrind ;;
 	valgrind-tool) echo callgrind cachegrind ;;
 	runs) echo auto ;;
