@@ -180,6 +180,10 @@ EXAMPLES = [
      "pmcbench run --backend valgrind -o base.json -- ./prog\n"
      "pmcbench run --backend valgrind -o new.json -- ./prog\n"
      "pmcbench gate --baseline base.json new.json --threshold instructions=+0.1%"),
+    ("Compare a baseline with two candidates, each against the baseline, on the sort "
+     "benchmarks' task-clock only, every row shown:",
+     "pmcbench compare --filter 'sort*' --filter metric:task-clock --all \\\n"
+     "    base.json a.json b.json"),
     ("Profile a command and draw its flame graph:",
      "pmcbench record -o prof.json -- ./prog\n"
      "pmcbench report --svg prof.svg prof.json"),
