@@ -224,9 +224,9 @@ static int md_by_benchmark(FILE *out, const struct pmc_comparison *c,
 	if (!idx)
 		return -ENOMEM;
 	for (size_t i = 0, end; i < c->nrows; i = end) {
-		for (end = i + 1; end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0;
-		     end++)
-			;
+		end = i + 1;
+		while (end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0)
+			end++;
 		for (size_t j = i; j < end; j++)
 			idx[j - i] = j;
 		qsort_r(idx, end - i, sizeof(*idx), by_block, (void *)c);

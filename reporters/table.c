@@ -804,9 +804,9 @@ static bool by_benchmark_tables(struct pmc_sbuf *b, FILE *out, const struct pmc_
 	bool ok = idx != NULL;
 
 	for (size_t i = 0, end; ok && i < c->nrows; i = end) {
-		for (end = i + 1; end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0;
-		     end++)
-			;
+		end = i + 1;
+		while (end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0)
+			end++;
 		for (size_t j = i; j < end; j++)
 			idx[j - i] = j;
 		qsort_r(idx, end - i, sizeof(*idx), by_block, (void *)c);

@@ -90,7 +90,8 @@ static void test_view(void **state)
 	view = NULL;
 	assert_int_equal(pmc_filter_view(&f, r, "a.json", &view, err, sizeof(err)), -ENODATA);
 	assert_null(view);
-	assert_non_null(strstr(err, "filter selects no benchmark of a.json (it has 'sort', 'hash')"));
+	assert_non_null(
+	    strstr(err, "filter selects no benchmark of a.json (it has 'sort', 'hash')"));
 	pmc_filter_clear(&f);
 	pmc_result_free(r);
 }

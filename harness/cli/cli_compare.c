@@ -1,7 +1,8 @@
 /* `pmcbench compare OLD NEW [NEW2...]` and `pmcbench gate --baseline BASE NEW`, and the
- * reports of every comparison, `pmcbench run`'s too (its options: cli_compare_opts.c). `compare` reports and
- * exits 0 whatever the verdicts; `gate` decides: 1 on a regression beyond a threshold,
- * 3 on an inconclusive row with --fail-on-inconclusive. Errors exit 2 (docs/compare.md). */
+ * reports of every comparison, `pmcbench run`'s too (its options: cli_compare_opts.c).
+ * `compare` reports and exits 0 whatever the verdicts; `gate` decides: 1 on a regression
+ * beyond a threshold, 3 on an inconclusive row with --fail-on-inconclusive. Errors exit 2
+ * (docs/compare.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
