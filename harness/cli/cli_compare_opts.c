@@ -261,9 +261,10 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "      --color WHEN            colour the verdicts: auto (default: when the\n"
 	      "                              report goes to a terminal and NO_COLOR is unset),\n"
 	      "                              always or never\n"
-	      "      --all                   show every row: the table folds the rows without\n"
-	      "                              change (not gated, no limit asked, no note) into\n"
-	      "                              one line per metric, Markdown into <details>\n",
+	      "      --all                   show every row; by default the rows without\n"
+	      "                              change that nothing else marks (a note, a limit\n"
+	      "                              asked for, a row a gate judges) fold into one\n"
+	      "                              line per table (Markdown: into <details>)\n",
 	      out);
 }
 
