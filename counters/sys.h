@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct perf_event_attr;
@@ -28,7 +29,18 @@ struct pmc_sys {
 	/* The text of /sys/devices/system/cpu/online ("0-3,6"), NUL-terminated, into buf;
 	 * so tests can choose the CPUs. */
 	int (*online_cpus)(void *ctx, char *buf, size_t len);
+	/* For reads without a system call (counters/selfread.h): the event's page is mapped
+	 * with mmap above, len one page. A table may leave these NULL; the counters are then
+	 * read with read(). */
+	/* The rdpmc instruction: the raw value of hardware counter `counter` (the page's
+	 * index - 1), as wide as the page's pmc_width. Only called while the page says the
+	 * kernel allows it (cap_user_rdpmc, index not 0). */
+	uint64_t (*rdpmc)(void *ctx, unsigned counter);
+	/* The cycle counter the page's time_mult, time_shift and time_offset convert to the
+	 * kernel's clock (cap_user_time): the time-stamp counter on x86. */
+	uint64_t (*tsc)(void *ctx);
 };
 
-/* The real kernel. */
+/* The real kernel. Its rdpmc and tsc are the x86-64 instructions; on other
+ * architectures they are NULL (docs/events.md, "Reading the counters"). */
 const struct pmc_sys *pmc_sys_kernel(void);

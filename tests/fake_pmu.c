@@ -208,6 +208,8 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 		/* Decreasing ids, so the order of ids never matches the order of opening. */
 		e->id = 90000 - 7 * (uint64_t)e->seq;
 		e->enabled = !attr->disabled;
+		/* x86_pmu_event_init(): rdpmc is allowed or not as the event is created. */
+		e->rdpmc_ok = f->cfg.rdpmc > 0 && needs_counter(attr);
 		f->nopen++;
 		r = FAKE_PMU_FD_BASE + slot;
 	}
@@ -263,12 +265,16 @@ static int fake_ioctl(void *ctx, int fd, unsigned long request, unsigned long ar
 	switch (request) {
 	case PERF_EVENT_IOC_ENABLE:
 		for_group(f, (int)(e - f->ev), group, do_enable);
+		fake_pmu_selfmon_sync(f);
 		return 0;
 	case PERF_EVENT_IOC_DISABLE:
 		for_group(f, (int)(e - f->ev), group, do_disable);
+		fake_pmu_selfmon_sync(f);
 		return 0;
 	case PERF_EVENT_IOC_RESET:
+		fake_pmu_selfmon_anchor(f);
 		for_group(f, (int)(e - f->ev), group, do_reset);
+		fake_pmu_selfmon_sync(f);
 		return 0;
 	case PERF_EVENT_IOC_ID:
 		*(uint64_t *)arg = e->id;
@@ -345,6 +351,7 @@ static int fake_close(void *ctx, int fd)
 		if (f->ev[i].used && i != slot && f->ev[i].leader == slot)
 			f->ev[i].leader = i;
 	e->used = false;
+	e->on_counter = false;
 	f->nopen--;
 	return 0;
 }
@@ -388,8 +395,9 @@ static int fake_mmap(void *ctx, int fd, size_t len, void **ret)
 		return -EBADF;
 	if (e->ring)
 		return -EBUSY;
-	/* perf_mmap(): 1 + 2^n pages; an inherited per-task event cannot have a ring. */
-	if (len % page || len < 2 * page)
+	/* perf_mmap(): 1 + 2^n pages, or the control page alone (a counting event read
+	 * with rdpmc); an inherited per-task event cannot be mapped. */
+	if (len % page || len < page)
 		return -EINVAL;
 	data = len - page;
 	if (data & (data - 1))
@@ -416,6 +424,7 @@ static int fake_mmap(void *ctx, int fd, size_t len, void **ret)
 	pg->data_size = data;
 	e->ring = pg;
 	e->ring_len = len;
+	fake_pmu_selfmon_write(f, e);
 	*ret = pg;
 	return 0;
 }
@@ -769,6 +778,7 @@ void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg)
 	f->sys.munmap = fake_munmap;
 	f->sys.poll = fake_poll;
 	f->sys.online_cpus = fake_online_cpus;
+	fake_pmu_selfmon_init(f);
 }
 
 void fake_pmu_exec(struct fake_pmu *f)
@@ -860,9 +870,11 @@ static void tick_once(struct fake_pmu *f)
 			scheduled[g] = true;
 		}
 	}
+	fake_pmu_selfmon_sched(f, scheduled);
 	for (int k = 0; k < n; k++)
 		if (!f->ev[order[k]].error_state)
 			run_group(f, order[k], scheduled[order[k]]);
+	fake_pmu_selfmon_ran(f);
 	f->rotation++;
 }
 

@@ -36,7 +36,26 @@
  *   the reader has freed (data_tail) is dropped and counted; the next record that fits
  *   together with a PERF_RECORD_LOST is preceded by that LOST record, as the kernel's
  *   perf_output_begin() does. poll() reports POLLIN on a ring with unread data and
- *   POLLHUP on every event after fake_pmu_hangup() (the task exited); it never waits. */
+ *   POLLHUP on every event after fake_pmu_hangup() (the task exited); it never waits.
+ * - Self-monitoring (fake_pmu_selfmon.c, counters/selfread.h): a counting event maps its
+ *   control page alone (one page, no ring). The page is written as the kernel's
+ *   perf_event_update_userpage() does, lock bumped before and after: when the event is
+ *   put on or taken off a counter at a quantum, when it is mapped, enabled, disabled or
+ *   reset, and when its counter overflowed (the PMI, emulated at the next quantum, so a
+ *   reader in between sees the counter wrapped). A hardware event on a counter has index
+ *   = its counter + 1 (general-purpose counters from 0, the fixed ones as rdpmc names
+ *   them, 1 << 30 | n: instructions 0, cycles 1), offset such that offset + the counter
+ *   sign-extended from pmc_width is its value, and the counter is armed at -pmc_left as
+ *   a counting event is; index is 0 off a counter, for software events and without
+ *   rdpmc. cap_user_rdpmc follows cfg.rdpmc (x86's sysfs rdpmc) as the event was
+ *   created. The times are the kernel's at the write, with time_mult, time_shift and
+ *   time_offset converting a fake TSC (2.56 GHz, starting at 2^40, so that a reader
+ *   that multiplies before shifting overflows) and, with cfg.tsc_bits, a TSC that
+ *   narrow (cap_user_time_short, time_cycles, time_mask). The fake rdpmc returns the
+ *   counter and counts a fault (rdpmc_faults) when rdpmc is not allowed (setting 0, or
+ *   1 without a mapping of an rdpmc event) and a stale read (rdpmc_stale) for a counter
+ *   no event is on; both return garbage, so a reader that uses them gets wrong numbers.
+ *   on_rdpmc runs once inside the next rdpmc, before it reads: a concurrent update. */
 #pragma once
 
 #include <linux/perf_event.h>
@@ -98,6 +117,16 @@ struct fake_pmu_config {
 	/* Like older ARM PMU drivers: a hardware event with an exclude bit set gets EPERM
 	 * (a setting the PMU cannot honour, not a permission). */
 	bool eperm_exclude;
+	/* x86's /sys/bus/event_source/devices/cpu/rdpmc: 0 (this zero default; the kernel
+	 * boots with 1) no rdpmc; 1 rdpmc while the task maps the page of an event created
+	 * under 1 or 2; 2 always. */
+	int rdpmc;
+	unsigned pmc_width; /* bits of a hardware counter; 0: 48 */
+	/* Events from arming a counter to its overflow; 0: 2^(pmc_width - 1) - 1, the
+	 * kernel's max_period for a counting event. */
+	uint64_t pmc_left;
+	bool no_user_time; /* pages without cap_user_time (a TSC the kernel distrusts) */
+	unsigned tsc_bits; /* a TSC this wide, with cap_user_time_short; 0: 64 */
 };
 
 #define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)
@@ -116,6 +145,11 @@ struct fake_pmu_event {
 	void *ring; /* the mmapped pages, kept until munmap even after close */
 	size_t ring_len;
 	uint64_t pending_lost; /* records dropped since the last LOST record */
+	/* Self-monitoring: created while cfg.rdpmc allowed rdpmc; on a counter (rdpmc's
+	 * number for it); the counter and the value when it was armed. */
+	bool rdpmc_ok, on_counter;
+	unsigned counter;
+	uint64_t raw0, v0;
 };
 
 struct fake_pmu_open {
@@ -139,6 +173,11 @@ struct fake_pmu {
 	unsigned mmaps, munmaps;
 	bool hangup;
 	uint64_t locked_kb; /* what the rings mapped now take */
+	/* Self-monitoring: the TSC; rdpmc calls, faults, stale reads; page writes. */
+	uint64_t tsc;
+	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes;
+	void (*on_rdpmc)(struct fake_pmu *f, void *ud);
+	void *on_rdpmc_ud;
 };
 
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg);
@@ -198,3 +237,22 @@ int fake_pmu_task(struct fake_pmu *f, int cpu, uint32_t type, const struct fake_
 
 /* The task exited: poll() reports POLLHUP. */
 void fake_pmu_hangup(struct fake_pmu *f);
+
+/* Self-monitoring (fake_pmu_selfmon.c). */
+#define FAKE_PMU_TSC_START (UINT64_C(1) << 40)
+#define FAKE_PMU_TSC_PER_QUANTUM UINT64_C(2560000) /* 2.56 GHz */
+/* A PMI on the counter of event fd (-1: on every counter) now: it is armed again
+ * (offset and counter change, index does not) and its page written. */
+void fake_pmu_rearm(struct fake_pmu *f, int fd);
+/* The counter event fd is on, as rdpmc would read it (without counting a call); 0 when
+ * it is on none. */
+uint64_t fake_pmu_counter(struct fake_pmu *f, int fd);
+/* Hooks of fake_pmu.c: set up; the quantum's groups are about to run (scheduled[] by
+ * leader slot); the quantum ran; before and after an ioctl; an event closed. */
+void fake_pmu_selfmon_init(struct fake_pmu *f);
+void fake_pmu_selfmon_sched(struct fake_pmu *f, const bool *scheduled);
+void fake_pmu_selfmon_ran(struct fake_pmu *f);
+void fake_pmu_selfmon_anchor(struct fake_pmu *f);
+void fake_pmu_selfmon_sync(struct fake_pmu *f);
+/* Writes e's page (when mapped) as perf_event_update_userpage() does. */
+void fake_pmu_selfmon_write(struct fake_pmu *f, struct fake_pmu_event *e);
