@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counters/counters.h"
+#include "counters/selfread.h"
 #include "harness/base/opts.h"
 
 #define READ_FORMAT                                                                                \
@@ -55,6 +56,10 @@ struct pmc_counters {
 	/* The kernel refused inherit with group reads (before Linux 4.13): every event is
 	 * opened and read on its own format, as perf's "switching off group read". */
 	bool no_group_read;
+	/* Groups read through their mmap pages (selfread.h; NULL: every read is a read())
+	 * and how each group read went. */
+	struct pmc_selfread *sr;
+	uint64_t reads_self, reads_sys;
 };
 
 /* Errors that say nothing about one event but about the process or the machine: the
@@ -495,6 +500,7 @@ static int read_one(struct pmc_counters *c, size_t i)
 	struct slot *s = &c->slots[i];
 	ssize_t got = c->sys->read(c->sys->ctx, s->fd, c->buf, 4 * sizeof(uint64_t));
 
+	c->reads_sys++;
 	if (got < 0)
 		return (int)got;
 	if (got == 0) {
@@ -546,7 +552,14 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 	for (size_t k = 0; k < g->n; k++)
 		nopen += c->slots[g->members[k]].fd >= 0;
 	want = (3 + 2 * nopen) * sizeof(uint64_t);
-	got = c->sys->read(c->sys->ctx, g->leader_fd, c->buf, want);
+	/* The same bytes through the group's pages when it is on the PMU; else read(). */
+	got = pmc_selfread_group(c->sr, g->leader_fd, c->buf, want);
+	if (got >= 0) {
+		c->reads_self++;
+	} else {
+		got = c->sys->read(c->sys->ctx, g->leader_fd, c->buf, want);
+		c->reads_sys++;
+	}
 	if (got < 0)
 		return (int)got;
 	if (got == 0) {
@@ -616,10 +629,79 @@ int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out)
 	return 0;
 }
 
+/* Registers group g (or, split, each of its events) with the self-reader. Returns the
+ * groups kept, or -ENOMEM. */
+static int self_read_group(struct pmc_counters *c, const struct group *g, int *fds, uint64_t *ids)
+{
+	size_t n = 0;
+	int kept = 0, r;
+
+	for (size_t k = 0; k < g->n; k++) {
+		const struct slot *s = &c->slots[g->members[k]];
+
+		if (s->fd < 0)
+			continue;
+		fds[n] = s->fd;
+		ids[n] = s->id;
+		/* A split group's events each lead a group of one; in a group the first
+		 * open event leads. */
+		if (g->split) {
+			if ((r = pmc_selfread_add(c->sr, fds, ids, 1)) < 0)
+				return r;
+			kept += r;
+		} else {
+			n++;
+		}
+	}
+	if (!g->split && n)
+		return pmc_selfread_add(c->sr, fds, ids, n);
+	return kept;
+}
+
+int pmc_counters_self_read(struct pmc_counters *c)
+{
+	int *fds, kept = 0, r = 0;
+	uint64_t *ids;
+
+	if (!c)
+		return -EINVAL;
+	/* Only this thread's own counters can be read with rdpmc, and inherited events
+	 * fold their children's counts in where no page shows them. */
+	if (c->sr || c->opts.pid != 0 || c->opts.inherit || c->no_group_read)
+		return 0;
+	r = pmc_selfread_new(c->sys, &c->sr);
+	if (r < 0)
+		return r == -EOPNOTSUPP ? 0 : r;
+	fds = calloc(c->n ? c->n : 1, sizeof(*fds));
+	ids = calloc(c->n ? c->n : 1, sizeof(*ids));
+	if (!fds || !ids)
+		r = -ENOMEM;
+	for (size_t g = 0; g < c->ngroups && r >= 0; g++) {
+		if (c->groups[g].leader_fd < 0)
+			continue;
+		r = self_read_group(c, &c->groups[g], fds, ids);
+		if (r > 0)
+			kept += r;
+	}
+	free(fds);
+	free(ids);
+	return r < 0 ? r : kept;
+}
+
+void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
+			      uint64_t *ret_sys)
+{
+	if (ret_self)
+		*ret_self = c ? c->reads_self : 0;
+	if (ret_sys)
+		*ret_sys = c ? c->reads_sys : 0;
+}
+
 void pmc_counters_close(struct pmc_counters *c)
 {
 	if (!c)
 		return;
+	pmc_selfread_free(c->sr);
 	if (c->groups && c->slots) {
 		for (size_t g = 0; g < c->ngroups; g++)
 			if (c->groups[g].members)

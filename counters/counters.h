@@ -19,3 +19,15 @@ int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_
 int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe_opts *opts,
 			     const struct pmc_sys *sys, const char *proc_root,
 			     struct pmc_probe_report **ret, char *err, size_t errlen);
+
+/* Reads the groups opened on the calling thread (pid 0, no inherit) through their mmap
+ * pages from now on, where the kernel allows rdpmc for every event of a group
+ * (counters/selfread.h); each read of such a group falls back to read() while it is not
+ * on the PMU. Returns the number of groups that will be read so (0: none can, or the
+ * counters are not the calling thread's, or sys has no rdpmc), or -ENOMEM. */
+int pmc_counters_self_read(struct pmc_counters *c);
+
+/* How many group reads went through the pages, and how many through read() (an event
+ * read on its own counts as one). Either pointer may be NULL. */
+void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
+			      uint64_t *ret_sys);
