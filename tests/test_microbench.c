@@ -838,6 +838,63 @@ static void a_child_that_outlives_its_timeout_is_killed(void **state)
 	assert_contains(err, "'crash' crashed: killed by signal 6");
 }
 
+
+/* A benchmark program reads its counters at the batch edges through their mmap pages
+ * when the kernel allows rdpmc: after the first edge (before the emulated PMU has put
+ * the group on counters at its first quantum) not one read() is made, and the counts
+ * are those read() gives. With no_self_read every edge is a read(), the same counts. */
+static void batch_edges_read_without_syscalls(void **state)
+{
+	static const struct fake_pmu_config cfg = {
+	    .counters = 4, .fixed_counters = true, .privileged = true, .rdpmc = 1};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = t_events("{cycles,instructions},{branches,branch-misses}");
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 10, .warmup = 0, .clock = fake_clock,
+		 .events = ev, .sys = &f.sys, .no_overhead = true);
+	struct pmc_mb_samples s = {0}, t = {0};
+	char err[256] = "";
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	pmu = &f;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* 3 batches, 2 edges each, 2 groups a read. */
+	assert_int_equal(s.reads_self + s.reads_sys, 3 * 2 * 2);
+	assert_int_equal(s.reads_sys, 2);
+	assert_int_equal(f.reads, 2);
+	assert_int_equal(f.rdpmc_faults, 0);
+	assert_int_equal(f.rdpmc_stale, 0);
+	/* The counts come back from a benchmark's child with its samples. */
+	reset();
+	fake_pmu_init(&f, &cfg);
+	pmu = &f;
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.reads_self, s.reads_self);
+	assert_int_equal(t.reads_sys, s.reads_sys);
+	pmc_mb_samples_free(&t);
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	pmu = &f;
+	o.no_self_read = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.reads_self, 0);
+	assert_int_equal(f.reads, 3 * 2 * 2);
+	assert_int_equal(f.rdpmcs, 0);
+	for (size_t i = 0; i < s.n * s.nev; i++) {
+		assert_int_equal(s.readings[i].status, t.readings[i].status);
+		assert_int_equal(s.readings[i].value, t.readings[i].value);
+		assert_int_equal(s.readings[i].enabled, t.readings[i].enabled);
+		assert_int_equal(s.readings[i].running, t.readings[i].running);
+	}
+	assert_int_equal(s.readings[0].value,
+			 10 * fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
+	pmc_mb_samples_free(&s);
+	pmc_mb_samples_free(&t);
+	pmc_event_list_free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -860,6 +917,7 @@ int main(void)
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
 	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),
+	    cmocka_unit_test(batch_edges_read_without_syscalls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

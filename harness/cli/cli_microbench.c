@@ -3,6 +3,7 @@
  * (harness/microbench/), then report, save and gate as `pmcbench run` does. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +65,8 @@ static void help(FILE *out, const char *prog)
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
+		"      --no-rdpmc         read the counters with read() at every batch edge, never\n"
+		"                         through their mmap pages with rdpmc\n"
 		"      --backend=NAME     perf (default): time and hardware/software counters;\n"
 		"                         valgrind: exact simulated counts per operation of\n"
 		"                         the body alone, one run (docs/microbench.md)\n\n"
@@ -115,6 +118,7 @@ enum {
 	OPT_PROC_SAMPLES,
 	OPT_PROC_ITERS,
 	OPT_PROC_OVERHEAD,
+	OPT_NO_RDPMC,
 };
 
 static const struct option long_opts[] = {
@@ -127,6 +131,7 @@ static const struct option long_opts[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"events", required_argument, NULL, 'e'},
     {"require-counters", no_argument, NULL, OPT_REQUIRE},
+    {"no-rdpmc", no_argument, NULL, OPT_NO_RDPMC},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"output", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, OPT_FORMAT},
@@ -190,6 +195,10 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case OPT_REQUIRE:
 		c->perf_only = "--require-counters";
 		c->require_counters = true;
+		return 0;
+	case OPT_NO_RDPMC:
+		c->perf_only = "--no-rdpmc";
+		c->mo.no_self_read = true;
 		return 0;
 	case OPT_BACKEND:
 		if (strcmp(optarg, "perf") == 0 || strcmp(optarg, "valgrind") == 0) {
@@ -393,7 +402,8 @@ static int run_process(const struct mb_cli *c, const struct pmc_mb_bench *b, siz
  * number that failed. */
 static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 		      const struct pmc_event_list *events, const struct pmc_mb_valgrind_opts *vo,
-		      struct pmc_result *res, struct pmc_cli_profiles *ps, char *const *self)
+		      struct pmc_result *res, struct pmc_cli_profiles *ps, char *const *self,
+		      uint64_t reads[2])
 {
 	bool progress = !c->quiet && isatty(STDERR_FILENO);
 	size_t np = vo ? 1 : processes_of(c), failed = 0;
@@ -451,10 +461,30 @@ static size_t run_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 				st[i].s.message ? st[i].s.message : "no reason given");
 		}
 next:
+		reads[0] += st[i].s.reads_self;
+		reads[1] += st[i].s.reads_sys;
 		pmc_mb_samples_free(&st[i].s);
 	}
 	free(st);
 	return failed;
+}
+
+/* How the counters were read at the batch edges (docs/result-schema.md, "Environment"):
+ * counter-read is rdpmc, read or rdpmc+read; counter-reads says how many group reads
+ * went each way. */
+static int set_read_method(struct pmc_result *res, const struct mb_cli *c, const uint64_t reads[2])
+{
+	char buf[128];
+	const char *method = reads[0] && reads[1] ? "rdpmc+read" : reads[0] ? "rdpmc" : "read";
+
+	if (reads[0] + reads[1] == 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%" PRIu64 " rdpmc, %" PRIu64 " read()%s", reads[0], reads[1],
+		 c->mo.no_self_read ? " (--no-rdpmc)" : "");
+	if (pmc_result_set_env(res, "counter-read", method) < 0 ||
+	    pmc_result_set_env(res, "counter-reads", buf) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
@@ -621,6 +651,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	char err[1024] = "", **self = NULL, *vg_path = NULL;
 	const char *spec;
 	size_t failed;
+	uint64_t reads[2] = {0, 0};
 	bool user_only = false;
 	int code = PMC_EXIT_ERROR, r;
 
@@ -729,7 +760,11 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		goto out;
 	}
 	failed = run_all(&c, &set, events, c.valgrind ? &vo : NULL, result,
-			 c.profile ? &profiles : NULL, proc_self);
+			 c.profile ? &profiles : NULL, proc_self, reads);
+	if (!c.valgrind && set_read_method(result, &c, reads) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
 	if (c.profile) {
 		if (!c.valgrind)
 			profile_all(&c, &set, result, library, &profiles);

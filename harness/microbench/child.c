@@ -27,6 +27,7 @@ struct header {
 	uint64_t iters, n, nev, items, bytes;
 	double over_ns;
 	uint64_t skipped, message_len; /* message_len includes the NUL; 0: none */
+	uint64_t reads_self, reads_sys; /* how the counters were read */
 	int32_t error;		       /* the child's failure: -errno; its words follow */
 	uint32_t pad;
 };
@@ -125,6 +126,8 @@ int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 	    .bytes = s->bytes,
 	    .over_ns = s->over_ns,
 	    .skipped = s->skipped,
+	    .reads_self = s->reads_self,
+	    .reads_sys = s->reads_sys,
 	    .message_len = s->message ? strlen(s->message) + 1 : 0,
 	};
 	int r = write_all(fd, &h, sizeof(h));
@@ -170,6 +173,8 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 	s.bytes = h.bytes;
 	s.over_ns = h.over_ns;
 	s.skipped = h.skipped;
+	s.reads_self = h.reads_self;
+	s.reads_sys = h.reads_sys;
 	s.ns = calloc(s.n + 1, sizeof(*s.ns));
 	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
 	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
@@ -289,6 +294,8 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	for (size_t i = 0; i < src->n; i++)
 		dst->process[dst->n + i] = process;
 	dst->n = n;
+	dst->reads_self += src->reads_self;
+	dst->reads_sys += src->reads_sys;
 	if (isnan(dst->over_ns) && !isnan(src->over_ns)) {
 		dst->over_ns = src->over_ns;
 		memcpy(dst->over_counts, src->over_counts, src->nev * sizeof(*src->over_counts));

@@ -84,6 +84,9 @@ struct pmc_mb_opts {
 	 * that the child is a new process image (its own address-space layout, pages and
 	 * code placement) rather than a copy of this one; NULL: a forked copy. */
 	char *const *self_argv;
+	/* Read every counter with read(), never through the mmap pages with rdpmc
+	 * (docs/microbench.md, "Reading the counters"). */
+	bool no_self_read;
 };
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
@@ -102,6 +105,9 @@ struct pmc_mb_samples {
 	/* The process each sample was taken in, from 1 (n entries; NULL: not recorded):
 	 * the unit of replication (docs/statistics.md, "The unit of replication"). */
 	unsigned *process;
+	/* Group reads at the batches' edges through the mmap pages (rdpmc) and through
+	 * read(), over every batch (calibration, warm-up and overhead included). */
+	uint64_t reads_self, reads_sys;
 };
 
 /* Calibrates the batch size, warms up, takes o->samples batches of b and then measures
