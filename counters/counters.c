@@ -387,6 +387,8 @@ int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_
 		if (r < 0)
 			goto fail_open;
 	}
+	if (PMC_OPTS_GET(opts, self_read, false) && (r = pmc_counters_self_read(c)) < 0)
+		goto fail_open;
 	*ret = c;
 	return 0;
 

@@ -26,8 +26,3 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
  * on the PMU. Returns the number of groups that will be read so (0: none can, or the
  * counters are not the calling thread's, or sys has no rdpmc), or -ENOMEM. */
 int pmc_counters_self_read(struct pmc_counters *c);
-
-/* How many group reads went through the pages, and how many through read() (an event
- * read on its own counts as one). Either pointer may be NULL. */
-void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
-			      uint64_t *ret_sys);

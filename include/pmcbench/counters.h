@@ -67,6 +67,11 @@ struct pmc_counters_opts {
 	 * perf_event_paranoid >= 2), retry it counting user space only and say so in
 	 * pmc_reading.user_only. */
 	bool user_only_fallback;
+	/* Counters of the calling thread (pid 0, no inherit): read each group through its
+	 * events' mmap pages with rdpmc, without a system call, while the kernel allows it
+	 * and the group is on the PMU; read() otherwise (docs/events.md, "Reading the
+	 * counters"). */
+	bool self_read;
 };
 
 /* Opens every event of the list, group by group, leader first, on the task opts names
@@ -99,6 +104,11 @@ PMC_API int pmc_counters_reset(struct pmc_counters *c);
 /* Reads every group once and fills out[0..n-1] (n = the list's event count) in list
  * order. Returns 0 or -errno (out untouched). */
 PMC_API int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out);
+
+/* How many group reads so far went through the mmap pages (rdpmc) and how many through
+ * read() (an event read on its own counts as one). Either pointer may be NULL. */
+PMC_API void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
+				      uint64_t *ret_sys);
 
 /* Closes every descriptor and frees c. Accepts NULL. */
 PMC_API void pmc_counters_close(struct pmc_counters *c);
