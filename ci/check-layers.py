@@ -12,6 +12,10 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+ANGLE = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
+ANY_INCLUDE = re.compile(r'^\s*#\s*include\b\s*(.)?')
+# Folders that are no layer and hold no C: the public headers, scripts, docs, the build.
+NOT_LAYERS = ("include", "ci", "docs", ".git", ".ci")
 
 
 def main():
@@ -35,6 +39,19 @@ def main():
         return None, None
 
     errors = []
+    project_tops = {folder.split("/")[0] for _, folder, _ in layers}
+    # Every C file of the project belongs to a layer: a folder outside the table would
+    # escape every rule below.
+    for dirpath, dirnames, filenames in os.walk(args.root):
+        rel_dir = os.path.relpath(dirpath, args.root)
+        if rel_dir == ".":
+            dirnames[:] = [d for d in dirnames if d not in NOT_LAYERS and not d.startswith(".")
+                           and not os.path.exists(os.path.join(dirpath, d, "meson-private"))]
+        for fn in filenames:
+            rel = os.path.normpath(os.path.join(rel_dir, fn))
+            if fn.endswith((".c", ".h")) and layer_of(rel)[0] is None:
+                errors.append("%s: this C file is in no layer's folder; put it in one "
+                              "(the table in meson.build, docs/architecture.md)" % rel)
     for name, folder, allowed in layers:
         top = os.path.join(args.root, folder)
         for dirpath, dirnames, filenames in os.walk(top):
@@ -48,10 +65,25 @@ def main():
                     continue  # a deeper layer's folder inside this one
                 with open(os.path.join(args.root, rel), encoding="utf-8") as f:
                     for lineno, line in enumerate(f, 1):
+                        anyinc = ANY_INCLUDE.match(line)
+                        if anyinc and anyinc.group(1) not in ('"', "<"):
+                            errors.append("%s:%d: include a header by its name in quotes, "
+                                          "not through a macro" % (rel, lineno))
+                            continue
+                        a = ANGLE.match(line)
+                        if a and a.group(1).split("/")[0] in project_tops:
+                            errors.append("%s:%d: <%s> is a project header: include it in "
+                                          "quotes, spelled from the project root" %
+                                          (rel, lineno, a.group(1)))
+                            continue
                         m = INCLUDE.match(line)
                         if not m:
                             continue
                         inc = m.group(1)
+                        if ".." in inc.split("/"):
+                            errors.append("%s:%d: \"%s\" walks up with '..'; spell the "
+                                          "include from the project root" % (rel, lineno, inc))
+                            continue
                         if inc in ("config.h", "commit.h") or inc == "pmcbench.h" or inc.startswith("pmcbench/"):
                             continue
                         if inc.startswith(".") or not os.path.exists(os.path.join(args.root, inc)):
