@@ -33,7 +33,6 @@ struct pmc_selfread {
 	uint64_t *vals;	 /* one group's values while it is read */
 	uint32_t *locks; /* and its pages' locks at the start of the window */
 	size_t nvals;
-	unsigned long retries; /* windows in which a page changed */
 };
 
 uint64_t pmc_selfread_extend(uint64_t offset, uint64_t raw, unsigned width)
@@ -221,10 +220,8 @@ ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf
 
 		if (r < 0)
 			return r;
-		if (r == 0) {
-			sr->retries++;
-			continue;
-		}
+		if (r == 0)
+			continue; /* a page changed during the window: read it again */
 		buf[0] = g->n;
 		buf[1] = enabled;
 		buf[2] = running;
@@ -235,11 +232,6 @@ ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf
 		return (ssize_t)((3 + 2 * g->n) * sizeof(*buf));
 	}
 	return -EAGAIN;
-}
-
-unsigned long pmc_selfread_retries(const struct pmc_selfread *sr)
-{
-	return sr ? sr->retries : 0;
 }
 
 void pmc_selfread_free(struct pmc_selfread *sr)

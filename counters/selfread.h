@@ -37,9 +37,6 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
  * pages that kept changing. */
 ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf, size_t len);
 
-/* How many windows were read again because a page changed during them. */
-unsigned long pmc_selfread_retries(const struct pmc_selfread *sr);
-
 /* Unmaps every page and frees sr. Accepts NULL. */
 void pmc_selfread_free(struct pmc_selfread *sr);
 

@@ -37,7 +37,8 @@ void pmc_fmt_grouped(double v, char *buf, size_t len)
 /* Counts: whole numbers grouped; a mean below 1000 keeps two decimals (0.30 context
  * switches per run says more than 0) unless they would read .00 (a mean of 103 computed
  * as 103.00000000000001). */
-void pmc_fmt_count(double v, char *buf, size_t len)
+/* A count: grouped when whole (or >= 1000), else two decimals ("0.30"). */
+static void fmt_count(double v, char *buf, size_t len)
 {
 	if (fabs(v - round(v)) < 0.005 || fabs(v) >= 1000)
 		pmc_fmt_grouped(v, buf, len);
@@ -73,7 +74,7 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 		return "";
 	}
 	if (!unit || strcmp(unit, "count") == 0) {
-		pmc_fmt_count(v, buf, len);
+		fmt_count(v, buf, len);
 		return "";
 	}
 	if (strcmp(unit, "ns") == 0)

@@ -16,8 +16,6 @@
  * ("-1,234,567"); far beyond any count, scientific notation. */
 void pmc_fmt_grouped(double v, char *buf, size_t len);
 
-/* A count: grouped when whole (or >= 1000), else two decimals ("0.30"). */
-void pmc_fmt_count(double v, char *buf, size_t len);
 
 /* v in the metric's unit for the run table: writes the number and returns the unit to
  * show beside it ("ms", "MiB", "%", "" for counts and ratios, or unit itself). */

@@ -18,7 +18,8 @@ static const struct pmc_reporter *const reporters[] = {
     &pmc_reporter_markdown, &pmc_reporter_stats, &pmc_reporter_gobench,
 };
 
-const struct pmc_reporter *pmc_reporter_find(const char *name)
+/* The reporter named name (or an alias), or NULL. */
+static const struct pmc_reporter *reporter_find(const char *name)
 {
 	if (!name)
 		return NULL;
@@ -73,7 +74,7 @@ static bool renders(const struct pmc_reporter *rep, enum pmc_report_kind kind)
 int pmc_report_format(const char *name, enum pmc_report_kind kind, const char **ret_name,
 		      const char **ret_ext)
 {
-	const struct pmc_reporter *rep = pmc_reporter_find(name);
+	const struct pmc_reporter *rep = reporter_find(name);
 
 	if (!rep)
 		return -ENOENT;
@@ -102,7 +103,7 @@ static void format_names(enum pmc_report_kind kind, char *buf, size_t len)
 static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kind kind, int *ret,
 					 char *err, size_t errlen)
 {
-	const struct pmc_reporter *rep = pmc_reporter_find(format);
+	const struct pmc_reporter *rep = reporter_find(format);
 
 	*ret = 0;
 	if (!rep || !renders(rep, kind)) {

@@ -47,21 +47,8 @@ struct pmc_report_block {
 	bool color;
 };
 
-/* Fills *ret from a benchmark's analysis (median: medians instead of means; confidence:
- * the analysis's, for the footnotes); free it with pmc_report_block_free(). Returns 0,
- * -ENOMEM or -EINVAL. */
-int pmc_report_block_build(const struct pmc_bench_analysis *ba, bool median, double confidence,
-			   struct pmc_report_block *ret);
-void pmc_report_block_free(struct pmc_report_block *blk);
-
-/* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
-size_t pmc_report_width(const char *s);
-
 /* The notes under a block that explain its marks, one per line, each after bullet. */
 void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet);
-/* The sample-health warnings of a benchmark's metrics, one line each ("warning: task-clock
- * drifts +4.1% over 20 runs (p=0.0021)"), after bullet; nothing when all are healthy. */
-void pmc_report_health(FILE *out, const struct pmc_bench_analysis *ba, const char *bullet);
 
 /* The loop both reporters share: builds each benchmark's block from the analysis and
  * hands it to print, one blank line apart; `empty` is written for a result without

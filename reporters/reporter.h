@@ -50,8 +50,6 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 			   const char *const *names, size_t n, const struct pmc_report_opts *opts,
 			   char *err, size_t errlen);
 
-/* The reporter named name (or an alias), or NULL. */
-const struct pmc_reporter *pmc_reporter_find(const char *name);
 
 /* The reporter a file name asks for by its extension (".json", ".csv", ".md", ".txt" for
  * Go's benchmark format; any case), or NULL when it has none of them. */

@@ -260,7 +260,7 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analys
 	return 0;
 }
 
-void pmc_report_block_free(struct pmc_report_block *blk)
+static void block_free(struct pmc_report_block *blk)
 {
 	if (!blk)
 		return;
@@ -269,8 +269,11 @@ void pmc_report_block_free(struct pmc_report_block *blk)
 	blk->nrows = 0;
 }
 
-int pmc_report_block_build(const struct pmc_bench_analysis *ba, bool median, double confidence,
-			   struct pmc_report_block *ret)
+/* Fills *ret from a benchmark's analysis (median: medians instead of means; confidence:
+ * the analysis's, for the footnotes); free it with block_free(). Returns 0, -ENOMEM or
+ * -EINVAL. */
+static int block_build(const struct pmc_bench_analysis *ba, bool median, double confidence,
+		       struct pmc_report_block *ret)
 {
 	const struct pmc_benchmark *b = ba ? ba->b : NULL;
 	struct pmc_report_block blk = {
@@ -314,11 +317,12 @@ int pmc_report_block_build(const struct pmc_bench_analysis *ba, bool median, dou
 	return 0;
 
 fail_row:
-	pmc_report_block_free(&blk);
+	block_free(&blk);
 	return err;
 }
 
-size_t pmc_report_width(const char *s)
+/* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
+static size_t report_width(const char *s)
 {
 	size_t w = 0;
 
@@ -354,7 +358,7 @@ static void line_put(struct line *l, const char *s)
 /* A cell of width w (skipped when the whole column is empty), after gap spaces. */
 static void line_cell(struct line *l, size_t gap, const char *s, size_t w, bool right)
 {
-	size_t sw = pmc_report_width(s);
+	size_t sw = report_width(s);
 
 	if (w == 0)
 		return;
@@ -398,7 +402,7 @@ static const char *status_sgr(const struct pmc_report_row *row, bool extra)
  * that the columns do not move. */
 static void line_cell_sgr(struct line *l, size_t gap, const char *s, size_t w, const char *sgr)
 {
-	size_t sw = pmc_report_width(s);
+	size_t sw = report_width(s);
 
 	if (w == 0)
 		return;
@@ -481,6 +485,8 @@ static void print_header(FILE *out, const struct pmc_report_block *blk)
 	}
 }
 
+static void report_health(FILE *out, const struct pmc_bench_analysis *ba, const char *bullet);
+
 void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet)
 {
 	if (blk->any_spread && !blk->median) {
@@ -508,10 +514,12 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
 	if (blk->any_cross)
 		fprintf(out, "%s" PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
 			     "multiplexing may skew it.\n", bullet);
-	pmc_report_health(out, blk->ba, bullet);
+	report_health(out, blk->ba, bullet);
 }
 
-void pmc_report_health(FILE *out, const struct pmc_bench_analysis *ba, const char *bullet)
+/* The sample-health warnings of a benchmark's metrics, one line each ("warning: task-clock
+ * drifts +4.1% over 20 runs (p=0.0021)"), after bullet; nothing when all are healthy. */
+static void report_health(FILE *out, const struct pmc_bench_analysis *ba, const char *bullet)
 {
 	char phrase[PMC_HEALTH_DESC_MAX];
 
@@ -538,13 +546,13 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		char label[512];
 
 		label_text(row, label, sizeof(label));
-		w.value = MAX(w.value, pmc_report_width(row->value));
-		w.unit = MAX(w.unit, pmc_report_width(row->unit));
-		w.label = MAX(w.label, pmc_report_width(label));
-		w.spread = MAX(w.spread, pmc_report_width(row->spread));
-		w.kind = MAX(w.kind, pmc_report_width(row->spread_kind));
-		w.extra = MAX(w.extra, pmc_report_width(row->extra));
-		w.range = MAX(w.range, pmc_report_width(row->range));
+		w.value = MAX(w.value, report_width(row->value));
+		w.unit = MAX(w.unit, report_width(row->unit));
+		w.label = MAX(w.label, report_width(label));
+		w.spread = MAX(w.spread, report_width(row->spread));
+		w.kind = MAX(w.kind, report_width(row->spread_kind));
+		w.extra = MAX(w.extra, report_width(row->extra));
+		w.range = MAX(w.range, report_width(row->range));
 	}
 
 	print_header(out, blk);
@@ -576,14 +584,14 @@ int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct 
 	for (size_t i = 0; i < a->nbench; i++) {
 		struct pmc_report_block blk;
 
-		err = pmc_report_block_build(&a->benches[i], o->median, a->confidence, &blk);
+		err = block_build(&a->benches[i], o->median, a->confidence, &blk);
 		if (err < 0)
 			return err;
 		if (i > 0)
 			fputc('\n', out);
 		blk.color = o->color;
 		print(out, &blk);
-		pmc_report_block_free(&blk);
+		block_free(&blk);
 	}
 	/* The errno of the failed write (a full disk is ENOSPC), not a made-up EIO. */
 	if (fflush(out) != 0 || ferror(out))
@@ -602,7 +610,7 @@ static int table_result(FILE *out, const struct pmc_result *r, const struct pmc_
 static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
 {
 	static const char spaces[] = "                                                            ";
-	size_t n = pmc_report_width(s);
+	size_t n = report_width(s);
 
 	pmc_sb_puts(b, s);
 	if (last)
@@ -723,14 +731,14 @@ static bool one_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison
 			continue;
 		}
 		row_label(c, row, o->by_benchmark, label, sizeof(label));
-		w = pmc_report_width(label);
+		w = report_width(label);
 		if (w > wb)
 			wb = w < 60 ? w : 60;
 	}
-	if (pmc_report_width(on) > wo)
-		wo = pmc_report_width(on);
-	if (pmc_report_width(nn) > wn)
-		wn = pmc_report_width(nn);
+	if (report_width(on) > wo)
+		wo = report_width(on);
+	if (report_width(nn) > wn)
+		wn = report_width(nn);
 	if (nfolded < n || geomean) {
 		cmp_cell(b, first, wb, false);
 		text_cell(b, on, wo, false);

@@ -125,7 +125,6 @@ void pmc_cli_compare_opts_help(FILE *out);
  * symbols in ASCII ("±" as "+-") and any other non-ASCII character as "?". A no-op
  * unless main() asked; returns 0, or -1 when out of memory. */
 void pmc_cli_set_ascii(bool ascii);
-bool pmc_cli_ascii(void);
 int pmc_cli_ascii_wrap(FILE **stream);
 /* Flushes and closes the streams pmc_cli_ascii_wrap() made, and puts the originals
  * back; returns 0, or -1 when writing failed. */

@@ -20,11 +20,6 @@ void pmc_cli_set_ascii(bool ascii)
 	ascii_wanted = ascii;
 }
 
-bool pmc_cli_ascii(void)
-{
-	return ascii_wanted;
-}
-
 /* What the reports write, in ASCII. */
 static const struct {
 	const char *utf8, *ascii;

@@ -281,8 +281,8 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 	return 0;
 }
 
-const struct pmc_profile *pmc_cli_profiles_find(const struct pmc_cli_profiles *ps,
-						const char *name)
+/* The profile of benchmark name, or NULL. */
+static const struct pmc_profile *profiles_find(const struct pmc_cli_profiles *ps, const char *name)
 {
 	for (size_t i = 0; ps && i < ps->n; i++)
 		if (strcmp(ps->v[i].name, name) == 0)
@@ -344,8 +344,8 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		if (row->kind == PMC_ROW_MISSING || row->verdict != PMC_VERDICT_REGRESSION ||
 		    !row->gated || !row->has_old || !row->has_new)
 			continue;
-		old_p = pmc_cli_profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
-		new_p = pmc_cli_profiles_find(new_ps, bench);
+		old_p = profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
+		new_p = profiles_find(new_ps, bench);
 		if (!old_p || !new_p) {
 			fprintf(out, "%s%s: no profile on the %s side, so pmcbench cannot say where "
 				     "(record both with --profile)\n",

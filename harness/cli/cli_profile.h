@@ -48,9 +48,6 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 			  const struct pmc_result *r);
 
-/* The profile of benchmark name, or NULL. */
-const struct pmc_profile *pmc_cli_profiles_find(const struct pmc_cli_profiles *ps,
-						const char *name);
 
 void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps);
 

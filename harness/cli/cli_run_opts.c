@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "counters/valgrind.h"
+#include "harness/base/grow.h"
 #include "harness/base/path.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_run_priv.h"
@@ -311,23 +312,20 @@ static int parse_opt(struct run_cli *c, int opt)
 	case OPT_IGNORE_FAILURE:
 		c->ro.ignore_failure = true;
 		break;
-	case OPT_ENV_KEEP: {
-		const char **grown;
-
+	case OPT_ENV_KEEP:
 		if (!optarg[0] || strchr(optarg, '=')) {
 			pmc_cli_error("--env-keep: '%s' is not a variable name; give the name only "
 				      "(set its value in the environment pmcbench runs in)", optarg);
 			return -EINVAL;
 		}
-		grown = realloc(c->env_keep, (c->nenv_keep + 2) * sizeof(*grown));
-		if (!grown)
+		/* NULL-terminated: room for the name and the NULL after it. */
+		if (pmc_grow_to(&c->env_keep, &c->env_keep_cap, c->nenv_keep + 2,
+				sizeof(*c->env_keep)) < 0)
 			return -ENOMEM;
-		grown[c->nenv_keep++] = optarg;
-		grown[c->nenv_keep] = NULL;
-		c->env_keep = grown;
-		c->ro.env_keep = grown;
+		c->env_keep[c->nenv_keep++] = optarg;
+		c->env_keep[c->nenv_keep] = NULL;
+		c->ro.env_keep = c->env_keep;
 		break;
-	}
 	case OPT_ENV_INHERIT:
 		c->ro.env_inherit = true;
 		break;

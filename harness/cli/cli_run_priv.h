@@ -41,7 +41,7 @@ struct run_cli {
 	struct pmc_cli_compare_opts *copts;
 	bool runs_given, warmup_given;
 	const char **env_keep; /* --env-keep names, NULL-terminated (ro.env_keep) */
-	size_t nenv_keep;
+	size_t nenv_keep, env_keep_cap;
 	struct pmc_cli_exports exports; /* --export */
 	struct run_param *params; /* -L and -P, in order */
 	size_t nparams;

@@ -76,7 +76,7 @@ int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 	return 0;
 }
 
-void pmc_bench_analysis_clear(struct pmc_bench_analysis *ba)
+static void bench_analysis_clear(struct pmc_bench_analysis *ba)
 {
 	if (!ba)
 		return;
@@ -84,8 +84,10 @@ void pmc_bench_analysis_clear(struct pmc_bench_analysis *ba)
 	ba->metrics = NULL;
 }
 
-int pmc_bench_analyze(const struct pmc_benchmark *b, double confidence,
-		      struct pmc_bench_analysis *ret)
+/* The analysis of one benchmark; ret->metrics is allocated (free it with
+ * bench_analysis_clear). Returns 0, -ENOMEM or -EINVAL as pmc_analysis_new(). */
+static int bench_analyze(const struct pmc_benchmark *b, double confidence,
+			 struct pmc_bench_analysis *ret)
 {
 	struct pmc_bench_analysis ba = {.b = b};
 	size_t max_n = 0;
@@ -113,7 +115,7 @@ int pmc_bench_analyze(const struct pmc_benchmark *b, double confidence,
 	return 0;
 
 fail_metric:
-	pmc_bench_analysis_clear(&ba);
+	bench_analysis_clear(&ba);
 	return err;
 }
 
@@ -122,7 +124,7 @@ void pmc_analysis_free(struct pmc_analysis *a)
 	if (!a)
 		return;
 	for (size_t i = 0; a->benches && i < a->nbench; i++)
-		pmc_bench_analysis_clear(&a->benches[i]);
+		bench_analysis_clear(&a->benches[i]);
 	free(a->benches);
 	free(a);
 }
@@ -168,7 +170,7 @@ int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_a
 		goto fail_alloc;
 	}
 	for (size_t i = 0; i < r->nbench; i++) {
-		err = pmc_bench_analyze(&r->benchmarks[i], confidence, &a->benches[i]);
+		err = bench_analyze(&r->benchmarks[i], confidence, &a->benches[i]);
 		if (err < 0)
 			goto fail_alloc;
 		a->nbench++;

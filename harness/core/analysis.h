@@ -54,11 +54,6 @@ struct pmc_analysis {
 int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret);
 void pmc_analysis_free(struct pmc_analysis *a);
 
-/* The analysis of one benchmark; ret->metrics is allocated (free it with
- * pmc_bench_analysis_clear). Returns 0, -ENOMEM or -EINVAL as pmc_analysis_new(). */
-int pmc_bench_analyze(const struct pmc_benchmark *b, double confidence,
-		      struct pmc_bench_analysis *ret);
-void pmc_bench_analysis_clear(struct pmc_bench_analysis *ba);
 
 /* The analysis of one metric. Returns 0, or -EINVAL for a malformed metric. */
 int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
