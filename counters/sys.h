@@ -39,6 +39,9 @@ struct pmc_sys {
 	/* The cycle counter the page's time_mult, time_shift and time_offset convert to the
 	 * kernel's clock (cap_user_time): the time-stamp counter on x86. */
 	uint64_t (*tsc)(void *ctx);
+	/* Where this machine's PMUs are described (NULL: PMC_SYSFS_ROOT), so tests can
+	 * give an emulated PMU the sysfs tree that goes with it (hybrid CPUs). */
+	const char *sysfs_root;
 };
 
 /* The real kernel. Its rdpmc and tsc are the x86-64 instructions; on other

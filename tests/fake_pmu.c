@@ -1,9 +1,12 @@
 /* The emulated PMU described in fake_pmu.h. */
 #include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/fake_pmu.h"
@@ -17,10 +20,83 @@ uint64_t fake_pmu_rate(uint32_t type, uint64_t config)
 	return 1000 * ((uint64_t)type + 1) + config % 997 + (config >> 16) * 10;
 }
 
-static bool needs_counter(const struct perf_event_attr *a)
+/* The core PMUs: cfg's, or one on every CPU with cfg.counters when it has none. */
+static unsigned ncores(const struct fake_pmu *f)
+{
+	return f->cfg.ncores ? f->cfg.ncores : 1;
+}
+
+static unsigned core_counters(const struct fake_pmu *f, int core)
+{
+	return f->cfg.ncores ? f->cfg.cores[core].counters : f->cfg.counters;
+}
+
+static bool core_owns(const struct fake_pmu *f, int core, int cpu)
+{
+	if (!f->cfg.ncores)
+		return true;
+	return cpu >= 0 && cpu < 64 && (f->cfg.cores[core].cpus >> cpu & 1);
+}
+
+uint64_t fake_pmu_core_rate(const struct fake_pmu *f, unsigned core, uint64_t config)
+{
+	return fake_pmu_rate(f->cfg.cores[core].type, config & PERF_HW_EVENT_MASK);
+}
+
+static int core_of_type(const struct fake_pmu *f, uint64_t type)
+{
+	for (unsigned k = 0; k < f->cfg.ncores; k++)
+		if (f->cfg.cores[k].type == type)
+			return (int)k;
+	return -1;
+}
+
+/* The core PMU a hardware, cache or raw event goes to (kernel/events/core.c,
+ * perf_init_event()), into *ret; -1 for other events. Returns 0 or -errno. */
+static int route(const struct fake_pmu *f, const struct perf_event_attr *a, int *ret)
+{
+	const struct fake_pmu_config *cfg = &f->cfg;
+	uint64_t ext = a->config >> PERF_PMU_TYPE_SHIFT;
+	int core = -1;
+
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+		if (ext && (!cfg->ncores || cfg->no_extended_type)) {
+			/* An older kernel reads the whole config of a hardware event (beyond
+			 * PERF_COUNT_HW_MAX: EINVAL) but only the low three bytes of a cache
+			 * event, so that one is silently taken as a legacy event. */
+			if (a->type == PERF_TYPE_HARDWARE)
+				return -EINVAL;
+			ext = 0;
+		}
+		if (ext) {
+			core = core_of_type(f, ext);
+			if (core < 0)
+				return -ENOENT;
+		} else {
+			core = cfg->ncores ? (int)cfg->legacy_core : 0;
+		}
+		break;
+	case PERF_TYPE_RAW:
+		core = cfg->ncores ? core_of_type(f, PERF_TYPE_RAW) : 0;
+		if (core < 0)
+			core = (int)cfg->legacy_core;
+		break;
+	default:
+		if (a->type != PERF_TYPE_SOFTWARE && cfg->ncores)
+			core = core_of_type(f, a->type);
+		break;
+	}
+	*ret = core;
+	return 0;
+}
+
+/* Whether an event takes a counter of a core PMU. */
+static bool needs_counter(const struct fake_pmu *f, const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
-	       a->type == PERF_TYPE_RAW;
+	       a->type == PERF_TYPE_RAW || (f->cfg.ncores && core_of_type(f, a->type) >= 0);
 }
 
 struct fake_pmu_event *fake_pmu_lookup(struct fake_pmu *f, int fd)
@@ -44,7 +120,7 @@ size_t fake_pmu_open_attempts(const struct fake_pmu *f, uint32_t type, uint64_t 
 /* Whether a hardware event can use the fixed counter that counts generic event hw. */
 static bool fixed_for(const struct perf_event_attr *a, uint64_t hw)
 {
-	return a->type == PERF_TYPE_HARDWARE && a->config == hw;
+	return a->type == PERF_TYPE_HARDWARE && (a->config & PERF_HW_EVENT_MASK) == hw;
 }
 
 /* The fixed counters free at a moment of the emulated PMU. */
@@ -69,7 +145,7 @@ static unsigned group_need(const struct fake_pmu *f, int leader,
 		} else if (!(a = extra)) {
 			break;
 		}
-		if (!needs_counter(a))
+		if (!needs_counter(f, a))
 			continue;
 		if (fx->insn && fixed_for(a, PERF_COUNT_HW_INSTRUCTIONS))
 			fx->insn = false;
@@ -88,16 +164,26 @@ static unsigned group_counters(const struct fake_pmu *f, int leader)
 	unsigned n = 0;
 
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
-		if (f->ev[i].used && f->ev[i].leader == leader && needs_counter(&f->ev[i].attr))
+		if (f->ev[i].used && f->ev[i].leader == leader && f->ev[i].core >= 0)
 			n++;
 	return n;
 }
 
+/* The core PMU of the group led by slot `leader`: -1 when it has no hardware event. */
+static int group_core(const struct fake_pmu *f, int leader)
+{
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		if (f->ev[i].used && f->ev[i].leader == leader && f->ev[i].core >= 0)
+			return f->ev[i].core;
+	return -1;
+}
+
 static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t pid, int cpu,
-		      int group_fd)
+		      int group_fd, int *ret_core)
 {
 	const struct fake_pmu_config *cfg = &f->cfg;
 	struct fake_pmu_event *leader = NULL;
+	int core = -1, r;
 
 	if (a->size != sizeof(*a))
 		return -E2BIG;
@@ -113,16 +199,16 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EINVAL;
 	if (cfg->gone_pid && pid == cfg->gone_pid)
 		return -ESRCH;
-	if (cfg->busy && needs_counter(a) && a->config == cfg->busy_config)
+	if (cfg->busy && needs_counter(f, a) && a->config == cfg->busy_config)
 		return -EBUSY;
-	if (cfg->eperm_exclude && needs_counter(a) && !cfg->no_pmu &&
+	if (cfg->eperm_exclude && needs_counter(f, a) && !cfg->no_pmu &&
 	    (a->exclude_user || a->exclude_kernel || a->exclude_hv))
 		return -EPERM;
 	/* Linux 4.13 taught inherited events to read as a group. */
 	if (cfg->kernel && cfg->kernel < FAKE_PMU_KERNEL(4, 13) && a->inherit &&
 	    (a->read_format & PERF_FORMAT_GROUP))
 		return -EINVAL;
-	if (cfg->need_exclude_guest && needs_counter(a) && !cfg->no_pmu && !a->exclude_guest)
+	if (cfg->need_exclude_guest && needs_counter(f, a) && !cfg->no_pmu && !a->exclude_guest)
 		return -EOPNOTSUPP;
 	if (cfg->max_sample_rate && a->freq && a->sample_freq > cfg->max_sample_rate)
 		return -EINVAL;
@@ -143,14 +229,19 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 	case PERF_TYPE_HARDWARE:
 		if (cfg->no_pmu)
 			return -ENOENT;
-		if (a->config >= PERF_COUNT_HW_MAX)
+		if ((r = route(f, a, &core)) < 0)
+			return r;
+		if ((a->config & PERF_HW_EVENT_MASK) >= PERF_COUNT_HW_MAX)
 			return -EINVAL;
-		if (a->config < 32 && (cfg->enoent_hw_mask >> a->config & 1))
+		if ((a->config & PERF_HW_EVENT_MASK) < 32 &&
+		    (cfg->enoent_hw_mask >> (a->config & PERF_HW_EVENT_MASK) & 1))
 			return -ENOENT;
 		break;
 	case PERF_TYPE_HW_CACHE:
 		if (cfg->no_pmu)
 			return -ENOENT;
+		if ((r = route(f, a, &core)) < 0)
+			return r;
 		if ((a->config & 0xff) >= PERF_COUNT_HW_CACHE_MAX ||
 		    (a->config >> 8 & 0xff) >= PERF_COUNT_HW_CACHE_OP_MAX ||
 		    (a->config >> 16 & 0xff) >= PERF_COUNT_HW_CACHE_RESULT_MAX)
@@ -159,24 +250,38 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 	case PERF_TYPE_RAW:
 		if (cfg->no_pmu)
 			return -ENOENT;
+		if ((r = route(f, a, &core)) < 0)
+			return r;
 		break;
 	default:
+		if (!cfg->no_pmu && cfg->ncores && core_of_type(f, a->type) >= 0) {
+			route(f, a, &core);
+			break;
+		}
 		if (!cfg->msr_type || a->type != cfg->msr_type)
 			return -ENOENT;
 		if (a->exclude_user || a->exclude_kernel || a->exclude_hv)
 			return -EINVAL;
 		break;
 	}
-	if (cfg->einval && needs_counter(a) && a->config == cfg->einval_config)
+	if (cfg->einval && needs_counter(f, a) && a->config == cfg->einval_config)
 		return -EINVAL;
-	if (leader && needs_counter(a)) {
+	/* x86 hybrid and arm_pmu refuse an event bound to a CPU of another core type. */
+	if (core >= 0 && cpu >= 0 && !core_owns(f, core, cpu))
+		return -ENOENT;
+	if (leader && core >= 0) {
 		/* x86 validate_group(): a group that could never be scheduled on an empty
 		 * PMU is refused; the watchdog's use of a counter is not considered. */
 		struct fixed_free empty = { cfg->fixed_counters, cfg->fixed_counters };
+		int gcore = group_core(f, group_fd - FAKE_PMU_FD_BASE);
 
-		if (group_need(f, group_fd - FAKE_PMU_FD_BASE, a, &empty) > cfg->counters)
+		/* A group lives on one PMU: a hardware event of another is refused. */
+		if (gcore >= 0 && gcore != core)
+			return -EINVAL;
+		if (group_need(f, group_fd - FAKE_PMU_FD_BASE, a, &empty) > core_counters(f, core))
 			return -EINVAL;
 	}
+	*ret_core = core;
 	return 0;
 }
 
@@ -185,9 +290,9 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 {
 	struct fake_pmu *f = ctx;
 	struct fake_pmu_event *e = NULL;
-	int r, slot = -1;
+	int r, slot = -1, core = -1;
 
-	r = check_open(f, attr, pid, cpu, group_fd);
+	r = check_open(f, attr, pid, cpu, group_fd, &core);
 	if (r == 0) {
 		/* A closed event whose ring is still mapped keeps its slot until munmap. */
 		for (slot = 0; slot < FAKE_PMU_MAX_EVENTS && (f->ev[slot].used || f->ev[slot].ring);
@@ -210,6 +315,7 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 		e->enabled = !attr->disabled;
 		/* x86_pmu_event_init(): rdpmc is allowed or not as the event is created. */
 		e->rdpmc_ok = f->cfg.rdpmc > 0 && needs_counter(attr);
+		e->core = core;
 		f->nopen++;
 		r = FAKE_PMU_FD_BASE + slot;
 	}
@@ -799,6 +905,13 @@ static bool is_pinned(const struct fake_pmu *f, int slot)
 	return f->ev[slot].attr.pinned || f->cfg.pinned;
 }
 
+static uint64_t event_rate(const struct fake_pmu *f, const struct fake_pmu_event *e)
+{
+	if (f->cfg.ncores && e->core >= 0)
+		return fake_pmu_core_rate(f, (unsigned)e->core, e->attr.config);
+	return fake_pmu_rate(e->attr.type, e->attr.config);
+}
+
 static void run_group(struct fake_pmu *f, int leader, bool running)
 {
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++) {
@@ -812,35 +925,27 @@ static void run_group(struct fake_pmu *f, int leader, bool running)
 		e->time_enabled += FAKE_PMU_QUANTUM_NS;
 		if (running) {
 			e->time_running += FAKE_PMU_QUANTUM_NS;
-			e->value += fake_pmu_rate(e->attr.type, e->attr.config);
+			e->value += event_rate(f, e);
 		}
 	}
 }
 
-static void tick_once(struct fake_pmu *f)
+/* Schedules the groups of one core PMU (its CPU runs the task) onto its counters. */
+static void schedule_core(struct fake_pmu *f, int core, const int *order, int n, bool *scheduled)
 {
-	int order[FAKE_PMU_MAX_EVENTS], n = 0;
-	unsigned free_counters = f->cfg.counters;
+	unsigned free_counters = core_counters(f, core);
 	/* The watchdog's pinned cycles event holds the fixed cycles counter. */
 	struct fixed_free fx = { f->cfg.fixed_counters,
 				 f->cfg.fixed_counters && !f->cfg.nmi_watchdog };
-	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
+	int flex[FAKE_PMU_MAX_EVENTS], nf = 0;
 
-	/* Leaders in creation order. */
-	for (unsigned seq = 0; seq < f->next_seq; seq++)
-		for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
-			if (leader_runs_at_all(f, i) && f->ev[i].seq == seq)
-				order[n++] = i;
-	/* Software-only groups always run. */
-	for (int k = 0; k < n; k++)
-		if (group_counters(f, order[k]) == 0)
-			scheduled[order[k]] = true;
 	/* Pinned groups first; one that does not fit goes into an error state. */
 	for (int k = 0; k < n; k++) {
 		struct fixed_free after = fx;
 		unsigned need;
 
-		if (group_counters(f, order[k]) == 0 || !is_pinned(f, order[k]))
+		if (group_counters(f, order[k]) == 0 || group_core(f, order[k]) != core ||
+		    !is_pinned(f, order[k]))
 			continue;
 		need = group_need(f, order[k], NULL, &after);
 		if (need <= free_counters) {
@@ -852,24 +957,42 @@ static void tick_once(struct fake_pmu *f)
 		}
 	}
 	/* Flexible groups in rotated order until one does not fit. */
-	{
-		int flex[FAKE_PMU_MAX_EVENTS], nf = 0;
+	for (int k = 0; k < n; k++)
+		if (group_counters(f, order[k]) > 0 && group_core(f, order[k]) == core &&
+		    !is_pinned(f, order[k]))
+			flex[nf++] = order[k];
+	for (int k = 0; k < nf; k++) {
+		int g = flex[(k + (int)(f->rotation % (unsigned)nf)) % nf];
+		struct fixed_free after = fx;
+		unsigned need = group_need(f, g, NULL, &after);
 
-		for (int k = 0; k < n; k++)
-			if (group_counters(f, order[k]) > 0 && !is_pinned(f, order[k]))
-				flex[nf++] = order[k];
-		for (int k = 0; k < nf; k++) {
-			int g = flex[(k + (int)(f->rotation % (unsigned)nf)) % nf];
-			struct fixed_free after = fx;
-			unsigned need = group_need(f, g, NULL, &after);
-
-			if (need > free_counters)
-				break;
-			free_counters -= need;
-			fx = after;
-			scheduled[g] = true;
-		}
+		if (need > free_counters)
+			break;
+		free_counters -= need;
+		fx = after;
+		scheduled[g] = true;
 	}
+}
+
+static void tick_once(struct fake_pmu *f)
+{
+	int order[FAKE_PMU_MAX_EVENTS], n = 0;
+	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
+
+	/* Leaders in creation order. */
+	for (unsigned seq = 0; seq < f->next_seq; seq++)
+		for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+			if (leader_runs_at_all(f, i) && f->ev[i].seq == seq)
+				order[n++] = i;
+	/* Software-only groups always run. */
+	for (int k = 0; k < n; k++)
+		if (group_counters(f, order[k]) == 0)
+			scheduled[order[k]] = true;
+	/* Only the PMU of the task's CPU schedules; the groups of the others stay enabled
+	 * but do not run (the kernel's event filter). */
+	for (unsigned c = 0; c < ncores(f); c++)
+		if (core_owns(f, (int)c, f->cpu))
+			schedule_core(f, (int)c, order, n, scheduled);
 	fake_pmu_selfmon_sched(f, scheduled);
 	for (int k = 0; k < n; k++)
 		if (!f->ev[order[k]].error_state)
@@ -878,8 +1001,130 @@ static void tick_once(struct fake_pmu *f)
 	f->rotation++;
 }
 
+void fake_pmu_run_on(struct fake_pmu *f, int cpu)
+{
+	f->cpu = cpu;
+}
+
+void fake_pmu_tick_on(struct fake_pmu *f, int cpu, unsigned n)
+{
+	fake_pmu_run_on(f, cpu);
+	fake_pmu_tick(f, n);
+}
+
 void fake_pmu_tick(struct fake_pmu *f, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		tick_once(f);
+}
+
+static int put_file(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *fp;
+
+	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	/* Parent directories first. */
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	fp = fopen(path, "w");
+	if (!fp)
+		return -errno;
+	fputs(text, fp);
+	return fclose(fp) == 0 ? 0 : -EIO;
+}
+
+/* "0-3,8" for a CPU mask. */
+static void cpu_list(uint64_t mask, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < 64 && o < len; c++) {
+		int e = c;
+
+		if (!(mask >> c & 1))
+			continue;
+		while (e + 1 < 64 && (mask >> (e + 1) & 1))
+			e++;
+		o += (size_t)(e > c ? snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", c, e)
+				    : snprintf(buf + o, len - o, "%s%d", o ? "," : "", c));
+		c = e;
+	}
+	if (o < len)
+		snprintf(buf + o, len - o, "\n");
+}
+
+static int put_core(const char *root, const char *name, uint32_t type, const char *cpus)
+{
+	static const char *const files[][2] = {
+	    {"events/cycles", "event=0x3c\n"},
+	    {"events/instructions", "event=0xc0\n"},
+	    {"format/event", "config:0-7\n"},
+	    {"format/umask", "config:8-15\n"},
+	};
+	char rel[256], text[64];
+	int r;
+
+	snprintf(rel, sizeof(rel), "%s/type", name);
+	snprintf(text, sizeof(text), "%u\n", type);
+	r = put_file(root, rel, text);
+	if (r == 0 && cpus) {
+		snprintf(rel, sizeof(rel), "%s/cpus", name);
+		r = put_file(root, rel, cpus);
+	}
+	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", name, files[i][0]);
+		r = put_file(root, rel, files[i][1]);
+	}
+	return r;
+}
+
+int fake_pmu_sysfs(const struct fake_pmu_config *cfg, char *root)
+{
+	const char *tmp = getenv("TMPDIR");
+	char text[256];
+	int r;
+
+	snprintf(root, PATH_MAX, "%s/pmc-fake-sysfs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(root))
+		return -errno;
+	r = put_file(root, "software/type", "1\n");
+	for (unsigned k = 0; r == 0 && k < cfg->ncores; k++) {
+		cpu_list(cfg->cores[k].cpus, text, sizeof(text));
+		r = put_core(root, cfg->cores[k].name, cfg->cores[k].type, text);
+	}
+	if (r == 0 && cfg->ncores == 0)
+		r = put_core(root, "cpu", PERF_TYPE_RAW, NULL);
+	if (r == 0 && cfg->msr_type) {
+		snprintf(text, sizeof(text), "%u\n", cfg->msr_type);
+		r = put_file(root, "msr/type", text);
+		if (r == 0)
+			r = put_file(root, "msr/events/tsc", "event=0x00\n");
+		if (r == 0)
+			r = put_file(root, "msr/format/event", "config:0-63\n");
+	}
+	if (r < 0)
+		fake_pmu_sysfs_remove(root);
+	return r;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void fake_pmu_sysfs_remove(const char *root)
+{
+	/* Only what fake_pmu_sysfs() made: a directory under the temporary one. */
+	if (root && strstr(root, "/pmc-fake-sysfs-"))
+		nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

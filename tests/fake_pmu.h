@@ -56,6 +56,21 @@
  *   1 without a mapping of an rdpmc event) and a stale read (rdpmc_stale) for a counter
  *   no event is on; both return garbage, so a reader that uses them gets wrong numbers.
  *   on_rdpmc runs once inside the next rdpmc, before it reads: a concurrent update. */
+ * - Hybrid and big.LITTLE CPUs (cfg.ncores > 0): several core PMUs, each with its type,
+ *   its CPUs and its own counters (and fixed counters, nmi_watchdog, as above); without
+ *   them, one PMU on every CPU. The task runs on one CPU at a time (fake_pmu_run_on(),
+ *   CPU 0 at first); in a quantum only the groups of the core PMU owning that CPU are
+ *   scheduled: the others' time counts as enabled, not running, as the kernel's event
+ *   filter (x86 hybrid, arm_pmu) leaves them. Legacy hardware and cache events without a
+ *   PMU type in config bits 32-63 go to cfg.legacy_core, raw events to the core PMU of
+ *   type PERF_TYPE_RAW (else cfg.legacy_core), as kernel/events/core.c perf_init_event()
+ *   routes them. A PMU type in bits 32-63 (PERF_PMU_TYPE_SHIFT) picks that core PMU,
+ *   ENOENT when no core PMU has it. With cfg.no_extended_type (kernels before the
+ *   extended type: x86 before 5.13, arm64 before 6.6), a hardware event with those bits
+ *   is EINVAL (config beyond PERF_COUNT_HW_MAX) and a cache event's bits are ignored
+ *   (the kernel reads only its low three bytes): it silently goes to cfg.legacy_core. A
+ *   group cannot span core PMUs (EINVAL), and an event bound to a CPU its PMU does not
+ *   own fails with ENOENT. */
 #pragma once
 
 #include <linux/perf_event.h>
@@ -70,6 +85,15 @@
 #define FAKE_PMU_MAX_LOG 512
 #define FAKE_PMU_FD_BASE 1000
 #define FAKE_PMU_QUANTUM_NS UINT64_C(1000000)
+#define FAKE_PMU_MAX_CORES 3
+
+/* A core PMU of a hybrid or big.LITTLE CPU, as sysfs lists it. */
+struct fake_pmu_core {
+	const char *name;  /* "cpu_core" */
+	uint32_t type;	   /* its perf_event_attr.type */
+	uint64_t cpus;	   /* bit c: CPU c is of this type */
+	unsigned counters; /* its general-purpose counters */
+};
 
 struct fake_pmu_config {
 	unsigned counters;  /* hardware counters */
@@ -127,6 +151,11 @@ struct fake_pmu_config {
 	uint64_t pmc_left;
 	bool no_user_time; /* pages without cap_user_time (a TSC the kernel distrusts) */
 	unsigned tsc_bits; /* a TSC this wide, with cap_user_time_short; 0: 64 */
+	/* Hybrid CPUs (see above); ncores 0: one PMU of `counters` on every CPU. */
+	struct fake_pmu_core cores[FAKE_PMU_MAX_CORES];
+	unsigned ncores;
+	unsigned legacy_core;  /* where legacy hardware and cache events go */
+	bool no_extended_type; /* config bits 32-63 do not name a PMU (older kernels) */
 };
 
 #define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)
@@ -150,6 +179,7 @@ struct fake_pmu_event {
 	bool rdpmc_ok, on_counter;
 	unsigned counter;
 	uint64_t raw0, v0;
+	int core;	       /* the core PMU it counts on; -1: none (software, msr) */
 };
 
 struct fake_pmu_open {
@@ -178,12 +208,30 @@ struct fake_pmu {
 	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes;
 	void (*on_rdpmc)(struct fake_pmu *f, void *ud);
 	void *on_rdpmc_ud;
+	int cpu;	    /* the CPU the counted task runs on */
 };
 
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg);
 
 /* Lets n quanta of time pass for the task being counted. */
 void fake_pmu_tick(struct fake_pmu *f, unsigned n);
+
+/* The counted task moves to cpu: the next quanta run there. */
+void fake_pmu_run_on(struct fake_pmu *f, int cpu);
+
+/* The next n quanta run on cpu. */
+void fake_pmu_tick_on(struct fake_pmu *f, int cpu, unsigned n);
+
+/* What an event on core PMU `core` adds per quantum it runs (hybrid configurations):
+ * distinct for each core PMU and event. */
+uint64_t fake_pmu_core_rate(const struct fake_pmu *f, unsigned core, uint64_t config);
+
+/* A sysfs tree for cfg in a new temporary directory (its path into root, PATH_MAX): each
+ * core PMU with type, cpus, events/{cycles,instructions} and format/{event,umask}; a
+ * "cpu" PMU instead when cfg has no cores; "software" (type 1); "msr" when cfg.msr_type.
+ * Returns 0 or -errno. fake_pmu_sysfs_remove() deletes it. */
+int fake_pmu_sysfs(const struct fake_pmu_config *cfg, char *root);
+void fake_pmu_sysfs_remove(const char *root);
 
 /* The counted task execs: events opened with enable_on_exec are enabled. */
 void fake_pmu_exec(struct fake_pmu *f);
