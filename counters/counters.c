@@ -9,6 +9,7 @@
 
 #include "counters/counters.h"
 #include "counters/selfread.h"
+#include "counters/hybrid.h"
 #include "harness/base/opts.h"
 
 #define READ_FORMAT                                                                                \
@@ -60,6 +61,12 @@ struct pmc_counters {
 	 * and how each group read went. */
 	struct pmc_selfread *sr;
 	uint64_t reads_self, reads_sys;
+	/* Hybrid CPUs (counters/hybrid.h): the plan, the engine opened on its list, and
+	 * that engine's readings of the last read; all NULL when the list is opened as
+	 * it is. */
+	struct pmc_hybrid *hy;
+	struct pmc_counters *inner;
+	struct pmc_reading *parts;
 };
 
 /* Errors that say nothing about one event but about the process or the machine: the
@@ -345,14 +352,12 @@ int pmc_counters_open(const struct pmc_event_list *events, const struct pmc_coun
 	return pmc_counters_open_sys(events, opts, NULL, ret);
 }
 
-int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
-			  const struct pmc_sys *sys, struct pmc_counters **ret)
+static int open_plain(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+		      const struct pmc_sys *sys, struct pmc_counters **ret)
 {
 	struct pmc_counters *c;
 	int r;
 
-	if (!events || !ret || (events->n && !events->events))
-		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -399,12 +404,100 @@ fail_opts:
 	return r;
 }
 
+/* The list split over the core PMUs of a hybrid CPU: the engine above opens hy->list,
+ * each event's known error passed on to its parts. */
+static int open_hybrid(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+		       const struct pmc_sys *sys, struct pmc_hybrid *hy, struct pmc_counters **ret)
+{
+	struct pmc_counters_opts o;
+	struct pmc_counters *c;
+	int *known = NULL, r;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		pmc_hybrid_free(hy);
+		return -ENOMEM;
+	}
+	c->hy = hy;
+	c->n = events->n;
+	c->sys = sys;
+	r = copy_opts(c, opts);
+	if (r < 0)
+		goto fail;
+	o = (struct pmc_counters_opts){
+	    .sz = sizeof(o),
+	    .pid = c->opts.pid,
+	    .on_cpu = c->opts.cpu >= 0,
+	    .cpu = c->opts.cpu,
+	    .inherit = c->opts.inherit,
+	    .enable_on_exec = c->opts.enable_on_exec,
+	    .start_disabled = c->opts.start_disabled,
+	    .user_only_fallback = c->opts.user_only_fallback,
+	};
+	c->tmp = calloc(c->n ? c->n : 1, sizeof(*c->tmp));
+	c->parts = calloc(hy->list.n ? hy->list.n : 1, sizeof(*c->parts));
+	known = calloc(hy->list.n ? hy->list.n : 1, sizeof(*known));
+	if (!c->tmp || !c->parts || !known) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; c->opts.known_errors && i < c->n; i++)
+		for (size_t k = 0; k < hy->nparts[i]; k++)
+			known[hy->part[i][k]] = c->opts.known_errors[i];
+	o.known_errors = known;
+	r = open_plain(&hy->list, &o, sys, &c->inner);
+	if (r < 0)
+		goto fail;
+	free(known);
+	*ret = c;
+	return 0;
+fail:
+	free(known);
+	pmc_counters_close(c);
+	return r;
+}
+
+int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+			  const struct pmc_sys *sys, struct pmc_counters **ret)
+{
+	struct pmc_hybrid *hy = NULL;
+	int r;
+
+	if (!events || !ret || (events->n && !events->events))
+		return -EINVAL;
+	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))
+		return -EINVAL;
+	sys = sys ? sys : pmc_sys_kernel();
+	r = pmc_hybrid_plan(events, sys, &hy);
+	if (r < 0)
+		return r;
+	if (hy)
+		return open_hybrid(events, opts, sys, hy, ret);
+	return open_plain(events, opts, sys, ret);
+}
+
+/* True when part k of event i (hybrid) opened. */
+static bool part_open(const struct pmc_counters *c, size_t i, size_t k)
+{
+	return c->inner->slots[c->hy->part[i][k]].fd >= 0;
+}
+
 size_t pmc_counters_opened(const struct pmc_counters *c)
 {
 	size_t n = 0;
 
 	if (!c)
 		return 0;
+	if (c->hy) {
+		for (size_t i = 0; i < c->n; i++) {
+			bool any = false;
+
+			for (size_t k = 0; k < c->hy->nparts[i]; k++)
+				any |= part_open(c, i, k);
+			n += any;
+		}
+		return n;
+	}
 	for (size_t i = 0; i < c->n; i++)
 		n += c->slots[i].fd >= 0;
 	return n;
@@ -416,7 +509,19 @@ void pmc_counters_open_status(const struct pmc_counters *c, size_t i, enum pmc_s
 	enum pmc_status st = PMC_STATUS_UNSUPPORTED;
 	int err = EINVAL;
 
-	if (c && i < c->n) {
+	if (c && i < c->n && c->hy) {
+		/* Open when some part opened; else the first part's reason. */
+		const struct slot *s = &c->inner->slots[c->hy->part[i][0]];
+
+		st = s->status;
+		err = s->error;
+		for (size_t k = 0; k < c->hy->nparts[i]; k++) {
+			if (part_open(c, i, k)) {
+				st = PMC_STATUS_COUNTED;
+				err = 0;
+			}
+		}
+	} else if (c && i < c->n) {
 		st = c->slots[i].status;
 		err = c->slots[i].error;
 	}
@@ -430,6 +535,8 @@ static int group_ioctl(struct pmc_counters *c, unsigned long request)
 {
 	if (!c)
 		return -EINVAL;
+	if (c->inner)
+		return group_ioctl(c->inner, request);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		int r;
 
@@ -610,10 +717,38 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 	return 0;
 }
 
+/* Hybrid: reads the parts, then each split event's sum by the rule of counters/hybrid.h. */
+static int read_hybrid(struct pmc_counters *c, struct pmc_reading *out)
+{
+	const struct pmc_hybrid *hy = c->hy;
+	int r = pmc_counters_read(c->inner, c->parts);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < c->n; i++) {
+		struct pmc_reading p[PMC_CORE_PMUS_MAX];
+
+		if (!hy->split[i]) {
+			c->tmp[i] = c->parts[hy->part[i][0]];
+			continue;
+		}
+		for (size_t k = 0; k < hy->nparts[i]; k++)
+			p[k] = c->parts[hy->part[i][k]];
+		pmc_reading_combine(p, hy->nparts[i], hy->restricted[i], &c->tmp[i]);
+		for (size_t k = 0; k < hy->nparts[i]; k++)
+			c->parts[hy->part[i][k]] = p[k];
+	}
+	if (c->n)
+		memcpy(out, c->tmp, c->n * sizeof(*out));
+	return 0;
+}
+
 int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out)
 {
 	if (!c || (!out && c->n))
 		return -EINVAL;
+	if (c->hy)
+		return read_hybrid(c, out);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->slots[i].fd < 0)
 			set_missing(&c->tmp[i], c->slots[i].status, c->slots[i].error);
@@ -714,5 +849,37 @@ void pmc_counters_close(struct pmc_counters *c)
 	free(c->slots);
 	free(c->tmp);
 	free(c->buf);
+	pmc_counters_close(c->inner);
+	pmc_hybrid_free(c->hy);
+	free(c->parts);
 	free(c);
+}
+
+size_t pmc_counters_nparts(const struct pmc_counters *c, size_t i)
+{
+	return c && c->hy && i < c->n && c->hy->split[i] ? c->hy->nparts[i] : 0;
+}
+
+const char *pmc_counters_part_pmu(const struct pmc_counters *c, size_t i, size_t k)
+{
+	int pmu;
+
+	if (k >= pmc_counters_nparts(c, i))
+		return NULL;
+	pmu = c->hy->part_pmu[c->hy->part[i][k]];
+	return pmu >= 0 ? c->hy->pmus.pmu[pmu].name : "";
+}
+
+bool pmc_counters_restricted(const struct pmc_counters *c, size_t i)
+{
+	return pmc_counters_nparts(c, i) && c->hy->restricted[i];
+}
+
+int pmc_counters_part_reading(const struct pmc_counters *c, size_t i, size_t k,
+			      struct pmc_reading *ret)
+{
+	if (k >= pmc_counters_nparts(c, i))
+		return -EINVAL;
+	*ret = c->parts[c->hy->part[i][k]];
+	return 0;
 }

@@ -14,6 +14,17 @@
 int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 			  const struct pmc_sys *sys, struct pmc_counters **ret);
 
+/* Hybrid CPUs (docs/events.md, "Hybrid CPUs"): event i was opened as parts, one per core
+ * PMU it counts on, and pmc_counters_read gives their sum. The number of parts (0: opened
+ * as one event, as on any other machine), part k's PMU ("cpu_core"; "" when the kernel
+ * chose it), whether the event counts only on some core types (never extrapolated), and
+ * part k's reading from the last read (its raw figures and its status by the rule). */
+size_t pmc_counters_nparts(const struct pmc_counters *c, size_t i);
+const char *pmc_counters_part_pmu(const struct pmc_counters *c, size_t i, size_t k);
+bool pmc_counters_restricted(const struct pmc_counters *c, size_t i);
+int pmc_counters_part_reading(const struct pmc_counters *c, size_t i, size_t k,
+			      struct pmc_reading *ret);
+
 /* pmc_event_list_probe through sys (NULL: the kernel), reading perf_event_paranoid under
  * proc_root (NULL: "/proc"). */
 int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe_opts *opts,
