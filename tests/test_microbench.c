@@ -4,6 +4,7 @@
  * measurement, calibration, the loop's overhead reported beside the figures, processes, skips, per-operation
  * counters with their statuses, and the child process that contains a crash. */
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <setjmp.h>
@@ -29,6 +30,9 @@
 static uint64_t now, per_read, per_iter, empty_per_iter, per_setup;
 static size_t setups, teardowns, fn_calls, body_iters;
 static struct fake_pmu *pmu; /* when set, each body iteration is one quantum of it */
+/* With pmu: of every 5 iterations, 3 run on CPU 0 and 2 on CPU 2 (a hybrid CPU's P- and
+ * E-cores). */
+static bool migrate;
 
 static uint64_t fake_clock(void *ud)
 {
@@ -46,6 +50,7 @@ static void reset(void)
 	per_setup = 1000;
 	setups = teardowns = fn_calls = body_iters = 0;
 	pmu = NULL;
+	migrate = false;
 }
 
 /* The call of body (from 1) during which the thread is preempted for 1 ms; 0: none. */
@@ -61,6 +66,8 @@ static void body(struct pmc_state *s)
 			now += 1000000;
 			stolen += 1000000;
 		}
+		if (pmu && migrate)
+			fake_pmu_run_on(pmu, body_iters % 5 < 3 ? 0 : 2);
 		body_iters++;
 		if (pmu)
 			fake_pmu_tick(pmu, 1);
@@ -730,6 +737,64 @@ static void counters_per_operation(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* A hybrid CPU (docs/events.md, "Hybrid CPUs"): each batch spends 40% of its time on
+ * E-cores; cycles/op is the exact sum of both core types, counted, not the P-core count
+ * extrapolated (x1.67, scaled) as a multiplexed one would be; cpu_core/cycles/ is the
+ * P-cores' count, not extrapolated either. */
+static void hybrid_batches_sum_core_types(void **state)
+{
+	static const struct fake_pmu_config cfg = {
+	    .counters = 8,
+	    .privileged = true,
+	    .cores = {{"cpu_core", PERF_TYPE_RAW, 0x3, 8}, {"cpu_atom", 10, 0xc, 6}},
+	    .ncores = 2,
+	};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = NULL;
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "", root[PATH_MAX];
+	uint64_t want;
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	assert_int_equal(fake_pmu_sysfs(&cfg, root), 0);
+	f.sys.sysfs_root = root;
+	{
+		PMC_OPTS(pmc_event_list_opts, eo, .sysfs_root = root);
+
+		assert_int_equal(pmc_event_list_parse("cycles,cpu_core/cycles/,task-clock", &eo, &ev,
+						      err, sizeof(err)),
+				 0);
+	}
+	o.events = ev;
+	pmu = &f;
+	migrate = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	want = 30 * fake_pmu_core_rate(&f, 0, PERF_COUNT_HW_CPU_CYCLES) +
+	       20 * fake_pmu_core_rate(&f, 1, PERF_COUNT_HW_CPU_CYCLES);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct pmc_reading *rd = &s.readings[i * s.nev];
+
+		if (rd->status != PMC_STATUS_COUNTED)
+			print_error("batch %zu: %s\n", i, pmc_status_name(rd->status));
+		assert_int_equal(rd->status, PMC_STATUS_COUNTED);
+		assert_int_equal(rd->value, want);
+		assert_true(rd->scaled == (double)want);
+		assert_int_equal(rd->running, 50 * FAKE_PMU_QUANTUM_NS);
+		rd++;
+		if (rd->status != PMC_STATUS_COUNTED)
+			print_error("batch %zu: %s\n", i, pmc_status_name(rd->status));
+		assert_int_equal(rd->status, PMC_STATUS_COUNTED);
+		assert_true(rd->scaled == (double)(30 * fake_pmu_core_rate(&f, 0, 0x3c)));
+	}
+	pmc_mb_samples_free(&s);
+	fake_pmu_sysfs_remove(root);
+	pmc_event_list_free(ev);
+}
+
 static void missing_counters_are_reported_as_such(void **state)
 {
 	static const struct fake_pmu_config cfg = {
@@ -914,6 +979,7 @@ int main(void)
 	    cmocka_unit_test(skipped_benchmarks_are_recorded),
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
+	    cmocka_unit_test(hybrid_batches_sum_core_types),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
 	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),

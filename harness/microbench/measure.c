@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "counters/counters.h"
+#include "counters/hybrid.h"
 #include "harness/base/error.h"
 #include "harness/base/opts.h"
 #include "harness/microbench/microbench.h"
@@ -28,6 +29,10 @@ struct pmc_run_ctx {
 	uint64_t cpu0, cpu1;
 	struct pmc_counters *counters; /* NULL: no counters */
 	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
+	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
+	 * per event (counters/hybrid.h); NULL when no event was split. */
+	struct pmc_reading *p0, *p1;
+	size_t nev;
 	uint64_t t0, t1;
 	int error;    /* a failed read inside the loop */
 	bool collect; /* callgrind counts between the two edges (valgrind.c) */
@@ -58,6 +63,14 @@ static uint64_t thread_cpu_ns(void *ud)
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* The parts of the last read of each split event, into p. */
+static void save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
+{
+	for (size_t e = 0; e < c->nev; e++)
+		for (size_t k = 0; k < pmc_counters_nparts(c->counters, e); k++)
+			pmc_counters_part_reading(c->counters, e, k, &p[e * PMC_CORE_PMUS_MAX + k]);
+}
+
 /* Start: counters first, then the clock; end: the clock, then the counters, so each
  * measures as little of the other as it can. */
 bool pmc_loop_edge(struct pmc_state *s)
@@ -72,6 +85,8 @@ bool pmc_loop_edge(struct pmc_state *s)
 			c->phase = DONE;
 			return false;
 		}
+		if (c->p0)
+			save_parts(c, c->p0);
 		c->phase = RUNNING;
 		if (c->cpu_clock)
 			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
@@ -90,6 +105,8 @@ bool pmc_loop_edge(struct pmc_state *s)
 		c->phase = DONE;
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1)) < 0)
 			c->error = r;
+		else if (c->p1)
+			save_parts(c, c->p1);
 		return false;
 	case DONE:
 	default:
@@ -190,6 +207,34 @@ static void batch_reading(const struct pmc_reading *a, const struct pmc_reading 
 	}
 }
 
+/* A split event's batch (hybrid CPUs): each part's difference of two reads, then the sum
+ * by the engine's rule (docs/events.md, "Hybrid CPUs"), never one part's shortfall
+ * taken for multiplexing. */
+static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d)
+{
+	size_t n = pmc_counters_nparts(c->counters, e);
+	struct pmc_reading parts[PMC_CORE_PMUS_MAX];
+
+	for (size_t k = 0; k < n; k++) {
+		const struct pmc_reading *a = &c->p0[e * PMC_CORE_PMUS_MAX + k],
+					 *b = &c->p1[e * PMC_CORE_PMUS_MAX + k];
+		struct pmc_reading *p = &parts[k];
+
+		*p = *b;
+		if (!opened(a->status) || !opened(b->status)) {
+			if (opened(p->status))
+				p->status = a->status;
+			p->value = p->enabled = p->running = 0;
+			continue;
+		}
+		p->status = PMC_STATUS_COUNTED;
+		p->value = b->value - a->value;
+		p->enabled = b->enabled - a->enabled;
+		p->running = b->running - a->running;
+	}
+	pmc_reading_combine(parts, n, pmc_counters_restricted(c->counters, e), d);
+}
+
 /* One batch of fn at c->iters, setup and teardown around it, outside the edges. Sets
  * *ret_ns and, with counters, out[0..nev-1]. */
 static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
@@ -225,8 +270,12 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 		return -EINVAL;
 	}
 	*ret_ns = (double)(c->t1 - c->t0);
-	for (size_t e = 0; c->counters && e < nev; e++)
-		batch_reading(&c->r0[e], &c->r1[e], &out[e]);
+	for (size_t e = 0; c->counters && e < nev; e++) {
+		if (c->p0 && pmc_counters_nparts(c->counters, e))
+			hybrid_batch(c, e, &out[e]);
+		else
+			batch_reading(&c->r0[e], &c->r1[e], &out[e]);
+	}
 	return 0;
 }
 
@@ -393,6 +442,15 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		/* Started explicitly: every group counts from here, whatever it was opened as. */
 		if (r == 0)
 			r = pmc_counters_enable(c.counters);
+		c.nev = s.nev;
+		for (size_t e = 0; r == 0 && e < s.nev && !c.p0; e++) {
+			if (!pmc_counters_nparts(c.counters, e))
+				continue;
+			c.p0 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p0));
+			c.p1 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p1));
+			if (!c.p0 || !c.p1)
+				r = -ENOMEM;
+		}
 		if (r < 0) {
 			pmc_err_set(err, errlen, "'%s': cannot open the counters: %s", b->name,
 				    strerror(-r));
@@ -444,12 +502,16 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	pmc_counters_close(c.counters);
 	free(c.r0);
 	free(c.r1);
+	free(c.p0);
+	free(c.p1);
 	*ret = s;
 	return 0;
 fail:
 	pmc_counters_close(c.counters);
 	free(c.r0);
 	free(c.r1);
+	free(c.p0);
+	free(c.p1);
 	free(c.message);
 	pmc_mb_samples_free(&s);
 	return r;
