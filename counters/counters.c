@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -882,4 +883,16 @@ int pmc_counters_part_reading(const struct pmc_counters *c, size_t i, size_t k,
 		return -EINVAL;
 	*ret = c->parts[c->hy->part[i][k]];
 	return 0;
+}
+
+void pmc_counters_read_parts(const struct pmc_counters *c, size_t i, struct pmc_reading_parts *ret)
+{
+	ret->n = pmc_counters_nparts(c, i);
+	ret->restricted = pmc_counters_restricted(c, i);
+	for (size_t k = 0; k < ret->n; k++) {
+		const char *pmu = pmc_counters_part_pmu(c, i, k);
+
+		snprintf(ret->pmu[k], sizeof(ret->pmu[k]), "%s", pmu ? pmu : "");
+		pmc_counters_part_reading(c, i, k, &ret->rd[k]);
+	}
 }

@@ -24,6 +24,8 @@ const char *pmc_counters_part_pmu(const struct pmc_counters *c, size_t i, size_t
 bool pmc_counters_restricted(const struct pmc_counters *c, size_t i);
 int pmc_counters_part_reading(const struct pmc_counters *c, size_t i, size_t k,
 			      struct pmc_reading *ret);
+/* All of it at once for event i, into *ret (ret->n 0 when it was not split). */
+void pmc_counters_read_parts(const struct pmc_counters *c, size_t i, struct pmc_reading_parts *ret);
 
 /* pmc_event_list_probe through sys (NULL: the kernel), reading perf_event_paranoid under
  * proc_root (NULL: "/proc"). */

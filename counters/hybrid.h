@@ -14,8 +14,7 @@
 #include "counters/reading.h"
 #include "counters/sys.h"
 
-#define PMC_CORE_PMUS_MAX 4
-#define PMC_PMU_NAME_MAX 64
+#define PMC_CORE_PMUS_MAX PMC_PARTS_MAX
 
 struct pmc_core_pmu {
 	char name[PMC_PMU_NAME_MAX];

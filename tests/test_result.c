@@ -502,6 +502,88 @@ static void round_trip_is_exact(void **state)
 	pmc_result_free(b);
 }
 
+/* Hybrid CPUs: a metric's parts (one per core PMU, samples, status and raw per run) and
+ * its restricted flag save and load back; a part of another length, or a sample that
+ * contradicts its status, is refused on writing and on reading. */
+static void hybrid_parts_round_trip(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	struct pmc_benchmark *bm = t_bench(a, "hy", NULL);
+	struct pmc_metric *m = t_metric(bm, "cycles"), *x;
+	char *path = path_in_dir(tmpdir, "hybrid.json"), *text, *bad, *saved;
+	char err[512] = "";
+	struct pmc_reading sum[2] = {reading(PMC_STATUS_COUNTED, 1000, 100, 100),
+				     reading(PMC_STATUS_SCALED, 900, 100, 90)};
+	struct pmc_reading_parts p[2] = {
+	    {.n = 2, .pmu = {"cpu_core", "cpu_atom"},
+	     .rd = {reading(PMC_STATUS_COUNTED, 700, 100, 60), reading(PMC_STATUS_COUNTED, 300, 100, 40)}},
+	    {.n = 2, .pmu = {"cpu_core", "cpu_atom"},
+	     .rd = {reading(PMC_STATUS_SCALED, 900, 100, 90),
+		    {.status = PMC_STATUS_NOT_COUNTED, .enabled = 100, .scaled = NAN}}}};
+
+	p[0].rd[0].scaled = 700;
+	p[0].rd[1].scaled = 300;
+	p[1].rd[0].scaled = 1000;
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(pmc_benchmark_add_run(bm, &(struct pmc_run_info){0}), 0);
+		assert_int_equal(pmc_metric_append(m, sum[i].scaled, &sum[i]), 0);
+		assert_int_equal(pmc_metric_append_parts(m, &p[i]), 0);
+	}
+	x = t_metric(bm, "cpu_core/cycles/");
+	for (size_t i = 0; i < 2; i++) {
+		struct pmc_reading_parts one = {.n = 1, .restricted = true, .pmu = {"cpu_core"}};
+
+		one.rd[0] = reading(PMC_STATUS_COUNTED, 700, 100, 60);
+		one.rd[0].scaled = 700;
+		assert_int_equal(pmc_metric_append(x, 700, &one.rd[0]), 0);
+		assert_int_equal(pmc_metric_append_parts(x, &one), 0);
+	}
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&b->benchmarks[0], "cycles");
+	assert_int_equal(m->nparts, 2);
+	assert_false(m->restricted);
+	assert_string_equal(m->parts[1].id, "cpu_atom");
+	assert_true(m->parts[0].values[0] == 700);
+	assert_true(m->parts[0].values[1] == 1000);
+	assert_int_equal(m->parts[0].raw[0].running, 60);
+	assert_int_equal(m->parts[1].status[1], PMC_STATUS_NOT_COUNTED);
+	assert_true(isnan(m->parts[1].values[1]));
+	assert_true(pmc_benchmark_find_metric(&b->benchmarks[0], "cpu_core/cycles/")->restricted);
+	/* Loading and saving again changes nothing. */
+	text = t_dumps(b);
+	saved = read_text(path);
+	assert_string_equal(text, saved);
+	free(saved);
+	assert_non_null(strstr(text, "\"parts\":{\"cpu_core\":{\"samples\":[700,1000]"));
+
+	/* A part with a number where its status says not counted: refused on loading. */
+	bad = strdup(text);
+	assert_non_null(bad);
+	{
+		char *at = strstr(bad, "\"samples\":[300,null]");
+
+		assert_non_null(at);
+		memcpy(at, "\"samples\":[300,0.00]", strlen("\"samples\":[300,0.00]"));
+	}
+	write_text(path, bad, strlen(bad));
+	pmc_result_free(b);
+	b = NULL;
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "parts");
+	/* And a part shorter than the metric: refused on saving. */
+	m = pmc_benchmark_find_metric(bm, "cycles");
+	m->parts[1].n = 1;
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "part");
+	m->parts[1].n = 2;
+	unlink(path);
+	free(bad);
+	free(text);
+	free(path);
+	pmc_result_free(a);
+}
+
 /* DEL, the C1 controls (here U+009B, CSI) and ESC in a name are written as \u escapes, so
  * that showing the file on a terminal cannot drive it, and load back as the same name;
  * other non-ASCII characters stay readable. */
@@ -2080,6 +2162,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(append_refuses_contradictions),
 	    cmocka_unit_test(metric_error_needs_every_run_to_fail),
 	    cmocka_unit_test(round_trip_is_exact),
+	    cmocka_unit_test(hybrid_parts_round_trip),
 	    cmocka_unit_test(terminal_controls_are_escaped_and_load_back),
 	    cmocka_unit_test(many_samples_round_trip),
 	    cmocka_unit_test(saved_text_follows_the_schema),

@@ -50,6 +50,9 @@ static void metric_clear(struct pmc_metric *m)
 	free(m->status);
 	free(m->raw);
 	free(m->note);
+	for (size_t k = 0; k < m->nparts; k++)
+		metric_clear(&m->parts[k]);
+	free(m->parts);
 }
 
 static void benchmark_clear(struct pmc_benchmark *b)
@@ -408,6 +411,76 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		m->has_status = true;
 	}
 	values[m->n++] = value;
+	return 0;
+}
+
+static int part_of(struct pmc_metric *m, const char *pmu, struct pmc_metric **ret)
+{
+	static const struct pmc_reading missing = {.status = PMC_STATUS_NOT_COUNTED};
+	const char *id = *pmu ? pmu : "unknown";
+	struct pmc_metric *p;
+
+	for (size_t k = 0; k < m->nparts; k++) {
+		if (strcmp(m->parts[k].id, id) == 0) {
+			*ret = &m->parts[k];
+			return 0;
+		}
+	}
+	if (m->nparts == PMC_PARTS_MAX)
+		return -EINVAL;
+	if (!m->parts) {
+		m->parts = calloc(PMC_PARTS_MAX, sizeof(*m->parts));
+		if (!m->parts)
+			return -ENOMEM;
+	}
+	p = &m->parts[m->nparts];
+	memset(p, 0, sizeof(*p));
+	p->id = strdup(id);
+	p->unit = strdup(m->unit);
+	if (!p->id || !p->unit) {
+		metric_clear(p);
+		memset(p, 0, sizeof(*p));
+		return -ENOMEM;
+	}
+	p->better = m->better;
+	m->nparts++;
+	/* The runs before this part existed did not count it. */
+	while (p->n + 1 < m->n) {
+		int r = pmc_metric_append(p, NAN, &missing);
+
+		if (r < 0)
+			return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+int pmc_metric_append_parts(struct pmc_metric *m, const struct pmc_reading_parts *p)
+{
+	static const struct pmc_reading missing = {.status = PMC_STATUS_NOT_COUNTED};
+	int r;
+
+	if (!m || !p || !m->has_status || m->n == 0)
+		return -EINVAL;
+	m->restricted |= p->n && p->restricted;
+	for (size_t k = 0; k < p->n; k++) {
+		const struct pmc_reading *rd = &p->rd[k];
+		struct pmc_metric *part;
+
+		r = part_of(m, p->pmu[k], &part);
+		if (r == 0 && part->n + 1 == m->n)
+			r = pmc_metric_append(part, pmc_status_has_value(rd->status) ? rd->scaled : NAN,
+					      rd);
+		if (r < 0)
+			return r;
+	}
+	for (size_t k = 0; k < m->nparts; k++) {
+		if (m->parts[k].n + 1 == m->n) {
+			r = pmc_metric_append(&m->parts[k], NAN, &missing);
+			if (r < 0)
+				return r;
+		}
+	}
 	return 0;
 }
 

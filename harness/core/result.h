@@ -36,6 +36,13 @@ struct pmc_metric {
 	 * the samples and not subtracted from them (docs/microbench.md, "Overhead"). */
 	bool has_loop_overhead;
 	double loop_overhead;
+	/* Hybrid CPUs (docs/events.md, "Hybrid CPUs"): the event was counted on each core
+	 * PMU apart and the metric is the sum. Each part is a metric of its own (id: the
+	 * PMU's name, "unknown" when the kernel chose; the unit of this one; samples, status
+	 * and raw per run), n samples like this one. NULL and 0 otherwise. */
+	struct pmc_metric *parts;
+	size_t nparts;
+	bool restricted; /* counted only on the core types of its parts: not extrapolated */
 	/* Private to result.c: the entries allocated in values (status, raw), which grow
 	 * geometrically. 0 in a hand-built struct: the arrays are then n long. */
 	size_t cap;
@@ -129,6 +136,11 @@ int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *ru
  * whose status holds none or NAN for one that does, an infinite value, or a reading
  * for a metric that had none (and the reverse). */
 int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_reading *reading);
+
+/* Appends one run's parts (hybrid CPUs) to m, whose sample of that run was just appended:
+ * a part new to m gets NAN (not counted) for the runs before, and a part this run lacks
+ * gets one. Returns 0, -ENOMEM, or -EINVAL for a metric without status. */
+int pmc_metric_append_parts(struct pmc_metric *m, const struct pmc_reading_parts *p);
 
 /* Sets or clears (NULL) the note saying why a metric is missing. Returns 0 or -ENOMEM. */
 int pmc_metric_set_note(struct pmc_metric *m, const char *note);

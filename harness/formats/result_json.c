@@ -70,6 +70,50 @@ static enum raw_kind raw_kind_of(enum pmc_status st)
 
 /* ---- Checking a result before writing it -------------------------------------- */
 
+/* The samples of metric id (or of one of its parts) against their status and raw
+ * readings. */
+static int check_samples(const char *bench, const char *id, const struct pmc_metric *m,
+			 char *err, size_t errlen)
+{
+	for (size_t k = 0; k < m->n; k++) {
+		const struct pmc_run_raw *raw = m->has_status ? &m->raw[k] : NULL;
+		double v = m->values[k];
+
+		if (isinf(v) || (!m->derived && v < 0)) {
+			pmc_err_set(
+			    err, errlen,
+			    "benchmark \"%s\": metric \"%s\": run %zu has the "
+			    "%s %g",
+			    bench, id, k, quantity_of(m->unit), v);
+			return -EINVAL;
+		}
+		if (!raw)
+			continue;
+		if ((unsigned)m->status[k] > PMC_STATUS_EXACT ||
+		    pmc_status_has_value(m->status[k]) == (bool)isnan(v) ||
+		    raw->running > raw->enabled) {
+			pmc_err_set(
+			    err, errlen,
+			    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
+			    "status and raw reading disagree",
+			    bench, id, k);
+			return -EINVAL;
+		}
+		/* The kernel keeps counts and times in signed 64 bits (local64_t),
+		 * and JSON readers such as jansson read integers that way. */
+		if (raw_kind_of(m->status[k]) != RAW_NONE &&
+		    (raw->value > INT64_MAX || raw->enabled > INT64_MAX)) {
+			pmc_err_set(
+			    err, errlen,
+			    "benchmark \"%s\": metric \"%s\": run %zu: a raw "
+			    "reading above 2^63 - 1, which no kernel reports",
+			    bench, id, k);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* The rules the reader enforces, applied before writing, so that everything saved loads
  * back, and a runner's mistake is reported where it happens rather than by the next
  * compare. */
@@ -161,41 +205,30 @@ static int result_check(const struct pmc_result *r, char *err, size_t errlen)
 				    b->name, m->id, m->n, b->nruns);
 				return -EINVAL;
 			}
-			for (size_t k = 0; k < m->n; k++) {
-				const struct pmc_run_raw *raw = m->has_status ? &m->raw[k] : NULL;
-				double v = m->values[k];
+			if (check_samples(b->name, m->id, m, err, errlen) < 0)
+				return -EINVAL;
+			if (m->nparts && !m->has_status) {
+				pmc_err_set(err, errlen,
+					    "benchmark \"%s\": metric \"%s\" has parts but no status",
+					    b->name, m->id);
+				return -EINVAL;
+			}
+			for (size_t p = 0; p < m->nparts; p++) {
+				const struct pmc_metric *part = &m->parts[p];
+				char label[PMC_PMU_NAME_MAX + 256];
 
-				if (isinf(v) || (!m->derived && v < 0)) {
-					pmc_err_set(
-					    err, errlen,
-					    "benchmark \"%s\": metric \"%s\": run %zu has the "
-					    "%s %g",
-					    b->name, m->id, k, quantity_of(m->unit), v);
+				snprintf(label, sizeof(label), "%s (part %s)", m->id,
+					 part->id ? part->id : "");
+				if (!part->id || !*part->id || !pmc_utf8_valid(part->id) ||
+				    part->n != m->n || !part->has_status) {
+					pmc_err_set(err, errlen,
+						    "benchmark \"%s\": metric \"%s\": a part lacks a "
+						    "UTF-8 name, a status or one sample per run",
+						    b->name, m->id);
 					return -EINVAL;
 				}
-				if (!raw)
-					continue;
-				if ((unsigned)m->status[k] > PMC_STATUS_EXACT ||
-				    pmc_status_has_value(m->status[k]) == (bool)isnan(v) ||
-				    raw->running > raw->enabled) {
-					pmc_err_set(
-					    err, errlen,
-					    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
-					    "status and raw reading disagree",
-					    b->name, m->id, k);
+				if (check_samples(b->name, label, part, err, errlen) < 0)
 					return -EINVAL;
-				}
-				/* The kernel keeps counts and times in signed 64 bits (local64_t),
-				 * and JSON readers such as jansson read integers that way. */
-				if (raw_kind_of(m->status[k]) != RAW_NONE &&
-				    (raw->value > INT64_MAX || raw->enabled > INT64_MAX)) {
-					pmc_err_set(
-					    err, errlen,
-					    "benchmark \"%s\": metric \"%s\": run %zu: a raw "
-					    "reading above 2^63 - 1, which no kernel reports",
-					    b->name, m->id, k);
-					return -EINVAL;
-				}
 			}
 		}
 	}
@@ -359,6 +392,29 @@ static json_t *summary_json(const struct pmc_summary *s)
 	return j;
 }
 
+/* Hybrid CPUs: {"cpu_core": {"samples": [...], "status": ..., "raw": {...}}, ...}, the
+ * count of each core PMU whose sum the metric is (docs/result-schema.md, "parts"). */
+static json_t *parts_json(const struct pmc_metric *m)
+{
+	json_t *j = json_object();
+	bool ok = j != NULL;
+
+	for (size_t p = 0; ok && p < m->nparts; p++) {
+		const struct pmc_metric *part = &m->parts[p];
+		json_t *pj = json_object(), *samples;
+
+		ok = put(j, part->id, pj) && (samples = put_new(pj, "samples", json_array())) &&
+		     put(pj, "status", status_json(part)) && put(pj, "raw", raw_json(part));
+		for (size_t i = 0; ok && i < part->n; i++)
+			ok = append(samples, number_json(part->values[i]));
+	}
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* A member that holds its default (false, 0) is left out: the reader supplies it, and
  * a file of many benchmarks is a tenth smaller and quicker to load without them. */
 static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_analysis *ma)
@@ -384,7 +440,9 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	    (!health[0] || put(j, "health", json_string(health))) &&
 	    (!summary || put(j, "summary", summary_json(&ma->s))) &&
 	    (samples = put_new(j, "samples", json_array())) &&
-	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m))));
+	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m)))) &&
+	    (!m->restricted || put(j, "restricted", json_true())) &&
+	    (!m->nparts || put(j, "parts", parts_json(m)));
 	for (size_t i = 0; ok && i < m->n; i++)
 		ok = append(samples, number_json(m->values[i]));
 	if (!ok) {
@@ -1093,6 +1151,82 @@ static int load_raw(struct loader *ld, const json_t *raw, struct pmc_metric *m)
 	return 0;
 }
 
+/* Every run's sample against its status: a number exactly when the status has one. */
+static int check_loaded_samples(struct loader *ld, const struct pmc_metric *m)
+{
+	push_key(ld, "samples");
+	push_index(ld, 0);
+	for (size_t k = 0; k < m->n; k++) {
+		enum pmc_status st = m->status[k];
+
+		set_index(ld, k);
+		if (pmc_status_has_value(st) && isnan(m->values[k]))
+			return fail(ld,
+				    "null for a run with status \"%s\", which has a value; " REGEN,
+				    pmc_status_name(st));
+		if (!pmc_status_has_value(st) && !isnan(m->values[k]))
+			return fail(ld,
+				    "a number for a run with status \"%s\", which was not "
+				    "measured; it must be null — " REGEN,
+				    pmc_status_name(st));
+	}
+	pop(ld);
+	pop(ld);
+	return 0;
+}
+
+/* A counter metric's optional "parts" (hybrid CPUs): one object per core PMU with the
+ * samples, status and raw of its count, one per run as the metric's. */
+static int load_parts(struct loader *ld, const json_t *obj, struct pmc_metric *m)
+{
+	const json_t *parts, *v;
+	const char *pmu;
+	int rc;
+
+	if ((rc = get_container(ld, obj, "parts", OPTIONAL, JSON_OBJECT, &parts)) < 0 || !parts)
+		return rc;
+	push_key(ld, "parts");
+	if (!m->has_status)
+		return fail(ld, "parts of a metric without \"status\"; " REGEN);
+	if (json_object_size(parts) > PMC_PARTS_MAX)
+		return fail(ld, "%zu parts; a CPU has at most %d core PMUs — " REGEN,
+			    json_object_size(parts), PMC_PARTS_MAX);
+	if ((rc = alloc_array(json_object_size(parts), sizeof(*m->parts), &m->parts)) < 0)
+		return rc;
+	json_object_foreach((json_t *)parts, pmu, v)
+	{
+		struct pmc_metric *part = &m->parts[m->nparts++];
+		const json_t *samples, *status, *raw;
+
+		push_key(ld, pmu);
+		part->better = m->better;
+		if (!(part->id = strdup(pmu)) || !(part->unit = strdup(m->unit)))
+			return -ENOMEM;
+		if (!*pmu)
+			return fail(ld, "a part without a PMU name; " REGEN);
+		if (!json_is_object(v))
+			return wrong_type(ld, v, "an object");
+		if ((rc = get_container(ld, v, "samples", REQUIRED, JSON_ARRAY, &samples)) < 0 ||
+		    (rc = get_container(ld, v, "raw", REQUIRED, JSON_OBJECT, &raw)) < 0)
+			return rc;
+		status = json_object_get(v, "status");
+		if (!status)
+			return fail(ld, "a part without \"status\"; " REGEN);
+		if ((rc = load_samples(ld, samples, part)) < 0)
+			return rc;
+		if (part->n != m->n)
+			return fail(ld, "%zu samples for %zu runs; " REGEN, part->n, m->n);
+		if ((rc = load_status(ld, status, part)) < 0 || (rc = load_raw(ld, raw, part)) < 0)
+			return rc;
+		part->has_status = true;
+		if ((rc = check_loaded_samples(ld, part)) < 0)
+			return rc;
+		pop(ld);
+	}
+	pop(ld);
+	return get_bool(ld, obj, "restricted", &m->restricted);
+}
+
 static int load_metric(struct loader *ld, const char *id, const json_t *obj, struct pmc_metric *m)
 {
 	const json_t *samples, *status, *raw;
@@ -1133,26 +1267,9 @@ static int load_metric(struct loader *ld, const char *id, const json_t *obj, str
 	if ((rc = load_status(ld, status, m)) < 0 || (rc = load_raw(ld, raw, m)) < 0)
 		return rc;
 	m->has_status = true;
-
-	push_key(ld, "samples");
-	push_index(ld, 0);
-	for (size_t k = 0; k < m->n; k++) {
-		enum pmc_status st = m->status[k];
-
-		set_index(ld, k);
-		if (pmc_status_has_value(st) && isnan(m->values[k]))
-			return fail(ld,
-				    "null for a run with status \"%s\", which has a value; " REGEN,
-				    pmc_status_name(st));
-		if (!pmc_status_has_value(st) && !isnan(m->values[k]))
-			return fail(ld,
-				    "a number for a run with status \"%s\", which was not "
-				    "measured; it must be null — " REGEN,
-				    pmc_status_name(st));
-	}
-	pop(ld);
-	pop(ld);
-	return 0;
+	if ((rc = check_loaded_samples(ld, m)) < 0)
+		return rc;
+	return load_parts(ld, obj, m);
 }
 
 static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark *b)
