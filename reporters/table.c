@@ -187,6 +187,33 @@ static int fill_comment(const struct pmc_report_block *blk, const struct pmc_met
 	return 0;
 }
 
+/* Hybrid CPUs (docs/events.md): "= cpu_core 1.2 G + cpu_atom 340 M", the count of each
+ * core type whose sum the row shows, or the core types a restricted count covers. */
+static void fill_parts(const struct pmc_report_block *blk, const struct pmc_metric_analysis *ma,
+		       struct pmc_report_row *row)
+{
+	const struct pmc_metric *m = ma->m;
+	char v[48];
+
+	if (!m->restricted)
+		cell_add(row->comment, sizeof(row->comment), "=");
+	for (size_t k = 0; k < m->nparts && k < PMC_PARTS_MAX; k++) {
+		const struct pmc_summary *s = &ma->part[k];
+
+		if (k)
+			cell_add(row->comment, sizeof(row->comment), "+");
+		cell_add(row->comment, sizeof(row->comment), m->parts[k].id);
+		if (ma->part_present[k])
+			pmc_fmt_short(blk->median ? s->median : s->mean, m->unit, v, sizeof(v));
+		else
+			snprintf(v, sizeof(v), "not counted");
+		cell_add(row->comment, sizeof(row->comment), v);
+	}
+	if (m->restricted)
+		cell_add(row->comment, sizeof(row->comment),
+			 "(counted on these core types only, not extrapolated)");
+}
+
 static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analysis *ma,
 		    struct pmc_report_row *row)
 {
@@ -240,6 +267,8 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analys
 		blk->any_scaled = true;
 		row->scaled = true;
 	}
+	if (m->nparts)
+		fill_parts(blk, ma, row);
 	if (m->simulated) {
 		cell_add(row->extra, sizeof(row->extra),
 			 ma->all_exact ? "(simulated, exact)" : "(simulated)");

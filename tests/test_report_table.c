@@ -336,6 +336,57 @@ static void test_scaled_running_share(void **state)
 	pmc_result_free(r);
 }
 
+/* Hybrid CPUs: a summed count shows each core type's part beside it; a count restricted to
+ * some core types says so; neither is marked multiplexed. */
+static void test_hybrid_parts(void **state)
+{
+	struct pmc_result *r = t_result("perf");
+	struct pmc_benchmark *b;
+	struct pmc_metric *m;
+	char *text, *line;
+
+	assert_non_null(r);
+	b = bench(r, "hy", NULL, 2);
+	m = t_metric(b, "cycles");
+	for (size_t i = 0; i < 2; i++) {
+		struct pmc_reading s = {.status = PMC_STATUS_COUNTED, .value = 5000000,
+					.enabled = 1000, .running = 1000, .scaled = 5000000};
+		struct pmc_reading_parts p = {
+		    .n = 2,
+		    .pmu = {"cpu_core", "cpu_atom"},
+		    .rd = {{.status = PMC_STATUS_COUNTED, .value = 4000000, .enabled = 1000,
+			    .running = 600, .scaled = 4000000},
+			   {.status = PMC_STATUS_COUNTED, .value = 1000000, .enabled = 1000,
+			    .running = 400, .scaled = 1000000}}};
+
+		assert_int_equal(pmc_metric_append(m, s.scaled, &s), 0);
+		assert_int_equal(pmc_metric_append_parts(m, &p), 0);
+	}
+	m = t_metric(b, "cpu_core/cycles/");
+	for (size_t i = 0; i < 2; i++) {
+		struct pmc_reading_parts p = {
+		    .n = 1,
+		    .restricted = true,
+		    .pmu = {"cpu_core"},
+		    .rd = {{.status = PMC_STATUS_COUNTED, .value = 4000000, .enabled = 1000,
+			    .running = 600, .scaled = 4000000}}};
+
+		assert_int_equal(pmc_metric_append(m, 4000000, &p.rd[0]), 0);
+		assert_int_equal(pmc_metric_append_parts(m, &p), 0);
+	}
+	text = render(r, false, false);
+	line = metric_line(text, "cycles");
+	assert_contains(line, "= cpu_core 4M + cpu_atom 1M");
+	assert_lacks(line, "%)");
+	free(line);
+	line = metric_line(text, "cpu_core/cycles/");
+	assert_contains(line, "cpu_core 4M (counted on these core types only");
+	free(line);
+	assert_lacks(text, "multiplexed");
+	free(text);
+	pmc_result_free(r);
+}
+
 /* Derived metrics sit in the comment of the line they describe, only when the result
  * has them; a cross-group ratio is marked and explained. */
 static void test_derived_comments(void **state)
@@ -809,6 +860,7 @@ int main(void)
 	    cmocka_unit_test(test_mean_spread_units),
 	    cmocka_unit_test(test_missing_counters),
 	    cmocka_unit_test(test_scaled_running_share),
+	    cmocka_unit_test(test_hybrid_parts),
 	    cmocka_unit_test(test_derived_comments),
 	    cmocka_unit_test(test_unmeasured_derived),
 	    cmocka_unit_test(test_simulated),

@@ -5,6 +5,7 @@
  * Duet runs use the kernel's software events instead: the emulated PMU serves one
  * thread. */
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <sched.h>
@@ -44,6 +45,8 @@ struct task_sim {
 	bool pending;
 	unsigned ticks[MAX_RUNS];
 	size_t nsim; /* runs simulated so far */
+	/* A hybrid CPU's task: 3/5 of each run's quanta on CPU 0, the rest on CPU 2. */
+	bool migrate;
 };
 
 static struct fake_pmu fake;
@@ -73,8 +76,15 @@ static ssize_t sim_read(void *ctx, int fd, void *buf, size_t len)
 
 	if (s->pending) {
 		s->pending = false;
+		unsigned t = s->nsim < MAX_RUNS ? s->ticks[s->nsim] : 1;
+
 		fake_pmu_exec(s->f);
-		fake_pmu_tick(s->f, s->nsim < MAX_RUNS ? s->ticks[s->nsim] : 1);
+		if (s->migrate) {
+			fake_pmu_tick_on(s->f, 0, t * 3 / 5);
+			fake_pmu_tick_on(s->f, 2, t - t * 3 / 5);
+		} else {
+			fake_pmu_tick(s->f, t);
+		}
 		s->nsim++;
 	}
 	return s->f->sys.read(s->f->sys.ctx, fd, buf, len);
@@ -319,6 +329,71 @@ static void test_counted(void **state)
 	assert_rusage(res, 3);
 	pmc_result_free(res);
 	pmc_event_list_free(l);
+}
+
+/* A hybrid CPU (docs/events.md, "Hybrid CPUs"): every run spends 40% of its time on
+ * E-cores. cycles is the exact sum of both core types, counted, with each core type's
+ * count as a part of the metric; cpu_core/cycles/ is the P-cores' count, restricted, not
+ * extrapolated. */
+static void test_hybrid_parts(void **state)
+{
+	static const struct fake_pmu_config adl = {
+	    .counters = 8,
+	    .privileged = true,
+	    .cores = {{"cpu_core", PERF_TYPE_RAW, 0x3, 8}, {"cpu_atom", 10, 0xc, 6}},
+	    .ncores = 2,
+	};
+	PMC_OPTS(pmc_event_list_opts, eo);
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_event_list *l = NULL;
+	struct pmc_runner_opts o;
+	const struct pmc_metric *m;
+	struct pmc_result *res;
+	char root[PATH_MAX], err[256];
+	uint64_t pc = fake_pmu_rate(PERF_TYPE_RAW, PERF_COUNT_HW_CPU_CYCLES),
+		 ac = fake_pmu_rate(10, PERF_COUNT_HW_CPU_CYCLES), pe = fake_pmu_rate(PERF_TYPE_RAW, 0x3c);
+
+	(void)state;
+	sim_init(&adl, 5, 5);
+	sim.migrate = true;
+	assert_int_equal(fake_pmu_sysfs(&adl, root), 0);
+	sim.sys.sysfs_root = root;
+	eo.sysfs_root = root;
+	assert_int_equal(pmc_event_list_parse("cycles,cpu_core/cycles/", &eo, &l, err, sizeof(err)),
+			 0);
+	o = perf_opts(l, 3);
+	res = run_ok(&cmd, &o);
+	m = metric(res, "cycles");
+	assert_false(m->restricted);
+	assert_int_equal(m->nparts, 2);
+	assert_string_equal(m->parts[0].id, "cpu_core");
+	assert_string_equal(m->parts[1].id, "cpu_atom");
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t t = sim.ticks[i], p = t * 3 / 5, a = t - p;
+
+		assert_status(m, i, PMC_STATUS_COUNTED);
+		assert_int_equal(m->raw[i].value, p * pc + a * ac);
+		assert_int_equal(m->raw[i].running, t * Q);
+		assert_double("cycles", i, m->values[i], (double)(p * pc + a * ac));
+		assert_status(&m->parts[0], i, PMC_STATUS_COUNTED);
+		assert_double("cpu_core", i, m->parts[0].values[i], (double)(p * pc));
+		assert_int_equal(m->parts[0].raw[i].running, p * Q);
+		assert_double("cpu_atom", i, m->parts[1].values[i], (double)(a * ac));
+	}
+	m = metric(res, "cpu_core/cycles/");
+	assert_true(m->restricted);
+	assert_int_equal(m->nparts, 1);
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t p = sim.ticks[i] * 3 / 5;
+
+		assert_status(m, i, PMC_STATUS_COUNTED);
+		assert_double("cpu_core/cycles/", i, m->values[i], (double)(p * pe));
+	}
+	/* The software events are what they were. */
+	assert_int_equal(metric(res, "wall-time")->nparts, 0);
+	pmc_result_free(res);
+	pmc_event_list_free(l);
+	fake_pmu_sysfs_remove(root);
 }
 
 /* Two groups of two on two counters: each group is on the PMU every other quantum, so
@@ -1070,6 +1145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counted),
 	    cmocka_unit_test(test_multiplexed),
+	    cmocka_unit_test(test_hybrid_parts),
 	    cmocka_unit_test(test_no_pmu),
 	    cmocka_unit_test(test_every_event_denied),
 	    cmocka_unit_test(test_pinned_unschedulable),

@@ -72,6 +72,19 @@ int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 		else
 			a.scaled = false;
 	}
+	for (size_t k = 0; k < m->nparts && k < PMC_PARTS_MAX; k++) {
+		const struct pmc_metric *p = &m->parts[k];
+		bool any = false;
+
+		for (size_t i = 0; i < p->n && !any; i++)
+			any = !isnan(p->values[i]);
+		if (!any)
+			continue;
+		err = pmc_summary_compute(p->values, p->n, confidence, &a.part[k]);
+		if (err < 0)
+			return err;
+		a.part_present[k] = true;
+	}
 	*ret = a;
 	return 0;
 }

@@ -31,6 +31,10 @@ struct pmc_metric_analysis {
 	double running;
 	bool all_exact;			  /* every run has status exact */
 	size_t status_count[PMC_NSTATUS]; /* runs per status (counter metrics) */
+	/* Hybrid CPUs: the summary of each part's measured runs (m->parts), when it has
+	 * some (part_present). */
+	bool part_present[PMC_PARTS_MAX];
+	struct pmc_summary part[PMC_PARTS_MAX];
 };
 
 struct pmc_bench_analysis {

@@ -89,7 +89,7 @@ static int record_rusage(struct pmc_benchmark *b, const struct pmc_spawn_result 
 }
 
 static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
-		       const struct pmc_reading *readings)
+		       const struct pmc_reading *readings, const struct pmc_reading_parts *parts)
 {
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct pmc_reading *rd = &readings[i];
@@ -102,6 +102,9 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 		/* pmc_metric_append keeps the metric's error: the errno only while every run
 		 * so far failed with it. */
 		r = pmc_metric_append(m, v, rd);
+		/* Hybrid CPUs: each core PMU's count beside the sum. */
+		if (r == 0 && (parts[i].n || m->nparts))
+			r = pmc_metric_append_parts(m, &parts[i]);
 		if (r < 0)
 			return r;
 	}
@@ -221,12 +224,15 @@ static struct pmc_spawn_opts perf_spawn_opts(const struct pmc_runner_cmd *cmd, s
 /* After the run (spawning returned r): reads its groups into readings and closes them.
  * On the runner's thread only, as it writes the shared known_errors. Returns r, or the
  * read's error. */
-static int perf_finish(struct perf_child *pc, int r, bool measured, struct pmc_reading *readings)
+static int perf_finish(struct perf_child *pc, int r, bool measured, struct pmc_reading *readings,
+		       struct pmc_reading_parts *parts)
 {
 	const struct pmc_runner_opts *o = pc->pr->o;
 
 	if (r == 0 && measured) {
 		r = pmc_counters_read(pc->counters, readings);
+		for (size_t i = 0; r == 0 && i < o->events->n; i++)
+			pmc_counters_read_parts(pc->counters, i, &parts[i]);
 		/* An event that the keeper could open may still fail on the child (say,
 		 * refusing inherit): later runs skip it too. */
 		for (size_t i = 0; r == 0 && i < o->events->n; i++) {
@@ -279,12 +285,13 @@ static int run_hook(const char *what, const char *script, const struct pmc_runne
 }
 
 static int run_perf(const struct pmc_runner_cmd *cmd, struct perf_run *pr, bool measured,
-		    struct pmc_spawn_result *sr, struct pmc_reading *readings)
+		    struct pmc_spawn_result *sr, struct pmc_reading *readings,
+		    struct pmc_reading_parts *parts)
 {
 	struct perf_child pc;
 	struct pmc_spawn_opts so = perf_spawn_opts(cmd, pr, &pc, measured, pr->o->running);
 
-	return perf_finish(&pc, pmc_spawn_run(&so, sr), measured, readings);
+	return perf_finish(&pc, pmc_spawn_run(&so, sr), measured, readings, parts);
 }
 
 /* Whether a run of the perf backend may be recorded: r is what running it returned.
@@ -402,8 +409,9 @@ static void record_error(char *err, size_t errlen, const struct pmc_runner_cmd *
  * figures. Returns 0, or a negative errno with one line in err. */
 static int record_run(struct pmc_benchmark *b, const struct pmc_runner_opts *o,
 		      const struct pmc_run_info *info, const struct pmc_spawn_result *sr,
-		      const struct pmc_reading *readings, const struct pmc_valgrind_counts *counts,
-		      const struct pmc_runner_cmd *cmd, size_t run, char *err, size_t errlen)
+		      const struct pmc_reading *readings, const struct pmc_reading_parts *parts,
+		      const struct pmc_valgrind_counts *counts, const struct pmc_runner_cmd *cmd,
+		      size_t run, char *err, size_t errlen)
 {
 	char why[512] = "";
 	int r = pmc_benchmark_add_run(b, info);
@@ -411,7 +419,7 @@ static int record_run(struct pmc_benchmark *b, const struct pmc_runner_opts *o,
 	if (r == 0 && o->backend == PMC_BACKEND_VALGRIND)
 		r = record_valgrind(b, counts, why, sizeof(why));
 	else if (r == 0)
-		r = record_perf(b, o->events, readings);
+		r = record_perf(b, o->events, readings, parts);
 	if (r == 0 && o->backend == PMC_BACKEND_PERF)
 		r = record_rusage(b, sr);
 	if (r < 0)
@@ -426,7 +434,8 @@ static int record_run(struct pmc_benchmark *b, const struct pmc_runner_opts *o,
  * readings holds two runs' worth. */
 static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *bench,
 		      struct perf_run *pr, bool measured, size_t run, const int cpus[2],
-		      struct pmc_reading *readings, char *err, size_t errlen)
+		      struct pmc_reading *readings, struct pmc_reading_parts *parts, char *err,
+		      size_t errlen)
 {
 	const struct pmc_runner_opts *o = pr->o;
 	struct pmc_spawn_result sr[2] = {0};
@@ -446,8 +455,8 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 	}
 	r = pmc_spawn_pair(sop, sr, rc);
 	for (size_t c = 0; c < 2; c++)
-		rc[c] =
-		    perf_finish(&pc[c], r < 0 ? r : rc[c], measured, readings + c * o->events->n);
+		rc[c] = perf_finish(&pc[c], r < 0 ? r : rc[c], measured,
+				    readings + c * o->events->n, parts + c * o->events->n);
 	for (size_t c = 0; c < 2; c++) {
 		r = check_perf_run(&cmds[c], o, rc[c], &sr[c], measured, run, err, errlen);
 		if (r < 0)
@@ -461,8 +470,8 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 					    .pinned = true,
 					    .cpu = so[c].cpu};
 
-		r = record_run(&bench[c], o, &info, &sr[c], readings + c * o->events->n, NULL,
-			       &cmds[c], run, err, errlen);
+		r = record_run(&bench[c], o, &info, &sr[c], readings + c * o->events->n,
+			       parts + c * o->events->n, NULL, &cmds[c], run, err, errlen);
 		if (r < 0)
 			return r;
 	}
@@ -576,6 +585,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 {
 	size_t first = 0, rounds, taken = 0, nev = o->events ? o->events->n : 0;
 	struct pmc_reading *readings = NULL;
+	struct pmc_reading_parts *parts = NULL;
 	struct perf_run pr = { .o = o };
 	struct pmc_counters *keeper = NULL;
 	char *env_desc = NULL;
@@ -612,7 +622,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	pr.known_errors = calloc(nev ? nev : 1, sizeof(int));
 	/* Two runs' worth: a duet reads both of its round's runs. */
 	readings = calloc(nev ? 2 * nev : 1, sizeof(*readings));
-	if (!pr.known_errors || !readings) {
+	parts = calloc(nev ? 2 * nev : 1, sizeof(*parts));
+	if (!pr.known_errors || !readings || !parts) {
 		r = -ENOMEM;
 		pmc_err_set(err, errlen, "out of memory");
 		goto out;
@@ -662,7 +673,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				goto out;
 			}
 			r = duet_round(cmds, &result->benchmarks[first], &pr, measured, run, cpus,
-				       readings, err, errlen);
+				       readings, parts, err, errlen);
 			if (r < 0)
 				goto out;
 			continue;
@@ -696,7 +707,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 					goto out;
 				}
 			} else {
-				r = run_perf(cmd, &pr, measured, &sr, readings);
+				r = run_perf(cmd, &pr, measured, &sr, readings, parts);
 				r = check_perf_run(cmd, o, r, &sr, measured, run, err, errlen);
 				if (r < 0)
 					goto out;
@@ -709,7 +720,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 						      /* With several commands, each round's runs
 						       * are pairs (docs/compare.md, "Paired"). */
 						      .round = ncmds > 1 ? (unsigned)run : 0 };
-			r = record_run(b, o, &info, &sr, readings, &counts, cmd, run, err, errlen);
+			r = record_run(b, o, &info, &sr, readings, parts, &counts, cmd, run, err,
+				       errlen);
 			if (r < 0)
 				goto out;
 		}
@@ -751,5 +763,6 @@ out:
 	free(pr.envp);
 	free(pr.known_errors);
 	free(readings);
+	free(parts);
 	return r;
 }
