@@ -78,6 +78,12 @@ bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus, const struct pm
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
 		fd = sys->event_open(sys->ctx, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			/* Apple's PMUs refuse events that do not exclude the guest, which
+			 * perf's probe learned to retry (is_event_supported()). */
+			attr.exclude_guest = 1;
+			fd = sys->event_open(sys->ctx, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		}
 		if (fd < 0)
 			return false;
 		sys->close(sys->ctx, fd);
