@@ -790,6 +790,48 @@ static void hybrid_batches_sum_core_types(void **state)
 		assert_int_equal(rd->status, PMC_STATUS_COUNTED);
 		assert_true(rd->scaled == (double)(30 * fake_pmu_core_rate(&f, 0, 0x3c)));
 	}
+	/* Each core type's count per operation reaches the result beside the sum. */
+	{
+		struct pmc_result *res = NULL;
+		const struct pmc_metric *m;
+
+		assert_int_equal(pmc_result_new("perf", &res), 0);
+		assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), 0);
+		m = pmc_benchmark_find_metric(&res->benchmarks[0], "cycles/op");
+		assert_non_null(m);
+		assert_int_equal(m->nparts, 2);
+		assert_false(m->restricted);
+		assert_string_equal(m->parts[1].id, "cpu_atom");
+		assert_true(m->parts[0].values[0] ==
+			    (double)(30 * fake_pmu_core_rate(&f, 0, PERF_COUNT_HW_CPU_CYCLES)) / 50);
+		assert_true(m->values[0] == (double)want / 50);
+		m = pmc_benchmark_find_metric(&res->benchmarks[0], "cpu_core/cycles//op");
+		assert_non_null(m);
+		assert_true(m->restricted);
+		assert_int_equal(pmc_benchmark_find_metric(&res->benchmarks[0], "task-clock/op")->nparts,
+				 0);
+		pmc_result_free(res);
+	}
+	/* The same from a forked child, through the pipe. */
+	{
+		struct pmc_mb_samples fs;
+
+		reset();
+		fake_pmu_init(&f, &cfg);
+		f.sys.sysfs_root = root;
+		pmu = &f;
+		migrate = true;
+		assert_int_equal(pmc_mb_measure_forked(&b, &o, &fs, err, sizeof(err)), 0);
+		assert_non_null(fs.parts);
+		assert_int_equal(fs.n, s.n);
+		for (size_t i = 0; i < fs.n * fs.nev; i++) {
+			assert_int_equal(fs.parts[i].n, s.parts[i].n);
+			for (size_t k = 0; k < fs.parts[i].n; k++)
+				assert_int_equal(fs.parts[i].rd[k].value, s.parts[i].rd[k].value);
+		}
+		assert_int_equal(fs.parts[0].n, 2);
+		pmc_mb_samples_free(&fs);
+	}
 	pmc_mb_samples_free(&s);
 	fake_pmu_sysfs_remove(root);
 	pmc_event_list_free(ev);

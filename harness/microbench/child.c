@@ -29,7 +29,7 @@ struct header {
 	uint64_t skipped, message_len; /* message_len includes the NUL; 0: none */
 	uint64_t reads_self, reads_sys; /* how the counters were read */
 	int32_t error;		       /* the child's failure: -errno; its words follow */
-	uint32_t pad;
+	uint32_t has_parts;	       /* hybrid CPUs: n * nev parts follow the readings */
 };
 
 static int write_all(int fd, const void *p, size_t len)
@@ -129,6 +129,7 @@ int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 	    .reads_self = s->reads_self,
 	    .reads_sys = s->reads_sys,
 	    .message_len = s->message ? strlen(s->message) + 1 : 0,
+	    .has_parts = s->parts != NULL,
 	};
 	int r = write_all(fd, &h, sizeof(h));
 
@@ -136,6 +137,8 @@ int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 		r = write_all(fd, s->ns, s->n * sizeof(*s->ns));
 	if (r == 0)
 		r = write_all(fd, s->readings, s->n * s->nev * sizeof(*s->readings));
+	if (r == 0 && s->parts)
+		r = write_all(fd, s->parts, s->n * s->nev * sizeof(*s->parts));
 	if (r == 0)
 		r = write_all(fd, s->over_counts, s->nev * sizeof(*s->over_counts));
 	if (r == 0 && h.message_len)
@@ -179,13 +182,20 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
 	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
 	s.message = h.message_len ? calloc(1, h.message_len) : NULL;
-	if (!s.ns || !s.readings || !s.over_counts || (h.message_len && !s.message)) {
+	s.parts = h.has_parts ? calloc(s.n * s.nev + 1, sizeof(*s.parts)) : NULL;
+	if (!s.ns || !s.readings || !s.over_counts || (h.message_len && !s.message) ||
+	    (h.has_parts && !s.parts)) {
 		r = -ENOMEM;
 		goto fail;
 	}
 	r = read_all(fd, s.ns, s.n * sizeof(*s.ns), deadline);
 	if (r == 0)
 		r = read_all(fd, s.readings, s.n * s.nev * sizeof(*s.readings), deadline);
+	if (r == 0 && s.parts)
+		r = read_all(fd, s.parts, s.n * s.nev * sizeof(*s.parts), deadline);
+	for (size_t i = 0; r == 0 && s.parts && i < s.n * s.nev; i++)
+		if (s.parts[i].n > PMC_PARTS_MAX)
+			r = -EIO;
 	if (r == 0)
 		r = read_all(fd, s.over_counts, s.nev * sizeof(*s.over_counts), deadline);
 	if (r == 0 && h.message_len) {
@@ -291,6 +301,16 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	memcpy(dst->ns + dst->n, src->ns, src->n * sizeof(*src->ns));
 	memcpy(dst->readings + dst->n * dst->nev, src->readings,
 	       src->n * src->nev * sizeof(*src->readings));
+	/* Every process runs on the same machine, so all of them have parts or none. */
+	if (dst->parts && src->parts) {
+		if (grow((void **)&dst->parts, n * dst->nev, sizeof(*dst->parts)) < 0)
+			return -ENOMEM;
+		memcpy(dst->parts + dst->n * dst->nev, src->parts,
+		       src->n * src->nev * sizeof(*src->parts));
+	} else {
+		free(dst->parts);
+		dst->parts = NULL;
+	}
 	for (size_t i = 0; i < src->n; i++)
 		dst->process[dst->n + i] = process;
 	dst->n = n;

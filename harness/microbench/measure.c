@@ -4,6 +4,7 @@
  * edges only. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -210,7 +211,8 @@ static void batch_reading(const struct pmc_reading *a, const struct pmc_reading 
 /* A split event's batch (hybrid CPUs): each part's difference of two reads, then the sum
  * by the engine's rule (docs/events.md, "Hybrid CPUs"), never one part's shortfall
  * taken for multiplexing. */
-static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d)
+static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d,
+			 struct pmc_reading_parts *out)
 {
 	size_t n = pmc_counters_nparts(c->counters, e);
 	struct pmc_reading parts[PMC_CORE_PMUS_MAX];
@@ -233,12 +235,23 @@ static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_readi
 		p->running = b->running - a->running;
 	}
 	pmc_reading_combine(parts, n, pmc_counters_restricted(c->counters, e), d);
+	if (!out)
+		return;
+	out->n = n;
+	out->restricted = pmc_counters_restricted(c->counters, e);
+	for (size_t k = 0; k < n; k++) {
+		const char *pmu = pmc_counters_part_pmu(c->counters, e, k);
+
+		snprintf(out->pmu[k], sizeof(out->pmu[k]), "%s", pmu ? pmu : "");
+		out->rd[k] = parts[k];
+	}
 }
 
 /* One batch of fn at c->iters, setup and teardown around it, outside the edges. Sets
  * *ret_ns and, with counters, out[0..nev-1]. */
 static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
-		     size_t nev, double *ret_ns, struct pmc_reading *out, char *err, size_t errlen)
+		     size_t nev, double *ret_ns, struct pmc_reading *out,
+		     struct pmc_reading_parts *pout, char *err, size_t errlen)
 {
 	struct pmc_state s = {.left = 0, .ctx = c};
 
@@ -272,7 +285,7 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 	*ret_ns = (double)(c->t1 - c->t0);
 	for (size_t e = 0; c->counters && e < nev; e++) {
 		if (c->p0 && pmc_counters_nparts(c->counters, e))
-			hybrid_batch(c, e, &out[e]);
+			hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
 		else
 			batch_reading(&c->r0[e], &c->r1[e], &out[e]);
 	}
@@ -287,7 +300,7 @@ int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool 
 	int r;
 
 	r = run_batch(&c, empty ? pmc_mb_empty_fn(b) : b->def.fn, empty ? NULL : &b->def, 0, &ns,
-		      NULL, err, errlen);
+		      NULL, NULL, err, errlen);
 	*ret_skipped = c.skipped;
 	if (ret_message && c.message)
 		*ret_message = c.message;
@@ -336,6 +349,7 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s)
 		return;
 	free(s->ns);
 	free(s->readings);
+	free(s->parts);
 	free(s->over_counts);
 	free(s->message);
 	free(s->process);
@@ -360,7 +374,7 @@ static int measure_overhead(struct pmc_run_ctx *c, pmc_bench_fn empty, struct pm
 	/* One unrecorded batch first: the code and data of the empty loop warm up. */
 	for (size_t i = 0; i <= n && r == 0; i++)
 		r = run_batch(c, empty, NULL, nev, &t[i > 0 ? i - 1 : 0],
-			      &rd[(i > 0 ? i - 1 : 0) * nev], err, errlen);
+			      &rd[(i > 0 ? i - 1 : 0) * nev], NULL, err, errlen);
 	if (r < 0)
 		goto out;
 	s->over_ns = median(t, n);
@@ -448,7 +462,8 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 				continue;
 			c.p0 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p0));
 			c.p1 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p1));
-			if (!c.p0 || !c.p1)
+			s.parts = calloc(s.n * s.nev, sizeof(*s.parts));
+			if (!c.p0 || !c.p1 || !s.parts)
 				r = -ENOMEM;
 		}
 		if (r < 0) {
@@ -472,7 +487,8 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		for (;;) {
 			double cpu;
 
-			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, err, errlen);
+			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err,
+				      errlen);
 			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0) : ns;
 			if (r < 0 || c.skipped || cpu >= target_ns || c.iters >= max)
 				break;
@@ -481,10 +497,10 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		c.cpu_clock = NULL;
 	}
 	for (size_t i = 0; i < warmup && r == 0 && !c.skipped; i++)
-		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, err, errlen);
+		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err, errlen);
 	for (size_t i = 0; i < s.n && r == 0 && !c.skipped; i++)
-		r = run_batch(&c, b->def.fn, &b->def, s.nev, &s.ns[i], &s.readings[i * s.nev], err,
-			      errlen);
+		r = run_batch(&c, b->def.fn, &b->def, s.nev, &s.ns[i], &s.readings[i * s.nev],
+			      s.parts ? &s.parts[i * s.nev] : NULL, err, errlen);
 	if (r < 0)
 		goto fail;
 	s.iters = c.iters;

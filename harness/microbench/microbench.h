@@ -96,6 +96,9 @@ struct pmc_mb_samples {
 	size_t nev;		      /* events (the list's count) */
 	double *ns;		      /* n batch wall times */
 	struct pmc_reading *readings; /* n * nev: the batch's counts (deltas), statuses */
+	/* Hybrid CPUs: n * nev, each event's parts per batch (docs/events.md, "Hybrid
+	 * CPUs"); NULL when no event was split. */
+	struct pmc_reading_parts *parts;
 	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
 	double over_ns;
 	double *over_counts;   /* nev */

@@ -30,6 +30,19 @@ static int append(struct pmc_benchmark *b, const char *id, double v, const struc
 	return r < 0 ? r : pmc_metric_append(m, v, rd);
 }
 
+/* Hybrid CPUs: each core PMU's count of the batch, per operation as the metric is. */
+static int append_parts(struct pmc_benchmark *b, const char *id,
+			const struct pmc_reading_parts *p, uint64_t iters)
+{
+	struct pmc_reading_parts per_op = *p;
+	struct pmc_metric *m;
+	int r = metric(b, id, &m);
+
+	for (size_t k = 0; k < per_op.n; k++)
+		per_op.rd[k].scaled = pmc_mb_per_op(per_op.rd[k].scaled, iters);
+	return r < 0 ? r : pmc_metric_append_parts(m, &per_op);
+}
+
 static double sorted_median(const double *v, size_t n)
 {
 	double *c = malloc((n ? n : 1) * sizeof(*c)), med;
@@ -145,6 +158,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 
 			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
 			r = append(bm, id, v, rd);
+			if (r == 0 && s->parts && s->parts[i * nev + e].n)
+				r = append_parts(bm, id, &s->parts[i * nev + e], s->iters);
 		}
 		/* A throughput needs a time: none for a batch that took none. */
 		if (r == 0 && s->items)
