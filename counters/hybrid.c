@@ -260,6 +260,12 @@ int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys
 	int r;
 
 	*ret = NULL;
+	/* Software events count the same on every CPU: no need to look. */
+	for (size_t i = 0; i < list->n && !any; i++)
+		any = pmc_event_is_hardware(&list->events[i]);
+	if (!any)
+		return 0;
+	any = false;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;

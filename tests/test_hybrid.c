@@ -433,6 +433,23 @@ static void test_one_core_pmu_unchanged(void **state)
 	pmc_event_list_free(l);
 }
 
+/* A list of software events on a hybrid CPU: nothing to split, so no probe either. */
+static void test_software_only_no_probe(void **state)
+{
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+
+	(void)state;
+	machine(&adl);
+	l = events("task-clock,page-faults");
+	c = open_ok(l);
+	for (size_t i = 0; i < fake.nlog; i++)
+		assert_int_equal(fake.log[i].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(pmc_counters_nparts(c, 0), 0);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* The rule alone: parts enabled and read one after the other differ by that much in
  * their enabled times, which is not multiplexing; a real shortfall is; a refused part
  * leaves a sum of the others that is not extrapolated. */
@@ -474,6 +491,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_no_extended_type, teardown),
 	    cmocka_unit_test(test_fake_kernel_strict),
 	    cmocka_unit_test_teardown(test_one_core_pmu_unchanged, teardown),
+	    cmocka_unit_test_teardown(test_software_only_no_probe, teardown),
 	    cmocka_unit_test(test_combine_rule),
 	};
 
