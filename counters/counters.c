@@ -191,6 +191,13 @@ opened:
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
 		fd2 = sys_open(c, &attr, group_fd);
+		if (fd2 == -EOPNOTSUPP && !attr.exclude_guest) {
+			/* perf_event_open() checks the privilege level before the PMU sees the
+			 * event, so on Apple's PMUs under paranoid 2 the need for exclude_guest
+			 * shows only now. */
+			attr.exclude_guest = 1;
+			fd2 = sys_open(c, &attr, group_fd);
+		}
 		if (fd2 >= 0) {
 			s->user_only = true;
 			return fd2;

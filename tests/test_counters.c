@@ -413,6 +413,22 @@ static void test_exclude_guest_retry(void **state)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
 	pmc_counters_close(c);
+
+	/* Unprivileged under paranoid 2, the kernel refuses counting its own space before
+	 * the PMU sees the event: EACCES first, EOPNOTSUPP only on the user-only retry. */
+	cfg.privileged = false;
+	cfg.paranoid = 2;
+	fake_pmu_init(&fake, &cfg);
+	o.user_only_fallback = true;
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
+		assert_true(r[i].user_only);
+	}
+	pmc_counters_close(c);
 	pmc_event_list_free(l);
 }
 

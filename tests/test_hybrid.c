@@ -314,6 +314,33 @@ static void test_m1(void **state)
 	pmc_event_list_free(l);
 }
 
+/* Apple's PMUs refuse a hardware event that does not exclude the guest (EOPNOTSUPP): the
+ * probe retries with exclude_guest as perf's does, so M1 still gets one event per core
+ * PMU, and the engine opens them with exclude_guest. */
+static void test_m1_needs_exclude_guest(void **state)
+{
+	struct fake_pmu_config cfg = m1;
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r[1];
+
+	(void)state;
+	cfg.need_exclude_guest = true;
+	machine(&cfg);
+	l = events("cycles");
+	c = open_ok(l);
+	assert_int_equal(pmc_counters_nparts(c, 0), 2);
+	assert_false(pmc_counters_restricted(c, 0));
+	fake_pmu_tick_on(&fake, 5, 3);
+	fake_pmu_tick_on(&fake, 1, 1);
+	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED,
+		       1 * fake_pmu_core_rate(&fake, 0, 0) + 3 * fake_pmu_core_rate(&fake, 1, 0),
+		       4 * Q, 4 * Q);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* A kernel without the extended type (x86 before 5.13, arm64 before 6.6): perf's probe
  * (cycles with a PMU type on every core PMU) fails, so generic events are opened once
  * as legacy events, which reach one core type only: reported as such, not extrapolated.
@@ -488,6 +515,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_multiplexing_still_scaled, teardown),
 	    cmocka_unit_test_teardown(test_one_pmu_not_extrapolated, teardown),
 	    cmocka_unit_test_teardown(test_m1, teardown),
+	    cmocka_unit_test_teardown(test_m1_needs_exclude_guest, teardown),
 	    cmocka_unit_test_teardown(test_no_extended_type, teardown),
 	    cmocka_unit_test(test_fake_kernel_strict),
 	    cmocka_unit_test_teardown(test_one_core_pmu_unchanged, teardown),
