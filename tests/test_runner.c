@@ -343,7 +343,7 @@ static void test_hybrid_parts(void **state)
 	    .cores = {{"cpu_core", PERF_TYPE_RAW, 0x3, 8}, {"cpu_atom", 10, 0xc, 6}},
 	    .ncores = 2,
 	};
-	PMC_OPTS(pmc_event_list_opts, eo);
+	struct pmc_event_list_opts eo = {.sz = sizeof(eo)};
 	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
 	struct pmc_event_list *l = NULL;
 	struct pmc_runner_opts o;
