@@ -314,7 +314,7 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 		e->id = 90000 - 7 * (uint64_t)e->seq;
 		e->enabled = !attr->disabled;
 		/* x86_pmu_event_init(): rdpmc is allowed or not as the event is created. */
-		e->rdpmc_ok = f->cfg.rdpmc > 0 && needs_counter(attr);
+		e->rdpmc_ok = f->cfg.rdpmc > 0 && needs_counter(f, attr);
 		e->core = core;
 		f->nopen++;
 		r = FAKE_PMU_FD_BASE + slot;

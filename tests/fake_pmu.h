@@ -55,7 +55,7 @@
  *   counter and counts a fault (rdpmc_faults) when rdpmc is not allowed (setting 0, or
  *   1 without a mapping of an rdpmc event) and a stale read (rdpmc_stale) for a counter
  *   no event is on; both return garbage, so a reader that uses them gets wrong numbers.
- *   on_rdpmc runs once inside the next rdpmc, before it reads: a concurrent update. */
+ *   on_rdpmc runs once inside the next rdpmc, before it reads: a concurrent update.
  * - Hybrid and big.LITTLE CPUs (cfg.ncores > 0): several core PMUs, each with its type,
  *   its CPUs and its own counters (and fixed counters, nmi_watchdog, as above); without
  *   them, one PMU on every CPU. The task runs on one CPU at a time (fake_pmu_run_on(),
