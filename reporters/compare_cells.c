@@ -580,3 +580,23 @@ size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
 	}
 	return ref;
 }
+
+static int by_block(const void *a, const void *b, void *arg)
+{
+	const struct pmc_comparison *c = arg;
+	size_t x = c->rows[*(const size_t *)a].block, y = c->rows[*(const size_t *)b].block;
+
+	return (x > y) - (x < y);
+}
+
+size_t pmc_cmp_benchmark_rows(const struct pmc_comparison *c, size_t first, size_t *idx)
+{
+	size_t end = first + 1;
+
+	while (end < c->nrows && strcmp(c->rows[end].bench, c->rows[first].bench) == 0)
+		end++;
+	for (size_t j = first; j < end; j++)
+		idx[j - first] = j;
+	qsort_r(idx, end - first, sizeof(*idx), by_block, (void *)c);
+	return end;
+}

@@ -73,6 +73,11 @@ bool pmc_cmp_row_folds(const struct pmc_cmp_row *row, bool gate);
 /* name, or fallback when it is NULL. */
 const char *pmc_cmp_label(const char *name, const char *fallback);
 
+/* --row metric: the rows of the benchmark whose first row is `first` (a benchmark's rows
+ * are consecutive in a comparison) into idx, in the order of their blocks (gated ones
+ * first). Returns the index after its last row; idx holds (that - first) entries. */
+size_t pmc_cmp_benchmark_rows(const struct pmc_comparison *c, size_t first, size_t *idx);
+
 /* The one line that answers the question first (docs/compare.md, "The headline"):
  * "B ran 6.05x slower than A [5.90x, 6.20x] (task-clock)", from the interval the
  * comparison computed for the ratio (Hodges-Lehmann, of the per-round ratios when

@@ -206,14 +206,6 @@ static void md_settings(FILE *out, const struct pmc_comparison *c)
 	fputs("</sub>\n", out);
 }
 
-static int by_block(const void *a, const void *b, void *arg)
-{
-	const struct pmc_comparison *c = arg;
-	size_t x = c->rows[*(const size_t *)a].block, y = c->rows[*(const size_t *)b].block;
-
-	return (x > y) - (x < y);
-}
-
 /* --row metric: a section per benchmark, its metrics in the order of the blocks (gated
  * ones first); a benchmark's rows are consecutive in the comparison. */
 static int md_by_benchmark(FILE *out, const struct pmc_comparison *c,
@@ -224,12 +216,7 @@ static int md_by_benchmark(FILE *out, const struct pmc_comparison *c,
 	if (!idx)
 		return -ENOMEM;
 	for (size_t i = 0, end; i < c->nrows; i = end) {
-		end = i + 1;
-		while (end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0)
-			end++;
-		for (size_t j = i; j < end; j++)
-			idx[j - i] = j;
-		qsort_r(idx, end - i, sizeof(*idx), by_block, (void *)c);
+		end = pmc_cmp_benchmark_rows(c, i, idx);
 		fputs("\n### ", out);
 		pmc_escape_md(out, c->rows[i].bench);
 		fputs("\n\n", out);

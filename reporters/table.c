@@ -823,14 +823,6 @@ static bool one_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison
 	return ok;
 }
 
-static int by_block(const void *a, const void *b, void *arg)
-{
-	const struct pmc_comparison *c = arg;
-	size_t x = c->rows[*(const size_t *)a].block, y = c->rows[*(const size_t *)b].block;
-
-	return (x > y) - (x < y);
-}
-
 /* --row metric: a table per benchmark, its metrics in the order of the blocks (gated
  * ones first). A benchmark's rows are consecutive: the comparison adds them pair by
  * pair. */
@@ -841,12 +833,7 @@ static bool by_benchmark_tables(struct pmc_sbuf *b, FILE *out, const struct pmc_
 	bool ok = idx != NULL;
 
 	for (size_t i = 0, end; ok && i < c->nrows; i = end) {
-		end = i + 1;
-		while (end < c->nrows && strcmp(c->rows[end].bench, c->rows[i].bench) == 0)
-			end++;
-		for (size_t j = i; j < end; j++)
-			idx[j - i] = j;
-		qsort_r(idx, end - i, sizeof(*idx), by_block, (void *)c);
+		end = pmc_cmp_benchmark_rows(c, i, idx);
 		if (i)
 			pmc_sb_put(b, "\n", 1);
 		text_cell(b, c->rows[i].bench, 0, true);

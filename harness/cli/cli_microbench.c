@@ -577,18 +577,10 @@ static void profile_all(const struct mb_cli *c, const struct pmc_mb_set *set,
 		if (!b || pmc_benchmark_skipped(b))
 			continue;
 		r = pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err));
-		if (r == -EACCES || r == -EPERM) {
-			/* Denied for one benchmark, denied for all: said once. */
-			pmc_cli_warn("--profile: %s; no profiles are recorded (the results are "
-				     "written without them)",
-				     err);
-			break;
-		}
-		if (r < 0)
-			pmc_cli_warn("--profile: %s; the result is written without this profile",
-				     err);
-		else
+		if (r == 0)
 			pmc_cli_profiles_keep(ps, set->v[i].name, set->v[i].name, p);
+		else if (pmc_cli_profile_failed(r, set->v[i].name, err))
+			break;
 	}
 	self_argv_free(self);
 }

@@ -210,22 +210,27 @@ void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runne
 
 		int r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
 
-		if (r == -EACCES || r == -EPERM) {
-			/* Sampling denied for one command is denied for all: said once. */
-			pmc_cli_warn("--profile: %s; no profiles are recorded (the results are "
-				     "written without them)",
-				     err);
-			break;
-		}
-		if (r < 0)
-			pmc_cli_warn("--profile: '%s': %s; the result is written without its "
-				     "profile",
-				     cmds[i].display, err);
-		else
+		if (r == 0)
 			pmc_cli_profiles_keep(ps, cmds[i].name, cmds[i].display, p);
+		else if (pmc_cli_profile_failed(r, cmds[i].display, err))
+			break;
 	}
 	free(envp);
 	free(desc);
+}
+
+bool pmc_cli_profile_failed(int r, const char *name, const char *err)
+{
+	if (r == -EACCES || r == -EPERM) {
+		/* Sampling denied for one is denied for all: said once. */
+		pmc_cli_warn("--profile: %s; no profiles are recorded (the results are written "
+			     "without them)",
+			     err);
+		return true;
+	}
+	pmc_cli_warn("--profile: '%s': %s; the result is written without its profile", name,
+		     err);
+	return false;
 }
 
 int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,

@@ -45,6 +45,11 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 
 /* `compare`, `gate`, `run --baseline`: the profiles saved beside result_path for r's
  * benchmarks, those that exist (a damaged one is a warning). Returns 0 or -ENOMEM. */
+/* Says why the profile of name could not be recorded (r < 0, err its line). Returns true
+ * when sampling is denied (EACCES, EPERM), which holds for every later one too: the caller
+ * stops trying, and that was said once. */
+bool pmc_cli_profile_failed(int r, const char *name, const char *err);
+
 int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 			  const struct pmc_result *r);
 
