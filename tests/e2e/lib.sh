@@ -1,10 +1,19 @@
 # Helpers for the end-to-end tests. Each tests/e2e/t_*.sh file defines functions named
-# test_*; run.sh runs each in a fresh temporary directory and counts the results.
+# test_*; run.sh runs each in a fresh temporary directory and reports each (TAP).
 # Available: $PMCBENCH (the built binary), $WORK (tests/targets/pmc-work), $TMP.
 
 fail() {
 	echo "    FAIL: $*" >&2
 	return 1
+}
+
+# skip REASON: this machine cannot run the case (or the rest of it): it ends here and is
+# reported as skipped, with REASON, apart from the passes. Never for a failure.
+skip() {
+	[ -n "$*" ] || { fail "skip without a reason"; exit 1; }
+	echo "    skipped: $*" >&2
+	[ -z "${PMC_E2E_SKIP:-}" ] || printf '%s\n' "$*" >"$PMC_E2E_SKIP"
+	exit 77
 }
 
 # expect_exit CODE CMD...: runs CMD, keeps stdout in $TMP/out and stderr in $TMP/err,

@@ -569,7 +569,7 @@ test_gate_threshold_or_metric_that_checked_nothing() {
 }
 
 test_write_failure_exits_2() {
-	[ -w /dev/full ] || { echo "    skip: no /dev/full"; return 0; }
+	[ -w /dev/full ] || skip "no writable /dev/full"
 	base a.json
 	local c
 	for c in "compare a.json a.json" "compare --format json a.json a.json" \
@@ -783,7 +783,7 @@ test_compare_color() {
 	expect_exit 2 "$PMCBENCH" compare --color=sometimes a.json b.json &&
 	expect_grep "--color: 'sometimes' is not auto, always or never" "$TMP/err" || return 1
 	# A terminal (a pseudo-terminal through script): colour, unless NO_COLOR says no.
-	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	command -v script >/dev/null || skip "no script(1): colour on a terminal is not tested"
 	script -qec "'$PMCBENCH' compare a.json b.json" /dev/null >tty.txt </dev/null
 	expect_grep $'\033\\[1;31mregression' tty.txt || return 1
 	NO_COLOR=1 script -qec "'$PMCBENCH' compare a.json b.json" /dev/null >tty.txt </dev/null
@@ -836,7 +836,7 @@ test_messages_escape_control_bytes() {
 # issue 19, item 6: a full disk is said as such, not as "Input/output error".
 test_a_full_disk_is_named() {
 	base a.json
-	[ -w /dev/full ] || return 0
+	[ -w /dev/full ] || skip "no writable /dev/full"
 	expect_exit 2 sh -c "'$PMCBENCH' compare a.json a.json >/dev/full" || return 1
 	expect_grep 'No space left on device' "$TMP/err" || return 1
 	expect_exit 2 sh -c "'$PMCBENCH' compare --format json a.json a.json >/dev/full" || return 1

@@ -7,11 +7,10 @@
 # never pass a gate it could not judge.
 
 # Sets AS (the command prefix that runs as an unprivileged user) and moves into a
-# directory that user may write; returns 1 after a visible SKIP when it cannot.
+# directory that user may write; skips the case when it cannot.
 denied_setup() {
 	if [ -z "${PMC_PARANOID4:-}" ] || [ ! -f "$PMC_PARANOID4" ]; then
-		echo "    SKIP: PMC_PARANOID4 (the shim, tests/paranoid4.c) is not set" >&2
-		return 1
+		skip "PMC_PARANOID4 (the shim, tests/paranoid4.c) is not set"
 	fi
 	AS=()
 	if [ "$(id -u)" = 0 ]; then
@@ -20,14 +19,12 @@ denied_setup() {
 		elif command -v runuser >/dev/null; then
 			AS=(runuser -u nobody --)
 		else
-			echo "    SKIP: root without setpriv or runuser: cannot run as an unprivileged user" >&2
-			return 1
+			skip "root without setpriv or runuser: cannot run as an unprivileged user"
 		fi
 		chmod 711 "$TMP"
 		mkdir "$TMP/u" && chown nobody "$TMP/u" && cd "$TMP/u" || return 1
 		if ! "${AS[@]}" test -x "$PMCBENCH" || ! "${AS[@]}" test -x "$WORK"; then
-			echo "    SKIP: nobody cannot run $PMCBENCH (a build directory others cannot read)" >&2
-			return 1
+			skip "nobody cannot run $PMCBENCH (a build directory others cannot read)"
 		fi
 	fi
 }
@@ -73,7 +70,7 @@ PY
 
 # The timing job's first step without the sysctl: run measures and reports.
 test_denied_run_goes_on_with_wait4() {
-	denied_setup || return 0
+	denied_setup || return 1
 	expect_exit 0 denied "$PMCBENCH" run -q -r 3 -o r.json -n w -c "$WORK loop 100000" || return 1
 	expect_denied_note "$TMP/err" r.json || return 1
 	expect_grep 'going on without counters, with what wait4 measures \(wall-time, user-time, system-time, max-rss\)' "$TMP/err" || return 1
@@ -89,7 +86,7 @@ test_denied_run_goes_on_with_wait4() {
 # --profile): task-clock has no value, so the limit cannot be judged: exit 2, an error
 # naming the metric and the denial (docs/ci.md), one note, one warning of --profile.
 test_denied_timing_step_is_an_error_not_a_pass() {
-	denied_setup || return 0
+	denied_setup || return 1
 	expect_exit 2 denied "$PMCBENCH" run -q -n base -c "$WORK loop 100000" \
 		-n pr -c "$WORK loop 100000" -r auto --max-runs 10 --max-time 60 --timeout 300 \
 		--threshold task-clock=+5% --metric task-clock --gate --profile \
@@ -105,7 +102,7 @@ test_denied_timing_step_is_an_error_not_a_pass() {
 # The same step with a limit on what wait4 measures judges it: a pull request whose loop
 # runs 300 times the iterations fails (1), one with 1/300 of them passes (0).
 test_denied_timing_step_gates_wall_time() {
-	denied_setup || return 0
+	denied_setup || return 1
 	expect_exit 1 denied "$PMCBENCH" run -q -n base -c "$WORK loop 100000" \
 		-n pr -c "$WORK loop 30000000" -r auto --max-runs 30 --max-time 120 \
 		--threshold wall-time=+5% --metric wall-time --gate -o slow.json || return 1
@@ -119,7 +116,7 @@ test_denied_timing_step_gates_wall_time() {
 # gate against a baseline measured the same way: a limit on a denied counter checked
 # nothing, which is an error (2), never a pass (docs/ci.md, docs/compare.md).
 test_denied_gate_on_a_denied_counter_is_an_error() {
-	denied_setup || return 0
+	denied_setup || return 1
 	expect_exit 0 denied "$PMCBENCH" run -q -r 3 -o base.json -n w -c "$WORK loop 100000" || return 1
 	expect_exit 0 denied "$PMCBENCH" run -q -r 3 -o new.json -n w -c "$WORK loop 100000" || return 1
 	for limit in task-clock=+5% instructions=+0.1%; do
@@ -131,8 +128,8 @@ test_denied_gate_on_a_denied_counter_is_an_error() {
 
 # The exact job does not need perf_event_open: valgrind's counts, the profile, the gate.
 test_denied_exact_job_is_unaffected() {
-	denied_setup || return 0
-	command -v valgrind >/dev/null || { echo "    SKIP: no valgrind" >&2; return 0; }
+	denied_setup || return 1
+	command -v valgrind >/dev/null || skip "no valgrind"
 	expect_exit 0 denied "$PMCBENCH" run --backend valgrind --timeout 600 -q --profile \
 		-o base.json -n w -c "$WORK loop 1000" || return 1
 	expect_no_grep 'denied' "$TMP/err" || return 1
@@ -146,12 +143,11 @@ test_denied_exact_job_is_unaffected() {
 # A benchmark program (the recipe's MICROBENCH) counts in processes of its own, which
 # inherit the preload: the same one note, one warning of --profile, denied per operation.
 test_denied_benchmark_program() {
-	denied_setup || return 0
+	denied_setup || return 1
 	if [ -z "${PMC_MB_LCG:-}" ]; then
-		echo "    SKIP: no benchmark program in this build (sanitized builds have none)" >&2
-		return 0
+		skip "no benchmark program in this build (sanitized builds have none)"
 	fi
-	"${AS[@]}" test -x "$PMC_MB_LCG" || { echo "    SKIP: nobody cannot run $PMC_MB_LCG" >&2; return 0; }
+	"${AS[@]}" test -x "$PMC_MB_LCG" || skip "nobody cannot run $PMC_MB_LCG"
 	expect_exit 0 denied "$PMC_MB_LCG" -q -r 2 --min-time 0.01 --profile -o mb.json || return 1
 	expect_denied_note "$TMP/err" mb.json || return 1
 	expect_grep "going on without counters, with the clock's wall-time/op" "$TMP/err" || return 1

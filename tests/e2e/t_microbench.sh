@@ -6,8 +6,7 @@
 
 need_programs() {
 	if [ -z "${PMC_MB_LCG:-}" ]; then
-		echo "    skipped: no benchmark programs in a sanitized build" >&2
-		return 1
+		skip "no benchmark programs in a sanitized build"
 	fi
 }
 
@@ -17,7 +16,7 @@ samples() {
 }
 
 test_mb_valgrind_counts_are_exact_and_repeat() {
-	need_programs || return 0
+	need_programs
 	expect_exit 0 "$PMC_MB_LCG" --backend valgrind -q -o a.json || return 1
 	expect_exit 0 "$PMC_MB_LCG" --backend=valgrind -q -o b.json || return 1
 	[ "$(json_get a.json 'd["backend"]')" = valgrind ] || fail "backend is not valgrind" || return 1
@@ -48,7 +47,7 @@ PY
 }
 
 test_mb_valgrind_counts_do_not_depend_on_the_harness_build() {
-	need_programs || return 0
+	need_programs
 	local edge edge0
 	# The two programs differ in the harness only: its loop edges are bigger without
 	# optimization (so each batch's fixed cost is different).
@@ -71,7 +70,7 @@ test_mb_valgrind_counts_do_not_depend_on_the_harness_build() {
 }
 
 test_mb_valgrind_refuses_perf_only_options() {
-	need_programs || return 0
+	need_programs
 	local opt
 	for opt in "-r 3" "--min-time 0.1" "-e task-clock" "--no-fork" "-w 2"; do
 		# shellcheck disable=SC2086 # the option and its value
@@ -85,7 +84,7 @@ test_mb_valgrind_refuses_perf_only_options() {
 # The comparison options judge the gate against --baseline: without it they would do
 # nothing, so they are refused as `pmcbench run` refuses them, before anything runs.
 test_mb_comparison_options_need_a_baseline() {
-	need_programs || return 0
+	need_programs
 	local opt
 	for opt in "--threshold *=5%" "--alpha 0.01" "--fail-on-inconclusive"; do
 		# shellcheck disable=SC2086 # the option and its value
@@ -101,7 +100,7 @@ test_mb_comparison_options_need_a_baseline() {
 }
 
 test_mb_valgrind_contains_crashes_exits_and_skips() {
-	need_programs || return 0
+	need_programs
 	# --timeout is generous: it must only ever stop 'hang', whatever the machine's load.
 	expect_exit 2 "$PMC_MB_FAULTS" --backend valgrind --timeout 10 -q -o f.json || return 1
 	expect_grep "'hang' under valgrind timed out after 10 s" "$TMP/err" || return 1
@@ -117,7 +116,7 @@ test_mb_valgrind_contains_crashes_exits_and_skips() {
 }
 
 test_mb_valgrind_runs_a_shared_object() {
-	need_programs || return 0
+	need_programs
 	expect_exit 0 "$PMCBENCH" run --library "$PMC_BENCHLIB" --backend valgrind --filter '^lcg$' \
 		-q -o l.json || return 1
 	[ "$(json_get l.json '[b for b in d["benchmarks"] if b["name"] == "lcg"][0]["metrics"]["instructions/op"]["samples"]')" = "[2]" ] ||
@@ -128,7 +127,7 @@ test_mb_valgrind_runs_a_shared_object() {
 # each a new start of the program, interleaved across benchmarks; each run records its
 # process, and compare tests over the processes.
 test_mb_samples_come_from_several_processes() {
-	need_programs || return 0
+	need_programs
 	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -o a.json || return 1
 	# The defaults: 8 samples, one in each of 8 processes.
 	[ "$(json_get a.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = \

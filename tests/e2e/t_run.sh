@@ -62,7 +62,7 @@ test_require_counters() {
 }
 
 test_events_option_and_msr() {
-	[ -e /sys/bus/event_source/devices/msr/events/tsc ] || return 0
+	[ -e /sys/bus/event_source/devices/msr/events/tsc ] || skip "no msr/tsc/ event here"
 	expect_exit 0 "$PMCBENCH" run -q -r 3 -e '{msr/tsc/,task-clock}' -o res.json -- "$WORK" loop 100000 || return 1
 	[ "$(json_get res.json "(lambda s: s if isinstance(s, str) else s[0])(d['benchmarks'][0]['metrics']['msr/tsc/']['status'])")" = counted ] ||
 		fail "msr/tsc/ not counted" || return 1
@@ -164,7 +164,7 @@ test_interrupt_stops_the_command() {
 }
 
 test_write_failure_is_an_error() {
-	[ -w /dev/full ] || return 0
+	[ -w /dev/full ] || skip "no writable /dev/full"
 	"$PMCBENCH" run -q -r 1 -e task-clock -- "$WORK" loop 1 >/dev/full 2>"$TMP/err"
 	[ $? = 2 ] || fail "writing to a full device did not fail" || return 1
 	expect_grep 'standard output' "$TMP/err"
@@ -178,8 +178,8 @@ test_duplicate_events_are_refused() {
 test_user_only_counting_is_labelled() {
 	# An unprivileged user under perf_event_paranoid >= 2 may count user space only:
 	# the metric ids say so (":u") and so does the environment.
-	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || return 0
-	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] || return 0
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || skip "needs root and setpriv(1) to run as another user"
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] || skip "perf_event_paranoid is below 2"
 	chmod 777 "$TMP"
 	expect_exit 0 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$PMCBENCH" run -q -r 2 -e task-clock -o "$TMP/u.json" -- "$WORK" loop 10 || return 1
@@ -370,7 +370,7 @@ duet_cpus() {
 test_duet_records_rounds_and_cpus() {
 	local cpus c0 c1
 	cpus=$(duet_cpus)
-	[ -n "$cpus" ] || { echo "    skipped: one CPU"; return 0; }
+	[ -n "$cpus" ] || skip "one CPU: no --duet"
 	c0=${cpus%,*} c1=${cpus#*,}
 	expect_exit 0 "$PMCBENCH" run -q --duet -r 3 -e task-clock,page-faults -o d.json \
 		-n small -c "$WORK touch 100" -n big -c "$WORK touch 2000" || return 1
@@ -390,7 +390,7 @@ test_duet_records_rounds_and_cpus() {
 test_duet_runs_both_at_once() {
 	# Each command opens one end of a named pipe, which blocks until the other end is
 	# open: they finish only when run at the same time (the timeout is a guard).
-	[ -n "$(duet_cpus)" ] || return 0
+	[ -n "$(duet_cpus)" ] || skip "one CPU: no --duet"
 	mkfifo meet || return 1
 	expect_exit 0 "$PMCBENCH" run -q --duet -r 3 -w 2 --timeout 30 -e task-clock \
 		-c "$WORK meet meet w" -c "$WORK meet meet r" || return 1
@@ -406,7 +406,7 @@ test_duet_errors_exit_2() {
 	expect_grep 'not 3' "$TMP/err" || return 1
 	expect_exit 2 "$PMCBENCH" run --duet --backend valgrind -c true -c false && expect_lines 1 "$TMP/err" &&
 	expect_grep '--duet does not apply to --backend valgrind' "$TMP/err" || return 1
-	command -v taskset >/dev/null || return 0
+	command -v taskset >/dev/null || skip "no taskset(1): --duet on one CPU is not tested"
 	local c0
 	c0=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 	expect_exit 2 taskset -c "$c0" "$PMCBENCH" run --duet -c true -c true && expect_lines 1 "$TMP/err" &&
@@ -414,7 +414,7 @@ test_duet_errors_exit_2() {
 }
 
 test_duet_failure_is_an_error() {
-	[ -n "$(duet_cpus)" ] || return 0
+	[ -n "$(duet_cpus)" ] || skip "one CPU: no --duet"
 	expect_exit 2 "$PMCBENCH" run -q --duet -r 2 -e task-clock -c "$WORK exit 0" -c "$WORK exit 3" &&
 	expect_grep "warm-up run 1 of '.*pmc-work exit 3' exited with status 3" "$TMP/err" &&
 	expect_lines 1 "$TMP/err" || return 1
@@ -426,7 +426,7 @@ test_duet_failure_is_an_error() {
 
 test_duet_interrupt_stops_both() {
 	# Commands that would sleep for 11 days: pmcbench exits only if it stops both.
-	[ -n "$(duet_cpus)" ] || return 0
+	[ -n "$(duet_cpus)" ] || skip "one CPU: no --duet"
 	# Numbers of their own, so that another test run on the machine is not mistaken for it.
 	local n=$((900000000 + $$ * 10)) pid code i
 	local pat="^$WORK slee[p] ($((n + 1))|$((n + 2)))\$"
@@ -504,7 +504,7 @@ test_run_ascii_in_the_c_locale() {
 # the running median; with stderr in a file, none for a run this short (a log gets one
 # line every 10 s). Nothing here depends on how long the runs take.
 test_progress_on_a_terminal_only() {
-	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	command -v script >/dev/null || skip "no script(1): progress on a terminal is not tested"
 	script -qec "'$PMCBENCH' run -r 3 -e task-clock -n aa -c true >/dev/null" /dev/null \
 		>tty.txt </dev/null || fail "run on a pseudo-terminal failed" || return 1
 	expect_grep 'run 3/3: aa, median [0-9.]+ ?[a-z]+ task-clock' tty.txt || return 1

@@ -71,7 +71,7 @@ zsh_complete() {
 }
 
 test_completion_zsh() {
-	command -v zsh >/dev/null || { echo "    skipped: no zsh (ci/install-deps.sh installs it)"; return 0; }
+	command -v zsh >/dev/null || skip "no zsh (ci/install-deps.sh installs it)"
 	zsh -n "$(completion_dir)/_pmcbench" || { fail "_pmcbench does not parse"; return 1; }
 	zsh_complete 'pmcbench comp' 'pmcbench compare' >z.txt
 	expect_grep 'pmcbench compare' z.txt || return 1
@@ -86,8 +86,7 @@ test_completion_zsh() {
 test_color_run_statuses() {
 	"$PMCBENCH" list -n --format json cycles >l.json
 	if [ "$(json_get l.json 'd[0].get("status", "")')" = counted ]; then
-		echo "    skipped: cycles counts here"
-		return 0
+		skip "cycles counts here: the colour of a status word of an uncounted event is not tested"
 	fi
 	expect_exit 0 "$PMCBENCH" run -q -r 2 --color=always -e cycles,task-clock -- "$WORK" loop 10 || return 1
 	expect_grep $'cycles +\033\\[33munsupported \\(ENOENT\\)\033\\[0m$' "$TMP/out" || return 1
@@ -95,7 +94,7 @@ test_color_run_statuses() {
 	expect_no_grep $'\033' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" run -q -r 2 --color=always --format markdown -e cycles,task-clock -- "$WORK" loop 10 || return 1
 	expect_no_grep $'\033' "$TMP/out" || return 1
-	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	command -v script >/dev/null || skip "no script(1): colour on a terminal is not tested"
 	script -qec "'$PMCBENCH' run -q -r 2 -e cycles,task-clock -- '$WORK' loop 10" /dev/null >tty.txt </dev/null
 	expect_grep $'\033\\[33munsupported' tty.txt || return 1
 	NO_COLOR=1 script -qec "'$PMCBENCH' run -q -r 2 -e cycles,task-clock -- '$WORK' loop 10" /dev/null >tty.txt </dev/null
@@ -114,7 +113,7 @@ test_color_headline() {
 	expect_no_grep $'\033' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
 	expect_no_grep $'\033' "$TMP/out" || return 1
-	command -v script >/dev/null || { echo "    skipped: no script(1)"; return 0; }
+	command -v script >/dev/null || skip "no script(1): colour on a terminal is not tested"
 	script -qec "'$PMCBENCH' compare b.json a.json" /dev/null >tty.txt </dev/null
 	expect_grep $'\033\\[1;32mfaster\033\\[0m than' tty.txt || return 1
 	expect_grep $'\033\\[1;32mimprovement' tty.txt || return 1

@@ -21,7 +21,7 @@ EOC
 }
 
 test_valgrind_counts_are_exact_and_repeatable() {
-	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	command -v valgrind >/dev/null || skip "valgrind not installed"
 	expect_exit 0 "$PMCBENCH" run --backend valgrind -o a.json -- "$WORK" loop 20000 &&
 	expect_exit 0 "$PMCBENCH" run --backend valgrind -o b.json -- "$WORK" loop 20000 || return 1
 	local q="{k: v['samples'] for k, v in d['benchmarks'][0]['metrics'].items()}"
@@ -40,8 +40,8 @@ test_valgrind_counts_are_exact_and_repeatable() {
 }
 
 test_valgrind_gate_on_one_line_change() {
-	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
-	command -v cc >/dev/null || { echo "    skip: no C compiler"; return 0; }
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	command -v cc >/dev/null || skip "no C compiler (cc)"
 	write_prog 100000 && build_prog ./prog || return 1
 	expect_exit 0 "$PMCBENCH" run --backend valgrind -o base.json -n prog -- ./prog || return 1
 	# Unchanged code, rebuilt: passes.
@@ -55,7 +55,7 @@ test_valgrind_gate_on_one_line_change() {
 }
 
 test_valgrind_counts_children() {
-	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	command -v valgrind >/dev/null || skip "valgrind not installed"
 	expect_exit 0 "$PMCBENCH" run --backend valgrind -o one.json -- "$WORK" fork 0 50000 &&
 	expect_exit 0 "$PMCBENCH" run --backend valgrind -o three.json -- "$WORK" fork 3 50000 || return 1
 	local a b
@@ -66,7 +66,7 @@ test_valgrind_counts_children() {
 }
 
 test_mixed_backends_are_refused() {
-	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	command -v valgrind >/dev/null || skip "valgrind not installed"
 	expect_exit 0 "$PMCBENCH" run --backend valgrind -o vg.json -n w -- "$WORK" loop 1000 &&
 	expect_exit 0 "$PMCBENCH" run -r 3 -e instructions,task-clock -o hw.json -n w -- "$WORK" loop 1000 || return 1
 	# This machine may have no PMU: make hw.json look like a result from one that has,
@@ -90,7 +90,7 @@ PY
 }
 
 test_valgrind_errors() {
-	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	command -v valgrind >/dev/null || skip "valgrind not installed"
 	expect_exit 2 "$PMCBENCH" run --backend valgrind -- "$WORK" kill 11 &&
 	expect_grep 'signal 11' "$TMP/err" && expect_lines 1 "$TMP/err" || return 1
 	expect_exit 2 "$PMCBENCH" run --backend valgrind -e cycles -- "$WORK" loop 1 &&
@@ -101,7 +101,7 @@ test_valgrind_errors() {
 }
 
 test_valgrind_counts_ignore_the_callers_environment() {
-	command -v valgrind >/dev/null || { echo "    skip: valgrind not installed"; return 0; }
+	command -v valgrind >/dev/null || skip "valgrind not installed"
 	local pad q="d['benchmarks'][0]['metrics']['instructions']['samples']"
 	pad=$(printf '%0100d' 0)
 	# The same program from two callers, one with an extra 100-character variable.
