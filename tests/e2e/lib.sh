@@ -1,9 +1,13 @@
 # Helpers for the end-to-end tests. Each tests/e2e/t_*.sh file defines functions named
 # test_*; run.sh runs each in a fresh temporary directory and reports each (TAP).
 # Available: $PMCBENCH (the built binary), $WORK (tests/targets/pmc-work), $TMP.
+# Write each check as `expect_... || return 1` (or `[ ... ] || fail "why" || return 1`):
+# the case stops at its first failure. A check whose status is ignored still fails the
+# case, as every failure goes through fail, which run.sh hears of.
 
 fail() {
 	echo "    FAIL: $*" >&2
+	[ -z "${PMC_E2E_FAILED:-}" ] || : >>"$PMC_E2E_FAILED"
 	return 1
 }
 

@@ -13,8 +13,9 @@
 #
 # Each case runs in a bash of its own, in a fresh temporary directory ($TMP), under a
 # timeout (PMC_E2E_TIMEOUT seconds, 300 by default). A case fails when it returns
-# non-zero; it is skipped, and counted apart, when it calls `skip REASON` (lib.sh). Each
-# case's output goes to stderr, with its time; stdout is TAP only.
+# non-zero or when any check in it called `fail` (lib.sh), even one whose status was
+# ignored; it is skipped, and counted apart, when it calls `skip REASON`. Each case's
+# output goes to stderr, with its time; stdout is TAP only.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -51,7 +52,7 @@ for a; do
 done
 [ ${#files[@]} -gt 0 ] || files=("$here"/t_*.sh)
 
-# The cases, in file order, as FILE:FUNCTION.
+# The cases, file by file, each file's in name order (declare -F), as FILE:FUNCTION.
 cases=()
 for file in "${files[@]}"; do
 	fns=$(bash -c 'source "$1" && source "$2" && declare -F' bash "$here/lib.sh" "$file" | awk '$3 ~ /^test_/ {print $3}') ||
@@ -83,7 +84,7 @@ for c in "${cases[@]}"; do
 	echo "=== $name" >&2
 	# A bash of its own: a case that calls exit (skip does) ends only itself, and the
 	# timeout stops it with everything it started (timeout signals its process group).
-	TMP=$base/tmp PMC_E2E_SKIP=$base/skip \
+	TMP=$base/tmp PMC_E2E_FAILED=$base/failed PMC_E2E_SKIP=$base/skip \
 		timeout -k 10 "${PMC_E2E_TIMEOUT:-300}" bash -c \
 		'cd "$TMP" && source "$1" && source "$2" && set -o pipefail && "$3"' \
 		bash "$here/lib.sh" "$file" "$fn" </dev/null 1>&2
@@ -94,7 +95,11 @@ for c in "${cases[@]}"; do
 		echo "    FAIL: timed out after ${PMC_E2E_TIMEOUT:-300} s (PMC_E2E_TIMEOUT)" >&2
 		rc=1
 	fi
-	if [ $rc = 77 ] && [ -s "$base/skip" ]; then
+	if [ -e "$base/failed" ] && [ $rc = 0 ]; then
+		echo "    FAIL: a check failed although the case went on and returned 0 (add || return 1)" >&2
+		rc=1
+	fi
+	if [ $rc = 77 ] && [ -s "$base/skip" ] && [ ! -e "$base/failed" ]; then
 		reason=$(head -n 1 "$base/skip")
 		echo "ok $n - $name # SKIP $reason"
 		echo "--- skipped in $secs s: $reason" >&2

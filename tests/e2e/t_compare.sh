@@ -282,7 +282,7 @@ test_markdown_report_written_on_success_and_failure() {
 	expect_grep '^\| sort \| 2ms ± .* \| \*\*\+20\.0% .*\*\* \| q<0\.001 n=10\+10 \| 5% \| \*\*regression\*\* \|$' \
 		report.md || return 1
 	expect_grep '^\| \*\*geomean\*\* \|' report.md || return 1
-	ls report.md.tmp.* 2>/dev/null && fail "temporary file left behind" && return 1
+	! ls report.md.tmp.* >/dev/null 2>&1 || fail "temporary file left behind" || return 1
 	# A failure replaces the report with one that says why.
 	head -c 100 a.json >trunc.json
 	expect_exit 2 "$PMCBENCH" gate --format markdown --output report.md --baseline trunc.json b.json ||
@@ -343,7 +343,7 @@ test_bad_input_files_exit_2_with_one_line() {
 		expect_one_line "$TMP/err" "^pmcbench: $f" || return 1
 		expect_exit 2 "$PMCBENCH" gate --baseline "$f" good.json || return 1
 		expect_one_line "$TMP/err" "^pmcbench: $f" || return 1
-		[ -s "$TMP/out" ] && fail "stdout not empty for $f" && return 1
+		[ ! -s "$TMP/out" ] || fail "stdout not empty for $f" || return 1
 	done
 	expect_exit 2 "$PMCBENCH" compare good.json future.json || return 1
 	expect_grep 'pmcbench-result/2' "$TMP/err" || return 1
@@ -562,7 +562,7 @@ test_gate_threshold_or_metric_that_checked_nothing() {
 		--metric 'nope*' a.json a.json || return 1
 	expect_grep "^warning: threshold 'instrucions=\+1%' checked nothing" "$TMP/out" || return 1
 	expect_grep "^warning: --metric 'nope\*' selected nothing to compare" "$TMP/out" || return 1
-	[ -s "$TMP/err" ] && fail "compare wrote to stderr" && return 1
+	[ ! -s "$TMP/err" ] || fail "compare wrote to stderr" || return 1
 	# The '*' default is not a metric: it never "checks nothing"; a real limit passes.
 	expect_exit 0 "$PMCBENCH" gate --threshold '*=3%' --threshold task-clock=5% --metric task-clock \
 		--baseline a.json a.json

@@ -54,7 +54,7 @@ test_report_diff_names_the_grown_function() {
 	expect_exit 0 "$PMCBENCH" report --diff --svg diff.svg old.json new.json || return 1
 	# prof_cold's share grew most (20% -> 50%): it leads the list.
 	first=$(grep -E 'prof_hot|prof_cold' "$TMP/out" | head -1)
-	case $first in *prof_cold*) ;; *) fail "first function: $first" ;; esac
+	case $first in *prof_cold*) ;; *) fail "first function: $first"; return 1 ;; esac
 	expect_grep '<svg' diff.svg
 }
 
@@ -239,7 +239,7 @@ test_benchmark_program_profiles_its_loop() {
 	[ -f r.profiles/lcg.json ] || { ls -R >&2; fail "no r.profiles/lcg.json"; return 1; }
 	expect_exit 0 "$PMCBENCH" report --top 3 r.profiles/lcg.json || return 1
 	first=$(grep -E '^ *[0-9]' "$TMP/out" | head -1)
-	case $first in *lcg*) ;; *) cat "$TMP/out" >&2; fail "the top function is not the body: $first" ;; esac
+	case $first in *lcg*) ;; *) cat "$TMP/out" >&2; fail "the top function is not the body: $first"; return 1 ;; esac
 	# With valgrind the profile is exact and comes from the run that counts the loop.
 	mkdir vg && cd vg || return 1
 	expect_exit 0 "$PMC_MB_LCG" -q --backend valgrind --filter '^lcg$' --profile -o r.json || return 1
