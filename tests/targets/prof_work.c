@@ -1,7 +1,11 @@
 /* pmc-prof-work: a target whose time is split between two functions in a known ratio,
  * for the profiler's tests (tests/e2e/t_profile.sh):
  *
- *   pmc-prof-work HOT COLD     HOT rounds of the body in prof_hot, COLD in prof_cold
+ *   pmc-prof-work HOT COLD [SLICES]   HOT rounds of the body in prof_hot, COLD in prof_cold
+ *
+ * SLICES (1 by default) splits the work into that many turns of prof_hot then prof_cold,
+ * so that a change of the machine's load while it runs slows both alike: their shares of
+ * the time stay HOT : COLD.
  *
  * Both functions run the same body (a chain of dependent multiply-adds, no memory
  * access, inlined), so their shares of the time and of the instructions are HOT : COLD, and
@@ -51,16 +55,25 @@ __attribute__((noinline)) unsigned long prof_cold(unsigned long rounds, unsigned
 
 int main(int argc, char **argv)
 {
-	unsigned long hot, cold, x = 1;
+	unsigned long hot, cold, slices = 1, x = 1;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: pmc-prof-work HOT COLD\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: pmc-prof-work HOT COLD [SLICES]\n");
 		return 2;
 	}
 	hot = strtoul(argv[1], NULL, 10);
 	cold = strtoul(argv[2], NULL, 10);
-	x = prof_hot(hot, x);
-	x = prof_cold(cold, x);
+	if (argc == 4)
+		slices = strtoul(argv[3], NULL, 10);
+	if (slices == 0) {
+		fprintf(stderr, "pmc-prof-work: SLICES must be at least 1\n");
+		return 2;
+	}
+	/* Each slice's share, the remainder spread over the first slices: HOT and COLD in all. */
+	for (unsigned long s = 0; s < slices; s++) {
+		x = prof_hot(hot / slices + (s < hot % slices), x);
+		x = prof_cold(cold / slices + (s < cold % slices), x);
+	}
 	/* The result is used, so the work is not optimized away. */
 	printf("%lu\n", x & 0xff);
 	return 0;
