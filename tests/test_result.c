@@ -2085,14 +2085,16 @@ static void directories_and_missing_files_are_refused(void **state)
 }
 
 /* Many damaged copies of a valid file: each is refused with one line naming the file,
- * or, when it is still a valid result, it saves and loads back to the same model (under
- * ASan, no crash or leak either). */
+ * or, when it is still a valid result, it writes and loads back to the same model (under
+ * ASan, no crash or leak either). The round trip is through memory, by the writer and the
+ * loader pmc_result_save and pmc_result_load use: saving a file syncs it to disk twice,
+ * which made this test minutes long on a busy disk (the file's part of saving is tested
+ * above). */
 static void damaged_files_are_refused_or_round_trip(void **state)
 {
 	static const char alphabet[] = "{}[],:\"\\0123456789-.eE+ntrufals \n\x01\xc3\xa9\xff";
 	struct pmc_result *a = sample_result();
 	char *text = t_dumps(a), *path = path_in_dir(tmpdir, "fuzz.json");
-	char *again = path_in_dir(tmpdir, "fuzz-again.json");
 	size_t n = strlen(text), accepted = 0, rejected = 0;
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	char *doc = malloc(n + 2);
@@ -2122,13 +2124,22 @@ static void damaged_files_are_refused_or_round_trip(void **state)
 		write_text(path, doc, len);
 		rc = pmc_result_load(path, &r, err, sizeof(err));
 		if (rc == 0) {
+			char *saved = NULL;
+			FILE *f = NULL;
+
 			accepted++;
-			rc = pmc_result_save(r, again, err, sizeof(err));
-			if (rc == 0)
-				rc = pmc_result_load(again, &r2, err, sizeof(err));
+			rc = pmc_result_dumps(r, &saved);
+			if (rc == 0) {
+				f = fmemopen(saved, strlen(saved), "r");
+				assert_non_null(f);
+				rc = pmc_result_load_stream(f, true, "fuzz-again.json", &r2, err,
+							    sizeof(err));
+				fclose(f);
+			}
 			if (rc != 0)
 				fail_msg("accepted, but it does not round-trip: %s (change at %zu)",
-					 err, pos);
+					 rc == -EINVAL && !saved ? "the writer refuses it" : err, pos);
+			free(saved);
 			assert_results_equal(r, r2);
 		} else {
 			rejected++;
@@ -2146,9 +2157,7 @@ static void damaged_files_are_refused_or_round_trip(void **state)
 	free(doc);
 	free(text);
 	unlink(path);
-	unlink(again);
 	free(path);
-	free(again);
 	pmc_result_free(a);
 }
 
