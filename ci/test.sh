@@ -14,8 +14,30 @@ if ! echo 'int main(void){return 0;}' |
 fi
 rm -f /tmp/pmcbench-ci-san.$$
 
+# The slowest tests of a build (meson's testlog.json) and the slowest e2e cases (the
+# "# slowest:" lines run.sh ends its TAP with), so that a test that grows shows itself.
+slowest() {
+	python3 - "$1/meson-logs/testlog.json" <<'EOF_PY'
+import json, sys
+tests = [json.loads(line) for line in open(sys.argv[1])]
+tests.sort(key=lambda t: -t["duration"])
+print("   slowest tests: " + ", ".join("%s %.0f s" % (t["name"].split(":", 1)[-1], t["duration"]) for t in tests[:5]))
+cases = []  # (seconds, "t_file test_name") from "# slowest: t_run test_a 3.1 s, ..."
+for t in tests:
+    for line in (t.get("stdout") or "").splitlines():
+        if line.startswith("# slowest: "):
+            for c in line[len("# slowest: "):].split(", "):
+                name, secs, _ = c.rsplit(" ", 2)
+                cases.append((float(secs), name))
+cases.sort(reverse=True)
+if cases:
+    print("   slowest e2e cases: " + ", ".join("%s %.0f s" % (n, s) for s, n in cases[:5]))
+EOF_PY
+}
+
 passed=0
 builds=0
+timings=()
 for cc in gcc clang; do
 	for kind in plain sanitize; do
 		dir=build-ci-$cc-$kind
@@ -24,7 +46,9 @@ for cc in gcc clang; do
 			continue
 		fi
 		echo "== $cc $kind build ($dir)"
+		start=$SECONDS
 		CC=$cc sh ci/build.sh "$kind" "$dir" werror
+		built=$SECONDS
 		# Sanitizers: fail on the first report; leaks count as errors.
 		ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -32,6 +56,7 @@ for cc in gcc clang; do
 		ok=$(awk '/^Ok:/ {print $2}' "$dir/test-summary.txt")
 		passed=$((passed + ${ok:-0}))
 		builds=$((builds + 1))
+		timings+=("$cc $kind: build $((built - start)) s, tests $((SECONDS - built)) s|$dir")
 	done
 done
 
@@ -46,9 +71,15 @@ fi
 rm -f /tmp/pmcbench-ci-fuzz.$$
 if [ $clang_fuzz = yes ]; then
 	echo "== fuzz targets, ${PMC_FUZZ_RUNS:-20000} inputs each from a fixed seed (build-ci-fuzz)"
+	start=$SECONDS
 	PMC_FUZZ_RUNS=${PMC_FUZZ_RUNS:-20000} sh ci/fuzz.sh 0 build-ci-fuzz
+	echo "== fuzz targets: $((SECONDS - start)) s"
 else
 	echo "== fuzz targets: SKIPPED, clang cannot link -fsanitize=fuzzer here (install libclang-rt-dev)"
 fi
-echo "all tests passed in $builds builds (gcc, clang; plain, ASan+UBSan)"
+for t in "${timings[@]}"; do
+	echo "== ${t%|*}"
+	slowest "${t#*|}"
+done
+echo "all tests passed in $builds builds (gcc, clang; plain, ASan+UBSan) in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, 0 failed"
