@@ -15,7 +15,8 @@ fi
 rm -f /tmp/pmcbench-ci-san.$$
 
 # The slowest tests of a build (meson's testlog.json) and the slowest e2e cases (the
-# "# slowest:" lines run.sh ends its TAP with), so that a test that grows shows itself.
+# "# slowest:" lines run.sh ends its TAP with), so that a test that grows shows itself;
+# and the e2e cases skipped, by reason ("# skipped:" lines).
 slowest() {
 	python3 - "$1/meson-logs/testlog.json" <<'EOF_PY'
 import json, sys
@@ -23,8 +24,12 @@ tests = [json.loads(line) for line in open(sys.argv[1])]
 tests.sort(key=lambda t: -t["duration"])
 print("   slowest tests: " + ", ".join("%s %.0f s" % (t["name"].split(":", 1)[-1], t["duration"]) for t in tests[:5]))
 cases = []  # (seconds, "t_file test_name") from "# slowest: t_run test_a 3.1 s, ..."
+skips = {}  # reason: number of cases, from "# skipped: t_run test_a: REASON"
 for t in tests:
     for line in (t.get("stdout") or "").splitlines():
+        if line.startswith("# skipped: "):
+            reason = line.split(": ", 2)[-1]
+            skips[reason] = skips.get(reason, 0) + 1
         if line.startswith("# slowest: "):
             for c in line[len("# slowest: "):].split(", "):
                 name, secs, _ = c.rsplit(" ", 2)
@@ -32,6 +37,8 @@ for t in tests:
 cases.sort(reverse=True)
 if cases:
     print("   slowest e2e cases: " + ", ".join("%s %.0f s" % (n, s) for s, n in cases[:5]))
+if skips:
+    print("   skipped e2e cases: " + "; ".join("%d: %s" % (n, r) for r, n in sorted(skips.items())))
 EOF_PY
 }
 
