@@ -12,7 +12,8 @@ fail() {
 }
 
 # skip REASON: this machine cannot run the case (or the rest of it): it ends here and is
-# reported as skipped, with REASON, apart from the passes. Never for a failure.
+# reported as skipped, with REASON, apart from the passes. Never for a failure. Call it
+# in the case's own shell (it exits), not inside $(...) or a pipeline.
 skip() {
 	[ -n "$*" ] || { fail "skip without a reason"; exit 1; }
 	echo "    skipped: $*" >&2
