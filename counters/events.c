@@ -558,6 +558,7 @@ struct params {
 	char names[8][64];
 	size_t n;
 	char alias[128]; /* the alias that asked, for the message */
+	char event[128]; /* the first alias the user's terms name ("energy-pkg"), or "" */
 };
 
 /* Applies the comma-separated terms in text[0..len) to config. at is the column to
@@ -627,6 +628,8 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 			if (r == 0) {
 				size_t before = want->n;
 
+				if (!want->event[0])
+					snprintf(want->event, sizeof(want->event), "%s", term);
 				r = apply_terms(p, pmu, alias, strlen(alias), 0, col, depth + 1,
 						config, want);
 				if (want->n > before)
@@ -700,6 +703,99 @@ static bool has_value_term(const char *text, size_t len, const char *name)
 	return false;
 }
 
+int pmc_cpu_list_each(const char *list, int (*fn)(int cpu, void *ud), void *ud)
+{
+	const char *s = list;
+
+	if (!list || !*list)
+		return -EINVAL;
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+		int r;
+
+		if (end == s || lo < 0 || lo > 65535)
+			return -EINVAL;
+		s = end;
+		if (*s == '-') {
+			hi = strtol(++s, &end, 10);
+			if (end == s || hi < lo || hi > 65535)
+				return -EINVAL;
+			s = end;
+		}
+		for (long c = lo; c <= hi; c++)
+			if ((r = fn((int)c, ud)) < 0)
+				return r;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int count_cpu(int cpu, void *ud)
+{
+	(void)cpu;
+	++*(size_t *)ud;
+	return 0;
+}
+
+double pmc_event_scale(const struct pmc_event *ev)
+{
+	return ev->scale > 0 ? ev->scale : 1.0;
+}
+
+/* A PMU with a `cpumask` and no `cpus` (uncore, RAPL: tools/perf/util/pmu.c reads it as
+ * the CPUs to open on) counts CPUs, not a task; the event alias's .scale, .unit and
+ * .per-pkg files say how to read its count. */
+static int read_system_wide(struct parser *p, size_t start, const char *pmu, const char *event,
+			    struct pmc_event *ev)
+{
+	char text[PMC_EVENT_CPUS_MAX], name[160];
+	size_t ncpus = 0;
+	int r;
+
+	r = pmc_sysfs_pmu_file(p->root, pmu, "cpus", text, sizeof(text));
+	if (r == 0 || strcmp(pmu, "cpu") == 0)
+		return 0; /* a core PMU (hybrid CPUs) */
+	r = pmc_sysfs_pmu_file(p->root, pmu, "cpumask", text, sizeof(text));
+	if (r == 0) {
+		if (pmc_cpu_list_each(text, count_cpu, &ncpus) < 0 || ncpus == 0)
+			return fail(p, start,
+				    "the cpumask of PMU '%.40s' in sysfs is not a CPU list "
+				    "('%.40s')",
+				    pmu, text);
+		ev->system_wide = true;
+		snprintf(ev->cpus, sizeof(ev->cpus), "%s", text);
+	} else if (r != -ENOENT) {
+		return fail(p, start, "cannot read the cpumask of PMU '%.40s' from sysfs: %s", pmu,
+			    strerror(-r));
+	}
+	if (!event[0])
+		return 0;
+	snprintf(name, sizeof(name), "%s.scale", event);
+	r = pmc_sysfs_event_alias(p->root, pmu, name, text, sizeof(text));
+	if (r == 0) {
+		char *end;
+		double v = strtod(text, &end);
+
+		if (end == text || *end || !(v > 0) || v > 1e300)
+			return fail(p, start,
+				    "the scale of event %.40s/%.40s/ in sysfs is not a positive "
+				    "number ('%.40s')",
+				    pmu, event, text);
+		ev->scale = v;
+	}
+	snprintf(name, sizeof(name), "%s.unit", event);
+	if (pmc_sysfs_event_alias(p->root, pmu, name, text, sizeof(text)) == 0)
+		snprintf(ev->unit, sizeof(ev->unit), "%s", text);
+	snprintf(name, sizeof(name), "%s.per-pkg", event);
+	if (pmc_sysfs_event_alias(p->root, pmu, name, text, sizeof(text)) == 0)
+		ev->per_pkg = strcmp(text, "0") != 0;
+	return 0;
+}
+
 /* p->pos is at the '/' after the PMU name spec[start..]. */
 static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 {
@@ -737,7 +833,7 @@ static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 			    "empty PMU event '%s//'; name an event or give terms, as "
 			    "in msr/tsc/",
 			    pmu);
-	struct params want = {.n = 0, .alias = ""};
+	struct params want = {.n = 0, .alias = "", .event = ""};
 
 	r = apply_terms(p, pmu, p->spec + tstart, tlen, tstart, SIZE_MAX, 0, config, &want);
 	if (r < 0)
@@ -753,6 +849,9 @@ static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 	if (nlen > PMC_EVENT_NAME_MAX - 4)
 		return fail(p, start, "event name too long (at most %d characters)",
 			    PMC_EVENT_NAME_MAX - 4);
+	r = read_system_wide(p, start, pmu, want.event, ev);
+	if (r < 0)
+		return r;
 	ev->kind = PMC_EV_PMU;
 	ev->type = type;
 	ev->config = config[0];

@@ -9,6 +9,8 @@
 #include "pmcbench/events.h"
 
 #define PMC_EVENT_NAME_MAX 128
+#define PMC_EVENT_CPUS_MAX 128 /* a PMU's cpumask as sysfs spells it: "0", "0,18" */
+#define PMC_EVENT_UNIT_MAX 32
 
 struct pmc_event {
 	/* The metric id: the canonical name ("branches" for "branch-instructions",
@@ -21,6 +23,17 @@ struct pmc_event {
 	size_t group; /* index of its group; a lone event is a group of one */
 	bool leader;  /* first event of its group */
 	bool weak;    /* its group is weak (:W): split into single events if it does not fit */
+	/* Uncore and RAPL PMUs (docs/events.md, "Uncore and RAPL events"): a PMU with a
+	 * `cpumask` counts what its CPUs (a package, a die) do, not a task: the event is
+	 * opened on each CPU of cpus with pid -1. */
+	bool system_wide;
+	char cpus[PMC_EVENT_CPUS_MAX]; /* the cpumask when system_wide, else "" */
+	/* The alias's <name>.scale (0: none, the count as it is), <name>.unit ("Joules";
+	 * "": a count) and <name>.per-pkg (one count per package: cpumask names one CPU
+	 * of each, so summing the CPUs counts each package once). */
+	double scale;
+	char unit[PMC_EVENT_UNIT_MAX];
+	bool per_pkg;
 };
 
 struct pmc_event_list {
@@ -31,6 +44,13 @@ struct pmc_event_list {
 
 /* Appends every event of src to dst as new groups. Returns 0 or -ENOMEM. */
 int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src);
+
+/* The event's scale (1 when sysfs gives none). */
+double pmc_event_scale(const struct pmc_event *ev);
+
+/* Calls fn for each CPU of a cpumask text ("0", "0,18", "0-3"). Returns 0, -EINVAL when
+ * the text is not a CPU list, or what fn returned when negative. */
+int pmc_cpu_list_each(const char *list, int (*fn)(int cpu, void *ud), void *ud);
 
 /* True when the event needs a PMU other than the kernel's software one. */
 bool pmc_event_is_hardware(const struct pmc_event *ev);

@@ -80,6 +80,21 @@ static int build_path(char *buf, size_t size, const char *root, const char *pmu,
 	return 0;
 }
 
+int pmc_sysfs_pmu_file(const char *root, const char *pmu, const char *name, char *buf,
+		       size_t size)
+{
+	char path[PATH_MAX];
+	int r;
+
+	r = build_path(path, sizeof(path), root, pmu, NULL, name);
+	if (r < 0)
+		return r;
+	r = read_small(path, buf, size);
+	if (r == -ENOTDIR || r == -EISDIR)
+		return -ENOENT;
+	return r;
+}
+
 int pmc_sysfs_pmu_type(const char *root, const char *pmu, uint32_t *ret)
 {
 	char path[PATH_MAX], buf[64], *end;
