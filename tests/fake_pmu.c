@@ -258,6 +258,13 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 			route(f, a, &core);
 			break;
 		}
+		if (cfg->power_type && a->type == cfg->power_type) {
+			if (cpu < 0 || a->config < 1 || a->config > 2)
+				return -EINVAL;
+			if (a->exclude_user || a->exclude_kernel || a->exclude_hv)
+				return -EINVAL;
+			break;
+		}
 		if (!cfg->msr_type || a->type != cfg->msr_type)
 			return -ENOENT;
 		if (a->exclude_user || a->exclude_kernel || a->exclude_hv)
@@ -1108,6 +1115,25 @@ int fake_pmu_sysfs(const struct fake_pmu_config *cfg, char *root)
 			r = put_file(root, "msr/events/tsc", "event=0x00\n");
 		if (r == 0)
 			r = put_file(root, "msr/format/event", "config:0-63\n");
+	}
+	if (r == 0 && cfg->power_type) {
+		static const char *const files[][2] = {
+		    {"power/events/energy-cores", "event=0x01\n"},
+		    {"power/events/energy-cores.scale", "2.3283064365386962890625e-10\n"},
+		    {"power/events/energy-cores.unit", "Joules\n"},
+		    {"power/events/energy-pkg", "event=0x02\n"},
+		    {"power/events/energy-pkg.scale", "2.3283064365386962890625e-10\n"},
+		    {"power/events/energy-pkg.unit", "Joules\n"},
+		    {"power/format/event", "config:0-7\n"},
+		};
+
+		snprintf(text, sizeof(text), "%u\n", cfg->power_type);
+		r = put_file(root, "power/type", text);
+		snprintf(text, sizeof(text), "%s\n", cfg->power_cpumask ? cfg->power_cpumask : "0");
+		if (r == 0)
+			r = put_file(root, "power/cpumask", text);
+		for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++)
+			r = put_file(root, files[i][0], files[i][1]);
 	}
 	if (r < 0)
 		fake_pmu_sysfs_remove(root);

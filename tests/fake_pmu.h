@@ -156,6 +156,16 @@ struct fake_pmu_config {
 	unsigned ncores;
 	unsigned legacy_core;  /* where legacy hardware and cache events go */
 	bool no_extended_type; /* config bits 32-63 do not name a PMU (older kernels) */
+	/* Nonzero: a RAPL-like `power` PMU of this type (arch/x86/events/rapl.c): sysfs
+	 * gives it cpumask power_cpumask ("0" when NULL) and events energy-cores (0x01)
+	 * and energy-pkg (0x02) with their .scale (2^-32) and .unit ("Joules"). It counts
+	 * CPUs, not tasks: an event with cpu < 0 (per task) or another config fails with
+	 * EINVAL as rapl_pmu_event_init() refuses it, so does an exclude bit (the PMU has
+	 * PERF_PMU_CAP_NO_EXCLUDE); a CPU-wide open is refused by the paranoid check above
+	 * (EACCES at >= 1 unprivileged). Enabled, it counts every quantum like a software
+	 * event, whatever the task does. */
+	uint32_t power_type;
+	const char *power_cpumask;
 };
 
 #define FAKE_PMU_KERNEL(a, b) ((unsigned)(a) << 16 | (unsigned)(b) << 8)
