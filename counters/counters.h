@@ -14,6 +14,16 @@
 int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 			  const struct pmc_sys *sys, struct pmc_counters **ret);
 
+/* Which events of a list pmc_counters_open_scope opens (docs/events.md, "Uncore and
+ * RAPL events"): all, only the per-task ones, or only the system-wide ones (uncore,
+ * RAPL: opened on the CPUs of their PMU's cpumask). An event left out reads as
+ * not counted, error 0, so readings of two scopes can be merged by index. */
+enum pmc_counters_scope { PMC_SCOPE_ALL, PMC_SCOPE_TASK, PMC_SCOPE_SYSTEM };
+
+int pmc_counters_open_scope(const struct pmc_event_list *events,
+			    const struct pmc_counters_opts *opts, const struct pmc_sys *sys,
+			    enum pmc_counters_scope scope, struct pmc_counters **ret);
+
 /* Hybrid CPUs (docs/events.md, "Hybrid CPUs"): event i was opened as parts, one per core
  * PMU it counts on, and pmc_counters_read gives their sum. The number of parts (0: opened
  * as one event, as on any other machine), part k's PMU ("cpu_core"; "" when the kernel
