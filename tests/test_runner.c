@@ -63,10 +63,16 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	return r;
 }
 
+static void sim_run(struct task_sim *s);
+
+/* The runner disables its system-wide events once the child is reaped: the child ran
+ * before that. */
 static int sim_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
 {
 	struct task_sim *s = ctx;
 
+	if (request == PERF_EVENT_IOC_DISABLE)
+		sim_run(s);
 	return s->f->sys.ioctl(s->f->sys.ctx, fd, request, arg);
 }
 
@@ -74,6 +80,12 @@ static ssize_t sim_read(void *ctx, int fd, void *buf, size_t len)
 {
 	struct task_sim *s = ctx;
 
+	sim_run(s);
+	return s->f->sys.read(s->f->sys.ctx, fd, buf, len);
+}
+
+static void sim_run(struct task_sim *s)
+{
 	if (s->pending) {
 		s->pending = false;
 		unsigned t = s->nsim < MAX_RUNS ? s->ticks[s->nsim] : 1;
@@ -87,7 +99,6 @@ static ssize_t sim_read(void *ctx, int fd, void *buf, size_t len)
 		}
 		s->nsim++;
 	}
-	return s->f->sys.read(s->f->sys.ctx, fd, buf, len);
 }
 
 static int sim_close(void *ctx, int fd)
@@ -391,6 +402,76 @@ static void test_hybrid_parts(void **state)
 	}
 	/* The software events are what they were. */
 	assert_int_equal(metric(res, "wall-time")->nparts, 0);
+	pmc_result_free(res);
+	pmc_event_list_free(l);
+	fake_pmu_sysfs_remove(root);
+}
+
+/* Uncore and RAPL (docs/events.md, "Uncore and RAPL events"): the runner opens the
+ * energy event itself on CPU 0 (pid -1, no inherit), enabled around the run; the metric
+ * is in joules (the count times sysfs's scale), with the note that it counts the whole
+ * package; the child's own events count as before. Unprivileged under paranoid 1 it is
+ * denied, and the rest of the run still counts. */
+static void test_system_wide(void **state)
+{
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_event_list_opts eo = {.sz = sizeof(eo)};
+	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
+	struct pmc_event_list *l = NULL;
+	struct pmc_runner_opts o;
+	const struct pmc_metric *m;
+	struct pmc_result *res;
+	char root[PATH_MAX], err[256];
+	uint64_t energy = fake_pmu_rate(21, 0x02);
+	size_t opens = 0;
+
+	(void)state;
+	cfg.power_type = 21;
+	sim_init(&cfg, 5, 5);
+	assert_int_equal(fake_pmu_sysfs(&cfg, root), 0);
+	sim.sys.sysfs_root = root;
+	eo.sysfs_root = root;
+	assert_int_equal(
+	    pmc_event_list_parse("task-clock,power/energy-pkg/", &eo, &l, err, sizeof(err)), 0);
+	o = perf_opts(l, 3);
+	res = run_ok(&cmd, &o);
+	assert_counted(metric(res, "task-clock"), rate(l, "task-clock"));
+	m = metric(res, "power/energy-pkg/");
+	assert_string_equal(m->unit, "Joules");
+	assert_non_null(m->note);
+	assert_non_null(strstr(m->note, "system-wide"));
+	assert_int_equal(m->n, 3);
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t t = sim.ticks[i];
+
+		assert_status(m, i, PMC_STATUS_COUNTED);
+		assert_int_equal(m->raw[i].value, t * energy);
+		assert_int_equal(m->raw[i].running, t * Q);
+		assert_double("energy-pkg", i, m->values[i], (double)(t * energy) * 0x1p-32);
+	}
+	for (size_t i = 0; i < fake.nlog; i++) {
+		const struct fake_pmu_open *op = &fake.log[i];
+
+		if (op->attr.type != 21)
+			continue;
+		opens++;
+		assert_int_equal(op->pid, -1);
+		assert_int_equal(op->cpu, 0);
+		assert_int_equal(op->attr.inherit, 0);
+		assert_int_equal(op->attr.enable_on_exec, 0);
+		assert_true(op->result >= 0);
+	}
+	/* The runner's copy that keeps the kernel's keys on, and one per run. */
+	assert_int_equal(opens, 1 + 3);
+	pmc_result_free(res);
+
+	cfg.privileged = false;
+	cfg.paranoid = 1;
+	sim_init(&cfg, 5, 5);
+	sim.sys.sysfs_root = root;
+	res = run_ok(&cmd, &o);
+	assert_counted(metric(res, "task-clock"), rate(l, "task-clock"));
+	assert_missing(metric(res, "power/energy-pkg/"), 3, PMC_STATUS_DENIED, EACCES);
 	pmc_result_free(res);
 	pmc_event_list_free(l);
 	fake_pmu_sysfs_remove(root);
@@ -1146,6 +1227,7 @@ int main(void)
 	    cmocka_unit_test(test_counted),
 	    cmocka_unit_test(test_multiplexed),
 	    cmocka_unit_test(test_hybrid_parts),
+	    cmocka_unit_test(test_system_wide),
 	    cmocka_unit_test(test_no_pmu),
 	    cmocka_unit_test(test_every_event_denied),
 	    cmocka_unit_test(test_pinned_unschedulable),

@@ -1,6 +1,9 @@
 /* The runner. Each measured run of the perf backend opens the event groups on the
  * forked child before it execs (enable_on_exec, inherit: docs/events.md, "Kernel ABI facts"),
- * and reads them after wait4, when inherited children have folded their counts in. A duet
+ * and reads them after wait4, when inherited children have folded their counts in.
+ * System-wide events (uncore, RAPL) count CPUs, not the child: the runner opens them
+ * itself, enables them just before the command is spawned and disables them as soon as
+ * it is reaped (docs/events.md, "Uncore and RAPL events"). A duet
  * runs the two commands of a round at once, one per thread (pmc_spawn_pair), each child
  * with counters of its own. */
 #include <errno.h>
@@ -31,6 +34,10 @@ struct perf_run {
 	 * children only read it, the runner's thread writes it between rounds. */
 	int *known_errors;
 	char **envp; /* the commands' environment, for every run */
+	/* The list has system-wide events: the children open only the per-task ones, and
+	 * sys_rd holds the runner's reading of the system-wide ones for the run. */
+	bool system_wide;
+	struct pmc_reading *sys_rd;
 };
 
 /* One run's groups, opened in its child: one per command running at the same time. */
@@ -54,7 +61,60 @@ static int open_in_child(void *ud)
 	    .user_only_fallback = o->user_only_fallback,
 	};
 
-	return pmc_counters_open_sys(o->events, &co, o->sys, &pc->counters);
+	return pmc_counters_open_scope(o->events, &co, o->sys,
+				       pc->pr->system_wide ? PMC_SCOPE_TASK : PMC_SCOPE_ALL,
+				       &pc->counters);
+}
+
+/* Opens the list's system-wide events in the runner and enables them, right before a
+ * measured run is spawned; *ret stays NULL when there are none. Returns 0 or -errno. */
+static int sys_start(struct perf_run *pr, bool measured, struct pmc_counters **ret)
+{
+	const struct pmc_runner_opts *o = pr->o;
+	struct pmc_counters_opts co = {
+	    .sz = sizeof(co),
+	    .start_disabled = true,
+	    .known_errors = pr->known_errors,
+	};
+	int r;
+
+	*ret = NULL;
+	if (!measured || !pr->system_wide)
+		return 0;
+	r = pmc_counters_open_scope(o->events, &co, o->sys, PMC_SCOPE_SYSTEM, ret);
+	if (r == 0 && (r = pmc_counters_enable(*ret)) < 0) {
+		pmc_counters_close(*ret);
+		*ret = NULL;
+	}
+	return r;
+}
+
+/* Right after the run is reaped (r: how spawning it went): disables the system-wide
+ * events, reads them into pr->sys_rd and closes them. An event that could not open is
+ * not tried again. Returns r, or the read's error. */
+static int sys_stop(struct perf_run *pr, struct pmc_counters *sc, int r)
+{
+	const struct pmc_runner_opts *o = pr->o;
+	int d;
+
+	if (!sc)
+		return r;
+	d = pmc_counters_disable(sc);
+	if (r == 0)
+		r = d;
+	if (r == 0)
+		r = pmc_counters_read(sc, pr->sys_rd);
+	for (size_t i = 0; r == 0 && i < o->events->n; i++) {
+		enum pmc_status st;
+		int e;
+
+		pmc_counters_open_status(sc, i, &st, &e);
+		if (o->events->events[i].system_wide &&
+		    (st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) && e > 0)
+			pr->known_errors[i] = e;
+	}
+	pmc_counters_close(sc);
+	return r;
 }
 
 static double timeval_ns(struct timeval tv)
@@ -88,6 +148,30 @@ static int record_rusage(struct pmc_benchmark *b, const struct pmc_spawn_result 
 	return r;
 }
 
+/* A system-wide event's metric: the unit its PMU gives (RAPL: Joules, the scale already
+ * applied) and a note that it counts more than the command. */
+static int describe_system_wide(struct pmc_metric *m, const struct pmc_event *ev)
+{
+	char note[PMC_EVENT_CPUS_MAX + 256];
+
+	if (ev->unit[0] && strcmp(m->unit, ev->unit) != 0) {
+		char *unit = strdup(ev->unit);
+
+		if (!unit)
+			return -ENOMEM;
+		free(m->unit);
+		m->unit = unit;
+	}
+	if (!ev->system_wide || m->note)
+		return 0;
+	snprintf(note, sizeof(note),
+		 "system-wide: counts all its PMU sees on CPUs %s (the PMU's cpumask; for RAPL "
+		 "and uncore PMUs, their whole packages) while the command runs, not only the "
+		 "command",
+		 ev->cpus);
+	return pmc_metric_set_note(m, note);
+}
+
 static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 		       const struct pmc_reading *readings, const struct pmc_reading_parts *parts)
 {
@@ -97,6 +181,8 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 		struct pmc_metric *m;
 		int r = pmc_benchmark_metric(b, ev->events[i].name, &m);
 
+		if (r == 0 && m->n == 0)
+			r = describe_system_wide(m, &ev->events[i]);
 		if (r < 0)
 			return r;
 		/* pmc_metric_append keeps the metric's error: the errno only while every run
@@ -233,6 +319,10 @@ static int perf_finish(struct perf_child *pc, int r, bool measured, struct pmc_r
 		r = pmc_counters_read(pc->counters, readings);
 		for (size_t i = 0; r == 0 && i < o->events->n; i++)
 			pmc_counters_read_parts(pc->counters, i, &parts[i]);
+		/* The system-wide events, read by the runner (sys_stop). */
+		for (size_t i = 0; r == 0 && pc->pr->system_wide && i < o->events->n; i++)
+			if (o->events->events[i].system_wide)
+				readings[i] = pc->pr->sys_rd[i];
 		/* An event that the keeper could open may still fail on the child (say,
 		 * refusing inherit): later runs skip it too. */
 		for (size_t i = 0; r == 0 && i < o->events->n; i++) {
@@ -290,8 +380,12 @@ static int run_perf(const struct pmc_runner_cmd *cmd, struct perf_run *pr, bool 
 {
 	struct perf_child pc;
 	struct pmc_spawn_opts so = perf_spawn_opts(cmd, pr, &pc, measured, pr->o->running);
+	struct pmc_counters *sc;
+	int r = sys_start(pr, measured, &sc);
 
-	return perf_finish(&pc, pmc_spawn_run(&so, sr), measured, readings, parts);
+	if (r == 0)
+		r = sys_stop(pr, sc, pmc_spawn_run(&so, sr));
+	return perf_finish(&pc, r, measured, readings, parts);
 }
 
 /* Whether a run of the perf backend may be recorded: r is what running it returned.
@@ -442,6 +536,7 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 	struct perf_child pc[2];
 	struct pmc_spawn_opts so[2];
 	const struct pmc_spawn_opts *const sop[2] = {&so[0], &so[1]};
+	struct pmc_counters *sc;
 	int rc[2], r;
 
 	for (size_t c = 0; c < 2; c++) {
@@ -453,7 +548,11 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 		so[c].pin = true;
 		so[c].cpu = cpus[(run - 1 + c) % 2];
 	}
-	r = pmc_spawn_pair(sop, sr, rc);
+	/* One reading of the system-wide events for the round: both commands run in it,
+	 * and each run gets it. */
+	r = sys_start(pr, measured, &sc);
+	if (r == 0)
+		r = sys_stop(pr, sc, pmc_spawn_pair(sop, sr, rc));
 	for (size_t c = 0; c < 2; c++)
 		rc[c] = perf_finish(&pc[c], r < 0 ? r : rc[c], measured,
 				    readings + c * o->events->n, parts + c * o->events->n);
@@ -620,10 +719,13 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		return r;
 	}
 	pr.known_errors = calloc(nev ? nev : 1, sizeof(int));
+	pr.sys_rd = calloc(nev ? nev : 1, sizeof(*pr.sys_rd));
+	for (size_t i = 0; i < nev; i++)
+		pr.system_wide |= o->events->events[i].system_wide;
 	/* Two runs' worth: a duet reads both of its round's runs. */
 	readings = calloc(nev ? 2 * nev : 1, sizeof(*readings));
 	parts = calloc(nev ? 2 * nev : 1, sizeof(*parts));
-	if (!pr.known_errors || !readings || !parts) {
+	if (!pr.known_errors || !pr.sys_rd || !readings || !parts) {
 		r = -ENOMEM;
 		pmc_err_set(err, errlen, "out of memory");
 		goto out;
@@ -762,6 +864,7 @@ out:
 	pmc_counters_close(keeper);
 	free(pr.envp);
 	free(pr.known_errors);
+	free(pr.sys_rd);
 	free(readings);
 	free(parts);
 	return r;
