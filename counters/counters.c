@@ -87,9 +87,9 @@ struct cpu_wide {
 struct syswide {
 	struct pmc_event_list tasks; /* the per-task events, regrouped */
 	struct pmc_counters *task;
-	size_t *task_idx;	/* per event: its index in tasks; SIZE_MAX: not there */
-	struct cpu_wide *cw;	/* per event; n 0 and status not-counted when per-task */
-	double *scale;		/* per event */
+	size_t *task_idx;    /* per event: its index in tasks; SIZE_MAX: not there */
+	struct cpu_wide *cw; /* per event; n 0 and status not-counted when per-task */
+	double *scale;	     /* per event */
 	struct pmc_reading *task_rd;
 };
 
@@ -525,7 +525,7 @@ static int open_cpu_wide(struct pmc_counters *c, const struct pmc_event *ev, str
 			 int known)
 {
 	struct perf_event_attr attr;
-	struct cpu_open o = { .c = c, .attr = &attr, .cw = cw };
+	struct cpu_open o = {.c = c, .attr = &attr, .cw = cw};
 	size_t ncpus = 0;
 	int r;
 
@@ -600,8 +600,8 @@ static int open_syswide(const struct pmc_event_list *events, const struct pmc_co
 	sw->tasks.events = calloc(c->n ? c->n : 1, sizeof(*sw->tasks.events));
 	known = calloc(c->n ? c->n : 1, sizeof(*known));
 	newgroup = malloc((events->ngroups ? events->ngroups : 1) * sizeof(*newgroup));
-	if (!sw->task_idx || !sw->cw || !sw->scale || !sw->task_rd || !sw->tasks.events ||
-	    !known || !newgroup) {
+	if (!sw->task_idx || !sw->cw || !sw->scale || !sw->task_rd || !sw->tasks.events || !known ||
+	    !newgroup) {
 		r = -ENOMEM;
 		goto fail;
 	}

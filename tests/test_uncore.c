@@ -353,7 +353,8 @@ static void test_mixed_group(void **state)
 	}
 	fake_pmu_tick(&fake, 6);
 	assert_int_equal(pmc_counters_read(c, r), 0);
-	assert_int_equal(r[0].value, 6 * fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
+	assert_int_equal(r[0].value,
+			 6 * fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
 	assert_true(r[1].scaled == (double)(2 * 6 * fake_pmu_rate(POWER, ENERGY_PKG)) * RAPL_SCALE);
 	assert_int_equal(r[2].value,
 			 6 * fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
