@@ -508,13 +508,6 @@ static int open_on_cpu(int cpu, void *ud)
 				(unsigned long)&cw->id[cw->n - 1]);
 }
 
-static int count_one(int cpu, void *ud)
-{
-	(void)cpu;
-	++*(size_t *)ud;
-	return 0;
-}
-
 /* Opens a system-wide event on each CPU of its cpumask: pid -1, no inherit, no group.
  * The kernel never enables a CPU-wide event on exec (enable_on_exec belongs to a task's
  * context), so unless the caller wants counting from now on it starts disabled and
@@ -526,7 +519,7 @@ static int open_cpu_wide(struct pmc_counters *c, const struct pmc_event *ev, str
 {
 	struct perf_event_attr attr;
 	struct cpu_open o = {.c = c, .attr = &attr, .cw = cw};
-	size_t ncpus = 0;
+	size_t ncpus;
 	int r;
 
 	cw->status = PMC_STATUS_COUNTED;
@@ -535,7 +528,8 @@ static int open_cpu_wide(struct pmc_counters *c, const struct pmc_event *ev, str
 		cw->error = known;
 		return 0;
 	}
-	if (pmc_cpu_list_each(ev->cpus, count_one, &ncpus) < 0 || ncpus == 0)
+	ncpus = pmc_cpu_list_count(ev->cpus);
+	if (ncpus == 0)
 		return -EINVAL;
 	cw->fd = malloc(ncpus * sizeof(*cw->fd));
 	cw->id = calloc(ncpus, sizeof(*cw->id));

@@ -741,6 +741,13 @@ static int count_cpu(int cpu, void *ud)
 	return 0;
 }
 
+size_t pmc_cpu_list_count(const char *list)
+{
+	size_t n = 0;
+
+	return pmc_cpu_list_each(list, count_cpu, &n) == 0 ? n : 0;
+}
+
 double pmc_event_scale(const struct pmc_event *ev)
 {
 	return ev->scale > 0 ? ev->scale : 1.0;
@@ -753,15 +760,15 @@ static int read_system_wide(struct parser *p, size_t start, const char *pmu, con
 			    struct pmc_event *ev)
 {
 	char text[PMC_EVENT_CPUS_MAX], name[160];
-	size_t ncpus = 0;
 	int r;
 
+	/* perf's is_pmu_core(): "cpu", "cpum_cf", or a PMU with `cpus` (hybrid CPUs). */
 	r = pmc_sysfs_pmu_file(p->root, pmu, "cpus", text, sizeof(text));
-	if (r == 0 || strcmp(pmu, "cpu") == 0)
-		return 0; /* a core PMU (hybrid CPUs) */
+	if (r == 0 || strcmp(pmu, "cpu") == 0 || strcmp(pmu, "cpum_cf") == 0)
+		return 0;
 	r = pmc_sysfs_pmu_file(p->root, pmu, "cpumask", text, sizeof(text));
 	if (r == 0) {
-		if (pmc_cpu_list_each(text, count_cpu, &ncpus) < 0 || ncpus == 0)
+		if (pmc_cpu_list_count(text) == 0)
 			return fail(p, start,
 				    "the cpumask of PMU '%.40s' in sysfs is not a CPU list "
 				    "('%.40s')",
@@ -788,8 +795,8 @@ static int read_system_wide(struct parser *p, size_t start, const char *pmu, con
 		ev->scale = v;
 	}
 	snprintf(name, sizeof(name), "%s.unit", event);
-	if (pmc_sysfs_event_alias(p->root, pmu, name, text, sizeof(text)) == 0)
-		snprintf(ev->unit, sizeof(ev->unit), "%s", text);
+	if (pmc_sysfs_event_alias(p->root, pmu, name, ev->unit, sizeof(ev->unit)) < 0)
+		ev->unit[0] = '\0'; /* none (a unit longer than perf's is cut) */
 	snprintf(name, sizeof(name), "%s.per-pkg", event);
 	if (pmc_sysfs_event_alias(p->root, pmu, name, text, sizeof(text)) == 0)
 		ev->per_pkg = strcmp(text, "0") != 0;

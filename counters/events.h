@@ -51,6 +51,8 @@ double pmc_event_scale(const struct pmc_event *ev);
 /* Calls fn for each CPU of a cpumask text ("0", "0,18", "0-3"). Returns 0, -EINVAL when
  * the text is not a CPU list, or what fn returned when negative. */
 int pmc_cpu_list_each(const char *list, int (*fn)(int cpu, void *ud), void *ud);
+/* The number of CPUs in such a list; 0 when it is not one. */
+size_t pmc_cpu_list_count(const char *list);
 
 /* True when the event needs a PMU other than the kernel's software one. */
 bool pmc_event_is_hardware(const struct pmc_event *ev);

@@ -212,6 +212,9 @@ static void test_cpu_list(void **state)
 	assert_int_equal(pmc_cpu_list_each("", collect, &s), -EINVAL);
 	assert_int_equal(pmc_cpu_list_each("0,x", collect, &s), -EINVAL);
 	assert_int_equal(pmc_cpu_list_each("3-1", collect, &s), -EINVAL);
+	assert_int_equal(pmc_cpu_list_count("0,18"), 2);
+	assert_int_equal(pmc_cpu_list_count("0-3,8"), 5);
+	assert_int_equal(pmc_cpu_list_count("0;1"), 0);
 }
 
 /* pid -1 on each CPU of the cpumask, each its own group, no inherit, no enable_on_exec,
