@@ -472,6 +472,9 @@ static void test_system_wide(void **state)
 	res = run_ok(&cmd, &o);
 	assert_counted(metric(res, "task-clock"), rate(l, "task-clock"));
 	assert_missing(metric(res, "power/energy-pkg/"), 3, PMC_STATUS_DENIED, EACCES);
+	m = metric(res, "power/energy-pkg/");
+	assert_non_null(m->note);
+	assert_non_null(strstr(m->note, "CAP_PERFMON"));
 	pmc_result_free(res);
 	pmc_event_list_free(l);
 	fake_pmu_sysfs_remove(root);

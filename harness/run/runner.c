@@ -149,8 +149,10 @@ static int record_rusage(struct pmc_benchmark *b, const struct pmc_spawn_result 
 }
 
 /* A system-wide event's metric: the unit its PMU gives (RAPL: Joules, the scale already
- * applied) and a note that it counts more than the command. */
-static int describe_system_wide(struct pmc_metric *m, const struct pmc_event *ev)
+ * applied) and a note that it counts more than the command, or why it was denied (rd:
+ * its first run's reading). */
+static int describe_system_wide(struct pmc_metric *m, const struct pmc_event *ev,
+				const struct pmc_reading *rd)
 {
 	char note[PMC_EVENT_CPUS_MAX + 256];
 
@@ -164,6 +166,15 @@ static int describe_system_wide(struct pmc_metric *m, const struct pmc_event *ev
 	}
 	if (!ev->system_wide || m->note)
 		return 0;
+	if (rd->status == PMC_STATUS_DENIED && rd->error == EACCES) {
+		/* The kernel's perf_allow_cpu(): CPU-wide events need CAP_PERFMON (or
+		 * CAP_SYS_ADMIN) while perf_event_paranoid is above 0. */
+		snprintf(note, sizeof(note),
+			 "system-wide: denied: counting CPUs %s needs CAP_PERFMON (or "
+			 "CAP_SYS_ADMIN) or perf_event_paranoid 0 or less",
+			 ev->cpus);
+		return pmc_metric_set_note(m, note);
+	}
 	snprintf(note, sizeof(note),
 		 "system-wide: counts all its PMU sees on CPUs %s (the PMU's cpumask; for RAPL "
 		 "and uncore PMUs, their whole packages) while the command runs, not only the "
@@ -182,7 +193,7 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 		int r = pmc_benchmark_metric(b, ev->events[i].name, &m);
 
 		if (r == 0 && m->n == 0)
-			r = describe_system_wide(m, &ev->events[i]);
+			r = describe_system_wide(m, &ev->events[i], rd);
 		if (r < 0)
 			return r;
 		/* pmc_metric_append keeps the metric's error: the errno only while every run
