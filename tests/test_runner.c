@@ -477,6 +477,24 @@ static void test_system_wide(void **state)
 	assert_non_null(strstr(m->note, "CAP_PERFMON"));
 	pmc_result_free(res);
 	pmc_event_list_free(l);
+
+	/* In a group with the task's events: counted all the same, opened apart, and the
+	 * note says so. */
+	cfg.privileged = true;
+	sim_init(&cfg, 5, 5);
+	sim.sys.sysfs_root = root;
+	l = NULL;
+	assert_int_equal(
+	    pmc_event_list_parse("{task-clock,power/energy-pkg/}", &eo, &l, err, sizeof(err)), 0);
+	o = perf_opts(l, 2);
+	res = run_ok(&cmd, &o);
+	assert_counted(metric(res, "task-clock"), rate(l, "task-clock"));
+	m = metric(res, "power/energy-pkg/");
+	assert_status(m, 0, PMC_STATUS_COUNTED);
+	assert_double("energy-pkg", 0, m->values[0], (double)(sim.ticks[0] * energy) * 0x1p-32);
+	assert_non_null(strstr(m->note, "opened apart from its group"));
+	pmc_result_free(res);
+	pmc_event_list_free(l);
 	fake_pmu_sysfs_remove(root);
 }
 
