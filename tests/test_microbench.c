@@ -837,6 +837,67 @@ static void hybrid_batches_sum_core_types(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* RAPL (docs/events.md, "Uncore and RAPL events"): power/energy-pkg/ is opened on CPU 0
+ * with pid -1, and a batch's energy per operation is the difference of the raw counts
+ * times sysfs's scale, in joules, with the note that it counts the whole package. */
+static void system_wide_energy_per_op(void **state)
+{
+	static const struct fake_pmu_config cfg = {
+	    .counters = 8, .privileged = true, .power_type = 21};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = NULL;
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "", root[PATH_MAX];
+	uint64_t want;
+
+	(void)state;
+	reset();
+	fake_pmu_init(&f, &cfg);
+	assert_int_equal(fake_pmu_sysfs(&cfg, root), 0);
+	f.sys.sysfs_root = root;
+	{
+		PMC_OPTS(pmc_event_list_opts, eo, .sysfs_root = root);
+
+		assert_int_equal(pmc_event_list_parse("task-clock,power/energy-pkg/", &eo, &ev, err,
+						      sizeof(err)),
+				 0);
+	}
+	o.events = ev;
+	pmu = &f;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	for (size_t i = 0; i < f.nlog; i++)
+		if (f.log[i].attr.type == 21)
+			assert_int_equal(f.log[i].pid, -1);
+	want = 50 * fake_pmu_rate(21, 0x02);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct pmc_reading *rd = &s.readings[i * s.nev + 1];
+
+		assert_int_equal(rd->status, PMC_STATUS_COUNTED);
+		assert_int_equal(rd->value, want);
+		assert_true(rd->scaled == (double)want * 0x1p-32);
+	}
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, ev, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "power/energy-pkg//op");
+	assert_non_null(m);
+	assert_string_equal(m->unit, "Joules");
+	assert_true(m->values[0] == (double)want * 0x1p-32 / 50);
+	assert_non_null(m->note);
+	assert_non_null(strstr(m->note, "while the benchmark runs"));
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "task-clock/op");
+	assert_string_equal(m->unit, "ns");
+	assert_null(m->note);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+	fake_pmu_sysfs_remove(root);
+	pmc_event_list_free(ev);
+}
+
 static void missing_counters_are_reported_as_such(void **state)
 {
 	static const struct fake_pmu_config cfg = {
@@ -1022,6 +1083,7 @@ int main(void)
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(hybrid_batches_sum_core_types),
+	    cmocka_unit_test(system_wide_energy_per_op),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
 	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),

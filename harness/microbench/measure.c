@@ -33,6 +33,7 @@ struct pmc_run_ctx {
 	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
 	 * per event (counters/hybrid.h); NULL when no event was split. */
 	struct pmc_reading *p0, *p1;
+	const struct pmc_event_list *events; /* for each event's sysfs scale */
 	size_t nev;
 	uint64_t t0, t1;
 	int error;    /* a failed read inside the loop */
@@ -288,6 +289,10 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 			hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
 		else
 			batch_reading(&c->r0[e], &c->r1[e], &out[e]);
+		/* The difference of raw counts, like the engine's read, is in the unit of the
+		 * event's sysfs scale (RAPL: joules) only once scaled. */
+		if (c->events && pmc_status_has_value(out[e].status))
+			out[e].scaled *= pmc_event_scale(&c->events->events[e]);
 	}
 	return 0;
 }
@@ -457,6 +462,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		if (r == 0)
 			r = pmc_counters_enable(c.counters);
 		c.nev = s.nev;
+		c.events = events;
 		for (size_t e = 0; r == 0 && e < s.nev && !c.p0; e++) {
 			if (!pmc_counters_nparts(c.counters, e))
 				continue;

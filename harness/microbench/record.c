@@ -155,9 +155,15 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			double v = pmc_status_has_value(rd->status)
 				       ? pmc_mb_per_op(rd->scaled, s->iters)
 				       : NAN;
+			struct pmc_metric *m;
 
 			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
-			r = append(bm, id, v, rd);
+			/* Uncore and RAPL: its unit per operation, and what it counts. */
+			r = metric(bm, id, &m);
+			if (r == 0 && m->n == 0)
+				r = pmc_metric_describe_event(m, events, e, rd, "the benchmark");
+			if (r == 0)
+				r = pmc_metric_append(m, v, rd);
 			if (r == 0 && s->parts && s->parts[i * nev + e].n)
 				r = append_parts(bm, id, &s->parts[i * nev + e], s->iters);
 		}

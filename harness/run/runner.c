@@ -148,50 +148,6 @@ static int record_rusage(struct pmc_benchmark *b, const struct pmc_spawn_result 
 	return r;
 }
 
-/* A system-wide event's metric: the unit its PMU gives (RAPL: Joules, the scale already
- * applied) and a note that it counts more than the command, or why it was denied (rd:
- * its first run's reading). */
-static int describe_system_wide(struct pmc_metric *m, const struct pmc_event_list *list, size_t i,
-				const struct pmc_reading *rd)
-{
-	const struct pmc_event *ev = &list->events[i];
-	bool grouped = false;
-
-	char note[PMC_EVENT_CPUS_MAX + 384];
-
-	if (ev->unit[0] && strcmp(m->unit, ev->unit) != 0) {
-		char *unit = strdup(ev->unit);
-
-		if (!unit)
-			return -ENOMEM;
-		free(m->unit);
-		m->unit = unit;
-	}
-	if (!ev->system_wide || m->note)
-		return 0;
-	if (rd->status == PMC_STATUS_DENIED && rd->error == EACCES) {
-		/* The kernel's perf_allow_cpu(): CPU-wide events need CAP_PERFMON (or
-		 * CAP_SYS_ADMIN) while perf_event_paranoid is above 0. */
-		snprintf(note, sizeof(note),
-			 "system-wide: denied: counting CPUs %s needs CAP_PERFMON (or "
-			 "CAP_SYS_ADMIN) or perf_event_paranoid 0 or less",
-			 ev->cpus);
-		return pmc_metric_set_note(m, note);
-	}
-	/* A group cannot hold a task's events and a CPU's: the engine opened it apart. */
-	for (size_t j = 0; j < list->n; j++)
-		grouped |= list->events[j].group == ev->group && !list->events[j].system_wide;
-	snprintf(note, sizeof(note),
-		 "system-wide: counts all its PMU sees on CPUs %s (the PMU's cpumask; for RAPL "
-		 "and uncore PMUs, their whole packages) while the command runs, not only the "
-		 "command%s",
-		 ev->cpus,
-		 grouped ? "; opened apart from its group, which cannot hold a task's events "
-			   "and a CPU's"
-			 : "");
-	return pmc_metric_set_note(m, note);
-}
-
 static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 		       const struct pmc_reading *readings, const struct pmc_reading_parts *parts)
 {
@@ -202,7 +158,7 @@ static int record_perf(struct pmc_benchmark *b, const struct pmc_event_list *ev,
 		int r = pmc_benchmark_metric(b, ev->events[i].name, &m);
 
 		if (r == 0 && m->n == 0)
-			r = describe_system_wide(m, ev, i, rd);
+			r = pmc_metric_describe_event(m, ev, i, rd, "the command");
 		if (r < 0)
 			return r;
 		/* pmc_metric_append keeps the metric's error: the errno only while every run
