@@ -37,7 +37,6 @@ void pmc_fmt_grouped(double v, char *buf, size_t len)
 /* Counts: whole numbers grouped; a mean below 1000 keeps two decimals (0.30 context
  * switches per run says more than 0) unless they would read .00 (a mean of 103 computed
  * as 103.00000000000001). */
-/* A count: grouped when whole (or >= 1000), else two decimals ("0.30"). */
 static void fmt_count(double v, char *buf, size_t len)
 {
 	if (fabs(v - round(v)) < 0.005 || fabs(v) >= 1000)
@@ -92,6 +91,10 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 		return "%";
 	if (strcmp(unit, "ratio") == 0)
 		return "";
+	/* A unit from elsewhere (sysfs's "Joules" of a RAPL event): a small value keeps three
+	 * significant digits rather than reading 0.00, which was never measured. */
+	if (v != 0 && fabs(v) < 0.995)
+		snprintf(buf, len, "%.3g", v);
 	return unit;
 }
 

@@ -89,6 +89,16 @@ static void test_table_values(void **state)
 	assert_string_equal(pmc_fmt_value(1.5, "ratio", buf, sizeof(buf)), "");
 	assert_string_equal(buf, "1.50");
 	assert_string_equal(pmc_fmt_value(3.2, "GHz", buf, sizeof(buf)), "GHz");
+	assert_string_equal(buf, "3.20");
+	/* A small energy (RAPL's Joules) keeps its digits: never a 0.00 that was not measured. */
+	assert_string_equal(pmc_fmt_value(0.000123456, "Joules", buf, sizeof(buf)), "Joules");
+	assert_string_equal(buf, "0.000123");
+	pmc_fmt_value(0.5, "Joules", buf, sizeof(buf));
+	assert_string_equal(buf, "0.5");
+	pmc_fmt_value(12.5, "Joules", buf, sizeof(buf));
+	assert_string_equal(buf, "12.50");
+	pmc_fmt_value(0, "Joules", buf, sizeof(buf));
+	assert_string_equal(buf, "0.00");
 	/* Microbenchmark throughput: SI steps for items, binary ones for bytes. */
 	assert_string_equal(pmc_fmt_value(2647381730.58, "items/s", buf, sizeof(buf)), "G items/s");
 	assert_string_equal(buf, "2.65");
