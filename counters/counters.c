@@ -437,6 +437,25 @@ fail_opts:
 
 /* The list split over the core PMUs of a hybrid CPU: the engine above opens hy->list,
  * each event's known error passed on to its parts. */
+/* The options of an engine opened on the list a wrapper made (hybrid parts, the task's
+ * events of a list with system-wide ones): the caller's, with known_errors for that list. */
+static struct pmc_counters_opts inner_opts(const struct pmc_counters *c,
+					   const struct pmc_counters_opts *opts, const int *known)
+{
+	return (struct pmc_counters_opts){
+	    .sz = sizeof(struct pmc_counters_opts),
+	    .pid = c->opts.pid,
+	    .on_cpu = c->opts.cpu >= 0,
+	    .cpu = c->opts.cpu,
+	    .inherit = c->opts.inherit,
+	    .enable_on_exec = c->opts.enable_on_exec,
+	    .start_disabled = c->opts.start_disabled,
+	    .user_only_fallback = c->opts.user_only_fallback,
+	    .self_read = PMC_OPTS_GET(opts, self_read, false),
+	    .known_errors = known,
+	};
+}
+
 static int open_hybrid(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 		       const struct pmc_sys *sys, struct pmc_hybrid *hy, struct pmc_counters **ret)
 {
@@ -455,16 +474,6 @@ static int open_hybrid(const struct pmc_event_list *events, const struct pmc_cou
 	r = copy_opts(c, opts);
 	if (r < 0)
 		goto fail;
-	o = (struct pmc_counters_opts){
-	    .sz = sizeof(o),
-	    .pid = c->opts.pid,
-	    .on_cpu = c->opts.cpu >= 0,
-	    .cpu = c->opts.cpu,
-	    .inherit = c->opts.inherit,
-	    .enable_on_exec = c->opts.enable_on_exec,
-	    .start_disabled = c->opts.start_disabled,
-	    .user_only_fallback = c->opts.user_only_fallback,
-	};
 	c->tmp = calloc(c->n ? c->n : 1, sizeof(*c->tmp));
 	c->parts = calloc(hy->list.n ? hy->list.n : 1, sizeof(*c->parts));
 	known = calloc(hy->list.n ? hy->list.n : 1, sizeof(*known));
@@ -475,7 +484,7 @@ static int open_hybrid(const struct pmc_event_list *events, const struct pmc_cou
 	for (size_t i = 0; c->opts.known_errors && i < c->n; i++)
 		for (size_t k = 0; k < hy->nparts[i]; k++)
 			known[hy->part[i][k]] = c->opts.known_errors[i];
-	o.known_errors = known;
+	o = inner_opts(c, opts, known);
 	r = open_plain(&hy->list, &o, sys, &c->inner);
 	if (r < 0)
 		goto fail;
@@ -625,18 +634,7 @@ static int open_syswide(const struct pmc_event_list *events, const struct pmc_co
 		sw->task_idx[i] = sw->tasks.n++;
 	}
 	if (sw->tasks.n) {
-		o = (struct pmc_counters_opts){
-		    .sz = sizeof(o),
-		    .pid = c->opts.pid,
-		    .on_cpu = c->opts.cpu >= 0,
-		    .cpu = c->opts.cpu,
-		    .inherit = c->opts.inherit,
-		    .enable_on_exec = c->opts.enable_on_exec,
-		    .start_disabled = c->opts.start_disabled,
-		    .user_only_fallback = c->opts.user_only_fallback,
-		    .self_read = PMC_OPTS_GET(opts, self_read, false),
-		    .known_errors = known,
-		};
+		o = inner_opts(c, opts, known);
 		r = pmc_counters_open_sys(&sw->tasks, &o, sys, &sw->task);
 		if (r < 0)
 			goto fail;
