@@ -3,9 +3,10 @@
 
 meson runs this on every build with the layer table of the top-level meson.build
 (name=folder:allowed,layers,...), so including a higher layer's header is a build
-error. Includes of project headers must be spelled from the project root
-("counters/events.h"); public headers from include/ ("pmcbench/result.h", "pmcbench.h")
-may be included anywhere."""
+error. Includes of project headers are spelled by layer name and the path inside the
+layer's folder ("core/stats.h" is harness/2-core/stats.h), as the layer's include tree
+shows them (ci/layer-includes.py); public headers from include/ ("pmcbench/result.h",
+"pmcbench.h") may be included anywhere."""
 import argparse
 import os
 import re
@@ -39,7 +40,15 @@ def main():
         return None, None
 
     errors = []
-    project_tops = {folder.split("/")[0] for _, folder, _ in layers}
+    folder_of = {name: folder for name, folder, _ in layers}
+    project_tops = set(folder_of) | {folder.split("/")[0] for _, folder, _ in layers}
+
+    def resolve(inc):
+        """The layer an include names and the file it is, or (None, None)."""
+        head, _, rest = inc.partition("/")
+        if head not in folder_of or not rest:
+            return None, None
+        return head, os.path.join(folder_of[head], rest)
     # Every C file of the project belongs to a layer: a folder outside the table would
     # escape every rule below.
     for dirpath, dirnames, filenames in os.walk(args.root):
@@ -73,7 +82,7 @@ def main():
                         a = ANGLE.match(line)
                         if a and a.group(1).split("/")[0] in project_tops:
                             errors.append("%s:%d: <%s> is a project header: include it in "
-                                          "quotes, spelled from the project root" %
+                                          "quotes, spelled by its layer (\"core/stats.h\")" %
                                           (rel, lineno, a.group(1)))
                             continue
                         m = INCLUDE.match(line)
@@ -82,21 +91,22 @@ def main():
                         inc = m.group(1)
                         if ".." in inc.split("/"):
                             errors.append("%s:%d: \"%s\" walks up with '..'; spell the "
-                                          "include from the project root" % (rel, lineno, inc))
+                                          "include by its layer (\"core/stats.h\")" % (rel, lineno, inc))
                             continue
                         if inc in ("config.h", "commit.h") or inc == "pmcbench.h" or inc.startswith("pmcbench/"):
                             continue
-                        if inc.startswith(".") or not os.path.exists(os.path.join(args.root, inc)):
+                        target, path = resolve(inc)
+                        if target is None or not os.path.exists(os.path.join(args.root, path)):
                             if os.path.exists(os.path.join(dirpath, inc)):
-                                errors.append("%s:%d: spell the include from the project root: "
-                                              "\"%s\"" % (rel, lineno,
-                                                          os.path.relpath(os.path.join(dirpath, inc), args.root)))
+                                here = os.path.relpath(dirpath, os.path.join(args.root, folder))
+                                spelled = name + "/" + os.path.normpath(os.path.join(here, inc))
+                                errors.append("%s:%d: spell the include by its layer: "
+                                              "\"%s\"" % (rel, lineno, spelled))
                             elif not (name == "bench" or inc.endswith(".inc")):
                                 errors.append("%s:%d: \"%s\" is not a project header; spell "
-                                              "includes from the project root" % (rel, lineno, inc))
+                                              "includes by layer (\"core/stats.h\")" % (rel, lineno, inc))
                             continue
-                        target, _ = layer_of(inc)
-                        if target is None or target == name or target in own_allowed:
+                        if target == name or target in own_allowed:
                             continue
                         errors.append("%s:%d: the %s layer includes \"%s\" of the %s layer; it may "
                                       "include only %s (docs/architecture.md)" %

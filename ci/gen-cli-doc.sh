@@ -4,7 +4,7 @@
 # Usage: ci/gen-cli-doc.sh [BUILDDIR]
 set -eu
 cd "$(dirname "$0")/.."
-pmcbench=${1:-build}/harness/cli/pmcbench
+pmcbench=${1:-build}/harness/6-cli/pmcbench
 {
 	echo "# Command-line reference"
 	echo
@@ -22,7 +22,7 @@ pmcbench=${1:-build}/harness/cli/pmcbench
 	echo "## Shell completion"
 	echo
 	echo "Installed by \`meson install\` (README); to try it from the tree, source"
-	echo "\`harness/cli/completion/pmcbench.bash\`. Bash and zsh complete"
+	echo "\`harness/6-cli/completion/pmcbench.bash\`. Bash and zsh complete"
 	echo "the commands, each command's options, the values of \`--format\`, \`--color\`,"
 	echo "\`--backend\` and \`--valgrind-tool\`, event names after \`-e\` (also after a comma in a"
 	echo "list), and file names where an option takes a file. The scripts read the options from"

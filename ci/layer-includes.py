@@ -4,7 +4,7 @@ compiler sees only its own headers and those of the layers it may include.
 
 meson runs this at configure time with the layer table of the top-level meson.build
 (name=folder:allowed,layers,...). For each layer it makes OUT/<name>/ holding a symlink
-per visible layer folder ("harness/base" -> SRC/harness/base) and config.h (the build's
+per visible layer folder ("harness/0-base" -> SRC/harness/0-base) and config.h (the build's
 configuration header). Each layer compiles with -I OUT/<name> and without the project
 root on its include path, so including a higher layer's header is a compile error
 ("No such file or directory"), whatever the spelling; ci/check-layers.py adds the
@@ -40,8 +40,7 @@ def main():
                 print("layer-includes: %s may include unknown layer %s" % (name, layer),
                       file=sys.stderr)
                 return 1
-            link = os.path.join(tree, folders[layer])
-            os.makedirs(os.path.dirname(link), exist_ok=True)
+            link = os.path.join(tree, layer)
             os.symlink(os.path.join(args.src, folders[layer]), link)
         os.symlink(os.path.join(args.build, "config.h"), os.path.join(tree, "config.h"))
     return 0

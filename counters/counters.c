@@ -11,7 +11,7 @@
 #include "counters/counters.h"
 #include "counters/selfread.h"
 #include "counters/hybrid.h"
-#include "harness/base/opts.h"
+#include "base/opts.h"
 
 #define READ_FORMAT                                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
@@ -327,7 +327,7 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 	return 0;
 }
 
-/* Reads the caller's options, of any version of the struct (harness/base/opts.h). */
+/* Reads the caller's options, of any version of the struct (harness/0-base/opts.h). */
 static int copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts)
 {
 	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))

@@ -13,7 +13,7 @@
 #include "counters/doctor.h"
 #include "counters/events.h"
 #include "counters/sysfs.h"
-#include "harness/base/opts.h"
+#include "base/opts.h"
 
 /* linux/capability.h numbers; CAP_PERFMON appeared in Linux 5.8. */
 #define CAP_SYS_ADMIN_BIT 21

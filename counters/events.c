@@ -17,12 +17,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "harness/base/grow.h"
+#include "base/grow.h"
 #include "counters/events.h"
 #include "counters/sysfs.h"
-#include "harness/base/error.h"
-#include "harness/base/opts.h"
-#include "harness/base/suggest.h"
+#include "base/error.h"
+#include "base/opts.h"
+#include "base/suggest.h"
 
 /* Generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE):
  * name as typed, canonical name (the metric id), PERF_COUNT_HW_* suffix. */

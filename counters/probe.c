@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "counters/counters.h"
-#include "harness/base/error.h"
-#include "harness/base/opts.h"
+#include "base/error.h"
+#include "base/opts.h"
 
 struct probe_event {
 	enum pmc_status status;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "counters/sample.h"
-#include "harness/base/error.h"
+#include "base/error.h"
 
 /* What every record ends with (sample_id_all) and a sample starts with, for the
  * sample_type below: {pid, tid}, time, {cpu, res}. */

@@ -4,9 +4,9 @@
  * writes a subset of it). */
 #include "counters/valgrind.h"
 #include "counters/valgrind_format.h"
-#include "harness/base/error.h"
-#include "harness/base/opts.h"
-#include "harness/base/path.h"
+#include "base/error.h"
+#include "base/opts.h"
+#include "base/path.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -149,7 +149,7 @@ static int strv_pack(const struct strv *s, char ***ret)
 	return 0;
 }
 
-/* Reads the caller's options into a full-size struct (harness/base/opts.h): fields past
+/* Reads the caller's options into a full-size struct (harness/0-base/opts.h): fields past
  * the caller's sz take their defaults, and bytes we do not know about must be zero. */
 static int opts_copy(const struct pmc_valgrind_opts *in, struct pmc_valgrind_opts *out)
 {

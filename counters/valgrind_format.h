@@ -1,7 +1,7 @@
 /* The lexical rules of callgrind's and cachegrind's output files (valgrind manual,
  * "Callgrind Format Specification", 3.2.1 "Grammar"), shared by the valgrind backend's
  * totals (counters/valgrind.c) and the exact profiles built from the same files
- * (harness/profile/callgrind.c), so that both read a line the same way. */
+ * (harness/3-profile/callgrind.c), so that both read a line the same way. */
 #pragma once
 
 #include <stdbool.h>

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
+#include "core/compare.h"
+#include "core/metrics.h"
+#include "core/result.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
 #include "reporters/format.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/utf8.h"
+#include "base/utf8.h"
 #include "reporters/escape.h"
 
 static bool is_control(unsigned char c)

@@ -5,7 +5,7 @@
  * so its size is linear in the number of nodes; the script only moves what is there. */
 #include "reporters/flamegraph.h"
 
-#include "harness/base/utf8.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>

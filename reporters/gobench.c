@@ -10,11 +10,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "harness/base/grow.h"
-#include "harness/base/hashmap.h"
-#include "harness/core/compare.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
+#include "base/grow.h"
+#include "base/hashmap.h"
+#include "core/compare.h"
+#include "core/metrics.h"
+#include "core/result.h"
 #include "reporters/compare_cells.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"

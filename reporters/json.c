@@ -1,4 +1,4 @@
-/* JSON: a result as its result file (schema pmcbench-result/1, harness/formats), and a
+/* JSON: a result as its result file (schema pmcbench-result/1, harness/3-formats), and a
  * comparison as the report of docs/compare.md, "JSON report" (schema pmcbench-compare/1).
  * Every value is encoded by jansson; the comparison is streamed a row at a time, so
  * that a report of 100,000 rows is never held in memory as one tree. */
@@ -10,10 +10,10 @@
 
 #include <jansson.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/metrics.h"
-#include "harness/formats/json_out.h"
-#include "harness/formats/result_json.h"
+#include "core/compare.h"
+#include "core/metrics.h"
+#include "formats/json_out.h"
+#include "formats/result_json.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
 

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "harness/profile/profile.h"
+#include "profile/profile.h"
 #include "reporters/flamegraph.h"
 #include "reporters/profile_report.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/grow.h"
-#include "harness/base/hashmap.h"
-#include "harness/profile/profile.h"
+#include "base/grow.h"
+#include "base/hashmap.h"
+#include "profile/profile.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/profile_report.h"

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "harness/base/error.h"
-#include "harness/base/opts.h"
-#include "harness/core/analysis.h"
+#include "base/error.h"
+#include "base/opts.h"
+#include "core/analysis.h"
 #include "reporters/reporter.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))

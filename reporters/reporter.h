@@ -1,6 +1,6 @@
 /* The reporter interface (docs/architecture.md, "Layers"): one entry per output format,
  * one file per format, chosen by one lookup by name. Reporters render; the numbers come
- * from the analysis (harness/core/analysis.h) or the comparison. */
+ * from the analysis (harness/2-core/analysis.h) or the comparison. */
 #pragma once
 
 #include <stdbool.h>

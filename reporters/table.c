@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/core/analysis.h"
-#include "harness/core/compare.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
+#include "core/analysis.h"
+#include "core/compare.h"
+#include "core/metrics.h"
+#include "core/result.h"
 #include "reporters/compare_cells.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
@@ -23,7 +23,7 @@
 /* ---- Rows ------------------------------------------------------------------------- */
 
 /* Trailer rows (wait4's times and sizes) are shown after the counters, in registry order,
- * as perf shows the elapsed time after them (harness/core/metrics.h). */
+ * as perf shows the elapsed time after them (harness/2-core/metrics.h). */
 static bool is_trailer(const char *id)
 {
 	const struct pmc_metric_info *info = pmc_metric_find(id);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Calibration of the outlier and two-modes thresholds of harness/core/health.c.
+"""Calibration of the outlier and two-modes thresholds of harness/2-core/health.c.
 
 Draws clean unimodal samples (normal, lognormal with a CV of 3% and 30%, exponential,
 uniform) with a fixed seed and prints, per n, how often each check would fire:

@@ -3,7 +3,7 @@
 
 The exact p-values are counted by enumerating every distinct order of the values (their
 multiset permutations, each equally likely under the null hypothesis of no trend), so
-they do not depend on the q-multinomial recurrence harness/core/health.c uses. The normal
+they do not depend on the q-multinomial recurrence harness/2-core/health.c uses. The normal
 approximation follows Kendall (Rank Correlation Methods, 1975, ch. 4): tie-corrected
 variance and a continuity correction of 1. Standard library only; runs in a few seconds:
 

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "counters/events.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
-#include "harness/core/threshold.h"
-#include "harness/formats/result_json.h"
+#include "core/metrics.h"
+#include "core/result.h"
+#include "core/threshold.h"
+#include "formats/result_json.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -87,7 +87,7 @@ static inline struct pmc_metric *t_metric(struct pmc_benchmark *b, const char *i
 	return m;
 }
 
-/* The result file's text of r (harness/formats: link formats_dep to use it). Not inlined:
+/* The result file's text of r (harness/3-formats: link formats_dep to use it). Not inlined:
  * gcc 12 then mistakes the returned text for a pointer to the local (-Wdangling-pointer). */
 __attribute__((noinline, unused)) static char *t_dumps(const struct pmc_result *r)
 {

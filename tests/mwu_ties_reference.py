@@ -13,7 +13,7 @@ it assumes no ties.
 Two independent computations, both in exact rational arithmetic:
   brute(): enumerates every split (itertools.combinations), for the small cases;
   count(): counts rank sums value by value (a knapsack over the pooled values, not over
-           tie blocks as harness/core/stats.c does), for 25 + 25 where enumerating
+           tie blocks as harness/2-core/stats.c does), for 25 + 25 where enumerating
            C(50, 25) = 1.3e14 splits is out of reach. Checked against brute() below.
 Only the standard library is needed: python3 tests/mwu_ties_reference.py
 """

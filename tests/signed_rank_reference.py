@@ -12,7 +12,7 @@ method='exact') and R's wilcox.test(d, exact=TRUE).
 
 Two independent computations of the distribution, in exact rational arithmetic:
   brute(): enumerates every sign pattern (itertools.product), up to n' = 20;
-  count(): a knapsack over the values with Fraction mid-ranks (harness/core/signed_rank.c
+  count(): a knapsack over the values with Fraction mid-ranks (harness/2-core/signed_rank.c
            counts over doubled integer ranks instead), checked against brute() below.
 normal(): the tie- and continuity-corrected normal approximation, the formula of
 scipy.stats.wilcoxon(d, zero_method='wilcox', correction=True, method='approx').

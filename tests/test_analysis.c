@@ -1,4 +1,4 @@
-/* The analysis of a result (harness/core/analysis.c): the summaries and status facts
+/* The analysis of a result (harness/2-core/analysis.c): the summaries and status facts
  * that compare and every run report read, computed once from the samples. */
 #include <errno.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "harness/core/analysis.h"
-#include "harness/core/result.h"
+#include "core/analysis.h"
+#include "core/result.h"
 #include "tests/helpers.h"
 
 static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled, uint64_t running)

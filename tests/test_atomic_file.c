@@ -1,4 +1,4 @@
-/* The atomic-file writer of harness/base: a commit replaces the target whole and keeps
+/* The atomic-file writer of harness/0-base: a commit replaces the target whole and keeps
  * its mode, a new file gets the umask's mode, and an abort or any failure (a write cut
  * short by the file size limit, a rename that cannot happen, a directory that does not
  * exist) leaves the old file as it was and no temporary file behind. */
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "harness/base/atomic_file.h"
+#include "base/atomic_file.h"
 
 static char dir[64];
 static char path[128];

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "counters/valgrind.h"
-#include "harness/profile/callgrind.h"
-#include "harness/profile/profile.h"
+#include "profile/callgrind.h"
+#include "profile/profile.h"
 #include "tests/helpers.h"
 
 #define DATA PMC_TEST_SRCDIR "/data/callgrind/"

@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
-#include "harness/core/threshold.h"
-#include "harness/formats/thresholds_json.h"
+#include "core/compare.h"
+#include "core/metrics.h"
+#include "core/result.h"
+#include "core/threshold.h"
+#include "formats/thresholds_json.h"
 #include "tests/helpers.h"
 
 #define N 10

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/result.h"
+#include "core/compare.h"
+#include "core/result.h"
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
 

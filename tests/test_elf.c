@@ -1,4 +1,4 @@
-/* harness/elf/section.c and harness/microbench/library.c: the "pmc_bench" section of a
+/* harness/1-elf/section.c and harness/3-microbench/library.c: the "pmc_bench" section of a
  * shared object (tests/targets/benchlib.c), and what is not one. */
 #include <errno.h>
 #include <setjmp.h>
@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "harness/elf/section.h"
-#include "harness/microbench/library.h"
+#include "elf/section.h"
+#include "microbench/library.h"
 
 static void finds_the_benchmark_section(void **state)
 {

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "harness/base/path.h"
-#include "harness/core/result.h"
-#include "harness/elf/buildid.h"
-#include "harness/run/env.h"
+#include "base/path.h"
+#include "core/result.h"
+#include "elf/buildid.h"
+#include "run/env.h"
 #include "tests/helpers.h"
 
 static char tmpdir[64];

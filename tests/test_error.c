@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "harness/base/error.h"
+#include "base/error.h"
 
 static void test_quote_escapes_controls(void **state)
 {

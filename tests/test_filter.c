@@ -1,4 +1,4 @@
-/* compare --filter (harness/core/filter.h): the terms it accepts and refuses, that all of
+/* compare --filter (harness/2-core/filter.h): the terms it accepts and refuses, that all of
  * them must hold, and that the view it takes of a result holds exactly what they select
  * and compares as the whole result would. */
 #include <errno.h>
@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/filter.h"
-#include "harness/core/result.h"
+#include "core/compare.h"
+#include "core/filter.h"
+#include "core/result.h"
 #include "tests/helpers.h"
 
 static void test_terms(void **state)

@@ -1,4 +1,4 @@
-/* The gate decision (harness/core/gate.c): what `pmcbench gate` exits with for a
+/* The gate decision (harness/2-core/gate.c): what `pmcbench gate` exits with for a
  * comparison, and why. A gate that checked nothing must not pass. */
 #include <errno.h>
 #include <math.h>
@@ -12,11 +12,11 @@
 
 #include <cmocka.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/gate.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
-#include "harness/core/threshold.h"
+#include "core/compare.h"
+#include "core/gate.h"
+#include "core/metrics.h"
+#include "core/result.h"
+#include "core/threshold.h"
 #include "tests/helpers.h"
 
 #define N 10

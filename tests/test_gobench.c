@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "harness/base/utf8.h"
-#include "harness/core/compare.h"
-#include "harness/core/result.h"
+#include "base/utf8.h"
+#include "core/compare.h"
+#include "core/result.h"
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
 

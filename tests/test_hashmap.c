@@ -1,4 +1,4 @@
-/* The string-keyed hash map of harness/base: what is put is found, a key given twice
+/* The string-keyed hash map of harness/0-base: what is put is found, a key given twice
  * keeps its first value unless replaced, absent keys say so, and the map grows past its
  * first table without losing anything. */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "harness/base/hashmap.h"
+#include "base/hashmap.h"
 
 static void zeroed_map_is_empty(void **state)
 {

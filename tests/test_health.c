@@ -1,4 +1,4 @@
-/* Sample health (harness/core/health.c): the Mann-Kendall test against enumerated
+/* Sample health (harness/2-core/health.c): the Mann-Kendall test against enumerated
  * reference values (tests/health_reference.py), the Theil-Sen slope against the median of
  * every pairwise slope, and the three checks on synthetic samples from a fixed-seed
  * generator: how often clean samples are flagged (the false-alarm rates quoted in
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "harness/core/health.h"
+#include "core/health.h"
 #include "pmcbench/common.h"
 
 /* |actual - expected| <= tol in double precision (cmocka's assert_float_equal compares

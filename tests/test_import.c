@@ -1,4 +1,4 @@
-/* The importers of other tools' results (harness/formats/import.h): files written by Google
+/* The importers of other tools' results (harness/3-formats/import.h): files written by Google
  * Benchmark 1.7.1, hyperfine 1.15, perf 6.1 on the development VM and Go-format text
  * written by hand (tests/data/import/README.md) load into the model with the benchmarks,
  * metric ids, runs, values and statuses docs/import.md promises; summaries are refused;
@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
-#include "harness/formats/import.h"
-#include "harness/formats/result_json.h"
+#include "core/metrics.h"
+#include "core/result.h"
+#include "formats/import.h"
+#include "formats/result_json.h"
 #include "tests/helpers.h"
 
 #define DATA PMC_TEST_SRCDIR "/data/import/"

@@ -1,4 +1,4 @@
-/* harness/profile/maps.c: address spaces rebuilt from MMAP, COMM (exec), FORK and EXIT
+/* harness/3-profile/maps.c: address spaces rebuilt from MMAP, COMM (exec), FORK and EXIT
  * records and from /proc/PID/maps, and addresses named through them: a shared object
  * loaded into this process, the PIE and the position-dependent program of known
  * functions running as children (tests/targets/symtarget.c), their stripped copy, this
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "counters/sample.h"
-#include "harness/elf/buildid.h"
-#include "harness/profile/maps.h"
+#include "elf/buildid.h"
+#include "profile/maps.h"
 #include "tests/sym_child.h"
 
 static struct pmc_maps *maps_new(void)

@@ -14,9 +14,9 @@
 
 #include "counters/events.h"
 #include "counters/valgrind.h"
-#include "harness/core/derive.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
+#include "core/derive.h"
+#include "core/metrics.h"
+#include "core/result.h"
 #include "tests/helpers.h"
 
 struct expect {

@@ -1,4 +1,4 @@
-/* The microbenchmark library (harness/microbench/, docs/microbench.md) with an injected
+/* The microbenchmark library (harness/3-microbench/, docs/microbench.md) with an injected
  * clock and the emulated PMU (fake_pmu.h), so every figure is exact: argument expansion
  * and the filter, the loop and its batch edges, setup and teardown outside the
  * measurement, calibration, the loop's overhead reported beside the figures, processes, skips, per-operation
@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "counters/counters.h"
-#include "harness/core/result.h"
-#include "harness/microbench/microbench.h"
+#include "core/result.h"
+#include "microbench/microbench.h"
 #include "tests/fake_pmu.h"
 #include "tests/helpers.h"
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "harness/profile/profile.h"
+#include "profile/profile.h"
 #include "reporters/profile_report.h"
 #include "tests/helpers.h"
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "harness/core/result.h"
+#include "core/result.h"
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
 

@@ -18,9 +18,9 @@
 #include "tests/helpers.h"
 #include <jansson.h>
 
-#include "harness/core/compare.h"
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
+#include "core/compare.h"
+#include "core/metrics.h"
+#include "core/result.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
 

@@ -25,10 +25,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/core/metrics.h"
-#include "harness/core/result.h"
-#include "harness/core/stats.h"
-#include "harness/formats/result_json.h"
+#include "core/metrics.h"
+#include "core/result.h"
+#include "core/stats.h"
+#include "formats/result_json.h"
 #include "tests/helpers.h"
 
 static char tmpdir[64];

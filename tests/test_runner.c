@@ -25,8 +25,8 @@
 #include "counters/counters.h"
 #include "counters/events.h"
 #include "counters/valgrind.h"
-#include "harness/core/result.h"
-#include "harness/run/runner.h"
+#include "core/result.h"
+#include "run/runner.h"
 #include "tests/fake_pmu.h"
 #include "tests/helpers.h"
 

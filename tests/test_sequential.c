@@ -1,4 +1,4 @@
-/* The sequential stopping rule (harness/core/sequential.c): the boundary against exact
+/* The sequential stopping rule (harness/2-core/sequential.c): the boundary against exact
  * arithmetic, the decisions on constructed data, and its error rates in simulated A/A and
  * A/B experiments.
  *
@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "harness/core/result.h"
-#include "harness/core/sequential.h"
-#include "harness/core/threshold.h"
+#include "core/result.h"
+#include "core/sequential.h"
+#include "core/threshold.h"
 #include "pmcbench/common.h"
 #include "tests/helpers.h"
 

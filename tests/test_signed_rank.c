@@ -1,4 +1,4 @@
-/* The paired statistics (harness/core/signed_rank.c) checked against reference values.
+/* The paired statistics (harness/2-core/signed_rank.c) checked against reference values.
  *
  * Unless a comment says otherwise the references come from tests/signed_rank_reference.py
  * (standard library only: python3 tests/signed_rank_reference.py), which enumerates every
@@ -20,7 +20,7 @@
 
 #include "tests/helpers.h"
 
-#include "harness/core/signed_rank.h"
+#include "core/signed_rank.h"
 
 /* Hollander & Wolfe (1999), Example 3.1: Hamilton depression scale factor IV of nine
  * patients at the first (x) and second (y) visit after a tranquilizer. */

@@ -1,4 +1,4 @@
-/* File names from benchmark names (harness/base/slug.c): a plain name stays as it is,
+/* File names from benchmark names (harness/0-base/slug.c): a plain name stays as it is,
  * anything else becomes a readable, safe name with a hash of the original, and distinct
  * names never share a file name (the profiles beside a result, docs/profile.md). */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "harness/base/slug.h"
+#include "base/slug.h"
 
 static const char *slug(const char *name)
 {

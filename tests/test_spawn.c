@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "harness/run/spawn.h"
+#include "run/spawn.h"
 
 static int run(char **argv, struct pmc_spawn_result *res)
 {

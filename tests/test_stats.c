@@ -25,7 +25,7 @@
 
 #include "tests/helpers.h"
 
-#include "harness/core/stats.h"
+#include "core/stats.h"
 
 /* ---- summary ---- */
 

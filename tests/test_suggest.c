@@ -1,4 +1,4 @@
-/* "Did you mean" (harness/base/suggest.h): the distance, the one rule for "close", the
+/* "Did you mean" (harness/0-base/suggest.h): the distance, the one rule for "close", the
  * order and the words. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "harness/base/suggest.h"
+#include "base/suggest.h"
 
 static size_t dist(const char *a, const char *b)
 {

@@ -1,4 +1,4 @@
-/* harness/elf/symbols.c: function symbols of a PIE, a position-dependent executable, a
+/* harness/1-elf/symbols.c: function symbols of a PIE, a position-dependent executable, a
  * stripped one (with and without its debug file), the file offset to virtual address
  * conversion of PT_LOAD, the build-id, and files that are not ELF or are broken. The
  * addresses come from the running programs (tests/targets/symtarget.c), not from a tool
@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "harness/elf/buildid.h"
-#include "harness/elf/symbols.h"
-#include "harness/elf/symbols_priv.h"
+#include "elf/buildid.h"
+#include "elf/symbols.h"
+#include "elf/symbols_priv.h"
 #include "tests/sym_child.h"
 
 static struct pmc_symtab *load(const char *path, const char *debug_root)

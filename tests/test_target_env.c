@@ -1,4 +1,4 @@
-/* The commands' environment (harness/run/target_env.h): the normalized set is the same
+/* The commands' environment (harness/3-run/target_env.h): the normalized set is the same
  * whatever else the caller has, in the same order; --env-keep adds names; --env-inherit
  * passes everything; the description never holds a value. */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "harness/run/target_env.h"
+#include "run/target_env.h"
 
 /* envp as one string, entries separated by '|', for one comparison that prints both. */
 static char *joined(char **envp)

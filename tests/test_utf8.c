@@ -1,4 +1,4 @@
-/* UTF-8 validation (harness/base/utf8.c): every well-formed sequence of RFC 3629 is taken
+/* UTF-8 validation (harness/0-base/utf8.c): every well-formed sequence of RFC 3629 is taken
  * with its length, and overlong forms, surrogates, code points above U+10FFFF, stray
  * continuation bytes and sequences cut short are refused. */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "harness/base/utf8.h"
+#include "base/utf8.h"
 
 static size_t len_of(const char *s)
 {

@@ -376,7 +376,7 @@ static void test_argv(void **state)
 	assert_int_equal(pmc_valgrind_argv(&o, target, &argv), -EINVAL);
 	assert_ptr_equal(argv, (char **)0x1);
 
-	/* Options from a newer header (harness/base/opts.h): a longer struct is fine while
+	/* Options from a newer header (harness/0-base/opts.h): a longer struct is fine while
 	 * the fields this library does not know are zero, refused once one is set. */
 	{
 		struct {

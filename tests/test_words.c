@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "harness/run/words.h"
+#include "run/words.h"
 
 static void expect_words(const char *s, const char *const *want, size_t nwant)
 {

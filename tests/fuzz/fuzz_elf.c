@@ -1,9 +1,9 @@
-/* libFuzzer target: the ELF symbol reader (harness/elf/symbols.c, through libelf), which
+/* libFuzzer target: the ELF symbol reader (harness/1-elf/symbols.c, through libelf), which
  * reads every object a profiled program maps: its symbols, build-id and PT_LOAD
  * segments. */
 #include <stdint.h>
 
-#include "harness/elf/symbols.h"
+#include "elf/symbols.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

@@ -2,7 +2,7 @@
  * pmcbench's loader or one of the importers (Google Benchmark, hyperfine, perf stat, Go). */
 #include <stdint.h>
 
-#include "harness/formats/import.h"
+#include "formats/import.h"
 #include "pmcbench/result.h"
 #include "tests/fuzz/fuzz_file.h"
 

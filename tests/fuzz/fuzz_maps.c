@@ -1,5 +1,5 @@
 /* libFuzzer target: /proc/PID/maps as the profiler reads it for a task that was running
- * before sampling began (pmc_maps_load_proc, harness/profile/maps.c): the input is the
+ * before sampling began (pmc_maps_load_proc, harness/3-profile/maps.c): the input is the
  * maps file of a fake /proc. Addresses are resolved as kernel frames only, so that no
  * path the input names is opened. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/profile/maps.h"
+#include "profile/maps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
 

@@ -1,11 +1,11 @@
 /* libFuzzer target: the profile file pmcbench report reads (pmc_profile_load,
- * harness/profile/profile_json.c), and callgrind's output files that the valgrind
- * backend turns into exact profiles (pmc_callgrind_profile, harness/profile/callgrind.c):
+ * harness/3-profile/profile_json.c), and callgrind's output files that the valgrind
+ * backend turns into exact profiles (pmc_callgrind_profile, harness/3-profile/callgrind.c):
  * the same bytes are given to both. */
 #include <stdint.h>
 
-#include "harness/profile/callgrind.h"
-#include "harness/profile/profile.h"
+#include "profile/callgrind.h"
+#include "profile/profile.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

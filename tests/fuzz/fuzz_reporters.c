@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/core/compare.h"
-#include "harness/formats/import.h"
+#include "core/compare.h"
+#include "formats/import.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
 #include "pmcbench/result.h"

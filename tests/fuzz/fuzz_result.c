@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/formats/result_json.h"
+#include "formats/result_json.h"
 #include "pmcbench/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

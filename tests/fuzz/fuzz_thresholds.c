@@ -2,8 +2,8 @@
  * loaded. */
 #include <stdint.h>
 
-#include "harness/core/threshold.h"
-#include "harness/formats/thresholds_json.h"
+#include "core/threshold.h"
+#include "formats/thresholds_json.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

@@ -1,10 +1,10 @@
-/* libFuzzer target: the word splitter of `run -c` (harness/run/words.c), which reads the
+/* libFuzzer target: the word splitter of `run -c` (harness/3-run/words.c), which reads the
  * user's command strings with the shell's quoting rules. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/words.h"
+#include "run/words.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
 

@@ -1,0 +1,200 @@
+/* Summaries computed once (analysis.h): the statistics come from stats.c, the status
+ * facts from the per-run readings the result keeps (docs/result-schema.md). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analysis.h"
+#include "core/result.h"
+
+int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
+			 size_t *ret_n, struct pmc_summary *ret)
+{
+	size_t n;
+	int err;
+
+	if (!m || !values || !ret)
+		return -EINVAL;
+	n = pmc_metric_present(m, values);
+	if (n == 0)
+		return -EINVAL;
+	err = pmc_summary_compute(values, n, confidence, ret);
+	if (err < 0)
+		return err;
+	if (ret_n)
+		*ret_n = n;
+	return 0;
+}
+
+int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
+		       struct pmc_metric_analysis *ret)
+{
+	struct pmc_metric_analysis a = {.m = m};
+	double frac = 0;
+	size_t nfrac = 0;
+	int err;
+
+	if (!m || !ret || (m->n && !m->values))
+		return -EINVAL;
+	if (m->has_status && m->n && (!m->status || !m->raw))
+		return -EINVAL;
+	for (size_t i = 0; i < m->n; i++)
+		if (!isnan(m->values[i]))
+			a.present++;
+	if (a.present) {
+		err = pmc_summary_compute(m->values, m->n, confidence, &a.s);
+		if (err < 0)
+			return err;
+		a.has_summary = true;
+		/* Values too far apart for the checks (-ERANGE) are left unchecked, never
+		 * called healthy; only running out of memory fails the analysis. */
+		err = pmc_health_check(m->values, m->n, NULL, &a.health);
+		if (err == -ENOMEM)
+			return err;
+	}
+	if (m->has_status) {
+		a.all_exact = m->n > 0;
+		for (size_t i = 0; i < m->n; i++) {
+			enum pmc_status st = m->status[i];
+
+			if ((unsigned)st < PMC_NSTATUS)
+				a.status_count[st]++;
+			a.all_exact &= st == PMC_STATUS_EXACT;
+			if (isnan(m->values[i]) || m->raw[i].enabled == 0)
+				continue;
+			a.scaled |= st == PMC_STATUS_SCALED;
+			frac += fmin(1.0, (double)m->raw[i].running / (double)m->raw[i].enabled);
+			nfrac++;
+		}
+		if (nfrac)
+			a.running = frac / (double)nfrac;
+		else
+			a.scaled = false;
+	}
+	for (size_t k = 0; k < m->nparts && k < PMC_PARTS_MAX; k++) {
+		const struct pmc_metric *p = &m->parts[k];
+		bool any = false;
+
+		for (size_t i = 0; i < p->n && !any; i++)
+			any = !isnan(p->values[i]);
+		if (!any)
+			continue;
+		err = pmc_summary_compute(p->values, p->n, confidence, &a.part[k]);
+		if (err < 0)
+			return err;
+		a.part_present[k] = true;
+	}
+	*ret = a;
+	return 0;
+}
+
+static void bench_analysis_clear(struct pmc_bench_analysis *ba)
+{
+	if (!ba)
+		return;
+	free(ba->metrics);
+	ba->metrics = NULL;
+}
+
+/* The analysis of one benchmark; ret->metrics is allocated (free it with
+ * bench_analysis_clear). Returns 0, -ENOMEM or -EINVAL as pmc_analysis_new(). */
+static int bench_analyze(const struct pmc_benchmark *b, double confidence,
+			 struct pmc_bench_analysis *ret)
+{
+	struct pmc_bench_analysis ba = {.b = b};
+	size_t max_n = 0;
+	int err;
+
+	if (!b || !ret || (b->nmetrics && !b->metrics))
+		return -EINVAL;
+	for (size_t i = 0; i < b->nruns && b->runs; i++) {
+		if (b->runs[i].timed_out)
+			ba.timed_out++;
+		else if (b->runs[i].exit_code != 0 || b->runs[i].term_signal != 0)
+			ba.failed++;
+	}
+	ba.metrics = calloc(b->nmetrics ? b->nmetrics : 1, sizeof(*ba.metrics));
+	if (!ba.metrics)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		err = pmc_metric_analyze(&b->metrics[i], confidence, &ba.metrics[i]);
+		if (err < 0)
+			goto fail_metric;
+		max_n = b->metrics[i].n > max_n ? b->metrics[i].n : max_n;
+	}
+	ba.runs = b->nruns > max_n ? b->nruns : max_n;
+	*ret = ba;
+	return 0;
+
+fail_metric:
+	bench_analysis_clear(&ba);
+	return err;
+}
+
+void pmc_analysis_free(struct pmc_analysis *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; a->benches && i < a->nbench; i++)
+		bench_analysis_clear(&a->benches[i]);
+	free(a->benches);
+	free(a);
+}
+
+/* One false-discovery control for the drift flags of every metric of the result
+ * (docs/statistics.md, "Sample health"). */
+static int adjust_health(struct pmc_analysis *a)
+{
+	struct pmc_health **h;
+	size_t n = 0;
+	int err;
+
+	for (size_t i = 0; i < a->nbench; i++)
+		n += a->benches[i].b->nmetrics;
+	h = malloc((n ? n : 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < a->nbench; i++)
+		for (size_t k = 0; k < a->benches[i].b->nmetrics; k++)
+			if (a->benches[i].metrics[k].has_summary)
+				h[n++] = &a->benches[i].metrics[k].health;
+	err = pmc_health_adjust(h, n, 0);
+	free(h);
+	return err;
+}
+
+int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret)
+{
+	struct pmc_analysis *a;
+	int err;
+
+	if (!r || !ret || (r->nbench && !r->benchmarks) || !(confidence > 0 && confidence < 1))
+		return -EINVAL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->r = r;
+	a->confidence = confidence;
+	a->benches = calloc(r->nbench ? r->nbench : 1, sizeof(*a->benches));
+	if (!a->benches) {
+		err = -ENOMEM;
+		goto fail_alloc;
+	}
+	for (size_t i = 0; i < r->nbench; i++) {
+		err = bench_analyze(&r->benchmarks[i], confidence, &a->benches[i]);
+		if (err < 0)
+			goto fail_alloc;
+		a->nbench++;
+	}
+	err = adjust_health(a);
+	if (err < 0)
+		goto fail_alloc;
+	*ret = a;
+	return 0;
+
+fail_alloc:
+	pmc_analysis_free(a);
+	return err;
+}

@@ -1,0 +1,115 @@
+/* Derived metrics from the registry's formulas (derive.h, docs/metrics.md). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "counters/events.h"
+#include "base/opts.h"
+#include "core/derive.h"
+#include "core/metrics.h"
+#include "core/result.h"
+
+/* The modifiers whose inputs pair up; an input of another kind (a time from wait4) has
+ * none. */
+static const char *const modifiers[] = {"", ":u", ":k"};
+
+static const struct pmc_event *find_event(const struct pmc_event_list *ev, const char *id)
+{
+	for (size_t i = 0; ev && i < ev->n; i++)
+		if (strcmp(ev->events[i].name, id) == 0)
+			return &ev->events[i];
+	return NULL;
+}
+
+/* Whether an input takes the modifier of the derived metric: only counters have one. */
+static bool takes_modifier(const char *input)
+{
+	const struct pmc_metric_info *m = pmc_metric_find(input);
+
+	return !m || m->kind == PMC_METRIC_EVENT || m->kind == PMC_METRIC_SIMULATED;
+}
+
+/* The ratio of one run: a number only where both inputs were measured. */
+static double ratio(double scale, double num, double den)
+{
+	return !isnan(num) && !isnan(den) && den > 0 ? scale * num / den : NAN;
+}
+
+static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, const char *mod,
+		      const struct pmc_event_list *events, const char *sfx)
+{
+	char id[96], num[96], den[96];
+	size_t sl = strlen(sfx);
+	const struct pmc_metric *mn, *md;
+	const struct pmc_event *en, *ed;
+	struct pmc_metric *m;
+	bool num_mod = takes_modifier(f->num), den_mod = takes_modifier(f->den), any = false;
+	int r;
+
+	/* Without an input that has the modifier, "ipc:u" would be "ipc" again. */
+	if (*mod && !num_mod && !den_mod)
+		return 0;
+	if ((size_t)snprintf(id, sizeof(id), "%s%s", f->id, mod) >= sizeof(id) ||
+	    (size_t)snprintf(num, sizeof(num), "%s%s%s", f->num, num_mod ? mod : "", sfx) >=
+		    sizeof(num) ||
+	    (size_t)snprintf(den, sizeof(den), "%s%s%s", f->den, den_mod ? mod : "", sfx) >=
+		    sizeof(den))
+		return 0;
+	if (pmc_benchmark_find_metric(b, id))
+		return 0;
+	mn = pmc_benchmark_find_metric(b, num);
+	md = pmc_benchmark_find_metric(b, den);
+	if (!mn || !md || mn->n != md->n)
+		return 0;
+	for (size_t i = 0; i < mn->n; i++)
+		any |= !isnan(ratio(f->scale, mn->values[i], md->values[i]));
+	if (!any)
+		return 0;
+	r = pmc_benchmark_metric(b, id, &m);
+	if (r < 0)
+		return r;
+	/* Adding m may have moved the inputs. */
+	mn = pmc_benchmark_find_metric(b, num);
+	md = pmc_benchmark_find_metric(b, den);
+	m->derived = true;
+	/* A ratio of two simulated counts is as exact as they are. */
+	m->simulated = mn->simulated && md->simulated;
+	/* The events are named without the suffix. */
+	num[strlen(num) - sl] = den[strlen(den) - sl] = '\0';
+	en = find_event(events, num);
+	ed = find_event(events, den);
+	/* A weak group may have been split into single events, each in its own window. */
+	m->cross_group = en && ed && (en->group != ed->group || en->weak);
+	for (size_t i = 0; i < mn->n; i++) {
+		r = pmc_metric_append(m, ratio(f->scale, mn->values[i], md->values[i]), NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *opts)
+{
+	const struct pmc_event_list *events;
+	const char *sfx;
+
+	if (!b || !PMC_OPTS_VALID(opts, struct pmc_derive_opts))
+		return -EINVAL;
+	events = PMC_OPTS_GET(opts, events, NULL);
+	sfx = PMC_OPTS_GET(opts, input_suffix, NULL);
+	sfx = sfx ? sfx : "";
+	for (size_t i = 0; i < pmc_metric_info_count(); i++) {
+		const struct pmc_metric_info *f = pmc_metric_info_at(i);
+
+		if (!f->num)
+			continue;
+		for (size_t k = 0; k < sizeof(modifiers) / sizeof(modifiers[0]); k++) {
+			int r = derive_one(b, f, modifiers[k], events, sfx);
+
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}

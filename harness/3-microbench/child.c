@@ -1,0 +1,394 @@
+/* One benchmark per process (docs/microbench.md, "Isolation"): the child measures and
+ * writes its samples to a pipe; a crash or an exit() ends only the child, and the
+ * parent says how it ended. The pipe carries the samples as the same program wrote
+ * them in memory: both ends are one binary. With a timeout, the parent waits for the
+ * pipe with poll() up to a deadline and kills a child that has not written by then. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/opts.h"
+#include "microbench/microbench.h"
+
+#define MAGIC UINT64_C(0x706d636d62310a00) /* "pmcmb1" */
+
+struct header {
+	uint64_t magic;
+	uint64_t iters, n, nev, items, bytes;
+	double over_ns;
+	uint64_t skipped, message_len; /* message_len includes the NUL; 0: none */
+	uint64_t reads_self, reads_sys; /* how the counters were read */
+	int32_t error;		       /* the child's failure: -errno; its words follow */
+	uint32_t has_parts;	       /* hybrid CPUs: n * nev parts follow the readings */
+};
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t w = write(fd, c, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		c += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Waits until fd can be read (data, or the writer's end closed) or the deadline
+ * (CLOCK_MONOTONIC ns) passes. Returns 0, -ETIMEDOUT or -errno. */
+static int wait_readable(int fd, uint64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	for (;;) {
+		uint64_t now = now_ns(), left;
+		struct timespec ts;
+		int n;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		left = deadline - now;
+		ts.tv_sec = (time_t)(left / 1000000000u);
+		ts.tv_nsec = (long)(left % 1000000000u);
+		n = ppoll(&p, 1, &ts, NULL);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Reads len bytes; deadline 0 waits as long as it takes. */
+static int read_all(int fd, void *p, size_t len, uint64_t deadline)
+{
+	char *c = p;
+
+	while (len) {
+		ssize_t r;
+
+		if (deadline) {
+			int rc = wait_readable(fd, deadline);
+
+			if (rc < 0)
+				return rc;
+		}
+		r = read(fd, c, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		c += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static int write_error(int fd, int error, const char *msg)
+{
+	struct header h = {.magic = MAGIC, .error = error, .message_len = strlen(msg) + 1};
+	int r = write_all(fd, &h, sizeof(h));
+
+	return r < 0 ? r : write_all(fd, msg, h.message_len);
+}
+
+int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
+{
+	struct header h = {
+	    .magic = MAGIC,
+	    .iters = s->iters,
+	    .n = s->n,
+	    .nev = s->nev,
+	    .items = s->items,
+	    .bytes = s->bytes,
+	    .over_ns = s->over_ns,
+	    .skipped = s->skipped,
+	    .reads_self = s->reads_self,
+	    .reads_sys = s->reads_sys,
+	    .message_len = s->message ? strlen(s->message) + 1 : 0,
+	    .has_parts = s->parts != NULL,
+	};
+	int r = write_all(fd, &h, sizeof(h));
+
+	if (r == 0)
+		r = write_all(fd, s->ns, s->n * sizeof(*s->ns));
+	if (r == 0)
+		r = write_all(fd, s->readings, s->n * s->nev * sizeof(*s->readings));
+	if (r == 0 && s->parts)
+		r = write_all(fd, s->parts, s->n * s->nev * sizeof(*s->parts));
+	if (r == 0)
+		r = write_all(fd, s->over_counts, s->nev * sizeof(*s->over_counts));
+	if (r == 0 && h.message_len)
+		r = write_all(fd, s->message, h.message_len);
+	return r;
+}
+
+/* Reads samples, or the child's error (-errno with its words in err), by the deadline
+ * (0: none; -ETIMEDOUT after it). */
+static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, char *err,
+			size_t errlen)
+{
+	struct pmc_mb_samples s = {0};
+	struct header h;
+	int r = read_all(fd, &h, sizeof(h), deadline);
+
+	if (r < 0)
+		return r;
+	if (h.magic != MAGIC || h.n > (1u << 24) || h.nev > 4096 || h.message_len > 65536)
+		return -EIO;
+	if (h.error) {
+		char *msg = calloc(1, h.message_len + 1);
+
+		if (!msg)
+			return -ENOMEM;
+		r = h.message_len ? read_all(fd, msg, h.message_len, deadline) : 0;
+		pmc_err_set(err, errlen, "%s", r == 0 ? msg : "");
+		free(msg);
+		return h.error < 0 ? h.error : -EIO;
+	}
+	s.iters = h.iters;
+	s.n = h.n;
+	s.nev = h.nev;
+	s.items = h.items;
+	s.bytes = h.bytes;
+	s.over_ns = h.over_ns;
+	s.skipped = h.skipped;
+	s.reads_self = h.reads_self;
+	s.reads_sys = h.reads_sys;
+	s.ns = calloc(s.n + 1, sizeof(*s.ns));
+	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
+	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
+	s.message = h.message_len ? calloc(1, h.message_len) : NULL;
+	s.parts = h.has_parts ? calloc(s.n * s.nev + 1, sizeof(*s.parts)) : NULL;
+	if (!s.ns || !s.readings || !s.over_counts || (h.message_len && !s.message) ||
+	    (h.has_parts && !s.parts)) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = read_all(fd, s.ns, s.n * sizeof(*s.ns), deadline);
+	if (r == 0)
+		r = read_all(fd, s.readings, s.n * s.nev * sizeof(*s.readings), deadline);
+	if (r == 0 && s.parts)
+		r = read_all(fd, s.parts, s.n * s.nev * sizeof(*s.parts), deadline);
+	for (size_t i = 0; r == 0 && s.parts && i < s.n * s.nev; i++)
+		if (s.parts[i].n > PMC_PARTS_MAX)
+			r = -EIO;
+	if (r == 0)
+		r = read_all(fd, s.over_counts, s.nev * sizeof(*s.over_counts), deadline);
+	if (r == 0 && h.message_len) {
+		r = read_all(fd, s.message, h.message_len, deadline);
+		s.message[h.message_len - 1] = '\0';
+	}
+	if (r < 0)
+		goto fail;
+	*ret = s;
+	return 0;
+fail:
+	pmc_mb_samples_free(&s);
+	return r;
+}
+
+int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret)
+{
+	return read_samples(fd, ret, 0, NULL, 0);
+}
+
+/* In the forked child: runs self_argv with the options that make the started program
+ * measure b and write its samples to fd (pmc_mb_process_child), or writes why it could
+ * not. Never returns. */
+static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+		      char *const *self, int fd)
+{
+	char fd_s[24], n_s[24], it_s[24], why[512];
+	const char **argv;
+	size_t n = 0;
+
+	while (self[n])
+		n++;
+	argv = calloc(n + 12, sizeof(*argv));
+	if (!argv || fcntl(fd, F_SETFD, 0) < 0) {
+		write_error(fd, -ENOMEM, "cannot start the benchmark's process: out of memory");
+		_exit(1);
+	}
+	memcpy(argv, self, n * sizeof(*argv));
+	snprintf(fd_s, sizeof(fd_s), "%d", fd);
+	snprintf(n_s, sizeof(n_s), "%zu", PMC_OPTS_GET(o, samples, (size_t)0));
+	snprintf(it_s, sizeof(it_s), "%" PRIu64, PMC_OPTS_GET(o, iters, (uint64_t)0));
+	argv[n++] = "--process-child";
+	argv[n++] = b->name;
+	argv[n++] = "--process-fd";
+	argv[n++] = fd_s;
+	argv[n++] = "--process-samples";
+	argv[n++] = n_s;
+	argv[n++] = "--process-iters";
+	argv[n++] = it_s;
+	if (!PMC_OPTS_GET(o, no_overhead, false))
+		argv[n++] = "--process-overhead";
+	argv[n] = NULL;
+	execv(argv[0], (char *const *)argv);
+	snprintf(why, sizeof(why), "'%s': cannot run %s: %s", b->name, argv[0], strerror(errno));
+	write_error(fd, -ECHILD, why);
+	_exit(1);
+}
+
+int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o, int fd)
+{
+	struct pmc_mb_samples s = {0};
+	char why[512] = "";
+	int r = pmc_mb_measure(b, o, &s, why, sizeof(why));
+
+	r = r < 0 ? write_error(fd, r, why) : pmc_mb_samples_write(fd, &s);
+	pmc_mb_samples_free(&s);
+	return r;
+}
+
+static int grow(void **p, size_t n, size_t size)
+{
+	void *v = realloc(*p, (n ? n : 1) * size);
+
+	if (!v)
+		return -ENOMEM;
+	*p = v;
+	return 0;
+}
+
+int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process)
+{
+	size_t n = dst->n + src->n;
+
+	if (dst->ns && (dst->iters != src->iters || dst->nev != src->nev))
+		return -EINVAL;
+	if (!dst->ns) {
+		unsigned *proc = calloc(src->n + 1, sizeof(*proc));
+
+		if (!proc)
+			return -ENOMEM;
+		free(src->process);
+		*dst = *src;
+		dst->process = proc;
+		for (size_t i = 0; i < src->n; i++)
+			proc[i] = process;
+		memset(src, 0, sizeof(*src));
+		return 0;
+	}
+	if (grow((void **)&dst->ns, n, sizeof(*dst->ns)) < 0 ||
+	    grow((void **)&dst->process, n, sizeof(*dst->process)) < 0 ||
+	    grow((void **)&dst->readings, n * dst->nev, sizeof(*dst->readings)) < 0)
+		return -ENOMEM;
+	memcpy(dst->ns + dst->n, src->ns, src->n * sizeof(*src->ns));
+	memcpy(dst->readings + dst->n * dst->nev, src->readings,
+	       src->n * src->nev * sizeof(*src->readings));
+	/* Every process runs on the same machine, so all of them have parts or none. */
+	if (dst->parts && src->parts) {
+		if (grow((void **)&dst->parts, n * dst->nev, sizeof(*dst->parts)) < 0)
+			return -ENOMEM;
+		memcpy(dst->parts + dst->n * dst->nev, src->parts,
+		       src->n * src->nev * sizeof(*src->parts));
+	} else {
+		free(dst->parts);
+		dst->parts = NULL;
+	}
+	for (size_t i = 0; i < src->n; i++)
+		dst->process[dst->n + i] = process;
+	dst->n = n;
+	dst->reads_self += src->reads_self;
+	dst->reads_sys += src->reads_sys;
+	if (isnan(dst->over_ns) && !isnan(src->over_ns)) {
+		dst->over_ns = src->over_ns;
+		memcpy(dst->over_counts, src->over_counts, src->nev * sizeof(*src->over_counts));
+	}
+	pmc_mb_samples_free(src);
+	return 0;
+}
+
+int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+			  struct pmc_mb_samples *ret, char *err, size_t errlen)
+{
+	struct pmc_mb_samples s = {0};
+	double timeout = PMC_OPTS_GET(o, timeout_s, 0.0);
+	char *const *self = PMC_OPTS_GET(o, self_argv, NULL);
+	uint64_t deadline = 0;
+	char why[512] = "";
+	int fds[2], status = 0, r;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		r = -errno;
+		pmc_err_set(err, errlen, "'%s': cannot make a pipe: %s", b->name, strerror(-r));
+		return r;
+	}
+	/* What stdio holds would otherwise be written twice if the benchmark calls exit(). */
+	fflush(NULL);
+	/* The benchmark's time starts with its process; a limit beyond 30 years is none. */
+	if (timeout > 0 && isfinite(timeout))
+		deadline =
+		    now_ns() + (timeout < 1e9 ? (uint64_t)(timeout * 1e9) : UINT64_C(1) << 60);
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		pmc_err_set(err, errlen, "'%s': cannot fork: %s", b->name, strerror(-r));
+		return r;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		if (self)
+			exec_self(b, o, self, fds[1]);
+		r = pmc_mb_measure(b, o, &s, why, sizeof(why));
+		r = r < 0 ? write_error(fds[1], r, why) : pmc_mb_samples_write(fds[1], &s);
+		/* The child ends here, without the parent's atexit handlers. */
+		_exit(r < 0 ? 1 : 0);
+	}
+	close(fds[1]);
+	r = read_samples(fds[0], &s, deadline, why, sizeof(why));
+	/* Killed before the pipe closes, so that it cannot block on a write to it. */
+	if (r == -ETIMEDOUT)
+		kill(pid, SIGKILL);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		*ret = s;
+		return 0;
+	}
+	pmc_mb_samples_free(&s);
+	if (r == -ETIMEDOUT) {
+		pmc_err_set(err, errlen, "'%s' timed out after %g s", b->name, timeout);
+		return -ETIMEDOUT;
+	}
+	if (why[0])
+		pmc_err_set(err, errlen, "%s", why);
+	else if (WIFSIGNALED(status))
+		pmc_err_set(err, errlen, "'%s' crashed: killed by signal %d (%s)", b->name,
+			    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		pmc_err_set(err, errlen,
+			    "'%s' exited with status %d before it finished "
+			    "(a benchmark must not call exit)",
+			    b->name, WEXITSTATUS(status));
+	return -ECHILD;
+}

@@ -1,0 +1,540 @@
+/* The loop and its measurement (docs/microbench.md, "The loop", "Calibration",
+ * "Overhead"): a batch is one call of the benchmark's function, whose pmc_loop() runs
+ * the harness's count of iterations; clocks and counters are read at the batch's two
+ * edges only. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters/counters.h"
+#include "counters/hybrid.h"
+#include "base/error.h"
+#include "base/opts.h"
+#include "microbench/microbench.h"
+
+enum phase { IDLE, RUNNING, DONE };
+
+/* The harness's half of struct pmc_state. */
+struct pmc_run_ctx {
+	const struct pmc_mb_bench *b;
+	uint64_t iters;
+	enum phase phase;
+	pmc_mb_clock_fn clock;
+	void *clock_ud;
+	/* During calibration only: the CPU-time clock read at the edges (NULL: not read). */
+	pmc_mb_clock_fn cpu_clock;
+	void *cpu_clock_ud;
+	uint64_t cpu0, cpu1;
+	struct pmc_counters *counters; /* NULL: no counters */
+	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
+	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
+	 * per event (counters/hybrid.h); NULL when no event was split. */
+	struct pmc_reading *p0, *p1;
+	const struct pmc_event_list *events; /* for each event's sysfs scale */
+	size_t nev;
+	uint64_t t0, t1;
+	int error;    /* a failed read inside the loop */
+	bool collect; /* callgrind counts between the two edges (valgrind.c) */
+	uint64_t items, bytes;
+	bool skipped;
+	char *message;
+	void *user;
+};
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t monotonic_ns(void *ud)
+{
+	(void)ud;
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The calling thread's CPU time: what calibration grows the batch on. */
+static uint64_t thread_cpu_ns(void *ud)
+{
+	(void)ud;
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* The parts of the last read of each split event, into p. */
+static void save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
+{
+	for (size_t e = 0; e < c->nev; e++)
+		for (size_t k = 0; k < pmc_counters_nparts(c->counters, e); k++)
+			pmc_counters_part_reading(c->counters, e, k, &p[e * PMC_CORE_PMUS_MAX + k]);
+}
+
+/* Start: counters first, then the clock; end: the clock, then the counters, so each
+ * measures as little of the other as it can. */
+bool pmc_loop_edge(struct pmc_state *s)
+{
+	struct pmc_run_ctx *c = s->ctx;
+	int r;
+
+	switch (c->phase) {
+	case IDLE:
+		if (c->counters && (r = pmc_counters_read(c->counters, c->r0)) < 0) {
+			c->error = r;
+			c->phase = DONE;
+			return false;
+		}
+		if (c->p0)
+			save_parts(c, c->p0);
+		c->phase = RUNNING;
+		if (c->cpu_clock)
+			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
+		c->t0 = c->clock(c->clock_ud);
+		/* This call is the first iteration. */
+		s->left = c->iters - 1;
+		if (c->collect)
+			pmc_mb_vg_toggle_collect();
+		return true;
+	case RUNNING:
+		if (c->collect)
+			pmc_mb_vg_toggle_collect();
+		c->t1 = c->clock(c->clock_ud);
+		if (c->cpu_clock)
+			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
+		c->phase = DONE;
+		if (c->counters && (r = pmc_counters_read(c->counters, c->r1)) < 0)
+			c->error = r;
+		else if (c->p1)
+			save_parts(c, c->p1);
+		return false;
+	case DONE:
+	default:
+		return false;
+	}
+}
+
+int64_t pmc_arg(const struct pmc_state *s, size_t i)
+{
+	const struct pmc_mb_bench *b = s && s->ctx ? s->ctx->b : NULL;
+
+	return b && i < b->nargs ? b->args[i] : 0;
+}
+
+void pmc_set_items_per_iter(struct pmc_state *s, uint64_t items)
+{
+	if (s && s->ctx)
+		s->ctx->items = items;
+}
+
+void pmc_set_bytes_per_iter(struct pmc_state *s, uint64_t bytes)
+{
+	if (s && s->ctx)
+		s->ctx->bytes = bytes;
+}
+
+void pmc_skip(struct pmc_state *s, const char *message)
+{
+	if (!s || !s->ctx || s->ctx->skipped)
+		return;
+	s->ctx->skipped = true;
+	/* Out of memory loses the reason, never the skip. */
+	s->ctx->message = message ? strdup(message) : NULL;
+}
+
+void pmc_set_user_data(struct pmc_state *s, void *data)
+{
+	if (s && s->ctx)
+		s->ctx->user = data;
+}
+
+void *pmc_user_data(const struct pmc_state *s)
+{
+	return s && s->ctx ? s->ctx->user : NULL;
+}
+
+void pmc_do_not_optimize_ptr(const volatile void *p)
+{
+	(void)p;
+}
+
+/* The loop whose cost every result reports beside its figures: the benchmarks' loop with a body that
+ * only makes the compiler reload s->left, as pmc_do_not_optimize's clobber does. */
+static void empty_loop(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		pmc_clobber_memory();
+}
+
+pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b)
+{
+	return b->def.empty ? b->def.empty : empty_loop;
+}
+
+static bool opened(enum pmc_status st)
+{
+	return st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED;
+}
+
+/* docs/events.md, "Scaling", applied to the batch's difference of two reads: a batch
+ * that was multiplexed for part of its time is extrapolated as perf does. */
+static void batch_reading(const struct pmc_reading *a, const struct pmc_reading *b,
+			  struct pmc_reading *d)
+{
+	*d = *b;
+	/* A cumulative read with running == 0 (before the event first ran) is "not
+	 * counted" but its raw figures are still the start of the batch: only an event that
+	 * never opened has none. */
+	if (!opened(a->status) || !opened(b->status)) {
+		if (opened(d->status))
+			d->status = a->status;
+		d->value = d->enabled = d->running = 0;
+		d->scaled = NAN;
+		return;
+	}
+	d->value = b->value - a->value;
+	d->enabled = b->enabled - a->enabled;
+	d->running = b->running - a->running;
+	if (d->running == 0) {
+		d->status = PMC_STATUS_NOT_COUNTED;
+		d->scaled = NAN;
+	} else if (d->running < d->enabled) {
+		d->status = PMC_STATUS_SCALED;
+		d->scaled = (double)d->value * ((double)d->enabled / (double)d->running);
+	} else {
+		d->status = PMC_STATUS_COUNTED;
+		d->scaled = (double)d->value;
+	}
+}
+
+/* A split event's batch (hybrid CPUs): each part's difference of two reads, then the sum
+ * by the engine's rule (docs/events.md, "Hybrid CPUs"), never one part's shortfall
+ * taken for multiplexing. */
+static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d,
+			 struct pmc_reading_parts *out)
+{
+	size_t n = pmc_counters_nparts(c->counters, e);
+	struct pmc_reading parts[PMC_CORE_PMUS_MAX];
+
+	for (size_t k = 0; k < n; k++) {
+		const struct pmc_reading *a = &c->p0[e * PMC_CORE_PMUS_MAX + k],
+					 *b = &c->p1[e * PMC_CORE_PMUS_MAX + k];
+		struct pmc_reading *p = &parts[k];
+
+		*p = *b;
+		if (!opened(a->status) || !opened(b->status)) {
+			if (opened(p->status))
+				p->status = a->status;
+			p->value = p->enabled = p->running = 0;
+			continue;
+		}
+		p->status = PMC_STATUS_COUNTED;
+		p->value = b->value - a->value;
+		p->enabled = b->enabled - a->enabled;
+		p->running = b->running - a->running;
+	}
+	pmc_reading_combine(parts, n, pmc_counters_restricted(c->counters, e), d);
+	if (!out)
+		return;
+	out->n = n;
+	out->restricted = pmc_counters_restricted(c->counters, e);
+	for (size_t k = 0; k < n; k++) {
+		const char *pmu = pmc_counters_part_pmu(c->counters, e, k);
+
+		snprintf(out->pmu[k], sizeof(out->pmu[k]), "%s", pmu ? pmu : "");
+		out->rd[k] = parts[k];
+	}
+}
+
+/* One batch of fn at c->iters, setup and teardown around it, outside the edges. Sets
+ * *ret_ns and, with counters, out[0..nev-1]. */
+static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
+		     size_t nev, double *ret_ns, struct pmc_reading *out,
+		     struct pmc_reading_parts *pout, char *err, size_t errlen)
+{
+	struct pmc_state s = {.left = 0, .ctx = c};
+
+	/* Each batch's setup starts from nothing: the last teardown freed what it had. */
+	c->user = NULL;
+	if (def && def->setup)
+		def->setup(&s);
+	c->phase = IDLE;
+	c->error = 0;
+	s.left = 0;
+	if (!c->skipped)
+		fn(&s);
+	if (def && def->teardown)
+		def->teardown(&s);
+	if (c->skipped)
+		return 0;
+	if (c->error) {
+		pmc_err_set(err, errlen, "'%s': cannot read the counters: %s", c->b->name,
+			    strerror(-c->error));
+		return c->error;
+	}
+	if (c->phase != DONE || s.left) {
+		pmc_err_set(err, errlen,
+			    "'%s' %s; run `while (pmc_loop(s)) { ... }` to its end, "
+			    "or call pmc_skip()",
+			    c->b->name,
+			    c->phase == IDLE ? "returned without running its loop"
+					     : "left its loop before the end");
+		return -EINVAL;
+	}
+	*ret_ns = (double)(c->t1 - c->t0);
+	for (size_t e = 0; c->counters && e < nev; e++) {
+		if (c->p0 && pmc_counters_nparts(c->counters, e))
+			hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
+		else
+			batch_reading(&c->r0[e], &c->r1[e], &out[e]);
+		/* The difference of raw counts, like the engine's read, is in the unit of the
+		 * event's sysfs scale (RAPL: joules) only once scaled. */
+		if (c->events && pmc_status_has_value(out[e].status))
+			out[e].scaled *= pmc_event_scale(&c->events->events[e]);
+	}
+	return 0;
+}
+
+int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
+		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen)
+{
+	struct pmc_run_ctx c = {.b = b, .iters = iters, .clock = monotonic_ns, .collect = collect};
+	double ns = 0;
+	int r;
+
+	r = run_batch(&c, empty ? pmc_mb_empty_fn(b) : b->def.fn, empty ? NULL : &b->def, 0, &ns,
+		      NULL, NULL, err, errlen);
+	*ret_skipped = c.skipped;
+	if (ret_message && c.message)
+		*ret_message = c.message;
+	else
+		free(c.message);
+	if (r == 0)
+		*ret_ns = ns;
+	return r;
+}
+
+/* Google Benchmark's rule (benchmark_runner.cc, PredictNumItersNeeded): grow tenfold
+ * while a batch is under a tenth of the target, else aim 40% past it. */
+static uint64_t next_iters(uint64_t n, double ns, double target_ns, uint64_t max)
+{
+	double mult = ns > 0 && ns / target_ns > 0.1 ? target_ns * 1.4 / ns : 10.0;
+	double next = (double)n * mult;
+	uint64_t v = next >= (double)max ? max : (uint64_t)next;
+
+	return v > n ? v : n + 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	size_t k = 0;
+
+	/* NANs (not measured) go; the median is of what was measured. */
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	if (k == 0)
+		return NAN;
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+void pmc_mb_samples_free(struct pmc_mb_samples *s)
+{
+	if (!s)
+		return;
+	free(s->ns);
+	free(s->readings);
+	free(s->parts);
+	free(s->over_counts);
+	free(s->message);
+	free(s->process);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The empty loop at the benchmark's batch size, as many times as it has samples: the
+ * medians become the overhead (docs/microbench.md, "Overhead"). */
+static int measure_overhead(struct pmc_run_ctx *c, pmc_bench_fn empty, struct pmc_mb_samples *s,
+			    char *err, size_t errlen)
+{
+	size_t n = s->n, nev = s->nev;
+	double *t = calloc(n + 1, sizeof(*t)), *col = calloc(n + 1, sizeof(*col));
+	struct pmc_reading *rd = calloc(n * nev + 1, sizeof(*rd));
+	int r = 0;
+
+	if (!t || !col || !rd) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
+	/* One unrecorded batch first: the code and data of the empty loop warm up. */
+	for (size_t i = 0; i <= n && r == 0; i++)
+		r = run_batch(c, empty, NULL, nev, &t[i > 0 ? i - 1 : 0],
+			      &rd[(i > 0 ? i - 1 : 0) * nev], NULL, err, errlen);
+	if (r < 0)
+		goto out;
+	s->over_ns = median(t, n);
+	for (size_t e = 0; e < nev; e++) {
+		for (size_t i = 0; i < n; i++)
+			col[i] = c->counters ? rd[i * nev + e].scaled : NAN;
+		s->over_counts[e] = median(col, n);
+	}
+out:
+	free(t);
+	free(col);
+	free(rd);
+	return r;
+}
+
+int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+		   struct pmc_mb_samples *ret, char *err, size_t errlen)
+{
+	const struct pmc_event_list *events;
+	struct pmc_run_ctx c = {.b = b};
+	struct pmc_mb_samples s = {0};
+	size_t warmup;
+	double target_ns, ns = 0;
+	uint64_t max;
+	pmc_bench_fn empty;
+	int r = 0;
+
+	if (!b || !ret || !PMC_OPTS_VALID(o, struct pmc_mb_opts)) {
+		pmc_err_set(err, errlen, "bad options");
+		return -EINVAL;
+	}
+	/* 0 means the default, except for warmup, which may be none. */
+	s.n = PMC_OPTS_GET(o, samples, 0);
+	s.n = s.n ? s.n : 10;
+	warmup = PMC_OPTS_GET(o, warmup, 1);
+	target_ns = PMC_OPTS_GET(o, min_time_s, 0.0);
+	target_ns = (target_ns != 0 ? target_ns : 0.01) * 1e9;
+	max = PMC_OPTS_GET(o, max_iters, 0);
+	max = max ? max : UINT64_C(1000000000000);
+	events = PMC_OPTS_GET(o, events, NULL);
+	c.clock = PMC_OPTS_GET(o, clock, NULL);
+	c.clock_ud = PMC_OPTS_GET(o, clock_ud, NULL);
+	if (!c.clock)
+		c.clock = monotonic_ns;
+	empty = PMC_OPTS_GET(o, empty, NULL);
+	if (!empty)
+		empty = pmc_mb_empty_fn(b);
+	if (!(target_ns > 0) || !isfinite(target_ns)) {
+		pmc_err_set(err, errlen, "'%s': no samples, or a target time that is not positive",
+			    b->name);
+		return -EINVAL;
+	}
+	s.nev = events ? pmc_event_list_count(events) : 0;
+	s.ns = calloc(s.n, sizeof(*s.ns));
+	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
+	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
+	c.r0 = calloc(s.nev + 1, sizeof(*c.r0));
+	c.r1 = calloc(s.nev + 1, sizeof(*c.r1));
+	if (!s.ns || !s.readings || !s.over_counts || !c.r0 || !c.r1) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto fail;
+	}
+	s.over_ns = NAN;
+	for (size_t e = 0; e < s.nev; e++)
+		s.over_counts[e] = NAN;
+	if (s.nev) {
+		struct pmc_counters_opts co = {
+		    .sz = sizeof(co),
+		    .pid = 0,
+		    .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
+		};
+
+		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
+		/* A batch edge reads the groups on the PMU through their pages, without a
+		 * system call, where the kernel allows rdpmc (docs/microbench.md). */
+		if (r == 0 && !PMC_OPTS_GET(o, no_self_read, false))
+			r = pmc_counters_self_read(c.counters) < 0 ? -ENOMEM : 0;
+		/* Started explicitly: every group counts from here, whatever it was opened as. */
+		if (r == 0)
+			r = pmc_counters_enable(c.counters);
+		c.nev = s.nev;
+		c.events = events;
+		for (size_t e = 0; r == 0 && e < s.nev && !c.p0; e++) {
+			if (!pmc_counters_nparts(c.counters, e))
+				continue;
+			c.p0 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p0));
+			c.p1 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p1));
+			s.parts = calloc(s.n * s.nev, sizeof(*s.parts));
+			if (!c.p0 || !c.p1 || !s.parts)
+				r = -ENOMEM;
+		}
+		if (r < 0) {
+			pmc_err_set(err, errlen, "'%s': cannot open the counters: %s", b->name,
+				    strerror(-r));
+			goto fail;
+		}
+	}
+
+	/* Calibration: its batches are the first warm-up. It grows the batch on CPU time, as
+	 * Google Benchmark does: a batch that was preempted took longer on the wall clock
+	 * but not on the CPU, so one preemption no longer stops the growth early. An
+	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
+	c.iters = PMC_OPTS_GET(o, iters, 0);
+	if (c.iters == 0) {
+		c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
+		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
+		if (!c.cpu_clock && c.clock == monotonic_ns)
+			c.cpu_clock = thread_cpu_ns;
+		c.iters = 1;
+		for (;;) {
+			double cpu;
+
+			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err,
+				      errlen);
+			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0) : ns;
+			if (r < 0 || c.skipped || cpu >= target_ns || c.iters >= max)
+				break;
+			c.iters = next_iters(c.iters, cpu, target_ns, max);
+		}
+		c.cpu_clock = NULL;
+	}
+	for (size_t i = 0; i < warmup && r == 0 && !c.skipped; i++)
+		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err, errlen);
+	for (size_t i = 0; i < s.n && r == 0 && !c.skipped; i++)
+		r = run_batch(&c, b->def.fn, &b->def, s.nev, &s.ns[i], &s.readings[i * s.nev],
+			      s.parts ? &s.parts[i * s.nev] : NULL, err, errlen);
+	if (r < 0)
+		goto fail;
+	s.iters = c.iters;
+	s.items = c.items;
+	s.bytes = c.bytes;
+	s.skipped = c.skipped;
+	s.message = c.message;
+	c.message = NULL;
+	if (!s.skipped && !PMC_OPTS_GET(o, no_overhead, false)) {
+		r = measure_overhead(&c, empty, &s, err, errlen);
+		if (r < 0)
+			goto fail;
+	}
+	pmc_counters_read_counts(c.counters, &s.reads_self, &s.reads_sys);
+	pmc_counters_close(c.counters);
+	free(c.r0);
+	free(c.r1);
+	free(c.p0);
+	free(c.p1);
+	*ret = s;
+	return 0;
+fail:
+	pmc_counters_close(c.counters);
+	free(c.r0);
+	free(c.r1);
+	free(c.p0);
+	free(c.p1);
+	free(c.message);
+	pmc_mb_samples_free(&s);
+	return r;
+}

@@ -1,0 +1,274 @@
+/* The microbenchmark library (docs/microbench.md): the registered definitions expanded
+ * into benchmarks (expand.c), the loop and its measurement (measure.c), the recording of
+ * samples into the result model (record.c), and the child process each benchmark runs in
+ * (child.c). The CLI of a benchmark program (harness/6-cli/cli_microbench.c) and
+ * `pmcbench run --library` build on these. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters/reading.h"
+#include "counters/valgrind.h"
+#include "pmcbench/microbench.h"
+
+struct pmc_event_list;
+struct pmc_result;
+struct pmc_sys;
+
+/* ---- expand.c: definitions → benchmarks ---- */
+
+/* One benchmark: a definition with one combination of its arguments. */
+struct pmc_mb_bench {
+	char *name; /* "name/arg1/arg2" */
+	/* A copy of the definition, zero beyond the fields the registering program knew. */
+	struct pmc_bench_def def;
+	int64_t args[PMC_BENCH_MAX_ARGS];
+	size_t nargs;
+};
+
+struct pmc_mb_set {
+	struct pmc_mb_bench *v;
+	size_t n, cap; /* cap: room in v */
+};
+
+/* Parses one argument dimension: a list "8,64,512", a range "1..16", "8..4096*8" (times
+ * 8) or "0..100+25" (plus 25); the range includes its end when a step reaches it. Sets
+ * *ret (malloc'ed) and *ret_n. Returns 0, -EINVAL with one line in err, or -ENOMEM. */
+int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err, size_t errlen);
+
+/* Walks the definitions in [begin, end) (each sz bytes, rounded up to a pointer's
+ * alignment, as the section lays them out), expands each into the cartesian product of
+ * its arguments and keeps the benchmarks whose name matches filter (POSIX extended
+ * regex, unanchored; NULL: all). Returns 0 with *ret (possibly empty), -EINVAL with one
+ * line in err (a bad argument spec, a bad regex, a bad definition, a duplicate name), or
+ * -ENOMEM. Free with pmc_mb_set_free. */
+int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen);
+void pmc_mb_set_free(struct pmc_mb_set *s);
+
+/* ---- measure.c: calibration, samples, overhead ---- */
+
+/* A monotonic clock in ns; injectable so that tests are exact. */
+typedef uint64_t (*pmc_mb_clock_fn)(void *ud);
+
+struct pmc_mb_opts {
+	size_t sz;	   /* sizeof(struct pmc_mb_opts) */
+	size_t samples;	   /* measured batches; default 10 */
+	size_t warmup;	   /* unrecorded batches at the calibrated size; default 1 */
+	double min_time_s; /* target time of one batch; default 0.01 */
+	/* Batch size: 0 calibrates to min_time_s; otherwise this many iterations. */
+	uint64_t iters;
+	uint64_t max_iters; /* calibration stops here; default 1e12 */
+	/* Counters of every batch (NULL: none), opened on the calling thread through sys
+	 * (NULL: the kernel). */
+	const struct pmc_event_list *events;
+	bool user_only_fallback;
+	const struct pmc_sys *sys;
+	pmc_mb_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
+	void *clock_ud;
+	/* The empty loop whose cost is reported beside the figures (NULL: the built-in
+	 * one); no_overhead measures none. */
+	pmc_bench_fn empty;
+	bool no_overhead;
+	/* pmc_mb_measure_forked only: the child is killed when it has not handed its samples
+	 * over this many seconds after it started; <= 0: no limit. */
+	double timeout_s;
+	/* The CPU-time clock calibration grows the batch on (NULL: the thread's CPU time,
+	 * or the wall clock when clock was injected). */
+	pmc_mb_clock_fn cpu_clock;
+	void *cpu_clock_ud;
+	/* pmc_mb_measure_forked only: the command that runs this same benchmark program
+	 * again (as pmc_mb_valgrind_opts.self_argv, followed by the user's options), so
+	 * that the child is a new process image (its own address-space layout, pages and
+	 * code placement) rather than a copy of this one; NULL: a forked copy. */
+	char *const *self_argv;
+	/* Read every counter with read(), never through the mmap pages with rdpmc
+	 * (docs/microbench.md, "Reading the counters"). */
+	bool no_self_read;
+};
+
+/* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
+struct pmc_mb_samples {
+	uint64_t iters;		      /* the batch size */
+	size_t n;		      /* samples */
+	size_t nev;		      /* events (the list's count) */
+	double *ns;		      /* n batch wall times */
+	struct pmc_reading *readings; /* n * nev: the batch's counts (deltas), statuses */
+	/* Hybrid CPUs: n * nev, each event's parts per batch (docs/events.md, "Hybrid
+	 * CPUs"); NULL when no event was split. */
+	struct pmc_reading_parts *parts;
+	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
+	double over_ns;
+	double *over_counts;   /* nev */
+	uint64_t items, bytes; /* per iteration, as the benchmark set them; 0: not set */
+	bool skipped;
+	char *message; /* pmc_skip's reason, or NULL */
+	/* The process each sample was taken in, from 1 (n entries; NULL: not recorded):
+	 * the unit of replication (docs/statistics.md, "The unit of replication"). */
+	unsigned *process;
+	/* Group reads at the batches' edges through the mmap pages (rdpmc) and through
+	 * read(), over every batch (calibration, warm-up and overhead included). */
+	uint64_t reads_self, reads_sys;
+};
+
+/* Calibrates the batch size, warms up, takes o->samples batches of b and then measures
+ * the empty loop at the same size, in this process. Returns 0 with *ret (ret->skipped
+ * when the benchmark skipped itself), or a negative errno with one line in err (counters
+ * that cannot be opened or read, a benchmark that left its loop early or never ran it,
+ * -ENOMEM). Free with pmc_mb_samples_free. */
+int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+		   struct pmc_mb_samples *ret, char *err, size_t errlen);
+void pmc_mb_samples_free(struct pmc_mb_samples *s);
+
+/* ---- child.c: one benchmark per process ---- */
+
+/* pmc_mb_measure in a forked child; the samples come back over a pipe. With
+ * o->self_argv the child runs that command with "--process-child NAME --process-fd FD
+ * --process-samples N --process-iters I [--process-overhead]" appended, and the program
+ * it starts answers with pmc_mb_process_child(). A child that crashes, exits or fails
+ * is contained: -ECHILD with one line in err saying how it ended (or the child's own
+ * message). One that outlives o->timeout_s is killed (SIGKILL): -ETIMEDOUT, with
+ * "'name' timed out after S s" in err. */
+int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+			  struct pmc_mb_samples *ret, char *err, size_t errlen);
+
+/* The started program's side: pmc_mb_measure(b, o), its samples or its error written
+ * to fd in the pipe format. Returns 0, or -errno when nothing could be written. */
+int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o, int fd);
+
+/* Appends the samples of process `process` (from 1) to dst, moving src's arrays (src is
+ * left empty); the first samples with a measured overhead give dst its overhead. Both
+ * must be of the same batch size and events. Returns 0, -EINVAL or -ENOMEM. */
+int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process);
+
+/* The pipe format: samples written to fd and read back, all or nothing. Return 0, or
+ * -EIO (short data), -errno. */
+int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s);
+int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret);
+
+/* ---- record.c: samples → result ---- */
+
+/* When the loop's own overhead is more than this share of a benchmark's median batch
+ * time, the result says so (a note on wall-time/op): the body alone is then near the
+ * loop's resolution. */
+#define PMC_MB_OVERHEAD_WARN 0.5
+
+/* Adds benchmark b to res: one run per sample (with its process) with wall-time/op
+ * (ns), <event>/op for every event of events (its status per sample; missing ones as
+ * such), items/s and bytes/s when set, each the batch's figure over its iterations,
+ * nothing subtracted, and the empty loop's cost per operation beside it
+ * (pmc_metric.loop_overhead); then the derived ratios (ipc, ...) of the registry. A benchmark that skipped itself is added as skipped,
+ * with pmc_skip's message and no runs or metrics. Returns 0, or -ENOMEM / -EINVAL with
+ * one line in err. */
+int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
+		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
+		  size_t errlen);
+
+/* Adds benchmark b to res as skipped, with pmc_skip's message (NULL: none given).
+ * Returns 0, or -ENOMEM with one line in err. */
+int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, struct pmc_result *res,
+			  char *err, size_t errlen);
+
+/* The per-operation value of one sample: batch / iters (NAN when not measured). */
+double pmc_mb_per_op(double batch, uint64_t iters);
+
+/* The empty loop measured for b: the one compiled with it (PMC_BENCHMARK), else the
+ * library's. */
+pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b);
+
+/* One batch of b's function (or, with empty, of its empty loop, without setup and
+ * teardown) at iters iterations, with the monotonic clock and no counters; with collect,
+ * callgrind counts only between the loop's two edges. Sets *ret_ns, *ret_skipped and,
+ * when the benchmark skipped itself with a reason and ret_message is not NULL, a
+ * malloc'ed *ret_message. Returns 0 or -EINVAL with one line in err (a loop left early). */
+int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
+		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen);
+
+/* ---- profile.c: a profile of the loop ---- */
+
+struct pmc_profile;
+
+struct pmc_mb_profile_opts {
+	size_t sz;		 /* sizeof(struct pmc_mb_profile_opts) */
+	char *const *self_argv;	 /* as pmc_mb_valgrind_opts.self_argv. Required. */
+	double seconds;		 /* of the loop's CPU time; <= 0: 1 */
+	double timeout_s;	 /* <= 0: none */
+	bool show_output;
+};
+
+/* Samples benchmark b's loop: runs o->self_argv with "--profile-child NAME
+ * --profile-time S" under the sampler and returns the profile. Returns 0, the errors of
+ * pmc_profile_record, or -ECHILD when the child failed; one line in err. */
+int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opts *o,
+		   struct pmc_profile **ret, char *err, size_t errlen);
+
+/* The child's side: b's loop in batches growing to about 10 ms, until it has used
+ * seconds of CPU time. Returns 0 (also when the benchmark skipped itself) or -errno with
+ * one line in err. */
+int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err, size_t errlen);
+
+/* ---- valgrind.c: exact counts per operation ---- */
+
+/* Callgrind's client requests; no-ops when not under valgrind, or when the library was
+ * built without valgrind's headers (then pmc_mb_vg_available() is false). */
+void pmc_mb_vg_toggle_collect(void);
+bool pmc_mb_vg_available(void);
+
+struct pmc_mb_valgrind_opts {
+	size_t sz; /* sizeof(struct pmc_mb_valgrind_opts) */
+	/* The command that runs this same benchmark program again, NULL-terminated: the
+	 * program's path, or pmcbench's with "run --library PATH". Required. */
+	char *const *self_argv;
+	const char *valgrind; /* NULL: "valgrind" in PATH */
+	double timeout_s;     /* <= 0: none */
+	bool show_output;     /* the benchmark's output; discarded by default */
+	/* Also keep the exact profile of the body's loop at n (pmc_mb_exact.profile):
+	 * callgrind then separates the costs by call stack (harness/3-profile/callgrind.h). */
+	bool profile;
+};
+
+/* What the valgrind backend counted for one benchmark. */
+struct pmc_mb_exact {
+	uint64_t iters; /* n: the loops ran n and 2n iterations */
+	/* Callgrind's counts, collected between the loop's edges only: the body's loop at n
+	 * and 2n, then the empty loop at n and 2n. */
+	struct pmc_valgrind_counts counts[4];
+	bool skipped;
+	char *message; /* pmc_skip's reason, or NULL */
+	/* With pmc_mb_valgrind_opts.profile: the exact profile (Ir) of the body's loop at n
+	 * iterations, its edges included; owned, freed by pmc_mb_exact_free. */
+	struct pmc_profile *profile;
+};
+
+/* Runs o->self_argv with "--valgrind-child NAME --valgrind-report FILE --valgrind-iters
+ * N" under callgrind (collection off at the start, children not followed, ASLR off) and
+ * reads back its report and four dumps: first at N = 1, whose instructions per iteration
+ * choose N (a power of two up to 1024, deterministic), then at that N. Returns 0 with
+ * *ret (ret->skipped when the benchmark skipped itself), or a negative errno with one
+ * line in err: -ECHILD when the child crashed, exited or timed out, -ENOTSUP without
+ * valgrind's headers, or what valgrind.h's functions return. Free with
+ * pmc_mb_exact_free. */
+int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
+			    struct pmc_mb_exact *ret, char *err, size_t errlen);
+void pmc_mb_exact_free(struct pmc_mb_exact *x);
+
+/* The child's side, in the program that runs under callgrind: one uncounted batch of n,
+ * then the four counted loops (the body at n and 2n, the empty loop at n and 2n) with a
+ * dump after each, then its one-line report to report. Returns 0 or -errno (the report
+ * could not be written). */
+int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report);
+
+/* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
+ * body(n)) - (empty(2n) - empty(n)), clamped at zero; *ret_below (may be NULL) is how far
+ * below zero it was, 0 when it was not. Returns 0, or the errors of
+ * pmc_valgrind_metric_value (-ENODATA: not simulated), -ERANGE. */
+int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,
+		       uint64_t *ret_below, char *err, size_t errlen);
+
+/* Adds benchmark b to res: one run with `<metric>/op` for every valgrind metric (status
+ * exact; not simulated ones as unsupported, never 0; one clamped at 0 with a note saying
+ * by how much), then the registry's derived ratios; a skipped one as skipped. Returns 0 or -errno with one line in err. */
+int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
+			struct pmc_result *res, char *err, size_t errlen);

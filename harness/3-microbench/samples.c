@@ -1,0 +1,202 @@
+/* Samples into the result model (docs/microbench.md, "Result metrics"): one run per
+ * sample, every value per operation, the empty loop's cost beside them. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters/events.h"
+#include "base/error.h"
+#include "core/derive.h"
+#include "core/result.h"
+#include "microbench/microbench.h"
+
+double pmc_mb_per_op(double batch, uint64_t iters)
+{
+	return isnan(batch) || iters == 0 ? NAN : batch / (double)iters;
+}
+
+static int metric(struct pmc_benchmark *b, const char *id, struct pmc_metric **ret)
+{
+	return pmc_benchmark_metric(b, id, ret);
+}
+
+static int append(struct pmc_benchmark *b, const char *id, double v, const struct pmc_reading *rd)
+{
+	struct pmc_metric *m;
+	int r = metric(b, id, &m);
+
+	return r < 0 ? r : pmc_metric_append(m, v, rd);
+}
+
+/* Hybrid CPUs: each core PMU's count of the batch, per operation as the metric is. */
+static int append_parts(struct pmc_benchmark *b, const char *id,
+			const struct pmc_reading_parts *p, uint64_t iters)
+{
+	struct pmc_reading_parts per_op = *p;
+	struct pmc_metric *m;
+	int r = metric(b, id, &m);
+
+	for (size_t k = 0; k < per_op.n; k++)
+		per_op.rd[k].scaled = pmc_mb_per_op(per_op.rd[k].scaled, iters);
+	return r < 0 ? r : pmc_metric_append_parts(m, &per_op);
+}
+
+static double sorted_median(const double *v, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c)), med;
+
+	if (!c || n == 0) {
+		free(c);
+		return NAN;
+	}
+	memcpy(c, v, n * sizeof(*c));
+	/* n is small (the samples): insertion sort. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && c[j - 1] > c[j]; j--) {
+			double t = c[j];
+
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	med = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return med;
+}
+
+/* The empty loop's cost per operation, beside a metric's figures: not subtracted from
+ * them, since out-of-order execution overlaps the loop's bookkeeping with the body and
+ * a difference of two separately timed loops can fall below what the hardware can do
+ * (docs/microbench.md, "Overhead"). */
+static int set_overhead(struct pmc_benchmark *b, const char *id, double over, uint64_t iters)
+{
+	struct pmc_metric *m;
+	int r;
+
+	if (isnan(over) || iters == 0)
+		return 0;
+	r = metric(b, id, &m);
+	if (r < 0)
+		return r;
+	m->has_loop_overhead = true;
+	m->loop_overhead = over / (double)iters;
+	return 0;
+}
+
+/* Says in the result when the loop's own cost is a large share of what was measured:
+ * the body alone is then near the resolution of the loop. */
+static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
+{
+	double med = sorted_median(s->ns, s->n), share;
+	struct pmc_metric *m;
+	char note[200];
+	int r;
+
+	if (isnan(s->over_ns) || !(med > 0))
+		return 0;
+	share = s->over_ns / med;
+	if (share <= PMC_MB_OVERHEAD_WARN)
+		return 0;
+	r = metric(b, "wall-time/op", &m);
+	if (r < 0)
+		return r;
+	snprintf(note, sizeof(note),
+		 "includes the loop's own %.3g ns/op (%.0f%% of the time, not subtracted); the "
+		 "body alone is near the loop's resolution",
+		 s->over_ns / (double)s->iters, share > 1 ? 100.0 : share * 100.0);
+	return pmc_metric_set_note(m, note);
+}
+
+int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, struct pmc_result *res,
+			  char *err, size_t errlen)
+{
+	struct pmc_benchmark *bm;
+	/* Recorded with its reason, and nothing measured (docs/result-schema.md). */
+	int r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+
+	if (r == 0)
+		r = pmc_benchmark_set_skipped(bm, message);
+	if (r < 0)
+		pmc_err_set(err, errlen, "'%s': cannot record the skip: %s", b->name, strerror(-r));
+	return r;
+}
+
+int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
+		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
+		  size_t errlen)
+{
+	struct pmc_benchmark *bm;
+	size_t nev = events ? events->n : 0;
+	char id[PMC_EVENT_NAME_MAX + 8];
+	int r;
+
+	if (s->skipped)
+		return pmc_mb_record_skipped(b, s->message, res, err, errlen);
+	if (nev != s->nev) {
+		pmc_err_set(err, errlen, "'%s': %zu counts per sample for %zu events", b->name,
+			    s->nev, nev);
+		return -EINVAL;
+	}
+	r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+	if (r < 0)
+		goto fail;
+	for (size_t i = 0; i < s->n; i++) {
+		struct pmc_run_info info = {.exit_code = 0,
+					    .iterations = s->iters,
+					    .process = s->process ? s->process[i] : 0};
+		double wall = pmc_mb_per_op(s->ns[i], s->iters);
+
+		r = pmc_benchmark_add_run(bm, &info);
+		if (r == 0)
+			r = append(bm, "wall-time/op", wall, NULL);
+		for (size_t e = 0; r == 0 && e < nev; e++) {
+			const struct pmc_reading *rd = &s->readings[i * nev + e];
+			double v = pmc_status_has_value(rd->status)
+				       ? pmc_mb_per_op(rd->scaled, s->iters)
+				       : NAN;
+			struct pmc_metric *m;
+
+			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
+			/* Uncore and RAPL: its unit per operation, and what it counts. */
+			r = metric(bm, id, &m);
+			if (r == 0 && m->n == 0)
+				r = pmc_metric_describe_event(m, events, e, rd, "the benchmark");
+			if (r == 0)
+				r = pmc_metric_append(m, v, rd);
+			if (r == 0 && s->parts && s->parts[i * nev + e].n)
+				r = append_parts(bm, id, &s->parts[i * nev + e], s->iters);
+		}
+		/* A throughput needs a time: none for a batch that took none. */
+		if (r == 0 && s->items)
+			r = append(bm, "items/s", wall > 0 ? (double)s->items * 1e9 / wall : NAN,
+				   NULL);
+		if (r == 0 && s->bytes)
+			r = append(bm, "bytes/s", wall > 0 ? (double)s->bytes * 1e9 / wall : NAN,
+				   NULL);
+		if (r < 0)
+			goto fail;
+	}
+	r = note_overhead(bm, s);
+	if (r == 0 && s->n)
+		r = set_overhead(bm, "wall-time/op", s->over_ns, s->iters);
+	for (size_t e = 0; r == 0 && s->n && e < nev; e++) {
+		snprintf(id, sizeof(id), "%s/op", events->events[e].name);
+		r = set_overhead(bm, id, s->over_counts[e], s->iters);
+	}
+	if (r == 0) {
+		PMC_OPTS(pmc_derive_opts, dopts, .events = events, .input_suffix = "/op");
+
+		r = pmc_benchmark_derive(bm, &dopts);
+	}
+	if (r < 0)
+		goto fail;
+	return 0;
+fail:
+	if (r == -ENOMEM)
+		pmc_err_set(err, errlen, "out of memory");
+	else
+		pmc_err_set(err, errlen, "'%s': cannot record the samples: %s", b->name,
+			    strerror(-r));
+	return r;
+}

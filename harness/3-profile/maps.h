@@ -1,0 +1,49 @@
+/* Address spaces of the profiled tasks, rebuilt from the sampler's records (MMAP2, COMM
+ * with exec, FORK, EXIT: counters/sample.h), and the symbolization of an address in one
+ * of them through each object's ELF symbols (harness/1-elf/symbols.h), loaded once per
+ * object. An object whose build-id differs from the one the kernel saw when it was
+ * mapped (the file was rebuilt since) is not symbolized: its frames stay unresolved
+ * rather than named wrongly. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmc_record;
+struct pmc_maps;
+
+int pmc_maps_new(struct pmc_maps **ret);
+void pmc_maps_free(struct pmc_maps *m);
+
+/* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of
+ * the parent's maps) or EXIT record; other records are ignored. Returns 0 or -ENOMEM. */
+int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec);
+
+/* Seeds pid's address space from /proc/PID/maps under proc_root (NULL: "/proc"), for a
+ * task that was already running when sampling began (the calling process itself). */
+int pmc_maps_load_proc(struct pmc_maps *m, uint32_t pid, const char *proc_root);
+
+struct pmc_resolved {
+	const char *symbol; /* NULL when no symbol covers the address */
+	const char *object; /* the mapped file's path, "[kernel]", "[vdso]", "[anon]", or
+			     * "[unknown]" when no mapping holds the address */
+	uint64_t offset;    /* symbol NULL: address relative to the object's ELF virtual
+			     * addresses (its file offset when not ELF); else, and for
+			     * "[kernel]", 0 */
+	bool build_id_mismatch; /* the file on disk is not the one that was mapped */
+	bool unmapped;		/* no mapping of the task holds the address (kernel:
+				 * false): it cannot be a return address */
+};
+
+/* Resolves address ip of task pid. Strings are owned by m and live until
+ * pmc_maps_free(). Return addresses (every frame of a call chain but the leaf) should be
+ * passed as ip - 1, so that a call at the end of a function is not taken for the next
+ * function. kernel: ip is a kernel address ("[kernel]", no symbol). */
+void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel,
+		      struct pmc_resolved *ret);
+
+/* Objects whose symbols could not be loaded, or whose build-id did not match, each
+ * once: for the profile's notes. */
+size_t pmc_maps_problem_count(const struct pmc_maps *m);
+const char *pmc_maps_problem(const struct pmc_maps *m, size_t i);

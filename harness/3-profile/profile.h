@@ -1,0 +1,173 @@
+/* A profile (docs/profile.md): where a run spent an event, as aggregated call stacks and
+ * their weights, never raw samples. Sampled profiles come from perf_event_open
+ * (record.c), exact ones from callgrind's output (callgrind.c); both are this one model,
+ * saved and loaded as "pmcbench-profile/1" JSON (profile_json.c), and read by the text
+ * report, the folded stacks, the flame graphs and the diff.
+ *
+ * A frame is a function of an object (an executable or shared object), or, when no
+ * symbol covers the address, the object and the offset into it: the symbol is then NULL
+ * and every view shows "[unknown]" with the object, never a guessed name. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PMC_PROFILE_SCHEMA "pmcbench-profile/1"
+
+/* The largest offset of a frame: JSON readers (jansson) read integers up to 2^63-1, so a
+ * profile never holds a larger one and every profile can be saved. */
+#define PMC_PROFILE_OFFSET_MAX ((uint64_t)INT64_MAX)
+
+enum pmc_profile_kind {
+	PMC_PROFILE_SAMPLED = 0, /* weights are sample periods: estimates with sampling error */
+	PMC_PROFILE_EXACT = 1,	 /* weights are simulated counts (callgrind): exact */
+};
+
+struct pmc_profile_frame {
+	const char *symbol; /* NULL: no symbol covers the address */
+	const char *object; /* path of the object, or "[kernel]", "[vdso]", "[anon]", "[unknown]" */
+	uint64_t offset;    /* when symbol is NULL: the address relative to the object's ELF
+			     * virtual addresses (file offset when it has none); else 0 */
+};
+
+struct pmc_profile_stack {
+	const uint32_t *frames; /* frame ids, root first, leaf last */
+	uint32_t depth;
+	uint64_t weight;  /* sum of the periods (sampled) or the cost (exact) */
+	uint64_t samples; /* samples aggregated here (exact: 0) */
+	bool truncated;	  /* the call chain was cut (depth limit or broken frame chain) */
+};
+
+/* What the profile is of and how it was taken. Strings are copied. */
+struct pmc_profile_info {
+	enum pmc_profile_kind kind;
+	const char *event;  /* "cpu-clock", "cycles", "Ir" ... */
+	const char *unit;   /* unit of the weights: "ns", "events", "instructions" */
+	const char *name;   /* the benchmark or command it profiles; may be NULL */
+	uint64_t freq;	    /* sampled: samples per second asked of the kernel (within its
+			     * perf_event_max_sample_rate); 0: a period was used */
+	uint64_t samples;   /* sampled: samples taken (all of them, resolved or not) */
+	uint64_t lost;	    /* sampled: samples the kernel dropped (never hidden) */
+	uint64_t throttled; /* sampled: times the kernel throttled sampling (no samples
+			     * for the rest of a tick); absent from older files: 0 */
+	uint64_t unresolved; /* frames without a symbol (counted per sample) */
+};
+
+struct pmc_profile;
+
+int pmc_profile_new(const struct pmc_profile_info *info, struct pmc_profile **ret);
+void pmc_profile_free(struct pmc_profile *p);
+
+/* The profile's information (strings owned by the profile). */
+const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p);
+/* Sets the counters of the information (samples, lost, unresolved) after the fact. */
+void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
+			    uint64_t unresolved);
+void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled);
+
+/* The id of the frame (symbol, object, offset): the same id for the same three values
+ * (interned; offset ignored when symbol is set). Returns 0, -ENOMEM, -EINVAL, or -ERANGE
+ * for an offset beyond PMC_PROFILE_OFFSET_MAX without a symbol. */
+int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *object,
+			 uint64_t offset, uint32_t *ret_id);
+
+/* Adds weight and samples to the stack of frames (root first; depth >= 1): the same
+ * frames are one stack (truncated if any of its additions was). Returns 0, -EINVAL (bad id,
+ * depth 0), -EOVERFLOW (the weights would add up beyond 2^64-1), -ENOMEM. */
+int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t depth, uint64_t weight,
+		    uint64_t samples, bool truncated);
+
+size_t pmc_profile_frame_count(const struct pmc_profile *p);
+const struct pmc_profile_frame *pmc_profile_frame(const struct pmc_profile *p, uint32_t id);
+size_t pmc_profile_stack_count(const struct pmc_profile *p);
+const struct pmc_profile_stack *pmc_profile_stack(const struct pmc_profile *p, size_t i);
+/* Sum of every stack's weight. */
+uint64_t pmc_profile_total(const struct pmc_profile *p);
+/* Sum of every stack's samples (exact: 0). */
+uint64_t pmc_profile_samples(const struct pmc_profile *p);
+/* Sum of the weight of the stacks whose call chain was cut (truncated): their callers are
+ * missing, so every view says how much this is. */
+uint64_t pmc_profile_truncated(const struct pmc_profile *p);
+
+/* The display name of a frame in every view: the symbol, a pseudo-object ("[kernel]",
+ * "[vdso]", "[anon]", "[unknown]") as itself, or "[unknown] OBJECT" (the
+ * object's base name) when it has none, so unresolved addresses of one object are one
+ * function in the views (the profile keeps their offsets). Writes into buf. */
+const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, char *buf, size_t len);
+
+/* Functions by display name: self (leaf) and total (on the stack at all, counted once per
+ * stack even when recursive) weights, sorted by self, then total, descending, then name. */
+struct pmc_profile_fn {
+	char *name;	/* display name (owned by the array) */
+	char *object;	/* the object's path */
+	uint64_t self, total;
+	uint64_t self_samples; /* samples of the stacks whose leaf it is (exact: 0) */
+};
+int pmc_profile_functions(const struct pmc_profile *p, struct pmc_profile_fn **ret, size_t *ret_n);
+void pmc_profile_functions_free(struct pmc_profile_fn *fns, size_t n);
+
+/* How each function changed between old and new (functions are matched by display
+ * name, so two builds in different directories still match). Shares are self / total of
+ * each profile. Two exact profiles of one event (pmc_profile_diff_absolute) are sorted by
+ * the change of self weight, |new_self - old_self|: their weights are counts of the same
+ * thing, and a function whose count did not change has not changed, whatever its share
+ * did; any other pair by |delta| (the samples of two runs differ in number). Then by
+ * name. -EINVAL when either profile is empty (it has no shares). */
+struct pmc_profile_delta {
+	char *name;
+	uint64_t old_self, new_self;
+	uint64_t old_samples, new_samples; /* self samples (sampled profiles; exact: 0) */
+	double old_share, new_share; /* self / total, 0 when absent from that side */
+	double delta;		     /* new_share - old_share; pmc_profile_attribute: the part */
+	/* pmc_profile_attribute only: the part's 95% interval (exact: lo == hi == part), and
+	 * whether the part is a finding: exact, or sampled with at least
+	 * PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES samples of the function on the two sides
+	 * together and an interval that excludes 0. */
+	double lo, hi;
+	bool clear;
+};
+bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p);
+int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+		     struct pmc_profile_delta **ret, size_t *ret_n);
+
+/* Which profile can say where a metric's change went: a profile of that metric
+ * (docs/profile.md, "Profiles in the gate"). "/op" and event modifiers (":u") are
+ * ignored. */
+enum pmc_profile_fit {
+	PMC_PROFILE_FIT_NONE = 0, /* not a profile of the metric (max-rss, page-faults with a
+				   * time profile; time with an instruction count) */
+	PMC_PROFILE_FIT_SAMPLED,  /* sampled: time (task-clock, cpu-clock, wall-time,
+				   * user-time, cycles) with a time profile (cpu-clock,
+				   * task-clock, cycles), or the sampled event itself */
+	PMC_PROFILE_FIT_EXACT,	  /* exact: instructions with callgrind's Ir */
+};
+enum pmc_profile_fit pmc_profile_fits_metric(const struct pmc_profile *p, const char *metric);
+
+/* A sampled function's part is named only with this many self samples on the two sides
+ * together, and a 95% interval that excludes 0: one sample is no cause. */
+#define PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES 10
+
+/* Which functions account for a change of a metric measured over the same runs as the
+ * profiles: old_value and new_value are the metric's totals (a median per run) on each
+ * side; a function's part of the change is new_share * new_value - old_share * old_value,
+ * and `part` is that divided by (new_value - old_value). For an exact profile of the
+ * metric itself, pass its totals: the parts are then exact. When either profile is
+ * sampled, each share has the 95% Wilson score interval of the function's self samples
+ * among the profile's, moved to the share of weight, and the part's interval combines
+ * the two shares' bounds at their extremes (conservative: the parts' sampling error
+ * only; the values' own is the comparison's). Sorted by part, largest first; entries use
+ * pmc_profile_delta with `delta` holding the part. -EDOM when the values are equal. */
+int pmc_profile_attribute(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+			  double old_value, double new_value, struct pmc_profile_delta **ret,
+			  size_t *ret_n);
+void pmc_profile_deltas_free(struct pmc_profile_delta *d, size_t n);
+
+/* Saves p as "pmcbench-profile/1" JSON at path, atomically (harness/0-base/atomic_file.h).
+ * Returns 0 or -errno with one line in err. */
+int pmc_profile_save(const struct pmc_profile *p, const char *path, char *err, size_t errlen);
+
+/* Loads a profile saved by pmc_profile_save(). A file that is not one (another schema, a
+ * truncated or malformed file, a frame id out of range) fails with -EINVAL and one line
+ * in err naming the file, the place and what to do; -errno when it cannot be read. */
+int pmc_profile_load(const char *path, struct pmc_profile **ret, char *err, size_t errlen);

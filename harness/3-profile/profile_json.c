@@ -1,0 +1,553 @@
+/* "pmcbench-profile/1" files (docs/profile.md, "The profile file"): written as a stream
+ * (a profile may hold millions of stacks: no JSON tree on the way out), read through
+ * jansson and checked field by field, each error naming its JSON path. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/utf8.h"
+#include "formats/result_json.h"
+#include "profile/profile.h"
+
+#define SCHEMA_PREFIX "pmcbench-profile/"
+
+/* ---- Writing ------------------------------------------------------------------- */
+
+static void put_u64(FILE *f, uint64_t v)
+{
+	char buf[24];
+	size_t n = sizeof(buf);
+
+	do {
+		buf[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite(buf + n, 1, sizeof(buf) - n, f);
+}
+
+/* s as a JSON string. JSON text is UTF-8 (RFC 8259, section 8.1): a byte of s that does
+ * not start a valid sequence is written as the four characters \xNN, as error messages
+ * quote it, rather than making the whole file unreadable. */
+static void put_str(FILE *f, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	putc('"', f);
+	while (*u) {
+		size_t n;
+
+		if (*u == '"' || *u == '\\') {
+			putc('\\', f);
+			putc(*u++, f);
+		} else if (*u < 0x20 || *u == 0x7f) {
+			fprintf(f, "\\u%04x", *u++);
+		} else if (*u < 0x80) {
+			putc(*u++, f);
+		} else if ((n = pmc_utf8_len(u)) > 0) {
+			fwrite(u, 1, n, f);
+			u += n;
+		} else {
+			fprintf(f, "\\\\x%02x", *u++);
+		}
+	}
+	putc('"', f);
+}
+
+static void put_key_u64(FILE *f, const char *key, uint64_t v)
+{
+	fprintf(f, ",\n  \"%s\": ", key);
+	put_u64(f, v);
+}
+
+static void write_profile(const struct pmc_profile *p, FILE *f)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(p);
+	size_t nf = pmc_profile_frame_count(p), ns = pmc_profile_stack_count(p);
+
+	fputs("{\n  \"schema\": \"" PMC_PROFILE_SCHEMA "\",\n  \"kind\": ", f);
+	fputs(in->kind == PMC_PROFILE_EXACT ? "\"exact\"" : "\"sampled\"", f);
+	fputs(",\n  \"event\": ", f);
+	put_str(f, in->event);
+	fputs(",\n  \"unit\": ", f);
+	put_str(f, in->unit);
+	if (in->name) {
+		fputs(",\n  \"name\": ", f);
+		put_str(f, in->name);
+	}
+	/* An exact profile has no sampling: no frequency, samples or lost samples. */
+	if (in->kind == PMC_PROFILE_SAMPLED) {
+		put_key_u64(f, "freq", in->freq);
+		put_key_u64(f, "samples", in->samples);
+		put_key_u64(f, "lost", in->lost);
+		if (in->throttled)
+			put_key_u64(f, "throttled", in->throttled);
+	}
+	put_key_u64(f, "unresolved", in->unresolved);
+	put_key_u64(f, "total", pmc_profile_total(p));
+	fputs(",\n  \"frames\": [", f);
+	for (uint32_t i = 0; i < nf; i++) {
+		const struct pmc_profile_frame *fr = pmc_profile_frame(p, i);
+
+		fputs(i ? ",\n    {" : "\n    {", f);
+		if (fr->symbol) {
+			fputs("\"symbol\": ", f);
+			put_str(f, fr->symbol);
+			fputs(", ", f);
+		}
+		fputs("\"object\": ", f);
+		put_str(f, fr->object);
+		if (!fr->symbol) {
+			fputs(", \"offset\": ", f);
+			put_u64(f, fr->offset);
+		}
+		putc('}', f);
+	}
+	fputs(nf ? "\n  ],\n  \"stacks\": [" : "],\n  \"stacks\": [", f);
+	for (size_t i = 0; i < ns; i++) {
+		const struct pmc_profile_stack *s = pmc_profile_stack(p, i);
+
+		fputs(i ? ",\n    {\"frames\": [" : "\n    {\"frames\": [", f);
+		for (uint32_t d = 0; d < s->depth; d++) {
+			if (d)
+				putc(',', f);
+			put_u64(f, s->frames[d]);
+		}
+		fputs("], \"weight\": ", f);
+		put_u64(f, s->weight);
+		if (in->kind == PMC_PROFILE_SAMPLED) {
+			fputs(", \"samples\": ", f);
+			put_u64(f, s->samples);
+		}
+		if (s->truncated)
+			fputs(", \"truncated\": true", f);
+		putc('}', f);
+	}
+	fputs(ns ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* jansson reads integers as signed 64-bit (json_int_t): a larger value could not be read
+ * back, so it is refused here rather than written. */
+static int check_range(const struct pmc_profile *p, const char *path, char *err, size_t errlen)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(p);
+	const uint64_t max = INT64_MAX;
+
+	if (pmc_profile_total(p) > max || in->samples > max || in->lost > max ||
+	    in->unresolved > max || in->freq > max) {
+		pmc_err_set(err, errlen,
+			    "cannot write %s: a count of the profile exceeds 2^63-1, which JSON "
+			    "readers cannot read back; record a shorter run or a longer period",
+			    path);
+		return -EOVERFLOW;
+	}
+	for (size_t i = 0; i < pmc_profile_stack_count(p); i++)
+		if (pmc_profile_stack(p, i)->samples > max) {
+			pmc_err_set(err, errlen,
+				    "cannot write %s: stacks[%zu].samples exceeds 2^63-1", path, i);
+			return -EOVERFLOW;
+		}
+	/* Offsets need no check: the model refuses those beyond PMC_PROFILE_OFFSET_MAX. */
+	return 0;
+}
+
+int pmc_profile_save(const struct pmc_profile *p, const char *path, char *err, size_t errlen)
+{
+	struct pmc_atomic_file *af;
+	FILE *f;
+	int rc;
+
+	if (!p || !path)
+		return -EINVAL;
+	rc = check_range(p, path, err, errlen);
+	if (rc < 0)
+		goto out;
+	rc = pmc_atomic_file_open(path, &af, err, errlen);
+	if (rc < 0)
+		goto out;
+	f = pmc_atomic_file_stream(af);
+	write_profile(p, f);
+	/* The commit checks the stream's error flag: a failed write keeps the old file. */
+	rc = pmc_atomic_file_commit(af, err, errlen);
+out:
+	if (rc < 0)
+		pmc_err_escape(err, errlen);
+	return rc;
+}
+
+/* ---- Reading ------------------------------------------------------------------- */
+
+struct loader {
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+/* One line: FILE: JSON-PATH: what is wrong; what to do. */
+__attribute__((format(printf, 3, 4))) static int bad(struct loader *ld, const char *where,
+						     const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pmc_err_set(ld->err, ld->errlen, "%s: %s: %s", ld->file, where, msg);
+	return -EINVAL;
+}
+
+#define DAMAGED "the file was edited or damaged: record the profile again"
+
+/* A non-negative integer at where; absent is an error unless optional (then 0). */
+static int get_u64(struct loader *ld, const json_t *v, const char *where, bool optional,
+		   uint64_t *ret)
+{
+	if (!v) {
+		if (optional) {
+			*ret = 0;
+			return 0;
+		}
+		return bad(ld, where, "missing; " DAMAGED);
+	}
+	if (json_is_real(v))
+		return bad(ld, where, "expected a non-negative integer, got %g; " DAMAGED,
+			   json_real_value(v));
+	if (!json_is_integer(v))
+		return bad(ld, where, "expected a non-negative integer, got %s; " DAMAGED,
+			   pmc_json_kind(v));
+	if (json_integer_value(v) < 0)
+		return bad(ld, where,
+			   "expected a non-negative integer, got %" JSON_INTEGER_FORMAT
+			   "; " DAMAGED,
+			   json_integer_value(v));
+	*ret = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int get_str(struct loader *ld, const json_t *v, const char *where, bool optional,
+		   const char **ret)
+{
+	if (!v || (optional && json_is_null(v))) {
+		if (optional) {
+			*ret = NULL;
+			return 0;
+		}
+		return bad(ld, where, "missing; " DAMAGED);
+	}
+	if (!json_is_string(v) || !json_string_length(v))
+		return bad(ld, where, "expected a non-empty string, got %s; " DAMAGED,
+			   json_is_string(v) ? "\"\"" : pmc_json_kind(v));
+	if (strlen(json_string_value(v)) != json_string_length(v))
+		return bad(ld, where, "holds a NUL character; " DAMAGED);
+	*ret = json_string_value(v);
+	return 0;
+}
+
+static int check_schema(struct loader *ld, const json_t *root)
+{
+	const json_t *v = json_object_get(root, "schema");
+	const char *s;
+
+	if (!v || !json_is_string(v))
+		return bad(ld, "schema",
+			   "%s; not a pmcbench profile (this build reads \"schema\": \"%s\")",
+			   v ? "not a string" : "missing", PMC_PROFILE_SCHEMA);
+	s = json_string_value(v);
+	if (strcmp(s, PMC_PROFILE_SCHEMA) == 0)
+		return 0;
+	if (strncmp(s, SCHEMA_PREFIX, strlen(SCHEMA_PREFIX)) == 0)
+		return bad(ld, "schema",
+			   "\"%s\" is a version this build does not read (it reads %s); use the "
+			   "pmcbench that wrote the file, or a newer one",
+			   s, PMC_PROFILE_SCHEMA);
+	return bad(ld, "schema",
+		   "\"%s\" is not a profile; give a file with \"schema\": \"%s\" (a profile "
+		   "pmcbench saved)",
+		   s, PMC_PROFILE_SCHEMA);
+}
+
+static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
+{
+	const json_t *kind = json_object_get(root, "kind");
+	bool sampled;
+	int rc;
+
+	if (!json_is_string(kind) || (strcmp(json_string_value(kind), "sampled") != 0 &&
+				      strcmp(json_string_value(kind), "exact") != 0))
+		return bad(ld, "kind", "expected \"sampled\" or \"exact\"; " DAMAGED);
+	sampled = strcmp(json_string_value(kind), "sampled") == 0;
+	in->kind = sampled ? PMC_PROFILE_SAMPLED : PMC_PROFILE_EXACT;
+	if ((rc = get_str(ld, json_object_get(root, "event"), "event", false, &in->event)) < 0 ||
+	    (rc = get_str(ld, json_object_get(root, "unit"), "unit", false, &in->unit)) < 0 ||
+	    (rc = get_str(ld, json_object_get(root, "name"), "name", true, &in->name)) < 0)
+		return rc;
+	/* A sampled profile says how many samples it lost: missing is damage, not 0. */
+	if ((rc = get_u64(ld, json_object_get(root, "freq"), "freq", !sampled, &in->freq)) < 0 ||
+	    (rc = get_u64(ld, json_object_get(root, "samples"), "samples", !sampled,
+			  &in->samples)) < 0 ||
+	    (rc = get_u64(ld, json_object_get(root, "lost"), "lost", !sampled, &in->lost)) < 0 ||
+	    (rc = get_u64(ld, json_object_get(root, "throttled"), "throttled", true,
+			  &in->throttled)) < 0 ||
+	    (rc = get_u64(ld, json_object_get(root, "unresolved"), "unresolved", false,
+			  &in->unresolved)) < 0)
+		return rc;
+	return 0;
+}
+
+static int read_frames(struct loader *ld, const json_t *frames, struct pmc_profile *p,
+		       uint32_t **ret_map)
+{
+	size_t n = json_array_size(frames);
+	uint32_t *map;
+	char where[64];
+	int rc = 0;
+
+	if (!json_is_array(frames))
+		return bad(ld, "frames", "%s; expected an array of frames; " DAMAGED,
+			   frames ? "not an array" : "missing");
+	if (n > UINT32_MAX)
+		return bad(ld, "frames", "more than 2^32-1 frames; " DAMAGED);
+	map = malloc((n + 1) * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *fr = json_array_get(frames, i);
+		const char *symbol, *object;
+		uint64_t offset;
+
+		if (!json_is_object(fr)) {
+			snprintf(where, sizeof(where), "frames[%zu]", i);
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, pmc_json_kind(fr));
+			break;
+		}
+		snprintf(where, sizeof(where), "frames[%zu].symbol", i);
+		if ((rc = get_str(ld, json_object_get(fr, "symbol"), where, true, &symbol)) < 0)
+			break;
+		snprintf(where, sizeof(where), "frames[%zu].object", i);
+		if ((rc = get_str(ld, json_object_get(fr, "object"), where, false, &object)) < 0)
+			break;
+		snprintf(where, sizeof(where), "frames[%zu].offset", i);
+		if ((rc = get_u64(ld, json_object_get(fr, "offset"), where, true, &offset)) < 0)
+			break;
+		/* The ids of a file pmcbench wrote are its frames' indexes; a frame given
+		 * twice becomes one. */
+		rc = pmc_profile_frame_id(p, symbol, object, offset, &map[i]);
+		if (rc < 0)
+			break;
+	}
+	if (rc < 0) {
+		free(map);
+		return rc;
+	}
+	*ret_map = map;
+	return 0;
+}
+
+static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, const uint32_t *map,
+		       bool sampled, struct pmc_profile *p)
+{
+	size_t n = json_array_size(stacks), cap = 0;
+	uint32_t *ids = NULL;
+	char where[96];
+	int rc = 0;
+
+	if (!json_is_array(stacks))
+		return bad(ld, "stacks", "%s; expected an array of stacks; " DAMAGED,
+			   stacks ? "not an array" : "missing");
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const json_t *st = json_array_get(stacks, i), *fr, *tr, *v;
+		uint64_t weight, samples;
+		size_t depth;
+
+		if (!json_is_object(st)) {
+			snprintf(where, sizeof(where), "stacks[%zu]", i);
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, pmc_json_kind(st));
+			break;
+		}
+		fr = json_object_get(st, "frames");
+		depth = json_array_size(fr);
+		if (!json_is_array(fr) || depth == 0 || depth > UINT32_MAX) {
+			snprintf(where, sizeof(where), "stacks[%zu].frames", i);
+			rc = bad(ld, where, "expected a non-empty array of frame ids; " DAMAGED);
+			break;
+		}
+		if (depth > cap) {
+			uint32_t *bigger;
+
+			cap = depth * 2;
+			bigger = realloc(ids, cap * sizeof(*ids));
+			if (!bigger) {
+				rc = -ENOMEM;
+				break;
+			}
+			ids = bigger;
+		}
+		/* The JSON path of a field is written only when the field is bad: a profile
+		 * has millions of these. */
+		for (size_t d = 0; d < depth; d++) {
+			const json_t *e = json_array_get(fr, d);
+			json_int_t id = json_integer_value(e);
+
+			if (!json_is_integer(e) || id < 0) {
+				snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
+				rc = get_u64(ld, e, where, false, &weight);
+				break;
+			}
+			if ((uint64_t)id >= nframes) {
+				snprintf(where, sizeof(where), "stacks[%zu].frames[%zu]", i, d);
+				rc = bad(ld, where,
+					 "frame id %" JSON_INTEGER_FORMAT
+					 " is out of range (the file "
+					 "has %zu frames, ids 0 to %zu); " DAMAGED,
+					 id, nframes, nframes ? nframes - 1 : 0);
+				break;
+			}
+			ids[d] = map[id];
+		}
+		if (rc < 0)
+			break;
+		v = json_object_get(st, "weight");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(where, sizeof(where), "stacks[%zu].weight", i);
+			rc = get_u64(ld, v, where, false, &weight);
+			if (rc < 0)
+				break;
+		}
+		weight = (uint64_t)json_integer_value(v);
+		v = json_object_get(st, "samples");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(where, sizeof(where), "stacks[%zu].samples", i);
+			rc = get_u64(ld, v, where, !sampled, &samples);
+			if (rc < 0)
+				break;
+		}
+		samples = v ? (uint64_t)json_integer_value(v) : 0;
+		tr = json_object_get(st, "truncated");
+		if (tr && !json_is_boolean(tr)) {
+			snprintf(where, sizeof(where), "stacks[%zu].truncated", i);
+			rc =
+			    bad(ld, where, "expected true or false, got %s; " DAMAGED, pmc_json_kind(tr));
+			break;
+		}
+		rc = pmc_profile_add(p, ids, (uint32_t)depth, weight, samples, json_is_true(tr));
+		if (rc == -EOVERFLOW) {
+			snprintf(where, sizeof(where), "stacks[%zu].weight", i);
+			rc = bad(ld, where, "the weights add up beyond 2^64-1; " DAMAGED);
+		}
+	}
+	free(ids);
+	return rc;
+}
+
+static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_profile **ret)
+{
+	struct pmc_profile_info in = {0};
+	struct pmc_profile *p = NULL;
+	const json_t *frames;
+	uint32_t *map = NULL;
+	uint64_t total;
+	int rc;
+
+	if (!json_is_object(root))
+		return bad(ld, "(top)",
+			   "expected a JSON object with \"schema\": \"%s\", got %s; give a "
+			   "profile pmcbench saved",
+			   PMC_PROFILE_SCHEMA, pmc_json_kind(root));
+	if ((rc = check_schema(ld, root)) < 0 || (rc = read_info(ld, root, &in)) < 0 ||
+	    (rc = get_u64(ld, json_object_get(root, "total"), "total", false, &total)) < 0)
+		return rc;
+	rc = pmc_profile_new(&in, &p);
+	if (rc < 0)
+		return rc;
+	frames = json_object_get(root, "frames");
+	rc = read_frames(ld, frames, p, &map);
+	if (rc < 0)
+		goto fail;
+	rc = read_stacks(ld, json_object_get(root, "stacks"), json_array_size(frames), map,
+			 in.kind == PMC_PROFILE_SAMPLED, p);
+	if (rc < 0)
+		goto fail;
+	if (pmc_profile_total(p) != total) {
+		rc = bad(ld, "total",
+			 "%" PRIu64 ", but the stacks' weights add up to %" PRIu64 "; " DAMAGED,
+			 total, pmc_profile_total(p));
+		goto fail;
+	}
+	free(map);
+	*ret = p;
+	return 0;
+fail:
+	free(map);
+	pmc_profile_free(p);
+	return rc;
+}
+
+int pmc_profile_load(const char *path, struct pmc_profile **ret, char *err, size_t errlen)
+{
+	struct loader ld = {.file = path, .err = err, .errlen = errlen};
+	json_error_t jerr;
+	json_t *root = NULL;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	if (!path || !ret)
+		return -EINVAL;
+	f = fopen(path, "re");
+	if (!f) {
+		rc = -errno;
+		pmc_err_set(err, errlen, "%s: %s; check the file name and its permissions", path,
+			    strerror(errno));
+		goto out;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = -EINVAL;
+		pmc_err_set(err, errlen, "%s: is a directory; give the path of a profile file",
+			    path);
+		goto out;
+	}
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		rc = -EINVAL;
+		pmc_err_set(err, errlen,
+			    "%s: is not a regular file or a pipe (a device?); give the path of a "
+			    "profile file",
+			    path);
+		goto out;
+	}
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (json_error_code(&jerr) == json_error_out_of_memory) {
+			rc = -ENOMEM;
+			pmc_err_set(err, errlen, "%s: out of memory", path);
+		} else if (ferror(f)) {
+			rc = -EIO;
+			pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(EIO));
+		} else {
+			/* Cut short (a copy that stopped, a full disk) or not JSON at all. */
+			rc = -EINVAL;
+			pmc_err_set(err, errlen,
+				    "%s:%d:%d: %s; the file is cut short or not JSON: record the "
+				    "profile again",
+				    path, jerr.line, jerr.column, jerr.text);
+		}
+		goto out;
+	}
+	rc = profile_from_json(&ld, root, ret);
+	if (rc == -ENOMEM)
+		pmc_err_set(err, errlen, "%s: out of memory", path);
+out:
+	json_decref(root);
+	if (f)
+		fclose(f);
+	if (rc < 0)
+		pmc_err_escape(err, errlen);
+	return rc;
+}

@@ -1,0 +1,64 @@
+/* Recording a profile of one run of a command (docs/profile.md, "Recording"): sampled
+ * with perf_event_open (counters/sample.h) on every CPU the command and its children run
+ * on, the samples symbolized through the address spaces the kernel reported
+ * (harness/3-profile/maps.h) and aggregated into a profile; or, with the valgrind
+ * backend, an exact profile from callgrind (harness/3-profile/callgrind.h). */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters/sys.h"
+
+struct pmc_maps;
+struct pmc_profile;
+struct pmc_record;
+struct pmc_spawn_result;
+
+struct pmc_record_opts {
+	size_t sz;		 /* sizeof(struct pmc_record_opts) */
+	char *const *argv;	 /* the command, NULL-terminated */
+	const char *path;	 /* the resolved executable, or NULL: argv[0] in PATH */
+	const char *name;	 /* the profile's name (benchmark or command); may be NULL */
+	char *const *envp;	 /* the command's environment; NULL: this process's */
+	const char *input_path;	 /* its stdin, or NULL for /dev/null */
+	bool show_output;	 /* else its output goes to /dev/null */
+	double timeout_s;	 /* <= 0: none */
+	volatile sig_atomic_t *running, *stop; /* as pmc_spawn_opts */
+	/* Sampling (perf): the event (NULL: cycles where the machine has it, else
+	 * cpu-clock), the frequency (0: PMC_SAMPLE_DEFAULT_FREQ), no call chains. */
+	const char *event;
+	uint64_t freq;
+	bool no_callchain;
+	const struct pmc_sys *sys; /* NULL: the kernel */
+	/* Exact (valgrind): run the command under callgrind and profile the event
+	 * valgrind_event ("Ir" when NULL). */
+	bool valgrind;
+	const char *valgrind_path; /* NULL: "valgrind" in PATH */
+	const char *valgrind_event;
+};
+
+/* Runs the command once under the profiler and returns its profile in *ret and the
+ * run's figures in *ret_run (may be NULL). A run that fails (non-zero exit, killed,
+ * timed out) still gives a profile of what it did; *ret_run says how it ended. Returns 0;
+ * the errors of pmc_sampler_open (-EACCES with the reason, -ENOENT when nothing can
+ * sample here); -ENOENT/-EACCES when the command cannot be executed; -EINVAL/-EIO when
+ * the kernel's records or callgrind's files cannot be read; each with one line in err.
+ * Kernel addresses are sampled only where allowed: a caller refused them
+ * (perf_event_paranoid >= 2) gets user space only, which the profile's event says
+ * ("cpu-clock:u"). */
+int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret,
+		       struct pmc_spawn_result *ret_run, char *err, size_t errlen);
+
+/* One sample of the sampler (counters/sample.h) into p as a stack, its addresses named
+ * through m (docs/profile.md, "Call chains"): the kernel's part as one "[kernel]" frame;
+ * a return address that no mapping of the task holds (a frame-pointer chain that walked
+ * into data) cuts the chain there, and the stack is marked truncated, as is one of
+ * max_stack addresses or more (the kernel's limit, perf_event_max_stack; 0: none). No
+ * frame added has an offset a profile file cannot hold. *unresolved (may be NULL) counts
+ * the user frames kept without a symbol. Returns 0, -EINVAL (not a sample), or the
+ * errors of pmc_profile_add (-ENOMEM, -EOVERFLOW). */
+int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+			   uint32_t max_stack, uint64_t *unresolved);

@@ -1,0 +1,389 @@
+/* One run of a command, or two at once (pmc_spawn_pair, one per thread). The child is
+ * made with clone(CLONE_VM|CLONE_VFORK), as glibc's posix_spawn does: no page tables are
+ * copied and the calling thread waits until the child has exec'd. Before exec the child
+ * may run a hook (the runner opens the counters on the child itself there, disabled until
+ * the exec enables them, so nothing the harness does is counted). An exec failure comes
+ * back through the shared memory, so "command not found" is told apart from "exited
+ * 127". */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/spawn.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Drops all but the last PMC_SPAWN_TAIL_KEEP bytes of the stderr capture file by punching
+ * a hole from *punched on: the file's size and the target's offset stay, only its pages
+ * go, so a long stream of stderr holds little memory. */
+static void trim_capture(int fd, off_t *punched)
+{
+	struct stat st;
+	off_t end;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 2 * PMC_SPAWN_TAIL_KEEP)
+		return;
+	end = (st.st_size - PMC_SPAWN_TAIL_KEEP) & ~(off_t)4095;
+	if (end > *punched &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, *punched, end - *punched) == 0)
+		*punched = end;
+}
+
+/* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
+ * stderr capture file (capture_fd, or -1) while it runs. */
+static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd, int *ret_status,
+		      struct rusage *ru, bool *ret_timed_out)
+{
+	volatile sig_atomic_t *running = o->running, *stop = o->stop;
+	bool timed = o->timeout_s > 0;
+
+	*ret_timed_out = false;
+	if (running)
+		*running = pid;
+	/* An interrupt that came before the slot held the pid found nothing to stop. */
+	if (stop && *stop)
+		kill(-pid, SIGKILL);
+	if (timed || capture_fd >= 0) {
+		int pidfd = o->timeout_by_polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
+		int ms = o->timeout_s * 1000 > 2e9 ? 2000000000 : (int)(o->timeout_s * 1000 + 0.5);
+		uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
+		bool expired = false;
+		off_t punched = 0;
+
+		if (pidfd >= 0) {
+			for (;;) {
+				struct pollfd p = {.fd = pidfd, .events = POLLIN};
+				int wait_ms = -1, n;
+
+				if (timed) {
+					uint64_t t = now_ns();
+
+					expired = t >= deadline;
+					if (expired)
+						break;
+					wait_ms = (int)((deadline - t + 999999) / 1000000);
+				}
+				if (capture_fd >= 0 &&
+				    (wait_ms < 0 || wait_ms > PMC_SPAWN_TAIL_TICK_MS))
+					wait_ms = PMC_SPAWN_TAIL_TICK_MS;
+				n = poll(&p, 1, wait_ms);
+				if (n > 0 || (n < 0 && errno != EINTR))
+					break;
+				trim_capture(capture_fd, &punched);
+			}
+			close(pidfd);
+		} else if (timed) {
+			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
+			 * every millisecond rather than lose the timeout. */
+			struct timespec tick = { 0, 1000000 };
+
+			for (unsigned i = 1;; i++) {
+				siginfo_t si = { 0 };
+
+				/* WNOWAIT: wait4 below reaps it and collects its rusage. */
+				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) < 0 ||
+				    si.si_pid == pid)
+					break;
+				expired = now_ns() >= deadline;
+				if (expired)
+					break;
+				nanosleep(&tick, NULL);
+				if (i % PMC_SPAWN_TAIL_TICK_MS == 0)
+					trim_capture(capture_fd, &punched);
+			}
+		}
+		if (expired) {
+			/* The whole process group, so grandchildren do not linger. */
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			*ret_timed_out = true;
+		}
+	}
+	while (wait4(pid, ret_status, 0, ru) < 0) {
+		if (errno != EINTR) {
+			if (running)
+				*running = 0;
+			return -errno;
+		}
+	}
+	if (running)
+		*running = 0;
+	return 0;
+}
+
+/* The last bytes of the capture file into res, NUL bytes as spaces so the tail is a
+ * string. */
+static void read_tail(int fd, struct pmc_spawn_result *res)
+{
+	struct stat st;
+	size_t n;
+	ssize_t got;
+
+	if (fstat(fd, &st) < 0 || st.st_size <= 0)
+		return;
+	n = (uint64_t)st.st_size < PMC_SPAWN_TAIL_MAX ? (size_t)st.st_size : PMC_SPAWN_TAIL_MAX;
+	got = pread(fd, res->stderr_tail, n, st.st_size - (off_t)n);
+	if (got < 0)
+		got = 0;
+	for (ssize_t i = 0; i < got; i++)
+		if (res->stderr_tail[i] == '\0')
+			res->stderr_tail[i] = ' ';
+	res->stderr_tail[got] = '\0';
+	res->stderr_tail_len = (size_t)got;
+	res->stderr_bytes = (uint64_t)st.st_size;
+}
+
+struct child_args {
+	const struct pmc_spawn_opts *o;
+	int in_fd, null_fd;
+	int err_fd; /* the target's stderr without show_output: null_fd or the capture file */
+	cpu_set_t *cpus; /* with o->pin: the one CPU, allocated by the parent */
+	size_t cpus_size;
+	volatile int err; /* written by the child, read by the parent after it resumes */
+};
+
+/* The child: runs on its own stack in the parent's memory while the calling thread is
+ * suspended, so it only makes system calls (and the in_child hook). */
+static int child(void *p)
+{
+	struct child_args *a = p;
+	const struct pmc_spawn_opts *o = a->o;
+	int r;
+
+	/* Its own process group, so a timeout or Ctrl-C stops everything it starts. */
+	setpgid(0, 0);
+	/* Pinned before the hook, so its counters and the command start on that CPU. */
+	if (a->cpus && sched_setaffinity(0, a->cpus_size, a->cpus) < 0)
+		goto fail;
+	if (o->in_child) {
+		r = o->in_child(o->ud);
+		if (r < 0) {
+			a->err = r;
+			_exit(127);
+		}
+		/* What the hook opened is in the shared table, so the parent has it. From
+		 * here on the table is the child's own copy: its dup2 calls must not touch the
+		 * parent's descriptors, and exec closes its copies of the close-on-exec ones. */
+		if (unshare(CLONE_FILES) < 0)
+			goto fail;
+	}
+	if (dup2(a->in_fd, STDIN_FILENO) < 0)
+		goto fail;
+	if (!o->show_output &&
+	    (dup2(a->null_fd, STDOUT_FILENO) < 0 || dup2(a->err_fd, STDERR_FILENO) < 0))
+		goto fail;
+	if (o->stdout_fd > STDERR_FILENO && dup2(o->stdout_fd, STDOUT_FILENO) < 0)
+		goto fail;
+	if (o->no_aslr)
+		personality(ADDR_NO_RANDOMIZE);
+	/* execvpe searches this process's PATH, as execvp does, whatever envp holds. */
+	if (o->path)
+		execve(o->path, o->argv, o->envp ? o->envp : environ);
+	else
+		execvpe(o->argv[0], o->argv, o->envp ? o->envp : environ);
+fail:
+	a->err = -errno;
+	_exit(127);
+}
+
+/* The child's stack: one per run, as glibc's posix_spawn does, since another thread may
+ * be running a command of its own at the same time. Pages are touched only as used. */
+#define STACK_SIZE (256 * 1024)
+/* Above any kernel's NR_CPUS (8192 at most today): a bigger number is a mistake, and its
+ * mask would be a large allocation. */
+#define MAX_CPU (1 << 16)
+
+int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
+{
+	struct child_args a = { .o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1 };
+	char *stack = MAP_FAILED;
+	struct pmc_spawn_result res = { 0 };
+	/* CLONE_FILES hands what the in_child hook opens to the parent. */
+	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
+	int status = 0, capture_fd = -1, r;
+	uint64_t t0;
+	pid_t pid;
+
+	if (!o || !o->argv || !o->argv[0] || (o->pin && (o->cpu < 0 || o->cpu >= MAX_CPU)))
+		return -EINVAL;
+	a.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (a.null_fd < 0)
+		return -errno;
+	a.in_fd = o->input_path ? open(o->input_path, O_RDONLY | O_CLOEXEC) : a.null_fd;
+	if (a.in_fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	/* A memory file rather than a pipe: nothing has to read it while the target runs,
+	 * and the target never blocks on it. */
+	if (o->capture_stderr && !o->show_output) {
+		capture_fd = memfd_create("pmc-stderr", MFD_CLOEXEC);
+		if (capture_fd < 0) {
+			r = -errno;
+			goto out;
+		}
+	}
+	a.err_fd = capture_fd >= 0 ? capture_fd : a.null_fd;
+	if (o->pin) {
+		/* Allocated here: the child only makes system calls. Sized for the CPU, so a
+		 * machine with more than CPU_SETSIZE CPUs works too. */
+		a.cpus = CPU_ALLOC((size_t)o->cpu + 1);
+		if (!a.cpus) {
+			r = -ENOMEM;
+			goto out;
+		}
+		a.cpus_size = CPU_ALLOC_SIZE((size_t)o->cpu + 1);
+		CPU_ZERO_S(a.cpus_size, a.cpus);
+		CPU_SET_S((size_t)o->cpu, a.cpus_size, a.cpus);
+	}
+	stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (stack == MAP_FAILED) {
+		r = -errno;
+		goto out;
+	}
+	/* The clock starts before the clone: the parent resumes only once the child has
+	 * exec'd, and by then a short command may already have finished on another CPU.
+	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
+	t0 = now_ns();
+	pid = clone(child, stack + STACK_SIZE, flags, &a);
+	if (pid < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (a.err) {
+		waitpid(pid, NULL, 0);
+		r = a.err;
+		goto out;
+	}
+	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
+	res.wall_ns = now_ns() - t0;
+	if (r < 0)
+		goto out;
+	if (WIFSIGNALED(status)) {
+		res.exit_code = -1;
+		res.term_signal = WTERMSIG(status);
+	} else {
+		res.exit_code = WEXITSTATUS(status);
+	}
+	if (capture_fd >= 0)
+		read_tail(capture_fd, &res);
+	*ret = res;
+out:
+	if (stack != MAP_FAILED)
+		munmap(stack, STACK_SIZE);
+	CPU_FREE(a.cpus);
+	if (capture_fd >= 0)
+		close(capture_fd);
+	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
+		close(a.in_fd);
+	close(a.null_fd);
+	return r;
+}
+
+struct pair_half {
+	const struct pmc_spawn_opts *o;
+	struct pmc_spawn_result res;
+	pthread_barrier_t *start;
+	int rc;
+};
+
+static void *pair_half_run(void *p)
+{
+	struct pair_half *h = p;
+
+	pthread_barrier_wait(h->start);
+	h->rc = pmc_spawn_run(h->o, &h->res);
+	return NULL;
+}
+
+int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
+		   int rc[2])
+{
+	pthread_barrier_t start;
+	struct pair_half h[2];
+	pthread_t thread;
+	int r;
+
+	if (!opts || !opts[0] || !opts[1] || !ret || !rc)
+		return -EINVAL;
+	for (int i = 0; i < 2; i++)
+		h[i] = (struct pair_half){.o = opts[i], .start = &start};
+	r = pthread_barrier_init(&start, NULL, 2);
+	if (r)
+		return -r;
+	/* One new thread, not two: if it cannot start, nothing waits at the barrier and
+	 * nothing has run. The barrier leaves out the thread's start-up, so the two clones
+	 * follow each other closely. */
+	r = pthread_create(&thread, NULL, pair_half_run, &h[1]);
+	if (r) {
+		pthread_barrier_destroy(&start);
+		return -r;
+	}
+	pair_half_run(&h[0]);
+	pthread_join(thread, NULL);
+	pthread_barrier_destroy(&start);
+	for (int i = 0; i < 2; i++) {
+		rc[i] = h[i].rc;
+		if (h[i].rc == 0)
+			ret[i] = h[i].res;
+	}
+	return 0;
+}
+
+int pmc_spawn_capture_line(const char *path, char *const *argv, double timeout_s, char *buf,
+			   size_t len)
+{
+	/* A memory file rather than a pipe: the output is read after the child is reaped,
+	 * and a pipe would block a child that writes more than its capacity. */
+	int fd = memfd_create("pmc-capture", MFD_CLOEXEC), r;
+	struct pmc_spawn_opts o = {
+	    .argv = argv,
+	    .path = path,
+	    .timeout_s = timeout_s,
+	};
+	struct pmc_spawn_result res;
+	ssize_t n;
+
+	if (!path || !argv || !buf || len == 0)
+		return -EINVAL;
+	if (fd < 0)
+		return -errno;
+	o.stdout_fd = fd;
+	r = pmc_spawn_run(&o, &res);
+	if (r < 0)
+		goto out;
+	if (res.exit_code != 0) {
+		r = -EIO;
+		goto out;
+	}
+	n = pread(fd, buf, len - 1, 0);
+	if (n < 0) {
+		r = -errno;
+		goto out;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	r = buf[0] ? 0 : -EIO;
+out:
+	close(fd);
+	return r;
+}

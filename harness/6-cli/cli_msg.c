@@ -1,0 +1,65 @@
+/* The CLI's one-line messages on stderr (cli.h), shared by the pmcbench executable and
+ * the command line of benchmark programs (cli_microbench.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "reporters/escape.h"
+
+/* Every message goes through pmc_escape_text: a file name, an event list or a command
+ * the user gave may hold ESC or C1 bytes, which must not drive the terminal (issue 19,
+ * item 5), whichever message quotes it. */
+__attribute__((format(printf, 2, 0))) static void vmsg(const char *prefix, const char *fmt,
+						       va_list ap)
+{
+	char *text = NULL;
+
+	fprintf(stderr, "pmcbench: %s", prefix);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	if (text)
+		pmc_escape_text(stderr, text);
+	else
+		fputs("(out of memory)", stderr);
+	free(text);
+	fputc('\n', stderr);
+}
+
+void pmc_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void pmc_cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void pmc_cli_quote_lines(const char *text, const char *lead)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+
+	if (!copy)
+		return;
+	/* One line at a time: pmc_escape_text turns a newline into a space. */
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		fputs("  ", stderr);
+		if (lead) {
+			fputs(lead, stderr);
+			lead = NULL;
+		}
+		pmc_escape_text(stderr, line);
+		fputc('\n', stderr);
+	}
+	free(copy);
+}

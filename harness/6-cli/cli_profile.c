@@ -1,0 +1,385 @@
+/* Profiles beside results (docs/profile.md, "Profiles in the gate"): `run --profile`
+ * records one extra, profiled run of every benchmark, never one of the measured runs
+ * (sampling perturbs counts), and saves the profiles in RESULT.profiles/ beside the
+ * result file; `compare`, `gate` and `run` then say which functions account for a
+ * regression and draw its differential flame graph. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/atomic_file.h"
+#include "base/slug.h"
+#include "cli/cli.h"
+#include "cli/cli_profile.h"
+#include "profile/profile.h"
+#include "profile/record.h"
+#include "run/runner.h"
+#include "run/spawn.h"
+#include "run/target_env.h"
+#include "core/compare.h"
+#include "core/result.h"
+#include "pmcbench/compare.h"
+#include "pmcbench/result.h"
+#include "reporters/compare_cells.h"
+#include "reporters/profile_report.h"
+
+/* Where the profiles of a run saved without -o go. */
+#define PROFILES_DEFAULT_DIR "pmcbench.profiles"
+
+extern char **environ;
+
+/* "base.json" → "base.profiles": the directory beside a result file. */
+static char *dir_for(const char *result_path)
+{
+	size_t n = strlen(result_path);
+	char *d;
+
+	if (n > 5 && strcmp(result_path + n - 5, ".json") == 0)
+		n -= 5;
+	if (asprintf(&d, "%.*s.profiles", (int)n, result_path) < 0)
+		return NULL;
+	return d;
+}
+
+/* DIR/SLUG.EXT: the benchmark's name as a readable file name that cannot leave DIR and
+ * is distinct for distinct names (harness/0-base/slug.h). */
+static char *file_for(const char *dir, const char *name, const char *ext)
+{
+	char slug[PMC_SLUG_SIZE], *path;
+
+	if (asprintf(&path, "%s/%s%s", dir, pmc_slug(name, slug), ext) < 0)
+		return NULL;
+	return path;
+}
+
+/* DIR/NAME.json as pmcbench wrote it before the slugs: every byte outside
+ * [A-Za-z0-9_+-] (and a leading '.') as %XX. Only read, so that the profiles kept beside
+ * an older baseline still explain its regressions. */
+static char *legacy_file_for(const char *dir, const char *name, const char *ext)
+{
+	size_t n = strlen(name), k = 0;
+	char *enc = malloc(3 * n + 1), *path = NULL;
+
+	if (!enc)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			     (ch >= '0' && ch <= '9') || ch == '_' || ch == '+' || ch == '-' ||
+			     (ch == '.' && i > 0);
+
+		if (plain)
+			enc[k++] = (char)ch;
+		else
+			k += (size_t)sprintf(enc + k, "%%%02X", ch);
+	}
+	enc[k] = '\0';
+	if (asprintf(&path, "%s/%s%s", dir, enc, ext) < 0)
+		path = NULL;
+	free(enc);
+	return path;
+}
+
+static int push(struct pmc_cli_profiles *ps, const char *name, struct pmc_profile *p)
+{
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 4;
+		struct pmc_cli_profile *v = realloc(ps->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ps->v = v;
+		ps->cap = cap;
+	}
+	ps->v[ps->n].name = strdup(name);
+	if (!ps->v[ps->n].name)
+		return -ENOMEM;
+	ps->v[ps->n++].p = p;
+	return 0;
+}
+
+int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_path)
+{
+	struct stat st;
+	char *dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
+	int e;
+
+	if (!dir) {
+		pmc_cli_warn("--profile: out of memory; the profiles are not saved");
+		return -ENOMEM;
+	}
+	if (mkdir(dir, 0777) == 0 ||
+	    (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+		ps->dir = dir;
+		return 0;
+	}
+	e = errno == EEXIST ? ENOTDIR : errno;
+	pmc_cli_warn("--profile: cannot create the directory %s for the profiles: %s; the "
+		     "profiles are not saved (the results are): remove or rename what is there",
+		     dir, strerror(e));
+	free(dir);
+	return -e;
+}
+
+int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const char *display,
+			  struct pmc_profile *p)
+{
+	char err[1024], *path = NULL;
+	int r;
+
+	/* Distinct names have distinct files unless two 32-bit hashes meet: never overwrite
+	 * the profile of another benchmark of this run then. */
+	for (size_t i = 0; ps->dir && i < ps->n; i++) {
+		char a[PMC_SLUG_SIZE], b[PMC_SLUG_SIZE];
+
+		if (strcmp(ps->v[i].name, name) != 0 &&
+		    strcmp(pmc_slug(ps->v[i].name, a), pmc_slug(name, b)) == 0) {
+			pmc_cli_warn("--profile: the profiles of '%s' and '%s' would have one file "
+				     "name (%s.json); the second is kept for this run only: rename "
+				     "one of them",
+				     ps->v[i].name, display, a);
+			if (push(ps, name, p) < 0) {
+				pmc_profile_free(p);
+				return -ENOMEM;
+			}
+			return 0;
+		}
+	}
+	if ((ps->dir && !(path = file_for(ps->dir, name, ".json"))) || push(ps, name, p) < 0) {
+		free(path);
+		pmc_profile_free(p);
+		pmc_cli_warn("--profile: out of memory; the profile of '%s' is left out", display);
+		return -ENOMEM;
+	}
+	/* Without a directory (it could not be made, which was said) the profile still
+	 * explains this run's comparisons. */
+	if (!path)
+		return 0;
+	r = pmc_profile_save(p, path, err, sizeof(err));
+	if (r < 0) {
+		pmc_cli_warn("--profile: %s; the result is written without this profile", err);
+		free(path);
+		return r;
+	}
+	if (pmc_profile_info(p)->throttled)
+		pmc_cli_warn("the kernel throttled the sampling of '%s' %llu times; parts of its "
+			     "run have no samples",
+			     display, (unsigned long long)pmc_profile_info(p)->throttled);
+	if (pmc_profile_info(p)->lost)
+		pmc_cli_warn("the profile of '%s' lost %llu samples (the ring buffer was full)",
+			     display, (unsigned long long)pmc_profile_info(p)->lost);
+	fprintf(stderr, "pmcbench: profile of %s: %s ('pmcbench report %s')\n", display, path,
+		path);
+	free(path);
+	return 0;
+}
+
+void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
+			     size_t n, const struct pmc_runner_opts *ro, const char *result_path)
+{
+	char **envp = NULL, *desc = NULL, err[1024];
+
+	/* A profile only ever adds an explanation: whatever goes wrong here is a warning,
+	 * and the measurement is written and judged as without --profile. */
+	pmc_cli_profiles_open_dir(ps, result_path);
+	/* The profiled run sees what the measured runs saw. */
+	if (pmc_target_env_build(environ, ro->env_inherit, ro->env_keep, &envp, &desc) < 0) {
+		pmc_cli_warn("--profile: out of memory; no profiles are recorded");
+		return;
+	}
+	for (size_t i = 0; i < n && !(ro->stop && *ro->stop); i++) {
+		struct pmc_record_opts o = {
+		    .sz = sizeof(o),
+		    .argv = cmds[i].argv,
+		    .path = cmds[i].path,
+		    .name = cmds[i].name,
+		    .envp = envp,
+		    .input_path = ro->input_path,
+		    .timeout_s = ro->timeout_s,
+		    .running = ro->running,
+		    .stop = ro->stop,
+		    .sys = ro->sys,
+		    .valgrind = ro->backend == PMC_BACKEND_VALGRIND,
+		    .valgrind_path = ro->valgrind_path,
+		};
+		struct pmc_spawn_result sr;
+		struct pmc_profile *p = NULL;
+
+		int r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
+
+		if (r == 0)
+			pmc_cli_profiles_keep(ps, cmds[i].name, cmds[i].display, p);
+		else if (pmc_cli_profile_failed(r, cmds[i].display, err))
+			break;
+	}
+	free(envp);
+	free(desc);
+}
+
+bool pmc_cli_profile_failed(int r, const char *name, const char *err)
+{
+	if (r == -EACCES || r == -EPERM) {
+		/* Sampling denied for one is denied for all: said once. */
+		pmc_cli_warn("--profile: %s; no profiles are recorded (the results are written "
+			     "without them)",
+			     err);
+		return true;
+	}
+	pmc_cli_warn("--profile: '%s': %s; the result is written without its profile", name,
+		     err);
+	return false;
+}
+
+int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
+			  const struct pmc_result *r)
+{
+	char err[1024];
+
+	ps->dir = dir_for(result_path);
+	if (!ps->dir)
+		return -ENOMEM;
+	if (access(ps->dir, F_OK) < 0)
+		return 0; /* no profiles were saved with this result */
+	for (size_t i = 0; i < pmc_result_nbenchmarks(r); i++) {
+		const char *name = pmc_benchmark_name(pmc_result_benchmark(r, i));
+		char *path = file_for(ps->dir, name, ".json");
+		const char *of;
+		struct pmc_profile *p = NULL;
+		int e;
+
+		if (path && access(path, F_OK) < 0) {
+			free(path);
+			path = legacy_file_for(ps->dir, name, ".json");
+			if (path && access(path, F_OK) < 0) {
+				free(path);
+				continue;
+			}
+		}
+		if (!path)
+			return -ENOMEM;
+		e = pmc_profile_load(path, &p, err, sizeof(err));
+		if (e < 0) {
+			/* A damaged profile only takes away the explanation, never the
+			 * verdict. */
+			pmc_cli_warn("%s", err);
+			free(path);
+			continue;
+		}
+		/* A file of another benchmark's (copied there by hand) explains nothing here. */
+		of = pmc_profile_info(p)->name;
+		if (of && strcmp(of, name) != 0) {
+			pmc_cli_warn("%s is the profile of '%s', not of '%s': not used", path, of,
+				     name);
+			pmc_profile_free(p);
+			free(path);
+			continue;
+		}
+		free(path);
+		if (push(ps, name, p) < 0) {
+			pmc_profile_free(p);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The profile of benchmark name, or NULL. */
+static const struct pmc_profile *profiles_find(const struct pmc_cli_profiles *ps, const char *name)
+{
+	for (size_t i = 0; ps && i < ps->n; i++)
+		if (strcmp(ps->v[i].name, name) == 0)
+			return ps->v[i].p;
+	return NULL;
+}
+
+void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		free(ps->v[i].name);
+		pmc_profile_free(ps->v[i].p);
+	}
+	free(ps->v);
+	free(ps->dir);
+	*ps = (struct pmc_cli_profiles){0};
+}
+
+int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
+			     const struct pmc_profile *new_p)
+{
+	struct pmc_atomic_file *af;
+	char err[1024];
+	int r;
+
+	r = pmc_atomic_file_open(path, &af, err, sizeof(err));
+	if (r < 0) {
+		pmc_cli_error("%s", err);
+		return r;
+	}
+	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p);
+	if (r < 0) {
+		pmc_atomic_file_abort(af);
+		pmc_cli_error("cannot draw the flame graph into %s: %s", path, strerror(-r));
+		return r;
+	}
+	r = pmc_atomic_file_commit(af, err, sizeof(err));
+	if (r < 0)
+		pmc_cli_error("%s", err);
+	return r;
+}
+
+void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_cli_profiles *old_ps,
+			      const struct pmc_cli_profiles *new_ps, const char *ref_name,
+			      bool markdown, FILE *out, bool draw)
+{
+	const char *drawn = NULL; /* one graph per benchmark, however many metrics regressed */
+
+	if (!c || !old_ps || !new_ps || (!old_ps->n && !new_ps->n))
+		return;
+	for (size_t i = 0; i < pmc_comparison_row_count(c); i++) {
+		const struct pmc_cmp_row *row = pmc_comparison_row(c, i);
+		const char *bench = row->bench;
+		const struct pmc_profile *old_p, *new_p;
+		struct pmc_cmp_cells cells;
+		char *svg;
+
+		/* What was gated and regressed: a row nobody gated is shown, not explained. */
+		if (row->kind == PMC_ROW_MISSING || row->verdict != PMC_VERDICT_REGRESSION ||
+		    !row->gated || !row->has_old || !row->has_new)
+			continue;
+		old_p = profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
+		new_p = profiles_find(new_ps, bench);
+		if (!old_p || !new_p) {
+			fprintf(out, "%s%s: no profile on the %s side, so pmcbench cannot say where "
+				     "(record both with --profile)\n",
+				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
+			continue;
+		}
+		/* The medians the verdict compared; a profile of the metric says how the change
+		 * divides, and the reporter says when there is none (docs/profile.md). */
+		fprintf(out, "%s%s: ", markdown ? "\n" : "", bench);
+		/* Headed by the change as the table states it (issue 18: one change, one
+		 * number): the estimate and its interval, not a ratio of medians. */
+		pmc_cmp_cells(c, row, &cells);
+		if (pmc_profile_report_attribution_of(out, old_p, new_p, row->metric,
+						      row->new_m ? row->new_m->unit : NULL,
+						      row->old.median, row->new.median, cells.change,
+						      5, markdown) < 0)
+			fprintf(out, "the profiles cannot divide this change\n");
+		/* The graph goes with an explanation: not under max-rss of a time profile. */
+		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
+		    pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE)
+			continue;
+		if (drawn && strcmp(drawn, bench) == 0)
+			continue;
+		drawn = bench;
+		if (!new_ps->dir)
+			continue;
+		svg = file_for(new_ps->dir, bench, ".diff.svg");
+		if (svg && (!draw || pmc_cli_write_flamegraph(svg, old_p, new_p) == 0))
+			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ", svg);
+		free(svg);
+	}
+}

@@ -1,0 +1,195 @@
+/* `pmcbench record`: one run of a command under the sampling profiler (or callgrind),
+ * saved as a profile file (docs/profile.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters/sample.h"
+#include "cli/cli.h"
+#include "profile/profile.h"
+#include "profile/record.h"
+#include "run/spawn.h"
+#include "reporters/profile_report.h"
+
+#define RECORD_DEFAULT_OUTPUT "pmcbench.profile.json"
+
+static void help(FILE *out)
+{
+	fprintf(
+	    out,
+	    "Usage: pmcbench record [OPTIONS] [--] COMMAND [ARGS...]\n"
+	    "Profile one run of COMMAND: where it spends its time, sampled with\n"
+	    "perf_event_open (cycles where the machine has a PMU, else cpu-clock), or\n"
+	    "exactly under valgrind. Read the profile with 'pmcbench report'.\n\n"
+	    "Options:\n"
+	    "  -o, --output=FILE      write the profile to FILE (default " RECORD_DEFAULT_OUTPUT
+	    ")\n"
+	    "  -F, --freq=HZ          samples per second (default %d)\n"
+	    "  -e, --event=EVENT      the event to sample: cycles, cpu-clock, task-clock, ...\n"
+	    "      --no-callchain     record the sampled function only, not its callers\n"
+	    "      --backend=perf|valgrind\n"
+	    "                         valgrind: an exact profile of instructions (callgrind)\n"
+	    "      --timeout=SECONDS  kill the command after this long\n"
+	    "      --input=FILE       the command's standard input (default /dev/null)\n"
+	    "      --show-output      let the command write to the terminal\n"
+	    "  -h, --help             display this help and exit\n\n"
+	    "Exit status: 0 when the profile was written, 2 on an error (the command could not\n"
+	    "be run or profiled, the file could not be written).\n",
+	    PMC_SAMPLE_DEFAULT_FREQ);
+}
+
+enum { OPT_NO_CALLCHAIN = 0x100, OPT_BACKEND, OPT_TIMEOUT, OPT_INPUT, OPT_SHOW_OUTPUT };
+
+static const struct option long_opts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"freq", required_argument, NULL, 'F'},
+    {"event", required_argument, NULL, 'e'},
+    {"no-callchain", no_argument, NULL, OPT_NO_CALLCHAIN},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
+    {"help", no_argument, NULL, 'h'},
+    {0},
+};
+
+/* What the run did, on stderr: the samples, what was lost, what could not be named, and
+ * how much weight lost its callers. */
+static void summary(const struct pmc_profile *p, const char *path, bool event_given,
+		    uint64_t asked_freq)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(p);
+
+	if (in->kind == PMC_PROFILE_EXACT) {
+		fprintf(stderr, "pmcbench: recorded an exact profile of %s (%zu stacks) into %s\n",
+			in->event, pmc_profile_stack_count(p), path);
+	} else {
+		if (!event_given && strncmp(in->event, "cycles", 6) != 0)
+			fprintf(stderr,
+				"pmcbench: cycles cannot be sampled on this machine (no hardware "
+				"PMU); sampled %s instead\n",
+				in->event);
+		fprintf(stderr, "pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
+			(unsigned long long)in->samples, in->event, (unsigned long long)in->freq,
+			path);
+		if (in->freq && in->freq < asked_freq)
+			pmc_cli_warn("sampled at %llu Hz, not the %llu Hz asked: the kernel allows "
+				     "no more (/proc/sys/kernel/perf_event_max_sample_rate)",
+				     (unsigned long long)in->freq, (unsigned long long)asked_freq);
+		if (in->throttled)
+			pmc_cli_warn("the kernel throttled sampling %llu times; parts of the run "
+				     "have no samples: lower -F",
+				     (unsigned long long)in->throttled);
+		if (in->lost)
+			pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); "
+				     "the profile holds the others: lower -F",
+				     (unsigned long long)in->lost);
+		if (in->samples && in->unresolved)
+			fprintf(stderr,
+				"pmcbench: %llu frames had no symbol (stripped objects or JIT "
+				"code): they show as [unknown] with their object\n",
+				(unsigned long long)in->unresolved);
+	}
+	if (pmc_profile_truncated(p)) {
+		fputs("pmcbench: note: ", stderr);
+		pmc_profile_report_truncated(stderr, p);
+		fputs("\n", stderr);
+	}
+}
+
+int pmc_cli_record(int argc, char **argv)
+{
+	struct pmc_record_opts o = {.sz = sizeof(o)};
+	const char *output = RECORD_DEFAULT_OUTPUT;
+	struct pmc_spawn_result sr;
+	struct pmc_profile *p = NULL;
+	char err[1024];
+	int opt, r;
+
+	optind = 0;
+	while ((opt = pmc_cli_getopt(argc, argv, "+:o:F:e:h", long_opts, "record")) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'F':
+			if (pmc_cli_parse_count("--freq", optarg, 1, 100000, &o.freq) < 0)
+				return PMC_EXIT_ERROR;
+			break;
+		case 'e':
+			o.event = optarg;
+			break;
+		case OPT_NO_CALLCHAIN:
+			o.no_callchain = true;
+			break;
+		case OPT_BACKEND:
+			if (strcmp(optarg, "valgrind") == 0) {
+				o.valgrind = true;
+			} else if (strcmp(optarg, "perf") != 0) {
+				pmc_cli_error("--backend: '%s' is not perf or valgrind", optarg);
+				return PMC_EXIT_ERROR;
+			}
+			break;
+		case OPT_TIMEOUT:
+			if (pmc_cli_parse_seconds("--timeout", optarg, 0, &o.timeout_s) < 0)
+				return PMC_EXIT_ERROR;
+			break;
+		case OPT_INPUT:
+			o.input_path = optarg;
+			break;
+		case OPT_SHOW_OUTPUT:
+			o.show_output = true;
+			break;
+		case 'h':
+			help(stdout);
+			return PMC_EXIT_OK;
+		default:
+			return PMC_EXIT_ERROR;
+		}
+	}
+	if (optind >= argc) {
+		pmc_cli_error("record: no command to profile; try 'pmcbench record -- ./prog args'");
+		return PMC_EXIT_ERROR;
+	}
+	if (o.valgrind && (o.event || o.freq || o.no_callchain)) {
+		pmc_cli_error("--backend valgrind profiles every instruction exactly: -e, -F and "
+			      "--no-callchain would do nothing; leave them out");
+		return PMC_EXIT_ERROR;
+	}
+	if (pmc_cli_check_output(output) < 0)
+		return PMC_EXIT_ERROR;
+	o.argv = argv + optind;
+	o.name = argv[optind];
+	o.running = pmc_cli_running;
+	o.stop = &pmc_cli_interrupted;
+	pmc_cli_catch_signals(true);
+	r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
+	pmc_cli_catch_signals(false);
+	if (pmc_cli_interrupted) {
+		pmc_profile_free(p);
+		pmc_cli_die_interrupted("no profile was written");
+		return PMC_EXIT_ERROR;
+	}
+	if (r < 0) {
+		pmc_cli_error("record: %s", err);
+		return PMC_EXIT_ERROR;
+	}
+	if (sr.timed_out)
+		pmc_cli_warn("'%s' timed out and was killed; the profile covers what it did",
+			     argv[optind]);
+	else if (sr.term_signal)
+		pmc_cli_warn("'%s' was killed by signal %d; the profile covers what it did",
+			     argv[optind], sr.term_signal);
+	else if (sr.exit_code)
+		pmc_cli_warn("'%s' exited with status %d", argv[optind], sr.exit_code);
+	r = pmc_profile_save(p, output, err, sizeof(err));
+	if (r < 0) {
+		pmc_cli_error("%s", err);
+		pmc_profile_free(p);
+		return PMC_EXIT_ERROR;
+	}
+	summary(p, output, o.event != NULL, o.freq ? o.freq : PMC_SAMPLE_DEFAULT_FREQ);
+	pmc_profile_free(p);
+	return PMC_EXIT_OK;
+}

@@ -1,0 +1,143 @@
+/* `pmcbench report`: a profile's top functions, its folded stacks or its flame graph,
+ * and the difference between two profiles (docs/profile.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_profile.h"
+#include "profile/profile.h"
+#include "reporters/profile_report.h"
+
+#define REPORT_DEFAULT_TOP 20
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"Usage: pmcbench report [OPTIONS] PROFILE\n"
+		"       pmcbench report --diff [OPTIONS] OLD NEW\n"
+		"Show where a profile written by 'pmcbench record' (or 'run --profile') spent\n"
+		"its event: the functions by self and total share, like 'perf report'.\n\n"
+		"Options:\n"
+		"      --top=N            functions listed (default %d; 0: all)\n"
+		"      --folded           print the folded stacks instead (one line per stack,\n"
+		"                         'root;caller;leaf WEIGHT', for other flame graph tools)\n"
+		"      --svg=FILE         also write an interactive flame graph (search, zoom);\n"
+		"                         with --diff a differential one: red grew, blue shrank\n"
+		"      --diff             compare two profiles: the functions whose share of the\n"
+		"                         total changed most\n"
+		"  -h, --help             display this help and exit\n\n"
+		"Exit status: 0 success, 2 error (a file that is not a profile, a file that\n"
+		"cannot be written).\n",
+		REPORT_DEFAULT_TOP);
+}
+
+enum { OPT_TOP = 0x100, OPT_FOLDED, OPT_SVG, OPT_DIFF };
+
+static const struct option long_opts[] = {
+    {"top", required_argument, NULL, OPT_TOP},
+    {"folded", no_argument, NULL, OPT_FOLDED},
+    {"svg", required_argument, NULL, OPT_SVG},
+    {"diff", no_argument, NULL, OPT_DIFF},
+    {"help", no_argument, NULL, 'h'},
+    {0},
+};
+
+static struct pmc_profile *load(const char *path)
+{
+	struct pmc_profile *p = NULL;
+	char err[1024];
+
+	if (pmc_profile_load(path, &p, err, sizeof(err)) < 0) {
+		pmc_cli_error("%s", err);
+		return NULL;
+	}
+	return p;
+}
+
+int pmc_cli_report(int argc, char **argv)
+{
+	struct pmc_profile *old_p = NULL, *new_p = NULL;
+	const char *svg = NULL;
+	bool folded = false, diff = false;
+	size_t top = REPORT_DEFAULT_TOP;
+	int opt, r, code = PMC_EXIT_ERROR;
+
+	optind = 0;
+	while ((opt = pmc_cli_getopt(argc, argv, ":h", long_opts, "report")) != -1) {
+		switch (opt) {
+		case OPT_TOP:
+			if (pmc_cli_parse_size("--top", optarg, 0, &top) < 0)
+				return PMC_EXIT_ERROR;
+			break;
+		case OPT_FOLDED:
+			folded = true;
+			break;
+		case OPT_SVG:
+			svg = optarg;
+			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case 'h':
+			help(stdout);
+			return PMC_EXIT_OK;
+		default:
+			return PMC_EXIT_ERROR;
+		}
+	}
+	if (argc - optind != (diff ? 2 : 1)) {
+		pmc_cli_error(diff ? "report --diff: give two profiles, OLD and NEW"
+				   : "report: give one profile file (or --diff OLD NEW)");
+		return PMC_EXIT_ERROR;
+	}
+	if (diff && folded) {
+		pmc_cli_error("--folded writes one profile's stacks; with --diff use --svg for "
+			      "the differential flame graph");
+		return PMC_EXIT_ERROR;
+	}
+	if (svg && pmc_cli_check_path("--svg", svg) < 0)
+		return PMC_EXIT_ERROR;
+	if (diff) {
+		old_p = load(argv[optind]);
+		if (!old_p)
+			goto out;
+		new_p = load(argv[optind + 1]);
+	} else {
+		new_p = load(argv[optind]);
+	}
+	if (!new_p)
+		goto out;
+
+	if (folded)
+		r = pmc_profile_report_folded(stdout, new_p);
+	else if (diff)
+		r = pmc_profile_report_diff(stdout, old_p, new_p, top);
+	else
+		r = pmc_profile_report_text(stdout, new_p, top);
+	if (r == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+		r = errno ? -errno : -EIO;
+	if (r < 0) {
+		pmc_cli_error("report: cannot write to standard output: %s", strerror(-r));
+		goto out;
+	}
+	/* Folded stacks are a document for other tools: the note goes to stderr (the text
+	 * report has it in its header). */
+	if (folded && pmc_profile_truncated(new_p)) {
+		fputs("pmcbench: note: ", stderr);
+		pmc_profile_report_truncated(stderr, new_p);
+		fputs("\n", stderr);
+	}
+	if (svg) {
+		if (pmc_cli_write_flamegraph(svg, old_p, new_p) < 0)
+			goto out;
+		fprintf(stderr, "pmcbench: wrote the %sflame graph to %s\n",
+			diff ? "differential " : "", svg);
+	}
+	code = PMC_EXIT_OK;
+out:
+	pmc_profile_free(old_p);
+	pmc_profile_free(new_p);
+	return code;
+}

@@ -1,0 +1,215 @@
+/* `pmcbench run --runs auto -c A -c B --threshold METRIC=LIMIT` (docs/compare.md,
+ * "Sequential"): after every round the sequential rule (harness/2-core/sequential.h)
+ * decides each limit's metric of each command against the reference, and the rounds stop
+ * once all are decided, or at --max-runs or --max-time. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "core/result.h"
+#include "core/sequential.h"
+#include "pmcbench/counters.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct pmc_seq_opts seq_opts(const struct pmc_cli_seq *s)
+{
+	return (struct pmc_seq_opts){
+	    .sz = sizeof(struct pmc_seq_opts),
+	    .alpha = pmc_cli_compare_opts_alpha(s->copts),
+	    .max_rounds = s->max_runs,
+	};
+}
+
+int pmc_cli_seq_check_opts(struct pmc_cli_seq *s, size_t ncmds)
+{
+	struct pmc_seq_opts o = seq_opts(s);
+	struct pmc_seq_check chk;
+	struct pmc_result *shape = NULL;
+	size_t first;
+	int r;
+
+	/* The limits are checked on the shape of the result to come: its commands, no runs. */
+	r = pmc_result_new("perf", &shape);
+	for (size_t i = 0; r == 0 && i < ncmds; i++) {
+		char name[32];
+		struct pmc_benchmark *b;
+
+		snprintf(name, sizeof(name), "%zu", i);
+		r = pmc_result_add_benchmark(shape, name, NULL, &b);
+	}
+	if (r == 0)
+		r = pmc_seq_check_result(shape, s->ref, pmc_cli_compare_opts_thresholds(s->copts),
+					 &o, &chk, s->err, sizeof(s->err));
+	pmc_result_free(shape);
+	if (r < 0) {
+		pmc_cli_error("%s", r == -ENOMEM ? "out of memory" : s->err);
+		return -EINVAL;
+	}
+	first = pmc_seq_min_rounds(chk.alpha_each);
+	pmc_seq_check_clear(&chk);
+	if (s->max_runs < first) {
+		pmc_cli_error("--max-runs %zu: the sequential rule cannot decide before round %zu "
+			      "at this alpha and number of limits; allow more rounds",
+			      s->max_runs, first);
+		return -EINVAL;
+	}
+	s->start_s = now_s();
+	return 0;
+}
+
+bool pmc_cli_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
+{
+	struct pmc_cli_seq *s = ud;
+	struct pmc_seq_opts o = seq_opts(s);
+	struct pmc_seq_check chk;
+	bool done;
+
+	if (s->max_time_s > 0 && now_s() - s->start_s >= s->max_time_s) {
+		s->out_of_time = true;
+		return true;
+	}
+	s->error = pmc_seq_check_result(r, s->ref, pmc_cli_compare_opts_thresholds(s->copts), &o,
+					&chk, s->err, sizeof(s->err));
+	if (s->error < 0)
+		return true;
+	/* A limit whose metric has no values after a round never will: say so now rather
+	 * than run every round and pass undecided (a gate must not pass because it could
+	 * not see). */
+	for (size_t i = 0; i < chk.n; i++)
+		if (chk.v[i].res.n == 0) {
+			const struct pmc_benchmark *b = pmc_result_find_benchmark(r, chk.v[i].bench);
+			const struct pmc_metric *m =
+			    b ? pmc_benchmark_find_metric(b, chk.v[i].metric) : NULL;
+			char why[64] = "not measured on this machine?";
+
+			/* A counter the kernel refused says so: denied is not "no change". */
+			if (m && m->has_status && m->n && !pmc_status_has_value(m->status[m->n - 1]))
+				snprintf(why, sizeof(why), "%s on this machine, see the note above",
+					 pmc_status_name(m->status[m->n - 1]));
+			snprintf(s->err, sizeof(s->err),
+				 "--threshold %s=%s: '%s' has no value of %s in round %zu (%s); the "
+				 "limit cannot be decided",
+				 chk.v[i].metric, chk.v[i].limit, chk.v[i].bench, chk.v[i].metric,
+				 round, why);
+			s->error = -ENODATA;
+			break;
+		}
+	done = s->error < 0 || chk.undecided == 0;
+	pmc_seq_check_clear(&chk);
+	return done;
+}
+
+static const char *decision_name(enum pmc_seq_decision d)
+{
+	switch (d) {
+	case PMC_SEQ_REGRESSION:
+		return "regression";
+	case PMC_SEQ_NO_REGRESSION:
+		return "no regression";
+	default:
+		return "undecided";
+	}
+}
+
+int pmc_cli_seq_settle(struct pmc_cli_seq *s, struct pmc_result *r)
+{
+	struct pmc_seq_opts o = seq_opts(s);
+	struct pmc_seq_check *chk = &s->chk;
+	size_t rounds = r->design.rounds;
+	char why[160];
+
+	if (s->error < 0 ||
+	    pmc_seq_check_result(r, s->ref, pmc_cli_compare_opts_thresholds(s->copts), &o, chk,
+				 s->err, sizeof(s->err)) < 0) {
+		pmc_cli_error("--runs auto: %s", s->err);
+		return -EINVAL;
+	}
+	if (chk->undecided == 0)
+		snprintf(why, sizeof(why), "decided after %zu rounds", rounds);
+	else if (s->out_of_time)
+		snprintf(why, sizeof(why),
+			 "--max-time %g s reached after %zu rounds, %zu undecided", s->max_time_s,
+			 rounds, chk->undecided);
+	else
+		snprintf(why, sizeof(why), "--max-runs %zu reached, %zu undecided", rounds,
+			 chk->undecided);
+	free(r->design.stopped);
+	r->design.stopped = strdup(why);
+	if (!r->design.stopped) {
+		pmc_cli_error("out of memory");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The decisions, as the terminal shows them or as Markdown. */
+static void print_decisions(FILE *out, const struct pmc_cli_seq *s, const struct pmc_result *r,
+			    bool md, int code)
+{
+	const struct pmc_seq_check *chk = &s->chk;
+
+	fprintf(out,
+		"\n%sSequential decision (--runs auto): %s.%s Each interval is an anytime-valid "
+		"confidence sequence for the median per-round ratio at alpha %.3g per metric "
+		"(docs/statistics.md, \"Sequential rounds\"); the comparison table is "
+		"descriptive.\n%s",
+		md ? "**" : "", r->design.stopped, md ? "**" : "", chk->alpha_each, md ? "\n" : "");
+	for (size_t i = 0; i < chk->n; i++) {
+		const struct pmc_seq_metric *m = &chk->v[i];
+
+		fprintf(out, "%s%s %s: ", md ? "- " : "  ", m->bench, m->metric);
+		if (m->res.bounded)
+			fprintf(out, "%+.2f%% [%+.2f%%, %+.2f%%] after %zu rounds, ",
+				(exp(m->res.estimate) - 1) * 100, (exp(m->res.lo) - 1) * 100,
+				(exp(m->res.hi) - 1) * 100, m->res.n);
+		else
+			fprintf(out, "no interval yet after %zu rounds, ", m->res.n);
+		fprintf(out, "limit %s: %s\n", m->limit, decision_name(m->res.decision));
+	}
+	if (code >= 0)
+		fprintf(out, "%sgate: %s\n", md ? "\n" : "",
+			code == PMC_EXIT_REGRESSION	? "FAIL (regression)"
+			: code == PMC_EXIT_INCONCLUSIVE ? "FAIL (undecided, --fail-on-inconclusive)"
+			: chk->undecided		? "PASS (some metrics undecided)"
+							: "PASS");
+}
+
+int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *out, bool gate)
+{
+	struct pmc_seq_check *chk = &s->chk;
+	const char *path;
+	bool md;
+	int code = PMC_EXIT_OK;
+
+	if (gate && chk->regressions)
+		code = PMC_EXIT_REGRESSION;
+	else if (gate && chk->undecided && pmc_cli_compare_opts_fail_on_inconclusive(s->copts))
+		code = PMC_EXIT_INCONCLUSIVE;
+	print_decisions(out, s, r, false, gate ? code : -1);
+	/* The --report file holds what decided too, after the comparison. */
+	path = pmc_cli_compare_opts_report(s->copts, &md);
+	if (path) {
+		FILE *f = fopen(path, "ae");
+
+		if (f)
+			print_decisions(f, s, r, md, gate ? code : -1);
+		if (!f || fclose(f) != 0) {
+			pmc_cli_error("cannot add the sequential decision to %s: %s", path,
+				      strerror(errno));
+			code = PMC_EXIT_ERROR;
+		}
+	}
+	pmc_seq_check_clear(chk);
+	return code;
+}
