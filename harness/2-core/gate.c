@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "harness/base/error.h"
-#include "harness/base/opts.h"
-#include "harness/core/gate.h"
+#include "base/error.h"
+#include "base/opts.h"
+#include "core/gate.h"
 
 /* " (and N more gated rows)" after the first of n rows, or nothing when n is 1. */
 static void more_rows(char *buf, size_t len, size_t n)
