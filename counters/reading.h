@@ -6,7 +6,7 @@
 
 #include "pmcbench/counters.h"
 
-#define PMC_PARTS_MAX 4	    /* core PMUs of one CPU (counters/hybrid.h) */
+#define PMC_PARTS_MAX 4	    /* core PMUs of one CPU (counters/perf/hybrid.h) */
 #define PMC_PMU_NAME_MAX 64
 
 /* Hybrid CPUs (docs/events.md, "Hybrid CPUs"): the readings of the parts of one event,

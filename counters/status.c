@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "counters/counters.h"
+#include "counters/reading.h"
 
 /* One table keeps the enum, the word and "holds a number" in step. */
 #define PMC_STATUS_MAP(X)                                                                          \

@@ -26,7 +26,7 @@
  *   optionally an msr-like PMU (cfg.msr_type) that cannot exclude privilege levels.
  * - Group reads return {value, id} pairs leader first in attach order, or reversed
  *   with cfg.reverse_ids; ids are handed out in decreasing order.
- * - Sampling (counters/sample.h): the online CPUs are cfg.online ("0" when NULL);
+ * - Sampling (counters/perf/sample.h): the online CPUs are cfg.online ("0" when NULL);
  *   attr.build_id fails with EINVAL under cfg.no_build_id (kernels before 5.12). An
  *   event mmaps 1 + 2^n pages: a struct perf_event_mmap_page (data_offset, data_size)
  *   then the data ring; mmap of an inherited event not bound to a CPU fails with EINVAL,
@@ -37,7 +37,7 @@
  *   together with a PERF_RECORD_LOST is preceded by that LOST record, as the kernel's
  *   perf_output_begin() does. poll() reports POLLIN on a ring with unread data and
  *   POLLHUP on every event after fake_pmu_hangup() (the task exited); it never waits.
- * - Self-monitoring (fake_pmu_selfmon.c, counters/selfread.h): a counting event maps its
+ * - Self-monitoring (fake_pmu_selfmon.c, counters/perf/selfread.h): a counting event maps its
  *   control page alone (one page, no ring). The page is written as the kernel's
  *   perf_event_update_userpage() does, lock bumped before and after: when the event is
  *   put on or taken off a counter at a quantum, when it is mapped, enabled, disabled or
@@ -79,7 +79,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "counters/sys.h"
+#include "counters/perf/sys.h"
 
 #define FAKE_PMU_MAX_EVENTS 128
 #define FAKE_PMU_MAX_LOG 512

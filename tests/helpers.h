@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "counters/events.h"
+#include "counters/perf/events.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/threshold.h"

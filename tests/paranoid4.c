@@ -1,7 +1,7 @@
 /* An LD_PRELOAD shim that makes this machine look like GitHub's hosted runners to an
  * unprivileged user: kernel.perf_event_paranoid=4 (Debian's and Ubuntu's level above 3),
  * where perf_event_open fails with EACCES for every event, task-clock included. pmcbench
- * issues the syscall through libc's syscall(2) (counters/sys.c), in its own process, in
+ * issues the syscall through libc's syscall(2) (counters/perf/sys.c), in its own process, in
  * the child it clones before exec and in the processes of a benchmark program, which all
  * inherit LD_PRELOAD; so this shim fails it there, and reads of
  * /proc/sys/kernel/perf_event_paranoid through fopen say "4". Everything else goes to

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "counters/valgrind.h"
+#include "counters/valgrind/valgrind.h"
 #include "profile/callgrind.h"
 #include "profile/profile.h"
 #include "tests/helpers.h"

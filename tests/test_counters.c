@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/events.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/events.h"
 #include "tests/fake_pmu.h"
 #include "tests/helpers.h"
 

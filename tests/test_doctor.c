@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/doctor.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/doctor.h"
 #include "tests/fake_pmu.h"
 
 static char root[256];

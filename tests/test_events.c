@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "counters/events.h"
-#include "counters/sysfs.h"
+#include "counters/perf/events.h"
+#include "counters/perf/sysfs.h"
 #include "pmcbench/events.h"
 
 #define CACHE(id, op, res)                                                                         \

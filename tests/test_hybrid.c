@@ -1,4 +1,4 @@
-/* Hybrid and big.LITTLE CPUs (counters/hybrid.h) through the emulated PMU with several core
+/* Hybrid and big.LITTLE CPUs (counters/perf/hybrid.h) through the emulated PMU with several core
  * PMUs and its sysfs tree: events split per core PMU with the extended type, the sum and
  * its parts, time on the other core type never taken for multiplexing, real multiplexing
  * still scaled, an event of one core PMU never extrapolated, Apple M1, the fallback of
@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/events.h"
-#include "counters/hybrid.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/events.h"
+#include "counters/perf/hybrid.h"
 #include "tests/fake_pmu.h"
 
 #define Q FAKE_PMU_QUANTUM_NS

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/events.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/events.h"
 #include "tests/helpers.h"
 
 #define MAX_EVENTS 8

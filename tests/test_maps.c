@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "elf/buildid.h"
 #include "profile/maps.h"
 #include "tests/sym_child.h"

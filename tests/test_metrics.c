@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "counters/events.h"
-#include "counters/valgrind.h"
+#include "counters/perf/events.h"
+#include "counters/valgrind/valgrind.h"
 #include "core/derive.h"
 #include "core/metrics.h"
 #include "core/result.h"

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
+#include "counters/perf/counters.h"
 #include "core/result.h"
 #include "microbench/microbench.h"
 #include "tests/fake_pmu.h"

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "profile/maps.h"
 #include "profile/profile.h"
 #include "profile/record.h"

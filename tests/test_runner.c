@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/events.h"
-#include "counters/valgrind.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/events.h"
+#include "counters/valgrind/valgrind.h"
 #include "core/result.h"
 #include "run/runner.h"
 #include "tests/fake_pmu.h"

@@ -1,4 +1,4 @@
-/* The sampler (counters/sample.h) against the emulated PMU's rings (tests/fake_pmu.h):
+/* The sampler (counters/perf/sample.h) against the emulated PMU's rings (tests/fake_pmu.h):
  * the attributes opened, the cycles -> cpu-clock fallback, EACCES, call-chain markers,
  * side-band records, records across the ring's end, LOST, time order across CPUs and
  * corrupt records; and once against the kernel, on a child that spins. */
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "tests/fake_pmu.h"
 
 static struct fake_pmu fake;

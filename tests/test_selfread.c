@@ -1,4 +1,4 @@
-/* Reads through the mmap page (counters/selfread.h) against the emulated PMU's pages and
+/* Reads through the mmap page (counters/perf/selfread.h) against the emulated PMU's pages and
  * rdpmc (fake_pmu.h): every reading equals what read() gives for the same state. Two
  * emulated PMUs of one configuration are driven alike; the counters on one are read
  * through their pages, those on the other with read(). */
@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/events.h"
-#include "counters/selfread.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/events.h"
+#include "counters/perf/selfread.h"
 #include "tests/fake_pmu.h"
 #include "tests/helpers.h"
 

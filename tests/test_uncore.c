@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "counters/counters.h"
-#include "counters/events.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/events.h"
 #include "tests/fake_pmu.h"
 
 #define Q FAKE_PMU_QUANTUM_NS

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "tests/helpers.h"
-#include "counters/counters.h"
-#include "counters/valgrind.h"
+#include "counters/perf/counters.h"
+#include "counters/valgrind/valgrind.h"
 
 #define N 100000UL /* loop iterations: small, valgrind runs at about 1/50 of native speed */
 

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "base/grow.h"
-#include "counters/counters.h"
+#include "counters/perf/counters.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/opts.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "counters/events.h"
+#include "counters/perf/events.h"
 #include "base/opts.h"
 #include "core/derive.h"
 #include "core/metrics.h"

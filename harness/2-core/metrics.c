@@ -124,7 +124,7 @@
 	  BESIDE("task-clock", " CPUs utilized"), "CPU time per wall time")                        \
 	X("ghz", "GHz", HIGHER, REPORTED, DERIVED, RATIO("cycles", "task-clock", 1.0),             \
 	  BESIDE("cycles", " GHz"), "cycles per nanosecond of CPU time")                           \
-	/* Simulated by valgrind (cachegrind/callgrind, counters/valgrind.h); "instructions"       \
+	/* Simulated by valgrind (cachegrind/callgrind, counters/valgrind/valgrind.h); "instructions"       \
 	 * and "branch-misses" are shared with the events above. */                                \
 	X("data-reads", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                       \
 	  "memory reads (simulated)")                                                              \

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "config.h"
-#include "counters/events.h"
+#include "counters/perf/events.h"
 #include "base/hashmap.h"
 #include "core/metrics.h"
 #include "core/result.h"

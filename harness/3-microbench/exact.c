@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/counters.h"
+#include "counters/perf/counters.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "core/derive.h"

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "counters/counters.h"
-#include "counters/hybrid.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/hybrid.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "microbench/microbench.h"
@@ -31,7 +31,7 @@ struct pmc_run_ctx {
 	struct pmc_counters *counters; /* NULL: no counters */
 	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
 	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
-	 * per event (counters/hybrid.h); NULL when no event was split. */
+	 * per event (counters/perf/hybrid.h); NULL when no event was split. */
 	struct pmc_reading *p0, *p1;
 	const struct pmc_event_list *events; /* for each event's sysfs scale */
 	size_t nev;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "counters/reading.h"
-#include "counters/valgrind.h"
+#include "counters/valgrind/valgrind.h"
 #include "pmcbench/microbench.h"
 
 struct pmc_event_list;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/events.h"
+#include "counters/perf/events.h"
 #include "base/error.h"
 #include "core/derive.h"
 #include "core/result.h"

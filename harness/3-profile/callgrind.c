@@ -16,7 +16,7 @@
  * A function whose name contains an apostrophe is cut into two frames there: the format
  * gives no way to tell it from a context separator. The weights stay exact. */
 #include "profile/callgrind.h"
-#include "counters/valgrind_format.h"
+#include "counters/valgrind/valgrind_format.h"
 #include "base/error.h"
 #include "base/grow.h"
 #include "base/hashmap.h"

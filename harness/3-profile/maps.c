@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "base/error.h"
 #include "base/grow.h"
 #include "base/hashmap.h"

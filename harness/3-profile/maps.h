@@ -1,5 +1,5 @@
 /* Address spaces of the profiled tasks, rebuilt from the sampler's records (MMAP2, COMM
- * with exec, FORK, EXIT: counters/sample.h), and the symbolization of an address in one
+ * with exec, FORK, EXIT: counters/perf/sample.h), and the symbolization of an address in one
  * of them through each object's ELF symbols (harness/1-elf/symbols.h), loaded once per
  * object. An object whose build-id differs from the one the kernel saw when it was
  * mapped (the file was rebuilt since) is not symbolized: its frames stay unresolved

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/sample.h"
-#include "counters/valgrind.h"
+#include "counters/perf/sample.h"
+#include "counters/valgrind/valgrind.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "profile/callgrind.h"

@@ -1,5 +1,5 @@
 /* Recording a profile of one run of a command (docs/profile.md, "Recording"): sampled
- * with perf_event_open (counters/sample.h) on every CPU the command and its children run
+ * with perf_event_open (counters/perf/sample.h) on every CPU the command and its children run
  * on, the samples symbolized through the address spaces the kernel reported
  * (harness/3-profile/maps.h) and aggregated into a profile; or, with the valgrind
  * backend, an exact profile from callgrind (harness/3-profile/callgrind.h). */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counters/sys.h"
+#include "counters/perf/sys.h"
 
 struct pmc_maps;
 struct pmc_profile;
@@ -52,7 +52,7 @@ struct pmc_record_opts {
 int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret,
 		       struct pmc_spawn_result *ret_run, char *err, size_t errlen);
 
-/* One sample of the sampler (counters/sample.h) into p as a stack, its addresses named
+/* One sample of the sampler (counters/perf/sample.h) into p as a stack, its addresses named
  * through m (docs/profile.md, "Call chains"): the kernel's part as one "[kernel]" frame;
  * a return address that no mapping of the task holds (a frame-pointer chain that walked
  * into data) cuts the chain there, and the stack is marked truncated, as is one of

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "counters/valgrind.h"
+#include "counters/valgrind/valgrind.h"
 
 struct pmc_result;
 

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/counters.h"
-#include "counters/valgrind.h"
+#include "counters/perf/counters.h"
+#include "counters/valgrind/valgrind.h"
 #include "base/error.h"
 #include "base/path.h"
 #include "core/derive.h"

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "counters/events.h"
-#include "counters/sys.h"
+#include "counters/perf/events.h"
+#include "counters/perf/sys.h"
 #include "run/spawn.h"
 
 struct pmc_result;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/counters.h"
-#include "counters/doctor.h"
-#include "counters/events.h"
-#include "counters/valgrind.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/doctor.h"
+#include "counters/perf/events.h"
+#include "counters/valgrind/valgrind.h"
 #include "core/metrics.h"
 #include "cli/cli.h"
 
@@ -317,7 +317,7 @@ static void list_sysfs(struct list_ctx *x)
 	pmc_pmu_events_free(&pe);
 }
 
-/* The metrics `run --backend valgrind` simulates (counters/valgrind.h), described by
+/* The metrics `run --backend valgrind` simulates (counters/valgrind/valgrind.h), described by
  * the registry. They are metric ids, not -e events, so --names leaves them out. */
 static void list_valgrind(struct list_ctx *x)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/events.h"
+#include "counters/perf/events.h"
 #include "cli/cli.h"
 #include "cli/cli_profile.h"
 #include "core/result.h"

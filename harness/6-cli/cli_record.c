@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "cli/cli.h"
 #include "profile/profile.h"
 #include "profile/record.h"

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "counters/counters.h"
-#include "counters/doctor.h"
-#include "counters/events.h"
-#include "counters/valgrind.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/doctor.h"
+#include "counters/perf/events.h"
+#include "counters/valgrind/valgrind.h"
 #include "cli/cli.h"
 #include "cli/cli_profile.h"
 #include "cli/cli_run_priv.h"

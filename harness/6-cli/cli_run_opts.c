@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/valgrind.h"
+#include "counters/valgrind/valgrind.h"
 #include "base/grow.h"
 #include "base/path.h"
 #include "cli/cli.h"

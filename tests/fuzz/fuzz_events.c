@@ -1,4 +1,4 @@
-/* libFuzzer target: perf's event list syntax (counters/events.c). */
+/* libFuzzer target: perf's event list syntax (counters/perf/events.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

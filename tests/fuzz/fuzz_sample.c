@@ -1,8 +1,8 @@
-/* libFuzzer target: the sampler's reading of perf ring buffers (counters/sample.c):
+/* libFuzzer target: the sampler's reading of perf ring buffers (counters/perf/sample.c):
  * records copied out of the ring with the kernel's head/tail protocol, wrapping at its
  * end, checked, and parsed into struct pmc_record by a replay. The input (sample_ring.h)
  * is what a kernel could have written into the data area; the sampler reads it through
- * a syscall table (counters/sys.h) whose one event's mmap is a buffer of ours, the path
+ * a syscall table (counters/perf/sys.h) whose one event's mmap is a buffer of ours, the path
  * the real sampler takes over the kernel's. */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "tests/fuzz/sample_ring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

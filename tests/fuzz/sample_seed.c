@@ -1,5 +1,5 @@
 /* Writes seeds of fuzz_sample (sample_ring.h) from a real sampling run: a shell loop is
- * sampled on cpu-clock, with call chains, by the real sampler (counters/sample.c) over
+ * sampled on cpu-clock, with call chains, by the real sampler (counters/perf/sample.c) over
  * the kernel's syscall table; before each drain the bytes the kernel published in the
  * ring are copied out, and the busiest ring's bytes become the seed: once at the ring
  * position the kernel wrote them, once near the ring's end so that they wrap.
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "tests/fuzz/sample_ring.h"
 
 #define MAX_RINGS 64

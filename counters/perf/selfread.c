@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "counters/selfread.h"
-#include "counters/sys.h"
+#include "counters/perf/selfread.h"
+#include "counters/perf/sys.h"
 
 /* The kernel writes the page from the CPU the event counts on, between two increments
  * of lock, while this thread is interrupted; a compiler barrier is all a reader on that

@@ -3,7 +3,7 @@
  * inherited per-task event, so the events are per CPU, as perf record's are), each with
  * its own ring buffer of 1 + 2^n pages, read with the kernel's head/tail protocol
  * (acquire load of data_head, copy, release store of data_tail) through the syscall
- * layer (counters/sys.h), so tests can put an emulated PMU with a ring buffer in place of
+ * layer (counters/perf/sys.h), so tests can put an emulated PMU with a ring buffer in place of
  * the kernel (tests/fake_pmu.c).
  *
  *	pmc_sampler_open(&opts, pid, &s, err, sizeof(err));  on a stopped or pre-exec task
@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "counters/sys.h"
+#include "counters/perf/sys.h"
 
 /* The default sampling frequency, perf record's. */
 #define PMC_SAMPLE_DEFAULT_FREQ 4000

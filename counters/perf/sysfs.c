@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/sysfs.h"
+#include "counters/perf/sysfs.h"
 
 int pmc_sysfs_name_ok(const char *name)
 {

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counters/events.h"
+#include "counters/perf/events.h"
 #include "counters/reading.h"
-#include "counters/sys.h"
+#include "counters/perf/sys.h"
 
 #define PMC_CORE_PMUS_MAX PMC_PARTS_MAX
 

@@ -2,8 +2,8 @@
  * per-process output files of cachegrind and callgrind (the Callgrind Format
  * Specification, valgrind manual ch. "Callgrind Format Specification"; cachegrind
  * writes a subset of it). */
-#include "counters/valgrind.h"
-#include "counters/valgrind_format.h"
+#include "counters/valgrind/valgrind.h"
+#include "counters/valgrind/valgrind_format.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "base/path.h"
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "counters/counters.h"
+#include "counters/reading.h"
 
 #define CALLGRIND_PREFIX "callgrind.out."
 #define CACHEGRIND_PREFIX "cachegrind.out."

@@ -1,4 +1,4 @@
-/* Sampling with perf_event_open (counters/sample.h, docs/profile.md "Sampling"). The
+/* Sampling with perf_event_open (counters/perf/sample.h, docs/profile.md "Sampling"). The
  * record layouts and the ring protocol are the kernel's: include/uapi/linux/perf_event.h
  * (struct perf_event_mmap_page, enum perf_event_type) and perf_event_open(2). */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "counters/sample.h"
+#include "counters/perf/sample.h"
 #include "base/error.h"
 
 /* What every record ends with (sample_id_all) and a sample starts with, for the

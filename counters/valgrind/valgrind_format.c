@@ -1,5 +1,5 @@
-/* The lexical rules of valgrind's output files (counters/valgrind_format.h). */
-#include "counters/valgrind_format.h"
+/* The lexical rules of valgrind's output files (counters/valgrind/valgrind_format.h). */
+#include "counters/valgrind/valgrind_format.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/counters.h"
+#include "counters/perf/counters.h"
 #include "base/error.h"
 #include "base/opts.h"
 

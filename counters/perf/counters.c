@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/counters.h"
-#include "counters/selfread.h"
-#include "counters/hybrid.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/selfread.h"
+#include "counters/perf/hybrid.h"
 #include "base/opts.h"
 
 #define READ_FORMAT                                                                                \
@@ -62,7 +62,7 @@ struct pmc_counters {
 	 * and how each group read went. */
 	struct pmc_selfread *sr;
 	uint64_t reads_self, reads_sys;
-	/* Hybrid CPUs (counters/hybrid.h): the plan, the engine opened on its list, and
+	/* Hybrid CPUs (counters/perf/hybrid.h): the plan, the engine opened on its list, and
 	 * that engine's readings of the last read; all NULL when the list is opened as
 	 * it is. */
 	struct pmc_hybrid *hy;
@@ -969,7 +969,7 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 	return 0;
 }
 
-/* Hybrid: reads the parts, then each split event's sum by the rule of counters/hybrid.h. */
+/* Hybrid: reads the parts, then each split event's sum by the rule of counters/perf/hybrid.h. */
 static int read_hybrid(struct pmc_counters *c, struct pmc_reading *out)
 {
 	const struct pmc_hybrid *hy = c->hy;

@@ -18,8 +18,8 @@
 #include <strings.h>
 
 #include "base/grow.h"
-#include "counters/events.h"
-#include "counters/sysfs.h"
+#include "counters/perf/events.h"
+#include "counters/perf/sysfs.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "base/suggest.h"
@@ -191,7 +191,7 @@ __attribute__((format(printf, 3, 4))) static void format_cut(char *buf, size_t s
 /* ---- the parser ---- */
 
 /* MOD_W marks a weak group (perf's :W): when its events do not fit the PMU together,
- * they are opened one by one instead (counters/counters.c). */
+ * they are opened one by one instead (counters/perf/counters.c). */
 enum { MOD_U = 1, MOD_K = 2, MOD_W = 4, MOD_LEVELS = MOD_U | MOD_K };
 
 struct parse_error {

@@ -1,6 +1,6 @@
 /* The lexical rules of callgrind's and cachegrind's output files (valgrind manual,
  * "Callgrind Format Specification", 3.2.1 "Grammar"), shared by the valgrind backend's
- * totals (counters/valgrind.c) and the exact profiles built from the same files
+ * totals (counters/valgrind/valgrind.c) and the exact profiles built from the same files
  * (harness/3-profile/callgrind.c), so that both read a line the same way. */
 #pragma once
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/hybrid.h"
-#include "counters/sysfs.h"
+#include "counters/perf/hybrid.h"
+#include "counters/perf/sysfs.h"
 
 static bool is_core_pmu(const char *root, const char *name)
 {

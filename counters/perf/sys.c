@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "counters/sys.h"
+#include "counters/perf/sys.h"
 
 static int kernel_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 			     int group_fd, unsigned long flags)

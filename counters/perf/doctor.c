@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/counters.h"
-#include "counters/doctor.h"
-#include "counters/events.h"
-#include "counters/sysfs.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/doctor.h"
+#include "counters/perf/events.h"
+#include "counters/perf/sysfs.h"
 #include "base/opts.h"
 
 /* linux/capability.h numbers; CAP_PERFMON appeared in Linux 5.8. */

@@ -18,7 +18,7 @@ struct pmc_sys {
 	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
 	int (*close)(void *ctx, int fd);
 	void *ctx;
-	/* For sampling (counters/sample.h). A table may leave these NULL; the sampler
+	/* For sampling (counters/perf/sample.h). A table may leave these NULL; the sampler
 	 * then fails with -EOPNOTSUPP. */
 	/* mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0): the event's ring
 	 * buffer, into *ret. */
@@ -29,7 +29,7 @@ struct pmc_sys {
 	/* The text of /sys/devices/system/cpu/online ("0-3,6"), NUL-terminated, into buf;
 	 * so tests can choose the CPUs. */
 	int (*online_cpus)(void *ctx, char *buf, size_t len);
-	/* For reads without a system call (counters/selfread.h): the event's page is mapped
+	/* For reads without a system call (counters/perf/selfread.h): the event's page is mapped
 	 * with mmap above, len one page. A table may leave these NULL; the counters are then
 	 * read with read(). */
 	/* The rdpmc instruction: the raw value of hardware counter `counter` (the page's
