@@ -1,6 +1,8 @@
 /* The counter engine: groups of perf events opened leader first, read by id, each event
- * given a status (docs/events.md, "Event status"). Every syscall goes through struct pmc_sys
- * so tests can put an emulated PMU in place of the kernel. */
+ * given a status (docs/events.md, "Event status"), scaled when multiplexed. Every syscall
+ * goes through struct pmc_sys so tests can put an emulated PMU in place of the kernel.
+ * The public functions here also take the objects the two wrappers open (hybrid CPUs:
+ * counters_hybrid.c; uncore and RAPL events: counters_syswide.c) and hand them on. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -8,94 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/perf/counters.h"
+#include "counters/perf/counters_priv.h"
 #include "counters/perf/selfread.h"
 #include "counters/perf/hybrid.h"
 #include "base/opts.h"
 
-#define READ_FORMAT                                                                                \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
-	 PERF_FORMAT_TOTAL_TIME_RUNNING)
-/* Without group reads (kernels before 4.13 with inherit): value, enabled, running, id. */
-#define READ_FORMAT_ONE (READ_FORMAT & ~(uint64_t)PERF_FORMAT_GROUP)
-
-struct slot {
-	int fd; /* -1 when not open */
-	uint64_t id;
-	enum pmc_status status; /* COUNTED once open; UNSUPPORTED or DENIED when it failed */
-	int error;
-	bool user_only;
-};
-
-struct group {
-	size_t *members; /* indices into slots, in list order; the first open one leads */
-	size_t n;
-	int leader_fd; /* split: the first open member's, to tell that one is open */
-	/* A weak group (:W) whose events did not fit the PMU together: each member is
-	 * opened, enabled and read on its own, as perf does. */
-	bool split;
-};
-
-/* The options as used: defaults filled in for what the caller's struct does not hold. */
-struct open_opts {
-	pid_t pid;
-	int cpu; /* -1: any */
-	bool inherit, enable_on_exec, start_disabled, user_only_fallback;
-	const int *known_errors;
-};
-
-struct pmc_counters {
-	const struct pmc_sys *sys;
-	struct open_opts opts;
-	struct slot *slots;
-	size_t n;
-	struct group *groups;
-	size_t ngroups;
-	size_t *member_store;
-	uint64_t *buf; /* one group read: nr, enabled, running, {value, id}[nr] */
-	size_t buf_words;
-	struct pmc_reading *tmp; /* read results, copied out only on success */
-	/* The kernel refused inherit with group reads (before Linux 4.13): every event is
-	 * opened and read on its own format, as perf's "switching off group read". */
-	bool no_group_read;
-	/* Groups read through their mmap pages (selfread.h; NULL: every read is a read())
-	 * and how each group read went. */
-	struct pmc_selfread *sr;
-	uint64_t reads_self, reads_sys;
-	/* Hybrid CPUs (counters/perf/hybrid.h): the plan, the engine opened on its list, and
-	 * that engine's readings of the last read; all NULL when the list is opened as
-	 * it is. */
-	struct pmc_hybrid *hy;
-	struct pmc_counters *inner;
-	struct pmc_reading *parts;
-	/* Uncore and RAPL (docs/events.md, "Uncore and RAPL events"): the list's per-task
-	 * events are opened as an engine of their own (task; NULL when there are none), and
-	 * each system-wide event once per CPU of its cpumask, outside any group. NULL
-	 * unless the list has such events or a scope was asked for. */
-	struct syswide *sw;
-};
-
-/* One system-wide event: a descriptor per CPU of its cpumask (pid -1, no inherit). */
-struct cpu_wide {
-	size_t n;
-	int *fd;
-	uint64_t *id;
-	enum pmc_status status;
-	int error;
-};
-
-struct syswide {
-	struct pmc_event_list tasks; /* the per-task events, regrouped */
-	struct pmc_counters *task;
-	size_t *task_idx;    /* per event: its index in tasks; SIZE_MAX: not there */
-	struct cpu_wide *cw; /* per event; n 0 and status not-counted when per-task */
-	double *scale;	     /* per event */
-	struct pmc_reading *task_rd;
-};
-
 /* Errors that say nothing about one event but about the process or the machine: the
  * run cannot go on, so they are returned instead of becoming a status. */
-static bool fatal_errno(int err)
+bool pmc_counters_fatal_errno(int err)
 {
 	return err == EMFILE || err == ENFILE || err == ENOMEM || err == ESRCH || err == EFAULT ||
 	       err == EBADF;
@@ -103,14 +25,14 @@ static bool fatal_errno(int err)
 
 /* EBUSY (another tool holds the PMU, or what the event needs, exclusively) says
  * nothing about the event: not counted this time, tried again next time. */
-static enum pmc_status status_of_errno(int err)
+enum pmc_status pmc_counters_status_of_errno(int err)
 {
 	if (err == EBUSY)
 		return PMC_STATUS_NOT_COUNTED;
 	return err == EACCES || err == EPERM ? PMC_STATUS_DENIED : PMC_STATUS_UNSUPPORTED;
 }
 
-static int sys_close(struct pmc_counters *c, int *fd)
+int pmc_counters_sys_close(struct pmc_counters *c, int *fd)
 {
 	int r = 0;
 
@@ -124,7 +46,7 @@ static void close_group(struct pmc_counters *c, struct group *g)
 {
 	/* Members first, so the leader never outlives being a leader with orphans. */
 	for (size_t k = g->n; k-- > 0;)
-		sys_close(c, &c->slots[g->members[k]].fd);
+		pmc_counters_sys_close(c, &c->slots[g->members[k]].fd);
 	g->leader_fd = -1;
 }
 
@@ -245,7 +167,7 @@ opened:
  * a group mixing PMUs) from one refused for itself. */
 static bool opens_alone(struct pmc_counters *c, const struct pmc_event *ev)
 {
-	struct slot probe = { .fd = -1 };
+	struct slot probe = {.fd = -1};
 	struct open_opts saved = c->opts;
 	int fd;
 
@@ -286,7 +208,7 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 					g->leader_fd = fd;
 				continue;
 			}
-			if (fatal_errno(-fd)) {
+			if (pmc_counters_fatal_errno(-fd)) {
 				close_group(c, g);
 				return fd;
 			}
@@ -301,7 +223,7 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 				reopen = true;
 				break;
 			}
-			s->status = status_of_errno(-fd);
+			s->status = pmc_counters_status_of_errno(-fd);
 			s->error = -fd;
 			if (g->leader_fd >= 0 && !g->split) {
 				close_group(c, g);
@@ -328,7 +250,7 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 }
 
 /* Reads the caller's options, of any version of the struct (harness/0-base/opts.h). */
-static int copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts)
+int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts)
 {
 	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))
 		return -EINVAL;
@@ -383,8 +305,9 @@ int pmc_counters_open(const struct pmc_event_list *events, const struct pmc_coun
 	return pmc_counters_open_sys(events, opts, NULL, ret);
 }
 
-static int open_plain(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
-		      const struct pmc_sys *sys, struct pmc_counters **ret)
+int pmc_counters_open_plain(const struct pmc_event_list *events,
+			    const struct pmc_counters_opts *opts, const struct pmc_sys *sys,
+			    struct pmc_counters **ret)
 {
 	struct pmc_counters *c;
 	int r;
@@ -392,7 +315,7 @@ static int open_plain(const struct pmc_event_list *events, const struct pmc_coun
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	r = copy_opts(c, opts);
+	r = pmc_counters_copy_opts(c, opts);
 	if (r < 0)
 		goto fail_opts;
 	c->sys = sys ? sys : pmc_sys_kernel();
@@ -407,7 +330,8 @@ static int open_plain(const struct pmc_event_list *events, const struct pmc_coun
 		int known = c->opts.known_errors ? c->opts.known_errors[i] : 0;
 
 		c->slots[i].fd = -1;
-		c->slots[i].status = known > 0 ? status_of_errno(known) : PMC_STATUS_COUNTED;
+		c->slots[i].status =
+		    known > 0 ? pmc_counters_status_of_errno(known) : PMC_STATUS_COUNTED;
 		c->slots[i].error = known > 0 ? known : 0;
 	}
 	r = build_groups(c, events);
@@ -435,12 +359,11 @@ fail_opts:
 	return r;
 }
 
-/* The list split over the core PMUs of a hybrid CPU: the engine above opens hy->list,
- * each event's known error passed on to its parts. */
 /* The options of an engine opened on the list a wrapper made (hybrid parts, the task's
  * events of a list with system-wide ones): the caller's, with known_errors for that list. */
-static struct pmc_counters_opts inner_opts(const struct pmc_counters *c,
-					   const struct pmc_counters_opts *opts, const int *known)
+struct pmc_counters_opts pmc_counters_inner_opts(const struct pmc_counters *c,
+						 const struct pmc_counters_opts *opts,
+						 const int *known)
 {
 	return (struct pmc_counters_opts){
 	    .sz = sizeof(struct pmc_counters_opts),
@@ -454,216 +377,6 @@ static struct pmc_counters_opts inner_opts(const struct pmc_counters *c,
 	    .self_read = PMC_OPTS_GET(opts, self_read, false),
 	    .known_errors = known,
 	};
-}
-
-static int open_hybrid(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
-		       const struct pmc_sys *sys, struct pmc_hybrid *hy, struct pmc_counters **ret)
-{
-	struct pmc_counters_opts o;
-	struct pmc_counters *c;
-	int *known = NULL, r;
-
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		pmc_hybrid_free(hy);
-		return -ENOMEM;
-	}
-	c->hy = hy;
-	c->n = events->n;
-	c->sys = sys;
-	r = copy_opts(c, opts);
-	if (r < 0)
-		goto fail;
-	c->tmp = calloc(c->n ? c->n : 1, sizeof(*c->tmp));
-	c->parts = calloc(hy->list.n ? hy->list.n : 1, sizeof(*c->parts));
-	known = calloc(hy->list.n ? hy->list.n : 1, sizeof(*known));
-	if (!c->tmp || !c->parts || !known) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	for (size_t i = 0; c->opts.known_errors && i < c->n; i++)
-		for (size_t k = 0; k < hy->nparts[i]; k++)
-			known[hy->part[i][k]] = c->opts.known_errors[i];
-	o = inner_opts(c, opts, known);
-	r = open_plain(&hy->list, &o, sys, &c->inner);
-	if (r < 0)
-		goto fail;
-	free(known);
-	*ret = c;
-	return 0;
-fail:
-	free(known);
-	pmc_counters_close(c);
-	return r;
-}
-
-struct cpu_open {
-	struct pmc_counters *c;
-	struct perf_event_attr *attr;
-	struct cpu_wide *cw;
-};
-
-static int open_on_cpu(int cpu, void *ud)
-{
-	struct cpu_open *o = ud;
-	struct cpu_wide *cw = o->cw;
-	int fd;
-
-	fd = o->c->sys->event_open(o->c->sys->ctx, o->attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return fd;
-	cw->fd[cw->n++] = fd;
-	return o->c->sys->ioctl(o->c->sys->ctx, fd, PERF_EVENT_IOC_ID,
-				(unsigned long)&cw->id[cw->n - 1]);
-}
-
-/* Opens a system-wide event on each CPU of its cpumask: pid -1, no inherit, no group.
- * The kernel never enables a CPU-wide event on exec (enable_on_exec belongs to a task's
- * context), so unless the caller wants counting from now on it starts disabled and
- * waits for pmc_counters_enable. Unprivileged under perf_event_paranoid >= 1 the kernel
- * refuses CPU-wide events (EACCES: denied); a PMU that counts only CPUs refuses a
- * per-task one, which is why it is never opened so. */
-static int open_cpu_wide(struct pmc_counters *c, const struct pmc_event *ev, struct cpu_wide *cw,
-			 int known)
-{
-	struct perf_event_attr attr;
-	struct cpu_open o = {.c = c, .attr = &attr, .cw = cw};
-	size_t ncpus;
-	int r;
-
-	cw->status = PMC_STATUS_COUNTED;
-	if (known > 0) {
-		cw->status = status_of_errno(known);
-		cw->error = known;
-		return 0;
-	}
-	ncpus = pmc_cpu_list_count(ev->cpus);
-	if (ncpus == 0)
-		return -EINVAL;
-	cw->fd = malloc(ncpus * sizeof(*cw->fd));
-	cw->id = calloc(ncpus, sizeof(*cw->id));
-	if (!cw->fd || !cw->id)
-		return -ENOMEM;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = ev->type;
-	attr.config = ev->config;
-	attr.config1 = ev->config1;
-	attr.config2 = ev->config2;
-	attr.read_format = READ_FORMAT_ONE;
-	attr.exclude_user = ev->exclude_user;
-	attr.exclude_kernel = ev->exclude_kernel;
-	attr.exclude_hv = ev->exclude_hv;
-	attr.disabled = c->opts.start_disabled || c->opts.enable_on_exec;
-	r = pmc_cpu_list_each(ev->cpus, open_on_cpu, &o);
-	if (r < 0) {
-		for (size_t k = 0; k < cw->n; k++)
-			sys_close(c, &cw->fd[k]);
-		cw->n = 0;
-		if (fatal_errno(-r))
-			return r;
-		cw->status = status_of_errno(-r);
-		cw->error = -r;
-	}
-	return 0;
-}
-
-/* A list with system-wide events (or opened for one scope): its per-task events are
- * opened as a list of their own, regrouped without the system-wide ones (which can share
- * no group with a task's events: docs/events.md, "Uncore and RAPL events"), and the
- * system-wide events each on their CPUs. */
-static int open_syswide(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
-			const struct pmc_sys *sys, enum pmc_counters_scope scope,
-			struct pmc_counters **ret)
-{
-	struct pmc_counters_opts o;
-	struct pmc_counters *c;
-	struct syswide *sw;
-	size_t *newgroup = NULL;
-	int *known = NULL, r;
-
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->sys = sys;
-	c->n = events->n;
-	r = copy_opts(c, opts);
-	if (r < 0)
-		goto fail;
-	c->sw = sw = calloc(1, sizeof(*sw));
-	c->tmp = calloc(c->n ? c->n : 1, sizeof(*c->tmp));
-	if (!sw || !c->tmp) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	sw->task_idx = calloc(c->n ? c->n : 1, sizeof(*sw->task_idx));
-	sw->cw = calloc(c->n ? c->n : 1, sizeof(*sw->cw));
-	sw->scale = calloc(c->n ? c->n : 1, sizeof(*sw->scale));
-	sw->task_rd = calloc(c->n ? c->n : 1, sizeof(*sw->task_rd));
-	sw->tasks.events = calloc(c->n ? c->n : 1, sizeof(*sw->tasks.events));
-	known = calloc(c->n ? c->n : 1, sizeof(*known));
-	newgroup = malloc((events->ngroups ? events->ngroups : 1) * sizeof(*newgroup));
-	if (!sw->task_idx || !sw->cw || !sw->scale || !sw->task_rd || !sw->tasks.events || !known ||
-	    !newgroup) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	for (size_t g = 0; g < events->ngroups; g++)
-		newgroup[g] = SIZE_MAX;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct pmc_event *ev = &events->events[i];
-		struct pmc_event *t;
-
-		sw->scale[i] = pmc_event_scale(ev);
-		sw->task_idx[i] = SIZE_MAX;
-		sw->cw[i].status = PMC_STATUS_NOT_COUNTED; /* out of the scope asked for */
-		if (ev->system_wide || scope == PMC_SCOPE_SYSTEM)
-			continue;
-		if (ev->group >= events->ngroups) {
-			r = -EINVAL;
-			goto fail;
-		}
-		t = &sw->tasks.events[sw->tasks.n];
-		*t = *ev;
-		if (newgroup[ev->group] == SIZE_MAX)
-			newgroup[ev->group] = sw->tasks.ngroups++;
-		t->group = newgroup[ev->group];
-		t->leader = i == 0 || sw->tasks.n == 0 ||
-			    sw->tasks.events[sw->tasks.n - 1].group != t->group;
-		known[sw->tasks.n] = c->opts.known_errors ? c->opts.known_errors[i] : 0;
-		sw->task_idx[i] = sw->tasks.n++;
-	}
-	if (sw->tasks.n) {
-		o = inner_opts(c, opts, known);
-		r = pmc_counters_open_sys(&sw->tasks, &o, sys, &sw->task);
-		if (r < 0)
-			goto fail;
-	}
-	for (size_t i = 0; i < c->n && scope != PMC_SCOPE_TASK; i++) {
-		if (!events->events[i].system_wide)
-			continue;
-		r = open_cpu_wide(c, &events->events[i], &sw->cw[i],
-				  c->opts.known_errors ? c->opts.known_errors[i] : 0);
-		if (r < 0)
-			goto fail;
-	}
-	free(known);
-	free(newgroup);
-	*ret = c;
-	return 0;
-fail:
-	free(known);
-	free(newgroup);
-	pmc_counters_close(c);
-	return r;
-}
-
-static bool needs_syswide(const struct pmc_event_list *events)
-{
-	for (size_t i = 0; i < events->n; i++)
-		if (events->events[i].system_wide || events->events[i].scale > 0)
-			return true;
-	return false;
 }
 
 int pmc_counters_open_sys(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
@@ -684,20 +397,14 @@ int pmc_counters_open_scope(const struct pmc_event_list *events,
 	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))
 		return -EINVAL;
 	sys = sys ? sys : pmc_sys_kernel();
-	if (scope != PMC_SCOPE_ALL || needs_syswide(events))
-		return open_syswide(events, opts, sys, scope, ret);
+	if (scope != PMC_SCOPE_ALL || pmc_syswide_needed(events))
+		return pmc_syswide_open(events, opts, sys, scope, ret);
 	r = pmc_hybrid_plan(events, sys, &hy);
 	if (r < 0)
 		return r;
 	if (hy)
-		return open_hybrid(events, opts, sys, hy, ret);
-	return open_plain(events, opts, sys, ret);
-}
-
-/* True when part k of event i (hybrid) opened. */
-static bool part_open(const struct pmc_counters *c, size_t i, size_t k)
-{
-	return c->inner->slots[c->hy->part[i][k]].fd >= 0;
+		return pmc_hybrid_open(events, opts, sys, hy, ret);
+	return pmc_counters_open_plain(events, opts, sys, ret);
 }
 
 size_t pmc_counters_opened(const struct pmc_counters *c)
@@ -706,25 +413,10 @@ size_t pmc_counters_opened(const struct pmc_counters *c)
 
 	if (!c)
 		return 0;
-	if (c->sw) {
-		for (size_t i = 0; i < c->n; i++) {
-			enum pmc_status st;
-
-			pmc_counters_open_status(c, i, &st, NULL);
-			n += st == PMC_STATUS_COUNTED;
-		}
-		return n;
-	}
-	if (c->hy) {
-		for (size_t i = 0; i < c->n; i++) {
-			bool any = false;
-
-			for (size_t k = 0; k < c->hy->nparts[i]; k++)
-				any |= part_open(c, i, k);
-			n += any;
-		}
-		return n;
-	}
+	if (c->sw)
+		return pmc_syswide_opened(c);
+	if (c->hy)
+		return pmc_hybrid_opened(c);
 	for (size_t i = 0; i < c->n; i++)
 		n += c->slots[i].fd >= 0;
 	return n;
@@ -737,25 +429,9 @@ void pmc_counters_open_status(const struct pmc_counters *c, size_t i, enum pmc_s
 	int err = EINVAL;
 
 	if (c && i < c->n && c->sw) {
-		if (c->sw->task_idx[i] != SIZE_MAX) {
-			pmc_counters_open_status(c->sw->task, c->sw->task_idx[i], ret_status,
-						 ret_error);
-			return;
-		}
-		st = c->sw->cw[i].status;
-		err = c->sw->cw[i].error;
+		pmc_syswide_open_status(c, i, &st, &err);
 	} else if (c && i < c->n && c->hy) {
-		/* Open when some part opened; else the first part's reason. */
-		const struct slot *s = &c->inner->slots[c->hy->part[i][0]];
-
-		st = s->status;
-		err = s->error;
-		for (size_t k = 0; k < c->hy->nparts[i]; k++) {
-			if (part_open(c, i, k)) {
-				st = PMC_STATUS_COUNTED;
-				err = 0;
-			}
-		}
+		pmc_hybrid_open_status(c, i, &st, &err);
 	} else if (c && i < c->n) {
 		st = c->slots[i].status;
 		err = c->slots[i].error;
@@ -766,29 +442,14 @@ void pmc_counters_open_status(const struct pmc_counters *c, size_t i, enum pmc_s
 		*ret_error = err;
 }
 
-static int group_ioctl(struct pmc_counters *c, unsigned long request);
-
-/* Enables, disables or resets the per-task engine and every CPU of the system-wide
- * events. */
-static int syswide_ioctl(struct pmc_counters *c, unsigned long request)
-{
-	int r = c->sw->task ? group_ioctl(c->sw->task, request) : 0;
-
-	for (size_t i = 0; r == 0 && i < c->n; i++)
-		for (size_t k = 0; r == 0 && k < c->sw->cw[i].n; k++)
-			if (c->sw->cw[i].fd[k] >= 0)
-				r = c->sys->ioctl(c->sys->ctx, c->sw->cw[i].fd[k], request, 0);
-	return r;
-}
-
-static int group_ioctl(struct pmc_counters *c, unsigned long request)
+int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request)
 {
 	if (!c)
 		return -EINVAL;
 	if (c->inner)
-		return group_ioctl(c->inner, request);
+		return pmc_counters_ioctl(c->inner, request);
 	if (c->sw)
-		return syswide_ioctl(c, request);
+		return pmc_syswide_ioctl(c, request);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		int r;
 
@@ -814,45 +475,17 @@ static int group_ioctl(struct pmc_counters *c, unsigned long request)
 
 int pmc_counters_enable(struct pmc_counters *c)
 {
-	return group_ioctl(c, PERF_EVENT_IOC_ENABLE);
+	return pmc_counters_ioctl(c, PERF_EVENT_IOC_ENABLE);
 }
 
 int pmc_counters_disable(struct pmc_counters *c)
 {
-	return group_ioctl(c, PERF_EVENT_IOC_DISABLE);
+	return pmc_counters_ioctl(c, PERF_EVENT_IOC_DISABLE);
 }
 
 int pmc_counters_reset(struct pmc_counters *c)
 {
-	return group_ioctl(c, PERF_EVENT_IOC_RESET);
-}
-
-static void set_missing(struct pmc_reading *r, enum pmc_status status, int error)
-{
-	memset(r, 0, sizeof(*r));
-	r->status = status;
-	r->error = error;
-	r->scaled = NAN;
-}
-
-/* docs/events.md, "Scaling": an event multiplexed onto the PMU for part of the time it was
- * enabled is extrapolated as value * enabled / running (perf stat does the same). */
-static void set_value(struct pmc_reading *r, uint64_t value, uint64_t enabled, uint64_t running)
-{
-	memset(r, 0, sizeof(*r));
-	r->value = value;
-	r->enabled = enabled;
-	r->running = running;
-	if (running == 0) {
-		r->status = PMC_STATUS_NOT_COUNTED;
-		r->scaled = NAN;
-	} else if (running < enabled) {
-		r->status = PMC_STATUS_SCALED;
-		r->scaled = (double)value * ((double)enabled / (double)running);
-	} else {
-		r->status = PMC_STATUS_COUNTED;
-		r->scaled = (double)value;
-	}
+	return pmc_counters_ioctl(c, PERF_EVENT_IOC_RESET);
 }
 
 /* Reads one event opened without group reads: value, enabled, running, id. */
@@ -892,8 +525,8 @@ static int read_group(struct pmc_counters *c, struct group *g)
 		if (c->no_group_read) {
 			r = read_one(c, i);
 		} else {
-			struct group one = { .members = &g->members[k], .n = 1,
-					     .leader_fd = c->slots[i].fd };
+			struct group one = {
+			    .members = &g->members[k], .n = 1, .leader_fd = c->slots[i].fd};
 
 			r = read_group_of(c, &one);
 		}
@@ -966,86 +599,6 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 		if (!found)
 			return -EIO;
 	}
-	return 0;
-}
-
-/* Hybrid: reads the parts, then each split event's sum by the rule of counters/perf/hybrid.h. */
-static int read_hybrid(struct pmc_counters *c, struct pmc_reading *out)
-{
-	const struct pmc_hybrid *hy = c->hy;
-	int r = pmc_counters_read(c->inner, c->parts);
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < c->n; i++) {
-		struct pmc_reading p[PMC_CORE_PMUS_MAX];
-
-		if (!hy->split[i]) {
-			c->tmp[i] = c->parts[hy->part[i][0]];
-			continue;
-		}
-		for (size_t k = 0; k < hy->nparts[i]; k++)
-			p[k] = c->parts[hy->part[i][k]];
-		pmc_reading_combine(p, hy->nparts[i], hy->restricted[i], &c->tmp[i]);
-		for (size_t k = 0; k < hy->nparts[i]; k++)
-			c->parts[hy->part[i][k]] = p[k];
-	}
-	if (c->n)
-		memcpy(out, c->tmp, c->n * sizeof(*out));
-	return 0;
-}
-
-/* A system-wide event: each CPU's count read on its own and summed, with the CPUs'
- * times, as perf stat aggregates them; its scale applied to the scaled value. */
-static int read_cpu_wide(struct pmc_counters *c, size_t i, struct pmc_reading *rd)
-{
-	const struct cpu_wide *cw = &c->sw->cw[i];
-	uint64_t value = 0, enabled = 0, running = 0, buf[4];
-
-	if (cw->status != PMC_STATUS_COUNTED) {
-		set_missing(rd, cw->status, cw->error);
-		return 0;
-	}
-	for (size_t k = 0; k < cw->n; k++) {
-		ssize_t got = c->sys->read(c->sys->ctx, cw->fd[k], buf, sizeof(buf));
-
-		c->reads_sys++;
-		if (got < 0)
-			return (int)got;
-		if (got == 0) {
-			set_missing(rd, PMC_STATUS_NOT_COUNTED, 0);
-			return 0;
-		}
-		if (got != sizeof(buf) || buf[3] != cw->id[k])
-			return -EIO;
-		value += buf[0];
-		enabled += buf[1];
-		running += buf[2];
-	}
-	set_value(rd, value, enabled, running);
-	return 0;
-}
-
-static int read_syswide(struct pmc_counters *c, struct pmc_reading *out)
-{
-	struct syswide *sw = c->sw;
-	int r = sw->task ? pmc_counters_read(sw->task, sw->task_rd) : 0;
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < c->n; i++) {
-		struct pmc_reading *rd = &c->tmp[i];
-
-		if (sw->task_idx[i] != SIZE_MAX)
-			*rd = sw->task_rd[sw->task_idx[i]];
-		else if ((r = read_cpu_wide(c, i, rd)) < 0)
-			return r;
-		/* sysfs's .scale turns the count into its unit (RAPL: joules). */
-		if (pmc_status_has_value(rd->status))
-			rd->scaled *= sw->scale[i];
-	}
-	if (c->n)
-		memcpy(out, c->tmp, c->n * sizeof(*out));
 	return 0;
 }
 
@@ -1135,8 +688,7 @@ int pmc_counters_self_read(struct pmc_counters *c)
 	return r < 0 ? r : kept;
 }
 
-void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
-			      uint64_t *ret_sys)
+void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self, uint64_t *ret_sys)
 {
 	uint64_t self = 0, sys = 0;
 
@@ -1146,25 +698,6 @@ void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
 		*ret_self = self + (c ? c->reads_self : 0);
 	if (ret_sys)
 		*ret_sys = sys + (c ? c->reads_sys : 0);
-}
-
-static void syswide_free(struct pmc_counters *c, struct syswide *sw)
-{
-	if (!sw)
-		return;
-	for (size_t i = 0; sw->cw && i < c->n; i++) {
-		for (size_t k = 0; k < sw->cw[i].n; k++)
-			sys_close(c, &sw->cw[i].fd[k]);
-		free(sw->cw[i].fd);
-		free(sw->cw[i].id);
-	}
-	pmc_counters_close(sw->task);
-	free(sw->tasks.events);
-	free(sw->task_idx);
-	free(sw->cw);
-	free(sw->scale);
-	free(sw->task_rd);
-	free(sw);
 }
 
 void pmc_counters_close(struct pmc_counters *c)
@@ -1185,64 +718,6 @@ void pmc_counters_close(struct pmc_counters *c)
 	pmc_counters_close(c->inner);
 	pmc_hybrid_free(c->hy);
 	free(c->parts);
-	syswide_free(c, c->sw);
+	pmc_syswide_free(c, c->sw);
 	free(c);
-}
-
-/* The per-task engine and event index for event i of a list with system-wide events;
- * false when i is system-wide (never split over core PMUs). */
-static bool task_event(const struct pmc_counters **c, size_t *i)
-{
-	if (!*c || !(*c)->sw)
-		return true;
-	if (*i >= (*c)->n || (*c)->sw->task_idx[*i] == SIZE_MAX)
-		return false;
-	*i = (*c)->sw->task_idx[*i];
-	*c = (*c)->sw->task;
-	return true;
-}
-
-size_t pmc_counters_nparts(const struct pmc_counters *c, size_t i)
-{
-	if (!task_event(&c, &i))
-		return 0;
-	return c && c->hy && i < c->n && c->hy->split[i] ? c->hy->nparts[i] : 0;
-}
-
-const char *pmc_counters_part_pmu(const struct pmc_counters *c, size_t i, size_t k)
-{
-	int pmu;
-
-	if (!task_event(&c, &i) || k >= pmc_counters_nparts(c, i))
-		return NULL;
-	pmu = c->hy->part_pmu[c->hy->part[i][k]];
-	return pmu >= 0 ? c->hy->pmus.pmu[pmu].name : "";
-}
-
-bool pmc_counters_restricted(const struct pmc_counters *c, size_t i)
-{
-	if (!task_event(&c, &i))
-		return false;
-	return pmc_counters_nparts(c, i) && c->hy->restricted[i];
-}
-
-int pmc_counters_part_reading(const struct pmc_counters *c, size_t i, size_t k,
-			      struct pmc_reading *ret)
-{
-	if (!task_event(&c, &i) || k >= pmc_counters_nparts(c, i))
-		return -EINVAL;
-	*ret = c->parts[c->hy->part[i][k]];
-	return 0;
-}
-
-void pmc_counters_read_parts(const struct pmc_counters *c, size_t i, struct pmc_reading_parts *ret)
-{
-	ret->n = pmc_counters_nparts(c, i);
-	ret->restricted = pmc_counters_restricted(c, i);
-	for (size_t k = 0; k < ret->n; k++) {
-		const char *pmu = pmc_counters_part_pmu(c, i, k);
-
-		snprintf(ret->pmu[k], sizeof(ret->pmu[k]), "%s", pmu ? pmu : "");
-		pmc_counters_part_reading(c, i, k, &ret->rd[k]);
-	}
 }

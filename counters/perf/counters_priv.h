@@ -1,0 +1,172 @@
+/* Inside the counter engine (counters.c): the layout of struct pmc_counters and what its
+ * two wrappers share with it. The engine opens, enables, reads and closes groups of perf
+ * events; the hybrid wrapper (counters_hybrid.c) opens a list split over the core PMUs of
+ * a hybrid CPU as one engine and sums each event's parts; the system-wide wrapper
+ * (counters_syswide.c) opens a list's per-task events as one engine and each uncore or
+ * RAPL event on the CPUs of its cpumask. The public functions of pmcbench/counters.h,
+ * in counters.c, dispatch to the wrapper an object was opened as. */
+#pragma once
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <string.h>
+
+#include "counters/perf/counters.h"
+
+#define READ_FORMAT                                                                                \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                     \
+	 PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* Without group reads (kernels before 4.13 with inherit): value, enabled, running, id. */
+#define READ_FORMAT_ONE (READ_FORMAT & ~(uint64_t)PERF_FORMAT_GROUP)
+
+struct slot {
+	int fd; /* -1 when not open */
+	uint64_t id;
+	enum pmc_status status; /* COUNTED once open; UNSUPPORTED or DENIED when it failed */
+	int error;
+	bool user_only;
+};
+
+struct group {
+	size_t *members; /* indices into slots, in list order; the first open one leads */
+	size_t n;
+	int leader_fd; /* split: the first open member's, to tell that one is open */
+	/* A weak group (:W) whose events did not fit the PMU together: each member is
+	 * opened, enabled and read on its own, as perf does. */
+	bool split;
+};
+
+/* The options as used: defaults filled in for what the caller's struct does not hold. */
+struct open_opts {
+	pid_t pid;
+	int cpu; /* -1: any */
+	bool inherit, enable_on_exec, start_disabled, user_only_fallback;
+	const int *known_errors;
+};
+
+struct pmc_counters {
+	const struct pmc_sys *sys;
+	struct open_opts opts;
+	struct slot *slots;
+	size_t n;
+	struct group *groups;
+	size_t ngroups;
+	size_t *member_store;
+	uint64_t *buf; /* one group read: nr, enabled, running, {value, id}[nr] */
+	size_t buf_words;
+	struct pmc_reading *tmp; /* read results, copied out only on success */
+	/* The kernel refused inherit with group reads (before Linux 4.13): every event is
+	 * opened and read on its own format, as perf's "switching off group read". */
+	bool no_group_read;
+	/* Groups read through their mmap pages (selfread.h; NULL: every read is a read())
+	 * and how each group read went. */
+	struct pmc_selfread *sr;
+	uint64_t reads_self, reads_sys;
+	/* Hybrid CPUs (counters/perf/hybrid.h): the plan, the engine opened on its list, and
+	 * that engine's readings of the last read; all NULL when the list is opened as
+	 * it is. */
+	struct pmc_hybrid *hy;
+	struct pmc_counters *inner;
+	struct pmc_reading *parts;
+	/* Uncore and RAPL (docs/events.md, "Uncore and RAPL events"): the list's per-task
+	 * events are opened as an engine of their own (task; NULL when there are none), and
+	 * each system-wide event once per CPU of its cpumask, outside any group. NULL
+	 * unless the list has such events or a scope was asked for. */
+	struct syswide *sw;
+};
+
+/* One system-wide event: a descriptor per CPU of its cpumask (pid -1, no inherit). */
+struct cpu_wide {
+	size_t n;
+	int *fd;
+	uint64_t *id;
+	enum pmc_status status;
+	int error;
+};
+
+struct syswide {
+	struct pmc_event_list tasks; /* the per-task events, regrouped */
+	struct pmc_counters *task;
+	size_t *task_idx;    /* per event: its index in tasks; SIZE_MAX: not there */
+	struct cpu_wide *cw; /* per event; n 0 and status not-counted when per-task */
+	double *scale;	     /* per event */
+	struct pmc_reading *task_rd;
+};
+
+/* The engine (counters.c). */
+
+/* Whether an open that failed with err stops the run (the process or the machine is out
+ * of something) rather than giving the event a status. */
+bool pmc_counters_fatal_errno(int err);
+/* The status an event that failed to open with err gets. */
+enum pmc_status pmc_counters_status_of_errno(int err);
+/* Closes *fd when open and sets it to -1. */
+int pmc_counters_sys_close(struct pmc_counters *c, int *fd);
+/* Reads the caller's options, of any version of the struct, into c->opts. */
+int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts);
+/* The options of an engine opened on the list a wrapper made: the caller's, with known
+ * for known_errors. */
+struct pmc_counters_opts pmc_counters_inner_opts(const struct pmc_counters *c,
+						 const struct pmc_counters_opts *opts,
+						 const int *known);
+/* Opens the list as groups, neither split over core PMUs nor system-wide. */
+int pmc_counters_open_plain(const struct pmc_event_list *events,
+			    const struct pmc_counters_opts *opts, const struct pmc_sys *sys,
+			    struct pmc_counters **ret);
+/* Enables, disables or resets (request) every group of c, whatever it was opened as. */
+int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request);
+
+/* The hybrid wrapper (counters_hybrid.c): opens events as hy plans them (and owns hy, even
+ * on failure); reads them; tells how many opened and why one did not. */
+int pmc_hybrid_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+		    const struct pmc_sys *sys, struct pmc_hybrid *hy, struct pmc_counters **ret);
+int read_hybrid(struct pmc_counters *c, struct pmc_reading *out);
+size_t pmc_hybrid_opened(const struct pmc_counters *c);
+void pmc_hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
+			    int *ret_error);
+
+/* The system-wide wrapper (counters_syswide.c), the same for a list with uncore or RAPL
+ * events, or opened for one scope; and the per-task engine and index of event i (false
+ * when i is system-wide). */
+bool pmc_syswide_needed(const struct pmc_event_list *events);
+int pmc_syswide_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
+		     const struct pmc_sys *sys, enum pmc_counters_scope scope,
+		     struct pmc_counters **ret);
+int read_syswide(struct pmc_counters *c, struct pmc_reading *out);
+int pmc_syswide_ioctl(struct pmc_counters *c, unsigned long request);
+size_t pmc_syswide_opened(const struct pmc_counters *c);
+void pmc_syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
+			     int *ret_error);
+bool pmc_syswide_task_event(const struct pmc_counters **c, size_t *i);
+void pmc_syswide_free(struct pmc_counters *c, struct syswide *sw);
+
+/* The reading of an event that has no value this time: its status and why. */
+static inline void set_missing(struct pmc_reading *r, enum pmc_status status, int error)
+{
+	memset(r, 0, sizeof(*r));
+	r->status = status;
+	r->error = error;
+	r->scaled = NAN;
+}
+
+/* docs/events.md, "Scaling": an event multiplexed onto the PMU for part of the time it was
+ * enabled is extrapolated as value * enabled / running (perf stat does the same). */
+static inline void set_value(struct pmc_reading *r, uint64_t value, uint64_t enabled,
+			     uint64_t running)
+{
+	memset(r, 0, sizeof(*r));
+	r->value = value;
+	r->enabled = enabled;
+	r->running = running;
+	if (running == 0) {
+		r->status = PMC_STATUS_NOT_COUNTED;
+		r->scaled = NAN;
+	} else if (running < enabled) {
+		r->status = PMC_STATUS_SCALED;
+		r->scaled = (double)value * ((double)enabled / (double)running);
+	} else {
+		r->status = PMC_STATUS_COUNTED;
+		r->scaled = (double)value;
+	}
+}
