@@ -207,6 +207,48 @@ static void test_event_fallback(void **state)
 	}
 }
 
+/* The sampler takes the generic events of the event table (counters/perf/events.c) by
+ * perf's names, aliases keeping their own name, and no cache, raw or PMU event. */
+static void test_event_names(void **state)
+{
+	static const struct {
+		const char *name;
+		uint32_t type;
+		uint64_t config;
+	} ok[] = {
+	    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	    {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	    {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+	    {"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+	    {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
+	};
+	static const char *const refused[] = {"L1-dcache-loads", "Cycles", "r1234", "msr/tsc/",
+					      ""};
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		o.event = ok[i].name;
+		s = open_fake(&cfg, &o);
+		assert_string_equal(pmc_sampler_event(s), ok[i].name);
+		assert_int_equal(fake.log[0].attr.type, ok[i].type);
+		assert_int_equal(fake.log[0].attr.config, ok[i].config);
+		close_fake(s);
+	}
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		s = NULL;
+		o.event = refused[i];
+		fake_pmu_init(&fake, &cfg);
+		assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "use a generic event such as"));
+		assert_null(s);
+		assert_int_equal(fake.nopen, 0);
+	}
+}
+
 static void test_build_id_fallback(void **state)
 {
 	struct fake_pmu_config cfg = {.counters = 4, .no_build_id = true, .online = "0-1"};
@@ -1014,6 +1056,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_attributes),
 	    cmocka_unit_test(test_event_fallback),
+	    cmocka_unit_test(test_event_names),
 	    cmocka_unit_test(test_build_id_fallback),
 	    cmocka_unit_test(test_eacces),
 	    cmocka_unit_test(test_bad_options),

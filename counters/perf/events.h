@@ -57,6 +57,18 @@ size_t pmc_cpu_list_count(const char *list);
 /* True when the event needs a PMU other than the kernel's software one. */
 bool pmc_event_is_hardware(const struct pmc_event *ev);
 
+/* A generic hardware or software event of the built-in table (not a cache event), for
+ * the sampler: the name as perf spells it (exact case; aliases such as "cpu-cycles"
+ * keep their own name), its perf_event_attr type and config. */
+struct pmc_event_generic {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* Looks name up among the generic events into *ret. Returns 0, or -ENOENT. */
+int pmc_event_generic_find(const char *name, struct pmc_event_generic *ret);
+
 /* The built-in event names (canonical names and aliases), for `pmcbench list`. */
 size_t pmc_event_builtin_count(void);
 const char *pmc_event_builtin_name(size_t i);

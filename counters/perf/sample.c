@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "counters/perf/sample.h"
+#include "counters/perf/events.h"
 #include "base/error.h"
 
 /* What every record ends with (sample_id_all) and a sample starts with, for the
@@ -21,40 +22,6 @@
 #define SAMPLE_ID_SIZE 24
 #define DEFAULT_PAGES 256
 #define ARENA_MIN (64 * 1024)
-
-struct named_event {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-};
-
-/* perf's generic event names (perf list, "Hardware event" and "Software event"). */
-static const struct named_event named_events[] = {
-    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-    {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
-    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
-    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
-    {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
-    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
-    {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
-    {"stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
-    {"stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
-    {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
-    {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
-    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-    {"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-    {"cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-    {"migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-    {"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
-    {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
-    {"alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS},
-    {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
-};
 
 struct ring {
 	int fd;
@@ -84,7 +51,7 @@ struct pmc_sampler {
 	struct ring *rings;
 	size_t nrings;
 	size_t page, data_size, map_len;
-	const struct named_event *ev;
+	struct pmc_event_generic ev; /* the event sampled */
 	uint64_t freq;
 	uint64_t sample_type;
 	bool build_id; /* attr.build_id was accepted */
@@ -93,14 +60,6 @@ struct pmc_sampler {
 	size_t nindex, index_cap;
 	uint64_t samples, lost, throttled;
 };
-
-static const struct named_event *find_event(const char *name)
-{
-	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
-		if (strcmp(named_events[i].name, name) == 0)
-			return &named_events[i];
-	return NULL;
-}
 
 /* Parses the kernel's CPU list format ("0-3,6\n", Documentation/ABI cpu/online) into a
  * new array. */
@@ -190,8 +149,8 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	a->type = s->ev->type;
-	a->config = s->ev->config;
+	a->type = s->ev.type;
+	a->config = s->ev.config;
 	if (o->period) {
 		a->sample_period = o->period;
 	} else {
@@ -242,17 +201,17 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 			    "perf_event_open of \"%s\" on CPU %d: %s: sample "
 			    "user space only (exclude_kernel, \":u\") or lower "
 			    "/proc/sys/kernel/perf_event_paranoid (below 2)",
-			    s->ev->name, cpu, strerror(-r));
+			    s->ev.name, cpu, strerror(-r));
 	else if (r == -EACCES || r == -EPERM)
 		pmc_err_set(err, errlen,
 			    "perf_event_open of \"%s\" on CPU %d: %s: lower "
 			    "/proc/sys/kernel/perf_event_paranoid or run with CAP_PERFMON",
-			    s->ev->name, cpu, strerror(-r));
+			    s->ev.name, cpu, strerror(-r));
 	else
 		pmc_err_set(err, errlen,
 			    "perf_event_open of \"%s\" on CPU %d: %s: the "
 			    "event cannot sample here; try \"cpu-clock\"",
-			    s->ev->name, cpu, strerror(-r));
+			    s->ev.name, cpu, strerror(-r));
 }
 
 /* Opens and maps the event on every CPU; on failure closes what it opened. */
@@ -387,8 +346,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	}
 	s->sample_type = SAMPLE_TYPE_BASE | (opts->no_callchain ? 0 : PERF_SAMPLE_CALLCHAIN);
 	s->build_id = true;
-	s->ev = find_event(opts->event ? opts->event : "cycles");
-	if (!s->ev) {
+	if (pmc_event_generic_find(opts->event ? opts->event : "cycles", &s->ev) < 0) {
 		char q[PMC_QUOTE_SIZE(64)];
 
 		pmc_err_set(err, errlen,
@@ -430,7 +388,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	if (!opts->event && (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)) {
 		/* No hardware PMU (a VM): the kernel's timer-driven software event still
 		 * samples, as perf record falls back to it. */
-		s->ev = find_event("cpu-clock");
+		pmc_event_generic_find("cpu-clock", &s->ev);
 		r = open_rings(s, opts, pid, cpus, ncpus, err, errlen);
 	}
 	if (r < 0)
@@ -796,14 +754,14 @@ int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
 
 const char *pmc_sampler_event(const struct pmc_sampler *s)
 {
-	return s->ev->name;
+	return s->ev.name;
 }
 
 const char *pmc_sampler_unit(const struct pmc_sampler *s)
 {
 	/* The clock events count nanoseconds (kernel/events/core.c, cpu_clock_event_update). */
-	return s->ev->type == PERF_TYPE_SOFTWARE && (s->ev->config == PERF_COUNT_SW_CPU_CLOCK ||
-						     s->ev->config == PERF_COUNT_SW_TASK_CLOCK)
+	return s->ev.type == PERF_TYPE_SOFTWARE && (s->ev.config == PERF_COUNT_SW_CPU_CLOCK ||
+						     s->ev.config == PERF_COUNT_SW_TASK_CLOCK)
 		   ? "ns"
 		   : "events";
 }
