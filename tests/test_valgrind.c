@@ -791,6 +791,27 @@ static void test_collect_reads_the_largest_count(void **state)
 	free(dir);
 }
 
+/* The backend reads a file with the one reader the exact profiles use: a file written
+ * with CRLF line ends gives the same counts, and so does one with comments and blank
+ * lines between its headers. */
+static void test_collect_reads_lines_as_the_profiles_do(void **state)
+{
+	struct pmc_valgrind_counts c;
+	char *dir = make_dir();
+	char err[256] = "";
+
+	write_file(dir, "callgrind.out.5",
+		   "# callgrind format\r\nevents: Ir Bc Bcm\r\n\r\n# the end\r\n"
+		   "totals: 10 4 1\r\n");
+	assert_int_equal(pmc_valgrind_collect(dir, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.present, (1u << PMC_VG_EV_IR) | (1u << PMC_VG_EV_BC) |
+					(1u << PMC_VG_EV_BCM));
+	assert_int_equal(c.ev[PMC_VG_EV_IR], 10);
+	assert_int_equal(c.ev[PMC_VG_EV_BCM], 1);
+	assert_int_equal(pmc_valgrind_outdir_remove(dir), 0);
+	free(dir);
+}
+
 /* Counts that contradict each other, or a metric above 2^63 - 1, are -ERANGE with a
  * line naming the metric and the numbers (not a bare errno the caller must guess at). */
 static void test_metric_errors_name_the_metric_and_numbers(void **state)
@@ -863,6 +884,7 @@ int main(void)
 	    cmocka_unit_test(test_collect_rejects_bad_output),
 	    cmocka_unit_test(test_collect_on_missing_dir),
 	    cmocka_unit_test(test_outdir_remove_leaves_foreign_files),
+	    cmocka_unit_test(test_collect_reads_lines_as_the_profiles_do),
 	    cmocka_unit_test(test_metric_table),
 	    cmocka_unit_test(test_est_cycles_formula),
 	    cmocka_unit_test(test_collect_reads_the_largest_count),

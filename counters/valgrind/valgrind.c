@@ -1,7 +1,6 @@
 /* The valgrind backend: builds the valgrind command line, and reads and sums the
- * per-process output files of cachegrind and callgrind (the Callgrind Format
- * Specification, valgrind manual ch. "Callgrind Format Specification"; cachegrind
- * writes a subset of it). */
+ * per-process output files of cachegrind and callgrind through the one reader of their
+ * format (counters/valgrind/valgrind_format.h). */
 #include "counters/valgrind/valgrind.h"
 #include "counters/valgrind/valgrind_format.h"
 #include "base/error.h"
@@ -373,49 +372,37 @@ static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file
 		      char *err, size_t errlen)
 {
 	struct parser p = {.path = path, .err = err, .errlen = errlen};
+	/* The end line, "summary:" (cachegrind) or "totals:" (callgrind). */
+	const char *end = tool == PMC_VALGRIND_CALLGRIND ? "totals" : "summary";
 	const char *end_key = tool == PMC_VALGRIND_CALLGRIND ? "totals:" : "summary:";
-	bool newline = true;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
-	int r = 0;
+	struct pmc_vgf_reader *rd;
+	struct pmc_vgf_line l;
+	int r;
 
 	memset(fc, 0, sizeof(*fc));
-	f = fopen(path, "re");
-	if (!f) {
-		r = -errno;
-		pmc_err_set(err, errlen, "%s: cannot open: %s", path, strerror(-r));
+	r = pmc_vgf_open(path, err, errlen, &rd);
+	if (r < 0)
 		return r;
-	}
-	while ((len = getline(&line, &cap, f)) > 0) {
-		p.line++;
-		newline = line[len - 1] == '\n';
-		if (newline)
-			line[len - 1] = '\0';
-		if (pmc_vgf_starts_with(line, "events:"))
-			r = parse_events(&p, line + strlen("events:"), fc);
-		else if (pmc_vgf_starts_with(line, end_key))
-			r = parse_end(&p, end_key, line + strlen(end_key), fc);
-		else if (pmc_vgf_starts_with(line, "desc: I1 cache:") ||
-			 pmc_vgf_starts_with(line, "desc: D1 cache:") ||
-			 pmc_vgf_starts_with(line, "desc: LL cache:"))
-			note_cache(fc, line + strlen("desc:"));
+	/* Only the events, their totals and the simulated caches count here: every other
+	 * line is left alone. */
+	while ((r = pmc_vgf_next(rd, &l)) > 0) {
+		p.line = pmc_vgf_line_number(rd);
+		if (pmc_vgf_is(&l, PMC_VGF_HEADER, "events"))
+			r = parse_events(&p, l.value, fc);
+		else if (pmc_vgf_is(&l, PMC_VGF_HEADER, end))
+			r = parse_end(&p, end_key, l.value, fc);
+		else if (pmc_vgf_is(&l, PMC_VGF_HEADER, "desc") &&
+			 (pmc_vgf_starts_with(l.value, " I1 cache:") ||
+			  pmc_vgf_starts_with(l.value, " D1 cache:") ||
+			  pmc_vgf_starts_with(l.value, " LL cache:")))
+			note_cache(fc, l.value);
 		if (r < 0)
 			goto out;
 	}
-	if (ferror(f)) {
-		r = -EIO;
-		pmc_err_set(err, errlen, "%s: read error", path);
+	if (r < 0 || (r = pmc_vgf_finish(rd)) < 0)
 		goto out;
-	}
 	r = -EINVAL;
-	if (p.line == 0)
-		pmc_err_set(err, errlen, "%s: empty file", path);
-	else if (!newline)
-		pmc_err_set(err, errlen, "%s:%u: truncated: the last line is incomplete", path,
-			    p.line);
-	else if (!p.have_events)
+	if (!p.have_events)
 		pmc_err_set(err, errlen, "%s: no 'events:' line", path);
 	else if (!p.have_end)
 		pmc_err_set(err, errlen, "%s: no '%s' line at the end (truncated file?)", path,
@@ -423,8 +410,7 @@ static int parse_file(const char *path, enum pmc_valgrind_tool tool, struct file
 	else
 		r = 0;
 out:
-	free(line);
-	fclose(f);
+	pmc_vgf_close(rd);
 	return r;
 }
 

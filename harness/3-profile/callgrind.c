@@ -7,11 +7,11 @@
  * context reversed is a stack, its self cost is the stack's weight, and the weights of
  * all stacks add up to the file's "totals:" line exactly (checked per part below).
  *
- * The format (valgrind manual, "Callgrind Format Specification"): name compression
- * "spec=(id) name" defines an id, "spec=(id)" uses it; fn=, cfn=, jfn= and frfn= share
- * one table, ob= and cob= another. The cost line after a calls= line is the inclusive
- * cost of the call, already counted as the callee's self cost, and is skipped; so is the
- * position line after jump= and jcnd=.
+ * The files are read with the one reader of valgrind's format, which the valgrind
+ * backend also uses (counters/valgrind/valgrind_format.h: lines, name compression, cost
+ * lines); what they mean for a profile is here. The cost line after a calls= line is the
+ * inclusive cost of the call, already counted as the callee's self cost, and is skipped;
+ * so is the position line after jump= and jcnd=.
  *
  * A function whose name contains an apostrophe is cut into two frames there: the format
  * gives no way to tell it from a context separator. The weights stay exact. */
@@ -124,9 +124,9 @@ static int obj_intern(struct cg *g, const char *name, size_t len, size_t *ret)
 
 /* ---- one file --------------------------------------------------------------------- */
 
+/* A function context of one file, by its index in the reader's table of names. */
 struct fdef {
-	char *key;  /* "(id)" or the name itself when the file does not compress names */
-	char *text; /* the context: "leaf'caller'..." */
+	const char *text; /* the context, "leaf'caller'...": the reader's */
 	uint64_t weight;
 	size_t ob;   /* object of the weight; SIZE_MAX: none yet */
 	bool costed; /* cost lines were read for it (maybe all 0 for this event) */
@@ -134,14 +134,14 @@ struct fdef {
 
 struct cgf {
 	struct cg *g;
+	struct pmc_vgf_reader *rd;
 	const char *path, *event;
-	unsigned line;
 	char *err;
 	size_t errlen;
-	struct pmc_hashmap fn_ids, ob_ids; /* key -> index into fns / object index */
-	struct fdef *fns;
+	struct fdef *fns; /* per function name of the file */
 	size_t nfns, fns_cap;
-	struct strlist ob_keys;
+	size_t *obs; /* per object name of the file: its index in g->objs */
+	size_t nobs, obs_cap;
 	size_t npos;	       /* subpositions at the start of a cost line */
 	long col;	       /* column of the event; -1: not in this part */
 	size_t ncolumns;       /* events of this part */
@@ -149,15 +149,6 @@ struct cgf {
 	bool have_events, in_part, skip_next;
 	uint64_t part_sum;
 };
-
-static int bad(struct cgf *f, const char *what, const char *text)
-{
-	char q[PMC_QUOTE_SIZE(80)];
-
-	pmc_err_set(f->err, f->errlen, "%s:%u: %s: \"%s\"; is it callgrind's output?", f->path,
-		    f->line, what, pmc_quote(q, sizeof(q), text));
-	return -EINVAL;
-}
 
 /* The context's stack joined by '\n', leaf first: the apostrophes become separators, and
  * the recursion level callgrind appends to the leaf ("fib'2'main": --separate-recs) is
@@ -259,147 +250,42 @@ static int flush(struct cgf *f, struct fdef *d)
 	return r;
 }
 
-/* "(id) name", "(id)" or "name" after "spec=". Returns 0 with the key ("(id)" or the
- * name) and the name (NULL for a bare reference), or -EINVAL. */
-static int split_name(struct cgf *f, const char *s, const char **key, size_t *keylen,
-		      const char **name)
+/* A function position: sets *ret to the context's index, which it adds when new. */
+static int fn_spec(struct cgf *f, const char *value, size_t *ret)
 {
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (s[0] == '(' && isdigit((unsigned char)s[1])) {
-		const char *p = s + 1;
+	const char *name;
+	size_t idx;
+	int r = pmc_vgf_name(f->rd, PMC_VGF_FN, value, &idx, &name);
 
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (*p != ')')
-			return bad(f, "a compressed name without its ')'", s);
-		*key = s;
-		*keylen = (size_t)(p + 1 - s);
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		*name = *p ? p : NULL;
-		return 0;
-	}
-	if (!*s)
-		return bad(f, "an empty name", s);
-	*key = *name = s;
-	*keylen = strlen(s);
-	return 0;
-}
-
-/* A function position: defines or looks up the context; sets *ret to its index. */
-static int fn_spec(struct cgf *f, const char *s, size_t *ret)
-{
-	const char *key, *name;
-	size_t keylen, idx;
-	char *k;
-	int r;
-
-	r = split_name(f, s, &key, &keylen, &name);
 	if (r < 0)
 		return r;
-	k = strndup(key, keylen);
-	if (!k)
-		return -ENOMEM;
-	if (pmc_hashmap_get(&f->fn_ids, k, &idx) == 0) {
-		free(k);
-		/* A redefinition must not change the context: costs already read are its. */
-		if (name && strcmp(name, f->fns[idx].text) != 0)
-			return bad(f, "a compressed name defined twice", s);
-		*ret = idx;
-		return 0;
+	if (idx == f->nfns) {
+		if (pmc_grow_to(&f->fns, &f->fns_cap, f->nfns + 1, sizeof(*f->fns)) < 0)
+			return -ENOMEM;
+		f->fns[f->nfns++] = (struct fdef){.text = name, .ob = SIZE_MAX};
 	}
-	if (!name) {
-		free(k);
-		return bad(f, "a compressed name used before its definition", s);
-	}
-	if (pmc_grow_to(&f->fns, &f->fns_cap, f->nfns + 1, sizeof(*f->fns)) < 0) {
-		free(k);
-		return -ENOMEM;
-	}
-	f->fns[f->nfns] = (struct fdef){.key = k, .text = strdup(name), .ob = SIZE_MAX};
-	if (!f->fns[f->nfns].text) {
-		free(k);
-		return -ENOMEM;
-	}
-	f->nfns++;
-	if (pmc_hashmap_put(&f->fn_ids, k, f->nfns - 1) < 0)
-		return -ENOMEM;
-	*ret = f->nfns - 1;
-	return 0;
-}
-
-/* An object position: sets *ret to the object's index. */
-static int ob_spec(struct cgf *f, const char *s, size_t *ret)
-{
-	const char *key, *name;
-	size_t keylen, idx;
-	char *k;
-	int r;
-
-	r = split_name(f, s, &key, &keylen, &name);
-	if (r < 0)
-		return r;
-	k = strndup(key, keylen);
-	if (!k)
-		return -ENOMEM;
-	if (pmc_hashmap_get(&f->ob_ids, k, &idx) == 0) {
-		free(k);
-		if (name && strcmp(name, f->g->objs.v[idx]) != 0 &&
-		    !(strcmp(name, "???") == 0 && strcmp(f->g->objs.v[idx], "[unknown]") == 0))
-			return bad(f, "a compressed name defined twice", s);
-		*ret = idx;
-		return 0;
-	}
-	if (!name) {
-		free(k);
-		return bad(f, "a compressed name used before its definition", s);
-	}
-	r = obj_intern(f->g, name, strlen(name), &idx);
-	if (r == 0)
-		r = strlist_add(&f->ob_keys, k);
-	if (r < 0) {
-		free(k);
-		return r;
-	}
-	if (pmc_hashmap_put(&f->ob_ids, k, idx) < 0)
-		return -ENOMEM;
 	*ret = idx;
 	return 0;
 }
 
-/* A cost line: subpositions, then up to one cost per event. Sets *ret to the event's. */
-static int cost_line(struct cgf *f, const char *s, size_t npos, uint64_t *ret)
+/* An object position: sets *ret to the object's index among all files' objects. */
+static int ob_spec(struct cgf *f, const char *value, size_t *ret)
 {
-	const char *tok, *line = s;
-	size_t len, i = 0;
-	uint64_t v = 0, mine = 0;
+	const char *name;
+	size_t idx;
+	int r = pmc_vgf_name(f->rd, PMC_VGF_OB, value, &idx, &name);
 
-	while ((tok = pmc_vgf_token(&s, &len))) {
-		if (i < npos) {
-			if (pmc_vgf_subposition(tok, len) < 0)
-				return bad(f, "not a position", line);
-		} else {
-			int r = pmc_vgf_count(tok, len, &v);
-
-			if (r == -EOVERFLOW) {
-				pmc_err_set(f->err, f->errlen, "%s:%u: a cost above 2^64 - 1",
-					    f->path, f->line);
-				return r;
-			}
-			if (r < 0)
-				return bad(f, "not a cost", line);
-			if (i - npos >= f->ncolumns)
-				return bad(f, "more costs than events", line);
-			if ((long)(i - npos) == f->col)
-				mine = v;
-		}
-		i++;
+	if (r < 0)
+		return r;
+	if (idx == f->nobs) {
+		if (pmc_grow_to(&f->obs, &f->obs_cap, f->nobs + 1, sizeof(*f->obs)) < 0)
+			return -ENOMEM;
+		r = obj_intern(f->g, name, strlen(name), &f->obs[f->nobs]);
+		if (r < 0)
+			return r;
+		f->nobs++;
 	}
-	if (i < npos)
-		return bad(f, "a cost line without its position", line);
-	*ret = mine;
+	*ret = f->obs[idx];
 	return 0;
 }
 
@@ -409,7 +295,8 @@ static int events_line(struct cgf *f, const char *s)
 	size_t len;
 
 	if (f->in_part)
-		return bad(f, "a new 'events:' line before the part's 'totals:' line", s);
+		return pmc_vgf_bad(f->rd, "a new 'events:' line before the part's 'totals:' line",
+				   s);
 	f->col = -1;
 	f->ncolumns = 0;
 	while ((tok = pmc_vgf_token(&s, &len))) {
@@ -418,14 +305,14 @@ static int events_line(struct cgf *f, const char *s)
 		f->ncolumns++;
 	}
 	if (f->ncolumns == 0)
-		return bad(f, "an empty 'events:' line", s);
+		return pmc_vgf_bad(f->rd, "an empty 'events:' line", s);
 	if (f->col < 0) {
 		char q[PMC_QUOTE_SIZE(40)];
 
 		pmc_err_set(f->err, f->errlen,
 			    "%s:%u: no event \"%s\" in the 'events:' line; profile one of its "
 			    "events, or run callgrind with the simulation that counts it",
-			    f->path, f->line, pmc_quote(q, sizeof(q), f->event));
+			    f->path, pmc_vgf_line_number(f->rd), pmc_quote(q, sizeof(q), f->event));
 		return -ENOENT;
 	}
 	f->have_events = f->in_part = true;
@@ -441,8 +328,8 @@ static int totals_line(struct cgf *f, const char *s)
 	int r;
 
 	if (!f->in_part)
-		return bad(f, "a 'totals:' line outside a part", s);
-	r = cost_line(f, s, 0, &v);
+		return pmc_vgf_bad(f->rd, "a 'totals:' line outside a part", s);
+	r = pmc_vgf_cost_line(f->rd, s, 0, f->ncolumns, f->col, &v);
 	if (r < 0)
 		return r;
 	f->in_part = false;
@@ -450,142 +337,124 @@ static int totals_line(struct cgf *f, const char *s)
 		pmc_err_set(f->err, f->errlen,
 			    "%s:%u: the %s costs add up to %llu but 'totals:' says %llu; the file "
 			    "is damaged",
-			    f->path, f->line, f->event, (unsigned long long)f->part_sum,
-			    (unsigned long long)v);
+			    f->path, pmc_vgf_line_number(f->rd), f->event,
+			    (unsigned long long)f->part_sum, (unsigned long long)v);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static bool spec(const char *line, const char *name, const char **rest)
+/* "positions:": which subpositions start a cost line. */
+static int positions_line(struct cgf *f, const struct pmc_vgf_line *l)
 {
-	size_t n = strlen(name);
+	const char *s = l->value, *tok;
+	size_t len;
 
-	if (strncmp(line, name, n) == 0 && line[n] == '=') {
-		*rest = line + n + 1;
-		return true;
+	f->npos = 0;
+	while ((tok = pmc_vgf_token(&s, &len))) {
+		if (!((len == 5 && memcmp(tok, "instr", 5) == 0) ||
+		      (len == 4 && memcmp(tok, "line", 4) == 0) ||
+		      (len == 2 && memcmp(tok, "bb", 2) == 0)))
+			return pmc_vgf_bad(f->rd, "an unknown position", l->text);
+		f->npos++;
 	}
-	return false;
+	return 0;
 }
 
-static int body_line(struct cgf *f, char *line)
+/* A cost line: the self cost of the current context, unless it is a call's. */
+static int cost(struct cgf *f, const char *line)
 {
-	const char *rest;
+	struct fdef *d;
 	uint64_t v;
+	int r;
+
+	if (!f->in_part)
+		return pmc_vgf_bad(f->rd, "a cost line before the 'events:' line", line);
+	r = pmc_vgf_cost_line(f->rd, line, f->npos, f->ncolumns, f->col, &v);
+	if (r < 0)
+		return r;
+	if (f->skip_next) {
+		f->skip_next = false;
+		return 0;
+	}
+	if (f->cur_fn == SIZE_MAX)
+		return pmc_vgf_bad(f->rd, "a cost line before any 'fn=' line", line);
+	d = &f->fns[f->cur_fn];
+	if (d->ob != f->cur_ob && d->weight > 0) {
+		r = flush(f, d);
+		if (r < 0)
+			return r;
+	}
+	d->ob = f->cur_ob;
+	d->costed = true;
+	if (__builtin_add_overflow(d->weight, v, &d->weight) ||
+	    __builtin_add_overflow(f->part_sum, v, &f->part_sum)) {
+		pmc_err_set(f->err, f->errlen, "%s:%u: the %s costs pass 2^64 - 1", f->path,
+			    pmc_vgf_line_number(f->rd), f->event);
+		return -EOVERFLOW;
+	}
+	return 0;
+}
+
+static int spec_line(struct cgf *f, const struct pmc_vgf_line *l)
+{
 	size_t idx;
 	int r;
 
-	if (spec(line, "fn", &rest)) {
-		r = fn_spec(f, rest, &idx);
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "fn")) {
+		r = fn_spec(f, l->value, &idx);
 		if (r == 0)
 			f->cur_fn = idx;
 		return r;
 	}
-	if (spec(line, "cfn", &rest) || spec(line, "jfn", &rest) || spec(line, "frfn", &rest))
-		return fn_spec(f, rest, &idx);
-	if (spec(line, "ob", &rest)) {
-		r = ob_spec(f, rest, &idx);
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "cfn") || pmc_vgf_is(l, PMC_VGF_SPEC, "jfn") ||
+	    pmc_vgf_is(l, PMC_VGF_SPEC, "frfn"))
+		return fn_spec(f, l->value, &idx);
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "ob")) {
+		r = ob_spec(f, l->value, &idx);
 		if (r == 0)
 			f->cur_ob = idx;
 		return r;
 	}
-	if (spec(line, "cob", &rest))
-		return ob_spec(f, rest, &idx);
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "cob"))
+		return ob_spec(f, l->value, &idx);
 	/* Source files: the profile is per function, so only the form matters. */
-	if (spec(line, "fl", &rest) || spec(line, "fi", &rest) || spec(line, "fe", &rest) ||
-	    spec(line, "cfi", &rest) || spec(line, "cfl", &rest) || spec(line, "jfi", &rest)) {
-		const char *key, *name;
-		size_t keylen;
-
-		return split_name(f, rest, &key, &keylen, &name);
-	}
-	if (spec(line, "calls", &rest) || spec(line, "jump", &rest) || spec(line, "jcnd", &rest)) {
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "fl") || pmc_vgf_is(l, PMC_VGF_SPEC, "fi") ||
+	    pmc_vgf_is(l, PMC_VGF_SPEC, "fe") || pmc_vgf_is(l, PMC_VGF_SPEC, "cfi") ||
+	    pmc_vgf_is(l, PMC_VGF_SPEC, "cfl") || pmc_vgf_is(l, PMC_VGF_SPEC, "jfi"))
+		return pmc_vgf_name(f->rd, PMC_VGF_FL, l->value, NULL, NULL);
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "calls") || pmc_vgf_is(l, PMC_VGF_SPEC, "jump") ||
+	    pmc_vgf_is(l, PMC_VGF_SPEC, "jcnd")) {
 		/* The next line is the call's inclusive cost (calls=) or the jump's source
 		 * position (jump=, jcnd=): never self cost. */
 		f->skip_next = true;
 		return 0;
 	}
-	if (spec(line, "ln", &rest) || spec(line, "rec", &rest))
+	if (pmc_vgf_is(l, PMC_VGF_SPEC, "ln") || pmc_vgf_is(l, PMC_VGF_SPEC, "rec"))
 		return 0;
-	if (isdigit((unsigned char)line[0]) || line[0] == '+' || line[0] == '-' || line[0] == '*') {
-		if (!f->in_part)
-			return bad(f, "a cost line before the 'events:' line", line);
-		r = cost_line(f, line, f->npos, &v);
-		if (r < 0)
-			return r;
-		if (f->skip_next) {
-			f->skip_next = false;
-			return 0;
-		}
-		if (f->cur_fn == SIZE_MAX)
-			return bad(f, "a cost line before any 'fn=' line", line);
-		{
-			struct fdef *d = &f->fns[f->cur_fn];
-
-			if (d->ob != f->cur_ob && d->weight > 0) {
-				r = flush(f, d);
-				if (r < 0)
-					return r;
-			}
-			d->ob = f->cur_ob;
-			d->costed = true;
-			if (__builtin_add_overflow(d->weight, v, &d->weight) ||
-			    __builtin_add_overflow(f->part_sum, v, &f->part_sum)) {
-				pmc_err_set(f->err, f->errlen, "%s:%u: the %s costs pass 2^64 - 1",
-					    f->path, f->line, f->event);
-				return -EOVERFLOW;
-			}
-		}
-		return 0;
-	}
-	return bad(f, "not a line of callgrind's format", line);
+	return pmc_vgf_bad(f->rd, "not a line of callgrind's format", l->text);
 }
 
-static int header_line(struct cgf *f, char *line, bool *handled)
+static int line(struct cgf *f, const struct pmc_vgf_line *l)
 {
-	const char *p = line;
-
-	*handled = true;
-	if (pmc_vgf_starts_with(line, "events:"))
-		return events_line(f, line + strlen("events:"));
-	if (pmc_vgf_starts_with(line, "totals:"))
-		return totals_line(f, line + strlen("totals:"));
-	if (pmc_vgf_starts_with(line, "positions:")) {
-		const char *s = line + strlen("positions:"), *tok;
-		size_t len;
-
-		f->npos = 0;
-		while ((tok = pmc_vgf_token(&s, &len))) {
-			if (!((len == 5 && memcmp(tok, "instr", 5) == 0) ||
-			      (len == 4 && memcmp(tok, "line", 4) == 0) ||
-			      (len == 2 && memcmp(tok, "bb", 2) == 0)))
-				return bad(f, "an unknown position", line);
-			f->npos++;
-		}
+	switch (l->kind) {
+	case PMC_VGF_HEADER:
+		if (pmc_vgf_is(l, PMC_VGF_HEADER, "events"))
+			return events_line(f, l->value);
+		if (pmc_vgf_is(l, PMC_VGF_HEADER, "totals"))
+			return totals_line(f, l->value);
+		if (pmc_vgf_is(l, PMC_VGF_HEADER, "positions"))
+			return positions_line(f, l);
+		/* Any other header (version, creator, pid, cmd, part, desc, summary, event):
+		 * nothing the stacks need. */
 		return 0;
+	case PMC_VGF_SPEC:
+		return spec_line(f, l);
+	case PMC_VGF_COST:
+		return cost(f, l->text);
+	default:
+		return pmc_vgf_bad(f->rd, "not a line of callgrind's format", l->text);
 	}
-	/* Any other "key: value" header line (version, creator, pid, cmd, part, desc,
-	 * summary, event): nothing the stacks need. */
-	if (isalpha((unsigned char)*p)) {
-		while (isalnum((unsigned char)*p) || *p == '_')
-			p++;
-		if (*p == ':')
-			return 0;
-	}
-	*handled = false;
-	return 0;
-}
-
-static void cgf_free(struct cgf *f)
-{
-	for (size_t i = 0; i < f->nfns; i++) {
-		free(f->fns[i].key);
-		free(f->fns[i].text);
-	}
-	free(f->fns);
-	strlist_free(&f->ob_keys);
-	pmc_hashmap_free(&f->fn_ids);
-	pmc_hashmap_free(&f->ob_ids);
 }
 
 static int read_file(struct cg *g, const char *path, const char *event, char *err, size_t errlen)
@@ -599,47 +468,20 @@ static int read_file(struct cg *g, const char *path, const char *event, char *er
 			.col = -1,
 			.cur_fn = SIZE_MAX,
 			.cur_ob = SIZE_MAX};
-	bool newline = true, handled;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *fp;
-	int r = 0;
+	struct pmc_vgf_line l;
+	int r;
 
-	fp = fopen(path, "re");
-	if (!fp) {
-		r = -errno;
-		pmc_err_set(err, errlen, "%s: cannot open: %s", path, strerror(-r));
+	r = pmc_vgf_open(path, err, errlen, &f.rd);
+	if (r < 0)
 		return r;
-	}
-	while ((len = getline(&line, &cap, fp)) > 0) {
-		f.line++;
-		newline = line[len - 1] == '\n';
-		if (!newline)
-			break; /* a cut line is not read: "events: I" is not a missing "Ir" */
-		line[--len] = '\0';
-		if (len > 0 && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (line[0] == '\0' || line[0] == '#')
-			continue;
-		r = header_line(&f, line, &handled);
-		if (r == 0 && !handled)
-			r = body_line(&f, line);
-		if (r < 0)
+	/* A cut line is not read: "events: I" is not a missing "Ir". */
+	while ((r = pmc_vgf_next(f.rd, &l)) > 0 && !l.cut)
+		if ((r = line(&f, &l)) < 0)
 			goto out;
-	}
-	if (ferror(fp)) {
-		r = -EIO;
-		pmc_err_set(err, errlen, "%s: read error", path);
+	if (r < 0 || (r = pmc_vgf_finish(f.rd)) < 0)
 		goto out;
-	}
 	r = -EINVAL;
-	if (f.line == 0)
-		pmc_err_set(err, errlen, "%s: empty file", path);
-	else if (!newline)
-		pmc_err_set(err, errlen, "%s:%u: truncated: the last line is incomplete", path,
-			    f.line);
-	else if (!f.have_events)
+	if (!f.have_events)
 		pmc_err_set(err, errlen, "%s: no 'events:' line; is it callgrind's output?", path);
 	else if (f.in_part || f.skip_next)
 		pmc_err_set(err, errlen, "%s: no 'totals:' line at the end (truncated file?)",
@@ -649,9 +491,9 @@ static int read_file(struct cg *g, const char *path, const char *event, char *er
 	for (size_t i = 0; r == 0 && i < f.nfns; i++)
 		r = flush(&f, &f.fns[i]);
 out:
-	free(line);
-	fclose(fp);
-	cgf_free(&f);
+	pmc_vgf_close(f.rd);
+	free(f.fns);
+	free(f.obs);
 	return r;
 }
 
