@@ -1,19 +1,18 @@
-/* The runner: warm-up, repeated and interleaved runs of commands under counters (perf
- * backend) or under valgrind (valgrind backend), each run recorded in the result model
- * with its per-event readings, wait4 figures and derived metrics. */
+/* The runner: warm-up, repeated and interleaved runs of commands measured by a backend
+ * (counters/backend.h: perf's counters, valgrind's simulation, ...), each run recorded in
+ * the result model with its readings, wait4 figures and derived metrics. */
 #pragma once
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "counters/backend.h"
 #include "counters/perf/events.h"
 #include "counters/perf/sys.h"
 #include "run/spawn.h"
 
 struct pmc_result;
-
-enum pmc_backend { PMC_BACKEND_PERF, PMC_BACKEND_VALGRIND };
 
 /* The slots of pmc_runner_opts.running: one per command that may run at a time (a duet
  * runs two). */
@@ -54,7 +53,7 @@ struct pmc_runner_opts {
 	bool show_output;
 	const char *input_path;
 	bool ignore_failure; /* a failing run is recorded, not an error */
-	enum pmc_backend backend;
+	enum pmc_backend backend; /* the registry's (counters/backend.h) */
 	const struct pmc_event_list *events; /* perf backend */
 	bool user_only_fallback;
 	const struct pmc_sys *sys; /* NULL: the kernel; with duet, called from two threads */

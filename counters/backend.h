@@ -1,0 +1,122 @@
+/* The backends: what counts a command's runs (docs/architecture.md, "Backends"). A backend
+ * is a table of operations; the runner (harness/3-run/runner.c) drives every backend
+ * through it and never asks which one it has. Each lives in a folder of its own
+ * (counters/perf/, counters/valgrind/) and is registered by one line of PMC_BACKENDS.
+ *
+ * One run of a command, as the runner does it:
+ *
+ *	session_new(opts, &s)                       once, before the first run
+ *	run_new(s, measured, argv, ..., &run)       what to exec: argv or a wrapper's argv
+ *	round_start(s, measured)                    right before spawning (a duet: two runs)
+ *	spawn run_argv(run), run_in_child(run) in the child before exec
+ *	round_stop(s, r)                            right after the run is reaped
+ *	run_collect(run, ...)                       when it ran: its readings
+ *	run_reading(run, i, ...) for each metric    when it is recorded
+ *	run_free(run) ... session_free(s) */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "counters/reading.h"
+
+struct pmc_event_list;
+struct pmc_sys;
+
+/* The registry: one line per backend, X(SYMBOL, name), where name is the folder, the
+ * spelling of --backend and of a result's "backend", and pmc_backend_<name> the table of
+ * operations the folder defines. */
+#define PMC_BACKENDS(X)                                                                            \
+	X(PERF, perf)                                                                              \
+	X(VALGRIND, valgrind)
+
+enum pmc_backend {
+#define PMC_BACKEND_ENUM(sym, name) PMC_BACKEND_##sym,
+	PMC_BACKENDS(PMC_BACKEND_ENUM)
+#undef PMC_BACKEND_ENUM
+	    PMC_BACKEND_COUNT
+};
+
+/* What a session asks of its backend; each backend reads the fields it knows. */
+struct pmc_backend_opts {
+	const struct pmc_event_list *events; /* perf: the events each run counts */
+	bool user_only_fallback;	     /* perf: count user space only when denied more */
+	const struct pmc_sys *sys;	     /* perf: NULL, the kernel */
+	int valgrind_tool;		     /* valgrind: enum pmc_valgrind_tool */
+	const char *valgrind_path;	     /* valgrind: from the backend's find */
+};
+
+struct pmc_backend_session;
+struct pmc_backend_run;
+
+/* What a run's child calls just before exec, with the run (pmc_spawn_opts.in_child). */
+typedef int (*pmc_backend_child_fn)(void *run);
+
+/* Every operation is set in every backend (tests/test_backend.c checks it). Operations
+ * that can fail return 0 or a negative errno. */
+struct pmc_backend_ops {
+	const char *name;
+	/* The program each command runs under ("valgrind"), which messages name; NULL when
+	 * the command runs as it is. A wrapper's own messages go to its logs (run_failure),
+	 * so the command's standard error is not kept for a message. */
+	const char *wrapper;
+	/* Simulated counts: exact, the same in identical runs whatever runs beside them
+	 * (the runs are spawned without address-space randomization; one run decides; no
+	 * duet), never multiplexed, and with no wait4 figures of the command's own (wait4
+	 * measures the simulator). */
+	bool simulated;
+
+	/* Whether this machine can use the backend: 0 with the program it needs in
+	 * *ret_path (malloc'ed; NULL when it needs none), or -ENOENT with one line in err
+	 * saying what to install. */
+	int (*find)(char **ret_path, char *err, size_t errlen);
+
+	/* A session: the state its runs share. -ENOMEM, or 0. */
+	int (*session_new)(const struct pmc_backend_opts *o, struct pmc_backend_session **ret);
+	void (*session_free)(struct pmc_backend_session *s);
+	/* The metrics each run gives, by their ids, in order; none: nothing to run. */
+	size_t (*nmetrics)(const struct pmc_backend_session *s);
+	const char *(*metric_id)(const struct pmc_backend_session *s, size_t i);
+	/* The event list the metrics are, whose groups tell which ratios multiplexing
+	 * cannot skew (pmc_derive_opts.events); NULL when nothing is multiplexed. */
+	const struct pmc_event_list *(*events)(const struct pmc_backend_session *s);
+
+	/* Around spawning one round's runs (two at once in a duet), on the caller's thread:
+	 * start right before, stop right after they are reaped (r: how spawning went;
+	 * returns r, or the stop's error). */
+	int (*round_start)(struct pmc_backend_session *s, bool measured);
+	int (*round_stop)(struct pmc_backend_session *s, int r);
+
+	/* One run of argv, the command display names: -errno with one line in err naming
+	 * it. Then what to exec (argv itself when the backend has no wrapper), and what the
+	 * child calls before exec (NULL: nothing). */
+	int (*run_new)(struct pmc_backend_session *s, bool measured, char *const *argv,
+		       const char *display, struct pmc_backend_run **ret, char *err, size_t errlen);
+	char *const *(*run_argv)(const struct pmc_backend_run *run);
+	pmc_backend_child_fn (*run_in_child)(const struct pmc_backend_run *run);
+	/* After a run that was spawned and reaped (whatever its exit status): collects its
+	 * readings. -errno, with one line in why when the errno does not say it all ("" when
+	 * it does). On the caller's thread, one run after the other. */
+	int (*run_collect)(struct pmc_backend_run *run, char *why, size_t whylen);
+	/* Metric i's reading of a collected run and, on a hybrid CPU, its parts (n 0
+	 * otherwise); a metric this run has no value of is a reading with its status.
+	 * -ERANGE with one line in why when the counts contradict each other. */
+	int (*run_reading)(const struct pmc_backend_run *run, size_t i, struct pmc_reading *ret,
+			   struct pmc_reading_parts *ret_parts, char *why, size_t whylen);
+	/* Why a run that failed did, in the wrapper's words (its logs): 0 with one line in
+	 * buf, or -ENOENT when they say nothing. */
+	int (*run_failure)(const struct pmc_backend_run *run, char *buf, size_t len);
+	/* Frees the run (closing what it opened); accepts NULL. */
+	void (*run_free)(struct pmc_backend_run *run);
+};
+
+/* The backend registered as id, or NULL for no such id. */
+const struct pmc_backend_ops *pmc_backend_get(enum pmc_backend id);
+
+/* The backend named name ("perf", "valgrind") into *ret. Returns 0, or -ENOENT. */
+int pmc_backend_find(const char *name, enum pmc_backend *ret);
+
+/* The tables of the registered backends, each in its folder. */
+#define PMC_BACKEND_DECLARE(sym, name) extern const struct pmc_backend_ops pmc_backend_##name;
+PMC_BACKENDS(PMC_BACKEND_DECLARE)
+#undef PMC_BACKEND_DECLARE
