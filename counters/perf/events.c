@@ -217,7 +217,7 @@ struct parser {
 	const char *root;
 	struct pmc_event *events;
 	unsigned *mods; /* the event's own modifiers, before its group's are merged */
-	size_t n, cap, ngroups;
+	size_t n, ngroups;
 	struct parse_error *err;
 	/* Unknown names do not stop the parse, so that one message names them all: the
 	 * first one's own message, and every one with its column and suggestions. */
@@ -279,20 +279,9 @@ static const char *shown(const struct parser *p, char buf[8])
 
 static int push_event(struct parser *p, struct pmc_event **ret)
 {
-	if (p->n == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 8;
-		struct pmc_event *ev = realloc(p->events, ncap * sizeof(*ev));
-		unsigned *mods;
-
-		if (!ev)
-			return fail_nomem(p);
-		p->events = ev;
-		mods = realloc(p->mods, ncap * sizeof(*mods));
-		if (!mods)
-			return fail_nomem(p);
-		p->mods = mods;
-		p->cap = ncap;
-	}
+	if (pmc_grow(&p->events, p->n, sizeof(*p->events)) < 0 ||
+	    pmc_grow(&p->mods, p->n, sizeof(*p->mods)) < 0)
+		return fail_nomem(p);
 	memset(&p->events[p->n], 0, sizeof(p->events[p->n]));
 	p->mods[p->n] = 0;
 	*ret = &p->events[p->n++];

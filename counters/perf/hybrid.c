@@ -24,7 +24,11 @@ static bool is_core_pmu(const char *root, const char *name)
 	return access(path, F_OK) == 0;
 }
 
-int pmc_core_pmus_find(const char *root, struct pmc_core_pmus *ret)
+/* The core PMUs under root (NULL: PMC_SYSFS_ROOT) by perf's rule (tools/perf/util/pmu.c,
+ * is_pmu_core()): "cpu", "cpum_cf", or any PMU with a `cpus` file; ordered by type, so
+ * the PMU legacy events go to on x86 (type PERF_TYPE_RAW) comes first. An unreadable
+ * root gives none. Returns 0, or -E2BIG beyond PMC_CORE_PMUS_MAX. */
+static int pmc_core_pmus_find(const char *root, struct pmc_core_pmus *ret)
 {
 	struct pmc_core_pmus p = {.n = 0};
 	char **names = NULL;
@@ -59,7 +63,10 @@ int pmc_core_pmus_find(const char *root, struct pmc_core_pmus *ret)
 	return r;
 }
 
-bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus, const struct pmc_sys *sys)
+/* perf's probe (tools/perf/util/pmus.c, perf_pmus__supports_extended_type()): the kernel
+ * takes config bits 32-63 as the PMU type when `cycles` opens that way on every core PMU. */
+static bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus,
+				      const struct pmc_sys *sys)
 {
 	if (pmus->n < 2)
 		return false;

@@ -2,8 +2,8 @@
  * PMUs (Intel's cpu_core and cpu_atom, an ARM PMU per cluster, Apple's icestorm and
  * firestorm) counts a generic event only on the CPUs of the PMU it is opened on. The
  * counter engine opens such events once per core PMU and combines the parts with the rule
- * below; this header holds the discovery, the plan and the rule, and nothing that opens
- * for real but the probe. */
+ * below; this header holds the plan (which finds the core PMUs in sysfs and probes how
+ * the kernel takes a PMU type) and the rule. */
 #pragma once
 
 #include <stdbool.h>
@@ -25,12 +25,6 @@ struct pmc_core_pmus {
 	struct pmc_core_pmu pmu[PMC_CORE_PMUS_MAX];
 	size_t n;
 };
-
-/* The core PMUs under root (NULL: PMC_SYSFS_ROOT) by perf's rule (tools/perf/util/pmu.c,
- * is_pmu_core()): "cpu", "cpum_cf", or any PMU with a `cpus` file; ordered by type, so
- * the PMU legacy events go to on x86 (type PERF_TYPE_RAW) comes first. An unreadable
- * root gives none. Returns 0, or -E2BIG beyond PMC_CORE_PMUS_MAX. */
-int pmc_core_pmus_find(const char *root, struct pmc_core_pmus *ret);
 
 /* How the events of a list are opened on a machine with several core PMUs. */
 struct pmc_hybrid {
@@ -55,10 +49,6 @@ struct pmc_hybrid {
 int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys,
 		    struct pmc_hybrid **ret);
 void pmc_hybrid_free(struct pmc_hybrid *h);
-
-/* perf's probe (tools/perf/util/pmus.c, perf_pmus__supports_extended_type()): the kernel
- * takes config bits 32-63 as the PMU type when `cycles` opens that way on every core PMU. */
-bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus, const struct pmc_sys *sys);
 
 /* The rule (docs/events.md, "Hybrid CPUs"): the parts of one event, each read from its
  * own core PMU (value, enabled, running as the kernel gave them; a part that did not open

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "counters/perf/sample.h"
+#include "base/grow.h"
 #include "counters/perf/events.h"
 #include "base/error.h"
 
@@ -57,7 +58,7 @@ struct pmc_sampler {
 	bool build_id; /* attr.build_id was accepted */
 	struct chunk *chunks, *last;
 	struct entry *index;
-	size_t nindex, index_cap;
+	size_t nindex;
 	uint64_t samples, lost, throttled;
 };
 
@@ -65,8 +66,8 @@ struct pmc_sampler {
  * new array. */
 static int parse_cpus(const char *text, int **ret, size_t *ret_n)
 {
-	int *cpus = NULL, *grown;
-	size_t n = 0, cap = 0;
+	int *cpus = NULL;
+	size_t n = 0;
 	const char *p = text;
 
 	while (*p && *p != '\n') {
@@ -84,14 +85,9 @@ static int parse_cpus(const char *text, int **ret, size_t *ret_n)
 			p = end;
 		}
 		for (long c = lo; c <= hi; c++) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				grown = realloc(cpus, cap * sizeof(*cpus));
-				if (!grown) {
-					free(cpus);
-					return -ENOMEM;
-				}
-				cpus = grown;
+			if (pmc_grow(&cpus, n, sizeof(*cpus)) < 0) {
+				free(cpus);
+				return -ENOMEM;
 			}
 			cpus[n++] = (int)c;
 		}
@@ -448,15 +444,8 @@ static void *store_alloc(struct pmc_sampler *s, size_t size)
 static int index_add(struct pmc_sampler *s, const struct perf_event_header *rec, uint64_t time,
 		     uint32_t nkernel)
 {
-	if (s->nindex == s->index_cap) {
-		size_t cap = s->index_cap ? 2 * s->index_cap : 1024;
-		struct entry *grown = realloc(s->index, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		s->index = grown;
-		s->index_cap = cap;
-	}
+	if (pmc_grow(&s->index, s->nindex, sizeof(*s->index)) < 0)
+		return -ENOMEM;
 	s->index[s->nindex] = (struct entry){rec, time, s->nindex, nkernel};
 	s->nindex++;
 	return 0;

@@ -10,6 +10,7 @@
 
 #include "counters/perf/selfread.h"
 #include "counters/perf/sys.h"
+#include "base/grow.h"
 
 /* The kernel writes the page from the CPU the event counts on, between two increments
  * of lock, while this thread is interrupted; a compiler barrier is all a reader on that
@@ -78,9 +79,9 @@ static void unmap_pages(struct pmc_selfread *sr, page_t **pages, size_t n)
 
 int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *ids, size_t n)
 {
-	struct sr_group *g, *grown;
+	struct sr_group *g;
 	page_t **pages;
-	uint64_t *idcopy, *vals;
+	uint64_t *idcopy;
 
 	if (!sr || n == 0)
 		return 0;
@@ -103,23 +104,17 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
 			goto not_kept;
 		idcopy[k] = ids[k];
 	}
+	/* vals and locks have room for the largest group, nvals entries each. */
 	if (n > sr->nvals) {
-		uint32_t *locks;
+		size_t vcap = sr->nvals, lcap = sr->nvals;
 
-		vals = realloc(sr->vals, n * sizeof(*vals));
-		if (vals)
-			sr->vals = vals;
-		locks = realloc(sr->locks, n * sizeof(*locks));
-		if (locks)
-			sr->locks = locks;
-		if (!vals || !locks)
+		if (pmc_grow_to(&sr->vals, &vcap, n, sizeof(*sr->vals)) < 0 ||
+		    pmc_grow_to(&sr->locks, &lcap, n, sizeof(*sr->locks)) < 0)
 			goto nomem_mapped;
-		sr->nvals = n;
+		sr->nvals = vcap;
 	}
-	grown = realloc(sr->groups, (sr->ngroups + 1) * sizeof(*grown));
-	if (!grown)
+	if (pmc_grow(&sr->groups, sr->ngroups, sizeof(*sr->groups)) < 0)
 		goto nomem_mapped;
-	sr->groups = grown;
 	g = &sr->groups[sr->ngroups++];
 	g->leader_fd = fds[0];
 	g->n = n;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "counters/perf/sysfs.h"
+#include "base/grow.h"
 
 int pmc_sysfs_name_ok(const char *name)
 {
@@ -270,7 +271,7 @@ void pmc_sysfs_names_free(char **names, size_t n)
 int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***ret, size_t *ret_n)
 {
 	char path[PATH_MAX], **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	struct dirent *de;
 	DIR *dir;
 	int r;
@@ -290,16 +291,9 @@ int pmc_sysfs_names(const char *root, const char *pmu, const char *sub, char ***
 
 		if (hidden_companion(de->d_name))
 			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			char **tmp = realloc(names, ncap * sizeof(*names));
-
-			if (!tmp) {
-				r = -ENOMEM;
-				goto fail_alloc;
-			}
-			names = tmp;
-			cap = ncap;
+		if (pmc_grow(&names, n, sizeof(*names)) < 0) {
+			r = -ENOMEM;
+			goto fail_alloc;
 		}
 		copy = strdup(de->d_name);
 		if (!copy) {

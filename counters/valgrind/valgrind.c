@@ -4,6 +4,7 @@
 #include "counters/valgrind/valgrind.h"
 #include "counters/valgrind/valgrind_format.h"
 #include "base/error.h"
+#include "base/grow.h"
 #include "base/opts.h"
 #include "base/path.h"
 
@@ -82,7 +83,7 @@ int pmc_valgrind_find(char **ret_path)
 
 struct strv {
 	char **v;
-	size_t n, cap;
+	size_t n;
 	int error;
 };
 
@@ -96,16 +97,9 @@ static void strv_addf(struct strv *s, const char *fmt, ...)
 
 	if (s->error)
 		return;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		char **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v) {
-			s->error = -ENOMEM;
-			return;
-		}
-		s->v = v;
-		s->cap = cap;
+	if (pmc_grow(&s->v, s->n, sizeof(*s->v)) < 0) {
+		s->error = -ENOMEM;
+		return;
 	}
 	va_start(ap, fmt);
 	q = vasprintf(&str, fmt, ap);
