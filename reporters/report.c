@@ -127,7 +127,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 {
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 
-	if (!PMC_OPTS_VALID(opts, struct pmc_report_opts)) {
+	if (!PMC_OPTS_VALID(opts, pmc_report_opts)) {
 		pmc_err_set(err, errlen,
 			    "report options: unknown fields set (sz %zu); "
 			    "rebuild against this library's headers",

@@ -25,14 +25,6 @@
 static struct fake_pmu fake;
 
 
-static struct pmc_counters_opts opts_for(struct fake_pmu *f)
-{
-	struct pmc_counters_opts o = {.sz = sizeof(o)};
-
-	(void)f;
-	return o;
-}
-
 static struct pmc_counters *open_ok(const struct pmc_event_list *l,
 				    const struct pmc_counters_opts *o)
 {
@@ -67,7 +59,7 @@ static const struct fake_pmu_config pmu8 = {.counters = 8, .paranoid = 2, .privi
 static void test_counted_and_attrs(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},branches,task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
 
@@ -125,7 +117,7 @@ static void test_multiplex_scaling(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
 					"{cache-references,cache-misses},task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[7];
 	struct pmc_counters *c;
@@ -156,7 +148,7 @@ static void test_scaling_math(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
 					"{cache-references,cache-misses}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[6];
 	struct pmc_counters *c;
@@ -184,7 +176,7 @@ static void test_scaling_math(void **state)
 static void test_weak_group_einval_member(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,cache-misses,instructions},branches");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -231,7 +223,7 @@ static void test_weak_group_einval_member(void **state)
 static void test_group_too_big(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions,branches}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[3];
 	struct pmc_counters *c;
@@ -262,7 +254,7 @@ static void test_group_too_big(void **state)
 static void test_weak_group_split(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions,branches}:W,task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -303,7 +295,7 @@ static void test_weak_group_split(void **state)
 static void test_weak_group_that_fits(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions}:W");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct pmc_counters *c;
 
 	fake_pmu_init(&fake, &pmu8);
@@ -322,7 +314,7 @@ static void test_fixed_counters_and_watchdog(void **state)
 {
 	struct pmc_event_list *l = t_events(
 	    "{cycles,instructions,branches,branch-misses,cache-references,cache-misses}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[6];
 	struct pmc_counters *c;
@@ -358,7 +350,7 @@ static void test_fixed_counters_and_watchdog(void **state)
 static void test_no_group_read_before_4_13(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,task-clock}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -397,7 +389,7 @@ static void test_no_group_read_before_4_13(void **state)
 static void test_exclude_guest_retry(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[3];
 	struct pmc_counters *c;
@@ -437,7 +429,7 @@ static void test_exclude_guest_retry(void **state)
 static void test_kernel_only_denied_under_paranoid(void **state)
 {
 	struct pmc_event_list *l = t_events("cycles:k,instructions");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[2];
 	struct pmc_counters *c;
@@ -464,7 +456,7 @@ static void test_kernel_only_denied_under_paranoid(void **state)
 static void test_lone_einval(void **state)
 {
 	struct pmc_event_list *l = t_events("cycles,task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct pmc_reading r[2];
 	struct pmc_counters *c;
 
@@ -486,7 +478,7 @@ static void test_no_pmu(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
 					"{cycles,task-clock},page-faults,r1a8,L1-dcache-loads");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .privileged = true};
 	struct pmc_reading r[9];
 	struct pmc_counters *c;
@@ -514,7 +506,7 @@ static void test_no_pmu(void **state)
 static void test_paranoid_levels(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock,page-faults:u,{context-switches:u,cs}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2};
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -588,7 +580,7 @@ static void test_paranoid_levels(void **state)
 static void test_user_only_fallback_outcomes(void **state)
 {
 	struct pmc_event_list *l = t_events("cycles,task-clock,task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .msr_type = 9};
 	struct pmc_reading r[3];
 	struct pmc_counters *c;
@@ -629,7 +621,7 @@ static void test_user_only_fallback_outcomes(void **state)
 static void test_eperm_for_an_exclude_setting(void **state)
 {
 	struct pmc_event_list *l = t_events("cycles:u,instructions");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[2];
 	struct pmc_counters *c;
@@ -661,7 +653,7 @@ static void test_eperm_for_an_exclude_setting(void **state)
 static void test_esrch(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock,{cycles,instructions}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_counters *c = NULL;
 
@@ -679,7 +671,7 @@ static void test_esrch(void **state)
 static void test_ebusy_is_not_remembered(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[3];
 	struct pmc_counters *c;
@@ -707,7 +699,7 @@ static void test_ebusy_is_not_remembered(void **state)
 static void test_emfile(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock,{page-faults,cs},cpu-migrations,minor-faults");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_counters *c = (struct pmc_counters *)&fake;
 
@@ -731,7 +723,7 @@ static void test_emfile(void **state)
 static void test_pinned_zero_read(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[5];
 	struct pmc_counters *c;
@@ -758,7 +750,7 @@ static void test_pinned_zero_read(void **state)
 static void test_enable_on_exec_and_not_counted(void **state)
 {
 	struct pmc_event_list *l = t_events("{task-clock,page-faults}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct pmc_reading r[2];
 	struct pmc_counters *c;
 
@@ -786,7 +778,8 @@ static void test_enable_on_exec_and_not_counted(void **state)
 	/* running == 0 with enabled > 0: opened, enabled, never on the PMU. */
 	l = t_events("{cycles,instructions}");
 	fake_pmu_init(&fake, &pmu8);
-	o = opts_for(&fake);
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
 	c = open_ok(l, &o);
 	fake_pmu_lookup(&fake, fake.log[0].result)->time_enabled = 5 * Q;
 	assert_int_equal(pmc_counters_read(c, r), 0);
@@ -800,7 +793,7 @@ static void test_enable_on_exec_and_not_counted(void **state)
 static void test_ids_out_of_order(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions,branches,branch-misses}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -822,7 +815,7 @@ static void test_ids_out_of_order(void **state)
 static void test_known_errors(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock,branches");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	const int known[4] = {ENOENT, 0, 0, EACCES};
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -854,7 +847,7 @@ static void test_known_errors(void **state)
 static void test_enoent_one_event(void **state)
 {
 	struct pmc_event_list *l = t_events("{ref-cycles,cycles},{cycles,ref-cycles}");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[4];
 	struct pmc_counters *c;
@@ -878,7 +871,7 @@ static void test_enoent_one_event(void **state)
 static void test_read_error(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[1] = {{.value = 99}};
 	struct pmc_counters *c;
@@ -895,7 +888,7 @@ static void test_read_error(void **state)
 static void test_bad_arguments(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock");
-	struct pmc_counters_opts o = opts_for(&fake);
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct pmc_counters *c = NULL;
 	enum pmc_status st;
 	int err;
@@ -927,11 +920,14 @@ static void test_opts_versions(void **state)
 	struct {
 		struct pmc_counters_opts o;
 		uint64_t future[2];
-	} big = {.o = {.sz = sizeof(big)}};
-	struct pmc_counters_opts old = {.sz = offsetof(struct pmc_counters_opts, on_cpu),
-					.on_cpu = true, .cpu = 1};
+	} big;
+	PMC_OPTS(pmc_counters_opts, old, .on_cpu = true, .cpu = 1);
 	struct pmc_counters *c = NULL;
 
+	/* Every byte zero, the padding too, as PMC_OPTS declares them. */
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	old.sz = offsetof(struct pmc_counters_opts, on_cpu);
 	fake_pmu_init(&fake, &pmu8);
 	assert_int_equal(pmc_counters_open_sys(l, &big.o, &fake.sys, &c), 0);
 	assert_int_equal(fake.log[0].cpu, -1);

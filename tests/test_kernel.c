@@ -26,17 +26,9 @@
 #define MAX_EVENTS 8
 
 
-static struct pmc_counters_opts base_opts(void)
-{
-	struct pmc_counters_opts o = {
-	    .sz = sizeof(o),
-	    .pid = 0,
-	    /* Lets the tests run as an unprivileged user with perf_event_paranoid=2. */
-	    .user_only_fallback = true,
-	};
-
-	return o;
-}
+/* Declares the options every test opens with: user_only_fallback lets the tests run as
+ * an unprivileged user with perf_event_paranoid=2. */
+#define BASE_OPTS(name) PMC_OPTS(pmc_counters_opts, name, .user_only_fallback = true)
 
 /* Skips the test when the kernel refuses every event to this user: that is what the
  * machine allows, not a defect (paranoid 3, a seccomp filter). */
@@ -94,7 +86,7 @@ static void spin_cpu_ms(unsigned ms)
 static void test_group_read_by_id(void **state)
 {
 	struct pmc_event_list *l = t_events("{task-clock,page-faults,context-switches}");
-	struct pmc_counters_opts o = base_opts();
+	BASE_OPTS(o);
 	struct pmc_reading r[3];
 	struct pmc_counters *c = NULL;
 
@@ -143,7 +135,7 @@ static int run_counted(const char *spec, char *const argv[], const struct run_op
 		       struct pmc_reading *out, size_t n)
 {
 	struct pmc_event_list *l = t_events(spec);
-	struct pmc_counters_opts o = base_opts();
+	BASE_OPTS(o);
 	struct pmc_counters *c = NULL;
 	int go[2], status = 0;
 	pid_t pid;
@@ -278,7 +270,7 @@ static bool touch_pages_in_child(size_t pages)
 static int count_forked_children(bool inherit, struct pmc_reading *out)
 {
 	struct pmc_event_list *l = t_events("page-faults");
-	struct pmc_counters_opts o = base_opts();
+	BASE_OPTS(o);
 	struct pmc_counters *c = NULL;
 	int go[2], status = 0;
 	pid_t pid;
@@ -368,7 +360,7 @@ static void pin_to(int cpu)
 static void test_real_multiplexing(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock");
-	struct pmc_counters_opts o = base_opts();
+	BASE_OPTS(o);
 	struct pmc_counters *c = NULL;
 	struct pmc_reading r[1];
 	cpu_set_t saved;
@@ -419,7 +411,7 @@ static void test_msr_tsc_group(void **state)
 {
 	struct pmc_event_list *l = NULL;
 	char err[256];
-	struct pmc_counters_opts o = base_opts();
+	BASE_OPTS(o);
 	struct pmc_counters *c = NULL;
 	struct pmc_reading r[2];
 	double ghz;
@@ -464,7 +456,7 @@ static void test_msr_tsc_group(void **state)
 static void test_hardware_status(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
-	struct pmc_counters_opts o = base_opts();
+	BASE_OPTS(o);
 	struct pmc_counters *c = NULL;
 	struct pmc_reading r[3];
 

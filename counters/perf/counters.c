@@ -252,7 +252,7 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 /* Reads the caller's options, of any version of the struct (harness/0-base/opts.h). */
 int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts)
 {
-	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))
+	if (!PMC_OPTS_VALID(opts, pmc_counters_opts))
 		return -EINVAL;
 	c->opts.pid = PMC_OPTS_GET(opts, pid, 0);
 	c->opts.cpu = PMC_OPTS_GET(opts, on_cpu, false) ? PMC_OPTS_GET(opts, cpu, -1) : -1;
@@ -394,7 +394,7 @@ int pmc_counters_open_scope(const struct pmc_event_list *events,
 
 	if (!events || !ret || (events->n && !events->events))
 		return -EINVAL;
-	if (!PMC_OPTS_VALID(opts, struct pmc_counters_opts))
+	if (!PMC_OPTS_VALID(opts, pmc_counters_opts))
 		return -EINVAL;
 	sys = sys ? sys : pmc_sys_kernel();
 	if (scope != PMC_SCOPE_ALL || pmc_syswide_needed(events))

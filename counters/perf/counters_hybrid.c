@@ -39,6 +39,8 @@ int pmc_hybrid_open(const struct pmc_event_list *events, const struct pmc_counte
 		for (size_t k = 0; k < hy->nparts[i]; k++)
 			known[hy->part[i][k]] = c->opts.known_errors[i];
 	o = pmc_counters_inner_opts(c, opts, known);
+	/* A struct copy need not bring the zeroed padding the library checks. */
+	PMC_OPTS_ZERO_TAIL(pmc_counters_opts, &o);
 	r = pmc_counters_open_plain(&hy->list, &o, sys, &c->inner);
 	if (r < 0)
 		goto fail;

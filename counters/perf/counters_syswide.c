@@ -158,6 +158,7 @@ int pmc_syswide_open(const struct pmc_event_list *events, const struct pmc_count
 	}
 	if (sw->tasks.n) {
 		o = pmc_counters_inner_opts(c, opts, known);
+		PMC_OPTS_ZERO_TAIL(pmc_counters_opts, &o);
 		r = pmc_counters_open_sys(&sw->tasks, &o, sys, &sw->task);
 		if (r < 0)
 			goto fail;

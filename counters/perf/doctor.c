@@ -220,7 +220,7 @@ int pmc_doctor_collect(const struct pmc_doctor_opts *opts, struct pmc_doctor *re
 	const struct pmc_sys *sys = NULL;
 	struct pmc_doctor d;
 
-	if (!ret || !PMC_OPTS_VALID(opts, struct pmc_doctor_opts))
+	if (!ret || !PMC_OPTS_VALID(opts, pmc_doctor_opts))
 		return -EINVAL;
 	proc = PMC_OPTS_GET(opts, proc_root, NULL);
 	if (!proc)

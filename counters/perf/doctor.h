@@ -17,6 +17,7 @@ struct pmc_doctor_opts {
 	const char *sysfs_root;	   /* NULL: "/sys/bus/event_source/devices" */
 	const struct pmc_sys *sys; /* NULL: the kernel (for the probes) */
 };
+#define pmc_doctor_opts__last_field sys
 
 #define PMC_DOCTOR_PROBES 4
 

@@ -1084,7 +1084,7 @@ int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opt
 		r = -EINVAL;
 		goto fail_args;
 	}
-	if (!PMC_OPTS_VALID(opts, struct pmc_event_list_opts)) {
+	if (!PMC_OPTS_VALID(opts, pmc_event_list_opts)) {
 		snprintf(perr.message, sizeof(perr.message),
 			 "options from a newer pmcbench (unknown fields set); rebuild against "
 			 "this library's header");

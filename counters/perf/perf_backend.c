@@ -76,10 +76,8 @@ static void perf_session_free(struct pmc_backend_session *s)
 static int perf_session_new(const struct pmc_backend_opts *o, struct pmc_backend_session **ret)
 {
 	struct pmc_backend_session *s = calloc(1, sizeof(*s));
-	struct pmc_counters_opts ko = {.sz = sizeof(ko),
-				       .pid = 0,
-				       .start_disabled = true,
-				       .user_only_fallback = o->user_only_fallback};
+	PMC_OPTS(pmc_counters_opts, ko, .start_disabled = true,
+		 .user_only_fallback = o->user_only_fallback);
 
 	if (!s)
 		return -ENOMEM;
@@ -120,11 +118,7 @@ static const struct pmc_event_list *perf_events(const struct pmc_backend_session
  * measured round is spawned. */
 static int perf_round_start(struct pmc_backend_session *s, bool measured)
 {
-	struct pmc_counters_opts co = {
-	    .sz = sizeof(co),
-	    .start_disabled = true,
-	    .known_errors = s->known_errors,
-	};
+	PMC_OPTS(pmc_counters_opts, co, .start_disabled = true, .known_errors = s->known_errors);
 	int r;
 
 	s->sc = NULL;
@@ -199,14 +193,8 @@ static int open_in_child(void *ud)
 {
 	struct pmc_backend_run *run = ud;
 	struct pmc_backend_session *s = run->s;
-	struct pmc_counters_opts co = {
-	    .sz = sizeof(co),
-	    .pid = 0,
-	    .inherit = true,
-	    .enable_on_exec = true,
-	    .known_errors = s->known_errors,
-	    .user_only_fallback = s->o.user_only_fallback,
-	};
+	PMC_OPTS(pmc_counters_opts, co, .inherit = true, .enable_on_exec = true,
+		 .known_errors = s->known_errors, .user_only_fallback = s->o.user_only_fallback);
 
 	return pmc_counters_open_scope(s->o.events, &co, s->o.sys,
 				       s->system_wide ? PMC_SCOPE_TASK : PMC_SCOPE_ALL,

@@ -49,16 +49,13 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
 			     const struct pmc_sys *sys, const char *proc_root,
 			     struct pmc_probe_report **ret, char *err, size_t errlen)
 {
-	struct pmc_counters_opts co = {
-	    .sz = sizeof(co),
-	    .start_disabled = true,
-	};
+	PMC_OPTS(pmc_counters_opts, co, .start_disabled = true);
 	struct pmc_counters *counters = NULL;
 	struct pmc_probe_report *rep;
 	struct pmc_reading *rd;
 	int r;
 
-	if (!list || !ret || !PMC_OPTS_VALID(opts, struct pmc_probe_opts)) {
+	if (!list || !ret || !PMC_OPTS_VALID(opts, pmc_probe_opts)) {
 		pmc_err_set(err, errlen, "probing the events: bad arguments");
 		return -EINVAL;
 	}

@@ -146,7 +146,7 @@ static int strv_pack(const struct strv *s, char ***ret)
  * the caller's sz take their defaults, and bytes we do not know about must be zero. */
 static int opts_copy(const struct pmc_valgrind_opts *in, struct pmc_valgrind_opts *out)
 {
-	if (!in || !PMC_OPTS_VALID(in, struct pmc_valgrind_opts) || !PMC_OPTS_HAS(in, outdir))
+	if (!in || !PMC_OPTS_VALID(in, pmc_valgrind_opts) || !PMC_OPTS_HAS(in, outdir))
 		return -EINVAL;
 	*out = (struct pmc_valgrind_opts){
 	    .sz = sizeof(*out),

@@ -106,6 +106,7 @@ struct pmc_valgrind_opts {
 	/* Passed to valgrind verbatim after our options, before the target. NULL-terminated. */
 	const char *const *extra_args;
 };
+#define pmc_valgrind_opts__last_field extra_args
 
 struct pmc_valgrind_counts {
 	uint64_t ev[PMC_VG_EV_COUNT]; /* summed over every output file */

@@ -1775,7 +1775,7 @@ static int compare_results(const struct pmc_result *old_r, const struct pmc_resu
 
 	if (!old_r || !new_r || !ret)
 		return -EINVAL;
-	if (!PMC_OPTS_VALID(opts, struct pmc_compare_opts)) {
+	if (!PMC_OPTS_VALID(opts, pmc_compare_opts)) {
 		pmc_err_set(err, errlen,
 			    "pmc_compare: options from a newer pmcbench set fields this "
 			    "library does not know; build against this version's header");

@@ -94,7 +94,7 @@ int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *
 	const struct pmc_event_list *events;
 	const char *sfx;
 
-	if (!b || !PMC_OPTS_VALID(opts, struct pmc_derive_opts))
+	if (!b || !PMC_OPTS_VALID(opts, pmc_derive_opts))
 		return -EINVAL;
 	events = PMC_OPTS_GET(opts, events, NULL);
 	sfx = PMC_OPTS_GET(opts, input_suffix, NULL);

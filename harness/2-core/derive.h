@@ -18,6 +18,7 @@ struct pmc_derive_opts {
 	 * ratio of two per-operation counts is the ratio itself. NULL: none. */
 	const char *input_suffix;
 };
+#define pmc_derive_opts__last_field input_suffix
 
 /* Adds to b every derived metric of the registry whose inputs b holds, with one sample
  * per run: scale * num / den where both inputs were measured in that run and den > 0,

@@ -61,7 +61,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 
 	if (!c || !ret_outcome)
 		return -EINVAL;
-	if (!PMC_OPTS_VALID(opts, struct pmc_gate_opts)) {
+	if (!PMC_OPTS_VALID(opts, pmc_gate_opts)) {
 		pmc_err_set(err, errlen,
 			 "pmc_gate_decide: options from a newer pmcbench set fields "
 			 "this library does not know; build against this version's "

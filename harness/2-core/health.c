@@ -465,7 +465,7 @@ int pmc_health_check(const double *values, size_t n, const struct pmc_health_opt
 	size_t m = 0;
 	int err = 0;
 
-	if ((!values && n) || !ret || !PMC_OPTS_VALID(opts, struct pmc_health_opts))
+	if ((!values && n) || !ret || !PMC_OPTS_VALID(opts, pmc_health_opts))
 		return -EINVAL;
 	p = (struct params){
 	    .alpha = PMC_OPTS_GET(opts, alpha, 0),

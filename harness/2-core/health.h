@@ -21,6 +21,7 @@ struct pmc_health_opts {
 	size_t min_n_outliers; /* likewise for outliers; 0: 8 (>= 4) */
 	size_t min_n_modes;    /* likewise for modes; 0: 10 (>= 6) */
 };
+#define pmc_health_opts__last_field min_n_modes
 
 /* Every size that a flag compares with min_effect is relative to the median: with that
  * floor (the default), a metric whose median is 0 is never flagged. */

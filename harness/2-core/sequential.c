@@ -95,7 +95,7 @@ int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 	size_t max_rounds, present = 0;
 
 	if ((!d && n) || !ret || !isfinite(threshold_log) || (bad != 1 && bad != -1) ||
-	    !PMC_OPTS_VALID(opts, struct pmc_seq_opts))
+	    !PMC_OPTS_VALID(opts, pmc_seq_opts))
 		return -EINVAL;
 	alpha = PMC_OPTS_GET(opts, alpha, 0);
 	max_rounds = PMC_OPTS_GET(opts, max_rounds, 0);
@@ -215,7 +215,7 @@ int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pm
 	double alpha, *d = NULL;
 	int rc = 0;
 
-	if (!r || ref >= r->nbench || !ret || !PMC_OPTS_VALID(opts, struct pmc_seq_opts))
+	if (!r || ref >= r->nbench || !ret || !PMC_OPTS_VALID(opts, pmc_seq_opts))
 		return -EINVAL;
 	if (nargs == 0) {
 		pmc_err_set(err, errlen,

@@ -20,6 +20,7 @@ struct pmc_seq_opts {
 			    * 0: 0.05 */
 	size_t max_rounds; /* stop undecided after this many rounds with a value; 0: 100 */
 };
+#define pmc_seq_opts__last_field max_rounds
 
 struct pmc_seq_result {
 	enum pmc_seq_decision decision;

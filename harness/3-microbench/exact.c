@@ -334,7 +334,7 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 	uint64_t v0 = 0, v1 = 0;
 	int r;
 
-	if (!b || !ret || !PMC_OPTS_VALID(o, struct pmc_mb_valgrind_opts) || !o->self_argv ||
+	if (!b || !ret || !PMC_OPTS_VALID(o, pmc_mb_valgrind_opts) || !o->self_argv ||
 	    !o->self_argv[0]) {
 		pmc_err_set(err, errlen, "bad options");
 		return -EINVAL;
@@ -350,6 +350,7 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 	{
 		struct pmc_mb_valgrind_opts po = *o;
 
+		PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &po);
 		po.profile = false;
 		r = run_child(b, &po, 1, &probe, err, errlen);
 	}

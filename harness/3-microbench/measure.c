@@ -407,7 +407,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	pmc_bench_fn empty;
 	int r = 0;
 
-	if (!b || !ret || !PMC_OPTS_VALID(o, struct pmc_mb_opts)) {
+	if (!b || !ret || !PMC_OPTS_VALID(o, pmc_mb_opts)) {
 		pmc_err_set(err, errlen, "bad options");
 		return -EINVAL;
 	}
@@ -447,11 +447,8 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	for (size_t e = 0; e < s.nev; e++)
 		s.over_counts[e] = NAN;
 	if (s.nev) {
-		struct pmc_counters_opts co = {
-		    .sz = sizeof(co),
-		    .pid = 0,
-		    .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
-		};
+		PMC_OPTS(pmc_counters_opts, co,
+			 .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false));
 
 		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
 		/* A batch edge reads the groups on the PMU through their pages, without a

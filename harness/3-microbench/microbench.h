@@ -88,6 +88,7 @@ struct pmc_mb_opts {
 	 * (docs/microbench.md, "Reading the counters"). */
 	bool no_self_read;
 };
+#define pmc_mb_opts__last_field no_self_read
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
 struct pmc_mb_samples {
@@ -228,6 +229,7 @@ struct pmc_mb_valgrind_opts {
 	 * callgrind then separates the costs by call stack (harness/3-profile/callgrind.h). */
 	bool profile;
 };
+#define pmc_mb_valgrind_opts__last_field profile
 
 /* What the valgrind backend counted for one benchmark. */
 struct pmc_mb_exact {

@@ -374,7 +374,7 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 	struct pmc_profile *p = NULL;
 	int r;
 
-	if (!PMC_OPTS_VALID(o, struct pmc_record_opts) || !o->argv || !o->argv[0] || !ret) {
+	if (!PMC_OPTS_VALID(o, pmc_record_opts) || !o->argv || !o->argv[0] || !ret) {
 		pmc_err_set(err, errlen, "no command to profile");
 		return -EINVAL;
 	}

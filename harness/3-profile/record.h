@@ -39,6 +39,7 @@ struct pmc_record_opts {
 	const char *valgrind_path; /* NULL: "valgrind" in PATH */
 	const char *valgrind_event;
 };
+#define pmc_record_opts__last_field valgrind_event
 
 /* Runs the command once under the profiler and returns its profile in *ret and the
  * run's figures in *ret_run (may be NULL). A run that fails (non-zero exit, killed,

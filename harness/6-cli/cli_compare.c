@@ -130,6 +130,7 @@ static int emit_set(const struct pmc_cli_compare_opts *o, const struct pmc_compa
 	FILE *out = report_stream(o);
 	struct pmc_report_opts plain = *ro;
 
+	PMC_OPTS_ZERO_TAIL(pmc_report_opts, &plain); /* what the struct copy need not bring */
 	/* Files get no colour, whatever the terminal gets. */
 	plain.color = false;
 
@@ -166,22 +167,18 @@ static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_compariso
 	return emit_set(o, c, NULL, NULL, ro, to_stream);
 }
 
-static struct pmc_compare_opts library_opts(const struct pmc_cli_compare_opts *o,
-					    const char *old_name, const char *new_name)
+/* Fills *ret by memcpy, which, unlike a struct copy, keeps the zeroed padding the
+ * library checks (include/pmcbench/common.h). */
+static void library_opts(const struct pmc_cli_compare_opts *o, const char *old_name,
+			 const char *new_name, struct pmc_compare_opts *ret)
 {
-	return (struct pmc_compare_opts){
-	    .sz = sizeof(struct pmc_compare_opts),
-	    .alpha = o->alpha,
-	    .confidence = o->confidence,
-	    .no_fdr = o->no_fdr,
-	    .force = o->force,
-	    .metrics = (const char *const *)o->metrics,
-	    .nmetrics = o->nmetrics,
-	    .thresholds = o->thresholds,
-	    .old_name = old_name,
-	    .new_name = new_name,
-	    .unpaired = o->unpaired,
-	};
+	PMC_OPTS(pmc_compare_opts, co, .alpha = o->alpha, .confidence = o->confidence,
+		 .no_fdr = o->no_fdr, .force = o->force,
+		 .metrics = (const char *const *)o->metrics, .nmetrics = o->nmetrics,
+		 .thresholds = o->thresholds, .old_name = old_name, .new_name = new_name,
+		 .unpaired = o->unpaired);
+
+	memcpy(ret, &co, sizeof(co));
 }
 
 /* Reports a comparison that pmc_compare (or pmc_compare_reference) returned r and c for:
@@ -190,20 +187,11 @@ static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 		  const char *old_name, const char *new_name,
 		  const struct pmc_cli_compare_opts *o, bool gate, bool no_headline)
 {
-	struct pmc_gate_opts go = {
-	    .sz = sizeof(go),
-	    .fail_on_inconclusive = o->fail_on_inconclusive,
-	};
-	struct pmc_report_opts ro = {
-	    .sz = sizeof(ro),
-	    .old_name = old_name,
-	    .new_name = new_name,
-	    .gate = gate,
-	    .no_headline = no_headline,
-	    .color = pmc_cli_compare_opts_color(o, report_stream(o)),
-	    .all_rows = o->all_rows,
-	    .by_benchmark = o->by_benchmark,
-	};
+	PMC_OPTS(pmc_gate_opts, go, .fail_on_inconclusive = o->fail_on_inconclusive);
+	PMC_OPTS(pmc_report_opts, ro, .old_name = old_name, .new_name = new_name, .gate = gate,
+		 .no_headline = no_headline,
+		 .color = pmc_cli_compare_opts_color(o, report_stream(o)),
+		 .all_rows = o->all_rows, .by_benchmark = o->by_benchmark);
 	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
 	char gate_err[1280];
 	int code;
@@ -245,11 +233,12 @@ int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name
 			    const struct pmc_result *new_r, const char *new_name,
 			    const struct pmc_cli_compare_opts *o, bool gate)
 {
-	struct pmc_compare_opts co = library_opts(o, old_name, new_name);
+	struct pmc_compare_opts co;
 	struct pmc_comparison *c = NULL;
 	char err[1024];
 	int r;
 
+	library_opts(o, old_name, new_name, &co);
 	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
 	return report(r, c, err, sizeof(err), old_name, new_name, o, gate, false);
 }
@@ -261,11 +250,12 @@ int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
 	const char *label = r->benchmarks[ref].name;
 	/* With two commands the other side has a name; with more, each row names its own. */
 	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
-	struct pmc_compare_opts co = library_opts(o, label, other);
+	struct pmc_compare_opts co;
 	struct pmc_comparison *c = pre;
 	char err[1024];
 	int rc = 0;
 
+	library_opts(o, label, other, &co);
 	if (!c)
 		rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
 	return report(rc, c, err, sizeof(err), label, other, o, gate, pre != NULL);
@@ -276,11 +266,12 @@ struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size
 {
 	const char *label = r->benchmarks[ref].name;
 	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
-	struct pmc_compare_opts co = library_opts(o, label, other);
-	struct pmc_report_opts ro = { .sz = sizeof(ro), .old_name = label, .new_name = other };
+	struct pmc_compare_opts co;
+	PMC_OPTS(pmc_report_opts, ro, .old_name = label, .new_name = other);
 	struct pmc_comparison *c = NULL;
 	char line[512], err[1024];
 
+	library_opts(o, label, other, &co);
 	if (pmc_compare_reference(r, ref, &co, &c, err, sizeof(err)) < 0)
 		return NULL;
 	if (out && pmc_cmp_headline(c, &ro, line, sizeof(line)))
@@ -356,14 +347,8 @@ static void gate_help(FILE *out)
 static int load_failed(const struct pmc_cli_compare_opts *o, const char *err, const char *old_name,
 		       const char *new_name, bool gate)
 {
-	struct pmc_report_opts ro = {
-	    .sz = sizeof(ro),
-	    .old_name = old_name,
-	    .new_name = new_name,
-	    .gate = gate,
-	    .exit_code = PMC_EXIT_ERROR,
-	    .error = err,
-	};
+	PMC_OPTS(pmc_report_opts, ro, .old_name = old_name, .new_name = new_name, .gate = gate,
+		 .exit_code = PMC_EXIT_ERROR, .error = err);
 
 	pmc_cli_error("%s", err);
 	/* The exit code is 2 already; a report that cannot be written adds its own line. */
@@ -434,13 +419,9 @@ static int compare_many(struct pmc_result *const *rs, const char *const *names, 
 			const struct pmc_cli_compare_opts *o, const struct pmc_cli_profiles *ps)
 {
 	struct pmc_comparison **cs = calloc(n - 1, sizeof(*cs));
-	struct pmc_report_opts ro = {
-	    .sz = sizeof(ro),
-	    .old_name = names[0],
-	    .color = pmc_cli_compare_opts_color(o, report_stream(o)),
-	    .all_rows = o->all_rows,
-	    .by_benchmark = o->by_benchmark,
-	};
+	PMC_OPTS(pmc_report_opts, ro, .old_name = names[0],
+		 .color = pmc_cli_compare_opts_color(o, report_stream(o)),
+		 .all_rows = o->all_rows, .by_benchmark = o->by_benchmark);
 	struct pmc_cli_comparison_set set = {.cs = (const struct pmc_comparison *const *)cs,
 					     .names = names,
 					     .n = n - 1};
@@ -452,8 +433,11 @@ static int compare_many(struct pmc_result *const *rs, const char *const *names, 
 		return PMC_EXIT_ERROR;
 	}
 	for (size_t i = 1; i < n; i++) {
-		struct pmc_compare_opts co = library_opts(o, names[0], names[i]);
-		int r = pmc_compare(rs[0], rs[i], &co, &cs[i - 1], err, sizeof(err));
+		struct pmc_compare_opts co;
+		int r;
+
+		library_opts(o, names[0], names[i], &co);
+		r = pmc_compare(rs[0], rs[i], &co, &cs[i - 1], err, sizeof(err));
 
 		if (r < 0) {
 			if (r == -ENOMEM)

@@ -375,6 +375,7 @@ static int run_process(const struct mb_cli *c, const struct pmc_mb_bench *b, siz
 	struct pmc_mb_samples s = {0};
 	int r;
 
+	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &o); /* what the struct copy need not bring */
 	o.samples = share(c->mo.samples, np, p);
 	o.iters = p ? st->s.iters : 0;
 	o.no_overhead = p > 0;
@@ -647,6 +648,9 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	bool user_only = false;
 	int code = PMC_EXIT_ERROR, r;
 
+	/* The padding the library checks, which the initializers need not zero. */
+	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &c.mo);
+	PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &vo);
 	if ((argc > 1 && !args) || pmc_cli_compare_opts_new(&c.copts) < 0) {
 		pmc_cli_error("out of memory");
 		free(args);

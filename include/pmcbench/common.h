@@ -4,6 +4,7 @@
 #define PMCBENCH_COMMON_H
 
 #include <stddef.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,16 +37,40 @@ PMC_API const char *pmc_version(void);
  *
  * Options: every options struct begins with `size_t sz`, which the caller sets to
  * sizeof the struct it was compiled with, so that the struct can grow without breaking
- * programs built against an older header. PMC_OPTS declares one with its size set and
- * the given fields; a NULL options pointer means every default:
+ * programs built against an older header, and is followed by a line naming its last
+ * field, `#define <struct name>__last_field <field>`, which a new field at the end
+ * updates. PMC_OPTS declares one, zero-filled, with its size set and the given fields;
+ * a NULL options pointer means every default, a zero field its default:
  *
  *	PMC_OPTS(pmc_compare_opts, o, .alpha = 0.01);
  *	pmc_compare(old, new, &o, &cmp, err, sizeof(err));
  *
- * A newer program's options passed to an older library are accepted only when every
- * field the library does not know is zero; otherwise the call fails with -EINVAL. */
+ * A library given a smaller struct (an older program's) uses the defaults of the fields
+ * beyond it. It accepts a larger one (a newer program's) only when every byte past the
+ * last field it knows is zero, padding included, and fails with -EINVAL otherwise: a
+ * field it cannot honour is never ignored silently. */
+
+/* The end of TYPE's last field: where a newer field, or the struct's tail padding,
+ * begins. */
+#define PMC_OPTS_END(TYPE)                                                                         \
+	(offsetof(struct TYPE, TYPE##__last_field) + sizeof(((struct TYPE *)0)->TYPE##__last_field))
+
+/* Zeroes the bytes of *PTR, a struct TYPE, past its last field: its tail padding, which
+ * a later version may turn into fields and which an initializer need not zero (clang -O0
+ * leaves the stack's bytes there). For an options struct set up without PMC_OPTS: one
+ * inside another struct, or returned by a function. */
+#define PMC_OPTS_ZERO_TAIL(TYPE, PTR)                                                              \
+	memset((char *)(PTR) + PMC_OPTS_END(TYPE), 0, sizeof(struct TYPE) - PMC_OPTS_END(TYPE))
+
+/* Declares NAME of type struct TYPE with every byte zero but sz and the fields given:
+ * zeroed, then assigned, then its tail zeroed again, since copying the compound literal
+ * may bring the literal's padding with it. A statement sequence rather than one
+ * initializer, since plain C11 has no statement expression. */
 #define PMC_OPTS(TYPE, NAME, ...)                                                                  \
-	struct TYPE NAME = {.sz = sizeof(struct TYPE), __VA_ARGS__}
+	struct TYPE NAME;                                                                          \
+	memset(&NAME, 0, sizeof(struct TYPE));                                                     \
+	NAME = (struct TYPE){.sz = sizeof(struct TYPE), __VA_ARGS__};                              \
+	PMC_OPTS_ZERO_TAIL(TYPE, &NAME)
 
 #ifdef __cplusplus
 }

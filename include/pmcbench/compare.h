@@ -78,6 +78,7 @@ struct pmc_compare_opts {
 	 * independent samples instead of round by round (docs/compare.md, "Paired"). */
 	bool unpaired;
 };
+#define pmc_compare_opts__last_field unpaired
 
 /* The outcome of a comparison: rows (one per benchmark and metric), warnings, counts. */
 struct pmc_comparison;
@@ -169,6 +170,7 @@ struct pmc_gate_opts {
 	size_t sz;		   /* sizeof(struct pmc_gate_opts) */
 	bool fail_on_inconclusive; /* an inconclusive row fails the gate (PMC_GATE_INCONCLUSIVE) */
 };
+#define pmc_gate_opts__last_field fail_on_inconclusive
 
 /* Decides the gate from the gated rows of a comparison (docs/compare.md, "What the gate
  * judges"): an error when a limit checked nothing, no row is gated, a gated row lacks a

@@ -73,6 +73,7 @@ struct pmc_counters_opts {
 	 * counters"). */
 	bool self_read;
 };
+#define pmc_counters_opts__last_field self_read
 
 /* Opens every event of the list, group by group, leader first, on the task opts names
  * (NULL opts: the calling thread, any CPU, enabled at once). An event the kernel rejects
@@ -121,6 +122,7 @@ struct pmc_probe_opts {
 	 * renaming them with ":u" as perf does. */
 	bool no_user_only_fallback;
 };
+#define pmc_probe_opts__last_field no_user_only_fallback
 
 /* What pmc_event_list_probe found. Opaque. */
 struct pmc_probe_report;

@@ -34,6 +34,7 @@ struct pmc_event_list_opts {
 	size_t sz;
 	const char *sysfs_root; /* the directory holding the PMUs; NULL: PMC_SYSFS_ROOT */
 };
+#define pmc_event_list_opts__last_field sysfs_root
 
 /* Parses a perf-style event list into a new list (*ret, freed with pmc_event_list_free).
  * Returns 0, -EINVAL with one line in err such as "column 5: unknown event 'cyclse'; did

@@ -54,6 +54,7 @@ struct pmc_report_opts {
 	 * per metric with a row per benchmark (`compare --row metric`). */
 	bool by_benchmark;
 };
+#define pmc_report_opts__last_field by_benchmark
 
 /* What a format renders. */
 enum pmc_report_kind {
