@@ -83,13 +83,13 @@ int main(int argc, char **argv)
 		floor_v[rep] = per_read(t0, t1, n);
 		t0 = now_ns();
 		for (size_t i = 0; i < n; i++)
-			if (pmc_counters_read(plain, r) < 0)
+			if (pmc_counters_read(plain, r, sizeof(*r)) < 0)
 				return 2;
 		t1 = now_ns();
 		read_v[rep] = per_read(t0, t1, n);
 		t0 = now_ns();
 		for (size_t i = 0; i < n; i++)
-			if (pmc_counters_read(self, r) < 0)
+			if (pmc_counters_read(self, r, sizeof(*r)) < 0)
 				return 2;
 		t1 = now_ns();
 		self_v[rep] = per_read(t0, t1, n);

@@ -91,7 +91,7 @@ static void test_counted_and_attrs(void **state)
 	fake_pmu_tick(&fake, 10);
 	assert_int_equal(pmc_counters_disable(c), 0);
 	fake_pmu_tick(&fake, 5);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 4; i++) {
 		assert_reading(&r[i], PMC_STATUS_COUNTED, 10 * rate_of(&l->events[i]), 10 * Q,
 			       10 * Q);
@@ -102,7 +102,7 @@ static void test_counted_and_attrs(void **state)
 	}
 	/* Reset zeroes the values of every group. */
 	assert_int_equal(pmc_counters_reset(c), 0);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(r[i].value, 0);
 	pmc_counters_close(c);
@@ -126,7 +126,7 @@ static void test_multiplex_scaling(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 30);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 6; i++) {
 		uint64_t rate = rate_of(&l->events[i]);
 
@@ -163,7 +163,7 @@ static void test_scaling_math(void **state)
 	e->value = UINT64_C(1) << 62;
 	e->time_enabled = UINT64_C(3) << 40;
 	e->time_running = UINT64_C(1) << 40;
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_SCALED);
 	assert_int_equal(r[0].value, UINT64_C(1) << 62);
 	assert_true(fabs(r[0].scaled / (3.0 * 4611686018427387904.0) - 1.0) < 1e-12);
@@ -202,7 +202,7 @@ static void test_weak_group_einval_member(void **state)
 	assert_int_equal(st, PMC_STATUS_COUNTED);
 	assert_int_equal(err, 0);
 	fake_pmu_tick(&fake, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, 4 * rate_of(&l->events[0]), 4 * Q, 4 * Q);
 	assert_reading(&r[1], PMC_STATUS_UNSUPPORTED, 0, 0, 0);
 	assert_int_equal(r[1].error, EINVAL);
@@ -239,7 +239,7 @@ static void test_group_too_big(void **state)
 	assert_int_equal(st, PMC_STATUS_NOT_COUNTED);
 	assert_int_equal(err, PMC_ERROR_NO_FIT);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, 2 * rate_of(&l->events[0]), 2 * Q, 2 * Q);
 	assert_reading(&r[1], PMC_STATUS_COUNTED, 2 * rate_of(&l->events[1]), 2 * Q, 2 * Q);
 	assert_int_equal(r[2].status, PMC_STATUS_NOT_COUNTED);
@@ -273,7 +273,7 @@ static void test_weak_group_split(void **state)
 	assert_int_equal(pmc_counters_enable(c), 0);
 	/* Three single events on two counters: each runs 2 quanta out of 3. */
 	fake_pmu_tick(&fake, 3);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (int i = 0; i < 3; i++) {
 		assert_reading(&r[i], PMC_STATUS_SCALED, 2 * rate_of(&l->events[i]), 3 * Q, 2 * Q);
 		assert_int_equal(r[i].error, 0);
@@ -281,10 +281,10 @@ static void test_weak_group_split(void **state)
 	assert_reading(&r[3], PMC_STATUS_COUNTED, 3 * rate_of(&l->events[3]), 3 * Q, 3 * Q);
 	assert_int_equal(pmc_counters_disable(c), 0);
 	fake_pmu_tick(&fake, 3);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].enabled, 3 * Q); /* disabled: no time passed */
 	assert_int_equal(pmc_counters_reset(c), 0);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[1].value, 0);
 	pmc_counters_close(c);
 	assert_int_equal(fake.nopen, 0);
@@ -325,7 +325,7 @@ static void test_fixed_counters_and_watchdog(void **state)
 	c = open_ok(l, &o);
 	assert_int_equal(pmc_counters_opened(c), 6);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
 	pmc_counters_close(c);
@@ -335,7 +335,7 @@ static void test_fixed_counters_and_watchdog(void **state)
 	c = open_ok(l, &o);
 	assert_int_equal(pmc_counters_opened(c), 6);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (int i = 0; i < 6; i++) {
 		assert_int_equal(r[i].status, PMC_STATUS_NOT_COUNTED);
 		assert_int_equal(r[i].value, 0);
@@ -369,7 +369,7 @@ static void test_no_group_read_before_4_13(void **state)
 	assert_int_equal(fake.log[2].group_fd, fake.log[1].result); /* still a group */
 	assert_int_equal(pmc_counters_enable(c), 0);
 	fake_pmu_tick(&fake, 3);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (int i = 0; i < 4; i++)
 		assert_reading(&r[i], PMC_STATUS_COUNTED, 3 * rate_of(&l->events[i]), 3 * Q, 3 * Q);
 	pmc_counters_close(c);
@@ -401,7 +401,7 @@ static void test_exclude_guest_retry(void **state)
 	assert_int_equal(fake.log[0].result, -EOPNOTSUPP);
 	assert_true(fake.log[1].attr.exclude_guest);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
 	pmc_counters_close(c);
@@ -415,7 +415,7 @@ static void test_exclude_guest_retry(void **state)
 	c = open_ok(l, &o);
 	assert_int_equal(pmc_counters_opened(c), 3);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
 		assert_true(r[i].user_only);
@@ -442,7 +442,7 @@ static void test_kernel_only_denied_under_paranoid(void **state)
 	assert_int_equal(
 	    fake_pmu_open_attempts(&fake, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 1);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_DENIED);
 	assert_int_equal(r[0].error, EACCES);
 	assert_false(r[0].user_only);
@@ -464,7 +464,7 @@ static void test_lone_einval(void **state)
 	fake_pmu_init(&fake, &pmu8);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(r[0].error, EINVAL);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
@@ -487,7 +487,7 @@ static void test_no_pmu(void **state)
 	c = open_ok(l, &o);
 	assert_int_equal(pmc_counters_opened(c), 2);
 	fake_pmu_tick(&fake, 7);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 9; i++) {
 		if (i == 5 || i == 6)
 			continue;
@@ -515,7 +515,7 @@ static void test_paranoid_levels(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_DENIED);
 	assert_int_equal(r[0].error, EACCES);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
@@ -530,7 +530,7 @@ static void test_paranoid_levels(void **state)
 	o.user_only_fallback = true;
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
 	assert_true(r[0].user_only);
@@ -549,7 +549,7 @@ static void test_paranoid_levels(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	assert_int_equal(pmc_counters_opened(c), 0);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 4; i++) {
 		assert_int_equal(r[i].status, PMC_STATUS_DENIED);
 		assert_int_equal(r[i].error, EACCES);
@@ -593,7 +593,7 @@ static void test_user_only_fallback_outcomes(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(r[0].error, ENOENT);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
@@ -607,7 +607,7 @@ static void test_user_only_fallback_outcomes(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
 	assert_false(r[2].user_only);
 	pmc_counters_close(c);
@@ -631,7 +631,7 @@ static void test_eperm_for_an_exclude_setting(void **state)
 	c = open_ok(l, &o);
 	assert_int_equal(fake.nopen, 1);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(r[0].error, EOPNOTSUPP);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
@@ -642,7 +642,7 @@ static void test_eperm_for_an_exclude_setting(void **state)
 	cfg.privileged = false;
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_DENIED);
 	assert_int_equal(r[1].status, PMC_STATUS_DENIED);
 	pmc_counters_close(c);
@@ -686,7 +686,7 @@ static void test_ebusy_is_not_remembered(void **state)
 	assert_int_equal(st, PMC_STATUS_NOT_COUNTED);
 	assert_int_equal(err, EBUSY);
 	fake_pmu_tick(&fake, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
 	assert_int_equal(r[1].status, PMC_STATUS_NOT_COUNTED);
 	assert_int_equal(r[1].error, EBUSY);
@@ -733,7 +733,7 @@ static void test_pinned_zero_read(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 5);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, 5 * rate_of(&l->events[0]), 5 * Q, 5 * Q);
 	assert_reading(&r[1], PMC_STATUS_COUNTED, 5 * rate_of(&l->events[1]), 5 * Q, 5 * Q);
 	assert_reading(&r[2], PMC_STATUS_NOT_COUNTED, 0, 0, 0);
@@ -765,11 +765,11 @@ static void test_enable_on_exec_and_not_counted(void **state)
 	assert_int_equal(fake.log[0].pid, 4242);
 	/* Before exec the task's work is not counted. */
 	fake_pmu_tick(&fake, 6);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_NOT_COUNTED, 0, 0, 0);
 	fake_pmu_exec(&fake);
 	fake_pmu_tick(&fake, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, 4 * rate_of(&l->events[0]), 4 * Q, 4 * Q);
 	assert_reading(&r[1], PMC_STATUS_COUNTED, 4 * rate_of(&l->events[1]), 4 * Q, 4 * Q);
 	pmc_counters_close(c);
@@ -782,7 +782,7 @@ static void test_enable_on_exec_and_not_counted(void **state)
 	o.sz = sizeof(o);
 	c = open_ok(l, &o);
 	fake_pmu_lookup(&fake, fake.log[0].result)->time_enabled = 5 * Q;
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_NOT_COUNTED, 0, 5 * Q, 0);
 	assert_true(isnan(r[0].scaled));
 	pmc_counters_close(c);
@@ -802,7 +802,7 @@ static void test_ids_out_of_order(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 3);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 4; i++)
 		assert_reading(&r[i], PMC_STATUS_COUNTED, 3 * rate_of(&l->events[i]), 3 * Q, 3 * Q);
 	/* The rates differ, so a match by position would have failed above. */
@@ -832,7 +832,7 @@ static void test_known_errors(void **state)
 	assert_int_equal(fake.log[0].group_fd, -1);
 	assert_int_equal(fake.log[0].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(r[0].error, ENOENT);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
@@ -856,7 +856,7 @@ static void test_enoent_one_event(void **state)
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(r[0].error, ENOENT);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
@@ -879,7 +879,7 @@ static void test_read_error(void **state)
 	cfg.read_error = EIO;
 	fake_pmu_init(&fake, &cfg);
 	c = open_ok(l, &o);
-	assert_int_equal(pmc_counters_read(c, r), -EIO);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), -EIO);
 	assert_int_equal(r[0].value, 99);
 	pmc_counters_close(c);
 	pmc_event_list_free(l);
@@ -908,6 +908,42 @@ static void test_bad_arguments(void **state)
 	pmc_counters_open_status(NULL, 0, &st, &err);
 	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(pmc_counters_enable(NULL), -EINVAL);
+	pmc_event_list_free(l);
+}
+
+/* Readings of every version: a newer program's larger struct pmc_reading gets each
+ * reading at its own stride with zero past the fields this library fills; one smaller
+ * than the first release's is refused, the array untouched. */
+static void test_read_element_size(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions},task-clock");
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
+	struct pmc_reading r[3];
+	struct {
+		struct pmc_reading r;
+		uint64_t future[3];
+	} big[3];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &pmu8);
+	c = open_ok(l, &o);
+	fake_pmu_tick(&fake, 4);
+	assert_int_equal(pmc_counters_disable(c), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(r[0])), 0);
+	memset(big, 0xAA, sizeof(big));
+	assert_int_equal(pmc_counters_read(c, &big[0].r, sizeof(big[0])), 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_reading(&big[i].r, r[i].status, r[i].value, r[i].enabled, r[i].running);
+		assert_true(big[i].r.scaled == r[i].scaled);
+		for (size_t k = 0; k < 3; k++)
+			assert_int_equal(big[i].future[k], 0);
+	}
+	memset(big, 0xAA, sizeof(big));
+	assert_int_equal(pmc_counters_read(c, &big[0].r, offsetof(struct pmc_reading, user_only)),
+			 -EINVAL);
+	assert_int_equal(big[0].future[0], 0xAAAAAAAAAAAAAAAAu);
+	assert_int_equal(pmc_counters_read(c, NULL, sizeof(r[0])), -EINVAL);
+	pmc_counters_close(c);
 	pmc_event_list_free(l);
 }
 
@@ -1144,6 +1180,7 @@ int main(void)
 	    cmocka_unit_test(test_read_error),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_status_names),
+	    cmocka_unit_test(test_read_element_size),
 	    cmocka_unit_test(test_opts_versions),
 	    cmocka_unit_test(test_probe_missing_and_user_only),
 	    cmocka_unit_test(test_probe_no_fallback_and_errors),

@@ -143,7 +143,7 @@ static void test_split_sum_counted(void **state)
 	assert_int_equal(pmc_counters_opened(c), 2);
 	fake_pmu_tick_on(&fake, 0, 6);
 	fake_pmu_tick_on(&fake, 2, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	core_cycles = 6 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES);
 	atom_cycles = 4 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_CPU_CYCLES);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, core_cycles + atom_cycles, 10 * Q, 10 * Q);
@@ -166,7 +166,7 @@ static void test_split_sum_counted(void **state)
 	fake.sys.sysfs_root = root;
 	c = open_ok(l);
 	fake_pmu_tick_on(&fake, 1, 5);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED,
 		       5 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES), 5 * Q, 5 * Q);
 	p = part(c, 0, 1, "cpu_atom");
@@ -202,7 +202,7 @@ static void test_groups_per_pmu(void **state)
 	}
 	fake_pmu_tick_on(&fake, 2, 3);
 	fake_pmu_tick_on(&fake, 0, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
 	assert_int_equal(r[1].status, PMC_STATUS_COUNTED);
 	assert_int_equal(r[1].value,
@@ -233,7 +233,7 @@ static void test_multiplexing_still_scaled(void **state)
 	c = open_ok(l);
 	fake_pmu_tick_on(&fake, 0, 6);
 	fake_pmu_tick_on(&fake, 3, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 4; i++) {
 		assert_int_equal(r[i].status, PMC_STATUS_SCALED);
 		assert_int_equal(r[i].enabled, 10 * Q);
@@ -266,7 +266,7 @@ static void test_one_pmu_not_extrapolated(void **state)
 	c = open_ok(l);
 	fake_pmu_tick_on(&fake, 0, 6);
 	fake_pmu_tick_on(&fake, 2, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	core = 6 * fake_pmu_core_rate(&fake, 0, 0x3c);
 	atom = 4 * fake_pmu_core_rate(&fake, 1, 0x3c);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, core, 10 * Q, 6 * Q);
@@ -299,7 +299,7 @@ static void test_m1(void **state)
 	assert_int_equal(opened_as(PERF_TYPE_RAW, 0x08), 0);
 	fake_pmu_tick_on(&fake, 5, 3);
 	fake_pmu_tick_on(&fake, 1, 7);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	v = 7 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_INSTRUCTIONS) +
 	    3 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS);
 	assert_reading(&r[0], PMC_STATUS_COUNTED, v, 10 * Q, 10 * Q);
@@ -333,7 +333,7 @@ static void test_m1_needs_exclude_guest(void **state)
 	assert_false(pmc_counters_restricted(c, 0));
 	fake_pmu_tick_on(&fake, 5, 3);
 	fake_pmu_tick_on(&fake, 1, 1);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED,
 		       1 * fake_pmu_core_rate(&fake, 0, 0) + 3 * fake_pmu_core_rate(&fake, 1, 0),
 		       4 * Q, 4 * Q);
@@ -367,7 +367,7 @@ static void test_no_extended_type(void **state)
 	assert_int_equal(opened_as(10, 0xc0), 1);
 	fake_pmu_tick_on(&fake, 0, 6);
 	fake_pmu_tick_on(&fake, 2, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED,
 		       6 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES), 10 * Q, 6 * Q);
 	assert_true(pmc_counters_restricted(c, 0));
@@ -389,7 +389,7 @@ static void test_no_extended_type(void **state)
 	c = open_ok(l);
 	fake_pmu_tick_on(&fake, 4, 2);
 	fake_pmu_tick_on(&fake, 0, 2);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_reading(&r[0], PMC_STATUS_COUNTED,
 		       2 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES), 4 * Q, 2 * Q);
 	assert_string_equal(pmc_counters_part_pmu(c, 0, 0), "");
@@ -439,7 +439,7 @@ static void test_one_core_pmu_unchanged(void **state)
 	l = events("{cycles,instructions},branches,task-clock");
 	c = open_ok(l);
 	fake_pmu_tick(&fake, 5);
-	assert_int_equal(pmc_counters_read(c, a), 0);
+	assert_int_equal(pmc_counters_read(c, a, sizeof(*a)), 0);
 	assert_int_equal(pmc_counters_nparts(c, 0), 0);
 	/* Each event tried counting the kernel first (paranoid 2), and nothing else: no probe. */
 	assert_int_equal(fake.nlog, 8);
@@ -447,7 +447,7 @@ static void test_one_core_pmu_unchanged(void **state)
 	fake_pmu_init(&fake, &one);
 	c = open_ok(l);
 	fake_pmu_tick(&fake, 5);
-	assert_int_equal(pmc_counters_read(c, b), 0);
+	assert_int_equal(pmc_counters_read(c, b, sizeof(*b)), 0);
 	for (size_t i = 0; i < 4; i++) {
 		assert_int_equal(a[i].status, b[i].status);
 		assert_int_equal(a[i].value, b[i].value);

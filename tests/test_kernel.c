@@ -101,7 +101,7 @@ static void test_group_read_by_id(void **state)
 	usleep(2000);
 	usleep(2000);
 	assert_int_equal(pmc_counters_disable(c), 0);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 3; i++) {
 		print_message("%s: %s %llu (enabled %llu, running %llu)\n", l->events[i].name,
 			      pmc_status_name(r[i].status), (unsigned long long)r[i].value,
@@ -168,7 +168,7 @@ static int run_counted(const char *spec, char *const argv[], const struct run_op
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	/* Inherited counts are folded into the parent's events as children exit, so the
 	 * read comes after the reap (docs/events.md, "Kernel ABI facts"). */
-	assert_int_equal(pmc_counters_read(c, out), 0);
+	assert_int_equal(pmc_counters_read(c, out, sizeof(*out)), 0);
 	for (size_t i = 0; i < n; i++)
 		print_message("  %s: %s %llu\n", l->events[i].name, pmc_status_name(out[i].status),
 			      (unsigned long long)out[i].value);
@@ -305,7 +305,7 @@ static int count_forked_children(bool inherit, struct pmc_reading *out)
 	close(go[1]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	/* After the reap: the children's counts are folded in as they exit. */
-	assert_int_equal(pmc_counters_read(c, out), 0);
+	assert_int_equal(pmc_counters_read(c, out, sizeof(*out)), 0);
 	print_message("  %s page-faults: %s %llu\n", inherit ? "inherit" : "no inherit",
 		      pmc_status_name(out[0].status), (unsigned long long)out[0].value);
 	if (pmc_counters_opened(c) == 0) {
@@ -377,7 +377,7 @@ static void test_real_multiplexing(void **state)
 	assert_int_equal(pmc_counters_open(l, &o, &c), 0);
 	skip_if_all_denied(c, l);
 	spin_cpu_ms(30);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	pmc_counters_close(c);
 	print_message("on CPU 1: %s, enabled %llu, running %llu\n", pmc_status_name(r[0].status),
 		      (unsigned long long)r[0].enabled, (unsigned long long)r[0].running);
@@ -391,7 +391,7 @@ static void test_real_multiplexing(void **state)
 	spin_cpu_ms(40);
 	pin_to(0);
 	spin_cpu_ms(40);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	pmc_counters_close(c);
 	assert_int_equal(sched_setaffinity(0, sizeof(saved), &saved), 0);
 	fraction = (double)r[0].running / (double)r[0].enabled;
@@ -426,7 +426,7 @@ static void test_msr_tsc_group(void **state)
 	assert_int_equal(pmc_counters_enable(c), 0);
 	spin_cpu_ms(30);
 	assert_int_equal(pmc_counters_disable(c), 0);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	pmc_counters_close(c);
 	for (size_t i = 0; i < 2; i++)
 		print_message("%s: %s %llu (error %d)\n", l->events[i].name,
@@ -463,7 +463,7 @@ static void test_hardware_status(void **state)
 	assert_int_equal(pmc_counters_open(l, &o, &c), 0);
 	skip_if_all_denied(c, l);
 	spin_cpu_ms(5);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	pmc_counters_close(c);
 	for (size_t i = 0; i < 3; i++)
 		print_message("%s: %s (error %d)\n", l->events[i].name, pmc_status_name(r[i].status),

@@ -72,8 +72,8 @@ static uint64_t pair_read(struct pair *p)
 
 	assert_true(n <= 16);
 	pmc_counters_read_counts(p->cs, &self0, NULL);
-	assert_int_equal(pmc_counters_read(p->cs, a), 0);
-	assert_int_equal(pmc_counters_read(p->cp, b), 0);
+	assert_int_equal(pmc_counters_read(p->cs, a, sizeof(*a)), 0);
+	assert_int_equal(pmc_counters_read(p->cp, b, sizeof(*b)), 0);
 	pmc_counters_read_counts(p->cs, &self1, NULL);
 	for (size_t i = 0; i < n; i++) {
 		if (a[i].value != b[i].value || a[i].enabled != b[i].enabled ||
@@ -203,7 +203,7 @@ static void multiplexed_times_from_the_tsc(void **state)
 		assert_int_equal(p->self.page_writes, writes);
 	}
 	assert_int_equal(self, 2 * 9);
-	assert_int_equal(pmc_counters_read(p->cs, r), 0);
+	assert_int_equal(pmc_counters_read(p->cs, r, sizeof(*r)), 0);
 	for (size_t i = 0; i < 6; i++)
 		assert_int_equal(r[i].status, PMC_STATUS_SCALED);
 	pair_close(p);

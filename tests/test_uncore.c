@@ -269,7 +269,7 @@ static void test_read_sum_scaled(void **state)
 	fake_pmu_tick(&fake, 10);
 	assert_int_equal(pmc_counters_disable(c), 0);
 	fake_pmu_tick(&fake, 5);
-	assert_int_equal(pmc_counters_read(c, &r), 0);
+	assert_int_equal(pmc_counters_read(c, &r, sizeof(r)), 0);
 	assert_int_equal(r.status, PMC_STATUS_COUNTED);
 	assert_int_equal(r.value, 2 * 10 * rate);
 	assert_int_equal(r.enabled, 2 * 10 * Q);
@@ -315,7 +315,7 @@ static void test_denied_unprivileged(void **state)
 	assert_int_equal(err, EACCES);
 	assert_int_equal(pmc_counters_opened(c), 1);
 	fake_pmu_tick(&fake, 4);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
 	assert_int_equal(r[0].running, 4 * Q);
 	assert_int_equal(r[1].status, PMC_STATUS_DENIED);
@@ -355,7 +355,7 @@ static void test_mixed_group(void **state)
 			assert_int_equal(o->pid, 0);
 	}
 	fake_pmu_tick(&fake, 6);
-	assert_int_equal(pmc_counters_read(c, r), 0);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	assert_int_equal(r[0].value,
 			 6 * fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
 	assert_true(r[1].scaled == (double)(2 * 6 * fake_pmu_rate(POWER, ENERGY_PKG)) * RAPL_SCALE);
@@ -391,8 +391,8 @@ static void test_scopes(void **state)
 	assert_int_equal(pmc_counters_opened(sys), 1);
 	assert_int_equal(pmc_counters_enable(sys), 0);
 	fake_pmu_tick(&fake, 2);
-	assert_int_equal(pmc_counters_read(task, rt), 0);
-	assert_int_equal(pmc_counters_read(sys, rs), 0);
+	assert_int_equal(pmc_counters_read(task, rt, sizeof(*rt)), 0);
+	assert_int_equal(pmc_counters_read(sys, rs, sizeof(*rs)), 0);
 	assert_int_equal(rt[0].status, PMC_STATUS_COUNTED);
 	assert_int_equal(rt[1].status, PMC_STATUS_NOT_COUNTED);
 	assert_int_equal(rt[1].error, 0);

@@ -60,7 +60,7 @@ static int measure(struct pmc_counters *c, const struct pmc_event_list *ev,
 	sink = work();
 	t1 = now_ns();
 	(void)sink;
-	if ((r = pmc_counters_disable(c)) < 0 || (r = pmc_counters_read(c, rd)) < 0)
+	if ((r = pmc_counters_disable(c)) < 0 || (r = pmc_counters_read(c, rd, sizeof(*rd))) < 0)
 		return r;
 	for (size_t i = 0; i < pmc_event_list_count(ev); i++) {
 		/* A counter this machine cannot count is stored as not measured, never 0. */

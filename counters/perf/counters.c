@@ -602,14 +602,8 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 	return 0;
 }
 
-int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out)
+static int read_groups(struct pmc_counters *c)
 {
-	if (!c || (!out && c->n))
-		return -EINVAL;
-	if (c->hy)
-		return read_hybrid(c, out);
-	if (c->sw)
-		return read_syswide(c, out);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->slots[i].fd < 0)
 			set_missing(&c->tmp[i], c->slots[i].status, c->slots[i].error);
@@ -622,8 +616,31 @@ int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out)
 		if (r < 0)
 			return r;
 	}
-	if (c->n)
-		memcpy(out, c->tmp, c->n * sizeof(*out));
+	return 0;
+}
+
+/* struct pmc_reading as the first release (0.1.0) has it: the smallest a caller knows. */
+#define READING_SZ_0_1 (offsetof(struct pmc_reading, user_only) + sizeof(bool))
+
+int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out, size_t reading_sz)
+{
+	unsigned char *p = (unsigned char *)out;
+	size_t known = reading_sz < sizeof(*out) ? reading_sz : sizeof(*out);
+	int r;
+
+	if (!c || (!out && c->n) || reading_sz < READING_SZ_0_1)
+		return -EINVAL;
+	r = c->hy ? pmc_hybrid_read(c) : c->sw ? pmc_syswide_read(c) : read_groups(c);
+	if (r < 0)
+		return r;
+	/* The elements are reading_sz bytes apart: an older caller's smaller struct
+	 * gets the fields it knows, a newer caller's larger one zero in the fields this
+	 * library does not fill. */
+	for (size_t i = 0; i < c->n; i++, p += reading_sz) {
+		memcpy(p, &c->tmp[i], known);
+		if (reading_sz > known)
+			memset(p + known, 0, reading_sz - known);
+	}
 	return 0;
 }
 

@@ -90,10 +90,10 @@ void pmc_hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_sta
 }
 
 /* Hybrid: reads the parts, then each split event's sum by the rule of counters/perf/hybrid.h. */
-int read_hybrid(struct pmc_counters *c, struct pmc_reading *out)
+int pmc_hybrid_read(struct pmc_counters *c)
 {
 	const struct pmc_hybrid *hy = c->hy;
-	int r = pmc_counters_read(c->inner, c->parts);
+	int r = pmc_counters_read(c->inner, c->parts, sizeof(*c->parts));
 
 	if (r < 0)
 		return r;
@@ -110,8 +110,6 @@ int read_hybrid(struct pmc_counters *c, struct pmc_reading *out)
 		for (size_t k = 0; k < hy->nparts[i]; k++)
 			c->parts[hy->part[i][k]] = p[k];
 	}
-	if (c->n)
-		memcpy(out, c->tmp, c->n * sizeof(*out));
 	return 0;
 }
 

@@ -121,7 +121,7 @@ int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request);
  * on failure); reads them; tells how many opened and why one did not. */
 int pmc_hybrid_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 		    const struct pmc_sys *sys, struct pmc_hybrid *hy, struct pmc_counters **ret);
-int read_hybrid(struct pmc_counters *c, struct pmc_reading *out);
+int pmc_hybrid_read(struct pmc_counters *c);
 size_t pmc_hybrid_opened(const struct pmc_counters *c);
 void pmc_hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
 			    int *ret_error);
@@ -133,7 +133,7 @@ bool pmc_syswide_needed(const struct pmc_event_list *events);
 int pmc_syswide_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 		     const struct pmc_sys *sys, enum pmc_counters_scope scope,
 		     struct pmc_counters **ret);
-int read_syswide(struct pmc_counters *c, struct pmc_reading *out);
+int pmc_syswide_read(struct pmc_counters *c);
 int pmc_syswide_ioctl(struct pmc_counters *c, unsigned long request);
 size_t pmc_syswide_opened(const struct pmc_counters *c);
 void pmc_syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,

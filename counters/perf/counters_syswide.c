@@ -250,10 +250,10 @@ static int read_cpu_wide(struct pmc_counters *c, size_t i, struct pmc_reading *r
 	return 0;
 }
 
-int read_syswide(struct pmc_counters *c, struct pmc_reading *out)
+int pmc_syswide_read(struct pmc_counters *c)
 {
 	struct syswide *sw = c->sw;
-	int r = sw->task ? pmc_counters_read(sw->task, sw->task_rd) : 0;
+	int r = sw->task ? pmc_counters_read(sw->task, sw->task_rd, sizeof(*sw->task_rd)) : 0;
 
 	if (r < 0)
 		return r;
@@ -268,8 +268,6 @@ int read_syswide(struct pmc_counters *c, struct pmc_reading *out)
 		if (pmc_status_has_value(rd->status))
 			rd->scaled *= sw->scale[i];
 	}
-	if (c->n)
-		memcpy(out, c->tmp, c->n * sizeof(*out));
 	return 0;
 }
 

@@ -207,7 +207,8 @@ static void probe(struct pmc_doctor_probe *p, const char *event, const char *sys
 		struct pmc_reading reading;
 
 		pmc_counters_open_status(c, 0, &st, &p->error);
-		if (pmc_counters_opened(c) == 1 && pmc_counters_read(c, &reading) == 0)
+		if (pmc_counters_opened(c) == 1 &&
+		    pmc_counters_read(c, &reading, sizeof(reading)) == 0)
 			p->user_only = reading.user_only;
 		pmc_counters_close(c);
 	}

@@ -144,7 +144,7 @@ static int perf_round_stop(struct pmc_backend_session *s, int r)
 	if (r == 0)
 		r = d;
 	if (r == 0)
-		r = pmc_counters_read(s->sc, s->sys_rd);
+		r = pmc_counters_read(s->sc, s->sys_rd, sizeof(*s->sys_rd));
 	if (r == 0)
 		note_known_errors(s, s->sc, true);
 	pmc_counters_close(s->sc);
@@ -213,7 +213,7 @@ static int perf_run_collect(struct pmc_backend_run *run, char *why, size_t whyle
 	int r = 0;
 
 	if (run->measured) {
-		r = pmc_counters_read(run->counters, run->readings);
+		r = pmc_counters_read(run->counters, run->readings, sizeof(*run->readings));
 		for (size_t i = 0; r == 0 && i < s->n; i++)
 			pmc_counters_read_parts(run->counters, i, &run->parts[i]);
 		/* The system-wide events, read by the session (perf_round_stop). */

@@ -75,7 +75,7 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
 	r = pmc_counters_open_sys(list, &co, sys, &counters);
 	if (r < 0)
 		goto fail_open;
-	r = pmc_counters_read(counters, rd);
+	r = pmc_counters_read(counters, rd, sizeof(*rd));
 	if (r < 0)
 		goto fail_read;
 	for (size_t i = 0; i < list->n; i++) {

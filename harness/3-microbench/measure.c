@@ -82,7 +82,8 @@ bool pmc_loop_edge(struct pmc_state *s)
 
 	switch (c->phase) {
 	case IDLE:
-		if (c->counters && (r = pmc_counters_read(c->counters, c->r0)) < 0) {
+		if (c->counters &&
+		    (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {
 			c->error = r;
 			c->phase = DONE;
 			return false;
@@ -105,7 +106,7 @@ bool pmc_loop_edge(struct pmc_state *s)
 		if (c->cpu_clock)
 			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
 		c->phase = DONE;
-		if (c->counters && (r = pmc_counters_read(c->counters, c->r1)) < 0)
+		if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
 			c->error = r;
 		else if (c->p1)
 			save_parts(c, c->p1);

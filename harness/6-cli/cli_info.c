@@ -58,7 +58,7 @@ static int probe_event(const char *spec, struct probe_result *ret)
 	err = pmc_counters_open(l, &o, &c);
 	if (err < 0)
 		goto fail_open;
-	err = pmc_counters_read(c, &r);
+	err = pmc_counters_read(c, &r, sizeof(r));
 	if (err < 0)
 		goto fail_read;
 	ret->status = r.status;

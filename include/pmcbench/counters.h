@@ -103,8 +103,13 @@ PMC_API int pmc_counters_disable(struct pmc_counters *c);
 PMC_API int pmc_counters_reset(struct pmc_counters *c);
 
 /* Reads every group once and fills out[0..n-1] (n = the list's event count) in list
- * order. Returns 0 or -errno (out untouched). */
-PMC_API int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out);
+ * order, out's elements being reading_sz bytes each: pass sizeof(out[0]), so that
+ * struct pmc_reading can grow at its end (an older program's smaller struct gets the
+ * fields it knows; a newer program's larger one gets zero in the fields this library
+ * does not fill). Returns 0, -EINVAL (a NULL argument, or reading_sz below the first
+ * release's struct) or -errno (out untouched). */
+PMC_API int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out,
+			      size_t reading_sz);
 
 /* How many group reads so far went through the mmap pages (rdpmc) and how many through
  * read() (an event read on its own counts as one). Either pointer may be NULL. */
