@@ -289,7 +289,7 @@ static void gbench_repetitions_are_runs(void **state)
 	assert_string_equal(r->created, "2026-11-24T18:10:41Z");
 	assert_string_equal(pmc_result_get_env(r, "hostname"), "vm");
 	assert_string_equal(pmc_result_get_env(r, "cpus"), "2");
-	assert_int_equal(pmc_result_nbenchmarks(r), 3);
+	assert_int_equal(pmc_result_benchmark_count(r), 3);
 	assert_string_equal(pmc_result_benchmark(r, 0)->name, "BM_sum/64");
 	assert_string_equal(pmc_result_benchmark(r, 1)->name, "BM_nan");
 	assert_string_equal(pmc_result_benchmark(r, 2)->name, "BM_fail");
@@ -329,7 +329,7 @@ static void gbench_out_file_and_one_repetition(void **state)
 	assert_close(sample(metric(r, "BM_sum/64", "wall-time/op"), 0), 19.521484341107524, 1e-15);
 	pmc_result_free(r);
 	r = load(DATA "gbench_one.json");
-	assert_int_equal(pmc_result_nbenchmarks(r), 1);
+	assert_int_equal(pmc_result_benchmark_count(r), 1);
 	assert_int_equal(bench(r, "BM_sum/64")->nruns, 1);
 	pmc_result_free(r);
 }
@@ -456,7 +456,7 @@ static void hyperfine_times_are_runs(void **state)
 
 	from(r, "hyperfine", "hyperfine");
 	assert_null(r->created);
-	assert_int_equal(pmc_result_nbenchmarks(r), 2);
+	assert_int_equal(pmc_result_benchmark_count(r), 2);
 	assert_int_equal(b->nruns, 5);
 	assert_null(b->command);
 	assert_int_equal(b->nmetrics, 1);
@@ -569,7 +569,7 @@ static void perf_stat_csv_blocks_are_runs(void **state)
 	struct pmc_metric *m;
 
 	from(r, "perf", "perf-stat-csv");
-	assert_int_equal(pmc_result_nbenchmarks(r), 1);
+	assert_int_equal(pmc_result_benchmark_count(r), 1);
 	assert_int_equal(b->nruns, 5);
 	assert_int_equal(b->nmetrics, 3);
 	for (size_t i = 0; i < 3; i++)
@@ -724,7 +724,7 @@ static void go_many_runs_and_benchmarks(void **state)
 	assert_true(len < cap);
 	if (pmc_import_go("many.txt", text, len, &r, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
-	assert_int_equal(pmc_result_nbenchmarks(r), 2001);
+	assert_int_equal(pmc_result_benchmark_count(r), 2001);
 	assert_int_equal(bench(r, "BenchmarkA-2")->nruns, 100000);
 	m = metric(r, "BenchmarkA-2", "wall-time/op");
 	for (size_t i = 0; i < 100000; i += 4999)
@@ -745,7 +745,7 @@ static void go_result_lines_are_runs(void **state)
 	assert_string_equal(pmc_result_get_env(r, "cpu-model"), "AMD EPYC 7B13");
 	assert_string_equal(pmc_result_get_env(r, "goos"), "linux");
 	assert_string_equal(pmc_result_get_env(r, "goarch"), "amd64");
-	assert_int_equal(pmc_result_nbenchmarks(r), 2);
+	assert_int_equal(pmc_result_benchmark_count(r), 2);
 	assert_int_equal(b->nruns, 5);
 	assert_int_equal(b->nmetrics, ARRAY_SIZE(ids));
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
@@ -783,7 +783,7 @@ static void go_custom_units_and_other_lines(void **state)
 
 	assert_int_equal(pmc_import_sniff(text, strlen(text)), PMC_IMPORT_GO);
 	assert_int_equal(pmc_import_go("g.txt", text, strlen(text), &r, err, sizeof(err)), 0);
-	assert_int_equal(pmc_result_nbenchmarks(r), 1);
+	assert_int_equal(pmc_result_benchmark_count(r), 1);
 	assert_int_equal(bench(r, "BenchmarkX-8")->nruns, 2);
 	m = metric(r, "BenchmarkX-8", "L1-miss/op");
 	assert_int_equal(m->better, PMC_NO_DIRECTION);

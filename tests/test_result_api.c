@@ -70,7 +70,7 @@ static void check(const struct pmc_result *r)
 	assert_int_equal(pmc_result_env_at(r, 0, &key, &value), 0);
 	assert_int_equal(pmc_result_env_at(r, pmc_result_nenv(r), &key, &value), -ERANGE);
 
-	assert_int_equal(pmc_result_nbenchmarks(r), 3);
+	assert_int_equal(pmc_result_benchmark_count(r), 3);
 	b = pmc_result_find_benchmark(r, "avx2");
 	assert_string_equal(pmc_benchmark_skipped(b), "no AVX2 on this CPU");
 	assert_int_equal(pmc_benchmark_nruns(b), 0);

@@ -650,7 +650,7 @@ int pmc_result_env_at(const struct pmc_result *r, size_t i, const char **ret_key
 	return 0;
 }
 
-size_t pmc_result_nbenchmarks(const struct pmc_result *r)
+size_t pmc_result_benchmark_count(const struct pmc_result *r)
 {
 	return r ? r->nbench : 0;
 }

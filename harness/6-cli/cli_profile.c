@@ -243,7 +243,7 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 		return -ENOMEM;
 	if (access(ps->dir, F_OK) < 0)
 		return 0; /* no profiles were saved with this result */
-	for (size_t i = 0; i < pmc_result_nbenchmarks(r); i++) {
+	for (size_t i = 0; i < pmc_result_benchmark_count(r); i++) {
 		const char *name = pmc_benchmark_name(pmc_result_benchmark(r, i));
 		char *path = file_for(ps->dir, name, ".json");
 		const char *of;
