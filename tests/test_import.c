@@ -290,9 +290,9 @@ static void gbench_repetitions_are_runs(void **state)
 	assert_string_equal(pmc_result_get_env(r, "hostname"), "vm");
 	assert_string_equal(pmc_result_get_env(r, "cpus"), "2");
 	assert_int_equal(pmc_result_benchmark_count(r), 3);
-	assert_string_equal(pmc_result_benchmark(r, 0)->name, "BM_sum/64");
-	assert_string_equal(pmc_result_benchmark(r, 1)->name, "BM_nan");
-	assert_string_equal(pmc_result_benchmark(r, 2)->name, "BM_fail");
+	assert_string_equal(pmc_result_benchmark_at(r, 0)->name, "BM_sum/64");
+	assert_string_equal(pmc_result_benchmark_at(r, 1)->name, "BM_nan");
+	assert_string_equal(pmc_result_benchmark_at(r, 2)->name, "BM_fail");
 	b = bench(r, "BM_sum/64");
 	assert_int_equal(b->nruns, 5);
 	assert_null(b->command);

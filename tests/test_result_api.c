@@ -77,10 +77,10 @@ static void check(const struct pmc_result *r)
 	assert_int_equal(pmc_benchmark_nmetrics(b), 0);
 	assert_null(pmc_benchmark_skipped(pmc_result_find_benchmark(r, "hash")));
 	assert_null(pmc_benchmark_skipped(NULL));
-	b = pmc_result_benchmark(r, 0);
+	b = pmc_result_benchmark_at(r, 0);
 	assert_ptr_equal(b, pmc_result_find_benchmark(r, "sort"));
 	assert_null(pmc_benchmark_skipped(b));
-	assert_null(pmc_result_benchmark(r, 3));
+	assert_null(pmc_result_benchmark_at(r, 3));
 	assert_null(pmc_result_find_benchmark(r, "nope"));
 	assert_string_equal(pmc_benchmark_name(b), "sort");
 	assert_string_equal(pmc_benchmark_command(b), "./sort 1000");

@@ -655,7 +655,7 @@ size_t pmc_result_benchmark_count(const struct pmc_result *r)
 	return r ? r->nbench : 0;
 }
 
-struct pmc_benchmark *pmc_result_benchmark(const struct pmc_result *r, size_t i)
+struct pmc_benchmark *pmc_result_benchmark_at(const struct pmc_result *r, size_t i)
 {
 	return r && i < r->nbench ? &r->benchmarks[i] : NULL;
 }

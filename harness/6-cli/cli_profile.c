@@ -244,7 +244,7 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 	if (access(ps->dir, F_OK) < 0)
 		return 0; /* no profiles were saved with this result */
 	for (size_t i = 0; i < pmc_result_benchmark_count(r); i++) {
-		const char *name = pmc_benchmark_name(pmc_result_benchmark(r, i));
+		const char *name = pmc_benchmark_name(pmc_result_benchmark_at(r, i));
 		char *path = file_for(ps->dir, name, ".json");
 		const char *of;
 		struct pmc_profile *p = NULL;

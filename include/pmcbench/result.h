@@ -105,7 +105,7 @@ PMC_API int pmc_result_env_at(const struct pmc_result *r, size_t i, const char *
 /* The number of benchmarks, and the i-th one in file order (owned by r), or NULL when i
  * is out of range. */
 PMC_API size_t pmc_result_benchmark_count(const struct pmc_result *r);
-PMC_API struct pmc_benchmark *pmc_result_benchmark(const struct pmc_result *r, size_t i);
+PMC_API struct pmc_benchmark *pmc_result_benchmark_at(const struct pmc_result *r, size_t i);
 
 /* The benchmark called name (owned by r), found through a hash index, or NULL. */
 PMC_API struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r,
