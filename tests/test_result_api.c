@@ -66,9 +66,9 @@ static void check(const struct pmc_result *r)
 
 	assert_string_equal(pmc_result_backend(r), "perf");
 	assert_string_equal(pmc_result_get_env(r, "kernel"), "6.1.0");
-	assert_true(pmc_result_nenv(r) >= 1);
+	assert_true(pmc_result_env_count(r) >= 1);
 	assert_int_equal(pmc_result_env_at(r, 0, &key, &value), 0);
-	assert_int_equal(pmc_result_env_at(r, pmc_result_nenv(r), &key, &value), -ERANGE);
+	assert_int_equal(pmc_result_env_at(r, pmc_result_env_count(r), &key, &value), -ERANGE);
 
 	assert_int_equal(pmc_result_benchmark_count(r), 3);
 	b = pmc_result_find_benchmark(r, "avx2");

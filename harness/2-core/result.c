@@ -633,7 +633,7 @@ const char *pmc_result_backend(const struct pmc_result *r)
 	return r ? r->backend : NULL;
 }
 
-size_t pmc_result_nenv(const struct pmc_result *r)
+size_t pmc_result_env_count(const struct pmc_result *r)
 {
 	return r ? r->nenv : 0;
 }

@@ -98,7 +98,7 @@ PMC_API const char *pmc_result_get_env(const struct pmc_result *r, const char *k
 
 /* The number of environment entries, and the i-th one's key and value (owned by r).
  * pmc_result_env_at returns 0, or -ERANGE when i is out of range. */
-PMC_API size_t pmc_result_nenv(const struct pmc_result *r);
+PMC_API size_t pmc_result_env_count(const struct pmc_result *r);
 PMC_API int pmc_result_env_at(const struct pmc_result *r, size_t i, const char **ret_key,
 			      const char **ret_value);
 
