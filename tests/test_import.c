@@ -225,7 +225,7 @@ static void the_file_name_says_nothing(void **state)
 	back = load(path);
 	assert_null(pmc_result_get_env(back, PMC_IMPORT_ENV_KEY));
 	assert_string_equal(pmc_result_backend(back), "perf");
-	assert_int_equal(pmc_benchmark_nruns(bench(back, "sort")), 3);
+	assert_int_equal(pmc_benchmark_run_count(bench(back, "sort")), 3);
 	assert_close(sample(metric(back, "sort", "wall-time"), 2), 3, 0);
 	pmc_result_free(back);
 	pmc_result_free(r);
@@ -268,7 +268,7 @@ static void a_pipe_is_read_once(void **state)
 	assert_int_equal(system(cmd), 0);
 	r = load(path);
 	from(r, "hyperfine", "hyperfine");
-	assert_int_equal(pmc_benchmark_nruns(bench(r, "true")), 5);
+	assert_int_equal(pmc_benchmark_run_count(bench(r, "true")), 5);
 	pmc_result_free(r);
 }
 

@@ -73,7 +73,7 @@ static void check(const struct pmc_result *r)
 	assert_int_equal(pmc_result_benchmark_count(r), 3);
 	b = pmc_result_find_benchmark(r, "avx2");
 	assert_string_equal(pmc_benchmark_skipped(b), "no AVX2 on this CPU");
-	assert_int_equal(pmc_benchmark_nruns(b), 0);
+	assert_int_equal(pmc_benchmark_run_count(b), 0);
 	assert_int_equal(pmc_benchmark_nmetrics(b), 0);
 	assert_null(pmc_benchmark_skipped(pmc_result_find_benchmark(r, "hash")));
 	assert_null(pmc_benchmark_skipped(NULL));
@@ -85,7 +85,7 @@ static void check(const struct pmc_result *r)
 	assert_string_equal(pmc_benchmark_name(b), "sort");
 	assert_string_equal(pmc_benchmark_command(b), "./sort 1000");
 	assert_null(pmc_benchmark_command(pmc_result_find_benchmark(r, "hash")));
-	assert_int_equal(pmc_benchmark_nruns(b), 2);
+	assert_int_equal(pmc_benchmark_run_count(b), 2);
 	assert_int_equal(pmc_benchmark_run(b, 1, &code, &sig, &timed_out), 0);
 	assert_int_equal(code, 0);
 	assert_int_equal(sig, 0);

@@ -719,7 +719,7 @@ const char *pmc_benchmark_skipped(const struct pmc_benchmark *b)
 	return b ? b->skipped : NULL;
 }
 
-size_t pmc_benchmark_nruns(const struct pmc_benchmark *b)
+size_t pmc_benchmark_run_count(const struct pmc_benchmark *b)
 {
 	return b ? b->nruns : 0;
 }
