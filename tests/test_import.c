@@ -396,14 +396,14 @@ static void gbench_errors_are_failed_runs(void **state)
 
 	assert_int_equal(b->nruns, 5);
 	for (size_t i = 0; i < 5; i++) {
-		assert_int_equal(pmc_benchmark_run(b, i, &code, NULL, NULL), 0);
+		assert_int_equal(pmc_benchmark_run_at(b, i, &code, NULL, NULL), 0);
 		assert_int_equal(code, 1);
 		not_measured(metric(r, "BM_fail", "wall-time/op"), i);
 		not_measured(metric(r, "BM_fail", "cpu-time/op"), i);
 	}
 	assert_string_equal(metric(r, "BM_fail", "wall-time/op")->note,
 			    "5 of 5 repetitions reported an error: no input file");
-	assert_int_equal(pmc_benchmark_run(bench(r, "BM_sum/64"), 0, &code, NULL, NULL), 0);
+	assert_int_equal(pmc_benchmark_run_at(bench(r, "BM_sum/64"), 0, &code, NULL, NULL), 0);
 	assert_int_equal(code, 0);
 	pmc_result_free(r);
 }
@@ -466,7 +466,7 @@ static void hyperfine_times_are_runs(void **state)
 	assert_close(sample(m, 4), 593659, 1e-12);
 	assert_close(sample(metric(r, "sleep 0.01", "wall-time"), 2), 16180859, 1e-12);
 	assert_null(pmc_benchmark_find_metric(b, "user-time"));
-	assert_int_equal(pmc_benchmark_run(b, 3, &code, NULL, NULL), 0);
+	assert_int_equal(pmc_benchmark_run_at(b, 3, &code, NULL, NULL), 0);
 	assert_int_equal(code, 0);
 	pmc_result_free(r);
 
@@ -478,7 +478,7 @@ static void hyperfine_times_are_runs(void **state)
 	r = load(DATA "hyperfine_failing.json");
 	b = bench(r, "false");
 	for (size_t i = 0; i < 3; i++) {
-		assert_int_equal(pmc_benchmark_run(b, i, &code, NULL, NULL), 0);
+		assert_int_equal(pmc_benchmark_run_at(b, i, &code, NULL, NULL), 0);
 		assert_int_equal(code, 1);
 	}
 	pmc_result_free(r);
@@ -498,7 +498,7 @@ static void hyperfine_memory_and_signals(void **state)
 	assert_close(sample(metric(r, "./prog --big", "max-rss"), 1), 1957888, 0);
 	assert_close(sample(metric(r, "./prog --big", "user-time"), 2), 2.5e6, 1e-12);
 	assert_close(sample(metric(r, "./prog --big", "system-time"), 1), 0, 0);
-	assert_int_equal(pmc_benchmark_run(b, 1, &code, &sig, NULL), 0);
+	assert_int_equal(pmc_benchmark_run_at(b, 1, &code, &sig, NULL), 0);
 	assert_int_equal(code, -1);
 	assert_int_equal(sig, 0);
 	pmc_result_free(r);

@@ -86,11 +86,11 @@ static void check(const struct pmc_result *r)
 	assert_string_equal(pmc_benchmark_command(b), "./sort 1000");
 	assert_null(pmc_benchmark_command(pmc_result_find_benchmark(r, "hash")));
 	assert_int_equal(pmc_benchmark_run_count(b), 2);
-	assert_int_equal(pmc_benchmark_run(b, 1, &code, &sig, &timed_out), 0);
+	assert_int_equal(pmc_benchmark_run_at(b, 1, &code, &sig, &timed_out), 0);
 	assert_int_equal(code, 0);
 	assert_int_equal(sig, 0);
 	assert_false(timed_out);
-	assert_int_equal(pmc_benchmark_run(b, 2, NULL, NULL, NULL), -ERANGE);
+	assert_int_equal(pmc_benchmark_run_at(b, 2, NULL, NULL, NULL), -ERANGE);
 
 	assert_int_equal(pmc_benchmark_nmetrics(b), 2);
 	m = pmc_benchmark_metric_at(b, 0);

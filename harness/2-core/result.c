@@ -724,8 +724,8 @@ size_t pmc_benchmark_run_count(const struct pmc_benchmark *b)
 	return b ? b->nruns : 0;
 }
 
-int pmc_benchmark_run(const struct pmc_benchmark *b, size_t i, int *ret_exit_code,
-		      int *ret_term_signal, bool *ret_timed_out)
+int pmc_benchmark_run_at(const struct pmc_benchmark *b, size_t i, int *ret_exit_code,
+			 int *ret_term_signal, bool *ret_timed_out)
 {
 	if (!b || i >= b->nruns)
 		return -ERANGE;

@@ -121,8 +121,8 @@ PMC_API const char *pmc_benchmark_skipped(const struct pmc_benchmark *b);
 /* The number of runs, and how run i ended (any ret_ pointer may be NULL). Returns 0, or
  * -ERANGE when i is out of range. */
 PMC_API size_t pmc_benchmark_run_count(const struct pmc_benchmark *b);
-PMC_API int pmc_benchmark_run(const struct pmc_benchmark *b, size_t i, int *ret_exit_code,
-			      int *ret_term_signal, bool *ret_timed_out);
+PMC_API int pmc_benchmark_run_at(const struct pmc_benchmark *b, size_t i, int *ret_exit_code,
+				 int *ret_term_signal, bool *ret_timed_out);
 
 /* The number of metrics, the i-th one in file order (owned by b) or NULL, and the one
  * with id or NULL. */
