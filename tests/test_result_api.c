@@ -74,7 +74,7 @@ static void check(const struct pmc_result *r)
 	b = pmc_result_find_benchmark(r, "avx2");
 	assert_string_equal(pmc_benchmark_skipped(b), "no AVX2 on this CPU");
 	assert_int_equal(pmc_benchmark_run_count(b), 0);
-	assert_int_equal(pmc_benchmark_nmetrics(b), 0);
+	assert_int_equal(pmc_benchmark_metric_count(b), 0);
 	assert_null(pmc_benchmark_skipped(pmc_result_find_benchmark(r, "hash")));
 	assert_null(pmc_benchmark_skipped(NULL));
 	b = pmc_result_benchmark_at(r, 0);
@@ -92,7 +92,7 @@ static void check(const struct pmc_result *r)
 	assert_false(timed_out);
 	assert_int_equal(pmc_benchmark_run_at(b, 2, NULL, NULL, NULL), -ERANGE);
 
-	assert_int_equal(pmc_benchmark_nmetrics(b), 2);
+	assert_int_equal(pmc_benchmark_metric_count(b), 2);
 	m = pmc_benchmark_metric_at(b, 0);
 	assert_string_equal(pmc_metric_id(m), "wall-time");
 	assert_string_equal(pmc_metric_unit(m), "ns");

@@ -738,7 +738,7 @@ int pmc_benchmark_run_at(const struct pmc_benchmark *b, size_t i, int *ret_exit_
 	return 0;
 }
 
-size_t pmc_benchmark_nmetrics(const struct pmc_benchmark *b)
+size_t pmc_benchmark_metric_count(const struct pmc_benchmark *b)
 {
 	return b ? b->nmetrics : 0;
 }

@@ -126,7 +126,7 @@ PMC_API int pmc_benchmark_run_at(const struct pmc_benchmark *b, size_t i, int *r
 
 /* The number of metrics, the i-th one in file order (owned by b) or NULL, and the one
  * with id or NULL. */
-PMC_API size_t pmc_benchmark_nmetrics(const struct pmc_benchmark *b);
+PMC_API size_t pmc_benchmark_metric_count(const struct pmc_benchmark *b);
 PMC_API struct pmc_metric *pmc_benchmark_metric_at(const struct pmc_benchmark *b, size_t i);
 PMC_API struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b,
 						     const char *id);
