@@ -96,7 +96,7 @@ static void check(const struct pmc_result *r)
 	m = pmc_benchmark_metric_at(b, 0);
 	assert_string_equal(pmc_metric_id(m), "wall-time");
 	assert_string_equal(pmc_metric_unit(m), "ns");
-	assert_int_equal(pmc_metric_nsamples(m), 2);
+	assert_int_equal(pmc_metric_sample_count(m), 2);
 	assert_int_equal(pmc_metric_sample(m, 0, &v), 0);
 	assert_true(v == 1500.0);
 	v = -1;
@@ -199,7 +199,7 @@ static void bad_samples_and_names_are_refused(void **state)
 	    0);
 	assert_int_equal(pmc_metric_add_value(c, 5.0), -EINVAL);
 	assert_int_equal(pmc_metric_add_missing(c), -EINVAL);
-	assert_int_equal(pmc_metric_nsamples(c), 1);
+	assert_int_equal(pmc_metric_sample_count(c), 1);
 	/* A benchmark that measured something was not skipped. */
 	assert_int_equal(pmc_benchmark_set_skipped(b, "too late"), -EINVAL);
 	assert_null(pmc_benchmark_skipped(b));

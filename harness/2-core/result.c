@@ -758,7 +758,7 @@ const char *pmc_metric_unit(const struct pmc_metric *m)
 	return m ? m->unit : NULL;
 }
 
-size_t pmc_metric_nsamples(const struct pmc_metric *m)
+size_t pmc_metric_sample_count(const struct pmc_metric *m)
 {
 	return m ? m->n : 0;
 }
