@@ -96,7 +96,7 @@ static double sample(const struct pmc_metric *m, size_t i)
 {
 	double v = NAN;
 
-	assert_int_equal(pmc_metric_sample(m, i, &v), 0);
+	assert_int_equal(pmc_metric_sample_at(m, i, &v), 0);
 	return v;
 }
 
@@ -104,7 +104,7 @@ static void not_measured(const struct pmc_metric *m, size_t i)
 {
 	double v;
 
-	assert_int_equal(pmc_metric_sample(m, i, &v), -ENODATA);
+	assert_int_equal(pmc_metric_sample_at(m, i, &v), -ENODATA);
 }
 
 static void status_is(const struct pmc_metric *m, size_t i, enum pmc_status want)

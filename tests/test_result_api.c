@@ -97,21 +97,21 @@ static void check(const struct pmc_result *r)
 	assert_string_equal(pmc_metric_id(m), "wall-time");
 	assert_string_equal(pmc_metric_unit(m), "ns");
 	assert_int_equal(pmc_metric_sample_count(m), 2);
-	assert_int_equal(pmc_metric_sample(m, 0, &v), 0);
+	assert_int_equal(pmc_metric_sample_at(m, 0, &v), 0);
 	assert_true(v == 1500.0);
 	v = -1;
-	assert_int_equal(pmc_metric_sample(m, 1, &v), -ENODATA);
+	assert_int_equal(pmc_metric_sample_at(m, 1, &v), -ENODATA);
 	assert_true(v == -1); /* untouched: not measured is not 0 */
-	assert_int_equal(pmc_metric_sample(m, 2, &v), -ERANGE);
+	assert_int_equal(pmc_metric_sample_at(m, 2, &v), -ERANGE);
 	assert_int_equal(pmc_metric_status(m, 0, &status), -ENODATA);
 
 	m = pmc_benchmark_find_metric(b, "task-clock");
 	assert_ptr_equal(m, pmc_benchmark_metric_at(b, 1));
-	assert_int_equal(pmc_metric_sample(m, 0, &v), 0);
+	assert_int_equal(pmc_metric_sample_at(m, 0, &v), 0);
 	assert_true(v == 2000.0); /* 1000 * 200 / 100 */
 	assert_int_equal(pmc_metric_status(m, 0, &status), 0);
 	assert_int_equal(status, PMC_STATUS_SCALED);
-	assert_int_equal(pmc_metric_sample(m, 1, &v), -ENODATA);
+	assert_int_equal(pmc_metric_sample_at(m, 1, &v), -ENODATA);
 	assert_int_equal(pmc_metric_status(m, 1, &status), 0);
 	assert_int_equal(status, PMC_STATUS_NOT_COUNTED);
 	assert_null(pmc_benchmark_metric_at(b, 2));

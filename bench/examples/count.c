@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		double v;
 
 		pmc_metric_status(m, 0, &st);
-		if (pmc_metric_sample(m, 0, &v) == 0)
+		if (pmc_metric_sample_at(m, 0, &v) == 0)
 			printf("%-12s %14.0f (%s)\n", pmc_metric_id(m), v, pmc_status_name(st));
 		else
 			printf("%-12s %14s (%s)\n", pmc_metric_id(m), "-", pmc_status_name(st));

@@ -763,7 +763,7 @@ size_t pmc_metric_sample_count(const struct pmc_metric *m)
 	return m ? m->n : 0;
 }
 
-int pmc_metric_sample(const struct pmc_metric *m, size_t i, double *ret)
+int pmc_metric_sample_at(const struct pmc_metric *m, size_t i, double *ret)
 {
 	if (!m || i >= m->n)
 		return -ERANGE;

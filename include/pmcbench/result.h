@@ -138,7 +138,7 @@ PMC_API const char *pmc_metric_unit(const struct pmc_metric *m);
 /* The number of samples (one per run), and sample i: 0 with the value in *ret,
  * -ENODATA when it was not measured (*ret untouched), -ERANGE when i is out of range. */
 PMC_API size_t pmc_metric_sample_count(const struct pmc_metric *m);
-PMC_API int pmc_metric_sample(const struct pmc_metric *m, size_t i, double *ret);
+PMC_API int pmc_metric_sample_at(const struct pmc_metric *m, size_t i, double *ret);
 
 /* The status of sample i in *ret (pmc_status_name() names it): 0, -ENODATA for a metric
  * that is not a counter (wall-time, derived ones), -ERANGE when i is out of range. */
