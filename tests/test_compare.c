@@ -1852,7 +1852,7 @@ static void test_paired_ties_are_exact(void **state)
 
 	(void)state;
 	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
-	row = pmc_comparison_row(c, 0);
+	row = pmc_comparison_row_at(c, 0);
 	assert_true(row->paired);
 	assert_int_equal(row->npairs, 10);
 	assert_true(fabs(row->p - 0.0625) < 1e-12);
@@ -2098,7 +2098,7 @@ static void test_paired_rounds_cancel_drift(void **state)
 		PMC_OPTS(pmc_compare_opts, o, .thresholds = t);
 
 		assert_int_equal(pmc_compare_reference(r, 0, &o, &c, err, sizeof(err)), 0);
-		row = pmc_comparison_row(c, 0);
+		row = pmc_comparison_row_at(c, 0);
 		assert_true(row->paired);
 		assert_int_equal(row->npairs, 12);
 		assert_int_equal(pmc_cmp_row_ratio(row, &ratio, &lo, &hi), 0);
@@ -2115,7 +2115,7 @@ static void test_paired_rounds_cancel_drift(void **state)
 
 		c = NULL;
 		assert_int_equal(pmc_compare_reference(r, 0, &o, &c, err, sizeof(err)), 0);
-		row = pmc_comparison_row(c, 0);
+		row = pmc_comparison_row_at(c, 0);
 		assert_false(row->paired);
 		assert_true(pmc_cmp_row_p(row) > 0.05);
 		assert_int_equal(pmc_cmp_row_verdict(row, &v), 0);
@@ -2130,14 +2130,14 @@ static void test_paired_rounds_cancel_drift(void **state)
 		free(b->benchmarks[0].name);
 		b->benchmarks[0].name = strdup("A");
 		assert_int_equal(pmc_compare(a, b, &o, &c, err, sizeof(err)), 0);
-		assert_false(pmc_comparison_row(c, 0)->paired);
+		assert_false(pmc_comparison_row_at(c, 0)->paired);
 		pmc_comparison_free(c);
 	}
 	/* Rounds that do not line up (a run lost on one side) are not paired. */
 	r->benchmarks[1].runs[3].round = 99;
 	c = NULL;
 	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
-	assert_false(pmc_comparison_row(c, 0)->paired);
+	assert_false(pmc_comparison_row_at(c, 0)->paired);
 	pmc_comparison_free(c);
 	pmc_thresholds_free(t);
 	pmc_result_free(r);
@@ -2162,8 +2162,8 @@ static void test_reference_comparison(void **state)
 	put_around(r, "same", "task-clock", N, 1e6, 0.0101);
 	assert_int_equal(pmc_compare_reference(r, 0, NULL, &c, err, sizeof(err)), 0);
 	assert_int_equal(pmc_comparison_row_count(c), 2);
-	assert_null(pmc_comparison_row(c, 2));
-	row = pmc_comparison_row(c, 0);
+	assert_null(pmc_comparison_row_at(c, 2));
+	row = pmc_comparison_row_at(c, 0);
 	assert_string_equal(pmc_cmp_row_bench(row), "slow");
 	assert_string_equal(pmc_cmp_row_metric(row), "task-clock");
 	assert_int_equal(pmc_cmp_row_kind(row), PMC_ROW_TESTED);
@@ -2175,7 +2175,7 @@ static void test_reference_comparison(void **state)
 	assert_true(pmc_cmp_row_p(row) < 0.05);
 	assert_true(pmc_cmp_row_q(row) < 0.05);
 	assert_string_equal(pmc_cmp_row_threshold(row), "5%");
-	row = pmc_comparison_row(c, 1);
+	row = pmc_comparison_row_at(c, 1);
 	assert_string_equal(pmc_cmp_row_bench(row), "same");
 	assert_int_equal(pmc_cmp_row_verdict(row, &v), 0);
 	assert_int_equal(v, PMC_VERDICT_NO_CHANGE);
@@ -2185,8 +2185,8 @@ static void test_reference_comparison(void **state)
 	/* The reference can be any benchmark; the others keep their order. */
 	c = NULL;
 	assert_int_equal(pmc_compare_reference(r, 1, NULL, &c, err, sizeof(err)), 0);
-	assert_string_equal(pmc_cmp_row_bench(pmc_comparison_row(c, 0)), "ref");
-	assert_int_equal(pmc_cmp_row_verdict(pmc_comparison_row(c, 0), &v), 0);
+	assert_string_equal(pmc_cmp_row_bench(pmc_comparison_row_at(c, 0)), "ref");
+	assert_int_equal(pmc_cmp_row_verdict(pmc_comparison_row_at(c, 0), &v), 0);
 	assert_int_equal(v, PMC_VERDICT_IMPROVEMENT);
 	pmc_comparison_free(c);
 	assert_int_equal(r->nbench, 3);
@@ -2216,8 +2216,8 @@ static void test_row_getters_of_a_missing_row(void **state)
 	put_const(b, "x", "cycles", N, NAN);
 	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
 	for (size_t i = 0; i < pmc_comparison_row_count(c); i++)
-		if (strcmp(pmc_cmp_row_metric(pmc_comparison_row(c, i)), "cycles") == 0)
-			row = pmc_comparison_row(c, i);
+		if (strcmp(pmc_cmp_row_metric(pmc_comparison_row_at(c, i)), "cycles") == 0)
+			row = pmc_comparison_row_at(c, i);
 	assert_non_null(row);
 	assert_int_equal(pmc_cmp_row_kind(row), PMC_ROW_MISSING);
 	assert_int_equal(pmc_cmp_row_verdict(row, &v), -ENODATA);

@@ -82,7 +82,7 @@ static void test_view(void **state)
 	/* The view compares: one row, the only metric selected. */
 	assert_int_equal(pmc_compare(view, view, NULL, &c, err, sizeof(err)), 0);
 	assert_int_equal(pmc_comparison_row_count(c), 1);
-	assert_string_equal(pmc_cmp_row_metric(pmc_comparison_row(c, 0)), "cycles");
+	assert_string_equal(pmc_cmp_row_metric(pmc_comparison_row_at(c, 0)), "cycles");
 	pmc_comparison_free(c);
 	pmc_filter_view_free(view);
 	/* Nothing selected: an error naming the file and what it has. */

@@ -2070,7 +2070,7 @@ size_t pmc_comparison_row_count(const struct pmc_comparison *c)
 	return c ? c->nrows : 0;
 }
 
-const struct pmc_cmp_row *pmc_comparison_row(const struct pmc_comparison *c, size_t i)
+const struct pmc_cmp_row *pmc_comparison_row_at(const struct pmc_comparison *c, size_t i)
 {
 	return c && i < c->nrows ? &c->rows[i] : NULL;
 }

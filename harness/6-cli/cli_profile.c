@@ -339,7 +339,7 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 	if (!c || !old_ps || !new_ps || (!old_ps->n && !new_ps->n))
 		return;
 	for (size_t i = 0; i < pmc_comparison_row_count(c); i++) {
-		const struct pmc_cmp_row *row = pmc_comparison_row(c, i);
+		const struct pmc_cmp_row *row = pmc_comparison_row_at(c, i);
 		const char *bench = row->bench;
 		const struct pmc_profile *old_p, *new_p;
 		struct pmc_cmp_cells cells;

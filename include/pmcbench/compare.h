@@ -110,7 +110,7 @@ PMC_API void pmc_comparison_free(struct pmc_comparison *c);
 
 /* The number of rows, and the i-th (NULL when i is out of range). */
 PMC_API size_t pmc_comparison_row_count(const struct pmc_comparison *c);
-PMC_API const struct pmc_cmp_row *pmc_comparison_row(const struct pmc_comparison *c, size_t i);
+PMC_API const struct pmc_cmp_row *pmc_comparison_row_at(const struct pmc_comparison *c, size_t i);
 
 /* The number of warnings (one line each: differing benchmark sets, environments,
  * multiplexing, ...), and the i-th (NULL when out of range). */
