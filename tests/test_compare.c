@@ -2226,8 +2226,8 @@ static void test_row_getters_of_a_missing_row(void **state)
 	assert_true(ratio == 7);
 	assert_true(isnan(pmc_cmp_row_p(row)));
 	assert_true(pmc_comparison_warning_count(c) >= 1);
-	assert_non_null(pmc_comparison_warning(c, 0));
-	assert_null(pmc_comparison_warning(c, pmc_comparison_warning_count(c)));
+	assert_non_null(pmc_comparison_warning_at(c, 0));
+	assert_null(pmc_comparison_warning_at(c, pmc_comparison_warning_count(c)));
 	pmc_comparison_free(c);
 	pmc_result_free(a);
 	pmc_result_free(b);

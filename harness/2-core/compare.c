@@ -2080,7 +2080,7 @@ size_t pmc_comparison_warning_count(const struct pmc_comparison *c)
 	return c ? c->nwarnings : 0;
 }
 
-const char *pmc_comparison_warning(const struct pmc_comparison *c, size_t i)
+const char *pmc_comparison_warning_at(const struct pmc_comparison *c, size_t i)
 {
 	return c && i < c->nwarnings ? c->warnings[i] : NULL;
 }

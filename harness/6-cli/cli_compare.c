@@ -223,7 +223,7 @@ static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
 	/* The table carries its warnings; with a document on stdout they go to stderr. */
 	if (strcmp(o->format, "table") != 0)
 		for (size_t i = 0; i < pmc_comparison_warning_count(c); i++)
-			pmc_cli_warn("%s", pmc_comparison_warning(c, i));
+			pmc_cli_warn("%s", pmc_comparison_warning_at(c, i));
 	code = emit(o, c, &ro, true);
 	pmc_comparison_free(c);
 	return code;
@@ -456,7 +456,7 @@ static int compare_many(struct pmc_result *const *rs, const char *const *names, 
 		for (size_t i = 0; i < n - 1; i++)
 			for (size_t w = 0; w < pmc_comparison_warning_count(cs[i]); w++)
 				pmc_cli_warn("%s -> %s: %s", names[0], names[i + 1],
-					     pmc_comparison_warning(cs[i], w));
+					     pmc_comparison_warning_at(cs[i], w));
 	code = emit_set(o, NULL, &set, ps, &ro, true);
 out:
 	for (size_t i = 0; i < n - 1; i++)

@@ -115,7 +115,7 @@ PMC_API const struct pmc_cmp_row *pmc_comparison_row_at(const struct pmc_compari
 /* The number of warnings (one line each: differing benchmark sets, environments,
  * multiplexing, ...), and the i-th (NULL when out of range). */
 PMC_API size_t pmc_comparison_warning_count(const struct pmc_comparison *c);
-PMC_API const char *pmc_comparison_warning(const struct pmc_comparison *c, size_t i);
+PMC_API const char *pmc_comparison_warning_at(const struct pmc_comparison *c, size_t i);
 
 /* How many rows got the verdict v. */
 PMC_API size_t pmc_comparison_verdict_count(const struct pmc_comparison *c, enum pmc_verdict v);
