@@ -365,7 +365,7 @@ static void test_public_accessors(void **state)
 	} small;
 
 	assert_int_equal(pmc_event_list_count(l), 3);
-	assert_int_equal(pmc_event_list_groups(l), 2);
+	assert_int_equal(pmc_event_list_group_count(l), 2);
 	assert_string_equal(pmc_event_list_name(l, 1), "instructions:u");
 	assert_null(pmc_event_list_name(l, 3));
 	assert_int_equal(pmc_event_list_group(l, 1), 0);

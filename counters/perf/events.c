@@ -1141,7 +1141,7 @@ size_t pmc_event_list_count(const struct pmc_event_list *list)
 	return list ? list->n : 0;
 }
 
-size_t pmc_event_list_groups(const struct pmc_event_list *list)
+size_t pmc_event_list_group_count(const struct pmc_event_list *list)
 {
 	return list ? list->ngroups : 0;
 }

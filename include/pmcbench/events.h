@@ -47,7 +47,7 @@ PMC_API void pmc_event_list_free(struct pmc_event_list *list);
 
 /* Number of events, and number of groups. 0 for NULL. */
 PMC_API size_t pmc_event_list_count(const struct pmc_event_list *list);
-PMC_API size_t pmc_event_list_groups(const struct pmc_event_list *list);
+PMC_API size_t pmc_event_list_group_count(const struct pmc_event_list *list);
 
 /* Event i's metric id: its canonical name ("branches" for "branch-instructions") with
  * ":u" or ":k" when given, or the PMU event as written ("msr/tsc/"). Owned by the list;
