@@ -1046,13 +1046,13 @@ static void test_probe_missing_and_user_only(void **state)
 	assert_int_equal(pmc_probe_report_paranoid(rep, &level), 0);
 	assert_int_equal(level, 2);
 
-	assert_int_equal(pmc_probe_report_event(rep, 0, &st, &e, &user_only), 0);
+	assert_int_equal(pmc_probe_report_event_at(rep, 0, &st, &e, &user_only), 0);
 	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
 	assert_int_equal(e, ENOENT);
 	assert_false(user_only);
 	assert_string_equal(l->events[0].name, "cycles");
 
-	assert_int_equal(pmc_probe_report_event(rep, 1, &st, &e, &user_only), 0);
+	assert_int_equal(pmc_probe_report_event_at(rep, 1, &st, &e, &user_only), 0);
 	assert_int_equal(st, PMC_STATUS_COUNTED);
 	assert_int_equal(e, 0);
 	assert_true(user_only);
@@ -1061,13 +1061,13 @@ static void test_probe_missing_and_user_only(void **state)
 	assert_true(l->events[1].exclude_hv);
 	assert_false(l->events[1].exclude_user);
 
-	assert_int_equal(pmc_probe_report_event(rep, 2, &st, &e, &user_only), 0);
+	assert_int_equal(pmc_probe_report_event_at(rep, 2, &st, &e, &user_only), 0);
 	assert_false(user_only);
 	assert_string_equal(pmc_event_list_name(l, 2), "page-faults:u");
-	assert_int_equal(pmc_probe_report_event(rep, 3, NULL, NULL, &user_only), 0);
+	assert_int_equal(pmc_probe_report_event_at(rep, 3, NULL, NULL, &user_only), 0);
 	assert_true(user_only);
 	assert_string_equal(pmc_event_list_name(l, 3), "context-switches:u");
-	assert_int_equal(pmc_probe_report_event(rep, 4, &st, &e, &user_only), -EINVAL);
+	assert_int_equal(pmc_probe_report_event_at(rep, 4, &st, &e, &user_only), -EINVAL);
 	pmc_probe_report_free(rep);
 	rep = NULL;
 
@@ -1101,7 +1101,7 @@ static void test_probe_no_fallback_and_errors(void **state)
 	assert_int_equal(pmc_probe_report_missing(rep), 2);
 	assert_int_equal(pmc_probe_report_user_only(rep), 0);
 	assert_int_equal(pmc_probe_report_first_error(rep), EACCES);
-	assert_int_equal(pmc_probe_report_event(rep, 1, &st, &e, NULL), 0);
+	assert_int_equal(pmc_probe_report_event_at(rep, 1, &st, &e, NULL), 0);
 	assert_int_equal(st, PMC_STATUS_DENIED);
 	assert_string_equal(pmc_event_list_name(l, 0), "task-clock");
 	pmc_probe_report_free(rep);

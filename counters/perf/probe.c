@@ -130,8 +130,8 @@ int pmc_probe_report_first_error(const struct pmc_probe_report *r)
 	return r ? r->first_error : 0;
 }
 
-int pmc_probe_report_event(const struct pmc_probe_report *r, size_t i,
-			   enum pmc_status *ret_status, int *ret_error, bool *ret_user_only)
+int pmc_probe_report_event_at(const struct pmc_probe_report *r, size_t i,
+			      enum pmc_status *ret_status, int *ret_error, bool *ret_user_only)
 {
 	if (!r || i >= r->n)
 		return -EINVAL;

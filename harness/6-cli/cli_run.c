@@ -86,7 +86,7 @@ int pmc_cli_probe_events(struct pmc_event_list *ev, bool require, bool quiet,
 		int error;
 
 		pmc_event_list_describe(ev, i, &d);
-		pmc_probe_report_event(rep, i, &st, &error, &user_only);
+		pmc_probe_report_event_at(rep, i, &st, &error, &user_only);
 		if (d.exclude_kernel)
 			*ret_user_only = true;
 		if (user_only && flen < sizeof(fell_back) - 64)

@@ -150,8 +150,9 @@ PMC_API int pmc_probe_report_first_error(const struct pmc_probe_report *r);
 /* Event i (list order): its status when opened (unsupported, denied, or counted), its
  * positive errno (0 when it opened) and whether it fell back to user space. Any pointer
  * may be NULL. Returns 0, or -EINVAL when i is out of range. */
-PMC_API int pmc_probe_report_event(const struct pmc_probe_report *r, size_t i,
-				   enum pmc_status *ret_status, int *ret_error, bool *ret_user_only);
+PMC_API int pmc_probe_report_event_at(const struct pmc_probe_report *r, size_t i,
+				      enum pmc_status *ret_status, int *ret_error,
+				      bool *ret_user_only);
 /* perf_event_paranoid when the probe ran, or -ENOENT when it could not be read. */
 PMC_API int pmc_probe_report_paranoid(const struct pmc_probe_report *r, int *ret_level);
 /* Frees a report. Accepts NULL. */
