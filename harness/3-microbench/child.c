@@ -115,7 +115,9 @@ static int write_error(int fd, int error, const char *msg)
 	return r < 0 ? r : write_all(fd, msg, h.message_len);
 }
 
-int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
+/* The pipe format: samples written to fd and read back (read_samples), all or nothing.
+ * Returns 0, or -EIO (short data), -errno. */
+static int samples_write(int fd, const struct pmc_mb_samples *s)
 {
 	struct header h = {
 	    .magic = MAGIC,
@@ -211,11 +213,6 @@ fail:
 	return r;
 }
 
-int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret)
-{
-	return read_samples(fd, ret, 0, NULL, 0);
-}
-
 /* In the forked child: runs self_argv with the options that make the started program
  * measure b and write its samples to fd (pmc_mb_process_child), or writes why it could
  * not. Never returns. */
@@ -260,7 +257,7 @@ int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts 
 	char why[512] = "";
 	int r = pmc_mb_measure(b, o, &s, why, sizeof(why));
 
-	r = r < 0 ? write_error(fd, r, why) : pmc_mb_samples_write(fd, &s);
+	r = r < 0 ? write_error(fd, r, why) : samples_write(fd, &s);
 	pmc_mb_samples_free(&s);
 	return r;
 }
@@ -359,7 +356,7 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		if (self)
 			exec_self(b, o, self, fds[1]);
 		r = pmc_mb_measure(b, o, &s, why, sizeof(why));
-		r = r < 0 ? write_error(fds[1], r, why) : pmc_mb_samples_write(fds[1], &s);
+		r = r < 0 ? write_error(fds[1], r, why) : samples_write(fds[1], &s);
 		/* The child ends here, without the parent's atexit handlers. */
 		_exit(r < 0 ? 1 : 0);
 	}

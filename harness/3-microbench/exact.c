@@ -42,7 +42,9 @@ void pmc_mb_vg_toggle_collect(void)
 #endif
 }
 
-bool pmc_mb_vg_available(void)
+/* Whether the library was built with valgrind's headers, without which the valgrind
+ * backend cannot toggle callgrind's collection. */
+static bool vg_available(void)
 {
 #ifdef PMC_HAVE_CALLGRIND_H
 	return true;
@@ -339,7 +341,7 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 		pmc_err_set(err, errlen, "bad options");
 		return -EINVAL;
 	}
-	if (!pmc_mb_vg_available()) {
+	if (!vg_available()) {
 		pmc_err_set(err, errlen,
 			    "this libpmcbench was built without valgrind's headers "
 			    "(valgrind/callgrind.h); install valgrind and rebuild it");

@@ -144,11 +144,6 @@ int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts 
  * must be of the same batch size and events. Returns 0, -EINVAL or -ENOMEM. */
 int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process);
 
-/* The pipe format: samples written to fd and read back, all or nothing. Return 0, or
- * -EIO (short data), -errno. */
-int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s);
-int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret);
-
 /* ---- record.c: samples → result ---- */
 
 /* When the loop's own overhead is more than this share of a benchmark's median batch
@@ -212,10 +207,9 @@ int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err
 
 /* ---- valgrind.c: exact counts per operation ---- */
 
-/* Callgrind's client requests; no-ops when not under valgrind, or when the library was
- * built without valgrind's headers (then pmc_mb_vg_available() is false). */
+/* Callgrind's client request; a no-op when not under valgrind, or when the library was
+ * built without valgrind's headers. */
 void pmc_mb_vg_toggle_collect(void);
-bool pmc_mb_vg_available(void);
 
 struct pmc_mb_valgrind_opts {
 	size_t sz; /* sizeof(struct pmc_mb_valgrind_opts) */
