@@ -11,5 +11,6 @@
 #include "pmcbench/report.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/microbench.h"
+#include "pmcbench/session.h"
 
 #endif /* PMCBENCH_H */

@@ -331,17 +331,33 @@ void pmc_cmp_geomean_cells(const struct pmc_cmp_block *b, struct pmc_cmp_cells *
 	out->verdict = "";
 }
 
-const char *pmc_cmp_outcome_name(int code)
+const char *pmc_cmp_decision_name(enum pmc_decision d)
 {
-	switch (code) {
-	case 0:
+	switch (d) {
+	case PMC_DECISION_PASS:
 		return "PASS";
-	case 1:
+	case PMC_DECISION_REGRESSION:
 		return "FAIL (regression)";
-	case 3:
+	case PMC_DECISION_INCONCLUSIVE:
 		return "FAIL (inconclusive)";
 	default:
 		return "ERROR";
+	}
+}
+
+int pmc_cmp_decision_status(const struct pmc_report_opts *o)
+{
+	if (o->error)
+		return 2;
+	switch (o->decision) {
+	case PMC_DECISION_PASS:
+		return 0;
+	case PMC_DECISION_REGRESSION:
+		return 1;
+	case PMC_DECISION_INCONCLUSIVE:
+		return 3;
+	default:
+		return 2;
 	}
 }
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "pmcbench/compare.h"
+
 struct pmc_comparison;
 struct pmc_cmp_row;
 struct pmc_report_opts;
@@ -57,7 +59,11 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md);
 void pmc_cmp_settings_line(FILE *out, const struct pmc_comparison *c);
 
 /* "PASS", "FAIL (regression)", "FAIL (inconclusive)", "ERROR". */
-const char *pmc_cmp_outcome_name(int code);
+const char *pmc_cmp_decision_name(enum pmc_decision d);
+
+/* The exit status `pmcbench` gives for the report's decision (o->error: an error), which
+ * the JSON report records as "exit_code" (docs/compare.md, "JSON report"). */
+int pmc_cmp_decision_status(const struct pmc_report_opts *o);
 
 /* A warning the error line repeats word for word (a gate's limit that checked nothing)
  * is shown once, as the error. */

@@ -197,14 +197,14 @@ static int jwrite(FILE *out, const char *key, json_t *value, bool comma)
 	return r;
 }
 
-static const char *outcome_word(int code)
+static const char *outcome_word(enum pmc_decision d)
 {
-	switch (code) {
-	case 0:
+	switch (d) {
+	case PMC_DECISION_PASS:
 		return "pass";
-	case 1:
+	case PMC_DECISION_REGRESSION:
 		return "regression";
-	case 3:
+	case PMC_DECISION_INCONCLUSIVE:
 		return "inconclusive";
 	default:
 		return "error";
@@ -228,10 +228,10 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 	if (r == 0)
 		r = jwrite(out, "outcome",
 			   o->error ? json_string("error")
-				    : json_string(outcome_word(o->gate ? o->exit_code : 0)),
+				    : json_string(outcome_word(o->gate ? o->decision : PMC_DECISION_PASS)),
 			   true);
 	if (r == 0)
-		r = jwrite(out, "exit_code", json_integer(o->error ? 2 : o->exit_code), true);
+		r = jwrite(out, "exit_code", json_integer(pmc_cmp_decision_status(o)), true);
 	if (r == 0)
 		r = jwrite(out, "error", o->error ? json_string(o->error) : json_null(), true);
 	if (r < 0 || !c)
@@ -339,7 +339,7 @@ static int json_comparisons(FILE *out, const struct pmc_comparison *const *cs,
 	if (r == 0)
 		r = jwrite(out, "command", json_string(o->gate ? "gate" : "compare"), true);
 	if (r == 0)
-		r = jwrite(out, "exit_code", json_integer(o->error ? 2 : o->exit_code), true);
+		r = jwrite(out, "exit_code", json_integer(pmc_cmp_decision_status(o)), true);
 	if (r == 0)
 		fputs(",\n  \"comparisons\": [\n", out);
 	for (size_t i = 0; r == 0 && i < n; i++) {

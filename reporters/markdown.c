@@ -234,7 +234,7 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 
 	fprintf(out, "## pmcbench %s", o->gate ? "gate" : "compare");
 	if (o->gate || o->error)
-		fprintf(out, ": %s", o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code));
+		fprintf(out, ": %s", o->error ? "ERROR" : pmc_cmp_decision_name(o->decision));
 	fputs("\n\n", out);
 	pmc_escape_md_code(out, on);
 	fputs(" → ", out);

@@ -139,7 +139,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 	o.old_name = PMC_OPTS_GET(opts, old_name, NULL);
 	o.new_name = PMC_OPTS_GET(opts, new_name, NULL);
 	o.gate = PMC_OPTS_GET(opts, gate, false);
-	o.exit_code = PMC_OPTS_GET(opts, exit_code, 0);
+	o.decision = PMC_OPTS_GET(opts, decision, PMC_DECISION_PASS);
 	o.error = PMC_OPTS_GET(opts, error, NULL);
 	o.md_max_changed = PMC_OPTS_GET(opts, md_max_changed, 0);
 	o.md_max_unchanged = PMC_OPTS_GET(opts, md_max_unchanged, 0);

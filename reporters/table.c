@@ -718,9 +718,11 @@ static void headline_line(struct pmc_sbuf *b, const char *s, bool color)
 
 static const char *outcome_sgr(const struct pmc_report_opts *o)
 {
-	if (o->error || o->exit_code == 2)
+	if (o->error || o->decision == PMC_DECISION_ERROR)
 		return "\033[1;31m";
-	return o->exit_code == 0 ? "\033[1;32m" : o->exit_code == 1 ? "\033[1;31m" : "\033[1;33m";
+	return o->decision == PMC_DECISION_PASS	      ? "\033[1;32m"
+	       : o->decision == PMC_DECISION_REGRESSION ? "\033[1;31m"
+							: "\033[1;33m";
 }
 
 /* The label of a row in its table: the benchmark, or with --row metric the metric with
@@ -907,7 +909,7 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	if (o->gate || o->error)
 		fprintf(out, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
 			o->color ? outcome_sgr(o) : "",
-			o->error ? "ERROR" : pmc_cmp_outcome_name(o->exit_code),
+			o->error ? "ERROR" : pmc_cmp_decision_name(o->decision),
 			o->color ? "\033[0m" : "");
 	pmc_cmp_outcome_counts(out, c, false);
 	fputc('\n', out);

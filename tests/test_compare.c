@@ -1870,7 +1870,7 @@ static void test_fdr_family_is_the_gated_rows(void **state)
 	struct pmc_thresholds *t = t_thresholds();
 	struct pmc_comparison *c = NULL;
 	const struct pmc_cmp_row *row;
-	enum pmc_gate_outcome outcome;
+	enum pmc_decision outcome;
 	char err[256] = "", id[32];
 
 	(void)state;
@@ -1902,7 +1902,7 @@ static void test_fdr_family_is_the_gated_rows(void **state)
 	assert_true(row->q == row->p);
 	assert_verdict(row, PMC_VERDICT_REGRESSION);
 	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), 0);
-	assert_int_equal(outcome, PMC_GATE_REGRESSION);
+	assert_int_equal(outcome, PMC_DECISION_REGRESSION);
 	/* The ungated rows are adjusted among themselves. */
 	row = row_of(c, "B", "raw-event-00");
 	assert_false(row->gated);
@@ -1922,7 +1922,7 @@ static void test_undetectable_in_a_large_family(void **state)
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
-	enum pmc_gate_outcome outcome;
+	enum pmc_decision outcome;
 	char err[512] = "", name[32];
 
 	(void)state;
@@ -1939,7 +1939,7 @@ static void test_undetectable_in_a_large_family(void **state)
 	assert_int_equal(row->need_n, 11);
 	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
 	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), 0);
-	assert_int_equal(outcome, PMC_GATE_ERROR);
+	assert_int_equal(outcome, PMC_DECISION_ERROR);
 	assert_contains(err, "among the 5000 gated tests; need >= 11 runs per side");
 	pmc_comparison_free(c);
 	/* Without the adjustment (--no-fdr) each row is its own family. */
@@ -2044,7 +2044,7 @@ static void test_single_invocations_are_not_tested_on_time(void **state)
 	struct pmc_result *a = result(), *b = result();
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
-	enum pmc_gate_outcome outcome;
+	enum pmc_decision outcome;
 	char err[512] = "";
 
 	(void)state;
@@ -2072,7 +2072,7 @@ static void test_single_invocations_are_not_tested_on_time(void **state)
 	assert_verdict(row, PMC_VERDICT_REGRESSION);
 	assert_int_equal(c->none_invocation, 1);
 	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), 0);
-	assert_int_equal(outcome, PMC_GATE_ERROR);
+	assert_int_equal(outcome, PMC_DECISION_ERROR);
 	assert_contains(err, "cannot be gated between two single invocations");
 	assert_contains(err, "pmcbench run -c OLD -c NEW");
 	pmc_comparison_free(c);

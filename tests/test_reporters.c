@@ -196,7 +196,7 @@ static void test_table(void **state)
 	free(t);
 
 	o.gate = true;
-	o.exit_code = 1;
+	o.decision = PMC_DECISION_REGRESSION;
 	t = render(f->c, "table", &o);
 	assert_contains(t, "gate: FAIL (regression); 3 regressions");
 	free(t);
@@ -242,7 +242,7 @@ static void test_markdown(void **state)
 	    .old_name = "base.json",
 	    .new_name = "pr.json",
 	    .gate = true,
-	    .exit_code = 1,
+	    .decision = PMC_DECISION_REGRESSION,
 	};
 	char *t = render(f->c, "markdown", &o);
 	const char *l;
@@ -292,7 +292,7 @@ static void test_json(void **state)
 	    .old_name = "base.json",
 	    .new_name = "pr.json",
 	    .gate = true,
-	    .exit_code = 1,
+	    .decision = PMC_DECISION_REGRESSION,
 	};
 	char *t = render(f->c, "json", &o);
 	json_error_t jerr;
@@ -412,7 +412,7 @@ static void test_error_reports(void **state)
 	    .old_name = "a.json",
 	    .new_name = "b.json",
 	    .gate = true,
-	    .exit_code = 2,
+	    .decision = PMC_DECISION_ERROR,
 	    .error = "a.json:3:1: unexpected end of input; the file is truncated",
 	};
 	json_error_t jerr;
@@ -533,7 +533,7 @@ static void test_write_failure(void **state)
 static void test_error_repeating_a_warning_is_shown_once(void **state)
 {
 	struct fixture *f = *state;
-	struct pmc_report_opts o = {.sz = sizeof(o), .gate = true, .exit_code = 2};
+	struct pmc_report_opts o = {.sz = sizeof(o), .gate = true, .decision = PMC_DECISION_ERROR};
 	char *t;
 
 	o.error = f->c->warnings[0];

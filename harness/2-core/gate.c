@@ -53,13 +53,13 @@ static void undetectable_error(const struct pmc_comparison *c, char *err, size_t
 }
 
 int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
-		    enum pmc_gate_outcome *ret_outcome, enum pmc_gate_reason *ret_reason, char *err,
+		    enum pmc_decision *ret_decision, enum pmc_gate_reason *ret_reason, char *err,
 		    size_t errlen)
 {
-	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
+	enum pmc_decision decision = PMC_DECISION_PASS;
 	enum pmc_gate_reason reason = PMC_GATE_REASON_PASS;
 
-	if (!c || !ret_outcome)
+	if (!c || !ret_decision)
 		return -EINVAL;
 	if (!PMC_OPTS_VALID(opts, pmc_gate_opts)) {
 		pmc_err_set(err, errlen,
@@ -70,7 +70,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 	}
 	if (c->nunchecked) {
 		/* A limit the gate never applied must not let it pass. */
-		outcome = PMC_GATE_ERROR;
+		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNCHECKED;
 		if (c->nunchecked == 1)
 			pmc_err_set(err, errlen, "%s", c->unchecked[0]);
@@ -79,7 +79,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 				    c->unchecked[0], c->nunchecked - 1);
 	} else if (c->ngated == 0) {
 		/* Nothing the gate judges: a pass would say nothing. */
-		outcome = PMC_GATE_ERROR;
+		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNCHECKED;
 		pmc_err_set(
 		    err, errlen,
@@ -93,7 +93,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		for (size_t i = 0; i < c->nrows && !m; i++)
 			if (c->rows[i].kind == PMC_ROW_MISSING && c->rows[i].gated)
 				m = &c->rows[i];
-		outcome = PMC_GATE_ERROR;
+		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_MISSING;
 		pmc_err_set(err, errlen,
 			    "%zu gated row%s a value on one side (e.g. metric '%s' of '%s' in "
@@ -109,7 +109,7 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		char more[64];
 
 		more_rows(more, sizeof(more), c->none_invocation);
-		outcome = PMC_GATE_ERROR;
+		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
 		pmc_err_set(err, errlen,
 			    "metric '%s' of '%s'%s cannot be gated between two single "
@@ -123,17 +123,17 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		 * regression could never fail the gate, so a pass would be empty
 		 * (docs/compare.md, "Sample sizes"). */
 		undetectable_error(c, err, errlen);
-		outcome = PMC_GATE_ERROR;
+		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
 	} else if (c->gated_counts[PMC_VERDICT_REGRESSION]) {
-		outcome = PMC_GATE_REGRESSION;
+		decision = PMC_DECISION_REGRESSION;
 		reason = PMC_GATE_REASON_REGRESSION;
 	} else if (c->gated_counts[PMC_VERDICT_INCONCLUSIVE] &&
 		   PMC_OPTS_GET(opts, fail_on_inconclusive, false)) {
-		outcome = PMC_GATE_INCONCLUSIVE;
+		decision = PMC_DECISION_INCONCLUSIVE;
 		reason = PMC_GATE_REASON_INCONCLUSIVE;
 	}
-	*ret_outcome = outcome;
+	*ret_decision = decision;
 	if (ret_reason)
 		*ret_reason = reason;
 	return 0;

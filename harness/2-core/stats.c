@@ -188,6 +188,25 @@ static double median_sorted(const double *v, size_t n)
 	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
+int pmc_median(const double *x, size_t n, double *ret)
+{
+	double buf[STACK_VALUES], *v;
+	size_t m;
+	int err = 0;
+
+	if (!x && n)
+		return -EINVAL;
+	v = sorted_present(x, n, buf, STACK_VALUES, &m, &err);
+	if (!v)
+		return err;
+	if (m == 0)
+		err = -EINVAL;
+	else
+		*ret = median_sorted(v, m);
+	release(v, buf);
+	return err;
+}
+
 /* ---- distributions ---- */
 
 /* Standard normal upper tail P(Z > z). */

@@ -31,6 +31,10 @@ struct pmc_mwu {
 			* ties and <= 25 per side); else the normal approximation */
 };
 
+/* The median of x[0..n-1] (NAN entries skipped) into *ret. Returns 0, -EINVAL when no
+ * value is present, or -ENOMEM. */
+int pmc_median(const double *x, size_t n, double *ret);
+
 /* Two-sided Mann-Whitney U test. Returns 0, or -EINVAL when a side is empty. */
 int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct pmc_mwu *ret);
 

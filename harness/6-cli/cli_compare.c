@@ -1,5 +1,6 @@
-/* `pmcbench compare OLD NEW [NEW2...]` and `pmcbench gate --baseline BASE NEW`, and the
- * reports of every comparison, `pmcbench run`'s too (its options: cli_compare_opts.c).
+/* `pmcbench compare OLD NEW [NEW2...]` and `pmcbench gate --baseline BASE NEW`: their
+ * options (the comparison's: cli_compare_opts.c), the files loaded, then the comparison,
+ * the gate and the reports of the session layer (harness/5-session/session_compare.c).
  * `compare` reports and exits 0 whatever the verdicts; `gate` decides: 1 on a regression
  * beyond a threshold, 3 on an inconclusive row with --fail-on-inconclusive. Errors exit 2
  * (docs/compare.md). */
@@ -9,29 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/atomic_file.h"
 #include "cli/cli.h"
-#include "cli/cli_compare_priv.h"
-#include "cli/cli_profile.h"
 #include "core/result.h"
 #include "formats/import.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
-#include "reporters/compare_cells.h"
-#include "reporters/reporter.h"
 
-static FILE *report_stream(const struct pmc_cli_compare_opts *o)
-{
-	return o->out ? o->out : stdout;
-}
-
-static const char *stream_name(FILE *f)
-{
-	return f == stdout ? "standard output" : f == stderr ? "standard error" : "the report stream";
-}
-
-/* Flushes f and says whether everything written to it arrived: a full disk or a closed
- * pipe must not pass for a report that was written. */
+/* Flushes f and says whether everything written to it arrived. */
 static int check_written(FILE *f)
 {
 	int r = 0;
@@ -54,229 +39,6 @@ static int print_help(void (*help)(FILE *))
 		return PMC_EXIT_ERROR;
 	}
 	return PMC_EXIT_OK;
-}
-
-/* Where the time went (cli_profile.h), after the verdicts, when both sides have
- * profiles: on out, in Markdown when the report is; draw: write the differential flame
- * graphs too (once per report). A document on stdout stays one: its explanation goes to
- * stderr. */
-static void explain(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-		    FILE *out, bool draw)
-{
-	if (pmc_cli_format_is_document(o->format))
-		out = stderr;
-	pmc_cli_profiles_explain(c, o->old_profiles, o->new_profiles, o->profile_ref,
-				 strcmp(o->format, "markdown") == 0, out, draw);
-}
-
-/* The report of c, or of every comparison of set when there is one. */
-static int render(FILE *f, const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-		  const struct pmc_cli_comparison_set *set, const struct pmc_report_opts *ro)
-{
-	if (set)
-		return pmc_report_comparisons(f, o->format, set->cs, set->names, set->n, ro, NULL,
-					      0);
-	return pmc_report_comparison(f, o->format, c, ro, NULL, 0);
-}
-
-/* Where the time went, for c or for each comparison of set. */
-static void explain_all(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-			const struct pmc_cli_comparison_set *set, const struct pmc_cli_profiles *ps,
-			FILE *out, bool draw)
-{
-	if (!set) {
-		explain(o, c, out, draw);
-		return;
-	}
-	for (size_t i = 0; i < set->n; i++) {
-		struct pmc_cli_compare_opts one = *o;
-
-		pmc_cli_compare_opts_set_profiles(&one, &ps[0], &ps[i + 1], NULL);
-		explain(&one, set->cs[i], out, draw);
-	}
-}
-
-static int write_report_file(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-			     const struct pmc_cli_comparison_set *set,
-			     const struct pmc_cli_profiles *ps, const struct pmc_report_opts *ro)
-{
-	const char *path = o->output;
-	struct pmc_atomic_file *af;
-	int r;
-
-	r = pmc_atomic_file_open(path, &af, NULL, 0);
-	if (r == 0) {
-		r = render(pmc_atomic_file_stream(af), o, c, set, ro);
-		/* The file says where the time went too (a CI job summary shows it). */
-		if (r == 0 && (c || set) && !pmc_cli_format_is_document(o->format))
-			explain_all(o, c, set, ps, pmc_atomic_file_stream(af), false);
-		if (r < 0)
-			pmc_atomic_file_abort(af);
-		else
-			r = pmc_atomic_file_commit(af, NULL, 0);
-	}
-	if (r < 0)
-		pmc_cli_error("%s: cannot write the report: %s", path, strerror(-r));
-	return r;
-}
-
-/* Writes the report to its stream (stdout unless set) and to the --report file; returns
- * the exit code, which turns into an error when a report cannot be written. */
-static int emit_set(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-		    const struct pmc_cli_comparison_set *set, const struct pmc_cli_profiles *ps,
-		    struct pmc_report_opts *ro, bool to_stream)
-{
-	int code = ro->error ? PMC_EXIT_ERROR : ro->exit_code;
-	FILE *out = report_stream(o);
-	struct pmc_report_opts plain = *ro;
-
-	PMC_OPTS_ZERO_TAIL(pmc_report_opts, &plain); /* what the struct copy need not bring */
-	/* Files get no colour, whatever the terminal gets. */
-	plain.color = false;
-
-	if (to_stream) {
-		int r;
-
-		errno = 0;
-		r = render(out, o, c, set, ro);
-		if (r == -EIO && errno)
-			r = -errno; /* what the failed write said: ENOSPC, EPIPE, ... */
-		else if (r == 0)
-			r = check_written(out);
-		if (r < 0) {
-			pmc_cli_error("cannot write the report to %s: %s", stream_name(out),
-				      strerror(-r));
-			code = PMC_EXIT_ERROR;
-		} else if (c || set) {
-			explain_all(o, c, set, ps, out, true);
-		}
-	}
-	if (o->output && write_report_file(o, c, set, ps, &plain) < 0)
-		code = PMC_EXIT_ERROR;
-	/* Exports hold a comparison: none is written when there is none. */
-	if (set && pmc_cli_exports_comparisons(&o->exports, set, &plain) < 0)
-		code = PMC_EXIT_ERROR;
-	else if (c && pmc_cli_exports_comparison(&o->exports, c, &plain) < 0)
-		code = PMC_EXIT_ERROR;
-	return code;
-}
-
-static int emit(const struct pmc_cli_compare_opts *o, const struct pmc_comparison *c,
-		struct pmc_report_opts *ro, bool to_stream)
-{
-	return emit_set(o, c, NULL, NULL, ro, to_stream);
-}
-
-/* Fills *ret by memcpy, which, unlike a struct copy, keeps the zeroed padding the
- * library checks (include/pmcbench/common.h). */
-static void library_opts(const struct pmc_cli_compare_opts *o, const char *old_name,
-			 const char *new_name, struct pmc_compare_opts *ret)
-{
-	PMC_OPTS(pmc_compare_opts, co, .alpha = o->alpha, .confidence = o->confidence,
-		 .no_fdr = o->no_fdr, .force = o->force,
-		 .metrics = (const char *const *)o->metrics, .nmetrics = o->nmetrics,
-		 .thresholds = o->thresholds, .old_name = old_name, .new_name = new_name,
-		 .unpaired = o->unpaired);
-
-	memcpy(ret, &co, sizeof(co));
-}
-
-/* Reports a comparison that pmc_compare (or pmc_compare_reference) returned r and c for:
- * the failure, or the report with the gate's decision. Frees c; returns the exit code. */
-static int report(int r, struct pmc_comparison *c, char *err, size_t errlen,
-		  const char *old_name, const char *new_name,
-		  const struct pmc_cli_compare_opts *o, bool gate, bool no_headline)
-{
-	PMC_OPTS(pmc_gate_opts, go, .fail_on_inconclusive = o->fail_on_inconclusive);
-	PMC_OPTS(pmc_report_opts, ro, .old_name = old_name, .new_name = new_name, .gate = gate,
-		 .no_headline = no_headline,
-		 .color = pmc_cli_compare_opts_color(o, report_stream(o)),
-		 .all_rows = o->all_rows, .by_benchmark = o->by_benchmark);
-	enum pmc_gate_outcome outcome = PMC_GATE_PASS;
-	char gate_err[1280];
-	int code;
-
-	if (r < 0) {
-		if (r == -ENOMEM)
-			snprintf(err, errlen, "out of memory");
-		pmc_cli_error("%s", err);
-		ro.error = err;
-		ro.exit_code = PMC_EXIT_ERROR;
-		/* A table on stdout would only repeat the line above; a document is still
-		 * written, so that a job summary shows why the gate failed. */
-		emit(o, NULL, &ro, strcmp(o->format, "table") != 0);
-		return PMC_EXIT_ERROR;
-	}
-	if (gate) {
-		gate_err[0] = '\0';
-		if (pmc_gate_decide(c, &go, &outcome, NULL, gate_err, sizeof(gate_err)) < 0) {
-			snprintf(gate_err, sizeof(gate_err), "the gate cannot decide");
-			outcome = PMC_GATE_ERROR;
-		}
-		if (outcome == PMC_GATE_ERROR) {
-			pmc_cli_error("%s", gate_err);
-			ro.error = gate_err;
-		}
-	}
-	/* The outcomes are the exit codes (README, "Exit codes"). */
-	ro.exit_code = (int)outcome;
-	/* The table carries its warnings; with a document on stdout they go to stderr. */
-	if (strcmp(o->format, "table") != 0)
-		for (size_t i = 0; i < pmc_comparison_warning_count(c); i++)
-			pmc_cli_warn("%s", pmc_comparison_warning_at(c, i));
-	code = emit(o, c, &ro, true);
-	pmc_comparison_free(c);
-	return code;
-}
-
-int pmc_cli_compare_results(const struct pmc_result *old_r, const char *old_name,
-			    const struct pmc_result *new_r, const char *new_name,
-			    const struct pmc_cli_compare_opts *o, bool gate)
-{
-	struct pmc_compare_opts co;
-	struct pmc_comparison *c = NULL;
-	char err[1024];
-	int r;
-
-	library_opts(o, old_name, new_name, &co);
-	r = pmc_compare(old_r, new_r, &co, &c, err, sizeof(err));
-	return report(r, c, err, sizeof(err), old_name, new_name, o, gate, false);
-}
-
-int pmc_cli_compare_reference(const struct pmc_result *r, size_t ref,
-			      const struct pmc_cli_compare_opts *o, bool gate,
-			      struct pmc_comparison *pre)
-{
-	const char *label = r->benchmarks[ref].name;
-	/* With two commands the other side has a name; with more, each row names its own. */
-	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
-	struct pmc_compare_opts co;
-	struct pmc_comparison *c = pre;
-	char err[1024];
-	int rc = 0;
-
-	library_opts(o, label, other, &co);
-	if (!c)
-		rc = pmc_compare_reference(r, ref, &co, &c, err, sizeof(err));
-	return report(rc, c, err, sizeof(err), label, other, o, gate, pre != NULL);
-}
-
-struct pmc_comparison *pmc_cli_compare_headline(const struct pmc_result *r, size_t ref,
-						const struct pmc_cli_compare_opts *o, FILE *out)
-{
-	const char *label = r->benchmarks[ref].name;
-	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
-	struct pmc_compare_opts co;
-	PMC_OPTS(pmc_report_opts, ro, .old_name = label, .new_name = other);
-	struct pmc_comparison *c = NULL;
-	char line[512], err[1024];
-
-	library_opts(o, label, other, &co);
-	if (pmc_compare_reference(r, ref, &co, &c, err, sizeof(err)) < 0)
-		return NULL;
-	if (out && pmc_cmp_headline(c, &ro, line, sizeof(line)))
-		fprintf(out, "%s\n", line);
-	return c;
 }
 
 static void compare_help(FILE *out)
@@ -342,20 +104,6 @@ static void gate_help(FILE *out)
 	      out);
 }
 
-/* Reports a file that cannot be loaded, and writes the report of that failure when one
- * was asked for. */
-static int load_failed(const struct pmc_cli_compare_opts *o, const char *err, const char *old_name,
-		       const char *new_name, bool gate)
-{
-	PMC_OPTS(pmc_report_opts, ro, .old_name = old_name, .new_name = new_name, .gate = gate,
-		 .exit_code = PMC_EXIT_ERROR, .error = err);
-
-	pmc_cli_error("%s", err);
-	/* The exit code is 2 already; a report that cannot be written adds its own line. */
-	emit(o, NULL, &ro, strcmp(o->format, "table") != 0);
-	return PMC_EXIT_ERROR;
-}
-
 struct load_job {
 	const char *path;
 	struct pmc_result *r;
@@ -413,58 +161,6 @@ static void free_all(struct pmc_result **rs, size_t n)
 		pthread_join(t, NULL);
 }
 
-/* compare A B C ...: each later file against the first, each comparison as two files
- * give it, reported together (docs/compare.md, "More than two files"). */
-static int compare_many(struct pmc_result *const *rs, const char *const *names, size_t n,
-			const struct pmc_cli_compare_opts *o, const struct pmc_cli_profiles *ps)
-{
-	struct pmc_comparison **cs = calloc(n - 1, sizeof(*cs));
-	PMC_OPTS(pmc_report_opts, ro, .old_name = names[0],
-		 .color = pmc_cli_compare_opts_color(o, report_stream(o)),
-		 .all_rows = o->all_rows, .by_benchmark = o->by_benchmark);
-	struct pmc_cli_comparison_set set = {.cs = (const struct pmc_comparison *const *)cs,
-					     .names = names,
-					     .n = n - 1};
-	char err[1024];
-	int code = PMC_EXIT_ERROR;
-
-	if (!cs) {
-		pmc_cli_error("out of memory");
-		return PMC_EXIT_ERROR;
-	}
-	for (size_t i = 1; i < n; i++) {
-		struct pmc_compare_opts co;
-		int r;
-
-		library_opts(o, names[0], names[i], &co);
-		r = pmc_compare(rs[0], rs[i], &co, &cs[i - 1], err, sizeof(err));
-
-		if (r < 0) {
-			if (r == -ENOMEM)
-				snprintf(err, sizeof(err), "out of memory");
-			pmc_cli_error("%s", err);
-			ro.new_name = names[i];
-			ro.error = err;
-			ro.exit_code = PMC_EXIT_ERROR;
-			emit(o, NULL, &ro, strcmp(o->format, "table") != 0);
-			goto out;
-		}
-	}
-	/* The table carries its warnings; with a document on stdout they go to stderr,
-	 * each naming its pair. */
-	if (strcmp(o->format, "table") != 0)
-		for (size_t i = 0; i < n - 1; i++)
-			for (size_t w = 0; w < pmc_comparison_warning_count(cs[i]); w++)
-				pmc_cli_warn("%s -> %s: %s", names[0], names[i + 1],
-					     pmc_comparison_warning_at(cs[i], w));
-	code = emit_set(o, NULL, &set, ps, &ro, true);
-out:
-	for (size_t i = 0; i < n - 1; i++)
-		pmc_comparison_free(cs[i]);
-	free(cs);
-	return code;
-}
-
 enum { OPT_FORMAT = 0x100, OPT_EXPORT, OPT_FILTER, OPT_ROW, OPT_COL };
 
 static const struct option compare_own_opts[] = {
@@ -506,12 +202,12 @@ static int set_projection(struct pmc_cli_compare_opts *o, int opt, const char *v
 	}
 	for (size_t i = 0; i < sizeof(bench) / sizeof(bench[0]); i++)
 		if (strcmp(v, bench[i]) == 0) {
-			o->by_benchmark = false;
+			o->s.by_benchmark = false;
 			return 0;
 		}
 	for (size_t i = 0; i < sizeof(metric) / sizeof(metric[0]); i++)
 		if (strcmp(v, metric[i]) == 0) {
-			o->by_benchmark = true;
+			o->s.by_benchmark = true;
 			return 0;
 		}
 	pmc_cli_error("--row '%s': rows are 'benchmark' (a table per metric, the default) or "
@@ -526,11 +222,12 @@ static int main_common(int argc, char **argv, bool gate)
 	struct pmc_cli_compare_opts *o = NULL;
 	struct option *longopts;
 	struct pmc_result **rs = NULL, **views = NULL;
-	struct pmc_cli_profiles *profiles = NULL;
+	struct pmc_session_profiles *profiles = NULL;
 	struct load_job *jobs = NULL;
 	const char **pos = NULL, *baseline = NULL;
 	size_t npos = 0, nfiles = 0;
 	int code = PMC_EXIT_ERROR, opt;
+	enum pmc_decision d;
 	char err[1024];
 
 	longopts = pmc_cli_options_merge(gate ? gate_own_opts : compare_own_opts,
@@ -566,11 +263,11 @@ static int main_common(int argc, char **argv, bool gate)
 				goto out;
 			break;
 		case OPT_EXPORT:
-			if (pmc_cli_compare_opts_add_export(o, optarg) < 0)
+			if (pmc_session_exports_add(&o->s.exports, optarg, &pmc_cli_printer) < 0)
 				goto out;
 			break;
 		case OPT_FILTER: {
-			int r = pmc_filter_add(&o->filter, optarg, err, sizeof(err));
+			int r = pmc_filter_add(&o->s.filter, optarg, err, sizeof(err));
 
 			if (r < 0) {
 				pmc_cli_error("--filter: %s", r == -ENOMEM ? "out of memory" : err);
@@ -614,28 +311,29 @@ static int main_common(int argc, char **argv, bool gate)
 	nfiles = gate ? 2 : npos;
 	if (nfiles > 2) {
 		/* Go's benchmark format holds the samples of two sides. */
-		if (strcmp(o->format, "gobench") == 0) {
+		if (strcmp(o->s.format, "gobench") == 0) {
 			pmc_cli_error("--format gobench writes two files' samples, and %zu files "
 				      "were given; use table, markdown, json or csv",
 				      nfiles);
 			goto out;
 		}
-		for (size_t i = 0; i < o->exports.n; i++)
-			if (strcmp(o->exports.v[i].format, "gobench") == 0) {
+		for (size_t i = 0; i < o->s.exports.n; i++)
+			if (strcmp(o->s.exports.v[i].format, "gobench") == 0) {
 				pmc_cli_error("--export '%s': Go's benchmark format (.txt) holds "
 					      "two files' samples, and %zu files were given; use "
 					      ".json, .csv or .md",
-					      o->exports.v[i].path, nfiles);
+					      o->s.exports.v[i].path, nfiles);
 				goto out;
 			}
 	}
-	if (pmc_cli_exports_check(&o->exports) < 0)
+	if (pmc_session_exports_check(&o->s.exports, &pmc_cli_printer) < 0)
 		goto out;
 	/* Text for a reader in ASCII when the locale asks; documents byte for byte. */
-	if (!pmc_cli_format_is_document(o->format) && pmc_cli_ascii_wrap(&stdout) < 0) {
+	if (!pmc_session_format_is_document(o->s.format) && pmc_cli_ascii_wrap(&stdout) < 0) {
 		pmc_cli_error("out of memory");
 		goto out;
 	}
+	o->s.out = stdout;
 	pos = calloc(nfiles, sizeof(*pos));
 	jobs = calloc(nfiles, sizeof(*jobs));
 	rs = calloc(nfiles, sizeof(*rs));
@@ -659,38 +357,42 @@ static int main_common(int argc, char **argv, bool gate)
 		rs[i] = jobs[i].r;
 	for (size_t i = 0; i < nfiles; i++) {
 		if (jobs[i].rc < 0) {
-			code = load_failed(o, jobs[i].err, pos[0], pos[i ? i : 1], gate);
+			pmc_session_compare_failed(&o->s, jobs[i].err, pos[0], pos[i ? i : 1], gate,
+						   &pmc_cli_printer);
 			goto out;
 		}
 	}
 	for (size_t i = 0; i < nfiles; i++) {
 		views[i] = rs[i];
-		if (o->filter.n == 0)
+		if (o->s.filter.n == 0)
 			continue;
 		views[i] = NULL;
-		int r = pmc_filter_view(&o->filter, rs[i], pos[i], &views[i], err, sizeof(err));
+		int r = pmc_filter_view(&o->s.filter, rs[i], pos[i], &views[i], err, sizeof(err));
 
 		if (r < 0) {
-			code = load_failed(o, r == -ENOMEM ? "out of memory" : err, pos[0],
-					   pos[i ? i : 1], gate);
+			pmc_session_compare_failed(&o->s, r == -ENOMEM ? "out of memory" : err,
+						   pos[0], pos[i ? i : 1], gate, &pmc_cli_printer);
 			goto out;
 		}
 	}
 	for (size_t i = 0; i < nfiles; i++) {
-		if (pmc_cli_profiles_load(&profiles[i], pos[i], rs[i]) < 0) {
+		if (pmc_session_profiles_load(&profiles[i], pos[i], rs[i], &pmc_cli_printer) < 0) {
 			pmc_cli_error("out of memory");
 			goto out;
 		}
 	}
 	if (nfiles == 2) {
-		pmc_cli_compare_opts_set_profiles(o, &profiles[0], &profiles[1], NULL);
-		code = pmc_cli_compare_results(views[0], pos[0], views[1], pos[1], o, gate);
+		o->s.old_profiles = &profiles[0];
+		o->s.new_profiles = &profiles[1];
+		d = pmc_session_compare_results(views[0], pos[0], views[1], pos[1], &o->s, gate,
+						&pmc_cli_printer);
 	} else {
-		code = compare_many(views, pos, nfiles, o, profiles);
+		d = pmc_session_compare_many(views, pos, nfiles, &o->s, profiles, &pmc_cli_printer);
 	}
+	code = pmc_cli_exit_status(0, d);
 out:
 	for (size_t i = 0; profiles && i < nfiles; i++)
-		pmc_cli_profiles_clear(&profiles[i]);
+		pmc_session_profiles_clear(&profiles[i]);
 	for (size_t i = 0; views && i < nfiles; i++)
 		if (views[i] != rs[i])
 			pmc_filter_view_free(views[i]);

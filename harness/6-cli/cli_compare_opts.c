@@ -1,6 +1,5 @@
 /* The comparison options that `compare`, `gate` and `run` (-c A -c B, --baseline)
- * share: parsing them, their help, and what the comparing code reads of them
- * (cli_compare_priv.h). */
+ * share: parsing them into the session's comparison settings, and their help. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -10,20 +9,10 @@
 
 #include "base/grow.h"
 #include "cli/cli.h"
-#include "cli/cli_compare_priv.h"
 #include "core/threshold.h"
 #include "formats/thresholds_json.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
-
-void pmc_cli_compare_opts_set_profiles(struct pmc_cli_compare_opts *o,
-				       const struct pmc_cli_profiles *old_ps,
-				       const struct pmc_cli_profiles *new_ps, const char *ref_name)
-{
-	o->old_profiles = old_ps;
-	o->new_profiles = new_ps;
-	o->profile_ref = ref_name;
-}
 
 int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 {
@@ -31,10 +20,7 @@ int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 
 	if (!o)
 		return -ENOMEM;
-	o->alpha = 0.05;
-	o->confidence = 0.95;
-	o->format = "table";
-	if (pmc_thresholds_new(&o->thresholds) < 0) {
+	if (pmc_session_compare_init(&o->s) < 0) {
 		free(o);
 		return -ENOMEM;
 	}
@@ -42,23 +28,11 @@ int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 	return 0;
 }
 
-void pmc_cli_compare_opts_set_stream(struct pmc_cli_compare_opts *o, FILE *out)
-{
-	if (o)
-		o->out = out;
-}
-
 void pmc_cli_compare_opts_free(struct pmc_cli_compare_opts *o)
 {
 	if (!o)
 		return;
-	for (size_t i = 0; i < o->nmetrics; i++)
-		free(o->metrics[i]);
-	free(o->metrics);
-	free(o->output);
-	pmc_thresholds_free(o->thresholds);
-	pmc_cli_exports_clear(&o->exports);
-	pmc_filter_clear(&o->filter);
+	pmc_session_compare_clear(&o->s);
 	free(o);
 }
 
@@ -124,25 +98,20 @@ const struct option pmc_cli_compare_long_opts[] = {
 
 int pmc_cli_compare_opts_set_output(struct pmc_cli_compare_opts *o, const char *path)
 {
-	free(o->output);
-	o->output = strdup(path);
-	return o->output ? 0 : -ENOMEM;
+	free(o->s.report);
+	o->s.report = strdup(path);
+	return o->s.report ? 0 : -ENOMEM;
 }
 
 int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *name)
 {
-	if (pmc_report_format(name, PMC_REPORT_COMPARISON, &o->format, NULL) < 0) {
+	if (pmc_report_format(name, PMC_REPORT_COMPARISON, &o->s.format, NULL) < 0) {
 		pmc_cli_error("--format '%s': unknown format; use table, markdown, json, csv or "
 			      "gobench",
 			      name);
 		return -EINVAL;
 	}
 	return 0;
-}
-
-int pmc_cli_compare_opts_add_export(struct pmc_cli_compare_opts *o, const char *path)
-{
-	return pmc_cli_exports_add(&o->exports, path);
 }
 
 int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const char *v)
@@ -160,60 +129,60 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 
 	switch (opt) {
 	case OPT_NO_FDR:
-		o->no_fdr = true;
+		o->s.no_fdr = true;
 		return 1;
 	case OPT_FAIL_ON_INCONCLUSIVE:
-		o->fail_on_inconclusive = true;
+		o->s.fail_on_inconclusive = true;
 		return 1;
 	case OPT_FORCE:
-		o->force = true;
+		o->s.force = true;
 		return 1;
 	case OPT_ALPHA:
-		r = parse_fraction("--alpha", v, "0.05", &o->alpha);
+		r = parse_fraction("--alpha", v, "0.05", &o->s.alpha);
 		return r < 0 ? r : 1;
 	case OPT_CONFIDENCE:
-		r = parse_fraction("--confidence", v, "0.95", &o->confidence);
+		r = parse_fraction("--confidence", v, "0.95", &o->s.confidence);
 		return r < 0 ? r : 1;
 	case OPT_METRIC:
 		if (v[0] == '\0') {
 			pmc_cli_error("--metric: empty metric id; give one such as instructions");
 			return -EINVAL;
 		}
-		if (pmc_grow(&o->metrics, o->nmetrics, sizeof(*o->metrics)) < 0)
+		if (pmc_grow(&o->s.metrics, o->s.nmetrics, sizeof(*o->s.metrics)) < 0)
 			goto fail_memory;
-		o->metrics[o->nmetrics] = strdup(v);
-		if (!o->metrics[o->nmetrics])
+		o->s.metrics[o->s.nmetrics] = strdup(v);
+		if (!o->s.metrics[o->s.nmetrics])
 			goto fail_memory;
-		o->nmetrics++;
+		o->s.nmetrics++;
 		return 1;
 	case OPT_COLOR:
 		if (strcmp(v, "auto") == 0) {
-			o->color = COLOR_AUTO;
+			o->s.color = PMC_SESSION_COLOR_AUTO;
 		} else if (strcmp(v, "always") == 0) {
-			o->color = COLOR_ALWAYS;
+			o->s.color = PMC_SESSION_COLOR_ALWAYS;
 		} else if (strcmp(v, "never") == 0) {
-			o->color = COLOR_NEVER;
+			o->s.color = PMC_SESSION_COLOR_NEVER;
 		} else {
 			pmc_cli_error("--color: '%s' is not auto, always or never", v);
 			return -EINVAL;
 		}
 		return 1;
 	case OPT_ALL:
-		o->all_rows = true;
+		o->s.all_rows = true;
 		return 1;
 	case OPT_REPORT:
 		if (pmc_cli_compare_opts_set_output(o, v) < 0)
 			goto fail_memory;
 		return 1;
 	case OPT_THRESHOLDS:
-		r = pmc_thresholds_load(o->thresholds, v, err, sizeof(err));
+		r = pmc_thresholds_load(o->s.thresholds, v, err, sizeof(err));
 		if (r < 0) {
 			pmc_cli_error("%s", err);
 			return -EINVAL;
 		}
 		return 1;
 	case OPT_THRESHOLD:
-		r = pmc_thresholds_add_arg(o->thresholds, v, err, sizeof(err));
+		r = pmc_thresholds_add_arg(o->s.thresholds, v, err, sizeof(err));
 		if (r < 0) {
 			pmc_cli_error("%s", r == -ENOMEM ? "out of memory" : err);
 			return -EINVAL;
@@ -268,23 +237,6 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      out);
 }
 
-/* Writes the report to path atomically (harness/0-base/atomic_file.h), so that a reader
- * never sees half a report. */
-bool pmc_cli_compare_opts_color(const struct pmc_cli_compare_opts *o, FILE *f)
-{
-	const char *no = getenv("NO_COLOR");
-
-	int fd = fileno(f);
-
-	if (o->color != COLOR_AUTO)
-		return o->color == COLOR_ALWAYS;
-	/* A stream of cli_ascii.c has no descriptor: it writes to stdout or stderr. */
-	if (fd < 0)
-		fd = f == stderr ? STDERR_FILENO : STDOUT_FILENO;
-	/* https://no-color.org: set and not empty. */
-	return isatty(fd) && !(no && no[0]);
-}
-
 int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool compares,
 				    const char *fix)
 {
@@ -293,30 +245,4 @@ int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool c
 	pmc_cli_error("--%s judges a comparison, and here nothing is compared; %s", o->first_given,
 		      fix);
 	return -EINVAL;
-}
-
-void pmc_cli_compare_opts_set_unpaired(struct pmc_cli_compare_opts *o, bool unpaired)
-{
-	o->unpaired = unpaired;
-}
-
-double pmc_cli_compare_opts_alpha(const struct pmc_cli_compare_opts *o)
-{
-	return o->alpha;
-}
-
-const struct pmc_thresholds *pmc_cli_compare_opts_thresholds(const struct pmc_cli_compare_opts *o)
-{
-	return o->thresholds;
-}
-
-bool pmc_cli_compare_opts_fail_on_inconclusive(const struct pmc_cli_compare_opts *o)
-{
-	return o->fail_on_inconclusive;
-}
-
-const char *pmc_cli_compare_opts_report(const struct pmc_cli_compare_opts *o, bool *ret_markdown)
-{
-	*ret_markdown = strcmp(o->format, "markdown") == 0;
-	return o->output;
 }

@@ -45,6 +45,15 @@ void pmc_cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pmc_cli_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("note: ", fmt, ap);
+	va_end(ap);
+}
+
 void pmc_cli_quote_lines(const char *text, const char *lead)
 {
 	char *copy = strdup(text), *line, *save = NULL;

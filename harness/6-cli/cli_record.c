@@ -157,7 +157,7 @@ int pmc_cli_record(int argc, char **argv)
 			      "--no-callchain would do nothing; leave them out");
 		return PMC_EXIT_ERROR;
 	}
-	if (pmc_cli_check_output(output) < 0)
+	if (pmc_session_check_path(&pmc_cli_printer, "--output", output) < 0)
 		return PMC_EXIT_ERROR;
 	o.argv = argv + optind;
 	o.name = argv[optind];

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_profile.h"
 #include "profile/profile.h"
 #include "reporters/profile_report.h"
 
@@ -97,7 +96,7 @@ int pmc_cli_report(int argc, char **argv)
 			      "the differential flame graph");
 		return PMC_EXIT_ERROR;
 	}
-	if (svg && pmc_cli_check_path("--svg", svg) < 0)
+	if (svg && pmc_session_check_path(&pmc_cli_printer, "--svg", svg) < 0)
 		return PMC_EXIT_ERROR;
 	if (diff) {
 		old_p = load(argv[optind]);
@@ -130,7 +129,7 @@ int pmc_cli_report(int argc, char **argv)
 		fputs("\n", stderr);
 	}
 	if (svg) {
-		if (pmc_cli_write_flamegraph(svg, old_p, new_p) < 0)
+		if (pmc_session_write_flamegraph(svg, old_p, new_p, &pmc_cli_printer) < 0)
 			goto out;
 		fprintf(stderr, "pmcbench: wrote the %sflame graph to %s\n",
 			diff ? "differential " : "", svg);

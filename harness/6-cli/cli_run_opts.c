@@ -10,7 +10,6 @@
 
 #include "counters/valgrind/valgrind.h"
 #include "base/grow.h"
-#include "base/path.h"
 #include "cli/cli.h"
 #include "cli/cli_run_priv.h"
 #include "run/runner.h"
@@ -109,50 +108,25 @@ static void help(FILE *out)
 		     "3 inconclusive (with --fail-on-inconclusive).\n");
 }
 
-/* Appends s; the array's room doubles (4, 8, 16, ...) so that n words cost O(n). */
 static int push_str(char ***arr, size_t *n, char *s)
 {
-	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
-		char **grown = realloc(*arr, (*n ? 2 * *n : 4) * sizeof(**arr));
-
-		if (!grown)
-			return -ENOMEM;
-		*arr = grown;
-	}
-	(*arr)[(*n)++] = s;
-	return 0;
-}
-
-static int add_events(struct run_cli *c, const char *list)
-{
-	size_t len = c->events_spec ? strlen(c->events_spec) : 0;
-	char *s = realloc(c->events_spec, len + strlen(list) + 2);
-
-	if (!s)
+	if (pmc_grow(arr, *n, sizeof(**arr)) < 0)
 		return -ENOMEM;
-	if (len)
-		s[len++] = ',';
-	strcpy(s + len, list);
-	c->events_spec = s;
+	(*arr)[(*n)++] = s;
 	return 0;
 }
 
 enum {
 	OPT_SHELL = 256,
-	OPT_TIMEOUT,
 	OPT_INPUT,
 	OPT_SHOW_OUTPUT,
 	OPT_IGNORE_FAILURE,
 	OPT_SETUP,
 	OPT_PREPARE,
 	OPT_CLEANUP,
-	OPT_REQUIRE,
-	OPT_BACKEND,
 	OPT_VG_TOOL,
-	OPT_FORMAT,
 	OPT_MEDIAN,
 	OPT_STATS,
-	OPT_BASELINE,
 	OPT_REFERENCE,
 	OPT_UNPAIRED,
 	OPT_GATE,
@@ -161,8 +135,6 @@ enum {
 	OPT_ENV_KEEP,
 	OPT_ENV_INHERIT,
 	OPT_DUET,
-	OPT_EXPORT,
-	OPT_PROFILE,
 };
 
 /* The next word of the command line, for an option that takes several (-L, -P); NULL
@@ -185,7 +157,6 @@ static const struct option long_opts[] = {
 	{ "runs", required_argument, NULL, 'r' },
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "duet", no_argument, NULL, OPT_DUET },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "input", required_argument, NULL, OPT_INPUT },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
 	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
@@ -194,18 +165,9 @@ static const struct option long_opts[] = {
 	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 	{ "env-keep", required_argument, NULL, OPT_ENV_KEEP },
 	{ "env-inherit", no_argument, NULL, OPT_ENV_INHERIT },
-	{ "events", required_argument, NULL, 'e' },
-	{ "require-counters", no_argument, NULL, OPT_REQUIRE },
-	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "valgrind-tool", required_argument, NULL, OPT_VG_TOOL },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "export", required_argument, NULL, OPT_EXPORT },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "median", no_argument, NULL, OPT_MEDIAN },
 	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "reference", required_argument, NULL, OPT_REFERENCE },
 	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
 	{ "gate", no_argument, NULL, OPT_GATE },
@@ -278,10 +240,6 @@ static int parse_opt(struct run_cli *c, int opt)
 			return -EINVAL;
 		c->warmup_given = true;
 		break;
-	case OPT_TIMEOUT:
-		if (pmc_cli_parse_seconds("--timeout", optarg, 0, &c->ro.timeout_s) < 0)
-			return -EINVAL;
-		break;
 	case OPT_INPUT: {
 		int fd = open(optarg, O_RDONLY | O_CLOEXEC);
 
@@ -329,24 +287,6 @@ static int parse_opt(struct run_cli *c, int opt)
 	case OPT_ENV_INHERIT:
 		c->ro.env_inherit = true;
 		break;
-	case 'e':
-		if (add_events(c, optarg) < 0)
-			return -ENOMEM;
-		break;
-	case OPT_REQUIRE:
-		c->require_counters = true;
-		break;
-	case OPT_BACKEND:
-		if (strcmp(optarg, "perf") == 0) {
-			c->ro.backend = PMC_BACKEND_PERF;
-		} else if (strcmp(optarg, "valgrind") == 0) {
-			c->ro.backend = PMC_BACKEND_VALGRIND;
-		} else {
-			pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind",
-				      optarg);
-			return -EINVAL;
-		}
-		break;
 	case OPT_VG_TOOL:
 		c->vg_tool_given = true;
 		if (strcmp(optarg, "callgrind") == 0) {
@@ -359,34 +299,11 @@ static int parse_opt(struct run_cli *c, int opt)
 			return -EINVAL;
 		}
 		break;
-	case 'o':
-		c->output = optarg;
-		break;
-	case OPT_EXPORT:
-		if (pmc_cli_exports_add(&c->exports, optarg) < 0)
-			return -EINVAL;
-		break;
-	case OPT_FORMAT:
-		if (pmc_report_format(optarg, PMC_REPORT_RESULT, &c->format, NULL) < 0) {
-			pmc_cli_error("--format: unknown format '%s'; use table, json, csv, "
-				      "markdown or gobench", optarg);
-			return -EINVAL;
-		}
-		break;
 	case OPT_MEDIAN:
 		c->median = true;
 		break;
 	case OPT_STATS:
 		c->stats = true;
-		break;
-	case 'q':
-		c->quiet = true;
-		break;
-	case OPT_BASELINE:
-		c->baseline = optarg;
-		break;
-	case OPT_PROFILE:
-		c->profile = true;
 		break;
 	case OPT_REFERENCE:
 		if (pmc_cli_parse_size("--reference", optarg, 1, &c->reference) < 0)
@@ -394,7 +311,7 @@ static int parse_opt(struct run_cli *c, int opt)
 		break;
 	case OPT_UNPAIRED:
 		c->unpaired = true;
-		pmc_cli_compare_opts_set_unpaired(c->copts, true);
+		c->copts->s.unpaired = true;
 		break;
 	case 'h':
 		help(stdout);
@@ -402,8 +319,11 @@ static int parse_opt(struct run_cli *c, int opt)
 	case '?':
 		return -EINVAL;
 	default:
-		/* The comparison options (cli_compare.c); --format here is run's own. */
-		r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
+		/* The options benchmark programs take too (cli_session.c), then the comparison
+		 * options (cli_compare_opts.c); --format here is run's own. */
+		r = pmc_cli_session_opts_handle(&c->so, opt, optarg);
+		if (r == 0)
+			r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
 		return r < 0 ? r : r > 0 ? 0 : -EINVAL;
 	}
 	return 0;
@@ -412,16 +332,16 @@ static int parse_opt(struct run_cli *c, int opt)
 /* Returns 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
 int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_optind)
 {
-	struct option *longopts = pmc_cli_options_merge(long_opts, pmc_cli_compare_long_opts);
+	struct option *longopts = pmc_cli_session_options(long_opts);
 	int opt, r = 0;
 
 	if (!longopts)
-		return -ENOMEM;
+		return -EINVAL;
 	/* "+": the options end at the command, whose own options are its business. */
 	optind = 0;
 	c->argc = argc;
 	c->argv = argv;
-	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:e:o:qhL:P:D:", longopts,
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:hL:P:D:" PMC_CLI_SESSION_SHORT_OPTS, longopts,
 					       "run")) != -1) {
 		r = parse_opt(c, opt);
 	}
@@ -643,29 +563,4 @@ void pmc_cli_run_warn_shell_syntax(const struct run_cli *c)
 					     "run it with /bin/sh -c", c->cmd_strings[i], syntax[k]);
 				return;
 			}
-}
-
-/* Every command must be an executable file before anything runs. */
-int pmc_cli_run_check_commands(struct pmc_runner_cmd *cmds, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char *path = NULL;
-		int rc = pmc_find_executable(cmds[i].argv[0], &path);
-
-		if (rc == 0) {
-			/* Searched once here, not by every run's exec. */
-			cmds[i].path = path;
-			continue;
-		}
-		if (rc == -EACCES)
-			pmc_cli_error("'%s' is not executable; check its permissions (chmod +x)",
-				      cmds[i].argv[0]);
-		else if (strchr(cmds[i].argv[0], '/'))
-			pmc_cli_error("'%s': no such file", cmds[i].argv[0]);
-		else
-			pmc_cli_error("'%s': command not found in PATH; give its path, or use "
-				      "--shell for shell built-ins", cmds[i].argv[0]);
-		return -EINVAL;
-	}
-	return 0;
 }

@@ -26,23 +26,19 @@ struct run_cli {
 	char **names;
 	size_t nnames;
 	const char *pending_name; /* an -n not yet followed by its -c */
-	char *events_spec; /* -e lists joined by ',' */
-	bool shell, require_counters, median, quiet, stats;
-	bool profile; /* --profile */
-	const char *output, *baseline;
+	struct pmc_cli_session_opts so; /* the options benchmark programs take too */
+	bool shell, median, stats;
 	size_t reference; /* 1-based, 0: the first */
 	bool unpaired;	  /* --unpaired */
 	bool gate;	  /* --gate */
 	bool runs_auto;	  /* --runs auto, with seq.max_runs and seq.max_time_s */
 	bool max_given;
 	bool vg_tool_given; /* --valgrind-tool */
-	struct pmc_cli_seq seq;
-	const char *format; /* a format of pmcbench/report.h, by its canonical name */
+	struct pmc_session_seq seq;
 	struct pmc_cli_compare_opts *copts;
 	bool runs_given, warmup_given;
 	const char **env_keep; /* --env-keep names, NULL-terminated (ro.env_keep) */
 	size_t nenv_keep, env_keep_cap;
-	struct pmc_cli_exports exports; /* --export */
 	struct run_param *params; /* -L and -P, in order */
 	size_t nparams;
 	size_t ncombos;		/* the combinations of their values (1 without any) */
@@ -90,6 +86,3 @@ void pmc_cli_run_params_clear(struct run_cli *c);
 
 /* A -c holding shell syntax without --shell: one warning. */
 void pmc_cli_run_warn_shell_syntax(const struct run_cli *c);
-
-/* Every command names an executable that exists: else an error line and -errno. */
-int pmc_cli_run_check_commands(struct pmc_runner_cmd *cmds, size_t n);

@@ -145,13 +145,14 @@ PMC_API const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row);
 
 /* --- The gate decision ---------------------------------------------------------- */
 
-/* A gate's outcome; each value is the exit code of `pmcbench gate` (README, "Exit
- * codes"). */
-enum pmc_gate_outcome {
-	PMC_GATE_PASS = 0,
-	PMC_GATE_REGRESSION = 1,
-	PMC_GATE_ERROR = 2,
-	PMC_GATE_INCONCLUSIVE = 3,
+/* What a gate, or a session (pmcbench/session.h), decided. These are not exit codes: a
+ * program maps them to its own (pmcbench's are in docs/compare.md, "Errors and exit
+ * status"). */
+enum pmc_decision {
+	PMC_DECISION_PASS,
+	PMC_DECISION_REGRESSION,
+	PMC_DECISION_INCONCLUSIVE,
+	PMC_DECISION_ERROR,
 };
 
 /* Why the gate decided as it did. */
@@ -168,18 +169,18 @@ enum pmc_gate_reason {
 
 struct pmc_gate_opts {
 	size_t sz;		   /* sizeof(struct pmc_gate_opts) */
-	bool fail_on_inconclusive; /* an inconclusive row fails the gate (PMC_GATE_INCONCLUSIVE) */
+	bool fail_on_inconclusive; /* an inconclusive row fails the gate (PMC_DECISION_INCONCLUSIVE) */
 };
 #define pmc_gate_opts__last_field fail_on_inconclusive
 
 /* Decides the gate from the gated rows of a comparison (docs/compare.md, "What the gate
  * judges"): an error when a limit checked nothing, no row is gated, a gated row lacks a
  * value or has too few runs for the test to reach alpha; else a regression, else (when
- * asked) inconclusive, else a pass. Writes the outcome to *ret_outcome, the reason to
+ * asked) inconclusive, else a pass. Writes the decision to *ret_decision, the reason to
  * *ret_reason (may be NULL) and, for an error, one line saying why and what to do into
  * err. Returns 0, or -EINVAL for a NULL comparison or bad options. */
 PMC_API int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
-			    enum pmc_gate_outcome *ret_outcome, enum pmc_gate_reason *ret_reason,
+			    enum pmc_decision *ret_decision, enum pmc_gate_reason *ret_reason,
 			    char *err, size_t errlen);
 
 #ifdef __cplusplus

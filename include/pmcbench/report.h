@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "pmcbench/common.h"
+#include "pmcbench/compare.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,8 +32,8 @@ struct pmc_report_opts {
 	/* Reports of a comparison. */
 	const char *old_name; /* labels of the two sides ("base.json"); NULL: "old"/"new" */
 	const char *new_name;
-	bool gate;	   /* a gate decision: show its outcome (pass, regression, ...) */
-	int exit_code;	   /* the outcome: 0 pass, 1 regression, 2 error, 3 inconclusive */
+	bool gate; /* a gate decision: show it (pass, regression, ...) */
+	enum pmc_decision decision; /* the gate's decision */
 	const char *error; /* the comparison failed with this message (it may be NULL then) */
 	/* Markdown only: the most rows shown per metric for each of "changed" and "no
 	 * change" (0: 1000 and 100); the JSON report always has every row. */

@@ -163,3 +163,15 @@ test_mb_samples_come_from_several_processes() {
 	expect_exit 2 "$PMC_MB_LCG" -q --no-fork --processes 2 || return 1
 	expect_one_line "$TMP/err" "--processes 2 needs processes of their own; drop --no-fork"
 }
+
+# -e is repeatable, and the lists join, as `pmcbench run -e a -e b` joins them: one option
+# table for both (harness/6-cli/cli_session.c).
+test_mb_event_lists_join() {
+	need_programs
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -r 2 --processes 2 \
+		-e task-clock -e page-faults -o e.json || return 1
+	[ "$(json_get e.json 'd["environment"]["events"]')" = "task-clock,page-faults" ] ||
+		fail "events recorded: $(json_get e.json 'd["environment"]["events"]')" || return 1
+	[ "$(json_get e.json 'sorted(k for k in d["benchmarks"][0]["metrics"] if k in ("task-clock/op", "page-faults/op"))')" = \
+		"['page-faults/op', 'task-clock/op']" ] || fail "both lists' events counted"
+}

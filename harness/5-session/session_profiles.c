@@ -11,9 +11,8 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
+#include "base/grow.h"
 #include "base/slug.h"
-#include "cli/cli.h"
-#include "cli/cli_profile.h"
 #include "profile/profile.h"
 #include "profile/record.h"
 #include "run/runner.h"
@@ -25,6 +24,7 @@
 #include "pmcbench/result.h"
 #include "reporters/compare_cells.h"
 #include "reporters/profile_report.h"
+#include "session/session.h"
 
 /* Where the profiles of a run saved without -o go. */
 #define PROFILES_DEFAULT_DIR "pmcbench.profiles"
@@ -83,17 +83,10 @@ static char *legacy_file_for(const char *dir, const char *name, const char *ext)
 	return path;
 }
 
-static int push(struct pmc_cli_profiles *ps, const char *name, struct pmc_profile *p)
+static int push(struct pmc_session_profiles *ps, const char *name, struct pmc_profile *p)
 {
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? 2 * ps->cap : 4;
-		struct pmc_cli_profile *v = realloc(ps->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		ps->v = v;
-		ps->cap = cap;
-	}
+	if (pmc_grow_to(&ps->v, &ps->cap, ps->n + 1, sizeof(*ps->v)) < 0)
+		return -ENOMEM;
 	ps->v[ps->n].name = strdup(name);
 	if (!ps->v[ps->n].name)
 		return -ENOMEM;
@@ -101,14 +94,16 @@ static int push(struct pmc_cli_profiles *ps, const char *name, struct pmc_profil
 	return 0;
 }
 
-int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_path)
+int pmc_session_profiles_open_dir(struct pmc_session_profiles *ps, const char *result_path,
+				  const struct pmc_session_printer *pr)
 {
 	struct stat st;
 	char *dir = result_path ? dir_for(result_path) : strdup(PROFILES_DEFAULT_DIR);
 	int e;
 
 	if (!dir) {
-		pmc_cli_warn("--profile: out of memory; the profiles are not saved");
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"--profile: out of memory; the profiles are not saved");
 		return -ENOMEM;
 	}
 	if (mkdir(dir, 0777) == 0 ||
@@ -117,15 +112,17 @@ int pmc_cli_profiles_open_dir(struct pmc_cli_profiles *ps, const char *result_pa
 		return 0;
 	}
 	e = errno == EEXIST ? ENOTDIR : errno;
-	pmc_cli_warn("--profile: cannot create the directory %s for the profiles: %s; the "
-		     "profiles are not saved (the results are): remove or rename what is there",
-		     dir, strerror(e));
+	pmc_session_say(pr, PMC_SESSION_WARN,
+			"--profile: cannot create the directory %s for the profiles: %s; the "
+			"profiles are not saved (the results are): remove or rename what is there",
+			dir, strerror(e));
 	free(dir);
 	return -e;
 }
 
-int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const char *display,
-			  struct pmc_profile *p)
+int pmc_session_profiles_keep(struct pmc_session_profiles *ps, const char *name,
+			      const char *display, struct pmc_profile *p,
+			      const struct pmc_session_printer *pr)
 {
 	char err[1024], *path = NULL;
 	int r;
@@ -137,10 +134,12 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 
 		if (strcmp(ps->v[i].name, name) != 0 &&
 		    strcmp(pmc_slug(ps->v[i].name, a), pmc_slug(name, b)) == 0) {
-			pmc_cli_warn("--profile: the profiles of '%s' and '%s' would have one file "
-				     "name (%s.json); the second is kept for this run only: rename "
-				     "one of them",
-				     ps->v[i].name, display, a);
+			pmc_session_say(
+			    pr, PMC_SESSION_WARN,
+			    "--profile: the profiles of '%s' and '%s' would have one file "
+			    "name (%s.json); the second is kept for this run only: rename "
+			    "one of them",
+			    ps->v[i].name, display, a);
 			if (push(ps, name, p) < 0) {
 				pmc_profile_free(p);
 				return -ENOMEM;
@@ -151,7 +150,9 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 	if ((ps->dir && !(path = file_for(ps->dir, name, ".json"))) || push(ps, name, p) < 0) {
 		free(path);
 		pmc_profile_free(p);
-		pmc_cli_warn("--profile: out of memory; the profile of '%s' is left out", display);
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"--profile: out of memory; the profile of '%s' is left out",
+				display);
 		return -ENOMEM;
 	}
 	/* Without a directory (it could not be made, which was said) the profile still
@@ -160,34 +161,40 @@ int pmc_cli_profiles_keep(struct pmc_cli_profiles *ps, const char *name, const c
 		return 0;
 	r = pmc_profile_save(p, path, err, sizeof(err));
 	if (r < 0) {
-		pmc_cli_warn("--profile: %s; the result is written without this profile", err);
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"--profile: %s; the result is written without this profile", err);
 		free(path);
 		return r;
 	}
 	if (pmc_profile_info(p)->throttled)
-		pmc_cli_warn("the kernel throttled the sampling of '%s' %llu times; parts of its "
-			     "run have no samples",
-			     display, (unsigned long long)pmc_profile_info(p)->throttled);
+		pmc_session_say(
+		    pr, PMC_SESSION_WARN,
+		    "the kernel throttled the sampling of '%s' %llu times; parts of its "
+		    "run have no samples",
+		    display, (unsigned long long)pmc_profile_info(p)->throttled);
 	if (pmc_profile_info(p)->lost)
-		pmc_cli_warn("the profile of '%s' lost %llu samples (the ring buffer was full)",
-			     display, (unsigned long long)pmc_profile_info(p)->lost);
-	fprintf(stderr, "pmcbench: profile of %s: %s ('pmcbench report %s')\n", display, path,
-		path);
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"the profile of '%s' lost %llu samples (the ring buffer was full)",
+				display, (unsigned long long)pmc_profile_info(p)->lost);
+	pmc_session_say(pr, PMC_SESSION_INFO, "profile of %s: %s ('pmcbench report %s')", display,
+			path, path);
 	free(path);
 	return 0;
 }
 
-void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runner_cmd *cmds,
-			     size_t n, const struct pmc_runner_opts *ro, const char *result_path)
+void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct pmc_runner_cmd *cmds,
+				 size_t n, const struct pmc_runner_opts *ro,
+				 const char *result_path, const struct pmc_session_printer *pr)
 {
 	char **envp = NULL, *desc = NULL, err[1024];
 
 	/* A profile only ever adds an explanation: whatever goes wrong here is a warning,
 	 * and the measurement is written and judged as without --profile. */
-	pmc_cli_profiles_open_dir(ps, result_path);
+	pmc_session_profiles_open_dir(ps, result_path, pr);
 	/* The profiled run sees what the measured runs saw. */
 	if (pmc_target_env_build(environ, ro->env_inherit, ro->env_keep, &envp, &desc) < 0) {
-		pmc_cli_warn("--profile: out of memory; no profiles are recorded");
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"--profile: out of memory; no profiles are recorded");
 		return;
 	}
 	for (size_t i = 0; i < n && !(ro->stop && *ro->stop); i++) {
@@ -211,30 +218,33 @@ void pmc_cli_profiles_record(struct pmc_cli_profiles *ps, const struct pmc_runne
 		int r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
 
 		if (r == 0)
-			pmc_cli_profiles_keep(ps, cmds[i].name, cmds[i].display, p);
-		else if (pmc_cli_profile_failed(r, cmds[i].display, err))
+			pmc_session_profiles_keep(ps, cmds[i].name, cmds[i].display, p, pr);
+		else if (pmc_session_profile_failed(r, cmds[i].display, err, pr))
 			break;
 	}
 	free(envp);
 	free(desc);
 }
 
-bool pmc_cli_profile_failed(int r, const char *name, const char *err)
+bool pmc_session_profile_failed(int r, const char *name, const char *err,
+				const struct pmc_session_printer *pr)
 {
 	if (r == -EACCES || r == -EPERM) {
 		/* Sampling denied for one is denied for all: said once. */
-		pmc_cli_warn("--profile: %s; no profiles are recorded (the results are written "
-			     "without them)",
-			     err);
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"--profile: %s; no profiles are recorded (the results are written "
+				"without them)",
+				err);
 		return true;
 	}
-	pmc_cli_warn("--profile: '%s': %s; the result is written without its profile", name,
-		     err);
+	pmc_session_say(pr, PMC_SESSION_WARN,
+			"--profile: '%s': %s; the result is written without its profile", name,
+			err);
 	return false;
 }
 
-int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
-			  const struct pmc_result *r)
+int pmc_session_profiles_load(struct pmc_session_profiles *ps, const char *result_path,
+			      const struct pmc_result *r, const struct pmc_session_printer *pr)
 {
 	char err[1024];
 
@@ -264,15 +274,16 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 		if (e < 0) {
 			/* A damaged profile only takes away the explanation, never the
 			 * verdict. */
-			pmc_cli_warn("%s", err);
+			pmc_session_say(pr, PMC_SESSION_WARN, "%s", err);
 			free(path);
 			continue;
 		}
 		/* A file of another benchmark's (copied there by hand) explains nothing here. */
 		of = pmc_profile_info(p)->name;
 		if (of && strcmp(of, name) != 0) {
-			pmc_cli_warn("%s is the profile of '%s', not of '%s': not used", path, of,
-				     name);
+			pmc_session_say(pr, PMC_SESSION_WARN,
+					"%s is the profile of '%s', not of '%s': not used", path,
+					of, name);
 			pmc_profile_free(p);
 			free(path);
 			continue;
@@ -287,7 +298,8 @@ int pmc_cli_profiles_load(struct pmc_cli_profiles *ps, const char *result_path,
 }
 
 /* The profile of benchmark name, or NULL. */
-static const struct pmc_profile *profiles_find(const struct pmc_cli_profiles *ps, const char *name)
+static const struct pmc_profile *profiles_find(const struct pmc_session_profiles *ps,
+					       const char *name)
 {
 	for (size_t i = 0; ps && i < ps->n; i++)
 		if (strcmp(ps->v[i].name, name) == 0)
@@ -295,7 +307,7 @@ static const struct pmc_profile *profiles_find(const struct pmc_cli_profiles *ps
 	return NULL;
 }
 
-void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps)
+void pmc_session_profiles_clear(struct pmc_session_profiles *ps)
 {
 	for (size_t i = 0; i < ps->n; i++) {
 		free(ps->v[i].name);
@@ -303,11 +315,12 @@ void pmc_cli_profiles_clear(struct pmc_cli_profiles *ps)
 	}
 	free(ps->v);
 	free(ps->dir);
-	*ps = (struct pmc_cli_profiles){0};
+	*ps = (struct pmc_session_profiles){0};
 }
 
-int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
-			     const struct pmc_profile *new_p)
+int pmc_session_write_flamegraph(const char *path, const struct pmc_profile *old_p,
+				 const struct pmc_profile *new_p,
+				 const struct pmc_session_printer *pr)
 {
 	struct pmc_atomic_file *af;
 	char err[1024];
@@ -315,24 +328,27 @@ int pmc_cli_write_flamegraph(const char *path, const struct pmc_profile *old_p,
 
 	r = pmc_atomic_file_open(path, &af, err, sizeof(err));
 	if (r < 0) {
-		pmc_cli_error("%s", err);
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 		return r;
 	}
 	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p);
 	if (r < 0) {
 		pmc_atomic_file_abort(af);
-		pmc_cli_error("cannot draw the flame graph into %s: %s", path, strerror(-r));
+		pmc_session_say(pr, PMC_SESSION_ERROR, "cannot draw the flame graph into %s: %s",
+				path, strerror(-r));
 		return r;
 	}
 	r = pmc_atomic_file_commit(af, err, sizeof(err));
 	if (r < 0)
-		pmc_cli_error("%s", err);
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 	return r;
 }
 
-void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_cli_profiles *old_ps,
-			      const struct pmc_cli_profiles *new_ps, const char *ref_name,
-			      bool markdown, FILE *out, bool draw)
+void pmc_session_profiles_explain(const struct pmc_comparison *c,
+				  const struct pmc_session_profiles *old_ps,
+				  const struct pmc_session_profiles *new_ps, const char *ref_name,
+				  bool markdown, FILE *out, bool draw,
+				  const struct pmc_session_printer *pr)
 {
 	const char *drawn = NULL; /* one graph per benchmark, however many metrics regressed */
 
@@ -352,8 +368,9 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		old_p = profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
 		new_p = profiles_find(new_ps, bench);
 		if (!old_p || !new_p) {
-			fprintf(out, "%s%s: no profile on the %s side, so pmcbench cannot say where "
-				     "(record both with --profile)\n",
+			fprintf(out,
+				"%s%s: no profile on the %s side, so pmcbench cannot say where "
+				"(record both with --profile)\n",
 				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
 			continue;
 		}
@@ -363,10 +380,9 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		/* Headed by the change as the table states it (issue 18: one change, one
 		 * number): the estimate and its interval, not a ratio of medians. */
 		pmc_cmp_cells(c, row, &cells);
-		if (pmc_profile_report_attribution_of(out, old_p, new_p, row->metric,
-						      row->new_m ? row->new_m->unit : NULL,
-						      row->old.median, row->new.median, cells.change,
-						      5, markdown) < 0)
+		if (pmc_profile_report_attribution_of(
+			out, old_p, new_p, row->metric, row->new_m ? row->new_m->unit : NULL,
+			row->old.median, row->new.median, cells.change, 5, markdown) < 0)
 			fprintf(out, "the profiles cannot divide this change\n");
 		/* The graph goes with an explanation: not under max-rss of a time profile. */
 		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
@@ -378,8 +394,9 @@ void pmc_cli_profiles_explain(const struct pmc_comparison *c, const struct pmc_c
 		if (!new_ps->dir)
 			continue;
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
-		if (svg && (!draw || pmc_cli_write_flamegraph(svg, old_p, new_p) == 0))
-			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ", svg);
+		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, pr) == 0))
+			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ",
+				svg);
 		free(svg);
 	}
 }

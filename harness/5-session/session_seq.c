@@ -9,10 +9,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
 #include "core/result.h"
 #include "core/sequential.h"
 #include "pmcbench/counters.h"
+#include "session/session.h"
 
 static double now_s(void)
 {
@@ -22,23 +22,24 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static struct pmc_seq_opts seq_opts(const struct pmc_cli_seq *s)
+/* Fills *ret by memcpy, which keeps the zeroed padding the library checks. */
+static void seq_opts(const struct pmc_session_seq *s, struct pmc_seq_opts *ret)
 {
-	return (struct pmc_seq_opts){
-	    .sz = sizeof(struct pmc_seq_opts),
-	    .alpha = pmc_cli_compare_opts_alpha(s->copts),
-	    .max_rounds = s->max_runs,
-	};
+	PMC_OPTS(pmc_seq_opts, o, .alpha = s->cmp->alpha, .max_rounds = s->max_runs);
+
+	memcpy(ret, &o, sizeof(o));
 }
 
-int pmc_cli_seq_check_opts(struct pmc_cli_seq *s, size_t ncmds)
+int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
+			       const struct pmc_session_printer *pr)
 {
-	struct pmc_seq_opts o = seq_opts(s);
+	struct pmc_seq_opts o;
 	struct pmc_seq_check chk;
 	struct pmc_result *shape = NULL;
 	size_t first;
 	int r;
 
+	seq_opts(s, &o);
 	/* The limits are checked on the shape of the result to come: its commands, no runs. */
 	r = pmc_result_new("perf", &shape);
 	for (size_t i = 0; r == 0 && i < ncmds; i++) {
@@ -49,38 +50,42 @@ int pmc_cli_seq_check_opts(struct pmc_cli_seq *s, size_t ncmds)
 		r = pmc_result_add_benchmark(shape, name, NULL, &b);
 	}
 	if (r == 0)
-		r = pmc_seq_check_result(shape, s->ref, pmc_cli_compare_opts_thresholds(s->copts),
-					 &o, &chk, s->err, sizeof(s->err));
+		r = pmc_seq_check_result(shape, s->ref, s->cmp->thresholds, &o, &chk, s->err,
+					 sizeof(s->err));
 	pmc_result_free(shape);
 	if (r < 0) {
-		pmc_cli_error("%s", r == -ENOMEM ? "out of memory" : s->err);
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s",
+				r == -ENOMEM ? "out of memory" : s->err);
 		return -EINVAL;
 	}
 	first = pmc_seq_min_rounds(chk.alpha_each);
 	pmc_seq_check_clear(&chk);
 	if (s->max_runs < first) {
-		pmc_cli_error("--max-runs %zu: the sequential rule cannot decide before round %zu "
-			      "at this alpha and number of limits; allow more rounds",
-			      s->max_runs, first);
+		pmc_session_say(
+		    pr, PMC_SESSION_ERROR,
+		    "--max-runs %zu: the sequential rule cannot decide before round %zu "
+		    "at this alpha and number of limits; allow more rounds",
+		    s->max_runs, first);
 		return -EINVAL;
 	}
 	s->start_s = now_s();
 	return 0;
 }
 
-bool pmc_cli_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
+bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
 {
-	struct pmc_cli_seq *s = ud;
-	struct pmc_seq_opts o = seq_opts(s);
+	struct pmc_session_seq *s = ud;
+	struct pmc_seq_opts o;
 	struct pmc_seq_check chk;
 	bool done;
 
+	seq_opts(s, &o);
 	if (s->max_time_s > 0 && now_s() - s->start_s >= s->max_time_s) {
 		s->out_of_time = true;
 		return true;
 	}
-	s->error = pmc_seq_check_result(r, s->ref, pmc_cli_compare_opts_thresholds(s->copts), &o,
-					&chk, s->err, sizeof(s->err));
+	s->error =
+	    pmc_seq_check_result(r, s->ref, s->cmp->thresholds, &o, &chk, s->err, sizeof(s->err));
 	if (s->error < 0)
 		return true;
 	/* A limit whose metric has no values after a round never will: say so now rather
@@ -88,20 +93,23 @@ bool pmc_cli_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
 	 * not see). */
 	for (size_t i = 0; i < chk.n; i++)
 		if (chk.v[i].res.n == 0) {
-			const struct pmc_benchmark *b = pmc_result_find_benchmark(r, chk.v[i].bench);
+			const struct pmc_benchmark *b =
+			    pmc_result_find_benchmark(r, chk.v[i].bench);
 			const struct pmc_metric *m =
 			    b ? pmc_benchmark_find_metric(b, chk.v[i].metric) : NULL;
 			char why[64] = "not measured on this machine?";
 
 			/* A counter the kernel refused says so: denied is not "no change". */
-			if (m && m->has_status && m->n && !pmc_status_has_value(m->status[m->n - 1]))
+			if (m && m->has_status && m->n &&
+			    !pmc_status_has_value(m->status[m->n - 1]))
 				snprintf(why, sizeof(why), "%s on this machine, see the note above",
 					 pmc_status_name(m->status[m->n - 1]));
-			snprintf(s->err, sizeof(s->err),
-				 "--threshold %s=%s: '%s' has no value of %s in round %zu (%s); the "
-				 "limit cannot be decided",
-				 chk.v[i].metric, chk.v[i].limit, chk.v[i].bench, chk.v[i].metric,
-				 round, why);
+			snprintf(
+			    s->err, sizeof(s->err),
+			    "--threshold %s=%s: '%s' has no value of %s in round %zu (%s); the "
+			    "limit cannot be decided",
+			    chk.v[i].metric, chk.v[i].limit, chk.v[i].bench, chk.v[i].metric, round,
+			    why);
 			s->error = -ENODATA;
 			break;
 		}
@@ -122,17 +130,18 @@ static const char *decision_name(enum pmc_seq_decision d)
 	}
 }
 
-int pmc_cli_seq_settle(struct pmc_cli_seq *s, struct pmc_result *r)
+int pmc_session_seq_settle(struct pmc_session_seq *s, struct pmc_result *r,
+			   const struct pmc_session_printer *pr)
 {
-	struct pmc_seq_opts o = seq_opts(s);
+	struct pmc_seq_opts o;
 	struct pmc_seq_check *chk = &s->chk;
 	size_t rounds = r->design.rounds;
 	char why[160];
 
-	if (s->error < 0 ||
-	    pmc_seq_check_result(r, s->ref, pmc_cli_compare_opts_thresholds(s->copts), &o, chk,
-				 s->err, sizeof(s->err)) < 0) {
-		pmc_cli_error("--runs auto: %s", s->err);
+	seq_opts(s, &o);
+	if (s->error < 0 || pmc_seq_check_result(r, s->ref, s->cmp->thresholds, &o, chk, s->err,
+						 sizeof(s->err)) < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "--runs auto: %s", s->err);
 		return -EINVAL;
 	}
 	if (chk->undecided == 0)
@@ -147,15 +156,15 @@ int pmc_cli_seq_settle(struct pmc_cli_seq *s, struct pmc_result *r)
 	free(r->design.stopped);
 	r->design.stopped = strdup(why);
 	if (!r->design.stopped) {
-		pmc_cli_error("out of memory");
+		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/* The decisions, as the terminal shows them or as Markdown. */
-static void print_decisions(FILE *out, const struct pmc_cli_seq *s, const struct pmc_result *r,
-			    bool md, int code)
+/* The decisions, as the terminal shows them or as Markdown; with gate, the gate's. */
+static void print_decisions(FILE *out, const struct pmc_session_seq *s, const struct pmc_result *r,
+			    bool md, bool gate, enum pmc_decision d)
 {
 	const struct pmc_seq_check *chk = &s->chk;
 
@@ -177,39 +186,46 @@ static void print_decisions(FILE *out, const struct pmc_cli_seq *s, const struct
 			fprintf(out, "no interval yet after %zu rounds, ", m->res.n);
 		fprintf(out, "limit %s: %s\n", m->limit, decision_name(m->res.decision));
 	}
-	if (code >= 0)
+	if (gate)
 		fprintf(out, "%sgate: %s\n", md ? "\n" : "",
-			code == PMC_EXIT_REGRESSION	? "FAIL (regression)"
-			: code == PMC_EXIT_INCONCLUSIVE ? "FAIL (undecided, --fail-on-inconclusive)"
-			: chk->undecided		? "PASS (some metrics undecided)"
-							: "PASS");
+			d == PMC_DECISION_REGRESSION ? "FAIL (regression)"
+			: d == PMC_DECISION_INCONCLUSIVE
+			    ? "FAIL (undecided, --fail-on-inconclusive)"
+			: chk->undecided ? "PASS (some metrics undecided)"
+					 : "PASS");
 }
 
-int pmc_cli_seq_report(struct pmc_cli_seq *s, const struct pmc_result *r, FILE *out, bool gate)
+enum pmc_decision pmc_session_seq_report(struct pmc_session_seq *s, const struct pmc_result *r,
+					 FILE *out, bool gate, const struct pmc_session_printer *pr)
 {
 	struct pmc_seq_check *chk = &s->chk;
-	const char *path;
-	bool md;
-	int code = PMC_EXIT_OK;
+	const char *path = s->cmp->report;
+	bool md = strcmp(s->cmp->format, "markdown") == 0;
+	enum pmc_decision d = PMC_DECISION_PASS;
 
 	if (gate && chk->regressions)
-		code = PMC_EXIT_REGRESSION;
-	else if (gate && chk->undecided && pmc_cli_compare_opts_fail_on_inconclusive(s->copts))
-		code = PMC_EXIT_INCONCLUSIVE;
-	print_decisions(out, s, r, false, gate ? code : -1);
-	/* The --report file holds what decided too, after the comparison. */
-	path = pmc_cli_compare_opts_report(s->copts, &md);
+		d = PMC_DECISION_REGRESSION;
+	else if (gate && chk->undecided && s->cmp->fail_on_inconclusive)
+		d = PMC_DECISION_INCONCLUSIVE;
+	print_decisions(out, s, r, false, gate, d);
+	/* The report file holds what decided too, after the comparison. */
 	if (path) {
 		FILE *f = fopen(path, "ae");
 
 		if (f)
-			print_decisions(f, s, r, md, gate ? code : -1);
+			print_decisions(f, s, r, md, gate, d);
 		if (!f || fclose(f) != 0) {
-			pmc_cli_error("cannot add the sequential decision to %s: %s", path,
-				      strerror(errno));
-			code = PMC_EXIT_ERROR;
+			pmc_session_say(pr, PMC_SESSION_ERROR,
+					"cannot add the sequential decision to %s: %s", path,
+					strerror(errno));
+			d = PMC_DECISION_ERROR;
 		}
 	}
 	pmc_seq_check_clear(chk);
-	return code;
+	return d;
+}
+
+void pmc_session_seq_clear(struct pmc_session_seq *s)
+{
+	pmc_seq_check_clear(&s->chk);
 }

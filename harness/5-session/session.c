@@ -1,0 +1,578 @@
+/* The session (session.h): the one sequence of `pmcbench run`, of every benchmark
+ * program and of pmc_session_run() — look up what runs, probe the events once, run,
+ * report, save, export, compare, gate — and the decision it comes to. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/opts.h"
+#include "counters/perf/counters.h"
+#include "counters/perf/doctor.h"
+#include "counters/perf/events.h"
+#include "counters/valgrind/valgrind.h"
+#include "core/result.h"
+#include "formats/result_json.h"
+#include "run/env.h"
+#include "run/words.h"
+#include "pmcbench/metrics.h"
+#include "pmcbench/report.h"
+#include "reporters/compare_cells.h"
+#include "session/session_priv.h"
+
+/* Probes the events once on this process to learn what this machine can count (the
+ * library renames user-only events with ":u", as perf does) and says in one message
+ * which events are missing and why, unless quiet (the reports and the result still show
+ * each missing counter's status); when every event is denied, it says so even when
+ * quiet, with what the run goes on with (without). With require, a missing event is an
+ * error. Returns 0, or -errno after an error message. */
+static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_list *ev,
+			bool require, bool quiet, const struct pmc_sys *sys, const char *without,
+			bool *ret_user_only)
+{
+	struct pmc_probe_report *rep = NULL;
+	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
+	char nofit[1024] = "";
+	size_t nmissing, ndenied = 0, len = 0, flen = 0, nlen = 0, n = pmc_event_list_count(ev);
+	int first_err, level, r;
+
+	*ret_user_only = false;
+	r = pmc_event_list_probe(ev, NULL, &rep, err, sizeof(err));
+	if (r < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
+		return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_event_desc d = {.sz = sizeof(d)};
+		enum pmc_status st;
+		bool user_only;
+		int error;
+
+		pmc_event_list_describe(ev, i, &d);
+		pmc_probe_report_event_at(rep, i, &st, &error, &user_only);
+		if (d.exclude_kernel)
+			*ret_user_only = true;
+		if (user_only && flen < sizeof(fell_back) - 64)
+			flen += (size_t)snprintf(fell_back + flen, sizeof(fell_back) - flen, "%s%s",
+						 flen ? ", " : "", d.name);
+		if (st == PMC_STATUS_NOT_COUNTED && error == PMC_ERROR_NO_FIT &&
+		    nlen < sizeof(nofit) - 64)
+			nlen += (size_t)snprintf(nofit + nlen, sizeof(nofit) - nlen, "%s%s",
+						 nlen ? ", " : "", d.name);
+		ndenied += st == PMC_STATUS_DENIED;
+		if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) &&
+		    len < sizeof(missing) - 64)
+			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+						len ? ", " : "", d.name);
+	}
+	if (flen && !quiet) {
+		char lv[16] = "?";
+
+		if (pmc_probe_report_paranoid(rep, &level) == 0)
+			snprintf(lv, sizeof(lv), "%d", level);
+		pmc_session_say(pr, PMC_SESSION_NOTE,
+				"counting user space only for %s: the kernel denies kernel-space "
+				"counting (perf_event_paranoid=%s); see 'pmcbench doctor'",
+				fell_back, lv);
+	}
+	if (nlen && require) {
+		pmc_session_say(
+		    pr, PMC_SESSION_ERROR,
+		    "%s cannot be counted: it does not fit the PMU together with the "
+		    "rest of its group; put ':W' after the group to open its events one "
+		    "by one, or drop --require-counters",
+		    nofit);
+		pmc_probe_report_free(rep);
+		return -EINVAL;
+	}
+	if (nlen && !quiet)
+		pmc_session_say(pr, PMC_SESSION_NOTE,
+				"%s not counted: it does not fit the PMU together with the rest of "
+				"its group; put ':W' after the group to open its events one by one",
+				nofit);
+	nmissing = pmc_probe_report_missing(rep);
+	first_err = pmc_probe_report_first_error(rep);
+	pmc_probe_report_free(rep);
+	if (nmissing == 0)
+		return 0;
+	{
+		struct pmc_doctor_opts dopts = {.sz = sizeof(dopts), .sys = sys};
+		struct pmc_doctor d;
+
+		if (pmc_doctor_collect(&dopts, &d) == 0)
+			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
+		else
+			snprintf(reason, sizeof(reason), "%s", strerror(first_err));
+	}
+	if (require) {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"%zu event%s cannot be counted (%s): %s; drop --require-counters "
+				"to go on without them (see 'pmcbench doctor')",
+				nmissing, nmissing == 1 ? "" : "s", missing, reason);
+		return -EINVAL;
+	}
+	/* Every event denied (perf_event_paranoid=4 on GitHub's runners) leaves no counter
+	 * at all: that changes what the whole run means, so it is said even when quiet. */
+	if (ndenied == n)
+		pmc_session_say(pr, PMC_SESSION_NOTE,
+				"every event is denied (%s): %s; going on without counters, with "
+				"%s; see 'pmcbench doctor'",
+				missing, reason, without);
+	else if (!quiet)
+		pmc_session_say(pr, PMC_SESSION_NOTE,
+				"%zu event%s not counted (%s): %s; see 'pmcbench doctor'", nmissing,
+				nmissing == 1 ? "" : "s", missing, reason);
+	return 0;
+}
+
+/* Two events with one metric id (after aliases: "cs" is "context-switches") would
+ * record two samples per run under one name. */
+static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec,
+				  const struct pmc_session_printer *pr)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(ev->events[i].name, ev->events[j].name) == 0) {
+				pmc_session_say(pr, PMC_SESSION_ERROR,
+						"--events '%s': '%s' is given twice (aliases count "
+						"as the same event); give each event once",
+						spec, ev->events[i].name);
+				return -EINVAL;
+			}
+	return 0;
+}
+
+/* The error of a session that was stopped: stop holds the signal that stopped it. */
+static int stopped(const struct pmc_session_printer *pr, const volatile sig_atomic_t *stop,
+		   const char *what)
+{
+	int sig = (int)*stop;
+
+	pmc_session_say(pr, PMC_SESSION_ERROR, "interrupted by signal %d (%s); %s", sig,
+			strsignal(sig), what);
+	return -EINTR;
+}
+
+/* The measurement's environment in result: the fingerprint, the backend's, and under
+ * perf the events asked for and what was counted. */
+static int describe(struct pmc_result *result, const struct pmc_session_cfg *cfg,
+		    const char *valgrind, const char *spec, bool user_only)
+{
+	int r = pmc_env_collect(result);
+
+	if (r == 0 && cfg->ro.backend == PMC_BACKEND_VALGRIND)
+		r = pmc_env_valgrind(result, valgrind,
+				     cfg->benchmarks ? PMC_VALGRIND_CALLGRIND
+						     : cfg->ro.valgrind_tool);
+	if (r == 0 && cfg->ro.backend == PMC_BACKEND_PERF)
+		r = pmc_result_set_env(result, "events", spec);
+	if (r == 0 && cfg->ro.backend == PMC_BACKEND_PERF)
+		r = pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel");
+	return r;
+}
+
+/* The result's report on cfg->out (the run table, and with stats every summary). */
+static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_session_compare *cmp,
+			 const struct pmc_result *result, const char *format)
+{
+	PMC_OPTS(pmc_report_opts, ro, .median = cfg->median, .confidence = 0.95,
+		 .color = pmc_session_compare_color(cmp, cfg->out));
+	int r;
+
+	r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
+	if (r == 0 && cfg->stats && strcmp(format, "table") == 0)
+		r = pmc_report_result(cfg->out, "stats", result, &ro, NULL, 0);
+	errno = 0;
+	if (r == 0 && (fflush(cfg->out) != 0 || ferror(cfg->out)))
+		r = errno ? -errno : -EIO;
+	if (r < 0)
+		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "cannot write the report to %s: %s",
+				pmc_session_stream_name(cfg->out), strerror(-r));
+	return r;
+}
+
+/* `run -c A -c B` before the run table: the answer first (docs/compare.md, "The
+ * headline"), then the detail. Returns the comparison the report after the table reuses. */
+static struct pmc_comparison *headline(const struct pmc_session_cfg *cfg,
+				       const struct pmc_session_compare *cmp,
+				       const struct pmc_result *result)
+{
+	size_t ref = cfg->reference, fastest;
+	struct pmc_comparison *pre;
+
+	if (cfg->ncmds == 2)
+		return pmc_session_compare_headline(result, ref, cmp, cfg->out);
+	/* Three or more: hyperfine's summary from the fastest; the comparison against the
+	 * reference follows the table as usual, computed here without a summary of its own,
+	 * so that it does not repeat one. */
+	fastest = pmc_cmp_headline_fastest(result, ref);
+	pre = pmc_session_compare_headline(result, fastest, cmp, cfg->out);
+	if (fastest != ref) {
+		pmc_comparison_free(pre);
+		pre = pmc_session_compare_headline(result, ref, cmp, NULL);
+	}
+	return pre;
+}
+
+int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decision,
+		     struct pmc_result **ret_result)
+{
+	const struct pmc_session_printer *pr = &cfg->pr;
+	bool commands = !cfg->benchmarks, vg = cfg->ro.backend == PMC_BACKEND_VALGRIND;
+	const char *spec = cfg->events ? cfg->events : PMC_DEFAULT_EVENTS;
+	const char *format = cfg->format ? cfg->format : "table";
+	bool document = pmc_session_format_is_document(format);
+	/* A comparison beside a document goes aside, as the sequential decisions do. */
+	FILE *compare_out = document ? cfg->aside : cfg->out;
+	size_t n = commands ? cfg->ncmds : cfg->benchmarks->n, failed = 0;
+	struct pmc_runner_opts ro = cfg->ro;
+	struct pmc_session_compare cmp = *cfg->cmp;
+	struct pmc_session_seq seq = cfg->seq;
+	struct pmc_session_benchmarks mb = {0};
+	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
+	struct pmc_event_list *events = NULL;
+	struct pmc_result *result = NULL, *base = NULL;
+	struct pmc_comparison *pre = NULL;
+	enum pmc_decision d = PMC_DECISION_PASS;
+	char err[1024] = "", *valgrind = NULL;
+	bool user_only = false;
+	int r;
+
+	seq.cmp = &cmp;
+	if (commands && vg) {
+		r = pmc_valgrind_find(&valgrind);
+		if (r < 0) {
+			pmc_session_say(
+			    pr, PMC_SESSION_ERROR,
+			    "valgrind is not installed; install it with: apt-get install "
+			    "valgrind");
+			goto out;
+		}
+		ro.valgrind_path = valgrind;
+	}
+	if (commands && (r = pmc_session_check_commands(cfg->cmds, cfg->ncmds, pr)) < 0)
+		goto out;
+	if (cfg->output && (r = pmc_session_check_path(pr, "--output", cfg->output)) < 0)
+		goto out;
+	if ((r = pmc_session_exports_check(cfg->exports, pr)) < 0)
+		goto out;
+	if (cfg->baseline && (r = pmc_result_load(cfg->baseline, &base, err, sizeof(err))) < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
+		goto out;
+	}
+	if (!commands && vg && (r = pmc_valgrind_find(&valgrind)) < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "--backend valgrind: %s",
+				r == -ENOENT ? "valgrind is not installed (Debian and Ubuntu: "
+					       "apt-get install valgrind)"
+					     : strerror(-r));
+		goto out;
+	}
+	if (!commands && (r = pmc_session_benchmarks_prepare(cfg, &mb)) < 0)
+		goto out;
+	if (!vg) {
+		r = pmc_event_list_parse(spec, NULL, &events, err, sizeof(err));
+		if (r < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
+			goto out;
+		}
+		if ((r = check_duplicate_events(events, spec, pr)) < 0)
+			goto out;
+		r = probe_events(pr, events, cfg->require_counters, cfg->quiet, ro.sys,
+				 commands
+				     ? "what wait4 measures (wall-time, user-time, system-time, "
+				       "max-rss)"
+				     : "the clock's wall-time/op",
+				 &user_only);
+		if (r < 0)
+			goto out;
+	}
+	r = pmc_result_new(vg ? "valgrind" : "perf", &result);
+	if (r == 0)
+		r = describe(result, cfg, valgrind, spec, user_only);
+	if (r < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+		goto out;
+	}
+
+	if (commands) {
+		if (cfg->runs_auto) {
+			ro.runs = seq.max_runs;
+			ro.round_done = pmc_session_seq_round_done;
+			ro.round_ud = &seq;
+		}
+		r = pmc_session_run_commands(cfg, &ro, events, result);
+		if (r == -EINTR)
+			r = stopped(pr, ro.stop, "nothing was written");
+		if (r < 0)
+			goto out;
+		/* One more run of each command, profiled, never one of the measured ones. */
+		if (cfg->profile) {
+			if (cfg->guard)
+				cfg->guard(true, cfg->guard_ud);
+			pmc_session_profiles_record(&profiles, cfg->cmds, cfg->ncmds, &ro,
+						    cfg->output, pr);
+			if (cfg->guard)
+				cfg->guard(false, cfg->guard_ud);
+			if (ro.stop && *ro.stop) {
+				r = stopped(pr, ro.stop,
+					    "no result was written (the profiles so far were)");
+				goto out;
+			}
+		}
+	} else {
+		failed = pmc_session_run_benchmarks(cfg, &mb, events, valgrind, result, &profiles);
+		if ((r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
+			goto out;
+	}
+	if (cfg->profile) {
+		/* Profiles only explain (docs/profile.md): without the baseline's, the
+		 * comparison goes on unexplained. */
+		if (base && pmc_session_profiles_load(&base_profiles, cfg->baseline, base, pr) < 0)
+			pmc_session_say(pr, PMC_SESSION_WARN,
+					"--profile: out of memory reading the baseline's profiles");
+		cmp.old_profiles = base || !commands ? &base_profiles : &profiles;
+		cmp.new_profiles = &profiles;
+		cmp.profile_ref = base || !commands ? NULL : cfg->cmds[cfg->reference].name;
+	}
+
+	/* The answer first, then the detail; after --runs auto the sequential rule judges,
+	 * after the table. */
+	if (commands && n >= 2 && !base && !cfg->runs_auto && strcmp(format, "table") == 0 &&
+	    cfg->out)
+		pre = headline(cfg, &cmp, result);
+	if (cfg->out && (r = report_result(cfg, &cmp, result, format)) < 0)
+		goto out;
+	if (cfg->runs_auto && (r = pmc_session_seq_settle(&seq, result, pr)) < 0)
+		goto out;
+	if (cfg->output && (r = pmc_result_save(result, cfg->output, err, sizeof(err))) < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
+		goto out;
+	}
+	if (cfg->exports && cfg->exports->n) {
+		PMC_OPTS(pmc_report_opts, xo, .median = cfg->median, .confidence = 0.95);
+
+		if ((r = pmc_session_exports_result(cfg->exports, result, &xo, pr)) < 0)
+			goto out;
+	}
+
+	cmp.out = compare_out;
+	/* The comparison follows the run's own format for table and Markdown (README). */
+	if (strcmp(format, "markdown") == 0)
+		cmp.format = "markdown";
+	if (base) {
+		d = pmc_session_compare_results(base, cfg->baseline, result, "this run", &cmp, true,
+						pr);
+	} else if (commands && n > 1) {
+		if (compare_out) {
+			fprintf(compare_out, "\nComparison against the reference '%s':\n",
+				result->benchmarks[cfg->reference].name);
+			fflush(compare_out);
+		}
+		/* After --runs auto the sequential rule judges: the table's fixed-sample tests
+		 * lose their error rates when the data chose the number of rounds. */
+		d = pmc_session_compare_reference(result, cfg->reference, &cmp,
+						  cfg->gate && !cfg->runs_auto, pre, pr);
+		pre = NULL;
+	}
+	if (cfg->runs_auto && d != PMC_DECISION_ERROR)
+		d = pmc_session_seq_report(&seq, result, compare_out, cfg->gate, pr);
+	errno = 0;
+	if (d != PMC_DECISION_ERROR && cfg->out && (fflush(cfg->out) != 0 || ferror(cfg->out))) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "cannot write to %s: %s",
+				pmc_session_stream_name(cfg->out), strerror(errno ? errno : EIO));
+		d = PMC_DECISION_ERROR;
+	}
+	if (failed) {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"%zu of %zu benchmarks failed; the others' results were written",
+				failed, n);
+		d = PMC_DECISION_ERROR;
+	}
+	r = 0;
+out:
+	pmc_comparison_free(pre);
+	pmc_session_profiles_clear(&profiles);
+	pmc_session_profiles_clear(&base_profiles);
+	pmc_session_benchmarks_clear(&mb);
+	pmc_session_seq_clear(&seq);
+	pmc_event_list_free(events);
+	pmc_result_free(base);
+	free(valgrind);
+	if (r == 0) {
+		*ret_decision = d;
+		if (ret_result) {
+			*ret_result = result;
+			result = NULL;
+		}
+	}
+	pmc_result_free(result);
+	return r;
+}
+
+/* ---- pmc_session_run: the public face ---- */
+
+/* What pmc_session_run builds from its options, freed with session_free(). */
+struct public_session {
+	struct pmc_session_cfg cfg;
+	struct pmc_session_compare cmp;
+	struct pmc_session_exports exports;
+	struct pmc_mb_set set;
+	char ***words;
+};
+
+static void public_free(struct public_session *s)
+{
+	for (size_t i = 0; s->words && i < s->cfg.ncmds; i++) {
+		pmc_words_free(s->words[i]);
+		free((char *)s->cfg.cmds[i].path);
+	}
+	free(s->words);
+	free(s->cfg.cmds);
+	pmc_mb_set_free(&s->set);
+	pmc_session_exports_clear(&s->exports);
+	pmc_session_compare_clear(&s->cmp);
+}
+
+/* The commands of o, split into words as `run -c` splits them. */
+static int public_commands(struct public_session *s, const struct pmc_session_opts *o,
+			   const struct pmc_session_printer *pr)
+{
+	size_t n = o->ncommands;
+
+	s->cfg.cmds = calloc(n, sizeof(*s->cfg.cmds));
+	s->words = calloc(n, sizeof(*s->words));
+	if (!s->cfg.cmds || !s->words)
+		return -ENOMEM;
+	s->cfg.ncmds = n;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = o->names && o->names[i] ? o->names[i] : o->commands[i];
+		size_t col = 0;
+		int r;
+
+		if (!o->commands[i]) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "command %zu is NULL", i);
+			return -EINVAL;
+		}
+		r = pmc_words_split(o->commands[i], &s->words[i], &col);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "command '%s': column %zu: %s",
+					o->commands[i], col,
+					col == 1 ? "empty command"
+						 : "unterminated quote or trailing backslash");
+			return -EINVAL;
+		}
+		s->cfg.cmds[i] = (struct pmc_runner_cmd){
+		    .name = name, .display = o->commands[i], .argv = s->words[i]};
+	}
+	return 0;
+}
+
+int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_decision,
+		    struct pmc_result **ret_result)
+{
+	struct pmc_session_printer pr = {PMC_OPTS_GET(opts, print, NULL),
+					 PMC_OPTS_GET(opts, print_ud, NULL)};
+	struct public_session s = {0};
+	const char *format = PMC_OPTS_GET(opts, report_format, NULL);
+	bool commands, benchmarks;
+	char err[1024];
+	int r;
+
+	if (!opts || !ret_decision || !PMC_OPTS_VALID(opts, pmc_session_opts)) {
+		pmc_session_say(&pr, PMC_SESSION_ERROR, "pmc_session_run: %s",
+				!opts ? "no options: give the commands or benchmarks to run"
+				: !ret_decision ? "no place for the decision (ret_decision is NULL)"
+						: "options from a newer pmcbench set fields this "
+						  "library does not know; build against this "
+						  "version's header");
+		return -EINVAL;
+	}
+	commands = opts->ncommands > 0;
+	benchmarks = opts->bench_begin || opts->bench_end;
+	if (commands == benchmarks || (commands && !opts->commands)) {
+		pmc_session_say(&pr, PMC_SESSION_ERROR,
+				"pmc_session_run: give either commands (commands, ncommands) or "
+				"registered benchmarks (bench_begin, bench_end)%s",
+				commands ? ", not both" : "");
+		return -EINVAL;
+	}
+	if (format && pmc_report_format(format, PMC_REPORT_RESULT, &format, NULL) < 0) {
+		pmc_session_say(&pr, PMC_SESSION_ERROR,
+				"pmc_session_run: report_format: unknown format '%s'; use table, "
+				"json, csv, markdown or gobench",
+				opts->report_format);
+		return -EINVAL;
+	}
+	if (opts->alpha < 0 || opts->alpha >= 1 || (opts->nexports && !opts->exports)) {
+		pmc_session_say(&pr, PMC_SESSION_ERROR, "pmc_session_run: %s",
+				opts->nexports && !opts->exports
+				    ? "nexports is set and exports is NULL"
+				    : "alpha must lie between 0 and 1 (0: the default, 0.05)");
+		return -EINVAL;
+	}
+	r = pmc_session_compare_init(&s.cmp);
+	if (r < 0)
+		goto out;
+	if (opts->thresholds) {
+		pmc_thresholds_free(s.cmp.thresholds);
+		s.cmp.thresholds = (struct pmc_thresholds *)opts->thresholds;
+	}
+	if (opts->alpha > 0)
+		s.cmp.alpha = opts->alpha;
+	s.cmp.fail_on_inconclusive = opts->fail_on_inconclusive;
+	s.cmp.color = PMC_SESSION_COLOR_NEVER;
+	for (size_t i = 0; i < opts->nexports; i++)
+		if ((r = pmc_session_exports_add(&s.exports, opts->exports[i], &pr)) < 0)
+			goto out;
+	s.cfg = (struct pmc_session_cfg){
+	    .pr = pr,
+	    .progress = opts->progress,
+	    .progress_ud = opts->progress_ud,
+	    .ro = {.sz = sizeof(s.cfg.ro),
+		   .runs = opts->runs ? opts->runs : 10,
+		   .warmup = opts->warmup,
+		   .user_only_fallback = true,
+		   .stop = opts->stop},
+	    .mo = {.sz = sizeof(s.cfg.mo),
+		   .samples = opts->runs ? opts->runs : 8,
+		   .warmup = opts->warmup},
+	    /* The processes of a benchmark program run it again with its command line,
+	     * which only pmc_main_defs() answers: here every benchmark runs in this one. */
+	    .no_fork = true,
+	    .events = opts->events,
+	    .require_counters = opts->require_counters,
+	    .out = opts->report,
+	    .format = format,
+	    .output = opts->output,
+	    .exports = &s.exports,
+	    .baseline = opts->baseline,
+	    .cmp = &s.cmp,
+	};
+	if (commands) {
+		r = public_commands(&s, opts, &pr);
+	} else {
+		r = pmc_mb_expand(opts->bench_begin, opts->bench_end, opts->bench_filter, &s.set,
+				  err, sizeof(err));
+		if (r == -EINVAL)
+			pmc_session_say(&pr, PMC_SESSION_ERROR, "%s", err);
+		if (r == 0 && s.set.n == 0) {
+			pmc_session_say(&pr, PMC_SESSION_ERROR, "no benchmark to run%s%s%s",
+					opts->bench_filter ? ": the filter '" : "",
+					opts->bench_filter ? opts->bench_filter : "",
+					opts->bench_filter ? "' matches none" : "");
+			r = -EINVAL;
+		}
+		s.cfg.benchmarks = &s.set;
+	}
+out:
+	if (r == -ENOMEM)
+		pmc_session_say(&pr, PMC_SESSION_ERROR, "out of memory");
+	if (r == 0)
+		r = pmc_session_exec(&s.cfg, ret_decision, ret_result);
+	/* The caller's limits stay the caller's. */
+	if (opts->thresholds)
+		s.cmp.thresholds = NULL;
+	public_free(&s);
+	return r;
+}

@@ -1,0 +1,332 @@
+/* A session's registered benchmarks (session_priv.h): each run in processes of its own,
+ * every new start of this program, interleaved across the benchmarks (harness/3-microbench/),
+ * or once each under valgrind; then their samples into the result. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "microbench/microbench.h"
+#include "session/session_priv.h"
+
+/* One benchmark under the valgrind backend: exact counts per operation, and with
+ * --profile the exact profile of its loop, kept in ps. */
+static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *vo,
+			struct pmc_result *res, struct pmc_session_profiles *ps, bool *ret_skipped,
+			char **ret_message, const struct pmc_session_printer *pr, char *err,
+			size_t errlen)
+{
+	struct pmc_mb_exact x = {0};
+	int r = pmc_mb_measure_valgrind(b, vo, &x, err, errlen);
+
+	if (r == 0)
+		r = pmc_mb_record_exact(b, &x, res, err, errlen);
+	/* A profile that cannot be saved is a warning: the counts stand without it. */
+	if (r == 0 && x.profile && ps) {
+		pmc_session_profiles_keep(ps, b->name, b->name, x.profile, pr);
+		x.profile = NULL; /* the profiles' now, even when it could not be saved */
+	}
+	*ret_skipped = x.skipped;
+	*ret_message = x.message;
+	x.message = NULL;
+	pmc_mb_exact_free(&x);
+	return r;
+}
+
+/* The default processes per benchmark: at 8 + 8 the smallest p of a test over them is
+ * 2 / C(16, 8) = 1.6e-4, so a lone change can be significant among up to 300 gated
+ * tests (docs/statistics.md, "The unit of replication", "Many comparisons"). */
+#define DEFAULT_PROCESSES 8
+
+/* The samples process p (from 0) of np takes when n are shared out: the first n % np
+ * processes take one more. */
+static size_t share(size_t n, size_t np, size_t p)
+{
+	return n / np + (p < n % np ? 1 : 0);
+}
+
+/* What run_all knows of one benchmark while its processes run. */
+struct mb_state {
+	struct pmc_mb_samples s; /* merged over the processes so far */
+	bool done, failed;
+};
+
+static size_t processes_of(const struct pmc_session_cfg *cfg)
+{
+	size_t np = cfg->no_fork ? 1 : cfg->processes ? cfg->processes : DEFAULT_PROCESSES;
+
+	return np < cfg->mo.samples ? np : cfg->mo.samples;
+}
+
+/* Process p of benchmark i: calibrated in the first process, at its batch size in the
+ * others, whose empty loop is not measured again. */
+static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_bench *b, size_t p,
+		       size_t np, struct mb_state *st, const struct pmc_event_list *events,
+		       char *const *self, char *err, size_t errlen)
+{
+	struct pmc_mb_opts o = cfg->mo;
+	struct pmc_mb_samples s = {0};
+	int r;
+
+	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &o); /* what the struct copy need not bring */
+	o.events = events;
+	o.user_only_fallback = true;
+	o.samples = share(cfg->mo.samples, np, p);
+	o.iters = p ? st->s.iters : 0;
+	o.no_overhead = p > 0;
+	o.self_argv = self;
+	r = cfg->no_fork ? pmc_mb_measure(b, &o, &s, err, errlen)
+			 : pmc_mb_measure_forked(b, &o, &s, err, errlen);
+	if (r == 0 && s.skipped) {
+		/* A skip ends the benchmark: it measured nothing (docs/result-schema.md). */
+		pmc_mb_samples_free(&st->s);
+		st->s = s;
+		st->done = true;
+		return 0;
+	}
+	if (r == 0 && (r = pmc_mb_samples_merge(&st->s, &s, (unsigned)(p + 1))) < 0)
+		snprintf(err, errlen, "'%s': cannot keep the samples of its process %zu: %s",
+			 b->name, p + 1, strerror(-r));
+	pmc_mb_samples_free(&s);
+	return r;
+}
+
+static void progress(const struct pmc_session_cfg *cfg, const struct pmc_session_progress *p)
+{
+	if (cfg->progress && !cfg->quiet)
+		cfg->progress(p, cfg->progress_ud);
+}
+
+/* Runs every benchmark in processes of its own, the first process of each benchmark,
+ * then the second of each, and so on, so that what changes on the machine meanwhile is
+ * spread over all of them (or every one in this process with no_fork; under valgrind
+ * with vo, once each). One that fails is reported and the others go on. Returns the
+ * number that failed. */
+static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_list *events,
+		      const struct pmc_mb_valgrind_opts *vo, struct pmc_result *res,
+		      struct pmc_session_profiles *ps, char *const *self, uint64_t reads[2])
+{
+	const struct pmc_mb_set *set = cfg->benchmarks;
+	const struct pmc_session_printer *pr = &cfg->pr;
+	size_t np = vo ? 1 : processes_of(cfg), failed = 0;
+	struct mb_state *st = calloc(set->n + 1, sizeof(*st));
+	char err[1024];
+	int r;
+
+	if (!st) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+		return set->n;
+	}
+	for (size_t p = 0; p < np; p++) {
+		for (size_t i = 0; i < set->n; i++) {
+			const struct pmc_mb_bench *b = &set->v[i];
+
+			if (st[i].done)
+				continue;
+			progress(cfg, &(struct pmc_session_progress){.name = b->name,
+								     .run = i + 1,
+								     .runs = set->n,
+								     .process = p + 1,
+								     .processes = np,
+								     .left_s = -1,
+								     .median = NAN});
+			err[0] = '\0';
+			if (vo) {
+				bool skipped = false;
+
+				r = run_valgrind(b, vo, res, ps, &skipped, &st[i].s.message, pr,
+						 err, sizeof(err));
+				st[i].s.skipped = skipped;
+				st[i].done = true;
+			} else {
+				r = run_process(cfg, b, p, np, &st[i], events, self, err,
+						sizeof(err));
+			}
+			progress(cfg, &(struct pmc_session_progress){
+					  .done = true, .processes = np, .median = NAN});
+			if (r < 0) {
+				pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
+				st[i].failed = st[i].done = true;
+				failed++;
+			}
+		}
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		const struct pmc_mb_bench *b = &set->v[i];
+
+		if (st[i].failed)
+			goto next;
+		if (!vo && pmc_mb_record(b, &st[i].s, events, res, err, sizeof(err)) < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
+			failed++;
+		} else if (st[i].s.skipped) {
+			pmc_session_say(pr, PMC_SESSION_NOTE, "'%s' skipped itself: %s", b->name,
+					st[i].s.message ? st[i].s.message : "no reason given");
+		}
+	next:
+		reads[0] += st[i].s.reads_self;
+		reads[1] += st[i].s.reads_sys;
+		pmc_mb_samples_free(&st[i].s);
+	}
+	free(st);
+	return failed;
+}
+
+/* How the counters were read at the batch edges (docs/result-schema.md, "Environment"):
+ * counter-read is rdpmc, read or rdpmc+read; counter-reads says how many group reads
+ * went each way. */
+static int set_read_method(struct pmc_result *res, const struct pmc_session_cfg *cfg,
+			   const uint64_t reads[2])
+{
+	char buf[128];
+	const char *method = reads[0] && reads[1] ? "rdpmc+read" : reads[0] ? "rdpmc" : "read";
+
+	if (reads[0] + reads[1] == 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%" PRIu64 " rdpmc, %" PRIu64 " read()%s", reads[0], reads[1],
+		 cfg->mo.no_self_read ? " (--no-rdpmc)" : "");
+	if (pmc_result_set_env(res, "counter-read", method) < 0 ||
+	    pmc_result_set_env(res, "counter-reads", buf) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The command that runs this program again, for the valgrind backend and the
+ * benchmarks' processes: its path (what /proc/self/exe links to; under valgrind that
+ * link would name valgrind), then "run --library PATH" when pmcbench runs a shared
+ * object, then the nargs options of args (the processes take the user's). */
+static int self_argv(const char *library, char *const *args, size_t nargs, char ***ret)
+{
+	char **v = calloc(5 + nargs, sizeof(*v));
+	char *exe = v ? realpath("/proc/self/exe", NULL) : NULL;
+	size_t n = 1;
+
+	if (!exe) {
+		free(v);
+		return -errno;
+	}
+	v[0] = exe;
+	if (library) {
+		v[n++] = (char *)"run";
+		v[n++] = (char *)"--library";
+		v[n++] = (char *)library;
+	}
+	for (size_t i = 0; i < nargs; i++)
+		v[n++] = args[i];
+	*ret = v;
+	return 0;
+}
+
+static void self_argv_free(char **v)
+{
+	if (v)
+		free(v[0]);
+	free(v);
+}
+
+/* --profile: a profile of each benchmark's loop, saved beside the result. A profile
+ * never fails the run (docs/profile.md): every problem is a warning, and the others go
+ * on. */
+static void profile_all(const struct pmc_session_cfg *cfg, const struct pmc_result *res,
+			struct pmc_session_profiles *ps)
+{
+	const struct pmc_mb_set *set = cfg->benchmarks;
+	struct pmc_mb_profile_opts po = {.sz = sizeof(po), .timeout_s = cfg->mo.timeout_s};
+	char **self = NULL, err[1024];
+	int r;
+
+	r = self_argv(cfg->library, NULL, 0, &self);
+	if (r < 0) {
+		pmc_session_say(&cfg->pr, PMC_SESSION_WARN,
+				"--profile: cannot find this program's path: %s; no profiles are "
+				"recorded",
+				strerror(-r));
+		return;
+	}
+	po.self_argv = self;
+	pmc_session_profiles_open_dir(ps, cfg->output, &cfg->pr);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct pmc_benchmark *b = pmc_result_find_benchmark(res, set->v[i].name);
+		struct pmc_profile *p = NULL;
+
+		/* A benchmark that failed or skipped itself has nothing to profile. */
+		if (!b || pmc_benchmark_skipped(b))
+			continue;
+		r = pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err));
+		if (r == 0)
+			pmc_session_profiles_keep(ps, set->v[i].name, set->v[i].name, p, &cfg->pr);
+		else if (pmc_session_profile_failed(r, set->v[i].name, err, &cfg->pr))
+			break;
+	}
+	self_argv_free(self);
+}
+
+int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
+				   struct pmc_session_benchmarks *b)
+{
+	int r;
+
+	if (cfg->ro.backend == PMC_BACKEND_VALGRIND &&
+	    (r = self_argv(cfg->library, NULL, 0, &b->self)) < 0) {
+		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
+				"--backend valgrind: cannot find this program's path: %s",
+				strerror(-r));
+		return r;
+	}
+	if (cfg->ro.backend != PMC_BACKEND_VALGRIND && !cfg->no_fork &&
+	    (r = self_argv(cfg->library, cfg->args, cfg->nargs, &b->proc_self)) < 0) {
+		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
+				"cannot find this program's path to start its processes: %s",
+				strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
+				  struct pmc_session_benchmarks *b,
+				  const struct pmc_event_list *events, const char *valgrind,
+				  struct pmc_result *result, struct pmc_session_profiles *ps)
+{
+	struct pmc_mb_valgrind_opts vo = {
+	    .sz = sizeof(vo),
+	    .self_argv = b->self,
+	    .valgrind = valgrind,
+	    .timeout_s = cfg->mo.timeout_s,
+	};
+	bool vg = cfg->ro.backend == PMC_BACKEND_VALGRIND;
+
+	/* The padding the library checks, which the initializers need not zero. */
+	PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &vo);
+	/* The valgrind backend profiles each loop in the run that counts it, exactly. */
+	if (vg && cfg->profile) {
+		vo.profile = true;
+		pmc_session_profiles_open_dir(ps, cfg->output, &cfg->pr); /* a warning on failure */
+	}
+	return run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL, b->proc_self,
+		       b->reads);
+}
+
+int pmc_session_benchmarks_finish(const struct pmc_session_cfg *cfg,
+				  struct pmc_session_benchmarks *b, struct pmc_result *result,
+				  struct pmc_session_profiles *ps)
+{
+	bool vg = cfg->ro.backend == PMC_BACKEND_VALGRIND;
+
+	if (!vg && set_read_method(result, cfg, b->reads) < 0) {
+		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "out of memory");
+		return -ENOMEM;
+	}
+	if (cfg->profile && !vg)
+		profile_all(cfg, result, ps);
+	return 0;
+}
+
+void pmc_session_benchmarks_clear(struct pmc_session_benchmarks *b)
+{
+	self_argv_free(b->self);
+	self_argv_free(b->proc_self);
+	*b = (struct pmc_session_benchmarks){0};
+}

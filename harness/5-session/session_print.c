@@ -1,0 +1,72 @@
+/* The session's messages, through the caller's print function (session.h): the library
+ * never writes to the terminal itself. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session/session.h"
+
+void pmc_session_say(const struct pmc_session_printer *pr, enum pmc_session_level level,
+		     const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+
+	if (!pr || !pr->fn)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	pr->fn(level, text ? text : "(out of memory)", pr->ud);
+	free(text);
+}
+
+int pmc_session_check_path(const struct pmc_session_printer *pr, const char *opt, const char *path)
+{
+	char *copy;
+	const char *dir;
+	struct stat st;
+	int r = 0;
+
+	if (path[0] == '\0') {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"%s: empty file name; give the path of the file to write", opt);
+		return -EINVAL;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"%s: '%s' is a directory; give the path of a file in it", opt,
+				path);
+		return -EINVAL;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (access(dir, W_OK) < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s: cannot write into '%s': %s", opt, dir,
+				strerror(errno));
+		r = -EINVAL;
+	}
+	free(copy);
+	return r;
+}
+
+bool pmc_session_format_is_document(const char *format)
+{
+	return strcmp(format, "json") == 0 || strcmp(format, "csv") == 0 ||
+	       strcmp(format, "gobench") == 0;
+}
+
+const char *pmc_session_stream_name(FILE *f)
+{
+	return f == stdout   ? "standard output"
+	       : f == stderr ? "standard error"
+			     : "the report stream";
+}

@@ -1,0 +1,48 @@
+/* Between the session's files (session.c, session_commands.c, session_benchmarks.c). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session.h"
+
+struct pmc_event_list;
+struct pmc_result;
+
+/* Every command names an executable that exists (its path is kept in the command): else
+ * an error message and -EINVAL. */
+int pmc_session_check_commands(struct pmc_runner_cmd *cmds, size_t n,
+			       const struct pmc_session_printer *pr);
+
+/* Runs cfg's commands with the runner's options opts and events into result, the
+ * progress and the signal guard around them, and on a failed run says what it wrote to
+ * its standard error. Returns 0, -EINTR when stopped (nothing said yet), or -errno after
+ * an error message. */
+int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc_runner_opts *opts,
+			     const struct pmc_event_list *events, struct pmc_result *result);
+
+/* What running cfg's benchmarks needs and gives (session_benchmarks.c). */
+struct pmc_session_benchmarks {
+	char **self;	   /* this program, run again under valgrind and for --profile */
+	char **proc_self;  /* the same with the user's options, for the processes */
+	uint64_t reads[2]; /* group reads through rdpmc and read(), over every batch */
+};
+
+/* Finds this program's path for the processes or the valgrind backend. Returns 0, or
+ * -errno after an error message. */
+int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
+				   struct pmc_session_benchmarks *b);
+/* Runs every benchmark (each in processes of its own, or under valgrind) into result,
+ * profiling each one's loop with cfg->profile into ps. A benchmark that fails is reported
+ * and the others go on. Returns the number that failed. */
+size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
+				  struct pmc_session_benchmarks *b,
+				  const struct pmc_event_list *events, const char *valgrind,
+				  struct pmc_result *result, struct pmc_session_profiles *ps);
+/* After the run: how the counters were read (the result's environment), and with
+ * --profile, a profile of each benchmark's loop. Returns 0 or -ENOMEM. */
+int pmc_session_benchmarks_finish(const struct pmc_session_cfg *cfg,
+				  struct pmc_session_benchmarks *b, struct pmc_result *result,
+				  struct pmc_session_profiles *ps);
+void pmc_session_benchmarks_clear(struct pmc_session_benchmarks *b);

@@ -1,0 +1,243 @@
+/* What `pmcbench run` (cli_run.c) and benchmark programs (cli_microbench.c) share (cli.h):
+ * one table of the options that mean the same in both, the session's messages and
+ * progress on stderr, the signal handlers around its commands, and its decision as the
+ * exit status. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "pmcbench/report.h"
+#include "reporters/escape.h"
+#include "reporters/format.h"
+
+enum {
+	OPT_REQUIRE = PMC_CLI_SESSION_OPT_FIRST,
+	OPT_BACKEND,
+	OPT_FORMAT,
+	OPT_EXPORT,
+	OPT_BASELINE,
+	OPT_PROFILE,
+	OPT_TIMEOUT,
+};
+
+const struct option pmc_cli_session_long_opts[] = {
+    {"events", required_argument, NULL, 'e'},
+    {"require-counters", no_argument, NULL, OPT_REQUIRE},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"export", required_argument, NULL, OPT_EXPORT},
+    {"profile", no_argument, NULL, OPT_PROFILE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {NULL, 0, NULL, 0},
+};
+
+/* Appends an -e list: every -e counts, as perf stat's do. */
+static int add_events(struct pmc_cli_session_opts *o, const char *list)
+{
+	size_t len = o->events ? strlen(o->events) : 0;
+	char *s = realloc(o->events, len + strlen(list) + 2);
+
+	if (!s) {
+		pmc_cli_error("out of memory");
+		return -ENOMEM;
+	}
+	if (len)
+		s[len++] = ',';
+	strcpy(s + len, list);
+	o->events = s;
+	return 0;
+}
+
+int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const char *v)
+{
+	switch (opt) {
+	case 'e':
+		o->perf_only = "-e/--events";
+		return add_events(o, v) < 0 ? -ENOMEM : 1;
+	case OPT_REQUIRE:
+		o->perf_only = "--require-counters";
+		o->require_counters = true;
+		return 1;
+	case OPT_BACKEND:
+		if (strcmp(v, "perf") == 0) {
+			o->backend = PMC_BACKEND_PERF;
+		} else if (strcmp(v, "valgrind") == 0) {
+			o->backend = PMC_BACKEND_VALGRIND;
+		} else {
+			pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind", v);
+			return -EINVAL;
+		}
+		return 1;
+	case OPT_TIMEOUT:
+		return pmc_cli_parse_seconds("--timeout", v, 0, &o->timeout_s) < 0 ? -EINVAL : 1;
+	case 'o':
+		o->output = v;
+		return 1;
+	case OPT_FORMAT:
+		if (pmc_report_format(v, PMC_REPORT_RESULT, &o->format, NULL) < 0) {
+			pmc_cli_error("--format: unknown format '%s'; use table, json, csv, "
+				      "markdown or gobench",
+				      v);
+			return -EINVAL;
+		}
+		return 1;
+	case OPT_EXPORT:
+		return pmc_session_exports_add(&o->exports, v, &pmc_cli_printer) < 0 ? -EINVAL : 1;
+	case OPT_PROFILE:
+		o->profile = true;
+		return 1;
+	case 'q':
+		o->quiet = true;
+		return 1;
+	case OPT_BASELINE:
+		o->baseline = v;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o)
+{
+	free(o->events);
+	pmc_session_exports_clear(&o->exports);
+	*o = (struct pmc_cli_session_opts){0};
+}
+
+struct option *pmc_cli_session_options(const struct option *own)
+{
+	struct option *mine = pmc_cli_options_merge(own, pmc_cli_session_long_opts);
+	struct option *all = mine ? pmc_cli_options_merge(mine, pmc_cli_compare_long_opts) : NULL;
+
+	free(mine);
+	if (!all)
+		pmc_cli_error("out of memory");
+	return all;
+}
+
+void pmc_cli_print(enum pmc_session_level level, const char *msg, void *ud)
+{
+	switch (level) {
+	case PMC_SESSION_ERROR:
+	case PMC_SESSION_INFO:
+		pmc_cli_error("%s", msg);
+		break;
+	case PMC_SESSION_WARN:
+		pmc_cli_warn("%s", msg);
+		break;
+	case PMC_SESSION_NOTE:
+		pmc_cli_note("%s", msg);
+		break;
+	case PMC_SESSION_OUTPUT:
+		pmc_cli_quote_lines(msg, NULL);
+		break;
+	}
+}
+
+const struct pmc_session_printer pmc_cli_printer = {.fn = pmc_cli_print};
+
+/* In a log (stderr not a terminal), one progress line every PROGRESS_LOG_S seconds,
+ * none for a shorter run. */
+#define PROGRESS_LOG_S 10.0
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void pmc_cli_progress(const struct pmc_session_progress *p, void *ud)
+{
+	/* Whether stderr is a terminal, and when the last line went to a log (0: the run
+	 * has not begun). */
+	static int tty = -1;
+	static double last;
+	double t = now_s();
+	char med[96] = "", eta[48] = "";
+
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (p->done) {
+		if (tty)
+			fprintf(stderr, "\r\033[K");
+		return;
+	}
+	/* A benchmark program's progress is for a terminal only. */
+	if (p->processes) {
+		if (!tty)
+			return;
+		if (p->processes > 1)
+			fprintf(stderr, "\r\033[Kprocess %zu/%zu, %zu/%zu: %.60s", p->process,
+				p->processes, p->run, p->runs, p->name);
+		else
+			fprintf(stderr, "\r\033[K%zu/%zu: %.60s", p->run, p->runs, p->name);
+		fflush(stderr);
+		return;
+	}
+	if (!tty) {
+		/* The first run begins the first interval. */
+		if (last == 0)
+			last = t;
+		if (t - last < PROGRESS_LOG_S)
+			return;
+		last = t;
+	}
+	if (p->median_metric) {
+		char val[64];
+
+		pmc_fmt_short(p->median, p->median_unit, val, sizeof(val));
+		snprintf(med, sizeof(med), ", median %s %s", val, p->median_metric);
+	}
+	if (p->left_s >= 0)
+		snprintf(eta, sizeof(eta), ", %.0fs left", ceil(p->left_s));
+	/* The command's name is the user's text: escaped, as every message (cli_msg.c). */
+	if (tty) {
+		char name[41];
+
+		snprintf(name, sizeof(name), "%s", p->name);
+		fprintf(stderr, "\r\033[K%s %zu/%zu: ", p->warmup ? "warm-up" : "run", p->run,
+			p->runs);
+		pmc_escape_text(stderr, name);
+		fprintf(stderr, "%s%s", med, eta);
+		fflush(stderr);
+	} else {
+		fprintf(stderr, "pmcbench: %s %zu/%zu of '", p->warmup ? "warm-up" : "run", p->run,
+			p->runs);
+		pmc_escape_text(stderr, p->name);
+		fprintf(stderr, "'%s%s\n", med, eta);
+	}
+}
+
+void pmc_cli_guard(bool on, void *ud)
+{
+	pmc_cli_catch_signals(on);
+}
+
+int pmc_cli_exit_status(int r, enum pmc_decision d)
+{
+	if (r == -EINTR)
+		raise(pmc_cli_interrupted);
+	if (r < 0)
+		return PMC_EXIT_ERROR;
+	switch (d) {
+	case PMC_DECISION_PASS:
+		return PMC_EXIT_OK;
+	case PMC_DECISION_REGRESSION:
+		return PMC_EXIT_REGRESSION;
+	case PMC_DECISION_INCONCLUSIVE:
+		return PMC_EXIT_INCONCLUSIVE;
+	default:
+		return PMC_EXIT_ERROR;
+	}
+}
