@@ -188,23 +188,19 @@ static double median_sorted(const double *v, size_t n)
 	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
-int pmc_median(const double *x, size_t n, double *ret)
+int pmc_median_of(const double *x, size_t n, double *ret)
 {
 	double buf[STACK_VALUES], *v;
 	size_t m;
 	int err = 0;
 
-	if (!x && n)
-		return -EINVAL;
 	v = sorted_present(x, n, buf, STACK_VALUES, &m, &err);
 	if (!v)
 		return err;
-	if (m == 0)
-		err = -EINVAL;
-	else
+	if (m)
 		*ret = median_sorted(v, m);
 	release(v, buf);
-	return err;
+	return m ? 0 : -ENODATA;
 }
 
 /* ---- distributions ---- */

@@ -31,10 +31,6 @@ struct pmc_mwu {
 			* ties and <= 25 per side); else the normal approximation */
 };
 
-/* The median of x[0..n-1] (NAN entries skipped) into *ret. Returns 0, -EINVAL when no
- * value is present, or -ENOMEM. */
-int pmc_median(const double *x, size_t n, double *ret);
-
 /* Two-sided Mann-Whitney U test. Returns 0, or -EINVAL when a side is empty. */
 int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct pmc_mwu *ret);
 
@@ -50,6 +46,10 @@ int pmc_bh_adjust(const double *p, size_t n, double *ret_q);
 
 /* Geometric mean of the positive entries; NAN when none. */
 double pmc_geomean(const double *x, size_t n);
+
+/* The median of the entries of x[0..n-1] that are not NAN, x left as it is, into *ret.
+ * Returns 0, -ENODATA when there are none, or -ENOMEM. */
+int pmc_median_of(const double *x, size_t n, double *ret);
 
 /* ---- Shared by the statistics files of this layer (signed_rank.c, sequential.c) ---- */
 

@@ -68,7 +68,7 @@ static void running_median(const struct progress *pg, size_t cmd, struct pmc_ses
 	for (size_t i = 0; b && i < sizeof(ids) / sizeof(ids[0]); i++) {
 		struct pmc_metric *m = pmc_benchmark_find_metric(b, ids[i]);
 
-		if (m && m->n && pmc_median(m->values, m->n, &p->median) == 0) {
+		if (m && m->n && pmc_median_of(m->values, m->n, &p->median) == 0) {
 			p->median_metric = ids[i];
 			p->median_unit = m->unit;
 			return;

@@ -24,6 +24,9 @@ int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 		free(o);
 		return -ENOMEM;
 	}
+	/* The CLI's reports go to standard output, unless a command says otherwise (after
+	 * cli_ascii.c replaced it, or beside a document). */
+	o->s.out = stdout;
 	*ret = o;
 	return 0;
 }
