@@ -792,6 +792,37 @@ static void non_utf8(void **state)
 	pmc_profile_free(p);
 }
 
+/* Names are written through the one JSON writer (json_out.h): a control character, DEL
+ * or a C1 control (U+009B is CSI) is an escape in the file, never a raw byte a terminal
+ * would obey, and reads back as it was. */
+static void controls_escaped(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED), *q = NULL;
+	char path[128], err[256] = "", text[4096];
+	uint32_t s[1];
+	size_t n;
+	FILE *f;
+
+	(void)state;
+	s[0] = fid(p, "esc\x1b[31m del\x7f csi\xc2\x9b", "/x", 0);
+	assert_int_equal(pmc_profile_add(p, s, 1, 1, 1, false), 0);
+	snprintf(path, sizeof(path), "%s/c.json", dir);
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_non_null(strstr(text, "\"symbol\": \"esc\\u001B[31m del\\u007F csi\\u009B\""));
+	assert_null(strchr(text, 0x1b));
+	assert_null(strchr(text, 0x7f));
+	assert_null(strstr(text, "\xc2\x9b"));
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+	assert_string_equal(pmc_profile_frame(q, 0)->symbol, "esc\x1b[31m del\x7f csi\xc2\x9b");
+	pmc_profile_free(q);
+	pmc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -810,6 +841,7 @@ int main(void)
 	    cmocka_unit_test(file_text),
 	    cmocka_unit_test(malformed),
 	    cmocka_unit_test(non_utf8),
+	    cmocka_unit_test(controls_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -9,11 +9,13 @@
  * words, and jansson's output is valid UTF-8, so every 0x7f byte and every 0xc2 lead byte
  * followed by 0x80-0x9f is one of them inside a string, where \u00XX means the same
  * character (RFC 8259, section 7): loading the text gives back the same string. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "formats/json_out.h"
 
 struct filter {
@@ -130,4 +132,41 @@ char *pmc_json_dumps(const json_t *j, size_t flags)
 		return NULL;
 	}
 	return t.p;
+}
+
+int pmc_json_put_string(FILE *f, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	char *fixed = NULL, *q;
+	json_t *j;
+	int rc;
+
+	if (!pmc_utf8_valid(s)) {
+		fixed = malloc(4 * strlen(s) + 1);
+		if (!fixed)
+			return -ENOMEM;
+		for (q = fixed; *u;) {
+			size_t n = pmc_utf8_len(u);
+
+			if (n) {
+				memcpy(q, u, n);
+				q += n;
+				u += n;
+			} else {
+				*q++ = '\\';
+				*q++ = 'x';
+				*q++ = hex[*u >> 4];
+				*q++ = hex[*u++ & 15];
+			}
+		}
+		*q = '\0';
+	}
+	j = json_string(fixed ? fixed : s);
+	free(fixed);
+	if (!j)
+		return -ENOMEM;
+	rc = pmc_json_dumpf(j, f, JSON_ENCODE_ANY);
+	json_decref(j);
+	return rc < 0 ? -EIO : 0;
 }

@@ -1,5 +1,6 @@
 /* Writing JSON text that is safe to show on a terminal: every JSON writer of pmcbench (the
- * result file, the comparison report) dumps through these. */
+ * result file, the comparison report, the profile file, `list --format json`) writes its
+ * values through these. */
 #pragma once
 
 #include <stdio.h>
@@ -13,3 +14,10 @@
 int pmc_json_dump_callback(const json_t *j, json_dump_callback_t cb, void *data, size_t flags);
 int pmc_json_dumpf(const json_t *j, FILE *f, size_t flags);
 char *pmc_json_dumps(const json_t *j, size_t flags);
+
+/* Writes s to f as one JSON string, escaped as pmc_json_dumpf() escapes, for a writer that
+ * lays out its own text (a profile, streamed). JSON text is UTF-8 (RFC 8259, section 8.1):
+ * a byte of s that does not start a valid sequence is written as the four characters \xNN,
+ * as error messages quote it, rather than making the whole file unreadable. Returns 0,
+ * -ENOMEM, or -EIO when f fails (its error flag is set). */
+int pmc_json_put_string(FILE *f, const char *s);

@@ -13,7 +13,7 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
-#include "base/utf8.h"
+#include "formats/json_out.h"
 #include "formats/result_json.h"
 #include "profile/profile.h"
 
@@ -33,32 +33,13 @@ static void put_u64(FILE *f, uint64_t v)
 	fwrite(buf + n, 1, sizeof(buf) - n, f);
 }
 
-/* s as a JSON string. JSON text is UTF-8 (RFC 8259, section 8.1): a byte of s that does
- * not start a valid sequence is written as the four characters \xNN, as error messages
- * quote it, rather than making the whole file unreadable. */
-static void put_str(FILE *f, const char *s)
+/* s as a JSON string, through the one writer of JSON text (json_out.h). Write errors
+ * stay in the stream's error flag, which the commit checks; once memory ran out, the rest
+ * is skipped and *rc is -ENOMEM. */
+static void put_str(FILE *f, const char *s, int *rc)
 {
-	const unsigned char *u = (const unsigned char *)s;
-
-	putc('"', f);
-	while (*u) {
-		size_t n;
-
-		if (*u == '"' || *u == '\\') {
-			putc('\\', f);
-			putc(*u++, f);
-		} else if (*u < 0x20 || *u == 0x7f) {
-			fprintf(f, "\\u%04x", *u++);
-		} else if (*u < 0x80) {
-			putc(*u++, f);
-		} else if ((n = pmc_utf8_len(u)) > 0) {
-			fwrite(u, 1, n, f);
-			u += n;
-		} else {
-			fprintf(f, "\\\\x%02x", *u++);
-		}
-	}
-	putc('"', f);
+	if (*rc == 0 && pmc_json_put_string(f, s) == -ENOMEM)
+		*rc = -ENOMEM;
 }
 
 static void put_key_u64(FILE *f, const char *key, uint64_t v)
@@ -67,20 +48,22 @@ static void put_key_u64(FILE *f, const char *key, uint64_t v)
 	put_u64(f, v);
 }
 
-static void write_profile(const struct pmc_profile *p, FILE *f)
+/* Returns 0, or -ENOMEM with the text incomplete. */
+static int write_profile(const struct pmc_profile *p, FILE *f)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
 	size_t nf = pmc_profile_frame_count(p), ns = pmc_profile_stack_count(p);
+	int rc = 0;
 
 	fputs("{\n  \"schema\": \"" PMC_PROFILE_SCHEMA "\",\n  \"kind\": ", f);
 	fputs(in->kind == PMC_PROFILE_EXACT ? "\"exact\"" : "\"sampled\"", f);
 	fputs(",\n  \"event\": ", f);
-	put_str(f, in->event);
+	put_str(f, in->event, &rc);
 	fputs(",\n  \"unit\": ", f);
-	put_str(f, in->unit);
+	put_str(f, in->unit, &rc);
 	if (in->name) {
 		fputs(",\n  \"name\": ", f);
-		put_str(f, in->name);
+		put_str(f, in->name, &rc);
 	}
 	/* An exact profile has no sampling: no frequency, samples or lost samples. */
 	if (in->kind == PMC_PROFILE_SAMPLED) {
@@ -99,11 +82,11 @@ static void write_profile(const struct pmc_profile *p, FILE *f)
 		fputs(i ? ",\n    {" : "\n    {", f);
 		if (fr->symbol) {
 			fputs("\"symbol\": ", f);
-			put_str(f, fr->symbol);
+			put_str(f, fr->symbol, &rc);
 			fputs(", ", f);
 		}
 		fputs("\"object\": ", f);
-		put_str(f, fr->object);
+		put_str(f, fr->object, &rc);
 		if (!fr->symbol) {
 			fputs(", \"offset\": ", f);
 			put_u64(f, fr->offset);
@@ -131,6 +114,7 @@ static void write_profile(const struct pmc_profile *p, FILE *f)
 		putc('}', f);
 	}
 	fputs(ns ? "\n  ]\n}\n" : "]\n}\n", f);
+	return rc;
 }
 
 /* jansson reads integers as signed 64-bit (json_int_t): a larger value could not be read
@@ -173,7 +157,13 @@ int pmc_profile_save(const struct pmc_profile *p, const char *path, char *err, s
 	if (rc < 0)
 		goto out;
 	f = pmc_atomic_file_stream(af);
-	write_profile(p, f);
+	rc = write_profile(p, f);
+	if (rc < 0) {
+		pmc_atomic_file_abort(af);
+		pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged",
+			    path, strerror(-rc));
+		goto out;
+	}
 	/* The commit checks the stream's error flag: a failed write keeps the old file. */
 	rc = pmc_atomic_file_commit(af, err, errlen);
 out:

@@ -13,6 +13,7 @@
 #include "counters/perf/events.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/metrics.h"
+#include "formats/json_out.h"
 #include "cli/cli.h"
 
 /* Flushes stdout and checks that everything printed arrived: `pmcbench list >/dev/full`
@@ -455,7 +456,7 @@ int pmc_cli_list(int argc, char **argv)
 	list_valgrind(&x);
 	list_derived(&x);
 	if (x.json) {
-		char *s = json_dumps(x.jarr, JSON_INDENT(2));
+		char *s = pmc_json_dumps(x.jarr, JSON_INDENT(2));
 
 		json_decref(x.jarr);
 		if (!s) {
