@@ -10,6 +10,7 @@
 #include "core/compare.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/stats.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
 #include "reporters/format.h"
@@ -378,30 +379,12 @@ const char *pmc_cmp_label(const char *name, const char *fallback)
 	return name ? name : fallback;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of a metric's measured runs (NAN when none); a copy is sorted. */
+/* The median of a metric's measured runs (NAN when none, or without memory). */
 static double median_of(const struct pmc_metric *m)
 {
-	double *v = malloc((m->n ? m->n : 1) * sizeof(*v)), med = NAN;
-	size_t k = 0;
+	double med = NAN;
 
-	if (!v)
-		return NAN;
-	for (size_t i = 0; i < m->n; i++)
-		if (!isnan(m->values[i]))
-			v[k++] = m->values[i];
-	if (k) {
-		qsort(v, k, sizeof(*v), cmp_double);
-		med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	}
-	free(v);
-	return med;
+	return pmc_median_of(m->values, m->n, &med) == 0 ? med : NAN;
 }
 
 /* "6.05x": three significant digits, as far as a ratio needs them. */

@@ -678,6 +678,38 @@ static void test_geomean(void **state)
 	assert_true(isnan(pmc_geomean(NULL, 3)));
 }
 
+/* ---- median ---- */
+
+/* The one median of the library: numpy.median([3, 1, 2]) = 2, ([4, 1, 3, 2]) = 2.5; NAN
+ * entries (not measured) are skipped, and none present is no median. */
+static void test_median(void **state)
+{
+	double odd[] = {3, NAN, 1, 2}, even[] = {4, 1, NAN, 3, 2}, none[] = {NAN, NAN};
+	const double cx[] = {4, 1, NAN, 3, 2}, nx[] = {NAN};
+	/* Halfway between the middle two without overflow, for values near DBL_MAX. */
+	const double big[] = {1.7e308, 1.6e308};
+	double med = -1, heap[300];
+
+	(void)state;
+	assert_true(pmc_median(odd, ARRAY_SIZE(odd)) == 2);
+	assert_true(pmc_median(even, ARRAY_SIZE(even)) == 2.5);
+	assert_true(isnan(pmc_median(none, ARRAY_SIZE(none))));
+	assert_true(isnan(pmc_median(NULL, 0)));
+	assert_int_equal(pmc_median_of(cx, ARRAY_SIZE(cx), &med), 0);
+	assert_true(med == 2.5);
+	assert_true(cx[0] == 4 && isnan(cx[2])); /* left as it was */
+	assert_int_equal(pmc_median_of(nx, ARRAY_SIZE(nx), &med), -ENODATA);
+	assert_true(med == 2.5); /* untouched on failure */
+	assert_int_equal(pmc_median_of(big, 2, &med), 0);
+	assert_close(med, 1.65e308, 1e-15);
+	/* More values than the stack holds. */
+	for (size_t i = 0; i < ARRAY_SIZE(heap); i++)
+		heap[i] = (double)(ARRAY_SIZE(heap) - i);
+	assert_int_equal(pmc_median_of(heap, ARRAY_SIZE(heap), &med), 0);
+	assert_true(med == 150.5);
+	assert_true(pmc_median_sorted(cx, 0) != pmc_median_sorted(cx, 0)); /* NAN */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -703,6 +735,7 @@ int main(void)
 	    cmocka_unit_test(test_bh_paper_example),
 	    cmocka_unit_test(test_bh_order_nan_and_errors),
 	    cmocka_unit_test(test_geomean),
+	    cmocka_unit_test(test_median),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/signed_rank.h"
+#include "core/stats.h"
 
 /* Below this many rows per thread, starting threads costs more than it saves. */
 #define ROWS_PER_THREAD 4096
@@ -88,19 +89,6 @@ static bool deterministic(const struct pmc_metric *m, const struct pmc_summary *
 	return s->min == s->max && all_exact_status(m);
 }
 
-/* The median of v[0..n-1] (n > 0), which it sorts. */
-static double median_of(double *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
-			double t = v[k];
-
-			v[k] = v[k - 1];
-			v[k - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The processes a side's samples were taken in (docs/statistics.md, "The unit of
  * replication"): the number of distinct ones when every run records its process, else
  * 0. With out (room for m->n) and tmp (the same), also the median of each process's
@@ -130,7 +118,7 @@ static size_t process_medians(const struct pmc_metric *m, const struct pmc_run_i
 		if (!out) {
 			k++;
 		} else if (n) {
-			out[k++] = median_of(tmp, n);
+			out[k++] = pmc_median(tmp, n);
 		}
 	}
 	return k;

@@ -59,20 +59,6 @@
 
 /* ---- helpers ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_sorted(const double *v, size_t n)
-{
-	if (n % 2)
-		return v[n / 2];
-	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
-}
-
 /* Counts, by merge sort, the pairs i < j with y[i] > y[j] (*ret_gt) and with y[i] >= y[j]
  * (*ret_ge) in O(n log n), as W. R. Knight's algorithm for Kendall's tau does ("A
  * computer method for calculating Kendall's tau with ungrouped data", JASA 61(314):
@@ -373,8 +359,8 @@ static void check_outliers(const double *sorted, size_t m, const struct params *
 
 	for (size_t i = 0; i < m; i++)
 		dev[i] = fabs(sorted[i] - h->median);
-	qsort(dev, m, sizeof(*dev), cmp_double);
-	sigma = MAD_TO_SIGMA * median_sorted(dev, m);
+	pmc_stats_sort(dev, m);
+	sigma = MAD_TO_SIGMA * pmc_median_sorted(dev, m);
 	for (size_t i = 0; i < m; i++) {
 		double d = fabs(sorted[i] - h->median);
 
@@ -435,8 +421,8 @@ static void check_modes(const double *sorted, size_t m, const struct params *p,
 	}
 	h->mode_n_lo = k;
 	h->mode_n_hi = m - k;
-	h->mode_lo = median_sorted(sorted, k);
-	h->mode_hi = median_sorted(sorted + k, m - k);
+	h->mode_lo = pmc_median_sorted(sorted, k);
+	h->mode_hi = pmc_median_sorted(sorted + k, m - k);
 	h->mode_gap = gap;
 	h->mode_sd = sqrt(ss / (double)(m - 2));
 	h->multimodal = gap > 0 && gap > step && gap * (double)m >= MODE_GAP_K * h->mode_sd &&
@@ -509,13 +495,13 @@ int pmc_health_check(const double *values, size_t n, const struct pmc_health_opt
 			t[j++] = (double)i;
 		}
 	memcpy(sorted, x, m * sizeof(*x));
-	qsort(sorted, m, sizeof(*sorted), cmp_double);
+	pmc_stats_sort(sorted, m);
 	/* Squares of the spread must stay finite (the pooled variance of check_modes). */
 	if (!(sorted[m - 1] - sorted[0] <= MAX_SPREAD)) {
 		err = -ERANGE;
 		goto out;
 	}
-	h.median = median_sorted(sorted, m);
+	h.median = pmc_median_sorted(sorted, m);
 	if (m >= p.min_n_drift) {
 		err = check_drift(x, t, sorted, m, &p, y, tmp, &h);
 		if (err < 0)

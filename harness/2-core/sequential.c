@@ -34,6 +34,7 @@
 #include "base/opts.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/stats.h"
 #include "core/threshold.h"
 
 #define SEQ_ALPHA 0.05
@@ -148,12 +149,7 @@ int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 		r.decision = PMC_SEQ_INCONCLUSIVE;
 	r.n = t;
 	r.bounded = !isnan(r.lo);
-	if (t == 0)
-		r.estimate = NAN;
-	else if (t % 2)
-		r.estimate = v[t / 2];
-	else
-		r.estimate = v[t / 2 - 1] + (v[t / 2] - v[t / 2 - 1]) / 2;
+	r.estimate = pmc_median_sorted(v, t);
 	*ret = r;
 	if (v != buf)
 		free(v);

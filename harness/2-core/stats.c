@@ -180,12 +180,25 @@ static void release(double *v, double *buf)
 		free(v);
 }
 
-static double median_sorted(const double *v, size_t n)
+double pmc_median_sorted(const double *v, size_t n)
 {
+	if (n == 0)
+		return NAN;
 	if (n % 2)
 		return v[n / 2];
 	/* a + (b - a) / 2 cannot overflow where (a + b) / 2 can. */
 	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+double pmc_median(double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	pmc_stats_sort(v, k);
+	return pmc_median_sorted(v, k);
 }
 
 int pmc_median_of(const double *x, size_t n, double *ret)
@@ -198,7 +211,7 @@ int pmc_median_of(const double *x, size_t n, double *ret)
 	if (!v)
 		return err;
 	if (m)
-		*ret = median_sorted(v, m);
+		*ret = pmc_median_sorted(v, m);
 	release(v, buf);
 	return m ? 0 : -ENODATA;
 }
@@ -554,7 +567,7 @@ int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc
 	s.stddev = m > 1 ? sqrt(m2 / (double)(m - 1)) : 0;
 	s.min = v[0];
 	s.max = v[m - 1];
-	s.median = median_sorted(v, m);
+	s.median = pmc_median_sorted(v, m);
 	/* Undefined at mean 0; a mean so close to 0 that the ratio overflows is no better. */
 	s.cv = s.stddev / fabs(mean);
 	if (!isfinite(s.cv))
@@ -570,7 +583,7 @@ int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc
 	for (size_t i = 0; i < m; i++)
 		dev[i] = fabs(v[i] - s.median);
 	pmc_stats_sort(dev, m);
-	s.mad = median_sorted(dev, m);
+	s.mad = pmc_median_sorted(dev, m);
 
 	/* [x_(j), x_(n-j+1)] covers the median with probability 1 - 2 P(B <= j - 1),
 	 * B ~ Binomial(n, 1/2), whatever the distribution (Conover 1999, sec. 3.2): the

@@ -47,6 +47,14 @@ int pmc_bh_adjust(const double *p, size_t n, double *ret_q);
 /* Geometric mean of the positive entries; NAN when none. */
 double pmc_geomean(const double *x, size_t n);
 
+/* The median of sorted v[0..n-1]: the middle value, or halfway between the two middle
+ * ones; NAN when n is 0. Every median of the library is this one. */
+double pmc_median_sorted(const double *v, size_t n);
+
+/* The median of the entries of v[0..n-1] that are not NAN (not measured), which it
+ * moves and sorts; NAN when there are none. */
+double pmc_median(double *v, size_t n);
+
 /* The median of the entries of x[0..n-1] that are not NAN, x left as it is, into *ret.
  * Returns 0, -ENODATA when there are none, or -ENOMEM. */
 int pmc_median_of(const double *x, size_t n, double *ret);

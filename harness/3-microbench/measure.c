@@ -13,6 +13,7 @@
 #include "counters/perf/hybrid.h"
 #include "base/error.h"
 #include "base/opts.h"
+#include "core/stats.h"
 #include "microbench/microbench.h"
 
 enum phase { IDLE, RUNNING, DONE };
@@ -328,27 +329,6 @@ static uint64_t next_iters(uint64_t n, double ns, double target_ns, uint64_t max
 	return v > n ? v : n + 1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	size_t k = 0;
-
-	/* NANs (not measured) go; the median is of what was measured. */
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			v[k++] = v[i];
-	if (k == 0)
-		return NAN;
-	qsort(v, k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
 void pmc_mb_samples_free(struct pmc_mb_samples *s)
 {
 	if (!s)
@@ -383,11 +363,11 @@ static int measure_overhead(struct pmc_run_ctx *c, pmc_bench_fn empty, struct pm
 			      &rd[(i > 0 ? i - 1 : 0) * nev], NULL, err, errlen);
 	if (r < 0)
 		goto out;
-	s->over_ns = median(t, n);
+	s->over_ns = pmc_median(t, n);
 	for (size_t e = 0; e < nev; e++) {
 		for (size_t i = 0; i < n; i++)
 			col[i] = c->counters ? rd[i * nev + e].scaled : NAN;
-		s->over_counts[e] = median(col, n);
+		s->over_counts[e] = pmc_median(col, n);
 	}
 out:
 	free(t);

@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "core/derive.h"
 #include "core/result.h"
+#include "core/stats.h"
 #include "microbench/microbench.h"
 
 double pmc_mb_per_op(double batch, uint64_t iters)
@@ -43,28 +44,6 @@ static int append_parts(struct pmc_benchmark *b, const char *id,
 	return r < 0 ? r : pmc_metric_append_parts(m, &per_op);
 }
 
-static double sorted_median(const double *v, size_t n)
-{
-	double *c = malloc((n ? n : 1) * sizeof(*c)), med;
-
-	if (!c || n == 0) {
-		free(c);
-		return NAN;
-	}
-	memcpy(c, v, n * sizeof(*c));
-	/* n is small (the samples): insertion sort. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && c[j - 1] > c[j]; j--) {
-			double t = c[j];
-
-			c[j] = c[j - 1];
-			c[j - 1] = t;
-		}
-	med = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return med;
-}
-
 /* The empty loop's cost per operation, beside a metric's figures: not subtracted from
  * them, since out-of-order execution overlaps the loop's bookkeeping with the body and
  * a difference of two separately timed loops can fall below what the hardware can do
@@ -88,11 +67,14 @@ static int set_overhead(struct pmc_benchmark *b, const char *id, double over, ui
  * the body alone is then near the resolution of the loop. */
 static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
 {
-	double med = sorted_median(s->ns, s->n), share;
+	double med = NAN, share;
 	struct pmc_metric *m;
 	char note[200];
 	int r;
 
+	r = pmc_median_of(s->ns, s->n, &med);
+	if (r == -ENOMEM)
+		return r;
 	if (isnan(s->over_ns) || !(med > 0))
 		return 0;
 	share = s->over_ns / med;
