@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "reporters/format.h"
-
-#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
 /* ---- The run table's style ------------------------------------------------------- */
 
@@ -45,29 +44,27 @@ static void fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.2f", v);
 }
 
-/* v in the largest unit of units[] that keeps it at or above 1 ("1.23 ms", "3.45 MiB").
- * The threshold is a hair below step so that 999.996 becomes 1.00 of the next unit
- * rather than 1000.00 of this one. */
-static const char *scaled_unit(double v, const char *const *units, size_t n, double step, char *buf,
+/* v in the largest scale of base (core/units.h) that keeps it at or above 1 ("1.23 ms",
+ * "3.45 MiB"), or of its rates when rate ("1.50 k items/s"). The threshold is a hair
+ * below the step so that 999.996 becomes 1.00 of the next unit rather than 1000.00 of
+ * this one. */
+static const char *scaled_unit(double v, enum pmc_unit_base base, bool rate, char *buf,
 			       size_t len)
 {
-	size_t i = 0;
+	size_t n, i = 0;
+	const struct pmc_scale *s = pmc_scales_shown(base, &n);
 
-	while (i + 1 < n && fabs(v) >= step - 0.005) {
-		v /= step;
+	while (i + 1 < n && (!rate || s[i + 1].rate) &&
+	       fabs(v) >= s[i + 1].factor / s[i].factor - 0.005) {
+		v /= s[i + 1].factor / s[i].factor;
 		i++;
 	}
 	snprintf(buf, len, i == 0 && v == floor(v) ? "%.0f" : "%.2f", v);
-	return units[i];
+	return rate ? s[i].rate : s[i].suffix;
 }
 
 const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 {
-	static const char *const times[] = {"ns", "us", "ms", "s"};
-	static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	static const char *const item_rates[] = {"items/s", "k items/s", "M items/s", "G items/s"};
-	static const char *const byte_rates[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
-
 	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
 		return "";
@@ -77,15 +74,15 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 		return "";
 	}
 	if (strcmp(unit, "ns") == 0)
-		return scaled_unit(v, times, ARRAY_SIZE(times), 1000, buf, len);
+		return scaled_unit(v, PMC_UNIT_NS, false, buf, len);
 	if (strcmp(unit, "bytes") == 0)
-		return scaled_unit(v, sizes, ARRAY_SIZE(sizes), 1024, buf, len);
+		return scaled_unit(v, PMC_UNIT_BYTES, false, buf, len);
 	/* Throughput of the microbenchmarks (docs/microbench.md): SI steps for items, binary
 	 * ones for bytes, as sizes are shown. */
 	if (strcmp(unit, "items/s") == 0)
-		return scaled_unit(v, item_rates, ARRAY_SIZE(item_rates), 1000, buf, len);
+		return scaled_unit(v, PMC_UNIT_COUNT, true, buf, len);
 	if (strcmp(unit, "bytes/s") == 0)
-		return scaled_unit(v, byte_rates, ARRAY_SIZE(byte_rates), 1024, buf, len);
+		return scaled_unit(v, PMC_UNIT_BYTES, true, buf, len);
 	snprintf(buf, len, "%.2f", v);
 	if (strcmp(unit, "percent") == 0)
 		return "%";
@@ -245,31 +242,30 @@ static size_t sv_print(char *buf, const struct scaled *sv)
 	}
 }
 
-static const char *si_prefix(double *v, const char *const *prefixes, size_t n, double step)
+/* The suffix of the largest scale of base (core/units.h) for *v, which it scales. */
+static const char *si_prefix(double *v, enum pmc_unit_base base)
 {
-	size_t i = 0;
+	size_t n, i = 0;
+	const struct pmc_scale *s = pmc_scales_shown(base, &n);
 
 	/* 0.9995 of a step would print as "1000" at 4 digits: show it as 1 of the next. */
-	while (i + 1 < n && fabs(*v) >= step * 0.9995) {
-		*v /= step;
+	while (i + 1 < n && fabs(*v) >= s[i + 1].factor / s[i].factor * 0.9995) {
+		*v /= s[i + 1].factor / s[i].factor;
 		i++;
 	}
-	return prefixes[i];
+	return s[i].suffix;
 }
 
 static struct scaled scale_value(double v, const char *unit)
 {
-	static const char *const si[] = {"", "k", "M", "G", "T", "P"};
-	static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	static const char *const t[] = {"ns", "us", "ms", "s"};
 	struct scaled r = {.v = v, .suffix = "", .how = SV_G4};
 
 	if (!unit || strcmp(unit, "count") == 0) {
-		r.suffix = si_prefix(&r.v, si, sizeof(si) / sizeof(si[0]), 1000.0);
+		r.suffix = si_prefix(&r.v, PMC_UNIT_COUNT);
 	} else if (strcmp(unit, "ns") == 0) {
-		r.suffix = si_prefix(&r.v, t, sizeof(t) / sizeof(t[0]), 1000.0);
+		r.suffix = si_prefix(&r.v, PMC_UNIT_NS);
 	} else if (strcmp(unit, "bytes") == 0) {
-		r.suffix = si_prefix(&r.v, bin, sizeof(bin) / sizeof(bin[0]), 1024.0);
+		r.suffix = si_prefix(&r.v, PMC_UNIT_BYTES);
 	} else if (strcmp(unit, "ratio") == 0) {
 		r.how = SV_F3;
 	} else if (strcmp(unit, "percent") == 0) {

@@ -1364,6 +1364,18 @@ static void test_threshold_parse_good(void **state)
 	assert_close(t.limit, 5e6, 1e-15);
 	assert_int_equal(pmc_threshold_parse("3KiB", &t, err, sizeof(err)), 0);
 	assert_close(t.limit, 3072, 1e-15);
+	/* The other spellings a threshold reads (core/units.h), and scales only the reports
+	 * write or only the importers read, which a threshold refuses. */
+	assert_int_equal(pmc_threshold_parse("2\xc2\xb5s", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.unit, PMC_TUNIT_TIME);
+	assert_close(t.limit, 2000, 1e-15);
+	assert_int_equal(pmc_threshold_parse("+4K", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.unit, PMC_TUNIT_PLAIN);
+	assert_close(t.limit, 4000, 1e-15);
+	assert_int_equal(pmc_threshold_parse("1T", &t, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "unknown unit 'T'");
+	assert_int_equal(pmc_threshold_parse("1TiB", &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(pmc_threshold_parse("1msec", &t, err, sizeof(err)), -EINVAL);
 	assert_int_equal(pmc_threshold_parse("0%", &t, err, sizeof(err)), 0);
 	assert_close(t.limit, 0, 1e-15);
 	assert_int_equal(pmc_threshold_parse(".5%", &t, err, sizeof(err)), 0);

@@ -12,6 +12,7 @@
 #include "base/grow.h"
 #include "base/hashmap.h"
 #include "core/threshold.h"
+#include "core/units.h"
 
 struct metric_rule {
 	char *metric;
@@ -68,31 +69,13 @@ const struct pmc_threshold *pmc_threshold_default(void)
 	return &builtin_default;
 }
 
-struct suffix {
-	const char *name;
-	double factor;
-	bool relative;
-	enum pmc_threshold_unit unit;
-};
-
-/* K, M and G are decimal (counts: "instructions=+5M"); KiB, MiB and GiB are binary
- * bytes; times are converted to ns, the unit of every time metric. */
-static const struct suffix suffixes[] = {
-    {"%", 0.01, true, PMC_TUNIT_PLAIN},
-    {"k", 1e3, false, PMC_TUNIT_PLAIN},
-    {"K", 1e3, false, PMC_TUNIT_PLAIN},
-    {"M", 1e6, false, PMC_TUNIT_PLAIN},
-    {"G", 1e9, false, PMC_TUNIT_PLAIN},
-    {"B", 1.0, false, PMC_TUNIT_BYTES},
-    {"KiB", 1024.0, false, PMC_TUNIT_BYTES},
-    {"MiB", 1024.0 * 1024.0, false, PMC_TUNIT_BYTES},
-    {"GiB", 1024.0 * 1024.0 * 1024.0, false, PMC_TUNIT_BYTES},
-    {"ns", 1.0, false, PMC_TUNIT_TIME},
-    {"us", 1e3, false, PMC_TUNIT_TIME},
-    {"\xc2\xb5s", 1e3, false, PMC_TUNIT_TIME}, /* µs */
-    {"ms", 1e6, false, PMC_TUNIT_TIME},
-    {"s", 1e9, false, PMC_TUNIT_TIME},
-};
+/* The threshold's kind of unit for a scale's base. */
+static enum pmc_threshold_unit tunit_of(enum pmc_unit_base base)
+{
+	return base == PMC_UNIT_BYTES ? PMC_TUNIT_BYTES
+	       : base == PMC_UNIT_NS  ? PMC_TUNIT_TIME
+				      : PMC_TUNIT_PLAIN;
+}
 
 #define LIMIT_EXAMPLES "write a limit such as 5%, +1%, -2%, +2MiB, 10ms or +1k"
 
@@ -137,12 +120,11 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 		    p);
 		return -EINVAL;
 	} else {
-		const struct suffix *s = NULL;
+		bool percent = strcmp(end, "%") == 0;
+		const struct pmc_scale *s =
+		    percent ? NULL : pmc_scale_find(end, strlen(end), PMC_SCALE_THRESHOLD);
 
-		for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-			if (strcmp(end, suffixes[i].name) == 0)
-				s = &suffixes[i];
-		if (!s) {
+		if (!percent && !s) {
 			pmc_err_set(
 			    err, errlen,
 			    "%s: column %zu: unknown unit '%s'; use %%, K, M, G, B, KiB, MiB, "
@@ -150,9 +132,9 @@ int pmc_threshold_parse_in(const char *text, const char *what, size_t col0,
 			    what, col0 + (size_t)(end - text) + 1, end);
 			return -EINVAL;
 		}
-		th.absolute = !s->relative;
-		th.limit = v * s->factor;
-		th.unit = s->unit;
+		th.absolute = !percent;
+		th.limit = v * (percent ? 0.01 : s->factor);
+		th.unit = percent ? PMC_TUNIT_PLAIN : tunit_of(s->base);
 	}
 	if (!isfinite(th.limit)) {
 		/* 1e308G is a finite number times 1e9: an infinite limit can never be

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/units.h"
 #include "formats/import_priv.h"
 #include "formats/result_json.h"
 
@@ -575,16 +576,7 @@ bool pmc_lines_next(struct pmc_lines *it, const char **ret_line, size_t *ret_len
 
 double pmc_import_ns_per(const char *unit, size_t len)
 {
-	static const struct {
-		const char *unit;
-		double ns;
-	} units[] = {
-	    {"ns", 1},	   {"us", 1e3}, {"usec", 1e3}, {"ms", 1e6},
-	    {"msec", 1e6}, {"s", 1e9},	{"sec", 1e9},  {"seconds", 1e9},
-	};
+	const struct pmc_scale *s = pmc_scale_find(unit, len, PMC_SCALE_IMPORT);
 
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (key_is(unit, len, units[i].unit))
-			return units[i].ns;
-	return 0;
+	return s ? s->factor : 0;
 }
