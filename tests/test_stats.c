@@ -221,7 +221,7 @@ static void test_mwu_exact_no_ties(void **state)
 	const double b[] = {2.0, 6.1, 7.3, 8.8, 9.4, 10.2};
 	struct pmc_mwu r;
 
-	assert_int_equal(pmc_mann_whitney(a, 5, b, 6, &r), 0);
+	assert_int_equal(pmc_mann_whitney(a, 5, b, 6, NULL, &r), 0);
 	assert_int_equal(r.n1, 5);
 	assert_int_equal(r.n2, 6);
 	assert_true(r.exact);
@@ -229,14 +229,14 @@ static void test_mwu_exact_no_ties(void **state)
 	assert_close(r.p, 0.05194805194805195, 1e-12);
 
 	/* Swapped: U of the first sample is n1 n2 - 4 = 26, same two-sided p. */
-	assert_int_equal(pmc_mann_whitney(b, 6, a, 5, &r), 0);
+	assert_int_equal(pmc_mann_whitney(b, 6, a, 5, NULL, &r), 0);
 	assert_close(r.u, 26.0, 0);
 	assert_close(r.p, 0.05194805194805195, 1e-12);
 
 	/* [3,1,2] vs [6,5,4]: complete separation, scipy exact U = 0, p = 0.1 (2/20). */
 	const double c[] = {3, 1, 2}, d[] = {6, 5, 4};
 
-	assert_int_equal(pmc_mann_whitney(c, 3, d, 3, &r), 0);
+	assert_int_equal(pmc_mann_whitney(c, 3, d, 3, NULL, &r), 0);
 	assert_close(r.u, 0, 0);
 	assert_close(r.p, 0.1, 1e-12);
 }
@@ -254,7 +254,7 @@ static void test_mwu_ties_normal(void **state)
 		a[i] = (double)(i % 7);
 		b[i] = (double)(i % 8 + 1);
 	}
-	assert_int_equal(pmc_mann_whitney(a, 26, b, 26, &r), 0);
+	assert_int_equal(pmc_mann_whitney(a, 26, b, 26, NULL, &r), 0);
 	assert_false(r.exact);
 	assert_close(r.u, 222, 0);
 	assert_close(r.p, 0.033123058620578176, 1e-9);
@@ -295,13 +295,13 @@ static void test_mwu_exact_ties(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(
-		    pmc_mann_whitney(cases[i].a, cases[i].na, cases[i].b, cases[i].nb, &r), 0);
+		    pmc_mann_whitney(cases[i].a, cases[i].na, cases[i].b, cases[i].nb, NULL, &r), 0);
 		assert_true(r.exact);
 		assert_close(r.u, cases[i].u, 0);
 		assert_close(r.p, cases[i].p, 1e-12);
 		/* The other way round: the same p, U of the other sample. */
 		assert_int_equal(
-		    pmc_mann_whitney(cases[i].b, cases[i].nb, cases[i].a, cases[i].na, &r), 0);
+		    pmc_mann_whitney(cases[i].b, cases[i].nb, cases[i].a, cases[i].na, NULL, &r), 0);
 		assert_true(r.exact);
 		assert_close(r.u, (double)(cases[i].na * cases[i].nb) - cases[i].u, 0);
 		assert_close(r.p, cases[i].p, 1e-12);
@@ -322,14 +322,14 @@ static void test_mwu_exact_ties_boundary_25(void **state)
 		a[i] = (double)(i % 7);
 		b[i] = (double)(i % 8 + 1);
 	}
-	assert_int_equal(pmc_mann_whitney(a, 25, b, 25, &r), 0);
+	assert_int_equal(pmc_mann_whitney(a, 25, b, 25, NULL, &r), 0);
 	assert_true(r.exact);
 	assert_close(r.u, 194.5, 0);
 	assert_close(r.p, 0.020462643212962976, 1e-12);
 	/* 25 + 24 in either order stays exact. */
-	assert_int_equal(pmc_mann_whitney(a, 25, b, 24, &r), 0);
+	assert_int_equal(pmc_mann_whitney(a, 25, b, 24, NULL, &r), 0);
 	assert_true(r.exact);
-	assert_int_equal(pmc_mann_whitney(b, 24, a, 25, &r), 0);
+	assert_int_equal(pmc_mann_whitney(b, 24, a, 25, NULL, &r), 0);
 	assert_true(r.exact);
 }
 
@@ -344,10 +344,10 @@ static void test_mwu_ties_do_not_use_the_untied_table(void **state)
 	struct pmc_mwu r;
 
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(pmc_mann_whitney(a, 5, b, 5, &r), 0);
+		assert_int_equal(pmc_mann_whitney(a, 5, b, 5, NULL, &r), 0);
 		assert_true(r.exact);
 		assert_close(r.p, 2.0 / 252, 1e-12);
-		assert_int_equal(pmc_mann_whitney(ta, 5, tb, 5, &r), 0);
+		assert_int_equal(pmc_mann_whitney(ta, 5, tb, 5, NULL, &r), 0);
 		assert_true(r.exact);
 		assert_close(r.p, 5.0 / 63, 1e-12);
 	}
@@ -369,14 +369,14 @@ static void test_mwu_exact_boundary_50(void **state)
 
 	fill_linear(a, 51, 1.3, 0.1);
 	fill_linear(b, 50, 1.2, 7.05);
-	assert_int_equal(pmc_mann_whitney(a, 50, b, 50, &r), 0);
+	assert_int_equal(pmc_mann_whitney(a, 50, b, 50, NULL, &r), 0);
 	assert_true(r.exact);
 	assert_close(r.u, 1078, 0);
 	assert_close(r.p, 0.23823450815008967, 1e-10);
 
 	/* Same formulas with 51 values in a: past the exact limit, scipy asymptotic
 	 * U = 1127, p = 0.31640516337728664. */
-	assert_int_equal(pmc_mann_whitney(a, 51, b, 50, &r), 0);
+	assert_int_equal(pmc_mann_whitney(a, 51, b, 50, NULL, &r), 0);
 	assert_false(r.exact);
 	assert_close(r.u, 1127, 0);
 	assert_close(r.p, 0.31640516337728664, 1e-9);
@@ -384,18 +384,28 @@ static void test_mwu_exact_boundary_50(void **state)
 
 static void test_mwu_exact_cache_consistent(void **state)
 {
-	/* The memoised distribution must give the same answer on every call, in either
-	 * argument order ((5,6) and (6,5) share one table). */
+	/* A distribution kept by the caller gives the same answer on every call as one built
+	 * for the call, in either argument order ((5,6) and (6,5) share one table), and the
+	 * same interval. */
 	const double a[] = {1.1, 2.3, 3.5, 4.2, 5.9};
 	const double b[] = {2.0, 6.1, 7.3, 8.8, 9.4, 10.2};
-	struct pmc_mwu r1, r2;
+	struct pmc_mwu_tables *t = NULL;
+	struct pmc_mwu r0, r1, r2;
+	double ratio0, lo0, hi0, ratio, lo, hi;
 
+	assert_int_equal(pmc_mwu_tables_new(&t), 0);
+	assert_int_equal(pmc_mann_whitney(a, 5, b, 6, NULL, &r0), 0);
+	assert_int_equal(pmc_ratio_ci(a, 5, b, 6, 0.95, NULL, &ratio0, &lo0, &hi0), 0);
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(pmc_mann_whitney(b, 6, a, 5, &r1), 0);
-		assert_int_equal(pmc_mann_whitney(a, 5, b, 6, &r2), 0);
-		assert_close(r1.p, r2.p, 0);
+		assert_int_equal(pmc_mann_whitney(b, 6, a, 5, t, &r1), 0);
+		assert_int_equal(pmc_mann_whitney(a, 5, b, 6, t, &r2), 0);
+		assert_true(r1.p == r2.p && r1.p == r0.p);
 		assert_close(r1.p, 0.05194805194805195, 1e-12);
+		assert_int_equal(pmc_ratio_ci(a, 5, b, 6, 0.95, t, &ratio, &lo, &hi), 0);
+		assert_true(ratio == ratio0 && lo == lo0 && hi == hi0);
 	}
+	pmc_mwu_tables_free(t);
+	pmc_mwu_tables_free(NULL);
 }
 
 static void test_mwu_edges(void **state)
@@ -408,20 +418,20 @@ static void test_mwu_edges(void **state)
 	struct pmc_mwu r;
 
 	/* 1 vs 1: scipy exact U = 0, p = 1.0. */
-	assert_int_equal(pmc_mann_whitney(one_a, 1, one_b, 1, &r), 0);
+	assert_int_equal(pmc_mann_whitney(one_a, 1, one_b, 1, NULL, &r), 0);
 	assert_true(r.exact);
 	assert_close(r.u, 0, 0);
 	assert_close(r.p, 1, 0);
 
 	/* Every value equal: one tie block, every split gives the same rank sum, so the
 	 * exact p is 1 (scipy's asymptotic test returns NaN here), U = n1 n2 / 2. */
-	assert_int_equal(pmc_mann_whitney(same, 4, same, 3, &r), 0);
+	assert_int_equal(pmc_mann_whitney(same, 4, same, 3, NULL, &r), 0);
 	assert_true(r.exact);
 	assert_close(r.u, 6, 0);
 	assert_close(r.p, 1, 0);
 
 	/* NAN skipped: same as test_mwu_exact_no_ties. */
-	assert_int_equal(pmc_mann_whitney(with_nan, ARRAY_SIZE(with_nan), b, 6, &r), 0);
+	assert_int_equal(pmc_mann_whitney(with_nan, ARRAY_SIZE(with_nan), b, 6, NULL, &r), 0);
 	assert_int_equal(r.n1, 5);
 	assert_close(r.u, 4, 0);
 	assert_close(r.p, 0.05194805194805195, 1e-12);
@@ -429,11 +439,11 @@ static void test_mwu_edges(void **state)
 	memset(&r, 0x5a, sizeof(r));
 	struct pmc_mwu before = r;
 
-	assert_int_equal(pmc_mann_whitney(nans, 1, b, 6, &r), -EINVAL);
-	assert_int_equal(pmc_mann_whitney(b, 6, nans, 1, &r), -EINVAL);
-	assert_int_equal(pmc_mann_whitney(b, 0, b, 6, &r), -EINVAL);
-	assert_int_equal(pmc_mann_whitney(NULL, 2, b, 6, &r), -EINVAL);
-	assert_int_equal(pmc_mann_whitney(b, 6, b, 6, NULL), -EINVAL);
+	assert_int_equal(pmc_mann_whitney(nans, 1, b, 6, NULL, &r), -EINVAL);
+	assert_int_equal(pmc_mann_whitney(b, 6, nans, 1, NULL, &r), -EINVAL);
+	assert_int_equal(pmc_mann_whitney(b, 0, b, 6, NULL, &r), -EINVAL);
+	assert_int_equal(pmc_mann_whitney(NULL, 2, b, 6, NULL, &r), -EINVAL);
+	assert_int_equal(pmc_mann_whitney(b, 6, b, 6, NULL, NULL), -EINVAL);
 	assert_memory_equal(&r, &before, sizeof(r));
 }
 
@@ -451,18 +461,18 @@ static void test_ratio_exact(void **state)
 	const double b[] = {11, 13, 12.5, 14, 12, 15};
 	double ratio, lo, hi;
 
-	assert_int_equal(pmc_ratio_ci(a, 5, b, 6, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(a, 5, b, 6, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1.1742179860604582, 1e-13);
 	assert_close(lo, 0.9615384615384617, 1e-13);
 	assert_close(hi, 1.4444444444444442, 1e-13);
 
-	assert_int_equal(pmc_ratio_ci(a, 5, b, 6, 0.90, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(a, 5, b, 6, 0.90, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1.1742179860604582, 1e-13);
 	assert_close(lo, 1.0, 1e-13);
 	assert_close(hi, 1.3888888888888888, 1e-13);
 
 	/* Reversed roles give the reciprocal ratio and interval. */
-	assert_int_equal(pmc_ratio_ci(b, 6, a, 5, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(b, 6, a, 5, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1 / 1.1742179860604582, 1e-13);
 	assert_close(lo, 1 / 1.4444444444444442, 1e-13);
 	assert_close(hi, 1 / 0.9615384615384617, 1e-13);
@@ -477,14 +487,14 @@ static void test_ratio_smallest_samples(void **state)
 	const double b[] = {2.2, 2.9, 3.1, 4.0};
 	double ratio, lo, hi;
 
-	assert_int_equal(pmc_ratio_ci(a, 4, b, 4, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(a, 4, b, 4, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1.7587874611030556, 1e-13);
 	assert_close(lo, 0.88, 1e-13);
 	assert_close(hi, 4.0, 1e-13);
 
 	/* 3 + 3: P(U = 0) = 1/20 > 0.025, no CI; the point estimate is still given
 	 * (1.9333333333333331 by brute force). */
-	assert_int_equal(pmc_ratio_ci(a, 3, b, 3, 0.95, &ratio, &lo, &hi), -EDOM);
+	assert_int_equal(pmc_ratio_ci(a, 3, b, 3, 0.95, NULL, &ratio, &lo, &hi), -EDOM);
 	assert_close(ratio, 1.9333333333333331, 1e-13);
 	assert_true(isnan(lo) && isnan(hi));
 
@@ -492,9 +502,9 @@ static void test_ratio_smallest_samples(void **state)
 	 * too small for 95%. 1 + 1 likewise. */
 	const double t[] = {2, 2, 2};
 
-	assert_int_equal(pmc_ratio_ci(t, 3, t, 3, 0.95, &ratio, &lo, &hi), -EDOM);
+	assert_int_equal(pmc_ratio_ci(t, 3, t, 3, 0.95, NULL, &ratio, &lo, &hi), -EDOM);
 	assert_close(ratio, 1, 0);
-	assert_int_equal(pmc_ratio_ci(t, 1, t, 1, 0.95, &ratio, &lo, &hi), -EDOM);
+	assert_int_equal(pmc_ratio_ci(t, 1, t, 1, 0.95, NULL, &ratio, &lo, &hi), -EDOM);
 }
 
 static void test_ratio_ties_normal(void **state)
@@ -507,7 +517,7 @@ static void test_ratio_ties_normal(void **state)
 	const double b[] = {104, 106, 107, 107, 109, 112, 115, 118};
 	double ratio, lo, hi;
 
-	assert_int_equal(pmc_ratio_ci(a, 7, b, 8, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(a, 7, b, 8, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1.048548159521343, 1e-13);
 	assert_close(lo, 1.0, 1e-13);
 	assert_close(hi, 1.1028037383177578, 1e-13);
@@ -521,11 +531,11 @@ static void test_ratio_ties_normal(void **state)
 	const double d[] = {2, 2, 3, 3, 3, 3, 4, 4, 4, 5};
 	struct pmc_mwu r;
 
-	assert_int_equal(pmc_ratio_ci(c, 10, d, 10, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(c, 10, d, 10, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1.5000000000000002, 1e-13);
 	assert_close(lo, 1.0, 1e-13);
 	assert_close(hi, 2.5, 1e-13);
-	assert_int_equal(pmc_mann_whitney(c, 10, d, 10, &r), 0);
+	assert_int_equal(pmc_mann_whitney(c, 10, d, 10, NULL, &r), 0);
 	assert_true(r.exact);
 	assert_close(r.u, 16, 0);
 	assert_close(r.p, 851.0 / 92378, 1e-12);
@@ -546,7 +556,7 @@ static void test_ratio_large_selection(void **state)
 		a[i] = 100 * (1 + 0.001 * (double)((i * 37) % N));
 		b[i] = 103 * (1 + 0.001 * (double)((i * 53) % N)) + 0.0005;
 	}
-	assert_int_equal(pmc_ratio_ci(a, N, b, N, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(a, N, b, N, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1.0300043497180915, 1e-13);
 	assert_close(lo, 1.0173171670515777, 1e-13);
 	assert_close(hi, 1.0428487918939984, 1e-13);
@@ -570,20 +580,20 @@ static void test_ratio_errors(void **state)
 	const double with_nan[] = {1, NAN, 2, 3, 4};
 	double ratio = 7, lo = 8, hi = 9;
 
-	assert_int_equal(pmc_ratio_ci(zero, 3, good, 4, 0.95, &ratio, &lo, &hi), -EINVAL);
-	assert_int_equal(pmc_ratio_ci(good, 4, neg, 3, 0.95, &ratio, &lo, &hi), -EINVAL);
-	assert_int_equal(pmc_ratio_ci(good, 4, inf, 3, 0.95, &ratio, &lo, &hi), -EINVAL);
-	assert_int_equal(pmc_ratio_ci(nans, 2, good, 4, 0.95, &ratio, &lo, &hi), -EINVAL);
-	assert_int_equal(pmc_ratio_ci(good, 0, good, 4, 0.95, &ratio, &lo, &hi), -EINVAL);
-	assert_int_equal(pmc_ratio_ci(good, 4, good, 4, 1.0, &ratio, &lo, &hi), -EINVAL);
-	assert_int_equal(pmc_ratio_ci(good, 4, good, 4, 0.95, NULL, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(zero, 3, good, 4, 0.95, NULL, &ratio, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(good, 4, neg, 3, 0.95, NULL, &ratio, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(good, 4, inf, 3, 0.95, NULL, &ratio, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(nans, 2, good, 4, 0.95, NULL, &ratio, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(good, 0, good, 4, 0.95, NULL, &ratio, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(good, 4, good, 4, 1.0, NULL, &ratio, &lo, &hi), -EINVAL);
+	assert_int_equal(pmc_ratio_ci(good, 4, good, 4, 0.95, NULL, NULL, &lo, &hi), -EINVAL);
 	/* Bad input leaves the outputs alone. */
 	assert_close(ratio, 7, 0);
 	assert_close(lo, 8, 0);
 	assert_close(hi, 9, 0);
 
 	/* NAN is skipped: identical samples give ratio 1 with a CI around it. */
-	assert_int_equal(pmc_ratio_ci(with_nan, 5, good, 4, 0.95, &ratio, &lo, &hi), 0);
+	assert_int_equal(pmc_ratio_ci(with_nan, 5, good, 4, 0.95, NULL, &ratio, &lo, &hi), 0);
 	assert_close(ratio, 1, 0);
 	assert_true(lo <= 1 && hi >= 1);
 }

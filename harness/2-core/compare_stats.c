@@ -193,10 +193,11 @@ static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha
 }
 
 /* The statistics of one row; va and vb hold room for the samples of either side, vd for
- * their per-round log ratios. On failure *ret_side says which samples the failing step
- * read. */
+ * their per-round log ratios; tables keeps the exact distributions of the thread's tests.
+ * On failure *ret_side says which samples the failing step read. */
 static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alpha,
-		       double confidence, double *va, double *vb, double *vd, int *ret_side)
+		       double confidence, double *va, double *vb, double *vd,
+		       struct pmc_mwu_tables *tables, int *ret_side)
 {
 	size_t na = j->na, nn = j->nn;
 	int r;
@@ -266,7 +267,7 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 			row->nunits_old = na;
 			row->nunits_new = nn;
 		}
-		r = pmc_mann_whitney(va, na, vb, nn, &u);
+		r = pmc_mann_whitney(va, na, vb, nn, tables, &u);
 		if (r < 0)
 			return r;
 		row->p = u.p;
@@ -274,8 +275,8 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		row->min_p = pmc_cmp_smallest_p(na, nn);
 		row->testable = row->min_p < alpha;
 		if (row->old.min > 0 && row->new.min > 0 && na && nn) {
-			r = pmc_ratio_ci(va, na, vb, nn, confidence, &row->ratio, &row->ratio_lo,
-					 &row->ratio_hi);
+			r = pmc_ratio_ci(va, na, vb, nn, confidence, tables, &row->ratio,
+					 &row->ratio_lo, &row->ratio_hi);
 			if (r < 0 && r != -EDOM)
 				return r;
 			if (r == -EDOM)
@@ -308,15 +309,18 @@ static void *worker_run(void *arg)
 	double *va = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
 	double *vb = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
 	double *vd = malloc((w->maxn ? w->maxn : 1) * sizeof(double));
+	/* The thread's own: no state is shared between threads, or kept past the comparison. */
+	struct pmc_mwu_tables *tables = NULL;
 
-	w->error = va && vb && vd ? 0 : -ENOMEM;
+	w->error = va && vb && vd && pmc_mwu_tables_new(&tables) == 0 ? 0 : -ENOMEM;
 	w->fail_row = SIZE_MAX;
 	for (size_t i = w->begin; i < w->end && w->error == 0; i++) {
 		w->error = compute_row(&w->c->rows[i], &w->jobs[i], w->c->alpha, w->c->confidence,
-				       va, vb, vd, &w->fail_side);
+				       va, vb, vd, tables, &w->fail_side);
 		if (w->error)
 			w->fail_row = i;
 	}
+	pmc_mwu_tables_free(tables);
 	free(va);
 	free(vb);
 	free(vd);

@@ -7,15 +7,14 @@
  * Lehmann 1963) with the Moses CI (Lehmann 1975, ch. 2). Many tests: Benjamini &
  * Hochberg (1995).
  *
- * Thread safety: every function is reentrant. The only shared state is a cache of exact
- * Mann-Whitney distributions, filled once per (n1, n2) and published with an atomic
- * compare-and-swap; entries are never freed and stay reachable until exit.
+ * Thread safety: every function is reentrant, and the library keeps no state between
+ * calls: the exact Mann-Whitney distributions a caller wants kept between tests live in
+ * its own struct pmc_mwu_tables.
  */
 #include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,26 +330,18 @@ static size_t binomial_half_lower(size_t n, double tail)
 	return j;
 }
 
-/* Exact null distribution of U for sample sizes (m, n), as P(U <= u) for u = 0..m*n.
- * Counts follow the recurrence on where the largest observation falls,
- * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (Mann & Whitney 1947, in counts), built
- * by additions only so doubles keep full relative precision even where counts pass 2^53.
- * Memoised per (m, n): the table is symmetric in m and n, so key on (min, max). */
-static _Atomic(double *) exact_cache[MWU_EXACT_MAX + 1][MWU_EXACT_MAX + 1];
-
-static const double *mwu_exact_cdf(size_t n1, size_t n2)
+/* Exact null distribution of U for sample sizes (m, n), m <= n, as P(U <= u) for
+ * u = 0..m*n, in a new array (NULL without memory). Counts follow the recurrence on where
+ * the largest observation falls, f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (Mann &
+ * Whitney 1947, in counts), built by additions only so doubles keep full relative
+ * precision even where counts pass 2^53. About m n (m n / 2) additions: 3 million, a few
+ * ms, at 50 + 50. */
+static double *mwu_exact_build(size_t m, size_t n)
 {
-	size_t m = n1 < n2 ? n1 : n2, n = n1 < n2 ? n2 : n1;
-	_Atomic(double *) *slot = &exact_cache[m][n];
-	double *cdf = atomic_load_explicit(slot, memory_order_acquire);
-
-	if (cdf)
-		return cdf;
-
 	size_t len = m * n + 1;
 	double *f = calloc((m + 1) * len, sizeof(*f));
+	double *cdf = malloc(len * sizeof(*cdf));
 
-	cdf = malloc(len * sizeof(*cdf));
 	if (!f || !cdf) {
 		free(f);
 		free(cdf);
@@ -378,15 +369,50 @@ static const double *mwu_exact_cdf(size_t n1, size_t n2)
 		cdf[u] = run / total;
 	}
 	free(f);
+	return cdf;
+}
 
-	double *expected = NULL;
+/* The tables are symmetric in m and n: one per (min, max). */
+struct pmc_mwu_tables {
+	double *cdf[MWU_EXACT_MAX + 1][MWU_EXACT_MAX + 1];
+};
 
-	if (!atomic_compare_exchange_strong_explicit(slot, &expected, cdf, memory_order_acq_rel,
-						     memory_order_acquire)) {
-		/* Another thread published the same table first. */
-		free(cdf);
-		cdf = expected;
-	}
+int pmc_mwu_tables_new(struct pmc_mwu_tables **ret)
+{
+	struct pmc_mwu_tables *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	*ret = t;
+	return 0;
+}
+
+void pmc_mwu_tables_free(struct pmc_mwu_tables *t)
+{
+	if (!t)
+		return;
+	for (size_t m = 0; m <= MWU_EXACT_MAX; m++)
+		for (size_t n = m; n <= MWU_EXACT_MAX; n++)
+			free(t->cdf[m][n]);
+	free(t);
+}
+
+/* The distribution for sizes n1, n2: kept in t (built there when first needed), or, with
+ * no t, built for this call in *ret_owned, which the caller frees. NULL without memory. */
+static const double *mwu_exact_cdf(struct pmc_mwu_tables *t, size_t n1, size_t n2,
+				   double **ret_owned)
+{
+	size_t m = n1 < n2 ? n1 : n2, n = n1 < n2 ? n2 : n1;
+	double *cdf;
+
+	*ret_owned = NULL;
+	if (t && t->cdf[m][n])
+		return t->cdf[m][n];
+	cdf = mwu_exact_build(m, n);
+	if (cdf && t)
+		t->cdf[m][n] = cdf;
+	else
+		*ret_owned = cdf;
 	return cdf;
 }
 
@@ -608,10 +634,11 @@ out_values:
 	return err;
 }
 
-int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct pmc_mwu *ret)
+int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		     struct pmc_mwu_tables *tables, struct pmc_mwu *ret)
 {
 	double abuf[STACK_VALUES], bbuf[STACK_VALUES];
-	double *va, *vb;
+	double *va, *vb, *owned = NULL;
 	size_t n1, n2;
 	int err = 0;
 
@@ -634,7 +661,7 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, str
 
 	r.u = rs.r1 - d1 * (d1 + 1) / 2;
 	if (rs.ties == 0 && n1 <= MWU_EXACT_MAX && n2 <= MWU_EXACT_MAX) {
-		const double *cdf = mwu_exact_cdf(n1, n2);
+		const double *cdf = mwu_exact_cdf(tables, n1, n2, &owned);
 
 		if (!cdf) {
 			err = -ENOMEM;
@@ -670,6 +697,7 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, str
 	}
 	*ret = r;
 out_b:
+	free(owned);
 	release(vb, bbuf);
 out_a:
 	release(va, abuf);
@@ -831,10 +859,10 @@ static double hl_order_stat(const struct hl_diffs *h, uint64_t k)
 }
 
 int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
-		 double *ret_ratio, double *ret_lo, double *ret_hi)
+		 struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo, double *ret_hi)
 {
 	double abuf[STACK_VALUES], bbuf[STACK_VALUES], dbuf[2 * STACK_DIFFS];
-	double *la, *lb;
+	double *la, *lb, *owned = NULL;
 	size_t n1, n2;
 	int err = 0;
 
@@ -895,7 +923,7 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 	struct rank_sums rs = pooled_ranks(la, n1, lb, n2);
 
 	if (rs.ties == 0 && n1 <= MWU_EXACT_MAX && n2 <= MWU_EXACT_MAX) {
-		const double *cdf = mwu_exact_cdf(n1, n2);
+		const double *cdf = mwu_exact_cdf(tables, n1, n2, &owned);
 
 		if (!cdf) {
 			err = -ENOMEM;
@@ -930,6 +958,7 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 		*ret_hi = exp(hl_order_stat(&h, total - k + 1));
 	}
 out_d:
+	free(owned);
 	if (h.d != dbuf)
 		free(h.d);
 out_b:

@@ -31,15 +31,32 @@ struct pmc_mwu {
 			* ties and <= 25 per side); else the normal approximation */
 };
 
-/* Two-sided Mann-Whitney U test. Returns 0, or -EINVAL when a side is empty. */
-int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct pmc_mwu *ret);
+/* The exact null distributions of Mann-Whitney U kept between tests by a caller that runs
+ * many (the comparison, one set per thread: a set is not shared between threads). Each
+ * is built when first needed, one per pair of sample sizes up to 50. The library keeps
+ * none of its own. */
+struct pmc_mwu_tables;
+
+/* An empty set in *ret. Returns 0 or -ENOMEM. */
+int pmc_mwu_tables_new(struct pmc_mwu_tables **ret);
+
+/* Frees t and its tables; NULL is allowed. */
+void pmc_mwu_tables_free(struct pmc_mwu_tables *t);
+
+/* Two-sided Mann-Whitney U test. tables: where the exact distribution is kept, or NULL
+ * to build it for this call only (a few ms at 50 + 50). Returns 0, -EINVAL when a side is
+ * empty, or -ENOMEM. */
+int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		     struct pmc_mwu_tables *tables, struct pmc_mwu *ret);
 
 /* Ratio of medians-like effect: exp of the Hodges-Lehmann shift of log(b) - log(a) with
- * its distribution-free CI at the given confidence. Values must be > 0.
- * Returns 0, -EINVAL for empty or non-positive input, or -EDOM when the samples are too
- * small for a CI at that confidence (the point estimate is still set, lo/hi NAN). */
+ * its distribution-free CI at the given confidence; tables as for pmc_mann_whitney.
+ * Values must be > 0. Returns 0, -EINVAL for empty or non-positive input, -ENOMEM, or
+ * -EDOM when the samples are too small for a CI at that confidence (the point estimate
+ * is still set, lo/hi NAN). */
 int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
-		 double *ret_ratio, double *ret_lo, double *ret_hi);
+		 struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo,
+		 double *ret_hi);
 
 /* Benjamini-Hochberg adjusted p-values (q-values) for p[0..n-1]. Returns 0 or -ENOMEM. */
 int pmc_bh_adjust(const double *p, size_t n, double *ret_q);
