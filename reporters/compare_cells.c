@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "core/compare.h"
 #include "core/metrics.h"
 #include "core/result.h"
@@ -17,21 +18,8 @@
 
 static bool sb_reserve(struct pmc_sbuf *b, size_t more)
 {
-	if (b->len + more + 1 <= b->cap)
+	if (!b->oom && pmc_grow_to(&b->p, &b->cap, b->len + more + 1, 1) == 0)
 		return true;
-	if (!b->oom) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *grown;
-
-		while (cap < b->len + more + 1)
-			cap *= 2;
-		grown = realloc(b->p, cap);
-		if (grown) {
-			b->p = grown;
-			b->cap = cap;
-			return true;
-		}
-	}
 	b->oom = true;
 	return false;
 }

@@ -5,6 +5,7 @@
  * so its size is linear in the number of nodes; the script only moves what is there. */
 #include "reporters/flamegraph.h"
 
+#include "base/grow.h"
 #include "base/utf8.h"
 
 #include <errno.h>
@@ -38,20 +39,14 @@ struct node {
 };
 
 struct tree {
-	struct node *v;
-	size_t n, cap;
+	struct node *v; /* grown by pmc_grow */
+	size_t n;
 };
 
 static int tree_add(struct tree *t, const char *name, uint32_t depth, uint64_t x)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct node *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (pmc_grow(&t->v, t->n, sizeof(*t->v)) < 0)
+		return -ENOMEM;
 	t->v[t->n++] = (struct node){.name = name, .depth = depth, .x = x, .next = x};
 	return 0;
 }

@@ -79,8 +79,8 @@ struct units {
 		char *name;
 		int better;
 		bool exact; /* every metric written in this unit is simulated (valgrind) */
-	} * v;
-	size_t n, cap;
+	} * v; /* grown by pmc_grow */
+	size_t n;
 };
 
 static int units_add(struct units *u, const char *name, const struct pmc_metric *m)
@@ -92,15 +92,8 @@ static int units_add(struct units *u, const char *name, const struct pmc_metric 
 		u->v[at].exact &= m->simulated;
 		return 0;
 	}
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 16;
-		struct unit_entry *grown = realloc(u->v, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		u->v = grown;
-		u->cap = cap;
-	}
+	if (pmc_grow(&u->v, u->n, sizeof(*u->v)) < 0)
+		return -ENOMEM;
 	u->v[u->n] = (struct unit_entry){
 	    .name = strdup(name), .better = direction(m), .exact = m->simulated};
 	if (!u->v[u->n].name)

@@ -38,15 +38,8 @@ static int slot_of(struct ctx *x, const char *id, size_t *ret)
 	if (r < 0)
 		return r;
 	if (r == 1) {
-		if (x->nslots == x->capslots) {
-			size_t cap = x->capslots ? x->capslots * 2 : 32;
-			struct slot *grown = realloc(x->slots, cap * sizeof(*grown));
-
-			if (!grown)
-				return -ENOMEM;
-			x->slots = grown;
-			x->capslots = cap;
-		}
+		if (pmc_grow(&x->slots, x->nslots, sizeof(*x->slots)) < 0)
+			return -ENOMEM;
 		x->slots[idx] = (struct slot){
 		    .id = id,
 		    .selected = selected(x->o, id),
@@ -108,15 +101,8 @@ static int block_of(struct ctx *x, struct slot *s, const struct pmc_metric *m, s
 
 static int block_add_row(struct pmc_cmp_block *b, size_t row)
 {
-	/* Grow by doubling: the capacity is the next power of two of nrows. */
-	if ((b->nrows & (b->nrows - 1)) == 0) {
-		size_t cap = b->nrows ? b->nrows * 2 : 4;
-		size_t *grown = realloc(b->rows, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		b->rows = grown;
-	}
+	if (pmc_grow(&b->rows, b->nrows, sizeof(*b->rows)) < 0)
+		return -ENOMEM;
 	b->rows[b->nrows++] = row;
 	return 0;
 }
@@ -126,20 +112,10 @@ static struct pmc_cmp_row *new_row(struct ctx *x)
 	struct pmc_comparison *c = x->c;
 	struct pmc_cmp_row *row;
 
-	if (c->nrows == x->caprows) {
-		size_t cap = x->caprows ? x->caprows * 2 : 64;
-		struct pmc_cmp_row *grown = realloc(c->rows, cap * sizeof(*grown));
-		struct job *jobs;
-
-		if (!grown)
-			return NULL;
-		c->rows = grown;
-		jobs = realloc(x->jobs, cap * sizeof(*jobs));
-		if (!jobs)
-			return NULL;
-		x->jobs = jobs;
-		x->caprows = cap;
-	}
+	/* The jobs grow with the rows, one per row. */
+	if (pmc_grow(&c->rows, c->nrows, sizeof(*c->rows)) < 0 ||
+	    pmc_grow(&x->jobs, c->nrows, sizeof(*x->jobs)) < 0)
+		return NULL;
 	row = &c->rows[c->nrows];
 	memset(row, 0, sizeof(*row));
 	row->ratio = row->ratio_lo = row->ratio_hi = NAN;
@@ -369,15 +345,12 @@ static int slot_at(struct ctx *x, size_t pos, const char *id, struct slot **ret)
 	if (r < 0)
 		return r;
 	if (pos >= x->npos) {
-		size_t n = pos + 16;
-		size_t *grown = realloc(x->pos_slot, n * sizeof(*grown));
+		size_t from = x->npos;
 
-		if (!grown)
+		if (pmc_grow_to(&x->pos_slot, &x->npos, pos + 1, sizeof(*x->pos_slot)) < 0)
 			return -ENOMEM;
-		for (size_t i = x->npos; i < n; i++)
-			grown[i] = SIZE_MAX;
-		x->pos_slot = grown;
-		x->npos = n;
+		for (size_t i = from; i < x->npos; i++)
+			x->pos_slot[i] = SIZE_MAX;
 	}
 	x->pos_slot[pos] = idx;
 	*ret = &x->slots[idx];
@@ -392,14 +365,8 @@ static int compare_pair(struct ctx *x, const struct pmc_benchmark *ob,
 	struct slot *s;
 	int r;
 
-	if (nb->nmetrics > x->capused) {
-		bool *grown = realloc(x->used, nb->nmetrics * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		x->used = grown;
-		x->capused = nb->nmetrics;
-	}
+	if (pmc_grow_to(&x->used, &x->capused, nb->nmetrics, sizeof(*x->used)) < 0)
+		return -ENOMEM;
 	memset(x->used, 0, nb->nmetrics * sizeof(*x->used));
 	for (size_t j = 0; j < ob->nmetrics; j++) {
 		const struct pmc_metric *om = &ob->metrics[j], *nm = NULL;

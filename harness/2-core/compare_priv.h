@@ -60,12 +60,11 @@ struct ctx {
 	size_t errlen;
 	bool paired;		/* the benchmarks' runs were taken in rounds: pair them */
 	struct pmc_hashmap ids; /* metric id -> slot */
-	struct slot *slots;
-	size_t nslots, capslots;
-	size_t caprows;
-	struct job *jobs; /* one per row, like the rows */
+	struct slot *slots; /* grown by pmc_grow */
+	size_t nslots;
+	struct job *jobs; /* one per row, like the rows (pmc_grow) */
 	size_t *pos_slot; /* slot last used at each metric position */
-	size_t npos;
+	size_t npos;	  /* room in pos_slot */
 	bool *used; /* metrics of the current new benchmark already paired */
 	size_t capused;
 	size_t maxn; /* the most samples of any compared metric */

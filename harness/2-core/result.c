@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "counters/perf/events.h"
+#include "base/grow.h"
 #include "base/hashmap.h"
 #include "core/metrics.h"
 #include "core/result.h"
@@ -26,18 +27,9 @@ struct pmc_result_priv {
 
 /* ---- The model ------------------------------------------------------------------ */
 
-/* The capacity an array of n entries of size bytes that is full grows to: doubling, so
- * that appending n entries one at a time copies O(n) of them, not O(n^2). 0 on
- * overflow. */
-static size_t grown_cap(size_t n, size_t size)
-{
-	size_t cap = n < 4 ? 8 : 2 * n;
-
-	return cap >= n && cap <= SIZE_MAX / size ? cap : 0;
-}
-
 /* Whether an array of n entries (with ptr, cap as kept in the structs of result.h) has
- * no room for one more. A hand-built struct's cap is 0: its arrays are n long. */
+ * no room for one more. A hand-built struct's cap is 0: its arrays are n long, and grow
+ * (pmc_grow_to) from there. */
 static bool full(const void *ptr, size_t n, size_t cap)
 {
 	return !ptr || n >= cap;
@@ -146,14 +138,12 @@ int pmc_result_set_env(struct pmc_result *r, const char *key, const char *value)
 		}
 	}
 	if (!r->priv || r->priv->env_array != r->env || full(r->env, r->nenv, r->priv->env_cap)) {
-		size_t cap = grown_cap(r->nenv, sizeof(*env));
+		size_t cap = r->priv && r->priv->env_array == r->env ? r->priv->env_cap : 0;
 
-		env = cap ? realloc(r->env, cap * sizeof(*env)) : NULL;
-		if (!env)
+		if (pmc_grow_to(&r->env, &cap, r->nenv + 1, sizeof(*r->env)) < 0)
 			goto err_value;
-		r->env = env;
 		if (r->priv) {
-			r->priv->env_array = env;
+			r->priv->env_array = r->env;
 			r->priv->env_cap = cap;
 		}
 	}
@@ -224,17 +214,11 @@ struct pmc_benchmark *pmc_result_find_benchmark(const struct pmc_result *r, cons
 int pmc_result_bench_reserve(struct pmc_result *r)
 {
 	struct pmc_result_priv *pv = r->priv;
-	struct pmc_benchmark *b;
-	size_t cap;
+	size_t cap = pv->bench_array == r->benchmarks && r->benchmarks ? pv->bench_cap : 0;
 
-	if (pv->bench_array == r->benchmarks && r->benchmarks && r->nbench < pv->bench_cap)
-		return 0;
-	cap = r->nbench < 8 ? 16 : r->nbench * 2;
-	b = realloc(r->benchmarks, cap * sizeof(*b));
-	if (!b)
+	if (pmc_grow_to(&r->benchmarks, &cap, r->nbench + 1, sizeof(*r->benchmarks)) < 0)
 		return -ENOMEM;
-	r->benchmarks = b;
-	pv->bench_array = b;
+	pv->bench_array = r->benchmarks;
 	pv->bench_cap = cap;
 	return 0;
 }
@@ -277,20 +261,12 @@ int pmc_result_add_benchmark(struct pmc_result *r, const char *name, const char 
 
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run)
 {
-	struct pmc_run_info *runs;
-
 	/* A skipped benchmark ran nothing: a run would invent one. */
 	if (b->skipped)
 		return -EINVAL;
-	if (full(b->runs, b->nruns, b->runs_cap)) {
-		size_t cap = grown_cap(b->nruns, sizeof(*runs));
-
-		runs = cap ? realloc(b->runs, cap * sizeof(*runs)) : NULL;
-		if (!runs)
-			return -ENOMEM;
-		b->runs = runs;
-		b->runs_cap = cap;
-	}
+	if (full(b->runs, b->nruns, b->runs_cap) &&
+	    pmc_grow_to(&b->runs, &b->runs_cap, b->nruns + 1, sizeof(*b->runs)) < 0)
+		return -ENOMEM;
 	b->runs[b->nruns++] = *run;
 	return 0;
 }
@@ -316,15 +292,9 @@ int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id, struct pmc_met
 		*ret = m;
 		return 0;
 	}
-	if (full(b->metrics, b->nmetrics, b->metrics_cap)) {
-		size_t cap = grown_cap(b->nmetrics, sizeof(*m));
-
-		m = cap ? realloc(b->metrics, cap * sizeof(*m)) : NULL;
-		if (!m)
-			return -ENOMEM;
-		b->metrics = m;
-		b->metrics_cap = cap;
-	}
+	if (full(b->metrics, b->nmetrics, b->metrics_cap) &&
+	    pmc_grow_to(&b->metrics, &b->metrics_cap, b->nmetrics + 1, sizeof(*b->metrics)) < 0)
+		return -ENOMEM;
 	m = &b->metrics[b->nmetrics];
 	memset(m, 0, sizeof(*m));
 	info = pmc_metric_lookup(id);
@@ -363,32 +333,19 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		return -EINVAL;
 	}
 
-	/* values, status and raw share one capacity: all three grow together, and cap is
-	 * set only once every array in use has it. */
+	/* values, status and raw share one capacity: all three grow together, each from
+	 * nothing to the same room (the same need gives the same capacity), and cap is set
+	 * only once every array in use has it. */
 	if (full(m->values, m->n, m->cap) ||
 	    (reading && (full(m->status, m->n, m->cap) || full(m->raw, m->n, m->cap)))) {
-		size_t cap = grown_cap(m->n, sizeof(struct pmc_run_raw));
+		size_t need = m->n < m->cap ? m->cap : m->n + 1, cap = 0, cap_status = 0,
+		       cap_raw = 0;
 
-		if (!cap)
+		if (pmc_grow_to(&m->values, &cap, need, sizeof(*m->values)) < 0 ||
+		    ((reading || m->status) &&
+		     pmc_grow_to(&m->status, &cap_status, need, sizeof(*m->status)) < 0) ||
+		    ((reading || m->raw) && pmc_grow_to(&m->raw, &cap_raw, need, sizeof(*m->raw)) < 0))
 			return -ENOMEM;
-		values = realloc(m->values, cap * sizeof(*values));
-		if (!values)
-			return -ENOMEM;
-		m->values = values;
-		if (reading || m->status) {
-			enum pmc_status *status = realloc(m->status, cap * sizeof(*status));
-
-			if (!status)
-				return -ENOMEM;
-			m->status = status;
-		}
-		if (reading || m->raw) {
-			struct pmc_run_raw *raw = realloc(m->raw, cap * sizeof(*raw));
-
-			if (!raw)
-				return -ENOMEM;
-			m->raw = raw;
-		}
 		m->cap = cap;
 	}
 	values = m->values;
@@ -672,7 +629,6 @@ const char *pmc_benchmark_command(const struct pmc_benchmark *b)
 
 int pmc_benchmark_set_param(struct pmc_benchmark *b, const char *name, const char *value)
 {
-	struct pmc_env_entry *grown;
 	char *k, *v;
 
 	if (!b || !name || !*name || !value)
@@ -687,15 +643,12 @@ int pmc_benchmark_set_param(struct pmc_benchmark *b, const char *name, const cha
 			return 0;
 		}
 	}
-	/* A few parameters at most: one realloc each. */
 	k = strdup(name);
-	grown = k ? realloc(b->params, (b->nparams + 1) * sizeof(*grown)) : NULL;
-	if (!grown) {
+	if (!k || pmc_grow(&b->params, b->nparams, sizeof(*b->params)) < 0) {
 		free(k);
 		free(v);
 		return -ENOMEM;
 	}
-	b->params = grown;
 	b->params[b->nparams++] = (struct pmc_env_entry){.key = k, .value = v};
 	return 0;
 }

@@ -22,8 +22,8 @@ struct metric_rule {
 /* The rules of one scope, in the order given, indexed by metric id so that setting and
  * finding a rule stay constant-time: a thresholds file may name 100,000 metrics. */
 struct rule_set {
-	struct metric_rule *v;
-	size_t n, cap;
+	struct metric_rule *v; /* grown by pmc_grow */
+	size_t n;
 	struct pmc_hashmap idx; /* metric id -> index in v; keys borrowed from v */
 };
 
@@ -46,7 +46,7 @@ struct pmc_thresholds {
 	bool has_file_default;
 	struct pmc_threshold file_default;
 	struct bench_rule *benches; /* "benchmarks", in file order */
-	size_t nbenches, capbenches;
+	size_t nbenches;
 	/* Compiled once (issue 19, item 7): the rules whose pattern is a plain name, by name
 	 * (the first of each name; the others through next_same), and the indexes of the
 	 * rules with a glob, in file order. A benchmark's rules are then its name's chain and
@@ -254,18 +254,8 @@ static int rules_set(struct rule_set *s, const char *metric, const struct pmc_th
 		s->v[at].th = *th;
 		return 0;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 8;
-		struct metric_rule *grown;
-
-		if (cap > SIZE_MAX / sizeof(*grown))
-			return -ENOMEM;
-		grown = realloc(s->v, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		s->v = grown;
-		s->cap = cap;
-	}
+	if (pmc_grow(&s->v, s->n, sizeof(*s->v)) < 0)
+		return -ENOMEM;
 	id = strdup(metric);
 	if (!id)
 		return -ENOMEM;
@@ -370,23 +360,15 @@ static int index_pattern(struct pmc_thresholds *t, size_t idx)
 
 int pmc_thresholds_add_file_bench(struct pmc_thresholds *t, const char *pattern, size_t *ret_idx)
 {
-	struct bench_rule *grown, *b;
+	struct bench_rule *b;
 	char *copy = strdup(pattern);
 	int r;
 
 	if (!copy)
 		return -ENOMEM;
-	if (t->nbenches == t->capbenches) {
-		size_t cap = t->capbenches ? 2 * t->capbenches : 8;
-
-		grown = cap <= SIZE_MAX / sizeof(*grown) ? realloc(t->benches, cap * sizeof(*grown))
-							 : NULL;
-		if (!grown) {
-			free(copy);
-			return -ENOMEM;
-		}
-		t->benches = grown;
-		t->capbenches = cap;
+	if (pmc_grow(&t->benches, t->nbenches, sizeof(*t->benches)) < 0) {
+		free(copy);
+		return -ENOMEM;
 	}
 	b = &t->benches[t->nbenches];
 	memset(b, 0, sizeof(*b));

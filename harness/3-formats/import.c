@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/error.h"
+#include "base/grow.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/units.h"
@@ -258,7 +259,7 @@ enum pmc_import_format pmc_import_sniff(const char *text, size_t len)
 static int read_rest(FILE *f, const char *head, size_t len, char **ret, size_t *ret_len)
 {
 	size_t cap = len + SNIFF_HEAD + 1, n = len;
-	char *buf = malloc(cap), *grown;
+	char *buf = malloc(cap);
 
 	if (!buf)
 		return -ENOMEM;
@@ -267,15 +268,8 @@ static int read_rest(FILE *f, const char *head, size_t len, char **ret, size_t *
 	for (;;) {
 		size_t got;
 
-		if (cap - n < 4096) {
-			if (cap > ((size_t)-1) / 2)
-				goto fail_nomem;
-			grown = realloc(buf, cap * 2);
-			if (!grown)
-				goto fail_nomem;
-			buf = grown;
-			cap *= 2;
-		}
+		if (pmc_grow_to(&buf, &cap, n + 4096, 1) < 0)
+			goto fail_nomem;
 		got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
 		if (got == 0)

@@ -57,7 +57,7 @@ static int clean_nonfinite(const char *text, size_t len, struct cleaned *ret)
 		const char *word, *with;
 	} words[] = {{"-Infinity", "null     "}, {"Infinity", "null    "}, {"NaN", "null"}};
 	struct cleaned c = {0};
-	size_t cap = len + len / 8 + 16, line = 1, capn = 0;
+	size_t cap = len + len / 8 + 16, line = 1;
 	bool in_string = false;
 
 	c.text = malloc(cap);
@@ -66,14 +66,8 @@ static int clean_nonfinite(const char *text, size_t len, struct cleaned *ret)
 	for (size_t i = 0; i < len;) {
 		size_t k = sizeof(words) / sizeof(words[0]);
 
-		if (c.len + 16 > cap) {
-			char *grown = realloc(c.text, cap * 2);
-
-			if (!grown)
-				goto fail_nomem;
-			c.text = grown;
-			cap *= 2;
-		}
+		if (pmc_grow_to(&c.text, &cap, c.len + 16, 1) < 0)
+			goto fail_nomem;
 		if (in_string) {
 			if (text[i] == '\\' && i + 1 < len)
 				c.text[c.len++] = text[i++];
@@ -93,15 +87,8 @@ static int clean_nonfinite(const char *text, size_t len, struct cleaned *ret)
 			c.len += n;
 			i += strlen(words[k].word);
 			if (strcmp(words[k].word, "NaN") == 0) {
-				if (c.nnans == capn) {
-					struct widened *g;
-
-					capn = capn ? capn * 2 : 16;
-					g = realloc(c.nans, capn * sizeof(*g));
-					if (!g)
-						goto fail_nomem;
-					c.nans = g;
-				}
+				if (pmc_grow(&c.nans, c.nnans, sizeof(*c.nans)) < 0)
+					goto fail_nomem;
 				c.nans[c.nnans++] = (struct widened){.line = line, .pos = c.len};
 			}
 			continue;

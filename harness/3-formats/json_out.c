@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/utf8.h"
 #include "formats/json_out.h"
 
@@ -103,20 +104,8 @@ static int text_cb(const char *buf, size_t size, void *data)
 {
 	struct text *t = data;
 
-	if (size >= t->cap - t->len) {
-		size_t cap = t->cap ? t->cap : 256;
-		char *grown;
-
-		while (size >= cap - t->len) {
-			if (cap > SIZE_MAX / 2)
-				return -1;
-			cap *= 2;
-		}
-		if (!(grown = realloc(t->p, cap)))
-			return -1;
-		t->p = grown;
-		t->cap = cap;
-	}
+	if (size > SIZE_MAX - t->len - 1 || pmc_grow_to(&t->p, &t->cap, t->len + size + 1, 1) < 0)
+		return -1;
 	memcpy(t->p + t->len, buf, size);
 	t->len += size;
 	t->p[t->len] = '\0';

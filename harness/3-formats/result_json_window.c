@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "base/grow.h"
 #include "core/result.h"
 #include "core/result_priv.h"
 #include "formats/result_json_priv.h"
@@ -41,14 +42,8 @@ static int window_fill(struct text_window *w, size_t want)
 
 	if (n >= want || w->eof)
 		return 0;
-	if (want * 2 > w->cap) {
-		char *buf = realloc(w->buf, want * 2);
-
-		if (!buf)
-			return -ENOMEM;
-		w->buf = buf;
-		w->cap = want * 2;
-	}
+	if (pmc_grow_to(&w->buf, &w->cap, want * 2, 1) < 0)
+		return -ENOMEM;
 	memmove(w->buf, w->buf + w->start, n);
 	w->start = 0;
 	w->end = n;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/grow.h"
 #include "base/hashmap.h"
 #include "microbench/microbench.h"
 
@@ -29,15 +30,11 @@ static int parse_int(const char *s, const char **end, int64_t *ret)
 
 static int push(int64_t **v, size_t *n, int64_t x)
 {
-	int64_t *g;
-
 	if (*n >= MAX_VALUES)
 		return -E2BIG;
-	g = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!g)
+	if (pmc_grow(v, *n, sizeof(**v)) < 0)
 		return -ENOMEM;
-	g[(*n)++] = x;
-	*v = g;
+	(*v)[(*n)++] = x;
 	return 0;
 }
 
@@ -135,23 +132,16 @@ static const struct pmc_bench_def *next_def(const struct pmc_bench_def *d)
 static int add_bench(struct pmc_mb_set *s, const struct pmc_bench_def *def, const int64_t *args,
 		     size_t nargs)
 {
-	struct pmc_mb_bench *g = s->v, *b;
+	struct pmc_mb_bench *b;
 	size_t len = strlen(def->name) + 1 + nargs * 22;
 	char *name;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-
-		g = cap <= SIZE_MAX / sizeof(*g) ? realloc(s->v, cap * sizeof(*g)) : NULL;
-		if (!g)
-			return -ENOMEM;
-		s->v = g;
-		s->cap = cap;
-	}
+	if (pmc_grow_to(&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
+		return -ENOMEM;
 	name = malloc(len);
 	if (!name)
 		return -ENOMEM;
-	b = &g[s->n];
+	b = &s->v[s->n];
 	memset(b, 0, sizeof(*b));
 	size_t used = (size_t)snprintf(name, len, "%s", def->name);
 
@@ -256,7 +246,6 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	}
 	for (const struct pmc_bench_def *d = begin; d && d < end; d = next_def(d)) {
 		struct pmc_bench_def def = {0};
-		struct def_at *g;
 
 		/* Fields the registering program did not know stay zero. */
 		if (d->sz < offsetof(struct pmc_bench_def, setup) || d->sz > 4096) {
@@ -274,13 +263,11 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 			r = -EINVAL;
 			goto out;
 		}
-		g = realloc(defs, (ndefs + 1) * sizeof(*defs));
-		if (!g) {
+		if (pmc_grow(&defs, ndefs, sizeof(*defs)) < 0) {
 			pmc_err_set(err, errlen, "out of memory");
 			r = -ENOMEM;
 			goto out;
 		}
-		defs = g;
 		defs[ndefs] = (struct def_at){def, ndefs};
 		ndefs++;
 	}

@@ -13,6 +13,7 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
+#include "base/grow.h"
 #include "formats/json_out.h"
 #include "formats/result_json.h"
 #include "profile/profile.h"
@@ -369,16 +370,9 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 			rc = bad(ld, where, "expected a non-empty array of frame ids; " DAMAGED);
 			break;
 		}
-		if (depth > cap) {
-			uint32_t *bigger;
-
-			cap = depth * 2;
-			bigger = realloc(ids, cap * sizeof(*ids));
-			if (!bigger) {
-				rc = -ENOMEM;
-				break;
-			}
-			ids = bigger;
+		if (pmc_grow_to(&ids, &cap, depth, sizeof(*ids)) < 0) {
+			rc = -ENOMEM;
+			break;
 		}
 		/* The JSON path of a field is written only when the field is bad: a profile
 		 * has millions of these. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "run/words.h"
 
 void pmc_words_free(char **words)
@@ -21,16 +22,8 @@ void pmc_words_free(char **words)
  * 60,000 words is not 60,000 copies of a growing array. */
 static int push(char ***words, size_t *n, size_t *cap, char *word)
 {
-	if (*n + 2 > *cap) {
-		size_t c = *cap < 8 ? 8 : 2 * *cap;
-		char **grown =
-		    c <= SIZE_MAX / sizeof(**words) ? realloc(*words, c * sizeof(**words)) : NULL;
-
-		if (!grown)
-			return -ENOMEM;
-		*words = grown;
-		*cap = c;
-	}
+	if (pmc_grow_to(words, cap, *n + 2, sizeof(**words)) < 0)
+		return -ENOMEM;
 	(*words)[(*n)++] = word;
 	(*words)[*n] = NULL;
 	return 0;
