@@ -5,6 +5,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 pmcbench=${1:-build}/harness/6-cli/pmcbench
+# Every command the program lists in its own help (main.c's table), in that order, as the
+# completion scripts read them: a new command needs no edit here.
+commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help)
 {
 	echo "# Command-line reference"
 	echo
@@ -36,7 +39,7 @@ pmcbench=${1:-build}/harness/6-cli/pmcbench
 	echo "improvement green, inconclusive yellow), the gate's outcome and the headline's"
 	echo "\"faster\"/\"slower\" when \`--color=always\`, or by default on a terminal with \`NO_COLOR\`"
 	echo "unset or empty; never in Markdown, CSV, JSON or a \`--report\` file."
-	for c in run compare gate record report list doctor; do
+	for c in $commands; do
 		echo
 		echo "## pmcbench $c"
 		echo

@@ -271,7 +271,9 @@ test_cli_reference_matches_help() {
 	local doc here
 	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 	doc=$here/../../docs/cli.md
-	for c in run compare gate record report list doctor; do
+	# Every command of `pmcbench --help`, so that a new one cannot be left out.
+	"$PMCBENCH" --help >commands.txt || return 1
+	for c in $(sed -nE 's/^  ([a-z]+) +.*/\1/p' commands.txt | grep -vx help); do
 		"$PMCBENCH" help "$c" >help.txt || return 1
 		python3 - "$doc" help.txt "$c" <<'PY' || fail "docs/cli.md is out of date for '$c': regenerate it" || return 1
 import sys
