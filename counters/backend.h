@@ -65,6 +65,10 @@ struct pmc_backend_ops {
 	 * duet), never multiplexed, and with no wait4 figures of the command's own (wait4
 	 * measures the simulator). */
 	bool simulated;
+	/* Counts the events its user names (pmc_backend_opts.events: -e, --require-counters),
+	 * which the session probes before the runs and records in the result's environment;
+	 * false: its metrics are fixed (nmetrics) and an event list is refused. */
+	bool takes_events;
 
 	/* Whether this machine can use the backend: 0 with the program it needs in
 	 * *ret_path (malloc'ed; NULL when it needs none), or -ENOENT with one line in err

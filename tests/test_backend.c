@@ -68,6 +68,15 @@ static void test_every_backend_has_every_operation(void **state)
 		assert_non_null(b->run_reading);
 		assert_non_null(b->run_failure);
 		assert_non_null(b->run_free);
+		/* A backend that takes no event list counts metrics of its own, given none. */
+		if (!b->takes_events) {
+			struct pmc_backend_opts o = {0};
+			struct pmc_backend_session *s;
+
+			assert_int_equal(b->session_new(&o, &s), 0);
+			assert_true(b->nmetrics(s) > 0);
+			b->session_free(s);
+		}
 	}
 }
 
@@ -90,6 +99,7 @@ static void test_perf_counts_its_events_in_the_child(void **state)
 	o.events = l;
 	assert_null(b->wrapper);
 	assert_false(b->simulated);
+	assert_true(b->takes_events);
 	assert_int_equal(b->session_new(&o, &s), 0);
 	assert_int_equal(b->nmetrics(s), 2);
 	assert_string_equal(b->metric_id(s, 0), "task-clock");
@@ -127,6 +137,7 @@ static void test_valgrind_wraps_the_command(void **state)
 	(void)state;
 	assert_string_equal(b->wrapper, "valgrind");
 	assert_true(b->simulated);
+	assert_false(b->takes_events);
 	assert_int_equal(b->session_new(&o, &s), 0);
 	assert_int_equal(b->nmetrics(s), pmc_valgrind_metric_count());
 	for (size_t i = 0; i < b->nmetrics(s); i++)

@@ -247,6 +247,7 @@ static int perf_run_failure(const struct pmc_backend_run *run, char *buf, size_t
 
 const struct pmc_backend_ops pmc_backend_perf = {
     .name = "perf",
+    .takes_events = true,
     .find = perf_find,
     .session_new = perf_session_new,
     .session_free = perf_session_free,

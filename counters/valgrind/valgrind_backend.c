@@ -156,6 +156,7 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .name = "valgrind",
     .wrapper = "valgrind",
     .simulated = true,
+    .takes_events = false, /* its metrics are the simulated ones */
     .find = vg_find,
     .session_new = vg_session_new,
     .session_free = vg_session_free,

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/grow.h"
 #include "base/hashmap.h"
+#include "counters/backend.h"
 #include "core/compare.h"
 #include "core/compare_priv.h"
 #include "core/metrics.h"
@@ -422,9 +423,12 @@ static int compare_pair(struct ctx *x, const struct pmc_benchmark *ob,
 	return 0;
 }
 
+/* Whether r's backend, as its file names it, is a registered simulator. */
 static bool is_simulator(const struct pmc_result *r)
 {
-	return r->backend && strcmp(r->backend, "valgrind") == 0;
+	enum pmc_backend id;
+
+	return pmc_backend_find(r->backend, &id) == 0 && pmc_backend_get(id)->simulated;
 }
 
 /* Results of two backends count different things (a simulated machine against the real

@@ -58,7 +58,7 @@ struct pmc_runner_opts {
 	bool user_only_fallback;
 	const struct pmc_sys *sys; /* NULL: the kernel; with duet, called from two threads */
 	int valgrind_tool;        /* enum pmc_valgrind_tool */
-	const char *valgrind_path; /* from pmc_valgrind_find() */
+	const char *valgrind_path; /* from the backend's find */
 	/* The commands' environment, on both backends (target_env.h): by default a
 	 * normalized one (the caller's HOME, PATH and TMPDIR, and those named in env_keep,
 	 * NULL-terminated; LC_ALL=C); with env_inherit, the caller's whole environment. The

@@ -152,20 +152,36 @@ static int stopped(const struct pmc_session_printer *pr, const volatile sig_atom
 	return -EINTR;
 }
 
+/* The program the backend needs on this machine into *ret_path (NULL when it needs
+ * none). 0, or -errno after an error line: the backend's install line when it is
+ * missing. */
+static int find_backend(const struct pmc_backend_ops *b, const struct pmc_session_printer *pr,
+			char **ret_path)
+{
+	char err[256] = "";
+	int r = b->find(ret_path, err, sizeof(err));
+
+	if (r < 0)
+		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", r == -ENOENT ? err : strerror(-r));
+	return r;
+}
+
 /* The measurement's environment in result: the fingerprint, the backend's, and under
  * perf the events asked for and what was counted. */
 static int describe(struct pmc_result *result, const struct pmc_session_cfg *cfg,
 		    const char *valgrind, const char *spec, bool user_only)
 {
+	bool takes_events = pmc_backend_get(cfg->ro.backend)->takes_events;
 	int r = pmc_env_collect(result);
 
+	/* Valgrind-specific: its version and tool, which no other backend has. */
 	if (r == 0 && cfg->ro.backend == PMC_BACKEND_VALGRIND)
 		r = pmc_env_valgrind(result, valgrind,
 				     cfg->benchmarks ? PMC_VALGRIND_CALLGRIND
 						     : cfg->ro.valgrind_tool);
-	if (r == 0 && cfg->ro.backend == PMC_BACKEND_PERF)
+	if (r == 0 && takes_events)
 		r = pmc_result_set_env(result, "events", spec);
-	if (r == 0 && cfg->ro.backend == PMC_BACKEND_PERF)
+	if (r == 0 && takes_events)
 		r = pmc_result_set_env(result, "counting", user_only ? "user-only" : "user+kernel");
 	return r;
 }
@@ -217,7 +233,8 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		     struct pmc_result **ret_result)
 {
 	const struct pmc_session_printer *pr = &cfg->pr;
-	bool commands = !cfg->benchmarks, vg = cfg->ro.backend == PMC_BACKEND_VALGRIND;
+	const struct pmc_backend_ops *b = pmc_backend_get(cfg->ro.backend);
+	bool commands = !cfg->benchmarks;
 	const char *spec = cfg->events ? cfg->events : PMC_DEFAULT_EVENTS;
 	const char *format = cfg->format ? cfg->format : "table";
 	bool document = pmc_session_format_is_document(format);
@@ -233,21 +250,15 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL;
 	enum pmc_decision d = PMC_DECISION_PASS;
-	char err[1024] = "", *valgrind = NULL;
+	char err[1024] = "", *program = NULL; /* the backend's, from its find */
 	bool user_only = false;
 	int r;
 
 	seq.cmp = &cmp;
-	if (commands && vg) {
-		r = pmc_valgrind_find(&valgrind);
-		if (r < 0) {
-			pmc_session_say(
-			    pr, PMC_SESSION_ERROR,
-			    "valgrind is not installed; install it with: apt-get install "
-			    "valgrind");
+	if (commands) {
+		if ((r = find_backend(b, pr, &program)) < 0)
 			goto out;
-		}
-		ro.valgrind_path = valgrind;
+		ro.valgrind_path = program;
 	}
 	if (commands && (r = pmc_session_check_commands(cfg->cmds, cfg->ncmds, pr)) < 0)
 		goto out;
@@ -259,16 +270,11 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 		goto out;
 	}
-	if (!commands && vg && (r = pmc_valgrind_find(&valgrind)) < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "--backend valgrind: %s",
-				r == -ENOENT ? "valgrind is not installed (Debian and Ubuntu: "
-					       "apt-get install valgrind)"
-					     : strerror(-r));
+	if (!commands && (r = find_backend(b, pr, &program)) < 0)
 		goto out;
-	}
 	if (!commands && (r = pmc_session_benchmarks_prepare(cfg, &mb)) < 0)
 		goto out;
-	if (!vg) {
+	if (b->takes_events) {
 		r = pmc_event_list_parse(spec, NULL, &events, err, sizeof(err));
 		if (r < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
@@ -285,9 +291,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		if (r < 0)
 			goto out;
 	}
-	r = pmc_result_new(vg ? "valgrind" : "perf", &result);
+	r = pmc_result_new(b->name, &result);
 	if (r == 0)
-		r = describe(result, cfg, valgrind, spec, user_only);
+		r = describe(result, cfg, program, spec, user_only);
 	if (r < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 		goto out;
@@ -319,7 +325,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			}
 		}
 	} else {
-		failed = pmc_session_run_benchmarks(cfg, &mb, events, valgrind, result, &profiles);
+		failed = pmc_session_run_benchmarks(cfg, &mb, events, program, result, &profiles);
 		if ((r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
 			goto out;
 	}
@@ -396,7 +402,7 @@ out:
 	pmc_session_seq_clear(&seq);
 	pmc_event_list_free(events);
 	pmc_result_free(base);
-	free(valgrind);
+	free(program);
 	if (r == 0) {
 		*ret_decision = d;
 		if (ret_result) {

@@ -263,19 +263,27 @@ static void profile_all(const struct pmc_session_cfg *cfg, const struct pmc_resu
 	self_argv_free(self);
 }
 
+/* Valgrind-specific: the library's exact mode (harness/3-microbench/exact.c) runs this
+ * program again under callgrind, once per benchmark, and profiles each loop in that run;
+ * every other backend counts in this program's processes and profiles after. */
+static bool exact_mode(const struct pmc_session_cfg *cfg)
+{
+	return cfg->ro.backend == PMC_BACKEND_VALGRIND;
+}
+
 int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 				   struct pmc_session_benchmarks *b)
 {
+	bool vg = exact_mode(cfg);
 	int r;
 
-	if (cfg->ro.backend == PMC_BACKEND_VALGRIND &&
-	    (r = self_argv(cfg->library, NULL, 0, &b->self)) < 0) {
+	if (vg && (r = self_argv(cfg->library, NULL, 0, &b->self)) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
 				"--backend valgrind: cannot find this program's path: %s",
 				strerror(-r));
 		return r;
 	}
-	if (cfg->ro.backend != PMC_BACKEND_VALGRIND && !cfg->no_fork &&
+	if (!vg && !cfg->no_fork &&
 	    (r = self_argv(cfg->library, cfg->args, cfg->nargs, &b->proc_self)) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
 				"cannot find this program's path to start its processes: %s",
@@ -296,7 +304,7 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	    .valgrind = valgrind,
 	    .timeout_s = cfg->mo.timeout_s,
 	};
-	bool vg = cfg->ro.backend == PMC_BACKEND_VALGRIND;
+	bool vg = exact_mode(cfg);
 
 	/* The padding the library checks, which the initializers need not zero. */
 	PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &vo);
@@ -313,7 +321,7 @@ int pmc_session_benchmarks_finish(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b, struct pmc_result *result,
 				  struct pmc_session_profiles *ps)
 {
-	bool vg = cfg->ro.backend == PMC_BACKEND_VALGRIND;
+	bool vg = exact_mode(cfg);
 
 	if (!vg && set_read_method(result, cfg, b->reads) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "out of memory");

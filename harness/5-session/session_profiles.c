@@ -209,6 +209,8 @@ void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct p
 		    .running = ro->running,
 		    .stop = ro->stop,
 		    .sys = ro->sys,
+		    /* Valgrind-specific: the recorder's two kinds, perf's samples and
+		     * callgrind's exact profile (harness/3-profile/record.h). */
 		    .valgrind = ro->backend == PMC_BACKEND_VALGRIND,
 		    .valgrind_path = ro->valgrind_path,
 		};

@@ -137,8 +137,9 @@ struct pmc_cli_session_opts {
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */
 	double timeout_s;
 	struct pmc_session_exports exports;
-	/* The last option given that only the perf backend takes (-e, --require-counters),
-	 * as the help spells it, or NULL. */
+	/* The last option given that only a backend that takes events takes (-e,
+	 * --require-counters; pmc_backend_ops.takes_events), as the help spells it, or
+	 * NULL. */
 	const char *perf_only;
 };
 

@@ -207,6 +207,7 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 {
 	struct option *longopts = pmc_cli_session_options(long_opts);
+	const struct pmc_backend_ops *b;
 	int opt, r = 0;
 
 	if (!longopts)
@@ -221,10 +222,11 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 		r = -EINVAL;
 	}
 	/* An option that would do nothing is an error, not silently ignored. */
-	if (r == 0 && c->so.backend == PMC_BACKEND_VALGRIND && c->so.perf_only) {
-		pmc_cli_error("%s does not apply to --backend valgrind, which counts each "
-			      "benchmark exactly, once, in a child under valgrind",
-			      c->so.perf_only);
+	b = pmc_backend_get(c->so.backend);
+	if (r == 0 && !b->takes_events && c->so.perf_only) {
+		pmc_cli_error("%s does not apply to --backend %s, which counts each benchmark "
+			      "exactly, once, in a child under %s",
+			      c->so.perf_only, b->name, b->wrapper ? b->wrapper : b->name);
 		r = -EINVAL;
 	}
 	/* The comparison options judge the gate against --baseline, and nothing else. */

@@ -33,9 +33,10 @@ static int check_options(struct run_cli *c, size_t ncmds)
 		pmc_cli_error("--max-runs and --max-time bound --runs auto; give -r auto too");
 		return -EINVAL;
 	}
-	if (c->runs_auto && so->backend == PMC_BACKEND_VALGRIND) {
-		pmc_cli_error("--runs auto: valgrind's counts are exact, one run decides; drop "
-			      "--runs auto");
+	if (c->runs_auto && pmc_backend_get(so->backend)->simulated) {
+		pmc_cli_error("--runs auto: %s's counts are exact, one run decides; drop "
+			      "--runs auto",
+			      pmc_backend_get(so->backend)->name);
 		return -EINVAL;
 	}
 	if (c->runs_auto) {
@@ -65,6 +66,7 @@ static int check_options(struct run_cli *c, size_t ncmds)
 static int check_early(struct run_cli *c)
 {
 	struct pmc_cli_session_opts *so = &c->so;
+	const struct pmc_backend_ops *b = pmc_backend_get(so->backend);
 	char err[1024];
 
 	if (c->ro.env_inherit && c->nenv_keep) {
@@ -86,22 +88,22 @@ static int check_early(struct run_cli *c)
 		pmc_cli_error("%s", err);
 		return -EINVAL;
 	}
+	/* Valgrind-specific: the option chooses one of valgrind's own tools. */
 	if (c->vg_tool_given && so->backend != PMC_BACKEND_VALGRIND) {
 		pmc_cli_error("--valgrind-tool chooses valgrind's tool and does nothing without "
 			      "--backend valgrind; give both, or neither");
 		return -EINVAL;
 	}
-	if (so->backend == PMC_BACKEND_VALGRIND) {
-		if (!c->runs_given)
-			c->ro.runs = 1;
-		if (!c->warmup_given)
-			c->ro.warmup = 0;
-		if (so->events || so->require_counters) {
-			pmc_cli_error("%s does not apply to --backend valgrind, which always "
-				      "reports its simulated counts",
-				      so->events ? "--events" : "--require-counters");
-			return -EINVAL;
-		}
+	/* One run decides simulated counts, and nothing warms them. */
+	if (b->simulated && !c->runs_given)
+		c->ro.runs = 1;
+	if (b->simulated && !c->warmup_given)
+		c->ro.warmup = 0;
+	if (!b->takes_events && (so->events || so->require_counters)) {
+		pmc_cli_error("%s does not apply to --backend %s, which always reports its "
+			      "simulated counts",
+			      so->events ? "--events" : "--require-counters", b->name);
+		return -EINVAL;
 	}
 	return 0;
 }

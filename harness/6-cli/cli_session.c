@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/suggest.h"
 #include "cli/cli.h"
 #include "pmcbench/report.h"
 #include "reporters/escape.h"
@@ -57,6 +58,35 @@ static int add_events(struct pmc_cli_session_opts *o, const char *list)
 	return 0;
 }
 
+/* --backend NAME: one registered in counters/backend.h, whose names the error offers
+ * ("use perf or valgrind", or the close ones: docs/events.md, "Errors"). 0, or -EINVAL
+ * after an error line. */
+static int parse_backend(const char *v, enum pmc_backend *ret)
+{
+	char msg[512], names[256] = "use ";
+	size_t len = strlen(names);
+	struct pmc_suggest s;
+
+	if (pmc_backend_find(v, ret) == 0)
+		return 0;
+	pmc_suggest_init(&s, v, strlen(v));
+	for (int i = 0; i < PMC_BACKEND_COUNT; i++) {
+		const char *name = pmc_backend_get((enum pmc_backend)i)->name;
+
+		pmc_suggest_offer(&s, name, name);
+		if (len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						i == 0			       ? ""
+						: i + 1 == PMC_BACKEND_COUNT ? " or "
+									       : ", ",
+						name);
+	}
+	snprintf(msg, sizeof(msg), "--backend: unknown backend '%s'", v);
+	pmc_suggest_append(&s, msg, sizeof(msg), names);
+	pmc_cli_error("%s", msg);
+	return -EINVAL;
+}
+
 int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const char *v)
 {
 	switch (opt) {
@@ -68,15 +98,7 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 		o->require_counters = true;
 		return 1;
 	case OPT_BACKEND:
-		if (strcmp(v, "perf") == 0) {
-			o->backend = PMC_BACKEND_PERF;
-		} else if (strcmp(v, "valgrind") == 0) {
-			o->backend = PMC_BACKEND_VALGRIND;
-		} else {
-			pmc_cli_error("--backend: unknown backend '%s'; use perf or valgrind", v);
-			return -EINVAL;
-		}
-		return 1;
+		return parse_backend(v, &o->backend) < 0 ? -EINVAL : 1;
 	case OPT_TIMEOUT:
 		return pmc_cli_parse_seconds("--timeout", v, 0, &o->timeout_s) < 0 ? -EINVAL : 1;
 	case 'o':

@@ -78,7 +78,11 @@ test_mb_valgrind_refuses_perf_only_options() {
 		expect_one_line "$TMP/err" 'does not apply to --backend valgrind' || return 1
 	done
 	expect_exit 2 "$PMC_MB_LCG" --backend simulator || return 1
-	expect_one_line "$TMP/err" "unknown backend 'simulator'"
+	expect_one_line "$TMP/err" "unknown backend 'simulator'; use perf or valgrind" || return 1
+	# The names come from the registry of backends (counters/backend.h), as does the
+	# suggestion for a typo.
+	expect_exit 2 "$PMC_MB_LCG" --backend valgrnd || return 1
+	expect_one_line "$TMP/err" "unknown backend 'valgrnd'; did you mean 'valgrind'?"
 }
 
 # The comparison options judge the gate against --baseline: without it they would do
