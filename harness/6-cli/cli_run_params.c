@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cli/cli.h"
 #include "cli/cli_run_priv.h"
 
@@ -32,8 +33,6 @@ static bool is_var_name(const char *s)
  * line (-EINVAL) or when memory ran out (-ENOMEM in *ret_r). */
 static struct run_param *new_param(struct run_cli *c, const char *opt, const char *name, int *ret_r)
 {
-	struct run_param *grown;
-
 	*ret_r = -EINVAL;
 	if (!is_var_name(name)) {
 		pmc_cli_error(
@@ -50,26 +49,19 @@ static struct run_param *new_param(struct run_cli *c, const char *opt, const cha
 			return NULL;
 		}
 	}
-	grown = realloc(c->params, (c->nparams + 1) * sizeof(*grown));
-	if (!grown) {
+	if (pmc_grow(&c->params, c->nparams, sizeof(*c->params)) < 0) {
 		*ret_r = -ENOMEM;
 		return NULL;
 	}
-	c->params = grown;
-	grown[c->nparams] = (struct run_param){.name = name};
-	return &grown[c->nparams++];
+	c->params[c->nparams] = (struct run_param){.name = name};
+	return &c->params[c->nparams++];
 }
 
 static int add_value(struct run_param *p, char *v)
 {
-	if (p->nvalues % 16 == 0) {
-		char **grown = realloc(p->values, (p->nvalues + 16) * sizeof(*grown));
-
-		if (!grown) {
-			free(v);
-			return -ENOMEM;
-		}
-		p->values = grown;
+	if (pmc_grow(&p->values, p->nvalues, sizeof(*p->values)) < 0) {
+		free(v);
+		return -ENOMEM;
 	}
 	p->values[p->nvalues++] = v;
 	return 0;
@@ -305,10 +297,10 @@ const char *pmc_cli_run_param_value(const struct run_cli *c, size_t i, size_t co
 
 char *pmc_cli_run_subst(const struct run_cli *c, const char *s, size_t combo)
 {
-	size_t cap = strlen(s) + 1, len = 0;
-	char *out = malloc(cap);
+	size_t cap = 0, len = 0;
+	char *out = NULL;
 
-	if (!out)
+	if (pmc_grow_to(&out, &cap, strlen(s) + 1, 1) < 0)
 		return NULL;
 	/* One pass: a value that holds "{m}" is not substituted again. */
 	while (*s) {
@@ -325,16 +317,9 @@ char *pmc_cli_run_subst(const struct run_cli *c, const char *s, size_t combo)
 				break;
 			}
 		}
-		if (len + n + 1 > cap) {
-			char *grown;
-
-			cap = 2 * (len + n + 1);
-			grown = realloc(out, cap);
-			if (!grown) {
-				free(out);
-				return NULL;
-			}
-			out = grown;
+		if (pmc_grow_to(&out, &cap, len + n + 1, 1) < 0) {
+			free(out);
+			return NULL;
 		}
 		memcpy(out + len, add, n);
 		len += n;
@@ -346,17 +331,13 @@ char *pmc_cli_run_subst(const struct run_cli *c, const char *s, size_t combo)
 
 int pmc_cli_run_keep(struct run_cli *c, void *p)
 {
-	void **grown;
-
 	if (!p)
 		return -ENOMEM;
-	grown = realloc(c->allocs, (c->nallocs + 1) * sizeof(*grown));
-	if (!grown) {
+	if (pmc_grow(&c->allocs, c->nallocs, sizeof(*c->allocs)) < 0) {
 		free(p);
 		return -ENOMEM;
 	}
-	c->allocs = grown;
-	grown[c->nallocs++] = p;
+	c->allocs[c->nallocs++] = p;
 	return 0;
 }
 
