@@ -73,7 +73,8 @@ int pmc_loader_wrong_type(struct loader *ld, const json_t *v, const char *expect
 	return pmc_loader_fail(ld, "expected %s, found %s; " REGEN, expected, pmc_json_kind(v));
 }
 
-int pmc_loader_missing(struct loader *ld, const char *key)
+/* A required key that is absent. */
+static int missing(struct loader *ld, const char *key)
 {
 	return pmc_loader_fail(ld, "missing key \"%s\"; " REGEN, key);
 }
@@ -87,7 +88,7 @@ int pmc_loader_string(struct loader *ld, const json_t *obj, const char *key, enu
 	int rc = 0;
 
 	if (!v)
-		return need == REQUIRED ? pmc_loader_missing(ld, key) : 0;
+		return need == REQUIRED ? missing(ld, key) : 0;
 	if (need == OPTIONAL && json_is_null(v))
 		return 0;
 	push_key(ld, key);
@@ -128,7 +129,7 @@ int pmc_loader_int(struct loader *ld, const json_t *obj, const char *key, enum n
 	int rc = 0;
 
 	if (!v)
-		return need == REQUIRED ? pmc_loader_missing(ld, key) : 0;
+		return need == REQUIRED ? missing(ld, key) : 0;
 	push_key(ld, key);
 	d = json_number_value(v);
 	if (!json_is_number(v))
@@ -176,7 +177,7 @@ int pmc_loader_container(struct loader *ld, const json_t *obj, const char *key, 
 
 	*ret = NULL;
 	if (!v)
-		return need == REQUIRED ? pmc_loader_missing(ld, key) : 0;
+		return need == REQUIRED ? missing(ld, key) : 0;
 	push_key(ld, key);
 	if (json_typeof(v) != type)
 		rc = pmc_loader_wrong_type(ld, v, type == JSON_OBJECT ? "an object" : "an array");

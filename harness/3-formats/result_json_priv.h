@@ -113,8 +113,6 @@ int pmc_loader_fail(struct loader *ld, const char *fmt, ...) __attribute__((form
 /* Valid JSON, but the wrong type of value for the schema. */
 int pmc_loader_wrong_type(struct loader *ld, const json_t *v, const char *expected);
 
-int pmc_loader_missing(struct loader *ld, const char *key);
-
 enum need { OPTIONAL, REQUIRED };
 
 /* A string member, copied. An optional one may be absent or null (NULL); a required

@@ -159,13 +159,12 @@ void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o);
  * ENOMEM after an error line). */
 struct option *pmc_cli_session_options(const struct option *own);
 
-/* The session's messages on stderr, each one line (or a command's output, indented),
- * escaped for the terminal (the session's print function; ud unused). */
-void pmc_cli_print(enum pmc_session_level level, const char *msg, void *ud);
 /* The progress on stderr (the session's progress function; ud unused): on a terminal
  * one line rewritten before every run; in a log (commands only) one line every 10 s. */
 void pmc_cli_progress(const struct pmc_session_progress *p, void *ud);
-/* pmc_cli_print as a printer, for the session's functions the other commands call. */
+/* The session's messages on stderr, each one line (or a command's output, indented),
+ * escaped for the terminal: the printer of every session the CLI runs and of the
+ * session's functions the other commands call. */
 extern const struct pmc_session_printer pmc_cli_printer;
 /* The signal handlers around the commands (the session's guard; ud unused). */
 void pmc_cli_guard(bool on, void *ud);

@@ -146,7 +146,8 @@ struct option *pmc_cli_session_options(const struct option *own)
 	return all;
 }
 
-void pmc_cli_print(enum pmc_session_level level, const char *msg, void *ud)
+/* pmc_cli_printer's print function (cli.h); ud unused. */
+static void print_message(enum pmc_session_level level, const char *msg, void *ud)
 {
 	switch (level) {
 	case PMC_SESSION_ERROR:
@@ -165,7 +166,7 @@ void pmc_cli_print(enum pmc_session_level level, const char *msg, void *ud)
 	}
 }
 
-const struct pmc_session_printer pmc_cli_printer = {.fn = pmc_cli_print};
+const struct pmc_session_printer pmc_cli_printer = {.fn = print_message};
 
 /* In a log (stderr not a terminal), one progress line every PROGRESS_LOG_S seconds,
  * none for a shorter run. */
