@@ -81,16 +81,7 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	struct perf_event_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = ev->type;
-	attr.config = ev->config;
-	attr.config1 = ev->config1;
-	attr.config2 = ev->config2;
-	attr.read_format = c->no_group_read ? READ_FORMAT_ONE : READ_FORMAT;
-	attr.exclude_user = ev->exclude_user;
-	attr.exclude_kernel = ev->exclude_kernel;
-	attr.exclude_hv = ev->exclude_hv;
+	event_attr(ev, c->no_group_read ? READ_FORMAT_ONE : READ_FORMAT, &attr);
 	attr.inherit = o->inherit;
 	/* Members follow their leader (perf_event_open(2): a member is scheduled only when
 	 * its leader is), so only the leader starts disabled and waits for exec. */

@@ -141,6 +141,23 @@ void pmc_syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_st
 bool pmc_syswide_task_event(const struct pmc_counters **c, size_t *i);
 void pmc_syswide_free(struct pmc_counters *c, struct syswide *sw);
 
+/* The attributes that count ev (what it is, the privilege levels it excludes), read as
+ * read_format; the caller sets how it is opened (disabled, inherit, pinned, ...). */
+static inline void event_attr(const struct pmc_event *ev, uint64_t read_format,
+			      struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = ev->type;
+	attr->config = ev->config;
+	attr->config1 = ev->config1;
+	attr->config2 = ev->config2;
+	attr->read_format = read_format;
+	attr->exclude_user = ev->exclude_user;
+	attr->exclude_kernel = ev->exclude_kernel;
+	attr->exclude_hv = ev->exclude_hv;
+}
+
 /* The reading of an event that has no value this time: its status and why. */
 static inline void set_missing(struct pmc_reading *r, enum pmc_status status, int error)
 {

@@ -67,16 +67,7 @@ static int open_cpu_wide(struct pmc_counters *c, const struct pmc_event *ev, str
 	cw->id = calloc(ncpus, sizeof(*cw->id));
 	if (!cw->fd || !cw->id)
 		return -ENOMEM;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = ev->type;
-	attr.config = ev->config;
-	attr.config1 = ev->config1;
-	attr.config2 = ev->config2;
-	attr.read_format = READ_FORMAT_ONE;
-	attr.exclude_user = ev->exclude_user;
-	attr.exclude_kernel = ev->exclude_kernel;
-	attr.exclude_hv = ev->exclude_hv;
+	event_attr(ev, READ_FORMAT_ONE, &attr);
 	attr.disabled = c->opts.start_disabled || c->opts.enable_on_exec;
 	r = pmc_cpu_list_each(ev->cpus, open_on_cpu, &o);
 	if (r < 0) {

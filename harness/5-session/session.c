@@ -197,9 +197,8 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 	r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
 	if (r == 0 && cfg->stats && strcmp(format, "table") == 0)
 		r = pmc_report_result(cfg->out, "stats", result, &ro, NULL, 0);
-	errno = 0;
-	if (r == 0 && (fflush(cfg->out) != 0 || ferror(cfg->out)))
-		r = errno ? -errno : -EIO;
+	if (r == 0)
+		r = pmc_session_stream_flush(cfg->out);
 	if (r < 0)
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "cannot write the report to %s: %s",
 				pmc_session_stream_name(cfg->out), strerror(-r));
@@ -381,10 +380,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	}
 	if (cfg->runs_auto && d != PMC_DECISION_ERROR)
 		d = pmc_session_seq_report(&seq, result, compare_out, cfg->gate, pr);
-	errno = 0;
-	if (d != PMC_DECISION_ERROR && cfg->out && (fflush(cfg->out) != 0 || ferror(cfg->out))) {
+	if (d != PMC_DECISION_ERROR && cfg->out && (r = pmc_session_stream_flush(cfg->out)) < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "cannot write to %s: %s",
-				pmc_session_stream_name(cfg->out), strerror(errno ? errno : EIO));
+				pmc_session_stream_name(cfg->out), strerror(-r));
 		d = PMC_DECISION_ERROR;
 	}
 	if (failed) {

@@ -45,6 +45,11 @@ int pmc_session_check_path(const struct pmc_session_printer *pr, const char *opt
  * report stream". */
 const char *pmc_session_stream_name(FILE *f);
 
+/* Flushes f and says whether everything written to it arrived, so that a full disk or a
+ * closed pipe does not pass for a report that was written: 0, or -errno (-EIO when the
+ * stream does not say which). */
+int pmc_session_stream_flush(FILE *f);
+
 /* A format whose report on a stream is one document (json, csv, gobench), so that any
  * other output beside it (a comparison, the sequential decisions) goes elsewhere. */
 bool pmc_session_format_is_document(const char *format);

@@ -53,18 +53,6 @@ bool pmc_session_compare_color(const struct pmc_session_compare *c, FILE *f)
 	return isatty(fd) && !(no && no[0]);
 }
 
-/* Flushes f and says whether everything written to it arrived: a full disk or a closed
- * pipe must not pass for a report that was written. */
-static int check_written(FILE *f)
-{
-	int r = 0;
-
-	errno = 0;
-	if (fflush(f) != 0 || ferror(f))
-		r = errno ? -errno : -EIO;
-	return r;
-}
-
 /* Where the time went (session_profiles.c), after the verdicts, when both sides have
  * profiles: on out, in Markdown when the report is; draw: write the differential flame
  * graphs too (once per report). A document on stdout stays one: its explanation goes to
@@ -159,7 +147,7 @@ static enum pmc_decision emit_set(const struct pmc_session_compare *c,
 		if (r == -EIO && errno)
 			r = -errno; /* what the failed write said: ENOSPC, EPIPE, ... */
 		else if (r == 0)
-			r = check_written(out);
+			r = pmc_session_stream_flush(out);
 		if (r < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "cannot write the report to %s: %s",
 					pmc_session_stream_name(out), strerror(-r));

@@ -64,6 +64,14 @@ bool pmc_session_format_is_document(const char *format)
 	       strcmp(format, "gobench") == 0;
 }
 
+int pmc_session_stream_flush(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 const char *pmc_session_stream_name(FILE *f)
 {
 	return f == stdout   ? "standard output"

@@ -155,6 +155,12 @@ extern const struct option pmc_cli_session_long_opts[];
 int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const char *value);
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o);
 
+/* Sets the fields of cfg that these options and the comparison's (c) give, and the
+ * CLI's printer, progress and streams, the same for `pmcbench run` and benchmark
+ * programs; the command sets the rest. cfg borrows from o and c. */
+void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
+			 struct pmc_session_cfg *cfg);
+
 /* own's options, the session's and the comparison's in one malloc'ed table (NULL on
  * ENOMEM after an error line). */
 struct option *pmc_cli_session_options(const struct option *own);

@@ -16,24 +16,13 @@
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
 
-/* Flushes f and says whether everything written to it arrived. */
-static int check_written(FILE *f)
-{
-	int r = 0;
-
-	errno = 0;
-	if (fflush(f) != 0 || ferror(f))
-		r = errno ? -errno : -EIO;
-	return r;
-}
-
 /* Prints a help text on stdout; 0, or 2 after one error line when it could not be written. */
 static int print_help(void (*help)(FILE *))
 {
 	int r;
 
 	help(stdout);
-	r = check_written(stdout);
+	r = pmc_session_stream_flush(stdout);
 	if (r < 0) {
 		pmc_cli_error("cannot write the help to standard output: %s", strerror(-r));
 		return PMC_EXIT_ERROR;

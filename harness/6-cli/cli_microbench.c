@@ -385,8 +385,6 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	c.mo.timeout_s = c.so.timeout_s;
 	cfg = (struct pmc_session_cfg){
-	    .pr = pmc_cli_printer,
-	    .progress = pmc_cli_progress,
 	    .ro = {.sz = sizeof(cfg.ro), .backend = c.so.backend},
 	    .benchmarks = &set,
 	    .mo = c.mo,
@@ -395,18 +393,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .library = library,
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
-	    .events = c.so.events,
-	    .require_counters = c.so.require_counters,
-	    .quiet = c.so.quiet,
-	    .profile = c.so.profile,
-	    .out = stdout,
-	    .format = c.so.format,
-	    .aside = stderr,
-	    .output = c.so.output,
-	    .exports = &c.so.exports,
-	    .baseline = c.so.baseline,
-	    .cmp = &c.copts->s,
 	};
+	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
 	r = pmc_session_exec(&cfg, &d, NULL);
 	code = pmc_cli_exit_status(r, d);
 out:

@@ -115,8 +115,8 @@ int pmc_cli_report(int argc, char **argv)
 		r = pmc_profile_report_diff(stdout, old_p, new_p, top);
 	else
 		r = pmc_profile_report_text(stdout, new_p, top);
-	if (r == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-		r = errno ? -errno : -EIO;
+	if (r == 0)
+		r = pmc_session_stream_flush(stdout);
 	if (r < 0) {
 		pmc_cli_error("report: cannot write to standard output: %s", strerror(-r));
 		goto out;

@@ -152,30 +152,18 @@ int pmc_cli_run(int argc, char **argv)
 	c.ro.stop = &pmc_cli_interrupted;
 	c.ro.running = pmc_cli_running;
 	cfg = (struct pmc_session_cfg){
-	    .pr = pmc_cli_printer,
-	    .progress = pmc_cli_progress,
 	    .cmds = cmds,
 	    .ncmds = ncmds,
 	    .ro = c.ro,
-	    .events = c.so.events,
-	    .require_counters = c.so.require_counters,
-	    .quiet = c.so.quiet,
-	    .profile = c.so.profile,
-	    .out = stdout,
-	    .format = c.so.format,
 	    .median = c.median,
 	    .stats = c.stats,
-	    .aside = stderr,
-	    .output = c.so.output,
-	    .exports = &c.so.exports,
-	    .baseline = c.so.baseline,
-	    .cmp = &c.copts->s,
 	    .reference = c.reference ? c.reference - 1 : 0,
 	    .gate = c.gate,
 	    .runs_auto = c.runs_auto,
 	    .seq = c.seq,
 	    .guard = pmc_cli_guard,
 	};
+	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
 	r = pmc_session_exec(&cfg, &d, NULL);
 	code = pmc_cli_exit_status(r, d);
 out:

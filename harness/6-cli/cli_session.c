@@ -72,14 +72,12 @@ static int parse_backend(const char *v, enum pmc_backend *ret)
 	pmc_suggest_init(&s, v, strlen(v));
 	for (int i = 0; i < PMC_BACKEND_COUNT; i++) {
 		const char *name = pmc_backend_get((enum pmc_backend)i)->name;
+		const char *sep = i == 0 ? "" : i + 1 == PMC_BACKEND_COUNT ? " or " : ", ";
 
 		pmc_suggest_offer(&s, name, name);
 		if (len < sizeof(names))
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-						i == 0			       ? ""
-						: i + 1 == PMC_BACKEND_COUNT ? " or "
-									       : ", ",
-						name);
+			len +=
+			    (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", sep, name);
 	}
 	snprintf(msg, sizeof(msg), "--backend: unknown backend '%s'", v);
 	pmc_suggest_append(&s, msg, sizeof(msg), names);
@@ -126,6 +124,24 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	default:
 		return 0;
 	}
+}
+
+void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
+			 struct pmc_session_cfg *cfg)
+{
+	cfg->pr = pmc_cli_printer;
+	cfg->progress = pmc_cli_progress;
+	cfg->events = o->events;
+	cfg->require_counters = o->require_counters;
+	cfg->quiet = o->quiet;
+	cfg->profile = o->profile;
+	cfg->out = stdout;
+	cfg->format = o->format;
+	cfg->aside = stderr;
+	cfg->output = o->output;
+	cfg->exports = &o->exports;
+	cfg->baseline = o->baseline;
+	cfg->cmp = &c->s;
 }
 
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o)
