@@ -165,9 +165,6 @@ void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_
  * ENOMEM after an error line). */
 struct option *pmc_cli_session_options(const struct option *own);
 
-/* The progress on stderr (the session's progress function; ud unused): on a terminal
- * one line rewritten before every run; in a log (commands only) one line every 10 s. */
-void pmc_cli_progress(const struct pmc_session_progress *p, void *ud);
 /* The session's messages on stderr, each one line (or a command's output, indented),
  * escaped for the terminal: the printer of every session the CLI runs and of the
  * session's functions the other commands call. */

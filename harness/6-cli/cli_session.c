@@ -126,24 +126,6 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	}
 }
 
-void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
-			 struct pmc_session_cfg *cfg)
-{
-	cfg->pr = pmc_cli_printer;
-	cfg->progress = pmc_cli_progress;
-	cfg->events = o->events;
-	cfg->require_counters = o->require_counters;
-	cfg->quiet = o->quiet;
-	cfg->profile = o->profile;
-	cfg->out = stdout;
-	cfg->format = o->format;
-	cfg->aside = stderr;
-	cfg->output = o->output;
-	cfg->exports = &o->exports;
-	cfg->baseline = o->baseline;
-	cfg->cmp = &c->s;
-}
-
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o)
 {
 	free(o->events);
@@ -196,7 +178,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void pmc_cli_progress(const struct pmc_session_progress *p, void *ud)
+/* The progress on stderr (the session's progress function; ud unused): on a terminal
+ * one line rewritten before every run; in a log (commands only) one line every 10 s. */
+static void progress(const struct pmc_session_progress *p, void *ud)
 {
 	/* Whether stderr is a terminal, and when the last line went to a log (0: the run
 	 * has not begun). */
@@ -279,4 +263,22 @@ int pmc_cli_exit_status(int r, enum pmc_decision d)
 	default:
 		return PMC_EXIT_ERROR;
 	}
+}
+
+void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
+			 struct pmc_session_cfg *cfg)
+{
+	cfg->pr = pmc_cli_printer;
+	cfg->progress = progress;
+	cfg->events = o->events;
+	cfg->require_counters = o->require_counters;
+	cfg->quiet = o->quiet;
+	cfg->profile = o->profile;
+	cfg->out = stdout;
+	cfg->format = o->format;
+	cfg->aside = stderr;
+	cfg->output = o->output;
+	cfg->exports = &o->exports;
+	cfg->baseline = o->baseline;
+	cfg->cmp = &c->s;
 }
