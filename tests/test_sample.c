@@ -207,7 +207,7 @@ static void test_event_fallback(void **state)
 	}
 }
 
-/* The sampler takes the generic events of the event table (counters/perf/events.c) by
+/* The sampler takes the generic events of the event table (counters/perf/events_table.c) by
  * perf's names, aliases keeping their own name, and no cache, raw or PMU event. */
 static void test_event_names(void **state)
 {

@@ -1,4 +1,5 @@
-/* Event names and perf's event-list syntax.
+/* perf's event-list syntax: the parser of `-e` lists into events (the names it knows are in
+ * events_table.c, what a parsed list holds in events_list.c).
  *
  * Grammar (what `perf stat -e` accepts, restricted to what pmcbench counts):
  *   list   := item (',' item)*
@@ -15,179 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/grow.h"
 #include "counters/perf/events.h"
+#include "counters/perf/events_priv.h"
 #include "counters/perf/sysfs.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "base/suggest.h"
-
-/* Generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE):
- * name as typed, canonical name (the metric id), PERF_COUNT_HW_* suffix. */
-#define PMC_HARDWARE_EVENTS(X)                                                                     \
-	X("cycles", "cycles", CPU_CYCLES)                                                          \
-	X("cpu-cycles", "cycles", CPU_CYCLES)                                                      \
-	X("instructions", "instructions", INSTRUCTIONS)                                            \
-	X("cache-references", "cache-references", CACHE_REFERENCES)                                \
-	X("cache-misses", "cache-misses", CACHE_MISSES)                                            \
-	X("branches", "branches", BRANCH_INSTRUCTIONS)                                             \
-	X("branch-instructions", "branches", BRANCH_INSTRUCTIONS)                                  \
-	X("branch-misses", "branch-misses", BRANCH_MISSES)                                         \
-	X("bus-cycles", "bus-cycles", BUS_CYCLES)                                                  \
-	X("stalled-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)           \
-	X("idle-cycles-frontend", "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)              \
-	X("stalled-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)              \
-	X("idle-cycles-backend", "stalled-cycles-backend", STALLED_CYCLES_BACKEND)                 \
-	X("ref-cycles", "ref-cycles", REF_CPU_CYCLES)
-
-/* Hardware cache events: config = cache id | op << 8 | result << 16 (perf_event_open(2),
- * PERF_TYPE_HW_CACHE). Only the (cache, op) pairs perf itself lists: the instruction
- * cache is never written, the iTLB and the branch predictor are only read. */
-#define PMC_CACHE_READ(X, C, ID)                                                                   \
-	X(C "-loads", ID, OP_READ, RESULT_ACCESS)                                                  \
-	X(C "-load-misses", ID, OP_READ, RESULT_MISS)
-#define PMC_CACHE_WRITE(X, C, ID)                                                                  \
-	X(C "-stores", ID, OP_WRITE, RESULT_ACCESS)                                                \
-	X(C "-store-misses", ID, OP_WRITE, RESULT_MISS)
-#define PMC_CACHE_PREFETCH(X, C, ID)                                                               \
-	X(C "-prefetches", ID, OP_PREFETCH, RESULT_ACCESS)                                         \
-	X(C "-prefetch-misses", ID, OP_PREFETCH, RESULT_MISS)
-#define PMC_CACHE_ALL(X, C, ID)                                                                    \
-	PMC_CACHE_READ(X, C, ID) PMC_CACHE_WRITE(X, C, ID) PMC_CACHE_PREFETCH(X, C, ID)
-#define PMC_CACHE_EVENTS(X)                                                                        \
-	PMC_CACHE_ALL(X, "L1-dcache", L1D)                                                         \
-	PMC_CACHE_READ(X, "L1-icache", L1I)                                                        \
-	PMC_CACHE_PREFETCH(X, "L1-icache", L1I)                                                    \
-	PMC_CACHE_ALL(X, "LLC", LL)                                                                \
-	PMC_CACHE_ALL(X, "dTLB", DTLB)                                                             \
-	PMC_CACHE_READ(X, "iTLB", ITLB)                                                            \
-	PMC_CACHE_READ(X, "branch", BPU)                                                           \
-	PMC_CACHE_ALL(X, "node", NODE)
-
-/* Software events (PERF_TYPE_SOFTWARE): name, canonical name, PERF_COUNT_SW_* suffix. */
-#define PMC_SOFTWARE_EVENTS(X)                                                                     \
-	X("task-clock", "task-clock", TASK_CLOCK)                                                  \
-	X("cpu-clock", "cpu-clock", CPU_CLOCK)                                                     \
-	X("page-faults", "page-faults", PAGE_FAULTS)                                               \
-	X("faults", "page-faults", PAGE_FAULTS)                                                    \
-	X("minor-faults", "minor-faults", PAGE_FAULTS_MIN)                                         \
-	X("major-faults", "major-faults", PAGE_FAULTS_MAJ)                                         \
-	X("context-switches", "context-switches", CONTEXT_SWITCHES)                                \
-	X("cs", "context-switches", CONTEXT_SWITCHES)                                              \
-	X("cpu-migrations", "cpu-migrations", CPU_MIGRATIONS)                                      \
-	X("migrations", "cpu-migrations", CPU_MIGRATIONS)                                          \
-	X("alignment-faults", "alignment-faults", ALIGNMENT_FAULTS)                                \
-	X("emulation-faults", "emulation-faults", EMULATION_FAULTS)
-
-#define CACHE_CONFIG(id, op, res)                                                                  \
-	((uint64_t)PERF_COUNT_HW_CACHE_##id | ((uint64_t)PERF_COUNT_HW_CACHE_##op << 8) |          \
-	 ((uint64_t)PERF_COUNT_HW_CACHE_##res << 16))
-
-struct builtin {
-	const char *name;
-	const char *canonical;
-	enum pmc_event_kind kind;
-	uint32_t type;
-	uint64_t config;
-};
-
-/* clang-format off */
-static const struct builtin builtins[] = {
-#define X_HW(n, c, cfg) { n, c, PMC_EV_HARDWARE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg },
-	PMC_HARDWARE_EVENTS(X_HW)
-#undef X_HW
-#define X_CACHE(n, id, op, res)                                                                    \
-	{ n, n, PMC_EV_HW_CACHE, PERF_TYPE_HW_CACHE, CACHE_CONFIG(id, op, res) },
-	PMC_CACHE_EVENTS(X_CACHE)
-#undef X_CACHE
-#define X_SW(n, c, cfg) { n, c, PMC_EV_SOFTWARE, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg },
-	PMC_SOFTWARE_EVENTS(X_SW)
-#undef X_SW
-};
-/* clang-format on */
-
-#define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
-
-size_t pmc_event_builtin_count(void)
-{
-	return NBUILTINS;
-}
-
-const char *pmc_event_builtin_name(size_t i)
-{
-	return i < NBUILTINS ? builtins[i].name : NULL;
-}
-
-const char *pmc_event_builtin_kind(size_t i)
-{
-	if (i >= NBUILTINS)
-		return NULL;
-	switch (builtins[i].kind) {
-	case PMC_EV_HARDWARE:
-		return "hardware";
-	case PMC_EV_HW_CACHE:
-		return "hardware-cache";
-	default:
-		return "software";
-	}
-}
-
-int pmc_event_generic_find(const char *name, struct pmc_event_generic *ret)
-{
-	for (size_t i = 0; name && i < NBUILTINS; i++) {
-		if (builtins[i].kind == PMC_EV_HW_CACHE || strcmp(builtins[i].name, name) != 0)
-			continue;
-		*ret = (struct pmc_event_generic){
-		    .name = builtins[i].name, .type = builtins[i].type, .config = builtins[i].config};
-		return 0;
-	}
-	return -ENOENT;
-}
-
-bool pmc_event_is_hardware(const struct pmc_event *ev)
-{
-	switch (ev->kind) {
-	case PMC_EV_SOFTWARE:
-		return false;
-	case PMC_EV_PMU:
-		return ev->type != PERF_TYPE_SOFTWARE;
-	default:
-		return true;
-	}
-}
-
-void pmc_event_list_free(struct pmc_event_list *list)
-{
-	if (!list)
-		return;
-	free(list->events);
-	free(list);
-}
-
-int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src)
-{
-	struct pmc_event *tmp;
-
-	if (!dst || !src)
-		return -EINVAL;
-	if (src->n == 0)
-		return 0;
-	if (src->n > SIZE_MAX / sizeof(*tmp) - dst->n)
-		return -ENOMEM;
-	tmp = realloc(dst->events, (dst->n + src->n) * sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	dst->events = tmp;
-	for (size_t i = 0; i < src->n; i++) {
-		tmp[dst->n + i] = src->events[i];
-		tmp[dst->n + i].group += dst->ngroups;
-	}
-	dst->n += src->n;
-	dst->ngroups += src->ngroups;
-	return 0;
-}
 
 /* snprintf for messages and names where cutting a long input short is intended. */
 __attribute__((format(printf, 3, 4))) static void format_cut(char *buf, size_t size,
@@ -326,15 +162,6 @@ static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
 	return 0;
 }
 
-static const struct builtin *find_builtin(const char *name, size_t len)
-{
-	for (size_t i = 0; i < NBUILTINS; i++)
-		if (strlen(builtins[i].name) == len &&
-		    strncasecmp(builtins[i].name, name, len) == 0)
-			return &builtins[i];
-	return NULL;
-}
-
 /* Fills s with builtin names and sysfs PMU events ("pmu/event/") close to the typed
  * name. A PMU event whose name is exactly what was typed comes first, as perf would
  * find "tsc" in msr/tsc/. */
@@ -345,8 +172,8 @@ static void suggest_events(const struct parser *p, const char *typed, size_t len
 	size_t npmus = 0;
 
 	pmc_suggest_init(s, typed, len);
-	for (size_t i = 0; i < NBUILTINS; i++)
-		pmc_suggest_offer(s, builtins[i].name, builtins[i].name);
+	for (size_t i = 0; i < pmc_event_builtin_count(); i++)
+		pmc_suggest_offer(s, pmc_event_builtin_name(i), pmc_event_builtin_name(i));
 	if (pmc_sysfs_names(p->root, NULL, NULL, &pmus, &npmus) < 0)
 		return;
 	for (size_t i = 0; i < npmus; i++) {
@@ -444,7 +271,7 @@ static bool all_alnum(const char *s, size_t len)
 static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_event *ev)
 {
 	const char *name = p->spec + start;
-	const struct builtin *b = find_builtin(name, len);
+	const struct pmc_event_builtin *b = pmc_event_builtin_find(name, len);
 
 	if (b) {
 		ev->kind = b->kind;
@@ -702,56 +529,6 @@ static bool has_value_term(const char *text, size_t len, const char *name)
 		i++;
 	}
 	return false;
-}
-
-int pmc_cpu_list_each(const char *list, int (*fn)(int cpu, void *ud), void *ud)
-{
-	const char *s = list;
-
-	if (!list || !*list)
-		return -EINVAL;
-	while (*s) {
-		char *end;
-		long lo = strtol(s, &end, 10), hi = lo;
-		int r;
-
-		if (end == s || lo < 0 || lo > 65535)
-			return -EINVAL;
-		s = end;
-		if (*s == '-') {
-			hi = strtol(++s, &end, 10);
-			if (end == s || hi < lo || hi > 65535)
-				return -EINVAL;
-			s = end;
-		}
-		for (long c = lo; c <= hi; c++)
-			if ((r = fn((int)c, ud)) < 0)
-				return r;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static int count_cpu(int cpu, void *ud)
-{
-	(void)cpu;
-	++*(size_t *)ud;
-	return 0;
-}
-
-size_t pmc_cpu_list_count(const char *list)
-{
-	size_t n = 0;
-
-	return pmc_cpu_list_each(list, count_cpu, &n) == 0 ? n : 0;
-}
-
-double pmc_event_scale(const struct pmc_event *ev)
-{
-	return ev->scale > 0 ? ev->scale : 1.0;
 }
 
 /* A PMU with a `cpumask` and no `cpus` (uncore, RAPL: tools/perf/util/pmu.c reads it as
@@ -1127,153 +904,4 @@ fail_args:
 	/* Messages quote the input: shown escaped, on one line (pmc_quote()). */
 	pmc_err_escape(err, errlen);
 	return r;
-}
-
-/* ---- reading a list ---- */
-
-static const struct pmc_event *event_at(const struct pmc_event_list *list, size_t i)
-{
-	return list && i < list->n ? &list->events[i] : NULL;
-}
-
-size_t pmc_event_list_count(const struct pmc_event_list *list)
-{
-	return list ? list->n : 0;
-}
-
-size_t pmc_event_list_group_count(const struct pmc_event_list *list)
-{
-	return list ? list->ngroups : 0;
-}
-
-const char *pmc_event_list_name(const struct pmc_event_list *list, size_t i)
-{
-	const struct pmc_event *ev = event_at(list, i);
-
-	return ev ? ev->name : NULL;
-}
-
-size_t pmc_event_list_group(const struct pmc_event_list *list, size_t i)
-{
-	const struct pmc_event *ev = event_at(list, i);
-
-	return ev ? ev->group : SIZE_MAX;
-}
-
-bool pmc_event_list_is_leader(const struct pmc_event_list *list, size_t i)
-{
-	const struct pmc_event *ev = event_at(list, i);
-
-	return ev && ev->leader;
-}
-
-bool pmc_event_list_is_hardware(const struct pmc_event_list *list, size_t i)
-{
-	const struct pmc_event *ev = event_at(list, i);
-
-	return ev && pmc_event_is_hardware(ev);
-}
-
-int pmc_event_list_describe(const struct pmc_event_list *list, size_t i, struct pmc_event_desc *ret)
-{
-	const struct pmc_event *ev = event_at(list, i);
-	struct pmc_event_desc d;
-
-	if (!ev || !ret || ret->sz < sizeof(ret->sz))
-		return -EINVAL;
-	memset(&d, 0, sizeof(d));
-	d.sz = ret->sz;
-	d.name = ev->name;
-	d.kind = ev->kind;
-	d.type = ev->type;
-	d.config = ev->config;
-	d.config1 = ev->config1;
-	d.config2 = ev->config2;
-	d.exclude_user = ev->exclude_user;
-	d.exclude_kernel = ev->exclude_kernel;
-	d.exclude_hv = ev->exclude_hv;
-	d.group = ev->group;
-	d.leader = ev->leader;
-	d.hardware = pmc_event_is_hardware(ev);
-	/* An older caller's smaller struct gets the fields it knows. */
-	memcpy(ret, &d, ret->sz < sizeof(d) ? ret->sz : sizeof(d));
-	return 0;
-}
-
-const char *pmc_event_kind_name(enum pmc_event_kind kind)
-{
-	switch (kind) {
-	case PMC_EV_HARDWARE:
-		return "hardware";
-	case PMC_EV_HW_CACHE:
-		return "hardware-cache";
-	case PMC_EV_SOFTWARE:
-		return "software";
-	case PMC_EV_RAW:
-		return "raw";
-	case PMC_EV_PMU:
-		return "pmu";
-	}
-	return "unknown";
-}
-
-/* ---- the PMU events in sysfs ---- */
-
-static int strv_push(char ***v, size_t *n, const char *s)
-{
-	if (pmc_grow(v, *n, sizeof(**v)) < 0)
-		return -ENOMEM;
-	(*v)[*n] = strdup(s);
-	if (!(*v)[*n])
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
-
-int pmc_pmu_events_list(const char *sysfs_root, struct pmc_pmu_events *ret)
-{
-	struct pmc_pmu_events pe = {0};
-	char **pmus = NULL;
-	size_t npmus = 0;
-	int r;
-
-	if (!ret)
-		return -EINVAL;
-	r = pmc_sysfs_names(sysfs_root, NULL, NULL, &pmus, &npmus);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < npmus && r == 0; i++) {
-		char **evs = NULL;
-		size_t nevs = 0;
-
-		if (pmc_sysfs_names(sysfs_root, pmus[i], "events", &evs, &nevs) < 0 || nevs == 0) {
-			r = strv_push(&pe.bare, &pe.nbare, pmus[i]);
-		} else {
-			for (size_t j = 0; j < nevs && r == 0; j++) {
-				char spec[PMC_EVENT_NAME_MAX];
-
-				if (snprintf(spec, sizeof(spec), "%s/%s/", pmus[i], evs[j]) >=
-				    (int)sizeof(spec))
-					continue;
-				r = strv_push(&pe.events, &pe.nevents, spec);
-			}
-		}
-		pmc_sysfs_names_free(evs, nevs);
-	}
-	pmc_sysfs_names_free(pmus, npmus);
-	if (r < 0) {
-		pmc_pmu_events_free(&pe);
-		return r;
-	}
-	*ret = pe;
-	return 0;
-}
-
-void pmc_pmu_events_free(struct pmc_pmu_events *pe)
-{
-	if (!pe)
-		return;
-	pmc_sysfs_names_free(pe->events, pe->nevents);
-	pmc_sysfs_names_free(pe->bare, pe->nbare);
-	memset(pe, 0, sizeof(*pe));
 }
