@@ -1,4 +1,5 @@
-/* Statistics with published methods; each function cites its method in stats.c.
+/* Statistics with published methods; each function cites its method in stats.c
+ * (one set of samples) or stats_rank.c (the rank tests of two).
  * Inputs may hold NAN (not measured): such entries are skipped. */
 #pragma once
 
