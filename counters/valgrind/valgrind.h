@@ -49,7 +49,7 @@ enum pmc_valgrind_event {
 /* The metrics the backend reports, by their stable ids: counts with status exact.
  * Their units, directions and descriptions are in the metric registry
  * (harness/2-core/metrics.c); the formulas of branch-misses and est-cycles are in
- * valgrind.c and docs/valgrind.md. */
+ * valgrind_metrics.c and docs/valgrind.md. */
 #define PMC_VALGRIND_METRICS(X)                                                                    \
 	X(INSTRUCTIONS, "instructions")			    /* Ir */                               \
 	X(DATA_READS, "data-reads")			    /* Dr */                               \

@@ -1,7 +1,7 @@
 /* The one reader of valgrind's output files, callgrind's and cachegrind's (valgrind manual,
  * "Callgrind Format Specification"; cachegrind writes a subset): lines, their kinds, the
  * grammar's tokens and numbers, name compression and cost lines. The valgrind backend
- * reads the totals of a run with it (counters/valgrind/valgrind.c), the exact profiles
+ * reads the totals of a run with it (counters/valgrind/valgrind_outputs.c), the exact profiles
  * the costs per function context (harness/3-profile/callgrind.c), so that both read a
  * file the same way. What a line means is theirs: each gives its own errors for what it
  * does not accept. */
