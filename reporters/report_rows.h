@@ -1,6 +1,6 @@
 /* Private to the run reporters (table.c, markdown.c): one benchmark's analysis turned
  * into display rows, so that the text table and the Markdown table show the same
- * numbers, statuses and marks. Built in table.c; the numbers come from the analysis
+ * numbers, statuses and marks. Built in report_rows.c; the numbers come from the analysis
  * (harness/2-core/analysis.h), never computed here. */
 #pragma once
 
