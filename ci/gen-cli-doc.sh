@@ -26,9 +26,9 @@ commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help
 	echo
 	echo "Installed by \`meson install\` (README); to try it from the tree, source"
 	echo "\`harness/6-cli/completion/pmcbench.bash\`. Bash and zsh complete"
-	echo "the commands, each command's options, the values of \`--format\`, \`--color\`,"
-	echo "\`--backend\` and \`--valgrind-tool\`, event names after \`-e\` (also after a comma in a"
-	echo "list), and file names where an option takes a file. The scripts read the options from"
+	echo "the commands (and the actions of \`history\`), each command's options, the values of"
+	echo "\`--format\`, \`--color\`, \`--backend\` and \`--valgrind-tool\`, event names after \`-e\`"
+	echo "(also after a comma in a list), and file names where an option takes a file. The scripts read the options from"
 	echo "\`pmcbench help COMMAND\` and the events from \`pmcbench list --names\` at completion"
 	echo "time, so they cannot drift from the program."
 	echo

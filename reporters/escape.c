@@ -200,3 +200,32 @@ void pmc_escape_go_text(FILE *out, const char *s)
 		p += n ? n : 1;
 	}
 }
+
+/* XML text (escape.h). */
+void pmc_escape_xml(FILE *out, const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t chars = 0;
+	while (*p) {
+		if (max_chars != SIZE_MAX && chars + 1 > max_chars) {
+			fputs("..", out);
+			return;
+		}
+		size_t l = pmc_utf8_len(p);
+		chars++;
+		if (l == 0 || *p < 0x20 || *p == 0x7f || (l == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
+			fputs("\xef\xbf\xbd", out);
+			p += l ? l : 1;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fwrite(p, 1, l, out);
+		}
+		p += l;
+	}
+}

@@ -1,5 +1,5 @@
 /* One escaper per output language that has no library of its own: text shown on a
- * terminal, GitHub-flavoured Markdown, and Go's benchmark format. (CSV is quoted by
+ * terminal, GitHub-flavoured Markdown, Go's benchmark format, and XML (SVG, HTML). (CSV is quoted by
  * libcsv, JSON by jansson.) */
 #pragma once
 
@@ -43,3 +43,10 @@ char *pmc_escape_go_name(const char *s);
  * characters become spaces, so that a newline cannot end the line, and bytes that are not
  * UTF-8 U+FFFD. */
 void pmc_escape_go_text(FILE *out, const char *s);
+
+/* Text in XML (or HTML) character data or an attribute value: markup characters as
+ * entities, and what XML 1.0 forbids or a reader would misread (control characters, C1
+ * controls, bytes that are not UTF-8) as U+FFFD, so that no name can end an element,
+ * open a script or make the file unreadable. At most max_chars characters (SIZE_MAX: no
+ * limit), then "..". */
+void pmc_escape_xml(FILE *out, const char *s, size_t max_chars);

@@ -4,6 +4,7 @@
  * every frame's position without a second sort. The SVG holds one <g> per kept frame,
  * so its size is linear in the number of nodes; the script only moves what is there. */
 #include "reporters/flamegraph.h"
+#include "reporters/escape.h"
 
 #include "base/grow.h"
 #include "base/utf8.h"
@@ -104,39 +105,7 @@ static int build(struct tree *t, const struct pmc_flame_stack **sorted, size_t n
 	return 0;
 }
 
-/* Text in XML character data or an attribute value: markup characters as entities, and
- * what XML 1.0 forbids or a reader would misread (control characters, C1 controls,
- * bytes that are not UTF-8) as U+FFFD, so that no name can end an element, open a
- * script or make the file unreadable. At most max_chars characters, then "..". */
-static void xml_text(FILE *out, const char *s, size_t max_chars)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t chars = 0;
-	while (*p) {
-		if (max_chars != SIZE_MAX && chars + 1 > max_chars) {
-			fputs("..", out);
-			return;
-		}
-		size_t l = pmc_utf8_len(p);
-		chars++;
-		if (l == 0 || *p < 0x20 || *p == 0x7f || (l == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
-			fputs("\xef\xbf\xbd", out);
-			p += l ? l : 1;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fwrite(p, 1, l, out);
-		}
-		p += l;
-	}
-}
-
-/* Characters in s as xml_text() counts them. */
+/* Characters in s as pmc_escape_xml() counts them. */
 static size_t text_chars(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -304,11 +273,11 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 	unsigned rgb[3];
 
 	fputs("<g class=\"f\"><title>", out);
-	xml_text(out, v->name, SIZE_MAX);
+	pmc_escape_xml(out, v->name, SIZE_MAX);
 	fprintf(out, " (%" PRIu64, v->total);
 	if (o->unit && *o->unit) {
 		fputc(' ', out);
-		xml_text(out, o->unit, SIZE_MAX);
+		pmc_escape_xml(out, o->unit, SIZE_MAX);
 	}
 	if (o->differential && o->absolute) {
 		double change = (double)v->total - (double)v->old_total;
@@ -330,7 +299,7 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 	double fit = floor((w - 6) / CHAR_PX);
 	if (fit >= 3) {
 		size_t max = text_chars(v->name) > (size_t)fit ? (size_t)fit - 2 : SIZE_MAX;
-		xml_text(out, v->name, max);
+		pmc_escape_xml(out, v->name, max);
 	}
 	fputs("</text></g>\n", out);
 }
@@ -405,11 +374,11 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
 		width, height);
 	fprintf(out, "<text class=\"ttl\" x=\"%u\" y=\"24\">", width / 2);
-	xml_text(out, o->title ? o->title : "Flame graph", SIZE_MAX);
+	pmc_escape_xml(out, o->title ? o->title : "Flame graph", SIZE_MAX);
 	fputs("</text>\n", out);
 	if (o->subtitle) {
 		fprintf(out, "<text class=\"sub\" x=\"%u\" y=\"44\">", width / 2);
-		xml_text(out, o->subtitle, SIZE_MAX);
+		pmc_escape_xml(out, o->subtitle, SIZE_MAX);
 		fputs("</text>\n", out);
 	}
 	fprintf(out,
@@ -428,7 +397,7 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 			width / 2, max_abs);
 		if (o->unit && *o->unit) {
 			fputc(' ', out);
-			xml_text(out, o->unit, SIZE_MAX);
+			pmc_escape_xml(out, o->unit, SIZE_MAX);
 		}
 		fputs(")</text>\n", out);
 	} else if (o->differential) {

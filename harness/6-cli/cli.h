@@ -31,6 +31,7 @@ int pmc_cli_list(int argc, char **argv);
 int pmc_cli_doctor(int argc, char **argv);
 int pmc_cli_record(int argc, char **argv);
 int pmc_cli_report(int argc, char **argv);
+int pmc_cli_history(int argc, char **argv);
 
 /* Signals while commands run (cli_signal.c): the handler kills the process group of
  * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running)

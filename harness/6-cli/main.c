@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },
 	{ "record", pmc_cli_record, "profile one run of a command (sampled, or exact)" },
 	{ "report", pmc_cli_report, "show a profile, its flame graph, or the diff of two" },
+	{ "history", pmc_cli_history, "keep results over commits; find their change points" },
 };
 
 static void usage(FILE *out)

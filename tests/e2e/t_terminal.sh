@@ -38,6 +38,8 @@ test_completion_bash() {
 	bash_complete pmcbench run --format=j >c.txt && expect_one_line c.txt '^--format=json$' || return 1
 	bash_complete pmcbench list --na >c.txt && expect_one_line c.txt '^--names$' || return 1
 	bash_complete pmcbench help ga >c.txt && expect_one_line c.txt '^gate$' || return 1
+	bash_complete pmcbench history ex >c.txt && expect_one_line c.txt '^export$' || return 1
+	bash_complete pmcbench history list --mach >c.txt && expect_one_line c.txt '^--machine$' || return 1
 	# Files where a command takes files.
 	: >old-result.json
 	bash_complete pmcbench compare old-r >c.txt && expect_one_line c.txt '^old-result\.json$' || return 1
@@ -77,6 +79,8 @@ test_completion_zsh() {
 	expect_grep 'pmcbench compare' z.txt || return 1
 	zsh_complete 'pmcbench run --ru' 'pmcbench run --runs' >z.txt
 	expect_grep 'pmcbench run --runs' z.txt || return 1
+	zsh_complete 'pmcbench history cha' 'pmcbench history changes' >z.txt
+	expect_grep 'pmcbench history changes' z.txt || return 1
 	zsh_complete 'pmcbench run -e cycles,task-c' 'task-clock' >z.txt
 	expect_grep 'pmcbench run -e cycles,task-clock' z.txt
 }

@@ -66,6 +66,12 @@ _pmcbench()
 		return 0
 	fi
 	cmd=${COMP_WORDS[1]}
+	# history's actions, from its help as the commands are from the top level's.
+	if [ "$cmd" = history ] && [ "$cword" -eq 2 ]; then
+		mapfile -t COMPREPLY < <(compgen -W "$("$prog" help history 2>/dev/null |
+			sed -nE 's/^  ([a-z]+) +.*/\1/p')" -- "$cur")
+		return 0
+	fi
 	if [ "$cmd" = help ]; then
 		[ "$cword" -eq 2 ] && mapfile -t COMPREPLY < <(compgen -W "$("$prog" --help 2>/dev/null |
 			sed -nE 's/^  ([a-z]+) +.*/\1/p')" -- "$cur")

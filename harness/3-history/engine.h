@@ -1,0 +1,47 @@
+/* The one small interface behind which each engine of the history lives (sqlite.c,
+ * postgres.c). The SQL is one dialect both understand: parameters are written $1, $2
+ * (sqlite.c reads them as ?1, ?2), every value goes in and comes out as text (NULL: SQL
+ * NULL), a double as its shortest exact decimal. Every query is parameterized: names
+ * from result files are data, never SQL. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pmc_hist_db;
+
+/* One row of a query: ncols values, NULL for SQL NULL. Returns 0 to go on, or -errno
+ * to stop the query with that error. */
+typedef int (*pmc_hist_row_fn)(void *ud, const char *const *cols, size_t ncols);
+
+struct pmc_hist_engine {
+	const char *name;
+	/* Runs one statement; *ret_changes (may be NULL) gets the rows it changed. */
+	int (*exec)(struct pmc_hist_db *db, const char *sql, const char *const *params,
+		    size_t nparams, long *ret_changes, char *err, size_t errlen);
+	int (*query)(struct pmc_hist_db *db, const char *sql, const char *const *params,
+		     size_t nparams, pmc_hist_row_fn row, void *ud, char *err, size_t errlen);
+	/* A transaction that writes: it holds the store's write lock (SQLite: BEGIN
+	 * IMMEDIATE, waiting while another writer holds it; PostgreSQL: an advisory lock
+	 * for schema changes, taken when lock is true). */
+	int (*begin)(struct pmc_hist_db *db, bool lock, char *err, size_t errlen);
+	int (*commit)(struct pmc_hist_db *db, char *err, size_t errlen);
+	void (*rollback)(struct pmc_hist_db *db);
+	/* A query of how many tables the store holds, when a store that holds another
+	 * program's tables is refused (a SQLite file is one program's; a PostgreSQL
+	 * database may be shared: NULL). */
+	const char *count_tables_sql;
+	/* Whether the table exists (without creating anything). */
+	int (*has_table)(struct pmc_hist_db *db, const char *name, bool *ret, char *err,
+			 size_t errlen);
+	void (*close)(struct pmc_hist_db *db);
+};
+
+/* Opens the engine's connection. display is the store as messages show it. */
+int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
+			 struct pmc_hist_db **ret, char *err, size_t errlen);
+int pmc_hist_pg_open(const char *url, const char *display, struct pmc_hist_db **ret, char *err,
+		     size_t errlen);
+
+extern const struct pmc_hist_engine pmc_hist_sqlite;
+extern const struct pmc_hist_engine pmc_hist_pg;

@@ -1,0 +1,123 @@
+/* The history of results (docs/history.md): every result added is kept with its samples,
+ * its environment fingerprint, the commit and branch it measured, when, and the user's
+ * tags, in one schema behind two engines: SQLite (a file, the default) and PostgreSQL
+ * (a shared server, "postgresql://..."). Nothing here prints; every failing call writes
+ * one line naming the store, the problem and the fix into err. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmc_result;
+struct pmc_history;
+
+/* The schema this code writes; a store of a newer one is refused (-EPROTONOSUPPORT). */
+#define PMC_HISTORY_SCHEMA 1
+
+/* What opening may do: create the store (a new SQLite file, the tables on an empty
+ * PostgreSQL database) and migrate an older schema. Without it a store that does not
+ * exist is -ENOENT and an older schema is read as it is. */
+#define PMC_HISTORY_WRITE 1u
+
+/* Opens the store at url: "postgresql://..." or "postgres://..." (libpq's URL; the
+ * password from it, PGPASSWORD, ~/.pgpass or a service file), else the path of a SQLite
+ * file ("sqlite:PATH" too). Returns 0, or -ENOENT (no store), -EPROTONOSUPPORT (a newer
+ * schema), -EINVAL (not a store: a corrupt file), -ECONNREFUSED (no server),
+ * -EACCES (refused credentials), -EIO, -ENOMEM, with one line in err. */
+int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, char *err,
+		     size_t errlen);
+void pmc_history_close(struct pmc_history *h);
+
+/* The engine's name ("sqlite", "postgresql") and the store as it may be shown: the
+ * URL with any password masked. */
+const char *pmc_history_engine(const struct pmc_history *h);
+const char *pmc_history_display(const struct pmc_history *h);
+
+/* The fingerprint's fields, from a result's environment (docs/history.md). */
+struct pmc_history_fp {
+	const char *machine, *kernel, *cpu, *compiler, *backend, *target_env;
+};
+
+/* What is said about a result beside its content; each may be NULL. */
+struct pmc_history_meta {
+	const char *commit;
+	const char *branch;
+	const char *source;   /* the file it came from */
+	const char *compiler; /* when the result's environment has no "compiler" */
+	/* The machine instead of the result's hostname: a CI runner whose hostname is new
+	 * every job but whose kind is the same ("gha-ubuntu-24.04"). */
+	const char *machine;
+	const char *const *tags; /* ntags "key=value" strings */
+	size_t ntags;
+	int64_t now; /* the time of ingest (unix seconds); 0: now */
+};
+
+/* The result's content hash (64 hex digits): its key in a store. Returns 0 or -ENOMEM. */
+int pmc_history_result_id(const struct pmc_result *r, char id[65]);
+
+/* The fingerprint of r (16 hex digits), with meta's machine and compiler (meta may be
+ * NULL). */
+void pmc_history_fingerprint(const struct pmc_result *r, const struct pmc_history_meta *meta,
+			     char fp[17]);
+
+/* Adds r in one transaction; *ret_added is false when the store holds it already (the
+ * same content: nothing is written), and ret_id (may be NULL) gets its key. Returns 0 or
+ * -errno with one line in err. */
+int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
+		    const struct pmc_history_meta *meta, bool *ret_added, char ret_id[65],
+		    char *err, size_t errlen);
+
+/* What list, show, export and changes select; NULL, 0: anything. */
+struct pmc_history_filter {
+	const char *benchmark, *metric, *branch, *machine, *fingerprint;
+	const char *commit_from, *commit_to; /* prefixes of commits: entries from the first
+						measurement of one to the last of the other */
+	int64_t since, until;		     /* unix seconds, inclusive */
+	const char *const *tags;	     /* "key=value", every one must match */
+	size_t ntags;
+};
+
+struct pmc_history_entry {
+	char *id;
+	int64_t t;     /* when measured (the result's created time), unix seconds */
+	int64_t added; /* when added */
+	char *commit, *branch, *fingerprint, *machine, *kernel, *cpu, *compiler, *backend,
+	    *target_env, *source, *tags; /* tags: "k=v,k=v" in key order, "" for none */
+};
+
+/* The entries f selects, oldest first (by t, then by id), in *ret (free with
+ * pmc_history_entries_free). Returns 0 or -errno with one line in err. */
+int pmc_history_list(struct pmc_history *h, const struct pmc_history_filter *f,
+		     struct pmc_history_entry **ret, size_t *ret_n, char *err, size_t errlen);
+void pmc_history_entries_free(struct pmc_history_entry *v, size_t n);
+
+/* One metric of one benchmark in one entry: a point of a series. */
+struct pmc_history_point {
+	struct pmc_history_entry e; /* the entry it belongs to */
+	char *benchmark, *metric, *unit;
+	int better;	/* enum pmc_better */
+	bool simulated; /* counted by a simulator: exact */
+	double median;	/* of the measured samples; NAN when none was */
+	size_t n;
+	double *samples; /* n entries, NAN where not measured */
+};
+
+/* The points f selects, by series (benchmark, metric, fingerprint) and in each oldest
+ * first, in *ret (free with pmc_history_points_free). Returns 0 or -errno. */
+int pmc_history_points(struct pmc_history *h, const struct pmc_history_filter *f,
+		       struct pmc_history_point **ret, size_t *ret_n, char *err, size_t errlen);
+void pmc_history_points_free(struct pmc_history_point *v, size_t n);
+
+/* Whether two points are of one series. */
+bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc_history_point *b);
+
+/* The baseline of a gate (docs/history.md, "Gate"): for the benchmarks of r, the samples
+ * of the last k entries of r's fingerprint (meta as pmc_history_fingerprint) on
+ * branch (NULL: any), r itself left out, as one result whose runs record the entry they
+ * come from as their process; k is at most PMC_HISTORY_MAX_LAST (-EINVAL beyond). *ret_n gets the
+ * number of entries used (0: *ret is NULL). Returns 0 or -errno with one line in err. */
+#define PMC_HISTORY_MAX_LAST 64
+int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
+			 const struct pmc_history_meta *meta, const char *branch, size_t k,
+			 struct pmc_result **ret, size_t *ret_n, char *err, size_t errlen);

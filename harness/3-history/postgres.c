@@ -1,0 +1,249 @@
+/* The PostgreSQL engine of the history (engine.h), through libpq: a shared store for
+ * many machines and CI jobs. Credentials are libpq's (the URL, PGPASSWORD, ~/.pgpass,
+ * service files, sslmode); a message shows the store's URL with the password masked and
+ * never repeats libpq's text beyond its first line. */
+#include <errno.h>
+#include <libpq-fe.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "history/engine.h"
+
+/* The advisory lock that makes schema changes one at a time: "pmcbench" in ASCII. */
+#define SCHEMA_LOCK "7308332109478856808"
+
+struct pmc_hist_db {
+	PGconn *conn;
+	char *display;
+};
+
+/* libpq prints a server's notices ("relation exists, skipping") on stderr; a library
+ * never prints. */
+static void no_notice(void *arg, const char *message)
+{
+}
+
+/* The first line of libpq's message, without its "ERROR:  " or "FATAL:  " lead. */
+static void first_line(const char *msg, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!msg)
+		msg = "";
+	if (strncmp(msg, "ERROR:  ", 8) == 0 || strncmp(msg, "FATAL:  ", 8) == 0)
+		msg += 8;
+	n = strcspn(msg, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, msg, n);
+	buf[n] = '\0';
+}
+
+static int fail_result(struct pmc_hist_db *d, PGresult *res, char *err, size_t errlen)
+{
+	char line[512];
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	int r = -EIO;
+
+	first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(d->conn), line, sizeof(line));
+	if (PQstatus(d->conn) == CONNECTION_BAD) {
+		pmc_err_set(err, errlen, "%s: the connection was lost (%s); try again", d->display,
+			    line);
+		r = -ECONNRESET;
+	} else if (state && strncmp(state, "42501", 5) == 0) {
+		pmc_err_set(err, errlen,
+			    "%s: permission denied (%s); the user needs CREATE and INSERT on the "
+			    "database",
+			    d->display, line);
+		r = -EACCES;
+	} else if (state && strncmp(state, "53", 2) == 0) {
+		pmc_err_set(err, errlen, "%s: the server is out of resources (%s)", d->display,
+			    line);
+		r = -ENOSPC;
+	} else {
+		pmc_err_set(err, errlen, "%s: %s", d->display, line);
+	}
+	PQclear(res);
+	return r;
+}
+
+static int pg_run(struct pmc_hist_db *d, const char *sql, const char *const *params, size_t nparams,
+		  PGresult **ret, char *err, size_t errlen)
+{
+	PGresult *res = PQexecParams(d->conn, sql, (int)nparams, NULL, params, NULL, NULL, 0);
+	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		return fail_result(d, res, err, errlen);
+	*ret = res;
+	return 0;
+}
+
+static int pg_exec(struct pmc_hist_db *d, const char *sql, const char *const *params,
+		   size_t nparams, long *ret_changes, char *err, size_t errlen)
+{
+	PGresult *res = NULL;
+	int r = pg_run(d, sql, params, nparams, &res, err, errlen);
+
+	if (r < 0)
+		return r;
+	if (ret_changes)
+		*ret_changes = strtol(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	return 0;
+}
+
+static int pg_query(struct pmc_hist_db *d, const char *sql, const char *const *params,
+		    size_t nparams, pmc_hist_row_fn row, void *ud, char *err, size_t errlen)
+{
+	enum { MAXCOLS = 32 };
+	const char *cols[MAXCOLS];
+	PGresult *res = NULL;
+	int r = pg_run(d, sql, params, nparams, &res, err, errlen);
+	int nrows, ncols;
+
+	if (r < 0)
+		return r;
+	nrows = PQntuples(res);
+	ncols = PQnfields(res);
+	if (ncols > MAXCOLS)
+		ncols = MAXCOLS;
+	for (int i = 0; i < nrows && r == 0; i++) {
+		for (int c = 0; c < ncols; c++)
+			cols[c] = PQgetisnull(res, i, c) ? NULL : PQgetvalue(res, i, c);
+		r = row(ud, cols, (size_t)ncols);
+	}
+	PQclear(res);
+	return r;
+}
+
+static int pg_begin(struct pmc_hist_db *d, bool lock, char *err, size_t errlen)
+{
+	int r = pg_exec(d, "BEGIN", NULL, 0, NULL, err, errlen);
+
+	if (r == 0 && lock) {
+		r = pg_exec(d, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", NULL, 0, NULL, err,
+			    errlen);
+		if (r < 0)
+			pg_exec(d, "ROLLBACK", NULL, 0, NULL, NULL, 0);
+	}
+	return r;
+}
+
+static int pg_commit(struct pmc_hist_db *d, char *err, size_t errlen)
+{
+	return pg_exec(d, "COMMIT", NULL, 0, NULL, err, errlen);
+}
+
+static void pg_rollback(struct pmc_hist_db *d)
+{
+	if (PQtransactionStatus(d->conn) != PQTRANS_IDLE)
+		pg_exec(d, "ROLLBACK", NULL, 0, NULL, NULL, 0);
+}
+
+struct found {
+	bool yes;
+};
+
+static int found_row(void *ud, const char *const *cols, size_t n)
+{
+	((struct found *)ud)->yes = true;
+	return 0;
+}
+
+static int pg_has_table(struct pmc_hist_db *d, const char *name, bool *ret, char *err,
+			size_t errlen)
+{
+	struct found f = {false};
+	const char *p[] = {name};
+	int r = pg_query(d,
+			 "SELECT 1 FROM information_schema.tables WHERE table_schema = "
+			 "current_schema() AND table_name = $1",
+			 p, 1, found_row, &f, err, errlen);
+
+	if (r == 0)
+		*ret = f.yes;
+	return r;
+}
+
+static void pg_close(struct pmc_hist_db *d)
+{
+	if (!d)
+		return;
+	PQfinish(d->conn);
+	free(d->display);
+	free(d);
+}
+
+int pmc_hist_pg_open(const char *url, const char *display, struct pmc_hist_db **ret, char *err,
+		     size_t errlen)
+{
+	struct pmc_hist_db *d = calloc(1, sizeof(*d));
+	char line[512];
+	int r;
+
+	if (!d || !(d->display = strdup(display))) {
+		free(d);
+		pmc_err_set(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* An address that never answers fails after 10 s, not after TCP's minutes; the
+	 * URL's own connect_timeout, processed after it, wins. */
+	static const char *const keys[] = {"connect_timeout", "dbname", NULL};
+	const char *values[] = {"10", url, NULL};
+
+	d->conn = PQconnectdbParams(keys, values, 1);
+	if (!d->conn) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto close;
+	}
+	if (PQstatus(d->conn) != CONNECTION_OK) {
+		const char *msg = PQerrorMessage(d->conn);
+
+		/* libpq's message starts with where it connected ("connection to server at
+		 * ... failed: "); the reason follows. */
+		const char *why = strstr(msg, "failed: ");
+
+		first_line(why ? why + 8 : msg, line, sizeof(line));
+		if (strstr(msg, "password authentication failed") ||
+		    strstr(msg, "no password supplied") || strstr(msg, "authentication failed")) {
+			pmc_err_set(err, errlen,
+				    "%s: the server refused the credentials (%s); check the user "
+				    "and the password (PGPASSWORD, ~/.pgpass or the URL)",
+				    display, line);
+			r = -EACCES;
+		} else if (strstr(msg, "does not exist")) {
+			pmc_err_set(err, errlen,
+				    "%s: %s; create the database (createdb) or name another one",
+				    display, line);
+			r = -ENOENT;
+		} else {
+			pmc_err_set(
+			    err, errlen,
+			    "%s: cannot connect (%s); check the host and port, and that the "
+			    "server is running",
+			    display, line);
+			r = -ECONNREFUSED;
+		}
+		goto close;
+	}
+	PQsetNoticeProcessor(d->conn, no_notice, NULL);
+	*ret = d;
+	return 0;
+close:
+	pg_close(d);
+	return r;
+}
+
+const struct pmc_hist_engine pmc_hist_pg = {
+    .name = "postgresql",
+    .exec = pg_exec,
+    .query = pg_query,
+    .begin = pg_begin,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
+    .has_table = pg_has_table,
+    .close = pg_close,
+};

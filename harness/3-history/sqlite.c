@@ -1,0 +1,324 @@
+/* The SQLite engine of the history (engine.h), through libsqlite3: one file, the
+ * default store. Writers take the database's write lock at BEGIN IMMEDIATE and wait for
+ * each other (a busy timeout), so that several processes can add at once; the rollback
+ * journal (not WAL) keeps the store one file that travels as a CI cache or artifact, and
+ * a writer killed mid-transaction is rolled back by the next one to open the file. */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "history/engine.h"
+
+/* How long a writer waits for another one's transaction. */
+#define BUSY_TIMEOUT_MS 60000
+/* Prepared statements kept for reuse: ingest runs the same few many times. */
+#define NCACHE 16
+
+struct pmc_hist_db {
+	sqlite3 *db;
+	char *display;
+	struct {
+		char *sql; /* a copy of the caller's text: the key */
+		sqlite3_stmt *st;
+	} cache[NCACHE];
+	size_t next; /* the cache slot replaced next */
+};
+
+static int errno_of(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return -EINVAL;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	default:
+		return -EIO;
+	}
+}
+
+/* One error line for rc on d: what it means for a store, and what to do. */
+static int fail(struct pmc_hist_db *d, int rc, char *err, size_t errlen)
+{
+	const char *msg = d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc);
+
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		pmc_err_set(err, errlen,
+			    "%s: not a readable SQLite database (%s); give the path of a pmcbench "
+			    "history, or move the damaged file away and add the results again",
+			    d->display, msg);
+		break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		pmc_err_set(err, errlen,
+			    "%s: the database stayed locked by another writer for %d s (%s); try "
+			    "again",
+			    d->display, BUSY_TIMEOUT_MS / 1000, msg);
+		break;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		pmc_err_set(err, errlen,
+			    "%s: cannot write the database (%s); check its permissions", d->display,
+			    msg);
+		break;
+	case SQLITE_FULL:
+		pmc_err_set(err, errlen, "%s: the disk is full (%s)", d->display, msg);
+		break;
+	default:
+		pmc_err_set(err, errlen, "%s: %s", d->display, msg);
+	}
+	return errno_of(rc);
+}
+
+/* "$12" as "?12": the dialect of engine.h in SQLite's spelling. */
+static char *translate(const char *sql)
+{
+	char *out = strdup(sql);
+
+	if (!out)
+		return NULL;
+	for (char *p = out; *p; p++)
+		if (p[0] == '$' && p[1] >= '0' && p[1] <= '9')
+			*p = '?';
+	return out;
+}
+
+static int prepare(struct pmc_hist_db *d, const char *sql, sqlite3_stmt **ret, char *err,
+		   size_t errlen)
+{
+	char *text;
+	sqlite3_stmt *st;
+	size_t slot;
+	int rc;
+
+	for (size_t i = 0; i < NCACHE; i++)
+		if (d->cache[i].st && strcmp(d->cache[i].sql, sql) == 0) {
+			*ret = d->cache[i].st;
+			return 0;
+		}
+	text = translate(sql);
+	if (!text) {
+		pmc_err_set(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = sqlite3_prepare_v2(d->db, text, -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		free(text);
+		return fail(d, rc, err, errlen);
+	}
+	slot = d->next;
+	d->next = (d->next + 1) % NCACHE;
+	sqlite3_finalize(d->cache[slot].st);
+	free(d->cache[slot].sql);
+	/* The key outlives the caller's buffer: the caller's text, copied (translating
+	 * changed no length). */
+	memcpy(text, sql, strlen(sql) + 1);
+	d->cache[slot].sql = text;
+	d->cache[slot].st = st;
+	*ret = st;
+	return 0;
+}
+
+static int bind(struct pmc_hist_db *d, sqlite3_stmt *st, const char *const *params, size_t n,
+		char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = params[i] ? sqlite3_bind_text(st, (int)i + 1, params[i], -1, SQLITE_STATIC)
+				   : sqlite3_bind_null(st, (int)i + 1);
+
+		if (rc != SQLITE_OK)
+			return fail(d, rc, err, errlen);
+	}
+	return 0;
+}
+
+static void done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+static int sq_exec(struct pmc_hist_db *d, const char *sql, const char *const *params,
+		   size_t nparams, long *ret_changes, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int r, rc;
+
+	r = prepare(d, sql, &st, err, errlen);
+	if (r < 0)
+		return r;
+	r = bind(d, st, params, nparams, err, errlen);
+	if (r == 0) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			;
+		if (rc != SQLITE_DONE)
+			r = fail(d, rc, err, errlen);
+		else if (ret_changes)
+			*ret_changes = sqlite3_changes(d->db);
+	}
+	done(st);
+	return r;
+}
+
+static int sq_query(struct pmc_hist_db *d, const char *sql, const char *const *params,
+		    size_t nparams, pmc_hist_row_fn row, void *ud, char *err, size_t errlen)
+{
+	enum { MAXCOLS = 32 };
+	const char *cols[MAXCOLS];
+	char nums[MAXCOLS][32];
+	sqlite3_stmt *st;
+	int r, rc;
+
+	r = prepare(d, sql, &st, err, errlen);
+	if (r < 0)
+		return r;
+	r = bind(d, st, params, nparams, err, errlen);
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int n = sqlite3_column_count(st);
+
+		if (n > MAXCOLS)
+			n = MAXCOLS;
+		for (int i = 0; i < n; i++) {
+			switch (sqlite3_column_type(st, i)) {
+			case SQLITE_NULL:
+				cols[i] = NULL;
+				break;
+			case SQLITE_FLOAT:
+				/* SQLite's own text of a double keeps 15 digits: 17 are exact. */
+				snprintf(nums[i], sizeof(nums[i]), "%.17g",
+					 sqlite3_column_double(st, i));
+				cols[i] = nums[i];
+				break;
+			default:
+				cols[i] = (const char *)sqlite3_column_text(st, i);
+				if (!cols[i]) {
+					pmc_err_set(err, errlen, "out of memory");
+					r = -ENOMEM;
+				}
+			}
+		}
+		if (r == 0)
+			r = row(ud, cols, (size_t)n);
+	}
+	if (r == 0 && rc != SQLITE_DONE)
+		r = fail(d, rc, err, errlen);
+	done(st);
+	return r;
+}
+
+static int sq_begin(struct pmc_hist_db *d, bool lock, char *err, size_t errlen)
+{
+	return sq_exec(d, "BEGIN IMMEDIATE", NULL, 0, NULL, err, errlen);
+}
+
+static int sq_commit(struct pmc_hist_db *d, char *err, size_t errlen)
+{
+	return sq_exec(d, "COMMIT", NULL, 0, NULL, err, errlen);
+}
+
+static void sq_rollback(struct pmc_hist_db *d)
+{
+	if (!sqlite3_get_autocommit(d->db))
+		sq_exec(d, "ROLLBACK", NULL, 0, NULL, NULL, 0);
+}
+
+struct found {
+	bool yes;
+};
+
+static int found_row(void *ud, const char *const *cols, size_t n)
+{
+	((struct found *)ud)->yes = true;
+	return 0;
+}
+
+static int sq_has_table(struct pmc_hist_db *d, const char *name, bool *ret, char *err,
+			size_t errlen)
+{
+	struct found f = {false};
+	const char *p[] = {name};
+	int r = sq_query(d, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1", p, 1,
+			 found_row, &f, err, errlen);
+
+	if (r == 0)
+		*ret = f.yes;
+	return r;
+}
+
+static void sq_close(struct pmc_hist_db *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < NCACHE; i++) {
+		sqlite3_finalize(d->cache[i].st);
+		free(d->cache[i].sql);
+	}
+	sqlite3_close(d->db);
+	free(d->display);
+	free(d);
+}
+
+int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
+			 struct pmc_hist_db **ret, char *err, size_t errlen)
+{
+	struct pmc_hist_db *d = calloc(1, sizeof(*d));
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int rc, r;
+
+	if (!d || !(d->display = strdup(display))) {
+		free(d);
+		pmc_err_set(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = sqlite3_open_v2(path, &d->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		if ((rc & 0xff) == SQLITE_CANTOPEN && !create)
+			pmc_err_set(err, errlen,
+				    "%s: no history there; 'pmcbench history add' makes one",
+				    display);
+		else
+			fail(d, rc, err, errlen);
+		r = errno_of(rc);
+		goto close;
+	}
+	sqlite3_extended_result_codes(d->db, 1);
+	sqlite3_busy_timeout(d->db, BUSY_TIMEOUT_MS);
+	/* The first read of the file tells whether it is a database at all. */
+	r = sq_exec(d, "SELECT count(*) FROM sqlite_master", NULL, 0, NULL, err, errlen);
+	if (r < 0)
+		goto close;
+	*ret = d;
+	return 0;
+close:
+	sq_close(d);
+	return r;
+}
+
+const struct pmc_hist_engine pmc_hist_sqlite = {
+    .name = "sqlite",
+    .exec = sq_exec,
+    .query = sq_query,
+    .begin = sq_begin,
+    .commit = sq_commit,
+    .rollback = sq_rollback,
+    .count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+    .has_table = sq_has_table,
+    .close = sq_close,
+};

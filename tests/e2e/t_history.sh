@@ -1,0 +1,306 @@
+# End-to-end tests of `pmcbench history` (docs/history.md): adding results (idempotent,
+# commit and branch from the options, CI's variables or git), listing, showing and
+# exporting series, gating against the last results of a fingerprint, and bad input (a
+# corrupt file, a newer schema, no server, a wrong password): one line, exit 2, nothing
+# written. The PostgreSQL cases run on a server of ci/pg-test-server.sh.
+
+# hres FILE DAY [MKRESULT ARGS...]: a result measured on 2026-01-DAY (its content differs
+# by day too), of benchmark x by default.
+hres() {
+	local file=$1 day=$2
+	shift 2
+	[ $# -gt 0 ] || set -- 'x::wall-time=1e6,0.01' 'x::task-clock=2e6,0.01'
+	mkresult "$file" env:hostname=box env:kernel=Linux env:cpu-model=cpu "$@" || return 1
+	python3 - "$file" "$day" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["created"] = "2026-01-%02dT00:00:00Z" % int(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+}
+
+test_add_list_show_export() {
+	hres a.json 1 && hres b.json 2 'x::wall-time=1.1e6,0.01' && hres c.json 3 'x::wall-time=1.2e6,0.01' || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --commit aaa111 --branch main --tag os=deb a.json || return 1
+	expect_grep '^a.json: added as [0-9a-f]{12} \(commit aaa111, branch main\)$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --commit bbb222 --branch topic b.json c.json || return 1
+	# The same result again is the same entry: nothing added.
+	cp a.json copy.json
+	expect_exit 0 "$PMCBENCH" history add --db h.db --commit ccc333 copy.json || return 1
+	expect_grep '^copy.json: already there as [0-9a-f]{12}$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	expect_lines 5 "$TMP/out" || return 1
+	expect_grep '^2026-01-01T00:00:00Z +aaa111 +main +box +[0-9a-f]{16} +[0-9a-f]{12} +os=deb$' "$TMP/out" || return 1
+	expect_grep '^3 entries in h.db$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db --branch topic --since 2026-01-03 || return 1
+	expect_lines 3 "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db --from aaa --to bbb222 --tag os=deb || return 1
+	expect_lines 3 "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history show --db h.db x wall-time || return 1
+	expect_grep '^x wall-time on box \(fingerprint [0-9a-f]{16}\): 0 change points in 3 points$' "$TMP/out" || return 1
+	expect_grep '^2026-01-03T00:00:00Z +bbb222 +topic +10 +1.2ms ' "$TMP/out" || return 1
+	# Every sample, exactly: 10 runs of 2 metrics in a.json, of 1 in b.json and c.json.
+	expect_exit 0 "$PMCBENCH" history export --db h.db -o all.csv || return 1
+	[ "$(wc -l <all.csv)" -eq 41 ] || fail "all.csv: $(wc -l <all.csv) lines, expected 41" || return 1
+	expect_grep '^entry,measured,commit,branch,machine,fingerprint,tags,benchmark,metric,unit,run,value$' all.csv || return 1
+	python3 - <<'EOF' || fail "the exported samples are not the files' samples" || return 1
+import csv, json
+rows = list(csv.DictReader(open("all.csv")))
+want = sorted(json.load(open(f))["benchmarks"][0]["metrics"]["wall-time"]["samples"]
+              for f in ("a.json", "b.json", "c.json"))
+got = {}
+for r in rows:
+    if r["metric"] == "wall-time":
+        got.setdefault(r["entry"], []).append(float(r["value"]))
+assert sorted(got.values()) == want, (sorted(got.values()), want)
+EOF
+	expect_exit 0 "$PMCBENCH" history export --db h.db --format json --metric task-clock || return 1
+	[ "$(json_get "$TMP/out" 'len(d)')" = 1 ] || fail "json export: not 1 point" || return 1
+	[ "$(json_get "$TMP/out" 'd[0]["samples"][0] is not None')" = True ] || fail "no samples" || return 1
+}
+
+test_commit_and_branch_from_ci_or_git() {
+	hres a.json 1 && hres b.json 2 'x::wall-time=2e6,0.01' || return 1
+	expect_exit 0 env GITHUB_SHA=feedbeef GITHUB_HEAD_REF= GITHUB_REF_NAME=release \
+		"$PMCBENCH" history add --db h.db a.json || return 1
+	expect_grep '\(commit feedbeef, branch release\)$' "$TMP/out" || return 1
+	git init -q -b work repo && (cd repo && git -c user.name=t -c user.email=t@t \
+		commit -q --allow-empty -m one) || return 1
+	local head
+	head=$(git -C repo rev-parse HEAD)
+	(cd repo && env -u GITHUB_SHA -u GITHUB_REF_NAME -u GITHUB_HEAD_REF -u CI_COMMIT_SHA \
+		-u CI_COMMIT_REF_NAME "$PMCBENCH" history add --db ../h.db ../b.json) >"$TMP/out" 2>"$TMP/err" ||
+		fail "add in a git checkout failed: $(cat "$TMP/err")" || return 1
+	expect_grep "\(commit $head, branch work\)$" "$TMP/out"
+}
+
+test_gate_against_the_history() {
+	local d
+	for d in 1 2 3 4 5; do
+		hres "r$d.json" "$d" "x::wall-time=1e6,0.02" || return 1
+	done
+	expect_exit 0 "$PMCBENCH" history add --db h.db r1.json r2.json r3.json r4.json r5.json || return 1
+	hres same.json 6 'x::wall-time=1.001e6,0.02' && hres slow.json 7 'x::wall-time=1.3e6,0.02' || return 1
+	expect_exit 0 "$PMCBENCH" history gate --db h.db --threshold wall-time=+5% same.json || return 1
+	expect_grep 'history \(last 5 on [0-9a-f]{16}\)' "$TMP/out" || return 1
+	expect_exit 1 "$PMCBENCH" history gate --db h.db --last 3 --threshold wall-time=+5% slow.json || return 1
+	expect_grep 'history \(last 3 on [0-9a-f]{16}\)' "$TMP/out" || return 1
+	expect_grep '^gate: FAIL' "$TMP/out" || return 1
+	# Another machine has no history here: an error, not a pass.
+	mkresult other.json env:hostname=elsewhere 'x::wall-time=1e6,0.02' || return 1
+	expect_exit 2 "$PMCBENCH" history gate --db h.db other.json || return 1
+	expect_one_line "$TMP/err" 'holds no earlier result of other.json.s benchmarks on its fingerprint' || return 1
+	# A CI runner's hostname is new every job: --machine names the kind of runner.
+	for d in 1 2 3; do
+		mkresult "ci$d.json" "env:hostname=runner-$d" "x::wall-time=1.0${d}e6,0.02" || return 1
+		sed -i "s/2026-01-01T00:00:00Z/2026-02-0${d}T00:00:00Z/" "ci$d.json"
+	done
+	expect_exit 0 "$PMCBENCH" history add --db h.db --machine gha ci1.json ci2.json ci3.json || return 1
+	mkresult ci9.json env:hostname=runner-9 'x::wall-time=5e6,0.02' || return 1
+	expect_exit 2 "$PMCBENCH" history gate --db h.db ci9.json || return 1
+	expect_exit 1 "$PMCBENCH" history gate --db h.db --machine gha --threshold wall-time=+5% ci9.json || return 1
+	expect_grep 'history \(last 3 on [0-9a-f]{16}\)' "$TMP/out"
+}
+
+test_bad_input_is_one_line_and_writes_nothing() {
+	hres a.json 1 || return 1
+	# A result that does not load: no store is made.
+	echo '{"schema": "pmcbench-result/1"' >bad.json
+	expect_exit 2 "$PMCBENCH" history add --db h.db a.json bad.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: bad.json' || return 1
+	[ ! -e h.db ] || fail "h.db was made for input that did not load" || return 1
+	# Reading never makes a store.
+	expect_exit 2 "$PMCBENCH" history list --db h.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: h.db: no history there; 'pmcbench history add' makes one$" || return 1
+	[ ! -e h.db ] || fail "list made h.db" || return 1
+	# A corrupt file.
+	head -c 8192 /dev/urandom >junk.db
+	cp junk.db junk.orig
+	expect_exit 2 "$PMCBENCH" history add --db junk.db a.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: junk.db: not a readable SQLite database .*move the damaged file away' || return 1
+	cmp -s junk.db junk.orig || fail "the corrupt file was written" || return 1
+	# A store of a newer schema.
+	expect_exit 0 "$PMCBENCH" history add --db h.db a.json || return 1
+	python3 -c 'import sqlite3; c = sqlite3.connect("h.db"); c.execute("UPDATE pmc_meta SET value = 7 WHERE key = ?", ("schema",)); c.commit()' || return 1
+	cp h.db h.orig
+	hres b.json 2 'x::wall-time=3e6,0.01' || return 1
+	expect_exit 2 "$PMCBENCH" history add --db h.db b.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: h.db: history schema 7 is newer than this pmcbench's \(1\); use the pmcbench that wrote it, or a newer one$" || return 1
+	cmp -s h.db h.orig || fail "the newer store was written" || return 1
+	# No server there; its password is never shown.
+	expect_exit 2 "$PMCBENCH" history list --db 'postgresql://ci:s3cret@127.0.0.1:1/perf' || return 1
+	expect_one_line "$TMP/err" '^pmcbench: postgresql://ci:\*\*\*@127.0.0.1:1/perf: cannot connect \(.*\); check the host and port, and that the server is running$' || return 1
+	expect_no_grep s3cret "$TMP/err" || return 1
+	# Unknown actions and misuse.
+	expect_exit 2 "$PMCBENCH" history lst || return 1
+	expect_one_line "$TMP/err" "unknown history action 'lst'; did you mean 'list'" || return 1
+	expect_exit 2 "$PMCBENCH" history show --db h.orig x || return 1
+	expect_one_line "$TMP/err" 'history show needs BENCHMARK METRIC' || return 1
+	expect_exit 2 "$PMCBENCH" history list --db h.db --since yesterday || return 1
+	expect_one_line "$TMP/err" "--since 'yesterday': not a time"
+}
+
+# The same commands on a PostgreSQL server, and its own bad input: a wrong password.
+test_postgresql_store() {
+	local server="$PMC_SRCDIR/ci/pg-test-server.sh" status=0
+	hres a.json 1 && hres b.json 2 'x::wall-time=1.2e6,0.01' || return 1
+	cat >pg.sh <<'EOF'
+set -u
+P=$1
+url=$PMC_TEST_PG_URL
+bad="postgresql://pmc:wrong-pw@${url#*@}"
+"$P" history add --db "$url" --commit aaa --branch main a.json b.json >add.out 2>&1 || exit 11
+"$P" history add --db "$url" a.json >again.out 2>&1 || exit 12
+"$P" history list --db "$url" >list.out 2>&1 || exit 13
+"$P" history export --db "$url" >export.csv 2>&1 || exit 14
+"$P" history list --db "$bad" >bad.out 2>bad.err && exit 15
+[ $? -eq 2 ] || exit 16
+exit 0
+EOF
+	bash "$server" -- bash pg.sh "$PMCBENCH" >server.out 2>&1 || status=$?
+	[ "$status" -ne 77 ] || skip "no PostgreSQL server binaries"
+	[ "$status" -eq 0 ] || { cat server.out ./*.out >&2; fail "pg.sh failed with $status"; return 1; }
+	expect_grep '^a.json: already there as ' again.out || return 1
+	expect_grep '^2 entries in postgresql://pmc:\*\*\*@127.0.0.1:[0-9]+/postgres$' list.out || return 1
+	[ "$(wc -l <export.csv)" -eq 31 ] || fail "export.csv: $(wc -l <export.csv) lines" || return 1
+	expect_one_line bad.err "^pmcbench: postgresql://pmc:\*\*\*@127.0.0.1:[0-9]+/postgres: the server refused the credentials \(password authentication failed for user \"pmc\"\); check the user and the password \(PGPASSWORD, ~/.pgpass or the URL\)$" || return 1
+	expect_no_grep wrong-pw bad.err
+}
+
+# A step in a series of 30 entries: `changes` names it with the commits it lies between,
+# its size and interval; `show` marks it; a flat series has none; the answer is the
+# same every time.
+test_changes_find_the_step() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(7)
+for i in range(30):
+    level = 100 if i < 18 else 110
+    d = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+         "created": "2026-03-01T%02d:%02d:00Z" % (i // 60, i % 60), "backend": "perf",
+         "environment": {"hostname": "box"},
+         "benchmarks": [{"name": "work", "command": None, "build_id": None,
+                         "runs": [{"exit_code": 0} for _ in range(5)],
+                         "metrics": {
+                             "wall-time": {"unit": "ns", "better": "lower", "derived": False,
+                                           "simulated": False, "cross_group": False,
+                                           "samples": [level * 1e6 * (1 + random.gauss(0, 0.01)) for _ in range(5)]},
+                             "task-clock": {"unit": "ns", "better": "lower", "derived": False,
+                                            "simulated": False, "cross_group": False,
+                                            "samples": [50e6 * (1 + random.gauss(0, 0.01)) for _ in range(5)]}}}]}
+    json.dump(d, open("r%02d.json" % i, "w"))
+PY
+	local i
+	for i in $(seq 0 29); do
+		"$PMCBENCH" history add --db h.db --commit "$(printf 'c%03d' "$i")" --branch main \
+			"$(printf 'r%02d.json' "$i")" >/dev/null || { fail "add r$i"; return 1; }
+	done
+	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
+	expect_lines 3 "$TMP/out" || return 1
+	expect_grep '^work +wall-time +box +c017\.\.c018 +2026-03-01T00:18:00Z +\+10\.[0-9]% \[\+[0-9.]+%, \+[0-9.]+%\] +100(\.[0-9])?ms +110(\.[0-9])?ms +0\.0005$' "$TMP/out" || return 1
+	expect_grep '^1 change point in 2 series of h.db$' "$TMP/out" || return 1
+	cp "$TMP/out" first.txt
+	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
+	cmp -s first.txt "$TMP/out" || fail "a second run gave another answer" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --metric task-clock --format json || return 1
+	[ "$(json_get "$TMP/out" 'len(d)')" = 0 ] || fail "a change point in the flat series" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
+	[ "$(json_get "$TMP/out" 'd[0]["commit_before"] + " " + d[0]["commit"] + " " + str(d[0]["index"])')" = "c017 c018 18" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	expect_exit 0 "$PMCBENCH" history show --db h.db work wall-time || return 1
+	expect_grep '^work wall-time on box \(fingerprint [0-9a-f]{16}\): 1 change point in 30 points$' "$TMP/out" || return 1
+	grep -A1 -- '^---- change point: +10' "$TMP/out" | grep -Eq '^2026-03-01T00:18:00Z +c018 ' ||
+		fail "show does not mark the change before c018: $(cat "$TMP/out")" || return 1
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --alpha 2 || return 1
+	expect_one_line "$TMP/err" "--alpha '2': give a probability"
+}
+
+# The trend chart of a series (show --svg) and the page of a suite (changes --html) are
+# well-formed, hold a point per entry and the change point, and render in headless
+# Chromium without an error (skipped without Chromium; ci/install-deps.sh installs it).
+test_trend_chart_in_a_browser() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(3)
+for i in range(24):
+    level = 10 if i < 12 else 12
+    d = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+         "created": "2026-04-01T00:%02d:00Z" % i, "backend": "perf",
+         "environment": {"hostname": "box<&>"},
+         "benchmarks": [{"name": "w<b>&\"x\"", "command": None, "build_id": None,
+                         "runs": [{"exit_code": 0} for _ in range(4)],
+                         "metrics": {"wall-time": {"unit": "ns", "better": "lower", "derived": False,
+                                                   "simulated": False, "cross_group": False,
+                                                   "samples": [level * 1e6 * (1 + random.gauss(0, 0.01)) for _ in range(4)]}}}]}
+    json.dump(d, open("r%02d.json" % i, "w"))
+PY
+	local i
+	for i in $(seq 0 23); do
+		"$PMCBENCH" history add --db h.db --commit "$(printf 'd%03d' "$i")" \
+			"$(printf 'r%02d.json' "$i")" >/dev/null || { fail "add r$i"; return 1; }
+	done
+	expect_exit 0 "$PMCBENCH" history show --db h.db --svg trend.svg 'w<b>&"x"' wall-time || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --html page.html || return 1
+	python3 - <<'PY' || fail "the chart is not what it should be" || return 1
+import xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse("trend.svg").getroot()
+chart = root.find("s:g[@class='chart']", ns)
+assert chart.get("data-points") == "24" and chart.get("data-changes") == "1", chart.attrib
+assert len(chart.findall("s:g[@class='point']", ns)) == 24
+change = chart.find("s:g[@class='change']", ns)
+assert change.get("data-index") == "12", change.attrib
+assert "d011 and d012" in change.find("s:title", ns).text
+assert 'w<b>&"x"' in chart.find("s:text[@class='title']", ns).text
+page = open("page.html").read()
+assert page.count('<svg xmlns') == 1 and 'id="changes"' in page and "d011..d012" in page
+PY
+	local browser=""
+	for b in chromium chromium-browser google-chrome; do
+		command -v "$b" >/dev/null 2>&1 && browser=$b && break
+	done
+	[ -n "$browser" ] || skip "no chromium (ci/install-deps.sh installs it)"
+	for f in trend.svg page.html; do
+		timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+			--user-data-dir="$PWD/profile" --virtual-time-budget=2000 \
+			--dump-dom "file://$PWD/$f" >"$f.dom" 2>/dev/null || { fail "chromium failed on $f"; return 1; }
+		expect_no_grep 'parsererror|This page contains the following errors' "$f.dom" || return 1
+		[ "$(grep -o 'class="point"' "$f.dom" | wc -l)" -eq 24 ] || fail "$f: not 24 points in the DOM" || return 1
+		expect_grep 'class="change" data-index="12"' "$f.dom" || return 1
+	done
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$PWD/profile" --window-size=960,400 \
+		--screenshot="$PWD/trend.png" "file://$PWD/trend.svg" >/dev/null 2>&1 || { fail "no screenshot"; return 1; }
+	[ -s trend.png ] || fail "empty screenshot"
+}
+
+# bisect: commits 1-5 touch 20 pages, 6-9 touch 3000 (page faults count them, without a
+# PMU too): git bisect run names commit 6 and its measured change; the tree is left as
+# it was. A dirty tree and ends that do not differ are errors.
+test_bisect_names_the_first_bad_commit() {
+	git init -q -b main repo || return 1
+	local i
+	for i in 1 2 3 4 5 6 7 8 9; do
+		if [ "$i" -lt 6 ]; then echo 20 >repo/n.txt; else echo 3000 >repo/n.txt; fi
+		echo "$i" >repo/c.txt
+		git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm "commit $i" || return 1
+	done
+	local six
+	six=$(git -C repo rev-parse HEAD~3)
+	cd repo || return 1
+	expect_exit 0 env TMPDIR="$TMP" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--threshold page-faults=+20% -- sh -c "exec '$WORK' touch \$(cat n.txt)" || return 1
+	expect_grep "^first bad commit: $six commit 6$" "$TMP/out" || return 1
+	expect_grep '^sh -c .* \+[0-9.]+% \[.*\] .*regression$' "$TMP/out" || return 1
+	[ "$(git symbolic-ref --short HEAD)" = main ] || fail "HEAD is not main again" || return 1
+	[ ! -e .git/BISECT_LOG ] || fail "the bisect was not reset" || return 1
+	# Ends without the regression: nothing to bisect.
+	expect_exit 2 env TMPDIR="$TMP" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD~5 --build true \
+		--threshold page-faults=+20% -- sh -c "exec '$WORK' touch \$(cat n.txt)" || return 1
+	expect_one_line "$TMP/err" 'is not a regression beyond page-faults=\+20% against the good end' || return 1
+	[ "$(git symbolic-ref --short HEAD)" = main ] || fail "HEAD is not main after the error" || return 1
+	echo changed >c.txt
+	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--threshold page-faults=+20% -- true || return 1
+	expect_one_line "$TMP/err" 'the working tree has changes .*commit or stash them first'
+}

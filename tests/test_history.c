@@ -1,0 +1,646 @@
+/* The history's store (harness/3-history): ingest is idempotent, samples come back
+ * exactly, filters select what they name, a store of a newer schema and a corrupt file
+ * are refused without a write, and eight processes adding at once lose and duplicate
+ * nothing. On SQLite always; on PostgreSQL too when PMC_TEST_PG_URL names a server
+ * (ci/pg-test-server.sh runs this program so in the test_history_pg test), each test
+ * on a database of its own. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/helpers.h"
+#include "history/history.h"
+
+static const char *pg_base; /* PMC_TEST_PG_URL, or NULL: SQLite */
+static char workdir[256];
+static unsigned ntest;
+
+struct store {
+	char url[512];
+};
+
+/* A new, empty store for one test: a file in the work directory, or a new database. */
+static void new_store(struct store *s)
+{
+	ntest++;
+	if (!pg_base) {
+		snprintf(s->url, sizeof(s->url), "%s/h%u.db", workdir, ntest);
+		return;
+	}
+	{
+		PGconn *c = PQconnectdb(pg_base);
+		char sql[128];
+		PGresult *res;
+		const char *slash = strrchr(pg_base, '/');
+
+		assert_int_equal(PQstatus(c), CONNECTION_OK);
+		snprintf(sql, sizeof(sql), "CREATE DATABASE pmc_t%d_%u", (int)getpid(), ntest);
+		res = PQexec(c, sql);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			print_error("%s\n", PQerrorMessage(c));
+		assert_int_equal(PQresultStatus(res), PGRES_COMMAND_OK);
+		PQclear(res);
+		PQfinish(c);
+		snprintf(s->url, sizeof(s->url), "%.*s/pmc_t%d_%u", (int)(slash - pg_base), pg_base,
+			 (int)getpid(), ntest);
+	}
+}
+
+/* Runs sql on the store behind the history's back. */
+static void raw_exec(const struct store *s, const char *sql)
+{
+	if (!pg_base) {
+		sqlite3 *db;
+
+		assert_int_equal(sqlite3_open(s->url, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+	} else {
+		PGconn *c = PQconnectdb(s->url);
+		PGresult *res = PQexec(c, sql);
+
+		assert_int_equal(PQresultStatus(res), PGRES_COMMAND_OK);
+		PQclear(res);
+		PQfinish(c);
+	}
+}
+
+static struct pmc_history *open_ok(const struct store *s, unsigned flags)
+{
+	struct pmc_history *h = NULL;
+	char err[512] = "";
+
+	if (pmc_history_open(s->url, flags, &h, err, sizeof(err)) != 0)
+		print_error("%s\n", err);
+	assert_non_null(h);
+	return h;
+}
+
+/* A result of two benchmarks measured at `created`, its samples shifted by x. */
+static struct pmc_result *make_result(const char *created, const char *host, double x)
+{
+	struct pmc_result *r = t_result("perf");
+	const double a[] = {10 + x, 11 + x, NAN, 12.25 + x};
+	const double b[] = {0.1 + x, 0.2 + x, 0.30000000000000004 + x, 1e-300};
+
+	free(r->created);
+	r->created = strdup(created);
+	assert_int_equal(pmc_result_set_env(r, "hostname", host), 0);
+	assert_int_equal(pmc_result_set_env(r, "kernel", "Linux 6.1.0"), 0);
+	assert_int_equal(pmc_result_set_env(r, "cpu-model", "Test CPU"), 0);
+	put_values(r, "work", "task-clock", a, 4);
+	put_values(r, "work", "wall-time", b, 4);
+	put_values(r, "sleep", "wall-time", b, 4);
+	return r;
+}
+
+static size_t count_entries(struct pmc_history *h, const struct pmc_history_filter *f)
+{
+	struct pmc_history_entry *es = NULL;
+	size_t n = 0;
+	char err[512] = "";
+
+	if (pmc_history_list(h, f, &es, &n, err, sizeof(err)) != 0)
+		print_error("%s\n", err);
+	pmc_history_entries_free(es, n);
+	return n;
+}
+
+static void add_ok(struct pmc_history *h, const struct pmc_result *r,
+		   const struct pmc_history_meta *meta, bool expect_added)
+{
+	bool added = !expect_added;
+	char err[512] = "";
+
+	if (pmc_history_add(h, r, meta, &added, NULL, err, sizeof(err)) != 0)
+		print_error("%s\n", err);
+	assert_int_equal(added, expect_added);
+}
+
+static void ingest_twice_is_one_entry(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r = make_result("2026-01-02T03:04:05Z", "m1", 0);
+	const char *tags[] = {"runner=ci", "os=debian"};
+	struct pmc_history_meta meta = {
+	    .commit = "abc123", .branch = "main", .tags = tags, .ntags = 2};
+	struct pmc_history_entry *es = NULL;
+	size_t n = 0;
+	char err[512];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r, &meta, true);
+	meta.commit = "def456"; /* the same content under another commit is still one entry */
+	add_ok(h, r, &meta, false);
+	pmc_history_close(h);
+	h = open_ok(&s, 0);
+	assert_int_equal(pmc_history_list(h, NULL, &es, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(es[0].commit, "abc123");
+	assert_string_equal(es[0].branch, "main");
+	assert_string_equal(es[0].machine, "m1");
+	assert_string_equal(es[0].backend, "perf");
+	assert_string_equal(es[0].tags, "os=debian,runner=ci");
+	assert_int_equal(es[0].t, 1767323045);
+	pmc_history_entries_free(es, n);
+	pmc_history_close(h);
+	pmc_result_free(r);
+}
+
+static void samples_come_back_exactly(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r = make_result("2026-01-02T03:04:05Z", "m1", 0);
+	struct pmc_history_filter f = {.benchmark = "work", .metric = "task-clock"};
+	struct pmc_history_point *ps = NULL;
+	const struct pmc_metric *m = pmc_benchmark_find_metric(&r->benchmarks[0], "task-clock");
+	const struct pmc_metric *w = pmc_benchmark_find_metric(&r->benchmarks[0], "wall-time");
+	size_t n = 0;
+	char err[512];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r, NULL, true);
+	assert_int_equal(pmc_history_points(h, &f, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ps[0].unit, m->unit);
+	assert_int_equal(ps[0].better, m->better);
+	assert_int_equal(ps[0].n, 4);
+	assert_true(isnan(ps[0].samples[2]));
+	assert_true(ps[0].samples[3] == 12.25);
+	assert_true(ps[0].median == 11); /* of 10, 11, 12.25 */
+	pmc_history_points_free(ps, n);
+	f.metric = "wall-time";
+	assert_int_equal(pmc_history_points(h, &f, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	for (size_t i = 0; i < 4; i++)
+		assert_memory_equal(&ps[0].samples[i], &w->values[i], sizeof(double));
+	pmc_history_points_free(ps, n);
+	pmc_history_close(h);
+	pmc_result_free(r);
+}
+
+/* Points go in statements of 100 rows: 250 of them, the last batch short, all there. */
+static void many_points_all_arrive(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r = t_result("perf");
+	struct pmc_history_point *ps = NULL;
+	size_t n = 0;
+	char err[512] = "", name[32];
+
+	for (int i = 0; i < 125; i++) {
+		const double v[] = {i, i + 0.5};
+
+		snprintf(name, sizeof(name), "b%03d", i);
+		put_values(r, name, "wall-time", v, 2);
+		put_values(r, name, "task-clock", v, 1);
+	}
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r, NULL, true);
+	assert_int_equal(pmc_history_points(h, NULL, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 250);
+	for (size_t i = 0; i < n; i++) {
+		int b = atoi(ps[i].benchmark + 1);
+
+		assert_int_equal(ps[i].n, strcmp(ps[i].metric, "wall-time") == 0 ? 2 : 1);
+		assert_true(ps[i].samples[0] == b);
+	}
+	pmc_history_points_free(ps, n);
+	pmc_history_close(h);
+	pmc_result_free(r);
+}
+
+static void filters_select_what_they_name(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r1 = make_result("2026-01-01T00:00:00Z", "m1", 0);
+	struct pmc_result *r2 = make_result("2026-01-02T00:00:00Z", "m1", 1);
+	struct pmc_result *r3 = make_result("2026-01-03T00:00:00Z", "m2", 2);
+	struct pmc_history_meta m1 = {.commit = "aaaa1111", .branch = "main"};
+	struct pmc_history_meta m2 = {.commit = "bbbb2222", .branch = "topic"};
+	struct pmc_history_meta m3 = {.commit = "cccc3333", .branch = "main"};
+	struct pmc_history_filter f = {0};
+	struct pmc_history_point *ps = NULL;
+	struct pmc_history_entry *es = NULL;
+	size_t n = 0;
+	char err[512] = "";
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r3, &m3, true);
+	add_ok(h, r1, &m1, true);
+	add_ok(h, r2, &m2, true);
+	assert_int_equal(count_entries(h, NULL), 3);
+	f.branch = "main";
+	assert_int_equal(count_entries(h, &f), 2);
+	f.branch = NULL;
+	f.machine = "m2";
+	assert_int_equal(count_entries(h, &f), 1);
+	f.machine = NULL;
+	f.commit_from = "bbbb";
+	assert_int_equal(count_entries(h, &f), 2);
+	f.commit_to = "bbbb2222";
+	assert_int_equal(count_entries(h, &f), 1);
+	f.commit_from = f.commit_to = NULL;
+	f.since = 1767225600 + 86400; /* 2026-01-02 */
+	assert_int_equal(count_entries(h, &f), 2);
+	f.since = 0;
+	f.commit_from = "dddd";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	assert_contains(err, "no entry measured commit dddd");
+	f.commit_from = "x' OR 1=1 --";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -EINVAL);
+	/* Names are data: a quote in a filter matches nothing and breaks nothing. */
+	memset(&f, 0, sizeof(f));
+	f.benchmark = "work' OR '1'='1";
+	assert_int_equal(count_entries(h, &f), 0);
+	/* Points: by series, oldest first; m2's are a series of their own. */
+	f.benchmark = "work";
+	f.metric = "task-clock";
+	assert_int_equal(pmc_history_points(h, &f, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_true(pmc_history_same_series(&ps[0], &ps[1]) !=
+		    pmc_history_same_series(&ps[1], &ps[2]));
+	for (size_t i = 0; i + 1 < n; i++)
+		if (pmc_history_same_series(&ps[i], &ps[i + 1]))
+			assert_true(ps[i].e.t < ps[i + 1].e.t);
+	pmc_history_points_free(ps, n);
+	pmc_history_close(h);
+	pmc_result_free(r1);
+	pmc_result_free(r2);
+	pmc_result_free(r3);
+}
+
+static void baseline_pools_the_last_k(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *rs[4], *base = NULL;
+	struct pmc_benchmark *b;
+	size_t n = 0;
+	char err[512] = "", created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 4; i++) {
+		snprintf(created, sizeof(created), "2026-01-0%dT00:00:00Z", i + 1);
+		rs[i] = make_result(created, "m1", i);
+		add_ok(h, rs[i], NULL, true);
+	}
+	/* The newest is the one gated: the two before it are the baseline. */
+	assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 2, &base, &n, err, sizeof(err)),
+			 0);
+	assert_int_equal(n, 2);
+	assert_non_null(base);
+	b = pmc_result_find_benchmark(base, "work");
+	assert_non_null(b);
+	assert_int_equal(b->nruns, 8);
+	assert_int_equal(b->runs[0].process, 1);
+	assert_int_equal(b->runs[7].process, 2);
+	/* Oldest first: entry 2 (x = 1), then entry 3 (x = 2). */
+	assert_true(pmc_benchmark_find_metric(b, "task-clock")->values[0] == 11);
+	assert_true(pmc_benchmark_find_metric(b, "task-clock")->values[4] == 12);
+	pmc_result_free(base);
+	/* Another machine has no history. */
+	pmc_result_set_env(rs[3], "hostname", "elsewhere");
+	base = NULL;
+	assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 2, &base, &n, err, sizeof(err)),
+			 0);
+	assert_int_equal(n, 0);
+	assert_null(base);
+	pmc_history_close(h);
+	for (int i = 0; i < 4; i++)
+		pmc_result_free(rs[i]);
+}
+
+/* The bytes of a file, to show that nothing was written. */
+static char *slurp(const char *path, size_t *ret_n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 20);
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	*ret_n = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+static void newer_schema_is_refused(void **state)
+{
+	struct store s;
+	struct pmc_history *h = NULL;
+	struct pmc_result *r = make_result("2026-01-02T03:04:05Z", "m1", 0);
+	char err[512] = "", *before = NULL, *after;
+	size_t nb = 0, na;
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r, NULL, true);
+	pmc_history_close(h);
+	raw_exec(&s, "UPDATE pmc_meta SET value = '99' WHERE key = 'schema'");
+	if (!pg_base)
+		before = slurp(s.url, &nb);
+	h = NULL;
+	assert_int_equal(pmc_history_open(s.url, PMC_HISTORY_WRITE, &h, err, sizeof(err)),
+			 -EPROTONOSUPPORT);
+	assert_null(h);
+	assert_contains(err, "schema 99 is newer than this pmcbench's (1)");
+	assert_null(strchr(err, '\n'));
+	assert_int_equal(pmc_history_open(s.url, 0, &h, err, sizeof(err)), -EPROTONOSUPPORT);
+	if (!pg_base) {
+		after = slurp(s.url, &na);
+		assert_int_equal(na, nb);
+		assert_memory_equal(after, before, nb);
+		free(after);
+		free(before);
+	}
+	pmc_result_free(r);
+}
+
+static void corrupt_file_is_refused(void **state)
+{
+	struct store s;
+	struct pmc_history *h = NULL;
+	char err[512] = "", *after;
+	const char junk[] = "this is not a database, but it is long enough to look like a "
+			    "header of one: 0123456789abcdef0123456789abcdef0123456789abcdef";
+	size_t na;
+	FILE *f;
+
+	if (pg_base)
+		skip(); /* a file of the SQLite engine */
+	new_store(&s);
+	f = fopen(s.url, "wb");
+	assert_non_null(f);
+	for (int i = 0; i < 64; i++)
+		fwrite(junk, 1, sizeof(junk) - 1, f);
+	fclose(f);
+	assert_int_equal(pmc_history_open(s.url, PMC_HISTORY_WRITE, &h, err, sizeof(err)), -EINVAL);
+	assert_null(h);
+	assert_contains(err, "not a readable SQLite database");
+	assert_contains(err, "move the damaged file away");
+	after = slurp(s.url, &na);
+	assert_int_equal(na, 64 * (sizeof(junk) - 1));
+	assert_memory_equal(after, junk, sizeof(junk) - 1);
+	free(after);
+}
+
+/* A SQLite file of another program is left alone: no tables of ours added to it. */
+static void database_of_another_program_is_refused(void **state)
+{
+	struct store s;
+	struct pmc_history *h = NULL;
+	char err[512] = "";
+	size_t nb, na;
+	char *before, *after;
+
+	if (pg_base)
+		skip(); /* a PostgreSQL database may be shared with other programs */
+	new_store(&s);
+	raw_exec(&s, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)");
+	before = slurp(s.url, &nb);
+	assert_int_equal(pmc_history_open(s.url, PMC_HISTORY_WRITE, &h, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "a database of another program (1 tables, none of them pmcbench's)");
+	after = slurp(s.url, &na);
+	assert_int_equal(na, nb);
+	assert_memory_equal(after, before, nb);
+	free(before);
+	free(after);
+}
+
+static void missing_store_is_not_made_by_a_read(void **state)
+{
+	struct store s;
+	struct pmc_history *h = NULL;
+	char err[512] = "";
+
+	if (pg_base) {
+		new_store(&s); /* an empty database: no tables */
+		assert_int_equal(pmc_history_open(s.url, 0, &h, err, sizeof(err)), -ENOENT);
+		assert_contains(err, "no history there");
+		return;
+	}
+	snprintf(s.url, sizeof(s.url), "%s/none.db", workdir);
+	assert_int_equal(pmc_history_open(s.url, 0, &h, err, sizeof(err)), -ENOENT);
+	assert_contains(err, "no history there");
+	assert_int_equal(access(s.url, F_OK), -1);
+}
+
+static void password_is_never_shown(void **state)
+{
+	struct pmc_history *h = NULL;
+	char err[512] = "";
+
+	/* Port 1 on the loopback: nothing listens there. */
+	assert_int_equal(pmc_history_open("postgresql://u:s3cret@127.0.0.1:1/db?sslmode=disable", 0,
+					  &h, err, sizeof(err)),
+			 -ECONNREFUSED);
+	assert_contains(err, "postgresql://u:***@127.0.0.1:1/db");
+	assert_contains(err, "cannot connect");
+	assert_null(strstr(err, "s3cret"));
+	assert_int_equal(pmc_history_open("postgresql://127.0.0.1:1/db?password=s3cret&user=u", 0,
+					  &h, err, sizeof(err)),
+			 -ECONNREFUSED);
+	assert_contains(err, "password=***&user=u");
+	assert_null(strstr(err, "s3cret"));
+}
+
+static void wrong_password_is_refused(void **state)
+{
+	struct pmc_history *h = NULL;
+	char err[512] = "", url[512];
+	const char *at = pg_base ? strchr(pg_base, '@') : NULL;
+
+	if (!at)
+		skip();
+	snprintf(url, sizeof(url), "postgresql://pmc:wrong-pw%s", at);
+	assert_int_equal(pmc_history_open(url, PMC_HISTORY_WRITE, &h, err, sizeof(err)), -EACCES);
+	assert_contains(err, "refused the credentials");
+	assert_contains(err, "PGPASSWORD");
+	assert_null(strstr(err, "wrong-pw"));
+	assert_null(strchr(err, '\n'));
+}
+
+/* A writer killed inside its transaction: the store keeps what was committed before,
+ * and the next writer goes on. */
+static void writer_killed_mid_transaction_leaves_it_consistent(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r1 = make_result("2026-03-01T00:00:00Z", "m1", 0);
+	struct pmc_result *r2 = make_result("2026-03-02T00:00:00Z", "m1", 1);
+	int status;
+	pid_t pid;
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r1, NULL, true);
+	pmc_history_close(h);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *sql = "INSERT INTO pmc_entry (id, t, added, fingerprint, backend) "
+				  "VALUES ('half', 1, 1, 'x', 'perf')";
+
+		if (!pg_base) {
+			sqlite3 *db;
+
+			if (sqlite3_open(s.url, &db) != SQLITE_OK ||
+			    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+			    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+				_exit(1);
+		} else {
+			PGconn *c = PQconnectdb(s.url);
+
+			PQclear(PQexec(c, "BEGIN"));
+			if (PQresultStatus(PQexec(c, sql)) != PGRES_COMMAND_OK)
+				_exit(1);
+		}
+		raise(SIGKILL);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	assert_int_equal(count_entries(h, NULL), 1);
+	add_ok(h, r2, NULL, true);
+	assert_int_equal(count_entries(h, NULL), 2);
+	pmc_history_close(h);
+	pmc_result_free(r1);
+	pmc_result_free(r2);
+}
+
+enum { WRITERS = 8, EACH = 6 };
+
+/* Eight processes add at once, started together: each its own EACH results, and all the
+ * same one; then the store holds every result once. */
+static void eight_writers_lose_and_duplicate_nothing(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_history_point *ps = NULL;
+	int go[2];
+	pid_t pids[WRITERS];
+	size_t n = 0;
+	char err[512] = "";
+
+	new_store(&s);
+	assert_int_equal(pipe(go), 0);
+	for (int w = 0; w < WRITERS; w++) {
+		pids[w] = fork();
+		assert_true(pids[w] >= 0);
+		if (pids[w] == 0) {
+			struct pmc_history *ch = NULL;
+			char c, created[32], cerr[512] = "";
+			int bad = 0;
+
+			close(go[1]);
+			/* Everyone waits for the parent's close, then goes at once. */
+			if (read(go[0], &c, 1) != 0)
+				_exit(3);
+			if (pmc_history_open(s.url, PMC_HISTORY_WRITE, &ch, cerr, sizeof(cerr))) {
+				fprintf(stderr, "writer %d: %s\n", w, cerr);
+				_exit(1);
+			}
+			for (int i = 0; i <= EACH && !bad; i++) {
+				struct pmc_result *r;
+				bool added;
+
+				/* i == EACH: the result every writer adds. */
+				snprintf(created, sizeof(created), "2026-02-%02dT%02d:00:00Z",
+					 i == EACH ? 28 : i + 1, i == EACH ? 0 : w);
+				if (pmc_result_new("perf", &r) < 0)
+					_exit(1);
+				free(r->created);
+				r->created = strdup(created);
+				{
+					struct pmc_benchmark *b;
+					struct pmc_metric *m;
+
+					pmc_result_add_benchmark(r, "work", NULL, &b);
+					pmc_benchmark_metric(b, "wall-time", &m);
+					pmc_metric_append(m, i == EACH ? 1.0 : w * 100.0 + i, NULL);
+				}
+				if (pmc_history_add(ch, r, NULL, &added, NULL, cerr,
+						    sizeof(cerr))) {
+					fprintf(stderr, "writer %d: %s\n", w, cerr);
+					bad = 1;
+				}
+				pmc_result_free(r);
+			}
+			pmc_history_close(ch);
+			_exit(bad);
+		}
+	}
+	close(go[0]);
+	close(go[1]);
+	for (int w = 0; w < WRITERS; w++) {
+		int status;
+
+		assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	h = open_ok(&s, 0);
+	assert_int_equal(count_entries(h, NULL), WRITERS * EACH + 1);
+	assert_int_equal(pmc_history_points(h, NULL, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, WRITERS * EACH + 1);
+	pmc_history_points_free(ps, n);
+	pmc_history_close(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(ingest_twice_is_one_entry),
+	    cmocka_unit_test(samples_come_back_exactly),
+	    cmocka_unit_test(many_points_all_arrive),
+	    cmocka_unit_test(filters_select_what_they_name),
+	    cmocka_unit_test(baseline_pools_the_last_k),
+	    cmocka_unit_test(newer_schema_is_refused),
+	    cmocka_unit_test(corrupt_file_is_refused),
+	    cmocka_unit_test(database_of_another_program_is_refused),
+	    cmocka_unit_test(missing_store_is_not_made_by_a_read),
+	    cmocka_unit_test(password_is_never_shown),
+	    cmocka_unit_test(wrong_password_is_refused),
+	    cmocka_unit_test(writer_killed_mid_transaction_leaves_it_consistent),
+	    cmocka_unit_test(eight_writers_lose_and_duplicate_nothing),
+	};
+	char tmpl[] = "/tmp/pmc-history-XXXXXX";
+	int rc;
+
+	pg_base = getenv("PMC_TEST_PG_URL");
+	if (pg_base && !*pg_base)
+		pg_base = NULL;
+	if (!mkdtemp(tmpl))
+		return 1;
+	snprintf(workdir, sizeof(workdir), "%s", tmpl);
+	rc = cmocka_run_group_tests_name(pg_base ? "history (postgresql)" : "history (sqlite)",
+					 tests, NULL, NULL);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
+		if (system(cmd) != 0)
+			rc = rc ? rc : 1;
+	}
+	return rc;
+}
