@@ -280,6 +280,7 @@ const struct pmc_reporter pmc_reporter_csv = {
     .name = "csv",
     .ext = ".csv",
     .by_extension = true,
+    .document = true,
     .result = csv_result,
     .comparison = csv_comparison,
     .comparisons = csv_comparisons,

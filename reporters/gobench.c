@@ -474,6 +474,8 @@ const struct pmc_reporter pmc_reporter_gobench = {
     .name = "gobench",
     .ext = ".txt",
     .by_extension = true,
+    .describe = "Go's benchmark format",
+    .document = true,
     .result = gobench_result,
     .comparison = gobench_comparison,
 };

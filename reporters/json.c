@@ -359,6 +359,7 @@ const struct pmc_reporter pmc_reporter_json = {
     .name = "json",
     .ext = ".json",
     .by_extension = true,
+    .document = true,
     .result = json_result,
     .comparison = json_comparison,
     .comparisons = json_comparisons,

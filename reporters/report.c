@@ -12,14 +12,18 @@
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
-/* In the order help texts list them. */
+/* The registry: in the order messages and help texts list them. */
 static const struct pmc_reporter *const reporters[] = {
     &pmc_reporter_table,    &pmc_reporter_json,	 &pmc_reporter_csv,
     &pmc_reporter_markdown, &pmc_reporter_stats, &pmc_reporter_gobench,
 };
 
-/* The reporter named name (or an alias), or NULL. */
-static const struct pmc_reporter *reporter_find(const char *name)
+const struct pmc_reporter *pmc_reporter_at(size_t i)
+{
+	return i < ARRAY_SIZE(reporters) ? reporters[i] : NULL;
+}
+
+const struct pmc_reporter *pmc_reporter_find(const char *name)
 {
 	if (!name)
 		return NULL;
@@ -47,23 +51,59 @@ const struct pmc_reporter *pmc_reporter_for_path(const char *path)
 	return NULL;
 }
 
+/* What goes before the k-th (from 0) of n items of a list "a, b or c". */
+static const char *list_sep(size_t k, size_t n)
+{
+	return k == 0 ? "" : k + 1 == n ? " or " : ", ";
+}
+
+static bool in_set(const struct pmc_reporter *rep, enum pmc_reporter_set set)
+{
+	if (rep->unlisted)
+		return false;
+	switch (set) {
+	case PMC_REPORTERS_RESULT:
+		return rep->result != NULL;
+	case PMC_REPORTERS_COMPARISON:
+		return rep->comparison != NULL;
+	case PMC_REPORTERS_COMPARISONS:
+		return rep->comparisons != NULL;
+	}
+	return false;
+}
+
+void pmc_reporter_names(enum pmc_reporter_set set, char *buf, size_t len)
+{
+	const struct pmc_reporter *list[ARRAY_SIZE(reporters)];
+	size_t n = 0, o = 0;
+
+	/* Pass 0 takes the formats for a reader, pass 1 the documents; a result's formats
+	 * all in pass 0, in the registry's order. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
+			if (in_set(reporters[i], set) &&
+			    (set == PMC_REPORTERS_RESULT ? pass == 0
+							 : reporters[i]->document == (pass == 1)))
+				list[n++] = reporters[i];
+	buf[0] = '\0';
+	for (size_t k = 0; k < n && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", list_sep(k, n), list[k]->name);
+}
+
 void pmc_reporter_extensions(char *buf, size_t len)
 {
-	size_t o = 0, n = 0, k = 0;
+	const struct pmc_reporter *list[ARRAY_SIZE(reporters)];
+	size_t n = 0, o = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
-		n += reporters[i]->by_extension;
+		if (reporters[i]->by_extension)
+			list[n++] = reporters[i];
 	buf[0] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(reporters) && o < len; i++) {
-		if (!reporters[i]->by_extension)
-			continue;
-		k++;
-		o += (size_t)snprintf(buf + o, len - o, "%s%s",
-				      k == 1   ? ""
-				      : k == n ? " or "
-					       : ", ",
-				      reporters[i]->ext);
-	}
+	for (size_t k = 0; k < n && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s%s%s%s", list_sep(k, n), list[k]->ext,
+				      list[k]->describe ? " (" : "",
+				      list[k]->describe ? list[k]->describe : "",
+				      list[k]->describe ? ")" : "");
 }
 
 static bool renders(const struct pmc_reporter *rep, enum pmc_report_kind kind)
@@ -74,7 +114,7 @@ static bool renders(const struct pmc_reporter *rep, enum pmc_report_kind kind)
 int pmc_report_format(const char *name, enum pmc_report_kind kind, const char **ret_name,
 		      const char **ret_ext)
 {
-	const struct pmc_reporter *rep = reporter_find(name);
+	const struct pmc_reporter *rep = pmc_reporter_find(name);
 
 	if (!rep)
 		return -ENOENT;
@@ -103,7 +143,7 @@ static void format_names(enum pmc_report_kind kind, char *buf, size_t len)
 static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kind kind, int *ret,
 					 char *err, size_t errlen)
 {
-	const struct pmc_reporter *rep = reporter_find(format);
+	const struct pmc_reporter *rep = pmc_reporter_find(format);
 
 	*ret = 0;
 	if (!rep || !renders(rep, kind)) {
@@ -233,10 +273,12 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 	if (!rep)
 		return ret;
 	if (!rep->comparisons) {
+		char names[128];
+
+		pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
 		pmc_err_set(err, errlen,
-			    "format '%s' renders one comparison of two files; use table, markdown, "
-			    "json or csv for more",
-			    rep->name);
+			    "format '%s' renders one comparison of two files; use %s for more",
+			    rep->name, names);
 		return -EOPNOTSUPP;
 	}
 	ret = resolve(opts, &o, err, errlen);

@@ -18,6 +18,16 @@ struct pmc_reporter {
 	/* A file name ending in ext is written in this format (`--export FILE`,
 	 * docs/export.md); one format per extension. */
 	bool by_extension;
+	/* What the format is, when its name does not say, written after its extension
+	 * where extensions are listed: "Go's benchmark format"; or NULL. */
+	const char *describe;
+	/* Its report on a stream is one document a program reads (json, csv, gobench), so
+	 * that any other output beside it (a comparison, the sequential decisions) goes
+	 * elsewhere; a report for a reader is not. */
+	bool document;
+	/* Left out where formats are listed (messages, help texts, completion): the
+	 * statistics table, which `run --stats` adds after the table. */
+	bool unlisted;
 	/* Renders a result: r, with its analysis when the format needs one (else NULL).
 	 * o is complete (every field readable) and its confidence resolved. NULL when the
 	 * format does not render results. */
@@ -51,10 +61,30 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 			   char *err, size_t errlen);
 
 
+/* The i-th reporter of the registry (reporters[] of report.c), or NULL past the last:
+ * for code that must cover every format (tests, the fuzzer). */
+const struct pmc_reporter *pmc_reporter_at(size_t i);
+
+/* The reporter named name (or its alias), or NULL. */
+const struct pmc_reporter *pmc_reporter_find(const char *name);
+
+/* Which formats pmc_reporter_names() lists. */
+enum pmc_reporter_set {
+	PMC_REPORTERS_RESULT,	   /* those that render a result (`run --format`) */
+	PMC_REPORTERS_COMPARISON,  /* a comparison (`compare --format`) */
+	PMC_REPORTERS_COMPARISONS, /* one base compared with several files */
+};
+
+/* The names of the listed formats of set, for a message: "table, json, csv, markdown or
+ * gobench". Results in the registry's order; comparisons with the formats for a reader
+ * first, then the documents ("table, markdown, json, csv or gobench"), as compare's help
+ * lists them. */
+void pmc_reporter_names(enum pmc_reporter_set set, char *buf, size_t len);
+
 /* The reporter a file name asks for by its extension (".json", ".csv", ".md", ".txt" for
  * Go's benchmark format; any case), or NULL when it has none of them. */
 const struct pmc_reporter *pmc_reporter_for_path(const char *path);
 
-/* The extensions pmc_reporter_for_path() knows, for a message: ".json, .csv, .md or
- * .txt". */
+/* The extensions pmc_reporter_for_path() knows, for a message, each with its format's
+ * description: ".json, .csv, .md or .txt (Go's benchmark format)". */
 void pmc_reporter_extensions(char *buf, size_t len);

@@ -63,6 +63,7 @@ static int stats_result(FILE *out, const struct pmc_result *r, const struct pmc_
 const struct pmc_reporter pmc_reporter_stats = {
     .name = "stats",
     .ext = ".txt",
+    .unlisted = true,
     .result = stats_result,
     .needs_analysis = true,
 };

@@ -503,7 +503,37 @@ static void test_format_by_extension(void **state)
 	}
 	assert_null(pmc_reporter_for_path(NULL));
 	pmc_reporter_extensions(exts, sizeof(exts));
-	assert_string_equal(exts, ".json, .csv, .md or .txt");
+	assert_string_equal(exts, ".json, .csv, .md or .txt (Go's benchmark format)");
+}
+
+/* Messages list the formats from the registry: results in its order, comparisons with the
+ * formats for a reader first; the statistics table is not listed. */
+static void test_format_lists(void **state)
+{
+	const struct pmc_reporter *rep;
+	char names[128];
+	size_t n = 0;
+
+	pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
+	assert_string_equal(names, "table, json, csv, markdown or gobench");
+	pmc_reporter_names(PMC_REPORTERS_COMPARISON, names, sizeof(names));
+	assert_string_equal(names, "table, markdown, json, csv or gobench");
+	pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
+	assert_string_equal(names, "table, markdown, json or csv");
+	/* A short buffer is cut, never overrun. */
+	pmc_reporter_names(PMC_REPORTERS_RESULT, names, 8);
+	assert_string_equal(names, "table, ");
+
+	while ((rep = pmc_reporter_at(n++)) != NULL)
+		assert_ptr_equal(pmc_reporter_find(rep->name), rep);
+	assert_ptr_equal(pmc_reporter_find("md"), &pmc_reporter_markdown);
+	assert_null(pmc_reporter_find("xml"));
+	assert_null(pmc_reporter_find(NULL));
+	/* A document on standard output leaves no room for anything else there. */
+	assert_true(pmc_reporter_json.document && pmc_reporter_csv.document &&
+		    pmc_reporter_gobench.document);
+	assert_false(pmc_reporter_table.document || pmc_reporter_markdown.document ||
+		     pmc_reporter_stats.document);
 }
 
 /* Writing to a stream that fails is an error of every format, never a silent success. */
@@ -854,6 +884,7 @@ int main(void)
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_format_lookup),
 	    cmocka_unit_test(test_format_by_extension),
+	    cmocka_unit_test(test_format_lists),
 	    cmocka_unit_test(test_shows_the_judged_value),
 	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
 	    cmocka_unit_test(test_hostile_names_are_escaped),

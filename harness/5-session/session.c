@@ -17,6 +17,7 @@
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
+#include "reporters/reporter.h"
 #include "session/session_priv.h"
 
 /* Probes the events once on this process to learn what this machine can count (the
@@ -502,10 +503,12 @@ int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_
 		return -EINVAL;
 	}
 	if (format && pmc_report_format(format, PMC_REPORT_RESULT, &format, NULL) < 0) {
+		char names[128];
+
+		pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
 		pmc_session_say(&pr, PMC_SESSION_ERROR,
-				"pmc_session_run: report_format: unknown format '%s'; use table, "
-				"json, csv, markdown or gobench",
-				opts->report_format);
+				"pmc_session_run: report_format: unknown format '%s'; use %s",
+				opts->report_format, names);
 		return -EINVAL;
 	}
 	if (opts->alpha < 0 || opts->alpha >= 1 || (opts->nexports && !opts->exports)) {

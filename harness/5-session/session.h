@@ -50,8 +50,9 @@ const char *pmc_session_stream_name(FILE *f);
  * stream does not say which). */
 int pmc_session_stream_flush(FILE *f);
 
-/* A format whose report on a stream is one document (json, csv, gobench), so that any
- * other output beside it (a comparison, the sequential decisions) goes elsewhere. */
+/* A format whose report on a stream is one document (json, csv, gobench: the reporter's
+ * `document`), so that any other output beside it (a comparison, the sequential
+ * decisions) goes elsewhere. */
 bool pmc_session_format_is_document(const char *format);
 
 /* ---- session_exports.c: --export FILE, repeatable (docs/export.md) ---- */

@@ -18,19 +18,18 @@ int pmc_session_exports_add(struct pmc_session_exports *x, const char *path,
 	const struct pmc_reporter *rep = pmc_reporter_for_path(path);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	const char *dot = strrchr(base, '.');
-	char exts[64];
+	char exts[128];
 
 	if (!rep) {
 		pmc_reporter_extensions(exts, sizeof(exts));
 		if (dot && dot != base)
 			pmc_session_say(pr, PMC_SESSION_ERROR,
-					"--export '%s': unknown extension '%s'; use %s (Go's "
-					"benchmark format)",
+					"--export '%s': unknown extension '%s'; use %s",
 					path, dot, exts);
 		else
 			pmc_session_say(pr, PMC_SESSION_ERROR,
 					"--export '%s': no extension to choose the format by; use "
-					"%s (Go's benchmark format)",
+					"%s",
 					path, exts);
 		return -EINVAL;
 	}

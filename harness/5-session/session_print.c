@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reporters/reporter.h"
 #include "session/session.h"
 
 void pmc_session_say(const struct pmc_session_printer *pr, enum pmc_session_level level,
@@ -60,8 +61,9 @@ int pmc_session_check_path(const struct pmc_session_printer *pr, const char *opt
 
 bool pmc_session_format_is_document(const char *format)
 {
-	return strcmp(format, "json") == 0 || strcmp(format, "csv") == 0 ||
-	       strcmp(format, "gobench") == 0;
+	const struct pmc_reporter *rep = pmc_reporter_find(format);
+
+	return rep && rep->document;
 }
 
 int pmc_session_stream_flush(FILE *f)

@@ -15,6 +15,7 @@
 #include "formats/import.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
+#include "reporters/reporter.h"
 
 /* Prints a help text on stdout; 0, or 2 after one error line when it could not be written. */
 static int print_help(void (*help)(FILE *))
@@ -301,9 +302,12 @@ static int main_common(int argc, char **argv, bool gate)
 	if (nfiles > 2) {
 		/* Go's benchmark format holds the samples of two sides. */
 		if (strcmp(o->s.format, "gobench") == 0) {
+			char names[128];
+
+			pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
 			pmc_cli_error("--format gobench writes two files' samples, and %zu files "
-				      "were given; use table, markdown, json or csv",
-				      nfiles);
+				      "were given; use %s",
+				      nfiles, names);
 			goto out;
 		}
 		for (size_t i = 0; i < o->s.exports.n; i++)

@@ -13,6 +13,7 @@
 #include "formats/thresholds_json.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
+#include "reporters/reporter.h"
 
 int pmc_cli_compare_opts_new(struct pmc_cli_compare_opts **ret)
 {
@@ -109,9 +110,10 @@ int pmc_cli_compare_opts_set_output(struct pmc_cli_compare_opts *o, const char *
 int pmc_cli_compare_opts_set_format(struct pmc_cli_compare_opts *o, const char *name)
 {
 	if (pmc_report_format(name, PMC_REPORT_COMPARISON, &o->s.format, NULL) < 0) {
-		pmc_cli_error("--format '%s': unknown format; use table, markdown, json, csv or "
-			      "gobench",
-			      name);
+		char names[128];
+
+		pmc_reporter_names(PMC_REPORTERS_COMPARISON, names, sizeof(names));
+		pmc_cli_error("--format '%s': unknown format; use %s", name, names);
 		return -EINVAL;
 	}
 	return 0;

@@ -16,6 +16,7 @@
 #include "pmcbench/report.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
+#include "reporters/reporter.h"
 
 enum {
 	OPT_REQUIRE = PMC_CLI_SESSION_OPT_FIRST,
@@ -104,9 +105,10 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 		return 1;
 	case OPT_FORMAT:
 		if (pmc_report_format(v, PMC_REPORT_RESULT, &o->format, NULL) < 0) {
-			pmc_cli_error("--format: unknown format '%s'; use table, json, csv, "
-				      "markdown or gobench",
-				      v);
+			char names[128];
+
+			pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
+			pmc_cli_error("--format: unknown format '%s'; use %s", v, names);
 			return -EINVAL;
 		}
 		return 1;

@@ -13,11 +13,10 @@
 #include "pmcbench/report.h"
 #include "pmcbench/result.h"
 #include "reporters/compare_cells.h"
+#include "reporters/reporter.h"
 #include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
-
-static const char *const formats[] = {"table", "markdown", "csv", "json", "gobench"};
 
 static struct pmc_result *load(const uint8_t *data, size_t n)
 {
@@ -36,14 +35,18 @@ static void render(FILE *out, const struct pmc_result *a, const struct pmc_resul
 	struct pmc_comparison *c = NULL;
 	char err[512], line[1024];
 
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		pmc_report_result(out, formats[i], a, &ro, err, sizeof(err));
-		pmc_report_result(out, formats[i], b, &ro, err, sizeof(err));
+	const struct pmc_reporter *rep;
+
+	/* Every format of the registry; each entry point refuses what its format does not
+	 * render. */
+	for (size_t i = 0; (rep = pmc_reporter_at(i)) != NULL; i++) {
+		pmc_report_result(out, rep->name, a, &ro, err, sizeof(err));
+		pmc_report_result(out, rep->name, b, &ro, err, sizeof(err));
 	}
 	if (pmc_compare(a, b, NULL, &c, err, sizeof(err)) != 0)
 		return;
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		pmc_report_comparison(out, formats[i], c, &ro, err, sizeof(err));
+	for (size_t i = 0; (rep = pmc_reporter_at(i)) != NULL; i++)
+		pmc_report_comparison(out, rep->name, c, &ro, err, sizeof(err));
 	pmc_cmp_headline(c, &ro, line, sizeof(line));
 	pmc_comparison_free(c);
 }
