@@ -273,12 +273,12 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 	if (!rep)
 		return ret;
 	if (!rep->comparisons) {
-		char names[128];
+		char formats[128];
 
-		pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
+		pmc_reporter_names(PMC_REPORTERS_COMPARISONS, formats, sizeof(formats));
 		pmc_err_set(err, errlen,
 			    "format '%s' renders one comparison of two files; use %s for more",
-			    rep->name, names);
+			    rep->name, formats);
 		return -EOPNOTSUPP;
 	}
 	ret = resolve(opts, &o, err, errlen);

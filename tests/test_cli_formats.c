@@ -106,16 +106,17 @@ static char *paragraph(const char *help, const char *name)
 
 struct help_case {
 	const char *command; /* argv[0] */
+	const char *who;     /* for a message: "the help of --format of <who>" */
 	const char *file;    /* where its help is written */
 	enum which formats;  /* what its --format and --export take */
 };
 
 static const struct help_case cases[] = {
-    {"run", "harness/6-cli/cli_run_opts.c", FORMATS_RESULT},
-    {"bench", "harness/6-cli/cli_microbench.c", FORMATS_RESULT},
-    {"compare", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
+    {"run", "run", "harness/6-cli/cli_run_opts.c", FORMATS_RESULT},
+    {"bench", "a benchmark program", "harness/6-cli/cli_microbench.c", FORMATS_RESULT},
+    {"compare", "compare", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
      FORMATS_COMPARISON},
-    {"gate", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
+    {"gate", "gate", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
      FORMATS_COMPARISON},
 };
 
@@ -129,19 +130,21 @@ static void test_help_lists_every_format(void **state)
 		const struct pmc_reporter *rep;
 
 		if (!format || !export)
-			fail_msg("%s --help: no paragraph of --%s", cases[i].command,
+			fail_msg("the help of %s has no paragraph of --%s", cases[i].who,
 				 format ? "export" : "format");
 		for (size_t k = 0; (rep = pmc_reporter_at(k)) != NULL; k++) {
 			if (!listed(rep, cases[i].formats))
 				continue;
 			if (!has_word(format, rep->name))
-				fail_msg("format '%s' is missing from the help of %s --format: add it "
-					 "in %s, then run sh ci/gen-cli-doc.sh build",
-					 rep->name, cases[i].command, cases[i].file);
+				fail_msg("format '%s' is missing from the help of --format of %s: "
+					 "add it in %s, then run sh ci/gen-cli-doc.sh build",
+					 rep->name, cases[i].who, cases[i].file);
 			if (rep->by_extension && !has_word(export, rep->ext))
-				fail_msg("extension '%s' (format '%s') is missing from the help of %s "
-					 "--export: add it in %s, then run sh ci/gen-cli-doc.sh build",
-					 rep->ext, rep->name, cases[i].command, cases[i].file);
+				fail_msg(
+				    "extension '%s' (format '%s') is missing from the help of "
+				    "--export of %s: add it in %s, then run sh ci/gen-cli-doc.sh "
+				    "build",
+				    rep->ext, rep->name, cases[i].who, cases[i].file);
 		}
 		free(format);
 		free(export);

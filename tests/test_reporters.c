@@ -511,7 +511,7 @@ static void test_format_by_extension(void **state)
 static void test_format_lists(void **state)
 {
 	const struct pmc_reporter *rep;
-	char names[128];
+	char names[128], err[256];
 	size_t n = 0;
 
 	pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
@@ -520,6 +520,11 @@ static void test_format_lists(void **state)
 	assert_string_equal(names, "table, markdown, json, csv or gobench");
 	pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
 	assert_string_equal(names, "table, markdown, json or csv");
+	assert_int_equal(
+	    pmc_report_comparisons(stdout, "gobench", NULL, NULL, 0, NULL, err, sizeof(err)),
+	    -EOPNOTSUPP);
+	assert_string_equal(err, "format 'gobench' renders one comparison of two files; use "
+				 "table, markdown, json or csv for more");
 	/* A short buffer is cut, never overrun. */
 	pmc_reporter_names(PMC_REPORTERS_RESULT, names, 8);
 	assert_string_equal(names, "table, ");

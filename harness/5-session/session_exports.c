@@ -24,8 +24,8 @@ int pmc_session_exports_add(struct pmc_session_exports *x, const char *path,
 		pmc_reporter_extensions(exts, sizeof(exts));
 		if (dot && dot != base)
 			pmc_session_say(pr, PMC_SESSION_ERROR,
-					"--export '%s': unknown extension '%s'; use %s",
-					path, dot, exts);
+					"--export '%s': unknown extension '%s'; use %s", path, dot,
+					exts);
 		else
 			pmc_session_say(pr, PMC_SESSION_ERROR,
 					"--export '%s': no extension to choose the format by; use "
