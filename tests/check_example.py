@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Runs a benchmark program of bench/examples/ briefly and checks what it saved.
 
-Usage: check_example.py PROGRAM NAME[:METRIC,...]...
+Usage: check_example.py PROGRAM [--fit=NAME]... NAME[=METRIC,...]...
 
 The program runs with -r 2 and a tiny --min-time; it must exit 0 and its result JSON
 must hold exactly the named benchmarks, each with two runs, a wall-time/op sample per
-run, and the metrics listed after its name (items/s, bytes/s). Nothing about the
+run, and the metrics listed after its name and '=' (items/s, bytes/s; a name may hold ':',
+as Google Benchmark's named arguments do: copy/bytes:64), and exactly the complexity
+fits named by --fit= (which fit is not checked: it comes from times). Nothing about the
 figures themselves is checked: tests never assert on time."""
 import json
 import os
@@ -14,6 +16,7 @@ import sys
 import tempfile
 
 RUNS = 2
+BIG_O = ["O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)", "O(f(n))"]
 
 
 def fail(msg):
@@ -23,11 +26,15 @@ def fail(msg):
 
 def main():
     if len(sys.argv) < 3:
-        fail("usage: check_example.py PROGRAM NAME[:METRIC,...]...")
+        fail("usage: check_example.py PROGRAM NAME[=METRIC,...]...")
     prog = sys.argv[1]
     want = {}
+    fits = []
     for spec in sys.argv[2:]:
-        name, _, metrics = spec.partition(":")
+        if spec.startswith("--fit="):
+            fits.append(spec[len("--fit="):])
+            continue
+        name, _, metrics = spec.partition("=")
         want[name] = [m for m in metrics.split(",") if m]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
@@ -58,7 +65,14 @@ def main():
             if m not in b["metrics"] or len(b["metrics"][m]["samples"]) != RUNS:
                 fail("%s: no %s with %d samples; it has %s" % (name, m, RUNS,
                                                                sorted(b["metrics"])))
-    print("ok: %s: %d benchmarks, %d runs each" % (os.path.basename(prog), len(want), RUNS))
+    got_fits = {f["name"]: f for f in res.get("complexity", [])}
+    if sorted(got_fits) != sorted(fits):
+        fail("complexity fits of %s, expected %s" % (sorted(got_fits), sorted(fits)))
+    for name, f in got_fits.items():
+        if f["big_o"] not in BIG_O or f["rms"] < 0 or f["points"] < 2:
+            fail("%s: a fit that is not one: %r" % (name, f))
+    print("ok: %s: %d benchmarks, %d runs each, %d fits" % (os.path.basename(prog), len(want),
+                                                            RUNS, len(fits)))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 /* The microbenchmark library (harness/3-microbench/, docs/microbench.md) with an injected
  * clock and the emulated PMU (fake_pmu.h), so every figure is exact: argument expansion
- * and the filter, the loop and its batch edges, setup and teardown outside the
- * measurement, calibration, the loop's overhead reported beside the figures, processes, skips, per-operation
- * counters with their statuses, and the child process that contains a crash. */
+ * (tuples, names, ranges) and the filter, bad definitions skipped by place, the loop and
+ * its batch edges, setup and teardown outside the measurement, fixtures, pauses and their
+ * subtracted cost, user counters, complexity fits, threads, calibration, the loop's
+ * overhead reported beside the figures, processes, skips, per-operation counters with
+ * their statuses, and the child process that contains a crash and delivers its output. */
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
@@ -19,7 +21,9 @@
 #include <cmocka.h>
 
 #include "counters/perf/counters.h"
+#include "core/compare.h"
 #include "core/result.h"
+#include "formats/result_json.h"
 #include "microbench/microbench.h"
 #include "tests/fake_pmu.h"
 #include "tests/helpers.h"
@@ -126,6 +130,17 @@ static void args_lists_and_ranges(void **state)
 	assert_int_equal(n, 4); /* 8, 64, 512, 4096 */
 	assert_int_equal(v[3], 4096);
 	free(v);
+	/* A geometric range ends at its end, as Google Benchmark's Range does. */
+	assert_int_equal(pmc_mb_args_parse("8..8388608*8", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 8); /* 8, 64, ..., 2097152, 8388608 */
+	assert_int_equal(v[6], 2097152);
+	assert_int_equal(v[7], 8388608);
+	free(v);
+	/* A dense one stops at its last step, as DenseRange does. */
+	assert_int_equal(pmc_mb_args_parse("0..10+3", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[3], 9);
+	free(v);
 	assert_int_equal(pmc_mb_args_parse("0..100+25", &v, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 5);
 	assert_int_equal(v[4], 100);
@@ -179,6 +194,59 @@ static void expansion_is_the_cartesian_product(void **state)
 
 	assert_int_equal(pmc_mb_expand(defs, defs + 2, "grid(", &set, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "--filter 'grid('");
+}
+
+/* Google Benchmark's Args({a, b}) and ArgNames: tuples after the product, names in the
+ * benchmark's name and kept as the result's parameters. */
+static void tuples_and_names(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "pairs", .fn = nop, .arg_tuples = "1,16; 64, 256"},
+	    {.sz = sizeof(defs[0]),
+	     .name = "grid",
+	     .fn = nop,
+	     .args = {"1,2", "8"},
+	     .arg_names = {"n", "k"},
+	     .arg_tuples = "100,7"},
+	};
+	const struct pmc_bench_def bad_tuple[] = {
+	    {.sz = sizeof(bad_tuple[0]), .name = "t", .fn = nop, .args = {"1"}, .arg_tuples = "1,2"},
+	};
+	const struct pmc_bench_def bad_names[] = {
+	    {.sz = sizeof(bad_names[0]), .name = "t", .fn = nop, .args = {"1"}, .arg_names = {"a", "b"}},
+	};
+	struct pmc_mb_set set = {0};
+	struct pmc_result *res = NULL;
+	struct pmc_benchmark *bm;
+	char err[256] = "";
+
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 2 + 3);
+	assert_string_equal(set.v[0].name, "pairs/1/16");
+	assert_string_equal(set.v[1].name, "pairs/64/256");
+	assert_int_equal(set.v[1].args[1], 256);
+	assert_string_equal(set.v[2].name, "grid/n:1/k:8");
+	assert_string_equal(set.v[3].name, "grid/n:2/k:8");
+	assert_string_equal(set.v[4].name, "grid/n:100/k:7");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_result_add_benchmark(res, set.v[4].name, NULL, &bm), 0);
+	assert_int_equal(pmc_mb_record_params(&set.v[4], bm), 0);
+	assert_int_equal(bm->nparams, 2);
+	assert_string_equal(bm->params[0].key, "n");
+	assert_string_equal(bm->params[0].value, "100");
+	assert_string_equal(bm->params[1].value, "7");
+	pmc_result_free(res);
+	pmc_mb_set_free(&set);
+
+	assert_int_equal(pmc_mb_expand(bad_tuple, bad_tuple + 1, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 0);
+	assert_int_equal(set.nbad, 1);
+	assert_contains(set.bad[0], "tuple 1 of \"1,2\"");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand(bad_names, bad_names + 1, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.nbad, 1);
+	assert_contains(set.bad[0], "2 argument names for 1 dimensions");
+	pmc_mb_set_free(&set);
 }
 
 /* A compiler may lay a section out backwards: benchmarks come in source order (file, then
@@ -240,23 +308,516 @@ static void user_data_starts_empty_every_batch(void **state)
 	pmc_mb_samples_free(&s);
 }
 
-static void bad_definitions_are_errors(void **state)
+/* Untimed work inside the loop: 100 ns of it per iteration between pmc_pause and
+ * pmc_resume; the fixture built once; a per-batch setup that sees the batch's size. */
+static size_t once_setups, once_teardowns, batch_size_seen, fixture_seen;
+static int fixture_token;
+
+static void pausing(struct pmc_state *s)
 {
-	const struct pmc_bench_def bad_arg[] = {
-	    {.sz = sizeof(bad_arg[0]), .name = "copy", .fn = nop, .args = {"8", "1..x"}},
+	if (pmc_fixture(s) == &fixture_token)
+		fixture_seen++;
+	while (pmc_loop(s)) {
+		now += per_iter;
+		pmc_pause(s);
+		now += 100;
+		pmc_resume(s);
+	}
+}
+
+static void pausing_setup(struct pmc_state *s)
+{
+	batch_size_seen = (size_t)pmc_iterations(s);
+}
+
+static void fixture_up(struct pmc_state *s)
+{
+	once_setups++;
+	pmc_set_fixture(s, &fixture_token);
+}
+
+static void fixture_down(struct pmc_state *s)
+{
+	if (pmc_fixture(s) == &fixture_token)
+		once_teardowns++;
+}
+
+/* On the PMU: one quantum timed and one paused per iteration. */
+static void pausing_on_pmu(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		fake_pmu_tick(pmu, 1);
+		pmc_pause(s);
+		fake_pmu_tick(pmu, 1);
+		pmc_resume(s);
+	}
+}
+
+/* A pause stops the counters too: the paused quantum is not counted. */
+static void pauses_stop_the_counters(void **state)
+{
+	static const struct fake_pmu_config cfg = {.counters = 8, .privileged = true};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = t_events("{cycles,instructions}");
+	struct pmc_mb_bench b = bench_of("paused", pausing_on_pmu);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .warmup = 0, .clock = fake_clock,
+		 .events = ev, .sys = &f.sys, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	pmu = &f;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	for (size_t i = 0; i < s.n; i++) {
+		assert_int_equal(s.readings[i * s.nev].status, PMC_STATUS_COUNTED);
+		assert_true(s.readings[i * s.nev].scaled == 50 * cyc);
+	}
+	assert_int_equal(s.pauses, 50);
+	pmc_mb_samples_free(&s);
+	pmc_event_list_free(ev);
+}
+
+static void ends_paused(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		pmc_pause(s);
+}
+
+static void untimed_work_and_fixtures(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"paused"};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 4, .iters = 10, .clock = fake_clock,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "";
+
+	reset();
+	once_setups = once_teardowns = batch_size_seen = fixture_seen = 0;
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def),
+				       .name = "paused",
+				       .fn = pausing,
+				       .setup = pausing_setup,
+				       .setup_once = fixture_up,
+				       .teardown_once = fixture_down};
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* Each pair reads the clock twice (3 ns each): the batch is 10 * (7 + 3 + 100 + 3) + 3
+	 * with 10 * 103 paused; the pause loop's 10 pairs in one iteration take 6 * 10 + 3
+	 * with 10 * 3 paused, so a pair costs 3.3 ns and 7 ns per iteration is left. */
+	assert_int_equal(s.pauses, 10);
+	assert_true(fabs(s.pause_ns - 3.3) < 1e-9);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(fabs(s.ns[i] - 70) < 1e-9);
+	assert_int_equal(batch_size_seen, 10);
+	assert_int_equal(once_setups, 1);
+	assert_int_equal(once_teardowns, 1);
+	assert_int_equal(fixture_seen, 4); /* no warm-up here: the samples */
+	/* The pairs were a third of the timed part: no note; at 1 ns of work they dominate. */
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	assert_null(m->note);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+	per_iter = 1;
+	b.name = (char *)"cheap";
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	assert_non_null(m->note);
+	assert_contains(m->note, "10 pmc_pause/pmc_resume pairs per batch at 3.3 ns");
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+
+	b.def.fn = ends_paused;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "ended its loop paused");
+	assert_int_equal(once_teardowns, 3); /* after a failure too */
+}
+
+/* Figures of the benchmark's own: a total, per operation, rates, with their units and
+ * directions; through the pipe and a merge of processes by name. */
+static const char *counter_name = "hits";
+
+static void counting_user(struct pmc_state *s)
+{
+	if (strcmp(counter_name, "collide") == 0)
+		pmc_set_bytes_per_iter(s, 8);
+	while (pmc_loop(s))
+		now += per_iter;
+	pmc_set_counter(s, counter_name, 5.0 * (double)pmc_iterations(s), PMC_COUNTER_TOTAL);
+	pmc_set_counter(s, "visits", 20, PMC_COUNTER_PER_OP);
+	pmc_set_counter(s, "bytes", 8, PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION);
+	pmc_set_counter(s, "stalls", 73, PMC_COUNTER_RATE | PMC_COUNTER_LOWER_IS_BETTER);
+}
+
+static void user_counters_become_metrics(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"uc"};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock,
+		 .no_overhead = true);
+	struct pmc_mb_samples piped = {0}, other, merged = {0};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "";
+
+	reset();
+	counter_name = "hits";
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "uc", .fn = counting_user};
+	/* Measured in a forked child: the counters come through the pipe, as a process's do. */
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &piped, err, sizeof(err)), 0);
+	assert_int_equal(piped.nuc, 4);
+	assert_string_equal(piped.uc[2].name, "bytes");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &piped, NULL, res, err, sizeof(err)), 0);
+	/* The batch is 10 * 7 ns + one 3 ns clock read. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "hits");
+	assert_non_null(m);
+	assert_true(m->values[0] == 50 && m->values[1] == 50);
+	assert_string_equal(m->unit, "count");
+	assert_int_equal(m->better, PMC_LOWER_IS_BETTER);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "visits/op");
+	assert_true(m->values[0] == 2);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "bytes/s");
+	assert_true(fabs(m->values[0] - 80e9 / 73) < 1e-3);
+	assert_string_equal(m->unit, "bytes/s"); /* the registry's */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "stalls/s");
+	assert_true(fabs(m->values[0] - 1e9) < 1e-3);
+	assert_string_equal(m->unit, "count/s");
+	assert_int_equal(m->better, PMC_LOWER_IS_BETTER);
+	pmc_result_free(res);
+
+	/* A second process that set only some, in another order, merges by name. */
+	counter_name = "misses";
+	assert_int_equal(pmc_mb_measure(&b, &o, &other, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_samples_merge(&merged, &piped, 1), 0);
+	assert_int_equal(pmc_mb_samples_merge(&merged, &other, 2), 0);
+	assert_int_equal(merged.nuc, 5);
+	assert_string_equal(merged.uc[4].name, "misses");
+	assert_true(isnan(merged.uc_values[0 * PMC_COUNTERS_MAX + 4]));
+	assert_true(merged.uc_values[2 * PMC_COUNTERS_MAX + 4] == 50);
+	assert_true(isnan(merged.uc_values[2 * PMC_COUNTERS_MAX + 0]));
+	assert_true(merged.uc_values[3 * PMC_COUNTERS_MAX + 1] == 20);
+	pmc_mb_samples_free(&merged);
+
+	/* A counter named like a metric the benchmark has, and a bad name, are errors. */
+	counter_name = "wall-time/op";
+	assert_int_equal(pmc_mb_measure(&b, &o, &other, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "counter name \"wall-time/op\"");
+	counter_name = "collide"; /* its bytes/s and the counter "bytes" as a rate */
+	assert_int_equal(pmc_mb_measure(&b, &o, &other, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &other, NULL, res, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "counter \"bytes\" gives the metric 'bytes/s'");
+	pmc_result_free(res);
+	pmc_mb_samples_free(&other);
+	counter_name = "hits";
+}
+
+/* Complexity: Google Benchmark's least squares, exact on exact data; the fits of a
+ * definition's benchmarks stored in the result, through JSON and into compare. */
+static double n_plus_7(int64_t n)
+{
+	return (double)n + 7;
+}
+
+static struct pmc_result *result_with(const char *name, double t, const char *big_o)
+{
+	struct pmc_result *res = NULL;
+	struct pmc_benchmark *bm;
+	struct pmc_metric *m;
+	struct pmc_run_info info = {.exit_code = 0};
+
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_result_add_benchmark(res, name, NULL, &bm), 0);
+	assert_int_equal(pmc_benchmark_metric(bm, "wall-time/op", &m), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
+		assert_int_equal(pmc_metric_append(m, t + i, NULL), 0);
+	}
+	if (big_o) {
+		struct pmc_fit f = {.name = (char *)"sum",
+				    .metric = (char *)"wall-time/op",
+				    .big_o = (char *)big_o,
+				    .coef = 2.5,
+				    .rms = 0.125,
+				    .points = 3};
+
+		assert_int_equal(pmc_result_add_fit(res, &f), 0);
+	}
+	return res;
+}
+
+static void complexity_fits(void **state)
+{
+	const int64_t n[] = {8, 64, 512, 4096};
+	double t[4];
+	struct pmc_fit f = {0};
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "sum", .fn = nop, .args = {"8..4096*8"},
+	     .complexity = PMC_O_AUTO},
+	    {.sz = sizeof(defs[0]), .name = "plain", .fn = nop, .args = {"1,2"}},
 	};
-	const struct pmc_bench_def twice[] = {
-	    {.sz = sizeof(twice[0]), .name = "a", .fn = nop, .args = {"1,1"}},
+	struct pmc_mb_set set = {0};
+	struct pmc_result *res = NULL, *back = NULL, *other = NULL;
+	struct pmc_comparison *cmp = NULL;
+	char err[512] = "", *text = NULL;
+	FILE *mem;
+	bool warned = false;
+
+	for (size_t i = 0; i < 4; i++)
+		t[i] = 3.0 * (double)n[i];
+	assert_int_equal(pmc_mb_fit(n, t, 4, PMC_O_AUTO, NULL, &f), 0);
+	assert_string_equal(f.big_o, "O(n)");
+	assert_true(fabs(f.coef - 3) < 1e-12 && f.rms < 1e-12);
+	for (size_t i = 0; i < 4; i++)
+		t[i] = 2.0 * (double)n[i] * (double)n[i] + 100;
+	assert_int_equal(pmc_mb_fit(n, t, 4, PMC_O_AUTO, NULL, &f), 0);
+	assert_string_equal(f.big_o, "O(n^2)");
+	assert_true(f.rms > 0 && f.rms < 0.01);
+	/* Declared O(n) on quadratic data: that fit, and its error says it is bad. */
+	assert_int_equal(pmc_mb_fit(n, t, 4, PMC_O_N, NULL, &f), 0);
+	assert_string_equal(f.big_o, "O(n)");
+	assert_true(f.rms > 0.05);
+	for (size_t i = 0; i < 4; i++)
+		t[i] = 0.5 * ((double)n[i] + 7);
+	assert_int_equal(pmc_mb_fit(n, t, 4, PMC_O_NONE, n_plus_7, &f), 0);
+	assert_string_equal(f.big_o, "O(f(n))");
+	assert_true(fabs(f.coef - 0.5) < 1e-12 && f.rms < 1e-12);
+	assert_int_equal(pmc_mb_fit(n, t, 1, PMC_O_N, NULL, &f), -EINVAL);
+	assert_int_equal(pmc_mb_fit((const int64_t[]){0, 1}, t, 2, PMC_O_N, NULL, &f), -EDOM);
+
+	/* The definition's benchmarks in a result, each the median of its runs. */
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	for (size_t i = 0; i < set.n; i++) {
+		struct pmc_benchmark *bm;
+		struct pmc_metric *m;
+		struct pmc_run_info info = {.exit_code = 0};
+
+		assert_int_equal(pmc_result_add_benchmark(res, set.v[i].name, NULL, &bm), 0);
+		assert_int_equal(pmc_benchmark_metric(bm, "wall-time/op", &m), 0);
+		for (int k = -1; k <= 1; k++) {
+			assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
+			assert_int_equal(
+			    pmc_metric_append(m, 4.0 * (double)set.v[i].args[0] * (1 + k * 0.5), NULL), 0);
+		}
+	}
+	assert_int_equal(pmc_mb_complexity(&set, res, err, sizeof(err)), 0);
+	assert_int_equal(res->nfits, 1); /* "plain" asked for none */
+	assert_string_equal(res->fits[0].name, "sum");
+	assert_string_equal(res->fits[0].metric, "wall-time/op");
+	assert_string_equal(res->fits[0].big_o, "O(n)");
+	assert_true(fabs(res->fits[0].coef - 4) < 1e-9);
+	assert_int_equal(res->fits[0].points, 4);
+
+	/* Through the file and back. */
+	assert_int_equal(pmc_result_dumps(res, &text), 0);
+	assert_non_null(strstr(text, "\"complexity\":[{\"name\":\"sum\""));
+	mem = fmemopen(text, strlen(text), "r");
+	assert_int_equal(pmc_result_load_stream(mem, true, "r.json", &back, err, sizeof(err)), 0);
+	fclose(mem);
+	assert_int_equal(back->nfits, 1);
+	assert_string_equal(back->fits[0].big_o, "O(n)");
+	assert_int_equal(back->fits[0].points, 4);
+	pmc_result_free(back);
+	back = NULL;
+	{
+		char *bad = strstr(text, "O(n)");
+
+		memcpy(bad, "O(x)", 4);
+		mem = fmemopen(text, strlen(text), "r");
+		assert_int_equal(
+		    pmc_result_load_stream(mem, true, "r.json", &back, err, sizeof(err)), -EINVAL);
+		fclose(mem);
+		assert_contains(err, "big_o \"O(x)\"");
+	}
+	free(text);
+	pmc_result_free(res);
+	pmc_mb_set_free(&set);
+
+	/* compare says when a fit changed. */
+	res = result_with("sum/8", 10, "O(n)");
+	other = result_with("sum/8", 10, "O(n^2)");
+	assert_int_equal(pmc_compare(res, other, NULL, &cmp, err, sizeof(err)), 0);
+	for (size_t i = 0; i < cmp->nwarnings; i++)
+		warned |= strstr(cmp->warnings[i], "complexity of 'sum' changed: O(n) (rms 12%)") != NULL;
+	assert_true(warned);
+	pmc_comparison_free(cmp);
+	pmc_result_free(other);
+	other = result_with("sum/8", 10, "O(n)");
+	assert_int_equal(pmc_compare(res, other, NULL, &cmp, err, sizeof(err)), 0);
+	for (size_t i = 0; i < cmp->nwarnings; i++)
+		assert_null(strstr(cmp->warnings[i], "complexity"));
+	pmc_comparison_free(cmp);
+	pmc_result_free(other);
+	pmc_result_free(res);
+}
+
+/* Threads: one benchmark per count, each thread its own state, all of them in every
+ * batch, their counters summed; figures per operation over all threads' operations. */
+static _Atomic unsigned long thread_iters;
+static _Atomic unsigned thread_seen, thread_count;
+
+static void threaded(struct pmc_state *s)
+{
+	unsigned long k = 0;
+
+	/* cmocka's asserts cannot fail on another thread: checked after. */
+	thread_seen |= 1u << pmc_thread_index(s);
+	thread_count = pmc_threads(s);
+	pmc_set_items_per_iter(s, 1);
+	while (pmc_loop(s))
+		k++;
+	thread_iters += k;
+	pmc_set_counter(s, "work", (double)k, PMC_COUNTER_TOTAL);
+	pmc_set_counter(s, "per", (double)k, PMC_COUNTER_PER_OP);
+	pmc_set_counter(s, "mean", (double)k, PMC_COUNTER_AVG_THREADS);
+}
+
+static void threaded_skip(struct pmc_state *s)
+{
+	if (pmc_thread_index(s) == 2) {
+		pmc_skip(s, "not on thread 2");
+		return;
+	}
+	while (pmc_loop(s))
+		;
+}
+
+static void multithreaded_benchmarks(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "mt", .fn = threaded, .args = {"8"}, .threads = "1..4*2"},
 	};
+	const struct pmc_bench_def bad[] = {
+	    {.sz = sizeof(bad[0]), .name = "mt", .fn = threaded, .threads = "0,2"},
+	};
+	struct pmc_mb_set set = {0};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .no_overhead = true);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	struct pmc_mb_bench b;
+	char err[256] = "";
+
+	assert_int_equal(pmc_mb_expand(defs, defs + 1, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.v[0].name, "mt/8/threads:1");
+	assert_string_equal(set.v[2].name, "mt/8/threads:4");
+	assert_int_equal(set.v[2].threads, 4);
+	{
+		struct pmc_mb_set none = {0};
+
+		assert_int_equal(pmc_mb_expand(bad, bad + 1, NULL, &none, err, sizeof(err)), 0);
+		assert_int_equal(none.nbad, 1);
+		assert_contains(none.bad[0], "benchmark 'mt', threads: 0 threads; give 1 to 1024");
+		pmc_mb_set_free(&none);
+	}
+
+	thread_iters = 0;
+	thread_seen = 0;
+	assert_int_equal(pmc_mb_measure(&set.v[2], &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(thread_seen, 0xf);
+	assert_int_equal(thread_count, 4);
+	assert_int_equal(thread_iters, 4 * 100 * 3); /* no warm-up here */
+	assert_int_equal(s.threads, 4);
+	assert_int_equal(s.nuc, 3);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.uc_values[i * PMC_COUNTERS_MAX] == 400);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&set.v[2], &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "per/op");
+	assert_true(m->values[0] == 1); /* 400 over 4 threads' 100 operations */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "work");
+	assert_true(m->values[0] == 400);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "mean");
+	assert_true(m->values[0] == 100); /* the threads' mean */
+	assert_non_null(pmc_benchmark_find_metric(&res->benchmarks[0], "items/s"));
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+
+	/* A thread that skips skips the benchmark, and the others are not left waiting. */
+	b = set.v[2];
+	b.def.fn = threaded_skip;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.skipped);
+	assert_string_equal(s.message, "not on thread 2");
+	pmc_mb_samples_free(&s);
+	pmc_mb_set_free(&set);
+}
+
+/* One bad registration is left out with its place, and the rest are kept: a bad argument
+ * spec, a name its own arguments repeat, no function, a name another file registered. */
+static void bad_definitions_are_skipped(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "copy", .fn = nop, .args = {"8", "1..x"},
+	     .file = "a.c", .line = 3},
+	    {.sz = sizeof(defs[0]), .name = "a", .fn = nop, .args = {"1,1"}, .file = "a.c", .line = 5},
+	    {.sz = sizeof(defs[0]), .name = "nofn", .file = "a.c", .line = 7},
+	    {.sz = sizeof(defs[0]), .name = "x", .fn = nop, .file = "b.c", .line = 2},
+	    {.sz = sizeof(defs[0]), .name = "x", .fn = nop, .file = "a.c", .line = 9},
+	    {.sz = sizeof(defs[0]), .name = "ok", .fn = nop, .args = {"1,2"}, .file = "c.c", .line = 1},
+	};
+	const struct pmc_bench_def bad_size[] = {{.sz = 3}};
 	struct pmc_mb_set set = {0};
 	char err[256] = "";
 
-	assert_int_equal(pmc_mb_expand(bad_arg, bad_arg + 1, NULL, &set, err, sizeof(err)),
+	assert_int_equal(pmc_mb_expand(defs, defs + 6, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.v[0].name, "x"); /* a.c:9 comes first: source order */
+	assert_string_equal(set.v[1].name, "ok/1");
+	assert_int_equal(set.nbad, 4);
+	assert_contains(set.bad[0], "a.c:3: benchmark 'copy', argument 2:");
+	assert_contains(set.bad[0], "; skipped");
+	assert_contains(set.bad[1], "a.c:5: benchmark 'a/1' is named twice by this definition's "
+				    "arguments");
+	assert_string_equal(set.bad[2], "a.c:7: benchmark 'nofn': no function; skipped");
+	assert_contains(set.bad[3], "b.c:2: benchmark 'x' is also registered at a.c:9");
+	pmc_mb_set_free(&set);
+	/* A size not made by PMC_BENCHMARK stops the walk: it finds the next one. */
+	assert_int_equal(pmc_mb_expand(bad_size, bad_size + 1, NULL, &set, err, sizeof(err)),
 			 -EINVAL);
-	assert_contains(err, "benchmark 'copy', argument 2");
-	assert_int_equal(pmc_mb_expand(twice, twice + 1, NULL, &set, err, sizeof(err)), -EINVAL);
-	assert_contains(err, "two benchmarks are named 'a/1'");
-	assert_int_equal(set.n, 0);
+	assert_contains(err, "not made by PMC_BENCHMARK");
+}
+
+/* What a benchmark prints reaches a file or a pipe: the forked child flushes stdio before
+ * it ends with _exit. */
+static void talker(struct pmc_state *s)
+{
+	printf("said by the benchmark\n");
+	while (pmc_loop(s))
+		;
+}
+
+static void a_childs_output_is_delivered(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"talker"};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 1, .iters = 1, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "", path[] = "/tmp/pmc-mb-out-XXXXXX", buf[256] = "";
+	int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
+	ssize_t got;
+
+	assert_true(fd >= 0 && saved >= 0);
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "talker", .fn = talker};
+	fflush(stdout);
+	assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), 0);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	got = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	unlink(path);
+	assert_true(got > 0);
+	assert_contains(buf, "said by the benchmark");
+	pmc_mb_samples_free(&s);
 }
 
 static void calibration_reaches_the_target(void **state)
@@ -473,6 +1034,20 @@ static void exact_counts_are_the_body_alone(void **state)
 	assert_int_equal(below, 4);
 	assert_int_equal(
 	    pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, NULL, err, sizeof(err)), -ENODATA);
+	/* A body that paused 4 more times at 2n: what 4 pairs left (a loop of pairs at 4
+	 * and 8 less the empty loop at 4 and 8: 4 * 5) comes off too. */
+	x.pauses[0] = 4;
+	x.pauses[1] = 8;
+	set_counts(&x.counts[1], 5000 + 8 * 10 + 4 * 5, 100);
+	set_counts(&x.counts[4], 700 + 4 * (2 + 5), 10);
+	set_counts(&x.counts[5], 700 + 8 * (2 + 5), 10);
+	set_counts(&x.counts[6], 600 + 4 * 2, 10);
+	set_counts(&x.counts[7], 600 + 8 * 2, 10);
+	assert_int_equal(
+	    pmc_mb_exact_count(&x, PMC_VG_M_INSTRUCTIONS, &v, &below, err, sizeof(err)), 0);
+	assert_int_equal(v, 4 * 7);
+	x.pauses[0] = x.pauses[1] = 0;
+	set_counts(&x.counts[1], 5000 + 8 * 10, 100);
 
 	assert_int_equal(pmc_result_new("valgrind", &res), 0);
 	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
@@ -972,6 +1547,16 @@ static void a_child_contains_crashes_and_exits(void **state)
 	assert_contains(err, "'lazy' returned without running its loop");
 }
 
+/* A hung benchmark is stopped even when no timeout was given: the default is far above
+ * what a process takes, and grows with what it is asked to measure. */
+static void default_timeouts(void **state)
+{
+	assert_true(pmc_mb_timeout(0, 0) == PMC_MB_TIMEOUT_DEFAULT);
+	assert_true(pmc_mb_timeout(0, 100) == PMC_MB_TIMEOUT_DEFAULT + 1000);
+	assert_true(pmc_mb_timeout(5, 100) == 5);
+	assert_true(pmc_mb_timeout(-1, 100) == 0); /* none */
+}
+
 static void sleeper(struct pmc_state *s)
 {
 	(void)s;
@@ -1069,8 +1654,15 @@ int main(void)
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
 	    cmocka_unit_test(benchmarks_come_in_source_order),
-	    cmocka_unit_test(bad_definitions_are_errors),
+	    cmocka_unit_test(tuples_and_names),
+	    cmocka_unit_test(bad_definitions_are_skipped),
+	    cmocka_unit_test(a_childs_output_is_delivered),
 	    cmocka_unit_test(user_data_starts_empty_every_batch),
+	    cmocka_unit_test(untimed_work_and_fixtures),
+	    cmocka_unit_test(pauses_stop_the_counters),
+	    cmocka_unit_test(user_counters_become_metrics),
+	    cmocka_unit_test(complexity_fits),
+	    cmocka_unit_test(multithreaded_benchmarks),
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_reported_not_subtracted),
 	    cmocka_unit_test(the_definitions_empty_loop_is_measured),
@@ -1087,6 +1679,7 @@ int main(void)
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
 	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),
+	    cmocka_unit_test(default_timeouts),
 	    cmocka_unit_test(batch_edges_read_without_syscalls),
 	};
 

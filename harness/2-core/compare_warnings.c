@@ -151,6 +151,29 @@ static int skipped_warning(struct ctx *x, int side)
 			    pmc_cmp_side_name(x, side), names, n > shown ? ", ..." : "");
 }
 
+/* A complexity fit of the same benchmarks and metric that changed its O() between the two
+ * results (docs/result-schema.md, "complexity"): its coefficient is not comparable then,
+ * and the change is what to look at. */
+static int fits_warning(struct ctx *x, const struct pmc_result *a, const struct pmc_result *b)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < a->nfits; i++)
+		for (size_t j = 0; r == 0 && j < b->nfits; j++) {
+			const struct pmc_fit *f = &a->fits[i], *g = &b->fits[j];
+
+			if (strcmp(f->name, g->name) == 0 && strcmp(f->metric, g->metric) == 0 &&
+			    strcmp(f->big_o, g->big_o) != 0)
+				r = pmc_cmp_warn(
+				    x->c,
+				    "complexity of '%s' changed: %s (rms %.0f%%) in %s, "
+				    "%s (rms %.0f%%) in %s",
+				    f->name, f->big_o, f->rms * 100, pmc_cmp_side_name(x, SIDE_OLD),
+				    g->big_o, g->rms * 100, pmc_cmp_side_name(x, SIDE_NEW));
+		}
+	return r;
+}
+
 int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const struct pmc_result *b)
 {
 	struct pmc_comparison *c = x->c;
@@ -172,6 +195,8 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 			r = skipped_warning(x, side);
 	if (r == 0)
 		r = env_warning(c, a, b);
+	if (r == 0)
+		r = fits_warning(x, a, b);
 	if (r == 0)
 		r = counting_warning(x);
 	if (r == 0 && x->mux_low)

@@ -82,6 +82,12 @@ void pmc_result_free(struct pmc_result *r)
 	free(r->created);
 	free(r->design.mode);
 	free(r->design.stopped);
+	for (size_t i = 0; i < r->nfits; i++) {
+		free(r->fits[i].name);
+		free(r->fits[i].metric);
+		free(r->fits[i].big_o);
+	}
+	free(r->fits);
 	if (r->priv)
 		pmc_hashmap_free(&r->priv->names);
 	free(r->priv);
@@ -117,6 +123,42 @@ int pmc_result_new(const char *backend, struct pmc_result **ret)
 		return -ENOMEM;
 	}
 	*ret = r;
+	return 0;
+}
+
+bool pmc_fit_big_o_valid(const char *s)
+{
+	static const char *const names[] = {PMC_FIT_BIG_O};
+
+	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0)
+			return true;
+	return false;
+}
+
+int pmc_result_add_fit(struct pmc_result *r, const struct pmc_fit *f)
+{
+	struct pmc_fit *v, c = {0};
+
+	if (!r || !f || !f->name || !*f->name || !f->metric || !*f->metric ||
+	    !pmc_fit_big_o_valid(f->big_o) || f->points < 2 || !isfinite(f->coef) ||
+	    !isfinite(f->rms) || f->rms < 0)
+		return -EINVAL;
+	v = realloc(r->fits, (r->nfits + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->fits = v;
+	c = *f;
+	c.name = strdup(f->name);
+	c.metric = strdup(f->metric);
+	c.big_o = strdup(f->big_o);
+	if (!c.name || !c.metric || !c.big_o) {
+		free(c.name);
+		free(c.metric);
+		free(c.big_o);
+		return -ENOMEM;
+	}
+	v[r->nfits++] = c;
 	return 0;
 }
 

@@ -105,6 +105,24 @@ struct pmc_design {
 	char *stopped; /* --runs auto: why the rounds stopped; NULL otherwise */
 };
 
+/* A complexity fit over the benchmarks of one definition (docs/result-schema.md,
+ * "complexity"; docs/microbench.md, "Complexity"): metric ≈ coef · f(n), least squares,
+ * as Google Benchmark's BigO. */
+struct pmc_fit {
+	char *name;   /* the definition's name: its benchmarks are name/... */
+	char *metric; /* the metric fitted, per benchmark its median ("wall-time/op") */
+	char *big_o;  /* one of PMC_FIT_BIG_O */
+	double coef;  /* in the metric's unit */
+	double rms;   /* root mean square of the residuals over the mean, from 0 */
+	size_t points; /* the benchmarks fitted, from 2 */
+};
+
+/* The fits' names, as the result spells them. */
+#define PMC_FIT_BIG_O "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)", "O(f(n))"
+
+/* True when s is one of PMC_FIT_BIG_O. */
+bool pmc_fit_big_o_valid(const char *s);
+
 struct pmc_result {
 	char *backend; /* "perf" or "valgrind" */
 	char *tool_version;
@@ -114,6 +132,8 @@ struct pmc_result {
 	struct pmc_benchmark *benchmarks;
 	size_t nbench;
 	struct pmc_design design;
+	struct pmc_fit *fits; /* complexity fits, in the order added; none: NULL */
+	size_t nfits;
 	/* Private to result.c: the name index behind pmc_result_find_benchmark() and the
 	 * array's capacity. NULL in a hand-built struct, which then gets a linear search. */
 	struct pmc_result_priv *priv;
@@ -126,6 +146,11 @@ struct pmc_result {
 /* Sets the parameter name (not empty) of a benchmark to value, or adds it. Returns 0,
  * -EINVAL or -ENOMEM. */
 int pmc_benchmark_set_param(struct pmc_benchmark *b, const char *name, const char *value);
+
+/* Adds a copy of fit f to r. Returns 0, -EINVAL (a big_o not of PMC_FIT_BIG_O, a
+ * missing name or metric, fewer than 2 points, a coef or rms that is not finite, a
+ * negative rms), or -ENOMEM. */
+int pmc_result_add_fit(struct pmc_result *r, const struct pmc_fit *f);
 
 /* Records one run of a benchmark. Returns 0, -ENOMEM, or -EINVAL for a skipped one. */
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);

@@ -1,9 +1,10 @@
 /* The result JSON codec: a benchmark and the document from their jansson trees
  * (docs/result-schema.md): the runs, the metrics (each by result_json_metric.c), the
- * parameters and skip reason of a benchmark; the schema, tool, environment and design of
- * the document. */
+ * parameters and skip reason of a benchmark; the schema, tool, environment, design and
+ * complexity fits of the document. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -305,9 +306,73 @@ static int load_design(struct loader *ld, const json_t *obj, struct pmc_design *
 	return 0;
 }
 
+/* A fit's finite number (rms: from 0). */
+static int get_fit_number(struct loader *ld, const json_t *obj, const char *key, double lo,
+			  double *ret)
+{
+	const json_t *v = json_object_get(obj, key);
+	int rc = 0;
+
+	if (!v)
+		return pmc_loader_fail(ld, "missing key \"%s\"; " REGEN, key);
+	push_key(ld, key);
+	if (!json_is_number(v))
+		rc = pmc_loader_wrong_type(ld, v, "a number");
+	else if (!(json_number_value(v) >= lo) || !isfinite(json_number_value(v)))
+		rc = pmc_loader_fail(ld, "expected a number from %g, found %.17g; " REGEN, lo,
+				     json_number_value(v));
+	else
+		*ret = json_number_value(v);
+	pop(ld);
+	return rc;
+}
+
+/* "complexity": an array of fits, each checked as pmc_result_add_fit checks it. */
+static int load_fits(struct loader *ld, const json_t *arr, struct pmc_result *res)
+{
+	int rc = 0;
+
+	push_key(ld, "complexity");
+	for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
+		const json_t *o = json_array_get(arr, i);
+		struct pmc_fit f = {0};
+		int points = 0;
+
+		push_index(ld, i);
+		if (!json_is_object(o))
+			rc = pmc_loader_wrong_type(ld, o, "an object");
+		if (rc == 0 &&
+		    ((rc = pmc_loader_string(ld, o, "name", REQUIRED, &f.name)) < 0 ||
+		     (rc = pmc_loader_string(ld, o, "metric", REQUIRED, &f.metric)) < 0 ||
+		     (rc = pmc_loader_string(ld, o, "big_o", REQUIRED, &f.big_o)) < 0 ||
+		     (rc = get_fit_number(ld, o, "coef", -HUGE_VAL, &f.coef)) < 0 ||
+		     (rc = get_fit_number(ld, o, "rms", 0, &f.rms)) < 0 ||
+		     (rc = pmc_loader_int(ld, o, "points", REQUIRED, 2, INT_MAX, &points)) < 0))
+			;
+		else if (rc == 0 && !pmc_fit_big_o_valid(f.big_o))
+			rc = pmc_loader_fail(ld,
+					     "big_o \"%s\": expected O(1), O(log n), O(n), "
+					     "O(n log n), O(n^2), O(n^3) or O(f(n)); " REGEN,
+					     f.big_o);
+		f.points = (size_t)points;
+		if (rc == 0 && (rc = pmc_result_add_fit(res, &f)) < 0)
+			rc = rc == -ENOMEM
+				 ? rc
+				 : pmc_loader_fail(ld, "a fit without a name or metric; " REGEN);
+		free(f.name);
+		free(f.metric);
+		free(f.big_o);
+		if (rc == 0)
+			pop(ld);
+	}
+	if (rc == 0)
+		pop(ld);
+	return rc;
+}
+
 int pmc_result_head_from_json(struct loader *ld, const json_t *root, struct pmc_result *res)
 {
-	const json_t *tool, *env, *design;
+	const json_t *tool, *env, *design, *fits;
 	int rc;
 
 	if ((rc = pmc_result_schema_check(ld, root)) < 0 ||
@@ -324,9 +389,11 @@ int pmc_result_head_from_json(struct loader *ld, const json_t *root, struct pmc_
 	}
 	if (env && (rc = load_environment(ld, env, res)) < 0)
 		return rc;
-	if ((rc = pmc_loader_container(ld, root, "design", OPTIONAL, JSON_OBJECT, &design)) < 0)
+	if ((rc = pmc_loader_container(ld, root, "design", OPTIONAL, JSON_OBJECT, &design)) < 0 ||
+	    (design && (rc = load_design(ld, design, &res->design)) < 0) ||
+	    (rc = pmc_loader_container(ld, root, "complexity", OPTIONAL, JSON_ARRAY, &fits)) < 0)
 		return rc;
-	return design ? load_design(ld, design, &res->design) : 0;
+	return fits ? load_fits(ld, fits, res) : 0;
 }
 
 /* Builds the model of the document root into res, checking it as docs/result-schema.md

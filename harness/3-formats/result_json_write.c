@@ -302,6 +302,25 @@ static json_t *design_json(const struct pmc_design *d)
 	return j;
 }
 
+/* The complexity fits (docs/result-schema.md, "complexity"). */
+static json_t *fits_json(const struct pmc_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->nfits; i++) {
+		const struct pmc_fit *f = &r->fits[i];
+
+		if (!append(a, json_pack("{s:o, s:o, s:s, s:o, s:o, s:I}", "name",
+					 string_json(f->name), "metric", string_json(f->metric),
+					 "big_o", f->big_o, "coef", number_json(f->coef), "rms",
+					 number_json(f->rms), "points", (json_int_t)f->points))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* The members of the document before "benchmarks", in the order of
  * docs/result-schema.md. */
 static json_t *result_head_json(const struct pmc_result *r)
@@ -320,6 +339,8 @@ static json_t *result_head_json(const struct pmc_result *r)
 		ok = put(env, r->env[i].key, string_json(r->env[i].value));
 	if (ok && r->design.mode)
 		ok = put(j, "design", design_json(&r->design));
+	if (ok && r->nfits)
+		ok = put(j, "complexity", fits_json(r));
 	if (!ok) {
 		json_decref(j);
 		return NULL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,10 @@ struct header {
 	uint64_t reads_self, reads_sys; /* how the counters were read */
 	int32_t error;		       /* the child's failure: -errno; its words follow */
 	uint32_t has_parts;	       /* hybrid CPUs: n * nev parts follow the readings */
+	uint64_t pauses;	       /* pmc_pause pairs per batch, each pause_ns */
+	double pause_ns;
+	uint64_t nuc; /* user counters: nuc names, then n * PMC_COUNTERS_MAX values */
+	uint64_t threads;
 };
 
 static int write_all(int fd, const void *p, size_t len)
@@ -132,6 +137,10 @@ static int samples_write(int fd, const struct pmc_mb_samples *s)
 	    .reads_sys = s->reads_sys,
 	    .message_len = s->message ? strlen(s->message) + 1 : 0,
 	    .has_parts = s->parts != NULL,
+	    .pauses = s->pauses,
+	    .pause_ns = s->pause_ns,
+	    .nuc = s->uc_values ? s->nuc : 0,
+	    .threads = s->threads,
 	};
 	int r = write_all(fd, &h, sizeof(h));
 
@@ -145,6 +154,10 @@ static int samples_write(int fd, const struct pmc_mb_samples *s)
 		r = write_all(fd, s->over_counts, s->nev * sizeof(*s->over_counts));
 	if (r == 0 && h.message_len)
 		r = write_all(fd, s->message, h.message_len);
+	if (r == 0 && h.nuc)
+		r = write_all(fd, s->uc, h.nuc * sizeof(s->uc[0]));
+	if (r == 0 && h.nuc)
+		r = write_all(fd, s->uc_values, s->n * PMC_COUNTERS_MAX * sizeof(double));
 	return r;
 }
 
@@ -159,7 +172,8 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 
 	if (r < 0)
 		return r;
-	if (h.magic != MAGIC || h.n > (1u << 24) || h.nev > 4096 || h.message_len > 65536)
+	if (h.magic != MAGIC || h.n > (1u << 24) || h.nev > 4096 || h.message_len > 65536 ||
+	    h.nuc > PMC_COUNTERS_MAX)
 		return -EIO;
 	if (h.error) {
 		char *msg = calloc(1, h.message_len + 1);
@@ -180,6 +194,9 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 	s.skipped = h.skipped;
 	s.reads_self = h.reads_self;
 	s.reads_sys = h.reads_sys;
+	s.pauses = h.pauses;
+	s.pause_ns = h.pause_ns;
+	s.threads = (unsigned)h.threads;
 	s.ns = calloc(s.n + 1, sizeof(*s.ns));
 	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
 	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
@@ -203,6 +220,16 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 	if (r == 0 && h.message_len) {
 		r = read_all(fd, s.message, h.message_len, deadline);
 		s.message[h.message_len - 1] = '\0';
+	}
+	if (r == 0 && h.nuc) {
+		s.nuc = h.nuc;
+		s.uc_values = malloc((s.n ? s.n : 1) * PMC_COUNTERS_MAX * sizeof(double));
+		r = s.uc_values ? read_all(fd, s.uc, s.nuc * sizeof(s.uc[0]), deadline) : -ENOMEM;
+		if (r == 0)
+			r = read_all(fd, s.uc_values, s.n * PMC_COUNTERS_MAX * sizeof(double),
+				     deadline);
+		for (size_t k = 0; r == 0 && k < s.nuc; k++)
+			s.uc[k].name[sizeof(s.uc[k].name) - 1] = '\0';
 	}
 	if (r < 0)
 		goto fail;
@@ -272,11 +299,50 @@ static int grow(void **p, size_t n, size_t size)
 	return 0;
 }
 
+/* The user counters of src appended to dst's, matched by name: a process may have set
+ * them in another order, or some not at all (NAN in the samples that lack one). */
+static int merge_counters(struct pmc_mb_samples *dst, const struct pmc_mb_samples *src)
+{
+	size_t n = dst->n + src->n, map[PMC_COUNTERS_MAX];
+	double *v;
+
+	if (!src->uc_values && !dst->uc_values)
+		return 0;
+	for (size_t k = 0; k < src->nuc; k++) {
+		size_t j = 0;
+
+		while (j < dst->nuc && strcmp(dst->uc[j].name, src->uc[k].name) != 0)
+			j++;
+		if (j == PMC_COUNTERS_MAX)
+			return -EINVAL;
+		if (j == dst->nuc)
+			dst->uc[dst->nuc++] = src->uc[k];
+		map[k] = j;
+	}
+	v = realloc(dst->uc_values, n * PMC_COUNTERS_MAX * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (!dst->uc_values)
+		for (size_t k = 0; k < dst->n * PMC_COUNTERS_MAX; k++)
+			v[k] = NAN;
+	dst->uc_values = v;
+	v += dst->n * PMC_COUNTERS_MAX;
+	for (size_t i = 0; i < src->n; i++) {
+		for (size_t k = 0; k < PMC_COUNTERS_MAX; k++)
+			v[i * PMC_COUNTERS_MAX + k] = NAN;
+		for (size_t k = 0; src->uc_values && k < src->nuc; k++)
+			v[i * PMC_COUNTERS_MAX + map[k]] = src->uc_values[i * PMC_COUNTERS_MAX + k];
+	}
+	return 0;
+}
+
 int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process)
 {
 	size_t n = dst->n + src->n;
+	int r;
 
-	if (dst->ns && (dst->iters != src->iters || dst->nev != src->nev))
+	if (dst->ns && (dst->iters != src->iters || dst->nev != src->nev ||
+			dst->threads != src->threads))
 		return -EINVAL;
 	if (!dst->ns) {
 		unsigned *proc = calloc(src->n + 1, sizeof(*proc));
@@ -291,6 +357,9 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 		memset(src, 0, sizeof(*src));
 		return 0;
 	}
+	r = merge_counters(dst, src);
+	if (r < 0)
+		return r;
 	if (grow((void **)&dst->ns, n, sizeof(*dst->ns)) < 0 ||
 	    grow((void **)&dst->process, n, sizeof(*dst->process)) < 0 ||
 	    grow((void **)&dst->readings, n * dst->nev, sizeof(*dst->readings)) < 0)
@@ -313,6 +382,11 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	dst->n = n;
 	dst->reads_self += src->reads_self;
 	dst->reads_sys += src->reads_sys;
+	/* The pairs' cost was subtracted in each process; the note is of the largest. */
+	if (src->pauses * src->pause_ns > dst->pauses * dst->pause_ns) {
+		dst->pauses = src->pauses;
+		dst->pause_ns = src->pause_ns;
+	}
 	if (isnan(dst->over_ns) && !isnan(src->over_ns)) {
 		dst->over_ns = src->over_ns;
 		memcpy(dst->over_counts, src->over_counts, src->nev * sizeof(*src->over_counts));
@@ -321,16 +395,27 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	return 0;
 }
 
+double pmc_mb_timeout(double timeout_s, double work_s)
+{
+	if (timeout_s < 0)
+		return 0;
+	return timeout_s > 0 ? timeout_s : PMC_MB_TIMEOUT_DEFAULT + 10 * work_s;
+}
+
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
 	struct pmc_mb_samples s = {0};
-	double timeout = PMC_OPTS_GET(o, timeout_s, 0.0);
+	double min_time = PMC_OPTS_GET(o, min_time_s, 0.0),
+	       timeout = pmc_mb_timeout(
+		   PMC_OPTS_GET(o, timeout_s, 0.0),
+		   (double)(PMC_OPTS_GET(o, samples, (size_t)0) + PMC_OPTS_GET(o, warmup, (size_t)1)) *
+		       (min_time > 0 ? min_time : 0.01));
 	char *const *self = PMC_OPTS_GET(o, self_argv, NULL);
 	uint64_t deadline = 0;
 	char why[512] = "";
 	int fds[2], status = 0, r;
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		r = -errno;
@@ -339,6 +424,7 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	}
 	/* What stdio holds would otherwise be written twice if the benchmark calls exit(). */
 	fflush(NULL);
+	parent = getpid();
 	/* The benchmark's time starts with its process; a limit beyond 30 years is none. */
 	if (timeout > 0 && isfinite(timeout))
 		deadline =
@@ -353,11 +439,18 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		/* The child never outlives the program (a CI job that stops it with SIGTERM
+		 * would leave it spinning): killed when its parent ends, also across exec. A
+		 * parent that ended before the call is checked for after it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(1);
 		if (self)
 			exec_self(b, o, self, fds[1]);
 		r = pmc_mb_measure(b, o, &s, why, sizeof(why));
 		r = r < 0 ? write_error(fds[1], r, why) : samples_write(fds[1], &s);
-		/* The child ends here, without the parent's atexit handlers. */
+		/* The child ends here, without the parent's atexit handlers, but with what
+		 * the benchmark printed: stdout to a file or a pipe is fully buffered. */
+		fflush(NULL);
 		_exit(r < 0 ? 1 : 0);
 	}
 	close(fds[1]);
@@ -374,7 +467,9 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	}
 	pmc_mb_samples_free(&s);
 	if (r == -ETIMEDOUT) {
-		pmc_err_set(err, errlen, "'%s' timed out after %g s", b->name, timeout);
+		pmc_err_set(err, errlen, "'%s' timed out after %g s%s", b->name, timeout,
+			    PMC_OPTS_GET(o, timeout_s, 0.0) == 0 ? " (the default; --timeout sets another)"
+								  : "");
 		return -ETIMEDOUT;
 	}
 	if (why[0])

@@ -94,24 +94,41 @@ static int write_report(const char *path, const char *fmt, ...)
 
 int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report)
 {
-	static const char *const dumps[4] = {"body n", "body 2n", "empty n", "empty 2n"};
+	static const char *const dumps[8] = {"body n",	  "body 2n",   "empty n",   "empty 2n",
+					     "pairs p1", "pairs p2", "libempty p1", "libempty p2"};
 	char err[512] = "", *message = NULL;
+	uint64_t pauses[2] = {0, 0};
+	void *fixture = NULL;
 	bool skipped = false;
 	double ns = 0;
 	int r;
 
-	/* One uncounted batch warms the caches and branch predictors the simulator models. */
-	r = pmc_mb_batch(b, false, n, false, &ns, &skipped, &message, err, sizeof(err));
+	/* The fixture once, outside collection; then one uncounted batch warms the caches
+	 * and branch predictors the simulator models. */
+	pmc_mb_once(b, true, &fixture);
+	r = pmc_mb_batch(b, false, n, false, &fixture, &ns, NULL, &skipped, &message, err,
+			 sizeof(err));
 	for (int k = 0; r == 0 && !skipped && k < 4; k++) {
 		vg_zero();
-		r = pmc_mb_batch(b, k >= 2, k % 2 ? 2 * n : n, true, &ns, &skipped, NULL, err,
-				 sizeof(err));
+		r = pmc_mb_batch(b, k >= 2, k % 2 ? 2 * n : n, true, &fixture, &ns,
+				 k < 2 ? &pauses[k] : NULL, &skipped, NULL, err, sizeof(err));
 		vg_dump(dumps[k]);
 	}
+	/* What the body's pairs left counted, at as many pairs as it made at n and at 2n: a
+	 * pair per iteration less the same loop without them, as for the body. */
+	for (int k = 0; r == 0 && !skipped && pauses[1] > pauses[0] && k < 4; k++) {
+		vg_zero();
+		r = pmc_mb_pause_batch(b, pauses[k % 2], k >= 2, true, err, sizeof(err));
+		vg_dump(dumps[4 + k]);
+	}
+	pmc_mb_once(b, false, &fixture);
 	if (r < 0)
 		r = write_report(report, "error %s\n", err);
 	else if (skipped)
 		r = write_report(report, "skipped %s\n", message ? message : "");
+	else if (pauses[1] > pauses[0])
+		r = write_report(report, "ok %llu %llu %llu\n", (unsigned long long)n,
+				 (unsigned long long)pauses[0], (unsigned long long)pauses[1]);
 	else
 		r = write_report(report, "ok %llu\n", (unsigned long long)n);
 	free(message);
@@ -134,7 +151,7 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 		       size_t errlen)
 {
 	char line[1024], *nl;
-	unsigned long long n;
+	unsigned long long n, p0 = 0, p1 = 0;
 	FILE *f = fopen(path, "re");
 	int r = 0;
 
@@ -148,8 +165,11 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 	nl = strchr(line, '\n');
 	if (nl)
 		*nl = '\0';
-	if (sscanf(line, "ok %llu", &n) == 1 && n > 0 && n <= VG_MAX_ITERS) {
+	if (sscanf(line, "ok %llu %llu %llu", &n, &p0, &p1) >= 1 && n > 0 && n <= VG_MAX_ITERS &&
+	    p0 <= p1) {
 		x->iters = n;
+		x->pauses[0] = p0;
+		x->pauses[1] = p1;
 	} else if (strncmp(line, "skipped ", 8) == 0) {
 		x->skipped = true;
 		x->message = line[8] ? strdup(line + 8) : NULL;
@@ -203,9 +223,10 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 	{
 		struct pmc_spawn_opts so = {
 		    .argv = argv,
-		    .timeout_s = o->timeout_s,
+		    .timeout_s = pmc_mb_timeout(o->timeout_s, 0),
 		    .no_aslr = true, /* identical runs give identical counts */
 		    .show_output = o->show_output,
+		    .die_with_parent = true, /* never outlives the benchmark program */
 		};
 
 		r = pmc_spawn_run(&so, &sr);
@@ -218,8 +239,9 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 		if (pmc_valgrind_log_error(dir, why, sizeof(why)) < 0)
 			why[0] = '\0';
 		if (sr.timed_out)
-			pmc_err_set(err, errlen, "'%s' under valgrind timed out after %g s",
-				    b->name, o->timeout_s);
+			pmc_err_set(err, errlen, "'%s' under valgrind timed out after %g s%s",
+				    b->name, pmc_mb_timeout(o->timeout_s, 0),
+				    o->timeout_s == 0 ? " (the default; --timeout sets another)" : "");
 		else if (sr.term_signal)
 			pmc_err_set(err, errlen,
 				    "'%s' crashed under valgrind: killed by signal %d (%s)%s%s",
@@ -301,10 +323,12 @@ static int run_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_
 		r = -EPROTO;
 	}
 	if (r == 0 && !x->skipped) {
-		r = pmc_valgrind_collect_dumps(dir, x->counts, 4, &ndumps, err, errlen);
-		if (r == 0 && ndumps != 4) {
-			pmc_err_set(err, errlen, "'%s' under valgrind wrote %zu of its 4 dumps",
-				    b->name, ndumps);
+		size_t want = x->pauses[1] > x->pauses[0] ? 8 : 4;
+
+		r = pmc_valgrind_collect_dumps(dir, x->counts, want, &ndumps, err, errlen);
+		if (r == 0 && ndumps != want) {
+			pmc_err_set(err, errlen, "'%s' under valgrind wrote %zu of its %zu dumps",
+				    b->name, ndumps, want);
 			r = -EPROTO;
 		}
 	}
@@ -380,11 +404,11 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,
 		       uint64_t *ret_below, char *err, size_t errlen)
 {
-	uint64_t v[4];
-	int64_t body, empty, d;
-	int r;
+	uint64_t v[8] = {0};
+	int64_t body, empty, pairs, d;
+	int nk = x->pauses[1] > x->pauses[0] ? 8 : 4, r;
 
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < nk; k++) {
 		r = pmc_valgrind_metric_value(&x->counts[k], metric, &v[k], err, errlen);
 		if (r < 0)
 			return r;
@@ -393,6 +417,13 @@ int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *re
 	 * differences of two of them. */
 	body = (int64_t)v[1] - (int64_t)v[0];
 	empty = (int64_t)v[3] - (int64_t)v[2];
+	/* The body's extra pairs at 2n left what as many pairs of the pair loop leave. */
+	pairs = ((int64_t)v[5] - (int64_t)v[4]) - ((int64_t)v[7] - (int64_t)v[6]);
+	if (__builtin_sub_overflow(body, pairs, &body)) {
+		pmc_err_set(err, errlen, "%s: the differences of the counts overflow",
+			    pmc_valgrind_metric_id(metric));
+		return -ERANGE;
+	}
 	if (__builtin_sub_overflow(body, empty, &d)) {
 		pmc_err_set(err, errlen, "%s: the differences of the counts overflow",
 			    pmc_valgrind_metric_id(metric));
@@ -418,6 +449,8 @@ int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact 
 	if (x->skipped)
 		return pmc_mb_record_skipped(b, x->message, res, err, errlen);
 	r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+	if (r == 0)
+		r = pmc_mb_record_params(b, bm);
 	if (r == 0)
 		r = pmc_benchmark_add_run(bm, &info);
 	for (size_t i = 0; r == 0 && i < pmc_valgrind_metric_count(); i++) {

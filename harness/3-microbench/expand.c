@@ -85,6 +85,11 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
 			break;
 		x = op == '+' ? x + step : x * step;
 	}
+	/* A geometric range ends at its end, as Google Benchmark's Range does: the sizes a
+	 * user names as the end are the ones they mean to see ("8..8388608*8" stops at 8 MiB,
+	 * not at 2 MiB). A dense one stops at the last step, as its DenseRange does. */
+	if (op == '*' && v[n - 1] < hi && (r = push(&v, &n, hi)) < 0)
+		goto fail;
 done:
 	*ret = v;
 	*ret_n = n;
@@ -114,9 +119,35 @@ void pmc_mb_set_free(struct pmc_mb_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i].name);
 	free(s->v);
-	s->v = NULL;
-	s->n = 0;
-	s->cap = 0;
+	for (size_t i = 0; i < s->nbad; i++)
+		free(s->bad[i]);
+	free(s->bad);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The benchmarks of s from `from` on go (a definition left out). */
+static void truncate_set(struct pmc_mb_set *s, size_t from)
+{
+	for (size_t i = from; i < s->n; i++)
+		free(s->v[i].name);
+	s->n = from;
+}
+
+/* Adds "file:line: why; skipped" to s->bad. Returns 0 or -ENOMEM. */
+static int add_bad(struct pmc_mb_set *s, const struct pmc_bench_def *d, const char *why)
+{
+	char line[640];
+
+	if (d->file)
+		snprintf(line, sizeof(line), "%s:%d: %s; skipped", d->file, d->line, why);
+	else
+		snprintf(line, sizeof(line), "%s; skipped", why);
+	if (pmc_grow(&s->bad, s->nbad, sizeof(*s->bad)) < 0)
+		return -ENOMEM;
+	if (!(s->bad[s->nbad] = strdup(line)))
+		return -ENOMEM;
+	s->nbad++;
+	return 0;
 }
 
 /* The next definition: each is placed at its own sz rounded up to a pointer, as
@@ -129,12 +160,37 @@ static const struct pmc_bench_def *next_def(const struct pmc_bench_def *d)
 	return (const struct pmc_bench_def *)(const void *)((const char *)d + step);
 }
 
+static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def,
+		      const int64_t *args, size_t nargs, unsigned threads);
+
+#define MAX_THREADS 1024
+
+/* One benchmark per thread count of def->threads (checked by expand_def), else one. */
 static int add_bench(struct pmc_mb_set *s, const struct pmc_bench_def *def, const int64_t *args,
 		     size_t nargs)
 {
+	int64_t *t = NULL;
+	size_t nt = 0;
+	int r;
+
+	if (!def->threads)
+		return add_bench1(s, def, args, nargs, 0);
+	r = pmc_mb_args_parse(def->threads, &t, &nt, NULL, 0);
+	for (size_t i = 0; r == 0 && i < nt; i++)
+		r = add_bench1(s, def, args, nargs, (unsigned)t[i]);
+	free(t);
+	return r;
+}
+
+static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def,
+		      const int64_t *args, size_t nargs, unsigned threads)
+{
 	struct pmc_mb_bench *b;
-	size_t len = strlen(def->name) + 1 + nargs * 22;
+	size_t len = strlen(def->name) + 1 + nargs * 22 + (threads ? 20 : 0);
 	char *name;
+
+	for (size_t i = 0; i < nargs && def->arg_names[i]; i++)
+		len += strlen(def->arg_names[i]) + 1;
 
 	if (pmc_grow_to(&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
 		return -ENOMEM;
@@ -145,28 +201,123 @@ static int add_bench(struct pmc_mb_set *s, const struct pmc_bench_def *def, cons
 	memset(b, 0, sizeof(*b));
 	size_t used = (size_t)snprintf(name, len, "%s", def->name);
 
+	/* Named dimensions read as Google Benchmark names them: name/n:64/k:8. */
 	for (size_t i = 0; i < nargs; i++) {
-		used += (size_t)snprintf(name + used, len - used, "/%" PRId64, args[i]);
+		if (def->arg_names[i])
+			used += (size_t)snprintf(name + used, len - used, "/%s:%" PRId64,
+						 def->arg_names[i], args[i]);
+		else
+			used += (size_t)snprintf(name + used, len - used, "/%" PRId64, args[i]);
 		b->args[i] = args[i];
 	}
+	/* As Google Benchmark names them: name/args/threads:N. */
+	if (threads)
+		snprintf(name + used, len - used, "/threads:%u", threads);
 	b->name = name;
 	b->def = *def;
 	b->nargs = nargs;
+	b->threads = threads;
 	s->n++;
 	return 0;
 }
 
-/* Every combination of the dimensions, the last one varying fastest. */
+/* The tuples of def->arg_tuples ("1,16; 64,256"), each nd values, added in order; nd
+ * 0 takes the first tuple's length. Returns 0, -EINVAL with one line in err, -ENOMEM. */
+static int add_tuples(struct pmc_mb_set *s, const struct pmc_bench_def *def, size_t nd,
+		      char *err, size_t errlen)
+{
+	const char *p = def->arg_tuples;
+	int64_t cur[PMC_BENCH_MAX_ARGS];
+	size_t k = 0, ntuple = 0;
+
+	for (;;) {
+		char *e;
+		long long x;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		errno = 0;
+		x = strtoll(p, &e, 0);
+		if (errno || e == p || k == PMC_BENCH_MAX_ARGS || (nd && k == nd))
+			goto bad;
+		cur[k++] = x;
+		p = e;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p != ';' && *p)
+			goto bad;
+		if (!nd)
+			nd = k;
+		if (k != nd)
+			goto bad;
+		if (add_bench(s, def, cur, nd) < 0) {
+			pmc_err_set(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		ntuple++;
+		k = 0;
+		if (!*p++)
+			return 0;
+	}
+bad:
+	pmc_err_set(err, errlen,
+		    "benchmark '%s', tuple %zu of \"%s\": expected tuples \"1,16; 64,256\" of "
+		    "%zu integers each (one per dimension, at most %d)",
+		    def->name, ntuple + 1, def->arg_tuples, nd ? nd : k, PMC_BENCH_MAX_ARGS);
+	return -EINVAL;
+}
+
+/* Every combination of the dimensions, the last one varying fastest, then the tuples. */
 static int expand_def(struct pmc_mb_set *s, const struct pmc_bench_def *def, char *err,
 		      size_t errlen)
 {
 	int64_t *vals[PMC_BENCH_MAX_ARGS] = {0}, cur[PMC_BENCH_MAX_ARGS];
-	size_t nv[PMC_BENCH_MAX_ARGS] = {0}, idx[PMC_BENCH_MAX_ARGS] = {0}, nd = 0;
+	size_t nv[PMC_BENCH_MAX_ARGS] = {0}, idx[PMC_BENCH_MAX_ARGS] = {0}, nd = 0, nn = 0;
 	char why[384];
 	int r = 0;
 
 	while (nd < PMC_BENCH_MAX_ARGS && def->args[nd])
 		nd++;
+	while (nn < PMC_BENCH_MAX_ARGS && def->arg_names[nn]) {
+		const char *a = def->arg_names[nn++];
+
+		if (!a[0] || strpbrk(a, "/:")) {
+			pmc_err_set(err, errlen,
+				    "benchmark '%s': argument name \"%s\" is empty or has '/' or ':'",
+				    def->name, a);
+			return -EINVAL;
+		}
+	}
+	if (def->threads) {
+		int64_t *t = NULL;
+		size_t nt = 0;
+
+		r = pmc_mb_args_parse(def->threads, &t, &nt, why, sizeof(why));
+		for (size_t i = 0; r == 0 && i < nt; i++)
+			if (t[i] < 1 || t[i] > MAX_THREADS) {
+				snprintf(why, sizeof(why), "%" PRId64 " threads; give 1 to %d", t[i],
+					 MAX_THREADS);
+				r = -EINVAL;
+			}
+		free(t);
+		if (r < 0) {
+			pmc_err_set(err, errlen, "benchmark '%s', threads: %s", def->name, why);
+			return r;
+		}
+	}
+	if (def->arg_tuples && !nd) {
+		r = add_tuples(s, def, 0, err, errlen);
+		nd = r == 0 ? s->v[s->n - 1].nargs : 0;
+		if (r == 0 && nn && nn != nd)
+			goto bad_names;
+		return r;
+	}
+	if (nn && nn != nd)
+		goto bad_names;
 	for (size_t i = 0; i < nd; i++) {
 		r = pmc_mb_args_parse(def->args[i], &vals[i], &nv[i], why, sizeof(why));
 		if (r < 0) {
@@ -193,10 +344,16 @@ static int expand_def(struct pmc_mb_set *s, const struct pmc_bench_def *def, cha
 		if (k == 0)
 			break;
 	}
+	if (def->arg_tuples)
+		r = add_tuples(s, def, nd, err, errlen);
 out:
 	for (size_t i = 0; i < nd; i++)
 		free(vals[i]);
 	return r;
+bad_names:
+	pmc_err_set(err, errlen, "benchmark '%s': %zu argument names for %zu dimensions", def->name,
+		    nn, nd);
+	return -EINVAL;
 }
 
 /* A definition and its place in the section. */
@@ -221,11 +378,67 @@ static int cmp_source_order(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Adds definition k of defs (expanded) to all, or, when it is bad or gives a name already
+ * given, to all->bad. names maps each kept name to its definition; mine is scratch for
+ * the names of this one. Returns 0 or -ENOMEM. */
+static int add_def(struct pmc_mb_set *all, const struct def_at *defs, size_t k,
+		   struct pmc_hashmap *names, struct pmc_hashmap *mine)
+{
+	const struct pmc_bench_def *def = &defs[k].def;
+	size_t from = all->n, other;
+	char why[512];
+	int r;
+
+	if (!def->fn || !def->name || !def->name[0] || strchr(def->name, '/')) {
+		snprintf(why, sizeof(why), "benchmark '%.100s': %s", def->name ? def->name : "(null)",
+			 !def->fn ? "no function" : "a name that is empty or holds '/'");
+		return add_bad(all, def, why);
+	}
+	r = expand_def(all, def, why, sizeof(why));
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		truncate_set(all, from);
+		return add_bad(all, def, why);
+	}
+	/* Names through hash maps: a quadratic scan was seconds for 60,000 benchmarks. */
+	pmc_hashmap_clear(mine);
+	for (size_t i = from; i < all->n; i++) {
+		const char *name = all->v[i].name;
+
+		r = pmc_hashmap_get_or_put(mine, name, i, NULL);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			snprintf(why, sizeof(why),
+				 "benchmark '%.200s' is named twice by this definition's "
+				 "arguments; give it different arguments",
+				 name);
+		else if (pmc_hashmap_get(names, name, &other) == 0 && defs[other].def.file)
+			snprintf(why, sizeof(why),
+				 "benchmark '%.200s' is also registered at %.200s:%d; give them "
+				 "different names",
+				 name, defs[other].def.file, defs[other].def.line);
+		else if (pmc_hashmap_has(names, name))
+			snprintf(why, sizeof(why),
+				 "two benchmarks are named '%.200s'; give them different names",
+				 name);
+		else
+			continue;
+		truncate_set(all, from);
+		return add_bad(all, def, why);
+	}
+	for (size_t i = from; i < all->n; i++)
+		if ((r = pmc_hashmap_put(names, all->v[i].name, k)) < 0)
+			return r;
+	return 0;
+}
+
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen)
 {
 	struct pmc_mb_set all = {0}, kept = {0};
-	struct pmc_hashmap names = {0};
+	struct pmc_hashmap names = {0}, mine = {0};
 	struct def_at *defs = NULL;
 	size_t ndefs = 0;
 	regex_t re;
@@ -247,7 +460,8 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	for (const struct pmc_bench_def *d = begin; d && d < end; d = next_def(d)) {
 		struct pmc_bench_def def = {0};
 
-		/* Fields the registering program did not know stay zero. */
+		/* Fields the registering program did not know stay zero. A size that is not
+		 * one stops the walk: the next definition is found by it. */
 		if (d->sz < offsetof(struct pmc_bench_def, setup) || d->sz > 4096) {
 			pmc_err_set(err, errlen,
 				    "a benchmark definition of size %zu: not made by "
@@ -257,49 +471,25 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 			goto out;
 		}
 		memcpy(&def, d, d->sz < sizeof(def) ? d->sz : sizeof(def));
-		if (!def.name || !def.name[0] || !def.fn || strchr(def.name, '/')) {
-			pmc_err_set(err, errlen, "benchmark '%s': no function or a bad name",
-				    def.name ? def.name : "(null)");
-			r = -EINVAL;
-			goto out;
-		}
 		if (pmc_grow(&defs, ndefs, sizeof(*defs)) < 0) {
-			pmc_err_set(err, errlen, "out of memory");
 			r = -ENOMEM;
-			goto out;
+			goto oom;
 		}
 		defs[ndefs] = (struct def_at){def, ndefs};
 		ndefs++;
 	}
 	qsort(defs, ndefs, sizeof(*defs), cmp_source_order);
-	for (size_t i = 0; i < ndefs; i++) {
-		r = expand_def(&all, &defs[i].def, err, errlen);
-		if (r < 0)
-			goto out;
-	}
-	/* Names through the hash map: a quadratic scan was seconds for 60,000 benchmarks. */
-	r = pmc_hashmap_init(&names, all.n);
-	for (size_t i = 0; r == 0 && i < all.n; i++) {
-		r = pmc_hashmap_get_or_put(&names, all.v[i].name, i, NULL);
-		if (r == 0) {
-			pmc_err_set(err, errlen,
-				    "two benchmarks are named '%s'; give "
-				    "them different names or arguments",
-				    all.v[i].name);
-			r = -EINVAL;
-			goto out;
-		}
-		r = r == 1 ? 0 : r;
-	}
-	if (r < 0) {
-		pmc_err_set(err, errlen, "out of memory");
-		goto out;
-	}
+	r = pmc_hashmap_init(&names, ndefs * 4);
+	if (r == 0)
+		r = pmc_hashmap_init(&mine, 16);
+	for (size_t i = 0; r == 0 && i < ndefs; i++)
+		r = add_def(&all, defs, i, &names, &mine);
+	if (r < 0)
+		goto oom;
 	kept.v = all.n ? calloc(all.n, sizeof(*kept.v)) : NULL;
 	if (all.n && !kept.v) {
-		pmc_err_set(err, errlen, "out of memory");
 		r = -ENOMEM;
-		goto out;
+		goto oom;
 	}
 	kept.cap = all.n;
 	for (size_t i = 0; i < all.n; i++) {
@@ -308,10 +498,18 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 		kept.v[kept.n++] = all.v[i];
 		all.v[i].name = NULL; /* moved */
 	}
+	kept.bad = all.bad;
+	kept.nbad = all.nbad;
+	all.bad = NULL;
+	all.nbad = 0;
 	*ret = kept;
 	kept = (struct pmc_mb_set){0};
+	goto out;
+oom:
+	pmc_err_set(err, errlen, "out of memory");
 out:
 	pmc_hashmap_free(&names);
+	pmc_hashmap_free(&mine);
 	free(defs);
 	pmc_mb_set_free(&kept);
 	pmc_mb_set_free(&all);

@@ -4,6 +4,7 @@
  * edges only. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,25 @@ struct pmc_run_ctx {
 	bool skipped;
 	char *message;
 	void *user;
+	void *fixture; /* from setup_once to teardown_once */
+	/* pmc_pause/pmc_resume in the running batch: how many pairs, the clocks when the
+	 * last pause began, and the time spent paused; ended_paused: the loop ended paused. */
+	uint64_t pauses, pause_t, pause_cpu, paused_ns, paused_cpu;
+	bool paused, ended_paused;
+	/* The pause loop (measure_pauses): pairs per batch. */
+	uint64_t pause_pairs;
+	/* pmc_set_counter: the names so far (over every batch) and the running batch's
+	 * values; uc_bad: the first bad name or one too many, as an error. */
+	struct pmc_mb_ucounter uc[PMC_COUNTERS_MAX];
+	size_t nuc;
+	double ucv[PMC_COUNTERS_MAX];
+	char uc_bad[160];
+	/* A thread of a multithreaded batch (run_threads): its index, the count, and the
+	 * barrier its loop's start waits at; threads_ns: the batch's time, the mean of the
+	 * threads' (NAN: one thread). */
+	pthread_barrier_t *barrier;
+	unsigned thread_index, nthreads;
+	double threads_ns;
 };
 
 static uint64_t clock_ns(clockid_t id)
@@ -91,6 +111,9 @@ bool pmc_loop_edge(struct pmc_state *s)
 		}
 		if (c->p0)
 			save_parts(c, c->p0);
+		/* The threads of a batch start their clocks together. */
+		if (c->barrier)
+			pthread_barrier_wait(c->barrier);
 		c->phase = RUNNING;
 		if (c->cpu_clock)
 			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
@@ -101,6 +124,10 @@ bool pmc_loop_edge(struct pmc_state *s)
 			pmc_mb_vg_toggle_collect();
 		return true;
 	case RUNNING:
+		if (c->paused) {
+			c->ended_paused = true;
+			pmc_resume(s);
+		}
 		if (c->collect)
 			pmc_mb_vg_toggle_collect();
 		c->t1 = c->clock(c->clock_ud);
@@ -116,6 +143,96 @@ bool pmc_loop_edge(struct pmc_state *s)
 	default:
 		return false;
 	}
+}
+
+/* A pause mirrors the batch's end (clocks, then counters) and a resume its start
+ * (counters, then clocks), so the paused stretch is measured as a batch's edges are. The
+ * counters are disabled in between: their counts and times stop, hybrid parts included. */
+void pmc_pause(struct pmc_state *s)
+{
+	struct pmc_run_ctx *c = s && s->ctx ? s->ctx : NULL;
+
+	if (!c || c->phase != RUNNING || c->paused)
+		return;
+	if (c->collect)
+		pmc_mb_vg_toggle_collect();
+	c->pause_t = c->clock(c->clock_ud);
+	if (c->cpu_clock)
+		c->pause_cpu = c->cpu_clock(c->cpu_clock_ud);
+	if (c->counters)
+		pmc_counters_disable(c->counters);
+	c->paused = true;
+	c->pauses++;
+}
+
+void pmc_resume(struct pmc_state *s)
+{
+	struct pmc_run_ctx *c = s && s->ctx ? s->ctx : NULL;
+
+	if (!c || c->phase != RUNNING || !c->paused)
+		return;
+	if (c->counters)
+		pmc_counters_enable(c->counters);
+	if (c->cpu_clock)
+		c->paused_cpu += c->cpu_clock(c->cpu_clock_ud) - c->pause_cpu;
+	c->paused_ns += c->clock(c->clock_ud) - c->pause_t;
+	c->paused = false;
+	if (c->collect)
+		pmc_mb_vg_toggle_collect();
+}
+
+void pmc_set_counter(struct pmc_state *s, const char *name, double value, unsigned flags)
+{
+	struct pmc_run_ctx *c = s && s->ctx ? s->ctx : NULL;
+	size_t k = 0, len = name ? strlen(name) : 0;
+
+	if (!c || c->uc_bad[0])
+		return;
+	if (!len || len >= sizeof(c->uc[0].name) || strchr(name, '/')) {
+		snprintf(c->uc_bad, sizeof(c->uc_bad),
+			 "counter name \"%.64s\" is empty, longer than 63 characters or has '/'",
+			 name ? name : "(null)");
+		return;
+	}
+	while (k < c->nuc && strcmp(c->uc[k].name, name) != 0)
+		k++;
+	if (k == PMC_COUNTERS_MAX) {
+		snprintf(c->uc_bad, sizeof(c->uc_bad), "counter \"%s\" is one more than %d", name,
+			 PMC_COUNTERS_MAX);
+		return;
+	}
+	if (k == c->nuc) {
+		memcpy(c->uc[k].name, name, len + 1);
+		c->nuc++;
+	}
+	c->uc[k].flags = flags;
+	c->ucv[k] = flags & PMC_COUNTER_PER_ITERATION ? value * (double)c->iters : value;
+}
+
+unsigned pmc_thread_index(const struct pmc_state *s)
+{
+	return s && s->ctx ? s->ctx->thread_index : 0;
+}
+
+unsigned pmc_threads(const struct pmc_state *s)
+{
+	return s && s->ctx && s->ctx->nthreads ? s->ctx->nthreads : 1;
+}
+
+uint64_t pmc_iterations(const struct pmc_state *s)
+{
+	return s && s->ctx ? s->ctx->iters : 0;
+}
+
+void pmc_set_fixture(struct pmc_state *s, void *data)
+{
+	if (s && s->ctx)
+		s->ctx->fixture = data;
+}
+
+void *pmc_fixture(const struct pmc_state *s)
+{
+	return s && s->ctx ? s->ctx->fixture : NULL;
 }
 
 int64_t pmc_arg(const struct pmc_state *s, size_t i)
@@ -250,6 +367,180 @@ static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_readi
 	}
 }
 
+/* Where a batch's threads wait until every one of them exists: go 1 runs them, -1
+ * (one could not be created) ends them unrun, so that none waits for it at the barrier. */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int go;
+};
+
+static void gate_open(struct gate *g, int go)
+{
+	pthread_mutex_lock(&g->lock);
+	g->go = go;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* One thread of a multithreaded batch. */
+struct thread_arg {
+	struct pmc_run_ctx ctx;
+	pmc_bench_fn fn;
+	struct gate *gate;
+	uint64_t left; /* its state's left when the function returned */
+	pthread_t tid;
+	bool started;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *a = p;
+	struct pmc_state s = {.left = 0, .ctx = &a->ctx};
+	int go;
+
+	pthread_mutex_lock(&a->gate->lock);
+	while (!(go = a->gate->go))
+		pthread_cond_wait(&a->gate->cond, &a->gate->lock);
+	pthread_mutex_unlock(&a->gate->lock);
+	if (go < 0)
+		return NULL;
+	if (!a->ctx.skipped)
+		a->fn(&s);
+	/* A thread that never started its loop (a skip, an error) still lets the others
+	 * past the barrier; the batch then fails or is skipped. */
+	if (a->ctx.phase == IDLE)
+		pthread_barrier_wait(a->ctx.barrier);
+	a->left = s.left;
+	return NULL;
+}
+
+/* What the threads of a batch did, into c (docs/microbench.md, "Threads"): the batch's
+ * time is the mean of the threads' timed parts (Google Benchmark's real time), the
+ * pauses and the calibration's CPU time those of thread 0 (the calling one), user
+ * counters summed by name, the first skip or misuse. Sets *ret_left. */
+static void gather_threads(struct pmc_run_ctx *c, struct thread_arg *a, unsigned n,
+			   uint64_t *ret_left)
+{
+	double sum = 0;
+	uint64_t pauses = 0;
+
+	c->phase = DONE;
+	*ret_left = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct pmc_run_ctx *t = &a[i].ctx;
+
+		if (t->skipped && !c->skipped) {
+			c->skipped = true;
+			c->message = t->message;
+			t->message = NULL;
+		}
+		free(t->message);
+		if (t->uc_bad[0] && !c->uc_bad[0])
+			memcpy(c->uc_bad, t->uc_bad, sizeof(c->uc_bad));
+		c->ended_paused |= t->ended_paused;
+		if (t->phase != DONE || a[i].left) {
+			c->phase = t->phase == DONE ? RUNNING : t->phase;
+			*ret_left = a[i].left;
+		}
+		if (!c->items)
+			c->items = t->items;
+		if (!c->bytes)
+			c->bytes = t->bytes;
+		sum += (double)(t->t1 - t->t0 - t->paused_ns);
+		pauses += t->pauses;
+		for (size_t k = 0; k < t->nuc; k++) {
+			size_t j = 0;
+
+			while (j < c->nuc && strcmp(c->uc[j].name, t->uc[k].name) != 0)
+				j++;
+			if (j == PMC_COUNTERS_MAX)
+				continue;
+			if (j == c->nuc)
+				c->uc[c->nuc++] = t->uc[k];
+			if (!isnan(t->ucv[k]))
+				c->ucv[j] = isnan(c->ucv[j]) ? t->ucv[k] : c->ucv[j] + t->ucv[k];
+		}
+	}
+	c->threads_ns = sum / n;
+	c->pauses = (pauses + n / 2) / n;
+	c->cpu0 = a[0].ctx.cpu0;
+	c->cpu1 = a[0].ctx.cpu1;
+	c->paused_cpu = a[0].ctx.paused_cpu;
+}
+
+/* fn on c->b->threads threads at once, the calling one thread 0, each with its own state
+ * and a copy of the batch's context without the counters: those are read around the
+ * whole batch (opened with inherit, so that the threads' counts fold in when they end),
+ * and a thread's pauses stop its clock only. Returns 0 or -errno with one line in err. */
+static int run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_left, char *err,
+		       size_t errlen)
+{
+	unsigned n = c->b->threads;
+	struct thread_arg *a = calloc(n, sizeof(*a));
+	struct gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+	pthread_barrier_t bar;
+	int r = 0;
+
+	if (!a || pthread_barrier_init(&bar, NULL, n) != 0) {
+		free(a);
+		pmc_err_set(err, errlen, "'%s': cannot start %u threads: out of memory",
+			    c->b->name, n);
+		return -ENOMEM;
+	}
+	if (c->counters && (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {
+		pmc_err_set(err, errlen, "'%s': cannot read the counters: %s", c->b->name,
+			    strerror(-r));
+		goto out;
+	}
+	if (c->p0)
+		save_parts(c, c->p0);
+	for (unsigned i = 0; i < n; i++) {
+		a[i].ctx = *c;
+		a[i].ctx.counters = NULL;
+		a[i].ctx.p0 = a[i].ctx.p1 = NULL;
+		a[i].ctx.collect = false;
+		a[i].ctx.message = NULL;
+		a[i].ctx.barrier = &bar;
+		a[i].ctx.thread_index = i;
+		a[i].ctx.nthreads = n;
+		/* What setup counted is the calling context's, once; the threads add theirs. */
+		for (size_t k = 0; k < PMC_COUNTERS_MAX; k++)
+			a[i].ctx.ucv[k] = NAN;
+		if (i)
+			a[i].ctx.cpu_clock = NULL;
+		a[i].fn = fn;
+		a[i].gate = &gate;
+	}
+	for (unsigned i = 1; i < n && r == 0; i++) {
+		r = -pthread_create(&a[i].tid, NULL, thread_main, &a[i]);
+		a[i].started = r == 0;
+	}
+	gate_open(&gate, r == 0 ? 1 : -1);
+	if (r == 0)
+		thread_main(&a[0]);
+	for (unsigned i = 1; i < n; i++)
+		if (a[i].started)
+			pthread_join(a[i].tid, NULL);
+	if (r < 0) {
+		for (unsigned i = 0; i < n; i++)
+			free(a[i].ctx.message);
+		pmc_err_set(err, errlen, "'%s': cannot start %u threads: %s", c->b->name, n,
+			    strerror(-r));
+		goto out;
+	}
+	gather_threads(c, a, n, ret_left);
+	if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
+		c->error = r;
+	else if (c->p1)
+		save_parts(c, c->p1);
+	r = 0;
+out:
+	pthread_barrier_destroy(&bar);
+	free(a);
+	return r;
+}
+
 /* One batch of fn at c->iters, setup and teardown around it, outside the edges. Sets
  * *ret_ns and, with counters, out[0..nev-1]. */
 static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
@@ -257,16 +548,32 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 		     struct pmc_reading_parts *pout, char *err, size_t errlen)
 {
 	struct pmc_state s = {.left = 0, .ctx = c};
+	/* The benchmark's own function on its threads; its empty and pause loops on one. */
+	bool threaded = def && c->b && c->b->threads > 1;
+	int r;
 
 	/* Each batch's setup starts from nothing: the last teardown freed what it had. */
 	c->user = NULL;
+	for (size_t k = 0; k < PMC_COUNTERS_MAX; k++)
+		c->ucv[k] = NAN;
 	if (def && def->setup)
 		def->setup(&s);
 	c->phase = IDLE;
 	c->error = 0;
+	c->pauses = c->paused_ns = c->paused_cpu = 0;
+	c->paused = c->ended_paused = false;
+	c->threads_ns = NAN;
 	s.left = 0;
-	if (!c->skipped)
+	if (threaded && !c->skipped) {
+		r = run_threads(c, fn, &s.left, err, errlen);
+		if (r < 0) {
+			if (def->teardown)
+				def->teardown(&s);
+			return r;
+		}
+	} else if (!c->skipped) {
 		fn(&s);
+	}
 	if (def && def->teardown)
 		def->teardown(&s);
 	if (c->skipped)
@@ -275,6 +582,15 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 		pmc_err_set(err, errlen, "'%s': cannot read the counters: %s", c->b->name,
 			    strerror(-c->error));
 		return c->error;
+	}
+	if (c->uc_bad[0]) {
+		pmc_err_set(err, errlen, "'%s': %s", c->b->name, c->uc_bad);
+		return -EINVAL;
+	}
+	if (c->ended_paused) {
+		pmc_err_set(err, errlen, "'%s' ended its loop paused; call pmc_resume() first",
+			    c->b->name);
+		return -EINVAL;
 	}
 	if (c->phase != DONE || s.left) {
 		pmc_err_set(err, errlen,
@@ -285,7 +601,7 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 					     : "left its loop before the end");
 		return -EINVAL;
 	}
-	*ret_ns = (double)(c->t1 - c->t0);
+	*ret_ns = threaded ? c->threads_ns : (double)(c->t1 - c->t0 - c->paused_ns);
 	for (size_t e = 0; c->counters && e < nev; e++) {
 		if (c->p0 && pmc_counters_nparts(c->counters, e))
 			hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
@@ -299,15 +615,50 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 	return 0;
 }
 
+/* The definition's setup_once or teardown_once, when it has one. */
+static void run_once(struct pmc_run_ctx *c, pmc_bench_fn fn)
+{
+	struct pmc_state s = {.left = 0, .ctx = c};
+
+	if (fn)
+		fn(&s);
+}
+
+void pmc_mb_once(const struct pmc_mb_bench *b, bool up, void **fixture)
+{
+	struct pmc_run_ctx c = {.b = b, .clock = monotonic_ns, .fixture = *fixture};
+
+	run_once(&c, up ? b->def.setup_once : b->def.teardown_once);
+	*fixture = c.fixture;
+}
+
 int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
-		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen)
+		 void **fixture, double *ret_ns, uint64_t *ret_pauses, bool *ret_skipped,
+		 char **ret_message, char *err, size_t errlen)
 {
 	struct pmc_run_ctx c = {.b = b, .iters = iters, .clock = monotonic_ns, .collect = collect};
 	double ns = 0;
 	int r;
 
+	/* callgrind's collection is switched at one thread's edges: it cannot count a batch
+	 * of several. */
+	if (collect && b->threads > 1) {
+		pmc_err_set(err, errlen,
+			    "'%s' runs on %u threads, which the valgrind backend cannot count "
+			    "apart; leave it out with --filter",
+			    b->name, b->threads);
+		return -ENOTSUP;
+	}
+	if (fixture)
+		c.fixture = *fixture;
+	else if (!empty)
+		run_once(&c, b->def.setup_once);
 	r = run_batch(&c, empty ? pmc_mb_empty_fn(b) : b->def.fn, empty ? NULL : &b->def, 0, &ns,
 		      NULL, NULL, err, errlen);
+	if (fixture)
+		*fixture = c.fixture;
+	else if (!empty)
+		run_once(&c, b->def.teardown_once);
 	*ret_skipped = c.skipped;
 	if (ret_message && c.message)
 		*ret_message = c.message;
@@ -315,6 +666,8 @@ int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool 
 		free(c.message);
 	if (r == 0)
 		*ret_ns = ns;
+	if (r == 0 && ret_pauses)
+		*ret_pauses = c.pauses;
 	return r;
 }
 
@@ -339,6 +692,7 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s)
 	free(s->over_counts);
 	free(s->message);
 	free(s->process);
+	free(s->uc_values);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -376,6 +730,72 @@ out:
 	return r;
 }
 
+/* What a benchmark's pmc_pause/pmc_resume pairs cost: k pairs in one iteration, k the
+ * benchmark's pairs per batch, so the batch holds what the benchmark's did. */
+static void pause_loop(struct pmc_state *s)
+{
+	uint64_t k = s->ctx->pause_pairs;
+
+	while (pmc_loop(s))
+		for (uint64_t i = 0; i < k; i++) {
+			pmc_pause(s);
+			pmc_resume(s);
+		}
+}
+
+/* A pair per iteration, in a loop whose bookkeeping is empty_loop's (the same loop in the
+ * same file, around calls): their difference is what the pairs leave counted. */
+static void pair_loop(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		pmc_pause(s);
+		pmc_resume(s);
+	}
+}
+
+int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty, bool collect,
+		       char *err, size_t errlen)
+{
+	struct pmc_run_ctx c = {.b = b, .iters = pairs, .clock = monotonic_ns, .collect = collect};
+	double ns = 0;
+
+	return run_batch(&c, empty ? empty_loop : pair_loop, NULL, 0, &ns, NULL, NULL, err,
+			 errlen);
+}
+
+/* The cost of one pause/resume pair (docs/microbench.md, "Untimed work"), measured as the
+ * empty loop is: one unrecorded batch, then as many as there are samples, each of the
+ * benchmark's `pairs` pairs with the counters as they were; the median batch over pairs.
+ * What the two clock reads of a pair leave in the timed part (the code after the first
+ * and before the second, the counters' system calls) would otherwise count as the
+ * benchmark's. Sets *ret_ns. */
+static int measure_pauses(struct pmc_run_ctx *c, uint64_t pairs, size_t n, size_t nev,
+			  double *ret_ns, char *err, size_t errlen)
+{
+	double *t = calloc(n + 1, sizeof(*t));
+	struct pmc_reading *rd = calloc(nev + 1, sizeof(*rd));
+	uint64_t iters = c->iters;
+	int r = 0;
+
+	if (!t || !rd) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
+	c->iters = 1;
+	c->pause_pairs = pairs;
+	for (size_t i = 0; i <= n && r == 0; i++)
+		r = run_batch(c, pause_loop, NULL, nev, &t[i > 0 ? i - 1 : 0], rd, NULL, err,
+			      errlen);
+	c->iters = iters;
+	if (r == 0)
+		*ret_ns = pmc_median(t, n) / (double)pairs;
+out:
+	free(t);
+	free(rd);
+	return r;
+}
+
 int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		   struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
@@ -386,6 +806,8 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	double target_ns, ns = 0;
 	uint64_t max;
 	pmc_bench_fn empty;
+	uint64_t *pauses = NULL; /* per sample */
+	bool once = false;	 /* setup_once ran */
 	int r = 0;
 
 	if (!b || !ret || !PMC_OPTS_VALID(o, pmc_mb_opts)) {
@@ -419,7 +841,8 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
 	c.r0 = calloc(s.nev + 1, sizeof(*c.r0));
 	c.r1 = calloc(s.nev + 1, sizeof(*c.r1));
-	if (!s.ns || !s.readings || !s.over_counts || !c.r0 || !c.r1) {
+	pauses = calloc(s.n, sizeof(*pauses));
+	if (!s.ns || !s.readings || !s.over_counts || !c.r0 || !c.r1 || !pauses) {
 		pmc_err_set(err, errlen, "out of memory");
 		r = -ENOMEM;
 		goto fail;
@@ -428,13 +851,16 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	for (size_t e = 0; e < s.nev; e++)
 		s.over_counts[e] = NAN;
 	if (s.nev) {
-		PMC_OPTS(pmc_counters_opts, co,
+		/* A multithreaded benchmark's threads fold their counts into these when they
+		 * end (inherit), before the batch's end read. */
+		bool inherit = b->threads > 1;
+		PMC_OPTS(pmc_counters_opts, co, .inherit = inherit,
 			 .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false));
 
 		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
 		/* A batch edge reads the groups on the PMU through their pages, without a
 		 * system call, where the kernel allows rdpmc (docs/microbench.md). */
-		if (r == 0 && !PMC_OPTS_GET(o, no_self_read, false))
+		if (r == 0 && !inherit && !PMC_OPTS_GET(o, no_self_read, false))
 			r = pmc_counters_self_read(c.counters) < 0 ? -ENOMEM : 0;
 		/* Started explicitly: every group counts from here, whatever it was opened as. */
 		if (r == 0)
@@ -461,7 +887,10 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	 * Google Benchmark does: a batch that was preempted took longer on the wall clock
 	 * but not on the CPU, so one preemption no longer stops the growth early. An
 	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
+	/* The fixture's time is no batch's: before the first and after the last. */
 	c.iters = PMC_OPTS_GET(o, iters, 0);
+	run_once(&c, b->def.setup_once);
+	once = true;
 	if (c.iters == 0) {
 		c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
 		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
@@ -473,7 +902,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 
 			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err,
 				      errlen);
-			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0) : ns;
+			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0 - c.paused_cpu) : ns;
 			if (r < 0 || c.skipped || cpu >= target_ns || c.iters >= max)
 				break;
 			c.iters = next_iters(c.iters, cpu, target_ns, max);
@@ -482,12 +911,42 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	}
 	for (size_t i = 0; i < warmup && r == 0 && !c.skipped; i++)
 		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err, errlen);
-	for (size_t i = 0; i < s.n && r == 0 && !c.skipped; i++)
+	for (size_t i = 0; i < s.n && r == 0 && !c.skipped; i++) {
 		r = run_batch(&c, b->def.fn, &b->def, s.nev, &s.ns[i], &s.readings[i * s.nev],
 			      s.parts ? &s.parts[i * s.nev] : NULL, err, errlen);
+		pauses[i] = c.pauses;
+		s.pauses = c.pauses > s.pauses ? c.pauses : s.pauses;
+		if (r == 0 && c.nuc && !s.uc_values) {
+			s.uc_values = malloc(s.n * PMC_COUNTERS_MAX * sizeof(double));
+			if (!s.uc_values) {
+				pmc_err_set(err, errlen, "out of memory");
+				r = -ENOMEM;
+			}
+			for (size_t k = 0; s.uc_values && k < s.n * PMC_COUNTERS_MAX; k++)
+				s.uc_values[k] = NAN;
+		}
+		if (s.uc_values) {
+			for (size_t k = 0; k < PMC_COUNTERS_MAX; k++)
+				s.uc_values[i * PMC_COUNTERS_MAX + k] = c.ucv[k];
+		}
+	}
 	if (r < 0)
 		goto fail;
+	/* Each sample's pairs at their measured cost come off its time, never below 0. */
+	if (s.pauses && !c.skipped) {
+		r = measure_pauses(&c, s.pauses, s.n, s.nev, &s.pause_ns, err, errlen);
+		if (r < 0)
+			goto fail;
+		for (size_t i = 0; i < s.n; i++) {
+			double sub = (double)pauses[i] * s.pause_ns;
+
+			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : 0;
+		}
+	}
 	s.iters = c.iters;
+	s.threads = b->threads;
+	memcpy(s.uc, c.uc, sizeof(s.uc));
+	s.nuc = c.nuc;
 	s.items = c.items;
 	s.bytes = c.bytes;
 	s.skipped = c.skipped;
@@ -498,8 +957,10 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		if (r < 0)
 			goto fail;
 	}
+	run_once(&c, b->def.teardown_once);
 	pmc_counters_read_counts(c.counters, &s.reads_self, &s.reads_sys);
 	pmc_counters_close(c.counters);
+	free(pauses);
 	free(c.r0);
 	free(c.r1);
 	free(c.p0);
@@ -507,7 +968,10 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	*ret = s;
 	return 0;
 fail:
+	if (once)
+		run_once(&c, b->def.teardown_once);
 	pmc_counters_close(c.counters);
+	free(pauses);
 	free(c.r0);
 	free(c.r1);
 	free(c.p0);

@@ -1,7 +1,7 @@
 /* The microbenchmark library (docs/microbench.md): the registered definitions expanded
  * into benchmarks (expand.c), the loop and its measurement (measure.c), the recording of
- * samples into the result model (record.c), and the child process each benchmark runs in
- * (child.c). The CLI of a benchmark program (harness/6-cli/cli_microbench.c) and
+ * samples into the result model (samples.c), the child process each benchmark runs in
+ * (child.c), and the complexity fits over a definition's benchmarks (complexity.c). The CLI of a benchmark program (harness/6-cli/cli_microbench.c) and
  * `pmcbench run --library` build on these. */
 #pragma once
 
@@ -26,24 +26,32 @@ struct pmc_mb_bench {
 	struct pmc_bench_def def;
 	int64_t args[PMC_BENCH_MAX_ARGS];
 	size_t nargs;
+	unsigned threads; /* the function runs on this many threads at once; 0: one */
 };
 
 struct pmc_mb_set {
 	struct pmc_mb_bench *v;
 	size_t n, cap; /* cap: room in v */
+	/* The definitions left out, one line each naming its place ("bench.c:12: benchmark
+	 * 'copy' has no function; skipped"): a program with any must exit 2 after running
+	 * the others. */
+	char **bad;
+	size_t nbad;
 };
 
 /* Parses one argument dimension: a list "8,64,512", a range "1..16", "8..4096*8" (times
- * 8) or "0..100+25" (plus 25); the range includes its end when a step reaches it. Sets
+ * 8, always ending at its end) or "0..100+25" (plus 25, ending where a step reaches). Sets
  * *ret (malloc'ed) and *ret_n. Returns 0, -EINVAL with one line in err, or -ENOMEM. */
 int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err, size_t errlen);
 
 /* Walks the definitions in [begin, end) (each sz bytes, rounded up to a pointer's
  * alignment, as the section lays them out), expands each into the cartesian product of
  * its arguments and keeps the benchmarks whose name matches filter (POSIX extended
- * regex, unanchored; NULL: all). Returns 0 with *ret (possibly empty), -EINVAL with one
- * line in err (a bad argument spec, a bad regex, a bad definition, a duplicate name), or
- * -ENOMEM. Free with pmc_mb_set_free. */
+ * regex, unanchored; NULL: all). A bad definition (no function, a bad name or argument
+ * spec, a benchmark name another definition already gave) is left out, with a line in
+ * ret->bad naming its file:line; the others are kept. Returns 0 with *ret (possibly
+ * empty), -EINVAL with one line in err (a bad regex, a definition not made by
+ * PMC_BENCHMARK, whose size stops the walk), or -ENOMEM. Free with pmc_mb_set_free. */
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen);
 void pmc_mb_set_free(struct pmc_mb_set *s);
@@ -73,7 +81,8 @@ struct pmc_mb_opts {
 	pmc_bench_fn empty;
 	bool no_overhead;
 	/* pmc_mb_measure_forked only: the child is killed when it has not handed its samples
-	 * over this many seconds after it started; <= 0: no limit. */
+	 * over this many seconds after it started; 0: pmc_mb_timeout's default; < 0: no
+	 * limit. */
 	double timeout_s;
 	/* The CPU-time clock calibration grows the batch on (NULL: the thread's CPU time,
 	 * or the wall clock when clock was injected). */
@@ -89,6 +98,12 @@ struct pmc_mb_opts {
 	bool no_self_read;
 };
 #define pmc_mb_opts__last_field no_self_read
+
+/* A named counter of the benchmark's own (pmc_set_counter). */
+struct pmc_mb_ucounter {
+	char name[64];
+	unsigned flags; /* enum pmc_counter_flags */
+};
 
 /* What one benchmark's measurement gives: raw batch figures, all per batch of iters. */
 struct pmc_mb_samples {
@@ -112,6 +127,19 @@ struct pmc_mb_samples {
 	/* Group reads at the batches' edges through the mmap pages (rdpmc) and through
 	 * read(), over every batch (calibration, warm-up and overhead included). */
 	uint64_t reads_self, reads_sys;
+	/* pmc_pause/pmc_resume: the most pairs in a sample's batch (0: none), and what one
+	 * pair cost (ns), already subtracted from each sample's ns. */
+	uint64_t pauses;
+	double pause_ns;
+	/* Threads the function ran on (0: one): each ran iters iterations, so the counts are
+	 * of iters * threads operations; ns is the mean of the threads' times. */
+	unsigned threads;
+	/* pmc_set_counter: the names in the order first set, and n * PMC_COUNTERS_MAX batch
+	 * values (sample i's counter k at i * PMC_COUNTERS_MAX + k; NAN: not set in that
+	 * batch); NULL when the benchmark set none. */
+	struct pmc_mb_ucounter uc[PMC_COUNTERS_MAX];
+	size_t nuc;
+	double *uc_values;
 };
 
 /* Calibrates the batch size, warms up, takes o->samples batches of b and then measures
@@ -124,6 +152,16 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 void pmc_mb_samples_free(struct pmc_mb_samples *s);
 
 /* ---- child.c: one benchmark per process ---- */
+
+/* The limit of a benchmark's process, valgrind run or profile when the caller gave none
+ * (docs/microbench.md, "Isolation"): a hung benchmark must not block the program forever,
+ * and such a process takes seconds, so only a hang reaches it. */
+#define PMC_MB_TIMEOUT_DEFAULT 600.0
+
+/* The timeout to enforce for timeout_s: timeout_s when positive; for 0, the default plus
+ * ten times work_s, the time the process is asked to measure for (its samples and
+ * warm-up at their target time); 0 (none) for a negative one. */
+double pmc_mb_timeout(double timeout_s, double work_s);
 
 /* pmc_mb_measure in a forked child; the samples come back over a pipe. With
  * o->self_argv the child runs that command with "--process-child NAME --process-fd FD
@@ -151,6 +189,11 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
  * loop's resolution. */
 #define PMC_MB_OVERHEAD_WARN 0.5
 
+/* When the pause/resume pairs subtracted from a benchmark's samples are more than this
+ * share of its median batch time before the subtraction, the result says so: the figure
+ * is then a small difference of two large numbers. */
+#define PMC_MB_PAUSE_WARN 0.5
+
 /* Adds benchmark b to res: one run per sample (with its process) with wall-time/op
  * (ns), <event>/op for every event of events (its status per sample; missing ones as
  * such), items/s and bytes/s when set, each the batch's figure over its iterations,
@@ -161,6 +204,11 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen);
+
+/* The named arguments of b (pmc_bench_def.arg_names) as parameters of bm, name → value
+ * (docs/result-schema.md, "parameters"). Returns 0 or -ENOMEM. */
+struct pmc_benchmark;
+int pmc_mb_record_params(const struct pmc_mb_bench *b, struct pmc_benchmark *bm);
 
 /* Adds benchmark b to res as skipped, with pmc_skip's message (NULL: none given).
  * Returns 0, or -ENOMEM with one line in err. */
@@ -176,11 +224,50 @@ pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b);
 
 /* One batch of b's function (or, with empty, of its empty loop, without setup and
  * teardown) at iters iterations, with the monotonic clock and no counters; with collect,
- * callgrind counts only between the loop's two edges. Sets *ret_ns, *ret_skipped and,
- * when the benchmark skipped itself with a reason and ret_message is not NULL, a
- * malloc'ed *ret_message. Returns 0 or -EINVAL with one line in err (a loop left early). */
+ * callgrind counts only between the loop's two edges (and not while paused). Sets
+ * *ret_pauses (may be NULL) to the pmc_pause/pmc_resume pairs of the batch. fixture: the
+ * pointer of the
+ * definition's setup_once, run by the caller once for many batches with pmc_mb_once
+ * (NULL: setup_once and teardown_once run around this batch). Sets *ret_ns, *ret_skipped
+ * and, when the benchmark skipped itself with a reason and ret_message is not NULL, a
+ * malloc'ed *ret_message. Returns 0, -EINVAL with one line in err (a loop left early), or
+ * -ENOTSUP for a benchmark on several threads with collect. */
 int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
-		 double *ret_ns, bool *ret_skipped, char **ret_message, char *err, size_t errlen);
+		 void **fixture, double *ret_ns, uint64_t *ret_pauses, bool *ret_skipped,
+		 char **ret_message, char *err, size_t errlen);
+
+/* One batch of a loop of `pairs` iterations, each a pmc_pause/pmc_resume pair and
+ * nothing else (with empty: the library's empty loop, whose bookkeeping is the same),
+ * counted by callgrind between the loop's edges with collect: the difference of the two
+ * is what the pairs leave counted (docs/microbench.md, "Exact counts"). Returns 0 or
+ * -EINVAL with one line in err. */
+int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty, bool collect,
+		       char *err, size_t errlen);
+
+/* Runs b's setup_once (up) or teardown_once, if it has one, with *fixture as the
+ * pointer pmc_fixture reads and pmc_set_fixture sets. */
+void pmc_mb_once(const struct pmc_mb_bench *b, bool up, void **fixture);
+
+/* ---- complexity.c: fits over a definition's benchmarks ---- */
+
+struct pmc_fit;
+
+/* The least-squares fit of t ≈ coef · f(n) over k points (Google Benchmark's BigO):
+ * f of complexity (enum pmc_complexity; PMC_O_AUTO: the one with the smallest error),
+ * or fn when it is not NULL. Sets *ret's coef, rms (root mean square of the residuals
+ * over the mean of t), points and big_o (a static string). Returns 0, -EINVAL (fewer
+ * than 2 points, an unknown complexity) or -EDOM (an n below 1, a t below 0, a curve
+ * that is 0 or not finite). */
+int pmc_mb_fit(const int64_t *n, const double *t, size_t k, int complexity,
+	       double (*fn)(int64_t), struct pmc_fit *ret);
+
+/* Fits every definition in set that asks for it (pmc_bench_def.complexity or
+ * complexity_fn) over its benchmarks in res, each the median of its wall-time/op (under
+ * the valgrind backend, instructions/op), n its argument complexity_arg, and adds the
+ * fits to res (a definition with fewer than two measured benchmarks gets none). Returns
+ * 0, or -EINVAL / -EDOM / -ENOMEM with one line in err. */
+int pmc_mb_complexity(const struct pmc_mb_set *set, struct pmc_result *res, char *err,
+		      size_t errlen);
 
 /* ---- profile.c: a profile of the loop ---- */
 
@@ -190,7 +277,7 @@ struct pmc_mb_profile_opts {
 	size_t sz;		 /* sizeof(struct pmc_mb_profile_opts) */
 	char *const *self_argv;	 /* as pmc_mb_valgrind_opts.self_argv. Required. */
 	double seconds;		 /* of the loop's CPU time; <= 0: 1 */
-	double timeout_s;	 /* <= 0: none */
+	double timeout_s;	 /* 0: pmc_mb_timeout's default; < 0: none */
 	bool show_output;
 };
 
@@ -217,7 +304,7 @@ struct pmc_mb_valgrind_opts {
 	 * program's path, or pmcbench's with "run --library PATH". Required. */
 	char *const *self_argv;
 	const char *valgrind; /* NULL: "valgrind" in PATH */
-	double timeout_s;     /* <= 0: none */
+	double timeout_s;     /* 0: pmc_mb_timeout's default; < 0: none */
 	bool show_output;     /* the benchmark's output; discarded by default */
 	/* Also keep the exact profile of the body's loop at n (pmc_mb_exact.profile):
 	 * callgrind then separates the costs by call stack (harness/3-profile/callgrind.h). */
@@ -229,8 +316,11 @@ struct pmc_mb_valgrind_opts {
 struct pmc_mb_exact {
 	uint64_t iters; /* n: the loops ran n and 2n iterations */
 	/* Callgrind's counts, collected between the loop's edges only: the body's loop at n
-	 * and 2n, then the empty loop at n and 2n. */
-	struct pmc_valgrind_counts counts[4];
+	 * and 2n, the empty loop at n and 2n, then, when the body paused (pauses[1] >
+	 * pauses[0]), the pair loop and the library's empty loop at the body's pairs at n
+	 * and at 2n. */
+	struct pmc_valgrind_counts counts[8];
+	uint64_t pauses[2]; /* the body's pmc_pause/pmc_resume pairs at n and 2n */
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */
 	/* With pmc_mb_valgrind_opts.profile: the exact profile (Ir) of the body's loop at n
@@ -252,12 +342,14 @@ void pmc_mb_exact_free(struct pmc_mb_exact *x);
 
 /* The child's side, in the program that runs under callgrind: one uncounted batch of n,
  * then the four counted loops (the body at n and 2n, the empty loop at n and 2n) with a
- * dump after each, then its one-line report to report. Returns 0 or -errno (the report
+ * dump after each, and the four pair loops when the body paused, then its one-line report
+ * to report ("ok N" or "ok N P1 P2", the body's pairs at n and 2n). Returns 0 or -errno (the report
  * could not be written). */
 int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report);
 
 /* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
- * body(n)) - (empty(2n) - empty(n)), clamped at zero; *ret_below (may be NULL) is how far
+ * body(n)) - (empty(2n) - empty(n)), less what the body's extra pairs left when it paused
+ * ((pairs(p2) - pairs(p1)) - (libempty(p2) - libempty(p1))), clamped at zero; *ret_below (may be NULL) is how far
  * below zero it was, 0 when it was not. Returns 0, or the errors of
  * pmc_valgrind_metric_value (-ENODATA: not simulated), -ERANGE. */
 int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,

@@ -31,18 +31,23 @@ int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err
 {
 	uint64_t iters = 1;
 	double start = cpu_seconds(), ns = 0;
+	void *fixture = NULL;
 	bool skipped = false;
 	int r;
 
-	/* Doubling up to a batch of about PROFILE_BATCH_NS, then batches of that size. */
+	/* The fixture once; doubling up to a batch of about PROFILE_BATCH_NS, then batches
+	 * of that size. */
+	pmc_mb_once(b, true, &fixture);
 	do {
-		r = pmc_mb_batch(b, false, iters, false, &ns, &skipped, NULL, err, errlen);
+		r = pmc_mb_batch(b, false, iters, false, &fixture, &ns, NULL, &skipped, NULL, err,
+				 errlen);
 		if (r < 0 || skipped)
-			return r;
+			break;
 		if (ns < PROFILE_BATCH_NS && iters < (UINT64_C(1) << 40))
 			iters *= 2;
 	} while (cpu_seconds() - start < seconds);
-	return 0;
+	pmc_mb_once(b, false, &fixture);
+	return r;
 }
 
 int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opts *o,
@@ -52,13 +57,16 @@ int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opt
 	    .sz = sizeof(ro),
 	    .name = b->name,
 	    .show_output = o->show_output,
-	    .timeout_s = o->timeout_s,
+	    .timeout_s = pmc_mb_timeout(o->timeout_s, o->seconds > 0 ? o->seconds : 1.0),
+	    .die_with_parent = true, /* never outlives the benchmark program */
 	};
 	struct pmc_spawn_result sr;
 	char **argv, seconds[32];
 	size_t nself = 0;
 	int r;
 
+	/* The padding the recorder checks, which the initializers need not zero. */
+	PMC_OPTS_ZERO_TAIL(pmc_record_opts, &ro);
 	while (o->self_argv[nself])
 		nself++;
 	argv = calloc(nself + 5, sizeof(*argv));

@@ -1,6 +1,7 @@
 /* Samples into the result model (docs/microbench.md, "Result metrics"): one run per
  * sample, every value per operation, the empty loop's cost beside them. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "counters/perf/events.h"
 #include "base/error.h"
 #include "core/derive.h"
+#include "core/metrics.h"
 #include "core/result.h"
 #include "core/stats.h"
 #include "microbench/microbench.h"
@@ -90,6 +92,106 @@ static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s
 	return pmc_metric_set_note(m, note);
 }
 
+/* Says in the result what pmc_pause/pmc_resume cost when it was most of the batch: the
+ * figure is then the difference of two large numbers. */
+static int note_pauses(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
+{
+	double med = NAN, sub = (double)s->pauses * s->pause_ns, share;
+	struct pmc_metric *m;
+	char note[240];
+	int r;
+
+	if (!s->pauses || !(sub > 0))
+		return 0;
+	r = pmc_median_of(s->ns, s->n, &med);
+	if (r == -ENOMEM)
+		return r;
+	if (isnan(med))
+		return 0;
+	share = sub / (med + sub);
+	if (share <= PMC_MB_PAUSE_WARN)
+		return 0;
+	r = metric(b, "wall-time/op", &m);
+	if (r < 0)
+		return r;
+	snprintf(note, sizeof(note),
+		 "%" PRIu64 " pmc_pause/pmc_resume pairs per batch at %.3g ns each were "
+		 "subtracted (%.0f%% of the timed part); pause less often, or move the untimed "
+		 "work to a per-batch setup",
+		 s->pauses, s->pause_ns, share * 100.0);
+	return pmc_metric_set_note(m, note);
+}
+
+/* The operations of a batch over all its threads: each ran iters. */
+static uint64_t ops_of(const struct pmc_mb_samples *s)
+{
+	return s->iters * (s->threads > 1 ? s->threads : 1);
+}
+
+/* A counter's metric id: "<name>", "<name>/op" or "<name>/s" by its flags. */
+static void ucounter_id(const struct pmc_mb_ucounter *u, char *id, size_t len)
+{
+	const char *suffix = u->flags & PMC_COUNTER_RATE     ? "/s"
+			     : u->flags & PMC_COUNTER_PER_OP ? "/op"
+							     : "";
+
+	snprintf(id, len, "%s%s", u->name, suffix);
+}
+
+/* Sample i's value of counter k: the batch's total as set, over the iterations or over
+ * the batch's seconds by its flags (NAN: not set in that batch, or a rate of a batch that
+ * took no time). Then appended to its metric, which gets its unit and direction when
+ * new: the registry's for an id it knows (bytes/s), else a count or a count per second,
+ * a rate higher-is-better unless the flags say otherwise. */
+static int append_ucounter(struct pmc_benchmark *bm, const struct pmc_mb_samples *s, size_t i,
+			   size_t k)
+{
+	const struct pmc_mb_ucounter *u = &s->uc[k];
+	double v = s->uc_values[i * PMC_COUNTERS_MAX + k];
+	const struct pmc_metric_info *info = NULL;
+	struct pmc_metric *m;
+	char id[sizeof(u->name) + 4];
+	int r;
+
+	if (u->flags & PMC_COUNTER_AVG_THREADS && s->threads > 1)
+		v /= s->threads;
+	if (u->flags & PMC_COUNTER_RATE)
+		v = s->ns[i] > 0 ? v * 1e9 / s->ns[i] : NAN;
+	else if (u->flags & PMC_COUNTER_PER_OP)
+		v = pmc_mb_per_op(v, ops_of(s));
+	ucounter_id(u, id, sizeof(id));
+	r = metric(bm, id, &m);
+	if (r < 0)
+		return r;
+	/* Two figures under one id would give a run two samples. */
+	if (m->n != i)
+		return -EEXIST;
+	if (i == 0 && pmc_metric_info_lookup(id, &info) < 0) {
+		bool higher = u->flags & PMC_COUNTER_HIGHER_IS_BETTER ||
+			      (u->flags & PMC_COUNTER_RATE && !(u->flags & PMC_COUNTER_LOWER_IS_BETTER));
+		char *unit = strdup(u->flags & PMC_COUNTER_RATE ? "count/s" : "count");
+
+		if (!unit)
+			return -ENOMEM;
+		free(m->unit);
+		m->unit = unit;
+		m->better = higher ? PMC_HIGHER_IS_BETTER : PMC_LOWER_IS_BETTER;
+	}
+	return pmc_metric_append(m, v, NULL);
+}
+
+int pmc_mb_record_params(const struct pmc_mb_bench *b, struct pmc_benchmark *bm)
+{
+	char v[24];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < b->nargs && b->def.arg_names[i]; i++) {
+		snprintf(v, sizeof(v), "%" PRId64, b->args[i]);
+		r = pmc_benchmark_set_param(bm, b->def.arg_names[i], v);
+	}
+	return r;
+}
+
 int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, struct pmc_result *res,
 			  char *err, size_t errlen)
 {
@@ -111,6 +213,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	struct pmc_benchmark *bm;
 	size_t nev = events ? events->n : 0;
 	char id[PMC_EVENT_NAME_MAX + 8];
+	double threads = s->threads > 1 ? s->threads : 1;
 	int r;
 
 	if (s->skipped)
@@ -121,6 +224,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		return -EINVAL;
 	}
 	r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
+	if (r == 0)
+		r = pmc_mb_record_params(b, bm);
 	if (r < 0)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
@@ -135,7 +240,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		for (size_t e = 0; r == 0 && e < nev; e++) {
 			const struct pmc_reading *rd = &s->readings[i * nev + e];
 			double v = pmc_status_has_value(rd->status)
-				       ? pmc_mb_per_op(rd->scaled, s->iters)
+				       ? pmc_mb_per_op(rd->scaled, ops_of(s))
 				       : NAN;
 			struct pmc_metric *m;
 
@@ -147,19 +252,34 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			if (r == 0)
 				r = pmc_metric_append(m, v, rd);
 			if (r == 0 && s->parts && s->parts[i * nev + e].n)
-				r = append_parts(bm, id, &s->parts[i * nev + e], s->iters);
+				r = append_parts(bm, id, &s->parts[i * nev + e], ops_of(s));
 		}
-		/* A throughput needs a time: none for a batch that took none. */
+		/* A throughput needs a time: none for a batch that took none. Its threads
+		 * worked at once, each at that rate. */
 		if (r == 0 && s->items)
-			r = append(bm, "items/s", wall > 0 ? (double)s->items * 1e9 / wall : NAN,
-				   NULL);
+			r = append(bm, "items/s",
+				   wall > 0 ? (double)s->items * threads * 1e9 / wall : NAN, NULL);
 		if (r == 0 && s->bytes)
-			r = append(bm, "bytes/s", wall > 0 ? (double)s->bytes * 1e9 / wall : NAN,
-				   NULL);
+			r = append(bm, "bytes/s",
+				   wall > 0 ? (double)s->bytes * threads * 1e9 / wall : NAN, NULL);
+		for (size_t k = 0; r == 0 && s->uc_values && k < s->nuc; k++) {
+			r = append_ucounter(bm, s, i, k);
+			if (r == -EEXIST) {
+				ucounter_id(&s->uc[k], id, sizeof(id));
+				pmc_err_set(err, errlen,
+					    "'%s': counter \"%s\" gives the metric '%s', which the "
+					    "benchmark already has; name it otherwise",
+					    b->name, s->uc[k].name, id);
+				return -EINVAL;
+			}
+		}
 		if (r < 0)
 			goto fail;
 	}
 	r = note_overhead(bm, s);
+	/* The pairs' note, when both apply: the larger cost, and the one the user can act on. */
+	if (r == 0)
+		r = note_pauses(bm, s);
 	if (r == 0 && s->n)
 		r = set_overhead(bm, "wall-time/op", s->over_ns, s->iters);
 	for (size_t e = 0; r == 0 && s->n && e < nev; e++) {

@@ -244,6 +244,7 @@ static struct pmc_spawn_opts spawn_opts(const struct pmc_record_opts *o)
 	    .envp = o->envp,
 	    .running = o->running,
 	    .stop = o->stop,
+	    .die_with_parent = PMC_OPTS_GET(o, die_with_parent, false),
 	};
 }
 

@@ -38,8 +38,9 @@ struct pmc_record_opts {
 	bool valgrind;
 	const char *valgrind_path; /* NULL: "valgrind" in PATH */
 	const char *valgrind_event;
+	bool die_with_parent; /* as pmc_spawn_opts */
 };
-#define pmc_record_opts__last_field valgrind_event
+#define pmc_record_opts__last_field die_with_parent
 
 /* Runs the command once under the profiler and returns its profile in *ret and the
  * run's figures in *ret_run (may be NULL). A run that fails (non-zero exit, killed,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -157,6 +158,7 @@ struct child_args {
 	int err_fd; /* the target's stderr without show_output: null_fd or the capture file */
 	cpu_set_t *cpus; /* with o->pin: the one CPU, allocated by the parent */
 	size_t cpus_size;
+	pid_t parent; /* with o->die_with_parent */
 	volatile int err; /* written by the child, read by the parent after it resumes */
 };
 
@@ -170,6 +172,13 @@ static int child(void *p)
 
 	/* Its own process group, so a timeout or Ctrl-C stops everything it starts. */
 	setpgid(0, 0);
+	/* A parent that ended before the call is seen after it. */
+	if (o->die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		goto fail;
+	if (o->die_with_parent && getppid() != a->parent) {
+		a->err = -ESRCH;
+		_exit(127);
+	}
 	/* Pinned before the hook, so its counters and the command start on that CPU. */
 	if (a->cpus && sched_setaffinity(0, a->cpus_size, a->cpus) < 0)
 		goto fail;
@@ -264,6 +273,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
 	t0 = now_ns();
+	a.parent = getpid();
 	pid = clone(child, stack + STACK_SIZE, flags, &a);
 	if (pid < 0) {
 		r = -errno;

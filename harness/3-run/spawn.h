@@ -53,6 +53,10 @@ struct pmc_spawn_opts {
 	 * negative return aborts the run and is returned by pmc_spawn_run. */
 	int (*in_child)(void *ud);
 	void *ud;
+	/* The child is killed (SIGKILL) when the thread that started it ends
+	 * (PR_SET_PDEATHSIG, kept across exec): a benchmark program's valgrind or profile
+	 * child must not outlive the program. */
+	bool die_with_parent;
 };
 
 /* The most of a captured stderr that comes back; what is kept while the target runs;

@@ -392,6 +392,18 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 				failed, n);
 		d = PMC_DECISION_ERROR;
 	}
+	if (mb.fit_failed)
+		d = PMC_DECISION_ERROR;
+	/* A bad registration was said where the definitions were expanded; the others ran
+	 * (docs/microbench.md, "Exit codes"). */
+	if (!commands && cfg->benchmarks->nbad) {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"%zu benchmark definition%s skipped (above); the others' results "
+				"were written",
+				cfg->benchmarks->nbad,
+				cfg->benchmarks->nbad == 1 ? " was" : "s were");
+		d = PMC_DECISION_ERROR;
+	}
 	r = 0;
 out:
 	pmc_comparison_free(pre);
@@ -563,6 +575,8 @@ int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_
 				  err, sizeof(err));
 		if (r == -EINVAL)
 			pmc_session_say(&pr, PMC_SESSION_ERROR, "%s", err);
+		for (size_t i = 0; r == 0 && i < s.set.nbad; i++)
+			pmc_session_say(&pr, PMC_SESSION_ERROR, "%s", s.set.bad[i]);
 		if (r == 0 && s.set.n == 0) {
 			pmc_session_say(&pr, PMC_SESSION_ERROR, "no benchmark to run%s%s%s",
 					opts->bench_filter ? ": the filter '" : "",

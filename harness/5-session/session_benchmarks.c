@@ -317,12 +317,33 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 		       b->reads);
 }
 
+/* The complexity fits of the definitions that ask for them (docs/microbench.md,
+ * "Complexity"), into result and said once each. Returns 0, or -errno after an error
+ * message (the fits made so far stay). */
+static int fit_all(const struct pmc_session_cfg *cfg, struct pmc_result *result)
+{
+	char err[1024];
+	int r = pmc_mb_complexity(cfg->benchmarks, result, err, sizeof(err));
+
+	if (r < 0)
+		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "%s", err);
+	for (size_t i = 0; !cfg->quiet && i < result->nfits; i++) {
+		const struct pmc_fit *f = &result->fits[i];
+
+		pmc_session_say(&cfg->pr, PMC_SESSION_NOTE,
+				"'%s' is %s: %s ≈ %.4g · f(n), rms %.1f%%", f->name, f->big_o,
+				f->metric, f->coef, f->rms * 100);
+	}
+	return r;
+}
+
 int pmc_session_benchmarks_finish(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b, struct pmc_result *result,
 				  struct pmc_session_profiles *ps)
 {
 	bool vg = exact_mode(cfg);
 
+	b->fit_failed = fit_all(cfg, result) < 0;
 	if (!vg && set_read_method(result, cfg, b->reads) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "out of memory");
 		return -ENOMEM;

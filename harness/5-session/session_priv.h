@@ -27,6 +27,7 @@ struct pmc_session_benchmarks {
 	char **self;	   /* this program, run again under valgrind and for --profile */
 	char **proc_self;  /* the same with the user's options, for the processes */
 	uint64_t reads[2]; /* group reads through rdpmc and read(), over every batch */
+	bool fit_failed;   /* a complexity fit could not be made (said): the outcome is an error */
 };
 
 /* Finds this program's path for the processes or the valgrind backend. Returns 0, or
@@ -40,8 +41,10 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b,
 				  const struct pmc_event_list *events, const char *valgrind,
 				  struct pmc_result *result, struct pmc_session_profiles *ps);
-/* After the run: how the counters were read (the result's environment), and with
- * --profile, a profile of each benchmark's loop. Returns 0 or -ENOMEM. */
+/* After the run: the complexity fits (each said as a note unless quiet; one that cannot
+ * be made is an error message and sets b->fit_failed), how the counters were read (the
+ * result's environment), and with --profile, a profile of each benchmark's loop. Returns
+ * 0 or -ENOMEM. */
 int pmc_session_benchmarks_finish(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b, struct pmc_result *result,
 				  struct pmc_session_profiles *ps);

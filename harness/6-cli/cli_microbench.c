@@ -52,7 +52,8 @@ static void help(FILE *out, const char *prog)
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
 		"                         a crash then ends the whole run; one process)\n"
 		"      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
-		"                         this long; the others still run (not with --no-fork)\n\n"
+		"                         this long (default: 600 plus ten times its measuring\n"
+		"                         time); the others still run (not with --no-fork)\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
@@ -356,6 +357,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		pmc_cli_error("%s", err);
 		goto out;
 	}
+	/* A bad registration is said once (not by the processes), the others run, and the
+	 * program exits 2 at the end (docs/microbench.md, "Exit codes"). */
+	for (size_t i = 0; !c.vg_child && !c.prof_child && !c.proc_child && i < set.nbad; i++)
+		pmc_cli_error("%s", set.bad[i]);
 	if (c.vg_child) {
 		code = valgrind_child(&c, &set);
 		goto out;
@@ -371,7 +376,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	if (c.list) {
 		for (size_t i = 0; i < set.n; i++)
 			printf("%s\n", set.v[i].name);
-		code = fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
+		code = fflush(stdout) == 0 && !set.nbad ? PMC_EXIT_OK : PMC_EXIT_ERROR;
 		goto out;
 	}
 	if (set.n == 0) {

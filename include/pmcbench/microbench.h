@@ -65,6 +65,12 @@ static inline int pmc_loop_end(struct pmc_state *s)
 	return pmc_loop_edge(s);
 }
 
+/* The running thread's index, from 0, and the benchmark's thread count (1 unless the
+ * definition has .threads): each thread of a multithreaded benchmark runs the function
+ * with its own state. */
+PMC_API unsigned pmc_thread_index(const struct pmc_state *s);
+PMC_API unsigned pmc_threads(const struct pmc_state *s);
+
 /* The benchmark's i-th argument (0 when it has none). */
 PMC_API int64_t pmc_arg(const struct pmc_state *s, size_t i);
 
@@ -73,11 +79,63 @@ PMC_API int64_t pmc_arg(const struct pmc_state *s, size_t i);
 PMC_API void pmc_set_items_per_iter(struct pmc_state *s, uint64_t items);
 PMC_API void pmc_set_bytes_per_iter(struct pmc_state *s, uint64_t bytes);
 
+/* The running batch's iterations: known in setup (a per-batch setup that prepares one
+ * input per iteration), the function and teardown. */
+PMC_API uint64_t pmc_iterations(const struct pmc_state *s);
+
+/* Stops the clock and the counters inside the loop, for work the figures must not include
+ * (Google Benchmark's PauseTiming/ResumeTiming): rebuilding a sort's input every
+ * iteration. Each pause/resume pair has a cost of its own (clock reads, the counters'
+ * system calls); the harness measures it after the samples and subtracts it from the
+ * time, and the result says so when it is most of the time (docs/microbench.md,
+ * "Untimed work"). A pause outside the loop or twice in a row is ignored; ending the loop
+ * paused is an error. */
+PMC_API void pmc_pause(struct pmc_state *s);
+PMC_API void pmc_resume(struct pmc_state *s);
+
+/* How pmc_set_counter's value becomes a metric (Google Benchmark's Counter flags). */
+enum pmc_counter_flags {
+	/* The batch's total, as given: metric "<name>". */
+	PMC_COUNTER_TOTAL = 0,
+	/* Per operation, the value over the batch's iterations: metric "<name>/op"
+	 * (kAvgIterations). */
+	PMC_COUNTER_PER_OP = 1 << 0,
+	/* A rate, the value over the batch's time in seconds: metric "<name>/s" (kIsRate). */
+	PMC_COUNTER_RATE = 1 << 1,
+	/* The value given is per iteration: multiplied by the batch's iterations first
+	 * (kIsIterationInvariant); with PMC_COUNTER_RATE, bytes per iteration become bytes/s. */
+	PMC_COUNTER_PER_ITERATION = 1 << 2,
+	/* The direction an improvement goes, for compare and gate; without either, a rate is
+	 * higher-is-better and the others lower-is-better. */
+	PMC_COUNTER_HIGHER_IS_BETTER = 1 << 3,
+	PMC_COUNTER_LOWER_IS_BETTER = 1 << 4,
+	/* A multithreaded benchmark's threads each set their own value, and the metric is
+	 * their sum; with this flag their mean (kAvgThreads). */
+	PMC_COUNTER_AVG_THREADS = 1 << 5,
+};
+
+/* At most this many named counters per benchmark. */
+#define PMC_COUNTERS_MAX 16
+
+/* Reports a figure of the benchmark's own (hits, items, bytes, nodes visited) for the
+ * running batch: set it in setup, the function or teardown, as the batch's total (or per
+ * iteration with PMC_COUNTER_PER_ITERATION); setting it again replaces it. It becomes a
+ * metric of the result like the measured ones, in every format, compare and gate
+ * (docs/microbench.md, "User counters"). name: 1 to 63 characters, no '/'; a bad name,
+ * or more than PMC_COUNTERS_MAX names, fails the benchmark with an error naming it. */
+PMC_API void pmc_set_counter(struct pmc_state *s, const char *name, double value, unsigned flags);
+
 /* A pointer for setup, the function and teardown to share (the state lives for one
  * batch, from setup to teardown): setup allocates, the function reads it, teardown
  * frees it. NULL until set. */
 PMC_API void pmc_set_user_data(struct pmc_state *s, void *data);
 PMC_API void *pmc_user_data(const struct pmc_state *s);
+
+/* A pointer that lives from the definition's setup_once to its teardown_once (a fixture
+ * built once per benchmark, in each of its processes), readable in every setup, function
+ * and teardown between them. NULL until set. */
+PMC_API void pmc_set_fixture(struct pmc_state *s, void *data);
+PMC_API void *pmc_fixture(const struct pmc_state *s);
 
 /* Skips this benchmark with a reason ("no AVX2 on this CPU"); call it instead of running
  * the loop. The result records the benchmark as skipped, with the message. */
@@ -98,6 +156,21 @@ PMC_API void pmc_do_not_optimize_ptr(const volatile void *p);
 
 typedef void (*pmc_bench_fn)(struct pmc_state *s);
 
+/* The complexity a definition's benchmarks are fitted to, over their argument n
+ * (Google Benchmark's BigO): time ≈ coef · f(n) by least squares, with the RMS error;
+ * PMC_O_AUTO picks the f of O(1) ... O(n^3) with the smallest error
+ * (docs/microbench.md, "Complexity"). */
+enum pmc_complexity {
+	PMC_O_NONE = 0,
+	PMC_O_1,
+	PMC_O_LOG_N,
+	PMC_O_N,
+	PMC_O_N_LOG_N,
+	PMC_O_N2,
+	PMC_O_N3,
+	PMC_O_AUTO,
+};
+
 /* One registered benchmark: what PMC_BENCHMARK puts in the "pmc_bench" section of the
  * program or shared object. The layout is an ABI: fields are only ever added at the end,
  * and sz says how many the registering program knew. */
@@ -105,12 +178,14 @@ struct pmc_bench_def {
 	size_t sz;	  /* sizeof(struct pmc_bench_def) when compiled */
 	const char *name; /* the function's name */
 	pmc_bench_fn fn;
-	/* Untimed, around every batch, outside the counters; may be NULL. */
+	/* Untimed, around every batch, outside the counters; may be NULL. Setup knows the
+	 * batch's size (pmc_iterations). */
 	pmc_bench_fn setup;
 	pmc_bench_fn teardown;
 	/* Argument dimensions, each a list "8,64,512", a range "1..16" (step 1), "8..4096*8"
-	 * (times 8), or "0..100+25" (plus 25); NULL-terminated. Their cartesian product gives
-	 * the benchmarks name/arg1/arg2. */
+	 * (times 8, always ending at its end, as Google Benchmark's Range), or "0..100+25"
+	 * (plus 25); NULL-terminated. Their cartesian product gives the benchmarks
+	 * name/arg1/arg2. */
 	const char *args[PMC_BENCH_MAX_ARGS + 1];
 	/* The empty loop whose cost is reported beside the figures, compiled with the
 	 * benchmark and its flags (PMC_BENCHMARK sets it); NULL: the library's own. */
@@ -119,6 +194,30 @@ struct pmc_bench_def {
 	 * compiler may lay out a section in any order). */
 	const char *file;
 	int line;
+	/* Fields below were added later; a definition whose sz ends before one has it zero. */
+	/* The dimensions' names (Google Benchmark's ArgNames), NULL-terminated: the
+	 * benchmarks are then named name/n:64/k:8, and the result keeps each value as a
+	 * parameter of its benchmark. One name per dimension. */
+	const char *arg_names[PMC_BENCH_MAX_ARGS + 1];
+	/* Argument tuples (Google Benchmark's Args({a, b})): "1,16; 64,256" is two benchmarks,
+	 * name/1/16 and name/64/256, each tuple one value per dimension. Added after the
+	 * cartesian product of args, when both are given. */
+	const char *arg_tuples;
+	/* Untimed, once per benchmark in each of its processes: before its first batch and
+	 * after its last (a fixture too costly to build per batch; pmc_set_fixture). */
+	pmc_bench_fn setup_once;
+	pmc_bench_fn teardown_once;
+	/* Fit the benchmarks' time over n, the argument complexity_arg (from 0), to
+	 * complexity (enum pmc_complexity), or to complexity_fn when it is set (Google
+	 * Benchmark's Complexity(oN) and Complexity(lambda)). */
+	int complexity;
+	double (*complexity_fn)(int64_t n);
+	int complexity_arg;
+	/* Thread counts, a list or range as in args ("1,2,4", "1..8*2"): each count is a
+	 * benchmark of its own, name/.../threads:N, whose function runs on N threads at
+	 * once, each with its own state, started together (Google Benchmark's Threads and
+	 * ThreadRange; docs/microbench.md, "Threads"). NULL: one thread. */
+	const char *threads;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload

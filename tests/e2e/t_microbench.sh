@@ -179,3 +179,75 @@ test_mb_event_lists_join() {
 	[ "$(json_get e.json 'sorted(k for k in d["benchmarks"][0]["metrics"] if k in ("task-clock/op", "page-faults/op"))')" = \
 		"['page-faults/op', 'task-clock/op']" ] || fail "both lists' events counted"
 }
+
+# Complexity fits of exact counts do not vary: a pass over n integers is 4 instructions per
+# element, O(n) as declared; insertion sort of reversed input is found to be O(n^2) among
+# O(1) ... O(n^3); the fit is the same in a second run (docs/microbench.md, "Complexity").
+test_mb_valgrind_complexity_fits_are_exact() {
+	need_programs
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	local q="[(f['name'], f['metric'], f['big_o'], round(f['coef'], 6), f['points']) for f in d['complexity']]"
+	expect_exit 0 "$PMC_MB_COMPLEXITY" --backend valgrind --filter '^(insertion|sum)/' -o a.json || return 1
+	expect_grep "'insertion' is O\\(n\\^2\\): instructions/op" "$TMP/err" || return 1
+	expect_exit 0 "$PMC_MB_COMPLEXITY" --backend valgrind --filter '^(insertion|sum)/' -q -o b.json || return 1
+	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] || fail "the fits differ" || return 1
+	[ "$(json_get a.json "[f['big_o'] for f in d['complexity']]")" = "['O(n)', 'O(n^2)']" ] ||
+		fail "fits: $(json_get a.json "$q")" || return 1
+	[ "$(json_get a.json "round(d['complexity'][0]['coef'], 3)")" = 4.0 ] ||
+		fail "sum: $(json_get a.json "$q")"
+}
+
+# One bad registration (a NULL function, a name registered in two files) is named by its
+# file:line and skipped; the others are listed and run, and the program exits 2 at the end.
+test_mb_bad_registrations_are_skipped_by_place() {
+	need_programs
+	expect_exit 2 "$PMC_MB_BADREG" --list || return 1
+	[ "$(cat "$TMP/out")" = "$(printf 'good\ntwice\nalso_good')" ] ||
+		fail "listed: $(cat "$TMP/out")" || return 1
+	expect_grep "mb_badreg.c:[0-9]+: benchmark 'nofn': no function; skipped" "$TMP/err" || return 1
+	expect_grep "mb_badreg2.c:[0-9]+: benchmark 'twice' is also registered at .*mb_badreg.c:[0-9]+; give them different names; skipped" "$TMP/err" || return 1
+	expect_exit 2 "$PMC_MB_BADREG" -q -r 2 --min-time 0.001 -o r.json || return 1
+	expect_grep "2 benchmark definitions were skipped" "$TMP/err" || return 1
+	[ "$(json_get r.json '[b["name"] for b in d["benchmarks"]]')" = "['good', 'twice', 'also_good']" ] ||
+		fail "benchmarks: $(json_get r.json '[b["name"] for b in d["benchmarks"]]')"
+}
+
+# A benchmark program stopped by its parent (SIGTERM, as a CI job cancelled) takes the
+# child running its current benchmark with it (PR_SET_PDEATHSIG), never leaves it spinning.
+test_mb_child_never_outlives_its_program() {
+	need_programs
+	local pid child="" i
+	"$PMC_MB_FAULTS" --filter '^hang$' -q -r 1 >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		child=$(cat "/proc/$pid/task/$pid/children" 2>/dev/null | awk '{print $1}')
+		[ -n "$child" ] && break
+		sleep 0.1
+	done
+	[ -n "$child" ] || { kill -KILL "$pid"; fail "no child started"; return 1; }
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null
+	for i in $(seq 50); do
+		kill -0 "$child" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$child"
+	fail "the child $child outlived its program"
+}
+
+# Under the valgrind backend a pause switches collection off, and what each
+# pmc_pause/pmc_resume pair leaves counted (28 instructions of the LCG's 30 here) is
+# subtracted with a loop of pairs: the paused LCG is within two instructions of the LCG's
+# 2 (0.6 with GCC 12 at -O2: how the calls' surroundings are counted), and repeats exactly.
+test_mb_valgrind_pauses_are_subtracted() {
+	need_programs
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	local q="{b['name']: b['metrics']['instructions/op']['samples'][0] for b in d['benchmarks']}"
+	expect_exit 0 "$PMC_MB_PAUSED" --backend valgrind -q -o a.json || return 1
+	expect_exit 0 "$PMC_MB_PAUSED" --backend valgrind -q -o b.json || return 1
+	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] || fail "two runs differ" || return 1
+	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions/op']['samples'][0]")" = 2 ] ||
+		fail "lcg: $(json_get a.json "$q")" || return 1
+	[ "$(json_get a.json "2 <= d['benchmarks'][1]['metrics']['instructions/op']['samples'][0] < 4")" = True ] ||
+		fail "lcg_paused: $(json_get a.json "$q")"
+}
