@@ -6,7 +6,6 @@
 #ifndef PMCBENCH_SESSION_H
 #define PMCBENCH_SESSION_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -95,8 +94,11 @@ struct pmc_session_opts {
 	pmc_session_progress_fn progress;
 	void *progress_ud;
 	/* When it becomes non-zero (a signal handler stores the signal's number there), no
-	 * further run starts and the session ends with -EINTR. */
-	volatile sig_atomic_t *stop;
+	 * further run starts and the session ends with -EINTR. A `volatile sig_atomic_t`,
+	 * which is an int on Linux's C libraries; spelled int so that this header needs no
+	 * <signal.h>, whose _GNU_SOURCE declarations (unistd.h's dup, pause...) would take
+	 * names from the benchmark program. */
+	volatile int *stop;
 };
 #define pmc_session_opts__last_field stop
 
