@@ -1,33 +1,43 @@
 /* Change points (changepoint.h).
  *
- * The statistic is E-Divisive's (Matteson and James, "A Nonparametric Approach for
+ * The candidate split is E-Divisive's (Matteson and James, "A Nonparametric Approach for
  * Multiple Change Point Analysis of Multivariate Data", JASA 2014, eq. 4-6, with
  * alpha = 1): for a split of a segment at tau, with its right side ending at kappa,
  * Q = tau (kappa - tau) / kappa * (2/(tau (kappa - tau)) * between - within X / C(tau, 2)
- * - within Y / C(kappa - tau, 2)), sums of |z_i - z_j|; the candidate maximizes it over
- * tau and kappa, and a permutation test of the segment's points judges it (section 3.2).
+ * - within Y / C(kappa - tau, 2)), sums of |z_i - z_j|; the candidate maximizes it.
  *
- * Two departures, each for a reason the issue gives:
- *  - Ranks. The statistic is computed on the mid-ranks of the segment's values, not on
- *    the values. A benchmark's series has outliers (a noisy neighbour, a page-cache
- *    miss) and its own noise level; on ranks an outlier weighs no more than the largest
- *    ordinary point, and the statistic, its null distribution and hence the test are
- *    the same for every series of a length whatever its scale or spread (distribution
- *    free, ties aside). Matteson and James's statistic on raw values lets one outlier of
- *    100x carry a whole split; winsorizing would need a scale to cut at, ranks need
- *    none. Changes of location, as well as of spread or shape, still move ranks.
- *  - One segment at a time. Each segment is split and tested on its own (binary
- *    segmentation), its permutations seeded by the segment's place and length, and a
- *    final pass places each change point by the two-sample statistic between its
- *    neighbours. So a change point depends only on the points between its neighbouring
- *    change points: appending points after the last one moves only the last segment,
- *    and the answer is the same on every run (Fleming et al., "Hunter", ICPE 2023,
- *    section 4, name both as what a CI needs of E-Divisive: determinism and stability
- *    as the series grows).
+ * The test is analytic, not a permutation test: Fleming et al. ("Hunter: Using Change
+ * Point Detection to Hunt for Performance Regressions", ICPE 2023) replaced
+ * E-Divisive's permutation test by Student's t-test between the two sides of the
+ * candidate, for speed (a permutation test costs R searches of the segment; 1999 x
+ * O(m^2) for every change) and determinism. Here the rank analogue of their t-test judges
+ * the candidate: Mann-Whitney's U between the two sides, in its normal approximation with
+ * the correction for ties (Lehmann, "Nonparametrics: Statistical Methods Based on
+ * Ranks", 1975, chapter 1). The candidate is
+ * the best of the segment's m - 2 min_size + 1 splits, so its p-value is multiplied by
+ * their number (Bonferroni): with no change anywhere in the segment, the chance that any
+ * split reaches alpha is at most alpha, which the t-test of one chosen split does not
+ * promise. Ranks, because a benchmark series has outliers (a noisy neighbour, a
+ * page-cache miss) and its own noise level: on ranks an outlier weighs no more than the
+ * largest ordinary point, and the test is the same for every series whatever its scale
+ * or spread. Matteson and James's statistic on raw values lets one outlier of 100x carry
+ * a whole split.
  *
- * The p-value of a split is (1 + k) / (1 + R) for k of R permutations whose best split
- * scores at least the observed one (never 0). The permutations stop as soon as k makes
- * the split insignificant, so a segment without a change costs a few permutations. */
+ * One segment at a time: each segment is split and tested on its own points (binary
+ * segmentation), and a final pass places each change point by the two-sample statistic
+ * between its neighbours. So a change point depends only on the points between its
+ * neighbouring change points: appending points after the last one moves only the last
+ * segment, and the answer is the same on every run (Fleming et al., section 4, name both
+ * as what a CI needs of E-Divisive: determinism and stability as the series grows).
+ *
+ * The statistic with kappa fixed at the end of the segment, which the test and the
+ * placing use, costs O(m log m): the points join X one at a time, and the sum of the
+ * distances of a point to X comes from a Fenwick tree of X's counts and sums in the
+ * points' sorted order. The search over kappa too costs O(m^2) and serves plain
+ * E-Divisive (raw), which keeps the permutation test of the method as published: the
+ * p-value of a split is (1 + k) / (1 + R) for k of R permutations whose best split scores
+ * at least the observed one; the permutations stop as soon as k makes the split
+ * insignificant. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -66,7 +76,7 @@ static int scratch_room(struct scratch *s, size_t m)
 /* O(m^2) time, O(m) room: point k joins every Y that reaches it, its distances to the
  * points before it summed once into a prefix column. */
 static int best_split(struct scratch *s, const double *z, size_t m, size_t min_size,
-		      bool fixed_kappa, size_t *ret_tau, size_t *ret_kappa, double *ret_q)
+		      size_t *ret_tau, size_t *ret_kappa, double *ret_q)
 {
 	double best = -INFINITY, *col, *between, *wy, *wx;
 	size_t bt = 0, bk = 0;
@@ -97,8 +107,6 @@ static int best_split(struct scratch *s, const double *z, size_t m, size_t min_s
 			between[tau] += col[tau];
 			wy[tau] += col[k] - col[tau];
 		}
-		if (fixed_kappa && k + 1 != m)
-			continue;
 		/* kappa = k + 1: every tau with min_size points on each side. */
 		for (size_t tau = min_size; tau + min_size <= k + 1; tau++) {
 			double n1 = (double)tau, n2 = (double)(k + 1 - tau), e, q;
@@ -119,13 +127,160 @@ static int best_split(struct scratch *s, const double *z, size_t m, size_t min_s
 	return 0;
 }
 
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Scratch of the statistic with kappa fixed, for m points: their sorted order, each
+ * one's place in it and its distances to all, and the Fenwick tree of X. */
+struct fixed {
+	struct ranked *sorted;
+	size_t *place;
+	double *tot, *cnt, *sum;
+	size_t cap;
+};
+
+static void fixed_free(struct fixed *f)
+{
+	free(f->sorted);
+	free(f->place);
+	free(f->tot);
+	free(f->cnt);
+	free(f->sum);
+}
+
+static int fixed_room(struct fixed *f, size_t m)
+{
+	if (m <= f->cap)
+		return 0;
+	fixed_free(f);
+	*f = (struct fixed){
+	    .sorted = malloc(m * sizeof(*f->sorted)),
+	    .place = malloc(m * sizeof(size_t)),
+	    .tot = malloc(m * sizeof(double)),
+	    .cnt = malloc((m + 1) * sizeof(double)),
+	    .sum = malloc((m + 1) * sizeof(double)),
+	};
+	if (!f->sorted || !f->place || !f->tot || !f->cnt || !f->sum) {
+		fixed_free(f);
+		*f = (struct fixed){0};
+		return -ENOMEM;
+	}
+	f->cap = m;
+	return 0;
+}
+
+/* The count and the sum of the points of X before place k (Fenwick prefix). */
+static void fen_prefix(const struct fixed *f, size_t k, double *ret_cnt, double *ret_sum)
+{
+	double c = 0, s = 0;
+
+	for (; k > 0; k -= k & -k) {
+		c += f->cnt[k];
+		s += f->sum[k];
+	}
+	*ret_cnt = c;
+	*ret_sum = s;
+}
+
+static void fen_add(struct fixed *f, size_t m, size_t place, double v)
+{
+	for (size_t k = place + 1; k <= m; k += k & -k) {
+		f->cnt[k] += 1;
+		f->sum[k] += v;
+	}
+}
+
+/* The best split of z[0..m-1] with kappa = m, in O(m log m): as z[t] moves from Y to X,
+ * between gains its distances to Y and loses those to X, within X gains those to X, and
+ * within Y is what the total leaves. The values are taken less their least, so that the
+ * sums stay small beside the distances. */
+static int best_split_fixed(struct fixed *f, const double *z, size_t m, size_t min_size,
+			    size_t *ret_tau, double *ret_q)
+{
+	double lo, sum = 0, acc = 0, all = 0, between = 0, wx = 0, best = -INFINITY, xs = 0;
+	size_t bt = 0;
+	int r;
+
+	if (min_size < 2 || m < 2 * min_size)
+		return -EINVAL;
+	r = fixed_room(f, m);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < m; i++)
+		f->sorted[i] = (struct ranked){z[i], i};
+	qsort(f->sorted, m, sizeof(*f->sorted), cmp_ranked);
+	lo = f->sorted[0].v;
+	for (size_t k = 0; k < m; k++)
+		sum += f->sorted[k].v - lo;
+	/* The k-th smallest is v above the k below it (their sum acc) and below the m - 1 - k
+	 * above it; all: every pair of the segment once. */
+	for (size_t k = 0; k < m; k++) {
+		double v = f->sorted[k].v - lo, t;
+
+		t = v * (double)k - acc + (sum - acc - v) - v * (double)(m - 1 - k);
+		f->place[f->sorted[k].i] = k;
+		f->tot[f->sorted[k].i] = t;
+		all += t / 2;
+		acc += v;
+	}
+	memset(f->cnt, 0, (m + 1) * sizeof(double));
+	memset(f->sum, 0, (m + 1) * sizeof(double));
+	for (size_t t = 0; t + min_size <= m; t++) {
+		double v, c_lo, s_lo, d;
+
+		if (t >= min_size) {
+			double n1 = (double)t, n2 = (double)(m - t), wy = all - wx - between, e, q;
+
+			e = 2 * between / (n1 * n2) - 2 * wx / (n1 * (n1 - 1)) -
+			    2 * wy / (n2 * (n2 - 1));
+			q = n1 * n2 / (n1 + n2) * e;
+			if (q > best) {
+				best = q;
+				bt = t;
+			}
+		}
+		/* z[t]'s distances to X: those below it in the sorted order and those above. */
+		v = z[t] - lo;
+		fen_prefix(f, f->place[t], &c_lo, &s_lo);
+		d = v * c_lo - s_lo + (xs - s_lo) - v * ((double)t - c_lo);
+		between += f->tot[t] - 2 * d;
+		wx += d;
+		xs += v;
+		fen_add(f, m, f->place[t], v);
+	}
+	*ret_tau = bt;
+	*ret_q = best;
+	return 0;
+}
+
 int pmc_cp_best_split(const double *z, size_t m, size_t min_size, bool fixed_kappa, size_t *ret_tau,
 		      size_t *ret_kappa, double *ret_q)
 {
 	struct scratch s = {NULL, 0};
-	int r = best_split(&s, z, m, min_size < 2 ? 2 : min_size, fixed_kappa, ret_tau, ret_kappa,
-			   ret_q);
+	struct fixed f = {0};
+	int r;
 
+	if (min_size < 2)
+		min_size = 2;
+	if (fixed_kappa) {
+		r = best_split_fixed(&f, z, m, min_size, ret_tau, ret_q);
+		fixed_free(&f);
+		if (r == 0)
+			*ret_kappa = m;
+		return r;
+	}
+	r = best_split(&s, z, m, min_size, ret_tau, ret_kappa, ret_q);
 	free(s.buf);
 	return r;
 }
@@ -151,23 +306,12 @@ static size_t below(uint64_t *state, size_t n)
 	return (size_t)(v % n);
 }
 
-struct ranked {
-	double v;
-	size_t i;
-};
-
-static int cmp_ranked(const void *a, const void *b)
+/* Mid-ranks of x[0..m-1], scaled to (0, 1], in z, and the sum of t^3 - t over the groups
+ * of t tied values in *ret_ties (NULL: not wanted). */
+static int ranks(const double *x, size_t m, double *z, double *ret_ties)
 {
-	const struct ranked *x = a, *y = b;
+	double ties = 0;
 
-	if (x->v != y->v)
-		return x->v < y->v ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* Mid-ranks of x[0..m-1], scaled to (0, 1], in z. */
-static int ranks(const double *x, size_t m, double *z)
-{
 	struct ranked *r = malloc(m * sizeof(*r));
 
 	if (!r)
@@ -183,9 +327,12 @@ static int ranks(const double *x, size_t m, double *z)
 		/* Ranks i+1 .. j share their mean. */
 		for (size_t k = i; k < j; k++)
 			z[r[k].i] = ((double)(i + 1 + j) / 2) / (double)m;
+		ties += ((double)(j - i) * (double)(j - i) - 1) * (double)(j - i);
 		i = j;
 	}
 	free(r);
+	if (ret_ties)
+		*ret_ties = ties;
 	return 0;
 }
 
@@ -197,43 +344,68 @@ struct ctx {
 	uint64_t seed;
 	bool raw;
 	struct scratch s;
+	struct fixed f;
 	double *z, *perm; /* n each */
 	struct pmc_changepoint *cps;
 	size_t ncps;
 };
 
-/* The statistic's input for x[a..b) in c->z[0..b-a). */
-static int prepare(struct ctx *c, size_t a, size_t b)
+/* Mann-Whitney's two-sided p-value, in the normal approximation with the correction for
+ * ties and for continuity, of z[0..tau) against z[tau..m), mid-ranks scaled by 1/m with
+ * ties the sum of t^3 - t over their groups of ties; 1 when every point ties. */
+static double mann_whitney_p(const double *z, size_t m, size_t tau, double ties)
 {
-	if (c->raw) {
-		memcpy(c->z, c->x + a, (b - a) * sizeof(double));
-		return 0;
-	}
-	return ranks(c->x + a, b - a, c->z);
+	double n1 = (double)tau, n2 = (double)(m - tau), nm = (double)m, r1 = 0, u, var, dev;
+
+	for (size_t i = 0; i < tau; i++)
+		r1 += z[i] * nm;
+	u = r1 - n1 * (n1 + 1) / 2;
+	var = n1 * n2 / 12 * (nm + 1 - ties / (nm * (nm - 1)));
+	if (!(var > 0))
+		return 1;
+	dev = fmax(fabs(u - n1 * n2 / 2) - 0.5, 0);
+	return erfc(dev / sqrt(var) / M_SQRT2);
 }
 
-/* Splits x[a..b) when its best split is significant, then each side; each segment's
- * answer depends on its own points (and the seed) only. */
-static int segment(struct ctx *c, size_t a, size_t b)
+/* Whether x[a..b)'s best split on ranks is significant: its Mann-Whitney p-value times
+ * the number of splits the candidate was chosen among, in *ret_p. */
+static int test_ranks(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+		      double *ret_p)
 {
-	size_t m = b - a, tau, kappa, t2, k2, hits = 0, done;
-	double q, q2;
+	size_t m = b - a;
+	double ties;
+	int r = ranks(c->x + a, m, c->z, &ties);
+
+	if (r == 0)
+		r = best_split_fixed(&c->f, c->z, m, c->min_size, ret_tau, ret_q);
+	if (r < 0)
+		return r;
+	*ret_p = fmin(1, mann_whitney_p(c->z, m, *ret_tau, ties) *
+			     (double)(m - 2 * c->min_size + 1));
+	return 0;
+}
+
+/* Plain E-Divisive's test of x[a..b): its best split over tau and kappa on the values,
+ * the permutation p-value in *ret_p (1 when it cannot reach alpha). */
+static int test_permutations(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+			     double *ret_p)
+{
+	size_t m = b - a, kappa, t2, k2, hits = 0;
+	double q2;
 	uint64_t state;
 	int r;
 
-	if (m < 2 * c->min_size)
-		return 0;
-	r = prepare(c, a, b);
-	if (r == 0)
-		r = best_split(&c->s, c->z, m, c->min_size, false, &tau, &kappa, &q);
+	memcpy(c->z, c->x + a, m * sizeof(double));
+	r = best_split(&c->s, c->z, m, c->min_size, ret_tau, &kappa, ret_q);
 	if (r < 0)
 		return r;
-	if (!(q > 0))
+	*ret_p = 1;
+	if (!(*ret_q > 0))
 		return 0;
 	state = c->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(a + 1)) ^
 		(0xc2b2ae3d27d4eb4fULL * (uint64_t)m);
 	memcpy(c->perm, c->z, m * sizeof(double));
-	for (done = 0; done < c->perms; done++) {
+	for (size_t done = 0; done < c->perms; done++) {
 		for (size_t i = m - 1; i > 0; i--) {
 			size_t j = below(&state, i + 1);
 			double t = c->perm[i];
@@ -241,26 +413,41 @@ static int segment(struct ctx *c, size_t a, size_t b)
 			c->perm[i] = c->perm[j];
 			c->perm[j] = t;
 		}
-		r = best_split(&c->s, c->perm, m, c->min_size, false, &t2, &k2, &q2);
+		r = best_split(&c->s, c->perm, m, c->min_size, &t2, &k2, &q2);
 		if (r < 0)
 			return r;
-		if (q2 >= q)
+		if (q2 >= *ret_q)
 			hits++;
 		/* Past this many hits the split cannot reach alpha. */
 		if ((double)(hits + 1) > c->alpha * (double)(c->perms + 1))
 			return 0;
 	}
+	*ret_p = (double)(hits + 1) / (double)(c->perms + 1);
+	return 0;
+}
+
+/* Splits x[a..b) when its best split is significant, then each side; each segment's
+ * answer depends on its own points (and the seed) only. */
+static int segment(struct ctx *c, size_t a, size_t b)
+{
+	size_t tau;
+	double q, p;
+	int r;
+
+	if (b - a < 2 * c->min_size)
+		return 0;
+	r = c->raw ? test_permutations(c, a, b, &tau, &q, &p) : test_ranks(c, a, b, &tau, &q, &p);
+	if (r < 0)
+		return r;
+	if (!(q > 0) || p > c->alpha)
+		return 0;
 	{
 		struct pmc_changepoint *grown = realloc(c->cps, (c->ncps + 1) * sizeof(*grown));
 
 		if (!grown)
 			return -ENOMEM;
 		c->cps = grown;
-		c->cps[c->ncps++] = (struct pmc_changepoint){
-		    .index = a + tau,
-		    .q = q,
-		    .p = (double)(hits + 1) / (double)(c->perms + 1),
-		};
+		c->cps[c->ncps++] = (struct pmc_changepoint){.index = a + tau, .q = q, .p = p};
 	}
 	r = segment(c, a, a + tau);
 	if (r == 0)
@@ -292,14 +479,16 @@ static int prepare_place(struct ctx *c, size_t a, size_t b)
 	size_t m = b - a;
 	double q1, q3, lo, hi;
 
-	if (c->raw)
-		return prepare(c, a, b);
+	if (c->raw) {
+		memcpy(c->z, c->x + a, m * sizeof(double));
+		return 0;
+	}
 	memcpy(c->perm, c->x + a, m * sizeof(double));
 	pmc_stats_sort(c->perm, m);
 	q1 = c->perm[(m - 1) / 4];
 	q3 = c->perm[(3 * (m - 1)) / 4];
 	if (!(q3 > q1))
-		return ranks(c->x + a, m, c->z);
+		return ranks(c->x + a, m, c->z, NULL);
 	lo = q1 - 3 * (q3 - q1);
 	hi = q3 + 3 * (q3 - q1);
 	for (size_t i = 0; i < m; i++)
@@ -315,12 +504,12 @@ static int settle(struct ctx *c)
 	for (size_t k = 0; k < c->ncps; k++) {
 		size_t a = k ? c->cps[k - 1].index : 0;
 		size_t b = k + 1 < c->ncps ? c->cps[k + 1].index : c->n;
-		size_t tau = c->cps[k].index - a, kappa;
+		size_t tau = c->cps[k].index - a;
 		double q;
 		int r = prepare_place(c, a, b);
 
 		if (r == 0 && b - a >= 2 * c->min_size)
-			r = best_split(&c->s, c->z, b - a, c->min_size, true, &tau, &kappa, &q);
+			r = best_split_fixed(&c->f, c->z, b - a, c->min_size, &tau, &q);
 		if (r < 0)
 			return r;
 		c->cps[k].index = a + tau;
@@ -371,6 +560,7 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		r = settle(&c);
 	}
 	free(c.s.buf);
+	fixed_free(&c.f);
 	free(c.z);
 	free(c.perm);
 	if (r < 0) {

@@ -1,6 +1,7 @@
 /* Change points of a series (docs/history.md, "Change points"): E-Divisive means
- * (Matteson and James, JASA 2014) on ranks, each split judged by a seeded permutation
- * test as in Apache Otava (Fleming et al., ICPE 2023). No I/O. */
+ * (Matteson and James, JASA 2014) on ranks, each split judged by an analytic test as in
+ * Apache Otava (Fleming et al., ICPE 2023): Mann-Whitney's, corrected for the splits the
+ * candidate was chosen among. No I/O. */
 #pragma once
 
 #include <stdbool.h>
@@ -9,20 +10,22 @@
 
 struct pmc_cp_opts {
 	double alpha;	     /* a split is kept when its p-value is at most alpha; 0: 0.001 */
-	size_t permutations; /* of each permutation test; 0: 1999 */
 	size_t min_size;     /* the fewest points of a segment, at least 2; 0: 4 */
-	uint64_t seed;	     /* of the permutations: the same seed, the same answer */
-	/* Plain E-Divisive, on the values themselves instead of their ranks (the method as
-	 * published, for comparison in bench/). */
+	/* Plain E-Divisive, on the values themselves instead of their ranks and with the
+	 * permutation test (the method as published, for comparison in bench/), */
 	bool raw;
+	size_t permutations; /* of its permutation tests; 0: 1999 */
+	uint64_t seed;	     /* of the permutations: the same seed, the same answer */
 };
 
 struct pmc_changepoint {
 	size_t index;	      /* the first point after the change, 1 .. n-1 */
 	size_t seg_start;     /* the segment before it starts here, */
 	size_t seg_end;	      /* and the one after it ends here (exclusive) */
-	double q;	      /* the statistic Q of the split, on ranks scaled to (0, 1] */
-	double p;	      /* its permutation p-value, (1 + k) / (1 + permutations) */
+	double q; /* the statistic Q of the split, on ranks scaled to (0, 1] */
+	/* Its p-value: Mann-Whitney's times the number of splits of its segment (plain:
+	 * the permutation p-value, (1 + k) / (1 + permutations)). */
+	double p;
 	double before, after; /* the medians of the two segments */
 	/* after / before as the Hodges-Lehmann estimate of the shift of the logs, with its
 	 * 95% distribution-free interval; NAN when a value is not positive (then the ratio
@@ -37,8 +40,8 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n);
 
 /* The best split of z[0..m-1] by E-Divisive's statistic with alpha = 1: the tau and
- * kappa (min_size <= tau, tau + min_size <= kappa <= m; with fixed_kappa, kappa = m)
- * that maximize Q(tau, kappa) = tau (kappa - tau) / kappa * E, where E is twice the mean
+ * kappa (min_size <= tau, tau + min_size <= kappa <= m; with fixed_kappa, kappa = m,
+ * in O(m log m) time, else O(m^2)) that maximize Q(tau, kappa) = tau (kappa - tau) / kappa * E, where E is twice the mean
  * distance between z[0..tau) and z[tau..kappa) less the mean distance within each.
  * Returns 0, -EINVAL (m < 2 * min_size) or -ENOMEM. */
 int pmc_cp_best_split(const double *z, size_t m, size_t min_size, bool fixed_kappa, size_t *ret_tau,

@@ -77,10 +77,7 @@ static void history_help(FILE *out)
 	fputs("show, changes:\n"
 	      "      --alpha P             a change point's p-value is at most P (default\n"
 	      "                            0.001: about one false change in 1000 series)\n"
-	      "      --permutations N      of each split's permutation test (default 1999)\n"
 	      "      --min-size N          the fewest points between two changes (default 4)\n"
-	      "      --seed N              of the permutations (default 0: the same answer\n"
-	      "                            every time)\n"
 	      "show:\n"
 	      "      --svg FILE            also draw the series as a trend chart (SVG): each\n"
 	      "                            point's median and spread, the change points\n"
@@ -130,9 +127,7 @@ enum {
 	OPT_FORMAT,
 	OPT_LAST,
 	OPT_ALPHA,
-	OPT_PERMUTATIONS,
 	OPT_MIN_SIZE,
-	OPT_SEED,
 	OPT_SVG,
 	OPT_HTML,
 	OPT_GOOD,
@@ -176,10 +171,8 @@ static const struct option add_opts[] = {
 };
 #define O_CP                                                                                       \
 	{"alpha", required_argument, NULL, OPT_ALPHA},                                             \
-	    {"permutations", required_argument, NULL, OPT_PERMUTATIONS},                           \
-	    {"min-size", required_argument, NULL, OPT_MIN_SIZE},                                   \
 	{                                                                                          \
-		"seed", required_argument, NULL, OPT_SEED                                          \
+		"min-size", required_argument, NULL, OPT_MIN_SIZE                                  \
 	}
 
 static const struct option select_opts[] = {O_DB, O_FILTER, O_HELP, {0}};
@@ -380,20 +373,10 @@ static int take(struct hopts *o, int opt, const char *v)
 		}
 		return 1;
 	}
-	case OPT_PERMUTATIONS:
-		if (pmc_cli_parse_count("--permutations", v, 19, PMC_CLI_MAX_COUNT, &k) < 0)
-			return -EINVAL;
-		o->cp.permutations = (size_t)k;
-		return 1;
 	case OPT_MIN_SIZE:
 		if (pmc_cli_parse_count("--min-size", v, 2, 1000, &k) < 0)
 			return -EINVAL;
 		o->cp.min_size = (size_t)k;
-		return 1;
-	case OPT_SEED:
-		if (pmc_cli_parse_count("--seed", v, 0, UINT64_MAX, &k) < 0)
-			return -EINVAL;
-		o->cp.seed = k;
 		return 1;
 	}
 	return 0;
