@@ -33,6 +33,13 @@ int pmc_cli_record(int argc, char **argv);
 int pmc_cli_report(int argc, char **argv);
 int pmc_cli_history(int argc, char **argv);
 
+/* `run --history DB`: adds the result file that run saved to the history DB, as
+ * `history add` does (cli_history.c), and returns an exit code. The history is the
+ * pmcbench executable's only (cli/meson.build): its main sets this; in libpmcbench, whose
+ * benchmark programs' results `pmcbench history add` takes, it stays NULL. */
+extern int (*pmc_cli_run_history)(const char *db, const char *path);
+int pmc_cli_history_add_file(const char *db, const char *path);
+
 /* Signals while commands run (cli_signal.c): the handler kills the process group of
  * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running)
  * and sets pmc_cli_interrupted to the signal; pmc_cli_die_interrupted() then says so,

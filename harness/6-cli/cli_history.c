@@ -512,6 +512,14 @@ out:
 	return code;
 }
 
+int pmc_cli_history_add_file(const char *db, const char *path)
+{
+	struct hopts o = {.db = db};
+	char *argv[] = {(char *)path};
+
+	return action_add(1, argv, &o);
+}
+
 /* ---- list ---- */
 
 static void when_text(int64_t t, char buf[32])

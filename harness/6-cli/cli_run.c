@@ -9,6 +9,8 @@
 #include "cli/cli_run_priv.h"
 #include "run/runner.h"
 
+int (*pmc_cli_run_history)(const char *db, const char *path);
+
 /* Checks the options against each other and the commands, before anything is looked up
  * or probed. 0, or -EINVAL after an error line. */
 static int check_options(struct run_cli *c, size_t ncmds)
@@ -27,6 +29,15 @@ static int check_options(struct run_cli *c, size_t ncmds)
 	if (c->gate && so->baseline) {
 		pmc_cli_error("--gate judges the commands against the reference; --baseline "
 			      "gates against a file: give one of them");
+		return -EINVAL;
+	}
+	if (c->history && !so->output) {
+		pmc_cli_error("--history adds the saved result to the history; give -o FILE too");
+		return -EINVAL;
+	}
+	if (c->history && !pmc_cli_run_history) {
+		pmc_cli_error("--history: this program keeps no history; add its result with "
+			      "'pmcbench history add FILE'");
 		return -EINVAL;
 	}
 	if (c->max_given && !c->runs_auto) {
@@ -166,6 +177,10 @@ int pmc_cli_run(int argc, char **argv)
 	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
 	r = pmc_session_exec(&cfg, &d, NULL);
 	code = pmc_cli_exit_status(r, d);
+	/* The saved result goes to the history whatever the decision: a history keeps every
+	 * result, a regression's too. */
+	if (r >= 0 && c.history && pmc_cli_run_history(c.history, c.so.output) != PMC_EXIT_OK)
+		code = PMC_EXIT_ERROR;
 out:
 	pmc_cli_run_free_commands(cmds, owned, ncmds);
 	pmc_cli_compare_opts_free(c.copts);

@@ -82,6 +82,9 @@ static void help(FILE *out)
 	fprintf(out,
 		"Output:\n"
 		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
+		"      --history=FILE     then add the saved result to the history in FILE (or\n"
+		"                         at a postgresql:// URL) with its commit and branch,\n"
+		"                         as 'pmcbench history add' does (docs/history.md)\n"
 		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
 		"                         in the format its extension names: .json (the result\n"
 		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
@@ -135,6 +138,7 @@ enum {
 	OPT_ENV_KEEP,
 	OPT_ENV_INHERIT,
 	OPT_DUET,
+	OPT_HISTORY,
 };
 
 /* The next word of the command line, for an option that takes several (-L, -P); NULL
@@ -173,6 +177,7 @@ static const struct option long_opts[] = {
 	{ "gate", no_argument, NULL, OPT_GATE },
 	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -232,6 +237,9 @@ static int parse_opt(struct run_cli *c, int opt)
 			return -EINVAL;
 		break;
 	}
+	case OPT_HISTORY:
+		c->history = optarg;
+		break;
 	case OPT_GATE:
 		c->gate = true;
 		break;

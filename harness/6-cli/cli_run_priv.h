@@ -31,6 +31,7 @@ struct run_cli {
 	size_t reference; /* 1-based, 0: the first */
 	bool unpaired;	  /* --unpaired */
 	bool gate;	  /* --gate */
+	const char *history; /* --history DB */
 	bool runs_auto;	  /* --runs auto, with seq.max_runs and seq.max_time_s */
 	bool max_given;
 	bool vg_tool_given; /* --valgrind-tool */

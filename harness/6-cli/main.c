@@ -70,6 +70,7 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 	int code;
 
+	pmc_cli_run_history = pmc_cli_history_add_file;
 	if (argc < 2) {
 		usage(stderr);
 		return PMC_EXIT_ERROR;

@@ -74,6 +74,19 @@ test_commit_and_branch_from_ci_or_git() {
 	expect_grep "\(commit $head, branch work\)$" "$TMP/out"
 }
 
+# run --history adds the result it saved, with the commit and branch that history add
+# finds; without -o there is no result file to add.
+test_run_adds_to_the_history() {
+	expect_exit 0 env GITHUB_SHA=c0ffee GITHUB_HEAD_REF= GITHUB_REF_NAME=main \
+		"$PMCBENCH" run -q -r 2 -o r.json --history h.db -- true || return 1
+	expect_grep '^r\.json: added as [0-9a-f]{12} \(commit c0ffee, branch main\)$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	expect_grep '^1 entry in h\.db$' "$TMP/out" || return 1
+	expect_grep ' c0ffee +main ' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" run -q -r 2 --history h.db -- true || return 1
+	expect_one_line "$TMP/err" '--history adds the saved result to the history; give -o FILE too'
+}
+
 test_gate_against_the_history() {
 	local d
 	for d in 1 2 3 4 5; do
