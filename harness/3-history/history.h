@@ -117,7 +117,7 @@ bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc
  * branch (NULL: any), r itself left out, as one result whose runs record the entry they
  * come from as their process; k is at most PMC_HISTORY_MAX_LAST (-EINVAL beyond). *ret_n gets the
  * number of entries used (0: *ret is NULL). Returns 0 or -errno with one line in err. */
-#define PMC_HISTORY_MAX_LAST 64
+#define PMC_HISTORY_MAX_LAST 128
 int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			 const struct pmc_history_meta *meta, const char *branch, size_t k,
 			 struct pmc_result **ret, size_t *ret_n, char *err, size_t errlen);

@@ -726,7 +726,8 @@ free_tags:
 
 /* ---- Queries ---- */
 
-#define MAX_PARAMS 64
+/* A gate's baseline of PMC_HISTORY_MAX_LAST entries takes one each. */
+#define MAX_PARAMS 128
 
 struct where {
 	char sql[2048];
@@ -1296,6 +1297,11 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 	return 0;
 }
 
+static int cmp_id_at(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			 const struct pmc_history_meta *meta, const char *branch, size_t k,
 			 struct pmc_result **ret, size_t *ret_n, char *err, size_t errlen)
@@ -1349,53 +1355,50 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 	rc = pmc_result_new(r->backend, &base);
 	for (size_t i = 0; rc == 0 && i < r->nenv; i++)
 		rc = pmc_result_set_env(base, r->env[i].key, r->env[i].value);
-	/* Entry by entry, oldest first: each is one process of the baseline. */
+	/* Entry by entry, oldest first: each is one process of the baseline. The query gave
+	 * the ids newest first, by (t, id) as the entries sort everywhere; the points,
+	 * sorted by benchmark and metric, are dealt to their entries in one pass (a search
+	 * of the ids by name), keeping that order within each. */
 	{
-		struct pmc_history_point *sorted = ps.v;
-		size_t ne = 0;
-		struct {
+		struct id_at {
 			const char *id;
-			int64_t t;
-		} *order = calloc(ids.n, sizeof(*order));
+			size_t at; /* 0 the oldest */
+		} *by_id = calloc(ids.n, sizeof(*by_id));
+		size_t *entry_of = calloc(ps.n + 1, sizeof(size_t));
+		size_t *start = calloc(ids.n + 1, sizeof(size_t));
+		struct pmc_history_point *dealt = malloc((ps.n + 1) * sizeof(*dealt));
+		size_t ne = 0;
 
-		if (!order)
+		if (!by_id || !entry_of || !start || !dealt)
 			rc = -ENOMEM;
+		for (size_t i = 0; rc == 0 && i < ids.n; i++)
+			by_id[i] = (struct id_at){ids.v[i], ids.n - 1 - i};
+		if (rc == 0)
+			qsort(by_id, ids.n, sizeof(*by_id), cmp_id_at);
 		for (size_t i = 0; rc == 0 && i < ps.n; i++) {
-			size_t j;
+			struct id_at key = {ps.v[i].e.id, 0}, *f;
 
-			for (j = 0; j < ne && strcmp(order[j].id, sorted[i].e.id) != 0; j++)
-				;
-			if (j == ne && ne < ids.n) {
-				order[ne].id = sorted[i].e.id;
-				order[ne++].t = sorted[i].e.t;
-			}
+			/* Every point is of one of the ids: the query asked for those. */
+			f = bsearch(&key, by_id, ids.n, sizeof(*by_id), cmp_id_at);
+			entry_of[i] = f ? f->at : ids.n;
+			if (f)
+				start[f->at + 1]++;
 		}
-		/* Oldest first, by (t, id) as the entries sort everywhere. */
-		for (size_t i = 1; i < ne; i++)
-			for (size_t j = i; j > 0 && (order[j - 1].t > order[j].t ||
-						     (order[j - 1].t == order[j].t &&
-						      strcmp(order[j - 1].id, order[j].id) > 0));
-			     j--) {
-				__typeof__(order[0]) tmp = order[j];
-
-				order[j] = order[j - 1];
-				order[j - 1] = tmp;
-			}
-		for (size_t e = 0; rc == 0 && e < ne; e++) {
-			struct pmc_history_point *mine = malloc((ps.n + 1) * sizeof(*mine));
-			size_t nm = 0;
-
-			if (!mine) {
-				rc = -ENOMEM;
-				break;
-			}
-			for (size_t i = 0; i < ps.n; i++)
-				if (strcmp(ps.v[i].e.id, order[e].id) == 0)
-					mine[nm++] = ps.v[i];
-			rc = baseline_entry(base, r, mine, nm, (unsigned)e + 1);
-			free(mine);
+		for (size_t e = 0; rc == 0 && e < ids.n; e++)
+			start[e + 1] += start[e];
+		for (size_t i = 0; rc == 0 && i < ps.n; i++)
+			if (entry_of[i] < ids.n)
+				dealt[start[entry_of[i]]++] = ps.v[i];
+		/* start[e] is now where entry e's points end. */
+		for (size_t e = 0, from = 0; rc == 0 && e < ids.n; from = start[e++]) {
+			if (start[e] == from)
+				continue; /* an entry without a point of these: no process */
+			rc = baseline_entry(base, r, dealt + from, start[e] - from, (unsigned)++ne);
 		}
-		free(order);
+		free(by_id);
+		free(entry_of);
+		free(start);
+		free(dealt);
 		if (rc == 0 && base->nbench == 0) {
 			pmc_result_free(base);
 			base = NULL; /* entries there, none with these benchmarks */

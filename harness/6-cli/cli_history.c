@@ -87,7 +87,7 @@ static void history_help(FILE *out)
 	      "                            trend chart of every selected series\n\n"
 	      "gate:\n"
 	      "      --last K              the baseline: the last K entries of the result's\n"
-	      "                            fingerprint (default 10, at most 64)\n"
+	      "                            fingerprint (default 10, at most 128)\n"
 	      "      --branch NAME         of this branch only (default: any)\n"
 	      "      --compiler NAME       as for add\n"
 	      "      --machine NAME        as for add\n"

@@ -99,6 +99,10 @@ test_gate_against_the_history() {
 	expect_exit 1 "$PMCBENCH" history gate --db h.db --last 3 --threshold wall-time=+5% slow.json || return 1
 	expect_grep 'history \(last 3 on [0-9a-f]{16}\)' "$TMP/out" || return 1
 	expect_grep '^gate: FAIL' "$TMP/out" || return 1
+	# --last goes to 128 (a history of 100 results and more); the 5 there are taken.
+	expect_exit 0 "$PMCBENCH" history gate --db h.db --last 128 --threshold wall-time=+5% same.json || return 1
+	expect_grep 'history \(last 5 on [0-9a-f]{16}\)' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" history gate --db h.db --last 129 same.json || return 1
 	# Another machine has no history here: an error, not a pass.
 	mkresult other.json env:hostname=elsewhere 'x::wall-time=1e6,0.02' || return 1
 	expect_exit 2 "$PMCBENCH" history gate --db h.db other.json || return 1
