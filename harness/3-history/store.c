@@ -411,7 +411,8 @@ int pmc_history_result_id(const struct pmc_result *r, char id[65])
 	hash_str(&s, r->created);
 	for (size_t i = 0; i < r->nenv; i++)
 		env[i] = &r->env[i];
-	qsort(env, r->nenv, sizeof(*env), cmp_env);
+	if (r->nenv) /* an empty array may be NULL, which qsort may not get */
+		qsort(env, r->nenv, sizeof(*env), cmp_env);
 	for (size_t i = 0; i < r->nenv; i++) {
 		hash_str(&s, env[i]->key);
 		hash_str(&s, env[i]->value);
@@ -1052,7 +1053,8 @@ int pmc_history_list(struct pmc_history *h, const struct pmc_history_filter *f,
 		pmc_history_entries_free(es.v, es.n);
 		return r;
 	}
-	qsort(es.v, es.n, sizeof(*es.v), cmp_entries);
+	if (es.n) /* an empty array may be NULL, which qsort may not get */
+		qsort(es.v, es.n, sizeof(*es.v), cmp_entries);
 	*ret = es.v;
 	*ret_n = es.n;
 	return 0;
@@ -1187,7 +1189,8 @@ int pmc_history_points(struct pmc_history *h, const struct pmc_history_filter *f
 		pmc_history_points_free(ps.v, ps.n);
 		return r;
 	}
-	qsort(ps.v, ps.n, sizeof(*ps.v), cmp_points);
+	if (ps.n) /* an empty array may be NULL, which qsort may not get */
+		qsort(ps.v, ps.n, sizeof(*ps.v), cmp_points);
 	*ret = ps.v;
 	*ret_n = ps.n;
 	return 0;
@@ -1351,7 +1354,8 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 	rc = query_points(h, &w, &ps, err, errlen);
 	if (rc < 0)
 		goto done;
-	qsort(ps.v, ps.n, sizeof(*ps.v), cmp_points);
+	if (ps.n) /* an empty array may be NULL, which qsort may not get */
+		qsort(ps.v, ps.n, sizeof(*ps.v), cmp_points);
 	rc = pmc_result_new(r->backend, &base);
 	for (size_t i = 0; rc == 0 && i < r->nenv; i++)
 		rc = pmc_result_set_env(base, r->env[i].key, r->env[i].value);
