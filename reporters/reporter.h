@@ -50,6 +50,7 @@ extern const struct pmc_reporter pmc_reporter_json;
 extern const struct pmc_reporter pmc_reporter_csv;
 extern const struct pmc_reporter pmc_reporter_markdown;
 extern const struct pmc_reporter pmc_reporter_stats;
+extern const struct pmc_reporter pmc_reporter_brief;
 extern const struct pmc_reporter pmc_reporter_gobench;
 
 /* Writes the report of n comparisons of one base with n files in the named format:

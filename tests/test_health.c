@@ -404,6 +404,22 @@ static void test_outlier(void **state)
 	assert_int_equal(h.outliers_severe, 2);
 	assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
 	assert_string_equal(text, "2 severe outliers (up to 3x the median)");
+
+	/* Below the median: "down to", and a run at 0 is said as such, never "0x". */
+	x[12] = 0.2 * 1e6;
+	h = check(x, 20);
+	assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
+	/* The median of the noisy runs is near 1e6, not at it. */
+	assert_memory_equal(text, "2 severe outliers (down to 0.", 29);
+	assert_non_null(strstr(text, "x the median)"));
+	x[12] = 0;
+	h = check(x, 20);
+	assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
+	assert_string_equal(text, "2 severe outliers (down to 0)");
+	x[3] = 1e6;
+	h = check(x, 20);
+	assert_int_equal(pmc_health_describe(&h, text, sizeof(text)), 0);
+	assert_string_equal(text, "1 severe outlier (at 0)");
 }
 
 /* Half the runs at one level, half 20% higher, alternating (no trend), 1% noise. */

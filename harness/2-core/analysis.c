@@ -30,7 +30,7 @@ int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *
 int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 		       struct pmc_metric_analysis *ret)
 {
-	struct pmc_metric_analysis a = {.m = m};
+	struct pmc_metric_analysis a = {.m = m, .of_totals = NAN};
 	double frac = 0;
 	size_t nfrac = 0;
 	int err;
@@ -97,6 +97,45 @@ static void bench_analysis_clear(struct pmc_bench_analysis *ba)
 	ba->metrics = NULL;
 }
 
+static bool is_rate(const struct pmc_metric *m)
+{
+	size_t n = m->unit ? strlen(m->unit) : 0;
+
+	return n > 2 && strcmp(m->unit + n - 2, "/s") == 0;
+}
+
+/* Every rate's total over the total time (of_totals): a run's time is its wall-time/op
+ * times its iterations (one when not recorded), and its total the rate times that time,
+ * so that the rate of the whole is not the mean of the runs' rates. */
+static void rates_of_totals(struct pmc_bench_analysis *ba)
+{
+	const struct pmc_benchmark *b = ba->b;
+	const struct pmc_metric *t = NULL;
+
+	for (size_t i = 0; i < b->nmetrics && !t; i++)
+		if (strcmp(b->metrics[i].id, "wall-time/op") == 0)
+			t = &b->metrics[i];
+	for (size_t i = 0; t && i < b->nmetrics; i++) {
+		const struct pmc_metric *m = &b->metrics[i];
+		double total = 0, time = 0;
+
+		if (!is_rate(m))
+			continue;
+		for (size_t k = 0; k < m->n && k < t->n; k++) {
+			double it = k < b->nruns && b->runs && b->runs[k].iterations
+					? (double)b->runs[k].iterations
+					: 1;
+
+			if (isnan(m->values[k]) || isnan(t->values[k]))
+				continue;
+			total += m->values[k] * t->values[k] * it;
+			time += t->values[k] * it;
+		}
+		if (time > 0)
+			ba->metrics[i].of_totals = total / time;
+	}
+}
+
 /* The analysis of one benchmark; ret->metrics is allocated (free it with
  * bench_analysis_clear). Returns 0, -ENOMEM or -EINVAL as pmc_analysis_new(). */
 static int bench_analyze(const struct pmc_benchmark *b, double confidence,
@@ -124,6 +163,7 @@ static int bench_analyze(const struct pmc_benchmark *b, double confidence,
 		max_n = b->metrics[i].n > max_n ? b->metrics[i].n : max_n;
 	}
 	ba.runs = b->nruns > max_n ? b->nruns : max_n;
+	rates_of_totals(&ba);
 	*ret = ba;
 	return 0;
 

@@ -35,6 +35,12 @@ struct pmc_metric_analysis {
 	 * some (part_present). */
 	bool part_present[PMC_PARTS_MAX];
 	struct pmc_summary part[PMC_PARTS_MAX];
+	/* A rate (a unit ending in "/s": items/s, a user counter's rate) of a benchmark that
+	 * has wall-time/op: its total over the total time of the runs that have both, each
+	 * run's time being wall-time/op times its iterations, as Google Benchmark computes
+	 * items_per_second. The mean of per-run rates is larger than this (1/x is convex);
+	 * NAN for any other metric. */
+	double of_totals;
 };
 
 struct pmc_bench_analysis {

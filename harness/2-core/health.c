@@ -609,8 +609,15 @@ int pmc_health_describe(const struct pmc_health *h, char *buf, size_t len)
 	if (h->outliers) {
 		put(&t, "%s%zu severe outlier%s", t.used ? "; " : "", h->outliers_severe,
 		    h->outliers_severe == 1 ? "" : "s");
-		if (!isnan(h->outlier_far_rel))
-			put(&t, " (%s%.3gx the median)", h->outliers_severe == 1 ? "" : "up to ",
+		/* Below the median the farthest is the smallest ("down to"); one at 0 has no
+		 * ratio worth writing ("0x", or 1e-05x of a count that was 0 in one run). */
+		if (!isnan(h->outlier_far_rel) && h->outlier_far_rel < 0.001)
+			put(&t, " (%s0)", h->outliers_severe == 1 ? "at " : "down to ");
+		else if (!isnan(h->outlier_far_rel))
+			put(&t, " (%s%.3gx the median)",
+			    h->outliers_severe == 1	   ? ""
+			    : h->outlier_far_rel < 1 ? "down to "
+						     : "up to ",
 			    h->outlier_far_rel);
 	}
 	if (h->multimodal) {

@@ -28,7 +28,7 @@
  * error. Returns 0, or -errno after an error message. */
 static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_list *ev,
 			bool require, bool quiet, const struct pmc_sys *sys, const char *without,
-			bool *ret_user_only)
+			bool report_says, char *ret_reason, size_t reason_len, bool *ret_user_only)
 {
 	struct pmc_probe_report *rep = NULL;
 	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
@@ -104,6 +104,7 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 		else
 			snprintf(reason, sizeof(reason), "%s", strerror(first_err));
 	}
+	snprintf(ret_reason, reason_len, "%s", reason);
 	if (require) {
 		pmc_session_say(pr, PMC_SESSION_ERROR,
 				"%zu event%s cannot be counted (%s): %s; drop --require-counters "
@@ -118,10 +119,31 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 				"every event is denied (%s): %s; going on without counters, with "
 				"%s; see 'pmcbench doctor'",
 				missing, reason, without);
-	else if (!quiet)
+	else if (!quiet && !report_says)
 		pmc_session_say(pr, PMC_SESSION_NOTE,
 				"%zu event%s not counted (%s): %s; see 'pmcbench doctor'", nmissing,
 				nmissing == 1 ? "" : "s", missing, reason);
+	return 0;
+}
+
+/* Gives every event metric of r that no run of its benchmark counted (unsupported or
+ * denied: the machine's doing, not the benchmark's) the probe's reason as its note, so
+ * that the report says why in its one line of missing counters. Returns 0 or -ENOMEM. */
+static int note_missing(struct pmc_result *r, const char *reason)
+{
+	for (size_t i = 0; reason[0] && i < r->nbench; i++)
+		for (size_t k = 0; k < r->benchmarks[i].nmetrics; k++) {
+			struct pmc_metric *m = &r->benchmarks[i].metrics[k];
+			bool counted = false;
+
+			if (!m->has_status || m->note || m->n == 0)
+				continue;
+			for (size_t j = 0; j < m->n && !counted; j++)
+				counted = m->status[j] != PMC_STATUS_UNSUPPORTED &&
+					  m->status[j] != PMC_STATUS_DENIED;
+			if (!counted && pmc_metric_set_note(m, reason) < 0)
+				return -ENOMEM;
+		}
 	return 0;
 }
 
@@ -251,6 +273,10 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_comparison *pre = NULL;
 	enum pmc_decision d = PMC_DECISION_PASS;
 	char err[1024] = "", *program = NULL; /* the backend's, from its find */
+	/* Why events are missing (the probe's), and whether the report says it: a benchmark
+	 * program's brief table names them in one line (docs/microbench.md, "The report"). */
+	char missing_why[512] = "";
+	bool brief = !commands && cfg->out && strcmp(format, "brief") == 0;
 	bool user_only = false;
 	int r;
 
@@ -287,7 +313,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 				     ? "what wait4 measures (wall-time, user-time, system-time, "
 				       "max-rss)"
 				     : "the clock's wall-time/op",
-				 &user_only);
+				 brief, missing_why, sizeof(missing_why), &user_only);
 		if (r < 0)
 			goto out;
 	}
@@ -328,6 +354,10 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		failed = pmc_session_run_benchmarks(cfg, &mb, events, program, result, &profiles);
 		if ((r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
 			goto out;
+		if ((r = note_missing(result, missing_why)) < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+			goto out;
+		}
 	}
 	if (cfg->profile) {
 		/* Profiles only explain (docs/profile.md): without the baseline's, the

@@ -17,6 +17,7 @@ struct mb_cli {
 	struct pmc_cli_session_opts so; /* the options `pmcbench run` takes too */
 	const char *filter;
 	bool list, no_fork;
+	bool verbose; /* the detailed report instead of one line per benchmark */
 	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
 	const char *vg_child, *vg_report;
 	size_t vg_iters;
@@ -68,8 +69,13 @@ static void help(FILE *out, const char *prog)
 		"                         in the format its extension names: .json (the result\n"
 		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
 		"                         benchstat); docs/export.md\n"
-		"      --format=FMT       report on stdout: table (default), json, csv, markdown,\n"
-		"                         gobench (Go's benchmark format)\n"
+		"      --format=FMT       report on stdout: table (default: one line per\n"
+		"                         benchmark), json, csv, markdown, gobench (Go's\n"
+		"                         benchmark format); with json, csv or gobench what the\n"
+		"                         benchmarks print goes to stderr\n"
+		"  -v, --verbose          the table in detail: every metric of each benchmark\n"
+		"                         with its spread and status, the batch size and the\n"
+		"                         empty loop's cost\n"
 		"  -q, --quiet            no progress line, and no note of counters that cannot\n"
 		"                         be counted (the report still says; the note that every\n"
 		"                         event is denied stays)\n"
@@ -114,6 +120,7 @@ static const struct option long_opts[] = {
     {"min-time", required_argument, NULL, OPT_MIN_TIME},
     {"no-fork", no_argument, NULL, OPT_NO_FORK},
     {"no-rdpmc", no_argument, NULL, OPT_NO_RDPMC},
+    {"verbose", no_argument, NULL, 'v'},
     /* Internal: how the valgrind backend runs the program again under valgrind. */
     {"valgrind-child", required_argument, NULL, OPT_VG_CHILD},
     {"valgrind-report", required_argument, NULL, OPT_VG_REPORT},
@@ -190,6 +197,9 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case OPT_PROC_OVERHEAD:
 		c->proc_overhead = true;
 		return 0;
+	case 'v':
+		c->verbose = true;
+		return 0;
 	case 'h':
 		help(stdout, prog);
 		return 1;
@@ -214,7 +224,7 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 	if (!longopts)
 		return -ENOMEM;
 	optind = 0;
-	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, ":r:w:h" PMC_CLI_SESSION_SHORT_OPTS,
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, ":r:w:vh" PMC_CLI_SESSION_SHORT_OPTS,
 					       longopts, prog)) != -1)
 		r = parse_opt(c, opt, prog);
 	free(longopts);
@@ -400,6 +410,11 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
 	};
 	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
+	/* A benchmark program's table is one line per benchmark, as Google Benchmark's
+	 * console report; -v gives the detailed one of `pmcbench run` (docs/microbench.md,
+	 * "The report"). */
+	if (!c.verbose && strcmp(cfg.format, "table") == 0)
+		cfg.format = "brief";
 	r = pmc_session_exec(&cfg, &d, NULL);
 	code = pmc_cli_exit_status(r, d);
 out:
