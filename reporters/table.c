@@ -1,6 +1,8 @@
 /* The table format: the perf-stat-like table of a result, from the display rows it shares
  * with the Markdown report (report_rows.c), and the table of a comparison. */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,9 +146,65 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 	line_end(&l);
 }
 
+/* ", 1,000 iterations each" (or "1,000 to 4,000"): a microbenchmark's batch size, which
+ * its values are per; nothing for the runs of a command. */
+static void print_batch(FILE *out, const struct pmc_benchmark *b)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char l[64], h[64];
+
+	for (size_t i = 0; i < b->nruns && b->runs; i++) {
+		if (!b->runs[i].iterations)
+			continue;
+		lo = b->runs[i].iterations < lo ? b->runs[i].iterations : lo;
+		hi = b->runs[i].iterations > hi ? b->runs[i].iterations : hi;
+	}
+	if (!hi)
+		return;
+	pmc_fmt_grouped((double)lo, l, sizeof(l));
+	pmc_fmt_grouped((double)hi, h, sizeof(h));
+	fprintf(out, " of %s%s%s iterations", l, lo == hi ? "" : " to ", lo == hi ? "" : h);
+}
+
+/* A microbenchmark's empty loop, included in its figures (docs/microbench.md,
+ * "Overhead"), and the notes of its measured metrics (the loop's share, the pauses
+ * subtracted), one line each. */
+static void print_overhead(FILE *out, const struct pmc_report_block *blk)
+{
+	const struct pmc_benchmark *b = blk->b;
+	bool any = false;
+	char v[64];
+
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		const struct pmc_metric *m = &b->metrics[i];
+
+		if (!m->has_loop_overhead || isnan(m->loop_overhead))
+			continue;
+		fputs(any ? ", " : "  The empty loop's cost, included (not subtracted): ", out);
+		pmc_fmt_short(m->loop_overhead, m->unit, v, sizeof(v));
+		pmc_escape_text(out, m->id);
+		fprintf(out, " %s", v);
+		any = true;
+	}
+	if (any)
+		fputs(".\n", out);
+	for (size_t i = 0; i < blk->nrows; i++) {
+		const struct pmc_report_row *row = &blk->rows[i];
+
+		if (row->missing || !row->m->note)
+			continue;
+		fputs("  note: ", out);
+		pmc_escape_text(out, row->m->id);
+		fputs(": ", out);
+		pmc_escape_text(out, row->m->note);
+		fputc('\n', out);
+	}
+}
+
 static void print_runs(FILE *out, const struct pmc_report_block *blk)
 {
 	fprintf(out, " (%zu run%s", blk->runs, blk->runs == 1 ? "" : "s");
+	print_batch(out, blk->b);
 	if (blk->failed)
 		fprintf(out, ", %zu failed", blk->failed);
 	if (blk->timed_out)
@@ -209,6 +267,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		fputs("  (no metrics)\n", out);
 	fputc('\n', out);
 	pmc_report_footnotes(out, blk, "  ");
+	print_overhead(out, blk);
 	if (w.range)
 		fputs("  min … max: the smallest and the largest value over the runs.\n", out);
 }

@@ -3,9 +3,11 @@
  * processes the session starts, or run them all in one session (harness/5-session/),
  * which reports, saves and gates as `pmcbench run` does. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "counters/perf/events.h"
 #include "cli/cli.h"
@@ -338,6 +340,30 @@ static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 	return PMC_EXIT_ERROR;
 }
 
+/* A report that is one document on stdout (json, csv, gobench) must stay one: from here
+ * on, what the benchmarks print (in this process or the children, which inherit the
+ * descriptor) goes to stderr, and the report to a copy of the original stdout, which
+ * the children do not inherit. Returns that stream, or NULL after an error line. */
+static FILE *document_stream(void)
+{
+	int fd;
+	FILE *f;
+
+	fflush(stdout);
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		pmc_cli_error("cannot set standard output aside for the report: %s",
+			      strerror(errno));
+		if (f)
+			fclose(f);
+		else if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
 		       const struct pmc_bench_def *end, const char *library)
 {
@@ -347,6 +373,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL;
 	struct pmc_mb_set set = {0};
 	struct pmc_session_cfg cfg;
+	FILE *report = NULL; /* the report's stream when it is a document (document_stream) */
 	char err[1024] = "";
 	enum pmc_decision d = PMC_DECISION_ERROR;
 	int code = PMC_EXIT_ERROR, r;
@@ -415,8 +442,17 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	 * "The report"). */
 	if (!c.verbose && strcmp(cfg.format, "table") == 0)
 		cfg.format = "brief";
+	if (pmc_session_format_is_document(cfg.format) && !(report = document_stream()))
+		goto out;
+	if (report)
+		cfg.out = report;
 	r = pmc_session_exec(&cfg, &d, NULL);
 	code = pmc_cli_exit_status(r, d);
+	/* The session flushed it and said when that failed. */
+	if (report && fclose(report) != 0 && code == PMC_EXIT_OK) {
+		pmc_cli_error("cannot write the report to standard output: %s", strerror(errno));
+		code = PMC_EXIT_ERROR;
+	}
 out:
 	free(args);
 	pmc_mb_set_free(&set);

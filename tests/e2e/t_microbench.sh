@@ -251,3 +251,53 @@ test_mb_valgrind_pauses_are_subtracted() {
 	[ "$(json_get a.json "2 <= d['benchmarks'][1]['metrics']['instructions/op']['samples'][0] < 4")" = True ] ||
 		fail "lcg_paused: $(json_get a.json "$q")"
 }
+
+# docs/microbench.md, "The report": one line per benchmark, as Google Benchmark's console
+# prints it, with the counters no benchmark measured in one line; -v gives the detail,
+# with the batch size; a complexity fit is a BigO and an RMS line.
+test_mb_report_is_one_line_per_benchmark() {
+	need_programs
+	expect_exit 0 "$PMC_MB_LCG" -q -r 2 --processes 2 --min-time 0.001 || return 1
+	expect_grep '^Benchmark +Time +CPU +Iterations' "$TMP/out" || return 1
+	for b in lcg 'sum/64' 'sum/512' 'sum/4096'; do
+		[ "$(grep -c "^$b " "$TMP/out")" = 1 ] || fail "no single line for $b" || return 1
+	done
+	expect_grep '^lcg +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9]+( |$)' "$TMP/out" || return 1
+	expect_no_grep '<not supported>|<not counted>|Benchmark: ' "$TMP/out" || return 1
+	# A counter this machine cannot count is named once, never shown as 0.
+	if grep -q 'not counted\|unsupported' "$TMP/err"; then
+		fail "the missing counters are said in the report, not on stderr" || return 1
+	fi
+	[ "$(grep -c '^Not measured: ' "$TMP/out")" -le 1 ] || fail "missing counters twice" || return 1
+
+	expect_exit 0 "$PMC_MB_LCG" -v -q -r 2 --processes 2 --min-time 0.001 --filter '^lcg$' ||
+		return 1
+	expect_grep '^Benchmark: lcg \(2 runs of [0-9,]+ iterations\)' "$TMP/out" || return 1
+	expect_grep "^  The empty loop's cost, included \(not subtracted\): wall-time/op " \
+		"$TMP/out" || return 1
+	expect_exit 0 "$PMC_MB_COMPLEXITY" -q -r 2 --processes 2 --min-time 0.001 \
+		--filter '^insertion/(32|64|128)$' || return 1
+	expect_grep '^insertion_BigO +[0-9.]+ [mun]?s (N\^2|N\^3|NlgN|N|lgN|\(1\))$' "$TMP/out" ||
+		return 1
+	expect_grep '^insertion_RMS +[0-9]+ %$' "$TMP/out"
+}
+
+# A report that is one document on stdout stays one: what a benchmark prints goes to
+# stderr, and arrives; with the table on a file or a pipe, it arrives on stdout.
+test_mb_benchmark_output_stays_out_of_a_document() {
+	need_programs
+	expect_exit 0 "$PMC_MB_PRINTS" -r 3 --processes 3 --min-time 0.001 --format json || return 1
+	python3 -m json.tool "$TMP/out" >/dev/null || fail "stdout is not one JSON document" ||
+		return 1
+	[ "$(grep -c '^mb_prints: hello from the benchmark$' "$TMP/err")" = 3 ] ||
+		fail "the benchmark's lines did not arrive on stderr" || return 1
+	expect_exit 0 "$PMC_MB_PRINTS" -r 2 --no-fork --min-time 0.001 --format csv || return 1
+	expect_no_grep 'hello' "$TMP/out" || return 1
+	expect_grep '^mb_prints: hello from the benchmark$' "$TMP/err" || return 1
+	expect_exit 0 "$PMC_MB_PRINTS" -q -r 3 --processes 3 --min-time 0.001 || return 1
+	[ "$(grep -c '^mb_prints: hello from the benchmark$' "$TMP/out")" = 3 ] ||
+		fail "the benchmark's lines did not arrive on stdout (a file)" || return 1
+	"$PMC_MB_PRINTS" -q -r 2 --processes 2 --min-time 0.001 2>/dev/null | cat >piped.txt
+	[ "$(grep -c '^mb_prints: hello from the benchmark$' piped.txt)" = 2 ] ||
+		fail "the benchmark's lines did not arrive through a pipe"
+}
