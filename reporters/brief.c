@@ -40,6 +40,7 @@ struct brief {
 	size_t ncols;
 	char **cells; /* nrows x (NFIXED + ncols), NULL for an empty cell */
 	char **tails; /* nrows: text after the name instead of cells (a skip), or NULL */
+	bool *fit;    /* nrows: a fit's line, which ends at its last cell */
 	size_t nrows, cap;
 	size_t *w;
 	bool any_interval, no_interval;
@@ -102,16 +103,20 @@ static int add_row(struct brief *t, size_t *ret)
 		size_t cap = t->cap ? t->cap * 2 : 16;
 		char **c = realloc(t->cells, cap * n * sizeof(*c));
 		char **tl = c ? realloc(t->tails, cap * sizeof(*tl)) : NULL;
+		bool *fit = tl ? realloc(t->fit, cap * sizeof(*fit)) : NULL;
 
 		if (c)
 			t->cells = c;
-		if (!tl)
+		if (tl)
+			t->tails = tl;
+		if (!fit)
 			return -ENOMEM;
-		t->tails = tl;
+		t->fit = fit;
 		t->cap = cap;
 	}
 	memset(t->cells + t->nrows * n, 0, n * sizeof(*t->cells));
 	t->tails[t->nrows] = NULL;
+	t->fit[t->nrows] = false;
 	*ret = t->nrows++;
 	return 0;
 }
@@ -136,6 +141,7 @@ static void brief_free(struct brief *t)
 		free(t->tails[i]);
 	free(t->cells);
 	free(t->tails);
+	free(t->fit);
 	free(t->cols);
 	free(t->w);
 }
@@ -249,8 +255,10 @@ static int fit_rows(struct brief *t, const struct pmc_fit *f, const struct pmc_b
 	snprintf(buf, sizeof(buf), "%s%s%s %s", num, *u ? " " : "", u, gb_big_o(f->big_o));
 	snprintf(name, sizeof(name), "%s_BigO", f->name);
 	r = add_row(t, &row);
-	if (r == 0)
+	if (r == 0) {
+		t->fit[row] = true;
 		r = set_cell(t, row, 0, name);
+	}
 	if (r == 0)
 		r = set_cell(t, row, 1, buf);
 	if (r == 0 && strcmp(f->metric, TIME_ID) != 0)
@@ -259,8 +267,10 @@ static int fit_rows(struct brief *t, const struct pmc_fit *f, const struct pmc_b
 	snprintf(buf, sizeof(buf), "%.0f %%", f->rms * 100);
 	if (r == 0)
 		r = add_row(t, &row);
-	if (r == 0)
+	if (r == 0) {
+		t->fit[row] = true;
 		r = set_cell(t, row, 0, name);
+	}
 	if (r == 0)
 		r = set_cell(t, row, 1, buf);
 	return r;
@@ -357,14 +367,12 @@ static void write_table(FILE *out, struct brief *t)
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < t->nrows; i++) {
-		size_t end = 0;
+		size_t end = t->tails[i] ? 0 : last;
 
-		/* A row ends at its last cell: a fit's line is short. */
-		for (size_t c = 0; c <= last; c++)
+		/* A fit's line ends at its last cell; a benchmark's shows "-" to the end. */
+		for (size_t c = 0; t->fit[i] && c <= last; c++)
 			if (t->cells[i * n + c])
 				end = c;
-		if (t->tails[i])
-			end = 0;
 		for (size_t c = 0; c <= end; c++) {
 			const char *s = t->cells[i * n + c];
 

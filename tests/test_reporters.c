@@ -474,7 +474,7 @@ static void test_format_lookup(void **state)
 				 "csv, markdown, gobench");
 	assert_int_equal(pmc_report_result(stdout, "xml", NULL, NULL, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "format 'xml': unknown format; use table, json, csv, markdown, "
-				 "stats, gobench");
+				 "stats, gobench, brief");
 }
 
 /* --export picks the format by the file's extension: one format per extension, any case;

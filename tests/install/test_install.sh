@@ -46,6 +46,26 @@ fi
 ls "$dest$libdir"/libpmcbench.so* >/dev/null 2>&1 || fail "meson install did not install libpmcbench.so"
 "$dest$bindir/pmcbench" --version >/dev/null || fail "the installed pmcbench does not run"
 
+# README's sequence, `meson install` then `sudo ldconfig` (the .pc adds no rpath, as
+# packagers expect): ldconfig run on a copy of this system's loader configuration in the
+# destdir must then find libpmcbench in the installed libdir; where the loader does not
+# search it (a custom prefix; /usr/local/lib64 on Fedora), README says to add the libdir
+# to /etc/ld.so.conf.d/ first, which is checked the same way.
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+if [ -x "$ldconfig" ] && [ -r /etc/ld.so.conf ]; then
+	mkdir -p "$dest/etc"
+	cp /etc/ld.so.conf "$dest/etc/"
+	[ -d /etc/ld.so.conf.d ] && cp -r /etc/ld.so.conf.d "$dest/etc/"
+	"$ldconfig" -r "$dest" 2>/dev/null || fail "ldconfig -r $dest failed"
+	if ! "$ldconfig" -r "$dest" -p | grep -q "libpmcbench.so.0 .*=> $libdir/"; then
+		mkdir -p "$dest/etc/ld.so.conf.d"
+		echo "$libdir" >"$dest/etc/ld.so.conf.d/pmcbench.conf"
+		"$ldconfig" -r "$dest" 2>/dev/null || fail "ldconfig -r $dest failed"
+		"$ldconfig" -r "$dest" -p | grep -q "libpmcbench.so.0 .*=> $libdir/" ||
+			fail "after ldconfig the loader does not find libpmcbench.so.0 in $libdir"
+	fi
+fi
+
 # pkg-config finds pmcbench.pc in the destdir and prefixes its paths with the destdir;
 # its private dependencies (jansson, libelf) come from the system.
 PKG_CONFIG_PATH=$dest$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
