@@ -82,6 +82,7 @@ void pmc_result_free(struct pmc_result *r)
 	free(r->created);
 	free(r->design.mode);
 	free(r->design.stopped);
+	free(r->incomplete);
 	for (size_t i = 0; i < r->nfits; i++) {
 		free(r->fits[i].name);
 		free(r->fits[i].metric);

@@ -132,6 +132,9 @@ struct pmc_result {
 	struct pmc_benchmark *benchmarks;
 	size_t nbench;
 	struct pmc_design design;
+	/* Why the run ended before every benchmark had all its runs, the ones it has being
+	 * those finished by then (docs/result-schema.md, "incomplete"); NULL: it did not. */
+	char *incomplete;
 	struct pmc_fit *fits; /* complexity fits, in the order added; none: NULL */
 	size_t nfits;
 	/* Private to result.c: the name index behind pmc_result_find_benchmark() and the

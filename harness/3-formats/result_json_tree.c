@@ -391,6 +391,7 @@ int pmc_result_head_from_json(struct loader *ld, const json_t *root, struct pmc_
 		return rc;
 	if ((rc = pmc_loader_container(ld, root, "design", OPTIONAL, JSON_OBJECT, &design)) < 0 ||
 	    (design && (rc = load_design(ld, design, &res->design)) < 0) ||
+	    (rc = pmc_loader_string(ld, root, "incomplete", OPTIONAL, &res->incomplete)) < 0 ||
 	    (rc = pmc_loader_container(ld, root, "complexity", OPTIONAL, JSON_ARRAY, &fits)) < 0)
 		return rc;
 	return fits ? load_fits(ld, fits, res) : 0;

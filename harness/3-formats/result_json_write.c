@@ -339,6 +339,8 @@ static json_t *result_head_json(const struct pmc_result *r)
 		ok = put(env, r->env[i].key, string_json(r->env[i].value));
 	if (ok && r->design.mode)
 		ok = put(j, "design", design_json(&r->design));
+	if (ok && r->incomplete)
+		ok = put(j, "incomplete", string_json(r->incomplete));
 	if (ok && r->nfits)
 		ok = put(j, "complexity", fits_json(r));
 	if (!ok) {

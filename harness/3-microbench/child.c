@@ -412,6 +412,8 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		   (double)(PMC_OPTS_GET(o, samples, (size_t)0) + PMC_OPTS_GET(o, warmup, (size_t)1)) *
 		       (min_time > 0 ? min_time : 0.01));
 	char *const *self = PMC_OPTS_GET(o, self_argv, NULL);
+	volatile sig_atomic_t *running = PMC_OPTS_GET(o, running, NULL);
+	const volatile sig_atomic_t *stop = PMC_OPTS_GET(o, stop, NULL);
 	uint64_t deadline = 0;
 	char why[512] = "";
 	int fds[2], status = 0, r;
@@ -454,6 +456,11 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		_exit(r < 0 ? 1 : 0);
 	}
 	close(fds[1]);
+	if (running)
+		*running = pid;
+	/* A signal that came before the slot held the pid found nothing to stop. */
+	if (stop && *stop)
+		kill(pid, SIGKILL);
 	r = read_samples(fds[0], &s, deadline, why, sizeof(why));
 	/* Killed before the pipe closes, so that it cannot block on a write to it. */
 	if (r == -ETIMEDOUT)
@@ -461,6 +468,14 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	/* Cleared only once the child is reaped, so that its pid cannot be another's. */
+	if (running)
+		*running = 0;
+	if (stop && *stop) {
+		pmc_mb_samples_free(&s);
+		pmc_err_set(err, errlen, "'%s' was stopped by signal %d", b->name, (int)*stop);
+		return -EINTR;
+	}
 	if (r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		*ret = s;
 		return 0;

@@ -5,6 +5,7 @@
  * `pmcbench run --library` build on these. */
 #pragma once
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,8 +97,14 @@ struct pmc_mb_opts {
 	/* Read every counter with read(), never through the mmap pages with rdpmc
 	 * (docs/microbench.md, "Reading the counters"). */
 	bool no_self_read;
+	/* pmc_mb_measure_forked only, as pmc_spawn_opts' (harness/3-run/spawn.h): the child's
+	 * pid is kept in *running while it runs, so that the caller's signal handler can
+	 * kill it (by its pid: it stays in the caller's process group), and a non-zero
+	 * *stop (the handler ran) makes the call return -EINTR. */
+	volatile sig_atomic_t *running;
+	const volatile sig_atomic_t *stop;
 };
-#define pmc_mb_opts__last_field no_self_read
+#define pmc_mb_opts__last_field stop
 
 /* A named counter of the benchmark's own (pmc_set_counter). */
 struct pmc_mb_ucounter {
@@ -169,7 +176,8 @@ double pmc_mb_timeout(double timeout_s, double work_s);
  * it starts answers with pmc_mb_process_child(). A child that crashes, exits or fails
  * is contained: -ECHILD with one line in err saying how it ended (or the child's own
  * message). One that outlives o->timeout_s is killed (SIGKILL): -ETIMEDOUT, with
- * "'name' timed out after S s" in err. */
+ * "'name' timed out after S s" in err. -EINTR when *o->stop was set while it ran (the
+ * child killed). */
 int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen);
 

@@ -2,6 +2,7 @@
  * program and of pmc_session_run() — look up what runs, probe the events once, run,
  * report, save, export, compare, gate — and the decision it comes to. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,7 +353,10 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		}
 	} else {
 		failed = pmc_session_run_benchmarks(cfg, &mb, events, program, result, &profiles);
-		if ((r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
+		/* Stopped: what finished is reported and written, then the run ends, without
+		 * the fits, profiles and comparison of a whole one. */
+		if (!result->incomplete &&
+		    (r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
 			goto out;
 		if ((r = note_missing(result, missing_why)) < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
@@ -388,6 +392,16 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 
 		if ((r = pmc_session_exports_result(cfg->exports, result, &xo, pr)) < 0)
 			goto out;
+	}
+
+	if (result->incomplete) {
+		char what[PATH_MAX + 96];
+
+		snprintf(what, sizeof(what), "the runs that finished were %s%s%s",
+			 cfg->output ? "written to " : "reported", cfg->output ? cfg->output : "",
+			 cfg->output ? ", marked incomplete" : "");
+		r = stopped(pr, ro.stop, what);
+		goto out;
 	}
 
 	cmp.out = compare_out;

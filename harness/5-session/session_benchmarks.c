@@ -77,6 +77,9 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	o.iters = p ? st->s.iters : 0;
 	o.no_overhead = p > 0;
 	o.self_argv = self;
+	/* The signal handler's slot (docs/microbench.md, "Interrupted"). */
+	o.running = cfg->ro.running;
+	o.stop = cfg->ro.stop;
 	r = cfg->no_fork ? pmc_mb_measure(b, &o, &s, err, errlen)
 			 : pmc_mb_measure_forked(b, &o, &s, err, errlen);
 	if (r == 0 && s.skipped) {
@@ -99,11 +102,31 @@ static void progress(const struct pmc_session_cfg *cfg, const struct pmc_session
 		cfg->progress(p, cfg->progress_ud);
 }
 
+/* Marks res incomplete when a signal stopped the run in process p (from 0) of np, which
+ * the benchmarks before i had finished. Returns 0 or -ENOMEM. */
+static int mark_stopped(struct pmc_result *res, int sig, size_t p, size_t np, size_t i, size_t n)
+{
+	int k = np > 1 ? asprintf(&res->incomplete,
+				  "stopped by signal %d (%s) in process %zu of %zu: each "
+				  "benchmark has the runs of its processes that finished",
+				  sig, strsignal(sig), p + 1, np)
+		       : asprintf(&res->incomplete,
+				  "stopped by signal %d (%s) after %zu of %zu benchmarks", sig,
+				  strsignal(sig), i, n);
+
+	if (k < 0) {
+		res->incomplete = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Runs every benchmark in processes of its own, the first process of each benchmark,
  * then the second of each, and so on, so that what changes on the machine meanwhile is
  * spread over all of them (or every one in this process with no_fork; under valgrind
- * with vo, once each). One that fails is reported and the others go on. Returns the
- * number that failed. */
+ * with vo, once each). One that fails is reported and the others go on. A signal
+ * (*cfg->ro.stop) ends the run: the processes that finished are recorded, and res is
+ * marked incomplete. Returns the number that failed. */
 static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_list *events,
 		      const struct pmc_mb_valgrind_opts *vo, struct pmc_result *res,
 		      struct pmc_session_profiles *ps, char *const *self, uint64_t reads[2])
@@ -111,6 +134,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 	const struct pmc_mb_set *set = cfg->benchmarks;
 	const struct pmc_session_printer *pr = &cfg->pr;
 	size_t np = vo ? 1 : processes_of(cfg), failed = 0;
+	bool stopped = false;
 	struct mb_state *st = calloc(set->n + 1, sizeof(*st));
 	char err[1024];
 	int r;
@@ -119,8 +143,8 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 		return set->n;
 	}
-	for (size_t p = 0; p < np; p++) {
-		for (size_t i = 0; i < set->n; i++) {
+	for (size_t p = 0; p < np && !stopped; p++) {
+		for (size_t i = 0; i < set->n && !stopped; i++) {
 			const struct pmc_mb_bench *b = &set->v[i];
 
 			if (st[i].done)
@@ -146,6 +170,14 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 			}
 			progress(cfg, &(struct pmc_session_progress){
 					  .done = true, .processes = np, .median = NAN});
+			if (r == -EINTR) {
+				stopped = true;
+				if (mark_stopped(res, (int)*cfg->ro.stop, p, np, i, set->n) < 0) {
+					pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+					failed++;
+				}
+				continue;
+			}
 			if (r < 0) {
 				pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 				st[i].failed = st[i].done = true;
@@ -156,7 +188,8 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_mb_bench *b = &set->v[i];
 
-		if (st[i].failed)
+		/* Stopped before its first process finished: nothing to record. */
+		if (st[i].failed || (stopped && !st[i].s.n && !st[i].s.skipped))
 			goto next;
 		if (!vo && pmc_mb_record(b, &st[i].s, events, res, err, sizeof(err)) < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
@@ -305,6 +338,10 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	    .timeout_s = cfg->mo.timeout_s,
 	};
 	bool vg = exact_mode(cfg);
+	/* Only a process of its own can be stopped (its pid in cfg->ro.running): with
+	 * no_fork, or under valgrind, a signal keeps its default action. */
+	bool guard = cfg->guard && !vg && !cfg->no_fork;
+	size_t failed;
 
 	/* The padding the library checks, which the initializers need not zero. */
 	PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &vo);
@@ -313,8 +350,13 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 		vo.profile = true;
 		pmc_session_profiles_open_dir(ps, cfg->output, &cfg->pr); /* a warning on failure */
 	}
-	return run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL, b->proc_self,
-		       b->reads);
+	if (guard)
+		cfg->guard(true, cfg->guard_ud);
+	failed = run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL,
+			 b->proc_self, b->reads);
+	if (guard)
+		cfg->guard(false, cfg->guard_ud);
+	return failed;
 }
 
 /* The complexity fits of the definitions that ask for them (docs/microbench.md,

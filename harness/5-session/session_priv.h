@@ -36,7 +36,9 @@ int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 				   struct pmc_session_benchmarks *b);
 /* Runs every benchmark (each in processes of its own, or under valgrind) into result,
  * profiling each one's loop with cfg->profile into ps. A benchmark that fails is reported
- * and the others go on. Returns the number that failed. */
+ * and the others go on. With cfg->guard (forked processes), a signal stops the run: the
+ * processes that finished are recorded and result->incomplete says why (docs/microbench.md,
+ * "Interrupted"). Returns the number that failed. */
 size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b,
 				  const struct pmc_event_list *events, const char *valgrind,

@@ -41,8 +41,8 @@ extern int (*pmc_cli_run_history)(const char *db, const char *path);
 int pmc_cli_history_add_file(const char *db, const char *path);
 
 /* Signals while commands run (cli_signal.c): the handler kills the process group of
- * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running)
- * and sets pmc_cli_interrupted to the signal; pmc_cli_die_interrupted() then says so,
+ * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running),
+ * or the process when it leads none (a benchmark's, pmc_mb_opts.running), and sets pmc_cli_interrupted to the signal; pmc_cli_die_interrupted() then says so,
  * with what happened to the output ("nothing was written"), and re-raises it. */
 #define PMC_CLI_RUNNING_SLOTS 2
 extern volatile sig_atomic_t pmc_cli_interrupted;

@@ -427,7 +427,13 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	c.mo.timeout_s = c.so.timeout_s;
 	cfg = (struct pmc_session_cfg){
-	    .ro = {.sz = sizeof(cfg.ro), .backend = c.so.backend},
+	    /* Ctrl-C or SIGTERM while a benchmark's process runs stops it, and what
+	     * finished is written (docs/microbench.md, "Interrupted"). */
+	    .ro = {.sz = sizeof(cfg.ro),
+		   .backend = c.so.backend,
+		   .stop = &pmc_cli_interrupted,
+		   .running = pmc_cli_running},
+	    .guard = pmc_cli_guard,
 	    .benchmarks = &set,
 	    .mo = c.mo,
 	    .no_fork = c.no_fork,

@@ -1,6 +1,8 @@
-/* Ctrl-C, SIGTERM and SIGHUP while commands run (cli.h): each command runs in its own
- * process group, which does not get the terminal's signals, so the handler stops them;
- * the command that caught the signal cleans up, writes nothing and re-raises it. */
+/* Ctrl-C, SIGTERM and SIGHUP while commands or a benchmark program's processes run
+ * (cli.h): each command runs in its own process group, which does not get the terminal's
+ * signals, so the handler stops them; a benchmark's process stays in the program's group
+ * and is stopped by its pid. The command that caught the signal cleans up, writes what
+ * it has to and re-raises it. */
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
@@ -20,8 +22,9 @@ static void on_signal(int sig)
 	for (size_t i = 0; i < PMC_CLI_RUNNING_SLOTS; i++) {
 		pid_t child = (pid_t)pmc_cli_running[i];
 
-		if (child > 0)
-			kill(-child, SIGKILL);
+		/* A pid that leads no group is a benchmark's process. */
+		if (child > 0 && kill(-child, SIGKILL) < 0)
+			kill(child, SIGKILL);
 	}
 }
 

@@ -235,6 +235,48 @@ test_mb_child_never_outlives_its_program() {
 	fail "the child $child outlived its program"
 }
 
+# stop_while_stuck SIG: runs the stop program until its 'stuck' benchmark's process runs,
+# sends SIG to the program alone, and checks what a Ctrl-C (SIGINT) or a cancelled CI job
+# (SIGTERM) must leave: the program ends by the signal (exit 128 + SIG, as `pmcbench run`),
+# its child is gone, one line says so, and r.json holds 'fast', marked incomplete
+# (docs/microbench.md, "Interrupted").
+stop_while_stuck() {
+	local sig=$1 code=$2 pid rc child="" i
+	"$PMC_MB_STOP" -q -r 2 --processes 2 --min-time 0.001 -o r.json >out 2>err </dev/null &
+	pid=$!
+	for i in $(seq 300); do
+		for child in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+			tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null |
+				grep -q -- '--process-child stuck ' && break 2
+		done
+		child=""
+		sleep 0.1
+	done
+	[ -n "$child" ] || { kill -KILL "$pid"; fail "'stuck' never started"; return 1; }
+	kill "-$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	# Reaped by the program before it ended: not even a zombie is left.
+	[ ! -e "/proc/$child" ] || { kill -KILL "$child"; fail "the child $child outlived its program"; return 1; }
+	[ "$rc" = "$code" ] || { cat err >&2; fail "exit status $rc, expected $code"; return 1; }
+	expect_one_line err "^pmcbench: interrupted by signal [0-9]+ \(.*\); the runs that finished were written to r.json, marked incomplete$" || return 1
+	[ "$(json_get r.json '[(b["name"], len(b["runs"])) for b in d["benchmarks"]]')" = "[('fast', 1)]" ] ||
+		fail "benchmarks: $(json_get r.json '[(b["name"], len(b["runs"])) for b in d["benchmarks"]]')" || return 1
+	expect_grep '^"incomplete":"stopped by signal [0-9]+ \(.*\) in process 1 of 2: ' r.json
+}
+
+# Ctrl-C, or SIGINT to the program alone, while a benchmark runs: what finished is written.
+test_mb_sigint_writes_what_finished() {
+	need_programs
+	stop_while_stuck INT 130
+}
+
+# SIGTERM (a CI job cancelled) too, and the child does not outlive the program.
+test_mb_sigterm_writes_what_finished() {
+	need_programs
+	stop_while_stuck TERM 143
+}
+
 # Under the valgrind backend a pause switches collection off, and what each
 # pmc_pause/pmc_resume pair leaves counted (28 instructions of the LCG's 30 here) is
 # subtracted with a loop of pairs: the paused LCG is within two instructions of the LCG's
