@@ -99,6 +99,13 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	case OPT_BACKEND:
 		return parse_backend(v, &o->backend) < 0 ? -EINVAL : 1;
 	case OPT_TIMEOUT:
+		/* "none" switches a benchmark program's default limit off (docs/microbench.md,
+		 * "Isolation"); a command has none by default. 0 stays an error: it could as
+		 * well mean "at once". */
+		if (strcmp(v, "none") == 0) {
+			o->timeout_s = -1;
+			return 1;
+		}
 		return pmc_cli_parse_seconds("--timeout", v, 0, &o->timeout_s) < 0 ? -EINVAL : 1;
 	case 'o':
 		o->output = v;

@@ -277,6 +277,19 @@ test_mb_sigterm_writes_what_finished() {
 	stop_while_stuck TERM 143
 }
 
+# --timeout none switches the default limit off (nothing to enforce, so --no-fork takes
+# it); 0 is refused, as it could as well mean "at once".
+test_mb_timeout_none() {
+	need_programs
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' -r 2 --processes 2 --min-time 0.001 \
+		--timeout none -o a.json || return 1
+	[ "$(json_get a.json 'len(d["benchmarks"][0]["runs"])')" = 2 ] || fail "two runs" || return 1
+	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' -r 1 --min-time 0.001 --no-fork \
+		--timeout none || return 1
+	expect_exit 2 "$PMC_MB_LCG" -q --timeout 0 || return 1
+	expect_one_line "$TMP/err" "--timeout: '0' is not a positive number of seconds"
+}
+
 # Under the valgrind backend a pause switches collection off, and what each
 # pmc_pause/pmc_resume pair leaves counted (28 instructions of the LCG's 30 here) is
 # subtracted with a loop of pairs: the paused LCG is within two instructions of the LCG's
