@@ -278,7 +278,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	 * program's brief table names them in one line (docs/microbench.md, "The report"). */
 	char missing_why[512] = "";
 	bool brief = !commands && cfg->out && strcmp(format, "brief") == 0;
-	bool user_only = false;
+	bool user_only = false, interrupted = false;
 	int r;
 
 	seq.cmp = &cmp;
@@ -353,9 +353,11 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		}
 	} else {
 		failed = pmc_session_run_benchmarks(cfg, &mb, events, program, result, &profiles);
-		/* Stopped: what finished is reported and written, then the run ends, without
-		 * the fits, profiles and comparison of a whole one. */
-		if (!result->incomplete &&
+		/* Stopped (also after the last process, before the handler was removed): what
+		 * finished is reported and written, then the run ends, without the fits,
+		 * profiles and comparison of a whole one. */
+		interrupted = ro.stop && *ro.stop;
+		if (!interrupted &&
 		    (r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
 			goto out;
 		if ((r = note_missing(result, missing_why)) < 0) {
@@ -394,12 +396,12 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			goto out;
 	}
 
-	if (result->incomplete) {
+	if (interrupted) {
 		char what[PATH_MAX + 96];
 
 		snprintf(what, sizeof(what), "the runs that finished were %s%s%s",
 			 cfg->output ? "written to " : "reported", cfg->output ? cfg->output : "",
-			 cfg->output ? ", marked incomplete" : "");
+			 cfg->output && result->incomplete ? ", marked incomplete" : "");
 		r = stopped(pr, ro.stop, what);
 		goto out;
 	}
