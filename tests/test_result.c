@@ -1579,6 +1579,36 @@ static void processes_and_loop_overhead_round_trip(void **state)
 	pmc_result_free(a);
 }
 
+/* A run a signal stopped says so in "incomplete", after "design" (docs/result-schema.md),
+ * and reads back; a whole run has no such key. */
+static void incomplete_round_trips(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	char *path = path_in_dir(tmpdir, "incomplete.json"), *text, err[512] = "";
+	int rc;
+
+	(void)state;
+	t_bench(a, "fast", NULL);
+	text = t_dumps(a);
+	assert_null(strstr(text, "\"incomplete\""));
+	free(text);
+	a->incomplete = strdup("stopped by signal 2 (Interrupt) after 1 of 2 benchmarks");
+	text = t_dumps(a);
+	assert_contains(text, "\n\"incomplete\":\"stopped by signal 2 (Interrupt) after 1 of 2 "
+			      "benchmarks\",\n");
+	free(text);
+	rc = pmc_result_save(a, path, err, sizeof(err));
+	if (rc)
+		fail_msg("save: %d %s", rc, err);
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %d %s", rc, err);
+	assert_string_equal(b->incomplete, a->incomplete);
+	pmc_result_free(b);
+	pmc_result_free(a);
+	free(path);
+}
+
 static void skipped_benchmarks_round_trip(void **state)
 {
 	struct pmc_result *a = t_result("perf"), *b = NULL;
@@ -2189,6 +2219,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(read_only_directory_keeps_the_old_file),
 	    cmocka_unit_test(save_refuses_what_would_not_load),
 	    cmocka_unit_test(skipped_benchmarks_round_trip),
+	    cmocka_unit_test(incomplete_round_trips),
 	    cmocka_unit_test(processes_and_loop_overhead_round_trip),
 	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
 	    cmocka_unit_test(summaries_are_skipped_wherever_they_are),
