@@ -167,6 +167,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 {
 	struct pmc_report_opts o = {.sz = sizeof(o)};
 
+	PMC_OPTS_ZERO_TAIL(pmc_report_opts, &o); /* padding the initializer need not zero */
 	if (!PMC_OPTS_VALID(opts, pmc_report_opts)) {
 		pmc_err_set(err, errlen,
 			    "report options: unknown fields set (sz %zu); "

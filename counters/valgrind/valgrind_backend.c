@@ -91,6 +91,7 @@ static int vg_run_new(struct pmc_backend_session *s, bool measured, char *const 
 	struct pmc_backend_run *run = calloc(1, sizeof(*run));
 	int r;
 
+	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	if (!run)
 		return -ENOMEM;
 	r = pmc_valgrind_outdir_new(NULL, &run->dir);

@@ -211,6 +211,7 @@ int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pm
 	double alpha, *d = NULL;
 	int rc = 0;
 
+	PMC_OPTS_ZERO_TAIL(pmc_seq_opts, &o); /* padding the initializer need not zero */
 	if (!r || ref >= r->nbench || !ret || !PMC_OPTS_VALID(opts, pmc_seq_opts))
 		return -EINVAL;
 	if (nargs == 0) {

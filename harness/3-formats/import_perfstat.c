@@ -71,6 +71,7 @@ static int event_id(const char *name, char **ret)
 	struct pmc_event_list *l = NULL;
 	const char *id = name;
 
+	PMC_OPTS_ZERO_TAIL(pmc_event_list_opts, &o); /* padding the initializer need not zero */
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
 		if (strcmp(name, tools[i].perf) == 0)
 			id = tools[i].id;

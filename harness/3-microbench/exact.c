@@ -201,6 +201,7 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 	size_t nself = 0;
 	int r;
 
+	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	while (o->self_argv[nself])
 		nself++;
 	target = calloc(nself + 7, sizeof(*target));

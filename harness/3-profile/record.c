@@ -322,6 +322,7 @@ static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile *
 	glob_t g = {0};
 	int r;
 
+	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	r = pmc_valgrind_outdir_new(NULL, &dir);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "cannot create a directory for callgrind's output: %s",
@@ -375,7 +376,13 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 	struct pmc_profile *p = NULL;
 	int r;
 
-	if (!PMC_OPTS_VALID(o, pmc_record_opts) || !o->argv || !o->argv[0] || !ret) {
+	if (!PMC_OPTS_VALID(o, pmc_record_opts)) {
+		pmc_err_set(err, errlen,
+			    "record options: bytes past the fields this library knows are set (sz %zu)",
+			    o ? o->sz : (size_t)0);
+		return -EINVAL;
+	}
+	if (!o->argv || !o->argv[0] || !ret) {
 		pmc_err_set(err, errlen, "no command to profile");
 		return -EINVAL;
 	}

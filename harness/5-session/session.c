@@ -100,6 +100,7 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 		struct pmc_doctor_opts dopts = {.sz = sizeof(dopts), .sys = sys};
 		struct pmc_doctor d;
 
+		PMC_OPTS_ZERO_TAIL(pmc_doctor_opts, &dopts); /* padding the initializer need not zero */
 		if (pmc_doctor_collect(&dopts, &d) == 0)
 			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
 		else
@@ -614,6 +615,7 @@ int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_
 	    .baseline = opts->baseline,
 	    .cmp = &s.cmp,
 	};
+	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &s.cfg.mo); /* what the struct copy need not bring */
 	if (commands) {
 		r = public_commands(&s, opts, &pr);
 	} else {

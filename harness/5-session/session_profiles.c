@@ -217,6 +217,7 @@ void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct p
 		struct pmc_spawn_result sr;
 		struct pmc_profile *p = NULL;
 
+		PMC_OPTS_ZERO_TAIL(pmc_record_opts, &o); /* padding the initializer need not zero */
 		int r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
 
 		if (r == 0)

@@ -443,6 +443,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
 	};
+	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &cfg.mo); /* what the struct copy need not bring */
 	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
 	/* A benchmark program's table is one line per benchmark, as Google Benchmark's
 	 * console report; -v gives the detailed one of `pmcbench run` (docs/microbench.md,

@@ -107,6 +107,7 @@ int pmc_cli_record(int argc, char **argv)
 	char err[1024];
 	int opt, r;
 
+	PMC_OPTS_ZERO_TAIL(pmc_record_opts, &o); /* padding the initializer need not zero */
 	optind = 0;
 	while ((opt = pmc_cli_getopt(argc, argv, "+:o:F:e:h", long_opts, "record")) != -1) {
 		switch (opt) {

@@ -303,7 +303,9 @@ test_mb_valgrind_pauses_are_subtracted() {
 	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] || fail "two runs differ" || return 1
 	[ "$(json_get a.json "d['benchmarks'][0]['metrics']['instructions/op']['samples'][0]")" = 2 ] ||
 		fail "lcg: $(json_get a.json "$q")" || return 1
-	[ "$(json_get a.json "2 <= d['benchmarks'][1]['metrics']['instructions/op']['samples'][0] < 4")" = True ] ||
+	# What is left is the code around the calls, which depends on the compiler (gcc 2.6,
+	# clang 7 here); without the subtraction the paused loop counts about 30.
+	[ "$(json_get a.json "2 <= d['benchmarks'][1]['metrics']['instructions/op']['samples'][0] < 12")" = True ] ||
 		fail "lcg_paused: $(json_get a.json "$q")"
 }
 
