@@ -410,7 +410,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	}
 	pmc_fmt_grouped((double)in->unresolved, a, sizeof(a));
 	fprintf(out, "Unresolved frames: %s%s\n", a,
-		in->unresolved ? " (shown as [unknown] OBJECT)" : "");
+		in->unresolved ? " (shown as OBJECT+0xOFFSET)" : "");
 	if (pmc_profile_truncated(p)) {
 		fputs("Truncated: ", out);
 		pmc_profile_report_truncated(out, p);

@@ -1,8 +1,8 @@
 /* Everything that shows a profile (harness/3-profile/profile.h) but the SVG renderer:
  * the text report, folded stacks, the diff of two profiles, the attribution of a metric's
  * change, and the stacks the flame graphs draw (docs/profile.md). Functions are named
- * as pmc_profile_frame_name() names them, so unresolved addresses of one object are one
- * "[unknown] OBJECT" function. Text is escaped for its output: control characters never
+ * as pmc_profile_frame_name() names them, so an unresolved address is a function of its
+ * own, "OBJECT+0xOFFSET". Text is escaped for its output: control characters never
  * reach a terminal, a log or a Markdown table. */
 #pragma once
 

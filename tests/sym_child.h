@@ -1,7 +1,7 @@
 /* Shared by tests/test_symbols.c and tests/test_maps.c: runs one of the programs of known
- * functions (tests/targets/symtarget.c), which prints the addresses of pmc_sym_alpha and
- * pmc_sym_beta and waits for its input to close, and reads a mapping of a live process
- * from /proc/PID/maps. Include after <cmocka.h>. */
+ * functions (tests/targets/symtarget.c), which prints the addresses of pmc_sym_alpha,
+ * pmc_sym_beta and pmc_sym_untyped and waits for its input to close, and reads a mapping of a live
+ * process from /proc/PID/maps. Include after <cmocka.h>. */
 #pragma once
 
 #include <fcntl.h>
@@ -19,7 +19,7 @@ extern char **environ;
 struct sym_child {
 	pid_t pid;
 	int in; /* the child's standard input: closing it ends the child */
-	uint64_t alpha, beta;
+	uint64_t alpha, beta, untyped;
 };
 
 static inline void sym_child_start(const char *path, struct sym_child *c)
@@ -28,7 +28,7 @@ static inline void sym_child_start(const char *path, struct sym_child *c)
 	char *argv[] = {(char *)path, NULL};
 	int in[2], out[2];
 	char line[256] = "";
-	unsigned long long a = 0, b = 0;
+	unsigned long long a = 0, b = 0, u = 0;
 	FILE *f;
 
 	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
@@ -45,9 +45,10 @@ static inline void sym_child_start(const char *path, struct sym_child *c)
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));
 	fclose(f);
-	assert_int_equal(sscanf(line, "%llx %llx", &a, &b), 2);
+	assert_int_equal(sscanf(line, "%llx %llx %*d %llx", &a, &b, &u), 3);
 	c->alpha = a;
 	c->beta = b;
+	c->untyped = u;
 }
 
 static inline void sym_child_stop(struct sym_child *c)

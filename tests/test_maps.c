@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include <cmocka.h>
 
@@ -255,6 +256,29 @@ static void names_libc_function(void **state)
 	pmc_maps_free(m);
 }
 
+/* This process's vdso, read from its own memory, names its functions. */
+static void names_vdso_function(void **state)
+{
+	struct pmc_maps *m = maps_new();
+	uint64_t base = getauxval(AT_SYSINFO_EHDR);
+	bool found = false;
+
+	(void)state;
+	if (!base)
+		skip();
+	assert_int_equal(pmc_maps_load_proc(m, (uint32_t)getpid(), NULL), 0);
+	for (uint64_t off = 0; off < 8192 && !found; off++) {
+		struct pmc_resolved r;
+
+		pmc_maps_resolve(m, (uint32_t)getpid(), base + off, false, &r);
+		assert_string_equal(r.object, "[vdso]");
+		found = r.symbol && strstr(r.symbol, "clock_gettime");
+	}
+	assert_true(found);
+	assert_int_equal(pmc_maps_problem_count(m), 0);
+	pmc_maps_free(m);
+}
+
 static void expect_special(struct pmc_maps *m, uint32_t pid, uint64_t ip, const char *obj,
 			   uint64_t offset)
 {
@@ -273,21 +297,21 @@ static void fork_copies_and_exec_clears(void **state)
 	struct pmc_maps *m = maps_new();
 
 	(void)state;
-	mmap_rec(m, 10, 0x1000, 0x1000, 0, "[vdso]", NULL, 0);
+	mmap_rec(m, 10, 0x1000, 0x1000, 0, "[stack]", NULL, 0);
 	task_rec(m, PMC_RECORD_FORK, 11, 10);
-	expect_special(m, 11, 0x1800, "[vdso]", 0x800);
+	expect_special(m, 11, 0x1800, "[stack]", 0x800);
 	mmap_rec(m, 10, 0x4000, 0x1000, 0x4000, "//anon", NULL, 0);
 	expect_special(m, 10, 0x4010, "[anon]", 0x4010);
 	expect_special(m, 11, 0x4010, "[unknown]", 0x4010);
 	task_rec(m, PMC_RECORD_FORK, 10, 10);
 	expect_special(m, 10, 0x4010, "[anon]", 0x4010);
 	exec_rec(m, 11, false);
-	expect_special(m, 11, 0x1800, "[vdso]", 0x800);
+	expect_special(m, 11, 0x1800, "[stack]", 0x800);
 	exec_rec(m, 11, true);
 	expect_special(m, 11, 0x1800, "[unknown]", 0x1800);
-	expect_special(m, 10, 0x1800, "[vdso]", 0x800);
+	expect_special(m, 10, 0x1800, "[stack]", 0x800);
 	task_rec(m, PMC_RECORD_EXIT, 10, 1);
-	expect_special(m, 10, 0x1800, "[vdso]", 0x800);
+	expect_special(m, 10, 0x1800, "[stack]", 0x800);
 	/* A pid reused by a new child of another parent takes that parent's maps. */
 	task_rec(m, PMC_RECORD_FORK, 10, 11);
 	expect_special(m, 10, 0x1800, "[unknown]", 0x1800);
@@ -376,6 +400,7 @@ int main(void)
 	    cmocka_unit_test(names_non_pie_program),
 	    cmocka_unit_test(stripped_program_gives_object_and_offset),
 	    cmocka_unit_test(names_libc_function),
+	    cmocka_unit_test(names_vdso_function),
 	    cmocka_unit_test(fork_copies_and_exec_clears),
 	    cmocka_unit_test(new_mapping_replaces_overlap),
 	    cmocka_unit_test(unreadable_object_noted_once),

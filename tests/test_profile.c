@@ -161,7 +161,7 @@ static void names(void **state)
 			    "parse");
 	assert_string_equal(
 	    pmc_profile_frame_name(p, fid(p, NULL, "/usr/lib/libc.so.6", 5), buf, 64),
-	    "[unknown] libc.so.6");
+	    "libc.so.6+0x5");
 	assert_string_equal(pmc_profile_frame_name(p, fid(p, NULL, "[vdso]", 5), buf, 64),
 			    "[vdso]");
 	pmc_profile_free(p);
@@ -199,13 +199,15 @@ static void self_total_recursion(void **state)
 	pmc_profile_free(p);
 }
 
-/* Unresolved addresses of one object are one function in the views. */
-static void unknown_aggregated(void **state)
+/* Each unresolved address is a function of its own in the views, as perf shows them;
+ * the same address twice is one. */
+static void unknown_address_per_row(void **state)
 {
 	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
 	uint32_t s1[2] = {fid(p, "main", "/bin/x", 0), fid(p, NULL, "/lib/libc.so.6", 0x100)};
 	uint32_t s2[2] = {s1[0], fid(p, NULL, "/lib/libc.so.6", 0x200)};
 	uint32_t s3[2] = {s1[0], fid(p, NULL, "/lib/libm.so.6", 0x200)};
+	uint32_t s4[2] = {s1[0], fid(p, NULL, "/lib/libc.so.6", 0x100)};
 	struct pmc_profile_fn *f;
 	size_t n;
 
@@ -213,14 +215,17 @@ static void unknown_aggregated(void **state)
 	assert_int_equal(pmc_profile_add(p, s1, 2, 3, 1, false), 0);
 	assert_int_equal(pmc_profile_add(p, s2, 2, 4, 1, false), 0);
 	assert_int_equal(pmc_profile_add(p, s3, 2, 1, 1, false), 0);
+	assert_int_equal(pmc_profile_add(p, s4, 2, 2, 1, false), 0);
 	assert_int_equal(pmc_profile_stack_count(p), 3);
 	assert_int_equal(pmc_profile_functions(p, &f, &n), 0);
-	assert_int_equal(n, 3);
-	assert_string_equal(f[0].name, "[unknown] libc.so.6");
-	assert_int_equal(f[0].self, 7);
+	assert_int_equal(n, 4);
+	assert_string_equal(f[0].name, "libc.so.6+0x100");
+	assert_int_equal(f[0].self, 5);
 	assert_string_equal(f[0].object, "/lib/libc.so.6");
-	assert_string_equal(f[1].name, "[unknown] libm.so.6");
-	assert_int_equal(f[1].self, 1);
+	assert_string_equal(f[1].name, "libc.so.6+0x200");
+	assert_int_equal(f[1].self, 4);
+	assert_string_equal(f[2].name, "libm.so.6+0x200");
+	assert_int_equal(f[2].self, 1);
 	pmc_profile_functions_free(f, n);
 	pmc_profile_free(p);
 }
@@ -830,7 +835,7 @@ int main(void)
 	    cmocka_unit_test(many),
 	    cmocka_unit_test(names),
 	    cmocka_unit_test(self_total_recursion),
-	    cmocka_unit_test(unknown_aggregated),
+	    cmocka_unit_test(unknown_address_per_row),
 	    cmocka_unit_test(diff_sorted_matched),
 	    cmocka_unit_test(attribution),
 	    cmocka_unit_test(attribution_sums_to_one),

@@ -55,6 +55,8 @@ static int setup(void **state)
 
 	assert_non_null(f);
 	assert_int_equal(pmc_maps_new(&f->m), 0);
+	/* The kernel's symbols hidden, unless a test gives its own. */
+	assert_int_equal(pmc_maps_set_kallsyms(f->m, "/nonexistent/kallsyms"), 0);
 	assert_int_equal(pmc_profile_new(&in, &f->p), 0);
 	mmap_rec(f->m, PROG_START, 0x2000, PROG_PGOFF, "/nonexistent/prog");
 	mmap_rec(f->m, LIB_START, 0x1000, 0, "/nonexistent/libc.so.6");
@@ -168,8 +170,9 @@ static void chain_into_data_is_cut_and_marked(void **state)
 }
 
 /* The issue's failure: a "return address" beyond 2^63 became a frame whose offset no
- * JSON reader reads back, and the profile could not be saved. Now it is cut, and so is
- * a return address of 0; the profile saves and loads. */
+ * JSON reader reads back, and the profile could not be saved. Now it is cut; a return
+ * address of 0 ends the chain (the outermost frame's), which is whole; the profile saves
+ * and loads. */
 static void offset_beyond_2_63_never_reaches_the_file(void **state)
 {
 	struct fixture *f = *state;
@@ -182,10 +185,10 @@ static void offset_beyond_2_63_never_reaches_the_file(void **state)
 	assert_int_equal(add(f, big, 3, 0, 127, NULL), 0);
 	assert_int_equal(add(f, zero, 2, 0, 127, NULL), 0);
 	assert_int_equal(pmc_profile_stack_count(f->p), 2);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 2; i++)
 		assert_int_equal(pmc_profile_stack(f->p, i)->depth, 1);
-		assert_true(pmc_profile_stack(f->p, i)->truncated);
-	}
+	assert_true(pmc_profile_stack(f->p, 0)->truncated);
+	assert_false(pmc_profile_stack(f->p, 1)->truncated);
 	for (uint32_t i = 0; i < pmc_profile_frame_count(f->p); i++)
 		assert_true(pmc_profile_frame(f->p, i)->offset <= PMC_PROFILE_OFFSET_MAX);
 	fd = mkstemp(path);
@@ -253,6 +256,59 @@ static void chain_at_the_depth_limit_is_marked(void **state)
 	assert_false(pmc_profile_stack(f->p, 3)->truncated);
 }
 
+/* Where the kernel shows its symbols each kernel frame is its function (return addresses
+ * one byte earlier, as user ones); where it hides them, the kernel's part is one
+ * [kernel] frame, and the maps say why once. */
+static void kernel_frames_are_named_where_kallsyms_is_readable(void **state)
+{
+	struct fixture *f = *state;
+	char path[] = "/tmp/pmc-test-kallsyms-XXXXXX";
+	const uint64_t ips[] = {0xffffffff81000010u, 0xffffffff81000100u, PROG_START + 0x10};
+	const struct pmc_profile_stack *s;
+	size_t n0;
+	FILE *out;
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "w");
+	assert_non_null(out);
+	fputs("ffffffff81000000 T _text\nffffffff81000000 T do_work\n"
+	      "ffffffff81000050 d some_data\nffffffff81000100 t helper\n"
+	      "ffffffff81000200 T last_fn\n",
+	      out);
+	fclose(out);
+	assert_int_equal(pmc_maps_set_kallsyms(f->m, path), 0);
+	assert_int_equal(add(f, ips, 3, 2, 127, NULL), 0);
+	s = only_stack(f);
+	assert_int_equal(s->depth, 3);
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[1])->symbol, "do_work");
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[2])->symbol, "do_work");
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[1])->object, "[kernel]");
+	/* The problems so far: prog has no file. */
+	n0 = pmc_maps_problem_count(f->m);
+	for (size_t i = 0; i < n0; i++)
+		assert_null(strstr(pmc_maps_problem(f->m, i), "kernel"));
+
+	/* Every address 0: hidden (kptr_restrict). */
+	out = fopen(path, "w");
+	assert_non_null(out);
+	fputs("0000000000000000 T _text\n0000000000000000 t helper\n", out);
+	fclose(out);
+	assert_int_equal(pmc_maps_set_kallsyms(f->m, path), 0);
+	assert_int_equal(add(f, ips, 3, 2, 127, NULL), 0);
+	assert_int_equal(add(f, ips, 3, 2, 127, NULL), 0);
+	assert_int_equal(pmc_profile_stack_count(f->p), 2);
+	s = pmc_profile_stack(f->p, 1);
+	assert_int_equal(s->depth, 2);
+	assert_int_equal(s->samples, 2);
+	assert_null(pmc_profile_frame(f->p, s->frames[1])->symbol);
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[1])->object, "[kernel]");
+	assert_int_equal(pmc_maps_problem_count(f->m), n0 + 1);
+	assert_non_null(strstr(pmc_maps_problem(f->m, n0), "kptr_restrict"));
+	unlink(path);
+}
+
 static void refuses_what_is_not_a_sample(void **state)
 {
 	struct fixture *f = *state;
@@ -278,6 +334,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(leaf_is_kept_whatever_its_address, setup, teardown),
 	    cmocka_unit_test_setup_teardown(chain_at_the_depth_limit_is_marked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(kernel_frames_are_named_where_kallsyms_is_readable,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(refuses_what_is_not_a_sample, setup, teardown),
 	};
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 
 #include <cmocka.h>
@@ -187,6 +188,92 @@ static void stripped_binary_names_from_its_debug_file(void **state)
 	pmc_symtab_free(full);
 }
 
+static void write_file(const char *path, const void *buf, size_t n);
+static unsigned char *read_all(const char *path, size_t *len);
+
+/* Without a debug file where the build-id points, the .gnu_debuglink finds the one beside
+ * the binary; a debug file whose CRC is not the link's is not used. */
+static void stripped_binary_names_through_its_debuglink(void **state)
+{
+	char tmp[] = "/tmp/pmc-symlink-XXXXXX";
+	char bin[512], dbg[512];
+	unsigned char *image;
+	size_t len;
+	struct pmc_symtab *s;
+	struct sym_child c;
+	uint64_t va;
+
+	(void)state;
+	if (!*PMC_TEST_SYM_LINKED)
+		skip();
+	s = load(PMC_TEST_SYM_LINKED, "/nonexistent");
+	sym_child_start(PMC_TEST_SYM_LINKED, &c);
+	va = child_vaddr(s, &c, c.beta);
+	sym_child_stop(&c);
+	expect_name(s, va, "pmc_sym_beta");
+	pmc_symtab_free(s);
+
+	/* A copy of the binary (a symbolic link would lead back to the real directory)
+	 * beside another file of the debug file's name. */
+	assert_non_null(mkdtemp(tmp));
+	snprintf(bin, sizeof(bin), "%s/pmc-sym-linked", tmp);
+	snprintf(dbg, sizeof(dbg), "%s/pmc-sym-pie.debug", tmp);
+	image = read_all(PMC_TEST_SYM_LINKED, &len);
+	write_file(bin, image, len);
+	free(image);
+	assert_int_equal(symlink(PMC_TEST_SYM_NOPIE, dbg), 0);
+	s = load(bin, "/nonexistent");
+	assert_null(pmc_symtab_lookup(s, va, NULL));
+	pmc_symtab_free(s);
+	unlink(dbg);
+	unlink(bin);
+	rmdir(tmp);
+}
+
+/* An assembly function (an untyped symbol with a size in .text) is named; an untyped
+ * label without a size is not a function. */
+static void untyped_code_symbols_with_a_size_are_functions(void **state)
+{
+	struct pmc_symtab *t = load(PMC_TEST_SYM_PIE, NULL);
+	struct sym_child c;
+	uint64_t va, off = 99;
+
+	(void)state;
+	sym_child_start(PMC_TEST_SYM_PIE, &c);
+	va = child_vaddr(t, &c, c.untyped);
+	sym_child_stop(&c);
+	assert_string_equal(pmc_symtab_lookup(t, va, &off), "pmc_sym_untyped");
+	assert_int_equal(off, 0);
+	assert_string_equal(pmc_symtab_lookup(t, va + 10, &off), "pmc_sym_untyped");
+	/* Past its 11 bytes: the label, which is no function. */
+	assert_null(pmc_symtab_lookup(t, va + 11, NULL));
+	pmc_symtab_free(t);
+}
+
+/* The vdso of this process, read from memory, names its functions. */
+static void vdso_image_has_its_functions(void **state)
+{
+	const unsigned char *base = (const void *)getauxval(AT_SYSINFO_EHDR);
+	struct pmc_symtab *t = NULL;
+	char err[256] = "";
+	bool named = false;
+
+	(void)state;
+	if (!base)
+		skip();
+	assert_int_equal(pmc_symtab_load_image(base, 8192, "[vdso]", &t, err, sizeof(err)), 0);
+	assert_true(pmc_symtab_count(t) > 0);
+	for (uint64_t v = 0; v < 8192 && !named; v++) {
+		const char *n = pmc_symtab_lookup(t, v, NULL);
+
+		named = n && strstr(n, "clock_gettime");
+	}
+	assert_true(named);
+	pmc_symtab_free(t);
+	/* Not ELF: an error, not a crash. */
+	assert_int_equal(pmc_symtab_load_image("nope", 4, "[x]", &t, err, sizeof(err)), -ENOEXEC);
+}
+
 static void vaddr_outside_segments_is_enoent(void **state)
 {
 	struct pmc_symtab *t = load(PMC_TEST_SYM_PIE, NULL);
@@ -323,6 +410,9 @@ int main(void)
 	    cmocka_unit_test(reads_the_build_id),
 	    cmocka_unit_test(stripped_binary_gives_addresses_not_names),
 	    cmocka_unit_test(stripped_binary_names_from_its_debug_file),
+	    cmocka_unit_test(stripped_binary_names_through_its_debuglink),
+	    cmocka_unit_test(untyped_code_symbols_with_a_size_are_functions),
+	    cmocka_unit_test(vdso_image_has_its_functions),
 	    cmocka_unit_test(vaddr_outside_segments_is_enoent),
 	    cmocka_unit_test(broken_files_are_errors_not_crashes),
 	};

@@ -40,7 +40,40 @@ struct pmc_symtab {
 	struct seg *segs;
 	size_t nsegs;
 	char *build_id;
+	bool has_debug; /* symbols came from a separate debug file */
 };
+
+/* The CRC-32 of ISO 3309 (zlib's crc32), which .gnu_debuglink carries, of the whole file
+ * behind fd. Returns 0 or -errno. */
+static int pmc_crc32_fd(int fd, uint32_t *ret)
+{
+	static uint32_t table[256];
+	unsigned char buf[65536];
+	uint32_t crc = 0xffffffffu;
+	ssize_t n;
+
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (ssize_t i = 0; i < n; i++)
+			crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+	}
+	*ret = crc ^ 0xffffffffu;
+	return 0;
+}
 
 static int add_sym(struct pmc_symtab *t, const GElf_Sym *s, const char *name, uint64_t bound)
 {
@@ -94,21 +127,29 @@ static int load_section(struct pmc_symtab *t, Elf *elf, Elf_Scn *scn, const GElf
 		const char *name;
 		uint64_t bound = 0;
 		int type, rc;
+		bool in_section;
 
 		if (!gelf_getsym(d, (int)i, &s))
 			return -ENOEXEC;
 		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-		    s.st_value == 0)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    s.st_shndx == SHN_UNDEF || s.st_value == 0)
+			continue;
+		/* Only an ordinary section index names a section; SHN_ABS and the other
+		 * reserved indexes leave the end unknown. */
+		in_section = s.st_shndx < SHN_LORESERVE && (sscn = elf_getscn(elf, s.st_shndx)) &&
+			     gelf_getshdr(sscn, &ssh) && ssh.sh_addr <= s.st_value &&
+			     s.st_value - ssh.sh_addr < ssh.sh_size;
+		/* Assembly entry points are often untyped (ld.so's _dl_start_user): an
+		 * untyped symbol is code when it has a size and lies in code. Without a size
+		 * it is a label (a loop's, a section's start) rather than a function. */
+		if (type == STT_NOTYPE &&
+		    (!in_section || s.st_size == 0 || !(ssh.sh_flags & SHF_EXECINSTR)))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		/* Only an ordinary section index names a section; SHN_ABS and the other
-		 * reserved indexes leave the end unknown. */
-		if (s.st_shndx < SHN_LORESERVE && (sscn = elf_getscn(elf, s.st_shndx)) &&
-		    gelf_getshdr(sscn, &ssh) && ssh.sh_addr <= s.st_value &&
-		    s.st_value - ssh.sh_addr < ssh.sh_size)
+		if (in_section)
 			bound = ssh.sh_addr + ssh.sh_size;
 		if ((rc = add_sym(t, &s, name, bound)) < 0)
 			return rc;
@@ -233,58 +274,122 @@ static void finish(struct pmc_symtab *t)
 	}
 }
 
-/* Adds the .symtab of the debug file that the build-id names, when there is one and its
- * build-id is the same. Failing that, nothing happens: the debug file is optional. */
-static int load_debug_file(struct pmc_symtab *t, const char *root)
+/* Adds the .symtab of the ELF file at path when it is the debug file of t: its build-id is
+ * t's, or (want_crc) its CRC-32 is the one the debuglink gives. Anything else adds
+ * nothing: a debug file is optional, and a wrong one must not name addresses. Returns 0
+ * or -ENOMEM. */
+static int add_debug_file(struct pmc_symtab *t, const char *path, bool want_crc, uint32_t crc)
 {
-	char path[4096];
-	char *id = NULL;
-	Elf *elf = NULL;
-	int fd, n, rc = 0;
+	struct pmc_elf_file f;
+	char err[8], *id = NULL;
+	size_t before = t->n, pool_before = t->pool_len;
+	uint32_t got;
+	int rc = 0;
 
-	if (!t->build_id || strlen(t->build_id) < 4)
+	if (pmc_elf_open(path, path, &f, err, sizeof(err)) < 0)
 		return 0;
-	n = snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", root, t->build_id,
-		     t->build_id + 2);
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || pmc_build_id_elf(elf, &id) < 0 ||
-	    strcmp(id, t->build_id) != 0)
+	if (want_crc ? pmc_crc32_fd(f.fd, &got) < 0 || got != crc
+		     : pmc_build_id_elf(f.elf, &id) < 0 || strcmp(id, t->build_id) != 0)
 		goto out;
-	{
-		size_t before = t->n, pool_before = t->pool_len;
-
-		rc = load_symbols(t, elf, true, NULL);
-		/* A corrupt debug file adds nothing; only running out of memory is an error. */
-		if (rc == -ENOEXEC) {
-			t->n = before;
-			t->pool_len = pool_before;
-			rc = 0;
-		}
+	rc = load_symbols(t, f.elf, true, NULL);
+	/* A corrupt debug file adds nothing; only running out of memory is an error. */
+	if (rc == -ENOEXEC) {
+		t->n = before;
+		t->pool_len = pool_before;
+		rc = 0;
 	}
+	if (rc == 0 && t->n > before)
+		t->has_debug = true;
 out:
 	free(id);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	pmc_elf_close(&f);
 	return rc;
 }
 
-/* Whether the header tables the ELF header points to lie inside the file. libelf skips a
- * section header table past the end of a file as if there were none, which would make
- * a truncated file look like one without symbols. */
-static bool tables_fit(const GElf_Ehdr *eh, int fd)
+/* The file name and CRC-32 of elf's .gnu_debuglink section (the name, NUL-terminated,
+ * padded to 4 bytes, then the CRC in the file's byte order). Returns 0 or -ENOENT. */
+static int read_debuglink(Elf *elf, const GElf_Ehdr *eh, char *name, size_t len, uint32_t *ret_crc)
 {
-	struct stat st;
-	uint64_t size, n;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
 
-	if (fstat(fd, &st) < 0 || st.st_size < 0)
-		return false;
-	size = (uint64_t)st.st_size;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return -ENOENT;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const unsigned char *b;
+		Elf_Data *d;
+		GElf_Shdr sh;
+		const char *sname;
+		size_t n, at;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sname = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strcmp(sname, ".gnu_debuglink") != 0)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return -ENOENT;
+		b = d->d_buf;
+		n = strnlen((const char *)b, d->d_size);
+		at = (n + 4) & ~(size_t)3;
+		/* A name that is a path would leave the directories searched. */
+		if (n == 0 || n >= len || at + 4 > d->d_size || memchr(b, '/', n))
+			return -ENOENT;
+		memcpy(name, b, n + 1);
+		*ret_crc = eh->e_ident[EI_DATA] == ELFDATA2MSB
+			       ? (uint32_t)b[at] << 24 | (uint32_t)b[at + 1] << 16 |
+				     (uint32_t)b[at + 2] << 8 | b[at + 3]
+			       : (uint32_t)b[at + 3] << 24 | (uint32_t)b[at + 2] << 16 |
+				     (uint32_t)b[at + 1] << 8 | b[at];
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Adds the symbols of a stripped file's separate debug file, found as gdb and perf find
+ * it: by build-id, <root>/.build-id/xx/rest.debug; else by its .gnu_debuglink, in the
+ * file's own directory, its .debug/ subdirectory, then <root>/DIR. path is NULL for an
+ * image that is no file (it has no directory to search). */
+static int load_debug_files(struct pmc_symtab *t, Elf *elf, const GElf_Ehdr *eh, const char *path,
+			    const char *root)
+{
+	char file[4096], link[256], *real = NULL, *slash;
+	uint32_t crc;
+	int n, rc = 0;
+
+	if (t->build_id && strlen(t->build_id) >= 4) {
+		n = snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s.debug", root, t->build_id,
+			     t->build_id + 2);
+		if (n > 0 && (size_t)n < sizeof(file) &&
+		    ((rc = add_debug_file(t, file, false, 0)) < 0 || t->has_debug))
+			return rc;
+	}
+	if (!path || read_debuglink(elf, eh, link, sizeof(link), &crc) < 0)
+		return 0;
+	if (!(real = realpath(path, NULL)))
+		return errno == ENOMEM ? -ENOMEM : 0;
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	/* A debuglink that names the file itself (<dir>/<link> is the file) is skipped. */
+	for (int i = 0; i < 3 && rc == 0 && !t->has_debug; i++) {
+		if (i == 0 && strcmp(link, slash + 1) == 0)
+			continue;
+		n = snprintf(file, sizeof(file), "%s%s%s/%s", i == 2 ? root : "", real,
+			     i == 1 ? "/.debug" : "", link);
+		if (n > 0 && (size_t)n < sizeof(file))
+			rc = add_debug_file(t, file, true, crc);
+	}
+	free(real);
+	return rc;
+}
+
+/* Whether the header tables the ELF header points to lie inside the file's size bytes.
+ * libelf skips a section header table past the end of a file as if there were none,
+ * which would make a truncated file look like one without symbols. */
+static bool tables_fit(const GElf_Ehdr *eh, uint64_t size)
+{
+	uint64_t n;
+
 	/* e_shnum 0 with a table: the count is in section 0 (extended numbering). */
 	n = eh->e_shnum ? eh->e_shnum : 1;
 	if (eh->e_shoff && (eh->e_shoff > size || n * eh->e_shentsize > size - eh->e_shoff))
@@ -295,49 +400,40 @@ static bool tables_fit(const GElf_Ehdr *eh, int fd)
 	return true;
 }
 
-int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_symtab **ret,
-			  char *err, size_t errlen)
+/* The symbols of an open ELF image of size bytes into *ret; path is the file it was
+ * read from (NULL for an image in memory), q how messages name it. */
+static int load_elf(Elf *elf, const GElf_Ehdr *eh, uint64_t size, const char *path, const char *q,
+		    const char *debug_root, struct pmc_symtab **ret, char *err, size_t errlen)
 {
-	char q[PMC_QUOTE_SIZE(256)];
-	struct pmc_symtab *t = NULL;
-	struct pmc_elf_file f;
+	struct pmc_symtab *t;
 	bool has_symtab = false;
-	Elf *elf;
 	int rc;
 
-	if (!path || !ret)
-		return -EINVAL;
-	pmc_quote(q, sizeof(q), path);
-	rc = pmc_elf_open(path, q, &f, err, errlen);
-	if (rc < 0)
-		return rc;
-	elf = f.elf;
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		rc = -ENOMEM;
-		goto fail_alloc;
-	}
-	if (!tables_fit(&f.eh, f.fd)) {
+	if (!tables_fit(eh, size)) {
 		pmc_err_set(err, errlen,
 			    "%s: a truncated ELF file (its header tables end past the end of the "
 			    "file); rebuild or reinstall it",
 			    q);
-		rc = -ENOEXEC;
-		goto fail_alloc;
+		return -ENOEXEC;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		pmc_err_set(err, errlen, "%s: out of memory", q);
+		return -ENOMEM;
 	}
 	rc = pmc_build_id_elf(elf, &t->build_id);
 	if (rc < 0 && rc != -ENODATA)
-		goto fail_read;
+		goto fail;
 	if ((rc = load_segments(t, elf)) < 0 || (rc = load_symbols(t, elf, false, &has_symtab)) < 0)
-		goto fail_read;
-	if (!has_symtab && (rc = load_debug_file(t, debug_root ? debug_root : PMC_DEBUG_ROOT)) < 0)
-		goto fail_read;
+		goto fail;
+	if (!has_symtab &&
+	    (rc = load_debug_files(t, elf, eh, path, debug_root ? debug_root : PMC_DEBUG_ROOT)) < 0)
+		goto fail;
 	finish(t);
-	pmc_elf_close(&f);
 	*ret = t;
 	return 0;
 
-fail_read:
+fail:
 	if (rc == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory reading its symbols", q);
 	else {
@@ -347,11 +443,69 @@ fail_read:
 			    "%s: a truncated or corrupt ELF file (%s); rebuild or reinstall it", q,
 			    e ? elf_errmsg(e) : "bad headers or symbol tables");
 	}
-fail_alloc:
-	if (rc == -ENOMEM && !t)
-		pmc_err_set(err, errlen, "%s: out of memory", q);
 	pmc_symtab_free(t);
+	return rc;
+}
+
+int pmc_symtab_load_debug(const char *path, const char *debug_root, struct pmc_symtab **ret,
+			  char *err, size_t errlen)
+{
+	char q[PMC_QUOTE_SIZE(256)];
+	struct pmc_elf_file f;
+	struct stat st;
+	int rc;
+
+	if (!path || !ret)
+		return -EINVAL;
+	pmc_quote(q, sizeof(q), path);
+	rc = pmc_elf_open(path, q, &f, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (fstat(f.fd, &st) < 0 || st.st_size < 0) {
+		rc = -errno;
+		pmc_err_set(err, errlen, "%s: %s", q, strerror(errno));
+	} else {
+		rc = load_elf(f.elf, &f.eh, (uint64_t)st.st_size, path, q, debug_root, ret, err,
+			      errlen);
+	}
 	pmc_elf_close(&f);
+	return rc;
+}
+
+int pmc_symtab_load_image(const void *image, size_t size, const char *name, struct pmc_symtab **ret,
+			  char *err, size_t errlen)
+{
+	char q[PMC_QUOTE_SIZE(256)];
+	GElf_Ehdr eh;
+	char *copy;
+	Elf *elf;
+	int rc;
+
+	if (!image || !name || !ret)
+		return -EINVAL;
+	pmc_quote(q, sizeof(q), name);
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		pmc_err_set(err, errlen, "libelf: %s", elf_errmsg(-1));
+		return -ENOSYS;
+	}
+	/* A copy: libelf may translate the image in place, and the symbols must not depend
+	 * on memory the caller keeps. */
+	copy = malloc(size ? size : 1);
+	if (!copy) {
+		pmc_err_set(err, errlen, "%s: out of memory", q);
+		return -ENOMEM;
+	}
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		pmc_err_set(err, errlen, "%s: not an ELF image", q);
+		rc = -ENOEXEC;
+	} else {
+		rc = load_elf(elf, &eh, size, NULL, q, NULL, ret, err, errlen);
+	}
+	if (elf)
+		elf_end(elf);
+	free(copy);
 	return rc;
 }
 

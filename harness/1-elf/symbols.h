@@ -10,12 +10,19 @@
 
 struct pmc_symtab;
 
-/* Loads the function symbols (STT_FUNC, STT_GNU_IFUNC; sized or up to the next symbol)
- * of the ELF file at path from .symtab and .dynsym, and from a separate debug file
- * found by build-id under /usr/lib/debug/.build-id when the file is stripped. Returns 0;
+/* Loads the function symbols (STT_FUNC, STT_GNU_IFUNC; sized or up to the next symbol;
+ * STT_NOTYPE ones with a size in an executable section) of the ELF file at path from
+ * .symtab and .dynsym, and, when the file is stripped, from its separate debug file:
+ * by build-id under /usr/lib/debug/.build-id, else by .gnu_debuglink (its CRC checked)
+ * beside the file, in its .debug/ directory or under /usr/lib/debug. Returns 0;
  * -ENOENT (or another -errno of open); -ENOEXEC when it is not ELF; -ENOMEM. A file
  * without any symbol loads (lookups then find nothing). One line in err on failure. */
 int pmc_symtab_load(const char *path, struct pmc_symtab **ret, char *err, size_t errlen);
+
+/* pmc_symtab_load() of an ELF image in memory (size bytes, copied), such as the vdso
+ * mapped into every process; name is how messages call it. No debug file is searched. */
+int pmc_symtab_load_image(const void *image, size_t size, const char *name,
+			  struct pmc_symtab **ret, char *err, size_t errlen);
 
 /* The GNU build-id as lower-case hex, or NULL when the file has none. */
 const char *pmc_symtab_build_id(const struct pmc_symtab *t);

@@ -13,6 +13,7 @@
 #include "base/grow.h"
 #include "base/hashmap.h"
 #include "elf/symbols.h"
+#include "profile/kallsyms.h"
 #include "profile/maps.h"
 
 /* The kernel's BUILD_ID_SIZE_MAX: the longest build-id an MMAP2 record carries. */
@@ -50,6 +51,9 @@ struct pmc_maps {
 	struct pmc_hashmap obj_index;
 	char **problems;
 	size_t nproblems, problems_cap;
+	struct pmc_kallsyms *kernel;
+	enum obj_state kernel_state;
+	char *kallsyms_path; /* NULL: /proc/kallsyms */
 };
 
 int pmc_maps_new(struct pmc_maps **ret)
@@ -84,7 +88,25 @@ void pmc_maps_free(struct pmc_maps *m)
 	for (size_t i = 0; i < m->nproblems; i++)
 		free(m->problems[i]);
 	free(m->problems);
+	pmc_kallsyms_free(m->kernel);
+	free(m->kallsyms_path);
 	free(m);
+}
+
+int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path)
+{
+	char *p;
+
+	if (!m || !path)
+		return -EINVAL;
+	if (!(p = strdup(path)))
+		return -ENOMEM;
+	free(m->kallsyms_path);
+	m->kallsyms_path = p;
+	pmc_kallsyms_free(m->kernel);
+	m->kernel = NULL;
+	m->kernel_state = OBJ_UNLOADED;
+	return 0;
 }
 
 static struct task *task_find(const struct pmc_maps *m, uint32_t pid)
@@ -102,8 +124,8 @@ static int task_get(struct pmc_maps *m, uint32_t pid, struct task **ret)
 	int rc;
 
 	if (!t) {
-		if ((rc = pmc_grow_to(&m->tasks, &m->tasks_cap, m->ntasks + 1,
-			       sizeof(*m->tasks))) < 0)
+		if ((rc = pmc_grow_to(&m->tasks, &m->tasks_cap, m->ntasks + 1, sizeof(*m->tasks))) <
+		    0)
 			return rc;
 		t = calloc(1, sizeof(*t));
 		if (!t)
@@ -274,7 +296,7 @@ static int add_problem(struct pmc_maps *m, const char *text)
 	int rc;
 
 	if ((rc = pmc_grow_to(&m->problems, &m->problems_cap, m->nproblems + 1,
-		       sizeof(*m->problems))) < 0)
+			      sizeof(*m->problems))) < 0)
 		return rc;
 	s = strdup(text);
 	if (!s)
@@ -283,22 +305,83 @@ static int add_problem(struct pmc_maps *m, const char *text)
 	return 0;
 }
 
+/* The symbols of the vdso, read from this process's own: the kernel maps the same image
+ * into every process of an ABI, and the profiled ones are gone by the time their samples
+ * are named (perf reads its own vdso too). A task of another ABI (32-bit) has another
+ * image, which the build-id of its MMAP2 record tells apart where the kernel gives one. */
+static int vdso_load(struct pmc_symtab **ret, char *err, size_t errlen)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -ENOENT;
+
+	if (!f) {
+		rc = -errno;
+		pmc_err_set(err, errlen, "[vdso]: cannot read /proc/self/maps: %s", strerror(-rc));
+		return rc;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long start, end;
+		size_t n = strlen(line);
+
+		while (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n < 6 || strcmp(line + n - 6, "[vdso]") != 0 ||
+		    sscanf(line, "%llx-%llx", &start, &end) != 2 || end <= start)
+			continue;
+		rc = pmc_symtab_load_image((const void *)(uintptr_t)start, (size_t)(end - start),
+					   "[vdso]", ret, err, errlen);
+		break;
+	}
+	if (rc == -ENOENT)
+		pmc_err_set(err, errlen, "[vdso]: this process has none to read");
+	free(line);
+	fclose(f);
+	return rc;
+}
+
 /* Loads o's symbols on first use; a failure is noted once and the object stays
  * unsymbolized. Out of memory loses only the note: resolve cannot fail. */
 static void obj_load(struct pmc_maps *m, struct obj *o)
 {
 	char err[1024] = "";
 	char msg[1200];
+	int rc;
 
 	if (o->state != OBJ_UNLOADED)
 		return;
-	if (pmc_symtab_load(o->path, &o->tab, err, sizeof(err)) == 0) {
+	if (o->special)
+		rc = vdso_load(&o->tab, err, sizeof(err));
+	else
+		rc = pmc_symtab_load(o->path, &o->tab, err, sizeof(err));
+	if (rc == 0) {
 		o->state = OBJ_LOADED;
 		return;
 	}
 	o->state = OBJ_FAILED;
 	/* err names the file, quoted. */
 	snprintf(msg, sizeof(msg), "no symbols: %s", err);
+	add_problem(m, msg);
+}
+
+/* Reads the kernel's symbols on the first kernel address; why not is noted once. */
+static void kernel_load(struct pmc_maps *m)
+{
+	char why[512] = "";
+	char msg[700];
+
+	if (m->kernel_state != OBJ_UNLOADED)
+		return;
+	if (pmc_kallsyms_load(m->kallsyms_path, &m->kernel, why, sizeof(why)) == 0) {
+		m->kernel_state = OBJ_LOADED;
+		return;
+	}
+	m->kernel_state = OBJ_FAILED;
+	snprintf(msg, sizeof(msg),
+		 "kernel functions are not named, kernel frames are one "
+		 "[kernel]: %s",
+		 why);
 	add_problem(m, msg);
 }
 
@@ -334,10 +417,13 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 	if (!m)
 		return;
 	if (kernel) {
-		/* Kernel symbols are not read: one "[kernel]" frame, no offset to keep. */
+		/* By function where /proc/kallsyms is readable, else one "[kernel]": no
+		 * offset is kept either way. */
 		ret->object = "[kernel]";
 		ret->offset = 0;
 		ret->unmapped = false;
+		kernel_load(m);
+		ret->symbol = pmc_kallsyms_lookup(m->kernel, ip);
 		return;
 	}
 	if (!(t = task_find(m, pid)) || !(mp = map_find(t, ip)))
@@ -349,7 +435,8 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 	off = ip - mp->start + mp->pgoff;
 	ret->object = o->path;
 	ret->offset = off;
-	if (o->special)
+	/* Of the pseudo-objects only the vdso is code with symbols. */
+	if (o->special && strcmp(o->special, "[vdso]") != 0)
 		return;
 	obj_load(m, o);
 	if (o->state != OBJ_LOADED)

@@ -16,6 +16,10 @@ struct pmc_maps;
 int pmc_maps_new(struct pmc_maps **ret);
 void pmc_maps_free(struct pmc_maps *m);
 
+/* Reads the kernel's symbols from path rather than /proc/kallsyms (for tests). Returns 0,
+ * -EINVAL or -ENOMEM. */
+int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path);
+
 /* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of
  * the parent's maps) or EXIT record; other records are ignored. Returns 0 or -ENOMEM. */
 int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec);
@@ -39,11 +43,13 @@ struct pmc_resolved {
 /* Resolves address ip of task pid. Strings are owned by m and live until
  * pmc_maps_free(). Return addresses (every frame of a call chain but the leaf) should be
  * passed as ip - 1, so that a call at the end of a function is not taken for the next
- * function. kernel: ip is a kernel address ("[kernel]", no symbol). */
+ * function. kernel: ip is a kernel address ("[kernel]", named from /proc/kallsyms where
+ * the kernel shows its addresses; where not, no symbol and a problem that says why).
+ * The vdso is named from this process's own image. */
 void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel,
 		      struct pmc_resolved *ret);
 
-/* Objects whose symbols could not be loaded, or whose build-id did not match, each
- * once: for the profile's notes. */
+/* Objects whose symbols could not be loaded, or whose build-id did not match, and the
+ * kernel's symbols when they cannot be read, each once: for the profile's notes. */
 size_t pmc_maps_problem_count(const struct pmc_maps *m);
 const char *pmc_maps_problem(const struct pmc_maps *m, size_t i);

@@ -1,6 +1,7 @@
 /* The profile model (profile.h, docs/profile.md): interned frames and stacks, and the
  * views every reader shares (functions, diff, attribution). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,8 +335,9 @@ uint64_t pmc_profile_truncated(const struct pmc_profile *p)
 }
 
 /* A frame's display name into buf (snprintf's return): the symbol; a pseudo-object
- * ("[kernel]", "[vdso]", "[anon]", "[unknown]") as itself, since it names no file; else
- * "[unknown] " and the object's base name. */
+ * ("[kernel]", "[vdso]", "[anon]", "[unknown]") as itself, since its offsets name no
+ * place in a file; else the object's base name and the offset, one row per address as
+ * perf shows them. */
 static int format_name(const struct pmc_profile_frame *f, char *buf, size_t len)
 {
 	const char *base;
@@ -346,7 +348,7 @@ static int format_name(const struct pmc_profile_frame *f, char *buf, size_t len)
 		return snprintf(buf, len, "%s", f->object);
 	base = strrchr(f->object, '/');
 	base = base && base[1] ? base + 1 : f->object;
-	return snprintf(buf, len, "[unknown] %s", base);
+	return snprintf(buf, len, "%s+0x%" PRIx64, base, f->offset);
 }
 
 const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, char *buf, size_t len)

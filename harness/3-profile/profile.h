@@ -6,7 +6,7 @@
  *
  * A frame is a function of an object (an executable or shared object), or, when no
  * symbol covers the address, the object and the offset into it: the symbol is then NULL
- * and every view shows "[unknown]" with the object, never a guessed name. */
+ * and every view shows the object and the offset ("prog+0x1139"), never a guessed name. */
 #pragma once
 
 #include <stdbool.h>
@@ -91,9 +91,9 @@ uint64_t pmc_profile_samples(const struct pmc_profile *p);
 uint64_t pmc_profile_truncated(const struct pmc_profile *p);
 
 /* The display name of a frame in every view: the symbol, a pseudo-object ("[kernel]",
- * "[vdso]", "[anon]", "[unknown]") as itself, or "[unknown] OBJECT" (the
- * object's base name) when it has none, so unresolved addresses of one object are one
- * function in the views (the profile keeps their offsets). Writes into buf. */
+ * "[vdso]", "[anon]", "[unknown]") as itself, or "OBJECT+0xOFFSET" (the object's base
+ * name, the offset in hex) when it has none: one row per unresolved address, as perf
+ * shows them. Writes into buf. */
 const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, char *buf, size_t len);
 
 /* Functions by display name: self (leaf) and total (on the stack at all, counted once per

@@ -107,7 +107,8 @@ static int frame_of(struct pmc_profile *p, const struct pmc_resolved *res, bool 
 		object = "[unknown]";
 		offset = 0;
 	}
-	/* Kernel frames are not symbolized by design: not a failure to count. */
+	/* Kernel frames are named where the kernel shows its symbols, and say why not
+	 * elsewhere, once: not a failure to count per frame. */
 	if (!res->symbol && !kernel)
 		(*unresolved)++;
 	return pmc_profile_frame_id(p, res->symbol, object, offset, ret_id);
@@ -118,7 +119,7 @@ int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const stru
 {
 	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
 	uint64_t dummy = 0;
-	bool truncated;
+	bool truncated, unnamed_kernel = false;
 	int r = 0;
 
 	if (!p || !rec || rec->type != PMC_RECORD_SAMPLE ||
@@ -148,23 +149,30 @@ int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const stru
 	for (uint32_t i = 0; r == 0 && i < nips; i++) {
 		bool kernel = i < nkernel;
 		/* The first user address is where the task was (the leaf, or where it entered
-		 * the kernel); every later one is a return address the kernel read from a
-		 * frame-pointer chain, looked up one byte earlier so that a call at a
-		 * function's very end is not taken for the next function. */
-		bool ret_addr = i > nkernel;
+		 * the kernel), as the first kernel one is; every later one is a return address
+		 * the kernel read from a frame-pointer chain, looked up one byte earlier so
+		 * that a call at a function's very end is not taken for the next function. */
+		bool ret_addr = i > nkernel || (kernel && i > 0);
 		struct pmc_resolved res;
 
-		if (kernel && i > 0)
-			continue; /* one "[kernel]" frame for the kernel's part */
+		/* A 0 return address is where the chain ends (the outermost frame's, as _start
+		 * leaves it): the stack is whole, and 0 is no frame. */
+		if (ret_addr && !kernel && rec->sample.ips[i] == 0)
+			break;
 		pmc_maps_resolve(m, rec->pid,
 				 ret_addr ? rec->sample.ips[i] - 1 : rec->sample.ips[i], kernel,
 				 &res);
+		/* Kernel functions unnamed (kallsyms hidden) are one "[kernel]" frame for
+		 * the kernel's part. */
+		if (kernel && !res.symbol && unnamed_kernel)
+			continue;
+		unnamed_kernel = kernel && !res.symbol;
 		/* A return address outside every mapping of the task (or beyond what a file
 		 * can hold) is no return address: the chain walked into memory that is no
 		 * frame (code built without frame pointers keeps data in rbp). It and
 		 * everything the walk read after it are dropped, and the stack is marked
 		 * cut (docs/profile.md, "Call chains"). */
-		if (ret_addr &&
+		if (ret_addr && !kernel &&
 		    (res.unmapped || (!res.symbol && res.offset > PMC_PROFILE_OFFSET_MAX))) {
 			truncated = true;
 			break;
@@ -196,6 +204,7 @@ static int on_record(const struct pmc_record *rec, void *ud)
 }
 
 static int profile_from_sampler(struct pmc_sampler *s, const char *event, const char *name,
+				void (*note)(const char *, void *), void *note_ud,
 				struct pmc_profile **ret, char *err, size_t errlen)
 {
 	struct pmc_profile_info info = {
@@ -220,6 +229,8 @@ static int profile_from_sampler(struct pmc_sampler *s, const char *event, const 
 			    strerror(-r));
 		goto fail;
 	}
+	for (size_t i = 0; note && i < pmc_maps_problem_count(b.maps); i++)
+		note(pmc_maps_problem(b.maps, i), note_ud);
 	pmc_profile_set_counts(b.p, pmc_sampler_samples(s), pmc_sampler_lost(s), b.unresolved);
 	pmc_profile_set_throttled(b.p, pmc_sampler_throttled(s));
 	*ret = b.p;
@@ -303,7 +314,8 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 		goto out;
 	}
 	snprintf(event, sizeof(event), "%s%s", pmc_sampler_event(s), exclude_kernel ? ":u" : "");
-	r = profile_from_sampler(s, event, o->name, ret, err, errlen);
+	r = profile_from_sampler(s, event, o->name, PMC_OPTS_GET(o, note, NULL),
+				 PMC_OPTS_GET(o, note_ud, NULL), ret, err, errlen);
 out:
 	pmc_sampler_close(s);
 	return r;

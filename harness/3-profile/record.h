@@ -18,14 +18,14 @@ struct pmc_record;
 struct pmc_spawn_result;
 
 struct pmc_record_opts {
-	size_t sz;		 /* sizeof(struct pmc_record_opts) */
-	char *const *argv;	 /* the command, NULL-terminated */
-	const char *path;	 /* the resolved executable, or NULL: argv[0] in PATH */
-	const char *name;	 /* the profile's name (benchmark or command); may be NULL */
-	char *const *envp;	 /* the command's environment; NULL: this process's */
-	const char *input_path;	 /* its stdin, or NULL for /dev/null */
-	bool show_output;	 /* else its output goes to /dev/null */
-	double timeout_s;	 /* <= 0: none */
+	size_t sz;		/* sizeof(struct pmc_record_opts) */
+	char *const *argv;	/* the command, NULL-terminated */
+	const char *path;	/* the resolved executable, or NULL: argv[0] in PATH */
+	const char *name;	/* the profile's name (benchmark or command); may be NULL */
+	char *const *envp;	/* the command's environment; NULL: this process's */
+	const char *input_path; /* its stdin, or NULL for /dev/null */
+	bool show_output;	/* else its output goes to /dev/null */
+	double timeout_s;	/* <= 0: none */
 	volatile sig_atomic_t *running, *stop; /* as pmc_spawn_opts */
 	/* Sampling (perf): the event (NULL: cycles where the machine has it, else
 	 * cpu-clock), the frequency (0: PMC_SAMPLE_DEFAULT_FREQ), no call chains. */
@@ -39,8 +39,13 @@ struct pmc_record_opts {
 	const char *valgrind_path; /* NULL: "valgrind" in PATH */
 	const char *valgrind_event;
 	bool die_with_parent; /* as pmc_spawn_opts */
+	/* Sampled: called once for each problem met naming the samples (an object without
+	 * symbols, a rebuilt file, the kernel's symbols hidden), text for the user; NULL:
+	 * none is reported. */
+	void (*note)(const char *text, void *ud);
+	void *note_ud;
 };
-#define pmc_record_opts__last_field die_with_parent
+#define pmc_record_opts__last_field note_ud
 
 /* Runs the command once under the profiler and returns its profile in *ret and the
  * run's figures in *ret_run (may be NULL). A run that fails (non-zero exit, killed,
@@ -55,8 +60,9 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 		       struct pmc_spawn_result *ret_run, char *err, size_t errlen);
 
 /* One sample of the sampler (counters/perf/sample.h) into p as a stack, its addresses named
- * through m (docs/profile.md, "Call chains"): the kernel's part as one "[kernel]" frame;
- * a return address that no mapping of the task holds (a frame-pointer chain that walked
+ * through m (docs/profile.md, "Call chains"): the kernel's part by function, or as one
+ * "[kernel]" frame where its symbols are hidden; a 0 return address ends the chain; a
+ * return address that no mapping of the task holds (a frame-pointer chain that walked
  * into data) cuts the chain there, and the stack is marked truncated, as is one of
  * max_stack addresses or more (the kernel's limit, perf_event_max_stack; 0: none). No
  * frame added has an offset a profile file cannot hold. *unresolved (may be NULL) counts

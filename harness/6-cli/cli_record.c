@@ -88,7 +88,7 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 		if (in->samples && in->unresolved)
 			fprintf(stderr,
 				"pmcbench: %llu frames had no symbol (stripped objects or JIT "
-				"code): they show as [unknown] with their object\n",
+				"code): they show as OBJECT+0xOFFSET\n",
 				(unsigned long long)in->unresolved);
 	}
 	if (pmc_profile_truncated(p)) {
@@ -96,6 +96,13 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 		pmc_profile_report_truncated(stderr, p);
 		fputs("\n", stderr);
 	}
+}
+
+/* A problem naming the samples (pmc_record_opts.note). */
+static void note(const char *text, void *ud)
+{
+	(void)ud;
+	pmc_cli_note("%s", text);
 }
 
 int pmc_cli_record(int argc, char **argv)
@@ -150,7 +157,8 @@ int pmc_cli_record(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		pmc_cli_error("record: no command to profile; try 'pmcbench record -- ./prog args'");
+		pmc_cli_error(
+		    "record: no command to profile; try 'pmcbench record -- ./prog args'");
 		return PMC_EXIT_ERROR;
 	}
 	if (o.valgrind && (o.event || o.freq || o.no_callchain)) {
@@ -162,6 +170,7 @@ int pmc_cli_record(int argc, char **argv)
 		return PMC_EXIT_ERROR;
 	o.argv = argv + optind;
 	o.name = argv[optind];
+	o.note = note;
 	o.running = pmc_cli_running;
 	o.stop = &pmc_cli_interrupted;
 	pmc_cli_catch_signals(true);

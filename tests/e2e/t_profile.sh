@@ -304,3 +304,37 @@ test_record_follows_children() {
 	share=$(leaf_share folded loop)
 	awk -v s="$share" 'BEGIN { exit !(s >= 80) }' || fail "the children's loop has $share% of the samples"
 }
+
+# A stripped program is named through the debug file its .gnu_debuglink names (beside it);
+# without one, each address is a row of its own (OBJECT+0xOFFSET), as perf shows them.
+test_record_names_stripped_programs() {
+	if [ -z "${PMC_PROF_LINKED:-}" ]; then
+		skip "no objcopy: no stripped programs"
+	fi
+	expect_exit 0 "$PMCBENCH" record -o l.json -- "$PMC_PROF_LINKED" 100000 30000 || return 1
+	expect_exit 0 "$PMCBENCH" report --folded l.json || return 1
+	expect_grep '(^|;)main;prof_hot [0-9]+$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" record -o s.json -- "$PMC_PROF_STRIPPED" 100000 30000 || return 1
+	expect_grep 'frames had no symbol .*OBJECT\+0xOFFSET' "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" report --top 0 s.json || return 1
+	n=$(grep -cE ' pmc-prof-stripped\+0x[0-9a-f]+ ' "$TMP/out")
+	[ "$n" -ge 2 ] || { cat "$TMP/out" >&2; fail "$n rows of pmc-prof-stripped addresses, expected one per address"; }
+}
+
+# The vdso is named (clock_gettime runs there without a system call); kernel frames are
+# named by function where /proc/kallsyms shows addresses, else a note says why not.
+test_record_names_vdso_and_kernel() {
+	expect_exit 0 "$PMCBENCH" record -o v.json -- "$WORK" clock 3000000 || return 1
+	cp "$TMP/err" record.err
+	expect_exit 0 "$PMCBENCH" report --top 0 v.json || return 1
+	awk '$NF == "[vdso]" && $(NF-1) ~ /clock_gettime/ { found = 1 } END { exit !found }' "$TMP/out" ||
+		{ cat "$TMP/out" >&2; fail "no clock_gettime in [vdso]"; return 1; }
+	grep -q 'of cpu-clock:u\|of cycles:u' record.err && return 0
+	expect_exit 0 "$PMCBENCH" report --folded v.json || return 1
+	if awk 'NR == 1 { exit !($1 ~ /^0+$/) }' /proc/kallsyms 2>/dev/null; then
+		expect_grep 'kernel functions are not named.*kptr_restrict' record.err
+	elif grep -q '\[kernel\]' "$TMP/out"; then
+		cat "$TMP/out" >&2
+		fail "kernel frames are not named though /proc/kallsyms is readable"
+	fi
+}

@@ -6,6 +6,7 @@
  *   pmc-work touch PAGES     writes to PAGES fresh pages (one page fault each)
  *   pmc-work spin MS         burns MS milliseconds of its own CPU time
  *   pmc-work sleep MS        sleeps MS milliseconds
+ *   pmc-work clock N         reads CLOCK_MONOTONIC N times (in the vdso, no system call)
  *   pmc-work exit CODE       exits with CODE
  *   pmc-work kill SIG        kills itself with SIG
  *   pmc-work echo            copies stdin to stdout
@@ -60,8 +61,8 @@ static unsigned long arg(int argc, char **argv, int i)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr,
-			"usage: pmc-work loop|fork|touch|spin|sleep|exit|kill|echo|cpu|meet ...\n");
+		fprintf(stderr, "usage: pmc-work "
+				"loop|fork|touch|spin|sleep|clock|exit|kill|echo|cpu|meet ...\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "loop") == 0) {
@@ -96,6 +97,12 @@ int main(int argc, char **argv)
 
 		while (cpu_ms() < end)
 			loop(1000);
+	} else if (strcmp(argv[1], "clock") == 0 && argc == 3) {
+		struct timespec ts;
+		unsigned long n = strtoul(argv[2], NULL, 10);
+
+		for (unsigned long i = 0; i < n; i++)
+			clock_gettime(CLOCK_MONOTONIC, &ts);
 	} else if (strcmp(argv[1], "sleep") == 0) {
 		usleep((useconds_t)arg(argc, argv, 2) * 1000);
 	} else if (strcmp(argv[1], "exit") == 0) {
