@@ -35,7 +35,9 @@ static void help(FILE *out)
 	    "      --show-output      let the command write to the terminal\n"
 	    "  -h, --help             display this help and exit\n\n"
 	    "Exit status: 0 when the profile was written, 2 on an error (the command could not\n"
-	    "be run or profiled, the file could not be written).\n",
+	    "be run or profiled, the file could not be written); 130 after Ctrl-C (SIGINT), 143\n"
+	    "after SIGTERM: the command is killed, no profile is written, and pmcbench ends\n"
+	    "by the same signal.\n",
 	    PMC_SAMPLE_DEFAULT_FREQ);
 }
 
