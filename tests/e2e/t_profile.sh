@@ -233,7 +233,11 @@ test_record_errors() {
 	expect_exit 2 "$PMCBENCH" record -o p.json -- ./does-not-exist || return 1
 	expect_grep 'does-not-exist' "$TMP/err" || return 1
 	expect_exit 2 "$PMCBENCH" record --backend valgrind -F 99 -o p.json -- true || return 1
-	expect_grep 'would do nothing' "$TMP/err"
+	expect_grep 'would do nothing' "$TMP/err" || return 1
+	# An output that cannot be written is refused before the command runs.
+	expect_exit 2 "$PMCBENCH" record -o /proc/p.json -- sh -c 'touch ran' || return 1
+	expect_grep 'cannot write /proc/p\.json' "$TMP/err" || return 1
+	[ ! -e ran ] || fail "the command ran though its profile could not be written"
 }
 
 test_report_rejects_what_is_not_a_profile() {
