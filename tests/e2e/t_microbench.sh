@@ -193,8 +193,13 @@ test_mb_valgrind_complexity_fits_are_exact() {
 	[ "$(json_get a.json "$q")" = "$(json_get b.json "$q")" ] || fail "the fits differ" || return 1
 	[ "$(json_get a.json "[f['big_o'] for f in d['complexity']]")" = "['O(n)', 'O(n^2)']" ] ||
 		fail "fits: $(json_get a.json "$q")" || return 1
-	[ "$(json_get a.json "round(d['complexity'][0]['coef'], 3)")" = 4.0 ] ||
-		fail "sum: $(json_get a.json "$q")"
+	# The fit's coefficient is what the counts say per element (gcc's sum loop takes 4
+	# instructions an element, clang's vectorized one about 1.2): at the largest n the
+	# fitted c*n is the benchmark's exact instructions/op, less its fixed cost.
+	local rel="[abs(f['coef'] * n - v) / v < 0.05 for f in d['complexity'] if f['name'] == 'sum'
+		for n, v in [max((int(b['name'].split('/')[1]), b['metrics']['instructions/op']['samples'][0])
+				 for b in d['benchmarks'] if b['name'].startswith('sum/'))]]"
+	[ "$(json_get a.json "$rel")" = "[True]" ] || fail "sum: $(json_get a.json "$q")"
 }
 
 # One bad registration (a NULL function, a name registered in two files) is named by its
