@@ -161,6 +161,11 @@ extern const struct option pmc_cli_session_long_opts[];
 /* Takes one option that pmc_cli_getopt returned: 1 when it is one of them and was taken,
  * 0 when it is not one, -EINVAL or -ENOMEM after one error line. */
 int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const char *value);
+/* The default case of run's and benchmark programs' option loops: one of these options,
+ * else one of the comparison options (c). 0 when taken, -EINVAL (unknown, or after an
+ * error line) or -ENOMEM. */
+int pmc_cli_shared_opts_handle(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
+			       int opt, const char *value);
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o);
 
 /* Sets the fields of cfg that these options and the comparison's (c) give, and the

@@ -145,8 +145,6 @@ static const struct option long_opts[] = {
 /* 0 to go on, 1 after --help, -EINVAL after an error line. */
 static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 {
-	int r;
-
 	switch (opt) {
 	case OPT_LIST:
 		c->list = true;
@@ -211,10 +209,7 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	default:
 		/* The options `pmcbench run` takes too (cli_session.c), then the comparison
 		 * options (cli_compare_opts.c). */
-		r = pmc_cli_session_opts_handle(&c->so, opt, optarg);
-		if (r == 0)
-			r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
-		return r < 0 ? r : r > 0 ? 0 : -EINVAL;
+		return pmc_cli_shared_opts_handle(&c->so, c->copts, opt, optarg);
 	}
 }
 

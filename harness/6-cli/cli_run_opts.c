@@ -185,8 +185,6 @@ static const struct option long_opts[] = {
 /* Takes one option: 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
 static int parse_opt(struct run_cli *c, int opt)
 {
-	int r;
-
 	switch (opt) {
 	case 'c':
 		if (push_str(&c->cmd_strings, &c->ncmd_strings, optarg) < 0 ||
@@ -329,10 +327,7 @@ static int parse_opt(struct run_cli *c, int opt)
 	default:
 		/* The options benchmark programs take too (cli_session.c), then the comparison
 		 * options (cli_compare_opts.c); --format here is run's own. */
-		r = pmc_cli_session_opts_handle(&c->so, opt, optarg);
-		if (r == 0)
-			r = pmc_cli_compare_opts_handle(c->copts, opt, optarg);
-		return r < 0 ? r : r > 0 ? 0 : -EINVAL;
+		return pmc_cli_shared_opts_handle(&c->so, c->copts, opt, optarg);
 	}
 	return 0;
 }

@@ -135,6 +135,16 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	}
 }
 
+int pmc_cli_shared_opts_handle(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
+			       int opt, const char *v)
+{
+	int r = pmc_cli_session_opts_handle(o, opt, v);
+
+	if (r == 0)
+		r = pmc_cli_compare_opts_handle(c, opt, v);
+	return r < 0 ? r : r > 0 ? 0 : -EINVAL;
+}
+
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o)
 {
 	free(o->events);
