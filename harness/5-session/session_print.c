@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "reporters/reporter.h"
 #include "session/session.h"
 
@@ -54,6 +55,19 @@ int pmc_session_check_path(const struct pmc_session_printer *pr, const char *opt
 		pmc_session_say(pr, PMC_SESSION_ERROR, "%s: cannot write into '%s': %s", opt, dir,
 				strerror(errno));
 		r = -EINVAL;
+	} else {
+		/* Creating the file's temporary beside it is the only sure test: a directory
+		 * may pass access(W_OK) and refuse new files (/proc, read-only mounts as
+		 * root). */
+		struct pmc_atomic_file *probe;
+		char err[1024];
+
+		if (pmc_atomic_file_open(path, &probe, err, sizeof(err)) < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "%s: %s", opt, err);
+			r = -EINVAL;
+		} else {
+			pmc_atomic_file_abort(probe);
+		}
 	}
 	free(copy);
 	return r;

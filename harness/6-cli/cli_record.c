@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/atomic_file.h"
 #include "counters/perf/sample.h"
 #include "cli/cli.h"
 #include "profile/profile.h"
@@ -114,7 +113,6 @@ int pmc_cli_record(int argc, char **argv)
 	const char *output = RECORD_DEFAULT_OUTPUT;
 	struct pmc_spawn_result sr;
 	struct pmc_profile *p = NULL;
-	struct pmc_atomic_file *probe;
 	char err[1024];
 	int opt, r;
 
@@ -172,13 +170,6 @@ int pmc_cli_record(int argc, char **argv)
 	}
 	if (pmc_session_check_path(&pmc_cli_printer, "--output", output) < 0)
 		return PMC_EXIT_ERROR;
-	/* Creating the file's temporary beside it is the only sure test: a directory may
-	 * pass access(W_OK) and refuse new files (/proc, read-only mounts as root). */
-	if (pmc_atomic_file_open(output, &probe, err, sizeof(err)) < 0) {
-		pmc_cli_error("%s", err);
-		return PMC_EXIT_ERROR;
-	}
-	pmc_atomic_file_abort(probe);
 	o.argv = argv + optind;
 	o.name = argv[optind];
 	o.note = note;

@@ -174,6 +174,10 @@ test_export_bad_extension_is_one_line_before_anything_runs() {
 	expect_exit 2 "$PMCBENCH" run -r 1 --export no/such/dir/a.csv --shell -- 'touch ran' || return 1
 	expect_one_line "$TMP/err" "^pmcbench: --export: cannot write into 'no/such/dir'" || return 1
 	[ ! -e ran ] || fail "the command ran" || return 1
+	# A directory that passes access(W_OK) but takes no new file (/proc, even as root).
+	expect_exit 2 "$PMCBENCH" run -r 1 -o /proc/r.json --shell -- 'touch ran' || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --output: cannot write /proc/r\.json" || return 1
+	[ ! -e ran ] || fail "the command ran" || return 1
 	mkresult a.json 'x::task-clock=1e6,0.01' || return 1
 	expect_exit 2 "$PMCBENCH" compare --export c.html a.json a.json || return 1
 	expect_one_line "$TMP/err" "unknown extension '.html'" || return 1
