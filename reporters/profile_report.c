@@ -525,7 +525,7 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 {
 	const struct pmc_profile_info *oi = pmc_profile_info(old_p), *ni = pmc_profile_info(new_p);
 	struct pmc_profile_delta *d = NULL;
-	size_t n = 0, show;
+	size_t n = 0, show, selfish = 0;
 	int rc;
 
 	rc = pmc_profile_diff(old_p, new_p, &d, &n);
@@ -551,20 +551,28 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 	if (oi->lost || ni->lost)
 		fprintf(out, "WARNING: samples lost: %" PRIu64 " old, %" PRIu64 " new\n", oi->lost,
 			ni->lost);
-	show = top && top < n ? top : n;
+	/* A function with no self weight on either side (only ever a caller) has no row:
+	 * its share did not change. */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].old_self || d[i].new_self)
+			selfish++;
+	show = top && top < selfish ? top : selfish;
 	fprintf(out, "\n%7s %7s %9s  %s\n", "old%", "new%", "delta", "function");
-	for (size_t i = 0; i < show; i++) {
+	for (size_t i = 0, shown = 0; i < n && shown < show; i++) {
 		char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
 
+		if (!d[i].old_self && !d[i].new_self)
+			continue;
 		pmc_fmt_percent(100 * d[i].old_share, false, a, sizeof(a));
 		pmc_fmt_percent(100 * d[i].new_share, false, b, sizeof(b));
 		fprintf(out, "%7s %7s %+9.2f  ", d[i].old_self ? a : "-", d[i].new_self ? b : "-",
 			100 * d[i].delta);
 		pmc_escape_text(out, d[i].name);
 		putc('\n', out);
+		shown++;
 	}
-	if (show < n)
-		fprintf(out, "(%zu more functions)\n", n - show);
+	if (show < selfish)
+		fprintf(out, "(%zu more functions)\n", selfish - show);
 	fputs(
 	    "delta: percentage points of the profile's total; -: no self weight in that profile\n",
 	    out);

@@ -205,6 +205,8 @@ static void diff_report(void **state)
 	assert_contains(text, " 70.0%   70.7%     +0.71  parse_header\n");
 	assert_true(strstr(text, "memcpy") < strstr(text, "new_fn"));
 	assert_true(strstr(text, "new_fn") < strstr(text, "parse_header"));
+	/* main is only ever a caller: no self weight on either side, no "- - +0.00" row. */
+	assert_null(strstr(text, "main"));
 	free(text);
 	pmc_profile_free(o);
 	pmc_profile_free(n);
