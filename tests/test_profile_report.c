@@ -144,8 +144,14 @@ static void text_report(void **state)
 	/* Exact: no sampling lines, no warning. */
 	p = new_profile(PMC_PROFILE_EXACT);
 	add(p, "/bin/x", 1000, 2, "main", "f");
+	add(p, "/bin/x", 1200000, 2, "main", "g");
 	CAPTURE(text, pmc_profile_report_text(out, p, 0));
 	assert_contains(text, "Ir (instructions), exact");
+	/* Counts with an SI suffix and their unit, never "1.201e+06 instructions". */
+	assert_contains(text, "Total: 1.201M instructions in 2 stacks");
+	assert_contains(text, " 1.2M instructions  g ");
+	assert_contains(text, "   1k instructions  f ");
+	assert_null(strstr(text, "e+0"));
 	assert_null(strstr(text, "Samples"));
 	assert_null(strstr(text, "WARNING"));
 	free(text);
