@@ -304,6 +304,30 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 	fputs("</text></g>\n", out);
 }
 
+/* A graph with no weight to draw (an empty profile, or a differential one whose old
+ * side is empty): a valid SVG that says so, as flamegraph.pl says so for empty input. */
+static int write_empty(FILE *out, const struct pmc_flame_opts *o, const char *why)
+{
+	unsigned width = o->width ? o->width : DEFAULT_W, height = TOP + BOTTOM + FRAME_H;
+
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" "
+		"height=\"%u\" viewBox=\"0 0 %u %u\" data-frames=\"0\">\n",
+		width, height, width, height);
+	fputs(STYLE, out);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
+		width, height);
+	fprintf(out, "<text class=\"ttl\" x=\"%u\" y=\"24\">", width / 2);
+	pmc_escape_xml(out, o->title ? o->title : "Flame graph", SIZE_MAX);
+	fprintf(out, "</text>\n<text id=\"note\" x=\"%u\" y=\"%u\" "
+		     "style=\"text-anchor: middle\">",
+		width / 2, TOP + FRAME_H);
+	pmc_escape_xml(out, why, SIZE_MAX);
+	fputs("</text>\n</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
 int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t n,
 			 const struct pmc_flame_opts *o)
 {
@@ -313,8 +337,10 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	uint32_t max_depth = 0;
 	int r;
 
-	if (!out || !stacks || n == 0 || !o)
+	if (!out || !o || (!stacks && n))
 		return -EINVAL;
+	if (n == 0)
+		return write_empty(out, o, "No samples: nothing to draw");
 	for (size_t i = 0; i < n; i++) {
 		if (stacks[i].depth == 0 || !stacks[i].frames)
 			return -EINVAL;
@@ -339,9 +365,13 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	const struct node *root = &t.v[0];
 	/* Widths are shares of the total and a differential graph's colours shares of each
 	 * side's total: with no weight there is nothing to draw. */
-	r = -EINVAL;
-	if (root->total == 0 || (o->differential && root->old_total == 0))
+	if (root->total == 0 || (o->differential && root->old_total == 0)) {
+		r = write_empty(out, o, root->total == 0 ? "No samples: nothing to draw"
+							  : "The old profile has no samples: "
+							    "nothing to compare");
 		goto out_free;
+	}
+	r = -EINVAL;
 
 	unsigned width = o->width ? o->width : DEFAULT_W;
 	if (width < 2 * PAD + 100)

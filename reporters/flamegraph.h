@@ -29,8 +29,9 @@ struct pmc_flame_opts {
 	unsigned width;	      /* pixels; 0: 1200 */
 };
 
-/* Writes the SVG to out. Returns 0, -EINVAL (no stacks, depth 0, a NULL frame, a total
- * weight of 0 or one that overflows, old weights all 0 in a differential graph, a width
- * under 120), -ENOMEM or -EIO. Nothing is written on -EINVAL or -ENOMEM. */
+/* Writes the SVG to out; with no weight to draw (no stacks, a total weight of 0, old
+ * weights all 0 in a differential graph) an SVG that says so. Returns 0, -EINVAL (depth
+ * 0, a NULL frame, a weight that overflows, a width under 120), -ENOMEM or -EIO. Nothing
+ * is written on -EINVAL or -ENOMEM. */
 int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t n,
 			 const struct pmc_flame_opts *o);

@@ -280,12 +280,11 @@ static int flame_set_from(struct fold *f, struct pmc_flame_set **ret)
 {
 	struct pmc_flame_set *s;
 
-	if (!f->nseqs)
-		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->stacks = calloc(f->nseqs, sizeof(*s->stacks));
+	/* An empty profile is an empty set: the graph says it has nothing to draw. */
+	s->stacks = calloc(f->nseqs ? f->nseqs : 1, sizeof(*s->stacks));
 	s->frames = calloc(f->npool + 1, sizeof(*s->frames));
 	if (!s->stacks || !s->frames) {
 		pmc_flame_set_free(s);

@@ -88,8 +88,8 @@ struct pmc_flame_set {
 };
 
 /* One profile's stacks as flame graph stacks: frames by display name, root first;
- * stacks with the same names merged (unresolved addresses of one object are one frame).
- * Returns 0, -EINVAL (no stacks) or -ENOMEM. */
+ * stacks with the same names merged (unresolved addresses of one object are one frame);
+ * none for an empty profile. Returns 0, -EINVAL or -ENOMEM. */
 int pmc_profile_flame_stacks(const struct pmc_profile *p, struct pmc_flame_set **ret);
 
 /* A differential graph's stacks: weight from new_p, old_weight from old_p, matched by
@@ -102,7 +102,7 @@ void pmc_flame_set_free(struct pmc_flame_set *s);
 
 /* The flame graph of new_p as one SVG (flamegraph.h), or with old_p the differential one
  * (widths from new_p, colours from the change of each frame's share), titled with the
- * profile's name, event and samples (profile_flame.c). Returns 0, -EINVAL (no stacks),
- * -ENOMEM or -EIO. */
+ * profile's name, event and samples (profile_flame.c); an empty profile's graph says it
+ * has nothing to draw. Returns 0, -EINVAL, -ENOMEM or -EIO. */
 int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 			   const struct pmc_profile *new_p);

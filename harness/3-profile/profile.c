@@ -517,7 +517,7 @@ static int delta_part_cmp(const void *a, const void *b)
  * matched by display name; delta = new_share - old_share. Shares need a total: an empty
  * profile has none (-EINVAL). */
 static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
-		 struct pmc_profile_delta **ret, size_t *ret_n)
+		 bool allow_empty, struct pmc_profile_delta **ret, size_t *ret_n)
 {
 	struct pmc_profile_fn *of = NULL, *nf = NULL;
 	size_t on = 0, nn = 0, n = 0;
@@ -528,10 +528,11 @@ static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_
 
 	if (!old_p || !new_p || !ret || !ret_n)
 		return -EINVAL;
-	if (!old_p->total || !new_p->total)
+	if (!allow_empty && (!old_p->total || !new_p->total))
 		return -EINVAL;
-	ot = (double)old_p->total;
-	nt = (double)new_p->total;
+	/* An empty profile's functions all weigh 0: a share of 0 of a total taken as 1. */
+	ot = old_p->total ? (double)old_p->total : 1;
+	nt = new_p->total ? (double)new_p->total : 1;
 	rc = pmc_profile_functions(old_p, &of, &on);
 	if (rc < 0)
 		goto out;
@@ -590,7 +591,7 @@ int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *
 {
 	struct pmc_profile_delta *d;
 	size_t n;
-	int rc = match(old_p, new_p, &d, &n);
+	int rc = match(old_p, new_p, true, &d, &n);
 
 	if (rc < 0)
 		return rc;
@@ -693,7 +694,7 @@ int pmc_profile_attribute(const struct pmc_profile *old_p, const struct pmc_prof
 		return -EINVAL;
 	if (change == 0)
 		return -EDOM;
-	rc = match(old_p, new_p, &d, &n);
+	rc = match(old_p, new_p, false, &d, &n);
 	if (rc < 0)
 		return rc;
 	sampled =

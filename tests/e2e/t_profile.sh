@@ -240,6 +240,28 @@ test_record_errors() {
 	[ ! -e ran ] || fail "the command ran though its profile could not be written"
 }
 
+# A profile with no samples (a command too short for one) is reported, diffed and drawn
+# as empty, never "Invalid argument".
+test_report_empty_profile() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 100000 20000 || return 1
+	python3 - <<'PY' || return 1
+import json
+d = json.load(open("p.json"))
+d.update(samples=0, total=0, frames=[], stacks=[])
+json.dump(d, open("empty.json", "w"))
+PY
+	expect_exit 0 "$PMCBENCH" report empty.json || return 1
+	expect_grep '^No samples: nothing to show\.$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --diff empty.json p.json || return 1
+	expect_grep '^ +- +[0-9.]+% +\+[0-9.]+  ' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --diff p.json empty.json || return 1
+	expect_exit 0 "$PMCBENCH" report --svg e.svg empty.json || return 1
+	expect_grep 'No samples: nothing to draw' e.svg || return 1
+	expect_exit 0 "$PMCBENCH" report --svg d.svg --diff empty.json p.json || return 1
+	expect_grep 'nothing to compare' d.svg || return 1
+	expect_no_grep 'Invalid argument' "$TMP/err"
+}
+
 test_report_rejects_what_is_not_a_profile() {
 	echo '{"schema": "pmcbench-result/1"}' >r.json
 	expect_exit 2 "$PMCBENCH" report r.json || return 1
