@@ -271,11 +271,22 @@ static void diff_sorted_matched(void **state)
 	assert_string_equal(d[4].name, "main");
 	pmc_profile_deltas_free(d, nd);
 
-	/* An empty profile has no shares. */
+	/* An empty profile's functions all weigh 0: each of the other's is gone (a share of
+	 * 0 against its own), and the diff of two empty ones is empty. */
 	{
 		struct pmc_profile *e = new_profile(PMC_PROFILE_SAMPLED);
 
-		assert_int_equal(pmc_profile_diff(o, e, &d, &nd), -EINVAL);
+		assert_int_equal(pmc_profile_diff(o, e, &d, &nd), 0);
+		assert_true(nd > 0);
+		for (size_t i = 0; i < nd; i++) {
+			assert_true(d[i].new_self == 0);
+			assert_close(d[i].new_share, 0, 0);
+			assert_close(d[i].delta, -d[i].old_share, 1e-12);
+		}
+		pmc_profile_deltas_free(d, nd);
+		assert_int_equal(pmc_profile_diff(e, e, &d, &nd), 0);
+		assert_int_equal(nd, 0);
+		pmc_profile_deltas_free(d, nd);
 		pmc_profile_free(e);
 	}
 	pmc_profile_free(o);
