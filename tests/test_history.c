@@ -306,8 +306,8 @@ static void baseline_pools_the_last_k(void **state)
 		add_ok(h, rs[i], NULL, true);
 	}
 	/* The newest is the one gated: the two before it are the baseline. */
-	assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 2, &base, &n, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[3], NULL, NULL, 2, NULL, 0, &base, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_non_null(base);
 	b = pmc_result_find_benchmark(base, "work");
@@ -322,11 +322,92 @@ static void baseline_pools_the_last_k(void **state)
 	/* Another machine has no history. */
 	pmc_result_set_env(rs[3], "hostname", "elsewhere");
 	base = NULL;
-	assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 2, &base, &n, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[3], NULL, NULL, 2, NULL, 0, &base, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	assert_null(base);
 	pmc_history_close(h);
+	for (int i = 0; i < 4; i++)
+		pmc_result_free(rs[i]);
+}
+
+/* Two metrics hold the same samples, NAN where the other has NAN. */
+static void same_values(const struct pmc_metric *a, const struct pmc_metric *b)
+{
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++)
+		assert_true(isnan(a->values[i]) ? isnan(b->values[i])
+						: a->values[i] == b->values[i]);
+}
+
+/* A baseline of some metrics holds every benchmark with its runs and those metrics'
+ * samples as a baseline of all does; a pattern that matches nothing reads them all; a
+ * store of schema 1 gives the same read as it is and after its migration. */
+static void baseline_reads_the_metrics_asked(void **state)
+{
+	static const char *const tc[] = {"task-clock"}, *const none[] = {"nosuch"};
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *rs[4], *all = NULL, *some = NULL;
+	size_t n = 0, m = 0;
+	char err[512] = "", created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 4; i++) {
+		snprintf(created, sizeof(created), "2026-01-0%dT00:00:00Z", i + 1);
+		rs[i] = make_result(created, "m1", i);
+		add_ok(h, rs[i], NULL, true);
+	}
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[3], NULL, NULL, 3, NULL, 0, &all, &n, err, sizeof(err)), 0);
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[3], NULL, NULL, 3, tc, 1, &some, &m, err, sizeof(err)), 0);
+	assert_int_equal(m, n);
+	assert_int_equal(some->nbench, all->nbench);
+	for (size_t i = 0; i < all->nbench; i++) {
+		assert_string_equal(some->benchmarks[i].name, all->benchmarks[i].name);
+		assert_int_equal(some->benchmarks[i].nruns, all->benchmarks[i].nruns);
+	}
+	same_values(
+	    pmc_benchmark_find_metric(pmc_result_find_benchmark(some, "work"), "task-clock"),
+	    pmc_benchmark_find_metric(pmc_result_find_benchmark(all, "work"), "task-clock"));
+	assert_null(
+	    pmc_benchmark_find_metric(pmc_result_find_benchmark(some, "work"), "wall-time"));
+	assert_int_equal(pmc_result_find_benchmark(some, "sleep")->nmetrics, 0);
+	pmc_result_free(some);
+	some = NULL;
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[3], NULL, NULL, 3, none, 1, &some, &m, err, sizeof(err)), 0);
+	same_values(
+	    pmc_benchmark_find_metric(pmc_result_find_benchmark(some, "sleep"), "wall-time"),
+	    pmc_benchmark_find_metric(pmc_result_find_benchmark(all, "sleep"), "wall-time"));
+	pmc_result_free(some);
+	pmc_history_close(h);
+
+	/* Schema 1: no table of benchmarks, no index of metrics. */
+	raw_exec(&s, "DROP INDEX pmc_point_metric");
+	raw_exec(&s, "DROP TABLE pmc_bench");
+	raw_exec(&s, "UPDATE pmc_meta SET value = '1' WHERE key = 'schema'");
+	for (unsigned flags = 0; flags <= PMC_HISTORY_WRITE; flags += PMC_HISTORY_WRITE) {
+		h = open_ok(&s, flags);
+		some = NULL;
+		assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 3, tc, 1, &some, &m,
+						      err, sizeof(err)),
+				 0);
+		assert_int_equal(m, n);
+		assert_int_equal(pmc_result_find_benchmark(some, "sleep")->nruns,
+				 pmc_result_find_benchmark(all, "sleep")->nruns);
+		same_values(pmc_benchmark_find_metric(pmc_result_find_benchmark(some, "work"),
+						      "task-clock"),
+			    pmc_benchmark_find_metric(pmc_result_find_benchmark(all, "work"),
+						      "task-clock"));
+		pmc_result_free(some);
+		pmc_history_close(h);
+	}
+	pmc_result_free(all);
 	for (int i = 0; i < 4; i++)
 		pmc_result_free(rs[i]);
 }
@@ -363,7 +444,7 @@ static void newer_schema_is_refused(void **state)
 	assert_int_equal(pmc_history_open(s.url, PMC_HISTORY_WRITE, &h, err, sizeof(err)),
 			 -EPROTONOSUPPORT);
 	assert_null(h);
-	assert_contains(err, "schema 99 is newer than this pmcbench's (1)");
+	assert_contains(err, "schema 99 is newer than this pmcbench's (2)");
 	assert_null(strchr(err, '\n'));
 	assert_int_equal(pmc_history_open(s.url, 0, &h, err, sizeof(err)), -EPROTONOSUPPORT);
 	if (!pg_base) {
@@ -615,6 +696,7 @@ int main(void)
 	    cmocka_unit_test(many_points_all_arrive),
 	    cmocka_unit_test(filters_select_what_they_name),
 	    cmocka_unit_test(baseline_pools_the_last_k),
+	    cmocka_unit_test(baseline_reads_the_metrics_asked),
 	    cmocka_unit_test(newer_schema_is_refused),
 	    cmocka_unit_test(corrupt_file_is_refused),
 	    cmocka_unit_test(database_of_another_program_is_refused),

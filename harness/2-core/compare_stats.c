@@ -98,13 +98,29 @@ static size_t process_medians(const struct pmc_metric *m, const struct pmc_run_i
 			      size_t nruns, double *out, double *tmp)
 {
 	size_t k = 0;
+	bool sorted = true;
 
 	if (!m || !runs || m->n != nruns || nruns == 0)
 		return 0;
-	for (size_t i = 0; i < nruns; i++)
+	for (size_t i = 0; i < nruns; i++) {
 		if (runs[i].process == 0)
 			return 0;
-	for (size_t i = 0; i < nruns; i++) {
+		sorted = sorted && (i == 0 || runs[i - 1].process <= runs[i].process);
+	}
+	/* Processes in order (a benchmark program's, a history's baseline) are a block
+	 * each: the same values in the same order as the search below, in linear time. */
+	for (size_t i = 0, j; sorted && i < nruns; i = j) {
+		size_t n = 0;
+
+		for (j = i; j < nruns && runs[j].process == runs[i].process; j++)
+			if (!isnan(m->values[j]) && tmp)
+				tmp[n++] = m->values[j];
+		if (!out)
+			k++;
+		else if (n)
+			out[k++] = pmc_median(tmp, n);
+	}
+	for (size_t i = 0; !sorted && i < nruns; i++) {
 		size_t n = 0;
 		bool seen = false;
 

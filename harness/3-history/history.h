@@ -13,7 +13,7 @@ struct pmc_result;
 struct pmc_history;
 
 /* The schema this code writes; a store of a newer one is refused (-EPROTONOSUPPORT). */
-#define PMC_HISTORY_SCHEMA 1
+#define PMC_HISTORY_SCHEMA 2
 
 /* What opening may do: create the store (a new SQLite file, the tables on an empty
  * PostgreSQL database) and migrate an older schema. Without it a store that does not
@@ -115,9 +115,12 @@ bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc
 /* The baseline of a gate (docs/history.md, "Gate"): for the benchmarks of r, the samples
  * of the last k entries of r's fingerprint (meta as pmc_history_fingerprint) on
  * branch (NULL: any), r itself left out, as one result whose runs record the entry they
- * come from as their process; k is at most PMC_HISTORY_MAX_LAST (-EINVAL beyond). *ret_n gets the
+ * come from as their process; k is at most PMC_HISTORY_MAX_LAST (-EINVAL beyond). Only
+ * the metrics that one of the nmetrics fnmatch(3) patterns metrics matches are read
+ * (nmetrics 0: all); when a pattern matches none of them, all are. *ret_n gets the
  * number of entries used (0: *ret is NULL). Returns 0 or -errno with one line in err. */
 #define PMC_HISTORY_MAX_LAST 128
 int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			 const struct pmc_history_meta *meta, const char *branch, size_t k,
-			 struct pmc_result **ret, size_t *ret_n, char *err, size_t errlen);
+			 const char *const *metrics, size_t nmetrics, struct pmc_result **ret,
+			 size_t *ret_n, char *err, size_t errlen);

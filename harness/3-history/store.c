@@ -1,6 +1,7 @@
 /* The history's one schema over either engine (history.h, docs/history.md): opening
  * and migrating, ingest, and the queries of list, show, export, changes and gate. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/grow.h"
+#include "base/hashmap.h"
 #include "core/result.h"
 #include "core/stats.h"
 #include "history/engine.h"
@@ -19,6 +21,7 @@ struct pmc_history {
 	const struct pmc_hist_engine *eng;
 	struct pmc_hist_db *db;
 	char *display;
+	long schema; /* the store's version: an older one is read as it is */
 };
 
 /* The schema, one list of statements per version: migration k takes a store of version
@@ -49,7 +52,19 @@ static const char *const schema_v1[] = {
     NULL,
 };
 
-static const char *const *const migrations[] = {schema_v1};
+/* The benchmarks of each entry with their runs (the most samples of a metric): a gate
+ * reads them, and the points of the metrics it compares only. */
+static const char *const schema_v2[] = {
+    "CREATE TABLE pmc_bench (entry TEXT NOT NULL REFERENCES pmc_entry (id), "
+    "benchmark TEXT NOT NULL, runs INTEGER NOT NULL, PRIMARY KEY (entry, benchmark))",
+    "INSERT INTO pmc_bench (entry, benchmark, runs) SELECT entry, benchmark, max(n) FROM "
+    "pmc_point GROUP BY entry, benchmark",
+    /* An entry's points of one metric, without reading the others. */
+    "CREATE INDEX pmc_point_metric ON pmc_point (entry, metric)",
+    NULL,
+};
+
+static const char *const *const migrations[] = {schema_v1, schema_v2};
 
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NMIGRATIONS == PMC_HISTORY_SCHEMA, "one migration per schema version");
@@ -292,10 +307,13 @@ int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, 
 		r = -ENOENT;
 		goto close;
 	}
-	if (v < PMC_HISTORY_SCHEMA) {
+	/* Reading leaves an older store as it is, and reads it as it is. */
+	h->schema = v;
+	if (v < PMC_HISTORY_SCHEMA && write) {
 		r = migrate(h, err, errlen);
 		if (r < 0)
 			goto close;
+		h->schema = PMC_HISTORY_SCHEMA;
 	}
 	*ret = h;
 	return 0;
@@ -507,82 +525,182 @@ static void batch_clear(struct batch *bt)
 	bt->n = 0;
 }
 
-/* Inserts the rows of bt: one statement of bt->n rows. */
-static int batch_flush(struct pmc_history *h, struct batch *bt, char *err, size_t errlen)
+/* Inserts nrows rows of ncols parameters each (p) in one statement: head, then the
+ * VALUES. The statements of full batches have one text, so that SQLite's prepared
+ * statement is reused. */
+static int insert_rows(struct pmc_history *h, const char *head, size_t ncols, const char *const *p,
+		       size_t nrows, char *err, size_t errlen)
 {
-	/* The statements of a full batch and of the last one: the full one's text is the
-	 * same every time, so that SQLite's prepared statement is reused. */
-	char *sql;
+	char *sql = NULL;
 	size_t len = 0;
 	FILE *f;
 	int r;
 
-	if (bt->n == 0)
+	if (nrows == 0)
 		return 0;
-	sql = NULL;
 	f = open_memstream(&sql, &len);
 	if (!f)
 		return oom(err, errlen);
-	fputs("INSERT INTO pmc_point (entry, benchmark, metric, unit, better, simulated, n, "
-	      "median, samples) VALUES ",
-	      f);
-	for (size_t i = 0; i < bt->n; i++) {
+	fprintf(f, "%s VALUES ", head);
+	for (size_t i = 0; i < nrows; i++) {
 		fprintf(f, "%s(", i ? ", " : "");
-		for (size_t k = 0; k < POINT_PARAMS; k++)
-			fprintf(f, "%s$%zu", k ? ", " : "", i * POINT_PARAMS + k + 1);
+		for (size_t k = 0; k < ncols; k++)
+			fprintf(f, "%s$%zu", k ? ", " : "", i * ncols + k + 1);
 		fputc(')', f);
 	}
 	if (fclose(f) != 0) {
 		free(sql);
 		return oom(err, errlen);
 	}
-	r = h->eng->exec(h->db, sql, bt->p, bt->n * POINT_PARAMS, NULL, err, errlen);
+	r = h->eng->exec(h->db, sql, p, nrows * ncols, NULL, err, errlen);
 	free(sql);
+	return r;
+}
+
+/* Inserts the rows of bt: one statement of bt->n rows. */
+static int batch_flush(struct pmc_history *h, struct batch *bt, char *err, size_t errlen)
+{
+	int r = insert_rows(h,
+			    "INSERT INTO pmc_point (entry, benchmark, metric, unit, better, "
+			    "simulated, n, median, samples)",
+			    POINT_PARAMS, bt->p, bt->n, err, errlen);
+
 	batch_clear(bt);
 	return r;
 }
 
-static int add_points(struct pmc_history *h, const struct pmc_result *res, const char *id,
-		      char *err, size_t errlen)
+/* The benchmarks of res with a metric, and their runs (the most samples of one), BATCH
+ * rows a statement. */
+static int add_benches(struct pmc_history *h, const struct pmc_result *res, const char *id,
+		       char *err, size_t errlen)
 {
-	struct batch *bt = calloc(1, sizeof(*bt));
+	struct {
+		const char *p[BATCH * 3];
+		char runs[BATCH][24];
+	} *bt = calloc(1, sizeof(*bt));
+	size_t n = 0;
 	int r = 0;
 
 	if (!bt)
 		return oom(err, errlen);
 	for (size_t i = 0; i < res->nbench && r == 0; i++) {
 		const struct pmc_benchmark *b = &res->benchmarks[i];
+		size_t runs = 0;
 
-		for (size_t j = 0; j < b->nmetrics && r == 0; j++) {
-			const struct pmc_metric *m = &b->metrics[j];
-			const char **p = bt->p + bt->n * POINT_PARAMS;
-			char(*num)[40] = bt->num[bt->n];
-			double med;
-
-			if (point_text(m, &med, &bt->samples[bt->n]) < 0) {
-				r = oom(err, errlen);
-				break;
-			}
-			snprintf(num[0], sizeof(num[0]), "%d", m->better);
-			snprintf(num[1], sizeof(num[1]), "%zu", m->n);
-			snprintf(num[2], sizeof(num[2]), "%.17g", med);
-			p[0] = id;
-			p[1] = b->name;
-			p[2] = m->id;
-			p[3] = m->unit ? m->unit : "";
-			p[4] = num[0];
-			p[5] = m->simulated ? "1" : "0";
-			p[6] = num[1];
-			p[7] = isnan(med) ? NULL : num[2];
-			p[8] = bt->samples[bt->n];
-			if (++bt->n == BATCH)
-				r = batch_flush(h, bt, err, errlen);
+		if (b->nmetrics == 0)
+			continue;
+		for (size_t j = 0; j < b->nmetrics; j++)
+			if (b->metrics[j].n > runs)
+				runs = b->metrics[j].n;
+		snprintf(bt->runs[n], sizeof(bt->runs[n]), "%zu", runs);
+		bt->p[n * 3] = id;
+		bt->p[n * 3 + 1] = b->name;
+		bt->p[n * 3 + 2] = bt->runs[n];
+		if (++n == BATCH) {
+			r = insert_rows(h, "INSERT INTO pmc_bench (entry, benchmark, runs)", 3,
+					bt->p, n, err, errlen);
+			n = 0;
 		}
+	}
+	if (r == 0)
+		r = insert_rows(h, "INSERT INTO pmc_bench (entry, benchmark, runs)", 3, bt->p, n,
+				err, errlen);
+	free(bt);
+	return r;
+}
+
+/* A point of the result: its metric's rank (by first appearance), benchmark and metric. */
+struct point_at {
+	size_t rank, b, j;
+};
+
+static int cmp_point_at(const void *a, const void *b)
+{
+	const struct point_at *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* res's points in the order they are inserted: metric by metric, each metric's
+ * benchmarks in the result's order. The rows of a store lie in that order, so that one
+ * metric's points of an entry, which a gate reads, share a few pages. */
+static int points_in_order(const struct pmc_result *res, struct point_at **ret, size_t *ret_n)
+{
+	struct pmc_hashmap ids = {0};
+	struct point_at *v;
+	size_t n = 0;
+	int r;
+
+	for (size_t i = 0; i < res->nbench; i++)
+		n += res->benchmarks[i].nmetrics;
+	v = malloc((n + 1) * sizeof(*v));
+	r = v ? pmc_hashmap_init(&ids, 16) : -ENOMEM;
+	n = 0;
+	for (size_t i = 0; r >= 0 && i < res->nbench; i++)
+		for (size_t j = 0; r >= 0 && j < res->benchmarks[i].nmetrics; j++) {
+			r = pmc_hashmap_get_or_put(&ids, res->benchmarks[i].metrics[j].id, ids.n,
+						   &v[n].rank);
+			v[n].b = i;
+			v[n++].j = j;
+		}
+	pmc_hashmap_free(&ids);
+	if (r < 0) {
+		free(v);
+		return r;
+	}
+	qsort(v, n, sizeof(*v), cmp_point_at);
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+static int add_points(struct pmc_history *h, const struct pmc_result *res, const char *id,
+		      char *err, size_t errlen)
+{
+	struct batch *bt = calloc(1, sizeof(*bt));
+	struct point_at *at = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (!bt || points_in_order(res, &at, &n) < 0) {
+		free(bt);
+		return oom(err, errlen);
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct pmc_benchmark *b = &res->benchmarks[at[i].b];
+		const struct pmc_metric *m = &b->metrics[at[i].j];
+		const char **p = bt->p + bt->n * POINT_PARAMS;
+		char(*num)[40] = bt->num[bt->n];
+		double med;
+
+		if (point_text(m, &med, &bt->samples[bt->n]) < 0) {
+			r = oom(err, errlen);
+			break;
+		}
+		snprintf(num[0], sizeof(num[0]), "%d", m->better);
+		snprintf(num[1], sizeof(num[1]), "%zu", m->n);
+		snprintf(num[2], sizeof(num[2]), "%.17g", med);
+		p[0] = id;
+		p[1] = b->name;
+		p[2] = m->id;
+		p[3] = m->unit ? m->unit : "";
+		p[4] = num[0];
+		p[5] = m->simulated ? "1" : "0";
+		p[6] = num[1];
+		p[7] = isnan(med) ? NULL : num[2];
+		p[8] = bt->samples[bt->n];
+		if (++bt->n == BATCH)
+			r = batch_flush(h, bt, err, errlen);
 	}
 	if (r == 0)
 		r = batch_flush(h, bt, err, errlen);
 	batch_clear(bt);
 	free(bt);
+	free(at);
 	return r;
 }
 
@@ -708,6 +826,8 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 	if (rc == 0)
 		rc = add_points(h, r, id, err, errlen);
 	if (rc == 0)
+		rc = add_benches(h, r, id, err, errlen);
+	if (rc == 0)
 		rc = h->eng->commit(h->db, err, errlen);
 	if (rc < 0)
 		goto rollback;
@@ -727,7 +847,7 @@ free_tags:
 
 /* ---- Queries ---- */
 
-/* A gate's baseline of PMC_HISTORY_MAX_LAST entries takes one each. */
+/* The parameters of one query: its conditions, or the metrics a gate reads. */
 #define MAX_PARAMS 128
 
 struct where {
@@ -1244,21 +1364,226 @@ static int pad(struct pmc_metric *m, size_t n)
 	return 0;
 }
 
-/* The points of one entry, ps[0..n) sorted by benchmark, of the benchmarks r has, as
- * runs of base recording the entry as their process. */
-static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
-			  const struct pmc_history_point *ps, size_t n, unsigned process)
+/* What one entry gives the baseline: its benchmarks with their runs, and the points of
+ * the metrics read. Their text goes into one buffer and their samples into another, so
+ * that a row costs no allocation of its own; the arrays are reused entry after entry. */
+struct bbench {
+	size_t name; /* offset into text */
+	size_t runs;
+};
+
+struct bpoint {
+	size_t bench, metric, unit; /* offsets into text */
+	int better;
+	bool simulated;
+	size_t at, n; /* samples: vals[at .. at + n) */
+};
+
+struct bentry {
+	const char *const *metrics; /* the patterns of the metrics read; NULL: all */
+	size_t nmetrics;
+	struct bbench *b;
+	size_t nb, capb;
+	struct bpoint *p;
+	size_t np, capp;
+	char *text;
+	size_t ntext, captext;
+	double *vals;
+	size_t nvals, capvals;
+	bool bad; /* samples that are not numbers */
+};
+
+static void bentry_clear(struct bentry *be)
 {
-	for (size_t i = 0, j; i < n; i = j) {
-		const char *name = ps[i].benchmark;
+	be->nb = be->np = be->ntext = be->nvals = 0;
+}
+
+static void bentry_free(struct bentry *be)
+{
+	free(be->b);
+	free(be->p);
+	free(be->text);
+	free(be->vals);
+}
+
+static int put_text(struct bentry *be, const char *s, size_t *ret)
+{
+	size_t len = strlen(s ? s : "") + 1;
+
+	if (pmc_grow_to(&be->text, &be->captext, be->ntext + len, 1) < 0)
+		return -ENOMEM;
+	memcpy(be->text + be->ntext, s ? s : "", len);
+	*ret = be->ntext;
+	be->ntext += len;
+	return 0;
+}
+
+static int bench_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct bentry *be = ud;
+	struct bbench *b;
+
+	if (pmc_grow_to(&be->b, &be->capb, be->nb + 1, sizeof(*be->b)) < 0)
+		return -ENOMEM;
+	b = &be->b[be->nb];
+	b->runs = c[1] ? strtoull(c[1], NULL, 10) : 0;
+	if (put_text(be, c[0], &b->name) < 0)
+		return -ENOMEM;
+	be->nb++;
+	return 0;
+}
+
+/* One sample of "v v null v" at *c, as strtod reads it: a whole number of up to 15
+ * digits (a count, the most common sample) is exact as a double, and read without it. */
+static int parse_sample(const char **c, double *ret)
+{
+	const char *s = *c, *d = s + (*s == '-');
+	size_t nd = strspn(d, "0123456789");
+	char *end;
+
+	if (nd > 0 && nd <= 15 && (d[nd] == ' ' || d[nd] == '\0')) {
+		long long v = 0;
+
+		for (size_t i = 0; i < nd; i++)
+			v = v * 10 + (d[i] - '0');
+		/* -0 is a double of its own: strtod's. */
+		*ret = *s == '-' ? (v ? -(double)v : -0.0) : (double)v;
+		*c = d + nd;
+		return 0;
+	}
+	if (strncmp(s, "null", 4) == 0) {
+		*ret = NAN;
+		*c = s + 4;
+		return 0;
+	}
+	*ret = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	*c = end;
+	return 0;
+}
+
+static int bpoint_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct bentry *be = ud;
+	struct bpoint *p;
+	bool want = !be->metrics;
+
+	/* The comparison's own rule of which metrics it compares (compare_pairing.c). */
+	for (size_t i = 0; !want && i < be->nmetrics; i++)
+		want = fnmatch(be->metrics[i], c[1], 0) == 0;
+	if (!want)
+		return 0;
+	if (pmc_grow_to(&be->p, &be->capp, be->np + 1, sizeof(*be->p)) < 0)
+		return -ENOMEM;
+	p = &be->p[be->np];
+	p->better = c[3] ? atoi(c[3]) : 0;
+	p->simulated = c[4] && atoi(c[4]) != 0;
+	p->at = be->nvals;
+	p->n = 0;
+	if (put_text(be, c[0], &p->bench) < 0 || put_text(be, c[1], &p->metric) < 0 ||
+	    put_text(be, c[2], &p->unit) < 0)
+		return -ENOMEM;
+	for (const char *s = c[5] ? c[5] : ""; *s;) {
+		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
+			return -ENOMEM;
+		if (parse_sample(&s, &be->vals[be->nvals]) < 0)
+			return -EBADMSG;
+		be->nvals++;
+		p->n++;
+		s += strspn(s, " ");
+	}
+	be->np++;
+	return 0;
+}
+
+static int cmp_bbench(const void *a, const void *b, void *text)
+{
+	return strcmp((const char *)text + ((const struct bbench *)a)->name,
+		      (const char *)text + ((const struct bbench *)b)->name);
+}
+
+static int cmp_bpoint(const void *a, const void *b, void *text)
+{
+	const struct bpoint *x = a, *y = b;
+	int c = strcmp((const char *)text + x->bench, (const char *)text + y->bench);
+
+	return c ? c : strcmp((const char *)text + x->metric, (const char *)text + y->metric);
+}
+
+/* Sorts v by cmp (on the names in text) unless it is sorted already: SQLite gives the
+ * rows in the order of their key, bytewise as here. */
+static void sort_once(void *v, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *, void *), char *text)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp((char *)v + (i - 1) * size, (char *)v + i * size, text) > 0) {
+			qsort_r(v, n, size, cmp, text);
+			return;
+		}
+}
+
+/* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
+ * found from its points) and the points of the metrics read, both sorted by name. */
+static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, bool literal,
+		      char *err, size_t errlen)
+{
+	const char *p[MAX_PARAMS] = {id};
+	char sql[2048];
+	size_t np = 1, len;
+	int r;
+
+	bentry_clear(be);
+	r = h->eng->query(h->db,
+			  h->schema >= 2
+			      ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
+			      : "SELECT benchmark, max(n) FROM pmc_point WHERE entry = $1 GROUP BY "
+				"benchmark",
+			  p, 1, bench_row, be, err, errlen);
+	if (r < 0)
+		return r;
+	len = (size_t)snprintf(sql, sizeof(sql),
+			       "SELECT benchmark, metric, unit, better, simulated, samples FROM "
+			       "pmc_point WHERE entry = $1");
+	/* Plain names are asked of the store, so that it reads no other row; patterns are
+	 * matched here, as the comparison matches them. */
+	if (literal) {
+		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND metric IN (");
+		for (size_t i = 0; i < be->nmetrics; i++) {
+			len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s$%zu",
+						i ? ", " : "", np + 1);
+			p[np++] = be->metrics[i];
+		}
+		snprintf(sql + len, sizeof(sql) - len, ")");
+	}
+	r = h->eng->query(h->db, sql, p, np, bpoint_row, be, err, errlen);
+	if (r < 0)
+		return r;
+	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
+	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
+	return 0;
+}
+
+/* The benchmarks of entry be that r has, as runs of base recording the entry as their
+ * process, with the points read; matched[i] tells whether metrics[i] matched a point of a
+ * benchmark that r measured. */
+static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
+			  const struct bentry *be, unsigned process, bool *matched)
+{
+	size_t x = 0;
+
+	for (size_t i = 0; i < be->nb; i++) {
+		const char *name = be->text + be->b[i].name;
+		const struct pmc_benchmark *rb;
 		struct pmc_benchmark *b = NULL;
-		size_t runs = 0, before;
+		size_t before, runs = be->b[i].runs;
 		int rc;
 
-		for (j = i; j < n && strcmp(ps[j].benchmark, name) == 0; j++)
-			if (ps[j].n > runs)
-				runs = ps[j].n;
-		if (runs == 0 || !pmc_result_find_benchmark(r, name))
+		/* Past the points of the benchmarks passed over. */
+		while (x < be->np && strcmp(be->text + be->p[x].bench, name) < 0)
+			x++;
+		rb = pmc_result_find_benchmark(r, name);
+		if (runs == 0 || !rb)
 			continue;
 		b = pmc_result_find_benchmark(base, name);
 		if (!b && (rc = pmc_result_add_benchmark(base, name, NULL, &b)) < 0)
@@ -1271,17 +1596,18 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 			if (rc < 0)
 				return rc;
 		}
-		for (size_t x = i; x < j; x++) {
-			const struct pmc_history_point *p = &ps[x];
-			struct pmc_metric *m = pmc_benchmark_find_metric(b, p->metric);
+		for (; x < be->np && strcmp(be->text + be->p[x].bench, name) == 0; x++) {
+			const struct bpoint *p = &be->p[x];
+			const char *id = be->text + p->metric;
+			struct pmc_metric *m = pmc_benchmark_find_metric(b, id);
 
 			if (!m) {
-				rc = pmc_benchmark_metric(b, p->metric, &m);
+				rc = pmc_benchmark_metric(b, id, &m);
 				if (rc < 0)
 					return rc;
 				/* The stored unit and direction, whatever the registry says. */
 				free(m->unit);
-				m->unit = strdup(p->unit);
+				m->unit = strdup(be->text + p->unit);
 				if (!m->unit)
 					return -ENOMEM;
 				m->better = p->better;
@@ -1290,8 +1616,10 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 			if ((rc = pad(m, before)) < 0)
 				return rc;
 			for (size_t k = 0; k < p->n; k++)
-				if ((rc = pmc_metric_append(m, p->samples[k], NULL)) < 0)
+				if ((rc = pmc_metric_append(m, be->vals[p->at + k], NULL)) < 0)
 					return rc;
+			for (size_t k = 0; matched && !rb->skipped && k < be->nmetrics; k++)
+				matched[k] = matched[k] || fnmatch(be->metrics[k], id, 0) == 0;
 		}
 		for (size_t k = 0; k < b->nmetrics; k++)
 			if ((rc = pad(&b->metrics[k], b->nruns)) < 0)
@@ -1300,20 +1628,80 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 	return 0;
 }
 
-static int cmp_id_at(const void *a, const void *b)
+/* The baseline of the entries ids (newest first), of the metrics of be (all when
+ * be->metrics is NULL), in *ret (NULL when none of r's benchmarks is there) with the
+ * number of entries in it; *ret_all tells whether every pattern of be matched a metric
+ * that r's benchmarks have in it. */
+static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const struct ids *ids,
+		       struct bentry *be, struct pmc_result **ret, size_t *ret_n, bool *ret_all,
+		       char *err, size_t errlen)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	struct pmc_result *base = NULL;
+	bool *matched = NULL, literal = be->metrics && be->nmetrics < MAX_PARAMS;
+	size_t ne = 0;
+	int rc;
+
+	for (size_t i = 0; literal && i < be->nmetrics; i++)
+		literal = !strpbrk(be->metrics[i], "*?[\\");
+	if (be->metrics && !(matched = calloc(be->nmetrics + 1, sizeof(*matched))))
+		return oom(err, errlen);
+	rc = pmc_result_new(r->backend, &base);
+	for (size_t i = 0; rc == 0 && i < r->nenv; i++)
+		rc = pmc_result_set_env(base, r->env[i].key, r->env[i].value);
+	if (rc < 0) {
+		oom(err, errlen);
+		goto fail;
+	}
+	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
+	 * entries sort everywhere): each is one process of the baseline. */
+	for (size_t e = ids->n; e-- > 0;) {
+		rc = read_entry(h, be, ids->v[e], literal, err, errlen);
+		if (rc == -ENOMEM || rc == -EBADMSG) {
+			if (rc == -ENOMEM)
+				oom(err, errlen);
+			else
+				pmc_err_set(err, errlen,
+					    "%s: a point's samples are not numbers; the store was "
+					    "changed by something else than pmcbench",
+					    h->display);
+		}
+		if (rc < 0)
+			goto fail;
+		if (be->nb == 0)
+			continue; /* an entry without a point: no process */
+		rc = baseline_entry(base, r, be, (unsigned)++ne, matched);
+		if (rc < 0) {
+			oom(err, errlen);
+			goto fail;
+		}
+	}
+	*ret_all = true;
+	for (size_t i = 0; matched && i < be->nmetrics; i++)
+		*ret_all = *ret_all && matched[i];
+	free(matched);
+	if (base->nbench == 0) {
+		pmc_result_free(base);
+		base = NULL; /* entries there, none with these benchmarks */
+	}
+	*ret = base;
+	*ret_n = base ? ne : 0;
+	return 0;
+fail:
+	free(matched);
+	pmc_result_free(base);
+	return rc;
 }
 
 int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			 const struct pmc_history_meta *meta, const char *branch, size_t k,
-			 struct pmc_result **ret, size_t *ret_n, char *err, size_t errlen)
+			 const char *const *metrics, size_t nmetrics, struct pmc_result **ret,
+			 size_t *ret_n, char *err, size_t errlen)
 {
 	struct ids ids = {NULL, 0};
-	struct points ps = {NULL, 0};
+	struct bentry be = {.metrics = nmetrics ? metrics : NULL, .nmetrics = nmetrics};
 	struct pmc_result *base = NULL;
-	struct where w;
 	char id[65], fp[17], lim[24];
+	bool all = true;
 	int rc;
 
 	if (k < 1 || k > PMC_HISTORY_MAX_LAST) {
@@ -1321,7 +1709,6 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			    PMC_HISTORY_MAX_LAST, k);
 		return -EINVAL;
 	}
-	_Static_assert(PMC_HISTORY_MAX_LAST <= MAX_PARAMS, "one parameter per entry");
 	if (pmc_history_result_id(r, id) < 0)
 		return oom(err, errlen);
 	pmc_history_fingerprint(r, meta, fp);
@@ -1340,87 +1727,21 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 	}
 	if (rc == -ENOMEM)
 		oom(err, errlen);
-	if (rc < 0 || ids.n == 0)
-		goto done;
-	memset(&w, 0, sizeof(w));
-	strcpy(w.sql, " WHERE e.id IN (");
-	for (size_t i = 0; i < ids.n; i++) {
-		size_t len = strlen(w.sql);
-
-		snprintf(w.sql + len, sizeof(w.sql) - len, "%s$%zu", i ? ", " : "", i + 1);
-		w.p[w.n++] = ids.v[i];
-	}
-	strcat(w.sql, ")");
-	rc = query_points(h, &w, &ps, err, errlen);
-	if (rc < 0)
-		goto done;
-	if (ps.n) /* an empty array may be NULL, which qsort may not get */
-		qsort(ps.v, ps.n, sizeof(*ps.v), cmp_points);
-	rc = pmc_result_new(r->backend, &base);
-	for (size_t i = 0; rc == 0 && i < r->nenv; i++)
-		rc = pmc_result_set_env(base, r->env[i].key, r->env[i].value);
-	/* Entry by entry, oldest first: each is one process of the baseline. The query gave
-	 * the ids newest first, by (t, id) as the entries sort everywhere; the points,
-	 * sorted by benchmark and metric, are dealt to their entries in one pass (a search
-	 * of the ids by name), keeping that order within each. */
-	{
-		struct id_at {
-			const char *id;
-			size_t at; /* 0 the oldest */
-		} *by_id = calloc(ids.n, sizeof(*by_id));
-		size_t *entry_of = calloc(ps.n + 1, sizeof(size_t));
-		size_t *start = calloc(ids.n + 1, sizeof(size_t));
-		struct pmc_history_point *dealt = malloc((ps.n + 1) * sizeof(*dealt));
-		size_t ne = 0;
-
-		if (!by_id || !entry_of || !start || !dealt)
-			rc = -ENOMEM;
-		for (size_t i = 0; rc == 0 && i < ids.n; i++)
-			by_id[i] = (struct id_at){ids.v[i], ids.n - 1 - i};
-		if (rc == 0)
-			qsort(by_id, ids.n, sizeof(*by_id), cmp_id_at);
-		for (size_t i = 0; rc == 0 && i < ps.n; i++) {
-			struct id_at key = {ps.v[i].e.id, 0}, *f;
-
-			/* Every point is of one of the ids: the query asked for those. */
-			f = bsearch(&key, by_id, ids.n, sizeof(*by_id), cmp_id_at);
-			entry_of[i] = f ? f->at : ids.n;
-			if (f)
-				start[f->at + 1]++;
-		}
-		for (size_t e = 0; rc == 0 && e < ids.n; e++)
-			start[e + 1] += start[e];
-		for (size_t i = 0; rc == 0 && i < ps.n; i++)
-			if (entry_of[i] < ids.n)
-				dealt[start[entry_of[i]]++] = ps.v[i];
-		/* start[e] is now where entry e's points end. */
-		for (size_t e = 0, from = 0; rc == 0 && e < ids.n; from = start[e++]) {
-			if (start[e] == from)
-				continue; /* an entry without a point of these: no process */
-			rc = baseline_entry(base, r, dealt + from, start[e] - from, (unsigned)++ne);
-		}
-		free(by_id);
-		free(entry_of);
-		free(start);
-		free(dealt);
-		if (rc == 0 && base->nbench == 0) {
-			pmc_result_free(base);
-			base = NULL; /* entries there, none with these benchmarks */
-		}
-		if (rc < 0)
-			oom(err, errlen);
-		if (rc == 0)
-			*ret_n = base ? ne : 0;
-	}
-done:
-	if (rc == 0) {
-		if (ids.n == 0)
-			*ret_n = 0;
-		*ret = base;
-	} else {
+	*ret_n = 0;
+	if (rc == 0 && ids.n > 0)
+		rc = baseline_of(h, r, &ids, &be, &base, ret_n, &all, err, errlen);
+	if (rc == 0 && !all) {
+		/* A pattern that matched nothing here makes the comparison name it, with the
+		 * metrics the baseline has: with them all, as it would without the selection. */
 		pmc_result_free(base);
+		base = NULL;
+		be.metrics = NULL;
+		be.nmetrics = 0;
+		rc = baseline_of(h, r, &ids, &be, &base, ret_n, &all, err, errlen);
 	}
+	if (rc == 0)
+		*ret = base;
+	bentry_free(&be);
 	ids_free(&ids);
-	pmc_history_points_free(ps.v, ps.n);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "cli/cli_history.h"
 #include "core/changepoint.h"
 #include "core/result.h"
+#include "core/threshold.h"
 #include "formats/import.h"
 #include "formats/json_out.h"
 #include "history/history.h"
@@ -1248,7 +1249,8 @@ static int action_gate(int argc, char **argv, struct hopts *o, struct pmc_cli_co
 	const struct pmc_history_meta meta = {.compiler = o->compiler, .machine = o->machine};
 	struct pmc_history *h = NULL;
 	struct pmc_result *r = NULL, *base = NULL;
-	size_t nentries = 0;
+	const char **read = NULL; /* the metrics the baseline reads */
+	size_t nentries = 0, nread = 0;
 	char err[1024], name[512], fp[17];
 	int code = PMC_EXIT_ERROR;
 
@@ -1264,8 +1266,24 @@ static int action_gate(int argc, char **argv, struct hopts *o, struct pmc_cli_co
 	}
 	if (open_store(o, 0, &h) < 0)
 		goto out;
-	if (pmc_history_baseline(h, r, &meta, o->branch, o->last ? o->last : DEFAULT_LAST, &base,
-				 &nentries, err, sizeof(err)) < 0) {
+	/* With --metric the comparison compares only the metrics selected, and speaks of
+	 * those a --threshold names: the baseline needs no other (reading every metric of
+	 * K entries is most of a gate's time). */
+	if (co->s.nmetrics) {
+		size_t nargs = pmc_thresholds_nargs(co->s.thresholds);
+
+		read = calloc(co->s.nmetrics + nargs, sizeof(*read));
+		if (!read) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < co->s.nmetrics; i++)
+			read[nread++] = co->s.metrics[i];
+		for (size_t i = 0; i < nargs; i++)
+			read[nread++] = pmc_thresholds_arg(co->s.thresholds, i, NULL);
+	}
+	if (pmc_history_baseline(h, r, &meta, o->branch, o->last ? o->last : DEFAULT_LAST, read,
+				 nread, &base, &nentries, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
 	}
@@ -1282,6 +1300,7 @@ static int action_gate(int argc, char **argv, struct hopts *o, struct pmc_cli_co
 	code = pmc_cli_exit_status(0, pmc_session_compare_results(base, name, r, argv[0], &co->s, true,
 								   &pmc_cli_printer));
 out:
+	free(read);
 	pmc_result_free(base);
 	pmc_result_free(r);
 	pmc_history_close(h);
