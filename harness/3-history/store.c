@@ -1194,7 +1194,37 @@ struct points {
 	size_t n;
 };
 
-/* "v v null v" as n doubles. */
+/* One sample of "v v null v" at *c, as strtod reads it: a whole number of up to 15
+ * digits (a count, the most common sample) is exact as a double, and read without it. */
+static int parse_sample(const char **c, double *ret)
+{
+	const char *s = *c, *d = s + (*s == '-');
+	size_t nd = strspn(d, "0123456789");
+	char *end;
+
+	if (nd > 0 && nd <= 15 && (d[nd] == ' ' || d[nd] == '\0')) {
+		long long v = 0;
+
+		for (size_t i = 0; i < nd; i++)
+			v = v * 10 + (d[i] - '0');
+		/* -0 is a double of its own: strtod's. */
+		*ret = *s == '-' ? (v ? -(double)v : -0.0) : (double)v;
+		*c = d + nd;
+		return 0;
+	}
+	if (strncmp(s, "null", 4) == 0) {
+		*ret = NAN;
+		*c = s + 4;
+		return 0;
+	}
+	*ret = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	*c = end;
+	return 0;
+}
+
+/* "v v null v" as n doubles, each read as parse_sample reads it. */
 static int parse_samples(const char *text, double **ret, size_t *ret_n)
 {
 	size_t cap = 1;
@@ -1206,20 +1236,11 @@ static int parse_samples(const char *text, double **ret, size_t *ret_n)
 	v = malloc(cap * sizeof(double));
 	if (!v)
 		return -ENOMEM;
-	for (const char *c = text; *c && n < cap;) {
-		char *end;
-
-		if (strncmp(c, "null", 4) == 0) {
-			v[n++] = NAN;
-			end = (char *)c + 4;
-		} else {
-			v[n++] = strtod(c, &end);
-			if (end == c) {
-				free(v);
-				return -EINVAL;
-			}
+	for (const char *c = text; *c && n < cap; c += strspn(c, " ")) {
+		if (parse_sample(&c, &v[n++]) < 0) {
+			free(v);
+			return -EINVAL;
 		}
-		c = end + strspn(end, " ");
 	}
 	*ret = v;
 	*ret_n = n;
@@ -1430,36 +1451,6 @@ static int bench_row(void *ud, const char *const *c, size_t ncols)
 	if (put_text(be, c[0], &b->name) < 0)
 		return -ENOMEM;
 	be->nb++;
-	return 0;
-}
-
-/* One sample of "v v null v" at *c, as strtod reads it: a whole number of up to 15
- * digits (a count, the most common sample) is exact as a double, and read without it. */
-static int parse_sample(const char **c, double *ret)
-{
-	const char *s = *c, *d = s + (*s == '-');
-	size_t nd = strspn(d, "0123456789");
-	char *end;
-
-	if (nd > 0 && nd <= 15 && (d[nd] == ' ' || d[nd] == '\0')) {
-		long long v = 0;
-
-		for (size_t i = 0; i < nd; i++)
-			v = v * 10 + (d[i] - '0');
-		/* -0 is a double of its own: strtod's. */
-		*ret = *s == '-' ? (v ? -(double)v : -0.0) : (double)v;
-		*c = d + nd;
-		return 0;
-	}
-	if (strncmp(s, "null", 4) == 0) {
-		*ret = NAN;
-		*c = s + 4;
-		return 0;
-	}
-	*ret = strtod(s, &end);
-	if (end == s)
-		return -EINVAL;
-	*c = end;
 	return 0;
 }
 
