@@ -202,6 +202,38 @@ static int refuse_newer(struct pmc_history *h, long v, char *err, size_t errlen)
 	return -EPROTONOSUPPORT;
 }
 
+/* A store without pmcbench's schema that holds tables is another program's, and is
+ * refused. The tables may also be a writer's who just made the schema (its migration is
+ * one transaction, pmc_meta included): the version is read again after the count, so the
+ * store is another program's only if it still has no version. *v gets that version. */
+static int refuse_foreign(struct pmc_history *h, long *v, char *err, size_t errlen)
+{
+	struct one_text t;
+	bool tables;
+	int r;
+
+	if (!h->eng->count_tables_sql)
+		return 0;
+	r = query_text(h, h->eng->count_tables_sql, NULL, 0, &t, err, errlen);
+	if (r < 0)
+		return r;
+	tables = t.v && strcmp(t.v, "0") != 0;
+	if (tables) {
+		r = schema_version(h, v, err, errlen);
+		if (r == 0 && *v == 0) {
+			pmc_err_set(err, errlen,
+				    "%s: a database of another program (%s tables, none of "
+				    "them pmcbench's); give the path of a pmcbench history or "
+				    "of a new file",
+				    h->display, t.v);
+			r = -EINVAL;
+		} else if (r == 0 && *v > PMC_HISTORY_SCHEMA)
+			r = refuse_newer(h, *v, err, errlen);
+	}
+	free(t.v);
+	return r;
+}
+
 /* Takes the store from its version to PMC_HISTORY_SCHEMA under the write lock, reading
  * the version again there: another process may have migrated it meanwhile. */
 static int migrate(struct pmc_history *h, char *err, size_t errlen)
@@ -283,23 +315,10 @@ int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, 
 		r = refuse_newer(h, v, err, errlen);
 		goto close;
 	}
-	if (v == 0 && h->eng->count_tables_sql) {
-		struct one_text t;
-
-		r = query_text(h, h->eng->count_tables_sql, NULL, 0, &t, err, errlen);
+	if (v == 0) {
+		r = refuse_foreign(h, &v, err, errlen);
 		if (r < 0)
 			goto close;
-		if (t.v && strcmp(t.v, "0") != 0) {
-			pmc_err_set(
-			    err, errlen,
-			    "%s: a database of another program (%s tables, none of them "
-			    "pmcbench's); give the path of a pmcbench history or of a new file",
-			    h->display, t.v);
-			free(t.v);
-			r = -EINVAL;
-			goto close;
-		}
-		free(t.v);
 	}
 	if (v == 0 && !write) {
 		pmc_err_set(err, errlen, "%s: no history there; 'pmcbench history add' makes one",
