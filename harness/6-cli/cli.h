@@ -34,7 +34,7 @@ int pmc_cli_report(int argc, char **argv);
 int pmc_cli_history(int argc, char **argv);
 
 /* `run --history DB`: adds the result file that run saved to the history DB, as
- * `history add` does (cli_history.c), and returns an exit code. The history is the
+ * `history add` does (cli_history_add.c), and returns an exit code. The history is the
  * pmcbench executable's only (cli/meson.build): its main sets this; in libpmcbench, whose
  * benchmark programs' results `pmcbench history add` takes, it stays NULL. */
 extern int (*pmc_cli_run_history)(const char *db, const char *path);

@@ -1,0 +1,402 @@
+/* The baseline of a gate against the history (pmc_history_baseline, docs/history.md,
+ * "Gate"): the samples of the last K entries of a fingerprint as one result, each entry one
+ * process of it. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/grow.h"
+#include "core/result.h"
+#include "history/engine.h"
+#include "history/history.h"
+#include "history/store_priv.h"
+
+struct ids {
+	char **v;
+	size_t n;
+};
+
+static int id_row(void *ud, const char *const *cols, size_t n)
+{
+	struct ids *ids = ud;
+
+	if (pmc_grow(&ids->v, ids->n, sizeof(*ids->v)) < 0)
+		return -ENOMEM;
+	ids->v[ids->n] = strdup(cols[0]);
+	return ids->v[ids->n++] ? 0 : -ENOMEM;
+}
+
+static void ids_free(struct ids *ids)
+{
+	for (size_t i = 0; i < ids->n; i++)
+		free(ids->v[i]);
+	free(ids->v);
+}
+
+/* Appends NAN samples to m up to n. */
+static int pad(struct pmc_metric *m, size_t n)
+{
+	while (m->n < n) {
+		int r = pmc_metric_append(m, NAN, NULL);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* What one entry gives the baseline: its benchmarks with their runs, and the points of
+ * the metrics read. Their text goes into one buffer and their samples into another, so
+ * that a row costs no allocation of its own; the arrays are reused entry after entry. */
+struct bbench {
+	size_t name; /* offset into text */
+	size_t runs;
+};
+
+struct bpoint {
+	size_t bench, metric, unit; /* offsets into text */
+	int better;
+	bool simulated;
+	size_t at, n; /* samples: vals[at .. at + n) */
+};
+
+struct bentry {
+	const char *const *metrics; /* the patterns of the metrics read; NULL: all */
+	size_t nmetrics;
+	struct bbench *b;
+	size_t nb, capb;
+	struct bpoint *p;
+	size_t np, capp;
+	char *text;
+	size_t ntext, captext;
+	double *vals;
+	size_t nvals, capvals;
+	bool bad; /* samples that are not numbers */
+};
+
+static void bentry_clear(struct bentry *be)
+{
+	be->nb = be->np = be->ntext = be->nvals = 0;
+}
+
+static void bentry_free(struct bentry *be)
+{
+	free(be->b);
+	free(be->p);
+	free(be->text);
+	free(be->vals);
+}
+
+static int put_text(struct bentry *be, const char *s, size_t *ret)
+{
+	size_t len = strlen(s ? s : "") + 1;
+
+	if (pmc_grow_to(&be->text, &be->captext, be->ntext + len, 1) < 0)
+		return -ENOMEM;
+	memcpy(be->text + be->ntext, s ? s : "", len);
+	*ret = be->ntext;
+	be->ntext += len;
+	return 0;
+}
+
+static int bench_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct bentry *be = ud;
+	struct bbench *b;
+
+	if (pmc_grow_to(&be->b, &be->capb, be->nb + 1, sizeof(*be->b)) < 0)
+		return -ENOMEM;
+	b = &be->b[be->nb];
+	b->runs = c[1] ? strtoull(c[1], NULL, 10) : 0;
+	if (put_text(be, c[0], &b->name) < 0)
+		return -ENOMEM;
+	be->nb++;
+	return 0;
+}
+
+static int bpoint_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct bentry *be = ud;
+	struct bpoint *p;
+	bool want = !be->metrics;
+
+	/* The comparison's own rule of which metrics it compares (compare_pairing.c). */
+	for (size_t i = 0; !want && i < be->nmetrics; i++)
+		want = fnmatch(be->metrics[i], c[1], 0) == 0;
+	if (!want)
+		return 0;
+	if (pmc_grow_to(&be->p, &be->capp, be->np + 1, sizeof(*be->p)) < 0)
+		return -ENOMEM;
+	p = &be->p[be->np];
+	p->better = c[3] ? atoi(c[3]) : 0;
+	p->simulated = c[4] && atoi(c[4]) != 0;
+	p->at = be->nvals;
+	p->n = 0;
+	if (put_text(be, c[0], &p->bench) < 0 || put_text(be, c[1], &p->metric) < 0 ||
+	    put_text(be, c[2], &p->unit) < 0)
+		return -ENOMEM;
+	for (const char *s = c[5] ? c[5] : ""; *s;) {
+		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
+			return -ENOMEM;
+		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)
+			return -EBADMSG;
+		be->nvals++;
+		p->n++;
+		s += strspn(s, " ");
+	}
+	be->np++;
+	return 0;
+}
+
+static int cmp_bbench(const void *a, const void *b, void *text)
+{
+	return strcmp((const char *)text + ((const struct bbench *)a)->name,
+		      (const char *)text + ((const struct bbench *)b)->name);
+}
+
+static int cmp_bpoint(const void *a, const void *b, void *text)
+{
+	const struct bpoint *x = a, *y = b;
+	int c = strcmp((const char *)text + x->bench, (const char *)text + y->bench);
+
+	return c ? c : strcmp((const char *)text + x->metric, (const char *)text + y->metric);
+}
+
+/* Sorts v by cmp (on the names in text) unless it is sorted already: SQLite gives the
+ * rows in the order of their key, bytewise as here. */
+static void sort_once(void *v, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *, void *), char *text)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp((char *)v + (i - 1) * size, (char *)v + i * size, text) > 0) {
+			qsort_r(v, n, size, cmp, text);
+			return;
+		}
+}
+
+/* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
+ * found from its points) and the points of the metrics read, both sorted by name. */
+static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, bool literal,
+		      char *err, size_t errlen)
+{
+	const char *p[MAX_PARAMS] = {id};
+	char sql[2048];
+	size_t np = 1, len;
+	int r;
+
+	bentry_clear(be);
+	r = h->eng->query(h->db,
+			  h->schema >= 2
+			      ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
+			      : "SELECT benchmark, max(n) FROM pmc_point WHERE entry = $1 GROUP BY "
+				"benchmark",
+			  p, 1, bench_row, be, err, errlen);
+	if (r < 0)
+		return r;
+	len = (size_t)snprintf(sql, sizeof(sql),
+			       "SELECT benchmark, metric, unit, better, simulated, samples FROM "
+			       "pmc_point WHERE entry = $1");
+	/* Plain names are asked of the store, so that it reads no other row; patterns are
+	 * matched here, as the comparison matches them. */
+	if (literal) {
+		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND metric IN (");
+		for (size_t i = 0; i < be->nmetrics; i++) {
+			len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s$%zu",
+						i ? ", " : "", np + 1);
+			p[np++] = be->metrics[i];
+		}
+		snprintf(sql + len, sizeof(sql) - len, ")");
+	}
+	r = h->eng->query(h->db, sql, p, np, bpoint_row, be, err, errlen);
+	if (r < 0)
+		return r;
+	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
+	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
+	return 0;
+}
+
+/* The benchmarks of entry be that r has, as runs of base recording the entry as their
+ * process, with the points read; matched[i] tells whether metrics[i] matched a point of a
+ * benchmark that r measured. */
+static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
+			  const struct bentry *be, unsigned process, bool *matched)
+{
+	size_t x = 0;
+
+	for (size_t i = 0; i < be->nb; i++) {
+		const char *name = be->text + be->b[i].name;
+		const struct pmc_benchmark *rb;
+		struct pmc_benchmark *b = NULL;
+		size_t before, runs = be->b[i].runs;
+		int rc;
+
+		/* Past the points of the benchmarks passed over. */
+		while (x < be->np && strcmp(be->text + be->p[x].bench, name) < 0)
+			x++;
+		rb = pmc_result_find_benchmark(r, name);
+		if (runs == 0 || !rb)
+			continue;
+		b = pmc_result_find_benchmark(base, name);
+		if (!b && (rc = pmc_result_add_benchmark(base, name, NULL, &b)) < 0)
+			return rc;
+		before = b->nruns;
+		for (size_t k = 0; k < runs; k++) {
+			struct pmc_run_info info = {.process = process};
+
+			rc = pmc_benchmark_add_run(b, &info);
+			if (rc < 0)
+				return rc;
+		}
+		for (; x < be->np && strcmp(be->text + be->p[x].bench, name) == 0; x++) {
+			const struct bpoint *p = &be->p[x];
+			const char *id = be->text + p->metric;
+			struct pmc_metric *m = pmc_benchmark_find_metric(b, id);
+
+			if (!m) {
+				rc = pmc_benchmark_metric(b, id, &m);
+				if (rc < 0)
+					return rc;
+				/* The stored unit and direction, whatever the registry says. */
+				free(m->unit);
+				m->unit = strdup(be->text + p->unit);
+				if (!m->unit)
+					return -ENOMEM;
+				m->better = p->better;
+				m->simulated = p->simulated;
+			}
+			if ((rc = pad(m, before)) < 0)
+				return rc;
+			for (size_t k = 0; k < p->n; k++)
+				if ((rc = pmc_metric_append(m, be->vals[p->at + k], NULL)) < 0)
+					return rc;
+			for (size_t k = 0; matched && !rb->skipped && k < be->nmetrics; k++)
+				matched[k] = matched[k] || fnmatch(be->metrics[k], id, 0) == 0;
+		}
+		for (size_t k = 0; k < b->nmetrics; k++)
+			if ((rc = pad(&b->metrics[k], b->nruns)) < 0)
+				return rc;
+	}
+	return 0;
+}
+
+/* The baseline of the entries ids (newest first), of the metrics of be (all when
+ * be->metrics is NULL), in *ret (NULL when none of r's benchmarks is there) with the
+ * number of entries in it; *ret_all tells whether every pattern of be matched a metric
+ * that r's benchmarks have in it. */
+static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const struct ids *ids,
+		       struct bentry *be, struct pmc_result **ret, size_t *ret_n, bool *ret_all,
+		       char *err, size_t errlen)
+{
+	struct pmc_result *base = NULL;
+	bool *matched = NULL, literal = be->metrics && be->nmetrics < MAX_PARAMS;
+	size_t ne = 0;
+	int rc;
+
+	for (size_t i = 0; literal && i < be->nmetrics; i++)
+		literal = !strpbrk(be->metrics[i], "*?[\\");
+	if (be->metrics && !(matched = calloc(be->nmetrics + 1, sizeof(*matched))))
+		return oom(err, errlen);
+	rc = pmc_result_new(r->backend, &base);
+	for (size_t i = 0; rc == 0 && i < r->nenv; i++)
+		rc = pmc_result_set_env(base, r->env[i].key, r->env[i].value);
+	if (rc < 0) {
+		oom(err, errlen);
+		goto fail;
+	}
+	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
+	 * entries sort everywhere): each is one process of the baseline. */
+	for (size_t e = ids->n; e-- > 0;) {
+		rc = read_entry(h, be, ids->v[e], literal, err, errlen);
+		if (rc == -ENOMEM || rc == -EBADMSG) {
+			if (rc == -ENOMEM)
+				oom(err, errlen);
+			else
+				pmc_err_set(err, errlen,
+					    "%s: a point's samples are not numbers; the store was "
+					    "changed by something else than pmcbench",
+					    h->display);
+		}
+		if (rc < 0)
+			goto fail;
+		if (be->nb == 0)
+			continue; /* an entry without a point: no process */
+		rc = baseline_entry(base, r, be, (unsigned)++ne, matched);
+		if (rc < 0) {
+			oom(err, errlen);
+			goto fail;
+		}
+	}
+	*ret_all = true;
+	for (size_t i = 0; matched && i < be->nmetrics; i++)
+		*ret_all = *ret_all && matched[i];
+	free(matched);
+	if (base->nbench == 0) {
+		pmc_result_free(base);
+		base = NULL; /* entries there, none with these benchmarks */
+	}
+	*ret = base;
+	*ret_n = base ? ne : 0;
+	return 0;
+fail:
+	free(matched);
+	pmc_result_free(base);
+	return rc;
+}
+
+int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
+			 const struct pmc_history_meta *meta, const char *branch, size_t k,
+			 const char *const *metrics, size_t nmetrics, struct pmc_result **ret,
+			 size_t *ret_n, char *err, size_t errlen)
+{
+	struct ids ids = {NULL, 0};
+	struct bentry be = {.metrics = nmetrics ? metrics : NULL, .nmetrics = nmetrics};
+	struct pmc_result *base = NULL;
+	char id[65], fp[17], lim[24];
+	bool all = true;
+	int rc;
+
+	if (k < 1 || k > PMC_HISTORY_MAX_LAST) {
+		pmc_err_set(err, errlen, "the baseline takes 1 to %d entries, not %zu",
+			    PMC_HISTORY_MAX_LAST, k);
+		return -EINVAL;
+	}
+	if (pmc_history_result_id(r, id) < 0)
+		return oom(err, errlen);
+	pmc_history_fingerprint(r, meta, fp);
+	snprintf(lim, sizeof(lim), "%zu", k);
+	{
+		const char *p[] = {fp, id, lim, branch};
+
+		rc = h->eng->query(
+		    h->db,
+		    branch ? "SELECT id FROM pmc_entry WHERE fingerprint = $1 AND id <> "
+			     "$2 AND branch = $4 ORDER BY t DESC, id DESC LIMIT "
+			     "CAST($3 AS BIGINT)"
+			   : "SELECT id FROM pmc_entry WHERE fingerprint = $1 AND id <> "
+			     "$2 ORDER BY t DESC, id DESC LIMIT CAST($3 AS BIGINT)",
+		    p, branch ? 4 : 3, id_row, &ids, err, errlen);
+	}
+	if (rc == -ENOMEM)
+		oom(err, errlen);
+	*ret_n = 0;
+	if (rc == 0 && ids.n > 0)
+		rc = baseline_of(h, r, &ids, &be, &base, ret_n, &all, err, errlen);
+	if (rc == 0 && !all) {
+		/* A pattern that matched nothing here makes the comparison name it, with the
+		 * metrics the baseline has: with them all, as it would without the selection. */
+		pmc_result_free(base);
+		base = NULL;
+		be.metrics = NULL;
+		be.nmetrics = 0;
+		rc = baseline_of(h, r, &ids, &be, &base, ret_n, &all, err, errlen);
+	}
+	if (rc == 0)
+		*ret = base;
+	bentry_free(&be);
+	ids_free(&ids);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* What the files of the history's store share (history.h, docs/history.md). The store is
+ * cut by concern:
+ *   store.c           the schema and its migrations; opening and closing a store
+ *   store_identity.c  the content hash of a result (its key) and its fingerprint
+ *   store_ingest.c    adding a result in one transaction
+ *   store_query.c     the queries of list, show, export and changes
+ *   store_baseline.c  the baseline of a gate
+ * Private to harness/3-history/. */
+#pragma once
+
+#include <errno.h>
+#include <stddef.h>
+
+#include "base/error.h"
+
+struct pmc_result;
+struct pmc_history_meta;
+struct pmc_history_fp;
+
+struct pmc_history {
+	const struct pmc_hist_engine *eng;
+	struct pmc_hist_db *db;
+	char *display;
+	long schema; /* the store's version: an older one is read as it is */
+};
+
+/* The parameters of one query: its conditions, or the metrics a gate reads. */
+#define MAX_PARAMS 128
+
+static inline int oom(char *err, size_t errlen)
+{
+	pmc_err_set(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+/* The fingerprint's fields of r, with meta's machine and compiler (meta may be NULL)
+ * (store_identity.c). */
+void pmc_hist_fp_fields(const struct pmc_result *r, const struct pmc_history_meta *meta,
+			struct pmc_history_fp *fp);
+
+/* One sample of the stored text "v v null v" at *c, advancing *c past it: a number
+ * (NAN for null). Returns 0, or -EINVAL when it is not one (store_query.c). */
+int pmc_hist_parse_sample(const char **c, double *ret);

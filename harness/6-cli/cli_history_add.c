@@ -1,0 +1,129 @@
+/* `pmcbench history add` (docs/history.md): result files into the history, with the
+ * commit and branch from options, CI variables, then git. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_history.h"
+#include "core/result.h"
+#include "formats/import.h"
+#include "history/history.h"
+
+/* The first line git prints for args in the working directory, or NULL. */
+static char *git_line(const char *args)
+{
+	char cmd[128], line[256];
+	FILE *p;
+	char *out = NULL;
+
+	snprintf(cmd, sizeof(cmd), "git %s 2>/dev/null", args);
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	if (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (*line)
+			out = strdup(line);
+	}
+	if (pclose(p) != 0) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+static const char *first_env(const char *const *names)
+{
+	for (; *names; names++) {
+		const char *v = getenv(*names);
+
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
+{
+	static const char *const sha_vars[] = {"GITHUB_SHA", "CI_COMMIT_SHA", NULL};
+	/* A pull request's branch first: GITHUB_REF_NAME is then "123/merge". */
+	static const char *const branch_vars[] = {"GITHUB_HEAD_REF", "GITHUB_REF_NAME",
+						  "CI_COMMIT_REF_NAME", NULL};
+	struct pmc_result **rs = NULL;
+	struct pmc_history *h = NULL;
+	char *git_commit = NULL, *git_branch = NULL, err[1024];
+	size_t n = (size_t)argc;
+	int code = PMC_EXIT_ERROR;
+
+	if (n == 0) {
+		pmc_cli_error("history add needs result files; try 'pmcbench help history'");
+		return PMC_EXIT_ERROR;
+	}
+	rs = calloc(n, sizeof(*rs));
+	if (!rs) {
+		pmc_cli_error("out of memory");
+		return PMC_EXIT_ERROR;
+	}
+	/* Every file loads before anything is added: bad input writes nothing. */
+	for (size_t i = 0; i < n; i++)
+		if (pmc_result_load_any(argv[i], &rs[i], err, sizeof(err)) < 0) {
+			pmc_cli_error("%s", err);
+			goto out;
+		}
+	if (!o->commit && !(o->commit = first_env(sha_vars)))
+		o->commit = git_commit = git_line("rev-parse HEAD");
+	if (!o->branch && !(o->branch = first_env(branch_vars))) {
+		git_branch = git_line("rev-parse --abbrev-ref HEAD");
+		/* A detached HEAD has no branch. */
+		if (git_branch && strcmp(git_branch, "HEAD") != 0)
+			o->branch = git_branch;
+	}
+	if (pmc_cli_hist_open(o, PMC_HISTORY_WRITE, &h) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_history_meta meta = {
+		    .commit = o->commit,
+		    .branch = o->branch,
+		    .source = argv[i],
+		    .compiler = o->compiler,
+		    .machine = o->machine,
+		    .tags = o->tags,
+		    .ntags = o->ntags,
+		};
+		char id[65];
+		bool was_added;
+
+		if (pmc_history_add(h, rs[i], &meta, &was_added, id, err, sizeof(err)) < 0) {
+			pmc_cli_error("%s: %s", argv[i], err);
+			goto out;
+		}
+		printf("%s: %s %.12s", argv[i], was_added ? "added as" : "already there as", id);
+		if (was_added && (o->commit || o->branch))
+			printf(" (%s%s%s%s%s)", o->commit ? "commit " : "",
+			       o->commit ? o->commit : "", o->commit && o->branch ? ", " : "",
+			       o->branch ? "branch " : "", o->branch ? o->branch : "");
+		putchar('\n');
+	}
+	if (fflush(stdout) != 0) {
+		pmc_cli_error("cannot write to standard output");
+		goto out;
+	}
+	code = PMC_EXIT_OK;
+out:
+	for (size_t i = 0; i < n; i++)
+		pmc_result_free(rs[i]);
+	free(rs);
+	pmc_history_close(h);
+	free(git_commit);
+	free(git_branch);
+	return code;
+}
+
+int pmc_cli_history_add_file(const char *db, const char *path)
+{
+	struct hopts o = {.db = db};
+	char *argv[] = {(char *)path};
+
+	return pmc_cli_hist_add(1, argv, &o);
+}
