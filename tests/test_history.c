@@ -21,6 +21,7 @@
 
 #include "tests/helpers.h"
 #include "history/history.h"
+#include "history/store_priv.h"
 
 static const char *pg_base; /* PMC_TEST_PG_URL, or NULL: SQLite */
 static char workdir[256];
@@ -194,7 +195,8 @@ static void samples_come_back_exactly(void **state)
 	pmc_result_free(r);
 }
 
-/* Points go in statements of 100 rows: 250 of them, the last batch short, all there. */
+/* Points go in one bulk insert (PostgreSQL: COPY, sent 64 KiB at a time): 4,000 of them,
+ * many chunks and a short last one, all there with their samples. */
 static void many_points_all_arrive(void **state)
 {
 	struct store s;
@@ -204,10 +206,10 @@ static void many_points_all_arrive(void **state)
 	size_t n = 0;
 	char err[512] = "", name[32];
 
-	for (int i = 0; i < 125; i++) {
+	for (int i = 0; i < 2000; i++) {
 		const double v[] = {i, i + 0.5};
 
-		snprintf(name, sizeof(name), "b%03d", i);
+		snprintf(name, sizeof(name), "b%04d", i);
 		put_values(r, name, "wall-time", v, 2);
 		put_values(r, name, "task-clock", v, 1);
 	}
@@ -215,16 +217,115 @@ static void many_points_all_arrive(void **state)
 	h = open_ok(&s, PMC_HISTORY_WRITE);
 	add_ok(h, r, NULL, true);
 	assert_int_equal(pmc_history_points(h, NULL, &ps, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 250);
+	assert_int_equal(n, 4000);
 	for (size_t i = 0; i < n; i++) {
 		int b = atoi(ps[i].benchmark + 1);
 
 		assert_int_equal(ps[i].n, strcmp(ps[i].metric, "wall-time") == 0 ? 2 : 1);
 		assert_true(ps[i].samples[0] == b);
+		if (ps[i].n == 2)
+			assert_true(ps[i].samples[1] == b + 0.5);
 	}
 	pmc_history_points_free(ps, n);
 	pmc_history_close(h);
 	pmc_result_free(r);
+}
+
+/* Names are data in a bulk insert too: the characters COPY's text format escapes (tab,
+ * newline, carriage return, backslash, "\N" that stands for NULL, "\." that ends the
+ * data) come back as they were, in benchmark names, the environment and tags. */
+static void names_with_copy_escapes_come_back(void **state)
+{
+	static const char *const names[] = {"a\tb", "a\nb", "a\rb", "a\\b", "\\N", "\\."};
+	const size_t nnames = sizeof(names) / sizeof(names[0]);
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r = t_result("perf");
+	const char *tags[] = {"k=\\N\t\\."};
+	struct pmc_history_meta meta = {.tags = tags, .ntags = 1};
+	struct pmc_history_point *ps = NULL;
+	struct pmc_history_entry *es = NULL;
+	struct pmc_history_filter f = {0};
+	size_t n = 0;
+	char err[512] = "";
+
+	for (size_t i = 0; i < nnames; i++) {
+		const double v[] = {(double)i};
+
+		put_values(r, names[i], "wall-time", v, 1);
+	}
+	assert_int_equal(pmc_result_set_env(r, "hostname", "tab\there\\N"), 0);
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r, &meta, true);
+	for (size_t i = 0; i < nnames; i++) {
+		f.benchmark = names[i];
+		assert_int_equal(pmc_history_points(h, &f, &ps, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 1);
+		assert_string_equal(ps[0].benchmark, names[i]);
+		assert_true(ps[0].samples[0] == (double)i);
+		pmc_history_points_free(ps, n);
+	}
+	assert_int_equal(pmc_history_list(h, NULL, &es, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(es[0].machine, "tab\there\\N");
+	assert_string_equal(es[0].tags, "k=\\N\t\\.");
+	pmc_history_entries_free(es, n);
+	pmc_history_close(h);
+	pmc_result_free(r);
+}
+
+/* The text of a number in the content hash and the stored samples is printf's "%.17g"
+ * byte for byte, also where it is written without printf: an entry's key never changes. */
+static void number_text_is_printf_17g(void **state)
+{
+	static const double special[] = {0.0,
+					 -0.0,
+					 1,
+					 -1,
+					 9,
+					 10,
+					 2025764,
+					 -2025764,
+					 9007199254740991.0,
+					 9007199254740992.0,
+					 9007199254740993.0,
+					 -9007199254740991.0,
+					 1e15,
+					 1e16,
+					 1e17,
+					 1e22,
+					 0.5,
+					 0.1,
+					 1e-300,
+					 4.9e-324,
+					 1.7976931348623157e308,
+					 123456789012.25};
+	char got[32], want[32];
+	uint64_t x = 88172645463325252u;
+
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		snprintf(want, sizeof(want), "%.17g", special[i]);
+		assert_int_equal(pmc_hist_num_text(got, special[i]), strlen(want));
+		assert_string_equal(got, want);
+	}
+	/* Whole numbers of every size, and doubles of any bits (xorshift64). */
+	for (int i = 0; i < 200000; i++) {
+		double v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 2)
+			v = (double)(int64_t)(x >> (x % 64)) * (x & 1 ? -1 : 1);
+		else
+			memcpy(&v, &x, sizeof(v));
+		if (isnan(v))
+			continue;
+		snprintf(want, sizeof(want), "%.17g", v);
+		assert_int_equal(pmc_hist_num_text(got, v), strlen(want));
+		assert_string_equal(got, want);
+	}
 }
 
 static void filters_select_what_they_name(void **state)
@@ -694,6 +795,8 @@ int main(void)
 	    cmocka_unit_test(ingest_twice_is_one_entry),
 	    cmocka_unit_test(samples_come_back_exactly),
 	    cmocka_unit_test(many_points_all_arrive),
+	    cmocka_unit_test(names_with_copy_escapes_come_back),
+	    cmocka_unit_test(number_text_is_printf_17g),
 	    cmocka_unit_test(filters_select_what_they_name),
 	    cmocka_unit_test(baseline_pools_the_last_k),
 	    cmocka_unit_test(baseline_reads_the_metrics_asked),

@@ -14,6 +14,11 @@ struct pmc_hist_db;
  * to stop the query with that error. */
 typedef int (*pmc_hist_row_fn)(void *ud, const char *const *cols, size_t ncols);
 
+/* Row i of a bulk insert: sets vals[0..ncols) (NULL: SQL NULL), which stay valid until
+ * the next call. Returns 0, or -errno to stop the insert with that error (which the
+ * insert returns without a message: the caller's to write). */
+typedef int (*pmc_hist_fill_fn)(void *ud, size_t i, const char **vals);
+
 struct pmc_hist_engine {
 	const char *name;
 	/* Runs one statement; *ret_changes (may be NULL) gets the rows it changed. */
@@ -21,6 +26,14 @@ struct pmc_hist_engine {
 		    size_t nparams, long *ret_changes, char *err, size_t errlen);
 	int (*query)(struct pmc_hist_db *db, const char *sql, const char *const *params,
 		     size_t nparams, pmc_hist_row_fn row, void *ud, char *err, size_t errlen);
+	/* Inserts nrows rows into table's ncols columns cols (names of the schema, never
+	 * data), each from fill, in the open transaction: many rows of one kind (the points
+	 * of a result) at the cost of few statements. SQLite steps one prepared statement a
+	 * row; PostgreSQL streams the rows by COPY FROM STDIN (one round trip, no statement
+	 * parsed per row). */
+	int (*insert)(struct pmc_hist_db *db, const char *table, const char *const *cols,
+		      size_t ncols, size_t nrows, pmc_hist_fill_fn fill, void *ud, char *err,
+		      size_t errlen);
 	/* A transaction that writes: it holds the store's write lock (SQLite: BEGIN
 	 * IMMEDIATE, waiting while another writer holds it; PostgreSQL: an advisory lock
 	 * for schema changes, taken when lock is true). */

@@ -4,10 +4,12 @@
  * never repeats libpq's text beyond its first line. */
 #include <errno.h>
 #include <libpq-fe.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
+#include "base/grow.h"
 #include "history/engine.h"
 
 /* The advisory lock that makes schema changes one at a time: "pmcbench" in ASCII. */
@@ -116,6 +118,113 @@ static int pg_query(struct pmc_hist_db *d, const char *sql, const char *const *p
 	}
 	PQclear(res);
 	return r;
+}
+
+/* What COPY sends at once: large enough that the rows of a result take few round trips
+ * of libpq's buffer, small enough to stay in a cache. */
+#define COPY_CHUNK (64 * 1024)
+
+struct copy_buf {
+	char *v;
+	size_t n, cap;
+};
+
+/* A value in COPY's text format (PostgreSQL's documentation of COPY, "Text Format"):
+ * backslash, tab, newline and carriage return escaped, SQL NULL as \N. */
+static int copy_value(struct copy_buf *b, const char *s, char sep)
+{
+	size_t len = s ? strlen(s) : 2;
+
+	/* At worst every byte doubles, and the separator. */
+	if (pmc_grow_to(&b->v, &b->cap, b->n + 2 * len + 1, 1) < 0)
+		return -ENOMEM;
+	if (!s) {
+		memcpy(b->v + b->n, "\\N", 2);
+		b->n += 2;
+	} else {
+		for (; *s; s++) {
+			const char *esc = *s == '\\'   ? "\\\\"
+					  : *s == '\t' ? "\\t"
+					  : *s == '\n' ? "\\n"
+					  : *s == '\r' ? "\\r"
+						       : NULL;
+
+			if (esc) {
+				b->v[b->n++] = esc[0];
+				b->v[b->n++] = esc[1];
+			} else {
+				b->v[b->n++] = *s;
+			}
+		}
+	}
+	b->v[b->n++] = sep;
+	return 0;
+}
+
+static int copy_send(struct pmc_hist_db *d, struct copy_buf *b, char *err, size_t errlen)
+{
+	if (b->n > 0 && PQputCopyData(d->conn, b->v, (int)b->n) != 1)
+		return fail_result(d, NULL, err, errlen);
+	b->n = 0;
+	return 0;
+}
+
+/* The end of a COPY: every result libpq has for it read, the first failure reported. */
+static int copy_finish(struct pmc_hist_db *d, int r, char *err, size_t errlen)
+{
+	PGresult *res;
+
+	while ((res = PQgetResult(d->conn))) {
+		if (r == 0 && PQresultStatus(res) != PGRES_COMMAND_OK)
+			r = fail_result(d, res, err, errlen);
+		else
+			PQclear(res);
+	}
+	return r;
+}
+
+static int pg_insert(struct pmc_hist_db *d, const char *table, const char *const *cols,
+		     size_t ncols, size_t nrows, pmc_hist_fill_fn fill, void *ud, char *err,
+		     size_t errlen)
+{
+	enum { MAXCOLS = 32 };
+	const char *vals[MAXCOLS];
+	struct copy_buf b = {NULL, 0, 0};
+	char sql[1024];
+	size_t used;
+	PGresult *res;
+	int r = 0;
+
+	used = (size_t)snprintf(sql, sizeof(sql), "COPY %s (", table);
+	for (size_t i = 0; i < ncols && used < sizeof(sql); i++)
+		used += (size_t)snprintf(sql + used, sizeof(sql) - used, "%s%s", i ? ", " : "",
+					 cols[i]);
+	if (used < sizeof(sql))
+		used += (size_t)snprintf(sql + used, sizeof(sql) - used, ") FROM STDIN");
+	if (ncols > MAXCOLS || used >= sizeof(sql)) {
+		pmc_err_set(err, errlen, "%s: too many columns for one insert", d->display);
+		return -E2BIG;
+	}
+	if (nrows == 0)
+		return 0;
+	res = PQexec(d->conn, sql);
+	if (!res || PQresultStatus(res) != PGRES_COPY_IN)
+		return copy_finish(d, fail_result(d, res, err, errlen), err, errlen);
+	PQclear(res);
+	for (size_t i = 0; r == 0 && i < nrows; i++) {
+		r = fill(ud, i, vals);
+		for (size_t k = 0; r == 0 && k < ncols; k++)
+			r = copy_value(&b, vals[k], k + 1 < ncols ? '\t' : '\n');
+		if (r == 0 && b.n >= COPY_CHUNK)
+			r = copy_send(d, &b, err, errlen);
+	}
+	if (r == 0)
+		r = copy_send(d, &b, err, errlen);
+	free(b.v);
+	/* A failed fill ends the COPY with an error: the server keeps none of its rows. */
+	if (PQputCopyEnd(d->conn, r == 0 ? NULL : "pmcbench stopped the copy") != 1 && r == 0)
+		r = fail_result(d, NULL, err, errlen);
+	return copy_finish(d, r, err, errlen);
 }
 
 static int pg_begin(struct pmc_hist_db *d, bool lock, char *err, size_t errlen)
@@ -241,6 +350,7 @@ const struct pmc_hist_engine pmc_hist_pg = {
     .name = "postgresql",
     .exec = pg_exec,
     .query = pg_query,
+    .insert = pg_insert,
     .begin = pg_begin,
     .commit = pg_commit,
     .rollback = pg_rollback,

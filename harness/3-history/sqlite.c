@@ -223,6 +223,53 @@ static int sq_query(struct pmc_hist_db *d, const char *sql, const char *const *p
 	return r;
 }
 
+/* "INSERT INTO table (cols) VALUES ($1, ...)" in a buffer of the caller's; NULL when
+ * it does not fit. */
+static const char *insert_sql(char *buf, size_t len, const char *table, const char *const *cols,
+			      size_t ncols)
+{
+	size_t used = (size_t)snprintf(buf, len, "INSERT INTO %s (", table);
+
+	for (size_t i = 0; i < ncols && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", cols[i]);
+	for (size_t i = 0; i < ncols && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s$%zu", i ? ", " : ") VALUES (",
+					 i + 1);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, ")");
+	return used < len ? buf : NULL;
+}
+
+static int sq_insert(struct pmc_hist_db *d, const char *table, const char *const *cols,
+		     size_t ncols, size_t nrows, pmc_hist_fill_fn fill, void *ud, char *err,
+		     size_t errlen)
+{
+	enum { MAXCOLS = 32 };
+	const char *vals[MAXCOLS];
+	char sql[1024];
+	sqlite3_stmt *st;
+	int r, rc;
+
+	if (ncols > MAXCOLS || !insert_sql(sql, sizeof(sql), table, cols, ncols)) {
+		pmc_err_set(err, errlen, "%s: too many columns for one insert", d->display);
+		return -E2BIG;
+	}
+	r = prepare(d, sql, &st, err, errlen);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; r == 0 && i < nrows; i++) {
+		r = fill(ud, i, vals);
+		if (r == 0)
+			r = bind(d, st, vals, ncols, err, errlen);
+		if (r == 0 && (rc = sqlite3_step(st)) != SQLITE_DONE)
+			r = fail(d, rc, err, errlen);
+		sqlite3_reset(st);
+	}
+	/* The bindings point at the caller's values (SQLITE_STATIC). */
+	sqlite3_clear_bindings(st);
+	return r;
+}
+
 static int sq_begin(struct pmc_hist_db *d, bool lock, char *err, size_t errlen)
 {
 	return sq_exec(d, "BEGIN IMMEDIATE", NULL, 0, NULL, err, errlen);
@@ -315,6 +362,7 @@ const struct pmc_hist_engine pmc_hist_sqlite = {
     .name = "sqlite",
     .exec = sq_exec,
     .query = sq_query,
+    .insert = sq_insert,
     .begin = sq_begin,
     .commit = sq_commit,
     .rollback = sq_rollback,

@@ -2,6 +2,7 @@
  * makes ingest idempotent, and the fingerprint of where a result was measured. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,30 @@ static int cmp_env(const void *a, const void *b)
 		      (*(const struct pmc_env_entry *const *)b)->key);
 }
 
+/* A whole number below 2^53 (a count, the most common sample) is written without printf,
+ * whose "%.17g" of it is its digits: most of the time of hashing and storing a result
+ * was printf's. */
+size_t pmc_hist_num_text(char *s, double v)
+{
+	char digits[24];
+	size_t n = 0, len = 0;
+
+	/* fabs first: NAN fails it, and a cast of it to an integer is undefined. */
+	if (!(fabs(v) < 9007199254740992.0) || v != (double)(int64_t)v || (v == 0 && signbit(v)))
+		return (size_t)sprintf(s, "%.17g", v);
+	if (v < 0)
+		s[len++] = '-';
+	for (uint64_t u = (uint64_t)fabs(v);; u /= 10) {
+		digits[n++] = (char)('0' + u % 10);
+		if (u < 10)
+			break;
+	}
+	while (n > 0)
+		s[len++] = digits[--n];
+	s[len] = '\0';
+	return len;
+}
+
 static void hash_num(struct pmc_sha256 *s, double v)
 {
 	char buf[40];
@@ -76,7 +101,7 @@ static void hash_num(struct pmc_sha256 *s, double v)
 	if (isnan(v))
 		hash_str(s, NULL);
 	else {
-		snprintf(buf, sizeof(buf), "%.17g", v);
+		pmc_hist_num_text(buf, v);
 		hash_str(s, buf);
 	}
 }

@@ -2,12 +2,14 @@
  * environment, tags, points and benchmarks. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "base/error.h"
+#include "base/grow.h"
 #include "base/hashmap.h"
 #include "core/result.h"
 #include "core/stats.h"
@@ -32,138 +34,6 @@ static int64_t parse_time(const char *s)
 	if (strcmp(end, "Z") != 0 && *end)
 		return -1;
 	return (int64_t)timegm(&tm);
-}
-
-/* The median of m's measured samples (NAN when none) and its samples as text. */
-static int point_text(const struct pmc_metric *m, double *ret_median, char **ret_text)
-{
-	double *v = malloc((m->n + 1) * sizeof(double));
-	size_t nv = 0, len = 0;
-	char *text = malloc(m->n * 26 + 1);
-
-	if (!v || !text) {
-		free(v);
-		free(text);
-		return -ENOMEM;
-	}
-	text[0] = '\0';
-	for (size_t i = 0; i < m->n; i++) {
-		if (isnan(m->values[i]))
-			len += (size_t)sprintf(text + len, "%snull", i ? " " : "");
-		else {
-			v[nv++] = m->values[i];
-			len += (size_t)sprintf(text + len, "%s%.17g", i ? " " : "", m->values[i]);
-		}
-	}
-	pmc_stats_sort(v, nv);
-	*ret_median = nv == 0 ? NAN : nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
-	free(v);
-	*ret_text = text;
-	return 0;
-}
-
-/* Points go in BATCH rows per statement: a statement is a round trip to a server, and
- * a result of 10,000 benchmarks holds 100,000 points (9 parameters a row, far below
- * either engine's limit). */
-#define BATCH 100
-#define POINT_PARAMS 9
-
-struct batch {
-	size_t n;
-	const char *p[BATCH * POINT_PARAMS];
-	char num[BATCH][3][40]; /* better, n, median */
-	char *samples[BATCH];
-};
-
-static void batch_clear(struct batch *bt)
-{
-	for (size_t i = 0; i < bt->n; i++)
-		free(bt->samples[i]);
-	bt->n = 0;
-}
-
-/* Inserts nrows rows of ncols parameters each (p) in one statement: head, then the
- * VALUES. The statements of full batches have one text, so that SQLite's prepared
- * statement is reused. */
-static int insert_rows(struct pmc_history *h, const char *head, size_t ncols, const char *const *p,
-		       size_t nrows, char *err, size_t errlen)
-{
-	char *sql = NULL;
-	size_t len = 0;
-	FILE *f;
-	int r;
-
-	if (nrows == 0)
-		return 0;
-	f = open_memstream(&sql, &len);
-	if (!f)
-		return oom(err, errlen);
-	fprintf(f, "%s VALUES ", head);
-	for (size_t i = 0; i < nrows; i++) {
-		fprintf(f, "%s(", i ? ", " : "");
-		for (size_t k = 0; k < ncols; k++)
-			fprintf(f, "%s$%zu", k ? ", " : "", i * ncols + k + 1);
-		fputc(')', f);
-	}
-	if (fclose(f) != 0) {
-		free(sql);
-		return oom(err, errlen);
-	}
-	r = h->eng->exec(h->db, sql, p, nrows * ncols, NULL, err, errlen);
-	free(sql);
-	return r;
-}
-
-/* Inserts the rows of bt: one statement of bt->n rows. */
-static int batch_flush(struct pmc_history *h, struct batch *bt, char *err, size_t errlen)
-{
-	int r = insert_rows(h,
-			    "INSERT INTO pmc_point (entry, benchmark, metric, unit, better, "
-			    "simulated, n, median, samples)",
-			    POINT_PARAMS, bt->p, bt->n, err, errlen);
-
-	batch_clear(bt);
-	return r;
-}
-
-/* The benchmarks of res with a metric, and their runs (the most samples of one), BATCH
- * rows a statement. */
-static int add_benches(struct pmc_history *h, const struct pmc_result *res, const char *id,
-		       char *err, size_t errlen)
-{
-	struct {
-		const char *p[BATCH * 3];
-		char runs[BATCH][24];
-	} *bt = calloc(1, sizeof(*bt));
-	size_t n = 0;
-	int r = 0;
-
-	if (!bt)
-		return oom(err, errlen);
-	for (size_t i = 0; i < res->nbench && r == 0; i++) {
-		const struct pmc_benchmark *b = &res->benchmarks[i];
-		size_t runs = 0;
-
-		if (b->nmetrics == 0)
-			continue;
-		for (size_t j = 0; j < b->nmetrics; j++)
-			if (b->metrics[j].n > runs)
-				runs = b->metrics[j].n;
-		snprintf(bt->runs[n], sizeof(bt->runs[n]), "%zu", runs);
-		bt->p[n * 3] = id;
-		bt->p[n * 3 + 1] = b->name;
-		bt->p[n * 3 + 2] = bt->runs[n];
-		if (++n == BATCH) {
-			r = insert_rows(h, "INSERT INTO pmc_bench (entry, benchmark, runs)", 3,
-					bt->p, n, err, errlen);
-			n = 0;
-		}
-	}
-	if (r == 0)
-		r = insert_rows(h, "INSERT INTO pmc_bench (entry, benchmark, runs)", 3, bt->p, n,
-				err, errlen);
-	free(bt);
-	return r;
 }
 
 /* A point of the result: its metric's rank (by first appearance), benchmark and metric. */
@@ -215,63 +85,149 @@ static int points_in_order(const struct pmc_result *res, struct point_at **ret, 
 	return 0;
 }
 
+/* The rows of pmc_point, one a point, in the order of at; the samples' text and the
+ * copy sorted for the median are reused row after row. */
+struct point_rows {
+	const struct pmc_result *res;
+	const char *id;
+	const struct point_at *at;
+	char *text;
+	size_t captext;
+	double *v;
+	size_t capv;
+	char num[3][40]; /* better, n, median */
+};
+
+/* Row i: the point's samples as "v v null v", and their median (NULL when none was
+ * measured). */
+static int point_row(void *ud, size_t i, const char **p)
+{
+	struct point_rows *pr = ud;
+	const struct pmc_benchmark *b = &pr->res->benchmarks[pr->at[i].b];
+	const struct pmc_metric *m = &b->metrics[pr->at[i].j];
+	size_t nv = 0, len = 0;
+	double med;
+
+	if (pmc_grow_to(&pr->text, &pr->captext, m->n * 26 + 1, 1) < 0 ||
+	    pmc_grow_to(&pr->v, &pr->capv, m->n + 1, sizeof(double)) < 0)
+		return -ENOMEM;
+	pr->text[0] = '\0';
+	for (size_t k = 0; k < m->n; k++) {
+		if (k)
+			pr->text[len++] = ' ';
+		if (isnan(m->values[k])) {
+			memcpy(pr->text + len, "null", 5);
+			len += 4;
+		} else {
+			pr->v[nv++] = m->values[k];
+			len += pmc_hist_num_text(pr->text + len, m->values[k]);
+		}
+	}
+	pmc_stats_sort(pr->v, nv);
+	med = nv == 0 ? NAN : nv % 2 ? pr->v[nv / 2] : (pr->v[nv / 2 - 1] + pr->v[nv / 2]) / 2;
+	snprintf(pr->num[0], sizeof(pr->num[0]), "%d", m->better);
+	snprintf(pr->num[1], sizeof(pr->num[1]), "%zu", m->n);
+	pmc_hist_num_text(pr->num[2], med);
+	p[0] = pr->id;
+	p[1] = b->name;
+	p[2] = m->id;
+	p[3] = m->unit ? m->unit : "";
+	p[4] = pr->num[0];
+	p[5] = m->simulated ? "1" : "0";
+	p[6] = pr->num[1];
+	p[7] = isnan(med) ? NULL : pr->num[2];
+	p[8] = pr->text;
+	return 0;
+}
+
+/* The rows of pmc_bench: the benchmarks of res with a metric (from first), and their
+ * runs (the most samples of one). */
+struct bench_rows {
+	const struct pmc_result *res;
+	const char *id;
+	size_t *with; /* the benchmarks with a metric */
+	char runs[24];
+};
+
+static int bench_row(void *ud, size_t i, const char **p)
+{
+	struct bench_rows *br = ud;
+	const struct pmc_benchmark *b = &br->res->benchmarks[br->with[i]];
+	size_t runs = 0;
+
+	for (size_t j = 0; j < b->nmetrics; j++)
+		if (b->metrics[j].n > runs)
+			runs = b->metrics[j].n;
+	snprintf(br->runs, sizeof(br->runs), "%zu", runs);
+	p[0] = br->id;
+	p[1] = b->name;
+	p[2] = br->runs;
+	return 0;
+}
+
+static int add_benches(struct pmc_history *h, const struct pmc_result *res, const char *id,
+		       char *err, size_t errlen)
+{
+	static const char *const cols[] = {"entry", "benchmark", "runs"};
+	struct bench_rows br = {res, id, malloc((res->nbench + 1) * sizeof(size_t)), ""};
+	size_t n = 0;
+	int r;
+
+	if (!br.with)
+		return oom(err, errlen);
+	for (size_t i = 0; i < res->nbench; i++)
+		if (res->benchmarks[i].nmetrics > 0)
+			br.with[n++] = i;
+	r = h->eng->insert(h->db, "pmc_bench", cols, 3, n, bench_row, &br, err, errlen);
+	free(br.with);
+	return r;
+}
+
 static int add_points(struct pmc_history *h, const struct pmc_result *res, const char *id,
 		      char *err, size_t errlen)
 {
-	struct batch *bt = calloc(1, sizeof(*bt));
+	static const char *const cols[] = {"entry",	"benchmark", "metric", "unit",	 "better",
+					   "simulated", "n",	     "median", "samples"};
+	struct point_rows pr = {res, id};
 	struct point_at *at = NULL;
 	size_t n = 0;
-	int r = 0;
+	int r;
 
-	if (!bt || points_in_order(res, &at, &n) < 0) {
-		free(bt);
+	if (points_in_order(res, &at, &n) < 0)
 		return oom(err, errlen);
-	}
-	for (size_t i = 0; i < n && r == 0; i++) {
-		const struct pmc_benchmark *b = &res->benchmarks[at[i].b];
-		const struct pmc_metric *m = &b->metrics[at[i].j];
-		const char **p = bt->p + bt->n * POINT_PARAMS;
-		char(*num)[40] = bt->num[bt->n];
-		double med;
-
-		if (point_text(m, &med, &bt->samples[bt->n]) < 0) {
-			r = oom(err, errlen);
-			break;
-		}
-		snprintf(num[0], sizeof(num[0]), "%d", m->better);
-		snprintf(num[1], sizeof(num[1]), "%zu", m->n);
-		snprintf(num[2], sizeof(num[2]), "%.17g", med);
-		p[0] = id;
-		p[1] = b->name;
-		p[2] = m->id;
-		p[3] = m->unit ? m->unit : "";
-		p[4] = num[0];
-		p[5] = m->simulated ? "1" : "0";
-		p[6] = num[1];
-		p[7] = isnan(med) ? NULL : num[2];
-		p[8] = bt->samples[bt->n];
-		if (++bt->n == BATCH)
-			r = batch_flush(h, bt, err, errlen);
-	}
-	if (r == 0)
-		r = batch_flush(h, bt, err, errlen);
-	batch_clear(bt);
-	free(bt);
+	pr.at = at;
+	r = h->eng->insert(h->db, "pmc_point", cols, 9, n, point_row, &pr, err, errlen);
+	if (r == -ENOMEM)
+		oom(err, errlen);
+	free(pr.text);
+	free(pr.v);
 	free(at);
 	return r;
 }
 
-static int add_pairs(struct pmc_history *h, const char *sql, const char *id,
-		     const struct pmc_env_entry *env, size_t n, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *p[] = {id, env[i].key, env[i].value};
-		int r = h->eng->exec(h->db, sql, p, 3, NULL, err, errlen);
+/* The rows of pmc_env or pmc_tag: the entry's key-value pairs. */
+struct pair_rows {
+	const char *id;
+	const struct pmc_env_entry *v;
+};
 
-		if (r < 0)
-			return r;
-	}
+static int pair_row(void *ud, size_t i, const char **p)
+{
+	const struct pair_rows *pr = ud;
+
+	p[0] = pr->id;
+	p[1] = pr->v[i].key;
+	p[2] = pr->v[i].value;
 	return 0;
+}
+
+static int add_pairs(struct pmc_history *h, const char *table, const char *id,
+		     const struct pmc_env_entry *v, size_t n, char *err, size_t errlen)
+{
+	static const char *const cols[] = {"entry", "key", "value"};
+	struct pair_rows pr = {id, v};
+
+	return h->eng->insert(h->db, table, cols, 3, n, pair_row, &pr, err, errlen);
 }
 
 /* The tags "k=v" as pairs; a tag without '=' or with an empty key is -EINVAL. */
@@ -375,11 +331,9 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 		h->eng->rollback(h->db);
 		goto done;
 	}
-	rc = add_pairs(h, "INSERT INTO pmc_env (entry, key, value) VALUES ($1, $2, $3)", id, r->env,
-		       r->nenv, err, errlen);
+	rc = add_pairs(h, "pmc_env", id, r->env, r->nenv, err, errlen);
 	if (rc == 0)
-		rc = add_pairs(h, "INSERT INTO pmc_tag (entry, key, value) VALUES ($1, $2, $3)", id,
-			       tags, meta->ntags, err, errlen);
+		rc = add_pairs(h, "pmc_tag", id, tags, meta->ntags, err, errlen);
 	if (rc == 0)
 		rc = add_points(h, r, id, err, errlen);
 	if (rc == 0)

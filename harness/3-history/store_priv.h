@@ -38,6 +38,12 @@ static inline int oom(char *err, size_t errlen)
 void pmc_hist_fp_fields(const struct pmc_result *r, const struct pmc_history_meta *meta,
 			struct pmc_history_fp *fp);
 
+/* v at s as "%.17g" writes it, 17 significant digits that read back as the same double:
+ * the one text of a number in the content hash and in the stored samples (a result's
+ * key must not change). Returns its length (at most 24; s has room for 25 bytes)
+ * (store_identity.c). */
+size_t pmc_hist_num_text(char *s, double v);
+
 /* One sample of the stored text "v v null v" at *c, advancing *c past it: a number
  * (NAN for null). Returns 0, or -EINVAL when it is not one (store_query.c). */
 int pmc_hist_parse_sample(const char **c, double *ret);
