@@ -1,5 +1,6 @@
 /* The environment fingerprint, the build-id of a measured binary (checked against
- * readelf and file, two independent readers), and execvp's PATH lookup. */
+ * readelf and file, two independent readers), the compiler that built it (against
+ * readelf), and execvp's PATH lookup. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include "base/path.h"
 #include "core/result.h"
 #include "elf/buildid.h"
+#include "elf/comment.h"
 #include "run/env.h"
 #include "tests/helpers.h"
 
@@ -195,6 +197,101 @@ static void build_id_of_non_elf_files(void **state)
 	free(empty);
 	free(cut);
 	free(missing);
+}
+
+/* The strings readelf -p .comment shows of path, each once, "; " between them, or NULL. */
+static char *readelf_comment(const char *path)
+{
+	char cmd[512], line[512], *out = calloc(1, 4096);
+	FILE *p;
+
+	assert_non_null(out);
+	snprintf(cmd, sizeof(cmd), "readelf -p .comment '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	/* "  [     0]  GCC: (Debian 12.2.0-14) 12.2.0" */
+	while (fgets(line, sizeof(line), p)) {
+		char *s = strchr(line, ']');
+
+		if (!strstr(line, "  [") || !s)
+			continue;
+		s += 1 + strspn(s + 1, " ");
+		s[strcspn(s, "\n")] = '\0';
+		if (*s && !strstr(out, s))
+			snprintf(out + strlen(out), 4096 - strlen(out), "%s%s", *out ? "; " : "",
+				 s);
+	}
+	pclose(p);
+	if (!*out) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The compiler of a binary the suite built: the strings of its .comment as readelf reads
+ * them; a binary without the section, a script, a missing file: none, and no key. */
+static void compiler_from_the_elf_comment(void **state)
+{
+	char *copy = in_dir("no-comment"), *two = in_dir("two-comments"), *text = in_dir("s.sh");
+	char *theirs = readelf_comment(PMC_TEST_WORK), *strings = NULL, cmd[1024], *extra;
+	struct pmc_result *r = t_result("perf");
+	const char *paths[4];
+	size_t len = 0;
+	FILE *f;
+
+	if (!theirs)
+		skip(); /* no readelf, or a compiler that writes no .comment */
+	print_message("readelf: %s\n", theirs);
+	assert_int_equal(pmc_elf_comment(PMC_TEST_WORK, &strings, &len), 0);
+	assert_true(len > 0 && strings[len - 1] == '\0');
+	assert_non_null(strstr(theirs, strings)); /* the first string, at least */
+	free(strings);
+
+	/* Each binary's strings once, in order: the suite's binary, then one whose .comment
+	 * holds another tool's string and the suite's compiler again. */
+	extra = in_dir("comment.bin");
+	f = fopen(extra, "wb");
+	assert_non_null(f);
+	fputs("Tool X 1.0", f);
+	fputc('\0', f);
+	fputc('\0', f);	  /* an empty string: left out */
+	fputs(theirs, f); /* the suite's compiler again, as readelf showed it */
+	fputc('\0', f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --remove-section .comment '%s' '%s' 2>/dev/null && objcopy "
+		 "--add-section .comment='%s' --set-section-flags .comment=readonly '%s' '%s' "
+		 "2>/dev/null",
+		 PMC_TEST_WORK, copy, extra, copy, two);
+	if (system(cmd) != 0)
+		skip();
+	assert_int_equal(pmc_elf_comment(copy, &strings, &len), -ENODATA);
+	write_file(text, "#!/bin/sh\n", 10, 0755);
+	assert_int_equal(pmc_elf_comment(text, &strings, &len), -ENOEXEC);
+	paths[0] = copy;
+	paths[1] = text;
+	paths[2] = NULL;
+	assert_int_equal(pmc_env_compiler(r, paths, 3), 0);
+	assert_null(pmc_result_get_env(r, "compiler"));
+	paths[0] = PMC_TEST_WORK;
+	paths[1] = two;
+	paths[2] = PMC_TEST_WORK;
+	paths[3] = text;
+	assert_int_equal(pmc_env_compiler(r, paths, 4), 0);
+	snprintf(cmd, sizeof(cmd), "%s; Tool X 1.0", theirs);
+	assert_string_equal(pmc_result_get_env(r, "compiler"), cmd);
+
+	pmc_result_free(r);
+	unlink(copy);
+	unlink(two);
+	unlink(text);
+	unlink(extra);
+	free(theirs);
+	free(copy);
+	free(two);
+	free(text);
+	free(extra);
 }
 
 /* Runs pmc_find_executable with PATH set to path (NULL: unset), restoring PATH. */
@@ -395,6 +492,7 @@ int main(void)
 	    cmocka_unit_test(build_id_found_without_section_headers),
 	    cmocka_unit_test(build_id_missing_is_enodata),
 	    cmocka_unit_test(build_id_of_non_elf_files),
+	    cmocka_unit_test(compiler_from_the_elf_comment),
 	    cmocka_unit_test(find_executable_searches_like_execvp),
 	    cmocka_unit_test(fingerprint_describes_this_machine),
 	};

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "base/grow.h"
 #include "core/result.h"
+#include "elf/comment.h"
 #include "run/env.h"
 #include "run/spawn.h"
 
@@ -250,5 +252,59 @@ int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgri
 	if (rc == 0 && valgrind &&
 	    pmc_spawn_capture_line(valgrind, argv, 10, version, sizeof(version)) == 0)
 		rc = pmc_result_set_env(r, "valgrind-version", version);
+	return rc;
+}
+
+/* Appends the strings of one binary's .comment (NUL-separated, len bytes) to *text,
+ * "; " between them, each once. */
+static int append_comment(char **text, size_t *cap, size_t *used, const char *strings, size_t len)
+{
+	for (const char *s = strings; s < strings + len; s += strlen(s) + 1) {
+		size_t n = strlen(s);
+		const char *at = *text;
+
+		/* Once: a whole string of the list, between "; " or the ends. */
+		while (at && (at = strstr(at, s))) {
+			bool starts =
+			    at == *text || (at - *text >= 2 && memcmp(at - 2, "; ", 2) == 0);
+			bool ends = at[n] == '\0' || strncmp(at + n, "; ", 2) == 0;
+
+			if (starts && ends)
+				break;
+			at++;
+		}
+		if (at)
+			continue;
+		if (pmc_grow_to(text, cap, *used + n + 3, 1) < 0)
+			return -ENOMEM;
+		if (*used) {
+			memcpy(*text + *used, "; ", 2);
+			*used += 2;
+		}
+		memcpy(*text + *used, s, n + 1);
+		*used += n;
+	}
+	return 0;
+}
+
+int pmc_env_compiler(struct pmc_result *r, const char *const *paths, size_t n)
+{
+	char *text = NULL;
+	size_t cap = 0, used = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *strings = NULL;
+		size_t len = 0;
+
+		/* A script, a binary without the section, one that cannot be read: nothing
+		 * said of it, nothing guessed. */
+		if (paths[i] && pmc_elf_comment(paths[i], &strings, &len) == 0)
+			rc = append_comment(&text, &cap, &used, strings, len);
+		free(strings);
+	}
+	if (rc == 0 && used > 0)
+		rc = pmc_result_set_env(r, "compiler", text);
+	free(text);
 	return rc;
 }

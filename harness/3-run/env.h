@@ -17,3 +17,10 @@ int pmc_env_collect(struct pmc_result *r);
  * tools and between valgrind releases. valgrind is its absolute path. Returns 0 or
  * -ENOMEM; a valgrind that does not tell its version is left out, not an error. */
 int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgrind_tool tool);
+
+/* Records which compiler built the measured binaries (key "compiler"): the strings of
+ * each one's ELF .comment section ("GCC: (Debian 12.2.0-14) 12.2.0"; a clang binary also
+ * names the GCC that built the C library's start files), each once, "; " between them,
+ * in the order of paths[0..n). A path that is NULL, not ELF or without the section
+ * adds nothing, and with none the key is left out: never guessed. Returns 0 or -ENOMEM. */
+int pmc_env_compiler(struct pmc_result *r, const char *const *paths, size_t n);

@@ -191,6 +191,26 @@ static int find_backend(const struct pmc_backend_ops *b, const struct pmc_sessio
 	return r;
 }
 
+/* The compiler of what is measured (pmc_env_compiler): the commands' executables (looked
+ * up by then), or the benchmarks' shared object, else this program, which holds them. */
+static int describe_compiler(struct pmc_result *result, const struct pmc_session_cfg *cfg)
+{
+	const char *self = cfg->library ? cfg->library : "/proc/self/exe";
+	const char **paths;
+	int r;
+
+	if (cfg->benchmarks)
+		return pmc_env_compiler(result, &self, 1);
+	paths = calloc(cfg->ncmds + 1, sizeof(*paths));
+	if (!paths)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->ncmds; i++)
+		paths[i] = cfg->cmds[i].path;
+	r = pmc_env_compiler(result, paths, cfg->ncmds);
+	free(paths);
+	return r;
+}
+
 /* The measurement's environment in result: the fingerprint, the backend's, and under
  * perf the events asked for and what was counted. */
 static int describe(struct pmc_result *result, const struct pmc_session_cfg *cfg,
@@ -198,6 +218,9 @@ static int describe(struct pmc_result *result, const struct pmc_session_cfg *cfg
 {
 	bool takes_events = pmc_backend_get(cfg->ro.backend)->takes_events;
 	int r = pmc_env_collect(result);
+
+	if (r == 0)
+		r = describe_compiler(result, cfg);
 
 	/* Valgrind-specific: its version and tool, which no other backend has. */
 	if (r == 0 && cfg->ro.backend == PMC_BACKEND_VALGRIND)

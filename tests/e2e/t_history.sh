@@ -87,6 +87,47 @@ test_run_adds_to_the_history() {
 	expect_one_line "$TMP/err" '--history adds the saved result to the history; give -o FILE too'
 }
 
+# A run records the compiler that built the measured binary (its ELF .comment, as readelf
+# shows it), a script none; the history keeps it in the entry and its fingerprint, and
+# --compiler speaks only for a result that names none.
+test_compiler_of_the_binary_in_the_fingerprint() {
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -o w.json -- "$WORK" loop 10 || return 1
+	local want got
+	want=$(readelf -p .comment "$WORK" | python3 -c '
+import re, sys
+seen = []
+for line in sys.stdin:
+    m = re.match(r"\s*\[\s*[0-9a-f]+\]\s+(.*\S)", line)
+    if m and m.group(1) not in seen:
+        seen.append(m.group(1))
+print("; ".join(seen))')
+	[ -n "$want" ] || fail "readelf shows no .comment in $WORK" || return 1
+	got=$(json_get w.json 'd["environment"].get("compiler")')
+	[ "$got" = "$want" ] || fail "compiler '$got', readelf shows '$want'" || return 1
+	printf '#!/bin/sh\n:\n' >script.sh && chmod +x script.sh
+	expect_exit 0 "$PMCBENCH" run -q -r 2 -o s.json -- ./script.sh || return 1
+	[ "$(json_get s.json '"compiler" in d["environment"]')" = False ] ||
+		fail "a script has a compiler" || return 1
+	# The same result but for its compiler: another fingerprint. --compiler does not
+	# replace the one a result names, and names it for a result without one.
+	python3 -c '
+import json
+d = json.load(open("w.json"))
+d["environment"]["compiler"] = "clang version 99"
+json.dump(d, open("other.json", "w"))' || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --compiler ignored w.json other.json || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --compiler cc-1 s.json || return 1
+	python3 -c '
+import sqlite3, sys
+rows = sqlite3.connect("h.db").execute("SELECT source, compiler, fingerprint FROM pmc_entry")
+e = {r[0]: r[1:] for r in rows}
+assert e["w.json"][0] == sys.argv[1], e
+assert e["other.json"][0] == "clang version 99", e
+assert e["s.json"][0] == "cc-1", e
+assert e["w.json"][1] != e["other.json"][1], e' "$want" ||
+		fail "the entries' compilers and fingerprints" || return 1
+}
+
 test_gate_against_the_history() {
 	local d
 	for d in 1 2 3 4 5; do
