@@ -37,7 +37,9 @@ as_server() {
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pmc-pg.XXXXXX")
 started=false
+sleeper=
 cleanup() {
+	[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || :
 	if $started; then
 		as_server "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || :
 	fi
@@ -82,5 +84,10 @@ if [ "${1:-}" = "--" ]; then
 	exit $status
 fi
 echo "$url"
-# Serve until interrupted; the trap stops the server.
-while :; do sleep 3600; done
+# Serve until interrupted; the trap stops the server. The sleep runs in the background:
+# a shell runs a trap only after its foreground command ends, and wait returns at once.
+while :; do
+	sleep 3600 &
+	sleeper=$!
+	wait $sleeper || :
+done
