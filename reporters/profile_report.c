@@ -404,6 +404,15 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 			 * (perf_event_max_sample_rate); the samples say what it did. */
 			fprintf(out, " (%" PRIu64 " Hz asked)", in->freq);
 		fputs(" (estimates with sampling error)\n", out);
+		if (in->call_graph == PMC_CALL_GRAPH_DWARF)
+			fprintf(out,
+				"Call graph: dwarf (%" PRIu32 " bytes of user stack per sample, "
+				"unwound with each object's CFI)\n",
+				in->stack_size);
+		else if (in->call_graph == PMC_CALL_GRAPH_FP)
+			fputs("Call graph: fp (the kernel's walk of frame pointers)\n", out);
+		else if (in->call_graph == PMC_CALL_GRAPH_NONE)
+			fputs("Call graph: none (sampled functions only)\n", out);
 		pmc_fmt_grouped((double)in->samples, a, sizeof(a));
 		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
 		if (in->lost) {
@@ -486,16 +495,20 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
 	if (!cut)
 		return 0;
 	pmc_fmt_percent(pct(cut, pmc_profile_total(p)), false, a, sizeof(a));
-	/* A sampled chain is cut by a broken frame-pointer walk or the kernel's depth limit;
-	 * callgrind's at its --separate-callers or where it lost track of the stack. */
+	/* A sampled chain is cut by a broken frame-pointer walk or the kernel's depth limit,
+	 * a DWARF unwind by the end of the stack's copy or code without CFI; callgrind's at
+	 * its --separate-callers or where it lost track of the stack. */
 	fprintf(out,
 		"%s of the weight is in cut call chains (%s): their callers are missing, so "
 		"callers' total%% is too low; self%% is whole; shown "
 		"under " PMC_PROFILE_TRUNCATED_FRAME,
 		a,
-		pmc_profile_info(p)->kind == PMC_PROFILE_SAMPLED
-		    ? "no frame pointers, or deeper than perf_event_max_stack"
-		    : "deeper than callgrind's --separate-callers, or a lost stack");
+		pmc_profile_info(p)->kind == PMC_PROFILE_EXACT
+		    ? "deeper than callgrind's --separate-callers, or a lost stack"
+		: pmc_profile_info(p)->call_graph == PMC_CALL_GRAPH_DWARF
+		    ? "the stack copy ended, or code without CFI, or deeper than "
+		      "perf_event_max_stack"
+		    : "no frame pointers, or deeper than perf_event_max_stack");
 	return 1;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "counters/perf/sample.h"
+#include "counters/perf/sample_priv.h"
 #include "base/grow.h"
 #include "counters/perf/events.h"
 #include "base/error.h"
@@ -20,8 +21,22 @@
  * sample_type below: {pid, tid}, time, {cpu, res}. */
 #define SAMPLE_TYPE_BASE                                                                           \
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
-#define SAMPLE_ID_SIZE 24
 #define DEFAULT_PAGES 256
+
+/* The user registers a DWARF call graph's sample carries: perf's set for unwinding
+ * (tools/perf/arch/x86/include/perf_regs.h, PERF_REGS_MASK), every general register up to
+ * r15 but the segment registers ds, es, fs and gs, which the kernel refuses on x86-64
+ * (arch/x86/kernel/perf_regs.c, REG_NOSUPPORT). The unwinder needs ip, sp and the
+ * callee-saved ones (bx, bp, r12-r15); the CFI may name any. */
+#if defined(__x86_64__)
+#include <asm/perf_regs.h>
+#define DWARF_REGS_MASK                                                                            \
+	(((1ULL << PERF_REG_X86_64_MAX) - 1) &                                                     \
+	 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | (1ULL << PERF_REG_X86_FS) |   \
+	   (1ULL << PERF_REG_X86_GS)))
+#else
+#define DWARF_REGS_MASK 0ULL
+#endif
 #define ARENA_MIN (64 * 1024)
 
 struct ring {
@@ -45,6 +60,7 @@ struct entry {
 	uint64_t time;
 	size_t seq;	  /* arrival order: equal times keep it */
 	uint32_t nkernel; /* kernel frames of a sample's call chain, markers removed */
+	uint32_t stack_size; /* the stack copy the kernel set aside (record_check) */
 };
 
 struct pmc_sampler {
@@ -54,7 +70,8 @@ struct pmc_sampler {
 	size_t page, data_size, map_len;
 	struct pmc_event_generic ev; /* the event sampled */
 	uint64_t freq;
-	uint64_t sample_type;
+	struct sample_layout layout; /* the sample_type and user registers asked for */
+	uint32_t stack_user;
 	bool build_id; /* attr.build_id was accepted */
 	struct chunk *chunks, *last;
 	struct entry *index;
@@ -153,7 +170,7 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 		a->freq = 1;
 		a->sample_freq = s->freq;
 	}
-	a->sample_type = s->sample_type;
+	a->sample_type = s->layout.sample_type;
 	a->disabled = 1;
 	a->inherit = 1;
 	a->enable_on_exec = o->enable_on_exec;
@@ -168,6 +185,13 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 	a->exclude_kernel = o->exclude_kernel;
 	/* Without kernel samples, kernel frames in call chains would need the same right. */
 	a->exclude_callchain_kernel = o->exclude_kernel;
+	if (s->stack_user) {
+		/* DWARF call graphs, as perf record's: the user part of the stack comes from
+		 * the unwinder, so the kernel walks no frame pointers of the task. */
+		a->sample_regs_user = s->layout.regs_mask;
+		a->sample_stack_user = s->stack_user;
+		a->exclude_callchain_user = 1;
+	}
 	/* Wake the poller when a quarter of the ring is full: time to drain before the
 	 * kernel has to drop samples. */
 	a->watermark = 1;
@@ -189,10 +213,38 @@ static void close_rings(struct pmc_sampler *s)
 	s->nrings = 0;
 }
 
-static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opts *o, int cpu,
-			int r, char *err, size_t errlen)
+/* Whether the kernel opens the event without the DWARF call graph's registers and stack:
+ * then it refused those (a kernel without PERF_SAMPLE_STACK_USER answers ENOSYS, an
+ * architecture without the registers EINVAL). */
+static bool refuses_dwarf(const struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t pid,
+			  int cpu)
 {
-	if ((r == -EACCES || r == -EPERM) && !o->exclude_kernel)
+	struct pmc_sampler plain = *s;
+	struct perf_event_attr a;
+	int fd;
+
+	plain.stack_user = 0;
+	plain.layout.sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	fill_attr(&plain, o, &a);
+	fd = s->sys->event_open(s->sys->ctx, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	s->sys->close(s->sys->ctx, fd);
+	return true;
+}
+
+static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t pid,
+			int cpu, int r, char *err, size_t errlen)
+{
+	if (s->stack_user && (r == -EINVAL || r == -ENOSYS || r == -EOPNOTSUPP) &&
+	    refuses_dwarf(s, o, pid, cpu))
+		pmc_err_set(err, errlen,
+			    "perf_event_open of \"%s\" on CPU %d: %s: this kernel does not copy "
+			    "user registers and stacks into samples (PERF_SAMPLE_REGS_USER, "
+			    "PERF_SAMPLE_STACK_USER), which DWARF call graphs need; use frame "
+			    "pointers (--call-graph fp)",
+			    s->ev.name, cpu, strerror(-r));
+	else if ((r == -EACCES || r == -EPERM) && !o->exclude_kernel)
 		pmc_err_set(err, errlen,
 			    "perf_event_open of \"%s\" on CPU %d: %s: sample "
 			    "user space only (exclude_kernel, \":u\") or lower "
@@ -243,7 +295,7 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 			}
 		}
 		if (r < 0) {
-			open_failed(s, o, cpus[i], r, err, errlen);
+			open_failed(s, o, pid, cpus[i], r, err, errlen);
 			goto fail;
 		}
 		ring->fd = r;
@@ -319,6 +371,25 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 			    pages);
 		return -EINVAL;
 	}
+	if (opts->stack_user && opts->no_callchain) {
+		pmc_err_set(err, errlen,
+			    "a stack copy for DWARF call graphs without call chains: leave one "
+			    "of them out");
+		return -EINVAL;
+	}
+	if (opts->stack_user % 8 || opts->stack_user > PMC_SAMPLE_STACK_MAX) {
+		pmc_err_set(err, errlen,
+			    "a stack copy of %u bytes: the kernel takes a multiple of 8 up to %d "
+			    "(perf_event_open(2), sample_stack_user)",
+			    (unsigned)opts->stack_user, PMC_SAMPLE_STACK_MAX);
+		return -EINVAL;
+	}
+	if (opts->stack_user && !DWARF_REGS_MASK) {
+		pmc_err_set(err, errlen,
+			    "DWARF call graphs are implemented for x86-64 only; use frame "
+			    "pointers (--call-graph fp)");
+		return -EOPNOTSUPP;
+	}
 	if (opts->freq && opts->period) {
 		pmc_err_set(err, errlen,
 			    "both a frequency and a period: give one of them");
@@ -340,7 +411,13 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		if (max && s->freq > max)
 			s->freq = max;
 	}
-	s->sample_type = SAMPLE_TYPE_BASE | (opts->no_callchain ? 0 : PERF_SAMPLE_CALLCHAIN);
+	s->layout.sample_type = SAMPLE_TYPE_BASE | (opts->no_callchain ? 0 : PERF_SAMPLE_CALLCHAIN);
+	if (opts->stack_user) {
+		s->stack_user = opts->stack_user;
+		s->layout.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		s->layout.regs_mask = DWARF_REGS_MASK;
+		s->layout.nregs = (uint32_t)__builtin_popcountll(DWARF_REGS_MASK);
+	}
 	s->build_id = true;
 	if (pmc_event_generic_find(opts->event ? opts->event : "cycles", &s->ev) < 0) {
 		char q[PMC_QUOTE_SIZE(64)];
@@ -441,108 +518,29 @@ static void *store_alloc(struct pmc_sampler *s, size_t size)
 	return &c->data[c->used - words];
 }
 
-static int index_add(struct pmc_sampler *s, const struct perf_event_header *rec, uint64_t time,
-		     uint32_t nkernel)
-{
-	if (pmc_grow(&s->index, s->nindex, sizeof(*s->index)) < 0)
-		return -ENOMEM;
-	s->index[s->nindex] = (struct entry){rec, time, s->nindex, nkernel};
-	s->nindex++;
-	return 0;
-}
-
-/* The smallest body (after the header, before sample_id) of each record type read. */
-static size_t min_body(uint32_t type)
-{
-	switch (type) {
-	case PERF_RECORD_MMAP:
-		return 8 + 24 + 1;
-	case PERF_RECORD_MMAP2:
-		return 8 + 24 + 24 + 8 + 1;
-	case PERF_RECORD_COMM:
-		return 8 + 1;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return 24;
-	case PERF_RECORD_LOST:
-		return 16;
-	default:
-		return 0;
-	}
-}
-
-/* Checks a copied record and indexes the ones a replay hands out; a sample's call chain
- * is rewritten in place without the kernel's PERF_CONTEXT_* markers. -EIO: malformed. */
+/* Checks a copied record (sample_record.c), which may shrink, gives the store back
+ * what it no longer needs, counts it and indexes the ones a replay hands out. -EIO:
+ * malformed. */
 static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
 {
-	uint64_t *w = (uint64_t *)(h + 1);
-	size_t nw = (h->size - sizeof(*h)) / 8;
-	uint32_t nkernel = 0;
-	uint64_t time;
+	size_t words = (h->size + 7u) / 8;
+	struct record_check c;
+	int r;
 
-	if (h->type == PERF_RECORD_SAMPLE) {
-		/* ip, {pid, tid}, time, {cpu, res}, period[, nr, ips[nr]] */
-		if (nw < 5)
-			return -EIO;
-		time = w[2];
-		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
-			uint64_t nr, *ips = &w[6], n = 0;
-			bool kernel = false;
-
-			if (nw < 6)
-				return -EIO;
-			nr = w[5];
-			if (nr > nw - 6)
-				return -EIO;
-			bool foreign = false;
-
-			for (uint64_t i = 0; i < nr; i++) {
-				if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
-					/* The kernel's part, the task's part, or one of the
-					 * hypervisor or a guest, whose frames are dropped. */
-					kernel = ips[i] == (uint64_t)PERF_CONTEXT_KERNEL;
-					foreign = ips[i] != (uint64_t)PERF_CONTEXT_KERNEL &&
-						  ips[i] != (uint64_t)PERF_CONTEXT_USER;
-					continue;
-				}
-				if (foreign)
-					continue;
-				ips[n++] = ips[i];
-				nkernel += kernel;
-			}
-			w[5] = n;
-		}
-		s->samples++;
-	} else {
-		size_t body = h->size - sizeof(*h);
-
-		/* The kernel stopped sampling for the rest of a tick: samples are missing,
-		 * which the profile must say (time, id, stream_id, then sample_id). */
-		if (h->type == PERF_RECORD_THROTTLE && body >= 24 + SAMPLE_ID_SIZE)
-			s->throttled++;
-		if (min_body(h->type) == 0)
-			return 0; /* THROTTLE, KSYMBOL, ...: not replayed */
-		if (body < min_body(h->type) + SAMPLE_ID_SIZE)
-			return -EIO;
-		memcpy(&time, (char *)h + h->size - 16, 8);
-		if (h->type == PERF_RECORD_LOST)
-			s->lost += w[1];
-		if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
-		    ((const uint8_t *)h)[sizeof(*h) + 32] > 20)
-			return -EIO;
-		/* The file or command name must end inside the record. */
-		if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
-		    h->type == PERF_RECORD_COMM) {
-			size_t start = h->type == PERF_RECORD_COMM   ? 8
-				       : h->type == PERF_RECORD_MMAP ? 32
-								     : 64;
-
-			if (!memchr((const char *)(h + 1) + start, '\0',
-				    body - SAMPLE_ID_SIZE - start))
-				return -EIO;
-		}
-	}
-	return index_add(s, h, time, nkernel);
+	if ((r = pmc_sample_record_check(&s->layout, h, &c)) < 0)
+		return r;
+	/* h is the store's last allocation: its tail goes back. */
+	s->last->used -= words - (h->size + 7u) / 8;
+	s->samples += c.sample;
+	s->throttled += c.throttle;
+	s->lost += c.lost;
+	if (!c.index)
+		return 0;
+	if (pmc_grow(&s->index, s->nindex, sizeof(*s->index)) < 0)
+		return -ENOMEM;
+	s->index[s->nindex] = (struct entry){h, c.time, s->nindex, c.nkernel, c.stack_size};
+	s->nindex++;
+	return 0;
 }
 
 /* Copies len bytes from ring position pos, wrapping at the end of the data. */
@@ -636,92 +634,6 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void parse(const struct pmc_sampler *s, const struct entry *e, struct pmc_record *out)
-{
-	const struct perf_event_header *h = e->rec;
-	const unsigned char *b = (const unsigned char *)(h + 1), *id;
-	const uint64_t *w = (const uint64_t *)b;
-
-	memset(out, 0, sizeof(*out));
-	if (h->type == PERF_RECORD_SAMPLE) {
-		out->type = PMC_RECORD_SAMPLE;
-		out->sample.ip = w[0];
-		memcpy(&out->pid, b + 8, 4);
-		memcpy(&out->tid, b + 12, 4);
-		out->time = w[2];
-		memcpy(&out->cpu, b + 24, 4);
-		out->sample.period = w[4];
-		out->sample.kernel =
-		    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-		switch (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) {
-		case PERF_RECORD_MISC_HYPERVISOR:
-		case PERF_RECORD_MISC_GUEST_KERNEL:
-		case PERF_RECORD_MISC_GUEST_USER:
-			out->sample.foreign = true;
-			break;
-		default:
-			break;
-		}
-		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
-			out->sample.nips = (uint32_t)w[5];
-			out->sample.ips = out->sample.nips ? &w[6] : NULL;
-			out->sample.nkernel = e->nkernel;
-		}
-		return;
-	}
-	id = (const unsigned char *)h + h->size - SAMPLE_ID_SIZE;
-	memcpy(&out->pid, id, 4);
-	memcpy(&out->tid, id + 4, 4);
-	memcpy(&out->time, id + 8, 8);
-	memcpy(&out->cpu, id + 16, 4);
-	switch (h->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		size_t fn;
-
-		out->type = PMC_RECORD_MMAP;
-		memcpy(&out->mmap.addr, b + 8, 8);
-		memcpy(&out->mmap.len, b + 16, 8);
-		memcpy(&out->mmap.pgoff, b + 24, 8);
-		if (h->type == PERF_RECORD_MMAP) {
-			fn = 32;
-		} else {
-			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				out->mmap.build_id_size = b[32];
-				out->mmap.build_id = b + 36;
-			} else {
-				memcpy(&out->mmap.maj, b + 32, 4);
-				memcpy(&out->mmap.min, b + 36, 4);
-				memcpy(&out->mmap.ino, b + 40, 8);
-			}
-			memcpy(&out->mmap.prot, b + 56, 4);
-			memcpy(&out->mmap.flags, b + 60, 4);
-			fn = 64;
-		}
-		out->mmap.filename = (const char *)b + fn;
-		break;
-	}
-	case PERF_RECORD_COMM:
-		out->type = PMC_RECORD_COMM;
-		out->comm.comm = (const char *)b + 8;
-		out->comm.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		out->type = h->type == PERF_RECORD_FORK ? PMC_RECORD_FORK : PMC_RECORD_EXIT;
-		/* The body's pid and tid are the task's (the trailer's are the writer's). */
-		memcpy(&out->pid, b, 4);
-		memcpy(&out->task.ppid, b + 4, 4);
-		memcpy(&out->tid, b + 8, 4);
-		memcpy(&out->task.ptid, b + 12, 4);
-		break;
-	case PERF_RECORD_LOST:
-		out->type = PMC_RECORD_LOST;
-		out->lost.lost = w[1];
-		break;
-	}
-}
-
 int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
 {
 	struct pmc_record rec;
@@ -733,7 +645,8 @@ int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
 	for (size_t i = 0; i < s->nindex; i++) {
 		int r;
 
-		parse(s, &s->index[i], &rec);
+		pmc_sample_record_parse(&s->layout, s->index[i].rec, s->index[i].nkernel,
+					s->index[i].stack_size, &rec);
 		r = fn(&rec, ud);
 		if (r)
 			return r;
@@ -758,6 +671,11 @@ const char *pmc_sampler_unit(const struct pmc_sampler *s)
 uint64_t pmc_sampler_freq(const struct pmc_sampler *s)
 {
 	return s->freq;
+}
+
+uint64_t pmc_sampler_regs_mask(const struct pmc_sampler *s)
+{
+	return s->layout.regs_mask;
 }
 
 uint64_t pmc_sampler_samples(const struct pmc_sampler *s)

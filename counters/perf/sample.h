@@ -26,6 +26,12 @@
 /* The default sampling frequency, perf record's. */
 #define PMC_SAMPLE_DEFAULT_FREQ 4000
 
+/* DWARF call graphs (pmc_sample_opts.stack_user): perf record's default copy of the user
+ * stack per sample, and the largest the kernel takes (perf_copy_attr: below USHRT_MAX, a
+ * multiple of 8, as a sample's size is a u16). */
+#define PMC_SAMPLE_STACK_DEFAULT 8192
+#define PMC_SAMPLE_STACK_MAX 65528
+
 struct pmc_sample_opts {
 	size_t sz; /* sizeof(struct pmc_sample_opts) */
 	/* The event sampled, in perf's syntax for a generic event: "cycles", "cpu-clock",
@@ -35,6 +41,13 @@ struct pmc_sample_opts {
 	uint64_t freq;	      /* samples per second (attr.freq = 1); 0: the default */
 	uint64_t period;      /* instead of freq: one sample every period events */
 	bool no_callchain;    /* leave PERF_SAMPLE_CALLCHAIN out: leaf functions only */
+	/* DWARF call graphs, as perf record --call-graph dwarf,SIZE: each sample carries the
+	 * task's user registers (PERF_SAMPLE_REGS_USER, pmc_sampler_regs_mask()) and the
+	 * first stack_user bytes of its user stack (PERF_SAMPLE_STACK_USER), for an unwinder
+	 * to walk with the objects' CFI; the kernel's call chain then holds its own frames
+	 * only (exclude_callchain_user). A multiple of 8, at most PMC_SAMPLE_STACK_MAX (else
+	 * -EINVAL); 0: frame-pointer chains from the kernel. x86-64 only (-EOPNOTSUPP). */
+	uint32_t stack_user;
 	bool exclude_kernel;  /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
 	/* Data pages per CPU, a power of two; 0: as perf record sizes them, what
 	 * perf_event_mlock_kb lets an unprivileged user lock per CPU (128 pages of 4 KiB at
@@ -79,6 +92,21 @@ struct pmc_record {
 			/* ip is in the hypervisor or a guest (PERF_RECORD_MISC_HYPERVISOR,
 			 * _GUEST_KERNEL, _GUEST_USER): no address of the task. */
 			bool foreign;
+			/* With stack_user: the user registers (PERF_SAMPLE_REGS_USER) at the
+			 * sample, or where the task entered the kernel, one u64 per bit of
+			 * regs_mask from the lowest (asm/perf_regs.h numbers them); regs_abi is
+			 * PERF_SAMPLE_REGS_ABI_64, _32, or _NONE (a kernel thread: no
+			 * registers, nregs 0, and no stack). */
+			const uint64_t *regs;
+			uint64_t regs_mask;
+			uint32_t nregs, regs_abi;
+			/* The copy of the user stack from the stack pointer up: stack_dyn_size
+			 * bytes at stack (NULL when 0); the kernel set aside stack_size, what
+			 * was asked unless the record's 64 KiB limit lowered it. A copy shorter
+			 * than stack_size ended at the stack's top (it holds the whole stack);
+			 * one as long may have been cut: the unwinder knows which. */
+			const uint8_t *stack;
+			uint64_t stack_size, stack_dyn_size;
 		} sample;
 		struct {
 			uint64_t addr, len, pgoff;
@@ -126,6 +154,9 @@ int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud);
 const char *pmc_sampler_event(const struct pmc_sampler *s);
 const char *pmc_sampler_unit(const struct pmc_sampler *s);
 uint64_t pmc_sampler_freq(const struct pmc_sampler *s);
+/* The user registers each sample carries with stack_user (asm/perf_regs.h bits: perf's
+ * set for unwinding, every x86-64 general register, flags, cs and ss), 0 without. */
+uint64_t pmc_sampler_regs_mask(const struct pmc_sampler *s);
 uint64_t pmc_sampler_samples(const struct pmc_sampler *s);
 uint64_t pmc_sampler_lost(const struct pmc_sampler *s);
 /* Times the kernel throttled the sampling event (PERF_RECORD_THROTTLE: samples came

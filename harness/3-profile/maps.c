@@ -465,6 +465,34 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 	}
 }
 
+int pmc_maps_find(struct pmc_maps *m, uint32_t pid, uint64_t ip, struct pmc_mapping *ret)
+{
+	const struct task *t;
+	const struct map *mp;
+	struct obj *o;
+	uint64_t vaddr;
+
+	if (!m || !ret || !(t = task_find(m, pid)) || !(mp = map_find(t, ip)))
+		return -ENOENT;
+	o = &m->objs[mp->obj];
+	*ret = (struct pmc_mapping){.start = mp->start,
+				    .end = mp->end,
+				    .pgoff = mp->pgoff,
+				    .path = o->path,
+				    .special = o->special != NULL};
+	if (o->special && strcmp(o->special, "[vdso]") != 0)
+		return 0;
+	/* The same checks as naming: a rebuilt file's headers are not the mapped ones. */
+	obj_load(m, o);
+	if (o->state != OBJ_LOADED ||
+	    (mp->bid_len && !pmc_symtab_build_id_is(o->tab, mp->bid, mp->bid_len)) ||
+	    pmc_symtab_vaddr(o->tab, ip - mp->start + mp->pgoff, &vaddr) < 0)
+		return 0;
+	ret->bias_known = true;
+	ret->bias = ip - vaddr;
+	return 0;
+}
+
 size_t pmc_maps_problem_count(const struct pmc_maps *m)
 {
 	return m ? m->nproblems : 0;

@@ -49,6 +49,21 @@ struct pmc_resolved {
 void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel,
 		      struct pmc_resolved *ret);
 
+/* The mapping of task pid that holds address ip, for the DWARF unwinder (unwind.h). */
+struct pmc_mapping {
+	uint64_t start, end, pgoff;
+	const char *path; /* the file, or a bracketed name ("[vdso]", "[anon]") */
+	bool special;	  /* a bracketed name: no file to read */
+	/* The load bias (ip = ELF virtual address + bias), from the file's program headers;
+	 * false when the file could not be read, or is not the one that was mapped (its
+	 * build-id differs): its CFI would describe other code. */
+	bool bias_known;
+	uint64_t bias;
+};
+
+/* Returns 0, or -ENOENT when no mapping of pid holds ip. Strings live as long as m. */
+int pmc_maps_find(struct pmc_maps *m, uint32_t pid, uint64_t ip, struct pmc_mapping *ret);
+
 /* Objects whose symbols could not be loaded, or whose build-id did not match, and the
  * kernel's symbols when they cannot be read, each once: for the profile's notes. */
 size_t pmc_maps_problem_count(const struct pmc_maps *m);

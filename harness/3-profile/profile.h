@@ -39,6 +39,14 @@ struct pmc_profile_stack {
 	bool truncated;	  /* the call chain was cut (depth limit or broken frame chain) */
 };
 
+/* How a sampled profile's callers were found (docs/profile.md, "Call chains"). */
+enum pmc_profile_call_graph {
+	PMC_CALL_GRAPH_UNKNOWN = 0, /* exact profiles; files written before it was kept */
+	PMC_CALL_GRAPH_NONE,	    /* the sampled function only (--no-callchain) */
+	PMC_CALL_GRAPH_FP,	    /* the kernel's walk of frame pointers */
+	PMC_CALL_GRAPH_DWARF,	    /* user stacks copied and unwound with the objects' CFI */
+};
+
 /* What the profile is of and how it was taken. Strings are copied. */
 struct pmc_profile_info {
 	enum pmc_profile_kind kind;
@@ -52,6 +60,8 @@ struct pmc_profile_info {
 	uint64_t throttled; /* sampled: times the kernel throttled sampling (no samples
 			     * for the rest of a tick); absent from older files: 0 */
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
+	enum pmc_profile_call_graph call_graph;
+	uint32_t stack_size; /* DWARF: bytes of user stack copied per sample; else 0 */
 };
 
 struct pmc_profile;

@@ -49,6 +49,9 @@ static void put_key_u64(FILE *f, const char *key, uint64_t v)
 	put_u64(f, v);
 }
 
+/* "call_graph" by enum pmc_profile_call_graph; unknown is left out. */
+static const char *const call_graph_names[] = {NULL, "none", "fp", "dwarf"};
+
 /* Returns 0, or -ENOMEM with the text incomplete. */
 static int write_profile(const struct pmc_profile *p, FILE *f)
 {
@@ -73,6 +76,12 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 		put_key_u64(f, "lost", in->lost);
 		if (in->throttled)
 			put_key_u64(f, "throttled", in->throttled);
+		if (in->call_graph != PMC_CALL_GRAPH_UNKNOWN) {
+			fputs(",\n  \"call_graph\": ", f);
+			put_str(f, call_graph_names[in->call_graph], &rc);
+		}
+		if (in->call_graph == PMC_CALL_GRAPH_DWARF)
+			put_key_u64(f, "stack_size", in->stack_size);
 	}
 	put_key_u64(f, "unresolved", in->unresolved);
 	put_key_u64(f, "total", pmc_profile_total(p));
@@ -265,6 +274,32 @@ static int check_schema(struct loader *ld, const json_t *root)
 		   s, PMC_PROFILE_SCHEMA);
 }
 
+/* How the callers were found: absent from exact profiles and older files. */
+static int read_call_graph(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
+{
+	const char *cg;
+	uint64_t size = 0;
+	int rc;
+
+	if ((rc = get_str(ld, json_object_get(root, "call_graph"), "call_graph", true, &cg)) < 0)
+		return rc;
+	if (!cg)
+		return 0;
+	for (size_t i = 1; i < sizeof(call_graph_names) / sizeof(call_graph_names[0]); i++)
+		if (strcmp(cg, call_graph_names[i]) == 0)
+			in->call_graph = (enum pmc_profile_call_graph)i;
+	if (in->call_graph == PMC_CALL_GRAPH_UNKNOWN)
+		return bad(ld, "call_graph", "expected \"fp\", \"dwarf\" or \"none\"; " DAMAGED);
+	if (in->call_graph == PMC_CALL_GRAPH_DWARF &&
+	    (rc = get_u64(ld, json_object_get(root, "stack_size"), "stack_size", false, &size)) < 0)
+		return rc;
+	if (size > UINT32_MAX)
+		return bad(ld, "stack_size", "%llu is beyond any stack copy; " DAMAGED,
+			   (unsigned long long)size);
+	in->stack_size = (uint32_t)size;
+	return 0;
+}
+
 static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
 {
 	const json_t *kind = json_object_get(root, "kind");
@@ -290,7 +325,7 @@ static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_i
 	    (rc = get_u64(ld, json_object_get(root, "unresolved"), "unresolved", false,
 			  &in->unresolved)) < 0)
 		return rc;
-	return 0;
+	return read_call_graph(ld, root, in);
 }
 
 static int read_frames(struct loader *ld, const json_t *frames, struct pmc_profile *p,

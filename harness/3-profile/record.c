@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <glob.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "profile/callgrind.h"
 #include "profile/maps.h"
 #include "profile/profile.h"
+#include "profile/unwind.h"
 #include "run/spawn.h"
 
 /* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack), when
@@ -92,6 +94,11 @@ struct builder {
 	struct pmc_profile *p;
 	uint32_t max_stack;
 	uint64_t unresolved;
+	/* DWARF call graphs: the unwinder, room for a kernel chain and an unwound one, and
+	 * how many samples' unwinds stopped for each reason (enum pmc_unwind_end). */
+	struct pmc_unwinder *unwinder;
+	uint64_t *chain;
+	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
 };
 
 /* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
@@ -114,8 +121,9 @@ static int frame_of(struct pmc_profile *p, const struct pmc_resolved *res, bool 
 	return pmc_profile_frame_id(p, res->symbol, object, offset, ret_id);
 }
 
-int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
-			   uint32_t max_stack, uint64_t *unresolved)
+/* pmc_profile_add_sample, the stack marked cut when cut is set. */
+static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+		     uint32_t max_stack, bool cut, uint64_t *unresolved)
 {
 	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
 	uint64_t dummy = 0;
@@ -131,7 +139,7 @@ int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const stru
 	nkernel = rec->sample.nkernel;
 	/* The kernel stops after max_stack addresses, kernel and user ones together
 	 * (perf_callchain_store): a chain that long was cut. */
-	truncated = max_stack && nips >= max_stack;
+	truncated = cut || (max_stack && nips >= max_stack);
 	if (nips > sizeof(buf) / sizeof(buf[0]) && !(frames = malloc(nips * sizeof(*frames))))
 		return -ENOMEM;
 	if (!nips && rec->sample.foreign) {
@@ -194,16 +202,106 @@ int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const stru
 	return r;
 }
 
+int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+			   uint32_t max_stack, uint64_t *unresolved)
+{
+	return add_chain(p, m, rec, max_stack, false, unresolved);
+}
+
+/* A sample of a DWARF call graph: its kernel chain (the kernel walked no user frames),
+ * then its user stack as the unwinder found it, the stack cut wherever the unwind did not
+ * reach the outermost frame. */
+static int add_dwarf_sample(struct builder *b, const struct pmc_record *rec)
+{
+	struct pmc_record r = *rec;
+	uint32_t nk = rec->sample.nips < rec->sample.nkernel ? 0 : rec->sample.nkernel;
+	enum pmc_unwind_end end;
+	size_t n;
+	int rc;
+
+	if (nk > b->max_stack)
+		nk = b->max_stack;
+	if (nk)
+		memcpy(b->chain, rec->sample.ips, nk * sizeof(*b->chain));
+	rc = pmc_unwind_sample(b->unwinder, rec, b->chain + nk, b->max_stack, &n, &end);
+	if (rc < 0)
+		return rc;
+	/* A kernel thread has no user stack: its kernel chain is whole. */
+	if (end == PMC_UNWIND_NO_REGS && rec->sample.regs_abi == PERF_SAMPLE_REGS_ABI_NONE &&
+	    rec->sample.kernel)
+		end = PMC_UNWIND_WHOLE;
+	b->ends[end]++;
+	r.sample.ips = b->chain;
+	r.sample.nips = nk + (uint32_t)n;
+	r.sample.nkernel = nk;
+	/* No frame at all (no registers, no kernel chain): the sampled ip alone. */
+	if (!r.sample.nips)
+		r.sample.ips = NULL;
+	return add_chain(b->p, b->maps, &r, 0, end != PMC_UNWIND_WHOLE, &b->unresolved);
+}
+
 static int on_record(const struct pmc_record *rec, void *ud)
 {
 	struct builder *b = ud;
+	int rc;
 
 	if (rec->type == PMC_RECORD_SAMPLE)
-		return pmc_profile_add_sample(b->p, b->maps, rec, b->max_stack, &b->unresolved);
-	return pmc_maps_apply(b->maps, rec);
+		return b->unwinder ? add_dwarf_sample(b, rec)
+				   : pmc_profile_add_sample(b->p, b->maps, rec, b->max_stack,
+							    &b->unresolved);
+	rc = pmc_maps_apply(b->maps, rec);
+	if (rc == 0 && b->unwinder)
+		pmc_unwinder_apply(b->unwinder, rec);
+	return rc;
 }
 
-static int profile_from_sampler(struct pmc_sampler *s, const char *event, const char *name,
+/* Why DWARF unwinds stopped short, once per reason, with how many samples: their
+ * callers are missing (never guessed), which the truncated weight shows. */
+static void dwarf_notes(const struct builder *b, uint32_t stack_size, uint64_t samples,
+			void (*note)(const char *, void *), void *note_ud)
+{
+	char msg[512];
+
+	if (!note)
+		return;
+	if (b->ends[PMC_UNWIND_STACK_SHORT]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu of %llu samples reached the end of their %u-byte "
+			 "stack copy before their outermost frame; their callers are cut: record "
+			 "with a larger copy (--call-graph dwarf,%u; at most %d)",
+			 (unsigned long long)b->ends[PMC_UNWIND_STACK_SHORT],
+			 (unsigned long long)samples, (unsigned)stack_size,
+			 stack_size * 2 > PMC_SAMPLE_STACK_MAX ? PMC_SAMPLE_STACK_MAX
+							       : stack_size * 2,
+			 PMC_SAMPLE_STACK_MAX);
+		note(msg, note_ud);
+	}
+	if (b->ends[PMC_UNWIND_NO_CFI]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu samples stopped at code without CFI (no "
+			 ".eh_frame or .debug_frame entry, an unreadable or rebuilt file, JIT "
+			 "code): their callers are cut",
+			 (unsigned long long)b->ends[PMC_UNWIND_NO_CFI]);
+		note(msg, note_ud);
+	}
+	if (b->ends[PMC_UNWIND_BAD_STACK]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu samples stopped where the CFI did not match the "
+			 "stack copy: their callers are cut",
+			 (unsigned long long)b->ends[PMC_UNWIND_BAD_STACK]);
+		note(msg, note_ud);
+	}
+	if (b->ends[PMC_UNWIND_NO_REGS]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu samples had no 64-bit user registers to unwind "
+			 "from (32-bit tasks): they are their sampled function alone",
+			 (unsigned long long)b->ends[PMC_UNWIND_NO_REGS]);
+		note(msg, note_ud);
+	}
+}
+
+static int profile_from_sampler(struct pmc_sampler *s, const struct pmc_sample_opts *so,
+				const char *event, const char *name,
 				void (*note)(const char *, void *), void *note_ud,
 				struct pmc_profile **ret, char *err, size_t errlen)
 {
@@ -213,6 +311,10 @@ static int profile_from_sampler(struct pmc_sampler *s, const char *event, const 
 	    .unit = pmc_sampler_unit(s),
 	    .name = name,
 	    .freq = pmc_sampler_freq(s),
+	    .call_graph = so->no_callchain ? PMC_CALL_GRAPH_NONE
+			  : so->stack_user ? PMC_CALL_GRAPH_DWARF
+					   : PMC_CALL_GRAPH_FP,
+	    .stack_size = so->stack_user,
 	};
 	struct builder b = {.max_stack = kernel_max_stack()};
 	int r;
@@ -220,6 +322,17 @@ static int profile_from_sampler(struct pmc_sampler *s, const char *event, const 
 	r = pmc_maps_new(&b.maps);
 	if (r < 0)
 		goto fail;
+	if (so->stack_user) {
+		/* The kernel's chain and the unwound one are each at most max_stack long
+		 * (perf's --max-stack, the same setting, bounds its unwinds too). */
+		r = pmc_unwinder_new(b.maps, &b.unwinder);
+		if (r < 0)
+			goto fail;
+		if (!(b.chain = malloc(2 * (size_t)b.max_stack * sizeof(*b.chain)))) {
+			r = -ENOMEM;
+			goto fail;
+		}
+	}
 	r = pmc_profile_new(&info, &b.p);
 	if (r < 0)
 		goto fail;
@@ -231,6 +344,8 @@ static int profile_from_sampler(struct pmc_sampler *s, const char *event, const 
 	}
 	for (size_t i = 0; note && i < pmc_maps_problem_count(b.maps); i++)
 		note(pmc_maps_problem(b.maps, i), note_ud);
+	if (b.unwinder)
+		dwarf_notes(&b, so->stack_user, pmc_sampler_samples(s), note, note_ud);
 	pmc_profile_set_counts(b.p, pmc_sampler_samples(s), pmc_sampler_lost(s), b.unresolved);
 	pmc_profile_set_throttled(b.p, pmc_sampler_throttled(s));
 	*ret = b.p;
@@ -239,6 +354,8 @@ fail:
 	if (r == -ENOMEM)
 		pmc_err_set(err, errlen, "out of memory building the profile");
 	pmc_profile_free(b.p);
+	pmc_unwinder_free(b.unwinder);
+	free(b.chain);
 	pmc_maps_free(b.maps);
 	return r;
 }
@@ -271,6 +388,7 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 		   .freq = o->freq,
 		   .no_callchain = o->no_callchain,
 		   .exclude_kernel = exclude_kernel,
+		   .stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
 		   .enable_on_exec = true,
 		   .sys = o->sys},
 	};
@@ -314,7 +432,7 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 		goto out;
 	}
 	snprintf(event, sizeof(event), "%s%s", pmc_sampler_event(s), exclude_kernel ? ":u" : "");
-	r = profile_from_sampler(s, event, o->name, PMC_OPTS_GET(o, note, NULL),
+	r = profile_from_sampler(s, &st.so, event, o->name, PMC_OPTS_GET(o, note, NULL),
 				 PMC_OPTS_GET(o, note_ud, NULL), ret, err, errlen);
 out:
 	pmc_sampler_close(s);

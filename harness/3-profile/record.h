@@ -44,8 +44,12 @@ struct pmc_record_opts {
 	 * none is reported. */
 	void (*note)(const char *text, void *ud);
 	void *note_ud;
+	/* Sampled: DWARF call graphs with this many bytes of user stack copied per sample
+	 * (a multiple of 8, at most PMC_SAMPLE_STACK_MAX), unwound with the objects' CFI
+	 * (harness/3-profile/unwind.h); 0: the kernel's frame-pointer chains. */
+	uint32_t dwarf_stack;
 };
-#define pmc_record_opts__last_field note_ud
+#define pmc_record_opts__last_field dwarf_stack
 
 /* Runs the command once under the profiler and returns its profile in *ret and the
  * run's figures in *ret_run (may be NULL). A run that fails (non-zero exit, killed,

@@ -27,6 +27,12 @@ static void help(FILE *out)
 	    ")\n"
 	    "  -F, --freq=HZ          samples per second (default %d)\n"
 	    "  -e, --event=EVENT      the event to sample: cycles, cpu-clock, task-clock, ...\n"
+	    "      --call-graph=fp|dwarf[,SIZE]\n"
+	    "                         how callers are found: fp (default), the kernel's walk\n"
+	    "                         of frame pointers; dwarf, SIZE bytes of user stack\n"
+	    "                         (default %d, at most %d) copied with each sample and\n"
+	    "                         unwound with each object's CFI, for code built without\n"
+	    "                         frame pointers (as perf record --call-graph dwarf)\n"
 	    "      --no-callchain     record the sampled function only, not its callers\n"
 	    "      --backend=perf|valgrind\n"
 	    "                         valgrind: an exact profile of instructions (callgrind)\n"
@@ -38,16 +44,17 @@ static void help(FILE *out)
 	    "be run or profiled, the file could not be written); 130 after Ctrl-C (SIGINT), 143\n"
 	    "after SIGTERM: the command is killed, no profile is written, and pmcbench ends\n"
 	    "by the same signal.\n",
-	    PMC_SAMPLE_DEFAULT_FREQ);
+	    PMC_SAMPLE_DEFAULT_FREQ, PMC_SAMPLE_STACK_DEFAULT, PMC_SAMPLE_STACK_MAX);
 }
 
-enum { OPT_NO_CALLCHAIN = 0x100, OPT_BACKEND, OPT_TIMEOUT, OPT_INPUT, OPT_SHOW_OUTPUT };
+enum { OPT_NO_CALLCHAIN = 0x100, OPT_CALL_GRAPH, OPT_BACKEND, OPT_TIMEOUT, OPT_INPUT, OPT_SHOW_OUTPUT };
 
 static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"freq", required_argument, NULL, 'F'},
     {"event", required_argument, NULL, 'e'},
     {"no-callchain", no_argument, NULL, OPT_NO_CALLCHAIN},
+    {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"input", required_argument, NULL, OPT_INPUT},
@@ -100,6 +107,29 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 	}
 }
 
+/* --call-graph fp|dwarf[,SIZE] as perf record reads it: SIZE in bytes, rounded up to a
+ * multiple of 8 (tools/perf/util/callchain.c, get_stack_size). *ret: 0 for fp. */
+static int parse_call_graph(const char *s, uint32_t *ret)
+{
+	uint64_t size = PMC_SAMPLE_STACK_DEFAULT;
+
+	if (strcmp(s, "fp") == 0) {
+		*ret = 0;
+		return 0;
+	}
+	if (strncmp(s, "dwarf", 5) != 0 || (s[5] && s[5] != ',')) {
+		pmc_cli_error("--call-graph: '%s' is not fp or dwarf[,SIZE]; try --call-graph "
+			      "dwarf",
+			      s);
+		return -1;
+	}
+	if (s[5] == ',' &&
+	    pmc_cli_parse_count("--call-graph dwarf,SIZE", s + 6, 1, PMC_SAMPLE_STACK_MAX, &size) < 0)
+		return -1;
+	*ret = (uint32_t)((size + 7) / 8 * 8);
+	return 0;
+}
+
 /* A problem naming the samples (pmc_record_opts.note). */
 static void note(const char *text, void *ud)
 {
@@ -111,6 +141,7 @@ int pmc_cli_record(int argc, char **argv)
 {
 	struct pmc_record_opts o = {.sz = sizeof(o)};
 	const char *output = RECORD_DEFAULT_OUTPUT;
+	bool call_graph = false;
 	struct pmc_spawn_result sr;
 	struct pmc_profile *p = NULL;
 	char err[1024];
@@ -132,6 +163,11 @@ int pmc_cli_record(int argc, char **argv)
 			break;
 		case OPT_NO_CALLCHAIN:
 			o.no_callchain = true;
+			break;
+		case OPT_CALL_GRAPH:
+			if (parse_call_graph(optarg, &o.dwarf_stack) < 0)
+				return PMC_EXIT_ERROR;
+			call_graph = true;
 			break;
 		case OPT_BACKEND:
 			if (strcmp(optarg, "valgrind") == 0) {
@@ -163,9 +199,14 @@ int pmc_cli_record(int argc, char **argv)
 		    "record: no command to profile; try 'pmcbench record -- ./prog args'");
 		return PMC_EXIT_ERROR;
 	}
-	if (o.valgrind && (o.event || o.freq || o.no_callchain)) {
-		pmc_cli_error("--backend valgrind profiles every instruction exactly: -e, -F and "
-			      "--no-callchain would do nothing; leave them out");
+	if (o.valgrind && (o.event || o.freq || o.no_callchain || call_graph)) {
+		pmc_cli_error("--backend valgrind profiles every instruction exactly: -e, -F, "
+			      "--call-graph and --no-callchain would do nothing; leave them out");
+		return PMC_EXIT_ERROR;
+	}
+	if (o.no_callchain && call_graph) {
+		pmc_cli_error("--no-callchain records no callers, --call-graph how to find them: "
+			      "give one of them");
 		return PMC_EXIT_ERROR;
 	}
 	if (pmc_session_check_path(&pmc_cli_printer, "--output", output) < 0)
