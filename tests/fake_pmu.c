@@ -197,6 +197,8 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EACCES;
 	if (cfg->no_build_id && a->build_id)
 		return -EINVAL;
+	if (cfg->no_stack_user && (a->sample_type & PERF_SAMPLE_STACK_USER))
+		return -ENOSYS;
 	if (cfg->gone_pid && pid == cfg->gone_pid)
 		return -ESRCH;
 	if (cfg->busy && needs_counter(f, a) && a->config == cfg->busy_config)

@@ -114,6 +114,9 @@ struct fake_pmu_config {
 	uint32_t msr_type;
 	const char *online; /* /sys/devices/system/cpu/online; NULL: "0" */
 	bool no_build_id;   /* attr.build_id fails with EINVAL */
+	/* PERF_SAMPLE_STACK_USER fails with ENOSYS, as on an architecture without
+	 * perf_user_stack_dump (perf_copy_attr). */
+	bool no_stack_user;
 	/* The emulated kernel's version, FAKE_PMU_KERNEL(4, 12); 0: a recent one. Before
 	 * 4.13, inherit together with PERF_FORMAT_GROUP fails with EINVAL. */
 	unsigned kernel;

@@ -147,9 +147,11 @@ static int sample_check(const struct sample_layout *l, struct perf_event_header 
 
 		ret->stack_size = (uint32_t)size;
 		if (kept < size) {
+			/* Nothing copied: a size of 0, which has no dyn_size. */
 			w[at.stack] = kept;
-			w[at.stack + 1 + kept / 8] = dyn;
-			at.end = at.stack + 2 + kept / 8;
+			if (kept)
+				w[at.stack + 1 + kept / 8] = dyn;
+			at.end = at.stack + 1 + (kept ? 1 + kept / 8 : 0);
 		}
 	}
 	h->size = (uint16_t)(sizeof(*h) + at.end * 8);
@@ -235,8 +237,9 @@ static void sample_parse(const struct sample_layout *l, const struct perf_event_
 			out->sample.nregs = l->nregs;
 		}
 	}
-	if (at.stack && w[at.stack]) {
+	if (at.stack)
 		out->sample.stack_size = stack_size;
+	if (at.stack && w[at.stack]) {
 		out->sample.stack_dyn_size = w[at.stack + 1 + w[at.stack] / 8];
 		if (out->sample.stack_dyn_size)
 			out->sample.stack = (const uint8_t *)&w[at.stack + 1];

@@ -364,3 +364,65 @@ test_record_names_vdso_and_kernel() {
 		fail "kernel frames are not named though /proc/kallsyms is readable"
 	fi
 }
+
+# DWARF call graphs ($PMC_PROF_DWARF, tests/targets/prof_dwarf.c: -O2 without frame
+# pointers, main -> run -> mid -> hot_b, and main -> copier -> libc's memcpy). The
+# kernel's frame-pointer walk cannot find run, mid or copier; the copied stacks unwound
+# with .eh_frame can, and the profile and its report say which way the callers were found.
+test_record_dwarf_finds_callers_without_frame_pointers() {
+	expect_exit 0 "$PMCBENCH" record --call-graph dwarf -o d.json -- "$PMC_PROF_DWARF" 40 ||
+		return 1
+	[ "$(json_get d.json "d['call_graph'], d['stack_size']")" = "('dwarf', 8192)" ] ||
+		fail "d.json does not say dwarf with 8192 bytes" || return 1
+	expect_exit 0 "$PMCBENCH" report d.json || return 1
+	expect_grep '^Call graph: dwarf \(8192 bytes of user stack per sample' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded d.json || return 1
+	expect_grep '(^|;)main;run;mid;hot_b [0-9]+$' "$TMP/out" || return 1
+	# A libc function keeps its caller (memcpy is one of glibc's ifunc variants).
+	expect_grep '(^|;)main;copier;[^; ]*(memcpy|memmove)[^; ]*[; ]' "$TMP/out" || return 1
+
+	expect_exit 0 "$PMCBENCH" record --call-graph fp -o f.json -- "$PMC_PROF_DWARF" 40 || return 1
+	[ "$(json_get f.json "d['call_graph'], 'stack_size' in d")" = "('fp', False)" ] ||
+		fail "f.json does not say fp" || return 1
+	expect_exit 0 "$PMCBENCH" report f.json || return 1
+	expect_grep '^Call graph: fp ' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded f.json || return 1
+	expect_grep '(^|;)hot_b( |;)' "$TMP/out" || return 1
+	expect_no_grep 'main;run;mid;hot_b' "$TMP/out" || return 1
+	# The default is fp.
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_DWARF" 1 || return 1
+	[ "$(json_get p.json "d['call_graph']")" = fp ] || fail "the default is not fp" || return 1
+}
+
+# A stack copy too small for the stacks: the unwinds stop where the copy ends, the stacks
+# are marked cut, and record says so once, with the size to ask for; no frame is made up.
+test_record_dwarf_small_copy_is_said() {
+	expect_exit 0 "$PMCBENCH" record --call-graph dwarf,60 -o s.json -- "$PMC_PROF_DWARF" 20 ||
+		return 1
+	# perf's rounding: up to a multiple of 8.
+	[ "$(json_get s.json "d['stack_size']")" = 64 ] || fail "60 was not rounded to 64" || return 1
+	grep 'end of their 64-byte stack copy' "$TMP/err" >notes
+	expect_one_line notes \
+		'note: DWARF call graph: [0-9]+ of [0-9]+ samples reached the end of their 64-byte stack copy before their outermost frame; .*--call-graph dwarf,128' ||
+		return 1
+	expect_exit 0 "$PMCBENCH" report s.json || return 1
+	expect_grep '^Truncated: [0-9.]+% of the weight is in cut call chains \(the stack copy ended' \
+		"$TMP/out" || return 1
+	# Nothing past the copy: no stack reaches _start through 64 bytes.
+	expect_exit 0 "$PMCBENCH" report --folded s.json || return 1
+	expect_no_grep '^_start;' "$TMP/out" || return 1
+}
+
+test_record_call_graph_bad_input() {
+	for bad in dwarf,0 dwarf,65536 dwarf,x lbr dwarf8192; do
+		expect_exit 2 "$PMCBENCH" record --call-graph "$bad" -o b.json -- true || return 1
+		expect_one_line "$TMP/err" "call-graph" || return 1
+	done
+	expect_exit 2 "$PMCBENCH" record --no-callchain --call-graph dwarf -o b.json -- true ||
+		return 1
+	expect_one_line "$TMP/err" 'give one of them' || return 1
+	expect_exit 2 "$PMCBENCH" record --backend valgrind --call-graph dwarf -o b.json -- true ||
+		return 1
+	expect_one_line "$TMP/err" 'would do nothing' || return 1
+	[ ! -e b.json ] || fail "b.json was written" || return 1
+}
