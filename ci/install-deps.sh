@@ -4,7 +4,8 @@
 set -eu
 
 # Build: compilers (CI builds with gcc and clang), meson, ninja, the libraries (libsqlite3
-# and libpq: the history's two engines, docs/history.md).
+# and libpq: the history's two engines, docs/history.md; libdw: DWARF call graphs,
+# docs/profile.md).
 # Tests: cmocka, postgresql (the server ci/pg-test-server.sh starts for the history's
 # tests), valgrind (the simulated-counter backend and its tests), python3 (the
 # layer check, the man page, JSON in end-to-end tests), g++ (the public headers as C++),
@@ -12,7 +13,7 @@ set -eu
 # (optional peers): linux-perf, hyperfine.
 # Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
 # skipped without it); as root it is installed whenever it is missing, so CI runs it.
-PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
+PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libdw-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
 TEST_OPTIONAL="chromium"
 OPTIONAL="linux-perf hyperfine"
 
