@@ -44,8 +44,9 @@ struct pmc_unwinder {
 	struct pmc_hashmap failed; /* files dwfl_report_elf() refused, by path (maps' text) */
 	int vdso_fd;		   /* a copy of this process's vdso image; -1: none yet */
 	bool vdso_tried;
-	/* The sample being unwound. */
+	/* The sample being unwound, and its process's session. */
 	const struct pmc_record *rec;
+	struct space *cur;
 	uint64_t sp;
 	uint64_t *ips;
 	size_t n, cap;
@@ -314,7 +315,6 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct pmc_unwinder *u = arg;
-	struct space *sp = space_find(u, u->rec->pid);
 	Dwfl_Module *mod;
 	Dwarf_Addr pc;
 
@@ -330,7 +330,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* A caller's pc is a return address: its call is the byte before, which may be the
 	 * end of another function (a call to a function that does not return). */
 	pc -= u->n > 1;
-	if (!(mod = module_at(u, sp, pc)) || !has_cfi(mod, pc)) {
+	if (!(mod = module_at(u, u->cur, pc)) || !has_cfi(mod, pc)) {
 		u->end = PMC_UNWIND_NO_CFI;
 		return DWARF_CB_ABORT;
 	}
@@ -354,6 +354,7 @@ int pmc_unwind_sample(struct pmc_unwinder *u, const struct pmc_record *rec, uint
 	if ((rc = space_get(u, rec->pid, &sp)) < 0)
 		return rc;
 	u->rec = rec;
+	u->cur = sp;
 	u->ips = ips;
 	u->cap = cap;
 	u->n = 0;
@@ -388,5 +389,6 @@ int pmc_unwind_sample(struct pmc_unwinder *u, const struct pmc_record *rec, uint
 	*ret_n = u->n;
 	*ret_end = u->end;
 	u->rec = NULL;
+	u->cur = NULL;
 	return 0;
 }

@@ -3,7 +3,8 @@
  * end, checked, and parsed into struct pmc_record by a replay. The input (sample_ring.h)
  * is what a kernel could have written into the data area; the sampler reads it through
  * a syscall table (counters/perf/sys.h) whose one event's mmap is a buffer of ours, the path
- * the real sampler takes over the kernel's. */
+ * the real sampler takes over the kernel's. With SAMPLE_RING_DWARF, samples carry user
+ * registers and a stack copy (DWARF call graphs), which the check makes smaller. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -92,6 +93,14 @@ static int touch(const struct pmc_record *rec, void *ud)
 			__builtin_trap();
 		for (uint32_t i = 0; i < rec->sample.nips; i++)
 			h += rec->sample.ips[i];
+		if ((rec->sample.nregs && !rec->sample.regs) ||
+		    (rec->sample.stack_dyn_size && !rec->sample.stack) ||
+		    rec->sample.stack_dyn_size > rec->sample.stack_size)
+			__builtin_trap();
+		for (uint32_t i = 0; i < rec->sample.nregs; i++)
+			h += rec->sample.regs[i];
+		for (uint64_t i = 0; i < rec->sample.stack_dyn_size; i++)
+			h += rec->sample.stack[i];
 		h += rec->sample.ip + rec->sample.period;
 		break;
 	case PMC_RECORD_MMAP:
@@ -158,7 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	if (n < SAMPLE_RING_HEADER)
 		return 0;
 	flags = data[0];
-	o.no_callchain = !(flags & SAMPLE_RING_CALLCHAIN);
+	o.no_callchain = !(flags & (SAMPLE_RING_CALLCHAIN | SAMPLE_RING_DWARF));
+	o.stack_user = flags & SAMPLE_RING_DWARF ? 64 : 0;
 	if (pmc_sampler_open(&o, 0, &s, NULL, 0) < 0)
 		return 0;
 	pg = ring.base;

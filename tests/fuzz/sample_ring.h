@@ -12,5 +12,8 @@
 #define SAMPLE_RING_CALLCHAIN 0x01 /* the event samples call chains */
 #define SAMPLE_RING_HIGH_TAIL 0x02 /* data_tail just below 2^64: the positions wrap */
 #define SAMPLE_RING_SPLIT 0x04	   /* data_head is published in two steps */
+/* DWARF call graphs: samples carry user registers and a stack copy of up to 64 bytes
+ * (sample_stack_user), after a call chain. */
+#define SAMPLE_RING_DWARF 0x08
 /* Data pages of the ring: 2 pages of 4 KiB, so the seeds fill a ring and wrap. */
 #define SAMPLE_RING_PAGES 2
