@@ -13,7 +13,7 @@ set -eu
 # (optional peers): linux-perf, hyperfine.
 # Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
 # skipped without it); as root it is installed whenever it is missing, so CI runs it.
-PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libdw-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
+PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libdw-dev libiberty-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
 TEST_OPTIONAL="chromium"
 OPTIONAL="linux-perf hyperfine"
 

@@ -9,6 +9,7 @@
 
 #include "base/grow.h"
 #include "base/hashmap.h"
+#include "profile/names.h"
 #include "profile/profile.h"
 
 /* Strings, frame sequences and hash keys live in blocks that never move, so that the
@@ -68,6 +69,8 @@ struct pmc_profile {
 	struct pmc_profile_info info;
 	struct arena arena;
 	struct pmc_hashmap strings;   /* symbol and object text -> unused */
+	struct pmc_hashmap symbols;   /* a symbol as given -> its name here (names.h) */
+	const char *below_main;	      /* the interned PMC_PROFILE_BELOW_MAIN, once used */
 	struct pmc_hashmap frame_ids; /* frame key -> id */
 	struct pmc_hashmap stack_ids; /* stack key -> index */
 	struct pmc_profile_frame *frames;
@@ -120,6 +123,7 @@ void pmc_profile_free(struct pmc_profile *p)
 	free((char *)p->info.unit);
 	free((char *)p->info.name);
 	pmc_hashmap_free(&p->strings);
+	pmc_hashmap_free(&p->symbols);
 	pmc_hashmap_free(&p->frame_ids);
 	pmc_hashmap_free(&p->stack_ids);
 	free(p->frames);
@@ -166,6 +170,28 @@ static const char *intern_str(struct pmc_profile *p, const char *s)
 	return copy;
 }
 
+/* The interned name of a symbol as a backend gave it (names.h), worked out once per
+ * distinct symbol: the sampler names every frame of every sample. */
+static const char *intern_symbol(struct pmc_profile *p, const char *symbol)
+{
+	const char *name, *key;
+	char *made;
+	size_t v;
+
+	if (pmc_hashmap_get(&p->symbols, symbol, &v) == 0)
+		return (const char *)(uintptr_t)v;
+	if (pmc_profile_symbol_name(symbol, &made) < 0)
+		return NULL;
+	name = intern_str(p, made ? made : symbol);
+	free(made);
+	key = made ? intern_str(p, symbol) : name;
+	if (!name || !key || pmc_hashmap_put(&p->symbols, key, (size_t)(uintptr_t)name) < 0)
+		return NULL;
+	if (!strcmp(name, PMC_PROFILE_BELOW_MAIN))
+		p->below_main = name;
+	return name;
+}
+
 /* Writes id into a key with no NUL byte: six bits a byte, the last byte marked with
  * 0x80 (the others are 1..64), so that ids are self-delimiting. */
 static size_t put_id(unsigned char *k, uint64_t id)
@@ -201,7 +227,7 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 	if (!obj)
 		return -ENOMEM;
 	if (symbol) {
-		sym = intern_str(p, symbol);
+		sym = intern_symbol(p, symbol);
 		if (!sym)
 			return -ENOMEM;
 		offset = 0;
@@ -243,6 +269,15 @@ int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t dept
 	for (uint32_t i = 0; i < depth; i++)
 		if (frames[i] >= p->nframes)
 			return -EINVAL;
+	/* Whatever ran main is one root whichever part of it a backend saw (names.h): the
+	 * frames under the last "(below main)" are left out. */
+	if (p->below_main)
+		for (uint32_t i = depth; i-- > 1;)
+			if (p->frames[frames[i]].symbol == p->below_main) {
+				frames += i;
+				depth -= i;
+				break;
+			}
 	if (p->total + weight < p->total)
 		return -EOVERFLOW;
 	if (pmc_grow_to(&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks)) < 0)
@@ -455,7 +490,18 @@ int pmc_profile_functions(const struct pmc_profile *p, struct pmc_profile_fn **r
 			}
 		}
 	}
-	qsort(fns, n, sizeof(*fns), fn_cmp);
+	/* A frame on no stack (one that "(below main)" took the place of) is no function. */
+	size_t kept = 0;
+
+	for (size_t f = 0; f < n; f++) {
+		if (seen[f] != SIZE_MAX)
+			fns[kept++] = fns[f];
+		else
+			free(fns[f].name);
+	}
+	n = kept;
+	if (n)
+		qsort(fns, n, sizeof(*fns), fn_cmp);
 	*ret = fns;
 	*ret_n = n;
 	fns = NULL;

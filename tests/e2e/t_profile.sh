@@ -408,9 +408,10 @@ test_record_dwarf_small_copy_is_said() {
 	expect_exit 0 "$PMCBENCH" report s.json || return 1
 	expect_grep '^Truncated: [0-9.]+% of the weight is in cut call chains \(the stack copy ended' \
 		"$TMP/out" || return 1
-	# Nothing past the copy: no stack reaches _start through 64 bytes.
+	# Nothing past the copy: no stack reaches what ran main (_start, "(below main)")
+	# through 64 bytes.
 	expect_exit 0 "$PMCBENCH" report --folded s.json || return 1
-	expect_no_grep '^_start;' "$TMP/out" || return 1
+	expect_no_grep '^(_start|\(below main\));' "$TMP/out" || return 1
 }
 
 test_record_call_graph_bad_input() {
@@ -425,4 +426,28 @@ test_record_call_graph_bad_input() {
 		return 1
 	expect_one_line "$TMP/err" 'would do nothing' || return 1
 	[ ! -e b.json ] || fail "b.json was written" || return 1
+}
+
+# A C++ program profiled both ways gives one name per function: the sampler's symbols are
+# mangled (_ZN6shapes5Mixer4spinEm) and valgrind's demangled, and below main each backend
+# sees other glibc functions (__libc_start_call_main; _start, __libc_start_main): both are
+# "(below main)". So the diff matches spin on both sides and the stacks are the same.
+test_cxx_names_match_across_backends() {
+	if [ -z "${PMC_PROF_CXX:-}" ]; then
+		skip "no C++ compiler: pmc-prof-cxx was not built"
+	fi
+	command -v valgrind >/dev/null || skip "no valgrind"
+	spin='shapes::Mixer::spin(unsigned long)'
+	stack="(below main);main;long shapes::twice<long>(long, unsigned long);$spin"
+	expect_exit 0 "$PMCBENCH" record -o s.json -- "$PMC_PROF_CXX" 30000 || return 1
+	expect_exit 0 "$PMCBENCH" record --backend valgrind -o e.json -- "$PMC_PROF_CXX" 300 || return 1
+	for f in s e; do
+		expect_exit 0 "$PMCBENCH" report --folded $f.json || return 1
+		grep -qF "$stack " "$TMP/out" || { cat "$TMP/out" >&2; fail "$f.json: no stack $stack"; return 1; }
+		expect_no_grep '_ZN|__libc_start|(^|;)_start(;| )' "$TMP/out" || return 1
+	done
+	expect_exit 0 "$PMCBENCH" report --diff s.json e.json || return 1
+	# The row of spin has a share on both sides (a "-" would mean no match).
+	awk -v fn="$spin" 'index($0, fn) && $1 != "-" && $2 != "-" { found = 1 } END { exit !found }' \
+		"$TMP/out" || { cat "$TMP/out" >&2; fail "the diff does not match $spin"; }
 }
