@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PMC_PROFILE_SCHEMA "pmcbench-profile/1"
 
@@ -181,3 +182,11 @@ int pmc_profile_save(const struct pmc_profile *p, const char *path, char *err, s
  * truncated or malformed file, a frame id out of range) fails with -EINVAL and one line
  * in err naming the file, the place and what to do; -errno when it cannot be read. */
 int pmc_profile_load(const char *path, struct pmc_profile **ret, char *err, size_t errlen);
+
+/* The two steps of pmc_profile_load(), for readers that look at the content first
+ * (profile_import.h): opens path for reading, refusing a directory or a device with one
+ * line in err; then loads the JSON from f (path names it in messages, which are not yet
+ * escaped). Return 0 or -errno. */
+int pmc_profile_open(const char *path, FILE **ret, char *err, size_t errlen);
+int pmc_profile_load_json(FILE *f, const char *path, struct pmc_profile **ret, char *err,
+			  size_t errlen);

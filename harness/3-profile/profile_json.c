@@ -509,63 +509,81 @@ fail:
 	return rc;
 }
 
-int pmc_profile_load(const char *path, struct pmc_profile **ret, char *err, size_t errlen)
+int pmc_profile_open(const char *path, FILE **ret, char *err, size_t errlen)
 {
-	struct loader ld = {.file = path, .err = err, .errlen = errlen};
-	json_error_t jerr;
-	json_t *root = NULL;
 	struct stat st;
 	FILE *f;
-	int rc;
 
-	if (!path || !ret)
-		return -EINVAL;
 	f = fopen(path, "re");
 	if (!f) {
-		rc = -errno;
+		int rc = -errno;
+
 		pmc_err_set(err, errlen, "%s: %s; check the file name and its permissions", path,
 			    strerror(errno));
-		goto out;
+		return rc;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		rc = -EINVAL;
 		pmc_err_set(err, errlen, "%s: is a directory; give the path of a profile file",
 			    path);
-		goto out;
+		fclose(f);
+		return -EINVAL;
 	}
 	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		rc = -EINVAL;
 		pmc_err_set(err, errlen,
 			    "%s: is not a regular file or a pipe (a device?); give the path of a "
 			    "profile file",
 			    path);
-		goto out;
+		fclose(f);
+		return -EINVAL;
 	}
+	*ret = f;
+	return 0;
+}
+
+int pmc_profile_load_json(FILE *f, const char *path, struct pmc_profile **ret, char *err,
+			  size_t errlen)
+{
+	struct loader ld = {.file = path, .err = err, .errlen = errlen};
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (json_error_code(&jerr) == json_error_out_of_memory) {
-			rc = -ENOMEM;
 			pmc_err_set(err, errlen, "%s: out of memory", path);
-		} else if (ferror(f)) {
-			rc = -EIO;
-			pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(EIO));
-		} else {
-			/* Cut short (a copy that stopped, a full disk) or not JSON at all. */
-			rc = -EINVAL;
-			pmc_err_set(err, errlen,
-				    "%s:%d:%d: %s; the file is cut short or not JSON: record the "
-				    "profile again",
-				    path, jerr.line, jerr.column, jerr.text);
+			return -ENOMEM;
 		}
-		goto out;
+		if (ferror(f)) {
+			pmc_err_set(err, errlen, "%s: cannot read: %s", path, strerror(EIO));
+			return -EIO;
+		}
+		/* Cut short (a copy that stopped, a full disk) or not JSON at all. */
+		pmc_err_set(err, errlen,
+			    "%s:%d:%d: %s; the file is cut short or not JSON: record the profile "
+			    "again",
+			    path, jerr.line, jerr.column, jerr.text);
+		return -EINVAL;
 	}
 	rc = profile_from_json(&ld, root, ret);
 	if (rc == -ENOMEM)
 		pmc_err_set(err, errlen, "%s: out of memory", path);
-out:
 	json_decref(root);
-	if (f)
+	return rc;
+}
+
+int pmc_profile_load(const char *path, struct pmc_profile **ret, char *err, size_t errlen)
+{
+	FILE *f = NULL;
+	int rc;
+
+	if (!path || !ret)
+		return -EINVAL;
+	rc = pmc_profile_open(path, &f, err, errlen);
+	if (rc == 0) {
+		rc = pmc_profile_load_json(f, path, ret, err, errlen);
 		fclose(f);
+	}
 	if (rc < 0)
 		pmc_err_escape(err, errlen);
 	return rc;

@@ -1,5 +1,6 @@
 /* `pmcbench report`: a profile's top functions, its folded stacks or its flame graph,
- * and the difference between two profiles (docs/profile.md). */
+ * and the difference between two profiles (docs/profile.md), pmcbench's or another
+ * tool's (harness/3-profile/profile_import.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "profile/profile.h"
+#include "profile/profile_import.h"
 #include "reporters/profile_report.h"
 
 #define REPORT_DEFAULT_TOP 20
@@ -17,7 +19,11 @@ static void help(FILE *out)
 		"Usage: pmcbench report [OPTIONS] PROFILE\n"
 		"       pmcbench report --diff [OPTIONS] OLD NEW\n"
 		"Show where a profile written by 'pmcbench record' (or 'run --profile') spent\n"
-		"its event: the functions by self and total share, like 'perf report'.\n\n"
+		"its event: the functions by self and total share, like 'perf report'.\n"
+		"PROFILE may also be another tool's, told by its content: folded stacks\n"
+		"('main;parse;scan 42' lines, flamegraph.pl's input) or the output of\n"
+		"'perf script' of a 'perf record -g' file (for C++, 'perf script --no-demangle':\n"
+		"perf drops the parameters pmcbench and valgrind show).\n\n"
 		"Options:\n"
 		"      --top=N            functions listed (default %d; 0: all)\n"
 		"      --folded           print the folded stacks instead (one line per stack,\n"
@@ -27,8 +33,8 @@ static void help(FILE *out)
 		"      --diff             compare two profiles: the functions whose share of the\n"
 		"                         total changed most\n"
 		"  -h, --help             display this help and exit\n\n"
-		"Exit status: 0 success, 2 error (a file that is not a profile, a file that\n"
-		"cannot be written).\n",
+		"Exit status: 0 success, 2 error (a file that is not a profile, with the line\n"
+		"that is not, a file that cannot be written).\n",
 		REPORT_DEFAULT_TOP);
 }
 
@@ -48,7 +54,7 @@ static struct pmc_profile *load(const char *path)
 	struct pmc_profile *p = NULL;
 	char err[1024];
 
-	if (pmc_profile_load(path, &p, err, sizeof(err)) < 0) {
+	if (pmc_profile_load_any(path, &p, NULL, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		return NULL;
 	}
