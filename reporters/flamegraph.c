@@ -8,6 +8,7 @@
 
 #include "base/grow.h"
 #include "base/utf8.h"
+#include "reporters/format.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -20,11 +21,12 @@ enum {
 	FONT_PX = 12,
 	PAD = 10,	  /* left and right margin */
 	TOP = 78,	  /* title, subtitle and controls */
-	BOTTOM = 34,	  /* the note under the root */
+	BOTTOM = 50,	  /* the details line and the notes under the graph */
 	DEFAULT_W = 1200,
 };
-/* Frames narrower than this are left out: they cannot be seen nor clicked, and a
- * profile with many tiny frames would otherwise make the file huge. */
+/* By default frames narrower than this are left out (flamegraph.pl's --minwidth): they
+ * cannot be seen nor clicked, and a profile with many tiny frames would otherwise make
+ * the file huge. */
 #define MIN_PX 0.1
 /* Average advance of a character of a sans-serif face at FONT_PX, to cut a name so that
  * it fits its frame before the script runs (the script cuts again after a zoom). */
@@ -172,13 +174,18 @@ static const char SCRIPT_ZOOM[] =
     "  if (n < 3) s = ''; else if (s.length > n) s = s.slice(0, n - 2) + '..';\n"
     "  f.t.textContent = s; f.t.setAttribute('x', +f.r.getAttribute('x') + 3);\n"
     "}\n"
+    "/* Whether a frame at height a is nearer the root than one at b: below it in a flame\n"
+    " * graph, above it in an icicle graph. */\n"
+    "var INV = svg.getAttribute('data-inverted') === '1';\n"
+    "function rootward(a, b) { return INV ? a < b : a > b; }\n"
     "function zoom(z) {\n"
     "  var full = W - 2 * PAD, k = full / z.w;\n"
     "  info.forEach(function (f) {\n"
     "    var nx, nw;\n"
-    "    if (f.y >= z.y && f.x <= z.x + 0.01 && f.x + f.w >= z.x + z.w - 0.01) {\n"
-    "      nx = PAD; nw = full; f.g.setAttribute('class', f.y > z.y ? 'f anc' : 'f');\n"
-    "    } else if (f.y < z.y && f.x >= z.x - 0.01 && f.x + f.w <= z.x + z.w + 0.01) {\n"
+    "    if ((f.y === z.y || rootward(f.y, z.y)) && f.x <= z.x + 0.01 &&\n"
+    "        f.x + f.w >= z.x + z.w - 0.01) {\n"
+    "      nx = PAD; nw = full; f.g.setAttribute('class', f.y !== z.y ? 'f anc' : 'f');\n"
+    "    } else if (rootward(z.y, f.y) && f.x >= z.x - 0.01 && f.x + f.w <= z.x + z.w + 0.01) {\n"
     "      nx = PAD + (f.x - z.x) * k; nw = f.w * k; f.g.setAttribute('class', 'f');\n"
     "    } else { f.g.setAttribute('class', 'f hid'); return; }\n"
     "    f.r.setAttribute('x', nx.toFixed(2)); f.r.setAttribute('width', nw.toFixed(2));\n"
@@ -218,26 +225,43 @@ static const char SCRIPT_SEARCH[] =
     "  svg.setAttribute('data-matched', pct);\n"
     "  document.getElementById('clear').setAttribute('class', 'ctl');\n"
     "}\n"
-    "function ask() {\n"
-    "  var s = window.prompt('Search (regular expression)', '');\n"
-    "  if (s === null || s === '') return;\n"
-    "  try { search(new RegExp(s)); } catch (e) { window.alert('Bad regular expression: ' + e.message); }\n"
+    "/* Ignore case (the 'ic' control, or ?i=1), as flamegraph.pl's: the search in force\n"
+    " * runs again when it changes. */\n"
+    "var IC = false, last = null, icEl = document.getElementById('ic');\n"
+    "function find(s) { last = s; search(s === null ? null : new RegExp(s, IC ? 'i' : '')); }\n"
+    "function ignoreCase(on) {\n"
+    "  IC = on; icEl.setAttribute('class', on ? 'ctl on' : 'ctl');\n"
+    "  svg.setAttribute('data-ic', on ? '1' : '0');\n"
+    "  if (last !== null) find(last);\n"
     "}\n"
+    "function ask() {\n"
+    "  var s = window.prompt('Search (regular expression' + (IC ? ', any case' : '') + ')', '');\n"
+    "  if (s === null || s === '') return;\n"
+    "  try { find(s); } catch (e) { window.alert('Bad regular expression: ' + e.message); }\n"
+    "}\n"
+    "/* The details line: the frame under the pointer, as its tooltip says it. */\n"
+    "var details = document.getElementById('details');\n"
     "info.forEach(function (f) {\n"
+    "  var t = f.g.querySelector('title').textContent;\n"
     "  f.g.addEventListener('click', function () { zoom(f); });\n"
+    "  f.g.addEventListener('mouseover', function () { details.textContent = 'Function: ' + t; });\n"
+    "  f.g.addEventListener('mouseout', function () { details.textContent = ''; });\n"
     "});\n"
+    "icEl.addEventListener('click', function () { ignoreCase(!IC); });\n"
     "document.getElementById('reset').addEventListener('click', reset);\n"
     "document.getElementById('search').addEventListener('click', ask);\n"
-    "document.getElementById('clear').addEventListener('click', function () { search(null); });\n"
+    "document.getElementById('clear').addEventListener('click', function () { find(null); });\n"
     "window.addEventListener('keydown', function (e) {\n"
     "  if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); ask(); }\n"
-    "  else if (e.key === 'Escape') { reset(); search(null); }\n"
+    "  else if (e.key === 'Escape') { reset(); find(null); }\n"
     "});\n"
-    "/* ?s=REGEX searches and ?z=NAME zooms at load (or #s=, #z=): a link can share them,\n"
-    " * and the browser test uses them. */\n"
-    "var q = /[?#&]s=([^&#]*)/.exec(window.location.search + window.location.hash);\n"
-    "if (q) search(new RegExp(decodeURIComponent(q[1])));\n"
-    "var z = /[?#&]z=([^&#]*)/.exec(window.location.search + window.location.hash);\n"
+    "/* ?s=REGEX searches, ?i=1 ignores case and ?z=NAME zooms at load (or #s=, #i=, #z=):\n"
+    " * a link can share them, and the browser test uses them. */\n"
+    "var loc = window.location.search + window.location.hash;\n"
+    "if (/[?#&]i=1/.test(loc)) ignoreCase(true);\n"
+    "var q = /[?#&]s=([^&#]*)/.exec(loc);\n"
+    "if (q) find(decodeURIComponent(q[1]));\n"
+    "var z = /[?#&]z=([^&#]*)/.exec(loc);\n"
     "if (z) info.some(function (f) {\n"
     "  return f.name === decodeURIComponent(z[1]) && (zoom(f), true);\n"
     "});\n"
@@ -260,6 +284,7 @@ static const char STYLE[] =
     "g.anc { opacity: 0.5; }\n"
     ".hid { display: none; }\n"
     ".ctl { cursor: pointer; fill: #1a4f9c; }\n"
+    ".ctl.on { font-weight: bold; text-decoration: underline; }\n"
     ".ttl { font-size: 17px; text-anchor: middle; }\n"
     ".sub { fill: #444; text-anchor: middle; }\n"
     "</style>\n";
@@ -268,21 +293,27 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 			const struct pmc_flame_opts *o, double max_abs, unsigned height)
 {
 	double x = PAD + (double)v->x * px, w = (double)v->total * px;
-	double y = height - BOTTOM - (double)(v->depth + 1) * FRAME_H;
+	double y = o->inverted ? TOP + (double)v->depth * FRAME_H
+			       : height - BOTTOM - (double)(v->depth + 1) * FRAME_H;
 	double share = 100.0 * (double)v->total / (double)root->total;
+	char a[PMC_FMT_MAX + 64], b[PMC_FMT_MAX + 64];
 	unsigned rgb[3];
 
+	/* Weights in the profile's unit, as the text report shows them ("419.5ms",
+	 * "1.201M instructions"), never raw nanoseconds. */
 	fputs("<g class=\"f\"><title>", out);
 	pmc_escape_xml(out, v->name, SIZE_MAX);
-	fprintf(out, " (%" PRIu64, v->total);
-	if (o->unit && *o->unit) {
-		fputc(' ', out);
-		pmc_escape_xml(out, o->unit, SIZE_MAX);
-	}
+	pmc_fmt_weight((double)v->total, o->unit, false, a, sizeof(a));
+	fputs(" (", out);
+	pmc_escape_xml(out, a, SIZE_MAX);
 	if (o->differential && o->absolute) {
 		double change = (double)v->total - (double)v->old_total;
-		fprintf(out, ", %" PRIu64 " \xe2\x86\x92 %" PRIu64 ", %+.0f)", v->old_total,
-			v->total, change);
+
+		pmc_fmt_weight((double)v->old_total, "count", false, a, sizeof(a));
+		pmc_fmt_weight((double)v->total, "count", false, b, sizeof(b));
+		fprintf(out, ", %s \xe2\x86\x92 %s, ", a, b);
+		pmc_fmt_weight(change, "count", true, a, sizeof(a));
+		fprintf(out, "%s)", a);
 		diff_colour(change, max_abs, rgb);
 	} else if (o->differential) {
 		double old = 100.0 * (double)v->old_total / (double)root->old_total;
@@ -374,14 +405,15 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	r = -EINVAL;
 
 	unsigned width = o->width ? o->width : DEFAULT_W;
-	if (width < 2 * PAD + 100)
+	double min_px = o->min_width > 0 ? o->min_width : MIN_PX;
+	if (width < PMC_FLAME_MIN_WIDTH || !(o->min_width >= 0) || !isfinite(o->min_width))
 		goto out_free;
 	unsigned height = TOP + (max_depth + 1) * FRAME_H + BOTTOM;
 	double px = (double)(width - 2 * PAD) / (double)root->total;
 	double max_abs = 0;
 	size_t omitted = 0;
 	for (size_t i = 0; i < t.n; i++) {
-		if ((double)t.v[i].total * px < MIN_PX)
+		if ((double)t.v[i].total * px < min_px)
 			omitted++;
 		if (o->differential) {
 			/* Absolute: counts of one thing, compared as they are. */
@@ -398,8 +430,9 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" "
 		"height=\"%u\" viewBox=\"0 0 %u %u\" data-w=\"%u\" data-pad=\"%d\" "
-		"data-ch=\"%.3f\" data-frames=\"%zu\" data-omitted=\"%zu\">\n",
-		width, height, width, height, width, PAD, CHAR_PX, t.n - omitted, omitted);
+		"data-ch=\"%.3f\" data-frames=\"%zu\" data-omitted=\"%zu\" data-inverted=\"%d\">\n",
+		width, height, width, height, width, PAD, CHAR_PX, t.n - omitted, omitted,
+		o->inverted ? 1 : 0);
 	fputs(STYLE, out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
 		width, height);
@@ -415,20 +448,24 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 		"<text id=\"reset\" class=\"ctl hid\" x=\"%d\" y=\"66\">Reset zoom</text>\n"
 		"<text id=\"search\" class=\"ctl\" x=\"%u\" y=\"66\" "
 		"style=\"text-anchor: end\">Search</text>\n"
+		"<text id=\"ic\" class=\"ctl\" x=\"%u\" y=\"66\" "
+		"style=\"text-anchor: end\"><title>ignore case</title>ic</text>\n"
 		"<text id=\"clear\" class=\"ctl hid\" x=\"%u\" y=\"66\" "
 		"style=\"text-anchor: end\">Clear</text>\n"
+		"<text id=\"details\" x=\"%d\" y=\"%u\"></text>\n"
 		"<text id=\"matched\" x=\"%u\" y=\"%u\" style=\"text-anchor: end\"></text>\n",
-		PAD, width - PAD, width - PAD - 60, width - PAD, height - 12);
+		PAD, width - PAD, width - PAD - 52, width - PAD - 72, PAD, height - 30, width - PAD,
+		height - 12);
 	if (o->differential && o->absolute) {
 		fprintf(out,
 			"<text id=\"legend\" x=\"%u\" y=\"66\" style=\"text-anchor: middle\">"
 			"widths: new profile; red: grew, blue: shrank, white: unchanged "
-			"(largest change %.0f",
-			width / 2, max_abs);
-		if (o->unit && *o->unit) {
-			fputc(' ', out);
-			pmc_escape_xml(out, o->unit, SIZE_MAX);
-		}
+			"(largest change ",
+			width / 2);
+		char a[PMC_FMT_MAX + 64];
+
+		pmc_fmt_weight(max_abs, o->unit, false, a, sizeof(a));
+		pmc_escape_xml(out, a, SIZE_MAX);
 		fputs(")</text>\n", out);
 	} else if (o->differential) {
 		fprintf(out,
@@ -439,12 +476,12 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	}
 	if (omitted)
 		fprintf(out,
-			"<text id=\"note\" x=\"%d\" y=\"%u\">%zu frame%s narrower than %.1f px "
+			"<text id=\"note\" x=\"%d\" y=\"%u\">%zu frame%s narrower than %g px "
 			"omitted</text>\n",
-			PAD, height - 12, omitted, omitted == 1 ? "" : "s", MIN_PX);
+			PAD, height - 12, omitted, omitted == 1 ? "" : "s", min_px);
 
 	for (size_t i = 0; i < t.n; i++)
-		if ((double)t.v[i].total * px >= MIN_PX)
+		if ((double)t.v[i].total * px >= min_px)
 			write_frame(out, &t.v[i], root, px, o, max_abs, height);
 	fputs(SCRIPT_ZOOM, out);
 	fputs(SCRIPT_SEARCH, out);

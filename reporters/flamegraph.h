@@ -19,6 +19,9 @@ struct pmc_flame_stack {
 	uint64_t old_weight; /* differential only */
 };
 
+/* The narrowest graph: the margins and room for a frame. */
+#define PMC_FLAME_MIN_WIDTH 120
+
 struct pmc_flame_opts {
 	const char *title;    /* escaped into the SVG */
 	const char *subtitle; /* event, unit and counts; may be NULL */
@@ -27,11 +30,15 @@ struct pmc_flame_opts {
 	int absolute;	      /* differential: colour by the change of weight (new - old), for
 			       * two exact profiles of one event, not of share */
 	unsigned width;	      /* pixels; 0: 1200 */
+	int inverted;	      /* an icicle graph: the root at the top, callees below */
+	double min_width;     /* frames narrower than this many pixels are left out; 0: 0.1
+			       * (flamegraph.pl's --minwidth) */
 };
 
 /* Writes the SVG to out; with no weight to draw (no stacks, a total weight of 0, old
  * weights all 0 in a differential graph) an SVG that says so. Returns 0, -EINVAL (depth
- * 0, a NULL frame, a weight that overflows, a width under 120), -ENOMEM or -EIO. Nothing
- * is written on -EINVAL or -ENOMEM. */
+ * 0, a NULL frame, a weight that overflows, a width under PMC_FLAME_MIN_WIDTH, a
+ * min_width that is negative or not finite), -ENOMEM or -EIO. Nothing is written on
+ * -EINVAL or -ENOMEM. */
 int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t n,
 			 const struct pmc_flame_opts *o);

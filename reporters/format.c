@@ -298,6 +298,21 @@ char *pmc_fmt_short(double v, const char *unit, char *buf, size_t len)
 	return buf;
 }
 
+void pmc_fmt_weight(double v, const char *unit, bool plus, char *buf, size_t len)
+{
+	bool time = unit && strcmp(unit, "ns") == 0;
+	const char *sign = !plus || !isfinite(v) ? "" : v < 0 ? "-" : "+";
+	char n[PMC_FMT_MAX + 24];
+
+	if (*sign)
+		v = fabs(v);
+	pmc_fmt_short_to(n, v, time ? "ns" : "count");
+	if (snprintf(buf, len, "%s%s%s%s", sign, n, time || !unit || !strcmp(unit, "count") ? "" : " ",
+		     time || !unit || !strcmp(unit, "count") ? "" : unit) >= (int)len &&
+	    len > 0)
+		buf[len - 1] = '\0'; /* a unit longer than the room: cut, as snprintf does */
+}
+
 /* ---- Percentages ------------------------------------------------------------------ */
 
 int pmc_fmt_percent_decimals(double pct)

@@ -31,6 +31,12 @@ size_t pmc_fmt_short_to(char *buf, double v, const char *unit);
 /* pmc_fmt_short_to() into a buffer of any size; returns buf. */
 char *pmc_fmt_short(double v, const char *unit, char *buf, size_t len);
 
+/* A profile's weight in its unit, as every view of a profile shows it: time for "ns"
+ * ("419.5ms"), a count with an SI suffix and the unit's name otherwise ("1.201M
+ * instructions", "12 samples"; NULL or "count": the number alone). With plus, a sign
+ * always ("+0", "-1.2k instructions"). */
+void pmc_fmt_weight(double v, const char *unit, bool plus, char *buf, size_t len);
+
 /* Like "%.*f" (with a sign when plus) for 0 <= decimals <= 7, without printf for the
  * usual magnitudes; buf holds PMC_FMT_MAX bytes. Returns the length. */
 size_t pmc_fmt_fixed_to(char *buf, double v, int decimals, bool plus);

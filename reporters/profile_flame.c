@@ -17,8 +17,9 @@ static double cut_share(const struct pmc_profile *p)
 }
 
 int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
-			   const struct pmc_profile *new_p)
+			   const struct pmc_profile *new_p, const struct pmc_flame_view *view)
 {
+	static const struct pmc_flame_view defaults;
 	const struct pmc_profile_info *in = pmc_profile_info(new_p);
 	struct pmc_flame_set *set = NULL;
 	char title[256], subtitle[320];
@@ -27,11 +28,15 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	bool absolute = pmc_profile_diff_absolute(old_p, new_p);
 	int r, n;
 
+	if (!view)
+		view = &defaults;
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
 		  : pmc_profile_flame_stacks(new_p, &set);
 	if (r < 0)
 		return r;
-	snprintf(title, sizeof(title), "%s%s%s", old_p ? "Differential flame graph" : "Flame graph",
+	snprintf(title, sizeof(title), "%s%s%s%s", old_p ? "Differential " : "",
+		 view->inverted ? (old_p ? "icicle graph" : "Icicle graph")
+				: (old_p ? "flame graph" : "Flame graph"),
 		 in->name ? ": " : "", in->name ? in->name : "");
 	if (in->kind == PMC_PROFILE_EXACT)
 		n = snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
@@ -62,11 +67,14 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	}
 	{
 		struct pmc_flame_opts o = {
-		    .title = title,
+		    .title = view->title ? view->title : title,
 		    .subtitle = subtitle,
 		    .unit = in->unit,
 		    .differential = old_p != NULL,
 		    .absolute = absolute,
+		    .width = view->width,
+		    .inverted = view->inverted,
+		    .min_width = view->min_width,
 		};
 
 		r = pmc_flamegraph_write(out, set->stacks, set->n, &o);

@@ -359,19 +359,6 @@ static void put_padded(FILE *out, const char *s, size_t width)
 
 /* A weight in the profile's unit: time as time ("250us"), a count of anything else with
  * an SI suffix and its unit ("1.201M instructions"), never in exponent notation. */
-static void fmt_weight(double v, const char *unit, char *buf, size_t len)
-{
-	char n[PMC_FMT_MAX + 24];
-
-	if (!unit || strcmp(unit, "ns") == 0 || strcmp(unit, "count") == 0) {
-		pmc_fmt_short(v, unit, buf, len);
-		return;
-	}
-	pmc_fmt_short_to(n, v, "count");
-	if (snprintf(buf, len, "%s %s", n, unit) >= (int)len && len > 0)
-		buf[len - 1] = '\0'; /* a unit longer than the column: cut, as snprintf does */
-}
-
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
@@ -439,7 +426,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		pmc_profile_report_truncated(out, p);
 		putc('\n', out);
 	}
-	fmt_weight(total ? (double)total : NAN, in->unit, a, sizeof(a));
+	pmc_fmt_weight(total ? (double)total : NAN, in->unit, false, a, sizeof(a));
 	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",
 		pmc_profile_stack_count(p), n);
 	show = top && top < n ? top : n;
@@ -458,7 +445,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		char s[PMC_FMT_MAX + 24];
 		int l;
 
-		fmt_weight((double)fns[i].self, in->unit, s, sizeof(s));
+		pmc_fmt_weight((double)fns[i].self, in->unit, false, s, sizeof(s));
 		l = (int)strlen(s);
 		if (l > self_w)
 			self_w = l;
@@ -471,7 +458,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 
 		pmc_fmt_percent(pct(fns[i].self, total), false, a, sizeof(a));
 		pmc_fmt_percent(pct(fns[i].total, total), false, b, sizeof(b));
-		fmt_weight((double)fns[i].self, in->unit, s, sizeof(s));
+		pmc_fmt_weight((double)fns[i].self, in->unit, false, s, sizeof(s));
 		fprintf(out, "%7s %7s %*s  ", a, b, self_w, s);
 		put_padded(out, fns[i].name, width);
 		fputs("  ", out);

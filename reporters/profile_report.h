@@ -100,9 +100,18 @@ int pmc_profile_flame_diff_stacks(const struct pmc_profile *old_p, const struct 
 
 void pmc_flame_set_free(struct pmc_flame_set *s);
 
+/* How a flame graph is drawn (report --svg's options); NULL or zeros: the defaults. */
+struct pmc_flame_view {
+	const char *title; /* NULL: "Flame graph: NAME" ("Icicle graph" when inverted) */
+	unsigned width;	   /* pixels; 0: 1200 */
+	bool inverted;	   /* an icicle graph: the root at the top */
+	double min_width;  /* frames narrower than this many pixels are left out; 0: 0.1 */
+};
+
 /* The flame graph of new_p as one SVG (flamegraph.h), or with old_p the differential one
  * (widths from new_p, colours from the change of each frame's share), titled with the
- * profile's name, event and samples (profile_flame.c); an empty profile's graph says it
- * has nothing to draw. Returns 0, -EINVAL, -ENOMEM or -EIO. */
+ * profile's name, event and samples (profile_flame.c), drawn as view says (may be NULL);
+ * an empty profile's graph says it has nothing to draw. Returns 0, -EINVAL, -ENOMEM or
+ * -EIO. */
 int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
-			   const struct pmc_profile *new_p);
+			   const struct pmc_profile *new_p, const struct pmc_flame_view *view);

@@ -1,6 +1,6 @@
 /* Writes a demo flame graph from fixed stacks to the path in argv[1] (argv[2] "diff":
- * a differential one), for the browser test (tests/e2e/t_flamegraph.sh) and the
- * screenshot in docs/images/flamegraph.png. */
+ * a differential one; "icicle": an inverted one), for the browser test
+ * (tests/e2e/flamegraph_browser.sh) and the screenshot in docs/images/flamegraph.png. */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,20 +28,24 @@ static const struct pmc_flame_stack stacks[] = {
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: flamegraph_demo OUT.svg [diff]\n");
+		fprintf(stderr, "usage: flamegraph_demo OUT.svg [diff|icicle]\n");
 		return 2;
 	}
 	int diff = argc > 2 && !strcmp(argv[2], "diff");
+	int icicle = argc > 2 && !strcmp(argv[2], "icicle");
 	FILE *f = fopen(argv[1], "w");
 	if (!f) {
 		perror(argv[1]);
 		return 1;
 	}
 	struct pmc_flame_opts o = {
-		.title = diff ? "Differential flame graph (demo)" : "Flame graph (demo)",
+		.title = diff	  ? "Differential flame graph (demo)"
+			 : icicle ? "Icicle graph (demo)"
+				  : "Flame graph (demo)",
 		.subtitle = "cpu-clock, 3221 samples",
 		.unit = "samples",
 		.differential = diff,
+		.inverted = icicle,
 	};
 	int r = pmc_flamegraph_write(f, stacks, sizeof(stacks) / sizeof(stacks[0]), &o);
 	if (fclose(f) && !r)

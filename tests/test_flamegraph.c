@@ -258,7 +258,8 @@ static void test_differential_absolute(void **state)
 	assert_int_equal(render(&s, st, 3, &o), 0);
 	struct frame *c = find(&s, "compute ("), *g = find(&s, "grown ("), *h = find(&s, "halved (");
 	assert_true(c->rgb[0] == 255 && c->rgb[1] == 255 && c->rgb[2] == 255);
-	assert_string_equal(c->title, "compute (1600 instructions, 1600 \xe2\x86\x92 1600, +0)");
+	/* Counts with an SI suffix, as the text report writes them. */
+	assert_string_equal(c->title, "compute (1.6k instructions, 1.6k \xe2\x86\x92 1.6k, +0)");
 	assert_int_equal(g->rgb[0], 255);
 	assert_int_equal(g->rgb[1], 0); /* +400, the largest change with main's and all's */
 	assert_string_equal(g->title, "grown (800 instructions, 400 \xe2\x86\x92 800, +400)");
@@ -311,6 +312,11 @@ static void test_invalid(void **state)
 	struct pmc_flame_opts narrow = plain;
 	narrow.width = 119;
 	assert_int_equal(pmc_flamegraph_write(m, ok, 1, &narrow), -EINVAL);
+	narrow.width = 120;
+	narrow.min_width = -1;
+	assert_int_equal(pmc_flamegraph_write(m, ok, 1, &narrow), -EINVAL);
+	narrow.min_width = NAN;
+	assert_int_equal(pmc_flamegraph_write(m, ok, 1, &narrow), -EINVAL);
 	assert_int_equal(fclose(m), 0);
 	assert_int_equal(len, 0); /* nothing written on failure */
 	free(text);
@@ -341,6 +347,75 @@ static void test_nothing_to_draw(void **state)
 	free(s.text);
 }
 
+/* Tooltips in the profile's unit, as the text report writes weights: time for ns, counts
+ * with an SI suffix and the unit's name (the issue: "419500000 ns"). */
+static void test_tooltips_in_unit(void **state)
+{
+	(void)state;
+	struct pmc_flame_stack st[] = {ST(419500000, 0, "main", "hot"), ST(80500000, 0, "cold")};
+	struct pmc_flame_opts o = plain;
+	struct svg s;
+
+	o.unit = "ns";
+	assert_int_equal(render(&s, st, 2, &o), 0);
+	assert_string_equal(find(&s, "hot (")->title, "hot (419.5ms, 83.90%)");
+	assert_string_equal(find(&s, "all (")->title, "all (500ms, 100.00%)");
+	/* The details line, which the script fills with the frame under the pointer. */
+	assert_contains(s.text, "<text id=\"details\" x=\"10\"");
+	free(s.text);
+	o.unit = "instructions";
+	st[0].weight = 1201000;
+	assert_int_equal(render(&s, st, 2, &o), 0);
+	assert_string_equal(find(&s, "hot (")->title, "hot (1.201M instructions, 1.47%)");
+	free(s.text);
+}
+
+/* --width, --title, --inverted, --min-width and the ignore-case control. */
+static void test_options(void **state)
+{
+	(void)state;
+	struct pmc_flame_stack st[] = {ST(60, 0, "a", "b", "c"), ST(30, 0, "a", "d"), ST(10, 0, "x")};
+	struct pmc_flame_opts o = plain;
+	struct svg s;
+
+	o.width = 600;
+	o.title = "My title";
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	assert_contains(s.text, "width=\"600\"");
+	assert_contains(s.text, ">My title</text>");
+	assert_true(fabs(find(&s, "all (")->w - 580) < 0.01);
+	assert_true(fabs(find(&s, "a (")->w - 0.9 * 580) < 0.01);
+	/* A flame graph: the root at the bottom, callees above. */
+	assert_true(find(&s, "all (")->y > find(&s, "a (")->y);
+	assert_true(find(&s, "a (")->y > find(&s, "b (")->y);
+	assert_contains(s.text, "data-inverted=\"0\"");
+	assert_contains(s.text, "<text id=\"ic\" class=\"ctl\"");
+	free(s.text);
+
+	/* An icicle graph: the root at the top, under the controls, callees below. */
+	o.inverted = 1;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	assert_contains(s.text, "data-inverted=\"1\"");
+	assert_true(fabs(find(&s, "all (")->y - 78) < 0.01);
+	assert_true(find(&s, "a (")->y > find(&s, "all (")->y);
+	assert_true(find(&s, "c (")->y > find(&s, "b (")->y);
+	assert_true(fabs(find(&s, "a (")->w - 0.9 * 580) < 0.01);
+	free(s.text);
+
+	/* Frames under 100 px of 580 (x at 58 px, d at 174 px) are left out, and said. */
+	o.inverted = 0;
+	o.min_width = 100;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	assert_null(strstr(s.text, "<title>x ("));
+	assert_non_null(strstr(s.text, "<title>d ("));
+	assert_contains(s.text, "1 frame narrower than 100 px omitted");
+	free(s.text);
+	o.min_width = 200;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	assert_contains(s.text, "2 frames narrower than 200 px omitted");
+	free(s.text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_differential),	   cmocka_unit_test(test_narrow_omitted),
 		cmocka_unit_test(test_nothing_to_draw),
 		cmocka_unit_test(test_invalid),	   cmocka_unit_test(test_differential_absolute),
+		cmocka_unit_test(test_tooltips_in_unit), cmocka_unit_test(test_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -453,7 +453,7 @@ static void truncated_weight_is_shown(void **state)
 					 set->stacks[i].weight == 700 ? 4 : 2);
 		}
 	pmc_flame_set_free(set);
-	CAPTURE(text, pmc_profile_flamegraph(out, NULL, p));
+	CAPTURE(text, pmc_profile_flamegraph(out, NULL, p, NULL));
 	assert_contains(text, "75% of the weight in cut call chains (under [truncated])");
 	free(text);
 
@@ -461,7 +461,7 @@ static void truncated_weight_is_shown(void **state)
 	o = new_profile(PMC_PROFILE_SAMPLED);
 	add(o, "/bin/x", 500, 3, "main", "rec", "leaf");
 	add(o, "/bin/x", 500, 1, "memcpy");
-	CAPTURE(text, pmc_profile_flamegraph(out, o, p));
+	CAPTURE(text, pmc_profile_flamegraph(out, o, p, NULL));
 	assert_contains(text, "cut call chains (under [truncated]): 0% old, 75% new");
 	free(text);
 	CAPTURE(text, pmc_profile_report_attribution(out, o, p, "task-clock", "ns", 1000, 1300, 0,

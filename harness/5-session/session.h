@@ -20,6 +20,7 @@
 
 struct pmc_comparison;
 struct pmc_event_list;
+struct pmc_flame_view;
 struct pmc_profile;
 struct pmc_report_opts;
 struct pmc_result;
@@ -160,9 +161,10 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 				  const struct pmc_session_printer *pr);
 
 /* The flame graph of new_p (differential against old_p when set) into path,
- * atomically. Returns 0, or -errno after an error message. */
+ * atomically, drawn as view says (NULL: the defaults). Returns 0, or -errno after an
+ * error message. */
 int pmc_session_write_flamegraph(const char *path, const struct pmc_profile *old_p,
-				 const struct pmc_profile *new_p,
+				 const struct pmc_profile *new_p, const struct pmc_flame_view *view,
 				 const struct pmc_session_printer *pr);
 
 /* ---- session_compare.c: comparisons, the gate, and their reports ---- */

@@ -322,7 +322,7 @@ void pmc_session_profiles_clear(struct pmc_session_profiles *ps)
 }
 
 int pmc_session_write_flamegraph(const char *path, const struct pmc_profile *old_p,
-				 const struct pmc_profile *new_p,
+				 const struct pmc_profile *new_p, const struct pmc_flame_view *view,
 				 const struct pmc_session_printer *pr)
 {
 	struct pmc_atomic_file *af;
@@ -334,7 +334,7 @@ int pmc_session_write_flamegraph(const char *path, const struct pmc_profile *old
 		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 		return r;
 	}
-	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p);
+	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p, view);
 	if (r < 0) {
 		pmc_atomic_file_abort(af);
 		pmc_session_say(pr, PMC_SESSION_ERROR, "cannot draw the flame graph into %s: %s",
@@ -397,7 +397,7 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 		if (!new_ps->dir)
 			continue;
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
-		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, pr) == 0))
+		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, NULL, pr) == 0))
 			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ",
 				svg);
 		free(svg);

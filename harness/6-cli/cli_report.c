@@ -2,6 +2,7 @@
  * and the difference between two profiles (docs/profile.md), pmcbench's or another
  * tool's (harness/3-profile/profile_import.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cli/cli.h"
 #include "profile/profile.h"
 #include "profile/profile_import.h"
+#include "reporters/flamegraph.h"
 #include "reporters/profile_report.h"
 
 #define REPORT_DEFAULT_TOP 20
@@ -32,22 +34,63 @@ static void help(FILE *out)
 		"                         with --diff a differential one: red grew, blue shrank\n"
 		"      --diff             compare two profiles: the functions whose share of the\n"
 		"                         total changed most\n"
-		"  -h, --help             display this help and exit\n\n"
+		"  -h, --help             display this help and exit\n"
+		"The flame graph's look (with --svg; search is case-sensitive unless its 'ic'\n"
+		"control is on):\n"
+		"      --width=PX         its width in pixels (default 1200, at least %d)\n"
+		"      --title=TEXT       its title (default: 'Flame graph: ' and what was\n"
+		"                         profiled)\n"
+		"      --inverted         an icicle graph: the root at the top, callees below\n"
+		"      --min-width=PX     leave out frames narrower than PX pixels (default 0.1,\n"
+		"                         as flamegraph.pl's --minwidth)\n"
+		"\n"
 		"Exit status: 0 success, 2 error (a file that is not a profile, with the line\n"
 		"that is not, a file that cannot be written).\n",
-		REPORT_DEFAULT_TOP);
+		REPORT_DEFAULT_TOP, PMC_FLAME_MIN_WIDTH);
 }
 
-enum { OPT_TOP = 0x100, OPT_FOLDED, OPT_SVG, OPT_DIFF };
+enum {
+	OPT_TOP = 0x100,
+	OPT_FOLDED,
+	OPT_SVG,
+	OPT_DIFF,
+	OPT_WIDTH,
+	OPT_TITLE,
+	OPT_INVERTED,
+	OPT_MIN_WIDTH,
+};
+
+/* The widest graph: far beyond any screen, and every frame's coordinates stay exact. */
+#define REPORT_MAX_WIDTH 100000
 
 static const struct option long_opts[] = {
     {"top", required_argument, NULL, OPT_TOP},
     {"folded", no_argument, NULL, OPT_FOLDED},
     {"svg", required_argument, NULL, OPT_SVG},
     {"diff", no_argument, NULL, OPT_DIFF},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"inverted", no_argument, NULL, OPT_INVERTED},
+    {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
     {"help", no_argument, NULL, 'h'},
     {0},
 };
+
+/* --min-width: pixels, 0 or more (0.1 is flamegraph.pl's default). */
+static int parse_pixels(const char *s, double *ret)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0) || !isfinite(v) || v > REPORT_MAX_WIDTH) {
+		pmc_cli_error("--min-width: '%s' is not a number of pixels from 0 to %d (such as "
+			      "0.1)",
+			      s, REPORT_MAX_WIDTH);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
 
 static struct pmc_profile *load(const char *path)
 {
@@ -64,8 +107,10 @@ static struct pmc_profile *load(const char *path)
 int pmc_cli_report(int argc, char **argv)
 {
 	struct pmc_profile *old_p = NULL, *new_p = NULL;
-	const char *svg = NULL;
+	struct pmc_flame_view view = {0};
+	const char *svg = NULL, *look = NULL;
 	bool folded = false, diff = false;
+	uint64_t width;
 	size_t top = REPORT_DEFAULT_TOP;
 	int opt, r, code = PMC_EXIT_ERROR;
 
@@ -85,6 +130,26 @@ int pmc_cli_report(int argc, char **argv)
 		case OPT_DIFF:
 			diff = true;
 			break;
+		case OPT_WIDTH:
+			if (pmc_cli_parse_count("--width", optarg, PMC_FLAME_MIN_WIDTH,
+						REPORT_MAX_WIDTH, &width) < 0)
+				return PMC_EXIT_ERROR;
+			view.width = (unsigned)width;
+			look = "--width";
+			break;
+		case OPT_TITLE:
+			view.title = optarg;
+			look = "--title";
+			break;
+		case OPT_INVERTED:
+			view.inverted = true;
+			look = "--inverted";
+			break;
+		case OPT_MIN_WIDTH:
+			if (parse_pixels(optarg, &view.min_width) < 0)
+				return PMC_EXIT_ERROR;
+			look = "--min-width";
+			break;
 		case 'h':
 			help(stdout);
 			return PMC_EXIT_OK;
@@ -100,6 +165,10 @@ int pmc_cli_report(int argc, char **argv)
 	if (diff && folded) {
 		pmc_cli_error("--folded writes one profile's stacks; with --diff use --svg for "
 			      "the differential flame graph");
+		return PMC_EXIT_ERROR;
+	}
+	if (look && !svg) {
+		pmc_cli_error("%s draws the flame graph: give --svg FILE too", look);
 		return PMC_EXIT_ERROR;
 	}
 	if (svg && pmc_session_check_path(&pmc_cli_printer, "--svg", svg) < 0)
@@ -135,7 +204,7 @@ int pmc_cli_report(int argc, char **argv)
 		fputs("\n", stderr);
 	}
 	if (svg) {
-		if (pmc_session_write_flamegraph(svg, old_p, new_p, &pmc_cli_printer) < 0)
+		if (pmc_session_write_flamegraph(svg, old_p, new_p, &view, &pmc_cli_printer) < 0)
 			goto out;
 		fprintf(stderr, "pmcbench: wrote the %sflame graph to %s\n",
 			diff ? "differential " : "", svg);

@@ -2,8 +2,9 @@
 # The flame graph's script in a real browser (docs/profile.md, "Flame graphs"): a demo
 # SVG from tests/flamegraph_demo.c loads in headless Chromium without a script error, a
 # search given as ?s=REGEX highlights the matching frames and shows their share, a zoom
-# given as ?z=NAME widens a frame and its children and hides the rest, and a screenshot is
-# drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
+# given as ?z=NAME widens a frame and its children and hides the rest, in a flame graph and
+# in an icicle graph (the root at the top), a search ignores case with ?i=1 (the 'ic'
+# control), and a screenshot is drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
 # installs it. Usage: flamegraph_browser.sh FLAMEGRAPH_DEMO [SCREENSHOT.png]
 set -euo pipefail
 demo=$1
@@ -58,6 +59,30 @@ frame main | grep -q '^<g class="f anc"' || fail "ancestor after zoom: $(frame m
 grep -F '<title>[kernel] (' "$dir/zoom-frames.txt" | grep -q '^<g class="f hid"' || fail "[kernel] not hidden after zoom"
 grep -q 'id="reset" class="ctl"' "$dir/zoom.txt" || fail "no reset control after zoom"
 
+# Case: the search is case-sensitive, and with ?i=1 (the 'ic' control) it is not.
+run --dump-dom "file://$dir/fg.svg?s=HASH_B.TES" >"$dir/case.txt" || fail "chromium --dump-dom failed"
+grep -q 'data-match="1"' "$dir/case.txt" && fail "a case-sensitive search matched HASH_B.TES"
+grep -q 'data-matched="0.00%"' "$dir/case.txt" || fail "case-sensitive: $(grep -o 'data-matched="[^"]*"' "$dir/case.txt")"
+run --dump-dom "file://$dir/fg.svg?s=HASH_B.TES&i=1" >"$dir/icase.txt" || fail "chromium --dump-dom failed"
+n=$(grep -o 'data-match="1"' "$dir/icase.txt" | wc -l)
+[ "$n" -eq 2 ] || fail "ignoring case: expected 2 highlighted frames, got $n"
+grep -q 'data-matched="36.01%"' "$dir/icase.txt" || fail "ignoring case: $(grep -o 'data-matched="[^"]*"' "$dir/icase.txt")"
+grep -q 'id="ic" class="ctl on"' "$dir/icase.txt" || fail "the ic control is not shown on"
+
+# An icicle graph: the root at the top; a zoom widens and hides as in a flame graph, its
+# ancestor main above it now.
+"$demo" "$dir/icicle.svg" icicle || fail "flamegraph_demo icicle failed"
+run --dump-dom "file://$dir/icicle.svg?z=hash_table_insert" >"$dir/izoom.txt" || fail "chromium --dump-dom (icicle) failed"
+grep -q 'data-ready="1"' "$dir/izoom.txt" || fail "the icicle graph's script did not run"
+tr -d '\n' <"$dir/izoom.txt" | sed 's/<g /\n<g /g' >"$dir/zoom-frames.txt"
+frame hash_table_insert | grep -q 'x="10.00" y="[0-9]*" width="1180.00"' || fail "icicle zoomed frame: $(frame hash_table_insert)"
+frame grow | grep -q 'x="10.00" y="[0-9]*" width="330.40"' || fail "icicle child after zoom: $(frame grow)"
+frame main | grep -q '^<g class="f anc"' || fail "icicle ancestor after zoom: $(frame main)"
+grep -F '<title>[kernel] (' "$dir/zoom-frames.txt" | grep -q '^<g class="f hid"' || fail "icicle: [kernel] not hidden after zoom"
+y_all=$(frame all | sed -n 's/.* y="\([0-9]*\)".*/\1/p')
+y_main=$(frame main | sed -n 's/.* y="\([0-9]*\)".*/\1/p')
+[ "$y_all" -lt "$y_main" ] || fail "icicle: the root (y=$y_all) is not above main (y=$y_main)"
+
 run --dump-dom "file://$dir/diff.svg" >"$dir/diffdom.txt" || fail "chromium --dump-dom (differential) failed"
 grep -q 'data-ready="1"' "$dir/diffdom.txt" || fail "the differential graph's script did not run"
 
@@ -67,4 +92,4 @@ grep -q 'data-ready="1"' "$dir/diffdom.txt" || fail "the differential graph's sc
 size=$(stat -c %s "$dir/out.png")
 [ "$size" -gt 20000 ] || fail "screenshot of $size bytes: nothing drawn?"
 [ -n "$shot" ] && cp "$dir/out.png" "$shot"
-echo "ok: script ran, search highlighted $n frames (36.01%), zoom, screenshot $size bytes"
+echo "ok: script ran, search highlighted 2 frames (36.01%), ignoring case too, zoom in a flame and an icicle graph, screenshot $size bytes"

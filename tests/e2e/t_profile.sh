@@ -66,6 +66,27 @@ test_report_svg_is_a_flame_graph() {
 		fail "fg.svg is not well-formed XML"
 }
 
+# The flame graph's options, and its tooltips in the profile's unit (ms of cpu-clock, not
+# raw nanoseconds).
+test_report_svg_options() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 100000 20000 || return 1
+	expect_exit 0 "$PMCBENCH" report --svg ic.svg --width 800 --title 'Mine & yours' \
+		--inverted --min-width 5 p.json || return 1
+	expect_grep '^<svg [^>]* width="800" .*data-inverted="1"' ic.svg || return 1
+	expect_grep '>Mine &amp; yours</text>' ic.svg || return 1
+	expect_grep '<title>prof_hot \([0-9.]+m?s, [0-9.]+%\)</title>' ic.svg || return 1
+	expect_no_grep '<title>[^<]* \([0-9]+ ns' ic.svg || return 1
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' ic.svg ||
+		fail "ic.svg is not well-formed XML"
+	expect_exit 2 "$PMCBENCH" report --inverted p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --inverted draws the flame graph: give --svg FILE too$' || return 1
+	expect_exit 2 "$PMCBENCH" report --svg x.svg --width 100 p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --width: '100' is not a whole number from 120 to 100000" || return 1
+	expect_exit 2 "$PMCBENCH" report --svg x.svg --min-width=-1 p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --min-width: '-1' is not a number of pixels" || return 1
+	[ ! -e x.svg ] || fail "x.svg written despite a bad option"
+}
+
 test_report_diff_names_the_grown_function() {
 	expect_exit 0 "$PMCBENCH" record --backend valgrind -o old.json -- "$PMC_PROF_WORK" 400 100 || return 1
 	expect_exit 0 "$PMCBENCH" record --backend valgrind -o new.json -- "$PMC_PROF_WORK" 400 400 || return 1
