@@ -183,8 +183,8 @@ static const char *intern_symbol(struct pmc_profile *p, const char *symbol)
 	if (pmc_profile_symbol_name(symbol, &made) < 0)
 		return NULL;
 	name = intern_str(p, made ? made : symbol);
-	free(made);
 	key = made ? intern_str(p, symbol) : name;
+	free(made);
 	if (!name || !key || pmc_hashmap_put(&p->symbols, key, (size_t)(uintptr_t)name) < 0)
 		return NULL;
 	if (!strcmp(name, PMC_PROFILE_BELOW_MAIN))
