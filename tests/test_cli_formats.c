@@ -65,7 +65,7 @@ static char *help_of(int argc, char **argv)
 	else if (strcmp(argv[0], "gate") == 0)
 		assert_int_equal(pmc_cli_gate(argc, argv), 0);
 	else
-		assert_int_equal(pmc_cli_microbench(argc, argv, argv[0], NULL, NULL, NULL), 0);
+		assert_int_equal(pmc_cli_microbench(argc, argv, argv[0], NULL, 0), 0);
 	fflush(stdout);
 	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
 	close(saved);

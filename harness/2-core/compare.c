@@ -53,6 +53,7 @@ void pmc_comparison_free(struct pmc_comparison *c)
 		free(c->blocks[i].rows);
 	free(c->blocks);
 	free(c->rows);
+	pmc_cmp_views_free(c->views);
 	free(c);
 }
 
@@ -114,13 +115,12 @@ static void ctx_free(struct ctx *x)
 	free(x->used);
 }
 
-/* pmc_compare, with each round's runs paired when paired (pmc_compare_reference). The
- * steps: pair the benchmarks and their metrics into rows; compute each row's statistics;
- * judge the rows in their families; then what spans rows: geomeans, the order of the
- * blocks, the warnings and the requests that checked nothing. */
-static int compare_results(const struct pmc_result *old_r, const struct pmc_result *new_r,
-			   const struct pmc_compare_opts *opts, bool paired, bool one_result,
-			   struct pmc_comparison **ret, char *err, size_t errlen)
+/* The steps (compare_priv.h): pair the benchmarks and their metrics into rows; compute
+ * each row's statistics; judge the rows in their families; then what spans rows:
+ * geomeans, the order of the blocks, the warnings and the requests that checked nothing. */
+int pmc_cmp_results(const struct pmc_result *old_r, const struct pmc_result *new_r,
+		    const struct pmc_compare_opts *opts, bool paired, bool one_result,
+		    struct pmc_comparison **ret, char *err, size_t errlen)
 {
 	struct ctx x = {.err = err,
 			.errlen = errlen,
@@ -171,7 +171,7 @@ int pmc_compare(const struct pmc_result *old_r, const struct pmc_result *new_r,
 		const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
 		size_t errlen)
 {
-	return compare_results(old_r, new_r, opts, false, false, ret, err, errlen);
+	return pmc_cmp_results(old_r, new_r, opts, false, false, ret, err, errlen);
 }
 
 int pmc_compare_reference(const struct pmc_result *r, size_t ref,
@@ -218,7 +218,7 @@ int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 	b = a;
 	b.benchmarks = news;
 	/* The runs of one round are pairs: the design says they were taken in rounds. */
-	rc = compare_results(&a, &b, opts,
+	rc = pmc_cmp_results(&a, &b, opts,
 			     r->design.mode && !(opts && PMC_OPTS_GET(opts, unpaired, false)), true,
 			     ret, err, errlen);
 	free(olds);

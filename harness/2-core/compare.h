@@ -11,7 +11,9 @@
 #include "core/threshold.h"
 #include "pmcbench/compare.h"
 
+struct pmc_cmp_views;
 struct pmc_metric;
+struct pmc_result;
 struct pmc_run_info;
 
 /* The public functions (pmc_compare, pmc_compare_reference, the row getters) are
@@ -150,7 +152,24 @@ struct pmc_comparison {
 	 * turns them into an error. */
 	char **unchecked;
 	size_t nunchecked;
+	/* pmc_compare_builds: the benchmarks by round that the rows borrow, freed with the
+	 * comparison; NULL otherwise. */
+	struct pmc_cmp_views *views;
 };
+
+/* Compares the benchmarks of build new_label in r against their namesakes of build
+ * old_label (`pmcbench run --library A.so --library B.so`: docs/microbench.md, "Comparing
+ * two builds"): "OLD:x" is paired with "NEW:x", and the row is named x. When r's runs were
+ * taken in rounds (r's design), they are paired round by round (the Wilcoxon signed-rank
+ * test and the Hodges-Lehmann interval of the per-round log ratios) unless opts->unpaired;
+ * a round may hold several samples of one process (its unit of replication: its value is
+ * their median), and a round that only one side has is left out, with a warning that
+ * counts them. A benchmark of one build only is not compared, and a warning names it. The
+ * comparison borrows r's names (keep r alive). Same returns as pmc_compare; -EINVAL for
+ * labels that are missing or equal. */
+int pmc_compare_builds(const struct pmc_result *r, const char *old_label, const char *new_label,
+		       const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
+		       char *err, size_t errlen);
 
 /* The smallest n per side (equal sizes) for which the two-sided exact Mann-Whitney
  * p-value can fall below alpha: 2 / C(2n, n) < alpha. 4 at alpha = 0.05. */

@@ -8,6 +8,7 @@
  *   compare_verdict.c  detectability, Benjamini-Hochberg, verdicts, geomeans, block order
  *   compare_warnings.c the warnings, and the limits and --metric patterns that checked
  *                      nothing
+ *   compare_builds.c   pmc_compare_builds: two builds' benchmarks of one result, by round
  * Private to harness/2-core/. */
 #pragma once
 
@@ -89,6 +90,19 @@ struct ctx {
 /* Where a row's statistics failed: in one side's summary, or in the comparison of both;
  * also the side a message names. */
 enum { SIDE_OLD, SIDE_NEW, SIDE_BOTH };
+
+/* ---- compare.c ------------------------------------------------------------------------- */
+
+/* pmc_compare, with each round's runs paired when paired, and with one_result when both
+ * sides are benchmarks of one result (pmc_compare_reference, pmc_compare_builds). */
+int pmc_cmp_results(const struct pmc_result *old_r, const struct pmc_result *new_r,
+		    const struct pmc_compare_opts *opts, bool paired, bool one_result,
+		    struct pmc_comparison **ret, char *err, size_t errlen);
+
+/* ---- compare_builds.c ------------------------------------------------------------------ */
+
+/* Frees what pmc_compare_builds kept for the rows; NULL is allowed. */
+void pmc_cmp_views_free(struct pmc_cmp_views *v);
 
 /* ---- compare_pairing.c ----------------------------------------------------------------- */
 

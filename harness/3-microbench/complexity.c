@@ -6,6 +6,7 @@
  * ... O(n^3) has a smaller error. log is log2, as there. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,32 +103,49 @@ static double median_of(const struct pmc_benchmark *b, const char *metric)
 	return s.median;
 }
 
+/* Whether a and b are benchmarks of one definition of one build. */
+static bool same_def(const struct pmc_mb_bench *a, const struct pmc_mb_bench *b)
+{
+	return a->def.fn == b->def.fn && strcmp(a->def.name, b->def.name) == 0 &&
+	       a->label_len == b->label_len && strncmp(a->name, b->name, a->label_len) == 0;
+}
+
 int pmc_mb_complexity(const struct pmc_mb_set *set, struct pmc_result *res, char *err,
 		      size_t errlen)
 {
 	int64_t *n = calloc(set->n + 1, sizeof(*n));
 	double *t = calloc(set->n + 1, sizeof(*t));
+	bool *done = calloc(set->n + 1, sizeof(*done));
 	int r = 0;
 
-	if (!n || !t) {
+	if (!n || !t || !done) {
 		r = -ENOMEM;
 		pmc_err_set(err, errlen, "out of memory");
 		goto out;
 	}
-	/* A definition's benchmarks are next to each other in the set (expand.c). */
-	for (size_t i = 0, j; i < set->n; i = j) {
+	/* A definition's benchmarks are next to each other among those of its build
+	 * (expand.c), whose groups hold one benchmark of each build at most. */
+	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_bench_def *d = &set->v[i].def;
 		const char *metric = NULL;
 		struct pmc_fit f = {0};
+		char name[512];
 		size_t k = 0;
 
-		for (j = i; j < set->n && set->v[j].def.fn == d->fn &&
-			    strcmp(set->v[j].def.name, d->name) == 0;
-		     j++) {
+		if (done[i])
+			continue;
+		for (size_t j = i; j < set->n; j++) {
 			const struct pmc_mb_bench *b = &set->v[j];
-			const struct pmc_benchmark *bm = pmc_result_find_benchmark(res, b->name);
+			const struct pmc_benchmark *bm;
 			double v;
 
+			if (b->label_len != set->v[i].label_len ||
+			    strncmp(b->name, set->v[i].name, b->label_len) != 0)
+				continue; /* another build's */
+			if (!same_def(b, &set->v[i]))
+				break;
+			done[j] = true;
+			bm = pmc_result_find_benchmark(res, b->name);
 			if ((d->complexity == PMC_O_NONE && !d->complexity_fn) || !bm)
 				continue;
 			if (d->complexity_arg < 0 || (size_t)d->complexity_arg >= b->nargs) {
@@ -160,7 +178,10 @@ int pmc_mb_complexity(const struct pmc_mb_set *set, struct pmc_result *res, char
 					       : "a complexity not of enum pmc_complexity");
 			goto out;
 		}
-		f.name = (char *)d->name;
+		/* Of a build: "LABEL:name", as its benchmarks are named. */
+		snprintf(name, sizeof(name), "%.*s%s%s", (int)set->v[i].label_len, set->v[i].name,
+			 set->v[i].label_len ? ":" : "", d->name);
+		f.name = name;
 		f.metric = (char *)metric;
 		r = pmc_result_add_fit(res, &f);
 		if (r < 0) {
@@ -171,5 +192,6 @@ int pmc_mb_complexity(const struct pmc_mb_set *set, struct pmc_result *res, char
 out:
 	free(n);
 	free(t);
+	free(done);
 	return r;
 }

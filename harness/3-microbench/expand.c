@@ -517,3 +517,97 @@ out:
 		regfree(&re);
 	return r;
 }
+
+/* "LABEL:name" for every benchmark of s, and "build 'LABEL': " before its bad lines.
+ * Returns 0 or -ENOMEM (the names done so far stay done). */
+static int label_set(struct pmc_mb_set *s, const char *label)
+{
+	size_t len = strlen(label);
+
+	for (size_t i = 0; i < s->n; i++) {
+		char *name;
+
+		if (asprintf(&name, "%s:%s", label, s->v[i].name) < 0)
+			return -ENOMEM;
+		free(s->v[i].name);
+		s->v[i].name = name;
+		s->v[i].label_len = len;
+		s->v[i].group = 0;
+	}
+	for (size_t i = 0; i < s->nbad; i++) {
+		char *line;
+
+		if (asprintf(&line, "build '%s': %s", label, s->bad[i]) < 0)
+			return -ENOMEM;
+		free(s->bad[i]);
+		s->bad[i] = line;
+	}
+	return 0;
+}
+
+/* The name of b without its build's label. */
+static const char *unlabeled(const struct pmc_mb_bench *b)
+{
+	return b->label_len ? b->name + b->label_len + 1 : b->name;
+}
+
+int pmc_mb_set_add_build(struct pmc_mb_set *dst, struct pmc_mb_set *src, const char *label)
+{
+	struct pmc_hashmap names = {0};
+	struct pmc_mb_bench *v = NULL;
+	bool *used = NULL;
+	size_t n = 0, idx;
+	int r;
+
+	if (!label || !label[0] || strchr(label, ':'))
+		return -EINVAL;
+	r = label_set(src, label);
+	if (r == 0)
+		r = pmc_hashmap_init(&names, src->n);
+	for (size_t i = 0; r == 0 && i < src->n; i++)
+		r = pmc_hashmap_put(&names, unlabeled(&src->v[i]), i);
+	v = r == 0 ? calloc(dst->n + src->n + 1, sizeof(*v)) : NULL;
+	used = v ? calloc(src->n + 1, sizeof(*used)) : NULL;
+	if (r == 0 && !used)
+		r = -ENOMEM;
+	for (size_t i = 0, g; r == 0 && i < dst->n; i += g) {
+		size_t lead = n;
+
+		/* The first build's benchmarks each lead a group of one. */
+		g = dst->v[i].group ? dst->v[i].group : 1;
+		memcpy(v + n, dst->v + i, g * sizeof(*v));
+		n += g;
+		v[lead].group = g;
+		if (pmc_hashmap_get(&names, unlabeled(&dst->v[i]), &idx) == 0) {
+			v[n++] = src->v[idx];
+			used[idx] = true;
+			v[lead].group++;
+		}
+	}
+	for (size_t i = 0; r == 0 && i < src->n; i++)
+		if (!used[i]) {
+			v[n] = src->v[i];
+			v[n++].group = 1;
+		}
+	for (size_t i = 0; r == 0 && i < src->nbad; i++) {
+		r = pmc_grow(&dst->bad, dst->nbad, sizeof(*dst->bad));
+		if (r == 0)
+			dst->bad[dst->nbad++] = src->bad[i];
+		src->bad[i] = NULL;
+	}
+	if (r == 0) {
+		/* The names moved to v. */
+		free(dst->v);
+		dst->v = v;
+		dst->n = dst->cap = n;
+		v = NULL;
+		free(src->v);
+		src->v = NULL;
+		src->n = src->cap = 0;
+		pmc_mb_set_free(src);
+	}
+	free(v);
+	free(used);
+	pmc_hashmap_free(&names);
+	return r;
+}

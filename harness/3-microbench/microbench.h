@@ -22,12 +22,17 @@ struct pmc_sys;
 
 /* One benchmark: a definition with one combination of its arguments. */
 struct pmc_mb_bench {
-	char *name; /* "name/arg1/arg2" */
+	char *name; /* "name/arg1/arg2"; of one of several builds: "LABEL:name/arg1/arg2" */
 	/* A copy of the definition, zero beyond the fields the registering program knew. */
 	struct pmc_bench_def def;
 	int64_t args[PMC_BENCH_MAX_ARGS];
 	size_t nargs;
 	unsigned threads; /* the function runs on this many threads at once; 0: one */
+	/* Of one of several builds (pmc_mb_set_add_build): the length of its "LABEL" (0:
+	 * none), and, on the first benchmark of a group, how many it holds: itself and its
+	 * namesakes of the other builds, which follow it in the set (0 on the others). */
+	size_t label_len;
+	size_t group;
 };
 
 struct pmc_mb_set {
@@ -56,6 +61,14 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen);
 void pmc_mb_set_free(struct pmc_mb_set *s);
+
+/* Adds the benchmarks of a build (src, from pmc_mb_expand) to dst, the set of the builds
+ * added before, named "LABEL:name" (docs/microbench.md, "Comparing two builds"): each
+ * right after its namesakes of those builds, in a group that the runs take in turn and
+ * in an order rotated from round to round, and the others after every group. src's bad
+ * registrations too, each saying its build. src is left empty. Returns 0, -EINVAL (a
+ * label that is empty or holds ':') or -ENOMEM. */
+int pmc_mb_set_add_build(struct pmc_mb_set *dst, struct pmc_mb_set *src, const char *label);
 
 /* ---- measure.c: calibration, samples, overhead ---- */
 

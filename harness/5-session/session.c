@@ -448,6 +448,16 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		d = pmc_session_compare_reference(result, cfg->reference, &cmp,
 						  cfg->gate && !cfg->runs_auto, pre, pr);
 		pre = NULL;
+	} else if (cfg->labels) {
+		/* Two builds: the second against the first, benchmark by benchmark
+		 * (docs/microbench.md, "Comparing two builds"). */
+		if (compare_out) {
+			fprintf(compare_out, "\nComparison of build '%s' against build '%s':\n",
+				cfg->labels[1], cfg->labels[0]);
+			fflush(compare_out);
+		}
+		d = pmc_session_compare_builds(result, cfg->labels[0], cfg->labels[1], &cmp,
+					       cfg->gate, pr);
 	}
 	if (cfg->runs_auto && d != PMC_DECISION_ERROR)
 		d = pmc_session_seq_report(&seq, result, compare_out, cfg->gate, pr);

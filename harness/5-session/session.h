@@ -213,6 +213,14 @@ enum pmc_decision pmc_session_compare_results(const struct pmc_result *old_r, co
 					      const struct pmc_session_compare *c, bool gate,
 					      const struct pmc_session_printer *pr);
 
+/* Compares the benchmarks of build new_label of r with those of old_label, as `run
+ * --library A.so --library B.so` does (pmc_compare_builds), writes the report and returns
+ * the decision. */
+enum pmc_decision pmc_session_compare_builds(const struct pmc_result *r, const char *old_label,
+					     const char *new_label,
+					     const struct pmc_session_compare *c, bool gate,
+					     const struct pmc_session_printer *pr);
+
 /* Compares every benchmark of r against its benchmark ref (0-based), as `run -c A -c B`
  * does, writes the report and returns the decision. pre, when not NULL, is the comparison
  * pmc_session_compare_headline() computed (it is used and freed, and the headline not
@@ -295,12 +303,18 @@ struct pmc_session_cfg {
 	struct pmc_runner_opts ro;
 	/* ... or benchmarks, with the measurement's options: in this process (no_fork), or
 	 * each in processes (0: the default, 8) that run this program again, through
-	 * "run --library PATH" when library is set, with its options args. */
+	 * "run --library PATH" for each of the nlibraries shared objects (none: the
+	 * program's own), with its options args. Two builds of the benchmarks
+	 * (docs/microbench.md, "Comparing two builds"): labels[0] and labels[1], given as
+	 * "-n LABEL" before each library, name their benchmarks "LABEL:name"; the second is
+	 * compared with the first round by round, and gated with gate. */
 	const struct pmc_mb_set *benchmarks;
 	struct pmc_mb_opts mo;
 	bool no_fork;
 	size_t processes;
-	const char *library;
+	const char *const *libraries;
+	const char *const *labels;
+	size_t nlibraries;
 	char *const *args;
 	size_t nargs;
 	/* What to count (perf backend): an event list (NULL: PMC_DEFAULT_EVENTS). */

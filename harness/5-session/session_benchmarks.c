@@ -121,6 +121,20 @@ static int mark_stopped(struct pmc_result *res, int sig, size_t p, size_t np, si
 	return 0;
 }
 
+/* The benchmark that runs at position at of round p (from 0): the set's order, with the
+ * benchmarks of each group of builds (pmc_mb_set_add_build) rotated by p, so that each
+ * build goes first in turn, as the runner rotates commands (harness/3-run/runner.h). */
+static size_t in_turn(const struct pmc_mb_set *set, size_t p, size_t at)
+{
+	size_t lead = at, g;
+
+	/* The members of a group follow its lead, whose group is its size. */
+	while (lead > 0 && set->v[lead].group == 0 && set->v[lead].label_len)
+		lead--;
+	g = set->v[lead].group ? set->v[lead].group : 1;
+	return lead + (at - lead + p) % g;
+}
+
 /* Runs every benchmark in processes of its own, the first process of each benchmark,
  * then the second of each, and so on, so that what changes on the machine meanwhile is
  * spread over all of them (or every one in this process with no_fork; under valgrind
@@ -144,13 +158,14 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 		return set->n;
 	}
 	for (size_t p = 0; p < np && !stopped; p++) {
-		for (size_t i = 0; i < set->n && !stopped; i++) {
+		for (size_t at = 0; at < set->n && !stopped; at++) {
+			size_t i = in_turn(set, p, at);
 			const struct pmc_mb_bench *b = &set->v[i];
 
 			if (st[i].done)
 				continue;
 			progress(cfg, &(struct pmc_session_progress){.name = b->name,
-								     .run = i + 1,
+								     .run = at + 1,
 								     .runs = set->n,
 								     .process = p + 1,
 								     .processes = np,
@@ -207,6 +222,26 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 	return failed;
 }
 
+/* Two builds: round r is the r-th process of every benchmark (under valgrind, the one
+ * run), which run_all takes one after the other (in_turn), so the runs of a round pair
+ * up across the builds (docs/result-schema.md, "design"). Returns 0 or -ENOMEM. */
+static int in_rounds(struct pmc_result *res)
+{
+	size_t rounds = 0;
+
+	for (size_t i = 0; i < res->nbench; i++)
+		for (size_t k = 0; k < res->benchmarks[i].nruns; k++) {
+			struct pmc_run_info *run = &res->benchmarks[i].runs[k];
+
+			run->round = run->process ? run->process : 1;
+			if (run->round > rounds)
+				rounds = run->round;
+		}
+	res->design.rounds = rounds;
+	res->design.mode = strdup("interleaved");
+	return res->design.mode ? 0 : -ENOMEM;
+}
+
 /* How the counters were read at the batch edges (docs/result-schema.md, "Environment"):
  * counter-read is rdpmc, read or rdpmc+read; counter-reads says how many group reads
  * went each way. */
@@ -228,11 +263,13 @@ static int set_read_method(struct pmc_result *res, const struct pmc_session_cfg 
 
 /* The command that runs this program again, for the valgrind backend and the
  * benchmarks' processes: its path (what /proc/self/exe links to; under valgrind that
- * link would name valgrind), then "run --library PATH" when pmcbench runs a shared
- * object, then the nargs options of args (the processes take the user's). */
-static int self_argv(const char *library, char *const *args, size_t nargs, char ***ret)
+ * link would name valgrind), then "run" and "--library PATH" for each shared object
+ * pmcbench runs, each after "-n LABEL" when it is one of two builds, then the nargs
+ * options of args (the processes take the user's). */
+static int self_argv(const struct pmc_session_cfg *cfg, char *const *args, size_t nargs,
+		     char ***ret)
 {
-	char **v = calloc(5 + nargs, sizeof(*v));
+	char **v = calloc(3 + 4 * cfg->nlibraries + nargs, sizeof(*v));
 	char *exe = v ? realpath("/proc/self/exe", NULL) : NULL;
 	size_t n = 1;
 
@@ -241,10 +278,15 @@ static int self_argv(const char *library, char *const *args, size_t nargs, char 
 		return -errno;
 	}
 	v[0] = exe;
-	if (library) {
+	if (cfg->nlibraries)
 		v[n++] = (char *)"run";
+	for (size_t i = 0; i < cfg->nlibraries; i++) {
+		if (cfg->labels) {
+			v[n++] = (char *)"-n";
+			v[n++] = (char *)cfg->labels[i];
+		}
 		v[n++] = (char *)"--library";
-		v[n++] = (char *)library;
+		v[n++] = (char *)cfg->libraries[i];
 	}
 	for (size_t i = 0; i < nargs; i++)
 		v[n++] = args[i];
@@ -270,7 +312,7 @@ static void profile_all(const struct pmc_session_cfg *cfg, const struct pmc_resu
 	char **self = NULL, err[1024];
 	int r;
 
-	r = self_argv(cfg->library, NULL, 0, &self);
+	r = self_argv(cfg, NULL, 0, &self);
 	if (r < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_WARN,
 				"--profile: cannot find this program's path: %s; no profiles are "
@@ -310,14 +352,14 @@ int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 	bool vg = exact_mode(cfg);
 	int r;
 
-	if (vg && (r = self_argv(cfg->library, NULL, 0, &b->self)) < 0) {
+	if (vg && (r = self_argv(cfg, NULL, 0, &b->self)) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
 				"--backend valgrind: cannot find this program's path: %s",
 				strerror(-r));
 		return r;
 	}
 	if (!vg && !cfg->no_fork &&
-	    (r = self_argv(cfg->library, cfg->args, cfg->nargs, &b->proc_self)) < 0) {
+	    (r = self_argv(cfg, cfg->args, cfg->nargs, &b->proc_self)) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
 				"cannot find this program's path to start its processes: %s",
 				strerror(-r));
@@ -356,6 +398,10 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 			 b->proc_self, b->reads);
 	if (guard)
 		cfg->guard(false, cfg->guard_ud);
+	if (cfg->labels && in_rounds(result) < 0) {
+		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "out of memory");
+		failed++;
+	}
 	return failed;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
+#include "core/compare.h"
 #include "core/result.h"
 #include "core/threshold.h"
 #include "pmcbench/compare.h"
@@ -273,6 +274,21 @@ enum pmc_decision pmc_session_compare_reference(const struct pmc_result *r, size
 	if (!cmp)
 		rc = pmc_compare_reference(r, ref, &co, &cmp, err, sizeof(err));
 	return report(rc, cmp, err, sizeof(err), label, other, c, gate, pre != NULL, pr);
+}
+
+enum pmc_decision pmc_session_compare_builds(const struct pmc_result *r, const char *old_label,
+					     const char *new_label,
+					     const struct pmc_session_compare *c, bool gate,
+					     const struct pmc_session_printer *pr)
+{
+	struct pmc_compare_opts co;
+
+	library_opts(c, old_label, new_label, &co);
+	struct pmc_comparison *cmp = NULL;
+	char err[1024];
+	int rc = pmc_compare_builds(r, old_label, new_label, &co, &cmp, err, sizeof(err));
+
+	return report(rc, cmp, err, sizeof(err), old_label, new_label, c, gate, false, pr);
 }
 
 struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, size_t ref,

@@ -190,15 +190,23 @@ void pmc_cli_guard(bool on, void *ud);
  * "Errors and exit status"). */
 int pmc_cli_exit_status(int r, enum pmc_decision d);
 
-/* pmc_main_defs with the program's name for its messages and help given (cli_microbench.c):
- * `pmcbench run --library PATH` runs a shared object's definitions with it, library
- * giving PATH (NULL for a benchmark program), which the valgrind backend needs to run
- * the same benchmarks again. */
+/* The definitions of a benchmark program, or of a shared object (`run --library PATH`),
+ * one of two builds when it has a label (docs/microbench.md, "Comparing two builds"). */
 struct pmc_bench_def;
-int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
-		       const struct pmc_bench_def *end, const char *library);
+struct pmc_cli_build {
+	const char *label; /* its benchmarks are "LABEL:name"; NULL: the only build */
+	const char *path;  /* the shared object, which the processes load again; NULL: none */
+	const struct pmc_bench_def *begin, *end;
+};
 
-/* `pmcbench run --library PATH [OPTIONS]` (cli_library.c): argv as pmc_cli_run got it.
- * True when argv asks for it (--library before any "--"). */
+/* pmc_main_defs with the program's name for its messages and help given (cli_microbench.c),
+ * over the definitions of nbuilds builds: the program's own, or those of `pmcbench run
+ * --library PATH` (with two, the second compared with the first round by round). */
+int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_cli_build *builds,
+		       size_t nbuilds);
+
+/* `pmcbench run [-n LABEL] --library PATH [[-n LABEL] --library PATH] [OPTIONS]`
+ * (cli_library.c): argv as pmc_cli_run got it. True when argv asks for it (--library
+ * before any "--"). */
 bool pmc_cli_wants_library(int argc, char **argv);
 int pmc_cli_run_library(int argc, char **argv);

@@ -1,6 +1,9 @@
 /* `pmcbench run --library PATH.so [OPTIONS]` (docs/microbench.md, "Benchmarks in a shared
  * object"): the benchmarks a shared object registered, found in its ELF section and run
- * with the command line of a benchmark program (cli_microbench.c). */
+ * with the command line of a benchmark program (cli_microbench.c). Two of them are two
+ * builds of one set of benchmarks, compared round by round (docs/microbench.md,
+ * "Comparing two builds"), each named by the -n LABEL before it, as `run -n A -c CMD`
+ * names a command. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,8 @@
 
 #include "cli/cli.h"
 #include "microbench/library.h"
+
+#define MAX_BUILDS 2
 
 /* "--library", or a prefix of it long enough not to be one of "--list" (an option of the
  * benchmark programs' command line that follows it), with or without "=VALUE". */
@@ -25,6 +30,20 @@ static bool is_library_opt(const char *a, const char **ret_value)
 	return true;
 }
 
+/* -n NAME, -nNAME, --name NAME or --name=NAME: run's label of what follows it. */
+static bool is_name_opt(const char *a, const char **ret_value)
+{
+	if (strncmp(a, "-n", 2) == 0) {
+		*ret_value = a[2] ? a + 2 : NULL;
+		return true;
+	}
+	if (strcmp(a, "--name") == 0 || strncmp(a, "--name=", 7) == 0) {
+		*ret_value = a[6] == '=' ? a + 7 : NULL;
+		return true;
+	}
+	return false;
+}
+
 bool pmc_cli_wants_library(int argc, char **argv)
 {
 	const char *v;
@@ -35,14 +54,79 @@ bool pmc_cli_wants_library(int argc, char **argv)
 	return false;
 }
 
+/* The start of the last k components of p (all of p when it has fewer). */
+static const char *last_components(const char *p, size_t k)
+{
+	const char *s = p + strlen(p);
+
+	while (s > p && !(s[-1] == '/' && --k == 0))
+		s--;
+	return s;
+}
+
+/* The default labels of two builds: the shortest ends of their paths, in whole
+ * components, that tell them apart (libx.so and liby.so; a/libx.so and b/libx.so), or A
+ * and B for one path given twice; a ':' becomes '_' (it ends a label in a name). */
+static int default_labels(const char *const path[MAX_BUILDS], char *ret[MAX_BUILDS])
+{
+	const char *tail[MAX_BUILDS] = {"A", "B"};
+
+	/* The paths differ, so their ends do at the latest when one is whole. */
+	for (size_t k = 1; strcmp(path[0], path[1]) != 0; k++) {
+		tail[0] = last_components(path[0], k);
+		tail[1] = last_components(path[1], k);
+		if (strcmp(tail[0], tail[1]) != 0)
+			break;
+	}
+	for (int i = 0; i < MAX_BUILDS; i++) {
+		ret[i] = strdup(tail[i]);
+		if (!ret[i])
+			return -ENOMEM;
+		for (char *c = ret[i]; *c; c++)
+			if (*c == ':')
+				*c = '_';
+	}
+	return 0;
+}
+
+/* Checks path as a --library: a regular file. 0, or -EINVAL after an error line. */
+static int check_library(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		pmc_cli_error("--library %s: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pmc_cli_error("--library %s: not a regular file", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The label a user gave: not empty, without ':' (which ends it in "LABEL:name"). 0, or
+ * -EINVAL after an error line. */
+static int check_label(const char *label)
+{
+	if (label[0] && !strchr(label, ':'))
+		return 0;
+	pmc_cli_error("-n '%s': a build's label must not be empty or hold ':' (its benchmarks "
+		      "are named LABEL:name)",
+		      label);
+	return -EINVAL;
+}
+
 int pmc_cli_run_library(int argc, char **argv)
 {
-	struct pmc_mb_library lib = {0};
-	const char *path = NULL, *v;
-	char **av, *prog = NULL, err[1024] = "";
-	bool help = false;
+	struct pmc_mb_library lib[MAX_BUILDS] = {{0}};
+	struct pmc_cli_build builds[MAX_BUILDS] = {{0}};
+	const char *path[MAX_BUILDS] = {NULL, NULL}, *given[MAX_BUILDS] = {NULL, NULL};
+	const char *name = NULL, *v;
+	char **av, *prog = NULL, *labels[MAX_BUILDS] = {NULL, NULL}, err[1024] = "";
+	bool help = false, options = true;
 	int ac = 1, code = PMC_EXIT_ERROR;
-	struct stat st;
+	size_t n = 0;
 
 	av = calloc((size_t)argc + 1, sizeof(*av));
 	if (!av) {
@@ -51,52 +135,99 @@ int pmc_cli_run_library(int argc, char **argv)
 	}
 	av[0] = argv[0];
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") != 0 && is_library_opt(argv[i], &v)) {
+		if (strcmp(argv[i], "--") == 0)
+			options = false;
+		if (options && is_library_opt(argv[i], &v)) {
 			if (!v && i + 1 >= argc) {
 				pmc_cli_error("option '--library' requires a value; see 'pmcbench "
 					      "help run'");
 				goto out;
 			}
-			if (path) {
-				pmc_cli_error("--library: give one shared object");
+			if (n == MAX_BUILDS) {
+				pmc_cli_error("--library: give one shared object, or two builds of "
+					      "one to compare");
 				goto out;
 			}
-			path = v ? v : argv[++i];
+			given[n] = name;
+			path[n++] = v ? v : argv[++i];
+			name = NULL;
+			continue;
+		}
+		if (options && is_name_opt(argv[i], &v)) {
+			if (!v && i + 1 >= argc) {
+				pmc_cli_error("option '-n' requires a value: the label of the "
+					      "--library that follows it");
+				goto out;
+			}
+			name = v ? v : argv[++i];
+			if (check_label(name) < 0)
+				goto out;
 			continue;
 		}
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			help = true;
 		av[ac++] = argv[i];
 	}
-	if (!path) {
+	if (!n) {
 		pmc_cli_error("--library: no shared object given");
 		goto out;
 	}
-	if (asprintf(&prog, "pmcbench run --library %s", path) < 0) {
+	if (name) {
+		pmc_cli_error("-n %s: no --library follows it; give -n LABEL before the "
+			      "--library it names",
+			      name);
+		goto out;
+	}
+	if (n == 1 && given[0]) {
+		pmc_cli_error("-n %s: a label names one of two builds; give a second --library "
+			      "to compare with, or drop -n",
+			      given[0]);
+		goto out;
+	}
+	if (n == 2 && default_labels(path, labels) < 0) {
+		pmc_cli_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; n == 2 && i < n; i++)
+		if (given[i]) {
+			free(labels[i]);
+			if (!(labels[i] = strdup(given[i]))) {
+				pmc_cli_error("out of memory");
+				goto out;
+			}
+		}
+	if (n == 2 && strcmp(labels[0], labels[1]) == 0) {
+		pmc_cli_error("-n: both builds are labelled '%s'; give each its own label",
+			      labels[0]);
+		goto out;
+	}
+	if (asprintf(&prog, "pmcbench run --library %s%s%s", path[0], n == 2 ? " --library " : "",
+		     n == 2 ? path[1] : "") < 0) {
 		prog = NULL;
 		pmc_cli_error("out of memory");
 		goto out;
 	}
 	/* --help needs no object: the options are those of every benchmark program. */
 	if (help) {
-		code = pmc_cli_microbench(ac, av, prog, NULL, NULL, NULL);
+		code = pmc_cli_microbench(ac, av, prog, NULL, 0);
 		goto out;
 	}
-	if (stat(path, &st) < 0) {
-		pmc_cli_error("--library %s: %s", path, strerror(errno));
-		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (check_library(path[i]) < 0)
+			goto out;
+		if (pmc_mb_library_open(path[i], &lib[i], err, sizeof(err)) < 0) {
+			pmc_cli_error("--library: %s", err);
+			goto out;
+		}
+		builds[i] = (struct pmc_cli_build){
+		    .label = labels[i], .path = path[i], .begin = lib[i].begin, .end = lib[i].end};
 	}
-	if (!S_ISREG(st.st_mode)) {
-		pmc_cli_error("--library %s: not a regular file", path);
-		goto out;
-	}
-	if (pmc_mb_library_open(path, &lib, err, sizeof(err)) < 0) {
-		pmc_cli_error("--library: %s", err);
-		goto out;
-	}
-	code = pmc_cli_microbench(ac, av, prog, lib.begin, lib.end, path);
+	code = pmc_cli_microbench(ac, av, prog, builds, n);
 out:
-	pmc_mb_library_close(&lib);
+	for (size_t i = 0; i < MAX_BUILDS; i++) {
+		pmc_mb_library_close(&lib[i]);
+		free(labels[i]);
+	}
 	free(prog);
 	free(av);
 	return code;

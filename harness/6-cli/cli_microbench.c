@@ -20,6 +20,9 @@ struct mb_cli {
 	const char *filter;
 	bool list, no_fork;
 	bool verbose; /* the detailed report instead of one line per benchmark */
+	/* Two builds (`run --library A --library B`): judge the second as `gate` does; or
+	 * compare their samples as independent ones, not round by round. */
+	bool gate, unpaired;
 	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
 	const char *vg_child, *vg_report;
 	size_t vg_iters;
@@ -113,6 +116,8 @@ enum {
 	OPT_PROC_ITERS,
 	OPT_PROC_OVERHEAD,
 	OPT_NO_RDPMC,
+	OPT_GATE,
+	OPT_UNPAIRED,
 };
 
 static const struct option long_opts[] = {
@@ -124,6 +129,8 @@ static const struct option long_opts[] = {
     {"no-fork", no_argument, NULL, OPT_NO_FORK},
     {"no-rdpmc", no_argument, NULL, OPT_NO_RDPMC},
     {"verbose", no_argument, NULL, 'v'},
+    {"gate", no_argument, NULL, OPT_GATE},
+    {"unpaired", no_argument, NULL, OPT_UNPAIRED},
     /* Internal: how the valgrind backend runs the program again under valgrind. */
     {"valgrind-child", required_argument, NULL, OPT_VG_CHILD},
     {"valgrind-report", required_argument, NULL, OPT_VG_REPORT},
@@ -201,6 +208,13 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case 'v':
 		c->verbose = true;
 		return 0;
+	case OPT_GATE:
+		c->gate = true;
+		return 0;
+	case OPT_UNPAIRED:
+		c->unpaired = true;
+		c->copts->s.unpaired = true;
+		return 0;
 	case 'h':
 		help(stdout, prog);
 		return 1;
@@ -213,7 +227,7 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	}
 }
 
-static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
+static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog, bool builds)
 {
 	struct option *longopts = pmc_cli_session_options(long_opts);
 	const struct pmc_backend_ops *b;
@@ -238,11 +252,23 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog)
 			      c->so.perf_only, b->name, b->wrapper ? b->wrapper : b->name);
 		r = -EINVAL;
 	}
-	/* The comparison options judge the gate against --baseline, and nothing else. */
+	/* The comparison options judge the gate against --baseline, or the second of two
+	 * builds against the first. */
 	if (r == 0)
-		r = pmc_cli_compare_opts_check_used(c->copts, c->so.baseline != NULL,
+		r = pmc_cli_compare_opts_check_used(c->copts, c->so.baseline != NULL || builds,
 						    "give --baseline FILE to gate against it, or "
 						    "drop the option");
+	if (r == 0 && (c->gate || c->unpaired) && !builds) {
+		pmc_cli_error("--%s compares two builds ('pmcbench run --library A.so --library "
+			      "B.so'); against a result file, give --baseline FILE",
+			      c->gate ? "gate" : "unpaired");
+		r = -EINVAL;
+	}
+	if (r == 0 && builds && c->so.baseline) {
+		pmc_cli_error("--baseline: two builds are compared with each other; run one "
+			      "--library against a baseline, or drop --baseline");
+		r = -EINVAL;
+	}
 	if (r == 0 && (!c->vg_child != !c->vg_report || !c->vg_child != !c->vg_iters)) {
 		pmc_cli_error("--valgrind-child, --valgrind-report and --valgrind-iters go "
 			      "together (they are the valgrind backend's own)");
@@ -270,7 +296,9 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 
 	if (strrchr(prog, '/'))
 		prog = strrchr(prog, '/') + 1;
-	return pmc_cli_microbench(argc, argv, prog, begin, end, NULL);
+	const struct pmc_cli_build own = {.begin = begin, .end = end};
+
+	return pmc_cli_microbench(argc, argv, prog, &own, 1);
 }
 
 /* The child of --profile: runs one benchmark's loop for the time asked. Exit code. */
@@ -360,9 +388,31 @@ static FILE *document_stream(void)
 	return f;
 }
 
-int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_bench_def *begin,
-		       const struct pmc_bench_def *end, const char *library)
+/* The benchmarks of the builds, each of two named "LABEL:name" (pmc_mb_set_add_build),
+ * into *ret. Returns 0, or -errno with one line in err. */
+static int expand(const struct pmc_cli_build *builds, size_t n, const char *filter,
+		  struct pmc_mb_set *ret, char *err, size_t errlen)
 {
+	int r = 0;
+
+	if (n == 1 && !builds[0].label)
+		return pmc_mb_expand(builds[0].begin, builds[0].end, filter, ret, err, errlen);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct pmc_mb_set one = {0};
+
+		r = pmc_mb_expand(builds[i].begin, builds[i].end, filter, &one, err, errlen);
+		if (r == 0 && (r = pmc_mb_set_add_build(ret, &one, builds[i].label)) < 0)
+			snprintf(err, errlen, "out of memory");
+		pmc_mb_set_free(&one);
+	}
+	return r;
+}
+
+int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_cli_build *builds,
+		       size_t nbuilds)
+{
+	const char *libraries[2], *labels[2];
+	size_t nlibraries = 0;
 	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 8, .warmup = 1},
 			   .so = {.format = "table"}};
 	/* The user's options as given (getopt reorders argv), for the processes. */
@@ -381,12 +431,17 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	for (int i = 1; i < argc; i++)
 		args[i - 1] = argv[i];
-	r = parse_args(&c, argc, argv, prog);
+	r = parse_args(&c, argc, argv, prog, nbuilds == 2);
 	if (r != 0) {
 		code = r == 1 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
 		goto out;
 	}
-	if (pmc_mb_expand(begin, end, c.filter, &set, err, sizeof(err)) < 0) {
+	for (size_t i = 0; i < nbuilds && i < 2; i++) {
+		labels[i] = builds[i].label;
+		if (builds[i].path)
+			libraries[nlibraries++] = builds[i].path;
+	}
+	if (expand(builds, nbuilds, c.filter, &set, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
 	}
@@ -434,7 +489,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .mo = c.mo,
 	    .no_fork = c.no_fork,
 	    .processes = c.processes,
-	    .library = library,
+	    .libraries = libraries,
+	    .labels = nbuilds == 2 ? labels : NULL,
+	    .nlibraries = nlibraries,
+	    .gate = c.gate,
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
 	};
