@@ -538,7 +538,6 @@ static int brief_result(FILE *out, const struct pmc_result *r, const struct pmc_
 const struct pmc_reporter pmc_reporter_brief = {
     .name = "brief",
     .ext = ".txt",
-    .unlisted = true,
     .result = brief_result,
     .needs_analysis = true,
 };

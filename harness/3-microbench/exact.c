@@ -184,6 +184,14 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 	return r;
 }
 
+/* A signal stopped the run (pmc_mb_valgrind_opts.stop). */
+static bool so_stopped(const struct pmc_mb_valgrind_opts *o)
+{
+	const volatile sig_atomic_t *stop = PMC_OPTS_GET(o, stop, NULL);
+
+	return stop && *stop;
+}
+
 static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
 		       uint64_t n, const char *dir, const char *report, char *err, size_t errlen)
 {
@@ -228,9 +236,18 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 		    .no_aslr = true, /* identical runs give identical counts */
 		    .show_output = o->show_output,
 		    .die_with_parent = true, /* never outlives the benchmark program */
+		    /* The signal handler's slot (docs/microbench.md, "Interrupted"). */
+		    .running = PMC_OPTS_GET(o, running, NULL),
+		    .stop = (volatile sig_atomic_t *)PMC_OPTS_GET(o, stop, NULL),
 		};
 
 		r = pmc_spawn_run(&so, &sr);
+	}
+	if (r == 0 && so_stopped(o)) {
+		pmc_err_set(err, errlen, "'%s' was stopped by signal %d", b->name,
+			    (int)*PMC_OPTS_GET(o, stop, NULL));
+		r = -EINTR;
+		goto out;
 	}
 	if (r < 0) {
 		pmc_err_set(err, errlen, "'%s': cannot run valgrind: %s", b->name, strerror(-r));

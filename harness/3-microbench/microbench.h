@@ -330,8 +330,12 @@ struct pmc_mb_valgrind_opts {
 	/* Also keep the exact profile of the body's loop at n (pmc_mb_exact.profile):
 	 * callgrind then separates the costs by call stack (harness/3-profile/callgrind.h). */
 	bool profile;
+	/* As pmc_mb_opts' (the signal handler's slot): valgrind's pid (and process group)
+	 * while it runs, and a non-zero *stop makes the call return -EINTR. */
+	volatile sig_atomic_t *running;
+	const volatile sig_atomic_t *stop;
 };
-#define pmc_mb_valgrind_opts__last_field profile
+#define pmc_mb_valgrind_opts__last_field stop
 
 /* What the valgrind backend counted for one benchmark. */
 struct pmc_mb_exact {
@@ -354,7 +358,8 @@ struct pmc_mb_exact {
  * reads back its report and four dumps: first at N = 1, whose instructions per iteration
  * choose N (a power of two up to 1024, deterministic), then at that N. Returns 0 with
  * *ret (ret->skipped when the benchmark skipped itself), or a negative errno with one
- * line in err: -ECHILD when the child crashed, exited or timed out, -ENOTSUP without
+ * line in err: -EINTR when *o->stop was set while it ran (valgrind killed), -ECHILD when
+ * the child crashed, exited or timed out, -ENOTSUP without
  * valgrind's headers, or what valgrind.h's functions return. Free with
  * pmc_mb_exact_free. */
 int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,

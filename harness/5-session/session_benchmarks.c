@@ -378,11 +378,13 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	    .self_argv = b->self,
 	    .valgrind = valgrind,
 	    .timeout_s = cfg->mo.timeout_s,
+	    .running = cfg->ro.running,
+	    .stop = cfg->ro.stop,
 	};
 	bool vg = exact_mode(cfg);
 	/* Only a process of its own can be stopped (its pid in cfg->ro.running): with
-	 * no_fork, or under valgrind, a signal keeps its default action. */
-	bool guard = cfg->guard && !vg && !cfg->no_fork;
+	 * no_fork a signal keeps its default action (docs/microbench.md, "Interrupted"). */
+	bool guard = cfg->guard && !cfg->no_fork;
 	size_t failed;
 
 	/* The padding the library checks, which the initializers need not zero. */

@@ -56,7 +56,8 @@ static void help(FILE *out, const char *prog)
 		"  -w, --warmup=N         unrecorded batches in each process (default 1)\n"
 		"      --min-time=SECONDS target CPU time of one sample (default 0.01)\n"
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
-		"                         a crash then ends the whole run; one process)\n"
+		"                         a crash then ends the whole run, and Ctrl-C or SIGTERM\n"
+		"                         ends it at once, writing nothing; one process)\n"
 		"      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
 		"                         this long (default: 600 plus ten times its measuring\n"
 		"                         time; none: no limit); the others still run (not with\n"
@@ -75,10 +76,11 @@ static void help(FILE *out, const char *prog)
 		"                         in the format its extension names: .json (the result\n"
 		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
 		"                         benchstat); docs/export.md\n"
-		"      --format=FMT       report on stdout: table (default: one line per\n"
-		"                         benchmark), json, csv, markdown, gobench (Go's\n"
-		"                         benchmark format); with json, csv or gobench what the\n"
-		"                         benchmarks print goes to stderr\n"
+		"      --format=FMT       report on stdout: table (default: brief, one line per\n"
+		"                         benchmark; with -v the detailed table), brief, json,\n"
+		"                         csv, markdown, gobench (Go's benchmark format); with\n"
+		"                         json, csv or gobench what the benchmarks print goes to\n"
+		"                         stderr\n"
 		"  -v, --verbose          the table in detail: every metric of each benchmark\n"
 		"                         with its spread and status, the batch size and the\n"
 		"                         empty loop's cost\n"
@@ -91,12 +93,18 @@ static void help(FILE *out, const char *prog)
 		"                         from the run that counts it; a regression against\n"
 		"                         --baseline then names the functions behind it\n\n"
 		"Comparison:\n"
-		"      --baseline=FILE    gate this run against a baseline result file\n",
+		"      --baseline=FILE    gate this run against a baseline result file\n"
+		"      --gate             two builds ('pmcbench run --library A.so --library\n"
+		"                         B.so'): judge B against A as 'pmcbench gate' does: exit\n"
+		"                         1 when a benchmark regresses (docs/microbench.md)\n"
+		"      --unpaired         two builds: compare their samples as independent ones,\n"
+		"                         not round by round (paired is the default)\n",
 		prog);
 	pmc_cli_compare_opts_help(out);
-	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline), 2 error (a bad\n"
-		     "option, a benchmark that crashed, failed or timed out: the others are still\n"
-		     "written), 3 inconclusive (with --fail-on-inconclusive).\n");
+	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
+		     "(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
+		     "still written), 3 inconclusive (with --fail-on-inconclusive); stopped by\n"
+		     "SIGINT or SIGTERM: what finished is written, and it ends by the signal.\n");
 }
 
 enum {

@@ -363,3 +363,32 @@ test_mb_benchmark_output_stays_out_of_a_document() {
 	[ "$(grep -c '^mb_prints: hello from the benchmark$' piped.txt)" = 2 ] ||
 		fail "the benchmark's lines did not arrive through a pipe"
 }
+
+# Under the valgrind backend too, SIGINT stops the benchmark running under valgrind (its
+# process group killed), 'fast' is written, marked incomplete, and the program ends by
+# the signal (docs/microbench.md, "Interrupted").
+test_mb_sigint_under_valgrind() {
+	need_programs
+	command -v valgrind >/dev/null || { skip "no valgrind"; return 0; }
+	local pid rc child="" i
+	"$PMC_MB_STOP" -q --backend valgrind -o r.json >out 2>err </dev/null &
+	pid=$!
+	for i in $(seq 600); do
+		for child in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+			tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null |
+				grep -q -- '--valgrind-child stuck ' && break 2
+		done
+		child=""
+		sleep 0.1
+	done
+	[ -n "$child" ] || { kill -KILL "$pid"; fail "'stuck' never started under valgrind"; return 1; }
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	[ ! -e "/proc/$child" ] || { kill -KILL "$child"; fail "valgrind ($child) outlived its program"; return 1; }
+	[ "$rc" = 130 ] || { cat err >&2; fail "exit status $rc, expected 130"; return 1; }
+	expect_one_line err "^pmcbench: interrupted by signal [0-9]+ \(.*\); the runs that finished were written to r.json, marked incomplete$" || return 1
+	[ "$(json_get r.json '[b["name"] for b in d["benchmarks"]]')" = "['fast']" ] ||
+		fail "benchmarks: $(json_get r.json '[b["name"] for b in d["benchmarks"]]')" || return 1
+	expect_grep '^"incomplete":"stopped by signal [0-9]+ \(.*\) after 1 of 2 benchmarks' r.json
+}

@@ -25,7 +25,7 @@ _pmcbench_values()
 {
 	case $1 in
 	events) echo @events ;;
-	format) echo table json csv markdown gobench ;;
+	format) echo table brief json csv markdown gobench ;;
 	color) echo auto always never ;;
 	row) echo benchmark metric ;;
 	col) echo file ;;
