@@ -196,6 +196,44 @@ static void expansion_is_the_cartesian_product(void **state)
 	assert_contains(err, "--filter 'grid('");
 }
 
+/* Two builds (pmc_mb_set_add_build): "LABEL:name", each benchmark right after its
+ * namesake of the first build in a group of two, those of one build alone after the
+ * groups; a bad label is refused. */
+static void builds_are_labelled_and_grouped(void **state)
+{
+	const struct pmc_bench_def a[] = {
+	    {.sz = sizeof(a[0]), .name = "x", .fn = nop, .args = {"1,2"}},
+	    {.sz = sizeof(a[0]), .name = "gone", .fn = nop},
+	};
+	const struct pmc_bench_def b[] = {
+	    {.sz = sizeof(b[0]), .name = "new", .fn = nop},
+	    {.sz = sizeof(b[0]), .name = "x", .fn = nop, .args = {"2,1"}},
+	};
+	static const char *const want[] = {"old:x/1", "new:x/1", "old:x/2", "new:x/2",
+					   "old:gone", "new:new"};
+	static const size_t groups[] = {2, 0, 2, 0, 1, 1};
+	struct pmc_mb_set set = {0}, one = {0};
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand(a, a + 2, NULL, &one, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_set_add_build(&set, &one, "old"), 0);
+	assert_int_equal(one.n, 0);
+	assert_int_equal(pmc_mb_expand(b, b + 2, NULL, &one, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_set_add_build(&set, &one, "new"), 0);
+	assert_int_equal(set.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < set.n; i++) {
+		assert_string_equal(set.v[i].name, want[i]);
+		assert_int_equal(set.v[i].group, groups[i]);
+		assert_int_equal(set.v[i].label_len, 3);
+	}
+	assert_int_equal(set.v[3].args[0], 2);
+	assert_int_equal(pmc_mb_expand(b, b + 2, NULL, &one, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_set_add_build(&set, &one, "a:b"), -EINVAL);
+	pmc_mb_set_free(&one);
+	pmc_mb_set_free(&set);
+}
+
 /* Google Benchmark's Args({a, b}) and ArgNames: tuples after the product, names in the
  * benchmark's name and kept as the result's parameters. */
 static void tuples_and_names(void **state)
@@ -1653,6 +1691,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
+	    cmocka_unit_test(builds_are_labelled_and_grouped),
 	    cmocka_unit_test(benchmarks_come_in_source_order),
 	    cmocka_unit_test(tuples_and_names),
 	    cmocka_unit_test(bad_definitions_are_skipped),
