@@ -473,8 +473,8 @@ static void test_format_lookup(void **state)
 	assert_string_equal(err, "format 'stats': cannot render this report; use table, json, "
 				 "csv, markdown, gobench");
 	assert_int_equal(pmc_report_result(stdout, "xml", NULL, NULL, err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "format 'xml': unknown format; use table, json, csv, markdown, "
-				 "stats, gobench, brief");
+	assert_string_equal(err, "format 'xml': unknown format; use table, brief, json, csv, "
+				 "markdown, stats, gobench");
 }
 
 /* --export picks the format by the file's extension: one format per extension, any case;
@@ -515,7 +515,7 @@ static void test_format_lists(void **state)
 	size_t n = 0;
 
 	pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
-	assert_string_equal(names, "table, json, csv, markdown or gobench");
+	assert_string_equal(names, "table, brief, json, csv, markdown or gobench");
 	pmc_reporter_names(PMC_REPORTERS_COMPARISON, names, sizeof(names));
 	assert_string_equal(names, "table, markdown, json, csv or gobench");
 	pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
