@@ -179,7 +179,9 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 	struct pmc_comparison *c = x->c;
 	int r = 0;
 
-	if (c->nonly_old || c->nonly_new) {
+	/* Of one result's benchmarks, only two builds' can differ, and pmc_compare_builds
+	 * names them instead. */
+	if ((c->nonly_old || c->nonly_new) && !x->one_result) {
 		char skipped[64] = "";
 
 		if (c->nskipped)
