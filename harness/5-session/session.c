@@ -192,13 +192,15 @@ static int find_backend(const struct pmc_backend_ops *b, const struct pmc_sessio
 }
 
 /* The compiler of what is measured (pmc_env_compiler): the commands' executables (looked
- * up by then), or the benchmarks' shared object, else this program, which holds them. */
+ * up by then), or the benchmarks' shared objects, else this program, which holds them. */
 static int describe_compiler(struct pmc_result *result, const struct pmc_session_cfg *cfg)
 {
-	const char *self = cfg->library ? cfg->library : "/proc/self/exe";
+	const char *self = "/proc/self/exe";
 	const char **paths;
 	int r;
 
+	if (cfg->benchmarks && cfg->nlibraries)
+		return pmc_env_compiler(result, cfg->libraries, cfg->nlibraries);
 	if (cfg->benchmarks)
 		return pmc_env_compiler(result, &self, 1);
 	paths = calloc(cfg->ncmds + 1, sizeof(*paths));
