@@ -182,11 +182,31 @@ static void one_root_both_backends(void **state)
 	pmc_profile_free(s);
 }
 
+/* A DWARF unwind that ends inside what ran main (the stack copy ends in
+ * __libc_start_main) reached main: its stack is whole, not cut. One that ends before
+ * main stays cut. */
+static void reaching_below_main_is_whole(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_SAMPLED);
+	uint32_t ids[3];
+
+	(void)state;
+	assert_int_equal(pmc_profile_frame_id(p, "__libc_start_call_main", "libc", 0, &ids[0]), 0);
+	assert_int_equal(pmc_profile_frame_id(p, "main", "prog", 0, &ids[1]), 0);
+	assert_int_equal(pmc_profile_frame_id(p, "hot", "prog", 0, &ids[2]), 0);
+	assert_int_equal(pmc_profile_add(p, ids, 3, 7, 1, true), 0);
+	assert_int_equal(pmc_profile_truncated(p), 0);
+	assert_int_equal(pmc_profile_add(p, ids + 1, 2, 5, 1, true), 0);
+	assert_int_equal(pmc_profile_truncated(p), 5);
+	pmc_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(symbol_names),
 	    cmocka_unit_test(one_root_both_backends),
+	    cmocka_unit_test(reaching_below_main_is_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -270,12 +270,15 @@ int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t dept
 		if (frames[i] >= p->nframes)
 			return -EINVAL;
 	/* Whatever ran main is one root whichever part of it a backend saw (names.h): the
-	 * frames under the last "(below main)" are left out. */
+	 * frames under the last "(below main)" are left out. A stack that reaches it is
+	 * whole, even when its unwind ended further down (a DWARF stack copy that ends
+	 * inside __libc_start_main): what was cut is what is left out anyway. */
 	if (p->below_main)
-		for (uint32_t i = depth; i-- > 1;)
+		for (uint32_t i = depth; i-- > 0;)
 			if (p->frames[frames[i]].symbol == p->below_main) {
 				frames += i;
 				depth -= i;
+				truncated = false;
 				break;
 			}
 	if (p->total + weight < p->total)
