@@ -570,6 +570,40 @@ static void test_ratio_large_selection(void **state)
 	assert_close(hi, exp(d[N * N - 40839]), 0);
 }
 
+/* A pooled baseline against a few new samples (the history gate: 1,000 against 10), and
+ * the other way round: the differences are merged along the longer side, and the order
+ * statistics must be those of all the differences sorted. No ties, so k comes from the
+ * normal approximation of U: k = floor(n1 n2 / 2 + z(0.025) sqrt(n1 n2 (N + 1) / 12)
+ * + 1/2) (Hollander & Wolfe 1999, sec. 4.3). */
+static void test_ratio_unequal_sizes(void **state)
+{
+	enum { NA = 1000, NB = 10 };
+	static double a[NA], b[NB], d[NA * NB];
+	double ratio, lo, hi, var = (double)NA * NB * (NA + NB + 1) / 12;
+	size_t k = (size_t)floor(NA * NB / 2.0 - 1.959963984540054 * sqrt(var) + 0.5);
+
+	(void)state;
+	for (size_t i = 0; i < NA; i++)
+		a[i] = 100 * (1 + 0.0001 * (double)((i * 37) % NA));
+	for (size_t j = 0; j < NB; j++)
+		b[j] = 104 * (1 + 0.001 * (double)((j * 3) % NB)) + 0.0005;
+	for (size_t i = 0; i < NA; i++)
+		for (size_t j = 0; j < NB; j++)
+			d[i * NB + j] = log(b[j]) - log(a[i]);
+	qsort(d, NA * NB, sizeof(d[0]), cmp_double);
+
+	assert_int_equal(pmc_ratio_ci(a, NA, b, NB, 0.95, NULL, &ratio, &lo, &hi), 0);
+	assert_close(ratio, exp((d[NA * NB / 2 - 1] + d[NA * NB / 2]) / 2), 0);
+	assert_close(lo, exp(d[k - 1]), 0);
+	assert_close(hi, exp(d[NA * NB - k]), 0);
+
+	/* The other way round: the differences negated. */
+	assert_int_equal(pmc_ratio_ci(b, NB, a, NA, 0.95, NULL, &ratio, &lo, &hi), 0);
+	assert_close(ratio, exp(-(d[NA * NB / 2 - 1] + d[NA * NB / 2]) / 2), 0);
+	assert_close(lo, exp(-d[NA * NB - k]), 0);
+	assert_close(hi, exp(-d[k - 1]), 0);
+}
+
 static void test_ratio_errors(void **state)
 {
 	const double good[] = {1, 2, 3, 4};
@@ -741,6 +775,7 @@ int main(void)
 	    cmocka_unit_test(test_ratio_smallest_samples),
 	    cmocka_unit_test(test_ratio_ties_normal),
 	    cmocka_unit_test(test_ratio_large_selection),
+	    cmocka_unit_test(test_ratio_unequal_sizes),
 	    cmocka_unit_test(test_ratio_errors),
 	    cmocka_unit_test(test_bh_paper_example),
 	    cmocka_unit_test(test_bh_order_nan_and_errors),

@@ -526,11 +526,19 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 		}
 		size_t k = 0;
 
-		/* Row i, lb[.] - la[i], is sorted already: merge the rows. */
-		for (size_t i = 0; i < n1; i++)
+		/* Both row i, lb[.] - la[i], and column j, lb[j] - la[.] read backwards, are
+		 * sorted already: merge the longer ones, fewer and so fewer passes (a pooled
+		 * baseline of 1,000 against 10 new samples: 3 passes, not 9). The same
+		 * differences either way, so the same order statistics. */
+		if (n2 >= n1)
+			for (size_t i = 0; i < n1; i++)
+				for (size_t j = 0; j < n2; j++)
+					h.d[k++] = lb[j] - la[i];
+		else
 			for (size_t j = 0; j < n2; j++)
-				h.d[k++] = lb[j] - la[i];
-		h.split = merge_runs(h.d, h.d + total, total, n2);
+				for (size_t i = n1; i-- > 0;)
+					h.d[k++] = lb[j] - la[i];
+		h.split = merge_runs(h.d, h.d + total, total, n2 >= n1 ? n2 : n1);
 	}
 
 	/* Hodges-Lehmann shift: the median of all n1 n2 differences log b_j - log a_i
