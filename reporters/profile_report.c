@@ -402,6 +402,10 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 			fputs("Call graph: none (sampled functions only)\n", out);
 		pmc_fmt_grouped((double)in->samples, a, sizeof(a));
 		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
+		if (in->partial)
+			fputs("Partial: the recording was stopped before its end (Ctrl-C or "
+			      "SIGTERM); the profile covers the run until then\n",
+			      out);
 		if (in->lost) {
 			pmc_fmt_grouped((double)in->lost, a, sizeof(a));
 			pmc_fmt_percent(pct(in->lost, in->samples + in->lost), false, b, sizeof(b));

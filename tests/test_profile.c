@@ -584,6 +584,7 @@ static void same_profile(const struct pmc_profile *a, const struct pmc_profile *
 	assert_int_equal(x->samples, y->samples);
 	assert_int_equal(x->lost, y->lost);
 	assert_int_equal(x->throttled, y->throttled);
+	assert_int_equal(x->partial, y->partial);
 	assert_int_equal(x->unresolved, y->unresolved);
 	assert_int_equal(pmc_profile_total(a), pmc_profile_total(b));
 	assert_int_equal(pmc_profile_frame_count(a), pmc_profile_frame_count(b));
@@ -628,7 +629,16 @@ static void round_trip(void **state)
 	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
 	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
 	same_profile(p, q);
+	assert_false(pmc_profile_info(q)->partial);
 	pmc_profile_free(q);
+	/* A recording stopped before its end stays marked so. */
+	pmc_profile_set_partial(p, true);
+	assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+	same_profile(p, q);
+	assert_true(pmc_profile_info(q)->partial);
+	pmc_profile_free(q);
+	pmc_profile_set_partial(p, false);
 
 	/* A directory that does not exist: -errno and a message naming the file. */
 	snprintf(path, sizeof(path), "%s/no/such/dir/p.json", dir);
@@ -781,6 +791,8 @@ static void malformed(void **state)
 	refused(HEAD FRAMES "\"total\": 5, \"stacks\": [{\"frames\": [0, 1], \"weight\": 4, "
 			    "\"samples\": 3}]}",
 		"total: 5, but the stacks' weights add up to 4");
+	refused(HEAD "\"partial\": 1, " FRAMES "\"total\": 0, \"stacks\": []}",
+		"partial: expected true or false, got a number");
 	/* A control character of the file is escaped in the message. */
 	refused("{\"schema\": \"evil\\u001b[31m\"}", "\"evil\\x1b[31m\" is not a profile");
 

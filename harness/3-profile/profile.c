@@ -142,6 +142,11 @@ void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled)
 	p->info.throttled = throttled;
 }
 
+void pmc_profile_set_partial(struct pmc_profile *p, bool partial)
+{
+	p->info.partial = partial;
+}
+
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved)
 {

@@ -63,6 +63,9 @@ struct pmc_profile_info {
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
 	enum pmc_profile_call_graph call_graph;
 	uint32_t stack_size; /* DWARF: bytes of user stack copied per sample; else 0 */
+	/* sampled: the recording was stopped (Ctrl-C, SIGTERM) before its end, the command's
+	 * exit or the duration asked for: the profile covers the run until then */
+	bool partial;
 };
 
 struct pmc_profile;
@@ -76,6 +79,7 @@ const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p);
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved);
 void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled);
+void pmc_profile_set_partial(struct pmc_profile *p, bool partial);
 
 /* The id of the frame (symbol, object, offset): the same id for the same three values
  * (interned; offset ignored when symbol is set). Returns 0, -ENOMEM, -EINVAL, or -ERANGE

@@ -76,6 +76,8 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 		put_key_u64(f, "lost", in->lost);
 		if (in->throttled)
 			put_key_u64(f, "throttled", in->throttled);
+		if (in->partial)
+			fputs(",\n  \"partial\": true", f);
 		if (in->call_graph != PMC_CALL_GRAPH_UNKNOWN) {
 			fputs(",\n  \"call_graph\": ", f);
 			put_str(f, call_graph_names[in->call_graph], &rc);
@@ -300,6 +302,18 @@ static int read_call_graph(struct loader *ld, const json_t *root, struct pmc_pro
 	return 0;
 }
 
+/* Whether the recording was stopped before its end: absent means whole. */
+static int read_partial(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
+{
+	const json_t *v = json_object_get(root, "partial");
+
+	if (v && !json_is_boolean(v))
+		return bad(ld, "partial", "expected true or false, got %s; " DAMAGED,
+			   pmc_json_kind(v));
+	in->partial = json_is_true(v);
+	return 0;
+}
+
 static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
 {
 	const json_t *kind = json_object_get(root, "kind");
@@ -324,6 +338,8 @@ static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_i
 			  &in->throttled)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "unresolved"), "unresolved", false,
 			  &in->unresolved)) < 0)
+		return rc;
+	if ((rc = read_partial(ld, root, in)) < 0)
 		return rc;
 	return read_call_graph(ld, root, in);
 }

@@ -527,6 +527,10 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 	}
 	if (r < 0)
 		return r;
+	/* Stopped by the caller (its signal handler killed the command): what was sampled
+	 * until then is the profile, and it says it is not the whole run. */
+	if (o->stop && *o->stop)
+		pmc_profile_set_partial(p, true);
 	*ret = p;
 	if (ret_run)
 		*ret_run = sr;

@@ -42,8 +42,8 @@ static void help(FILE *out)
 	    "  -h, --help             display this help and exit\n\n"
 	    "Exit status: 0 when the profile was written, 2 on an error (the command could not\n"
 	    "be run or profiled, the file could not be written); 130 after Ctrl-C (SIGINT), 143\n"
-	    "after SIGTERM: the command is killed, no profile is written, and pmcbench ends\n"
-	    "by the same signal.\n",
+	    "after SIGTERM: the command is killed, the samples so far are written as a\n"
+	    "profile marked partial, and pmcbench ends by the same signal.\n",
 	    PMC_SAMPLE_DEFAULT_FREQ, PMC_SAMPLE_STACK_DEFAULT, PMC_SAMPLE_STACK_MAX);
 }
 
@@ -220,8 +220,19 @@ int pmc_cli_record(int argc, char **argv)
 	r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
 	pmc_cli_catch_signals(false);
 	if (pmc_cli_interrupted) {
+		char what[1400];
+
+		/* The samples so far are kept, as perf record keeps them: the profile says it
+		 * is partial, and the exit status that a signal ended the recording. */
+		if (r == 0 && pmc_profile_save(p, output, err, sizeof(err)) == 0)
+			snprintf(what, sizeof(what),
+				 "wrote the %llu samples recorded so far to %s (a partial profile)",
+				 (unsigned long long)pmc_profile_info(p)->samples, output);
+		else
+			snprintf(what, sizeof(what), "no profile was written%s%s",
+				 r == 0 ? ": " : "", r == 0 ? err : "");
 		pmc_profile_free(p);
-		pmc_cli_die_interrupted("no profile was written");
+		pmc_cli_die_interrupted(what);
 		return PMC_EXIT_ERROR;
 	}
 	if (r < 0) {

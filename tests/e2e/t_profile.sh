@@ -326,20 +326,51 @@ test_record_event_errors() {
 	expect_grep 'cannot sample here; try "cpu-clock"' "$TMP/err2"
 }
 
-# Ctrl-C stops the profiled command (in a process group of its own) and writes nothing.
-test_record_interrupt_stops_the_command() {
-	local n=$((28000000 + $$)) pid code
-	"$PMCBENCH" record -o p.json -- "$WORK" sleep "$n" >"$TMP/out" 2>"$TMP/err" &
-	pid=$!
-	sleep 0.5
-	kill -INT "$pid"
-	wait "$pid"
-	code=$?
-	[ "$code" = 130 ] || fail "exit status $code after SIGINT, expected 130" || return 1
+# wait_for_file FILE: polls until FILE exists (a target says it got that far), at most two
+# minutes, which only a broken target takes: the condition is the file, not a time.
+wait_for_file() {
+	local i=0
+	while [ ! -e "$1" ]; do
+		i=$((i + 1))
+		[ "$i" -le 2400 ] || { fail "$1 did not appear"; return 1; }
+		sleep 0.05
+	done
+}
+
+# Ctrl-C stops the profiled command (in a process group of its own) and keeps the samples
+# so far: the profile is written, marked partial, one line says so, and record dies of
+# the signal (130; 143 for SIGTERM). $PMC_PROF_LIVE writes its marker once both of its
+# threads have run, so there are samples when the signal comes.
+test_record_interrupt_keeps_the_samples() {
+	local sig code want pid
+	for sig in INT TERM; do
+		rm -f marker p.json
+		"$PMCBENCH" record -o p.json -- "$PMC_PROF_LIVE" marker 20 >"$TMP/out" 2>"$TMP/err" &
+		pid=$!
+		wait_for_file marker || { kill -KILL "$pid"; return 1; }
+		kill -"$sig" "$pid"
+		wait "$pid"
+		code=$?
+		want=$([ "$sig" = INT ] && echo 130 || echo 143)
+		[ "$code" = "$want" ] || fail "exit status $code after SIG$sig, expected $want" || return 1
+		expect_one_line "$TMP/err" \
+			"interrupted by signal .*; wrote the [0-9]+ samples recorded so far to p.json \(a partial profile\)" ||
+			return 1
+		[ "$(json_get p.json "d['partial'], d['samples'] > 0, sum(s['samples'] for s in d['stacks']) > 0")" = \
+			"(True, True, True)" ] || fail "p.json is not a partial profile with samples" || return 1
+		expect_exit 0 "$PMCBENCH" report p.json || return 1
+		expect_grep '^Partial: the recording was stopped before its end' "$TMP/out" || return 1
+		expect_grep ' live_alpha ' "$TMP/out" || return 1
+	done
+	# The command did not survive its recording.
 	sleep 0.2
-	! pgrep -f "pmc-work slee[p] $n\$" >/dev/null || fail "the profiled command survived" || return 1
-	[ ! -e p.json ] || fail "a profile was written" || return 1
-	expect_grep 'interrupted' "$TMP/err"
+	! pgrep -f "pmc-prof-live marker 2[0]\$" >/dev/null || fail "the profiled command survived"
+}
+
+# A profile recorded to its end has no partial mark.
+test_record_whole_run_is_not_partial() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$WORK" loop 1000000 || return 1
+	[ "$(json_get p.json "'partial' in d")" = False ] || fail "a whole run is marked partial"
 }
 
 # Children are followed: pmc-work's parent only waits, its two children run the loop, and
