@@ -728,6 +728,92 @@ static void test_time_order_across_cpus(void **state)
 	close_fake(s);
 }
 
+/* Streaming: a flush hands out only what no later poll can precede, in time order across
+ * rings and polls, each record once; the last flush (all) the rest. */
+static void flush_collect(struct pmc_sampler *s, bool all)
+{
+	nrecs = 0;
+	assert_int_equal(pmc_sampler_flush(s, all, collect, NULL), 0);
+}
+
+static void add_sample(int cpu, uint64_t time, uint64_t ip)
+{
+	struct fake_pmu_id id = {.pid = 42, .tid = 42, .time = time};
+
+	assert_int_equal(fake_pmu_sample(&fake, cpu, &id, PERF_RECORD_MISC_USER, ip, 1, NULL, 0),
+			 0);
+}
+
+static void test_flush_in_rounds(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+
+	(void)state;
+	o.no_callchain = true;
+	s = open_fake(&cfg, &o);
+	add_sample(0, 10, 0x10);
+	add_sample(0, 30, 0x30);
+	assert_int_equal(pmc_sampler_poll(s, 0), 2);
+	/* After the first poll, another ring may still get a record older than 30. */
+	flush_collect(s, false);
+	assert_int_equal(nrecs, 0);
+	add_sample(1, 20, 0x20);
+	add_sample(0, 40, 0x40);
+	assert_int_equal(pmc_sampler_poll(s, 0), 2);
+	/* Up to the first poll's latest time, 30: CPU 1's 20 comes before CPU 0's 30. */
+	flush_collect(s, false);
+	assert_int_equal(nrecs, 3);
+	assert_int_equal(recs[0].sample.ip, 0x10);
+	assert_int_equal(recs[1].sample.ip, 0x20);
+	assert_int_equal(recs[2].sample.ip, 0x30);
+	add_sample(1, 35, 0x35);
+	assert_int_equal(pmc_sampler_poll(s, 0), 1);
+	flush_collect(s, false);
+	assert_int_equal(nrecs, 2);
+	assert_int_equal(recs[0].sample.ip, 0x35);
+	assert_int_equal(recs[1].sample.ip, 0x40);
+	/* Nothing is handed out twice; the last flush takes what is left. */
+	add_sample(1, 50, 0x50);
+	assert_int_equal(pmc_sampler_poll(s, 0), 1);
+	flush_collect(s, false);
+	assert_int_equal(nrecs, 0);
+	flush_collect(s, true);
+	assert_int_equal(nrecs, 1);
+	assert_int_equal(recs[0].sample.ip, 0x50);
+	flush_collect(s, true);
+	assert_int_equal(nrecs, 0);
+	assert_int_equal(pmc_sampler_samples(s), 6);
+	close_fake(s);
+}
+
+/* Many polls' worth of records, flushed as they come: every one handed out once, in
+ * order, through chunks that are given back and refilled. */
+static void test_flush_many_rounds(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s;
+	uint64_t seen = 0, t = 0;
+
+	(void)state;
+	o.no_callchain = true;
+	s = open_fake(&cfg, &o);
+	for (int round = 0; round < 200; round++) {
+		for (int i = 0; i < 50; i++) {
+			t++;
+			add_sample(0, t, t);
+		}
+		assert_int_equal(pmc_sampler_poll(s, 0), 50);
+		flush_collect(s, round == 199);
+		for (size_t i = 0; i < nrecs; i++)
+			assert_int_equal(recs[i].sample.ip, ++seen);
+	}
+	assert_int_equal(seen, t);
+	close_fake(s);
+}
+
 static int stop_at_second(const struct pmc_record *rec, void *ud)
 {
 	int *n = ud;
@@ -1071,6 +1157,8 @@ int main(void)
 	    cmocka_unit_test(test_corrupt_records),
 	    cmocka_unit_test(test_garbage),
 	    cmocka_unit_test(test_frequency_clamped),
+	    cmocka_unit_test(test_flush_in_rounds),
+	    cmocka_unit_test(test_flush_many_rounds),
 	    cmocka_unit_test(test_ring_size_and_mlock),
 	    cmocka_unit_test(test_kernel_cpu_clock),
 	    cmocka_unit_test(test_kernel_enable_on_exec),

@@ -37,7 +37,9 @@
 #else
 #define DWARF_REGS_MASK 0ULL
 #endif
-#define ARENA_MIN (64 * 1024)
+/* The store's chunks: large enough for the biggest record (64 KiB), small enough that
+ * those a flush empties go back to the allocator soon. */
+#define CHUNK_BYTES (256 * 1024)
 
 struct ring {
 	int fd;
@@ -47,17 +49,20 @@ struct ring {
 };
 
 /* The store: records copied out of the rings into chunks that are never moved, so the
- * pointers a replay hands out stay valid until close; each chunk at least twice the size
- * of the one before (geometric growth). */
+ * pointers a replay hands out stay valid; a chunk goes back once a flush has handed out
+ * every record in it (chunks are filled in poll order, so those are the oldest). */
 struct chunk {
 	struct chunk *next;
 	size_t used, cap;
+	uint64_t round; /* the last poll that stored a record here */
 	uint64_t data[]; /* 8-byte aligned, as the records' u64 fields need */
 };
 
+/* A record not yet flushed. */
 struct entry {
 	const struct perf_event_header *rec;
 	uint64_t time;
+	uint64_t round;	  /* the poll that read it */
 	size_t seq;	  /* arrival order: equal times keep it */
 	uint32_t nkernel; /* kernel frames of a sample's call chain, markers removed */
 	uint32_t stack_size; /* the stack copy the kernel set aside (record_check) */
@@ -74,8 +79,11 @@ struct pmc_sampler {
 	uint32_t stack_user;
 	bool build_id; /* attr.build_id was accepted */
 	struct chunk *chunks, *last;
-	struct entry *index;
-	size_t nindex;
+	struct entry *index; /* the records not yet flushed */
+	size_t nindex, index_cap, seq;
+	/* Polls so far, the latest time they read, and what a flush may hand out: the
+	 * records up to the latest time of every poll but the last (perf's rounds). */
+	uint64_t round, max_time, bound;
 	uint64_t samples, lost, throttled;
 };
 
@@ -498,7 +506,7 @@ static void *store_alloc(struct pmc_sampler *s, size_t size)
 	struct chunk *c = s->last;
 
 	if (!c || c->cap - c->used < words) {
-		size_t cap = c ? 2 * c->cap : ARENA_MIN / 8;
+		size_t cap = CHUNK_BYTES / 8;
 
 		if (cap < words)
 			cap = words;
@@ -515,6 +523,7 @@ static void *store_alloc(struct pmc_sampler *s, size_t size)
 		s->last = c;
 	}
 	c->used += words;
+	c->round = s->round;
 	return &c->data[c->used - words];
 }
 
@@ -536,10 +545,12 @@ static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
 	s->lost += c.lost;
 	if (!c.index)
 		return 0;
-	if (pmc_grow(&s->index, s->nindex, sizeof(*s->index)) < 0)
+	if (pmc_grow_to(&s->index, &s->index_cap, s->nindex + 1, sizeof(*s->index)) < 0)
 		return -ENOMEM;
-	s->index[s->nindex] = (struct entry){h, c.time, s->nindex, c.nkernel, c.stack_size};
-	s->nindex++;
+	s->index[s->nindex++] =
+	    (struct entry){h, c.time, s->round, s->seq++, c.nkernel, c.stack_size};
+	if (c.time > s->max_time)
+		s->max_time = c.time;
 	return 0;
 }
 
@@ -605,6 +616,12 @@ int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms)
 
 	if (!s)
 		return -EINVAL;
+	/* Every record read by the polls before this one was in its ring when this one
+	 * starts, and a record is written at once with the time it is stamped: whatever
+	 * this poll reads from any ring comes after those, so a flush may hand them out
+	 * (perf's FINISHED_ROUND, tools/perf/util/ordered-events.c). */
+	s->bound = s->max_time;
+	s->round++;
 	fds = calloc(s->nrings ? s->nrings : 1, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
@@ -634,24 +651,65 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
+/* Hands out the first n records of the index, sorted; *ret_done: how many fn took. */
+static int hand_out(struct pmc_sampler *s, size_t n, pmc_record_fn fn, void *ud, size_t *ret_done)
 {
 	struct pmc_record rec;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < n && r == 0; i++) {
+		pmc_sample_record_parse(&s->layout, s->index[i].rec, s->index[i].nkernel,
+					s->index[i].stack_size, &rec);
+		r = fn(&rec, ud);
+	}
+	*ret_done = i;
+	return r;
+}
+
+int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
+{
+	size_t done;
 
 	if (!s || !fn)
 		return -EINVAL;
 	if (s->nindex)
 		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
-	for (size_t i = 0; i < s->nindex; i++) {
-		int r;
+	return hand_out(s, s->nindex, fn, ud, &done);
+}
 
-		pmc_sample_record_parse(&s->layout, s->index[i].rec, s->index[i].nkernel,
-					s->index[i].stack_size, &rec);
-		r = fn(&rec, ud);
-		if (r)
-			return r;
+int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *ud)
+{
+	uint64_t oldest = UINT64_MAX;
+	size_t n = 0, done;
+	int r;
+
+	if (!s || !fn)
+		return -EINVAL;
+	if (s->nindex)
+		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
+	while (n < s->nindex && (all || s->index[n].time <= s->bound))
+		n++;
+	r = hand_out(s, n, fn, ud, &done);
+	/* What fn took is forgotten, even the record that stopped it. */
+	memmove(s->index, s->index + done, (s->nindex - done) * sizeof(*s->index));
+	s->nindex -= done;
+	for (size_t i = 0; i < s->nindex; i++)
+		if (s->index[i].round < oldest)
+			oldest = s->index[i].round;
+	/* Chunks hold the rounds in order: those older than every record left go back. The
+	 * one being filled is emptied instead. */
+	while (s->chunks && s->chunks->round < oldest) {
+		struct chunk *c = s->chunks;
+
+		if (c == s->last) {
+			c->used = 0;
+			break;
+		}
+		s->chunks = c->next;
+		free(c);
 	}
-	return 0;
+	return r;
 }
 
 const char *pmc_sampler_event(const struct pmc_sampler *s)

@@ -7,10 +7,16 @@
  * the kernel (tests/fake_pmu.c).
  *
  *	pmc_sampler_open(&opts, pid, &s, err, sizeof(err));  on a stopped or pre-exec task
- *	while (running) pmc_sampler_poll(s, 100);            copies records out of the rings
+ *	while (running) {
+ *		pmc_sampler_poll(s, 100);                    copies records out of the rings
+ *		pmc_sampler_flush(s, false, fn, ud);         those no later poll can precede
+ *	}
  *	pmc_sampler_poll(s, 0);                              once the task was reaped
- *	pmc_sampler_replay(s, fn, ud);                       every record, in time order
+ *	pmc_sampler_flush(s, true, fn, ud);                  the rest, in time order
  *	pmc_sampler_close(s);
+ *
+ * Flushing as it goes keeps the memory a recording takes to what two polls read, whatever
+ * its length; pmc_sampler_replay() instead hands out what is stored and keeps it.
  *
  * The sampler never prints; what it could not do comes back as -errno and one line in
  * err. Lost samples (PERF_RECORD_LOST) are counted, never hidden. */
@@ -71,7 +77,7 @@ enum pmc_record_type {
 };
 
 /* One record, parsed. Pointers point into the sampler's store and stay valid until
- * pmc_sampler_close(). Every record carries pid, tid, time and cpu (sample_id_all). */
+ * pmc_sampler_close(), or the next pmc_sampler_flush(). Every record carries pid, tid, time and cpu (sample_id_all). */
 struct pmc_record {
 	enum pmc_record_type type;
 	uint32_t pid, tid;
@@ -145,9 +151,17 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms);
 
 /* Calls fn for every stored record in time order (stable for equal times); a non-zero
- * return stops the replay and is returned. */
+ * return stops the replay and is returned. The records stay stored. */
 typedef int (*pmc_record_fn)(const struct pmc_record *rec, void *ud);
 int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud);
+
+/* Calls fn, in time order, for the stored records that no record a later poll reads can
+ * come before: those up to the latest time that the polls before the last one read, as
+ * perf orders its records in rounds (all: every stored record, once no poll will
+ * follow). Then forgets them and gives their memory back; the pointers handed out by
+ * this call, and by earlier replays, are valid until the next flush. A non-zero return
+ * of fn stops the flush and is returned (the records up to that one are forgotten). */
+int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *ud);
 
 /* The event sampled ("cpu-clock"), its unit for a sample's period ("ns" or "events"), the
  * frequency asked for (0 with a period), samples and lost samples so far. */

@@ -1,0 +1,326 @@
+/* A profile built from the sampler's records as they arrive (record_build.h): MMAP2, COMM,
+ * FORK and EXIT rebuild the address spaces (maps.h), each sample becomes a stack of names
+ * (the kernel's frame-pointer chain, or its user stack unwound with the objects' CFI:
+ * unwind.h) added to the profile, and the record is forgotten. */
+#include "profile/record_build.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters/perf/sample.h"
+#include "profile/maps.h"
+#include "profile/profile.h"
+#include "profile/record.h"
+#include "profile/unwind.h"
+
+/* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack), when
+ * the setting cannot be read. */
+#define PMC_RECORD_MAX_STACK 127
+
+/* The longest call chain the kernel gives (the sampler leaves attr.sample_max_stack at 0,
+ * which means this setting): a chain that long was cut. */
+static uint32_t kernel_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+	unsigned v = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : PMC_RECORD_MAX_STACK;
+}
+
+struct pmc_profile_builder {
+	const struct pmc_sample_opts *so;
+	struct pmc_maps *maps;
+	struct pmc_profile *p;
+	uint32_t max_stack;
+	uint64_t unresolved;
+	/* DWARF call graphs: the unwinder, room for a kernel chain and an unwound one, and
+	 * how many samples' unwinds stopped for each reason (enum pmc_unwind_end). */
+	struct pmc_unwinder *unwinder;
+	uint64_t *chain;
+	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
+};
+
+/* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
+ * file can hold (a user address beyond 2^63) is the bare "[unknown]" object. Returns
+ * 0 or -ENOMEM. */
+static int frame_of(struct pmc_profile *p, const struct pmc_resolved *res, bool kernel,
+		    uint64_t *unresolved, uint32_t *ret_id)
+{
+	const char *object = res->object;
+	uint64_t offset = res->offset;
+
+	if (!res->symbol && offset > PMC_PROFILE_OFFSET_MAX) {
+		object = "[unknown]";
+		offset = 0;
+	}
+	/* Kernel frames are named where the kernel shows its symbols, and say why not
+	 * elsewhere, once: not a failure to count per frame. */
+	if (!res->symbol && !kernel)
+		(*unresolved)++;
+	return pmc_profile_frame_id(p, res->symbol, object, offset, ret_id);
+}
+
+/* pmc_profile_add_sample, the stack marked cut when cut is set. */
+static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+		     uint32_t max_stack, bool cut, uint64_t *unresolved)
+{
+	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
+	uint64_t dummy = 0;
+	bool truncated, unnamed_kernel = false;
+	int r = 0;
+
+	if (!p || !rec || rec->type != PMC_RECORD_SAMPLE ||
+	    rec->sample.nkernel > rec->sample.nips || (rec->sample.nips && !rec->sample.ips))
+		return -EINVAL;
+	if (!unresolved)
+		unresolved = &dummy;
+	nips = rec->sample.nips;
+	nkernel = rec->sample.nkernel;
+	/* The kernel stops after max_stack addresses, kernel and user ones together
+	 * (perf_callchain_store): a chain that long was cut. */
+	truncated = cut || (max_stack && nips >= max_stack);
+	if (nips > sizeof(buf) / sizeof(buf[0]) && !(frames = malloc(nips * sizeof(*frames))))
+		return -ENOMEM;
+	if (!nips && rec->sample.foreign) {
+		/* Time in the hypervisor or a guest: one frame that says so, as the
+		 * kernel's part is one "[kernel]" frame. */
+		struct pmc_resolved res = {.object = "[hypervisor or guest]"};
+
+		r = frame_of(p, &res, true, unresolved, &frames[depth++]);
+	} else if (!nips) {
+		struct pmc_resolved res;
+
+		pmc_maps_resolve(m, rec->pid, rec->sample.ip, rec->sample.kernel, &res);
+		r = frame_of(p, &res, rec->sample.kernel, unresolved, &frames[depth++]);
+	}
+	for (uint32_t i = 0; r == 0 && i < nips; i++) {
+		bool kernel = i < nkernel;
+		/* The first user address is where the task was (the leaf, or where it entered
+		 * the kernel), as the first kernel one is; every later one is a return address
+		 * the kernel read from a frame-pointer chain, looked up one byte earlier so
+		 * that a call at a function's very end is not taken for the next function. */
+		bool ret_addr = i > nkernel || (kernel && i > 0);
+		struct pmc_resolved res;
+
+		/* A 0 return address is where the chain ends (the outermost frame's, as _start
+		 * leaves it): the stack is whole, and 0 is no frame. */
+		if (ret_addr && !kernel && rec->sample.ips[i] == 0)
+			break;
+		pmc_maps_resolve(m, rec->pid,
+				 ret_addr ? rec->sample.ips[i] - 1 : rec->sample.ips[i], kernel,
+				 &res);
+		/* Kernel functions unnamed (kallsyms hidden) are one "[kernel]" frame for
+		 * the kernel's part. */
+		if (kernel && !res.symbol && unnamed_kernel)
+			continue;
+		unnamed_kernel = kernel && !res.symbol;
+		/* A return address outside every mapping of the task (or beyond what a file
+		 * can hold) is no return address: the chain walked into memory that is no
+		 * frame (code built without frame pointers keeps data in rbp). It and
+		 * everything the walk read after it are dropped, and the stack is marked
+		 * cut (docs/profile.md, "Call chains"). */
+		if (ret_addr && !kernel &&
+		    (res.unmapped || (!res.symbol && res.offset > PMC_PROFILE_OFFSET_MAX))) {
+			truncated = true;
+			break;
+		}
+		r = frame_of(p, &res, kernel, unresolved, &frames[depth++]);
+	}
+	if (r == 0) {
+		/* Leaf first from the kernel; the profile wants the root first. */
+		for (uint32_t i = 0; i < depth / 2; i++) {
+			uint32_t t = frames[i];
+
+			frames[i] = frames[depth - 1 - i];
+			frames[depth - 1 - i] = t;
+		}
+		r = pmc_profile_add(p, frames, depth, rec->sample.period, 1, truncated);
+	}
+	if (frames != buf)
+		free(frames);
+	return r;
+}
+
+int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+			   uint32_t max_stack, uint64_t *unresolved)
+{
+	return add_chain(p, m, rec, max_stack, false, unresolved);
+}
+
+/* A sample of a DWARF call graph: its kernel chain (the kernel walked no user frames),
+ * then its user stack as the unwinder found it, the stack cut wherever the unwind did not
+ * reach the outermost frame. */
+static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_record *rec)
+{
+	struct pmc_record r = *rec;
+	uint32_t nk = rec->sample.nips < rec->sample.nkernel ? 0 : rec->sample.nkernel;
+	enum pmc_unwind_end end;
+	size_t n;
+	int rc;
+
+	if (nk > b->max_stack)
+		nk = b->max_stack;
+	if (nk)
+		memcpy(b->chain, rec->sample.ips, nk * sizeof(*b->chain));
+	rc = pmc_unwind_sample(b->unwinder, rec, b->chain + nk, b->max_stack, &n, &end);
+	if (rc < 0)
+		return rc;
+	/* A kernel thread has no user stack: its kernel chain is whole. */
+	if (end == PMC_UNWIND_NO_REGS && rec->sample.regs_abi == PERF_SAMPLE_REGS_ABI_NONE &&
+	    rec->sample.kernel)
+		end = PMC_UNWIND_WHOLE;
+	b->ends[end]++;
+	r.sample.ips = b->chain;
+	r.sample.nips = nk + (uint32_t)n;
+	r.sample.nkernel = nk;
+	/* No frame at all (no registers, no kernel chain): the sampled ip alone. */
+	if (!r.sample.nips)
+		r.sample.ips = NULL;
+	return add_chain(b->p, b->maps, &r, 0, end != PMC_UNWIND_WHOLE, &b->unresolved);
+}
+
+static int on_record(const struct pmc_record *rec, void *ud)
+{
+	struct pmc_profile_builder *b = ud;
+	int rc;
+
+	if (rec->type == PMC_RECORD_SAMPLE)
+		return b->unwinder ? add_dwarf_sample(b, rec)
+				   : pmc_profile_add_sample(b->p, b->maps, rec, b->max_stack,
+							    &b->unresolved);
+	rc = pmc_maps_apply(b->maps, rec);
+	if (rc == 0 && b->unwinder)
+		pmc_unwinder_apply(b->unwinder, rec);
+	return rc;
+}
+
+/* Why DWARF unwinds stopped short, once per reason, with how many samples: their
+ * callers are missing (never guessed), which the truncated weight shows. */
+static void dwarf_notes(const struct pmc_profile_builder *b, uint32_t stack_size, uint64_t samples,
+			void (*note)(const char *, void *), void *note_ud)
+{
+	char msg[512];
+
+	if (!note)
+		return;
+	if (b->ends[PMC_UNWIND_STACK_SHORT]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu of %llu samples reached the end of their %u-byte "
+			 "stack copy before their outermost frame; their callers are cut: record "
+			 "with a larger copy (--call-graph dwarf,%u; at most %d)",
+			 (unsigned long long)b->ends[PMC_UNWIND_STACK_SHORT],
+			 (unsigned long long)samples, (unsigned)stack_size,
+			 stack_size * 2 > PMC_SAMPLE_STACK_MAX ? PMC_SAMPLE_STACK_MAX
+							       : stack_size * 2,
+			 PMC_SAMPLE_STACK_MAX);
+		note(msg, note_ud);
+	}
+	if (b->ends[PMC_UNWIND_NO_CFI]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu samples stopped at code without CFI (no "
+			 ".eh_frame or .debug_frame entry, an unreadable or rebuilt file, JIT "
+			 "code): their callers are cut",
+			 (unsigned long long)b->ends[PMC_UNWIND_NO_CFI]);
+		note(msg, note_ud);
+	}
+	if (b->ends[PMC_UNWIND_BAD_STACK]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu samples stopped where the CFI did not match the "
+			 "stack copy: their callers are cut",
+			 (unsigned long long)b->ends[PMC_UNWIND_BAD_STACK]);
+		note(msg, note_ud);
+	}
+	if (b->ends[PMC_UNWIND_NO_REGS]) {
+		snprintf(msg, sizeof(msg),
+			 "DWARF call graph: %llu samples had no 64-bit user registers to unwind "
+			 "from (32-bit tasks): they are their sampled function alone",
+			 (unsigned long long)b->ends[PMC_UNWIND_NO_REGS]);
+		note(msg, note_ud);
+	}
+}
+
+int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts *so,
+			    const char *event, const char *name, struct pmc_profile_builder **ret)
+{
+	struct pmc_profile_info info = {
+	    .kind = PMC_PROFILE_SAMPLED,
+	    .event = event,
+	    .unit = pmc_sampler_unit(s),
+	    .name = name,
+	    .freq = pmc_sampler_freq(s),
+	    .call_graph = so->no_callchain ? PMC_CALL_GRAPH_NONE
+			  : so->stack_user ? PMC_CALL_GRAPH_DWARF
+					   : PMC_CALL_GRAPH_FP,
+	    .stack_size = so->stack_user,
+	};
+	struct pmc_profile_builder *b;
+	int r;
+
+	if (!(b = calloc(1, sizeof(*b))))
+		return -ENOMEM;
+	b->so = so;
+	b->max_stack = kernel_max_stack();
+	if ((r = pmc_maps_new(&b->maps)) < 0)
+		goto fail;
+	if (so->stack_user) {
+		/* The kernel's chain and the unwound one are each at most max_stack long
+		 * (perf's --max-stack, the same setting, bounds its unwinds too). */
+		if ((r = pmc_unwinder_new(b->maps, &b->unwinder)) < 0)
+			goto fail;
+		if (!(b->chain = malloc(2 * (size_t)b->max_stack * sizeof(*b->chain)))) {
+			r = -ENOMEM;
+			goto fail;
+		}
+	}
+	if ((r = pmc_profile_new(&info, &b->p)) < 0)
+		goto fail;
+	*ret = b;
+	return 0;
+fail:
+	pmc_profile_builder_free(b);
+	return r;
+}
+
+struct pmc_maps *pmc_profile_builder_maps(struct pmc_profile_builder *b)
+{
+	return b->maps;
+}
+
+int pmc_profile_builder_take(struct pmc_profile_builder *b, struct pmc_sampler *s, bool all)
+{
+	return pmc_sampler_flush(s, all, on_record, b);
+}
+
+struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, struct pmc_sampler *s,
+					       void (*note)(const char *, void *), void *note_ud)
+{
+	struct pmc_profile *p = b->p;
+
+	for (size_t i = 0; note && i < pmc_maps_problem_count(b->maps); i++)
+		note(pmc_maps_problem(b->maps, i), note_ud);
+	if (b->unwinder)
+		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
+	pmc_profile_set_counts(p, pmc_sampler_samples(s), pmc_sampler_lost(s), b->unresolved);
+	pmc_profile_set_throttled(p, pmc_sampler_throttled(s));
+	b->p = NULL;
+	return p;
+}
+
+void pmc_profile_builder_free(struct pmc_profile_builder *b)
+{
+	if (!b)
+		return;
+	pmc_profile_free(b->p);
+	pmc_unwinder_free(b->unwinder);
+	free(b->chain);
+	pmc_maps_free(b->maps);
+	free(b);
+}
