@@ -1,10 +1,10 @@
 /* Sampling with perf_event_open (counters/perf/sample.h, docs/profile.md "Sampling"). The
  * record layouts and the ring protocol are the kernel's: include/uapi/linux/perf_event.h
  * (struct perf_event_mmap_page, enum perf_event_type) and perf_event_open(2). */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,55 +37,6 @@
 #else
 #define DWARF_REGS_MASK 0ULL
 #endif
-/* The store's chunks: large enough for the biggest record (64 KiB), small enough that
- * those a flush empties go back to the allocator soon. */
-#define CHUNK_BYTES (256 * 1024)
-
-struct ring {
-	int fd;
-	int cpu;
-	void *base; /* the mapping: the control page, then the data */
-	bool dead;  /* a malformed record was met: no longer read */
-};
-
-/* The store: records copied out of the rings into chunks that are never moved, so the
- * pointers a replay hands out stay valid; a chunk goes back once a flush has handed out
- * every record in it (chunks are filled in poll order, so those are the oldest). */
-struct chunk {
-	struct chunk *next;
-	size_t used, cap;
-	uint64_t round; /* the last poll that stored a record here */
-	uint64_t data[]; /* 8-byte aligned, as the records' u64 fields need */
-};
-
-/* A record not yet flushed. */
-struct entry {
-	const struct perf_event_header *rec;
-	uint64_t time;
-	uint64_t round;	  /* the poll that read it */
-	size_t seq;	  /* arrival order: equal times keep it */
-	uint32_t nkernel; /* kernel frames of a sample's call chain, markers removed */
-	uint32_t stack_size; /* the stack copy the kernel set aside (record_check) */
-};
-
-struct pmc_sampler {
-	const struct pmc_sys *sys;
-	struct ring *rings;
-	size_t nrings;
-	size_t page, data_size, map_len;
-	struct pmc_event_generic ev; /* the event sampled */
-	uint64_t freq;
-	struct sample_layout layout; /* the sample_type and user registers asked for */
-	uint32_t stack_user;
-	bool build_id; /* attr.build_id was accepted */
-	struct chunk *chunks, *last;
-	struct entry *index; /* the records not yet flushed */
-	size_t nindex, index_cap, seq;
-	/* Polls so far, the latest time they read, and what a flush may hand out: the
-	 * records up to the latest time of every poll but the last (perf's rounds). */
-	uint64_t round, max_time, bound;
-	uint64_t samples, lost, throttled;
-};
 
 /* Parses the kernel's CPU list format ("0-3,6\n", Documentation/ABI cpu/online) into a
  * new array. */
@@ -208,6 +159,9 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 
 static void close_rings(struct pmc_sampler *s)
 {
+	for (size_t i = 0; i < s->nextra; i++)
+		s->sys->close(s->sys->ctx, s->extra[i]);
+	s->nextra = 0;
 	for (size_t i = 0; i < s->nrings; i++) {
 		struct ring *r = &s->rings[i];
 
@@ -252,6 +206,14 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 			    "PERF_SAMPLE_STACK_USER), which DWARF call graphs need; use frame "
 			    "pointers (--call-graph fp)",
 			    s->ev.name, cpu, strerror(-r));
+	else if ((r == -EACCES || r == -EPERM) && o->attach)
+		pmc_err_set(err, errlen,
+			    "perf_event_open of \"%s\" on process %d: %s: attaching needs the "
+			    "right to read the process as ptrace does (the same user, not set-uid, "
+			    "or CAP_PERFMON or CAP_SYS_PTRACE) and "
+			    "/proc/sys/kernel/perf_event_paranoid at 2 or less (%llu here)",
+			    s->ev.name, (int)pid, strerror(-r),
+			    (unsigned long long)read_sysctl(o->proc_root, "perf_event_paranoid"));
 	else if ((r == -EACCES || r == -EPERM) && !o->exclude_kernel)
 		pmc_err_set(err, errlen,
 			    "perf_event_open of \"%s\" on CPU %d: %s: sample "
@@ -345,6 +307,125 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 fail:
 	close_rings(s);
 	return r;
+}
+
+/* The threads of process pid not yet sampled, from PROC/pid/task, into *ret (malloc'd).
+ * Returns their count, or -errno (-ESRCH: no such process). */
+static int new_threads(const struct pmc_sampler *s, const char *proc_root, pid_t pid, pid_t **ret)
+{
+	char path[512];
+	pid_t *tids = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/%d/task", proc_root ? proc_root : "/proc", (int)pid);
+	if (!(dir = opendir(path)))
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((d = readdir(dir))) {
+		char *end;
+		long tid = strtol(d->d_name, &end, 10);
+		bool known = false;
+
+		if (*end || end == d->d_name || tid <= 0 || tid > INT_MAX)
+			continue;
+		for (size_t i = 0; i < s->ntids && !known; i++)
+			known = s->tids[i] == (pid_t)tid;
+		if (known)
+			continue;
+		if (pmc_grow_to(&tids, &cap, n + 1, sizeof(*tids)) < 0) {
+			free(tids);
+			closedir(dir);
+			return -ENOMEM;
+		}
+		tids[n++] = (pid_t)tid;
+	}
+	closedir(dir);
+	*ret = tids;
+	return (int)n;
+}
+
+/* Samples thread tid too, into the rings already open: one event per CPU whose records go
+ * to that CPU's ring. A thread that has exited since it was listed is no error. */
+static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t tid,
+			 char *err, size_t errlen)
+{
+	struct perf_event_attr attr;
+	int r;
+
+	for (size_t i = 0; i < s->nrings; i++) {
+		fill_attr(s, o, &attr);
+		r = s->sys->event_open(s->sys->ctx, &attr, tid, s->rings[i].cpu, -1,
+				       PERF_FLAG_FD_CLOEXEC);
+		if (r == -ESRCH)
+			return 0;
+		if (r < 0) {
+			open_failed(s, o, tid, s->rings[i].cpu, r, err, errlen);
+			return r;
+		}
+		if (pmc_grow_to(&s->extra, &s->extra_cap, s->nextra + 1, sizeof(*s->extra)) < 0) {
+			s->sys->close(s->sys->ctx, r);
+			return -ENOMEM;
+		}
+		s->extra[s->nextra++] = r;
+		r = s->sys->ioctl(s->sys->ctx, r, PERF_EVENT_IOC_SET_OUTPUT,
+				  (unsigned long)s->rings[i].fd);
+		if (r < 0) {
+			pmc_err_set(err, errlen,
+				    "redirecting the samples of thread %d into the ring of CPU %d: "
+				    "%s",
+				    (int)tid, s->rings[i].cpu, strerror(-r));
+			return r;
+		}
+	}
+	if (pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1, sizeof(*s->tids)) < 0)
+		return -ENOMEM;
+	s->tids[s->ntids++] = tid;
+	return 0;
+}
+
+/* Attaches to every thread of process pid: the first one listed gets the rings, the
+ * others write into them. Threads started meanwhile by a thread not yet attached are
+ * found by listing again, until a listing finds none (those started by an attached one
+ * are inherited). */
+static int attach_process(struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t pid,
+			  const int *cpus, size_t ncpus, char *err, size_t errlen)
+{
+	int n, r = 0;
+
+	for (;;) {
+		pid_t *tids = NULL;
+
+		n = new_threads(s, o->proc_root, pid, &tids);
+		if (n == -ESRCH || (n == 0 && s->nrings == 0)) {
+			pmc_err_set(err, errlen, "no process %d to attach to", (int)pid);
+			return -ESRCH;
+		}
+		if (n < 0) {
+			pmc_err_set(err, errlen, "listing the threads of process %d: %s", (int)pid,
+				    strerror(-n));
+			return n;
+		}
+		if (n == 0)
+			return 0;
+		for (int i = 0; i < n && r == 0; i++) {
+			if (s->nrings) {
+				r = attach_thread(s, o, tids[i], err, errlen);
+				continue;
+			}
+			r = open_rings(s, o, tids[i], cpus, ncpus, err, errlen);
+			if (r == -ESRCH) {
+				r = 0; /* gone since it was listed: the next one gets the rings */
+				continue;
+			}
+			if (r == 0 && (r = pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1,
+						       sizeof(*s->tids))) == 0)
+				s->tids[s->ntids++] = tids[i];
+		}
+		free(tids);
+		if (r < 0)
+			return r;
+	}
 }
 
 int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_sampler **ret,
@@ -465,22 +546,27 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	for (size_t i = 0; i < ncpus; i++)
 		s->rings[i].fd = -1;
 
-	r = open_rings(s, opts, pid, cpus, ncpus, err, errlen);
+	r = opts->attach ? attach_process(s, opts, pid, cpus, ncpus, err, errlen)
+			 : open_rings(s, opts, pid, cpus, ncpus, err, errlen);
 	if (!opts->event && (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)) {
 		/* No hardware PMU (a VM): the kernel's timer-driven software event still
 		 * samples, as perf record falls back to it. */
+		close_rings(s);
+		s->ntids = 0;
 		pmc_event_generic_find("cpu-clock", &s->ev);
-		r = open_rings(s, opts, pid, cpus, ncpus, err, errlen);
+		r = opts->attach ? attach_process(s, opts, pid, cpus, ncpus, err, errlen)
+				 : open_rings(s, opts, pid, cpus, ncpus, err, errlen);
 	}
 	if (r < 0)
 		goto fail_open;
 	if (!opts->enable_on_exec) {
-		for (size_t i = 0; i < s->nrings; i++) {
-			r = sys->ioctl(sys->ctx, s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+		for (size_t i = 0; i < s->nrings + s->nextra; i++) {
+			int fd = i < s->nrings ? s->rings[i].fd : s->extra[i - s->nrings];
+
+			r = sys->ioctl(sys->ctx, fd, PERF_EVENT_IOC_ENABLE, 0);
 			if (r < 0) {
-				pmc_err_set(err, errlen,
-					    "enabling the event on CPU %d: %s",
-					    s->rings[i].cpu, strerror(-r));
+				pmc_err_set(err, errlen, "enabling the event on CPU %d: %s",
+					    i < s->nrings ? s->rings[i].cpu : -1, strerror(-r));
 				goto fail_enable;
 			}
 		}
@@ -496,219 +582,6 @@ fail_cpus:
 	free(cpus);
 fail_event:
 	pmc_sampler_close(s);
-	return r;
-}
-
-/* Room for size bytes in the store, 8-byte aligned. */
-static void *store_alloc(struct pmc_sampler *s, size_t size)
-{
-	size_t words = (size + 7) / 8;
-	struct chunk *c = s->last;
-
-	if (!c || c->cap - c->used < words) {
-		size_t cap = CHUNK_BYTES / 8;
-
-		if (cap < words)
-			cap = words;
-		c = malloc(sizeof(*c) + cap * 8);
-		if (!c)
-			return NULL;
-		c->next = NULL;
-		c->used = 0;
-		c->cap = cap;
-		if (s->last)
-			s->last->next = c;
-		else
-			s->chunks = c;
-		s->last = c;
-	}
-	c->used += words;
-	c->round = s->round;
-	return &c->data[c->used - words];
-}
-
-/* Checks a copied record (sample_record.c), which may shrink, gives the store back
- * what it no longer needs, counts it and indexes the ones a replay hands out. -EIO:
- * malformed. */
-static int take_record(struct pmc_sampler *s, struct perf_event_header *h)
-{
-	size_t words = (h->size + 7u) / 8;
-	struct record_check c;
-	int r;
-
-	if ((r = pmc_sample_record_check(&s->layout, h, &c)) < 0)
-		return r;
-	/* h is the store's last allocation: its tail goes back. */
-	s->last->used -= words - (h->size + 7u) / 8;
-	s->samples += c.sample;
-	s->throttled += c.throttle;
-	s->lost += c.lost;
-	if (!c.index)
-		return 0;
-	if (pmc_grow_to(&s->index, &s->index_cap, s->nindex + 1, sizeof(*s->index)) < 0)
-		return -ENOMEM;
-	s->index[s->nindex++] =
-	    (struct entry){h, c.time, s->round, s->seq++, c.nkernel, c.stack_size};
-	if (c.time > s->max_time)
-		s->max_time = c.time;
-	return 0;
-}
-
-/* Copies len bytes from ring position pos, wrapping at the end of the data. */
-static void ring_copy(const unsigned char *data, size_t size, uint64_t pos, void *dst, size_t len)
-{
-	size_t off = pos & (size - 1), first = len < size - off ? len : size - off;
-
-	memcpy(dst, data + off, first);
-	memcpy((unsigned char *)dst + first, data, len - first);
-}
-
-static int drain(struct pmc_sampler *s, struct ring *r)
-{
-	struct perf_event_mmap_page *pg = r->base;
-	const unsigned char *data = (const unsigned char *)r->base + s->page;
-	uint64_t head, tail;
-	int n = 0, err = 0;
-
-	if (r->dead)
-		return 0;
-	/* The kernel writes the data before it publishes data_head: load it with acquire
-	 * so the reads below see the data. */
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	tail = pg->data_tail;
-	while (tail != head) {
-		struct perf_event_header h;
-		void *copy;
-
-		if (head - tail < sizeof(h) || head - tail > s->data_size) {
-			err = -EIO;
-			break;
-		}
-		ring_copy(data, s->data_size, tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail) {
-			err = -EIO;
-			break;
-		}
-		copy = store_alloc(s, h.size);
-		if (!copy) {
-			err = -ENOMEM;
-			break;
-		}
-		/* A record straddling the ring's end becomes contiguous here. */
-		ring_copy(data, s->data_size, tail, copy, h.size);
-		err = take_record(s, copy);
-		if (err < 0)
-			break;
-		tail += h.size;
-		n++;
-	}
-	if (err == -EIO)
-		r->dead = true;
-	/* The copies are done before the kernel may overwrite the space: release. */
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return err < 0 ? err : n;
-}
-
-int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms)
-{
-	struct pollfd *fds;
-	int r, n = 0, err = 0;
-
-	if (!s)
-		return -EINVAL;
-	/* Every record read by the polls before this one was in its ring when this one
-	 * starts, and a record is written at once with the time it is stamped: whatever
-	 * this poll reads from any ring comes after those, so a flush may hand them out
-	 * (perf's FINISHED_ROUND, tools/perf/util/ordered-events.c). */
-	s->bound = s->max_time;
-	s->round++;
-	fds = calloc(s->nrings ? s->nrings : 1, sizeof(*fds));
-	if (!fds)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->nrings; i++)
-		fds[i] = (struct pollfd){.fd = s->rings[i].fd, .events = POLLIN};
-	/* POLLHUP once the task exited is normal: the rings still hold its last records. */
-	r = s->sys->poll(s->sys->ctx, fds, (unsigned)s->nrings, timeout_ms);
-	free(fds);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < s->nrings; i++) {
-		r = drain(s, &s->rings[i]);
-		if (r < 0 && !err)
-			err = r;
-		else if (r > 0)
-			n += r;
-	}
-	return err ? err : n;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Hands out the first n records of the index, sorted; *ret_done: how many fn took. */
-static int hand_out(struct pmc_sampler *s, size_t n, pmc_record_fn fn, void *ud, size_t *ret_done)
-{
-	struct pmc_record rec;
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < n && r == 0; i++) {
-		pmc_sample_record_parse(&s->layout, s->index[i].rec, s->index[i].nkernel,
-					s->index[i].stack_size, &rec);
-		r = fn(&rec, ud);
-	}
-	*ret_done = i;
-	return r;
-}
-
-int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
-{
-	size_t done;
-
-	if (!s || !fn)
-		return -EINVAL;
-	if (s->nindex)
-		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
-	return hand_out(s, s->nindex, fn, ud, &done);
-}
-
-int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *ud)
-{
-	uint64_t oldest = UINT64_MAX;
-	size_t n = 0, done;
-	int r;
-
-	if (!s || !fn)
-		return -EINVAL;
-	if (s->nindex)
-		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
-	while (n < s->nindex && (all || s->index[n].time <= s->bound))
-		n++;
-	r = hand_out(s, n, fn, ud, &done);
-	/* What fn took is forgotten, even the record that stopped it. */
-	memmove(s->index, s->index + done, (s->nindex - done) * sizeof(*s->index));
-	s->nindex -= done;
-	for (size_t i = 0; i < s->nindex; i++)
-		if (s->index[i].round < oldest)
-			oldest = s->index[i].round;
-	/* Chunks hold the rounds in order: those older than every record left go back. The
-	 * one being filled is emptied instead. */
-	while (s->chunks && s->chunks->round < oldest) {
-		struct chunk *c = s->chunks;
-
-		if (c == s->last) {
-			c->used = 0;
-			break;
-		}
-		s->chunks = c->next;
-		free(c);
-	}
 	return r;
 }
 
@@ -753,17 +626,13 @@ uint64_t pmc_sampler_lost(const struct pmc_sampler *s)
 
 void pmc_sampler_close(struct pmc_sampler *s)
 {
-	struct chunk *c, *next;
-
 	if (!s)
 		return;
 	if (s->rings)
 		close_rings(s);
 	free(s->rings);
-	for (c = s->chunks; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	free(s->index);
+	free(s->extra);
+	free(s->tids);
+	pmc_sample_store_free(s);
 	free(s);
 }

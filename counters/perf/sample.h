@@ -60,6 +60,11 @@ struct pmc_sample_opts {
 	 * its default of 516 KiB), at most 256. */
 	unsigned pages;
 	bool enable_on_exec;  /* disabled until the task execs (a pre-exec child) */
+	/* pid is a running process to attach to, as perf record -p: every thread it has
+	 * (listed in PROC/PID/task, under proc_root), each with inherit so that the threads
+	 * and processes it starts later are sampled too; the events of one CPU share its
+	 * ring (PERF_EVENT_IOC_SET_OUTPUT). */
+	bool attach;
 	const struct pmc_sys *sys; /* NULL: the kernel */
 	/* Where sys/kernel/perf_event_max_sample_rate and perf_event_mlock_kb are read;
 	 * NULL: "/proc". A frequency above the maximum sample rate is lowered to it, as
@@ -138,10 +143,11 @@ struct pmc_record {
 
 struct pmc_sampler;
 
-/* Opens the sampling events on task pid (0: the calling task) on every online CPU, and
- * maps their rings. Returns 0; -ENOENT/-EOPNOTSUPP when the event cannot sample here;
- * -EACCES/-EPERM when perf_event_paranoid or capabilities forbid it (err says which);
- * -EINVAL for bad options; -ENOMEM. */
+/* Opens the sampling events on task pid (0: the calling task; with opts.attach, every
+ * thread of process pid) on every online CPU, and maps their rings. Returns 0;
+ * -ENOENT/-EOPNOTSUPP when the event cannot sample here; -EACCES/-EPERM when
+ * perf_event_paranoid or capabilities forbid it (err says which); -ESRCH when there is no
+ * process pid to attach to; -EINVAL for bad options; -ENOMEM. */
 int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_sampler **ret,
 		     char *err, size_t errlen);
 

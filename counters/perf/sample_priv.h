@@ -1,6 +1,7 @@
-/* Inside the sampler (counters/perf/sample.c): the records copied out of the rings are
- * checked, made smaller and parsed by sample_record.c, against the layout of the
- * sample_type the events were opened with (perf_event_open(2), "PERF_RECORD_SAMPLE"). */
+/* Inside the sampler: its events and rings (counters/perf/sample.c), the store of the
+ * records copied out of the rings and their hand-out in time order (sample_store.c); the
+ * records are checked, made smaller and parsed by sample_record.c, against the layout of
+ * the sample_type the events were opened with (perf_event_open(2), "PERF_RECORD_SAMPLE"). */
 #pragma once
 
 #include <linux/perf_event.h>
@@ -8,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters/perf/events.h"
 #include "counters/perf/sample.h"
 
 /* What every record but a sample ends with (sample_id_all): {pid, tid}, time, {cpu, res}. */
@@ -18,6 +20,62 @@ struct sample_layout {
 	uint64_t sample_type;
 	uint64_t regs_mask; /* attr.sample_regs_user */
 	uint32_t nregs;	    /* its bits */
+};
+
+/* The store's chunks: large enough for the biggest record (64 KiB), small enough that
+ * those a flush empties go back to the allocator soon. */
+#define CHUNK_BYTES (256 * 1024)
+
+struct ring {
+	int fd;
+	int cpu;
+	void *base; /* the mapping: the control page, then the data */
+	bool dead;  /* a malformed record was met: no longer read */
+};
+
+/* The store: records copied out of the rings into chunks that are never moved, so the
+ * pointers a replay hands out stay valid; a chunk goes back once a flush has handed out
+ * every record in it (chunks are filled in poll order, so those are the oldest). */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	uint64_t round; /* the last poll that stored a record here */
+	uint64_t data[]; /* 8-byte aligned, as the records' u64 fields need */
+};
+
+/* A record not yet flushed. */
+struct entry {
+	const struct perf_event_header *rec;
+	uint64_t time;
+	uint64_t round;	  /* the poll that read it */
+	size_t seq;	  /* arrival order: equal times keep it */
+	uint32_t nkernel; /* kernel frames of a sample's call chain, markers removed */
+	uint32_t stack_size; /* the stack copy the kernel set aside (record_check) */
+};
+
+struct pmc_sampler {
+	const struct pmc_sys *sys;
+	struct ring *rings;
+	size_t nrings;
+	/* Attached: the events of the process's other threads, each writing into the ring of
+	 * its CPU, and the threads they sample. */
+	int *extra;
+	size_t nextra, extra_cap;
+	pid_t *tids;
+	size_t ntids, tids_cap;
+	size_t page, data_size, map_len;
+	struct pmc_event_generic ev; /* the event sampled */
+	uint64_t freq;
+	struct sample_layout layout; /* the sample_type and user registers asked for */
+	uint32_t stack_user;
+	bool build_id; /* attr.build_id was accepted */
+	struct chunk *chunks, *last;
+	struct entry *index; /* the records not yet flushed */
+	size_t nindex, index_cap, seq;
+	/* Polls so far, the latest time they read, and what a flush may hand out: the
+	 * records up to the latest time of every poll but the last (perf's rounds). */
+	uint64_t round, max_time, bound;
+	uint64_t samples, lost, throttled;
 };
 
 /* What the check of one record found, for the store's index and counts. */
@@ -42,3 +100,7 @@ int pmc_sample_record_check(const struct sample_layout *l, struct perf_event_hea
 /* The record as the replay hands it out. */
 void pmc_sample_record_parse(const struct sample_layout *l, const struct perf_event_header *h,
 			     uint32_t nkernel, uint32_t stack_size, struct pmc_record *out);
+
+/* Reading: the records of every ring copied into the store (pmc_sampler_poll); the
+ * store's memory given back (pmc_sampler_close). */
+void pmc_sample_store_free(struct pmc_sampler *s);

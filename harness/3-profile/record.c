@@ -9,16 +9,21 @@
 #include <errno.h>
 #include <glob.h>
 #include <pthread.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "counters/perf/sample.h"
 #include "counters/valgrind/valgrind.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "profile/callgrind.h"
+#include "profile/maps.h"
 #include "profile/profile.h"
 #include "profile/record_build.h"
 #include "run/spawn.h"
@@ -181,6 +186,115 @@ out:
 	return r;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether process pid has exited: its pidfd (Linux 5.3) reads as ready then, even before
+ * its parent reaps it; without one, whether it can still be signalled. */
+static bool has_exited(int pidfd, pid_t pid)
+{
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+
+	if (pidfd >= 0)
+		return poll(&p, 1, 0) > 0;
+	return kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+/* The process's command name (its comm), for the profile's name; "pid PID" when gone. */
+static void process_name(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(buf, len, "pid %d", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* One attempt at sampling a running process, as record_sampled. Its maps are read before
+ * the first record is taken: the kernel reports only the mappings made after the attach. */
+static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
+			   struct pmc_profile **ret, char *err, size_t errlen)
+{
+	pid_t pid = (pid_t)o->attach_pid;
+	double duration = PMC_OPTS_GET(o, duration_s, 0), end = 0;
+	struct sampling st = {
+	    .so = {.sz = sizeof(st.so),
+		   .event = o->event,
+		   .freq = o->freq,
+		   .no_callchain = o->no_callchain,
+		   .exclude_kernel = exclude_kernel,
+		   .stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
+		   .attach = true,
+		   .sys = o->sys},
+	};
+	struct pmc_sampler *s = NULL;
+	char name[64];
+	int pidfd, r;
+
+	process_name(pid, name, sizeof(name));
+	st.name = o->name ? o->name : name;
+	r = pmc_sampler_open(&st.so, pid, &s, err, errlen);
+	if (r < 0)
+		return r;
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if ((r = take(&st, s, false)) < 0)
+		goto build_failed;
+	r = pmc_maps_load_proc(pmc_profile_builder_maps(st.b), (uint32_t)pid, NULL);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot read /proc/%d/maps: %s", (int)pid, strerror(-r));
+		goto out;
+	}
+	if (duration > 0)
+		end = now_s() + duration;
+	while (!(o->stop && *o->stop) && !has_exited(pidfd, pid)) {
+		double left = end ? end - now_s() : 1;
+
+		if (left <= 0)
+			break;
+		r = pmc_sampler_poll(s, left < 0.05 ? (int)(left * 1000) + 1 : 50);
+		if (r < 0) {
+			pmc_err_set(err, errlen, "cannot read the samples of process %d: %s",
+				    (int)pid, strerror(-r));
+			goto out;
+		}
+		if ((r = take(&st, s, false)) < 0)
+			goto build_failed;
+	}
+	r = pmc_sampler_poll(s, 0);
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot read the samples of process %d: %s", (int)pid,
+			    strerror(-r));
+		goto out;
+	}
+	if ((r = take(&st, s, true)) < 0)
+		goto build_failed;
+	*ret = pmc_profile_builder_finish(st.b, s, PMC_OPTS_GET(o, note, NULL),
+					  PMC_OPTS_GET(o, note_ud, NULL));
+	/* Stopped before the duration asked for; without one, a stop is the end. */
+	if (end && o->stop && *o->stop)
+		pmc_profile_set_partial(*ret, true);
+	goto out;
+build_failed:
+	pmc_err_set(err, errlen, "cannot build the profile from the kernel's records: %s",
+		    strerror(-r));
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	pmc_profile_builder_free(st.b);
+	pmc_sampler_close(s);
+	return r;
+}
+
 /* The exact profile of one run under callgrind. */
 static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile **ret,
 			   struct pmc_spawn_result *sr, char *err, size_t errlen)
@@ -253,6 +367,18 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 			    "record options: bytes past the fields this library knows are set (sz %zu)",
 			    o ? o->sz : (size_t)0);
 		return -EINVAL;
+	}
+	if (PMC_OPTS_GET(o, attach_pid, 0)) {
+		if (o->valgrind || !ret) {
+			pmc_err_set(err, errlen, "valgrind cannot attach to a running process");
+			return -EINVAL;
+		}
+		r = record_attached(o, false, ret, err, errlen);
+		if (r == -EACCES || r == -EPERM)
+			r = record_attached(o, true, ret, err, errlen);
+		if (r == 0 && ret_run)
+			*ret_run = (struct pmc_spawn_result){0};
+		return r;
 	}
 	if (!o->argv || !o->argv[0] || !ret) {
 		pmc_err_set(err, errlen, "no command to profile");

@@ -48,14 +48,22 @@ struct pmc_record_opts {
 	 * (a multiple of 8, at most PMC_SAMPLE_STACK_MAX), unwound with the objects' CFI
 	 * (harness/3-profile/unwind.h); 0: the kernel's frame-pointer chains. */
 	uint32_t dwarf_stack;
+	/* Sampled: instead of running argv, attach to the running process attach_pid (every
+	 * thread it has, and those it starts) for duration_s seconds (<= 0: until it exits
+	 * or *stop is set), as perf record -p; its address spaces are read from
+	 * /proc/PID/maps at attach time, then followed by the kernel's records. */
+	uint32_t attach_pid;
+	double duration_s;
 };
-#define pmc_record_opts__last_field dwarf_stack
+#define pmc_record_opts__last_field duration_s
 
-/* Runs the command once under the profiler and returns its profile in *ret and the
- * run's figures in *ret_run (may be NULL). A run that fails (non-zero exit, killed,
+/* Runs the command once under the profiler (or attaches to attach_pid) and returns its
+ * profile in *ret and the run's figures in *ret_run (may be NULL; attached: zeroes).
+ * Stopped through *stop before its end (the command's exit, or duration_s), the profile
+ * is of what was sampled until then, marked partial. A run that fails (non-zero exit, killed,
  * timed out) still gives a profile of what it did; *ret_run says how it ended. Returns 0;
  * the errors of pmc_sampler_open (-EACCES with the reason, -ENOENT when nothing can
- * sample here); -ENOENT/-EACCES when the command cannot be executed; -EINVAL/-EIO when
+ * sample here, -ESRCH when there is no process attach_pid); -ENOENT/-EACCES when the command cannot be executed; -EINVAL/-EIO when
  * the kernel's records or callgrind's files cannot be read; each with one line in err.
  * Kernel addresses are sampled only where allowed: a caller refused them
  * (perf_event_paranoid >= 2) gets user space only, which the profile's event says

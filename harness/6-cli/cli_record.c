@@ -19,9 +19,11 @@ static void help(FILE *out)
 	fprintf(
 	    out,
 	    "Usage: pmcbench record [OPTIONS] [--] COMMAND [ARGS...]\n"
+	    "       pmcbench record [OPTIONS] -p PID [--duration SECONDS]\n"
 	    "Profile one run of COMMAND: where it spends its time, sampled with\n"
 	    "perf_event_open (cycles where the machine has a PMU, else cpu-clock), or\n"
-	    "exactly under valgrind. Read the profile with 'pmcbench report'.\n\n"
+	    "exactly under valgrind; or a running process. Read the profile with\n"
+	    "'pmcbench report'.\n\n"
 	    "Options:\n"
 	    "  -o, --output=FILE      write the profile to FILE (default " RECORD_DEFAULT_OUTPUT
 	    ")\n"
@@ -36,6 +38,9 @@ static void help(FILE *out)
 	    "      --no-callchain     record the sampled function only, not its callers\n"
 	    "      --backend=perf|valgrind\n"
 	    "                         valgrind: an exact profile of instructions (callgrind)\n"
+	    "  -p, --pid=PID          attach to running process PID (all its threads, and what\n"
+	    "                         they start) until it exits, --duration or Ctrl-C\n"
+	    "      --duration=SECONDS with -p: stop sampling after this long\n"
 	    "      --timeout=SECONDS  kill the command after this long\n"
 	    "      --input=FILE       the command's standard input (default /dev/null)\n"
 	    "      --show-output      let the command write to the terminal\n"
@@ -43,11 +48,21 @@ static void help(FILE *out)
 	    "Exit status: 0 when the profile was written, 2 on an error (the command could not\n"
 	    "be run or profiled, the file could not be written); 130 after Ctrl-C (SIGINT), 143\n"
 	    "after SIGTERM: the command is killed, the samples so far are written as a\n"
-	    "profile marked partial, and pmcbench ends by the same signal.\n",
+	    "profile marked partial, and pmcbench ends by the same signal. With -p the\n"
+	    "process is left running, and the profile is partial only when --duration was\n"
+	    "not reached.\n",
 	    PMC_SAMPLE_DEFAULT_FREQ, PMC_SAMPLE_STACK_DEFAULT, PMC_SAMPLE_STACK_MAX);
 }
 
-enum { OPT_NO_CALLCHAIN = 0x100, OPT_CALL_GRAPH, OPT_BACKEND, OPT_TIMEOUT, OPT_INPUT, OPT_SHOW_OUTPUT };
+enum {
+	OPT_NO_CALLCHAIN = 0x100,
+	OPT_CALL_GRAPH,
+	OPT_BACKEND,
+	OPT_TIMEOUT,
+	OPT_INPUT,
+	OPT_SHOW_OUTPUT,
+	OPT_DURATION,
+};
 
 static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -56,6 +71,8 @@ static const struct option long_opts[] = {
     {"no-callchain", no_argument, NULL, OPT_NO_CALLCHAIN},
     {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
     {"backend", required_argument, NULL, OPT_BACKEND},
+    {"pid", required_argument, NULL, 'p'},
+    {"duration", required_argument, NULL, OPT_DURATION},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"input", required_argument, NULL, OPT_INPUT},
     {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
@@ -141,6 +158,7 @@ int pmc_cli_record(int argc, char **argv)
 {
 	struct pmc_record_opts o = {.sz = sizeof(o)};
 	const char *output = RECORD_DEFAULT_OUTPUT;
+	uint64_t pid = 0;
 	bool call_graph = false;
 	struct pmc_spawn_result sr;
 	struct pmc_profile *p = NULL;
@@ -149,7 +167,7 @@ int pmc_cli_record(int argc, char **argv)
 
 	PMC_OPTS_ZERO_TAIL(pmc_record_opts, &o); /* padding the initializer need not zero */
 	optind = 0;
-	while ((opt = pmc_cli_getopt(argc, argv, "+:o:F:e:h", long_opts, "record")) != -1) {
+	while ((opt = pmc_cli_getopt(argc, argv, "+:o:F:e:p:h", long_opts, "record")) != -1) {
 		switch (opt) {
 		case 'o':
 			output = optarg;
@@ -177,6 +195,19 @@ int pmc_cli_record(int argc, char **argv)
 				return PMC_EXIT_ERROR;
 			}
 			break;
+		case 'p':
+			if (pmc_cli_parse_count("--pid", optarg, 1, INT32_MAX, &pid) < 0)
+				return PMC_EXIT_ERROR;
+			break;
+		case OPT_DURATION:
+			if (pmc_cli_parse_seconds("--duration", optarg, 0, &o.duration_s) < 0)
+				return PMC_EXIT_ERROR;
+			if (o.duration_s <= 0) {
+				pmc_cli_error("--duration: give a time above 0 (or none: until "
+					      "Ctrl-C)");
+				return PMC_EXIT_ERROR;
+			}
+			break;
 		case OPT_TIMEOUT:
 			if (pmc_cli_parse_seconds("--timeout", optarg, 0, &o.timeout_s) < 0)
 				return PMC_EXIT_ERROR;
@@ -194,9 +225,26 @@ int pmc_cli_record(int argc, char **argv)
 			return PMC_EXIT_ERROR;
 		}
 	}
-	if (optind >= argc) {
+	if (pid && optind < argc) {
+		pmc_cli_error("record: -p attaches to a running process and a command would be "
+			      "started: give one of them");
+		return PMC_EXIT_ERROR;
+	}
+	if (!pid && o.duration_s > 0) {
+		pmc_cli_error("--duration is for -p; a command is recorded until it exits (or "
+			      "--timeout kills it)");
+		return PMC_EXIT_ERROR;
+	}
+	if (pid && (o.valgrind || o.timeout_s > 0 || o.input_path || o.show_output)) {
+		pmc_cli_error("-p attaches to a running process: --backend valgrind, --timeout, "
+			      "--input and --show-output are for a command it starts; leave them "
+			      "out");
+		return PMC_EXIT_ERROR;
+	}
+	if (!pid && optind >= argc) {
 		pmc_cli_error(
-		    "record: no command to profile; try 'pmcbench record -- ./prog args'");
+		    "record: no command to profile; try 'pmcbench record -- ./prog args' or "
+		    "'pmcbench record -p PID'");
 		return PMC_EXIT_ERROR;
 	}
 	if (o.valgrind && (o.event || o.freq || o.no_callchain || call_graph)) {
@@ -212,7 +260,8 @@ int pmc_cli_record(int argc, char **argv)
 	if (pmc_session_check_path(&pmc_cli_printer, "--output", output) < 0)
 		return PMC_EXIT_ERROR;
 	o.argv = argv + optind;
-	o.name = argv[optind];
+	o.name = pid ? NULL : argv[optind];
+	o.attach_pid = (uint32_t)pid;
 	o.note = note;
 	o.running = pmc_cli_running;
 	o.stop = &pmc_cli_interrupted;
@@ -225,9 +274,10 @@ int pmc_cli_record(int argc, char **argv)
 		/* The samples so far are kept, as perf record keeps them: the profile says it
 		 * is partial, and the exit status that a signal ended the recording. */
 		if (r == 0 && pmc_profile_save(p, output, err, sizeof(err)) == 0)
-			snprintf(what, sizeof(what),
-				 "wrote the %llu samples recorded so far to %s (a partial profile)",
-				 (unsigned long long)pmc_profile_info(p)->samples, output);
+			snprintf(what, sizeof(what), "wrote the %llu samples recorded %s to %s%s",
+				 (unsigned long long)pmc_profile_info(p)->samples,
+				 pid ? "until then" : "so far", output,
+				 pmc_profile_info(p)->partial ? " (a partial profile)" : "");
 		else
 			snprintf(what, sizeof(what), "no profile was written%s%s",
 				 r == 0 ? ": " : "", r == 0 ? err : "");

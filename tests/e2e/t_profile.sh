@@ -503,3 +503,31 @@ test_cxx_names_match_across_backends() {
 	awk -v fn="$spin" 'index($0, fn) && $1 != "-" && $2 != "-" { found = 1 } END { exit !found }' \
 		"$TMP/out" || { cat "$TMP/out" >&2; fail "the diff does not match $spin"; }
 }
+
+# record -p attaches to a running process: every thread it has (each of $PMC_PROF_LIVE's two
+# runs one function), named through /proc/PID/maps, for --duration; the process is left
+# running. A process that does not exist, and -p with a command, are one line each.
+test_record_attach_to_a_running_process() {
+	local pid
+	"$PMC_PROF_LIVE" marker 5 &
+	pid=$!
+	wait_for_file marker || { kill "$pid"; return 1; }
+	expect_exit 0 "$PMCBENCH" record -p "$pid" --duration 1 -o a.json || { kill "$pid"; return 1; }
+	kill -0 "$pid" 2>/dev/null || fail "the process did not survive its recording" || return 1
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	expect_grep 'recorded [0-9]+ samples of' "$TMP/err" || return 1
+	[ "$(json_get a.json "d['name'], 'partial' in d")" = "('pmc-prof-live', False)" ] ||
+		fail "a.json is not named after the process, or is partial" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded a.json || return 1
+	expect_grep '(^|;)live_alpha [0-9]+$' "$TMP/out" || return 1
+	expect_grep '(^|;)live_beta [0-9]+$' "$TMP/out" || return 1
+
+	expect_exit 2 "$PMCBENCH" record -p 2147483647 -o b.json || return 1
+	expect_one_line "$TMP/err" 'no process 2147483647 to attach to' || return 1
+	expect_exit 2 "$PMCBENCH" record -p 1 -o b.json -- true || return 1
+	expect_one_line "$TMP/err" 'give one of them' || return 1
+	expect_exit 2 "$PMCBENCH" record --duration 1 -o b.json -- true || return 1
+	expect_one_line "$TMP/err" '--duration is for -p' || return 1
+	[ ! -e b.json ] || fail "b.json was written"
+}
