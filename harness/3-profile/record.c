@@ -43,6 +43,22 @@ struct sampling {
 	int build_err;
 };
 
+/* The sampler's options for a record: a command's (enabled when it execs) or an attached
+ * process's. */
+static struct pmc_sample_opts sample_opts(const struct pmc_record_opts *o, bool exclude_kernel,
+					  bool attach)
+{
+	return (struct pmc_sample_opts){.sz = sizeof(struct pmc_sample_opts),
+					.event = o->event,
+					.freq = o->freq,
+					.no_callchain = o->no_callchain,
+					.exclude_kernel = exclude_kernel,
+					.stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
+					.enable_on_exec = !attach,
+					.attach = attach,
+					.sys = o->sys};
+}
+
 /* In the child, before exec (pmc_spawn_opts.in_child): memory is shared with us. */
 static int open_in_child(void *ud)
 {
@@ -123,17 +139,7 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 			  struct pmc_profile **ret, struct pmc_spawn_result *sr, char *err,
 			  size_t errlen)
 {
-	struct sampling st = {
-	    .so = {.sz = sizeof(st.so),
-		   .event = o->event,
-		   .freq = o->freq,
-		   .no_callchain = o->no_callchain,
-		   .exclude_kernel = exclude_kernel,
-		   .stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
-		   .enable_on_exec = true,
-		   .sys = o->sys},
-	    .name = o->name,
-	};
+	struct sampling st = {.so = sample_opts(o, exclude_kernel, false), .name = o->name};
 	struct pmc_spawn_opts so = spawn_opts(o);
 	struct pmc_sampler *s;
 	pthread_t th;
@@ -227,16 +233,7 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 {
 	pid_t pid = (pid_t)o->attach_pid;
 	double duration = PMC_OPTS_GET(o, duration_s, 0), end = 0;
-	struct sampling st = {
-	    .so = {.sz = sizeof(st.so),
-		   .event = o->event,
-		   .freq = o->freq,
-		   .no_callchain = o->no_callchain,
-		   .exclude_kernel = exclude_kernel,
-		   .stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
-		   .attach = true,
-		   .sys = o->sys},
-	};
+	struct sampling st = {.so = sample_opts(o, exclude_kernel, true)};
 	struct pmc_sampler *s = NULL;
 	char name[64];
 	int pidfd, r;
