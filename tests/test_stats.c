@@ -26,6 +26,7 @@
 #include "tests/helpers.h"
 
 #include "core/stats.h"
+#include "core/stats_priv.h"
 
 /* ---- summary ---- */
 
@@ -632,6 +633,134 @@ static void test_ratio_errors(void **state)
 	assert_true(lo <= 1 && hi >= 1);
 }
 
+/* ---- the comparison's path: each side sorted once ---- */
+
+/* The same double, bit for bit (NAN equal to NAN); prints both otherwise. */
+#define assert_same(actual, expected)                                                              \
+	do {                                                                                       \
+		double a_ = (actual), e_ = (expected);                                             \
+		if (memcmp(&a_, &e_, sizeof(a_)) != 0 && !(isnan(a_) && isnan(e_))) {              \
+			print_error("%s = %.17g, expected %.17g\n", #actual, a_, e_);              \
+			fail();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+static uint64_t lcg_next(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+/* n values of which some are NAN; with few distinct values, many ties. */
+static void random_sample(uint64_t *seed, double *x, size_t n, unsigned distinct)
+{
+	double scale = 1 + (double)(lcg_next(seed) % 1000);
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = lcg_next(seed);
+
+		if (r % 11 == 0)
+			x[i] = NAN;
+		else if (distinct)
+			x[i] = scale * (1 + (double)(r % distinct) / 64);
+		else
+			x[i] = scale * (1 + (double)(r % 1000003) / 1e6);
+	}
+}
+
+static size_t present_sorted(const double *x, size_t n, double *v)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			v[m++] = x[i];
+	qsort(v, m, sizeof(v[0]), cmp_double);
+	return m;
+}
+
+static void assert_same_summary(const struct pmc_summary *a, const struct pmc_summary *e)
+{
+	assert_int_equal(a->n, e->n);
+	assert_same(a->mean, e->mean);
+	assert_same(a->stddev, e->stddev);
+	assert_same(a->median, e->median);
+	assert_same(a->mad, e->mad);
+	assert_same(a->min, e->min);
+	assert_same(a->max, e->max);
+	assert_same(a->cv, e->cv);
+	assert_int_equal(a->has_ci, e->has_ci);
+	assert_same(a->ci_lo, e->ci_lo);
+	assert_same(a->ci_hi, e->ci_hi);
+}
+
+/* The comparison (compare_stats.c) sorts each side's present values once, summarises them
+ * with pmc_summary_sorted, tests them with pmc_mann_whitney_sorted and last takes the
+ * interval with pmc_ratio_ci_sorted, which overwrites them with logs. On random inputs of
+ * unequal sizes, with ties and NAN, that gives the public functions' numbers bit for bit,
+ * and the MAD, found without sorting the deviations, is the median of all of them sorted. */
+static void test_sorted_path_matches_public(void **state)
+{
+	enum { MAXN = 1000 };
+	static double a[MAXN], b[MAXN], va[MAXN], vb[MAXN], dev[MAXN];
+	static const size_t sizes[][2] = {{1000, 10}, {10, 1000}, {300, 250}, {7, 1}, {1, 2}};
+	struct pmc_mwu_tables *tables;
+	uint64_t seed = 23;
+
+	(void)state;
+	assert_int_equal(pmc_mwu_tables_new(&tables), 0);
+	for (int trial = 0; trial < 400; trial++) {
+		size_t na, nb, ma, mb;
+		unsigned distinct = trial % 3 == 0 ? 0 : 1 + (unsigned)(lcg_next(&seed) % 40);
+
+		if ((size_t)trial < ARRAY_SIZE(sizes)) {
+			na = sizes[trial][0];
+			nb = sizes[trial][1];
+		} else {
+			na = 1 + lcg_next(&seed) % 200;
+			nb = 1 + lcg_next(&seed) % 60;
+		}
+		random_sample(&seed, a, na, distinct);
+		random_sample(&seed, b, nb, distinct);
+		ma = present_sorted(a, na, va);
+		mb = present_sorted(b, nb, vb);
+
+		struct pmc_summary sa, sb, ea, eb;
+		int ra = pmc_summary_compute(a, na, 0.95, &ea);
+
+		assert_int_equal(pmc_summary_sorted(a, na, va, ma, 0.95, &sa), ra);
+		assert_int_equal(pmc_summary_sorted(b, nb, vb, mb, 0.95, &sb),
+				 pmc_summary_compute(b, nb, 0.95, &eb));
+		if (ma == 0 || mb == 0)
+			continue;
+		assert_same_summary(&sa, &ea);
+		assert_same_summary(&sb, &eb);
+		for (size_t i = 0; i < ma; i++)
+			dev[i] = fabs(va[i] - sa.median);
+		qsort(dev, ma, sizeof(dev[0]), cmp_double);
+		assert_same(sa.mad, pmc_median_sorted(dev, ma));
+
+		struct pmc_mwu u, eu;
+
+		assert_int_equal(pmc_mann_whitney(a, na, b, nb, tables, &eu), 0);
+		assert_int_equal(pmc_mann_whitney_sorted(va, ma, vb, mb, tables, &u), 0);
+		assert_same(u.u, eu.u);
+		assert_same(u.p, eu.p);
+		assert_int_equal(u.exact, eu.exact);
+
+		double ratio, lo, hi, eratio, elo, ehi;
+		int rr = pmc_ratio_ci(a, na, b, nb, 0.95, tables, &eratio, &elo, &ehi);
+
+		assert_true(rr == 0 || rr == -EDOM);
+		assert_int_equal(
+		    pmc_ratio_ci_sorted(va, ma, vb, mb, 0.95, tables, &ratio, &lo, &hi), rr);
+		assert_same(ratio, eratio);
+		assert_same(lo, elo);
+		assert_same(hi, ehi);
+	}
+	pmc_mwu_tables_free(tables);
+}
+
 /* ---- Benjamini-Hochberg ---- */
 
 static void test_bh_paper_example(void **state)
@@ -777,6 +906,7 @@ int main(void)
 	    cmocka_unit_test(test_ratio_large_selection),
 	    cmocka_unit_test(test_ratio_unequal_sizes),
 	    cmocka_unit_test(test_ratio_errors),
+	    cmocka_unit_test(test_sorted_path_matches_public),
 	    cmocka_unit_test(test_bh_paper_example),
 	    cmocka_unit_test(test_bh_order_nan_and_errors),
 	    cmocka_unit_test(test_geomean),

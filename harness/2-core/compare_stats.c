@@ -12,13 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/analysis.h"
 #include "core/compare.h"
 #include "core/compare_priv.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/signed_rank.h"
 #include "core/stats.h"
+#include "core/stats_priv.h"
 
 /* Below this many rows per thread, starting threads costs more than it saves. */
 #define ROWS_PER_THREAD 4096
@@ -208,6 +208,19 @@ static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha
 	return 0;
 }
 
+/* A side's summary, as pmc_metric_summarize (analysis.h) gives it, with its present values
+ * left sorted in v for the test and the interval: each side is sorted once a row. */
+static int summarize_sorted(const struct pmc_metric *m, double confidence, double *v,
+			    struct pmc_summary *ret)
+{
+	size_t n = pmc_metric_present(m, v);
+
+	if (n == 0)
+		return -EINVAL;
+	pmc_stats_sort(v, n);
+	return pmc_summary_sorted(m->values, m->n, v, n, confidence, ret);
+}
+
 /* The statistics of one row; va and vb hold room for the samples of either side, vd for
  * their per-round log ratios; tables keeps the exact distributions of the thread's tests.
  * On failure *ret_side says which samples the failing step read. */
@@ -219,17 +232,17 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 	int r;
 
 	/* The same summaries the run reports show (analysis.h); va and vb keep the
-	 * samples for the tests below. */
+	 * samples, sorted, for the tests below. */
 	*ret_side = SIDE_OLD;
 	if (na) {
-		r = pmc_metric_summarize(j->om, confidence, va, NULL, &row->old);
+		r = summarize_sorted(j->om, confidence, va, &row->old);
 		if (r < 0)
 			return r;
 		row->has_old = true;
 	}
 	*ret_side = SIDE_NEW;
 	if (nn) {
-		r = pmc_metric_summarize(j->nm, confidence, vb, NULL, &row->new);
+		r = summarize_sorted(j->nm, confidence, vb, &row->new);
 		if (r < 0)
 			return r;
 		row->has_new = true;
@@ -282,8 +295,10 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 			row->by_process = true;
 			row->nunits_old = na;
 			row->nunits_new = nn;
+			pmc_stats_sort(va, na);
+			pmc_stats_sort(vb, nn);
 		}
-		r = pmc_mann_whitney(va, na, vb, nn, tables, &u);
+		r = pmc_mann_whitney_sorted(va, na, vb, nn, tables, &u);
 		if (r < 0)
 			return r;
 		row->p = u.p;
@@ -291,8 +306,9 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		row->min_p = pmc_cmp_smallest_p(na, nn);
 		row->testable = row->min_p < alpha;
 		if (row->old.min > 0 && row->new.min > 0 && na && nn) {
-			r = pmc_ratio_ci(va, na, vb, nn, confidence, tables, &row->ratio,
-					 &row->ratio_lo, &row->ratio_hi);
+			/* The last use of va and vb, which it turns into logs. */
+			r = pmc_ratio_ci_sorted(va, na, vb, nn, confidence, tables, &row->ratio,
+						&row->ratio_lo, &row->ratio_hi);
 			if (r < 0 && r != -EDOM)
 				return r;
 			if (r == -EDOM)

@@ -309,25 +309,33 @@ static size_t binomial_half_lower(size_t n, double tail)
 
 /* ---- public functions ---- */
 
-int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc_summary *ret)
+/* The median of |v[i] - med| over sorted v[0..m-1] without sorting the deviations: those
+ * of v[0..m/2), each <= med, grow as i falls, and those of v[m/2..m), each >= med (med
+ * lies between the middle values), as i rises. Walking out from the middle and taking the
+ * smaller of the two next deviations merges the two sorted runs; the median's one or two
+ * order statistics are reached halfway, the same values a sort of all of them gives. */
+static double mad_sorted(const double *v, size_t m, double med)
 {
-	double buf[STACK_VALUES], dev_buf[STACK_VALUES];
-	double *v, *dev = dev_buf;
-	size_t m;
-	int err = 0;
+	size_t lo = m / 2, hi = m / 2; /* next: v[lo - 1] below, v[hi] above */
+	double prev = 0, cur = 0;
 
-	if ((!x && n) || !ret || !(confidence > 0 && confidence < 1))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		if (isinf(x[i]))
-			return -EINVAL;
-	v = pmc_stats_sorted_present(x, n, buf, STACK_VALUES, &m, &err);
-	if (!v)
-		return err;
-	if (m == 0) {
-		err = -EINVAL;
-		goto out_values;
+	for (size_t k = 0; k <= m / 2; k++) {
+		bool below = hi == m || (lo > 0 && fabs(v[lo - 1] - med) <= fabs(v[hi] - med));
+
+		prev = cur;
+		cur = below ? fabs(v[--lo] - med) : fabs(v[hi++] - med);
 	}
+	/* cur is the deviation of rank m/2 (from 0), prev the one before it. */
+	return m % 2 ? cur : pmc_median_sorted((const double[]){prev, cur}, 2);
+}
+
+int pmc_summary_sorted(const double *x, size_t n, const double *v, size_t m, double confidence,
+		       struct pmc_summary *ret)
+{
+	if (m == 0 || !(confidence > 0 && confidence < 1))
+		return -EINVAL;
+	if (isinf(v[0]) || isinf(v[m - 1]))
+		return -EINVAL;
 
 	struct pmc_summary s = {.n = m, .confidence = confidence};
 	double mean = 0, m2 = 0;
@@ -355,18 +363,7 @@ int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc
 	s.cv = s.stddev / fabs(mean);
 	if (!isfinite(s.cv))
 		s.cv = NAN;
-
-	if (m > STACK_VALUES) {
-		dev = malloc(m * sizeof(*dev));
-		if (!dev) {
-			err = -ENOMEM;
-			goto out_values;
-		}
-	}
-	for (size_t i = 0; i < m; i++)
-		dev[i] = fabs(v[i] - s.median);
-	pmc_stats_sort(dev, m);
-	s.mad = pmc_median_sorted(dev, m);
+	s.mad = mad_sorted(v, m, s.median);
 
 	/* [x_(j), x_(n-j+1)] covers the median with probability 1 - 2 P(B <= j - 1),
 	 * B ~ Binomial(n, 1/2), whatever the distribution (Conover 1999, sec. 3.2): the
@@ -379,14 +376,24 @@ int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc
 
 	/* Finite inputs can still overflow (|x| near DBL_MAX): never hand out Inf or NaN as
 	 * a statistic. */
-	if (!isfinite(s.mean) || !isfinite(s.stddev) || !isfinite(s.mad) || !isfinite(s.median)) {
-		err = -ERANGE;
-		goto out_dev;
-	}
+	if (!isfinite(s.mean) || !isfinite(s.stddev) || !isfinite(s.mad) || !isfinite(s.median))
+		return -ERANGE;
 	*ret = s;
-out_dev:
-	pmc_stats_release(dev, dev_buf);
-out_values:
+	return 0;
+}
+
+int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc_summary *ret)
+{
+	double buf[STACK_VALUES], *v;
+	size_t m;
+	int err = 0;
+
+	if ((!x && n) || !ret)
+		return -EINVAL;
+	v = pmc_stats_sorted_present(x, n, buf, STACK_VALUES, &m, &err);
+	if (!v)
+		return err;
+	err = pmc_summary_sorted(x, n, v, m, confidence, ret);
 	pmc_stats_release(v, buf);
 	return err;
 }

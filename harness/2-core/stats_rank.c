@@ -258,26 +258,14 @@ static int mwu_exact_ties_p(const double *x, size_t m, const double *y, size_t n
 	return 0;
 }
 
-int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		     struct pmc_mwu_tables *tables, struct pmc_mwu *ret)
+int pmc_mann_whitney_sorted(const double *va, size_t n1, const double *vb, size_t n2,
+			    struct pmc_mwu_tables *tables, struct pmc_mwu *ret)
 {
-	double abuf[STACK_VALUES], bbuf[STACK_VALUES];
-	double *va, *vb, *owned = NULL;
-	size_t n1, n2;
+	double *owned = NULL;
 	int err = 0;
 
-	if ((!a && na) || (!b && nb) || !ret)
+	if (n1 == 0 || n2 == 0)
 		return -EINVAL;
-	va = pmc_stats_sorted_present(a, na, abuf, STACK_VALUES, &n1, &err);
-	if (!va)
-		return err;
-	vb = pmc_stats_sorted_present(b, nb, bbuf, STACK_VALUES, &n2, &err);
-	if (!vb)
-		goto out_a;
-	if (n1 == 0 || n2 == 0) {
-		err = -EINVAL;
-		goto out_b;
-	}
 
 	struct rank_sums rs = pooled_ranks(va, n1, vb, n2);
 	double d1 = (double)n1, d2 = (double)n2, nn = d1 * d2;
@@ -289,7 +277,7 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 
 		if (!cdf) {
 			err = -ENOMEM;
-			goto out_b;
+			goto out;
 		}
 		/* Two-sided: twice the smaller tail, P(U <= min(U1, U2)) by symmetry. */
 		double umin = fmin(r.u, nn - r.u);
@@ -303,7 +291,7 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		err = n1 <= n2 ? mwu_exact_ties_p(va, n1, vb, n2, &r.p)
 			       : mwu_exact_ties_p(vb, n2, va, n1, &r.p);
 		if (err < 0)
-			goto out_b;
+			goto out;
 		r.exact = true;
 	} else {
 		/* Normal approximation with the tie-corrected variance
@@ -320,10 +308,29 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		r.exact = false;
 	}
 	*ret = r;
-out_b:
+out:
 	free(owned);
-	pmc_stats_release(vb, bbuf);
-out_a:
+	return err;
+}
+
+int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		     struct pmc_mwu_tables *tables, struct pmc_mwu *ret)
+{
+	double abuf[STACK_VALUES], bbuf[STACK_VALUES];
+	double *va, *vb;
+	size_t n1, n2;
+	int err = 0;
+
+	if ((!a && na) || (!b && nb) || !ret)
+		return -EINVAL;
+	va = pmc_stats_sorted_present(a, na, abuf, STACK_VALUES, &n1, &err);
+	if (!va)
+		return err;
+	vb = pmc_stats_sorted_present(b, nb, bbuf, STACK_VALUES, &n2, &err);
+	if (vb) {
+		err = pmc_mann_whitney_sorted(va, n1, vb, n2, tables, ret);
+		pmc_stats_release(vb, bbuf);
+	}
 	pmc_stats_release(va, abuf);
 	return err;
 }
@@ -482,33 +489,19 @@ static double hl_order_stat(const struct hl_diffs *h, uint64_t k)
 	return select_difference(h->la, h->na, h->lb, h->nb, k);
 }
 
-int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
-		 struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo, double *ret_hi)
+int pmc_ratio_ci_sorted(double *la, size_t n1, double *lb, size_t n2, double confidence,
+			struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo,
+			double *ret_hi)
 {
-	double abuf[STACK_VALUES], bbuf[STACK_VALUES], dbuf[2 * STACK_DIFFS];
-	double *la, *lb, *owned = NULL;
-	size_t n1, n2;
+	double dbuf[2 * STACK_DIFFS];
+	double *owned = NULL;
 	int err = 0;
 
-	if ((!a && na) || (!b && nb) || !ret_ratio || !ret_lo || !ret_hi ||
-	    !(confidence > 0 && confidence < 1))
+	if (n1 == 0 || n2 == 0 || !(confidence > 0 && confidence < 1))
 		return -EINVAL;
-	for (size_t i = 0; i < na; i++)
-		if (!isnan(a[i]) && !(a[i] > 0 && isfinite(a[i])))
-			return -EINVAL;
-	for (size_t i = 0; i < nb; i++)
-		if (!isnan(b[i]) && !(b[i] > 0 && isfinite(b[i])))
-			return -EINVAL;
-	la = pmc_stats_sorted_present(a, na, abuf, STACK_VALUES, &n1, &err);
-	if (!la)
-		return err;
-	lb = pmc_stats_sorted_present(b, nb, bbuf, STACK_VALUES, &n2, &err);
-	if (!lb)
-		goto out_a;
-	if (n1 == 0 || n2 == 0) {
-		err = -EINVAL;
-		goto out_b;
-	}
+	/* Sorted: every value is positive and finite when the ends are. */
+	if (!(la[0] > 0 && isfinite(la[n1 - 1]) && lb[0] > 0 && isfinite(lb[n2 - 1])))
+		return -EINVAL;
 	/* log is increasing, so the sorted values stay sorted. */
 	for (size_t i = 0; i < n1; i++)
 		la[i] = log(la[i]);
@@ -522,7 +515,7 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 		h.d = total <= STACK_DIFFS ? dbuf : malloc(2 * total * sizeof(*h.d));
 		if (!h.d) {
 			err = -ENOMEM;
-			goto out_b;
+			goto out;
 		}
 		size_t k = 0;
 
@@ -559,7 +552,7 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 
 		if (!cdf) {
 			err = -ENOMEM;
-			goto out_d;
+			goto out;
 		}
 		while (k < total && cdf[k] <= tail * (1 + PMC_STATS_TAIL_SLACK))
 			k++;
@@ -589,13 +582,32 @@ int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double 
 		*ret_lo = exp(hl_order_stat(&h, k));
 		*ret_hi = exp(hl_order_stat(&h, total - k + 1));
 	}
-out_d:
+out:
 	free(owned);
 	if (h.d != dbuf)
 		free(h.d);
-out_b:
-	pmc_stats_release(lb, bbuf);
-out_a:
-	pmc_stats_release(la, abuf);
+	return err;
+}
+
+int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
+		 struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo, double *ret_hi)
+{
+	double abuf[STACK_VALUES], bbuf[STACK_VALUES];
+	double *va, *vb;
+	size_t n1, n2;
+	int err = 0;
+
+	if ((!a && na) || (!b && nb) || !ret_ratio || !ret_lo || !ret_hi)
+		return -EINVAL;
+	va = pmc_stats_sorted_present(a, na, abuf, STACK_VALUES, &n1, &err);
+	if (!va)
+		return err;
+	vb = pmc_stats_sorted_present(b, nb, bbuf, STACK_VALUES, &n2, &err);
+	if (vb) {
+		err = pmc_ratio_ci_sorted(va, n1, vb, n2, confidence, tables, ret_ratio, ret_lo,
+					  ret_hi);
+		pmc_stats_release(vb, bbuf);
+	}
+	pmc_stats_release(va, abuf);
 	return err;
 }
