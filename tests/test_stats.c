@@ -761,6 +761,46 @@ static void test_sorted_path_matches_public(void **state)
 	pmc_mwu_tables_free(tables);
 }
 
+/* pmc_stats_sort (a radix sort from 256 values, the introsort below) against qsort on
+ * values of both signs, zeros of both signs, ties, subnormals and infinities, at sizes on
+ * both sides of the switch. */
+static void test_sort_against_qsort(void **state)
+{
+	static const size_t sizes[] = {0, 1, 17, 255, 256, 257, 1000, 5003};
+	static double v[5003], e[5003];
+	uint64_t seed = 5;
+
+	(void)state;
+	for (size_t t = 0; t < ARRAY_SIZE(sizes); t++) {
+		size_t n = sizes[t];
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = lcg_next(&seed);
+
+			if (r % 6 == 0)
+				v[i] = (double)(r % 7) - 3;
+			else if (r % 6 == 1)
+				v[i] = -1e300 * (double)(r % 1000); /* -0.0 too */
+			else if (r % 6 == 2)
+				v[i] = 4.9e-324 * (double)(r % 5);
+			else if (r % 6 == 3)
+				v[i] = r % 2 ? INFINITY : -INFINITY;
+			else
+				v[i] = ldexp((double)r, (int)(r % 200) - 100) * (r % 3 ? 1 : -1);
+			e[i] = v[i];
+		}
+		pmc_stats_sort(v, n);
+		qsort(e, n, sizeof(e[0]), cmp_double);
+		/* Equal values: -0.0 and 0.0 compare equal, and qsort may order them either way. */
+		for (size_t i = 0; i < n; i++)
+			if (!(v[i] == e[i])) {
+				print_error("n %zu: v[%zu] = %.17g, expected %.17g\n", n, i, v[i],
+					    e[i]);
+				fail();
+			}
+	}
+}
+
 /* ---- Benjamini-Hochberg ---- */
 
 static void test_bh_paper_example(void **state)
@@ -907,6 +947,7 @@ int main(void)
 	    cmocka_unit_test(test_ratio_unequal_sizes),
 	    cmocka_unit_test(test_ratio_errors),
 	    cmocka_unit_test(test_sorted_path_matches_public),
+	    cmocka_unit_test(test_sort_against_qsort),
 	    cmocka_unit_test(test_bh_paper_example),
 	    cmocka_unit_test(test_bh_order_nan_and_errors),
 	    cmocka_unit_test(test_geomean),
