@@ -67,6 +67,7 @@ struct bpoint {
 struct bentry {
 	const char *const *metrics; /* the patterns of the metrics read; NULL: all */
 	size_t nmetrics;
+	bool literal; /* the patterns are plain names, which the query selects */
 	struct bbench *b;
 	size_t nb, capb;
 	struct bpoint *p;
@@ -122,7 +123,7 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 {
 	struct bentry *be = ud;
 	struct bpoint *p;
-	bool want = !be->metrics;
+	bool want = !be->metrics || be->literal;
 
 	/* The comparison's own rule of which metrics it compares (compare_pairing.c). */
 	for (size_t i = 0; !want && i < be->nmetrics; i++)
@@ -180,8 +181,8 @@ static void sort_once(void *v, size_t n, size_t size,
 
 /* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
  * found from its points) and the points of the metrics read, both sorted by name. */
-static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, bool literal,
-		      char *err, size_t errlen)
+static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, char *err,
+		      size_t errlen)
 {
 	const char *p[MAX_PARAMS] = {id};
 	char sql[2048];
@@ -202,7 +203,7 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 			       "pmc_point WHERE entry = $1");
 	/* Plain names are asked of the store, so that it reads no other row; patterns are
 	 * matched here, as the comparison matches them. */
-	if (literal) {
+	if (be->literal) {
 		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND metric IN (");
 		for (size_t i = 0; i < be->nmetrics; i++) {
 			len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s$%zu",
@@ -274,7 +275,9 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 				if ((rc = pmc_metric_append(m, be->vals[p->at + k], NULL)) < 0)
 					return rc;
 			for (size_t k = 0; matched && !rb->skipped && k < be->nmetrics; k++)
-				matched[k] = matched[k] || fnmatch(be->metrics[k], id, 0) == 0;
+				matched[k] = matched[k] ||
+					     (be->literal ? strcmp(be->metrics[k], id)
+							  : fnmatch(be->metrics[k], id, 0)) == 0;
 		}
 		for (size_t k = 0; k < b->nmetrics; k++)
 			if ((rc = pad(&b->metrics[k], b->nruns)) < 0)
@@ -292,12 +295,13 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 		       char *err, size_t errlen)
 {
 	struct pmc_result *base = NULL;
-	bool *matched = NULL, literal = be->metrics && be->nmetrics < MAX_PARAMS;
+	bool *matched = NULL;
 	size_t ne = 0;
 	int rc;
 
-	for (size_t i = 0; literal && i < be->nmetrics; i++)
-		literal = !strpbrk(be->metrics[i], "*?[\\");
+	be->literal = be->metrics && be->nmetrics < MAX_PARAMS;
+	for (size_t i = 0; be->literal && i < be->nmetrics; i++)
+		be->literal = !strpbrk(be->metrics[i], "*?[\\");
 	if (be->metrics && !(matched = calloc(be->nmetrics + 1, sizeof(*matched))))
 		return oom(err, errlen);
 	rc = pmc_result_new(r->backend, &base);
@@ -310,7 +314,7 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
 	 * entries sort everywhere): each is one process of the baseline. */
 	for (size_t e = ids->n; e-- > 0;) {
-		rc = read_entry(h, be, ids->v[e], literal, err, errlen);
+		rc = read_entry(h, be, ids->v[e], err, errlen);
 		if (rc == -ENOMEM || rc == -EBADMSG) {
 			if (rc == -ENOMEM)
 				oom(err, errlen);
