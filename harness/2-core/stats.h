@@ -83,7 +83,8 @@ int pmc_median_of(const double *x, size_t n, double *ret);
  * probability equal to alpha/2 in exact arithmetic is not lost to rounding in 1 - conf. */
 #define PMC_STATS_TAIL_SLACK 1e-9
 
-/* Sorts v[0..n-1] ascending (introsort, no NAN allowed). */
+/* Sorts v[0..n-1] ascending (a radix sort from 256 values, else an introsort; -0.0
+ * before 0.0 in the former), no NAN allowed. */
 void pmc_stats_sort(double *v, size_t n);
 
 /* Copies the non-NAN entries of x into buf, or into the heap when there are more than
