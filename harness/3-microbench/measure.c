@@ -4,7 +4,6 @@
  * edges only. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,55 +14,8 @@
 #include "base/error.h"
 #include "base/opts.h"
 #include "core/stats.h"
+#include "microbench/loop.h"
 #include "microbench/microbench.h"
-
-enum phase { IDLE, RUNNING, DONE };
-
-/* The harness's half of struct pmc_state. */
-struct pmc_run_ctx {
-	const struct pmc_mb_bench *b;
-	uint64_t iters;
-	enum phase phase;
-	pmc_mb_clock_fn clock;
-	void *clock_ud;
-	/* During calibration only: the CPU-time clock read at the edges (NULL: not read). */
-	pmc_mb_clock_fn cpu_clock;
-	void *cpu_clock_ud;
-	uint64_t cpu0, cpu1;
-	struct pmc_counters *counters; /* NULL: no counters */
-	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
-	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
-	 * per event (counters/perf/hybrid.h); NULL when no event was split. */
-	struct pmc_reading *p0, *p1;
-	const struct pmc_event_list *events; /* for each event's sysfs scale */
-	size_t nev;
-	uint64_t t0, t1;
-	int error;    /* a failed read inside the loop */
-	bool collect; /* callgrind counts between the two edges (valgrind.c) */
-	uint64_t items, bytes;
-	bool skipped;
-	char *message;
-	void *user;
-	void *fixture; /* from setup_once to teardown_once */
-	/* pmc_pause/pmc_resume in the running batch: how many pairs, the clocks when the
-	 * last pause began, and the time spent paused; ended_paused: the loop ended paused. */
-	uint64_t pauses, pause_t, pause_cpu, paused_ns, paused_cpu;
-	bool paused, ended_paused;
-	/* The pause loop (measure_pauses): pairs per batch. */
-	uint64_t pause_pairs;
-	/* pmc_set_counter: the names so far (over every batch) and the running batch's
-	 * values; uc_bad: the first bad name or one too many, as an error. */
-	struct pmc_mb_ucounter uc[PMC_COUNTERS_MAX];
-	size_t nuc;
-	double ucv[PMC_COUNTERS_MAX];
-	char uc_bad[160];
-	/* A thread of a multithreaded batch (run_threads): its index, the count, and the
-	 * barrier its loop's start waits at; threads_ns: the batch's time, the mean of the
-	 * threads' (NAN: one thread). */
-	pthread_barrier_t *barrier;
-	unsigned thread_index, nthreads;
-	double threads_ns;
-};
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -87,7 +39,7 @@ static uint64_t thread_cpu_ns(void *ud)
 }
 
 /* The parts of the last read of each split event, into p. */
-static void save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
+void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
 {
 	for (size_t e = 0; e < c->nev; e++)
 		for (size_t k = 0; k < pmc_counters_nparts(c->counters, e); k++)
@@ -110,7 +62,7 @@ bool pmc_loop_edge(struct pmc_state *s)
 			return false;
 		}
 		if (c->p0)
-			save_parts(c, c->p0);
+			pmc_mb_save_parts(c, c->p0);
 		/* The threads of a batch start their clocks together. */
 		if (c->barrier)
 			pthread_barrier_wait(c->barrier);
@@ -137,7 +89,7 @@ bool pmc_loop_edge(struct pmc_state *s)
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
 			c->error = r;
 		else if (c->p1)
-			save_parts(c, c->p1);
+			pmc_mb_save_parts(c, c->p1);
 		return false;
 	case DONE:
 	default:
@@ -367,180 +319,6 @@ static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_readi
 	}
 }
 
-/* Where a batch's threads wait until every one of them exists: go 1 runs them, -1
- * (one could not be created) ends them unrun, so that none waits for it at the barrier. */
-struct gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int go;
-};
-
-static void gate_open(struct gate *g, int go)
-{
-	pthread_mutex_lock(&g->lock);
-	g->go = go;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
-/* One thread of a multithreaded batch. */
-struct thread_arg {
-	struct pmc_run_ctx ctx;
-	pmc_bench_fn fn;
-	struct gate *gate;
-	uint64_t left; /* its state's left when the function returned */
-	pthread_t tid;
-	bool started;
-};
-
-static void *thread_main(void *p)
-{
-	struct thread_arg *a = p;
-	struct pmc_state s = {.left = 0, .ctx = &a->ctx};
-	int go;
-
-	pthread_mutex_lock(&a->gate->lock);
-	while (!(go = a->gate->go))
-		pthread_cond_wait(&a->gate->cond, &a->gate->lock);
-	pthread_mutex_unlock(&a->gate->lock);
-	if (go < 0)
-		return NULL;
-	if (!a->ctx.skipped)
-		a->fn(&s);
-	/* A thread that never started its loop (a skip, an error) still lets the others
-	 * past the barrier; the batch then fails or is skipped. */
-	if (a->ctx.phase == IDLE)
-		pthread_barrier_wait(a->ctx.barrier);
-	a->left = s.left;
-	return NULL;
-}
-
-/* What the threads of a batch did, into c (docs/microbench.md, "Threads"): the batch's
- * time is the mean of the threads' timed parts (Google Benchmark's real time), the
- * pauses and the calibration's CPU time those of thread 0 (the calling one), user
- * counters summed by name, the first skip or misuse. Sets *ret_left. */
-static void gather_threads(struct pmc_run_ctx *c, struct thread_arg *a, unsigned n,
-			   uint64_t *ret_left)
-{
-	double sum = 0;
-	uint64_t pauses = 0;
-
-	c->phase = DONE;
-	*ret_left = 0;
-	for (unsigned i = 0; i < n; i++) {
-		struct pmc_run_ctx *t = &a[i].ctx;
-
-		if (t->skipped && !c->skipped) {
-			c->skipped = true;
-			c->message = t->message;
-			t->message = NULL;
-		}
-		free(t->message);
-		if (t->uc_bad[0] && !c->uc_bad[0])
-			memcpy(c->uc_bad, t->uc_bad, sizeof(c->uc_bad));
-		c->ended_paused |= t->ended_paused;
-		if (t->phase != DONE || a[i].left) {
-			c->phase = t->phase == DONE ? RUNNING : t->phase;
-			*ret_left = a[i].left;
-		}
-		if (!c->items)
-			c->items = t->items;
-		if (!c->bytes)
-			c->bytes = t->bytes;
-		sum += (double)(t->t1 - t->t0 - t->paused_ns);
-		pauses += t->pauses;
-		for (size_t k = 0; k < t->nuc; k++) {
-			size_t j = 0;
-
-			while (j < c->nuc && strcmp(c->uc[j].name, t->uc[k].name) != 0)
-				j++;
-			if (j == PMC_COUNTERS_MAX)
-				continue;
-			if (j == c->nuc)
-				c->uc[c->nuc++] = t->uc[k];
-			if (!isnan(t->ucv[k]))
-				c->ucv[j] = isnan(c->ucv[j]) ? t->ucv[k] : c->ucv[j] + t->ucv[k];
-		}
-	}
-	c->threads_ns = sum / n;
-	c->pauses = (pauses + n / 2) / n;
-	c->cpu0 = a[0].ctx.cpu0;
-	c->cpu1 = a[0].ctx.cpu1;
-	c->paused_cpu = a[0].ctx.paused_cpu;
-}
-
-/* fn on c->b->threads threads at once, the calling one thread 0, each with its own state
- * and a copy of the batch's context without the counters: those are read around the
- * whole batch (opened with inherit, so that the threads' counts fold in when they end),
- * and a thread's pauses stop its clock only. Returns 0 or -errno with one line in err. */
-static int run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_left, char *err,
-		       size_t errlen)
-{
-	unsigned n = c->b->threads;
-	struct thread_arg *a = calloc(n, sizeof(*a));
-	struct gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-	pthread_barrier_t bar;
-	int r = 0;
-
-	if (!a || pthread_barrier_init(&bar, NULL, n) != 0) {
-		free(a);
-		pmc_err_set(err, errlen, "'%s': cannot start %u threads: out of memory",
-			    c->b->name, n);
-		return -ENOMEM;
-	}
-	if (c->counters && (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {
-		pmc_err_set(err, errlen, "'%s': cannot read the counters: %s", c->b->name,
-			    strerror(-r));
-		goto out;
-	}
-	if (c->p0)
-		save_parts(c, c->p0);
-	for (unsigned i = 0; i < n; i++) {
-		a[i].ctx = *c;
-		a[i].ctx.counters = NULL;
-		a[i].ctx.p0 = a[i].ctx.p1 = NULL;
-		a[i].ctx.collect = false;
-		a[i].ctx.message = NULL;
-		a[i].ctx.barrier = &bar;
-		a[i].ctx.thread_index = i;
-		a[i].ctx.nthreads = n;
-		/* What setup counted is the calling context's, once; the threads add theirs. */
-		for (size_t k = 0; k < PMC_COUNTERS_MAX; k++)
-			a[i].ctx.ucv[k] = NAN;
-		if (i)
-			a[i].ctx.cpu_clock = NULL;
-		a[i].fn = fn;
-		a[i].gate = &gate;
-	}
-	for (unsigned i = 1; i < n && r == 0; i++) {
-		r = -pthread_create(&a[i].tid, NULL, thread_main, &a[i]);
-		a[i].started = r == 0;
-	}
-	gate_open(&gate, r == 0 ? 1 : -1);
-	if (r == 0)
-		thread_main(&a[0]);
-	for (unsigned i = 1; i < n; i++)
-		if (a[i].started)
-			pthread_join(a[i].tid, NULL);
-	if (r < 0) {
-		for (unsigned i = 0; i < n; i++)
-			free(a[i].ctx.message);
-		pmc_err_set(err, errlen, "'%s': cannot start %u threads: %s", c->b->name, n,
-			    strerror(-r));
-		goto out;
-	}
-	gather_threads(c, a, n, ret_left);
-	if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
-		c->error = r;
-	else if (c->p1)
-		save_parts(c, c->p1);
-	r = 0;
-out:
-	pthread_barrier_destroy(&bar);
-	free(a);
-	return r;
-}
-
 /* One batch of fn at c->iters, setup and teardown around it, outside the edges. Sets
  * *ret_ns and, with counters, out[0..nev-1]. */
 static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
@@ -565,7 +343,7 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 	c->threads_ns = NAN;
 	s.left = 0;
 	if (threaded && !c->skipped) {
-		r = run_threads(c, fn, &s.left, err, errlen);
+		r = pmc_mb_run_threads(c, fn, &s.left, err, errlen);
 		if (r < 0) {
 			if (def->teardown)
 				def->teardown(&s);

@@ -1,8 +1,9 @@
 /* The microbenchmark library (docs/microbench.md): the registered definitions expanded
- * into benchmarks (expand.c), the loop and its measurement (measure.c), the recording of
- * samples into the result model (samples.c), the child process each benchmark runs in
- * (child.c), and the complexity fits over a definition's benchmarks (complexity.c). The CLI of a benchmark program (harness/6-cli/cli_microbench.c) and
- * `pmcbench run --library` build on these. */
+ * into benchmarks (expand.c), the loop and its measurement (measure.c, a multithreaded
+ * batch in threads.c), the recording of samples into the result model (samples.c), the
+ * child process each benchmark runs in (child.c), and the complexity fits over a
+ * definition's benchmarks (complexity.c). The CLI of a benchmark program
+ * (harness/6-cli/cli_microbench.c) and `pmcbench run --library` build on these. */
 #pragma once
 
 #include <signal.h>

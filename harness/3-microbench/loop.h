@@ -1,0 +1,70 @@
+/* The harness's half of a benchmark's loop, shared by the batch (measure.c) and its
+ * threads (threads.c); private to the layer. */
+#pragma once
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters/reading.h"
+#include "microbench/microbench.h"
+
+struct pmc_counters;
+struct pmc_event_list;
+
+enum phase { IDLE, RUNNING, DONE };
+
+/* The harness's half of struct pmc_state. */
+struct pmc_run_ctx {
+	const struct pmc_mb_bench *b;
+	uint64_t iters;
+	enum phase phase;
+	pmc_mb_clock_fn clock;
+	void *clock_ud;
+	/* During calibration only: the CPU-time clock read at the edges (NULL: not read). */
+	pmc_mb_clock_fn cpu_clock;
+	void *cpu_clock_ud;
+	uint64_t cpu0, cpu1;
+	struct pmc_counters *counters; /* NULL: no counters */
+	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
+	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
+	 * per event (counters/perf/hybrid.h); NULL when no event was split. */
+	struct pmc_reading *p0, *p1;
+	const struct pmc_event_list *events; /* for each event's sysfs scale */
+	size_t nev;
+	uint64_t t0, t1;
+	int error;    /* a failed read inside the loop */
+	bool collect; /* callgrind counts between the two edges (valgrind.c) */
+	uint64_t items, bytes;
+	bool skipped;
+	char *message;
+	void *user;
+	void *fixture; /* from setup_once to teardown_once */
+	/* pmc_pause/pmc_resume in the running batch: how many pairs, the clocks when the
+	 * last pause began, and the time spent paused; ended_paused: the loop ended paused. */
+	uint64_t pauses, pause_t, pause_cpu, paused_ns, paused_cpu;
+	bool paused, ended_paused;
+	/* The pause loop (measure_pauses): pairs per batch. */
+	uint64_t pause_pairs;
+	/* pmc_set_counter: the names so far (over every batch) and the running batch's
+	 * values; uc_bad: the first bad name or one too many, as an error. */
+	struct pmc_mb_ucounter uc[PMC_COUNTERS_MAX];
+	size_t nuc;
+	double ucv[PMC_COUNTERS_MAX];
+	char uc_bad[160];
+	/* A thread of a multithreaded batch (threads.c): its index, the count, and the
+	 * barrier its loop's start waits at; threads_ns: the batch's time, the mean of the
+	 * threads' (NAN: one thread). */
+	pthread_barrier_t *barrier;
+	unsigned thread_index, nthreads;
+	double threads_ns;
+};
+
+/* The parts of the last read of each split event, into p (hybrid CPUs). */
+void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p);
+
+/* fn on c->b->threads threads at once (threads.c). Returns 0 or -errno with one line in
+ * err; sets *ret_left to what a thread's state had left when its function returned. */
+int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_left, char *err,
+		       size_t errlen);
