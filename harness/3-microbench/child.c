@@ -1,8 +1,10 @@
 /* One benchmark per process (docs/microbench.md, "Isolation"): the child measures and
  * writes its samples to a pipe; a crash or an exit() ends only the child, and the
- * parent says how it ended. The pipe carries the samples as the same program wrote
- * them in memory: both ends are one binary. With a timeout, the parent waits for the
- * pipe with poll() up to a deadline and kills a child that has not written by then. */
+ * parent says how it ended. The pipe carries the samples as the program wrote them in
+ * memory: both ends are one binary, or two builds of a program that speak one protocol
+ * (pmc_mb_protocol, checked before the other is started). With a timeout, the parent
+ * waits for the pipe with poll() up to a deadline and kills a child that has not written
+ * by then. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,6 +38,16 @@ struct header {
 	uint64_t nuc; /* user counters: nuc names, then n * PMC_COUNTERS_MAX values */
 	uint64_t threads;
 };
+
+void pmc_mb_protocol(char buf[PMC_MB_PROTOCOL_MAX])
+{
+	/* The version, then the sizes of what the pipe carries as it is in memory: a layout
+	 * that changed without the version disagrees there. */
+	snprintf(buf, PMC_MB_PROTOCOL_MAX, "pmcbench-child %d h%zu r%zu p%zu u%zu c%d",
+		 PMC_MB_PROTOCOL, sizeof(struct header), sizeof(struct pmc_reading),
+		 sizeof(struct pmc_reading_parts), sizeof(struct pmc_mb_ucounter),
+		 PMC_COUNTERS_MAX);
+}
 
 static int write_all(int fd, const void *p, size_t len)
 {
@@ -287,6 +299,14 @@ int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts 
 	r = r < 0 ? write_error(fd, r, why) : samples_write(fd, &s);
 	pmc_mb_samples_free(&s);
 	return r;
+}
+
+int pmc_mb_process_child_absent(const char *name, const char *program, int fd)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), "'%s' is not in this build (%s)", name, program);
+	return write_error(fd, -ENOENT, why);
 }
 
 static int grow(void **p, size_t n, size_t size)

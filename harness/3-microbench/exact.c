@@ -135,6 +135,11 @@ int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *
 	return r;
 }
 
+int pmc_mb_valgrind_child_absent(const char *name, const char *program, const char *report)
+{
+	return write_report(report, "error '%s' is not in this build (%s)\n", name, program);
+}
+
 /* ---- the parent ---- */
 
 void pmc_mb_exact_free(struct pmc_mb_exact *x)

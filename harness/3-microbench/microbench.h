@@ -199,6 +199,23 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
  * to fd in the pipe format. Returns 0, or -errno when nothing could be written. */
 int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o, int fd);
 
+/* The child protocol: the options a benchmark program's children are started with
+ * ("--process-child", "--valgrind-child", "--profile-child", "--build-label",
+ * "--process-list"), the pipe's format and the valgrind child's report. Both ends are
+ * one program, or, with two builds of a program (docs/microbench.md, "Comparing two
+ * builds"), two that must speak the same: bump the version with any change to those. */
+#define PMC_MB_PROTOCOL 1
+#define PMC_MB_PROTOCOL_MAX 128
+
+/* The line that names this library's child protocol: "pmcbench-child VERSION" and the
+ * sizes of the structures the pipe carries, into buf. */
+void pmc_mb_protocol(char buf[PMC_MB_PROTOCOL_MAX]);
+
+/* The started program's answer when it has no benchmark `name`: -ENOENT and "'name' is
+ * not in this build (program)" written to fd, as the parent reads a child's error.
+ * Returns 0, or -errno when nothing could be written. */
+int pmc_mb_process_child_absent(const char *name, const char *program, int fd);
+
 /* Appends the samples of process `process` (from 1) to dst, moving src's arrays (src is
  * left empty); the first samples with a measured overhead give dst its overhead. Both
  * must be of the same batch size and events. Returns 0, -EINVAL or -ENOMEM. */
@@ -373,6 +390,11 @@ void pmc_mb_exact_free(struct pmc_mb_exact *x);
  * to report ("ok N" or "ok N P1 P2", the body's pairs at n and 2n). Returns 0 or -errno (the report
  * could not be written). */
 int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report);
+
+/* The child's answer when it has no benchmark `name`: the report "error 'name' is not in
+ * this build (program)", which the parent gives as the benchmark's error. Returns 0 or
+ * -errno (the report could not be written). */
+int pmc_mb_valgrind_child_absent(const char *name, const char *program, const char *report);
 
 /* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
  * body(n)) - (empty(2n) - empty(n)), less what the body's extra pairs left when it paused

@@ -192,7 +192,8 @@ static int find_backend(const struct pmc_backend_ops *b, const struct pmc_sessio
 }
 
 /* The compiler of what is measured (pmc_env_compiler): the commands' executables (looked
- * up by then), or the benchmarks' shared objects, else this program, which holds them. */
+ * up by then), or the benchmarks' shared objects, or the other build's program and this
+ * one, else this program, which holds them. */
 static int describe_compiler(struct pmc_result *result, const struct pmc_session_cfg *cfg)
 {
 	const char *self = "/proc/self/exe";
@@ -201,6 +202,11 @@ static int describe_compiler(struct pmc_result *result, const struct pmc_session
 
 	if (cfg->benchmarks && cfg->nlibraries)
 		return pmc_env_compiler(result, cfg->libraries, cfg->nlibraries);
+	if (cfg->benchmarks && cfg->other_program) {
+		const char *builds[2] = {cfg->other_program, self};
+
+		return pmc_env_compiler(result, builds, 2);
+	}
 	if (cfg->benchmarks)
 		return pmc_env_compiler(result, &self, 1);
 	paths = calloc(cfg->ncmds + 1, sizeof(*paths));

@@ -307,7 +307,10 @@ struct pmc_session_cfg {
 	 * program's own), with its options args. Two builds of the benchmarks
 	 * (docs/microbench.md, "Comparing two builds"): labels[0] and labels[1], given as
 	 * "-n LABEL" before each library, name their benchmarks "LABEL:name"; the second is
-	 * compared with the first round by round, and gated with gate. */
+	 * compared with the first round by round, and gated with gate. Two builds of a
+	 * benchmark program: other_program is the executable of the first (labels[0]), this
+	 * program the second, and each build's processes run its own executable with
+	 * "--build-label LABEL" and args (NULL: none). */
 	const struct pmc_mb_set *benchmarks;
 	struct pmc_mb_opts mo;
 	bool no_fork;
@@ -315,6 +318,7 @@ struct pmc_session_cfg {
 	const char *const *libraries;
 	const char *const *labels;
 	size_t nlibraries;
+	const char *other_program;
 	char *const *args;
 	size_t nargs;
 	/* What to count (perf backend): an event list (NULL: PMC_DEFAULT_EVENTS). */

@@ -135,15 +135,32 @@ static size_t in_turn(const struct pmc_mb_set *set, size_t p, size_t at)
 	return lead + (at - lead + p) % g;
 }
 
+/* Which of the session's commands (pmc_session_benchmarks.self, proc_self) runs b: 1 for
+ * this program's benchmarks when two builds of a program are compared, else 0. */
+static size_t build_of(const struct pmc_session_cfg *cfg, const struct pmc_mb_bench *b)
+{
+	size_t len = cfg->other_program ? strlen(cfg->labels[0]) : 0;
+
+	return cfg->other_program &&
+	       !(b->label_len == len && strncmp(b->name, cfg->labels[0], len) == 0);
+}
+
+/* The commands of the builds: one, or two for two builds of a program. */
+static size_t nbuilds(const struct pmc_session_cfg *cfg)
+{
+	return cfg->other_program ? 2 : 1;
+}
+
 /* Runs every benchmark in processes of its own, the first process of each benchmark,
  * then the second of each, and so on, so that what changes on the machine meanwhile is
  * spread over all of them (or every one in this process with no_fork; under valgrind
- * with vo, once each). One that fails is reported and the others go on. A signal
- * (*cfg->ro.stop) ends the run: the processes that finished are recorded, and res is
- * marked incomplete. Returns the number that failed. */
+ * with vo, once each), each through its build's command of sb, whose reads it adds up.
+ * One that fails is reported and the others go on. A signal (*cfg->ro.stop) ends the
+ * run: the processes that finished are recorded, and res is marked incomplete. Returns
+ * the number that failed. */
 static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_list *events,
 		      const struct pmc_mb_valgrind_opts *vo, struct pmc_result *res,
-		      struct pmc_session_profiles *ps, char *const *self, uint64_t reads[2])
+		      struct pmc_session_profiles *ps, struct pmc_session_benchmarks *sb)
 {
 	const struct pmc_mb_set *set = cfg->benchmarks;
 	const struct pmc_session_printer *pr = &cfg->pr;
@@ -173,15 +190,18 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 								     .median = NAN});
 			err[0] = '\0';
 			if (vo) {
+				struct pmc_mb_valgrind_opts bvo = *vo;
 				bool skipped = false;
 
-				r = run_valgrind(b, vo, res, ps, &skipped, &st[i].s.message, pr,
+				PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &bvo);
+				bvo.self_argv = sb->self[build_of(cfg, b)];
+				r = run_valgrind(b, &bvo, res, ps, &skipped, &st[i].s.message, pr,
 						 err, sizeof(err));
 				st[i].s.skipped = skipped;
 				st[i].done = true;
 			} else {
-				r = run_process(cfg, b, p, np, &st[i], events, self, err,
-						sizeof(err));
+				r = run_process(cfg, b, p, np, &st[i], events,
+						sb->proc_self[build_of(cfg, b)], err, sizeof(err));
 			}
 			progress(cfg, &(struct pmc_session_progress){
 					  .done = true, .processes = np, .median = NAN});
@@ -214,8 +234,8 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 					st[i].s.message ? st[i].s.message : "no reason given");
 		}
 	next:
-		reads[0] += st[i].s.reads_self;
-		reads[1] += st[i].s.reads_sys;
+		sb->reads[0] += st[i].s.reads_self;
+		sb->reads[1] += st[i].s.reads_sys;
 		pmc_mb_samples_free(&st[i].s);
 	}
 	free(st);
@@ -265,14 +285,19 @@ static int set_read_method(struct pmc_result *res, const struct pmc_session_cfg 
  * benchmarks' processes: its path (what /proc/self/exe links to; under valgrind that
  * link would name valgrind), then "run" and "--library PATH" for each shared object
  * pmcbench runs, each after "-n LABEL" when it is one of two builds, then the nargs
- * options of args (the processes take the user's). */
-static int self_argv(const struct pmc_session_cfg *cfg, char *const *args, size_t nargs,
-		     char ***ret)
+ * options of args (the processes take the user's). Of two builds of a program, build's
+ * executable (0: the other program, 1: this one) and "--build-label LABEL" instead: the
+ * two name their benchmarks as this program does. */
+static int self_argv(const struct pmc_session_cfg *cfg, size_t build, char *const *args,
+		     size_t nargs, char ***ret)
 {
-	char **v = calloc(3 + 4 * cfg->nlibraries + nargs, sizeof(*v));
-	char *exe = v ? realpath("/proc/self/exe", NULL) : NULL;
+	char **v = calloc(5 + 4 * cfg->nlibraries + nargs, sizeof(*v));
+	char *exe = NULL;
 	size_t n = 1;
 
+	if (v)
+		exe = cfg->other_program && build == 0 ? strdup(cfg->other_program)
+						       : realpath("/proc/self/exe", NULL);
 	if (!exe) {
 		free(v);
 		return -errno;
@@ -287,6 +312,10 @@ static int self_argv(const struct pmc_session_cfg *cfg, char *const *args, size_
 		}
 		v[n++] = (char *)"--library";
 		v[n++] = (char *)cfg->libraries[i];
+	}
+	if (cfg->other_program) {
+		v[n++] = (char *)"--build-label";
+		v[n++] = (char *)cfg->labels[build];
 	}
 	for (size_t i = 0; i < nargs; i++)
 		v[n++] = args[i];
@@ -309,18 +338,18 @@ static void profile_all(const struct pmc_session_cfg *cfg, const struct pmc_resu
 {
 	const struct pmc_mb_set *set = cfg->benchmarks;
 	struct pmc_mb_profile_opts po = {.sz = sizeof(po), .timeout_s = cfg->mo.timeout_s};
-	char **self = NULL, err[1024];
-	int r;
+	char **self[2] = {NULL, NULL}, err[1024];
+	int r = 0;
 
-	r = self_argv(cfg, NULL, 0, &self);
+	for (size_t k = 0; r == 0 && k < nbuilds(cfg); k++)
+		r = self_argv(cfg, k, NULL, 0, &self[k]);
 	if (r < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_WARN,
 				"--profile: cannot find this program's path: %s; no profiles are "
 				"recorded",
 				strerror(-r));
-		return;
+		goto out;
 	}
-	po.self_argv = self;
 	pmc_session_profiles_open_dir(ps, cfg->output, &cfg->pr);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct pmc_benchmark *b = pmc_result_find_benchmark(res, set->v[i].name);
@@ -329,13 +358,16 @@ static void profile_all(const struct pmc_session_cfg *cfg, const struct pmc_resu
 		/* A benchmark that failed or skipped itself has nothing to profile. */
 		if (!b || pmc_benchmark_skipped(b))
 			continue;
+		po.self_argv = self[build_of(cfg, &set->v[i])];
 		r = pmc_mb_profile(&set->v[i], &po, &p, err, sizeof(err));
 		if (r == 0)
 			pmc_session_profiles_keep(ps, set->v[i].name, set->v[i].name, p, &cfg->pr);
 		else if (pmc_session_profile_failed(r, set->v[i].name, err, &cfg->pr))
 			break;
 	}
-	self_argv_free(self);
+out:
+	self_argv_free(self[0]);
+	self_argv_free(self[1]);
 }
 
 /* Valgrind-specific: the library's exact mode (harness/3-microbench/exact.c) runs this
@@ -352,18 +384,20 @@ int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 	bool vg = exact_mode(cfg);
 	int r;
 
-	if (vg && (r = self_argv(cfg, NULL, 0, &b->self)) < 0) {
-		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
-				"--backend valgrind: cannot find this program's path: %s",
-				strerror(-r));
-		return r;
-	}
-	if (!vg && !cfg->no_fork &&
-	    (r = self_argv(cfg, cfg->args, cfg->nargs, &b->proc_self)) < 0) {
-		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
-				"cannot find this program's path to start its processes: %s",
-				strerror(-r));
-		return r;
+	for (size_t k = 0; k < nbuilds(cfg); k++) {
+		if (vg && (r = self_argv(cfg, k, NULL, 0, &b->self[k])) < 0) {
+			pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
+					"--backend valgrind: cannot find this program's path: %s",
+					strerror(-r));
+			return r;
+		}
+		if (!vg && !cfg->no_fork &&
+		    (r = self_argv(cfg, k, cfg->args, cfg->nargs, &b->proc_self[k])) < 0) {
+			pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
+					"cannot find this program's path to start its processes: %s",
+					strerror(-r));
+			return r;
+		}
 	}
 	return 0;
 }
@@ -375,7 +409,7 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 {
 	struct pmc_mb_valgrind_opts vo = {
 	    .sz = sizeof(vo),
-	    .self_argv = b->self,
+	    .self_argv = b->self[0],
 	    .valgrind = valgrind,
 	    .timeout_s = cfg->mo.timeout_s,
 	    .running = cfg->ro.running,
@@ -396,8 +430,7 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	}
 	if (guard)
 		cfg->guard(true, cfg->guard_ud);
-	failed = run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL,
-			 b->proc_self, b->reads);
+	failed = run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL, b);
 	if (guard)
 		cfg->guard(false, cfg->guard_ud);
 	if (cfg->labels && in_rounds(result) < 0) {
@@ -445,7 +478,9 @@ int pmc_session_benchmarks_finish(const struct pmc_session_cfg *cfg,
 
 void pmc_session_benchmarks_clear(struct pmc_session_benchmarks *b)
 {
-	self_argv_free(b->self);
-	self_argv_free(b->proc_self);
+	for (size_t k = 0; k < 2; k++) {
+		self_argv_free(b->self[k]);
+		self_argv_free(b->proc_self[k]);
+	}
 	*b = (struct pmc_session_benchmarks){0};
 }

@@ -24,8 +24,12 @@ int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc
 
 /* What running cfg's benchmarks needs and gives (session_benchmarks.c). */
 struct pmc_session_benchmarks {
-	char **self;	   /* this program, run again under valgrind and for --profile */
-	char **proc_self;  /* the same with the user's options, for the processes */
+	/* This program, run again under valgrind and for --profile; proc_self: the same with
+	 * the user's options, for the processes. Per build: [0] also for the program's own
+	 * benchmarks and both shared objects', [1] this program of two builds of a program
+	 * (pmc_session_cfg.other_program is [0]'s). */
+	char **self[2];
+	char **proc_self[2];
 	uint64_t reads[2]; /* group reads through rdpmc and read(), over every batch */
 	bool fit_failed;   /* a complexity fit could not be made (said): the outcome is an error */
 };

@@ -205,6 +205,17 @@ struct pmc_cli_build {
 int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc_cli_build *builds,
 		       size_t nbuilds);
 
+/* The labels of two builds (docs/microbench.md, "Comparing two builds"), into ret
+ * (malloc'ed): given[i] when not NULL, else the shortest end of path[i], in whole
+ * components, that tells the two apart, and A and B for one path given twice; a ':'
+ * becomes '_'. Returns 0, or -EINVAL (two equal labels) / -ENOMEM after an error line
+ * (cli_library.c). */
+int pmc_cli_build_labels(const char *const path[2], const char *const given[2], char *ret[2]);
+
+/* A label a user gave (-n): not empty, without ':' (which ends it in "LABEL:name"). 0,
+ * or -EINVAL after an error line. */
+int pmc_cli_check_label(const char *label);
+
 /* `pmcbench run [-n LABEL] --library PATH [[-n LABEL] --library PATH] [OPTIONS]`
  * (cli_library.c): argv as pmc_cli_run got it. True when argv asks for it (--library
  * before any "--"). */

@@ -89,6 +89,36 @@ static int default_labels(const char *const path[MAX_BUILDS], char *ret[MAX_BUIL
 	return 0;
 }
 
+int pmc_cli_build_labels(const char *const path[MAX_BUILDS], const char *const given[MAX_BUILDS],
+			 char *ret[MAX_BUILDS])
+{
+	char *labels[MAX_BUILDS] = {NULL, NULL};
+
+	if (default_labels(path, labels) < 0)
+		goto oom;
+	for (size_t i = 0; i < MAX_BUILDS; i++)
+		if (given[i]) {
+			free(labels[i]);
+			if (!(labels[i] = strdup(given[i])))
+				goto oom;
+		}
+	if (strcmp(labels[0], labels[1]) == 0) {
+		pmc_cli_error("-n: both builds are labelled '%s'; give each its own label",
+			      labels[0]);
+		free(labels[0]);
+		free(labels[1]);
+		return -EINVAL;
+	}
+	ret[0] = labels[0];
+	ret[1] = labels[1];
+	return 0;
+oom:
+	free(labels[0]);
+	free(labels[1]);
+	pmc_cli_error("out of memory");
+	return -ENOMEM;
+}
+
 /* Checks path as a --library: a regular file. 0, or -EINVAL after an error line. */
 static int check_library(const char *path)
 {
@@ -105,9 +135,7 @@ static int check_library(const char *path)
 	return 0;
 }
 
-/* The label a user gave: not empty, without ':' (which ends it in "LABEL:name"). 0, or
- * -EINVAL after an error line. */
-static int check_label(const char *label)
+int pmc_cli_check_label(const char *label)
 {
 	if (label[0] && !strchr(label, ':'))
 		return 0;
@@ -160,7 +188,7 @@ int pmc_cli_run_library(int argc, char **argv)
 				goto out;
 			}
 			name = v ? v : argv[++i];
-			if (check_label(name) < 0)
+			if (pmc_cli_check_label(name) < 0)
 				goto out;
 			continue;
 		}
@@ -184,23 +212,8 @@ int pmc_cli_run_library(int argc, char **argv)
 			      given[0]);
 		goto out;
 	}
-	if (n == 2 && default_labels(path, labels) < 0) {
-		pmc_cli_error("out of memory");
+	if (n == 2 && pmc_cli_build_labels(path, given, labels) < 0)
 		goto out;
-	}
-	for (size_t i = 0; n == 2 && i < n; i++)
-		if (given[i]) {
-			free(labels[i]);
-			if (!(labels[i] = strdup(given[i]))) {
-				pmc_cli_error("out of memory");
-				goto out;
-			}
-		}
-	if (n == 2 && strcmp(labels[0], labels[1]) == 0) {
-		pmc_cli_error("-n: both builds are labelled '%s'; give each its own label",
-			      labels[0]);
-		goto out;
-	}
 	if (asprintf(&prog, "pmcbench run --library %s%s%s", path[0], n == 2 ? " --library " : "",
 		     n == 2 ? path[1] : "") < 0) {
 		prog = NULL;

@@ -7,11 +7,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "counters/perf/events.h"
 #include "cli/cli.h"
 #include "microbench/microbench.h"
+#include "microbench/program.h"
 #include "pmcbench/metrics.h"
 
 struct mb_cli {
@@ -20,9 +22,19 @@ struct mb_cli {
 	const char *filter;
 	bool list, no_fork;
 	bool verbose; /* the detailed report instead of one line per benchmark */
-	/* Two builds (`run --library A --library B`): judge the second as `gate` does; or
-	 * compare their samples as independent ones, not round by round. */
+	/* Two builds (`run --library A --library B`, or this program --against another):
+	 * judge the second as `gate` does; or compare their samples as independent ones,
+	 * not round by round. */
 	bool gate, unpaired;
+	/* Two builds of this program: the other's executable (--against), the labels the
+	 * user gave (given[0] the other's: the -n before --against; given[1] this
+	 * program's: any other -n), and a -n whose build is not known yet. */
+	const char *against, *given[2], *pending;
+	/* Internal: this process is a child of one of two builds of a program, whose
+	 * benchmarks are named "build_label:name"; or it lists its benchmarks after the
+	 * child protocol's line (--process-list, program.h). */
+	const char *build_label;
+	bool process_list;
 	/* Internal: this process is the child of the valgrind backend (valgrind.c). */
 	const char *vg_child, *vg_report;
 	size_t vg_iters;
@@ -91,15 +103,24 @@ static void help(FILE *out, const char *prog)
 		"                         result (FILE.profiles/NAME.json): sampled for a second\n"
 		"                         in a child of its own, or with --backend valgrind exact,\n"
 		"                         from the run that counts it; a regression against\n"
-		"                         --baseline then names the functions behind it\n\n"
+		"                         --baseline then names the functions behind it\n\n",
+		prog);
+	fprintf(out,
 		"Comparison:\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n"
-		"      --gate             two builds ('pmcbench run --library A.so --library\n"
-		"                         B.so'): judge B against A as 'pmcbench gate' does: exit\n"
-		"                         1 when a benchmark regresses (docs/microbench.md)\n"
+		"      --against=PATH     another build of this program (before a change, say):\n"
+		"                         both builds' benchmarks run in turn, round by round,\n"
+		"                         and this program's are compared with PATH's\n"
+		"                         (docs/microbench.md, \"Comparing two builds\")\n"
+		"  -n, --name=LABEL       with --against: before it, the label of PATH's build;\n"
+		"                         elsewhere, this program's (default: the shortest ends\n"
+		"                         of the two paths that tell them apart)\n"
+		"      --gate             two builds (--against PATH, or 'pmcbench run --library\n"
+		"                         A.so --library B.so'): judge the second against the\n"
+		"                         first as 'pmcbench gate' does: exit 1 when a benchmark\n"
+		"                         regresses\n"
 		"      --unpaired         two builds: compare their samples as independent ones,\n"
-		"                         not round by round (paired is the default)\n",
-		prog);
+		"                         not round by round (paired is the default)\n");
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
 		     "(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
@@ -126,6 +147,9 @@ enum {
 	OPT_NO_RDPMC,
 	OPT_GATE,
 	OPT_UNPAIRED,
+	OPT_AGAINST,
+	OPT_BUILD_LABEL,
+	OPT_PROC_LIST,
 };
 
 static const struct option long_opts[] = {
@@ -139,6 +163,11 @@ static const struct option long_opts[] = {
     {"verbose", no_argument, NULL, 'v'},
     {"gate", no_argument, NULL, OPT_GATE},
     {"unpaired", no_argument, NULL, OPT_UNPAIRED},
+    {"against", required_argument, NULL, OPT_AGAINST},
+    {"name", required_argument, NULL, 'n'},
+    /* Internal: the child protocol of two builds of a program (program.h). */
+    {"build-label", required_argument, NULL, OPT_BUILD_LABEL},
+    {"process-list", no_argument, NULL, OPT_PROC_LIST},
     /* Internal: how the valgrind backend runs the program again under valgrind. */
     {"valgrind-child", required_argument, NULL, OPT_VG_CHILD},
     {"valgrind-report", required_argument, NULL, OPT_VG_REPORT},
@@ -223,6 +252,37 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		c->unpaired = true;
 		c->copts->s.unpaired = true;
 		return 0;
+	case 'n':
+		if (pmc_cli_check_label(optarg) < 0)
+			return -EINVAL;
+		/* A -n that --against did not follow labels this program. */
+		if (c->pending && c->given[1]) {
+			pmc_cli_error("-n %s: this program is labelled '%s' already; give -n LABEL "
+				      "before --against for its build",
+				      c->pending, c->given[1]);
+			return -EINVAL;
+		}
+		if (c->pending)
+			c->given[1] = c->pending;
+		c->pending = optarg;
+		return 0;
+	case OPT_AGAINST:
+		if (c->against) {
+			pmc_cli_error("--against %s: give one other build (--against %s is "
+				      "given)",
+				      optarg, c->against);
+			return -EINVAL;
+		}
+		c->against = optarg;
+		c->given[0] = c->pending;
+		c->pending = NULL;
+		return 0;
+	case OPT_BUILD_LABEL:
+		c->build_label = optarg;
+		return 0;
+	case OPT_PROC_LIST:
+		c->process_list = true;
+		return 0;
 	case 'h':
 		help(stdout, prog);
 		return 1;
@@ -235,7 +295,9 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	}
 }
 
-static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog, bool builds)
+/* builds: two builds of shared objects; library: pmcbench runs shared objects. */
+static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog, bool builds,
+		      bool library)
 {
 	struct option *longopts = pmc_cli_session_options(long_opts);
 	const struct pmc_backend_ops *b;
@@ -244,10 +306,36 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog,
 	if (!longopts)
 		return -ENOMEM;
 	optind = 0;
-	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, ":r:w:vh" PMC_CLI_SESSION_SHORT_OPTS,
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, ":r:w:n:vh" PMC_CLI_SESSION_SHORT_OPTS,
 					       longopts, prog)) != -1)
 		r = parse_opt(c, opt, prog);
 	free(longopts);
+	if (r == 0 && c->pending && c->given[1]) {
+		pmc_cli_error("-n %s: this program is labelled '%s' already; give -n LABEL before "
+			      "--against for its build",
+			      c->pending, c->given[1]);
+		r = -EINVAL;
+	}
+	if (c->pending)
+		c->given[1] = c->pending;
+	/* A child of one of two builds takes the user's options, --against included. */
+	builds = builds || c->against || c->build_label;
+	if (r == 0 && (c->given[0] || c->given[1]) && !builds) {
+		pmc_cli_error("-n %s: a label names one of two builds; give --against PATH (another "
+			      "build of this program), or drop -n",
+			      c->given[0] ? c->given[0] : c->given[1]);
+		r = -EINVAL;
+	}
+	if (r == 0 && c->against && library) {
+		pmc_cli_error("--against compares two builds of a benchmark program; two builds of "
+			      "a shared object are two --library");
+		r = -EINVAL;
+	}
+	if (r == 0 && c->against && c->no_fork) {
+		pmc_cli_error("--against runs each build's benchmarks in processes of that build's "
+			      "program; drop --no-fork");
+		r = -EINVAL;
+	}
 	if (r == 0 && optind < argc) {
 		pmc_cli_error("unexpected argument '%s'; see '%s --help'", argv[optind], prog);
 		r = -EINVAL;
@@ -267,14 +355,14 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog,
 						    "give --baseline FILE to gate against it, or "
 						    "drop the option");
 	if (r == 0 && (c->gate || c->unpaired) && !builds) {
-		pmc_cli_error("--%s compares two builds ('pmcbench run --library A.so --library "
-			      "B.so'); against a result file, give --baseline FILE",
+		pmc_cli_error("--%s compares two builds (--against PATH, or 'pmcbench run --library "
+			      "A.so --library B.so'); against a result file, give --baseline FILE",
 			      c->gate ? "gate" : "unpaired");
 		r = -EINVAL;
 	}
 	if (r == 0 && builds && c->so.baseline) {
 		pmc_cli_error("--baseline: two builds are compared with each other; run one "
-			      "--library against a baseline, or drop --baseline");
+			      "build against a baseline, or drop --baseline");
 		r = -EINVAL;
 	}
 	if (r == 0 && (!c->vg_child != !c->vg_report || !c->vg_child != !c->vg_iters)) {
@@ -310,7 +398,7 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 }
 
 /* The child of --profile: runs one benchmark's loop for the time asked. Exit code. */
-static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set)
+static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	char err[1024];
 
@@ -324,13 +412,14 @@ static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set)
 		}
 		return PMC_EXIT_OK;
 	}
-	pmc_cli_error("--profile-child: no benchmark '%s'", c->prof_child);
+	pmc_cli_error("--profile-child: '%s' is not in this build (%s)", c->prof_child, self);
 	return PMC_EXIT_ERROR;
 }
 
 /* One of a benchmark's processes (run_process): measures it with the options the
- * parent passed and writes the samples to the pipe it named. Exit code. */
-static int process_child(struct mb_cli *c, const struct pmc_mb_set *set)
+ * parent passed and writes the samples to the pipe it named; one this build does not have
+ * is answered as such (another build's program may ask). Exit code. */
+static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	struct pmc_event_list *events = NULL;
 	const char *spec = c->so.events ? c->so.events : PMC_DEFAULT_EVENTS;
@@ -356,20 +445,97 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set)
 		pmc_event_list_free(events);
 		return code;
 	}
-	pmc_cli_error("--process-child: no benchmark '%s'", c->proc_child);
+	pmc_mb_process_child_absent(c->proc_child, self, (int)c->proc_fd);
 	return PMC_EXIT_ERROR;
 }
 
-/* The child of the valgrind backend: runs one benchmark's counted loops. Exit code. */
-static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set)
+/* The child of the valgrind backend: runs one benchmark's counted loops, or reports that
+ * this build does not have it. Exit code. */
+static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
-	for (size_t i = 0; i < set->n; i++)
+	int r = -ENOENT;
+
+	for (size_t i = 0; r == -ENOENT && i < set->n; i++)
 		if (strcmp(set->v[i].name, c->vg_child) == 0)
-			return pmc_mb_valgrind_child(&set->v[i], c->vg_iters, c->vg_report) < 0
-				   ? PMC_EXIT_ERROR
-				   : PMC_EXIT_OK;
-	pmc_cli_error("--valgrind-child: no benchmark '%s'", c->vg_child);
-	return PMC_EXIT_ERROR;
+			r = pmc_mb_valgrind_child(&set->v[i], c->vg_iters, c->vg_report);
+	if (r == -ENOENT)
+		r = pmc_mb_valgrind_child_absent(c->vg_child, self, c->vg_report);
+	return r < 0 ? PMC_EXIT_ERROR : PMC_EXIT_OK;
+}
+
+/* --process-list: the child protocol's line, then the benchmarks' names, which another
+ * build's program reads (pmc_mb_program_list). Exit code. */
+static int process_list(const struct pmc_mb_set *set)
+{
+	char proto[PMC_MB_PROTOCOL_MAX];
+
+	pmc_mb_protocol(proto);
+	printf("%s\n", proto);
+	for (size_t i = 0; i < set->n; i++)
+		printf("%s\n", set->v[i].name);
+	return fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
+}
+
+/* Two builds of this program (--against, docs/microbench.md, "Comparing two builds"):
+ * checks the other program, asks it for its benchmarks (pmc_mb_program_list: the same
+ * child protocol, or an error), labels the two builds by their real paths, and makes set
+ * (this program's benchmarks) the set of both, the other's first. Sets *ret_other (its
+ * real path) and ret_labels, malloc'ed. Returns 0, or -errno after an error line. */
+static int against_builds(const struct mb_cli *c, struct pmc_mb_set *set, char **ret_other,
+			  char *ret_labels[2])
+{
+	struct pmc_mb_set other = {0}, both = {0};
+	char **names = NULL, *path[2] = {NULL, NULL}, err[1024];
+	size_t n = 0;
+	struct stat st;
+	int r = -EINVAL;
+
+	if (stat(c->against, &st) < 0) {
+		pmc_cli_error("--against %s: %s", c->against, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode) || access(c->against, X_OK) < 0) {
+		pmc_cli_error("--against %s: not an executable file; give another build of this "
+			      "benchmark program",
+			      c->against);
+		return -EINVAL;
+	}
+	if (!(path[0] = realpath(c->against, NULL)) || !(path[1] = realpath("/proc/self/exe", NULL))) {
+		pmc_cli_error("--against %s: cannot find %s: %s", c->against,
+			      path[0] ? "this program's path" : "its path", strerror(errno));
+		goto out;
+	}
+	r = pmc_mb_program_list(c->against, c->filter, &names, &n, err, sizeof(err));
+	if (r < 0) {
+		pmc_cli_error("--against %s", err);
+		goto out;
+	}
+	r = pmc_cli_build_labels((const char *const *)path, c->given, ret_labels);
+	if (r < 0)
+		goto out;
+	r = pmc_mb_set_of_names(set, names, n, &other);
+	if (r == 0)
+		r = pmc_mb_set_add_build(&both, &other, ret_labels[0]);
+	if (r == 0)
+		r = pmc_mb_set_add_build(&both, set, ret_labels[1]);
+	if (r < 0) {
+		pmc_cli_error("out of memory");
+		free(ret_labels[0]);
+		free(ret_labels[1]);
+		goto out;
+	}
+	pmc_mb_set_free(set);
+	*set = both;
+	both = (struct pmc_mb_set){0};
+	*ret_other = path[0];
+	path[0] = NULL;
+out:
+	pmc_mb_set_free(&other);
+	pmc_mb_set_free(&both);
+	pmc_mb_program_names_free(names, n);
+	free(path[0]);
+	free(path[1]);
+	return r;
 }
 
 /* A report that is one document on stdout (json, csv, gobench) must stay one: from here
@@ -420,6 +586,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		       size_t nbuilds)
 {
 	const char *libraries[2], *labels[2];
+	char *against_labels[2] = {NULL, NULL}, *other = NULL;
+	struct pmc_cli_build own;
 	size_t nlibraries = 0;
 	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 8, .warmup = 1},
 			   .so = {.format = "table"}};
@@ -439,7 +607,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	for (int i = 1; i < argc; i++)
 		args[i - 1] = argv[i];
-	r = parse_args(&c, argc, argv, prog, nbuilds == 2);
+	r = parse_args(&c, argc, argv, prog, nbuilds == 2, nbuilds && builds[0].path);
 	if (r != 0) {
 		code = r == 1 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
 		goto out;
@@ -449,26 +617,42 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		if (builds[i].path)
 			libraries[nlibraries++] = builds[i].path;
 	}
+	/* A child of one of two builds of a program names its benchmarks as the parent does. */
+	if (c.build_label && nbuilds == 1) {
+		own = builds[0];
+		own.label = c.build_label;
+		builds = &own;
+	}
 	if (expand(builds, nbuilds, c.filter, &set, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
 	}
-	/* A bad registration is said once (not by the processes), the others run, and the
-	 * program exits 2 at the end (docs/microbench.md, "Exit codes"). */
-	for (size_t i = 0; !c.vg_child && !c.prof_child && !c.proc_child && i < set.nbad; i++)
-		pmc_cli_error("%s", set.bad[i]);
 	if (c.vg_child) {
-		code = valgrind_child(&c, &set);
+		code = valgrind_child(&c, &set, argv[0]);
 		goto out;
 	}
 	if (c.prof_child) {
-		code = profile_child(&c, &set);
+		code = profile_child(&c, &set, argv[0]);
 		goto out;
 	}
 	if (c.proc_child) {
-		code = process_child(&c, &set);
+		code = process_child(&c, &set, argv[0]);
 		goto out;
 	}
+	if (c.process_list) {
+		code = process_list(&set);
+		goto out;
+	}
+	if (c.against) {
+		if (against_builds(&c, &set, &other, against_labels) < 0)
+			goto out;
+		labels[0] = against_labels[0];
+		labels[1] = against_labels[1];
+	}
+	/* A bad registration is said once (not by the processes), the others run, and the
+	 * program exits 2 at the end (docs/microbench.md, "Exit codes"). */
+	for (size_t i = 0; i < set.nbad; i++)
+		pmc_cli_error("%s", set.bad[i]);
 	if (c.list) {
 		for (size_t i = 0; i < set.n; i++)
 			printf("%s\n", set.v[i].name);
@@ -498,8 +682,9 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .no_fork = c.no_fork,
 	    .processes = c.processes,
 	    .libraries = libraries,
-	    .labels = nbuilds == 2 ? labels : NULL,
+	    .labels = nbuilds == 2 || other ? labels : NULL,
 	    .nlibraries = nlibraries,
+	    .other_program = other,
 	    .gate = c.gate,
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
@@ -524,6 +709,9 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 out:
 	free(args);
+	free(other);
+	free(against_labels[0]);
+	free(against_labels[1]);
 	pmc_mb_set_free(&set);
 	pmc_cli_compare_opts_free(c.copts);
 	pmc_cli_session_opts_clear(&c.so);
