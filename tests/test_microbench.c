@@ -4,7 +4,8 @@
  * its batch edges, setup and teardown outside the measurement, fixtures, pauses and their
  * subtracted cost, user counters, complexity fits, threads, calibration, the loop's
  * overhead reported beside the figures, processes, skips, per-operation counters with
- * their statuses, and the child process that contains a crash and delivers its output. */
+ * their statuses, the child process that contains a crash and delivers its output, and
+ * another build's program asked for its benchmarks through the child protocol. */
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -25,6 +27,7 @@
 #include "core/result.h"
 #include "formats/result_json.h"
 #include "microbench/microbench.h"
+#include "microbench/program.h"
 #include "tests/fake_pmu.h"
 #include "tests/helpers.h"
 
@@ -232,6 +235,91 @@ static void builds_are_labelled_and_grouped(void **state)
 	assert_int_equal(pmc_mb_set_add_build(&set, &one, "a:b"), -EINVAL);
 	pmc_mb_set_free(&one);
 	pmc_mb_set_free(&set);
+}
+
+/* Another build's benchmarks, known by name (pmc_mb_set_of_names): one this program has
+ * too is described by its definition (arguments, function), one it has not by its name
+ * alone; labelled as a build, they group with this program's. */
+static void another_builds_names_become_benchmarks(void **state)
+{
+	const struct pmc_bench_def d[] = {
+	    {.sz = sizeof(d[0]), .name = "x", .fn = nop, .args = {"1,2"}},
+	    {.sz = sizeof(d[0]), .name = "mine", .fn = nop},
+	};
+	char *const names[] = {"x/2", "theirs"};
+	static const char *const want[] = {"old:x/2", "new:x/2", "old:theirs", "new:x/1",
+					   "new:mine"};
+	struct pmc_mb_set own = {0}, other = {0}, set = {0};
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand(d, d + 2, NULL, &own, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_set_of_names(&own, names, 2, &other), 0);
+	assert_int_equal(other.n, 2);
+	assert_string_equal(other.v[0].name, "x/2");
+	assert_ptr_equal(other.v[0].def.fn, nop);
+	assert_int_equal(other.v[0].nargs, 1);
+	assert_int_equal(other.v[0].args[0], 2);
+	assert_string_equal(other.v[1].name, "theirs");
+	assert_null(other.v[1].def.fn);
+	assert_int_equal(other.v[1].nargs, 0);
+	assert_string_equal(other.v[1].def.name, "");
+	assert_int_equal(pmc_mb_set_add_build(&set, &other, "old"), 0);
+	assert_int_equal(pmc_mb_set_add_build(&set, &own, "new"), 0);
+	/* old:x/2 leads the group of its namesake; this program's others follow. */
+	assert_int_equal(set.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < set.n; i++)
+		assert_string_equal(set.v[i].name, want[i]);
+	assert_int_equal(set.v[0].group, 2);
+	pmc_mb_set_free(&other);
+	pmc_mb_set_free(&own);
+	pmc_mb_set_free(&set);
+}
+
+/* Writes an executable shell script to path. */
+static void write_script(const char *path, const char *body)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s", body);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* pmc_mb_program_list: a program that answers the protocol's line gives the names after
+ * it (the filter passed on); one of another protocol, one that fails on the option and
+ * one that answers nothing are refused with -EPROTO and a line naming the program. */
+static void another_program_is_asked_for_its_names(void **state)
+{
+	char dir[] = "/tmp/pmc-program-XXXXXX", path[64], body[512], err[512] = "";
+	char proto[PMC_MB_PROTOCOL_MAX], **names = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	pmc_mb_protocol(proto);
+	assert_non_null(strstr(proto, "pmcbench-child 1 "));
+	snprintf(body, sizeof(body), "echo '%s'\necho \"a/$2$3\"\necho b\n", proto);
+	write_script(path, body);
+	assert_int_equal(pmc_mb_program_list(path, "^a", &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "a/--filter^a");
+	assert_string_equal(names[1], "b");
+	pmc_mb_program_names_free(names, n);
+
+	write_script(path, "echo 'pmcbench-child 0 h1'\necho a\n");
+	assert_int_equal(pmc_mb_program_list(path, NULL, &names, &n, err, sizeof(err)), -EPROTO);
+	assert_contains(err, "speaks another child protocol ('pmcbench-child 0 h1'");
+	write_script(path, "echo \"unknown option $1\" >&2\nexit 2\n");
+	assert_int_equal(pmc_mb_program_list(path, NULL, &names, &n, err, sizeof(err)), -EPROTO);
+	assert_contains(err, "exited with status 2 ('unknown option --process-list')");
+	write_script(path, "exit 0\n");
+	assert_int_equal(pmc_mb_program_list(path, NULL, &names, &n, err, sizeof(err)), -EPROTO);
+	assert_contains(err, "not a benchmark program of this libpmcbench");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 /* Google Benchmark's Args({a, b}) and ArgNames: tuples after the product, names in the
@@ -1692,6 +1780,8 @@ int main(void)
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
 	    cmocka_unit_test(builds_are_labelled_and_grouped),
+	    cmocka_unit_test(another_builds_names_become_benchmarks),
+	    cmocka_unit_test(another_program_is_asked_for_its_names),
 	    cmocka_unit_test(benchmarks_come_in_source_order),
 	    cmocka_unit_test(tuples_and_names),
 	    cmocka_unit_test(bad_definitions_are_skipped),
