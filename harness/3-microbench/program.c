@@ -82,8 +82,8 @@ static int split_names(char *out, char ***ret_names, size_t *ret_n)
 int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names, size_t *ret_n,
 			char *err, size_t errlen)
 {
-	char *argv[] = {(char *)path, (char *)"--process-list", (char *)"--filter",
-			(char *)filter, NULL};
+	char *argv[] = {(char *)path, (char *)"--process-list", (char *)"--filter", (char *)filter,
+			NULL};
 	/* A memory file, as pmc_spawn_capture_line's: the output is read once the program
 	 * is reaped, and a pipe would block one that writes more than its capacity. */
 	int fd = memfd_create("pmc-list", MFD_CLOEXEC), r;
@@ -115,18 +115,20 @@ int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names,
 	last_line(sr.stderr_tail, why, sizeof(why));
 	if (sr.timed_out || sr.term_signal || sr.exit_code != 0) {
 		if (sr.timed_out)
-			pmc_err_set(err, errlen,
-				    "%s: not a benchmark program of this libpmcbench: asked for its "
-				    "benchmarks (--process-list), it did not answer in %g s",
-				    path, PMC_MB_PROGRAM_LIST_TIMEOUT);
+			pmc_err_set(
+			    err, errlen,
+			    "%s: not a benchmark program of this libpmcbench: asked for its "
+			    "benchmarks (--process-list), it did not answer in %g s",
+			    path, PMC_MB_PROGRAM_LIST_TIMEOUT);
 		else
-			pmc_err_set(err, errlen,
-				    "%s: not a benchmark program of this libpmcbench: asked for its "
-				    "benchmarks (--process-list), it %s %d%s%s%s; rebuild it against "
-				    "this libpmcbench",
-				    path, sr.term_signal ? "was killed by signal" : "exited with status",
-				    sr.term_signal ? sr.term_signal : sr.exit_code, why[0] ? " ('" : "",
-				    why, why[0] ? "')" : "");
+			pmc_err_set(
+			    err, errlen,
+			    "%s: not a benchmark program of this libpmcbench: asked for its "
+			    "benchmarks (--process-list), it %s %d%s%s%s; rebuild it against "
+			    "this libpmcbench",
+			    path, sr.term_signal ? "was killed by signal" : "exited with status",
+			    sr.term_signal ? sr.term_signal : sr.exit_code, why[0] ? " ('" : "",
+			    why, why[0] ? "')" : "");
 		r = -EPROTO;
 		goto out;
 	}
@@ -140,16 +142,18 @@ int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names,
 		*nl = '\0';
 	if (strcmp(out, proto) != 0) {
 		if (strncmp(out, "pmcbench-child ", 15) == 0)
-			pmc_err_set(err, errlen,
-				    "%s speaks another child protocol ('%.80s'; this program: '%s'): "
-				    "build both against one libpmcbench",
-				    path, out, proto);
+			pmc_err_set(
+			    err, errlen,
+			    "%s speaks another child protocol ('%.80s'; this program: '%s'): "
+			    "build both against one libpmcbench",
+			    path, out, proto);
 		else
-			pmc_err_set(err, errlen,
-				    "%s: not a benchmark program of this libpmcbench: asked for its "
-				    "benchmarks (--process-list), it did not answer with the line "
-				    "'%s'",
-				    path, proto);
+			pmc_err_set(
+			    err, errlen,
+			    "%s: not a benchmark program of this libpmcbench: asked for its "
+			    "benchmarks (--process-list), it did not answer with the line "
+			    "'%s'",
+			    path, proto);
 		r = -EPROTO;
 		goto out;
 	}

@@ -394,7 +394,8 @@ int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 		if (!vg && !cfg->no_fork &&
 		    (r = self_argv(cfg, k, cfg->args, cfg->nargs, &b->proc_self[k])) < 0) {
 			pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
-					"cannot find this program's path to start its processes: %s",
+					"cannot find this program's path to start its "
+					"processes: %s",
 					strerror(-r));
 			return r;
 		}

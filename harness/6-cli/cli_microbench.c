@@ -500,7 +500,9 @@ static int against_builds(const struct mb_cli *c, struct pmc_mb_set *set, char *
 			      c->against);
 		return -EINVAL;
 	}
-	if (!(path[0] = realpath(c->against, NULL)) || !(path[1] = realpath("/proc/self/exe", NULL))) {
+	path[0] = realpath(c->against, NULL);
+	path[1] = path[0] ? realpath("/proc/self/exe", NULL) : NULL;
+	if (!path[1]) {
 		pmc_cli_error("--against %s: cannot find %s: %s", c->against,
 			      path[0] ? "this program's path" : "its path", strerror(errno));
 		goto out;
