@@ -56,16 +56,17 @@ static char *tmp_path(const char *suffix)
 	return p;
 }
 
-/* A baseline of "true" with max-rss around center bytes over RUNS runs, saved to path. */
-static void save_baseline(const char *path, double center)
+/* A baseline of a benchmark named name, running cmd, with max-rss around center bytes
+ * over RUNS runs, saved to path. */
+static void save_baseline(const char *path, const char *name, const char *cmd, double center)
 {
 	struct pmc_result *r = t_result("perf");
-	struct pmc_benchmark *b = t_bench(r, "true", "/bin/true");
+	struct pmc_benchmark *b = t_bench(r, name, cmd);
 	char err[256];
 
 	for (size_t i = 0; i < RUNS; i++)
 		assert_int_equal(pmc_benchmark_record_run(b, 0, 0, false), 0);
-	put(r, "true", "max-rss", RUNS, center, 0.1);
+	put(r, name, "max-rss", RUNS, center, 0.1);
 	if (pmc_result_save(r, path, err, sizeof(err)) < 0) {
 		print_error("%s\n", err);
 		fail();
@@ -123,28 +124,43 @@ static void test_runs_a_command_to_its_result(void **state)
 }
 
 /* The gate against a baseline decides: a baseline of far less memory is a regression of
- * max-rss (which does not drift between invocations), one of far more a pass. */
+ * max-rss (which does not drift between invocations), one of far more a pass. The
+ * command writes 8,000 pages (31 MiB), more than this process holds, so that its max-rss
+ * is its own (pmc_spawn_result.spawner_peak_kb). */
 static void test_gates_against_a_baseline(void **state)
 {
+	static const char *const touch_cmd[] = {PMC_TEST_WORK " touch 8000"};
+	static const char *const touch_name[] = {"touch"};
 	struct pmc_thresholds *t = t_thresholds();
 	char *base = tmp_path("base.json"), err[256];
 	enum pmc_decision d = PMC_DECISION_ERROR;
 	struct seen seen = {0};
-	PMC_OPTS(pmc_session_opts, o, .commands = true_cmd, .ncommands = 1, .names = true_name,
+	PMC_OPTS(pmc_session_opts, o, .commands = touch_cmd, .ncommands = 1, .names = touch_name,
 		 .events = "task-clock", .runs = RUNS, .baseline = base, .thresholds = t,
 		 .print = print, .print_ud = &seen);
 
 	assert_int_equal(pmc_thresholds_add_arg(t, "max-rss=+5%", err, sizeof(err)), 0);
-	save_baseline(base, 1024);
+	save_baseline(base, "touch", touch_cmd[0], 1024);
 	assert_int_equal(pmc_session_run(&o, &d, NULL), 0);
 	if (d != PMC_DECISION_REGRESSION)
 		print_error("messages:\n%s", seen.text);
 	assert_int_equal(d, PMC_DECISION_REGRESSION);
 
-	save_baseline(base, 1e12);
+	save_baseline(base, "touch", touch_cmd[0], 1e12);
 	d = PMC_DECISION_ERROR;
 	assert_int_equal(pmc_session_run(&o, &d, NULL), 0);
 	assert_int_equal(d, PMC_DECISION_PASS);
+
+	/* /bin/true needs less memory than this process: its max-rss is not measured, and a
+	 * gate of it is never a pass. */
+	o.commands = true_cmd;
+	o.names = true_name;
+	save_baseline(base, "true", "/bin/true", 1e12);
+	d = PMC_DECISION_PASS;
+	assert_int_equal(pmc_session_run(&o, &d, NULL), 0);
+	if (d == PMC_DECISION_PASS)
+		print_error("messages:\n%s", seen.text);
+	assert_int_not_equal(d, PMC_DECISION_PASS);
 	/* The caller's limits are still the caller's. */
 	assert_int_equal(pmc_thresholds_add_arg(t, "wall-time=+5%", err, sizeof(err)), 0);
 	pmc_thresholds_free(t);

@@ -220,6 +220,28 @@ fail:
  * mask would be a large allocation. */
 #define MAX_CPU (1 << 16)
 
+/* This process's peak resident set in KiB, VmHWM of /proc/self/status (the peak that
+ * exec_mmap keeps for a child that exec's from our memory); 0 when it cannot be read. */
+static long own_peak_rss_kb(void)
+{
+	char buf[4096], *at;
+	long kb = 0;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	at = strstr(buf, "\nVmHWM:");
+	if (at)
+		kb = strtol(at + 7, NULL, 10);
+	return kb > 0 ? kb : 0;
+}
+
 int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 {
 	struct child_args a = { .o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1 };
@@ -288,6 +310,9 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;
+	/* Read after the run, so that nothing of ours runs beside it; our peak only grows,
+	 * so this is at least the one the child's exec kept. */
+	res.spawner_peak_kb = own_peak_rss_kb();
 	if (WIFSIGNALED(status)) {
 		res.exit_code = -1;
 		res.term_signal = WTERMSIG(status);

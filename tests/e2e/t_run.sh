@@ -10,7 +10,8 @@ test_help_and_version() {
 }
 
 test_run_writes_result_json() {
-	expect_exit 0 "$PMCBENCH" run -q -r 5 -o res.json -- "$WORK" touch 64 || return 1
+	# 16,000 pages (62 MiB): more than pmcbench holds, so that max-rss is the command's.
+	expect_exit 0 "$PMCBENCH" run -q -r 5 -o res.json -- "$WORK" touch 16000 || return 1
 	[ "$(json_get res.json 'd["schema"]')" = "pmcbench-result/1" ] || fail "schema" || return 1
 	[ "$(json_get res.json 'd["backend"]')" = perf ] || fail "backend" || return 1
 	[ "$(json_get res.json 'len(d["benchmarks"])')" = 1 ] || fail "one benchmark" || return 1
@@ -20,15 +21,29 @@ test_run_writes_result_json() {
 		[ "$(json_get res.json "len([x for x in d['benchmarks'][0]['metrics']['$m']['samples'] if x is not None])")" = 5 ] ||
 			fail "metric $m has not 5 samples" || return 1
 	done
-	# 64 touched pages: at least 64 page faults in every run.
-	[ "$(json_get res.json "min(d['benchmarks'][0]['metrics']['page-faults']['samples']) >= 64")" = True ] ||
-		fail "page-faults below 64" || return 1
+	# 16,000 touched pages: at least 16,000 page faults and 62 MiB in every run.
+	[ "$(json_get res.json "min(d['benchmarks'][0]['metrics']['page-faults']['samples']) >= 16000")" = True ] ||
+		fail "page-faults below 16000" || return 1
+	[ "$(json_get res.json "min(d['benchmarks'][0]['metrics']['max-rss']['samples']) >= 16000 * 4096")" = True ] ||
+		fail "max-rss below 16000 pages" || return 1
 	# The build-id of the measured binary is recorded.
 	json_get res.json 'd["benchmarks"][0]["build_id"]' | grep -Eq '^[0-9a-f]{16,}$' || fail "build_id" || return 1
 	# The environment fingerprint.
 	for k in kernel perf_event_paranoid aslr; do
 		json_get res.json "d['environment']['$k']" >/dev/null || fail "env $k" || return 1
 	done
+}
+
+# A command that needs less memory than pmcbench starts in pmcbench's memory, whose peak
+# the kernel keeps across exec in the command's max-rss: that figure is pmcbench's, so it
+# is not measured (null) and the report says why, where time(1) would show its own.
+test_max_rss_of_a_small_command_is_not_pmcbenchs() {
+	expect_exit 0 "$PMCBENCH" run -r 3 -o small.json -- "$WORK" loop 10 || return 1
+	[ "$(json_get small.json "d['benchmarks'][0]['metrics']['max-rss']['samples']")" = "[None, None, None]" ] ||
+		fail "a small command has a max-rss" || return 1
+	json_get small.json "d['benchmarks'][0]['metrics']['max-rss']['note']" |
+		grep -q "at or below pmcbench's own" || fail "no note" || return 1
+	expect_grep "max-rss +not measured: a run's peak at or below pmcbench's own \\([0-9.]+ MiB\\)" "$TMP/out"
 }
 
 test_missing_hardware_counters_are_not_numbers() {
