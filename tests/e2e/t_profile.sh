@@ -228,8 +228,8 @@ test_profile_problem_is_a_warning() {
 # A change divides only by a profile of its metric: max-rss grew, the profiles are of CPU
 # time, and the report says so instead of dividing memory by where the time went.
 test_gate_attributes_only_with_a_profile_of_the_metric() {
-	expect_exit 1 "$PMCBENCH" run -r 10 --profile -n old -c "$WORK touch 2000" \
-		-n new -c "$WORK touch 6000" --threshold max-rss=+1% --threshold task-clock=+1% \
+	expect_exit 1 "$PMCBENCH" run -r 10 --profile -n old -c "$WORK touch 20000" \
+		-n new -c "$WORK touch 60000" --threshold max-rss=+1% --threshold task-clock=+1% \
 		--gate || return 1
 	# Headed by the change as the table states it (estimate and interval), then the
 	# medians; a metric without a profile of it is not divided.
@@ -238,8 +238,8 @@ test_gate_attributes_only_with_a_profile_of_the_metric() {
 	# Time is divided by the time profiles, with intervals.
 	expect_grep '^new: task-clock \+[0-9.]+% .*\(medians .*\): .*(\[[-0-9.]+%, [-0-9.]+%\] in |too few samples)' "$TMP/out" || return 1
 	# A regression nobody gated is shown in the table, not explained.
-	expect_exit 1 "$PMCBENCH" run -r 10 --profile -n old -c "$WORK touch 2000" \
-		-n new -c "$WORK touch 6000" --threshold max-rss=+1% --gate || return 1
+	expect_exit 1 "$PMCBENCH" run -r 10 --profile -n old -c "$WORK touch 20000" \
+		-n new -c "$WORK touch 60000" --threshold max-rss=+1% --gate || return 1
 	expect_no_grep '^new: task-clock ' "$TMP/out"
 }
 
