@@ -357,21 +357,11 @@ static void put_padded(FILE *out, const char *s, size_t width)
 		putc(' ', out);
 }
 
-/* A weight in the profile's unit: time as time ("250us"), a count of anything else with
- * an SI suffix and its unit ("1.201M instructions"), never in exponent notation. */
-int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
+void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
-	uint64_t total = pmc_profile_total(p);
-	struct pmc_profile_fn *fns = NULL;
 	char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24];
-	size_t n = 0, show, width = 8;
-	int self_w = 10;
-	int rc;
 
-	rc = pmc_profile_functions(p, &fns, &n);
-	if (rc < 0)
-		return rc;
 	fputs("Profile", out);
 	if (in->name) {
 		fputs(" of ", out);
@@ -430,14 +420,20 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		pmc_profile_report_truncated(out, p);
 		putc('\n', out);
 	}
-	pmc_fmt_weight(total ? (double)total : NAN, in->unit, false, a, sizeof(a));
-	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",
-		pmc_profile_stack_count(p), n);
-	show = top && top < n ? top : n;
-	if (!show || !total) {
-		fputs("\nNo samples: nothing to show.\n", out);
-		goto out;
-	}
+}
+
+/* The table of the top functions of fns (show of them, show >= 1), shares of total. A
+ * weight is in the profile's unit: time as time ("250us"), a count of anything else with
+ * an SI suffix and its unit ("1.201M instructions"), never in exponent notation. */
+static void functions_table(FILE *out, const struct pmc_profile *p,
+			    const struct pmc_profile_fn *fns, size_t n, size_t show)
+{
+	const char *unit = pmc_profile_info(p)->unit;
+	uint64_t total = pmc_profile_total(p);
+	char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24];
+	size_t width = 8;
+	int self_w = 10;
+
 	for (size_t i = 0; i < show; i++) {
 		size_t l = strlen(fns[i].name);
 
@@ -449,12 +445,12 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 		char s[PMC_FMT_MAX + 24];
 		int l;
 
-		pmc_fmt_weight((double)fns[i].self, in->unit, false, s, sizeof(s));
+		pmc_fmt_weight((double)fns[i].self, unit, false, s, sizeof(s));
 		l = (int)strlen(s);
 		if (l > self_w)
 			self_w = l;
 	}
-	fprintf(out, "\n%7s %7s %*s  ", "self%", "total%", self_w, "self");
+	fprintf(out, "%7s %7s %*s  ", "self%", "total%", self_w, "self");
 	put_padded(out, "function", width);
 	fputs("  object\n", out);
 	for (size_t i = 0; i < show; i++) {
@@ -462,7 +458,7 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 
 		pmc_fmt_percent(pct(fns[i].self, total), false, a, sizeof(a));
 		pmc_fmt_percent(pct(fns[i].total, total), false, b, sizeof(b));
-		pmc_fmt_weight((double)fns[i].self, in->unit, false, s, sizeof(s));
+		pmc_fmt_weight((double)fns[i].self, unit, false, s, sizeof(s));
 		fprintf(out, "%7s %7s %*s  ", a, b, self_w, s);
 		put_padded(out, fns[i].name, width);
 		fputs("  ", out);
@@ -471,7 +467,46 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	}
 	if (show < n)
 		fprintf(out, "(%zu more functions; a larger --top shows them)\n", n - show);
-out:
+}
+
+int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t top)
+{
+	struct pmc_profile_fn *fns = NULL;
+	size_t n = 0, show;
+	int rc = pmc_profile_functions(p, &fns, &n);
+
+	if (rc < 0)
+		return rc;
+	show = top && top < n ? top : n;
+	if (show && pmc_profile_total(p))
+		functions_table(out, p, fns, n, show);
+	pmc_profile_functions_free(fns, n);
+	return finish(out);
+}
+
+int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(p);
+	uint64_t total = pmc_profile_total(p);
+	struct pmc_profile_fn *fns = NULL;
+	char a[PMC_FMT_MAX + 24];
+	size_t n = 0, show;
+	int rc;
+
+	rc = pmc_profile_functions(p, &fns, &n);
+	if (rc < 0)
+		return rc;
+	pmc_profile_report_header(out, p);
+	pmc_fmt_weight(total ? (double)total : NAN, in->unit, false, a, sizeof(a));
+	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",
+		pmc_profile_stack_count(p), n);
+	show = top && top < n ? top : n;
+	if (!show || !total) {
+		fputs("\nNo samples: nothing to show.\n", out);
+	} else {
+		putc('\n', out);
+		functions_table(out, p, fns, n, show);
+	}
 	pmc_profile_functions_free(fns, n);
 	return finish(out);
 }

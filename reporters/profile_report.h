@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "profile/profile_tasks.h"
 #include "reporters/flamegraph.h"
 
 struct pmc_profile;
@@ -25,6 +26,20 @@ struct pmc_profile;
  * weight (self%, total%, self in the profile's unit, function, object); top 0: all.
  * Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
+
+/* The report's parts, for the views by task (profile_tasks_report.c): its header without the
+ * "Total:" line, and the table of p's top functions (shares of p's total) with its
+ * heading, or nothing when p has no weight. Returns 0, -ENOMEM or -EIO. */
+void pmc_profile_report_header(FILE *out, const struct pmc_profile *p);
+int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t top);
+
+/* `report --by comm|pid|tid` (profile_tasks_report.c): the header, one row per thread name,
+ * process or thread (share of the total weight, weight, samples, pid, tid or threads,
+ * names), heaviest first, then each one's top functions (top 0: all) with shares of its
+ * own weight. A profile that keeps no tasks (exact profiles, older files, imported ones)
+ * says "Tasks: not kept" and why, and shows no rows. Returns 0, -ENOMEM or -EIO. */
+int pmc_profile_report_tasks(FILE *out, const struct pmc_profile *p, enum pmc_profile_by by,
+			     size_t top);
 
 /* Folded stacks, one "root;child;leaf WEIGHT" line per distinct sequence of display
  * names (the flame graph tools' input), sorted bytewise; ';' inside a name becomes ':'

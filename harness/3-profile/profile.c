@@ -73,6 +73,9 @@ struct pmc_profile {
 	const char *below_main;	      /* the interned PMC_PROFILE_BELOW_MAIN, once used */
 	struct pmc_hashmap frame_ids; /* frame key -> id */
 	struct pmc_hashmap stack_ids; /* stack key -> index */
+	struct pmc_hashmap task_ids;  /* task key -> id */
+	struct pmc_profile_task *tasks;
+	size_t ntasks, tasks_cap;
 	struct pmc_profile_frame *frames;
 	size_t nframes, frames_cap;
 	struct pmc_profile_stack *stacks;
@@ -126,6 +129,8 @@ void pmc_profile_free(struct pmc_profile *p)
 	pmc_hashmap_free(&p->symbols);
 	pmc_hashmap_free(&p->frame_ids);
 	pmc_hashmap_free(&p->stack_ids);
+	pmc_hashmap_free(&p->task_ids);
+	free(p->tasks);
 	free(p->frames);
 	free(p->stacks);
 	arena_free(&p->arena);
@@ -261,15 +266,65 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
 	return 0;
 }
 
+int pmc_profile_task_id(struct pmc_profile *p, uint32_t pid, uint32_t tid, const char *comm,
+			uint32_t *ret_id)
+{
+	const char *c = NULL;
+	unsigned char *key;
+	size_t klen = 0, id;
+	int rc;
+
+	if (!p || !ret_id || (comm && !*comm))
+		return -EINVAL;
+	if (pmc_grow_to(&p->tasks, &p->tasks_cap, p->ntasks + 1, sizeof(*p->tasks)) < 0 ||
+	    (comm && !(c = intern_str(p, comm))))
+		return -ENOMEM;
+	/* Key: pid, tid and the interned comm (0: none) as ids. */
+	key = arena_alloc(&p->arena, 3 * 11 + 1);
+	if (!key)
+		return -ENOMEM;
+	klen += put_id(key + klen, pid);
+	klen += put_id(key + klen, tid);
+	klen += put_id(key + klen, (uint64_t)(uintptr_t)c);
+	key[klen] = 0;
+	rc = pmc_hashmap_get_or_put(&p->task_ids, (const char *)key, p->ntasks, &id);
+	if (rc <= 0)
+		arena_unalloc(&p->arena, 3 * 11 + 1);
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		p->tasks[p->ntasks++] =
+		    (struct pmc_profile_task){.pid = pid, .tid = tid, .comm = c};
+	*ret_id = (uint32_t)id;
+	return 0;
+}
+
+size_t pmc_profile_task_count(const struct pmc_profile *p)
+{
+	return p->ntasks;
+}
+
+const struct pmc_profile_task *pmc_profile_task(const struct pmc_profile *p, uint32_t id)
+{
+	return id < p->ntasks ? &p->tasks[id] : NULL;
+}
+
 int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t depth, uint64_t weight,
 		    uint64_t samples, bool truncated)
+{
+	return pmc_profile_add_task(p, frames, depth, PMC_PROFILE_NO_TASK, weight, samples,
+				    truncated);
+}
+
+int pmc_profile_add_task(struct pmc_profile *p, const uint32_t *frames, uint32_t depth,
+			 uint32_t task, uint64_t weight, uint64_t samples, bool truncated)
 {
 	size_t kmax, fbytes, klen = 0, idx;
 	unsigned char *key;
 	uint32_t *copy;
 	int rc;
 
-	if (!p || !frames || depth == 0)
+	if (!p || !frames || depth == 0 || (task != PMC_PROFILE_NO_TASK && task >= p->ntasks))
 		return -EINVAL;
 	for (uint32_t i = 0; i < depth; i++)
 		if (frames[i] >= p->nframes)
@@ -292,11 +347,16 @@ int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t dept
 		return -ENOMEM;
 	/* The frames and the key in one allocation: the frames (aligned) first. */
 	fbytes = (size_t)depth * sizeof(*copy);
-	kmax = (size_t)depth * 6 + 1;
+	kmax = (size_t)depth * 6 + 1 + 7;
 	copy = arena_alloc(&p->arena, fbytes + kmax);
 	if (!copy)
 		return -ENOMEM;
 	key = (unsigned char *)copy + fbytes;
+	/* A kept task leads the key, after 'T', a byte no id is written with. */
+	if (task != PMC_PROFILE_NO_TASK) {
+		key[klen++] = 'T';
+		klen += put_id(key + klen, task);
+	}
 	for (uint32_t i = 0; i < depth; i++)
 		klen += put_id(key + klen, frames[i]);
 	key[klen] = 0;
@@ -325,7 +385,8 @@ int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t dept
 							     .depth = depth,
 							     .weight = weight,
 							     .samples = samples,
-							     .truncated = truncated};
+							     .truncated = truncated,
+							     .task = task};
 	p->total += weight;
 	return 0;
 }

@@ -38,6 +38,15 @@ struct pmc_profile_stack {
 	uint64_t weight;  /* sum of the periods (sampled) or the cost (exact) */
 	uint64_t samples; /* samples aggregated here (exact: 0) */
 	bool truncated;	  /* the call chain was cut (depth limit or broken frame chain) */
+	uint32_t task;	  /* its task (pmc_profile_task), or PMC_PROFILE_NO_TASK: not kept */
+};
+
+/* A task a sampled profile's stacks came from: process, thread, and the thread's name
+ * (comm) when the samples were taken. Exact profiles and older files keep none. */
+#define PMC_PROFILE_NO_TASK UINT32_MAX
+struct pmc_profile_task {
+	uint32_t pid, tid;
+	const char *comm; /* NULL: not known */
 };
 
 /* How a sampled profile's callers were found (docs/profile.md, "Call chains"). */
@@ -92,6 +101,18 @@ int pmc_profile_frame_id(struct pmc_profile *p, const char *symbol, const char *
  * depth 0), -EOVERFLOW (the weights would add up beyond 2^64-1), -ENOMEM. */
 int pmc_profile_add(struct pmc_profile *p, const uint32_t *frames, uint32_t depth, uint64_t weight,
 		    uint64_t samples, bool truncated);
+
+/* The id of the task (pid, tid, comm; comm may be NULL): the same id for the same three.
+ * Returns 0, -EINVAL (an empty comm) or -ENOMEM. */
+int pmc_profile_task_id(struct pmc_profile *p, uint32_t pid, uint32_t tid, const char *comm,
+			uint32_t *ret_id);
+/* pmc_profile_add, the stack kept apart for task (an id, or PMC_PROFILE_NO_TASK): the same
+ * frames of two tasks are two stacks. Views by function (functions, diff, folded stacks,
+ * flame graphs) merge them; only the views by task tell them apart. */
+int pmc_profile_add_task(struct pmc_profile *p, const uint32_t *frames, uint32_t depth,
+			 uint32_t task, uint64_t weight, uint64_t samples, bool truncated);
+size_t pmc_profile_task_count(const struct pmc_profile *p);
+const struct pmc_profile_task *pmc_profile_task(const struct pmc_profile *p, uint32_t id);
 
 size_t pmc_profile_frame_count(const struct pmc_profile *p);
 const struct pmc_profile_frame *pmc_profile_frame(const struct pmc_profile *p, uint32_t id);

@@ -105,7 +105,22 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 		}
 		putc('}', f);
 	}
-	fputs(nf ? "\n  ],\n  \"stacks\": [" : "],\n  \"stacks\": [", f);
+	fputs(nf ? "\n  ]" : "]", f);
+	/* The tasks only where they were kept (docs/profile.md, "Tasks"). */
+	for (uint32_t i = 0; i < pmc_profile_task_count(p); i++) {
+		const struct pmc_profile_task *t = pmc_profile_task(p, i);
+
+		fputs(i ? ",\n    {\"pid\": " : ",\n  \"tasks\": [\n    {\"pid\": ", f);
+		put_u64(f, t->pid);
+		fputs(", \"tid\": ", f);
+		put_u64(f, t->tid);
+		if (t->comm) {
+			fputs(", \"comm\": ", f);
+			put_str(f, t->comm, &rc);
+		}
+		putc('}', f);
+	}
+	fputs(pmc_profile_task_count(p) ? "\n  ],\n  \"stacks\": [" : ",\n  \"stacks\": [", f);
 	for (size_t i = 0; i < ns; i++) {
 		const struct pmc_profile_stack *s = pmc_profile_stack(p, i);
 
@@ -123,6 +138,10 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 		}
 		if (s->truncated)
 			fputs(", \"truncated\": true", f);
+		if (s->task != PMC_PROFILE_NO_TASK) {
+			fputs(", \"task\": ", f);
+			put_u64(f, s->task);
+		}
 		putc('}', f);
 	}
 	fputs(ns ? "\n  ]\n}\n" : "]\n}\n", f);
@@ -393,8 +412,92 @@ static int read_frames(struct loader *ld, const json_t *frames, struct pmc_profi
 	return 0;
 }
 
+/* A process or thread id (the kernel's are 32-bit). */
+static int get_id(struct loader *ld, const json_t *v, const char *where, uint32_t *ret)
+{
+	uint64_t id;
+	int rc = get_u64(ld, v, where, false, &id);
+
+	if (rc < 0)
+		return rc;
+	if (id > UINT32_MAX)
+		return bad(ld, where, "%" PRIu64 " is beyond any process or thread id; " DAMAGED,
+			   id);
+	*ret = (uint32_t)id;
+	return 0;
+}
+
+/* The tasks the stacks came from: absent from exact profiles and older files. */
+static int read_tasks(struct loader *ld, const json_t *tasks, struct pmc_profile *p,
+		      uint32_t **ret_map)
+{
+	size_t n = json_array_size(tasks);
+	uint32_t *map;
+	char where[64];
+	int rc = 0;
+
+	if (tasks && !json_is_array(tasks))
+		return bad(ld, "tasks", "not an array; expected an array of tasks; " DAMAGED);
+	if (n > UINT32_MAX - 1)
+		return bad(ld, "tasks", "more than 2^32-2 tasks; " DAMAGED);
+	map = malloc((n + 1) * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const json_t *t = json_array_get(tasks, i);
+		uint32_t pid = 0, tid = 0;
+		const char *comm;
+
+		snprintf(where, sizeof(where), "tasks[%zu]", i);
+		if (!json_is_object(t)) {
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED,
+				 pmc_json_kind(t));
+			break;
+		}
+		snprintf(where, sizeof(where), "tasks[%zu].pid", i);
+		if ((rc = get_id(ld, json_object_get(t, "pid"), where, &pid)) < 0)
+			break;
+		snprintf(where, sizeof(where), "tasks[%zu].tid", i);
+		if ((rc = get_id(ld, json_object_get(t, "tid"), where, &tid)) < 0)
+			break;
+		snprintf(where, sizeof(where), "tasks[%zu].comm", i);
+		if ((rc = get_str(ld, json_object_get(t, "comm"), where, true, &comm)) < 0)
+			break;
+		rc = pmc_profile_task_id(p, pid, tid, comm, &map[i]);
+	}
+	if (rc < 0) {
+		free(map);
+		return rc;
+	}
+	*ret_map = map;
+	return 0;
+}
+
+/* A stack's task: absent means not kept; else an index into the file's tasks. */
+static int read_stack_task(struct loader *ld, const json_t *st, size_t i, size_t ntasks,
+			   const uint32_t *task_map, uint32_t *ret)
+{
+	const json_t *v = json_object_get(st, "task");
+	char where[64];
+	uint64_t t;
+	int rc;
+
+	*ret = PMC_PROFILE_NO_TASK;
+	if (!v)
+		return 0;
+	snprintf(where, sizeof(where), "stacks[%zu].task", i);
+	if ((rc = get_u64(ld, v, where, false, &t)) < 0)
+		return rc;
+	if (t >= ntasks)
+		return bad(ld, where,
+			   "task %" PRIu64 " is out of range (the file has %zu tasks%s); " DAMAGED,
+			   t, ntasks, ntasks ? "" : ": no \"tasks\" table");
+	*ret = task_map[t];
+	return 0;
+}
+
 static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, const uint32_t *map,
-		       bool sampled, struct pmc_profile *p)
+		       size_t ntasks, const uint32_t *task_map, bool sampled, struct pmc_profile *p)
 {
 	size_t n = json_array_size(stacks), cap = 0;
 	uint32_t *ids = NULL;
@@ -407,6 +510,7 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const json_t *st = json_array_get(stacks, i), *fr, *tr, *v;
 		uint64_t weight, samples;
+		uint32_t task;
 		size_t depth;
 
 		if (!json_is_object(st)) {
@@ -472,7 +576,10 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 			    bad(ld, where, "expected true or false, got %s; " DAMAGED, pmc_json_kind(tr));
 			break;
 		}
-		rc = pmc_profile_add(p, ids, (uint32_t)depth, weight, samples, json_is_true(tr));
+		if ((rc = read_stack_task(ld, st, i, ntasks, task_map, &task)) < 0)
+			break;
+		rc = pmc_profile_add_task(p, ids, (uint32_t)depth, task, weight, samples,
+					  json_is_true(tr));
 		if (rc == -EOVERFLOW) {
 			snprintf(where, sizeof(where), "stacks[%zu].weight", i);
 			rc = bad(ld, where, "the weights add up beyond 2^64-1; " DAMAGED);
@@ -486,8 +593,8 @@ static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_p
 {
 	struct pmc_profile_info in = {0};
 	struct pmc_profile *p = NULL;
-	const json_t *frames;
-	uint32_t *map = NULL;
+	const json_t *frames, *tasks;
+	uint32_t *map = NULL, *task_map = NULL;
 	uint64_t total;
 	int rc;
 
@@ -506,8 +613,12 @@ static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_p
 	rc = read_frames(ld, frames, p, &map);
 	if (rc < 0)
 		goto fail;
+	tasks = json_object_get(root, "tasks");
+	rc = read_tasks(ld, tasks, p, &task_map);
+	if (rc < 0)
+		goto fail;
 	rc = read_stacks(ld, json_object_get(root, "stacks"), json_array_size(frames), map,
-			 in.kind == PMC_PROFILE_SAMPLED, p);
+			 json_array_size(tasks), task_map, in.kind == PMC_PROFILE_SAMPLED, p);
 	if (rc < 0)
 		goto fail;
 	if (pmc_profile_total(p) != total) {
@@ -517,10 +628,12 @@ static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_p
 		goto fail;
 	}
 	free(map);
+	free(task_map);
 	*ret = p;
 	return 0;
 fail:
 	free(map);
+	free(task_map);
 	pmc_profile_free(p);
 	return rc;
 }

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/hashmap.h"
 #include "counters/perf/sample.h"
 #include "profile/maps.h"
 #include "profile/profile.h"
@@ -35,8 +37,22 @@ static uint32_t kernel_max_stack(void)
 	return v ? v : PMC_RECORD_MAX_STACK;
 }
 
+/* A thread's name as the records tell it (docs/profile.md, "Tasks"): its process's at
+ * exec (COMM with the exec flag), its parent's at clone (FORK), then its own once it
+ * names itself (prctl(PR_SET_NAME), pthread_setname_np: COMM, exec flag clear). */
+struct thread {
+	char key[12];  /* the tid in decimal: the map's key */
+	char comm[16]; /* TASK_COMM_LEN, with its NUL; "" while not known */
+	bool looked;   /* attached: /proc was read for it */
+	uint32_t pid;
+	uint32_t task; /* its task in the profile for pid and comm, or PMC_PROFILE_NO_TASK */
+};
+
 struct pmc_profile_builder {
 	const struct pmc_sample_opts *so;
+	struct pmc_hashmap thread_ids; /* tid -> index into threads */
+	struct thread **threads;
+	size_t nthreads, threads_cap;
 	struct pmc_maps *maps;
 	struct pmc_profile *p;
 	uint32_t max_stack;
@@ -68,9 +84,111 @@ static int frame_of(struct pmc_profile *p, const struct pmc_resolved *res, bool 
 	return pmc_profile_frame_id(p, res->symbol, object, offset, ret_id);
 }
 
-/* pmc_profile_add_sample, the stack marked cut when cut is set. */
+/* The thread tid, made (its name not known) when new; NULL: out of memory. */
+static struct thread *thread_of(struct pmc_profile_builder *b, uint32_t tid)
+{
+	char key[12];
+	struct thread *t;
+	size_t i;
+
+	snprintf(key, sizeof(key), "%u", (unsigned)tid);
+	if (pmc_hashmap_get(&b->thread_ids, key, &i) == 0)
+		return b->threads[i];
+	if (pmc_grow_to(&b->threads, &b->threads_cap, b->nthreads + 1, sizeof(*b->threads)) < 0 ||
+	    !(t = calloc(1, sizeof(*t))))
+		return NULL;
+	memcpy(t->key, key, sizeof(key));
+	t->task = PMC_PROFILE_NO_TASK;
+	if (pmc_hashmap_put(&b->thread_ids, t->key, b->nthreads) < 0) {
+		free(t);
+		return NULL;
+	}
+	b->threads[b->nthreads++] = t;
+	return t;
+}
+
+static void thread_name(struct thread *t, uint32_t pid, const char *comm)
+{
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->pid = pid;
+	t->task = PMC_PROFILE_NO_TASK;
+}
+
+/* Follows the threads' names through COMM and FORK records. Returns 0 or -ENOMEM. */
+static int track_comm(struct pmc_profile_builder *b, const struct pmc_record *rec)
+{
+	struct thread *t, *parent;
+
+	if (rec->type == PMC_RECORD_COMM && rec->comm.comm) {
+		if (!(t = thread_of(b, rec->tid)))
+			return -ENOMEM;
+		thread_name(t, rec->pid, rec->comm.comm);
+	} else if (rec->type == PMC_RECORD_FORK) {
+		/* A new thread or process starts with its parent's name (the kernel copies
+		 * comm at clone); a tid used again is a new thread. */
+		if (!(parent = thread_of(b, rec->task.ptid)) || !(t = thread_of(b, rec->tid)))
+			return -ENOMEM;
+		thread_name(t, rec->pid, parent->comm);
+		t->looked = false;
+	}
+	return 0;
+}
+
+/* Attached: a thread that ran before the attach has had no COMM record, and is named from
+ * /proc while the process runs (perf record -p reads /proc for its threads likewise). */
+static void read_proc_comm(struct thread *t, uint32_t pid, uint32_t tid)
+{
+	char path[64], buf[sizeof(t->comm)] = "";
+	FILE *f;
+
+	t->looked = true;
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", (unsigned)pid, (unsigned)tid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (fgets(buf, sizeof(buf), f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	if (buf[0])
+		thread_name(t, pid, buf);
+}
+
+/* The profile's task of a sample: its process, thread and the thread's name now. The
+ * process's main thread is a task too (perhaps without samples), so that a view by
+ * process can name it. Returns 0 or -ENOMEM. */
+static int task_of(struct pmc_profile_builder *b, const struct pmc_record *rec, uint32_t *ret)
+{
+	struct thread *t = thread_of(b, rec->tid), *lead;
+	uint32_t id;
+	int r;
+
+	if (!t)
+		return -ENOMEM;
+	if (t->task != PMC_PROFILE_NO_TASK && t->pid == rec->pid) {
+		*ret = t->task;
+		return 0;
+	}
+	if (!t->comm[0] && !t->looked && b->so->attach)
+		read_proc_comm(t, rec->pid, rec->tid);
+	if (rec->tid != rec->pid) {
+		if (!(lead = thread_of(b, rec->pid)))
+			return -ENOMEM;
+		if (!lead->comm[0] && !lead->looked && b->so->attach)
+			read_proc_comm(lead, rec->pid, rec->pid);
+		if (lead->comm[0] &&
+		    (r = pmc_profile_task_id(b->p, rec->pid, rec->pid, lead->comm, &id)) < 0)
+			return r;
+	}
+	r = pmc_profile_task_id(b->p, rec->pid, rec->tid, t->comm[0] ? t->comm : NULL, &t->task);
+	if (r < 0)
+		return r;
+	t->pid = rec->pid;
+	*ret = t->task;
+	return 0;
+}
+
+/* pmc_profile_add_sample, the stack marked cut when cut is set, kept apart for task. */
 static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
-		     uint32_t max_stack, bool cut, uint64_t *unresolved)
+		     uint32_t max_stack, bool cut, uint32_t task, uint64_t *unresolved)
 {
 	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
 	uint64_t dummy = 0;
@@ -142,7 +260,7 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 			frames[i] = frames[depth - 1 - i];
 			frames[depth - 1 - i] = t;
 		}
-		r = pmc_profile_add(p, frames, depth, rec->sample.period, 1, truncated);
+		r = pmc_profile_add_task(p, frames, depth, task, rec->sample.period, 1, truncated);
 	}
 	if (frames != buf)
 		free(frames);
@@ -152,13 +270,14 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
 			   uint32_t max_stack, uint64_t *unresolved)
 {
-	return add_chain(p, m, rec, max_stack, false, unresolved);
+	return add_chain(p, m, rec, max_stack, false, PMC_PROFILE_NO_TASK, unresolved);
 }
 
 /* A sample of a DWARF call graph: its kernel chain (the kernel walked no user frames),
  * then its user stack as the unwinder found it, the stack cut wherever the unwind did not
  * reach the outermost frame. */
-static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_record *rec)
+static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_record *rec,
+			    uint32_t task)
 {
 	struct pmc_record r = *rec;
 	uint32_t nk = rec->sample.nips < rec->sample.nkernel ? 0 : rec->sample.nkernel;
@@ -184,18 +303,24 @@ static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_reco
 	/* No frame at all (no registers, no kernel chain): the sampled ip alone. */
 	if (!r.sample.nips)
 		r.sample.ips = NULL;
-	return add_chain(b->p, b->maps, &r, 0, end != PMC_UNWIND_WHOLE, &b->unresolved);
+	return add_chain(b->p, b->maps, &r, 0, end != PMC_UNWIND_WHOLE, task, &b->unresolved);
 }
 
 static int on_record(const struct pmc_record *rec, void *ud)
 {
 	struct pmc_profile_builder *b = ud;
+	uint32_t task;
 	int rc;
 
-	if (rec->type == PMC_RECORD_SAMPLE)
-		return b->unwinder ? add_dwarf_sample(b, rec)
-				   : pmc_profile_add_sample(b->p, b->maps, rec, b->max_stack,
-							    &b->unresolved);
+	if (rec->type == PMC_RECORD_SAMPLE) {
+		if ((rc = task_of(b, rec, &task)) < 0)
+			return rc;
+		return b->unwinder ? add_dwarf_sample(b, rec, task)
+				   : add_chain(b->p, b->maps, rec, b->max_stack, false, task,
+					       &b->unresolved);
+	}
+	if ((rc = track_comm(b, rec)) < 0)
+		return rc;
 	rc = pmc_maps_apply(b->maps, rec);
 	if (rc == 0 && b->unwinder)
 		pmc_unwinder_apply(b->unwinder, rec);
@@ -319,6 +444,10 @@ void pmc_profile_builder_free(struct pmc_profile_builder *b)
 	if (!b)
 		return;
 	pmc_profile_free(b->p);
+	for (size_t i = 0; i < b->nthreads; i++)
+		free(b->threads[i]);
+	free(b->threads);
+	pmc_hashmap_free(&b->thread_ids);
 	pmc_unwinder_free(b->unwinder);
 	free(b->chain);
 	pmc_maps_free(b->maps);

@@ -14,6 +14,8 @@
 #include "reporters/profile_report.h"
 
 #define REPORT_DEFAULT_TOP 20
+/* With --by, functions per task: a screen holds several tasks' tops. */
+#define REPORT_DEFAULT_TOP_BY 5
 
 static void help(FILE *out)
 {
@@ -27,7 +29,11 @@ static void help(FILE *out)
 		"'perf script' of a 'perf record -g' file (for C++, 'perf script --no-demangle':\n"
 		"perf drops the parameters pmcbench and valgrind show).\n\n"
 		"Options:\n"
-		"      --top=N            functions listed (default %d; 0: all)\n"
+		"      --top=N            functions listed (default %d, or %d per task with\n"
+		"                         --by; 0: all)\n"
+		"      --by=KEY           the weight by task, and each one's top functions:\n"
+		"                         KEY is comm (thread name), pid (process) or tid\n"
+		"                         (thread), as perf report --sort comm|pid|tid\n"
 		"      --folded           print the folded stacks instead (one line per stack,\n"
 		"                         'root;caller;leaf WEIGHT', for other flame graph tools)\n"
 		"      --svg=FILE         also write an interactive flame graph (search, zoom);\n"
@@ -46,7 +52,7 @@ static void help(FILE *out)
 		"\n"
 		"Exit status: 0 success, 2 error (a file that is not a profile, with the line\n"
 		"that is not, a file that cannot be written).\n",
-		REPORT_DEFAULT_TOP, PMC_FLAME_MIN_WIDTH);
+		REPORT_DEFAULT_TOP, REPORT_DEFAULT_TOP_BY, PMC_FLAME_MIN_WIDTH);
 }
 
 enum {
@@ -58,6 +64,7 @@ enum {
 	OPT_TITLE,
 	OPT_INVERTED,
 	OPT_MIN_WIDTH,
+	OPT_BY,
 };
 
 /* The widest graph: far beyond any screen, and every frame's coordinates stay exact. */
@@ -72,6 +79,7 @@ static const struct option long_opts[] = {
     {"title", required_argument, NULL, OPT_TITLE},
     {"inverted", no_argument, NULL, OPT_INVERTED},
     {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
+    {"by", required_argument, NULL, OPT_BY},
     {"help", no_argument, NULL, 'h'},
     {0},
 };
@@ -109,7 +117,8 @@ int pmc_cli_report(int argc, char **argv)
 	struct pmc_profile *old_p = NULL, *new_p = NULL;
 	struct pmc_flame_view view = {0};
 	const char *svg = NULL, *look = NULL;
-	bool folded = false, diff = false;
+	bool folded = false, diff = false, top_given = false, by_given = false;
+	enum pmc_profile_by by = PMC_PROFILE_BY_TID;
 	uint64_t width;
 	size_t top = REPORT_DEFAULT_TOP;
 	int opt, r, code = PMC_EXIT_ERROR;
@@ -120,6 +129,16 @@ int pmc_cli_report(int argc, char **argv)
 		case OPT_TOP:
 			if (pmc_cli_parse_size("--top", optarg, 0, &top) < 0)
 				return PMC_EXIT_ERROR;
+			top_given = true;
+			break;
+		case OPT_BY:
+			if (pmc_profile_by_parse(optarg, &by) < 0) {
+				pmc_cli_error("--by: '%s' is not a grouping; give comm (thread "
+					      "name), pid (process) or tid (thread)",
+					      optarg);
+				return PMC_EXIT_ERROR;
+			}
+			by_given = true;
 			break;
 		case OPT_FOLDED:
 			folded = true;
@@ -167,6 +186,17 @@ int pmc_cli_report(int argc, char **argv)
 			      "the differential flame graph");
 		return PMC_EXIT_ERROR;
 	}
+	/* The folded stacks, the flame graphs and the diff are by function: tasks merged. */
+	if (by_given && (diff || folded || svg)) {
+		const char *merged = diff ? "--diff" : svg ? "--svg" : "--folded";
+
+		pmc_cli_error("--by shows one profile's weight by task as text; it does not "
+			      "apply to %s, which merge the tasks",
+			      merged);
+		return PMC_EXIT_ERROR;
+	}
+	if (by_given && !top_given)
+		top = REPORT_DEFAULT_TOP_BY;
 	if (look && !svg) {
 		pmc_cli_error("%s draws the flame graph: give --svg FILE too", look);
 		return PMC_EXIT_ERROR;
@@ -188,6 +218,8 @@ int pmc_cli_report(int argc, char **argv)
 		r = pmc_profile_report_folded(stdout, new_p);
 	else if (diff)
 		r = pmc_profile_report_diff(stdout, old_p, new_p, top);
+	else if (by_given)
+		r = pmc_profile_report_tasks(stdout, new_p, by, top);
 	else
 		r = pmc_profile_report_text(stdout, new_p, top);
 	if (r == 0)

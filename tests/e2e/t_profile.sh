@@ -504,6 +504,54 @@ test_cxx_names_match_across_backends() {
 		"$TMP/out" || { cat "$TMP/out" >&2; fail "the diff does not match $spin"; }
 }
 
+# report --by: the weight by task. $PMC_PROF_LIVE's two threads, named live-alpha and
+# live-beta, each run one function: by thread, two rows named after them (a sample taken
+# before a thread named itself adds its first name after a comma), live_alpha among the
+# functions of one and live_beta of the other; by process, one row. The record stops at
+# the marker (both threads have run), as the Ctrl-C test above.
+test_report_by_task() {
+	local pid
+	"$PMCBENCH" record -o p.json -- "$PMC_PROF_LIVE" marker 20 >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_for_file marker || { kill -KILL "$pid"; return 1; }
+	kill -INT "$pid"
+	wait "$pid"
+	expect_exit 0 "$PMCBENCH" report --by tid --top 0 p.json || return 1
+	expect_grep '^Total: .* in [0-9]+ threads$' "$TMP/out" || return 1
+	for t in alpha beta; do
+		[ "$(grep -Ec "^ +[0-9.]+% .* [0-9]+ +[0-9]+  live-$t(, .*)?\$" "$TMP/out")" = 1 ] ||
+			fail "no one row of thread live-$t" || return 1
+	done
+	# Each thread's section (from its title to the blank line) has its function only.
+	awk '/^Thread .*, live-alpha(, .*)?: /{s=1} /^$/{s=0} s' "$TMP/out" >"$TMP/alpha"
+	awk '/^Thread .*, live-beta(, .*)?: /{s=1} /^$/{s=0} s' "$TMP/out" >"$TMP/beta"
+	expect_grep ' live_alpha ' "$TMP/alpha" || return 1
+	expect_no_grep 'live_beta' "$TMP/alpha" || return 1
+	expect_grep ' live_beta ' "$TMP/beta" || return 1
+	expect_no_grep 'live_alpha' "$TMP/beta" || return 1
+
+	expect_exit 0 "$PMCBENCH" report --by pid p.json || return 1
+	expect_grep '^Total: .* in 1 process$' "$TMP/out" || return 1
+	[ "$(grep -Ec "^ +[0-9.]+% .* [0-9]+ +[0-9]+  pmc-prof-live\$" "$TMP/out")" = 1 ] ||
+		fail "no one row of process pmc-prof-live" || return 1
+
+	# The views by function merge the tasks: one line per stack of names.
+	expect_exit 0 "$PMCBENCH" report --folded p.json || return 1
+	[ "$(cut -d' ' -f1 "$TMP/out" | sort | uniq -d)" = "" ] || fail "a folded stack twice" ||
+		return 1
+	# An exact profile keeps no tasks, and says so; misuses are one line each.
+	if command -v valgrind >/dev/null; then
+		expect_exit 0 "$PMCBENCH" record --backend valgrind -o e.json -- "$WORK" loop 1000 ||
+			return 1
+		expect_exit 0 "$PMCBENCH" report --by tid e.json || return 1
+		expect_grep '^Tasks: not kept: callgrind adds up the threads' "$TMP/out" || return 1
+	fi
+	expect_exit 2 "$PMCBENCH" report --by sym p.json || return 1
+	expect_one_line "$TMP/err" "--by: 'sym' is not a grouping; give comm" || return 1
+	expect_exit 2 "$PMCBENCH" report --by tid --folded p.json || return 1
+	expect_one_line "$TMP/err" 'it does not apply to --folded' || return 1
+}
+
 # record -p attaches to a running process: every thread it has (each of $PMC_PROF_LIVE's two
 # runs one function), named through /proc/PID/maps, for --duration; the process is left
 # running. A process that does not exist, and -p with a command, are one line each.
