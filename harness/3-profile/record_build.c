@@ -44,7 +44,7 @@ struct thread {
 	char key[12];  /* the tid in decimal: the map's key */
 	char comm[16]; /* TASK_COMM_LEN, with its NUL; "" while not known */
 	bool looked;   /* attached: /proc was read for it */
-	uint32_t pid;
+	uint32_t pid, tid;
 	uint32_t task; /* its task in the profile for pid and comm, or PMC_PROFILE_NO_TASK */
 };
 
@@ -53,6 +53,7 @@ struct pmc_profile_builder {
 	struct pmc_hashmap thread_ids; /* tid -> index into threads */
 	struct thread **threads;
 	size_t nthreads, threads_cap;
+	struct thread *last; /* the thread of the last lookup: samples come in runs */
 	struct pmc_maps *maps;
 	struct pmc_profile *p;
 	uint32_t max_stack;
@@ -91,20 +92,23 @@ static struct thread *thread_of(struct pmc_profile_builder *b, uint32_t tid)
 	struct thread *t;
 	size_t i;
 
+	if (b->last && b->last->tid == tid)
+		return b->last;
 	snprintf(key, sizeof(key), "%u", (unsigned)tid);
 	if (pmc_hashmap_get(&b->thread_ids, key, &i) == 0)
-		return b->threads[i];
+		return b->last = b->threads[i];
 	if (pmc_grow_to(&b->threads, &b->threads_cap, b->nthreads + 1, sizeof(*b->threads)) < 0 ||
 	    !(t = calloc(1, sizeof(*t))))
 		return NULL;
 	memcpy(t->key, key, sizeof(key));
+	t->tid = tid;
 	t->task = PMC_PROFILE_NO_TASK;
 	if (pmc_hashmap_put(&b->thread_ids, t->key, b->nthreads) < 0) {
 		free(t);
 		return NULL;
 	}
 	b->threads[b->nthreads++] = t;
-	return t;
+	return b->last = t;
 }
 
 static void thread_name(struct thread *t, uint32_t pid, const char *comm)
