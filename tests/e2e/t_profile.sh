@@ -570,6 +570,10 @@ test_record_attach_to_a_running_process() {
 	expect_exit 0 "$PMCBENCH" report --folded a.json || return 1
 	expect_grep '(^|;)live_alpha [0-9]+$' "$TMP/out" || return 1
 	expect_grep '(^|;)live_beta [0-9]+$' "$TMP/out" || return 1
+	# Its threads had named themselves before the attach: their names come from /proc.
+	expect_exit 0 "$PMCBENCH" report --by tid a.json || return 1
+	expect_grep '^ +[0-9.]+% .* [0-9]+ +[0-9]+  live-alpha$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% .* [0-9]+ +[0-9]+  live-beta$' "$TMP/out" || return 1
 
 	expect_exit 2 "$PMCBENCH" record -p 2147483647 -o b.json || return 1
 	expect_one_line "$TMP/err" 'no process 2147483647 to attach to' || return 1
