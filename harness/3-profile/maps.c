@@ -459,6 +459,8 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 	if (pmc_symtab_vaddr(o->tab, off, &vaddr) < 0)
 		return;
 	ret->offset = vaddr;
+	ret->vaddr = vaddr;
+	ret->has_vaddr = !o->special;
 	if ((name = pmc_symtab_lookup(o->tab, vaddr, NULL))) {
 		ret->symbol = name;
 		ret->offset = 0;

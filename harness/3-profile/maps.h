@@ -35,6 +35,11 @@ struct pmc_resolved {
 	uint64_t offset;    /* symbol NULL: address relative to the object's ELF virtual
 			     * addresses (its file offset when not ELF); else, and for
 			     * "[kernel]", 0 */
+	/* The address relative to the object's ELF virtual addresses whether or not a symbol
+	 * covers it (the source lines' key: lines.h); has_vaddr false when it is unknown
+	 * (a pseudo-object, an unreadable or rebuilt file). */
+	uint64_t vaddr;
+	bool has_vaddr;
 	bool build_id_mismatch; /* the file on disk is not the one that was mapped */
 	bool unmapped;		/* no mapping of the task holds the address (kernel:
 				 * false): it cannot be a return address */

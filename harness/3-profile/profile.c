@@ -11,6 +11,7 @@
 #include "base/hashmap.h"
 #include "profile/names.h"
 #include "profile/profile.h"
+#include "profile/profile_lines.h"
 
 /* Strings, frame sequences and hash keys live in blocks that never move, so that the
  * hash maps may borrow their keys and the stacks' frame pointers stay valid; each block
@@ -81,6 +82,7 @@ struct pmc_profile {
 	struct pmc_profile_stack *stacks;
 	size_t nstacks, stacks_cap;
 	uint64_t total;
+	struct pmc_profile_lines *lines; /* NULL: no source-line table (profile_lines.h) */
 };
 
 static char *dup_or_null(const char *s, int *rc)
@@ -133,6 +135,7 @@ void pmc_profile_free(struct pmc_profile *p)
 	free(p->tasks);
 	free(p->frames);
 	free(p->stacks);
+	pmc_profile_lines_free(p->lines);
 	arena_free(&p->arena);
 	free(p);
 }
@@ -150,6 +153,18 @@ void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled)
 void pmc_profile_set_partial(struct pmc_profile *p, bool partial)
 {
 	p->info.partial = partial;
+}
+
+struct pmc_profile_lines *pmc_profile_lines(const struct pmc_profile *p)
+{
+	return p->lines;
+}
+
+void pmc_profile_set_lines(struct pmc_profile *p, struct pmc_profile_lines *t)
+{
+	if (p->lines != t)
+		pmc_profile_lines_free(p->lines);
+	p->lines = t;
 }
 
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,

@@ -17,6 +17,7 @@
 #include "formats/json_out.h"
 #include "formats/result_json.h"
 #include "profile/profile.h"
+#include "profile/profile_lines.h"
 
 #define SCHEMA_PREFIX "pmcbench-profile/"
 
@@ -51,6 +52,48 @@ static void put_key_u64(FILE *f, const char *key, uint64_t v)
 
 /* "call_graph" by enum pmc_profile_call_graph; unknown is left out. */
 static const char *const call_graph_names[] = {NULL, "none", "fp", "dwarf"};
+
+/* "lines" (docs/profile.md, "Source lines"), when the profile keeps them: an empty
+ * array says none of its samples ended in a file, absence that they were not kept. */
+static void write_lines(const struct pmc_profile *p, FILE *f, int *rc)
+{
+	const struct pmc_profile_lines *t = pmc_profile_lines(p);
+	size_t n = pmc_profile_lines_count(t);
+
+	if (!t)
+		return;
+	fputs(",\n  \"lines\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct pmc_profile_line *l = pmc_profile_lines_get(t, i);
+
+		fputs(i ? ",\n    {\"frame\": " : "\n    {\"frame\": ", f);
+		put_u64(f, l->frame);
+		fputs(", \"address\": ", f);
+		put_u64(f, l->address);
+		fputs(", \"weight\": ", f);
+		put_u64(f, l->weight);
+		fputs(", \"samples\": ", f);
+		put_u64(f, l->samples);
+		if (l->file) {
+			fputs(", \"file\": ", f);
+			put_str(f, l->file, rc);
+			fputs(", \"line\": ", f);
+			put_u64(f, l->line);
+		}
+		if (l->inlined) {
+			fputs(", \"inlined\": ", f);
+			put_str(f, l->inlined, rc);
+		}
+		if (l->call_file) {
+			fputs(", \"call_file\": ", f);
+			put_str(f, l->call_file, rc);
+			fputs(", \"call_line\": ", f);
+			put_u64(f, l->call_line);
+		}
+		putc('}', f);
+	}
+	fputs(n ? "\n  ]" : "]", f);
+}
 
 /* Returns 0, or -ENOMEM with the text incomplete. */
 static int write_profile(const struct pmc_profile *p, FILE *f)
@@ -144,7 +187,9 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 		}
 		putc('}', f);
 	}
-	fputs(ns ? "\n  ]\n}\n" : "]\n}\n", f);
+	fputs(ns ? "\n  ]" : "]", f);
+	write_lines(p, f, &rc);
+	fputs("\n}\n", f);
 	return rc;
 }
 
@@ -169,6 +214,16 @@ static int check_range(const struct pmc_profile *p, const char *path, char *err,
 				    "cannot write %s: stacks[%zu].samples exceeds 2^63-1", path, i);
 			return -EOVERFLOW;
 		}
+	for (size_t i = 0; i < pmc_profile_lines_count(pmc_profile_lines(p)); i++) {
+		const struct pmc_profile_line *l = pmc_profile_lines_get(pmc_profile_lines(p), i);
+
+		if (l->address > max || l->weight > max || l->samples > max) {
+			pmc_err_set(err, errlen,
+				    "cannot write %s: lines[%zu] holds a value beyond 2^63-1", path,
+				    i);
+			return -EOVERFLOW;
+		}
+	}
 	/* Offsets need no check: the model refuses those beyond PMC_PROFILE_OFFSET_MAX. */
 	return 0;
 }
@@ -589,6 +644,84 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 	return rc;
 }
 
+/* One "lines" entry's source (all optional: an address no line table covers has none). */
+static int read_source(struct loader *ld, const json_t *e, size_t i, struct pmc_profile_line *l)
+{
+	static const char *const strs[] = {"file", "inlined", "call_file"};
+	const char **dst[] = {&l->file, &l->inlined, &l->call_file};
+	uint64_t line = 0, call_line = 0;
+	char where[64];
+	int rc;
+
+	for (size_t k = 0; k < 3; k++) {
+		snprintf(where, sizeof(where), "lines[%zu].%s", i, strs[k]);
+		if ((rc = get_str(ld, json_object_get(e, strs[k]), where, true, dst[k])) < 0)
+			return rc;
+	}
+	snprintf(where, sizeof(where), "lines[%zu].line", i);
+	if ((rc = get_u64(ld, json_object_get(e, "line"), where, !l->file, &line)) < 0)
+		return rc;
+	snprintf(where, sizeof(where), "lines[%zu].call_line", i);
+	if ((rc = get_u64(ld, json_object_get(e, "call_line"), where, !l->call_file,
+			  &call_line)) < 0)
+		return rc;
+	if (line > UINT32_MAX || call_line > UINT32_MAX)
+		return bad(ld, where, "a line beyond 2^32-1; " DAMAGED);
+	l->line = (uint32_t)line;
+	l->call_line = (uint32_t)call_line;
+	return 0;
+}
+
+/* "lines", absent from profiles that keep no source lines (docs/profile.md). */
+static int read_lines(struct loader *ld, const json_t *lines, size_t nframes, const uint32_t *map,
+		      struct pmc_profile *p)
+{
+	static const char *const nums[] = {"frame", "address", "weight", "samples"};
+	struct pmc_profile_lines *t;
+	char where[64];
+	int rc;
+
+	if (!lines)
+		return 0;
+	if (!json_is_array(lines))
+		return bad(ld, "lines", "expected an array, got %s; " DAMAGED, pmc_json_kind(lines));
+	if ((rc = pmc_profile_lines_new(&t)) < 0)
+		return rc;
+	pmc_profile_set_lines(p, t);
+	for (size_t i = 0; i < json_array_size(lines); i++) {
+		const json_t *e = json_array_get(lines, i);
+		struct pmc_profile_line l = {0};
+		uint64_t v[4];
+
+		if (!json_is_object(e)) {
+			snprintf(where, sizeof(where), "lines[%zu]", i);
+			return bad(ld, where, "expected an object, got %s; " DAMAGED,
+				   pmc_json_kind(e));
+		}
+		for (size_t k = 0; k < 4; k++) {
+			snprintf(where, sizeof(where), "lines[%zu].%s", i, nums[k]);
+			if ((rc = get_u64(ld, json_object_get(e, nums[k]), where, false, &v[k])) < 0)
+				return rc;
+		}
+		if (v[0] >= nframes) {
+			snprintf(where, sizeof(where), "lines[%zu].frame", i);
+			return bad(ld, where, "%" PRIu64 " is not a frame id (there are %zu); " DAMAGED,
+				   v[0], nframes);
+		}
+		if ((rc = read_source(ld, e, i, &l)) < 0 ||
+		    (rc = pmc_profile_lines_add(t, map[v[0]], v[1], v[2], v[3])) < 0)
+			return rc;
+		/* A file lists each (frame, address) once, so the entry just added is i. */
+		if (pmc_profile_lines_count(t) != i + 1) {
+			snprintf(where, sizeof(where), "lines[%zu]", i);
+			return bad(ld, where, "repeats an earlier frame and address; " DAMAGED);
+		}
+		if ((rc = pmc_profile_lines_set_source(t, i, &l)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_profile **ret)
 {
 	struct pmc_profile_info in = {0};
@@ -619,6 +752,9 @@ static int profile_from_json(struct loader *ld, const json_t *root, struct pmc_p
 		goto fail;
 	rc = read_stacks(ld, json_object_get(root, "stacks"), json_array_size(frames), map,
 			 json_array_size(tasks), task_map, in.kind == PMC_PROFILE_SAMPLED, p);
+	if (rc < 0)
+		goto fail;
+	rc = read_lines(ld, json_object_get(root, "lines"), json_array_size(frames), map, p);
 	if (rc < 0)
 		goto fail;
 	if (pmc_profile_total(p) != total) {

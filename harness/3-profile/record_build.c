@@ -13,8 +13,10 @@
 #include "base/grow.h"
 #include "base/hashmap.h"
 #include "counters/perf/sample.h"
+#include "profile/lines.h"
 #include "profile/maps.h"
 #include "profile/profile.h"
+#include "profile/profile_lines.h"
 #include "profile/record.h"
 #include "profile/unwind.h"
 
@@ -195,8 +197,8 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 		     uint32_t max_stack, bool cut, uint32_t task, uint64_t *unresolved)
 {
 	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
-	uint64_t dummy = 0;
-	bool truncated, unnamed_kernel = false;
+	uint64_t dummy = 0, leaf_vaddr = 0;
+	bool truncated, unnamed_kernel = false, leaf_in_file = false;
 	int r = 0;
 
 	if (!p || !rec || rec->type != PMC_RECORD_SAMPLE ||
@@ -221,6 +223,8 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 		struct pmc_resolved res;
 
 		pmc_maps_resolve(m, rec->pid, rec->sample.ip, rec->sample.kernel, &res);
+		leaf_in_file = !rec->sample.kernel && res.has_vaddr;
+		leaf_vaddr = res.vaddr;
 		r = frame_of(p, &res, rec->sample.kernel, unresolved, &frames[depth++]);
 	}
 	for (uint32_t i = 0; r == 0 && i < nips; i++) {
@@ -254,6 +258,10 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 			truncated = true;
 			break;
 		}
+		if (i == 0) {
+			leaf_in_file = !kernel && res.has_vaddr;
+			leaf_vaddr = res.vaddr;
+		}
 		r = frame_of(p, &res, kernel, unresolved, &frames[depth++]);
 	}
 	if (r == 0) {
@@ -266,6 +274,10 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 		}
 		r = pmc_profile_add_task(p, frames, depth, task, rec->sample.period, 1, truncated);
 	}
+	/* The leaf's address in its file, for the source lines (profile_lines.h). */
+	if (r == 0 && leaf_in_file && pmc_profile_lines(p))
+		r = pmc_profile_lines_add(pmc_profile_lines(p), frames[depth - 1], leaf_vaddr,
+					  rec->sample.period, 1);
 	if (frames != buf)
 		free(frames);
 	return r;
@@ -390,6 +402,7 @@ int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts 
 					   : PMC_CALL_GRAPH_FP,
 	    .stack_size = so->stack_user,
 	};
+	struct pmc_profile_lines *lines;
 	struct pmc_profile_builder *b;
 	int r;
 
@@ -409,8 +422,9 @@ int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts 
 			goto fail;
 		}
 	}
-	if ((r = pmc_profile_new(&info, &b->p)) < 0)
+	if ((r = pmc_profile_new(&info, &b->p)) < 0 || (r = pmc_profile_lines_new(&lines)) < 0)
 		goto fail;
+	pmc_profile_set_lines(b->p, lines);
 	*ret = b;
 	return 0;
 fail:
@@ -432,7 +446,14 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 					       void (*note)(const char *, void *), void *note_ud)
 {
 	struct pmc_profile *p = b->p;
+	char msg[160];
+	int r;
 
+	/* Looked up now, while the mapped files are the ones on disk (lines.h). */
+	if ((r = pmc_lines_resolve(p)) < 0 && note) {
+		snprintf(msg, sizeof(msg), "source lines were not looked up: %s", strerror(-r));
+		note(msg, note_ud);
+	}
 	for (size_t i = 0; note && i < pmc_maps_problem_count(b->maps); i++)
 		note(pmc_maps_problem(b->maps, i), note_ud);
 	if (b->unwinder)

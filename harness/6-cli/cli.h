@@ -31,6 +31,9 @@ int pmc_cli_list(int argc, char **argv);
 int pmc_cli_doctor(int argc, char **argv);
 int pmc_cli_record(int argc, char **argv);
 int pmc_cli_report(int argc, char **argv);
+struct pmc_profile;
+/* report --lines FUNC (cli_report_lines.c): the exit status. */
+int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const char *fn);
 int pmc_cli_history(int argc, char **argv);
 
 /* `run --history DB`: adds the result file that run saved to the history DB, as

@@ -22,6 +22,7 @@ static void help(FILE *out)
 	fprintf(out,
 		"Usage: pmcbench report [OPTIONS] PROFILE\n"
 		"       pmcbench report --diff [OPTIONS] OLD NEW\n"
+		"       pmcbench report --lines=FUNC PROFILE\n"
 		"Show where a profile written by 'pmcbench record' (or 'run --profile') spent\n"
 		"its event: the functions by self and total share, like 'perf report'.\n"
 		"PROFILE may also be another tool's, told by its content: folded stacks\n"
@@ -40,6 +41,9 @@ static void help(FILE *out)
 		"                         with --diff a differential one: red grew, blue shrank\n"
 		"      --diff             compare two profiles: the functions whose share of the\n"
 		"                         total changed most\n"
+		"      --lines=FUNC       the samples of function FUNC by source line (and the\n"
+		"                         function inlined there), from the line table of its\n"
+		"                         object (built with -g) read when it was recorded\n"
 		"  -h, --help             display this help and exit\n"
 		"The flame graph's look (with --svg; search is case-sensitive unless its 'ic'\n"
 		"control is on):\n"
@@ -65,6 +69,7 @@ enum {
 	OPT_INVERTED,
 	OPT_MIN_WIDTH,
 	OPT_BY,
+	OPT_LINES,
 };
 
 /* The widest graph: far beyond any screen, and every frame's coordinates stay exact. */
@@ -80,6 +85,7 @@ static const struct option long_opts[] = {
     {"inverted", no_argument, NULL, OPT_INVERTED},
     {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
     {"by", required_argument, NULL, OPT_BY},
+    {"lines", required_argument, NULL, OPT_LINES},
     {"help", no_argument, NULL, 'h'},
     {0},
 };
@@ -116,7 +122,7 @@ int pmc_cli_report(int argc, char **argv)
 {
 	struct pmc_profile *old_p = NULL, *new_p = NULL;
 	struct pmc_flame_view view = {0};
-	const char *svg = NULL, *look = NULL;
+	const char *svg = NULL, *look = NULL, *lines = NULL;
 	bool folded = false, diff = false, top_given = false, by_given = false;
 	enum pmc_profile_by by = PMC_PROFILE_BY_TID;
 	uint64_t width;
@@ -169,6 +175,9 @@ int pmc_cli_report(int argc, char **argv)
 				return PMC_EXIT_ERROR;
 			look = "--min-width";
 			break;
+		case OPT_LINES:
+			lines = optarg;
+			break;
 		case 'h':
 			help(stdout);
 			return PMC_EXIT_OK;
@@ -197,6 +206,15 @@ int pmc_cli_report(int argc, char **argv)
 	}
 	if (by_given && !top_given)
 		top = REPORT_DEFAULT_TOP_BY;
+	if (lines && (diff || folded || svg)) {
+		pmc_cli_error("--lines shows one function's source lines: give it without "
+			      "--diff, --folded and --svg");
+		return PMC_EXIT_ERROR;
+	}
+	if (lines && by_given) {
+		pmc_cli_error("--lines and --by are two views of one profile: give one of them");
+		return PMC_EXIT_ERROR;
+	}
 	if (look && !svg) {
 		pmc_cli_error("%s draws the flame graph: give --svg FILE too", look);
 		return PMC_EXIT_ERROR;
@@ -213,6 +231,10 @@ int pmc_cli_report(int argc, char **argv)
 	}
 	if (!new_p)
 		goto out;
+	if (lines) {
+		code = pmc_cli_report_lines(argv[optind], new_p, lines);
+		goto out;
+	}
 
 	if (folded)
 		r = pmc_profile_report_folded(stdout, new_p);
