@@ -268,7 +268,7 @@ test_report_empty_profile() {
 	python3 - <<'PY' || return 1
 import json
 d = json.load(open("p.json"))
-d.update(samples=0, total=0, frames=[], stacks=[])
+d.update(samples=0, total=0, frames=[], stacks=[], lines=[])
 json.dump(d, open("empty.json", "w"))
 PY
 	expect_exit 0 "$PMCBENCH" report empty.json || return 1
