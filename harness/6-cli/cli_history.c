@@ -79,6 +79,7 @@ static void history_help(FILE *out)
 	      "      --branch NAME         of this branch only (default: any)\n"
 	      "      --compiler NAME       as for add\n"
 	      "      --machine NAME        as for add\n"
+	      "      --format FMT          the report's format, as for gate (table, json, ...)\n"
 	      "      the options of 'pmcbench gate' too: --threshold, --metric, --alpha, ...\n\n",
 	      out);
 	fputs("bisect (in a git checkout without changes; docs/history.md, \"Bisect\"):\n"
@@ -196,6 +197,7 @@ static const struct option export_opts[] = {
 };
 static const struct option gate_opts[] = {
     O_DB,
+    {"format", required_argument, NULL, OPT_FORMAT},
     {"last", required_argument, NULL, OPT_LAST},
     {"branch", required_argument, NULL, OPT_BRANCH},
     {"compiler", required_argument, NULL, OPT_COMPILER},
@@ -409,8 +411,8 @@ static void unknown_action(const char *name)
 		pmc_cli_error("unknown history action '%s'; %s", q(b, sizeof(b), name), hint);
 	else
 		pmc_cli_error(
-		    "unknown history action '%s'; use add, list, show, export, changes or "
-		    "gate",
+		    "unknown history action '%s'; use add, list, show, export, changes, "
+		    "gate or bisect",
 		    q(b, sizeof(b), name));
 }
 
@@ -424,8 +426,8 @@ int pmc_cli_history(int argc, char **argv)
 	int code = PMC_EXIT_ERROR, opt;
 
 	if (argc < 2) {
-		pmc_cli_error("history needs an action: add, list, show, export, changes or gate; "
-			      "try 'pmcbench help history'");
+		pmc_cli_error("history needs an action: add, list, show, export, changes, gate or "
+			      "bisect; try 'pmcbench help history'");
 		return PMC_EXIT_ERROR;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)

@@ -30,6 +30,8 @@ int pmc_cli_hist_gate(int argc, char **argv, struct hopts *o, struct pmc_cli_com
 			      argc);
 		return PMC_EXIT_ERROR;
 	}
+	if (o->format && pmc_cli_compare_opts_set_format(co, o->format) < 0)
+		return PMC_EXIT_ERROR;
 	if (pmc_result_load_any(argv[0], &r, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		return PMC_EXIT_ERROR;

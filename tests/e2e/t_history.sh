@@ -140,6 +140,13 @@ test_gate_against_the_history() {
 	expect_exit 1 "$PMCBENCH" history gate --db h.db --last 3 --threshold wall-time=+5% slow.json || return 1
 	expect_grep 'history \(last 3 on [0-9a-f]{16}\)' "$TMP/out" || return 1
 	expect_grep '^gate: FAIL' "$TMP/out" || return 1
+	# The report in gate's formats: one JSON document with the decision.
+	expect_exit 1 "$PMCBENCH" history gate --db h.db --last 3 --format json \
+		--threshold wall-time=+5% slow.json || return 1
+	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit_code"])' "$TMP/out")" = 1 ] ||
+		fail "--format json: no JSON report with exit_code 1" || return 1
+	expect_exit 2 "$PMCBENCH" history gate --db h.db --format nope slow.json || return 1
+	expect_one_line "$TMP/err" "unknown format" || return 1
 	# --last goes to 128 (a history of 100 results and more); the 5 there are taken.
 	expect_exit 0 "$PMCBENCH" history gate --db h.db --last 128 --threshold wall-time=+5% same.json || return 1
 	expect_grep 'history \(last 5 on [0-9a-f]{16}\)' "$TMP/out" || return 1
