@@ -7,11 +7,20 @@
 # medians and their ratios are printed. pmcbench record symbolizes and folds before it
 # exits, so its figure holds both the sampling and the symbolization.
 # Targets: record <= 1.10x the plain run; record + report <= perf record + perf report.
-# Usage: bench/profile_overhead.sh [BUILDDIR] [REPS] [FREQ]
+# Then the same for DWARF call graphs (docs/profile.md, "DWARF call graphs"): a program
+# without frame pointers (tests/targets/prof_dwarf.c, -O2, about 0.5 s) recorded by
+# `pmcbench record --call-graph dwarf` and by `perf record --call-graph dwarf`, both on
+# cpu-clock with perf's default 8192-byte stack copies, with each recorder's peak RSS
+# (GNU time's %M: the largest of the recorder and the command it runs, the command's own
+# being ~9 MB). perf record only writes the stacks and unwinds them in `perf report`;
+# pmcbench record unwinds, names and folds before it exits, so it is compared with perf
+# record alone and with perf record + perf report --stdio.
+# Usage: bench/profile_overhead.sh [BUILDDIR] [REPS] [FREQ] [DWARF_ROUNDS]
 set -euo pipefail
 build=${1:-build}
 reps=${2:-7}
 freq=${3:-4000}
+rounds=${4:-200}
 pmcbench=$build/pmcbench
 prog=$build/tests/targets/pmc-prof-work
 args=(320000 80000)
@@ -23,7 +32,7 @@ if command -v perf >/dev/null && perf record -F "$freq" -o "$tmp/probe.data" -- 
 	have_perf=1
 fi
 
-declare -A t
+declare -A t m
 add() { t[$1]+="$2 "; }
 # Appends the wall time in ms of one run of the command to the list named $1.
 time_one() {
@@ -35,6 +44,16 @@ time_one() {
 	add "$name" "$(((e - s) / 1000))"
 }
 median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f", m / 1000}'; }
+# As time_one, and also appends the run's peak RSS (KiB, GNU time's %M) to m[$1].
+time_rss() {
+	local name=$1 s e
+	shift
+	s=$(date +%s%N)
+	/usr/bin/time -f %M -o "$tmp/rss" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+	e=$(date +%s%N)
+	add "$name" "$(((e - s) / 1000))"
+	m[$name]+="$(tail -1 "$tmp/rss")000 "
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 for ((i = 0; i < reps; i++)); do
@@ -67,3 +86,36 @@ if [ $have_perf = 1 ]; then
 else
 	echo "perf record is not usable here: no comparison with perf"
 fi
+
+# DWARF call graphs.
+dprog=$build/tests/targets/pmc-prof-dwarf
+if [ ! -x "$dprog" ] || [ ! -x /usr/bin/time ] ||
+	! perf record -q -e cpu-clock --call-graph dwarf -o "$tmp/probe.data" -- true >/dev/null 2>&1; then
+	echo "DWARF call graphs: not compared (needs $dprog, GNU time and a working perf record --call-graph dwarf)"
+	exit 0
+fi
+for ((i = 0; i < reps; i++)); do
+	time_rss dplain "$dprog" "$rounds"
+	time_rss dpmc "$pmcbench" record -e cpu-clock -F "$freq" --call-graph dwarf -o "$tmp/d.json" -- "$dprog" "$rounds"
+	time_rss dperf_record perf record -q -e cpu-clock -F "$freq" --call-graph dwarf -o "$tmp/d.data" -- "$dprog" "$rounds"
+	time_rss dperf_report perf report --stdio -i "$tmp/d.data"
+done
+# m holds KiB x 1000, so that median's /1000 gives KiB; /1024 more gives MB.
+mb() { awk -v v="$(median "$1")" 'BEGIN {printf "%.1f", v / 1024}'; }
+samples=$("$pmcbench" record -e cpu-clock -F "$freq" --call-graph dwarf -o "$tmp/d.json" -- "$dprog" "$rounds" 2>&1 >/dev/null | grep -Eo 'recorded [0-9]+ samples' || true)
+dplain=$(median "${t[dplain]}")
+dpmc=$(median "${t[dpmc]}")
+dpr=$(median "${t[dperf_record]}")
+dpp=$(median "${t[dperf_report]}")
+echo
+echo "command: pmc-prof-dwarf $rounds, cpu-clock at $freq Hz, --call-graph dwarf (8192 bytes), $reps reps (medians); pmcbench $samples"
+printf '%-42s %9s ms %8s MB\n' "plain run" "$dplain" "$(mb "${m[dplain]}")"
+printf '%-42s %9s ms %8s MB\n' "pmcbench record --call-graph dwarf" "$dpmc" "$(mb "${m[dpmc]}")"
+printf '%-42s %9s ms %8s MB\n' "perf record --call-graph dwarf" "$dpr" "$(mb "${m[dperf_record]}")"
+printf '%-42s %9s ms %8s MB\n' "perf report --stdio (unwinds)" "$dpp" "$(mb "${m[dperf_report]}")"
+echo "ratios (pmcbench / perf):"
+printf '  %-40s %sx\n' "wall, record / perf record" "$(ratio "$dpmc" "$dpr")"
+printf '  %-40s %sx\n' "wall, record / perf record + perf report" \
+	"$(ratio "$dpmc" "$(awk -v a="$dpr" -v b="$dpp" 'BEGIN {print a + b}')")"
+printf '  %-40s %sx\n' "peak RSS, record / perf record" "$(ratio "$(median "${m[dpmc]}")" "$(median "${m[dperf_record]}")")"
+printf '  %-40s %sx\n' "peak RSS, record / perf report" "$(ratio "$(median "${m[dpmc]}")" "$(median "${m[dperf_report]}")")"
