@@ -38,6 +38,10 @@ struct pmc_hist_engine {
 	 * IMMEDIATE, waiting while another writer holds it; PostgreSQL: an advisory lock
 	 * for schema changes, taken when lock is true). */
 	int (*begin)(struct pmc_hist_db *db, bool lock, char *err, size_t errlen);
+	/* A transaction that only reads: its queries see one state of the store (a writer
+	 * adding an entry meanwhile is not half seen), and SQLite takes its shared lock and
+	 * checks its cache once, not once a query. Ended by commit or rollback. */
+	int (*begin_read)(struct pmc_hist_db *db, char *err, size_t errlen);
 	int (*commit)(struct pmc_hist_db *db, char *err, size_t errlen);
 	void (*rollback)(struct pmc_hist_db *db);
 	/* A query of how many tables the store holds, when a store that holds another

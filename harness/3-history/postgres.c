@@ -240,6 +240,12 @@ static int pg_begin(struct pmc_hist_db *d, bool lock, char *err, size_t errlen)
 	return r;
 }
 
+static int pg_begin_read(struct pmc_hist_db *d, char *err, size_t errlen)
+{
+	return pg_exec(d, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL, 0, NULL, err,
+		       errlen);
+}
+
 static int pg_commit(struct pmc_hist_db *d, char *err, size_t errlen)
 {
 	return pg_exec(d, "COMMIT", NULL, 0, NULL, err, errlen);
@@ -352,6 +358,7 @@ const struct pmc_hist_engine pmc_hist_pg = {
     .query = pg_query,
     .insert = pg_insert,
     .begin = pg_begin,
+    .begin_read = pg_begin_read,
     .commit = pg_commit,
     .rollback = pg_rollback,
     .has_table = pg_has_table,

@@ -275,6 +275,11 @@ static int sq_begin(struct pmc_hist_db *d, bool lock, char *err, size_t errlen)
 	return sq_exec(d, "BEGIN IMMEDIATE", NULL, 0, NULL, err, errlen);
 }
 
+static int sq_begin_read(struct pmc_hist_db *d, char *err, size_t errlen)
+{
+	return sq_exec(d, "BEGIN DEFERRED", NULL, 0, NULL, err, errlen);
+}
+
 static int sq_commit(struct pmc_hist_db *d, char *err, size_t errlen)
 {
 	return sq_exec(d, "COMMIT", NULL, 0, NULL, err, errlen);
@@ -364,6 +369,7 @@ const struct pmc_hist_engine pmc_hist_sqlite = {
     .query = sq_query,
     .insert = sq_insert,
     .begin = sq_begin,
+    .begin_read = sq_begin_read,
     .commit = sq_commit,
     .rollback = sq_rollback,
     .count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",

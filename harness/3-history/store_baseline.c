@@ -372,6 +372,10 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 		return oom(err, errlen);
 	pmc_history_fingerprint(r, meta, fp);
 	snprintf(lim, sizeof(lim), "%zu", k);
+	/* One read transaction: the entries and their points as one state of the store. */
+	rc = h->eng->begin_read(h->db, err, errlen);
+	if (rc < 0)
+		return rc;
 	{
 		const char *p[] = {fp, id, lim, branch};
 
@@ -399,7 +403,13 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 		rc = baseline_of(h, r, &ids, &be, &base, ret_n, &all, err, errlen);
 	}
 	if (rc == 0)
+		rc = h->eng->commit(h->db, err, errlen);
+	if (rc == 0)
 		*ret = base;
+	else {
+		h->eng->rollback(h->db);
+		pmc_result_free(base);
+	}
 	bentry_free(&be);
 	ids_free(&ids);
 	return rc;
