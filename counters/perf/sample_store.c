@@ -203,8 +203,9 @@ int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *u
 	while (n < s->nindex && (all || s->index[n].time <= s->bound))
 		n++;
 	r = hand_out(s, n, fn, ud, &done);
-	/* What fn took is forgotten, even the record that stopped it. */
-	memmove(s->index, s->index + done, (s->nindex - done) * sizeof(*s->index));
+	/* What fn took is forgotten, even the record that stopped it (no index yet: none). */
+	if (s->nindex)
+		memmove(s->index, s->index + done, (s->nindex - done) * sizeof(*s->index));
 	s->nindex -= done;
 	for (size_t i = 0; i < s->nindex; i++)
 		if (s->index[i].round < oldest)

@@ -220,6 +220,22 @@ fail:
  * mask would be a large allocation. */
 #define MAX_CPU (1 << 16)
 
+/* Lowers this process's recorded peak RSS to its current RSS (clear_refs "5":
+ * proc(5)), so that a child's exec keeps our RSS of now, not the largest we ever had,
+ * in its ru_maxrss. Where /proc cannot do it the peak stays, which only makes more
+ * commands' max-rss "not measured". */
+static void reset_own_peak(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (write(fd, "5", 1) < 0) {
+			/* nothing: the peak stays, see above */
+		}
+		close(fd);
+	}
+}
+
 /* This process's peak resident set in KiB, VmHWM of /proc/self/status (the peak that
  * exec_mmap keeps for a child that exec's from our memory); 0 when it cannot be read. */
 static long own_peak_rss_kb(void)
@@ -294,6 +310,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
+	reset_own_peak();
 	t0 = now_ns();
 	a.parent = getpid();
 	pid = clone(child, stack + STACK_SIZE, flags, &a);
@@ -306,13 +323,13 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		r = a.err;
 		goto out;
 	}
+	/* The child has exec'd (CLONE_VFORK): the peak its exec kept is the one read now,
+	 * before ours can fall (a free that gives pages back does not record the peak). */
+	res.spawner_peak_kb = own_peak_rss_kb();
 	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;
-	/* Read after the run, so that nothing of ours runs beside it; our peak only grows,
-	 * so this is at least the one the child's exec kept. */
-	res.spawner_peak_kb = own_peak_rss_kb();
 	if (WIFSIGNALED(status)) {
 		res.exit_code = -1;
 		res.term_signal = WTERMSIG(status);

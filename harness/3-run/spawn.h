@@ -72,10 +72,11 @@ struct pmc_spawn_result {
 	bool timed_out;  /* killed by us after timeout_s */
 	uint64_t wall_ns; /* from the start of the child to its reaping */
 	struct rusage ru; /* of the child and all its waited-for descendants */
-	/* Our own peak RSS in KiB, read once the child was reaped (0: unknown). exec keeps
-	 * the peak of the image it replaces in ru_maxrss, and the child starts in our
-	 * memory (CLONE_VM), so an ru.ru_maxrss at or below it may be ours, not the
-	 * command's (fs/exec.c, exec_mmap: setmax_mm_hiwater_rss). */
+	/* Our own peak RSS in KiB once the child had exec'd (0: unknown), the peak reset to
+	 * our RSS just before the clone. exec keeps the peak of the image it replaces in
+	 * ru_maxrss, and the child starts in our memory (CLONE_VM), so an ru.ru_maxrss at
+	 * or below it may be ours, not the command's (fs/exec.c, exec_mmap:
+	 * setmax_mm_hiwater_rss). */
 	long spawner_peak_kb;
 	/* With capture_stderr: the size of all the target wrote to stderr, and its last
 	 * stderr_tail_len bytes (at most PMC_SPAWN_TAIL_MAX), NUL-terminated, each NUL
