@@ -26,6 +26,8 @@ struct object {
 	Dwarf_Addr bias; /* Dwfl address = ELF virtual address + bias */
 	Dwarf_Die fn;	 /* the function DIE of the last address looked up, if have_fn */
 	bool have_fn;
+	Dwarf_Die cu; /* the unit cu_at found by its ranges last, if have_cu */
+	bool have_cu;
 };
 
 static char *debuginfo_path;
@@ -95,6 +97,36 @@ static bool subprogram_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *ret)
 	return false;
 }
 
+/* The compilation unit that holds addr (a Dwfl address), *ret_bias its DWARF bias.
+ * libdw finds it through .debug_aranges, which clang does not write (elfutils 0.188
+ * then answers "address out of range", where binutils' addr2line reads the units'
+ * ranges): without them, the units' own ranges are searched, the last one found first. */
+static Dwarf_Die *cu_at(struct object *o, Dwarf_Addr addr, Dwarf_Addr *ret_bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(o->mod, addr, ret_bias);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf *dw;
+
+	if (cu)
+		return cu;
+	if (!(dw = dwfl_module_getdwarf(o->mod, ret_bias)))
+		return NULL;
+	if (o->have_cu && dwarf_haspc(&o->cu, addr - *ret_bias) > 0)
+		return &o->cu;
+	o->have_cu = false;
+	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &o->cu) &&
+		    dwarf_tag(&o->cu) == DW_TAG_compile_unit &&
+		    dwarf_haspc(&o->cu, addr - *ret_bias) > 0) {
+			o->have_cu = true;
+			return &o->cu;
+		}
+		off = next;
+	}
+	return NULL;
+}
+
 /* The innermost inlined function at addr (a Dwfl address) and its call site into l
  * (buf holds the call site's file). From the function that holds addr (o's last one when
  * it still does: a function's addresses come in runs), down through the lexical blocks
@@ -105,7 +137,7 @@ static void inline_of(struct object *o, Dwarf_Addr addr, struct pmc_profile_line
 		      size_t len)
 {
 	Dwarf_Addr dwbias, pc;
-	Dwarf_Die *cu = dwfl_module_addrdie(o->mod, addr, &dwbias), cur, child, inl;
+	Dwarf_Die *cu = cu_at(o, addr, &dwbias), cur, child, inl;
 	bool found = false, deeper = true;
 	Dwarf_Attribute a;
 	Dwarf_Word w;
@@ -152,15 +184,28 @@ static void inline_of(struct object *o, Dwarf_Addr addr, struct pmc_profile_line
 static void source_of(struct object *o, uint64_t vaddr, struct pmc_profile_line *l,
 		      char bufs[2][PATH_MAX])
 {
-	Dwarf_Addr addr = vaddr + o->bias;
+	Dwarf_Addr addr = vaddr + o->bias, dwbias;
+	const char *file = NULL, *comp_dir = NULL;
+	Dwarf_Attribute a;
+	Dwarf_Line *dline;
+	Dwarf_Die *cu;
 	Dwfl_Line *dl;
-	const char *file;
 	int line = 0;
 
-	if (!o->mod || !(dl = dwfl_module_getsrc(o->mod, addr)) ||
-	    !(file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL)) || line <= 0)
+	if (!o->mod)
 		return;
-	l->file = absolute(file, dwfl_line_comp_dir(dl), bufs[0], PATH_MAX);
+	if ((dl = dwfl_module_getsrc(o->mod, addr))) {
+		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+		comp_dir = dwfl_line_comp_dir(dl);
+	} else if ((cu = cu_at(o, addr, &dwbias)) && (dline = dwarf_getsrc_die(cu, addr - dwbias)) &&
+		   dwarf_lineno(dline, &line) == 0) {
+		/* No .debug_aranges (cu_at): the unit's own line table. */
+		file = dwarf_linesrc(dline, NULL, NULL);
+		comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	}
+	if (!file || line <= 0)
+		return;
+	l->file = absolute(file, comp_dir, bufs[0], PATH_MAX);
 	l->line = (uint32_t)line;
 	inline_of(o, addr, l, bufs[1], PATH_MAX);
 }
