@@ -355,8 +355,9 @@ static void dwarf_notes(const struct pmc_profile_builder *b, uint32_t stack_size
 	if (b->ends[PMC_UNWIND_STACK_SHORT]) {
 		snprintf(msg, sizeof(msg),
 			 "DWARF call graph: %llu of %llu samples reached the end of their %u-byte "
-			 "stack copy before their outermost frame; their callers are cut: record "
-			 "with a larger copy (--call-graph dwarf,%u; at most %d)",
+			 "stack copy before their outermost frame; those that had not reached main "
+			 "lose their callers (the report's Truncated line weighs them): record with "
+			 "a larger copy (--call-graph dwarf,%u; at most %d)",
 			 (unsigned long long)b->ends[PMC_UNWIND_STACK_SHORT],
 			 (unsigned long long)samples, (unsigned)stack_size,
 			 stack_size * 2 > PMC_SAMPLE_STACK_MAX ? PMC_SAMPLE_STACK_MAX
