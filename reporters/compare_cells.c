@@ -522,7 +522,7 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 	if (row->one_invocation)
 		/* docs/statistics.md, "The unit of replication": no verdict either way. */
 		snprintf(buf, len,
-			 "not tested: %s and %s are one invocation each, and %s drifts between "
+			 "not tested: %s or %s is one invocation, and %s drifts between "
 			 "invocations: %s (ratio of medians)\n",
 			 nn, on, row->metric, r);
 	else if (!row->significant) {

@@ -268,11 +268,14 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		row->kind = PMC_ROW_TESTED;
 		if (r < 0)
 			return r;
-	} else if (j->two_results && one_invocation(j->om, row->old_runs, row->old_nruns) &&
-		   one_invocation(j->nm, row->new_runs, row->new_nruns) &&
+	} else if (j->two_results &&
+		   (one_invocation(j->om, row->old_runs, row->old_nruns) ||
+		    one_invocation(j->nm, row->new_runs, row->new_nruns)) &&
 		   pmc_metric_drifts(row->metric)) {
-		/* No test can tell a change from the drift between the two invocations: a
-		 * ratio, without interval or verdict (docs/statistics.md). */
+		/* No test can tell a change from the drift of a side that is one invocation:
+		 * its runs measure only the noise within it, whatever the other side spans (a
+		 * history's entries against one new run of a command). A ratio, without
+		 * interval or verdict (docs/statistics.md). */
 		row->kind = PMC_ROW_TESTED;
 		row->one_invocation = true;
 		row->p = NAN;

@@ -41,7 +41,7 @@ static void judge(struct pmc_cmp_row *row, double alpha, double confidence, bool
 		return;
 	if (row->one_invocation) {
 		row->verdict = PMC_VERDICT_INCONCLUSIVE;
-		row->why = "not tested: each side is one invocation, whose runs share its "
+		row->why = "not tested: a side is one invocation, whose runs share its "
 			   "conditions";
 		return;
 	}

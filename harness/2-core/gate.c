@@ -112,9 +112,9 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
 		pmc_err_set(err, errlen,
-			    "metric '%s' of '%s'%s cannot be gated between two single "
-			    "invocations: their runs share each invocation's conditions, and it "
-			    "drifts between them; measure both in one invocation ('pmcbench run "
+			    "metric '%s' of '%s'%s cannot be gated against a single "
+			    "invocation: its runs share that invocation's conditions, and it "
+			    "drifts between invocations; measure both in one invocation ('pmcbench run "
 			    "-c OLD -c NEW --threshold %s=+5%% --gate'), gate exact counts "
 			    "(--backend valgrind), or leave it out with --metric",
 			    u->metric, u->bench, more, u->metric);

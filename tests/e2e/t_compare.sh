@@ -492,12 +492,12 @@ test_real_runs_ab_and_aa() {
 	# their runs share its conditions, so task-clock is shown, not tested, and the gate
 	# refuses it, naming the designs that can judge it (docs/statistics.md).
 	expect_exit 2 "$PMCBENCH" gate --force --metric task-clock --baseline a.json b.json || return 1
-	expect_one_line "$TMP/err" "metric 'task-clock' of .* cannot be gated between two single invocations.*pmcbench run -c OLD -c NEW" || return 1
+	expect_one_line "$TMP/err" "metric 'task-clock' of .* cannot be gated against a single invocation.*pmcbench run -c OLD -c NEW" || return 1
 	expect_exit 0 "$PMCBENCH" compare --force --metric task-clock a.json b.json || return 1
 	expect_grep '^task-clock ' "$TMP/out" || return 1
 	expect_grep ' not tested .*inconclusive' "$TMP/out" || return 1
 	# The headline says so first, with the ratio and no verdict.
-	head -n 1 "$TMP/out" | grep -Eq '^not tested: b\.json and a\.json are one invocation each, and task-clock drifts between invocations: [0-9.]+x \(ratio of medians\)$' ||
+	head -n 1 "$TMP/out" | grep -Eq '^not tested: b\.json or a\.json is one invocation, and task-clock drifts between invocations: [0-9.]+x \(ratio of medians\)$' ||
 		fail "headline: $(head -n 1 "$TMP/out")" || return 1
 	# A/A: the same program twice: no verdict either way, never a regression.
 	expect_exit 2 "$PMCBENCH" gate --metric task-clock --threshold task-clock=25% \
@@ -667,7 +667,7 @@ import_ab() {
 	# Each file is one invocation of the other tool: its times are shown, not tested,
 	# and a gate on them is refused, never passed (docs/statistics.md).
 	expect_exit 2 "$PMCBENCH" gate --baseline "$import_data/$a" "$import_data/$a" || return 1
-	expect_grep 'cannot be gated between two single invocations' "$TMP/err" || return 1
+	expect_grep 'cannot be gated against a single invocation' "$TMP/err" || return 1
 	expect_exit 0 "$PMCBENCH" compare "$import_data/$a" "slow.$ext" || return 1
 	expect_grep ' not tested ' "$TMP/out" || return 1
 	expect_exit 2 "$PMCBENCH" gate --baseline "$import_data/$a" "slow.$ext"
