@@ -73,6 +73,23 @@ static bool opens_without_excludes(struct pmc_counters *c, const struct perf_eve
 	return true;
 }
 
+/* arm64 lets a task read its counters (mrs PMEVCNTR<n>_EL0, PMCCNTR_EL0) only for
+ * events that ask for it with the core PMU's "rdpmc" format bit, config1:1
+ * (arch/arm64/kernel/perf_event.c, armv8pmu_event_want_user_access), and only while
+ * kernel.perf_user_access is 1; otherwise the page's index stays 0 and every read is a
+ * read(). Core-PMU events are the generic hardware and cache events and raw codes. */
+static void ask_user_access(const struct pmc_event *ev, struct perf_event_attr *attr)
+{
+#if defined(__aarch64__)
+	if (ev->type == PERF_TYPE_HARDWARE || ev->type == PERF_TYPE_HW_CACHE ||
+	    ev->type == PERF_TYPE_RAW)
+		attr->config1 |= UINT64_C(1) << 1;
+#else
+	(void)ev;
+	(void)attr;
+#endif
+}
+
 static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct slot *s,
 		    int group_fd)
 {
@@ -87,6 +104,8 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	 * its leader is), so only the leader starts disabled and waits for exec. */
 	attr.disabled = leader && (o->start_disabled || o->enable_on_exec);
 	attr.enable_on_exec = leader && o->enable_on_exec;
+	if (o->self_read)
+		ask_user_access(ev, &attr);
 
 	fd = sys_open(c, &attr, group_fd);
 	if (fd == -EINVAL && leader && attr.inherit && !c->no_group_read) {
@@ -252,6 +271,7 @@ int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opt
 	c->opts.start_disabled = PMC_OPTS_GET(opts, start_disabled, false);
 	c->opts.known_errors = PMC_OPTS_GET(opts, known_errors, NULL);
 	c->opts.user_only_fallback = PMC_OPTS_GET(opts, user_only_fallback, false);
+	c->opts.self_read = PMC_OPTS_GET(opts, self_read, false);
 	if (c->opts.cpu < -1)
 		return -EINVAL;
 	return 0;

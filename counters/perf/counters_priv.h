@@ -42,6 +42,7 @@ struct open_opts {
 	pid_t pid;
 	int cpu; /* -1: any */
 	bool inherit, enable_on_exec, start_disabled, user_only_fallback;
+	bool self_read; /* the groups will be read through their mmap pages */
 	const int *known_errors;
 };
 

@@ -34,6 +34,10 @@
 	(((1ULL << PERF_REG_X86_64_MAX) - 1) &                                                     \
 	 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | (1ULL << PERF_REG_X86_FS) |   \
 	   (1ULL << PERF_REG_X86_GS)))
+#elif defined(__aarch64__)
+/* arm64: x0-x30, sp and pc (tools/perf/arch/arm64/include/perf_regs.h, PERF_REGS_MASK). */
+#include <asm/perf_regs.h>
+#define DWARF_REGS_MASK ((1ULL << PERF_REG_ARM64_MAX) - 1)
 #else
 #define DWARF_REGS_MASK 0ULL
 #endif
@@ -475,7 +479,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	}
 	if (opts->stack_user && !DWARF_REGS_MASK) {
 		pmc_err_set(err, errlen,
-			    "DWARF call graphs are implemented for x86-64 only; use frame "
+			    "DWARF call graphs are implemented for x86-64 and arm64 only; use frame "
 			    "pointers (--call-graph fp)");
 		return -EOPNOTSUPP;
 	}

@@ -52,7 +52,7 @@ struct pmc_sample_opts {
 	 * first stack_user bytes of its user stack (PERF_SAMPLE_STACK_USER), for an unwinder
 	 * to walk with the objects' CFI; the kernel's call chain then holds its own frames
 	 * only (exclude_callchain_user). A multiple of 8, at most PMC_SAMPLE_STACK_MAX (else
-	 * -EINVAL); 0: frame-pointer chains from the kernel. x86-64 only (-EOPNOTSUPP). */
+	 * -EINVAL); 0: frame-pointer chains from the kernel. x86-64 and arm64 only (-EOPNOTSUPP). */
 	uint32_t stack_user;
 	bool exclude_kernel;  /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
 	/* Data pages per CPU, a power of two; 0: as perf record sizes them, what

@@ -109,9 +109,50 @@ static uint64_t kernel_tsc(void *ctx)
 }
 #define KERNEL_RDPMC kernel_rdpmc
 #define KERNEL_TSC kernel_tsc
+#elif defined(__aarch64__)
+/* arm64 user reads (Documentation/arm64/perf.rst, "Userspace PMU counter access"): the
+ * page's index is the counter's number + 1, 32 for the cycle counter PMCCNTR_EL0 and
+ * 1-31 for the event counters PMEVCNTR<n>_EL0; the system register's number is part of
+ * the instruction, hence a case per counter. The time base is the virtual counter
+ * CNTVCT_EL0, the clock the kernel describes in the page (arch_perf_update_userpage). */
+#define PMEVCNTR(n)                                                                                \
+	case n:                                                                                    \
+		__asm__ __volatile__("mrs %0, pmevcntr" #n "_el0" : "=r"(v));                      \
+		break
+static uint64_t kernel_rdpmc(void *ctx, unsigned counter)
+{
+	uint64_t v = 0;
+
+	(void)ctx;
+	switch (counter) {
+		PMEVCNTR(0); PMEVCNTR(1); PMEVCNTR(2); PMEVCNTR(3); PMEVCNTR(4); PMEVCNTR(5);
+		PMEVCNTR(6); PMEVCNTR(7); PMEVCNTR(8); PMEVCNTR(9); PMEVCNTR(10); PMEVCNTR(11);
+		PMEVCNTR(12); PMEVCNTR(13); PMEVCNTR(14); PMEVCNTR(15); PMEVCNTR(16);
+		PMEVCNTR(17); PMEVCNTR(18); PMEVCNTR(19); PMEVCNTR(20); PMEVCNTR(21);
+		PMEVCNTR(22); PMEVCNTR(23); PMEVCNTR(24); PMEVCNTR(25); PMEVCNTR(26);
+		PMEVCNTR(27); PMEVCNTR(28); PMEVCNTR(29); PMEVCNTR(30);
+	case 31:
+		__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	}
+	return v;
+}
+#undef PMEVCNTR
+
+static uint64_t kernel_tsc(void *ctx)
+{
+	uint64_t v;
+
+	(void)ctx;
+	/* isb: the counter is read after every instruction before it (as the kernel's
+	 * __arch_counter_get_cntvct does). */
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
+	return v;
+}
+#define KERNEL_RDPMC kernel_rdpmc
+#define KERNEL_TSC kernel_tsc
 #else
-/* arm64 would read PMEVCNTR<n>_EL0 or PMCCNTR_EL0 after opening with config1:1 under
- * perf_user_access; not done yet (docs/events.md, "Reading the counters"). */
+/* Other architectures read every counter with read(). */
 #define KERNEL_RDPMC NULL
 #define KERNEL_TSC NULL
 #endif

@@ -284,24 +284,56 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return false;
 }
 
+#if defined(__aarch64__)
+/* AArch64's DWARF register numbers (DWARF for the Arm 64-bit Architecture, "DWARF
+ * register names"): x0-x30 are 0-30 and sp 31, as perf numbers them (asm/perf_regs.h);
+ * the pc has no DWARF number and is handed over apart (as elfutils' aarch64 backend does). */
+#define UNWIND_REG_SP PERF_REG_ARM64_SP
+#define UNWIND_REG_PC PERF_REG_ARM64_PC
+#define UNWIND_NREGS 32
+static unsigned dwarf_to_perf(unsigned i)
+{
+	return i;
+}
+#else
 /* The x86-64 psABI's DWARF register numbers (figure 3.36): rax, rdx, rcx, rbx, rsi, rdi,
  * rbp, rsp, r8-r15, then 16, the return address, which libdwfl takes for the pc. */
-static const unsigned dwarf_to_perf[17] = {
-    PERF_REG_X86_AX,  PERF_REG_X86_DX,	PERF_REG_X86_CX,  PERF_REG_X86_BX,  PERF_REG_X86_SI,
-    PERF_REG_X86_DI,  PERF_REG_X86_BP,	PERF_REG_X86_SP,  PERF_REG_X86_R8,  PERF_REG_X86_R9,
-    PERF_REG_X86_R10, PERF_REG_X86_R11, PERF_REG_X86_R12, PERF_REG_X86_R13, PERF_REG_X86_R14,
-    PERF_REG_X86_R15, PERF_REG_X86_IP,
-};
+#define UNWIND_REG_SP PERF_REG_X86_SP
+#define UNWIND_REG_PC PERF_REG_X86_IP
+#define UNWIND_NREGS 17
+static unsigned dwarf_to_perf(unsigned i)
+{
+	static const unsigned perf[UNWIND_NREGS] = {
+	    PERF_REG_X86_AX,  PERF_REG_X86_DX,	PERF_REG_X86_CX,  PERF_REG_X86_BX,
+	    PERF_REG_X86_SI,  PERF_REG_X86_DI,	PERF_REG_X86_BP,  PERF_REG_X86_SP,
+	    PERF_REG_X86_R8,  PERF_REG_X86_R9,	PERF_REG_X86_R10, PERF_REG_X86_R11,
+	    PERF_REG_X86_R12, PERF_REG_X86_R13, PERF_REG_X86_R14, PERF_REG_X86_R15,
+	    PERF_REG_X86_IP,
+	};
+	return perf[i];
+}
+#endif
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct pmc_unwinder *u = arg;
-	Dwarf_Word regs[17];
+	Dwarf_Word regs[UNWIND_NREGS];
 
-	for (unsigned i = 0; i < 17; i++)
-		if (!reg(u->rec, dwarf_to_perf[i], &regs[i]))
+	for (unsigned i = 0; i < UNWIND_NREGS; i++)
+		if (!reg(u->rec, dwarf_to_perf(i), &regs[i]))
 			return false;
-	return dwfl_thread_state_registers(thread, 0, 17, regs);
+	if (!dwfl_thread_state_registers(thread, 0, UNWIND_NREGS, regs))
+		return false;
+#if defined(__aarch64__)
+	{
+		uint64_t pc;
+
+		if (!reg(u->rec, UNWIND_REG_PC, &pc))
+			return false;
+		dwfl_thread_state_register_pc(thread, pc);
+	}
+#endif
+	return true;
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -348,8 +380,8 @@ int pmc_unwind_sample(struct pmc_unwinder *u, const struct pmc_record *rec, uint
 		return -EINVAL;
 	*ret_n = 0;
 	*ret_end = PMC_UNWIND_NO_REGS;
-	if (rec->sample.regs_abi != PERF_SAMPLE_REGS_ABI_64 || !reg(rec, PERF_REG_X86_SP, &u->sp) ||
-	    !reg(rec, PERF_REG_X86_IP, &ip) || cap == 0)
+	if (rec->sample.regs_abi != PERF_SAMPLE_REGS_ABI_64 || !reg(rec, UNWIND_REG_SP, &u->sp) ||
+	    !reg(rec, UNWIND_REG_PC, &ip) || cap == 0)
 		return 0;
 	if ((rc = space_get(u, rec->pid, &sp)) < 0)
 		return rc;
