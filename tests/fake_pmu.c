@@ -157,6 +157,25 @@ static unsigned group_need(const struct fake_pmu *f, int leader,
 	return n;
 }
 
+/* arm_pmu's validate_group(): the counters of the group led by slot `leader` with
+ * `extra` added, leaving out events in state OFF that will not be enabled on exec. */
+static unsigned arm_group_need(const struct fake_pmu *f, int leader,
+			       const struct perf_event_attr *extra)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++) {
+		const struct fake_pmu_event *e = &f->ev[i];
+
+		if (e->used && e->leader == leader && needs_counter(f, &e->attr) &&
+		    (e->enabled || e->attr.enable_on_exec))
+			n++;
+	}
+	if (needs_counter(f, extra) && (!extra->disabled || extra->enable_on_exec))
+		n++;
+	return n;
+}
+
 /* Hardware counters the group led by slot `leader` needs at run time: 0 only for a
  * group without hardware events. */
 static unsigned group_counters(const struct fake_pmu *f, int leader)
@@ -287,7 +306,11 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		/* A group lives on one PMU: a hardware event of another is refused. */
 		if (gcore >= 0 && gcore != core)
 			return -EINVAL;
-		if (group_need(f, group_fd - FAKE_PMU_FD_BASE, a, &empty) > core_counters(f, core))
+		unsigned need = cfg->arm_validate
+				    ? arm_group_need(f, group_fd - FAKE_PMU_FD_BASE, a)
+				    : group_need(f, group_fd - FAKE_PMU_FD_BASE, a, &empty);
+
+		if (need > core_counters(f, core))
 			return -EINVAL;
 	}
 	*ret_core = core;

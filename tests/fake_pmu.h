@@ -129,6 +129,11 @@ struct fake_pmu_config {
 	 * at open against an empty PMU, as x86's validate_group() does. */
 	bool fixed_counters;
 	bool nmi_watchdog;
+	/* arm_pmu's validate_group() (drivers/perf/arm_pmu.c, validate_event): an event in
+	 * state OFF (opened disabled) that is not to be enabled on exec takes no counter
+	 * in the check at open, so a disabled leader is left out; x86 counts the leader
+	 * whatever its state. */
+	bool arm_validate;
 	/* perf_event_max_sample_rate: attr.freq above it fails with EINVAL; 0: none. */
 	uint64_t max_sample_rate;
 	/* perf_mmap()'s accounting when mlock_kb is set: each user may lock mlock_kb per

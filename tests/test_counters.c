@@ -249,6 +249,36 @@ static void test_group_too_big(void **state)
 	pmc_event_list_free(l);
 }
 
+/* The same group on an ARM PMU, probed: arm_pmu's validate_group() leaves a leader
+ * opened disabled out of the check unless it is to be enabled on exec, so a probe that
+ * opened the group disabled saw it fit and said nothing, while the measured run (enabled
+ * on exec) found the member that does not fit (seen against the arm64 guest's kernel).
+ * The probe must see what the run will. */
+static void test_group_too_big_probed_on_arm(void **state)
+{
+	struct pmc_event_list *l = t_events("{cycles,instructions,branches}");
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_probe_report *rep = NULL;
+	enum pmc_status st;
+	char err[128] = "";
+	int e;
+
+	cfg.counters = 2;
+	cfg.arm_validate = true;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err,
+						  sizeof(err)),
+			 0);
+	assert_int_equal(pmc_probe_report_event_at(rep, 0, &st, &e, NULL), 0);
+	assert_int_equal(st, PMC_STATUS_COUNTED);
+	assert_int_equal(pmc_probe_report_event_at(rep, 2, &st, &e, NULL), 0);
+	assert_int_equal(st, PMC_STATUS_NOT_COUNTED);
+	assert_int_equal(e, PMC_ERROR_NO_FIT);
+	pmc_probe_report_free(rep);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(l);
+}
+
 /* perf's weak group: {...}:W that does not fit is split into single events, which all
  * count, each multiplexed on its own (so each has its own times and is scaled). */
 static void test_weak_group_split(void **state)
@@ -1123,6 +1153,49 @@ static void test_probe_no_fallback_and_errors(void **state)
 	pmc_event_list_free(l);
 }
 
+/* At paranoid 2, 'instructions,instructions:u': the fallback would make the first a
+ * second instructions:u, and the two metrics of one id merge their runs (seen against
+ * the arm64 guest's kernel: one run reported as two). The first stays denied and is
+ * never retried user-only; the second counts. */
+static void test_probe_fallback_never_duplicates(void **state)
+{
+	struct pmc_event_list *l = t_events("instructions,instructions:u");
+	struct fake_pmu_config cfg = {.counters = 4, .paranoid = 2};
+	PMC_OPTS(pmc_counters_opts, o, .user_only_fallback = true);
+	struct pmc_probe_report *rep = NULL;
+	struct pmc_counters *c = NULL;
+	struct pmc_reading rd[2];
+	enum pmc_status st;
+	bool user_only;
+	char err[128] = "";
+	int e;
+
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err,
+						  sizeof(err)),
+			 0);
+	assert_string_equal(pmc_event_list_name(l, 0), "instructions");
+	assert_string_equal(pmc_event_list_name(l, 1), "instructions:u");
+	assert_int_equal(pmc_probe_report_event_at(rep, 0, &st, &e, &user_only), 0);
+	assert_int_equal(st, PMC_STATUS_DENIED);
+	assert_int_equal(e, EACCES);
+	assert_false(user_only);
+	assert_int_equal(pmc_probe_report_missing(rep), 1);
+	assert_int_equal(pmc_probe_report_user_only(rep), 0);
+	pmc_probe_report_free(rep);
+
+	/* Measured: the first denied (no fallback), the second counts user space. */
+	assert_int_equal(pmc_counters_open_sys(l, &o, &fake.sys, &c), 0);
+	assert_int_equal(pmc_counters_enable(c), 0);
+	fake_pmu_tick(&fake, 1);
+	assert_int_equal(pmc_counters_read(c, rd, sizeof(rd[0])), 0);
+	assert_int_equal(rd[0].status, PMC_STATUS_DENIED);
+	assert_false(rd[0].user_only);
+	assert_int_equal(rd[1].status, PMC_STATUS_COUNTED);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 static void test_status_names(void **state)
 {
 	static const struct {
@@ -1184,6 +1257,8 @@ int main(void)
 	    cmocka_unit_test(test_opts_versions),
 	    cmocka_unit_test(test_probe_missing_and_user_only),
 	    cmocka_unit_test(test_probe_no_fallback_and_errors),
+	    cmocka_unit_test(test_probe_fallback_never_duplicates),
+	    cmocka_unit_test(test_group_too_big_probed_on_arm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,13 +5,16 @@
 # under qemu-system-aarch64 (TCG, -icount: instructions counted exactly), whose
 # armv8_pmuv3 driver is a real kernel PMU driver. The guest's test status is this
 # script's exit status.
-# Usage: ci/guest/run.sh [BUILDDIR]      (default build-guest-arm64)
+# Usage: ci/guest/run.sh [BUILDDIR] [CASE...]   (default build-guest-arm64; CASE: run
+# only the test_* cases whose name contains it)
 # Environment: PMC_GUEST_CACHE (the downloaded packages, kept between runs; default
-# ~/.cache/pmcbench-guest), PMC_GUEST_TIMEOUT (seconds, default 900).
+# ~/.cache/pmcbench-guest), PMC_GUEST_TIMEOUT (seconds, default 900), PMC_GUEST_EXTRA
+# (more arm64 programs to put in the guest's PATH, for debugging: space-separated paths).
 set -eu
 cd "$(dirname "$0")/../.."
 src=$(pwd)
 builddir=${1:-build-guest-arm64}
+[ $# -gt 0 ] && shift
 cache=${PMC_GUEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pmcbench-guest}
 limit=${PMC_GUEST_TIMEOUT:-900}
 start=$(date +%s)
@@ -50,7 +53,7 @@ if ! cmp -s "$cross.new" "$cross" || [ ! -f "$builddir/build.ninja" ]; then
 else
 	rm -f "$cross.new"
 fi
-targets="pmcbench tests/guest/pmu-work tests/guest/runas tests/guest/pmu-bench"
+targets="pmcbench tests/guest/pmu-work tests/guest/pmu-work-nop tests/guest/runas tests/guest/pmu-bench"
 # shellcheck disable=SC2086 # a list of targets
 ninja -C "$builddir" $targets >/dev/null
 built=$(date +%s)
@@ -64,6 +67,10 @@ mkdir -p "$root/bin" "$root/pmc/bin" "$root/proc" "$root/sys" "$root/dev" "$root
 cp "$sysroot/bin/busybox" "$root/bin/"
 cp ci/guest/init "$root/init"
 cp tests/guest/t_pmu.sh "$root/pmc/"
+echo "$*" >"$root/pmc/cases"
+for f in ${PMC_GUEST_EXTRA:-}; do
+	cp "$f" "$root/pmc/bin/"
+done
 for t in $targets; do
 	cp "$builddir/$t" "$root/pmc/bin/"
 done

@@ -139,8 +139,8 @@ opened:
 	/* perf_event_paranoid >= 2 lets unprivileged users count user space only. An event
 	 * asked to count the kernel only (:k) has nothing left to count then: it stays
 	 * denied, never a count of nothing with both levels excluded. */
-	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !attr.exclude_kernel &&
-	    !attr.exclude_user) {
+	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !ev->no_user_fallback &&
+	    !attr.exclude_kernel && !attr.exclude_user) {
 		int fd2;
 
 		attr.exclude_kernel = 1;

@@ -23,6 +23,9 @@ struct pmc_event {
 	size_t group; /* index of its group; a lone event is a group of one */
 	bool leader;  /* first event of its group */
 	bool weak;    /* its group is weak (:W): split into single events if it does not fit */
+	/* Never retried as user space only (the paranoid-2 fallback): the list has the
+	 * event's :u already, which the fallback would duplicate (probe.c). */
+	bool no_user_fallback;
 	/* Uncore and RAPL PMUs (docs/events.md, "Uncore and RAPL events"): a PMU with a
 	 * `cpumask` counts what its CPUs (a package, a die) do, not a task: the event is
 	 * opened on each CPU of cpus with pid -1. */

@@ -39,6 +39,15 @@ static void read_paranoid(struct pmc_probe_report *r, const char *proc_root)
 	fclose(f);
 }
 
+/* Whether an event of the list has this name. */
+static bool named(const struct pmc_event_list *list, const char *name)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (strcmp(list->events[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 int pmc_event_list_probe(struct pmc_event_list *list, const struct pmc_probe_opts *opts,
 			 struct pmc_probe_report **ret, char *err, size_t errlen)
 {
@@ -49,7 +58,11 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
 			     const struct pmc_sys *sys, const char *proc_root,
 			     struct pmc_probe_report **ret, char *err, size_t errlen)
 {
-	PMC_OPTS(pmc_counters_opts, co, .start_disabled = true);
+	/* Opened as a run opens them, leaders to be enabled on exec, which this thread
+	 * never does, so nothing counts: arm_pmu's validate_group() leaves a leader that
+	 * is merely disabled out of the group's check (drivers/perf/arm_pmu.c,
+	 * validate_event), and a group that cannot fit would go unseen until the run. */
+	PMC_OPTS(pmc_counters_opts, co, .start_disabled = true, .enable_on_exec = true);
 	struct pmc_counters *counters = NULL;
 	struct pmc_probe_report *rep;
 	struct pmc_reading *rd;
@@ -91,7 +104,21 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
 		}
 		if (rd[i].user_only && !e->exclude_kernel) {
 			size_t nl = strlen(e->name);
+			char renamed[sizeof(e->name)];
 
+			snprintf(renamed, sizeof(renamed), "%.*s:u", (int)(sizeof(renamed) - 3),
+				 e->name);
+			if (named(list, renamed)) {
+				/* The list counts the event's user space already: two metrics of
+				 * one id would merge their runs. It stays what it is, denied. */
+				e->no_user_fallback = true;
+				pe->status = PMC_STATUS_DENIED;
+				pe->error = EACCES;
+				if (!rep->first_error)
+					rep->first_error = pe->error;
+				rep->nmissing++;
+				continue;
+			}
 			if (nl + 3 <= sizeof(e->name))
 				memcpy(e->name + nl, ":u", 3);
 			e->exclude_kernel = e->exclude_hv = true;

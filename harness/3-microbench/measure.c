@@ -632,14 +632,14 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		/* A multithreaded benchmark's threads fold their counts into these when they
 		 * end (inherit), before the batch's end read. */
 		bool inherit = b->threads > 1;
+		/* A batch edge reads the groups on the PMU through their pages, without a
+		 * system call, where the kernel allows it (docs/microbench.md); asked for at
+		 * open, as arm64 needs it in the events' attributes. */
 		PMC_OPTS(pmc_counters_opts, co, .inherit = inherit,
-			 .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false));
+			 .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
+			 .self_read = !inherit && !PMC_OPTS_GET(o, no_self_read, false));
 
 		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
-		/* A batch edge reads the groups on the PMU through their pages, without a
-		 * system call, where the kernel allows rdpmc (docs/microbench.md). */
-		if (r == 0 && !inherit && !PMC_OPTS_GET(o, no_self_read, false))
-			r = pmc_counters_self_read(c.counters) < 0 ? -ENOMEM : 0;
 		/* Started explicitly: every group counts from here, whatever it was opened as. */
 		if (r == 0)
 			r = pmc_counters_enable(c.counters);

@@ -1,8 +1,9 @@
 /* pmu-work: work whose instruction count is known exactly, for the tests against a real
  * PMU driver (tests/guest/t_pmu.sh, run in the arm64 guest by ci/guest/run.sh).
  *
- *   pmu-work loop N        N iterations of a loop of exactly 2 instructions
- *   pmu-work loop3 N       the same loop with one more instruction per iteration
+ *   pmu-work loop N        N iterations of a loop of exactly 2 instructions (3 in the
+ *                          build with PMU_WORK_EXTRA_NOP, pmu-work-nop: a change
+ *                          that costs one instruction per iteration)
  *   pmu-work phases A B    phase_a: A iterations, then phase_b: B iterations, each of
  *                          the 2-instruction loop (for sampled shares)
  *
@@ -12,25 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(PMU_WORK_EXTRA_NOP)
+#define EXTRA "nop\n\t"
+#else
+#define EXTRA ""
+#endif
 #if defined(__aarch64__)
-#define LOOP2 "1: subs %0, %0, #1\n\tb.ne 1b"
-#define LOOP3 "1: nop\n\tsubs %0, %0, #1\n\tb.ne 1b"
+#define LOOP "1: " EXTRA "subs %0, %0, #1\n\tb.ne 1b"
 #elif defined(__x86_64__)
-#define LOOP2 "1: dec %0\n\tjnz 1b"
-#define LOOP3 "1: nop\n\tdec %0\n\tjnz 1b"
+#define LOOP "1: " EXTRA "dec %0\n\tjnz 1b"
 #else
 #error "pmu-work: no loop for this architecture"
 #endif
 
-/* Each loop runs n >= 1 times: the count is decremented before it is tested. */
+/* The loop runs n >= 1 times: the count is decremented before it is tested. */
 static inline __attribute__((always_inline)) void loop2(unsigned long n)
 {
-	__asm__ __volatile__(LOOP2 : "+r"(n) : : "cc");
-}
-
-static inline __attribute__((always_inline)) void loop3(unsigned long n)
-{
-	__asm__ __volatile__(LOOP3 : "+r"(n) : : "cc");
+	__asm__ __volatile__(LOOP : "+r"(n) : : "cc");
 }
 
 /* Out of line, so that a sample's address names the phase it was taken in. */
@@ -62,13 +61,11 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "loop") == 0)
 		loop2(count(argv[2]));
-	else if (argc == 3 && strcmp(argv[1], "loop3") == 0)
-		loop3(count(argv[2]));
 	else if (argc == 4 && strcmp(argv[1], "phases") == 0) {
 		phase_a(count(argv[2]));
 		phase_b(count(argv[3]));
 	} else {
-		fprintf(stderr, "usage: pmu-work loop|loop3 N | phases A B\n");
+		fprintf(stderr, "usage: pmu-work loop N | phases A B\n");
 		return 2;
 	}
 	return 0;
