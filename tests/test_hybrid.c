@@ -281,8 +281,43 @@ static void test_one_pmu_not_extrapolated(void **state)
 	pmc_event_list_free(l);
 }
 
-/* Apple M1: no PMU of type PERF_TYPE_RAW; the split works the same, a raw code goes to
- * each PMU by its own type. */
+/* A raw code is one PMU's encoding: perf opens `r00c0` once, as PERF_TYPE_RAW, which
+ * reaches cpu_core only (kernel/events/core.c, perf_init_event()). It is not opened on
+ * cpu_atom too and summed (the same code is another event there): its count is the
+ * P-cores', restricted to them, not extrapolated over the time on E-cores; the generic
+ * event beside it is still split and summed. */
+static void test_raw_opened_once(void **state)
+{
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r[2], p;
+
+	(void)state;
+	machine(&adl);
+	l = events("{instructions,r00c0}");
+	c = open_ok(l);
+	assert_int_equal(opened_as(PERF_TYPE_RAW, 0xc0), 1);
+	assert_int_equal(opened_as(10, 0xc0), 0);
+	fake_pmu_tick_on(&fake, 0, 6);
+	fake_pmu_tick_on(&fake, 3, 4);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED,
+		       6 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_INSTRUCTIONS) +
+			   4 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS),
+		       10 * Q, 10 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 6 * fake_pmu_core_rate(&fake, 0, 0xc0), 10 * Q,
+		       6 * Q);
+	assert_true(pmc_counters_restricted(c, 1));
+	assert_int_equal(pmc_counters_nparts(c, 1), 1);
+	p = part(c, 1, 0, "cpu_core");
+	assert_int_equal(p.value, r[1].value);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* Apple M1: no PMU of type PERF_TYPE_RAW; the split works the same. A raw code is opened
+ * once, as PERF_TYPE_RAW, which the kernel gives to the first PMU that takes it: a count
+ * of one cluster, which nobody can name, never extrapolated. */
 static void test_m1(void **state)
 {
 	struct pmc_event_list *l;
@@ -294,9 +329,9 @@ static void test_m1(void **state)
 	machine(&m1);
 	l = events("instructions,r08");
 	c = open_ok(l);
-	assert_int_equal(opened_as(8, 0x08), 1);
-	assert_int_equal(opened_as(9, 0x08), 1);
-	assert_int_equal(opened_as(PERF_TYPE_RAW, 0x08), 0);
+	assert_int_equal(opened_as(8, 0x08), 0);
+	assert_int_equal(opened_as(9, 0x08), 0);
+	assert_int_equal(opened_as(PERF_TYPE_RAW, 0x08), 1);
 	fake_pmu_tick_on(&fake, 5, 3);
 	fake_pmu_tick_on(&fake, 1, 7);
 	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
@@ -307,9 +342,11 @@ static void test_m1(void **state)
 	assert_int_equal(p.running, 7 * Q);
 	p = part(c, 0, 1, "apple_firestorm_pmu");
 	assert_int_equal(p.running, 3 * Q);
-	assert_reading(&r[1], PMC_STATUS_COUNTED,
-		       7 * fake_pmu_core_rate(&fake, 0, 8) + 3 * fake_pmu_core_rate(&fake, 1, 8),
-		       10 * Q, 10 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 7 * fake_pmu_core_rate(&fake, 0, 8), 10 * Q,
+		       7 * Q);
+	assert_true(pmc_counters_restricted(c, 1));
+	assert_int_equal(pmc_counters_nparts(c, 1), 1);
+	assert_string_equal(pmc_counters_part_pmu(c, 1, 0), "");
 	pmc_counters_close(c);
 	pmc_event_list_free(l);
 }
@@ -345,7 +382,8 @@ static void test_m1_needs_exclude_guest(void **state)
  * (cycles with a PMU type on every core PMU) fails, so generic events are opened once
  * as legacy events, which reach one core type only: reported as such, not extrapolated.
  * A cache event is the trap: such a kernel ignores its high bits and opens it anyway,
- * on cpu_core, so it must not be split either. Raw events still split, by PMU type. */
+ * on cpu_core, so it must not be split either. A raw event is opened once, as on any
+ * kernel. */
 static void test_no_extended_type(void **state)
 {
 	struct fake_pmu_config cfg = adl;
@@ -364,7 +402,7 @@ static void test_no_extended_type(void **state)
 	assert_int_equal(opened_as(PERF_TYPE_HW_CACHE, l1d), 1);
 	assert_int_equal(opened_as(PERF_TYPE_HW_CACHE, ext(1, l1d)), 0);
 	assert_int_equal(opened_as(PERF_TYPE_RAW, 0xc0), 1);
-	assert_int_equal(opened_as(10, 0xc0), 1);
+	assert_int_equal(opened_as(10, 0xc0), 0);
 	fake_pmu_tick_on(&fake, 0, 6);
 	fake_pmu_tick_on(&fake, 2, 4);
 	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
@@ -374,9 +412,9 @@ static void test_no_extended_type(void **state)
 	p = part(c, 0, 0, "cpu_core");
 	assert_int_equal(p.running, 6 * Q);
 	assert_true(pmc_counters_restricted(c, 1));
-	assert_false(pmc_counters_restricted(c, 2));
-	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
-	assert_int_equal(r[2].running, 10 * Q);
+	assert_true(pmc_counters_restricted(c, 2));
+	assert_reading(&r[2], PMC_STATUS_COUNTED, 6 * fake_pmu_core_rate(&fake, 0, 0xc0), 10 * Q,
+		       6 * Q);
 	pmc_counters_close(c);
 	pmc_event_list_free(l);
 	teardown(NULL);
@@ -514,6 +552,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_groups_per_pmu, teardown),
 	    cmocka_unit_test_teardown(test_multiplexing_still_scaled, teardown),
 	    cmocka_unit_test_teardown(test_one_pmu_not_extrapolated, teardown),
+	    cmocka_unit_test_teardown(test_raw_opened_once, teardown),
 	    cmocka_unit_test_teardown(test_m1, teardown),
 	    cmocka_unit_test_teardown(test_m1_needs_exclude_guest, teardown),
 	    cmocka_unit_test_teardown(test_no_extended_type, teardown),
