@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "counters/perf/hybrid.h"
+#include "counters/perf/selfread.h"
 #include "tests/fake_pmu.h"
 
 #define Q FAKE_PMU_QUANTUM_NS
@@ -463,6 +465,61 @@ static void test_fake_kernel_strict(void **state)
 	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 0, -1, -1, 0), -EINVAL);
 }
 
+static volatile struct perf_event_mmap_page *page_of(int fd)
+{
+	void *pg = NULL;
+
+	assert_int_equal(fake.sys.mmap(fake.sys.ctx, fd, (size_t)sysconf(_SC_PAGESIZE), &pg), 0);
+	assert_non_null(pg);
+	return pg;
+}
+
+/* The emulated kernel's pages on a hybrid CPU are the real one's: every event of a core
+ * PMU (a generic event with cpu_atom's extended type, cpu_atom's own type) gets a counter
+ * and an index while the task is on a CPU of that PMU (Intel's fixed counter for
+ * instructions, the extended type stripped); a move to a P-core takes it off at once, its
+ * page written with index 0 as x86_pmu_del() does, and rdpmc there reads cpu_core's
+ * counters, not the E-core's. */
+static void test_fake_pages_per_core_type(void **state)
+{
+	struct fake_pmu_config cfg = adl;
+	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				    .exclude_kernel = 1};
+	volatile struct perf_event_mmap_page *insn, *raw;
+	int fi, fr;
+
+	(void)state;
+	cfg.fixed_counters = true;
+	cfg.rdpmc = 1;
+	fake_pmu_init(&fake, &cfg);
+	fake_pmu_run_on(&fake, 2);
+	a.config = ext(1, PERF_COUNT_HW_INSTRUCTIONS);
+	fi = fake.sys.event_open(fake.sys.ctx, &a, 0, -1, -1, 0);
+	a.type = 10;
+	a.config = 0xc0;
+	fr = fake.sys.event_open(fake.sys.ctx, &a, 0, -1, -1, 0);
+	assert_true(fi >= 0 && fr >= 0);
+	insn = page_of(fi);
+	raw = page_of(fr);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(insn->index, (UINT32_C(1) << 30 | 0) + 1);
+	assert_int_equal(raw->index, 1);
+	assert_int_equal(pmc_selfread_extend((uint64_t)insn->offset,
+					     fake.sys.rdpmc(fake.sys.ctx, insn->index - 1),
+					     insn->pmc_width),
+			 2 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS));
+	fake_pmu_run_on(&fake, 0);
+	assert_int_equal(insn->index, 0);
+	assert_int_equal(raw->index, 0);
+	(void)fake.sys.rdpmc(fake.sys.ctx, 0);
+	assert_int_equal(fake.rdpmc_stale, 1);
+	fake_pmu_tick_on(&fake, 3, 1);
+	assert_int_equal(raw->index, 1);
+	assert_int_equal(fake.rdpmc_faults, 0);
+	fake.sys.munmap(fake.sys.ctx, (void *)insn, (size_t)sysconf(_SC_PAGESIZE));
+	fake.sys.munmap(fake.sys.ctx, (void *)raw, (size_t)sysconf(_SC_PAGESIZE));
+}
+
 /* One core PMU ("cpu", no cpus file) or none: the list is opened as it is, nothing split,
  * the same readings as without a sysfs tree. */
 static void test_one_core_pmu_unchanged(void **state)
@@ -557,6 +614,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_m1_needs_exclude_guest, teardown),
 	    cmocka_unit_test_teardown(test_no_extended_type, teardown),
 	    cmocka_unit_test(test_fake_kernel_strict),
+	    cmocka_unit_test(test_fake_pages_per_core_type),
 	    cmocka_unit_test_teardown(test_one_core_pmu_unchanged, teardown),
 	    cmocka_unit_test_teardown(test_software_only_no_probe, teardown),
 	    cmocka_unit_test(test_combine_rule),
