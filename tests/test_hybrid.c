@@ -520,6 +520,54 @@ static void test_fake_pages_per_core_type(void **state)
 	fake.sys.munmap(fake.sys.ctx, (void *)raw, (size_t)sysconf(_SC_PAGESIZE));
 }
 
+/* A hybrid list is read through its pages (docs/events.md, "Reading the counters"): the
+ * groups of the core type the task runs on with rdpmc, the other type's (index 0) with
+ * read(), and the read counts say so; the sums are those of read() alone. */
+static void test_self_read_per_core_type(void **state)
+{
+	struct fake_pmu_config cfg = adl;
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r[2];
+	uint64_t self, sys, cyc, insn;
+
+	(void)state;
+	cfg.fixed_counters = true;
+	cfg.rdpmc = 1;
+	machine(&cfg);
+	l = events("{cycles,instructions}");
+	c = open_ok(l);
+	assert_int_equal(pmc_counters_self_read(c), 2);
+	fake_pmu_tick_on(&fake, 0, 3);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	pmc_counters_read_counts(c, &self, &sys);
+	assert_int_equal(self, 1);
+	assert_int_equal(sys, 1);
+	cyc = 3 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES);
+	insn = 3 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, cyc, 3 * Q, 3 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, insn, 3 * Q, 3 * Q);
+	/* Read on an E-core right after the move, then after it ran there. */
+	fake_pmu_run_on(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, cyc, 3 * Q, 3 * Q);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	pmc_counters_read_counts(c, &self, &sys);
+	assert_int_equal(self, 3);
+	assert_int_equal(sys, 3);
+	cyc += 2 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_CPU_CYCLES);
+	insn += 2 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, cyc, 5 * Q, 5 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, insn, 5 * Q, 5 * Q);
+	assert_true(fake.rdpmcs > 0);
+	assert_int_equal(fake.rdpmc_stale, 0);
+	assert_int_equal(fake.rdpmc_faults, 0);
+	pmc_counters_close(c);
+	assert_int_equal(fake.munmaps, fake.mmaps);
+	pmc_event_list_free(l);
+}
+
 /* One core PMU ("cpu", no cpus file) or none: the list is opened as it is, nothing split,
  * the same readings as without a sysfs tree. */
 static void test_one_core_pmu_unchanged(void **state)
@@ -615,6 +663,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_no_extended_type, teardown),
 	    cmocka_unit_test(test_fake_kernel_strict),
 	    cmocka_unit_test(test_fake_pages_per_core_type),
+	    cmocka_unit_test_teardown(test_self_read_per_core_type, teardown),
 	    cmocka_unit_test_teardown(test_one_core_pmu_unchanged, teardown),
 	    cmocka_unit_test_teardown(test_software_only_no_probe, teardown),
 	    cmocka_unit_test(test_combine_rule),
