@@ -1006,26 +1006,34 @@ static void schedule_core(struct fake_pmu *f, int core, const int *order, int n,
 	}
 }
 
-static void tick_once(struct fake_pmu *f)
+/* Schedules the groups onto the PMU of the task's CPU: the leaders in creation order
+ * into order[*n], those that run into scheduled[]; their counters and pages follow. */
+static void schedule(struct fake_pmu *f, int *order, int *n, bool *scheduled)
 {
-	int order[FAKE_PMU_MAX_EVENTS], n = 0;
-	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
-
+	*n = 0;
 	/* Leaders in creation order. */
 	for (unsigned seq = 0; seq < f->next_seq; seq++)
 		for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
 			if (leader_runs_at_all(f, i) && f->ev[i].seq == seq)
-				order[n++] = i;
+				order[(*n)++] = i;
 	/* Software-only groups always run. */
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < *n; k++)
 		if (group_counters(f, order[k]) == 0)
 			scheduled[order[k]] = true;
 	/* Only the PMU of the task's CPU schedules; the groups of the others stay enabled
 	 * but do not run (the kernel's event filter). */
 	for (unsigned c = 0; c < ncores(f); c++)
 		if (core_owns(f, (int)c, f->cpu))
-			schedule_core(f, (int)c, order, n, scheduled);
+			schedule_core(f, (int)c, order, *n, scheduled);
 	fake_pmu_selfmon_sched(f, scheduled);
+}
+
+static void tick_once(struct fake_pmu *f)
+{
+	int order[FAKE_PMU_MAX_EVENTS], n = 0;
+	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
+
+	schedule(f, order, &n, scheduled);
 	for (int k = 0; k < n; k++)
 		if (!f->ev[order[k]].error_state)
 			run_group(f, order[k], scheduled[order[k]]);
@@ -1035,7 +1043,16 @@ static void tick_once(struct fake_pmu *f)
 
 void fake_pmu_run_on(struct fake_pmu *f, int cpu)
 {
+	int order[FAKE_PMU_MAX_EVENTS], n;
+	bool scheduled[FAKE_PMU_MAX_EVENTS] = {false};
+	bool moved = f->cpu != cpu;
+
 	f->cpu = cpu;
+	/* A migration is a sched-out on the old CPU and a sched-in on the new one, before
+	 * the task runs there: on a hybrid CPU the old type's events leave their counters
+	 * (x86_pmu_del() writes the page, index 0) and the new type's take theirs. */
+	if (moved && f->cfg.ncores)
+		schedule(f, order, &n, scheduled);
 }
 
 void fake_pmu_tick_on(struct fake_pmu *f, int cpu, unsigned n)

@@ -70,7 +70,13 @@
  *   is EINVAL (config beyond PERF_COUNT_HW_MAX) and a cache event's bits are ignored
  *   (the kernel reads only its low three bytes): it silently goes to cfg.legacy_core. A
  *   group cannot span core PMUs (EINVAL), and an event bound to a CPU its PMU does not
- *   own fails with ENOENT. */
+ *   own fails with ENOENT. Every event of a core PMU (generic, raw, or of the PMU's own
+ *   type) takes a counter, and its page an index, only while scheduled on a CPU of its
+ *   PMU; fake_pmu_run_on() to a CPU of another type schedules at once, as a migration
+ *   does: the old type's events leave their counters, their pages written with index 0
+ *   (arch/x86/events/core.c, x86_pmu_del(): perf_event_index() is 0 for a stopped
+ *   event), and the new type's take theirs. rdpmc reads the counters of the PMU of the
+ *   task's CPU (a stale read for a number none of its events is on). */
 #pragma once
 
 #include <linux/perf_event.h>

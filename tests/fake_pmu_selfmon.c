@@ -17,10 +17,21 @@ static uint64_t cyc2ns(uint64_t cyc)
 	return (cyc >> 6) * 25 + ((cyc & 63) * 25 >> 6);
 }
 
-static bool hardware(const struct perf_event_attr *a)
+/* Whether e is an event of the PMU of the CPU the task runs on: on a hybrid CPU, rdpmc
+ * there reads that PMU's counters, whatever event another type's page names. */
+static bool on_this_cpu(const struct fake_pmu *f, const struct fake_pmu_event *e)
 {
-	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
-	       a->type == PERF_TYPE_RAW;
+	if (e->core < 0)
+		return false;
+	return !f->cfg.ncores ||
+	       (f->cpu >= 0 && f->cpu < 64 && (f->cfg.cores[e->core].cpus >> f->cpu & 1));
+}
+
+/* A generic hardware event hw, extended type or not: x86 strips the PMU type from config
+ * before the PMU sees it (kernel/events/core.c, perf_init_event()). */
+static bool is_hw(const struct perf_event_attr *a, uint64_t hw)
+{
+	return a->type == PERF_TYPE_HARDWARE && (a->config & PERF_HW_EVENT_MASK) == hw;
 }
 
 static unsigned width(const struct fake_pmu *f)
@@ -131,19 +142,19 @@ void fake_pmu_selfmon_sched(struct fake_pmu *f, const bool *scheduled)
 	for (unsigned seq = 0; seq < f->next_seq; seq++) {
 		for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++) {
 			struct fake_pmu_event *e = &f->ev[i];
-			bool on = e->used && e->seq == seq && hardware(&e->attr) &&
+			/* Any event of a core PMU takes a counter: a generic one, a raw
+			 * code, or an event of that PMU's own type (cpu_atom/event=0xc0/). */
+			bool on = e->used && e->seq == seq && e->core >= 0 &&
 				  scheduled[e->leader] && may_count(f, e);
 			unsigned c = 0;
 
 			if (!e->used || e->seq != seq)
 				continue;
 			if (on) {
-				if (insn && e->attr.type == PERF_TYPE_HARDWARE &&
-				    e->attr.config == PERF_COUNT_HW_INSTRUCTIONS) {
+				if (insn && is_hw(&e->attr, PERF_COUNT_HW_INSTRUCTIONS)) {
 					insn = false;
 					c = FIXED(0);
-				} else if (cycles && e->attr.type == PERF_TYPE_HARDWARE &&
-					   e->attr.config == PERF_COUNT_HW_CPU_CYCLES) {
+				} else if (cycles && is_hw(&e->attr, PERF_COUNT_HW_CPU_CYCLES)) {
 					cycles = false;
 					c = FIXED(1);
 				} else {
@@ -236,7 +247,8 @@ static uint64_t fake_rdpmc(void *ctx, unsigned counter)
 		return GARBAGE;
 	}
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
-		if (f->ev[i].used && f->ev[i].on_counter && f->ev[i].counter == counter)
+		if (f->ev[i].used && f->ev[i].on_counter && f->ev[i].counter == counter &&
+		    on_this_cpu(f, &f->ev[i]))
 			return raw_now(f, &f->ev[i]);
 	f->rdpmc_stale++;
 	return GARBAGE & wmask(f);

@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "counters/perf/hybrid.h"
+#include "counters/perf/selfread.h"
 #include "tests/fake_pmu.h"
 
 #define Q FAKE_PMU_QUANTUM_NS
@@ -281,8 +283,43 @@ static void test_one_pmu_not_extrapolated(void **state)
 	pmc_event_list_free(l);
 }
 
-/* Apple M1: no PMU of type PERF_TYPE_RAW; the split works the same, a raw code goes to
- * each PMU by its own type. */
+/* A raw code is one PMU's encoding: perf opens `r00c0` once, as PERF_TYPE_RAW, which
+ * reaches cpu_core only (kernel/events/core.c, perf_init_event()). It is not opened on
+ * cpu_atom too and summed (the same code is another event there): its count is the
+ * P-cores', restricted to them, not extrapolated over the time on E-cores; the generic
+ * event beside it is still split and summed. */
+static void test_raw_opened_once(void **state)
+{
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r[2], p;
+
+	(void)state;
+	machine(&adl);
+	l = events("{instructions,r00c0}");
+	c = open_ok(l);
+	assert_int_equal(opened_as(PERF_TYPE_RAW, 0xc0), 1);
+	assert_int_equal(opened_as(10, 0xc0), 0);
+	fake_pmu_tick_on(&fake, 0, 6);
+	fake_pmu_tick_on(&fake, 3, 4);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED,
+		       6 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_INSTRUCTIONS) +
+			   4 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS),
+		       10 * Q, 10 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 6 * fake_pmu_core_rate(&fake, 0, 0xc0), 10 * Q,
+		       6 * Q);
+	assert_true(pmc_counters_restricted(c, 1));
+	assert_int_equal(pmc_counters_nparts(c, 1), 1);
+	p = part(c, 1, 0, "cpu_core");
+	assert_int_equal(p.value, r[1].value);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* Apple M1: no PMU of type PERF_TYPE_RAW; the split works the same. A raw code is opened
+ * once, as PERF_TYPE_RAW, which the kernel gives to the first PMU that takes it: a count
+ * of one cluster, which nobody can name, never extrapolated. */
 static void test_m1(void **state)
 {
 	struct pmc_event_list *l;
@@ -294,9 +331,9 @@ static void test_m1(void **state)
 	machine(&m1);
 	l = events("instructions,r08");
 	c = open_ok(l);
-	assert_int_equal(opened_as(8, 0x08), 1);
-	assert_int_equal(opened_as(9, 0x08), 1);
-	assert_int_equal(opened_as(PERF_TYPE_RAW, 0x08), 0);
+	assert_int_equal(opened_as(8, 0x08), 0);
+	assert_int_equal(opened_as(9, 0x08), 0);
+	assert_int_equal(opened_as(PERF_TYPE_RAW, 0x08), 1);
 	fake_pmu_tick_on(&fake, 5, 3);
 	fake_pmu_tick_on(&fake, 1, 7);
 	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
@@ -307,9 +344,11 @@ static void test_m1(void **state)
 	assert_int_equal(p.running, 7 * Q);
 	p = part(c, 0, 1, "apple_firestorm_pmu");
 	assert_int_equal(p.running, 3 * Q);
-	assert_reading(&r[1], PMC_STATUS_COUNTED,
-		       7 * fake_pmu_core_rate(&fake, 0, 8) + 3 * fake_pmu_core_rate(&fake, 1, 8),
-		       10 * Q, 10 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, 7 * fake_pmu_core_rate(&fake, 0, 8), 10 * Q,
+		       7 * Q);
+	assert_true(pmc_counters_restricted(c, 1));
+	assert_int_equal(pmc_counters_nparts(c, 1), 1);
+	assert_string_equal(pmc_counters_part_pmu(c, 1, 0), "");
 	pmc_counters_close(c);
 	pmc_event_list_free(l);
 }
@@ -345,7 +384,8 @@ static void test_m1_needs_exclude_guest(void **state)
  * (cycles with a PMU type on every core PMU) fails, so generic events are opened once
  * as legacy events, which reach one core type only: reported as such, not extrapolated.
  * A cache event is the trap: such a kernel ignores its high bits and opens it anyway,
- * on cpu_core, so it must not be split either. Raw events still split, by PMU type. */
+ * on cpu_core, so it must not be split either. A raw event is opened once, as on any
+ * kernel. */
 static void test_no_extended_type(void **state)
 {
 	struct fake_pmu_config cfg = adl;
@@ -364,7 +404,7 @@ static void test_no_extended_type(void **state)
 	assert_int_equal(opened_as(PERF_TYPE_HW_CACHE, l1d), 1);
 	assert_int_equal(opened_as(PERF_TYPE_HW_CACHE, ext(1, l1d)), 0);
 	assert_int_equal(opened_as(PERF_TYPE_RAW, 0xc0), 1);
-	assert_int_equal(opened_as(10, 0xc0), 1);
+	assert_int_equal(opened_as(10, 0xc0), 0);
 	fake_pmu_tick_on(&fake, 0, 6);
 	fake_pmu_tick_on(&fake, 2, 4);
 	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
@@ -374,9 +414,9 @@ static void test_no_extended_type(void **state)
 	p = part(c, 0, 0, "cpu_core");
 	assert_int_equal(p.running, 6 * Q);
 	assert_true(pmc_counters_restricted(c, 1));
-	assert_false(pmc_counters_restricted(c, 2));
-	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
-	assert_int_equal(r[2].running, 10 * Q);
+	assert_true(pmc_counters_restricted(c, 2));
+	assert_reading(&r[2], PMC_STATUS_COUNTED, 6 * fake_pmu_core_rate(&fake, 0, 0xc0), 10 * Q,
+		       6 * Q);
 	pmc_counters_close(c);
 	pmc_event_list_free(l);
 	teardown(NULL);
@@ -423,6 +463,109 @@ static void test_fake_kernel_strict(void **state)
 	fake_pmu_init(&fake, &cfg);
 	a.config = ext(1, 0);
 	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 0, -1, -1, 0), -EINVAL);
+}
+
+static volatile struct perf_event_mmap_page *page_of(int fd)
+{
+	void *pg = NULL;
+
+	assert_int_equal(fake.sys.mmap(fake.sys.ctx, fd, (size_t)sysconf(_SC_PAGESIZE), &pg), 0);
+	assert_non_null(pg);
+	return pg;
+}
+
+/* The emulated kernel's pages on a hybrid CPU are the real one's: every event of a core
+ * PMU (a generic event with cpu_atom's extended type, cpu_atom's own type) gets a counter
+ * and an index while the task is on a CPU of that PMU (Intel's fixed counter for
+ * instructions, the extended type stripped); a move to a P-core takes it off at once, its
+ * page written with index 0 as x86_pmu_del() does, and rdpmc there reads cpu_core's
+ * counters, not the E-core's. */
+static void test_fake_pages_per_core_type(void **state)
+{
+	struct fake_pmu_config cfg = adl;
+	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				    .exclude_kernel = 1};
+	volatile struct perf_event_mmap_page *insn, *raw;
+	int fi, fr;
+
+	(void)state;
+	cfg.fixed_counters = true;
+	cfg.rdpmc = 1;
+	fake_pmu_init(&fake, &cfg);
+	fake_pmu_run_on(&fake, 2);
+	a.config = ext(1, PERF_COUNT_HW_INSTRUCTIONS);
+	fi = fake.sys.event_open(fake.sys.ctx, &a, 0, -1, -1, 0);
+	a.type = 10;
+	a.config = 0xc0;
+	fr = fake.sys.event_open(fake.sys.ctx, &a, 0, -1, -1, 0);
+	assert_true(fi >= 0 && fr >= 0);
+	insn = page_of(fi);
+	raw = page_of(fr);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(insn->index, (UINT32_C(1) << 30 | 0) + 1);
+	assert_int_equal(raw->index, 1);
+	assert_int_equal(pmc_selfread_extend((uint64_t)insn->offset,
+					     fake.sys.rdpmc(fake.sys.ctx, insn->index - 1),
+					     insn->pmc_width),
+			 2 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS));
+	fake_pmu_run_on(&fake, 0);
+	assert_int_equal(insn->index, 0);
+	assert_int_equal(raw->index, 0);
+	(void)fake.sys.rdpmc(fake.sys.ctx, 0);
+	assert_int_equal(fake.rdpmc_stale, 1);
+	fake_pmu_tick_on(&fake, 3, 1);
+	assert_int_equal(raw->index, 1);
+	assert_int_equal(fake.rdpmc_faults, 0);
+	fake.sys.munmap(fake.sys.ctx, (void *)insn, (size_t)sysconf(_SC_PAGESIZE));
+	fake.sys.munmap(fake.sys.ctx, (void *)raw, (size_t)sysconf(_SC_PAGESIZE));
+}
+
+/* A hybrid list is read through its pages (docs/events.md, "Reading the counters"): the
+ * groups of the core type the task runs on with rdpmc, the other type's (index 0) with
+ * read(), and the read counts say so; the sums are those of read() alone. */
+static void test_self_read_per_core_type(void **state)
+{
+	struct fake_pmu_config cfg = adl;
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r[2];
+	uint64_t self, sys, cyc, insn;
+
+	(void)state;
+	cfg.fixed_counters = true;
+	cfg.rdpmc = 1;
+	machine(&cfg);
+	l = events("{cycles,instructions}");
+	c = open_ok(l);
+	assert_int_equal(pmc_counters_self_read(c), 2);
+	fake_pmu_tick_on(&fake, 0, 3);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	pmc_counters_read_counts(c, &self, &sys);
+	assert_int_equal(self, 1);
+	assert_int_equal(sys, 1);
+	cyc = 3 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES);
+	insn = 3 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, cyc, 3 * Q, 3 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, insn, 3 * Q, 3 * Q);
+	/* Read on an E-core right after the move, then after it ran there. */
+	fake_pmu_run_on(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, cyc, 3 * Q, 3 * Q);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	pmc_counters_read_counts(c, &self, &sys);
+	assert_int_equal(self, 3);
+	assert_int_equal(sys, 3);
+	cyc += 2 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_CPU_CYCLES);
+	insn += 2 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_reading(&r[0], PMC_STATUS_COUNTED, cyc, 5 * Q, 5 * Q);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, insn, 5 * Q, 5 * Q);
+	assert_true(fake.rdpmcs > 0);
+	assert_int_equal(fake.rdpmc_stale, 0);
+	assert_int_equal(fake.rdpmc_faults, 0);
+	pmc_counters_close(c);
+	assert_int_equal(fake.munmaps, fake.mmaps);
+	pmc_event_list_free(l);
 }
 
 /* One core PMU ("cpu", no cpus file) or none: the list is opened as it is, nothing split,
@@ -514,10 +657,13 @@ int main(void)
 	    cmocka_unit_test_teardown(test_groups_per_pmu, teardown),
 	    cmocka_unit_test_teardown(test_multiplexing_still_scaled, teardown),
 	    cmocka_unit_test_teardown(test_one_pmu_not_extrapolated, teardown),
+	    cmocka_unit_test_teardown(test_raw_opened_once, teardown),
 	    cmocka_unit_test_teardown(test_m1, teardown),
 	    cmocka_unit_test_teardown(test_m1_needs_exclude_guest, teardown),
 	    cmocka_unit_test_teardown(test_no_extended_type, teardown),
 	    cmocka_unit_test(test_fake_kernel_strict),
+	    cmocka_unit_test(test_fake_pages_per_core_type),
+	    cmocka_unit_test_teardown(test_self_read_per_core_type, teardown),
 	    cmocka_unit_test_teardown(test_one_core_pmu_unchanged, teardown),
 	    cmocka_unit_test_teardown(test_software_only_no_probe, teardown),
 	    cmocka_unit_test(test_combine_rule),

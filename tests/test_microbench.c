@@ -1538,6 +1538,76 @@ static void hybrid_batches_sum_core_types(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* A hybrid CPU with rdpmc allowed: a benchmark program reads the groups of the core type
+ * it is on through their pages and the other type's (index 0 there) with read(), so its
+ * read counts, which the result's counter-read comes from, are not all zero, and every
+ * batch's counts are those of --no-rdpmc. */
+static void hybrid_batch_edges_self_read(void **state)
+{
+	static const struct fake_pmu_config cfg = {
+	    .counters = 8,
+	    .privileged = true,
+	    .fixed_counters = true,
+	    .rdpmc = 1,
+	    .cores = {{"cpu_core", PERF_TYPE_RAW, 0x3, 8}, {"cpu_atom", 10, 0xc, 6}},
+	    .ncores = 2,
+	};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = NULL;
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys,
+		 .no_overhead = true);
+	struct pmc_mb_samples s, t;
+	char err[256] = "", root[PATH_MAX];
+
+	(void)state;
+	reset();
+	fake_pmu_init(&f, &cfg);
+	assert_int_equal(fake_pmu_sysfs(&cfg, root), 0);
+	f.sys.sysfs_root = root;
+	{
+		PMC_OPTS(pmc_event_list_opts, eo, .sysfs_root = root);
+
+		assert_int_equal(pmc_event_list_parse("{cycles,instructions}", &eo, &ev, err,
+						      sizeof(err)),
+				 0);
+	}
+	o.events = ev;
+	pmu = &f;
+	migrate = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* 3 batches, 2 edges each, a group per core type at each edge. */
+	assert_int_equal(s.reads_self + s.reads_sys, 3 * 2 * 2);
+	assert_true(s.reads_self >= 3);
+	assert_true(s.reads_sys >= 3);
+	assert_int_equal(f.rdpmc_faults, 0);
+	assert_int_equal(f.rdpmc_stale, 0);
+
+	reset();
+	fake_pmu_init(&f, &cfg);
+	f.sys.sysfs_root = root;
+	pmu = &f;
+	migrate = true;
+	o.no_self_read = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.reads_self, 0);
+	assert_int_equal(f.rdpmcs, 0);
+	assert_int_equal(s.n * s.nev, t.n * t.nev);
+	for (size_t i = 0; i < s.n * s.nev; i++) {
+		assert_int_equal(s.readings[i].status, t.readings[i].status);
+		assert_int_equal(s.readings[i].value, t.readings[i].value);
+		assert_int_equal(s.readings[i].enabled, t.readings[i].enabled);
+		assert_int_equal(s.readings[i].running, t.readings[i].running);
+	}
+	assert_int_equal(s.readings[0].value,
+			 30 * fake_pmu_core_rate(&f, 0, PERF_COUNT_HW_CPU_CYCLES) +
+			     20 * fake_pmu_core_rate(&f, 1, PERF_COUNT_HW_CPU_CYCLES));
+	pmc_mb_samples_free(&s);
+	pmc_mb_samples_free(&t);
+	fake_pmu_sysfs_remove(root);
+	pmc_event_list_free(ev);
+}
+
 /* RAPL (docs/events.md, "Uncore and RAPL events"): power/energy-pkg/ is opened on CPU 0
  * with pid -1, and a batch's energy per operation is the difference of the raw counts
  * times sysfs's scale, in joules, with the note that it counts the whole package. */
@@ -1804,6 +1874,7 @@ int main(void)
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(hybrid_batches_sum_core_types),
+	    cmocka_unit_test(hybrid_batch_edges_self_read),
 	    cmocka_unit_test(system_wide_energy_per_op),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),

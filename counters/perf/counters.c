@@ -693,6 +693,14 @@ int pmc_counters_self_read(struct pmc_counters *c)
 		return -EINVAL;
 	if (c->sw)
 		return c->sw->task ? pmc_counters_self_read(c->sw->task) : 0;
+	/* Hybrid: the groups are the inner engine's, one set per core PMU, each with its own
+	 * pages. While the task runs on one core type, the other type's events are off
+	 * their counters and their pages say index 0 (x86_pmu_del() writes the page as the
+	 * event leaves: perf_event_index() is 0 for a stopped event, arch/x86/events/core.c
+	 * and kernel/events/core.c), so those groups are read with read(); a move during a
+	 * read rewrites the page and the window is read again. */
+	if (c->hy)
+		return pmc_counters_self_read(c->inner);
 	/* Only this thread's own counters can be read with rdpmc, and inherited events
 	 * fold their children's counts in where no page shows them. */
 	if (c->sr || c->opts.pid != 0 || c->opts.inherit || c->no_group_read)
@@ -722,6 +730,8 @@ void pmc_counters_read_counts(const struct pmc_counters *c, uint64_t *ret_self, 
 
 	if (c && c->sw && c->sw->task)
 		pmc_counters_read_counts(c->sw->task, &self, &sys);
+	else if (c && c->hy)
+		pmc_counters_read_counts(c->inner, &self, &sys);
 	if (ret_self)
 		*ret_self = self + (c ? c->reads_self : 0);
 	if (ret_sys)

@@ -46,6 +46,8 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
 /* Reads the groups opened on the calling thread (pid 0, no inherit) through their mmap
  * pages from now on, where the kernel allows rdpmc for every event of a group
  * (counters/perf/selfread.h); each read of such a group falls back to read() while it is not
- * on the PMU. Returns the number of groups that will be read so (0: none can, or the
- * counters are not the calling thread's, or sys has no rdpmc), or -ENOMEM. */
+ * on the PMU. On a hybrid CPU the groups are those opened per core PMU: each is read so
+ * while the thread is on its core type, with read() otherwise. Returns the number of
+ * groups that will be read so (0: none can, or the counters are not the calling
+ * thread's, or sys has no rdpmc), or -ENOMEM. */
 int pmc_counters_self_read(struct pmc_counters *c);

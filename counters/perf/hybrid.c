@@ -100,7 +100,7 @@ static bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus,
 
 enum target {
 	T_ASIS,	    /* not a core PMU's: software, msr, uncore */
-	T_EXPAND,   /* a generic or raw event: one part per core PMU */
+	T_EXPAND,   /* a generic event with the extended type: one part per core PMU */
 	T_ONE,	    /* one core PMU's only (pmu says which, -1 unknown) */
 };
 
@@ -126,9 +126,14 @@ static enum target target_of(const struct pmc_hybrid *h, const struct pmc_event 
 		*ret_pmu = pmu_of_type(&h->pmus, PERF_TYPE_RAW);
 		return T_ONE;
 	case PMC_EV_RAW:
-		/* A raw code names an event of whichever core PMU it is opened on: the PMU's
-		 * own type reaches each, on any kernel. */
-		return T_EXPAND;
+		/* A raw code is an encoding of one PMU (the same code can name different
+		 * events on cpu_core and cpu_atom, so a sum would add an unrelated count):
+		 * opened once as PERF_TYPE_RAW, as perf does since 6.5 (parse-events.y,
+		 * event_legacy_raw: parse_events_add_numeric() with wildcard false), it
+		 * reaches the PMU registered with that type (x86's cpu_core) or, where none
+		 * is, the first that takes it (kernel/events/core.c, perf_init_event()). */
+		*ret_pmu = pmu_of_type(&h->pmus, PERF_TYPE_RAW);
+		return T_ONE;
 	case PMC_EV_PMU:
 		*ret_pmu = pmu_of_type(&h->pmus, ev->type);
 		return *ret_pmu >= 0 ? T_ONE : T_ASIS;
@@ -153,17 +158,13 @@ static int push(struct pmc_hybrid *h, const struct pmc_event *ev, size_t group, 
 	return 0;
 }
 
-/* The part of ev on core PMU k: the extended type for generic events, the PMU's own type
- * for raw ones. */
+/* The part of generic event ev on core PMU k: its config with the PMU's extended type. */
 static struct pmc_event part_on(const struct pmc_hybrid *h, const struct pmc_event *ev, size_t k)
 {
 	struct pmc_event e = *ev;
 
-	if (ev->kind == PMC_EV_RAW)
-		e.type = h->pmus.pmu[k].type;
-	else
-		e.config = (ev->config & PERF_HW_EVENT_MASK) |
-			   (uint64_t)h->pmus.pmu[k].type << PERF_PMU_TYPE_SHIFT;
+	e.config = (ev->config & PERF_HW_EVENT_MASK) |
+		   (uint64_t)h->pmus.pmu[k].type << PERF_PMU_TYPE_SHIFT;
 	return e;
 }
 
