@@ -363,9 +363,12 @@ static void do_disable(struct fake_pmu_event *e)
 	e->enabled = false;
 }
 
+/* _perf_event_reset(): perf_event_read() first, which on a counter sets prev_count to the
+ * counter as read (x86_perf_event_update()); the page written next shows that. */
 static void do_reset(struct fake_pmu_event *e)
 {
 	e->value = 0;
+	e->prev_read = e->on_counter;
 }
 
 static int fake_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
@@ -422,6 +425,7 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 		out[1] = e->time_enabled;
 		out[2] = e->time_running;
 		out[3] = e->id;
+		e->prev_read = e->on_counter; /* x86_perf_event_update() */
 		return 4 * sizeof(uint64_t);
 	}
 	if (e->leader != slot || e->attr.read_format != READ_FORMAT)
@@ -441,10 +445,11 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 	out[1] = e->time_enabled;
 	out[2] = e->time_running;
 	for (int k = 0; k < nr; k++) {
-		const struct fake_pmu_event *m = members[f->cfg.reverse_ids ? nr - 1 - k : k];
+		struct fake_pmu_event *m = members[f->cfg.reverse_ids ? nr - 1 - k : k];
 
 		out[3 + 2 * k] = m->value;
 		out[4 + 2 * k] = m->id;
+		m->prev_read = m->on_counter; /* x86_perf_event_update() of each */
 	}
 	return (ssize_t)((3 + 2 * (size_t)nr) * sizeof(uint64_t));
 }

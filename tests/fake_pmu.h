@@ -45,17 +45,20 @@
  *   reader in between sees the counter wrapped). A hardware event on a counter has index
  *   = its counter + 1 (general-purpose counters from 0, the fixed ones as rdpmc names
  *   them, 1 << 30 | n: instructions 0, cycles 1), offset such that offset + the counter
- *   sign-extended from pmc_width is its value, and the counter is armed at -pmc_left as
- *   a counting event is; index is 0 off a counter, for software events and without
- *   rdpmc. cap_user_rdpmc follows cfg.rdpmc (x86's sysfs rdpmc) as the event was
- *   created. The times are the kernel's at the write, with time_mult, time_shift and
- *   time_offset converting a fake TSC (2.56 GHz, starting at 2^40, so that a reader
- *   that multiplies before shifting overflows) and, with cfg.tsc_bits, a TSC that
- *   narrow (cap_user_time_short, time_cycles, time_mask). The fake rdpmc returns the
- *   counter and counts a fault (rdpmc_faults) when rdpmc is not allowed (setting 0, or
- *   1 without a mapping of an rdpmc event) and a stale read (rdpmc_stale) for a counter
- *   no event is on; both return garbage, so a reader that uses them gets wrong numbers.
- *   on_rdpmc runs once inside the next rdpmc, before it reads: a concurrent update.
+ *   sign-extended from pmc_width is its value when the counter was armed (at -pmc_left,
+ *   as a counting event is) since the event was last read; a read() or a reset reads the
+ *   counter, and a page written after that (by the reset, or a mapping) has offset =
+ *   the count less the counter zero-extended, as the kernel's prev_count then is; index
+ *   is 0 off a counter, for software events and without rdpmc. cap_user_rdpmc follows
+ *   cfg.rdpmc (x86's sysfs rdpmc) as the event was created. The times are the kernel's
+ *   at the write, with time_mult, time_shift and time_offset converting a fake TSC
+ *   (2.56 GHz, starting at 2^40, so that a reader that multiplies before shifting
+ *   overflows) and, with cfg.tsc_bits, a TSC that narrow (cap_user_time_short,
+ *   time_cycles, time_mask). The fake rdpmc returns the counter and counts a fault
+ *   (rdpmc_faults) when rdpmc is not allowed (setting 0, or 1 without a mapping of an
+ *   rdpmc event) and a stale read (rdpmc_stale) for a counter no event is on; both
+ *   return garbage, so a reader that uses them gets wrong numbers. on_rdpmc runs once
+ *   inside the next rdpmc, before it reads: a concurrent update.
  * - Hybrid and big.LITTLE CPUs (cfg.ncores > 0): several core PMUs, each with its type,
  *   its CPUs and its own counters (and fixed counters, nmi_watchdog, as above); without
  *   them, one PMU on every CPU. The task runs on one CPU at a time (fake_pmu_run_on(),
@@ -192,6 +195,10 @@ struct fake_pmu_event {
 	bool rdpmc_ok, on_counter;
 	unsigned counter;
 	uint64_t raw0, v0;
+	/* The kernel's prev_count was last set by reading the counter (a read() or a
+	 * reset: x86_perf_event_update() stores rdpmc's zero-extended value), not by
+	 * arming it (x86_perf_event_set_period(): -left, sign-extended). */
+	bool prev_read;
 	int core;	       /* the core PMU it counts on; -1: none (software, msr) */
 };
 

@@ -56,6 +56,7 @@ static void arm(struct fake_pmu *f, struct fake_pmu_event *e)
 {
 	e->raw0 = (UINT64_C(0) - left(f)) & wmask(f);
 	e->v0 = e->value;
+	e->prev_read = false;
 }
 
 void fake_pmu_selfmon_write(struct fake_pmu *f, struct fake_pmu_event *e)
@@ -69,9 +70,17 @@ void fake_pmu_selfmon_write(struct fake_pmu *f, struct fake_pmu_event *e)
 	pg->lock++;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pg->index = on ? e->counter + 1 : 0;
-	/* perf_event_update_userpage(): the count, less the counter's value when armed
-	 * while the event is on one, so that offset + the counter is the count. */
-	pg->offset = on ? (int64_t)(e->v0 - (uint64_t)sext(f, e->raw0)) : (int64_t)e->value;
+	/* perf_event_update_userpage(): the count less prev_count while the event is on a
+	 * counter. Armed, prev_count is -left sign-extended, so that offset + the counter
+	 * sign-extended is the count; last set by a read, it is the counter zero-extended,
+	 * and that sum is 2^pmc_width off while the counter's top bit is set (as it is from
+	 * -left until the overflow). */
+	if (!on)
+		pg->offset = (int64_t)e->value;
+	else if (e->prev_read)
+		pg->offset = (int64_t)(e->value - raw_now(f, e));
+	else
+		pg->offset = (int64_t)(e->v0 - (uint64_t)sext(f, e->raw0));
 	pg->time_enabled = e->time_enabled;
 	pg->time_running = e->time_running;
 	pg->cap_bit0 = 0;

@@ -240,6 +240,73 @@ static void seqcount_retry(void **state)
 	pair_close(p);
 }
 
+/* Disables and enables both sides' groups: off the PMU and, at the next quantum, on it. */
+static void pair_cycle(struct pair *p)
+{
+	assert_int_equal(pmc_counters_disable(p->cs), 0);
+	assert_int_equal(pmc_counters_disable(p->cp), 0);
+	assert_int_equal(pmc_counters_enable(p->cs), 0);
+	assert_int_equal(pmc_counters_enable(p->cp), 0);
+}
+
+/* A reset of groups on the PMU: the kernel writes their pages from the counters as read,
+ * zero-extended (_perf_event_reset()), and a counter has its top bit set from its arming
+ * to its overflow, so a page read would be 2^48 off. The groups are read with read() until
+ * their pages are written again, as they are put back on the PMU; a reset of stopped
+ * groups costs no read(). */
+static void reset_while_running(void **state)
+{
+	struct pair *p = &P;
+
+	pair_open(p, &base_cfg, "{cycles,instructions},{branches,branch-misses}");
+	pair_tick(p, 3);
+	assert_int_equal(pair_read(p), 2);
+	assert_int_equal(pmc_counters_reset(p->cs), 0);
+	assert_int_equal(pmc_counters_reset(p->cp), 0);
+	assert_int_equal(pair_read(p), 0);
+	pair_tick(p, 2);
+	assert_int_equal(pair_read(p), 0);
+	pair_cycle(p);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 2);
+	assert_int_equal(pmc_counters_disable(p->cs), 0);
+	assert_int_equal(pmc_counters_disable(p->cp), 0);
+	assert_int_equal(pmc_counters_reset(p->cs), 0);
+	assert_int_equal(pmc_counters_reset(p->cp), 0);
+	assert_int_equal(pmc_counters_enable(p->cs), 0);
+	assert_int_equal(pmc_counters_enable(p->cp), 0);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 2);
+	pair_close(p);
+}
+
+/* Pages mapped while the group is on the PMU and after a read(): perf_mmap() writes them
+ * as a reset does, so they are not read until written again. */
+static void mapped_while_running(void **state)
+{
+	struct pair *p = &P;
+	struct pmc_counters_opts o = {.sz = sizeof(o)};
+	struct pmc_reading r[2];
+
+	memset(p, 0, sizeof(*p));
+	fake_pmu_init(&p->self, &base_cfg);
+	fake_pmu_init(&p->plain, &base_cfg);
+	p->list = t_events("{branches,branch-misses}");
+	assert_int_equal(pmc_counters_open_sys(p->list, &o, &p->self.sys, &p->cs), 0);
+	assert_int_equal(pmc_counters_open_sys(p->list, &o, &p->plain.sys, &p->cp), 0);
+	assert_int_equal(pmc_counters_enable(p->cs), 0);
+	assert_int_equal(pmc_counters_enable(p->cp), 0);
+	pair_tick(p, 2);
+	assert_int_equal(pmc_counters_read(p->cs, r, sizeof(*r)), 0);
+	assert_int_equal(pmc_counters_self_read(p->cs), 1);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 0);
+	pair_cycle(p);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 1);
+	pair_close(p);
+}
+
 /* rdpmc off (sysfs 0): pages say so, nothing stays mapped, every read is a read(), and
  * rdpmc is never tried. With 2 (always) it is used. */
 static void rdpmc_disallowed_uses_read(void **state)
@@ -346,6 +413,8 @@ int main(void)
 	    cmocka_unit_test(descheduled_group_falls_back),
 	    cmocka_unit_test(multiplexed_times_from_the_tsc),
 	    cmocka_unit_test(seqcount_retry),
+	    cmocka_unit_test(reset_while_running),
+	    cmocka_unit_test(mapped_while_running),
 	    cmocka_unit_test(rdpmc_disallowed_uses_read),
 	    cmocka_unit_test(software_events_use_read),
 	    cmocka_unit_test(page_clock),

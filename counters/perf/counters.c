@@ -433,14 +433,28 @@ void pmc_counters_open_status(const struct pmc_counters *c, size_t i, enum pmc_s
 		*ret_error = err;
 }
 
+static int ioctl_groups(struct pmc_counters *c, unsigned long request);
+
 int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request)
 {
+	int r;
+
 	if (!c)
 		return -EINVAL;
 	if (c->inner)
 		return pmc_counters_ioctl(c->inner, request);
 	if (c->sw)
 		return pmc_syswide_ioctl(c, request);
+	r = ioctl_groups(c, request);
+	/* A reset leaves the pages not matching the counters (selfread.h), even one that
+	 * failed part way. */
+	if (request == PERF_EVENT_IOC_RESET)
+		pmc_selfread_hold(c->sr);
+	return r;
+}
+
+static int ioctl_groups(struct pmc_counters *c, unsigned long request)
+{
 	for (size_t g = 0; g < c->ngroups; g++) {
 		int r;
 
