@@ -155,6 +155,16 @@ struct fake_pmu_config {
 	/* Events from arming a counter to its overflow; 0: 2^(pmc_width - 1) - 1, the
 	 * kernel's max_period for a counting event. */
 	uint64_t pmc_left;
+	/* Like Intel's core PMU from Ice Lake on (PERF_METRICS; arch/x86/events/intel/core.c):
+	 * raw events slots (event 0, umask 0x04) on fixed counter 3 and the topdown metric
+	 * events (event 0, umask 0x80-0x87) on no counter. intel_pmu_hw_config() refuses
+	 * (EINVAL) a topdown event with config1, config2 or counter flags, and a metric
+	 * event that samples, or whose leader is not a slots event or samples. rdpmc of a
+	 * metric event's index (1 << 29) gives the PERF_METRICS register (four fractions
+	 * packed in bytes, counted in rdpmc_metrics), and a read() of the group resets fixed
+	 * counter 3 and PERF_METRICS (intel_update_topdown_event()) without writing the pages,
+	 * so slots' offset + its counter is no longer its count. */
+	bool perf_metrics;
 	bool no_user_time; /* pages without cap_user_time (a TSC the kernel distrusts) */
 	unsigned tsc_bits; /* a TSC this wide, with cap_user_time_short; 0: 64 */
 	/* Hybrid CPUs (see above); ncores 0: one PMU of `counters` on every CPU. */
@@ -225,7 +235,7 @@ struct fake_pmu {
 	uint64_t locked_kb; /* what the rings mapped now take */
 	/* Self-monitoring: the TSC; rdpmc calls, faults, stale reads; page writes. */
 	uint64_t tsc;
-	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes;
+	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes, rdpmc_metrics;
 	void (*on_rdpmc)(struct fake_pmu *f, void *ud);
 	void *on_rdpmc_ud;
 	int cpu;	    /* the CPU the counted task runs on */
@@ -258,6 +268,10 @@ void fake_pmu_exec(struct fake_pmu *f);
 
 /* What an event adds to its value per quantum it runs: distinct for each event. */
 uint64_t fake_pmu_rate(uint32_t type, uint64_t config);
+
+/* With cfg.perf_metrics: whether a is the slots event, or a topdown metric event. */
+bool fake_pmu_is_slots(const struct fake_pmu *f, const struct perf_event_attr *a);
+bool fake_pmu_is_metric(const struct fake_pmu *f, const struct perf_event_attr *a);
 
 /* The slot of an open fd, or NULL. */
 struct fake_pmu_event *fake_pmu_lookup(struct fake_pmu *f, int fd);

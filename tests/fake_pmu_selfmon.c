@@ -11,6 +11,8 @@
 #define TIME_SHIFT 32
 /* rdpmc's number of fixed counter n (Intel: bit 30 selects the fixed counters). */
 #define FIXED(n) (UINT32_C(1) << 30 | (n))
+/* rdpmc's number of PERF_METRICS (INTEL_PMC_FIXED_RDPMC_METRICS). */
+#define METRICS (UINT32_C(1) << 29)
 
 static uint64_t cyc2ns(uint64_t cyc)
 {
@@ -146,7 +148,11 @@ void fake_pmu_selfmon_sched(struct fake_pmu *f, const bool *scheduled)
 
 			if (!e->used || e->seq != seq)
 				continue;
-			if (on) {
+			if (on && fake_pmu_is_slots(f, &e->attr)) {
+				c = FIXED(3);
+			} else if (on && fake_pmu_is_metric(f, &e->attr)) {
+				c = METRICS; /* x86_pmu_event_idx(): every metric event's */
+			} else if (on) {
 				if (insn && e->attr.type == PERF_TYPE_HARDWARE &&
 				    e->attr.config == PERF_COUNT_HW_INSTRUCTIONS) {
 					insn = false;
@@ -243,6 +249,12 @@ static uint64_t fake_rdpmc(void *ctx, unsigned counter)
 	if (f->cfg.rdpmc == 0 || (f->cfg.rdpmc == 1 && !mapped)) {
 		f->rdpmc_faults++;
 		return GARBAGE;
+	}
+	/* Four fractions of 255, a byte each: retiring, bad speculation, frontend bound,
+	 * backend bound. */
+	if (counter == METRICS) {
+		f->rdpmc_metrics++;
+		return UINT64_C(0x40302010);
 	}
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
 		if (f->ev[i].used && f->ev[i].on_counter && f->ev[i].counter == counter)
