@@ -365,6 +365,8 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 		f->nopen++;
 		r = FAKE_PMU_FD_BASE + slot;
 	}
+	if (r >= 0 && f->on_open)
+		f->on_open(f, f->on_open_ud);
 	if (f->nlog < FAKE_PMU_MAX_LOG) {
 		struct fake_pmu_open *l = &f->log[f->nlog++];
 
@@ -408,6 +410,40 @@ static void do_reset(struct fake_pmu_event *e)
 	e->prev_read = e->on_counter;
 }
 
+/* kernel/events/core.c, perf_event_set_output(): e's records go to out's ring (out_fd -1:
+ * back to its own). out must be another perf event (EBADF) on the same CPU, of the same
+ * task when not bound to one, with the same clock and write direction, and have a ring (its
+ * own or one it writes into); e must have none mapped. Else EINVAL. */
+static int set_output(struct fake_pmu *f, struct fake_pmu_event *e, int out_fd)
+{
+	struct fake_pmu_event *o;
+
+	if (out_fd != -1) {
+		if (!(o = fake_pmu_lookup(f, out_fd)))
+			return -EBADF;
+		if (o == e || o->cpu != e->cpu || (o->cpu == -1 && o->pid != e->pid))
+			return -EINVAL;
+		if (o->attr.use_clockid != e->attr.use_clockid ||
+		    (e->attr.use_clockid && o->attr.clockid != e->attr.clockid))
+			return -EINVAL;
+		if (o->attr.write_backward != e->attr.write_backward)
+			return -EINVAL;
+	}
+	if (e->ring)
+		return -EINVAL; /* "Can't redirect output if we've got an active mmap()" */
+	if (out_fd == -1) {
+		e->output = 0;
+		return 0;
+	}
+	if (o->output)
+		o = &f->ev[o->output - 1];
+	if (!o->ring)
+		return -EINVAL; /* ring_buffer_get() finds none */
+	e->output = 1 + (int)(o - f->ev);
+	f->set_outputs++;
+	return 0;
+}
+
 static int fake_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
 {
 	struct fake_pmu *f = ctx;
@@ -434,6 +470,8 @@ static int fake_ioctl(void *ctx, int fd, unsigned long request, unsigned long ar
 	case PERF_EVENT_IOC_ID:
 		*(uint64_t *)arg = e->id;
 		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return set_output(f, e, (int)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -37,6 +37,10 @@
  *   together with a PERF_RECORD_LOST is preceded by that LOST record, as the kernel's
  *   perf_output_begin() does. poll() reports POLLIN on a ring with unread data and
  *   POLLHUP on every event after fake_pmu_hangup() (the task exited); it never waits.
+ *   PERF_EVENT_IOC_SET_OUTPUT points an event at another's ring as the kernel's
+ *   perf_event_set_output() allows: EBADF when the target is no event; EINVAL for a
+ *   target on another CPU (or, not bound to one, of another task), with another clock or
+ *   write direction, without a ring, or for an event with a ring of its own mapped.
  * - Self-monitoring (fake_pmu_selfmon.c, counters/perf/selfread.h): a counting event maps its
  *   control page alone (one page, no ring). The page is written as the kernel's
  *   perf_event_update_userpage() does, lock bumped before and after: when the event is
@@ -199,6 +203,9 @@ struct fake_pmu_event {
 	uint64_t value, time_enabled, time_running;
 	void *ring; /* the mmapped pages, kept until munmap even after close */
 	size_t ring_len;
+	/* PERF_EVENT_IOC_SET_OUTPUT: 1 + the slot of the event whose ring this one writes
+	 * into; 0: its own. */
+	int output;
 	uint64_t pending_lost; /* records dropped since the last LOST record */
 	/* Self-monitoring: created while cfg.rdpmc allowed rdpmc; on a counter (rdpmc's
 	 * number for it); the counter and the value when it was armed. */
@@ -232,7 +239,12 @@ struct fake_pmu {
 	unsigned reads, ioctls, closes, bad_closes;
 	unsigned mmaps, munmaps;
 	bool hangup;
-	uint64_t locked_kb; /* what the rings mapped now take */
+	uint64_t locked_kb;   /* what the rings mapped now take */
+	unsigned set_outputs; /* PERF_EVENT_IOC_SET_OUTPUT calls that succeeded */
+	/* Runs after each successful open, with on_open_ud: the kernel changing under the
+	 * caller between two opens (a sysctl lowered, say). */
+	void (*on_open)(struct fake_pmu *f, void *ud);
+	void *on_open_ud;
 	/* Self-monitoring: the TSC; rdpmc calls, faults, stale reads; page writes. */
 	uint64_t tsc;
 	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes, rdpmc_metrics;
