@@ -396,6 +396,45 @@ static void test_attach_threads(void **state)
 	close_fake(s);
 }
 
+/* After two opens the kernel lowers perf_event_max_sample_rate to 1000 (it does so when
+ * samples take too long), in the sysctl and in what it accepts. */
+static void lower_rate_after_two(struct fake_pmu *f, void *ud)
+{
+	if (f->nopen == 2) {
+		f->cfg.max_sample_rate = 1000;
+		proc_with("1000", ud);
+	}
+}
+
+/* The maximum lowered at run time, while attaching: the threads found after it are
+ * opened at the new maximum, not refused (EINVAL) as an event that cannot sample. */
+static void test_attach_rate_lowered(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1", .max_sample_rate = 100000};
+	struct pmc_sample_opts o = fake_opts();
+	const int tids[] = {42, 43};
+	struct pmc_sampler *s = NULL;
+	char kb[32];
+
+	(void)state;
+	snprintf(kb, sizeof(kb), "%zu", 257 * (size_t)sysconf(_SC_PAGESIZE) / 1024);
+	o.attach = true;
+	o.freq = 4000;
+	proc_threads(o.proc_root, tids, 2);
+	fake_pmu_init(&fake, &cfg);
+	fake.on_open = lower_rate_after_two;
+	fake.on_open_ud = kb;
+	err[0] = '\0';
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(fake.nopen, 4);
+	assert_int_equal(pmc_sampler_freq(s), 1000);
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		if (fake.ev[i].used)
+			assert_int_equal(fake.ev[i].attr.sample_freq, fake.ev[i].ring ? 4000 : 1000);
+	close_fake(s);
+}
+
 /* The emulated kernel refuses what perf_event_set_output() refuses. */
 static void test_set_output_rules(void **state)
 {
@@ -1239,6 +1278,7 @@ int main(void)
 	    cmocka_unit_test(test_flush_many_rounds),
 	    cmocka_unit_test(test_ring_size_and_mlock),
 	    cmocka_unit_test(test_attach_threads),
+	    cmocka_unit_test(test_attach_rate_lowered),
 	    cmocka_unit_test(test_set_output_rules),
 	    cmocka_unit_test(test_kernel_cpu_clock),
 	    cmocka_unit_test(test_kernel_enable_on_exec),
