@@ -99,6 +99,40 @@ static bool needs_counter(const struct fake_pmu *f, const struct perf_event_attr
 	       a->type == PERF_TYPE_RAW || (f->cfg.ncores && core_of_type(f, a->type) >= 0);
 }
 
+/* arch/x86/events/intel/core.c: is_slots_event(), is_metric_event() (INTEL_TD_SLOTS,
+ * INTEL_TD_METRIC_RETIRING..INTEL_TD_METRIC_MEM_BOUND), on the core PMU. */
+bool fake_pmu_is_slots(const struct fake_pmu *f, const struct perf_event_attr *a)
+{
+	return f->cfg.perf_metrics && a->type == PERF_TYPE_RAW && (a->config & 0xffff) == 0x0400;
+}
+
+bool fake_pmu_is_metric(const struct fake_pmu *f, const struct perf_event_attr *a)
+{
+	uint64_t c = a->config & 0xffff;
+
+	return f->cfg.perf_metrics && a->type == PERF_TYPE_RAW && (c & 0xff) == 0 && c >= 0x8000 &&
+	       c <= 0x8700;
+}
+
+/* intel_pmu_hw_config()'s rules for topdown events; leader NULL: a leads. */
+static int check_topdown(const struct fake_pmu *f, const struct perf_event_attr *a,
+			 const struct fake_pmu_event *leader)
+{
+	/* X86_ALL_EVENT_FLAGS: edge, pin control, any, inv, cmask, in_tx, in_tx_cp. */
+	const uint64_t flags = UINT64_C(0x3ffac0000);
+
+	if (!fake_pmu_is_slots(f, a) && !fake_pmu_is_metric(f, a))
+		return 0;
+	if (a->config1 || a->config2 || (a->config & flags))
+		return -EINVAL;
+	if (!fake_pmu_is_metric(f, a))
+		return 0;
+	if (a->sample_period || !leader || !fake_pmu_is_slots(f, &leader->attr) ||
+	    leader->attr.sample_period)
+		return -EINVAL;
+	return 0;
+}
+
 struct fake_pmu_event *fake_pmu_lookup(struct fake_pmu *f, int fd)
 {
 	int slot = fd - FAKE_PMU_FD_BASE;
@@ -145,7 +179,8 @@ static unsigned group_need(const struct fake_pmu *f, int leader,
 		} else if (!(a = extra)) {
 			break;
 		}
-		if (!needs_counter(f, a))
+		/* Slots has fixed counter 3 to itself, the metric events need none. */
+		if (!needs_counter(f, a) || fake_pmu_is_slots(f, a) || fake_pmu_is_metric(f, a))
 			continue;
 		if (fx->insn && fixed_for(a, PERF_COUNT_HW_INSTRUCTIONS))
 			fx->insn = false;
@@ -294,6 +329,8 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 	}
 	if (cfg->einval && needs_counter(f, a) && a->config == cfg->einval_config)
 		return -EINVAL;
+	if ((r = check_topdown(f, a, leader)) < 0)
+		return r;
 	/* x86 hybrid and arm_pmu refuse an event bound to a CPU of another core type. */
 	if (core >= 0 && cpu >= 0 && !core_owns(f, core, cpu))
 		return -ENOENT;
@@ -351,6 +388,8 @@ static int fake_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, i
 		f->nopen++;
 		r = FAKE_PMU_FD_BASE + slot;
 	}
+	if (r >= 0 && f->on_open)
+		f->on_open(f, f->on_open_ud);
 	if (f->nlog < FAKE_PMU_MAX_LOG) {
 		struct fake_pmu_open *l = &f->log[f->nlog++];
 
@@ -386,9 +425,46 @@ static void do_disable(struct fake_pmu_event *e)
 	e->enabled = false;
 }
 
+/* _perf_event_reset(): perf_event_read() first, which on a counter sets prev_count to the
+ * counter as read (x86_perf_event_update()); the page written next shows that. */
 static void do_reset(struct fake_pmu_event *e)
 {
 	e->value = 0;
+	e->prev_read = e->on_counter;
+}
+
+/* kernel/events/core.c, perf_event_set_output(): e's records go to out's ring (out_fd -1:
+ * back to its own). out must be another perf event (EBADF) on the same CPU, of the same
+ * task when not bound to one, with the same clock and write direction, and have a ring (its
+ * own or one it writes into); e must have none mapped. Else EINVAL. */
+static int set_output(struct fake_pmu *f, struct fake_pmu_event *e, int out_fd)
+{
+	struct fake_pmu_event *o;
+
+	if (out_fd != -1) {
+		if (!(o = fake_pmu_lookup(f, out_fd)))
+			return -EBADF;
+		if (o == e || o->cpu != e->cpu || (o->cpu == -1 && o->pid != e->pid))
+			return -EINVAL;
+		if (o->attr.use_clockid != e->attr.use_clockid ||
+		    (e->attr.use_clockid && o->attr.clockid != e->attr.clockid))
+			return -EINVAL;
+		if (o->attr.write_backward != e->attr.write_backward)
+			return -EINVAL;
+	}
+	if (e->ring)
+		return -EINVAL; /* "Can't redirect output if we've got an active mmap()" */
+	if (out_fd == -1) {
+		e->output = 0;
+		return 0;
+	}
+	if (o->output)
+		o = &f->ev[o->output - 1];
+	if (!o->ring)
+		return -EINVAL; /* ring_buffer_get() finds none */
+	e->output = 1 + (int)(o - f->ev);
+	f->set_outputs++;
+	return 0;
 }
 
 static int fake_ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
@@ -417,6 +493,8 @@ static int fake_ioctl(void *ctx, int fd, unsigned long request, unsigned long ar
 	case PERF_EVENT_IOC_ID:
 		*(uint64_t *)arg = e->id;
 		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return set_output(f, e, (int)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -427,6 +505,7 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 	struct fake_pmu *f = ctx;
 	struct fake_pmu_event *e = fake_pmu_lookup(f, fd), *members[FAKE_PMU_MAX_EVENTS];
 	int slot, nr = 0;
+	bool td = false; /* a topdown group: slots and metric events */
 	uint64_t *out = buf;
 
 	f->reads++;
@@ -445,6 +524,7 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 		out[1] = e->time_enabled;
 		out[2] = e->time_running;
 		out[3] = e->id;
+		e->prev_read = e->on_counter; /* x86_perf_event_update() */
 		return 4 * sizeof(uint64_t);
 	}
 	if (e->leader != slot || e->attr.read_format != READ_FORMAT)
@@ -463,11 +543,19 @@ static ssize_t fake_read(void *ctx, int fd, void *buf, size_t len)
 	out[0] = (uint64_t)nr;
 	out[1] = e->time_enabled;
 	out[2] = e->time_running;
+	for (int k = 0; k < nr; k++)
+		td = td || fake_pmu_is_metric(f, &members[k]->attr);
 	for (int k = 0; k < nr; k++) {
-		const struct fake_pmu_event *m = members[f->cfg.reverse_ids ? nr - 1 - k : k];
+		struct fake_pmu_event *m = members[f->cfg.reverse_ids ? nr - 1 - k : k];
 
 		out[3 + 2 * k] = m->value;
 		out[4 + 2 * k] = m->id;
+		m->prev_read = m->on_counter; /* x86_perf_event_update() of each */
+		/* intel_update_topdown_event(): fixed counter 3 starts again from 0. */
+		if (td && m->on_counter && fake_pmu_is_slots(f, &m->attr)) {
+			m->raw0 = 0;
+			m->v0 = m->value;
+		}
 	}
 	return (ssize_t)((3 + 2 * (size_t)nr) * sizeof(uint64_t));
 }

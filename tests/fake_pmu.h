@@ -37,6 +37,10 @@
  *   together with a PERF_RECORD_LOST is preceded by that LOST record, as the kernel's
  *   perf_output_begin() does. poll() reports POLLIN on a ring with unread data and
  *   POLLHUP on every event after fake_pmu_hangup() (the task exited); it never waits.
+ *   PERF_EVENT_IOC_SET_OUTPUT points an event at another's ring as the kernel's
+ *   perf_event_set_output() allows: EBADF when the target is no event; EINVAL for a
+ *   target on another CPU (or, not bound to one, of another task), with another clock or
+ *   write direction, without a ring, or for an event with a ring of its own mapped.
  * - Self-monitoring (fake_pmu_selfmon.c, counters/perf/selfread.h): a counting event maps its
  *   control page alone (one page, no ring). The page is written as the kernel's
  *   perf_event_update_userpage() does, lock bumped before and after: when the event is
@@ -45,17 +49,20 @@
  *   reader in between sees the counter wrapped). A hardware event on a counter has index
  *   = its counter + 1 (general-purpose counters from 0, the fixed ones as rdpmc names
  *   them, 1 << 30 | n: instructions 0, cycles 1), offset such that offset + the counter
- *   sign-extended from pmc_width is its value, and the counter is armed at -pmc_left as
- *   a counting event is; index is 0 off a counter, for software events and without
- *   rdpmc. cap_user_rdpmc follows cfg.rdpmc (x86's sysfs rdpmc) as the event was
- *   created. The times are the kernel's at the write, with time_mult, time_shift and
- *   time_offset converting a fake TSC (2.56 GHz, starting at 2^40, so that a reader
- *   that multiplies before shifting overflows) and, with cfg.tsc_bits, a TSC that
- *   narrow (cap_user_time_short, time_cycles, time_mask). The fake rdpmc returns the
- *   counter and counts a fault (rdpmc_faults) when rdpmc is not allowed (setting 0, or
- *   1 without a mapping of an rdpmc event) and a stale read (rdpmc_stale) for a counter
- *   no event is on; both return garbage, so a reader that uses them gets wrong numbers.
- *   on_rdpmc runs once inside the next rdpmc, before it reads: a concurrent update.
+ *   sign-extended from pmc_width is its value when the counter was armed (at -pmc_left,
+ *   as a counting event is) since the event was last read; a read() or a reset reads the
+ *   counter, and a page written after that (by the reset, or a mapping) has offset =
+ *   the count less the counter zero-extended, as the kernel's prev_count then is; index
+ *   is 0 off a counter, for software events and without rdpmc. cap_user_rdpmc follows
+ *   cfg.rdpmc (x86's sysfs rdpmc) as the event was created. The times are the kernel's
+ *   at the write, with time_mult, time_shift and time_offset converting a fake TSC
+ *   (2.56 GHz, starting at 2^40, so that a reader that multiplies before shifting
+ *   overflows) and, with cfg.tsc_bits, a TSC that narrow (cap_user_time_short,
+ *   time_cycles, time_mask). The fake rdpmc returns the counter and counts a fault
+ *   (rdpmc_faults) when rdpmc is not allowed (setting 0, or 1 without a mapping of an
+ *   rdpmc event) and a stale read (rdpmc_stale) for a counter no event is on; both
+ *   return garbage, so a reader that uses them gets wrong numbers. on_rdpmc runs once
+ *   inside the next rdpmc, before it reads: a concurrent update.
  * - Hybrid and big.LITTLE CPUs (cfg.ncores > 0): several core PMUs, each with its type,
  *   its CPUs and its own counters (and fixed counters, nmi_watchdog, as above); without
  *   them, one PMU on every CPU. The task runs on one CPU at a time (fake_pmu_run_on(),
@@ -163,6 +170,16 @@ struct fake_pmu_config {
 	/* Events from arming a counter to its overflow; 0: 2^(pmc_width - 1) - 1, the
 	 * kernel's max_period for a counting event. */
 	uint64_t pmc_left;
+	/* Like Intel's core PMU from Ice Lake on (PERF_METRICS; arch/x86/events/intel/core.c):
+	 * raw events slots (event 0, umask 0x04) on fixed counter 3 and the topdown metric
+	 * events (event 0, umask 0x80-0x87) on no counter. intel_pmu_hw_config() refuses
+	 * (EINVAL) a topdown event with config1, config2 or counter flags, and a metric
+	 * event that samples, or whose leader is not a slots event or samples. rdpmc of a
+	 * metric event's index (1 << 29) gives the PERF_METRICS register (four fractions
+	 * packed in bytes, counted in rdpmc_metrics), and a read() of the group resets fixed
+	 * counter 3 and PERF_METRICS (intel_update_topdown_event()) without writing the pages,
+	 * so slots' offset + its counter is no longer its count. */
+	bool perf_metrics;
 	bool no_user_time; /* pages without cap_user_time (a TSC the kernel distrusts) */
 	unsigned tsc_bits; /* a TSC this wide, with cap_user_time_short; 0: 64 */
 	/* Hybrid CPUs (see above); ncores 0: one PMU of `counters` on every CPU. */
@@ -197,12 +214,19 @@ struct fake_pmu_event {
 	uint64_t value, time_enabled, time_running;
 	void *ring; /* the mmapped pages, kept until munmap even after close */
 	size_t ring_len;
+	/* PERF_EVENT_IOC_SET_OUTPUT: 1 + the slot of the event whose ring this one writes
+	 * into; 0: its own. */
+	int output;
 	uint64_t pending_lost; /* records dropped since the last LOST record */
 	/* Self-monitoring: created while cfg.rdpmc allowed rdpmc; on a counter (rdpmc's
 	 * number for it); the counter and the value when it was armed. */
 	bool rdpmc_ok, on_counter;
 	unsigned counter;
 	uint64_t raw0, v0;
+	/* The kernel's prev_count was last set by reading the counter (a read() or a
+	 * reset: x86_perf_event_update() stores rdpmc's zero-extended value), not by
+	 * arming it (x86_perf_event_set_period(): -left, sign-extended). */
+	bool prev_read;
 	int core;	       /* the core PMU it counts on; -1: none (software, msr) */
 };
 
@@ -226,10 +250,15 @@ struct fake_pmu {
 	unsigned reads, ioctls, closes, bad_closes;
 	unsigned mmaps, munmaps;
 	bool hangup;
-	uint64_t locked_kb; /* what the rings mapped now take */
+	uint64_t locked_kb;   /* what the rings mapped now take */
+	unsigned set_outputs; /* PERF_EVENT_IOC_SET_OUTPUT calls that succeeded */
+	/* Runs after each successful open, with on_open_ud: the kernel changing under the
+	 * caller between two opens (a sysctl lowered, say). */
+	void (*on_open)(struct fake_pmu *f, void *ud);
+	void *on_open_ud;
 	/* Self-monitoring: the TSC; rdpmc calls, faults, stale reads; page writes. */
 	uint64_t tsc;
-	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes;
+	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes, rdpmc_metrics;
 	void (*on_rdpmc)(struct fake_pmu *f, void *ud);
 	void *on_rdpmc_ud;
 	int cpu;	    /* the CPU the counted task runs on */
@@ -262,6 +291,10 @@ void fake_pmu_exec(struct fake_pmu *f);
 
 /* What an event adds to its value per quantum it runs: distinct for each event. */
 uint64_t fake_pmu_rate(uint32_t type, uint64_t config);
+
+/* With cfg.perf_metrics: whether a is the slots event, or a topdown metric event. */
+bool fake_pmu_is_slots(const struct fake_pmu *f, const struct perf_event_attr *a);
+bool fake_pmu_is_metric(const struct fake_pmu *f, const struct perf_event_attr *a);
 
 /* The slot of an open fd, or NULL. */
 struct fake_pmu_event *fake_pmu_lookup(struct fake_pmu *f, int fd);

@@ -11,6 +11,8 @@
 #define TIME_SHIFT 32
 /* rdpmc's number of fixed counter n (Intel: bit 30 selects the fixed counters). */
 #define FIXED(n) (UINT32_C(1) << 30 | (n))
+/* rdpmc's number of PERF_METRICS (INTEL_PMC_FIXED_RDPMC_METRICS). */
+#define METRICS (UINT32_C(1) << 29)
 
 static uint64_t cyc2ns(uint64_t cyc)
 {
@@ -67,6 +69,7 @@ static void arm(struct fake_pmu *f, struct fake_pmu_event *e)
 {
 	e->raw0 = (UINT64_C(0) - left(f)) & wmask(f);
 	e->v0 = e->value;
+	e->prev_read = false;
 }
 
 void fake_pmu_selfmon_write(struct fake_pmu *f, struct fake_pmu_event *e)
@@ -80,9 +83,17 @@ void fake_pmu_selfmon_write(struct fake_pmu *f, struct fake_pmu_event *e)
 	pg->lock++;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pg->index = on ? e->counter + 1 : 0;
-	/* perf_event_update_userpage(): the count, less the counter's value when armed
-	 * while the event is on one, so that offset + the counter is the count. */
-	pg->offset = on ? (int64_t)(e->v0 - (uint64_t)sext(f, e->raw0)) : (int64_t)e->value;
+	/* perf_event_update_userpage(): the count less prev_count while the event is on a
+	 * counter. Armed, prev_count is -left sign-extended, so that offset + the counter
+	 * sign-extended is the count; last set by a read, it is the counter zero-extended,
+	 * and that sum is 2^pmc_width off while the counter's top bit is set (as it is from
+	 * -left until the overflow). */
+	if (!on)
+		pg->offset = (int64_t)e->value;
+	else if (e->prev_read)
+		pg->offset = (int64_t)(e->value - raw_now(f, e));
+	else
+		pg->offset = (int64_t)(e->v0 - (uint64_t)sext(f, e->raw0));
 	pg->time_enabled = e->time_enabled;
 	pg->time_running = e->time_running;
 	pg->cap_bit0 = 0;
@@ -150,7 +161,11 @@ void fake_pmu_selfmon_sched(struct fake_pmu *f, const bool *scheduled)
 
 			if (!e->used || e->seq != seq)
 				continue;
-			if (on) {
+			if (on && fake_pmu_is_slots(f, &e->attr)) {
+				c = FIXED(3);
+			} else if (on && fake_pmu_is_metric(f, &e->attr)) {
+				c = METRICS; /* x86_pmu_event_idx(): every metric event's */
+			} else if (on) {
 				if (insn && is_hw(&e->attr, PERF_COUNT_HW_INSTRUCTIONS)) {
 					insn = false;
 					c = FIXED(0);
@@ -245,6 +260,12 @@ static uint64_t fake_rdpmc(void *ctx, unsigned counter)
 	if (f->cfg.rdpmc == 0 || (f->cfg.rdpmc == 1 && !mapped)) {
 		f->rdpmc_faults++;
 		return GARBAGE;
+	}
+	/* Four fractions of 255, a byte each: retiring, bad speculation, frontend bound,
+	 * backend bound. */
+	if (counter == METRICS) {
+		f->rdpmc_metrics++;
+		return UINT64_C(0x40302010);
 	}
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
 		if (f->ev[i].used && f->ev[i].on_counter && f->ev[i].counter == counter &&

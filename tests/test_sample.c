@@ -356,6 +356,123 @@ static void test_frequency_clamped(void **state)
 	close_fake(s);
 }
 
+/* Threads tids of process 42 in the proc tree at root. */
+static void proc_threads(const char *root, const int *tids, size_t n)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/42 && mkdir -p %s/42/task", root, root);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "mkdir %s/42/task/%d", root, tids[i]);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/* Attaching to a running process (record -p): the first thread's events get a ring on
+ * each CPU, the other threads' events write into those rings (PERF_EVENT_IOC_SET_OUTPUT,
+ * which the kernel allows between events of one CPU only). */
+static void test_attach_threads(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1"};
+	struct pmc_sample_opts o = fake_opts();
+	const int tids[] = {42, 43, 44};
+	struct pmc_sampler *s;
+
+	(void)state;
+	o.attach = true;
+	proc_threads(o.proc_root, tids, 3);
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake.nopen, 6);
+	assert_int_equal(fake.mmaps, 2);
+	assert_int_equal(fake.set_outputs, 4);
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++) {
+		const struct fake_pmu_event *e = &fake.ev[i];
+
+		if (!e->used)
+			continue;
+		assert_true(e->ring || (e->output && fake.ev[e->output - 1].cpu == e->cpu));
+	}
+	close_fake(s);
+}
+
+/* After two opens the kernel lowers perf_event_max_sample_rate to 1000 (it does so when
+ * samples take too long), in the sysctl and in what it accepts. */
+static void lower_rate_after_two(struct fake_pmu *f, void *ud)
+{
+	if (f->nopen == 2) {
+		f->cfg.max_sample_rate = 1000;
+		proc_with("1000", ud);
+	}
+}
+
+/* The maximum lowered at run time, while attaching: the threads found after it are
+ * opened at the new maximum, not refused (EINVAL) as an event that cannot sample. */
+static void test_attach_rate_lowered(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1", .max_sample_rate = 100000};
+	struct pmc_sample_opts o = fake_opts();
+	const int tids[] = {42, 43};
+	struct pmc_sampler *s = NULL;
+	char kb[32];
+
+	(void)state;
+	snprintf(kb, sizeof(kb), "%zu", 257 * (size_t)sysconf(_SC_PAGESIZE) / 1024);
+	o.attach = true;
+	o.freq = 4000;
+	proc_threads(o.proc_root, tids, 2);
+	fake_pmu_init(&fake, &cfg);
+	fake.on_open = lower_rate_after_two;
+	fake.on_open_ud = kb;
+	err[0] = '\0';
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(fake.nopen, 4);
+	assert_int_equal(pmc_sampler_freq(s), 1000);
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		if (fake.ev[i].used)
+			assert_int_equal(fake.ev[i].attr.sample_freq, fake.ev[i].ring ? 4000 : 1000);
+	close_fake(s);
+}
+
+/* The emulated kernel refuses what perf_event_set_output() refuses. */
+static void test_set_output_rules(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-1"};
+	struct perf_event_attr a = {.size = sizeof(a),
+				    .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_CPU_CLOCK,
+				    .disabled = 1};
+	int fd[4];
+	void *ring;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	fake_pmu_init(&fake, &cfg);
+	fd[0] = fake.sys.event_open(fake.sys.ctx, &a, 42, 0, -1, 0);
+	fd[1] = fake.sys.event_open(fake.sys.ctx, &a, 43, 1, -1, 0);
+	fd[2] = fake.sys.event_open(fake.sys.ctx, &a, 43, 0, -1, 0);
+	a.use_clockid = 1;
+	a.clockid = 1; /* CLOCK_MONOTONIC */
+	fd[3] = fake.sys.event_open(fake.sys.ctx, &a, 43, 0, -1, 0);
+	for (int i = 0; i < 4; i++)
+		assert_true(fd[i] >= 0);
+	/* No ring to write into yet. */
+	assert_int_equal(fake.sys.ioctl(fake.sys.ctx, fd[2], PERF_EVENT_IOC_SET_OUTPUT, fd[0]),
+			 -EINVAL);
+	assert_int_equal(fake.sys.mmap(fake.sys.ctx, fd[0], 2 * page, &ring), 0);
+	assert_int_equal(fake.sys.ioctl(fake.sys.ctx, fd[1], PERF_EVENT_IOC_SET_OUTPUT, fd[0]),
+			 -EINVAL); /* another CPU */
+	assert_int_equal(fake.sys.ioctl(fake.sys.ctx, fd[3], PERF_EVENT_IOC_SET_OUTPUT, fd[0]),
+			 -EINVAL); /* another clock */
+	assert_int_equal(fake.sys.ioctl(fake.sys.ctx, fd[2], PERF_EVENT_IOC_SET_OUTPUT, 77),
+			 -EBADF);
+	assert_int_equal(fake.sys.ioctl(fake.sys.ctx, fd[2], PERF_EVENT_IOC_SET_OUTPUT, fd[0]), 0);
+	assert_int_equal(fake.sys.munmap(fake.sys.ctx, ring, 2 * page), 0);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(fake.sys.close(fake.sys.ctx, fd[i]), 0);
+}
+
 /* The rings are sized as perf record sizes them: what perf_event_mlock_kb lets a user
  * lock per CPU. With 16 CPUs, the default fits where 256 pages per CPU would pass the
  * allowance and RLIMIT_MEMLOCK (EPERM); then the error names both limits. */
@@ -1160,6 +1277,9 @@ int main(void)
 	    cmocka_unit_test(test_flush_in_rounds),
 	    cmocka_unit_test(test_flush_many_rounds),
 	    cmocka_unit_test(test_ring_size_and_mlock),
+	    cmocka_unit_test(test_attach_threads),
+	    cmocka_unit_test(test_attach_rate_lowered),
+	    cmocka_unit_test(test_set_output_rules),
 	    cmocka_unit_test(test_kernel_cpu_clock),
 	    cmocka_unit_test(test_kernel_enable_on_exec),
 	};

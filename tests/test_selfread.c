@@ -240,6 +240,120 @@ static void seqcount_retry(void **state)
 	pair_close(p);
 }
 
+/* Disables and enables both sides' groups: off the PMU and, at the next quantum, on it. */
+static void pair_cycle(struct pair *p)
+{
+	assert_int_equal(pmc_counters_disable(p->cs), 0);
+	assert_int_equal(pmc_counters_disable(p->cp), 0);
+	assert_int_equal(pmc_counters_enable(p->cs), 0);
+	assert_int_equal(pmc_counters_enable(p->cp), 0);
+}
+
+/* A reset of groups on the PMU: the kernel writes their pages from the counters as read,
+ * zero-extended (_perf_event_reset()), and a counter has its top bit set from its arming
+ * to its overflow, so a page read would be 2^48 off. The groups are read with read() until
+ * their pages are written again, as they are put back on the PMU; a reset of stopped
+ * groups costs no read(). */
+static void reset_while_running(void **state)
+{
+	struct pair *p = &P;
+
+	pair_open(p, &base_cfg, "{cycles,instructions},{branches,branch-misses}");
+	pair_tick(p, 3);
+	assert_int_equal(pair_read(p), 2);
+	assert_int_equal(pmc_counters_reset(p->cs), 0);
+	assert_int_equal(pmc_counters_reset(p->cp), 0);
+	assert_int_equal(pair_read(p), 0);
+	pair_tick(p, 2);
+	assert_int_equal(pair_read(p), 0);
+	pair_cycle(p);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 2);
+	assert_int_equal(pmc_counters_disable(p->cs), 0);
+	assert_int_equal(pmc_counters_disable(p->cp), 0);
+	assert_int_equal(pmc_counters_reset(p->cs), 0);
+	assert_int_equal(pmc_counters_reset(p->cp), 0);
+	assert_int_equal(pmc_counters_enable(p->cs), 0);
+	assert_int_equal(pmc_counters_enable(p->cp), 0);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 2);
+	pair_close(p);
+}
+
+/* Pages mapped while the group is on the PMU and after a read(): perf_mmap() writes them
+ * as a reset does, so they are not read until written again. */
+static void mapped_while_running(void **state)
+{
+	struct pair *p = &P;
+	struct pmc_counters_opts o = {.sz = sizeof(o)};
+	struct pmc_reading r[2];
+
+	memset(p, 0, sizeof(*p));
+	fake_pmu_init(&p->self, &base_cfg);
+	fake_pmu_init(&p->plain, &base_cfg);
+	p->list = t_events("{branches,branch-misses}");
+	assert_int_equal(pmc_counters_open_sys(p->list, &o, &p->self.sys, &p->cs), 0);
+	assert_int_equal(pmc_counters_open_sys(p->list, &o, &p->plain.sys, &p->cp), 0);
+	assert_int_equal(pmc_counters_enable(p->cs), 0);
+	assert_int_equal(pmc_counters_enable(p->cp), 0);
+	pair_tick(p, 2);
+	assert_int_equal(pmc_counters_read(p->cs, r, sizeof(*r)), 0);
+	assert_int_equal(pmc_counters_self_read(p->cs), 1);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 0);
+	pair_cycle(p);
+	pair_tick(p, 1);
+	assert_int_equal(pair_read(p), 1);
+	pair_close(p);
+}
+
+/* Intel's topdown events (slots, event 0 umask 0x04, leading the metric events, umask 0x80
+ * and up): a metric event's rdpmc gives the packed PERF_METRICS register, and a read()
+ * resets slots' counter without writing its page, so a group with any of them, slots
+ * alone included, is always read with read(); the other groups through their pages. */
+static void topdown_groups_use_read(void **state)
+{
+	struct fake_pmu_config cfg = base_cfg;
+	struct pair *p = &P;
+
+#if !defined(__x86_64__) && !defined(__i386__)
+	skip(); /* Intel's events: counters.c treats them so on x86 only */
+#endif
+	cfg.perf_metrics = true;
+	pair_open(p, &cfg, "{r0400,r8000,r8300},{branches,branch-misses},{r0400}");
+	assert_int_equal(p->kept, 1);
+	for (unsigned t = 0; t < 3; t++) {
+		pair_tick(p, 1);
+		assert_int_equal(pair_read(p), 1);
+	}
+	assert_int_equal(p->self.rdpmc_metrics, 0);
+	pair_close(p);
+}
+
+/* The kernel's rules, as the emulation applies them: a metric event needs a slots leader. */
+static void topdown_metric_needs_slots_leader(void **state)
+{
+	struct fake_pmu_config cfg = base_cfg;
+	struct fake_pmu f;
+	struct pmc_event_list *l = t_events("{cycles,r0400,r8000},{r8100}");
+	struct pmc_counters_opts o = {.sz = sizeof(o)};
+	struct pmc_counters *c = NULL;
+	enum pmc_status st;
+	int err;
+
+	cfg.perf_metrics = true;
+	fake_pmu_init(&f, &cfg);
+	assert_int_equal(pmc_counters_open_sys(l, &o, &f.sys, &c), 0);
+	assert_int_equal(pmc_counters_opened(c), 2);
+	pmc_counters_open_status(c, 2, &st, &err);
+	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
+	assert_int_equal(err, EINVAL);
+	pmc_counters_open_status(c, 3, &st, &err);
+	assert_int_equal(st, PMC_STATUS_UNSUPPORTED);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* rdpmc off (sysfs 0): pages say so, nothing stays mapped, every read is a read(), and
  * rdpmc is never tried. With 2 (always) it is used. */
 static void rdpmc_disallowed_uses_read(void **state)
@@ -346,6 +460,10 @@ int main(void)
 	    cmocka_unit_test(descheduled_group_falls_back),
 	    cmocka_unit_test(multiplexed_times_from_the_tsc),
 	    cmocka_unit_test(seqcount_retry),
+	    cmocka_unit_test(reset_while_running),
+	    cmocka_unit_test(mapped_while_running),
+	    cmocka_unit_test(topdown_groups_use_read),
+	    cmocka_unit_test(topdown_metric_needs_slots_leader),
 	    cmocka_unit_test(rdpmc_disallowed_uses_read),
 	    cmocka_unit_test(software_events_use_read),
 	    cmocka_unit_test(page_clock),

@@ -280,6 +280,54 @@ static void test_read_sum_scaled(void **state)
 	pmc_event_list_free(l);
 }
 
+/* The power PMU's event opened on cpu (a slot of the emulation). */
+static struct fake_pmu_event *power_on(int cpu)
+{
+	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
+		if (fake.ev[i].used && fake.ev[i].attr.type == POWER && fake.ev[i].cpu == cpu)
+			return &fake.ev[i];
+	fail_msg("no power event on CPU %d", cpu);
+	return NULL;
+}
+
+/* The CPUs of a system-wide event multiplexed unevenly (CPU 1's event ran a fifth of the
+ * time): each CPU's count is scaled by its own times, then the CPUs summed, as perf stat
+ * aggregates (tools/perf/util/stat.c, process_counter_values()); the times are the sums,
+ * so the running fraction is perf's, all CPUs' running over all CPUs' enabled. Scaling
+ * the sum would give 1100 * 20 / 12 = 1833, not 1000 + 100 * 5 = 1500. A CPU whose event
+ * never ran leaves the sum unknown: not counted, as perf stat says of it. */
+static void test_scaled_per_cpu(void **state)
+{
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r;
+
+	(void)state;
+	machine(&two_pkg);
+	l = events("power/energy-pkg/");
+	c = open_scope(l, PMC_SCOPE_ALL, false);
+	fake_pmu_tick(&fake, 10);
+	power_on(0)->value = 1000;
+	power_on(1)->value = 100;
+	power_on(1)->time_running = 2 * Q;
+	assert_int_equal(pmc_counters_read(c, &r, sizeof(r)), 0);
+	assert_int_equal(r.status, PMC_STATUS_SCALED);
+	assert_int_equal(r.value, 1100);
+	assert_int_equal(r.enabled, 20 * Q);
+	assert_int_equal(r.running, 12 * Q);
+	if (r.scaled != 1500 * RAPL_SCALE)
+		fail_msg("scaled %.17g J, expected %.17g J", r.scaled, 1500 * RAPL_SCALE);
+	/* CPU 1's event never ran. */
+	power_on(0)->time_running = 10 * Q;
+	power_on(1)->time_running = 0;
+	assert_int_equal(pmc_counters_read(c, &r, sizeof(r)), 0);
+	assert_int_equal(r.status, PMC_STATUS_NOT_COUNTED);
+	assert_true(isnan(r.scaled));
+	assert_false(pmc_status_has_value(r.status));
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* What rapl_pmu_event_init() answers a per-task event: EINVAL. */
 static void test_fake_refuses_per_task(void **state)
 {
@@ -413,6 +461,7 @@ int main(void)
 	    cmocka_unit_test(test_cpu_list),
 	    cmocka_unit_test_teardown(test_open_each_cpu, teardown),
 	    cmocka_unit_test_teardown(test_read_sum_scaled, teardown),
+	    cmocka_unit_test_teardown(test_scaled_per_cpu, teardown),
 	    cmocka_unit_test_teardown(test_fake_refuses_per_task, teardown),
 	    cmocka_unit_test_teardown(test_denied_unprivileged, teardown),
 	    cmocka_unit_test_teardown(test_mixed_group, teardown),

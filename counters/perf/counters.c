@@ -191,6 +191,27 @@ static bool opens_alone(struct pmc_counters *c, const struct pmc_event *ev)
 	return true;
 }
 
+/* Intel's topdown events on a core PMU (arch/x86/events/intel/core.c, is_slots_event() and
+ * is_metric_event()): slots (event 0, umask 0x04) and the metric events (event 0, umask
+ * 0x80-0x87). rdpmc of a metric event's index gives the PERF_METRICS register, fractions
+ * packed in bytes, not a count (x86_pmu_event_idx()), and every read() of the group resets
+ * fixed counter 3 and PERF_METRICS without writing the pages (intel_update_topdown_event()),
+ * so slots' page no longer adds up either. A raw code elsewhere that matches only loses
+ * the rdpmc. */
+static bool is_topdown(const struct pmc_event *ev)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint64_t c = ev->config & 0xffff;
+
+	if (ev->type < PERF_TYPE_RAW || ev->type == PERF_TYPE_BREAKPOINT)
+		return false;
+	return c == 0x0400 || ((c & 0xff) == 0 && c >= 0x8000 && c <= 0x8700);
+#else
+	(void)ev;
+	return false;
+#endif
+}
+
 /* Opens one group, leader first. A failing leader is dropped and the next event leads.
  * A member refused for itself closes the group, which is reopened without it, so one
  * missing event does not sink the others. A member that opens alone but not in the
@@ -211,6 +232,7 @@ static int open_group(struct pmc_counters *c, const struct pmc_event_list *list,
 			if (s->status != PMC_STATUS_COUNTED)
 				continue;
 			s->user_only = false;
+			s->topdown = is_topdown(ev);
 			fd = open_one(c, ev, s, g->split ? -1 : g->leader_fd);
 			if (fd >= 0) {
 				s->fd = fd;
@@ -453,14 +475,28 @@ void pmc_counters_open_status(const struct pmc_counters *c, size_t i, enum pmc_s
 		*ret_error = err;
 }
 
+static int ioctl_groups(struct pmc_counters *c, unsigned long request);
+
 int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request)
 {
+	int r;
+
 	if (!c)
 		return -EINVAL;
 	if (c->inner)
 		return pmc_counters_ioctl(c->inner, request);
 	if (c->sw)
 		return pmc_syswide_ioctl(c, request);
+	r = ioctl_groups(c, request);
+	/* A reset leaves the pages not matching the counters (selfread.h), even one that
+	 * failed part way. */
+	if (request == PERF_EVENT_IOC_RESET)
+		pmc_selfread_hold(c->sr);
+	return r;
+}
+
+static int ioctl_groups(struct pmc_counters *c, unsigned long request)
+{
 	for (size_t g = 0; g < c->ngroups; g++) {
 		int r;
 
@@ -662,10 +698,13 @@ static int self_read_group(struct pmc_counters *c, const struct group *g, int *f
 	size_t n = 0;
 	int kept = 0, r;
 
+	for (size_t k = 0; k < g->n && !g->split; k++)
+		if (c->slots[g->members[k]].fd >= 0 && c->slots[g->members[k]].topdown)
+			return 0;
 	for (size_t k = 0; k < g->n; k++) {
 		const struct slot *s = &c->slots[g->members[k]];
 
-		if (s->fd < 0)
+		if (s->fd < 0 || s->topdown)
 			continue;
 		fds[n] = s->fd;
 		ids[n] = s->id;

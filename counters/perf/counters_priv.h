@@ -26,6 +26,7 @@ struct slot {
 	enum pmc_status status; /* COUNTED once open; UNSUPPORTED or DENIED when it failed */
 	int error;
 	bool user_only;
+	bool topdown; /* an Intel topdown event: its group is never read with rdpmc */
 };
 
 struct group {

@@ -210,12 +210,20 @@ int pmc_syswide_ioctl(struct pmc_counters *c, unsigned long request)
 	return r;
 }
 
-/* A system-wide event: each CPU's count read on its own and summed, with the CPUs'
- * times, as perf stat aggregates them; its scale applied to the scaled value. */
+/* A system-wide event: each CPU's count read on its own, scaled by its own times and
+ * summed, as perf stat aggregates CPUs (tools/perf/util/stat.c, process_counter_values():
+ * perf_counts_values__scale() of each, then the sums of the values and times), so a CPU
+ * multiplexed more than another is extrapolated by its own fraction. The raw value and
+ * the times are the sums, and the running fraction the sums' (perf prints that one for
+ * an aggregate). Scaled when any CPU was; not counted when a CPU's event never ran, its
+ * share of the sum being unknown (perf stat: "<not counted>"). Its sysfs scale is
+ * applied by the caller. */
 static int read_cpu_wide(struct pmc_counters *c, size_t i, struct pmc_reading *rd)
 {
 	const struct cpu_wide *cw = &c->sw->cw[i];
 	uint64_t value = 0, enabled = 0, running = 0, buf[4];
+	bool scaled = false, unknown = false;
+	double sum = 0;
 
 	if (cw->status != PMC_STATUS_COUNTED) {
 		set_missing(rd, cw->status, cw->error);
@@ -236,8 +244,19 @@ static int read_cpu_wide(struct pmc_counters *c, size_t i, struct pmc_reading *r
 		value += buf[0];
 		enabled += buf[1];
 		running += buf[2];
+		unknown = unknown || buf[2] == 0;
+		scaled = scaled || buf[2] < buf[1];
+		sum += buf[2] < buf[1] && buf[2] ? (double)buf[0] * ((double)buf[1] / (double)buf[2])
+						 : (double)buf[0];
 	}
 	set_value(rd, value, enabled, running);
+	if (unknown) {
+		rd->status = PMC_STATUS_NOT_COUNTED;
+		rd->scaled = NAN;
+	} else {
+		rd->status = scaled ? PMC_STATUS_SCALED : PMC_STATUS_COUNTED;
+		rd->scaled = sum;
+	}
 	return 0;
 }
 

@@ -236,6 +236,33 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 			    s->ev.name, cpu, strerror(-r));
 }
 
+/* Opens the event on (pid, cpu) from *attr (filled in). The kernel refuses a frequency
+ * above perf_event_max_sample_rate with EINVAL, and lowers that maximum by itself when
+ * samples take too long (kernel/events/core.c, perf_sample_event_took()), so it can be
+ * lower now than when the sampler was opened, also in the middle of an attach: the
+ * frequency is lowered to the maximum as it is now, as perf record lowers it at start,
+ * for this event and those opened after it (pmc_sampler_freq() says so). The kernel
+ * throttles the events already open at the higher rate to the new maximum. */
+static int open_event(struct pmc_sampler *s, const struct pmc_sample_opts *o,
+		      struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	int r;
+
+	fill_attr(s, o, attr);
+	r = s->sys->event_open(s->sys->ctx, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (r == -EINVAL && attr->freq) {
+		uint64_t max = read_sysctl(o->proc_root, "perf_event_max_sample_rate");
+
+		if (max && max < s->freq) {
+			s->freq = max;
+			fill_attr(s, o, attr);
+			r = s->sys->event_open(s->sys->ctx, attr, pid, cpu, -1,
+					       PERF_FLAG_FD_CLOEXEC);
+		}
+	}
+	return r;
+}
+
 /* Opens and maps the event on every CPU; on failure closes what it opened. */
 static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t pid,
 		      const int *cpus, size_t ncpus, char *err, size_t errlen)
@@ -246,27 +273,12 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 	for (size_t i = 0; i < ncpus; i++) {
 		struct ring *ring = &s->rings[i];
 
-		fill_attr(s, o, &attr);
-		r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
+		r = open_event(s, o, &attr, pid, cpus[i]);
 		if (r == -EINVAL && s->build_id) {
 			/* Kernels before 5.12 do not know attr.build_id: MMAP2 records then
 			 * carry the device and inode instead. */
 			s->build_id = false;
-			fill_attr(s, o, &attr);
-			r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
-					       PERF_FLAG_FD_CLOEXEC);
-		}
-		if (r == -EINVAL && attr.freq) {
-			/* The kernel lowers perf_event_max_sample_rate by itself when samples
-			 * take too long: follow it once more. */
-			uint64_t max = read_sysctl(o->proc_root, "perf_event_max_sample_rate");
-
-			if (max && max < s->freq) {
-				s->freq = max;
-				fill_attr(s, o, &attr);
-				r = s->sys->event_open(s->sys->ctx, &attr, pid, cpus[i], -1,
-						       PERF_FLAG_FD_CLOEXEC);
-			}
+			r = open_event(s, o, &attr, pid, cpus[i]);
 		}
 		if (r < 0) {
 			open_failed(s, o, pid, cpus[i], r, err, errlen);
@@ -358,9 +370,7 @@ static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o,
 	int r;
 
 	for (size_t i = 0; i < s->nrings; i++) {
-		fill_attr(s, o, &attr);
-		r = s->sys->event_open(s->sys->ctx, &attr, tid, s->rings[i].cpu, -1,
-				       PERF_FLAG_FD_CLOEXEC);
+		r = open_event(s, o, &attr, tid, s->rings[i].cpu);
 		if (r == -ESRCH)
 			return 0;
 		if (r < 0) {

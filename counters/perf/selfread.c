@@ -24,6 +24,10 @@ struct sr_group {
 	size_t n;
 	uint64_t *ids;
 	page_t **pages;
+	/* held[k]: page k's offset may not match its counter until the kernel writes the
+	 * page again (pmc_selfread_hold); hold[k] is its lock as it was then. */
+	bool *held;
+	uint32_t *hold;
 };
 
 struct pmc_selfread {
@@ -82,12 +86,16 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
 	struct sr_group *g;
 	page_t **pages;
 	uint64_t *idcopy;
+	bool *held;
+	uint32_t *hold;
 
 	if (!sr || n == 0)
 		return 0;
 	pages = calloc(n, sizeof(*pages));
 	idcopy = calloc(n, sizeof(*idcopy));
-	if (!pages || !idcopy)
+	held = calloc(n, sizeof(*held));
+	hold = calloc(n, sizeof(*hold));
+	if (!pages || !idcopy || !held || !hold)
 		goto nomem;
 	for (size_t k = 0; k < n; k++) {
 		void *p = NULL;
@@ -103,6 +111,14 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
 		if (!pages[k]->cap_user_rdpmc)
 			goto not_kept;
 		idcopy[k] = ids[k];
+		/* perf_mmap() writes the page with perf_event_update_userpage(): on a counter
+		 * now, the event may have been read since it was put there, and then the
+		 * page is as after a reset (pmc_selfread_hold). Off one, it is written
+		 * again, consistently, when the event is put on one. */
+		if (pages[k]->index) {
+			held[k] = true;
+			hold[k] = pages[k]->lock;
+		}
 	}
 	/* vals and locks have room for the largest group, nvals entries each. */
 	if (n > sr->nvals) {
@@ -120,19 +136,37 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
 	g->n = n;
 	g->ids = idcopy;
 	g->pages = pages;
+	g->held = held;
+	g->hold = hold;
 	return 1;
 
 not_kept:
 	unmap_pages(sr, pages, n);
 	free(pages);
 	free(idcopy);
+	free(held);
+	free(hold);
 	return 0;
 nomem_mapped:
 	unmap_pages(sr, pages, n);
 nomem:
 	free(pages);
 	free(idcopy);
+	free(held);
+	free(hold);
 	return -ENOMEM;
+}
+
+void pmc_selfread_hold(struct pmc_selfread *sr)
+{
+	for (size_t i = 0; sr && i < sr->ngroups; i++) {
+		struct sr_group *g = &sr->groups[i];
+
+		for (size_t k = 0; k < g->n; k++) {
+			g->held[k] = true;
+			g->hold[k] = g->pages[k]->lock;
+		}
+	}
 }
 
 /* One try at the group: 1 when g's values are in sr->vals and its times in *enabled and
@@ -167,6 +201,11 @@ static int read_once(struct pmc_selfread *sr, const struct sr_group *g, uint64_t
 	}
 	cyc = sys->tsc(sys->ctx);
 	for (size_t k = 0; k < g->n; k++) {
+		/* Not written since the page stopped matching the counter: read() knows. */
+		if (g->held[k] && sr->locks[k] == g->hold[k])
+			return -EAGAIN;
+	}
+	for (size_t k = 0; k < g->n; k++) {
 		page_t *pg = g->pages[k];
 		uint32_t idx = pg->index;
 		unsigned width = pg->pmc_width;
@@ -200,7 +239,7 @@ static int read_once(struct pmc_selfread *sr, const struct sr_group *g, uint64_t
 
 ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf, size_t len)
 {
-	const struct sr_group *g = NULL;
+	struct sr_group *g = NULL;
 	uint64_t enabled = 0, running = 0;
 
 	if (!sr)
@@ -217,6 +256,8 @@ ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf
 			return r;
 		if (r == 0)
 			continue; /* a page changed during the window: read it again */
+		for (size_t k = 0; k < g->n; k++)
+			g->held[k] = false; /* every page was written since */
 		buf[0] = g->n;
 		buf[1] = enabled;
 		buf[2] = running;
@@ -237,6 +278,8 @@ void pmc_selfread_free(struct pmc_selfread *sr)
 		unmap_pages(sr, sr->groups[i].pages, sr->groups[i].n);
 		free(sr->groups[i].pages);
 		free(sr->groups[i].ids);
+		free(sr->groups[i].held);
+		free(sr->groups[i].hold);
 	}
 	free(sr->groups);
 	free(sr->vals);

@@ -37,6 +37,19 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
  * pages that kept changing. */
 ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf, size_t len);
 
+/* After PERF_EVENT_IOC_RESET of the groups: until the kernel writes a page again, reads of
+ * its group are read()s. kernel/events/core.c's _perf_event_reset() reads the event
+ * (perf_event_read(): on x86, x86_perf_event_update() sets prev_count to the counter as
+ * rdpmc gives it, zero-extended) and writes the page (perf_event_update_userpage(): offset
+ * = count - prev_count), while a counter armed by x86_perf_event_set_period() holds -left,
+ * sign-extended in prev_count, top bit set: offset + the counter sign-extended is then
+ * 2^pmc_width too low, until the event is put on a counter again (x86_pmu_start() arms it
+ * and writes the page). Waiting for that write costs a read() per read in between and
+ * nothing to a reset of stopped groups (the next enable writes the page); resetting
+ * through disable, reset and enable would cost two more ioctls at every reset, and
+ * would need to know which groups were enabled. */
+void pmc_selfread_hold(struct pmc_selfread *sr);
+
 /* Unmaps every page and frees sr. Accepts NULL. */
 void pmc_selfread_free(struct pmc_selfread *sr);
 
