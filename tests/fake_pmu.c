@@ -921,6 +921,18 @@ static uint64_t event_rate(const struct fake_pmu *f, const struct fake_pmu_event
 	return fake_pmu_rate(e->attr.type, e->attr.config);
 }
 
+/* What an event's exclude bits leave of a quantum's counts. The scheduler's software
+ * events are recorded with kernel-mode registers (include/linux/perf_event.h,
+ * __perf_sw_event_sched()), and perf_exclude_event() (kernel/events/core.c) drops them
+ * all under exclude_kernel. Faults carry the faulting context's registers: the task's are
+ * taken as user-mode ones here. The clocks count time, which no exclude bit filters. */
+static bool counts_excluded(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->exclude_kernel &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		a->config == PERF_COUNT_SW_CPU_MIGRATIONS || a->config == 11 /* cgroup-switches */);
+}
+
 static void run_group(struct fake_pmu *f, int leader, bool running)
 {
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++) {
@@ -934,7 +946,8 @@ static void run_group(struct fake_pmu *f, int leader, bool running)
 		e->time_enabled += FAKE_PMU_QUANTUM_NS;
 		if (running) {
 			e->time_running += FAKE_PMU_QUANTUM_NS;
-			e->value += event_rate(f, e);
+			if (!counts_excluded(&e->attr))
+				e->value += event_rate(f, e);
 		}
 	}
 }

@@ -17,7 +17,10 @@
  *   3 groups of 2 events on 4 counters, each group runs exactly 2 quanta out of 3.
  * - Pinned groups (attr.pinned, or every hardware group with cfg.pinned) are scheduled
  *   first; one that does not fit goes into an error state and reads 0 bytes.
- * - Software events always run.
+ * - Software events always run. With exclude_kernel, context switches, CPU migrations
+ *   and cgroup switches count nothing (the kernel records them in kernel mode and
+ *   perf_exclude_event() drops them); faults count (the task's are user-mode ones) and
+ *   the clocks count time whatever the exclude bits say.
  * - perf_event_paranoid as the kernel applies it to an unprivileged caller: >= 2 denies
  *   counting kernel space (EACCES unless exclude_kernel), >= 3 (Debian) denies every
  *   perf_event_open; cfg.privileged (CAP_PERFMON) lifts both.

@@ -119,9 +119,12 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 opened:
 	/* perf_event_paranoid >= 2 lets unprivileged users count user space only. An event
 	 * asked to count the kernel only (:k) has nothing left to count then: it stays
-	 * denied, never a count of nothing with both levels excluded. */
+	 * denied, never a count of nothing with both levels excluded. So does one the kernel
+	 * records only in kernel mode (context switches, migrations): with exclude_kernel
+	 * perf_exclude_event() drops each of them, and the count would be a 0 by
+	 * construction. */
 	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !attr.exclude_kernel &&
-	    !attr.exclude_user) {
+	    !attr.exclude_user && !pmc_event_kernel_recorded(attr.type, attr.config)) {
 		int fd2;
 
 		attr.exclude_kernel = 1;
