@@ -384,6 +384,39 @@ static void test_no_group_read_before_4_13(void **state)
 	pmc_event_list_free(l);
 }
 
+/* Before 4.13 under perf_event_paranoid 2: the kernel refuses kernel-space counting
+ * (EACCES) before it looks at read_format, so the refusal of inherit with group reads
+ * (EINVAL) shows only on the :u retry. That EINVAL is the kernel's version, not a PMU
+ * that cannot exclude the kernel: the retry goes on without group reads, and the events
+ * count user space, read one by one (they were denied). */
+static void test_no_group_read_on_user_only_retry(void **state)
+{
+	struct pmc_event_list *l = t_events("{task-clock,page-faults},minor-faults");
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0, .inherit = true, .user_only_fallback = true);
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2,
+				      .kernel = FAKE_PMU_KERNEL(4, 12)};
+	struct pmc_reading r[3];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	assert_int_equal(fake.log[0].result, -EACCES);
+	assert_int_equal(fake.log[1].result, -EINVAL);
+	assert_true(fake.log[1].attr.exclude_kernel);
+	assert_true(fake.log[2].result >= 0);
+	assert_false(fake.log[2].attr.read_format & PERF_FORMAT_GROUP);
+	assert_int_equal(pmc_counters_enable(c), 0);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_reading(&r[i], PMC_STATUS_COUNTED, 2 * rate_of(&l->events[i]), 2 * Q, 2 * Q);
+		assert_true(r[i].user_only);
+	}
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* Apple's M1 PMU refuses hardware events that do not exclude the guest (EOPNOTSUPP):
  * they are retried with exclude_guest and count. */
 static void test_exclude_guest_retry(void **state)
@@ -1212,6 +1245,7 @@ int main(void)
 	    cmocka_unit_test(test_lone_einval),
 	    cmocka_unit_test(test_no_pmu),
 	    cmocka_unit_test(test_paranoid_levels),
+	    cmocka_unit_test(test_no_group_read_on_user_only_retry),
 	    cmocka_unit_test(test_kernel_recorded_denied_under_paranoid),
 	    cmocka_unit_test(test_user_only_fallback_outcomes),
 	    cmocka_unit_test(test_emfile),
