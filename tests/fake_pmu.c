@@ -193,6 +193,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EACCES;
 	if (!cfg->privileged && cfg->paranoid >= 2 && !a->exclude_kernel)
 		return -EACCES;
+	/* perf_event_alloc() refuses an event bound to neither a task nor a CPU, before
+	 * find_get_context() checks the right to count a CPU (perf_allow_cpu()). */
+	if (pid == -1 && cpu == -1)
+		return -EINVAL;
 	if (!cfg->privileged && cfg->paranoid >= 1 && pid == -1)
 		return -EACCES;
 	if (cfg->no_build_id && a->build_id)
@@ -221,6 +225,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		if (!leader)
 			return -EBADF;
 		if (leader->leader != group_fd - FAKE_PMU_FD_BASE)
+			return -EINVAL;
+		/* perf_event_open(): a member counts on its leader's CPU and in its leader's
+		 * context (the same task, or the same CPU), else EINVAL. */
+		if (leader->cpu != cpu || leader->pid != pid)
 			return -EINVAL;
 	}
 	switch (a->type) {
@@ -526,7 +534,10 @@ static int fake_mmap(void *ctx, int fd, size_t len, void **ret)
 
 		if (f->locked_kb + len / 1024 > allowance)
 			extra = f->locked_kb + len / 1024 - allowance;
-		if (extra > f->cfg.memlock_kb && !f->cfg.privileged)
+		/* Past RLIMIT_MEMLOCK only CAP_IPC_LOCK, or perf_event_paranoid -1, lets the
+		 * ring be locked (perf_mmap(): perf_is_paranoid() && !capable(CAP_IPC_LOCK));
+		 * CAP_PERFMON does not. */
+		if (extra > f->cfg.memlock_kb && !f->cfg.ipc_lock && f->cfg.paranoid > -1)
 			return -EPERM;
 	}
 	pg = aligned_alloc(page, len);

@@ -650,6 +650,35 @@ static void test_kernel_recorded_denied_under_paranoid(void **state)
 	pmc_event_list_free(l);
 }
 
+/* perf_event_open() puts a member in its leader's context: the same task and CPU, else
+ * EINVAL; and an event on neither a task nor a CPU is EINVAL. The engine refuses the
+ * latter as bad options (it opened every event "unsupported", or, before the emulation
+ * was strict, counted them). */
+static void test_group_context_and_no_target(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock");
+	PMC_OPTS(pmc_counters_opts, o, .pid = -1);
+	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_TASK_CLOCK, .exclude_kernel = 1};
+	struct pmc_counters *c = NULL;
+	int leader;
+
+	fake_pmu_init(&fake, &pmu8);
+	leader = fake.sys.event_open(fake.sys.ctx, &a, 0, 0, -1, 0);
+	assert_true(leader >= 0);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 0, 1, leader, 0), -EINVAL);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 0, -1, leader, 0), -EINVAL);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 42, 0, leader, 0), -EINVAL);
+	assert_true(fake.sys.event_open(fake.sys.ctx, &a, 0, 0, leader, 0) >= 0);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, -1, -1, -1, 0), -EINVAL);
+
+	fake_pmu_init(&fake, &pmu8);
+	assert_int_equal(pmc_counters_open_sys(l, &o, &fake.sys, &c), -EINVAL);
+	assert_null(c);
+	assert_int_equal(fake.nlog, 0);
+	pmc_event_list_free(l);
+}
+
 /* The :u retry distinguishes "no such event" (ENOENT: unsupported) from "this PMU cannot
  * count user space alone" (EINVAL, as the msr PMU): that event stays denied. */
 static void test_user_only_fallback_outcomes(void **state)
@@ -1245,6 +1274,7 @@ int main(void)
 	    cmocka_unit_test(test_lone_einval),
 	    cmocka_unit_test(test_no_pmu),
 	    cmocka_unit_test(test_paranoid_levels),
+	    cmocka_unit_test(test_group_context_and_no_target),
 	    cmocka_unit_test(test_no_group_read_on_user_only_retry),
 	    cmocka_unit_test(test_kernel_recorded_denied_under_paranoid),
 	    cmocka_unit_test(test_user_only_fallback_outcomes),

@@ -403,6 +403,20 @@ static void test_ring_size_and_mlock(void **state)
 	assert_null(strchr(err, '\n'));
 	assert_int_equal(fake.nopen, 0);
 	assert_int_equal(fake.munmaps, fake.mmaps - 1); /* the refused one was never mapped */
+
+	/* perf_mmap(): CAP_PERFMON does not lift RLIMIT_MEMLOCK; CAP_IPC_LOCK does, and so
+	 * does perf_event_paranoid -1. */
+	cfg.privileged = true;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EPERM);
+	assert_null(s);
+	cfg.ipc_lock = true;
+	s = open_fake(&cfg, &o);
+	close_fake(s);
+	cfg.ipc_lock = false;
+	cfg.paranoid = -1;
+	s = open_fake(&cfg, &o);
+	close_fake(s);
 }
 
 static void test_callchain_markers(void **state)

@@ -263,7 +263,10 @@ int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opt
 	c->opts.start_disabled = PMC_OPTS_GET(opts, start_disabled, false);
 	c->opts.known_errors = PMC_OPTS_GET(opts, known_errors, NULL);
 	c->opts.user_only_fallback = PMC_OPTS_GET(opts, user_only_fallback, false);
-	if (c->opts.cpu < -1)
+	/* An event counts a task, a CPU, or a task on a CPU: perf_event_alloc() refuses
+	 * neither (pid -1, cpu -1) with EINVAL, which is the caller's mistake, not every
+	 * event's status. */
+	if (c->opts.cpu < -1 || (c->opts.pid == -1 && c->opts.cpu == -1))
 		return -EINVAL;
 	return 0;
 }
