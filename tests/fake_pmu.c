@@ -247,6 +247,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -EACCES;
 	if (!cfg->privileged && cfg->paranoid >= 2 && !a->exclude_kernel)
 		return -EACCES;
+	/* perf_event_alloc() refuses an event bound to neither a task nor a CPU, before
+	 * find_get_context() checks the right to count a CPU (perf_allow_cpu()). */
+	if (pid == -1 && cpu == -1)
+		return -EINVAL;
 	if (!cfg->privileged && cfg->paranoid >= 1 && pid == -1)
 		return -EACCES;
 	if (cfg->no_build_id && a->build_id)
@@ -275,6 +279,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		if (!leader)
 			return -EBADF;
 		if (leader->leader != group_fd - FAKE_PMU_FD_BASE)
+			return -EINVAL;
+		/* perf_event_open(): a member counts on its leader's CPU and in its leader's
+		 * context (the same task, or the same CPU), else EINVAL. */
+		if (leader->cpu != cpu || leader->pid != pid)
 			return -EINVAL;
 	}
 	switch (a->type) {
@@ -637,7 +645,10 @@ static int fake_mmap(void *ctx, int fd, size_t len, void **ret)
 
 		if (f->locked_kb + len / 1024 > allowance)
 			extra = f->locked_kb + len / 1024 - allowance;
-		if (extra > f->cfg.memlock_kb && !f->cfg.privileged)
+		/* Past RLIMIT_MEMLOCK only CAP_IPC_LOCK, or perf_event_paranoid -1, lets the
+		 * ring be locked (perf_mmap(): perf_is_paranoid() && !capable(CAP_IPC_LOCK));
+		 * CAP_PERFMON does not. */
+		if (extra > f->cfg.memlock_kb && !f->cfg.ipc_lock && f->cfg.paranoid > -1)
 			return -EPERM;
 	}
 	pg = aligned_alloc(page, len);
@@ -1032,6 +1043,18 @@ static uint64_t event_rate(const struct fake_pmu *f, const struct fake_pmu_event
 	return fake_pmu_rate(e->attr.type, e->attr.config);
 }
 
+/* What an event's exclude bits leave of a quantum's counts. The scheduler's software
+ * events are recorded with kernel-mode registers (include/linux/perf_event.h,
+ * __perf_sw_event_sched()), and perf_exclude_event() (kernel/events/core.c) drops them
+ * all under exclude_kernel. Faults carry the faulting context's registers: the task's are
+ * taken as user-mode ones here. The clocks count time, which no exclude bit filters. */
+static bool counts_excluded(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->exclude_kernel &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		a->config == PERF_COUNT_SW_CPU_MIGRATIONS || a->config == 11 /* cgroup-switches */);
+}
+
 static void run_group(struct fake_pmu *f, int leader, bool running)
 {
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++) {
@@ -1045,7 +1068,8 @@ static void run_group(struct fake_pmu *f, int leader, bool running)
 		e->time_enabled += FAKE_PMU_QUANTUM_NS;
 		if (running) {
 			e->time_running += FAKE_PMU_QUANTUM_NS;
-			e->value += event_rate(f, e);
+			if (!counts_excluded(&e->attr))
+				e->value += event_rate(f, e);
 		}
 	}
 }

@@ -17,10 +17,15 @@
  *   3 groups of 2 events on 4 counters, each group runs exactly 2 quanta out of 3.
  * - Pinned groups (attr.pinned, or every hardware group with cfg.pinned) are scheduled
  *   first; one that does not fit goes into an error state and reads 0 bytes.
- * - Software events always run.
+ * - Software events always run. With exclude_kernel, context switches, CPU migrations
+ *   and cgroup switches count nothing (the kernel records them in kernel mode and
+ *   perf_exclude_event() drops them); faults count (the task's are user-mode ones) and
+ *   the clocks count time whatever the exclude bits say.
  * - perf_event_paranoid as the kernel applies it to an unprivileged caller: >= 2 denies
  *   counting kernel space (EACCES unless exclude_kernel), >= 3 (Debian) denies every
  *   perf_event_open; cfg.privileged (CAP_PERFMON) lifts both.
+ * - A group member on another CPU or task than its leader, and an event on neither a
+ *   task nor a CPU (pid -1, cpu -1), fail with EINVAL, as perf_event_open() refuses them.
  * - EMFILE once cfg.max_fds descriptors are open; ENOENT for hardware, cache and raw
  *   events with cfg.no_pmu; EINVAL for a hardware event with cfg.einval_config;
  *   optionally an msr-like PMU (cfg.msr_type) that cannot exclude privilege levels.
@@ -151,8 +156,10 @@ struct fake_pmu_config {
 	uint64_t max_sample_rate;
 	/* perf_mmap()'s accounting when mlock_kb is set: each user may lock mlock_kb per
 	 * online CPU in rings, and past that memlock_kb more (RLIMIT_MEMLOCK); beyond,
-	 * mmap fails with EPERM unless privileged. */
+	 * mmap fails with EPERM unless ipc_lock (CAP_IPC_LOCK; CAP_PERFMON, privileged,
+	 * does not lift it) or paranoid is -1. */
 	uint64_t mlock_kb, memlock_kb;
+	bool ipc_lock;
 	/* Nonzero: the pid of a task that has exited (ESRCH for it). */
 	pid_t gone_pid;
 	/* A hardware event with this config gets EBUSY (another tool holds what it needs

@@ -414,6 +414,39 @@ static void test_no_group_read_before_4_13(void **state)
 	pmc_event_list_free(l);
 }
 
+/* Before 4.13 under perf_event_paranoid 2: the kernel refuses kernel-space counting
+ * (EACCES) before it looks at read_format, so the refusal of inherit with group reads
+ * (EINVAL) shows only on the :u retry. That EINVAL is the kernel's version, not a PMU
+ * that cannot exclude the kernel: the retry goes on without group reads, and the events
+ * count user space, read one by one (they were denied). */
+static void test_no_group_read_on_user_only_retry(void **state)
+{
+	struct pmc_event_list *l = t_events("{task-clock,page-faults},minor-faults");
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0, .inherit = true, .user_only_fallback = true);
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2,
+				      .kernel = FAKE_PMU_KERNEL(4, 12)};
+	struct pmc_reading r[3];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	assert_int_equal(fake.log[0].result, -EACCES);
+	assert_int_equal(fake.log[1].result, -EINVAL);
+	assert_true(fake.log[1].attr.exclude_kernel);
+	assert_true(fake.log[2].result >= 0);
+	assert_false(fake.log[2].attr.read_format & PERF_FORMAT_GROUP);
+	assert_int_equal(pmc_counters_enable(c), 0);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_reading(&r[i], PMC_STATUS_COUNTED, 2 * rate_of(&l->events[i]), 2 * Q, 2 * Q);
+		assert_true(r[i].user_only);
+	}
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 /* Apple's M1 PMU refuses hardware events that do not exclude the guest (EOPNOTSUPP):
  * they are retried with exclude_guest and count. */
 static void test_exclude_guest_retry(void **state)
@@ -555,18 +588,21 @@ static void test_paranoid_levels(void **state)
 	assert_int_equal(r[3].status, PMC_STATUS_DENIED);
 	pmc_counters_close(c);
 
-	/* Paranoid 2 with the fallback: retried as user space only, and said so. */
+	/* Paranoid 2 with the fallback: retried as user space only, and said so; but not cs,
+	 * which would read 0 so (test_kernel_recorded_denied_under_paranoid). */
 	fake_pmu_init(&fake, &cfg);
 	o.user_only_fallback = true;
 	c = open_ok(l, &o);
 	fake_pmu_tick(&fake, 2);
 	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 3; i++)
 		assert_int_equal(r[i].status, PMC_STATUS_COUNTED);
 	assert_true(r[0].user_only);
 	assert_false(r[1].user_only);
 	assert_false(r[2].user_only);
-	assert_true(r[3].user_only);
+	assert_int_equal(r[3].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[3].error, EACCES);
+	assert_false(r[3].user_only);
 	assert_int_equal(fake.log[0].result, -EACCES);
 	assert_int_equal(fake.log[0].attr.exclude_kernel, 0);
 	assert_true(fake.log[1].result >= 0);
@@ -602,6 +638,74 @@ static void test_paranoid_levels(void **state)
 	assert_int_equal(pmc_counters_opened(c), 4);
 	pmc_counters_close(c);
 	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(l);
+}
+
+/* Context switches, CPU migrations and cgroup switches are recorded by the kernel in
+ * kernel mode, and exclude_kernel drops every one (kernel/events/core.c,
+ * perf_exclude_event()): under paranoid 2 they get no user-only fallback, which would
+ * read 0 as counted; they are denied, for paranoid's reason. Faults and the clocks keep
+ * theirs, and count. An explicit :u is what the kernel counts: nothing. */
+static void test_kernel_recorded_denied_under_paranoid(void **state)
+{
+	struct pmc_event_list *l = t_events("context-switches,{cpu-migrations,page-faults},"
+					    "task-clock,software/config=11/,context-switches:u");
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0, .user_only_fallback = true);
+	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2};
+	struct pmc_reading r[6];
+	struct pmc_counters *c;
+
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	for (size_t i = 0; i < 5; i += 4) {
+		assert_int_equal(r[i].status, PMC_STATUS_DENIED);
+		assert_int_equal(r[i].error, EACCES);
+		assert_false(r[i].user_only);
+	}
+	assert_int_equal(r[1].status, PMC_STATUS_DENIED);
+	assert_int_equal(r[1].error, EACCES);
+	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE,
+						PERF_COUNT_SW_CONTEXT_SWITCHES),
+			 2); /* the plain one once, never retried; the :u one */
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS), 1);
+	for (size_t i = 2; i < 4; i++) {
+		assert_reading(&r[i], PMC_STATUS_COUNTED, 3 * rate_of(&l->events[i]), 3 * Q, 3 * Q);
+		assert_true(r[i].user_only);
+	}
+	assert_reading(&r[5], PMC_STATUS_COUNTED, 0, 3 * Q, 3 * Q);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
+/* perf_event_open() puts a member in its leader's context: the same task and CPU, else
+ * EINVAL; and an event on neither a task nor a CPU is EINVAL. The engine refuses the
+ * latter as bad options (it opened every event "unsupported", or, before the emulation
+ * was strict, counted them). */
+static void test_group_context_and_no_target(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock");
+	PMC_OPTS(pmc_counters_opts, o, .pid = -1);
+	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_TASK_CLOCK, .exclude_kernel = 1};
+	struct pmc_counters *c = NULL;
+	int leader;
+
+	fake_pmu_init(&fake, &pmu8);
+	leader = fake.sys.event_open(fake.sys.ctx, &a, 0, 0, -1, 0);
+	assert_true(leader >= 0);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 0, 1, leader, 0), -EINVAL);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 0, -1, leader, 0), -EINVAL);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, 42, 0, leader, 0), -EINVAL);
+	assert_true(fake.sys.event_open(fake.sys.ctx, &a, 0, 0, leader, 0) >= 0);
+	assert_int_equal(fake.sys.event_open(fake.sys.ctx, &a, -1, -1, -1, 0), -EINVAL);
+
+	fake_pmu_init(&fake, &pmu8);
+	assert_int_equal(pmc_counters_open_sys(l, &o, &fake.sys, &c), -EINVAL);
+	assert_null(c);
+	assert_int_equal(fake.nlog, 0);
 	pmc_event_list_free(l);
 }
 
@@ -1055,7 +1159,7 @@ static void remove_proc(void)
  * user space from then on), page-faults:u was user-only already and stays as it is. */
 static void test_probe_missing_and_user_only(void **state)
 {
-	struct pmc_event_list *l = t_events("cycles,task-clock,page-faults:u,{context-switches}");
+	struct pmc_event_list *l = t_events("cycles,task-clock,page-faults:u,{minor-faults}");
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2};
 	struct pmc_probe_report *rep = NULL;
 	enum pmc_status st;
@@ -1096,7 +1200,7 @@ static void test_probe_missing_and_user_only(void **state)
 	assert_string_equal(pmc_event_list_name(l, 2), "page-faults:u");
 	assert_int_equal(pmc_probe_report_event_at(rep, 3, NULL, NULL, &user_only), 0);
 	assert_true(user_only);
-	assert_string_equal(pmc_event_list_name(l, 3), "context-switches:u");
+	assert_string_equal(pmc_event_list_name(l, 3), "minor-faults:u");
 	assert_int_equal(pmc_probe_report_event_at(rep, 4, &st, &e, &user_only), -EINVAL);
 	pmc_probe_report_free(rep);
 	rep = NULL;
@@ -1243,6 +1347,9 @@ int main(void)
 	    cmocka_unit_test(test_lone_einval),
 	    cmocka_unit_test(test_no_pmu),
 	    cmocka_unit_test(test_paranoid_levels),
+	    cmocka_unit_test(test_group_context_and_no_target),
+	    cmocka_unit_test(test_no_group_read_on_user_only_retry),
+	    cmocka_unit_test(test_kernel_recorded_denied_under_paranoid),
 	    cmocka_unit_test(test_user_only_fallback_outcomes),
 	    cmocka_unit_test(test_emfile),
 	    cmocka_unit_test(test_pinned_zero_read),

@@ -299,6 +299,23 @@ static void test_eacces(void **state)
 	assert_non_null(strstr(err, "perf_event_paranoid"));
 }
 
+/* Out of descriptors is the process's limit, not the event: the message says to raise
+ * it (it said the event cannot sample here and to try cpu-clock), and nothing stays open. */
+static void test_emfile(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0-3", .max_fds = 2};
+	struct pmc_sample_opts o = fake_opts();
+	struct pmc_sampler *s = NULL;
+
+	(void)state;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EMFILE);
+	assert_null(s);
+	assert_non_null(strstr(err, "ulimit -n"));
+	assert_null(strstr(err, "cannot sample here"));
+	assert_int_equal(fake.nopen, 0);
+}
+
 static void test_bad_options(void **state)
 {
 	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
@@ -503,6 +520,20 @@ static void test_ring_size_and_mlock(void **state)
 	assert_null(strchr(err, '\n'));
 	assert_int_equal(fake.nopen, 0);
 	assert_int_equal(fake.munmaps, fake.mmaps - 1); /* the refused one was never mapped */
+
+	/* perf_mmap(): CAP_PERFMON does not lift RLIMIT_MEMLOCK; CAP_IPC_LOCK does, and so
+	 * does perf_event_paranoid -1. */
+	cfg.privileged = true;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), -EPERM);
+	assert_null(s);
+	cfg.ipc_lock = true;
+	s = open_fake(&cfg, &o);
+	close_fake(s);
+	cfg.ipc_lock = false;
+	cfg.paranoid = -1;
+	s = open_fake(&cfg, &o);
+	close_fake(s);
 }
 
 static void test_callchain_markers(void **state)
@@ -1262,6 +1293,7 @@ int main(void)
 	    cmocka_unit_test(test_event_names),
 	    cmocka_unit_test(test_build_id_fallback),
 	    cmocka_unit_test(test_eacces),
+	    cmocka_unit_test(test_emfile),
 	    cmocka_unit_test(test_bad_options),
 	    cmocka_unit_test(test_callchain_markers),
 	    cmocka_unit_test(test_hypervisor_and_guest_frames),

@@ -90,6 +90,29 @@ static void ask_user_access(const struct pmc_event *ev, struct perf_event_attr *
 #endif
 }
 
+/* Opens attr, and again without group reads when a leader with inherit gets EINVAL:
+ * before Linux 4.13 inherit and PERF_FORMAT_GROUP exclude each other (perf: "switching
+ * off group read"). If it opens so, every event from here on is read on its own. A group
+ * opened before is left as it is: the first leader is where this shows. Every attempt of
+ * open_one goes through here, the :u retry too: perf_event_open() refuses kernel-space
+ * counting (EACCES) before it looks at read_format, so under perf_event_paranoid 2 the
+ * refusal of group reads shows only on the retry. */
+static int open_attr(struct pmc_counters *c, struct perf_event_attr *attr, int group_fd)
+{
+	int fd = sys_open(c, attr, group_fd);
+
+	if (fd == -EINVAL && group_fd < 0 && attr->inherit && !c->no_group_read &&
+	    (attr->read_format & PERF_FORMAT_GROUP)) {
+		attr->read_format = READ_FORMAT_ONE;
+		fd = sys_open(c, attr, group_fd);
+		if (fd >= 0)
+			c->no_group_read = true;
+		else
+			attr->read_format = READ_FORMAT;
+	}
+	return fd;
+}
+
 static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct slot *s,
 		    int group_fd)
 {
@@ -107,21 +130,7 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 	if (o->self_read)
 		ask_user_access(ev, &attr);
 
-	fd = sys_open(c, &attr, group_fd);
-	if (fd == -EINVAL && leader && attr.inherit && !c->no_group_read) {
-		/* Before Linux 4.13 inherit and PERF_FORMAT_GROUP exclude each other (perf:
-		 * "switching off group read"): if the event opens without group reads,
-		 * every event from here on is read on its own. A group opened before is
-		 * left as it is: the first leader is where this shows. */
-		attr.read_format = READ_FORMAT_ONE;
-		fd = sys_open(c, &attr, group_fd);
-		if (fd >= 0)
-			c->no_group_read = true;
-		else
-			attr.read_format = READ_FORMAT;
-		if (fd == -EINVAL || fd >= 0)
-			goto opened;
-	}
+	fd = open_attr(c, &attr, group_fd);
 	if (fd == -EOPNOTSUPP && !attr.exclude_guest) {
 		/* PMUs that cannot count in guest mode refuse an event that does not
 		 * exclude it (Apple's M1 PMU driver answers EOPNOTSUPP): a benchmark runs in
@@ -129,29 +138,32 @@ static int open_one(struct pmc_counters *c, const struct pmc_event *ev, struct s
 		int fd2;
 
 		attr.exclude_guest = 1;
-		fd2 = sys_open(c, &attr, group_fd);
+		fd2 = open_attr(c, &attr, group_fd);
 		if (fd2 >= 0 || fd2 != -EOPNOTSUPP)
 			fd = fd2;
 		if (fd2 < 0)
 			attr.exclude_guest = 0;
 	}
-opened:
 	/* perf_event_paranoid >= 2 lets unprivileged users count user space only. An event
 	 * asked to count the kernel only (:k) has nothing left to count then: it stays
-	 * denied, never a count of nothing with both levels excluded. */
+	 * denied, never a count of nothing with both levels excluded. So does one the kernel
+	 * records only in kernel mode (context switches, migrations): with exclude_kernel
+	 * perf_exclude_event() drops each of them, and the count would be a 0 by
+	 * construction. */
 	if ((fd == -EACCES || fd == -EPERM) && o->user_only_fallback && !ev->no_user_fallback &&
-	    !attr.exclude_kernel && !attr.exclude_user) {
+	    !attr.exclude_kernel && !attr.exclude_user &&
+	    !pmc_event_kernel_recorded(attr.type, attr.config)) {
 		int fd2;
 
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
-		fd2 = sys_open(c, &attr, group_fd);
+		fd2 = open_attr(c, &attr, group_fd);
 		if (fd2 == -EOPNOTSUPP && !attr.exclude_guest) {
 			/* perf_event_open() checks the privilege level before the PMU sees the
 			 * event, so on Apple's PMUs under paranoid 2 the need for exclude_guest
 			 * shows only now. */
 			attr.exclude_guest = 1;
-			fd2 = sys_open(c, &attr, group_fd);
+			fd2 = open_attr(c, &attr, group_fd);
 		}
 		if (fd2 >= 0) {
 			s->user_only = true;
@@ -294,7 +306,10 @@ int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opt
 	c->opts.known_errors = PMC_OPTS_GET(opts, known_errors, NULL);
 	c->opts.user_only_fallback = PMC_OPTS_GET(opts, user_only_fallback, false);
 	c->opts.self_read = PMC_OPTS_GET(opts, self_read, false);
-	if (c->opts.cpu < -1)
+	/* An event counts a task, a CPU, or a task on a CPU: perf_event_alloc() refuses
+	 * neither (pid -1, cpu -1) with EINVAL, which is the caller's mistake, not every
+	 * event's status. */
+	if (c->opts.cpu < -1 || (c->opts.pid == -1 && c->opts.cpu == -1))
 		return -EINVAL;
 	return 0;
 }

@@ -60,6 +60,13 @@ size_t pmc_cpu_list_count(const char *list);
 /* True when the event needs a PMU other than the kernel's software one. */
 bool pmc_event_is_hardware(const struct pmc_event *ev);
 
+/* True for the software events the kernel records only in kernel mode: context
+ * switches, CPU migrations and cgroup switches are counted from the scheduler with the
+ * caller's (kernel) registers (include/linux/perf_event.h, __perf_sw_event_sched()), so
+ * kernel/events/core.c's perf_exclude_event() drops every one of them when exclude_kernel
+ * is set: counting user space only reads 0 whatever the task does. */
+bool pmc_event_kernel_recorded(uint32_t type, uint64_t config);
+
 /* A generic hardware or software event of the built-in table (not a cache event), for
  * the sampler: the name as perf spells it (exact case; aliases such as "cpu-cycles"
  * keep their own name), its perf_event_attr type and config. */

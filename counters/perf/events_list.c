@@ -20,6 +20,17 @@ bool pmc_event_is_hardware(const struct pmc_event *ev)
 	}
 }
 
+bool pmc_event_kernel_recorded(uint32_t type, uint64_t config)
+{
+	/* Faults are recorded with the faulting context's registers (arch/x86/mm/fault.c,
+	 * mm/memory.c mm_account_fault()), so :u counts those taken in user mode; the clocks
+	 * count time, which no exclude bit filters. */
+	return type == PERF_TYPE_SOFTWARE &&
+	       (config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+		config == 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */);
+}
+
 void pmc_event_list_free(struct pmc_event_list *list)
 {
 	if (!list)

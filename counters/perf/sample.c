@@ -210,6 +210,14 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 			    "PERF_SAMPLE_STACK_USER), which DWARF call graphs need; use frame "
 			    "pointers (--call-graph fp)",
 			    s->ev.name, cpu, strerror(-r));
+	else if (r == -EMFILE || r == -ENFILE)
+		/* Not the event's fault: attaching takes a descriptor per thread and CPU. The
+		 * limit is the caller's to raise (pmcbench's CLI raises it to the hard one). */
+		pmc_err_set(err, errlen,
+			    "perf_event_open of \"%s\" on CPU %d: %s: sampling takes a descriptor "
+			    "per CPU, and per thread and CPU of an attached process; raise the "
+			    "limit ('ulimit -n')",
+			    s->ev.name, cpu, strerror(-r));
 	else if ((r == -EACCES || r == -EPERM) && o->attach)
 		pmc_err_set(err, errlen,
 			    "perf_event_open of \"%s\" on process %d: %s: attaching needs the "

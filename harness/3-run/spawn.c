@@ -152,6 +152,14 @@ static void read_tail(int fd, struct pmc_spawn_result *res)
 	res->stderr_bytes = (uint64_t)st.st_size;
 }
 
+/* The soft RLIMIT_NOFILE the targets get (pmc_spawn_set_nofile); 0: this process's. */
+static rlim_t target_nofile;
+
+void pmc_spawn_set_nofile(rlim_t soft)
+{
+	target_nofile = soft;
+}
+
 struct child_args {
 	const struct pmc_spawn_opts *o;
 	int in_fd, null_fd;
@@ -203,6 +211,17 @@ static int child(void *p)
 		goto fail;
 	if (o->no_aslr)
 		personality(ADDR_NO_RANDOMIZE);
+	if (target_nofile) {
+		/* After the hook, which opens counters under our raised limit. Rlimits are the
+		 * child's own (no CLONE_THREAD); its descriptors above the limit stay open. */
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+			goto fail;
+		rl.rlim_cur = target_nofile < rl.rlim_max ? target_nofile : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			goto fail;
+	}
 	/* execvpe searches this process's PATH, as execvp does, whatever envp holds. */
 	if (o->path)
 		execve(o->path, o->argv, o->envp ? o->envp : environ);

@@ -92,6 +92,13 @@ struct pmc_spawn_result {
  * other threads may run commands at the same time. */
 int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *ret);
 
+/* For a caller that raised this process's soft RLIMIT_NOFILE (the CLI, for the counters'
+ * descriptors, as perf does): every target spawned from then on gets soft instead, the
+ * limit it would have had, so raising it changes nothing the command sees (a program
+ * that sizes tables by it, or select()s on descriptors, behaves as without pmcbench).
+ * 0: the targets inherit this process's. Set it before spawning from several threads. */
+void pmc_spawn_set_nofile(rlim_t soft);
+
 /* Runs two commands at the same time and waits for both: opts[1] on a thread started for
  * it, opts[0] on the calling thread, both released together by a barrier once the thread
  * is up. rc[i] is what pmc_spawn_run returned for opts[i] and ret[i] its result (left

@@ -33,9 +33,10 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 {
 	struct pmc_probe_report *rep = NULL;
 	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
-	char nofit[1024] = "";
-	size_t nmissing, ndenied = 0, len = 0, flen = 0, nlen = 0, n = pmc_event_list_count(ev);
-	int first_err, level, r;
+	char nofit[1024] = "", krec[512] = "";
+	size_t nmissing, ndenied = 0, len = 0, flen = 0, nlen = 0, klen = 0, nkrec = 0;
+	size_t n = pmc_event_list_count(ev);
+	int first_err, level = -1, r;
 
 	*ret_user_only = false;
 	r = pmc_event_list_probe(ev, NULL, &rep, err, sizeof(err));
@@ -61,15 +62,25 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 			nlen += (size_t)snprintf(nofit + nlen, sizeof(nofit) - nlen, "%s%s",
 						 nlen ? ", " : "", d.name);
 		ndenied += st == PMC_STATUS_DENIED;
+		/* Denied for want of the :u fallback, which would count nothing of it. */
+		if (st == PMC_STATUS_DENIED && !d.exclude_kernel &&
+		    pmc_event_kernel_recorded(d.type, d.config)) {
+			nkrec++;
+			if (klen < sizeof(krec) - 64)
+				klen += (size_t)snprintf(krec + klen, sizeof(krec) - klen, "%s%s",
+							 klen ? ", " : "", d.name);
+		}
 		if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) &&
 		    len < sizeof(missing) - 64)
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
 						len ? ", " : "", d.name);
 	}
+	if (pmc_probe_report_paranoid(rep, &level) < 0)
+		level = -1;
 	if (flen && !quiet) {
 		char lv[16] = "?";
 
-		if (pmc_probe_report_paranoid(rep, &level) == 0)
+		if (level >= 0)
 			snprintf(lv, sizeof(lv), "%d", level);
 		pmc_session_say(pr, PMC_SESSION_NOTE,
 				"counting user space only for %s: the kernel denies kernel-space "
@@ -105,6 +116,22 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
 		else
 			snprintf(reason, sizeof(reason), "%s", strerror(first_err));
+	}
+	if (nkrec && level == 2) {
+		/* The kernel records them in kernel mode only (counters/perf/events.h,
+		 * pmc_event_kernel_recorded()): paranoid's own advice, :u, counts 0 of them. */
+		char why[384];
+
+		snprintf(why, sizeof(why),
+			 "denied: perf_event_paranoid is 2, so unprivileged users may count only "
+			 "user space, and the kernel records %s in kernel mode only (a :u count "
+			 "is always 0); run 'sysctl kernel.perf_event_paranoid=1' as root, or "
+			 "grant CAP_PERFMON",
+			 nkrec == 1 ? "this event" : "these events");
+		if (nkrec == nmissing)
+			snprintf(reason, sizeof(reason), "%s", why);
+		else if (!quiet && !require)
+			pmc_session_say(pr, PMC_SESSION_NOTE, "%s not counted: %s", krec, why);
 	}
 	snprintf(ret_reason, reason_len, "%s", reason);
 	if (require) {

@@ -3,11 +3,13 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "commit.h"
 #include "config.h"
 #include "base/suggest.h"
 #include "cli/cli.h"
+#include "run/spawn.h"
 
 struct command {
 	const char *name;
@@ -55,6 +57,25 @@ static void unknown_command(const char *name)
 		pmc_cli_error("unknown command '%s'; %s", name, hint);
 	else
 		pmc_cli_error("unknown command '%s'; try 'pmcbench --help'", name);
+}
+
+/* The commands that open counters raise the soft RLIMIT_NOFILE to the hard limit, as
+ * perf's tool does (tools/perf/util/rlimit.c, rlimit__increase_nofile()): an event per
+ * thread and CPU of an attached process, or many events of a command, need more than
+ * the usual 1024. Here, once, because it is the program's policy: the library returns
+ * EMFILE and leaves the process's limits alone. The commands measured get the limit back
+ * (pmc_spawn_set_nofile), so they run as they would without pmcbench. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+	rlim_t soft;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	soft = rl.rlim_cur;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+		pmc_spawn_set_nofile(soft);
 }
 
 static const struct command *find_command(const char *name)
@@ -116,6 +137,8 @@ int main(int argc, char **argv)
 			return PMC_EXIT_ERROR;
 		}
 	}
+	if (strcmp(cmd->name, "run") == 0 || strcmp(cmd->name, "record") == 0)
+		raise_nofile();
 	code = cmd->fn(argc - 1, argv + 1);
 	if (pmc_cli_ascii_finish() < 0 && code != PMC_EXIT_ERROR) {
 		fprintf(stderr, "pmcbench: error: cannot write to standard output\n");

@@ -54,7 +54,7 @@ struct pmc_counters;
 
 struct pmc_counters_opts {
 	size_t sz;
-	pid_t pid;   /* the task to count; 0: the calling thread */
+	pid_t pid;   /* the task to count; 0: the calling thread; -1: all, with on_cpu only */
 	bool on_cpu; /* count only while the task runs on cpu; false: on any CPU */
 	int cpu;
 	bool inherit;	     /* count children and threads created after opening */

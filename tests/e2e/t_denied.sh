@@ -12,6 +12,10 @@ denied_setup() {
 	if [ -z "${PMC_PARANOID4:-}" ] || [ ! -f "$PMC_PARANOID4" ]; then
 		skip "PMC_PARANOID4 (the shim, tests/paranoid4.c) is not set"
 	fi
+	unprivileged_setup
+}
+
+unprivileged_setup() {
 	AS=()
 	if [ "$(id -u)" = 0 ]; then
 		if command -v setpriv >/dev/null; then
@@ -165,5 +169,30 @@ for b in d["benchmarks"]:
     assert ms["task-clock/op"]["status"] == "denied", ms["task-clock/op"]
     assert all(v is None for v in ms["task-clock/op"]["samples"])
     assert all(v > 0 for v in ms["wall-time/op"]["samples"])
+PY
+}
+
+# The real kernel at perf_event_paranoid 2 (no shim): it records context switches and CPU
+# migrations in kernel mode only, so their user-space-only retry would count 0 as a
+# number (it did: "counted", 0); they are denied, saying why, while task-clock and
+# page-faults fall back to :u and count.
+test_paranoid2_kernel_recorded_events_denied() {
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)" = 2 ] ||
+		skip "perf_event_paranoid is not 2 here"
+	unprivileged_setup || return 1
+	expect_exit 0 "${AS[@]}" "$PMCBENCH" run -r 2 -o r.json -n w \
+		-e context-switches,cpu-migrations,task-clock,page-faults -c "$WORK loop 1000" ||
+		return 1
+	expect_grep 'note: 2 events not counted \(context-switches, cpu-migrations\): .*records these events in kernel mode only \(a :u count is always 0\)' "$TMP/err" || return 1
+	python3 - r.json <<'PY' || fail "r.json: a kernel-recorded event was counted under :u"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = d["benchmarks"][0]["metrics"]
+for e in ("context-switches", "cpu-migrations"):
+    assert ms[e]["status"] == "denied" and ms[e]["error"] == "EACCES", (e, ms[e])
+    assert all(v is None for v in ms[e]["samples"]), (e, ms[e])
+    assert e + ":u" not in ms, ms.keys()
+for e in ("task-clock:u", "page-faults:u"):
+    assert all(v > 0 for v in ms[e]["samples"]), (e, ms[e])
 PY
 }

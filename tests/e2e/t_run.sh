@@ -670,3 +670,22 @@ CASES
 	expect_exit 2 "$PMCBENCH" run -q -r 1 -L n '' -- echo '{n}' &&
 	expect_one_line "$TMP/err" "--parameter-list n '': no values"
 }
+
+# 27 events need 27 descriptors, more than a soft RLIMIT_NOFILE of 16 allows: pmcbench
+# raises its soft limit to the hard one, as perf does (it failed with "out of file
+# descriptors"), and the command measured still gets 16, as it would without pmcbench.
+test_run_raises_the_descriptor_limit_but_not_the_commands() {
+	local ev="" e
+	[ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 64 ] ||
+		skip "the hard RLIMIT_NOFILE is below 64"
+	for e in task-clock cpu-clock page-faults minor-faults major-faults context-switches \
+		cpu-migrations alignment-faults emulation-faults; do
+		ev="$ev$e,$e:u,$e:k,"
+	done
+	expect_exit 0 sh -c 'ulimit -Sn 16 && exec "$@"' sh "$PMCBENCH" run -q -r 2 \
+		--show-output -e "${ev%,}" -o nofile.json -c 'sh -c "ulimit -Sn"' || return 1
+	[ "$(grep -c '^16$' "$TMP/out")" -ge 2 ] ||
+		{ cat "$TMP/out" >&2; fail "the command did not see its own limit of 16"; return 1; }
+	[ "$(json_get nofile.json 'd["benchmarks"][0]["metrics"]["task-clock:k"]["status"]')" = counted ] ||
+		fail "task-clock:k not counted"
+}
