@@ -67,6 +67,16 @@ for cc in gcc clang; do
 	done
 done
 
+# The arm64 guest (docs/testing.md, "Against a real PMU"): pmcbench cross-built and
+# tested under Debian's arm64 kernel and its armv8_pmuv3 driver in qemu-system-aarch64,
+# the counters read from a real PMU driver. Its packages are cached between runs
+# (PMC_GUEST_CACHE); it installs its host tools itself.
+echo "== arm64 guest against a real PMU driver (build-guest-arm64)"
+start=$SECONDS
+sh ci/guest/run.sh build-guest-arm64
+guest_time=$((SECONDS - start))
+echo "== arm64 guest: ${guest_time} s"
+
 # The libFuzzer targets (tests/fuzz/README.md), each on a fixed number of inputs from a
 # fixed seed (the same inputs on every machine): a crash, a leak or a hang fails CI.
 # ci/fuzz.sh SECONDS runs them longer.
@@ -88,5 +98,6 @@ for t in "${timings[@]}"; do
 	echo "== ${t%|*}"
 	slowest "${t#*|}"
 done
-echo "all tests passed in $builds builds (gcc, clang; plain, ASan+UBSan) in $((SECONDS / 60)) min $((SECONDS % 60)) s"
+echo "== arm64 guest: $guest_time s"
+echo "all tests passed in $builds builds (gcc, clang; plain, ASan+UBSan) and the arm64 guest in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, 0 failed"
