@@ -16,6 +16,18 @@ set -eu
 PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libdw-dev libiberty-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
 TEST_OPTIONAL="chromium"
 OPTIONAL="linux-perf hyperfine"
+# The arm64 guest stage (ci/guest/run.sh, docs/testing.md): QEMU's arm64 emulator, the
+# cross compiler and cpio; with --guest.
+GUEST="qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu cpio"
+with_optional=no
+for arg in "$@"; do
+	case $arg in
+	--with-optional) with_optional=yes ;;
+	--guest) PACKAGES="$PACKAGES $GUEST" ;;
+	*) echo "ci/install-deps.sh: unknown argument '$arg'; use --with-optional or --guest" >&2
+		exit 2 ;;
+	esac
+done
 
 missing=""
 for p in $PACKAGES; do
@@ -28,7 +40,7 @@ for p in $TEST_OPTIONAL; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq "ok (installed|triggers-pending)" ||
 		missing_test="$missing_test $p"
 done
-if [ -z "$missing" ] && [ "${1:-}" != "--with-optional" ]; then
+if [ -z "$missing" ] && [ $with_optional = no ]; then
 	[ -z "$missing_test" ] && exit 0
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "ci/install-deps.sh: test packages missing (their tests are skipped):$missing_test" >&2
@@ -49,7 +61,7 @@ if [ -n "$missing_test" ]; then
 	apt-get install -y -qq --no-install-recommends $missing_test >/dev/null || \
 		echo "ci/install-deps.sh: test packages ($missing_test) not installed; their tests are skipped" >&2
 fi
-if [ "${1:-}" = "--with-optional" ]; then
+if [ $with_optional = yes ]; then
 	apt-get install -y -qq --no-install-recommends $OPTIONAL >/dev/null || \
 		echo "ci/install-deps.sh: optional packages ($OPTIONAL) not installed" >&2
 fi

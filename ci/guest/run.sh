@@ -19,7 +19,7 @@ cache=${PMC_GUEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pmcbench-guest}
 limit=${PMC_GUEST_TIMEOUT:-900}
 start=$(date +%s)
 
-sh ci/guest/install.sh
+sh ci/install-deps.sh --guest
 sh ci/guest/fetch.sh "$cache"
 sysroot=$cache/sysroot
 fetched=$(date +%s)

@@ -42,6 +42,22 @@ within() {
 	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t * b) }'
 }
 
+# Whether METRIC of FILE ran a share of its enabled time in (LO, HI) and was scaled to
+# within 0.5% of TRUTH.
+scaled_near() {
+	f=$(awk -v e="$(col "$1" "$2" 8)" -v r="$(col "$1" "$2" 9)" 'BEGIN { print r / e }')
+	awk -v f="$f" -v lo="$3" -v hi="$4" 'BEGIN { exit !(f > lo && f < hi) }' ||
+		fail "$2 ran $f of the time, not in ($3, $4)" || return 1
+	within "$(col "$1" "$2" 5)" "$5" 0.005 ||
+		fail "$2 scaled to $(col "$1" "$2" 5), more than 0.5% from $5"
+}
+
+# The instructions:u/op of benchmark B in the CSV FILE (one value: every run's is equal).
+per_op() {
+	awk -F, -v b="\"$2\"" '$1 == b && $2 == "\"instructions:u/op\"" { print $5 }' "$1" |
+		sort -u | head -n 1
+}
+
 # Emulated twin: test_counters (exact counts of a command); the loop is 2 instructions.
 test_exact_instruction_counts() {
 	measure a.csv -r 3 -e 'instructions:u' -- $W loop 1000000 || return 1
@@ -82,11 +98,7 @@ test_multiplexed_events_scaled() {
 		k=$((k + 1))
 		[ "$(col m.csv "$m" 6)" = scaled ] || fail "$m: $(col m.csv "$m" 6), not scaled" ||
 			return 1
-		f=$(awk -v e="$(col m.csv "$m" 8)" -v r="$(col m.csv "$m" 9)" 'BEGIN { print r / e }')
-		awk -v f="$f" 'BEGIN { exit !(f > 0.4 && f < 0.6) }' ||
-			fail "$m ran $f of the time, not about 6/12" || return 1
-		within "$(col m.csv "$m" 5)" "$truth" 0.005 ||
-			fail "$m scaled to $(col m.csv "$m" 5), more than 0.5% from $truth" || return 1
+		scaled_near m.csv "$m" 0.4 0.6 "$truth" || return 1
 	done
 	[ $k -eq 12 ] || fail "$k events in the result, not 12"
 }
@@ -101,11 +113,7 @@ test_groups_that_cannot_run_together() {
 		-e '{instructions,armv8_pmuv3/event=0x008/,armv8_pmuv3/config=0x8/,armv8_pmuv3/event=8/}:u' \
 		-- $W loop $n || return 1
 	for m in r08:u armv8_pmuv3/inst_retired/:u instructions:u; do
-		f=$(awk -v e="$(col m.csv "$m" 8)" -v r="$(col m.csv "$m" 9)" 'BEGIN { print r / e }')
-		awk -v f="$f" 'BEGIN { exit !(f > 0.25 && f < 0.42) }' ||
-			fail "$m ran $f of the time, not about a third" || return 1
-		within "$(col m.csv "$m" 5)" "$truth" 0.005 ||
-			fail "$m scaled to $(col m.csv "$m" 5), more than 0.5% from $truth" || return 1
+		scaled_near m.csv "$m" 0.25 0.42 "$truth" || return 1
 	done
 }
 
@@ -259,20 +267,17 @@ test_benchmark_program_counts() {
 		fail "perf_user_access=0: $(grep -o '"counter-read[^,]*' bench0.json)" || return 1
 	for access in 1 0; do
 		f=bench$access.csv
-		per() {
-			awk -F, -v b="\"$1\"" '$1 == b && $2 == "\"instructions:u/op\"" { print $5 }' "$f" |
-				sort -u | head -n 1
-		}
 		for form in "nops" "loop_nops"; do
-			d=$(awk -v a="$(per ${form}10)" -v b="$(per ${form}20)" 'BEGIN { print b - a }')
+			d=$(awk -v a="$(per_op $f ${form}10)" -v b="$(per_op $f ${form}20)" \
+				'BEGIN { print b - a }')
 			awk -v d="$d" 'BEGIN { exit !(d > 9.99 && d < 10.01) }' ||
 				fail "perf_user_access=$access, $form: 20 nops are $d more than 10" ||
 				return 1
 		done
 	done
 	for b in nops10 nops20 loop_nops10 loop_nops20; do
-		x=$(awk -F, -v b="\"$b\"" '$1 == b && $2 == "\"instructions:u/op\"" { print $5 }' bench1.csv | sort -u | head -n 1)
-		y=$(awk -F, -v b="\"$b\"" '$1 == b && $2 == "\"instructions:u/op\"" { print $5 }' bench0.csv | sort -u | head -n 1)
+		x=$(per_op bench1.csv $b)
+		y=$(per_op bench0.csv $b)
 		within "$x" "$y" 0.001 || fail "$b: $x instructions/op with mrs, $y with read()" ||
 			return 1
 	done
