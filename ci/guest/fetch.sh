@@ -21,13 +21,15 @@ want=$(echo $PACKAGES | tr ' ' '\n' | sort | tr '\n' ' ')
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	exit 0
 fi
+# The cache is ours, not _apt's: apt downloads as the user running this (no sandbox
+# user, whose access to the cache it would warn about on every file).
 apt_dir=$cache/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$cache/debs" "$cache/sysroot"
 : >"$apt_dir/status"
 set -- -o APT::Architecture=arm64 -o APT::Architectures=arm64 \
 	-o Dir::State="$apt_dir" -o Dir::State::Lists="$apt_dir/lists" \
 	-o Dir::State::status="$apt_dir/status" -o Dir::Cache="$apt_dir" \
-	-o Debug::NoLocking=1 -qq
+	-o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)" -qq
 apt-get "$@" update
 # Each package's name as apt resolves it today (the metapackage's image, one version).
 kernel=$(apt-cache "$@" depends linux-image-cloud-arm64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
