@@ -4,6 +4,9 @@
  * result model, without the engine's syscall layer. */
 #pragma once
 
+#include <math.h>
+#include <stdint.h>
+
 #include "pmcbench/counters.h"
 
 #define PMC_PARTS_MAX 4	    /* core PMUs of one CPU (counters/perf/hybrid.h) */
@@ -18,3 +21,23 @@ struct pmc_reading_parts {
 	char pmu[PMC_PARTS_MAX][PMC_PMU_NAME_MAX]; /* "cpu_core"; "" when the kernel chose */
 	struct pmc_reading rd[PMC_PARTS_MAX];
 };
+
+/* Multiplexing scaling (docs/events.md, "Multiplexing"): a count that ran for part of
+ * the time it was enabled, extrapolated to the whole of it, value * enabled / running in
+ * double, as perf's perf_counts_values__scale() does; NaN when it never ran. The one
+ * place the engine, the hybrid sum and the result model compute it. */
+static inline double pmc_reading_scale(uint64_t value, uint64_t enabled, uint64_t running)
+{
+	if (running == 0)
+		return NAN;
+	return (double)value * (double)enabled / (double)running;
+}
+
+/* The share of its enabled time a count ran on the PMU, at most 1 (a group's members
+ * are read one after the other, so running may pass enabled by the reads' time). */
+static inline double pmc_reading_running_fraction(uint64_t enabled, uint64_t running)
+{
+	if (enabled == 0)
+		return NAN;
+	return fmin(1.0, (double)running / (double)enabled);
+}

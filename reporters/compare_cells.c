@@ -390,14 +390,12 @@ static void fmt_times(double r, char *buf)
  * the rows of two results' benchmarks each have their own. */
 static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
 {
-	static const char *const primary[] = {"task-clock", "wall-time"};
-
-	for (size_t p = 0; p < sizeof(primary) / sizeof(primary[0]); p++) {
+	for (size_t p = 0; pmc_metric_primary[p]; p++) {
 		for (size_t bi = 0; bi < c->nblocks; bi++) {
 			const struct pmc_cmp_block *blk = &c->blocks[bi];
 			bool ok = blk->nrows >= 2;
 
-			if (strcmp(blk->metric, primary[p]) != 0)
+			if (strcmp(blk->metric, pmc_metric_primary[p]) != 0)
 				continue;
 			for (size_t j = 0; j < blk->nrows && ok; j++) {
 				const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
@@ -543,16 +541,15 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 
 size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
 {
-	static const char *const primary[] = {"task-clock", "wall-time"};
 	size_t best = ref;
 
-	for (size_t p = 0; p < sizeof(primary) / sizeof(primary[0]); p++) {
+	for (size_t p = 0; pmc_metric_primary[p]; p++) {
 		double best_med = INFINITY;
 		bool all = true;
 
 		for (size_t i = 0; i < r->nbench && all; i++) {
 			const struct pmc_metric *m =
-			    pmc_benchmark_find_metric(&r->benchmarks[i], primary[p]);
+			    pmc_benchmark_find_metric(&r->benchmarks[i], pmc_metric_primary[p]);
 			double med = m ? median_of(m) : NAN;
 
 			all = isfinite(med);

@@ -183,7 +183,7 @@ static inline void set_value(struct pmc_reading *r, uint64_t value, uint64_t ena
 		r->scaled = NAN;
 	} else if (running < enabled) {
 		r->status = PMC_STATUS_SCALED;
-		r->scaled = (double)value * ((double)enabled / (double)running);
+		r->scaled = pmc_reading_scale(value, enabled, running);
 	} else {
 		r->status = PMC_STATUS_COUNTED;
 		r->scaled = (double)value;

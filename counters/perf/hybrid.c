@@ -333,7 +333,6 @@ void pmc_reading_combine(struct pmc_reading *parts, size_t n, bool restricted,
 	size_t opened = 0, timed = 0;
 	const struct pmc_reading *first_failed = NULL;
 	bool user_only = false;
-	double factor = 1;
 
 	for (size_t k = 0; k < n; k++) {
 		const struct pmc_reading *p = &parts[k];
@@ -379,9 +378,8 @@ void pmc_reading_combine(struct pmc_reading *parts, size_t n, bool restricted,
 			sum->status = PMC_STATUS_COUNTED;
 			sum->scaled = (double)value;
 		} else {
-			factor = (double)enabled / (double)running;
 			sum->status = PMC_STATUS_SCALED;
-			sum->scaled = (double)value * factor;
+			sum->scaled = pmc_reading_scale(value, enabled, running);
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -394,7 +392,10 @@ void pmc_reading_combine(struct pmc_reading *parts, size_t n, bool restricted,
 			p->scaled = NAN;
 			continue;
 		}
+		/* Each part by the sum's fraction: the parts share the window. */
 		p->status = sum->status;
-		p->scaled = (double)p->value * factor;
+		p->scaled = sum->status == PMC_STATUS_SCALED
+				? pmc_reading_scale(p->value, sum->enabled, sum->running)
+				: (double)p->value;
 	}
 }

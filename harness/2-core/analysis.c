@@ -64,7 +64,7 @@ int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 			if (isnan(m->values[i]) || m->raw[i].enabled == 0)
 				continue;
 			a.scaled |= st == PMC_STATUS_SCALED;
-			frac += fmin(1.0, (double)m->raw[i].running / (double)m->raw[i].enabled);
+			frac += pmc_reading_running_fraction(m->raw[i].enabled, m->raw[i].running);
 			nfrac++;
 		}
 		if (nfrac)

@@ -22,6 +22,7 @@
 #include "base/opts.h"
 #include "core/compare.h"
 #include "core/compare_priv.h"
+#include "core/metrics.h"
 #include "core/result.h"
 
 static const char *const verdict_names[PMC_VERDICT_COUNT] = {
@@ -305,16 +306,14 @@ const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row)
 
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)
 {
-	static const char *const primary[] = { "task-clock", "wall-time" };
-
 	if (!c)
 		return NULL;
-	for (size_t p = 0; p < sizeof(primary) / sizeof(primary[0]); p++) {
+	for (size_t p = 0; pmc_metric_primary[p]; p++) {
 		for (size_t bi = 0; bi < c->nblocks; bi++) {
 			const struct pmc_cmp_block *blk = &c->blocks[bi];
 			const struct pmc_cmp_row *row;
 
-			if (strcmp(blk->metric, primary[p]) != 0)
+			if (strcmp(blk->metric, pmc_metric_primary[p]) != 0)
 				continue;
 			if (blk->nrows != 1)
 				return NULL;

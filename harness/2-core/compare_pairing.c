@@ -136,7 +136,7 @@ static bool note_multiplexing(struct ctx *x, const struct pmc_metric *m, const c
 
 		if (m->status[i] != PMC_STATUS_SCALED || m->raw[i].enabled == 0)
 			continue;
-		frac = (double)m->raw[i].running / (double)m->raw[i].enabled;
+		frac = pmc_reading_running_fraction(m->raw[i].enabled, m->raw[i].running);
 		if (frac < 0.5) {
 			low = true;
 			if (isnan(x->mux_min) || frac < x->mux_min) {

@@ -273,6 +273,8 @@ const char *pmc_metric_info_description(const struct pmc_metric_info *info)
 	return info ? info->description : NULL;
 }
 
+const char *const pmc_metric_primary[] = {"task-clock", "wall-time", NULL};
+
 bool pmc_metric_drifts(const char *id)
 {
 	struct pmc_metric_info m = pmc_metric_lookup(id);

@@ -39,6 +39,12 @@ struct pmc_metric_info pmc_metric_lookup(const char *id);
 /* The entry whose id is exactly id (no modifier, no "/op"), or NULL. */
 const struct pmc_metric_info *pmc_metric_find(const char *id);
 
+/* The primary time metrics, in order of preference, NULL-terminated: task-clock when
+ * counted, else wall-time. The headline, the fastest command, the reference block and
+ * the progress line's median all pick the first of these a result has
+ * (docs/compare.md, "The headline"). */
+extern const char *const pmc_metric_primary[];
+
 /* Whether a metric's value moves with the machine's conditions (load, frequency, what
  * runs beside it, cache contention) rather than only with the work the program does:
  * times and rates, cycles, misses, context switches and migrations, the ratios derived

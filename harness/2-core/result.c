@@ -620,7 +620,7 @@ int pmc_metric_add_reading(struct pmc_metric *m, const struct pmc_reading *readi
 		/* Scaling (docs/events.md): value * enabled / running, in double. */
 		if (rd.running == 0)
 			return -EINVAL;
-		v = (double)rd.value * (double)rd.enabled / (double)rd.running;
+		v = pmc_reading_scale(rd.value, rd.enabled, rd.running);
 	} else if (pmc_status_has_value(rd.status)) {
 		v = (double)rd.value;
 	}

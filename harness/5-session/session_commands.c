@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/path.h"
+#include "core/metrics.h"
 #include "core/result.h"
 #include "core/stats.h"
 #include "run/runner.h"
@@ -62,14 +63,13 @@ static double now_s(void)
  * wall-time) into p; none before its first measured run. */
 static void running_median(const struct progress *pg, size_t cmd, struct pmc_session_progress *p)
 {
-	static const char *const ids[] = {"task-clock", "wall-time"};
 	struct pmc_benchmark *b = pmc_result_find_benchmark(pg->result, pg->cfg->cmds[cmd].name);
 
-	for (size_t i = 0; b && i < sizeof(ids) / sizeof(ids[0]); i++) {
-		struct pmc_metric *m = pmc_benchmark_find_metric(b, ids[i]);
+	for (size_t i = 0; b && pmc_metric_primary[i]; i++) {
+		struct pmc_metric *m = pmc_benchmark_find_metric(b, pmc_metric_primary[i]);
 
 		if (m && m->n && pmc_median_of(m->values, m->n, &p->median) == 0) {
-			p->median_metric = ids[i];
+			p->median_metric = pmc_metric_primary[i];
 			p->median_unit = m->unit;
 			return;
 		}
