@@ -8,7 +8,8 @@
 # CPU: pmc-work spin 1, when the tests are built): the median of each tool's ratios with
 # a distribution-free 95% interval for it (order statistics of the binomial, Conover,
 # "Practical Nonparametric Statistics", 1999, sec. 3.2), and pmcbench's ratio to
-# hyperfine's. OTHER: another pmcbench (an older build) timed the same way, as "other".
+# hyperfine's; for the wall time and for the CPU time of each tool and its children (the
+# latter less moved by other load on the machine). OTHER: another pmcbench (an older build) timed the same way, as "other".
 # Target (issue 37): pmcbench <= 1.05x the loop and below hyperfine -N.
 # Usage: bench/run_overhead.sh [BUILDDIR] [N] [PAIRS] [OTHER]
 set -euo pipefail
@@ -28,32 +29,38 @@ command -v hyperfine >/dev/null && tools+=(hyperfine) ||
 	echo "(hyperfine not installed: apt-get install hyperfine)" >&2
 if command -v perf >/dev/null && perf stat -r 1 true >/dev/null 2>&1; then tools+=(perf-stat); fi
 
-# One timing of tool $1 on the command "${@:2}", in microseconds.
+# One timing of tool $1 on the command "${@:2}": its wall time and the CPU time (user and
+# system) of it and its children, in microseconds.
 time_one() {
-	local tool=$1 s e
+	local tool=$1 t
 	shift
-	s=$(date +%s%N)
+	t=$( { TIMEFORMAT='%3R %3U %3S'; time one "$tool" "$@"; } 2>&1) || { echo "failed: $tool on $*" >&2; exit 1; }
+	awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%d %d\n", a[1] * 1e6, (a[2] + a[3]) * 1e6}'
+}
+
+one() {
+	local tool=$1
+	shift
 	case $tool in
 	loop) "$loop" "$n" "$@" ;;
 	pmcbench) "$pmcbench" run -q -r "$n" -w 0 -- "$@" ;;
 	other) "$other" run -q -r "$n" -w 0 -- "$@" ;;
 	hyperfine) hyperfine -N --runs "$n" --warmup 0 --style none "$*" ;;
 	perf-stat) perf stat -r "$n" "$@" ;;
-	esac >/dev/null 2>&1 || { echo "failed: $tool on $*" >&2; exit 1; }
-	e=$(date +%s%N)
-	echo $(((e - s) / 1000))
+	esac >/dev/null 2>&1
 }
 
-# Prints the summary of a workload from lines "round tool microseconds" on stdin.
+# Prints the summary of a workload from lines "round tool wall-us cpu-us" on stdin.
 summary_py=$(cat <<'PY'
 import sys
 from math import comb
 label, n = sys.argv[1], int(sys.argv[2])
-t = {}
+wall, cpu = {}, {}
 for line in sys.stdin:
-    r, tool, us = line.split()
-    t.setdefault(tool, {})[int(r)] = int(us)
-rounds = sorted(t["loop"])
+    r, tool, w, c = line.split()
+    wall.setdefault(tool, {})[int(r)] = int(w)
+    cpu.setdefault(tool, {})[int(r)] = int(c)
+rounds = sorted(wall["loop"])
 def med(v):
     v = sorted(v); m = len(v)
     return v[m // 2] if m % 2 else (v[m // 2 - 1] + v[m // 2]) / 2
@@ -64,21 +71,24 @@ def interval(v):
     while k + 1 <= m // 2 and 1 - 2 * sum(comb(m, i) for i in range(k + 1)) / 2**m >= 0.95:
         k += 1
     return (v[k - 1], v[m - k]) if k else (v[0], v[-1])
-def row(num, den):
-    v = [t[num][r] / t[den][r] for r in rounds]
+def row(t, num, den):
+    v = [t[num][r] / max(t[den][r], 1) for r in rounds]
     lo, hi = interval(v)
     return "%.3fx (95%% CI %.3f-%.3f)" % (med(v), lo, hi)
 print("%s: %d runs per timing, %d rounds" % (label, n, len(rounds)))
-floor = med([t["loop"][r] for r in rounds]) / 1000
-print("  %-22s %9.1f ms  1.00x (floor)" % ("spawn loop", floor))
-for tool in [x for x in ("pmcbench", "other", "hyperfine", "perf-stat") if x in t]:
-    ms = med([t[tool][r] for r in rounds]) / 1000
-    note = "  target <= 1.05x" if tool == "pmcbench" else ""
-    print("  %-22s %9.1f ms  %s%s" % (tool, ms, row(tool, "loop"), note))
-if "hyperfine" in t:
-    print("  %-22s %12s  %s  target < 1" % ("pmcbench / hyperfine", "", row("pmcbench", "hyperfine")))
-if "other" in t:
-    print("  %-22s %12s  %s" % ("pmcbench / other", "", row("pmcbench", "other")))
+for what, t in (("wall time", wall), ("CPU time", cpu)):
+    floor = med([t["loop"][r] for r in rounds]) / 1000
+    print(" %s" % what)
+    print("  %-22s %9.1f ms  1.00x (floor)" % ("spawn loop", floor))
+    for tool in [x for x in ("pmcbench", "other", "hyperfine", "perf-stat") if x in t]:
+        ms = med([t[tool][r] for r in rounds]) / 1000
+        note = "  target <= 1.05x" if tool == "pmcbench" and t is wall else ""
+        print("  %-22s %9.1f ms  %s%s" % (tool, ms, row(t, tool, "loop"), note))
+    if "hyperfine" in t:
+        print("  %-22s %12s  %s%s" % ("pmcbench / hyperfine", "", row(t, "pmcbench", "hyperfine"),
+                                     "  target < 1" if t is wall else ""))
+    if "other" in t:
+        print("  %-22s %12s  %s" % ("pmcbench / other", "", row(t, "pmcbench", "other")))
 PY
 )
 summary() { python3 -c "$summary_py" "$@"; }
