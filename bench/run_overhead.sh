@@ -1,43 +1,115 @@
 #!/bin/bash
-# Per-run overhead of `pmcbench run`: `pmcbench run -r N -w 0 -- true` against a plain
-# spawn-and-wait loop of the same N runs (build/bench/spawn-loop), and, where installed,
-# `hyperfine -N` and `perf stat -r` on the same work. Each is timed REPS times; the
-# medians and their ratios to the spawn loop are printed. Target: pmcbench <= 1.10x.
-# Usage: bench/run_overhead.sh [BUILDDIR] [N] [REPS]
+# Per-run overhead of `pmcbench run`: `pmcbench run -q -r N -w 0 -- CMD` against a plain
+# spawn-and-wait loop of the same N runs (build/bench/spawn-loop), with `hyperfine -N`
+# and `perf stat -r` on the same work in the same run, where installed. PAIRS rounds, each
+# timing every tool once, in an order that rotates from round to round, so drift and
+# load hit all of them alike; every tool's time is divided by the loop's of the same
+# round (paired ratios). Printed per workload (`true`, and a command that burns 1 ms of
+# CPU: pmc-work spin 1, when the tests are built): the median of each tool's ratios with
+# a distribution-free 95% interval for it (order statistics of the binomial, Conover,
+# "Practical Nonparametric Statistics", 1999, sec. 3.2), and pmcbench's ratio to
+# hyperfine's; for the wall time and for the CPU time of each tool and its children (the
+# latter less moved by other load on the machine). OTHER: another pmcbench (an older build) timed the same way, as "other".
+# Target (issue 37): pmcbench <= 1.05x the loop and below hyperfine -N.
+# Usage: bench/run_overhead.sh [BUILDDIR] [N] [PAIRS] [OTHER]
 set -euo pipefail
 build=${1:-build}
 n=${2:-200}
-reps=${3:-7}
+pairs=${3:-21}
+other=${4:-}
 pmcbench=$build/pmcbench
 loop=$build/bench/spawn-loop
-target=$(command -v true)
-[ -x "$pmcbench" ] && [ -x "$loop" ] || { echo "build first: meson setup $build && ninja -C $build" >&2; exit 2; }
+work=$build/tests/targets/pmc-work
+[ -x "$pmcbench" ] && [ -x "$loop" ] || { echo "build first: sh ci/build.sh plain $build" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "run_overhead.sh needs python3 for the summary" >&2; exit 2; }
 
-# Prints the median wall time in ms of REPS runs of the command.
-median_ms() {
-	local t=()
-	for ((i = 0; i < reps; i++)); do
-		local s e
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
-		e=$(date +%s%N)
-		t+=($(((e - s) / 1000)))
-	done
-	printf '%s\n' "${t[@]}" | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f", m / 1000}'
+tools=(loop pmcbench)
+[ -z "$other" ] || tools+=(other)
+command -v hyperfine >/dev/null && tools+=(hyperfine) ||
+	echo "(hyperfine not installed: apt-get install hyperfine)" >&2
+if command -v perf >/dev/null && perf stat -r 1 true >/dev/null 2>&1; then tools+=(perf-stat); fi
+
+# One timing of tool $1 on the command "${@:2}": its wall time and the CPU time (user and
+# system) of it and its children, in microseconds.
+time_one() {
+	local tool=$1 t
+	shift
+	t=$( { TIMEFORMAT='%3R %3U %3S'; time one "$tool" "$@"; } 2>&1) || { echo "failed: $tool on $*" >&2; exit 1; }
+	awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%d %d\n", a[1] * 1e6, (a[2] + a[3]) * 1e6}'
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+one() {
+	local tool=$1
+	shift
+	case $tool in
+	loop) "$loop" "$n" "$@" ;;
+	pmcbench) "$pmcbench" run -q -r "$n" -w 0 -- "$@" ;;
+	other) "$other" run -q -r "$n" -w 0 -- "$@" ;;
+	hyperfine) hyperfine -N --runs "$n" --warmup 0 --style none "$*" ;;
+	perf-stat) perf stat -r "$n" "$@" ;;
+	esac >/dev/null 2>&1
+}
 
-floor=$(median_ms "$loop" "$n" "$target")
-ours=$(median_ms "$pmcbench" run -q -r "$n" -w 0 -- "$target")
-printf '%-34s %10s ms  %s\n' "spawn loop ($n runs of true)" "$floor" "1.00x (floor)"
-printf '%-34s %10s ms  %.2fx (target <= 1.10x)\n' "pmcbench run -r $n -w 0" "$ours" "$(ratio $ours $floor)"
-if command -v hyperfine >/dev/null; then
-	hf=$(median_ms hyperfine -N --runs "$n" --warmup 0 --style none "$target")
-	printf '%-34s %10s ms  %.2fx\n' "hyperfine -N --runs $n" "$hf" "$(ratio $hf $floor)"
+# Prints the summary of a workload from lines "round tool wall-us cpu-us" on stdin.
+summary_py=$(cat <<'PY'
+import sys
+from math import comb
+label, n = sys.argv[1], int(sys.argv[2])
+wall, cpu = {}, {}
+for line in sys.stdin:
+    r, tool, w, c = line.split()
+    wall.setdefault(tool, {})[int(r)] = int(w)
+    cpu.setdefault(tool, {})[int(r)] = int(c)
+rounds = sorted(wall["loop"])
+def med(v):
+    v = sorted(v); m = len(v)
+    return v[m // 2] if m % 2 else (v[m // 2 - 1] + v[m // 2]) / 2
+def interval(v):
+    # The narrowest pair of order statistics (k-th, (m+1-k)-th) that covers the median
+    # with probability at least 95%: 1 - 2 P(Binomial(m, 1/2) < k).
+    v = sorted(v); m = len(v); k = 0
+    while k + 1 <= m // 2 and 1 - 2 * sum(comb(m, i) for i in range(k + 1)) / 2**m >= 0.95:
+        k += 1
+    return (v[k - 1], v[m - k]) if k else (v[0], v[-1])
+def row(t, num, den):
+    v = [t[num][r] / max(t[den][r], 1) for r in rounds]
+    lo, hi = interval(v)
+    return "%.3fx (95%% CI %.3f-%.3f)" % (med(v), lo, hi)
+print("%s: %d runs per timing, %d rounds" % (label, n, len(rounds)))
+for what, t in (("wall time", wall), ("CPU time", cpu)):
+    floor = med([t["loop"][r] for r in rounds]) / 1000
+    print(" %s" % what)
+    print("  %-22s %9.1f ms  1.00x (floor)" % ("spawn loop", floor))
+    for tool in [x for x in ("pmcbench", "other", "hyperfine", "perf-stat") if x in t]:
+        ms = med([t[tool][r] for r in rounds]) / 1000
+        note = "  target <= 1.05x" if tool == "pmcbench" and t is wall else ""
+        print("  %-22s %9.1f ms  %s%s" % (tool, ms, row(t, tool, "loop"), note))
+    if "hyperfine" in t:
+        print("  %-22s %12s  %s%s" % ("pmcbench / hyperfine", "", row(t, "pmcbench", "hyperfine"),
+                                     "  target < 1" if t is wall else ""))
+    if "other" in t:
+        print("  %-22s %12s  %s" % ("pmcbench / other", "", row(t, "pmcbench", "other")))
+PY
+)
+summary() { python3 -c "$summary_py" "$@"; }
+
+# Runs the rounds of one workload and prints its summary.
+workload() {
+	local label=$1 k
+	shift
+	for ((r = 0; r < pairs; r++)); do
+		for ((k = 0; k < ${#tools[@]}; k++)); do
+			local tool=${tools[$(((r + k) % ${#tools[@]}))]}
+			echo "$r $tool $(time_one "$tool" "$@")"
+		done
+	done | summary "$label" "$n"
+}
+
+echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before; $(date -u +%FT%TZ)"
+workload "true" "$(command -v true)"
+if [ -x "$work" ]; then
+	workload "pmc-work spin 1 (1 ms of CPU)" "$work" spin 1
+else
+	echo "(no $work: build the tests for the 1 ms workload)"
 fi
-if command -v perf >/dev/null && perf stat -r 1 true >/dev/null 2>&1; then
-	ps=$(median_ms perf stat -r "$n" "$target")
-	printf '%-34s %10s ms  %.2fx\n' "perf stat -r $n" "$ps" "$(ratio $ps $floor)"
-fi
-echo "(medians of $reps repetitions each, measured in this run)"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) after"

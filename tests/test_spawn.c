@@ -71,6 +71,76 @@ static void stderr_tail_is_captured(void **state)
 	assert_int_equal(res.stderr_tail_len, 0);
 }
 
+/* One spawner for a series of runs, as the runner keeps one: each run's stderr size and
+ * tail are its own, never a run's before it, though the memory file is reused; a
+ * background process of a run that writes once the run has ended reaches no later run's
+ * tail (whatever the order of its write and the next run's start); and the max-rss floor
+ * is read, and our peak lowered, for every run. */
+static void spawner_runs_keep_their_own_values(void **state)
+{
+	char dir[] = "/tmp/pmc-spawner-XXXXXX", stray[256], wait_stray[256];
+	char *say[] = {"sh", "-c", "printf 'first run\\n' >&2", NULL};
+	char *quiet[] = {"sh", "-c", ":", NULL};
+	char *bg[] = {"sh", "-c", stray, NULL};
+	char *after_bg[] = {"sh", "-c", wait_stray, NULL};
+	char *touch[] = {PMC_TEST_WORK, "touch", "40000", NULL};
+	struct pmc_spawn_opts o = {.argv = say, .capture_stderr = true};
+	struct pmc_spawn_result res;
+	struct pmc_spawner *sp;
+	size_t big = 96u << 20;
+	char *held;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(stray, sizeof(stray), "(sleep 0.2; echo stray >&2; touch %s/written) &", dir);
+	snprintf(wait_stray, sizeof(wait_stray),
+		 "while [ ! -e %s/written ]; do sleep 0.01; done; echo second >&2", dir);
+	assert_int_equal(pmc_spawner_new(&sp), 0);
+	for (int round = 0; round < 2; round++) {
+		o.argv = say;
+		assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+		assert_int_equal(res.stderr_bytes, 10);
+		assert_string_equal(res.stderr_tail, "first run\n");
+		assert_true(res.spawner_peak_kb > 0);
+		o.argv = quiet;
+		assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+		assert_int_equal(res.stderr_bytes, 0);
+		assert_int_equal(res.stderr_tail_len, 0);
+		assert_string_equal(res.stderr_tail, "");
+		assert_true(res.spawner_peak_kb > 0);
+	}
+	/* The background writer of the first run, waited for by the second. */
+	o.argv = bg;
+	assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+	assert_int_equal(res.stderr_bytes, 0);
+	o.argv = after_bg;
+	assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+	assert_string_equal(res.stderr_tail, "second\n");
+	assert_int_equal(res.stderr_bytes, 7);
+	o.argv = quiet;
+	assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+	assert_int_equal(res.stderr_bytes, 0);
+
+	/* Our peak rises by 96 MiB and falls back: the next run's floor is our RSS of
+	 * then, not that peak, and a command above it has its own figure. */
+	held = malloc(big);
+	assert_non_null(held);
+	for (size_t i = 0; i < big; i += 4096)
+		((volatile char *)held)[i] = 1;
+	free(held);
+	o.argv = touch;
+	assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	assert_true(res.spawner_peak_kb > 0);
+	assert_true(res.spawner_peak_kb < (long)(big >> 10));
+	assert_true(res.ru.ru_maxrss >= 40000L * 4);
+	assert_true(res.ru.ru_maxrss > res.spawner_peak_kb);
+	pmc_spawner_free(sp);
+	pmc_spawner_free(NULL);
+	snprintf(stray, sizeof(stray), "rm -r %s", dir);
+	assert_int_equal(system(stray), 0);
+}
+
 static void signals_are_reported(void **state)
 {
 	char *argv[] = { PMC_TEST_WORK, "kill", "15", NULL };
@@ -506,6 +576,7 @@ int main(void)
 	    cmocka_unit_test(pinned_child_runs_on_its_cpu),
 	    cmocka_unit_test(pair_runs_both_at_once),
 	    cmocka_unit_test(stderr_tail_is_captured),
+	    cmocka_unit_test(spawner_runs_keep_their_own_values),
 	    cmocka_unit_test(pair_keeps_each_result),
 	    cmocka_unit_test(pair_fills_a_running_slot_each),
 	};

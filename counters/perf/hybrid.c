@@ -259,6 +259,16 @@ void pmc_hybrid_free(struct pmc_hybrid *h)
 	free(h);
 }
 
+int pmc_hybrid_machine_find(const struct pmc_sys *sys, struct pmc_hybrid_machine *ret)
+{
+	*ret = (struct pmc_hybrid_machine){.extended = false};
+	/* More core PMUs than we take (E2BIG): the list is opened as it is. */
+	if (pmc_core_pmus_find(sys->sysfs_root, &ret->pmus) < 0)
+		ret->pmus.n = 0;
+	ret->extended = pmc_hybrid_probe_extended(&ret->pmus, sys);
+	return 0;
+}
+
 int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys,
 		    struct pmc_hybrid **ret)
 {
@@ -277,12 +287,19 @@ int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	r = pmc_core_pmus_find(sys->sysfs_root, &h->pmus);
+	if (sys->machine) {
+		h->pmus = sys->machine->pmus;
+		h->extended = sys->machine->extended;
+		r = 0;
+	} else {
+		r = pmc_core_pmus_find(sys->sysfs_root, &h->pmus);
+	}
 	if (r < 0 || h->pmus.n < 2) {
 		pmc_hybrid_free(h);
 		return r == -E2BIG ? 0 : r;
 	}
-	h->extended = pmc_hybrid_probe_extended(&h->pmus, sys);
+	if (!sys->machine)
+		h->extended = pmc_hybrid_probe_extended(&h->pmus, sys);
 	for (size_t i = 0; i < list->n && !any; i++) {
 		int pmu;
 

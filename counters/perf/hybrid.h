@@ -43,7 +43,17 @@ struct pmc_hybrid {
 	bool extended; /* the kernel takes a PMU type in config bits 32-63 */
 };
 
-/* Plans list for the machine sys describes (its sysfs_root). *ret is NULL when nothing
+/* What pmc_hybrid_plan looks up on the machine (pmc_sys.machine). */
+struct pmc_hybrid_machine {
+	struct pmc_core_pmus pmus; /* n 0: not a hybrid machine, or more than we take */
+	bool extended;		   /* the kernel takes a PMU type in config bits 32-63 */
+};
+
+/* Finds the core PMUs sys describes (its sysfs_root) and, with two or more, probes
+ * extended types, as pmc_hybrid_plan would for a list with hardware events. Returns 0. */
+int pmc_hybrid_machine_find(const struct pmc_sys *sys, struct pmc_hybrid_machine *ret);
+
+/* Plans list for the machine sys describes (its sysfs_root, or sys->machine). *ret is NULL when nothing
  * changes (fewer than two core PMUs, or no event on them): open the list as it is.
  * Returns 0, -ENOMEM, or -E2BIG when a group would outgrow the list. */
 int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys,

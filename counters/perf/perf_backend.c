@@ -10,6 +10,7 @@
 
 #include "counters/backend.h"
 #include "counters/perf/counters.h"
+#include "counters/perf/hybrid.h"
 
 struct pmc_backend_session {
 	struct pmc_backend_opts o;
@@ -30,6 +31,11 @@ struct pmc_backend_session {
 	 * the per-run open and close stay cheap. It never counts (never enabled, no
 	 * inherit). What it cannot open, no run tries again. */
 	struct pmc_counters *keeper;
+	/* The caller's syscall table (or the kernel's) with the machine's core PMUs looked
+	 * up once (pmc_sys.machine): a run's open in its child neither reads sysfs nor
+	 * probes. o.sys points here. */
+	struct pmc_sys sys;
+	struct pmc_hybrid_machine machine;
 };
 
 /* One run's groups, opened in its child. */
@@ -78,10 +84,13 @@ static int perf_session_new(const struct pmc_backend_opts *o, struct pmc_backend
 	struct pmc_backend_session *s = calloc(1, sizeof(*s));
 	PMC_OPTS(pmc_counters_opts, ko, .start_disabled = true,
 		 .user_only_fallback = o->user_only_fallback);
+	bool hardware = false;
 
 	if (!s)
 		return -ENOMEM;
 	s->o = *o;
+	s->sys = *(o->sys ? o->sys : pmc_sys_kernel());
+	s->o.sys = &s->sys;
 	s->n = o->events ? o->events->n : 0;
 	s->known_errors = calloc(s->n ? s->n : 1, sizeof(*s->known_errors));
 	s->sys_rd = calloc(s->n ? s->n : 1, sizeof(*s->sys_rd));
@@ -89,9 +98,16 @@ static int perf_session_new(const struct pmc_backend_opts *o, struct pmc_backend
 		perf_session_free(s);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		s->system_wide |= o->events->events[i].system_wide;
-	if (s->n && pmc_counters_open_sys(o->events, &ko, o->sys, &s->keeper) < 0)
+		hardware |= pmc_event_is_hardware(&o->events->events[i]);
+	}
+	/* Only hardware events are planned for the core PMUs (pmc_hybrid_plan). */
+	if (hardware && !s->sys.machine) {
+		pmc_hybrid_machine_find(&s->sys, &s->machine);
+		s->sys.machine = &s->machine;
+	}
+	if (s->n && pmc_counters_open_sys(o->events, &ko, s->o.sys, &s->keeper) < 0)
 		s->keeper = NULL; /* only a speed-up: go on without it */
 	if (s->keeper)
 		note_known_errors(s, s->keeper, false);

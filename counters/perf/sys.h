@@ -9,6 +9,7 @@
 
 struct perf_event_attr;
 struct pollfd;
+struct pmc_hybrid_machine;
 
 /* Each function returns what the syscall returns on success and -errno on failure. */
 struct pmc_sys {
@@ -42,6 +43,11 @@ struct pmc_sys {
 	/* Where this machine's PMUs are described (NULL: PMC_SYSFS_ROOT), so tests can
 	 * give an emulated PMU the sysfs tree that goes with it (hybrid CPUs). */
 	const char *sysfs_root;
+	/* The core PMUs found under sysfs_root and how the kernel takes their types
+	 * (counters/perf/hybrid.h), looked up once by a caller that opens the same list
+	 * again and again (pmc_hybrid_machine_find), so that each open neither reads sysfs
+	 * nor probes; NULL: looked up at every open. */
+	const struct pmc_hybrid_machine *machine;
 };
 
 /* The real kernel. Its rdpmc and tsc are the x86-64 instructions; on other

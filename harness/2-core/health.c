@@ -62,7 +62,8 @@
 /* Counts, by merge sort, the pairs i < j with y[i] > y[j] (*ret_gt) and with y[i] >= y[j]
  * (*ret_ge) in O(n log n), as W. R. Knight's algorithm for Kendall's tau does ("A
  * computer method for calculating Kendall's tau with ungrouped data", JASA 61(314):
- * 436-439, 1966). Sorts y; tmp has room for n values. */
+ * 436-439, 1966). y and tmp (room for n values) are scratch: the values end up sorted
+ * in one of them. */
 static void count_inversions(double *y, double *tmp, size_t n, uint64_t *ret_gt, uint64_t *ret_ge)
 {
 	double *src = y, *dst = tmp, *swap;
@@ -93,10 +94,58 @@ static void count_inversions(double *y, double *tmp, size_t n, uint64_t *ret_gt,
 		src = dst;
 		dst = swap;
 	}
-	if (src != y)
-		memcpy(y, src, n * sizeof(*y));
 	*ret_gt = gt;
 	*ret_ge = ge;
+}
+
+/* The pairs i < j with y[i] >= y[j] alone, as count_inversions counts them but in one
+ * pass per merge: a value taken from the right run is at most every value left in the
+ * left run. Runs of 8 are sorted first by insertion, each value counting the values
+ * before it that are >= it. y and tmp (room for n values) are scratch. */
+static uint64_t count_ge(double *y, double *tmp, size_t n)
+{
+	enum { RUN = 8 };
+	double *src = y, *dst = tmp, *swap;
+	uint64_t ge = 0;
+
+	for (size_t lo = 0; lo < n; lo += RUN) {
+		size_t hi = lo + RUN < n ? lo + RUN : n;
+
+		for (size_t j = lo + 1; j < hi; j++) {
+			double v = y[j];
+			size_t i = j;
+
+			while (i > lo && y[i - 1] >= v) {
+				y[i] = y[i - 1];
+				i--;
+			}
+			y[i] = v;
+			ge += j - i;
+		}
+	}
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi) {
+				if (src[i] < src[j]) {
+					dst[k++] = src[i++];
+				} else {
+					ge += mid - i;
+					dst[k++] = src[j++];
+				}
+			}
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	return ge;
 }
 
 /* ---- drift: Mann-Kendall ---- */
@@ -245,32 +294,53 @@ static double order_value(uint64_t u)
 static uint64_t slopes_at_most(const double *x, const double *t, size_t n, double s, double *y,
 			       double *tmp)
 {
-	uint64_t gt, ge;
-
 	for (size_t i = 0; i < n; i++)
 		y[i] = x[i] - s * t[i];
-	count_inversions(y, tmp, n, &gt, &ge);
-	return ge;
+	return count_ge(y, tmp, n);
 }
 
-/* The k-th smallest (from 1) pairwise slope, by bisection over the slope with an
- * O(n log n) count per step (the slope selection of J. Matousek, "Randomized optimal
- * algorithm for slope selection", Information Processing Letters 39(4):183-187, 1991,
- * without its randomization): memory O(n) for any n. range bounds |slope|. */
-static double kth_slope(const double *x, const double *t, size_t n, uint64_t k, double range,
-			double *y, double *tmp)
+/* The k-th and, when both, the (k+1)-th smallest (from 1) pairwise slope (ret[0], ret[1]),
+ * each by bisection over the slope with an O(n log n) count per step (the slope selection
+ * of J. Matousek, "Randomized optimal algorithm for slope selection", Information
+ * Processing Letters 39(4):183-187, 1991, without its randomization): memory O(n) for any
+ * n. range bounds |slope|. The two searches take the same midpoints until their answers
+ * part, and a count is made once for both there; each ends where it would alone. */
+static void kth_slopes(const double *x, const double *t, size_t n, uint64_t k, bool both,
+		       double range, double *y, double *tmp, double ret[2])
 {
-	uint64_t lo = order_key(-2 * range), hi = order_key(2 * range);
+	uint64_t lo[2], hi[2];
+	size_t searches = both ? 2 : 1;
 
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (slopes_at_most(x, t, n, order_value(mid), y, tmp) >= k)
-			hi = mid;
-		else
-			lo = mid;
+	for (size_t i = 0; i < 2; i++) {
+		lo[i] = order_key(-2 * range);
+		hi[i] = order_key(2 * range);
 	}
-	return order_value(hi);
+	for (;;) {
+		bool shared = both && lo[0] == lo[1] && hi[0] == hi[1];
+		bool any = false;
+
+		for (size_t i = 0; i < searches; i++) {
+			uint64_t mid, c;
+
+			if (hi[i] - lo[i] <= 1)
+				continue;
+			any = true;
+			mid = lo[i] + (hi[i] - lo[i]) / 2;
+			c = slopes_at_most(x, t, n, order_value(mid), y, tmp);
+			for (size_t j = i; j < (shared ? 2 : i + 1); j++) {
+				if (c >= k + j)
+					hi[j] = mid;
+				else
+					lo[j] = mid;
+			}
+			if (shared)
+				break;
+		}
+		if (!any)
+			break;
+	}
+	for (size_t i = 0; i < searches; i++)
+		ret[i] = order_value(hi[i]);
 }
 
 /* Theil-Sen: the median of the n (n - 1) / 2 pairwise slopes (Sen 1968). */
@@ -278,15 +348,16 @@ static double theil_sen(const double *x, const double *t, size_t n, double range
 			double *tmp)
 {
 	uint64_t pairs = (uint64_t)n * (n - 1) / 2;
-	double a, b;
+	double s[2];
 
 	if (range == 0)
 		return 0;
-	a = kth_slope(x, t, n, pairs / 2 + 1, range, y, tmp);
-	if (pairs % 2)
-		return a;
-	b = kth_slope(x, t, n, pairs / 2, range, y, tmp);
-	return b + (a - b) / 2;
+	if (pairs % 2) {
+		kth_slopes(x, t, n, pairs / 2 + 1, false, range, y, tmp, s);
+		return s[0];
+	}
+	kth_slopes(x, t, n, pairs / 2, true, range, y, tmp, s);
+	return s[0] + (s[1] - s[0]) / 2;
 }
 
 /* ---- the checks ---- */

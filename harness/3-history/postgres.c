@@ -1,9 +1,16 @@
 /* The PostgreSQL engine of the history (engine.h), through libpq: a shared store for
  * many machines and CI jobs. Credentials are libpq's (the URL, PGPASSWORD, ~/.pgpass,
  * service files, sslmode); a message shows the store's URL with the password masked and
- * never repeats libpq's text beyond its first line. */
+ * never repeats libpq's text beyond its first line.
+ *
+ * libpq is loaded (dlopen) when a store is first opened, not linked: it brings some
+ * twenty-five libraries (OpenSSL, GnuTLS, Kerberos, LDAP...) whose loading and
+ * relocation cost every start of pmcbench about 8 ms, a few percent of a short
+ * `pmcbench run` that never touches a history (issue 37, bench/README.md). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +18,87 @@
 #include "base/error.h"
 #include "base/grow.h"
 #include "history/engine.h"
+
+/* libpq's soname: its ABI major has been 5 since PostgreSQL 8.2. */
+#define LIBPQ_SONAME "libpq.so.5"
+
+/* The functions of libpq this engine calls, looked up once by name. */
+#define PQ_FUNCS(X)                                                                        \
+	X(PQclear)                                                                         \
+	X(PQcmdTuples)                                                                     \
+	X(PQconnectdbParams)                                                               \
+	X(PQerrorMessage)                                                                  \
+	X(PQexec)                                                                          \
+	X(PQexecParams)                                                                    \
+	X(PQfinish)                                                                        \
+	X(PQgetResult)                                                                     \
+	X(PQgetisnull)                                                                     \
+	X(PQgetvalue)                                                                      \
+	X(PQnfields)                                                                       \
+	X(PQntuples)                                                                       \
+	X(PQputCopyData)                                                                   \
+	X(PQputCopyEnd)                                                                    \
+	X(PQresultErrorField)                                                              \
+	X(PQresultErrorMessage)                                                            \
+	X(PQresultStatus)                                                                  \
+	X(PQsetNoticeProcessor)                                                            \
+	X(PQstatus)                                                                        \
+	X(PQtransactionStatus)
+
+static struct {
+#define PQ_FIELD(f) __typeof__(&f) f;
+	PQ_FUNCS(PQ_FIELD)
+#undef PQ_FIELD
+} pq;
+
+/* What loading libpq came to: 0, or -ENOENT with its reason in pq_error. Loaded once per
+ * process and never unloaded, as a linked library would be. */
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+static int pq_loaded;
+static char pq_error[256];
+
+static void pq_load(void)
+{
+	void *h = dlopen(LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *why;
+
+	if (!h) {
+		why = dlerror();
+		snprintf(pq_error, sizeof(pq_error), "%s", why ? why : LIBPQ_SONAME);
+		pq_loaded = -ENOENT;
+		return;
+	}
+#define PQ_LOOKUP(f)                                                                       \
+	if (pq_loaded == 0 && !(*(void **)&pq.f = dlsym(h, #f))) {                         \
+		snprintf(pq_error, sizeof(pq_error), "%s has no %s", LIBPQ_SONAME, #f);   \
+		pq_loaded = -ENOENT;                                                       \
+	}
+	PQ_FUNCS(PQ_LOOKUP)
+#undef PQ_LOOKUP
+}
+
+/* From here on every PQ call goes through the table. */
+#define PQ_CALL(f) (*pq.f)
+#define PQclear PQ_CALL(PQclear)
+#define PQcmdTuples PQ_CALL(PQcmdTuples)
+#define PQconnectdbParams PQ_CALL(PQconnectdbParams)
+#define PQerrorMessage PQ_CALL(PQerrorMessage)
+#define PQexec PQ_CALL(PQexec)
+#define PQexecParams PQ_CALL(PQexecParams)
+#define PQfinish PQ_CALL(PQfinish)
+#define PQgetResult PQ_CALL(PQgetResult)
+#define PQgetisnull PQ_CALL(PQgetisnull)
+#define PQgetvalue PQ_CALL(PQgetvalue)
+#define PQnfields PQ_CALL(PQnfields)
+#define PQntuples PQ_CALL(PQntuples)
+#define PQputCopyData PQ_CALL(PQputCopyData)
+#define PQputCopyEnd PQ_CALL(PQputCopyEnd)
+#define PQresultErrorField PQ_CALL(PQresultErrorField)
+#define PQresultErrorMessage PQ_CALL(PQresultErrorMessage)
+#define PQresultStatus PQ_CALL(PQresultStatus)
+#define PQsetNoticeProcessor PQ_CALL(PQsetNoticeProcessor)
+#define PQstatus PQ_CALL(PQstatus)
+#define PQtransactionStatus PQ_CALL(PQtransactionStatus)
 
 /* The advisory lock that makes schema changes one at a time: "pmcbench" in ASCII. */
 #define SCHEMA_LOCK "7308332109478856808"
@@ -294,10 +382,19 @@ static void pg_close(struct pmc_hist_db *d)
 int pmc_hist_pg_open(const char *url, const char *display, struct pmc_hist_db **ret, char *err,
 		     size_t errlen)
 {
-	struct pmc_hist_db *d = calloc(1, sizeof(*d));
+	struct pmc_hist_db *d;
 	char line[512];
 	int r;
 
+	pthread_once(&pq_once, pq_load);
+	if (pq_loaded < 0) {
+		pmc_err_set(err, errlen,
+			    "%s: cannot load libpq, PostgreSQL's client library (%s); install it "
+			    "(Debian: libpq5) or use a SQLite file",
+			    display, pq_error);
+		return pq_loaded;
+	}
+	d = calloc(1, sizeof(*d));
 	if (!d || !(d->display = strdup(display))) {
 		free(d);
 		pmc_err_set(err, errlen, "out of memory");

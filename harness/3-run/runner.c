@@ -30,6 +30,9 @@ struct session {
 	const struct pmc_backend_ops *b;
 	struct pmc_backend_session *s;
 	char **envp; /* the commands' environment, for every run */
+	/* What every run's spawning shares (spawn.h): one per thread that spawns, two in a
+	 * duet. */
+	struct pmc_spawner *sp[2];
 };
 
 static double timeval_ns(struct timeval tv)
@@ -198,7 +201,7 @@ static int run_hook(const char *what, const char *script, const struct pmc_runne
 	};
 	struct pmc_spawn_result sr = {0};
 	char how[96];
-	int r = pmc_spawn_run(&so, &sr);
+	int r = pmc_spawner_run(x->sp[0], &so, &sr);
 
 	if (r < 0) {
 		pmc_err_set(err, errlen, "--%s '%s' for '%s' cannot run: %s", what, script,
@@ -353,7 +356,7 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 	so = spawn_opts(cmd, x, run, o->running);
 	r = x->b->round_start(x->s, measured);
 	if (r == 0)
-		r = x->b->round_stop(x->s, pmc_spawn_run(&so, &sr));
+		r = x->b->round_stop(x->s, pmc_spawner_run(x->sp[0], &so, &sr));
 	if (r == 0)
 		cr = x->b->run_collect(run, why, sizeof(why));
 	r = check_run(cmd, x, run, r, cr, why, &sr, measured, n, err, errlen);
@@ -405,7 +408,7 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 	 * and each run gets their reading. */
 	r = x->b->round_start(x->s, measured);
 	if (r == 0)
-		r = x->b->round_stop(x->s, pmc_spawn_pair(sop, sr, rc));
+		r = x->b->round_stop(x->s, pmc_spawner_pair(x->sp, sop, sr, rc));
 	for (size_t c = 0; c < 2; c++) {
 		rc[c] = r < 0 ? r : rc[c];
 		if (rc[c] == 0)
@@ -574,6 +577,13 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		if (r < 0)
 			goto out;
 	}
+	for (size_t i = 0; i < (o->duet ? 2u : 1u); i++) {
+		r = pmc_spawner_new(&x.sp[i]);
+		if (r < 0) {
+			pmc_err_set(err, errlen, "cannot prepare the runs: %s", strerror(-r));
+			goto out;
+		}
+	}
 	r = pmc_target_env_build(environ, o->env_inherit, o->env_keep, &x.envp, &env_desc);
 	if (r == -EINVAL) {
 		pmc_err_set(err, errlen,
@@ -671,6 +681,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	}
 	r = 0;
 out:
+	pmc_spawner_free(x.sp[0]);
+	pmc_spawner_free(x.sp[1]);
 	x.b->session_free(x.s);
 	free(x.envp);
 	return r;

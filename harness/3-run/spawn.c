@@ -232,42 +232,96 @@ fail:
 	_exit(127);
 }
 
-/* The child's stack: one per run, as glibc's posix_spawn does, since another thread may
- * be running a command of its own at the same time. Pages are touched only as used. */
+/* The child's stack: one per spawner, and a spawner per thread that spawns, since another
+ * thread may be running a command of its own at the same time. */
 #define STACK_SIZE (256 * 1024)
 /* Above any kernel's NR_CPUS (8192 at most today): a bigger number is a mistake, and its
  * mask would be a large allocation. */
 #define MAX_CPU (1 << 16)
 
+/* What a series of runs shares (pmc_spawner_new): opened once, not per run. */
+struct pmc_spawner {
+	int null_fd;
+	/* /proc/self/clear_refs and /proc/self/status, kept open: each run writes the one
+	 * and reads the other again (a read at offset 0 of a proc file makes it anew), so
+	 * only the path lookups are saved; -1 where /proc cannot be opened. */
+	int clear_refs_fd, status_fd;
+	char *stack; /* the child's, reused: the parent waits until the child has exec'd */
+	/* The stderr capture file of the last run, emptied for the next (-1: none yet). It
+	 * is made anew when something may still write to it (capture_pgid below). */
+	int capture_fd;
+	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
+};
+
+void pmc_spawner_free(struct pmc_spawner *sp)
+{
+	if (!sp)
+		return;
+	if (sp->stack && sp->stack != MAP_FAILED)
+		munmap(sp->stack, STACK_SIZE);
+	if (sp->capture_fd >= 0)
+		close(sp->capture_fd);
+	if (sp->status_fd >= 0)
+		close(sp->status_fd);
+	if (sp->clear_refs_fd >= 0)
+		close(sp->clear_refs_fd);
+	if (sp->null_fd >= 0)
+		close(sp->null_fd);
+	free(sp);
+}
+
+int pmc_spawner_new(struct pmc_spawner **ret)
+{
+	struct pmc_spawner *sp = calloc(1, sizeof(*sp));
+	int r;
+
+	if (!sp)
+		return -ENOMEM;
+	sp->clear_refs_fd = sp->status_fd = sp->capture_fd = -1;
+	sp->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (sp->null_fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	/* Where /proc cannot do it, the peak stays (clear_refs) or is unknown (status),
+	 * which only makes more commands' max-rss "not measured". */
+	sp->clear_refs_fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	sp->status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	/* Pages are touched only as used, and kept from run to run. */
+	sp->stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (sp->stack == MAP_FAILED) {
+		r = -errno;
+		goto fail;
+	}
+	*ret = sp;
+	return 0;
+fail:
+	pmc_spawner_free(sp);
+	return r;
+}
+
 /* Lowers this process's recorded peak RSS to its current RSS (clear_refs "5":
  * proc(5)), so that a child's exec keeps our RSS of now, not the largest we ever had,
- * in its ru_maxrss. Where /proc cannot do it the peak stays, which only makes more
- * commands' max-rss "not measured". */
-static void reset_own_peak(void)
+ * in its ru_maxrss. */
+static void reset_own_peak(const struct pmc_spawner *sp)
 {
-	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		if (write(fd, "5", 1) < 0) {
-			/* nothing: the peak stays, see above */
-		}
-		close(fd);
+	if (sp->clear_refs_fd >= 0 && write(sp->clear_refs_fd, "5", 1) < 0) {
+		/* nothing: the peak stays, see pmc_spawner_new */
 	}
 }
 
 /* This process's peak resident set in KiB, VmHWM of /proc/self/status (the peak that
  * exec_mmap keeps for a child that exec's from our memory); 0 when it cannot be read. */
-static long own_peak_rss_kb(void)
+static long own_peak_rss_kb(const struct pmc_spawner *sp)
 {
 	char buf[4096], *at;
 	long kb = 0;
 	ssize_t n;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (sp->status_fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = pread(sp->status_fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
@@ -277,33 +331,82 @@ static long own_peak_rss_kb(void)
 	return kb > 0 ? kb : 0;
 }
 
+/* The capture file for the next run: the last one emptied, or a new one when the last
+ * run's process group still has members (a background process of the command may still
+ * write to it) or something wrote to it since (a descendant that left the group), so
+ * no run's tail shows another's output. Returns the descriptor or -errno. */
+static int capture_file(struct pmc_spawner *sp)
+{
+	struct stat st;
+
+	if (sp->capture_fd >= 0 &&
+	    ((sp->capture_pgid > 0 && (kill(-sp->capture_pgid, 0) == 0 || errno != ESRCH)) ||
+	     fstat(sp->capture_fd, &st) < 0 || st.st_size != 0)) {
+		close(sp->capture_fd);
+		sp->capture_fd = -1;
+	}
+	sp->capture_pgid = 0;
+	if (sp->capture_fd < 0) {
+		sp->capture_fd = memfd_create("pmc-stderr", MFD_CLOEXEC);
+		if (sp->capture_fd < 0)
+			return -errno;
+	}
+	return sp->capture_fd;
+}
+
+/* Empties the capture file after its run: size and offset (the target's stderr shared
+ * it) back to 0. One that cannot be emptied is dropped. */
+static void empty_capture(struct pmc_spawner *sp)
+{
+	struct stat st;
+
+	if (fstat(sp->capture_fd, &st) == 0 && st.st_size == 0 &&
+	    lseek(sp->capture_fd, 0, SEEK_CUR) == 0)
+		return;
+	if (ftruncate(sp->capture_fd, 0) < 0 || lseek(sp->capture_fd, 0, SEEK_SET) != 0) {
+		close(sp->capture_fd);
+		sp->capture_fd = -1;
+	}
+}
+
 int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 {
-	struct child_args a = { .o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1 };
-	char *stack = MAP_FAILED;
-	struct pmc_spawn_result res = { 0 };
+	struct pmc_spawner *sp;
+	int r;
+
+	if (!o || !o->argv || !o->argv[0] || (o->pin && (o->cpu < 0 || o->cpu >= MAX_CPU)))
+		return -EINVAL;
+	r = pmc_spawner_new(&sp);
+	if (r < 0)
+		return r;
+	r = pmc_spawner_run(sp, o, ret);
+	pmc_spawner_free(sp);
+	return r;
+}
+
+int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
+		    struct pmc_spawn_result *ret)
+{
+	struct child_args a = {.o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1};
+	struct pmc_spawn_result res = {0};
 	/* CLONE_FILES hands what the in_child hook opens to the parent. */
 	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
 	int status = 0, capture_fd = -1, r;
 	uint64_t t0;
 	pid_t pid;
 
-	if (!o || !o->argv || !o->argv[0] || (o->pin && (o->cpu < 0 || o->cpu >= MAX_CPU)))
+	if (!sp || !o || !o->argv || !o->argv[0] || (o->pin && (o->cpu < 0 || o->cpu >= MAX_CPU)))
 		return -EINVAL;
-	a.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (a.null_fd < 0)
-		return -errno;
+	a.null_fd = sp->null_fd;
 	a.in_fd = o->input_path ? open(o->input_path, O_RDONLY | O_CLOEXEC) : a.null_fd;
-	if (a.in_fd < 0) {
-		r = -errno;
-		goto out;
-	}
+	if (a.in_fd < 0)
+		return -errno;
 	/* A memory file rather than a pipe: nothing has to read it while the target runs,
 	 * and the target never blocks on it. */
 	if (o->capture_stderr && !o->show_output) {
-		capture_fd = memfd_create("pmc-stderr", MFD_CLOEXEC);
+		capture_fd = capture_file(sp);
 		if (capture_fd < 0) {
-			r = -errno;
+			r = capture_fd;
 			goto out;
 		}
 	}
@@ -320,23 +423,20 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		CPU_ZERO_S(a.cpus_size, a.cpus);
 		CPU_SET_S((size_t)o->cpu, a.cpus_size, a.cpus);
 	}
-	stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
-	if (stack == MAP_FAILED) {
-		r = -errno;
-		goto out;
-	}
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
-	reset_own_peak();
+	reset_own_peak(sp);
 	t0 = now_ns();
 	a.parent = getpid();
-	pid = clone(child, stack + STACK_SIZE, flags, &a);
+	pid = clone(child, sp->stack + STACK_SIZE, flags, &a);
 	if (pid < 0) {
 		r = -errno;
 		goto out;
 	}
+	/* Its process group (setpgid in the child) may outlive it: see capture_file. */
+	if (capture_fd >= 0)
+		sp->capture_pgid = pid;
 	if (a.err) {
 		waitpid(pid, NULL, 0);
 		r = a.err;
@@ -344,7 +444,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 	}
 	/* The child has exec'd (CLONE_VFORK): the peak its exec kept is the one read now,
 	 * before ours can fall (a free that gives pages back does not record the peak). */
-	res.spawner_peak_kb = own_peak_rss_kb();
+	res.spawner_peak_kb = own_peak_rss_kb(sp);
 	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
@@ -359,18 +459,16 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 		read_tail(capture_fd, &res);
 	*ret = res;
 out:
-	if (stack != MAP_FAILED)
-		munmap(stack, STACK_SIZE);
 	CPU_FREE(a.cpus);
-	if (capture_fd >= 0)
-		close(capture_fd);
+	if (capture_fd >= 0 && sp->capture_fd == capture_fd)
+		empty_capture(sp);
 	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
 		close(a.in_fd);
-	close(a.null_fd);
 	return r;
 }
 
 struct pair_half {
+	struct pmc_spawner *sp;
 	const struct pmc_spawn_opts *o;
 	struct pmc_spawn_result res;
 	pthread_barrier_t *start;
@@ -382,22 +480,23 @@ static void *pair_half_run(void *p)
 	struct pair_half *h = p;
 
 	pthread_barrier_wait(h->start);
-	h->rc = pmc_spawn_run(h->o, &h->res);
+	h->rc = h->sp ? pmc_spawner_run(h->sp, h->o, &h->res) : pmc_spawn_run(h->o, &h->res);
 	return NULL;
 }
 
-int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
-		   int rc[2])
+int pmc_spawner_pair(struct pmc_spawner *const sp[2], const struct pmc_spawn_opts *const opts[2],
+		     struct pmc_spawn_result ret[2], int rc[2])
 {
 	pthread_barrier_t start;
 	struct pair_half h[2];
 	pthread_t thread;
 	int r;
 
-	if (!opts || !opts[0] || !opts[1] || !ret || !rc)
+	if (!opts || !opts[0] || !opts[1] || !ret || !rc || (sp && (!sp[0] || !sp[1])) ||
+	    (sp && sp[0] == sp[1]))
 		return -EINVAL;
 	for (int i = 0; i < 2; i++)
-		h[i] = (struct pair_half){.o = opts[i], .start = &start};
+		h[i] = (struct pair_half){.sp = sp ? sp[i] : NULL, .o = opts[i], .start = &start};
 	r = pthread_barrier_init(&start, NULL, 2);
 	if (r)
 		return -r;
@@ -418,6 +517,12 @@ int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_
 			ret[i] = h[i].res;
 	}
 	return 0;
+}
+
+int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
+		   int rc[2])
+{
+	return pmc_spawner_pair(NULL, opts, ret, rc);
 }
 
 int pmc_spawn_capture_line(const char *path, char *const *argv, double timeout_s, char *buf,

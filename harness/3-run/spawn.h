@@ -92,6 +92,17 @@ struct pmc_spawn_result {
  * other threads may run commands at the same time. */
 int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *ret);
 
+/* What a series of runs on one thread shares, made once instead of per run: /dev/null,
+ * the /proc files of the max-rss floor (spawner_peak_kb), the child's stack and the
+ * stderr capture file, emptied after each run and made anew when the last run's process
+ * group is still alive or something wrote to it since. pmc_spawner_run is pmc_spawn_run
+ * through sp, with the same results; one thread at a time may use a spawner. */
+struct pmc_spawner;
+int pmc_spawner_new(struct pmc_spawner **ret);
+void pmc_spawner_free(struct pmc_spawner *sp); /* NULL: nothing */
+int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *opts,
+		    struct pmc_spawn_result *ret);
+
 /* For a caller that raised this process's soft RLIMIT_NOFILE (the CLI, for the counters'
  * descriptors, as perf does): every target spawned from then on gets soft instead, the
  * limit it would have had, so raising it changes nothing the command sees (a program
@@ -107,6 +118,10 @@ void pmc_spawn_set_nofile(rlim_t soft);
  * neither command ran. */
 int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
 		   int rc[2]);
+/* pmc_spawn_pair through two distinct spawners, sp[i] for opts[i] (NULL: a spawner made
+ * for each run). */
+int pmc_spawner_pair(struct pmc_spawner *const sp[2], const struct pmc_spawn_opts *const opts[2],
+		     struct pmc_spawn_result ret[2], int rc[2]);
 
 /* Runs path (argv as given, no PATH search) with a timeout of timeout_s seconds and
  * keeps the first line of its standard output, without the newline, in buf (len > 0).

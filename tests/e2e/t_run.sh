@@ -595,6 +595,12 @@ test_failing_command_shows_the_end_of_its_stderr() {
 	expect_grep "^pmcbench: warm-up run 1 of 'sh -c echo boom >&2; exit 3' exited with status 3; run it with --show-output" "$TMP/err" &&
 	expect_grep "^pmcbench: its standard error said:$" "$TMP/err" &&
 	expect_grep "^  boom$" "$TMP/err" && expect_lines 3 "$TMP/err" || return 1
+	# The runs before the failing one wrote too: only its own words are shown (the memory
+	# file is reused from run to run).
+	expect_exit 2 "$PMCBENCH" run -q -r 3 -w 0 -e task-clock -- \
+		sh -c 'n=$(($(cat n 2>/dev/null || echo 0) + 1)); echo $n > n; echo "run $n said" >&2; [ $n -lt 3 ] || exit 3' || return 1
+	expect_grep "^pmcbench: measured run 3 of" "$TMP/err" && expect_grep "^pmcbench: its standard error said:$" "$TMP/err" &&
+	expect_grep "^  run 3 said$" "$TMP/err" && expect_lines 3 "$TMP/err" || return 1
 	# Long output: its last ten lines, with the size of all of it; no control byte.
 	expect_exit 2 "$PMCBENCH" run -q -r 2 -e task-clock -- \
 		sh -c 'seq 1 5000 >&2; printf "\033]0;title\007x\n" >&2; exit 3' || return 1
