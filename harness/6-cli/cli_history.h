@@ -115,7 +115,8 @@ struct chart {
 	char (*labels)[16];
 	char (*whens)[32];
 	struct pmc_changepoint *cps;
-	char title[512];
+	/* Of its own allocation: t points at it, and the array of charts moves as it grows. */
+	char *title;
 };
 
 struct charts {

@@ -15,6 +15,8 @@
 #include "reporters/format.h"
 #include "reporters/trend.h"
 
+#define TITLE_MAX 512
+
 void pmc_cli_hist_series_clear(struct series *s)
 {
 	free(s->x);
@@ -78,6 +80,7 @@ void pmc_cli_hist_charts_clear(struct charts *cs)
 		free(cs->v[i].labels);
 		free(cs->v[i].whens);
 		free(cs->v[i].cps);
+		free(cs->v[i].title);
 	}
 	free(cs->v);
 	cs->v = NULL;
@@ -97,8 +100,9 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 	c->pts = calloc(s->nx + 1, sizeof(*c->pts));
 	c->labels = calloc(s->nx + 1, sizeof(*c->labels));
 	c->whens = calloc(s->nx + 1, sizeof(*c->whens));
+	c->title = malloc(TITLE_MAX);
 	cs->n++;
-	if (!c->pts || !c->labels || !c->whens)
+	if (!c->pts || !c->labels || !c->whens || !c->title)
 		goto oom;
 	for (size_t i = 0; i < s->nx; i++) {
 		const struct pmc_history_point *p = &s->ps[s->at[i]];
@@ -120,7 +124,7 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 		    .hi = isfinite(hi) ? hi : NAN,
 		};
 	}
-	snprintf(c->title, sizeof(c->title), "%s %s on %s (%s)", first->benchmark, first->metric,
+	snprintf(c->title, TITLE_MAX, "%s %s on %s (%s)", first->benchmark, first->metric,
 		 first->e.machine ? first->e.machine : "?", first->e.fingerprint);
 	c->cps = s->cps;
 	s->cps = NULL;

@@ -340,6 +340,80 @@ PY
 	[ -s trend.png ] || fail "empty screenshot"
 }
 
+# More than 8 series: every chart title of `changes --html` (its table of change points
+# and its charts) and of `show --svg` (one chart per fingerprint) names its own series.
+# The charts of 20 series are held in an array that grows; a title taken from an element
+# before the array moved printed garbage (a use-after-free under ASan).
+test_charts_of_twenty_series_name_each() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(11)
+def doc(i, host, names):
+    level = 100 if i < 12 else 120
+    return {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+            "created": "2026-05-01T00:%02d:00Z" % i, "backend": "perf",
+            "environment": {"hostname": host},
+            "benchmarks": [{"name": b, "command": None, "build_id": None,
+                            "runs": [{"exit_code": 0} for _ in range(4)],
+                            "metrics": {"wall-time": {"unit": "ns", "better": "lower",
+                                                      "derived": False, "simulated": False,
+                                                      "cross_group": False,
+                                                      "samples": [level * 1e6 * (1 + random.gauss(0, 0.01)) for _ in range(4)]}}}
+                           for b in names]}
+names = ["bench-%02d" % k for k in range(20)]
+for i in range(24):
+    json.dump(doc(i, "box", names), open("s%02d.json" % i, "w"))
+    for m in range(20 if i < 3 else 0):
+        json.dump(doc(i, "host-%02d" % m, ["w"]), open("m%02d-%02d.json" % (m, i), "w"))
+PY
+	local i
+	for i in $(seq -w 0 23); do
+		"$PMCBENCH" history add --db h.db --commit "e0$i" "s$i.json" $(ls "m"*"-$i.json" 2>/dev/null) >/dev/null ||
+			{ fail "add entry $i"; return 1; }
+	done
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --html page.html || return 1
+	expect_exit 0 "$PMCBENCH" history show --db h.db --svg trend.svg w wall-time || return 1
+	python3 - <<'PY' || fail "a chart does not name its series" || return 1
+import re, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+page = open("page.html", encoding="utf-8").read()
+rows = re.findall(r'<tr><td><a href="#chart(\d+)">([^<]*)</a></td><td>e0(\d\d)\.\.e0(\d\d)</td>', page)
+# bench-00..19 on box, each with its step at entry 12 (w on host-00..19: 3 entries, none).
+want = ["bench-%02d wall-time on box" % k for k in range(20)]
+got = sorted(re.sub(r" \([0-9a-f]+\)$", "", t) for _, t, _, _ in rows)
+assert got == want, got
+assert all((a, b) == ("11", "12") for _, _, a, b in rows), rows
+charts = dict(re.findall(r'<div id="chart(\d+)">(.*?)</div>', page, re.S))
+assert len(charts) == 40, len(charts)
+titles = set()
+for idx, svg in charts.items():
+    titles.add(ET.fromstring(svg).find(".//s:text[@class='title']", ns).text)
+for idx, title, _, _ in rows:
+    assert ET.fromstring(charts[idx]).find(".//s:text[@class='title']", ns).text == title, idx
+assert {re.sub(r" \([0-9a-f]+\)$", "", t) for t in titles} == set(want) | \
+       {"w wall-time on host-%02d" % k for k in range(20)}, sorted(titles)
+root = ET.parse("trend.svg").getroot()
+titles = [t.text for t in root.findall(".//s:text[@class='title']", ns)]
+hosts = sorted(re.sub(r"^w wall-time on (host-\d\d) \([0-9a-f]+\)$", r"\1", t) for t in titles)
+assert hosts == ["host-%02d" % k for k in range(20)], titles
+PY
+	# As a browser shows the page: every series named in the table and over its chart.
+	command -v chromium >/dev/null 2>&1 || skip "no chromium (ci/install-deps.sh installs it)"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$PWD/profile" --virtual-time-budget=2000 \
+		--dump-dom "file://$PWD/page.html" >page.dom 2>/dev/null || { fail "chromium failed on page.html"; return 1; }
+	python3 - <<'PY' || fail "the page in Chromium does not name every series" || return 1
+import re
+dom = open("page.dom", encoding="utf-8").read()
+for k in range(20):
+    name = "bench-%02d wall-time on box" % k
+    assert len(re.findall(re.escape(name) + r" \([0-9a-f]{16}\)<", dom)) == 2, name
+for k in range(20):
+    assert len(re.findall(r"w wall-time on host-%02d \([0-9a-f]{16}\)<" % k, dom)) == 1, k
+assert "\ufffd" not in dom
+PY
+}
+
 # bisect: commits 1-5 touch 20 pages, 6-9 touch 3000 (page faults count them, without a
 # PMU too): git bisect run names commit 6 and its measured change; the tree is left as
 # it was. A dirty tree and ends that do not differ are errors.
