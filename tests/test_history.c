@@ -432,6 +432,49 @@ static void baseline_pools_the_last_k(void **state)
 		pmc_result_free(rs[i]);
 }
 
+/* The baseline of a series with a step holds the level since the step only, and was
+ * created when its newest entry was measured (not when it was pooled). */
+static void baseline_is_the_current_level(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *rs[41], *base = NULL;
+	const struct pmc_metric *m;
+	struct pmc_benchmark *b;
+	size_t n = 0;
+	char err[512] = "", created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 41; i++) {
+		snprintf(created, sizeof(created), "2026-02-%02dT00:00:00Z", i / 2 + 1);
+		created[18] = i % 2 ? '1' : '0';
+		rs[i] = make_result(created, "m1", (i < 20 ? 0 : 100) + 0.001 * i);
+		add_ok(h, rs[i], NULL, true);
+	}
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[40], NULL, NULL, 40, NULL, 0, &base, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 40);
+	assert_string_equal(base->created, rs[39]->created);
+	b = pmc_result_find_benchmark(base, "work");
+	assert_int_equal(b->nruns, 160);
+	m = pmc_benchmark_find_metric(b, "task-clock");
+	/* Entries 1-20 were the old level: not measured here; 21-40 are. */
+	for (size_t i = 0; i < 160; i++)
+		if (i % 4 != 2)
+			assert_true(i < 80 ? isnan(m->values[i]) : m->values[i] > 100);
+	/* Ten entries, all at the new level: all taken. */
+	pmc_result_free(base);
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[40], NULL, NULL, 10, NULL, 0, &base, &n, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(pmc_result_find_benchmark(base, "work"), "task-clock");
+	assert_true(m->values[0] > 100 && m->values[36] > 100);
+	pmc_result_free(base);
+	pmc_history_close(h);
+	for (int i = 0; i < 41; i++)
+		pmc_result_free(rs[i]);
+}
+
 /* Two metrics hold the same samples, NAN where the other has NAN. */
 static void same_values(const struct pmc_metric *a, const struct pmc_metric *b)
 {
@@ -799,6 +842,7 @@ int main(void)
 	    cmocka_unit_test(number_text_is_printf_17g),
 	    cmocka_unit_test(filters_select_what_they_name),
 	    cmocka_unit_test(baseline_pools_the_last_k),
+	    cmocka_unit_test(baseline_is_the_current_level),
 	    cmocka_unit_test(baseline_reads_the_metrics_asked),
 	    cmocka_unit_test(newer_schema_is_refused),
 	    cmocka_unit_test(corrupt_file_is_refused),

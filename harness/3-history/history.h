@@ -115,7 +115,10 @@ bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc
 /* The baseline of a gate (docs/history.md, "Gate"): for the benchmarks of r, the samples
  * of the last k entries of r's fingerprint (meta as pmc_history_fingerprint) on
  * branch (NULL: any), r itself left out, as one result whose runs record the entry they
- * come from as their process; k is at most PMC_HISTORY_MAX_LAST (-EINVAL beyond). Only
+ * come from as their process; of each metric only the entries of its current level
+ * (pmc_cp_current_level: exact when simulated and each entry's samples agree) are
+ * measured, the others NAN; created is the newest entry's time. k is at most
+ * PMC_HISTORY_MAX_LAST (-EINVAL beyond). Only
  * the metrics that one of the nmetrics fnmatch(3) patterns metrics matches are read
  * (nmetrics 0: all); when a pattern matches none of them, all are. *ret_n gets the
  * number of entries used (0: *ret is NULL). Returns 0 or -errno with one line in err. */

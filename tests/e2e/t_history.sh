@@ -444,3 +444,55 @@ test_bisect_names_the_first_bad_commit() {
 		--threshold page-faults=+20% -- true || return 1
 	expect_one_line "$TMP/err" 'the working tree has changes .*commit or stash them first'
 }
+
+# The CI recipe (docs/ci.md, "A history of results"; ci/examples/github-actions-history.yml)
+# under valgrind: pushes to main add their result, a pull request is gated with --last 10
+# and a 1% limit on instructions. After an accepted change (one push at the new level), the
+# baseline is the series' current level, not both levels pooled: the next pull request's
+# A/A gate passes and a +2.5% change fails, and neither warns that the baseline was created
+# after the result (the pooled baseline carries the time of its newest entry).
+test_ci_recipe_gate_after_an_accepted_change() {
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	local i
+	measure() { "$PMCBENCH" run -q --backend valgrind -n bench -o "$1" -- "$WORK" loop "$2" >/dev/null; }
+	# Each push on a day of its own, as CI's pushes are (a result is an entry once).
+	push() {
+		measure "push$1.json" "$2" || { fail "measure push $1"; return 1; }
+		sed -i -E "s/\"created\": *\"[^\"]*\"/\"created\":\"2026-01-$1T00:00:00Z\"/" "push$1.json"
+		"$PMCBENCH" history add --db h.db --machine gha --branch main --commit "c$1" \
+			"push$1.json" >/dev/null || { fail "add push $1"; return 1; }
+	}
+	gate() {
+		expect_exit "$1" "$PMCBENCH" history gate --db h.db --machine gha --branch main --last 10 \
+			--threshold instructions=+1% "$2" || return 1
+		expect_no_grep 'swapped' "$TMP/err" || return 1
+		expect_no_grep 'swapped' "$TMP/out"
+	}
+	for i in $(seq 10 19); do push "$i" 100000 || return 1; done
+	measure same.json 100000 && measure slower.json 103000 || { fail "measure"; return 1; }
+	gate 0 same.json || return 1
+	gate 1 slower.json || return 1
+	# The change is accepted: main measures 103000 from now on.
+	push 20 103000 || return 1
+	measure aa.json 103000 && measure plus2.json 105000 || { fail "measure"; return 1; }
+	gate 0 aa.json || return 1
+	expect_grep '^gate: PASS' "$TMP/out" || return 1
+	gate 1 plus2.json || return 1
+	expect_grep '^gate: FAIL' "$TMP/out" || return 1
+	# Back to the old level would be a -3% change, not a pass against a pool of both.
+	"$PMCBENCH" history gate --db h.db --machine gha --branch main --last 10 \
+		--threshold instructions=-1% same.json >/dev/null 2>&1
+	[ $? -eq 1 ] || fail "a return to the old level is not a change against the new one" || return 1
+	# A second push at the new level: the same answers.
+	push 21 103000 || return 1
+	gate 0 aa.json && gate 1 plus2.json || return 1
+	# Exact counts: the step is a change point once the new level has min-size (4) points,
+	# sized by the two levels exactly.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions || return 1
+	expect_grep '^0 change points in 1 series' "$TMP/out" || return 1
+	push 22 103000 && push 23 103000 || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions \
+		--format json || return 1
+	[ "$(json_get "$TMP/out" 'len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
+		fail "changes: $(cat "$TMP/out")"
+}
