@@ -337,7 +337,8 @@ static void filters_select_what_they_name(void **state)
 	struct pmc_result *r3 = make_result("2026-01-03T00:00:00Z", "m2", 2);
 	struct pmc_history_meta m1 = {.commit = "aaaa1111", .branch = "main"};
 	struct pmc_history_meta m2 = {.commit = "bbbb2222", .branch = "topic"};
-	struct pmc_history_meta m3 = {.commit = "cccc3333", .branch = "main"};
+	/* A commit by the name it was added with, not a SHA: selected by that name. */
+	struct pmc_history_meta m3 = {.commit = "v1.2", .branch = "main"};
 	struct pmc_history_filter f = {0};
 	struct pmc_history_point *ps = NULL;
 	struct pmc_history_entry *es = NULL;
@@ -367,7 +368,22 @@ static void filters_select_what_they_name(void **state)
 	f.commit_from = "dddd";
 	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
 	assert_contains(err, "no entry measured commit dddd");
+	f.commit_from = "v1.2";
+	assert_int_equal(count_entries(h, &f), 1);
+	f.commit_from = "aaaa";
+	f.commit_to = "v1.2";
+	assert_int_equal(count_entries(h, &f), 3);
+	f.commit_to = NULL;
+	/* Only a SHA's hex digits are a prefix: "v1" names no commit. */
+	f.commit_from = "v1";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	assert_contains(err, "no entry measured commit v1;");
+	/* A name is data: quotes and wildcards match themselves. */
 	f.commit_from = "x' OR 1=1 --";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	f.commit_from = "%";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	f.commit_from = "";
 	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -EINVAL);
 	/* Names are data: a quote in a filter matches nothing and breaks nothing. */
 	memset(&f, 0, sizeof(f));
