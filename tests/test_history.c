@@ -491,6 +491,56 @@ static void baseline_is_the_current_level(void **state)
 		pmc_result_free(rs[i]);
 }
 
+/* A bad run removed: its entry, points, benchmarks, environment and tags are gone, the
+ * others stay; a key of nothing, of several or not hex is refused without a write; the
+ * same result added again is an entry again. */
+static void remove_takes_out_one_entry(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r1 = make_result("2026-03-01T00:00:00Z", "m1", 0);
+	struct pmc_result *r2 = make_result("2026-03-02T00:00:00Z", "m1", 50);
+	struct pmc_history_meta m2 = {.commit = "v2.0", .tags = (const char *[]){"bad=yes"},
+				      .ntags = 1};
+	struct pmc_history_filter f = {.benchmark = "work", .metric = "task-clock"};
+	struct pmc_history_point *ps = NULL;
+	char id[65], got[65], err[512] = "", *commit = NULL;
+	int64_t t = 0;
+	size_t n = 0;
+	bool added;
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r1, NULL, true);
+	assert_int_equal(pmc_history_add(h, r2, &m2, &added, id, err, sizeof(err)), 0);
+	assert_true(added);
+	assert_int_equal(pmc_history_remove(h, "zz12", got, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(pmc_history_remove(h, "0000000000000000", got, NULL, NULL, err,
+					    sizeof(err)),
+			 -ENOENT);
+	assert_contains(err, "holds no entry 0000000000000000");
+	assert_int_equal(count_entries(h, NULL), 2);
+	id[12] = '\0';
+	assert_int_equal(pmc_history_remove(h, id, got, &commit, &t, err, sizeof(err)), 0);
+	assert_memory_equal(got, id, 12);
+	assert_string_equal(commit, "v2.0");
+	assert_int_equal(t, 1772409600); /* 2026-03-02 */
+	free(commit);
+	assert_int_equal(count_entries(h, NULL), 1);
+	assert_int_equal(pmc_history_points(h, &f, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_true(ps[0].median < 50);
+	pmc_history_points_free(ps, n);
+	f = (struct pmc_history_filter){.tags = (const char *[]){"bad=yes"}, .ntags = 1};
+	assert_int_equal(count_entries(h, &f), 0);
+	add_ok(h, r2, &m2, true);
+	assert_int_equal(count_entries(h, NULL), 2);
+	assert_int_equal(count_entries(h, &f), 1);
+	pmc_history_close(h);
+	pmc_result_free(r1);
+	pmc_result_free(r2);
+}
+
 /* Two metrics hold the same samples, NAN where the other has NAN. */
 static void same_values(const struct pmc_metric *a, const struct pmc_metric *b)
 {
@@ -859,6 +909,7 @@ int main(void)
 	    cmocka_unit_test(filters_select_what_they_name),
 	    cmocka_unit_test(baseline_pools_the_last_k),
 	    cmocka_unit_test(baseline_is_the_current_level),
+	    cmocka_unit_test(remove_takes_out_one_entry),
 	    cmocka_unit_test(baseline_reads_the_metrics_asked),
 	    cmocka_unit_test(newer_schema_is_refused),
 	    cmocka_unit_test(corrupt_file_is_refused),

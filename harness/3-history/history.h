@@ -68,6 +68,15 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 		    const struct pmc_history_meta *meta, bool *ret_added, char ret_id[65],
 		    char *err, size_t errlen);
 
+/* Removes the entry whose key is key or starts with it (at least 4 of its hex digits),
+ * with its points, benchmarks, environment and tags, in one transaction (a bad run; the
+ * same result added again is an entry again). ret_id, ret_commit (malloc'ed, NULL when
+ * it had none) and ret_t (when measured), each may be NULL, get what it was. Returns 0,
+ * -ENOENT (no such entry), -EINVAL (not hex digits, or the start of several keys) or
+ * -errno, with one line in err. */
+int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
+		       char **ret_commit, int64_t *ret_t, char *err, size_t errlen);
+
 /* What list, show, export and changes select; NULL, 0: anything. */
 struct pmc_history_filter {
 	const char *benchmark, *metric, *branch, *machine, *fingerprint;

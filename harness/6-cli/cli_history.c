@@ -30,6 +30,7 @@ static void history_help(FILE *out)
 	      "  changes   find the change points of every selected series\n"
 	      "  gate      gate a result against the last results of its fingerprint:\n"
 	      "            history gate [OPTION]... RESULT.json\n"
+	      "  remove    remove entries (a bad run): history remove ENTRY...\n"
 	      "  bisect    find the first bad commit between a good and a bad one: git\n"
 	      "            bisect run with a build and a measurement; history bisect\n"
 	      "            --good REV --bad REV --build CMD --threshold M=L -- COMMAND\n\n"
@@ -168,6 +169,7 @@ static const struct option add_opts[] = {
 	}
 
 static const struct option select_opts[] = {O_DB, O_FILTER, O_HELP, {0}};
+static const struct option remove_opts[] = {O_DB, O_HELP, {0}};
 static const struct option show_opts[] = {
     O_DB, O_FILTER, O_CP, {"svg", required_argument, NULL, OPT_SVG}, O_HELP, {0},
 };
@@ -391,7 +393,7 @@ struct action {
 static const struct action actions[] = {
     {"add", add_opts},	     {"list", select_opts},	{"show", show_opts},
     {"export", export_opts}, {"changes", changes_opts}, {"gate", gate_opts},
-    {"bisect", bisect_opts},
+    {"remove", remove_opts}, {"bisect", bisect_opts},
 };
 
 static const struct action *find_action(const char *name)
@@ -415,7 +417,7 @@ static void unknown_action(const char *name)
 	else
 		pmc_cli_error(
 		    "unknown history action '%s'; use add, list, show, export, changes, "
-		    "gate or bisect",
+		    "gate, remove or bisect",
 		    q(b, sizeof(b), name));
 }
 
@@ -429,8 +431,8 @@ int pmc_cli_history(int argc, char **argv)
 	int code = PMC_EXIT_ERROR, opt;
 
 	if (argc < 2) {
-		pmc_cli_error("history needs an action: add, list, show, export, changes, gate or "
-			      "bisect; try 'pmcbench help history'");
+		pmc_cli_error("history needs an action: add, list, show, export, changes, gate, "
+			      "remove or bisect; try 'pmcbench help history'");
 		return PMC_EXIT_ERROR;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
@@ -487,6 +489,8 @@ int pmc_cli_history(int argc, char **argv)
 		code = pmc_cli_hist_export(argc, argv, &o);
 	else if (strcmp(a->name, "changes") == 0)
 		code = pmc_cli_hist_changes(argc, argv, &o);
+	else if (strcmp(a->name, "remove") == 0)
+		code = pmc_cli_hist_remove(argc, argv, &o);
 	else if (strcmp(a->name, "bisect") == 0)
 		code = pmc_cli_history_bisect(argc, argv, &o.bisect);
 	else

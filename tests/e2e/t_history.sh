@@ -494,5 +494,18 @@ test_ci_recipe_gate_after_an_accepted_change() {
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions \
 		--format json || return 1
 	[ "$(json_get "$TMP/out" 'len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
-		fail "changes: $(cat "$TMP/out")"
+		fail "changes: $(cat "$TMP/out")" || return 1
+	# A bad run on main (half the work) is the newest level, and a pull request fails
+	# against it until it is removed.
+	push 24 50000 || return 1
+	gate 1 aa.json || return 1
+	local bad
+	bad=$("$PMCBENCH" history list --db h.db --from c24 | awk '$2 == "c24" {print $6}')
+	expect_exit 0 "$PMCBENCH" history remove --db h.db "$bad" || return 1
+	expect_one_line "$TMP/out" "^$bad: removed \(measured 2026-01-24T00:00:00Z, commit c24\)$" || return 1
+	gate 0 aa.json || return 1
+	expect_exit 2 "$PMCBENCH" history remove --db h.db "$bad" || return 1
+	expect_one_line "$TMP/err" "h.db holds no entry $bad" || return 1
+	expect_exit 2 "$PMCBENCH" history remove --db h.db c24 || return 1
+	expect_one_line "$TMP/err" "'c24' is not an entry key"
 }
