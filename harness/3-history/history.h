@@ -29,6 +29,11 @@ int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, 
 		     size_t errlen);
 void pmc_history_close(struct pmc_history *h);
 
+/* Reads every page of a SQLite store once to check it (PRAGMA quick_check): damage where
+ * a command would not read is found too. A PostgreSQL server keeps its own: 0. Returns 0,
+ * or -EINVAL (damaged) or -errno with one line in err. */
+int pmc_history_check(struct pmc_history *h, char *err, size_t errlen);
+
 /* The engine's name ("sqlite", "postgresql") and the store as it may be shown: the
  * URL with any password masked. */
 const char *pmc_history_engine(const struct pmc_history *h);

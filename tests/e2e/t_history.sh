@@ -205,6 +205,49 @@ test_bad_input_is_one_line_and_writes_nothing() {
 	expect_one_line "$TMP/err" "--since 'yesterday': not a time"
 }
 
+# A store that cannot be read says why, in one line, exit 2: a --db that is a directory,
+# a file this user may not read, and a file with a damaged page that list itself does not
+# read (the points'), which list checks for.
+test_store_that_cannot_be_read_says_why() {
+	hres a.json 1 || return 1
+	mkdir dir.db
+	expect_exit 2 "$PMCBENCH" history list --db dir.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: dir.db is a directory, not a history file; name a file \(--db dir.db/pmcbench-history.db\)$" || return 1
+	expect_exit 2 "$PMCBENCH" history add --db dir.db a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: dir.db is a directory" || return 1
+	expect_exit 2 "$PMCBENCH" history add --db nodir/h.db a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: nodir/h.db: No such file or directory; its directory must exist$" || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db a.json || return 1
+	# The root page of pmc_point overwritten: list reads pmc_entry only.
+	cp h.db damaged.db
+	python3 - <<'PY' || return 1
+import sqlite3
+c = sqlite3.connect("damaged.db")
+page = c.execute("SELECT rootpage FROM sqlite_master WHERE name = 'pmc_point'").fetchone()[0]
+size = c.execute("PRAGMA page_size").fetchone()[0]
+c.close()
+with open("damaged.db", "r+b") as f:
+    f.seek((page - 1) * size)
+    f.write(b"\x13" * size)
+PY
+	expect_exit 2 "$PMCBENCH" history show --db damaged.db x wall-time || return 1
+	expect_exit 2 "$PMCBENCH" history list --db damaged.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: damaged.db: the file is damaged \(.*\); move it away and add the results again$" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	# Not readable by this user (root reads anything: the check runs as nobody then).
+	cp h.db locked.db
+	chmod 000 locked.db
+	local as=()
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 || skip "root, without setpriv or user nobody"
+		as=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
+		chmod o+x "$TMP" "$(dirname "$TMP")" 2>/dev/null
+		[ -x "$PMCBENCH" ] && "${as[@]}" test -x "$PMCBENCH" || skip "nobody cannot run $PMCBENCH here"
+	fi
+	expect_exit 2 "${as[@]}" "$PMCBENCH" history list --db "$PWD/locked.db" || return 1
+	expect_one_line "$TMP/err" "^pmcbench: $PWD/locked.db: cannot read it \(Permission denied\); check its permissions$"
+}
+
 # The same commands on a PostgreSQL server, and its own bad input: a wrong password.
 test_postgresql_store() {
 	local server="$PMC_SRCDIR/ci/pg-test-server.sh" status=0
