@@ -337,7 +337,8 @@ static void filters_select_what_they_name(void **state)
 	struct pmc_result *r3 = make_result("2026-01-03T00:00:00Z", "m2", 2);
 	struct pmc_history_meta m1 = {.commit = "aaaa1111", .branch = "main"};
 	struct pmc_history_meta m2 = {.commit = "bbbb2222", .branch = "topic"};
-	struct pmc_history_meta m3 = {.commit = "cccc3333", .branch = "main"};
+	/* A commit by the name it was added with, not a SHA: selected by that name. */
+	struct pmc_history_meta m3 = {.commit = "v1.2", .branch = "main"};
 	struct pmc_history_filter f = {0};
 	struct pmc_history_point *ps = NULL;
 	struct pmc_history_entry *es = NULL;
@@ -367,7 +368,22 @@ static void filters_select_what_they_name(void **state)
 	f.commit_from = "dddd";
 	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
 	assert_contains(err, "no entry measured commit dddd");
+	f.commit_from = "v1.2";
+	assert_int_equal(count_entries(h, &f), 1);
+	f.commit_from = "aaaa";
+	f.commit_to = "v1.2";
+	assert_int_equal(count_entries(h, &f), 3);
+	f.commit_to = NULL;
+	/* Only a SHA's hex digits are a prefix: "v1" names no commit. */
+	f.commit_from = "v1";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	assert_contains(err, "no entry measured commit v1;");
+	/* A name is data: quotes and wildcards match themselves. */
 	f.commit_from = "x' OR 1=1 --";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	f.commit_from = "%";
+	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -ENOENT);
+	f.commit_from = "";
 	assert_int_equal(pmc_history_list(h, &f, &es, &n, err, sizeof(err)), -EINVAL);
 	/* Names are data: a quote in a filter matches nothing and breaks nothing. */
 	memset(&f, 0, sizeof(f));
@@ -430,6 +446,99 @@ static void baseline_pools_the_last_k(void **state)
 	pmc_history_close(h);
 	for (int i = 0; i < 4; i++)
 		pmc_result_free(rs[i]);
+}
+
+/* The baseline of a series with a step holds the level since the step only, and was
+ * created when its newest entry was measured (not when it was pooled). */
+static void baseline_is_the_current_level(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *rs[41], *base = NULL;
+	const struct pmc_metric *m;
+	struct pmc_benchmark *b;
+	size_t n = 0;
+	char err[512] = "", created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 41; i++) {
+		snprintf(created, sizeof(created), "2026-02-%02dT00:00:00Z", i / 2 + 1);
+		created[18] = i % 2 ? '1' : '0';
+		rs[i] = make_result(created, "m1", (i < 20 ? 0 : 100) + 0.001 * i);
+		add_ok(h, rs[i], NULL, true);
+	}
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[40], NULL, NULL, 40, NULL, 0, &base, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 40);
+	assert_string_equal(base->created, rs[39]->created);
+	b = pmc_result_find_benchmark(base, "work");
+	assert_int_equal(b->nruns, 160);
+	m = pmc_benchmark_find_metric(b, "task-clock");
+	/* Entries 1-20 were the old level: not measured here; 21-40 are. */
+	for (size_t i = 0; i < 160; i++)
+		if (i % 4 != 2)
+			assert_true(i < 80 ? isnan(m->values[i]) : m->values[i] > 100);
+	/* Ten entries, all at the new level: all taken. */
+	pmc_result_free(base);
+	assert_int_equal(
+	    pmc_history_baseline(h, rs[40], NULL, NULL, 10, NULL, 0, &base, &n, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(pmc_result_find_benchmark(base, "work"), "task-clock");
+	assert_true(m->values[0] > 100 && m->values[36] > 100);
+	pmc_result_free(base);
+	pmc_history_close(h);
+	for (int i = 0; i < 41; i++)
+		pmc_result_free(rs[i]);
+}
+
+/* A bad run removed: its entry, points, benchmarks, environment and tags are gone, the
+ * others stay; a key of nothing, of several or not hex is refused without a write; the
+ * same result added again is an entry again. */
+static void remove_takes_out_one_entry(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r1 = make_result("2026-03-01T00:00:00Z", "m1", 0);
+	struct pmc_result *r2 = make_result("2026-03-02T00:00:00Z", "m1", 50);
+	struct pmc_history_meta m2 = {.commit = "v2.0", .tags = (const char *[]){"bad=yes"},
+				      .ntags = 1};
+	struct pmc_history_filter f = {.benchmark = "work", .metric = "task-clock"};
+	struct pmc_history_point *ps = NULL;
+	char id[65], got[65], err[512] = "", *commit = NULL;
+	int64_t t = 0;
+	size_t n = 0;
+	bool added;
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	add_ok(h, r1, NULL, true);
+	assert_int_equal(pmc_history_add(h, r2, &m2, &added, id, err, sizeof(err)), 0);
+	assert_true(added);
+	assert_int_equal(pmc_history_remove(h, "zz12", got, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(pmc_history_remove(h, "0000000000000000", got, NULL, NULL, err,
+					    sizeof(err)),
+			 -ENOENT);
+	assert_contains(err, "holds no entry 0000000000000000");
+	assert_int_equal(count_entries(h, NULL), 2);
+	id[12] = '\0';
+	assert_int_equal(pmc_history_remove(h, id, got, &commit, &t, err, sizeof(err)), 0);
+	assert_memory_equal(got, id, 12);
+	assert_string_equal(commit, "v2.0");
+	assert_int_equal(t, 1772409600); /* 2026-03-02 */
+	free(commit);
+	assert_int_equal(count_entries(h, NULL), 1);
+	assert_int_equal(pmc_history_points(h, &f, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_true(ps[0].median < 50);
+	pmc_history_points_free(ps, n);
+	f = (struct pmc_history_filter){.tags = (const char *[]){"bad=yes"}, .ntags = 1};
+	assert_int_equal(count_entries(h, &f), 0);
+	add_ok(h, r2, &m2, true);
+	assert_int_equal(count_entries(h, NULL), 2);
+	assert_int_equal(count_entries(h, &f), 1);
+	pmc_history_close(h);
+	pmc_result_free(r1);
+	pmc_result_free(r2);
 }
 
 /* Two metrics hold the same samples, NAN where the other has NAN. */
@@ -799,6 +908,8 @@ int main(void)
 	    cmocka_unit_test(number_text_is_printf_17g),
 	    cmocka_unit_test(filters_select_what_they_name),
 	    cmocka_unit_test(baseline_pools_the_last_k),
+	    cmocka_unit_test(baseline_is_the_current_level),
+	    cmocka_unit_test(remove_takes_out_one_entry),
 	    cmocka_unit_test(baseline_reads_the_metrics_asked),
 	    cmocka_unit_test(newer_schema_is_refused),
 	    cmocka_unit_test(corrupt_file_is_refused),

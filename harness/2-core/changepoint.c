@@ -536,6 +536,61 @@ static int settle(struct ctx *c)
 	return 0;
 }
 
+/* The change points of an exact series (o->exact): its levels are the runs of at least
+ * min_size equal values, and a change lies between two successive levels of different
+ * values, placed at the first point after the earlier level (the first that left it),
+ * with the ratio of the two levels as its size and interval. The points between two
+ * levels (a blip, a step still too short to be a level) belong to neither. Returns 1
+ * when fewer than half of the points lie in levels: the series is not piecewise
+ * constant, and the rank way judges it. */
+static int exact_changes(struct ctx *c)
+{
+	size_t covered = 0, prev_start = 0, prev_end = 0;
+	bool have_prev = false;
+
+	for (size_t i = 0, j; i < c->n; i = j) {
+		for (j = i + 1; j < c->n && c->x[j] == c->x[i]; j++)
+			;
+		if (j - i < c->min_size)
+			continue;
+		covered += j - i;
+		if (have_prev && c->x[i] != c->x[prev_start]) {
+			struct pmc_changepoint *grown =
+			    realloc(c->cps, (c->ncps + 1) * sizeof(*grown));
+			double a = c->x[prev_start], b = c->x[i];
+
+			if (!grown)
+				return -ENOMEM;
+			c->cps = grown;
+			c->cps[c->ncps++] = (struct pmc_changepoint){
+			    .index = prev_end,
+			    .q = NAN,
+			    .p = 0,
+			    .exact = true,
+			    .before = a,
+			    .after = b,
+			    .ratio = a != 0 ? b / a : NAN,
+			    .ratio_lo = a != 0 ? b / a : NAN,
+			    .ratio_hi = a != 0 ? b / a : NAN,
+			};
+		}
+		have_prev = true;
+		prev_start = i;
+		prev_end = j;
+	}
+	if (2 * covered < c->n) {
+		free(c->cps);
+		c->cps = NULL;
+		c->ncps = 0;
+		return 1;
+	}
+	for (size_t k = 0; k < c->ncps; k++) {
+		c->cps[k].seg_start = k ? c->cps[k - 1].index : 0;
+		c->cps[k].seg_end = k + 1 < c->ncps ? c->cps[k + 1].index : c->n;
+	}
+	return 0;
+}
+
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n)
 {
@@ -552,6 +607,15 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(x[i]))
 			return -EINVAL;
+	if (o && o->exact && !c.raw && (r = exact_changes(&c)) <= 0) {
+		if (r < 0) {
+			free(c.cps);
+			return r;
+		}
+		*ret = c.cps;
+		*ret_n = c.ncps;
+		return 0;
+	}
 	c.z = malloc((n + 1) * sizeof(double));
 	c.perm = malloc((n + 1) * sizeof(double));
 	r = c.z && c.perm ? segment(&c, 0, n) : -ENOMEM;
@@ -569,5 +633,30 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 	}
 	*ret = c.cps;
 	*ret_n = c.ncps;
+	return 0;
+}
+
+int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o,
+			 size_t *ret_start)
+{
+	struct pmc_changepoint *cps = NULL;
+	size_t ncps = 0, start = n;
+	int r;
+
+	if (n == 0) {
+		*ret_start = 0;
+		return 0;
+	}
+	if (o && o->exact) {
+		while (start > 0 && x[start - 1] == x[n - 1])
+			start--;
+		*ret_start = start;
+		return 0;
+	}
+	r = pmc_changepoints(x, n, o, &cps, &ncps);
+	if (r < 0)
+		return r;
+	*ret_start = ncps ? cps[ncps - 1].index : 0;
+	free(cps);
 	return 0;
 }

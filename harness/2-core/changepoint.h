@@ -16,6 +16,11 @@ struct pmc_cp_opts {
 	bool raw;
 	size_t permutations; /* of its permutation tests; 0: 1999 */
 	uint64_t seed;	     /* of the permutations: the same seed, the same answer */
+	/* The values are exact counts (a simulator's, each point without spread): a change
+	 * is any step between two levels of at least min_size equal points, with p 0 (there
+	 * is no noise to test against). A series of which fewer than half the points lie in
+	 * such levels is not piecewise constant after all and goes the rank way. */
+	bool exact;
 };
 
 struct pmc_changepoint {
@@ -26,7 +31,8 @@ struct pmc_changepoint {
 	/* Its p-value: Mann-Whitney's times the number of splits of its segment (plain:
 	 * the permutation p-value, (1 + k) / (1 + permutations)). */
 	double p;
-	double before, after; /* the medians of the two segments */
+	bool exact;	      /* found as a step between two levels of an exact series */
+	double before, after; /* the medians of the two segments (exact: the two levels) */
 	/* after / before as the Hodges-Lehmann estimate of the shift of the logs, with its
 	 * 95% distribution-free interval; NAN when a value is not positive (then the ratio
 	 * of the medians, if before is not 0) or a segment is too short for an interval. */
@@ -38,6 +44,13 @@ struct pmc_changepoint {
  * (defaults). Returns 0, -EINVAL (a value not finite, bad options) or -ENOMEM. */
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n);
+
+/* Where the current level of x[0..n-1] starts, in *ret_start: past the last change
+ * point, or with o->exact the latest level, the last run of values equal to x[n-1]
+ * however short (the gate's baseline, docs/history.md, "Gate"). 0 when n is 0. Returns
+ * 0 or the errors of pmc_changepoints. */
+int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o,
+			 size_t *ret_start);
 
 /* The best split of z[0..m-1] by E-Divisive's statistic with alpha = 1: the tau and
  * kappa (min_size <= tau, tau + min_size <= kappa <= m; with fixed_kappa, kappa = m,

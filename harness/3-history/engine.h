@@ -48,6 +48,9 @@ struct pmc_hist_engine {
 	 * program's tables is refused (a SQLite file is one program's; a PostgreSQL
 	 * database may be shared: NULL). */
 	const char *count_tables_sql;
+	/* A query of the store's integrity whose first row is "ok" when every page of it
+	 * reads well (SQLite's quick_check), or NULL: the server keeps it (PostgreSQL). */
+	const char *check_sql;
 	/* Whether the table exists (without creating anything). */
 	int (*has_table)(struct pmc_hist_db *db, const char *name, bool *ret, char *err,
 			 size_t errlen);

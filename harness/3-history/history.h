@@ -29,6 +29,11 @@ int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, 
 		     size_t errlen);
 void pmc_history_close(struct pmc_history *h);
 
+/* Reads every page of a SQLite store once to check it (PRAGMA quick_check): damage where
+ * a command would not read is found too. A PostgreSQL server keeps its own: 0. Returns 0,
+ * or -EINVAL (damaged) or -errno with one line in err. */
+int pmc_history_check(struct pmc_history *h, char *err, size_t errlen);
+
 /* The engine's name ("sqlite", "postgresql") and the store as it may be shown: the
  * URL with any password masked. */
 const char *pmc_history_engine(const struct pmc_history *h);
@@ -67,6 +72,15 @@ void pmc_history_fingerprint(const struct pmc_result *r, const struct pmc_histor
 int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 		    const struct pmc_history_meta *meta, bool *ret_added, char ret_id[65],
 		    char *err, size_t errlen);
+
+/* Removes the entry whose key is key or starts with it (at least 4 of its hex digits),
+ * with its points, benchmarks, environment and tags, in one transaction (a bad run; the
+ * same result added again is an entry again). ret_id, ret_commit (malloc'ed, NULL when
+ * it had none) and ret_t (when measured), each may be NULL, get what it was. Returns 0,
+ * -ENOENT (no such entry), -EINVAL (not hex digits, or the start of several keys) or
+ * -errno, with one line in err. */
+int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
+		       char **ret_commit, int64_t *ret_t, char *err, size_t errlen);
 
 /* What list, show, export and changes select; NULL, 0: anything. */
 struct pmc_history_filter {
@@ -115,7 +129,10 @@ bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc
 /* The baseline of a gate (docs/history.md, "Gate"): for the benchmarks of r, the samples
  * of the last k entries of r's fingerprint (meta as pmc_history_fingerprint) on
  * branch (NULL: any), r itself left out, as one result whose runs record the entry they
- * come from as their process; k is at most PMC_HISTORY_MAX_LAST (-EINVAL beyond). Only
+ * come from as their process; of each metric only the entries of its current level
+ * (pmc_cp_current_level: exact when simulated and each entry's samples agree) are
+ * measured, the others NAN; created is the newest entry's time. k is at most
+ * PMC_HISTORY_MAX_LAST (-EINVAL beyond). Only
  * the metrics that one of the nmetrics fnmatch(3) patterns metrics matches are read
  * (nmetrics 0: all); when a pattern matches none of them, all are. *ret_n gets the
  * number of entries used (0: *ret is NULL). Returns 0 or -errno with one line in err. */

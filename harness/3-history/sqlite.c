@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "history/engine.h"
@@ -327,6 +329,46 @@ static void sq_close(struct pmc_hist_db *d)
 	free(d);
 }
 
+/* Why path cannot be opened, when SQLite says only that it cannot: not there, a
+ * directory, or a file or directory this user may not read or write. */
+static int cantopen(const char *path, bool create, const char *display, char *err,
+		    size_t errlen)
+{
+	struct stat st;
+	int e;
+
+	if (stat(path, &st) < 0) {
+		e = errno;
+		if (e == ENOENT && !create) {
+			pmc_err_set(err, errlen,
+				    "%s: no history there; 'pmcbench history add' makes one",
+				    display);
+			return -ENOENT;
+		}
+		pmc_err_set(err, errlen, "%s: %s; %s", display, strerror(e),
+			    e == ENOENT ? "its directory must exist" : "check the path");
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pmc_err_set(err, errlen,
+			    "%s is a directory, not a history file; name a file (--db "
+			    "%s/pmcbench-history.db)",
+			    display, display);
+		return -EISDIR;
+	}
+	if (access(path, R_OK) < 0 || (create && access(path, W_OK) < 0)) {
+		bool unreadable = access(path, R_OK) < 0;
+
+		e = errno;
+		pmc_err_set(err, errlen, "%s: cannot %s it (%s); check its permissions", display,
+			    unreadable ? "read" : "write", strerror(e));
+		return -EACCES;
+	}
+	pmc_err_set(err, errlen, "%s: cannot open it (%s)", display,
+		    sqlite3_errstr(SQLITE_CANTOPEN));
+	return -EIO;
+}
+
 int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
 			 struct pmc_hist_db **ret, char *err, size_t errlen)
 {
@@ -341,13 +383,12 @@ int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
 	}
 	rc = sqlite3_open_v2(path, &d->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		if ((rc & 0xff) == SQLITE_CANTOPEN && !create)
-			pmc_err_set(err, errlen,
-				    "%s: no history there; 'pmcbench history add' makes one",
-				    display);
-		else
+		if ((rc & 0xff) == SQLITE_CANTOPEN) {
+			r = cantopen(path, create, display, err, errlen);
+		} else {
 			fail(d, rc, err, errlen);
-		r = errno_of(rc);
+			r = errno_of(rc);
+		}
 		goto close;
 	}
 	sqlite3_extended_result_codes(d->db, 1);
@@ -373,6 +414,7 @@ const struct pmc_hist_engine pmc_hist_sqlite = {
     .commit = sq_commit,
     .rollback = sq_rollback,
     .count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+    .check_sql = "PRAGMA quick_check(1)",
     .has_table = sq_has_table,
     .close = sq_close,
 };

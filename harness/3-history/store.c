@@ -336,6 +336,35 @@ const char *pmc_history_engine(const struct pmc_history *h)
 	return h->eng->name;
 }
 
+static int first_text(void *ud, const char *const *cols, size_t n)
+{
+	char *buf = ud;
+
+	if (!*buf)
+		snprintf(buf, 256, "%s", n && cols[0] ? cols[0] : "?");
+	return 0;
+}
+
+int pmc_history_check(struct pmc_history *h, char *err, size_t errlen)
+{
+	char first[256] = "";
+	int r;
+
+	if (!h->eng->check_sql)
+		return 0;
+	r = h->eng->query(h->db, h->eng->check_sql, NULL, 0, first_text, first, err, errlen);
+	if (r < 0)
+		return r;
+	if (strcmp(first, "ok") != 0) {
+		pmc_err_set(err, errlen,
+			    "%s: the file is damaged (%.200s); move it away and add the results "
+			    "again",
+			    h->display, first);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const char *pmc_history_display(const struct pmc_history *h)
 {
 	return h->display;

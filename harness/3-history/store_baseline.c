@@ -1,16 +1,19 @@
 /* The baseline of a gate against the history (pmc_history_baseline, docs/history.md,
  * "Gate"): the samples of the last K entries of a fingerprint as one result, each entry one
- * process of it. */
+ * process of it, each series from its current level on. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/error.h"
 #include "base/grow.h"
+#include "core/changepoint.h"
 #include "core/result.h"
+#include "core/stats.h"
 #include "history/engine.h"
 #include "history/history.h"
 #include "history/store_priv.h"
@@ -18,12 +21,15 @@
 struct ids {
 	char **v;
 	size_t n;
+	long long newest; /* the time of v[0], seconds since the epoch */
 };
 
 static int id_row(void *ud, const char *const *cols, size_t n)
 {
 	struct ids *ids = ud;
 
+	if (ids->n == 0)
+		ids->newest = cols[1] ? strtoll(cols[1], NULL, 10) : 0;
 	if (pmc_grow(&ids->v, ids->n, sizeof(*ids->v)) < 0)
 		return -ENOMEM;
 	ids->v[ids->n] = strdup(cols[0]);
@@ -286,6 +292,49 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 	return 0;
 }
 
+/* Leaves of each metric of b only the samples of its series' current level (the
+ * entries since its last change point; for exact counts, the latest level): a gate
+ * after an accepted change judges against the new level, not a pool of both
+ * (docs/history.md, "Gate"). The entries are b's processes, in blocks, oldest first.
+ * Returns 0 or -ENOMEM. */
+static int keep_current_level(struct pmc_benchmark *b)
+{
+	double *med = malloc((b->nruns + 1) * sizeof(*med));
+	double *vals = malloc((b->nruns + 1) * sizeof(*vals));
+	size_t *at = malloc((b->nruns + 1) * sizeof(*at));
+	int r = med && vals && at ? 0 : -ENOMEM;
+
+	for (size_t k = 0; r == 0 && k < b->nmetrics; k++) {
+		struct pmc_metric *m = &b->metrics[k];
+		struct pmc_cp_opts o = {.exact = m->simulated};
+		size_t np = 0, start = 0;
+
+		if (m->n != b->nruns)
+			continue;
+		for (size_t i = 0, j; i < m->n; i = j) {
+			size_t nv = 0;
+
+			for (j = i; j < m->n && b->runs[j].process == b->runs[i].process; j++)
+				if (!isnan(m->values[j]))
+					vals[nv++] = m->values[j];
+			if (nv == 0)
+				continue;
+			/* Exact counts are exact when each entry's agree. */
+			pmc_stats_sort(vals, nv);
+			o.exact = o.exact && vals[0] == vals[nv - 1];
+			med[np] = pmc_median_sorted(vals, nv);
+			at[np++] = i;
+		}
+		r = pmc_cp_current_level(med, np, &o, &start);
+		for (size_t i = 0; r == 0 && start > 0 && start < np && i < at[start]; i++)
+			m->values[i] = NAN;
+	}
+	free(med);
+	free(vals);
+	free(at);
+	return r;
+}
+
 /* The baseline of the entries ids (newest first), of the metrics of be (all when
  * be->metrics is NULL), in *ret (NULL when none of r's benchmarks is there) with the
  * number of entries in it; *ret_all tells whether every pattern of be matched a metric
@@ -334,6 +383,13 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 			goto fail;
 		}
 	}
+	for (size_t i = 0; i < base->nbench; i++) {
+		rc = keep_current_level(&base->benchmarks[i]);
+		if (rc < 0) {
+			oom(err, errlen);
+			goto fail;
+		}
+	}
 	*ret_all = true;
 	for (size_t i = 0; matched && i < be->nmetrics; i++)
 		*ret_all = *ret_all && matched[i];
@@ -349,6 +405,21 @@ fail:
 	free(matched);
 	pmc_result_free(base);
 	return rc;
+}
+
+/* The baseline was created when its newest entry was measured, not when the gate pools
+ * it: else every result gated is older than its baseline ("are the arguments swapped?"). */
+static int stamp_newest(struct pmc_result *base, long long t, char *err, size_t errlen)
+{
+	time_t when = (time_t)t;
+	struct tm tm;
+	char buf[32];
+
+	if (!gmtime_r(&when, &tm) || strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return 0; /* a time out of range: the pool's own stays */
+	free(base->created);
+	base->created = strdup(buf);
+	return base->created ? 0 : oom(err, errlen);
 }
 
 int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
@@ -381,10 +452,10 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 
 		rc = h->eng->query(
 		    h->db,
-		    branch ? "SELECT id FROM pmc_entry WHERE fingerprint = $1 AND id <> "
+		    branch ? "SELECT id, t FROM pmc_entry WHERE fingerprint = $1 AND id <> "
 			     "$2 AND branch = $4 ORDER BY t DESC, id DESC LIMIT "
 			     "CAST($3 AS BIGINT)"
-			   : "SELECT id FROM pmc_entry WHERE fingerprint = $1 AND id <> "
+			   : "SELECT id, t FROM pmc_entry WHERE fingerprint = $1 AND id <> "
 			     "$2 ORDER BY t DESC, id DESC LIMIT CAST($3 AS BIGINT)",
 		    p, branch ? 4 : 3, id_row, &ids, err, errlen);
 	}
@@ -402,6 +473,8 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 		be.nmetrics = 0;
 		rc = baseline_of(h, r, &ids, &be, &base, ret_n, &all, err, errlen);
 	}
+	if (rc == 0 && base)
+		rc = stamp_newest(base, ids.newest, err, errlen);
 	if (rc == 0)
 		rc = h->eng->commit(h->db, err, errlen);
 	if (rc == 0)

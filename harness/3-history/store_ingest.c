@@ -1,5 +1,5 @@
 /* Adding a result to the history in one transaction (pmc_history_add): its entry,
- * environment, tags, points and benchmarks. */
+ * environment, tags, points and benchmarks; and removing one (pmc_history_remove). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -354,4 +354,92 @@ free_tags:
 		free(tags[i].key);
 	free(tags);
 	return rc;
+}
+
+struct found {
+	char id[65];
+	char *commit;
+	int64_t t;
+	size_t n;
+};
+
+static int found_row(void *ud, const char *const *cols, size_t ncols)
+{
+	struct found *f = ud;
+
+	if (f->n++ == 0) {
+		snprintf(f->id, sizeof(f->id), "%s", cols[0]);
+		f->t = cols[1] ? strtoll(cols[1], NULL, 10) : 0;
+		if (cols[2] && !(f->commit = strdup(cols[2])))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
+		       char **ret_commit, int64_t *ret_t, char *err, size_t errlen)
+{
+	/* The rows that name the entry, then the entry itself (their REFERENCES). */
+	static const char *const tables[] = {"pmc_point", "pmc_bench", "pmc_env", "pmc_tag"};
+	struct found f = {.n = 0};
+	char like[80], sql[128];
+	const char *p[] = {like};
+	size_t len = strlen(key);
+	int rc;
+
+	if (len < 4 || len > 64 || strspn(key, "0123456789abcdef") != len) {
+		pmc_err_set(err, errlen,
+			    "'%.80s' is not an entry key: give its hex digits as 'pmcbench history "
+			    "list' shows them (at least 4)",
+			    key);
+		return -EINVAL;
+	}
+	snprintf(like, sizeof(like), "%s%%", key);
+	rc = h->eng->begin(h->db, false, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = h->eng->query(h->db,
+			   "SELECT id, t, commit_sha FROM pmc_entry WHERE id LIKE $1 ORDER BY id "
+			   "LIMIT 2",
+			   p, 1, found_row, &f, err, errlen);
+	if (rc == -ENOMEM)
+		oom(err, errlen);
+	if (rc == 0 && f.n == 0) {
+		pmc_err_set(err, errlen,
+			    "%s holds no entry %s; 'pmcbench history list' shows the entries",
+			    h->display, key);
+		rc = -ENOENT;
+	} else if (rc == 0 && f.n > 1) {
+		pmc_err_set(err, errlen,
+			    "%s: %s is the start of several entries' keys; give more of it "
+			    "('pmcbench history list' shows 12 digits)",
+			    h->display, key);
+		rc = -EINVAL;
+	}
+	p[0] = f.id;
+	for (size_t i = 0; rc == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
+		if (strcmp(tables[i], "pmc_bench") == 0 && h->schema < 2)
+			continue;
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE entry = $1", tables[i]);
+		rc = h->eng->exec(h->db, sql, p, 1, NULL, err, errlen);
+	}
+	if (rc == 0)
+		rc = h->eng->exec(h->db, "DELETE FROM pmc_entry WHERE id = $1", p, 1, NULL, err,
+				  errlen);
+	if (rc == 0)
+		rc = h->eng->commit(h->db, err, errlen);
+	if (rc < 0) {
+		h->eng->rollback(h->db);
+		free(f.commit);
+		return rc;
+	}
+	if (ret_id)
+		memcpy(ret_id, f.id, 65);
+	if (ret_commit)
+		*ret_commit = f.commit;
+	else
+		free(f.commit);
+	if (ret_t)
+		*ret_t = f.t;
+	return 0;
 }

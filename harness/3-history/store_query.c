@@ -64,32 +64,42 @@ static int tbound_row(void *ud, const char *const *cols, size_t n)
 	return 0;
 }
 
-/* The time of the first (or last) measurement of a commit given by a prefix. */
-static int commit_time(struct pmc_history *h, const char *prefix, bool last, int64_t *ret,
+/* The time of the first (or last) measurement of a commit: the entries whose commit is
+ * name, or when none is and name is hex digits (a SHA), whose commit starts with it. A
+ * name is any text `add --commit` took (a tag such as v1.2); only the prefix is a pattern. */
+static int commit_time(struct pmc_history *h, const char *name, bool last, int64_t *ret,
 		       char *err, size_t errlen)
 {
 	struct tbound b = {0, false};
 	char like[64];
-	const char *p[] = {like};
+	const char *p[] = {name};
+	size_t len = strlen(name);
 	int r;
 
-	if (strlen(prefix) > 40 || strspn(prefix, "0123456789abcdefABCDEF") != strlen(prefix) ||
-	    !*prefix) {
-		pmc_err_set(err, errlen, "'%s' is not a commit (hex digits, at most 40)", prefix);
+	if (!*name) {
+		pmc_err_set(err, errlen, "an empty commit selects nothing; give a commit, its "
+					 "prefix or the name it was added with");
 		return -EINVAL;
 	}
-	snprintf(like, sizeof(like), "%s%%", prefix);
 	r = h->eng->query(h->db,
-			  last ? "SELECT max(t) FROM pmc_entry WHERE commit_sha LIKE $1"
-			       : "SELECT min(t) FROM pmc_entry WHERE commit_sha LIKE $1",
+			  last ? "SELECT max(t) FROM pmc_entry WHERE commit_sha = $1"
+			       : "SELECT min(t) FROM pmc_entry WHERE commit_sha = $1",
 			  p, 1, tbound_row, &b, err, errlen);
+	if (r == 0 && !b.found && len <= 40 && strspn(name, "0123456789abcdefABCDEF") == len) {
+		snprintf(like, sizeof(like), "%s%%", name);
+		p[0] = like;
+		r = h->eng->query(h->db,
+				  last ? "SELECT max(t) FROM pmc_entry WHERE commit_sha LIKE $1"
+				       : "SELECT min(t) FROM pmc_entry WHERE commit_sha LIKE $1",
+				  p, 1, tbound_row, &b, err, errlen);
+	}
 	if (r < 0)
 		return r;
 	if (!b.found) {
 		pmc_err_set(err, errlen,
-			    "%s: no entry measured commit %s; 'pmcbench history list' "
+			    "%s: no entry measured commit %.200s; 'pmcbench history list' "
 			    "shows the commits there",
-			    h->display, prefix);
+			    h->display, name);
 		return -ENOENT;
 	}
 	*ret = b.t;

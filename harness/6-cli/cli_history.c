@@ -30,6 +30,7 @@ static void history_help(FILE *out)
 	      "  changes   find the change points of every selected series\n"
 	      "  gate      gate a result against the last results of its fingerprint:\n"
 	      "            history gate [OPTION]... RESULT.json\n"
+	      "  remove    remove entries (a bad run): history remove ENTRY...\n"
 	      "  bisect    find the first bad commit between a good and a bad one: git\n"
 	      "            bisect run with a build and a measurement; history bisect\n"
 	      "            --good REV --bad REV --build CMD --threshold M=L -- COMMAND\n\n"
@@ -55,7 +56,8 @@ static void history_help(FILE *out)
 	      "      --fingerprint FP      entries of one fingerprint\n"
 	      "      --since TIME          measured at or after TIME (YYYY-MM-DD[THH:MM:SS])\n"
 	      "      --until TIME          measured at or before TIME\n"
-	      "      --from COMMIT         from the first entry of COMMIT (a prefix)\n"
+	      "      --from COMMIT         from the first entry of COMMIT (its name, or a\n"
+	      "                            prefix of its SHA)\n"
 	      "      --to COMMIT           to the last entry of COMMIT\n"
 	      "      --tag KEY=VALUE       entries with this tag (repeatable)\n\n"
 	      "export:\n"
@@ -75,7 +77,9 @@ static void history_help(FILE *out)
 	      "                            trend chart of every selected series\n\n"
 	      "gate:\n"
 	      "      --last K              the baseline: the last K entries of the result's\n"
-	      "                            fingerprint (default 10, at most 128)\n"
+	      "                            fingerprint (default 10, at most 128), each\n"
+	      "                            metric from its current level (its last change\n"
+	      "                            point; exact counts: its newest value) on\n"
 	      "      --branch NAME         of this branch only (default: any)\n"
 	      "      --compiler NAME       as for add\n"
 	      "      --machine NAME        as for add\n"
@@ -165,6 +169,7 @@ static const struct option add_opts[] = {
 	}
 
 static const struct option select_opts[] = {O_DB, O_FILTER, O_HELP, {0}};
+static const struct option remove_opts[] = {O_DB, O_HELP, {0}};
 static const struct option show_opts[] = {
     O_DB, O_FILTER, O_CP, {"svg", required_argument, NULL, OPT_SVG}, O_HELP, {0},
 };
@@ -388,7 +393,7 @@ struct action {
 static const struct action actions[] = {
     {"add", add_opts},	     {"list", select_opts},	{"show", show_opts},
     {"export", export_opts}, {"changes", changes_opts}, {"gate", gate_opts},
-    {"bisect", bisect_opts},
+    {"remove", remove_opts}, {"bisect", bisect_opts},
 };
 
 static const struct action *find_action(const char *name)
@@ -412,7 +417,7 @@ static void unknown_action(const char *name)
 	else
 		pmc_cli_error(
 		    "unknown history action '%s'; use add, list, show, export, changes, "
-		    "gate or bisect",
+		    "gate, remove or bisect",
 		    q(b, sizeof(b), name));
 }
 
@@ -426,8 +431,8 @@ int pmc_cli_history(int argc, char **argv)
 	int code = PMC_EXIT_ERROR, opt;
 
 	if (argc < 2) {
-		pmc_cli_error("history needs an action: add, list, show, export, changes, gate or "
-			      "bisect; try 'pmcbench help history'");
+		pmc_cli_error("history needs an action: add, list, show, export, changes, gate, "
+			      "remove or bisect; try 'pmcbench help history'");
 		return PMC_EXIT_ERROR;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
@@ -484,6 +489,8 @@ int pmc_cli_history(int argc, char **argv)
 		code = pmc_cli_hist_export(argc, argv, &o);
 	else if (strcmp(a->name, "changes") == 0)
 		code = pmc_cli_hist_changes(argc, argv, &o);
+	else if (strcmp(a->name, "remove") == 0)
+		code = pmc_cli_hist_remove(argc, argv, &o);
 	else if (strcmp(a->name, "bisect") == 0)
 		code = pmc_cli_history_bisect(argc, argv, &o.bisect);
 	else

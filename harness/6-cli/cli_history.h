@@ -3,6 +3,7 @@
  *   cli_history.c          the help, the options of every action, the dispatcher
  *   cli_history_add.c      add (and run --history)
  *   cli_history_list.c     list
+ *   cli_history_remove.c   remove
  *   cli_history_export.c   export
  *   cli_history_series.c   what show and changes share: a series' change points, charts
  *   cli_history_show.c     show
@@ -53,6 +54,7 @@ int pmc_cli_hist_add(int argc, char **argv, struct hopts *o);
 int pmc_cli_hist_list(int argc, char **argv, struct hopts *o);
 int pmc_cli_hist_show(int argc, char **argv, struct hopts *o);
 int pmc_cli_hist_export(int argc, char **argv, struct hopts *o);
+int pmc_cli_hist_remove(int argc, char **argv, struct hopts *o);
 int pmc_cli_hist_changes(int argc, char **argv, struct hopts *o);
 int pmc_cli_hist_gate(int argc, char **argv, struct hopts *o, struct pmc_cli_compare_opts *co);
 
@@ -115,7 +117,8 @@ struct chart {
 	char (*labels)[16];
 	char (*whens)[32];
 	struct pmc_changepoint *cps;
-	char title[512];
+	/* Of its own allocation: t points at it, and the array of charts moves as it grows. */
+	char *title;
 };
 
 struct charts {

@@ -1,5 +1,5 @@
 /* `pmcbench history gate RESULT`: the result judged against the last K results of its
- * fingerprint, pooled as the baseline, through the comparison and gate of `pmcbench
+ * fingerprint, pooled as the baseline (each series from its current level), through the comparison and gate of `pmcbench
  * gate` (its options and exit codes). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,10 @@ int pmc_cli_hist_list(int argc, char **argv, struct hopts *o)
 	}
 	if (pmc_cli_hist_open(o, 0, &h) < 0)
 		return PMC_EXIT_ERROR;
-	if (pmc_history_list(h, &o->f, &es, &n, err, sizeof(err)) < 0) {
+	/* list reads the entries only: damage in the points would go unseen, and the
+	 * entries listed be ones that show, changes and gate cannot read. */
+	if (pmc_history_check(h, err, sizeof(err)) < 0 ||
+	    pmc_history_list(h, &o->f, &es, &n, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
 	}

@@ -15,6 +15,8 @@
 #include "reporters/format.h"
 #include "reporters/trend.h"
 
+#define TITLE_MAX 512
+
 void pmc_cli_hist_series_clear(struct series *s)
 {
 	free(s->x);
@@ -23,11 +25,33 @@ void pmc_cli_hist_series_clear(struct series *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Whether the series at ps[0..n) is of exact counts: a simulator's, every point's
+ * samples equal. */
+static bool series_exact(const struct pmc_history_point *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v = NAN;
+
+		if (!ps[i].simulated)
+			return false;
+		for (size_t k = 0; k < ps[i].n; k++) {
+			if (isnan(ps[i].samples[k]))
+				continue;
+			if (!isnan(v) && ps[i].samples[k] != v)
+				return false;
+			v = ps[i].samples[k];
+		}
+	}
+	return n > 0;
+}
+
 /* The change points of the series at ps[0..n). Returns 0, or -errno after an error line. */
 int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, const struct hopts *o,
 				struct series *s)
 {
 	int r;
+
+	struct pmc_cp_opts cp = o->cp;
 
 	memset(s, 0, sizeof(*s));
 	s->ps = ps;
@@ -43,7 +67,8 @@ int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, co
 			s->x[s->nx] = ps[i].median;
 			s->at[s->nx++] = i;
 		}
-	r = pmc_changepoints(s->x, s->nx, &o->cp, &s->cps, &s->ncps);
+	cp.exact = series_exact(ps, n);
+	r = pmc_changepoints(s->x, s->nx, &cp, &s->cps, &s->ncps);
 	if (r < 0) {
 		pmc_cli_error("%s", r == -ENOMEM ? "out of memory"
 						 : "the change-point options are not valid");
@@ -78,6 +103,7 @@ void pmc_cli_hist_charts_clear(struct charts *cs)
 		free(cs->v[i].labels);
 		free(cs->v[i].whens);
 		free(cs->v[i].cps);
+		free(cs->v[i].title);
 	}
 	free(cs->v);
 	cs->v = NULL;
@@ -97,8 +123,9 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 	c->pts = calloc(s->nx + 1, sizeof(*c->pts));
 	c->labels = calloc(s->nx + 1, sizeof(*c->labels));
 	c->whens = calloc(s->nx + 1, sizeof(*c->whens));
+	c->title = malloc(TITLE_MAX);
 	cs->n++;
-	if (!c->pts || !c->labels || !c->whens)
+	if (!c->pts || !c->labels || !c->whens || !c->title)
 		goto oom;
 	for (size_t i = 0; i < s->nx; i++) {
 		const struct pmc_history_point *p = &s->ps[s->at[i]];
@@ -120,7 +147,7 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 		    .hi = isfinite(hi) ? hi : NAN,
 		};
 	}
-	snprintf(c->title, sizeof(c->title), "%s %s on %s (%s)", first->benchmark, first->metric,
+	snprintf(c->title, TITLE_MAX, "%s %s on %s (%s)", first->benchmark, first->metric,
 		 first->e.machine ? first->e.machine : "?", first->e.fingerprint);
 	c->cps = s->cps;
 	s->cps = NULL;

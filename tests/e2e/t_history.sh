@@ -205,6 +205,49 @@ test_bad_input_is_one_line_and_writes_nothing() {
 	expect_one_line "$TMP/err" "--since 'yesterday': not a time"
 }
 
+# A store that cannot be read says why, in one line, exit 2: a --db that is a directory,
+# a file this user may not read, and a file with a damaged page that list itself does not
+# read (the points'), which list checks for.
+test_store_that_cannot_be_read_says_why() {
+	hres a.json 1 || return 1
+	mkdir dir.db
+	expect_exit 2 "$PMCBENCH" history list --db dir.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: dir.db is a directory, not a history file; name a file \(--db dir.db/pmcbench-history.db\)$" || return 1
+	expect_exit 2 "$PMCBENCH" history add --db dir.db a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: dir.db is a directory" || return 1
+	expect_exit 2 "$PMCBENCH" history add --db nodir/h.db a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: nodir/h.db: No such file or directory; its directory must exist$" || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db a.json || return 1
+	# The root page of pmc_point overwritten: list reads pmc_entry only.
+	cp h.db damaged.db
+	python3 - <<'PY' || return 1
+import sqlite3
+c = sqlite3.connect("damaged.db")
+page = c.execute("SELECT rootpage FROM sqlite_master WHERE name = 'pmc_point'").fetchone()[0]
+size = c.execute("PRAGMA page_size").fetchone()[0]
+c.close()
+with open("damaged.db", "r+b") as f:
+    f.seek((page - 1) * size)
+    f.write(b"\x13" * size)
+PY
+	expect_exit 2 "$PMCBENCH" history show --db damaged.db x wall-time || return 1
+	expect_exit 2 "$PMCBENCH" history list --db damaged.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: damaged.db: the file is damaged \(.*\); move it away and add the results again$" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	# Not readable by this user (root reads anything: the check runs as nobody then).
+	cp h.db locked.db
+	chmod 000 locked.db
+	local as=()
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 || skip "root, without setpriv or user nobody"
+		as=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
+		chmod o+x "$TMP" "$(dirname "$TMP")" 2>/dev/null
+		[ -x "$PMCBENCH" ] && "${as[@]}" test -x "$PMCBENCH" || skip "nobody cannot run $PMCBENCH here"
+	fi
+	expect_exit 2 "${as[@]}" "$PMCBENCH" history list --db "$PWD/locked.db" || return 1
+	expect_one_line "$TMP/err" "^pmcbench: $PWD/locked.db: cannot read it \(Permission denied\); check its permissions$"
+}
+
 # The same commands on a PostgreSQL server, and its own bad input: a wrong password.
 test_postgresql_store() {
 	local server="$PMC_SRCDIR/ci/pg-test-server.sh" status=0
@@ -340,6 +383,80 @@ PY
 	[ -s trend.png ] || fail "empty screenshot"
 }
 
+# More than 8 series: every chart title of `changes --html` (its table of change points
+# and its charts) and of `show --svg` (one chart per fingerprint) names its own series.
+# The charts of 20 series are held in an array that grows; a title taken from an element
+# before the array moved printed garbage (a use-after-free under ASan).
+test_charts_of_twenty_series_name_each() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(11)
+def doc(i, host, names):
+    level = 100 if i < 12 else 120
+    return {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+            "created": "2026-05-01T00:%02d:00Z" % i, "backend": "perf",
+            "environment": {"hostname": host},
+            "benchmarks": [{"name": b, "command": None, "build_id": None,
+                            "runs": [{"exit_code": 0} for _ in range(4)],
+                            "metrics": {"wall-time": {"unit": "ns", "better": "lower",
+                                                      "derived": False, "simulated": False,
+                                                      "cross_group": False,
+                                                      "samples": [level * 1e6 * (1 + random.gauss(0, 0.01)) for _ in range(4)]}}}
+                           for b in names]}
+names = ["bench-%02d" % k for k in range(20)]
+for i in range(24):
+    json.dump(doc(i, "box", names), open("s%02d.json" % i, "w"))
+    for m in range(20 if i < 3 else 0):
+        json.dump(doc(i, "host-%02d" % m, ["w"]), open("m%02d-%02d.json" % (m, i), "w"))
+PY
+	local i
+	for i in $(seq -w 0 23); do
+		"$PMCBENCH" history add --db h.db --commit "e0$i" "s$i.json" $(ls "m"*"-$i.json" 2>/dev/null) >/dev/null ||
+			{ fail "add entry $i"; return 1; }
+	done
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --html page.html || return 1
+	expect_exit 0 "$PMCBENCH" history show --db h.db --svg trend.svg w wall-time || return 1
+	python3 - <<'PY' || fail "a chart does not name its series" || return 1
+import re, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+page = open("page.html", encoding="utf-8").read()
+rows = re.findall(r'<tr><td><a href="#chart(\d+)">([^<]*)</a></td><td>e0(\d\d)\.\.e0(\d\d)</td>', page)
+# bench-00..19 on box, each with its step at entry 12 (w on host-00..19: 3 entries, none).
+want = ["bench-%02d wall-time on box" % k for k in range(20)]
+got = sorted(re.sub(r" \([0-9a-f]+\)$", "", t) for _, t, _, _ in rows)
+assert got == want, got
+assert all((a, b) == ("11", "12") for _, _, a, b in rows), rows
+charts = dict(re.findall(r'<div id="chart(\d+)">(.*?)</div>', page, re.S))
+assert len(charts) == 40, len(charts)
+titles = set()
+for idx, svg in charts.items():
+    titles.add(ET.fromstring(svg).find(".//s:text[@class='title']", ns).text)
+for idx, title, _, _ in rows:
+    assert ET.fromstring(charts[idx]).find(".//s:text[@class='title']", ns).text == title, idx
+assert {re.sub(r" \([0-9a-f]+\)$", "", t) for t in titles} == set(want) | \
+       {"w wall-time on host-%02d" % k for k in range(20)}, sorted(titles)
+root = ET.parse("trend.svg").getroot()
+titles = [t.text for t in root.findall(".//s:text[@class='title']", ns)]
+hosts = sorted(re.sub(r"^w wall-time on (host-\d\d) \([0-9a-f]+\)$", r"\1", t) for t in titles)
+assert hosts == ["host-%02d" % k for k in range(20)], titles
+PY
+	# As a browser shows the page: every series named in the table and over its chart.
+	command -v chromium >/dev/null 2>&1 || skip "no chromium (ci/install-deps.sh installs it)"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$PWD/profile" --virtual-time-budget=2000 \
+		--dump-dom "file://$PWD/page.html" >page.dom 2>/dev/null || { fail "chromium failed on page.html"; return 1; }
+	python3 - <<'PY' || fail "the page in Chromium does not name every series" || return 1
+import re
+dom = open("page.dom", encoding="utf-8").read()
+for k in range(20):
+    name = "bench-%02d wall-time on box" % k
+    assert len(re.findall(re.escape(name) + r" \([0-9a-f]{16}\)<", dom)) == 2, name
+for k in range(20):
+    assert len(re.findall(r"w wall-time on host-%02d \([0-9a-f]{16}\)<" % k, dom)) == 1, k
+assert "\ufffd" not in dom
+PY
+}
+
 # bisect: commits 1-5 touch 20 pages, 6-9 touch 3000 (page faults count them, without a
 # PMU too): git bisect run names commit 6 and its measured change; the tree is left as
 # it was. A dirty tree and ends that do not differ are errors.
@@ -369,4 +486,69 @@ test_bisect_names_the_first_bad_commit() {
 	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
 		--threshold page-faults=+20% -- true || return 1
 	expect_one_line "$TMP/err" 'the working tree has changes .*commit or stash them first'
+}
+
+# The CI recipe (docs/ci.md, "A history of results"; ci/examples/github-actions-history.yml)
+# under valgrind: pushes to main add their result, a pull request is gated with --last 10
+# and a 1% limit on instructions. After an accepted change (one push at the new level), the
+# baseline is the series' current level, not both levels pooled: the next pull request's
+# A/A gate passes and a +2.5% change fails, and neither warns that the baseline was created
+# after the result (the pooled baseline carries the time of its newest entry).
+test_ci_recipe_gate_after_an_accepted_change() {
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	local i
+	measure() { "$PMCBENCH" run -q --backend valgrind -n bench -o "$1" -- "$WORK" loop "$2" >/dev/null; }
+	# Each push on a day of its own, as CI's pushes are (a result is an entry once).
+	push() {
+		measure "push$1.json" "$2" || { fail "measure push $1"; return 1; }
+		sed -i -E "s/\"created\": *\"[^\"]*\"/\"created\":\"2026-01-$1T00:00:00Z\"/" "push$1.json"
+		"$PMCBENCH" history add --db h.db --machine gha --branch main --commit "c$1" \
+			"push$1.json" >/dev/null || { fail "add push $1"; return 1; }
+	}
+	gate() {
+		expect_exit "$1" "$PMCBENCH" history gate --db h.db --machine gha --branch main --last 10 \
+			--threshold instructions=+1% "$2" || return 1
+		expect_no_grep 'swapped' "$TMP/err" || return 1
+		expect_no_grep 'swapped' "$TMP/out"
+	}
+	for i in $(seq 10 19); do push "$i" 100000 || return 1; done
+	measure same.json 100000 && measure slower.json 103000 || { fail "measure"; return 1; }
+	gate 0 same.json || return 1
+	gate 1 slower.json || return 1
+	# The change is accepted: main measures 103000 from now on.
+	push 20 103000 || return 1
+	measure aa.json 103000 && measure plus2.json 105000 || { fail "measure"; return 1; }
+	gate 0 aa.json || return 1
+	expect_grep '^gate: PASS' "$TMP/out" || return 1
+	gate 1 plus2.json || return 1
+	expect_grep '^gate: FAIL' "$TMP/out" || return 1
+	# Back to the old level would be a -3% change, not a pass against a pool of both.
+	"$PMCBENCH" history gate --db h.db --machine gha --branch main --last 10 \
+		--threshold instructions=-1% same.json >/dev/null 2>&1
+	[ $? -eq 1 ] || fail "a return to the old level is not a change against the new one" || return 1
+	# A second push at the new level: the same answers.
+	push 21 103000 || return 1
+	gate 0 aa.json && gate 1 plus2.json || return 1
+	# Exact counts: the step is a change point once the new level has min-size (4) points,
+	# sized by the two levels exactly.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions || return 1
+	expect_grep '^0 change points in 1 series' "$TMP/out" || return 1
+	push 22 103000 && push 23 103000 || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions \
+		--format json || return 1
+	[ "$(json_get "$TMP/out" 'len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
+		fail "changes: $(cat "$TMP/out")" || return 1
+	# A bad run on main (half the work) is the newest level, and a pull request fails
+	# against it until it is removed.
+	push 24 50000 || return 1
+	gate 1 aa.json || return 1
+	local bad
+	bad=$("$PMCBENCH" history list --db h.db --from c24 | awk '$2 == "c24" {print $6}')
+	expect_exit 0 "$PMCBENCH" history remove --db h.db "$bad" || return 1
+	expect_one_line "$TMP/out" "^$bad: removed \(measured 2026-01-24T00:00:00Z, commit c24\)$" || return 1
+	gate 0 aa.json || return 1
+	expect_exit 2 "$PMCBENCH" history remove --db h.db "$bad" || return 1
+	expect_one_line "$TMP/err" "h.db holds no entry $bad" || return 1
+	expect_exit 2 "$PMCBENCH" history remove --db h.db c24 || return 1
+	expect_one_line "$TMP/err" "'c24' is not an entry key"
 }
