@@ -1041,10 +1041,60 @@ static void the_definitions_empty_loop_is_measured(void **state)
 	reset();
 	empty_per_iter = 2;
 	b.def.empty = empty;
-	assert_ptr_equal(pmc_mb_empty_fn(&b), empty);
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_WHILE), empty);
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
 	assert_true(s.over_ns == 203);
 	pmc_mb_samples_free(&s);
+}
+
+/* The bodies and empty loops of the other loop forms, costing what the fake clock says. */
+static void body_local(struct pmc_state *s)
+{
+	PMC_LOOP(s) { now += per_iter; }
+}
+
+static void empty_local(struct pmc_state *s)
+{
+	PMC_LOOP(s) { now += empty_per_iter + 4; }
+}
+
+static void empty_range(struct pmc_state *s)
+{
+	now += 1;
+	PMC_LOOP(s) { now += empty_per_iter + 5; }
+}
+
+/* Each loop form has its own bookkeeping per iteration, so the empty loop measured beside
+ * a benchmark is the one of the form its loop is written in: PMC_LOOP's for a PMC_LOOP
+ * body, never the while loop's (whose cost can be the whole of a cheap PMC_LOOP
+ * iteration). */
+static void the_empty_loop_is_of_the_bodys_form(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body_local);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	empty_per_iter = 2;
+	b.def.empty = empty;
+	b.def.empty_local = empty_local;
+	b.def.empty_range = empty_range;
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_LOCAL), empty_local);
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_RANGE), empty_range);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* 100 iterations of 2 + 4, and the 3 of the edges' reads. */
+	assert_true(s.over_ns == 603);
+	pmc_mb_samples_free(&s);
+
+	/* A definition without one (an older program): the library's PMC_LOOP loop, also for
+	 * the C++ range loop. */
+	b.def.empty_local = b.def.empty_range = NULL;
+	assert_ptr_not_equal(pmc_mb_empty_fn(&b, PMC_FORM_LOCAL), empty);
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_RANGE), pmc_mb_empty_fn(&b, PMC_FORM_LOCAL));
+	assert_ptr_not_equal(pmc_mb_empty_fn(&b, PMC_FORM_WHILE),
+			     pmc_mb_empty_fn(&b, PMC_FORM_LOCAL));
 }
 
 /* The samples of a benchmark's processes are appended in order, each tagged with its
@@ -1865,6 +1915,7 @@ int main(void)
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_reported_not_subtracted),
 	    cmocka_unit_test(the_definitions_empty_loop_is_measured),
+	    cmocka_unit_test(the_empty_loop_is_of_the_bodys_form),
 	    cmocka_unit_test(samples_of_processes_merge),
 	    cmocka_unit_test(calibration_grows_on_cpu_time),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),

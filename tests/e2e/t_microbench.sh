@@ -314,6 +314,29 @@ test_mb_valgrind_pauses_are_subtracted() {
 		fail "lcg_paused: $(json_get a.json "$q")"
 }
 
+# docs/microbench.md, "Exact counts": each loop form has its own bookkeeping, and the
+# empty loop subtracted is the one of the body's form, so a body of 1, 2 or 10 instructions
+# counts 1, 2 or 10 per operation written as `while (pmc_loop(s))` or as `PMC_LOOP(s)`, and
+# the LCG its multiply and add in both (subtracting the while loop's empty loop from a
+# PMC_LOOP body counted it at 0, clamped, and 10 nops at 8).
+test_mb_valgrind_counts_agree_across_loop_forms() {
+	need_programs
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	expect_exit 0 "$PMC_MB_FORMS" --backend valgrind -q -o a.json || return 1
+	json_get a.json "'\n'.join(b['name'] + ' ' + json.dumps(b['metrics']['instructions/op']['samples']) + ' ' + str(b['metrics']['instructions/op'].get('note')) for b in sorted(d['benchmarks'], key=lambda b: b['name']))" >got.txt
+	cat >want.txt <<'EOF2'
+lcg_local [2] None
+lcg_while [2] None
+nop10_local [10] None
+nop10_while [10] None
+nop1_local [1] None
+nop1_while [1] None
+nop2_local [2] None
+nop2_while [2] None
+EOF2
+	cmp -s want.txt got.txt || { diff want.txt got.txt >&2; fail "instructions/op per loop form"; }
+}
+
 # docs/microbench.md, "The report": one line per benchmark, as Google Benchmark's console
 # prints it, with the counters no benchmark measured in one line; -v gives the detail,
 # with the batch size; a complexity fit is a BigO and an RMS line.
