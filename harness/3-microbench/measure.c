@@ -622,7 +622,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.n = PMC_OPTS_GET(o, samples, 0);
 	s.n = s.n ? s.n : 10;
 	warmup = PMC_OPTS_GET(o, warmup, 1);
-	target_ns = PMC_OPTS_GET(o, min_time_s, 0.0);
+	target_ns = b->def.min_time > 0 ? b->def.min_time : PMC_OPTS_GET(o, min_time_s, 0.0);
 	target_ns = (target_ns != 0 ? target_ns : 0.01) * 1e9;
 	max = PMC_OPTS_GET(o, max_iters, 0);
 	max = max ? max : UINT64_C(1000000000000);
@@ -687,10 +687,11 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 
 	/* Calibration: its batches are the first warm-up. It grows the batch on CPU time, as
 	 * Google Benchmark does: a batch that was preempted took longer on the wall clock
-	 * but not on the CPU, so one preemption no longer stops the growth early. An
+	 * but not on the CPU, so one preemption no longer stops the growth early; a body
+	 * that waits in every batch grows on the wall clock (below). An
 	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
 	/* The fixture's time is no batch's: before the first and after the last. */
-	c.iters = PMC_OPTS_GET(o, iters, 0);
+	c.iters = b->def.iterations ? b->def.iterations : PMC_OPTS_GET(o, iters, 0);
 	run_once(&c, b->def.setup_once);
 	once = true;
 	if (c.iters == 0) {
@@ -698,16 +699,27 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
 		if (!c.cpu_clock && c.clock == monotonic_ns)
 			c.cpu_clock = thread_cpu_ns;
+		bool waited = false; /* the last batch waited more than it computed */
+
 		c.iters = 1;
 		for (;;) {
-			double cpu;
+			double cpu, judged;
+			bool waits;
 
 			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err,
 				      errlen);
 			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0 - c.paused_cpu) : ns;
-			if (r < 0 || c.skipped || cpu >= target_ns || c.iters >= max)
+			/* A body that sleeps or waits (I/O, another thread) uses a small share of
+			 * the wall time on the CPU in every batch, a preempted batch in one:
+			 * two such batches in a row grow the batch on the wall clock, which then
+			 * reaches the target long before the CPU time would (a usleep(200) body
+			 * grown on CPU time took seconds per sample). */
+			waits = c.cpu_clock && ns > 2 * cpu;
+			judged = b->def.use_real_time || (waits && waited) ? ns : cpu;
+			waited = waits;
+			if (r < 0 || c.skipped || judged >= target_ns || c.iters >= max)
 				break;
-			c.iters = next_iters(c.iters, cpu, target_ns, max);
+			c.iters = next_iters(c.iters, judged, target_ns, max);
 		}
 		c.cpu_clock = NULL;
 	}

@@ -54,7 +54,8 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
 /* Walks the definitions in [begin, end) (each sz bytes, rounded up to a pointer's
  * alignment, as the section lays them out), expands each into the cartesian product of
  * its arguments and keeps the benchmarks whose name matches filter (POSIX extended
- * regex, unanchored; NULL: all). A bad definition (no function, a bad name or argument
+ * regex, unanchored; "-RE": those RE does not match; NULL: all), but for definitions
+ * named DISABLED_.... A bad definition (no function, a bad name or argument
  * spec, a benchmark name another definition already gave) is left out, with a line in
  * ret->bad naming its file:line; the others are kept. Returns 0 with *ret (possibly
  * empty), -EINVAL with one line in err (a bad regex, a definition not made by

@@ -236,6 +236,14 @@ struct pmc_bench_def {
 	 * the library's. */
 	pmc_bench_fn empty_local;
 	pmc_bench_fn empty_range;
+	/* This benchmark's own, over the command line's (Google Benchmark's MinTime,
+	 * Iterations and UseRealTime): the target time of a sample in seconds (0:
+	 * --min-time's), a fixed batch size (0: calibrated, or --min-time Nx's), and
+	 * calibration on the wall clock rather than on the CPU time, for a body that waits
+	 * (docs/microbench.md, "Calibration and samples"). */
+	double min_time;
+	uint64_t iterations;
+	int use_real_time;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload
