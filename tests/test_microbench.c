@@ -199,6 +199,33 @@ static void expansion_is_the_cartesian_product(void **state)
 	assert_contains(err, "--filter 'grid('");
 }
 
+/* Google Benchmark's habits: "-RE" keeps what RE does not match; a definition named
+ * DISABLED_... is left out of every set, listed or run. */
+static void negative_filters_and_disabled_benchmarks(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "plain", .fn = nop},
+	    {.sz = sizeof(defs[0]), .name = "grid", .fn = nop, .args = {"1,2"}},
+	    {.sz = sizeof(defs[0]), .name = "DISABLED_slow", .fn = nop},
+	};
+	struct pmc_mb_set set = {0};
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand(defs, defs + 3, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.v[2].name, "grid/2");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand(defs, defs + 3, "-^grid/1", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 2);
+	assert_string_equal(set.v[0].name, "plain");
+	assert_string_equal(set.v[1].name, "grid/2");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand(defs, defs + 3, "slow", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 0);
+	pmc_mb_set_free(&set);
+}
+
 /* Two builds (pmc_mb_set_add_build): "LABEL:name", each benchmark right after its
  * namesake of the first build in a group of two, those of one build alone after the
  * groups; a bad label is refused. */
@@ -1041,10 +1068,60 @@ static void the_definitions_empty_loop_is_measured(void **state)
 	reset();
 	empty_per_iter = 2;
 	b.def.empty = empty;
-	assert_ptr_equal(pmc_mb_empty_fn(&b), empty);
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_WHILE), empty);
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
 	assert_true(s.over_ns == 203);
 	pmc_mb_samples_free(&s);
+}
+
+/* The bodies and empty loops of the other loop forms, costing what the fake clock says. */
+static void body_local(struct pmc_state *s)
+{
+	PMC_LOOP(s) { now += per_iter; }
+}
+
+static void empty_local(struct pmc_state *s)
+{
+	PMC_LOOP(s) { now += empty_per_iter + 4; }
+}
+
+static void empty_range(struct pmc_state *s)
+{
+	now += 1;
+	PMC_LOOP(s) { now += empty_per_iter + 5; }
+}
+
+/* Each loop form has its own bookkeeping per iteration, so the empty loop measured beside
+ * a benchmark is the one of the form its loop is written in: PMC_LOOP's for a PMC_LOOP
+ * body, never the while loop's (whose cost can be the whole of a cheap PMC_LOOP
+ * iteration). */
+static void the_empty_loop_is_of_the_bodys_form(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body_local);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	empty_per_iter = 2;
+	b.def.empty = empty;
+	b.def.empty_local = empty_local;
+	b.def.empty_range = empty_range;
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_LOCAL), empty_local);
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_RANGE), empty_range);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	/* 100 iterations of 2 + 4, and the 3 of the edges' reads. */
+	assert_true(s.over_ns == 603);
+	pmc_mb_samples_free(&s);
+
+	/* A definition without one (an older program): the library's PMC_LOOP loop, also for
+	 * the C++ range loop. */
+	b.def.empty_local = b.def.empty_range = NULL;
+	assert_ptr_not_equal(pmc_mb_empty_fn(&b, PMC_FORM_LOCAL), empty);
+	assert_ptr_equal(pmc_mb_empty_fn(&b, PMC_FORM_RANGE), pmc_mb_empty_fn(&b, PMC_FORM_LOCAL));
+	assert_ptr_not_equal(pmc_mb_empty_fn(&b, PMC_FORM_WHILE),
+			     pmc_mb_empty_fn(&b, PMC_FORM_LOCAL));
 }
 
 /* The samples of a benchmark's processes are appended in order, each tagged with its
@@ -1122,6 +1199,72 @@ static void calibration_grows_on_cpu_time(void **state)
 	assert_int_equal(s.iters, 10);
 	pmc_mb_samples_free(&s);
 	preempt_call = 0;
+}
+
+/* A body that waits: 200 ns of wall time per iteration, 10 of them on the CPU. */
+static void body_waits(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		now += 200;
+		stolen += 190;
+	}
+}
+
+/* A body that waits in every batch (a sleep, I/O) grows on the wall clock once two
+ * batches in a row waited more than they computed: 1, 10 (2003 ns, a fifth of the
+ * target: 10000 * 1.4 / 2003 times), 69, whose 13803 ns reach the 10000 ns target. Grown
+ * on CPU time it went on to 1000 iterations and more (200 000 ns per batch). */
+static void calibration_of_a_waiting_body_grows_on_the_wall_clock(void **state)
+{
+	struct pmc_mb_bench b = bench_of("sleeps", body_waits);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .min_time_s = 10000e-9, .clock = fake_clock,
+		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	stolen = 0;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 69);
+	pmc_mb_samples_free(&s);
+}
+
+/* A definition's own min_time, iterations and use_real_time override the options': the
+ * preempted batch stops the growth on the wall clock (10, as without a CPU clock), a
+ * min_time of 100 ns stops it at 100 ns of CPU time, iterations fix the batch. */
+static void a_definitions_time_settings_win(void **state)
+{
+	struct pmc_mb_bench b = bench_of("own", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .min_time_s = 1000e-9, .clock = fake_clock,
+		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	stolen = 0;
+	preempt_call = 2;
+	b.def.use_real_time = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 10);
+	pmc_mb_samples_free(&s);
+	preempt_call = 0;
+	b.def.use_real_time = 0;
+
+	/* 1, 10 (76 ns of CPU time, 6 of them the clock reads: 10 * 100 * 1.4 / 76), 18. */
+	reset();
+	stolen = 0;
+	b.def.min_time = 100e-9;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 18);
+	pmc_mb_samples_free(&s);
+
+	reset();
+	b.def.iterations = 33;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 33);
+	pmc_mb_samples_free(&s);
 }
 
 static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
@@ -1849,6 +1992,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
+	    cmocka_unit_test(negative_filters_and_disabled_benchmarks),
 	    cmocka_unit_test(builds_are_labelled_and_grouped),
 	    cmocka_unit_test(another_builds_names_become_benchmarks),
 	    cmocka_unit_test(another_program_is_asked_for_its_names),
@@ -1865,8 +2009,11 @@ int main(void)
 	    cmocka_unit_test(calibration_reaches_the_target),
 	    cmocka_unit_test(overhead_is_reported_not_subtracted),
 	    cmocka_unit_test(the_definitions_empty_loop_is_measured),
+	    cmocka_unit_test(the_empty_loop_is_of_the_bodys_form),
 	    cmocka_unit_test(samples_of_processes_merge),
 	    cmocka_unit_test(calibration_grows_on_cpu_time),
+	    cmocka_unit_test(calibration_of_a_waiting_body_grows_on_the_wall_clock),
+	    cmocka_unit_test(a_definitions_time_settings_win),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
 	    cmocka_unit_test(the_local_loop_runs_the_batch),

@@ -3,8 +3,9 @@
  * collection off; that child runs the benchmark's loop at n and 2n iterations and the
  * empty loop at n and 2n, collection on only between each loop's two edges, and dumps the
  * counts after each. (count(2n) - count(n)) / n cancels every fixed cost exactly (the
- * edges, the toggles, setup and teardown); subtracting the empty loop's figure the same
- * way leaves the body alone. */
+ * edges, the toggles, setup and teardown); subtracting the figure of the empty loop of
+ * the same form (while (pmc_loop(s)), PMC_LOOP, C++'s range loop: each has its own
+ * bookkeeping per iteration) the same way leaves the body alone. */
 #include <errno.h>
 #include <inttypes.h>
 #include <glob.h>
@@ -94,29 +95,31 @@ static int write_report(const char *path, const char *fmt, ...)
 
 int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report)
 {
-	static const char *const dumps[8] = {"body n",	  "body 2n",   "empty n",   "empty 2n",
+	static const char *const dumps[8] = {"body n",	 "body 2n",  "empty n",	    "empty 2n",
 					     "pairs p1", "pairs p2", "libempty p1", "libempty p2"};
-	char err[512] = "", *message = NULL;
+	struct pmc_mb_batch_out first = {0}, out = {0};
+	char err[512] = "";
 	uint64_t pauses[2] = {0, 0};
 	void *fixture = NULL;
-	bool skipped = false;
-	double ns = 0;
 	int r;
 
 	/* The fixture once, outside collection; then one uncounted batch warms the caches
-	 * and branch predictors the simulator models. */
+	 * and branch predictors the simulator models, and says which form the loop is
+	 * written in: the empty loop subtracted is the one of that form. */
 	pmc_mb_once(b, true, &fixture);
-	r = pmc_mb_batch(b, false, n, false, &fixture, &ns, NULL, &skipped, &message, err,
-			 sizeof(err));
-	for (int k = 0; r == 0 && !skipped && k < 4; k++) {
+	r = pmc_mb_batch(b, PMC_MB_BODY, n, false, &fixture, &first, err, sizeof(err));
+	for (int k = 0; r == 0 && !first.skipped && k < 4; k++) {
 		vg_zero();
-		r = pmc_mb_batch(b, k >= 2, k % 2 ? 2 * n : n, true, &fixture, &ns,
-				 k < 2 ? &pauses[k] : NULL, &skipped, NULL, err, sizeof(err));
+		r = pmc_mb_batch(b, k >= 2 ? first.form : PMC_MB_BODY, k % 2 ? 2 * n : n, true,
+				 &fixture, &out, err, sizeof(err));
+		free(out.message);
+		if (r == 0 && k < 2)
+			pauses[k] = out.pauses;
 		vg_dump(dumps[k]);
 	}
 	/* What the body's pairs left counted, at as many pairs as it made at n and at 2n: a
 	 * pair per iteration less the same loop without them, as for the body. */
-	for (int k = 0; r == 0 && !skipped && pauses[1] > pauses[0] && k < 4; k++) {
+	for (int k = 0; r == 0 && !first.skipped && pauses[1] > pauses[0] && k < 4; k++) {
 		vg_zero();
 		r = pmc_mb_pause_batch(b, pauses[k % 2], k >= 2, true, err, sizeof(err));
 		vg_dump(dumps[4 + k]);
@@ -124,14 +127,14 @@ int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *
 	pmc_mb_once(b, false, &fixture);
 	if (r < 0)
 		r = write_report(report, "error %s\n", err);
-	else if (skipped)
-		r = write_report(report, "skipped %s\n", message ? message : "");
+	else if (first.skipped)
+		r = write_report(report, "skipped %s\n", first.message ? first.message : "");
 	else if (pauses[1] > pauses[0])
 		r = write_report(report, "ok %llu %llu %llu\n", (unsigned long long)n,
 				 (unsigned long long)pauses[0], (unsigned long long)pauses[1]);
 	else
 		r = write_report(report, "ok %llu\n", (unsigned long long)n);
-	free(message);
+	free(first.message);
 	return r;
 }
 

@@ -443,10 +443,12 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	size_t ndefs = 0;
 	regex_t re;
 	bool have_re = false;
+	/* Google Benchmark's negative filter: "-RE" keeps the names RE does not match. */
+	bool negate = filter && filter[0] == '-';
 	int r = 0;
 
 	if (filter) {
-		int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+		int rc = regcomp(&re, filter + negate, REG_EXTENDED | REG_NOSUB);
 
 		if (rc != 0) {
 			char why[256];
@@ -493,7 +495,10 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 	}
 	kept.cap = all.n;
 	for (size_t i = 0; i < all.n; i++) {
-		if (have_re && regexec(&re, all.v[i].name, 0, NULL, 0) != 0)
+		if (have_re && (regexec(&re, all.v[i].name, 0, NULL, 0) == 0) == negate)
+			continue;
+		/* Google Benchmark's habit: a definition named DISABLED_... is kept out. */
+		if (strncmp(all.v[i].def.name, "DISABLED_", 9) == 0)
 			continue;
 		kept.v[kept.n++] = all.v[i];
 		all.v[i].name = NULL; /* moved */

@@ -48,13 +48,14 @@ void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
 
 /* Start: counters first, then the clock; end: the clock, then the counters, so each
  * measures as little of the other as it can. */
-bool pmc_loop_edge(struct pmc_state *s)
+bool pmc_loop_edge_form(struct pmc_state *s, int form)
 {
 	struct pmc_run_ctx *c = s->ctx;
 	int r;
 
 	switch (c->phase) {
 	case IDLE:
+		c->form = form >= PMC_FORM_WHILE && form <= PMC_FORM_RANGE ? form : PMC_FORM_WHILE;
 		if (c->counters &&
 		    (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {
 			c->error = r;
@@ -95,6 +96,11 @@ bool pmc_loop_edge(struct pmc_state *s)
 	default:
 		return false;
 	}
+}
+
+bool pmc_loop_edge(struct pmc_state *s)
+{
+	return pmc_loop_edge_form(s, PMC_FORM_WHILE);
 }
 
 /* A pause mirrors the batch's end (clocks, then counters) and a resume its start
@@ -231,17 +237,38 @@ void pmc_do_not_optimize_ptr(const volatile void *p)
 	(void)p;
 }
 
-/* The loop whose cost every result reports beside its figures: the benchmarks' loop with a body that
- * only makes the compiler reload s->left, as pmc_do_not_optimize's clobber does. */
+/* The loop whose cost every result reports beside its figures: the benchmarks' loop with a body
+ * that only makes the compiler reload s->left, as pmc_do_not_optimize's clobber does. */
 static void empty_loop(struct pmc_state *s)
 {
 	while (pmc_loop(s))
 		pmc_clobber_memory();
 }
 
-pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b)
+/* The same for PMC_LOOP; also the C++ range loop's when its program gave none (its count
+ * is a local too). */
+static void empty_loop_local(struct pmc_state *s)
 {
-	return b->def.empty ? b->def.empty : empty_loop;
+	PMC_LOOP(s)
+	{
+		pmc_clobber_memory();
+	}
+}
+
+pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b, int form)
+{
+	const struct pmc_bench_def *d = &b->def;
+
+	switch (form) {
+	case PMC_FORM_RANGE:
+		if (d->empty_range)
+			return d->empty_range;
+		/* fall through */
+	case PMC_FORM_LOCAL:
+		return d->empty_local ? d->empty_local : empty_loop_local;
+	default:
+		return d->empty ? d->empty : empty_loop;
+	}
 }
 
 static bool opened(enum pmc_status st)
@@ -410,14 +437,15 @@ void pmc_mb_once(const struct pmc_mb_bench *b, bool up, void **fixture)
 	*fixture = c.fixture;
 }
 
-int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
-		 void **fixture, double *ret_ns, uint64_t *ret_pauses, bool *ret_skipped,
-		 char **ret_message, char *err, size_t errlen)
+int pmc_mb_batch(const struct pmc_mb_bench *b, int loop, uint64_t iters, bool collect,
+		 void **fixture, struct pmc_mb_batch_out *ret, char *err, size_t errlen)
 {
 	struct pmc_run_ctx c = {.b = b, .iters = iters, .clock = monotonic_ns, .collect = collect};
+	bool empty = loop != PMC_MB_BODY;
 	double ns = 0;
 	int r;
 
+	memset(ret, 0, sizeof(*ret));
 	/* callgrind's collection is switched at one thread's edges: it cannot count a batch
 	 * of several. */
 	if (collect && b->threads > 1) {
@@ -431,21 +459,19 @@ int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool 
 		c.fixture = *fixture;
 	else if (!empty)
 		run_once(&c, b->def.setup_once);
-	r = run_batch(&c, empty ? pmc_mb_empty_fn(b) : b->def.fn, empty ? NULL : &b->def, 0, &ns,
-		      NULL, NULL, err, errlen);
+	r = run_batch(&c, empty ? pmc_mb_empty_fn(b, loop) : b->def.fn, empty ? NULL : &b->def, 0,
+		      &ns, NULL, NULL, err, errlen);
 	if (fixture)
 		*fixture = c.fixture;
 	else if (!empty)
 		run_once(&c, b->def.teardown_once);
-	*ret_skipped = c.skipped;
-	if (ret_message && c.message)
-		*ret_message = c.message;
-	else
-		free(c.message);
-	if (r == 0)
-		*ret_ns = ns;
-	if (r == 0 && ret_pauses)
-		*ret_pauses = c.pauses;
+	ret->skipped = c.skipped;
+	ret->message = c.message;
+	if (r == 0) {
+		ret->ns = ns;
+		ret->pauses = c.pauses;
+		ret->form = c.form;
+	}
 	return r;
 }
 
@@ -596,7 +622,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.n = PMC_OPTS_GET(o, samples, 0);
 	s.n = s.n ? s.n : 10;
 	warmup = PMC_OPTS_GET(o, warmup, 1);
-	target_ns = PMC_OPTS_GET(o, min_time_s, 0.0);
+	target_ns = b->def.min_time > 0 ? b->def.min_time : PMC_OPTS_GET(o, min_time_s, 0.0);
 	target_ns = (target_ns != 0 ? target_ns : 0.01) * 1e9;
 	max = PMC_OPTS_GET(o, max_iters, 0);
 	max = max ? max : UINT64_C(1000000000000);
@@ -606,8 +632,6 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	if (!c.clock)
 		c.clock = monotonic_ns;
 	empty = PMC_OPTS_GET(o, empty, NULL);
-	if (!empty)
-		empty = pmc_mb_empty_fn(b);
 	if (!(target_ns > 0) || !isfinite(target_ns)) {
 		pmc_err_set(err, errlen, "'%s': no samples, or a target time that is not positive",
 			    b->name);
@@ -663,10 +687,11 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 
 	/* Calibration: its batches are the first warm-up. It grows the batch on CPU time, as
 	 * Google Benchmark does: a batch that was preempted took longer on the wall clock
-	 * but not on the CPU, so one preemption no longer stops the growth early. An
+	 * but not on the CPU, so one preemption no longer stops the growth early; a body
+	 * that waits in every batch grows on the wall clock (below). An
 	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
 	/* The fixture's time is no batch's: before the first and after the last. */
-	c.iters = PMC_OPTS_GET(o, iters, 0);
+	c.iters = b->def.iterations ? b->def.iterations : PMC_OPTS_GET(o, iters, 0);
 	run_once(&c, b->def.setup_once);
 	once = true;
 	if (c.iters == 0) {
@@ -674,16 +699,27 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
 		if (!c.cpu_clock && c.clock == monotonic_ns)
 			c.cpu_clock = thread_cpu_ns;
+		bool waited = false; /* the last batch waited more than it computed */
+
 		c.iters = 1;
 		for (;;) {
-			double cpu;
+			double cpu, judged;
+			bool waits;
 
 			r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err,
 				      errlen);
 			cpu = c.cpu_clock ? (double)(c.cpu1 - c.cpu0 - c.paused_cpu) : ns;
-			if (r < 0 || c.skipped || cpu >= target_ns || c.iters >= max)
+			/* A body that sleeps or waits (I/O, another thread) uses a small share of
+			 * the wall time on the CPU in every batch, a preempted batch in one:
+			 * two such batches in a row grow the batch on the wall clock, which then
+			 * reaches the target long before the CPU time would (a usleep(200) body
+			 * grown on CPU time took seconds per sample). */
+			waits = c.cpu_clock && ns > 2 * cpu;
+			judged = b->def.use_real_time || (waits && waited) ? ns : cpu;
+			waited = waits;
+			if (r < 0 || c.skipped || judged >= target_ns || c.iters >= max)
 				break;
-			c.iters = next_iters(c.iters, cpu, target_ns, max);
+			c.iters = next_iters(c.iters, judged, target_ns, max);
 		}
 		c.cpu_clock = NULL;
 	}
@@ -731,7 +767,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.message = c.message;
 	c.message = NULL;
 	if (!s.skipped && !PMC_OPTS_GET(o, no_overhead, false)) {
-		r = measure_overhead(&c, empty, &s, err, errlen);
+		/* The empty loop of the form the benchmark's loop is written in. */
+		r = measure_overhead(&c, empty ? empty : pmc_mb_empty_fn(b, c.form), &s, err,
+				     errlen);
 		if (r < 0)
 			goto fail;
 	}

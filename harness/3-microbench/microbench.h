@@ -54,7 +54,8 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
 /* Walks the definitions in [begin, end) (each sz bytes, rounded up to a pointer's
  * alignment, as the section lays them out), expands each into the cartesian product of
  * its arguments and keeps the benchmarks whose name matches filter (POSIX extended
- * regex, unanchored; NULL: all). A bad definition (no function, a bad name or argument
+ * regex, unanchored; "-RE": those RE does not match; NULL: all), but for definitions
+ * named DISABLED_.... A bad definition (no function, a bad name or argument
  * spec, a benchmark name another definition already gave) is left out, with a line in
  * ret->bad naming its file:line; the others are kept. Returns 0 with *ret (possibly
  * empty), -EINVAL with one line in err (a bad regex, a definition not made by
@@ -257,23 +258,33 @@ int pmc_mb_record_skipped(const struct pmc_mb_bench *b, const char *message, str
 /* The per-operation value of one sample: batch / iters (NAN when not measured). */
 double pmc_mb_per_op(double batch, uint64_t iters);
 
-/* The empty loop measured for b: the one compiled with it (PMC_BENCHMARK), else the
- * library's. */
-pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b);
+/* The empty loop of loop form `form` (enum pmc_loop_form) measured for b: the one
+ * compiled with it (PMC_BENCHMARK, pmcbench.hpp), else the library's. */
+pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b, int form);
 
-/* One batch of b's function (or, with empty, of its empty loop, without setup and
- * teardown) at iters iterations, with the monotonic clock and no counters; with collect,
- * callgrind counts only between the loop's two edges (and not while paused). Sets
- * *ret_pauses (may be NULL) to the pmc_pause/pmc_resume pairs of the batch. fixture: the
- * pointer of the
- * definition's setup_once, run by the caller once for many batches with pmc_mb_once
- * (NULL: setup_once and teardown_once run around this batch). Sets *ret_ns, *ret_skipped
- * and, when the benchmark skipped itself with a reason and ret_message is not NULL, a
- * malloc'ed *ret_message. Returns 0, -EINVAL with one line in err (a loop left early), or
- * -ENOTSUP for a benchmark on several threads with collect. */
-int pmc_mb_batch(const struct pmc_mb_bench *b, bool empty, uint64_t iters, bool collect,
-		 void **fixture, double *ret_ns, uint64_t *ret_pauses, bool *ret_skipped,
-		 char **ret_message, char *err, size_t errlen);
+/* What pmc_mb_batch runs: the benchmark's function, or (any other value) the empty loop
+ * of that loop form. */
+#define PMC_MB_BODY (-1)
+
+/* What one batch of pmc_mb_batch gave. */
+struct pmc_mb_batch_out {
+	double ns;	 /* its time on the monotonic clock */
+	uint64_t pauses; /* its pmc_pause/pmc_resume pairs */
+	int form;	 /* the form its loop was written in (enum pmc_loop_form) */
+	bool skipped;	 /* the benchmark skipped itself */
+	char *message;	 /* pmc_skip's reason, malloc'ed, or NULL: the caller frees it */
+};
+
+/* One batch of b's function (loop PMC_MB_BODY) or of its empty loop of a form (loop an
+ * enum pmc_loop_form, without setup and teardown) at iters iterations, with the monotonic
+ * clock and no counters; with collect, callgrind counts only between the loop's two edges
+ * (and not while paused). fixture: the pointer of the definition's setup_once, run by the
+ * caller once for many batches with pmc_mb_once (NULL: setup_once and teardown_once run
+ * around this batch). Sets *ret (its message also on failure). Returns 0, -EINVAL with
+ * one line in err (a loop left early), or -ENOTSUP for a benchmark on several threads
+ * with collect. */
+int pmc_mb_batch(const struct pmc_mb_bench *b, int loop, uint64_t iters, bool collect,
+		 void **fixture, struct pmc_mb_batch_out *ret, char *err, size_t errlen);
 
 /* One batch of a loop of `pairs` iterations, each a pmc_pause/pmc_resume pair and
  * nothing else (with empty: the library's empty loop, whose bookkeeping is the same),

@@ -30,20 +30,20 @@ static double cpu_seconds(void)
 int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err, size_t errlen)
 {
 	uint64_t iters = 1;
-	double start = cpu_seconds(), ns = 0;
+	double start = cpu_seconds();
+	struct pmc_mb_batch_out out = {0};
 	void *fixture = NULL;
-	bool skipped = false;
 	int r;
 
 	/* The fixture once; doubling up to a batch of about PROFILE_BATCH_NS, then batches
 	 * of that size. */
 	pmc_mb_once(b, true, &fixture);
 	do {
-		r = pmc_mb_batch(b, false, iters, false, &fixture, &ns, NULL, &skipped, NULL, err,
-				 errlen);
-		if (r < 0 || skipped)
+		r = pmc_mb_batch(b, PMC_MB_BODY, iters, false, &fixture, &out, err, errlen);
+		free(out.message);
+		if (r < 0 || out.skipped)
 			break;
-		if (ns < PROFILE_BATCH_NS && iters < (UINT64_C(1) << 40))
+		if (out.ns < PROFILE_BATCH_NS && iters < (UINT64_C(1) << 40))
 			iters *= 2;
 	} while (cpu_seconds() - start < seconds);
 	pmc_mb_once(b, false, &fixture);

@@ -108,6 +108,7 @@ static void gather_threads(struct pmc_run_ctx *c, struct thread_arg *a, unsigned
 	}
 	c->threads_ns = sum / n;
 	c->pauses = (pauses + n / 2) / n;
+	c->form = a[0].ctx.form;
 	c->cpu0 = a[0].ctx.cpu0;
 	c->cpu1 = a[0].ctx.cpu1;
 	c->paused_cpu = a[0].ctx.paused_cpu;

@@ -74,7 +74,7 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	o.events = events;
 	o.user_only_fallback = true;
 	o.samples = share(cfg->mo.samples, np, p);
-	o.iters = p ? st->s.iters : 0;
+	o.iters = p ? st->s.iters : cfg->mo.iters; /* 0: calibrated; --min-time Nx */
 	o.no_overhead = p > 0;
 	o.self_argv = self;
 	/* The signal handler's slot (docs/microbench.md, "Interrupted"). */

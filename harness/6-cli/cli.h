@@ -53,6 +53,12 @@ extern volatile sig_atomic_t pmc_cli_running[PMC_CLI_RUNNING_SLOTS];
 void pmc_cli_catch_signals(bool on);
 void pmc_cli_die_interrupted(const char *what);
 
+/* Where a message sends the user for the options: "see 'pmcbench help CMD'", or, once
+ * pmc_cli_set_program named a benchmark program, "see 'PROGRAM --help'" (as started,
+ * "./bench"). Returns buf. */
+void pmc_cli_set_program(const char *argv0);
+const char *pmc_cli_see(const char *cmd, char *buf, size_t len);
+
 /* Prints "pmcbench: <message>" on stderr as one line. */
 void pmc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "pmcbench: warning: <message>" on stderr as one line. */

@@ -2,9 +2,12 @@
  * "Options"): expand and filter the registered benchmarks, answer as one of the
  * processes the session starts, or run them all in one session (harness/5-session/),
  * which reports, saves and gates as `pmcbench run` does. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +17,7 @@
 #include "cli/cli.h"
 #include "microbench/microbench.h"
 #include "microbench/program.h"
+#include "pmcbench/common.h"
 #include "pmcbench/metrics.h"
 
 struct mb_cli {
@@ -59,14 +63,17 @@ static void help(FILE *out, const char *prog)
 		"per-operation time and counters (docs/microbench.md).\n\n"
 		"What to run:\n"
 		"      --list             list the benchmarks (after --filter) and exit\n"
-		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE)\n"
+		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE;\n"
+		"                         -REGEX: those it does not match); names that start\n"
+		"                         DISABLED_ never run\n"
 		"  -r, --runs=N           samples per benchmark, over all its processes\n"
 		"                         (default 8: one in each process)\n"
 		"      --processes=N      processes per benchmark, each a new start of this\n"
 		"                         program, interleaved across the benchmarks (default\n"
 		"                         8): compare tests at the level of processes\n"
 		"  -w, --warmup=N         unrecorded batches in each process (default 1)\n"
-		"      --min-time=SECONDS target CPU time of one sample (default 0.01)\n"
+		"      --min-time=SECONDS target CPU time of one sample (default 0.01; 0.5s\n"
+		"                         too), or Nx: samples of N iterations each\n"
 		"      --no-fork          run every benchmark in this process (for debugging:\n"
 		"                         a crash then ends the whole run, and Ctrl-C or SIGTERM\n"
 		"                         ends it at once, writing nothing; one process)\n"
@@ -122,6 +129,10 @@ static void help(FILE *out, const char *prog)
 		"      --unpaired         two builds: compare their samples as independent ones,\n"
 		"                         not round by round (paired is the default)\n");
 	pmc_cli_compare_opts_help(out);
+	fprintf(out, "\nGoogle Benchmark's flags are aliases: --benchmark_filter, --benchmark_list_tests,\n"
+		     "--benchmark_min_time, --benchmark_repetitions (-r), --benchmark_format\n"
+		     "(console, json, csv), --benchmark_out (-o). --version: this program's name\n"
+		     "and libpmcbench's version.\n");
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
 		     "(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
 		     "still written), 3 inconclusive (with --fail-on-inconclusive); stopped by\n"
@@ -150,6 +161,10 @@ enum {
 	OPT_AGAINST,
 	OPT_BUILD_LABEL,
 	OPT_PROC_LIST,
+	OPT_VERSION,
+	OPT_GB_LIST,
+	OPT_GB_FORMAT,
+	OPT_GB_OUT,
 };
 
 static const struct option long_opts[] = {
@@ -183,6 +198,14 @@ static const struct option long_opts[] = {
     {"process-iters", required_argument, NULL, OPT_PROC_ITERS},
     {"process-overhead", no_argument, NULL, OPT_PROC_OVERHEAD},
     {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    /* Google Benchmark's flags, for the habits of its users (docs/microbench.md). */
+    {"benchmark_filter", required_argument, NULL, OPT_FILTER},
+    {"benchmark_list_tests", optional_argument, NULL, OPT_GB_LIST},
+    {"benchmark_min_time", required_argument, NULL, OPT_MIN_TIME},
+    {"benchmark_repetitions", required_argument, NULL, 'r'},
+    {"benchmark_format", required_argument, NULL, OPT_GB_FORMAT},
+    {"benchmark_out", required_argument, NULL, OPT_GB_OUT},
     {NULL, 0, NULL, 0},
 };
 
@@ -204,6 +227,21 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		return pmc_cli_parse_size("--warmup", optarg, 0, &c->mo.warmup);
 	case OPT_MIN_TIME:
 		c->so.perf_only = "--min-time";
+		/* Google Benchmark's "100x": batches of that many iterations, not calibrated. */
+		if (optarg[0] && optarg[strlen(optarg) - 1] == 'x') {
+			char *end;
+			unsigned long long n = strtoull(optarg, &end, 10);
+
+			if (!isdigit((unsigned char)optarg[0]) || *end != 'x' || end[1] || n < 1 ||
+			    n > UINT64_C(1000000000000)) {
+				pmc_cli_error("--min-time: '%s' is not a count of iterations from 1x "
+					      "to 1000000000000x",
+					      optarg);
+				return -EINVAL;
+			}
+			c->mo.iters = n;
+			return 0;
+		}
 		return pmc_cli_parse_seconds("--min-time", optarg, 3600, &c->mo.min_time_s);
 	case OPT_NO_FORK:
 		c->so.perf_only = "--no-fork";
@@ -286,6 +324,33 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 	case 'h':
 		help(stdout, prog);
 		return 1;
+	case OPT_VERSION:
+		printf("%s (libpmcbench %s)\n", prog, pmc_version());
+		return 1;
+	case OPT_GB_LIST:
+		/* --benchmark_list_tests, =true or =false, as Google Benchmark's booleans. */
+		if (!optarg || strcmp(optarg, "true") == 0 || strcmp(optarg, "1") == 0) {
+			c->list = true;
+			return 0;
+		}
+		if (strcmp(optarg, "false") == 0 || strcmp(optarg, "0") == 0)
+			return 0;
+		pmc_cli_error("--benchmark_list_tests: '%s' is not true or false", optarg);
+		return -EINVAL;
+	case OPT_GB_FORMAT:
+		/* console, json, csv: Google Benchmark's names of the report's formats. */
+		if (strcmp(optarg, "console") == 0 || strcmp(optarg, "json") == 0 ||
+		    strcmp(optarg, "csv") == 0) {
+			c->so.format = strcmp(optarg, "console") == 0 ? "table" : optarg;
+			return 0;
+		}
+		pmc_cli_error("--benchmark_format: unknown format '%s'; use console, json or csv "
+			      "(or --format)",
+			      optarg);
+		return -EINVAL;
+	case OPT_GB_OUT:
+		c->so.output = optarg;
+		return 0;
 	case '?':
 		return -EINVAL;
 	default:
@@ -337,7 +402,10 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog,
 		r = -EINVAL;
 	}
 	if (r == 0 && optind < argc) {
-		pmc_cli_error("unexpected argument '%s'; see '%s --help'", argv[optind], prog);
+		char see[160];
+
+		pmc_cli_error("unexpected argument '%s'; %s", argv[optind],
+			      pmc_cli_see(prog, see, sizeof(see)));
 		r = -EINVAL;
 	}
 	/* An option that would do nothing is an error, not silently ignored. */
@@ -393,6 +461,9 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 	if (strrchr(prog, '/'))
 		prog = strrchr(prog, '/') + 1;
 	const struct pmc_cli_build own = {.begin = begin, .end = end};
+
+	/* Its messages send the user to its own --help, as it was started. */
+	pmc_cli_set_program(argc > 0 && argv[0] ? argv[0] : prog);
 
 	return pmc_cli_microbench(argc, argv, prog, &own, 1);
 }

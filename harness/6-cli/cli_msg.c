@@ -72,3 +72,21 @@ void pmc_cli_quote_lines(const char *text, const char *lead)
 	}
 	free(copy);
 }
+
+/* The benchmark program whose command line runs (pmc_main_defs), as it was started; NULL
+ * in the pmcbench executable. The command line's own, as getopt's optind is. */
+static const char *own_program;
+
+void pmc_cli_set_program(const char *argv0)
+{
+	own_program = argv0;
+}
+
+const char *pmc_cli_see(const char *cmd, char *buf, size_t len)
+{
+	if (own_program)
+		snprintf(buf, len, "see '%s --help'", own_program);
+	else
+		snprintf(buf, len, "see 'pmcbench help %s'", cmd);
+	return buf;
+}

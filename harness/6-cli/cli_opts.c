@@ -69,7 +69,7 @@ static bool is_short(const char *shortopts, int c)
 int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
 		   const char *cmd)
 {
-	char text[128], list[256];
+	char text[128], list[256], see[160];
 	const char *arg;
 	int opt;
 
@@ -85,23 +85,23 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 			option_text(arg, text, sizeof(text));
 		else
 			snprintf(text, sizeof(text), "-%c", optopt);
-		pmc_cli_error("option '%s' needs a value; see 'pmcbench help %s'", text, cmd);
+		pmc_cli_error("option '%s' needs a value; %s", text, pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	if (optopt && !is_short(shortopts, optopt) && optopt < 256) {
-		pmc_cli_error("unknown option '-%c'; see 'pmcbench help %s'", optopt, cmd);
+		pmc_cli_error("unknown option '-%c'; %s", optopt, pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	option_text(arg, text, sizeof(text));
 	if (optopt) {
 		/* A known long option given a value it does not take ("--quiet=yes"). */
-		pmc_cli_error("option '%s' takes no value; see 'pmcbench help %s'", text, cmd);
+		pmc_cli_error("option '%s' takes no value; %s", text, pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	if (strncmp(text, "--", 2) == 0 && text[2] &&
 	    long_matches(longopts, text + 2, strlen(text + 2), list, sizeof(list)) > 1) {
-		pmc_cli_error("option '%s' is ambiguous: it could be %s; see 'pmcbench help %s'",
-			      text, list, cmd);
+		pmc_cli_error("option '%s' is ambiguous: it could be %s; %s", text, list,
+			      pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	{
@@ -121,7 +121,7 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 		if (hint[0])
 			pmc_cli_error("unknown option '%s'; %s", text, hint);
 		else
-			pmc_cli_error("unknown option '%s'; see 'pmcbench help %s'", text, cmd);
+			pmc_cli_error("unknown option '%s'; %s", text, pmc_cli_see(cmd, see, sizeof(see)));
 	}
 	return '?';
 }
@@ -158,6 +158,9 @@ int pmc_cli_parse_seconds(const char *opt, const char *s, double max, double *re
 	char *end;
 	double v = strtod(s, &end);
 
+	/* Google Benchmark's "0.5s": the unit may be written. */
+	if (end != s && end[0] == 's' && end[1] == '\0')
+		end++;
 	if (end == s || *end || !(v > 0) || !isfinite(v) || (max > 0 && v > max)) {
 		if (max > 0)
 			pmc_cli_error("%s: '%s' is not a number of seconds above 0 (at most %g)",

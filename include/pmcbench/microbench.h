@@ -30,6 +30,19 @@ struct pmc_state {
  * or stops the clocks and counters. Returns true when the body should run. */
 PMC_API bool pmc_loop_edge(struct pmc_state *s);
 
+/* The forms a benchmark's loop may be written in. Each costs its own bookkeeping per
+ * iteration, so the empty loop the harness measures (and, under the valgrind backend,
+ * subtracts) is the one of the form the benchmark ran (docs/microbench.md, "Overhead"). */
+enum pmc_loop_form {
+	PMC_FORM_WHILE = 0, /* while (pmc_loop(s)) { body } */
+	PMC_FORM_LOCAL = 1, /* PMC_LOOP(s) { body } */
+	PMC_FORM_RANGE = 2, /* C++: for (auto _ : state) { body } (pmcbench.hpp) */
+};
+
+/* pmc_loop_edge for a loop of another form (enum pmc_loop_form): the edges of PMC_LOOP
+ * and of the C++ range loop, which tell the harness their form. */
+PMC_API bool pmc_loop_edge_form(struct pmc_state *s, int form);
+
 /* The loop every benchmark runs: `while (pmc_loop(s)) { body }`. The harness sets the
  * number of iterations; per iteration this costs a decrement and a branch. */
 static inline bool pmc_loop(struct pmc_state *s)
@@ -56,13 +69,13 @@ static inline bool pmc_loop(struct pmc_state *s)
  * the batch (always false). */
 static inline uint64_t pmc_loop_begin(struct pmc_state *s)
 {
-	return pmc_loop_edge(s) ? s->left + 1 : 0;
+	return pmc_loop_edge_form(s, PMC_FORM_LOCAL) ? s->left + 1 : 0;
 }
 
 static inline int pmc_loop_end(struct pmc_state *s)
 {
 	s->left = 0;
-	return pmc_loop_edge(s);
+	return pmc_loop_edge_form(s, PMC_FORM_LOCAL);
 }
 
 /* The running thread's index, from 0, and the benchmark's thread count (1 unless the
@@ -218,6 +231,19 @@ struct pmc_bench_def {
 	 * once, each with its own state, started together (Google Benchmark's Threads and
 	 * ThreadRange; docs/microbench.md, "Threads"). NULL: one thread. */
 	const char *threads;
+	/* The empty loops of the other loop forms (enum pmc_loop_form), compiled with the
+	 * benchmark as empty is (PMC_BENCHMARK sets empty_local, pmcbench.hpp both); NULL:
+	 * the library's. */
+	pmc_bench_fn empty_local;
+	pmc_bench_fn empty_range;
+	/* This benchmark's own, over the command line's (Google Benchmark's MinTime,
+	 * Iterations and UseRealTime): the target time of a sample in seconds (0:
+	 * --min-time's), a fixed batch size (0: calibrated, or --min-time Nx's), and
+	 * calibration on the wall clock rather than on the CPU time, for a body that waits
+	 * (docs/microbench.md, "Calibration and samples"). */
+	double min_time;
+	uint64_t iterations;
+	int use_real_time;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload
@@ -228,6 +254,15 @@ static inline void pmc_bench_empty_loop(struct pmc_state *s)
 {
 	while (pmc_loop(s))
 		pmc_clobber_memory();
+}
+
+/* The same for PMC_LOOP, whose count stays in a register whatever the body clobbers. */
+static inline void pmc_bench_empty_loop_local(struct pmc_state *s)
+{
+	PMC_LOOP(s)
+	{
+		pmc_clobber_memory();
+	}
 }
 
 /* The command line of a benchmark program (docs/microbench.md): --list, --filter REGEX,
@@ -255,7 +290,8 @@ PMC_API int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *beg
 	    __VA_ARGS__,                                                                           \
 	    .empty = pmc_bench_empty_loop,                                                         \
 	    .file = __FILE__,                                                                      \
-	    .line = __LINE__}
+	    .line = __LINE__,                                                                      \
+	    .empty_local = pmc_bench_empty_loop_local}
 #define PMC_BENCHMARK(fn_) PMC_BENCHMARK_OPTS(fn_, .setup = NULL)
 
 /* The section's bounds in the module that includes this header (the linker defines them

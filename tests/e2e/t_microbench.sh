@@ -314,6 +314,78 @@ test_mb_valgrind_pauses_are_subtracted() {
 		fail "lcg_paused: $(json_get a.json "$q")"
 }
 
+# docs/microbench.md, "Exact counts": each loop form has its own bookkeeping, and the
+# empty loop subtracted is the one of the body's form, so a body of 1, 2 or 10 instructions
+# counts 1, 2 or 10 per operation written as `while (pmc_loop(s))` or as `PMC_LOOP(s)`, and
+# the LCG its multiply and add in both (subtracting the while loop's empty loop from a
+# PMC_LOOP body counted it at 0, clamped, and 10 nops at 8).
+test_mb_valgrind_counts_agree_across_loop_forms() {
+	need_programs
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	expect_exit 0 "$PMC_MB_FORMS" --backend valgrind -q -o a.json || return 1
+	json_get a.json "'\n'.join(b['name'] + ' ' + json.dumps(b['metrics']['instructions/op']['samples']) + ' ' + str(b['metrics']['instructions/op'].get('note')) for b in sorted(d['benchmarks'], key=lambda b: b['name']))" >got.txt
+	cat >want.txt <<'EOF2'
+lcg_local [2] None
+lcg_while [2] None
+nop10_local [10] None
+nop10_while [10] None
+nop1_local [1] None
+nop1_while [1] None
+nop2_local [2] None
+nop2_while [2] None
+EOF2
+	cmp -s want.txt got.txt || { diff want.txt got.txt >&2; fail "instructions/op per loop form"; }
+}
+
+# The C++ header's range loop, `for (auto _ : state)`, has its own empty loop too: bodies of
+# 1 and 10 instructions and the LCG count 1, 10 and 2 (tests/install/bench.cpp).
+test_mb_valgrind_counts_the_cxx_range_loop() {
+	need_programs
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	[ -n "${PMC_MB_CXX:-}" ] || skip "no C++ compiler"
+	expect_exit 0 "$PMC_MB_CXX" --backend valgrind --filter '_range$' -q -o a.json || return 1
+	json_get a.json "'\n'.join(b['name'] + ' ' + json.dumps(b['metrics']['instructions/op']['samples']) + ' ' + str(b['metrics']['instructions/op'].get('note')) for b in d['benchmarks'])" >got.txt
+	printf '%s\n' 'nop1_range [1] None' 'nop10_range [10] None' 'lcg_range [2] None' >want.txt
+	cmp -s want.txt got.txt || { diff want.txt got.txt >&2; fail "instructions/op of the range loop"; }
+}
+
+# Google Benchmark's --benchmark_min_time forms: "0.5s" is seconds, "100x" a batch of 100
+# iterations in every process (no calibration); anything else one line and exit 2.
+test_mb_min_time_takes_seconds_with_s_and_iterations_with_x() {
+	need_programs
+	expect_exit 0 "$PMC_MB_FORMS" --filter '^nop1_while$' --min-time 0.001s -r 2 -q -o a.json || return 1
+	expect_exit 0 "$PMC_MB_FORMS" --filter '^nop1_while$' --min-time 100x -r 3 --processes 3 -q -o b.json || return 1
+	[ "$(json_get b.json '[r["iterations"] for r in d["benchmarks"][0]["runs"]]')" = "[100, 100, 100]" ] ||
+		fail "--min-time 100x: $(json_get b.json '[r["iterations"] for r in d["benchmarks"][0]["runs"]]')" || return 1
+	for bad in 0x 1.5x x 5y 0s; do
+		expect_exit 2 "$PMC_MB_FORMS" --min-time "$bad" || return 1
+		expect_one_line "$TMP/err" "--min-time: '$bad' is not" || return 1
+	done
+}
+
+# Google Benchmark's flags as aliases, its negative filter, and messages that send the user
+# to the program's own --help (not to a 'pmcbench help' that has no such page); --version.
+test_mb_google_benchmark_flags() {
+	need_programs
+	expect_exit 0 "$PMC_MB_FORMS" --benchmark_list_tests --benchmark_filter='-_local$' || return 1
+	printf '%s\n' nop1_while nop2_while nop10_while lcg_while >want.txt
+	cmp -s want.txt "$TMP/out" || { diff want.txt "$TMP/out" >&2; fail "--benchmark_filter=-RE"; return 1; }
+	expect_exit 0 "$PMC_MB_FORMS" --benchmark_list_tests=false --benchmark_filter='^nop1_while$' \
+		--benchmark_min_time=0.001s --benchmark_repetitions=2 --benchmark_format=json \
+		--benchmark_out=a.json || return 1
+	[ "$(json_get a.json '[b["name"] + " " + str(len(b["runs"])) for b in d["benchmarks"]]')" = "['nop1_while 2']" ] ||
+		fail "the aliases' run: $(json_get a.json '[b["name"] for b in d["benchmarks"]]')" || return 1
+	expect_grep '"schema":"pmcbench-result/1"' "$TMP/out" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --benchmark_format=xml || return 1
+	expect_one_line "$TMP/err" "unknown format 'xml'; use console, json or csv" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --bogus || return 1
+	expect_one_line "$TMP/err" "see '$PMC_MB_FORMS --help'" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" extra || return 1
+	expect_one_line "$TMP/err" "see '$PMC_MB_FORMS --help'" || return 1
+	expect_exit 0 "$PMC_MB_FORMS" --version || return 1
+	expect_one_line "$TMP/out" '^pmc-mb-forms [(]libpmcbench [0-9]'
+}
+
 # docs/microbench.md, "The report": one line per benchmark, as Google Benchmark's console
 # prints it, with the counters no benchmark measured in one line; -v gives the detail,
 # with the batch size; a complexity fit is a BigO and an RMS line.

@@ -4,7 +4,9 @@
 # library (run with LD_LIBRARY_PATH into the destdir) and statically against
 # libpmcbench.a. Each example runs in an empty directory; every .json it leaves there must
 # be a result the installed `pmcbench compare` reads. The public headers must also compile
-# as C++ (tests/install/header.cpp) when a C++ compiler is there.
+# as C++ (tests/install/header.cpp), and the C++ header's every option build and run
+# (tests/install/bench.cpp, its benchmarks those of bench.cpp.list), with g++ and clang++
+# where they are there.
 #
 # Usage: test_install.sh BUILDDIR SRCDIR BINDIR LIBDIR INCLUDEDIR MANDIR EXAMPLE.c...
 # (the directories absolute, as configured: /usr/local/bin, ...)
@@ -31,7 +33,7 @@ fail() {
 DESTDIR=$dest $MESON install -C "$builddir" --no-rebuild --quiet >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" >&2; fail "meson install into $dest failed"; }
 
-for f in "$bindir/pmcbench" "$includedir/pmcbench.h" "$includedir/pmcbench/common.h" \
+for f in "$bindir/pmcbench" "$includedir/pmcbench.h" "$includedir/pmcbench.hpp" "$includedir/pmcbench/common.h" \
 	"$libdir/libpmcbench.a" "$libdir/pkgconfig/pmcbench.pc" "$mandir/man1/pmcbench.1"; do
 	[ -e "$dest$f" ] || fail "meson install did not install $f"
 done
@@ -201,15 +203,40 @@ set -e
 	{ cat "$tmp/nofork.out" >&2; fail "--timeout with --no-fork: exit $rc, expected 2 and one line"; }
 echo "ok: a benchmark past --timeout killed and named, a skipped one recorded (exit 2, the others written)"
 
-case $CC in
-*clang*) cxx=clang++ ;;
-*) cxx=g++ ;;
-esac
-if command -v "$cxx" >/dev/null 2>&1; then
+# The C++ header (pmcbench.hpp) with both C++ compilers: header.cpp includes the C headers,
+# bench.cpp registers with every option of the builder, lists what it registered and runs.
+ncxx=0
+cxxs="g++ clang++"
+# A sanitizer's runtime is the C compiler's: only its C++ compiler links with it.
+if [ -n "$EXTRA_CFLAGS" ]; then
+	case $CC in *clang*) cxxs=clang++ ;; *) cxxs=g++ ;; esac
+fi
+for cxx in $cxxs; do
+	command -v "$cxx" >/dev/null 2>&1 || { echo "skip: no $cxx, the C++ checks with it did not run"; continue; }
+	ncxx=$((ncxx + 1))
 	# shellcheck disable=SC2086
 	$cxx -std=c++11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/header-cxx" \
-		"$srcdir/tests/install/header.cpp" $libs || fail "the public headers do not build as C++"
-	run_example "header.cpp (C++)" "$tmp/header-cxx" "$dest$libdir"
-else
-	echo "skip: no $cxx, the C++ check of the headers did not run"
-fi
+		"$srcdir/tests/install/header.cpp" $libs || fail "the public headers do not build as C++11 with $cxx"
+	# The oldest standard the header takes with one compiler, the newest with the other.
+	std=c++11
+	[ "$cxx" = clang++ ] && std=c++20
+	# shellcheck disable=SC2086
+	$cxx -std=$std -O1 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/bench-cxx" \
+		"$srcdir/tests/install/bench.cpp" $libs || fail "tests/install/bench.cpp does not build as $std with $cxx"
+	run_example "header.cpp ($cxx)" "$tmp/header-cxx" "$dest$libdir"
+	(LD_LIBRARY_PATH=$dest$libdir "$tmp/bench-cxx" --list) >"$tmp/bench-cxx.list" 2>&1 ||
+		{ cat "$tmp/bench-cxx.list" >&2; fail "bench.cpp ($cxx) --list failed"; }
+	cmp -s "$srcdir/tests/install/bench.cpp.list" "$tmp/bench-cxx.list" ||
+		{ diff "$srcdir/tests/install/bench.cpp.list" "$tmp/bench-cxx.list" >&2; fail "bench.cpp ($cxx) registered other benchmarks"; }
+	(cd "$tmp" && LD_LIBRARY_PATH=$dest$libdir ./bench-cxx -r 1 --min-time 0.0001 --no-fork -q -o cxx.json) \
+		>"$tmp/bench-cxx.out" 2>&1 || { cat "$tmp/bench-cxx.out" >&2; fail "bench.cpp ($cxx) failed"; }
+	grep -q '"name":"absent","command":null,"build_id":null,"skipped":"no such device"' "$tmp/cxx.json" ||
+		fail "bench.cpp ($cxx): the skipped benchmark is not in the result as skipped"
+	grep -q '"name":"shared/threads:8"' "$tmp/cxx.json" || fail "bench.cpp ($cxx): shared/threads:8 did not run"
+	grep -q '"name":"own_time",[^]]*"runs":\[{"exit_code":0,"process":1,"iterations":1000}' "$tmp/cxx.json" ||
+		fail "bench.cpp ($cxx): own_time's ->Iterations(1000) is not its batch size"
+	"$dest$bindir/pmcbench" compare "$tmp/cxx.json" "$tmp/cxx.json" >"$tmp/cxx.compare" 2>&1 ||
+		{ cat "$tmp/cxx.compare" >&2; fail "bench.cpp ($cxx) saved a result pmcbench compare cannot read"; }
+	echo "ok: bench.cpp ($cxx): $(wc -l <"$tmp/bench-cxx.list") benchmarks registered and run"
+done
+[ "$ncxx" -gt 0 ] || echo "skip: no C++ compiler, the C++ checks did not run"
