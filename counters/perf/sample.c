@@ -509,6 +509,9 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->freed, NULL);
+	s->store_max = opts->store_max ? opts->store_max : PMC_SAMPLE_STORE_DEFAULT;
 	s->sys = sys;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->data_size = (size_t)pages * s->page;
@@ -646,6 +649,11 @@ uint64_t pmc_sampler_lost(const struct pmc_sampler *s)
 	return s->lost;
 }
 
+uint64_t pmc_sampler_store_full(const struct pmc_sampler *s)
+{
+	return s->full;
+}
+
 void pmc_sampler_close(struct pmc_sampler *s)
 {
 	if (!s)
@@ -656,5 +664,7 @@ void pmc_sampler_close(struct pmc_sampler *s)
 	free(s->extra);
 	free(s->tids);
 	pmc_sample_store_free(s);
+	pthread_cond_destroy(&s->freed);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

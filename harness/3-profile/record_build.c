@@ -18,6 +18,7 @@
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 #include "profile/record.h"
+#include "profile/record_timeline.h"
 #include "profile/unwind.h"
 
 /* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack), when
@@ -65,6 +66,7 @@ struct pmc_profile_builder {
 	struct pmc_unwinder *unwinder;
 	uint64_t *chain;
 	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
+	struct pmc_record_timeline timeline; /* when samples were taken and lost */
 };
 
 /* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
@@ -328,6 +330,8 @@ static int on_record(const struct pmc_record *rec, void *ud)
 	uint32_t task;
 	int rc;
 
+	if ((rc = pmc_record_timeline_add(&b->timeline, rec)) < 0)
+		return rc;
 	if (rec->type == PMC_RECORD_SAMPLE) {
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
@@ -433,6 +437,12 @@ fail:
 	return r;
 }
 
+void pmc_profile_builder_prepare(struct pmc_profile_builder *b)
+{
+	if (!b->so->exclude_kernel)
+		pmc_maps_prepare_kernel(b->maps);
+}
+
 struct pmc_maps *pmc_profile_builder_maps(struct pmc_profile_builder *b)
 {
 	return b->maps;
@@ -447,6 +457,7 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 					       void (*note)(const char *, void *), void *note_ud)
 {
 	struct pmc_profile *p = b->p;
+	struct pmc_profile_timeline timeline;
 	char msg[160];
 	int r;
 
@@ -461,6 +472,8 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
 	pmc_profile_set_counts(p, pmc_sampler_samples(s), pmc_sampler_lost(s), b->unresolved);
 	pmc_profile_set_throttled(p, pmc_sampler_throttled(s));
+	pmc_record_timeline_get(&b->timeline, &timeline);
+	pmc_profile_set_timeline(p, &timeline);
 	b->p = NULL;
 	return p;
 }
@@ -476,6 +489,7 @@ void pmc_profile_builder_free(struct pmc_profile_builder *b)
 	pmc_hashmap_free(&b->thread_ids);
 	pmc_unwinder_free(b->unwinder);
 	free(b->chain);
+	pmc_record_timeline_free(&b->timeline);
 	pmc_maps_free(b->maps);
 	free(b);
 }
