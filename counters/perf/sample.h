@@ -64,7 +64,8 @@ struct pmc_sample_opts {
 	bool exclude_kernel;  /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
 	/* Data pages per CPU, a power of two; 0: as perf record sizes them, what
 	 * perf_event_mlock_kb lets an unprivileged user lock per CPU (128 pages of 4 KiB at
-	 * its default of 516 KiB), at most 256. */
+	 * its default of 516 KiB), at most 256; with stack_user four times that, within 16
+	 * MiB over all CPUs, where the kernel lets this user lock it (else perf's size). */
 	unsigned pages;
 	bool enable_on_exec;  /* disabled until the task execs (a pre-exec child) */
 	/* pid is a running process to attach to, as perf record -p: every thread it has
