@@ -23,7 +23,8 @@
  * that reads /proc/kallsyms or an object's CFI the first time it needs them) then delays
  * nothing but the store's release, and the rings keep being emptied. The store holds at
  * most store_max bytes; past that a poll leaves records in the rings (the kernel drops
- * what no longer fits and says so, PERF_RECORD_LOST) and waits for a flush.
+ * what no longer fits and says so, PERF_RECORD_LOST) and waits for a flush, which then
+ * hands out everything stored, at the risk of a record read later being older.
  *
  * The sampler never prints; what it could not do comes back as -errno and one line in
  * err. Lost samples (PERF_RECORD_LOST) are counted, never hidden. */

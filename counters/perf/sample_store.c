@@ -289,6 +289,11 @@ int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *u
 	 * poll may add records (into other chunks: the ones these are in stay until the
 	 * release below). */
 	pthread_mutex_lock(&s->lock);
+	/* With the store full, a ring may hold a record older than the bound can pass, for
+	 * which no room is left: everything stored goes, as perf's ordered events give up
+	 * their order before their memory (OE_FLUSH__HALF, tools/perf/util/ordered-events.c).
+	 * A record read later may then be older than one handed out. */
+	all = all || store_full(s);
 	for (size_t i = 0; i < s->nindex; i++)
 		n += all || s->index[i].time <= s->bound;
 	if (n && !(out = malloc(n * sizeof(*out)))) {

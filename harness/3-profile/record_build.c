@@ -470,6 +470,18 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 		note(pmc_maps_problem(b->maps, i), note_ud);
 	if (b->unwinder)
 		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
+	if (note && pmc_sampler_store_full(s)) {
+		char full[400];
+
+		snprintf(full, sizeof(full),
+			 "the samples came faster than they were named: the records copied out of "
+			 "the rings reached their bound (%zu MiB) %llu times, and the kernel dropped "
+			 "what its rings could not hold meanwhile; record with a lower frequency%s",
+			 (b->so->store_max ? b->so->store_max : PMC_SAMPLE_STORE_DEFAULT) >> 20,
+			 (unsigned long long)pmc_sampler_store_full(s),
+			 b->so->stack_user ? " or a smaller stack copy" : "");
+		note(full, note_ud);
+	}
 	pmc_profile_set_counts(p, pmc_sampler_samples(s), pmc_sampler_lost(s), b->unresolved);
 	pmc_profile_set_throttled(p, pmc_sampler_throttled(s));
 	pmc_record_timeline_get(&b->timeline, &timeline);

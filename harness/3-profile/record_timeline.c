@@ -88,39 +88,55 @@ int pmc_record_timeline_add(struct pmc_record_timeline *t, const struct pmc_reco
 	return 0;
 }
 
+/* Whole counts per tenth that add up to total: x rounded as it accumulates. */
+static void whole(const double *x, uint64_t total, uint64_t *ret)
+{
+	uint64_t done = 0, upto;
+	double cum = 0;
+
+	for (size_t k = 0; k < PMC_PROFILE_TENTHS; k++) {
+		cum += x[k];
+		upto = k == PMC_PROFILE_TENTHS - 1 ? total : (uint64_t)llround(cum);
+		if (upto > total)
+			upto = total;
+		if (upto < done)
+			upto = done;
+		ret[k] = upto - done;
+		done = upto;
+	}
+}
+
 void pmc_record_timeline_get(const struct pmc_record_timeline *t, struct pmc_profile_timeline *ret)
 {
-	double lost[PMC_PROFILE_TENTHS] = {0}, cum = 0;
-	uint64_t span, done = 0;
+	double samples[PMC_PROFILE_TENTHS] = {0}, lost[PMC_PROFILE_TENTHS] = {0};
+	double tenth;
 
 	*ret = (struct pmc_profile_timeline){0};
 	if (!t->started)
 		return;
-	span = t->last - t->t0;
-	ret->span_ns = span ? span : 1;
+	ret->span_ns = t->last > t->t0 ? t->last - t->t0 : 1;
+	tenth = (double)ret->span_ns / PMC_PROFILE_TENTHS;
+	/* A bin that straddles the end of a tenth is shared by the two in proportion to its
+	 * time in each: its counts are even over it, as far as the histogram knows. */
 	for (size_t i = 0; i < PMC_TIMELINE_BINS; i++) {
-		/* A bin goes to the tenth that holds its middle. */
-		double mid = ((double)i + 0.5) * (double)t->width;
-		size_t k = (size_t)(mid * PMC_PROFILE_TENTHS / (double)ret->span_ns);
+		double lo = (double)i * (double)t->width, hi = lo + (double)t->width;
 
-		if (k >= PMC_PROFILE_TENTHS)
-			k = PMC_PROFILE_TENTHS - 1;
-		ret->samples[k] += t->samples[i];
-		lost[k] += t->lost[i];
-	}
-	/* Whole samples per tenth that add up to the count: rounded as they accumulate. */
-	for (size_t k = 0; k < PMC_PROFILE_TENTHS; k++) {
-		uint64_t upto;
+		if (!t->samples[i] && !t->lost[i])
+			continue;
+		for (size_t k = (size_t)(lo / tenth); k < PMC_PROFILE_TENTHS && k * tenth < hi;
+		     k++) {
+			double a = lo > k * tenth ? lo : k * tenth;
+			double b = hi < (k + 1) * tenth ? hi : (k + 1) * tenth;
+			/* What lies past the span (the last bin's rest) goes to the last tenth. */
+			double part = k == PMC_PROFILE_TENTHS - 1 ? (hi - a) / (hi - lo)
+								  : (b - a) / (hi - lo);
 
-		cum += lost[k];
-		upto = k == PMC_PROFILE_TENTHS - 1 ? t->nlost : (uint64_t)llround(cum);
-		if (upto > t->nlost)
-			upto = t->nlost;
-		if (upto < done)
-			upto = done;
-		ret->lost[k] = upto - done;
-		done = upto;
+			samples[k] += part * (double)t->samples[i];
+			lost[k] += part * t->lost[i];
+		}
 	}
+	whole(samples, t->nsamples, ret->samples);
+	whole(lost, t->nlost, ret->lost);
 }
 
 void pmc_record_timeline_free(struct pmc_record_timeline *t)

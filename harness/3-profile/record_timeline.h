@@ -1,7 +1,8 @@
 /* When a recording took and lost its samples (profile.h, struct pmc_profile_timeline),
  * followed record by record as the builder takes them (record_build.c): a histogram of
  * fixed size whose bins double in width as the recording grows longer, so that its
- * memory does not depend on the recording's length, folded into tenths at the end. */
+ * memory does not depend on the recording's length, folded into tenths at the end: a
+ * count is in its tenth to within one bin, at most a hundredth of the span. */
 #pragma once
 
 #include <stdbool.h>
