@@ -332,6 +332,7 @@ test_report_empty_profile() {
 import json
 d = json.load(open("p.json"))
 d.update(samples=0, total=0, frames=[], stacks=[], lines=[])
+d.pop("timeline", None)  # its tenths add up to the samples it had
 json.dump(d, open("empty.json", "w"))
 PY
 	expect_exit 0 "$PMCBENCH" report empty.json || return 1
