@@ -210,6 +210,29 @@ static void *build(void *ud)
 	return NULL;
 }
 
+/* What the rings and the store hold once the threads stopped, into the profile: a poll,
+ * then everything stored, again while a poll left records in the rings (the store was
+ * full). Returns 0 or the builder's error; a poll's error in *ret_read_err. */
+static int take_rest(struct sampling *st, struct pmc_sampler *s, int *ret_read_err)
+{
+	uint64_t full;
+	int r;
+
+	*ret_read_err = 0;
+	if (st->build_err < 0)
+		return st->build_err;
+	do {
+		full = pmc_sampler_store_full(s);
+		if ((r = pmc_sampler_poll(s, 0)) < 0) {
+			*ret_read_err = r;
+			return 0;
+		}
+		if ((r = take(st, s, true)) < 0)
+			return r;
+	} while (pmc_sampler_store_full(s) > full);
+	return 0;
+}
+
 /* Starts the reader and the builder. Returns 0 or -errno with one line in err. */
 static int threads_start(struct sampling *st, char *err, size_t errlen)
 {
@@ -279,7 +302,7 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 	struct sampling st = {.so = sample_opts(o, exclude_kernel, false), .name = o->name};
 	struct pmc_spawn_opts so = spawn_opts(o);
 	struct pmc_sampler *s;
-	int r;
+	int r, read_err;
 
 	so.in_child = open_in_child;
 	so.ud = &st;
@@ -303,13 +326,13 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 			    strerror(-r));
 		goto out;
 	}
-	r = pmc_sampler_poll(s, 0);
-	if (r < 0) {
+	r = take_rest(&st, s, &read_err);
+	if (read_err < 0) {
+		r = read_err;
 		pmc_err_set(err, errlen, "cannot read the samples of '%s': %s", o->argv[0],
 			    strerror(-r));
 		goto out;
 	}
-	r = st.build_err < 0 ? st.build_err : take(&st, s, true);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "cannot build the profile from the kernel's records: %s",
 			    strerror(-r));
@@ -370,7 +393,7 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 	struct sampling st = {.so = sample_opts(o, exclude_kernel, true)};
 	struct pmc_sampler *s = NULL;
 	char name[64];
-	int pidfd, r;
+	int pidfd, r, read_err = 0;
 
 	process_name(pid, name, sizeof(name));
 	st.name = o->name ? o->name : name;
@@ -399,13 +422,15 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 			break;
 	}
 	threads_stop(&st);
-	if (st.poll_err < 0 || (r = pmc_sampler_poll(s, 0)) < 0) {
-		r = st.poll_err < 0 ? st.poll_err : r;
+	if (st.poll_err >= 0)
+		r = take_rest(&st, s, &read_err);
+	if (st.poll_err < 0 || read_err < 0) {
+		r = st.poll_err < 0 ? st.poll_err : read_err;
 		pmc_err_set(err, errlen, "cannot read the samples of process %d: %s", (int)pid,
 			    strerror(-r));
 		goto out;
 	}
-	if ((r = st.build_err) < 0 || (r = take(&st, s, true)) < 0)
+	if (r < 0)
 		goto build_failed;
 	*ret = pmc_profile_builder_finish(st.b, s, PMC_OPTS_GET(o, note, NULL),
 					  PMC_OPTS_GET(o, note_ud, NULL));
