@@ -22,7 +22,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	static const struct pmc_flame_view defaults;
 	const struct pmc_profile_info *in = pmc_profile_info(new_p);
 	struct pmc_flame_set *set = NULL;
-	char title[256], subtitle[320];
+	char title[256], subtitle[640], lost[400], lost_new[192], lost_old[192] = "";
 	/* Two exact profiles of one event count the same thing: a frame whose count did not
 	 * change is white, however the others moved its share. */
 	bool absolute = pmc_profile_diff_absolute(old_p, new_p);
@@ -30,6 +30,14 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 
 	if (!view)
 		view = &defaults;
+	/* Samples lost move every share: the title says how many, when and how far, of
+	 * each profile drawn. */
+	pmc_profile_lost_text(new_p, true, lost_new, sizeof(lost_new));
+	if (old_p)
+		pmc_profile_lost_text(old_p, true, lost_old, sizeof(lost_old));
+	snprintf(lost, sizeof(lost), "%s%s%s%s%s", lost_old[0] ? "old profile: " : "", lost_old,
+		 lost_old[0] && lost_new[0] ? "; " : "", lost_old[0] && lost_new[0] ? "new profile: " : "",
+		 lost_new);
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
 		  : pmc_profile_flame_stacks(new_p, &set);
 	if (r < 0)
@@ -44,9 +52,9 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 			     : absolute ? "; red grew, blue shrank (change of the count)"
 					: "; red grew, blue shrank (share of the total)");
 	else
-		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s",
+		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s%s",
 			     in->event, (unsigned long long)in->samples,
-			     (unsigned long long)in->freq, in->lost ? ", some lost" : "",
+			     (unsigned long long)in->freq, lost[0] ? "; " : "", lost,
 			     old_p ? "; red grew, blue shrank (share of the total)" : "");
 	/* The weight whose callers are missing: the graph draws it under one root frame. */
 	if (n >= 0 && (size_t)n < sizeof(subtitle) &&

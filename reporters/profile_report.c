@@ -348,10 +348,101 @@ static void put_padded(FILE *out, const char *s, size_t width)
 		putc(' ', out);
 }
 
+/* ---- Lost samples ------------------------------------------------------------------ */
+
+static const char *const tenth_names[PMC_PROFILE_TENTHS] = {
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "last",
+};
+
+/* The tenth that lost the most samples, if it lost at least half of them; else -1. */
+static int lost_peak(const struct pmc_profile_info *in)
+{
+	int k = 0;
+
+	for (int i = 1; i < PMC_PROFILE_TENTHS; i++)
+		if (in->timeline.lost[i] > in->timeline.lost[k])
+			k = i;
+	return 2 * in->timeline.lost[k] >= in->lost ? k : -1;
+}
+
+/* Where in the recording the samples were lost, appended at buf + n. */
+static size_t lost_when(const struct pmc_profile_info *in, bool brief, char *buf, size_t len,
+			size_t n)
+{
+	const struct pmc_profile_timeline *t = &in->timeline;
+	char from[PMC_FMT_MAX], to[PMC_FMT_MAX], share[PMC_FMT_MAX];
+	int k;
+
+	if (n >= len)
+		return n;
+	if (!t->span_ns)
+		return n + (size_t)snprintf(buf + n, len - n,
+					    brief ? "" : "; when is not known (the profile keeps "
+							 "no timeline)");
+	if ((k = lost_peak(in)) < 0)
+		return n + (size_t)snprintf(buf + n, len - n, ", spread over the recording");
+	pmc_fmt_percent(pct(t->lost[k], t->lost[k] + t->samples[k]), false, share, sizeof(share));
+	if (brief)
+		return n + (size_t)snprintf(buf + n, len - n, ", most in its %s tenth (%s of it)",
+					    tenth_names[k], share);
+	pmc_fmt_short(((double)t->span_ns * k) / PMC_PROFILE_TENTHS, "ns", from, sizeof(from));
+	pmc_fmt_short(((double)t->span_ns * (k + 1)) / PMC_PROFILE_TENTHS, "ns", to, sizeof(to));
+	return n + (size_t)snprintf(buf + n, len - n,
+				    "; %s%" PRIu64 " of them in the %s tenth of the recording "
+				    "(%s%s%s%s), where %s of the samples were lost",
+				    k == 0 ? "most at the start: " : "", t->lost[k], tenth_names[k],
+				    k == 0 ? "its first " : "from ", k == 0 ? "" : from,
+				    k == 0 ? "" : " to ", to, share);
+}
+
+size_t pmc_profile_lost_text(const struct pmc_profile *p, bool brief, char *buf, size_t len)
+{
+	const struct pmc_profile_info *in = pmc_profile_info(p);
+	char a[PMC_FMT_MAX], b[PMC_FMT_MAX];
+	size_t n;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (in->kind != PMC_PROFILE_SAMPLED || !in->lost)
+		return 0;
+	pmc_fmt_grouped((double)in->lost, a, sizeof(a));
+	/* A share of the samples kept, s, is (s K + x) / (K + L) with the L lost ones, x of
+	 * them the function's (0 <= x <= L): off by at most L / (K + L). */
+	pmc_fmt_percent(pct(in->lost, in->samples + in->lost), false, b, sizeof(b));
+	n = (size_t)snprintf(buf, len, "%s samples lost (%s of those taken)", a, b);
+	n = lost_when(in, brief, buf, len, n);
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n,
+				      brief ? ": shares may be off by up to %.*f points"
+					    : ": the kernel dropped them while its ring buffer was "
+					      "full, so every share may be off by up to %.*f points "
+					      "(the lost samples may all have been of one function); "
+					      "record with a lower frequency",
+				      pmc_fmt_percent_decimals(pct(in->lost, in->samples + in->lost)),
+				      pct(in->lost, in->samples + in->lost));
+	return n < len ? n : len - 1;
+}
+
+/* The share of each tenth's samples that was lost, on one line. */
+static void lost_tenths(FILE *out, const struct pmc_profile_info *in)
+{
+	const struct pmc_profile_timeline *t = &in->timeline;
+	char a[PMC_FMT_MAX];
+
+	pmc_fmt_short((double)t->span_ns / PMC_PROFILE_TENTHS, "ns", a, sizeof(a));
+	fprintf(out, "Lost per tenth of the recording (%s each):", a);
+	for (int i = 0; i < PMC_PROFILE_TENTHS; i++) {
+		pmc_fmt_percent(pct(t->lost[i], t->lost[i] + t->samples[i]), false, a, sizeof(a));
+		fprintf(out, " %s", a);
+	}
+	putc('\n', out);
+}
+
 void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
-	char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24];
+	char a[PMC_FMT_MAX + 24];
 
 	fputs("Profile", out);
 	if (in->name) {
@@ -388,13 +479,12 @@ void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 			      "SIGTERM); the profile covers the run until then\n",
 			      out);
 		if (in->lost) {
-			pmc_fmt_grouped((double)in->lost, a, sizeof(a));
-			pmc_fmt_percent(pct(in->lost, in->samples + in->lost), false, b, sizeof(b));
-			fprintf(out,
-				"WARNING: %s samples lost (%s of those taken): the kernel dropped "
-				"them, so this profile misses part of the run; record with a "
-				"larger buffer or a lower frequency\n",
-				a, b);
+			char lost[1024];
+
+			pmc_profile_lost_text(p, false, lost, sizeof(lost));
+			fprintf(out, "WARNING: %s\n", lost);
+			if (in->timeline.span_ns)
+				lost_tenths(out, in);
 		}
 		if (in->throttled)
 			fprintf(out,

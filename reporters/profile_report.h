@@ -84,6 +84,12 @@ int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p
  * cut, else 1. */
 int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p);
 
+/* One sentence (no newline) into buf saying how many samples p lost, when in the
+ * recording (bunched at the start, in another tenth, or spread, from its timeline) and
+ * how far that may move a share; brief: the short form for a title. Empty, returning 0,
+ * when none was lost; else its length. */
+size_t pmc_profile_lost_text(const struct pmc_profile *p, bool brief, char *buf, size_t len);
+
 /* The function that accounts for most of the change, for a caller that names it in one
  * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%),
  * the largest part that is a finding (pmc_profile_delta.clear). Returns 0, -EDOM (no

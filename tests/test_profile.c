@@ -586,6 +586,9 @@ static void same_profile(const struct pmc_profile *a, const struct pmc_profile *
 	assert_int_equal(x->throttled, y->throttled);
 	assert_int_equal(x->partial, y->partial);
 	assert_int_equal(x->unresolved, y->unresolved);
+	assert_int_equal(x->timeline.span_ns, y->timeline.span_ns);
+	assert_memory_equal(x->timeline.samples, y->timeline.samples, sizeof(x->timeline.samples));
+	assert_memory_equal(x->timeline.lost, y->timeline.lost, sizeof(x->timeline.lost));
 	assert_int_equal(pmc_profile_total(a), pmc_profile_total(b));
 	assert_int_equal(pmc_profile_frame_count(a), pmc_profile_frame_count(b));
 	for (uint32_t i = 0; i < pmc_profile_frame_count(a); i++) {
@@ -639,6 +642,19 @@ static void round_trip(void **state)
 	assert_true(pmc_profile_info(q)->partial);
 	pmc_profile_free(q);
 	pmc_profile_set_partial(p, false);
+	/* When the samples were taken and lost, per tenth of the recording, stays too. */
+	{
+		struct pmc_profile_timeline t = {.span_ns = 2000000000,
+						 .samples = {0, 1, 1, 0, 0, 0, 0, 0, 1, 2},
+						 .lost = {2}};
+
+		pmc_profile_set_timeline(p, &t);
+		assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
+		assert_int_equal(pmc_profile_load(path, &q, err, sizeof(err)), 0);
+		same_profile(p, q);
+		assert_int_equal(pmc_profile_info(q)->timeline.lost[0], 2);
+		pmc_profile_free(q);
+	}
 
 	/* A directory that does not exist: -errno and a message naming the file. */
 	snprintf(path, sizeof(path), "%s/no/such/dir/p.json", dir);
@@ -793,6 +809,19 @@ static void malformed(void **state)
 		"total: 5, but the stacks' weights add up to 4");
 	refused(HEAD "\"partial\": 1, " FRAMES "\"total\": 0, \"stacks\": []}",
 		"partial: expected true or false, got a number");
+	/* A timeline adds up to the profile's samples and lost ones, in ten tenths. */
+	refused(HEAD "\"timeline\": {\"span_ns\": 9, \"samples\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
+		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]}, " FRAMES "\"total\": 0, \"stacks\": []}",
+		"timeline.lost[9]: adds up to more than the profile's 0");
+	refused(HEAD "\"timeline\": {\"span_ns\": 9, \"samples\": [2, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
+		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, " FRAMES "\"total\": 0, \"stacks\": []}",
+		"timeline.samples: adds up to 2, not the profile's 3");
+	refused(HEAD "\"timeline\": {\"span_ns\": 9, \"samples\": [3], \"lost\": []}, " FRAMES
+		     "\"total\": 0, \"stacks\": []}",
+		"timeline.samples: expected an array of 10 counts");
+	refused(HEAD "\"timeline\": {\"span_ns\": 0, \"samples\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
+		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, " FRAMES "\"total\": 0, \"stacks\": []}",
+		"timeline.span_ns: 0 is no recording's span");
 	/* A control character of the file is escaped in the message. */
 	refused("{\"schema\": \"evil\\u001b[31m\"}", "\"evil\\x1b[31m\" is not a profile");
 

@@ -132,7 +132,37 @@ static void text_report(void **state)
 	assert_contains(text, " 30.0%   30.0%        3ms  libc.so.6+0x10  /lib/libc.so.6\n");
 	assert_contains(text, "(2 more functions");
 	assert_null(strstr(text, "evil"));
+	/* No timeline kept (an older file): how many and how far a share may move, and
+	 * that when is not known. */
+	assert_contains(text, "when is not known");
+	assert_contains(text, "every share may be off by up to 0.99 points");
 	free(text);
+	text = NULL;
+	/* Lost bunched at the start: the tenth, its span and the share of its samples
+	 * lost, then every tenth's. */
+	{
+		struct pmc_profile_timeline t = {.span_ns = 2000000000,
+						 .samples = {75, 250, 250, 250, 250, 250, 250, 250, 250,
+							     425},
+						 .lost = {20, 5}};
+
+		pmc_profile_set_timeline(p, &t);
+	}
+	CAPTURE(text, pmc_profile_report_text(out, p, 2));
+	assert_contains(text, "WARNING: 25 samples lost (0.99% of those taken); most at the start: "
+			      "20 of them in the first tenth of the recording (its first 200ms), "
+			      "where 21.1% of the samples were lost");
+	assert_contains(text, "Lost per tenth of the recording (200ms each): 21.1% 1.96% 0.00%");
+	free(text);
+	text = NULL;
+	{
+		char brief[256];
+
+		assert_true(pmc_profile_lost_text(p, true, brief, sizeof(brief)) > 0);
+		assert_string_equal(brief, "25 samples lost (0.99% of those taken), most in its "
+					   "first tenth (21.1% of it): shares may be off by up "
+					   "to 0.99 points");
+	}
 
 	CAPTURE(text, pmc_profile_report_text(out, p, 0));
 	assert_contains(text, "evil [2J");

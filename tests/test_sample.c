@@ -962,6 +962,58 @@ static void test_flush_many_rounds(void **state)
 	close_fake(s);
 }
 
+/* Samples handed out, and whether their ips came as 1, 2, 3, ... */
+struct in_order {
+	uint64_t last, n;
+	bool ordered;
+};
+
+static int count_in_order(const struct pmc_record *rec, void *ud)
+{
+	struct in_order *o = ud;
+
+	if (rec->type == PMC_RECORD_SAMPLE) {
+		o->ordered &= rec->sample.ip == o->last + 1;
+		o->last = rec->sample.ip;
+		o->n++;
+	}
+	return 0;
+}
+
+/* A store bound below what the ring holds: a poll copies what fits and leaves the rest in
+ * the ring, a flush then hands out everything stored to make room, and the next poll reads
+ * on; every record once, in order, none lost. */
+static void test_store_bound_leaves_records_in_the_ring(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
+	struct pmc_sample_opts o = fake_opts();
+	struct in_order seen = {.ordered = true};
+	struct pmc_sampler *s;
+	const uint64_t n = 6000; /* 48-byte samples: more than one 256 KiB chunk */
+	int first, second;
+
+	(void)state;
+	o.no_callchain = true;
+	o.pages = 128;
+	o.store_max = 1; /* one chunk, the least the store takes */
+	s = open_fake(&cfg, &o);
+	for (uint64_t t = 1; t <= n; t++)
+		add_sample(0, t, t);
+	first = pmc_sampler_poll(s, 0);
+	assert_true(first > 0 && (uint64_t)first < n);
+	assert_int_equal(pmc_sampler_store_full(s), 1);
+	assert_int_equal(pmc_sampler_samples(s), first);
+	assert_int_equal(pmc_sampler_flush(s, false, count_in_order, &seen), 0);
+	assert_int_equal(seen.n, first);
+	second = pmc_sampler_poll(s, 0);
+	assert_int_equal((uint64_t)(first + second), n);
+	assert_int_equal(pmc_sampler_flush(s, true, count_in_order, &seen), 0);
+	assert_int_equal(seen.n, n);
+	assert_true(seen.ordered);
+	assert_int_equal(pmc_sampler_lost(s), 0);
+	close_fake(s);
+}
+
 static int stop_at_second(const struct pmc_record *rec, void *ud)
 {
 	int *n = ud;
@@ -1308,6 +1360,7 @@ int main(void)
 	    cmocka_unit_test(test_frequency_clamped),
 	    cmocka_unit_test(test_flush_in_rounds),
 	    cmocka_unit_test(test_flush_many_rounds),
+	    cmocka_unit_test(test_store_bound_leaves_records_in_the_ring),
 	    cmocka_unit_test(test_ring_size_and_mlock),
 	    cmocka_unit_test(test_attach_threads),
 	    cmocka_unit_test(test_attach_rate_lowered),

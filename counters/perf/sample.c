@@ -120,6 +120,29 @@ static unsigned default_pages(const char *proc_root, size_t page)
 	return p;
 }
 
+/* DWARF samples carry a copy of the stack (8 KiB by default): perf record's ring of 516
+ * KiB holds some 60 of them, 15 ms at 4000 Hz, which a reader delayed by a loaded
+ * machine's scheduler can pass. Their default ring is four times as large, within this
+ * much locked memory over all CPUs; where the kernel refuses to lock that much
+ * (RLIMIT_MEMLOCK), the sampler falls back to perf record's size. */
+#define DWARF_RING_FACTOR 4
+#define DWARF_RINGS_BUDGET ((size_t)16 << 20)
+
+static unsigned dwarf_pages(unsigned pages, size_t page, size_t ncpus)
+{
+	unsigned want = pages * DWARF_RING_FACTOR;
+
+	while (want > pages && (size_t)want * page * ncpus > DWARF_RINGS_BUDGET)
+		want /= 2;
+	return want;
+}
+
+static void set_pages(struct pmc_sampler *s, unsigned pages)
+{
+	s->data_size = (size_t)pages * s->page;
+	s->map_len = s->data_size + s->page;
+}
+
 static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts *o,
 		      struct perf_event_attr *a)
 {
@@ -297,6 +320,7 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 		s->nrings = i + 1;
 		r = s->sys->mmap(s->sys->ctx, ring->fd, s->map_len, &ring->base);
 		if (r == -EPERM) {
+			s->mmap_refused = true;
 			/* perf_mmap(): past perf_event_mlock_kb per CPU, the rings count
 			 * against RLIMIT_MEMLOCK. */
 			struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
@@ -450,6 +474,26 @@ static int attach_process(struct pmc_sampler *s, const struct pmc_sample_opts *o
 	}
 }
 
+/* Opens the events and rings of the task or process; rings larger than perf record's
+ * (DWARF) that the kernel refuses to lock are opened again at its size. */
+static int open_all(struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t pid,
+		    unsigned pages, const int *cpus, size_t ncpus, char *err, size_t errlen)
+{
+	int r;
+
+	s->mmap_refused = false;
+	r = o->attach ? attach_process(s, o, pid, cpus, ncpus, err, errlen)
+		      : open_rings(s, o, pid, cpus, ncpus, err, errlen);
+	if (r == -EPERM && s->mmap_refused && s->data_size > (size_t)pages * s->page) {
+		close_rings(s);
+		s->ntids = 0;
+		set_pages(s, pages);
+		r = o->attach ? attach_process(s, o, pid, cpus, ncpus, err, errlen)
+			      : open_rings(s, o, pid, cpus, ncpus, err, errlen);
+	}
+	return r;
+}
+
 int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_sampler **ret,
 		     char *err, size_t errlen)
 {
@@ -509,10 +553,12 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->freed, NULL);
+	s->store_max = opts->store_max ? opts->store_max : PMC_SAMPLE_STORE_DEFAULT;
 	s->sys = sys;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
-	s->data_size = (size_t)pages * s->page;
-	s->map_len = s->data_size + s->page;
+	set_pages(s, pages);
 	s->freq = opts->period ? 0 : opts->freq ? opts->freq : PMC_SAMPLE_DEFAULT_FREQ;
 	if (s->freq) {
 		/* The kernel refuses a frequency above this (EINVAL); perf record lowers its
@@ -568,16 +614,16 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	for (size_t i = 0; i < ncpus; i++)
 		s->rings[i].fd = -1;
 
-	r = opts->attach ? attach_process(s, opts, pid, cpus, ncpus, err, errlen)
-			 : open_rings(s, opts, pid, cpus, ncpus, err, errlen);
+	if (!opts->pages && opts->stack_user)
+		set_pages(s, dwarf_pages(pages, s->page, ncpus));
+	r = open_all(s, opts, pid, pages, cpus, ncpus, err, errlen);
 	if (!opts->event && (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)) {
 		/* No hardware PMU (a VM): the kernel's timer-driven software event still
 		 * samples, as perf record falls back to it. */
 		close_rings(s);
 		s->ntids = 0;
 		pmc_event_generic_find("cpu-clock", &s->ev);
-		r = opts->attach ? attach_process(s, opts, pid, cpus, ncpus, err, errlen)
-				 : open_rings(s, opts, pid, cpus, ncpus, err, errlen);
+		r = open_all(s, opts, pid, pages, cpus, ncpus, err, errlen);
 	}
 	if (r < 0)
 		goto fail_open;
@@ -646,6 +692,11 @@ uint64_t pmc_sampler_lost(const struct pmc_sampler *s)
 	return s->lost;
 }
 
+uint64_t pmc_sampler_store_full(const struct pmc_sampler *s)
+{
+	return s->full;
+}
+
 void pmc_sampler_close(struct pmc_sampler *s)
 {
 	if (!s)
@@ -656,5 +707,7 @@ void pmc_sampler_close(struct pmc_sampler *s)
 	free(s->extra);
 	free(s->tids);
 	pmc_sample_store_free(s);
+	pthread_cond_destroy(&s->freed);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

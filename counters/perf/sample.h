@@ -18,6 +18,14 @@
  * Flushing as it goes keeps the memory a recording takes to what two polls read, whatever
  * its length; pmc_sampler_replay() instead hands out what is stored and keeps it.
  *
+ * One thread may poll while another flushes, as perf record only copies the rings and
+ * leaves the naming of the samples to perf report: a slow consumer of the records (one
+ * that reads /proc/kallsyms or an object's CFI the first time it needs them) then delays
+ * nothing but the store's release, and the rings keep being emptied. The store holds at
+ * most store_max bytes; past that a poll leaves records in the rings (the kernel drops
+ * what no longer fits and says so, PERF_RECORD_LOST) and waits for a flush, which then
+ * hands out everything stored, at the risk of a record read later being older.
+ *
  * The sampler never prints; what it could not do comes back as -errno and one line in
  * err. Lost samples (PERF_RECORD_LOST) are counted, never hidden. */
 #pragma once
@@ -57,7 +65,8 @@ struct pmc_sample_opts {
 	bool exclude_kernel;  /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
 	/* Data pages per CPU, a power of two; 0: as perf record sizes them, what
 	 * perf_event_mlock_kb lets an unprivileged user lock per CPU (128 pages of 4 KiB at
-	 * its default of 516 KiB), at most 256. */
+	 * its default of 516 KiB), at most 256; with stack_user four times that, within 16
+	 * MiB over all CPUs, where the kernel lets this user lock it (else perf's size). */
 	unsigned pages;
 	bool enable_on_exec;  /* disabled until the task execs (a pre-exec child) */
 	/* pid is a running process to attach to, as perf record -p: every thread it has
@@ -70,7 +79,14 @@ struct pmc_sample_opts {
 	 * NULL: "/proc". A frequency above the maximum sample rate is lowered to it, as
 	 * perf record does: pmc_sampler_freq() says the rate used. */
 	const char *proc_root;
+	/* The most bytes of records copied out of the rings and not yet flushed; 0:
+	 * PMC_SAMPLE_STORE_DEFAULT. */
+	size_t store_max;
 };
+
+/* The store's default bound: two seconds of DWARF samples at 4000 Hz on 4 CPUs (8 KiB
+ * each), what a consumer that falls behind at the start may need. */
+#define PMC_SAMPLE_STORE_DEFAULT ((size_t)256 << 20)
 
 enum pmc_record_type {
 	PMC_RECORD_SAMPLE = 1,
@@ -152,8 +168,10 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		     char *err, size_t errlen);
 
 /* Waits up to timeout_ms (0: not at all) for a ring to fill past its watermark, then
- * copies every complete record of every ring into the store and frees the space.
- * Returns the records copied, or -errno. */
+ * copies every complete record of every ring into the store and frees the space; with
+ * the store full (store_max), it copies what fits, and waits up to timeout_ms for a
+ * flush to give memory back before it copies more. Returns the records copied, or
+ * -errno. May run on one thread while pmc_sampler_flush() runs on another. */
 int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms);
 
 /* Calls fn for every stored record in time order (stable for equal times); a non-zero
@@ -166,7 +184,9 @@ int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud);
  * perf orders its records in rounds (all: every stored record, once no poll will
  * follow). Then forgets them and gives their memory back; the pointers handed out by
  * this call, and by earlier replays, are valid until the next flush. A non-zero return
- * of fn stops the flush and is returned (the records up to that one are forgotten). */
+ * of fn stops the flush and is returned (the records up to that one are forgotten).
+ * fn runs without the store's lock: a poll on another thread goes on meanwhile; one
+ * thread at a time flushes. */
 int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *ud);
 
 /* The event sampled ("cpu-clock"), its unit for a sample's period ("ns" or "events"), the
@@ -183,5 +203,7 @@ uint64_t pmc_sampler_lost(const struct pmc_sampler *s);
  * faster than perf_cpu_time_max_percent allows, and it stopped sampling for the rest of
  * a tick): the profile misses those samples. */
 uint64_t pmc_sampler_throttled(const struct pmc_sampler *s);
+/* Polls that found the store full (store_max) and left records in the rings. */
+uint64_t pmc_sampler_store_full(const struct pmc_sampler *s);
 
 void pmc_sampler_close(struct pmc_sampler *s);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,13 +70,23 @@ struct pmc_sampler {
 	struct sample_layout layout; /* the sample_type and user registers asked for */
 	uint32_t stack_user;
 	bool build_id; /* attr.build_id was accepted */
+	bool mmap_refused; /* a ring's mmap was refused (locked memory) */
+	/* One thread may poll while another flushes (sample.h): the lock guards the store,
+	 * the index and the counts below; a flush hands its records out without it. The
+	 * condition wakes a poller that waits for a flush to give memory back. */
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
 	struct chunk *chunks, *last;
+	size_t store_bytes, store_max; /* the chunks' bytes, and the bound of the store's */
 	struct entry *index; /* the records not yet flushed */
 	size_t nindex, index_cap, seq;
 	/* Polls so far, the latest time they read, and what a flush may hand out: the
-	 * records up to the latest time of every poll but the last (perf's rounds). */
+	 * records up to the latest time that the polls before the last complete one read
+	 * (perf's rounds); a poll that left records in a ring (the store was full) is not
+	 * complete. */
 	uint64_t round, max_time, bound;
 	uint64_t samples, lost, throttled;
+	uint64_t full; /* polls that left records in a ring: the store was full */
 };
 
 /* What the check of one record found, for the store's index and counts. */

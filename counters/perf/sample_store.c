@@ -5,13 +5,22 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/grow.h"
 #include "counters/perf/sample_priv.h"
 
-/* Room for size bytes in the store, 8-byte aligned. */
+/* The store's memory: its chunks and its index. */
+static size_t store_bytes(const struct pmc_sampler *s)
+{
+	return s->store_bytes + s->index_cap * sizeof(*s->index);
+}
+
+/* Room for size bytes in the store, 8-byte aligned; NULL with errno ENOBUFS when the
+ * store would pass its bound (the record stays in its ring), ENOMEM. */
 static void *store_alloc(struct pmc_sampler *s, size_t size)
 {
 	size_t words = (size + 7) / 8;
@@ -22,12 +31,20 @@ static void *store_alloc(struct pmc_sampler *s, size_t size)
 
 		if (cap < words)
 			cap = words;
-		c = malloc(sizeof(*c) + cap * 8);
-		if (!c)
+		/* The first chunk is always allowed: a bound below one record reads on. */
+		if (s->chunks && store_bytes(s) + sizeof(*c) + cap * 8 > s->store_max) {
+			errno = ENOBUFS;
 			return NULL;
+		}
+		c = malloc(sizeof(*c) + cap * 8);
+		if (!c) {
+			errno = ENOMEM;
+			return NULL;
+		}
 		c->next = NULL;
 		c->used = 0;
 		c->cap = cap;
+		s->store_bytes += sizeof(*c) + cap * 8;
 		if (s->last)
 			s->last->next = c;
 		else
@@ -75,7 +92,9 @@ static void ring_copy(const unsigned char *data, size_t size, uint64_t pos, void
 	memcpy((unsigned char *)dst + first, data, len - first);
 }
 
-static int drain(struct pmc_sampler *s, struct ring *r)
+/* Copies the ring's complete records into the store; *ret_full: the store's bound left
+ * some in the ring. Returns the records copied or -errno. */
+static int drain(struct pmc_sampler *s, struct ring *r, bool *ret_full)
 {
 	struct perf_event_mmap_page *pg = r->base;
 	const unsigned char *data = (const unsigned char *)r->base + s->page;
@@ -102,6 +121,10 @@ static int drain(struct pmc_sampler *s, struct ring *r)
 			break;
 		}
 		copy = store_alloc(s, h.size);
+		if (!copy && errno == ENOBUFS) {
+			*ret_full = true;
+			break;
+		}
 		if (!copy) {
 			err = -ENOMEM;
 			break;
@@ -121,36 +144,70 @@ static int drain(struct pmc_sampler *s, struct ring *r)
 	return err < 0 ? err : n;
 }
 
+/* Whether the store has passed its bound: no chunk can be added. */
+static bool store_full(const struct pmc_sampler *s)
+{
+	return s->chunks && store_bytes(s) + sizeof(struct chunk) + CHUNK_BYTES > s->store_max;
+}
+
 int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms)
 {
 	struct pollfd *fds;
+	uint64_t before;
+	bool full = false;
 	int r, n = 0, err = 0;
 
 	if (!s)
 		return -EINVAL;
-	/* Every record read by the polls before this one was in its ring when this one
-	 * starts, and a record is written at once with the time it is stamped: whatever
-	 * this poll reads from any ring comes after those, so a flush may hand them out
-	 * (perf's FINISHED_ROUND, tools/perf/util/ordered-events.c). */
-	s->bound = s->max_time;
-	s->round++;
 	fds = calloc(s->nrings ? s->nrings : 1, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nrings; i++)
 		fds[i] = (struct pollfd){.fd = s->rings[i].fd, .events = POLLIN};
+	/* The store full: the rings wait for a flush (the kernel drops what does not fit
+	 * meanwhile, and counts it), rather than this loop spin on rings that stay ready. */
+	pthread_mutex_lock(&s->lock);
+	if (store_full(s) && timeout_ms > 0) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += timeout_ms / 1000;
+		until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		while (store_full(s) &&
+		       pthread_cond_timedwait(&s->freed, &s->lock, &until) == 0)
+			;
+		timeout_ms = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
 	/* POLLHUP once the task exited is normal: the rings still hold its last records. */
 	r = s->sys->poll(s->sys->ctx, fds, (unsigned)s->nrings, timeout_ms);
 	free(fds);
 	if (r < 0)
 		return r;
+	pthread_mutex_lock(&s->lock);
+	before = s->max_time;
+	s->round++;
 	for (size_t i = 0; i < s->nrings; i++) {
-		r = drain(s, &s->rings[i]);
+		r = drain(s, &s->rings[i], &full);
 		if (r < 0 && !err)
 			err = r;
 		else if (r > 0)
 			n += r;
 	}
+	/* Every record this poll read was in its ring when it started, and a record is
+	 * written at once with the time it is stamped: whatever a later poll reads comes
+	 * after what the polls before this one read, so a flush may hand those out (perf's
+	 * FINISHED_ROUND, tools/perf/util/ordered-events.c). Not so when this poll left
+	 * records in a ring: they may be older than what it read from the others. */
+	if (full)
+		s->full++;
+	else
+		s->bound = before;
+	pthread_mutex_unlock(&s->lock);
 	return err ? err : n;
 }
 
@@ -163,16 +220,17 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Hands out the first n records of the index, sorted; *ret_done: how many fn took. */
-static int hand_out(struct pmc_sampler *s, size_t n, pmc_record_fn fn, void *ud, size_t *ret_done)
+/* Hands out the n records of list, sorted; *ret_done: how many fn took. */
+static int hand_out(const struct pmc_sampler *s, const struct entry *list, size_t n,
+		    pmc_record_fn fn, void *ud, size_t *ret_done)
 {
 	struct pmc_record rec;
 	size_t i;
 	int r = 0;
 
 	for (i = 0; i < n && r == 0; i++) {
-		pmc_sample_record_parse(&s->layout, s->index[i].rec, s->index[i].nkernel,
-					s->index[i].stack_size, &rec);
+		pmc_sample_record_parse(&s->layout, list[i].rec, list[i].nkernel,
+					list[i].stack_size, &rec);
 		r = fn(&rec, ud);
 	}
 	*ret_done = i;
@@ -182,36 +240,28 @@ static int hand_out(struct pmc_sampler *s, size_t n, pmc_record_fn fn, void *ud,
 int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud)
 {
 	size_t done;
-
-	if (!s || !fn)
-		return -EINVAL;
-	if (s->nindex)
-		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
-	return hand_out(s, s->nindex, fn, ud, &done);
-}
-
-int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *ud)
-{
-	uint64_t oldest = UINT64_MAX;
-	size_t n = 0, done;
 	int r;
 
 	if (!s || !fn)
 		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
 	if (s->nindex)
 		qsort(s->index, s->nindex, sizeof(*s->index), by_time);
-	while (n < s->nindex && (all || s->index[n].time <= s->bound))
-		n++;
-	r = hand_out(s, n, fn, ud, &done);
-	/* What fn took is forgotten, even the record that stopped it (no index yet: none). */
-	if (s->nindex)
-		memmove(s->index, s->index + done, (s->nindex - done) * sizeof(*s->index));
-	s->nindex -= done;
+	r = hand_out(s, s->index, s->nindex, fn, ud, &done);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+/* Gives back the chunks that hold none of the records left in the index. Chunks hold the
+ * rounds in order: those older than every record left go back; the one being filled is
+ * emptied instead. Under the lock. */
+static void store_release(struct pmc_sampler *s)
+{
+	uint64_t oldest = UINT64_MAX;
+
 	for (size_t i = 0; i < s->nindex; i++)
 		if (s->index[i].round < oldest)
 			oldest = s->index[i].round;
-	/* Chunks hold the rounds in order: those older than every record left go back. The
-	 * one being filled is emptied instead. */
 	while (s->chunks && s->chunks->round < oldest) {
 		struct chunk *c = s->chunks;
 
@@ -220,8 +270,60 @@ int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *u
 			break;
 		}
 		s->chunks = c->next;
+		s->store_bytes -= sizeof(*c) + c->cap * 8;
 		free(c);
 	}
+	pthread_cond_broadcast(&s->freed);
+}
+
+int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *ud)
+{
+	struct entry *out = NULL;
+	size_t n = 0, kept = 0, done;
+	int r;
+
+	if (!s || !fn)
+		return -EINVAL;
+	/* The records to hand out leave the index under the lock, in one pass that keeps
+	 * the others in their order; they are sorted and handed out without it, while a
+	 * poll may add records (into other chunks: the ones these are in stay until the
+	 * release below). */
+	pthread_mutex_lock(&s->lock);
+	/* With the store full, a ring may hold a record older than the bound can pass, for
+	 * which no room is left: everything stored goes, as perf's ordered events give up
+	 * their order before their memory (OE_FLUSH__HALF, tools/perf/util/ordered-events.c).
+	 * A record read later may then be older than one handed out. */
+	all = all || store_full(s);
+	for (size_t i = 0; i < s->nindex; i++)
+		n += all || s->index[i].time <= s->bound;
+	if (n && !(out = malloc(n * sizeof(*out)))) {
+		pthread_mutex_unlock(&s->lock);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (size_t i = 0; i < s->nindex; i++) {
+		if (all || s->index[i].time <= s->bound)
+			out[n++] = s->index[i];
+		else
+			s->index[kept++] = s->index[i];
+	}
+	s->nindex = kept;
+	pthread_mutex_unlock(&s->lock);
+	if (n)
+		qsort(out, n, sizeof(*out), by_time);
+	r = hand_out(s, out, n, fn, ud, &done);
+	pthread_mutex_lock(&s->lock);
+	/* What fn took is forgotten, even the record that stopped it (fn's error is
+	 * returned); the records after that one go back to the index, unless there is no
+	 * memory to put them back. */
+	if (done < n && pmc_grow_to(&s->index, &s->index_cap, s->nindex + n - done,
+				    sizeof(*s->index)) == 0) {
+		memcpy(s->index + s->nindex, out + done, (n - done) * sizeof(*out));
+		s->nindex += n - done;
+	}
+	store_release(s);
+	pthread_mutex_unlock(&s->lock);
+	free(out);
 	return r;
 }
 
@@ -234,6 +336,7 @@ void pmc_sample_store_free(struct pmc_sampler *s)
 		free(c);
 	}
 	s->chunks = s->last = NULL;
+	s->store_bytes = 0;
 	free(s->index);
 	s->index = NULL;
 	s->nindex = s->index_cap = 0;

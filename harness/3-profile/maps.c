@@ -385,6 +385,11 @@ static void kernel_load(struct pmc_maps *m)
 	add_problem(m, msg);
 }
 
+void pmc_maps_prepare_kernel(struct pmc_maps *m)
+{
+	kernel_load(m);
+}
+
 static const struct map *map_find(const struct task *t, uint64_t ip)
 {
 	size_t lo = 0, hi = t->n;

@@ -20,6 +20,10 @@ void pmc_maps_free(struct pmc_maps *m);
  * -EINVAL or -ENOMEM. */
 int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path);
 
+/* Reads the kernel's symbols now rather than at the first kernel address (a problem
+ * noted as it would be then), so that a recording need not stop for them. */
+void pmc_maps_prepare_kernel(struct pmc_maps *m);
+
 /* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of
  * the parent's maps) or EXIT record; other records are ignored. Returns 0 or -ENOMEM. */
 int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec);

@@ -142,6 +142,11 @@ void pmc_profile_set_lines(struct pmc_profile *p, struct pmc_profile_lines *t)
 	p->lines = t;
 }
 
+void pmc_profile_set_timeline(struct pmc_profile *p, const struct pmc_profile_timeline *t)
+{
+	p->info.timeline = *t;
+}
+
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved)
 {

@@ -57,6 +57,19 @@ enum pmc_profile_call_graph {
 	PMC_CALL_GRAPH_DWARF,	    /* user stacks copied and unwound with the objects' CFI */
 };
 
+/* When a sampled recording took and lost its samples, per tenth of its span (from its
+ * first record to its last), so that a loss says when it happened: bunched at the start
+ * (the shares of what ran then are too low), or spread. The kernel's LOST record comes
+ * when its ring has room again; the samples it counts are spread over the time since the
+ * ring's previous record. Recorded by pmcbench; imported and older profiles have none
+ * (span_ns 0). */
+#define PMC_PROFILE_TENTHS 10
+struct pmc_profile_timeline {
+	uint64_t span_ns;
+	uint64_t samples[PMC_PROFILE_TENTHS]; /* adds up to the profile's samples */
+	uint64_t lost[PMC_PROFILE_TENTHS];    /* adds up to its lost samples */
+};
+
 /* What the profile is of and how it was taken. Strings are copied. */
 struct pmc_profile_info {
 	enum pmc_profile_kind kind;
@@ -75,6 +88,7 @@ struct pmc_profile_info {
 	/* sampled: the recording was stopped (Ctrl-C, SIGTERM) before its end, the command's
 	 * exit or the duration asked for: the profile covers the run until then */
 	bool partial;
+	struct pmc_profile_timeline timeline; /* sampled: when samples were taken and lost */
 };
 
 struct pmc_profile;
@@ -88,6 +102,7 @@ const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p);
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved);
 void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled);
+void pmc_profile_set_timeline(struct pmc_profile *p, const struct pmc_profile_timeline *t);
 void pmc_profile_set_partial(struct pmc_profile *p, bool partial);
 
 /* The id of the frame (symbol, object, offset): the same id for the same three values

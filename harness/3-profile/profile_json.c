@@ -150,6 +150,54 @@ static int read_partial(struct loader *ld, const json_t *root, struct pmc_profil
 	return 0;
 }
 
+/* The tenths of one timeline's counts, which must add up to the profile's. */
+static int read_tenths(struct loader *ld, const json_t *v, const char *where, uint64_t total,
+		       uint64_t *ret)
+{
+	char at[64];
+	uint64_t sum = 0;
+	int rc;
+
+	if (!json_is_array(v) || json_array_size(v) != PMC_PROFILE_TENTHS)
+		return bad(ld, where, "expected an array of %d counts; " DAMAGED,
+			   PMC_PROFILE_TENTHS);
+	for (size_t i = 0; i < PMC_PROFILE_TENTHS; i++) {
+		snprintf(at, sizeof(at), "%s[%zu]", where, i);
+		if ((rc = get_u64(ld, json_array_get(v, i), at, false, &ret[i])) < 0)
+			return rc;
+		if (ret[i] > total - sum)
+			return bad(ld, at, "adds up to more than the profile's %llu; " DAMAGED,
+				   (unsigned long long)total);
+		sum += ret[i];
+	}
+	if (sum != total)
+		return bad(ld, where, "adds up to %llu, not the profile's %llu; " DAMAGED,
+			   (unsigned long long)sum, (unsigned long long)total);
+	return 0;
+}
+
+/* When the samples were taken and lost: absent from imported and older profiles. */
+static int read_timeline(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
+{
+	const json_t *t = json_object_get(root, "timeline");
+	int rc;
+
+	if (!t)
+		return 0;
+	if (!json_is_object(t))
+		return bad(ld, "timeline", "expected an object, got %s; " DAMAGED, pmc_json_kind(t));
+	if ((rc = get_u64(ld, json_object_get(t, "span_ns"), "timeline.span_ns", false,
+			  &in->timeline.span_ns)) < 0 ||
+	    (rc = read_tenths(ld, json_object_get(t, "samples"), "timeline.samples", in->samples,
+			      in->timeline.samples)) < 0 ||
+	    (rc = read_tenths(ld, json_object_get(t, "lost"), "timeline.lost", in->lost,
+			      in->timeline.lost)) < 0)
+		return rc;
+	if (!in->timeline.span_ns)
+		return bad(ld, "timeline.span_ns", "0 is no recording's span; " DAMAGED);
+	return 0;
+}
+
 static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
 {
 	const json_t *kind = json_object_get(root, "kind");
@@ -175,7 +223,8 @@ static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_i
 	    (rc = get_u64(ld, json_object_get(root, "unresolved"), "unresolved", false,
 			  &in->unresolved)) < 0)
 		return rc;
-	if ((rc = read_partial(ld, root, in)) < 0)
+	if ((rc = read_partial(ld, root, in)) < 0 ||
+	    (sampled && (rc = read_timeline(ld, root, in)) < 0))
 		return rc;
 	return read_call_graph(ld, root, in);
 }

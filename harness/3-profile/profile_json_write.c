@@ -87,6 +87,24 @@ static void write_lines(const struct pmc_profile *p, FILE *f, int *rc)
 	fputs(n ? "\n  ]" : "]", f);
 }
 
+/* When the samples were taken and lost, per tenth of the recording. */
+static void write_timeline(FILE *f, const struct pmc_profile_timeline *t)
+{
+	fputs(",\n  \"timeline\": {\"span_ns\": ", f);
+	put_u64(f, t->span_ns);
+	fputs(", \"samples\": [", f);
+	for (size_t i = 0; i < PMC_PROFILE_TENTHS; i++) {
+		fputs(i ? ", " : "", f);
+		put_u64(f, t->samples[i]);
+	}
+	fputs("], \"lost\": [", f);
+	for (size_t i = 0; i < PMC_PROFILE_TENTHS; i++) {
+		fputs(i ? ", " : "", f);
+		put_u64(f, t->lost[i]);
+	}
+	fputs("]}", f);
+}
+
 /* Returns 0, or -ENOMEM with the text incomplete. */
 static int write_profile(const struct pmc_profile *p, FILE *f)
 {
@@ -119,6 +137,8 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 		}
 		if (in->call_graph == PMC_CALL_GRAPH_DWARF)
 			put_key_u64(f, "stack_size", in->stack_size);
+		if (in->timeline.span_ns)
+			write_timeline(f, &in->timeline);
 	}
 	put_key_u64(f, "unresolved", in->unresolved);
 	put_key_u64(f, "total", pmc_profile_total(p));

@@ -1,9 +1,14 @@
 /* Recording one run of a command into a profile (record.h). The sampler is opened by the
  * child itself just before exec (pid 0, enable_on_exec), like the runner's counters, so
- * not one sample falls before the command starts; a thread of ours empties the rings
- * while the command runs and hands their records, in time order as soon as it is known,
- * to the profile's builder (record_build.h): MMAP2, COMM, FORK and EXIT rebuild the
- * address spaces, each sample becomes a stack. Once the command was reaped, the rest. */
+ * not one sample falls before the command starts. Two threads of ours work while the
+ * command runs, as perf record only copies the rings and leaves the naming to perf
+ * report: one empties the rings into the sampler's store and does nothing else, so that
+ * they do not overflow while the other is busy; the other hands the stored records, in
+ * time order as soon as it is known, to the profile's builder (record_build.h), which
+ * reads the kernel's symbols first, then follows MMAP2, COMM, FORK and EXIT into the
+ * address spaces and makes each sample a stack (reading an object's symbols and CFI the
+ * first time it meets it, which may take a while: the store holds what comes meanwhile,
+ * up to its bound). Once the command was reaped, the rest. */
 #include "profile/record.h"
 
 #include <errno.h>
@@ -14,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,19 +34,29 @@
 #include "profile/record_build.h"
 #include "run/spawn.h"
 
+/* How much nicer than the command the builder runs. */
+#define BUILDER_NICE 5
+
 struct sampling {
 	struct pmc_sample_opts so;
-	_Atomic(struct pmc_sampler *) sampler; /* set by the child, read by the drain thread */
+	_Atomic(struct pmc_sampler *) sampler; /* set by the child, read by the threads */
 	atomic_bool done;
 	int open_err;
 	char open_msg[256];
-	int poll_err;
-	/* The profile, built by the drain thread while the command runs, then by the
+	_Atomic int poll_err; /* the reader's error, which stops it */
+	/* The profile, built by the builder thread while the command runs, then by the
 	 * caller once it was joined; its event's name and the profile's. */
 	struct pmc_profile_builder *b;
+	bool prepared; /* the builder has read the kernel's symbols */
 	char event[64];
 	const char *name;
-	int build_err;
+	_Atomic int build_err; /* the builder's error, which stops it */
+	/* The reader's polls that stored records, for the builder to wait on. */
+	pthread_mutex_t lock;
+	pthread_cond_t stored;
+	uint64_t polls;
+	pthread_t reader, builder;
+	bool started;
 };
 
 /* The sampler's options for a record: a command's (enabled when it execs) or an attached
@@ -72,7 +88,7 @@ static int open_in_child(void *ud)
 	return 0;
 }
 
-/* Takes what the rings hold into the profile, its builder made on the first call. */
+/* Takes what the store holds into the profile, its builder made on the first call. */
 static int take(struct sampling *st, struct pmc_sampler *s, bool all)
 {
 	int r;
@@ -87,18 +103,41 @@ static int take(struct sampling *st, struct pmc_sampler *s, bool all)
 	return pmc_profile_builder_take(st->b, s, all);
 }
 
-/* Empties the rings while the command runs, so that they do not overflow, and names the
- * samples as their order becomes known, so that memory follows the distinct stacks. */
-static void *drain(void *ud)
+static bool is_done(struct sampling *st)
+{
+	return atomic_load_explicit(&st->done, memory_order_acquire);
+}
+
+/* The sampler, once the child has opened it; NULL while it has not. */
+static struct pmc_sampler *sampler_of(struct sampling *st)
+{
+	return atomic_load_explicit(&st->sampler, memory_order_acquire);
+}
+
+/* Waits up to ms milliseconds for the reader's signal. Under st->lock. */
+static void wait_stored(struct sampling *st, long ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += ms * 1000000;
+	until.tv_sec += until.tv_nsec / 1000000000;
+	until.tv_nsec %= 1000000000;
+	pthread_cond_timedwait(&st->stored, &st->lock, &until);
+}
+
+/* The reader: empties the rings into the store while the command runs, and nothing else,
+ * so that they do not overflow; tells the builder each time it stored records. */
+static void *read_rings(void *ud)
 {
 	struct sampling *st = ud;
 
-	while (!atomic_load_explicit(&st->done, memory_order_acquire)) {
-		struct pmc_sampler *s = atomic_load_explicit(&st->sampler, memory_order_acquire);
+	while (!is_done(st)) {
+		struct pmc_sampler *s = sampler_of(st);
 		int r;
 
 		if (!s) {
-			struct timespec ts = {0, 2 * 1000 * 1000};
+			struct timespec ts = {0, 1000 * 1000};
 
 			nanosleep(&ts, NULL);
 			continue;
@@ -108,13 +147,134 @@ static void *drain(void *ud)
 			st->poll_err = r;
 			break;
 		}
-		r = take(st, s, false);
-		if (r < 0) {
+		if (r > 0) {
+			pthread_mutex_lock(&st->lock);
+			st->polls++;
+			pthread_cond_signal(&st->stored);
+			pthread_mutex_unlock(&st->lock);
+		}
+	}
+	return NULL;
+}
+
+/* This thread's nice value raised by BUILDER_NICE, which needs no privilege: when the
+ * CPUs are short, the reader and the command go first; the store waits for the builder,
+ * the rings would not. */
+static void lower_priority(void)
+{
+	int now;
+
+	errno = 0;
+	now = getpriority(PRIO_PROCESS, 0);
+	if (errno == 0)
+		setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), now + BUILDER_NICE);
+}
+
+/* The builder: reads the kernel's symbols before the first sample needs them, then names
+ * the stored samples as their order becomes known, so that memory follows the distinct
+ * stacks. */
+static void *build(void *ud)
+{
+	struct sampling *st = ud;
+	uint64_t seen = 0;
+
+	lower_priority();
+	for (;;) {
+		struct pmc_sampler *s = sampler_of(st);
+		bool last;
+		int r;
+
+		pthread_mutex_lock(&st->lock);
+		if (st->polls == seen && !is_done(st))
+			wait_stored(st, 100);
+		seen = st->polls;
+		last = is_done(st);
+		pthread_mutex_unlock(&st->lock);
+		if (last)
+			break;
+		if (!s)
+			continue;
+		if (!st->b && (r = take(st, s, false)) < 0) {
+			st->build_err = r;
+			break;
+		}
+		if (!st->prepared) {
+			st->prepared = true;
+			pmc_profile_builder_prepare(st->b);
+		}
+		if ((r = take(st, s, false)) < 0) {
 			st->build_err = r;
 			break;
 		}
 	}
 	return NULL;
+}
+
+/* What the rings and the store hold once the threads stopped, into the profile: a poll,
+ * then everything stored, again while a poll left records in the rings (the store was
+ * full). Returns 0 or the builder's error; a poll's error in *ret_read_err. */
+static int take_rest(struct sampling *st, struct pmc_sampler *s, int *ret_read_err)
+{
+	uint64_t full;
+	int r;
+
+	*ret_read_err = 0;
+	if (st->build_err < 0)
+		return st->build_err;
+	do {
+		full = pmc_sampler_store_full(s);
+		if ((r = pmc_sampler_poll(s, 0)) < 0) {
+			*ret_read_err = r;
+			return 0;
+		}
+		if ((r = take(st, s, true)) < 0)
+			return r;
+	} while (pmc_sampler_store_full(s) > full);
+	return 0;
+}
+
+/* Starts the reader and the builder. Returns 0 or -errno with one line in err. */
+static int threads_start(struct sampling *st, char *err, size_t errlen)
+{
+	int r;
+
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->stored, NULL);
+	if ((r = pthread_create(&st->reader, NULL, read_rings, st))) {
+		pmc_err_set(err, errlen, "cannot start the thread that reads the samples: %s",
+			    strerror(r));
+		goto fail_reader;
+	}
+	if ((r = pthread_create(&st->builder, NULL, build, st))) {
+		pmc_err_set(err, errlen, "cannot start the thread that names the samples: %s",
+			    strerror(r));
+		goto fail_builder;
+	}
+	st->started = true;
+	return 0;
+fail_builder:
+	atomic_store_explicit(&st->done, true, memory_order_release);
+	pthread_join(st->reader, NULL);
+fail_reader:
+	pthread_cond_destroy(&st->stored);
+	pthread_mutex_destroy(&st->lock);
+	return -r;
+}
+
+/* Stops both threads (what is left is the caller's to take). */
+static void threads_stop(struct sampling *st)
+{
+	if (!st->started)
+		return;
+	pthread_mutex_lock(&st->lock);
+	atomic_store_explicit(&st->done, true, memory_order_release);
+	pthread_cond_broadcast(&st->stored);
+	pthread_mutex_unlock(&st->lock);
+	pthread_join(st->reader, NULL);
+	pthread_join(st->builder, NULL);
+	pthread_cond_destroy(&st->stored);
+	pthread_mutex_destroy(&st->lock);
+	st->started = false;
 }
 
 /* How the command runs, profiled either way. */
@@ -142,22 +302,16 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 	struct sampling st = {.so = sample_opts(o, exclude_kernel, false), .name = o->name};
 	struct pmc_spawn_opts so = spawn_opts(o);
 	struct pmc_sampler *s;
-	pthread_t th;
-	int r, tr;
+	int r, read_err;
 
 	so.in_child = open_in_child;
 	so.ud = &st;
 	atomic_init(&st.sampler, NULL);
 	atomic_init(&st.done, false);
-	tr = pthread_create(&th, NULL, drain, &st);
-	if (tr) {
-		pmc_err_set(err, errlen, "cannot start the thread that reads the samples: %s",
-			    strerror(tr));
-		return -tr;
-	}
+	if ((r = threads_start(&st, err, errlen)) < 0)
+		return r;
 	r = pmc_spawn_run(&so, sr);
-	atomic_store_explicit(&st.done, true, memory_order_release);
-	pthread_join(th, NULL);
+	threads_stop(&st);
 	s = atomic_load_explicit(&st.sampler, memory_order_acquire);
 	if (r < 0) {
 		if (st.open_err < 0)
@@ -172,13 +326,13 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 			    strerror(-r));
 		goto out;
 	}
-	r = pmc_sampler_poll(s, 0);
-	if (r < 0) {
+	r = take_rest(&st, s, &read_err);
+	if (read_err < 0) {
+		r = read_err;
 		pmc_err_set(err, errlen, "cannot read the samples of '%s': %s", o->argv[0],
 			    strerror(-r));
 		goto out;
 	}
-	r = st.build_err < 0 ? st.build_err : take(&st, s, true);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "cannot build the profile from the kernel's records: %s",
 			    strerror(-r));
@@ -200,14 +354,17 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Whether process pid has exited: its pidfd (Linux 5.3) reads as ready then, even before
- * its parent reaps it; without one, whether it can still be signalled. */
-static bool has_exited(int pidfd, pid_t pid)
+/* Whether process pid has exited, waiting up to ms for it: its pidfd (Linux 5.3) reads as
+ * ready then, even before its parent reaps it; without one, whether it can still be
+ * signalled after the wait. */
+static bool has_exited(int pidfd, pid_t pid, int ms)
 {
 	struct pollfd p = {.fd = pidfd, .events = POLLIN};
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
 
 	if (pidfd >= 0)
-		return poll(&p, 1, 0) > 0;
+		return poll(&p, 1, ms) > 0;
+	nanosleep(&ts, NULL);
 	return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
@@ -236,13 +393,15 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 	struct sampling st = {.so = sample_opts(o, exclude_kernel, true)};
 	struct pmc_sampler *s = NULL;
 	char name[64];
-	int pidfd, r;
+	int pidfd, r, read_err = 0;
 
 	process_name(pid, name, sizeof(name));
 	st.name = o->name ? o->name : name;
+	atomic_init(&st.done, false);
 	r = pmc_sampler_open(&st.so, pid, &s, err, errlen);
 	if (r < 0)
 		return r;
+	atomic_init(&st.sampler, s);
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if ((r = take(&st, s, false)) < 0)
 		goto build_failed;
@@ -251,29 +410,27 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 		pmc_err_set(err, errlen, "cannot read /proc/%d/maps: %s", (int)pid, strerror(-r));
 		goto out;
 	}
+	if ((r = threads_start(&st, err, errlen)) < 0)
+		goto out;
 	if (duration > 0)
 		end = now_s() + duration;
-	while (!(o->stop && *o->stop) && !has_exited(pidfd, pid)) {
+	/* The threads read and name the samples; this one waits for the end. */
+	while (!(o->stop && *o->stop) && !st.poll_err && !st.build_err) {
 		double left = end ? end - now_s() : 1;
 
-		if (left <= 0)
+		if (left <= 0 || has_exited(pidfd, pid, left < 0.05 ? (int)(left * 1000) + 1 : 50))
 			break;
-		r = pmc_sampler_poll(s, left < 0.05 ? (int)(left * 1000) + 1 : 50);
-		if (r < 0) {
-			pmc_err_set(err, errlen, "cannot read the samples of process %d: %s",
-				    (int)pid, strerror(-r));
-			goto out;
-		}
-		if ((r = take(&st, s, false)) < 0)
-			goto build_failed;
 	}
-	r = pmc_sampler_poll(s, 0);
-	if (r < 0) {
+	threads_stop(&st);
+	if (st.poll_err >= 0)
+		r = take_rest(&st, s, &read_err);
+	if (st.poll_err < 0 || read_err < 0) {
+		r = st.poll_err < 0 ? st.poll_err : read_err;
 		pmc_err_set(err, errlen, "cannot read the samples of process %d: %s", (int)pid,
 			    strerror(-r));
 		goto out;
 	}
-	if ((r = take(&st, s, true)) < 0)
+	if (r < 0)
 		goto build_failed;
 	*ret = pmc_profile_builder_finish(st.b, s, PMC_OPTS_GET(o, note, NULL),
 					  PMC_OPTS_GET(o, note_ud, NULL));

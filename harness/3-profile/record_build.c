@@ -18,6 +18,7 @@
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 #include "profile/record.h"
+#include "profile/record_timeline.h"
 #include "profile/unwind.h"
 
 /* The kernel's default limit of a call chain (sysctl kernel.perf_event_max_stack), when
@@ -65,6 +66,7 @@ struct pmc_profile_builder {
 	struct pmc_unwinder *unwinder;
 	uint64_t *chain;
 	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
+	struct pmc_record_timeline timeline; /* when samples were taken and lost */
 };
 
 /* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
@@ -328,6 +330,8 @@ static int on_record(const struct pmc_record *rec, void *ud)
 	uint32_t task;
 	int rc;
 
+	if ((rc = pmc_record_timeline_add(&b->timeline, rec)) < 0)
+		return rc;
 	if (rec->type == PMC_RECORD_SAMPLE) {
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
@@ -433,6 +437,12 @@ fail:
 	return r;
 }
 
+void pmc_profile_builder_prepare(struct pmc_profile_builder *b)
+{
+	if (!b->so->exclude_kernel)
+		pmc_maps_prepare_kernel(b->maps);
+}
+
 struct pmc_maps *pmc_profile_builder_maps(struct pmc_profile_builder *b)
 {
 	return b->maps;
@@ -447,6 +457,7 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 					       void (*note)(const char *, void *), void *note_ud)
 {
 	struct pmc_profile *p = b->p;
+	struct pmc_profile_timeline timeline;
 	char msg[160];
 	int r;
 
@@ -459,8 +470,22 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 		note(pmc_maps_problem(b->maps, i), note_ud);
 	if (b->unwinder)
 		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
+	if (note && pmc_sampler_store_full(s)) {
+		char full[400];
+
+		snprintf(full, sizeof(full),
+			 "the samples came faster than they were named: the records copied out of "
+			 "the rings reached their bound (%zu MiB) %llu times, and the kernel dropped "
+			 "what its rings could not hold meanwhile; record with a lower frequency%s",
+			 (b->so->store_max ? b->so->store_max : PMC_SAMPLE_STORE_DEFAULT) >> 20,
+			 (unsigned long long)pmc_sampler_store_full(s),
+			 b->so->stack_user ? " or a smaller stack copy" : "");
+		note(full, note_ud);
+	}
 	pmc_profile_set_counts(p, pmc_sampler_samples(s), pmc_sampler_lost(s), b->unresolved);
 	pmc_profile_set_throttled(p, pmc_sampler_throttled(s));
+	pmc_record_timeline_get(&b->timeline, &timeline);
+	pmc_profile_set_timeline(p, &timeline);
 	b->p = NULL;
 	return p;
 }
@@ -476,6 +501,7 @@ void pmc_profile_builder_free(struct pmc_profile_builder *b)
 	pmc_hashmap_free(&b->thread_ids);
 	pmc_unwinder_free(b->unwinder);
 	free(b->chain);
+	pmc_record_timeline_free(&b->timeline);
 	pmc_maps_free(b->maps);
 	free(b);
 }

@@ -26,6 +26,10 @@ struct pmc_sampler;
 int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts *so,
 			    const char *event, const char *name, struct pmc_profile_builder **ret);
 
+/* Reads now what naming the first samples would read (the kernel's symbols, unless
+ * kernel samples were refused), so that it is not read in the middle of the recording. */
+void pmc_profile_builder_prepare(struct pmc_profile_builder *b);
+
 /* The address spaces the builder names samples through, to seed a running process's
  * (pmc_maps_load_proc) before its first records are taken. */
 struct pmc_maps *pmc_profile_builder_maps(struct pmc_profile_builder *b);

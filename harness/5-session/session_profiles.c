@@ -172,10 +172,12 @@ int pmc_session_profiles_keep(struct pmc_session_profiles *ps, const char *name,
 		    "the kernel throttled the sampling of '%s' %llu times; parts of its "
 		    "run have no samples",
 		    display, (unsigned long long)pmc_profile_info(p)->throttled);
-	if (pmc_profile_info(p)->lost)
-		pmc_session_say(pr, PMC_SESSION_WARN,
-				"the profile of '%s' lost %llu samples (the ring buffer was full)",
-				display, (unsigned long long)pmc_profile_info(p)->lost);
+	if (pmc_profile_info(p)->lost) {
+		char lost[256];
+
+		pmc_profile_lost_text(p, true, lost, sizeof(lost));
+		pmc_session_say(pr, PMC_SESSION_WARN, "the profile of '%s': %s", display, lost);
+	}
 	pmc_session_say(pr, PMC_SESSION_INFO, "profile of %s: %s ('pmcbench report %s')", display,
 			path, path);
 	free(path);

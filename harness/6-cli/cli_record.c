@@ -107,10 +107,12 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 			pmc_cli_warn("the kernel throttled sampling %llu times; parts of the run "
 				     "have no samples: lower -F",
 				     (unsigned long long)in->throttled);
-		if (in->lost)
-			pmc_cli_warn("the kernel dropped %llu samples (the ring buffer was full); "
-				     "the profile holds the others: lower -F",
-				     (unsigned long long)in->lost);
+		if (in->lost) {
+			char lost[1024];
+
+			pmc_profile_lost_text(p, false, lost, sizeof(lost));
+			pmc_cli_warn("%s", lost);
+		}
 		if (in->samples && in->unresolved)
 			fprintf(stderr,
 				"pmcbench: %llu frames had no symbol (stripped objects or JIT "
