@@ -836,7 +836,7 @@ static int parse_uprobe(struct parser *p, size_t start, struct pmc_event *ev)
 	while (!is_delim(peek(p)))
 		p->pos++;
 	slen = p->pos - sstart;
-	if (slen > 7 && strncmp(p->spec + p->pos - 7, "%return", 7) == 0) {
+	if (slen >= 7 && strncmp(p->spec + p->pos - 7, "%return", 7) == 0) {
 		ret_probe = true;
 		slen -= 7;
 	}

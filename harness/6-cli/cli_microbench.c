@@ -76,6 +76,11 @@ static void help(FILE *out, const char *prog)
 		"                         --no-fork)\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
+		"      --syscalls         also count every system call by name (the\n"
+		"                         syscalls:sys_enter_* tracepoints) and their total,\n"
+		"                         syscalls:total: the kernel's exact counts (root)\n"
+		"      --allocs           also count calls of malloc, calloc, realloc and free\n"
+		"                         (uprobe:libc:...; per operation in benchmarks; root)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
 		"      --no-rdpmc         read the counters with read() at every batch edge, never\n"
 		"                         through their mmap pages with rdpmc\n"
@@ -422,7 +427,8 @@ static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set, c
 static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	struct pmc_event_list *events = NULL;
-	const char *spec = c->so.events ? c->so.events : PMC_DEFAULT_EVENTS;
+	const char *spec = pmc_cli_session_spec(&c->so) ? pmc_cli_session_spec(&c->so)
+							 : PMC_DEFAULT_EVENTS;
 	char err[1024];
 	int code = PMC_EXIT_ERROR;
 
