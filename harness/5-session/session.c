@@ -14,7 +14,9 @@
 #include "core/result.h"
 #include "formats/result_json.h"
 #include "run/env.h"
+#include "run/uprobes.h"
 #include "run/words.h"
+#include "base/path.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
@@ -178,6 +180,27 @@ static int note_missing(struct pmc_result *r, const char *reason)
 
 /* Two events with one metric id (after aliases: "cs" is "context-switches") would
  * record two samples per run under one name. */
+/* Function-call events (uprobe:LIBRARY:SYMBOL) resolved through the measured program's
+ * linking: the first command's executable, or this benchmark program itself. */
+static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runner_cmd *cmds,
+			   const char *spec, const struct pmc_session_printer *pr)
+{
+	char err[1024], *found = NULL;
+	const char *program = NULL;
+	int r;
+
+	if (cmds) {
+		program = cmds[0].path;
+		if (!program && pmc_find_executable(cmds[0].argv[0], &found) == 0)
+			program = found;
+	}
+	r = pmc_uprobes_resolve(events, program, err, sizeof(err));
+	free(found);
+	if (r < 0)
+		pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
+	return r;
+}
+
 static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec,
 				  const struct pmc_session_printer *pr)
 {
@@ -367,6 +390,8 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			goto out;
 		}
 		if ((r = check_duplicate_events(events, spec, pr)) < 0)
+			goto out;
+		if ((r = resolve_uprobes(events, commands ? cfg->cmds : NULL, spec, pr)) < 0)
 			goto out;
 		r = probe_events(pr, events, cfg->require_counters, cfg->quiet, ro.sys,
 				 commands

@@ -12,6 +12,7 @@
 
 #include "counters/perf/events.h"
 #include "cli/cli.h"
+#include "run/uprobes.h"
 #include "microbench/microbench.h"
 #include "microbench/program.h"
 #include "pmcbench/metrics.h"
@@ -436,8 +437,10 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 		if (strcmp(set->v[i].name, c->proc_child) != 0)
 			continue;
 		/* The parent parsed and probed the list; its notes were said there. */
-		if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0) {
+		if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0 ||
+		    pmc_uprobes_resolve(events, NULL, err, sizeof(err)) < 0) {
 			pmc_cli_error("--events '%s': %s", spec, err);
+			pmc_event_list_free(events);
 			return PMC_EXIT_ERROR;
 		}
 		c->mo.events = events;
