@@ -196,9 +196,21 @@ static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runne
 	}
 	r = pmc_uprobes_resolve(events, program, err, sizeof(err));
 	free(found);
-	if (r < 0)
+	if (r < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
-	return r;
+		return r;
+	}
+	/* Each counted call traps into the kernel (a breakpoint, then a single step): the
+	 * counts are exact, the times beside them are not the program's own. */
+	for (size_t i = 0; i < events->n; i++)
+		if (events->events[i].kind == PMC_EV_UPROBE) {
+			pmc_session_say(pr, PMC_SESSION_NOTE,
+					"uprobe events trap into the kernel on every call they count: "
+					"the times of this run are disturbed by that (microseconds a "
+					"call here); gate on the counts, time without -e uprobe:...");
+			break;
+		}
+	return 0;
 }
 
 static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec,
@@ -352,6 +364,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_session_benchmarks mb = {0};
 	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
 	struct pmc_event_list *events = NULL;
+	struct pmc_tracepoint_hold *held = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL;
 	enum pmc_decision d = PMC_DECISION_PASS;
@@ -393,6 +406,10 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			goto out;
 		if ((r = resolve_uprobes(events, commands ? cfg->cmds : NULL, spec, pr)) < 0)
 			goto out;
+		if ((r = pmc_tracepoints_hold(events, &held)) < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+			goto out;
+		}
 		r = probe_events(pr, events, cfg->require_counters, cfg->quiet, ro.sys,
 				 commands
 				     ? "what wait4 measures (wall-time, user-time, system-time, "
@@ -551,6 +568,7 @@ out:
 	pmc_session_profiles_clear(&base_profiles);
 	pmc_session_benchmarks_clear(&mb);
 	pmc_session_seq_clear(&seq);
+	pmc_tracepoints_release(held);
 	pmc_event_list_free(events);
 	pmc_result_free(base);
 	free(program);

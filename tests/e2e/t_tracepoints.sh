@@ -46,7 +46,8 @@ test_tp_getpid_counts_exactly_n_in_every_run() {
 test_tp_glob_equals_perf_stat() {
 	need_tracefs
 	command -v perf >/dev/null || skip "no perf"
-	perf stat -x, -e 'syscalls:sys_enter_*' -o perf.csv -- env -i "$WORK" open 7 /etc/hostname ||
+	# LC_ALL=C as pmcbench gives its commands: env's own setlocale() then opens nothing.
+	LC_ALL=C perf stat -x, -e 'syscalls:sys_enter_*' -o perf.csv -- env -i "$WORK" open 7 /etc/hostname ||
 		skip "perf stat cannot count tracepoints here"
 	expect_exit 0 "$PMCBENCH" run -r 3 -e 'syscalls:sys_enter_*' -o a.json -- env -i "$WORK" open 7 /etc/hostname || return 1
 	python3 - a.json perf.csv <<'PY' || { fail "counts differ from perf stat's"; return 1; }
@@ -76,9 +77,9 @@ PY
 # A gate on one system call: a build that opens one more file per run fails; A/A passes.
 test_tp_gate_on_openat() {
 	need_tracefs
-	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o base.json -- "$WORK" open 10 /etc/hostname || return 1
-	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o same.json -- "$WORK" open 10 /etc/hostname || return 1
-	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o more.json -- "$WORK" open 11 /etc/hostname || return 1
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o base.json -n opens -- "$WORK" open 10 /etc/hostname || return 1
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o same.json -n opens -- "$WORK" open 10 /etc/hostname || return 1
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o more.json -n opens -- "$WORK" open 11 /etc/hostname || return 1
 	expect_exit 0 "$PMCBENCH" gate --baseline base.json same.json --threshold syscalls:sys_enter_openat=+0% || return 1
 	expect_exit 1 "$PMCBENCH" gate --baseline base.json more.json --threshold syscalls:sys_enter_openat=+0% || return 1
 	expect_grep "syscalls:sys_enter_openat" "$TMP/out" || return 1
@@ -112,4 +113,32 @@ test_tp_list_tracepoint() {
 	expect_grep "sched:sched_switch" "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" list --names tracepoint 'sched:sched_sw*' || return 1
 	expect_grep "^sched:sched_switch$" "$TMP/out" || return 1
+}
+
+# A benchmark calling malloc three times per operation: exactly 3 mallocs/op.
+test_uprobe_mallocs_per_op() {
+	need_uprobes
+	[ -n "${PMC_MB_ALLOCS:-}" ] || skip "no benchmark programs in this build (sanitized)"
+	expect_exit 0 "$PMC_MB_ALLOCS" --allocs -r 2 -o a.json || return 1
+	values a.json uprobe:libc:malloc/op three_mallocs >got || return 1
+	values a.json uprobe:libc:free/op three_mallocs >>got || return 1
+	values a.json uprobe:libc:malloc/op no_mallocs >>got || return 1
+	printf '3\n3\n3\n3\n0\n0\n' >want
+	cmp -s got want || { cat got >&2; fail "not exactly 3 mallocs and frees per operation"; return 1; }
+	expect_grep "uprobe:libc:malloc/op" "$TMP/out" || return 1
+	expect_grep "uprobe.*disturb" "$TMP/err" || return 1
+}
+
+# A function of the program itself, by path; the same file stripped has no such symbol.
+test_uprobe_by_path_and_stripped_file() {
+	need_uprobes
+	expect_exit 0 "$PMCBENCH" run -r 2 -e "uprobe:$WORK:loop" -o a.json -- "$WORK" loop 1000 || return 1
+	values a.json "uprobe:$WORK:loop" >got || return 1
+	printf '1\n1\n' >want
+	cmp -s got want || { cat got >&2; fail "loop() not counted once per run"; return 1; }
+	cp "$WORK" stripped && strip --strip-all stripped || skip "no strip"
+	expect_exit 2 "$PMCBENCH" run -r 1 -e "uprobe:$TMP/stripped:loop" -- ./stripped loop 10 || return 1
+	expect_one_line "$TMP/err" "stripped has no function symbol 'loop'" || return 1
+	expect_exit 2 "$PMCBENCH" run -r 1 -e "uprobe:libnosuch:foo" -- "$WORK" loop 10 || return 1
+	expect_one_line "$TMP/err" "does not load a library 'libnosuch'" || return 1
 }
