@@ -47,10 +47,10 @@ test_tp_glob_equals_perf_stat() {
 	need_tracefs
 	command -v perf >/dev/null || skip "no perf"
 	# LC_ALL=C as pmcbench gives its commands: env's own setlocale() then opens nothing.
-	LC_ALL=C perf stat -x, -e 'syscalls:sys_enter_*' -o perf.csv -- env -i "$WORK" open 7 /etc/hostname ||
+	env -i PATH="$PATH" LC_ALL=C perf stat -x, -e 'syscalls:sys_enter_*' -o perf.csv -- env -i "$WORK" open 7 /etc/hostname ||
 		skip "perf stat cannot count tracepoints here"
 	expect_exit 0 "$PMCBENCH" run -r 3 -e 'syscalls:sys_enter_*' -o a.json -- env -i "$WORK" open 7 /etc/hostname || return 1
-	python3 - a.json perf.csv <<'PY' || { fail "counts differ from perf stat's"; return 1; }
+	python3 - a.json perf.csv <<'PY' >&2 || { fail "counts differ from perf stat's"; return 1; }
 import json, sys
 d = json.load(open(sys.argv[1]))
 m = d["benchmarks"][0]["metrics"]
@@ -63,6 +63,7 @@ ours = {k: v["samples"] for k, v in m.items() if k.startswith("syscalls:sys_ente
 assert len(ours) == len(perf) > 100, (len(ours), len(perf))
 bad = [(k, ours[k], perf[k]) for k in perf if any(s != perf[k] for s in ours[k])]
 assert not bad, bad
+print("equal to perf stat's for", len(perf), "tracepoints")
 assert perf["syscalls:sys_enter_openat"] >= 7
 assert m["syscalls:total"]["samples"][0] == sum(perf.values())
 PY
@@ -77,9 +78,12 @@ PY
 # A gate on one system call: a build that opens one more file per run fails; A/A passes.
 test_tp_gate_on_openat() {
 	need_tracefs
-	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o base.json -n opens -- "$WORK" open 10 /etc/hostname || return 1
-	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o same.json -n opens -- "$WORK" open 10 /etc/hostname || return 1
-	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o more.json -n opens -- "$WORK" open 11 /etc/hostname || return 1
+	# One program, two builds: the second opens one more file per run.
+	printf '#!/bin/sh\nexec "%s" open 10 /etc/hostname\n' "$WORK" >prog && chmod +x prog
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o base.json -- ./prog || return 1
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o same.json -- ./prog || return 1
+	printf '#!/bin/sh\nexec "%s" open 11 /etc/hostname\n' "$WORK" >prog
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o more.json -- ./prog || return 1
 	expect_exit 0 "$PMCBENCH" gate --baseline base.json same.json --threshold syscalls:sys_enter_openat=+0% || return 1
 	expect_exit 1 "$PMCBENCH" gate --baseline base.json more.json --threshold syscalls:sys_enter_openat=+0% || return 1
 	expect_grep "syscalls:sys_enter_openat" "$TMP/out" || return 1
