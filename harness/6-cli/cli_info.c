@@ -571,6 +571,7 @@ static const struct option doctor_opts[] = {
 int pmc_cli_doctor(int argc, char **argv)
 {
 	struct pmc_doctor d;
+	struct pmc_doctor_kernel k;
 	char reason[512];
 	bool sw_ok;
 	int opt;
@@ -621,6 +622,27 @@ int pmc_cli_doctor(int argc, char **argv)
 		   : "unknown");
 	printf("  NMI watchdog:         %s\n",
 	       yes_no_unknown(d.nmi_watchdog, "on (it keeps one hardware counter busy)", "off"));
+	pmc_doctor_kernel_collect(&k);
+	printf("\n  kernel event counts (exact, no PMU needed; docs/events.md):\n");
+	if (k.tracefs[0])
+		printf("    tracefs:            %s\n", k.tracefs);
+	else
+		printf("    tracefs:            unavailable: %s\n", k.tracefs_why);
+	if (k.tracepoint_type >= 0)
+		printf("    tracepoint PMU:     type %d; syscalls:sys_enter_getpid %s\n",
+		       k.tracepoint_type,
+		       k.tracepoint_error == 0	 ? "opens"
+		       : k.tracepoint_error < 0 ? "not tried (no tracefs)"
+						: strerror(k.tracepoint_error));
+	else
+		printf("    tracepoint PMU:     not registered (a kernel without CONFIG_TRACEPOINTS)\n");
+	if (k.uprobe_type >= 0)
+		printf("    uprobe PMU:         type %d%s (function calls: -e uprobe:libc:malloc; "
+		       "root or CAP_PERFMON)\n",
+		       k.uprobe_type, k.uprobe_retprobe ? ", returns too (%return)" : "");
+	else
+		printf("    uprobe PMU:         not registered (needs CONFIG_UPROBE_EVENTS, Linux "
+		       "4.17+)\n");
 	printf("\n  opening each event on this process:\n");
 	for (size_t i = 0; i < d.nprobes; i++) {
 		const struct pmc_doctor_probe *p = &d.probes[i];

@@ -146,3 +146,13 @@ test_uprobe_by_path_and_stripped_file() {
 	expect_exit 2 "$PMCBENCH" run -r 1 -e "uprobe:libnosuch:foo" -- "$WORK" loop 10 || return 1
 	expect_one_line "$TMP/err" "does not load a library 'libnosuch'" || return 1
 }
+
+test_doctor_reports_kernel_counts() {
+	need_tracefs
+	expect_exit 0 "$PMCBENCH" doctor || return 1
+	expect_grep "^    tracefs: +/sys/kernel/(debug/)?tracing$" "$TMP/out" || return 1
+	expect_grep "^    tracepoint PMU: +type [0-9]+; syscalls:sys_enter_getpid opens$" "$TMP/out" || return 1
+	if [ -r /sys/bus/event_source/devices/uprobe/type ]; then
+		expect_grep "^    uprobe PMU: +type $(cat /sys/bus/event_source/devices/uprobe/type)" "$TMP/out" || return 1
+	fi
+}
