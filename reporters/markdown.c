@@ -44,8 +44,7 @@ static void print_row(FILE *out, const struct pmc_report_row *row)
 
 static void print_footnotes(FILE *out, const struct pmc_report_block *blk)
 {
-	if (blk->any_spread || blk->median || blk->any_scaled || blk->any_partial ||
-	    blk->any_simulated || blk->any_cross) {
+	if (pmc_report_has_footnotes(blk)) {
 		fputc('\n', out);
 		pmc_report_footnotes(out, blk, "- ");
 	}

@@ -296,6 +296,97 @@ static void block_free(struct pmc_report_block *blk)
 	blk->nrows = 0;
 }
 
+static const struct pmc_metric_analysis *row_analysis(const struct pmc_report_block *blk,
+							 const struct pmc_report_row *row)
+{
+	return &blk->ba->metrics[row->m - blk->b->metrics];
+}
+
+/* The mean a tracepoint row is ranked by; -1 for a row without a value (kept in the
+ * table, after the counted ones). */
+static double rank_of(const struct pmc_report_block *blk, const struct pmc_report_row *row)
+{
+	const struct pmc_metric_analysis *ma = row_analysis(blk, row);
+
+	return ma->has_summary ? ma->s.mean : -1;
+}
+
+static const struct pmc_report_block *sort_blk;
+
+static int by_count_desc(const void *a, const void *b)
+{
+	double x = rank_of(sort_blk, a), y = rank_of(sort_blk, b);
+	const struct pmc_report_row *ra = a, *rb = b;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return ra->m < rb->m ? -1 : ra->m > rb->m; /* list order among equals */
+}
+
+/* Kernel event counts: notes whether each read the same in every run, and shows the
+ * tracepoints of a glob by count (PMC_REPORT_TRACEPOINTS_ALL). Rows before first_trailer
+ * only. Returns 0 or -ENOMEM. */
+static int kernel_rows(struct pmc_report_block *blk)
+{
+	struct pmc_report_row *tp;
+	size_t ntp = 0, at = SIZE_MAX, kept = 0, out = 0;
+
+	for (size_t i = 0; i < blk->nrows; i++) {
+		const char *id = blk->rows[i].m->id;
+		const struct pmc_metric_analysis *ma = row_analysis(blk, &blk->rows[i]);
+
+		if (!pmc_metric_is_tracepoint(id) && !pmc_metric_is_uprobe(id))
+			continue;
+		if (pmc_metric_is_tracepoint(id)) {
+			ntp++;
+			if (at == SIZE_MAX)
+				at = i;
+		}
+		if (!ma->has_summary)
+			continue;
+		blk->nkernel++;
+		if (ma->s.min == ma->s.max && ma->present == ma->m->n)
+			blk->nidentical++;
+		else if (!blk->first_differing)
+			blk->first_differing = id;
+	}
+	if (ntp <= PMC_REPORT_TRACEPOINTS_ALL)
+		return 0;
+	tp = calloc(ntp, sizeof(*tp));
+	if (!tp)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < blk->nrows; i++)
+		if (pmc_metric_is_tracepoint(blk->rows[i].m->id))
+			tp[k++] = blk->rows[i];
+	sort_blk = blk;
+	qsort(tp, ntp, sizeof(*tp), by_count_desc);
+	sort_blk = NULL;
+	/* Rebuilt in place: the rows before the first tracepoint, the ranked ones, the rest. */
+	for (size_t i = 0; i < blk->nrows; i++) {
+		if (i == at) {
+			for (size_t k = 0; k < ntp; k++) {
+				const struct pmc_metric_analysis *ma = row_analysis(blk, &tp[k]);
+
+				if (ma->has_summary && ma->s.max == 0 && ma->s.min == 0) {
+					blk->tp_zero_hidden++;
+					continue;
+				}
+				if (kept == PMC_REPORT_TRACEPOINTS_TOP) {
+					blk->tp_more_hidden++;
+					continue;
+				}
+				kept++;
+				blk->rows[out++] = tp[k];
+			}
+		}
+		if (!pmc_metric_is_tracepoint(blk->rows[i].m->id))
+			blk->rows[out++] = blk->rows[i];
+	}
+	blk->nrows = out;
+	free(tp);
+	return 0;
+}
+
 /* Fills *ret from a benchmark's analysis (median: medians instead of means; confidence:
  * the analysis's, for the footnotes); free it with block_free(). Returns 0, -ENOMEM or
  * -EINVAL. */
@@ -328,6 +419,9 @@ static int block_build(const struct pmc_bench_analysis *ba, bool median, double 
 		if (err < 0)
 			goto fail_row;
 	}
+	err = kernel_rows(&blk);
+	if (err < 0)
+		goto fail_row;
 	blk.first_trailer = blk.nrows;
 	for (size_t t = 0; t < pmc_metric_info_count(); t++) {
 		const struct pmc_metric_info *info = pmc_metric_info_at(t);
@@ -349,6 +443,13 @@ fail_row:
 }
 
 static void report_health(FILE *out, const struct pmc_bench_analysis *ba, const char *bullet);
+
+bool pmc_report_has_footnotes(const struct pmc_report_block *blk)
+{
+	return blk->any_spread || blk->median || blk->any_scaled || blk->any_partial ||
+	       blk->any_simulated || blk->any_cross || blk->nkernel || blk->tp_zero_hidden ||
+	       blk->tp_more_hidden;
+}
 
 void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet)
 {
@@ -377,6 +478,25 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
 	if (blk->any_cross)
 		fprintf(out, "%s" PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
 			     "multiplexing may skew it.\n", bullet);
+	if (blk->tp_zero_hidden || blk->tp_more_hidden) {
+		fprintf(out, "%sTracepoints by count, the highest first; not shown: ", bullet);
+		if (blk->tp_more_hidden)
+			fprintf(out, "%zu more below the top %d%s", blk->tp_more_hidden,
+				PMC_REPORT_TRACEPOINTS_TOP, blk->tp_zero_hidden ? ", " : "");
+		if (blk->tp_zero_hidden)
+			fprintf(out, "%zu that counted 0 in every run", blk->tp_zero_hidden);
+		fputs(" (all are in the result file).\n", out);
+	}
+	if (blk->nkernel) {
+		fprintf(out, "%sTracepoint and uprobe counts are the kernel's exact counts of what "
+			     "happened (not sampled, not simulated): ", bullet);
+		if (blk->nidentical == blk->nkernel)
+			fprintf(out, "identical in every run (%zu event%s).\n", blk->nkernel,
+				blk->nkernel == 1 ? "" : "s");
+		else
+			fprintf(out, "identical in every run for %zu of %zu events; %s varied.\n",
+				blk->nidentical, blk->nkernel, blk->first_differing);
+	}
 	report_health(out, blk->ba, bullet);
 }
 

@@ -42,6 +42,14 @@ struct pmc_report_block {
 	double confidence;
 	/* Which footnotes the block needs. */
 	bool any_spread, any_mad, any_scaled, any_cross, any_partial, any_simulated;
+	/* Kernel event counts (tracepoints, uprobes; docs/events.md, "Exact counts"): how
+	 * many rows are, how many read the same in every run, the first that did not; and,
+	 * past PMC_REPORT_TRACEPOINTS_ALL tracepoints (a glob such as syscalls:sys_enter_*),
+	 * how many were left out of the table for counting 0 in every run, or for being
+	 * below the top PMC_REPORT_TRACEPOINTS_TOP. The result file keeps them all. */
+	size_t nkernel, nidentical;
+	const char *first_differing;
+	size_t tp_zero_hidden, tp_more_hidden;
 	/* The table only: colour the status words (pmc_report_opts.color); set by
 	 * pmc_report_each_block, never by the Markdown report. */
 	bool color;
@@ -56,6 +64,15 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
 int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct pmc_report_opts *o,
 			  const char *empty,
 			  void (*print)(FILE *, const struct pmc_report_block *));
+
+/* Up to this many tracepoints are shown as the list gave them; more (a glob) are shown
+ * sorted by count, the highest first, without those that counted 0 in every run, at most
+ * PMC_REPORT_TRACEPOINTS_TOP of them. */
+#define PMC_REPORT_TRACEPOINTS_ALL 12
+#define PMC_REPORT_TRACEPOINTS_TOP 25
+
+/* Whether the block has notes under it (the footnotes print something). */
+bool pmc_report_has_footnotes(const struct pmc_report_block *blk);
 
 /* The footnote mark of cross-group ratios. */
 #define PMC_REPORT_CROSS_MARK "†"

@@ -24,11 +24,12 @@
 	 (uint64_t)PERF_COUNT_HW_CACHE_RESULT_##res << 16)
 
 static char fake_root[256];
+static char fake_tracefs[300]; /* fake_root-tracefs: a tracefs tree of a few tracepoints */
 
 /* Parses spec (which must succeed) with the given sysfs root. */
 static struct pmc_event_list *parse_ok(const char *spec, const char *root)
 {
-	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = root);
+	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = root, .tracefs_root = fake_tracefs);
 	struct pmc_event_list *l = NULL;
 	char err[256] = "";
 	int r = pmc_event_list_parse(spec, &o, &l, err, sizeof(err));
@@ -432,12 +433,21 @@ static void test_opts_versions(void **state)
 
 /* ---- a fake sysfs tree ---- */
 
+/* rel is under fake_root, or under fake_tracefs when it starts with '@'. */
+static void fake_path(char *path, size_t len, const char *rel)
+{
+	if (rel[0] == '@')
+		snprintf(path, len, "%s%s", fake_tracefs, rel + 1);
+	else
+		snprintf(path, len, "%s/%s", fake_root, rel);
+}
+
 static void write_file(const char *rel, const char *text)
 {
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", fake_root, rel);
+	fake_path(path, sizeof(path), rel);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -448,7 +458,7 @@ static void make_dir(const char *rel)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", fake_root, rel);
+	fake_path(path, sizeof(path), rel);
 	assert_int_equal(mkdir(path, 0755), 0);
 }
 
@@ -475,6 +485,41 @@ static int setup_sysfs(void **state)
 	write_file("fakecpu/format/garbage", "bits 0 to 7\n");
 	make_dir("soft");
 	write_file("soft/type", "1\n");
+	make_dir("uprobe");
+	make_dir("uprobe/format");
+	write_file("uprobe/type", "8\n");
+	write_file("uprobe/format/retprobe", "config:0\n");
+	write_file("uprobe/format/ref_ctr_offset", "config:32-63\n");
+	/* tracefs: events/<subsystem>/<event>/id, with the files beside them that are not
+	 * tracepoints (enable, filter, header_page). */
+	snprintf(fake_tracefs, sizeof(fake_tracefs), "%s-tracefs", fake_root);
+	make_dir("@");
+	make_dir("@/events");
+	write_file("@/events/enable", "0\n");
+	write_file("@/events/header_page", "x\n");
+	make_dir("@/events/syscalls");
+	write_file("@/events/syscalls/enable", "0\n");
+	write_file("@/events/syscalls/filter", "none\n");
+	make_dir("@/events/syscalls/sys_enter_getpid");
+	write_file("@/events/syscalls/sys_enter_getpid/id", "309\n");
+	make_dir("@/events/syscalls/sys_exit_getpid");
+	write_file("@/events/syscalls/sys_exit_getpid/id", "308\n");
+	make_dir("@/events/syscalls/sys_enter_openat");
+	write_file("@/events/syscalls/sys_enter_openat/id", "640\n");
+	make_dir("@/events/sched");
+	make_dir("@/events/sched/sched_switch");
+	write_file("@/events/sched/sched_switch/id", "70\n");
+	/* A subsystem of 300 tracepoints, more than one group holds. */
+	make_dir("@/events/many");
+	for (int i = 0; i < 300; i++) {
+		char rel[128], id[16];
+
+		snprintf(rel, sizeof(rel), "@/events/many/ev%03d", i);
+		make_dir(rel);
+		snprintf(rel, sizeof(rel), "@/events/many/ev%03d/id", i);
+		snprintf(id, sizeof(id), "%d\n", 1000 + i);
+		write_file(rel, id);
+	}
 	return 0;
 }
 
@@ -485,6 +530,7 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 static int teardown_sysfs(void **state)
 {
+	nftw(fake_tracefs, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return nftw(fake_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -500,8 +546,9 @@ static void test_pmu_events_list(void **state)
 	assert_string_equal(pe.events[1], "fakecpu/cycles/");
 	assert_string_equal(pe.events[2], "fakecpu/inst/");
 	assert_string_equal(pe.events[3], "fakecpu/offcore/");
-	assert_int_equal(pe.nbare, 1);
+	assert_int_equal(pe.nbare, 2);
 	assert_string_equal(pe.bare[0], "soft");
+	assert_string_equal(pe.bare[1], "uprobe");
 	pmc_pmu_events_free(&pe);
 	assert_null(pe.events);
 	assert_int_equal(pmc_pmu_events_list("/nonexistent-sysfs-root", &pe), -ENOENT);
@@ -775,7 +822,8 @@ static void test_fuzz(void **state)
 	char spec[64];
 
 	for (int iter = 0; iter < 20000; iter++) {
-		PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = fake_root);
+		PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = fake_root,
+			 .tracefs_root = fake_tracefs);
 		struct pmc_event_list *l = NULL;
 		char err[300] = "";
 		size_t col = 0;
@@ -844,6 +892,159 @@ static void test_errors_quote_the_list_escaped(void **state)
 	}
 }
 
+/* ---- tracepoints and uprobes ---- */
+
+/* Parses spec, which must fail; returns the message after its column. */
+static const char *parse_fails(const char *spec, const char *tracefs, char *err, size_t len)
+{
+	PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = fake_root, .tracefs_root = tracefs);
+	struct pmc_event_list *l = NULL;
+	size_t col;
+
+	assert_int_equal(pmc_event_list_parse(spec, &o, &l, err, len), -EINVAL);
+	assert_null(l);
+	assert_null(strchr(err, '\n'));
+	return split_error(err, &col);
+}
+
+static void test_tracepoints(void **state)
+{
+	struct pmc_event_list *l;
+
+	l = parse_ok("sched:sched_switch", fake_root);
+	assert_int_equal(l->n, 1);
+	assert_string_equal(l->events[0].name, "sched:sched_switch");
+	assert_int_equal(l->events[0].kind, PMC_EV_TRACEPOINT);
+	assert_int_equal(l->events[0].type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(l->events[0].config, 70);
+	assert_true(l->events[0].no_user_fallback);
+	assert_false(pmc_event_is_hardware(&l->events[0]));
+	assert_string_equal(pmc_event_kind_name(PMC_EV_TRACEPOINT), "tracepoint");
+	pmc_event_list_free(l);
+
+	/* A glob: sorted by name, the exits and the files beside them left out, one weak
+	 * group; the modifier applies to each. */
+	l = parse_ok("syscalls:sys_enter_*:u,cycles", fake_root);
+	assert_int_equal(l->n, 3);
+	assert_int_equal(l->ngroups, 2);
+	assert_string_equal(l->events[0].name, "syscalls:sys_enter_getpid:u");
+	assert_int_equal(l->events[0].config, 309);
+	assert_string_equal(l->events[1].name, "syscalls:sys_enter_openat:u");
+	assert_int_equal(l->events[1].config, 640);
+	assert_true(l->events[0].leader);
+	assert_false(l->events[1].leader);
+	assert_int_equal(l->events[0].group, l->events[1].group);
+	assert_true(l->events[0].weak && l->events[1].weak);
+	assert_true(l->events[1].exclude_kernel);
+	assert_false(l->events[1].exclude_user);
+	assert_string_equal(l->events[2].name, "cycles");
+	assert_int_equal(l->events[2].group, 1);
+	pmc_event_list_free(l);
+
+	/* Globs on both sides, and '?'. */
+	l = parse_ok("*:sys_?xit_getpid", fake_root);
+	assert_int_equal(l->n, 1);
+	assert_string_equal(l->events[0].name, "syscalls:sys_exit_getpid");
+	pmc_event_list_free(l);
+
+	/* Inside a group the tracepoints stay in it, not weak. */
+	l = parse_ok("{task-clock,syscalls:*}", fake_root);
+	assert_int_equal(l->n, 4);
+	assert_int_equal(l->ngroups, 1);
+	assert_true(l->events[0].leader);
+	for (size_t i = 1; i < 4; i++) {
+		assert_int_equal(l->events[i].group, 0);
+		assert_false(l->events[i].leader);
+		assert_false(l->events[i].weak);
+	}
+	pmc_event_list_free(l);
+
+	/* Hundreds: groups of at most 128, each led by its first event. */
+	l = parse_ok("many:*,task-clock", fake_root);
+	assert_int_equal(l->n, 301);
+	assert_int_equal(l->ngroups, 4);
+	assert_int_equal(l->events[0].group, 0);
+	assert_int_equal(l->events[127].group, 0);
+	assert_int_equal(l->events[128].group, 1);
+	assert_true(l->events[128].leader);
+	assert_false(l->events[129].leader);
+	assert_int_equal(l->events[299].group, 2);
+	assert_string_equal(l->events[299].name, "many:ev299");
+	assert_int_equal(l->events[299].config, 1299);
+	assert_int_equal(l->events[300].group, 3);
+	pmc_event_list_free(l);
+}
+
+static void test_tracepoint_errors(void **state)
+{
+	char err[512];
+	const char *msg;
+
+	msg = parse_fails("syscalls:sys_entr_*", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "'syscalls:sys_entr_*' matches no tracepoint"));
+	msg = parse_fails("sycalls:sys_enter_getpid", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "unknown tracepoint subsystem 'sycalls'"));
+	assert_non_null(strstr(msg, "did you mean 'syscalls'"));
+	msg = parse_fails("syscalls:sys_enter_getpdi", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "unknown tracepoint 'syscalls:sys_enter_getpdi'"));
+	assert_non_null(strstr(msg, "did you mean 'syscalls:sys_enter_getpid'"));
+	msg = parse_fails("nosuch*:x", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "matches no tracepoint"));
+	/* A misspelt builtin with a modifier is still an unknown event. */
+	msg = parse_fails("cyclse:u", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "unknown event 'cyclse'"));
+	assert_non_null(strstr(msg, "did you mean 'cycles'"));
+	msg = parse_fails("sched:sched_switch:x", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "unknown modifier 'x'"));
+	msg = parse_fails("sched:sched_switch:W", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "weak group"));
+	/* No tracefs there: one line saying so. */
+	msg = parse_fails("sched:sched_switch", "/nonexistent-tracefs", err, sizeof(err));
+	assert_non_null(strstr(msg, "no tracefs at /nonexistent-tracefs"));
+}
+
+static void test_uprobes(void **state)
+{
+	struct pmc_event_list *l;
+	char err[512];
+	const char *msg;
+
+	l = parse_ok("uprobe:libc:malloc,uprobe:/usr/lib/libx.so.1:free%return:u", fake_root);
+	assert_int_equal(l->n, 2);
+	assert_int_equal(l->ngroups, 2);
+	assert_int_equal(l->events[0].kind, PMC_EV_UPROBE);
+	assert_int_equal(l->events[0].type, 8);
+	assert_int_equal(l->events[0].config, 0);
+	assert_string_equal(l->events[0].name, "uprobe:libc:malloc");
+	assert_string_equal(l->events[0].probe_path, "libc");
+	assert_string_equal(l->events[0].probe_symbol, "malloc");
+	assert_false(l->events[0].probe_resolved);
+	assert_false(pmc_event_is_hardware(&l->events[0]));
+	/* %return sets the retprobe format bit (config:0 here). */
+	assert_int_equal(l->events[1].config, 1);
+	assert_string_equal(l->events[1].name, "uprobe:/usr/lib/libx.so.1:free%return:u");
+	assert_string_equal(l->events[1].probe_path, "/usr/lib/libx.so.1");
+	assert_string_equal(l->events[1].probe_symbol, "free");
+	assert_true(l->events[1].exclude_kernel);
+	pmc_event_list_free(l);
+
+	msg = parse_fails("uprobe:libc", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "incomplete uprobe 'uprobe:libc'; write uprobe:FILE:SYMBOL"));
+	msg = parse_fails("uprobe:libc:%return", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "names no symbol"));
+	msg = parse_fails("uprobe:libc:mal-loc", fake_tracefs, err, sizeof(err));
+	assert_non_null(strstr(msg, "bad character '-'"));
+	{
+		PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = "/nonexistent-sysfs");
+		struct pmc_event_list *none = NULL;
+
+		assert_int_equal(pmc_event_list_parse("uprobe:libc:malloc", &o, &none, err,
+						      sizeof(err)),
+				 -EINVAL);
+		assert_non_null(strstr(err, "no uprobe PMU"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -868,6 +1069,9 @@ int main(void)
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_fuzz),
 	    cmocka_unit_test(test_errors_quote_the_list_escaped),
+	    cmocka_unit_test(test_tracepoints),
+	    cmocka_unit_test(test_tracepoint_errors),
+	    cmocka_unit_test(test_uprobes),
 	};
 
 	return cmocka_run_group_tests(tests, setup_sysfs, teardown_sysfs);

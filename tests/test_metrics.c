@@ -576,6 +576,42 @@ static void derive_twice_and_bad_options(void **state)
 	    cmocka_unit_test(derive_on_valgrind_metrics),                                          \
 	    cmocka_unit_test(derive_twice_and_bad_options),
 
+/* Kernel event ids (docs/events.md, "Tracepoints"): which are tracepoints and uprobes,
+ * which count work, and the sum of the system calls per run. */
+static void tracepoint_ids_and_syscall_total(void **state)
+{
+	const double openat[] = {10, 11, NAN}, read_[] = {5, 5, 5}, getpid_u[] = {1, 1, 1};
+	struct pmc_result *res;
+	struct pmc_benchmark *b = bench(&res);
+	const struct pmc_metric *t;
+
+	assert_true(pmc_metric_is_tracepoint("syscalls:sys_enter_openat"));
+	assert_true(pmc_metric_is_tracepoint("sched:sched_switch:u"));
+	assert_true(pmc_metric_is_tracepoint("syscalls:total/op"));
+	assert_false(pmc_metric_is_tracepoint("cycles:u"));
+	assert_false(pmc_metric_is_tracepoint("r00c0:uk"));
+	assert_false(pmc_metric_is_tracepoint("msr/tsc/"));
+	assert_false(pmc_metric_is_tracepoint("uprobe:libc:malloc"));
+	assert_true(pmc_metric_is_uprobe("uprobe:libc:malloc/op"));
+	assert_false(pmc_metric_drifts("syscalls:sys_enter_openat"));
+	assert_false(pmc_metric_drifts("uprobe:libc:malloc/op"));
+	assert_true(pmc_metric_drifts("sched:sched_switch"));
+
+	add(b, "syscalls:sys_enter_openat", openat, 3);
+	add(b, "syscalls:sys_enter_read", read_, 3);
+	add(b, "syscalls:sys_enter_getpid:u", getpid_u, 3);
+	assert_int_equal(pmc_benchmark_derive(b, NULL), 0);
+	t = get(b, "syscalls:total");
+	assert_true(t->derived);
+	assert_int_equal(t->n, 3);
+	assert_value(t, 0, 15);
+	assert_value(t, 1, 16);
+	assert_value(t, 2, NAN);
+	/* One system call of a modifier needs no total. */
+	assert_null(pmc_benchmark_find_metric(b, "syscalls:total:u"));
+	pmc_result_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +625,7 @@ int main(void)
 	    cmocka_unit_test(gated_by_default),
 	    cmocka_unit_test(every_valgrind_metric_is_in_the_registry),
 	    cmocka_unit_test(default_events_group_the_ratio_inputs),
+	    cmocka_unit_test(tracepoint_ids_and_syscall_total),
 	    DERIVE_TESTS};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

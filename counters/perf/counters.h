@@ -51,3 +51,17 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
  * groups that will be read so (0: none can, or the counters are not the calling
  * thread's, or sys has no rdpmc), or -ENOMEM. */
 int pmc_counters_self_read(struct pmc_counters *c);
+
+/* Tracepoints held registered (docs/events.md, "Tracepoints"): the kernel registers a
+ * tracepoint's perf probe when the first perf event on it opens and unregisters it, after
+ * an RCU grace period, when the last one closes (kernel/trace/trace_event_perf.c,
+ * perf_trace_event_reg()), some milliseconds each. A run opens its counters on the child
+ * and closes them after it, so each run would pay that for every tracepoint of a glob.
+ * One disabled event per tracepoint, held by this process for the whole session, keeps
+ * them registered: a run's opens then only take a reference. They count nothing (never
+ * enabled). Returns 0 with *ret (NULL when the list has no tracepoint), or -ENOMEM;
+ * a tracepoint that does not open is left out (the run reports its status). */
+struct pmc_tracepoint_hold;
+int pmc_tracepoints_hold(const struct pmc_event_list *list, struct pmc_tracepoint_hold **ret);
+/* Closes what pmc_tracepoints_hold opened. Accepts NULL. */
+void pmc_tracepoints_release(struct pmc_tracepoint_hold *h);

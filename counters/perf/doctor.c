@@ -13,6 +13,7 @@
 #include "counters/perf/doctor.h"
 #include "counters/perf/events.h"
 #include "counters/perf/sysfs.h"
+#include "counters/perf/tracefs.h"
 #include "base/opts.h"
 
 /* linux/capability.h numbers; CAP_PERFMON appeared in Linux 5.8. */
@@ -367,4 +368,38 @@ const char *pmc_doctor_hw_reason(const struct pmc_doctor *d, int err, char *buf,
 		break;
 	}
 	return buf;
+}
+
+void pmc_doctor_kernel_collect(struct pmc_doctor_kernel *ret)
+{
+	struct pmc_sysfs_format f;
+	struct pmc_event_list *l = NULL;
+	struct pmc_counters *c = NULL;
+	uint32_t type;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->tracepoint_type = ret->uprobe_type = -1;
+	ret->tracepoint_error = -1;
+	if (pmc_sysfs_pmu_type(NULL, "tracepoint", &type) == 0)
+		ret->tracepoint_type = (int)type;
+	if (pmc_sysfs_pmu_type(NULL, "uprobe", &type) == 0)
+		ret->uprobe_type = (int)type;
+	ret->uprobe_retprobe = pmc_sysfs_format_read(NULL, "uprobe", "retprobe", &f) == 0;
+	if (pmc_tracefs_find(NULL, true, ret->tracefs, sizeof(ret->tracefs), ret->tracefs_why,
+			     sizeof(ret->tracefs_why)) < 0) {
+		ret->tracefs[0] = '\0';
+		return;
+	}
+	if (pmc_event_list_parse("syscalls:sys_enter_getpid", NULL, &l, NULL, 0) == 0) {
+		PMC_OPTS(pmc_counters_opts, o);
+		struct pmc_reading r;
+
+		ret->tracepoint_error = pmc_counters_open(l, &o, &c);
+		if (ret->tracepoint_error == 0 && pmc_counters_read(c, &r, sizeof(r)) == 0)
+			ret->tracepoint_error = r.error;
+		ret->tracepoint_error = ret->tracepoint_error < 0 ? -ret->tracepoint_error
+								  : ret->tracepoint_error;
+		pmc_counters_close(c);
+		pmc_event_list_free(l);
+	}
 }

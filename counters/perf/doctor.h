@@ -73,3 +73,16 @@ const char *pmc_doctor_paranoid_meaning(int level);
  * whose hypervisor exposes no PMU; software events work". err == 0 gives
  * "hardware counters are available". Returns buf. */
 const char *pmc_doctor_hw_reason(const struct pmc_doctor *d, int err, char *buf, size_t size);
+
+/* Kernel event counts without a PMU (docs/events.md, "Tracepoints", "Function calls"):
+ * where tracefs is (or why not: one line), whether the tracepoint and uprobe PMUs are
+ * registered (their types), and what opening syscalls:sys_enter_getpid on this process
+ * gives (0: it opens; an errno; -1 when not tried). */
+struct pmc_doctor_kernel {
+	char tracefs[256];
+	char tracefs_why[512];
+	int tracepoint_type, uprobe_type; /* -1: not registered */
+	bool uprobe_retprobe;		  /* the uprobe PMU has the retprobe format */
+	int tracepoint_error;
+};
+void pmc_doctor_kernel_collect(struct pmc_doctor_kernel *ret);

@@ -37,6 +37,13 @@ struct pmc_event {
 	double scale;
 	char unit[PMC_EVENT_UNIT_MAX];
 	bool per_pkg;
+	/* Uprobes (PMC_EV_UPROBE, docs/events.md, "Function calls"): the file as written (a
+	 * path or a library name) until pmc_uprobes_resolve() replaces it with the file's
+	 * path (config1 points at it when the event is opened: uprobe_path), the symbol, and
+	 * whether config2 (probe_offset) is the symbol's file offset yet. */
+	char probe_path[256];
+	char probe_symbol[128];
+	bool probe_resolved;
 };
 
 struct pmc_event_list {

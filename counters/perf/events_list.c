@@ -12,6 +12,8 @@ bool pmc_event_is_hardware(const struct pmc_event *ev)
 {
 	switch (ev->kind) {
 	case PMC_EV_SOFTWARE:
+	case PMC_EV_TRACEPOINT:
+	case PMC_EV_UPROBE:
 		return false;
 	case PMC_EV_PMU:
 		return ev->type != PERF_TYPE_SOFTWARE;
@@ -196,6 +198,10 @@ const char *pmc_event_kind_name(enum pmc_event_kind kind)
 		return "raw";
 	case PMC_EV_PMU:
 		return "pmu";
+	case PMC_EV_TRACEPOINT:
+		return "tracepoint";
+	case PMC_EV_UPROBE:
+		return "uprobe";
 	}
 	return "unknown";
 }

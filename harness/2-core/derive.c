@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "counters/perf/events.h"
@@ -89,6 +90,54 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	return 0;
 }
 
+/* "syscalls:total<tail>": the sum of every syscalls:sys_enter_*<tail> of each run, a
+ * number only in runs where each of them was measured (docs/metrics.md, "System calls").
+ * tail is what follows the system call's name: "", ":u", "/op". */
+static int derive_syscall_total(struct pmc_benchmark *b, const char *tail)
+{
+	static const char prefix[] = "syscalls:sys_enter_";
+	char id[96];
+	struct pmc_metric *m;
+	double *sum = NULL;
+	size_t n = 0, nin = 0;
+	int r = 0;
+
+	if ((size_t)snprintf(id, sizeof(id), "syscalls:total%s", tail) >= sizeof(id) ||
+	    pmc_benchmark_find_metric(b, id))
+		return 0;
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		const struct pmc_metric *in = &b->metrics[i];
+		const char *rest;
+
+		if (strncmp(in->id, prefix, sizeof(prefix) - 1) != 0)
+			continue;
+		rest = in->id + sizeof(prefix) - 1;
+		rest += strspn(rest, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (strcmp(rest, tail) != 0)
+			continue;
+		if (!sum) {
+			n = in->n;
+			sum = calloc(n ? n : 1, sizeof(*sum));
+			if (!sum)
+				return -ENOMEM;
+		}
+		for (size_t k = 0; k < n; k++)
+			sum[k] += k < in->n ? in->values[k] : NAN;
+		nin++;
+	}
+	if (nin < 2)
+		goto out; /* one system call needs no total */
+	r = pmc_benchmark_metric(b, id, &m);
+	if (r < 0)
+		goto out;
+	m->derived = true;
+	for (size_t k = 0; k < n && r == 0; k++)
+		r = pmc_metric_append(m, sum[k], NULL);
+out:
+	free(sum);
+	return r;
+}
+
 int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *opts)
 {
 	const struct pmc_event_list *events;
@@ -110,6 +159,15 @@ int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *
 			if (r < 0)
 				return r;
 		}
+	}
+	for (size_t k = 0; k < sizeof(modifiers) / sizeof(modifiers[0]); k++) {
+		char tail[16];
+		int r;
+
+		snprintf(tail, sizeof(tail), "%s%s", modifiers[k], sfx);
+		r = derive_syscall_total(b, tail);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

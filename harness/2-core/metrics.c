@@ -1,6 +1,7 @@
 /* The metric registry (metrics.h, docs/metrics.md). One X-macro row per id keeps its unit,
  * direction, kind, derivation, display and description in step: adding a metric is one
  * row here. */
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -279,6 +280,12 @@ bool pmc_metric_drifts(const char *id)
 {
 	struct pmc_metric_info m = pmc_metric_lookup(id);
 
+	/* System calls and function calls are work the program asks for; other tracepoints
+	 * (the scheduler's, interrupts, timers) follow what runs beside it. */
+	if (pmc_metric_is_uprobe(id) || (pmc_metric_is_tracepoint(id) &&
+					 (strncmp(id, "syscalls:", 9) == 0 ||
+					  strncmp(id, "raw_syscalls:", 13) == 0)))
+		return false;
 	if (!m.id)
 		return true;
 	if (m.kind == PMC_METRIC_SIMULATED)
@@ -287,4 +294,36 @@ bool pmc_metric_drifts(const char *id)
 		return true;
 	return strstr(m.id, "cycles") || strstr(m.id, "-misses") ||
 	       strcmp(m.id, "context-switches") == 0 || strcmp(m.id, "cpu-migrations") == 0;
+}
+
+static size_t word_len(const char *s)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+		n++;
+	return n;
+}
+
+bool pmc_metric_is_tracepoint(const char *id)
+{
+	size_t a, b;
+
+	if (!id || pmc_metric_is_uprobe(id))
+		return false;
+	a = word_len(id);
+	if (a == 0 || id[a] != ':')
+		return false;
+	b = word_len(id + a + 1);
+	if (b == 0)
+		return false;
+	/* "cycles:uk", "r00c0:u": an event with its modifier, not a tracepoint. */
+	if (strspn(id + a + 1, "ukW") == b)
+		return false;
+	return id[a + 1 + b] == '\0' || id[a + 1 + b] == ':' || id[a + 1 + b] == '/';
+}
+
+bool pmc_metric_is_uprobe(const char *id)
+{
+	return id && strncmp(id, "uprobe:", 7) == 0;
 }

@@ -53,3 +53,10 @@ extern const char *const pmc_metric_primary[];
  * one invocation share its conditions, so such a metric is not tested between two
  * single invocations (docs/statistics.md, "The unit of replication"). */
 bool pmc_metric_drifts(const char *id);
+
+/* Kernel event counts (docs/events.md, "Tracepoints" and "Function calls"): whether id
+ * names a tracepoint as perf spells it ("syscalls:sys_enter_openat", "sched:sched_switch",
+ * with a modifier or "/op" after it, the sum "syscalls:total" too), or a function's calls
+ * ("uprobe:libc:malloc"). Both are the kernel's exact counts of what happened. */
+bool pmc_metric_is_tracepoint(const char *id);
+bool pmc_metric_is_uprobe(const char *id);

@@ -66,8 +66,10 @@ static int event_id(const char *name, char **ret)
 	    {"user_time", "user-time"},
 	    {"system_time", "system-time"},
 	};
-	/* PMU events are not looked up: the file may come from another machine. */
-	struct pmc_event_list_opts o = {.sz = sizeof(o), .sysfs_root = "/nonexistent"};
+	/* PMU events and tracepoints are not looked up: the file may come from another
+	 * machine (a tracepoint keeps perf's name as its id). */
+	struct pmc_event_list_opts o = {
+	    .sz = sizeof(o), .sysfs_root = "/nonexistent", .tracefs_root = "/nonexistent"};
 	struct pmc_event_list *l = NULL;
 	const char *id = name;
 

@@ -14,7 +14,9 @@
 #include "core/result.h"
 #include "formats/result_json.h"
 #include "run/env.h"
+#include "run/uprobes.h"
 #include "run/words.h"
+#include "base/path.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
@@ -178,6 +180,39 @@ static int note_missing(struct pmc_result *r, const char *reason)
 
 /* Two events with one metric id (after aliases: "cs" is "context-switches") would
  * record two samples per run under one name. */
+/* Function-call events (uprobe:LIBRARY:SYMBOL) resolved through the measured program's
+ * linking: the first command's executable, or this benchmark program itself. */
+static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runner_cmd *cmds,
+			   const char *spec, const struct pmc_session_printer *pr)
+{
+	char err[1024], *found = NULL;
+	const char *program = NULL;
+	int r;
+
+	if (cmds) {
+		program = cmds[0].path;
+		if (!program && pmc_find_executable(cmds[0].argv[0], &found) == 0)
+			program = found;
+	}
+	r = pmc_uprobes_resolve(events, program, err, sizeof(err));
+	free(found);
+	if (r < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
+		return r;
+	}
+	/* Each counted call traps into the kernel (a breakpoint, then a single step): the
+	 * counts are exact, the times beside them are not the program's own. */
+	for (size_t i = 0; i < events->n; i++)
+		if (events->events[i].kind == PMC_EV_UPROBE) {
+			pmc_session_say(pr, PMC_SESSION_NOTE,
+					"uprobe events trap into the kernel on every call they count: "
+					"the times of this run are disturbed by that (microseconds a "
+					"call here); gate on the counts, time without -e uprobe:...");
+			break;
+		}
+	return 0;
+}
+
 static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec,
 				  const struct pmc_session_printer *pr)
 {
@@ -329,6 +364,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_session_benchmarks mb = {0};
 	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
 	struct pmc_event_list *events = NULL;
+	struct pmc_tracepoint_hold *held = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL;
 	enum pmc_decision d = PMC_DECISION_PASS;
@@ -368,6 +404,12 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		}
 		if ((r = check_duplicate_events(events, spec, pr)) < 0)
 			goto out;
+		if ((r = resolve_uprobes(events, commands ? cfg->cmds : NULL, spec, pr)) < 0)
+			goto out;
+		if ((r = pmc_tracepoints_hold(events, &held)) < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+			goto out;
+		}
 		r = probe_events(pr, events, cfg->require_counters, cfg->quiet, ro.sys,
 				 commands
 				     ? "what wait4 measures (wall-time, user-time, system-time, "
@@ -526,6 +568,7 @@ out:
 	pmc_session_profiles_clear(&base_profiles);
 	pmc_session_benchmarks_clear(&mb);
 	pmc_session_seq_clear(&seq);
+	pmc_tracepoints_release(held);
 	pmc_event_list_free(events);
 	pmc_result_free(base);
 	free(program);

@@ -148,6 +148,11 @@ int pmc_cli_ascii_finish(void);
  * --export, -q, --baseline, --profile, --timeout, as they are parsed. */
 struct pmc_cli_session_opts {
 	char *events; /* owned; NULL: none given */
+	/* The presets asked for (--syscalls, --allocs: docs/events.md, "Presets"), counted
+	 * besides -e's events, or besides the default ones when -e is not given; and the
+	 * list of both, made by pmc_cli_session_spec(). Owned. */
+	char *presets;
+	char *spec;
 	bool require_counters, quiet, profile;
 	enum pmc_backend backend;
 	const char *output, *baseline;
@@ -176,6 +181,9 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 int pmc_cli_shared_opts_handle(struct pmc_cli_session_opts *o, struct pmc_cli_compare_opts *c,
 			       int opt, const char *value);
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o);
+/* The event list to count: -e's events (the default ones when none was given) and the
+ * presets'; NULL for the default list. Owned by o. */
+const char *pmc_cli_session_spec(struct pmc_cli_session_opts *o);
 
 /* Sets the fields of cfg that these options and the comparison's (c) give, and the
  * CLI's printer, progress and streams, the same for `pmcbench run` and benchmark

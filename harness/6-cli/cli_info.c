@@ -11,6 +11,7 @@
 #include "counters/perf/counters.h"
 #include "counters/perf/doctor.h"
 #include "counters/perf/events.h"
+#include "counters/perf/tracefs.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/metrics.h"
 #include "formats/json_out.h"
@@ -318,6 +319,56 @@ static void list_sysfs(struct list_ctx *x)
 	pmc_pmu_events_free(&pe);
 }
 
+/* The kernel's tracepoints (tracefs: docs/events.md, "Tracepoints"), subsystem:event.
+ * Never probed: there are thousands. The whole list names them only in one line; a
+ * FILTER, or `list tracepoint [FILTER]` (only), lists them. Returns -1 when only and
+ * tracefs cannot be read (after one error line), else 0. */
+static int list_tracepoints(struct list_ctx *x, bool only)
+{
+	char root[4096], err[512] = "", **subs = NULL;
+	size_t nsubs = 0, total = 0;
+
+	x->heading_done = false;
+	if (pmc_tracefs_find(NULL, true, root, sizeof(root), err, sizeof(err)) < 0 ||
+	    pmc_tracefs_names(root, NULL, &subs, &nsubs) < 0) {
+		if (only) {
+			pmc_cli_error("list tracepoint: %s", err[0] ? err : "cannot read tracefs");
+			return -1;
+		}
+		if (!x->filter && !x->names && !x->json)
+			printf("\nTracepoints: %s\n", err);
+		return 0;
+	}
+	for (size_t i = 0; i < nsubs; i++) {
+		char **evs = NULL;
+		size_t nevs = 0;
+
+		if (pmc_tracefs_names(root, subs[i], &evs, &nevs) < 0)
+			continue;
+		for (size_t j = 0; j < nevs; j++) {
+			char name[PMC_EVENT_NAME_MAX + 8], desc[160];
+
+			total++;
+			if (!only && !x->filter)
+				continue;
+			snprintf(name, sizeof(name), "%s:%s", subs[i], evs[j]);
+			snprintf(desc, sizeof(desc), "tracepoint of %s (the kernel's count)",
+				 subs[i]);
+			if (!entry_matches(x, name, NULL, desc))
+				continue;
+			list_entry(x, "tracepoint", "Tracepoints (from tracefs; root or CAP_PERFMON)",
+				   NULL, name, NULL, desc, NULL);
+		}
+		pmc_tracefs_names_free(evs, nevs);
+	}
+	pmc_tracefs_names_free(subs, nsubs);
+	if (!only && !x->filter && !x->names && !x->json)
+		printf("\nTracepoints: %zu in %s (subsystem:event, globs such as "
+		       "'syscalls:sys_enter_*'): pmcbench list tracepoint [FILTER]\n",
+		       total, root);
+	return 0;
+}
+
 /* The metrics `run --backend valgrind` simulates (counters/valgrind/valgrind.h), described by
  * the registry. They are metric ids, not -e events, so --names leaves them out. */
 static void list_valgrind(struct list_ctx *x)
@@ -369,6 +420,7 @@ static void list_derived(struct list_ctx *x)
 static void list_help(FILE *out)
 {
 	fputs("Usage: pmcbench list [OPTION]... [FILTER]\n"
+	      "  or:  pmcbench list [OPTION]... tracepoint [FILTER]\n"
 	      "List the events pmcbench knows, grouped: perf's generic hardware, cache and\n"
 	      "software events, raw codes, the PMU events in sysfs, the metrics valgrind\n"
 	      "simulates and the derived metrics, each with a one-line description. Each\n"
@@ -377,7 +429,8 @@ static void list_help(FILE *out)
 	      "errno); a group where every event fails alike says so once in its heading.\n"
 	      "FILTER keeps the entries whose name or description contains it (ignoring\n"
 	      "case), or, when it holds * ? or [, whose name or description it matches as a\n"
-	      "shell pattern.\n\n"
+	      "shell pattern. 'list tracepoint' lists only the kernel's tracepoints\n"
+	      "(subsystem:event, from tracefs), which the whole list counts in one line.\n\n"
 	      "  -n, --no-probe     only list the names, do not try to open them\n"
 	      "      --names        only the event names, one a line, no headings, not probed\n"
 	      "                     (what shell completion of -e reads)\n"
@@ -409,6 +462,7 @@ static int unexpected_argument(const char *cmd, const char *arg)
 int pmc_cli_list(int argc, char **argv)
 {
 	struct list_ctx x = {.probe = true};
+	bool only_tp = false;
 	int opt, code;
 
 	optind = 0;
@@ -438,6 +492,10 @@ int pmc_cli_list(int argc, char **argv)
 			return PMC_EXIT_ERROR;
 		}
 	}
+	if (optind < argc && strcmp(argv[optind], "tracepoint") == 0) {
+		only_tp = true; /* perf list tracepoint */
+		optind++;
+	}
 	if (optind < argc)
 		x.filter = argv[optind++];
 	if (optind < argc)
@@ -448,13 +506,21 @@ int pmc_cli_list(int argc, char **argv)
 		pmc_cli_error("list: out of memory");
 		return PMC_EXIT_ERROR;
 	}
-	list_builtin(&x, "hardware", "hardware", "Hardware events");
-	list_builtin(&x, "hardware-cache", "cache", "Hardware cache events");
-	list_builtin(&x, "software", "software", "Software events");
-	list_raw(&x);
-	list_sysfs(&x);
-	list_valgrind(&x);
-	list_derived(&x);
+	if (only_tp) {
+		if (list_tracepoints(&x, true) < 0) {
+			json_decref(x.jarr);
+			return PMC_EXIT_ERROR;
+		}
+	} else {
+		list_builtin(&x, "hardware", "hardware", "Hardware events");
+		list_builtin(&x, "hardware-cache", "cache", "Hardware cache events");
+		list_builtin(&x, "software", "software", "Software events");
+		list_raw(&x);
+		list_sysfs(&x);
+		list_tracepoints(&x, false);
+		list_valgrind(&x);
+		list_derived(&x);
+	}
 	if (x.json) {
 		char *s = pmc_json_dumps(x.jarr, JSON_INDENT(2));
 
@@ -465,7 +531,7 @@ int pmc_cli_list(int argc, char **argv)
 		}
 		printf("%s\n", s);
 		free(s);
-	} else if (!x.names && !x.filter) {
+	} else if (!x.names && !x.filter && !only_tp) {
 		printf("\nModifiers: :u (user space only), :k (kernel space only); groups: {a,b}.\n");
 		if (x.probe && x.hw_error)
 			printf("See 'pmcbench doctor' for why hardware events fail here.\n");
@@ -505,6 +571,7 @@ static const struct option doctor_opts[] = {
 int pmc_cli_doctor(int argc, char **argv)
 {
 	struct pmc_doctor d;
+	struct pmc_doctor_kernel k;
 	char reason[512];
 	bool sw_ok;
 	int opt;
@@ -555,6 +622,27 @@ int pmc_cli_doctor(int argc, char **argv)
 		   : "unknown");
 	printf("  NMI watchdog:         %s\n",
 	       yes_no_unknown(d.nmi_watchdog, "on (it keeps one hardware counter busy)", "off"));
+	pmc_doctor_kernel_collect(&k);
+	printf("\n  kernel event counts (exact, no PMU needed; docs/events.md):\n");
+	if (k.tracefs[0])
+		printf("    tracefs:            %s\n", k.tracefs);
+	else
+		printf("    tracefs:            unavailable: %s\n", k.tracefs_why);
+	if (k.tracepoint_type >= 0)
+		printf("    tracepoint PMU:     type %d; syscalls:sys_enter_getpid %s\n",
+		       k.tracepoint_type,
+		       k.tracepoint_error == 0	 ? "opens"
+		       : k.tracepoint_error < 0 ? "not tried (no tracefs)"
+						: strerror(k.tracepoint_error));
+	else
+		printf("    tracepoint PMU:     not registered (a kernel without CONFIG_TRACEPOINTS)\n");
+	if (k.uprobe_type >= 0)
+		printf("    uprobe PMU:         type %d%s (function calls: -e uprobe:libc:malloc; "
+		       "root or CAP_PERFMON)\n",
+		       k.uprobe_type, k.uprobe_retprobe ? ", returns too (%return)" : "");
+	else
+		printf("    uprobe PMU:         not registered (needs CONFIG_UPROBE_EVENTS, Linux "
+		       "4.17+)\n");
 	printf("\n  opening each event on this process:\n");
 	for (size_t i = 0; i < d.nprobes; i++) {
 		const struct pmc_doctor_probe *p = &d.probes[i];

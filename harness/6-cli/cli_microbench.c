@@ -15,6 +15,7 @@
 
 #include "counters/perf/events.h"
 #include "cli/cli.h"
+#include "run/uprobes.h"
 #include "microbench/microbench.h"
 #include "microbench/program.h"
 #include "pmcbench/common.h"
@@ -83,6 +84,11 @@ static void help(FILE *out, const char *prog)
 		"                         --no-fork)\n\n"
 		"What to count:\n"
 		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
+		"      --syscalls         also count every system call by name (the\n"
+		"                         syscalls:sys_enter_* tracepoints) and their total,\n"
+		"                         syscalls:total: the kernel's exact counts (root)\n"
+		"      --allocs           also count calls of malloc, calloc, realloc and free\n"
+		"                         (uprobe:libc:...; per operation in benchmarks; root)\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
 		"      --no-rdpmc         read the counters with read() at every batch edge, never\n"
 		"                         through their mmap pages with rdpmc\n"
@@ -493,7 +499,8 @@ static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set, c
 static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	struct pmc_event_list *events = NULL;
-	const char *spec = c->so.events ? c->so.events : PMC_DEFAULT_EVENTS;
+	const char *spec = pmc_cli_session_spec(&c->so) ? pmc_cli_session_spec(&c->so)
+							 : PMC_DEFAULT_EVENTS;
 	char err[1024];
 	int code = PMC_EXIT_ERROR;
 
@@ -501,8 +508,10 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 		if (strcmp(set->v[i].name, c->proc_child) != 0)
 			continue;
 		/* The parent parsed and probed the list; its notes were said there. */
-		if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0) {
+		if (pmc_event_list_parse(spec, NULL, &events, err, sizeof(err)) < 0 ||
+		    pmc_uprobes_resolve(events, NULL, err, sizeof(err)) < 0) {
 			pmc_cli_error("--events '%s': %s", spec, err);
+			pmc_event_list_free(events);
 			return PMC_EXIT_ERROR;
 		}
 		c->mo.events = events;

@@ -110,10 +110,10 @@ static int check_early(struct run_cli *c)
 		c->ro.runs = 1;
 	if (b->simulated && !c->warmup_given)
 		c->ro.warmup = 0;
-	if (!b->takes_events && (so->events || so->require_counters)) {
+	if (!b->takes_events && (so->events || so->presets || so->require_counters)) {
 		pmc_cli_error("%s does not apply to --backend %s, which always reports its "
 			      "simulated counts",
-			      so->events ? "--events" : "--require-counters", b->name);
+			      so->perf_only ? so->perf_only : "--events", b->name);
 		return -EINVAL;
 	}
 	return 0;

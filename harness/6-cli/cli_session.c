@@ -13,6 +13,7 @@
 
 #include "base/suggest.h"
 #include "cli/cli.h"
+#include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
@@ -26,7 +27,16 @@ enum {
 	OPT_BASELINE,
 	OPT_PROFILE,
 	OPT_TIMEOUT,
+	OPT_SYSCALLS,
+	OPT_ALLOCS,
 };
+
+/* The presets (docs/events.md, "Presets"): every system call by name (perf trace -s,
+ * strace -c), and the calls of the C library's allocator. */
+#define PRESET_SYSCALLS "syscalls:sys_enter_*"
+#define PRESET_ALLOCS                                                                              \
+	"uprobe:libc:malloc,uprobe:libc:calloc,uprobe:libc:realloc,uprobe:libc:free"
+
 
 const struct option pmc_cli_session_long_opts[] = {
     {"events", required_argument, NULL, 'e'},
@@ -39,14 +49,16 @@ const struct option pmc_cli_session_long_opts[] = {
     {"profile", no_argument, NULL, OPT_PROFILE},
     {"quiet", no_argument, NULL, 'q'},
     {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"syscalls", no_argument, NULL, OPT_SYSCALLS},
+    {"allocs", no_argument, NULL, OPT_ALLOCS},
     {NULL, 0, NULL, 0},
 };
 
-/* Appends an -e list: every -e counts, as perf stat's do. */
-static int add_events(struct pmc_cli_session_opts *o, const char *list)
+/* Appends list to *to with a comma. */
+static int append_list(char **to, const char *list)
 {
-	size_t len = o->events ? strlen(o->events) : 0;
-	char *s = realloc(o->events, len + strlen(list) + 2);
+	size_t len = *to ? strlen(*to) : 0;
+	char *s = realloc(*to, len + strlen(list) + 2);
 
 	if (!s) {
 		pmc_cli_error("out of memory");
@@ -55,8 +67,37 @@ static int add_events(struct pmc_cli_session_opts *o, const char *list)
 	if (len)
 		s[len++] = ',';
 	strcpy(s + len, list);
-	o->events = s;
+	*to = s;
 	return 0;
+}
+
+/* A preset, once however often it is given. */
+static int add_preset(struct pmc_cli_session_opts *o, const char *list)
+{
+	if (o->presets && strstr(o->presets, list))
+		return 0;
+	return append_list(&o->presets, list);
+}
+
+const char *pmc_cli_session_spec(struct pmc_cli_session_opts *o)
+{
+	if (!o->presets)
+		return o->events;
+	if (o->spec)
+		return o->spec;
+	if (append_list(&o->spec, o->events ? o->events : PMC_DEFAULT_EVENTS) < 0 ||
+	    append_list(&o->spec, o->presets) < 0) {
+		free(o->spec);
+		o->spec = NULL;
+		return o->events;
+	}
+	return o->spec;
+}
+
+/* Appends an -e list: every -e counts, as perf stat's do. */
+static int add_events(struct pmc_cli_session_opts *o, const char *list)
+{
+	return append_list(&o->events, list);
 }
 
 /* --backend NAME: one registered in counters/backend.h, whose names the error offers
@@ -92,6 +133,12 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	case 'e':
 		o->perf_only = "-e/--events";
 		return add_events(o, v) < 0 ? -ENOMEM : 1;
+	case OPT_SYSCALLS:
+		o->perf_only = "--syscalls";
+		return add_preset(o, PRESET_SYSCALLS) < 0 ? -ENOMEM : 1;
+	case OPT_ALLOCS:
+		o->perf_only = "--allocs";
+		return add_preset(o, PRESET_ALLOCS) < 0 ? -ENOMEM : 1;
 	case OPT_REQUIRE:
 		o->perf_only = "--require-counters";
 		o->require_counters = true;
@@ -148,6 +195,8 @@ int pmc_cli_shared_opts_handle(struct pmc_cli_session_opts *o, struct pmc_cli_co
 void pmc_cli_session_opts_clear(struct pmc_cli_session_opts *o)
 {
 	free(o->events);
+	free(o->presets);
+	free(o->spec);
 	pmc_session_exports_clear(&o->exports);
 	*o = (struct pmc_cli_session_opts){0};
 }
@@ -289,7 +338,7 @@ void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_
 {
 	cfg->pr = pmc_cli_printer;
 	cfg->progress = progress;
-	cfg->events = o->events;
+	cfg->events = pmc_cli_session_spec(o);
 	cfg->require_counters = o->require_counters;
 	cfg->quiet = o->quiet;
 	cfg->profile = o->profile;

@@ -24,6 +24,8 @@ enum pmc_event_kind {
 	PMC_EV_SOFTWARE, /* PERF_TYPE_SOFTWARE */
 	PMC_EV_RAW,	 /* rNNNN: PERF_TYPE_RAW */
 	PMC_EV_PMU,	 /* a PMU event described in sysfs: pmu/event/ or pmu/terms/ */
+	PMC_EV_TRACEPOINT, /* subsystem:event, a kernel tracepoint (PERF_TYPE_TRACEPOINT) */
+	PMC_EV_UPROBE,	   /* uprobe:FILE:SYMBOL, calls of a function (the uprobe PMU) */
 };
 
 /* A parsed event list: events in list order, each in a group (a lone event is a group of
@@ -33,8 +35,12 @@ struct pmc_event_list;
 struct pmc_event_list_opts {
 	size_t sz;
 	const char *sysfs_root; /* the directory holding the PMUs; NULL: PMC_SYSFS_ROOT */
+	/* tracefs, for tracepoint names; NULL: /sys/kernel/tracing, then
+	 * /sys/kernel/debug/tracing, mounted at the first when absent and the caller is
+	 * root. A given root is never mounted. */
+	const char *tracefs_root;
 };
-#define pmc_event_list_opts__last_field sysfs_root
+#define pmc_event_list_opts__last_field tracefs_root
 
 /* Parses a perf-style event list into a new list (*ret, freed with pmc_event_list_free).
  * Returns 0, -EINVAL with one line in err such as "column 5: unknown event 'cyclse'; did
@@ -82,7 +88,8 @@ struct pmc_event_desc {
 PMC_API int pmc_event_list_describe(const struct pmc_event_list *list, size_t i,
 				    struct pmc_event_desc *ret);
 
-/* "hardware", "hardware-cache", "software", "raw", "pmu"; "unknown" otherwise. */
+/* "hardware", "hardware-cache", "software", "raw", "pmu", "tracepoint", "uprobe";
+ * "unknown" otherwise. */
 PMC_API const char *pmc_event_kind_name(enum pmc_event_kind kind);
 
 #ifdef __cplusplus

@@ -7,6 +7,8 @@
  *   pmc-work spin MS         burns MS milliseconds of its own CPU time
  *   pmc-work sleep MS        sleeps MS milliseconds
  *   pmc-work clock N         reads CLOCK_MONOTONIC N times (in the vdso, no system call)
+ *   pmc-work getpid N        makes N getpid() system calls
+ *   pmc-work open N FILE     opens (and closes) FILE N times: N openat() system calls
  *   pmc-work exit CODE       exits with CODE
  *   pmc-work kill SIG        kills itself with SIG
  *   pmc-work echo            copies stdin to stdout
@@ -27,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +106,24 @@ int main(int argc, char **argv)
 
 		for (unsigned long i = 0; i < n; i++)
 			clock_gettime(CLOCK_MONOTONIC, &ts);
+	} else if (strcmp(argv[1], "getpid") == 0) {
+		unsigned long n = arg(argc, argv, 2);
+
+		/* syscall(): never a value cached by the C library. */
+		for (unsigned long i = 0; i < n; i++)
+			sink += (unsigned long)syscall(SYS_getpid);
+	} else if (strcmp(argv[1], "open") == 0 && argc == 4) {
+		unsigned long n = arg(argc, argv, 2);
+
+		for (unsigned long i = 0; i < n; i++) {
+			int fd = open(argv[3], O_RDONLY | O_CLOEXEC);
+
+			if (fd < 0) {
+				perror(argv[3]);
+				return 1;
+			}
+			close(fd);
+		}
 	} else if (strcmp(argv[1], "sleep") == 0) {
 		usleep((useconds_t)arg(argc, argv, 2) * 1000);
 	} else if (strcmp(argv[1], "exit") == 0) {

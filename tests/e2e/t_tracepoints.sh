@@ -1,0 +1,158 @@
+# Kernel event counts without a PMU (docs/events.md, "Tracepoints", "Function calls"):
+# tracepoints by name and glob, the --syscalls preset and gates on it, uprobes per
+# operation, and their errors. Against the real kernel; skipped where tracefs or the
+# uprobe PMU is missing or the tests do not run as root.
+
+need_tracefs() {
+	[ "$(id -u)" = 0 ] || skip "not root: tracepoints need root (or CAP_PERFMON and tracefs access)"
+	[ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		skip "no tracefs: this kernel cannot mount it at /sys/kernel/tracing"
+	local root=/sys/kernel/tracing
+	[ -d $root/events ] || root=/sys/kernel/debug/tracing
+	[ -d $root/events/syscalls/sys_enter_getpid ] || skip "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
+}
+
+need_uprobes() {
+	[ "$(id -u)" = 0 ] || skip "not root: the uprobe PMU needs root (or CAP_PERFMON)"
+	[ -r /sys/bus/event_source/devices/uprobe/type ] || skip "no uprobe PMU in this kernel"
+}
+
+# values FILE METRIC [BENCH]: the metric's samples, one per line, as integers.
+values() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benchmarks"][0] if len(sys.argv) < 4 else [x for x in d["benchmarks"] if x["name"] == sys.argv[3]][0]
+for v in b["metrics"][sys.argv[2]]["samples"]:
+    print(v if not isinstance(v, float) else ("%.3f" % v))
+PY
+}
+
+test_tp_getpid_counts_exactly_n_in_every_run() {
+	need_tracefs
+	expect_exit 0 "$PMCBENCH" run -r 5 -e syscalls:sys_enter_getpid,sched:sched_switch \
+		-o a.json -- "$WORK" getpid 1234 || return 1
+	values a.json syscalls:sys_enter_getpid >got || return 1
+	printf '1234\n1234\n1234\n1234\n1234\n' >want
+	cmp -s got want || { cat got >&2; fail "getpid counts are not 1234 in every run"; return 1; }
+	expect_grep "kernel's exact counts .*identical in every run for 1 of 2 events|kernel's exact counts .*identical in every run \(2 events\)" "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" run -r 2 -e 'syscalls:sys_enter_getpid:u' -o b.json -- "$WORK" getpid 0 || return 1
+	values b.json syscalls:sys_enter_getpid:u >got || return 1
+	printf '0\n0\n' >want
+	cmp -s got want || { cat got >&2; fail "getpid 0 counted something"; return 1; }
+}
+
+test_tp_glob_equals_perf_stat() {
+	need_tracefs
+	command -v perf >/dev/null || skip "no perf"
+	# LC_ALL=C as pmcbench gives its commands: env's own setlocale() then opens nothing.
+	env -i PATH="$PATH" LC_ALL=C perf stat -x, -e 'syscalls:sys_enter_*' -o perf.csv -- env -i "$WORK" open 7 /etc/hostname ||
+		skip "perf stat cannot count tracepoints here"
+	expect_exit 0 "$PMCBENCH" run -r 3 -e 'syscalls:sys_enter_*' -o a.json -- env -i "$WORK" open 7 /etc/hostname || return 1
+	python3 - a.json perf.csv <<'PY' >&2 || { fail "counts differ from perf stat's"; return 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["benchmarks"][0]["metrics"]
+perf = {}
+for line in open(sys.argv[2]):
+    f = line.strip().split(",")
+    if len(f) > 3 and f[2].startswith("syscalls:"):
+        perf[f[2]] = int(f[0])
+ours = {k: v["samples"] for k, v in m.items() if k.startswith("syscalls:sys_enter_")}
+assert len(ours) == len(perf) > 100, (len(ours), len(perf))
+bad = [(k, ours[k], perf[k]) for k in perf if any(s != perf[k] for s in ours[k])]
+assert not bad, bad
+print("equal to perf stat's for", len(perf), "tracepoints")
+assert perf["syscalls:sys_enter_openat"] >= 7
+assert m["syscalls:total"]["samples"][0] == sum(perf.values())
+PY
+	# The table: the non-zero ones by count, the zero ones only counted in a note.
+	expect_grep "^ +[0-9]+ +syscalls:total " "$TMP/out" || return 1
+	expect_no_grep "syscalls:sys_enter_accept4 " "$TMP/out" || return 1
+	expect_grep "not shown: .*[0-9]+ that counted 0 in every run \(all are in the result file\)" "$TMP/out" || return 1
+	awk '/syscalls:sys_enter_/ {print $1}' "$TMP/out" | tr -d , >order
+	sort -rn order | cmp -s - order || { cat "$TMP/out" >&2; fail "tracepoints not sorted by count"; return 1; }
+}
+
+# A gate on one system call: a build that opens one more file per run fails; A/A passes.
+test_tp_gate_on_openat() {
+	need_tracefs
+	# One program, two builds: the second opens one more file per run.
+	printf '#!/bin/sh\nexec "%s" open 10 /etc/hostname\n' "$WORK" >prog && chmod +x prog
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o base.json -- ./prog || return 1
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o same.json -- ./prog || return 1
+	printf '#!/bin/sh\nexec "%s" open 11 /etc/hostname\n' "$WORK" >prog
+	expect_exit 0 "$PMCBENCH" run -r 5 --syscalls -q -o more.json -- ./prog || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline base.json same.json --threshold syscalls:sys_enter_openat=+0% || return 1
+	expect_exit 1 "$PMCBENCH" gate --baseline base.json more.json --threshold syscalls:sys_enter_openat=+0% || return 1
+	expect_grep "syscalls:sys_enter_openat" "$TMP/out" || return 1
+	# Their total too.
+	expect_exit 0 "$PMCBENCH" gate --baseline base.json same.json --threshold syscalls:total=+0% || return 1
+	expect_exit 1 "$PMCBENCH" gate --baseline base.json more.json --threshold syscalls:total=+0% || return 1
+}
+
+test_tp_errors_are_one_line() {
+	need_tracefs
+	expect_exit 2 "$PMCBENCH" run -r 1 -e 'syscalls:sys_entr_*' -- true || return 1
+	expect_one_line "$TMP/err" "'syscalls:sys_entr_\*' matches no tracepoint" || return 1
+	expect_exit 2 "$PMCBENCH" run -r 1 -e 'sycalls:sys_enter_getpid' -- true || return 1
+	expect_one_line "$TMP/err" "unknown tracepoint subsystem 'sycalls'.*did you mean 'syscalls'" || return 1
+	expect_exit 2 "$PMCBENCH" run -r 1 -e 'syscalls:sys_enter_getpdi' -- true || return 1
+	expect_one_line "$TMP/err" "did you mean 'syscalls:sys_enter_getpid'" || return 1
+	command -v setpriv >/dev/null || skip "no setpriv to run as an unprivileged user"
+	cp "$PMCBENCH" "$TMP/pmcbench-copy" 2>/dev/null && chmod 755 "$TMP" "$TMP/pmcbench-copy"
+	expect_exit 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$PMCBENCH" run -r 1 \
+		-e 'syscalls:sys_enter_getpid' -- true || return 1
+	expect_one_line "$TMP/err" "tracefs .*(not readable by this user|not mounted).*(run as root|sudo)" || return 1
+}
+
+test_tp_list_tracepoint() {
+	need_tracefs
+	expect_exit 0 "$PMCBENCH" list tracepoint 'syscalls:sys_enter_getp*' || return 1
+	expect_grep "syscalls:sys_enter_getpid" "$TMP/out" || return 1
+	expect_grep "syscalls:sys_enter_getppid" "$TMP/out" || return 1
+	expect_no_grep "sys_exit_getpid|sched:" "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" list tracepoint || return 1
+	expect_grep "sched:sched_switch" "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" list --names tracepoint 'sched:sched_sw*' || return 1
+	expect_grep "^sched:sched_switch$" "$TMP/out" || return 1
+}
+
+# A benchmark calling malloc three times per operation: exactly 3 mallocs/op.
+test_uprobe_mallocs_per_op() {
+	need_uprobes
+	[ -n "${PMC_MB_ALLOCS:-}" ] || skip "no benchmark programs in this build (sanitized)"
+	expect_exit 0 "$PMC_MB_ALLOCS" --allocs -r 2 -o a.json || return 1
+	values a.json uprobe:libc:malloc/op three_mallocs >got || return 1
+	values a.json uprobe:libc:free/op three_mallocs >>got || return 1
+	values a.json uprobe:libc:malloc/op no_mallocs >>got || return 1
+	printf '3\n3\n3\n3\n0\n0\n' >want
+	cmp -s got want || { cat got >&2; fail "not exactly 3 mallocs and frees per operation"; return 1; }
+	expect_grep "uprobe:libc:malloc/op" "$TMP/out" || return 1
+	expect_grep "uprobe.*disturb" "$TMP/err" || return 1
+}
+
+# A function of the program itself, by path; the same file stripped has no such symbol.
+test_uprobe_by_path_and_stripped_file() {
+	need_uprobes
+	expect_exit 0 "$PMCBENCH" run -r 2 -e "uprobe:$WORK:loop" -o a.json -- "$WORK" loop 1000 || return 1
+	values a.json "uprobe:$WORK:loop" >got || return 1
+	printf '1\n1\n' >want
+	cmp -s got want || { cat got >&2; fail "loop() not counted once per run"; return 1; }
+	cp "$WORK" stripped && strip --strip-all stripped || skip "no strip"
+	expect_exit 2 "$PMCBENCH" run -r 1 -e "uprobe:$TMP/stripped:loop" -- ./stripped loop 10 || return 1
+	expect_one_line "$TMP/err" "stripped has no function symbol 'loop'" || return 1
+	expect_exit 2 "$PMCBENCH" run -r 1 -e "uprobe:libnosuch:foo" -- "$WORK" loop 10 || return 1
+	expect_one_line "$TMP/err" "does not load a library 'libnosuch'" || return 1
+}
+
+test_doctor_reports_kernel_counts() {
+	need_tracefs
+	expect_exit 0 "$PMCBENCH" doctor || return 1
+	expect_grep "^    tracefs: +/sys/kernel/(debug/)?tracing$" "$TMP/out" || return 1
+	expect_grep "^    tracepoint PMU: +type [0-9]+; syscalls:sys_enter_getpid opens$" "$TMP/out" || return 1
+	if [ -r /sys/bus/event_source/devices/uprobe/type ]; then
+		expect_grep "^    uprobe PMU: +type $(cat /sys/bus/event_source/devices/uprobe/type)" "$TMP/out" || return 1
+	fi
+}
