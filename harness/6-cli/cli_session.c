@@ -293,7 +293,8 @@ void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_
 	cfg->require_counters = o->require_counters;
 	cfg->quiet = o->quiet;
 	cfg->profile = o->profile;
-	cfg->out = stdout;
+	/* With -o -, standard output is the result file's: the report goes beside it. */
+	cfg->out = o->output && strcmp(o->output, "-") == 0 ? stderr : stdout;
 	cfg->format = o->format;
 	cfg->aside = stderr;
 	cfg->output = o->output;

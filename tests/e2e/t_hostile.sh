@@ -1,0 +1,89 @@
+# pmcbench in a hostile world (issue 35): outputs that never replace a device, a FIFO
+# or a link; bisect stopped by a signal and safe under any path; no process left behind
+# by a run; control characters, full disks and missing interpreters reported as such.
+# Device nodes and FIFOs are private ones made in $TMP, never /dev's.
+
+# mknod_null NAME: a private /dev/null (1,3), mode 0666.
+mknod_null() {
+	mknod "$1" c 1 3 && chmod 666 "$1" || skip "cannot mknod a device node here"
+}
+
+# expect_chr NAME: NAME is still the character device 1,3 (a regular file has replaced
+# it if not).
+expect_chr() {
+	[ -c "$1" ] && [ "$(stat -c '%t,%T' "$1")" = "1,3" ] ||
+		fail "$1 is no longer the device node: $(stat -c '%F %a' "$1")"
+}
+
+test_outputs_write_into_a_device_node() {
+	mknod_null null.json; mknod_null null.csv; mknod_null null.md; mknod_null null.svg
+	mkresult a.json 'x::task-clock=1e6,0.01' || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -o null.json --export null.csv -- true || return 1
+	expect_chr null.json || return 1
+	expect_chr null.csv || return 1
+	expect_exit 0 "$PMCBENCH" compare --report null.md a.json a.json || return 1
+	expect_chr null.md || return 1
+	expect_exit 0 "$PMCBENCH" report --svg null.svg "$PMC_SRCDIR/tests/data/profile/hand.folded" || return 1
+	expect_chr null.svg || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db a.json || return 1
+	expect_exit 0 "$PMCBENCH" history export --db h.db -o null.csv || return 1
+	expect_chr null.csv || return 1
+	if [ -n "${PMC_MB_LCG:-}" ]; then
+		expect_exit 0 "$PMC_MB_LCG" -q -r 1 --min-time 0.001 --filter '^sum/64$' -o null.json || return 1
+		expect_chr null.json || return 1
+	fi
+	expect_exit 0 "$PMCBENCH" record -o null.json -- "$PMC_PROF_WORK" 20000 2000 || return 1
+	expect_chr null.json || return 1
+	[ "$(ls -A | grep -c '^\.')" = 0 ] || fail "temporary files left: $(ls -A)" || return 1
+}
+
+# A FIFO's reader gets the whole result, and the FIFO stays one.
+test_output_into_a_fifo_reaches_its_reader() {
+	mkfifo r.json || skip "cannot make a FIFO here"
+	cat r.json >got.json &
+	reader=$!
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -o r.json -- true
+	st=$?
+	# Replaced by a file, the FIFO would keep its reader waiting.
+	[ -p r.json ] || kill "$reader"
+	wait "$reader"
+	[ "$st" = 0 ] || return 1
+	[ -p r.json ] || fail "r.json is no longer a FIFO" || return 1
+	[ "$(json_get got.json 'd["schema"]')" = pmcbench-result/1 ] || fail "the reader got: $(head -c 200 got.json)" || return 1
+}
+
+# "-" is standard output, not a file named "-"; /dev/stdout stays a link, written
+# through (the descriptor's O_APPEND holds).
+test_output_dash_is_standard_output() {
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -o - -- true || return 1
+	[ ! -e ./- ] || fail "wrote a file named '-'" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == "pmcbench-result/1"' "$TMP/out" ||
+		fail "standard output is not the result: $(head -c 300 "$TMP/out")" || return 1
+	ln -s /proc/self/fd/1 stdout || return 1
+	echo before >log
+	"$PMCBENCH" run -q -r 1 -o stdout -- true >>log 2>"$TMP/err" || fail "run -o stdout: $(cat "$TMP/err")" || return 1
+	[ -L stdout ] || fail "the link was replaced" || return 1
+	[ "$(head -n 1 log)" = before ] || fail "the log was truncated: $(head -c 200 log)" || return 1
+	expect_grep '"pmcbench-result/1"' log || return 1
+}
+
+# A link is followed: its target gets the result, the link stays, and a setuid
+# executable target becomes 0644, never a setuid file of data.
+test_output_through_a_symlink_keeps_the_link_and_drops_set_id_bits() {
+	echo old >target.json
+	chmod 4755 target.json
+	ln -s target.json link.json
+	expect_exit 0 "$PMCBENCH" run -q -r 1 -o link.json -- true || return 1
+	[ -L link.json ] || fail "link.json is no longer a link" || return 1
+	[ "$(json_get target.json 'd["schema"]')" = pmcbench-result/1 ] || fail "target.json: $(head -c 100 target.json)" || return 1
+	[ "$(stat -c %a target.json)" = 644 ] || fail "target.json has mode $(stat -c %a target.json)" || return 1
+}
+
+# --db through a dangling link does not create the link's target.
+test_history_db_through_a_dangling_symlink_is_refused() {
+	mkresult a.json 'x::task-clock=1e6,0.01' || return 1
+	ln -s made.db h.db
+	expect_exit 2 "$PMCBENCH" history add --db h.db a.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: h\.db: a symlink to a file that does not exist" || return 1
+	[ ! -e made.db ] || fail "made.db was created" || return 1
+}
