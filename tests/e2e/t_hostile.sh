@@ -87,3 +87,63 @@ test_history_db_through_a_dangling_symlink_is_refused() {
 	expect_one_line "$TMP/err" "^pmcbench: h\.db: a symlink to a file that does not exist" || return 1
 	[ ! -e made.db ] || fail "made.db was created" || return 1
 }
+
+# A repository of 9 commits: 1-5 touch 20 pages, 6-9 touch 3000 (as t_history.sh's
+# bisect case), in ./repo.
+bisect_repo() {
+	git init -q -b main repo || return 1
+	local i
+	for i in 1 2 3 4 5 6 7 8 9; do
+		if [ "$i" -lt 6 ]; then echo 20 >repo/n.txt; else echo 3000 >repo/n.txt; fi
+		echo "$i" >repo/c.txt
+		git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm "commit $i" || return 1
+	done
+}
+
+# SIGINT at the third build (inside git bisect run) and SIGTERM at the first (measuring
+# the good end) stop everything: the build is gone when pmcbench exits 130 or 143 with
+# one line, the bisect is reset and HEAD is main again. The build says it is running
+# through a FIFO, so that the signal comes while it does.
+test_bisect_stops_on_sigint_and_sigterm() {
+	bisect_repo || return 1
+	cd repo || return 1
+	mkfifo "$TMP/ready" || return 1
+	local sig at want pid st
+	for sig in INT TERM; do
+		if [ $sig = INT ]; then at=3 want=130; else at=1 want=143; fi
+		rm -f "$TMP/count" "$TMP/build.pid"
+		env TMPDIR="$TMP" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD \
+			--build "n=\$((\$(cat '$TMP/count' 2>/dev/null || echo 0) + 1)); echo \$n >'$TMP/count'; [ \$n -lt $at ] || { echo \$\$ >'$TMP/build.pid'; echo go >'$TMP/ready'; exec sleep 120; }" \
+			--threshold page-faults=+20% -- sh -c "exec '$WORK' touch \$(cat n.txt)" \
+			>"$TMP/out" 2>"$TMP/err" </dev/null &
+		pid=$!
+		read -r _ <"$TMP/ready"
+		kill -$sig $pid
+		wait $pid
+		st=$?
+		if kill -0 "$(cat "$TMP/build.pid")" 2>/dev/null; then
+			kill "$(cat "$TMP/build.pid")"
+			fail "SIG$sig: the build still runs after pmcbench exited" || return 1
+		fi
+		[ $st = $want ] || fail "SIG$sig: exit status $st, expected $want" || return 1
+		expect_one_line "$TMP/err" '^pmcbench: interrupted$' || return 1
+		[ "$(git symbolic-ref --short HEAD 2>/dev/null)" = main ] || fail "SIG$sig: HEAD is not main again" || return 1
+		[ ! -e .git/BISECT_LOG ] || fail "SIG$sig: the bisect was not reset" || return 1
+		[ -z "$(git status --porcelain --untracked-files=no)" ] || fail "SIG$sig: the tree has changes" || return 1
+	done
+}
+
+# pmcbench's own path reaches no shell unquoted: under a directory named '$(touch pwned)'
+# the bisect works and runs nothing of the name.
+test_bisect_under_a_path_with_quotes_runs_nothing_of_it() {
+	local d="$TMP/'\$(touch pwned)'"
+	mkdir -p "$d" && cp "$PMCBENCH" "$d/pmcbench" || return 1
+	bisect_repo || return 1
+	cd repo || return 1
+	expect_exit 0 env TMPDIR="$TMP" "$d/pmcbench" history bisect --good HEAD~8 --bad HEAD --build true \
+		--threshold page-faults=+20% -- sh -c "exec '$WORK' touch \$(cat n.txt)" || return 1
+	expect_grep "^first bad commit: $(git rev-parse HEAD~3) commit 6$" "$TMP/out" || return 1
+	local pwned
+	pwned=$(find "$TMP" -name pwned)
+	[ -z "$pwned" ] || fail "the path ran as a command: $pwned" || return 1
+}
