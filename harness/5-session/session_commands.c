@@ -117,6 +117,12 @@ static void show_tail(const struct pmc_runner_tail *t, const struct pmc_session_
 	pmc_session_say(pr, PMC_SESSION_OUTPUT, "%s%s", t->partial ? "..." : "", t->text);
 }
 
+/* The runner's notes (what a run left running and was ended), as the session's. */
+static void runner_note(void *ud, const char *text)
+{
+	pmc_session_say(ud, PMC_SESSION_NOTE, "%s", text);
+}
+
 int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc_runner_opts *opts,
 			     const struct pmc_event_list *events, struct pmc_result *result)
 {
@@ -138,6 +144,8 @@ int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc
 		ro.ud = &pg;
 	}
 	ro.tail = tail;
+	ro.note = runner_note;
+	ro.note_ud = (void *)&cfg->pr;
 	if (cfg->guard)
 		cfg->guard(true, cfg->guard_ud);
 	r = pmc_runner_run(cfg->cmds, cfg->ncmds, &ro, result, err, sizeof(err));

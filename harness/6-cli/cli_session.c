@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "base/suggest.h"
@@ -264,6 +265,9 @@ static void progress(const struct pmc_session_progress *p, void *ud)
 void pmc_cli_guard(bool on, void *ud)
 {
 	pmc_cli_catch_signals(on);
+	/* The orphans a run leaves (a daemonizing command) become this process's, so the
+	 * runner can end them (harness/3-run/leftovers.h). */
+	prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0);
 }
 
 int pmc_cli_exit_status(int r, enum pmc_decision d)

@@ -147,3 +147,51 @@ test_bisect_under_a_path_with_quotes_runs_nothing_of_it() {
 	pwned=$(find "$TMP" -name pwned)
 	[ -z "$pwned" ] || fail "the path ran as a command: $pwned" || return 1
 }
+
+# A command that daemonizes (a background child, a setsid grandchild) leaves nothing
+# running after `pmcbench run`, with or without --timeout, and a note names what was
+# ended. The sleeps' odd durations mark them for pgrep.
+test_run_ends_what_its_command_leaves_running() {
+	expect_exit 0 "$PMCBENCH" run -r 2 --shell -- "sleep 92.4242 & setsid sleep 93.4343 &" || {
+		pkill -f 'sleep 9[23]\.4[23]4[23]'; return 1; }
+	if pgrep -af 'sleep 9[23]\.4[23]4[23]' >left; then
+		pkill -f 'sleep 9[23]\.4[23]4[23]'
+		fail "left running: $(cat left)" || return 1
+	fi
+	expect_grep "^pmcbench: note: 'sleep 92\.4242 & setsid sleep 93\.4343 &' left running after its run: .*\(pid [0-9]+\)" "$TMP/err" || return 1
+	[ "$(grep -c 'left running' "$TMP/err")" = 1 ] || fail "one note per command" || return 1
+	expect_exit 0 "$PMCBENCH" run -r 1 --timeout 30 --shell -- "sleep 92.4444 &" || return 1
+	if pgrep -af 'sleep 92\.4444' >left; then
+		pkill -f 'sleep 92\.4444'
+		fail "left running with --timeout: $(cat left)" || return 1
+	fi
+	expect_grep "left running after its run: sleep \(pid [0-9]+\)" "$TMP/err" || return 1
+}
+
+# pmcbench killed with SIGKILL mid-run takes its target with it (PR_SET_PDEATHSIG). A
+# subreaper (python) receives the orphan and waits for it; the alarm only bounds the
+# case when the target would live on.
+test_sigkill_of_pmcbench_ends_its_target() {
+	mkfifo ready || skip "cannot make a FIFO here"
+	python3 - "$PMCBENCH" <<'PY' || fail "the target outlived pmcbench" || return 1
+import ctypes, os, signal, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_CHILD_SUBREAPER = 36
+assert libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+p = subprocess.Popen([sys.argv[1], "run", "-q", "-r", "1", "-w", "0", "--shell", "--",
+                      "echo $$ >ready; exec sleep 91.4545"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+target = int(open("ready").read())
+os.kill(p.pid, signal.SIGKILL)
+p.wait()
+def late(*_):
+    os.kill(target, signal.SIGKILL)
+    print("target %d still running after pmcbench was killed" % target, file=sys.stderr)
+    sys.exit(1)
+signal.signal(signal.SIGALRM, late)
+signal.alarm(60)
+_, st = os.waitpid(target, 0)
+signal.alarm(0)
+sys.exit(0 if os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGKILL else 2)
+PY
+}
