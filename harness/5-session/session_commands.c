@@ -21,9 +21,20 @@ int pmc_session_check_commands(struct pmc_runner_cmd *cmds, size_t n,
 		int rc = pmc_find_executable(cmds[i].argv[0], &path);
 
 		if (rc == 0) {
+			char interp[256];
+
 			/* Searched once here, not by every run's exec. */
 			cmds[i].path = path;
-			continue;
+			/* exec would say "No such file or directory" of a script that exists. */
+			rc = pmc_script_interpreter_check(path, interp, sizeof(interp));
+			if (rc == 0)
+				continue;
+			pmc_session_say(pr, PMC_SESSION_ERROR,
+					"'%s': its interpreter '%s' (its #! line) %s; install it or "
+					"correct the line",
+					cmds[i].argv[0], interp,
+					rc == -EACCES ? "is not executable" : "does not exist");
+			return -EINVAL;
 		}
 		if (rc == -EACCES)
 			pmc_session_say(pr, PMC_SESSION_ERROR,

@@ -195,3 +195,56 @@ signal.alarm(0)
 sys.exit(0 if os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGKILL else 2)
 PY
 }
+
+# A control character in an event list (a script's stray newline) is an error, not part
+# of an event's name.
+test_event_list_with_a_control_character_is_refused() {
+	expect_exit 2 "$PMCBENCH" run -r 1 -e $'task-clock\n' --shell -- 'touch ran' || return 1
+	expect_one_line "$TMP/err" "column 11: control character 0x0a in the event list" || return 1
+	[ ! -e ran ] || fail "the command ran" || return 1
+	expect_exit 2 "$PMCBENCH" run -r 1 -e $'task-clock,\tpage-faults' -- true || return 1
+	expect_one_line "$TMP/err" "control character 0x09" || return 1
+}
+
+# A full disk is "No space left on device", not "Input/output error", from the writers
+# of compare --report, report --svg, --export and history export -o: a small tmpfs,
+# filled up, takes the files.
+test_full_disk_is_named_by_every_writer() {
+	mkdir full || return 1
+	mount -t tmpfs -o size=64k tmpfs full 2>/dev/null || skip "cannot mount a tmpfs here"
+	trap 'umount "$TMP/full"' EXIT
+	dd if=/dev/zero of=full/fill bs=4k 2>/dev/null
+	local a=() b=() i
+	for i in $(seq 10 69); do
+		a+=("bench$i::task-clock=1e6,0.01") b+=("bench$i::task-clock=1.5e6,0.01")
+	done
+	mkresult a.json "${a[@]}" && mkresult b.json "${b[@]}" || return 1
+	expect_exit 2 "$PMCBENCH" compare --report full/r.md a.json b.json || return 1
+	expect_grep "full/r\.md: cannot write the report: No space left on device" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" compare --export full/c.csv a.json b.json || return 1
+	expect_grep "No space left on device" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" report --svg full/f.svg "$PMC_SRCDIR/tests/data/profile/hand.folded" || return 1
+	expect_one_line "$TMP/err" "full/f\.svg: No space left on device" || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db a.json b.json || return 1
+	expect_exit 2 "$PMCBENCH" history export --db h.db -o full/h.csv || return 1
+	expect_one_line "$TMP/err" "full/h\.csv: No space left on device" || return 1
+	expect_no_grep "Input/output error" "$TMP/err" || return 1
+	[ "$(ls -A full)" = fill ] || fail "files left in the full disk: $(ls -A full)" || return 1
+}
+
+# A script whose #! interpreter is missing is named as such, not "No such file or
+# directory" about a file that exists; nothing runs.
+test_script_with_a_missing_interpreter_names_it() {
+	printf '#!/no/such/interp -x\ntouch ran\n' >s.sh && chmod +x s.sh
+	expect_exit 2 "$PMCBENCH" run -r 1 -- ./s.sh || return 1
+	expect_one_line "$TMP/err" "^pmcbench: '\./s\.sh': its interpreter '/no/such/interp' \(its #! line\) does not exist" || return 1
+}
+
+# run --history into a directory that takes no new file fails before anything runs, not
+# after every measurement (/proc refuses new files, even to root).
+test_run_history_that_cannot_be_written_fails_first() {
+	expect_exit 2 "$PMCBENCH" run -r 1 -o r.json --history /proc/h.db --shell -- 'touch ran' || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --history: cannot write /proc/h\.db" || return 1
+	[ ! -e ran ] || fail "the command ran" || return 1
+	[ ! -e r.json ] || fail "r.json was written" || return 1
+}
