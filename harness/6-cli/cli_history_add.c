@@ -101,11 +101,15 @@ int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
 			pmc_cli_error("%s: %s", argv[i], err);
 			goto out;
 		}
-		printf("%s: %s %.12s", argv[i], was_added ? "added as" : "already there as", id);
+		char b1[PMC_QUOTE_SIZE(256)], b2[PMC_QUOTE_SIZE(64)], b3[PMC_QUOTE_SIZE(64)];
+
+		printf("%s: %s %.12s", q(b1, sizeof(b1), argv[i]),
+		       was_added ? "added as" : "already there as", id);
 		if (was_added && (o->commit || o->branch))
 			printf(" (%s%s%s%s%s)", o->commit ? "commit " : "",
-			       o->commit ? o->commit : "", o->commit && o->branch ? ", " : "",
-			       o->branch ? "branch " : "", o->branch ? o->branch : "");
+			       o->commit ? q(b2, sizeof(b2), o->commit) : "",
+			       o->commit && o->branch ? ", " : "", o->branch ? "branch " : "",
+			       o->branch ? q(b3, sizeof(b3), o->branch) : "");
 		putchar('\n');
 	}
 	if (fflush(stdout) != 0) {

@@ -367,8 +367,10 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 		goto failed;
 	{
 		char *subject = git_quoted("log -1 --format=%s", first, NULL);
+		char b[PMC_QUOTE_SIZE(512)];
 
-		printf("first bad commit: %s %s\n", first, subject ? subject : "");
+		/* A commit's subject is anyone's text. */
+		printf("first bad commit: %s %s\n", first, subject ? pmc_quote(b, sizeof(b), subject) : "");
 		free(subject);
 	}
 	fflush(stdout);

@@ -89,14 +89,14 @@ test_history_db_through_a_dangling_symlink_is_refused() {
 }
 
 # A repository of 9 commits: 1-5 touch 20 pages, 6-9 touch 3000 (as t_history.sh's
-# bisect case), in ./repo.
+# bisect case), in ./repo; $1, when given, ends the subject of commit 6.
 bisect_repo() {
 	git init -q -b main repo || return 1
 	local i
 	for i in 1 2 3 4 5 6 7 8 9; do
 		if [ "$i" -lt 6 ]; then echo 20 >repo/n.txt; else echo 3000 >repo/n.txt; fi
 		echo "$i" >repo/c.txt
-		git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm "commit $i" || return 1
+		git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm "commit $i${1:+$([ "$i" = 6 ] && printf '%s' "$1")}" || return 1
 	done
 }
 
@@ -165,7 +165,7 @@ test_run_ends_what_its_command_leaves_running() {
 		pkill -f 'sleep 92\.4444'
 		fail "left running with --timeout: $(cat left)" || return 1
 	fi
-	expect_grep "left running after its run: sleep \(pid [0-9]+\)" "$TMP/err" || return 1
+	expect_grep "left running after its run: [^ ]+ \(pid [0-9]+\)" "$TMP/err" || return 1
 }
 
 # pmcbench killed with SIGKILL mid-run takes its target with it (PR_SET_PDEATHSIG). A
@@ -247,4 +247,31 @@ test_run_history_that_cannot_be_written_fails_first() {
 	expect_one_line "$TMP/err" "^pmcbench: --history: cannot write /proc/h\.db" || return 1
 	[ ! -e ran ] || fail "the command ran" || return 1
 	[ ! -e r.json ] || fail "r.json was written" || return 1
+}
+
+# Strings from a store or a repository reach the terminal escaped: history add and list
+# with an OSC title, a screen clear and a carriage return in the commit and the branch,
+# bisect's subject of the first bad commit. No ESC, BEL or CR byte gets out.
+test_history_and_bisect_print_no_raw_escapes() {
+	local esc=$'\e]0;pwned\a' clr=$'\e[2J' cr=$'\rPASS'
+	mkresult a.json 'x::task-clock=1e6,0.01' || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --commit "c0ffee$esc" --branch "main$clr$cr" a.json || return 1
+	expect_no_grep $'[\e\a\r]' "$TMP/out" || return 1
+	expect_grep 'added as' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	expect_no_grep $'[\e\a\r]' "$TMP/out" || return 1
+	expect_grep 'c0ffee' "$TMP/out" || return 1
+	# compare's warnings quote environment values from the result files.
+	mkresult e1.json "env:kernel=6.1$clr$esc" 'x::task-clock=1e6,0.01' || return 1
+	mkresult e2.json 'env:kernel=6.2' 'x::task-clock=1e6,0.01' || return 1
+	expect_exit 0 "$PMCBENCH" compare e1.json e2.json || return 1
+	expect_grep '^warning: .*6\.1' "$TMP/out" || return 1
+	expect_no_grep $'[\e\a\r]' "$TMP/out" || return 1
+	# Commit 6, the first bad one, has a hostile subject.
+	bisect_repo "$esc$cr" || return 1
+	cd repo || return 1
+	expect_exit 0 env TMPDIR="$TMP" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--threshold page-faults=+20% -- sh -c "exec '$WORK' touch \$(cat n.txt)" || return 1
+	expect_grep '^first bad commit: ' "$TMP/out" || return 1
+	expect_no_grep $'[\e\a\r]' "$TMP/out" || return 1
 }
