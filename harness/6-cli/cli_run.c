@@ -31,7 +31,7 @@ static int check_options(struct run_cli *c, size_t ncmds)
 			      "gates against a file: give one of them");
 		return -EINVAL;
 	}
-	if (c->history && !so->output) {
+	if (c->history && (!so->output || strcmp(so->output, "-") == 0)) {
 		pmc_cli_error("--history adds the saved result to the history; give -o FILE too");
 		return -EINVAL;
 	}

@@ -59,6 +59,9 @@ test_output_dash_is_standard_output() {
 	[ ! -e ./- ] || fail "wrote a file named '-'" || return 1
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == "pmcbench-result/1"' "$TMP/out" ||
 		fail "standard output is not the result: $(head -c 300 "$TMP/out")" || return 1
+	# --history reads the saved file back: standard output is none.
+	expect_exit 2 "$PMCBENCH" run -q -r 1 -o - --history h.db -- true || return 1
+	expect_one_line "$TMP/err" "give -o FILE too" || return 1
 	ln -s /proc/self/fd/1 stdout || return 1
 	echo before >log
 	"$PMCBENCH" run -q -r 1 -o stdout -- true >>log 2>"$TMP/err" || fail "run -o stdout: $(cat "$TMP/err")" || return 1
