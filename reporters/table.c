@@ -314,6 +314,17 @@ static void text_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
 	free(e);
 }
 
+/* prefix, then s escaped for the terminal, on a line of its own. */
+static void escaped_line(struct pmc_sbuf *b, const char *prefix, const char *s)
+{
+	char *e = pmc_escape_text_needed(s) ? pmc_escape_text_dup(s) : NULL;
+
+	pmc_sb_puts(b, prefix);
+	pmc_sb_puts(b, e ? e : pmc_escape_text_needed(s) ? "?" : s);
+	pmc_sb_put(b, "\n", 1);
+	free(e);
+}
+
 /* The SGR colour of a verdict: red regressions, green improvements, yellow
  * inconclusive rows; NULL for no change. */
 static const char *verdict_sgr(const struct pmc_cmp_row *row)
@@ -500,7 +511,9 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	bool ok = true;
 
 	if (!c) {
-		fprintf(out, "error: %s\n", o->error);
+		fputs("error: ", out);
+		pmc_escape_text(out, o->error ? o->error : "");
+		fputc('\n', out);
 		return 0;
 	}
 	{
@@ -541,11 +554,13 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 			ok = one_table(&b, out, c, o, on, nn, blk->rows, blk->nrows, blk);
 		}
 	pmc_sb_put(&b, "\n", 1);
+	/* Warnings and errors quote metric ids, names and environment values from the
+	 * input: escaped as every cell is. */
 	for (size_t i = 0; i < c->nwarnings; i++)
 		if (!pmc_cmp_same_as_error(c->warnings[i], o))
-			pmc_sb_printf(&b, "warning: %s\n", c->warnings[i]);
+			escaped_line(&b, "warning: ", c->warnings[i]);
 	if (o->error)
-		pmc_sb_printf(&b, "error: %s\n", o->error);
+		escaped_line(&b, "error: ", o->error);
 	ok = ok && pmc_sb_flush(&b, out);
 	free(b.p);
 	if (!ok)

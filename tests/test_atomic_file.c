@@ -1,7 +1,11 @@
 /* The atomic-file writer of harness/0-base: a commit replaces the target whole and keeps
  * its mode, a new file gets the umask's mode, and an abort or any failure (a write cut
  * short by the file size limit, a rename that cannot happen, a directory that does not
- * exist) leaves the old file as it was and no temporary file behind. */
+ * exist) leaves the old file as it was and no temporary file behind. What is not a
+ * regular file (a device node, a FIFO, standard output, a descriptor through /proc) is
+ * written into, never replaced; a symlink is followed, and its target's set-id bits are
+ * never copied. The nodes are private ones made with mknod/mkfifo in the test's
+ * directory, never /dev's. */
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -13,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -195,6 +201,156 @@ static void missing_directory_and_bad_names_are_refused(void **state)
 	assert_ptr_equal(af, (void *)1);
 }
 
+static int commit_text(const char *p, const char *text, char *err, size_t errlen)
+{
+	struct pmc_atomic_file *af;
+	int rc = pmc_atomic_file_open(p, &af, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	fputs(text, pmc_atomic_file_stream(af));
+	return pmc_atomic_file_commit(af, err, errlen);
+}
+
+/* A private copy of /dev/null (1,3) and /dev/full (1,7): still the same device after a
+ * commit, and a full device's error is ENOSPC by name. */
+static void device_node_is_written_not_replaced(void **state)
+{
+	char node[200], full[200], err[256] = "";
+	struct stat st;
+
+	snprintf(node, sizeof(node), "%s/null", dir);
+	snprintf(full, sizeof(full), "%s/full", dir);
+	assert_int_equal(mknod(node, S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(mknod(full, S_IFCHR | 0666, makedev(1, 7)), 0);
+	assert_int_equal(chmod(node, 0666), 0); /* mknod applied the umask */
+	assert_int_equal(pmc_atomic_file_check(node, err, sizeof(err)), 0);
+	assert_int_equal(commit_text(node, "result\n", err, sizeof(err)), 0);
+	assert_int_equal(lstat(node, &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(st.st_rdev, makedev(1, 3));
+	assert_int_equal(st.st_mode & 07777, 0666);
+	assert_int_equal(commit_text(full, "result\n", err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "No space left on device"));
+	assert_int_equal(lstat(full, &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(count_entries(dir), 2);
+	unlink(node);
+	unlink(full);
+}
+
+/* A FIFO's reader gets the whole text; checking the path does not open it (which would
+ * be the reader's end of file), and the FIFO stays a FIFO. */
+static void fifo_reader_gets_the_text(void **state)
+{
+	char fifo[200], err[256] = "";
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(pmc_atomic_file_check(fifo, err, sizeof(err)), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char buf[64] = "";
+		size_t n = 0;
+		int fd = open(fifo, O_RDONLY);
+		ssize_t k;
+
+		while (fd >= 0 && (k = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+			n += (size_t)k;
+		_exit(strcmp(buf, "through the fifo\n") == 0 ? 0 : 1);
+	}
+	assert_int_equal(commit_text(fifo, "through the fifo\n", err, sizeof(err)), 0);
+	/* A FIFO replaced by a file would leave the reader waiting for ever. */
+	if (lstat(fifo, &st) != 0 || !S_ISFIFO(st.st_mode))
+		kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(count_entries(dir), 1);
+	unlink(fifo);
+}
+
+/* A symlink stays a link; its target is replaced with at most 0666 of its mode (a
+ * setuid, executable target gives 0644); a dangling link's target is created. */
+static void symlink_target_is_replaced_without_set_id_bits(void **state)
+{
+	char link[200], target[200], dangling[200], made[200], err[256] = "";
+	struct stat st;
+
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	snprintf(target, sizeof(target), "%s/target.json", dir);
+	snprintf(dangling, sizeof(dangling), "%s/dangling.json", dir);
+	snprintf(made, sizeof(made), "%s/made.json", dir);
+	write_text(target, "old\n");
+	assert_int_equal(chmod(target, 06755), 0);
+	assert_int_equal(symlink("target.json", link), 0);
+	assert_int_equal(commit_text(link, "new\n", err, sizeof(err)), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_string_equal(read_text(target), "new\n");
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 06755 & 0666);
+	assert_int_equal(symlink(made, dangling), 0);
+	assert_int_equal(commit_text(dangling, "made\n", err, sizeof(err)), 0);
+	assert_int_equal(lstat(dangling, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_string_equal(read_text(made), "made\n");
+	assert_int_equal(count_entries(dir), 4);
+	unlink(link);
+	unlink(target);
+	unlink(dangling);
+	unlink(made);
+}
+
+/* "-" is standard output, and a link to /proc/self/fd/N (what /dev/stdout is) writes
+ * through descriptor N: its O_APPEND holds, the file is the same inode; an abort
+ * writes nothing. Standard output is redirected in a child. */
+static void dash_and_descriptor_links_write_in_place(void **state)
+{
+	char out[200], link[200], proc[64], err[256] = "";
+	struct stat before, after;
+	struct pmc_atomic_file *af;
+	int status, fd;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	snprintf(link, sizeof(link), "%s/stdout", dir);
+	write_text(out, "old\n");
+	assert_int_equal(stat(out, &before), 0);
+	fd = open(out, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	assert_int_equal(symlink(proc, link), 0);
+	assert_int_equal(commit_text(link, "appended\n", err, sizeof(err)), 0);
+	assert_int_equal(pmc_atomic_file_open(link, &af, err, sizeof(err)), 0);
+	fputs("dropped\n", pmc_atomic_file_stream(af));
+	pmc_atomic_file_abort(af);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (dup2(fd, STDOUT_FILENO) < 0)
+			_exit(1);
+		_exit(commit_text("-", "dash\n", err, sizeof(err)) == 0 ? 0 : 2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	close(fd);
+	assert_string_equal(read_text(out), "old\nappended\ndash\n");
+	assert_int_equal(stat(out, &after), 0);
+	assert_int_equal(after.st_ino, before.st_ino);
+	assert_int_equal(lstat(link, &after), 0);
+	assert_true(S_ISLNK(after.st_mode));
+	assert_int_equal(count_entries(dir), 2);
+	unlink(link);
+	unlink(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +360,10 @@ int main(void)
 	    cmocka_unit_test(failed_write_leaves_the_old_file),
 	    cmocka_unit_test(failed_rename_leaves_no_temporary_file),
 	    cmocka_unit_test(missing_directory_and_bad_names_are_refused),
+	    cmocka_unit_test(device_node_is_written_not_replaced),
+	    cmocka_unit_test(fifo_reader_gets_the_text),
+	    cmocka_unit_test(symlink_target_is_replaced_without_set_id_bits),
+	    cmocka_unit_test(dash_and_descriptor_links_write_in_place),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

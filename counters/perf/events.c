@@ -1212,6 +1212,19 @@ int pmc_event_list_parse(const char *spec, const struct pmc_event_list_opts *opt
 		r = -EINVAL;
 		goto fail_args;
 	}
+	/* A newline or a tab is no separator perf knows, and would be stored in the result
+	 * as the event's name: an event list is printable text. */
+	for (const unsigned char *c = (const unsigned char *)spec; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			perr.column = (size_t)((const char *)c - spec) + 1;
+			snprintf(perr.message, sizeof(perr.message),
+				 "control character 0x%02x in the event list; separate events "
+				 "with commas",
+				 *c);
+			r = -EINVAL;
+			goto fail_args;
+		}
+	}
 	p.root = PMC_OPTS_GET(opts, sysfs_root, NULL);
 	p.tracefs_opt = PMC_OPTS_GET(opts, tracefs_root, NULL);
 	r = parse_list(&p);

@@ -72,3 +72,29 @@ int pmc_find_executable(const char *name, char **ret_path)
 	free(found);
 	return denied ? -EACCES : -ENOENT;
 }
+
+int pmc_script_interpreter_check(const char *path, char *interp, size_t len)
+{
+	char line[256];
+	size_t start, end;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 2 || line[0] != '#' || line[1] != '!')
+		return 0;
+	line[n] = '\0';
+	/* The kernel's parse (fs/binfmt_script.c): blanks after "#!", then the program up
+	 * to a blank or the end of the line. */
+	for (start = 2; line[start] == ' ' || line[start] == '\t'; start++)
+		;
+	for (end = start; line[end] && !strchr(" \t\n", line[end]); end++)
+		;
+	if (end == start)
+		return 0;
+	snprintf(interp, len, "%.*s", (int)(end - start), line + start);
+	return check_executable(interp);
+}

@@ -480,6 +480,8 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 	if (rc < 0)
 		return rc;
 	rc = write_result(r, pmc_atomic_file_stream(af));
+	if (rc == -EIO && pmc_atomic_file_write_error(af))
+		rc = pmc_atomic_file_write_error(af);
 	if (rc < 0) {
 		pmc_atomic_file_abort(af);
 		pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged",

@@ -374,12 +374,24 @@ int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
 {
 	struct pmc_hist_db *d = calloc(1, sizeof(*d));
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	struct stat st;
 	int rc, r;
 
 	if (!d || !(d->display = strdup(display))) {
 		free(d);
 		pmc_err_set(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
+	/* SQLite would follow a dangling symlink and create its target, wherever it
+	 * points: a store is made only at a path that names no link, or a link to one. */
+	if (create && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) < 0 &&
+	    errno == ENOENT) {
+		pmc_err_set(err, errlen,
+			    "%s: a symlink to a file that does not exist; create the store at "
+			    "another path or fix the link",
+			    display);
+		r = -ENOENT;
+		goto close;
 	}
 	rc = sqlite3_open_v2(path, &d->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {

@@ -256,6 +256,8 @@ int pmc_profile_save(const struct pmc_profile *p, const char *path, char *err, s
 		goto out;
 	f = pmc_atomic_file_stream(af);
 	rc = write_profile(p, f);
+	if (rc == -EIO && pmc_atomic_file_write_error(af))
+		rc = pmc_atomic_file_write_error(af);
 	if (rc < 0) {
 		pmc_atomic_file_abort(af);
 		pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged",

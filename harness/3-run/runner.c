@@ -20,6 +20,7 @@
 #include "core/result.h"
 #include "elf/buildid.h"
 #include "run/env.h"
+#include "run/leftovers.h"
 #include "run/runner.h"
 #include "run/spawn.h"
 #include "run/target_env.h"
@@ -33,7 +34,24 @@ struct session {
 	/* What every run's spawning shares (spawn.h): one per thread that spawns, two in a
 	 * duet. */
 	struct pmc_spawner *sp[2];
+	const struct pmc_runner_cmd *cmds;
+	bool *noted; /* per command: what one of its runs left was noted */
 };
+
+/* A note for the caller (pmc_runner_opts.note), when it takes them. */
+__attribute__((format(printf, 2, 3))) static void pmc_note(const struct session *x,
+							   const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	if (!x->o->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	x->o->note(x->o->note_ud, text);
+}
 
 static double timeval_ns(struct timeval tv)
 {
@@ -255,7 +273,36 @@ static struct pmc_spawn_opts spawn_opts(const struct pmc_runner_cmd *cmd, const 
 	    .envp = x->envp,
 	    .in_child = x->b->run_in_child(run),
 	    .ud = run,
+	    /* A target never outlives pmcbench, even killed with SIGKILL. */
+	    .die_with_parent = true,
 	};
+}
+
+/* Ends what the runs of cmds[0..n) (process groups pgids) left running, once their
+ * readings are taken, so that nothing they count changes, and notes it the first time
+ * for each command. */
+static void end_leftovers(struct session *x, const struct pmc_leftovers *before,
+			  const struct pmc_runner_cmd *const *cmds, const pid_t *pgids, size_t n)
+{
+	char names[512];
+	size_t ended = pmc_leftovers_end(before, pgids, n, names, sizeof(names));
+	/* A duet's are noted as the first command's. */
+	const struct pmc_runner_cmd *cmd = cmds[0];
+
+	if (!ended || !x->o->note)
+		return;
+	if (x->noted && x->noted[cmd - x->cmds])
+		return;
+	if (x->noted)
+		x->noted[cmd - x->cmds] = true;
+	if (names[0])
+		pmc_note(x, "'%s' left running after its run: %s; ended, after the run's readings, "
+			    "as whatever its runs leave is",
+			 cmd->display, names);
+	else
+		pmc_note(x, "'%s' left the rest of its process group running after its run; ended, "
+			    "after the run's readings, as whatever its runs leave is",
+			 cmd->display);
 }
 
 /* Whether a run may be recorded: r is how spawning and the round's end went, cr what
@@ -343,6 +390,7 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 	const struct pmc_runner_opts *o = x->o;
 	struct pmc_spawn_result sr = {0};
 	struct pmc_backend_run *run = NULL;
+	struct pmc_leftovers before;
 	struct pmc_spawn_opts so;
 	char why[512] = "";
 	int r, cr = 0;
@@ -354,11 +402,19 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 		return r;
 	}
 	so = spawn_opts(cmd, x, run, o->running);
+	if (pmc_leftovers_before(&before) < 0) {
+		x->b->run_free(run);
+		pmc_err_set(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	r = x->b->round_start(x->s, measured);
 	if (r == 0)
 		r = x->b->round_stop(x->s, pmc_spawner_run(x->sp[0], &so, &sr));
 	if (r == 0)
 		cr = x->b->run_collect(run, why, sizeof(why));
+	if (sr.pid > 0)
+		end_leftovers(x, &before, &cmd, &sr.pid, 1);
+	pmc_leftovers_free(&before);
 	r = check_run(cmd, x, run, r, cr, why, &sr, measured, n, err, errlen);
 	if (r == 0 && measured) {
 		struct pmc_run_info info = {.exit_code = sr.exit_code,
@@ -385,6 +441,7 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 	struct pmc_backend_run *run[2] = {NULL, NULL};
 	struct pmc_spawn_opts so[2];
 	const struct pmc_spawn_opts *const sop[2] = {&so[0], &so[1]};
+	struct pmc_leftovers before;
 	char why[2][512] = {"", ""};
 	int rc[2], cr[2] = {0, 0}, r = 0;
 
@@ -406,6 +463,11 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 		goto out;
 	/* One round of the backend for both: the system-wide events count both commands,
 	 * and each run gets their reading. */
+	if (pmc_leftovers_before(&before) < 0) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
 	r = x->b->round_start(x->s, measured);
 	if (r == 0)
 		r = x->b->round_stop(x->s, pmc_spawner_pair(x->sp, sop, sr, rc));
@@ -414,6 +476,14 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 		if (rc[c] == 0)
 			cr[c] = x->b->run_collect(run[c], why[c], sizeof(why[c]));
 	}
+	{
+		const struct pmc_runner_cmd *const both[2] = {&cmds[0], &cmds[1]};
+		const pid_t pgids[2] = {r == 0 && rc[0] == 0 ? sr[0].pid : 0,
+					r == 0 && rc[1] == 0 ? sr[1].pid : 0};
+
+		end_leftovers(x, &before, both, pgids, 2);
+	}
+	pmc_leftovers_free(&before);
 	for (size_t c = 0; c < 2; c++) {
 		r = check_run(&cmds[c], x, run[c], rc[c], cr[c], why[c], &sr[c], measured, n, err,
 			      errlen);
@@ -551,7 +621,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				      .sys = o->sys,
 				      .valgrind_tool = o->valgrind_tool,
 				      .valgrind_path = o->valgrind_path};
-	struct session x = {.o = o, .b = pmc_backend_get(o->backend)};
+	struct session x = {.o = o, .b = pmc_backend_get(o->backend), .cmds = cmds};
 	size_t first = 0, rounds, taken = 0;
 	char *env_desc = NULL;
 	int r, cpus[2] = {-1, -1};
@@ -562,7 +632,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		pmc_err_set(err, errlen, "nothing to run");
 		return -EINVAL;
 	}
-	r = x.b->session_new(&bo, &x.s);
+	x.noted = calloc(ncmds, sizeof(*x.noted));
+	r = x.noted ? x.b->session_new(&bo, &x.s) : -ENOMEM;
 	if (r < 0) {
 		pmc_err_set(err, errlen, "out of memory");
 		return r;
@@ -683,7 +754,9 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 out:
 	pmc_spawner_free(x.sp[0]);
 	pmc_spawner_free(x.sp[1]);
-	x.b->session_free(x.s);
+	if (x.s)
+		x.b->session_free(x.s);
+	free(x.noted);
 	free(x.envp);
 	return r;
 }

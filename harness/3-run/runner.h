@@ -96,6 +96,10 @@ struct pmc_runner_opts {
 	 * run there, before runs rounds (--runs auto; the result holds the rounds taken). */
 	bool (*round_done)(void *round_ud, const struct pmc_result *r, size_t round);
 	void *round_ud;
+	/* Called with a note for the user when set: what a command's run left running and
+	 * was ended (run/leftovers.h), the first time for each command. */
+	void (*note)(void *note_ud, const char *text);
+	void *note_ud;
 };
 
 /* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with

@@ -445,6 +445,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	/* The child has exec'd (CLONE_VFORK): the peak its exec kept is the one read now,
 	 * before ours can fall (a free that gives pages back does not record the peak). */
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
+	res.pid = pid;
 	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)

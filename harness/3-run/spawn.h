@@ -67,6 +67,7 @@ struct pmc_spawn_opts {
 #define PMC_SPAWN_TAIL_TICK_MS 100
 
 struct pmc_spawn_result {
+	pid_t pid;	 /* the child's, and its process group's, now reaped */
 	int exit_code;   /* -1 when killed by a signal */
 	int term_signal; /* 0 unless killed by a signal */
 	bool timed_out;  /* killed by us after timeout_s */

@@ -22,9 +22,20 @@ int pmc_session_check_commands(struct pmc_runner_cmd *cmds, size_t n,
 		int rc = pmc_find_executable(cmds[i].argv[0], &path);
 
 		if (rc == 0) {
+			char interp[256];
+
 			/* Searched once here, not by every run's exec. */
 			cmds[i].path = path;
-			continue;
+			/* exec would say "No such file or directory" of a script that exists. */
+			rc = pmc_script_interpreter_check(path, interp, sizeof(interp));
+			if (rc == 0)
+				continue;
+			pmc_session_say(pr, PMC_SESSION_ERROR,
+					"'%s': its interpreter '%s' (its #! line) %s; install it or "
+					"correct the line",
+					cmds[i].argv[0], interp,
+					rc == -EACCES ? "is not executable" : "does not exist");
+			return -EINVAL;
 		}
 		if (rc == -EACCES)
 			pmc_session_say(pr, PMC_SESSION_ERROR,
@@ -117,6 +128,12 @@ static void show_tail(const struct pmc_runner_tail *t, const struct pmc_session_
 	pmc_session_say(pr, PMC_SESSION_OUTPUT, "%s%s", t->partial ? "..." : "", t->text);
 }
 
+/* The runner's notes (what a run left running and was ended), as the session's. */
+static void runner_note(void *ud, const char *text)
+{
+	pmc_session_say(ud, PMC_SESSION_NOTE, "%s", text);
+}
+
 int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc_runner_opts *opts,
 			     const struct pmc_event_list *events, struct pmc_result *result)
 {
@@ -138,6 +155,8 @@ int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc
 		ro.ud = &pg;
 	}
 	ro.tail = tail;
+	ro.note = runner_note;
+	ro.note_ud = (void *)&cfg->pr;
 	if (cfg->guard)
 		cfg->guard(true, cfg->guard_ud);
 	r = pmc_runner_run(cfg->cmds, cfg->ncmds, &ro, result, err, sizeof(err));

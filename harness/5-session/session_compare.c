@@ -112,6 +112,8 @@ static int write_report_file(const struct pmc_session_compare *c, const struct p
 		/* The file says where the time went too (a CI job summary shows it). */
 		if (r == 0 && (cmp || set) && !pmc_session_format_is_document(c->format))
 			explain_all(c, cmp, set, ps, pmc_atomic_file_stream(af), false, pr);
+		if (r == -EIO && pmc_atomic_file_write_error(af))
+			r = pmc_atomic_file_write_error(af); /* a full disk, not "I/O error" */
 		if (r < 0)
 			pmc_atomic_file_abort(af);
 		else

@@ -77,6 +77,10 @@ static int write_one(const struct pmc_session_export *e, const struct pmc_result
 		     : set ? pmc_report_comparisons(f, e->format, set->cs, set->names, set->n, ro,
 						    err, sizeof(err))
 			   : pmc_report_comparison(f, e->format, c, ro, err, sizeof(err));
+		if (rc == -EIO && pmc_atomic_file_write_error(af)) {
+			rc = pmc_atomic_file_write_error(af); /* a full disk, not "I/O error" */
+			err[0] = '\0';
+		}
 		if (rc < 0)
 			pmc_atomic_file_abort(af);
 		else

@@ -47,6 +47,16 @@ int pmc_session_check_path(const struct pmc_session_printer *pr, const char *opt
 				path);
 		return -EINVAL;
 	}
+	/* Standard output, a device or a FIFO is written in place, not beside. */
+	if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
+		char err[1024];
+
+		if (pmc_atomic_file_check(path, err, sizeof(err)) < 0) {
+			pmc_session_say(pr, PMC_SESSION_ERROR, "%s: %s", opt, err);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
@@ -59,14 +69,11 @@ int pmc_session_check_path(const struct pmc_session_printer *pr, const char *opt
 		/* Creating the file's temporary beside it is the only sure test: a directory
 		 * may pass access(W_OK) and refuse new files (/proc, read-only mounts as
 		 * root). */
-		struct pmc_atomic_file *probe;
 		char err[1024];
 
-		if (pmc_atomic_file_open(path, &probe, err, sizeof(err)) < 0) {
+		if (pmc_atomic_file_check(path, err, sizeof(err)) < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "%s: %s", opt, err);
 			r = -EINVAL;
-		} else {
-			pmc_atomic_file_abort(probe);
 		}
 	}
 	free(copy);

@@ -337,6 +337,8 @@ int pmc_session_write_flamegraph(const char *path, const struct pmc_profile *old
 		return r;
 	}
 	r = pmc_profile_flamegraph(pmc_atomic_file_stream(af), old_p, new_p, view);
+	if (r == -EIO && pmc_atomic_file_write_error(af))
+		r = pmc_atomic_file_write_error(af); /* a full disk, not "I/O error" */
 	if (r < 0) {
 		pmc_atomic_file_abort(af);
 		pmc_session_say(pr, PMC_SESSION_ERROR, "cannot draw the flame graph into %s: %s",

@@ -37,7 +37,9 @@ int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const ch
 int pmc_cli_history(int argc, char **argv);
 
 /* `run --history DB`: adds the result file that run saved to the history DB, as
- * `history add` does (cli_history_add.c), and returns an exit code. The history is the
+ * `history add` does (cli_history_add.c), and returns an exit code; with path NULL,
+ * before anything runs, only checks that DB could take it (an existing store opens, a
+ * new SQLite file could be created in its directory), saying why not. The history is the
  * pmcbench executable's only (cli/meson.build): its main sets this; in libpmcbench, whose
  * benchmark programs' results `pmcbench history add` takes, it stays NULL. */
 extern int (*pmc_cli_run_history)(const char *db, const char *path);

@@ -1,9 +1,12 @@
 /* `pmcbench history add` (docs/history.md): result files into the history, with the
  * commit and branch from options, CI variables, then git. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "core/result.h"
@@ -98,11 +101,15 @@ int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
 			pmc_cli_error("%s: %s", argv[i], err);
 			goto out;
 		}
-		printf("%s: %s %.12s", argv[i], was_added ? "added as" : "already there as", id);
+		char b1[PMC_QUOTE_SIZE(256)], b2[PMC_QUOTE_SIZE(64)], b3[PMC_QUOTE_SIZE(64)];
+
+		printf("%s: %s %.12s", q(b1, sizeof(b1), argv[i]),
+		       was_added ? "added as" : "already there as", id);
 		if (was_added && (o->commit || o->branch))
 			printf(" (%s%s%s%s%s)", o->commit ? "commit " : "",
-			       o->commit ? o->commit : "", o->commit && o->branch ? ", " : "",
-			       o->branch ? "branch " : "", o->branch ? o->branch : "");
+			       o->commit ? q(b2, sizeof(b2), o->commit) : "",
+			       o->commit && o->branch ? ", " : "", o->branch ? "branch " : "",
+			       o->branch ? q(b3, sizeof(b3), o->branch) : "");
 		putchar('\n');
 	}
 	if (fflush(stdout) != 0) {
@@ -120,10 +127,44 @@ out:
 	return code;
 }
 
+/* Whether db could take a result (pmc_cli_run_history with no path). */
+static int check_db(const char *db)
+{
+	const char *file = strncmp(db, "sqlite:", 7) == 0 ? db + 7 : db;
+	struct pmc_history *h = NULL;
+	char err[1024];
+	int r;
+
+	if (strncmp(db, "postgresql://", 13) == 0 || strncmp(db, "postgres://", 11) == 0) {
+		/* A server that refuses us now would after the runs too; an empty database
+		 * gets the tables then. */
+		r = pmc_history_open(db, 0, &h, err, sizeof(err));
+		pmc_history_close(h);
+		if (r < 0 && r != -ENOENT) {
+			pmc_cli_error("--history: %s", err);
+			return PMC_EXIT_ERROR;
+		}
+		return PMC_EXIT_OK;
+	}
+	/* SQLite writes the file and its journal beside it: the directory must take a new
+	 * file, and an existing store must be writable. */
+	if (pmc_atomic_file_check(file, err, sizeof(err)) < 0) {
+		pmc_cli_error("--history: %s", err);
+		return PMC_EXIT_ERROR;
+	}
+	if (access(file, F_OK) == 0 && access(file, W_OK) < 0) {
+		pmc_cli_error("--history: cannot write %s: %s", file, strerror(errno));
+		return PMC_EXIT_ERROR;
+	}
+	return PMC_EXIT_OK;
+}
+
 int pmc_cli_history_add_file(const char *db, const char *path)
 {
 	struct hopts o = {.db = db};
 	char *argv[] = {(char *)path};
 
+	if (!path)
+		return check_db(db);
 	return pmc_cli_hist_add(1, argv, &o);
 }

@@ -154,6 +154,10 @@ int pmc_cli_hist_export(int argc, char **argv, struct hopts *o)
 		r = export_json(f, ps, n);
 	}
 	if (af) {
+		if (r == -EIO && pmc_atomic_file_write_error(af))
+			r = pmc_atomic_file_write_error(af);
+		if (r < 0 && r != -ENOMEM)
+			pmc_cli_error("%s: %s", o->output, strerror(-r));
 		if (r < 0)
 			pmc_atomic_file_abort(af);
 		else if ((r = pmc_atomic_file_commit(af, err, sizeof(err))) < 0)

@@ -32,13 +32,15 @@ int pmc_cli_hist_list(int argc, char **argv, struct hopts *o)
 	       "machine", "fingerprint", "entry", "tags");
 	for (size_t i = 0; i < n; i++) {
 		char when[32], b1[PMC_QUOTE_SIZE(64)], b2[PMC_QUOTE_SIZE(64)],
-		    b4[PMC_QUOTE_SIZE(256)];
+		    b4[PMC_QUOTE_SIZE(256)], b5[PMC_QUOTE_SIZE(64)], b6[PMC_QUOTE_SIZE(64)],
+		    b7[PMC_QUOTE_SIZE(64)];
 
+		/* Every field comes from the store, which may come from anywhere. */
 		when_text(es[i].t, when);
 		printf("%-20s  %-12.12s  %-16s  %-16s  %-16s  %-12.12s  %s\n", when,
-		       es[i].commit ? es[i].commit : "-", q(b1, sizeof(b1), es[i].branch),
-		       q(b2, sizeof(b2), es[i].machine), es[i].fingerprint, es[i].id,
-		       *es[i].tags ? q(b4, sizeof(b4), es[i].tags) : "-");
+		       q(b5, sizeof(b5), es[i].commit), q(b1, sizeof(b1), es[i].branch),
+		       q(b2, sizeof(b2), es[i].machine), q(b6, sizeof(b6), es[i].fingerprint),
+		       q(b7, sizeof(b7), es[i].id), *es[i].tags ? q(b4, sizeof(b4), es[i].tags) : "-");
 	}
 	printf("%zu entr%s in %s\n", n, n == 1 ? "y" : "ies", pmc_history_display(h));
 	code = fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;

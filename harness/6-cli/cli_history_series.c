@@ -241,8 +241,10 @@ int pmc_cli_hist_write_charts(const char *path, const struct charts *cs, bool ht
 		fputs("</body></html>\n", f);
 	}
 	if (r < 0 || ferror(f)) {
+		r = pmc_atomic_file_write_error(af) ? pmc_atomic_file_write_error(af)
+						     : r < 0 ? r : -EIO;
 		pmc_atomic_file_abort(af);
-		pmc_cli_error("%s: cannot write the chart", path);
+		pmc_cli_error("%s: cannot write the chart: %s", path, strerror(-r));
 		return -EIO;
 	}
 	if (pmc_atomic_file_commit(af, err, sizeof(err)) < 0) {

@@ -31,7 +31,7 @@ static int check_options(struct run_cli *c, size_t ncmds)
 			      "gates against a file: give one of them");
 		return -EINVAL;
 	}
-	if (c->history && !so->output) {
+	if (c->history && (!so->output || strcmp(so->output, "-") == 0)) {
 		pmc_cli_error("--history adds the saved result to the history; give -o FILE too");
 		return -EINVAL;
 	}
@@ -40,6 +40,9 @@ static int check_options(struct run_cli *c, size_t ncmds)
 			      "'pmcbench history add FILE'");
 		return -EINVAL;
 	}
+	/* A history that cannot take the result says so before the runs, not after. */
+	if (c->history && pmc_cli_run_history(c->history, NULL) != PMC_EXIT_OK)
+		return -EINVAL;
 	if (c->max_given && !c->runs_auto) {
 		pmc_cli_error("--max-runs and --max-time bound --runs auto; give -r auto too");
 		return -EINVAL;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "base/suggest.h"
@@ -313,6 +314,9 @@ static void progress(const struct pmc_session_progress *p, void *ud)
 void pmc_cli_guard(bool on, void *ud)
 {
 	pmc_cli_catch_signals(on);
+	/* The orphans a run leaves (a daemonizing command) become this process's, so the
+	 * runner can end them (harness/3-run/leftovers.h). */
+	prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0);
 }
 
 int pmc_cli_exit_status(int r, enum pmc_decision d)
@@ -342,7 +346,8 @@ void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_
 	cfg->require_counters = o->require_counters;
 	cfg->quiet = o->quiet;
 	cfg->profile = o->profile;
-	cfg->out = stdout;
+	/* With -o -, standard output is the result file's: the report goes beside it. */
+	cfg->out = o->output && strcmp(o->output, "-") == 0 ? stderr : stdout;
 	cfg->format = o->format;
 	cfg->aside = stderr;
 	cfg->output = o->output;
