@@ -319,13 +319,17 @@ static int keep_current_level(struct pmc_benchmark *b)
 					vals[nv++] = m->values[j];
 			if (nv == 0)
 				continue;
-			/* Exact counts are exact when each entry's agree. */
+			/* A simulator's counts are exact when each entry's samples agree. */
 			pmc_stats_sort(vals, nv);
 			o.exact = o.exact && vals[0] == vals[nv - 1];
 			med[np] = pmc_median_sorted(vals, nv);
 			at[np++] = i;
 		}
 		r = pmc_cp_current_level(med, np, &o, &start);
+		if (r == -EINVAL) { /* a value not finite: no level to find, all are kept */
+			r = 0;
+			start = 0;
+		}
 		for (size_t i = 0; r == 0 && start > 0 && start < np && i < at[start]; i++)
 			m->values[i] = NAN;
 	}
