@@ -13,74 +13,26 @@
  * Spaces around items are allowed. Builtin names match case-insensitively, as in perf. */
 #include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <linux/perf_event.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/grow.h"
 #include "counters/perf/events.h"
+#include "counters/perf/events_parse.h"
 #include "counters/perf/events_priv.h"
 #include "counters/perf/sysfs.h"
-#include "counters/perf/tracefs.h"
 #include "base/error.h"
 #include "base/opts.h"
 #include "base/suggest.h"
 
 /* snprintf for messages and names where cutting a long input short is intended. */
-__attribute__((format(printf, 3, 4))) static void format_cut(char *buf, size_t size,
-							     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- the parser ---- */
 
 /* MOD_W marks a weak group (perf's :W): when its events do not fit the PMU together,
  * they are opened one by one instead (counters/perf/counters.c). */
-enum { MOD_U = 1, MOD_K = 2, MOD_W = 4, MOD_LEVELS = MOD_U | MOD_K };
-
-struct parse_error {
-	size_t column;	   /* 1-based column in the list where the problem starts */
-	char message[256]; /* what is wrong and what to do, without the column */
-};
-
-struct parser {
-	const char *spec;
-	size_t pos;
-	const char *root;
-	const char *tracefs_opt; /* pmc_event_list_opts.tracefs_root */
-	char tracefs[4096];	 /* the tracefs found, "" until one is needed */
-	bool in_group;		 /* parsing the events of a '{...}' group */
-	struct pmc_event *events;
-	unsigned *mods; /* the event's own modifiers, before its group's are merged */
-	size_t n, ngroups;
-	struct parse_error *err;
-	/* Unknown names do not stop the parse, so that one message names them all: the
-	 * first one's own message, and every one with its column and suggestions. */
-	size_t nunknown;
-	struct parse_error first_unknown;
-	char unknown[640];
-	bool unknown_unhelped; /* one of them has no suggestion */
-};
-
-__attribute__((format(printf, 3, 4))) static int fail(struct parser *p, size_t at, const char *fmt,
-						      ...)
-{
-	va_list ap;
-
-	p->err->column = at + 1;
-	va_start(ap, fmt);
-	vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static int fail_nomem(struct parser *p)
 {
@@ -88,24 +40,10 @@ static int fail_nomem(struct parser *p)
 	return -ENOMEM;
 }
 
-/* Printable width of a quoted piece of input in messages, so they stay one line. */
-#define QLEN(len) ((int)((len) > 60 ? 60 : (len)))
-
-static char peek(const struct parser *p)
-{
-	return p->spec[p->pos];
-}
-
 static void skip_space(struct parser *p)
 {
 	while (isspace((unsigned char)peek(p)))
 		p->pos++;
-}
-
-static bool is_delim(char c)
-{
-	return c == '\0' || c == ',' || c == '{' || c == '}' || c == ':' || c == '/' ||
-	       isspace((unsigned char)c);
 }
 
 /* The character at the parser's position, quoted for a one-line message. */
@@ -120,7 +58,7 @@ static const char *shown(const struct parser *p, char buf[8])
 	return buf;
 }
 
-static int push_event(struct parser *p, struct pmc_event **ret)
+int pmc_parse_push_event(struct parser *p, struct pmc_event **ret)
 {
 	if (pmc_grow(&p->events, p->n, sizeof(*p->events)) < 0 ||
 	    pmc_grow(&p->mods, p->n, sizeof(*p->mods)) < 0)
@@ -132,7 +70,7 @@ static int push_event(struct parser *p, struct pmc_event **ret)
 }
 
 /* Parses the letters of a modifier starting at p->pos (after ':' or a PMU event's '/'). */
-static int parse_mods(struct parser *p, size_t colon, unsigned *ret)
+int pmc_parse_mods(struct parser *p, size_t colon, unsigned *ret)
 {
 	unsigned mods = 0;
 
@@ -654,318 +592,6 @@ static int parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev)
 	return 0;
 }
 
-/* ---- tracepoints and uprobes: subsystem:event, uprobe:FILE:SYMBOL ---- */
-
-/* A glob expanding to hundreds of tracepoints is opened in groups of at most this many
- * (weak, so a kernel refusing one splits it into single events): one read() per group per
- * run instead of one per event, well inside the kernel's limit on a group's read size
- * (kernel/events/core.c, perf_event_validate_size(): 16 KiB, about 1000 events). */
-#define PMC_TRACEPOINT_GROUP_MAX 128
-
-static bool has_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
-static bool only_mod_letters(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (s[i] != 'u' && s[i] != 'k' && s[i] != 'W')
-			return false;
-	return len > 0;
-}
-
-static bool looks_raw(const char *name, size_t len)
-{
-	if (len < 2 || name[0] != 'r')
-		return false;
-	for (size_t i = 1; i < len; i++)
-		if (!isxdigit((unsigned char)name[i]))
-			return false;
-	return true;
-}
-
-/* Finds tracefs once per parse; the error message goes into p->err. */
-static int need_tracefs(struct parser *p, size_t at)
-{
-	char msg[sizeof(p->err->message)];
-	int r;
-
-	if (p->tracefs[0])
-		return 0;
-	r = pmc_tracefs_find(p->tracefs_opt, true, p->tracefs, sizeof(p->tracefs), msg,
-			     sizeof(msg));
-	if (r < 0) {
-		p->tracefs[0] = '\0';
-		return fail(p, at, "%s", msg);
-	}
-	return 0;
-}
-
-static int fail_unknown_subsystem(struct parser *p, size_t at, const char *sys, char **subs,
-				  size_t nsubs)
-{
-	struct pmc_suggest s;
-
-	pmc_suggest_init(&s, sys, strlen(sys));
-	for (size_t i = 0; i < nsubs; i++)
-		pmc_suggest_offer(&s, subs[i], subs[i]);
-	fail(p, at, "unknown tracepoint subsystem '%.60s' (in %.200s/events)", sys, p->tracefs);
-	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message),
-			   "run 'pmcbench list tracepoint' to see them");
-	return -EINVAL;
-}
-
-static int fail_unknown_tracepoint(struct parser *p, size_t at, const char *sys,
-				   const char *event)
-{
-	struct pmc_suggest s;
-	char **evs = NULL;
-	size_t nevs = 0;
-
-	pmc_suggest_init(&s, event, strlen(event));
-	if (pmc_tracefs_names(p->tracefs, sys, &evs, &nevs) == 0) {
-		for (size_t i = 0; i < nevs; i++) {
-			char display[PMC_EVENT_NAME_MAX];
-
-			format_cut(display, sizeof(display), "%s:%s", sys, evs[i]);
-			pmc_suggest_offer(&s, evs[i], display);
-		}
-		pmc_tracefs_names_free(evs, nevs);
-	}
-	fail(p, at, "unknown tracepoint '%.60s:%.60s'", sys, event);
-	pmc_suggest_append(&s, p->err->message, sizeof(p->err->message), NULL);
-	format_cut(p->err->message + strlen(p->err->message),
-		   sizeof(p->err->message) - strlen(p->err->message),
-		   "; run 'pmcbench list tracepoint '%.60s:*'' to see its events", sys);
-	return -EINVAL;
-}
-
-/* Appends tracepoint sys:event (its id read from tracefs) to the group being filled:
- * the caller's group for the first event or inside '{...}', else a new group once the
- * current one holds PMC_TRACEPOINT_GROUP_MAX events. */
-static int push_tracepoint(struct parser *p, size_t at, const char *sys, const char *event,
-			   size_t *g, bool *leader, size_t *ingroup)
-{
-	struct pmc_event *ev;
-	uint64_t id;
-	int r;
-
-	r = pmc_tracefs_event_id(p->tracefs, sys, event, &id);
-	if (r == -ENOENT)
-		return fail_unknown_tracepoint(p, at, sys, event);
-	if (r < 0)
-		return fail(p, at, "cannot read the id of tracepoint %.60s:%.60s from %.200s: %s",
-			    sys, event, p->tracefs, strerror(-r));
-	if (strlen(sys) + strlen(event) + 2 > PMC_EVENT_NAME_MAX - 4)
-		return fail(p, at, "tracepoint name %.60s:%.60s too long", sys, event);
-	if (!p->in_group && *ingroup == PMC_TRACEPOINT_GROUP_MAX) {
-		*g = p->ngroups++;
-		*leader = true;
-		*ingroup = 0;
-	}
-	r = push_event(p, &ev);
-	if (r < 0)
-		return r;
-	ev->kind = PMC_EV_TRACEPOINT;
-	ev->type = PERF_TYPE_TRACEPOINT;
-	ev->config = id;
-	ev->group = *g;
-	ev->leader = *leader;
-	/* Counting user space only would keep the tracepoints that fire with user registers
-	 * and drop the others to 0: denied is the honest answer (counters.c, open_one). */
-	ev->no_user_fallback = true;
-	format_cut(ev->name, sizeof(ev->name), "%s:%s", sys, event);
-	*leader = false;
-	(*ingroup)++;
-	return 0;
-}
-
-/* The events of subsystem sys matching event (a glob or a name), appended; *ret_n gets
- * how many. */
-static int expand_subsystem(struct parser *p, size_t at, const char *sys, const char *event,
-			    size_t *g, bool *leader, size_t *ingroup, size_t *ret_n)
-{
-	char **evs = NULL;
-	size_t nevs = 0;
-	int r;
-
-	if (!has_glob(event)) {
-		r = push_tracepoint(p, at, sys, event, g, leader, ingroup);
-		if (r == 0)
-			(*ret_n)++;
-		return r;
-	}
-	r = pmc_tracefs_names(p->tracefs, sys, &evs, &nevs);
-	if (r < 0)
-		return fail(p, at, "cannot list the tracepoints of %.60s in %.200s: %s", sys,
-			    p->tracefs, strerror(-r));
-	for (size_t i = 0; i < nevs && r == 0; i++) {
-		if (fnmatch(event, evs[i], 0) != 0)
-			continue;
-		r = push_tracepoint(p, at, sys, evs[i], g, leader, ingroup);
-		if (r == 0)
-			(*ret_n)++;
-	}
-	pmc_tracefs_names_free(evs, nevs);
-	return r;
-}
-
-/* uprobe:FILE:SYMBOL[%return]: p->pos is at the ':' after "uprobe". The file is resolved
- * and the symbol's offset found later, by whoever knows the command
- * (pmc_uprobes_resolve()); the kernel's uprobe PMU is looked up now. */
-static int parse_uprobe(struct parser *p, size_t start, struct pmc_event *ev)
-{
-	static const char usage[] = "write uprobe:FILE:SYMBOL, as in uprobe:libc:malloc or "
-				    "uprobe:/usr/lib/x86_64-linux-gnu/libc.so.6:free%return";
-	size_t fstart = ++p->pos, flen, sstart, slen, nlen;
-	uint64_t config[3] = {0, 0, 0};
-	struct pmc_sysfs_format f;
-	bool ret_probe = false;
-	uint32_t type;
-	int r;
-
-	while (peek(p) && peek(p) != ':' && peek(p) != ',' && peek(p) != '}' &&
-	       !isspace((unsigned char)peek(p)))
-		p->pos++;
-	flen = p->pos - fstart;
-	if (flen == 0 || peek(p) != ':')
-		return fail(p, start, "incomplete uprobe '%.*s'; %s", QLEN(p->pos - start),
-			    p->spec + start, usage);
-	sstart = ++p->pos;
-	while (!is_delim(peek(p)))
-		p->pos++;
-	slen = p->pos - sstart;
-	if (slen >= 7 && strncmp(p->spec + p->pos - 7, "%return", 7) == 0) {
-		ret_probe = true;
-		slen -= 7;
-	}
-	if (slen == 0)
-		return fail(p, start, "uprobe '%.*s' names no symbol; %s", QLEN(p->pos - start),
-			    p->spec + start, usage);
-	if (flen >= sizeof(ev->probe_path) || slen >= sizeof(ev->probe_symbol))
-		return fail(p, start, "uprobe '%.*s': file or symbol name too long",
-			    QLEN(p->pos - start), p->spec + start);
-	for (size_t i = sstart; i < sstart + slen; i++)
-		if (!isalnum((unsigned char)p->spec[i]) && p->spec[i] != '_' && p->spec[i] != '.')
-			return fail(p, i,
-				    "bad character '%c' in the symbol of uprobe '%.*s'; give the "
-				    "symbol's name as the ELF file spells it (malloc, _Znwm)",
-				    p->spec[i], QLEN(p->pos - start), p->spec + start);
-	nlen = p->pos - start;
-	if (nlen > PMC_EVENT_NAME_MAX - 4)
-		return fail(p, start, "event name too long (at most %d characters)",
-			    PMC_EVENT_NAME_MAX - 4);
-	r = pmc_sysfs_pmu_type(p->root, "uprobe", &type);
-	if (r < 0)
-		return fail(p, start,
-			    "this kernel has no uprobe PMU (%.200s/uprobe: %s); function calls "
-			    "need a kernel with CONFIG_UPROBE_EVENTS (Linux 4.17 or later)",
-			    p->root ? p->root : PMC_SYSFS_ROOT, strerror(-r));
-	if (ret_probe) {
-		r = pmc_sysfs_format_read(p->root, "uprobe", "retprobe", &f);
-		if (r == 0)
-			r = pmc_sysfs_format_apply(&f, 1, config);
-		if (r < 0)
-			return fail(p, start,
-				    "the uprobe PMU here has no 'retprobe' format, so returns "
-				    "cannot be counted; count the calls (drop %%return)");
-	}
-	ev->kind = PMC_EV_UPROBE;
-	ev->type = type;
-	ev->config = config[0];
-	memcpy(ev->probe_path, p->spec + fstart, flen);
-	ev->probe_path[flen] = '\0';
-	memcpy(ev->probe_symbol, p->spec + sstart, slen);
-	ev->probe_symbol[slen] = '\0';
-	memcpy(ev->name, p->spec + start, nlen);
-	ev->name[nlen] = '\0';
-	return 0;
-}
-
-/* subsystem:event after a name that is not a builtin: p->pos is at the ':'. Returns 1
- * (p->pos unchanged) when it is a name with modifiers after all ("cyclse:u", reported as
- * an unknown event), 0 with the tracepoints appended, or a negative errno. */
-static int parse_tracepoint(struct parser *p, size_t start, size_t g, bool leader)
-{
-	size_t colon = p->pos, slen = p->pos - start, estart, elen, first = p->n, n = 0;
-	size_t ingroup = 0;
-	char sys[PMC_EVENT_NAME_MAX], event[PMC_EVENT_NAME_MAX];
-	char **subs = NULL;
-	size_t nsubs = 0;
-	unsigned mods = 0;
-	bool known_sys = false;
-	int r;
-
-	estart = p->pos + 1;
-	for (p->pos = estart; !is_delim(peek(p));)
-		p->pos++;
-	elen = p->pos - estart;
-	if (elen == 0 || slen >= sizeof(sys) || elen >= sizeof(event)) {
-		p->pos = colon;
-		return 1;
-	}
-	memcpy(sys, p->spec + start, slen);
-	sys[slen] = '\0';
-	memcpy(event, p->spec + estart, elen);
-	event[elen] = '\0';
-	if (only_mod_letters(event, elen)) {
-		/* "name:u": a tracepoint only if tracefs has such a subsystem. */
-		char probe[4096];
-
-		known_sys = pmc_tracefs_find(p->tracefs_opt, false, probe, sizeof(probe), NULL,
-					     0) == 0 &&
-			    pmc_tracefs_names(probe, sys, &subs, &nsubs) == 0;
-		pmc_tracefs_names_free(subs, nsubs);
-		subs = NULL;
-		nsubs = 0;
-		if (!known_sys) {
-			p->pos = colon;
-			return 1;
-		}
-	}
-	if ((r = need_tracefs(p, start)) < 0)
-		return r;
-	r = pmc_tracefs_names(p->tracefs, NULL, &subs, &nsubs);
-	if (r < 0)
-		return fail(p, start, "cannot list the tracepoint subsystems in %.200s/events: %s",
-			    p->tracefs, strerror(-r));
-	for (size_t i = 0; i < nsubs && r == 0; i++) {
-		if (has_glob(sys) ? fnmatch(sys, subs[i], 0) != 0 : strcmp(sys, subs[i]) != 0)
-			continue;
-		known_sys = true;
-		r = expand_subsystem(p, start, subs[i], event, &g, &leader, &ingroup, &n);
-	}
-	if (r == 0 && !known_sys && !has_glob(sys))
-		r = fail_unknown_subsystem(p, start, sys, subs, nsubs);
-	pmc_tracefs_names_free(subs, nsubs);
-	if (r < 0)
-		return r;
-	if (n == 0)
-		return fail(p, start,
-			    "'%.60s:%.60s' matches no tracepoint; run 'pmcbench list tracepoint' "
-			    "to see them",
-			    sys, event);
-	if (peek(p) == ':') {
-		size_t c2 = p->pos++;
-
-		r = parse_mods(p, c2, &mods);
-		if (r < 0)
-			return r;
-		if (mods & MOD_W)
-			return fail(p, c2,
-				    "':W' (weak group) applies to a group; put it after the "
-				    "group's '}', as in {cycles,instructions}:W");
-	}
-	for (size_t i = first; i < p->n; i++) {
-		p->mods[i] = mods;
-		/* The groups a glob was split into: weak, as perf's are not groups at all. */
-		if (!p->in_group)
-			p->mods[i] |= MOD_W;
-	}
-	return 0;
-}
-
 /* One event with its own modifier, appended as a member of group g. */
 static int parse_event(struct parser *p, size_t g, bool leader)
 {
@@ -977,7 +603,7 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 		p->pos++;
 	if (p->pos == start && peek(p) != '/')
 		return fail(p, start, "empty event name; remove the extra comma or give an event");
-	r = push_event(p, &ev);
+	r = pmc_parse_push_event(p, &ev);
 	if (r < 0)
 		return r;
 	idx = p->n - 1;
@@ -989,7 +615,7 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 			return r;
 		/* perf also takes modifiers right after the closing '/': msr/tsc/u */
 		if (!is_delim(peek(p))) {
-			r = parse_mods(p, p->pos - 1, &p->mods[idx]);
+			r = pmc_parse_mods(p, p->pos - 1, &p->mods[idx]);
 			if (r == 0 && (p->mods[idx] & MOD_W))
 				return fail(p, p->pos - 1,
 					    "'W' (weak group) applies to a group; put it "
@@ -1000,19 +626,19 @@ static int parse_event(struct parser *p, size_t g, bool leader)
 		size_t len = p->pos - start;
 
 		if (peek(p) == ':' && len == 6 && strncmp(p->spec + start, "uprobe", 6) == 0) {
-			r = parse_uprobe(p, start, ev);
+			r = pmc_parse_uprobe(p, start, ev);
 			if (r < 0)
 				return r;
 			goto mods;
 		}
 		if (peek(p) == ':' && !pmc_event_builtin_find(p->spec + start, len) &&
-		    !looks_raw(p->spec + start, len)) {
+		    !pmc_parse_looks_raw(p->spec + start, len)) {
 			/* Not pushed as one event: a tracepoint may be a glob of many. */
 			p->n--;
-			r = parse_tracepoint(p, start, g, leader);
+			r = pmc_parse_tracepoint(p, start, g, leader);
 			if (r <= 0)
 				return r;
-			r = push_event(p, &ev);
+			r = pmc_parse_push_event(p, &ev);
 			if (r < 0)
 				return r;
 			ev->group = g;
@@ -1030,7 +656,7 @@ mods:
 	if (peek(p) == ':') {
 		size_t colon = p->pos++;
 
-		r = parse_mods(p, colon, &p->mods[idx]);
+		r = pmc_parse_mods(p, colon, &p->mods[idx]);
 		if (r == 0 && (p->mods[idx] & MOD_W))
 			return fail(p, colon,
 				    "':W' (weak group) applies to a group; put it after the "
@@ -1106,7 +732,7 @@ static int parse_group(struct parser *p)
 	if (peek(p) == ':') {
 		size_t colon = p->pos++;
 
-		r = parse_mods(p, colon, &gmods);
+		r = pmc_parse_mods(p, colon, &gmods);
 		if (r < 0)
 			return r;
 		for (size_t i = first; i < p->n; i++) {

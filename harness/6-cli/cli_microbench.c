@@ -2,7 +2,6 @@
  * "Options"): expand and filter the registered benchmarks, answer as one of the
  * processes the session starts, or run them all in one session (harness/5-session/),
  * which reports, saves and gates as `pmcbench run` does. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -216,6 +215,29 @@ static const struct option long_opts[] = {
 };
 
 /* 0 to go on, 1 after --help, -EINVAL after an error line. */
+/* --min-time: seconds (0.5 or 0.5s), or Google Benchmark's Nx: batches of N iterations,
+ * not calibrated. */
+static int parse_min_time(struct mb_cli *c, const char *arg)
+{
+	size_t len = strlen(arg);
+	unsigned long long n;
+	char *end;
+
+	if (len == 0 || arg[len - 1] != 'x')
+		return pmc_cli_parse_seconds("--min-time", arg, 3600, &c->mo.min_time_s);
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || errno || *end != 'x' || end[1] || n < 1 ||
+	    n > UINT64_C(1000000000000)) {
+		pmc_cli_error("--min-time: '%s' is not a count of iterations from 1x to "
+			      "1000000000000x",
+			      arg);
+		return -EINVAL;
+	}
+	c->mo.iters = n;
+	return 0;
+}
+
 static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 {
 	switch (opt) {
@@ -233,22 +255,7 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		return pmc_cli_parse_size("--warmup", optarg, 0, &c->mo.warmup);
 	case OPT_MIN_TIME:
 		c->so.perf_only = "--min-time";
-		/* Google Benchmark's "100x": batches of that many iterations, not calibrated. */
-		if (optarg[0] && optarg[strlen(optarg) - 1] == 'x') {
-			char *end;
-			unsigned long long n = strtoull(optarg, &end, 10);
-
-			if (!isdigit((unsigned char)optarg[0]) || *end != 'x' || end[1] || n < 1 ||
-			    n > UINT64_C(1000000000000)) {
-				pmc_cli_error("--min-time: '%s' is not a count of iterations from 1x "
-					      "to 1000000000000x",
-					      optarg);
-				return -EINVAL;
-			}
-			c->mo.iters = n;
-			return 0;
-		}
-		return pmc_cli_parse_seconds("--min-time", optarg, 3600, &c->mo.min_time_s);
+		return parse_min_time(c, optarg);
 	case OPT_NO_FORK:
 		c->so.perf_only = "--no-fork";
 		c->no_fork = true;
