@@ -135,7 +135,9 @@ static void spawner_runs_keep_their_own_values(void **state)
 	assert_true(res.spawner_peak_kb > 0);
 	assert_true(res.spawner_peak_kb < (long)(big >> 10));
 	assert_true(res.ru.ru_maxrss >= 40000L * 4);
-	assert_true(res.ru.ru_maxrss > res.spawner_peak_kb);
+	assert_true(res.ru.ru_maxrss > res.spawner_peak_kb + res.spawner_peak_slack_kb);
+	/* The kernel's per-CPU counting error: at least a batch of 32 pages on one CPU. */
+	assert_true(res.spawner_peak_slack_kb >= 32 * 4);
 	pmc_spawner_free(sp);
 	pmc_spawner_free(NULL);
 	snprintf(stray, sizeof(stray), "rm -r %s", dir);

@@ -81,13 +81,14 @@ static int record_max_rss(struct pmc_benchmark *b, const struct pmc_spawn_result
 
 	if (r < 0)
 		return r;
-	if (sr->ru.ru_maxrss > sr->spawner_peak_kb)
+	if (sr->ru.ru_maxrss > sr->spawner_peak_kb + sr->spawner_peak_slack_kb)
 		return pmc_metric_append(m, (double)sr->ru.ru_maxrss * 1024.0, NULL);
 	if (!m->note) {
 		snprintf(note, sizeof(note),
 			 "a run's peak at or below pmcbench's own (%.1f MiB) is pmcbench's: "
-			 "the kernel keeps it across the command's exec",
-			 (double)sr->spawner_peak_kb / 1024.0);
+			 "the kernel keeps it across the command's exec (and counts memory per "
+			 "CPU, to within %ld KiB)",
+			 (double)sr->spawner_peak_kb / 1024.0, sr->spawner_peak_slack_kb);
 		if ((r = pmc_metric_set_note(m, note)) < 0)
 			return r;
 	}

@@ -251,7 +251,22 @@ struct pmc_spawner {
 	 * is made anew when something may still write to it (capture_pgid below). */
 	int capture_fd;
 	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
+	long peak_slack_kb; /* pmc_spawn_result.spawner_peak_slack_kb, found once */
 };
+
+/* pmc_spawn_result.spawner_peak_slack_kb for this machine. */
+static long rss_slack_kb(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+	long batch;
+
+	if (cpus < 1)
+		cpus = 1;
+	if (page < 1)
+		page = 4096;
+	batch = 2 * cpus > 32 ? 2 * cpus : 32;
+	return batch * cpus * (page / 1024);
+}
 
 void pmc_spawner_free(struct pmc_spawner *sp)
 {
@@ -278,6 +293,7 @@ int pmc_spawner_new(struct pmc_spawner **ret)
 	if (!sp)
 		return -ENOMEM;
 	sp->clear_refs_fd = sp->status_fd = sp->capture_fd = -1;
+	sp->peak_slack_kb = rss_slack_kb();
 	sp->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (sp->null_fd < 0) {
 		r = -errno;
@@ -445,6 +461,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	/* The child has exec'd (CLONE_VFORK): the peak its exec kept is the one read now,
 	 * before ours can fall (a free that gives pages back does not record the peak). */
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
+	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
 	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;

@@ -79,6 +79,12 @@ struct pmc_spawn_result {
 	 * or below it may be ours, not the command's (fs/exec.c, exec_mmap:
 	 * setmax_mm_hiwater_rss). */
 	long spawner_peak_kb;
+	/* How far apart two readings of one RSS may be (KiB): the kernel counts a task's
+	 * pages per CPU and folds each CPU's count into the total only past a batch
+	 * (mm_struct.rss_stat, lib/percpu_counter.c: percpu_counter_batch is max(32, 2 x
+	 * CPUs) pages), so exec's peak and ours may differ by up to batch x CPUs pages. An
+	 * ru_maxrss within it of spawner_peak_kb may still be ours. */
+	long spawner_peak_slack_kb;
 	/* With capture_stderr: the size of all the target wrote to stderr, and its last
 	 * stderr_tail_len bytes (at most PMC_SPAWN_TAIL_MAX), NUL-terminated, each NUL
 	 * byte of the output as a space; otherwise 0 and "". */
