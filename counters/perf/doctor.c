@@ -391,7 +391,7 @@ void pmc_doctor_kernel_collect(struct pmc_doctor_kernel *ret)
 		return;
 	}
 	if (pmc_event_list_parse("syscalls:sys_enter_getpid", NULL, &l, NULL, 0) == 0) {
-		PMC_OPTS(pmc_counters_opts, o);
+		PMC_OPTS(pmc_counters_opts, o, .pid = 0); /* this thread */
 		struct pmc_reading r;
 
 		ret->tracepoint_error = pmc_counters_open(l, &o, &c);
