@@ -21,6 +21,11 @@ typedef int (*pmc_hist_fill_fn)(void *ud, size_t i, const char **vals);
 
 struct pmc_hist_engine {
 	const char *name;
+	/* Opens the connection to the store at url (a SQLite path may start "sqlite:");
+	 * create: a SQLite file that does not exist is made. display is the store as
+	 * messages show it. */
+	int (*open)(const char *url, bool create, const char *display, struct pmc_hist_db **ret,
+		    char *err, size_t errlen);
 	/* Runs one statement; *ret_changes (may be NULL) gets the rows it changed. */
 	int (*exec)(struct pmc_hist_db *db, const char *sql, const char *const *params,
 		    size_t nparams, long *ret_changes, char *err, size_t errlen);
@@ -57,11 +62,17 @@ struct pmc_hist_engine {
 	void (*close)(struct pmc_hist_db *db);
 };
 
-/* Opens the engine's connection. display is the store as messages show it. */
-int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
-			 struct pmc_hist_db **ret, char *err, size_t errlen);
-int pmc_hist_pg_open(const char *url, const char *display, struct pmc_hist_db **ret, char *err,
-		     size_t errlen);
-
 extern const struct pmc_hist_engine pmc_hist_sqlite;
 extern const struct pmc_hist_engine pmc_hist_pg;
+
+/* The engines, one row each (engines.c): the locations it takes, and how to build it in
+ * when this build left it out (meson's -Dsqlite and -Dpostgresql features). */
+struct pmc_hist_kind {
+	const char *name;			/* as pmc_history_engine() gives it */
+	const char *title;			/* as messages name it */
+	const char *package;			/* what building it needs (Debian's package) */
+	const struct pmc_hist_engine *engine; /* NULL: not in this build */
+};
+
+/* The row of the engine that url names: PostgreSQL's URLs, else SQLite's paths. */
+const struct pmc_hist_kind *pmc_hist_kind_of(const char *url);

@@ -24,10 +24,15 @@ struct pmc_history;
  * password from it, PGPASSWORD, ~/.pgpass or a service file), else the path of a SQLite
  * file ("sqlite:PATH" too). Returns 0, or -ENOENT (no store), -EPROTONOSUPPORT (a newer
  * schema), -EINVAL (not a store: a corrupt file), -ECONNREFUSED (no server),
- * -EACCES (refused credentials), -EIO, -ENOMEM, with one line in err. */
+ * -EACCES (refused credentials), -ENOTSUP (an engine this build left out: as
+ * pmc_history_engine_check), -EIO, -ENOMEM, with one line in err. */
 int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, char *err,
 		     size_t errlen);
 void pmc_history_close(struct pmc_history *h);
+
+/* Whether this build has the engine url needs (meson's -Dsqlite, -Dpostgresql): 0, or
+ * -ENOTSUP with one line in err naming the engine, its package and the build option. */
+int pmc_history_engine_check(const char *url, char *err, size_t errlen);
 
 /* Reads every page of a SQLite store once to check it (PRAGMA quick_check): damage where
  * a command would not read is found too. A PostgreSQL server keeps its own: 0. Returns 0,

@@ -379,8 +379,9 @@ static void pg_close(struct pmc_hist_db *d)
 	free(d);
 }
 
-int pmc_hist_pg_open(const char *url, const char *display, struct pmc_hist_db **ret, char *err,
-		     size_t errlen)
+/* create: nothing to make here; migrating an empty database creates the tables. */
+static int pg_open(const char *url, bool create, const char *display, struct pmc_hist_db **ret,
+		   char *err, size_t errlen)
 {
 	struct pmc_hist_db *d;
 	char line[512];
@@ -451,6 +452,7 @@ close:
 
 const struct pmc_hist_engine pmc_hist_pg = {
     .name = "postgresql",
+    .open = pg_open,
     .exec = pg_exec,
     .query = pg_query,
     .insert = pg_insert,

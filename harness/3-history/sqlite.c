@@ -369,9 +369,10 @@ static int cantopen(const char *path, bool create, const char *display, char *er
 	return -EIO;
 }
 
-int pmc_hist_sqlite_open(const char *path, bool create, const char *display,
-			 struct pmc_hist_db **ret, char *err, size_t errlen)
+static int sq_open(const char *url, bool create, const char *display, struct pmc_hist_db **ret,
+		   char *err, size_t errlen)
 {
+	const char *path = strncmp(url, "sqlite:", 7) == 0 ? url + 7 : url;
 	struct pmc_hist_db *d = calloc(1, sizeof(*d));
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	struct stat st;
@@ -418,6 +419,7 @@ close:
 
 const struct pmc_hist_engine pmc_hist_sqlite = {
     .name = "sqlite",
+    .open = sq_open,
     .exec = sq_exec,
     .query = sq_query,
     .insert = sq_insert,

@@ -55,11 +55,6 @@ static const char *const *const migrations[] = {schema_v1, schema_v2};
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NMIGRATIONS == PMC_HISTORY_SCHEMA, "one migration per schema version");
 
-static bool is_pg(const char *url)
-{
-	return strncmp(url, "postgresql://", 13) == 0 || strncmp(url, "postgres://", 11) == 0;
-}
-
 /* The URL as messages may show it: a password in the user part ("user:pw@") or in a
  * "password=" parameter becomes "***". */
 static char *mask_url(const char *url)
@@ -255,6 +250,35 @@ rollback:
 	return r;
 }
 
+/* -ENOTSUP with the message when this build has no engine for url. */
+static int missing_engine(const char *url, const char *display, char *err, size_t errlen)
+{
+	const struct pmc_hist_kind *k = pmc_hist_kind_of(url);
+
+	if (k->engine)
+		return 0;
+	pmc_err_set(err, errlen,
+		    "%s: this pmcbench is built without the history's %s engine; install %s "
+		    "and build it again with -D%s=enabled (docs/history.md)",
+		    display, k->title, k->package, k->name);
+	return -ENOTSUP;
+}
+
+int pmc_history_engine_check(const char *url, char *err, size_t errlen)
+{
+	char *display;
+	int r;
+
+	if (pmc_hist_kind_of(url)->engine)
+		return 0;
+	display = mask_url(url);
+	if (!display)
+		return oom(err, errlen);
+	r = missing_engine(url, display, err, errlen);
+	free(display);
+	return r;
+}
+
 int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, char *err,
 		     size_t errlen)
 {
@@ -277,15 +301,11 @@ int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, 
 		r = oom(err, errlen);
 		goto close;
 	}
-	if (is_pg(url)) {
-		h->eng = &pmc_hist_pg;
-		r = pmc_hist_pg_open(url, h->display, &h->db, err, errlen);
-	} else {
-		const char *path = strncmp(url, "sqlite:", 7) == 0 ? url + 7 : url;
-
-		h->eng = &pmc_hist_sqlite;
-		r = pmc_hist_sqlite_open(path, write, h->display, &h->db, err, errlen);
-	}
+	r = missing_engine(url, h->display, err, errlen);
+	if (r < 0)
+		goto close;
+	h->eng = pmc_hist_kind_of(url)->engine;
+	r = h->eng->open(url, write, h->display, &h->db, err, errlen);
 	if (r < 0)
 		goto close;
 	r = schema_version(h, &v, err, errlen);

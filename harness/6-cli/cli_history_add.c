@@ -135,6 +135,10 @@ static int check_db(const char *db)
 	char err[1024];
 	int r;
 
+	if (pmc_history_engine_check(db, err, sizeof(err)) < 0) {
+		pmc_cli_error("--history: %s", err);
+		return PMC_EXIT_ERROR;
+	}
 	if (strncmp(db, "postgresql://", 13) == 0 || strncmp(db, "postgres://", 11) == 0) {
 		/* A server that refuses us now would after the runs too; an empty database
 		 * gets the tables then. */

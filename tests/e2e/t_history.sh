@@ -205,6 +205,32 @@ test_bad_input_is_one_line_and_writes_nothing() {
 	expect_one_line "$TMP/err" "--since 'yesterday': not a time"
 }
 
+# A history engine this build left out (meson's -Dsqlite, -Dpostgresql; the built ones
+# are in PMC_HISTORY_ENGINES, from tests/meson.build): a store that asks for it is one
+# line naming the engine, its package and the option, exit 2, and nothing is written or
+# run (tests/test_history_engines.c checks the table in every build).
+test_engine_left_out_is_named() {
+	local built=" ${PMC_HISTORY_ENGINES-sqlite postgresql} " tried=0
+	hres a.json 1 || return 1
+	case $built in *" postgresql "*) ;; *)
+		tried=1
+		expect_exit 2 "$PMCBENCH" history list --db 'postgresql://ci:s3cret@127.0.0.1:1/perf' || return 1
+		expect_one_line "$TMP/err" "^pmcbench: postgresql://ci:\*\*\*@127.0.0.1:1/perf: this pmcbench is built without the history's PostgreSQL engine; install libpq-dev and build it again with -Dpostgresql=enabled \(docs/history.md\)$" || return 1
+		;;
+	esac
+	case $built in *" sqlite "*) ;; *)
+		tried=1
+		expect_exit 2 "$PMCBENCH" history add --db h.sqlite a.json || return 1
+		expect_one_line "$TMP/err" "^pmcbench: h.sqlite: this pmcbench is built without the history's SQLite engine; install libsqlite3-dev and build it again with -Dsqlite=enabled \(docs/history.md\)$" || return 1
+		# run --history refuses before the runs: no result is written.
+		expect_exit 2 "$PMCBENCH" run -r 1 -o r.json --history h.db -- true || return 1
+		expect_one_line "$TMP/err" "^pmcbench: --history: h.db: this pmcbench is built without the history's SQLite engine" || return 1
+		[ ! -e h.sqlite ] && [ ! -e h.db ] && [ ! -e r.json ] || fail "a file was written" || return 1
+		;;
+	esac
+	[ $tried = 1 ] || skip "both history engines are built"
+}
+
 # A store that cannot be read says why, in one line, exit 2: a --db that is a directory,
 # a file this user may not read, and a file with a damaged page that list itself does not
 # read (the points'), which list checks for.
