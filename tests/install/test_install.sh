@@ -48,7 +48,7 @@ fi
 ls "$dest$libdir"/libpmcbench.so* >/dev/null 2>&1 || fail "meson install did not install libpmcbench.so"
 "$dest$bindir/pmcbench" --version >/dev/null || fail "the installed pmcbench does not run"
 
-# README's sequence, `meson install` then `sudo ldconfig` (the .pc adds no rpath, as
+# README's sequence, `meson install` then `ldconfig` as root (the .pc adds no rpath, as
 # packagers expect): ldconfig run on a copy of this system's loader configuration in the
 # destdir must then find libpmcbench in the installed libdir; where the loader does not
 # search it (a custom prefix; /usr/local/lib64 on Fedora), README says to add the libdir
