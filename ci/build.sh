@@ -1,16 +1,21 @@
 #!/bin/sh
-# Configures and builds pmcbench. Usage: ci/build.sh [plain|sanitize] [BUILDDIR] [werror]
+# Configures and builds pmcbench. Usage: ci/build.sh [lean|plain|sanitize] [BUILDDIR] [werror]
+# lean (the default, README's first command): the pmcbench command and its library only,
+# no tests, no benchmark programs (-Dtests=disabled -Dbench=disabled), so it needs only
+# ci/install-deps.sh's BUILD_PACKAGES; plain: everything, tests too; sanitize: plain with
+# ASan+UBSan.
 # The compiler is meson's choice, or $CC (CC=clang ci/build.sh). Warnings are errors
 # only when asked for (the third argument, or PMC_WERROR=1): CI asks, a user's build
 # with another compiler never fails on a warning.
 set -eu
 cd "$(dirname "$0")/.."
-kind=${1:-plain}
+kind=${1:-lean}
 dir=${2:-build}
 case $kind in
-plain) opts="-Db_sanitize=none -Db_lundef=true" ;;
-sanitize) opts="-Db_sanitize=address,undefined -Db_lundef=false" ;;
-*) echo "ci/build.sh: unknown build kind '$kind'; use plain or sanitize" >&2; exit 2 ;;
+lean) opts="-Db_sanitize=none -Db_lundef=true -Dtests=disabled -Dbench=disabled" ;;
+plain) opts="-Db_sanitize=none -Db_lundef=true -Dtests=auto -Dbench=auto" ;;
+sanitize) opts="-Db_sanitize=address,undefined -Db_lundef=false -Dtests=auto -Dbench=auto" ;;
+*) echo "ci/build.sh: unknown build kind '$kind'; use lean, plain or sanitize" >&2; exit 2 ;;
 esac
 werror=false
 case ${3:-} in

@@ -1,33 +1,50 @@
 #!/bin/sh
-# Installs what pmcbench needs to build and test on Debian/Ubuntu. As root it runs
-# apt-get; otherwise it prints the exact command to run and fails if anything is missing.
+# Installs what pmcbench needs on Debian/Ubuntu. As root it runs apt-get; otherwise it
+# prints the exact command to run and fails if anything is missing.
+#   ci/install-deps.sh            what building and running pmcbench needs (README's first
+#                                 command: BUILD_PACKAGES only)
+#   ci/install-deps.sh --tests    and what its tests need (bash ci/test.sh)
+#   --with-optional               and the benchmarks' peers; --guest: the arm64 guest stage
 set -eu
 
-# Build: compilers (CI builds with gcc and clang), meson, ninja, the libraries (libsqlite3
-# and libpq: the history's two engines, docs/history.md; libdw: DWARF call graphs,
-# docs/profile.md).
-# Tests: cmocka, postgresql (the server ci/pg-test-server.sh starts for the history's
-# tests), valgrind (the simulated-counter backend and its tests), python3 (the
-# layer check, the man page, JSON in end-to-end tests), g++ (the public headers as C++),
-# man-db (the man page renders), zsh (its completion script is tested). Benchmarks
-# (optional peers): linux-perf, hyperfine.
+# Building pmcbench and its library (ci/build.sh): C compiler, meson, ninja, the libraries
+# meson.build requires (libdw: DWARF call graphs, docs/profile.md; libsqlite3: the
+# history's default engine, docs/history.md). One list, which other CI files read: keep it
+# one line, and the same as meson.build's required dependencies.
+BUILD_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libelf-dev libdw-dev libiberty-dev libjansson-dev libcsv-dev libsqlite3-dev"
+# Tests (--tests): clang (CI builds with gcc and clang), g++ (the public headers as C++),
+# libpq-dev (the history's PostgreSQL engine, optional in a build) and postgresql (the
+# server ci/pg-test-server.sh starts for its tests), cmocka, valgrind (the
+# simulated-counter backend and its tests), man-db (the man page renders), zsh (its
+# completion script is tested), cmake (find_package(pmcbench), tests/install/).
+TEST_PACKAGES="g++ clang libpq-dev libcmocka-dev valgrind man-db zsh postgresql cmake"
 # Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
 # skipped without it); as root it is installed whenever it is missing, so CI runs it.
-PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libdw-dev libiberty-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
 TEST_OPTIONAL="chromium"
+# Benchmarks (optional peers): linux-perf, hyperfine.
 OPTIONAL="linux-perf hyperfine"
 # The arm64 guest stage (ci/guest/run.sh, docs/testing.md): QEMU's arm64 emulator, the
-# cross compiler and cpio; with --guest.
+# cross compiler and cpio; with --guest (which brings the tests' packages too).
 GUEST="qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu cpio"
+
+PACKAGES=$BUILD_PACKAGES
+tests=no
 with_optional=no
 for arg in "$@"; do
 	case $arg in
+	--tests) tests=yes ;;
 	--with-optional) with_optional=yes ;;
-	--guest) PACKAGES="$PACKAGES $GUEST" ;;
-	*) echo "ci/install-deps.sh: unknown argument '$arg'; use --with-optional or --guest" >&2
+	--guest) tests=yes; GUEST_WANTED=yes ;;
+	*) echo "ci/install-deps.sh: unknown argument '$arg'; use --tests, --with-optional or --guest" >&2
 		exit 2 ;;
 	esac
 done
+if [ $tests = yes ]; then
+	PACKAGES="$PACKAGES $TEST_PACKAGES"
+else
+	TEST_OPTIONAL=""
+fi
+[ -z "${GUEST_WANTED:-}" ] || PACKAGES="$PACKAGES $GUEST"
 
 missing=""
 for p in $PACKAGES; do
@@ -51,17 +68,20 @@ fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "ci/install-deps.sh: missing packages:$missing$missing_test" >&2
-	echo "run: sudo apt-get update && sudo apt-get install -y$missing$missing_test" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing$missing_test" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# shellcheck disable=SC2086 # lists of packages
 [ -z "$missing" ] || apt-get install -y -qq --no-install-recommends $missing >/dev/null
 if [ -n "$missing_test" ]; then
+	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing_test >/dev/null || \
 		echo "ci/install-deps.sh: test packages ($missing_test) not installed; their tests are skipped" >&2
 fi
 if [ $with_optional = yes ]; then
+	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $OPTIONAL >/dev/null || \
 		echo "ci/install-deps.sh: optional packages ($OPTIONAL) not installed" >&2
 fi

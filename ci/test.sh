@@ -4,7 +4,7 @@
 # failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sh ci/install-deps.sh
+sh ci/install-deps.sh --tests
 
 # clang's sanitizers need its runtime (libclang-rt-*-dev on newer Debian releases).
 clang_san=yes
