@@ -389,7 +389,7 @@ test_one_benchmark_each_pairs_across_names() {
 	mkresult b.json './new-prog::task-clock=1.5e6,0.01'
 	# Two different programs: an error naming both, unless --force.
 	expect_exit 2 "$PMCBENCH" gate --baseline a.json b.json || return 1
-	expect_one_line "$TMP/err" "a\.json and b\.json measure different benchmarks \('\./old-prog' and '\./new-prog'\).*--force" ||
+	expect_one_line "$TMP/err" "a\.json and b\.json measure different benchmarks \('\./old-prog' and '\./new-prog'\).*give both runs one name \('pmcbench run -n NAME .*--force" ||
 		return 1
 	expect_exit 1 "$PMCBENCH" gate --force --baseline a.json b.json || return 1
 	expect_grep "warning: comparing the only benchmark of each result: './old-prog' with './new-prog'" \
