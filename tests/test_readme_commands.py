@@ -263,11 +263,11 @@ def setup(tmp, srcdir, builddir):
         subprocess.run(["cc", "-O1", "-g", "-fno-omit-frame-pointer", "-DWORK=%d" % work, "-o", out,
                         "my-prog.c"], cwd=tmp, check=True)
     # Text that gzip -9 compresses much more slowly than gzip -1: words in a fixed
-    # pseudo-random order (an LCG), 4 MB.
+    # pseudo-random order (an LCG), 1 MiB.
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
              "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon"]
     x, out, size = 12345, [], 0
-    while size < 4 << 20:
+    while size < 1 << 20:
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
         out.append(words[(x >> 16) % len(words)] + ("\n" if x % 13 == 0 else " "))
         size += len(out[-1])
