@@ -228,7 +228,10 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 		    "replication\")",
 		    x->none_invocation, x->none_invocation == 1 ? "" : "s",
 		    x->one_invocation_metric, x->none_invocation == 1 ? "is" : "are",
-		    x->nleft_out ? ", and the gate leaves them out unless a limit names them" : "",
+		    !x->nleft_out ? ""
+		    : x->none_invocation == 1
+			? ", and the gate leaves it out unless a limit names it"
+			: ", and the gate leaves them out unless a limit names them",
 		    x->none_invocation == 1 ? "such a metric moves" : "such metrics move");
 	if (r == 0 && x->nno_process)
 		r = pmc_cmp_warn(c,

@@ -77,8 +77,9 @@ int pmc_cli_hist_show(int argc, char **argv, struct hopts *o)
 		char b1[PMC_QUOTE_SIZE(128)], b2[PMC_QUOTE_SIZE(128)], near[512];
 
 		pmc_cli_hist_near_benchmark(h, &o->f, near, sizeof(near));
-		pmc_cli_error("no entry of %s has metric '%s' of benchmark '%s'; %s", pmc_history_display(h),
-			      q(b2, sizeof(b2), argv[1]), q(b1, sizeof(b1), argv[0]),
+		pmc_cli_error("no entry of %s has metric '%s' of benchmark '%s'; %s",
+			      pmc_history_display(h), q(b2, sizeof(b2), argv[1]),
+			      q(b1, sizeof(b1), argv[0]),
 			      *near ? near
 				    : "'pmcbench history list --benchmark NAME' shows the entries "
 				      "of a benchmark");
