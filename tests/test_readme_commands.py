@@ -75,7 +75,7 @@ static char buf[4096];
 __attribute__((noinline)) static unsigned long parse_header(void)
 {
 	volatile unsigned long x = 0;
-	for (unsigned long i = 0; i < 900000ul * WORK; i++)
+	for (unsigned long i = 0; i < 3000000ul * WORK; i++)
 		x += i;
 	return x;
 }
@@ -83,7 +83,7 @@ __attribute__((noinline)) static unsigned long parse_header(void)
 __attribute__((noinline)) static unsigned long checksum(void)
 {
 	volatile unsigned long x = 0;
-	for (unsigned long i = 0; i < 100000ul * WORK; i++)
+	for (unsigned long i = 0; i < 300000ul * WORK; i++)
 		x ^= buf[i % sizeof(buf)] + i;
 	return x;
 }
@@ -238,6 +238,19 @@ def shown_in_order(shown, output):
     return None
 
 
+def self_check():
+    """The output check tells a wrong word or order from other numbers, or this test could
+    pass on any output."""
+    out = "note\nc ran\n  3.22x faster than a [3.17x, 3.25x] (x)\n  1.7x faster than b [1.71x, 1.77x] (x)\n"
+    ok = ["c ran", "1.87x faster than a [1.86x, 1.87x] (x)", "3.61x faster than b [3.59x, 3.62x] (x)"]
+    assert shown_in_order(ok, out) is None
+    assert shown_in_order(["c ran", "... than b ..."], out) is None
+    assert shown_in_order([ok[0], ok[2], ok[1]], out) == ok[1]
+    assert shown_in_order(["1.87x slower than a [1.86x, 1.87x] (x)"], out)
+    assert shown_in_order(["c ran x"], out)
+    assert split_chain("a 'x && y' && b # c && d") == ["a 'x && y'", "b"]
+
+
 def run(cmd, tmp, env, timeout=600):
     p = subprocess.run(["bash", "-c", cmd], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
@@ -312,7 +325,8 @@ def main():
     if missing and not listing:
         print("1..0 # SKIP README's commands use %s, which this machine lacks" % ", ".join(missing))
         return 77
-    used = set()
+    self_check()
+    used, expected = set(), set()
     failures, ran, allowed = [], 0, []
     for doc in DOCS:
         commands, files = extract(srcdir, doc)
@@ -336,6 +350,8 @@ def main():
                             continue
                     exp = next((e for e in EXPECT if re.search(e[0], part)), None)
                     want = exp[1] if exp else {0}
+                    if exp:
+                        expected.add(exp[0])
                     if listing:
                         print("# run, %s: %s (exit %s)" % (c.where(), part, "/".join(map(str, sorted(want)))))
                         continue
@@ -357,6 +373,10 @@ def main():
         if a[0] not in used:
             failures.append("ALLOWED has '%s' (%s), which no command of %s matches: remove it"
                             % (a[0], a[1], " or ".join(DOCS)))
+    for e in EXPECT:
+        if e[0] not in expected:
+            failures.append("EXPECT has '%s' (%s), which no command run matches: remove it"
+                            % (e[0], e[2]))
     for f in failures:
         print("FAIL: " + f, file=sys.stderr)
     if not listing:
