@@ -3,6 +3,7 @@
 
 Usage: test_readme_commands.py SRCDIR BUILDDIR [--list]
 
+Every table of the documents must render (a header and delimiter row above its rows).
 The commands are extracted, never retyped: the lines of ```sh, ```bash and ```shell
 blocks (a line ending in a backslash goes on), the `$ ` lines of ```console blocks, and
 the indented code blocks whose first word is a command (docs/ci.md's); a ```c block
@@ -199,6 +200,25 @@ def extract(srcdir, doc):
     return commands, files
 
 
+def broken_tables(srcdir, doc):
+    """Runs of table rows that GitHub renders as text: rows without a header and its
+    delimiter row (a paragraph inside a table splits it)."""
+    lines = open(os.path.join(srcdir, doc), encoding="utf-8").read().split("\n")
+    bad, fence, i = [], False, 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("```"):
+            fence = not fence
+        if fence or not lines[i].startswith("|"):
+            i += 1
+            continue
+        if i + 1 >= len(lines) or not re.match(r"^\|(\s*:?-+:?\s*\|)+\s*$", lines[i + 1]):
+            bad.append("%s:%d: table rows without a header and delimiter row: a paragraph "
+                       "splits the table, or the rows lack a header" % (doc, i + 1))
+        while i < len(lines) and lines[i].startswith("|"):
+            i += 1
+    return bad
+
+
 def split_chain(text):
     """`A && B` as [A, B], outside quotes, without a trailing comment."""
     parts, cur, quote, k = [], "", None, 0
@@ -329,6 +349,7 @@ def main():
     used, expected = set(), set()
     failures, ran, allowed = [], 0, []
     for doc in DOCS:
+        failures += broken_tables(srcdir, doc)
         commands, files = extract(srcdir, doc)
         if not commands:
             failures.append("%s: no command found: the extraction is broken" % doc)
