@@ -2049,11 +2049,14 @@ static void test_processes_are_the_unit(void **state)
 }
 
 /* Two commands' results, each one `pmcbench run`: their runs share the invocation, so a
- * metric that drifts between invocations (task-clock) is shown, not tested, and the gate
- * refuses it; a work count (instructions) is still tested run by run. */
+ * metric that drifts between invocations (task-clock) is shown, not tested; the gate
+ * leaves it out of its default set and refuses a limit that names it. A work count
+ * (instructions) is still tested run by run. */
 static void test_single_invocations_are_not_tested_on_time(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = t_thresholds();
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
 	struct pmc_comparison *c;
 	const struct pmc_cmp_row *row;
 	enum pmc_decision outcome;
@@ -2078,16 +2081,34 @@ static void test_single_invocations_are_not_tested_on_time(void **state)
 	assert_close(row->ratio, 1.2, 1e-9);
 	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
 	assert_contains(row->why, "one invocation");
-	assert_int_equal(warnings_with(c, "not tested: a side's runs come from one invocation"), 1);
+	assert_int_equal(warnings_with(c, "1 row (e.g. task-clock) is not tested, and the gate leaves "
+					  "it out unless a limit names it: a side's runs come from one "
+					  "invocation"),
+			 1);
 	row = row_of(c, "x", "instructions");
 	assert_false(row->one_invocation);
 	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	/* Nobody named task-clock: the default set leaves it out and gates the work. */
+	row = row_of(c, "x", "task-clock");
+	assert_false(row->gated);
+	assert_int_equal(c->none_invocation, 0);
+	assert_int_equal(c->ngated, 1);
+	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), 0);
+	assert_int_equal(outcome, PMC_DECISION_REGRESSION);
+	pmc_comparison_free(c);
+	/* A limit that names it is refused, with how to measure instead. */
+	assert_int_equal(pmc_thresholds_add_arg(t, "task-clock=+5%", err, sizeof(err)), 0);
+	o.thresholds = t;
+	c = compare_ok(a, b, &o);
+	row = row_of(c, "x", "task-clock");
+	assert_true(row->gated && row->one_invocation);
 	assert_int_equal(c->none_invocation, 1);
 	assert_int_equal(pmc_gate_decide(c, NULL, &outcome, NULL, err, sizeof(err)), 0);
 	assert_int_equal(outcome, PMC_DECISION_ERROR);
 	assert_contains(err, "cannot be gated against a single invocation");
 	assert_contains(err, "pmcbench run -c OLD -c NEW");
 	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
 	pmc_result_free(a);
 	pmc_result_free(b);
 }

@@ -62,6 +62,9 @@ struct pmc_cmp_row {
 	 * invocations (pmc_metric_drifts): the ratio of medians is shown, with no interval
 	 * and no verdict. */
 	bool one_invocation;
+	/* Such a row that only the gate's default set would have gated: left out of the
+	 * gate (gated is false), so that the work counts of two saved runs are judged. */
+	bool left_out;
 	/* The smallest p its test can give at these n (every value of one side beyond the
 	 * other's, or every round's sign alike); NAN when not tested. */
 	double min_p;
@@ -138,6 +141,10 @@ struct pmc_comparison {
 	 * in one_invocation): the gate cannot judge them and says how to measure instead. */
 	size_t none_invocation;
 	const struct pmc_cmp_row *one_invocation;
+	/* The rows the default set left out for that reason (the first in left_out): when
+	 * nothing else is gated, the gate names them rather than finding nothing to gate. */
+	size_t nleft_out;
+	const struct pmc_cmp_row *left_out;
 	/* The per-row notes, in the style of benchstat: runs per side (rounds, processes)
 	 * needed for the test to reach alpha in its family, one string per distinct note,
 	 * which rows' why point into; and runs for a CI of the median at the confidence. */

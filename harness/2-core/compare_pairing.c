@@ -586,8 +586,9 @@ int pmc_cmp_pair_benchmarks(struct ctx *x, const struct pmc_result *old_r,
 	if (c->ncommon == 0 && old_r->nbench == 1 && new_r->nbench == 1) {
 		pmc_err_set(x->err, x->errlen,
 			    "%s and %s measure different benchmarks ('%.100s' and '%.100s'): "
-			    "compare results of the same command, or pass --force to compare "
-			    "the two anyway",
+			    "compare results of the same command; for two builds of one "
+			    "program, give both runs one name ('pmcbench run -n NAME -o FILE -- "
+			    "./new/prog'), or pass --force to compare the two anyway",
 			    pmc_cmp_side_name(x, SIDE_OLD), pmc_cmp_side_name(x, SIDE_NEW),
 			    old_r->benchmarks[0].name, new_r->benchmarks[0].name);
 		r = -EINVAL;

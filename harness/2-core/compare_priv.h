@@ -72,7 +72,7 @@ struct ctx {
 	bool one_result; /* both sides are commands of one result (pmc_compare_reference) */
 	/* Rows not tested for one invocation a side (the first's metric), and rows of a
 	 * benchmark program's old result without processes, tested run by run. */
-	size_t none_invocation, nno_process;
+	size_t none_invocation, nleft_out, nno_process;
 	const char *one_invocation_metric;
 	/* Collected for the warnings, which are written once at the end. */
 	size_t mux_low;

@@ -278,6 +278,13 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 		 * interval or verdict (docs/statistics.md). */
 		row->kind = PMC_ROW_TESTED;
 		row->one_invocation = true;
+		/* The gate's default set judges what it can: a metric nobody named is left
+		 * out rather than refused, so that two saved runs of a command are gated on
+		 * their work counts; a limit that names it is still an error (gate.c). */
+		if (!row->asked && row->gated) {
+			row->gated = false;
+			row->left_out = true;
+		}
 		row->p = NAN;
 		row->testable = false;
 		if (row->old.median > 0)
@@ -457,6 +464,7 @@ int pmc_cmp_compute_rows(struct ctx *x)
 		if (row->one_invocation) {
 			if (x->none_invocation++ == 0)
 				x->one_invocation_metric = row->metric;
+			x->nleft_out += row->left_out;
 			continue;
 		}
 		if (!row->paired && !row->by_process &&

@@ -329,6 +329,8 @@ void pmc_cmp_judge_rows(struct pmc_comparison *c)
 		annotate(c, row);
 		if (row->kind != PMC_ROW_MISSING)
 			c->counts[row->verdict]++;
+		if (row->left_out && c->nleft_out++ == 0)
+			c->left_out = row;
 		if (!row->gated)
 			continue;
 		c->ngated++;

@@ -220,7 +220,7 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 	if (r == 0 && x->none_invocation)
 		r = pmc_cmp_warn(
 		    c,
-		    "%zu row%s (e.g. %s) %s not tested: a side's runs come from one "
+		    "%zu row%s (e.g. %s) %s not tested%s: a side's runs come from one "
 		    "invocation, which they share, and %s between invocations with the "
 		    "machine's load; measure both sides in one invocation (pmcbench run "
 		    "-c A -c B), run a benchmark program in several processes, or count "
@@ -228,6 +228,10 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 		    "replication\")",
 		    x->none_invocation, x->none_invocation == 1 ? "" : "s",
 		    x->one_invocation_metric, x->none_invocation == 1 ? "is" : "are",
+		    !x->nleft_out ? ""
+		    : x->none_invocation == 1
+			? ", and the gate leaves it out unless a limit names it"
+			: ", and the gate leaves them out unless a limit names them",
 		    x->none_invocation == 1 ? "such a metric moves" : "such metrics move");
 	if (r == 0 && x->nno_process)
 		r = pmc_cmp_warn(c,

@@ -52,6 +52,21 @@ static void undetectable_error(const struct pmc_comparison *c, char *err, size_t
 		    fix);
 }
 
+/* Says that row u (and n - 1 more) cannot be gated: each side is one invocation. */
+static void one_invocation_error(const struct pmc_cmp_row *u, size_t n, char *err, size_t errlen)
+{
+	char more[64];
+
+	more_rows(more, sizeof(more), n);
+	pmc_err_set(err, errlen,
+		    "metric '%s' of '%s'%s cannot be gated against a single "
+		    "invocation: its runs share that invocation's conditions, and it "
+		    "drifts between invocations; measure both in one invocation ('pmcbench run "
+		    "-c OLD -c NEW --threshold %s=+5%% --gate'), gate exact counts "
+		    "(--backend valgrind), or leave it out with --metric",
+		    u->metric, u->bench, more, u->metric);
+}
+
 int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
 		    enum pmc_decision *ret_decision, enum pmc_gate_reason *ret_reason, char *err,
 		    size_t errlen)
@@ -77,6 +92,12 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		else
 			pmc_err_set(err, errlen, "%s (and %zu more: see the warnings)",
 				    c->unchecked[0], c->nunchecked - 1);
+	} else if (c->ngated == 0 && c->nleft_out) {
+		/* Only drifting metrics of single invocations to gate (times alone, from
+		 * another tool's results or --metric): the same refusal as when named. */
+		one_invocation_error(c->left_out, c->nleft_out, err, errlen);
+		decision = PMC_DECISION_ERROR;
+		reason = PMC_GATE_REASON_UNDETECTABLE;
 	} else if (c->ngated == 0) {
 		/* Nothing the gate judges: a pass would say nothing. */
 		decision = PMC_DECISION_ERROR;
@@ -105,19 +126,9 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 	} else if (c->none_invocation) {
 		/* No test can tell a change from the drift between two invocations: a pass
 		 * would be a guess (docs/statistics.md, "The unit of replication"). */
-		const struct pmc_cmp_row *u = c->one_invocation;
-		char more[64];
-
-		more_rows(more, sizeof(more), c->none_invocation);
+		one_invocation_error(c->one_invocation, c->none_invocation, err, errlen);
 		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
-		pmc_err_set(err, errlen,
-			    "metric '%s' of '%s'%s cannot be gated against a single "
-			    "invocation: its runs share that invocation's conditions, and it "
-			    "drifts between invocations; measure both in one invocation ('pmcbench run "
-			    "-c OLD -c NEW --threshold %s=+5%% --gate'), gate exact counts "
-			    "(--backend valgrind), or leave it out with --metric",
-			    u->metric, u->bench, more, u->metric);
 	} else if (c->nundetectable) {
 		/* With these runs no p can fall below alpha in the gated family: a lone
 		 * regression could never fail the gate, so a pass would be empty

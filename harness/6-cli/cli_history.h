@@ -66,6 +66,11 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
  * or -1 after an error line. */
 int pmc_cli_hist_open(const struct hopts *o, unsigned flags, struct pmc_history **ret);
 
+/* Writes "did you mean './my-prog'?" into buf when the entries f selects, whatever their
+ * benchmark, hold names close to f's benchmark (a name typed without its "./"), else "". */
+void pmc_cli_hist_near_benchmark(struct pmc_history *h, const struct pmc_history_filter *f,
+				 char *buf, size_t size);
+
 /* Unix seconds as "2026-01-02T03:04:05Z". */
 static inline void when_text(int64_t t, char buf[32])
 {

@@ -44,6 +44,14 @@ int pmc_cli_hist_list(int argc, char **argv, struct hopts *o)
 	}
 	printf("%zu entr%s in %s\n", n, n == 1 ? "y" : "ies", pmc_history_display(h));
 	code = fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
+	if (n == 0 && o->f.benchmark) {
+		char b1[PMC_QUOTE_SIZE(128)], near[512];
+
+		pmc_cli_hist_near_benchmark(h, &o->f, near, sizeof(near));
+		if (*near)
+			pmc_cli_note("no entry has benchmark '%s'; %s",
+				     q(b1, sizeof(b1), o->f.benchmark), near);
+	}
 out:
 	pmc_history_entries_free(es, n);
 	pmc_history_close(h);

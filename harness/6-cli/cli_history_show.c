@@ -74,12 +74,15 @@ int pmc_cli_hist_show(int argc, char **argv, struct hopts *o)
 		goto out;
 	}
 	if (n == 0) {
-		char b1[PMC_QUOTE_SIZE(128)], b2[PMC_QUOTE_SIZE(128)];
+		char b1[PMC_QUOTE_SIZE(128)], b2[PMC_QUOTE_SIZE(128)], near[512];
 
-		pmc_cli_error("no entry of %s has metric '%s' of benchmark '%s'; 'pmcbench history "
-			      "list --benchmark NAME' shows the entries of a benchmark",
+		pmc_cli_hist_near_benchmark(h, &o->f, near, sizeof(near));
+		pmc_cli_error("no entry of %s has metric '%s' of benchmark '%s'; %s",
 			      pmc_history_display(h), q(b2, sizeof(b2), argv[1]),
-			      q(b1, sizeof(b1), argv[0]));
+			      q(b1, sizeof(b1), argv[0]),
+			      *near ? near
+				    : "'pmcbench history list --benchmark NAME' shows the entries "
+				      "of a benchmark");
 		goto out;
 	}
 	for (size_t i = 0; i < n;) {

@@ -162,3 +162,21 @@ test_skipped_benchmarks_are_named_not_judged() {
 	expect_exit 2 "$PMCBENCH" compare a.json b.json || return 1
 	expect_one_line "$TMP/err" '^pmcbench: b.json: benchmarks\[1\].skipped: expected a string \(why the benchmark was skipped\), found a number; regenerate'
 }
+
+# Two saved runs of one command (README, "Commands"): each is one invocation, so its times
+# cannot be gated; the default set leaves them out, says so, and judges the work counts
+# (page faults here), so the gate a user writes first passes. A limit naming a time is
+# still refused, and a result of times alone has nothing left to gate: refused too.
+test_two_saved_runs_of_a_command() {
+	"$PMCBENCH" run -q -r 8 -o base.json -- "$WORK" loop 100000 >/dev/null 2>&1 || fail "run" || return 1
+	"$PMCBENCH" run -q -r 8 -o new.json -- "$WORK" loop 100000 >/dev/null 2>&1 || fail "run" || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline base.json new.json || return 1
+	expect_grep '^warning: [0-9]+ rows \(e\.g\. task-clock\) are not tested, and the gate leaves them out unless a limit names them' \
+		"$TMP/out" || return 1
+	expect_grep '^page-faults ' "$TMP/out" || return 1
+	expect_grep '^gate: PASS' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" gate --baseline base.json new.json --threshold task-clock=+5% || return 1
+	expect_one_line "$TMP/err" "metric 'task-clock' of .* cannot be gated against a single invocation" || return 1
+	expect_exit 2 "$PMCBENCH" gate --metric task-clock --baseline base.json new.json || return 1
+	expect_one_line "$TMP/err" "metric 'task-clock' of .* cannot be gated against a single invocation"
+}

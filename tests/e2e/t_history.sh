@@ -578,3 +578,23 @@ test_ci_recipe_gate_after_an_accepted_change() {
 	expect_exit 2 "$PMCBENCH" history remove --db h.db c24 || return 1
 	expect_one_line "$TMP/err" "'c24' is not an entry key"
 }
+
+# A benchmark run as `-- ./my-prog` is named './my-prog'; asked for as 'my-prog' (README's
+# example once did), show and list say which name is near instead of finding nothing.
+test_a_near_benchmark_name_is_offered() {
+	hres a.json 1 './my-prog::wall-time=1e6,0.01' || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --commit aaa111 --branch main a.json || return 1
+	expect_exit 2 "$PMCBENCH" history show --db h.db my-prog wall-time || return 1
+	expect_one_line "$TMP/err" "^pmcbench: no entry of h\.db has metric 'wall-time' of benchmark 'my-prog'; did you mean '\./my-prog'\?$" ||
+		return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db --benchmark my-prog || return 1
+	expect_grep '^0 entries in h\.db$' "$TMP/out" || return 1
+	expect_one_line "$TMP/err" "^pmcbench: note: no entry has benchmark 'my-prog'; did you mean '\./my-prog'\?$" ||
+		return 1
+	# Nothing near: the hint of before, and no note.
+	expect_exit 2 "$PMCBENCH" history show --db h.db zzzzzz wall-time || return 1
+	expect_one_line "$TMP/err" "benchmark 'zzzzzz'; 'pmcbench history list --benchmark NAME' shows" || return 1
+	expect_exit 0 "$PMCBENCH" history list --db h.db --benchmark zzzzzz || return 1
+	[ ! -s "$TMP/err" ] || fail "a note without a near name: $(cat "$TMP/err")" || return 1
+	expect_exit 0 "$PMCBENCH" history show --db h.db ./my-prog wall-time
+}
