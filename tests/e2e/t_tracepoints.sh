@@ -70,6 +70,12 @@ while [ $i -lt $n ]; do : <"%s/count"; i=$((i + 1)); done
 	expect_exit 0 "$PMCBENCH" compare same.json same.json --all || return 1
 	expect_grep "0% \(identical runs\) +identical n=5\+5" "$TMP/out" || return 1
 	expect_no_grep "simulated" "$TMP/out" || return 1
+	# Three runs a side decide, where a test would need four: one getpid more is a change.
+	expect_exit 0 "$PMCBENCH" run -r 3 -q -e syscalls:sys_enter_getpid -o a3.json -- "$WORK" getpid 300 || return 1
+	expect_exit 0 "$PMCBENCH" run -r 3 -q -e syscalls:sys_enter_getpid -o b3.json -- "$WORK" getpid 301 || return 1
+	expect_exit 1 "$PMCBENCH" gate --baseline a3.json b3.json --force --threshold syscalls:sys_enter_getpid=+0% || return 1
+	expect_grep "\+0\.33[0-9]*% \(identical runs\) +identical n=3\+3" "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline a3.json a3.json --threshold syscalls:sys_enter_getpid=+0% || return 1
 	expect_exit 0 "$PMCBENCH" compare vary.json vary.json --all --metric syscalls:sys_enter_openat --format json || return 1
 	expect_grep '"kind": ?"tested"' "$TMP/out" || return 1
 	expect_no_grep '"identical_runs"' "$TMP/out" || return 1
