@@ -28,9 +28,11 @@ commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help
 	echo "\`harness/6-cli/completion/pmcbench.bash\`. Bash and zsh complete"
 	echo "the commands (and the actions of \`history\`), each command's options, the values of"
 	echo "\`--format\`, \`--color\`, \`--backend\` and \`--valgrind-tool\`, event names after \`-e\`"
-	echo "(also after a comma in a list), and file names where an option takes a file. The scripts read the options from"
-	echo "\`pmcbench help COMMAND\` and the events from \`pmcbench list --names\` at completion"
-	echo "time, so they cannot drift from the program."
+	echo "(also after a comma in a list), tracepoints there by their subsystem (\`sche\` TAB"
+	echo "gives \`sched:\`, then \`sched:sched_sw\` TAB \`sched:sched_switch\`; root, as counting them),"
+	echo "and file names where an option takes a file. The scripts read the options from"
+	echo "\`pmcbench help COMMAND\` and the events from \`pmcbench list --names\` (tracepoints from"
+	echo "\`pmcbench list --names tracepoint\`) at completion time, so they cannot drift from the program."
 	echo
 	echo "## Colour"
 	echo

@@ -122,13 +122,17 @@ static void fmt_change(const struct pmc_cmp_row *row, const char *unit, char *bu
 	if (row->kind == PMC_ROW_EXACT) {
 		char p[PMC_FMT_MAX];
 
+		/* Kernel counts identical in each side's runs are the kernel's, not a
+		 * simulator's: said apart (docs/compare.md, "The method"). */
+		const char *how = row->identical ? "identical runs" : "exact";
+
 		pmc_fmt_percent((row->ratio - 1) * 100, true, p, sizeof(p));
 		if (row->diff == 0)
-			snprintf(buf, len, "0%% (exact)");
+			snprintf(buf, len, "0%% (%s)", how);
 		else if (isnan(row->ratio))
-			snprintf(buf, len, "from 0 (exact)%s", d);
+			snprintf(buf, len, "from 0 (%s)%s", how, d);
 		else
-			snprintf(buf, len, "%s (exact)%s", p, d);
+			snprintf(buf, len, "%s (%s)%s", p, how, d);
 	} else if (isnan(row->ratio)) {
 		snprintf(buf, len, "? (values <= 0)%s", d);
 	} else {
@@ -191,6 +195,9 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 			memcpy(t, q ? "q=" : "p=", 2);
 			n = 2 + pmc_fmt_fixed_to(t + 2, v, 3, false);
 			t[n++] = ' ';
+		} else if (exact && row->identical) {
+			memcpy(t, "identical ", 10);
+			n = 10;
 		} else if (exact) {
 			memcpy(t, "exact ", 6);
 			n = 6;

@@ -132,7 +132,8 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 		ok = jset(
 		    o, nums[i].key,
 		    jnum(*(const double *)((const char *)row + nums[i].off), nums[i].measured));
-	ok = ok && jset(o, "gated", json_boolean(row->gated)) &&
+	ok = ok && (!row->identical || jset(o, "identical_runs", json_true())) &&
+	     jset(o, "gated", json_boolean(row->gated)) &&
 	     jset(o, "significant", json_boolean(row->significant)) &&
 	     jset(o, "testable", json_boolean(row->testable)) &&
 	     ((!row->lo_open && !row->hi_open) ||

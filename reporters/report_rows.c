@@ -250,7 +250,12 @@ static int fill_row(struct pmc_report_block *blk, const struct pmc_metric_analys
 		}
 		pmc_fmt_spread(spread, center, m->unit, row->spread, sizeof(row->spread));
 		blk->any_spread = true;
-		if (!ma->all_exact) {
+		if (ma->kernel_count && ma->identical) {
+			/* The kernel's count of each occurrence, the same in every run: no
+			 * spread to estimate (docs/metrics.md, "Identical runs"). */
+			snprintf(row->spread, sizeof(row->spread), "=");
+			snprintf(row->range, sizeof(row->range), "identical in %zu runs", k);
+		} else if (!ma->all_exact) {
 			char lo[48], hi[48];
 
 			pmc_fmt_short(s->min, m->unit, lo, sizeof(lo));

@@ -162,6 +162,69 @@ static void test_exact(void **state)
 	pmc_result_free(r);
 }
 
+/* Appends a count of value with status st to m. */
+static void append_count(struct pmc_metric *m, double value, enum pmc_status st)
+{
+	struct pmc_reading rd = reading(st, value, 1000, st == PMC_STATUS_SCALED ? 500 : 1000);
+
+	assert_int_equal(pmc_metric_append(m, value, &rd), 0);
+}
+
+/* Kernel counts say whether their runs read the same: every run measured, counted in
+ * full (not multiplexed), one value; clocks, hardware and simulated counts never do. */
+static void test_identical_kernel_counts(void **state)
+{
+	struct pmc_result *r = t_result("perf");
+	struct pmc_benchmark *b = t_bench(r, "x", NULL);
+	struct pmc_metric *same = t_metric(b, "syscalls:sys_enter_getpid");
+	struct pmc_metric *varied = t_metric(b, "syscalls:sys_enter_openat");
+	struct pmc_metric *scaled = t_metric(b, "uprobe:libc:malloc");
+	struct pmc_metric *missing = t_metric(b, "page-faults");
+	struct pmc_metric *once = t_metric(b, "major-faults");
+	struct pmc_metric *sched = t_metric(b, "context-switches");
+	struct pmc_metric *clock = t_metric(b, "task-clock");
+	struct pmc_metric_analysis ma;
+	bool identical = true;
+
+	for (int i = 0; i < 5; i++) {
+		append_count(same, 1000, PMC_STATUS_COUNTED);
+		append_count(varied, i == 3 ? 41 : 40, PMC_STATUS_COUNTED);
+		append_count(scaled, 7, i == 0 ? PMC_STATUS_SCALED : PMC_STATUS_COUNTED);
+		append_count(missing, i == 2 ? NAN : 90,
+			     i == 2 ? PMC_STATUS_NOT_COUNTED : PMC_STATUS_COUNTED);
+		append_count(clock, 5000, PMC_STATUS_COUNTED);
+		append_count(sched, 2, PMC_STATUS_COUNTED);
+	}
+	append_count(once, 3, PMC_STATUS_COUNTED);
+
+	assert_true(pmc_metric_kernel_identical(same, &identical));
+	assert_true(identical);
+	assert_int_equal(pmc_metric_analyze(same, 0.95, &ma), 0);
+	assert_true(ma.kernel_count);
+	assert_true(ma.identical);
+	assert_true(pmc_metric_kernel_identical(varied, &identical));
+	assert_false(identical);
+	assert_int_equal(pmc_metric_analyze(varied, 0.95, &ma), 0);
+	assert_true(ma.kernel_count);
+	assert_false(ma.identical);
+	identical = true;
+	assert_true(pmc_metric_kernel_identical(scaled, &identical));
+	assert_false(identical);
+	identical = true;
+	assert_true(pmc_metric_kernel_identical(missing, &identical));
+	assert_false(identical);
+	/* One run says nothing of the next; a clock is not a count of occurrences; the
+	 * scheduler's counts follow the machine's load, whatever they read. */
+	assert_false(pmc_metric_kernel_identical(once, &identical));
+	assert_false(pmc_metric_kernel_identical(sched, &identical));
+	assert_false(pmc_metric_kernel_identical(clock, &identical));
+	assert_int_equal(pmc_metric_analyze(clock, 0.95, &ma), 0);
+	assert_false(ma.kernel_count);
+	same->simulated = true;
+	assert_false(pmc_metric_kernel_identical(same, &identical));
+	pmc_result_free(r);
+}
+
 /* compare's entry: the summary of the measured values, which it keeps for its tests. */
 static void test_summarize_for_compare(void **state)
 {
@@ -213,6 +276,7 @@ int main(void)
 	    cmocka_unit_test(test_summaries_and_facts),
 	    cmocka_unit_test(test_welford),
 	    cmocka_unit_test(test_exact),
+	    cmocka_unit_test(test_identical_kernel_counts),
 	    cmocka_unit_test(test_summarize_for_compare),
 	    cmocka_unit_test(test_bad_input),
 	};

@@ -331,6 +331,54 @@ static void test_exact_rows(void **state)
 	pmc_result_free(b);
 }
 
+/* Kernel counts that read the same in every run of each side are compared as counts,
+ * without a test; when either side varied, the test decides as for any counter. */
+static void test_identical_kernel_counts(void **state)
+{
+	const double varied[N] = {40, 41, 40, 40, 42, 40, 41, 40, 40, 41};
+	struct pmc_result *a = result(), *b = result();
+	struct pmc_thresholds *t = t_thresholds();
+	struct pmc_compare_opts o = {.sz = sizeof(o)};
+	struct pmc_comparison *c;
+	const struct pmc_cmp_row *row;
+	char err[256];
+
+	assert_int_equal(
+	    pmc_thresholds_add_arg(t, "syscalls:sys_enter_openat=+0%", err, sizeof(err)), 0);
+	o.thresholds = t;
+	put_const(a, "more", "syscalls:sys_enter_openat", N, 40);
+	put_const(b, "more", "syscalls:sys_enter_openat", N, 41);
+	put_const(a, "same", "syscalls:sys_enter_openat", N, 40);
+	put_const(b, "same", "syscalls:sys_enter_openat", N, 40);
+	put_values(a, "varies", "syscalls:sys_enter_openat", varied, N);
+	put_const(b, "varies", "syscalls:sys_enter_openat", N, 41);
+	/* A hardware count with equal readings is a tie, tested. */
+	put_const(a, "hw", "instructions", N, 5000);
+	put_const(b, "hw", "instructions", N, 5000);
+
+	c = compare_ok(a, b, &o);
+	row = row_of(c, "more", "syscalls:sys_enter_openat");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_true(row->identical);
+	assert_true(isnan(row->p));
+	assert_close(row->ratio, 41.0 / 40, 1e-12);
+	assert_verdict(row, PMC_VERDICT_REGRESSION);
+	row = row_of(c, "same", "syscalls:sys_enter_openat");
+	assert_int_equal(row->kind, PMC_ROW_EXACT);
+	assert_verdict(row, PMC_VERDICT_NO_CHANGE);
+	row = row_of(c, "varies", "syscalls:sys_enter_openat");
+	assert_int_equal(row->kind, PMC_ROW_TESTED);
+	assert_false(row->identical);
+	assert_false(isnan(row->p));
+	row = row_of(c, "hw", "instructions");
+	assert_int_equal(row->kind, PMC_ROW_TESTED);
+	assert_false(row->identical);
+	pmc_comparison_free(c);
+	pmc_thresholds_free(t);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
 static void test_absolute_threshold(void **state)
 {
 	struct pmc_result *a = result(), *b = result();
@@ -2300,6 +2348,7 @@ int main(void)
 	    cmocka_unit_test(test_ci_straddling_threshold_is_inconclusive),
 	    cmocka_unit_test(test_too_few_samples),
 	    cmocka_unit_test(test_exact_rows),
+	    cmocka_unit_test(test_identical_kernel_counts),
 	    cmocka_unit_test(test_absolute_threshold),
 	    cmocka_unit_test(test_higher_is_better_and_signs),
 	    cmocka_unit_test(test_nothing_in_common),

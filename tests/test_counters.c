@@ -565,6 +565,74 @@ static void test_no_pmu(void **state)
 	pmc_event_list_free(l);
 }
 
+/* perf stat's -d, -dd and -ddd (tools/perf/builtin-stat.c: detailed_attrs,
+ * very_detailed_attrs, very_very_detailed_attrs): the same events, in perf's order, each
+ * a group of its own. The 12 of -ddd on 4 counters take turns: each runs 4 quanta of 12
+ * and is scaled up to what a counter of its own would count; without a PMU each is
+ * unsupported. */
+static void test_detailed_presets(void **state)
+{
+#define HWC(c, op, res)                                                                            \
+	(PERF_COUNT_HW_CACHE_##c | PERF_COUNT_HW_CACHE_OP_##op << 8 |                               \
+	 PERF_COUNT_HW_CACHE_RESULT_##res << 16)
+	static const uint64_t perf[] = {
+	    HWC(L1D, READ, ACCESS),	HWC(L1D, READ, MISS),	   HWC(LL, READ, ACCESS),
+	    HWC(LL, READ, MISS),	HWC(L1I, READ, ACCESS),	   HWC(L1I, READ, MISS),
+	    HWC(DTLB, READ, ACCESS),	HWC(DTLB, READ, MISS),	   HWC(ITLB, READ, ACCESS),
+	    HWC(ITLB, READ, MISS),	HWC(L1D, PREFETCH, ACCESS), HWC(L1D, PREFETCH, MISS),
+	};
+#undef HWC
+	static const size_t per_level[] = {4, 10, 12};
+	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_event_list *l;
+	struct pmc_reading r[12];
+	struct pmc_counters *c;
+
+	assert_null(pmc_event_detailed_list(0));
+	assert_null(pmc_event_detailed_list(4));
+	for (unsigned level = 1; level <= 3; level++) {
+		l = t_events(pmc_event_detailed_list(level));
+		assert_int_equal(l->n, per_level[level - 1]);
+		assert_int_equal(l->ngroups, l->n);
+		for (size_t i = 0; i < l->n; i++) {
+			assert_int_equal(l->events[i].type, PERF_TYPE_HW_CACHE);
+			assert_int_equal(l->events[i].config, perf[i]);
+			assert_true(l->events[i].leader);
+		}
+		assert_string_equal(l->events[0].name, "L1-dcache-loads");
+		pmc_event_list_free(l);
+	}
+
+	l = t_events(pmc_event_detailed_list(3));
+	assert_string_equal(l->events[11].name, "L1-dcache-prefetch-misses");
+	cfg.counters = 4;
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	fake_pmu_tick(&fake, 12);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	for (size_t i = 0; i < 12; i++) {
+		uint64_t rate = rate_of(&l->events[i]);
+
+		assert_reading(&r[i], PMC_STATUS_SCALED, 4 * rate, 12 * Q, 4 * Q);
+		assert_true(fabs(r[i].scaled - 12.0 * (double)rate) < 1e-6);
+	}
+	pmc_counters_close(c);
+
+	cfg = (struct fake_pmu_config){.no_pmu = true, .paranoid = 2, .privileged = true};
+	fake_pmu_init(&fake, &cfg);
+	c = open_ok(l, &o);
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	for (size_t i = 0; i < 12; i++) {
+		assert_int_equal(r[i].status, PMC_STATUS_UNSUPPORTED);
+		assert_int_equal(r[i].error, ENOENT);
+	}
+	pmc_counters_close(c);
+	assert_int_equal(fake.nopen, 0);
+	pmc_event_list_free(l);
+}
+
 /* perf_event_paranoid as an unprivileged user sees it. */
 static void test_paranoid_levels(void **state)
 {
@@ -1346,6 +1414,7 @@ int main(void)
 	    cmocka_unit_test(test_kernel_only_denied_under_paranoid),
 	    cmocka_unit_test(test_lone_einval),
 	    cmocka_unit_test(test_no_pmu),
+	    cmocka_unit_test(test_detailed_presets),
 	    cmocka_unit_test(test_paranoid_levels),
 	    cmocka_unit_test(test_group_context_and_no_target),
 	    cmocka_unit_test(test_no_group_read_on_user_only_retry),

@@ -130,6 +130,40 @@ static void test_threshold_that_checked_nothing(void **state)
 	pmc_result_free(b);
 }
 
+/* Kernel counts identical in each side's runs are judged as counts: three runs a side
+ * decide, where a test would need four. Counts that varied go to the test, which three
+ * runs cannot pass. */
+static void test_identical_kernel_counts(void **state)
+{
+	const double same[] = {40, 40, 40}, more[] = {41, 41, 41}, varied[] = {40, 41, 40};
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_result *aa = t_result("perf"), *v = t_result("perf");
+	struct pmc_thresholds *th = t_thresholds();
+	char err[256];
+	struct decision d;
+
+	assert_int_equal(
+	    pmc_thresholds_add_arg(th, "syscalls:sys_enter_openat=+0%", err, sizeof(err)), 0);
+	put_values(a, "x", "syscalls:sys_enter_openat", same, 3);
+	put_values(b, "x", "syscalls:sys_enter_openat", more, 3);
+	put_values(aa, "x", "syscalls:sys_enter_openat", same, 3);
+	put_values(v, "x", "syscalls:sys_enter_openat", varied, 3);
+	d = decide(a, b, th, false);
+	assert_int_equal(d.rc, 0);
+	assert_int_equal(d.outcome, PMC_DECISION_REGRESSION);
+	assert_int_equal(d.reason, PMC_GATE_REASON_REGRESSION);
+	d = decide(a, aa, th, true);
+	assert_int_equal(d.outcome, PMC_DECISION_PASS);
+	d = decide(a, v, th, false);
+	assert_int_equal(d.outcome, PMC_DECISION_ERROR);
+	assert_int_equal(d.reason, PMC_GATE_REASON_UNDETECTABLE);
+	pmc_thresholds_free(th);
+	pmc_result_free(a);
+	pmc_result_free(b);
+	pmc_result_free(aa);
+	pmc_result_free(v);
+}
+
 /* A gated metric without a value on one side cannot be checked. */
 static void test_missing_value_is_an_error(void **state)
 {
@@ -321,6 +355,7 @@ int main(void)
 	    cmocka_unit_test(test_nothing_judged_is_an_error),
 	    cmocka_unit_test(test_threshold_that_checked_nothing),
 	    cmocka_unit_test(test_missing_value_is_an_error),
+	    cmocka_unit_test(test_identical_kernel_counts),
 	    cmocka_unit_test(test_undetectable_design_is_an_error),
 	    cmocka_unit_test(test_gates_what_was_asked),
 	    cmocka_unit_test(test_nothing_gated_is_an_error),

@@ -596,6 +596,16 @@ static void tracepoint_ids_and_syscall_total(void **state)
 	assert_false(pmc_metric_drifts("syscalls:sys_enter_openat"));
 	assert_false(pmc_metric_drifts("uprobe:libc:malloc/op"));
 	assert_true(pmc_metric_drifts("sched:sched_switch"));
+	/* Counted by one per occurrence: tracepoints, uprobes, the software faults and
+	 * switches; not clocks or hardware events. */
+	assert_true(pmc_metric_is_kernel_count("syscalls:total/op"));
+	assert_true(pmc_metric_is_kernel_count("uprobe:libc:malloc"));
+	assert_true(pmc_metric_is_kernel_count("page-faults"));
+	assert_true(pmc_metric_is_kernel_count("major-faults:u"));
+	assert_true(pmc_metric_is_kernel_count("context-switches"));
+	assert_false(pmc_metric_is_kernel_count("task-clock"));
+	assert_false(pmc_metric_is_kernel_count("instructions"));
+	assert_false(pmc_metric_is_kernel_count("cycles:u"));
 
 	add(b, "syscalls:sys_enter_openat", openat, 3);
 	add(b, "syscalls:sys_enter_read", read_, 3);

@@ -92,6 +92,12 @@ const char *pmc_event_builtin_name(size_t i);
 /* "hardware", "hardware-cache", "software". */
 const char *pmc_event_builtin_kind(size_t i);
 
+/* perf stat's detailed presets (-d, -dd, -ddd; tools/perf/builtin-stat.c): the cache
+ * events that level (1 to 3) adds to the default ones, cumulative, each event alone as
+ * perf opens them, so that the PMU multiplexes them (docs/events.md, "Presets"). NULL
+ * for another level. */
+const char *pmc_event_detailed_list(unsigned level);
+
 /* The PMU events sysfs describes, for `pmcbench list`. */
 struct pmc_pmu_events {
 	char **events; /* "pmu/event/", sorted by PMU then event */

@@ -196,3 +196,19 @@ void pmc_pmu_events_free(struct pmc_pmu_events *pe)
 	pmc_sysfs_names_free(pe->bare, pe->nbare);
 	memset(pe, 0, sizeof(*pe));
 }
+
+/* -d: the L1 data cache and the last-level cache, loads and their misses. */
+#define DETAILED_1 "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses"
+/* -dd adds the instruction cache and both TLBs. */
+#define DETAILED_2                                                                                 \
+	DETAILED_1 ",L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"           \
+		   "iTLB-loads,iTLB-load-misses"
+/* -ddd adds the L1 data cache's prefetches. */
+#define DETAILED_3 DETAILED_2 ",L1-dcache-prefetches,L1-dcache-prefetch-misses"
+
+const char *pmc_event_detailed_list(unsigned level)
+{
+	static const char *const lists[] = {DETAILED_1, DETAILED_2, DETAILED_3};
+
+	return level >= 1 && level <= 3 ? lists[level - 1] : NULL;
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/analysis.h"
+#include "core/metrics.h"
 #include "core/result.h"
 
 int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
@@ -25,6 +26,34 @@ int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *
 	if (ret_n)
 		*ret_n = n;
 	return 0;
+}
+
+bool pmc_metric_kernel_identical(const struct pmc_metric *m, bool *ret_identical)
+{
+	size_t present = 0;
+	bool same = true;
+	double first = NAN;
+
+	/* A count of the scheduler's (context switches, sched:*) reads the same only when
+	 * the machine happened to be as quiet: its equal readings are ties, as in issue 8. */
+	if (!m || m->simulated || !pmc_metric_is_kernel_count(m->id) || pmc_metric_drifts(m->id))
+		return false;
+	for (size_t i = 0; i < m->n; i++) {
+		if (isnan(m->values[i])) {
+			same = false;
+			continue;
+		}
+		if (present++ == 0)
+			first = m->values[i];
+		same &= m->values[i] == first;
+		/* A multiplexed count is an estimate, whatever it reads. */
+		same &= !m->has_status || (m->status && m->status[i] == PMC_STATUS_COUNTED);
+	}
+	if (present < 2)
+		return false;
+	if (ret_identical)
+		*ret_identical = same;
+	return true;
 }
 
 int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
@@ -53,6 +82,7 @@ int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 		if (err == -ENOMEM)
 			return err;
 	}
+	a.kernel_count = pmc_metric_kernel_identical(m, &a.identical);
 	if (m->has_status) {
 		a.all_exact = m->n > 0;
 		for (size_t i = 0; i < m->n; i++) {

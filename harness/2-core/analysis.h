@@ -30,6 +30,9 @@ struct pmc_metric_analysis {
 	bool scaled;
 	double running;
 	bool all_exact;			  /* every run has status exact */
+	/* A kernel count (pmc_metric_kernel_identical) measured in 2 or more runs; identical:
+	 * every run read the same count. */
+	bool kernel_count, identical;
 	size_t status_count[PMC_NSTATUS]; /* runs per status (counter metrics) */
 	/* Hybrid CPUs: the summary of each part's measured runs (m->parts), when it has
 	 * some (part_present). */
@@ -64,6 +67,15 @@ struct pmc_analysis {
 int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret);
 void pmc_analysis_free(struct pmc_analysis *a);
 
+
+/* Whether m is a count the kernel keeps by one per occurrence
+ * (pmc_metric_is_kernel_count) of work the program does (one that does not drift with
+ * the machine: system and function calls, faults; pmc_metric_drifts), not simulated,
+ * measured in 2 or more runs: then
+ * *ret_identical says whether every one of its runs was measured, not multiplexed, and
+ * read the same value (docs/metrics.md, "Identical runs"). False for any other metric,
+ * leaving *ret_identical untouched. */
+bool pmc_metric_kernel_identical(const struct pmc_metric *m, bool *ret_identical);
 
 /* The analysis of one metric. Returns 0, or -EINVAL for a malformed metric. */
 int pmc_metric_analyze(const struct pmc_metric *m, double confidence,

@@ -32,6 +32,9 @@ struct pmc_cmp_row {
 	size_t old_nruns, new_nruns;
 	size_t block; /* index into pmc_comparison.blocks */
 	enum pmc_row_kind kind;
+	/* PMC_ROW_EXACT from kernel counts that read the same in every run of each side
+	 * (pmc_metric_kernel_identical), not from a simulator's. */
+	bool identical;
 	bool missing_old; /* PMC_ROW_MISSING: which side has no value */
 	bool has_old, has_new;
 	struct pmc_summary old, new; /* valid when has_old / has_new */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/analysis.h"
 #include "core/compare.h"
 #include "core/compare_priv.h"
 #include "core/metrics.h"
@@ -81,12 +82,23 @@ static bool all_exact_status(const struct pmc_metric *m)
 
 
 /* A side is deterministic when its counter is exact by construction (a simulator's,
- * status exact) and its value did not vary. Equal readings of a hardware or software
- * counter, or of a clock, are not: they are ties of a quantity that can vary, and go to
- * the test like any other (docs/compare.md, "The method"). */
+ * status exact) and its value did not vary. Equal readings of a hardware counter, or of
+ * a clock, are not: they are ties of a quantity that can vary, and go to the test like
+ * any other (docs/compare.md, "The method"). */
 static bool deterministic(const struct pmc_metric *m, const struct pmc_summary *s)
 {
 	return s->min == s->max && all_exact_status(m);
+}
+
+/* A side whose count the kernel keeps by one per occurrence read the same in each of
+ * its runs: the work did not vary, and a count that differs between two such sides is
+ * a change in the work, with no timing noise to test against (docs/compare.md,
+ * "The method", step 2). */
+static bool identical_kernel(const struct pmc_metric *m)
+{
+	bool same = false;
+
+	return pmc_metric_kernel_identical(m, &same) && same;
 }
 
 /* The processes a side's samples were taken in (docs/statistics.md, "The unit of
@@ -256,8 +268,10 @@ static int compute_row(struct pmc_cmp_row *row, const struct job *j, double alph
 
 	/* Values that cannot vary on either side (see deterministic()) leave nothing to
 	 * test. */
-	if (deterministic(j->om, &row->old) && deterministic(j->nm, &row->new)) {
+	if ((deterministic(j->om, &row->old) && deterministic(j->nm, &row->new)) ||
+	    (identical_kernel(j->om) && identical_kernel(j->nm))) {
 		row->kind = PMC_ROW_EXACT;
+		row->identical = !deterministic(j->om, &row->old);
 		if (row->old.median != 0)
 			row->ratio = row->new.median / row->old.median;
 		else if (row->new.median == 0)

@@ -327,3 +327,20 @@ bool pmc_metric_is_uprobe(const char *id)
 {
 	return id && strncmp(id, "uprobe:", 7) == 0;
 }
+
+bool pmc_metric_is_kernel_count(const char *id)
+{
+	static const char *const software[] = {
+	    "page-faults",	"minor-faults",	    "major-faults",	"context-switches",
+	    "cpu-migrations", "alignment-faults", "emulation-faults",
+	};
+	struct pmc_metric_info m;
+
+	if (pmc_metric_is_tracepoint(id) || pmc_metric_is_uprobe(id))
+		return true;
+	m = pmc_metric_lookup(id);
+	for (size_t i = 0; m.id && i < sizeof(software) / sizeof(software[0]); i++)
+		if (strcmp(m.id, software[i]) == 0)
+			return true;
+	return false;
+}

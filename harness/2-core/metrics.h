@@ -60,3 +60,10 @@ bool pmc_metric_drifts(const char *id);
  * ("uprobe:libc:malloc"). Both are the kernel's exact counts of what happened. */
 bool pmc_metric_is_tracepoint(const char *id);
 bool pmc_metric_is_uprobe(const char *id);
+
+/* Whether the kernel counts id by one for each occurrence, so that two runs doing the
+ * same work read the same count (docs/metrics.md, "Identical runs"): tracepoints,
+ * uprobes, and the software events that count faults, context switches and CPU
+ * migrations. Not clocks (task-clock, cpu-clock) nor hardware events, whose counts
+ * carry the PMU's skid and interrupts. */
+bool pmc_metric_is_kernel_count(const char *id);

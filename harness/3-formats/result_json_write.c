@@ -204,6 +204,7 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	json_t *j = json_object(), *samples;
 	char health[PMC_HEALTH_DESC_MAX] = "";
 	bool summary = ma && ma->has_summary;
+	bool identical = false, kernel = pmc_metric_kernel_identical(m, &identical);
 	bool ok;
 
 	/* Derived from the samples, like the reports' warnings; never read back. */
@@ -221,6 +222,7 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	    (!m->has_loop_overhead || put(j, "loop_overhead", number_json(m->loop_overhead))) &&
 	    (!health[0] || put(j, "health", json_string(health))) &&
 	    (!summary || put(j, "summary", summary_json(&ma->s))) &&
+	    (!kernel || put(j, "identical_runs", json_boolean(identical))) &&
 	    (samples = put_new(j, "samples", json_array())) &&
 	    (!m->has_status || (put(j, "status", status_json(m)) && put(j, "raw", raw_json(m)))) &&
 	    (!m->restricted || put(j, "restricted", json_true())) &&

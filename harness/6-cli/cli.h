@@ -155,6 +155,7 @@ struct pmc_cli_session_opts {
 	 * list of both, made by pmc_cli_session_spec(). Owned. */
 	char *presets;
 	char *spec;
+	unsigned detailed; /* -d's given: perf stat's detailed cache events (-d, -dd, -ddd) */
 	bool require_counters, quiet, profile;
 	enum pmc_backend backend;
 	const char *output, *baseline;
@@ -172,7 +173,7 @@ struct pmc_cli_session_opts {
 extern const struct option pmc_cli_session_long_opts[];
 #define PMC_CLI_SESSION_OPT_FIRST 0x300
 /* "e:o:q": their short options, for the command's own shortopts. */
-#define PMC_CLI_SESSION_SHORT_OPTS "e:o:q"
+#define PMC_CLI_SESSION_SHORT_OPTS "e:o:qd"
 
 /* Takes one option that pmc_cli_getopt returned: 1 when it is one of them and was taken,
  * 0 when it is not one, -EINVAL or -ENOMEM after one error line. */

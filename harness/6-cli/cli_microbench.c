@@ -88,12 +88,17 @@ static void help(FILE *out, const char *prog)
 		"                         syscalls:total: the kernel's exact counts (root)\n"
 		"      --allocs           also count calls of malloc, calloc, realloc and free\n"
 		"                         (uprobe:libc:...; per operation in benchmarks; root)\n"
+		"  -d, --detailed         also count perf stat -d's cache events (L1-dcache,\n"
+		"                         LLC); -dd adds L1-icache, dTLB, iTLB; -ddd the L1\n"
+		"                         data prefetches\n"
 		"      --require-counters fail when a requested event cannot be counted\n"
 		"      --no-rdpmc         read the counters with read() at every batch edge, never\n"
 		"                         through their mmap pages with rdpmc\n"
 		"      --backend=NAME     perf (default): time and hardware/software counters;\n"
 		"                         valgrind: exact simulated counts per operation of\n"
-		"                         the body alone, one run (docs/microbench.md)\n\n"
+		"                         the body alone, one run (docs/microbench.md)\n\n",
+		prog);
+	fprintf(out,
 		"Output:\n"
 		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
 		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
@@ -115,8 +120,7 @@ static void help(FILE *out, const char *prog)
 		"                         result (FILE.profiles/NAME.json): sampled for a second\n"
 		"                         in a child of its own, or with --backend valgrind exact,\n"
 		"                         from the run that counts it; a regression against\n"
-		"                         --baseline then names the functions behind it\n\n",
-		prog);
+		"                         --baseline then names the functions behind it\n\n");
 	fprintf(out,
 		"Comparison:\n"
 		"      --baseline=FILE    gate this run against a baseline result file\n"

@@ -14,6 +14,7 @@
 
 #include "base/suggest.h"
 #include "cli/cli.h"
+#include "counters/perf/events.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
 #include "reporters/escape.h"
@@ -52,6 +53,7 @@ const struct option pmc_cli_session_long_opts[] = {
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"syscalls", no_argument, NULL, OPT_SYSCALLS},
     {"allocs", no_argument, NULL, OPT_ALLOCS},
+    {"detailed", no_argument, NULL, 'd'},
     {NULL, 0, NULL, 0},
 };
 
@@ -82,12 +84,15 @@ static int add_preset(struct pmc_cli_session_opts *o, const char *list)
 
 const char *pmc_cli_session_spec(struct pmc_cli_session_opts *o)
 {
-	if (!o->presets)
+	const char *detailed = pmc_event_detailed_list(o->detailed > 3 ? 3 : o->detailed);
+
+	if (!o->presets && !detailed)
 		return o->events;
 	if (o->spec)
 		return o->spec;
 	if (append_list(&o->spec, o->events ? o->events : PMC_DEFAULT_EVENTS) < 0 ||
-	    append_list(&o->spec, o->presets) < 0) {
+	    (detailed && append_list(&o->spec, detailed) < 0) ||
+	    (o->presets && append_list(&o->spec, o->presets) < 0)) {
 		free(o->spec);
 		o->spec = NULL;
 		return o->events;
@@ -140,6 +145,11 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	case OPT_ALLOCS:
 		o->perf_only = "--allocs";
 		return add_preset(o, PRESET_ALLOCS) < 0 ? -ENOMEM : 1;
+	case 'd':
+		/* -d, -dd, -ddd as perf stat's; more d's are -ddd, as there. */
+		o->perf_only = "-d/--detailed";
+		o->detailed++;
+		return 1;
 	case OPT_REQUIRE:
 		o->perf_only = "--require-counters";
 		o->require_counters = true;

@@ -55,8 +55,9 @@ PMC_API const char *pmc_verdict_name(enum pmc_verdict v);
 
 enum pmc_row_kind {
 	PMC_ROW_TESTED,	 /* both sides have samples: Mann-Whitney U and the ratio CI */
-	PMC_ROW_EXACT,	 /* exact counts (a simulator's) on both sides, no spread: compared
-			  * directly, no p-value */
+	PMC_ROW_EXACT,	 /* exact counts on both sides, no spread: a simulator's, or kernel
+			  * counts identical in every run of each side; compared directly,
+			  * no p-value */
 	PMC_ROW_MISSING, /* no value on one side (unsupported, denied or absent): no verdict */
 };
 

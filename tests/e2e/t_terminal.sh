@@ -54,6 +54,38 @@ test_completion_bash() {
 	done
 }
 
+# Tracepoints after -e (docs/cli.md, "Shell completion"): the subsystem with its colon,
+# then the subsystem's events, from `pmcbench list --names tracepoint`; bash splits a
+# word at its colons (COMP_WORDBREAKS) and replaces only the text after the last one.
+# And the presets' options.
+test_completion_tracepoints_and_presets() {
+	local f
+	f=$(completion_dir)/pmcbench.bash
+	[ "$(bash -c 'source "$1"; complete -p pmcbench' bash "$f")" = "complete -F _pmcbench pmcbench" ] ||
+		{ fail "the bash completion does not register _pmcbench"; return 1; }
+	bash_complete pmcbench run --sysc >c.txt && expect_one_line c.txt '^--syscalls$' || return 1
+	bash_complete pmcbench run --allo >c.txt && expect_one_line c.txt '^--allocs$' || return 1
+	bash_complete pmcbench run --deta >c.txt && expect_one_line c.txt '^--detailed$' || return 1
+	bash_complete pmcbench run -d >c.txt && expect_grep '^-d$' c.txt || return 1
+	[ "$(id -u)" = 0 ] || skip "not root: tracepoints are listed for root (or CAP_PERFMON)"
+	"$PMCBENCH" list --names tracepoint 'sched:sched_switch' >/dev/null 2>&1 || skip "no sched:sched_switch tracepoint here"
+	# Unsplit words (COMP_WORDBREAKS without a colon), then as bash splits them.
+	bash_complete pmcbench run -e sche >c.txt && expect_grep '^sched:$' c.txt || return 1
+	expect_no_grep '^sched:sched' c.txt || return 1
+	bash_complete pmcbench run -e cycles,sched:sched_swi >c.txt &&
+		expect_one_line c.txt '^cycles,sched:sched_switch$' || return 1
+	bash_complete pmcbench run -e sched : sched_swi >c.txt && expect_one_line c.txt '^sched_switch$' || return 1
+	bash_complete pmcbench run -e sched : >c.txt && expect_grep '^sched_switch$' c.txt || return 1
+	expect_no_grep ':' c.txt || return 1
+	bash_complete pmcbench run --events cycles,syscalls : sys_enter_getpi >c.txt &&
+		expect_one_line c.txt '^sys_enter_getpid$' || return 1
+	command -v zsh >/dev/null || skip "no zsh (ci/install-deps.sh installs it)"
+	zsh_complete 'pmcbench run -e cycles,sche' 'sched:' >z.txt
+	expect_grep 'pmcbench run -e cycles,sched:' z.txt || return 1
+	zsh_complete 'pmcbench run -e sched:sched_swi' 'sched_switch' >z.txt
+	expect_grep 'pmcbench run -e sched:sched_switch' z.txt
+}
+
 # A real completion in an interactive zsh, through a pseudo-terminal (zsh/zpty): the line
 # typed, TAB, and what the line became.
 zsh_complete() {

@@ -43,6 +43,44 @@ test_tp_getpid_counts_exactly_n_in_every_run() {
 	cmp -s got want || { cat got >&2; fail "getpid 0 counted something"; return 1; }
 }
 
+# Whether repeated runs read the same count is said per metric, in the table and the
+# result, and decides how a gate judges it (docs/metrics.md, "Identical runs").
+test_tp_identical_runs_flag() {
+	need_tracefs
+	expect_exit 0 "$PMCBENCH" run -r 5 -e syscalls:sys_enter_getpid -o same.json -- "$WORK" getpid 300 || return 1
+	expect_grep "syscalls:sys_enter_getpid +=  identical in 5 runs" "$TMP/out" || return 1
+	[ "$(json_get same.json 'd["benchmarks"][0]["metrics"]["syscalls:sys_enter_getpid"]["identical_runs"]')" = True ] ||
+		{ fail "getpid counts not flagged identical"; return 1; }
+	# Each run opens one file more than the one before: its count varies.
+	printf '#!/bin/sh
+n=$(cat "%s/count" 2>/dev/null || echo 0)
+echo $((n + 1)) >"%s/count"
+i=0
+while [ $i -lt $n ]; do : <"%s/count"; i=$((i + 1)); done
+' \
+		"$TMP" "$TMP" "$TMP" >vary && chmod +x vary
+	expect_exit 0 "$PMCBENCH" run -r 5 -e syscalls:sys_enter_openat -o vary.json -- ./vary || return 1
+	expect_no_grep "identical in [0-9]+ runs" "$TMP/out" || return 1
+	expect_grep "syscalls:sys_enter_openat +± " "$TMP/out" || return 1
+	[ "$(json_get vary.json 'd["benchmarks"][0]["metrics"]["syscalls:sys_enter_openat"]["identical_runs"]')" = False ] ||
+		{ fail "varying openat counts flagged identical"; return 1; }
+	# Identical sides are compared as counts; varying ones by the test.
+	expect_exit 0 "$PMCBENCH" compare same.json same.json --all --format json || return 1
+	expect_grep '"identical_runs": ?true' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" compare same.json same.json --all || return 1
+	expect_grep "0% \(identical runs\) +identical n=5\+5" "$TMP/out" || return 1
+	expect_no_grep "simulated" "$TMP/out" || return 1
+	# Three runs a side decide, where a test would need four: one getpid more is a change.
+	expect_exit 0 "$PMCBENCH" run -r 3 -q -e syscalls:sys_enter_getpid -o a3.json -- "$WORK" getpid 300 || return 1
+	expect_exit 0 "$PMCBENCH" run -r 3 -q -e syscalls:sys_enter_getpid -o b3.json -- "$WORK" getpid 301 || return 1
+	expect_exit 1 "$PMCBENCH" gate --baseline a3.json b3.json --force --threshold syscalls:sys_enter_getpid=+0% || return 1
+	expect_grep "\+0\.33[0-9]*% \(identical runs\) +identical n=3\+3" "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline a3.json a3.json --threshold syscalls:sys_enter_getpid=+0% || return 1
+	expect_exit 0 "$PMCBENCH" compare vary.json vary.json --all --metric syscalls:sys_enter_openat --format json || return 1
+	expect_grep '"kind": ?"tested"' "$TMP/out" || return 1
+	expect_no_grep '"identical_runs"' "$TMP/out" || return 1
+}
+
 test_tp_glob_equals_perf_stat() {
 	need_tracefs
 	command -v perf >/dev/null || skip "no perf"
