@@ -12,9 +12,10 @@ set -eu
 # man-db (the man page renders), zsh (its completion script is tested). Benchmarks
 # (optional peers): linux-perf, hyperfine.
 # Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
-# skipped without it); as root it is installed whenever it is missing, so CI runs it.
+# skipped without it), sudo the CI action's runner-like test (tests/e2e/t_action.sh); as root
+# they are installed whenever missing, so CI runs them.
 PACKAGES="gcc g++ clang meson ninja-build pkg-config libelf-dev libdw-dev libiberty-dev libjansson-dev libcsv-dev libsqlite3-dev libpq-dev libcmocka-dev valgrind python3 man-db zsh postgresql"
-TEST_OPTIONAL="chromium"
+TEST_OPTIONAL="chromium sudo"
 OPTIONAL="linux-perf hyperfine"
 # The arm64 guest stage (ci/guest/run.sh, docs/testing.md): QEMU's arm64 emulator, the
 # cross compiler and cpio; with --guest.
