@@ -15,6 +15,7 @@
 #   steps.sh exact-save     keep the counts as the baseline (pushes)
 #   steps.sh exact-gate     gate the counts against the merge-base's baseline
 #   steps.sh report         write the job summary (and comment.md) of the mode
+#   steps.sh gitlab-comment note the summary on the merge request (GitLab)
 #
 # Inputs come as environment variables (action.yml maps its inputs onto them):
 #   PMC_MODE timing|exact, PMC_BUILD (bash script), PMC_BENCHMARKS (NAME PROGRAM
@@ -494,6 +495,22 @@ cmd_report() {
 	fi
 }
 
+# GitLab: the summary as a note on the merge request, with PMCBENCH_GITLAB_TOKEN (a
+# project access token of api scope). A fork's merge request pipeline runs in the fork's
+# project, without the parent's variables: no token, no note, and the log says so.
+cmd_gitlab_comment() {
+	local body=$PMC_OUT/comment.md
+	[[ -s $body ]] || return 0
+	if [[ -z ${PMCBENCH_GITLAB_TOKEN:-} ]]; then
+		say "no PMCBENCH_GITLAB_TOKEN: the merge request is not commented (the summary is $body in the artifact)"
+		return 0
+	fi
+	curl -sS --fail -o /dev/null --header "PRIVATE-TOKEN: $PMCBENCH_GITLAB_TOKEN" \
+		--data-urlencode "body@$body" \
+		"$CI_API_V4_URL/projects/$CI_PROJECT_ID/merge_requests/$CI_MERGE_REQUEST_IID/notes" ||
+		warn "the merge request was not commented (the token's scope, or a fork's pipeline?)"
+}
+
 main() {
 	local cmd=${1:-}
 	state_init
@@ -509,8 +526,9 @@ main() {
 	exact-save) cmd_exact_save ;;
 	exact-gate) cmd_exact_gate ;;
 	report) cmd_report ;;
+	gitlab-comment) cmd_gitlab_comment ;;
 	*)
-		say "unknown step '$cmd'; use deps, build-key, build, perf-access, checkout-base, timing, exact-key, exact, exact-save, exact-gate or report"
+		say "unknown step '$cmd'; use deps, build-key, build, perf-access, checkout-base, timing, exact-key, exact, exact-save, exact-gate, report or gitlab-comment"
 		exit 2
 		;;
 	esac

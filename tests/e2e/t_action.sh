@@ -179,3 +179,80 @@ PY
 	expect_grep '^### commands: pass \(exit 0\)' same.md || return 1
 	expect_grep '^### syscalls: pass \(exit 0\)' same.md
 }
+
+# gitlab_job JOB PROJECT SRC: the GitLab template's JOB (its extends merged, as GitLab
+# does) as two scripts in PROJECT: job.sh (before_script and script in one shell, as a
+# runner runs them) and after.sh, with the template's variables exported, the job's over
+# the template's, GitLab's own expanded ($CI_...); PMCBENCH_REPO is SRC.
+gitlab_job() {
+	python3 - "$PMC_SRCDIR/ci/gitlab/pmcbench.gitlab-ci.yml" "$1" "$2" "$3" <<'PY'
+import os, re, shlex, sys, yaml
+t = yaml.safe_load(open(sys.argv[1]))
+job, project, src = sys.argv[2], sys.argv[3], sys.argv[4]
+def merged(name):
+    j = dict(t[name])
+    if "extends" in j:
+        base = merged(j.pop("extends"))
+        base_vars = dict(base.get("variables") or {})
+        base.update(j)
+        base["variables"] = dict(base_vars, **(j.get("variables") or {}))
+        j = base
+    return j
+j = merged(job)
+env = {"CI_PROJECT_DIR": project, "CI_PIPELINE_SOURCE": "merge_request_event",
+       "CI_MERGE_REQUEST_DIFF_BASE_SHA": os.environ["BASE_SHA"]}
+env.update({k: str(v) for k, v in (t.get("variables") or {}).items()})
+env.update({"PMCBENCH_REPO": src, "PMCBENCH_REF": "v-test",
+            "PMCBENCH_BUILD": "cc -O1 -o prog prog.c",
+            "PMCBENCH_BENCHMARKS": "loop prog 3000000",
+            "PMCBENCH_TIME_LIMIT_DENIED": "user-time=+25%", "PMCBENCH_MAX_RUNS": "30"})
+expand = lambda v: re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), ""), str(v))
+for k, v in (j.get("variables") or {}).items():
+    env[k] = expand(v)
+head = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in env.items())
+for name, parts in (("job.sh", j["before_script"] + j["script"]), ("after.sh", j["after_script"])):
+    with open(os.path.join(project, "..", name), "w") as f:
+        f.write("set -eo pipefail\n" + head + "cd \"$CI_PROJECT_DIR\"\n" + "\n".join(parts) + "\n")
+PY
+}
+
+# The GitLab template's timing and exact jobs in a merge request pipeline of 'slow' (fail)
+# and 'same' (pass), as a shell runner runs them (its user, sudo), counters denied as in
+# a Docker executor (perf_event_open fails: the timing job gates on user-time).
+test_action_gitlab_template_gates_a_regression_and_passes_aa() {
+	action_setup || return 1
+	action_repo || return 1
+	command -v valgrind >/dev/null || skip "no valgrind"
+	# The template clones pmcbench at a tag: a repository of this tree's steps, tagged.
+	"${AS[@]}" bash -euc 'mkdir -p "$1/ci/action" && cp "$2/ci/action/steps.sh" "$1/ci/action/" &&
+		cd "$1" && git init -q && git add . &&
+		git -c user.name=t -c user.email=t@t commit -qm steps && git tag v-test' \
+		bash "$U/pmcsrc" "$PMC_SRCDIR" || return 1
+	export BASE_SHA
+	BASE_SHA=$("${AS[@]}" git -C "$U/repo" rev-parse main) || return 1
+	local job branch want
+	for job in timing exact; do
+		for branch in slow same; do
+			want=0
+			[ $branch = slow ] && want=1
+			rm -rf "$U/p" && "${AS[@]}" git clone -q "$U/repo" "$U/p" &&
+				"${AS[@]}" git -C "$U/p" checkout -q "$branch" || return 1
+			# The runner's cache of pmcbench's build, seeded with this one.
+			"${AS[@]}" mkdir -p "$U/p/.pmcbench-action/pmcbench/bin" &&
+				"${AS[@]}" cp "$PMCBENCH" "$U/p/.pmcbench-action/pmcbench/bin/" || return 1
+			gitlab_job ".pmcbench-$job" "$U/p" "file://$U/pmcsrc" || return 1
+			expect_exit $want "${AS[@]}" LD_PRELOAD="$PMC_PARANOID4" PMC_APT=check \
+				PMC_SYSCTL=dry-run bash "$U/job.sh" || return 1
+			expect_exit 0 "${AS[@]}" bash "$U/after.sh" || return 1
+			cp "$TMP/out" "$job-$branch.md"
+			expect_grep "^## pmcbench $( [ $job = timing ] && echo timing || echo 'exact counts'): head against its base" "$job-$branch.md" || return 1
+			if [ $branch = slow ]; then
+				expect_grep '^### (loop|commands): \*\*FAIL: regression\*\* \(exit 1\)' "$job-$branch.md" || return 1
+			else
+				expect_grep '^### (loop|commands): pass \(exit 0\)' "$job-$branch.md" || return 1
+			fi
+			expect_grep "no PMCBENCH_GITLAB_TOKEN: the merge request is not commented" "$TMP/err" || return 1
+		done
+	done
+	expect_grep 'measured in this job' exact-slow.md
+}
