@@ -21,7 +21,8 @@
 #   PMC_MODE timing|exact, PMC_BUILD (bash script), PMC_BENCHMARKS (NAME PROGRAM
 #   [ARGS...] lines), PMC_MICROBENCH (a benchmark program), PMC_TIME_LIMIT,
 #   PMC_TIME_LIMIT_DENIED (the limit when task-clock is denied), PMC_MAX_RUNS,
-#   PMC_MAX_TIME, PMC_COUNT_LIMIT, PMC_COUNT_LIMIT_PER_OP, PMC_SYSCALL_LIMIT,
+#   PMC_MAX_TIME, PMC_RUN_OPTS (more options of the timing run), PMC_COUNT_LIMIT,
+#   PMC_COUNT_LIMIT_PER_OP, PMC_SYSCALL_LIMIT,
 #   PMC_ALLOC_LIMIT, PMC_BASE_REF (a branch: the merge-base with origin/BRANCH) or
 #   PMC_BASE_SHA (the base commit itself), PMC_EVENT (push|pull_request), PMC_SRC (the
 #   pmcbench source), PMC_PREFIX (where it is installed), PMC_HEAD (the checkout, default
@@ -258,8 +259,9 @@ both() {
 }
 
 cmd_timing() {
-	local name prog args rc metric=${PMC_LIMIT%%=*}
+	local name prog args rc metric=${PMC_LIMIT%%=*} opts=()
 	rm -rf "$PMC_OUT" && mkdir -p "$PMC_OUT"
+	read -ra opts <<<"${PMC_RUN_OPTS:-}"
 	while read -r name prog args; do
 		if [[ -z $name ]] || ! both "$name" "$prog"; then continue; fi
 		rc=0
@@ -270,7 +272,7 @@ cmd_timing() {
 			-r auto --max-runs "${PMC_MAX_RUNS:-60}" --max-time "${PMC_MAX_TIME:-600}" \
 			--timeout 300 --threshold "$PMC_LIMIT" --metric "$metric" --gate --profile \
 			--format markdown --report "$PMC_OUT/$name.md" -o "$PMC_OUT/$name.json" \
-			</dev/null >"$PMC_OUT/$name.out" 2>"$PMC_OUT/$name.err") || rc=$?
+			"${opts[@]}" </dev/null >"$PMC_OUT/$name.out" 2>"$PMC_OUT/$name.err") || rc=$?
 		cat "$PMC_OUT/$name.err" >&2
 		sed -n '/^Sequential decision/,$p' "$PMC_OUT/$name.out"
 		record "$name" "$rc"
