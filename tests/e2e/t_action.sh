@@ -163,6 +163,9 @@ test_action_exact_gates_a_regression_and_passes_aa() {
 	cp "$s" slow.md
 	expect_grep '^### commands: \*\*FAIL: regression\*\* \(exit 1\)' slow.md || return 1
 	expect_grep '^### syscalls: \*\*FAIL: regression\*\* \(exit 1\)' slow.md || return 1
+	expect_grep '^##### syscalls:total ' slow.md || return 1
+	expect_no_grep 'sys\\_enter\\_accept' slow.md || return 1
+	expect_grep '^differential flame graph: new/commands.profiles/loop.diff.svg' slow.md || return 1
 	expect_grep 'saved by the push run of' slow.md || return 1
 	expect_no_grep "$U" slow.md || return 1
 	python3 - "$U/work/pull_request/artifacts/pmcbench-exact/pmcbench-exact" <<'PY' || fail "the syscall counts are not 1+... and 41+..."
