@@ -337,7 +337,8 @@ kernel_counts() {
 	fi
 	if [[ -n ${PMC_ALLOC_LIMIT:-} && -n ${PMC_MICROBENCH:-} ]] && have "$PMC_MICROBENCH" "$side"; then
 		as_root env PATH="$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "./$PMC_MICROBENCH" -q \
-			--allocs -r 3 --timeout 600 -o "$dir/allocs.json" </dev/null >"$dir/allocs.out" ||
+			--allocs -r 5 --processes 5 --min-time 0.05 --timeout 600 -o "$dir/allocs.json" \
+			</dev/null >"$dir/allocs.out" ||
 			return 2
 	fi
 	[[ $(id -u) == 0 ]] || as_root chown -R "$(id -u):$(id -g)" "$dir"

@@ -33,7 +33,8 @@ action_setup() {
 	"${AS[@]}" sudo -n true || { fail "sudo -n true fails for $CI_USER"; return 1; }
 }
 
-# The repository: main (FACTOR 1, 1 getpid), slow (FACTOR 4, 41), same (a comment).
+# The repository: main (FACTOR 1, 1 getpid; a benchmark program with 1 malloc per
+# operation), slow (FACTOR 4, 41 getpid, 3 mallocs), same (a comment).
 action_repo() {
 	local r=$U/repo g=(git -c user.name=t -c user.email=t@t -c init.defaultBranch=main)
 	"${AS[@]}" bash -euc '
@@ -57,8 +58,24 @@ int main(int argc, char **argv)
 }
 EOF
 		}
-		prog 1 1 "the work"; "$@" add prog.c; "$@" commit -qm base
-		"$@" checkout -qb slow; prog 4 41 "the work"; "$@" commit -qam slow
+		mb() {
+			cat > mb.c <<EOF
+#include <pmcbench.h>
+#include <stdlib.h>
+static void alloc(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		for (int i = 0; i < $1; i++) {
+			void *volatile p = malloc(16);
+			free(p);
+		}
+}
+PMC_BENCHMARK(alloc);
+int main(int argc, char **argv) { return pmc_main(argc, argv); }
+EOF
+		}
+		prog 1 1 "the work"; mb 1; "$@" add prog.c mb.c; "$@" commit -qm base
+		"$@" checkout -qb slow; prog 4 41 "the work"; mb 3; "$@" commit -qam slow
 		"$@" checkout -q main; "$@" checkout -qb same; prog 1 1 "the work, unchanged"
 		"$@" commit -qam same; "$@" checkout -q main
 	' bash "$r" "${g[@]}"
@@ -67,20 +84,29 @@ EOF
 # The example workflow with this repository's build and benchmark (its inputs replaced,
 # the rest as shipped), into $U/bench.yml.
 action_workflow() {
-	python3 - "$PMC_SRCDIR/ci/examples/github-actions.yml" "$U/bench.yml" <<'PY'
+	# The benchmark program links this build's static library (pmcbench.pc's libraries).
+	local lib
+	lib=$(cd "$(dirname "$PMCBENCH")/.." && pwd)/libpmcbench.a
+	[ -f "$lib" ] || skip "no $lib to link a benchmark program with"
+	python3 - "$PMC_SRCDIR/ci/examples/github-actions.yml" "$U/bench.yml" "$PMC_SRCDIR/include" "$lib" <<'PY'
 import sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
+mb = (f"cc -O1 -o mb mb.c -I{sys.argv[3]} {sys.argv[4]} -ljansson -lelf -ldw -lcsv "
+      "-liberty -lm -pthread -ldl")
 for job in wf["jobs"].values():
     for step in job["steps"]:
         if step.get("uses", "").startswith("OWNER/pmcbench@"):
             w = step["with"]
             w["build"] = "cc -O1 -o prog prog.c"
             w["benchmarks"] = "loop prog 3000000"
-            for k in ("microbench", "alloc-limit"):
-                w.pop(k, None)
             if w["mode"] == "timing":
+                del w["microbench"]
                 w["max-runs"] = "30"
                 w["time-limit-denied"] = "user-time=+25%"
+            else:
+                w["build"] += "\n" + mb
+                w["microbench"] = "mb"
+                w["alloc-limit"] = "uprobe:libc:malloc/op=+0%"
 yaml.safe_dump(wf, open(sys.argv[2], "w"))
 PY
 	chown "$CI_USER" "$U/bench.yml"
@@ -149,8 +175,9 @@ test_action_timing_gates_a_regression_and_passes_aa() {
 	expect_grep '^### loop: pass \(exit 0\)' same.md
 }
 
-# The exact job: the push saves the baseline (cache), 'slow' fails on instructions and
-# on system calls (counted as root through sudo), 'same' passes both.
+# The exact job: the push saves the baseline (cache), 'slow' fails on instructions (of
+# the command and per operation), on system calls and on mallocs per operation (counted
+# as root through sudo), 'same' passes them all.
 test_action_exact_gates_a_regression_and_passes_aa() {
 	action_all || return 1
 	command -v valgrind >/dev/null || skip "no valgrind"
@@ -163,12 +190,14 @@ test_action_exact_gates_a_regression_and_passes_aa() {
 	cp "$s" slow.md
 	expect_grep '^### commands: \*\*FAIL: regression\*\* \(exit 1\)' slow.md || return 1
 	expect_grep '^### syscalls: \*\*FAIL: regression\*\* \(exit 1\)' slow.md || return 1
+	expect_grep '^### allocs: \*\*FAIL: regression\*\* \(exit 1\)' slow.md || return 1
+	expect_grep '^### micro: \*\*FAIL: regression\*\* \(exit 1\)' slow.md || return 1
 	expect_grep '^##### syscalls:total ' slow.md || return 1
 	expect_no_grep 'sys\\_enter\\_accept' slow.md || return 1
 	expect_grep '^differential flame graph: new/commands.profiles/loop.diff.svg' slow.md || return 1
 	expect_grep 'saved by the push run of' slow.md || return 1
 	expect_no_grep "$U" slow.md || return 1
-	python3 - "$U/work/pull_request/artifacts/pmcbench-exact/pmcbench-exact" <<'PY' || fail "the syscall counts are not 1+... and 41+..."
+	python3 - "$U/work/pull_request/artifacts/pmcbench-exact/pmcbench-exact" <<'PY' || fail "the getpid counts do not differ by 40, or mallocs/op are not 1 and 3"
 import json, sys
 d = sys.argv[1]
 def getpid(f):
@@ -176,11 +205,17 @@ def getpid(f):
     return {v for v in ms["syscalls:sys_enter_getpid"]["samples"]}
 old, new = getpid(d + "/baseline/syscalls.json"), getpid(d + "/new/syscalls.json")
 assert len(old) == 1 and len(new) == 1 and min(new) - min(old) == 40, (old, new)
+def mallocs(f):
+    ms = json.load(open(f))["benchmarks"][0]["metrics"]
+    return set(ms["uprobe:libc:malloc/op"]["samples"])
+assert mallocs(d + "/baseline/allocs.json") == {1} and mallocs(d + "/new/allocs.json") == {3}
 PY
 	expect_exit 0 try_action pull_request same exact || return 1
 	cp "$s" same.md
 	expect_grep '^### commands: pass \(exit 0\)' same.md || return 1
-	expect_grep '^### syscalls: pass \(exit 0\)' same.md
+	expect_grep '^### syscalls: pass \(exit 0\)' same.md || return 1
+	expect_grep '^### allocs: pass \(exit 0\)' same.md || return 1
+	expect_grep '^### micro: pass \(exit 0\)' same.md
 }
 
 # gitlab_job JOB PROJECT SRC: the GitLab template's JOB (its extends merged, as GitLab
