@@ -294,3 +294,39 @@ test_action_gitlab_template_gates_a_regression_and_passes_aa() {
 	done
 	expect_grep 'measured in this job' exact-slow.md
 }
+
+# The summary of a report as pmcbench writes it under a run on a runner (absolute paths,
+# its own headings, a code block): nested under the summary's headings, paths relative to
+# the artifact, code blocks untouched, the decision once, comment.md with its marker.
+test_action_report_nests_headings_and_relativizes_paths() {
+	local out=$TMP/ws/pmcbench-timing
+	mkdir -p "$out" && echo 1 >"$out/loop.rc" && echo 0 >"$out/same.rc" || return 1
+	cat >"$out/loop.md" <<EOF2
+## pmcbench compare
+
+### task-clock (ns, lower is better)
+
+\`\`\`
+# a line of a code block
+\`\`\`
+
+differential flame graph: $out/loop.profiles/loop.diff.svg
+
+**Sequential decision (--runs auto): decided after 8 rounds.**
+EOF2
+	expect_exit 0 env -u GITHUB_STEP_SUMMARY PMC_MODE=timing PMC_HEAD="$TMP/ws" \
+		PMC_STATE="$TMP/state" bash "$PMC_SRCDIR/ci/action/steps.sh" report || return 1
+	local s=$out/summary.md
+	expect_grep '^## pmcbench timing: head against its base' "$s" || return 1
+	expect_grep '^### loop: \*\*FAIL: regression\*\* \(exit 1\)' "$s" || return 1
+	expect_grep '^### same: pass \(exit 0\)' "$s" || return 1
+	expect_grep '^#### pmcbench compare$' "$s" || return 1
+	expect_grep '^##### task-clock ' "$s" || return 1
+	expect_grep '^# a line of a code block$' "$s" || return 1
+	expect_grep '^differential flame graph: loop.profiles/loop.diff.svg$' "$s" || return 1
+	expect_no_grep "$TMP" "$s" || return 1
+	[ "$(grep -c 'Sequential decision' "$s")" = 1 ] || { fail "the decision is not shown once"; return 1; }
+	cmp -s "$TMP/out" "$s" || { fail "report printed something other than the summary"; return 1; }
+	[ "$(head -n 1 "$out/comment.md")" = '<!-- pmcbench-action:timing -->' ] ||
+		{ fail "comment.md has no marker line"; return 1; }
+}
