@@ -19,8 +19,9 @@ BUILD_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libelf-dev li
 # completion script is tested), cmake (find_package(pmcbench), tests/install/).
 TEST_PACKAGES="g++ clang libpq-dev libcmocka-dev valgrind man-db zsh postgresql cmake"
 # Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
-# skipped without it); as root it is installed whenever it is missing, so CI runs it.
-TEST_OPTIONAL="chromium"
+# skipped without it), sudo the CI action's runner-like test (tests/e2e/t_action.sh); as
+# root they are installed whenever missing, so CI runs them.
+TEST_OPTIONAL="chromium sudo"
 # Benchmarks (optional peers): linux-perf, hyperfine.
 OPTIONAL="linux-perf hyperfine"
 # The arm64 guest stage (ci/guest/run.sh, docs/testing.md): QEMU's arm64 emulator, the

@@ -13,10 +13,16 @@ entries in a directory that later runs share (so a push run saves what a pull-re
 run restores), actions/upload-artifact copies files. Everything goes under --work; each
 job's summary is printed at the end. Exit status: the first failed job's step's, else 0.
 
---env NAME=VALUE overrides the workflow's env (a local PMCBENCH_REPO, a quicker
-BENCHMARKS); --skip NAME skips a step by name (one that runs sudo apt-get on a machine
-that has the packages). Only the expressions the example workflow uses are understood:
-contexts github, env, steps, runner; ==, !=, !, &&, ||; always(), success(), failure().
+A composite action runs step by step as well, with its inputs and its own steps
+context: `uses: ./DIR`, or `uses: OWNER/pmcbench@REF` with --action DIR naming the local
+checkout of pmcbench that stands in for it (its action.yml). actions/cache restores at
+its step and saves when the job ends, as GitHub's post step does.
+
+--env NAME=VALUE overrides the workflow's env (a quicker BENCHMARKS; PMC_APT=check and
+PMC_SYSCTL=dry-run make the action check its packages and sudo instead of installing and
+changing the machine); --skip NAME skips a step by name. Only the expressions the
+examples use are understood: contexts github, env, steps, runner, inputs; ==, !=, !,
+&&, ||; always(), success(), failure().
 """
 import argparse, os, re, shutil, subprocess, sys, tempfile, time
 import yaml
@@ -89,8 +95,13 @@ def read_pairs(path):
     return pairs
 
 
-def action(uses, args, ws, a):
-    """The local stand-ins for the actions; returns the step's outputs."""
+def cache_path(ws, path):
+    return path if os.path.isabs(path) else os.path.join(ws, path)
+
+
+def action(uses, args, ws, a, post):
+    """The local stand-ins for the actions; returns the step's outputs. post collects
+    what runs when the job ends (actions/cache saves then)."""
     name = uses.split("@")[0]
     if name == "actions/checkout":
         dest = os.path.join(ws, args.get("path", ""))
@@ -98,25 +109,33 @@ def action(uses, args, ws, a):
         subprocess.run(["git", "-C", dest, "checkout", "-q", "--detach",
                         args.get("ref") or a.head_sha], check=True)
         return {}
-    if name in ("actions/cache/restore", "actions/cache/save"):
-        key, path = args["key"], os.path.join(ws, args["path"])
+    if name in ("actions/cache", "actions/cache/restore", "actions/cache/save"):
+        key, path = args["key"], cache_path(ws, args["path"])
         if not key:
             raise KeyError("key is empty")
         store = os.path.join(a.work, "cache")
         os.makedirs(store, exist_ok=True)
-        if name.endswith("save"):
+
+        def save():
             if os.path.exists(os.path.join(store, key)):
                 print(f"cache: {key} exists; not saved again")
+            elif not os.path.exists(path):
+                print(f"cache: {path} does not exist; {key} not saved")
             else:
-                shutil.copytree(path, os.path.join(store, key, "data"))
+                shutil.copytree(path, os.path.join(store, key, "data"), symlinks=True)
+                print(f"cache: saved {key}")
+        if name.endswith("save"):
+            save()
             return {}
+        if name == "actions/cache":
+            post.append(save)
         prefixes = [key] + str(args.get("restore-keys", "")).split()
         for prefix in prefixes:
             hits = sorted((e for e in os.listdir(store) if e.startswith(prefix)),
                           key=lambda e: os.path.getmtime(os.path.join(store, e)))
             if hits:
                 shutil.copytree(os.path.join(store, hits[-1], "data"), path,
-                                dirs_exist_ok=True)
+                                dirs_exist_ok=True, symlinks=True)
                 print(f"cache: restored {hits[-1]}")
                 return {"cache-hit": str(hits[-1] == key).lower(),
                         "cache-matched-key": hits[-1]}
@@ -128,13 +147,95 @@ def action(uses, args, ws, a):
             src = os.path.join(ws, p)
             if os.path.isdir(src):
                 shutil.copytree(src, os.path.join(dest, os.path.basename(src.rstrip("/"))),
-                                dirs_exist_ok=True)
+                                dirs_exist_ok=True, symlinks=True)
             elif os.path.exists(src):
                 os.makedirs(dest, exist_ok=True)
                 shutil.copy(src, dest)
         print(f"artifact {args['name']}: {dest}")
         return {}
     sys.exit(f"try-github-actions: no local stand-in for {uses}")
+
+
+def run_step_list(steps, ctx, env, st, scope):
+    """Runs steps (a job's, or a composite action's with its own steps context) in order;
+    st holds the job's state: its status, files, workspace, the post steps."""
+    for i, step in enumerate(steps):
+        name = step.get("name", step.get("uses", f"step {i + 1}"))
+        ctx["env"] = dict(env)
+        if name in st["a"].skip or not condition(step.get("if"), ctx, st["status"] == 0):
+            print(f"\n--- {scope}: {name}: skipped")
+            continue
+        print(f"\n--- {scope}: {name}", flush=True)
+        senv = dict(env, **{k: interpolate(v, ctx) for k, v in (step.get("env") or {}).items()})
+        outputs, rc = {}, 0
+        if "uses" in step:
+            args = {k: interpolate(v, ctx) for k, v in (step.get("with") or {}).items()}
+            local = composite_dir(step["uses"], st["a"], st["ws"])
+            if local:
+                outputs, rc = run_composite(local, args, ctx, env, st, f"{scope}/{name}")
+            else:
+                try:
+                    outputs = action(step["uses"], args, st["ws"], st["a"], st["post"])
+                except (subprocess.CalledProcessError, OSError, KeyError) as e:
+                    print(f"{step['uses']}: {e}")
+                    rc = 1
+        else:
+            st["n"] += 1
+            out = os.path.join(st["root"], f"output-{st['n']}")
+            open(out, "w").close()
+            script = os.path.join(st["temp"], f"step-{st['n']}.sh")
+            with open(script, "w") as f:
+                f.write(interpolate(step["run"], ctx))
+            cwd = os.path.join(st["ws"], step.get("working-directory", ""))
+            rc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script],
+                                cwd=cwd, env=dict(senv, GITHUB_OUTPUT=out)).returncode
+            outputs = read_pairs(out)
+        if "id" in step:
+            ctx["steps"][step["id"]] = {"outputs": outputs}
+        env.update(read_pairs(st["files"]["GITHUB_ENV"]))
+        paths = open(st["files"]["GITHUB_PATH"]).read().split()
+        env["PATH"] = ":".join(paths[::-1] + [os.environ["PATH"]])
+        if rc:
+            print(f"--- {scope}: {name}: exit {rc}")
+            st["status"] = st["status"] or rc
+
+
+def composite_dir(uses, a, ws):
+    """The directory of a composite action run from files here: `./PATH` in the
+    workspace, or --action DIR standing in for OWNER/NAME@REF (pmcbench's action)."""
+    if uses.startswith("./"):
+        d = os.path.join(ws, uses)
+    elif a.action and "@" in uses and uses.split("@")[0].split("/")[-1] == a.action_name:
+        d = a.action
+    else:
+        return None
+    return d if os.path.exists(os.path.join(d, "action.yml")) else None
+
+
+def run_composite(d, args, outer, env, st, scope):
+    """A composite action: its inputs (defaults, then with:), its own steps context,
+    GITHUB_ACTION_PATH; returns its outputs and its status."""
+    spec = yaml.safe_load(open(os.path.join(d, "action.yml")))
+    if spec["runs"].get("using") != "composite":
+        sys.exit(f"try-github-actions: {d}/action.yml is not a composite action")
+    ctx = dict(outer, steps={}, inputs={})
+    ctx["github"] = dict(outer["github"], action_path=d)
+    for k, v in (spec.get("inputs") or {}).items():
+        ctx["inputs"][k] = interpolate(args[k], outer) if k in args else \
+            interpolate(str(v.get("default", "")), outer)
+    unknown = set(args) - set(ctx["inputs"])
+    if unknown:
+        print(f"--- {scope}: unexpected inputs {sorted(unknown)}")
+        return {}, 1
+    before = st["status"]
+    st["status"] = 0
+    inner = dict(env, GITHUB_ACTION_PATH=d)
+    run_step_list(spec["runs"]["steps"], ctx, inner, st, scope)
+    env.update({k: v for k, v in inner.items() if k != "GITHUB_ACTION_PATH"})
+    outputs = {k: interpolate(v.get("value", ""), ctx)
+               for k, v in (spec.get("outputs") or {}).items()}
+    rc, st["status"] = st["status"], before
+    return outputs, rc
 
 
 def run_job(job_id, job, wf, a, github):
@@ -152,46 +253,18 @@ def run_job(job_id, job, wf, a, github):
     ctx = {"github": github, "runner": {"os": "Linux", "temp": temp}, "steps": {}}
     env = dict(os.environ, CI="true", GITHUB_WORKSPACE=ws, RUNNER_TEMP=temp,
                RUNNER_OS="Linux", GITHUB_EVENT_NAME=a.event, GITHUB_SHA=a.head_sha,
-               GITHUB_BASE_REF=a.base or "", **files)
+               GITHUB_BASE_REF=a.base or "", GITHUB_REPOSITORY=github["repository"],
+               GITHUB_ACTIONS="true", **files)
     for scope in (wf.get("env") or {}, job.get("env") or {}):
         ctx["env"] = {k: v for k, v in env.items()}
         env.update({k: interpolate(v, ctx) for k, v in scope.items()})
         env.update(a.env)
-    status = 0
-    for i, step in enumerate(job["steps"]):
-        name = step.get("name", step.get("uses", f"step {i + 1}"))
-        ctx["env"] = dict(env)
-        if name in a.skip or not condition(step.get("if"), ctx, status == 0):
-            print(f"\n--- {job_id}: {name}: skipped")
-            continue
-        print(f"\n--- {job_id}: {name}", flush=True)
-        senv = dict(env, **{k: interpolate(v, ctx) for k, v in (step.get("env") or {}).items()})
-        outputs, rc = {}, 0
-        if "uses" in step:
-            args = {k: interpolate(v, ctx) for k, v in (step.get("with") or {}).items()}
-            try:
-                outputs = action(step["uses"], args, ws, a)
-            except (subprocess.CalledProcessError, OSError, KeyError) as e:
-                print(f"{step['uses']}: {e}")
-                rc = 1
-        else:
-            out = os.path.join(root, f"output-{i}")
-            open(out, "w").close()
-            script = os.path.join(temp, f"step-{i}.sh")
-            with open(script, "w") as f:
-                f.write(interpolate(step["run"], ctx))
-            cwd = os.path.join(ws, step.get("working-directory", ""))
-            rc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script],
-                                cwd=cwd, env=dict(senv, GITHUB_OUTPUT=out)).returncode
-            outputs = read_pairs(out)
-        if "id" in step:
-            ctx["steps"][step["id"]] = {"outputs": outputs}
-        env.update(read_pairs(files["GITHUB_ENV"]))
-        paths = open(files["GITHUB_PATH"]).read().split()
-        env["PATH"] = ":".join(paths[::-1] + [os.environ["PATH"]])
-        if rc:
-            print(f"--- {job_id}: {name}: exit {rc}")
-            status = status or rc
+    st = {"a": a, "status": 0, "files": files, "ws": ws, "temp": temp, "root": root,
+          "n": 0, "post": []}
+    run_step_list(job["steps"], ctx, env, st, job_id)
+    for post in reversed(st["post"]):
+        post()
+    status = st["status"]
     print(f"\n=== {job_id}: step summary ({files['GITHUB_STEP_SUMMARY']})")
     sys.stdout.write(open(files["GITHUB_STEP_SUMMARY"]).read())
     print(f"=== {job_id}: {'failed, exit %d' % status if status else 'succeeded'}")
@@ -210,6 +283,11 @@ def main():
     p.add_argument("--job", action="append", help="only this job (repeatable)")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--skip", action="append", default=[], metavar="STEP")
+    p.add_argument("--action", metavar="DIR",
+                   help="a composite action's directory (its action.yml) that stands in "
+                   "for uses: OWNER/NAME@REF, NAME being the directory's name or "
+                   "--action-name (default pmcbench)")
+    p.add_argument("--action-name", default="pmcbench")
     a = p.parse_args()
     if a.event == "pull_request" and not a.base:
         p.error("--event pull_request needs --base BRANCH")
@@ -219,10 +297,14 @@ def main():
                                 check=True, capture_output=True, text=True).stdout.strip()
     a.env = dict(e.split("=", 1) for e in a.env)
     a.work = os.path.abspath(a.work)
+    a.action = a.action and os.path.abspath(a.action)
     wf = yaml.safe_load(open(a.workflow))
     github = {"event_name": a.event, "sha": a.head_sha, "base_ref": a.base or "",
               "ref": f"refs/heads/{a.base}" if a.base else "refs/heads/main",
-              "event": {"pull_request": {"head": {"sha": a.head_sha}}}
+              "repository": "local/repository", "token": "",
+              "event": {"pull_request": {"head": {"sha": a.head_sha,
+                                                  "repo": {"full_name": "local/repository"}},
+                                         "number": 1}}
               if a.event == "pull_request" else {}}
     status = 0
     for job_id, job in wf["jobs"].items():
