@@ -93,7 +93,8 @@ static void history_help(FILE *out)
 	      "      --threshold METRIC=LIMIT  what is a regression: gate's limit, +5% (a commit "
 	      "that\n"
 	      "                            fails to build or measure is skipped)\n"
-	      "      --runs N              runs of COMMAND at each commit (default 6)\n"
+	      "      --runs N              runs of COMMAND at each commit (default 6, at\n"
+	      "                            least 4; valgrind's exact counts: 1)\n"
 	      "      --backend NAME        as for run (valgrind: exact counts)\n\n"
 	      "  -h, --help                display this help and exit\n\n"
 	      "Exit status: 0 done (gate: pass); 1 regression (gate); 2 error (an unreadable\n"
@@ -331,7 +332,7 @@ static int take(struct hopts *o, int opt, const char *v)
 		o->bisect.backend = v;
 		return 1;
 	case OPT_RUNS:
-		if (pmc_cli_parse_count("--runs", v, 4, 1000, &k) < 0)
+		if (pmc_cli_parse_count("--runs", v, 1, 1000, &k) < 0)
 			return -EINVAL;
 		o->bisect.runs = (size_t)k;
 		return 1;

@@ -31,7 +31,7 @@ struct pmc_cli_bisect_opts {
 	const char *build;	/* run by sh -c at each commit */
 	const char *threshold;	/* gate's METRIC=LIMIT */
 	const char *backend;	/* run's --backend, or NULL */
-	size_t runs;		/* 0: 6 */
+	size_t runs;		/* 0: 1 for exact counts (valgrind), else 6 */
 };
 
 /* What the options of any action set. */

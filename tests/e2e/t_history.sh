@@ -488,6 +488,46 @@ test_bisect_names_the_first_bad_commit() {
 	expect_one_line "$TMP/err" 'the working tree has changes .*commit or stash them first'
 }
 
+# bisect under valgrind: exact counts need one run a step (the default there, and --runs 1
+# is taken); commits 1-5 loop 100000 times, 6-9 103000. A timing backend refuses --runs 1,
+# saying why.
+test_bisect_under_valgrind_runs_once_a_step() {
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	git init -q -b main repo || return 1
+	local i
+	for i in 1 2 3 4 5 6 7 8 9; do
+		if [ "$i" -lt 6 ]; then echo 100000 >repo/n.txt; else echo 103000 >repo/n.txt; fi
+		echo "$i" >repo/c.txt
+		git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm "commit $i" || return 1
+	done
+	local six
+	six=$(git -C repo rev-parse HEAD~3)
+	cd repo || return 1
+	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true --runs 1 \
+		--threshold task-clock=+5% -- "$WORK" loop 1 || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --runs 1: the perf backend's measurements vary from run to run, .*--backend valgrind, whose exact counts need 1$" || return 1
+	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true --runs 3 \
+		--backend valgrind --backend nope --threshold task-clock=+5% -- "$WORK" loop 1 || return 1
+	expect_one_line "$TMP/err" "unknown backend 'nope'" || return 1
+	mkdir "$TMP/b1" "$TMP/b0"
+	expect_exit 0 env TMPDIR="$TMP/b1" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--runs 1 --backend valgrind --threshold instructions=+1% -- sh -c "exec '$WORK' loop \$(cat n.txt)" || return 1
+	expect_grep "^first bad commit: $six commit 6$" "$TMP/out" || return 1
+	# The default under valgrind is one run too.
+	expect_exit 0 env TMPDIR="$TMP/b0" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--backend valgrind --threshold instructions=+1% -- sh -c "exec '$WORK' loop \$(cat n.txt)" || return 1
+	expect_grep "^first bad commit: $six commit 6$" "$TMP/out" || return 1
+	python3 - "$TMP"/b1/pmcbench-bisect-*/ "$TMP"/b0/pmcbench-bisect-*/ <<'PY' || fail "a step ran more than once" || return 1
+import glob, json, os, sys
+for d in sys.argv[1:]:
+    files = glob.glob(os.path.join(d, "*.json"))
+    assert len(files) >= 3, files
+    for f in files:
+        runs = json.load(open(f))["benchmarks"][0]["runs"]
+        assert len(runs) == 1, (f, len(runs))
+PY
+}
+
 # The CI recipe (docs/ci.md, "A history of results"; ci/examples/github-actions-history.yml)
 # under valgrind: pushes to main add their result, a pull request is gated with --last 10
 # and a 1% limit on instructions. After an accepted change (one push at the new level), the
