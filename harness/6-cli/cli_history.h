@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "core/changepoint.h"
+#include "core/changepoint_judge.h"
 #include "history/history.h"
 #include "base/error.h"
 #include "reporters/trend.h"
@@ -44,6 +45,9 @@ struct hopts {
 	size_t last;
 	struct pmc_history_filter f;
 	struct pmc_cp_opts cp;
+	/* changes: only the change points after this commit or time, and which */
+	const char *new_since;
+	struct pmc_cp_select select;
 };
 
 struct pmc_cli_compare_opts;
@@ -65,6 +69,10 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 /* Opens the store of --db, $PMCBENCH_HISTORY or the default (cli_history.c). Returns 0,
  * or -1 after an error line. */
 int pmc_cli_hist_open(const struct hopts *o, unsigned flags, struct pmc_history **ret);
+
+/* "2026-01-02", "2026-01-02T03:04[:05][Z]" (UTC) in unix seconds. Returns 0, or -EINVAL
+ * (not a time; nothing printed). */
+int pmc_cli_hist_parse_when(const char *s, int64_t *ret);
 
 /* Unix seconds as "2026-01-02T03:04:05Z". */
 static inline void when_text(int64_t t, char buf[32])
@@ -106,9 +114,6 @@ struct series {
 int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, const struct hopts *o,
 				struct series *s);
 void pmc_cli_hist_series_clear(struct series *s);
-
-/* "+5.02% [+4.10%, +5.90%]" of a change point, without the interval when it has none. */
-void pmc_cli_hist_change_text(const struct pmc_changepoint *cp, char *buf, size_t len);
 
 /* A series drawn (reporters/trend.h), owning what its trend points at. */
 struct chart {

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "core/changepoint.h"
+#include "reporters/changes.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/trend.h"
@@ -75,25 +76,6 @@ int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, co
 		return r;
 	}
 	return 0;
-}
-
-/* "+5.02% [+4.10%, +5.90%]" of a change point, without the interval when it has none. */
-void pmc_cli_hist_change_text(const struct pmc_changepoint *cp, char *buf, size_t len)
-{
-	char a[32], b[32], c[32];
-
-	if (!isfinite(cp->ratio)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	pmc_fmt_percent((cp->ratio - 1) * 100, true, a, sizeof(a));
-	if (isfinite(cp->ratio_lo) && isfinite(cp->ratio_hi)) {
-		pmc_fmt_percent((cp->ratio_lo - 1) * 100, true, b, sizeof(b));
-		pmc_fmt_percent((cp->ratio_hi - 1) * 100, true, c, sizeof(c));
-		snprintf(buf, len, "%s [%s, %s]", a, b, c);
-	} else {
-		snprintf(buf, len, "%s", a);
-	}
 }
 
 void pmc_cli_hist_charts_clear(struct charts *cs)
@@ -174,7 +156,7 @@ static void html_change_rows(FILE *f, const struct charts *cs)
 			const struct pmc_changepoint *cp = &t->cps[k];
 			char change[128], p[PMC_FMT_MAX];
 
-			pmc_cli_hist_change_text(cp, change, sizeof(change));
+			pmc_changes_text(cp, change, sizeof(change));
 			p[pmc_fmt_stat_to(p, cp->p)] = '\0';
 			fputs("<tr><td><a href=\"#chart", f);
 			fprintf(f, "%zu\">", i);

@@ -312,9 +312,9 @@ PY
 	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
 	cmp -s first.txt "$TMP/out" || fail "a second run gave another answer" || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --metric task-clock --format json || return 1
-	[ "$(json_get "$TMP/out" 'len(d)')" = 0 ] || fail "a change point in the flat series" || return 1
+	[ "$(json_get "$TMP/out" 'len(d["changes"])')" = 0 ] || fail "a change point in the flat series" || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
-	[ "$(json_get "$TMP/out" 'd[0]["commit_before"] + " " + d[0]["commit"] + " " + str(d[0]["index"])')" = "c017 c018 18" ] ||
+	[ "$(json_get "$TMP/out" 'd["changes"][0]["commit_before"] + " " + d["changes"][0]["commit"] + " " + str(d["changes"][0]["index"])')" = "c017 c018 18" ] ||
 		fail "json: $(cat "$TMP/out")" || return 1
 	expect_exit 0 "$PMCBENCH" history show --db h.db work wall-time || return 1
 	expect_grep '^work wall-time on box \(fingerprint [0-9a-f]{16}\): 1 change point in 30 points$' "$TMP/out" || return 1
@@ -322,6 +322,93 @@ PY
 		fail "show does not mark the change before c018: $(cat "$TMP/out")" || return 1
 	expect_exit 2 "$PMCBENCH" history changes --db h.db --alpha 2 || return 1
 	expect_one_line "$TMP/err" "--alpha '2': give a probability"
+}
+
+# What a team reads (history changes --new-since, --regressions-only, --min-change, as a
+# table, Markdown and JSON): 30 entries c000..c029 of one benchmark, wall-time +10% at
+# c018 (a regression), task-clock -10% at c018 (an improvement), ipc -2% at c012 (a
+# regression: higher is better for it, by the metric registry), instructions never
+# measured. Exit 1 only with --new-since and a regression among the new changes.
+test_changes_new_since_judges_each_metric() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(11)
+def m(unit, better, samples):
+    return {"unit": unit, "better": better, "derived": False, "simulated": False,
+            "cross_group": False, "samples": samples}
+for i in range(30):
+    noise = lambda v: [v * (1 + random.gauss(0, 0.005)) for _ in range(5)]
+    d = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+         "created": "2026-03-01T00:%02d:00Z" % i, "backend": "perf",
+         "environment": {"hostname": "box"},
+         "benchmarks": [{"name": "work", "command": None, "build_id": None,
+                         "runs": [{"exit_code": 0} for _ in range(5)],
+                         "metrics": {
+                             "wall-time": m("ns", "lower", noise(100e6 if i < 18 else 110e6)),
+                             "task-clock": m("ns", "lower", noise(50e6 if i < 18 else 45e6)),
+                             "ipc": m("ratio", "higher", noise(2.0 if i < 12 else 1.96)),
+                             "instructions": m("count", "lower", [None] * 5)}}]}
+    json.dump(d, open("r%02d.json" % i, "w"))
+PY
+	local i
+	for i in $(seq 0 29); do
+		"$PMCBENCH" history add --db h.db --commit "$(printf 'c%03d' "$i")" --branch main \
+			"$(printf 'r%02d.json' "$i")" >/dev/null || { fail "add r$i"; return 1; }
+	done
+	# Every change, old or new: no verdict, exit 0.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
+	expect_grep '^3 change points in 4 series of h.db$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
+	[ "$(json_get "$TMP/out" 'd["schema"], d["verdict"], d["new_since"], sorted((c["metric"], c["commit"], c["way"]) for c in d["changes"])')" = \
+		"('pmcbench-changes/1', None, None, [('ipc', 'c012', 'regression'), ('task-clock', 'c018', 'improvement'), ('wall-time', 'c018', 'regression')])" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	# New since c017 (after its entry): the two at c018; the regression makes it exit 1.
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since c017 || return 1
+	expect_lines 4 "$TMP/out" || return 1
+	expect_grep '^work +wall-time +box +c017\.\.c018 ' "$TMP/out" || return 1
+	expect_grep '^work +task-clock +box +c017\.\.c018 ' "$TMP/out" || return 1
+	expect_grep '^2 new change points after c017 in 4 series of h.db: 1 regression$' "$TMP/out" || return 1
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since c017 --format json || return 1
+	[ "$(json_get "$TMP/out" 'd["verdict"], d["regressions"], d["new_since"], d["series"], [(c["metric"], c["way"], c["backend"], c["machine"], c["commit_before"], c["commit"], c["index"], c["points"], round(c["change_pct"])) for c in sorted(d["changes"], key=lambda c: c["metric"])]')" = \
+		"('regression', 1, 'c017', 4, [('task-clock', 'improvement', 'perf', 'box', 'c017', 'c018', 18, 30, 10), ('wall-time', 'regression', 'perf', 'box', 'c017', 'c018', 18, 30, 10)])" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	# The same by time (at or after it), and regressions only.
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since 2026-03-01T00:18:00 --regressions-only || return 1
+	expect_lines 3 "$TMP/out" || return 1
+	expect_grep '^work +wall-time ' "$TMP/out" || return 1
+	expect_no_grep 'task-clock' "$TMP/out" || return 1
+	# Nothing new after c018: pass.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --new-since c018 --format json || return 1
+	[ "$(json_get "$TMP/out" 'd["verdict"], d["regressions"], d["changes"]')" = "('pass', 0, [])" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	# An improvement alone is no regression: exit 0 with it reported.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --new-since c017 --metric task-clock || return 1
+	expect_grep '^1 new change point after c017 in 1 series of h.db: 0 regressions$' "$TMP/out" || return 1
+	# --min-change drops the 2% ipc change, --regressions-only the improvement.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --min-change 5% --format json || return 1
+	[ "$(json_get "$TMP/out" 'sorted(c["metric"] for c in d["changes"]), d["min_change_pct"]')" = "(['task-clock', 'wall-time'], 5.0)" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --regressions-only || return 1
+	expect_grep '^2 change points in 4 series of h.db \(regressions only\)$' "$TMP/out" || return 1
+	expect_grep '^work +ipc +box +c011\.\.c012 ' "$TMP/out" || return 1
+	# Markdown for a pull request: the verdict first, then a row per change.
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since c017 --format markdown || return 1
+	[ "$(head -1 "$TMP/out")" = '**Regression: 1 new regression** after `c017` (2 new change points in 4 series of `h.db`)' ] ||
+		fail "markdown: $(cat "$TMP/out")" || return 1
+	expect_grep '^\| benchmark \| metric \| machine \| backend \| commits \|' "$TMP/out" || return 1
+	expect_grep '^\| work \| wall-time \| box \| perf \| `c017\.\.c018` \| 2026-03-01T00:18:00Z \| \+(9\.9|10\.)[0-9]*% \\\[.*\\\] \| .* \| regression \|$' "$TMP/out" || return 1
+	expect_grep '^\| work \| task-clock \| box \| perf \| `c017\.\.c018` \| .* \| improvement \|$' "$TMP/out" || return 1
+	[ "$(grep -c '^| work ' "$TMP/out")" = 2 ] || fail "markdown rows: $(cat "$TMP/out")" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --new-since c018 --format md || return 1
+	[ "$(cat "$TMP/out")" = '**Pass: no new regression** after `c018` (0 new change points in 4 series of `h.db`)' ] ||
+		fail "markdown: $(cat "$TMP/out")" || return 1
+	# Bad input: one line, exit 2.
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --new-since v9 || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --new-since 'v9' is no time .*no entry measured commit v9" || return 1
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --min-change lots || return 1
+	expect_one_line "$TMP/err" "--min-change 'lots': give a size in percent" || return 1
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --format xml || return 1
+	expect_one_line "$TMP/err" "--format 'xml': history changes writes table, markdown or json"
 }
 
 # The trend chart of a series (show --svg) and the page of a suite (changes --html) are
@@ -576,7 +663,7 @@ test_ci_recipe_gate_after_an_accepted_change() {
 	push 22 103000 && push 23 103000 || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions \
 		--format json || return 1
-	[ "$(json_get "$TMP/out" 'len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
+	[ "$(json_get "$TMP/out" '(lambda d: (len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]))(d["changes"])')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
 		fail "changes: $(cat "$TMP/out")" || return 1
 	# A bad run on main (half the work) is the newest level, and a pull request fails
 	# against it until it is removed.
