@@ -122,20 +122,26 @@ struct chart {
 	char (*labels)[16];
 	char (*whens)[32];
 	struct pmc_changepoint *cps;
-	/* Of its own allocation: t points at it, and the array of charts moves as it grows. */
-	char *title;
+	/* Of their own allocation: t points at them, and the array of charts moves as it
+	 * grows. */
+	char *title, *subtitle;
+	const struct pmc_history_entry *e; /* its first entry: where it was measured */
 };
 
 struct charts {
 	struct chart *v;
 	size_t n;
+	char **skipped; /* the titles of the series never measured: no chart */
+	size_t nskipped;
 };
 
-/* Adds the chart of s, taking its change points. Returns 0, or -ENOMEM after an error line. */
+/* Adds the chart of s, taking its change points; a series never measured (no value) gets
+ * no chart, only its name in skipped. Returns 0, or -ENOMEM after an error line. */
 int pmc_cli_hist_charts_add(struct charts *cs, struct series *s);
 void pmc_cli_hist_charts_clear(struct charts *cs);
 
 /* The charts into path, atomically: an SVG file, or with html a page of the change
- * points and every chart. Returns 0, or -errno after an error line. */
-int pmc_cli_hist_write_charts(const char *path, const struct charts *cs, bool html,
+ * points and every chart. Titles that two charts share get what tells them apart.
+ * Returns 0, or -errno after an error line. */
+int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html,
 			      const char *store);

@@ -509,8 +509,8 @@ ns = {"s": "http://www.w3.org/2000/svg"}
 page = open("page.html", encoding="utf-8").read()
 rows = re.findall(r'<tr><td><a href="#chart(\d+)">([^<]*)</a></td><td>e0(\d\d)\.\.e0(\d\d)</td>', page)
 # bench-00..19 on box, each with its step at entry 12 (w on host-00..19: 3 entries, none).
-want = ["bench-%02d wall-time on box" % k for k in range(20)]
-got = sorted(re.sub(r" \([0-9a-f]+\)$", "", t) for _, t, _, _ in rows)
+want = ["bench-%02d wall-time on box (perf)" % k for k in range(20)]
+got = sorted(t for _, t, _, _ in rows)
 assert got == want, got
 assert all((a, b) == ("11", "12") for _, _, a, b in rows), rows
 charts = dict(re.findall(r'<div id="chart(\d+)">(.*?)</div>', page, re.S))
@@ -520,11 +520,10 @@ for idx, svg in charts.items():
     titles.add(ET.fromstring(svg).find(".//s:text[@class='title']", ns).text)
 for idx, title, _, _ in rows:
     assert ET.fromstring(charts[idx]).find(".//s:text[@class='title']", ns).text == title, idx
-assert {re.sub(r" \([0-9a-f]+\)$", "", t) for t in titles} == set(want) | \
-       {"w wall-time on host-%02d" % k for k in range(20)}, sorted(titles)
+assert titles == set(want) | {"w wall-time on host-%02d (perf)" % k for k in range(20)}, sorted(titles)
 root = ET.parse("trend.svg").getroot()
 titles = [t.text for t in root.findall(".//s:text[@class='title']", ns)]
-hosts = sorted(re.sub(r"^w wall-time on (host-\d\d) \([0-9a-f]+\)$", r"\1", t) for t in titles)
+hosts = sorted(re.sub(r"^w wall-time on (host-\d\d) \(perf\)$", r"\1", t) for t in titles)
 assert hosts == ["host-%02d" % k for k in range(20)], titles
 PY
 	# As a browser shows the page: every series named in the table and over its chart.
@@ -536,12 +535,97 @@ PY
 import re
 dom = open("page.dom", encoding="utf-8").read()
 for k in range(20):
-    name = "bench-%02d wall-time on box" % k
-    assert len(re.findall(re.escape(name) + r" \([0-9a-f]{16}\)<", dom)) == 2, name
+    name = "bench-%02d wall-time on box (perf)<" % k
+    assert dom.count(name) == 2, name
 for k in range(20):
-    assert len(re.findall(r"w wall-time on host-%02d \([0-9a-f]{16}\)<" % k, dom)) == 1, k
+    assert dom.count("w wall-time on host-%02d (perf)<" % k) == 1, k
 assert "\ufffd" not in dom
 PY
+}
+
+# Charts name where they were measured and mark every change: 40 entries v00..v39, each
+# with valgrind's exact instructions (+3.94% at v20, -1.84% at v34, 6 points before the
+# end) and perf's wall-time (+20% at v20) with instructions never measured (as on a
+# machine without a PMU); 8 more of wall-time on another kernel. The never-measured
+# series gets no chart (show --svg of it alone is an error), every title names the
+# machine and backend and no hash, two series alike but for their kernel say so, every
+# change point has its marker, and every label sits above the plot, off the data.
+test_charts_name_where_and_mark_every_step() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(5)
+def m(unit, samples, sim=False):
+    return {"unit": unit, "better": "lower", "derived": False, "simulated": sim,
+            "cross_group": False, "samples": samples}
+def doc(t, backend, kernel, runs, metrics):
+    return {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+            "created": t, "backend": backend,
+            "environment": {"hostname": "box", "kernel": kernel, "cpu-model": "cpu X"},
+            "benchmarks": [{"name": "work", "command": None, "build_id": None,
+                            "runs": [{"exit_code": 0}] * runs, "metrics": metrics}]}
+noisy = lambda v: [v * (1 + random.gauss(0, 0.01)) for _ in range(4)]
+for i in range(40):
+    level = 100000 if i < 20 else 103940 if i < 34 else 102027
+    json.dump(doc("2026-06-01T00:%02d:00Z" % i, "valgrind", "Linux 6.1", 1,
+                  {"instructions": m("count", [level], True)}), open("v%02d.json" % i, "w"))
+    json.dump(doc("2026-06-01T01:%02d:00Z" % i, "perf", "Linux 6.1", 4,
+                  {"instructions": m("count", [None] * 4),
+                   "wall-time": m("ns", noisy(10e6 if i < 20 else 12e6))}), open("p%02d.json" % i, "w"))
+    if i < 8:
+        json.dump(doc("2026-06-01T02:%02d:00Z" % i, "perf", "Linux 6.2", 4,
+                      {"wall-time": m("ns", noisy(10e6))}), open("k%02d.json" % i, "w"))
+PY
+	local i
+	for i in $(seq -w 0 39); do
+		"$PMCBENCH" history add --db h.db --commit "v$i" "v$i.json" "p$i.json" $(ls "k$i.json" 2>/dev/null) >/dev/null ||
+			{ fail "add v$i"; return 1; }
+	done
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --html page.html || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
+	cp "$TMP/out" changes.json
+	expect_exit 0 "$PMCBENCH" history show --db h.db --svg trend.svg work instructions || return 1
+	python3 - <<'PY' || fail "the charts are not what they should be" || return 1
+import json, re, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+changes = json.load(open("changes.json"))["changes"]
+page = open("page.html", encoding="utf-8").read()
+charts = [ET.fromstring(svg) for svg in re.findall(r'<div id="chart\d+">(.*?)</div>', page, re.S)]
+# 4 series, one never measured: 3 charts, and the page names the fourth.
+assert len(charts) == 3, len(charts)
+assert re.search(r'<p id="unmeasured">[^<]*: work instructions on box \(perf\)</p>', page), page
+def check(chart):
+    g = chart.find("s:g[@class='chart']", ns)
+    title = g.find("s:text[@class='title']", ns).text
+    assert not re.search(r"[0-9a-f]{16}", title), title
+    assert g.find("s:text[@class='subtitle']", ns).text.startswith("kernel Linux 6."), title
+    marks = g.findall("s:g[@class='change']", ns)
+    fp = g.get("data-fingerprint")
+    want = sorted(c["index"] for c in changes if c["fingerprint"] == fp and title.startswith("work " + c["metric"] + " "))
+    assert int(g.get("data-changes")) == len(marks) == len(want), (title, len(marks), want)
+    assert sorted(int(m.get("data-index")) for m in marks) == want, title
+    top = float(g.find("s:rect[@class='frame']", ns).get("y"))
+    for mk in marks:
+        label, line = mk.find("s:text[@class='cplabel']", ns), mk.find("s:line", ns)
+        assert float(label.get("y")) < top, (title, label.get("y"), top)
+        assert float(line.get("y1")) <= float(label.get("y")), title
+    return title, want
+got = dict(check(c) for c in charts)
+assert got == {"work instructions on box (valgrind)": [20, 34],
+               "work wall-time on box (perf) - kernel Linux 6.1": [20],
+               "work wall-time on box (perf) - kernel Linux 6.2": []}, got
+rows = re.findall(r'<tr><td><a href="#chart\d+">([^<]*)</a></td><td>(v\d\d)\.\.(v\d\d)</td>', page)
+assert sorted(rows) == [("work instructions on box (valgrind)", "v19", "v20"),
+                        ("work instructions on box (valgrind)", "v33", "v34"),
+                        ("work wall-time on box (perf) - kernel Linux 6.1", "v19", "v20")], rows
+svg = ET.parse("trend.svg").getroot()
+assert [check(svg)] == [("work instructions on box (valgrind)", [20, 34])]
+PY
+	# A series that was never measured has nothing to draw: an error, and no file.
+	local fp
+	fp=$(json_get changes.json '[c["fingerprint"] for c in d["changes"] if c["metric"] == "wall-time"][0]')
+	expect_exit 2 "$PMCBENCH" history show --db h.db --fingerprint "$fp" --svg none.svg work instructions || return 1
+	expect_one_line "$TMP/err" "^pmcbench: none.svg: nothing to draw: work instructions on box \(perf\) was never measured" || return 1
+	[ ! -e none.svg ] || fail "none.svg written"
 }
 
 # bisect: commits 1-5 touch 20 pages, 6-9 touch 3000 (page faults count them, without a
