@@ -234,6 +234,18 @@ PY
 	expect_exit 2 "$PMCBENCH" history list --db damaged.db || return 1
 	expect_one_line "$TMP/err" "^pmcbench: damaged.db: the file is damaged \(.*\); move it away and add the results again$" || return 1
 	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	# Garbage over the page in the middle of the file, whichever table or index it holds.
+	cp h.db middle.db
+	python3 - <<'PY' || return 1
+import os, sqlite3
+size = sqlite3.connect("middle.db").execute("PRAGMA page_size").fetchone()[0]
+pages = os.path.getsize("middle.db") // size
+with open("middle.db", "r+b") as f:
+    f.seek((pages // 2) * size)
+    f.write(bytes(range(256)) * (size // 256))
+PY
+	expect_exit 2 "$PMCBENCH" history list --db middle.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: middle.db: the file is damaged \(.*\); move it away and add the results again$" || return 1
 	# Not readable by this user (root reads anything: the check runs as nobody then).
 	cp h.db locked.db
 	chmod 000 locked.db
