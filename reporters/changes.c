@@ -48,8 +48,9 @@ void pmc_changes_text(const struct pmc_changepoint *cp, char *buf, size_t len)
 
 static const char *way_name(enum pmc_cp_way w)
 {
-	return w == PMC_CP_REGRESSION ? "regression" : w == PMC_CP_IMPROVEMENT ? "improvement"
-									       : "none";
+	return w == PMC_CP_REGRESSION	 ? "regression"
+	       : w == PMC_CP_IMPROVEMENT ? "improvement"
+					 : "none";
 }
 
 /* "c017..c018": the commits the change lies between, each cut to 12 characters. */

@@ -14,10 +14,10 @@
 struct pmc_change_row {
 	const char *benchmark, *metric, *unit;
 	const char *machine, *backend, *fingerprint, *branch; /* NULL when not known */
-	const char *entry;			      /* the entry of the first point after it */
-	const char *commit_before, *commit;	      /* the commits around it, or NULL */
-	char measured[32];			      /* when the first point after was */
-	size_t points;				      /* of its series */
+	const char *entry;		    /* the entry of the first point after it */
+	const char *commit_before, *commit; /* the commits around it, or NULL */
+	char measured[32];		    /* when the first point after was */
+	size_t points;			    /* of its series */
 	struct pmc_changepoint cp;
 	enum pmc_cp_way way;
 };

@@ -16,9 +16,12 @@
 
 static struct pmc_changepoint cp_of(double before, double after, double ratio)
 {
-	return (struct pmc_changepoint){
-	    .index = 5, .before = before, .after = after, .ratio = ratio,
-	    .ratio_lo = NAN, .ratio_hi = NAN};
+	return (struct pmc_changepoint){.index = 5,
+					.before = before,
+					.after = after,
+					.ratio = ratio,
+					.ratio_lo = NAN,
+					.ratio_hi = NAN};
 }
 
 static void way_follows_the_registry(void **state)

@@ -9,8 +9,8 @@
 struct pmc_changepoint;
 
 enum pmc_cp_way {
-	PMC_CP_NEITHER = 0,	/* a metric without a direction, or no step at all */
-	PMC_CP_REGRESSION = 1,	/* worse: up where lower is better, down where higher is */
+	PMC_CP_NEITHER = 0,    /* a metric without a direction, or no step at all */
+	PMC_CP_REGRESSION = 1, /* worse: up where lower is better, down where higher is */
 	PMC_CP_IMPROVEMENT = -1,
 };
 
