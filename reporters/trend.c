@@ -6,22 +6,29 @@
 #include <string.h>
 
 #include "core/changepoint.h"
+#include "reporters/changes.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/trend.h"
 
 #define WIDTH 960
-#define HEIGHT 340
+#define HEIGHT 360
 #define LEFT 90
 #define RIGHT 30
-#define TOP 44
+/* Above the plot: the title (y 20), the subtitle (y 36) and two rows of change labels
+ * (LABEL_Y, LABEL_Y - LABEL_ROW), so that no label covers the data. */
+#define TOP 64
+#define LABEL_Y (TOP - 6)
+#define LABEL_ROW 13
+#define LABEL_CHAR_W 7 /* an upper bound of a character's width at 11px bold */
 #define BOTTOM 56
 #define PLOT_W (WIDTH - LEFT - RIGHT)
 #define PLOT_H (HEIGHT - TOP - BOTTOM)
 
 static const char style[] =
     "<style>"
-    ".title{font:bold 15px sans-serif} .axis{font:11px sans-serif;fill:#444}"
+    ".title{font:bold 15px sans-serif} .subtitle{font:11px sans-serif;fill:#555}"
+    " .axis{font:11px sans-serif;fill:#444}"
     " .grid{stroke:#e4e4e4} .frame{fill:none;stroke:#999}"
     " .spread{stroke:#9bb7d4;stroke-width:3} .series{fill:none;stroke:#1f5fa8;stroke-width:1.5}"
     " .pt{fill:#1f5fa8} .level{stroke:#2a9d4b;stroke-width:2;stroke-dasharray:6 3}"
@@ -176,12 +183,42 @@ static void points(FILE *out, const struct pmc_trend *t, const struct scale *s)
 	}
 }
 
+/* Where the label of a change point at x goes: the first of the two rows above the plot
+ * where it clears the labels before it (rows_end: where each row's last label ends),
+ * else the row whose last label ends first. Anchored at the start, right of its line,
+ * or at the end, left of it, where it would run past the chart. */
+struct label_at {
+	double x, y;
+	bool end;
+};
+
+static struct label_at place_label(double x, size_t chars, double rows_end[2])
+{
+	double w = (double)chars * LABEL_CHAR_W + 4;
+	struct label_at at = {x + 4, 0, false};
+	int row;
+
+	if (at.x + w > WIDTH - 2) {
+		at.end = true;
+		at.x = x - 4;
+	}
+	double start = at.end ? at.x - w : at.x, stop = at.end ? at.x : at.x + w;
+
+	row = start >= rows_end[0] ? 0 : start >= rows_end[1] ? 1 : rows_end[1] < rows_end[0];
+	rows_end[row] = stop + 6;
+	at.y = LABEL_Y - row * LABEL_ROW;
+	return at;
+}
+
 static void changes(FILE *out, const struct pmc_trend *t, const struct scale *s)
 {
+	double rows_end[2] = {0, 0};
+
 	for (size_t k = 0; k < t->ncps; k++) {
 		const struct pmc_changepoint *cp = &t->cps[k];
 		double x = px(s, (double)cp->index - 0.5);
-		char pct[32], p[PMC_FMT_MAX];
+		char pct[32], p[PMC_FMT_MAX], text[128];
+		struct label_at at;
 
 		if (cp->index == 0 || cp->index >= t->n)
 			continue;
@@ -189,12 +226,16 @@ static void changes(FILE *out, const struct pmc_trend *t, const struct scale *s)
 			pmc_fmt_percent((cp->ratio - 1) * 100, true, pct, sizeof(pct));
 		else
 			strcpy(pct, "change");
+		at = place_label(x, strlen(pct), rows_end);
 		p[pmc_fmt_stat_to(p, cp->p)] = '\0';
 		fprintf(out, "<g class=\"change\" data-index=\"%zu\">", cp->index);
-		line(out, "cp", x, TOP, x, TOP + PLOT_H);
+		/* The line reaches up to its label: which label is whose. */
+		line(out, "cp", x, at.y - 9, x, TOP + PLOT_H);
 		fputs("/><text class=\"cplabel\" x=\"", out);
-		num(out, x + 4);
-		fprintf(out, "\" y=\"%d\">", TOP + 14);
+		num(out, at.x);
+		fputs("\" y=\"", out);
+		num(out, at.y);
+		fprintf(out, "\"%s>", at.end ? " text-anchor=\"end\"" : "");
 		pmc_escape_xml(out, pct, SIZE_MAX);
 		fputs("</text><title>change point between ", out);
 		pmc_escape_xml(out, t->pts[cp->index - 1].label ? t->pts[cp->index - 1].label : "-",
@@ -203,14 +244,8 @@ static void changes(FILE *out, const struct pmc_trend *t, const struct scale *s)
 		pmc_escape_xml(out, t->pts[cp->index].label ? t->pts[cp->index].label : "-",
 			       SIZE_MAX);
 		fputs(": ", out);
-		pmc_escape_xml(out, pct, SIZE_MAX);
-		if (isfinite(cp->ratio_lo) && isfinite(cp->ratio_hi)) {
-			char a[32], b[32];
-
-			pmc_fmt_percent((cp->ratio_lo - 1) * 100, true, a, sizeof(a));
-			pmc_fmt_percent((cp->ratio_hi - 1) * 100, true, b, sizeof(b));
-			fprintf(out, " [%s, %s]", a, b);
-		}
+		pmc_changes_text(cp, text, sizeof(text));
+		pmc_escape_xml(out, text, SIZE_MAX);
 		fprintf(out, ", p=%s</title></g>\n", p);
 	}
 }
@@ -231,11 +266,18 @@ int pmc_trend_svg(FILE *out, const struct pmc_trend *t, size_t n, bool standalon
 		range_of(&t[c], &s);
 		fprintf(out,
 			"<g class=\"chart\" data-points=\"%zu\" data-changes=\"%zu\" "
-			"transform=\"translate(0,%zu)\">\n",
-			t[c].n, t[c].ncps, c * HEIGHT);
-		fprintf(out, "<text class=\"title\" x=\"%d\" y=\"24\">", LEFT);
+			"data-fingerprint=\"",
+			t[c].n, t[c].ncps);
+		pmc_escape_xml(out, t[c].id ? t[c].id : "", SIZE_MAX);
+		fprintf(out, "\" transform=\"translate(0,%zu)\">\n", c * HEIGHT);
+		fprintf(out, "<text class=\"title\" x=\"%d\" y=\"20\">", LEFT);
 		pmc_escape_xml(out, t[c].title ? t[c].title : "", 120);
 		fputs("</text>\n", out);
+		if (t[c].subtitle) {
+			fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"36\">", LEFT);
+			pmc_escape_xml(out, t[c].subtitle, 160);
+			fputs("</text>\n", out);
+		}
 		axes(out, &t[c], &s);
 		levels(out, &t[c], &s);
 		points(out, &t[c], &s);
@@ -244,4 +286,66 @@ int pmc_trend_svg(FILE *out, const struct pmc_trend *t, size_t n, bool standalon
 	}
 	fputs("</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
+}
+
+static void html_change_rows(FILE *out, const struct pmc_trend *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < t[i].ncps; k++) {
+			const struct pmc_changepoint *cp = &t[i].cps[k];
+			char change[128], p[PMC_FMT_MAX];
+
+			if (cp->index == 0 || cp->index >= t[i].n)
+				continue;
+			pmc_changes_text(cp, change, sizeof(change));
+			p[pmc_fmt_stat_to(p, cp->p)] = '\0';
+			fprintf(out, "<tr><td><a href=\"#chart%zu\">", i);
+			pmc_escape_xml(out, t[i].title ? t[i].title : "", SIZE_MAX);
+			fputs("</a></td><td>", out);
+			pmc_escape_xml(out, t[i].pts[cp->index - 1].label, SIZE_MAX);
+			fputs("..", out);
+			pmc_escape_xml(out, t[i].pts[cp->index].label, SIZE_MAX);
+			fputs("</td><td>", out);
+			pmc_escape_xml(out, t[i].pts[cp->index].when, SIZE_MAX);
+			fputs("</td><td>", out);
+			pmc_escape_xml(out, change, SIZE_MAX);
+			fprintf(out, "</td><td>%s</td></tr>\n", p);
+		}
+	}
+}
+
+int pmc_trend_html(FILE *out, const struct pmc_trend *t, size_t n, const char *store,
+		   const char *const *skipped, size_t nskipped)
+{
+	int r = 0;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>pmcbench history: change points</title><style>"
+	      "body{font:14px sans-serif;margin:24px} table{border-collapse:collapse}"
+	      " td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
+	      "</style></head><body>\n<h1>Change points</h1>\n<p>",
+	      out);
+	pmc_escape_xml(out, store ? store : "", SIZE_MAX);
+	fprintf(out,
+		": %zu series</p>\n<table id=\"changes\"><tr><th>series</th><th>commits"
+		"</th><th>measured</th><th>change (95%% interval)</th><th>p</th></tr>\n",
+		n + nskipped);
+	html_change_rows(out, t, n);
+	fputs("</table>\n", out);
+	if (nskipped) {
+		fputs("<p id=\"unmeasured\">Never measured (every sample not measured), no chart:",
+		      out);
+		for (size_t i = 0; i < nskipped; i++) {
+			fputs(i ? ", " : " ", out);
+			pmc_escape_xml(out, skipped[i], SIZE_MAX);
+		}
+		fputs("</p>\n", out);
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		fprintf(out, "<div id=\"chart%zu\">\n", i);
+		r = pmc_trend_svg(out, &t[i], 1, false);
+		fputs("</div>\n", out);
+	}
+	fputs("</body></html>\n", out);
+	return r < 0 || ferror(out) ? -EIO : 0;
 }

@@ -97,6 +97,13 @@ struct pmc_history_filter {
 	size_t ntags;
 };
 
+/* When commit was first (or with last, last) measured: the entries whose commit is that
+ * name (any text `add --commit` took), or when none is and it is hex digits, whose commit
+ * starts with it (--from, --to, changes --new-since). Returns 0, or -ENOENT (no entry
+ * measured it), -EINVAL (an empty name) or -errno, with one line in err. */
+int pmc_history_commit_time(struct pmc_history *h, const char *commit, bool last, int64_t *ret,
+			    char *err, size_t errlen);
+
 struct pmc_history_entry {
 	char *id;
 	int64_t t;     /* when measured (the result's created time), unix seconds */

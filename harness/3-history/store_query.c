@@ -106,6 +106,12 @@ static int commit_time(struct pmc_history *h, const char *name, bool last, int64
 	return 0;
 }
 
+int pmc_history_commit_time(struct pmc_history *h, const char *commit, bool last, int64_t *ret,
+			    char *err, size_t errlen)
+{
+	return commit_time(h, commit, last, ret, err, errlen);
+}
+
 /* The conditions of f on entry e (and point p when points is true). */
 static int build_where(struct pmc_history *h, const struct pmc_history_filter *f, bool points,
 		       struct where *w, char *err, size_t errlen)

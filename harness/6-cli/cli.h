@@ -91,6 +91,9 @@ int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t m
 /* A count of runs, samples, rounds: from min to PMC_CLI_MAX_COUNT. */
 #define PMC_CLI_MAX_COUNT 1000000
 int pmc_cli_parse_size(const char *opt, const char *s, size_t min, size_t *ret);
+/* --backend NAME: one registered in counters/backend.h, whose names the error offers
+ * ("use perf or valgrind", or the close ones: docs/events.md, "Errors") (cli_session.c). */
+int pmc_cli_parse_backend(const char *v, enum pmc_backend *ret);
 /* A positive, finite number of seconds, at most max when max > 0. */
 int pmc_cli_parse_seconds(const char *opt, const char *s, double max, double *ret);
 

@@ -72,7 +72,15 @@ static void history_help(FILE *out)
 	      "      --svg FILE            also draw the series as a trend chart (SVG): each\n"
 	      "                            point's median and spread, the change points\n"
 	      "changes:\n"
-	      "      --format FMT          table (the default) or json\n"
+	      "      --format FMT          table (the default), markdown (a pull request's\n"
+	      "                            comment, the verdict first) or json (for a\n"
+	      "                            webhook: schema pmcbench-changes/1)\n"
+	      "      --new-since REV|TIME  only the change points after the last entry of\n"
+	      "                            commit REV, or measured at or after TIME; exit 1\n"
+	      "                            when a regression is among them\n"
+	      "      --regressions-only    only the changes for the worse (by each metric's\n"
+	      "                            direction: higher times, lower ipc)\n"
+	      "      --min-change PCT      leave out the changes smaller than PCT percent\n"
 	      "      --html FILE           also write a page of the change points and the\n"
 	      "                            trend chart of every selected series\n\n"
 	      "gate:\n"
@@ -93,12 +101,14 @@ static void history_help(FILE *out)
 	      "      --threshold METRIC=LIMIT  what is a regression: gate's limit, +5% (a commit "
 	      "that\n"
 	      "                            fails to build or measure is skipped)\n"
-	      "      --runs N              runs of COMMAND at each commit (default 6)\n"
+	      "      --runs N              runs of COMMAND at each commit (default 6, at\n"
+	      "                            least 4; valgrind's exact counts: 1)\n"
 	      "      --backend NAME        as for run (valgrind: exact counts)\n\n"
 	      "  -h, --help                display this help and exit\n\n"
-	      "Exit status: 0 done (gate: pass); 1 regression (gate); 2 error (an unreadable\n"
-	      "result, a store that cannot be opened, no history to gate against, ...);\n"
-	      "3 inconclusive (gate, with --fail-on-inconclusive).\n",
+	      "Exit status: 0 done (gate: pass); 1 regression (gate; changes with\n"
+	      "--new-since: a new regression among the new changes); 2 error (an\n"
+	      "unreadable result, a store that cannot be opened, no history to gate\n"
+	      "against, ...); 3 inconclusive (gate, with --fail-on-inconclusive).\n",
 	      out);
 }
 
@@ -129,6 +139,9 @@ enum {
 	OPT_THRESHOLD,
 	OPT_RUNS,
 	OPT_BACKEND,
+	OPT_NEW_SINCE,
+	OPT_REGRESSIONS_ONLY,
+	OPT_MIN_CHANGE,
 };
 
 #define O_DB                                                                                       \
@@ -179,6 +192,9 @@ static const struct option changes_opts[] = {
     O_CP,
     {"format", required_argument, NULL, OPT_FORMAT},
     {"html", required_argument, NULL, OPT_HTML},
+    {"new-since", required_argument, NULL, OPT_NEW_SINCE},
+    {"regressions-only", no_argument, NULL, OPT_REGRESSIONS_ONLY},
+    {"min-change", required_argument, NULL, OPT_MIN_CHANGE},
     O_HELP,
     {0},
 };
@@ -221,8 +237,7 @@ static int print_help(void)
 	return PMC_EXIT_OK;
 }
 
-/* "2026-01-02", "2026-01-02T03:04", "2026-01-02T03:04:05Z" (UTC) in unix seconds. */
-static int parse_when(const char *opt, const char *s, int64_t *ret)
+int pmc_cli_hist_parse_when(const char *s, int64_t *ret)
 {
 	static const char *const forms[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S",
 					    "%Y-%m-%dT%H:%M", "%Y-%m-%d"};
@@ -238,6 +253,13 @@ static int parse_when(const char *opt, const char *s, int64_t *ret)
 			return 0;
 		}
 	}
+	return -EINVAL;
+}
+
+static int parse_when(const char *opt, const char *s, int64_t *ret)
+{
+	if (pmc_cli_hist_parse_when(s, ret) == 0)
+		return 0;
 	pmc_cli_error("%s '%s': not a time; use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)", opt, s);
 	return -EINVAL;
 }
@@ -263,6 +285,22 @@ static int add_tag(struct hopts *o, const char *tag)
 	o->tags[o->ntags++] = tag;
 	o->f.tags = o->tags;
 	o->f.ntags = o->ntags;
+	return 0;
+}
+
+/* --min-change PCT: "2", "2%" or "0.5%", a size in percent from 0 to 1000. */
+static int parse_min_change(const char *v, double *ret)
+{
+	char *end;
+	double pct = strtod(v, &end);
+
+	if (end != v && *end == '%')
+		end++;
+	if (end == v || *end || !(pct >= 0 && pct <= 1000)) {
+		pmc_cli_error("--min-change '%s': give a size in percent, 0 to 1000 (2%%)", v);
+		return -EINVAL;
+	}
+	*ret = pct;
 	return 0;
 }
 
@@ -331,13 +369,21 @@ static int take(struct hopts *o, int opt, const char *v)
 		o->bisect.backend = v;
 		return 1;
 	case OPT_RUNS:
-		if (pmc_cli_parse_count("--runs", v, 4, 1000, &k) < 0)
+		if (pmc_cli_parse_count("--runs", v, 1, 1000, &k) < 0)
 			return -EINVAL;
 		o->bisect.runs = (size_t)k;
 		return 1;
 	case OPT_HTML:
 		o->html = v;
 		return 1;
+	case OPT_NEW_SINCE:
+		o->new_since = v;
+		return 1;
+	case OPT_REGRESSIONS_ONLY:
+		o->select.regressions_only = true;
+		return 1;
+	case OPT_MIN_CHANGE:
+		return parse_min_change(v, &o->select.min_change) < 0 ? -EINVAL : 1;
 	case 'o':
 		o->output = v;
 		return 1;

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "core/changepoint.h"
+#include "core/changepoint_judge.h"
 #include "history/history.h"
 #include "base/error.h"
 #include "reporters/trend.h"
@@ -31,7 +32,7 @@ struct pmc_cli_bisect_opts {
 	const char *build;	/* run by sh -c at each commit */
 	const char *threshold;	/* gate's METRIC=LIMIT */
 	const char *backend;	/* run's --backend, or NULL */
-	size_t runs;		/* 0: 6 */
+	size_t runs;		/* 0: 1 for exact counts (valgrind), else 6 */
 };
 
 /* What the options of any action set. */
@@ -44,6 +45,9 @@ struct hopts {
 	size_t last;
 	struct pmc_history_filter f;
 	struct pmc_cp_opts cp;
+	/* changes: only the change points after this commit or time, and which */
+	const char *new_since;
+	struct pmc_cp_select select;
 };
 
 struct pmc_cli_compare_opts;
@@ -70,6 +74,10 @@ int pmc_cli_hist_open(const struct hopts *o, unsigned flags, struct pmc_history 
  * benchmark, hold names close to f's benchmark (a name typed without its "./"), else "". */
 void pmc_cli_hist_near_benchmark(struct pmc_history *h, const struct pmc_history_filter *f,
 				 char *buf, size_t size);
+
+/* "2026-01-02", "2026-01-02T03:04[:05][Z]" (UTC) in unix seconds. Returns 0, or -EINVAL
+ * (not a time; nothing printed). */
+int pmc_cli_hist_parse_when(const char *s, int64_t *ret);
 
 /* Unix seconds as "2026-01-02T03:04:05Z". */
 static inline void when_text(int64_t t, char buf[32])
@@ -112,9 +120,6 @@ int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, co
 				struct series *s);
 void pmc_cli_hist_series_clear(struct series *s);
 
-/* "+5.02% [+4.10%, +5.90%]" of a change point, without the interval when it has none. */
-void pmc_cli_hist_change_text(const struct pmc_changepoint *cp, char *buf, size_t len);
-
 /* A series drawn (reporters/trend.h), owning what its trend points at. */
 struct chart {
 	struct pmc_trend t;
@@ -122,20 +127,26 @@ struct chart {
 	char (*labels)[16];
 	char (*whens)[32];
 	struct pmc_changepoint *cps;
-	/* Of its own allocation: t points at it, and the array of charts moves as it grows. */
-	char *title;
+	/* Of their own allocation: t points at them, and the array of charts moves as it
+	 * grows. */
+	char *title, *subtitle;
+	const struct pmc_history_entry *e; /* its first entry: where it was measured */
 };
 
 struct charts {
 	struct chart *v;
 	size_t n;
+	char **skipped; /* the titles of the series never measured: no chart */
+	size_t nskipped;
 };
 
-/* Adds the chart of s, taking its change points. Returns 0, or -ENOMEM after an error line. */
+/* Adds the chart of s, taking its change points; a series never measured (no value) gets
+ * no chart, only its name in skipped. Returns 0, or -ENOMEM after an error line. */
 int pmc_cli_hist_charts_add(struct charts *cs, struct series *s);
 void pmc_cli_hist_charts_clear(struct charts *cs);
 
 /* The charts into path, atomically: an SVG file, or with html a page of the change
- * points and every chart. Returns 0, or -errno after an error line. */
-int pmc_cli_hist_write_charts(const char *path, const struct charts *cs, bool html,
+ * points and every chart. Titles that two charts share get what tells them apart.
+ * Returns 0, or -errno after an error line. */
+int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html,
 			      const char *store);

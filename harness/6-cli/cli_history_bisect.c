@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_history.h"
+#include "counters/backend.h"
 
 /* s in single quotes for sh: every ' as '\''. */
 static void sh_quote(FILE *f, const char *s)
@@ -242,6 +243,32 @@ static int write_step(const char *dir, const char *self, const struct pmc_cli_bi
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+/* The runs of each step: 1 for a backend of exact counts (valgrind's: one run decides,
+ * the gate compares the counts directly), else 6; fewer than 4 are refused there, since
+ * a gate's rank test needs 4 runs a side to find any change at alpha 0.05 (the smallest
+ * p-value of 3 + 3 runs is 0.1). Returns 0, or -EINVAL after an error line. */
+static int bisect_runs(struct pmc_cli_bisect_opts *o)
+{
+	const char *name = o->backend ? o->backend : "perf";
+	enum pmc_backend id;
+	bool exact;
+
+	if (pmc_cli_parse_backend(name, &id) < 0)
+		return -EINVAL;
+	exact = pmc_backend_get(id)->simulated;
+	if (!o->runs)
+		o->runs = exact ? 1 : 6;
+	if (!exact && o->runs < 4) {
+		pmc_cli_error("--runs %zu: the %s backend's measurements vary from run to run, and "
+			      "a step's gate needs at least 4 runs a side to tell a change from "
+			      "that noise; give --runs 4 or more, or --backend valgrind, whose "
+			      "exact counts need 1",
+			      o->runs, name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Measures commit sha as name (good, bad) in dir: checks it out, builds, runs. */
 static int measure_end(const char *dir, const char *sha, const char *name, const char *log)
 {
@@ -280,8 +307,8 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 		    "METRIC=+P%% and -- COMMAND; try 'pmcbench help history'");
 		return PMC_EXIT_ERROR;
 	}
-	if (!o->runs)
-		o->runs = 6;
+	if (bisect_runs(o) < 0)
+		return PMC_EXIT_ERROR;
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0) {
 		pmc_cli_error("cannot find this program's path (/proc/self/exe)");

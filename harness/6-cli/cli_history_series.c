@@ -11,8 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "core/changepoint.h"
-#include "reporters/escape.h"
-#include "reporters/format.h"
+#include "reporters/changes.h"
 #include "reporters/trend.h"
 
 #define TITLE_MAX 512
@@ -77,25 +76,6 @@ int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, co
 	return 0;
 }
 
-/* "+5.02% [+4.10%, +5.90%]" of a change point, without the interval when it has none. */
-void pmc_cli_hist_change_text(const struct pmc_changepoint *cp, char *buf, size_t len)
-{
-	char a[32], b[32], c[32];
-
-	if (!isfinite(cp->ratio)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	pmc_fmt_percent((cp->ratio - 1) * 100, true, a, sizeof(a));
-	if (isfinite(cp->ratio_lo) && isfinite(cp->ratio_hi)) {
-		pmc_fmt_percent((cp->ratio_lo - 1) * 100, true, b, sizeof(b));
-		pmc_fmt_percent((cp->ratio_hi - 1) * 100, true, c, sizeof(c));
-		snprintf(buf, len, "%s [%s, %s]", a, b, c);
-	} else {
-		snprintf(buf, len, "%s", a);
-	}
-}
-
 void pmc_cli_hist_charts_clear(struct charts *cs)
 {
 	for (size_t i = 0; i < cs->n; i++) {
@@ -104,18 +84,58 @@ void pmc_cli_hist_charts_clear(struct charts *cs)
 		free(cs->v[i].whens);
 		free(cs->v[i].cps);
 		free(cs->v[i].title);
+		free(cs->v[i].subtitle);
 	}
+	for (size_t i = 0; i < cs->nskipped; i++)
+		free(cs->skipped[i]);
 	free(cs->v);
-	cs->v = NULL;
-	cs->n = 0;
+	free(cs->skipped);
+	memset(cs, 0, sizeof(*cs));
 }
 
-/* Adds the chart of s, taking its change points. Returns 0, or -ENOMEM after an error line. */
+/* "work wall-time on box (perf)": what is measured where, without a hash. */
+static void chart_title(const struct pmc_history_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s on %s (%s)", p->benchmark, p->metric,
+		 p->e.machine ? p->e.machine : "?", p->e.backend ? p->e.backend : "?");
+}
+
+/* The rest of the fingerprint: "kernel 6.1.0, cpu Xeon, compiler GCC 12.2.0". */
+static void chart_subtitle(const struct pmc_history_entry *e, char *buf, size_t len)
+{
+	const char *names[] = {"kernel", "cpu", "compiler", "environment"};
+	const char *vals[] = {e->kernel, e->cpu, e->compiler, e->target_env};
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]) && at < len; k++)
+		if (vals[k] && *vals[k])
+			at += (size_t)snprintf(buf + at, len - at, "%s%s %s", at ? ", " : "",
+					       names[k], vals[k]);
+}
+
+static int skip_unmeasured(struct charts *cs, const struct series *s)
+{
+	char *title = malloc(TITLE_MAX);
+
+	if (!title || pmc_grow(&cs->skipped, cs->nskipped, sizeof(*cs->skipped)) < 0) {
+		free(title);
+		pmc_cli_error("out of memory");
+		return -ENOMEM;
+	}
+	chart_title(&s->ps[0], title, TITLE_MAX);
+	cs->skipped[cs->nskipped++] = title;
+	return 0;
+}
+
 int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 {
 	struct chart *c;
-	const struct pmc_history_point *first = s->nx ? &s->ps[s->at[0]] : &s->ps[0];
+	const struct pmc_history_point *first;
 
+	if (s->nx == 0)
+		return skip_unmeasured(cs, s);
+	first = &s->ps[s->at[0]];
 	if (pmc_grow(&cs->v, cs->n, sizeof(*cs->v)) < 0)
 		goto oom;
 	c = &cs->v[cs->n];
@@ -124,8 +144,9 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 	c->labels = calloc(s->nx + 1, sizeof(*c->labels));
 	c->whens = calloc(s->nx + 1, sizeof(*c->whens));
 	c->title = malloc(TITLE_MAX);
+	c->subtitle = malloc(TITLE_MAX);
 	cs->n++;
-	if (!c->pts || !c->labels || !c->whens || !c->title)
+	if (!c->pts || !c->labels || !c->whens || !c->title || !c->subtitle)
 		goto oom;
 	for (size_t i = 0; i < s->nx; i++) {
 		const struct pmc_history_point *p = &s->ps[s->at[i]];
@@ -147,12 +168,15 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 		    .hi = isfinite(hi) ? hi : NAN,
 		};
 	}
-	snprintf(c->title, TITLE_MAX, "%s %s on %s (%s)", first->benchmark, first->metric,
-		 first->e.machine ? first->e.machine : "?", first->e.fingerprint);
+	chart_title(first, c->title, TITLE_MAX);
+	chart_subtitle(&first->e, c->subtitle, TITLE_MAX);
+	c->e = &first->e;
 	c->cps = s->cps;
 	s->cps = NULL;
 	c->t = (struct pmc_trend){
 	    .title = c->title,
+	    .subtitle = c->subtitle[0] ? c->subtitle : NULL,
+	    .id = first->e.fingerprint,
 	    .unit = first->unit,
 	    .pts = c->pts,
 	    .n = s->nx,
@@ -165,81 +189,104 @@ oom:
 	return -ENOMEM;
 }
 
-static void html_change_rows(FILE *f, const struct charts *cs)
+static int cmp_title(const void *a, const void *b)
 {
-	for (size_t i = 0; i < cs->n; i++) {
-		const struct pmc_trend *t = &cs->v[i].t;
+	const struct chart *x = *(const struct chart *const *)a, *y = *(const struct chart *const *)b;
 
-		for (size_t k = 0; k < t->ncps; k++) {
-			const struct pmc_changepoint *cp = &t->cps[k];
-			char change[128], p[PMC_FMT_MAX];
+	return strcmp(x->title, y->title);
+}
 
-			pmc_cli_hist_change_text(cp, change, sizeof(change));
-			p[pmc_fmt_stat_to(p, cp->p)] = '\0';
-			fputs("<tr><td><a href=\"#chart", f);
-			fprintf(f, "%zu\">", i);
-			pmc_escape_xml(f, t->title, SIZE_MAX);
-			fputs("</a></td><td>", f);
-			pmc_escape_xml(f, t->pts[cp->index - 1].label, SIZE_MAX);
-			fputs("..", f);
-			pmc_escape_xml(f, t->pts[cp->index].label, SIZE_MAX);
-			fputs("</td><td>", f);
-			pmc_escape_xml(f, t->pts[cp->index].when, SIZE_MAX);
-			fputs("</td><td>", f);
-			pmc_escape_xml(f, change, SIZE_MAX);
-			fprintf(f, "</td><td>%s</td></tr>\n", p);
+/* Field k of e's fingerprint: kernel, cpu, compiler, environment, the fingerprint. */
+static const char *fp_field(const struct pmc_history_entry *e, size_t k)
+{
+	const char *v[] = {e->kernel, e->cpu, e->compiler, e->target_env, e->fingerprint};
+
+	return v[k] ? v[k] : "";
+}
+
+/* Appends to each title of g[0..n) (one title) the fields of the fingerprint that
+ * differ among them, "(kernel 6.1, compiler gcc 12)"; the fingerprint itself only when
+ * nothing else does. */
+static void tell_apart(struct chart **g, size_t n)
+{
+	static const char *const names[] = {"kernel", "cpu", "compiler", "environment",
+					    "fingerprint"};
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(g[i]->title), told = 0;
+
+		for (size_t k = 0; k < 5; k++) {
+			bool differs = false;
+
+			for (size_t j = 1; j < n && !differs; j++)
+				differs = strcmp(fp_field(g[0]->e, k), fp_field(g[j]->e, k)) != 0;
+			if (!differs || (k == 4 && told))
+				continue;
+			len += (size_t)snprintf(g[i]->title + len, len < TITLE_MAX ? TITLE_MAX - len : 0,
+						"%s%s %s", told++ ? ", " : " - ", names[k],
+						fp_field(g[i]->e, k));
+			if (len >= TITLE_MAX)
+				break;
 		}
 	}
 }
 
-/* The charts into path, atomically: an SVG file, or with html a page of the change
- * points and every chart. Returns 0, or -errno after an error line. */
-int pmc_cli_hist_write_charts(const char *path, const struct charts *cs, bool html,
+/* Titles two charts share get what tells them apart. Returns 0 or -ENOMEM. */
+static int unique_titles(struct charts *cs)
+{
+	struct chart **by = malloc((cs->n + 1) * sizeof(*by));
+
+	if (!by)
+		return -ENOMEM;
+	for (size_t i = 0; i < cs->n; i++)
+		by[i] = &cs->v[i];
+	qsort(by, cs->n, sizeof(*by), cmp_title);
+	for (size_t i = 0; i < cs->n;) {
+		size_t j = i + 1;
+
+		while (j < cs->n && strcmp(by[i]->title, by[j]->title) == 0)
+			j++;
+		if (j - i > 1)
+			tell_apart(by + i, j - i);
+		i = j;
+	}
+	free(by);
+	return 0;
+}
+
+int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html,
 			      const char *store)
 {
 	struct pmc_atomic_file *af;
+	struct pmc_trend *ts = NULL;
 	char err[1024];
 	FILE *f;
 	int r = 0;
 
+	if (!html && cs->n == 0) {
+		pmc_cli_error("%s: nothing to draw: %s was never measured (every sample not "
+			      "measured); no chart written",
+			      path, cs->nskipped ? cs->skipped[0] : "the series");
+		return -ENODATA;
+	}
+	if (unique_titles(cs) < 0 || !(ts = calloc(cs->n + 1, sizeof(*ts)))) {
+		pmc_cli_error("out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		ts[i] = cs->v[i].t;
 	if (pmc_atomic_file_open(path, &af, err, sizeof(err)) < 0) {
+		free(ts);
 		pmc_cli_error("%s", err);
 		return -EIO;
 	}
 	f = pmc_atomic_file_stream(af);
-	if (!html) {
-		struct pmc_trend *ts = calloc(cs->n + 1, sizeof(*ts));
-
-		if (!ts) {
-			pmc_atomic_file_abort(af);
-			pmc_cli_error("out of memory");
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < cs->n; i++)
-			ts[i] = cs->v[i].t;
+	if (html)
+		r = pmc_trend_html(f, ts, cs->n, store, (const char *const *)cs->skipped,
+				   cs->nskipped);
+	else
 		r = pmc_trend_svg(f, ts, cs->n, true);
-		free(ts);
-	} else {
-		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		      "<title>pmcbench history: change points</title><style>"
-		      "body{font:14px sans-serif;margin:24px} table{border-collapse:collapse}"
-		      " td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
-		      "</style></head><body>\n<h1>Change points</h1>\n<p>",
-		      f);
-		pmc_escape_xml(f, store, SIZE_MAX);
-		fprintf(f,
-			": %zu series</p>\n<table id=\"changes\"><tr><th>series</th><th>commits"
-			"</th><th>measured</th><th>change (95%% interval)</th><th>p</th></tr>\n",
-			cs->n);
-		html_change_rows(f, cs);
-		fputs("</table>\n", f);
-		for (size_t i = 0; i < cs->n && r == 0; i++) {
-			fprintf(f, "<div id=\"chart%zu\">\n", i);
-			r = pmc_trend_svg(f, &cs->v[i].t, 1, false);
-			fputs("</div>\n", f);
-		}
-		fputs("</body></html>\n", f);
-	}
+	free(ts);
 	if (r < 0 || ferror(f)) {
 		r = pmc_atomic_file_write_error(af) ? pmc_atomic_file_write_error(af)
 						     : r < 0 ? r : -EIO;

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "history/history.h"
+#include "reporters/changes.h"
 #include "reporters/format.h"
 #include "session/session.h"
 
@@ -30,7 +31,7 @@ static void show_point(const struct series *s, size_t k, size_t *next, bool gap)
 		const struct pmc_changepoint *cp = &s->cps[(*next)++];
 		char change[128];
 
-		pmc_cli_hist_change_text(cp, change, sizeof(change));
+		pmc_changes_text(cp, change, sizeof(change));
 		printf("---- change point: %s, p=%.2g\n", change, cp->p);
 	}
 	for (size_t i = 0; i < p->n; i++)

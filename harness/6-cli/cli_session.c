@@ -106,10 +106,7 @@ static int add_events(struct pmc_cli_session_opts *o, const char *list)
 	return append_list(&o->events, list);
 }
 
-/* --backend NAME: one registered in counters/backend.h, whose names the error offers
- * ("use perf or valgrind", or the close ones: docs/events.md, "Errors"). 0, or -EINVAL
- * after an error line. */
-static int parse_backend(const char *v, enum pmc_backend *ret)
+int pmc_cli_parse_backend(const char *v, enum pmc_backend *ret)
 {
 	char msg[512], names[256] = "use ";
 	size_t len = strlen(names);
@@ -155,7 +152,7 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 		o->require_counters = true;
 		return 1;
 	case OPT_BACKEND:
-		return parse_backend(v, &o->backend) < 0 ? -EINVAL : 1;
+		return pmc_cli_parse_backend(v, &o->backend) < 0 ? -EINVAL : 1;
 	case OPT_TIMEOUT:
 		/* "none" switches a benchmark program's default limit off (docs/microbench.md,
 		 * "Isolation"); a command has none by default. 0 stays an error: it could as

@@ -260,6 +260,18 @@ PY
 	expect_exit 2 "$PMCBENCH" history list --db damaged.db || return 1
 	expect_one_line "$TMP/err" "^pmcbench: damaged.db: the file is damaged \(.*\); move it away and add the results again$" || return 1
 	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
+	# Garbage over the page in the middle of the file, whichever table or index it holds.
+	cp h.db middle.db
+	python3 - <<'PY' || return 1
+import os, sqlite3
+size = sqlite3.connect("middle.db").execute("PRAGMA page_size").fetchone()[0]
+pages = os.path.getsize("middle.db") // size
+with open("middle.db", "r+b") as f:
+    f.seek((pages // 2) * size)
+    f.write(bytes(range(256)) * (size // 256))
+PY
+	expect_exit 2 "$PMCBENCH" history list --db middle.db || return 1
+	expect_one_line "$TMP/err" "^pmcbench: middle.db: the file is damaged \(.*\); move it away and add the results again$" || return 1
 	# Not readable by this user (root reads anything: the check runs as nobody then).
 	cp h.db locked.db
 	chmod 000 locked.db
@@ -338,9 +350,9 @@ PY
 	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
 	cmp -s first.txt "$TMP/out" || fail "a second run gave another answer" || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --metric task-clock --format json || return 1
-	[ "$(json_get "$TMP/out" 'len(d)')" = 0 ] || fail "a change point in the flat series" || return 1
+	[ "$(json_get "$TMP/out" 'len(d["changes"])')" = 0 ] || fail "a change point in the flat series" || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
-	[ "$(json_get "$TMP/out" 'd[0]["commit_before"] + " " + d[0]["commit"] + " " + str(d[0]["index"])')" = "c017 c018 18" ] ||
+	[ "$(json_get "$TMP/out" 'd["changes"][0]["commit_before"] + " " + d["changes"][0]["commit"] + " " + str(d["changes"][0]["index"])')" = "c017 c018 18" ] ||
 		fail "json: $(cat "$TMP/out")" || return 1
 	expect_exit 0 "$PMCBENCH" history show --db h.db work wall-time || return 1
 	expect_grep '^work wall-time on box \(fingerprint [0-9a-f]{16}\): 1 change point in 30 points$' "$TMP/out" || return 1
@@ -348,6 +360,93 @@ PY
 		fail "show does not mark the change before c018: $(cat "$TMP/out")" || return 1
 	expect_exit 2 "$PMCBENCH" history changes --db h.db --alpha 2 || return 1
 	expect_one_line "$TMP/err" "--alpha '2': give a probability"
+}
+
+# What a team reads (history changes --new-since, --regressions-only, --min-change, as a
+# table, Markdown and JSON): 30 entries c000..c029 of one benchmark, wall-time +10% at
+# c018 (a regression), task-clock -10% at c018 (an improvement), ipc -2% at c012 (a
+# regression: higher is better for it, by the metric registry), instructions never
+# measured. Exit 1 only with --new-since and a regression among the new changes.
+test_changes_new_since_judges_each_metric() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(11)
+def m(unit, better, samples):
+    return {"unit": unit, "better": better, "derived": False, "simulated": False,
+            "cross_group": False, "samples": samples}
+for i in range(30):
+    noise = lambda v: [v * (1 + random.gauss(0, 0.005)) for _ in range(5)]
+    d = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+         "created": "2026-03-01T00:%02d:00Z" % i, "backend": "perf",
+         "environment": {"hostname": "box"},
+         "benchmarks": [{"name": "work", "command": None, "build_id": None,
+                         "runs": [{"exit_code": 0} for _ in range(5)],
+                         "metrics": {
+                             "wall-time": m("ns", "lower", noise(100e6 if i < 18 else 110e6)),
+                             "task-clock": m("ns", "lower", noise(50e6 if i < 18 else 45e6)),
+                             "ipc": m("ratio", "higher", noise(2.0 if i < 12 else 1.96)),
+                             "instructions": m("count", "lower", [None] * 5)}}]}
+    json.dump(d, open("r%02d.json" % i, "w"))
+PY
+	local i
+	for i in $(seq 0 29); do
+		"$PMCBENCH" history add --db h.db --commit "$(printf 'c%03d' "$i")" --branch main \
+			"$(printf 'r%02d.json' "$i")" >/dev/null || { fail "add r$i"; return 1; }
+	done
+	# Every change, old or new: no verdict, exit 0.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
+	expect_grep '^3 change points in 4 series of h.db$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
+	[ "$(json_get "$TMP/out" 'd["schema"], d["verdict"], d["new_since"], sorted((c["metric"], c["commit"], c["way"]) for c in d["changes"])')" = \
+		"('pmcbench-changes/1', None, None, [('ipc', 'c012', 'regression'), ('task-clock', 'c018', 'improvement'), ('wall-time', 'c018', 'regression')])" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	# New since c017 (after its entry): the two at c018; the regression makes it exit 1.
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since c017 || return 1
+	expect_lines 4 "$TMP/out" || return 1
+	expect_grep '^work +wall-time +box +c017\.\.c018 ' "$TMP/out" || return 1
+	expect_grep '^work +task-clock +box +c017\.\.c018 ' "$TMP/out" || return 1
+	expect_grep '^2 new change points after c017 in 4 series of h.db: 1 regression$' "$TMP/out" || return 1
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since c017 --format json || return 1
+	[ "$(json_get "$TMP/out" 'd["verdict"], d["regressions"], d["new_since"], d["series"], [(c["metric"], c["way"], c["backend"], c["machine"], c["commit_before"], c["commit"], c["index"], c["points"], round(c["change_pct"])) for c in sorted(d["changes"], key=lambda c: c["metric"])]')" = \
+		"('regression', 1, 'c017', 4, [('task-clock', 'improvement', 'perf', 'box', 'c017', 'c018', 18, 30, 10), ('wall-time', 'regression', 'perf', 'box', 'c017', 'c018', 18, 30, 10)])" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	# The same by time (at or after it), and regressions only.
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since 2026-03-01T00:18:00 --regressions-only || return 1
+	expect_lines 3 "$TMP/out" || return 1
+	expect_grep '^work +wall-time ' "$TMP/out" || return 1
+	expect_no_grep 'task-clock' "$TMP/out" || return 1
+	# Nothing new after c018: pass.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --new-since c018 --format json || return 1
+	[ "$(json_get "$TMP/out" 'd["verdict"], d["regressions"], d["changes"]')" = "('pass', 0, [])" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	# An improvement alone is no regression: exit 0 with it reported.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --new-since c017 --metric task-clock || return 1
+	expect_grep '^1 new change point after c017 in 1 series of h.db: 0 regressions$' "$TMP/out" || return 1
+	# --min-change drops the 2% ipc change, --regressions-only the improvement.
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --min-change 5% --format json || return 1
+	[ "$(json_get "$TMP/out" 'sorted(c["metric"] for c in d["changes"]), d["min_change_pct"]')" = "(['task-clock', 'wall-time'], 5.0)" ] ||
+		fail "json: $(cat "$TMP/out")" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --regressions-only || return 1
+	expect_grep '^2 change points in 4 series of h.db \(regressions only\)$' "$TMP/out" || return 1
+	expect_grep '^work +ipc +box +c011\.\.c012 ' "$TMP/out" || return 1
+	# Markdown for a pull request: the verdict first, then a row per change.
+	expect_exit 1 "$PMCBENCH" history changes --db h.db --new-since c017 --format markdown || return 1
+	[ "$(head -1 "$TMP/out")" = '**Regression: 1 new regression** after `c017` (2 new change points in 4 series of `h.db`)' ] ||
+		fail "markdown: $(cat "$TMP/out")" || return 1
+	expect_grep '^\| benchmark \| metric \| machine \| backend \| commits \|' "$TMP/out" || return 1
+	expect_grep '^\| work \| wall-time \| box \| perf \| `c017\.\.c018` \| 2026-03-01T00:18:00Z \| \+(9\.9|10\.)[0-9]*% \\\[.*\\\] \| .* \| regression \|$' "$TMP/out" || return 1
+	expect_grep '^\| work \| task-clock \| box \| perf \| `c017\.\.c018` \| .* \| improvement \|$' "$TMP/out" || return 1
+	[ "$(grep -c '^| work ' "$TMP/out")" = 2 ] || fail "markdown rows: $(cat "$TMP/out")" || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --new-since c018 --format md || return 1
+	[ "$(cat "$TMP/out")" = '**Pass: no new regression** after `c018` (0 new change points in 4 series of `h.db`)' ] ||
+		fail "markdown: $(cat "$TMP/out")" || return 1
+	# Bad input: one line, exit 2.
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --new-since v9 || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --new-since 'v9' is no time .*no entry measured commit v9" || return 1
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --min-change lots || return 1
+	expect_one_line "$TMP/err" "--min-change 'lots': give a size in percent" || return 1
+	expect_exit 2 "$PMCBENCH" history changes --db h.db --format xml || return 1
+	expect_one_line "$TMP/err" "--format 'xml': history changes writes table, markdown or json"
 }
 
 # The trend chart of a series (show --svg) and the page of a suite (changes --html) are
@@ -448,8 +547,8 @@ ns = {"s": "http://www.w3.org/2000/svg"}
 page = open("page.html", encoding="utf-8").read()
 rows = re.findall(r'<tr><td><a href="#chart(\d+)">([^<]*)</a></td><td>e0(\d\d)\.\.e0(\d\d)</td>', page)
 # bench-00..19 on box, each with its step at entry 12 (w on host-00..19: 3 entries, none).
-want = ["bench-%02d wall-time on box" % k for k in range(20)]
-got = sorted(re.sub(r" \([0-9a-f]+\)$", "", t) for _, t, _, _ in rows)
+want = ["bench-%02d wall-time on box (perf)" % k for k in range(20)]
+got = sorted(t for _, t, _, _ in rows)
 assert got == want, got
 assert all((a, b) == ("11", "12") for _, _, a, b in rows), rows
 charts = dict(re.findall(r'<div id="chart(\d+)">(.*?)</div>', page, re.S))
@@ -459,11 +558,10 @@ for idx, svg in charts.items():
     titles.add(ET.fromstring(svg).find(".//s:text[@class='title']", ns).text)
 for idx, title, _, _ in rows:
     assert ET.fromstring(charts[idx]).find(".//s:text[@class='title']", ns).text == title, idx
-assert {re.sub(r" \([0-9a-f]+\)$", "", t) for t in titles} == set(want) | \
-       {"w wall-time on host-%02d" % k for k in range(20)}, sorted(titles)
+assert titles == set(want) | {"w wall-time on host-%02d (perf)" % k for k in range(20)}, sorted(titles)
 root = ET.parse("trend.svg").getroot()
 titles = [t.text for t in root.findall(".//s:text[@class='title']", ns)]
-hosts = sorted(re.sub(r"^w wall-time on (host-\d\d) \([0-9a-f]+\)$", r"\1", t) for t in titles)
+hosts = sorted(re.sub(r"^w wall-time on (host-\d\d) \(perf\)$", r"\1", t) for t in titles)
 assert hosts == ["host-%02d" % k for k in range(20)], titles
 PY
 	# As a browser shows the page: every series named in the table and over its chart.
@@ -475,12 +573,97 @@ PY
 import re
 dom = open("page.dom", encoding="utf-8").read()
 for k in range(20):
-    name = "bench-%02d wall-time on box" % k
-    assert len(re.findall(re.escape(name) + r" \([0-9a-f]{16}\)<", dom)) == 2, name
+    name = "bench-%02d wall-time on box (perf)<" % k
+    assert dom.count(name) == 2, name
 for k in range(20):
-    assert len(re.findall(r"w wall-time on host-%02d \([0-9a-f]{16}\)<" % k, dom)) == 1, k
+    assert dom.count("w wall-time on host-%02d (perf)<" % k) == 1, k
 assert "\ufffd" not in dom
 PY
+}
+
+# Charts name where they were measured and mark every change: 40 entries v00..v39, each
+# with valgrind's exact instructions (+3.94% at v20, -1.84% at v34, 6 points before the
+# end) and perf's wall-time (+20% at v20) with instructions never measured (as on a
+# machine without a PMU); 8 more of wall-time on another kernel. The never-measured
+# series gets no chart (show --svg of it alone is an error), every title names the
+# machine and backend and no hash, two series alike but for their kernel say so, every
+# change point has its marker, and every label sits above the plot, off the data.
+test_charts_name_where_and_mark_every_step() {
+	python3 - <<'PY' || return 1
+import json, random
+random.seed(5)
+def m(unit, samples, sim=False):
+    return {"unit": unit, "better": "lower", "derived": False, "simulated": sim,
+            "cross_group": False, "samples": samples}
+def doc(t, backend, kernel, runs, metrics):
+    return {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0.1.0"},
+            "created": t, "backend": backend,
+            "environment": {"hostname": "box", "kernel": kernel, "cpu-model": "cpu X"},
+            "benchmarks": [{"name": "work", "command": None, "build_id": None,
+                            "runs": [{"exit_code": 0}] * runs, "metrics": metrics}]}
+noisy = lambda v: [v * (1 + random.gauss(0, 0.01)) for _ in range(4)]
+for i in range(40):
+    level = 100000 if i < 20 else 103940 if i < 34 else 102027
+    json.dump(doc("2026-06-01T00:%02d:00Z" % i, "valgrind", "Linux 6.1", 1,
+                  {"instructions": m("count", [level], True)}), open("v%02d.json" % i, "w"))
+    json.dump(doc("2026-06-01T01:%02d:00Z" % i, "perf", "Linux 6.1", 4,
+                  {"instructions": m("count", [None] * 4),
+                   "wall-time": m("ns", noisy(10e6 if i < 20 else 12e6))}), open("p%02d.json" % i, "w"))
+    if i < 8:
+        json.dump(doc("2026-06-01T02:%02d:00Z" % i, "perf", "Linux 6.2", 4,
+                      {"wall-time": m("ns", noisy(10e6))}), open("k%02d.json" % i, "w"))
+PY
+	local i
+	for i in $(seq -w 0 39); do
+		"$PMCBENCH" history add --db h.db --commit "v$i" "v$i.json" "p$i.json" $(ls "k$i.json" 2>/dev/null) >/dev/null ||
+			{ fail "add v$i"; return 1; }
+	done
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --html page.html || return 1
+	expect_exit 0 "$PMCBENCH" history changes --db h.db --format json || return 1
+	cp "$TMP/out" changes.json
+	expect_exit 0 "$PMCBENCH" history show --db h.db --svg trend.svg work instructions || return 1
+	python3 - <<'PY' || fail "the charts are not what they should be" || return 1
+import json, re, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+changes = json.load(open("changes.json"))["changes"]
+page = open("page.html", encoding="utf-8").read()
+charts = [ET.fromstring(svg) for svg in re.findall(r'<div id="chart\d+">(.*?)</div>', page, re.S)]
+# 4 series, one never measured: 3 charts, and the page names the fourth.
+assert len(charts) == 3, len(charts)
+assert re.search(r'<p id="unmeasured">[^<]*: work instructions on box \(perf\)</p>', page), page
+def check(chart):
+    g = chart.find("s:g[@class='chart']", ns)
+    title = g.find("s:text[@class='title']", ns).text
+    assert not re.search(r"[0-9a-f]{16}", title), title
+    assert g.find("s:text[@class='subtitle']", ns).text.startswith("kernel Linux 6."), title
+    marks = g.findall("s:g[@class='change']", ns)
+    fp = g.get("data-fingerprint")
+    want = sorted(c["index"] for c in changes if c["fingerprint"] == fp and title.startswith("work " + c["metric"] + " "))
+    assert int(g.get("data-changes")) == len(marks) == len(want), (title, len(marks), want)
+    assert sorted(int(m.get("data-index")) for m in marks) == want, title
+    top = float(g.find("s:rect[@class='frame']", ns).get("y"))
+    for mk in marks:
+        label, line = mk.find("s:text[@class='cplabel']", ns), mk.find("s:line", ns)
+        assert float(label.get("y")) < top, (title, label.get("y"), top)
+        assert float(line.get("y1")) <= float(label.get("y")), title
+    return title, want
+got = dict(check(c) for c in charts)
+assert got == {"work instructions on box (valgrind)": [20, 34],
+               "work wall-time on box (perf) - kernel Linux 6.1": [20],
+               "work wall-time on box (perf) - kernel Linux 6.2": []}, got
+rows = re.findall(r'<tr><td><a href="#chart\d+">([^<]*)</a></td><td>(v\d\d)\.\.(v\d\d)</td>', page)
+assert sorted(rows) == [("work instructions on box (valgrind)", "v19", "v20"),
+                        ("work instructions on box (valgrind)", "v33", "v34"),
+                        ("work wall-time on box (perf) - kernel Linux 6.1", "v19", "v20")], rows
+svg = ET.parse("trend.svg").getroot()
+assert [check(svg)] == [("work instructions on box (valgrind)", [20, 34])]
+PY
+	# A series that was never measured has nothing to draw: an error, and no file.
+	local fp
+	fp=$(json_get changes.json '[c["fingerprint"] for c in d["changes"] if c["metric"] == "wall-time"][0]')
+	expect_exit 2 "$PMCBENCH" history show --db h.db --fingerprint "$fp" --svg none.svg work instructions || return 1
+	expect_one_line "$TMP/err" "^pmcbench: none.svg: nothing to draw: work instructions on box \(perf\) was never measured" || return 1
+	[ ! -e none.svg ] || fail "none.svg written"
 }
 
 # bisect: commits 1-5 touch 20 pages, 6-9 touch 3000 (page faults count them, without a
@@ -512,6 +695,46 @@ test_bisect_names_the_first_bad_commit() {
 	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
 		--threshold page-faults=+20% -- true || return 1
 	expect_one_line "$TMP/err" 'the working tree has changes .*commit or stash them first'
+}
+
+# bisect under valgrind: exact counts need one run a step (the default there, and --runs 1
+# is taken); commits 1-5 loop 100000 times, 6-9 103000. A timing backend refuses --runs 1,
+# saying why.
+test_bisect_under_valgrind_runs_once_a_step() {
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	git init -q -b main repo || return 1
+	local i
+	for i in 1 2 3 4 5 6 7 8 9; do
+		if [ "$i" -lt 6 ]; then echo 100000 >repo/n.txt; else echo 103000 >repo/n.txt; fi
+		echo "$i" >repo/c.txt
+		git -C repo add -A && git -C repo -c user.name=t -c user.email=t@t commit -qm "commit $i" || return 1
+	done
+	local six
+	six=$(git -C repo rev-parse HEAD~3)
+	cd repo || return 1
+	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true --runs 1 \
+		--threshold task-clock=+5% -- "$WORK" loop 1 || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --runs 1: the perf backend's measurements vary from run to run, .*--backend valgrind, whose exact counts need 1$" || return 1
+	expect_exit 2 "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true --runs 3 \
+		--backend valgrind --backend nope --threshold task-clock=+5% -- "$WORK" loop 1 || return 1
+	expect_one_line "$TMP/err" "unknown backend 'nope'" || return 1
+	mkdir "$TMP/b1" "$TMP/b0"
+	expect_exit 0 env TMPDIR="$TMP/b1" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--runs 1 --backend valgrind --threshold instructions=+1% -- sh -c "exec '$WORK' loop \$(cat n.txt)" || return 1
+	expect_grep "^first bad commit: $six commit 6$" "$TMP/out" || return 1
+	# The default under valgrind is one run too.
+	expect_exit 0 env TMPDIR="$TMP/b0" "$PMCBENCH" history bisect --good HEAD~8 --bad HEAD --build true \
+		--backend valgrind --threshold instructions=+1% -- sh -c "exec '$WORK' loop \$(cat n.txt)" || return 1
+	expect_grep "^first bad commit: $six commit 6$" "$TMP/out" || return 1
+	python3 - "$TMP"/b1/pmcbench-bisect-*/ "$TMP"/b0/pmcbench-bisect-*/ <<'PY' || fail "a step ran more than once" || return 1
+import glob, json, os, sys
+for d in sys.argv[1:]:
+    files = glob.glob(os.path.join(d, "*.json"))
+    assert len(files) >= 3, files
+    for f in files:
+        runs = json.load(open(f))["benchmarks"][0]["runs"]
+        assert len(runs) == 1, (f, len(runs))
+PY
 }
 
 # The CI recipe (docs/ci.md, "A history of results"; ci/examples/github-actions-history.yml)
@@ -562,7 +785,7 @@ test_ci_recipe_gate_after_an_accepted_change() {
 	push 22 103000 && push 23 103000 || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions \
 		--format json || return 1
-	[ "$(json_get "$TMP/out" 'len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
+	[ "$(json_get "$TMP/out" '(lambda d: (len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]))(d["changes"])')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
 		fail "changes: $(cat "$TMP/out")" || return 1
 	# A bad run on main (half the work) is the newest level, and a pull request fails
 	# against it until it is removed.

@@ -1,0 +1,292 @@
+/* The change points of a history as a table, Markdown or JSON (changes.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base/error.h"
+#include "formats/json_out.h"
+#include "reporters/changes.h"
+#include "reporters/escape.h"
+#include "reporters/format.h"
+
+size_t pmc_changes_regressions(const struct pmc_changes *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		k += c->rows[i].way == PMC_CP_REGRESSION;
+	return k;
+}
+
+const char *pmc_changes_verdict(const struct pmc_changes *c)
+{
+	if (!c->new_since)
+		return NULL;
+	return pmc_changes_regressions(c) ? "regression" : "pass";
+}
+
+void pmc_changes_text(const struct pmc_changepoint *cp, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+
+	if (!isfinite(cp->ratio)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	pmc_fmt_percent((cp->ratio - 1) * 100, true, a, sizeof(a));
+	if (isfinite(cp->ratio_lo) && isfinite(cp->ratio_hi)) {
+		pmc_fmt_percent((cp->ratio_lo - 1) * 100, true, b, sizeof(b));
+		pmc_fmt_percent((cp->ratio_hi - 1) * 100, true, c, sizeof(c));
+		snprintf(buf, len, "%s [%s, %s]", a, b, c);
+	} else {
+		snprintf(buf, len, "%s", a);
+	}
+}
+
+static const char *way_name(enum pmc_cp_way w)
+{
+	return w == PMC_CP_REGRESSION	 ? "regression"
+	       : w == PMC_CP_IMPROVEMENT ? "improvement"
+					 : "none";
+}
+
+/* "c017..c018": the commits the change lies between, each cut to 12 characters. */
+static void commit_range(const struct pmc_change_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.12s..%.12s", r->commit_before ? r->commit_before : "?",
+		 r->commit ? r->commit : "?");
+}
+
+/* "3 change points", "1 new change point": the count and what it counts. */
+static void count_text(const struct pmc_changes *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu %schange point%s", c->n, c->new_since ? "new " : "",
+		 c->n == 1 ? "" : "s");
+}
+
+/* What the selection keeps, "regressions only, at least 2.00%", or "" for everything. */
+static void select_text(const struct pmc_changes *c, char *buf, size_t len)
+{
+	char pct[32];
+	bool reg = c->select.regressions_only, min = c->select.min_change > 0;
+
+	pmc_fmt_percent(c->select.min_change, false, pct, sizeof(pct));
+	snprintf(buf, len, "%s%s%s%s", reg ? "regressions only" : "", reg && min ? ", " : "",
+		 min ? "at least " : "", min ? pct : "");
+}
+
+static void table_row(FILE *out, const struct pmc_change_row *r)
+{
+	char range[40], change[128], b1[PMC_FMT_MAX], b2[PMC_FMT_MAX];
+	char q1[PMC_QUOTE_SIZE(64)], q2[PMC_QUOTE_SIZE(64)], q3[PMC_QUOTE_SIZE(64)];
+
+	commit_range(r, range, sizeof(range));
+	pmc_changes_text(&r->cp, change, sizeof(change));
+	pmc_fmt_short(r->cp.before, r->unit, b1, sizeof(b1));
+	pmc_fmt_short(r->cp.after, r->unit, b2, sizeof(b2));
+	fprintf(out, "%-24s  %-16s  %-12s  %-26s  %-20s  %-28s  %-10s  %-10s  %.2g\n",
+		pmc_quote(q1, sizeof(q1), r->benchmark), pmc_quote(q2, sizeof(q2), r->metric),
+		pmc_quote(q3, sizeof(q3), r->machine ? r->machine : "-"), range, r->measured,
+		change, b1, b2, r->cp.p);
+}
+
+static int write_table(FILE *out, const struct pmc_changes *c)
+{
+	char count[64], sel[96], q1[PMC_QUOTE_SIZE(64)];
+	size_t nreg = pmc_changes_regressions(c);
+
+	fprintf(out, "%-24s  %-16s  %-12s  %-26s  %-20s  %-28s  %-10s  %-10s  %s\n", "benchmark",
+		"metric", "machine", "commits", "measured", "change (95% interval)", "before",
+		"after", "p");
+	for (size_t i = 0; i < c->n; i++)
+		table_row(out, &c->rows[i]);
+	count_text(c, count, sizeof(count));
+	select_text(c, sel, sizeof(sel));
+	fputs(count, out);
+	if (c->new_since)
+		fprintf(out, " after %s", pmc_quote(q1, sizeof(q1), c->new_since));
+	fprintf(out, " in %zu series of %s", c->nseries, c->store);
+	if (sel[0])
+		fprintf(out, " (%s)", sel);
+	if (c->new_since)
+		fprintf(out, ": %zu regression%s", nreg, nreg == 1 ? "" : "s");
+	fputc('\n', out);
+	return 0;
+}
+
+/* The verdict, first: what a pull request's reader needs before the table. */
+static void markdown_verdict(FILE *out, const struct pmc_changes *c)
+{
+	size_t nreg = pmc_changes_regressions(c);
+	char count[64];
+
+	count_text(c, count, sizeof(count));
+	if (!c->new_since) {
+		fprintf(out, "**%s** in %zu series of ", count, c->nseries);
+		pmc_escape_md_code(out, c->store);
+		fputs("\n\n", out);
+		return;
+	}
+	if (nreg)
+		fprintf(out, "**Regression: %zu new regression%s** after ", nreg,
+			nreg == 1 ? "" : "s");
+	else
+		fputs("**Pass: no new regression** after ", out);
+	pmc_escape_md_code(out, c->new_since);
+	fprintf(out, " (%s in %zu series of ", count, c->nseries);
+	pmc_escape_md_code(out, c->store);
+	fputs(")\n\n", out);
+}
+
+static int write_markdown(FILE *out, const struct pmc_changes *c)
+{
+	char sel[96];
+
+	markdown_verdict(out, c);
+	if (c->n)
+		fputs("| benchmark | metric | machine | backend | commits | measured | change (95% "
+		      "interval) | before | after | way |\n"
+		      "|---|---|---|---|---|---|---|---|---|---|\n",
+		      out);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct pmc_change_row *r = &c->rows[i];
+		char range[40], change[128], b1[PMC_FMT_MAX], b2[PMC_FMT_MAX];
+
+		commit_range(r, range, sizeof(range));
+		pmc_changes_text(&r->cp, change, sizeof(change));
+		pmc_fmt_short(r->cp.before, r->unit, b1, sizeof(b1));
+		pmc_fmt_short(r->cp.after, r->unit, b2, sizeof(b2));
+		const char *cells[] = {r->benchmark, r->metric, r->machine ? r->machine : "-",
+				       r->backend ? r->backend : "-"};
+		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]); k++) {
+			fputs("| ", out);
+			pmc_escape_md(out, cells[k]);
+			fputc(' ', out);
+		}
+		fputs("| ", out);
+		pmc_escape_md_code(out, range);
+		fputs(" | ", out);
+		pmc_escape_md(out, r->measured);
+		fputs(" | ", out);
+		pmc_escape_md(out, change);
+		fputs(" | ", out);
+		pmc_escape_md(out, b1);
+		fputs(" | ", out);
+		pmc_escape_md(out, b2);
+		fprintf(out, " | %s |\n", way_name(r->way));
+	}
+	select_text(c, sel, sizeof(sel));
+	if (sel[0])
+		fprintf(out, "%sSelected: %s.\n", c->n ? "\n" : "", sel);
+	return 0;
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *row_json(const struct pmc_change_row *r)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "benchmark", jstr(r->benchmark));
+	json_object_set_new(o, "metric", jstr(r->metric));
+	json_object_set_new(o, "unit", jstr(r->unit));
+	json_object_set_new(o, "machine", jstr(r->machine));
+	json_object_set_new(o, "backend", jstr(r->backend));
+	json_object_set_new(o, "fingerprint", jstr(r->fingerprint));
+	json_object_set_new(o, "points", json_integer((json_int_t)r->points));
+	json_object_set_new(o, "index", json_integer((json_int_t)r->cp.index));
+	json_object_set_new(o, "entry", jstr(r->entry));
+	json_object_set_new(o, "measured", json_string(r->measured));
+	json_object_set_new(o, "commit_before", jstr(r->commit_before));
+	json_object_set_new(o, "commit", jstr(r->commit));
+	json_object_set_new(o, "branch", jstr(r->branch));
+	json_object_set_new(o, "way", json_string(way_name(r->way)));
+	json_object_set_new(o, "change_pct", jnum(pmc_cp_size_pct(&r->cp)));
+	json_object_set_new(o, "before", jnum(r->cp.before));
+	json_object_set_new(o, "after", jnum(r->cp.after));
+	json_object_set_new(o, "ratio", jnum(r->cp.ratio));
+	json_object_set_new(o, "ratio_lo", jnum(r->cp.ratio_lo));
+	json_object_set_new(o, "ratio_hi", jnum(r->cp.ratio_hi));
+	json_object_set_new(o, "p", jnum(r->cp.p));
+	json_object_set_new(o, "q", jnum(r->cp.q));
+	return o;
+}
+
+static int write_json(FILE *out, const struct pmc_changes *c)
+{
+	json_t *doc = json_object(), *rows = json_array();
+	const char *verdict = pmc_changes_verdict(c);
+	int r = -ENOMEM;
+
+	if (!doc || !rows)
+		goto out;
+	json_object_set_new(doc, "schema", json_string("pmcbench-changes/1"));
+	json_object_set_new(doc, "store", jstr(c->store));
+	json_object_set_new(doc, "series", json_integer((json_int_t)c->nseries));
+	json_object_set_new(doc, "new_since", jstr(c->new_since));
+	json_object_set_new(doc, "regressions_only", json_boolean(c->select.regressions_only));
+	json_object_set_new(doc, "min_change_pct", json_real(c->select.min_change));
+	json_object_set_new(doc, "verdict", jstr(verdict));
+	json_object_set_new(doc, "regressions",
+			    json_integer((json_int_t)pmc_changes_regressions(c)));
+	for (size_t i = 0; i < c->n; i++)
+		if (json_array_append_new(rows, row_json(&c->rows[i])) < 0)
+			goto out;
+	json_object_set(doc, "changes", rows);
+	r = pmc_json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) < 0 ||
+		    fputc('\n', out) == EOF
+		? -EIO
+		: 0;
+out:
+	json_decref(rows);
+	json_decref(doc);
+	return r;
+}
+
+static const struct {
+	const char *name, *alias;
+	int (*write)(FILE *out, const struct pmc_changes *c);
+} formats[] = {
+    {"table", NULL, write_table},
+    {"markdown", "md", write_markdown},
+    {"json", NULL, write_json},
+};
+
+static int find_format(const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, name) == 0 ||
+		    (formats[i].alias && strcmp(formats[i].alias, name) == 0))
+			return (int)i;
+	return -1;
+}
+
+bool pmc_changes_format_known(const char *format)
+{
+	return find_format(format) >= 0;
+}
+
+int pmc_changes_write(FILE *out, const char *format, const struct pmc_changes *c)
+{
+	int i = find_format(format), r;
+
+	if (i < 0)
+		return -EINVAL;
+	r = formats[i].write(out, c);
+	if (r == 0 && ferror(out))
+		r = -EIO;
+	return r;
+}
