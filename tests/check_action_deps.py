@@ -32,19 +32,44 @@ PACKAGE = {
 
 CALL = re.compile(r"\b(dependency|find_library)\(\s*'([^']+)'([^)]*)\)", re.S)
 OPTION = re.compile(r"required\s*:\s*get_option\(\s*'([^']+)'")
+# A variable that holds an option, perhaps refined (tests_opt = get_option('tests')...),
+# named in a required: (required : tests_opt).
+OPTION_VAR = re.compile(r"^(\w+)\s*=\s*get_option\(\s*'([^']+)'\s*\)", re.M)
+REQUIRED_VAR = re.compile(r"required\s*:\s*(\w+)")
+
+
+def strip_comments(text):
+    """meson.build without its comments (a # to the end of a line outside a string), the
+    lines kept where they are so that line numbers still hold."""
+    out = []
+    for line in text.split("\n"):
+        quoted = False
+        for i, ch in enumerate(line):
+            if ch == "'":
+                quoted = not quoted
+            elif ch == "#" and not quoted:
+                line = line[:i]
+                break
+        out.append(line)
+    return "\n".join(out)
 
 
 def required(root):
     """The packages meson.build needs under the action's options, and the errors."""
-    text = open(f"{root}/meson.build").read()
+    text = strip_comments(open(f"{root}/meson.build").read())
+    option_of = dict(OPTION_VAR.findall(text))
     steps = open(f"{root}/ci/action/steps.sh").read()
     opts = re.search(r'^PMC_MESON_OPTS="([^"]*)"', steps, re.M)
     disabled = set(re.findall(r"-D([\w-]+)=disabled", opts.group(1) if opts else ""))
     need, errors = {}, []
     for m in CALL.finditer(text):
         kind, name, rest = m.groups()
+        if not name:  # dependency('', required : false): the empty dependency
+            continue
         opt = OPTION.search(rest)
-        if opt and opt.group(1) in disabled:
+        var = REQUIRED_VAR.search(rest)
+        option = opt.group(1) if opt else option_of.get(var.group(1)) if var else None
+        if option in disabled:
             continue
         if name not in PACKAGE:
             line = text.count("\n", 0, m.start()) + 1

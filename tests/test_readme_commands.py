@@ -49,8 +49,8 @@ ALLOWED = [
     (r"--threshold instructions=\+1%", "gates on hardware instructions: needs a PMU", "pmu"),
     (r"--syscalls|--threshold syscalls:", "counts system calls with tracepoints: needs root and "
      "tracefs", "root"),
-    (r"\$GITHUB_|\$RUNNER_|pmcbench-baseline/", "a step of the CI workflow, with the workflow's "
-     "variables and files (tests/e2e/t_denied.sh runs these steps)", None),
+    (r"\$PMC_[A-Z_]+", "a step of the CI action (ci/action/steps.sh), with the action's inputs "
+     "as variables (tests/e2e/t_action.sh runs these steps)", None),
     (r"try-github-actions\.py", "runs a whole workflow, which clones and builds pmcbench", None),
 ]
 
