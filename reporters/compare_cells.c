@@ -219,7 +219,9 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 		}
 		t[n] = '\0';
 	}
-	out->limit = row->threshold ? row->threshold->text : "-";
+	/* A limit only where one judges the row: the built-in 5% of a row nobody gated
+	 * limits nothing. */
+	out->limit = row->threshold && (row->gated || row->asked) ? row->threshold->text : "-";
 	out->verdict = verdict_cell(row);
 }
 

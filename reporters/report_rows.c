@@ -538,6 +538,7 @@ int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct 
 		if (i > 0)
 			fputc('\n', out);
 		blk.color = o->color;
+		blk.width = o->width;
 		print(out, &blk);
 		block_free(&blk);
 	}

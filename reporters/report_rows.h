@@ -53,6 +53,7 @@ struct pmc_report_block {
 	/* The table only: colour the status words (pmc_report_opts.color); set by
 	 * pmc_report_each_block, never by the Markdown report. */
 	bool color;
+	unsigned width; /* pmc_report_opts.width: 0, or the most columns a line may take */
 };
 
 /* The notes under a block that explain its marks, one per line, each after bullet. */

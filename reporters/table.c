@@ -14,18 +14,11 @@
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/report_rows.h"
+#include "reporters/wrap.h"
 #include "reporters/reporter.h"
 
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
-static size_t report_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
+#define report_width pmc_report_width
 
 /* ---- The table -------------------------------------------------------------------- */
 
@@ -75,6 +68,9 @@ static void line_end(struct line *l)
 
 struct widths {
 	size_t value, unit, label, spread, kind, range, extra;
+	/* A line may take this many columns (0: any); a row's comment that would pass it
+	 * goes on a line of its own, under the names. */
+	size_t limit;
 };
 
 static void label_text(const struct pmc_report_row *row, char *buf, size_t len)
@@ -112,6 +108,20 @@ static void line_cell_sgr(struct line *l, size_t gap, const char *s, size_t w, c
 	line_gap(l, w - sw);
 }
 
+/* The columns of a row before its comment. */
+static size_t row_width(const struct widths *w)
+{
+	size_t n = 2 + w->value;
+
+	n += w->unit ? 1 + w->unit : 0;
+	n += w->label ? 2 + w->label : 0;
+	n += w->spread ? 2 + w->spread : 0;
+	n += w->kind ? 1 + w->kind : 0;
+	n += w->range ? 2 + w->range : 0;
+	n += w->extra ? 2 + w->extra : 0;
+	return n;
+}
+
 static void print_row(FILE *out, const struct pmc_report_row *row, const struct widths *w,
 		      bool color)
 {
@@ -140,7 +150,16 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 			pmc_escape_text(out, row->why);
 		}
 	} else if (row->comment[0]) {
-		line_put(&l, "# ");
+		size_t at = 2 + w->value + (w->unit ? 1 + w->unit : 0) + 2;
+
+		if (w->limit && row_width(w) + 2 + 2 + report_width(row->comment) > w->limit) {
+			line_end(&l);
+			fprintf(out, "%*s", (int)at, "");
+		} else {
+			fprintf(out, "%*s", (int)l.pending, "");
+		}
+		l.pending = 0;
+		fputs("# ", out);
 		pmc_escape_text(out, row->comment);
 	}
 	line_end(&l);
@@ -236,14 +255,86 @@ static void print_header(FILE *out, const struct pmc_report_block *blk)
 	}
 }
 
+/* Two rows not measured for the same reason (the six hardware events of a machine
+ * without a PMU). */
+static bool same_missing(const struct pmc_report_row *a, const struct pmc_report_row *b)
+{
+	return a->missing && b->missing && strcmp(a->value, b->value) == 0 &&
+	       strcmp(a->comment, b->comment) == 0 &&
+	       (a->why == b->why || (a->why && b->why && strcmp(a->why, b->why) == 0));
+}
+
+/* Whether row i is said in one line with the others missing for its reason, instead
+ * of a row of its own: always with a width limit, else when it is not alone. */
+static bool row_folds(const struct pmc_report_block *blk, size_t i)
+{
+	if (!blk->rows[i].missing)
+		return false;
+	if (blk->width)
+		return true;
+	for (size_t j = 0; j < blk->nrows; j++)
+		if (j != i && same_missing(&blk->rows[i], &blk->rows[j]))
+			return true;
+	return false;
+}
+
+/* The rows missing for the reason of row i, from the first of them: "<not supported>
+ * cycles, instructions, ...: unsupported (ENOENT)", wrapped to the width. */
+static void print_folded(FILE *out, const struct pmc_report_block *blk, size_t i)
+{
+	const struct pmc_report_row *row = &blk->rows[i];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	bool sgr = blk->color && status_sgr(row, false);
+
+	if (!m)
+		return;
+	fprintf(m, "  %s  ", row->value);
+	for (size_t j = i, n = 0; j < blk->nrows; j++)
+		if (same_missing(row, &blk->rows[j])) {
+			fputs(n++ ? ", " : "", m);
+			pmc_escape_text(m, blk->rows[j].m->id);
+		}
+	fprintf(m, ": %s%s%s", sgr ? status_sgr(row, false) : "", row->comment,
+		sgr ? "\033[0m" : "");
+	if (row->why) {
+		fputs(": ", m);
+		pmc_escape_text(m, row->why);
+	}
+	if (fclose(m) == 0)
+		pmc_report_wrap(out, text, blk->width);
+	free(text);
+}
+
+/* The notes under the rows, wrapped to the block's width. */
+static void print_notes(FILE *out, const struct pmc_report_block *blk, bool range)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	pmc_report_footnotes(m, blk, "  ");
+	print_overhead(m, blk);
+	if (range)
+		fputs("  min … max: the smallest and the largest value over the runs.\n", m);
+	if (fclose(m) == 0)
+		pmc_report_wrap(out, text, blk->width);
+	free(text);
+}
+
 static void print_block(FILE *out, const struct pmc_report_block *blk)
 {
-	struct widths w = {0};
+	struct widths w = {.limit = blk->width};
 
 	for (size_t i = 0; i < blk->nrows; i++) {
 		const struct pmc_report_row *row = &blk->rows[i];
 		char label[512];
 
+		if (row_folds(blk, i))
+			continue;
 		label_text(row, label, sizeof(label));
 		w.value = MAX(w.value, report_width(row->value));
 		w.unit = MAX(w.unit, report_width(row->unit));
@@ -253,23 +344,32 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		w.extra = MAX(w.extra, report_width(row->extra));
 		w.range = MAX(w.range, report_width(row->range));
 	}
+	/* Too wide for the terminal: the range goes first (docs/cli.md, "Width"). */
+	if (w.limit && row_width(&w) > w.limit)
+		w.range = 0;
 
 	print_header(out, blk);
 	if (blk->b->skipped)
 		return;
 	fputc('\n', out);
 	for (size_t i = 0; i < blk->nrows; i++) {
+		bool first = true;
+
 		if (i == blk->first_trailer && i > 0)
 			fputc('\n', out);
-		print_row(out, &blk->rows[i], &w, blk->color);
+		if (!row_folds(blk, i)) {
+			print_row(out, &blk->rows[i], &w, blk->color);
+			continue;
+		}
+		for (size_t j = 0; j < i && first; j++)
+			first = !same_missing(&blk->rows[i], &blk->rows[j]);
+		if (first)
+			print_folded(out, blk, i);
 	}
 	if (blk->nrows == 0)
 		fputs("  (no metrics)\n", out);
 	fputc('\n', out);
-	pmc_report_footnotes(out, blk, "  ");
-	print_overhead(out, blk);
-	if (w.range)
-		fputs("  min … max: the smallest and the largest value over the runs.\n", out);
+	print_notes(out, blk, w.range != 0);
 }
 
 static int table_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
@@ -393,6 +493,11 @@ static void row_label(const struct pmc_comparison *c, const struct pmc_cmp_row *
 		snprintf(buf, len, "%s", row->bench);
 }
 
+static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison *c,
+			 const struct pmc_report_opts *o, const char *on, const char *nn,
+			 const size_t *idx, size_t n, const struct pmc_cmp_block *blk);
+static void folded_line(struct pmc_sbuf *b, const struct pmc_report_opts *o, size_t nfolded);
+
 /* One table: the header, the rows idx[0..n) of c but those that fold (unless
  * o->all_rows), blk's geomean row when blk is given, and one line that counts the
  * folded rows. false when writing failed or memory ran out. */
@@ -425,6 +530,8 @@ static bool one_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison
 		wo = report_width(on);
 	if (report_width(nn) > wn)
 		wn = report_width(nn);
+	if (o->width)
+		return narrow_table(b, out, c, o, on, nn, idx, n, blk);
 	if (nfolded < n || geomean) {
 		cmp_cell(b, first, wb, false);
 		text_cell(b, on, wo, false);
@@ -473,10 +580,137 @@ static bool one_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison
 	}
 	/* What was left out is counted, never silently dropped (docs/compare.md, "Folded
 	 * rows"). */
+	folded_line(b, o, nfolded);
+	return ok;
+}
+
+/* The footer of a table: how many rows folded. */
+static void folded_line(struct pmc_sbuf *b, const struct pmc_report_opts *o, size_t nfolded)
+{
 	if (nfolded)
 		pmc_sb_printf(b, "%zu %s%s without change (~); --all shows %s\n", nfolded,
 			      o->by_benchmark ? "metric" : "benchmark", nfolded == 1 ? "" : "s",
 			      nfolded == 1 ? "it" : "them");
+}
+
+/* The table of a terminal o->width columns wide (docs/cli.md, "Width"): the columns as
+ * wide as their cells, and when a row would still pass the width, its test, limit and
+ * note on a second line under it, wrapped. */
+static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison *c,
+			 const struct pmc_report_opts *o, const char *on, const char *nn,
+			 const size_t *idx, size_t n, const struct pmc_cmp_block *blk)
+{
+	const char *first = o->by_benchmark ? "metric" : "benchmark";
+	size_t wb = strlen(first), wo = report_width(on), wn = report_width(nn);
+	size_t wc = strlen("change (HL)"), wt = strlen("test"), wl = strlen("limit");
+	size_t wv = strlen("verdict"), nfolded = 0, nshown = 0;
+	bool geomean = blk && pmc_cmp_has_geomean(blk), two_lines, below, ok = true;
+	struct pmc_cmp_cells k;
+	char label[512];
+	size_t wv0 = wv;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct pmc_cmp_row *row = &c->rows[idx[j]];
+		size_t v;
+
+		if (!o->all_rows && pmc_cmp_row_folds(row, o->gate)) {
+			nfolded++;
+			continue;
+		}
+		nshown++;
+		pmc_cmp_cells(c, row, &k);
+		row_label(c, row, o->by_benchmark, label, sizeof(label));
+		wb = MAX(wb, report_width(label));
+		wo = MAX(wo, report_width(k.old));
+		wn = MAX(wn, report_width(k.new));
+		wc = MAX(wc, report_width(k.change));
+		wt = MAX(wt, report_width(k.test));
+		wl = MAX(wl, report_width(k.limit));
+		v = report_width(k.verdict) + (row->why && row->kind != PMC_ROW_MISSING
+						   ? 3 + report_width(row->why)
+						   : 0);
+		wv = MAX(wv, v);
+		wv0 = MAX(wv0, report_width(k.verdict));
+	}
+	if (geomean) {
+		pmc_cmp_geomean_cells(blk, &k);
+		wo = MAX(wo, report_width(k.old));
+		wn = MAX(wn, report_width(k.new));
+		wc = MAX(wc, report_width(k.change));
+	}
+	two_lines = wb + wo + wn + wc + wt + wl + wv + 12 > o->width;
+	/* Still too wide: the verdict starts the second line. */
+	below = two_lines && wb + wo + wn + wc + wv0 + 8 > o->width;
+	if (nshown || geomean) {
+		cmp_cell(b, first, wb, false);
+		text_cell(b, on, wo, false);
+		text_cell(b, nn, wn, false);
+		cmp_cell(b, "change (HL)", wc, below);
+		if (!two_lines) {
+			cmp_cell(b, "test", wt, false);
+			cmp_cell(b, "limit", wl, false);
+		}
+		if (!below)
+			cmp_cell(b, "verdict", 0, true);
+		pmc_sb_put(b, "\n", 1);
+	}
+	for (size_t j = 0; j < n && ok; j++) {
+		const struct pmc_cmp_row *row = &c->rows[idx[j]];
+		bool why = row->why && row->kind != PMC_ROW_MISSING;
+		const char *vsgr = o->color && verdict_sgr(row) ? verdict_sgr(row) : NULL;
+
+		if (!o->all_rows && pmc_cmp_row_folds(row, o->gate))
+			continue;
+		pmc_cmp_cells(c, row, &k);
+		row_label(c, row, o->by_benchmark, label, sizeof(label));
+		text_cell(b, label, wb, false);
+		cmp_cell(b, k.old, wo, false);
+		cmp_cell(b, k.new, wn, false);
+		cmp_cell(b, k.change, wc, false);
+		if (!two_lines) {
+			cmp_cell(b, k.test, wt, false);
+			cmp_cell(b, k.limit, wl, false);
+		}
+		if (below)
+			; /* the verdict starts the second line */
+		else if (vsgr)
+			pmc_sb_printf(b, "%s%s\033[0m", vsgr, k.verdict);
+		else
+			cmp_cell(b, k.verdict, 0, true);
+		if (!two_lines && why)
+			pmc_sb_printf(b, " (%s)", row->why);
+		while (b->len && b->p[b->len - 1] == ' ')
+			b->len--;
+		pmc_sb_put(b, "\n", 1);
+		if (two_lines) {
+			char *text = NULL;
+
+			ok = pmc_sb_flush(b, out);
+			if (asprintf(&text, "  %s%s%s%stest %s%s%s%s%s%s", below && vsgr ? vsgr : "",
+				     below ? k.verdict : "", below && vsgr ? "\033[0m" : "",
+				     below ? "; " : "", k.test,
+				     strcmp(k.limit, "-") ? "; limit " : "",
+				     strcmp(k.limit, "-") ? k.limit : "", why ? " (" : "",
+				     why ? row->why : "", why ? ")" : "") < 0)
+				text = NULL;
+			if (text)
+				pmc_report_wrap(out, text, o->width);
+			free(text);
+		}
+	}
+	if (geomean) {
+		pmc_cmp_geomean_cells(blk, &k);
+		cmp_cell(b, "geomean", wb, false);
+		cmp_cell(b, k.old, wo, false);
+		cmp_cell(b, k.new, wn, false);
+		cmp_cell(b, k.change, wc, !two_lines ? false : true);
+		if (!two_lines)
+			cmp_cell(b, k.test, wt, true);
+		pmc_sb_put(b, "\n", 1);
+		if (two_lines)
+			pmc_sb_printf(b, "  %s\n", k.test);
+	}
+	folded_line(b, o, nfolded);
 	return ok;
 }
 
@@ -501,6 +735,61 @@ static bool by_benchmark_tables(struct pmc_sbuf *b, FILE *out, const struct pmc_
 		b->oom = true;
 	free(idx);
 	return ok;
+}
+
+/* Appends piece to b, its lines wrapped to width (0: as they are). */
+static void wrap_into(struct pmc_sbuf *b, const struct pmc_sbuf *piece, unsigned width)
+{
+	char *text = NULL, *copy;
+	size_t len = 0;
+	FILE *m;
+
+	if (!piece->len)
+		return;
+	if (!width || !(copy = strndup(piece->p, piece->len))) {
+		pmc_sb_put(b, piece->p, piece->len);
+		return;
+	}
+	m = open_memstream(&text, &len);
+	if (m) {
+		pmc_report_wrap(m, copy, width);
+		if (fclose(m) == 0)
+			pmc_sb_put(b, text, len);
+		else
+			b->oom = true;
+	} else {
+		b->oom = true;
+	}
+	free(text);
+	free(copy);
+}
+
+/* The gate's outcome with the counts of verdicts, and the line that says how the rows
+ * were tested, each wrapped to the width. */
+static int summary_lines(FILE *out, const struct pmc_comparison *c, const struct pmc_report_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return -ENOMEM;
+	if (o->gate || o->error)
+		fprintf(m, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
+			o->color ? outcome_sgr(o) : "",
+			o->error ? "ERROR" : pmc_cmp_decision_name(o->decision),
+			o->color ? "\033[0m" : "");
+	pmc_cmp_outcome_counts(m, c, false);
+	fputc('\n', m);
+	pmc_cmp_settings_line(m, c);
+	fputc('\n', m);
+	if (fclose(m) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	pmc_report_wrap(out, text, o->width);
+	free(text);
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }
 
 static int table_comparison(FILE *out, const struct pmc_comparison *c,
@@ -528,13 +817,17 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 				line[n - 1] = '\0';
 			/* One line, or the summary of three or more commands: each line
 			 * escaped on its own, its newlines kept. */
+			struct pmc_sbuf h = {0};
+
 			for (char *p = line, *nl; p; p = nl ? nl + 1 : NULL) {
 				nl = strchr(p, '\n');
 				if (nl)
 					*nl = '\0';
-				headline_line(&b, p, o->color);
-				pmc_sb_put(&b, "\n", 1);
+				headline_line(&h, p, o->color);
+				pmc_sb_put(&h, "\n", 1);
 			}
+			wrap_into(&b, &h, o->width);
+			free(h.p);
 		}
 	}
 	if (o->by_benchmark)
@@ -556,25 +849,22 @@ static int table_comparison(FILE *out, const struct pmc_comparison *c,
 	pmc_sb_put(&b, "\n", 1);
 	/* Warnings and errors quote metric ids, names and environment values from the
 	 * input: escaped as every cell is. */
-	for (size_t i = 0; i < c->nwarnings; i++)
-		if (!pmc_cmp_same_as_error(c->warnings[i], o))
-			escaped_line(&b, "warning: ", c->warnings[i]);
-	if (o->error)
-		escaped_line(&b, "error: ", o->error);
+	{
+		struct pmc_sbuf w = {0};
+
+		for (size_t i = 0; i < c->nwarnings; i++)
+			if (!pmc_cmp_same_as_error(c->warnings[i], o))
+				escaped_line(&w, "warning: ", c->warnings[i]);
+		if (o->error)
+			escaped_line(&w, "error: ", o->error);
+		wrap_into(&b, &w, o->width);
+		free(w.p);
+	}
 	ok = ok && pmc_sb_flush(&b, out);
 	free(b.p);
 	if (!ok)
 		return errno ? -errno : -EIO;
-	if (o->gate || o->error)
-		fprintf(out, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
-			o->color ? outcome_sgr(o) : "",
-			o->error ? "ERROR" : pmc_cmp_decision_name(o->decision),
-			o->color ? "\033[0m" : "");
-	pmc_cmp_outcome_counts(out, c, false);
-	fputc('\n', out);
-	pmc_cmp_settings_line(out, c);
-	fputc('\n', out);
-	return 0;
+	return summary_lines(out, c, o);
 }
 
 /* Each comparison as the two-file table, under a line that names its pair. */

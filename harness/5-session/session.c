@@ -309,7 +309,8 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 			 const struct pmc_result *result, const char *format)
 {
 	PMC_OPTS(pmc_report_opts, ro, .median = cfg->median, .confidence = 0.95,
-		 .color = pmc_session_compare_color(cmp, cfg->out));
+		 .color = pmc_session_compare_color(cmp, cfg->out),
+		 .width = pmc_session_stream_width(cfg->out));
 	int r;
 
 	r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
