@@ -392,12 +392,14 @@ static void fmt_times(double r, char *buf)
  * the rows of two results' benchmarks each have their own. */
 static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
 {
-	for (size_t p = 0; pmc_metric_primary[p]; p++) {
+	const char *const *primary = pmc_comparison_primary(c);
+
+	for (size_t p = 0; primary[p]; p++) {
 		for (size_t bi = 0; bi < c->nblocks; bi++) {
 			const struct pmc_cmp_block *blk = &c->blocks[bi];
 			bool ok = blk->nrows >= 2;
 
-			if (strcmp(blk->metric, pmc_metric_primary[p]) != 0)
+			if (strcmp(blk->metric, primary[p]) != 0)
 				continue;
 			for (size_t j = 0; j < blk->nrows && ok; j++) {
 				const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
@@ -466,6 +468,8 @@ static void undecided_words(const struct pmc_cmp_row *row, const char **ret_lead
 	}
 }
 
+static const char *metric_note(const struct pmc_comparison *c, const struct pmc_cmp_row *row);
+
 /* Three or more commands, as hyperfine summarises them: the reference (the caller makes
  * it the fastest) on the first line, then one line per other command. */
 static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_block *blk,
@@ -491,15 +495,28 @@ static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_
 			used += (size_t)snprintf(buf + used, len - used,
 						 "  %s from %s: %s%s (%s%s)%s\n", lead, row->bench, r,
 						 ci_ok ? ci : "", row->metric,
-						 row->paired ? ", paired" : "", tail);
+						 metric_note(c, row), tail);
 		} else {
 			used += (size_t)snprintf(buf + used, len - used,
 						 "  %s %s than %s%s (%s%s)\n", r,
 						 slower ? "slower" : "faster", row->bench, ci,
-						 row->metric, row->paired ? ", paired" : "");
+						 row->metric, metric_note(c, row));
 		}
 	}
 	return true;
+}
+
+/* What follows the metric's name in the headline's parentheses: ", paired", and why
+ * the wall-time when the commands mostly wait (docs/compare.md, "The headline"). */
+static const char *metric_note(const struct pmc_comparison *c, const struct pmc_cmp_row *row)
+{
+	bool waits = strcmp(row->metric, "wall-time") == 0 &&
+		     pmc_metric_primary_waits(pmc_comparison_primary(c));
+
+	if (waits)
+		return row->paired ? ", paired; the commands mostly wait: task-clock < 50%"
+				   : "; the commands mostly wait: task-clock < 50%";
+	return row->paired ? ", paired" : "";
 }
 
 bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
@@ -532,26 +549,27 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 
 		undecided_words(row, &lead, tail, sizeof(tail), &ci_ok);
 		snprintf(buf, len, "%s between %s and %s: %s%s (%s%s)%s\n", lead, nn, on, r,
-			 ci_ok ? ci : "", row->metric, row->paired ? ", paired" : "", tail);
+			 ci_ok ? ci : "", row->metric, metric_note(c, row), tail);
 	}
 	else
 		snprintf(buf, len, "%s ran %s %s than %s%s (%s%s)\n", nn, r,
 			 faster ? "faster" : "slower", on, ci, row->metric,
-			 row->paired ? ", paired" : "");
+			 metric_note(c, row));
 	return true;
 }
 
 size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
 {
+	const char *const *primary = pmc_metric_primary_order(pmc_result_cpu_share(r));
 	size_t best = ref;
 
-	for (size_t p = 0; pmc_metric_primary[p]; p++) {
+	for (size_t p = 0; primary[p]; p++) {
 		double best_med = INFINITY;
 		bool all = true;
 
 		for (size_t i = 0; i < r->nbench && all; i++) {
 			const struct pmc_metric *m =
-			    pmc_benchmark_find_metric(&r->benchmarks[i], pmc_metric_primary[p]);
+			    pmc_benchmark_find_metric(&r->benchmarks[i], primary[p]);
 			double med = m ? median_of(m) : NAN;
 
 			all = isfinite(med);

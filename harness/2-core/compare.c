@@ -24,6 +24,7 @@
 #include "core/compare_priv.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/stats.h"
 
 static const char *const verdict_names[PMC_VERDICT_COUNT] = {
     [PMC_VERDICT_NO_CHANGE] = "no change",
@@ -304,16 +305,75 @@ const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row)
 	return row->threshold ? row->threshold->text : "";
 }
 
+static double median_or_nan(const struct pmc_benchmark *b, const char *id)
+{
+	const struct pmc_metric *m = pmc_benchmark_find_metric((struct pmc_benchmark *)b, id);
+	double med;
+
+	return m && m->n && pmc_median_of(m->values, m->n, &med) == 0 ? med : NAN;
+}
+
+double pmc_benchmark_cpu_share(const struct pmc_benchmark *b)
+{
+	double cpu = median_or_nan(b, "task-clock"), wall = median_or_nan(b, "wall-time");
+
+	return wall > 0 ? cpu / wall : NAN;
+}
+
+double pmc_result_cpu_share(const struct pmc_result *r)
+{
+	double share = NAN;
+
+	for (size_t i = 0; r && i < r->nbench; i++) {
+		double s = pmc_benchmark_cpu_share(&r->benchmarks[i]);
+
+		if (!(s >= share))
+			share = isnan(s) ? share : s;
+	}
+	return share;
+}
+
+/* The row of metric id for benchmark bench, or NULL. */
+static const struct pmc_cmp_row *row_of(const struct pmc_comparison *c, const char *id,
+					const char *bench)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].metric, id) == 0 && strcmp(c->rows[i].bench, bench) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
+{
+	double share = NAN;
+
+	for (size_t i = 0; c && i < c->nrows; i++) {
+		const struct pmc_cmp_row *t = &c->rows[i], *w;
+
+		if (strcmp(t->metric, "task-clock") != 0 || !(w = row_of(c, "wall-time", t->bench)))
+			continue;
+		if (t->has_old && w->has_old && w->old.median > 0 &&
+		    !(t->old.median / w->old.median >= share))
+			share = t->old.median / w->old.median;
+		if (t->has_new && w->has_new && w->new.median > 0 &&
+		    !(t->new.median / w->new.median >= share))
+			share = t->new.median / w->new.median;
+	}
+	return pmc_metric_primary_order(share);
+}
+
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)
 {
+	const char *const *primary = pmc_comparison_primary(c);
+
 	if (!c)
 		return NULL;
-	for (size_t p = 0; pmc_metric_primary[p]; p++) {
+	for (size_t p = 0; primary[p]; p++) {
 		for (size_t bi = 0; bi < c->nblocks; bi++) {
 			const struct pmc_cmp_block *blk = &c->blocks[bi];
 			const struct pmc_cmp_row *row;
 
-			if (strcmp(blk->metric, pmc_metric_primary[p]) != 0)
+			if (strcmp(blk->metric, primary[p]) != 0)
 				continue;
 			if (blk->nrows != 1)
 				return NULL;

@@ -183,3 +183,15 @@ size_t pmc_compare_min_n_ci(double confidence);
  * metric (task-clock when it was measured on both sides, else wall-time), with a ratio.
  * NULL when there is none, or when several benchmarks make one line impossible. */
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c);
+
+/* The primary metrics of c in the order its headline picks them
+ * (pmc_metric_primary_order over the smallest task-clock / wall-time of its medians, on
+ * either side, of the benchmarks with both). */
+const char *const *pmc_comparison_primary(const struct pmc_comparison *c);
+
+struct pmc_benchmark;
+struct pmc_result;
+/* The median task-clock / median wall-time of b, or NAN without both; of r: the
+ * smallest over its benchmarks (NAN when none has both). */
+double pmc_benchmark_cpu_share(const struct pmc_benchmark *b);
+double pmc_result_cpu_share(const struct pmc_result *r);

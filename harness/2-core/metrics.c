@@ -275,6 +275,18 @@ const char *pmc_metric_info_description(const struct pmc_metric_info *info)
 }
 
 const char *const pmc_metric_primary[] = {"task-clock", "wall-time", NULL};
+static const char *const primary_waiting[] = {"wall-time", "task-clock", NULL};
+
+const char *const *pmc_metric_primary_order(double cpu_share)
+{
+	/* NAN compares false: task-clock first, as before anything is known. */
+	return cpu_share < PMC_PRIMARY_MIN_CPU_SHARE ? primary_waiting : pmc_metric_primary;
+}
+
+bool pmc_metric_primary_waits(const char *const *order)
+{
+	return order == primary_waiting;
+}
 
 bool pmc_metric_drifts(const char *id)
 {
