@@ -144,3 +144,51 @@ test_headline_three_commands() {
 	[ "$(grep -c ' ran$' "$TMP/out")" = 1 ] || { fail "the summary is repeated"; return 1; }
 	expect_grep '^benchmark +one +command +change' "$TMP/out"
 }
+
+# max_width FILE: the widest line of FILE in columns (code points).
+max_width() {
+	python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] or [0]))' "$1"
+}
+
+# At COLUMNS=80 no line of run (one and two commands), compare or a benchmark program is
+# wider than 80 columns (docs/cli.md, "Width"); the rows a PMU-less machine cannot count
+# are one line.
+test_width_80() {
+	local w
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" run -r 3 -- "$WORK" loop 10 || return 1
+	cat "$TMP/out" "$TMP/err" >one.txt
+	w=$(max_width one.txt)
+	[ "$w" -le 80 ] || { cat one.txt >&2; fail "run of one command: a line of $w columns"; return 1; }
+	if grep -q 'unsupported (ENOENT)' one.txt; then
+		[ "$(grep -c '<not supported>' one.txt)" = 1 ] &&
+			expect_grep '^  <not supported> +cycles, instructions, ' one.txt ||
+			{ cat one.txt >&2; fail "the rows not supported are not one line"; return 1; }
+	fi
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" run -r 6 -n a -c "$WORK loop 10" -n b -c "$WORK loop 20" || return 1
+	cat "$TMP/out" "$TMP/err" >two.txt
+	w=$(max_width two.txt)
+	[ "$w" -le 80 ] || { cat two.txt >&2; fail "run of two commands: a line of $w columns"; return 1; }
+	mkresult a.json 'sort::task-clock=2e6,0.01' 'sort::wall-time=2.1e6,0.01'
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'sort::wall-time=2.5e6,0.01'
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	w=$(max_width "$TMP/out")
+	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare: a line of $w columns"; return 1; }
+	# Without COLUMNS, in a pipe: every column, as before.
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep '^benchmark +a\.json +b\.json +change \(HL\) +test +limit +verdict$' "$TMP/out" || return 1
+	local prog
+	prog="$(dirname "$PMCBENCH")/../../bench/examples/sort"
+	[ -x "$prog" ] || skip "no bench/examples/sort beside $PMCBENCH"
+	COLUMNS=80 expect_exit 0 "$prog" --min-time 0.001 -r 2 || return 1
+	cat "$TMP/out" "$TMP/err" >b.txt
+	w=$(max_width b.txt)
+	[ "$w" -le 80 ] || { cat b.txt >&2; fail "a benchmark program: a line of $w columns"; return 1; }
+}
+
+# Commands that mostly sleep: the headline is in wall-time, says why, and names the
+# slower command (sleep 0.05 against sleep 0.01: about 5x).
+test_headline_wall_time_when_waiting() {
+	expect_exit 0 "$PMCBENCH" run -q -r 8 -n a -c 'sleep 0.01' -n b -c 'sleep 0.05' || return 1
+	expect_grep '^b ran [3-6]\.[0-9]+x slower than a .*\(wall-time, paired; the commands mostly wait' \
+		"$TMP/out"
+}
