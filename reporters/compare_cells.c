@@ -514,8 +514,8 @@ static const char *metric_note(const struct pmc_comparison *c, const struct pmc_
 		     pmc_metric_primary_waits(pmc_comparison_primary(c));
 
 	if (waits)
-		return row->paired ? ", paired; the commands mostly wait: task-clock < 50%"
-				   : "; the commands mostly wait: task-clock < 50%";
+		return row->paired ? ", paired; the commands mostly wait: CPU time < 50%"
+				   : "; the commands mostly wait: CPU time < 50%";
 	return row->paired ? ", paired" : "";
 }
 

@@ -317,6 +317,8 @@ double pmc_benchmark_cpu_share(const struct pmc_benchmark *b)
 {
 	double cpu = median_or_nan(b, "task-clock"), wall = median_or_nan(b, "wall-time");
 
+	if (isnan(cpu))
+		cpu = median_or_nan(b, "cpu-time");
 	return wall > 0 ? cpu / wall : NAN;
 }
 
@@ -350,7 +352,11 @@ const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
 	for (size_t i = 0; c && i < c->nrows; i++) {
 		const struct pmc_cmp_row *t = &c->rows[i], *w;
 
-		if (strcmp(t->metric, "task-clock") != 0 || !(w = row_of(c, "wall-time", t->bench)))
+		/* The CPU time: task-clock, or user+system where it was denied. */
+		if (strcmp(t->metric, "task-clock") != 0 &&
+		    (strcmp(t->metric, "cpu-time") != 0 || row_of(c, "task-clock", t->bench)))
+			continue;
+		if (!(w = row_of(c, "wall-time", t->bench)))
 			continue;
 		if (t->has_old && w->has_old && w->old.median > 0 &&
 		    !(t->old.median / w->old.median >= share))
