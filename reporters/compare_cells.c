@@ -513,9 +513,11 @@ static const char *metric_note(const struct pmc_comparison *c, const struct pmc_
 	bool waits = strcmp(row->metric, "wall-time") == 0 &&
 		     pmc_metric_primary_waits(pmc_comparison_primary(c));
 
+#define WAIT_STR(x) #x
+#define WAIT_NOTE(pct) "; the commands mostly wait: CPU time < " WAIT_STR(pct) "%"
 	if (waits)
-		return row->paired ? ", paired; the commands mostly wait: CPU time < 50%"
-				   : "; the commands mostly wait: CPU time < 50%";
+		return row->paired ? ", paired" WAIT_NOTE(PMC_PRIMARY_MIN_CPU_PERCENT)
+				   : WAIT_NOTE(PMC_PRIMARY_MIN_CPU_PERCENT);
 	return row->paired ? ", paired" : "";
 }
 

@@ -45,9 +45,12 @@ const struct pmc_metric_info *pmc_metric_find(const char *id);
  * (docs/compare.md, "The headline"), in the order pmc_metric_primary_order() gives. */
 extern const char *const pmc_metric_primary[];
 
-/* Commands whose task-clock is below this share of their wall-time mostly wait (sleep,
- * I/O, a server): what the user waits for is the wall-time. */
-#define PMC_PRIMARY_MIN_CPU_SHARE 0.5
+/* Commands whose CPU time is below this share of their wall-time mostly wait (sleep,
+ * I/O, a server): what the user waits for is the wall-time. Low enough that a busy
+ * command on a loaded machine (a fifth of a CPU is four other runnable tasks on its
+ * CPU) keeps its CPU time, whose measure the load does not stretch. */
+#define PMC_PRIMARY_MIN_CPU_PERCENT 20
+#define PMC_PRIMARY_MIN_CPU_SHARE (PMC_PRIMARY_MIN_CPU_PERCENT / 100.0)
 
 /* The one rule for the primary metric: pmc_metric_primary's ids, wall-time first when
  * cpu_share (the smallest task-clock / wall-time of the compared commands' medians,
