@@ -238,19 +238,40 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 						 PMC_VERDICT_NO_CHANGE, PMC_VERDICT_INCONCLUSIVE};
 	static const char *const plural[] = {"no change", "improvements", "regressions",
 					     "inconclusive"};
+	const size_t *n = c->ngated ? c->gated_counts : c->counts;
+	size_t nother = c->nrows - c->ngated;
 
-	for (size_t i = 0; i < 4; i++) {
-		enum pmc_verdict v = order[i];
-		size_t n = c->counts[v];
-		bool bold = md && n > 0 && v == PMC_VERDICT_REGRESSION;
+	/* Regressions and improvements are what the gate judges: counted over the gated
+	 * rows only; the others are changes, said apart (issue 31: "4 regressions" when one
+	 * row was gated). */
+	if (c->ngated || !nother) {
+		for (size_t i = 0; i < 4; i++) {
+			enum pmc_verdict v = order[i];
+			bool bold = md && n[v] > 0 && v == PMC_VERDICT_REGRESSION;
 
-		fprintf(out, "%s%s%zu %s%s", i ? ", " : "", bold ? "**" : "", n,
-			n == 1 ? pmc_verdict_name(v) : plural[v], bold ? "**" : "");
+			fprintf(out, "%s%s%zu %s%s", i ? ", " : "", bold ? "**" : "", n[v],
+				n[v] == 1 ? pmc_verdict_name(v) : plural[v], bold ? "**" : "");
+		}
+		if (nother)
+			fprintf(out, " in %zu gated row%s", c->ngated, c->ngated == 1 ? "" : "s");
+		if (c->nmissing)
+			fprintf(out, ", %zu not compared", c->nmissing);
 	}
-	if (c->nmissing)
-		fprintf(out, ", %zu not compared", c->nmissing);
-	if (c->ngated < c->nrows)
-		fprintf(out, "; %zu of %zu rows not gated", c->nrows - c->ngated, c->nrows);
+	if (nother) {
+		size_t o[PMC_VERDICT_COUNT];
+
+		for (size_t v = 0; v < PMC_VERDICT_COUNT; v++)
+			o[v] = c->counts[v] - (c->ngated ? c->gated_counts[v] : 0);
+		if (c->ngated)
+			fprintf(out, "; not gated (%zu of %zu rows): ", nother, c->nrows);
+		else
+			fputs("no row gated: ", out);
+		fprintf(out, "%zu changed, %zu no change, %zu inconclusive",
+			o[PMC_VERDICT_REGRESSION] + o[PMC_VERDICT_IMPROVEMENT],
+			o[PMC_VERDICT_NO_CHANGE], o[PMC_VERDICT_INCONCLUSIVE]);
+		if (!c->ngated && c->nmissing)
+			fprintf(out, ", %zu not compared", c->nmissing);
+	}
 	if (c->nskipped)
 		fprintf(out, "; %zu skipped benchmark%s not compared", c->nskipped,
 			c->nskipped == 1 ? "" : "s");

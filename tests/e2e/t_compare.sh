@@ -864,3 +864,12 @@ test_headline_metric_follows_cpu_use() {
 	expect_exit 0 "$PMCBENCH" compare e.json f.json || return 1
 	expect_grep '^f\.json ran 3\.00x slower than e\.json .*\(cpu-time\)$' "$TMP/out"
 }
+
+# The warning of rows without a log scale names them (issue 31).
+test_nonpositive_rows_are_named() {
+	mkresult a.json 'x::task-clock=2e6,0.01' 'x::system-time=0,0' 'x::cpu-migrations=0,0'
+	mkresult b.json 'x::task-clock=2e6,0.01' 'x::system-time=0,0' 'x::cpu-migrations=0,0'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep '^warning: 2 rows hold zero or negative values \((system-time of x, cpu-migrations of x|cpu-migrations of x, system-time of x)\): ' \
+		"$TMP/out"
+}

@@ -120,7 +120,8 @@ test_failing_command_is_an_error() {
 
 test_timeout_kills_run() {
 	expect_exit 2 "$PMCBENCH" run -q -r 1 -w 0 --timeout 0.2 -- "$WORK" sleep 10000 &&
-	expect_grep 'timed out' "$TMP/err" &&
+	expect_grep 'timed out and was killed; give it a longer --timeout' "$TMP/err" &&
+	expect_no_grep 'show-output' "$TMP/err" &&
 	expect_exit 0 "$PMCBENCH" run -q -r 1 -w 0 --timeout 0.2 --ignore-failure -o res.json -- "$WORK" sleep 10000 &&
 	[ "$(json_get res.json "d['benchmarks'][0]['runs'][0]['timed_out']")" = True ] || fail "timed_out not recorded"
 }
