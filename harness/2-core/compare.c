@@ -305,20 +305,24 @@ const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row)
 	return row->threshold ? row->threshold->text : "";
 }
 
-static double median_or_nan(const struct pmc_benchmark *b, const char *id)
+/* The smallest measured value of b's metric id, or NAN. */
+static double min_or_nan(const struct pmc_benchmark *b, const char *id)
 {
 	const struct pmc_metric *m = pmc_benchmark_find_metric((struct pmc_benchmark *)b, id);
-	double med;
+	double min = NAN;
 
-	return m && m->n && pmc_median_of(m->values, m->n, &med) == 0 ? med : NAN;
+	for (size_t i = 0; m && i < m->n; i++)
+		if (!(m->values[i] >= min))
+			min = isnan(m->values[i]) ? min : m->values[i];
+	return min;
 }
 
 double pmc_benchmark_cpu_share(const struct pmc_benchmark *b)
 {
-	double cpu = median_or_nan(b, "task-clock"), wall = median_or_nan(b, "wall-time");
+	double cpu = min_or_nan(b, "task-clock"), wall = min_or_nan(b, "wall-time");
 
 	if (isnan(cpu))
-		cpu = median_or_nan(b, "cpu-time");
+		cpu = min_or_nan(b, "cpu-time");
 	return wall > 0 ? cpu / wall : NAN;
 }
 
@@ -358,12 +362,12 @@ const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
 			continue;
 		if (!(w = row_of(c, "wall-time", t->bench)))
 			continue;
-		if (t->has_old && w->has_old && w->old.median > 0 &&
-		    !(t->old.median / w->old.median >= share))
-			share = t->old.median / w->old.median;
-		if (t->has_new && w->has_new && w->new.median > 0 &&
-		    !(t->new.median / w->new.median >= share))
-			share = t->new.median / w->new.median;
+		if (t->has_old && w->has_old && w->old.min > 0 &&
+		    !(t->old.min / w->old.min >= share))
+			share = t->old.min / w->old.min;
+		if (t->has_new && w->has_new && w->new.min > 0 &&
+		    !(t->new.min / w->new.min >= share))
+			share = t->new.min / w->new.min;
 	}
 	return pmc_metric_primary_order(share);
 }

@@ -53,8 +53,8 @@ extern const char *const pmc_metric_primary[];
 #define PMC_PRIMARY_MIN_CPU_SHARE (PMC_PRIMARY_MIN_CPU_PERCENT / 100.0)
 
 /* The one rule for the primary metric: pmc_metric_primary's ids, wall-time first when
- * cpu_share (the smallest task-clock / wall-time of the compared commands' medians,
- * NAN when unknown) is below PMC_PRIMARY_MIN_CPU_SHARE. */
+ * cpu_share (the smallest CPU time / wall-time of the compared commands, of their fastest
+ * runs: pmc_comparison_primary; NAN when unknown) is below PMC_PRIMARY_MIN_CPU_SHARE. */
 const char *const *pmc_metric_primary_order(double cpu_share);
 
 /* Whether order (from pmc_metric_primary_order) put wall-time first for low CPU use. */
