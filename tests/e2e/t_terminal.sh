@@ -192,3 +192,59 @@ test_headline_wall_time_when_waiting() {
 	expect_grep '^b ran [3-6]\.[0-9]+x slower than a .*\(wall-time, paired; the commands mostly wait' \
 		"$TMP/out"
 }
+
+# bench_program NAME: the path of a built benchmark program of bench/examples, or skips.
+bench_program() {
+	local prog
+	prog="$(dirname "$PMCBENCH")/../../bench/examples/$1"
+	[ -x "$prog" ] || skip "no bench/examples/$1 beside $PMCBENCH"
+	echo "$prog"
+}
+
+# In the C locale (a character set other than UTF-8) every output is ASCII: run's table
+# and Markdown, a benchmark program, run --library (README, "Output"); the JSON report is
+# data and keeps its UTF-8.
+test_ascii_in_the_c_locale() {
+	local prog lib
+	LC_ALL=C "$PMCBENCH" run -q -r 3 -n a -c "$WORK loop 10" -n b -c "$WORK loop 20" \
+		--format markdown >md.txt 2>&1 || { fail "run --format markdown failed"; return 1; }
+	LC_ALL=C grep -qP '[^\x00-\x7F]' md.txt && { cat md.txt >&2; fail "non-ASCII in Markdown"; return 1; }
+	expect_grep '\+-' md.txt || return 1
+	prog=$(bench_program sort) || return 1
+	LC_ALL=C "$prog" --min-time 0.001 -r 6 --filter 'qsort' >b.txt 2>&1 || { fail "$prog failed"; return 1; }
+	LC_ALL=C grep -qP '[^\x00-\x7F]' b.txt && { cat b.txt >&2; fail "non-ASCII from a benchmark program"; return 1; }
+	expect_grep '^sort_qsort/1000 .* \+- ' b.txt || return 1
+	# The same program in a UTF-8 locale keeps its symbols.
+	LC_ALL=C.UTF-8 "$prog" --min-time 0.001 -r 6 --filter 'qsort/1000$' >u.txt 2>&1 || return 1
+	expect_grep ' ± ' u.txt || return 1
+	lib=${PMC_BENCHLIB:-}
+	if [ -n "$lib" ] && [ -f "$lib" ]; then
+		LC_ALL=C "$PMCBENCH" run --library "$lib" --min-time 0.001 -r 6 >l.txt 2>&1 ||
+			{ cat l.txt >&2; fail "run --library failed"; return 1; }
+		LC_ALL=C grep -qP '[^\x00-\x7F]' l.txt && { cat l.txt >&2; fail "non-ASCII from run --library"; return 1; }
+	fi
+	return 0
+}
+
+# Markdown for a pull request: the verdict, then the headline, then the tables; the metrics
+# with nothing to say in one <details>; the rows a PMU-less machine cannot count one line
+# per reason, not a row each.
+test_markdown_for_a_pull_request() {
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -n a -c "$WORK loop 10" -n b -c "$WORK loop 20" \
+		--format markdown || return 1
+	[ "$(head -n 1 "$TMP/out")" = "## pmcbench compare" ] || { head -n 5 "$TMP/out" >&2; fail "the verdict is not first"; return 1; }
+	sed -n 5p "$TMP/out" | grep -Eq '^\*\*(b ran .* than a|no significant difference between b and a|undecided between b and a).*\*\*$' ||
+		{ head -n 6 "$TMP/out" >&2; fail "the headline does not follow the verdict"; return 1; }
+	# The runs' tables after the comparison.
+	local cmp runs
+	cmp=$(grep -n '^## pmcbench compare' "$TMP/out" | cut -d: -f1)
+	runs=$(grep -n '^### a$' "$TMP/out" | cut -d: -f1)
+	[ -n "$runs" ] && [ "$runs" -gt "$cmp" ] || { fail "the runs' tables come before the comparison"; return 1; }
+	# cpu-migrations is 0 on both sides: folded with the others without change.
+	expect_grep '^<details><summary>[0-9]+ metrics? without change: .*cpu-migrations' "$TMP/out" || return 1
+	if grep -q 'unsupported (ENOENT)' "$TMP/out"; then
+		expect_no_grep '^\| cycles \|' "$TMP/out" || return 1
+		[ "$(grep -c '^- \\<not supported\\> cycles, instructions, .*: unsupported (ENOENT)' "$TMP/out")" = 2 ] ||
+			{ fail "not one line of unsupported counters per benchmark"; return 1; }
+	fi
+}
