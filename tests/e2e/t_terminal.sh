@@ -248,3 +248,39 @@ test_markdown_for_a_pull_request() {
 			{ fail "not one line of unsupported counters per benchmark"; return 1; }
 	fi
 }
+
+# In a pipe (no width) every row of a comparison keeps its columns under their headers,
+# however wide a cell ("0.3877 CPUs ± 2.93%" pushed its row out of line).
+test_comparison_columns_stay_aligned() {
+	mkresult a.json 'x::task-clock=2e6,0.01' 'x::cpus-utilized=0.3877,0.03@unit=CPUs'
+	mkresult b.json 'x::task-clock=2.4e6,0.01' 'x::cpus-utilized=0.3827,0.05@unit=CPUs'
+	expect_exit 0 "$PMCBENCH" compare --all a.json b.json || return 1
+	python3 - "$TMP/out" <<'PY' || { cat "$TMP/out" >&2; fail "a row is out of line with its header"; return 1; }
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+checked = 0
+for i, h in enumerate(lines):
+    if not h.startswith("benchmark "):
+        continue
+    cols = [h.index(w) for w in ("change (HL)", "test", "limit", "verdict")]
+    for row in lines[i + 1:]:
+        if not row or row.startswith("geomean"):
+            break
+        for c in cols:
+            assert row[c - 2:c] == "  " and row[c] != " ", (h, row, c)
+        checked += 1
+assert checked >= 2, checked
+PY
+}
+
+# The valgrind backend's tables, of one command and of two, fit 80 columns at COLUMNS=80.
+test_valgrind_tables_fit_80() {
+	command -v valgrind >/dev/null || skip "no valgrind"
+	local w
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" run --backend valgrind -r 1 -n a -c "$WORK loop 1000" \
+		-n b -c "$WORK loop 2000" || return 1
+	cat "$TMP/out" "$TMP/err" >vg.txt
+	expect_grep '^instructions \[count, lower is better\] \(simulated\)$' vg.txt || return 1
+	w=$(max_width vg.txt)
+	[ "$w" -le 80 ] || { cat vg.txt >&2; fail "valgrind: a line of $w columns"; return 1; }
+}
