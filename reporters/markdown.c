@@ -56,8 +56,31 @@ static bool same_reason(const struct pmc_report_row *a, const struct pmc_report_
 	       (a->why == b->why || (a->why && b->why && strcmp(a->why, b->why) == 0));
 }
 
+/* Whether blk's rows missing for the reason of row are exactly the ids of the rows of
+ * other missing for that reason (the same counters, not measured for the same reason, in
+ * the benchmark before). */
+static bool same_group(const struct pmc_report_block *blk, const struct pmc_report_row *row,
+		       const struct pmc_report_block *other)
+{
+	size_t j = 0, k = 0;
+
+	for (;; j++, k++) {
+		while (j < blk->nrows && !(blk->rows[j].missing && same_reason(&blk->rows[j], row)))
+			j++;
+		while (k < other->nrows &&
+		       !(other->rows[k].missing && same_reason(&other->rows[k], row)))
+			k++;
+		if (j == blk->nrows || k == other->nrows)
+			return j == blk->nrows && k == other->nrows;
+		if (strcmp(blk->rows[j].m->id, other->rows[k].m->id) != 0)
+			return false;
+	}
+}
+
 /* The rows not measured, under the table: one line per reason, the reason said once
- * ("<not supported> cycles, instructions, ...: unsupported (ENOENT)"), not a row each. */
+ * ("<not supported> cycles, instructions, ...: unsupported (ENOENT)"), not a row each;
+ * the same counters missing for the same reason as in the benchmark above are named
+ * without the reason again (a PMU-less machine's, in every benchmark). */
 static void print_missing(FILE *out, const struct pmc_report_block *blk)
 {
 	bool any = false;
@@ -79,6 +102,10 @@ static void print_missing(FILE *out, const struct pmc_report_block *blk)
 				fputs(n++ ? ", " : "", out);
 				pmc_escape_md(out, blk->rows[j].m->id);
 			}
+		if (blk->prev && same_group(blk, row, blk->prev)) {
+			fputs(": as above\n", out);
+			continue;
+		}
 		fputs(": ", out);
 		pmc_escape_md(out, row->comment);
 		if (row->why) {
