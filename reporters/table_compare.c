@@ -257,7 +257,7 @@ static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_compari
 	size_t wb = strlen(first), wo = report_width(on), wn = report_width(nn);
 	size_t wc = strlen("change (HL)"), wt = strlen("test"), wl = strlen("limit");
 	size_t wv = strlen("verdict"), nfolded = 0, nshown = 0;
-	bool geomean = blk && pmc_cmp_has_geomean(blk), two_lines, below, ok = true;
+	bool geomean = blk && pmc_cmp_has_geomean(blk), two_lines, below, change_below, ok = true;
 	struct pmc_cmp_cells k;
 	char label[512];
 	size_t wv0 = wv;
@@ -294,11 +294,14 @@ static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_compari
 	two_lines = wb + wo + wn + wc + wt + wl + wv + 12 > o->width;
 	/* Still too wide: the verdict starts the second line. */
 	below = two_lines && wb + wo + wn + wc + wv0 + 8 > o->width;
+	/* And the change too, when the medians alone fill the line. */
+	change_below = below && wb + wo + wn + wc + 6 > o->width;
 	if (nshown || geomean) {
 		cmp_cell(b, first, wb, false);
 		text_cell(b, on, wo, false);
-		text_cell(b, nn, wn, false);
-		cmp_cell(b, "change (HL)", wc, below);
+		text_cell(b, nn, wn, change_below);
+		if (!change_below)
+			cmp_cell(b, "change (HL)", wc, below);
 		if (!two_lines) {
 			cmp_cell(b, "test", wt, false);
 			cmp_cell(b, "limit", wl, false);
@@ -319,7 +322,8 @@ static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_compari
 		text_cell(b, label, wb, false);
 		cmp_cell(b, k.old, wo, false);
 		cmp_cell(b, k.new, wn, false);
-		cmp_cell(b, k.change, wc, false);
+		if (!change_below)
+			cmp_cell(b, k.change, wc, false);
 		if (!two_lines) {
 			cmp_cell(b, k.test, wt, false);
 			cmp_cell(b, k.limit, wl, false);
@@ -339,7 +343,9 @@ static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_compari
 			char *text = NULL;
 
 			ok = pmc_sb_flush(b, out);
-			if (asprintf(&text, "  %s%s%s%stest %s%s%s%s%s%s", below && vsgr ? vsgr : "",
+			if (asprintf(&text, "  %s%s%s%s%s%s%stest %s%s%s%s%s%s",
+				     change_below ? "change " : "", change_below ? k.change : "",
+				     change_below ? "; " : "", below && vsgr ? vsgr : "",
 				     below ? k.verdict : "", below && vsgr ? "\033[0m" : "",
 				     below ? "; " : "", k.test,
 				     strcmp(k.limit, "-") ? "; limit " : "",
@@ -355,13 +361,15 @@ static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_compari
 		pmc_cmp_geomean_cells(blk, &k);
 		cmp_cell(b, "geomean", wb, false);
 		cmp_cell(b, k.old, wo, false);
-		cmp_cell(b, k.new, wn, false);
-		cmp_cell(b, k.change, wc, !two_lines ? false : true);
+		cmp_cell(b, k.new, wn, change_below);
+		if (!change_below)
+			cmp_cell(b, k.change, wc, !two_lines ? false : true);
 		if (!two_lines)
 			cmp_cell(b, k.test, wt, true);
 		pmc_sb_put(b, "\n", 1);
 		if (two_lines)
-			pmc_sb_printf(b, "  %s\n", k.test);
+			pmc_sb_printf(b, "  %s%s%s\n", change_below ? k.change : "",
+				      change_below ? "; " : "", k.test);
 	}
 	folded_line(b, o, nfolded);
 	return ok;

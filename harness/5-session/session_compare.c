@@ -359,7 +359,8 @@ enum pmc_decision pmc_session_compare_many(struct pmc_result *const *rs, const c
 {
 	struct pmc_comparison **cs = calloc(n - 1, sizeof(*cs));
 	PMC_OPTS(pmc_report_opts, ro, .old_name = names[0], .color = stream_color(c),
-		 .all_rows = c->all_rows, .by_benchmark = c->by_benchmark);
+		 .all_rows = c->all_rows, .by_benchmark = c->by_benchmark,
+		 .width = c->out ? pmc_session_stream_width(c->out) : 0);
 	struct pmc_session_comparison_set set = {
 	    .cs = (const struct pmc_comparison *const *)cs, .names = names, .n = n - 1};
 	enum pmc_decision d = PMC_DECISION_ERROR;

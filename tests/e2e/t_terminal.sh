@@ -173,6 +173,15 @@ test_width_80() {
 	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
 	w=$(max_width "$TMP/out")
 	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare: a line of $w columns"; return 1; }
+	# One base and two files; a table per benchmark (--row metric), whose medians fill
+	# the line: the change goes under the row too.
+	mkresult c.json 'sort::task-clock=2.1e6,0.01' 'sort::wall-time=2.2e6,0.01'
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare a.json b.json c.json || return 1
+	w=$(max_width "$TMP/out")
+	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare of three files: a line of $w columns"; return 1; }
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare --row metric a.json b.json || return 1
+	w=$(max_width "$TMP/out")
+	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare --row metric: a line of $w columns"; return 1; }
 	# Without COLUMNS, in a pipe: every column, as before.
 	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
 	expect_grep '^benchmark +a\.json +b\.json +change \(HL\) +test +limit +verdict$' "$TMP/out" || return 1
