@@ -41,6 +41,23 @@ commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help
 	echo "improvement green, inconclusive yellow), the gate's outcome and the headline's"
 	echo "\"faster\"/\"slower\" when \`--color=always\`, or by default on a terminal with \`NO_COLOR\`"
 	echo "unset or empty; never in Markdown, CSV, JSON or a \`--report\` file."
+	echo
+	echo "## Width"
+	echo
+	echo "The table reports and the messages on standard error fit the width of the terminal:"
+	echo "\`COLUMNS\` when it is a number (40 or more), as ls(1) and curses programs read it;"
+	echo "else the width of the terminal the report goes to (\`TIOCGWINSZ\`); else, in a pipe"
+	echo "or a file, no limit, every column on one line as perf stat and hyperfine write them."
+	echo "Within a width, the run table folds the rows not measured for one reason into one"
+	echo "line (\`<not supported>  cycles, instructions, ...: unsupported (ENOENT)\`, also"
+	echo "without a width when there are two or more), leaves out its min ... max column when"
+	echo "the row would not fit and puts a row's comment under it; the comparison table's"
+	echo "columns are as wide as their cells, and the test, the limit and the row's note go to"
+	echo "a second line under the row (the verdict too when the row is still too wide); a"
+	echo "benchmark program's table puts the columns that do not fit into more tables below,"
+	echo "each with the benchmarks' names; the notes, the legend and the headline are wrapped,"
+	echo "with their continuation lines indented. Only a word longer than the width (a long"
+	echo "name, a command) passes it."
 	for c in $commands; do
 		echo
 		echo "## pmcbench $c"

@@ -16,6 +16,7 @@
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/reporter.h"
+#include "reporters/wrap.h"
 
 #define TIME_ID "wall-time/op"
 #define CPU_ID "task-clock/op"
@@ -323,16 +324,76 @@ static void put_cell(FILE *out, const char *s, size_t w, bool right, bool last)
 		fprintf(out, "%s%*s", s, (int)(w - sw), "");
 }
 
-/* Writes the header and the rows; a column that is empty in every row is left out, and
- * no line ends in blanks. */
-static void write_table(FILE *out, struct brief *t)
+static const char *const fixed[NFIXED] = {"Benchmark", "Time", "", "CPU", "Iterations"};
+
+static const char *head_of(const struct brief *t, size_t c)
 {
-	static const char *const fixed[NFIXED] = {"Benchmark", "Time", "", "CPU", "Iterations"};
+	return c < NFIXED ? fixed[c] : t->cols[c - NFIXED];
+}
+
+/* The gap before column c: the time's interval (column 2) follows it after one space. */
+static size_t gap_before(size_t c)
+{
+	return c == 0 ? 0 : c == 2 ? 1 : 2;
+}
+
+/* One panel of the table: the names (column 0) and columns from..to, the header, its
+ * rule and the rows; tails: write the fits' tails (the first panel only). */
+static void write_panel(FILE *out, const struct brief *t, const bool *used, size_t from,
+			size_t to, bool tails)
+{
+	size_t n = row_len(t), total = 0;
+
+	for (size_t c = 0; c <= to; c++) {
+		if (!used[c] || (c && c < from))
+			continue;
+		if (c)
+			fprintf(out, "%*s", (int)gap_before(c), "");
+		put_cell(out, head_of(t, c), t->w[c], c > 0 && c != 2, c == to);
+		total += t->w[c] + gap_before(c);
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < total; i++)
+		fputc('-', out);
+	fputc('\n', out);
+	for (size_t i = 0; i < t->nrows; i++) {
+		bool tail = tails && t->tails[i];
+		size_t end = tail ? 0 : to;
+
+		/* A fit's line ends at its last cell; a benchmark's shows "-" to the end. */
+		if (t->fit[i]) {
+			end = 0;
+			for (size_t c = from; c <= to; c++)
+				if (t->cells[i * n + c])
+					end = c;
+			if (!end && !tail && from > 1)
+				continue;
+		}
+		for (size_t c = 0; c <= end; c++) {
+			const char *s = t->cells[i * n + c];
+
+			if (!used[c] || (c && c < from))
+				continue;
+			if (c)
+				fprintf(out, "%*s", (int)gap_before(c), "");
+			put_cell(out, s ? s : "-", t->w[c], c > 0 && c != 2, c == end && !tail);
+		}
+		if (tail)
+			fprintf(out, "  %s", t->tails[i]);
+		fputc('\n', out);
+	}
+}
+
+/* Writes the header and the rows; a column that is empty in every row is left out, and
+ * no line ends in blanks. Wider than width (0: any), the columns that do not fit go to
+ * more panels below, each with the names again (docs/microbench.md, "The report"). */
+static void write_table(FILE *out, struct brief *t, unsigned width)
+{
 	size_t n = row_len(t), last = 0;
 	bool used[NFIXED + 64];
 
 	for (size_t c = 0; c < n; c++) {
-		const char *head = c < NFIXED ? fixed[c] : t->cols[c - NFIXED];
+		const char *head = head_of(t, c);
 		bool any = c == 0;
 
 		t->w[c] = width_of(head);
@@ -348,44 +409,25 @@ static void write_table(FILE *out, struct brief *t)
 		if (any)
 			last = c;
 	}
-	{
-		size_t total = 0;
+	for (size_t from = 1; from <= last || from == 1;) {
+		size_t to = from, total = t->w[0];
 
-		for (size_t c = 0; c <= last; c++) {
-			const char *head = c < NFIXED ? fixed[c] : t->cols[c - NFIXED];
+		/* The panel takes columns while they fit; at least one, and the time with
+		 * its interval. */
+		for (size_t c = from; c <= last; c++) {
+			size_t add = used[c] ? gap_before(c) + t->w[c] : 0;
 
-			if (!used[c])
-				continue;
-			if (c)
-				fputs(c == 2 ? " " : "  ", out);
-			put_cell(out, head, t->w[c], c > 0 && c != 2, c == last);
-			total += t->w[c] + (c == 0 ? 0 : c == 2 ? 1 : 2);
+			if (width && c > from && c != 2 && total + add > width)
+				break;
+			total += add;
+			to = c;
 		}
-		fputc('\n', out);
-		for (size_t i = 0; i < total; i++)
-			fputc('-', out);
-		fputc('\n', out);
-	}
-	for (size_t i = 0; i < t->nrows; i++) {
-		size_t end = t->tails[i] ? 0 : last;
-
-		/* A fit's line ends at its last cell; a benchmark's shows "-" to the end. */
-		for (size_t c = 0; t->fit[i] && c <= last; c++)
-			if (t->cells[i * n + c])
-				end = c;
-		for (size_t c = 0; c <= end; c++) {
-			const char *s = t->cells[i * n + c];
-
-			if (!used[c])
-				continue;
-			if (c)
-				fputs(c == 2 ? " " : "  ", out);
-			put_cell(out, s ? s : "-", t->w[c], c > 0 && c != 2,
-				 c == end && !t->tails[i]);
-		}
-		if (t->tails[i])
-			fprintf(out, "  %s", t->tails[i]);
-		fputc('\n', out);
+		if (from > 1)
+			fputc('\n', out);
+		write_panel(out, t, used, from, to, from == 1);
+		if (to >= last)
+			break;
+		from = to + 1;
 	}
 }
 
@@ -493,6 +535,9 @@ static void write_notes(FILE *out, const struct pmc_analysis *a)
 	}
 }
 
+static int write_prose(FILE *to, const struct brief *t, const struct pmc_analysis *a,
+		       unsigned width);
+
 static int brief_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
 			const struct pmc_report_opts *o)
 {
@@ -509,15 +554,36 @@ static int brief_result(FILE *out, const struct pmc_result *r, const struct pmc_
 		err = t.w ? 0 : -ENOMEM;
 	}
 	if (err == 0) {
-		write_table(out, &t);
+		write_table(out, &t, o->width);
 		fputc('\n', out);
-		if (t.any_interval)
+		err = write_prose(out, &t, a, o->width);
+	}
+	brief_free(&t);
+	if (err < 0)
+		return err;
+	if (fflush(out) != 0 || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* The notes under the table, wrapped to width. */
+static int write_prose(FILE *to, const struct brief *t, const struct pmc_analysis *a,
+		       unsigned width)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return -ENOMEM;
+	{
+		if (t->any_interval)
 			fprintf(out,
 				"Time, CPU: medians per operation over the runs; ± the half-width "
 				"of the %g%% confidence interval of the time's median%s.\n",
 				a->confidence * 100,
-				t.no_interval ? " (none: too few runs for it; -r 6 at least)" : "");
-		else if (t.no_interval)
+				t->no_interval ? " (none: too few runs for it; -r 6 at least)" : "");
+		else if (t->no_interval)
 			fputs("Time, CPU: medians per operation over the runs (too few for a "
 			      "confidence interval; -r 6 at least).\n",
 			      out);
@@ -527,11 +593,12 @@ static int brief_result(FILE *out, const struct pmc_result *r, const struct pmc_
 		write_missing(out, a);
 		write_notes(out, a);
 	}
-	brief_free(&t);
-	if (err < 0)
-		return err;
-	if (fflush(out) != 0 || ferror(out))
-		return errno ? -errno : -EIO;
+	if (fclose(out) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	pmc_report_wrap(to, text, width);
+	free(text);
 	return 0;
 }
 

@@ -226,7 +226,9 @@ void pmc_cmp_cells(const struct pmc_comparison *c, const struct pmc_cmp_row *row
 		}
 		t[n] = '\0';
 	}
-	out->limit = row->threshold ? row->threshold->text : "-";
+	/* A limit only where one judges the row: the built-in 5% of a row nobody gated
+	 * limits nothing. */
+	out->limit = row->threshold && (row->gated || row->asked) ? row->threshold->text : "-";
 	out->verdict = verdict_cell(row);
 }
 
@@ -243,19 +245,40 @@ void pmc_cmp_outcome_counts(FILE *out, const struct pmc_comparison *c, bool md)
 						 PMC_VERDICT_NO_CHANGE, PMC_VERDICT_INCONCLUSIVE};
 	static const char *const plural[] = {"no change", "improvements", "regressions",
 					     "inconclusive"};
+	const size_t *n = c->ngated ? c->gated_counts : c->counts;
+	size_t nother = c->nrows - c->ngated;
 
-	for (size_t i = 0; i < 4; i++) {
-		enum pmc_verdict v = order[i];
-		size_t n = c->counts[v];
-		bool bold = md && n > 0 && v == PMC_VERDICT_REGRESSION;
+	/* Regressions and improvements are what the gate judges: counted over the gated
+	 * rows only; the others are changes, said apart (issue 31: "4 regressions" when one
+	 * row was gated). */
+	if (c->ngated || !nother) {
+		for (size_t i = 0; i < 4; i++) {
+			enum pmc_verdict v = order[i];
+			bool bold = md && n[v] > 0 && v == PMC_VERDICT_REGRESSION;
 
-		fprintf(out, "%s%s%zu %s%s", i ? ", " : "", bold ? "**" : "", n,
-			n == 1 ? pmc_verdict_name(v) : plural[v], bold ? "**" : "");
+			fprintf(out, "%s%s%zu %s%s", i ? ", " : "", bold ? "**" : "", n[v],
+				n[v] == 1 ? pmc_verdict_name(v) : plural[v], bold ? "**" : "");
+		}
+		if (nother)
+			fprintf(out, " in %zu gated row%s", c->ngated, c->ngated == 1 ? "" : "s");
+		if (c->nmissing)
+			fprintf(out, ", %zu not compared", c->nmissing);
 	}
-	if (c->nmissing)
-		fprintf(out, ", %zu not compared", c->nmissing);
-	if (c->ngated < c->nrows)
-		fprintf(out, "; %zu of %zu rows not gated", c->nrows - c->ngated, c->nrows);
+	if (nother) {
+		size_t o[PMC_VERDICT_COUNT];
+
+		for (size_t v = 0; v < PMC_VERDICT_COUNT; v++)
+			o[v] = c->counts[v] - (c->ngated ? c->gated_counts[v] : 0);
+		if (c->ngated)
+			fprintf(out, "; not gated (%zu of %zu rows): ", nother, c->nrows);
+		else
+			fputs("no row gated: ", out);
+		fprintf(out, "%zu changed, %zu no change, %zu inconclusive",
+			o[PMC_VERDICT_REGRESSION] + o[PMC_VERDICT_IMPROVEMENT],
+			o[PMC_VERDICT_NO_CHANGE], o[PMC_VERDICT_INCONCLUSIVE]);
+		if (!c->ngated && c->nmissing)
+			fprintf(out, ", %zu not compared", c->nmissing);
+	}
 	if (c->nskipped)
 		fprintf(out, "; %zu skipped benchmark%s not compared", c->nskipped,
 			c->nskipped == 1 ? "" : "s");
@@ -397,12 +420,14 @@ static void fmt_times(double r, char *buf)
  * the rows of two results' benchmarks each have their own. */
 static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
 {
-	for (size_t p = 0; pmc_metric_primary[p]; p++) {
+	const char *const *primary = pmc_comparison_primary(c);
+
+	for (size_t p = 0; primary[p]; p++) {
 		for (size_t bi = 0; bi < c->nblocks; bi++) {
 			const struct pmc_cmp_block *blk = &c->blocks[bi];
 			bool ok = blk->nrows >= 2;
 
-			if (strcmp(blk->metric, pmc_metric_primary[p]) != 0)
+			if (strcmp(blk->metric, primary[p]) != 0)
 				continue;
 			for (size_t j = 0; j < blk->nrows && ok; j++) {
 				const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
@@ -471,6 +496,8 @@ static void undecided_words(const struct pmc_cmp_row *row, const char **ret_lead
 	}
 }
 
+static const char *metric_note(const struct pmc_comparison *c, const struct pmc_cmp_row *row);
+
 /* Three or more commands, as hyperfine summarises them: the reference (the caller makes
  * it the fastest) on the first line, then one line per other command. */
 static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_block *blk,
@@ -496,15 +523,30 @@ static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_
 			used += (size_t)snprintf(buf + used, len - used,
 						 "  %s from %s: %s%s (%s%s)%s\n", lead, row->bench, r,
 						 ci_ok ? ci : "", row->metric,
-						 row->paired ? ", paired" : "", tail);
+						 metric_note(c, row), tail);
 		} else {
 			used += (size_t)snprintf(buf + used, len - used,
 						 "  %s %s than %s%s (%s%s)\n", r,
 						 slower ? "slower" : "faster", row->bench, ci,
-						 row->metric, row->paired ? ", paired" : "");
+						 row->metric, metric_note(c, row));
 		}
 	}
 	return true;
+}
+
+/* What follows the metric's name in the headline's parentheses: ", paired", and why
+ * the wall-time when the commands mostly wait (docs/compare.md, "The headline"). */
+static const char *metric_note(const struct pmc_comparison *c, const struct pmc_cmp_row *row)
+{
+	bool waits = strcmp(row->metric, "wall-time") == 0 &&
+		     pmc_metric_primary_waits(pmc_comparison_primary(c));
+
+#define WAIT_STR(x) #x
+#define WAIT_NOTE(pct) "; the commands mostly wait: CPU time < " WAIT_STR(pct) "%"
+	if (waits)
+		return row->paired ? ", paired" WAIT_NOTE(PMC_PRIMARY_MIN_CPU_PERCENT)
+				   : WAIT_NOTE(PMC_PRIMARY_MIN_CPU_PERCENT);
+	return row->paired ? ", paired" : "";
 }
 
 bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
@@ -537,26 +579,27 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 
 		undecided_words(row, &lead, tail, sizeof(tail), &ci_ok);
 		snprintf(buf, len, "%s between %s and %s: %s%s (%s%s)%s\n", lead, nn, on, r,
-			 ci_ok ? ci : "", row->metric, row->paired ? ", paired" : "", tail);
+			 ci_ok ? ci : "", row->metric, metric_note(c, row), tail);
 	}
 	else
 		snprintf(buf, len, "%s ran %s %s than %s%s (%s%s)\n", nn, r,
 			 faster ? "faster" : "slower", on, ci, row->metric,
-			 row->paired ? ", paired" : "");
+			 metric_note(c, row));
 	return true;
 }
 
 size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
 {
+	const char *const *primary = pmc_metric_primary_order(pmc_result_cpu_share(r));
 	size_t best = ref;
 
-	for (size_t p = 0; pmc_metric_primary[p]; p++) {
+	for (size_t p = 0; primary[p]; p++) {
 		double best_med = INFINITY;
 		bool all = true;
 
 		for (size_t i = 0; i < r->nbench && all; i++) {
 			const struct pmc_metric *m =
-			    pmc_benchmark_find_metric(&r->benchmarks[i], pmc_metric_primary[p]);
+			    pmc_benchmark_find_metric(&r->benchmarks[i], primary[p]);
 			double med = m ? median_of(m) : NAN;
 
 			all = isfinite(med);

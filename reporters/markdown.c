@@ -50,6 +50,72 @@ static void print_footnotes(FILE *out, const struct pmc_report_block *blk)
 	}
 }
 
+static bool same_reason(const struct pmc_report_row *a, const struct pmc_report_row *b)
+{
+	return strcmp(a->value, b->value) == 0 && strcmp(a->comment, b->comment) == 0 &&
+	       (a->why == b->why || (a->why && b->why && strcmp(a->why, b->why) == 0));
+}
+
+/* Whether blk's rows missing for the reason of row are exactly the ids of the rows of
+ * other missing for that reason (the same counters, not measured for the same reason, in
+ * the benchmark before). */
+static bool same_group(const struct pmc_report_block *blk, const struct pmc_report_row *row,
+		       const struct pmc_report_block *other)
+{
+	size_t j = 0, k = 0;
+
+	for (;; j++, k++) {
+		while (j < blk->nrows && !(blk->rows[j].missing && same_reason(&blk->rows[j], row)))
+			j++;
+		while (k < other->nrows &&
+		       !(other->rows[k].missing && same_reason(&other->rows[k], row)))
+			k++;
+		if (j == blk->nrows || k == other->nrows)
+			return j == blk->nrows && k == other->nrows;
+		if (strcmp(blk->rows[j].m->id, other->rows[k].m->id) != 0)
+			return false;
+	}
+}
+
+/* The rows not measured, under the table: one line per reason, the reason said once
+ * ("<not supported> cycles, instructions, ...: unsupported (ENOENT)"), not a row each;
+ * the same counters missing for the same reason as in the benchmark above are named
+ * without the reason again (a PMU-less machine's, in every benchmark). */
+static void print_missing(FILE *out, const struct pmc_report_block *blk)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < blk->nrows; i++) {
+		const struct pmc_report_row *row = &blk->rows[i];
+		bool first = row->missing;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = !(blk->rows[j].missing && same_reason(&blk->rows[j], row));
+		if (!first)
+			continue;
+		fputs(any ? "- " : "\n- ", out);
+		any = true;
+		pmc_escape_md(out, row->value);
+		fputc(' ', out);
+		for (size_t j = i, n = 0; j < blk->nrows; j++)
+			if (blk->rows[j].missing && same_reason(&blk->rows[j], row)) {
+				fputs(n++ ? ", " : "", out);
+				pmc_escape_md(out, blk->rows[j].m->id);
+			}
+		if (blk->prev && same_group(blk, row, blk->prev)) {
+			fputs(": as above\n", out);
+			continue;
+		}
+		fputs(": ", out);
+		pmc_escape_md(out, row->comment);
+		if (row->why) {
+			fputs(": ", out);
+			pmc_escape_md(out, row->why);
+		}
+		fputc('\n', out);
+	}
+}
+
 static void print_block(FILE *out, const struct pmc_report_block *blk)
 {
 	const struct pmc_benchmark *b = blk->b;
@@ -89,7 +155,9 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		blk->median ? "median" : "mean");
 	fputs("| :-- | --: | --: | :-- | :-- | :-- |\n", out);
 	for (size_t i = 0; i < blk->nrows; i++)
-		print_row(out, &blk->rows[i]);
+		if (!blk->rows[i].missing)
+			print_row(out, &blk->rows[i]);
+	print_missing(out, blk);
 	print_footnotes(out, blk);
 }
 
@@ -226,10 +294,61 @@ static int md_by_benchmark(FILE *out, const struct pmc_comparison *c,
 	return 0;
 }
 
+/* Whether every row of b folds (docs/compare.md, "Folded rows") and it has no geomean
+ * row: the block says nothing a reader must see. */
+static bool block_folds(const struct pmc_comparison *c, const struct pmc_cmp_block *b,
+			const struct pmc_report_opts *o)
+{
+	if (o->all_rows || pmc_cmp_has_geomean(b))
+		return false;
+	for (size_t j = 0; j < b->nrows; j++)
+		if (!pmc_cmp_row_folds(&c->rows[b->rows[j]], o->gate))
+			return false;
+	return true;
+}
+
+/* One metric's section: its heading and its table. */
+static void md_block(FILE *out, const struct pmc_comparison *c, const struct pmc_report_opts *o,
+		     const char *on, const char *nn, const struct pmc_cmp_block *b)
+{
+	fputs("\n### ", out);
+	pmc_escape_md(out, b->metric);
+	fputs(" (", out);
+	pmc_escape_md(out, b->unit ? b->unit : "count");
+	fprintf(out, ", %s)%s%s\n\n", pmc_cmp_better_text(b->better),
+		b->simulated ? " — simulated" : "", b->derived ? " — derived" : "");
+	md_table(out, c, o, on, nn, b->rows, b->nrows, b);
+}
+
+/* The headline (pmc_cmp_headline), in bold after the verdict: the answer before the
+ * tables. A summary of three or more commands keeps its lines. */
+static void md_headline(FILE *out, const struct pmc_comparison *c, const struct pmc_report_opts *o)
+{
+	char line[512];
+
+	if (o->no_headline || !pmc_cmp_headline(c, o, line, sizeof(line)))
+		return;
+	for (char *p = line, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!*p)
+			continue;
+		fputs(p == line ? "**" : "- ", out);
+		pmc_escape_md(out, p[0] == ' ' ? p + strspn(p, " ") : p);
+		fputs(p == line ? "**\n" : "\n", out);
+	}
+	fputc('\n', out);
+}
+
 static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 			       const struct pmc_report_opts *o)
 {
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
+	struct pmc_report_opts every = *o;
+	size_t nfolded;
+
+	every.all_rows = true;
 
 	fprintf(out, "## pmcbench %s", o->gate ? "gate" : "compare");
 	if (o->gate || o->error)
@@ -246,6 +365,7 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 		if (!c)
 			return 0;
 	}
+	md_headline(out, c, o);
 	pmc_cmp_outcome_counts(out, c, true);
 	fprintf(out, " (%zu benchmark%s in both", c->ncommon, c->ncommon == 1 ? "" : "s");
 	if (c->nonly_old || c->nonly_new) {
@@ -267,16 +387,27 @@ static int markdown_comparison(FILE *out, const struct pmc_comparison *c,
 	}
 	if (o->by_benchmark)
 		return md_by_benchmark(out, c, o, on, nn);
-	for (size_t bi = 0; bi < c->nblocks; bi++) {
-		const struct pmc_cmp_block *b = &c->blocks[bi];
-
-		fputs("\n### ", out);
-		pmc_escape_md(out, b->metric);
-		fputs(" (", out);
-		pmc_escape_md(out, b->unit ? b->unit : "count");
-		fprintf(out, ", %s)%s%s\n\n", pmc_cmp_better_text(b->better),
-			b->simulated ? " — simulated" : "", b->derived ? " — derived" : "");
-		md_table(out, c, o, on, nn, b->rows, b->nrows, b);
+	/* The metrics with something to say first; those whose every row folds (no change,
+	 * not judged) in one collapsed section after them. */
+	for (size_t bi = 0; bi < c->nblocks; bi++)
+		if (!block_folds(c, &c->blocks[bi], o))
+			md_block(out, c, o, on, nn, &c->blocks[bi]);
+	nfolded = 0;
+	for (size_t bi = 0; bi < c->nblocks; bi++)
+		nfolded += block_folds(c, &c->blocks[bi], o);
+	if (nfolded) {
+		fprintf(out, "\n<details><summary>%zu metric%s without change: ", nfolded,
+			nfolded == 1 ? "" : "s");
+		for (size_t bi = 0, k = 0; bi < c->nblocks; bi++)
+			if (block_folds(c, &c->blocks[bi], o)) {
+				fputs(k++ ? ", " : "", out);
+				pmc_escape_md(out, c->blocks[bi].metric);
+			}
+		fputs("</summary>\n", out);
+		for (size_t bi = 0; bi < c->nblocks; bi++)
+			if (block_folds(c, &c->blocks[bi], o))
+				md_block(out, c, &every, on, nn, &c->blocks[bi]);
+		fputs("\n</details>\n", out);
 	}
 	md_settings(out, c);
 	return 0;

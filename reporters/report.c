@@ -188,6 +188,7 @@ static int resolve(const struct pmc_report_opts *opts, struct pmc_report_opts *r
 	o.color = PMC_OPTS_GET(opts, color, false);
 	o.all_rows = PMC_OPTS_GET(opts, all_rows, false);
 	o.by_benchmark = PMC_OPTS_GET(opts, by_benchmark, false);
+	o.width = PMC_OPTS_GET(opts, width, 0);
 	if (o.confidence == 0)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1)) {

@@ -534,18 +534,29 @@ int pmc_report_each_block(FILE *out, const struct pmc_analysis *a, const struct 
 		return -EINVAL;
 	if (a->nbench == 0)
 		fputs(empty, out);
-	for (size_t i = 0; i < a->nbench; i++) {
-		struct pmc_report_block blk;
+	struct pmc_report_block blks[2];
 
-		err = block_build(&a->benches[i], o->median, a->confidence, &blk);
-		if (err < 0)
+	for (size_t i = 0; i < a->nbench; i++) {
+		struct pmc_report_block *blk = &blks[i % 2];
+
+		err = block_build(&a->benches[i], o->median, a->confidence, blk);
+		if (err < 0) {
+			if (i > 0)
+				block_free(&blks[(i - 1) % 2]);
 			return err;
+		}
 		if (i > 0)
 			fputc('\n', out);
-		blk.color = o->color;
-		print(out, &blk);
-		block_free(&blk);
+		blk->color = o->color;
+		blk->width = o->width;
+		blk->prev = i > 0 ? &blks[(i - 1) % 2] : NULL;
+		print(out, blk);
+		/* The block before it is kept until this one is written. */
+		if (i > 0)
+			block_free(&blks[(i - 1) % 2]);
 	}
+	if (a->nbench > 0)
+		block_free(&blks[(a->nbench - 1) % 2]);
 	/* The errno of the failed write (a full disk is ENOSPC), not a made-up EIO. */
 	if (fflush(out) != 0 || ferror(out))
 		return errno ? -errno : -EIO;

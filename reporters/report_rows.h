@@ -53,6 +53,11 @@ struct pmc_report_block {
 	/* The table only: colour the status words (pmc_report_opts.color); set by
 	 * pmc_report_each_block, never by the Markdown report. */
 	bool color;
+	unsigned width; /* pmc_report_opts.width: 0, or the most columns a line may take */
+	/* The block of the benchmark before this one in the analysis (NULL for the first),
+	 * for a report that says once what the benchmarks share (Markdown's counters not
+	 * measured). */
+	const struct pmc_report_block *prev;
 };
 
 /* The notes under a block that explain its marks, one per line, each after bullet. */

@@ -1,5 +1,6 @@
 /* The table format: the perf-stat-like table of a result, from the display rows it shares
- * with the Markdown report (report_rows.c), and the table of a comparison. */
+ * with the Markdown report (report_rows.c); the table of a comparison is in
+ * table_compare.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -8,24 +9,16 @@
 #include <string.h>
 
 #include "core/analysis.h"
-#include "core/compare.h"
 #include "core/result.h"
-#include "reporters/compare_cells.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/report_rows.h"
+#include "reporters/wrap.h"
 #include "reporters/reporter.h"
+#include "reporters/table_priv.h"
 
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
-static size_t report_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
+#define report_width pmc_report_width
 
 /* ---- The table -------------------------------------------------------------------- */
 
@@ -75,6 +68,9 @@ static void line_end(struct line *l)
 
 struct widths {
 	size_t value, unit, label, spread, kind, range, extra;
+	/* A line may take this many columns (0: any); a row's comment that would pass it
+	 * goes on a line of its own, under the names. */
+	size_t limit;
 };
 
 static void label_text(const struct pmc_report_row *row, char *buf, size_t len)
@@ -112,6 +108,20 @@ static void line_cell_sgr(struct line *l, size_t gap, const char *s, size_t w, c
 	line_gap(l, w - sw);
 }
 
+/* The columns of a row before its comment. */
+static size_t row_width(const struct widths *w)
+{
+	size_t n = 2 + w->value;
+
+	n += w->unit ? 1 + w->unit : 0;
+	n += w->label ? 2 + w->label : 0;
+	n += w->spread ? 2 + w->spread : 0;
+	n += w->kind ? 1 + w->kind : 0;
+	n += w->range ? 2 + w->range : 0;
+	n += w->extra ? 2 + w->extra : 0;
+	return n;
+}
+
 static void print_row(FILE *out, const struct pmc_report_row *row, const struct widths *w,
 		      bool color)
 {
@@ -140,7 +150,16 @@ static void print_row(FILE *out, const struct pmc_report_row *row, const struct 
 			pmc_escape_text(out, row->why);
 		}
 	} else if (row->comment[0]) {
-		line_put(&l, "# ");
+		size_t at = 2 + w->value + (w->unit ? 1 + w->unit : 0) + 2;
+
+		if (w->limit && row_width(w) + 2 + 2 + report_width(row->comment) > w->limit) {
+			line_end(&l);
+			fprintf(out, "%*s", (int)at, "");
+		} else {
+			fprintf(out, "%*s", (int)l.pending, "");
+		}
+		l.pending = 0;
+		fputs("# ", out);
 		pmc_escape_text(out, row->comment);
 	}
 	line_end(&l);
@@ -236,14 +255,86 @@ static void print_header(FILE *out, const struct pmc_report_block *blk)
 	}
 }
 
+/* Two rows not measured for the same reason (the six hardware events of a machine
+ * without a PMU). */
+static bool same_missing(const struct pmc_report_row *a, const struct pmc_report_row *b)
+{
+	return a->missing && b->missing && strcmp(a->value, b->value) == 0 &&
+	       strcmp(a->comment, b->comment) == 0 &&
+	       (a->why == b->why || (a->why && b->why && strcmp(a->why, b->why) == 0));
+}
+
+/* Whether row i is said in one line with the others missing for its reason, instead
+ * of a row of its own: always with a width limit, else when it is not alone. */
+static bool row_folds(const struct pmc_report_block *blk, size_t i)
+{
+	if (!blk->rows[i].missing)
+		return false;
+	if (blk->width)
+		return true;
+	for (size_t j = 0; j < blk->nrows; j++)
+		if (j != i && same_missing(&blk->rows[i], &blk->rows[j]))
+			return true;
+	return false;
+}
+
+/* The rows missing for the reason of row i, from the first of them: "<not supported>
+ * cycles, instructions, ...: unsupported (ENOENT)", wrapped to the width. */
+static void print_folded(FILE *out, const struct pmc_report_block *blk, size_t i)
+{
+	const struct pmc_report_row *row = &blk->rows[i];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	bool sgr = blk->color && status_sgr(row, false);
+
+	if (!m)
+		return;
+	fprintf(m, "  %s  ", row->value);
+	for (size_t j = i, n = 0; j < blk->nrows; j++)
+		if (same_missing(row, &blk->rows[j])) {
+			fputs(n++ ? ", " : "", m);
+			pmc_escape_text(m, blk->rows[j].m->id);
+		}
+	fprintf(m, ": %s%s%s", sgr ? status_sgr(row, false) : "", row->comment,
+		sgr ? "\033[0m" : "");
+	if (row->why) {
+		fputs(": ", m);
+		pmc_escape_text(m, row->why);
+	}
+	if (fclose(m) == 0)
+		pmc_report_wrap(out, text, blk->width);
+	free(text);
+}
+
+/* The notes under the rows, wrapped to the block's width. */
+static void print_notes(FILE *out, const struct pmc_report_block *blk, bool range)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	pmc_report_footnotes(m, blk, "  ");
+	print_overhead(m, blk);
+	if (range)
+		fputs("  min … max: the smallest and the largest value over the runs.\n", m);
+	if (fclose(m) == 0)
+		pmc_report_wrap(out, text, blk->width);
+	free(text);
+}
+
 static void print_block(FILE *out, const struct pmc_report_block *blk)
 {
-	struct widths w = {0};
+	struct widths w = {.limit = blk->width};
 
 	for (size_t i = 0; i < blk->nrows; i++) {
 		const struct pmc_report_row *row = &blk->rows[i];
 		char label[512];
 
+		if (row_folds(blk, i))
+			continue;
 		label_text(row, label, sizeof(label));
 		w.value = MAX(w.value, report_width(row->value));
 		w.unit = MAX(w.unit, report_width(row->unit));
@@ -253,23 +344,32 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 		w.extra = MAX(w.extra, report_width(row->extra));
 		w.range = MAX(w.range, report_width(row->range));
 	}
+	/* Too wide for the terminal: the range goes first (docs/cli.md, "Width"). */
+	if (w.limit && row_width(&w) > w.limit)
+		w.range = 0;
 
 	print_header(out, blk);
 	if (blk->b->skipped)
 		return;
 	fputc('\n', out);
 	for (size_t i = 0; i < blk->nrows; i++) {
+		bool first = true;
+
 		if (i == blk->first_trailer && i > 0)
 			fputc('\n', out);
-		print_row(out, &blk->rows[i], &w, blk->color);
+		if (!row_folds(blk, i)) {
+			print_row(out, &blk->rows[i], &w, blk->color);
+			continue;
+		}
+		for (size_t j = 0; j < i && first; j++)
+			first = !same_missing(&blk->rows[i], &blk->rows[j]);
+		if (first)
+			print_folded(out, blk, i);
 	}
 	if (blk->nrows == 0)
 		fputs("  (no metrics)\n", out);
 	fputc('\n', out);
-	pmc_report_footnotes(out, blk, "  ");
-	print_overhead(out, blk);
-	if (w.range)
-		fputs("  min … max: the smallest and the largest value over the runs.\n", out);
+	print_notes(out, blk, w.range != 0);
 }
 
 static int table_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
@@ -278,338 +378,11 @@ static int table_result(FILE *out, const struct pmc_result *r, const struct pmc_
 	return pmc_report_each_block(out, a, o, "No benchmarks in the result.\n", print_block);
 }
 
-/* ---- The comparison table ------------------------------------------------------- */
-
-static void cmp_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
-{
-	static const char spaces[] = "                                                            ";
-	size_t n = report_width(s);
-
-	pmc_sb_puts(b, s);
-	if (last)
-		return;
-	/* A cell wider than its column pushes the rest of its row, by one space at least. */
-	n = n + 1 < w + 2 ? w + 2 - n : 1;
-	while (n > 0) {
-		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-
-		pmc_sb_put(b, spaces, k);
-		n -= k;
-	}
-}
-
-/* A cell of text from the input (a benchmark's or a metric's name, a file name): its
- * control characters shown as pmc_escape_text() shows them, so that a name cannot move
- * the cursor, set a terminal title or forge a line of the report. */
-static void text_cell(struct pmc_sbuf *b, const char *s, size_t w, bool last)
-{
-	char *e;
-
-	if (!pmc_escape_text_needed(s)) {
-		cmp_cell(b, s, w, last);
-		return;
-	}
-	e = pmc_escape_text_dup(s);
-	cmp_cell(b, e ? e : "?", w, last);
-	free(e);
-}
-
-/* prefix, then s escaped for the terminal, on a line of its own. */
-static void escaped_line(struct pmc_sbuf *b, const char *prefix, const char *s)
-{
-	char *e = pmc_escape_text_needed(s) ? pmc_escape_text_dup(s) : NULL;
-
-	pmc_sb_puts(b, prefix);
-	pmc_sb_puts(b, e ? e : pmc_escape_text_needed(s) ? "?" : s);
-	pmc_sb_put(b, "\n", 1);
-	free(e);
-}
-
-/* The SGR colour of a verdict: red regressions, green improvements, yellow
- * inconclusive rows; NULL for no change. */
-static const char *verdict_sgr(const struct pmc_cmp_row *row)
-{
-	if (row->kind == PMC_ROW_MISSING)
-		return NULL;
-	switch (row->verdict) {
-	case PMC_VERDICT_REGRESSION:
-		return "\033[1;31m";
-	case PMC_VERDICT_IMPROVEMENT:
-		return "\033[1;32m";
-	case PMC_VERDICT_INCONCLUSIVE:
-		return "\033[33m";
-	default:
-		return NULL;
-	}
-}
-
-/* A line of the headline, escaped as text_cell does; with colour, its word "faster"
- * green and "slower" red (after the escaping, so a name cannot smuggle a sequence in).
- * The word is the first after " ran " (the two-command line) or the first word of an
- * indented line (the summary of three or more). */
-static void headline_line(struct pmc_sbuf *b, const char *s, bool color)
-{
-	char *e = pmc_escape_text_needed(s) ? pmc_escape_text_dup(s) : NULL;
-	const char *t = e ? e : s, *from, *hit = NULL, *sgr = NULL;
-
-	if (pmc_escape_text_needed(s) && !e)
-		t = "?";
-	from = strncmp(t, "  ", 2) == 0 ? t : strstr(t, " ran ");
-	if (color && from) {
-		const char *f = strstr(from, " faster than "), *sl = strstr(from, " slower than ");
-
-		hit = f && (!sl || f < sl) ? f : sl;
-		sgr = hit == f ? "\033[1;32m" : "\033[1;31m";
-	}
-	if (hit) {
-		pmc_sb_put(b, t, (size_t)(hit - t) + 1);
-		pmc_sb_printf(b, "%s%.6s\033[0m", sgr, hit + 1);
-		pmc_sb_puts(b, hit + 7);
-	} else {
-		pmc_sb_puts(b, t);
-	}
-	free(e);
-}
-
-static const char *outcome_sgr(const struct pmc_report_opts *o)
-{
-	if (o->error || o->decision == PMC_DECISION_ERROR)
-		return "\033[1;31m";
-	return o->decision == PMC_DECISION_PASS	      ? "\033[1;32m"
-	       : o->decision == PMC_DECISION_REGRESSION ? "\033[1;31m"
-							: "\033[1;33m";
-}
-
-/* The label of a row in its table: the benchmark, or with --row metric the metric with
- * its unit. */
-static void row_label(const struct pmc_comparison *c, const struct pmc_cmp_row *row,
-		      bool by_benchmark, char *buf, size_t len)
-{
-	const struct pmc_cmp_block *blk = &c->blocks[row->block];
-
-	if (by_benchmark)
-		snprintf(buf, len, "%s [%s]", row->metric, blk->unit ? blk->unit : "count");
-	else
-		snprintf(buf, len, "%s", row->bench);
-}
-
-/* One table: the header, the rows idx[0..n) of c but those that fold (unless
- * o->all_rows), blk's geomean row when blk is given, and one line that counts the
- * folded rows. false when writing failed or memory ran out. */
-static bool one_table(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison *c,
-		      const struct pmc_report_opts *o, const char *on, const char *nn,
-		      const size_t *idx, size_t n, const struct pmc_cmp_block *blk)
-{
-	const char *first = o->by_benchmark ? "metric" : "benchmark";
-	size_t wb = strlen(first), wo = 16, wn = 16, wt = 15, wl = 5, wc = 24, nfolded = 0;
-	bool geomean = blk && pmc_cmp_has_geomean(blk), ok = true;
-	struct pmc_cmp_cells k;
-	char label[512];
-
-	/* Name widths exactly; value columns at their usual width (a longer cell only pushes
-	 * its own row), so the table is formatted in one pass. */
-	for (size_t j = 0; j < n; j++) {
-		const struct pmc_cmp_row *row = &c->rows[idx[j]];
-		size_t w;
-
-		if (!o->all_rows && pmc_cmp_row_folds(row, o->gate)) {
-			nfolded++;
-			continue;
-		}
-		row_label(c, row, o->by_benchmark, label, sizeof(label));
-		w = report_width(label);
-		if (w > wb)
-			wb = w < 60 ? w : 60;
-	}
-	if (report_width(on) > wo)
-		wo = report_width(on);
-	if (report_width(nn) > wn)
-		wn = report_width(nn);
-	if (nfolded < n || geomean) {
-		cmp_cell(b, first, wb, false);
-		text_cell(b, on, wo, false);
-		text_cell(b, nn, wn, false);
-		/* The change is the Hodges-Lehmann estimate, not the ratio of the medians
-		 * shown beside it; the header says so (docs/compare.md, "Reports"). */
-		cmp_cell(b, "change (HL)", wc, false);
-		cmp_cell(b, "test", wt, false);
-		cmp_cell(b, "limit", wl, false);
-		cmp_cell(b, "verdict", 0, true);
-		pmc_sb_put(b, "\n", 1);
-	}
-	for (size_t j = 0; j < n && ok; j++) {
-		const struct pmc_cmp_row *row = &c->rows[idx[j]];
-
-		if (!o->all_rows && pmc_cmp_row_folds(row, o->gate))
-			continue;
-		pmc_cmp_cells(c, row, &k);
-		row_label(c, row, o->by_benchmark, label, sizeof(label));
-		text_cell(b, label, wb, false);
-		cmp_cell(b, k.old, wo, false);
-		cmp_cell(b, k.new, wn, false);
-		cmp_cell(b, k.change, wc, false);
-		cmp_cell(b, k.test, wt, false);
-		cmp_cell(b, k.limit, wl, false);
-		/* The last cell: the colour cannot shift a column. */
-		if (o->color && verdict_sgr(row))
-			pmc_sb_printf(b, "%s%s\033[0m", verdict_sgr(row), k.verdict);
-		else
-			cmp_cell(b, k.verdict, 0, true);
-		/* The row's note, as the Markdown report shows it (docs/compare.md). */
-		if (row->why && row->kind != PMC_ROW_MISSING)
-			pmc_sb_printf(b, " (%s)", row->why);
-		pmc_sb_put(b, "\n", 1);
-		if (b->len > 32768)
-			ok = pmc_sb_flush(b, out);
-	}
-	if (geomean) {
-		pmc_cmp_geomean_cells(blk, &k);
-		cmp_cell(b, "geomean", wb, false);
-		cmp_cell(b, k.old, wo, false);
-		cmp_cell(b, k.new, wn, false);
-		cmp_cell(b, k.change, wc, false);
-		cmp_cell(b, k.test, wt, true);
-		pmc_sb_put(b, "\n", 1);
-	}
-	/* What was left out is counted, never silently dropped (docs/compare.md, "Folded
-	 * rows"). */
-	if (nfolded)
-		pmc_sb_printf(b, "%zu %s%s without change (~); --all shows %s\n", nfolded,
-			      o->by_benchmark ? "metric" : "benchmark", nfolded == 1 ? "" : "s",
-			      nfolded == 1 ? "it" : "them");
-	return ok;
-}
-
-/* --row metric: a table per benchmark, its metrics in the order of the blocks (gated
- * ones first). A benchmark's rows are consecutive: the comparison adds them pair by
- * pair. */
-static bool by_benchmark_tables(struct pmc_sbuf *b, FILE *out, const struct pmc_comparison *c,
-				const struct pmc_report_opts *o, const char *on, const char *nn)
-{
-	size_t *idx = malloc((c->nrows ? c->nrows : 1) * sizeof(*idx));
-	bool ok = idx != NULL;
-
-	for (size_t i = 0, end; ok && i < c->nrows; i = end) {
-		end = pmc_cmp_benchmark_rows(c, i, idx);
-		if (i)
-			pmc_sb_put(b, "\n", 1);
-		text_cell(b, c->rows[i].bench, 0, true);
-		pmc_sb_put(b, "\n", 1);
-		ok = one_table(b, out, c, o, on, nn, idx, end - i, NULL);
-	}
-	if (!idx)
-		b->oom = true;
-	free(idx);
-	return ok;
-}
-
-static int table_comparison(FILE *out, const struct pmc_comparison *c,
-			    const struct pmc_report_opts *o)
-{
-	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
-	struct pmc_sbuf b = {0};
-	bool ok = true;
-
-	if (!c) {
-		fputs("error: ", out);
-		pmc_escape_text(out, o->error ? o->error : "");
-		fputc('\n', out);
-		return 0;
-	}
-	{
-		char line[512];
-
-		/* The answer first, the detail after it. */
-		/* The line ends with its newline; the names in it came from the input. */
-		if (!o->no_headline && pmc_cmp_headline(c, o, line, sizeof(line))) {
-			size_t n = strlen(line);
-
-			if (n && line[n - 1] == '\n')
-				line[n - 1] = '\0';
-			/* One line, or the summary of three or more commands: each line
-			 * escaped on its own, its newlines kept. */
-			for (char *p = line, *nl; p; p = nl ? nl + 1 : NULL) {
-				nl = strchr(p, '\n');
-				if (nl)
-					*nl = '\0';
-				headline_line(&b, p, o->color);
-				pmc_sb_put(&b, "\n", 1);
-			}
-		}
-	}
-	if (o->by_benchmark)
-		ok = by_benchmark_tables(&b, out, c, o, on, nn);
-	else
-		for (size_t bi = 0; bi < c->nblocks && ok; bi++) {
-			const struct pmc_cmp_block *blk = &c->blocks[bi];
-
-			if (bi)
-				pmc_sb_put(&b, "\n", 1);
-			text_cell(&b, blk->metric, 0, true);
-			pmc_sb_put(&b, " [", 2);
-			text_cell(&b, blk->unit ? blk->unit : "count", 0, true);
-			pmc_sb_printf(&b, ", %s]%s%s\n", pmc_cmp_better_text(blk->better),
-				      blk->simulated ? " (simulated)" : "",
-				      blk->derived ? " (derived)" : "");
-			ok = one_table(&b, out, c, o, on, nn, blk->rows, blk->nrows, blk);
-		}
-	pmc_sb_put(&b, "\n", 1);
-	/* Warnings and errors quote metric ids, names and environment values from the
-	 * input: escaped as every cell is. */
-	for (size_t i = 0; i < c->nwarnings; i++)
-		if (!pmc_cmp_same_as_error(c->warnings[i], o))
-			escaped_line(&b, "warning: ", c->warnings[i]);
-	if (o->error)
-		escaped_line(&b, "error: ", o->error);
-	ok = ok && pmc_sb_flush(&b, out);
-	free(b.p);
-	if (!ok)
-		return errno ? -errno : -EIO;
-	if (o->gate || o->error)
-		fprintf(out, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
-			o->color ? outcome_sgr(o) : "",
-			o->error ? "ERROR" : pmc_cmp_decision_name(o->decision),
-			o->color ? "\033[0m" : "");
-	pmc_cmp_outcome_counts(out, c, false);
-	fputc('\n', out);
-	pmc_cmp_settings_line(out, c);
-	fputc('\n', out);
-	return 0;
-}
-
-/* Each comparison as the two-file table, under a line that names its pair. */
-static int table_comparisons(FILE *out, const struct pmc_comparison *const *cs,
-			     const char *const *names, size_t n, const struct pmc_report_opts *o)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct pmc_report_opts one = *o;
-		struct pmc_sbuf b = {0};
-		bool ok;
-		int r;
-
-		one.old_name = names[0];
-		one.new_name = names[i + 1];
-		pmc_sb_printf(&b, "%s== %zu of %zu: ", i ? "\n" : "", i + 1, n);
-		text_cell(&b, names[0], 0, true);
-		pmc_sb_puts(&b, " -> ");
-		text_cell(&b, names[i + 1], 0, true);
-		pmc_sb_puts(&b, " ==\n");
-		ok = pmc_sb_flush(&b, out);
-		free(b.p);
-		if (!ok)
-			return errno ? -errno : -EIO;
-		r = table_comparison(out, cs[i], &one);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 const struct pmc_reporter pmc_reporter_table = {
     .name = "table",
     .ext = ".txt",
     .result = table_result,
     .needs_analysis = true,
-    .comparison = table_comparison,
-    .comparisons = table_comparisons,
+    .comparison = pmc_table_comparison,
+    .comparisons = pmc_table_comparisons,
 };

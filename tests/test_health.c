@@ -466,6 +466,28 @@ static void test_modes_of_counts(void **state)
 	assert_near(h.mode_sd, 0, 0);
 }
 
+/* Small counts one or two apart are jitter at the counter's resolution, not two modes
+ * (issue 31: "context-switches two modes 33% apart" for 3 and 4); three apart are. */
+static void test_small_counts_are_not_two_modes(void **state)
+{
+	static const double adjacent[12] = {3, 4, 3, 4, 3, 4, 4, 3, 3, 4, 3, 4};
+	static const double two_apart[12] = {3, 5, 3, 5, 3, 5, 5, 3, 3, 5, 3, 5};
+	static const double three_apart[12] = {3, 6, 3, 6, 3, 6, 6, 3, 3, 6, 3, 6};
+	/* The same shape in a time (not whole numbers) is two modes. */
+	static const double times[12] = {3.1, 4.1, 3.1, 4.1, 3.1, 4.1, 4.1, 3.1, 3.1, 4.1, 3.1, 4.1};
+	struct pmc_health h = check(adjacent, 12);
+
+	(void)state;
+	assert_true(h.checked_modes);
+	assert_false(h.multimodal);
+	h = check(two_apart, 12);
+	assert_false(h.multimodal);
+	h = check(three_apart, 12);
+	assert_true(h.multimodal);
+	h = check(times, 12);
+	assert_true(h.multimodal);
+}
+
 /* Exact counts (valgrind): every value equal, nothing to flag, nothing undefined. */
 static void test_constant(void **state)
 {
@@ -696,6 +718,7 @@ int main(void)
 	    cmocka_unit_test(test_outlier),
 	    cmocka_unit_test(test_two_modes),
 	    cmocka_unit_test(test_modes_of_counts),
+	    cmocka_unit_test(test_small_counts_are_not_two_modes),
 	    cmocka_unit_test(test_constant),
 	    cmocka_unit_test(test_zero_median),
 	    cmocka_unit_test(test_too_few),

@@ -23,6 +23,7 @@
 #include "core/result.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
+#include "reporters/wrap.h"
 
 #define N 10
 
@@ -878,6 +879,101 @@ static void test_hostile_names_are_escaped(void **state)
 	pmc_result_free(b);
 }
 
+/* The counts of verdicts: regressions and improvements over the gated rows only, the
+ * others said as changes (issue 31: "4 regressions" when one row was gated). */
+static void test_counts_gated_rows_only(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = t_result("perf");
+	struct pmc_report_opts o = {.sz = sizeof(o), .all_rows = true};
+	struct pmc_comparison *c = NULL;
+	char err[512], *t;
+
+	(void)state;
+	put(a, "x", "task-clock", N, 2e6, 0.01);
+	put(b, "x", "task-clock", N, 2.4e6, 0.01);	/* +20%, gated by default */
+	put(a, "x", "context-switches", N, 100, 0.01);
+	put(b, "x", "context-switches", N, 200, 0.01); /* +100%, not gated */
+	put(a, "x", "cpu-migrations", N, 100, 0.01);
+	put(b, "x", "cpu-migrations", N, 50, 0.01); /* -50%, not gated */
+	assert_int_equal(pmc_compare(a, b, NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->ngated, 1);
+	t = render(c, "table", &o);
+	assert_contains(t, "\n1 regression, 0 improvements, 0 no change, 0 inconclusive in 1 "
+			   "gated row; not gated (2 of 3 rows): 2 changed, 0 no change, 0 "
+			   "inconclusive\n");
+	assert_not_contains(t, "2 regressions");
+	free(t);
+	pmc_comparison_free(c);
+	pmc_result_free(a);
+	pmc_result_free(b);
+}
+
+/* Columns a line of text takes: one per code point. */
+static size_t columns_of(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* Every line of text fits width columns, but one that is a single word. */
+static void assert_fits(const char *text, size_t width)
+{
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *sp = memchr(p, ' ', n);
+
+		if (columns_of(p, n) > width && sp && strspn(p, " ") < n &&
+		    memchr(p + strspn(p, " "), ' ', n - strspn(p, " "))) {
+			print_error("--- text:\n%s\n--- a line of %zu columns: %.*s\n", text,
+				    columns_of(p, n), (int)n, p);
+			fail();
+		}
+		p += n + (nl != NULL);
+	}
+}
+
+/* With a width, the comparison table and its prose fit it (docs/cli.md, "Width"): the
+ * test, the limit and the note go under the row, the legend is wrapped. */
+static void test_table_fits_the_width(void **state)
+{
+	struct fixture *f = *state;
+	struct pmc_report_opts o = {.sz = sizeof(o),
+				    .old_name = "base.json",
+				    .new_name = "pr.json",
+				    .all_rows = true,
+				    .width = 80};
+	char *t = render(f->c, "table", &o);
+
+	assert_fits(t, 80);
+	/* The row keeps its numbers and its verdict; its test is on the next line. */
+	assert_contains(line_with(t, "sort/1k "), "+20.0% [+19.2%, +20.8%]  regression");
+	assert_contains(t, "\n  test q<0.001 n=10+10; limit 5%\n");
+	assert_contains(t, "change (HL): Hodges-Lehmann estimate");
+	free(t);
+}
+
+/* The one wrapper of prose: lines broken at spaces, the indent kept plus two, a word
+ * longer than the width left whole, colour sequences taking no column. */
+static void test_wrap(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(m);
+	pmc_report_wrap(m, "  one two three four five six\nshort\n"
+			   "\033[33mred\033[0m words here\nabcdefghijklmnop x\n", 12);
+	fclose(m);
+	assert_string_equal(buf, "  one two\n    three\n    four\n    five six\nshort\n"
+				 "\033[33mred\033[0m words\n  here\nabcdefghijklmnop\n  x\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -886,6 +982,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	    cmocka_unit_test(test_json_escapes_terminal_controls),
+	    cmocka_unit_test(test_counts_gated_rows_only),
+	    cmocka_unit_test_setup_teardown(test_table_fits_the_width, setup, teardown),
+	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_format_lookup),
 	    cmocka_unit_test(test_format_by_extension),

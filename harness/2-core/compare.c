@@ -24,6 +24,7 @@
 #include "core/compare_priv.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/stats.h"
 
 static const char *const verdict_names[PMC_VERDICT_COUNT] = {
     [PMC_VERDICT_NO_CHANGE] = "no change",
@@ -304,16 +305,85 @@ const char *pmc_cmp_row_threshold(const struct pmc_cmp_row *row)
 	return row->threshold ? row->threshold->text : "";
 }
 
+/* The smallest measured value of b's metric id, or NAN. */
+static double min_or_nan(const struct pmc_benchmark *b, const char *id)
+{
+	const struct pmc_metric *m = pmc_benchmark_find_metric((struct pmc_benchmark *)b, id);
+	double min = NAN;
+
+	for (size_t i = 0; m && i < m->n; i++)
+		if (!(m->values[i] >= min))
+			min = isnan(m->values[i]) ? min : m->values[i];
+	return min;
+}
+
+double pmc_benchmark_cpu_share(const struct pmc_benchmark *b)
+{
+	double cpu = min_or_nan(b, "task-clock"), wall = min_or_nan(b, "wall-time");
+
+	if (isnan(cpu))
+		cpu = min_or_nan(b, "cpu-time");
+	return wall > 0 ? cpu / wall : NAN;
+}
+
+double pmc_result_cpu_share(const struct pmc_result *r)
+{
+	double share = NAN;
+
+	for (size_t i = 0; r && i < r->nbench; i++) {
+		double s = pmc_benchmark_cpu_share(&r->benchmarks[i]);
+
+		if (!(s >= share))
+			share = isnan(s) ? share : s;
+	}
+	return share;
+}
+
+/* The row of metric id for benchmark bench, or NULL. */
+static const struct pmc_cmp_row *row_of(const struct pmc_comparison *c, const char *id,
+					const char *bench)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].metric, id) == 0 && strcmp(c->rows[i].bench, bench) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
+{
+	double share = NAN;
+
+	for (size_t i = 0; c && i < c->nrows; i++) {
+		const struct pmc_cmp_row *t = &c->rows[i], *w;
+
+		/* The CPU time: task-clock, or user+system where it was denied. */
+		if (strcmp(t->metric, "task-clock") != 0 &&
+		    (strcmp(t->metric, "cpu-time") != 0 || row_of(c, "task-clock", t->bench)))
+			continue;
+		if (!(w = row_of(c, "wall-time", t->bench)))
+			continue;
+		if (t->has_old && w->has_old && w->old.min > 0 &&
+		    !(t->old.min / w->old.min >= share))
+			share = t->old.min / w->old.min;
+		if (t->has_new && w->has_new && w->new.min > 0 &&
+		    !(t->new.min / w->new.min >= share))
+			share = t->new.min / w->new.min;
+	}
+	return pmc_metric_primary_order(share);
+}
+
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)
 {
+	const char *const *primary = pmc_comparison_primary(c);
+
 	if (!c)
 		return NULL;
-	for (size_t p = 0; pmc_metric_primary[p]; p++) {
+	for (size_t p = 0; primary[p]; p++) {
 		for (size_t bi = 0; bi < c->nblocks; bi++) {
 			const struct pmc_cmp_block *blk = &c->blocks[bi];
 			const struct pmc_cmp_row *row;
 
-			if (strcmp(blk->metric, pmc_metric_primary[p]) != 0)
+			if (strcmp(blk->metric, primary[p]) != 0)
 				continue;
 			if (blk->nrows != 1)
 				return NULL;

@@ -193,3 +193,18 @@ size_t pmc_compare_min_n_ci(double confidence);
  * metric (task-clock when it was measured on both sides, else wall-time), with a ratio.
  * NULL when there is none, or when several benchmarks make one line impossible. */
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c);
+
+/* The primary metrics of c in the order its headline picks them
+ * (pmc_metric_primary_order over the smallest CPU time / wall-time, on either side, of
+ * the benchmarks with both). Each side's share is of its fastest runs (its minimums),
+ * the runs the machine's load disturbed least (J. Chen and J. Revels, "Robust
+ * benchmarking in noisy environments", 2016): a busy command on a loaded machine keeps
+ * its CPU time. */
+const char *const *pmc_comparison_primary(const struct pmc_comparison *c);
+
+struct pmc_benchmark;
+struct pmc_result;
+/* The least task-clock (else cpu-time) / the least wall-time of b's runs, or NAN without
+ * both; of r: the smallest over its benchmarks (NAN when none has both). */
+double pmc_benchmark_cpu_share(const struct pmc_benchmark *b);
+double pmc_result_cpu_share(const struct pmc_result *r);

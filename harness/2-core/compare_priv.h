@@ -85,6 +85,8 @@ struct ctx {
 	const char *missing_example[2];
 	const char *missing_status[2];
 	size_t nonpositive;
+	/* The first few of them (indexes into pmc_comparison.rows), named by the warning. */
+	size_t nonpositive_rows[4];
 };
 
 /* Where a row's statistics failed: in one side's summary, or in the comparison of both;

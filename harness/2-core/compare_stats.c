@@ -484,8 +484,8 @@ int pmc_cmp_compute_rows(struct ctx *x)
 		if (!row->paired && !row->by_process &&
 		    (row->old_nruns && row->old_runs[0].iterations && !row->old_runs[0].process))
 			x->nno_process++;
-		if (!(row->old.min > 0 && row->new.min > 0))
-			x->nonpositive++;
+		if (!(row->old.min > 0 && row->new.min > 0) && x->nonpositive++ < 4)
+			x->nonpositive_rows[x->nonpositive - 1] = i;
 	}
 	return 0;
 }

@@ -240,11 +240,26 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 				 "share its conditions; measure the baseline again with this "
 				 "version to test at the level of processes",
 				 x->nno_process, x->nno_process == 1 ? "" : "s");
-	if (r == 0 && x->nonpositive)
+	if (r == 0 && x->nonpositive) {
+		/* Named: "system-time of b, cpu-migrations of b and 2 more". */
+		char names[512];
+		size_t used = 0, shown = x->nonpositive < 4 ? x->nonpositive : 4;
+
+		names[0] = '\0';
+		for (size_t i = 0; i < shown && used < sizeof(names); i++) {
+			const struct pmc_cmp_row *row = &c->rows[x->nonpositive_rows[i]];
+
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s of %s",
+						 i ? ", " : "", row->metric, row->bench);
+		}
+		if (x->nonpositive > shown && used < sizeof(names))
+			snprintf(names + used, sizeof(names) - used, " and %zu more",
+				 x->nonpositive - shown);
 		r = pmc_cmp_warn(c,
-				 "%zu row%s zero or negative values: the change has no "
+				 "%zu row%s zero or negative values (%s): the change has no "
 				 "confidence interval there",
-				 x->nonpositive, x->nonpositive == 1 ? " holds" : "s hold");
+				 x->nonpositive, x->nonpositive == 1 ? " holds" : "s hold", names);
+	}
 	for (size_t i = 0; r == 0 && i < x->nslots; i++)
 		if (x->slots[i].only_new && x->slots[i].selected)
 			r = pmc_cmp_warn(c,

@@ -38,6 +38,10 @@
 #define MODE_MIN_SHARE 0.2
 #define MODE_MIN_GROUP 3
 
+/* Whole-number samples (counts): a gap narrower than this many units is jitter at the
+ * counter's resolution, not a mode (count_jitter). */
+#define MODE_MIN_COUNT_GAP 3
+
 /* Two modes when the gap is at least MODE_GAP_K / n pooled standard deviations. In 2 x 10^5
  * lognormal samples with a CV of 30% per n from 10 to 100, the largest admissible gap
  * reached it in at most 0.1% (normal samples: 0.08%; docs/statistics.md). */
@@ -453,6 +457,21 @@ static void check_outliers(const double *sorted, size_t m, const struct params *
 	h->checked_outliers = true;
 }
 
+/* Whether a gap between whole numbers (event counts: context switches, migrations, page
+ * faults) is too small in absolute terms to be a mode: the resolution rule of
+ * check_modes, for counts. A counter's unit is its resolution, and a count that moves by
+ * one or two (a context switch more when a timer tick or a wake-up lands in the run) is
+ * jitter at that resolution, however large it is relative to a small count: 3 and 4
+ * context switches are one level, 33% apart. Gaps of at least MODE_MIN_COUNT_GAP units
+ * (30 and 40 page faults) are judged as any other. */
+static bool count_jitter(const double *sorted, size_t m, double gap)
+{
+	for (size_t i = 0; i < m; i++)
+		if (sorted[i] != floor(sorted[i]))
+			return false;
+	return gap < MODE_MIN_COUNT_GAP;
+}
+
 /* Two modes, by a gap test in the spirit of the "gapping" of H. Wainer and S. Schacht
  * (Psychometrika, 1978): the sorted values are split at their largest gap that leaves
  * each side MODE_MIN_SHARE of them (and MODE_MIN_GROUP), and the gap is compared with the
@@ -497,7 +516,7 @@ static void check_modes(const double *sorted, size_t m, const struct params *p,
 	h->mode_gap = gap;
 	h->mode_sd = sqrt(ss / (double)(m - 2));
 	h->multimodal = gap > 0 && gap > step && gap * (double)m >= MODE_GAP_K * h->mode_sd &&
-			practical(gap, h->median, p);
+			practical(gap, h->median, p) && !count_jitter(sorted, m, gap);
 }
 
 int pmc_health_check(const double *values, size_t n, const struct pmc_health_opts *opts,

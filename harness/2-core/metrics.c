@@ -103,7 +103,7 @@
 	/* CPU time as another tool measured it (Google Benchmark's cpu_time, docs/import.md):    \
 	 * the CPU time of the timed thread, or process, by that tool's clock. */                  \
 	X("cpu-time", "ns", LOWER, GATED, TIME, MEASURED, TRAILER,                                 \
-	  "CPU time of the timed thread (imported)")                                               \
+	  "CPU time: user+system where task-clock was denied, or as imported")                     \
 	/* Throughput of a microbenchmark (docs/microbench.md): the work per iteration it set,     \
 	 * over wall-time/op: a time kind. Reported, not gated: wall-time/op is. */                \
 	X("items/s", "items/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \
@@ -274,7 +274,21 @@ const char *pmc_metric_info_description(const struct pmc_metric_info *info)
 	return info ? info->description : NULL;
 }
 
-const char *const pmc_metric_primary[] = {"task-clock", "wall-time", NULL};
+/* cpu-time: user+system where task-clock was denied (derive.c), a better measure of the
+ * work than the wall-time it used to fall back to. */
+const char *const pmc_metric_primary[] = {"task-clock", "cpu-time", "wall-time", NULL};
+static const char *const primary_waiting[] = {"wall-time", "task-clock", "cpu-time", NULL};
+
+const char *const *pmc_metric_primary_order(double cpu_share)
+{
+	/* NAN compares false: task-clock first, as before anything is known. */
+	return cpu_share < PMC_PRIMARY_MIN_CPU_SHARE ? primary_waiting : pmc_metric_primary;
+}
+
+bool pmc_metric_primary_waits(const char *const *order)
+{
+	return order == primary_waiting;
+}
 
 bool pmc_metric_drifts(const char *id)
 {

@@ -42,8 +42,23 @@ const struct pmc_metric_info *pmc_metric_find(const char *id);
 /* The primary time metrics, in order of preference, NULL-terminated: task-clock when
  * counted, else wall-time. The headline, the fastest command, the reference block and
  * the progress line's median all pick the first of these a result has
- * (docs/compare.md, "The headline"). */
+ * (docs/compare.md, "The headline"), in the order pmc_metric_primary_order() gives. */
 extern const char *const pmc_metric_primary[];
+
+/* Commands whose CPU time is below this share of their wall-time mostly wait (sleep,
+ * I/O, a server): what the user waits for is the wall-time. Low enough that a busy
+ * command on a loaded machine (a fifth of a CPU is four other runnable tasks on its
+ * CPU) keeps its CPU time, whose measure the load does not stretch. */
+#define PMC_PRIMARY_MIN_CPU_PERCENT 20
+#define PMC_PRIMARY_MIN_CPU_SHARE (PMC_PRIMARY_MIN_CPU_PERCENT / 100.0)
+
+/* The one rule for the primary metric: pmc_metric_primary's ids, wall-time first when
+ * cpu_share (the smallest CPU time / wall-time of the compared commands, of their fastest
+ * runs: pmc_comparison_primary; NAN when unknown) is below PMC_PRIMARY_MIN_CPU_SHARE. */
+const char *const *pmc_metric_primary_order(double cpu_share);
+
+/* Whether order (from pmc_metric_primary_order) put wall-time first for low CPU use. */
+bool pmc_metric_primary_waits(const char *const *order);
 
 /* Whether a metric's value moves with the machine's conditions (load, frequency, what
  * runs beside it, cache contention) rather than only with the work the program does:

@@ -155,6 +155,22 @@ static const char *describe_failure(const struct pmc_spawn_result *sr, char *buf
 	return buf;
 }
 
+/* What to do about a failure, for its message: a run killed at --timeout needs more time
+ * (its output would not say why it was slow); another shows what it said. "" when
+ * nothing helps. lead: the hint follows the message ("; ..."), else it precedes more
+ * ("...; "). */
+static const char *failure_hint(const struct pmc_runner_opts *o,
+				const struct pmc_spawn_result *sr, bool lead)
+{
+	if (sr->timed_out)
+		return lead ? "; give it a longer --timeout if it needs more time"
+			    : "give it a longer --timeout if it needs more time; ";
+	if (o->show_output)
+		return "";
+	return lead ? "; run it with --show-output to see what it said"
+		    : "run it with --show-output to see what it said; ";
+}
+
 /* Keeps the end of what a failed run wrote to stderr in o->tail: its last lines, without
  * the first when the bytes kept start within it (unless it is the only one). */
 static void keep_tail(const struct pmc_runner_opts *o, const struct pmc_spawn_result *sr)
@@ -230,9 +246,7 @@ static int run_hook(const char *what, const char *script, const struct pmc_runne
 	if (sr.exit_code != 0 || sr.term_signal || sr.timed_out) {
 		keep_tail(o, &sr);
 		pmc_err_set(err, errlen, "--%s '%s' for '%s' %s%s", what, script, cmd->display,
-			    describe_failure(&sr, how, sizeof(how)),
-			    o->show_output ? ""
-					   : "; run it with --show-output to see what it said");
+			    describe_failure(&sr, how, sizeof(how)), failure_hint(o, &sr, true));
 		return -ECHILD;
 	}
 	return 0;
@@ -351,9 +365,7 @@ static int check_run(const struct pmc_runner_cmd *cmd, const struct session *x,
 			    "%s run %zu of '%s' %s; %s--ignore-failure records failing runs "
 			    "(an error path on purpose)",
 			    measured ? "measured" : "warm-up", n, cmd->display,
-			    describe_failure(sr, how, sizeof(how)),
-			    o->show_output ? ""
-					   : "run it with --show-output to see what it said; ");
+			    describe_failure(sr, how, sizeof(how)), failure_hint(o, sr, false));
 		}
 		return cr < 0 ? cr : -ECHILD;
 	}

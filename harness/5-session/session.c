@@ -309,7 +309,8 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 			 const struct pmc_result *result, const char *format)
 {
 	PMC_OPTS(pmc_report_opts, ro, .median = cfg->median, .confidence = 0.95,
-		 .color = pmc_session_compare_color(cmp, cfg->out));
+		 .color = pmc_session_compare_color(cmp, cfg->out),
+		 .width = pmc_session_stream_width(cfg->out));
 	int r;
 
 	r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
@@ -373,7 +374,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	 * program's brief table names them in one line (docs/microbench.md, "The report"). */
 	char missing_why[512] = "";
 	bool brief = !commands && cfg->out && strcmp(format, "brief") == 0;
-	bool user_only = false, interrupted = false;
+	bool user_only = false, interrupted = false, md_first = false;
 	int r;
 
 	seq.cmp = &cmp;
@@ -482,7 +483,11 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	if (commands && n >= 2 && !base && !cfg->runs_auto && strcmp(format, "table") == 0 &&
 	    cfg->out)
 		pre = headline(cfg, &cmp, result);
-	if (cfg->out && (r = report_result(cfg, &cmp, result, format)) < 0)
+	/* Markdown for a pull request: the verdict and the headline first, the runs' tables
+	 * after the comparison (docs/ci.md). */
+	md_first = commands && n > 1 && !base && !cfg->runs_auto && cfg->out &&
+		   compare_out == cfg->out && strcmp(format, "markdown") == 0;
+	if (cfg->out && !md_first && (r = report_result(cfg, &cmp, result, format)) < 0)
 		goto out;
 	if (cfg->runs_auto && (r = pmc_session_seq_settle(&seq, result, pr)) < 0)
 		goto out;
@@ -515,7 +520,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		d = pmc_session_compare_results(base, cfg->baseline, result, "this run", &cmp, true,
 						pr);
 	} else if (commands && n > 1) {
-		if (compare_out) {
+		if (compare_out && !md_first) {
 			fprintf(compare_out, "\nComparison against the reference '%s':\n",
 				result->benchmarks[cfg->reference].name);
 			fflush(compare_out);
@@ -525,6 +530,11 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		d = pmc_session_compare_reference(result, cfg->reference, &cmp,
 						  cfg->gate && !cfg->runs_auto, pre, pr);
 		pre = NULL;
+		if (md_first) {
+			fputc('\n', cfg->out);
+			if ((r = report_result(cfg, &cmp, result, format)) < 0)
+				goto out;
+		}
 	} else if (cfg->labels) {
 		/* Two builds: the second against the first, benchmark by benchmark
 		 * (docs/microbench.md, "Comparing two builds"). */

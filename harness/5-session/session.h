@@ -204,6 +204,12 @@ void pmc_session_compare_clear(struct pmc_session_compare *c);
 /* Whether reports on f get colour. */
 bool pmc_session_compare_color(const struct pmc_session_compare *c, FILE *f);
 
+/* The columns a report on f may take (pmc_report_opts.width): COLUMNS when it is a
+ * number, as ls(1) and every curses program honour it; else the width of the terminal f
+ * writes to (TIOCGWINSZ); else 0, no limit: a pipe or a file gets every column, as perf
+ * stat and hyperfine write them (docs/cli.md, "Width"). */
+unsigned pmc_session_stream_width(FILE *f);
+
 /* Compares new against old as `compare` (gate=false) or `gate` (gate=true) would, writes
  * the report on c->out (and to the report file and the exports) and returns the decision
  * (PMC_DECISION_PASS for a comparison that is not a gate). old_name/new_name label the

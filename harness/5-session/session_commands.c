@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/path.h"
+#include "core/compare.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/stats.h"
@@ -76,11 +77,13 @@ static void running_median(const struct progress *pg, size_t cmd, struct pmc_ses
 {
 	struct pmc_benchmark *b = pmc_result_find_benchmark(pg->result, pg->cfg->cmds[cmd].name);
 
-	for (size_t i = 0; b && pmc_metric_primary[i]; i++) {
-		struct pmc_metric *m = pmc_benchmark_find_metric(b, pmc_metric_primary[i]);
+	const char *const *primary = pmc_metric_primary_order(b ? pmc_benchmark_cpu_share(b) : NAN);
+
+	for (size_t i = 0; b && primary[i]; i++) {
+		struct pmc_metric *m = pmc_benchmark_find_metric(b, primary[i]);
 
 		if (m && m->n && pmc_median_of(m->values, m->n, &p->median) == 0) {
-			p->median_metric = pmc_metric_primary[i];
+			p->median_metric = primary[i];
 			p->median_unit = m->unit;
 			return;
 		}

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/atomic_file.h"
@@ -15,6 +16,7 @@
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
+#include "reporters/wrap.h"
 #include "session/session.h"
 
 int pmc_session_compare_init(struct pmc_session_compare *c)
@@ -52,6 +54,27 @@ bool pmc_session_compare_color(const struct pmc_session_compare *c, FILE *f)
 		fd = f == stderr ? STDERR_FILENO : STDOUT_FILENO;
 	/* https://no-color.org: set and not empty. */
 	return isatty(fd) && !(no && no[0]);
+}
+
+unsigned pmc_session_stream_width(FILE *f)
+{
+	const char *cols = getenv("COLUMNS");
+	struct winsize ws = {0};
+	int fd = f ? fileno(f) : -1;
+
+	if (cols && *cols) {
+		char *end;
+		unsigned long n = strtoul(cols, &end, 10);
+
+		/* Narrower than a name and its number is no layout at all. */
+		if (*end == '\0' && n >= 40 && n <= 10000)
+			return (unsigned)n;
+	}
+	if (f && fd < 0)
+		fd = f == stderr ? STDERR_FILENO : STDOUT_FILENO;
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 0;
 }
 
 /* Where the time went (session_profiles.c), after the verdicts, when both sides have
@@ -206,7 +229,7 @@ static enum pmc_decision report(int r, struct pmc_comparison *cmp, char *err, si
 	PMC_OPTS(pmc_gate_opts, go, .fail_on_inconclusive = c->fail_on_inconclusive);
 	PMC_OPTS(pmc_report_opts, ro, .old_name = old_name, .new_name = new_name, .gate = gate,
 		 .no_headline = no_headline, .color = stream_color(c), .all_rows = c->all_rows,
-		 .by_benchmark = c->by_benchmark);
+		 .by_benchmark = c->by_benchmark, .width = c->out ? pmc_session_stream_width(c->out) : 0);
 	enum pmc_decision d = PMC_DECISION_PASS;
 	char gate_err[1280];
 
@@ -307,8 +330,11 @@ struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, 
 
 	if (pmc_compare_reference(r, ref, &co, &cmp, err, sizeof(err)) < 0)
 		return NULL;
-	if (out && pmc_cmp_headline(cmp, &ro, line, sizeof(line)))
-		fprintf(out, "%s\n", line);
+	/* The headline, and a blank line before the run table. */
+	if (out && pmc_cmp_headline(cmp, &ro, line, sizeof(line))) {
+		pmc_report_wrap(out, line, pmc_session_stream_width(out));
+		fputc('\n', out);
+	}
 	return cmp;
 }
 
@@ -333,7 +359,8 @@ enum pmc_decision pmc_session_compare_many(struct pmc_result *const *rs, const c
 {
 	struct pmc_comparison **cs = calloc(n - 1, sizeof(*cs));
 	PMC_OPTS(pmc_report_opts, ro, .old_name = names[0], .color = stream_color(c),
-		 .all_rows = c->all_rows, .by_benchmark = c->by_benchmark);
+		 .all_rows = c->all_rows, .by_benchmark = c->by_benchmark,
+		 .width = c->out ? pmc_session_stream_width(c->out) : 0);
 	struct pmc_session_comparison_set set = {
 	    .cs = (const struct pmc_comparison *const *)cs, .names = names, .n = n - 1};
 	enum pmc_decision d = PMC_DECISION_ERROR;

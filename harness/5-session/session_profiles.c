@@ -4,6 +4,7 @@
  * result file; `compare`, `gate` and `run` then say which functions account for a
  * regression and draw its differential flame graph. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,22 @@ static char *dir_for(const char *result_path)
 
 /* DIR/SLUG.EXT: the benchmark's name as a readable file name that cannot leave DIR and
  * is distinct for distinct names (harness/0-base/slug.h). */
+/* path as a pull request's reader finds it among the job's artifacts: relative to the
+ * working directory when it is inside it (a runner's /home/runner/work/... means nothing
+ * there), else as it is. Points into path. */
+static const char *relative(const char *path)
+{
+	char cwd[PATH_MAX];
+	size_t n;
+
+	if (path[0] != '/' || !getcwd(cwd, sizeof(cwd)))
+		return path;
+	n = strlen(cwd);
+	if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return path;
+}
+
 static char *file_for(const char *dir, const char *name, const char *ext)
 {
 	char slug[PMC_SLUG_SIZE], *path;
@@ -403,7 +420,7 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
 		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, NULL, pr) == 0))
 			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ",
-				svg);
+				markdown ? relative(svg) : svg);
 		free(svg);
 	}
 }

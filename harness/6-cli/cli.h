@@ -140,6 +140,9 @@ int pmc_cli_compare_opts_check_used(const struct pmc_cli_compare_opts *o, bool c
  * symbols in ASCII ("±" as "+-") and any other non-ASCII character as "?". A no-op
  * unless main() asked; returns 0, or -1 when out of memory. */
 void pmc_cli_set_ascii(bool ascii);
+/* Whether the locale the environment names (LC_ALL, LC_CTYPE, LANG) has a character set
+ * other than UTF-8 (nl_langinfo(CODESET)): the one test of when to write ASCII. */
+bool pmc_cli_locale_ascii(void);
 int pmc_cli_ascii_wrap(FILE **stream);
 /* Flushes and closes the streams pmc_cli_ascii_wrap() made, and puts the originals
  * back; returns 0, or -1 when writing failed. */

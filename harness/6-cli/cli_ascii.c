@@ -1,7 +1,10 @@
 /* Plain ASCII output when the locale's character set is not UTF-8 (LC_ALL=C, a serial
  * console): the reports' few symbols spelled in ASCII ("±" as "+-", "…" as "..."), any
- * other non-ASCII character as "?". main() alone looks at the locale; a program that
- * links libpmcbench (pmc_main_defs) keeps its streams as they are. */
+ * other non-ASCII character as "?". main() and a benchmark program's command line
+ * (pmc_main_defs) ask pmc_cli_locale_ascii(); a program that links libpmcbench without
+ * them keeps its streams as they are. */
+#include <langinfo.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,20 @@ static struct {
 void pmc_cli_set_ascii(bool ascii)
 {
 	ascii_wanted = ascii;
+}
+
+bool pmc_cli_locale_ascii(void)
+{
+	/* The locale the environment names, read without setlocale(): a program that links
+	 * libpmcbench keeps its own. */
+	locale_t l = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+	bool ascii;
+
+	if (!l)
+		return true; /* a locale that does not exist is the C locale's ASCII */
+	ascii = strcmp(nl_langinfo_l(CODESET, l), "UTF-8") != 0;
+	freelocale(l);
+	return ascii;
 }
 
 /* What the reports write, in ASCII. */
@@ -104,6 +121,10 @@ int pmc_cli_ascii_wrap(FILE **stream)
 
 	if (!ascii_wanted)
 		return 0;
+	/* Once: `run --library` and a benchmark program's command line both ask. */
+	for (size_t i = 0; i < sizeof(wrapped) / sizeof(wrapped[0]); i++)
+		if (wrapped[i].where == stream)
+			return 0;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -1;

@@ -478,11 +478,26 @@ int pmc_main_defs(int argc, char **argv, const struct pmc_bench_def *begin,
 	if (strrchr(prog, '/'))
 		prog = strrchr(prog, '/') + 1;
 	const struct pmc_cli_build own = {.begin = begin, .end = end};
+	int code;
 
 	/* Its messages send the user to its own --help, as it was started. */
 	pmc_cli_set_program(argc > 0 && argv[0] ? argv[0] : prog);
-
-	return pmc_cli_microbench(argc, argv, prog, &own, 1);
+	/* ASCII where the locale is not UTF-8, as pmcbench's own main() does: its messages
+	 * here, its table where pmc_cli_microbench knows the format. */
+	if (pmc_cli_locale_ascii()) {
+		pmc_cli_set_ascii(true);
+		if (pmc_cli_ascii_wrap(&stderr) < 0) {
+			pmc_cli_error("out of memory");
+			return PMC_EXIT_ERROR;
+		}
+	}
+	code = pmc_cli_microbench(argc, argv, prog, &own, 1);
+	if (pmc_cli_ascii_finish() < 0 && code != PMC_EXIT_ERROR) {
+		fprintf(stderr, "%s: error: cannot write to standard output\n", prog);
+		code = PMC_EXIT_ERROR;
+	}
+	pmc_cli_set_ascii(false);
+	return code;
 }
 
 /* The child of --profile: runs one benchmark's loop for the time asked. Exit code. */
@@ -791,6 +806,16 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		cfg.format = "brief";
 	if (pmc_session_format_is_document(cfg.format) && !(report = document_stream()))
 		goto out;
+	if (!report) {
+		FILE *was = stdout;
+
+		if (pmc_cli_ascii_wrap(&stdout) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+		if (cfg.out == was)
+			cfg.out = stdout;
+	}
 	if (report)
 		cfg.out = report;
 	r = pmc_session_exec(&cfg, &d, NULL);

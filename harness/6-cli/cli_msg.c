@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "reporters/escape.h"
+#include "reporters/wrap.h"
+#include "session/session.h"
 
 /* Every message goes through pmc_escape_text: a file name, an event list or a command
  * the user gave may hold ESC or C1 bytes, which must not drive the terminal (issue 19,
@@ -14,17 +16,25 @@
 __attribute__((format(printf, 2, 0))) static void vmsg(const char *prefix, const char *fmt,
 						       va_list ap)
 {
-	char *text = NULL;
+	char *text = NULL, *line = NULL;
+	size_t len = 0;
+	FILE *m;
 
-	fprintf(stderr, "pmcbench: %s", prefix);
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
-	if (text)
-		pmc_escape_text(stderr, text);
-	else
-		fputs("(out of memory)", stderr);
+	/* One message, one line, wrapped to the terminal's width (docs/cli.md, "Width"). */
+	m = open_memstream(&line, &len);
+	if (m) {
+		fprintf(m, "pmcbench: %s", prefix);
+		if (text)
+			pmc_escape_text(m, text);
+		else
+			fputs("(out of memory)", m);
+		if (fclose(m) == 0 && line)
+			pmc_report_wrap(stderr, line, pmc_session_stream_width(stderr));
+	}
+	free(line);
 	free(text);
-	fputc('\n', stderr);
 }
 
 void pmc_cli_error(const char *fmt, ...)

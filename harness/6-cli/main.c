@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	/* Only the character set, only here: numbers keep the C locale's format, and a
 	 * program linking libpmcbench keeps its own locale. */
 	setlocale(LC_CTYPE, "");
-	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) {
+	if (pmc_cli_locale_ascii()) {
 		pmc_cli_set_ascii(true);
 		if (pmc_cli_ascii_wrap(&stderr) < 0) {
 			pmc_cli_error("out of memory");

@@ -54,8 +54,13 @@ struct pmc_report_opts {
 	/* Table and Markdown: one table per benchmark with a row per metric, instead of one
 	 * per metric with a row per benchmark (`compare --row metric`). */
 	bool by_benchmark;
+	/* Table and the brief table: the most columns a line may take (0: no limit). The
+	 * report then uses its narrow layout: columns dropped or moved to a second line,
+	 * prose wrapped; only a word longer than the width (a name) still overflows. The
+	 * caller decides (COLUMNS, else the terminal's width: docs/cli.md, "Width"). */
+	unsigned width;
 };
-#define pmc_report_opts__last_field by_benchmark
+#define pmc_report_opts__last_field width
 
 /* What a format renders. */
 enum pmc_report_kind {

@@ -851,3 +851,34 @@ test_a_full_disk_is_named() {
 	expect_exit 2 sh -c "'$PMCBENCH' compare --format json a.json a.json >/dev/full" || return 1
 	expect_grep 'No space left on device' "$TMP/err"
 }
+
+# The headline's metric, one rule (docs/compare.md, "The headline"): the CPU time
+# (task-clock, else user+system as cpu-time) unless it is under a fifth of the wall-time,
+# when the commands mostly wait and the wall-time answers "which is faster".
+test_headline_metric_follows_cpu_use() {
+	# Sleeps: 0.1 ms of CPU in 10 ms and in 50 ms.
+	mkresult a.json 'x::task-clock=1e5,0.01' 'x::wall-time=1e7,0.01'
+	mkresult b.json 'x::task-clock=1e5,0.01' 'x::wall-time=5e7,0.01'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep '^b\.json ran 5\.00x slower than a\.json .*\(wall-time; the commands mostly wait: CPU time < 20%\)$' \
+		"$TMP/out" || return 1
+	# Busy: 9 ms of CPU in 10 ms.
+	mkresult c.json 'x::task-clock=9e6,0.01' 'x::wall-time=1e7,0.01'
+	mkresult d.json 'x::task-clock=1.8e7,0.01' 'x::wall-time=5e7,0.01'
+	expect_exit 0 "$PMCBENCH" compare c.json d.json || return 1
+	expect_grep '^d\.json ran 2\.00x slower than c\.json .*\(task-clock\)$' "$TMP/out" || return 1
+	# task-clock denied: cpu-time, not the wall-time.
+	mkresult e.json 'x::cpu-time=9e6,0.01@unit=ns' 'x::wall-time=1e7,0.01'
+	mkresult f.json 'x::cpu-time=2.7e7,0.01@unit=ns' 'x::wall-time=5e7,0.01'
+	expect_exit 0 "$PMCBENCH" compare e.json f.json || return 1
+	expect_grep '^f\.json ran 3\.00x slower than e\.json .*\(cpu-time\)$' "$TMP/out"
+}
+
+# The warning of rows without a log scale names them (issue 31).
+test_nonpositive_rows_are_named() {
+	mkresult a.json 'x::task-clock=2e6,0.01' 'x::system-time=0,0' 'x::cpu-migrations=0,0'
+	mkresult b.json 'x::task-clock=2e6,0.01' 'x::system-time=0,0' 'x::cpu-migrations=0,0'
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep '^warning: 2 rows hold zero or negative values \((system-time of x, cpu-migrations of x|cpu-migrations of x, system-time of x)\): ' \
+		"$TMP/out"
+}

@@ -176,3 +176,154 @@ test_headline_three_commands() {
 	[ "$(grep -c ' ran$' "$TMP/out")" = 1 ] || { fail "the summary is repeated"; return 1; }
 	expect_grep '^benchmark +one +command +change' "$TMP/out"
 }
+
+# max_width FILE: the widest line of FILE in columns (code points).
+max_width() {
+	python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] or [0]))' "$1"
+}
+
+# At COLUMNS=80 no line of run (one and two commands), compare or a benchmark program is
+# wider than 80 columns (docs/cli.md, "Width"); the rows a PMU-less machine cannot count
+# are one line.
+test_width_80() {
+	local w
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" run -r 3 -- "$WORK" loop 10 || return 1
+	cat "$TMP/out" "$TMP/err" >one.txt
+	w=$(max_width one.txt)
+	[ "$w" -le 80 ] || { cat one.txt >&2; fail "run of one command: a line of $w columns"; return 1; }
+	if grep -q 'unsupported (ENOENT)' one.txt; then
+		[ "$(grep -c '<not supported>' one.txt)" = 1 ] &&
+			expect_grep '^  <not supported> +cycles, instructions, ' one.txt ||
+			{ cat one.txt >&2; fail "the rows not supported are not one line"; return 1; }
+	fi
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" run -r 6 -n a -c "$WORK loop 10" -n b -c "$WORK loop 20" || return 1
+	cat "$TMP/out" "$TMP/err" >two.txt
+	w=$(max_width two.txt)
+	[ "$w" -le 80 ] || { cat two.txt >&2; fail "run of two commands: a line of $w columns"; return 1; }
+	mkresult a.json 'sort::task-clock=2e6,0.01' 'sort::wall-time=2.1e6,0.01'
+	mkresult b.json 'sort::task-clock=2.4e6,0.01' 'sort::wall-time=2.5e6,0.01'
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	w=$(max_width "$TMP/out")
+	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare: a line of $w columns"; return 1; }
+	# One base and two files; a table per benchmark (--row metric), whose medians fill
+	# the line: the change goes under the row too.
+	mkresult c.json 'sort::task-clock=2.1e6,0.01' 'sort::wall-time=2.2e6,0.01'
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare a.json b.json c.json || return 1
+	w=$(max_width "$TMP/out")
+	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare of three files: a line of $w columns"; return 1; }
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" compare --row metric a.json b.json || return 1
+	w=$(max_width "$TMP/out")
+	[ "$w" -le 80 ] || { cat "$TMP/out" >&2; fail "compare --row metric: a line of $w columns"; return 1; }
+	# Without COLUMNS, in a pipe: every column, as before.
+	expect_exit 0 "$PMCBENCH" compare a.json b.json || return 1
+	expect_grep '^benchmark +a\.json +b\.json +change \(HL\) +test +limit +verdict$' "$TMP/out" || return 1
+	local prog
+	prog="$(dirname "$PMCBENCH")/../../bench/examples/sort"
+	[ -x "$prog" ] || skip "no bench/examples/sort beside $PMCBENCH"
+	COLUMNS=80 expect_exit 0 "$prog" --min-time 0.001 -r 2 || return 1
+	cat "$TMP/out" "$TMP/err" >b.txt
+	w=$(max_width b.txt)
+	[ "$w" -le 80 ] || { cat b.txt >&2; fail "a benchmark program: a line of $w columns"; return 1; }
+}
+
+# Commands that mostly sleep: the headline is in wall-time, says why, and names the
+# slower command (sleep 0.05 against sleep 0.01: about 5x).
+test_headline_wall_time_when_waiting() {
+	expect_exit 0 "$PMCBENCH" run -q -r 8 -n a -c 'sleep 0.01' -n b -c 'sleep 0.05' || return 1
+	expect_grep '^b ran [3-6]\.[0-9]+x slower than a .*\(wall-time, paired; the commands mostly wait' \
+		"$TMP/out"
+}
+
+# bench_program NAME: the path of a built benchmark program of bench/examples, or skips.
+bench_program() {
+	local prog
+	prog="$(dirname "$PMCBENCH")/../../bench/examples/$1"
+	[ -x "$prog" ] || skip "no bench/examples/$1 beside $PMCBENCH"
+	echo "$prog"
+}
+
+# In the C locale (a character set other than UTF-8) every output is ASCII: run's table
+# and Markdown, a benchmark program, run --library (README, "Output"); the JSON report is
+# data and keeps its UTF-8.
+test_ascii_in_the_c_locale() {
+	local prog lib
+	LC_ALL=C "$PMCBENCH" run -q -r 3 -n a -c "$WORK loop 10" -n b -c "$WORK loop 20" \
+		--format markdown >md.txt 2>&1 || { fail "run --format markdown failed"; return 1; }
+	LC_ALL=C grep -qP '[^\x00-\x7F]' md.txt && { cat md.txt >&2; fail "non-ASCII in Markdown"; return 1; }
+	expect_grep '\+-' md.txt || return 1
+	prog=$(bench_program sort) || return 1
+	LC_ALL=C "$prog" --min-time 0.001 -r 6 --filter 'qsort' >b.txt 2>&1 || { fail "$prog failed"; return 1; }
+	LC_ALL=C grep -qP '[^\x00-\x7F]' b.txt && { cat b.txt >&2; fail "non-ASCII from a benchmark program"; return 1; }
+	expect_grep '^sort_qsort/1000 .* \+- ' b.txt || return 1
+	# The same program in a UTF-8 locale keeps its symbols.
+	LC_ALL=C.UTF-8 "$prog" --min-time 0.001 -r 6 --filter 'qsort/1000$' >u.txt 2>&1 || return 1
+	expect_grep ' ± ' u.txt || return 1
+	lib=${PMC_BENCHLIB:-}
+	if [ -n "$lib" ] && [ -f "$lib" ]; then
+		LC_ALL=C "$PMCBENCH" run --library "$lib" --min-time 0.001 -r 6 >l.txt 2>&1 ||
+			{ cat l.txt >&2; fail "run --library failed"; return 1; }
+		LC_ALL=C grep -qP '[^\x00-\x7F]' l.txt && { cat l.txt >&2; fail "non-ASCII from run --library"; return 1; }
+	fi
+	return 0
+}
+
+# Markdown for a pull request: the verdict, then the headline, then the tables; the metrics
+# with nothing to say in one <details>; the rows a PMU-less machine cannot count one line
+# per reason, not a row each.
+test_markdown_for_a_pull_request() {
+	expect_exit 0 "$PMCBENCH" run -q -r 6 -n a -c "$WORK loop 10" -n b -c "$WORK loop 20" \
+		--format markdown || return 1
+	[ "$(head -n 1 "$TMP/out")" = "## pmcbench compare" ] || { head -n 5 "$TMP/out" >&2; fail "the verdict is not first"; return 1; }
+	sed -n 5p "$TMP/out" | grep -Eq '^\*\*(b ran .* than a|no significant difference between b and a|undecided between b and a).*\*\*$' ||
+		{ head -n 6 "$TMP/out" >&2; fail "the headline does not follow the verdict"; return 1; }
+	# The runs' tables after the comparison.
+	local cmp runs
+	cmp=$(grep -n '^## pmcbench compare' "$TMP/out" | cut -d: -f1)
+	runs=$(grep -n '^### a$' "$TMP/out" | cut -d: -f1)
+	[ -n "$runs" ] && [ "$runs" -gt "$cmp" ] || { fail "the runs' tables come before the comparison"; return 1; }
+	# cpu-migrations is 0 on both sides: folded with the others without change.
+	expect_grep '^<details><summary>[0-9]+ metrics? without change: .*cpu-migrations' "$TMP/out" || return 1
+	if grep -q 'unsupported (ENOENT)' "$TMP/out"; then
+		expect_no_grep '^\| cycles \|' "$TMP/out" || return 1
+		# The reason once: the second benchmark's line says "as above".
+		[ "$(grep -c '^- \\<not supported\\> cycles, instructions, .*: unsupported (ENOENT)$' "$TMP/out")" = 1 ] &&
+			[ "$(grep -c '^- \\<not supported\\> cycles, instructions, .*: as above$' "$TMP/out")" = 1 ] ||
+			{ grep -- '^- ' "$TMP/out" >&2; fail "the reason of the unsupported counters is not said once"; return 1; }
+	fi
+}
+
+# In a pipe (no width) every row of a comparison keeps its columns under their headers,
+# however wide a cell ("0.3877 CPUs ± 2.93%" pushed its row out of line).
+test_comparison_columns_stay_aligned() {
+	mkresult a.json 'x::task-clock=2e6,0.01' 'x::cpus-utilized=0.3877,0.03@unit=CPUs'
+	mkresult b.json 'x::task-clock=2.4e6,0.01' 'x::cpus-utilized=0.3827,0.05@unit=CPUs'
+	expect_exit 0 "$PMCBENCH" compare --all a.json b.json || return 1
+	python3 - "$TMP/out" <<'PY' || { cat "$TMP/out" >&2; fail "a row is out of line with its header"; return 1; }
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+checked = 0
+for i, h in enumerate(lines):
+    if not h.startswith("benchmark "):
+        continue
+    cols = [h.index(w) for w in ("change (HL)", "test", "limit", "verdict")]
+    for row in lines[i + 1:]:
+        if not row or row.startswith("geomean"):
+            break
+        for c in cols:
+            assert row[c - 2:c] == "  " and row[c] != " ", (h, row, c)
+        checked += 1
+assert checked >= 2, checked
+PY
+}
+
+# The valgrind backend's tables, of one command and of two, fit 80 columns at COLUMNS=80.
+test_valgrind_tables_fit_80() {
+	command -v valgrind >/dev/null || skip "no valgrind"
+	local w
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" run --backend valgrind -r 1 -n a -c "$WORK loop 1000" \
+		-n b -c "$WORK loop 2000" || return 1
+	cat "$TMP/out" "$TMP/err" >vg.txt
+	expect_grep '^instructions \[count, lower is better\] \(simulated\)$' vg.txt || return 1
+	w=$(max_width vg.txt)
+	[ "$w" -le 80 ] || { cat vg.txt >&2; fail "valgrind: a line of $w columns"; return 1; }
+}
