@@ -245,7 +245,7 @@ test_run_profile_without_frame_pointers() {
 		expect_exit 0 "$PMCBENCH" record -o p$i.json -- "$PMC_PROF_NOFP" 3000 || return 1
 	done
 	# The weight of the cut stacks, as the file has it, is what the report and the folded
-	# stacks say (GCC's build cuts most of it; clang's, whose rbp holds no node, little).
+	# stacks say (a chain that does not reach main was cut: nearly all of it).
 	cut=$(json_get p1.json "100 * sum(s['weight'] for s in d['stacks'] if s.get('truncated')) / d['total']")
 	expect_exit 0 "$PMCBENCH" report p1.json || return 1
 	if [ "$cut" = 0.0 ]; then
@@ -259,6 +259,28 @@ test_run_profile_without_frame_pointers() {
 	folded=$(awk '/^\[truncated\];/ { c += $NF } { t += $NF } END { print 100 * c / t }' "$TMP/out")
 	near "$folded" "$cut" || fail "folded stacks: $folded% under [truncated], the file $cut%" || return 1
 	expect_grep "note: [0-9.]+% of the weight is in cut call chains" "$TMP/err"
+}
+
+# Truncation said as it is (issue 34): a frame-pointer chain whose outermost user frame is
+# not where a stack starts (main, whatever runs it, a thread's start routine) was cut. The
+# -O2 build without frame pointers never walks back to main: nearly all its weight is cut,
+# and in the folded stacks every root is [truncated] or a kernel-only stack's. The
+# -fno-omit-frame-pointer build reaches main: none of its functions' stacks is cut.
+test_record_fp_truncation_is_said() {
+	expect_exit 0 "$PMCBENCH" record -o nofp.json -- "$PMC_PROF_NOFP" 3000 || return 1
+	cut=$(json_get nofp.json "100 * sum(s['weight'] for s in d['stacks'] if s.get('truncated')) / d['total']")
+	awk -v c="$cut" 'BEGIN { exit !(c >= 90) }' ||
+		fail "only $cut% of the -O2 program's weight is in cut stacks" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded nofp.json || return 1
+	mixed=$(awk '!/^\[truncated\];/ && /(^|;)(mix|walk|deep|main) [0-9]+$/' "$TMP/out")
+	[ -z "$mixed" ] || fail "stacks of the program's functions not under [truncated]: $mixed" ||
+		return 1
+	expect_exit 0 "$PMCBENCH" record -o fp.json -- "$PMC_PROF_WORK" 100000 100000 || return 1
+	bad=$(json_get fp.json "sum(1 for s in d['stacks'] if s.get('truncated') and any(d['frames'][f].get('symbol') in ('prof_hot', 'prof_cold') for f in s['frames']))")
+	[ "$bad" = 0 ] || fail "$bad stacks of prof_hot or prof_cold are flagged truncated" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded fp.json || return 1
+	expect_grep '^\(below main\);main;prof_hot [0-9]+$' "$TMP/out" || return 1
+	expect_no_grep '^\[truncated\];.*prof_(hot|cold)' "$TMP/out"
 }
 
 # A profile never breaks a measurement: when the profiles cannot be saved (a file is in
@@ -527,8 +549,12 @@ test_record_dwarf_small_copy_is_said() {
 	# Nothing past the copy: no stack of the work (main -> run -> mid -> hot_b, main ->
 	# copier -> memcpy) reaches what ran main (_start, "(below main)") through 64 bytes.
 	# A shallow stack can: exit's (below main);__internal_atexit;... fits in the copy.
+	# One that reached main lost nothing (main is where the program's stack starts), and
+	# is not cut; one that stopped short of main is.
 	expect_exit 0 "$PMCBENCH" report --folded s.json || return 1
-	expect_grep '^\[truncated\];(main;)?(run|mid|hot_b|copier)' "$TMP/out" || return 1
+	expect_grep '^\[truncated\];' "$TMP/out" || return 1
+	expect_grep '^main;run;mid;hot_b [0-9]+$' "$TMP/out" || return 1
+	expect_no_grep '^\[truncated\];main;' "$TMP/out" || return 1
 	expect_no_grep '^(_start|\(below main\));main;(run|copier)' "$TMP/out" || return 1
 }
 
