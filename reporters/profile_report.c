@@ -473,7 +473,10 @@ void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 		else if (in->call_graph == PMC_CALL_GRAPH_NONE)
 			fputs("Call graph: none (sampled functions only)\n", out);
 		pmc_fmt_grouped((double)in->samples, a, sizeof(a));
-		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
+		if (in->lost_unknown)
+			fprintf(out, "Samples: %s, lost: not known (the input does not say)\n", a);
+		else
+			fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
 		if (in->partial)
 			fputs("Partial: the recording was stopped before its end (Ctrl-C or "
 			      "SIGTERM); the profile covers the run until then\n",

@@ -265,7 +265,10 @@ static int header(struct reader *r, const char *line)
 			      (h.event_len == 9 || h.event[9] == ':')) ||
 			     (h.event_len >= 10 && !strncmp(h.event, "task-clock", 10) &&
 			      (h.event_len == 10 || h.event[10] == ':'));
+		/* perf script's samples say nothing of the ones perf lost (its LOST records
+		 * are not samples): how many is not known, never 0. */
 		struct pmc_profile_info in = {.kind = PMC_PROFILE_SAMPLED,
+					      .lost_unknown = true,
 					      .unit = !h.has_period ? "samples"
 						      : clock	    ? "ns"
 								    : "events"};

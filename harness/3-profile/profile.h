@@ -80,6 +80,10 @@ struct pmc_profile_info {
 			     * perf_event_max_sample_rate); 0: a period was used */
 	uint64_t samples;   /* sampled: samples taken (all of them, resolved or not) */
 	uint64_t lost;	    /* sampled: samples the kernel dropped (never hidden) */
+	/* sampled: the input did not say how many samples were lost (an import of perf
+	 * script's output or of folded stacks): lost is 0 and means nothing; never shown
+	 * as 0 */
+	bool lost_unknown;
 	uint64_t throttled; /* sampled: times the kernel throttled sampling (no samples
 			     * for the rest of a tick); absent from older files: 0 */
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
