@@ -283,6 +283,26 @@ test_record_fp_truncation_is_said() {
 	expect_no_grep '^\[truncated\];.*prof_(hot|cold)' "$TMP/out"
 }
 
+# JIT code named as perf names it (issue 34): the program copies a loop into anonymous
+# executable memory and names it in its own /tmp/perf-PID.map; the report names the
+# samples there pmc_jit_spin, in fp and dwarf mode, where they were [anon]+0x....
+test_record_names_jit_code() {
+	case $(uname -m) in x86_64 | aarch64) ;; *) skip "no JIT code for $(uname -m)" ;; esac
+	for mode in fp dwarf; do
+		rc=0
+		"$PMCBENCH" record --call-graph $mode -o jit.json -- "$PMC_PROF_JIT" 0.3 pid \
+			>"$TMP/out" 2>"$TMP/err" || rc=$?
+		[ -s pid ] && rm -f "/tmp/perf-$(cat pid).map"
+		[ "$rc" = 0 ] || { cat "$TMP/err" >&2; fail "record --call-graph $mode exited $rc"; return 1; }
+		expect_exit 0 "$PMCBENCH" report jit.json || return 1
+		expect_grep '^ *[0-9.]+% +[0-9.]+% .* pmc_jit_spin +\[anon\]$' "$TMP/out" || return 1
+		share=$(json_get jit.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == 'pmc_jit_spin') / d['total']")
+		awk -v s="$share" 'BEGIN { exit !(s >= 50) }' ||
+			fail "$mode: pmc_jit_spin has $share% of the weight" || return 1
+		rm -f pid
+	done
+}
+
 # A profile never breaks a measurement: when the profiles cannot be saved (a file is in
 # the way of base.profiles/), run --profile and a benchmark program's --profile warn, and
 # write the result and the report, exiting as without --profile.
