@@ -421,6 +421,31 @@ test_benchmark_program_profiles_its_loop() {
 }
 
 # An event that cannot sample here, or that is not one: exit 2 and what to use instead.
+# Modifiers on the sampled event, as perf takes them (issue 34): cpu-clock:u samples user
+# space only (no kernel frame, the profile's event says so); :uk is both; what record
+# cannot sample is exit 2 with one line.
+test_record_event_modifiers() {
+	expect_exit 0 "$PMCBENCH" record -e cpu-clock:u -o u.json -- "$PMC_PROF_WORK" 40000 40000 1 ||
+		return 1
+	[ "$(json_get u.json "d['event']")" = cpu-clock:u ] || fail "the event is not cpu-clock:u" ||
+		return 1
+	[ "$(json_get u.json "sum(1 for f in d['frames'] if f['object'] == '[kernel]')")" = 0 ] ||
+		fail "kernel frames in a :u profile" || return 1
+	expect_exit 0 "$PMCBENCH" report u.json || return 1
+	expect_grep 'prof_hot' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" record -e cpu-clock:uk -o uk.json -- "$PMC_PROF_WORK" 20000 20000 1 ||
+		return 1
+	case $(json_get uk.json "d['event']") in cpu-clock | cpu-clock:u) ;; *) fail "uk: $(json_get uk.json "d['event']")"; return 1 ;; esac
+	expect_exit 2 "$PMCBENCH" record -e cpu-clock:k -o bad.json -- true || return 1
+	expect_grep 'event "cpu-clock:k": kernel only \(:k\) is not sampled by record' "$TMP/err" ||
+		return 1
+	for bad in cpu-clock:k cpu-clock:pp cpu-clock: bogus:u; do
+		expect_exit 2 "$PMCBENCH" record -e $bad -o bad.json -- true || return 1
+		[ "$(wc -l <"$TMP/err")" = 1 ] || fail "$bad: not one line" || return 1
+	done
+	[ ! -e bad.json ] || fail "a profile was written"
+}
+
 test_record_event_errors() {
 	expect_exit 2 "$PMCBENCH" record -e bogus -o p.json -- true || return 1
 	expect_grep 'unknown event "bogus": use a generic event such as "cpu-clock"' "$TMP/err" || return 1
