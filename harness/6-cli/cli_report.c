@@ -34,7 +34,7 @@ static void help(FILE *out)
 		"                         --by; 0: all)\n"
 		"      --by=KEY           the weight by task, and each one's top functions:\n"
 		"                         KEY is comm (thread name), pid (process) or tid\n"
-		"                         (thread), as perf report --sort comm|pid|tid\n"
+		"                         (thread; perf report's --sort pid is by thread)\n"
 		"      --folded           print the folded stacks instead (one line per stack,\n"
 		"                         'root;caller;leaf WEIGHT', for other flame graph tools)\n"
 		"      --svg=FILE         also write an interactive flame graph (search, zoom);\n"
