@@ -550,7 +550,8 @@ static void functions_table(FILE *out, const struct pmc_profile *p,
 		putc('\n', out);
 	}
 	if (show < n)
-		fprintf(out, "(%zu more functions; a larger --top shows them)\n", n - show);
+		fprintf(out, "(%zu more function%s; a larger --top shows them)\n", n - show,
+			n - show == 1 ? "" : "s");
 }
 
 int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t top)

@@ -516,6 +516,29 @@ test_record_follows_children() {
 
 # A stripped program is named through the debug file its .gnu_debuglink names (beside it);
 # without one, each address is a row of its own (OBJECT+0xOFFSET), as perf shows them.
+# The weight by object, as perf report --sort dso (issue 34): a stripped program, whose
+# addresses are a row each by function, adds up to one row, the share the file gives the
+# stacks whose leaf is in it; the objects add up to the whole.
+test_report_by_object() {
+	if [ -z "${PMC_PROF_STRIPPED:-}" ]; then
+		skip "no objcopy: no stripped programs"
+	fi
+	expect_exit 0 "$PMCBENCH" record -o s.json -- "$PMC_PROF_STRIPPED" 100000 30000 || return 1
+	expect_exit 0 "$PMCBENCH" report --by object s.json || return 1
+	expect_grep '^Total: .* in [0-9]+ objects?$' "$TMP/out" || return 1
+	row=$(grep -E "^ +[0-9.]+% .*  $PMC_PROF_STRIPPED\$" "$TMP/out" | head -1)
+	[ -n "$row" ] || { cat "$TMP/out" >&2; fail "no row of the stripped program"; return 1; }
+	shown=$(echo "$row" | awk '{ sub("%", "", $1); print $1 }')
+	want=$(json_get s.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]]['object'] == '$PMC_PROF_STRIPPED') / d['total']")
+	near "$shown" "$want" || fail "the stripped program's row says $shown%, the file $want%" || return 1
+	awk -v w="$want" 'BEGIN { exit !(w >= 80) }' || fail "only $want% in the program" || return 1
+	sum=$(awk '/^  share/ { on = 1; next } on && /^$/ { exit } on { sub("%", "", $1); t += $1 } END { print t }' "$TMP/out")
+	near "$sum" 100 || fail "the objects add up to $sum%" || return 1
+	expect_grep "^Samples in $PMC_PROF_STRIPPED: " "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" report --by objects s.json || return 1
+	expect_grep "tid \(thread\) or object" "$TMP/err"
+}
+
 test_record_names_stripped_programs() {
 	if [ -z "${PMC_PROF_LINKED:-}" ]; then
 		skip "no objcopy: no stripped programs"
