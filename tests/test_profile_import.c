@@ -95,6 +95,16 @@ static void perf_script_recorded(void **state)
 	pmc_profile_functions_free(fns, n);
 	pmc_profile_free(p);
 
+	/* perf script --show-lost-events: its LOST lines say how many perf lost (5 + 25),
+	 * and they are no samples. */
+	p = load(DATA "perf_script_lost.txt", PMC_PROFILE_FORMAT_PERF_SCRIPT);
+	assert_int_equal(pmc_profile_info(p)->samples, 3);
+	assert_int_equal(pmc_profile_samples(p), 3);
+	assert_int_equal(pmc_profile_info(p)->lost, 30);
+	assert_false(pmc_profile_info(p)->lost_unknown);
+	assert_int_equal(pmc_profile_total(p), 3 * 20000);
+	pmc_profile_free(p);
+
 	/* perf script --no-demangle of a C++ program: valgrind's names. */
 	p = load(DATA "perf_script_cxx.txt", PMC_PROFILE_FORMAT_PERF_SCRIPT);
 	text = folded(p);

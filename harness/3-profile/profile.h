@@ -106,6 +106,8 @@ const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p);
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved);
 void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled);
+/* Whether the input said how many samples were lost (info.lost_unknown is its opposite). */
+void pmc_profile_set_lost_known(struct pmc_profile *p, bool known);
 void pmc_profile_set_timeline(struct pmc_profile *p, const struct pmc_profile_timeline *t);
 void pmc_profile_set_partial(struct pmc_profile *p, bool partial);
 
