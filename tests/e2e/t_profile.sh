@@ -292,9 +292,9 @@ test_record_names_jit_code() {
 	for mode in fp dwarf; do
 		rc=0
 		"$PMCBENCH" record --call-graph $mode -o jit.json -- "$PMC_PROF_JIT" 0.3 pid \
-			>"$TMP/out" 2>"$TMP/err" || rc=$?
+			>"$TMP/out" 2>record.err || rc=$?
 		[ -s pid ] && rm -f "/tmp/perf-$(cat pid).map"
-		[ "$rc" = 0 ] || { cat "$TMP/err" >&2; fail "record --call-graph $mode exited $rc"; return 1; }
+		[ "$rc" = 0 ] || { cat record.err >&2; fail "record --call-graph $mode exited $rc"; return 1; }
 		expect_exit 0 "$PMCBENCH" report jit.json || return 1
 		expect_grep '^ *[0-9.]+% +[0-9.]+% .* pmc_jit_spin +\[anon\]$' "$TMP/out" || return 1
 		share=$(json_get jit.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == 'pmc_jit_spin') / d['total']")
@@ -303,7 +303,7 @@ test_record_names_jit_code() {
 		# JIT code has no CFI: the DWARF unwind stops there, and the note counts the
 		# samples it left cut (every JIT one), never more than the cut stacks hold.
 		if [ $mode = dwarf ]; then
-			noted=$(sed -n 's/.*DWARF call graph: \([0-9]*\) samples stopped at code without CFI.*/\1/p' "$TMP/err")
+			noted=$(sed -n 's/.*DWARF call graph: \([0-9]*\) samples stopped at code without CFI.*/\1/p' record.err)
 			cut=$(json_get jit.json "sum(s['samples'] for s in d['stacks'] if s.get('truncated'))")
 			jit=$(json_get jit.json "sum(s['samples'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == 'pmc_jit_spin')")
 			[ -n "$noted" ] && [ "$noted" -le "$cut" ] && [ "$noted" -ge "$jit" ] ||
