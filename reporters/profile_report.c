@@ -606,7 +606,8 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
 	if (!cut)
 		return 0;
 	pmc_fmt_percent(pct(cut, pmc_profile_total(p)), false, a, sizeof(a));
-	/* A sampled chain is cut by a broken frame-pointer walk or the kernel's depth limit,
+	/* A sampled chain is cut where a frame-pointer walk ends short of an entry point
+	 * (names.h: code without frame pointers broke it) or at the kernel's depth limit,
 	 * a DWARF unwind by the end of the stack's copy or code without CFI; callgrind's at
 	 * its --separate-callers or where it lost track of the stack. */
 	fprintf(out,
@@ -619,6 +620,7 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
 		: pmc_profile_info(p)->call_graph == PMC_CALL_GRAPH_DWARF
 		    ? "the stack copy ended, or code without CFI, or deeper than "
 		      "perf_event_max_stack"
-		    : "no frame pointers, or deeper than perf_event_max_stack");
+		    : "the walk of frame pointers ended short of main or a thread's start: "
+		      "code without frame pointers, or deeper than perf_event_max_stack");
 	return 1;
 }
