@@ -75,9 +75,14 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 		fputs(" (different events: shares are not comparable)", out);
 	}
 	fputs(", functions by the change of their share of self weight\n", out);
-	if (oi->lost || ni->lost)
-		fprintf(out, "WARNING: samples lost: %" PRIu64 " old, %" PRIu64 " new\n", oi->lost,
-			ni->lost);
+	if (oi->lost || ni->lost) {
+		char o[32], nw[32];
+
+		snprintf(o, sizeof(o), "%" PRIu64, oi->lost);
+		snprintf(nw, sizeof(nw), "%" PRIu64, ni->lost);
+		fprintf(out, "WARNING: samples lost: %s old, %s new\n",
+			oi->lost_unknown ? "not known" : o, ni->lost_unknown ? "not known" : nw);
+	}
 	/* A function with no self weight on either side (only ever a caller) has no row:
 	 * its share did not change. */
 	for (size_t i = 0; i < n; i++)

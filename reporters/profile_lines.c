@@ -211,8 +211,8 @@ int pmc_profile_report_lines(FILE *out, const struct pmc_profile *p, const char 
 		putc('\n', out);
 	}
 	pmc_fmt_weight(sum ? (double)sum : NAN, in->unit, false, b, sizeof(b));
-	fprintf(out, "%7s %12s %8" PRIu64 "  total (%zu lines)\n", "100%", sum ? b : "0",
-		nsamples, n);
+	fprintf(out, "%7s %12s %8" PRIu64 "  total (%zu line%s)\n", "100%", sum ? b : "0",
+		nsamples, n, n == 1 ? "" : "s");
 out:
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].label);

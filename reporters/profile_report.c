@@ -473,7 +473,10 @@ void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 		else if (in->call_graph == PMC_CALL_GRAPH_NONE)
 			fputs("Call graph: none (sampled functions only)\n", out);
 		pmc_fmt_grouped((double)in->samples, a, sizeof(a));
-		fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
+		if (in->lost_unknown)
+			fprintf(out, "Samples: %s, lost: not known (the input does not say)\n", a);
+		else
+			fprintf(out, "Samples: %s, lost: %" PRIu64 "\n", a, in->lost);
 		if (in->partial)
 			fputs("Partial: the recording was stopped before its end (Ctrl-C or "
 			      "SIGTERM); the profile covers the run until then\n",
@@ -547,7 +550,8 @@ static void functions_table(FILE *out, const struct pmc_profile *p,
 		putc('\n', out);
 	}
 	if (show < n)
-		fprintf(out, "(%zu more functions; a larger --top shows them)\n", n - show);
+		fprintf(out, "(%zu more function%s; a larger --top shows them)\n", n - show,
+			n - show == 1 ? "" : "s");
 }
 
 int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t top)
@@ -602,7 +606,8 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
 	if (!cut)
 		return 0;
 	pmc_fmt_percent(pct(cut, pmc_profile_total(p)), false, a, sizeof(a));
-	/* A sampled chain is cut by a broken frame-pointer walk or the kernel's depth limit,
+	/* A sampled chain is cut where a frame-pointer walk ends short of an entry point
+	 * (names.h: code without frame pointers broke it) or at the kernel's depth limit,
 	 * a DWARF unwind by the end of the stack's copy or code without CFI; callgrind's at
 	 * its --separate-callers or where it lost track of the stack. */
 	fprintf(out,
@@ -615,6 +620,7 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p)
 		: pmc_profile_info(p)->call_graph == PMC_CALL_GRAPH_DWARF
 		    ? "the stack copy ended, or code without CFI, or deeper than "
 		      "perf_event_max_stack"
-		    : "no frame pointers, or deeper than perf_event_max_stack");
+		    : "the walk of frame pointers ended short of main or a thread's start: "
+		      "code without frame pointers, or deeper than perf_event_max_stack");
 	return 1;
 }

@@ -1,5 +1,6 @@
-/* `report --by comm|pid|tid` (profile_report.h, docs/profile.md "Tasks"): a profile's
- * weight by thread name, process or thread, and each one's top functions. It renders
+/* `report --by comm|pid|tid|object` (profile_report.h, docs/profile.md "Tasks"): a
+ * profile's weight by thread name, process, thread or the object its samples fell in,
+ * and each one's top functions. It renders
  * the model's groups (harness/3-profile/profile_tasks.h), never computes shares of its
  * own beyond the division. */
 #include <errno.h>
@@ -19,8 +20,8 @@ static double pct(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : NAN;
 }
 
-static const char *const singular[] = {"thread name", "process", "thread"};
-static const char *const plural[] = {"thread names", "processes", "threads"};
+static const char *const singular[] = {"thread name", "process", "thread", "object"};
+static const char *const plural[] = {"thread names", "processes", "threads", "objects"};
 
 /* Why a profile has no tasks: never a guess at them. */
 static void not_kept(FILE *out, const struct pmc_profile *p)
@@ -63,7 +64,7 @@ static void summary_row(FILE *out, const struct pmc_profile *p, const struct pmc
 		fprintf(out, "%8" PRIu32 " %8" PRIu32 "  ", g->pid, g->tid);
 	else if (by == PMC_PROFILE_BY_PID)
 		fprintf(out, "%8" PRIu32 " %8zu  ", g->pid, g->threads);
-	else
+	else if (by == PMC_PROFILE_BY_COMM)
 		fprintf(out, "%8zu  ", g->threads);
 	group_name(out, g);
 	putc('\n', out);
@@ -85,6 +86,8 @@ static void section_title(FILE *out, const struct pmc_profile *p, const struct p
 	else if (by == PMC_PROFILE_BY_PID)
 		fprintf(out, "\nProcess %" PRIu32 " (%zu thread%s), ", g->pid, g->threads,
 			g->threads == 1 ? "" : "s");
+	else if (by == PMC_PROFILE_BY_OBJECT)
+		fprintf(out, "\nSamples in ");
 	else
 		fprintf(out, "\nThreads named ");
 	group_name(out, g);
@@ -127,6 +130,8 @@ int pmc_profile_report_tasks(FILE *out, const struct pmc_profile *p, enum pmc_pr
 		fprintf(out, "%8s %8s  comm\n", "pid", "tid");
 	else if (by == PMC_PROFILE_BY_PID)
 		fprintf(out, "%8s %8s  comm\n", "pid", "threads");
+	else if (by == PMC_PROFILE_BY_OBJECT)
+		fputs("object\n", out);
 	else
 		fprintf(out, "%8s  comm\n", "threads");
 	for (size_t i = 0; i < n; i++)

@@ -10,7 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/auxv.h>
 
 #include <cmocka.h>
@@ -391,6 +394,71 @@ static void parses_proc_maps(void **state)
 	pmc_maps_free(m);
 }
 
+/* Writes text to dir/perf-PID.map (appending when append). */
+static void write_perf_map(const char *dir, uint32_t pid, const char *text, bool append)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/perf-%u.map", dir, (unsigned)pid);
+	assert_non_null(f = fopen(path, append ? "a" : "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* JIT code named from /tmp/perf-PID.map as perf names it: anonymous memory (mapped or
+ * not), the latest line where two cover an address, lines added while the process runs,
+ * an unfinished last line left for later, malformed lines skipped; a file mapping is
+ * named by its file, never by the map; exec forgets the old program's map. */
+static void perf_map_names_jit_code(void **state)
+{
+	char dir[] = "/tmp/pmc-jitmap-XXXXXX", path[300];
+	struct pmc_maps *m = maps_new();
+	struct pmc_resolved r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(pmc_maps_set_jit_dir(m, dir), 0);
+	mmap_rec(m, 42, 0x7f0000000000, 0x10000, 0, "//anon", NULL, 0);
+	mmap_rec(m, 42, 0x400000, 0x1000, 0, "/nonexistent/prog", NULL, 0);
+	/* No map yet: the anonymous object and its offset. */
+	expect(m, 42, 0x7f0000000010, NULL, "[anon]");
+	write_perf_map(dir, 42,
+		       "7f0000000000 40 py::collatz_len:/tmp/c.py\n"
+		       "garbage line\n"
+		       "0x7f0000000100 0x20 LazyCompile:*spin spin.js:3\n"
+		       "7f0000000000 10 recompiled\n"
+		       "400000 1000 not_the_file\n"
+		       "7f0000001000 10 unfin",
+		       false);
+	expect(m, 42, 0x7f0000000010, "py::collatz_len:/tmp/c.py", "[anon]");
+	expect(m, 42, 0x7f0000000008, "recompiled", "[anon]");
+	expect(m, 42, 0x7f000000011f, "LazyCompile:*spin spin.js:3", "[anon]");
+	expect(m, 42, 0x7f0000000120, NULL, "[anon]");
+	pmc_maps_resolve(m, 42, 0x400010, false, &r);
+	assert_null(r.symbol);
+	assert_string_equal(r.object, "/nonexistent/prog");
+	/* The unfinished line, finished, and code outside every MMAP record. */
+	expect(m, 42, 0x7f0000001004, NULL, "[anon]");
+	write_perf_map(dir, 42, "ished\n7e0000000000 100 stub_outside\n", true);
+	expect(m, 42, 0x7f0000001004, "unfinished", "[anon]");
+	pmc_maps_resolve(m, 42, 0x7e0000000010, false, &r);
+	assert_string_equal(r.symbol, "stub_outside");
+	assert_false(r.unmapped);
+	/* exec: another program, whose map is read afresh. */
+	exec_rec(m, 42, true);
+	mmap_rec(m, 42, 0x7f0000000000, 0x10000, 0, "//anon", NULL, 0);
+	write_perf_map(dir, 42, "7f0000000000 40 after_exec\n", false);
+	expect(m, 42, 0x7f0000000010, "after_exec", "[anon]");
+	/* Another process has no map: nothing named. */
+	mmap_rec(m, 43, 0x7f0000000000, 0x10000, 0, "//anon", NULL, 0);
+	expect(m, 43, 0x7f0000000010, NULL, "[anon]");
+	snprintf(path, sizeof(path), "%s/perf-42.map", dir);
+	unlink(path);
+	rmdir(dir);
+	pmc_maps_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +473,7 @@ int main(void)
 	    cmocka_unit_test(new_mapping_replaces_overlap),
 	    cmocka_unit_test(unreadable_object_noted_once),
 	    cmocka_unit_test(parses_proc_maps),
+	    cmocka_unit_test(perf_map_names_jit_code),
 	};
 
 	pmc_maps_free(NULL);

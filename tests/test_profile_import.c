@@ -70,6 +70,8 @@ static void perf_script_recorded(void **state)
 	assert_string_equal(in->unit, "ns");
 	assert_int_equal(in->kind, PMC_PROFILE_SAMPLED);
 	assert_int_equal(in->samples, 145);
+	/* perf script's output does not say how many samples perf lost: not known, not 0. */
+	assert_true(in->lost_unknown);
 	assert_int_equal(pmc_profile_samples(p), 145);
 	assert_int_equal(in->unresolved, 0);
 	assert_int_equal(pmc_profile_total(p), 145ull * 1003009);
@@ -91,6 +93,16 @@ static void perf_script_recorded(void **state)
 	assert_int_equal(n, 2);
 	assert_string_equal(fns[0].name, "prof_hot");
 	pmc_profile_functions_free(fns, n);
+	pmc_profile_free(p);
+
+	/* perf script --show-lost-events: its LOST lines say how many perf lost (5 + 25),
+	 * and they are no samples. */
+	p = load(DATA "perf_script_lost.txt", PMC_PROFILE_FORMAT_PERF_SCRIPT);
+	assert_int_equal(pmc_profile_info(p)->samples, 3);
+	assert_int_equal(pmc_profile_samples(p), 3);
+	assert_int_equal(pmc_profile_info(p)->lost, 30);
+	assert_false(pmc_profile_info(p)->lost_unknown);
+	assert_int_equal(pmc_profile_total(p), 3 * 20000);
 	pmc_profile_free(p);
 
 	/* perf script --no-demangle of a C++ program: valgrind's names. */
@@ -143,6 +155,7 @@ static void folded_by_hand(void **state)
 	(void)state;
 	assert_string_equal(in->unit, "samples");
 	assert_int_equal(in->samples, 100);
+	assert_true(in->lost_unknown);
 	assert_int_equal(pmc_profile_total(p), 100);
 	assert_int_equal(pmc_profile_truncated(p), 5);
 	/* Written back as it was read, with pmcbench's names. */
@@ -155,19 +168,47 @@ static void folded_by_hand(void **state)
 	pmc_profile_free(p);
 }
 
-/* A profile pmcbench saved still loads, as JSON. */
+/* What `report` prints of p. */
+static char *report(const struct pmc_profile *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pmc_profile_report_text(f, p, 5), 0);
+	fclose(f);
+	return buf;
+}
+
+/* A profile pmcbench saved still loads, as JSON; an imported one's lost samples stay not
+ * known ("lost": null), and the report says so rather than 0. */
 static void json_still_loads(void **state)
 {
 	char path[] = "/tmp/pmc-import-XXXXXX";
 	struct pmc_profile *p = load(DATA "hand.folded", PMC_PROFILE_FORMAT_FOLDED), *q;
 	int fd = mkstemp(path);
+	char line[256], *text;
+	bool null_lost = false;
+	FILE *f;
 
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(pmc_profile_save(p, path, NULL, 0), 0);
+	assert_non_null(f = fopen(path, "r"));
+	while (fgets(line, sizeof(line), f))
+		null_lost = null_lost || strstr(line, "\"lost\": null");
+	fclose(f);
+	assert_true(null_lost);
 	q = load(path, PMC_PROFILE_FORMAT_PMCBENCH);
 	assert_int_equal(pmc_profile_total(q), 100);
+	assert_true(pmc_profile_info(q)->lost_unknown);
+	assert_int_equal(pmc_profile_info(q)->lost, 0);
+	text = report(q);
+	assert_non_null(strstr(text, "Samples: 100, lost: not known (the input does not say)\n"));
+	assert_null(strstr(text, "lost: 0"));
+	free(text);
 	unlink(path);
 	pmc_profile_free(p);
 	pmc_profile_free(q);

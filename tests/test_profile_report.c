@@ -468,8 +468,9 @@ static void truncated_weight_is_shown(void **state)
 				  "main;rec;leaf 250\n");
 	free(text);
 	CAPTURE(text, pmc_profile_report_text(out, p, 0));
-	assert_contains(text, "Truncated: 75.0% of the weight is in cut call chains (no frame "
-			      "pointers, or deeper than perf_event_max_stack)");
+	assert_contains(text, "Truncated: 75.0% of the weight is in cut call chains (the walk of "
+			      "frame pointers ended short of main or a thread's start: code "
+			      "without frame pointers, or deeper than perf_event_max_stack)");
 	/* Not a function: only the views that draw stacks show it. */
 	assert_null(strstr(text, "  [truncated]"));
 	free(text);

@@ -338,6 +338,64 @@ static void report_says_not_kept(void **state)
 	pmc_profile_free(p);
 }
 
+/* A stack root first, each frame "symbol@object". */
+static void add_stack(struct pmc_profile *p, uint64_t w, int depth, ...)
+{
+	uint32_t ids[8];
+	va_list ap;
+
+	va_start(ap, depth);
+	for (int i = 0; i < depth; i++) {
+		const char *sym = va_arg(ap, const char *), *obj = va_arg(ap, const char *);
+
+		assert_int_equal(pmc_profile_frame_id(p, sym, obj, 0, &ids[i]), 0);
+	}
+	va_end(ap);
+	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, w, w / 250, false), 0);
+}
+
+/* By object (perf's --sort dso): each stack's weight goes to its leaf's object, so the
+ * objects add up to the total, heaviest first; no tasks are needed (an exact profile has
+ * none); each object's functions are its own. */
+static void groups_by_object(void **state)
+{
+	struct pmc_profile *p = new_profile(PMC_PROFILE_EXACT);
+	struct pmc_profile_group *g = NULL;
+	struct pmc_profile_fn *fns = NULL;
+	size_t n = 0, nf = 0;
+	char buf[8192];
+
+	(void)state;
+	add_stack(p, 6000, 2, "main", "/bin/app", "parse", "/bin/app");
+	add_stack(p, 3000, 2, "main", "/bin/app", "memcpy", "/lib/libc.so.6");
+	add_stack(p, 500, 3, "main", "/bin/app", "parse", "/bin/app", "memcpy", "/lib/libc.so.6");
+	add_stack(p, 500, 2, "main", "/bin/app", "do_syscall_64", "[kernel]");
+	assert_int_equal(pmc_profile_group_by(p, PMC_PROFILE_BY_OBJECT, &g, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(g[0].name, "/bin/app");
+	assert_int_equal(g[0].weight, 6000);
+	assert_string_equal(g[1].name, "/lib/libc.so.6");
+	assert_int_equal(g[1].weight, 3500);
+	assert_int_equal(pmc_profile_total(g[1].p), 3500);
+	assert_string_equal(g[2].name, "[kernel]");
+	assert_int_equal(g[2].weight, 500);
+	assert_true(g[0].kept && g[1].kept && g[2].kept);
+	/* libc's self weight is memcpy's alone; its callers are there with their totals. */
+	assert_int_equal(pmc_profile_functions(g[1].p, &fns, &nf), 0);
+	assert_string_equal(fns[0].name, "memcpy");
+	assert_int_equal(fns[0].self, 3500);
+	for (size_t i = 1; i < nf; i++)
+		assert_int_equal(fns[i].self, 0);
+	pmc_profile_functions_free(fns, nf);
+	pmc_profile_groups_free(g, n);
+	report(p, PMC_PROFILE_BY_OBJECT, 1, buf, sizeof(buf));
+	assert_contains(buf, "in 3 objects\n");
+	assert_contains(buf, "  object\n");
+	assert_contains(buf, "Samples in /lib/libc.so.6: 35.0% of the weight\n");
+	assert_null(strstr(buf, "not kept"));
+	pmc_profile_free(p);
+}
+
 static void by_parse(void **state)
 {
 	enum pmc_profile_by by;
@@ -349,6 +407,10 @@ static void by_parse(void **state)
 	assert_int_equal(by, PMC_PROFILE_BY_PID);
 	assert_int_equal(pmc_profile_by_parse("tid", &by), 0);
 	assert_int_equal(by, PMC_PROFILE_BY_TID);
+	assert_int_equal(pmc_profile_by_parse("object", &by), 0);
+	assert_int_equal(by, PMC_PROFILE_BY_OBJECT);
+	assert_int_equal(pmc_profile_by_parse("dso", &by), 0);
+	assert_int_equal(by, PMC_PROFILE_BY_OBJECT);
 	assert_int_equal(pmc_profile_by_parse("sym", &by), -EINVAL);
 }
 
@@ -362,6 +424,7 @@ int main(void)
 	    cmocka_unit_test(bad_task_index_is_refused),
 	    cmocka_unit_test(report_by_task),
 	    cmocka_unit_test(report_says_not_kept),
+	    cmocka_unit_test(groups_by_object),
 	    cmocka_unit_test(by_parse),
 	};
 

@@ -28,10 +28,17 @@
 #define PROG_START 0x400000u
 #define PROG_PGOFF 0x1000u
 #define LIB_START 0x7f0000000000u
+/* Anonymous memory whose perf map names main at MAIN, start_thread and helper after it:
+ * named frames without an ELF file to read. */
+#define ANON_START 0x7e0000000000u
+#define MAIN (ANON_START + 0x10)
+#define THREAD_START (ANON_START + 0x110)
+#define HELPER (ANON_START + 0x210)
 
 struct fixture {
 	struct pmc_maps *m;
 	struct pmc_profile *p;
+	char dir[64];
 };
 
 static void mmap_rec(struct pmc_maps *m, uint64_t addr, uint64_t len, uint64_t pgoff,
@@ -60,6 +67,21 @@ static int setup(void **state)
 	assert_int_equal(pmc_profile_new(&in, &f->p), 0);
 	mmap_rec(f->m, PROG_START, 0x2000, PROG_PGOFF, "/nonexistent/prog");
 	mmap_rec(f->m, LIB_START, 0x1000, 0, "/nonexistent/libc.so.6");
+	mmap_rec(f->m, ANON_START, 0x1000, 0, "//anon");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/pmc-test-record-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	assert_int_equal(pmc_maps_set_jit_dir(f->m, f->dir), 0);
+	{
+		char path[128];
+		FILE *mf;
+
+		snprintf(path, sizeof(path), "%s/perf-%d.map", f->dir, PID);
+		assert_non_null(mf = fopen(path, "w"));
+		fprintf(mf, "%llx 100 main\n%llx 100 start_thread\n%llx 100 helper\n",
+			(unsigned long long)ANON_START, (unsigned long long)ANON_START + 0x100,
+			(unsigned long long)ANON_START + 0x200);
+		fclose(mf);
+	}
 	*state = f;
 	return 0;
 }
@@ -67,7 +89,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	char path[128];
 
+	snprintf(path, sizeof(path), "%s/perf-%d.map", f->dir, PID);
+	unlink(path);
+	rmdir(f->dir);
 	pmc_profile_free(f->p);
 	pmc_maps_free(f->m);
 	free(f);
@@ -106,23 +132,53 @@ static void assert_frame(const struct fixture *f, uint32_t id, const char *objec
 	assert_int_equal(fr->offset, offset);
 }
 
-/* Every frame is a real address: the whole chain, root first, nothing cut. */
+/* Every frame is a real address: the whole chain, root first, nothing dropped; whole
+ * (not truncated) because its outermost frame is main, an entry point. */
 static void whole_chain_is_kept(void **state)
 {
 	struct fixture *f = *state;
-	const uint64_t ips[] = {PROG_START + 0x10, PROG_START + 0x120, LIB_START + 0x30};
+	const uint64_t ips[] = {PROG_START + 0x10, PROG_START + 0x120, LIB_START + 0x30, MAIN};
 	const struct pmc_profile_stack *s;
 	uint64_t unresolved = 0;
 
-	assert_int_equal(add(f, ips, 3, 0, 127, &unresolved), 0);
+	assert_int_equal(add(f, ips, 4, 0, 127, &unresolved), 0);
 	s = only_stack(f);
-	assert_int_equal(s->depth, 3);
+	assert_int_equal(s->depth, 4);
 	assert_false(s->truncated);
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[0])->symbol, "main");
 	/* Return addresses are looked up one byte earlier; the leaf is not. */
-	assert_frame(f, s->frames[0], "/nonexistent/libc.so.6", 0x2f);
-	assert_frame(f, s->frames[1], "/nonexistent/prog", PROG_PGOFF + 0x11f);
-	assert_frame(f, s->frames[2], "/nonexistent/prog", PROG_PGOFF + 0x10);
+	assert_frame(f, s->frames[1], "/nonexistent/libc.so.6", 0x2f);
+	assert_frame(f, s->frames[2], "/nonexistent/prog", PROG_PGOFF + 0x11f);
+	assert_frame(f, s->frames[3], "/nonexistent/prog", PROG_PGOFF + 0x10);
 	assert_int_equal(unresolved, 3);
+}
+
+/* Truncation said as it is (issue 34): a frame-pointer chain whose outermost user frame
+ * is not where a stack starts was cut, whatever made the walk stop, even with every
+ * frame kept; one that reaches main or a thread's start routine is whole. */
+static void chain_short_of_an_entry_point_is_cut(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t to_lib[] = {PROG_START + 0x10, LIB_START + 0x30};
+	const uint64_t to_helper[] = {PROG_START + 0x10, HELPER};
+	const uint64_t to_thread[] = {PROG_START + 0x10, THREAD_START};
+	const uint64_t kernel_only[] = {0xffffffff81000000u};
+
+	assert_int_equal(add(f, to_lib, 2, 0, 127, NULL), 0);
+	assert_int_equal(add(f, to_helper, 2, 0, 127, NULL), 0);
+	assert_int_equal(add(f, to_thread, 2, 0, 127, NULL), 0);
+	assert_int_equal(add(f, kernel_only, 1, 1, 127, NULL), 0);
+	assert_int_equal(pmc_profile_stack_count(f->p), 4);
+	/* An unnamed root, and a named one that is no entry point: cut. */
+	assert_true(pmc_profile_stack(f->p, 0)->truncated);
+	assert_true(pmc_profile_stack(f->p, 1)->truncated);
+	assert_string_equal(pmc_profile_frame(f->p, pmc_profile_stack(f->p, 1)->frames[0])->symbol,
+			    "helper");
+	/* A thread's start routine: whole. */
+	assert_false(pmc_profile_stack(f->p, 2)->truncated);
+	/* No user frame at all (a sample in the kernel): whole. */
+	assert_false(pmc_profile_stack(f->p, 3)->truncated);
+	assert_int_equal(pmc_profile_truncated(f->p), 2000);
 }
 
 /* A sample in the hypervisor or a guest (the kernel dropped no frame of the task for it)
@@ -177,7 +233,7 @@ static void offset_beyond_2_63_never_reaches_the_file(void **state)
 {
 	struct fixture *f = *state;
 	const uint64_t big[] = {PROG_START + 0x10, 0x8000000000000010u, PROG_START + 0x120};
-	const uint64_t zero[] = {PROG_START + 0x20, 0};
+	const uint64_t zero[] = {MAIN + 0x20, 0};
 	char path[] = "/tmp/pmc-test-record-XXXXXX", err[512] = "";
 	struct pmc_profile *back = NULL;
 	int fd;
@@ -187,6 +243,7 @@ static void offset_beyond_2_63_never_reaches_the_file(void **state)
 	assert_int_equal(pmc_profile_stack_count(f->p), 2);
 	for (size_t i = 0; i < 2; i++)
 		assert_int_equal(pmc_profile_stack(f->p, i)->depth, 1);
+	/* The 0 ends a chain whose outermost frame (the leaf, in main) is an entry. */
 	assert_true(pmc_profile_stack(f->p, 0)->truncated);
 	assert_false(pmc_profile_stack(f->p, 1)->truncated);
 	for (uint32_t i = 0; i < pmc_profile_frame_count(f->p); i++)
@@ -210,7 +267,7 @@ static void leaf_is_kept_whatever_its_address(void **state)
 	struct fixture *f = *state;
 	const uint64_t leaf[] = {0xffff800000001234u};
 	const uint64_t entry[] = {0xffffffff81000000u, 0xffffffff81000100u, 0x1000u,
-				  PROG_START + 0x120};
+				  PROG_START + 0x120, MAIN};
 	const struct pmc_profile_stack *s;
 
 	assert_int_equal(add(f, leaf, 1, 0, 127, NULL), 0);
@@ -218,16 +275,16 @@ static void leaf_is_kept_whatever_its_address(void **state)
 	assert_int_equal(s->depth, 1);
 	assert_frame(f, s->frames[0], "[unknown]", 0);
 
-	assert_int_equal(add(f, entry, 4, 2, 127, NULL), 0);
+	assert_int_equal(add(f, entry, 5, 2, 127, NULL), 0);
 	assert_int_equal(pmc_profile_stack_count(f->p), 2);
 	s = pmc_profile_stack(f->p, 1);
-	/* prog's caller, the unmapped user address (as it is: not a return address), one
-	 * [kernel] frame for the two kernel ones. */
-	assert_int_equal(s->depth, 3);
+	/* main, prog's caller, the unmapped user address (as it is: not a return address),
+	 * one [kernel] frame for the two kernel ones. */
+	assert_int_equal(s->depth, 4);
 	assert_false(s->truncated);
-	assert_frame(f, s->frames[0], "/nonexistent/prog", PROG_PGOFF + 0x11f);
-	assert_frame(f, s->frames[1], "[unknown]", 0x1000);
-	assert_string_equal(pmc_profile_frame(f->p, s->frames[2])->object, "[kernel]");
+	assert_frame(f, s->frames[1], "/nonexistent/prog", PROG_PGOFF + 0x11f);
+	assert_frame(f, s->frames[2], "[unknown]", 0x1000);
+	assert_string_equal(pmc_profile_frame(f->p, s->frames[3])->object, "[kernel]");
 }
 
 /* The kernel stops at max_stack addresses, its own included: such a chain was cut even
@@ -240,8 +297,12 @@ static void chain_at_the_depth_limit_is_marked(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(ips); i++)
 		ips[i] = PROG_START + 0x100 + 0x10 * i;
+	/* Below the limit and up to main: whole. At the limit the kernel stopped wherever
+	 * it was: cut. */
+	ips[6] = MAIN;
 	assert_int_equal(add(f, ips, 7, 0, 8, &unresolved), 0);
 	assert_false(pmc_profile_stack(f->p, 0)->truncated);
+	ips[6] = PROG_START + 0x160;
 	assert_int_equal(add(f, ips, 8, 0, 8, &unresolved), 0);
 	assert_true(pmc_profile_stack(f->p, 1)->truncated);
 	assert_int_equal(pmc_profile_stack(f->p, 1)->depth, 8);
@@ -251,7 +312,8 @@ static void chain_at_the_depth_limit_is_marked(void **state)
 	assert_int_equal(add(f, ips, 8, 2, 8, &unresolved), 0);
 	assert_true(pmc_profile_stack(f->p, 2)->truncated);
 	assert_int_equal(pmc_profile_stack(f->p, 2)->depth, 7);
-	/* 0: no limit known. */
+	/* 0: no limit known; up to main, whole. */
+	ips[7] = MAIN;
 	assert_int_equal(add(f, ips + 2, 6, 0, 0, &unresolved), 0);
 	assert_false(pmc_profile_stack(f->p, 3)->truncated);
 }
@@ -328,6 +390,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(whole_chain_is_kept, setup, teardown),
+	    cmocka_unit_test_setup_teardown(chain_short_of_an_entry_point_is_cut, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hypervisor_or_guest_sample_says_so, setup, teardown),
 	    cmocka_unit_test_setup_teardown(chain_into_data_is_cut_and_marked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(offset_beyond_2_63_never_reaches_the_file, setup,

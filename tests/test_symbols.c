@@ -14,6 +14,11 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "elf/buildid.h"
 #include "elf/symbols.h"
@@ -245,9 +250,114 @@ static void untyped_code_symbols_with_a_size_are_functions(void **state)
 	assert_string_equal(pmc_symtab_lookup(t, va, &off), "pmc_sym_untyped");
 	assert_int_equal(off, 0);
 	assert_string_equal(pmc_symtab_lookup(t, va + 10, &off), "pmc_sym_untyped");
-	/* Past its 11 bytes: the label, which is no function. */
-	assert_null(pmc_symtab_lookup(t, va + 11, NULL));
+	/* Past its 11 bytes: the label, untyped and unsized, which names what no function
+	 * covers as perf names it (ld.so's _start). */
+	assert_string_equal(pmc_symtab_lookup(t, va + 11, &off), "pmc_sym_label");
+	assert_int_equal(off, 0);
 	pmc_symtab_free(t);
+}
+
+/* The GOT slot each x86-64 PLT stub of section data jumps through (jmp *disp32(%rip),
+ * ff 25, after an endbr64 and a bnd prefix in .plt.sec), found by decoding the stubs
+ * rather than by the linker's layout, and checked against the name the symbol table
+ * gives the stub: the .rela.plt relocation of that slot's symbol, "NAME@plt". Returns
+ * how many stubs were checked. */
+static int check_stubs(const struct pmc_symtab *t, Elf *elf, const GElf_Shdr *plt,
+		       const unsigned char *code, Elf_Data *rel, Elf_Data *dynsym, size_t dynstr)
+{
+	int checked = 0;
+
+	for (uint64_t at = 0; at + 6 <= plt->sh_size; at++) {
+		uint64_t stub = plt->sh_addr + (at & ~(uint64_t)15), slot, off = 99;
+		int32_t disp;
+		char want[300];
+
+		if (code[at] != 0xff || code[at + 1] != 0x25)
+			continue;
+		memcpy(&disp, code + at + 2, 4);
+		slot = plt->sh_addr + at + 6 + (uint64_t)(int64_t)disp;
+		for (size_t i = 0; i < rel->d_size / sizeof(Elf64_Rela); i++) {
+			GElf_Rela r;
+			GElf_Sym s;
+
+			assert_non_null(gelf_getrela(rel, (int)i, &r));
+			if (r.r_offset != slot)
+				continue;
+			assert_non_null(gelf_getsym(dynsym, (int)GELF_R_SYM(r.r_info), &s));
+			snprintf(want, sizeof(want), "%s@plt", elf_strptr(elf, dynstr, s.st_name));
+			assert_string_equal(pmc_symtab_lookup(t, stub, &off), want);
+			assert_int_equal(off, 0);
+			assert_string_equal(pmc_symtab_lookup(t, stub + 15, &off), want);
+			assert_int_equal(off, 15);
+			checked++;
+		}
+	}
+	return checked;
+}
+
+/* PLT stubs are named as perf and objdump name them: printf@plt, read@plt, fflush@plt of
+ * symtarget.c, in .plt (the PIE and the position-dependent build) and in .plt.sec (IBT's
+ * layout, -z ibtplt). */
+static void plt_stubs_are_named(void **state)
+{
+	const char *paths[] = {PMC_TEST_SYM_PIE, PMC_TEST_SYM_NOPIE, PMC_TEST_SYM_IBT};
+
+	(void)state;
+#ifndef __x86_64__
+	skip();
+#endif
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+		struct pmc_symtab *t;
+		Elf_Data *rel = NULL, *dynsym = NULL;
+		Elf_Scn *scn = NULL;
+		size_t shstrndx, dynstr = 0;
+		int fd, checked = 0;
+		bool has_sec = false;
+		Elf *elf;
+
+		if (!*paths[k])
+			continue; /* no -z ibtplt */
+		t = load(paths[k], NULL);
+		assert_true((fd = open(paths[k], O_RDONLY)) >= 0);
+		assert_non_null(elf = elf_begin(fd, ELF_C_READ, NULL));
+		assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			assert_non_null(gelf_getshdr(scn, &sh));
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			if (!strcmp(name, ".rela.plt"))
+				rel = elf_getdata(scn, NULL);
+			if (sh.sh_type == SHT_DYNSYM) {
+				dynsym = elf_getdata(scn, NULL);
+				dynstr = sh.sh_link;
+			}
+			has_sec = has_sec || !strcmp(name, ".plt.sec");
+		}
+		assert_non_null(rel);
+		assert_non_null(dynsym);
+		/* The IBT build has its stubs in .plt.sec, the others in .plt. */
+		assert_true(has_sec == (k == 2));
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+			Elf_Data *d;
+
+			assert_non_null(gelf_getshdr(scn, &sh));
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			if (strcmp(name, has_sec ? ".plt.sec" : ".plt") != 0)
+				continue;
+			assert_non_null(d = elf_getdata(scn, NULL));
+			checked += check_stubs(t, elf, &sh, d->d_buf, rel, dynsym, dynstr);
+		}
+		/* printf (or puts), read, fflush at least. */
+		assert_true(checked >= 3);
+		elf_end(elf);
+		close(fd);
+		pmc_symtab_free(t);
+	}
 }
 
 /* The vdso of this process, read from memory, names its functions. */
@@ -412,6 +522,7 @@ int main(void)
 	    cmocka_unit_test(stripped_binary_names_from_its_debug_file),
 	    cmocka_unit_test(stripped_binary_names_through_its_debuglink),
 	    cmocka_unit_test(untyped_code_symbols_with_a_size_are_functions),
+	    cmocka_unit_test(plt_stubs_are_named),
 	    cmocka_unit_test(vdso_image_has_its_functions),
 	    cmocka_unit_test(vaddr_outside_segments_is_enoent),
 	    cmocka_unit_test(broken_files_are_errors_not_crashes),

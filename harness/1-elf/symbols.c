@@ -17,6 +17,7 @@
 #include "base/grow.h"
 #include "elf/buildid_priv.h"
 #include "elf/elf_priv.h"
+#include "elf/plt.h"
 #include "elf/symbols.h"
 #include "elf/symbols_priv.h"
 
@@ -26,6 +27,7 @@ struct sym {
 	size_t name;	 /* offset into the name pool while loading */
 	const char *str; /* the name, once the pool stops moving */
 	unsigned rank;	 /* binding: 0 global or unique, 1 weak, 2 local */
+	bool label;	 /* untyped and unsized: names what no function covers */
 };
 
 struct seg {
@@ -92,6 +94,7 @@ static int add_sym(struct pmc_symtab *t, const GElf_Sym *s, const char *name, ui
 	y->bound = bound;
 	y->name = t->pool_len;
 	y->str = NULL;
+	y->label = GELF_ST_TYPE(s->st_info) == STT_NOTYPE && s->st_size == 0;
 	switch (GELF_ST_BIND(s->st_info)) {
 	case STB_GLOBAL:
 	case STB_GNU_UNIQUE:
@@ -141,10 +144,10 @@ static int load_section(struct pmc_symtab *t, Elf *elf, Elf_Scn *scn, const GElf
 			     gelf_getshdr(sscn, &ssh) && ssh.sh_addr <= s.st_value &&
 			     s.st_value - ssh.sh_addr < ssh.sh_size;
 		/* Assembly entry points are often untyped (ld.so's _dl_start_user): an
-		 * untyped symbol is code when it has a size and lies in code. Without a size
-		 * it is a label (a loop's, a section's start) rather than a function. */
-		if (type == STT_NOTYPE &&
-		    (!in_section || s.st_size == 0 || !(ssh.sh_flags & SHF_EXECINSTR)))
+		 * untyped symbol is code when it lies in code. Without a size it is a label
+		 * (ld.so's _start), which names only what no function covers, as perf names
+		 * it (pmc_symtab_lookup). */
+		if (type == STT_NOTYPE && (!in_section || !(ssh.sh_flags & SHF_EXECINSTR)))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
@@ -232,6 +235,8 @@ static int cmp_sym(const void *pa, const void *pb)
 		return a->addr < b->addr ? -1 : 1;
 	if ((a->size == 0) != (b->size == 0))
 		return a->size == 0 ? 1 : -1;
+	if (a->label != b->label)
+		return a->label ? 1 : -1;
 	if (a->rank != b->rank)
 		return a->rank < b->rank ? -1 : 1;
 	ua = leading_underscores(a->str);
@@ -246,7 +251,8 @@ static int cmp_sym(const void *pa, const void *pb)
 }
 
 /* Sorts, keeps the best symbol of each address, and gives a symbol without a size the
- * bytes up to the next symbol or the end of its section, whichever comes first. */
+ * bytes up to the next symbol (a function's: the next that is no label) or the end of its
+ * section, whichever comes first. */
 static void finish(struct pmc_symtab *t)
 {
 	size_t k = 0;
@@ -263,10 +269,14 @@ static void finish(struct pmc_symtab *t)
 		struct sym *s = &t->syms[i];
 		uint64_t end = s->bound;
 
+		size_t j = i + 1;
+
 		if (s->size)
 			continue;
-		if (i + 1 < t->n && (end == 0 || t->syms[i + 1].addr < end))
-			end = t->syms[i + 1].addr;
+		while (!s->label && j < t->n && t->syms[j].label)
+			j++;
+		if (j < t->n && (end == 0 || t->syms[j].addr < end))
+			end = t->syms[j].addr;
 		/* Without a section the end is unknown: the symbol then covers nothing
 		 * rather than everything up to a far neighbour. */
 		if (s->bound && end > s->addr)
@@ -400,6 +410,15 @@ static bool tables_fit(const GElf_Ehdr *eh, uint64_t size)
 	return true;
 }
 
+/* A PLT stub (plt.h) as a local function symbol: a name of its own is every symbol's. */
+static int add_plt(void *ud, uint64_t addr, uint64_t size, const char *name)
+{
+	GElf_Sym s = {.st_value = addr, .st_size = size,
+		      .st_info = GELF_ST_INFO(STB_LOCAL, STT_FUNC)};
+
+	return add_sym(ud, &s, name, 0);
+}
+
 /* The symbols of an open ELF image of size bytes into *ret; path is the file it was
  * read from (NULL for an image in memory), q how messages name it. */
 static int load_elf(Elf *elf, const GElf_Ehdr *eh, uint64_t size, const char *path, const char *q,
@@ -424,7 +443,8 @@ static int load_elf(Elf *elf, const GElf_Ehdr *eh, uint64_t size, const char *pa
 	rc = pmc_build_id_elf(elf, &t->build_id);
 	if (rc < 0 && rc != -ENODATA)
 		goto fail;
-	if ((rc = load_segments(t, elf)) < 0 || (rc = load_symbols(t, elf, false, &has_symtab)) < 0)
+	if ((rc = load_segments(t, elf)) < 0 || (rc = load_symbols(t, elf, false, &has_symtab)) < 0 ||
+	    (rc = pmc_plt_symbols(elf, eh, add_plt, t)) < 0)
 		goto fail;
 	if (!has_symtab &&
 	    (rc = load_debug_files(t, elf, eh, path, debug_root ? debug_root : PMC_DEBUG_ROOT)) < 0)
@@ -567,6 +587,15 @@ const char *pmc_symtab_lookup(const struct pmc_symtab *t, uint64_t vaddr, uint64
 	if (lo == 0)
 		return NULL;
 	s = &t->syms[lo - 1];
+	/* A label inside a function is no name of its own: the function's first. */
+	if (s->label) {
+		size_t i = lo - 1;
+
+		while (i > 0 && t->syms[i].label)
+			i--;
+		if (!t->syms[i].label && vaddr - t->syms[i].addr < t->syms[i].size)
+			s = &t->syms[i];
+	}
 	if (vaddr - s->addr >= s->size)
 		return NULL;
 	if (ret_off)

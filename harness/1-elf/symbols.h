@@ -11,8 +11,9 @@
 struct pmc_symtab;
 
 /* Loads the function symbols (STT_FUNC, STT_GNU_IFUNC; sized or up to the next symbol;
- * STT_NOTYPE ones with a size in an executable section) of the ELF file at path from
- * .symtab and .dynsym, and, when the file is stripped, from its separate debug file:
+ * STT_NOTYPE ones in an executable section, those without a size as labels that name
+ * only what no function covers), and the PLT stubs ("memcpy@plt", plt.h) of the ELF file
+ * at path from .symtab and .dynsym, and, when the file is stripped, from its separate debug file:
  * by build-id under /usr/lib/debug/.build-id, else by .gnu_debuglink (its CRC checked)
  * beside the file, in its .debug/ directory or under /usr/lib/debug. Returns 0;
  * -ENOENT (or another -errno of open); -ENOEXEC when it is not ELF; -ENOMEM. A file

@@ -15,6 +15,7 @@
 #include "elf/symbols.h"
 #include "profile/kallsyms.h"
 #include "profile/maps.h"
+#include "profile/jit_map.h"
 
 /* The kernel's BUILD_ID_SIZE_MAX: the longest build-id an MMAP2 record carries. */
 #define BUILD_ID_MAX 20
@@ -30,6 +31,7 @@ struct task {
 	char key[16]; /* the pid in decimal: the key of pmc_maps.task_index */
 	struct map *maps;
 	size_t n, cap;
+	struct pmc_jit_map *jit; /* its /tmp/perf-PID.map, once an address needed it */
 };
 
 enum obj_state { OBJ_UNLOADED, OBJ_LOADED, OBJ_FAILED };
@@ -54,6 +56,7 @@ struct pmc_maps {
 	struct pmc_kallsyms *kernel;
 	enum obj_state kernel_state;
 	char *kallsyms_path; /* NULL: /proc/kallsyms */
+	char *jit_dir;	     /* where perf maps are: NULL, /tmp */
 };
 
 int pmc_maps_new(struct pmc_maps **ret)
@@ -75,6 +78,7 @@ void pmc_maps_free(struct pmc_maps *m)
 		return;
 	for (size_t i = 0; i < m->ntasks; i++) {
 		free(m->tasks[i]->maps);
+		pmc_jit_map_free(m->tasks[i]->jit);
 		free(m->tasks[i]);
 	}
 	free(m->tasks);
@@ -90,6 +94,7 @@ void pmc_maps_free(struct pmc_maps *m)
 	free(m->problems);
 	pmc_kallsyms_free(m->kernel);
 	free(m->kallsyms_path);
+	free(m->jit_dir);
 	free(m);
 }
 
@@ -107,6 +112,27 @@ int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path)
 	m->kernel = NULL;
 	m->kernel_state = OBJ_UNLOADED;
 	return 0;
+}
+
+int pmc_maps_set_jit_dir(struct pmc_maps *m, const char *dir)
+{
+	char *d;
+
+	if (!m || !dir)
+		return -EINVAL;
+	if (!(d = strdup(dir)))
+		return -ENOMEM;
+	free(m->jit_dir);
+	m->jit_dir = d;
+	return 0;
+}
+
+/* A process's address space is new (exec, a new process): its perf map is another
+ * program's, read again from its start. */
+static void jit_forget(struct task *t)
+{
+	pmc_jit_map_free(t->jit);
+	t->jit = NULL;
 }
 
 static struct task *task_find(const struct pmc_maps *m, uint32_t pid)
@@ -260,8 +286,10 @@ int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec)
 	case PMC_RECORD_COMM:
 		/* exec replaces the whole address space; the MMAP records of the new image
 		 * follow. A rename (prctl PR_SET_NAME) changes nothing. */
-		if (rec->comm.exec && (t = task_find(m, rec->pid)))
+		if (rec->comm.exec && (t = task_find(m, rec->pid))) {
 			t->n = 0;
+			jit_forget(t);
+		}
 		return 0;
 	case PMC_RECORD_FORK:
 		/* A new thread (pid == ppid) shares its process's address space. */
@@ -271,6 +299,7 @@ int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec)
 			return rc;
 		parent = task_find(m, rec->task.ppid);
 		t->n = 0;
+		jit_forget(t);
 		if (!parent || parent->n == 0)
 			return 0;
 		if ((rc = pmc_grow_to(&t->maps, &t->cap, parent->n, sizeof(*t->maps))) < 0)
@@ -407,10 +436,18 @@ static const struct map *map_find(const struct task *t, uint64_t ip)
 	return &t->maps[lo - 1];
 }
 
+/* The name the perf map of process pid gives ip, or NULL. */
+static const char *jit_name(struct pmc_maps *m, struct task *t, uint32_t pid, uint64_t ip)
+{
+	if (!t->jit && pmc_jit_map_new(pid, m->jit_dir, &t->jit) < 0)
+		return NULL;
+	return pmc_jit_map_lookup(t->jit, ip);
+}
+
 void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel,
 		      struct pmc_resolved *ret)
 {
-	const struct task *t;
+	struct task *t;
 	const struct map *mp;
 	struct obj *o;
 	uint64_t off, vaddr;
@@ -431,8 +468,17 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 		ret->symbol = pmc_kallsyms_lookup(m->kernel, ip);
 		return;
 	}
-	if (!(t = task_find(m, pid)) || !(mp = map_find(t, ip)))
+	if (!(t = task_find(m, pid)))
 		return;
+	if (!(mp = map_find(t, ip))) {
+		/* JIT code in memory no MMAP record told of: its perf map may name it. */
+		if ((ret->symbol = jit_name(m, t, pid, ip))) {
+			ret->object = "[anon]";
+			ret->offset = 0;
+			ret->unmapped = false;
+		}
+		return;
+	}
 	ret->unmapped = false;
 	o = &m->objs[mp->obj];
 	/* The file offset, which the kernel gave as pgoff (MMAP2): the same whatever
@@ -440,7 +486,10 @@ void pmc_maps_resolve(struct pmc_maps *m, uint32_t pid, uint64_t ip, bool kernel
 	off = ip - mp->start + mp->pgoff;
 	ret->object = o->path;
 	ret->offset = off;
-	/* Of the pseudo-objects only the vdso is code with symbols. */
+	/* Of the pseudo-objects the vdso is code with symbols, and anonymous memory
+	 * holds the JIT code a perf map names. */
+	if (o->special && !strcmp(o->special, "[anon]") && (ret->symbol = jit_name(m, t, pid, ip)))
+		ret->offset = 0;
 	if (o->special && strcmp(o->special, "[vdso]") != 0)
 		return;
 	obj_load(m, o);

@@ -24,6 +24,10 @@ int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path);
  * noted as it would be then), so that a recording need not stop for them. */
 void pmc_maps_prepare_kernel(struct pmc_maps *m);
 
+/* Reads processes' perf maps (jit_map.h) from dir rather than /tmp (for tests). Returns
+ * 0, -EINVAL or -ENOMEM. */
+int pmc_maps_set_jit_dir(struct pmc_maps *m, const char *dir);
+
 /* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of
  * the parent's maps) or EXIT record; other records are ignored. Returns 0 or -ENOMEM. */
 int pmc_maps_apply(struct pmc_maps *m, const struct pmc_record *rec);
@@ -34,7 +38,8 @@ int pmc_maps_load_proc(struct pmc_maps *m, uint32_t pid, const char *proc_root);
 
 struct pmc_resolved {
 	const char *symbol; /* NULL when no symbol covers the address */
-	const char *object; /* the mapped file's path, "[kernel]", "[vdso]", "[anon]", or
+	const char *object; /* the mapped file's path, "[kernel]", "[vdso]", "[anon]" (also
+			     * for JIT code its perf map names, mapped or not), or
 			     * "[unknown]" when no mapping holds the address */
 	uint64_t offset;    /* symbol NULL: address relative to the object's ELF virtual
 			     * addresses (its file offset when not ELF); else, and for

@@ -54,6 +54,21 @@ static bool below_main(const char *s)
 	return !strncmp(s, "__libc_start_main_", strlen("__libc_start_main_"));
 }
 
+bool pmc_profile_entry_point(const char *name)
+{
+	static const char *const names[] = {"main",   "start_thread", "clone",	   "__clone",
+					    "clone3", "__clone3",     "thread_start"};
+
+	if (!name)
+		return false;
+	if (!strcmp(name, PMC_PROFILE_BELOW_MAIN) || below_main(name))
+		return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
 int pmc_profile_symbol_name(const char *sym, char **ret)
 {
 	size_t end = version_at(sym);

@@ -6,6 +6,8 @@
  * `report --diff sampled.json exact.json` matches functions and stacks. */
 #pragma once
 
+#include <stdbool.h>
+
 /* The one root of whatever ran main, valgrind's name for it. */
 #define PMC_PROFILE_BELOW_MAIN "(below main)"
 
@@ -17,3 +19,10 @@
  * PMC_PROFILE_BELOW_MAIN. *ret is a new string, or NULL when sym is already that name.
  * Returns 0 or -ENOMEM. */
 int pmc_profile_symbol_name(const char *sym, char **ret);
+
+/* Whether name (a profile's name, as pmc_profile_symbol_name gives it) is where a task's
+ * stack starts: whatever runs main (PMC_PROFILE_BELOW_MAIN), main itself, or a thread's
+ * start routine (glibc's start_thread under clone3 or clone, musl's thread_start). A
+ * stack whose outermost user frame is none of them was cut (docs/profile.md, "Call
+ * chains"). */
+bool pmc_profile_entry_point(const char *name);

@@ -106,7 +106,47 @@ bool pmc_perf_script_is_header(const char *line)
 {
 	struct header h;
 
-	return parse_header(line, &h);
+	return parse_header(line, &h) || pmc_perf_script_lost(line, NULL);
+}
+
+/* "COMMAND PID[/TID] [CPU] TIME: PERF_RECORD_LOST lost N", as perf script
+ * --show-lost-events prints a LOST record (perf's "PERF_RECORD_LOST_SAMPLES lost N"
+ * alike). */
+bool pmc_perf_script_lost(const char *line, uint64_t *ret)
+{
+	const char *s = line, *next;
+	char *end;
+	uint64_t v;
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s)
+		return false;
+	token(s, &next);
+	for (s = next; *s; s = next) {
+		n = token(s, &next);
+		if (is_time(s, n))
+			break;
+	}
+	if (!*s)
+		return false;
+	s = next;
+	n = token(s, &next);
+	if (!((n == 16 && !strncmp(s, "PERF_RECORD_LOST", n)) ||
+	      (n == 24 && !strncmp(s, "PERF_RECORD_LOST_SAMPLES", n))))
+		return false;
+	s = next;
+	n = token(s, &next);
+	if (n != 4 || strncmp(s, "lost", 4) != 0 || !all_digits(next, strlen(next)))
+		return false;
+	errno = 0;
+	v = strtoull(next, &end, 10);
+	if (errno == ERANGE || *end)
+		return false;
+	if (ret)
+		*ret = v;
+	return true;
 }
 
 struct reader {
@@ -119,6 +159,8 @@ struct reader {
 	uint32_t *ids; /* its frames, leaf first */
 	size_t depth, cap;
 	uint64_t samples, unresolved;
+	uint64_t lost;	/* what the LOST lines say */
+	bool lost_seen; /* perf script --show-lost-events: the output tells the lost */
 	char *err;
 	size_t errlen;
 };
@@ -265,7 +307,10 @@ static int header(struct reader *r, const char *line)
 			      (h.event_len == 9 || h.event[9] == ':')) ||
 			     (h.event_len >= 10 && !strncmp(h.event, "task-clock", 10) &&
 			      (h.event_len == 10 || h.event[10] == ':'));
+		/* perf script's samples say nothing of the ones perf lost (its LOST records
+		 * are not samples): how many is not known, never 0. */
 		struct pmc_profile_info in = {.kind = PMC_PROFILE_SAMPLED,
+					      .lost_unknown = true,
 					      .unit = !h.has_period ? "samples"
 						      : clock	    ? "ns"
 								    : "events"};
@@ -297,6 +342,7 @@ int pmc_profile_read_perf_script(struct pmc_profile_lines *l, struct pmc_profile
 				 size_t errlen)
 {
 	struct reader r = {.l = l, .err = err, .errlen = errlen};
+	uint64_t lost;
 	int rc;
 
 	while ((rc = pmc_profile_lines_next(l)) != 0) {
@@ -315,6 +361,14 @@ int pmc_profile_read_perf_script(struct pmc_profile_lines *l, struct pmc_profile
 			s++;
 		if (!*s)
 			rc = close_sample(&r);
+		else if (pmc_perf_script_lost(s, &lost)) {
+			/* Between samples: the one before it, if any, has ended. */
+			rc = close_sample(&r);
+			if (r.lost + lost < r.lost)
+				rc = bad(&r, "more lost samples than 2^64-1");
+			r.lost += lost;
+			r.lost_seen = true;
+		}
 		else if (*s == '#' && s == l->line && !r.open)
 			continue; /* perf script --header's lines */
 		else if (s == l->line || pmc_perf_script_is_header(s))
@@ -328,8 +382,15 @@ int pmc_profile_read_perf_script(struct pmc_profile_lines *l, struct pmc_profile
 	}
 	if (rc == 0)
 		rc = close_sample(&r);
+	if (rc == 0 && !r.p) {
+		pmc_err_set(err, errlen, "%s: no sample, only the samples perf lost; " PERF_FIX,
+			    l->path);
+		rc = -EINVAL;
+	}
 	if (rc == 0) {
-		pmc_profile_set_counts(r.p, r.samples, 0, r.unresolved);
+		/* How many perf lost is known only where its LOST records were shown. */
+		pmc_profile_set_counts(r.p, r.samples, r.lost, r.unresolved);
+		pmc_profile_set_lost_known(r.p, r.lost_seen);
 		*ret = r.p;
 		r.p = NULL;
 	}

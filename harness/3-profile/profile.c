@@ -125,6 +125,11 @@ void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled)
 	p->info.throttled = throttled;
 }
 
+void pmc_profile_set_lost_known(struct pmc_profile *p, bool known)
+{
+	p->info.lost_unknown = !known;
+}
+
 void pmc_profile_set_partial(struct pmc_profile *p, bool partial)
 {
 	p->info.partial = partial;

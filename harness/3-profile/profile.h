@@ -80,6 +80,10 @@ struct pmc_profile_info {
 			     * perf_event_max_sample_rate); 0: a period was used */
 	uint64_t samples;   /* sampled: samples taken (all of them, resolved or not) */
 	uint64_t lost;	    /* sampled: samples the kernel dropped (never hidden) */
+	/* sampled: the input did not say how many samples were lost (an import of perf
+	 * script's output or of folded stacks): lost is 0 and means nothing; never shown
+	 * as 0 */
+	bool lost_unknown;
 	uint64_t throttled; /* sampled: times the kernel throttled sampling (no samples
 			     * for the rest of a tick); absent from older files: 0 */
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
@@ -102,6 +106,8 @@ const struct pmc_profile_info *pmc_profile_info(const struct pmc_profile *p);
 void pmc_profile_set_counts(struct pmc_profile *p, uint64_t samples, uint64_t lost,
 			    uint64_t unresolved);
 void pmc_profile_set_throttled(struct pmc_profile *p, uint64_t throttled);
+/* Whether the input said how many samples were lost (info.lost_unknown is its opposite). */
+void pmc_profile_set_lost_known(struct pmc_profile *p, bool known);
 void pmc_profile_set_timeline(struct pmc_profile *p, const struct pmc_profile_timeline *t);
 void pmc_profile_set_partial(struct pmc_profile *p, bool partial);
 

@@ -121,7 +121,7 @@ int pmc_profile_read_folded(struct pmc_profile_lines *l, struct pmc_profile **re
 {
 	/* A count is what flamegraph.pl calls samples; the file says nothing of the event. */
 	const struct pmc_profile_info in = {
-	    .kind = PMC_PROFILE_SAMPLED, .event = "samples", .unit = "samples"};
+	    .kind = PMC_PROFILE_SAMPLED, .event = "samples", .unit = "samples", .lost_unknown = true};
 	struct pmc_profile *p = NULL;
 	struct ids ids = {0};
 	uint64_t samples = 0;

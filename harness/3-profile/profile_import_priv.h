@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct pmc_profile;
@@ -27,6 +28,9 @@ int pmc_profile_lines_next(struct pmc_profile_lines *l);
  * ("COMMAND PID [CPU] TIME: [PERIOD] EVENT: ...", the command padded to 16 columns
  * without -g). */
 bool pmc_perf_script_is_header(const char *line);
+/* Whether line is perf script --show-lost-events' line of a LOST record, its count into
+ * *ret (may be NULL). */
+bool pmc_perf_script_lost(const char *line, uint64_t *ret);
 
 /* The readers, from the line detection stopped at (l->again set): a new profile in
  * *ret, or -EINVAL with one line in err ("path:line: what; the fix"), -ENOMEM, -errno. */

@@ -176,6 +176,18 @@ static int read_tenths(struct loader *ld, const json_t *v, const char *where, ui
 	return 0;
 }
 
+/* The lost samples: a count, or null where the input did not say (an imported profile:
+ * not known is never 0). */
+static int get_lost(struct loader *ld, const json_t *v, bool sampled, struct pmc_profile_info *in)
+{
+	if (sampled && json_is_null(v)) {
+		in->lost = 0;
+		in->lost_unknown = true;
+		return 0;
+	}
+	return get_u64(ld, v, "lost", !sampled, &in->lost);
+}
+
 /* When the samples were taken and lost: absent from imported and older profiles. */
 static int read_timeline(struct loader *ld, const json_t *root, struct pmc_profile_info *in)
 {
@@ -217,7 +229,7 @@ static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_i
 	if ((rc = get_u64(ld, json_object_get(root, "freq"), "freq", !sampled, &in->freq)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "samples"), "samples", !sampled,
 			  &in->samples)) < 0 ||
-	    (rc = get_u64(ld, json_object_get(root, "lost"), "lost", !sampled, &in->lost)) < 0 ||
+	    (rc = get_lost(ld, json_object_get(root, "lost"), sampled, in)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "throttled"), "throttled", true,
 			  &in->throttled)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "unresolved"), "unresolved", false,

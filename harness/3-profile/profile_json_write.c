@@ -126,7 +126,10 @@ static int write_profile(const struct pmc_profile *p, FILE *f)
 	if (in->kind == PMC_PROFILE_SAMPLED) {
 		put_key_u64(f, "freq", in->freq);
 		put_key_u64(f, "samples", in->samples);
-		put_key_u64(f, "lost", in->lost);
+		if (in->lost_unknown)
+			fputs(",\n  \"lost\": null", f);
+		else
+			put_key_u64(f, "lost", in->lost);
 		if (in->throttled)
 			put_key_u64(f, "throttled", in->throttled);
 		if (in->partial)

@@ -11,13 +11,17 @@
 
 int pmc_profile_by_parse(const char *s, enum pmc_profile_by *ret)
 {
-	static const char *const names[] = {"comm", "pid", "tid"};
+	static const char *const names[] = {"comm", "pid", "tid", "object"};
 
 	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i]) == 0) {
 			*ret = (enum pmc_profile_by)i;
 			return 0;
 		}
+	if (s && strcmp(s, "dso") == 0) {
+		*ret = PMC_PROFILE_BY_OBJECT;
+		return 0;
+	}
 	return -EINVAL;
 }
 
@@ -218,6 +222,69 @@ out:
 	return rc;
 }
 
+/* Heaviest first (then by name), groups of weight 0 left out, into *ret. */
+static void keep_weighed(struct pmc_profile_group *g, size_t *ng)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *ng; i++) {
+		if (g[i].weight)
+			g[kept++] = g[i];
+		else {
+			free(g[i].name);
+			pmc_profile_free(g[i].p);
+		}
+	}
+	*ng = kept;
+	if (kept)
+		qsort(g, kept, sizeof(*g), group_cmp);
+}
+
+/* By the object of each stack's leaf (perf's --sort dso). */
+static int group_by_object(const struct pmc_profile *p, struct pmc_profile_group **ret,
+			   size_t *ret_n)
+{
+	size_t ns = pmc_profile_stack_count(p), ng = 0;
+	struct pmc_hashmap keys = {0};
+	struct pmc_profile_group *g = calloc(ns + 1, sizeof(*g));
+	uint32_t *group_of_stack = malloc((ns + 1) * sizeof(*group_of_stack));
+	int rc = -ENOMEM;
+
+	if (!g || !group_of_stack)
+		goto out;
+	for (size_t s = 0; s < ns; s++) {
+		const struct pmc_profile_stack *st = pmc_profile_stack(p, s);
+		const char *object = pmc_profile_frame(p, st->frames[st->depth - 1])->object;
+		size_t idx;
+		int put;
+
+		if (!(g[ng].name = strdup(object)))
+			goto out;
+		put = pmc_hashmap_get_or_put(&keys, g[ng].name, ng, &idx);
+		if (put < 0)
+			goto out;
+		if (put == 0) {
+			free(g[ng].name);
+			g[ng].name = NULL;
+		} else {
+			g[ng++].kept = true;
+		}
+		group_of_stack[s] = (uint32_t)idx;
+	}
+	if ((rc = fill_groups(p, g, ng, group_of_stack)) < 0)
+		goto out;
+	keep_weighed(g, &ng);
+	*ret = g;
+	*ret_n = ng;
+	g = NULL;
+	rc = 0;
+out:
+	pmc_hashmap_free(&keys);
+	pmc_profile_groups_free(g, g ? ng + 1 : 0);
+	free(group_of_stack);
+	return rc;
+}
+
 int pmc_profile_group_by(const struct pmc_profile *p, enum pmc_profile_by by,
 			 struct pmc_profile_group **ret, size_t *ret_n)
 {
@@ -229,8 +296,10 @@ int pmc_profile_group_by(const struct pmc_profile *p, enum pmc_profile_by by,
 	char **key_text = NULL;
 	int rc = -ENOMEM;
 
-	if (!p || !ret || !ret_n || by > PMC_PROFILE_BY_TID)
+	if (!p || !ret || !ret_n || by > PMC_PROFILE_BY_OBJECT)
 		return -EINVAL;
+	if (by == PMC_PROFILE_BY_OBJECT)
+		return group_by_object(p, ret, ret_n);
 	nt = pmc_profile_task_count(p);
 	ns = pmc_profile_stack_count(p);
 	/* At most a group per task, and one of the stacks without a task. */
@@ -307,19 +376,7 @@ int pmc_profile_group_by(const struct pmc_profile *p, enum pmc_profile_by by,
 	    (rc = fill_groups(p, g, ng, group_of_stack)) < 0)
 		goto out;
 	/* Groups of weight 0 (stacks of weight 0 only) show nothing. */
-	size_t kept = 0;
-
-	for (size_t i = 0; i < ng; i++) {
-		if (g[i].weight)
-			g[kept++] = g[i];
-		else {
-			free(g[i].name);
-			pmc_profile_free(g[i].p);
-		}
-	}
-	ng = kept;
-	if (ng)
-		qsort(g, ng, sizeof(*g), group_cmp);
+	keep_weighed(g, &ng);
 	*ret = g;
 	*ret_n = ng;
 	g = NULL;

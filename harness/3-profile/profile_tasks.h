@@ -14,16 +14,20 @@ enum pmc_profile_by {
 	PMC_PROFILE_BY_COMM = 0, /* thread name: threads of one name together */
 	PMC_PROFILE_BY_PID,	 /* process */
 	PMC_PROFILE_BY_TID,	 /* thread */
+	PMC_PROFILE_BY_OBJECT,	 /* the object (executable, shared object, [kernel]) of the
+				  * stack's leaf: where the self weight is, as perf report
+				  * --sort dso; needs no tasks */
 };
 
-/* "comm", "pid", "tid" to a grouping: 0, or -EINVAL. */
+/* "comm", "pid", "tid", "object" (or perf's "dso") to a grouping: 0, or -EINVAL. */
 int pmc_profile_by_parse(const char *s, enum pmc_profile_by *ret);
 
 struct pmc_profile_group {
 	/* The name: by comm, the thread name; by tid, the thread's names heaviest first
 	 * ("live-alpha" or, renamed while sampled, "live-alpha, prog"); by pid, its main
 	 * thread's names (a thread's when the main thread is not among the tasks). NULL:
-	 * not known, or (kept false) the stacks whose task was not kept. */
+	 * not known, or (kept false) the stacks whose task was not kept. By object, the
+	 * object's path or bracketed name. */
 	char *name;
 	bool kept;
 	uint32_t pid, tid; /* by pid or tid (by pid: tid 0) */

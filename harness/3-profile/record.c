@@ -509,12 +509,70 @@ out:
 	return r;
 }
 
-int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret,
+/* The sampled event's modifiers, as perf takes them after a ':' ("cpu-clock:u"): the name
+ * without them into name, and *user_only for "u" (user space only: the profile's event
+ * says ":u"). "uk" is both, as no modifier is. Returns 0, or -EINVAL with one line in err
+ * for what pmcbench cannot sample (":k", kernel only; precise and guest modifiers). */
+static int event_modifiers(const char *event, char *name, size_t len, bool *user_only,
+			   char *err, size_t errlen)
+{
+	const char *colon = strchr(event, ':');
+	bool u = false, k = false;
+
+	*user_only = false;
+	if (!colon) {
+		snprintf(name, len, "%s", event);
+		return 0;
+	}
+	for (const char *m = colon + 1; *m; m++) {
+		if (*m == 'u' && !u)
+			u = true;
+		else if (*m == 'k' && !k)
+			k = true;
+		else {
+			pmc_err_set(err, errlen,
+				    "event \"%.64s\": modifier '%c' is not one record takes: "
+				    "give :u (user space only), :uk or none (user and kernel)",
+				    event, *m);
+			return -EINVAL;
+		}
+	}
+	if (colon == event || (!u && !k) || (k && !u)) {
+		pmc_err_set(err, errlen,
+			    (k && !u) ? "event \"%.64s\": kernel only (:k) is not sampled by "
+					"record: give :u (user space only), :uk or none"
+				      : "event \"%.64s\": expected NAME or NAME:MODIFIERS "
+					"(cpu-clock:u)",
+			    event);
+		return -EINVAL;
+	}
+	snprintf(name, len, "%.*s", (int)(colon - event), event);
+	*user_only = u && !k;
+	return 0;
+}
+
+int pmc_profile_record(const struct pmc_record_opts *opts, struct pmc_profile **ret,
 		       struct pmc_spawn_result *ret_run, char *err, size_t errlen)
 {
+	const struct pmc_record_opts *o = opts;
+	struct pmc_record_opts copy;
 	struct pmc_spawn_result sr;
 	struct pmc_profile *p = NULL;
+	bool user_only = false;
+	char event[128];
 	int r;
+
+	/* The caller's options as they are, but for the event's modifiers. */
+	if (PMC_OPTS_VALID(opts, pmc_record_opts) && !opts->valgrind && opts->event &&
+	    strchr(opts->event, ':')) {
+		if ((r = event_modifiers(opts->event, event, sizeof(event), &user_only, err,
+					 errlen)) < 0)
+			return r;
+		memset(&copy, 0, sizeof(copy));
+		memcpy(&copy, opts, opts->sz < sizeof(copy) ? opts->sz : sizeof(copy));
+		copy.event = event;
+		o = &copy;
+	}
 
 	if (!PMC_OPTS_VALID(o, pmc_record_opts)) {
 		pmc_err_set(err, errlen,
@@ -527,8 +585,8 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 			pmc_err_set(err, errlen, "valgrind cannot attach to a running process");
 			return -EINVAL;
 		}
-		r = record_attached(o, false, ret, err, errlen);
-		if (r == -EACCES || r == -EPERM)
+		r = record_attached(o, user_only, ret, err, errlen);
+		if ((r == -EACCES || r == -EPERM) && !user_only)
 			r = record_attached(o, true, ret, err, errlen);
 		if (r == 0 && ret_run)
 			*ret_run = (struct pmc_spawn_result){0};
@@ -541,10 +599,10 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
 	if (o->valgrind) {
 		r = record_valgrind(o, &p, &sr, err, errlen);
 	} else {
-		r = record_sampled(o, false, &p, &sr, err, errlen);
+		r = record_sampled(o, user_only, &p, &sr, err, errlen);
 		/* perf_event_paranoid >= 2 refuses kernel samples to the unprivileged:
 		 * user space is still worth profiling, and the event name says ":u". */
-		if (r == -EACCES || r == -EPERM)
+		if ((r == -EACCES || r == -EPERM) && !user_only)
 			r = record_sampled(o, true, &p, &sr, err, errlen);
 	}
 	if (r < 0)

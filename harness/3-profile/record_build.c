@@ -15,6 +15,7 @@
 #include "counters/perf/sample.h"
 #include "profile/lines.h"
 #include "profile/maps.h"
+#include "profile/names.h"
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 #include "profile/record.h"
@@ -66,6 +67,7 @@ struct pmc_profile_builder {
 	struct pmc_unwinder *unwinder;
 	uint64_t *chain;
 	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
+	uint64_t cut_ends[PMC_UNWIND_MAX_DEPTH + 1]; /* of those, the stacks left cut */
 	struct pmc_record_timeline timeline; /* when samples were taken and lost */
 };
 
@@ -194,11 +196,30 @@ static int task_of(struct pmc_profile_builder *b, const struct pmc_record *rec, 
 	return 0;
 }
 
-/* pmc_profile_add_sample, the stack marked cut when cut is set, kept apart for task. */
-static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
-		     uint32_t max_stack, bool cut, uint32_t task, uint64_t *unresolved)
+/* Whether a stack (root first) whose outermost user frame is frames[0] starts where a
+ * task's stack starts (names.h): that frame is an entry point, or whatever ran main is
+ * on it (profile.c keeps the stack from there). */
+static bool reaches_entry(const struct pmc_profile *p, const uint32_t *frames, uint32_t depth)
 {
-	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0;
+	if (pmc_profile_entry_point(pmc_profile_frame(p, frames[0])->symbol))
+		return true;
+	for (uint32_t i = 1; i < depth; i++)
+		if (pmc_profile_frame(p, frames[i])->symbol &&
+		    !strcmp(pmc_profile_frame(p, frames[i])->symbol, PMC_PROFILE_BELOW_MAIN))
+			return true;
+	return false;
+}
+
+/* pmc_profile_add_sample, kept apart for task. A frame-pointer chain (dwarf false) is
+ * whole when its outermost user frame is an entry point, whatever the walk did: one that
+ * ends anywhere else was cut (the walk met a frame without a frame pointer). A DWARF one
+ * is cut when the unwinder says so (cut) and it did not reach an entry point. *ret_cut
+ * (may be NULL) says whether the stack was marked truncated. */
+static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
+		     uint32_t max_stack, bool dwarf, bool cut, uint32_t task, uint64_t *unresolved,
+		     bool *ret_cut)
+{
+	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0, nuser = 0;
 	uint64_t dummy = 0, leaf_vaddr = 0;
 	bool truncated, unnamed_kernel = false, leaf_in_file = false;
 	int r = 0;
@@ -265,6 +286,7 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 			leaf_vaddr = res.vaddr;
 		}
 		r = frame_of(p, &res, kernel, unresolved, &frames[depth++]);
+		nuser += !kernel;
 	}
 	if (r == 0) {
 		/* Leaf first from the kernel; the profile wants the root first. */
@@ -274,6 +296,12 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 			frames[i] = frames[depth - 1 - i];
 			frames[depth - 1 - i] = t;
 		}
+		/* The user frames are the first nuser, root first. */
+		if (nips && nuser)
+			truncated = dwarf ? truncated && !reaches_entry(p, frames, nuser)
+					  : !reaches_entry(p, frames, nuser);
+		if (ret_cut)
+			*ret_cut = truncated;
 		r = pmc_profile_add_task(p, frames, depth, task, rec->sample.period, 1, truncated);
 	}
 	/* The leaf's address in its file, for the source lines (profile_lines.h). */
@@ -288,7 +316,8 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
 			   uint32_t max_stack, uint64_t *unresolved)
 {
-	return add_chain(p, m, rec, max_stack, false, PMC_PROFILE_NO_TASK, unresolved);
+	return add_chain(p, m, rec, max_stack, false, false, PMC_PROFILE_NO_TASK, unresolved,
+			 NULL);
 }
 
 /* A sample of a DWARF call graph: its kernel chain (the kernel walked no user frames),
@@ -300,6 +329,7 @@ static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_reco
 	struct pmc_record r = *rec;
 	uint32_t nk = rec->sample.nips < rec->sample.nkernel ? 0 : rec->sample.nkernel;
 	enum pmc_unwind_end end;
+	bool cut = false;
 	size_t n;
 	int rc;
 
@@ -321,7 +351,13 @@ static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_reco
 	/* No frame at all (no registers, no kernel chain): the sampled ip alone. */
 	if (!r.sample.nips)
 		r.sample.ips = NULL;
-	return add_chain(b->p, b->maps, &r, 0, end != PMC_UNWIND_WHOLE, task, &b->unresolved);
+	rc = add_chain(b->p, b->maps, &r, 0, true, end != PMC_UNWIND_WHOLE, task, &b->unresolved,
+		       &cut);
+	/* An unwind that stopped past an entry point lost nothing: only the stacks it
+	 * left cut are the notes' (dwarf_notes). */
+	if (rc == 0 && cut)
+		b->cut_ends[end]++;
+	return rc;
 }
 
 static int on_record(const struct pmc_record *rec, void *ud)
@@ -336,8 +372,8 @@ static int on_record(const struct pmc_record *rec, void *ud)
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
 		return b->unwinder ? add_dwarf_sample(b, rec, task)
-				   : add_chain(b->p, b->maps, rec, b->max_stack, false, task,
-					       &b->unresolved);
+				   : add_chain(b->p, b->maps, rec, b->max_stack, false, false,
+					       task, &b->unresolved, NULL);
 	}
 	if ((rc = track_comm(b, rec)) < 0)
 		return rc;
@@ -369,19 +405,19 @@ static void dwarf_notes(const struct pmc_profile_builder *b, uint32_t stack_size
 			 PMC_SAMPLE_STACK_MAX);
 		note(msg, note_ud);
 	}
-	if (b->ends[PMC_UNWIND_NO_CFI]) {
+	if (b->cut_ends[PMC_UNWIND_NO_CFI]) {
 		snprintf(msg, sizeof(msg),
 			 "DWARF call graph: %llu samples stopped at code without CFI (no "
 			 ".eh_frame or .debug_frame entry, an unreadable or rebuilt file, JIT "
 			 "code): their callers are cut",
-			 (unsigned long long)b->ends[PMC_UNWIND_NO_CFI]);
+			 (unsigned long long)b->cut_ends[PMC_UNWIND_NO_CFI]);
 		note(msg, note_ud);
 	}
-	if (b->ends[PMC_UNWIND_BAD_STACK]) {
+	if (b->cut_ends[PMC_UNWIND_BAD_STACK]) {
 		snprintf(msg, sizeof(msg),
 			 "DWARF call graph: %llu samples stopped where the CFI did not match the "
 			 "stack copy: their callers are cut",
-			 (unsigned long long)b->ends[PMC_UNWIND_BAD_STACK]);
+			 (unsigned long long)b->cut_ends[PMC_UNWIND_BAD_STACK]);
 		note(msg, note_ud);
 	}
 	if (b->ends[PMC_UNWIND_NO_REGS]) {

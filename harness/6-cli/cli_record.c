@@ -28,7 +28,8 @@ static void help(FILE *out)
 	    "  -o, --output=FILE      write the profile to FILE (default " RECORD_DEFAULT_OUTPUT
 	    ")\n"
 	    "  -F, --freq=HZ          samples per second (default %d)\n"
-	    "  -e, --event=EVENT      the event to sample: cycles, cpu-clock, task-clock, ...\n"
+	    "  -e, --event=EVENT      the event to sample: cycles, cpu-clock, task-clock, ...;\n"
+	    "                         EVENT:u samples user space only (as perf's modifier)\n"
 	    "      --call-graph=fp|dwarf[,SIZE]\n"
 	    "                         how callers are found: fp (default), the kernel's walk\n"
 	    "                         of frame pointers; dwarf, SIZE bytes of user stack\n"

@@ -34,7 +34,9 @@ static void help(FILE *out)
 		"                         --by; 0: all)\n"
 		"      --by=KEY           the weight by task, and each one's top functions:\n"
 		"                         KEY is comm (thread name), pid (process) or tid\n"
-		"                         (thread), as perf report --sort comm|pid|tid\n"
+		"                         (thread; perf report's --sort pid is by thread);\n"
+		"                         or by object, the file the samples fell in (perf\n"
+		"                         report --sort dso: a stripped program adds up)\n"
 		"      --folded           print the folded stacks instead (one line per stack,\n"
 		"                         'root;caller;leaf WEIGHT', for other flame graph tools)\n"
 		"      --svg=FILE         also write an interactive flame graph (search, zoom);\n"
@@ -140,7 +142,7 @@ int pmc_cli_report(int argc, char **argv)
 		case OPT_BY:
 			if (pmc_profile_by_parse(optarg, &by) < 0) {
 				pmc_cli_error("--by: '%s' is not a grouping; give comm (thread "
-					      "name), pid (process) or tid (thread)",
+					      "name), pid (process), tid (thread) or object",
 					      optarg);
 				return PMC_EXIT_ERROR;
 			}

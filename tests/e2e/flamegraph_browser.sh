@@ -47,6 +47,19 @@ grep -q 'fill="rgb(230,0,230)"' "$dir/search.txt" || fail "no frame in the highl
 run --dump-dom "file://$dir/fg.svg?s=main%7Crun_" >"$dir/nested.txt" || fail "chromium --dump-dom failed"
 grep -q 'data-matched="93.79%"' "$dir/nested.txt" || fail "nested matches: $(grep -o 'data-matched="[^"]*"' "$dir/nested.txt")"
 
+# A search that is no regular expression ('[kernel', '(') is searched as text, and the rest
+# of the URL still applies (issue 34: '?s=(' threw and stopped the page): [kernel] is 200
+# of 3221 samples (6.21%), and the zoom after it happens.
+run --dump-dom "file://$dir/fg.svg?s=%5Bkernel&z=hash_table_insert" >"$dir/badre.txt" || fail "chromium --dump-dom failed"
+grep -q 'data-ready="1"' "$dir/badre.txt" || fail "the script did not run with a bad regular expression"
+grep -q 'data-error="' "$dir/badre.txt" && fail "script error with ?s=[kernel: $(grep -o 'data-error="[^"]*"' "$dir/badre.txt")"
+grep -q 'data-search-text="1"' "$dir/badre.txt" || fail "?s=[kernel was not searched as text"
+grep -q 'data-matched="6.21%"' "$dir/badre.txt" || fail "?s=[kernel matched $(grep -o 'data-matched="[^"]*"' "$dir/badre.txt")"
+grep -q 'class="f anc"' "$dir/badre.txt" || fail "the zoom after a bad search did not happen"
+run --dump-dom "file://$dir/fg.svg?s=(&z=%E0%A4%A" >"$dir/badre2.txt" || fail "chromium --dump-dom failed"
+grep -q 'data-ready="1"' "$dir/badre2.txt" || fail "the script did not run with ?s=( and a bad escape"
+grep -q 'data-matched="0.00%"' "$dir/badre2.txt" || fail "?s=( matched $(grep -o 'data-matched="[^"]*"' "$dir/badre2.txt")"
+
 # Zoom at load (?z=NAME, as a click does): hash_table_insert fills the 1180 px between the
 # margins, its child grow (350 of its 1250 samples) is widened to 330.40 px, its ancestor
 # main is greyed and [kernel] beside it hidden.

@@ -245,7 +245,7 @@ test_run_profile_without_frame_pointers() {
 		expect_exit 0 "$PMCBENCH" record -o p$i.json -- "$PMC_PROF_NOFP" 3000 || return 1
 	done
 	# The weight of the cut stacks, as the file has it, is what the report and the folded
-	# stacks say (GCC's build cuts most of it; clang's, whose rbp holds no node, little).
+	# stacks say (a chain that does not reach main was cut: nearly all of it).
 	cut=$(json_get p1.json "100 * sum(s['weight'] for s in d['stacks'] if s.get('truncated')) / d['total']")
 	expect_exit 0 "$PMCBENCH" report p1.json || return 1
 	if [ "$cut" = 0.0 ]; then
@@ -259,6 +259,58 @@ test_run_profile_without_frame_pointers() {
 	folded=$(awk '/^\[truncated\];/ { c += $NF } { t += $NF } END { print 100 * c / t }' "$TMP/out")
 	near "$folded" "$cut" || fail "folded stacks: $folded% under [truncated], the file $cut%" || return 1
 	expect_grep "note: [0-9.]+% of the weight is in cut call chains" "$TMP/err"
+}
+
+# Truncation said as it is (issue 34): a frame-pointer chain whose outermost user frame is
+# not where a stack starts (main, whatever runs it, a thread's start routine) was cut. The
+# -O2 build without frame pointers never walks back to main: nearly all its weight is cut,
+# and in the folded stacks every root is [truncated] or a kernel-only stack's. The
+# -fno-omit-frame-pointer build reaches main: none of its functions' stacks is cut.
+test_record_fp_truncation_is_said() {
+	expect_exit 0 "$PMCBENCH" record -o nofp.json -- "$PMC_PROF_NOFP" 3000 || return 1
+	cut=$(json_get nofp.json "100 * sum(s['weight'] for s in d['stacks'] if s.get('truncated')) / d['total']")
+	awk -v c="$cut" 'BEGIN { exit !(c >= 90) }' ||
+		fail "only $cut% of the -O2 program's weight is in cut stacks" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded nofp.json || return 1
+	# (A sample in main itself, its own outermost frame, is whole.)
+	mixed=$(awk '!/^\[truncated\];/ && /(^|;)(mix|walk|deep) [0-9]+$/' "$TMP/out")
+	[ -z "$mixed" ] || fail "stacks of the program's functions not under [truncated]: $mixed" ||
+		return 1
+	expect_exit 0 "$PMCBENCH" record -o fp.json -- "$PMC_PROF_WORK" 100000 100000 || return 1
+	bad=$(json_get fp.json "sum(1 for s in d['stacks'] if s.get('truncated') and any(d['frames'][f].get('symbol') in ('prof_hot', 'prof_cold') for f in s['frames']))")
+	[ "$bad" = 0 ] || fail "$bad stacks of prof_hot or prof_cold are flagged truncated" || return 1
+	expect_exit 0 "$PMCBENCH" report --folded fp.json || return 1
+	expect_grep '^\(below main\);main;prof_hot [0-9]+$' "$TMP/out" || return 1
+	expect_no_grep '^\[truncated\];.*prof_(hot|cold)' "$TMP/out"
+}
+
+# JIT code named as perf names it (issue 34): the program copies a loop into anonymous
+# executable memory and names it in its own /tmp/perf-PID.map; the report names the
+# samples there pmc_jit_spin, in fp and dwarf mode, where they were [anon]+0x....
+test_record_names_jit_code() {
+	case $(uname -m) in x86_64 | aarch64) ;; *) skip "no JIT code for $(uname -m)" ;; esac
+	for mode in fp dwarf; do
+		rc=0
+		"$PMCBENCH" record --call-graph $mode -o jit.json -- "$PMC_PROF_JIT" 0.3 pid \
+			>"$TMP/out" 2>record.err || rc=$?
+		[ -s pid ] && rm -f "/tmp/perf-$(cat pid).map"
+		[ "$rc" = 0 ] || { cat record.err >&2; fail "record --call-graph $mode exited $rc"; return 1; }
+		expect_exit 0 "$PMCBENCH" report jit.json || return 1
+		expect_grep '^ *[0-9.]+% +[0-9.]+% .* pmc_jit_spin +\[anon\]$' "$TMP/out" || return 1
+		share=$(json_get jit.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == 'pmc_jit_spin') / d['total']")
+		awk -v s="$share" 'BEGIN { exit !(s >= 50) }' ||
+			fail "$mode: pmc_jit_spin has $share% of the weight" || return 1
+		# JIT code has no CFI: the DWARF unwind stops there, and the note counts the
+		# samples it left cut (every JIT one), never more than the cut stacks hold.
+		if [ $mode = dwarf ]; then
+			noted=$(sed -n 's/.*DWARF call graph: \([0-9]*\) samples stopped at code without CFI.*/\1/p' record.err)
+			cut=$(json_get jit.json "sum(s['samples'] for s in d['stacks'] if s.get('truncated'))")
+			jit=$(json_get jit.json "sum(s['samples'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == 'pmc_jit_spin')")
+			[ -n "$noted" ] && [ "$noted" -le "$cut" ] && [ "$noted" -ge "$jit" ] ||
+				fail "no-CFI note: ${noted:-none}, cut samples $cut, JIT samples $jit" || return 1
+		fi
+		rm -f pid
+	done
 }
 
 # A profile never breaks a measurement: when the profiles cannot be saved (a file is in
@@ -379,6 +431,31 @@ test_benchmark_program_profiles_its_loop() {
 }
 
 # An event that cannot sample here, or that is not one: exit 2 and what to use instead.
+# Modifiers on the sampled event, as perf takes them (issue 34): cpu-clock:u samples user
+# space only (no kernel frame, the profile's event says so); :uk is both; what record
+# cannot sample is exit 2 with one line.
+test_record_event_modifiers() {
+	expect_exit 0 "$PMCBENCH" record -e cpu-clock:u -o u.json -- "$PMC_PROF_WORK" 40000 40000 1 ||
+		return 1
+	[ "$(json_get u.json "d['event']")" = cpu-clock:u ] || fail "the event is not cpu-clock:u" ||
+		return 1
+	[ "$(json_get u.json "sum(1 for f in d['frames'] if f['object'] == '[kernel]')")" = 0 ] ||
+		fail "kernel frames in a :u profile" || return 1
+	expect_exit 0 "$PMCBENCH" report u.json || return 1
+	expect_grep 'prof_hot' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" record -e cpu-clock:uk -o uk.json -- "$PMC_PROF_WORK" 20000 20000 1 ||
+		return 1
+	case $(json_get uk.json "d['event']") in cpu-clock | cpu-clock:u) ;; *) fail "uk: $(json_get uk.json "d['event']")"; return 1 ;; esac
+	expect_exit 2 "$PMCBENCH" record -e cpu-clock:k -o bad.json -- true || return 1
+	expect_grep 'event "cpu-clock:k": kernel only \(:k\) is not sampled by record' "$TMP/err" ||
+		return 1
+	for bad in cpu-clock:k cpu-clock:pp cpu-clock: bogus:u; do
+		expect_exit 2 "$PMCBENCH" record -e $bad -o bad.json -- true || return 1
+		[ "$(wc -l <"$TMP/err")" = 1 ] || fail "$bad: not one line" || return 1
+	done
+	[ ! -e bad.json ] || fail "a profile was written"
+}
+
 test_record_event_errors() {
 	expect_exit 2 "$PMCBENCH" record -e bogus -o p.json -- true || return 1
 	expect_grep 'unknown event "bogus": use a generic event such as "cpu-clock"' "$TMP/err" || return 1
@@ -449,6 +526,29 @@ test_record_follows_children() {
 
 # A stripped program is named through the debug file its .gnu_debuglink names (beside it);
 # without one, each address is a row of its own (OBJECT+0xOFFSET), as perf shows them.
+# The weight by object, as perf report --sort dso (issue 34): a stripped program, whose
+# addresses are a row each by function, adds up to one row, the share the file gives the
+# stacks whose leaf is in it; the objects add up to the whole.
+test_report_by_object() {
+	if [ -z "${PMC_PROF_STRIPPED:-}" ]; then
+		skip "no objcopy: no stripped programs"
+	fi
+	expect_exit 0 "$PMCBENCH" record -o s.json -- "$PMC_PROF_STRIPPED" 100000 30000 || return 1
+	expect_exit 0 "$PMCBENCH" report --by object s.json || return 1
+	expect_grep '^Total: .* in [0-9]+ objects?$' "$TMP/out" || return 1
+	row=$(grep -E "^ +[0-9.]+% .*  $PMC_PROF_STRIPPED\$" "$TMP/out" | head -1)
+	[ -n "$row" ] || { cat "$TMP/out" >&2; fail "no row of the stripped program"; return 1; }
+	shown=$(echo "$row" | awk '{ sub("%", "", $1); print $1 }')
+	want=$(json_get s.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]]['object'] == '$PMC_PROF_STRIPPED') / d['total']")
+	near "$shown" "$want" || fail "the stripped program's row says $shown%, the file $want%" || return 1
+	awk -v w="$want" 'BEGIN { exit !(w >= 80) }' || fail "only $want% in the program" || return 1
+	sum=$(awk '/^  share/ { on = 1; next } on && /^$/ { exit } on { sub("%", "", $1); t += $1 } END { print t }' "$TMP/out")
+	near "$sum" 100 || fail "the objects add up to $sum%" || return 1
+	expect_grep "^Samples in $PMC_PROF_STRIPPED: " "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" report --by objects s.json || return 1
+	expect_grep "tid \(thread\) or object" "$TMP/err"
+}
+
 test_record_names_stripped_programs() {
 	if [ -z "${PMC_PROF_LINKED:-}" ]; then
 		skip "no objcopy: no stripped programs"
@@ -527,8 +627,12 @@ test_record_dwarf_small_copy_is_said() {
 	# Nothing past the copy: no stack of the work (main -> run -> mid -> hot_b, main ->
 	# copier -> memcpy) reaches what ran main (_start, "(below main)") through 64 bytes.
 	# A shallow stack can: exit's (below main);__internal_atexit;... fits in the copy.
+	# One that reached main lost nothing (main is where the program's stack starts), and
+	# is not cut; one that stopped short of main is.
 	expect_exit 0 "$PMCBENCH" report --folded s.json || return 1
-	expect_grep '^\[truncated\];(main;)?(run|mid|hot_b|copier)' "$TMP/out" || return 1
+	expect_grep '^\[truncated\];' "$TMP/out" || return 1
+	expect_grep '^main;run;mid;hot_b [0-9]+$' "$TMP/out" || return 1
+	expect_no_grep '^\[truncated\];main;' "$TMP/out" || return 1
 	expect_no_grep '^(_start|\(below main\));main;(run|copier)' "$TMP/out" || return 1
 }
 
