@@ -13,6 +13,7 @@
 
 #include "counters/perf/sample.h"
 #include "counters/perf/sample_priv.h"
+#include "counters/perf/threads.h"
 #include "base/grow.h"
 #include "counters/perf/events.h"
 #include "base/error.h"
@@ -357,40 +358,11 @@ fail:
 	return r;
 }
 
-/* The threads of process pid not yet sampled, from PROC/pid/task, into *ret (malloc'd).
- * Returns their count, or -errno (-ESRCH: no such process). */
+/* The threads of process pid not yet sampled, into *ret (malloc'd). Returns their count,
+ * or -errno (-ESRCH: no such process). */
 static int new_threads(const struct pmc_sampler *s, const char *proc_root, pid_t pid, pid_t **ret)
 {
-	char path[512];
-	pid_t *tids = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *d;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "%s/%d/task", proc_root ? proc_root : "/proc", (int)pid);
-	if (!(dir = opendir(path)))
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((d = readdir(dir))) {
-		char *end;
-		long tid = strtol(d->d_name, &end, 10);
-		bool known = false;
-
-		if (*end || end == d->d_name || tid <= 0 || tid > INT_MAX)
-			continue;
-		for (size_t i = 0; i < s->ntids && !known; i++)
-			known = s->tids[i] == (pid_t)tid;
-		if (known)
-			continue;
-		if (pmc_grow_to(&tids, &cap, n + 1, sizeof(*tids)) < 0) {
-			free(tids);
-			closedir(dir);
-			return -ENOMEM;
-		}
-		tids[n++] = (pid_t)tid;
-	}
-	closedir(dir);
-	*ret = tids;
-	return (int)n;
+	return pmc_proc_new_threads(proc_root, pid, s->tids, s->ntids, ret);
 }
 
 /* Samples thread tid too, into the rings already open: one event per CPU whose records go
