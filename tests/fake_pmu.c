@@ -259,6 +259,9 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -ENOSYS;
 	if (cfg->gone_pid && pid == cfg->gone_pid)
 		return -ESRCH;
+	/* perf_event_open(): the task is found first, then the right to watch it. */
+	if (cfg->foreign_pid && pid == cfg->foreign_pid && !cfg->privileged)
+		return -EACCES;
 	if (cfg->busy && needs_counter(f, a) && a->config == cfg->busy_config)
 		return -EBUSY;
 	if (cfg->eperm_exclude && needs_counter(f, a) && !cfg->no_pmu &&
