@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "core/derive.h"
 #include "core/result.h"
+#include "elf/buildid.h"
 #include "counters/perf/attach.h"
 #include "run/runner.h"
 #include "run/spawn.h"
@@ -171,11 +172,13 @@ static void target_name(const struct pmc_runner_opts *o, char *buf, size_t len)
 		snprintf(buf, len, "pid %d", (int)o->attach_pids[0]);
 }
 
-/* The fingerprint's words for the target and the windows. */
-static int describe_target(const struct windows *w, struct pmc_result *result)
+/* The words for the target and the windows: the fingerprint's, and the benchmark's
+ * display ("pid 1234, 1 threads at the start; while 'CMD' ran"). */
+static int describe_target(const struct windows *w, struct pmc_result *result,
+			   struct pmc_benchmark *b)
 {
 	const struct pmc_runner_opts *o = w->o;
-	char target[512], window[512];
+	char target[512], window[512], *display;
 	size_t at = 0;
 	int r;
 
@@ -188,8 +191,8 @@ static int describe_target(const struct windows *w, struct pmc_result *result)
 			at += (size_t)snprintf(target + at, sizeof(target) - at, "%s%d",
 					       i ? "," : " ", (int)o->attach_pids[i]);
 		if (at < sizeof(target))
-			snprintf(target + at, sizeof(target) - at, ", %zu threads at the start",
-				 pmc_attach_parts(w->at));
+			snprintf(target + at, sizeof(target) - at, ", %zu thread%s at the start",
+				 pmc_attach_parts(w->at), pmc_attach_parts(w->at) == 1 ? "" : "s");
 	}
 	if (w->cmd)
 		snprintf(window, sizeof(window), "while '%s' ran", w->cmd->display);
@@ -200,6 +203,19 @@ static int describe_target(const struct windows *w, struct pmc_result *result)
 	r = pmc_result_set_env(result, "attach", target);
 	if (r == 0)
 		r = pmc_result_set_env(result, "attach-window", window);
+	if (r == 0 && asprintf(&display, "%s; %s", target, window) < 0)
+		r = -ENOMEM;
+	if (r == 0) {
+		free(b->command);
+		b->command = display;
+	}
+	/* The build-id pins the binary the first process runs. */
+	if (r == 0 && !o->system_wide) {
+		char exe[64];
+
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)o->attach_pids[0]);
+		pmc_build_id(exe, &b->build_id);
+	}
 	return r;
 }
 
@@ -324,7 +340,7 @@ int pmc_runner_attached(const struct pmc_runner_cmd *cmds, size_t ncmds,
 	target_name(o, name, sizeof(name));
 	r = pmc_result_add_benchmark(result, name, name, &b);
 	if (r == 0)
-		r = describe_target(&w, result);
+		r = describe_target(&w, result, b);
 	if (r == 0 && env_desc)
 		r = pmc_result_set_env(result, "target-env", env_desc);
 	if (r < 0) {

@@ -47,7 +47,7 @@ test_attach_pid_counts_exactly_the_servers_work_per_window() {
 	[ "$(cat got)" = True ] || fail "the server's task-clock is not above 0 in every window" || return 1
 	[ "$(json_get a.json "d['benchmarks'][0]['name']")" = pmc-attach-targ ] ||
 		fail "the benchmark is not named after the process's comm" || return 1
-	expect_grep "^pid $SERVER, 1 threads at the start$" <(json_get a.json "d['environment']['attach']") || return 1
+	expect_grep "^pid $SERVER, 1 thread at the start$" <(json_get a.json "d['environment']['attach']") || return 1
 	expect_grep "^while 'sh -c .*' ran$" <(json_get a.json "d['environment']['attach-window']") || return 1
 }
 
