@@ -282,6 +282,62 @@ static void test_refused_targets(void **state)
 	pmc_event_list_free(l);
 }
 
+/* A thread started while the others were being attached (by one not yet attached, so not
+ * inherited) is found by listing again; one gone since it was listed (ESRCH) is no error;
+ * two processes are both counted. */
+static void on_open_new_thread(struct fake_pmu *f, void *ud)
+{
+	char path[PATH_MAX + 64];
+
+	(void)f;
+	(void)ud;
+	snprintf(path, sizeof(path), "%s/300/task/309", proc);
+	mkdir(path, 0755);
+}
+
+static void test_threads_listed_again_and_gone(void **state)
+{
+	const pid_t tids[] = {300, 301}, pids[] = {300, 400};
+	struct pmc_event_list *l = t_events("page-faults");
+	struct fake_pmu_config cfg = pmu8;
+	struct pmc_attach_opts o = {.pids = pids, .npids = 2, .sys = &fake.sys};
+	struct pmc_reading r[1];
+	struct pmc_attach *a = NULL;
+	char err[256] = "", path[PATH_MAX + 64];
+	bool opened[3] = {false};
+
+	(void)state;
+	cfg.gone_pid = 301;
+	fake_pmu_init(&fake, &cfg);
+	fake.on_open = on_open_new_thread;
+	make_proc(300, tids, 2, 2);
+	snprintf(path, sizeof(path), "%s/400", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/400/task", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/400/task/400", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	o.proc_root = proc;
+	assert_int_equal(pmc_attach_open(l, &o, &a, err, sizeof(err)), 0);
+	/* 300, 309 (listed again) and 400; 301 had exited. */
+	assert_int_equal(pmc_attach_parts(a), 3);
+	for (size_t i = 0; i < fake.nlog; i++) {
+		if (fake.log[i].result < 0) {
+			assert_int_equal(fake.log[i].pid, 301);
+			continue;
+		}
+		opened[fake.log[i].pid == 300 ? 0 : fake.log[i].pid == 309 ? 1 : 2] = true;
+	}
+	assert_true(opened[0] && opened[1] && opened[2]);
+	assert_int_equal(pmc_attach_enable(a), 0);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(pmc_attach_read(a, r), 0);
+	assert_int_equal(r[0].value, 3 * 2 * rate_of(&l->events[0]));
+	pmc_attach_close(a);
+	remove_proc();
+	pmc_event_list_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +346,7 @@ int main(void)
 	    cmocka_unit_test(test_parts_scaled_each),
 	    cmocka_unit_test(test_inherit_without_group_reads),
 	    cmocka_unit_test(test_refused_targets),
+	    cmocka_unit_test(test_threads_listed_again_and_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,8 +24,10 @@ struct pmc_attach {
 	const struct pmc_event_list *events;
 	struct pmc_counters **parts;
 	size_t nparts, cap;
-	pid_t *tids; /* per part, when attached to processes */
-	size_t tids_cap;
+	/* Every thread tried, attached or gone (ESRCH: it exited, or is a zombie leader that
+	 * /proc still lists), so that listing again never tries one twice. */
+	pid_t *seen;
+	size_t nseen, seen_cap;
 	struct raw *prev; /* nparts x events->n */
 	struct pmc_reading *rd; /* one part's reading */
 	bool system_wide;
@@ -54,16 +56,15 @@ static int add_part(struct pmc_attach *a, const struct pmc_attach_opts *o, pid_t
 
 	if (pmc_grow_to(&a->parts, &a->cap, a->nparts + 1, sizeof(*a->parts)) < 0)
 		return -ENOMEM;
-	if (!a->system_wide &&
-	    pmc_grow_to(&a->tids, &a->tids_cap, a->nparts + 1, sizeof(*a->tids)) < 0)
-		return -ENOMEM;
+	if (!a->system_wide) {
+		if (pmc_grow_to(&a->seen, &a->seen_cap, a->nseen + 1, sizeof(*a->seen)) < 0)
+			return -ENOMEM;
+		a->seen[a->nseen++] = pid;
+	}
 	r = pmc_counters_open_scope(a->events, &co, o->sys, scope, &c);
 	if (r < 0)
 		return r;
-	a->parts[a->nparts] = c;
-	if (!a->system_wide)
-		a->tids[a->nparts] = pid;
-	a->nparts++;
+	a->parts[a->nparts++] = c;
 	return 0;
 }
 
@@ -143,14 +144,13 @@ static int attach_cpus(struct pmc_attach *a, const struct pmc_attach_opts *o, ch
 static int attach_process(struct pmc_attach *a, const struct pmc_attach_opts *o, pid_t pid,
 			  char *err, size_t errlen)
 {
-	size_t first = a->nparts;
+	size_t first = a->nparts, seen = a->nseen;
 	int n, r = 0;
 
 	for (;;) {
 		pid_t *tids = NULL;
 
-		n = pmc_proc_new_threads(o->proc_root, pid, a->tids + first, a->nparts - first,
-					 &tids);
+		n = pmc_proc_new_threads(o->proc_root, pid, a->seen + seen, a->nseen - seen, &tids);
 		if (n == -ESRCH || (n == 0 && a->nparts == first)) {
 			pmc_err_set(err, errlen, "-p %d: no such process", (int)pid);
 			return -ESRCH;
@@ -345,7 +345,7 @@ void pmc_attach_close(struct pmc_attach *a)
 	for (size_t k = 0; k < a->nparts; k++)
 		pmc_counters_close(a->parts[k]);
 	free(a->parts);
-	free(a->tids);
+	free(a->seen);
 	free(a->prev);
 	free(a->rd);
 	free(a);
