@@ -68,11 +68,12 @@ static void help(FILE *out)
 		"                         cannot change its counts\n"
 		"      --env-inherit      pass the whole environment instead\n");
 	fprintf(out,
-		"  -p, --pid=PID[,PID...] count these running processes (every thread, and the\n"
-		"                         threads and children they start) instead of the command,\n"
-		"                         as 'perf stat -p': while the command runs (a load\n"
-		"                         generator, itself not counted), for --duration, or until\n"
-		"                         they exit; each of the -r runs is one window\n"
+		"  -p, --pid=PIDS         count these running processes (PID[,PID...]: every\n"
+		"                         thread, and the threads and children they start)\n"
+		"                         instead of the command, as 'perf stat -p': while the\n"
+		"                         command runs (a load generator, itself not counted),\n"
+		"                         for --duration, or until they exit; each of the -r\n"
+		"                         runs is one window (docs/events.md)\n"
 		"  -a, --all-cpus         count every CPU instead (root or CAP_PERFMON, or\n"
 		"                         kernel.perf_event_paranoid <= 0), as 'perf stat -a'\n"
 		"      --duration=SECONDS with -p or -a and no command: the length of a window\n"
