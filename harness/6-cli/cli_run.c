@@ -172,6 +172,9 @@ int pmc_cli_run(int argc, char **argv)
 		goto out;
 	}
 	pmc_cli_run_warn_shell_syntax(&c);
+	/* Attached, -n names what is counted: the target, not the load. */
+	if (c.npids || c.ro.system_wide)
+		c.ro.attach_name = c.ncmd_strings ? (c.nnames ? c.names[0] : NULL) : c.pending_name;
 	c.ro.backend = c.so.backend;
 	c.ro.timeout_s = c.so.timeout_s;
 	c.ro.user_only_fallback = true;

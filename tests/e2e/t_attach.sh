@@ -56,12 +56,13 @@ test_attach_pid_for_a_duration() {
 	need_getpid_tracepoint
 	start_server 5 || return 1
 	cd "$TMP" || return 1
-	expect_exit 0 "$PMCBENCH" run -p "$SERVER" --duration 0.2 -r 2 -e syscalls:sys_enter_getpid \
+	expect_exit 0 "$PMCBENCH" run -n server -p "$SERVER" --duration 0.2 -r 2 -e syscalls:sys_enter_getpid \
 		-o a.json || { stop_server; return 1; }
 	stop_server
 	[ "$(json_get a.json "[int(v) for v in d['benchmarks'][0]['metrics']['syscalls:sys_enter_getpid']['samples']]")" = "[0, 0]" ] ||
 		fail "an idle server counted getpid calls" || return 1
 	[ "$(json_get a.json "d['environment']['attach-window']")" = "0.2 s" ] || fail "window not recorded" || return 1
+	[ "$(json_get a.json "d['benchmarks'][0]['name']")" = server ] || fail "-n does not name the target" || return 1
 }
 
 # Until the attached process exits: one window, ended by its exit.
