@@ -365,6 +365,17 @@ static int new_threads(const struct pmc_sampler *s, const char *proc_root, pid_t
 	return pmc_proc_new_threads(proc_root, pid, s->tids, s->ntids, ret);
 }
 
+/* Remembers tid as tried, so that listing the threads again does not find it anew: also
+ * one whose open said ESRCH (it exited, or is a zombie leader /proc still lists), which
+ * would otherwise be listed and tried forever. */
+static int remember(struct pmc_sampler *s, pid_t tid)
+{
+	if (pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1, sizeof(*s->tids)) < 0)
+		return -ENOMEM;
+	s->tids[s->ntids++] = tid;
+	return 0;
+}
+
 /* Samples thread tid too, into the rings already open: one event per CPU whose records go
  * to that CPU's ring. A thread that has exited since it was listed is no error. */
 static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o, pid_t tid,
@@ -376,7 +387,7 @@ static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o,
 	for (size_t i = 0; i < s->nrings; i++) {
 		r = open_event(s, o, &attr, tid, s->rings[i].cpu);
 		if (r == -ESRCH)
-			return 0;
+			return remember(s, tid);
 		if (r < 0) {
 			open_failed(s, o, tid, s->rings[i].cpu, r, err, errlen);
 			return r;
@@ -396,10 +407,7 @@ static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o,
 			return r;
 		}
 	}
-	if (pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1, sizeof(*s->tids)) < 0)
-		return -ENOMEM;
-	s->tids[s->ntids++] = tid;
-	return 0;
+	return remember(s, tid);
 }
 
 /* Attaches to every thread of process pid: the first one listed gets the rings, the
@@ -432,13 +440,9 @@ static int attach_process(struct pmc_sampler *s, const struct pmc_sample_opts *o
 				continue;
 			}
 			r = open_rings(s, o, tids[i], cpus, ncpus, err, errlen);
-			if (r == -ESRCH) {
-				r = 0; /* gone since it was listed: the next one gets the rings */
-				continue;
-			}
-			if (r == 0 && (r = pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1,
-						       sizeof(*s->tids))) == 0)
-				s->tids[s->ntids++] = tids[i];
+			/* Gone since it was listed: the next one gets the rings. */
+			if (r == 0 || r == -ESRCH)
+				r = remember(s, tids[i]);
 		}
 		free(tids);
 		if (r < 0)
