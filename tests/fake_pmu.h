@@ -132,7 +132,9 @@ struct fake_pmu_config {
 	/* Nonzero: a PMU of this type that counts like a software one but, like the msr
 	 * PMU, refuses exclude_user/kernel/hv with EINVAL. */
 	uint32_t msr_type;
-	const char *online; /* /sys/devices/system/cpu/online; NULL: "0" */
+	/* /sys/devices/system/cpu/online; NULL: "0". When set, an event bound to a CPU it
+	 * does not list fails with EINVAL, as for a CPU that does not exist. */
+	const char *online;
 	bool no_build_id;   /* attr.build_id fails with EINVAL */
 	/* PERF_SAMPLE_STACK_USER fails with ENOSYS, as on an architecture without
 	 * perf_user_stack_dump (perf_copy_attr). */

@@ -169,6 +169,16 @@ static void test_cpus_layout_and_sum(void **state)
 	assert_int_equal(r[1].value, 4 * 3 * rate_of(&l->events[1]));
 	pmc_attach_close(a);
 	assert_int_equal(fake.nopen, 0);
+	/* The online CPUs as listed, not 0..n-1: CPU 1 offline (the kernel refuses it). */
+	cfg.online = "0,2-3";
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_attach_open(l, &o, &a, err, sizeof(err)), 0);
+	assert_int_equal(pmc_attach_parts(a), 3);
+	for (size_t i = 0; i < fake.nlog; i++) {
+		assert_true(fake.log[i].result >= 0);
+		assert_int_not_equal(fake.log[i].cpu, 1);
+	}
+	pmc_attach_close(a);
 	pmc_event_list_free(l);
 }
 
