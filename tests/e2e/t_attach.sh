@@ -92,6 +92,11 @@ assert d["environment"]["attach"] == "system-wide, %d CPUs" % cpus, d["environme
 for tc, wall in zip(m["task-clock"]["samples"], m["wall-time"]["samples"]):
     assert 0.5 * cpus * wall < tc < 1.5 * cpus * wall, (tc, wall, cpus)
 PY
+	expect_exit 0 "$PMCBENCH" run -a --duration 0.2 -e task-clock -o "$TMP/b.json" || return 1
+	[ "$(json_get "$TMP/b.json" "d['environment']['attach-window']")" = "0.2 s" ] ||
+		fail "-a --duration: window not recorded" || return 1
+	[ "$(json_get "$TMP/b.json" "d['benchmarks'][0]['metrics']['task-clock']['samples'][0] > 0.1e9")" = True ] ||
+		fail "-a --duration 0.2: task-clock not above 0.1 s" || return 1
 }
 
 test_attach_errors() {
