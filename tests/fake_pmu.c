@@ -232,6 +232,26 @@ static int group_core(const struct fake_pmu *f, int leader)
 	return -1;
 }
 
+/* Whether cpu is in a list such as "0-3,6". */
+static bool fake_cpu_listed(const char *list, int cpu)
+{
+	const char *p = list;
+
+	while (*p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return false;
+}
+
 static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t pid, int cpu,
 		      int group_fd, int *ret_core)
 {
@@ -251,6 +271,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 	 * find_get_context() checks the right to count a CPU (perf_allow_cpu()). */
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
+	/* "the cpu to monitor does not exist" (perf_event_open(2), EINVAL): one of
+	 * cfg.online's, when it names them. */
+	if (cpu >= 0 && cfg->online && !fake_cpu_listed(cfg->online, cpu))
+		return -EINVAL;
 	if (!cfg->privileged && cfg->paranoid >= 1 && pid == -1)
 		return -EACCES;
 	if (cfg->no_build_id && a->build_id)
@@ -259,6 +283,9 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		return -ENOSYS;
 	if (cfg->gone_pid && pid == cfg->gone_pid)
 		return -ESRCH;
+	/* perf_event_open(): the task is found first, then the right to watch it. */
+	if (cfg->foreign_pid && pid == cfg->foreign_pid && !cfg->privileged)
+		return -EACCES;
 	if (cfg->busy && needs_counter(f, a) && a->config == cfg->busy_config)
 		return -EBUSY;
 	if (cfg->eperm_exclude && needs_counter(f, a) && !cfg->no_pmu &&

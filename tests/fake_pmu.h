@@ -26,6 +26,8 @@
  *   perf_event_open; cfg.privileged (CAP_PERFMON) lifts both.
  * - A group member on another CPU or task than its leader, and an event on neither a
  *   task nor a CPU (pid -1, cpu -1), fail with EINVAL, as perf_event_open() refuses them.
+ *   A CPU-wide event (pid -1) needs paranoid <= 0 or cfg.privileged (EACCES); an exited
+ *   task is ESRCH (cfg.gone_pid), another user's EACCES (cfg.foreign_pid).
  * - EMFILE once cfg.max_fds descriptors are open; ENOENT for hardware, cache and raw
  *   events with cfg.no_pmu; EINVAL for a hardware event with cfg.einval_config;
  *   optionally an msr-like PMU (cfg.msr_type) that cannot exclude privilege levels.
@@ -130,7 +132,9 @@ struct fake_pmu_config {
 	/* Nonzero: a PMU of this type that counts like a software one but, like the msr
 	 * PMU, refuses exclude_user/kernel/hv with EINVAL. */
 	uint32_t msr_type;
-	const char *online; /* /sys/devices/system/cpu/online; NULL: "0" */
+	/* /sys/devices/system/cpu/online; NULL: "0". When set, an event bound to a CPU it
+	 * does not list fails with EINVAL, as for a CPU that does not exist. */
+	const char *online;
 	bool no_build_id;   /* attr.build_id fails with EINVAL */
 	/* PERF_SAMPLE_STACK_USER fails with ENOSYS, as on an architecture without
 	 * perf_user_stack_dump (perf_copy_attr). */
@@ -162,6 +166,10 @@ struct fake_pmu_config {
 	bool ipc_lock;
 	/* Nonzero: the pid of a task that has exited (ESRCH for it). */
 	pid_t gone_pid;
+	/* Nonzero: the pid of another user's task: unprivileged, perf_event_open() refuses it
+	 * with EACCES, as perf_check_permission() does when the caller may not ptrace it
+	 * (PTRACE_MODE_READ_REALCREDS); cfg.privileged lifts it, as CAP_PERFMON does. */
+	pid_t foreign_pid;
 	/* A hardware event with this config gets EBUSY (another tool holds what it needs
 	 * exclusively, as with intel_pt or an exclusive event); busy: whether it is set. */
 	bool busy;

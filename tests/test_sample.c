@@ -413,6 +413,27 @@ static void test_attach_threads(void **state)
 	close_fake(s);
 }
 
+/* A thread /proc lists but the kernel says is gone (ESRCH: exited since, or a zombie
+ * leader) is skipped once, not listed and tried again forever; the leader's ring goes to
+ * the next thread. */
+static void test_attach_thread_gone(void **state)
+{
+	struct fake_pmu_config cfg = {.counters = 4, .online = "0", .gone_pid = 42};
+	struct pmc_sample_opts o = fake_opts();
+	const int tids[] = {42, 43, 44};
+	struct pmc_sampler *s;
+
+	(void)state;
+	o.attach = true;
+	proc_threads(o.proc_root, tids, 3);
+	s = open_fake(&cfg, &o);
+	assert_int_equal(fake.nopen, 2);
+	assert_int_equal(fake_pmu_open_attempts(&fake, fake.log[0].attr.type,
+						fake.log[0].attr.config),
+			 3);
+	close_fake(s);
+}
+
 /* After two opens the kernel lowers perf_event_max_sample_rate to 1000 (it does so when
  * samples take too long), in the sysctl and in what it accepts. */
 static void lower_rate_after_two(struct fake_pmu *f, void *ud)
@@ -1363,6 +1384,7 @@ int main(void)
 	    cmocka_unit_test(test_store_bound_leaves_records_in_the_ring),
 	    cmocka_unit_test(test_ring_size_and_mlock),
 	    cmocka_unit_test(test_attach_threads),
+	    cmocka_unit_test(test_attach_thread_gone),
 	    cmocka_unit_test(test_attach_rate_lowered),
 	    cmocka_unit_test(test_set_output_rules),
 	    cmocka_unit_test(test_kernel_cpu_clock),

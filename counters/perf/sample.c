@@ -13,6 +13,7 @@
 
 #include "counters/perf/sample.h"
 #include "counters/perf/sample_priv.h"
+#include "counters/perf/threads.h"
 #include "base/grow.h"
 #include "counters/perf/events.h"
 #include "base/error.h"
@@ -357,40 +358,22 @@ fail:
 	return r;
 }
 
-/* The threads of process pid not yet sampled, from PROC/pid/task, into *ret (malloc'd).
- * Returns their count, or -errno (-ESRCH: no such process). */
+/* The threads of process pid not yet sampled, into *ret (malloc'd). Returns their count,
+ * or -errno (-ESRCH: no such process). */
 static int new_threads(const struct pmc_sampler *s, const char *proc_root, pid_t pid, pid_t **ret)
 {
-	char path[512];
-	pid_t *tids = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *d;
-	DIR *dir;
+	return pmc_proc_new_threads(proc_root, pid, s->tids, s->ntids, ret);
+}
 
-	snprintf(path, sizeof(path), "%s/%d/task", proc_root ? proc_root : "/proc", (int)pid);
-	if (!(dir = opendir(path)))
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((d = readdir(dir))) {
-		char *end;
-		long tid = strtol(d->d_name, &end, 10);
-		bool known = false;
-
-		if (*end || end == d->d_name || tid <= 0 || tid > INT_MAX)
-			continue;
-		for (size_t i = 0; i < s->ntids && !known; i++)
-			known = s->tids[i] == (pid_t)tid;
-		if (known)
-			continue;
-		if (pmc_grow_to(&tids, &cap, n + 1, sizeof(*tids)) < 0) {
-			free(tids);
-			closedir(dir);
-			return -ENOMEM;
-		}
-		tids[n++] = (pid_t)tid;
-	}
-	closedir(dir);
-	*ret = tids;
-	return (int)n;
+/* Remembers tid as tried, so that listing the threads again does not find it anew: also
+ * one whose open said ESRCH (it exited, or is a zombie leader /proc still lists), which
+ * would otherwise be listed and tried forever. */
+static int remember(struct pmc_sampler *s, pid_t tid)
+{
+	if (pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1, sizeof(*s->tids)) < 0)
+		return -ENOMEM;
+	s->tids[s->ntids++] = tid;
+	return 0;
 }
 
 /* Samples thread tid too, into the rings already open: one event per CPU whose records go
@@ -404,7 +387,7 @@ static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o,
 	for (size_t i = 0; i < s->nrings; i++) {
 		r = open_event(s, o, &attr, tid, s->rings[i].cpu);
 		if (r == -ESRCH)
-			return 0;
+			return remember(s, tid);
 		if (r < 0) {
 			open_failed(s, o, tid, s->rings[i].cpu, r, err, errlen);
 			return r;
@@ -424,10 +407,7 @@ static int attach_thread(struct pmc_sampler *s, const struct pmc_sample_opts *o,
 			return r;
 		}
 	}
-	if (pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1, sizeof(*s->tids)) < 0)
-		return -ENOMEM;
-	s->tids[s->ntids++] = tid;
-	return 0;
+	return remember(s, tid);
 }
 
 /* Attaches to every thread of process pid: the first one listed gets the rings, the
@@ -460,13 +440,9 @@ static int attach_process(struct pmc_sampler *s, const struct pmc_sample_opts *o
 				continue;
 			}
 			r = open_rings(s, o, tids[i], cpus, ncpus, err, errlen);
-			if (r == -ESRCH) {
-				r = 0; /* gone since it was listed: the next one gets the rings */
-				continue;
-			}
-			if (r == 0 && (r = pmc_grow_to(&s->tids, &s->tids_cap, s->ntids + 1,
-						       sizeof(*s->tids))) == 0)
-				s->tids[s->ntids++] = tids[i];
+			/* Gone since it was listed: the next one gets the rings. */
+			if (r == 0 || r == -ESRCH)
+				r = remember(s, tids[i]);
 		}
 		free(tids);
 		if (r < 0)

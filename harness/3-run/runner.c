@@ -641,6 +641,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 
 	if (o->tail)
 		*o->tail = (struct pmc_runner_tail){0};
+	if (o->nattach || o->system_wide)
+		return pmc_runner_attached(cmds, ncmds, o, result, err, errlen);
 	if (ncmds == 0 || o->runs == 0 || !x.b) {
 		pmc_err_set(err, errlen, "nothing to run");
 		return -EINVAL;

@@ -100,6 +100,18 @@ struct pmc_runner_opts {
 	 * was ended (run/leftovers.h), the first time for each command. */
 	void (*note)(void *note_ud, const char *text);
 	void *note_ud;
+	/* Attached counting (pmc_runner_attached; docs/cli.md, run -p and -a): instead of
+	 * measuring the commands, count the nattach processes attach_pids names (every thread
+	 * each has, and what those start) or, with system_wide, every online CPU, in warmup
+	 * + runs consecutive windows, each while the one command runs (a load generator:
+	 * spawned, waited for, never measured itself), or for duration_s (> 0), or until
+	 * the processes exit. attach_name names the benchmark (NULL: the first process's
+	 * name, or "system-wide"). */
+	const pid_t *attach_pids;
+	size_t nattach;
+	bool system_wide;
+	double duration_s;
+	const char *attach_name;
 };
 
 /* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with
@@ -113,6 +125,18 @@ struct pmc_runner_opts {
  * naming the command and the run. */
 int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct pmc_runner_opts *o,
 		   struct pmc_result *result, char *err, size_t errlen);
+
+/* Attached counting, as o's attach fields say, with at most one command (the load
+ * generator): one benchmark whose runs are the windows, each with its counts and its
+ * wall-time, and the result's fingerprint naming the target ("attach") and the windows
+ * ("attach-window"). A window that ends because the processes exited is the last.
+ * Returns 0, or -errno with one line in err: -ESRCH (no such process), -EACCES (the kernel
+ * refuses the target), -EINVAL (the valgrind backend; several commands), -ECHILD (the
+ * command failed, unless ignore_failure), -EINTR (stopped). pmc_runner_run calls it when
+ * o names a target. */
+int pmc_runner_attached(const struct pmc_runner_cmd *cmds, size_t ncmds,
+			const struct pmc_runner_opts *o, struct pmc_result *result, char *err,
+			size_t errlen);
 
 /* Checks that a duet can run: two commands, the perf backend, and two CPUs this process
  * may use (sched_getaffinity: taskset and cgroup cpusets narrow it); the first two go to

@@ -253,6 +253,24 @@ static int find_backend(const struct pmc_backend_ops *b, const struct pmc_sessio
 	return r;
 }
 
+/* The compiler of the attached processes' executables (/proc/PID/exe). */
+static int attached_compiler(struct pmc_result *result, const struct pmc_runner_opts *ro)
+{
+	char (*exe)[64] = calloc(ro->nattach + 1, sizeof(*exe));
+	const char **paths = calloc(ro->nattach + 1, sizeof(*paths));
+	int r = exe && paths ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < ro->nattach; i++) {
+		snprintf(exe[i], sizeof(exe[i]), "/proc/%d/exe", (int)ro->attach_pids[i]);
+		paths[i] = exe[i];
+	}
+	if (r == 0 && ro->nattach)
+		r = pmc_env_compiler(result, paths, ro->nattach);
+	free(exe);
+	free(paths);
+	return r;
+}
+
 /* The compiler of what is measured (pmc_env_compiler): the commands' executables (looked
  * up by then), or the benchmarks' shared objects, or the other build's program and this
  * one, else this program, which holds them. */
@@ -271,6 +289,9 @@ static int describe_compiler(struct pmc_result *result, const struct pmc_session
 	}
 	if (cfg->benchmarks)
 		return pmc_env_compiler(result, &self, 1);
+	/* Attached: the processes' executables, not the load generator's; under -a, none. */
+	if (cfg->ro.nattach || cfg->ro.system_wide)
+		return attached_compiler(result, &cfg->ro);
 	paths = calloc(cfg->ncmds + 1, sizeof(*paths));
 	if (!paths)
 		return -ENOMEM;
@@ -405,7 +426,11 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		}
 		if ((r = check_duplicate_events(events, spec, pr)) < 0)
 			goto out;
-		if ((r = resolve_uprobes(events, commands ? cfg->cmds : NULL, spec, pr)) < 0)
+		/* Attached, a library's functions are the processes', not the load's. */
+		if ((r = resolve_uprobes(events,
+					 commands && !ro.nattach && !ro.system_wide ? cfg->cmds
+										    : NULL,
+					 spec, pr)) < 0)
 			goto out;
 		if ((r = pmc_tracepoints_hold(events, &held)) < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");

@@ -108,6 +108,9 @@ static int check_early(struct run_cli *c)
 			      "--backend valgrind; give both, or neither");
 		return -EINVAL;
 	}
+	/* A window of a running process needs no warm-up unless asked for. */
+	if ((c->npids || c->ro.system_wide) && !c->warmup_given)
+		c->ro.warmup = 0;
 	/* One run decides simulated counts, and nothing warms them. */
 	if (b->simulated && !c->runs_given)
 		c->ro.runs = 1;
@@ -156,10 +159,22 @@ int pmc_cli_run(int argc, char **argv)
 	}
 	if (check_early(&c) < 0)
 		goto out;
-	if (pmc_cli_run_build_commands(&c, argc, argv, first, &cmds, &owned, &ncmds) < 0 ||
-	    check_options(&c, ncmds) < 0)
+	/* Attached (-p, -a) without a command: the windows are the duration's, or the
+	 * process's life. */
+	if ((c.npids || c.ro.system_wide) && !c.ncmd_strings && first >= argc) {
+		/* Until the process exits: one window, unless more are asked for. */
+		if (!c.duration_given && !c.runs_given)
+			c.ro.runs = 1;
+		if (pmc_cli_run_check_attach(&c, 0) < 0 || check_options(&c, 0) < 0)
+			goto out;
+	} else if (pmc_cli_run_build_commands(&c, argc, argv, first, &cmds, &owned, &ncmds) < 0 ||
+		   pmc_cli_run_check_attach(&c, ncmds) < 0 || check_options(&c, ncmds) < 0) {
 		goto out;
+	}
 	pmc_cli_run_warn_shell_syntax(&c);
+	/* Attached, -n names what is counted: the target, not the load. */
+	if (c.npids || c.ro.system_wide)
+		c.ro.attach_name = c.ncmd_strings ? (c.nnames ? c.names[0] : NULL) : c.pending_name;
 	c.ro.backend = c.so.backend;
 	c.ro.timeout_s = c.so.timeout_s;
 	c.ro.user_only_fallback = true;
@@ -191,6 +206,7 @@ out:
 	free(c.names);
 	pmc_cli_run_params_clear(&c);
 	free(c.env_keep);
+	free(c.pids);
 	pmc_cli_session_opts_clear(&c.so);
 	return code;
 }

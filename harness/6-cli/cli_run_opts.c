@@ -23,6 +23,7 @@ static void help(FILE *out)
 		"       pmcbench run [OPTIONS] -c 'COMMAND A' -c 'COMMAND B' ...\n"
 		"       pmcbench run --library=PATH.so [--filter=REGEX] [OPTIONS]\n"
 		"       pmcbench run [-n A] --library=A.so [-n B] --library=B.so [OPTIONS]\n"
+		"       pmcbench run -p PID[,PID...] | -a  [--duration=SECONDS | -- COMMAND]\n"
 		"Run commands repeatedly under grouped performance counters and report the\n"
 		"counts, derived metrics (IPC, miss rates) and times, like 'perf stat -r'.\n\n"
 		"What to run:\n"
@@ -65,7 +66,17 @@ static void help(FILE *out)
 		"                         (repeatable); by default it gets only HOME, PATH and\n"
 		"                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
 		"                         cannot change its counts\n"
-		"      --env-inherit      pass the whole environment instead\n"
+		"      --env-inherit      pass the whole environment instead\n");
+	fprintf(out,
+		"  -p, --pid=PIDS         count these running processes (PID[,PID...]: every\n"
+		"                         thread, and the threads and children they start)\n"
+		"                         instead of the command, as 'perf stat -p': while the\n"
+		"                         command runs (a load generator, itself not counted),\n"
+		"                         for --duration, or until they exit; each of the -r\n"
+		"                         runs is one window (docs/events.md)\n"
+		"  -a, --all-cpus         count every CPU instead (root or CAP_PERFMON, or\n"
+		"                         kernel.perf_event_paranoid <= 0), as 'perf stat -a'\n"
+		"      --duration=SECONDS with -p or -a and no command: the length of a window\n"
 		"      --library=PATH.so  run the benchmarks a shared object registered with\n"
 		"                         PMC_BENCHMARK, with the options of a benchmark program\n"
 		"                         ('pmcbench run --library=X --help'; docs/microbench.md);\n"
@@ -152,6 +163,7 @@ enum {
 	OPT_ENV_INHERIT,
 	OPT_DUET,
 	OPT_HISTORY,
+	OPT_DURATION,
 };
 
 /* The next word of the command line, for an option that takes several (-L, -P); NULL
@@ -191,6 +203,9 @@ static const struct option long_opts[] = {
 	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -250,6 +265,16 @@ static int parse_opt(struct run_cli *c, int opt)
 	}
 	case OPT_HISTORY:
 		c->history = optarg;
+		break;
+	case 'p':
+		return pmc_cli_run_parse_pids(c, optarg);
+	case 'a':
+		c->ro.system_wide = true;
+		break;
+	case OPT_DURATION:
+		c->duration_given = true;
+		if (pmc_cli_parse_seconds("--duration", optarg, 0, &c->ro.duration_s) < 0)
+			return -EINVAL;
 		break;
 	case OPT_GATE:
 		c->gate = true;
@@ -357,7 +382,7 @@ int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_op
 	optind = 0;
 	c->argc = argc;
 	c->argv = argv;
-	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:hL:P:D:" PMC_CLI_SESSION_SHORT_OPTS, longopts,
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:hL:P:D:p:a" PMC_CLI_SESSION_SHORT_OPTS, longopts,
 					       "run")) != -1) {
 		r = parse_opt(c, opt);
 	}

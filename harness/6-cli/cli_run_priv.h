@@ -46,6 +46,11 @@ struct run_cli {
 	const char *param_step; /* -D */
 	void **allocs;		/* what the commands point to, freed with the options */
 	size_t nallocs;
+	/* -p PID[,PID...] and -a: attached counting (ro.attach_pids, ro.system_wide), for
+	 * --duration or while the one command runs. */
+	pid_t *pids;
+	size_t npids;
+	bool duration_given;
 	int argc; /* the command line, for the options with several values (-L, -P) */
 	char **argv;
 };
@@ -84,6 +89,13 @@ const char *pmc_cli_run_param_value(const struct run_cli *c, size_t i, size_t co
  * or cannot be kept. */
 int pmc_cli_run_keep(struct run_cli *c, void *p);
 void pmc_cli_run_params_clear(struct run_cli *c);
+
+/* -p's list, PID[,PID...], into c->pids: 0, -ENOMEM, or -EINVAL after an error line. */
+int pmc_cli_run_parse_pids(struct run_cli *c, const char *list);
+
+/* The options of attached counting (-p, -a, --duration) against the rest, with ncmds
+ * commands (the load generator): 0, or -EINVAL after an error line. */
+int pmc_cli_run_check_attach(const struct run_cli *c, size_t ncmds);
 
 /* A -c holding shell syntax without --shell: one warning. */
 void pmc_cli_run_warn_shell_syntax(const struct run_cli *c);
