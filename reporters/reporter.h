@@ -52,6 +52,7 @@ extern const struct pmc_reporter pmc_reporter_markdown;
 extern const struct pmc_reporter pmc_reporter_stats;
 extern const struct pmc_reporter pmc_reporter_brief;
 extern const struct pmc_reporter pmc_reporter_gobench;
+extern const struct pmc_reporter pmc_reporter_intervals;
 
 /* Writes the report of n comparisons of one base with n files in the named format:
  * cs[i] compares names[0] with names[i + 1] (docs/compare.md, "More than two files").
