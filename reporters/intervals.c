@@ -1,4 +1,4 @@
-/* Counts per interval (run -I, format "intervals", printed before the run table): for each
+/* Counts per interval (run -I, printed before the run table): for each
  * benchmark, its last measured run's intervals as perf stat -I prints them, the time since
  * the run's start then each metric's count in the interval, "<not counted>" where it has
  * none. Metrics are put side by side in blocks that fit 80 columns, each block with the
@@ -73,17 +73,9 @@ static void bench_intervals(FILE *out, const struct pmc_benchmark *b)
 	}
 }
 
-static int intervals_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
-			    const struct pmc_report_opts *o)
+int pmc_report_intervals(FILE *out, const struct pmc_result *r)
 {
 	for (size_t bi = 0; bi < r->nbench; bi++)
 		bench_intervals(out, &r->benchmarks[bi]);
 	return ferror(out) ? -EIO : 0;
 }
-
-const struct pmc_reporter pmc_reporter_intervals = {
-    .name = "intervals",
-    .ext = ".txt",
-    .unlisted = true,
-    .result = intervals_result,
-};

@@ -16,7 +16,6 @@
 static const struct pmc_reporter *const reporters[] = {
     &pmc_reporter_table,    &pmc_reporter_brief, &pmc_reporter_json,    &pmc_reporter_csv,
     &pmc_reporter_markdown, &pmc_reporter_stats, &pmc_reporter_gobench,
-    &pmc_reporter_intervals,
 };
 
 const struct pmc_reporter *pmc_reporter_at(size_t i)

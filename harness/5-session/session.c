@@ -314,7 +314,7 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 
 	/* run -I: the counts per interval, then the summary of the runs. */
 	if (cfg->ro.interval_ms && strcmp(format, "table") == 0)
-		r = pmc_report_result(cfg->out, "intervals", result, &ro, NULL, 0);
+		r = pmc_report_intervals(cfg->out, result);
 	else
 		r = 0;
 	if (r == 0)
