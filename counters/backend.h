@@ -9,6 +9,7 @@
  *	run_new(s, measured, argv, ..., &run)       what to exec: argv or a wrapper's argv
  *	round_start(s, measured)                    right before spawning (a duet: two runs)
  *	spawn run_argv(run), run_in_child(run) in the child before exec
+ *	run_peek(run, ...) while it runs            run -I: its counts so far
  *	round_stop(s, r)                            right after the run is reaped
  *	run_collect(run, ...)                       when it ran: its readings
  *	run_reading(run, i, ...) for each metric    when it is recorded
@@ -107,6 +108,10 @@ struct pmc_backend_ops {
 	 * -ERANGE with one line in why when the counts contradict each other. */
 	int (*run_reading)(const struct pmc_backend_run *run, size_t i, struct pmc_reading *ret,
 			   struct pmc_reading_parts *ret_parts, char *why, size_t whylen);
+	/* While a measured run's command runs (run -I), on the caller's thread: the
+	 * cumulative readings of every metric so far into ret (nmetrics entries).
+	 * -EOPNOTSUPP for a backend whose counts come only at the end. */
+	int (*run_peek)(struct pmc_backend_run *run, struct pmc_reading *ret);
 	/* Why a run that failed did, in the wrapper's words (its logs): 0 with one line in
 	 * buf, or -ENOENT when they say nothing. */
 	int (*run_failure)(const struct pmc_backend_run *run, char *buf, size_t len);

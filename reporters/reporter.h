@@ -53,6 +53,11 @@ extern const struct pmc_reporter pmc_reporter_stats;
 extern const struct pmc_reporter pmc_reporter_brief;
 extern const struct pmc_reporter pmc_reporter_gobench;
 
+/* run -I: each benchmark's counts per interval of its last run that has them, as a table
+ * for a reader (reporters/intervals.c); nothing for a result without. Not a format of its
+ * own: the run table follows it. Returns 0 or -EIO. */
+int pmc_report_intervals(FILE *out, const struct pmc_result *r);
+
 /* Writes the report of n comparisons of one base with n files in the named format:
  * cs[i] compares names[0] with names[i + 1] (docs/compare.md, "More than two files").
  * Returns as pmc_report_comparison(); -EOPNOTSUPP for a format that renders only one

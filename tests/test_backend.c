@@ -66,6 +66,7 @@ static void test_every_backend_has_every_operation(void **state)
 		assert_non_null(b->run_in_child);
 		assert_non_null(b->run_collect);
 		assert_non_null(b->run_reading);
+		assert_non_null(b->run_peek);
 		assert_non_null(b->run_failure);
 		assert_non_null(b->run_free);
 		/* A backend that takes no event list counts metrics of its own, given none. */

@@ -199,6 +199,53 @@ static void timeout_works_without_pidfd(void **state)
 	assert_true(res.ru.ru_maxrss > 0);
 }
 
+/* run -I's hook: what the ticks of one wait saw. */
+struct ticks {
+	size_t n, stop_after;
+	uint64_t at[16];
+};
+
+static int count_tick(void *ud, uint64_t elapsed_ns)
+{
+	struct ticks *t = ud;
+
+	if (t->n < 16)
+		t->at[t->n] = elapsed_ns;
+	t->n++;
+	return t->stop_after && t->n >= t->stop_after;
+}
+
+/* Ticks come at multiples of the period from the start, in order, only while the child
+ * runs (before its reaping), with pidfd and without; a non-zero return ends them. */
+static void ticks_come_at_the_period_while_the_child_runs(void **state)
+{
+	char *argv[] = { PMC_TEST_WORK, "sleep", "350", NULL };
+
+	for (int polling = 0; polling < 2; polling++) {
+		struct ticks t = {0}, once = {.stop_after = 1};
+		struct pmc_spawn_opts o = { .argv = argv, .timeout_by_polling = polling,
+					    .tick_ms = 100, .on_tick = count_tick, .tick_ud = &t };
+		struct pmc_spawn_result res;
+
+		assert_int_equal(pmc_spawn_run(&o, &res), 0);
+		assert_int_equal(res.exit_code, 0);
+		/* Ticks at 100, 200 and 300 ms fall in a 350 ms sleep; one missed under load is
+		 * skipped, so at least one came and at most three. */
+		if (t.n < 1 || t.n > 3)
+			fail_msg("%zu ticks in a 350 ms run at 100 ms (polling %d)", t.n, polling);
+		for (size_t k = 0; k < t.n; k++) {
+			if (t.at[k] < (k + 1) * 100000000ull || t.at[k] >= res.wall_ns ||
+			    (k && t.at[k] <= t.at[k - 1]))
+				fail_msg("tick %zu at %llu ns (polling %d, wall %llu ns)", k,
+					 (unsigned long long)t.at[k], polling,
+					 (unsigned long long)res.wall_ns);
+		}
+		o.tick_ud = &once;
+		assert_int_equal(pmc_spawn_run(&o, &res), 0);
+		assert_int_equal(once.n, 1);
+	}
+}
+
 static void input_file_becomes_stdin(void **state)
 {
 	char path[] = "/tmp/pmc-spawn-XXXXXX";
@@ -571,6 +618,7 @@ int main(void)
 	    cmocka_unit_test(missing_command_is_an_exec_error),
 	    cmocka_unit_test(timeout_kills_the_process_group),
 	    cmocka_unit_test(timeout_works_without_pidfd),
+	    cmocka_unit_test(ticks_come_at_the_period_while_the_child_runs),
 	    cmocka_unit_test(input_file_becomes_stdin),
 	    cmocka_unit_test(hook_runs_in_child_before_exec),
 	    cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),

@@ -256,6 +256,25 @@ static int perf_run_reading(const struct pmc_backend_run *run, size_t i, struct 
 	return 0;
 }
 
+/* The run's groups, read while its command runs (the kernel sums inherited children's
+ * counts into a read), with the round's system-wide events. */
+static int perf_run_peek(struct pmc_backend_run *run, struct pmc_reading *ret)
+{
+	struct pmc_backend_session *s = run->s;
+	int r;
+
+	if (!run->measured || !run->counters)
+		return -EINVAL;
+	r = pmc_counters_read(run->counters, ret, sizeof(*ret));
+	if (r < 0 || !s->sc)
+		return r;
+	r = pmc_counters_read(s->sc, s->sys_rd, sizeof(*s->sys_rd));
+	for (size_t i = 0; r == 0 && i < s->n; i++)
+		if (s->o.events->events[i].system_wide)
+			ret[i] = s->sys_rd[i];
+	return r;
+}
+
 static int perf_run_failure(const struct pmc_backend_run *run, char *buf, size_t len)
 {
 	return -ENOENT;
@@ -277,6 +296,7 @@ const struct pmc_backend_ops pmc_backend_perf = {
     .run_in_child = perf_run_in_child,
     .run_collect = perf_run_collect,
     .run_reading = perf_run_reading,
+    .run_peek = perf_run_peek,
     .run_failure = perf_run_failure,
     .run_free = perf_run_free,
 };

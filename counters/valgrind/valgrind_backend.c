@@ -148,6 +148,12 @@ static int vg_run_reading(const struct pmc_backend_run *run, size_t i, struct pm
 	return r;
 }
 
+/* The simulator reports its counts when the command ends, not before. */
+static int vg_run_peek(struct pmc_backend_run *run, struct pmc_reading *ret)
+{
+	return -EOPNOTSUPP;
+}
+
 static int vg_run_failure(const struct pmc_backend_run *run, char *buf, size_t len)
 {
 	return pmc_valgrind_log_error(run->dir, buf, len);
@@ -171,6 +177,7 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .run_in_child = vg_run_in_child,
     .run_collect = vg_run_collect,
     .run_reading = vg_run_reading,
+    .run_peek = vg_run_peek,
     .run_failure = vg_run_failure,
     .run_free = vg_run_free,
 };

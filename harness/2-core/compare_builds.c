@@ -149,6 +149,8 @@ static int bench_by_round(const struct pmc_benchmark *b, const char *name, const
 	out->runs_cap = out->metrics_cap = 0;
 	out->nruns = k;
 	out->nmetrics = 0;
+	out->intervals = NULL; /* indexed by b's runs, not these */
+	out->nintervals = 0;
 	out->runs = calloc(k ? k : 1, sizeof(*out->runs));
 	out->metrics = calloc(b->nmetrics ? b->nmetrics : 1, sizeof(*out->metrics));
 	if (!tmp || !out->runs || !out->metrics) {

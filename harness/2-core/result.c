@@ -12,6 +12,7 @@
 #include "counters/perf/events.h"
 #include "base/grow.h"
 #include "base/hashmap.h"
+#include "core/intervals.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/result_priv.h"
@@ -60,6 +61,9 @@ static void benchmark_clear(struct pmc_benchmark *b)
 	}
 	free(b->params);
 	free(b->runs);
+	for (size_t i = 0; i < b->nintervals; i++)
+		pmc_intervals_free(b->intervals[i]);
+	free(b->intervals);
 	for (size_t i = 0; i < b->nmetrics; i++)
 		metric_clear(&b->metrics[i]);
 	free(b->metrics);
@@ -311,6 +315,29 @@ int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *ru
 	    pmc_grow_to(&b->runs, &b->runs_cap, b->nruns + 1, sizeof(*b->runs)) < 0)
 		return -ENOMEM;
 	b->runs[b->nruns++] = *run;
+	return 0;
+}
+
+int pmc_benchmark_set_intervals(struct pmc_benchmark *b, size_t run, struct pmc_intervals *iv)
+{
+	struct pmc_intervals **grown;
+
+	if (run >= b->nruns || (run < b->nintervals && b->intervals[run])) {
+		pmc_intervals_free(iv);
+		return -EINVAL;
+	}
+	if (run >= b->nintervals) {
+		grown = realloc(b->intervals, b->nruns * sizeof(*grown));
+		if (!grown) {
+			pmc_intervals_free(iv);
+			return -ENOMEM;
+		}
+		for (size_t i = b->nintervals; i < b->nruns; i++)
+			grown[i] = NULL;
+		b->intervals = grown;
+		b->nintervals = b->nruns;
+	}
+	b->intervals[run] = iv;
 	return 0;
 }
 

@@ -82,6 +82,11 @@ struct pmc_benchmark {
 	struct pmc_run_info *runs; /* nruns entries */
 	struct pmc_metric *metrics;
 	size_t nmetrics;
+	/* run -I: per run (its index; nintervals <= nruns), its counts per interval, owned
+	 * by the benchmark (core/intervals.h), NULL for a run without; NULL: none at all.
+	 * Views that copy the benchmark (filter, compare) share them and never free them. */
+	struct pmc_intervals **intervals;
+	size_t nintervals;
 	/* Private to result.c: the entries allocated in runs and metrics (as cap above). */
 	size_t runs_cap, metrics_cap;
 };
@@ -92,6 +97,7 @@ struct pmc_env_entry {
 };
 
 struct pmc_result_priv;
+struct pmc_intervals;
 
 /* How the runs of several commands were taken (docs/result-schema.md, "design"). */
 struct pmc_design {
@@ -157,6 +163,10 @@ int pmc_result_add_fit(struct pmc_result *r, const struct pmc_fit *f);
 
 /* Records one run of a benchmark. Returns 0, -ENOMEM, or -EINVAL for a skipped one. */
 int pmc_benchmark_add_run(struct pmc_benchmark *b, const struct pmc_run_info *run);
+
+/* Gives run (an index below nruns) of b the intervals iv, which b then owns (freed on
+ * failure too). Returns 0, -EINVAL (no such run, or it has intervals) or -ENOMEM. */
+int pmc_benchmark_set_intervals(struct pmc_benchmark *b, size_t run, struct pmc_intervals *iv);
 
 /* Appends one sample: value is NAN when not measured. reading may be NULL for metrics
  * that are not counters (wall-time, max-rss, derived ones). Returns 0, -ENOMEM, or

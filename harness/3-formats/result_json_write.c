@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/utf8.h"
 #include "core/analysis.h"
+#include "core/intervals.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "formats/json_out.h"
@@ -236,7 +237,36 @@ static json_t *metric_json(const struct pmc_metric *m, const struct pmc_metric_a
 	return j;
 }
 
-static json_t *run_json(const struct pmc_run_info *run)
+/* A run's "intervals" (run -I): per interval its end and each metric's count in it. */
+static json_t *intervals_json(const struct pmc_intervals *iv)
+{
+	json_t *arr = json_array();
+
+	for (size_t k = 0; arr && k < iv->n; k++) {
+		json_t *counts = json_object();
+		json_t *one = json_pack("{s:I}", "end_ns", (json_int_t)iv->end_ns[k]);
+		bool ok = counts && one;
+
+		for (size_t i = 0; ok && i < iv->nids; i++)
+			ok = put(counts, iv->ids[i], number_json(pmc_intervals_get(iv, k, i)));
+		if (!ok) {
+			json_decref(counts);
+			json_decref(one);
+		} else if (!put(one, "counts", counts)) {
+			ok = false;
+			json_decref(one);
+		} else {
+			ok = append(arr, one); /* takes one, even when it fails */
+		}
+		if (!ok) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static json_t *run_json(const struct pmc_run_info *run, const struct pmc_intervals *iv)
 {
 	json_t *j = json_pack("{s:i}", "exit_code", run->exit_code);
 
@@ -246,7 +276,8 @@ static json_t *run_json(const struct pmc_run_info *run)
 		  (run->process && !put(j, "process", json_integer(run->process))) ||
 		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))) ||
 		  (run->iterations &&
-		   !put(j, "iterations", json_integer((json_int_t)run->iterations))))) {
+		   !put(j, "iterations", json_integer((json_int_t)run->iterations))) ||
+		  (iv && !put(j, "intervals", intervals_json(iv))))) {
 		json_decref(j);
 		return NULL;
 	}
@@ -281,7 +312,7 @@ static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 	     (!b->skipped || put(j, "skipped", string_json(b->skipped))) &&
 	     (runs = put_new(j, "runs", json_array()));
 	for (size_t i = 0; ok && i < b->nruns; i++)
-		ok = append(runs, run_json(&b->runs[i]));
+		ok = append(runs, run_json(&b->runs[i], i < b->nintervals ? b->intervals[i] : NULL));
 	if (!ok) {
 		json_decref(j);
 		return NULL;

@@ -24,6 +24,7 @@
 #include "run/runner.h"
 #include "run/spawn.h"
 #include "run/target_env.h"
+#include "run/ticks.h"
 
 /* What every run of a pmc_runner_run shares. */
 struct session {
@@ -403,6 +404,8 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 	const struct pmc_runner_opts *o = x->o;
 	struct pmc_spawn_result sr = {0};
 	struct pmc_backend_run *run = NULL;
+	struct pmc_intervals *iv = NULL;
+	struct pmc_run_ticks ticks = {0};
 	struct pmc_leftovers before;
 	struct pmc_spawn_opts so;
 	char why[512] = "";
@@ -415,7 +418,10 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 		return r;
 	}
 	so = spawn_opts(cmd, x, run, o->running);
-	if (pmc_leftovers_before(&before) < 0) {
+	if ((measured && o->interval_ms &&
+	     pmc_run_ticks_start(&ticks, x->b, x->s, run, o->interval_ms, &so) < 0) ||
+	    pmc_leftovers_before(&before) < 0) {
+		pmc_run_ticks_free(&ticks);
 		x->b->run_free(run);
 		pmc_err_set(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -425,6 +431,9 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 		r = x->b->round_stop(x->s, pmc_spawner_run(x->sp[0], &so, &sr));
 	if (r == 0)
 		cr = x->b->run_collect(run, why, sizeof(why));
+	if (r == 0 && cr == 0 && ticks.iv && (cr = pmc_run_ticks_finish(&ticks, sr.wall_ns, &iv)) < 0)
+		snprintf(why, sizeof(why), "cannot read its counters during the run (-I): %s",
+			 strerror(-cr));
 	if (sr.pid > 0)
 		end_leftovers(x, &before, &cmd, &sr.pid, 1);
 	pmc_leftovers_free(&before);
@@ -436,7 +445,15 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 					    .round = round};
 
 		r = record_run(b, x, &info, &sr, run, cmd, n, err, errlen);
+		if (r == 0 && iv) {
+			r = pmc_benchmark_set_intervals(b, b->nruns - 1, iv);
+			iv = NULL;
+			if (r < 0)
+				pmc_err_set(err, errlen, "out of memory");
+		}
 	}
+	pmc_intervals_free(iv);
+	pmc_run_ticks_free(&ticks);
 	x->b->run_free(run);
 	return r;
 }
@@ -655,6 +672,12 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	}
 	if (x.b->nmetrics(x.s) == 0) {
 		pmc_err_set(err, errlen, "nothing to run");
+		r = -EINVAL;
+		goto out;
+	}
+	if (o->interval_ms && (o->duet || x.b->simulated)) {
+		pmc_err_set(err, errlen, "-I reads counters while a command runs: not with %s",
+			    o->duet ? "--duet" : "a simulator's counts, which come at its end");
 		r = -EINVAL;
 		goto out;
 	}

@@ -112,7 +112,15 @@ struct pmc_runner_opts {
 	bool system_wide;
 	double duration_s;
 	const char *attach_name;
+	/* run -I (docs/metrics.md, "Intervals"): when >= 10, each measured run's counters
+	 * are read every interval_ms while its command runs, and the run gets its counts
+	 * per interval (pmc_benchmark_set_intervals). Not with duet or a simulating
+	 * backend (-EINVAL). 0: none. */
+	unsigned interval_ms;
 };
+
+/* The shortest interval_ms (perf stat's, too). */
+#define PMC_RUNNER_INTERVAL_MIN_MS 10
 
 /* Runs every command opts->warmup + opts->runs times, interleaved (round r starts with
  * command r mod n, so drift and order effects hit all commands alike) or, with duet, the

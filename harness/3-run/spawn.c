@@ -50,11 +50,27 @@ static void trim_capture(int fd, off_t *punched)
 
 /* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
  * stderr capture file (capture_fd, or -1) while it runs. */
-static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd, int *ret_status,
-		      struct rusage *ru, bool *ret_timed_out)
+/* The next tick's time after now (ticks at t0 + k * tick_ms), calling on_tick when one is
+ * due; UINT64_MAX once there are none. */
+static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
+{
+	uint64_t t = now_ns(), period = (uint64_t)o->tick_ms * 1000000u;
+
+	if (next == UINT64_MAX || t < next)
+		return next;
+	if (o->on_tick(o->tick_ud, t - t0) != 0)
+		return UINT64_MAX;
+	while (next <= t)
+		next += period;
+	return next;
+}
+
+static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd, uint64_t t0,
+		      int *ret_status, struct rusage *ru, bool *ret_timed_out)
 {
 	volatile sig_atomic_t *running = o->running, *stop = o->stop;
-	bool timed = o->timeout_s > 0;
+	bool timed = o->timeout_s > 0, ticking = o->tick_ms > 0 && o->on_tick;
+	uint64_t next_tick = ticking ? t0 + (uint64_t)o->tick_ms * 1000000u : UINT64_MAX;
 
 	*ret_timed_out = false;
 	if (running)
@@ -62,7 +78,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 	/* An interrupt that came before the slot held the pid found nothing to stop. */
 	if (stop && *stop)
 		kill(-pid, SIGKILL);
-	if (timed || capture_fd >= 0) {
+	if (timed || capture_fd >= 0 || ticking) {
 		int pidfd = o->timeout_by_polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = o->timeout_s * 1000 > 2e9 ? 2000000000 : (int)(o->timeout_s * 1000 + 0.5);
 		uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
@@ -85,16 +101,25 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				if (capture_fd >= 0 &&
 				    (wait_ms < 0 || wait_ms > PMC_SPAWN_TAIL_TICK_MS))
 					wait_ms = PMC_SPAWN_TAIL_TICK_MS;
+				if (next_tick != UINT64_MAX) {
+					uint64_t t = now_ns();
+					int to_tick = t >= next_tick ? 0
+						      : (int)((next_tick - t + 999999) / 1000000);
+
+					if (wait_ms < 0 || wait_ms > to_tick)
+						wait_ms = to_tick;
+				}
 				n = poll(&p, 1, wait_ms);
 				if (n > 0 || (n < 0 && errno != EINTR))
 					break;
+				next_tick = tick(o, t0, next_tick);
 				trim_capture(capture_fd, &punched);
 			}
 			close(pidfd);
-		} else if (timed) {
+		} else if (timed || ticking) {
 			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
-			 * every millisecond rather than lose the timeout. */
-			struct timespec tick = { 0, 1000000 };
+			 * every millisecond rather than lose the timeout or the ticks. */
+			struct timespec pause = { 0, 1000000 };
 
 			for (unsigned i = 1;; i++) {
 				siginfo_t si = { 0 };
@@ -103,10 +128,11 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) < 0 ||
 				    si.si_pid == pid)
 					break;
-				expired = now_ns() >= deadline;
+				expired = timed && now_ns() >= deadline;
 				if (expired)
 					break;
-				nanosleep(&tick, NULL);
+				nanosleep(&pause, NULL);
+				next_tick = tick(o, t0, next_tick);
 				if (i % PMC_SPAWN_TAIL_TICK_MS == 0)
 					trim_capture(capture_fd, &punched);
 			}
@@ -463,7 +489,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
 	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
-	r = wait_child(pid, o, capture_fd, &status, &res.ru, &res.timed_out);
+	r = wait_child(pid, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;

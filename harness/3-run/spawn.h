@@ -57,6 +57,13 @@ struct pmc_spawn_opts {
 	 * (PR_SET_PDEATHSIG, kept across exec): a benchmark program's valgrind or profile
 	 * child must not outlive the program. */
 	bool die_with_parent;
+	/* With tick_ms > 0: on_tick(tick_ud, t) on the waiting thread every tick_ms while
+	 * the child runs (run -I), t the time since the run's start (as wall_ns), the ticks
+	 * at multiples of tick_ms from it (one missed is skipped, not made up). A non-zero
+	 * return ends the ticks; the wait goes on. */
+	unsigned tick_ms;
+	int (*on_tick)(void *tick_ud, uint64_t elapsed_ns);
+	void *tick_ud;
 };
 
 /* The most of a captured stderr that comes back; what is kept while the target runs;

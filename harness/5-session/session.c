@@ -334,7 +334,13 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 		 .width = pmc_session_stream_width(cfg->out));
 	int r;
 
-	r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
+	/* run -I: the counts per interval, then the summary of the runs. */
+	if (cfg->ro.interval_ms && strcmp(format, "table") == 0)
+		r = pmc_report_intervals(cfg->out, result);
+	else
+		r = 0;
+	if (r == 0)
+		r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
 	if (r == 0 && cfg->stats && strcmp(format, "table") == 0)
 		r = pmc_report_result(cfg->out, "stats", result, &ro, NULL, 0);
 	if (r == 0)

@@ -102,6 +102,13 @@ static int check_early(struct run_cli *c)
 		pmc_cli_error("%s", err);
 		return -EINVAL;
 	}
+	/* The runner checks the same again. */
+	if (c->ro.interval_ms && (b->simulated || c->ro.duet)) {
+		pmc_cli_error("-I reads the counters while a command runs: not with %s; drop -I",
+			      c->ro.duet ? "--duet" : "--backend valgrind, whose counts come at "
+						     "the end of each run");
+		return -EINVAL;
+	}
 	/* Valgrind-specific: the option chooses one of valgrind's own tools. */
 	if (c->vg_tool_given && so->backend != PMC_BACKEND_VALGRIND) {
 		pmc_cli_error("--valgrind-tool chooses valgrind's tool and does nothing without "

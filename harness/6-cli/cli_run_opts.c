@@ -97,6 +97,11 @@ static void help(FILE *out)
 		"      --require-counters fail when a requested event cannot be counted\n"
 		"      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
 		"      --valgrind-tool=T  callgrind (default) or cachegrind\n"
+		"  -I, --interval-print=MS\n"
+		"                         also read the counters every MS milliseconds (10 or\n"
+		"                         more) while each run goes, and show the last run's\n"
+		"                         counts per interval before the table, as perf stat -I;\n"
+		"                         every run's are in the result (docs/metrics.md)\n"
 		"      --profile          after the measured runs, one profiled run of each\n"
 		"                         command (sampled; exact with valgrind), saved beside the\n"
 		"                         result (FILE.profiles/); a regression then says which\n"
@@ -206,6 +211,7 @@ static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "interval-print", required_argument, NULL, 'I' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -276,6 +282,21 @@ static int parse_opt(struct run_cli *c, int opt)
 		if (pmc_cli_parse_seconds("--duration", optarg, 0, &c->ro.duration_s) < 0)
 			return -EINVAL;
 		break;
+	case 'I': {
+		uint64_t ms;
+
+		if (pmc_cli_parse_count("-I", optarg, 1, UINT32_MAX, &ms) < 0)
+			return -EINVAL;
+		/* perf stat's limit: reading more often mostly measures the reads. */
+		if (ms < PMC_RUNNER_INTERVAL_MIN_MS) {
+			pmc_cli_error("-I %s: the interval must be at least %d ms, as perf stat's; "
+				      "give -I %d or more", optarg, PMC_RUNNER_INTERVAL_MIN_MS,
+				      PMC_RUNNER_INTERVAL_MIN_MS);
+			return -EINVAL;
+		}
+		c->ro.interval_ms = (unsigned)ms;
+		break;
+	}
 	case OPT_GATE:
 		c->gate = true;
 		break;
@@ -382,7 +403,7 @@ int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_op
 	optind = 0;
 	c->argc = argc;
 	c->argv = argv;
-	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:hL:P:D:p:a" PMC_CLI_SESSION_SHORT_OPTS, longopts,
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:hL:P:D:p:aI:" PMC_CLI_SESSION_SHORT_OPTS, longopts,
 					       "run")) != -1) {
 		r = parse_opt(c, opt);
 	}

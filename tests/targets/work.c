@@ -8,6 +8,8 @@
  *   pmc-work sleep MS        sleeps MS milliseconds
  *   pmc-work clock N         reads CLOCK_MONOTONIC N times (in the vdso, no system call)
  *   pmc-work getpid N        makes N getpid() system calls
+ *   pmc-work phases N MS     N getpid() calls, a sleep of MS milliseconds, N more: two
+ *                            bursts of work apart in time (run -I)
  *   pmc-work open N FILE     opens (and closes) FILE N times: N openat() system calls
  *   pmc-work exit CODE       exits with CODE
  *   pmc-work kill SIG        kills itself with SIG
@@ -112,6 +114,15 @@ int main(int argc, char **argv)
 		/* syscall(): never a value cached by the C library. */
 		for (unsigned long i = 0; i < n; i++)
 			sink += (unsigned long)syscall(SYS_getpid);
+	} else if (strcmp(argv[1], "phases") == 0 && argc == 4) {
+		unsigned long n = arg(argc, argv, 2);
+
+		for (int phase = 0; phase < 2; phase++) {
+			if (phase)
+				usleep((useconds_t)arg(argc, argv, 3) * 1000);
+			for (unsigned long i = 0; i < n; i++)
+				sink += (unsigned long)syscall(SYS_getpid);
+		}
 	} else if (strcmp(argv[1], "open") == 0 && argc == 4) {
 		unsigned long n = arg(argc, argv, 2);
 
