@@ -658,6 +658,11 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 
 	if (o->tail)
 		*o->tail = (struct pmc_runner_tail){0};
+	if ((o->nattach || o->system_wide) && o->interval_ms) {
+		pmc_err_set(err, errlen, "-I reads the counters of a command pmcbench runs: not "
+			    "with attached counting (-p, -a), which counts in windows");
+		return -EINVAL;
+	}
 	if (o->nattach || o->system_wide)
 		return pmc_runner_attached(cmds, ncmds, o, result, err, errlen);
 	if (ncmds == 0 || o->runs == 0 || !x.b) {

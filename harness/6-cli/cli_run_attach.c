@@ -69,6 +69,13 @@ int pmc_cli_run_check_attach(const struct run_cli *c, size_t ncmds)
 		pmc_cli_error("-p counts processes and -a every CPU; give one of them");
 		return -EINVAL;
 	}
+	if (c->ro.interval_ms) {
+		pmc_cli_error("-I reads the counters of a command pmcbench runs; %s counts in "
+			      "windows instead: give -r N with --duration SECONDS for counts per "
+			      "window, or drop -I",
+			      what);
+		return -EINVAL;
+	}
 	if (ncmds > 1) {
 		pmc_cli_error("%s counts the target while one command runs (the load); give one "
 			      "command, not %zu",
