@@ -63,26 +63,35 @@ struct header {
 	const char *rest; /* what follows the event: the frame of a sample without -g */
 };
 
-/* Parses a header line; false when line is none. The command before the time may hold
- * spaces, so the time is the first token after the first that looks like one. */
-static bool parse_header(const char *line, struct header *h)
+/* What follows the time of a record's line ("COMMAND PID[/TID] [CPU] TIME: ..."), or NULL
+ * when the line has none. The command before the time may hold spaces, so the time is the
+ * first token after the first that looks like one. */
+static const char *after_time(const char *line)
 {
 	const char *s = line, *next;
 	size_t n;
 
-	if (!*line)
-		return false;
 	while (*s == ' ' || *s == '\t')
 		s++;
-	n = token(s, &next); /* the command's first word */
+	if (!*s)
+		return NULL;
+	token(s, &next); /* the command's first word */
 	for (s = next; *s; s = next) {
 		n = token(s, &next);
 		if (is_time(s, n))
-			break;
+			return next;
 	}
-	if (!*s)
+	return NULL;
+}
+
+/* Parses a header line; false when line is none. */
+static bool parse_header(const char *line, struct header *h)
+{
+	const char *s = after_time(line), *next;
+	size_t n;
+
+	if (!s)
 		return false;
-	s = next;
 	n = token(s, &next);
 	h->has_period = all_digits(s, n) && s[n - 1] != ':';
 	if (h->has_period) {
@@ -114,24 +123,13 @@ bool pmc_perf_script_is_header(const char *line)
  * alike). */
 bool pmc_perf_script_lost(const char *line, uint64_t *ret)
 {
-	const char *s = line, *next;
+	const char *s = after_time(line), *next;
 	char *end;
 	uint64_t v;
 	size_t n;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s)
+	if (!s)
 		return false;
-	token(s, &next);
-	for (s = next; *s; s = next) {
-		n = token(s, &next);
-		if (is_time(s, n))
-			break;
-	}
-	if (!*s)
-		return false;
-	s = next;
 	n = token(s, &next);
 	if (!((n == 16 && !strncmp(s, "PERF_RECORD_LOST", n)) ||
 	      (n == 24 && !strncmp(s, "PERF_RECORD_LOST_SAMPLES", n))))
