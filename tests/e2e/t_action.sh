@@ -19,12 +19,13 @@ action_setup() {
 	command -v cc >/dev/null || skip "no cc"
 	python3 -c 'import yaml' 2>/dev/null || skip "no python3-yaml (try-github-actions.py reads YAML)"
 	id "$CI_USER" >/dev/null 2>&1 || useradd -m -s /bin/bash "$CI_USER" || return 1
-	# Passwordless sudo, as GitHub's runner user has; removed when the case ends.
+	# Passwordless sudo, as GitHub's runner user has; removed when the case ends. The user
+	# has a home of its own: a ccache directory of the caller's (CCACHE_DIR) is not its.
 	SUDOERS=/etc/sudoers.d/pmcbench-ci-test-$$
 	echo "$CI_USER ALL=(ALL) NOPASSWD: ALL" >"$SUDOERS" && chmod 440 "$SUDOERS" || return 1
 	trap 'rm -f "$SUDOERS"' EXIT
 	AS=(setpriv --reuid="$CI_USER" --regid="$(id -g "$CI_USER")" --clear-groups
-		env HOME="$(getent passwd "$CI_USER" | cut -d: -f6)" USER="$CI_USER")
+		env -u CCACHE_DIR HOME="$(getent passwd "$CI_USER" | cut -d: -f6)" USER="$CI_USER")
 	chmod 711 "$TMP"
 	U=$TMP/u
 	mkdir "$U" && chown "$CI_USER" "$U" || return 1
@@ -142,10 +143,16 @@ action_all() {
 # recipe stopped at 'sudo: command not found').
 test_action_without_sudo_says_so() {
 	action_setup || return 1
-	rm -f "$SUDOERS"
-	expect_exit 2 "${AS[@]}" PMC_STATE="$U/state" PMC_SYSCTL=dry-run PMC_PREFIX=/nonexistent \
+	# A user of its own, never given sudo: another case's rights (a run killed before its
+	# sudoers file went) cannot leak into this one.
+	local nosudo=pmcbench-ci-nosudo as
+	id "$nosudo" >/dev/null 2>&1 || useradd -m -s /bin/bash "$nosudo" || return 1
+	as=(setpriv --reuid="$nosudo" --regid="$(id -g "$nosudo")" --clear-groups
+		env -u CCACHE_DIR HOME="$(getent passwd "$nosudo" | cut -d: -f6)" USER="$nosudo")
+	mkdir -p "$U/nosudo" && chown "$nosudo" "$U/nosudo" || return 1
+	expect_exit 2 "${as[@]}" PMC_STATE="$U/nosudo" PMC_SYSCTL=dry-run PMC_PREFIX=/nonexistent \
 		bash "$PMC_SRCDIR/ci/action/steps.sh" perf-access || return 1
-	expect_grep "needs root: this job runs as $CI_USER, and 'sudo -n true' fails" "$TMP/err" || return 1
+	expect_grep "needs root: this job runs as $nosudo, and 'sudo -n true' fails" "$TMP/err" || return 1
 	expect_exit 2 "${AS[@]}" PMC_STATE="$U/state" bash "$PMC_SRCDIR/ci/action/steps.sh" nothing || return 1
 	expect_grep "unknown step 'nothing'" "$TMP/err"
 }
