@@ -347,10 +347,12 @@ static int kernel_rows(struct pmc_report_block *blk)
 			if (at == SIZE_MAX)
 				at = i;
 		}
-		if (!ma->has_summary)
+		/* The analysis's rule (pmc_metric_kernel_identical): scheduler events, which
+		 * follow the machine's load, are not counts of the program's own work. */
+		if (!ma->has_summary || !ma->kernel_count)
 			continue;
 		blk->nkernel++;
-		if (ma->s.min == ma->s.max && ma->present == ma->m->n)
+		if (ma->identical)
 			blk->nidentical++;
 		else if (!blk->first_differing)
 			blk->first_differing = id;

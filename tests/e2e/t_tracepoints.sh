@@ -36,7 +36,9 @@ test_tp_getpid_counts_exactly_n_in_every_run() {
 	values a.json syscalls:sys_enter_getpid >got || return 1
 	printf '1234\n1234\n1234\n1234\n1234\n' >want
 	cmp -s got want || { cat got >&2; fail "getpid counts are not 1234 in every run"; return 1; }
-	expect_grep "kernel's exact counts .*identical in every run for 1 of 2 events|kernel's exact counts .*identical in every run \(2 events\)" "$TMP/out" || return 1
+	# sched:sched_switch follows the machine's load: not one of the counts the footnote
+	# vouches for (pmc_metric_kernel_identical).
+	expect_grep "kernel's exact counts .*identical in every run \(1 event\)" "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" run -r 2 -e 'syscalls:sys_enter_getpid:u' -o b.json -- "$WORK" getpid 0 || return 1
 	values b.json syscalls:sys_enter_getpid:u >got || return 1
 	printf '0\n0\n' >want
