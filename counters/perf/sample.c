@@ -3,7 +3,6 @@
  * (struct perf_event_mmap_page, enum perf_event_type) and perf_event_open(2). */
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,48 +42,37 @@
 #define DWARF_REGS_MASK 0ULL
 #endif
 
-/* Parses the kernel's CPU list format ("0-3,6\n", Documentation/ABI cpu/online) into a
- * new array. */
-static int parse_cpus(const char *text, int **ret, size_t *ret_n)
+struct cpus {
+	int *v;
+	size_t n;
+};
+
+static int add_cpu(int cpu, void *ud)
 {
-	int *cpus = NULL;
-	size_t n = 0;
-	const char *p = text;
+	struct cpus *c = ud;
 
-	while (*p && *p != '\n') {
-		char *end;
-		long lo = strtol(p, &end, 10), hi;
-
-		if (end == p || lo < 0 || lo > INT_MAX)
-			goto bad;
-		hi = lo;
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo || hi > INT_MAX || hi - lo > 65536)
-				goto bad;
-			p = end;
-		}
-		for (long c = lo; c <= hi; c++) {
-			if (pmc_grow(&cpus, n, sizeof(*cpus)) < 0) {
-				free(cpus);
-				return -ENOMEM;
-			}
-			cpus[n++] = (int)c;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '\n')
-			goto bad;
-	}
-	if (n == 0)
-		goto bad;
-	*ret = cpus;
-	*ret_n = n;
+	if (pmc_grow(&c->v, c->n, sizeof(*c->v)) < 0)
+		return -ENOMEM;
+	c->v[c->n++] = cpu;
 	return 0;
-bad:
-	free(cpus);
-	return -EINVAL;
+}
+
+/* The kernel's CPU list ("0-3,6\n", Documentation/ABI cpu/online) as a new array, read
+ * as every CPU list is (pmc_cpu_list_each). */
+static int parse_cpus(char *text, int **ret, size_t *ret_n)
+{
+	struct cpus c = {0};
+	int r;
+
+	text[strcspn(text, "\n")] = '\0';
+	r = pmc_cpu_list_each(text, add_cpu, &c);
+	if (r < 0) {
+		free(c.v);
+		return r;
+	}
+	*ret = c.v;
+	*ret_n = c.n;
+	return 0;
 }
 
 /* A number from /proc/sys/kernel/NAME under proc_root; 0 when it cannot be read. */

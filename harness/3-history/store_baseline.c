@@ -146,7 +146,7 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 	if (put_text(be, c[0], &p->bench) < 0 || put_text(be, c[1], &p->metric) < 0 ||
 	    put_text(be, c[2], &p->unit) < 0)
 		return -ENOMEM;
-	for (const char *s = c[5] ? c[5] : ""; *s;) {
+	for (const char *s = c[5] ? c[5] + strspn(c[5], " ") : ""; *s;) {
 		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
 			return -ENOMEM;
 		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)

@@ -47,3 +47,9 @@ size_t pmc_hist_num_text(char *s, double v);
 /* One sample of the stored text "v v null v" at *c, advancing *c past it: a number
  * (NAN for null). Returns 0, or -EINVAL when it is not one (store_query.c). */
 int pmc_hist_parse_sample(const char **c, double *ret);
+
+/* The stored samples "v v null v" as a new array of n doubles (*ret, free()d by the
+ * caller; NULL or not when n is 0), each read as pmc_hist_parse_sample reads it, one
+ * space or more between two. Returns 0, -EINVAL when one is not a number, or -ENOMEM
+ * (store_query.c). */
+int pmc_hist_parse_samples(const char *text, double **ret, size_t *ret_n);

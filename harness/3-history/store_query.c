@@ -1,5 +1,6 @@
 /* The queries of list, show, export and changes: the conditions of a filter, the
  * entries with their tags, and the points of the series. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -390,20 +391,21 @@ int pmc_hist_parse_sample(const char **c, double *ret)
 		*c = d + nd;
 		return 0;
 	}
-	if (strncmp(s, "null", 4) == 0) {
+	if (strncmp(s, "null", 4) == 0 && (s[4] == ' ' || s[4] == '\0')) {
 		*ret = NAN;
 		*c = s + 4;
 		return 0;
 	}
 	*ret = strtod(s, &end);
-	if (end == s)
+	/* A sample ends at a space: "1-2" is not two (nor "nullnull"), and strtod's leading
+	 * whitespace is not a separator the writer writes. */
+	if (end == s || isspace((unsigned char)*s) || (*end != ' ' && *end != '\0'))
 		return -EINVAL;
 	*c = end;
 	return 0;
 }
 
-/* "v v null v" as n doubles, each read as pmc_hist_parse_sample reads it. */
-static int parse_samples(const char *text, double **ret, size_t *ret_n)
+int pmc_hist_parse_samples(const char *text, double **ret, size_t *ret_n)
 {
 	size_t cap = 1;
 	double *v;
@@ -414,7 +416,7 @@ static int parse_samples(const char *text, double **ret, size_t *ret_n)
 	v = malloc(cap * sizeof(double));
 	if (!v)
 		return -ENOMEM;
-	for (const char *c = text; *c && n < cap; c += strspn(c, " ")) {
+	for (const char *c = text + strspn(text, " "); *c && n < cap; c += strspn(c, " ")) {
 		if (pmc_hist_parse_sample(&c, &v[n++]) < 0) {
 			free(v);
 			return -EINVAL;
@@ -446,7 +448,7 @@ static int point_row(void *ud, const char *const *c, size_t ncols)
 	p->median = c[5] ? strtod(c[5], NULL) : NAN;
 	if (r < 0 || failed)
 		return -ENOMEM;
-	r = parse_samples(c[7] ? c[7] : "", &p->samples, &p->n);
+	r = pmc_hist_parse_samples(c[7] ? c[7] : "", &p->samples, &p->n);
 	return r == -EINVAL ? -EBADMSG : r;
 }
 

@@ -199,8 +199,21 @@ static int expand_scan(struct run_param *p, const char *step)
 		if (frac[i] > scale)
 			scale = frac[i];
 	}
-	for (int i = 0; i < 3; i++)
-		v[i] *= pow10ll(scale - frac[i]);
+	/* All three get the most decimals any has: each must keep within MAX_DIGITS then
+	 * (the values between stay far inside 64 bits; "-D 0.00000000000001" made 15 digits
+	 * 29 and overflowed). */
+	for (int i = 0; i < 3; i++) {
+		int more = scale - frac[i];
+
+		if (more > 0 && llabs(v[i]) >= pow10ll(MAX_DIGITS - more)) {
+			pmc_cli_error("%s '%s': with %d digits after the point, as the other "
+				      "values have, it has more than %d; give fewer digits",
+				      i < 2 ? "--parameter-scan" : "--parameter-step-size",
+				      what[i], scale, MAX_DIGITS);
+			return -EINVAL;
+		}
+		v[i] *= pow10ll(more);
+	}
 	if (v[2] <= 0) {
 		pmc_cli_error("--parameter-step-size '%s': the step must be above 0", what[2]);
 		return -EINVAL;

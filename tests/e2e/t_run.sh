@@ -706,6 +706,7 @@ test_parameter_errors_exit_2() {
 -P n 1|--parameter-scan n: give the first and the last value
 -P n 1 2 -D 0|--parameter-step-size '0': the step must be above 0
 -P n 1 100000|gives 100000 values, more than 10000
+-P n 999999999999999 999999999999999 -D 0.00000000000001|--parameter-scan '999999999999999': with 14 digits after the point, as the other values have, it has more than 15; give fewer digits
 -n same -L n 1,2|two commands are named 'same'; put a parameter in the name
 CASES
 	expect_exit 2 "$PMCBENCH" run -q -r 1 -L n '' -- echo '{n}' &&
