@@ -133,6 +133,12 @@ class State
 	{
 		pmc_set_bytes_per_iter(s_, n);
 	}
+	// This iteration's time in seconds as the benchmark measured it, for a benchmark
+	// with UseManualTime (Google Benchmark's SetIterationTime).
+	void SetIterationTime(double seconds)
+	{
+		pmc_set_iteration_time(s_, seconds);
+	}
 	// A figure of the benchmark's own (enum pmc_counter_flags).
 	void SetCounter(const std::string &name, double value, unsigned flags = PMC_COUNTER_TOTAL)
 	{
@@ -337,6 +343,13 @@ class Benchmark
 	Benchmark *UseRealTime()
 	{
 		def_->use_real_time = 1;
+		return this;
+	}
+	// The time is the sum of the iterations' SetIterationTime (Google Benchmark's
+	// UseManualTime): calibration and wall-time/op are that time.
+	Benchmark *UseManualTime()
+	{
+		def_->use_manual_time = 1;
 		return this;
 	}
 

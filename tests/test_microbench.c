@@ -1267,6 +1267,63 @@ static void a_definitions_time_settings_win(void **state)
 	pmc_mb_samples_free(&s);
 }
 
+/* A body that takes 1000 ns of the fake wall clock per iteration and says it took 2 ms
+ * (a device's clock); or, told so, says nothing. */
+static bool manual_silent;
+
+static void body_manual(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		now += 1000;
+		if (!manual_silent)
+			pmc_set_iteration_time(s, 0.002);
+	}
+}
+
+/* Manual time (use_manual_time): a batch's time is the sum of its iterations'
+ * pmc_set_iteration_time, exactly, and calibration grows on it: 1 iteration (2 ms, a
+ * fifth of the 10 ms target: 10 * 1.4 / 2 times), then 7, whose 14 ms reach it; on the
+ * wall clock (1003 ns for one) it would have grown tenfold four times. The same call in
+ * a benchmark without use_manual_time changes nothing; a manual one that never calls it
+ * fails with one line. */
+static void manual_time_is_the_benchmarks_own(void **state)
+{
+	struct pmc_mb_bench b = bench_of("device", body_manual);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .min_time_s = 0.01, .clock = fake_clock,
+		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	stolen = 0;
+	manual_silent = false;
+	b.def.use_manual_time = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 7);
+	for (size_t i = 0; i < s.n; i++) {
+		assert_true(s.ns[i] == 14e6);
+		assert_true(pmc_mb_per_op(s.ns[i], s.iters) == 2e6);
+	}
+	pmc_mb_samples_free(&s);
+
+	reset();
+	b.def.use_manual_time = 0;
+	b.def.iterations = 5;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.ns[0] == 5 * 1000 + 3.0);
+	pmc_mb_samples_free(&s);
+
+	reset();
+	b.def.use_manual_time = 1;
+	manual_silent = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "'device' uses manual time but never called "
+				 "pmc_set_iteration_time(); call it in every iteration, or "
+				 "drop use_manual_time");
+	manual_silent = false;
+}
+
 static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
 {
 	*c = (struct pmc_valgrind_counts){
@@ -2014,6 +2071,7 @@ int main(void)
 	    cmocka_unit_test(calibration_grows_on_cpu_time),
 	    cmocka_unit_test(calibration_of_a_waiting_body_grows_on_the_wall_clock),
 	    cmocka_unit_test(a_definitions_time_settings_win),
+	    cmocka_unit_test(manual_time_is_the_benchmarks_own),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
 	    cmocka_unit_test(the_local_loop_runs_the_batch),

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,17 @@ static void own_time(pmc::State &state)
 		pmc::ClobberMemory();
 }
 PMC_BENCHMARK(own_time)->MinTime(0.0002)->Iterations(1000)->UseRealTime();
+
+// Manual time: a body that sleeps 1 ms and says it took 2 ms (a device's own clock).
+static void device(pmc::State &state)
+{
+	for (auto _ : state) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, nullptr);
+		state.SetIterationTime(0.002);
+	}
+}
+PMC_BENCHMARK(device)->UseManualTime()->Iterations(2);
 
 // Templates and captured arguments.
 template <class T, int N> static void fill(pmc::State &state)

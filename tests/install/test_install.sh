@@ -235,6 +235,10 @@ for cxx in $cxxs; do
 	grep -q '"name":"shared/threads:8"' "$tmp/cxx.json" || fail "bench.cpp ($cxx): shared/threads:8 did not run"
 	grep -q '"name":"own_time",[^]]*"runs":\[{"exit_code":0,"process":1,"iterations":1000}' "$tmp/cxx.json" ||
 		fail "bench.cpp ($cxx): own_time's ->Iterations(1000) is not its batch size"
+	# ->UseManualTime(): 2 ms per iteration as the body said, exactly (it slept 1 ms).
+	grep -A3 '"name":"device",' "$tmp/cxx.json" |
+		grep -q '^"wall-time/op":{"unit":"ns",.*"samples":\[2000000\(,2000000\)*\]}' ||
+		fail "bench.cpp ($cxx): device's manual time is not its wall-time/op of 2000000 ns"
 	"$dest$bindir/pmcbench" compare "$tmp/cxx.json" "$tmp/cxx.json" >"$tmp/cxx.compare" 2>&1 ||
 		{ cat "$tmp/cxx.compare" >&2; fail "bench.cpp ($cxx) saved a result pmcbench compare cannot read"; }
 	echo "ok: bench.cpp ($cxx): $(wc -l <"$tmp/bench-cxx.list") benchmarks registered and run"
