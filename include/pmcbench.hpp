@@ -352,6 +352,14 @@ class Benchmark
 		def_->use_manual_time = 1;
 		return this;
 	}
+	// Calibrate on, and report as cpu-time/op, the CPU time of the whole process, for a
+	// body whose work runs on threads it starts (Google Benchmark's
+	// MeasureProcessCPUTime).
+	Benchmark *MeasureProcessCPUTime()
+	{
+		def_->measure_process_cpu_time = 1;
+		return this;
+	}
 
 	// The trampolines' side (detail::Register sets them).
 	void set_trampolines(pmc_bench_fn fn, pmc_bench_fn so, pmc_bench_fn to, pmc_bench_fn s,

@@ -20,6 +20,8 @@
 
 #define TIME_ID "wall-time/op"
 #define CPU_ID "task-clock/op"
+/* A benchmark timed by the process's CPU clock (MeasureProcessCPUTime) has this instead. */
+#define PROCESS_CPU_ID "cpu-time/op"
 /* The fixed columns: name, time, its interval, CPU, iterations. */
 #define NFIXED 5
 
@@ -61,7 +63,8 @@ static bool is_column(const struct pmc_metric *m)
 {
 	const struct pmc_metric_info *info = pmc_metric_find(m->id);
 
-	if (strcmp(m->id, TIME_ID) == 0 || strcmp(m->id, CPU_ID) == 0)
+	if (strcmp(m->id, TIME_ID) == 0 || strcmp(m->id, CPU_ID) == 0 ||
+	    strcmp(m->id, PROCESS_CPU_ID) == 0)
 		return false;
 	if (is_rate(m))
 		return true;
@@ -166,10 +169,12 @@ static void value_text(double v, const char *unit, char *buf, size_t len)
 
 static int time_cells(struct brief *t, size_t row, const struct pmc_bench_analysis *ba)
 {
-	const struct pmc_metric_analysis *ma = find(ba, TIME_ID), *cpu = find(ba, CPU_ID);
+	const struct pmc_metric_analysis *ma = find(ba, TIME_ID), *cpu = find(ba, PROCESS_CPU_ID);
 	char buf[96];
 	int r = 0;
 
+	if (!cpu)
+		cpu = find(ba, CPU_ID);
 	if (ma && ma->has_summary) {
 		const struct pmc_summary *s = &ma->s;
 

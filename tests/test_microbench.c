@@ -1324,6 +1324,56 @@ static void manual_time_is_the_benchmarks_own(void **state)
 	manual_silent = false;
 }
 
+/* The process's CPU clock of a body whose work runs on another thread: 3000 ns of it per
+ * iteration, 100 ns of the wall clock and none of the calling thread's. */
+static uint64_t process_cpu;
+
+static uint64_t fake_process_cpu(void *ud)
+{
+	(void)ud;
+	return process_cpu;
+}
+
+static void body_on_a_thread(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		now += 100;
+		process_cpu += 3000;
+	}
+}
+
+/* measure_process_cpu_time: calibration grows on the process's CPU time (1 iteration,
+ * 3000 ns, then 10000 * 1.4 / 3000 = 4, whose 12000 ns reach the target) and every
+ * sample reports it as cpu-time/op (the batch's 12000 ns over 4 iterations); without
+ * it the same clocks give no cpu-time. */
+static void process_cpu_time_counts_every_thread(void **state)
+{
+	struct pmc_mb_bench b = bench_of("pool", body_on_a_thread);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .min_time_s = 10000e-9, .clock = fake_clock,
+		 .cpu_clock = fake_process_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	process_cpu = 0;
+	b.def.measure_process_cpu_time = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 4);
+	assert_int_equal(s.nuc, 1);
+	assert_string_equal(s.uc[0].name, "cpu-time");
+	assert_int_equal(s.uc[0].flags, PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.uc_values[i * PMC_COUNTERS_MAX] == 12000);
+	pmc_mb_samples_free(&s);
+
+	reset();
+	b.def.measure_process_cpu_time = 0;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.nuc, 0);
+	pmc_mb_samples_free(&s);
+}
+
 static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
 {
 	*c = (struct pmc_valgrind_counts){
@@ -2072,6 +2122,7 @@ int main(void)
 	    cmocka_unit_test(calibration_of_a_waiting_body_grows_on_the_wall_clock),
 	    cmocka_unit_test(a_definitions_time_settings_win),
 	    cmocka_unit_test(manual_time_is_the_benchmarks_own),
+	    cmocka_unit_test(process_cpu_time_counts_every_thread),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
 	    cmocka_unit_test(the_local_loop_runs_the_batch),

@@ -46,6 +46,14 @@ void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
 			pmc_counters_part_reading(c->counters, e, k, &p[e * PMC_CORE_PMUS_MAX + k]);
 }
 
+/* The process's CPU time, every thread's: what a benchmark with
+ * measure_process_cpu_time is timed by. */
+static uint64_t process_cpu_ns(void *ud)
+{
+	(void)ud;
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
 /* Start: counters first, then the clock; end: the clock, then the counters, so each
  * measures as little of the other as it can. */
 bool pmc_loop_edge_form(struct pmc_state *s, int form)
@@ -350,6 +358,10 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 			    c->b->name);
 		return -EINVAL;
 	}
+	/* The process's CPU time, every thread's, as the metric cpu-time/op. */
+	if (def && def->measure_process_cpu_time && c->cpu_clock)
+		pmc_set_counter(&s, "cpu-time", (double)(c->cpu1 - c->cpu0 - c->paused_cpu),
+				PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER);
 	*ret_ns = threaded		    ? c->threads_ns
 		  : def && def->use_manual_time ? c->manual_ns
 						: (double)(c->t1 - c->t0 - c->paused_ns);
@@ -640,9 +652,13 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	c.iters = b->def.iterations ? b->def.iterations : PMC_OPTS_GET(o, iters, 0);
 	run_once(&c, b->def.setup_once);
 	once = true;
+	/* The CPU clock: the injected one, or with measure_process_cpu_time the process's;
+	 * then it is read at every batch's edges, the samples' too (cpu-time/op). */
+	c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
+	c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
+	if (!c.cpu_clock && b->def.measure_process_cpu_time)
+		c.cpu_clock = process_cpu_ns;
 	if (c.iters == 0) {
-		c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
-		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
 		if (!c.cpu_clock && c.clock == monotonic_ns)
 			c.cpu_clock = thread_cpu_ns;
 		bool waited = false; /* the last batch waited more than it computed */
@@ -669,8 +685,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 				break;
 			c.iters = next_iters(c.iters, judged, target_ns, max);
 		}
-		c.cpu_clock = NULL;
 	}
+	if (!b->def.measure_process_cpu_time)
+		c.cpu_clock = NULL;
 	for (size_t i = 0; i < warmup && r == 0 && !c.skipped; i++)
 		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err, errlen);
 	for (size_t i = 0; i < s.n && r == 0 && !c.skipped; i++) {

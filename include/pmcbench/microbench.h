@@ -255,6 +255,12 @@ struct pmc_bench_def {
 	 * calibration grows the batch and which is its wall-time/op; a batch that gave none
 	 * is an error (docs/microbench.md, "Manual time"). */
 	int use_manual_time;
+	/* The benchmark's work runs on threads it starts (Google Benchmark's
+	 * MeasureProcessCPUTime): calibration grows the batch on the process's CPU time
+	 * (CLOCK_PROCESS_CPUTIME_ID, every thread's) rather than the calling thread's, and
+	 * every sample reports it as cpu-time/op, the CPU column of the report
+	 * (docs/microbench.md, "Process CPU time"). */
+	int measure_process_cpu_time;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload

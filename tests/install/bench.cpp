@@ -8,6 +8,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 // The range loop around bodies of a known size, as tests/targets/mb_forms.c's C loops.
@@ -165,6 +166,24 @@ static void device(pmc::State &state)
 	}
 }
 PMC_BENCHMARK(device)->UseManualTime()->Iterations(2);
+
+// Process CPU time: the work runs on a thread the body starts, until that thread has
+// used 1 ms of its CPU; the calling thread only waits for it.
+static void spin_a_millisecond()
+{
+	struct timespec t;
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	while (t.tv_sec == 0 && t.tv_nsec < 1000000);
+}
+static void worker(pmc::State &state)
+{
+	for (auto _ : state) {
+		std::thread t(spin_a_millisecond);
+		t.join();
+	}
+}
+PMC_BENCHMARK(worker)->MeasureProcessCPUTime()->Iterations(2);
 
 // Templates and captured arguments.
 template <class T, int N> static void fill(pmc::State &state)

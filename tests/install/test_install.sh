@@ -239,6 +239,12 @@ for cxx in $cxxs; do
 	grep -A3 '"name":"device",' "$tmp/cxx.json" |
 		grep -q '^"wall-time/op":{"unit":"ns",.*"samples":\[2000000\(,2000000\)*\]}' ||
 		fail "bench.cpp ($cxx): device's manual time is not its wall-time/op of 2000000 ns"
+	# ->MeasureProcessCPUTime(): the 1 ms of CPU the body's thread spent is in cpu-time/op
+	# (the calling thread's CPU time misses it).
+	pcpu=$(grep -A40 '"name":"worker",' "$tmp/cxx.json" | grep -m1 '^"cpu-time/op":{"unit":"ns",' |
+		sed 's/.*"samples":\[\([0-9.e+]*\).*/\1/')
+	awk -v v="$pcpu" 'BEGIN { exit !(v + 0 >= 1000000) }' ||
+		fail "bench.cpp ($cxx): worker's cpu-time/op is '$pcpu', not the 1 ms its thread spent"
 	"$dest$bindir/pmcbench" compare "$tmp/cxx.json" "$tmp/cxx.json" >"$tmp/cxx.compare" 2>&1 ||
 		{ cat "$tmp/cxx.compare" >&2; fail "bench.cpp ($cxx) saved a result pmcbench compare cannot read"; }
 	echo "ok: bench.cpp ($cxx): $(wc -l <"$tmp/bench-cxx.list") benchmarks registered and run"
