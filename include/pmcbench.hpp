@@ -194,6 +194,12 @@ enum BigO {
 	oAuto = PMC_O_AUTO,
 };
 
+// Google Benchmark's time units, for ->Unit(), as the C API's enum pmc_time_unit.
+constexpr pmc_time_unit kNanosecond = PMC_TIME_NS;
+constexpr pmc_time_unit kMicrosecond = PMC_TIME_US;
+constexpr pmc_time_unit kMillisecond = PMC_TIME_MS;
+constexpr pmc_time_unit kSecond = PMC_TIME_S;
+
 namespace detail
 {
 // The C++ callables of one registration, called through the C trampolines of Slot.
@@ -358,6 +364,13 @@ class Benchmark
 	Benchmark *MeasureProcessCPUTime()
 	{
 		def_->measure_process_cpu_time = 1;
+		return this;
+	}
+	// The unit its times are shown in (Google Benchmark's Unit(benchmark::kMillisecond)):
+	// pmc::kNanosecond, kMicrosecond, kMillisecond, kSecond; the result keeps ns.
+	Benchmark *Unit(pmc_time_unit unit)
+	{
+		def_->unit = unit;
 		return this;
 	}
 

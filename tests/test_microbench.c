@@ -402,6 +402,33 @@ static void tuples_and_names(void **state)
 	pmc_mb_set_free(&set);
 }
 
+/* A definition's display unit (->Unit): a known one is kept, and the result names it;
+ * another value leaves the definition out with a line saying which are known. */
+static void a_definitions_time_unit(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "ms", .fn = nop, .unit = PMC_TIME_MS},
+	    {.sz = sizeof(defs[0]), .name = "odd", .fn = nop, .unit = 9},
+	};
+	struct pmc_mb_set set = {0};
+	struct pmc_mb_samples smp = {.iters = 1, .n = 1, .ns = (double[]){5.0}};
+	struct pmc_result *res = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 1);
+	assert_int_equal(set.nbad, 1);
+	assert_contains(set.bad[0],
+			"benchmark 'odd': unit 9 is not one of PMC_TIME_NS, _US, _MS, _S; skipped");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&set.v[0], &smp, NULL, res, err, sizeof(err)), 0);
+	assert_int_equal(res->benchmarks[0].time_unit, PMC_TIME_MS);
+	assert_string_equal(pmc_time_unit_name(res->benchmarks[0].time_unit), "ms");
+	pmc_result_free(res);
+	pmc_mb_set_free(&set);
+}
+
 /* A compiler may lay a section out backwards: benchmarks come in source order (file, then
  * line), and definitions that do not say where they stand come last, in section order. */
 static void benchmarks_come_in_source_order(void **state)
@@ -2122,6 +2149,7 @@ int main(void)
 	    cmocka_unit_test(calibration_of_a_waiting_body_grows_on_the_wall_clock),
 	    cmocka_unit_test(a_definitions_time_settings_win),
 	    cmocka_unit_test(manual_time_is_the_benchmarks_own),
+	    cmocka_unit_test(a_definitions_time_unit),
 	    cmocka_unit_test(process_cpu_time_counts_every_thread),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),

@@ -261,6 +261,9 @@ struct pmc_bench_def {
 	 * every sample reports it as cpu-time/op, the CPU column of the report
 	 * (docs/microbench.md, "Process CPU time"). */
 	int measure_process_cpu_time;
+	/* The unit its times are shown in (enum pmc_time_unit; Google Benchmark's ->Unit):
+	 * only the report changes, the result keeps ns (docs/microbench.md, "The report"). */
+	int unit;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload

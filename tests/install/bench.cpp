@@ -156,7 +156,8 @@ static void own_time(pmc::State &state)
 }
 PMC_BENCHMARK(own_time)->MinTime(0.0002)->Iterations(1000)->UseRealTime();
 
-// Manual time: a body that sleeps 1 ms and says it took 2 ms (a device's own clock).
+// Manual time: a body that sleeps 1 ms and says it took 2 ms (a device's own clock),
+// shown in microseconds.
 static void device(pmc::State &state)
 {
 	for (auto _ : state) {
@@ -165,7 +166,7 @@ static void device(pmc::State &state)
 		state.SetIterationTime(0.002);
 	}
 }
-PMC_BENCHMARK(device)->UseManualTime()->Iterations(2);
+PMC_BENCHMARK(device)->UseManualTime()->Iterations(2)->Unit(pmc::kMicrosecond);
 
 // Process CPU time: the work runs on a thread the body starts, until that thread has
 // used 1 ms of its CPU; the calling thread only waits for it.

@@ -239,6 +239,11 @@ for cxx in $cxxs; do
 	grep -A3 '"name":"device",' "$tmp/cxx.json" |
 		grep -q '^"wall-time/op":{"unit":"ns",.*"samples":\[2000000\(,2000000\)*\]}' ||
 		fail "bench.cpp ($cxx): device's manual time is not its wall-time/op of 2000000 ns"
+	# ->Unit(pmc::kMicrosecond): the report in us, the result in ns with the unit named.
+	grep -q '^device  *2000\.00 us  *\([0-9.e+]* us\|-\) ' "$tmp/bench-cxx.out" ||
+		{ cat "$tmp/bench-cxx.out" >&2; fail "bench.cpp ($cxx): device's times are not shown in us"; }
+	grep -q '"name":"device",.*"time_unit":"us",' "$tmp/cxx.json" ||
+		fail "bench.cpp ($cxx): device's result does not name its time unit"
 	# ->MeasureProcessCPUTime(): the 1 ms of CPU the body's thread spent is in cpu-time/op
 	# (the calling thread's CPU time misses it).
 	pcpu=$(grep -A40 '"name":"worker",' "$tmp/cxx.json" | grep -m1 '^"cpu-time/op":{"unit":"ns",' |
