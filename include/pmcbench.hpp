@@ -373,6 +373,12 @@ class Benchmark
 		def_->unit = unit;
 		return this;
 	}
+	// This benchmark's runs, over -r (Google Benchmark's Repetitions).
+	Benchmark *Repetitions(unsigned n)
+	{
+		def_->repetitions = n;
+		return this;
+	}
 
 	// The trampolines' side (detail::Register sets them).
 	void set_trampolines(pmc_bench_fn fn, pmc_bench_fn so, pmc_bench_fn to, pmc_bench_fn s,

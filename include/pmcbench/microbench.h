@@ -264,6 +264,9 @@ struct pmc_bench_def {
 	/* The unit its times are shown in (enum pmc_time_unit; Google Benchmark's ->Unit):
 	 * only the report changes, the result keeps ns (docs/microbench.md, "The report"). */
 	int unit;
+	/* This benchmark's samples (runs), over -r's (Google Benchmark's Repetitions),
+	 * shared out over its processes as -r's are; 0: -r's. */
+	unsigned repetitions;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload

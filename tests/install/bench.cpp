@@ -186,6 +186,14 @@ static void worker(pmc::State &state)
 }
 PMC_BENCHMARK(worker)->MeasureProcessCPUTime()->Iterations(2);
 
+// Its own runs, over -r.
+static void thrice(pmc::State &state)
+{
+	for (auto _ : state)
+		pmc::ClobberMemory();
+}
+PMC_BENCHMARK(thrice)->Repetitions(3)->Iterations(10);
+
 // Templates and captured arguments.
 template <class T, int N> static void fill(pmc::State &state)
 {

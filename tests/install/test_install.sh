@@ -250,6 +250,16 @@ for cxx in $cxxs; do
 		sed 's/.*"samples":\[\([0-9.e+]*\).*/\1/')
 	awk -v v="$pcpu" 'BEGIN { exit !(v + 0 >= 1000000) }' ||
 		fail "bench.cpp ($cxx): worker's cpu-time/op is '$pcpu', not the 1 ms its thread spent"
+	# ->Repetitions(3) over -r 1: three runs, in one process with --no-fork, else in three.
+	one='{"exit_code":0,"process":1,"iterations":10}'
+	grep -q "\"name\":\"thrice\",.*\"runs\":\[$one,$one,$one\]" "$tmp/cxx.json" ||
+		fail "bench.cpp ($cxx): thrice's ->Repetitions(3) did not give it 3 runs"
+	(cd "$tmp" && LD_LIBRARY_PATH=$dest$libdir ./bench-cxx --filter '^(thrice|c_style)$' -r 1 \
+		--min-time 0.0001 -q -o rep.json) >"$tmp/rep.out" 2>&1 || { cat "$tmp/rep.out" >&2; fail "bench.cpp ($cxx) -r 1 failed"; }
+	grep -q '"name":"thrice",.*"runs":\[{[^]]*"process":1,[^]]*"process":2,[^]]*"process":3,[^]]*\]' "$tmp/rep.json" ||
+		fail "bench.cpp ($cxx): thrice's 3 runs were not in 3 processes"
+	grep -q '"name":"c_style",.*"runs":\[{"exit_code":0,"process":1,"iterations":[0-9]*}\]' "$tmp/rep.json" ||
+		fail "bench.cpp ($cxx): c_style's -r 1 is not 1 run"
 	"$dest$bindir/pmcbench" compare "$tmp/cxx.json" "$tmp/cxx.json" >"$tmp/cxx.compare" 2>&1 ||
 		{ cat "$tmp/cxx.compare" >&2; fail "bench.cpp ($cxx) saved a result pmcbench compare cannot read"; }
 	echo "ok: bench.cpp ($cxx): $(wc -l <"$tmp/bench-cxx.list") benchmarks registered and run"
