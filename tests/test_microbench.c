@@ -1307,6 +1307,14 @@ static void body_manual(struct pmc_state *s)
 	}
 }
 
+static void body_manual_threads(struct pmc_state *s)
+{
+	double t = pmc_thread_index(s) ? 0.002 : 0.001;
+
+	while (pmc_loop(s))
+		pmc_set_iteration_time(s, t);
+}
+
 /* Manual time (use_manual_time): a batch's time is the sum of its iterations'
  * pmc_set_iteration_time, exactly, and calibration grows on it: 1 iteration (2 ms, a
  * fifth of the 10 ms target: 10 * 1.4 / 2 times), then 7, whose 14 ms reach it; on the
@@ -1340,6 +1348,19 @@ static void manual_time_is_the_benchmarks_own(void **state)
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
 	assert_true(s.ns[0] == 5 * 1000 + 3.0);
 	pmc_mb_samples_free(&s);
+
+	/* Of threads, each gives its own: thread 0 1 ms per iteration, thread 1 2 ms; the
+	 * batch's time is their mean, 1.5 ms per iteration (the real clocks: manual time
+	 * reads none). */
+	b = bench_of("device2", body_manual_threads);
+	b.def.use_manual_time = 1;
+	b.def.iterations = 4;
+	b.threads = 2;
+	PMC_OPTS(pmc_mb_opts, ot, .samples = 2, .no_overhead = true);
+	assert_int_equal(pmc_mb_measure(&b, &ot, &s, err, sizeof(err)), 0);
+	assert_true(s.ns[0] == 4 * 1.5e6 && s.ns[1] == 4 * 1.5e6);
+	pmc_mb_samples_free(&s);
+	b = bench_of("device", body_manual);
 
 	reset();
 	b.def.use_manual_time = 1;
