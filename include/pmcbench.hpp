@@ -133,6 +133,12 @@ class State
 	{
 		pmc_set_bytes_per_iter(s_, n);
 	}
+	// This iteration's time in seconds as the benchmark measured it, for a benchmark
+	// with UseManualTime (Google Benchmark's SetIterationTime).
+	void SetIterationTime(double seconds)
+	{
+		pmc_set_iteration_time(s_, seconds);
+	}
 	// A figure of the benchmark's own (enum pmc_counter_flags).
 	void SetCounter(const std::string &name, double value, unsigned flags = PMC_COUNTER_TOTAL)
 	{
@@ -187,6 +193,12 @@ enum BigO {
 	oNCubed = PMC_O_N3,
 	oAuto = PMC_O_AUTO,
 };
+
+// Google Benchmark's time units, for ->Unit(), as the C API's enum pmc_time_unit.
+constexpr pmc_time_unit kNanosecond = PMC_TIME_NS;
+constexpr pmc_time_unit kMicrosecond = PMC_TIME_US;
+constexpr pmc_time_unit kMillisecond = PMC_TIME_MS;
+constexpr pmc_time_unit kSecond = PMC_TIME_S;
 
 namespace detail
 {
@@ -337,6 +349,34 @@ class Benchmark
 	Benchmark *UseRealTime()
 	{
 		def_->use_real_time = 1;
+		return this;
+	}
+	// The time is the sum of the iterations' SetIterationTime (Google Benchmark's
+	// UseManualTime): calibration and wall-time/op are that time.
+	Benchmark *UseManualTime()
+	{
+		def_->use_manual_time = 1;
+		return this;
+	}
+	// Calibrate on, and report as cpu-time/op, the CPU time of the whole process, for a
+	// body whose work runs on threads it starts (Google Benchmark's
+	// MeasureProcessCPUTime).
+	Benchmark *MeasureProcessCPUTime()
+	{
+		def_->measure_process_cpu_time = 1;
+		return this;
+	}
+	// The unit its times are shown in (Google Benchmark's Unit(benchmark::kMillisecond)):
+	// pmc::kNanosecond, kMicrosecond, kMillisecond, kSecond; the result keeps ns.
+	Benchmark *Unit(pmc_time_unit unit)
+	{
+		def_->unit = unit;
+		return this;
+	}
+	// This benchmark's runs, over -r (Google Benchmark's Repetitions).
+	Benchmark *Repetitions(unsigned n)
+	{
+		def_->repetitions = n;
 		return this;
 	}
 

@@ -20,6 +20,8 @@
 
 #define TIME_ID "wall-time/op"
 #define CPU_ID "task-clock/op"
+/* A benchmark timed by the process's CPU clock (MeasureProcessCPUTime) has this instead. */
+#define PROCESS_CPU_ID "cpu-time/op"
 /* The fixed columns: name, time, its interval, CPU, iterations. */
 #define NFIXED 5
 
@@ -61,7 +63,8 @@ static bool is_column(const struct pmc_metric *m)
 {
 	const struct pmc_metric_info *info = pmc_metric_find(m->id);
 
-	if (strcmp(m->id, TIME_ID) == 0 || strcmp(m->id, CPU_ID) == 0)
+	if (strcmp(m->id, TIME_ID) == 0 || strcmp(m->id, CPU_ID) == 0 ||
+	    strcmp(m->id, PROCESS_CPU_ID) == 0)
 		return false;
 	if (is_rate(m))
 		return true;
@@ -155,25 +158,37 @@ static const struct pmc_metric_analysis *find(const struct pmc_bench_analysis *b
 	return NULL;
 }
 
-/* "2.25 ns": the median in the run table's style. */
-static void value_text(double v, const char *unit, char *buf, size_t len)
+/* "2.25 ns": the median in the run table's style; a time in ns in the benchmark's own
+ * unit when it has one (time_unit): "0.0023 ms", "2.00 ms". */
+static void value_text(double v, const char *unit, int time_unit, char *buf, size_t len)
 {
+	static const double per_unit[] = {
+	    [PMC_TIME_NS] = 1, [PMC_TIME_US] = 1e3, [PMC_TIME_MS] = 1e6, [PMC_TIME_S] = 1e9};
+	const char *name = pmc_time_unit_name(time_unit);
 	char num[64];
-	const char *u = pmc_fmt_value(v, unit, num, sizeof(num));
+	const char *u;
 
+	if (name && strcmp(unit, "ns") == 0 && isfinite(v)) {
+		v /= per_unit[time_unit];
+		snprintf(buf, len, fabs(v) >= 1 || v == 0 ? "%.2f %s" : "%.3g %s", v, name);
+		return;
+	}
+	u = pmc_fmt_value(v, unit, num, sizeof(num));
 	snprintf(buf, len, "%s%s%s", num, *u ? " " : "", u);
 }
 
 static int time_cells(struct brief *t, size_t row, const struct pmc_bench_analysis *ba)
 {
-	const struct pmc_metric_analysis *ma = find(ba, TIME_ID), *cpu = find(ba, CPU_ID);
+	const struct pmc_metric_analysis *ma = find(ba, TIME_ID), *cpu = find(ba, PROCESS_CPU_ID);
 	char buf[96];
 	int r = 0;
 
+	if (!cpu)
+		cpu = find(ba, CPU_ID);
 	if (ma && ma->has_summary) {
 		const struct pmc_summary *s = &ma->s;
 
-		value_text(s->median, ma->m->unit, buf, sizeof(buf));
+		value_text(s->median, ma->m->unit, ba->b->time_unit, buf, sizeof(buf));
 		r = set_cell(t, row, 1, buf);
 		/* The half-width of the distribution-free CI of the median, its larger side:
 		 * order statistics need not be symmetric (stats.h). */
@@ -187,7 +202,7 @@ static int time_cells(struct brief *t, size_t row, const struct pmc_bench_analys
 		}
 	}
 	if (r == 0 && cpu && cpu->has_summary) {
-		value_text(cpu->s.median, cpu->m->unit, buf, sizeof(buf));
+		value_text(cpu->s.median, cpu->m->unit, ba->b->time_unit, buf, sizeof(buf));
 		r = set_cell(t, row, 3, buf);
 	}
 	return r;
@@ -222,7 +237,7 @@ static int bench_row(struct brief *t, const struct pmc_bench_analysis *ba)
 		if (!ma || !ma->has_summary)
 			continue;
 		if (is_rate(ma->m) && !isnan(ma->of_totals))
-			value_text(ma->of_totals, ma->m->unit, buf, sizeof(buf));
+			value_text(ma->of_totals, ma->m->unit, PMC_TIME_AUTO, buf, sizeof(buf));
 		else
 			pmc_fmt_short(ma->s.median, ma->m->unit, buf, sizeof(buf));
 		r = set_cell(t, row, NFIXED + c, buf);

@@ -402,6 +402,33 @@ static void tuples_and_names(void **state)
 	pmc_mb_set_free(&set);
 }
 
+/* A definition's display unit (->Unit): a known one is kept, and the result names it;
+ * another value leaves the definition out with a line saying which are known. */
+static void a_definitions_time_unit(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "ms", .fn = nop, .unit = PMC_TIME_MS},
+	    {.sz = sizeof(defs[0]), .name = "odd", .fn = nop, .unit = 9},
+	};
+	struct pmc_mb_set set = {0};
+	struct pmc_mb_samples smp = {.iters = 1, .n = 1, .ns = (double[]){5.0}};
+	struct pmc_result *res = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand(defs, defs + 2, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 1);
+	assert_int_equal(set.nbad, 1);
+	assert_contains(set.bad[0],
+			"benchmark 'odd': unit 9 is not one of PMC_TIME_NS, _US, _MS, _S; skipped");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&set.v[0], &smp, NULL, res, err, sizeof(err)), 0);
+	assert_int_equal(res->benchmarks[0].time_unit, PMC_TIME_MS);
+	assert_string_equal(pmc_time_unit_name(res->benchmarks[0].time_unit), "ms");
+	pmc_result_free(res);
+	pmc_mb_set_free(&set);
+}
+
 /* A compiler may lay a section out backwards: benchmarks come in source order (file, then
  * line), and definitions that do not say where they stand come last, in section order. */
 static void benchmarks_come_in_source_order(void **state)
@@ -1267,6 +1294,134 @@ static void a_definitions_time_settings_win(void **state)
 	pmc_mb_samples_free(&s);
 }
 
+/* A body that takes 1000 ns of the fake wall clock per iteration and says it took 2 ms
+ * (a device's clock); or, told so, says nothing. */
+static bool manual_silent;
+
+static void body_manual(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		now += 1000;
+		if (!manual_silent)
+			pmc_set_iteration_time(s, 0.002);
+	}
+}
+
+static void body_manual_threads(struct pmc_state *s)
+{
+	double t = pmc_thread_index(s) ? 0.002 : 0.001;
+
+	while (pmc_loop(s))
+		pmc_set_iteration_time(s, t);
+}
+
+/* Manual time (use_manual_time): a batch's time is the sum of its iterations'
+ * pmc_set_iteration_time, exactly, and calibration grows on it: 1 iteration (2 ms, a
+ * fifth of the 10 ms target: 10 * 1.4 / 2 times), then 7, whose 14 ms reach it; on the
+ * wall clock (1003 ns for one) it would have grown tenfold four times. The same call in
+ * a benchmark without use_manual_time changes nothing; a manual one that never calls it
+ * fails with one line. */
+static void manual_time_is_the_benchmarks_own(void **state)
+{
+	struct pmc_mb_bench b = bench_of("device", body_manual);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .min_time_s = 0.01, .clock = fake_clock,
+		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	stolen = 0;
+	manual_silent = false;
+	b.def.use_manual_time = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 7);
+	for (size_t i = 0; i < s.n; i++) {
+		assert_true(s.ns[i] == 14e6);
+		assert_true(pmc_mb_per_op(s.ns[i], s.iters) == 2e6);
+	}
+	pmc_mb_samples_free(&s);
+
+	reset();
+	b.def.use_manual_time = 0;
+	b.def.iterations = 5;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_true(s.ns[0] == 5 * 1000 + 3.0);
+	pmc_mb_samples_free(&s);
+
+	/* Of threads, each gives its own: thread 0 1 ms per iteration, thread 1 2 ms; the
+	 * batch's time is their mean, 1.5 ms per iteration (the real clocks: manual time
+	 * reads none). */
+	b = bench_of("device2", body_manual_threads);
+	b.def.use_manual_time = 1;
+	b.def.iterations = 4;
+	b.threads = 2;
+	PMC_OPTS(pmc_mb_opts, ot, .samples = 2, .no_overhead = true);
+	assert_int_equal(pmc_mb_measure(&b, &ot, &s, err, sizeof(err)), 0);
+	assert_true(s.ns[0] == 4 * 1.5e6 && s.ns[1] == 4 * 1.5e6);
+	pmc_mb_samples_free(&s);
+	b = bench_of("device", body_manual);
+
+	reset();
+	b.def.use_manual_time = 1;
+	manual_silent = true;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "'device' uses manual time but never called "
+				 "pmc_set_iteration_time(); call it in every iteration, or "
+				 "drop use_manual_time");
+	manual_silent = false;
+}
+
+/* The process's CPU clock of a body whose work runs on another thread: 3000 ns of it per
+ * iteration, 100 ns of the wall clock and none of the calling thread's. */
+static uint64_t process_cpu;
+
+static uint64_t fake_process_cpu(void *ud)
+{
+	(void)ud;
+	return process_cpu;
+}
+
+static void body_on_a_thread(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		now += 100;
+		process_cpu += 3000;
+	}
+}
+
+/* measure_process_cpu_time: calibration grows on the process's CPU time (1 iteration,
+ * 3000 ns, then 10000 * 1.4 / 3000 = 4, whose 12000 ns reach the target) and every
+ * sample reports it as cpu-time/op (the batch's 12000 ns over 4 iterations); without
+ * it the same clocks give no cpu-time. */
+static void process_cpu_time_counts_every_thread(void **state)
+{
+	struct pmc_mb_bench b = bench_of("pool", body_on_a_thread);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .min_time_s = 10000e-9, .clock = fake_clock,
+		 .cpu_clock = fake_process_cpu, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	process_cpu = 0;
+	b.def.measure_process_cpu_time = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.iters, 4);
+	assert_int_equal(s.nuc, 1);
+	assert_string_equal(s.uc[0].name, "cpu-time");
+	assert_int_equal(s.uc[0].flags, PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.uc_values[i * PMC_COUNTERS_MAX] == 12000);
+	pmc_mb_samples_free(&s);
+
+	reset();
+	b.def.measure_process_cpu_time = 0;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.nuc, 0);
+	pmc_mb_samples_free(&s);
+}
+
 static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
 {
 	*c = (struct pmc_valgrind_counts){
@@ -2014,6 +2169,9 @@ int main(void)
 	    cmocka_unit_test(calibration_grows_on_cpu_time),
 	    cmocka_unit_test(calibration_of_a_waiting_body_grows_on_the_wall_clock),
 	    cmocka_unit_test(a_definitions_time_settings_win),
+	    cmocka_unit_test(manual_time_is_the_benchmarks_own),
+	    cmocka_unit_test(a_definitions_time_unit),
+	    cmocka_unit_test(process_cpu_time_counts_every_thread),
 	    cmocka_unit_test(exact_counts_are_the_body_alone),
 	    cmocka_unit_test(loop_misuse_and_skip),
 	    cmocka_unit_test(the_local_loop_runs_the_batch),

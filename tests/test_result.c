@@ -204,6 +204,8 @@ static struct pmc_result *sample_result(void)
 	assert_int_equal(pmc_benchmark_set_skipped(b, "no \"AVX2\" — ✓"), 0);
 	b = t_bench(r, "empty", NULL);
 	assert_non_null(b);
+	/* A benchmark shown in its own time unit (->Unit). */
+	b->time_unit = PMC_TIME_MS;
 	/* A benchmark of a parameter scan names its values, in the order given. */
 	assert_int_equal(pmc_benchmark_set_param(b, "n", "10"), 0);
 	assert_int_equal(pmc_benchmark_set_param(b, "größe", "a \"b\""), 0);
@@ -258,6 +260,7 @@ static void assert_results_equal(const struct pmc_result *a, const struct pmc_re
 		assert_same_string(x->command, y->command);
 		assert_same_string(x->build_id, y->build_id);
 		assert_same_string(x->skipped, y->skipped);
+		assert_int_equal(x->time_unit, y->time_unit);
 		/* In any order too (jq -S); the round trip compares the text. */
 		assert_int_equal(x->nparams, y->nparams);
 		for (size_t k = 0; k < x->nparams; k++) {
@@ -789,7 +792,7 @@ static void saved_text_follows_the_schema(void **state)
 	assert_non_null(strstr(text, "]},\n\"ipc\":{"));
 	assert_non_null(strstr(text, "\n{\"name\":\"empty\",\"command\":null,\"build_id\":null,"
 				     "\"parameters\":{\"n\":\"100\",\"größe\":\"a \\\"b\\\"\"},"
-				     "\"runs\":[],\"metrics\":{}}\n]}\n"));
+				     "\"time_unit\":\"ms\",\"runs\":[],\"metrics\":{}}\n]}\n"));
 
 	json_decref(root);
 	free(text);
@@ -1884,6 +1887,8 @@ static const struct bad_case bad_cases[] = {
      "benchmarks[0].parameters: a parameter with an empty name; " REGEN},
     {"\"name\": \"a\"", "\"name\": \"a\", \"build_id\": \"XYZ\"",
      "benchmarks[0].build_id: a build-id is lower-case hex digits, not \"XYZ\"; " REGEN},
+    {"\"name\": \"a\"", "\"name\": \"a\", \"time_unit\": \"min\"",
+     "benchmarks[0].time_unit: a time unit is ns, us, ms or s, not \"min\"; " REGEN},
     {"\"name\": \"a\",\n      ", "", "benchmarks[0]: missing key \"name\"; " REGEN},
     {"\"cycles\": {",
      "\"cycles\": {\"unit\": \"count\", \"better\": \"lower\", \"samples\": "

@@ -69,6 +69,22 @@ static void benchmark_clear(struct pmc_benchmark *b)
 	free(b->metrics);
 }
 
+static const char *const time_units[] = {
+    [PMC_TIME_NS] = "ns", [PMC_TIME_US] = "us", [PMC_TIME_MS] = "ms", [PMC_TIME_S] = "s"};
+
+const char *pmc_time_unit_name(int unit)
+{
+	return unit > PMC_TIME_AUTO && unit <= PMC_TIME_S ? time_units[unit] : NULL;
+}
+
+int pmc_time_unit_from_name(const char *name)
+{
+	for (int u = PMC_TIME_NS; name && u <= PMC_TIME_S; u++)
+		if (strcmp(name, time_units[u]) == 0)
+			return u;
+	return -EINVAL;
+}
+
 void pmc_result_free(struct pmc_result *r)
 {
 	if (!r)

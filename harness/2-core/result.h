@@ -73,6 +73,9 @@ struct pmc_benchmark {
 	/* Why the benchmark skipped itself ("" when it gave no reason), or NULL when it
 	 * ran. A skipped benchmark has no runs and no metrics: nothing was measured. */
 	char *skipped;
+	/* The unit its times are shown in (enum pmc_time_unit, docs/result-schema.md,
+	 * "time_unit"); the values stay in ns. */
+	int time_unit;
 	/* The parameters whose values made this benchmark's command (run -L, -P:
 	 * docs/result-schema.md, "parameters"), name and value, in the order given; none
 	 * for a benchmark of a command without them. */
@@ -154,6 +157,11 @@ struct pmc_result {
 
 /* Sets the parameter name (not empty) of a benchmark to value, or adds it. Returns 0,
  * -EINVAL or -ENOMEM. */
+/* "ns", "us", "ms", "s" for an enum pmc_time_unit, NULL for PMC_TIME_AUTO or another
+ * value; and back: the unit named, or -EINVAL. */
+const char *pmc_time_unit_name(int unit);
+int pmc_time_unit_from_name(const char *name);
+
 int pmc_benchmark_set_param(struct pmc_benchmark *b, const char *name, const char *value);
 
 /* Adds a copy of fit f to r. Returns 0, -EINVAL (a big_o not of PMC_FIT_BIG_O, a

@@ -149,6 +149,25 @@ static int load_params(struct loader *ld, const json_t *obj, struct pmc_benchmar
 	return 0;
 }
 
+/* "time_unit": the unit a benchmark's times are shown in, absent for each figure's own. */
+static int load_time_unit(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
+{
+	char *name = NULL;
+	int rc = pmc_loader_string(ld, obj, "time_unit", OPTIONAL, &name);
+
+	if (rc < 0 || !name)
+		return rc;
+	b->time_unit = pmc_time_unit_from_name(name);
+	if (b->time_unit < 0) {
+		push_key(ld, "time_unit");
+		rc = pmc_loader_fail(ld, "a time unit is ns, us, ms or s, not \"%s\"; " REGEN,
+				     name);
+		b->time_unit = PMC_TIME_AUTO;
+	}
+	free(name);
+	return rc;
+}
+
 int pmc_benchmark_from_json(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
 {
 	const json_t *runs, *metrics;
@@ -165,7 +184,7 @@ int pmc_benchmark_from_json(struct loader *ld, const json_t *obj, struct pmc_ben
 		return pmc_loader_fail(
 		    ld, "a build-id is lower-case hex digits, not \"%s\"; " REGEN, b->build_id);
 	}
-	if ((rc = load_params(ld, obj, b)) < 0)
+	if ((rc = load_params(ld, obj, b)) < 0 || (rc = load_time_unit(ld, obj, b)) < 0)
 		return rc;
 	if ((rc = pmc_loader_container(ld, obj, "runs", REQUIRED, JSON_ARRAY, &runs)) < 0 ||
 	    (rc = pmc_loader_container(ld, obj, "metrics", REQUIRED, JSON_OBJECT, &metrics)) < 0 ||

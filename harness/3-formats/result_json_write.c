@@ -310,6 +310,8 @@ static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 	     put(j, "build_id", string_json(b->build_id)) &&
 	     (!b->nparams || put(j, "parameters", params_json(b))) &&
 	     (!b->skipped || put(j, "skipped", string_json(b->skipped))) &&
+	     (!pmc_time_unit_name(b->time_unit) ||
+	      put(j, "time_unit", json_string(pmc_time_unit_name(b->time_unit)))) &&
 	     (runs = put_new(j, "runs", json_array()));
 	for (size_t i = 0; ok && i < b->nruns; i++)
 		ok = append(runs, run_json(&b->runs[i], i < b->nintervals ? b->intervals[i] : NULL));

@@ -394,6 +394,12 @@ static int add_def(struct pmc_mb_set *all, const struct def_at *defs, size_t k,
 			 !def->fn ? "no function" : "a name that is empty or holds '/'");
 		return add_bad(all, def, why);
 	}
+	if (def->unit < PMC_TIME_AUTO || def->unit > PMC_TIME_S) {
+		snprintf(why, sizeof(why),
+			 "benchmark '%.100s': unit %d is not one of PMC_TIME_NS, _US, _MS, _S",
+			 def->name, def->unit);
+		return add_bad(all, def, why);
+	}
 	r = expand_def(all, def, why, sizeof(why));
 	if (r == -ENOMEM)
 		return r;

@@ -60,6 +60,10 @@ struct pmc_run_ctx {
 	pthread_barrier_t *barrier;
 	unsigned thread_index, nthreads;
 	double threads_ns;
+	/* pmc_set_iteration_time in the running batch: the sum in ns, and whether it was
+	 * called (of a multithreaded batch: by every thread). */
+	double manual_ns;
+	bool manual_set;
 };
 
 /* The parts of the last read of each split event, into p (hybrid CPUs). */
@@ -69,3 +73,14 @@ void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p);
  * err; sets *ret_left to what a thread's state had left when its function returned. */
 int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_left, char *err,
 		       size_t errlen);
+
+/* docs/events.md, "Scaling", applied to a batch's difference of two reads a and b, into
+ * d: a batch that was multiplexed for part of its time is extrapolated as perf does. */
+void pmc_mb_batch_reading(const struct pmc_reading *a, const struct pmc_reading *b,
+			  struct pmc_reading *d);
+
+/* A split event e's batch (hybrid CPUs) from c's parts at the two edges, into d, and its
+ * parts into out (may be NULL): each part's difference, then their sum by the engine's
+ * rule (docs/events.md, "Hybrid CPUs"). */
+void pmc_mb_hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d,
+			 struct pmc_reading_parts *out);

@@ -46,6 +46,14 @@ void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
 			pmc_counters_part_reading(c->counters, e, k, &p[e * PMC_CORE_PMUS_MAX + k]);
 }
 
+/* The process's CPU time, every thread's: what a benchmark with
+ * measure_process_cpu_time is timed by. */
+static uint64_t process_cpu_ns(void *ud)
+{
+	(void)ud;
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
 /* Start: counters first, then the clock; end: the clock, then the counters, so each
  * measures as little of the other as it can. */
 bool pmc_loop_edge_form(struct pmc_state *s, int form)
@@ -212,6 +220,16 @@ void pmc_set_bytes_per_iter(struct pmc_state *s, uint64_t bytes)
 		s->ctx->bytes = bytes;
 }
 
+void pmc_set_iteration_time(struct pmc_state *s, double seconds)
+{
+	struct pmc_run_ctx *c = s ? s->ctx : NULL;
+
+	if (!c || !c->b || !c->b->def.use_manual_time || !(seconds >= 0) || !isfinite(seconds))
+		return;
+	c->manual_ns += seconds * 1e9;
+	c->manual_set = true;
+}
+
 void pmc_skip(struct pmc_state *s, const char *message)
 {
 	if (!s || !s->ctx || s->ctx->skipped)
@@ -271,81 +289,6 @@ pmc_bench_fn pmc_mb_empty_fn(const struct pmc_mb_bench *b, int form)
 	}
 }
 
-static bool opened(enum pmc_status st)
-{
-	return st != PMC_STATUS_UNSUPPORTED && st != PMC_STATUS_DENIED;
-}
-
-/* docs/events.md, "Scaling", applied to the batch's difference of two reads: a batch
- * that was multiplexed for part of its time is extrapolated as perf does. */
-static void batch_reading(const struct pmc_reading *a, const struct pmc_reading *b,
-			  struct pmc_reading *d)
-{
-	*d = *b;
-	/* A cumulative read with running == 0 (before the event first ran) is "not
-	 * counted" but its raw figures are still the start of the batch: only an event that
-	 * never opened has none. */
-	if (!opened(a->status) || !opened(b->status)) {
-		if (opened(d->status))
-			d->status = a->status;
-		d->value = d->enabled = d->running = 0;
-		d->scaled = NAN;
-		return;
-	}
-	d->value = b->value - a->value;
-	d->enabled = b->enabled - a->enabled;
-	d->running = b->running - a->running;
-	if (d->running == 0) {
-		d->status = PMC_STATUS_NOT_COUNTED;
-		d->scaled = NAN;
-	} else if (d->running < d->enabled) {
-		d->status = PMC_STATUS_SCALED;
-		d->scaled = (double)d->value * ((double)d->enabled / (double)d->running);
-	} else {
-		d->status = PMC_STATUS_COUNTED;
-		d->scaled = (double)d->value;
-	}
-}
-
-/* A split event's batch (hybrid CPUs): each part's difference of two reads, then the sum
- * by the engine's rule (docs/events.md, "Hybrid CPUs"), never one part's shortfall
- * taken for multiplexing. */
-static void hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d,
-			 struct pmc_reading_parts *out)
-{
-	size_t n = pmc_counters_nparts(c->counters, e);
-	struct pmc_reading parts[PMC_CORE_PMUS_MAX];
-
-	for (size_t k = 0; k < n; k++) {
-		const struct pmc_reading *a = &c->p0[e * PMC_CORE_PMUS_MAX + k],
-					 *b = &c->p1[e * PMC_CORE_PMUS_MAX + k];
-		struct pmc_reading *p = &parts[k];
-
-		*p = *b;
-		if (!opened(a->status) || !opened(b->status)) {
-			if (opened(p->status))
-				p->status = a->status;
-			p->value = p->enabled = p->running = 0;
-			continue;
-		}
-		p->status = PMC_STATUS_COUNTED;
-		p->value = b->value - a->value;
-		p->enabled = b->enabled - a->enabled;
-		p->running = b->running - a->running;
-	}
-	pmc_reading_combine(parts, n, pmc_counters_restricted(c->counters, e), d);
-	if (!out)
-		return;
-	out->n = n;
-	out->restricted = pmc_counters_restricted(c->counters, e);
-	for (size_t k = 0; k < n; k++) {
-		const char *pmu = pmc_counters_part_pmu(c->counters, e, k);
-
-		snprintf(out->pmu[k], sizeof(out->pmu[k]), "%s", pmu ? pmu : "");
-		out->rd[k] = parts[k];
-	}
-}
-
 /* One batch of fn at c->iters, setup and teardown around it, outside the edges. Sets
  * *ret_ns and, with counters, out[0..nev-1]. */
 static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_bench_def *def,
@@ -368,6 +311,8 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 	c->pauses = c->paused_ns = c->paused_cpu = 0;
 	c->paused = c->ended_paused = false;
 	c->threads_ns = NAN;
+	c->manual_ns = 0;
+	c->manual_set = false;
 	s.left = 0;
 	if (threaded && !c->skipped) {
 		r = pmc_mb_run_threads(c, fn, &s.left, err, errlen);
@@ -406,12 +351,25 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 					     : "left its loop before the end");
 		return -EINVAL;
 	}
-	*ret_ns = threaded ? c->threads_ns : (double)(c->t1 - c->t0 - c->paused_ns);
+	if (def && def->use_manual_time && !c->manual_set) {
+		pmc_err_set(err, errlen,
+			    "'%s' uses manual time but never called pmc_set_iteration_time(); "
+			    "call it in every iteration, or drop use_manual_time",
+			    c->b->name);
+		return -EINVAL;
+	}
+	/* The process's CPU time, every thread's, as the metric cpu-time/op. */
+	if (def && def->measure_process_cpu_time && c->cpu_clock)
+		pmc_set_counter(&s, "cpu-time", (double)(c->cpu1 - c->cpu0 - c->paused_cpu),
+				PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER);
+	*ret_ns = threaded		    ? c->threads_ns
+		  : def && def->use_manual_time ? c->manual_ns
+						: (double)(c->t1 - c->t0 - c->paused_ns);
 	for (size_t e = 0; c->counters && e < nev; e++) {
 		if (c->p0 && pmc_counters_nparts(c->counters, e))
-			hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
+			pmc_mb_hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
 		else
-			batch_reading(&c->r0[e], &c->r1[e], &out[e]);
+			pmc_mb_batch_reading(&c->r0[e], &c->r1[e], &out[e]);
 		/* The difference of raw counts, like the engine's read, is in the unit of the
 		 * event's sysfs scale (RAPL: joules) only once scaled. */
 		if (c->events && pmc_status_has_value(out[e].status))
@@ -694,9 +652,13 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	c.iters = b->def.iterations ? b->def.iterations : PMC_OPTS_GET(o, iters, 0);
 	run_once(&c, b->def.setup_once);
 	once = true;
+	/* The CPU clock: the injected one, or with measure_process_cpu_time the process's;
+	 * then it is read at every batch's edges, the samples' too (cpu-time/op). */
+	c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
+	c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
+	if (!c.cpu_clock && b->def.measure_process_cpu_time)
+		c.cpu_clock = process_cpu_ns;
 	if (c.iters == 0) {
-		c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
-		c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
 		if (!c.cpu_clock && c.clock == monotonic_ns)
 			c.cpu_clock = thread_cpu_ns;
 		bool waited = false; /* the last batch waited more than it computed */
@@ -715,14 +677,17 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			 * reaches the target long before the CPU time would (a usleep(200) body
 			 * grown on CPU time took seconds per sample). */
 			waits = c.cpu_clock && ns > 2 * cpu;
-			judged = b->def.use_real_time || (waits && waited) ? ns : cpu;
+			judged = b->def.use_real_time || b->def.use_manual_time || (waits && waited)
+				     ? ns
+				     : cpu;
 			waited = waits;
 			if (r < 0 || c.skipped || judged >= target_ns || c.iters >= max)
 				break;
 			c.iters = next_iters(c.iters, judged, target_ns, max);
 		}
-		c.cpu_clock = NULL;
 	}
+	if (!b->def.measure_process_cpu_time)
+		c.cpu_clock = NULL;
 	for (size_t i = 0; i < warmup && r == 0 && !c.skipped; i++)
 		r = run_batch(&c, b->def.fn, &b->def, s.nev, &ns, s.readings, NULL, err, errlen);
 	for (size_t i = 0; i < s.n && r == 0 && !c.skipped; i++) {
@@ -746,8 +711,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	}
 	if (r < 0)
 		goto fail;
-	/* Each sample's pairs at their measured cost come off its time, never below 0. */
-	if (s.pauses && !c.skipped) {
+	/* Each sample's pairs at their measured cost come off its time, never below 0; a
+	 * manual time is the benchmark's own, with no pair in it. */
+	if (s.pauses && !c.skipped && !b->def.use_manual_time) {
 		r = measure_pauses(&c, s.pauses, s.n, s.nev, &s.pause_ns, err, errlen);
 		if (r < 0)
 			goto fail;

@@ -225,6 +225,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 	}
 	r = pmc_result_add_benchmark(res, b->name, NULL, &bm);
 	if (r == 0)
+		bm->time_unit = b->def.unit;
+	if (r == 0)
 		r = pmc_mb_record_params(b, bm);
 	if (r < 0)
 		goto fail;

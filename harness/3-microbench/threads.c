@@ -66,6 +66,7 @@ static void *thread_main(void *p)
 static void gather_threads(struct pmc_run_ctx *c, struct thread_arg *a, unsigned n,
 			   uint64_t *ret_left)
 {
+	bool manual = c->b->def.use_manual_time;
 	double sum = 0;
 	uint64_t pauses = 0;
 
@@ -91,7 +92,7 @@ static void gather_threads(struct pmc_run_ctx *c, struct thread_arg *a, unsigned
 			c->items = t->items;
 		if (!c->bytes)
 			c->bytes = t->bytes;
-		sum += (double)(t->t1 - t->t0 - t->paused_ns);
+		sum += manual ? t->manual_ns : (double)(t->t1 - t->t0 - t->paused_ns);
 		pauses += t->pauses;
 		for (size_t k = 0; k < t->nuc; k++) {
 			size_t j = 0;
@@ -107,6 +108,9 @@ static void gather_threads(struct pmc_run_ctx *c, struct thread_arg *a, unsigned
 		}
 	}
 	c->threads_ns = sum / n;
+	c->manual_set = true;
+	for (unsigned i = 0; i < n; i++)
+		c->manual_set &= a[i].ctx.manual_set;
 	c->pauses = (pauses + n / 2) / n;
 	c->form = a[0].ctx.form;
 	c->cpu0 = a[0].ctx.cpu0;

@@ -53,11 +53,18 @@ struct mb_state {
 	bool done, failed;
 };
 
-static size_t processes_of(const struct pmc_session_cfg *cfg)
+/* Benchmark b's samples: its definition's repetitions, else -r's. */
+static size_t samples_of(const struct pmc_session_cfg *cfg, const struct pmc_mb_bench *b)
+{
+	return b->def.repetitions ? b->def.repetitions : cfg->mo.samples;
+}
+
+/* Benchmark b's processes: --processes', never more than its samples. */
+static size_t processes_of(const struct pmc_session_cfg *cfg, const struct pmc_mb_bench *b)
 {
 	size_t np = cfg->no_fork ? 1 : cfg->processes ? cfg->processes : DEFAULT_PROCESSES;
 
-	return np < cfg->mo.samples ? np : cfg->mo.samples;
+	return np < samples_of(cfg, b) ? np : samples_of(cfg, b);
 }
 
 /* Process p of benchmark i: calibrated in the first process, at its batch size in the
@@ -73,7 +80,7 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &o); /* what the struct copy need not bring */
 	o.events = events;
 	o.user_only_fallback = true;
-	o.samples = share(cfg->mo.samples, np, p);
+	o.samples = share(samples_of(cfg, b), np, p);
 	o.iters = p ? st->s.iters : cfg->mo.iters; /* 0: calibrated; --min-time Nx */
 	o.no_overhead = p > 0;
 	o.self_argv = self;
@@ -164,7 +171,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 {
 	const struct pmc_mb_set *set = cfg->benchmarks;
 	const struct pmc_session_printer *pr = &cfg->pr;
-	size_t np = vo ? 1 : processes_of(cfg), failed = 0;
+	size_t np = 1, failed = 0; /* the most processes of a benchmark */
 	bool stopped = false;
 	struct mb_state *st = calloc(set->n + 1, sizeof(*st));
 	char err[1024];
@@ -174,18 +181,22 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 		return set->n;
 	}
+	for (size_t i = 0; i < set->n && !vo; i++)
+		np = processes_of(cfg, &set->v[i]) > np ? processes_of(cfg, &set->v[i]) : np;
 	for (size_t p = 0; p < np && !stopped; p++) {
 		for (size_t at = 0; at < set->n && !stopped; at++) {
 			size_t i = in_turn(set, p, at);
 			const struct pmc_mb_bench *b = &set->v[i];
+			/* A benchmark of fewer repetitions than another has fewer processes. */
+			size_t bnp = vo ? 1 : processes_of(cfg, b);
 
-			if (st[i].done)
+			if (st[i].done || p >= bnp)
 				continue;
 			progress(cfg, &(struct pmc_session_progress){.name = b->name,
 								     .run = at + 1,
 								     .runs = set->n,
 								     .process = p + 1,
-								     .processes = np,
+								     .processes = bnp,
 								     .left_s = -1,
 								     .median = NAN});
 			err[0] = '\0';
@@ -200,14 +211,14 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 				st[i].s.skipped = skipped;
 				st[i].done = true;
 			} else {
-				r = run_process(cfg, b, p, np, &st[i], events,
+				r = run_process(cfg, b, p, bnp, &st[i], events,
 						sb->proc_self[build_of(cfg, b)], err, sizeof(err));
 			}
 			progress(cfg, &(struct pmc_session_progress){
-					  .done = true, .processes = np, .median = NAN});
+					  .done = true, .processes = bnp, .median = NAN});
 			if (r == -EINTR) {
 				stopped = true;
-				if (mark_stopped(res, (int)*cfg->ro.stop, p, np, i, set->n) < 0) {
+				if (mark_stopped(res, (int)*cfg->ro.stop, p, bnp, i, set->n) < 0) {
 					pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 					failed++;
 				}

@@ -33,11 +33,17 @@ int pmc_session_exports_add(struct pmc_session_exports *x, const char *path,
 					path, exts);
 		return -EINVAL;
 	}
+	return pmc_session_exports_add_as(x, path, rep->name, pr);
+}
+
+int pmc_session_exports_add_as(struct pmc_session_exports *x, const char *path,
+			       const char *format, const struct pmc_session_printer *pr)
+{
 	if (pmc_grow(&x->v, x->n, sizeof(*x->v)) < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 		return -ENOMEM;
 	}
-	x->v[x->n++] = (struct pmc_session_export){.path = path, .format = rep->name};
+	x->v[x->n++] = (struct pmc_session_export){.path = path, .format = format};
 	return 0;
 }
 

@@ -24,6 +24,8 @@ struct mb_cli {
 	struct pmc_mb_opts mo;
 	struct pmc_cli_session_opts so; /* the options `pmcbench run` takes too */
 	const char *filter;
+	/* --benchmark_out FILE and --benchmark_out_format's reporter (NULL: json, as -o). */
+	const char *gb_out, *gb_out_format;
 	bool list, no_fork;
 	bool verbose; /* the detailed report instead of one line per benchmark */
 	/* Two builds (`run --library A --library B`, or this program --against another):
@@ -140,7 +142,8 @@ static void help(FILE *out, const char *prog)
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nGoogle Benchmark's flags are aliases: --benchmark_filter, --benchmark_list_tests,\n"
 		     "--benchmark_min_time, --benchmark_repetitions (-r), --benchmark_format\n"
-		     "(console, json, csv), --benchmark_out (-o). --version: this program's name\n"
+		     "(console, json, csv), --benchmark_out (-o), --benchmark_out_format (json,\n"
+		     "csv, console: the file's format). --version: this program's name\n"
 		     "and libpmcbench's version.\n");
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
 		     "(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
@@ -174,6 +177,7 @@ enum {
 	OPT_GB_LIST,
 	OPT_GB_FORMAT,
 	OPT_GB_OUT,
+	OPT_GB_OUT_FORMAT,
 };
 
 static const struct option long_opts[] = {
@@ -215,6 +219,7 @@ static const struct option long_opts[] = {
     {"benchmark_repetitions", required_argument, NULL, 'r'},
     {"benchmark_format", required_argument, NULL, OPT_GB_FORMAT},
     {"benchmark_out", required_argument, NULL, OPT_GB_OUT},
+    {"benchmark_out_format", required_argument, NULL, OPT_GB_OUT_FORMAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -366,8 +371,19 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 			      optarg);
 		return -EINVAL;
 	case OPT_GB_OUT:
-		c->so.output = optarg;
+		c->gb_out = optarg;
 		return 0;
+	case OPT_GB_OUT_FORMAT:
+		/* --benchmark_out's file: the result (json), a CSV export, the report. */
+		if (strcmp(optarg, "json") == 0 || strcmp(optarg, "csv") == 0 ||
+		    strcmp(optarg, "console") == 0) {
+			c->gb_out_format = strcmp(optarg, "console") == 0 ? "brief" : optarg;
+			return 0;
+		}
+		pmc_cli_error("--benchmark_out_format: unknown format '%s'; use json, csv or "
+			      "console (or --export FILE.EXT)",
+			      optarg);
+		return -EINVAL;
 	case '?':
 		return -EINVAL;
 	default:
@@ -400,6 +416,16 @@ static int parse_args(struct mb_cli *c, int argc, char **argv, const char *prog,
 	}
 	if (c->pending)
 		c->given[1] = c->pending;
+	if (r == 0 && c->gb_out_format && !c->gb_out) {
+		pmc_cli_error("--benchmark_out_format names the format of --benchmark_out FILE; "
+			      "give it, or drop --benchmark_out_format");
+		r = -EINVAL;
+	}
+	if (r == 0 && c->gb_out && (!c->gb_out_format || strcmp(c->gb_out_format, "json") == 0))
+		c->so.output = c->gb_out;
+	else if (r == 0 && c->gb_out)
+		r = pmc_session_exports_add_as(&c->so.exports, c->gb_out, c->gb_out_format,
+					       &pmc_cli_printer) < 0 ? -ENOMEM : 0;
 	/* A child of one of two builds takes the user's options, --against included. */
 	builds = builds || c->against || c->build_label;
 	if (r == 0 && (c->given[0] || c->given[1]) && !builds) {

@@ -72,6 +72,16 @@ PMC_API const char *pmc_version(void);
 	NAME = (struct TYPE){.sz = sizeof(struct TYPE), __VA_ARGS__};                              \
 	PMC_OPTS_ZERO_TAIL(TYPE, &NAME)
 
+/* The unit a benchmark's times are shown in (Google Benchmark's ->Unit): the result keeps
+ * them in ns whatever it is; PMC_TIME_AUTO shows each figure in its own. */
+enum pmc_time_unit {
+	PMC_TIME_AUTO = 0,
+	PMC_TIME_NS,
+	PMC_TIME_US,
+	PMC_TIME_MS,
+	PMC_TIME_S,
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -106,6 +106,12 @@ PMC_API uint64_t pmc_iterations(const struct pmc_state *s);
 PMC_API void pmc_pause(struct pmc_state *s);
 PMC_API void pmc_resume(struct pmc_state *s);
 
+/* The time of the running iteration in seconds, as the benchmark measured it (a GPU's
+ * or a device's clock, a span inside the body), for a definition with use_manual_time
+ * (Google Benchmark's SetIterationTime): the batch's time is the sum of every call's.
+ * Ignored without use_manual_time, and for a negative or non-finite value. */
+PMC_API void pmc_set_iteration_time(struct pmc_state *s, double seconds);
+
 /* How pmc_set_counter's value becomes a metric (Google Benchmark's Counter flags). */
 enum pmc_counter_flags {
 	/* The batch's total, as given: metric "<name>". */
@@ -244,6 +250,23 @@ struct pmc_bench_def {
 	double min_time;
 	uint64_t iterations;
 	int use_real_time;
+	/* The benchmark times its iterations itself (Google Benchmark's UseManualTime):
+	 * its time of a batch is the sum of what it gave pmc_set_iteration_time, on which
+	 * calibration grows the batch and which is its wall-time/op; a batch that gave none
+	 * is an error (docs/microbench.md, "Manual time"). */
+	int use_manual_time;
+	/* The benchmark's work runs on threads it starts (Google Benchmark's
+	 * MeasureProcessCPUTime): calibration grows the batch on the process's CPU time
+	 * (CLOCK_PROCESS_CPUTIME_ID, every thread's) rather than the calling thread's, and
+	 * every sample reports it as cpu-time/op, the CPU column of the report
+	 * (docs/microbench.md, "Process CPU time"). */
+	int measure_process_cpu_time;
+	/* The unit its times are shown in (enum pmc_time_unit; Google Benchmark's ->Unit):
+	 * only the report changes, the result keeps ns (docs/microbench.md, "The report"). */
+	int unit;
+	/* This benchmark's samples (runs), over -r's (Google Benchmark's Repetitions),
+	 * shared out over its processes as -r's are; 0: -r's. */
+	unsigned repetitions;
 };
 
 /* The loop of every benchmark with nothing in it but what makes the compiler reload

@@ -383,7 +383,25 @@ test_mb_google_benchmark_flags() {
 	expect_exit 2 "$PMC_MB_FORMS" extra || return 1
 	expect_one_line "$TMP/err" "see '$PMC_MB_FORMS --help'" || return 1
 	expect_exit 0 "$PMC_MB_FORMS" --version || return 1
-	expect_one_line "$TMP/out" '^pmc-mb-forms [(]libpmcbench [0-9]'
+	expect_one_line "$TMP/out" '^pmc-mb-forms [(]libpmcbench [0-9]' || return 1
+	# --benchmark_out_format: --benchmark_out's file as the result (json), CSV or the report.
+	expect_exit 0 "$PMC_MB_FORMS" -q --benchmark_filter='^nop1_while$' --benchmark_min_time=10x \
+		--benchmark_repetitions=2 --benchmark_out=b.json --benchmark_out_format=json || return 1
+	[ "$(json_get b.json 'd["benchmarks"][0]["runs"][1]["iterations"]')" = 10 ] ||
+		fail "--benchmark_out_format=json is not the result" || return 1
+	expect_exit 0 "$PMC_MB_FORMS" -q --benchmark_filter='^nop1_while$' --benchmark_min_time=10x \
+		--benchmark_repetitions=2 --benchmark_out=b.txt --benchmark_out_format=csv || return 1
+	expect_grep '^benchmark,metric,unit,run,value,' b.txt || return 1
+	[ "$(grep -c '^"nop1_while","wall-time/op","ns",[12],[0-9.]*,,,,,,10$' b.txt)" = 2 ] ||
+		fail "--benchmark_out_format=csv: not a wall-time/op row per run" || return 1
+	expect_exit 0 "$PMC_MB_FORMS" -q --benchmark_filter='^nop1_while$' --benchmark_min_time=10x \
+		--benchmark_repetitions=2 --benchmark_out=c.txt --benchmark_out_format=console || return 1
+	expect_grep '^nop1_while +[0-9.]+ [mun]?s +' c.txt || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --benchmark_out=d.x --benchmark_out_format=xml || return 1
+	expect_one_line "$TMP/err" "--benchmark_out_format: unknown format 'xml'; use json, csv or console" || return 1
+	[ ! -e d.x ] || fail "a refused run wrote d.x" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --benchmark_out_format=csv || return 1
+	expect_one_line "$TMP/err" "--benchmark_out_format names the format of --benchmark_out FILE"
 }
 
 # docs/microbench.md, "The report": one line per benchmark, as Google Benchmark's console

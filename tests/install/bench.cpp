@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 // The range loop around bodies of a known size, as tests/targets/mb_forms.c's C loops.
@@ -153,6 +155,44 @@ static void own_time(pmc::State &state)
 		pmc::ClobberMemory();
 }
 PMC_BENCHMARK(own_time)->MinTime(0.0002)->Iterations(1000)->UseRealTime();
+
+// Manual time: a body that sleeps 1 ms and says it took 2 ms (a device's own clock),
+// shown in microseconds.
+static void device(pmc::State &state)
+{
+	for (auto _ : state) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, nullptr);
+		state.SetIterationTime(0.002);
+	}
+}
+PMC_BENCHMARK(device)->UseManualTime()->Iterations(2)->Unit(pmc::kMicrosecond);
+
+// Process CPU time: the work runs on a thread the body starts, until that thread has
+// used 1 ms of its CPU; the calling thread only waits for it.
+static void spin_a_millisecond()
+{
+	struct timespec t;
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	while (t.tv_sec == 0 && t.tv_nsec < 1000000);
+}
+static void worker(pmc::State &state)
+{
+	for (auto _ : state) {
+		std::thread t(spin_a_millisecond);
+		t.join();
+	}
+}
+PMC_BENCHMARK(worker)->MeasureProcessCPUTime()->Iterations(2);
+
+// Its own runs, over -r.
+static void thrice(pmc::State &state)
+{
+	for (auto _ : state)
+		pmc::ClobberMemory();
+}
+PMC_BENCHMARK(thrice)->Repetitions(3)->Iterations(10);
 
 // Templates and captured arguments.
 template <class T, int N> static void fill(pmc::State &state)

@@ -235,6 +235,31 @@ for cxx in $cxxs; do
 	grep -q '"name":"shared/threads:8"' "$tmp/cxx.json" || fail "bench.cpp ($cxx): shared/threads:8 did not run"
 	grep -q '"name":"own_time",[^]]*"runs":\[{"exit_code":0,"process":1,"iterations":1000}' "$tmp/cxx.json" ||
 		fail "bench.cpp ($cxx): own_time's ->Iterations(1000) is not its batch size"
+	# ->UseManualTime(): 2 ms per iteration as the body said, exactly (it slept 1 ms).
+	grep -A3 '"name":"device",' "$tmp/cxx.json" |
+		grep -q '^"wall-time/op":{"unit":"ns",.*"samples":\[2000000\(,2000000\)*\]}' ||
+		fail "bench.cpp ($cxx): device's manual time is not its wall-time/op of 2000000 ns"
+	# ->Unit(pmc::kMicrosecond): the report in us, the result in ns with the unit named.
+	grep -q '^device  *2000\.00 us  *\([0-9.e+]* us\|-\) ' "$tmp/bench-cxx.out" ||
+		{ cat "$tmp/bench-cxx.out" >&2; fail "bench.cpp ($cxx): device's times are not shown in us"; }
+	grep -q '"name":"device",.*"time_unit":"us",' "$tmp/cxx.json" ||
+		fail "bench.cpp ($cxx): device's result does not name its time unit"
+	# ->MeasureProcessCPUTime(): the 1 ms of CPU the body's thread spent is in cpu-time/op
+	# (the calling thread's CPU time misses it).
+	pcpu=$(grep -A40 '"name":"worker",' "$tmp/cxx.json" | grep -m1 '^"cpu-time/op":{"unit":"ns",' |
+		sed 's/.*"samples":\[\([0-9.e+]*\).*/\1/')
+	awk -v v="$pcpu" 'BEGIN { exit !(v + 0 >= 1000000) }' ||
+		fail "bench.cpp ($cxx): worker's cpu-time/op is '$pcpu', not the 1 ms its thread spent"
+	# ->Repetitions(3) over -r 1: three runs, in one process with --no-fork, else in three.
+	one='{"exit_code":0,"process":1,"iterations":10}'
+	grep -q "\"name\":\"thrice\",.*\"runs\":\[$one,$one,$one\]" "$tmp/cxx.json" ||
+		fail "bench.cpp ($cxx): thrice's ->Repetitions(3) did not give it 3 runs"
+	(cd "$tmp" && LD_LIBRARY_PATH=$dest$libdir ./bench-cxx --filter '^(thrice|c_style)$' -r 1 \
+		--min-time 0.0001 -q -o rep.json) >"$tmp/rep.out" 2>&1 || { cat "$tmp/rep.out" >&2; fail "bench.cpp ($cxx) -r 1 failed"; }
+	grep -q '"name":"thrice",.*"runs":\[{[^]]*"process":1,[^]]*"process":2,[^]]*"process":3,[^]]*\]' "$tmp/rep.json" ||
+		fail "bench.cpp ($cxx): thrice's 3 runs were not in 3 processes"
+	grep -q '"name":"c_style",.*"runs":\[{"exit_code":0,"process":1,"iterations":[0-9]*}\]' "$tmp/rep.json" ||
+		fail "bench.cpp ($cxx): c_style's -r 1 is not 1 run"
 	"$dest$bindir/pmcbench" compare "$tmp/cxx.json" "$tmp/cxx.json" >"$tmp/cxx.compare" 2>&1 ||
 		{ cat "$tmp/cxx.compare" >&2; fail "bench.cpp ($cxx) saved a result pmcbench compare cannot read"; }
 	echo "ok: bench.cpp ($cxx): $(wc -l <"$tmp/bench-cxx.list") benchmarks registered and run"
