@@ -82,7 +82,11 @@ struct bentry {
 	size_t ntext, captext;
 	double *vals;
 	size_t nvals, capvals;
-	bool bad; /* samples that are not numbers */
+	/* Where the points are read, for the message of a damaged one. */
+	const struct pmc_history *h;
+	const char *entry;
+	char *err;
+	size_t errlen;
 };
 
 static void bentry_clear(struct bentry *be)
@@ -150,11 +154,17 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
 			return -ENOMEM;
 		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)
-			return -EBADMSG;
+			return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
+						  "its samples are not all finite numbers",
+						  be->err, be->errlen);
 		be->nvals++;
 		p->n++;
 		s += strspn(s, " ");
 	}
+	if (!pmc_hist_count_is(c[6], p->n))
+		return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
+					  "its count n is not the number of its samples", be->err,
+					  be->errlen);
 	be->np++;
 	return 0;
 }
@@ -196,6 +206,10 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 	int r;
 
 	bentry_clear(be);
+	be->h = h;
+	be->entry = id;
+	be->err = err;
+	be->errlen = errlen;
 	r = h->eng->query(h->db,
 			  h->schema >= 2
 			      ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
@@ -205,8 +219,8 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 	if (r < 0)
 		return r;
 	len = (size_t)snprintf(sql, sizeof(sql),
-			       "SELECT benchmark, metric, unit, better, simulated, samples FROM "
-			       "pmc_point WHERE entry = $1");
+			       "SELECT benchmark, metric, unit, better, simulated, samples, n "
+			       "FROM pmc_point WHERE entry = $1");
 	/* Plain names are asked of the store, so that it reads no other row; patterns are
 	 * matched here, as the comparison matches them. */
 	if (be->literal) {
@@ -368,15 +382,8 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 	 * entries sort everywhere): each is one process of the baseline. */
 	for (size_t e = ids->n; e-- > 0;) {
 		rc = read_entry(h, be, ids->v[e], err, errlen);
-		if (rc == -ENOMEM || rc == -EBADMSG) {
-			if (rc == -ENOMEM)
-				oom(err, errlen);
-			else
-				pmc_err_set(err, errlen,
-					    "%s: a point's samples are not numbers; the store was "
-					    "changed by something else than pmcbench",
-					    h->display);
-		}
+		if (rc == -ENOMEM)
+			oom(err, errlen);
 		if (rc < 0)
 			goto fail;
 		if (be->nb == 0)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -47,3 +48,12 @@ size_t pmc_hist_num_text(char *s, double v);
 /* One sample of the stored text "v v null v" at *c, advancing *c past it: a number
  * (NAN for null). Returns 0, or -EINVAL when it is not one (store_query.c). */
 int pmc_hist_parse_sample(const char **c, double *ret);
+
+/* The message of a point that pmcbench did not write (samples that are not finite
+ * numbers, or a count n that is not theirs), naming h, the entry, the benchmark and the
+ * metric, and what is wrong. Returns -EBADMSG (store_query.c). */
+int pmc_hist_bad_point(const struct pmc_history *h, const char *entry, const char *bench,
+		       const char *metric, const char *what, char *err, size_t errlen);
+
+/* Whether text, a point's stored count n, is the number n of its samples read. */
+bool pmc_hist_count_is(const char *text, size_t n);
