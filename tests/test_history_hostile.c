@@ -83,8 +83,9 @@ static void a_trigger_or_a_view_of_its_own_is_refused(void **state)
 	new_store(path, sizeof(path));
 	raw_exec(path, "CREATE TRIGGER wipe AFTER INSERT ON pmc_entry BEGIN DELETE FROM "
 		       "pmc_point; END");
-	refused(path, -EBADMSG, "it holds the trigger 'wipe' (on 'pmc_entry'), which pmcbench "
-				"never makes");
+	refused(path, -EBADMSG,
+		"it holds the trigger 'wipe' (on 'pmc_entry'), which pmcbench "
+		"never makes");
 	new_store(path, sizeof(path));
 	raw_exec(path, "CREATE VIEW extra AS SELECT * FROM pmc_entry");
 	refused(path, -EBADMSG, "it holds the view 'extra'");
@@ -150,8 +151,8 @@ static int parse(const char *text, double *ret)
 
 static void a_sample_must_be_a_finite_number(void **state)
 {
-	static const char *const bad[] = {"1e400", "-1e400", "nan", "NaN", "inf", "-infinity",
-					  "1.5x", "12abc", "nullx", "", "x"};
+	static const char *const bad[] = {"1e400", "-1e400", "nan",   "NaN", "inf", "-infinity",
+					  "1.5x",  "12abc",  "nullx", "",    "x"};
 	double v;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)

@@ -413,7 +413,8 @@ static int page_count_row(void *ud, const char *const *cols, size_t n)
 static int harden(struct pmc_hist_db *d, char *err, size_t errlen)
 {
 	static const int off[] = {SQLITE_DBCONFIG_TRUSTED_SCHEMA, SQLITE_DBCONFIG_ENABLE_TRIGGER,
-				  SQLITE_DBCONFIG_ENABLE_VIEW, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION};
+				  SQLITE_DBCONFIG_ENABLE_VIEW,
+				  SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION};
 	int rc = sqlite3_db_config(d->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 
 	for (size_t i = 0; rc == SQLITE_OK && i < sizeof(off) / sizeof(off[0]); i++)

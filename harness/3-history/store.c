@@ -284,7 +284,8 @@ static int object_row(void *ud, const char *const *c, size_t n)
 	char qn[PMC_QUOTE_SIZE(64)], qt[PMC_QUOTE_SIZE(64)], qtab[PMC_QUOTE_SIZE(64)];
 
 	if (strcmp(type, "view") != 0 && strcmp(type, "trigger") != 0 &&
-	    (!table_ours || strcmp(type, "table") == 0) && (!index_ours || strcmp(type, "index") == 0))
+	    (!table_ours || strcmp(type, "table") == 0) &&
+	    (!index_ours || strcmp(type, "index") == 0))
 		return 0;
 	pmc_quote(qn, sizeof(qn), name);
 	pmc_quote(qt, sizeof(qt), type);

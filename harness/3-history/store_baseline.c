@@ -155,8 +155,8 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 			return -ENOMEM;
 		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)
 			return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
-						  "its samples are not all finite numbers",
-						  be->err, be->errlen);
+						  "its samples are not all finite numbers", be->err,
+						  be->errlen);
 		be->nvals++;
 		p->n++;
 		s += strspn(s, " ");
