@@ -51,7 +51,7 @@ int pmc_hist_parse_sample(const char **c, double *ret);
 
 /* The message of a point that pmcbench did not write (samples that are not finite
  * numbers, or a count n that is not theirs), naming h, the entry, the benchmark and the
- * metric, and what is wrong. Returns -EBADMSG (store_query.c). */
+ * metric (NULL: of the benchmark), and what is wrong. Returns -EBADMSG (store_query.c). */
 int pmc_hist_bad_point(const struct pmc_history *h, const char *entry, const char *bench,
 		       const char *metric, const char *what, char *err, size_t errlen);
 

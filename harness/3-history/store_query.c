@@ -418,16 +418,18 @@ int pmc_hist_parse_sample(const char **c, double *ret)
 int pmc_hist_bad_point(const struct pmc_history *h, const char *entry, const char *bench,
 		       const char *metric, const char *what, char *err, size_t errlen)
 {
-	char qb[PMC_QUOTE_SIZE(64)], qm[PMC_QUOTE_SIZE(64)], qe[PMC_QUOTE_SIZE(12)], id[13];
+	char qb[PMC_QUOTE_SIZE(64)], qraw[PMC_QUOTE_SIZE(64)], qm[PMC_QUOTE_SIZE(64) + 16] = "";
+	char qe[PMC_QUOTE_SIZE(12)], id[13];
 
 	/* An entry is named by the first 12 digits of its id, as list shows it. */
 	snprintf(id, sizeof(id), "%s", entry ? entry : "?");
+	if (metric)
+		snprintf(qm, sizeof(qm), ", metric '%s'", pmc_quote(qraw, sizeof(qraw), metric));
 	pmc_err_set(err, errlen,
-		    "%s: entry %s, benchmark '%s', metric '%s': %s; the store was changed by "
-		    "something else than pmcbench: move it away and add the results again",
+		    "%s: entry %s, benchmark '%s'%s: %s; the store was changed by something else "
+		    "than pmcbench: move it away and add the results again",
 		    h->display, pmc_quote(qe, sizeof(qe), id),
-		    pmc_quote(qb, sizeof(qb), bench ? bench : "?"),
-		    pmc_quote(qm, sizeof(qm), metric ? metric : "?"), what);
+		    pmc_quote(qb, sizeof(qb), bench ? bench : "?"), qm, what);
 	return -EBADMSG;
 }
 

@@ -1,11 +1,12 @@
 # A history database made by someone else (issue 35): stores travel as CI caches and
 # artifacts. A view over an endless recursive query where pmcbench keeps its table
 # pmc_point, a trigger, a sample 1e400 and a count n that is not the samples' are each one
-# line naming the file and what is wrong, exit 2, at once (timeout 20: a regression fails
+# line naming the file and what is wrong (so is a benchmark's count of runs that is not
+# its points'), exit 2, at once (timeout 20: a regression fails
 # here rather than hanging CI); a store made by pmcbench is read as before.
 
 # hostile_stores: h.db made by `history add` of a.json, and its copies view.db, trigger.db,
-# huge.db, nan.db and count.db, each changed behind pmcbench's back.
+# huge.db, nan.db, count.db and runs.db, each changed behind pmcbench's back.
 hostile_stores() {
 	mkresult a.json 'x::wall-time=1e6,0.01' 'x::task-clock=2e6,0.01' || return 1
 	expect_exit 0 "$PMCBENCH" history add --db h.db --commit aaa111 a.json || return 1
@@ -24,6 +25,7 @@ change("trigger.db", "CREATE TRIGGER wipe AFTER INSERT ON pmc_entry BEGIN DELETE
 change("huge.db", "UPDATE pmc_point SET samples = '1 1e400 3', n = 3 WHERE metric = 'wall-time';")
 change("nan.db", "UPDATE pmc_point SET samples = 'nan 2 inf', n = 3 WHERE metric = 'wall-time';")
 change("count.db", "UPDATE pmc_point SET n = 3 WHERE metric = 'wall-time';")
+change("runs.db", "UPDATE pmc_bench SET runs = 1000000000000000;")
 PY
 }
 
@@ -66,6 +68,12 @@ test_a_damaged_point_is_named() {
 			expect_exit 2 timeout 20 "$PMCBENCH" history $cmd --db $f.db || return 1
 			expect_one_line "$TMP/err" "^pmcbench: $f.db: entry [0-9a-f]{12}, benchmark 'x', metric 'wall-time': $why; the store was changed by something else than pmcbench: move it away and add the results again$" || return 1
 		done
+	done
+	# 10^15 runs of x: the gate would make them all, with or without --metric.
+	for cmd in "" "--metric wall-time"; do
+		# shellcheck disable=SC2086
+		expect_exit 2 timeout 20 "$PMCBENCH" history gate --db runs.db later.json $cmd || return 1
+		expect_one_line "$TMP/err" "^pmcbench: runs.db: entry [0-9a-f]{12}, benchmark 'x': its count of runs is not the most samples of one of its metrics; the store was changed by something else than pmcbench: move it away and add the results again$" || return 1
 	done
 	# The store they were made from reads and gates as before.
 	expect_exit 0 timeout 20 "$PMCBENCH" history export --db h.db -o all.csv || return 1
