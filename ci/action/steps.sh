@@ -311,6 +311,7 @@ cmd_exact_key() {
 		base=$(git -C "$PMC_HEAD" rev-parse HEAD)
 	fi
 	keep PMC_BASE_COMMIT "$base"
+	say "exact baseline key: the tools' hash $tools (cc, C library, valgrind, pmcbench, build, limits), the base $base"
 	echo "pmcbench-exact-${RUNNER_OS:-Linux}-$tools-$base"
 }
 

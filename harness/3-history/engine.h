@@ -56,6 +56,11 @@ struct pmc_hist_engine {
 	/* A query of the store's integrity whose first row is "ok" when every page of it
 	 * reads well (SQLite's quick_check), or NULL: the server keeps it (PostgreSQL). */
 	const char *check_sql;
+	/* A query of every object of the store's schema, a row (type, name, table) each,
+	 * when a store may be made by anyone (a SQLite file travels as a CI cache or an
+	 * artifact), so that one whose tables are views, or that holds triggers, is refused
+	 * before it is read (store.c); NULL: the server's owner keeps it (PostgreSQL). */
+	const char *objects_sql;
 	/* Whether the table exists (without creating anything). */
 	int (*has_table)(struct pmc_hist_db *db, const char *name, bool *ret, char *err,
 			 size_t errlen);

@@ -18,6 +18,14 @@
 #define BUSY_TIMEOUT_MS 60000
 /* Prepared statements kept for reuse: ingest runs the same few many times. */
 #define NCACHE 16
+/* A statement's budget of virtual-machine instructions, so that a store made to loop (a
+ * query that never ends) is stopped: BUDGET_BASE for any store, and BUDGET_PAGE more per
+ * page of the file, far above what pmcbench's queries need: on a store of 600,000 points
+ * (67,000 pages) the most one took was 17.2 million (export, 256 a page; docs/history.md).
+ * The count is the progress handler's, called every PROGRESS_STEP instructions. */
+#define BUDGET_BASE 200000000ULL
+#define BUDGET_PAGE 20000ULL
+#define PROGRESS_STEP 1000
 
 struct pmc_hist_db {
 	sqlite3 *db;
@@ -27,6 +35,7 @@ struct pmc_hist_db {
 		sqlite3_stmt *st;
 	} cache[NCACHE];
 	size_t next; /* the cache slot replaced next */
+	unsigned long long budget, used; /* instructions, of the statement stepped */
 };
 
 static int errno_of(int rc)
@@ -42,6 +51,8 @@ static int errno_of(int rc)
 		return -EINVAL;
 	case SQLITE_FULL:
 		return -ENOSPC;
+	case SQLITE_INTERRUPT:
+		return -ETIME;
 	case SQLITE_READONLY:
 		return -EROFS;
 	case SQLITE_CANTOPEN:
@@ -82,6 +93,13 @@ static int fail(struct pmc_hist_db *d, int rc, char *err, size_t errlen)
 		break;
 	case SQLITE_FULL:
 		pmc_err_set(err, errlen, "%s: the disk is full (%s)", d->display, msg);
+		break;
+	case SQLITE_INTERRUPT:
+		pmc_err_set(err, errlen,
+			    "%s: a query was stopped after %llu million instructions, more than "
+			    "any of pmcbench's takes on a store of this size; the file was made "
+			    "to loop or is damaged: move it away and add the results again",
+			    d->display, d->budget / 1000000);
 		break;
 	default:
 		pmc_err_set(err, errlen, "%s: %s", d->display, msg);
@@ -167,6 +185,7 @@ static int sq_exec(struct pmc_hist_db *d, const char *sql, const char *const *pa
 	if (r < 0)
 		return r;
 	r = bind(d, st, params, nparams, err, errlen);
+	d->used = 0;
 	if (r == 0) {
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			;
@@ -192,6 +211,7 @@ static int sq_query(struct pmc_hist_db *d, const char *sql, const char *const *p
 	if (r < 0)
 		return r;
 	r = bind(d, st, params, nparams, err, errlen);
+	d->used = 0;
 	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int n = sqlite3_column_count(st);
 
@@ -263,6 +283,7 @@ static int sq_insert(struct pmc_hist_db *d, const char *table, const char *const
 		r = fill(ud, i, vals);
 		if (r == 0)
 			r = bind(d, st, vals, ncols, err, errlen);
+		d->used = 0;
 		if (r == 0 && (rc = sqlite3_step(st)) != SQLITE_DONE)
 			r = fail(d, rc, err, errlen);
 		sqlite3_reset(st);
@@ -369,12 +390,49 @@ static int cantopen(const char *path, bool create, const char *display, char *er
 	return -EIO;
 }
 
+/* SQLite's progress handler: a nonzero return interrupts the statement. */
+static int over_budget(void *ud)
+{
+	struct pmc_hist_db *d = ud;
+
+	d->used += PROGRESS_STEP;
+	return d->used > d->budget;
+}
+
+static int page_count_row(void *ud, const char *const *cols, size_t n)
+{
+	*(unsigned long long *)ud = n && cols[0] ? strtoull(cols[0], NULL, 10) : 0;
+	return 0;
+}
+
+/* A store travels as a CI cache or artifact, made by anyone: its schema may not run code
+ * or write outside the file (SQLITE_DBCONFIG_DEFENSIVE: no writable_schema, no
+ * journal_mode=OFF; trusted_schema off: no function with side effects in a view, trigger,
+ * index or default), and pmcbench makes no view or trigger (store.c refuses a store
+ * holding one, by name; these refuse to run one in any case). */
+static int harden(struct pmc_hist_db *d, char *err, size_t errlen)
+{
+	static const int off[] = {SQLITE_DBCONFIG_TRUSTED_SCHEMA, SQLITE_DBCONFIG_ENABLE_TRIGGER,
+				  SQLITE_DBCONFIG_ENABLE_VIEW,
+				  SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION};
+	int rc = sqlite3_db_config(d->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+
+	for (size_t i = 0; rc == SQLITE_OK && i < sizeof(off) / sizeof(off[0]); i++)
+		rc = sqlite3_db_config(d->db, off[i], 0, NULL);
+	if (rc != SQLITE_OK)
+		return fail(d, rc, err, errlen);
+	d->budget = BUDGET_BASE;
+	sqlite3_progress_handler(d->db, PROGRESS_STEP, over_budget, d);
+	return 0;
+}
+
 static int sq_open(const char *url, bool create, const char *display, struct pmc_hist_db **ret,
 		   char *err, size_t errlen)
 {
 	const char *path = strncmp(url, "sqlite:", 7) == 0 ? url + 7 : url;
 	struct pmc_hist_db *d = calloc(1, sizeof(*d));
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	unsigned long long pages = 0;
 	struct stat st;
 	int rc, r;
 
@@ -406,10 +464,17 @@ static int sq_open(const char *url, bool create, const char *display, struct pmc
 	}
 	sqlite3_extended_result_codes(d->db, 1);
 	sqlite3_busy_timeout(d->db, BUSY_TIMEOUT_MS);
+	r = harden(d, err, errlen);
+	if (r < 0)
+		goto close;
 	/* The first read of the file tells whether it is a database at all. */
 	r = sq_exec(d, "SELECT count(*) FROM sqlite_master", NULL, 0, NULL, err, errlen);
 	if (r < 0)
 		goto close;
+	r = sq_query(d, "PRAGMA page_count", NULL, 0, page_count_row, &pages, err, errlen);
+	if (r < 0)
+		goto close;
+	d->budget = BUDGET_BASE + BUDGET_PAGE * pages;
 	*ret = d;
 	return 0;
 close:
@@ -429,6 +494,7 @@ const struct pmc_hist_engine pmc_hist_sqlite = {
     .rollback = sq_rollback,
     .count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
     .check_sql = "PRAGMA quick_check(1)",
+    .objects_sql = "SELECT type, name, tbl_name FROM sqlite_master",
     .has_table = sq_has_table,
     .close = sq_close,
 };

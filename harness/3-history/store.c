@@ -250,6 +250,70 @@ rollback:
 	return r;
 }
 
+/* ---- The objects of the schema ---- */
+
+/* Whether name is an object of kind ("TABLE", "INDEX") that a migration creates: the
+ * migrations are the one list of pmcbench's objects. */
+static bool ours(const char *kind, const char *name)
+{
+	char head[32];
+	size_t len = (size_t)snprintf(head, sizeof(head), "CREATE %s ", kind), nlen = strlen(name);
+
+	for (size_t k = 0; k < NMIGRATIONS; k++)
+		for (const char *const *s = migrations[k]; *s; s++)
+			if (strncmp(*s, head, len) == 0 && strncmp(*s + len, name, nlen) == 0 &&
+			    (*s)[len + nlen] == ' ')
+				return true;
+	return false;
+}
+
+struct objects {
+	struct pmc_history *h;
+	char *err;
+	size_t errlen;
+};
+
+/* One object of the store's schema: a view or a trigger, or one of pmcbench's names of
+ * another type, is refused (a view named pmc_point can run a query that never ends). */
+static int object_row(void *ud, const char *const *c, size_t n)
+{
+	struct objects *o = ud;
+	const char *type = n > 0 && c[0] ? c[0] : "", *name = n > 1 && c[1] ? c[1] : "";
+	const char *table = n > 2 && c[2] ? c[2] : "";
+	bool table_ours = ours("TABLE", name), index_ours = ours("INDEX", name);
+	char qn[PMC_QUOTE_SIZE(64)], qt[PMC_QUOTE_SIZE(64)], qtab[PMC_QUOTE_SIZE(64)];
+
+	if (strcmp(type, "view") != 0 && strcmp(type, "trigger") != 0 &&
+	    (!table_ours || strcmp(type, "table") == 0) &&
+	    (!index_ours || strcmp(type, "index") == 0))
+		return 0;
+	pmc_quote(qn, sizeof(qn), name);
+	pmc_quote(qt, sizeof(qt), type);
+	if (table_ours || index_ours)
+		pmc_err_set(o->err, o->errlen,
+			    "%s: not a pmcbench history: '%s' is a %s, where pmcbench keeps %s; "
+			    "move the file away and add the results again",
+			    o->h->display, qn, qt, table_ours ? "a table" : "an index");
+	else
+		pmc_err_set(o->err, o->errlen,
+			    "%s: not a pmcbench history: it holds the %s '%s' (on '%s'), which "
+			    "pmcbench never makes; drop it if it is yours, else move the file away "
+			    "and add the results again",
+			    o->h->display, qt, qn, pmc_quote(qtab, sizeof(qtab), table));
+	return -EBADMSG;
+}
+
+/* Refuses a store whose schema holds what pmcbench never makes, before anything of it
+ * is read. */
+static int check_objects(struct pmc_history *h, char *err, size_t errlen)
+{
+	struct objects o = {h, err, errlen};
+
+	if (!h->eng->objects_sql)
+		return 0;
+	return h->eng->query(h->db, h->eng->objects_sql, NULL, 0, object_row, &o, err, errlen);
+}
+
 /* -ENOTSUP with the message when this build has no engine for url. */
 static int missing_engine(const char *url, const char *display, char *err, size_t errlen)
 {
@@ -306,6 +370,9 @@ int pmc_history_open(const char *url, unsigned flags, struct pmc_history **ret, 
 		goto close;
 	h->eng = pmc_hist_kind_of(url)->engine;
 	r = h->eng->open(url, write, h->display, &h->db, err, errlen);
+	if (r < 0)
+		goto close;
+	r = check_objects(h, err, errlen);
 	if (r < 0)
 		goto close;
 	r = schema_version(h, &v, err, errlen);

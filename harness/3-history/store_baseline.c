@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -82,7 +83,11 @@ struct bentry {
 	size_t ntext, captext;
 	double *vals;
 	size_t nvals, capvals;
-	bool bad; /* samples that are not numbers */
+	/* Where the points are read, for the message of a damaged one. */
+	const struct pmc_history *h;
+	const char *entry;
+	char *err;
+	size_t errlen;
 };
 
 static void bentry_clear(struct bentry *be)
@@ -118,7 +123,7 @@ static int bench_row(void *ud, const char *const *c, size_t ncols)
 	if (pmc_grow_to(&be->b, &be->capb, be->nb + 1, sizeof(*be->b)) < 0)
 		return -ENOMEM;
 	b = &be->b[be->nb];
-	b->runs = c[1] ? strtoull(c[1], NULL, 10) : 0;
+	b->runs = c[1] && *c[1] >= '0' && *c[1] <= '9' ? strtoull(c[1], NULL, 10) : SIZE_MAX;
 	if (put_text(be, c[0], &b->name) < 0)
 		return -ENOMEM;
 	be->nb++;
@@ -150,11 +155,17 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
 			return -ENOMEM;
 		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)
-			return -EBADMSG;
+			return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
+						  "its samples are not all finite numbers", be->err,
+						  be->errlen);
 		be->nvals++;
 		p->n++;
 		s += strspn(s, " ");
 	}
+	if (!pmc_hist_count_is(c[6], p->n))
+		return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
+					  "its count n is not the number of its samples", be->err,
+					  be->errlen);
 	be->np++;
 	return 0;
 }
@@ -185,6 +196,49 @@ static void sort_once(void *v, size_t n, size_t size,
 		}
 }
 
+#define RUNS_WRONG "its count of runs is not the most samples of one of its metrics"
+
+static int max_n_row(void *ud, const char *const *c, size_t ncols)
+{
+	*(size_t *)ud = c[0] ? strtoull(c[0], NULL, 10) : 0;
+	return 0;
+}
+
+/* The runs of each benchmark of entry id are the most samples of one of its metrics
+ * (pmc_bench is written so): more samples in a point read, or more runs than any of its
+ * points holds, is a store changed by something else (a count of 10^15 runs would have
+ * the gate make them). When the points read are not all of a benchmark's, and hold fewer
+ * samples than its runs (a metric not read has more), its points' counts are asked. */
+static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, char *err,
+		      size_t errlen)
+{
+	size_t x = 0;
+
+	for (size_t i = 0; i < be->nb; i++) {
+		const char *name = be->text + be->b[i].name;
+		size_t most = 0;
+		int r;
+
+		while (x < be->np && strcmp(be->text + be->p[x].bench, name) < 0)
+			x++;
+		for (; x < be->np && strcmp(be->text + be->p[x].bench, name) == 0; x++)
+			most = be->p[x].n > most ? be->p[x].n : most;
+		if (most < be->b[i].runs && be->metrics) {
+			const char *p[] = {id, name};
+
+			r = h->eng->query(h->db,
+					  "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
+					  "benchmark = $2",
+					  p, 2, max_n_row, &most, err, errlen);
+			if (r < 0)
+				return r;
+		}
+		if (most != be->b[i].runs)
+			return pmc_hist_bad_point(h, id, name, NULL, RUNS_WRONG, err, errlen);
+	}
+	return 0;
+}
+
 /* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
  * found from its points) and the points of the metrics read, both sorted by name. */
 static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, char *err,
@@ -196,6 +250,10 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 	int r;
 
 	bentry_clear(be);
+	be->h = h;
+	be->entry = id;
+	be->err = err;
+	be->errlen = errlen;
 	r = h->eng->query(h->db,
 			  h->schema >= 2
 			      ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
@@ -205,8 +263,8 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 	if (r < 0)
 		return r;
 	len = (size_t)snprintf(sql, sizeof(sql),
-			       "SELECT benchmark, metric, unit, better, simulated, samples FROM "
-			       "pmc_point WHERE entry = $1");
+			       "SELECT benchmark, metric, unit, better, simulated, samples, n "
+			       "FROM pmc_point WHERE entry = $1");
 	/* Plain names are asked of the store, so that it reads no other row; patterns are
 	 * matched here, as the comparison matches them. */
 	if (be->literal) {
@@ -223,7 +281,7 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 		return r;
 	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
 	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
-	return 0;
+	return check_runs(h, be, id, err, errlen);
 }
 
 /* The benchmarks of entry be that r has, as runs of base recording the entry as their
@@ -368,15 +426,8 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 	 * entries sort everywhere): each is one process of the baseline. */
 	for (size_t e = ids->n; e-- > 0;) {
 		rc = read_entry(h, be, ids->v[e], err, errlen);
-		if (rc == -ENOMEM || rc == -EBADMSG) {
-			if (rc == -ENOMEM)
-				oom(err, errlen);
-			else
-				pmc_err_set(err, errlen,
-					    "%s: a point's samples are not numbers; the store was "
-					    "changed by something else than pmcbench",
-					    h->display);
-		}
+		if (rc == -ENOMEM)
+			oom(err, errlen);
 		if (rc < 0)
 			goto fail;
 		if (be->nb == 0)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -53,3 +54,12 @@ int pmc_hist_parse_sample(const char **c, double *ret);
  * space or more between two. Returns 0, -EINVAL when one is not a number, or -ENOMEM
  * (store_query.c). */
 int pmc_hist_parse_samples(const char *text, double **ret, size_t *ret_n);
+
+/* The message of a point that pmcbench did not write (samples that are not finite
+ * numbers, or a count n that is not theirs), naming h, the entry, the benchmark and the
+ * metric (NULL: of the benchmark), and what is wrong. Returns -EBADMSG (store_query.c). */
+int pmc_hist_bad_point(const struct pmc_history *h, const char *entry, const char *bench,
+		       const char *metric, const char *what, char *err, size_t errlen);
+
+/* Whether text, a point's stored count n, is the number n of its samples read. */
+bool pmc_hist_count_is(const char *text, size_t n);

@@ -371,38 +371,81 @@ void pmc_history_entries_free(struct pmc_history_entry *v, size_t n)
 struct points {
 	struct pmc_history_point *v;
 	size_t n;
+	const struct pmc_history *h;
+	char *err; /* the message of a damaged point */
+	size_t errlen;
 };
 
+/* The end of a sample: a space before the next, or the end of the text. */
+static bool sample_end(const char *s)
+{
+	return *s == ' ' || *s == '\0';
+}
+
 /* One sample of "v v null v" at *c, as strtod reads it: a whole number of up to 15
- * digits (a count, the most common sample) is exact as a double, and read without it. */
+ * digits (a count, the most common sample) is exact as a double, and read without it.
+ * pmcbench writes finite numbers only: "1e400", "nan" or "inf" are a store changed by
+ * something else. */
 int pmc_hist_parse_sample(const char **c, double *ret)
 {
 	const char *s = *c, *d = s + (*s == '-');
 	size_t nd = strspn(d, "0123456789");
 	char *end;
+	double v;
 
-	if (nd > 0 && nd <= 15 && (d[nd] == ' ' || d[nd] == '\0')) {
-		long long v = 0;
+	if (nd > 0 && nd <= 15 && sample_end(d + nd)) {
+		long long w = 0;
 
 		for (size_t i = 0; i < nd; i++)
-			v = v * 10 + (d[i] - '0');
+			w = w * 10 + (d[i] - '0');
 		/* -0 is a double of its own: strtod's. */
-		*ret = *s == '-' ? (v ? -(double)v : -0.0) : (double)v;
+		*ret = *s == '-' ? (w ? -(double)w : -0.0) : (double)w;
 		*c = d + nd;
 		return 0;
 	}
-	if (strncmp(s, "null", 4) == 0 && (s[4] == ' ' || s[4] == '\0')) {
+	if (strncmp(s, "null", 4) == 0 && sample_end(s + 4)) {
 		*ret = NAN;
 		*c = s + 4;
 		return 0;
 	}
-	*ret = strtod(s, &end);
+	v = strtod(s, &end);
 	/* A sample ends at a space: "1-2" is not two (nor "nullnull"), and strtod's leading
 	 * whitespace is not a separator the writer writes. */
-	if (end == s || isspace((unsigned char)*s) || (*end != ' ' && *end != '\0'))
+	if (end == s || isspace((unsigned char)*s) || !isfinite(v) || !sample_end(end))
 		return -EINVAL;
+	*ret = v;
 	*c = end;
 	return 0;
+}
+
+int pmc_hist_bad_point(const struct pmc_history *h, const char *entry, const char *bench,
+		       const char *metric, const char *what, char *err, size_t errlen)
+{
+	char qb[PMC_QUOTE_SIZE(64)], qraw[PMC_QUOTE_SIZE(64)], qm[PMC_QUOTE_SIZE(64) + 16] = "";
+	char qe[PMC_QUOTE_SIZE(12)], id[13];
+
+	/* An entry is named by the first 12 digits of its id, as list shows it. */
+	snprintf(id, sizeof(id), "%s", entry ? entry : "?");
+	if (metric)
+		snprintf(qm, sizeof(qm), ", metric '%s'", pmc_quote(qraw, sizeof(qraw), metric));
+	pmc_err_set(err, errlen,
+		    "%s: entry %s, benchmark '%s'%s: %s; the store was changed by something else "
+		    "than pmcbench: move it away and add the results again",
+		    h->display, pmc_quote(qe, sizeof(qe), id),
+		    pmc_quote(qb, sizeof(qb), bench ? bench : "?"), qm, what);
+	return -EBADMSG;
+}
+
+bool pmc_hist_count_is(const char *text, size_t n)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text || *text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	return !*end && errno == 0 && v == n;
 }
 
 int pmc_hist_parse_samples(const char *text, double **ret, size_t *ret_n)
@@ -449,7 +492,15 @@ static int point_row(void *ud, const char *const *c, size_t ncols)
 	if (r < 0 || failed)
 		return -ENOMEM;
 	r = pmc_hist_parse_samples(c[7] ? c[7] : "", &p->samples, &p->n);
-	return r == -EINVAL ? -EBADMSG : r;
+	if (r == -EINVAL)
+		return pmc_hist_bad_point(ps->h, p->e.id, p->benchmark, p->metric,
+					  "its samples are not all finite numbers", ps->err,
+					  ps->errlen);
+	if (r == 0 && !pmc_hist_count_is(c[6], p->n))
+		return pmc_hist_bad_point(ps->h, p->e.id, p->benchmark, p->metric,
+					  "its count n is not the number of its samples", ps->err,
+					  ps->errlen);
+	return r;
 }
 
 static int cmp_points(const void *a, const void *b)
@@ -483,21 +534,19 @@ static int query_points(struct pmc_history *h, struct where *w, struct points *p
 	snprintf(sql, sizeof(sql),
 		 "SELECT " POINT_COLS " FROM pmc_point p JOIN pmc_entry e ON e.id = p.entry%s",
 		 w->sql);
+	ps->h = h;
+	ps->err = err;
+	ps->errlen = errlen;
 	r = h->eng->query(h->db, sql, w->p, w->n, point_row, ps, err, errlen);
 	if (r == -ENOMEM)
 		oom(err, errlen);
-	else if (r == -EBADMSG)
-		pmc_err_set(err, errlen,
-			    "%s: a point's samples are not numbers; the store was "
-			    "changed by something else than pmcbench",
-			    h->display);
 	return r;
 }
 
 int pmc_history_points(struct pmc_history *h, const struct pmc_history_filter *f,
 		       struct pmc_history_point **ret, size_t *ret_n, char *err, size_t errlen)
 {
-	struct points ps = {NULL, 0};
+	struct points ps = {NULL, 0, NULL, NULL, 0};
 	struct where w;
 	int r;
 

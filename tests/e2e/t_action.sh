@@ -192,6 +192,7 @@ test_action_exact_gates_a_regression_and_passes_aa() {
 		skip "no syscalls tracepoints (tracefs not mounted)"
 	expect_exit 0 try_action push main exact || return 1
 	expect_grep 'cache: saved pmcbench-exact-' "$TMP/out" || return 1
+	cat "$TMP/out" "$TMP/err" >push.log
 	local s=$U/work/pull_request/exact/github_step_summary
 	expect_exit 1 try_action pull_request slow exact || return 1
 	cp "$s" slow.md
@@ -202,7 +203,10 @@ test_action_exact_gates_a_regression_and_passes_aa() {
 	expect_grep '^##### syscalls:total ' slow.md || return 1
 	expect_no_grep 'sys\\_enter\\_accept' slow.md || return 1
 	expect_grep '^differential flame graph: new/commands.profiles/loop.diff.svg' slow.md || return 1
-	expect_grep 'saved by the push run of' slow.md || return 1
+	expect_grep 'saved by the push run of' slow.md || {
+		# Which keys the two runs asked for, and what the cache holds.
+		grep -h 'cache: \|baseline key' push.log "$TMP/out" "$TMP/err" >&2; ls "$U/work/cache" >&2
+		return 1; }
 	expect_no_grep "$U" slow.md || return 1
 	python3 - "$U/work/pull_request/artifacts/pmcbench-exact/pmcbench-exact" <<'PY' || fail "the getpid counts do not differ by 40, or mallocs/op are not 1 and 3"
 import json, sys
