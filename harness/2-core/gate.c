@@ -5,6 +5,7 @@
  * (docs/compare.md, "Errors and exit status"). */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "base/opts.h"
@@ -67,6 +68,19 @@ static void one_invocation_error(const struct pmc_cmp_row *u, size_t n, char *er
 		    u->metric, u->bench, more, u->metric);
 }
 
+/* Whether the gate judges a count of the work that a time stands for: instructions
+ * (counted or simulated, per run or per operation). Page faults or a peak RSS do not
+ * say whether a program got slower. */
+static bool gates_instructions(const struct pmc_comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].gated && strncmp(c->rows[i].metric, "instructions", 12) == 0 &&
+		    (c->rows[i].metric[12] == '\0' || c->rows[i].metric[12] == '/' ||
+		     c->rows[i].metric[12] == ':'))
+			return true;
+	return false;
+}
+
 int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *opts,
 		    enum pmc_decision *ret_decision, enum pmc_gate_reason *ret_reason, char *err,
 		    size_t errlen)
@@ -92,9 +106,11 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		else
 			pmc_err_set(err, errlen, "%s (and %zu more: see the warnings)",
 				    c->unchecked[0], c->nunchecked - 1);
-	} else if (c->ngated == 0 && c->nleft_out) {
+	} else if (c->nleft_out && !gates_instructions(c)) {
 		/* Only drifting metrics of single invocations to gate (times alone, from
-		 * another tool's results or --metric): the same refusal as when named. */
+		 * another tool's results or --metric), or nothing left that stands for them
+		 * (no instructions: a machine without a PMU): the same refusal as when named,
+		 * never a pass that could not see the time. */
 		one_invocation_error(c->left_out, c->nleft_out, err, errlen);
 		decision = PMC_DECISION_ERROR;
 		reason = PMC_GATE_REASON_UNDETECTABLE;
