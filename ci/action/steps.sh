@@ -120,11 +120,16 @@ cmd_deps() {
 # (GitHub gives an action's files without .git).
 src_id() {
 	local id
-	if id=$(git -C "$PMC_SRC" rev-parse HEAD 2>/dev/null); then
+	# A checkout another user owns (a runner's tool cache, a test's) is refused by git's
+	# safe.directory check: reading its commit id runs nothing of its configuration.
+	if id=$(git -c safe.directory="$PMC_SRC" -c core.fsmonitor=false -C "$PMC_SRC" \
+		rev-parse HEAD 2>/dev/null); then
 		echo "$id"
 		return
 	fi
-	(cd "$PMC_SRC" && find . -path ./.git -prune -o -path ./build -prune -o -type f -print0 |
+	# No git: the files, without build directories (build, build-*), whose contents
+	# change as they are used.
+	(cd "$PMC_SRC" && find . -path ./.git -prune -o -path './build*' -prune -o -type f -print0 |
 		LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16 | sed 's/^/files-/')
 }
 
