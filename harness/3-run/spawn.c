@@ -197,8 +197,21 @@ struct child_args {
 };
 
 /* The child: runs on its own stack in the parent's memory while the calling thread is
- * suspended, so it only makes system calls (and the in_child hook). */
-static int child(void *p)
+ * suspended, so it only makes system calls (and the in_child hook). Not instrumented by
+ * AddressSanitizer: its stack is not one ASan knows, and the check it puts before _exit
+ * (__asan_handle_no_return) prints a warning of a "false positive" on every child that
+ * fails before its exec. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PMC_NO_ASAN __attribute__((no_sanitize_address))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMC_NO_ASAN __attribute__((no_sanitize_address))
+#endif
+#endif
+#ifndef PMC_NO_ASAN
+#define PMC_NO_ASAN
+#endif
+PMC_NO_ASAN static int child(void *p)
 {
 	struct child_args *a = p;
 	const struct pmc_spawn_opts *o = a->o;

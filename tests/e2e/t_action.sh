@@ -13,6 +13,12 @@ CI_USER=pmcbench-ci
 # Sets AS (runs as CI_USER), U (its directory); skips where the machine cannot.
 action_setup() {
 	[ "$(id -u)" = 0 ] || skip "not root: cannot create the runner's user and its sudo rights"
+	# The action's cache is seeded with this pmcbench: a sanitized one aborts under the
+	# preloaded paranoid-4 shim (the ASan runtime must come first), and a runner never
+	# has one.
+	! { ldd "$PMCBENCH" 2>/dev/null | grep -q 'libasan' ||
+		nm -D "$PMCBENCH" 2>/dev/null | grep -q ' __asan_init'; } ||
+		skip "a sanitized build: its pmcbench cannot run under the preloaded paranoid-4 shim"
 	[ -n "${PMC_PARANOID4:-}" ] && [ -f "$PMC_PARANOID4" ] || skip "PMC_PARANOID4 (tests/paranoid4.c) is not set"
 	command -v sudo >/dev/null || skip "no sudo (ci/install-deps.sh installs it)"
 	command -v useradd >/dev/null || skip "no useradd"
