@@ -42,15 +42,11 @@ static int add_part(struct pmc_attach *a, const struct pmc_attach_opts *o, pid_t
 {
 	/* Uncore and RAPL events count CPUs whoever runs: opened once, with the first part. */
 	enum pmc_counters_scope scope = a->nparts ? PMC_SCOPE_TASK : PMC_SCOPE_ALL;
-	struct pmc_counters_opts co = {
-	    .sz = sizeof(co),
-	    .pid = pid,
-	    .on_cpu = cpu >= 0,
-	    .cpu = cpu,
-	    .inherit = pid > 0,
-	    .start_disabled = true,
-	    .user_only_fallback = o->user_only_fallback,
-	};
+	/* PMC_OPTS zeroes the padding too, which PMC_OPTS_VALID checks (an initializer
+	 * leaves it unspecified: clang's sanitized build left it not zero). */
+	PMC_OPTS(pmc_counters_opts, co, .pid = pid, .on_cpu = cpu >= 0, .cpu = cpu,
+		 .inherit = pid > 0, .start_disabled = true,
+		 .user_only_fallback = o->user_only_fallback);
 	struct pmc_counters *c;
 	int r;
 
@@ -150,7 +146,9 @@ static int attach_process(struct pmc_attach *a, const struct pmc_attach_opts *o,
 	for (;;) {
 		pid_t *tids = NULL;
 
-		n = pmc_proc_new_threads(o->proc_root, pid, a->seen + seen, a->nseen - seen, &tids);
+		/* a->seen is NULL until a thread is seen: no pointer arithmetic on it then. */
+		n = pmc_proc_new_threads(o->proc_root, pid, a->seen ? a->seen + seen : NULL,
+					 a->nseen - seen, &tids);
 		if (n == -ESRCH || (n == 0 && a->nparts == first)) {
 			pmc_err_set(err, errlen, "-p %d: no such process", (int)pid);
 			return -ESRCH;

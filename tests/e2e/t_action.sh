@@ -16,9 +16,11 @@ action_setup() {
 	# The action's cache is seeded with this pmcbench: a sanitized one aborts under the
 	# preloaded paranoid-4 shim (the ASan runtime must come first), and a runner never
 	# has one.
-	! { ldd "$PMCBENCH" 2>/dev/null | grep -q 'libasan' ||
-		nm -D "$PMCBENCH" 2>/dev/null | grep -q ' __asan_init'; } ||
-		skip "a sanitized build: its pmcbench cannot run under the preloaded paranoid-4 shim"
+	# (Read whole, not through grep -q: under pipefail the writer's SIGPIPE would fail it.)
+	case "$(ldd "$PMCBENCH" 2>/dev/null; nm -D "$PMCBENCH" 2>/dev/null)" in
+	*libasan* | *" __asan_init"*)
+		skip "a sanitized build: its pmcbench cannot run under the preloaded paranoid-4 shim" ;;
+	esac
 	[ -n "${PMC_PARANOID4:-}" ] && [ -f "$PMC_PARANOID4" ] || skip "PMC_PARANOID4 (tests/paranoid4.c) is not set"
 	command -v sudo >/dev/null || skip "no sudo (ci/install-deps.sh installs it)"
 	command -v useradd >/dev/null || skip "no useradd"
