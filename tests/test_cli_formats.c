@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "cli/cli.h"
 #include "reporters/reporter.h"
 
@@ -190,12 +192,13 @@ static void test_completion_offers_every_format(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_help_lists_every_format),
 	    cmocka_unit_test(test_completion_offers_every_format),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "reporters/flamegraph.h"
 #include "tests/helpers.h"
 
@@ -416,7 +418,7 @@ static void test_options(void **state)
 	free(s.text);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_widths_order), cmocka_unit_test(test_deterministic),
@@ -426,5 +428,6 @@ int main(void)
 		cmocka_unit_test(test_invalid),	   cmocka_unit_test(test_differential_absolute),
 		cmocka_unit_test(test_tooltips_in_unit), cmocka_unit_test(test_options),
 	};
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "reporters/escape.h"
 #include "reporters/format.h"
 
@@ -252,7 +254,7 @@ static void test_exact_values(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_short_values),    cmocka_unit_test(test_table_values),
@@ -260,5 +262,6 @@ int main(void)
 	    cmocka_unit_test(test_go_escape),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/health.h"
 #include "pmcbench/common.h"
 
@@ -701,7 +703,7 @@ static void test_bad_input(void **state)
 	assert_int_equal(h.n, 10);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mann_kendall_exact),
@@ -727,5 +729,6 @@ int main(void)
 	    cmocka_unit_test(test_bad_input),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

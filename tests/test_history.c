@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include "tests/test_main.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <libpq-fe.h>
@@ -898,7 +900,7 @@ static void eight_writers_lose_and_duplicate_nothing(void **state)
 	pmc_history_close(h);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ingest_twice_is_one_entry),
@@ -923,6 +925,7 @@ int main(void)
 	char tmpl[] = "/tmp/pmc-history-XXXXXX";
 	int rc;
 
+	pmc_test_args(argc, argv, tests);
 	pg_base = getenv("PMC_TEST_PG_URL");
 	if (pg_base && !*pg_base)
 		pg_base = NULL;

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include "tests/test_main.h"
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -183,7 +185,7 @@ static void a_count_must_be_the_samples(void **state)
 	assert_false(pmc_hist_count_is("18446744073709551626", 10));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(a_view_for_a_table_is_refused_before_it_is_read),
@@ -199,6 +201,7 @@ int main(void)
 	if (!mkdtemp(tmpl))
 		return 1;
 	snprintf(workdir, sizeof(workdir), "%s", tmpl);
+	pmc_test_args(argc, argv, tests);
 	rc = cmocka_run_group_tests_name("history (hostile SQLite stores)", tests, NULL, NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
 	if (system(cmd) != 0)

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/metrics.h"
 #include "core/result.h"
 #include "formats/import.h"
@@ -812,7 +814,7 @@ static void go_malformed_files_are_refused(void **state)
 	assert_null(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(the_format_is_told_by_content),
@@ -846,5 +848,6 @@ int main(void)
 	    cmocka_unit_test(go_malformed_files_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "tests/helpers.h"
@@ -481,7 +483,7 @@ static void test_hardware_status(void **state)
 	pmc_event_list_free(l);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_group_read_by_id),	cmocka_unit_test(test_enable_on_exec),
@@ -490,5 +492,6 @@ int main(void)
 	    cmocka_unit_test(test_hardware_status),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

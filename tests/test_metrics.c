@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/events.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/derive.h"
@@ -622,7 +624,7 @@ static void tracepoint_ids_and_syscall_total(void **state)
 	pmc_result_free(res);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(known_ids_have_unit_and_direction),
@@ -638,5 +640,6 @@ int main(void)
 	    cmocka_unit_test(tracepoint_ids_and_syscall_total),
 	    DERIVE_TESTS};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "core/compare.h"
 #include "core/result.h"
@@ -2142,7 +2144,7 @@ static void batch_edges_read_without_syscalls(void **state)
 	pmc_event_list_free(ev);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(args_lists_and_ranges),
@@ -2188,5 +2190,6 @@ int main(void)
 	    cmocka_unit_test(batch_edges_read_without_syscalls),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

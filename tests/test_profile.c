@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "tests/helpers.h"
 
@@ -880,7 +882,7 @@ static void controls_escaped(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(interning),
@@ -901,5 +903,6 @@ int main(void)
 	    cmocka_unit_test(controls_escaped),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

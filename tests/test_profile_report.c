@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "reporters/profile_report.h"
 #include "tests/helpers.h"
@@ -510,7 +512,7 @@ static void truncated_weight_is_shown(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(folded),
@@ -523,5 +525,6 @@ int main(void)
 	    cmocka_unit_test(sampled_attribution_names_only_findings),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "reporters/reporter.h"
 #include "tests/helpers.h"
 #include <jansson.h>
@@ -974,7 +976,7 @@ static void test_wrap(void **state)
 	free(buf);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_table, setup, teardown),
@@ -1001,5 +1003,6 @@ int main(void)
 					    teardown),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

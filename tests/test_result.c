@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "tests/test_main.h"
 #include <jansson.h>
 
 #include "core/metrics.h"
@@ -2236,5 +2238,6 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--load-peak") == 0)
 		return load_peak(argv[2]);
 	made_before_loading = json_pack("[s, i]", "made before any load", 1);
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "run/spawn.h"
 
 static int run(char **argv, struct pmc_spawn_result *res)
@@ -609,7 +611,7 @@ static void pair_fills_a_running_slot_each(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(exit_codes_are_reported),
@@ -632,5 +634,6 @@ int main(void)
 	    cmocka_unit_test(pair_fills_a_running_slot_each),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
