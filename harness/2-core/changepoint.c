@@ -46,7 +46,7 @@
 #include "core/changepoint.h"
 #include "core/stats.h"
 
-#define DEFAULT_ALPHA 0.001
+#define CHANGEPOINT_ALPHA 0.001
 #define DEFAULT_PERMUTATIONS 1999
 #define DEFAULT_MIN_SIZE 4
 
@@ -336,7 +336,7 @@ static int ranks(const double *x, size_t m, double *z, double *ret_ties)
 	return 0;
 }
 
-struct ctx {
+struct cp_ctx {
 	const double *x;
 	size_t n;
 	double alpha;
@@ -369,7 +369,7 @@ static double mann_whitney_p(const double *z, size_t m, size_t tau, double ties)
 
 /* Whether x[a..b)'s best split on ranks is significant: its Mann-Whitney p-value times
  * the number of splits the candidate was chosen among, in *ret_p. */
-static int test_ranks(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+static int test_ranks(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
 		      double *ret_p)
 {
 	size_t m = b - a;
@@ -387,7 +387,7 @@ static int test_ranks(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double
 
 /* Plain E-Divisive's test of x[a..b): its best split over tau and kappa on the values,
  * the permutation p-value in *ret_p (1 when it cannot reach alpha). */
-static int test_permutations(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+static int test_permutations(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
 			     double *ret_p)
 {
 	size_t m = b - a, kappa, t2, k2, hits = 0;
@@ -428,7 +428,7 @@ static int test_permutations(struct ctx *c, size_t a, size_t b, size_t *ret_tau,
 
 /* Splits x[a..b) when its best split is significant, then each side; each segment's
  * answer depends on its own points (and the seed) only. */
-static int segment(struct ctx *c, size_t a, size_t b)
+static int segment(struct cp_ctx *c, size_t a, size_t b)
 {
 	size_t tau;
 	double q, p;
@@ -474,7 +474,7 @@ static double median_of(const double *x, size_t n, double *tmp)
  * between equally separated splits (a point at the edge of both levels ranks between
  * them either way, and the split nearer the middle wins); the values can, and clipped
  * an outlier still cannot pull the place towards it. Ranks when the IQR is 0. */
-static int prepare_place(struct ctx *c, size_t a, size_t b)
+static int prepare_place(struct cp_ctx *c, size_t a, size_t b)
 {
 	size_t m = b - a;
 	double q1, q3, lo, hi;
@@ -499,7 +499,7 @@ static int prepare_place(struct ctx *c, size_t a, size_t b)
 /* Places each change point between its neighbours by the two-sample statistic (kappa
  * fixed at the next one) on the clipped values, and describes the two segments it
  * separates. */
-static int settle(struct ctx *c)
+static int settle(struct cp_ctx *c)
 {
 	for (size_t k = 0; k < c->ncps; k++) {
 		size_t a = k ? c->cps[k - 1].index : 0;
@@ -543,7 +543,7 @@ static int settle(struct ctx *c)
  * levels (a blip, a step still too short to be a level) belong to neither. Returns 1
  * when fewer than half of the points lie in levels: the series is not piecewise
  * constant, and the rank way judges it. */
-static int exact_changes(struct ctx *c)
+static int exact_changes(struct cp_ctx *c)
 {
 	size_t covered = 0, prev_start = 0, prev_end = 0;
 	bool have_prev = false;
@@ -594,10 +594,10 @@ static int exact_changes(struct ctx *c)
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n)
 {
-	struct ctx c = {.x = x, .n = n};
+	struct cp_ctx c = {.x = x, .n = n};
 	int r;
 
-	c.alpha = o && o->alpha ? o->alpha : DEFAULT_ALPHA;
+	c.alpha = o && o->alpha ? o->alpha : CHANGEPOINT_ALPHA;
 	c.perms = o && o->permutations ? o->permutations : DEFAULT_PERMUTATIONS;
 	c.min_size = o && o->min_size ? o->min_size : DEFAULT_MIN_SIZE;
 	c.seed = o ? o->seed : 0;

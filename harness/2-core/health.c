@@ -23,7 +23,7 @@
 #include "base/opts.h"
 #include "core/stats.h"
 
-#define DEFAULT_ALPHA 0.01
+#define HEALTH_ALPHA 0.01
 #define DEFAULT_MIN_EFFECT 0.01
 #define DEFAULT_MIN_N_DRIFT 8
 #define DEFAULT_MIN_N_OUTLIERS 8
@@ -552,7 +552,7 @@ int pmc_health_check(const double *values, size_t n, const struct pmc_health_opt
 	};
 	if (!(p.alpha >= 0 && p.alpha < 1) || !(p.min_effect < 1) || isnan(p.min_effect))
 		return -EINVAL;
-	p.alpha = p.alpha > 0 ? p.alpha : DEFAULT_ALPHA;
+	p.alpha = p.alpha > 0 ? p.alpha : HEALTH_ALPHA;
 	p.min_effect = p.min_effect > 0 ? p.min_effect : p.min_effect < 0 ? 0 : DEFAULT_MIN_EFFECT;
 	/* Below these the checks mean nothing: 4 values have 24 orders, and at 5 no split
 	 * leaves 3 values on each side. */
@@ -615,7 +615,7 @@ int pmc_health_adjust(struct pmc_health *const *h, size_t n, double alpha)
 
 	if ((!h && n) || !(alpha >= 0 && alpha < 1))
 		return -EINVAL;
-	alpha = alpha > 0 ? alpha : DEFAULT_ALPHA;
+	alpha = alpha > 0 ? alpha : HEALTH_ALPHA;
 	for (size_t i = 0; i < n; i++) {
 		if (!h[i])
 			return -EINVAL;

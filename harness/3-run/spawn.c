@@ -22,15 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "run/spawn.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Drops all but the last PMC_SPAWN_TAIL_KEEP bytes of the stderr capture file by punching
  * a hole from *punched on: the file's size and the target's offset stay, only its pages
@@ -54,7 +47,7 @@ static void trim_capture(int fd, off_t *punched)
  * due; UINT64_MAX once there are none. */
 static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
 {
-	uint64_t t = now_ns(), period = (uint64_t)o->tick_ms * 1000000u;
+	uint64_t t = pmc_clock_ns(), period = (uint64_t)o->tick_ms * 1000000u;
 
 	if (next == UINT64_MAX || t < next)
 		return next;
@@ -81,7 +74,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 	if (timed || capture_fd >= 0 || ticking) {
 		int pidfd = o->timeout_by_polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = o->timeout_s * 1000 > 2e9 ? 2000000000 : (int)(o->timeout_s * 1000 + 0.5);
-		uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
+		uint64_t deadline = pmc_clock_ns() + (uint64_t)ms * 1000000u;
 		bool expired = false;
 		off_t punched = 0;
 
@@ -91,7 +84,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				int wait_ms = -1, n;
 
 				if (timed) {
-					uint64_t t = now_ns();
+					uint64_t t = pmc_clock_ns();
 
 					expired = t >= deadline;
 					if (expired)
@@ -102,7 +95,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				    (wait_ms < 0 || wait_ms > PMC_SPAWN_TAIL_TICK_MS))
 					wait_ms = PMC_SPAWN_TAIL_TICK_MS;
 				if (next_tick != UINT64_MAX) {
-					uint64_t t = now_ns();
+					uint64_t t = pmc_clock_ns();
 					int to_tick = t >= next_tick ? 0
 						      : (int)((next_tick - t + 999999) / 1000000);
 
@@ -128,7 +121,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) < 0 ||
 				    si.si_pid == pid)
 					break;
-				expired = timed && now_ns() >= deadline;
+				expired = timed && pmc_clock_ns() >= deadline;
 				if (expired)
 					break;
 				nanosleep(&pause, NULL);
@@ -482,7 +475,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
 	reset_own_peak(sp);
-	t0 = now_ns();
+	t0 = pmc_clock_ns();
 	a.parent = getpid();
 	pid = clone(child, sp->stack + STACK_SIZE, flags, &a);
 	if (pid < 0) {
@@ -503,7 +496,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
 	r = wait_child(pid, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
-	res.wall_ns = now_ns() - t0;
+	res.wall_ns = pmc_clock_ns() - t0;
 	if (r < 0)
 		goto out;
 	if (WIFSIGNALED(status)) {

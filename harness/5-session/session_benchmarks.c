@@ -103,7 +103,7 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	return r;
 }
 
-static void progress(const struct pmc_session_cfg *cfg, const struct pmc_session_progress *p)
+static void report_progress(const struct pmc_session_cfg *cfg, const struct pmc_session_progress *p)
 {
 	if (cfg->progress && !cfg->quiet)
 		cfg->progress(p, cfg->progress_ud);
@@ -192,7 +192,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 
 			if (st[i].done || p >= bnp)
 				continue;
-			progress(cfg, &(struct pmc_session_progress){.name = b->name,
+			report_progress(cfg, &(struct pmc_session_progress){.name = b->name,
 								     .run = at + 1,
 								     .runs = set->n,
 								     .process = p + 1,
@@ -214,7 +214,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 				r = run_process(cfg, b, p, bnp, &st[i], events,
 						sb->proc_self[build_of(cfg, b)], err, sizeof(err));
 			}
-			progress(cfg, &(struct pmc_session_progress){
+			report_progress(cfg, &(struct pmc_session_progress){
 					  .done = true, .processes = bnp, .median = NAN});
 			if (r == -EINTR) {
 				stopped = true;

@@ -9,18 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "core/result.h"
 #include "core/sequential.h"
 #include "pmcbench/counters.h"
 #include "session/session.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Fills *ret by memcpy, which keeps the zeroed padding the library checks. */
 static void seq_opts(const struct pmc_session_seq *s, struct pmc_seq_opts *ret)
@@ -68,7 +61,7 @@ int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
 		    s->max_runs, first);
 		return -EINVAL;
 	}
-	s->start_s = now_s();
+	s->start_s = pmc_clock_s();
 	return 0;
 }
 
@@ -80,7 +73,7 @@ bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t rou
 	bool done;
 
 	seq_opts(s, &o);
-	if (s->max_time_s > 0 && now_s() - s->start_s >= s->max_time_s) {
+	if (s->max_time_s > 0 && pmc_clock_s() - s->start_s >= s->max_time_s) {
 		s->out_of_time = true;
 		return true;
 	}
