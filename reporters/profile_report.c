@@ -28,6 +28,7 @@ struct fold {
 		size_t off; /* into pool */
 		uint32_t depth;
 		uint64_t weight, old_weight;
+		uint64_t samples, old_samples;
 	} * seqs;
 	size_t nseqs, seqs_cap, keys_cap;
 	uint32_t *pool;
@@ -152,10 +153,13 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 			for (uint32_t d = 0; d < st->depth; d++)
 				f->pool[f->npool++] = name_of[st->frames[d]];
 		}
-		if (old)
+		if (old) {
 			f->seqs[idx].old_weight += st->weight;
-		else
+			f->seqs[idx].old_samples += st->samples;
+		} else {
 			f->seqs[idx].weight += st->weight;
+			f->seqs[idx].samples += st->samples;
+		}
 	}
 	rc = 0;
 out:
@@ -292,7 +296,9 @@ static int flame_set_from(struct fold *f, struct pmc_flame_set **ret)
 		s->stacks[i] = (struct pmc_flame_stack){.frames = s->frames + f->seqs[i].off,
 							.depth = f->seqs[i].depth,
 							.weight = f->seqs[i].weight,
-							.old_weight = f->seqs[i].old_weight};
+							.old_weight = f->seqs[i].old_weight,
+							.samples = f->seqs[i].samples,
+							.old_samples = f->seqs[i].old_samples};
 	s->n = f->nseqs;
 	*ret = s;
 	return 0;
