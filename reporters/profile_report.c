@@ -575,7 +575,24 @@ int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t 
 	return finish(out);
 }
 
+/* By total weight, then self, then name (perf report --children). */
+static int fn_total_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_fn *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
+{
+	return pmc_profile_report_text_by(out, p, top, false);
+}
+
+int pmc_profile_report_text_by(FILE *out, const struct pmc_profile *p, size_t top, bool by_total)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
 	uint64_t total = pmc_profile_total(p);
@@ -587,6 +604,8 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	rc = pmc_profile_functions(p, &fns, &n);
 	if (rc < 0)
 		return rc;
+	if (by_total && n)
+		qsort(fns, n, sizeof(*fns), fn_total_cmp);
 	pmc_profile_report_header(out, p);
 	pmc_fmt_weight(total ? (double)total : NAN, in->unit, false, a, sizeof(a));
 	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",

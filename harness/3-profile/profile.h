@@ -20,6 +20,12 @@
  * profile never holds a larger one and every profile can be saved. */
 #define PMC_PROFILE_OFFSET_MAX ((uint64_t)INT64_MAX)
 
+/* The root frame under which folded stacks, flame graphs and call trees put every stack
+ * whose call chain was cut: its callers are missing, and at the root it would pass for a
+ * function that nothing called. No symbol is spelled this way; the pseudo-objects are
+ * alike. */
+#define PMC_PROFILE_TRUNCATED_FRAME "[truncated]"
+
 enum pmc_profile_kind {
 	PMC_PROFILE_SAMPLED = 0, /* weights are sample periods: estimates with sampling error */
 	PMC_PROFILE_EXACT = 1,	 /* weights are simulated counts (callgrind): exact */

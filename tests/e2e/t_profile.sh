@@ -180,6 +180,42 @@ test_report_diff_of_time_names_the_grown_function() {
 	expect_no_grep '<title>prof_cold \([^<]*within' diff.svg
 }
 
+# Call trees as text (perf report -g caller / callee): the caller tree goes from
+# (below main) through main to the two functions, the callee tree of prof_hot (who calls
+# it?) up through main, --children orders the table by total; and the errors.
+test_report_tree() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 60000 20000 || return 1
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" report --tree=caller p.json || return 1
+	expect_grep '^ total%   self%       total  function$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% +0\.00% +[0-9.]+m?s  \(below main\)$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% +[0-9.]+% +[0-9.]+m?s  (│  )?├─ prof_hot$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% +[0-9.]+% +[0-9.]+m?s  (│  )?[├└]─ prof_cold$' "$TMP/out" || return 1
+	python3 -c 'import sys; bad = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if len(l) > 80]; print("\n".join(bad)); sys.exit(1 if bad else 0)' "$TMP/out" >&2 ||
+		fail "a line wider than COLUMNS" || return 1
+	expect_exit 0 "$PMCBENCH" report --tree=callee --function=prof_hot p.json || return 1
+	expect_grep '^Callers of prof_hot: by self weight' "$TMP/out" || return 1
+	grep -A2 ' prof_hot$' "$TMP/out" | tr -s ' ' | cut -d' ' -f4- >"$TMP/chain"
+	[ "$(cat "$TMP/chain")" = "prof_hot
+main
+(below main)" ] || { cat "$TMP/out" >&2; fail "prof_hot's callers: $(cat "$TMP/chain")"; return 1; }
+	LC_ALL=C expect_exit 0 "$PMCBENCH" report --tree=caller p.json || return 1
+	expect_grep '^ +[0-9.]+% +[0-9.]+% +[0-9.]+m?s  (\|  )?\|- prof_hot$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --children --top 2 p.json || return 1
+	expect_grep '^ +0\.00% +[0-9.]+% +0ns  \(below main\) ' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=callee --function=prof_ht p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: report --function: no function 'prof_ht' in p.json; did you mean 'prof_hot'\?$" || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=up p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --tree: 'up' is not a call tree; give caller" || return 1
+	expect_exit 2 "$PMCBENCH" report --function=main p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --function shapes the call tree: give --tree=caller or --tree=callee too$' || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=caller --children p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --tree=caller shows every path' || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=callee --percent-limit=x p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --percent-limit: 'x' is not a percentage from 0 to 100" || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=callee --folded p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --tree and --folded are two views: give one of them$'
+}
+
 # Exact profiles: every instruction callgrind counted is in one stack, so the stacks add up
 # to the instructions the valgrind backend measures for the same command.
 test_valgrind_profile_adds_up_to_the_count() {
