@@ -66,10 +66,12 @@ int pmc_profile_report_tree(FILE *out, const struct pmc_profile *p,
  * weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
 
-/* `report --diff OLD NEW`: the functions that changed most, top 0: all. Two exact
- * profiles of one event (pmc_profile_diff_absolute): old and new self counts and the
- * change, the unchanged functions counted in one line; any other pair: old%, new% and
- * the delta in percentage points. Returns 0, -EINVAL (an empty profile: no shares),
+/* `report --diff OLD NEW`: the functions that changed most, top 0: all, as
+ * pmc_profile_diff_mode() compares them. Two exact profiles of one event: old and new
+ * self counts and the change, the unchanged functions counted in one line; two sampled
+ * profiles of one event: old and new self time (or weight), the change and its 95%
+ * interval, "~" within sampling error; any other pair: old%, new% and the delta in
+ * percentage points. Returns 0, -EINVAL (an empty profile: no shares),
  * -ENOMEM or -EIO. */
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top);
@@ -148,7 +150,8 @@ struct pmc_flame_view {
 };
 
 /* The flame graph of new_p as one SVG (flamegraph.h), or with old_p the differential one
- * (widths from new_p, colours from the change of each frame's share), titled with the
+ * (widths from new_p, colours from the change of each frame's weight for two profiles of
+ * one event, white within sampling error, else of its share), titled with the
  * profile's name, event and samples (profile_flame.c), drawn as view says (may be NULL);
  * an empty profile's graph says it has nothing to draw. Returns 0, -EINVAL, -ENOMEM or
  * -EIO. */

@@ -22,7 +22,7 @@ struct ctx {
 	const struct pmc_profile_tree_view *v;
 	const char *unit;
 	uint64_t total;
-	double limit;	 /* percent */
+	double limit; /* percent */
 	bool caller;
 	size_t max_units; /* guide levels that fit beside the columns; SIZE_MAX: no limit */
 	enum guide *guides;
@@ -125,7 +125,9 @@ static int put_children(struct ctx *c, size_t i)
 			continue;
 		k++;
 		r = put_node(c, ch,
-			     nshown == 1 && !nhidden ? NO_MARK : k < nshown || nhidden ? TEE : ELBOW);
+			     nshown == 1 && !nhidden ? NO_MARK
+			     : k < nshown || nhidden ? TEE
+						     : ELBOW);
 		if (r < 0)
 			return r;
 	}
@@ -148,7 +150,9 @@ static void put_heading(const struct ctx *c, unsigned width)
 	char *fn = c->v->function ? pmc_escape_text_dup(c->v->function) : NULL;
 
 	if (c->limit > 0)
-		snprintf(l, sizeof(l), "; paths under %g%% left out, counted in one line (--percent-limit)", c->limit);
+		snprintf(l, sizeof(l),
+			 "; paths under %g%% left out, counted in one line (--percent-limit)",
+			 c->limit);
 	else
 		l[0] = '\0';
 	pmc_fmt_weight((double)c->total, c->unit, false, tot, sizeof(tot));
@@ -217,9 +221,9 @@ int pmc_profile_report_tree(FILE *out, const struct pmc_profile *p,
 	c.limit = v->percent_limit >= 0 ? v->percent_limit : PMC_PROFILE_TREE_LIMIT;
 	c.caller = v->kind == PMC_PROFILE_TREE_CALLER;
 	cols = c.caller ? CALLER_COLS : CALLEE_COLS;
-	c.max_units = v->width && v->width > cols + NAME_MIN + 6
-			  ? (v->width - cols - NAME_MIN) / 3
-			  : v->width ? 2 : SIZE_MAX;
+	c.max_units = v->width && v->width > cols + NAME_MIN + 6 ? (v->width - cols - NAME_MIN) / 3
+		      : v->width				 ? 2
+								 : SIZE_MAX;
 	rc = put_header(out, p, v->width);
 	if (rc < 0)
 		goto done;

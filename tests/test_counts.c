@@ -18,9 +18,9 @@ static struct pmc_count_change change_of(uint64_t k0, double per0, uint64_t k1, 
 {
 	struct pmc_count_change c;
 
-	assert_int_equal(pmc_count_change((double)k0 * per0, k0, per0, (double)k1 * per1, k1,
-					  per1, 0.95, &c),
-			 0);
+	assert_int_equal(
+	    pmc_count_change((double)k0 * per0, k0, per0, (double)k1 * per1, k1, per1, 0.95, &c),
+	    0);
 	return c;
 }
 

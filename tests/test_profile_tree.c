@@ -38,8 +38,8 @@ static void add(struct pmc_profile *p, bool cut, uint64_t k, int depth, ...)
 
 	va_start(ap, depth);
 	for (int i = 0; i < depth; i++)
-		assert_int_equal(pmc_profile_frame_id(p, va_arg(ap, const char *), "/bin/x", 0, &ids[i]),
-				 0);
+		assert_int_equal(
+		    pmc_profile_frame_id(p, va_arg(ap, const char *), "/bin/x", 0, &ids[i]), 0);
 	va_end(ap);
 	assert_int_equal(pmc_profile_add(p, ids, (uint32_t)depth, k * 1000000, k, cut), 0);
 }
@@ -97,7 +97,8 @@ static void caller_tree(void **state)
 	assert_int_equal(run->weight, 56000000);
 	assert_int_equal(run->self, 36000000);
 	assert_int_equal(run->samples, 56);
-	assert_int_equal(kid(t, id_of(t, kid(t, id_of(t, run), "run")), "memcmp")->weight, 20000000);
+	assert_int_equal(kid(t, id_of(t, kid(t, id_of(t, run), "run")), "memcmp")->weight,
+			 20000000);
 	parse = pmc_profile_tree_node(t, run->next_sibling);
 	assert_int_equal(parse->weight, 40000000);
 	assert_int_equal(parse->self, 10000000);
@@ -106,7 +107,8 @@ static void caller_tree(void **state)
 
 	/* What run calls: from its outermost call, once per stack. */
 	{
-		struct pmc_profile_tree_opts o = {.kind = PMC_PROFILE_TREE_CALLER, .function = "run"};
+		struct pmc_profile_tree_opts o = {.kind = PMC_PROFILE_TREE_CALLER,
+						  .function = "run"};
 		const struct pmc_profile_tree_node *r;
 
 		assert_int_equal(pmc_profile_tree_build(p, &o, &t), 0);

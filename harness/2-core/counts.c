@@ -22,14 +22,13 @@ static double amount_share(double pi, double old_per, double new_per)
 	return pi * new_per / (pi * new_per + (1 - pi) * old_per);
 }
 
-int pmc_count_change(double old_amount, uint64_t k0, double old_per, double new_amount,
-		     uint64_t k1, double new_per, double confidence,
-		     struct pmc_count_change *ret)
+int pmc_count_change(double old_amount, uint64_t k0, double old_per, double new_amount, uint64_t k1,
+		     double new_per, double confidence, struct pmc_count_change *ret)
 {
 	double n = (double)k0 + (double)k1, z, pi_lo, pi_hi, a, b, sum, s_lo, s_hi, root;
 
-	if (!ret || !(old_per > 0) || !(new_per > 0) || !isfinite(old_per) ||
-	    !isfinite(new_per) || !(confidence > 0 && confidence < 1))
+	if (!ret || !(old_per > 0) || !(new_per > 0) || !isfinite(old_per) || !isfinite(new_per) ||
+	    !(confidence > 0 && confidence < 1))
 		return -EINVAL;
 	ret->change = new_amount - old_amount;
 	ret->lo = ret->hi = ret->change;

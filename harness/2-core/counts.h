@@ -22,6 +22,5 @@ struct pmc_count_change {
  * change at confidence or more; clear exactly when the conditional test rejects "no
  * change". Returns 0, or -EINVAL for a per-sample worth that is not positive and finite,
  * or a confidence outside (0, 1). */
-int pmc_count_change(double old_amount, uint64_t k0, double old_per, double new_amount,
-		     uint64_t k1, double new_per, double confidence,
-		     struct pmc_count_change *ret);
+int pmc_count_change(double old_amount, uint64_t k0, double old_per, double new_amount, uint64_t k1,
+		     double new_per, double confidence, struct pmc_count_change *ret);

@@ -65,7 +65,8 @@ static int child(struct builder *b, size_t parent, uint32_t id, size_t *ret)
 	if (parent == 0) {
 		c = b->root_child[id];
 	} else {
-		for (c = t->v[parent].first_child; c != PMC_PROFILE_TREE_NONE; c = t->v[c].next_sibling)
+		for (c = t->v[parent].first_child; c != PMC_PROFILE_TREE_NONE;
+		     c = t->v[c].next_sibling)
 			if (b->name_of_node[c] == id)
 				break;
 	}
@@ -134,14 +135,16 @@ static int sort_children(struct pmc_profile_tree *t)
 	for (size_t i = 0; i < t->n; i++) {
 		size_t k = 0;
 
-		for (size_t c = t->v[i].first_child; c != PMC_PROFILE_TREE_NONE; c = t->v[c].next_sibling)
+		for (size_t c = t->v[i].first_child; c != PMC_PROFILE_TREE_NONE;
+		     c = t->v[c].next_sibling)
 			kids[k++] = c;
 		if (k < 2)
 			continue;
 		qsort(kids, k, sizeof(*kids), by_weight);
 		t->v[i].first_child = kids[0];
 		for (size_t j = 0; j < k; j++)
-			t->v[kids[j]].next_sibling = j + 1 < k ? kids[j + 1] : PMC_PROFILE_TREE_NONE;
+			t->v[kids[j]].next_sibling =
+			    j + 1 < k ? kids[j + 1] : PMC_PROFILE_TREE_NONE;
 	}
 	free(kids);
 	return 0;
@@ -162,7 +165,8 @@ static int name_frames(const struct pmc_profile *p, struct pmc_profile_tree *t, 
 	*ret_function = UINT32_MAX;
 	for (size_t i = 0; i <= nf; i++) {
 		char buf[512];
-		const struct pmc_profile_frame *fr = i < nf ? pmc_profile_frame(p, (uint32_t)i) : NULL;
+		const struct pmc_profile_frame *fr =
+		    i < nf ? pmc_profile_frame(p, (uint32_t)i) : NULL;
 		/* A symbol longer than the buffer is its own name. */
 		char *name = !fr ? strdup(PMC_PROFILE_TRUNCATED_FRAME)
 			     : fr->symbol && strlen(fr->symbol) >= sizeof(buf)
