@@ -111,13 +111,17 @@ static int add_path(struct builder *b, const uint32_t *ids, size_t from, int ste
 	return 0;
 }
 
-static const struct pmc_profile_tree_node *sort_base;
+/* A child as it is sorted: no state outside the array, so trees build in any thread. */
+struct kid {
+	size_t id;
+	uint64_t weight;
+	const char *name;
+};
 
 /* Heaviest first, then by name. */
 static int by_weight(const void *a, const void *b)
 {
-	const struct pmc_profile_tree_node *x = &sort_base[*(const size_t *)a];
-	const struct pmc_profile_tree_node *y = &sort_base[*(const size_t *)b];
+	const struct kid *x = a, *y = b;
 
 	if (x->weight != y->weight)
 		return x->weight > y->weight ? -1 : 1;
@@ -127,24 +131,23 @@ static int by_weight(const void *a, const void *b)
 /* Every node's children in the order they are shown. */
 static int sort_children(struct pmc_profile_tree *t)
 {
-	size_t *kids = malloc((t->n + 1) * sizeof(*kids));
+	struct kid *kids = malloc((t->n + 1) * sizeof(*kids));
 
 	if (!kids)
 		return -ENOMEM;
-	sort_base = t->v;
 	for (size_t i = 0; i < t->n; i++) {
 		size_t k = 0;
 
 		for (size_t c = t->v[i].first_child; c != PMC_PROFILE_TREE_NONE;
 		     c = t->v[c].next_sibling)
-			kids[k++] = c;
+			kids[k++] = (struct kid){c, t->v[c].weight, t->v[c].name};
 		if (k < 2)
 			continue;
 		qsort(kids, k, sizeof(*kids), by_weight);
-		t->v[i].first_child = kids[0];
+		t->v[i].first_child = kids[0].id;
 		for (size_t j = 0; j < k; j++)
-			t->v[kids[j]].next_sibling =
-			    j + 1 < k ? kids[j + 1] : PMC_PROFILE_TREE_NONE;
+			t->v[kids[j].id].next_sibling =
+			    j + 1 < k ? kids[j + 1].id : PMC_PROFILE_TREE_NONE;
 	}
 	free(kids);
 	return 0;
