@@ -34,6 +34,10 @@ int pmc_cli_report(int argc, char **argv);
 struct pmc_profile;
 /* report --lines FUNC (cli_report_lines.c): the exit status. */
 int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const char *fn);
+/* One line: no function FN in the profile at path (given to option), with "did you
+ * mean" among its functions. */
+void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile *p,
+				     const char *option, const char *fn);
 int pmc_cli_history(int argc, char **argv);
 
 /* `run --history DB`: adds the result file that run saved to the history DB, as
