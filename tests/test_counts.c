@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "tests/helpers.h"
 
 #include "core/counts.h"
@@ -118,12 +120,13 @@ static void intervals_cover_the_true_change(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(verdicts_follow_the_counts),
 	    cmocka_unit_test(intervals_cover_the_true_change),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

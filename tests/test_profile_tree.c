@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "profile/profile_tree.h"
 #include "reporters/profile_report.h"
@@ -270,7 +272,7 @@ static void deep_tree_fits_the_width(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(caller_tree),
@@ -279,5 +281,6 @@ int main(void)
 	    cmocka_unit_test(deep_tree_fits_the_width),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
