@@ -76,6 +76,7 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		if (c->barrier)
 			pthread_barrier_wait(c->barrier);
 		c->phase = RUNNING;
+		pmc_mb_alloc_start(c);
 		if (c->cpu_clock)
 			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
 		c->t0 = c->clock(c->clock_ud);
@@ -99,6 +100,7 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 			c->error = r;
 		else if (c->p1)
 			pmc_mb_save_parts(c, c->p1);
+		pmc_mb_alloc_end(c);
 		return false;
 	case DONE:
 	default:
@@ -123,6 +125,7 @@ void pmc_pause(struct pmc_state *s)
 	if (c->collect)
 		pmc_mb_vg_toggle_collect();
 	c->pause_t = c->clock(c->clock_ud);
+	pmc_mb_alloc_pause(c);
 	if (c->cpu_clock)
 		c->pause_cpu = c->cpu_clock(c->cpu_clock_ud);
 	if (c->counters)
@@ -139,6 +142,7 @@ void pmc_resume(struct pmc_state *s)
 		return;
 	if (c->counters)
 		pmc_counters_enable(c->counters);
+	pmc_mb_alloc_resume(c);
 	if (c->cpu_clock)
 		c->paused_cpu += c->cpu_clock(c->cpu_clock_ud) - c->pause_cpu;
 	c->paused_ns += c->clock(c->clock_ud) - c->pause_t;
