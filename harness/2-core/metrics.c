@@ -350,9 +350,12 @@ bool pmc_metric_is_uprobe(const char *id)
 
 bool pmc_metric_is_kernel_count(const char *id)
 {
+	/* With the software events, a benchmark program's allocations (alloc.c's counter
+	 * or the uprobes): one per call, the calls' bytes, exact in the same way. */
 	static const char *const software[] = {
 	    "page-faults",	"minor-faults",	    "major-faults",	"context-switches",
-	    "cpu-migrations", "alignment-faults", "emulation-faults",
+	    "cpu-migrations", "alignment-faults", "emulation-faults", "allocs",
+	    "alloc-bytes",
 	};
 	struct pmc_metric_info m;
 

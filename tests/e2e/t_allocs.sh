@@ -121,3 +121,23 @@ k_mallocs/k:5/n:1000 uprobe:libc:malloc/op 5 5
 EOF2
 	diff want got >&2 || { fail "the counter and the uprobes disagree"; return 1; }
 }
+
+# Identical in every run, the counts are compared as counts (docs/metrics.md, "Identical
+# runs"): A/A is no change, one more allocation per operation a regression at +0%.
+test_gate_judges_allocations_as_counts() {
+	need_counted
+	expect_exit 0 "$PMC_MB_ALLOCS_COUNTED" -r 2 --min-time 0.002 --filter '^three_mallocs$' -o a.json || return 1
+	expect_exit 0 "$PMC_MB_ALLOCS_COUNTED" -r 2 --min-time 0.002 --filter '^three_mallocs$' -o b.json || return 1
+	expect_exit 0 "$PMCBENCH" gate --baseline a.json b.json --metric allocs/op \
+		--threshold 'allocs/op=+0%' || return 1
+	expect_grep "^three_mallocs +3 +3 +0% \(identical runs\) +identical n=2\+2 +\+0% +no change" "$TMP/out" || return 1
+	python3 - b.json <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"][0]["metrics"]["allocs/op"]["samples"] = [4, 4]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	expect_exit 1 "$PMCBENCH" gate --baseline a.json b.json --metric allocs/op \
+		--threshold 'allocs/op=+0%' || return 1
+	expect_grep "^three_mallocs +3 +4 .*regression" "$TMP/out" || return 1
+}
