@@ -2,7 +2,6 @@
  * docs/microbench.md, "Allocations"): read at the edges of each thread's timed region and
  * around its pauses, and given as the counters allocs/op and alloc-bytes/op. */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "counters/perf/events.h"
@@ -19,7 +18,7 @@ void pmc_register_memory_manager(pmc_alloc_read_fn read)
 
 /* The registered counter's totals into v (allocations, bytes; bytes UINT64_MAX when it
  * counts none). Returns false without one. */
-static bool pmc_mb_alloc_read(uint64_t v[2])
+static bool read_manager(uint64_t v[2])
 {
 	if (!memory_manager)
 		return false;
@@ -32,52 +31,41 @@ static bool pmc_mb_alloc_read(uint64_t v[2])
 
 void pmc_mb_alloc_start(struct pmc_run_ctx *c)
 {
-	c->alloc_on = pmc_mb_alloc_read(c->alloc0);
+	c->alloc_on = read_manager(c->alloc0);
 	c->alloc_paused[0] = c->alloc_paused[1] = 0;
 }
 
 void pmc_mb_alloc_pause(struct pmc_run_ctx *c)
 {
 	if (c->alloc_on)
-		pmc_mb_alloc_read(c->alloc_pause);
+		read_manager(c->alloc_pause);
 }
 
 void pmc_mb_alloc_resume(struct pmc_run_ctx *c)
 {
 	uint64_t v[2];
 
-	if (!c->alloc_on || !pmc_mb_alloc_read(v))
+	if (!c->alloc_on || !read_manager(v))
 		return;
 	c->alloc_paused[0] += v[0] - c->alloc_pause[0];
 	if (v[1] != UINT64_MAX && c->alloc_pause[1] != UINT64_MAX)
 		c->alloc_paused[1] += v[1] - c->alloc_pause[1];
 }
 
-/* As pmc_set_counter, with the mark that says the memory manager measured it. */
+/* A counter of c's batch, marked as the memory manager's. */
 static void set_counter(struct pmc_run_ctx *c, const char *name, double value)
 {
-	size_t k = 0;
+	struct pmc_state s = {.left = 0, .ctx = c};
 
-	while (k < c->nuc && strcmp(c->uc[k].name, name) != 0)
-		k++;
-	if (k == PMC_COUNTERS_MAX) {
-		snprintf(c->uc_bad, sizeof(c->uc_bad), "counter \"%s\" is one more than %d", name,
-			 PMC_COUNTERS_MAX);
-		return;
-	}
-	if (k == c->nuc) {
-		snprintf(c->uc[k].name, sizeof(c->uc[k].name), "%s", name);
-		c->nuc++;
-	}
-	c->uc[k].flags = PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER | PMC_MB_COUNTER_ALLOC;
-	c->ucv[k] = value;
+	pmc_set_counter(&s, name, value,
+			PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER | PMC_MB_COUNTER_ALLOC);
 }
 
 void pmc_mb_alloc_end(struct pmc_run_ctx *c)
 {
 	uint64_t v[2];
 
-	if (!c->alloc_on || !pmc_mb_alloc_read(v) || c->uc_bad[0])
+	if (!c->alloc_on || !read_manager(v) || c->uc_bad[0])
 		return;
 	set_counter(c, "allocs", (double)(v[0] - c->alloc0[0] - c->alloc_paused[0]));
 	if (v[1] != UINT64_MAX && c->alloc0[1] != UINT64_MAX)

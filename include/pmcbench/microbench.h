@@ -153,8 +153,8 @@ PMC_API void pmc_set_counter(struct pmc_state *s, const char *name, double value
  * and alloc-bytes/op is then not measured. It must not allocate. */
 typedef void (*pmc_alloc_read_fn)(uint64_t *ret_allocs, uint64_t *ret_bytes);
 
-/* Registers the process's allocation counter (NULL: none, the default); the last one
- * registered is used. Linking pmcbench-alloc registers its own, which counts malloc,
+/* Registers the process's allocation counter (NULL: none, the default), before
+ * pmc_main; the last one registered is used. Linking pmcbench-alloc registers its own, which counts malloc,
  * calloc, realloc, posix_memalign, aligned_alloc and memalign. */
 PMC_API void pmc_register_memory_manager(pmc_alloc_read_fn read);
 
