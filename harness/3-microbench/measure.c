@@ -95,12 +95,13 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		c->t1 = c->clock(c->clock_ud);
 		if (c->cpu_clock)
 			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
+		/* Inside the counters' reads, as the clocks: what those do is not the body's. */
+		pmc_mb_alloc_end(c);
 		c->phase = DONE;
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
 			c->error = r;
 		else if (c->p1)
 			pmc_mb_save_parts(c, c->p1);
-		pmc_mb_alloc_end(c);
 		return false;
 	case DONE:
 	default:
