@@ -14,6 +14,22 @@
 
 #include <pmcbench.h>
 
+/* A sanitizer has an allocator of its own, which must see every block: built with one,
+ * the library interposes nothing and registers nothing (no allocation is reported). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PMC_ALLOC_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                       \
+    __has_feature(memory_sanitizer)
+#define PMC_ALLOC_SANITIZED 1
+#endif
+#endif
+
+#ifdef PMC_ALLOC_SANITIZED
+/* A translation unit may not be empty. */
+extern int pmc_alloc_sanitized_build;
+#else
+
 #define PUBLIC __attribute__((visibility("default")))
 
 extern void *__libc_malloc(size_t size);
@@ -101,3 +117,4 @@ __attribute__((constructor)) static void register_counter(void)
 	if (p && allocs == before + 1)
 		pmc_register_memory_manager(read_counts);
 }
+#endif /* PMC_ALLOC_SANITIZED */
