@@ -76,6 +76,7 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		if (c->barrier)
 			pthread_barrier_wait(c->barrier);
 		c->phase = RUNNING;
+		pmc_mb_alloc_start(c);
 		if (c->cpu_clock)
 			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
 		c->t0 = c->clock(c->clock_ud);
@@ -94,6 +95,8 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		c->t1 = c->clock(c->clock_ud);
 		if (c->cpu_clock)
 			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
+		/* Inside the counters' reads, as the clocks: what those do is not the body's. */
+		pmc_mb_alloc_end(c);
 		c->phase = DONE;
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
 			c->error = r;
@@ -123,6 +126,7 @@ void pmc_pause(struct pmc_state *s)
 	if (c->collect)
 		pmc_mb_vg_toggle_collect();
 	c->pause_t = c->clock(c->clock_ud);
+	pmc_mb_alloc_pause(c);
 	if (c->cpu_clock)
 		c->pause_cpu = c->cpu_clock(c->cpu_clock_ud);
 	if (c->counters)
@@ -139,6 +143,7 @@ void pmc_resume(struct pmc_state *s)
 		return;
 	if (c->counters)
 		pmc_counters_enable(c->counters);
+	pmc_mb_alloc_resume(c);
 	if (c->cpu_clock)
 		c->paused_cpu += c->cpu_clock(c->cpu_clock_ud) - c->pause_cpu;
 	c->paused_ns += c->clock(c->clock_ud) - c->pause_t;

@@ -245,6 +245,25 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen);
 
+/* What the notes of allocs/op and alloc-bytes/op say: which source measured them, or why
+ * one is not measured (docs/microbench.md, "Allocations"). */
+#define PMC_MB_ALLOC_NOTE "counted in the benchmark's process (pmcbench-alloc, or its own memory manager)"
+#define PMC_MB_ALLOC_NO_BYTES "the memory manager counts no bytes"
+#define PMC_MB_ALLOC_UPROBE_NOTE "calls of malloc, calloc and realloc, counted through uprobes"
+#define PMC_MB_ALLOC_UPROBE_THREADS                                                               \
+	"the uprobes' counts of the other threads of a multithreaded benchmark are not all in "   \
+	"its batches' reads; link pmcbench-alloc to count them"
+#define PMC_MB_ALLOC_UPROBE_NO_BYTES                                                              \
+	"uprobes count calls, not bytes; link pmcbench-alloc to count them"
+
+/* allocs/op and alloc-bytes/op of bm from s (alloc.c): the memory manager's counters
+ * (pmc_register_memory_manager) get a note naming it; without them, the calls of the
+ * uprobes of --allocs in events make allocs/op, and alloc-bytes/op is not measured. No
+ * metric without either. Returns 0 or -ENOMEM. */
+struct pmc_benchmark;
+int pmc_mb_record_allocs(struct pmc_benchmark *bm, const struct pmc_mb_samples *s,
+			 const struct pmc_event_list *events);
+
 /* The named arguments of b (pmc_bench_def.arg_names) as parameters of bm, name → value
  * (docs/result-schema.md, "parameters"). Returns 0 or -ENOMEM. */
 struct pmc_benchmark;

@@ -278,7 +278,9 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		if (r < 0)
 			goto fail;
 	}
-	r = note_overhead(bm, s);
+	r = pmc_mb_record_allocs(bm, s, events);
+	if (r == 0)
+		r = note_overhead(bm, s);
 	/* The pairs' note, when both apply: the larger cost, and the one the user can act on. */
 	if (r == 0)
 		r = note_pauses(bm, s);

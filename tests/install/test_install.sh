@@ -105,9 +105,16 @@ run_example() { # NAME BINARY [LD_LIBRARY_PATH] [ARGS...]
 for src in "$@"; do
 	name=$(basename "$src" .c)
 	cp "$srcdir/bench/examples/$src" "$tmp/$src" || fail "bench/examples/$src is missing"
+	# An example that says it links pmcbench-alloc (docs/microbench.md, "Allocations")
+	# links it, through its own pkg-config file; statically, its archive first.
+	ex_libs=$libs ex_static_libs=$static_libs
+	if grep -q 'pkg-config --cflags --libs pmcbench-alloc' "$tmp/$src"; then
+		ex_libs=$(pkg-config --libs pmcbench-alloc) || fail "pkg-config --libs pmcbench-alloc failed"
+		ex_static_libs="-l:libpmcbench-alloc.a $static_libs"
+	fi
 	# shellcheck disable=SC2086 # the flags are lists of words
 	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name" \
-		"$tmp/$src" $libs || fail "$src does not build against the installed pmcbench"
+		"$tmp/$src" $ex_libs || fail "$src does not build against the installed pmcbench"
 	set --
 	if grep -q 'pmc_main(' "$tmp/$src"; then
 		set -- -r 8 --min-time 0.002 -q -o out.json
@@ -116,7 +123,7 @@ for src in "$@"; do
 
 	# shellcheck disable=SC2086
 	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name-static" \
-		"$tmp/$src" $static_libs || fail "$src does not link statically against libpmcbench.a"
+		"$tmp/$src" $ex_static_libs || fail "$src does not link statically against libpmcbench.a"
 	if readelf -d "$tmp/$name-static" | grep -q 'NEEDED.*libpmcbench'; then
 		fail "$name-static still needs libpmcbench.so"
 	fi
