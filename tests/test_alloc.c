@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/metrics.h"
 #include "core/result.h"
 #include "microbench/microbench.h"
@@ -135,12 +137,13 @@ static void bytes_not_counted_are_not_measured(void **state)
 	pmc_result_free(res);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(counts_of_the_timed_region_per_operation),
 	    cmocka_unit_test(bytes_not_counted_are_not_measured),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
