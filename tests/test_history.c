@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
+#include "tests/history_old.h"
 #include "history/history.h"
 #include "history/store_priv.h"
 
@@ -542,6 +543,21 @@ static void remove_takes_out_one_entry(void **state)
 }
 
 /* Two metrics hold the same samples, NAN where the other has NAN. */
+/* A copy of the file from at to. */
+static void copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
 static void same_values(const struct pmc_metric *a, const struct pmc_metric *b)
 {
 	assert_non_null(a);
@@ -597,10 +613,59 @@ static void baseline_reads_the_metrics_asked(void **state)
 	pmc_result_free(some);
 	pmc_history_close(h);
 
-	/* Schema 1: no table of benchmarks, no index of metrics. */
-	raw_exec(&s, "DROP INDEX pmc_point_metric");
-	raw_exec(&s, "DROP TABLE pmc_bench");
-	raw_exec(&s, "UPDATE pmc_meta SET value = '1' WHERE key = 'schema'");
+	/* Schema 2, the layout before issue 36 (every row names its entry by its key, each
+	 * point's samples text), and schema 1, without pmc_bench: read as they are, and
+	 * migrated by a writer; the baseline is the same. */
+	for (size_t i = 0; history_old_stmt(i, pg_base); i++)
+		raw_exec(&s, history_old_stmt(i, pg_base));
+	for (int v = 2; v >= 1; v--) {
+		char copy[600];
+
+		if (v == 1) {
+			raw_exec(&s, "DROP INDEX pmc_point_metric");
+			raw_exec(&s, "DROP TABLE pmc_bench");
+			raw_exec(&s, "UPDATE pmc_meta SET value = '1' WHERE key = 'schema'");
+		}
+		h = open_ok(&s, 0);
+		assert_int_equal(h->schema, v);
+		some = NULL;
+		assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 3, tc, 1, &some, &m,
+						      err, sizeof(err)),
+				 0);
+		assert_int_equal(m, n);
+		same_values(pmc_benchmark_find_metric(pmc_result_find_benchmark(some, "work"),
+						      "task-clock"),
+			    pmc_benchmark_find_metric(pmc_result_find_benchmark(all, "work"),
+						      "task-clock"));
+		pmc_result_free(some);
+		pmc_history_close(h);
+		if (pg_base)
+			continue;
+		/* A writer of a copy migrates it (the original stays, for schema 1). */
+		snprintf(copy, sizeof(copy), "%s.copy", s.url);
+		copy_file(s.url, copy);
+		assert_int_equal(pmc_history_open(copy, PMC_HISTORY_WRITE, &h, err, sizeof(err)),
+				 0);
+		assert_int_equal(h->schema, PMC_HISTORY_SCHEMA);
+		pmc_history_close(h);
+		assert_int_equal(pmc_history_open(copy, 0, &h, err, sizeof(err)), 0);
+		assert_int_equal(h->schema, PMC_HISTORY_SCHEMA);
+		some = NULL;
+		assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 3, NULL, 0, &some, &m,
+						      err, sizeof(err)),
+				 0);
+		assert_int_equal(m, n);
+		for (size_t i = 0; i < all->nbench; i++)
+			for (size_t k = 0; k < all->benchmarks[i].nmetrics; k++)
+				same_values(pmc_benchmark_find_metric(
+						pmc_result_find_benchmark(some,
+									  all->benchmarks[i].name),
+						all->benchmarks[i].metrics[k].id),
+					    &all->benchmarks[i].metrics[k]);
+		pmc_result_free(some);
+		pmc_history_close(h);
+		unlink(copy);
+	}
 	for (unsigned flags = 0; flags <= PMC_HISTORY_WRITE; flags += PMC_HISTORY_WRITE) {
 		h = open_ok(&s, flags);
 		some = NULL;
@@ -654,7 +719,7 @@ static void newer_schema_is_refused(void **state)
 	assert_int_equal(pmc_history_open(s.url, PMC_HISTORY_WRITE, &h, err, sizeof(err)),
 			 -EPROTONOSUPPORT);
 	assert_null(h);
-	assert_contains(err, "schema 99 is newer than this pmcbench's (2)");
+	assert_contains(err, "schema 99 is newer than this pmcbench's (3)");
 	assert_null(strchr(err, '\n'));
 	assert_int_equal(pmc_history_open(s.url, 0, &h, err, sizeof(err)), -EPROTONOSUPPORT);
 	if (!pg_base) {

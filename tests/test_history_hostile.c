@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tests/helpers.h"
+#include "tests/history_old.h"
 #include "history/engine.h"
 #include "history/history.h"
 #include "history/store_priv.h"
@@ -102,6 +103,8 @@ static void a_store_of_schema_1_still_opens(void **state)
 	char path[300], err[512] = "";
 
 	new_store(path, sizeof(path));
+	for (size_t i = 0; history_old_stmt(i, false); i++)
+		raw_exec(path, history_old_stmt(i, false));
 	raw_exec(path, "DROP TABLE pmc_bench; DROP INDEX pmc_point_metric; UPDATE pmc_meta SET "
 		       "value = '1' WHERE key = 'schema'");
 	assert_int_equal(pmc_history_open(path, 0, &h, err, sizeof(err)), 0);

@@ -495,6 +495,8 @@ const struct pmc_hist_engine pmc_hist_sqlite = {
     .count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
     .check_sql = "PRAGMA quick_check(1)",
     .objects_sql = "SELECT type, name, tbl_name FROM sqlite_master",
+    .id_type = "INTEGER PRIMARY KEY",
+    .cluster = " WITHOUT ROWID",
     .has_table = sq_has_table,
     .close = sq_close,
 };

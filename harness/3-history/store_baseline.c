@@ -21,6 +21,7 @@
 
 struct ids {
 	char **v;
+	char **ref; /* what the other tables name each by: its number (schema 3), or v */
 	size_t n;
 	long long newest; /* the time of v[0], seconds since the epoch */
 };
@@ -31,17 +32,23 @@ static int id_row(void *ud, const char *const *cols, size_t n)
 
 	if (ids->n == 0)
 		ids->newest = cols[1] ? strtoll(cols[1], NULL, 10) : 0;
-	if (pmc_grow(&ids->v, ids->n, sizeof(*ids->v)) < 0)
+	if (pmc_grow(&ids->v, ids->n, sizeof(*ids->v)) < 0 ||
+	    pmc_grow(&ids->ref, ids->n, sizeof(*ids->ref)) < 0)
 		return -ENOMEM;
 	ids->v[ids->n] = strdup(cols[0]);
-	return ids->v[ids->n++] ? 0 : -ENOMEM;
+	ids->ref[ids->n] = strdup(cols[2] ? cols[2] : "");
+	ids->n++;
+	return ids->v[ids->n - 1] && ids->ref[ids->n - 1] ? 0 : -ENOMEM;
 }
 
 static void ids_free(struct ids *ids)
 {
-	for (size_t i = 0; i < ids->n; i++)
+	for (size_t i = 0; i < ids->n; i++) {
 		free(ids->v[i]);
+		free(ids->ref[i]);
+	}
 	free(ids->v);
+	free(ids->ref);
 }
 
 /* Appends NAN samples to m up to n. */
@@ -151,7 +158,26 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 	if (put_text(be, c[0], &p->bench) < 0 || put_text(be, c[1], &p->metric) < 0 ||
 	    put_text(be, c[2], &p->unit) < 0)
 		return -ENOMEM;
-	for (const char *s = c[5] ? c[5] + strspn(c[5], " ") : ""; *s;) {
+	if (!c[5]) {
+		/* A one-sample point (schema 3): its sample is its median. */
+		double *v = NULL;
+		size_t n = 0;
+		int r = pmc_hist_point_samples(be->h, NULL, c[7], c[6], be->entry, c[0], c[1], &v,
+					       &n, be->err, be->errlen);
+
+		if (r < 0)
+			return r;
+		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0) {
+			free(v);
+			return -ENOMEM;
+		}
+		be->vals[be->nvals++] = v[0];
+		free(v);
+		p->n = 1;
+		be->np++;
+		return 0;
+	}
+	for (const char *s = c[5] + strspn(c[5], " "); *s;) {
 		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
 			return -ENOMEM;
 		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)
@@ -209,8 +235,8 @@ static int max_n_row(void *ud, const char *const *c, size_t ncols)
  * points holds, is a store changed by something else (a count of 10^15 runs would have
  * the gate make them). When the points read are not all of a benchmark's, and hold fewer
  * samples than its runs (a metric not read has more), its points' counts are asked. */
-static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, char *err,
-		      size_t errlen)
+static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+		      char *err, size_t errlen)
 {
 	size_t x = 0;
 
@@ -224,11 +250,14 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 		for (; x < be->np && strcmp(be->text + be->p[x].bench, name) == 0; x++)
 			most = be->p[x].n > most ? be->p[x].n : most;
 		if (most < be->b[i].runs && be->metrics) {
-			const char *p[] = {id, name};
+			const char *p[] = {ref, name};
 
 			r = h->eng->query(h->db,
-					  "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
-					  "benchmark = $2",
+					  h->schema >= 3
+					      ? "SELECT max(p.n) FROM pmc_point p JOIN pmc_name s ON "
+						"s.num = p.name WHERE p.entry = $1 AND s.benchmark = $2"
+					      : "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
+						"benchmark = $2",
 					  p, 2, max_n_row, &most, err, errlen);
 			if (r < 0)
 				return r;
@@ -241,10 +270,11 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 
 /* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
  * found from its points) and the points of the metrics read, both sorted by name. */
-static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, char *err,
-		      size_t errlen)
+static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+		      char *err, size_t errlen)
 {
-	const char *p[MAX_PARAMS] = {id};
+	const char *p[MAX_PARAMS] = {ref};
+	const char *metric = h->schema >= 3 ? "s.metric" : "metric";
 	char sql[2048];
 	size_t np = 1, len;
 	int r;
@@ -262,13 +292,17 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 			  p, 1, bench_row, be, err, errlen);
 	if (r < 0)
 		return r;
-	len = (size_t)snprintf(sql, sizeof(sql),
-			       "SELECT benchmark, metric, unit, better, simulated, samples, n "
-			       "FROM pmc_point WHERE entry = $1");
+	len = (size_t)snprintf(
+	    sql, sizeof(sql), "%s",
+	    h->schema >= 3
+		? "SELECT s.benchmark, s.metric, s.unit, s.better, s.simulated, p.samples, p.n, "
+		  "p.median FROM pmc_point p JOIN pmc_name s ON s.num = p.name WHERE p.entry = $1"
+		: "SELECT benchmark, metric, unit, better, simulated, samples, n, median FROM "
+		  "pmc_point WHERE entry = $1");
 	/* Plain names are asked of the store, so that it reads no other row; patterns are
 	 * matched here, as the comparison matches them. */
 	if (be->literal) {
-		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND metric IN (");
+		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND %s IN (", metric);
 		for (size_t i = 0; i < be->nmetrics; i++) {
 			len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s$%zu",
 						i ? ", " : "", np + 1);
@@ -281,7 +315,7 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 		return r;
 	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
 	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
-	return check_runs(h, be, id, err, errlen);
+	return check_runs(h, be, id, ref, err, errlen);
 }
 
 /* The benchmarks of entry be that r has, as runs of base recording the entry as their
@@ -425,7 +459,7 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
 	 * entries sort everywhere): each is one process of the baseline. */
 	for (size_t e = ids->n; e-- > 0;) {
-		rc = read_entry(h, be, ids->v[e], err, errlen);
+		rc = read_entry(h, be, ids->v[e], ids->ref[e], err, errlen);
 		if (rc == -ENOMEM)
 			oom(err, errlen);
 		if (rc < 0)
@@ -482,7 +516,7 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			 const char *const *metrics, size_t nmetrics, struct pmc_result **ret,
 			 size_t *ret_n, char *err, size_t errlen)
 {
-	struct ids ids = {NULL, 0};
+	struct ids ids = {NULL, NULL, 0};
 	struct bentry be = {.metrics = nmetrics ? metrics : NULL, .nmetrics = nmetrics};
 	struct pmc_result *base = NULL;
 	char id[65], fp[17], lim[24];
@@ -505,14 +539,13 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 	{
 		const char *p[] = {fp, id, lim, branch};
 
-		rc = h->eng->query(
-		    h->db,
-		    branch ? "SELECT id, t FROM pmc_entry WHERE fingerprint = $1 AND id <> "
-			     "$2 AND branch = $4 ORDER BY t DESC, id DESC LIMIT "
-			     "CAST($3 AS BIGINT)"
-			   : "SELECT id, t FROM pmc_entry WHERE fingerprint = $1 AND id <> "
-			     "$2 ORDER BY t DESC, id DESC LIMIT CAST($3 AS BIGINT)",
-		    p, branch ? 4 : 3, id_row, &ids, err, errlen);
+		char sql[256];
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT id, t, %s FROM pmc_entry WHERE fingerprint = $1 AND id <> $2%s "
+			 "ORDER BY t DESC, id DESC LIMIT CAST($3 AS BIGINT)",
+			 h->schema >= 3 ? "num" : "id", branch ? " AND branch = $4" : "");
+		rc = h->eng->query(h->db, sql, p, branch ? 4 : 3, id_row, &ids, err, errlen);
 	}
 	if (rc == -ENOMEM)
 		oom(err, errlen);
