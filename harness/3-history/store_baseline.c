@@ -108,6 +108,12 @@ static void bentry_free(struct bentry *be)
 	free(be->p);
 	free(be->text);
 	free(be->vals);
+	be->b = NULL;
+	be->p = NULL;
+	be->text = NULL;
+	be->vals = NULL;
+	be->capb = be->capp = be->captext = be->capvals = 0;
+	bentry_clear(be);
 }
 
 static int put_text(struct bentry *be, const char *s, size_t *ret)
@@ -268,54 +274,151 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 	return 0;
 }
 
-/* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
- * found from its points) and the points of the metrics read, both sorted by name. */
-static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
-		      char *err, size_t errlen)
+/* The benchmarks of entry ref into be: the store's pmc_bench since schema 2, else found
+ * from its points. */
+static int read_benches(struct pmc_history *h, struct bentry *be, const char *ref, char *err,
+			size_t errlen)
 {
-	const char *p[MAX_PARAMS] = {ref};
-	const char *metric = h->schema >= 3 ? "s.metric" : "metric";
-	char sql[2048];
-	size_t np = 1, len;
-	int r;
+	const char *p[] = {ref};
 
+	be->nb = 0;
+	return h->eng->query(h->db,
+			     h->schema >= 2
+				 ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
+				 : "SELECT benchmark, max(n) FROM pmc_point WHERE entry = $1 GROUP "
+				   "BY benchmark",
+			     p, 1, bench_row, be, err, errlen);
+}
+
+/* Appends " AND col IN ($k, ...)" of be's metrics to sql when they are plain names, which
+ * the store is then asked for, so that it reads no other row; patterns are matched by
+ * bpoint_row, as the comparison matches them. */
+static void metrics_in(const struct bentry *be, const char *col, char *sql, size_t size,
+		       const char **p, size_t *np)
+{
+	size_t len = strlen(sql);
+
+	if (!be->literal)
+		return;
+	len += (size_t)snprintf(sql + len, size - len, " AND %s IN (", col);
+	for (size_t i = 0; i < be->nmetrics && len < size; i++) {
+		len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "", *np + 1);
+		p[(*np)++] = be->metrics[i];
+	}
+	if (len < size)
+		snprintf(sql + len, size - len, ")");
+}
+
+/* Sorts what be read and checks its runs. */
+static int finish_entry(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+			char *err, size_t errlen)
+{
+	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
+	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
+	return check_runs(h, be, id, ref, err, errlen);
+}
+
+static void bentry_start(struct bentry *be, struct pmc_history *h, const char *id, char *err,
+			 size_t errlen)
+{
 	bentry_clear(be);
 	be->h = h;
 	be->entry = id;
 	be->err = err;
 	be->errlen = errlen;
-	r = h->eng->query(h->db,
-			  h->schema >= 2
-			      ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
-			      : "SELECT benchmark, max(n) FROM pmc_point WHERE entry = $1 GROUP BY "
-				"benchmark",
-			  p, 1, bench_row, be, err, errlen);
+}
+
+/* Reads entry id of a store before schema 3 into be: its benchmarks and the points of the
+ * metrics read, both sorted by name. */
+static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+		      char *err, size_t errlen)
+{
+	const char *p[MAX_PARAMS + 1] = {ref};
+	char sql[2048] = "SELECT benchmark, metric, unit, better, simulated, samples, n, median "
+			 "FROM pmc_point WHERE entry = $1";
+	size_t np = 1;
+	int r;
+
+	bentry_start(be, h, id, err, errlen);
+	r = read_benches(h, be, ref, err, errlen);
 	if (r < 0)
 		return r;
-	len = (size_t)snprintf(
-	    sql, sizeof(sql), "%s",
-	    h->schema >= 3
-		? "SELECT s.benchmark, s.metric, s.unit, s.better, s.simulated, p.samples, p.n, "
-		  "p.median FROM pmc_point p JOIN pmc_name s ON s.num = p.name WHERE p.entry = $1"
-		: "SELECT benchmark, metric, unit, better, simulated, samples, n, median FROM "
-		  "pmc_point WHERE entry = $1");
-	/* Plain names are asked of the store, so that it reads no other row; patterns are
-	 * matched here, as the comparison matches them. */
-	if (be->literal) {
-		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND %s IN (", metric);
-		for (size_t i = 0; i < be->nmetrics; i++) {
-			len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s$%zu",
-						i ? ", " : "", np + 1);
-			p[np++] = be->metrics[i];
-		}
-		snprintf(sql + len, sizeof(sql) - len, ")");
-	}
+	metrics_in(be, "metric", sql, sizeof(sql), p, &np);
 	r = h->eng->query(h->db, sql, p, np, bpoint_row, be, err, errlen);
-	if (r < 0)
-		return r;
-	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
-	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
-	return check_runs(h, be, id, ref, err, errlen);
+	return r < 0 ? r : finish_entry(h, be, id, ref, err, errlen);
+}
+
+/* The points of the entries of a gate, each row to the bentry of its entry. */
+struct by_entry {
+	struct bentry *bes;
+	unsigned long long *num; /* the entries' numbers, ascending */
+	size_t *at;		 /* the bentry of num[i] */
+	size_t n;
+};
+
+static int entry_point_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct by_entry *d = ud;
+	unsigned long long num = c[0] ? strtoull(c[0], NULL, 10) : 0;
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->num[mid] == num)
+			return bpoint_row(&d->bes[d->at[mid]], c + 1, ncols - 1);
+		if (d->num[mid] < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The points of the metrics read of every entry ids names (schema 3), into bes[i] for
+ * ids->v[i], in one query by name: the points lie by series, the points of one name of the
+ * last entries side by side, so that each page is read once for all of them (a query by
+ * entry would read a page of every series for each entry). */
+static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const struct ids *ids,
+			       char *err, size_t errlen)
+{
+	struct by_entry d = {bes, calloc(ids->n + 1, sizeof(*d.num)),
+			     calloc(ids->n + 1, sizeof(*d.at)), ids->n};
+	size_t nmetrics = bes[0].nmetrics, size = 512 + 16 * (ids->n + nmetrics), np = 0;
+	const char **p = calloc(ids->n + nmetrics + 1, sizeof(*p));
+	char *sql = malloc(size);
+	size_t len;
+	int r = -ENOMEM;
+
+	if (!d.num || !d.at || !p || !sql)
+		goto out;
+	len = (size_t)snprintf(sql, size,
+			       "SELECT p.entry, s.benchmark, s.metric, s.unit, s.better, "
+			       "s.simulated, p.samples, p.n, p.median FROM pmc_name s CROSS JOIN "
+			       "pmc_point p WHERE p.name = s.num AND p.entry IN (");
+	for (size_t i = 0; i < ids->n; i++) {
+		len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "", np + 1);
+		p[np++] = ids->ref[i];
+		/* Insertion into num, kept ascending (k is at most PMC_HISTORY_MAX_LAST). */
+		size_t k = i;
+		unsigned long long v = strtoull(ids->ref[i], NULL, 10);
+
+		for (; k > 0 && d.num[k - 1] > v; k--) {
+			d.num[k] = d.num[k - 1];
+			d.at[k] = d.at[k - 1];
+		}
+		d.num[k] = v;
+		d.at[k] = i;
+	}
+	snprintf(sql + len, size - len, ")");
+	metrics_in(&bes[0], "s.metric", sql, size, p, &np);
+	r = h->eng->query(h->db, sql, p, np, entry_point_row, &d, err, errlen);
+out:
+	free(d.num);
+	free(d.at);
+	free(p);
+	free(sql);
+	return r;
 }
 
 /* The benchmarks of entry be that r has, as runs of base recording the entry as their
@@ -440,6 +543,7 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 		       char *err, size_t errlen)
 {
 	struct pmc_result *base = NULL;
+	struct bentry *bes = NULL; /* schema 3: one per entry */
 	bool *matched = NULL;
 	size_t ne = 0;
 	int rc;
@@ -456,22 +560,48 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 		oom(err, errlen);
 		goto fail;
 	}
-	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
-	 * entries sort everywhere): each is one process of the baseline. */
-	for (size_t e = ids->n; e-- > 0;) {
-		rc = read_entry(h, be, ids->v[e], ids->ref[e], err, errlen);
+	/* Schema 3: every entry's points first, in one query by name. */
+	if (h->schema >= 3) {
+		bes = calloc(ids->n + 1, sizeof(*bes));
+		for (size_t e = 0; bes && e < ids->n; e++) {
+			bes[e] = (struct bentry){.metrics = be->metrics,
+						 .nmetrics = be->nmetrics,
+						 .literal = be->literal};
+			bentry_start(&bes[e], h, ids->v[e], err, errlen);
+		}
+		rc = bes ? read_points_by_name(h, bes, ids, err, errlen) : -ENOMEM;
 		if (rc == -ENOMEM)
 			oom(err, errlen);
 		if (rc < 0)
 			goto fail;
-		if (be->nb == 0)
-			continue; /* an entry without a point: no process */
-		rc = baseline_entry(base, r, be, (unsigned)++ne, matched);
+	}
+	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
+	 * entries sort everywhere): each is one process of the baseline. */
+	for (size_t e = ids->n; e-- > 0;) {
+		struct bentry *at = bes ? &bes[e] : be;
+
+		if (bes) {
+			rc = read_benches(h, at, ids->ref[e], err, errlen);
+			if (rc == 0)
+				rc = finish_entry(h, at, ids->v[e], ids->ref[e], err, errlen);
+		} else {
+			rc = read_entry(h, at, ids->v[e], ids->ref[e], err, errlen);
+		}
+		if (rc == -ENOMEM)
+			oom(err, errlen);
+		if (rc < 0)
+			goto fail;
+		if (at->nb > 0) /* an entry without a point is no process */
+			rc = baseline_entry(base, r, at, (unsigned)++ne, matched);
+		if (bes)
+			bentry_free(at);
 		if (rc < 0) {
 			oom(err, errlen);
 			goto fail;
 		}
 	}
+	free(bes);
+	bes = NULL;
 	for (size_t i = 0; i < base->nbench; i++) {
 		rc = keep_current_level(&base->benchmarks[i]);
 		if (rc < 0) {
@@ -491,6 +621,9 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 	*ret_n = base ? ne : 0;
 	return 0;
 fail:
+	for (size_t e = 0; bes && e < ids->n; e++)
+		bentry_free(&bes[e]);
+	free(bes);
 	free(matched);
 	pmc_result_free(base);
 	return rc;
