@@ -55,7 +55,10 @@ static const char *const schema_v2[] = {
  * once; a point names its series by the number of its (benchmark, metric, unit, better,
  * simulated) in pmc_name, and the points lie by series (@CLUSTER@: SQLite's WITHOUT
  * ROWID keeps the table in the order of its key), so that reading a series reads a run
- * of pages; a one-sample point keeps its sample as its median, samples NULL. Every table
+ * of pages; a one-sample point keeps its sample as its median, samples NULL. An entry's
+ * points are found by its key too, a probe per name (no index repeats the table: in a
+ * PostgreSQL heap it would cost 30 bytes a point); the number of a name or an entry in a
+ * point is an INTEGER (4 bytes in PostgreSQL: two billion of each). Every table
  * that names an entry is made again with its number, the rows copied, the old dropped. */
 static const char *const schema_v3[] = {
     "CREATE TABLE pmc_entry_v3 (num @ID@, id TEXT NOT NULL UNIQUE, t BIGINT NOT NULL, "
@@ -72,8 +75,8 @@ static const char *const schema_v3[] = {
     "INSERT INTO pmc_name (benchmark, metric, unit, better, simulated) SELECT DISTINCT "
     "benchmark, metric, unit, better, simulated FROM pmc_point ORDER BY benchmark, metric, "
     "unit, better, simulated",
-    "CREATE TABLE pmc_point_v3 (name BIGINT NOT NULL REFERENCES pmc_name (num), "
-    "entry BIGINT NOT NULL REFERENCES pmc_entry_v3 (num), n INTEGER NOT NULL, "
+    "CREATE TABLE pmc_point_v3 (name INTEGER NOT NULL REFERENCES pmc_name (num), "
+    "entry INTEGER NOT NULL REFERENCES pmc_entry_v3 (num), n INTEGER NOT NULL, "
     "median DOUBLE PRECISION, samples TEXT, PRIMARY KEY (name, entry))@CLUSTER@",
     "INSERT INTO pmc_point_v3 (name, entry, n, median, samples) SELECT s.num, e.num, p.n, "
     "p.median, p.samples FROM pmc_point p JOIN pmc_entry_v3 e ON e.id = p.entry JOIN pmc_name "
@@ -102,8 +105,6 @@ static const char *const schema_v3[] = {
     "ALTER TABLE pmc_env_v3 RENAME TO pmc_env",
     "ALTER TABLE pmc_tag_v3 RENAME TO pmc_tag",
     "CREATE INDEX pmc_entry_fp ON pmc_entry (fingerprint, t)",
-    /* An entry's points (a gate, remove), without reading the series. */
-    "CREATE INDEX pmc_point_entry ON pmc_point (entry, name)",
     NULL,
 };
 
@@ -126,10 +127,9 @@ static const char *const schema_new[] = {
     "CREATE TABLE pmc_name (num @ID@, benchmark TEXT NOT NULL, metric TEXT NOT NULL, "
     "unit TEXT NOT NULL, better INTEGER NOT NULL, simulated INTEGER NOT NULL, "
     "UNIQUE (benchmark, metric, unit, better, simulated))",
-    "CREATE TABLE pmc_point (name BIGINT NOT NULL REFERENCES pmc_name (num), "
-    "entry BIGINT NOT NULL REFERENCES pmc_entry (num), n INTEGER NOT NULL, "
+    "CREATE TABLE pmc_point (name INTEGER NOT NULL REFERENCES pmc_name (num), "
+    "entry INTEGER NOT NULL REFERENCES pmc_entry (num), n INTEGER NOT NULL, "
     "median DOUBLE PRECISION, samples TEXT, PRIMARY KEY (name, entry))@CLUSTER@",
-    "CREATE INDEX pmc_point_entry ON pmc_point (entry, name)",
     "CREATE TABLE pmc_bench (entry BIGINT NOT NULL REFERENCES pmc_entry (num), "
     "benchmark TEXT NOT NULL, runs INTEGER NOT NULL, PRIMARY KEY (entry, benchmark))",
     "INSERT INTO pmc_meta (key, value) VALUES ('schema', '3')",

@@ -260,8 +260,9 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 
 			r = h->eng->query(h->db,
 					  h->schema >= 3
-					      ? "SELECT max(p.n) FROM pmc_point p JOIN pmc_name s ON "
-						"s.num = p.name WHERE p.entry = $1 AND s.benchmark = $2"
+					      ? "SELECT max(p.n) FROM pmc_name s CROSS JOIN pmc_point "
+						"p WHERE s.benchmark = $2 AND p.name = s.num AND "
+						"p.entry = $1"
 					      : "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
 						"benchmark = $2",
 					  p, 2, max_n_row, &most, err, errlen);

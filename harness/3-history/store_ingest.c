@@ -593,7 +593,11 @@ int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
 	for (size_t i = 0; rc == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
 		if (strcmp(tables[i], "pmc_bench") == 0 && h->schema < 2)
 			continue;
-		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE entry = $1", tables[i]);
+		/* Schema 3's points are found by their key (name, entry): a probe a name. */
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE %sentry = $1", tables[i],
+			 h->schema >= 3 && strcmp(tables[i], "pmc_point") == 0
+			     ? "name IN (SELECT num FROM pmc_name) AND "
+			     : "");
 		rc = h->eng->exec(h->db, sql, p, 1, NULL, err, errlen);
 	}
 	p[0] = f.id;

@@ -114,7 +114,9 @@ int pmc_history_commit_time(struct pmc_history *h, const char *commit, bool last
 }
 
 /* The conditions of f on entry e; with names, its benchmark and metric too (an entry
- * selected when it has a point of them), else those are left to pmc_hist_name_where. */
+ * selected when it has a point of them: since schema 3, found by the names' points of the
+ * entry, a probe of pmc_point's key each), else those are left to the reader of the
+ * series. */
 static int build_where(struct pmc_history *h, const struct pmc_history_filter *f, bool names,
 		       struct where *w, char *err, size_t errlen)
 {
@@ -147,14 +149,14 @@ static int build_where(struct pmc_history *h, const struct pmc_history_filter *f
 			r = where_add(w, clause, vv_, 1);                                          \
 	} while (0)
 	if (names && f->benchmark)
-		ADD1(v3 ? "EXISTS (SELECT 1 FROM pmc_point q JOIN pmc_name s ON s.num = q.name "
-			  "WHERE q.entry = e.num AND s.benchmark = $?)"
+		ADD1(v3 ? "EXISTS (SELECT 1 FROM pmc_name s CROSS JOIN pmc_point q WHERE "
+			  "s.benchmark = $? AND q.name = s.num AND q.entry = e.num)"
 			: "EXISTS (SELECT 1 FROM pmc_point q WHERE q.entry = e.id AND "
 			  "q.benchmark = $?)",
 		     f->benchmark);
 	if (names && f->metric)
-		ADD1(v3 ? "EXISTS (SELECT 1 FROM pmc_point q JOIN pmc_name s ON s.num = q.name "
-			  "WHERE q.entry = e.num AND s.metric = $?)"
+		ADD1(v3 ? "EXISTS (SELECT 1 FROM pmc_name s CROSS JOIN pmc_point q WHERE "
+			  "s.metric = $? AND q.name = s.num AND q.entry = e.num)"
 			: "EXISTS (SELECT 1 FROM pmc_point q WHERE q.entry = e.id AND "
 			  "q.metric = $?)",
 		     f->metric);
