@@ -329,6 +329,86 @@ static void number_text_is_printf_17g(void **state)
 	}
 }
 
+/* What a reader of series saw: the series in order, each checked against its points. */
+struct seen {
+	size_t nseries, npoints, stop_at;
+	char last[128];
+};
+
+static int see_series(void *ud, const struct pmc_history_point *ps, size_t n)
+{
+	struct seen *sn = ud;
+	char key[128];
+
+	assert_true(n > 0);
+	snprintf(key, sizeof(key), "%s|%s|%s", ps[0].benchmark, ps[0].metric,
+		 ps[0].e.fingerprint);
+	/* Series come once each, in the order of their names. */
+	assert_true(strcmp(sn->last, key) < 0);
+	snprintf(sn->last, sizeof(sn->last), "%s", key);
+	for (size_t i = 1; i < n; i++) {
+		assert_true(pmc_history_same_series(&ps[0], &ps[i]));
+		assert_true(ps[i - 1].e.t <= ps[i].e.t);
+	}
+	sn->npoints += n;
+	return ++sn->nseries == sn->stop_at ? -EINTR : 0;
+}
+
+/* The store read series by series gives every point that pmc_history_points gives, one
+ * series a call, its entries' strings kept after the points go; a one-sample point (its
+ * sample kept as its median) and one not measured come back as they went in; a reader
+ * that stops stops the read with its error. */
+static void series_are_read_one_at_a_time(void **state)
+{
+	static const double one[] = {1234.5}, none[] = {NAN};
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r[3];
+	struct pmc_history_point *ps = NULL;
+	struct pmc_history_entry *es = NULL;
+	struct seen sn = {0};
+	size_t n = 0, nes = 0;
+	char err[512] = "", created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 3; i++) {
+		snprintf(created, sizeof(created), "2026-01-0%dT00:00:00Z", 3 - i);
+		r[i] = make_result(created, i == 1 ? "m2" : "m1", i);
+		put_values(r[i], "work", "one", one, 1);
+		put_values(r[i], "work", "unmeasured", none, 1);
+		add_ok(h, r[i], NULL, true);
+	}
+	assert_int_equal(pmc_history_points(h, NULL, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(
+	    pmc_history_series(h, NULL, see_series, &sn, &es, &nes, err, sizeof(err)), 0);
+	assert_int_equal(sn.npoints, n);
+	/* 5 metrics of work and sleep on 2 fingerprints, m2 with one entry of each. */
+	assert_int_equal(sn.nseries, 10);
+	assert_int_equal(nes, 3);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(ps[i].metric, "one") == 0) {
+			assert_int_equal(ps[i].n, 1);
+			assert_true(ps[i].samples[0] == 1234.5 && ps[i].median == 1234.5);
+		} else if (strcmp(ps[i].metric, "unmeasured") == 0) {
+			assert_int_equal(ps[i].n, 1);
+			assert_true(isnan(ps[i].samples[0]) && isnan(ps[i].median));
+		}
+	}
+	pmc_history_entries_free(es, nes);
+	pmc_history_points_free(ps, n);
+	memset(&sn, 0, sizeof(sn));
+	sn.stop_at = 2;
+	assert_int_equal(
+	    pmc_history_series(h, NULL, see_series, &sn, NULL, NULL, err, sizeof(err)), -EINTR);
+	assert_int_equal(sn.nseries, 2);
+	/* The store still reads after a stopped read (its transaction ended). */
+	assert_int_equal(count_entries(h, NULL), 3);
+	pmc_history_close(h);
+	for (int i = 0; i < 3; i++)
+		pmc_result_free(r[i]);
+}
+
 static void filters_select_what_they_name(void **state)
 {
 	struct store s;
@@ -975,6 +1055,7 @@ int main(void)
 	    cmocka_unit_test(baseline_pools_the_last_k),
 	    cmocka_unit_test(baseline_is_the_current_level),
 	    cmocka_unit_test(remove_takes_out_one_entry),
+	    cmocka_unit_test(series_are_read_one_at_a_time),
 	    cmocka_unit_test(baseline_reads_the_metrics_asked),
 	    cmocka_unit_test(newer_schema_is_refused),
 	    cmocka_unit_test(corrupt_file_is_refused),
