@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tests/helpers.h"
+#include "tests/history_old.h"
 #include "history/engine.h"
 #include "history/history.h"
 #include "history/store_priv.h"
@@ -76,6 +77,12 @@ static void a_view_for_a_table_is_refused_before_it_is_read(void **state)
 	refused(path, -EBADMSG,
 		": not a pmcbench history: 'pmc_point' is a view, where pmcbench keeps a table; "
 		"move the file away");
+	/* The names of schema 3's series, each point's benchmark and metric. */
+	new_store(path, sizeof(path));
+	raw_exec(path, "DROP TABLE pmc_name; CREATE VIEW pmc_name AS WITH RECURSIVE r(i) AS "
+		       "(SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i AS num, 'b' AS "
+		       "benchmark, 'm' AS metric, 'ns' AS unit, 1 AS better, 0 AS simulated FROM r");
+	refused(path, -EBADMSG, "'pmc_name' is a view, where pmcbench keeps a table");
 }
 
 static void a_trigger_or_a_view_of_its_own_is_refused(void **state)
@@ -104,6 +111,8 @@ static void a_store_of_schema_1_still_opens(void **state)
 	char path[300], err[512] = "";
 
 	new_store(path, sizeof(path));
+	for (size_t i = 0; history_old_stmt(i, false); i++)
+		raw_exec(path, history_old_stmt(i, false));
 	raw_exec(path, "DROP TABLE pmc_bench; DROP INDEX pmc_point_metric; UPDATE pmc_meta SET "
 		       "value = '1' WHERE key = 'schema'");
 	assert_int_equal(pmc_history_open(path, 0, &h, err, sizeof(err)), 0);

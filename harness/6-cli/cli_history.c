@@ -548,22 +548,25 @@ out:
 	return code;
 }
 
+/* Offers the benchmark of a series to the suggestion. */
+static int offer_series(void *ud, const struct pmc_history_point *ps, size_t n)
+{
+	pmc_suggest_offer(ud, ps[0].benchmark, ps[0].benchmark);
+	return 0;
+}
+
 void pmc_cli_hist_near_benchmark(struct pmc_history *h, const struct pmc_history_filter *f,
 				 char *buf, size_t size)
 {
 	struct pmc_history_filter any = *f;
-	struct pmc_history_point *ps = NULL;
 	struct pmc_suggest s;
-	size_t n = 0;
 	char err[256];
 
 	buf[0] = '\0';
 	any.benchmark = NULL;
-	if (!f->benchmark || pmc_history_points(h, &any, &ps, &n, err, sizeof(err)) < 0)
+	if (!f->benchmark)
 		return;
 	pmc_suggest_init(&s, f->benchmark, strlen(f->benchmark));
-	for (size_t i = 0; i < n; i++)
-		pmc_suggest_offer(&s, ps[i].benchmark, ps[i].benchmark);
-	pmc_suggest_format(&s, buf, size);
-	pmc_history_points_free(ps, n);
+	if (pmc_history_series(h, &any, offer_series, &s, NULL, NULL, err, sizeof(err)) == 0)
+		pmc_suggest_format(&s, buf, size);
 }
