@@ -612,11 +612,27 @@ static void untimed_work_and_fixtures(void **state)
 	assert_contains(m->note, "10 pmc_pause/pmc_resume pairs per batch at 3.3 ns");
 	pmc_result_free(res);
 	pmc_mb_samples_free(&s);
+	/* No work at all: the pairs cost the whole timed part, and each sample is not
+	 * measured (absent, said in the note), never a made-up 0 ns. */
+	per_iter = 0;
+	b.name = (char *)"nothing";
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	for (size_t i = 0; i < m->n; i++)
+		assert_true(isnan(m->values[i]));
+	assert_non_null(m->note);
+	assert_contains(m->note, "4 of 4 samples not measured");
+	assert_contains(m->note, "clamped");
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+	per_iter = 7;
 
 	b.def.fn = ends_paused;
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "ended its loop paused");
-	assert_int_equal(once_teardowns, 3); /* after a failure too */
+	assert_int_equal(once_teardowns, 4); /* after a failure too */
 }
 
 /* Figures of the benchmark's own: a total, per operation, rates, with their units and

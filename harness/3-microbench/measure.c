@@ -711,8 +711,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	}
 	if (r < 0)
 		goto fail;
-	/* Each sample's pairs at their measured cost come off its time, never below 0; a
-	 * manual time is the benchmark's own, with no pair in it. */
+	/* Each sample's pairs at their measured cost come off its time; a sample they cost
+	 * more than was not measured (NAN, said in the result: samples.c), never 0. A manual
+	 * time is the benchmark's own, with no pair in it. */
 	if (s.pauses && !c.skipped && !b->def.use_manual_time) {
 		r = measure_pauses(&c, s.pauses, s.n, s.nev, &s.pause_ns, err, errlen);
 		if (r < 0)
@@ -720,7 +721,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		for (size_t i = 0; i < s.n; i++) {
 			double sub = (double)pauses[i] * s.pause_ns;
 
-			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : 0;
+			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : NAN;
 		}
 	}
 	s.iters = c.iters;

@@ -93,32 +93,44 @@ static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s
 }
 
 /* Says in the result what pmc_pause/pmc_resume cost when it was most of the batch: the
- * figure is then the difference of two large numbers. */
+ * figure is then the difference of two large numbers. A sample whose pairs cost more than
+ * its whole time was not measured (measure.c leaves it NAN, never a made-up 0): the note
+ * says how many, whatever the share. */
 static int note_pauses(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
 {
-	double med = NAN, sub = (double)s->pauses * s->pause_ns, share;
+	double med = NAN, sub = (double)s->pauses * s->pause_ns, share = 1;
+	size_t clamped = 0;
 	struct pmc_metric *m;
-	char note[240];
+	char note[360];
 	int r;
 
 	if (!s->pauses || !(sub > 0))
 		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		clamped += isnan(s->ns[i]);
 	r = pmc_median_of(s->ns, s->n, &med);
 	if (r == -ENOMEM)
 		return r;
-	if (isnan(med))
-		return 0;
-	share = sub / (med + sub);
-	if (share <= PMC_MB_PAUSE_WARN)
+	if (!isnan(med))
+		share = sub / (med + sub);
+	if (share <= PMC_MB_PAUSE_WARN && !clamped)
 		return 0;
 	r = metric(b, "wall-time/op", &m);
 	if (r < 0)
 		return r;
-	snprintf(note, sizeof(note),
-		 "%" PRIu64 " pmc_pause/pmc_resume pairs per batch at %.3g ns each were "
-		 "subtracted (%.0f%% of the timed part); pause less often, or move the untimed "
-		 "work to a per-batch setup",
-		 s->pauses, s->pause_ns, share * 100.0);
+	if (clamped)
+		snprintf(note, sizeof(note),
+			 "%zu of %zu samples not measured: their %" PRIu64 " pmc_pause/pmc_resume "
+			 "pairs at %.3g ns each cost more than the whole batch (below the pairs' "
+			 "resolution, clamped: no figure); pause less often, or move the untimed "
+			 "work to a per-batch setup",
+			 clamped, s->n, s->pauses, s->pause_ns);
+	else
+		snprintf(note, sizeof(note),
+			 "%" PRIu64 " pmc_pause/pmc_resume pairs per batch at %.3g ns each were "
+			 "subtracted (%.0f%% of the timed part); pause less often, or move the "
+			 "untimed work to a per-batch setup",
+			 s->pauses, s->pause_ns, share * 100.0);
 	return pmc_metric_set_note(m, note);
 }
 
