@@ -651,6 +651,63 @@ static void counting_user(struct pmc_state *s)
 	pmc_set_counter(s, "stalls", 73, PMC_COUNTER_RATE | PMC_COUNTER_LOWER_IS_BETTER);
 }
 
+/* Google Benchmark's kInvert and kIs1024: the inverse taken last, in its own metric, unit
+ * and direction; 1024-based steps in the unit only, the value kept as it is. */
+static void counting_inverted(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		now += per_iter;
+	pmc_set_counter(s, "probes", 73, PMC_COUNTER_RATE | PMC_COUNTER_INVERT);
+	pmc_set_counter(s, "spins", 40, PMC_COUNTER_PER_OP | PMC_COUNTER_INVERT);
+	pmc_set_counter(s, "nothing", 0, PMC_COUNTER_INVERT);
+	pmc_set_counter(s, "mem", 3.0 * 1024 * 1024, PMC_COUNTER_1024);
+	pmc_set_counter(s, "moved", 2048, PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION |
+						PMC_COUNTER_1024);
+}
+
+static void inverted_and_1024_counters(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"inv"};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "inv", .fn = counting_inverted};
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	/* The batch is 73 ns: 73 probes in it are 1e9/s, 1 ns each. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "time/probes");
+	assert_non_null(m);
+	assert_true(fabs(m->values[0] - 1) < 1e-12 && fabs(m->values[1] - 1) < 1e-12);
+	assert_string_equal(m->unit, "ns");
+	assert_int_equal(m->better, PMC_LOWER_IS_BETTER);
+	/* 40 spins over 10 iterations: 0.25 operations per spin, more is better. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "op/spins");
+	assert_non_null(m);
+	assert_true(m->values[0] == 0.25);
+	assert_string_equal(m->unit, "count");
+	assert_int_equal(m->better, PMC_HIGHER_IS_BETTER);
+	/* 0 has no inverse: missing, never Infinity. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "1/nothing");
+	assert_non_null(m);
+	assert_true(isnan(m->values[0]) && isnan(m->values[1]));
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "mem");
+	assert_true(m->values[0] == 3.0 * 1024 * 1024);
+	assert_string_equal(m->unit, "count:1024");
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "moved/s");
+	assert_true(fabs(m->values[0] - 20480e9 / 73) < 1e-3);
+	assert_string_equal(m->unit, "count:1024/s");
+	assert_int_equal(m->better, PMC_HIGHER_IS_BETTER);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+}
+
 static void user_counters_become_metrics(void **state)
 {
 	struct pmc_mb_bench b = {.name = (char *)"uc"};
@@ -2174,6 +2231,7 @@ int main(void)
 	    cmocka_unit_test(user_data_starts_empty_every_batch),
 	    cmocka_unit_test(untimed_work_and_fixtures),
 	    cmocka_unit_test(pauses_stop_the_counters),
+	    cmocka_unit_test(inverted_and_1024_counters),
 	    cmocka_unit_test(user_counters_become_metrics),
 	    cmocka_unit_test(complexity_fits),
 	    cmocka_unit_test(multithreaded_benchmarks),

@@ -140,37 +140,56 @@ static uint64_t ops_of(const struct pmc_mb_samples *s)
 	return s->iters * (s->threads > 1 ? s->threads : 1);
 }
 
-/* A counter's metric id: "<name>", "<name>/op" or "<name>/s" by its flags. */
+/* A counter's metric id by its flags: "<name>", "<name>/op" or "<name>/s"; inverted,
+ * "1/<name>", "op/<name>" or "time/<name>". */
 static void ucounter_id(const struct pmc_mb_ucounter *u, char *id, size_t len)
 {
-	const char *suffix = u->flags & PMC_COUNTER_RATE     ? "/s"
-			     : u->flags & PMC_COUNTER_PER_OP ? "/op"
-							     : "";
+	bool rate = u->flags & PMC_COUNTER_RATE, per_op = !rate && u->flags & PMC_COUNTER_PER_OP;
 
-	snprintf(id, len, "%s%s", u->name, suffix);
+	if (u->flags & PMC_COUNTER_INVERT)
+		snprintf(id, len, "%s/%s", rate ? "time" : per_op ? "op" : "1", u->name);
+	else
+		snprintf(id, len, "%s%s", u->name, rate ? "/s" : per_op ? "/op" : "");
+}
+
+/* A counter's unit by its flags: a time for an inverted rate (ns per count), else a count
+ * (in 1024-based steps with PMC_COUNTER_1024), per second for a rate. */
+static const char *ucounter_unit(unsigned flags)
+{
+	bool k1024 = flags & PMC_COUNTER_1024;
+
+	if (flags & PMC_COUNTER_RATE)
+		return flags & PMC_COUNTER_INVERT ? "ns" : k1024 ? "count:1024/s" : "count/s";
+	return k1024 ? "count:1024" : "count";
 }
 
 /* Sample i's value of counter k: the batch's total as set, over the iterations or over
- * the batch's seconds by its flags (NAN: not set in that batch, or a rate of a batch that
- * took no time). Then appended to its metric, which gets its unit and direction when
- * new: the registry's for an id it knows (bytes/s), else a count or a count per second,
- * a rate higher-is-better unless the flags say otherwise. */
+ * the batch's seconds by its flags, then its inverse when asked, last, as Google
+ * Benchmark's Finish (src/counter.cc) does (NAN: not set in that batch, a rate of a batch
+ * that took no time, the inverse of 0). Then appended to its metric, which gets its unit
+ * and direction when new: the registry's for an id it knows (bytes/s), else
+ * ucounter_unit's, a rate higher-is-better and its inverse lower (the others the other
+ * way round) unless the flags say otherwise. */
 static int append_ucounter(struct pmc_benchmark *bm, const struct pmc_mb_samples *s, size_t i,
 			   size_t k)
 {
 	const struct pmc_mb_ucounter *u = &s->uc[k];
 	double v = s->uc_values[i * PMC_COUNTERS_MAX + k];
 	const struct pmc_metric_info *info = NULL;
+	bool rate = u->flags & PMC_COUNTER_RATE, invert = u->flags & PMC_COUNTER_INVERT;
 	struct pmc_metric *m;
-	char id[sizeof(u->name) + 4];
+	char id[sizeof(u->name) + 8];
 	int r;
 
 	if (u->flags & PMC_COUNTER_AVG_THREADS && s->threads > 1)
 		v /= s->threads;
-	if (u->flags & PMC_COUNTER_RATE)
+	if (rate)
 		v = s->ns[i] > 0 ? v * 1e9 / s->ns[i] : NAN;
 	else if (u->flags & PMC_COUNTER_PER_OP)
 		v = pmc_mb_per_op(v, ops_of(s));
+	/* 1/rate in s, kept in ns as every time is. */
+	if (invert)
+		v = v != 0 ? (rate ? 1e9 : 1) / v : NAN;
 	ucounter_id(u, id, sizeof(id));
 	r = metric(bm, id, &m);
 	if (r < 0)
@@ -180,8 +199,8 @@ static int append_ucounter(struct pmc_benchmark *bm, const struct pmc_mb_samples
 		return -EEXIST;
 	if (i == 0 && pmc_metric_info_lookup(id, &info) < 0) {
 		bool higher = u->flags & PMC_COUNTER_HIGHER_IS_BETTER ||
-			      (u->flags & PMC_COUNTER_RATE && !(u->flags & PMC_COUNTER_LOWER_IS_BETTER));
-		char *unit = strdup(u->flags & PMC_COUNTER_RATE ? "count/s" : "count");
+			      (rate != invert && !(u->flags & PMC_COUNTER_LOWER_IS_BETTER));
+		char *unit = strdup(ucounter_unit(u->flags));
 
 		if (!unit)
 			return -ENOMEM;

@@ -97,7 +97,8 @@ static void help(FILE *out, const char *prog)
 	fprintf(out, "\nGoogle Benchmark's flags are aliases: --benchmark_filter, --benchmark_list_tests,\n"
 		     "--benchmark_min_time, --benchmark_repetitions (-r), --benchmark_format\n"
 		     "(console, json, csv), --benchmark_out (-o), --benchmark_out_format (json,\n"
-		     "csv, console: the file's format). --version: this program's name\n"
+		     "csv, console: the file's format), --benchmark_counters_tabular (the\n"
+		     "report has a column per counter anyway). --version: this program's name\n"
 		     "and libpmcbench's version.\n");
 	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
 		     "(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
@@ -129,6 +130,7 @@ enum {
 	OPT_PROC_LIST,
 	OPT_VERSION,
 	OPT_GB_LIST,
+	OPT_GB_TABULAR,
 	OPT_GB_FORMAT,
 	OPT_GB_OUT,
 	OPT_GB_OUT_FORMAT,
@@ -169,6 +171,7 @@ static const struct option long_opts[] = {
     /* Google Benchmark's flags, for the habits of its users (docs/microbench.md). */
     {"benchmark_filter", required_argument, NULL, OPT_FILTER},
     {"benchmark_list_tests", optional_argument, NULL, OPT_GB_LIST},
+    {"benchmark_counters_tabular", optional_argument, NULL, OPT_GB_TABULAR},
     {"benchmark_min_time", required_argument, NULL, OPT_MIN_TIME},
     {"benchmark_repetitions", required_argument, NULL, 'r'},
     {"benchmark_format", required_argument, NULL, OPT_GB_FORMAT},
@@ -312,6 +315,14 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		if (strcmp(optarg, "false") == 0 || strcmp(optarg, "0") == 0)
 			return 0;
 		pmc_cli_error("--benchmark_list_tests: '%s' is not true or false", optarg);
+		return -EINVAL;
+	case OPT_GB_TABULAR:
+		/* The report has a column per counter already: true asks for what it does. */
+		if (!optarg || strcmp(optarg, "true") == 0 || strcmp(optarg, "1") == 0)
+			return 0;
+		pmc_cli_error("--benchmark_counters_tabular: '%s': the report always shows a "
+			      "column per counter; drop the option",
+			      optarg);
 		return -EINVAL;
 	case OPT_GB_FORMAT:
 		/* console, json, csv: Google Benchmark's names of the report's formats. */

@@ -401,7 +401,13 @@ test_mb_google_benchmark_flags() {
 	expect_one_line "$TMP/err" "--benchmark_out_format: unknown format 'xml'; use json, csv or console" || return 1
 	[ ! -e d.x ] || fail "a refused run wrote d.x" || return 1
 	expect_exit 2 "$PMC_MB_FORMS" --benchmark_out_format=csv || return 1
-	expect_one_line "$TMP/err" "--benchmark_out_format names the format of --benchmark_out FILE"
+	expect_one_line "$TMP/err" "--benchmark_out_format names the format of --benchmark_out FILE" || return 1
+	# --benchmark_counters_tabular: the report has a column per counter already; =false,
+	# which would ask for GB's counters after each line, is refused.
+	expect_exit 0 "$PMC_MB_FORMS" -q --benchmark_filter='^nop1_while$' --benchmark_min_time=10x \
+		--benchmark_repetitions=1 --benchmark_counters_tabular=true || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --benchmark_counters_tabular=false || return 1
+	expect_one_line "$TMP/err" "the report always shows a column per counter"
 }
 
 # docs/microbench.md, "The report": one line per benchmark, as Google Benchmark's console
