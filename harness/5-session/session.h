@@ -331,6 +331,10 @@ struct pmc_session_cfg {
 	const char *other_program;
 	char *const *args;
 	size_t nargs;
+	/* One build's benchmarks compared with one of them (a benchmark program's
+	 * --reference, as `run --reference` compares commands): its name, NULL for none;
+	 * round p is every benchmark's p-th process, and gate judges them. */
+	const char *reference_name;
 	/* What to count (perf backend): an event list (NULL: PMC_DEFAULT_EVENTS). */
 	const char *events;
 	bool require_counters;

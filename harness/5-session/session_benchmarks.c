@@ -253,9 +253,10 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 	return failed;
 }
 
-/* Two builds: round r is the r-th process of every benchmark (under valgrind, the one
- * run), which run_all takes one after the other (in_turn), so the runs of a round pair
- * up across the builds (docs/result-schema.md, "design"). Returns 0 or -ENOMEM. */
+/* Two builds, or benchmarks against a reference: round r is the r-th process of every
+ * benchmark (under valgrind, the one run), which run_all takes one after the other
+ * (in_turn), so the runs of a round pair up across the builds or with the reference's
+ * (docs/result-schema.md, "design"). Returns 0 or -ENOMEM. */
 static int in_rounds(struct pmc_result *res)
 {
 	size_t rounds = 0;
@@ -445,7 +446,7 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	failed = run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL, b);
 	if (guard)
 		cfg->guard(false, cfg->guard_ud);
-	if (cfg->labels && in_rounds(result) < 0) {
+	if ((cfg->labels || cfg->reference_name) && in_rounds(result) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "out of memory");
 		failed++;
 	}

@@ -287,8 +287,11 @@ enum pmc_decision pmc_session_compare_reference(const struct pmc_result *r, size
 						const struct pmc_session_printer *pr)
 {
 	const char *label = r->benchmarks[ref].name;
-	/* With two commands the other side has a name; with more, each row names its own. */
-	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	/* With two commands the other side has a name; with more, each row names its own
+	 * (the functions of a benchmark program's --reference are benchmarks). */
+	const char *other = r->nbench == 2		   ? r->benchmarks[1 - ref].name
+			    : r->benchmarks[ref].command ? "command"
+							 : "benchmark";
 	struct pmc_compare_opts co;
 
 	library_opts(c, label, other, &co);
@@ -320,7 +323,9 @@ struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, 
 						    const struct pmc_session_compare *c, FILE *out)
 {
 	const char *label = r->benchmarks[ref].name;
-	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	const char *other = r->nbench == 2		   ? r->benchmarks[1 - ref].name
+			    : r->benchmarks[ref].command ? "command"
+							 : "benchmark";
 	struct pmc_compare_opts co;
 
 	library_opts(c, label, other, &co);

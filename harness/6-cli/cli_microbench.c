@@ -220,6 +220,32 @@ static FILE *document_stream(void)
 	return f;
 }
 
+/* --reference N or NAME: the name of the Nth benchmark of the set (from 1, as --list
+ * shows them) or of the one named. Returns it, or NULL after an error line. */
+static const char *reference_of(const char *arg, const struct pmc_mb_set *set, const char *prog)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (arg[0] >= '0' && arg[0] <= '9' && !*end && !errno) {
+		if (n >= 1 && n <= set->n)
+			return set->v[n - 1].name;
+		pmc_cli_error("--reference %s: there %s %zu benchmark%s (after --filter); see '%s "
+			      "--list'",
+			      arg, set->n == 1 ? "is" : "are", set->n, set->n == 1 ? "" : "s",
+			      prog);
+		return NULL;
+	}
+	for (size_t i = 0; i < set->n; i++)
+		if (strcmp(set->v[i].name, arg) == 0)
+			return set->v[i].name;
+	pmc_cli_error("--reference '%s' names no benchmark (after --filter); see '%s --list'", arg,
+		      prog);
+	return NULL;
+}
+
 /* The benchmarks of the builds, each of two named "LABEL:name" (pmc_mb_set_add_build),
  * into *ret. Returns 0, or -errno with one line in err. */
 static int expand(const struct pmc_cli_build *builds, size_t n, const char *filter,
@@ -245,6 +271,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 {
 	const char *libraries[2], *labels[2];
 	char *against_labels[2] = {NULL, NULL}, *other = NULL;
+	const char *reference = NULL; /* --reference's benchmark */
 	struct pmc_cli_build own;
 	size_t nlibraries = 0;
 	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 8, .warmup = 1},
@@ -326,6 +353,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 				      "PMC_BENCHMARK(fn)");
 		goto out;
 	}
+	if (c.reference && !(reference = reference_of(c.reference, &set, prog)))
+		goto out;
 	c.mo.timeout_s = c.so.timeout_s;
 	cfg = (struct pmc_session_cfg){
 	    /* Ctrl-C or SIGTERM while a benchmark's process runs stops it, and what
@@ -344,6 +373,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .nlibraries = nlibraries,
 	    .other_program = other,
 	    .gate = c.gate,
+	    .reference_name = reference,
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
 	};

@@ -91,8 +91,13 @@ static void help(FILE *out, const char *prog)
 		"                         A.so --library B.so'): judge the second against the\n"
 		"                         first as 'pmcbench gate' does: exit 1 when a benchmark\n"
 		"                         regresses\n"
-		"      --unpaired         two builds: compare their samples as independent ones,\n"
-		"                         not round by round (paired is the default)\n");
+		"      --reference=N|NAME compare every benchmark with the Nth of --list (from\n"
+		"                         1) or the one named, as 'pmcbench run --reference'\n"
+		"                         compares commands (nanobench's relative column); with\n"
+		"                         --gate, exit 1 when one regresses against it\n"
+		"      --unpaired         two builds, or --reference: compare the samples as\n"
+		"                         independent ones, not round by round (paired is the\n"
+		"                         default)\n");
 	pmc_cli_compare_opts_help(out);
 	fprintf(out, "\nGoogle Benchmark's flags are aliases: --benchmark_filter, --benchmark_list_tests,\n"
 		     "--benchmark_min_time, --benchmark_repetitions (-r), --benchmark_format\n"
@@ -130,6 +135,7 @@ enum {
 	OPT_PROC_LIST,
 	OPT_VERSION,
 	OPT_GB_LIST,
+	OPT_REFERENCE,
 	OPT_GB_TABULAR,
 	OPT_GB_FORMAT,
 	OPT_GB_OUT,
@@ -148,6 +154,7 @@ static const struct option long_opts[] = {
     {"gate", no_argument, NULL, OPT_GATE},
     {"unpaired", no_argument, NULL, OPT_UNPAIRED},
     {"against", required_argument, NULL, OPT_AGAINST},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
     {"name", required_argument, NULL, 'n'},
     /* Internal: the child protocol of two builds of a program (program.h). */
     {"build-label", required_argument, NULL, OPT_BUILD_LABEL},
@@ -294,6 +301,9 @@ static int parse_opt(struct mb_cli *c, int opt, const char *prog)
 		c->given[0] = c->pending;
 		c->pending = NULL;
 		return 0;
+	case OPT_REFERENCE:
+		c->reference = optarg;
+		return 0;
 	case OPT_BUILD_LABEL:
 		c->build_label = optarg;
 		return 0;
@@ -426,13 +436,22 @@ int pmc_cli_mb_parse(struct mb_cli *c, int argc, char **argv, const char *prog, 
 	/* The comparison options judge the gate against --baseline, or the second of two
 	 * builds against the first. */
 	if (r == 0)
-		r = pmc_cli_compare_opts_check_used(c->copts, c->so.baseline != NULL || builds,
+		r = pmc_cli_compare_opts_check_used(c->copts,
+						    c->so.baseline != NULL || builds || c->reference,
 						    "give --baseline FILE to gate against it, or "
 						    "drop the option");
-	if (r == 0 && (c->gate || c->unpaired) && !builds) {
+	if (r == 0 && (c->gate || c->unpaired) && !builds && !c->reference) {
 		pmc_cli_error("--%s compares two builds (--against PATH, or 'pmcbench run --library "
-			      "A.so --library B.so'); against a result file, give --baseline FILE",
+			      "A.so --library B.so') or the benchmarks with --reference; against a "
+			      "result file, give --baseline FILE",
 			      c->gate ? "gate" : "unpaired");
+		r = -EINVAL;
+	}
+	if (r == 0 && c->reference && (builds || c->so.baseline)) {
+		pmc_cli_error("--reference compares this run's benchmarks with one of them; %s: "
+			      "give one of them",
+			      builds ? "two builds are compared with each other"
+				     : "--baseline gates against a file");
 		r = -EINVAL;
 	}
 	if (r == 0 && builds && c->so.baseline) {

@@ -21,6 +21,9 @@ struct mb_cli {
 	 * judge the second as `gate` does; or compare their samples as independent ones,
 	 * not round by round. */
 	bool gate, unpaired;
+	/* --reference N or NAME: compare every benchmark with that one (the Nth, from 1, of
+	 * --list's, or the one named), as `run --reference` does commands; NULL: none. */
+	const char *reference;
 	/* Two builds of this program: the other's executable (--against), the labels the
 	 * user gave (given[0] the other's: the -n before --against; given[1] this
 	 * program's: any other -n), and a -n whose build is not known yet. */
