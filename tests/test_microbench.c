@@ -1156,6 +1156,83 @@ static void overhead_is_reported_not_subtracted(void **state)
 	pmc_result_free(res);
 }
 
+/* A body the compiler removed runs as the empty loop does: pmc_mb_empty_like() pairs the
+ * body's batches with the empty loop's (per process, or per batch in one) and flags it
+ * when the one-sided signed-rank test cannot tell it slower, with enough pairs to. */
+static void a_body_like_the_empty_loop_is_flagged(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 6, .iters = 100, .clock = fake_clock, .empty = empty);
+	double ns[8], over[8], e = 500;
+	unsigned proc[8];
+	struct pmc_mb_samples s, piped = {0}, merged = {0},
+			      hand = {.iters = 100, .n = 8, .ns = ns, .over_v = over, .process = proc};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "", msg[300] = "";
+
+	(void)state;
+	/* In one process: the body costs what the empty loop does, batch for batch. */
+	reset();
+	per_iter = empty_per_iter = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.over_v[i] == 103 && s.ns[i] == 103);
+	assert_int_equal(pmc_mb_empty_like(&s, msg, sizeof(msg)), 1);
+	assert_contains(msg, "over 6 pairs of batches");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	assert_non_null(m->note);
+	assert_contains(m->note, "indistinguishable from the empty loop: 1.03 ns/op against its 1.03");
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+	/* A body of 7 ns against the loop's 1: slower in every pair, not flagged. */
+	reset();
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_empty_like(&s, msg, sizeof(msg)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op")->note);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+
+	/* Eight processes, the body within 10% of the empty loop either way: flagged; 2%
+	 * slower in every one: told apart; four processes cannot tell (p >= 1/16). */
+	for (size_t i = 0; i < 8; i++) {
+		proc[i] = (unsigned)i + 1;
+		over[i] = e;
+		ns[i] = e * (i % 2 ? 1.1 : 0.9) + (double)i;
+	}
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 1);
+	assert_contains(msg, "over 8 processes");
+	for (size_t i = 0; i < 8; i++)
+		ns[i] = e * 1.02;
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 0);
+	hand.n = 4;
+	for (size_t i = 0; i < 4; i++)
+		ns[i] = e;
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 0);
+	/* Two samples in each process: one pair per process, its samples' median. */
+	hand.n = 8;
+	for (size_t i = 0; i < 8; i++) {
+		proc[i] = (unsigned)i / 2 + 1;
+		ns[i] = i % 2 ? 3 * e : 3.2 * e;
+	}
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 0); /* 4 pairs */
+
+	/* From a process through the pipe: its median is beside each of its samples. */
+	reset();
+	per_iter = empty_per_iter = 1;
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &piped, err, sizeof(err)), 0);
+	assert_null(piped.over_v);
+	assert_int_equal(pmc_mb_samples_merge(&merged, &piped, 1), 0);
+	assert_non_null(merged.over_v);
+	for (size_t i = 0; i < merged.n; i++)
+		assert_true(merged.over_v[i] == merged.over_ns);
+	pmc_mb_samples_free(&merged);
+}
+
 /* The empty loop a definition carries (PMC_BENCHMARK compiles one with the benchmark) is
  * the one measured when the options name none. */
 static void the_definitions_empty_loop_is_measured(void **state)
@@ -2232,6 +2309,7 @@ int main(void)
 	    cmocka_unit_test(untimed_work_and_fixtures),
 	    cmocka_unit_test(pauses_stop_the_counters),
 	    cmocka_unit_test(inverted_and_1024_counters),
+	    cmocka_unit_test(a_body_like_the_empty_loop_is_flagged),
 	    cmocka_unit_test(user_counters_become_metrics),
 	    cmocka_unit_test(complexity_fits),
 	    cmocka_unit_test(multithreaded_benchmarks),

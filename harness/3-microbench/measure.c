@@ -452,6 +452,7 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s)
 	free(s->readings);
 	free(s->parts);
 	free(s->over_counts);
+	free(s->over_v);
 	free(s->message);
 	free(s->process);
 	free(s->uc_values);
@@ -479,6 +480,15 @@ static int measure_overhead(struct pmc_run_ctx *c, pmc_bench_fn empty, struct pm
 			      &rd[(i > 0 ? i - 1 : 0) * nev], NULL, err, errlen);
 	if (r < 0)
 		goto out;
+	/* Each sample's own empty batch, before the median sorts them. */
+	free(s->over_v);
+	s->over_v = malloc(n * sizeof(*s->over_v) + 1);
+	if (!s->over_v) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
+	memcpy(s->over_v, t, n * sizeof(*t));
 	s->over_ns = pmc_median(t, n);
 	for (size_t e = 0; e < nev; e++) {
 		for (size_t i = 0; i < n; i++)

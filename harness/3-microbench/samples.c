@@ -12,6 +12,7 @@
 #include "core/derive.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/signed_rank.h"
 #include "core/stats.h"
 #include "microbench/microbench.h"
 
@@ -90,6 +91,112 @@ static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s
 		 "body alone is near the loop's resolution",
 		 s->over_ns / (double)s->iters, share > 1 ? 100.0 : share * 100.0);
 	return pmc_metric_set_note(m, note);
+}
+
+/* The pairs of pmc_mb_empty_like(): per process, the median of its samples' batch times
+ * and its empty loop's (each process is a replicate: docs/statistics.md, "The unit of
+ * replication"); in one process, each sample and the empty batch measured beside it.
+ * d[k] = log(body / empty), NAN where either is missing or not positive; *ret_n pairs,
+ * *ret_body and *ret_empty the medians of the two sides. d holds s->n. */
+static bool in_processes(const struct pmc_mb_samples *s)
+{
+	for (size_t i = 1; s->process && i < s->n; i++)
+		if (s->process[i] != s->process[0])
+			return true;
+	return false;
+}
+
+static int empty_pairs(const struct pmc_mb_samples *s, double *d, size_t *ret_n,
+		       double *ret_body, double *ret_empty)
+{
+	double *body = calloc(s->n + 1, sizeof(*body)), *empty = calloc(s->n + 1, sizeof(*empty));
+	bool procs = in_processes(s);
+	size_t n = 0;
+	int r = 0;
+
+	if (!body || !empty) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		size_t k = 0;
+
+		if (procs) {
+			/* The first sample of its process gathers the others. */
+			bool first = true;
+
+			for (size_t j = 0; j < i && first; j++)
+				first = s->process[j] != s->process[i];
+			if (!first)
+				continue;
+			for (size_t j = i; j < s->n; j++)
+				if (s->process[j] == s->process[i])
+					body[n + k++] = s->ns[j];
+			body[n] = pmc_median(&body[n], k);
+		} else {
+			body[n] = s->ns[i];
+		}
+		empty[n] = s->over_v[i];
+		d[n] = body[n] > 0 && empty[n] > 0 ? log(body[n] / empty[n]) : NAN;
+		n++;
+	}
+	*ret_n = n;
+	*ret_body = pmc_median(body, n);
+	*ret_empty = pmc_median(empty, n);
+out:
+	free(body);
+	free(empty);
+	return r;
+}
+
+int pmc_mb_empty_like(const struct pmc_mb_samples *s, char *msg, size_t len)
+{
+	struct pmc_signed_rank sr;
+	double *d, b = NAN, e = NAN, p;
+	size_t n = 0;
+	int r;
+
+	if (!s->over_v || s->n == 0 || s->skipped)
+		return 0;
+	d = calloc(s->n, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	r = empty_pairs(s, d, &n, &b, &e);
+	if (r == 0)
+		r = pmc_signed_rank_test(d, n, &sr);
+	free(d);
+	if (r == -ENOMEM)
+		return r;
+	/* Too few pairs to tell (the one-sided p of n pairs is at least 2^-n), or none; equal
+	 * pairs count, as evidence of no difference (all equal: p = 1). */
+	if (r < 0 || sr.n < pmc_signed_rank_min_n(2 * PMC_MB_EMPTY_ALPHA))
+		return 0;
+	/* One-sided, body slower: half the two-sided p on the side T+ leans to. */
+	p = sr.t_plus > (double)(sr.n - sr.nzero) * (double)(sr.n - sr.nzero + 1) / 4 ? sr.p / 2
+										 : 1 - sr.p / 2;
+	if (p < PMC_MB_EMPTY_ALPHA)
+		return 0;
+	snprintf(msg, len,
+		 "indistinguishable from the empty loop: %.3g ns/op against its %.3g (one-sided "
+		 "Wilcoxon signed-rank p=%.2g over %zu %s): the compiler may have removed the "
+		 "body; keep its result with pmc_do_not_optimize()",
+		 b / (double)s->iters, e / (double)s->iters, p, sr.n,
+		 in_processes(s) ? "processes" : "pairs of batches");
+	return 1;
+}
+
+/* Says in the result that the body cannot be told from the empty loop (it replaces the
+ * loop's share, which it implies). */
+static int note_empty_like(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
+{
+	char note[300];
+	struct pmc_metric *m;
+	int r = pmc_mb_empty_like(s, note, sizeof(note));
+
+	if (r <= 0)
+		return r;
+	r = metric(b, "wall-time/op", &m);
+	return r < 0 ? r : pmc_metric_set_note(m, note);
 }
 
 /* Says in the result what pmc_pause/pmc_resume cost when it was most of the batch: the
@@ -310,6 +417,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			goto fail;
 	}
 	r = note_overhead(bm, s);
+	if (r == 0)
+		r = note_empty_like(bm, s);
 	/* The pairs' note, when both apply: the larger cost, and the one the user can act on. */
 	if (r == 0)
 		r = note_pauses(bm, s);
