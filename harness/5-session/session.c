@@ -374,30 +374,6 @@ static struct pmc_comparison *headline(const struct pmc_session_cfg *cfg,
 	return pre;
 }
 
-/* A benchmark program's --reference: every benchmark against that one, with the report
- * of `run --reference` (pmc_session_compare_reference), on out. */
-static enum pmc_decision reference_benchmark(const struct pmc_session_cfg *cfg,
-					     const struct pmc_session_compare *cmp,
-					     const struct pmc_result *result, FILE *out)
-{
-	size_t ref = 0;
-
-	while (ref < result->nbench && (!result->benchmarks[ref].name ||
-					strcmp(result->benchmarks[ref].name, cfg->reference_name)))
-		ref++;
-	if (ref == result->nbench || result->benchmarks[ref].skipped) {
-		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
-				"--reference %s: the benchmark has no result to compare with (%s)",
-				cfg->reference_name, ref == result->nbench ? "it failed" : "skipped");
-		return PMC_DECISION_ERROR;
-	}
-	if (out) {
-		fprintf(out, "\nComparison against the reference '%s':\n", cfg->reference_name);
-		fflush(out);
-	}
-	return pmc_session_compare_reference(result, ref, cmp, cfg->gate, NULL, &cfg->pr);
-}
-
 int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decision,
 		     struct pmc_result **ret_result)
 {
@@ -591,7 +567,8 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 				goto out;
 		}
 	} else if (cfg->reference_name) {
-		d = reference_benchmark(cfg, &cmp, result, compare_out);
+		d = pmc_session_compare_named(result, cfg->reference_name, &cmp, cfg->gate,
+					      compare_out, pr);
 	} else if (cfg->labels) {
 		/* Two builds: the second against the first, benchmark by benchmark
 		 * (docs/microbench.md, "Comparing two builds"). */

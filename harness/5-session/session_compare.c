@@ -319,6 +319,28 @@ enum pmc_decision pmc_session_compare_builds(const struct pmc_result *r, const c
 	return report(rc, cmp, err, sizeof(err), old_label, new_label, c, gate, false, pr);
 }
 
+enum pmc_decision pmc_session_compare_named(const struct pmc_result *r, const char *ref_name,
+					    const struct pmc_session_compare *c, bool gate,
+					    FILE *out, const struct pmc_session_printer *pr)
+{
+	size_t ref = 0;
+
+	while (ref < r->nbench &&
+	       (!r->benchmarks[ref].name || strcmp(r->benchmarks[ref].name, ref_name) != 0))
+		ref++;
+	if (ref == r->nbench || r->benchmarks[ref].skipped) {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"--reference %s: the benchmark has no result to compare with (%s)",
+				ref_name, ref == r->nbench ? "it failed" : "it skipped itself");
+		return PMC_DECISION_ERROR;
+	}
+	if (out) {
+		fprintf(out, "\nComparison against the reference '%s':\n", ref_name);
+		fflush(out);
+	}
+	return pmc_session_compare_reference(r, ref, c, gate, NULL, pr);
+}
+
 struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, size_t ref,
 						    const struct pmc_session_compare *c, FILE *out)
 {
