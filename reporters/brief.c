@@ -560,8 +560,10 @@ static void write_notes(FILE *out, const struct pmc_analysis *a)
 			fprintf(out, ": %zu of %zu runs failed, %zu timed out\n", ba->failed,
 				ba->runs, ba->timed_out);
 		}
-		if (!ma || !ma->has_summary)
+		if (!ma)
 			continue;
+		/* Also of a time with no sample left: the note says why (pauses that cost more
+		 * than every batch). */
 		if (ma->m->note) {
 			fputs("note: ", out);
 			pmc_escape_text(out, ba->b->name);
@@ -569,6 +571,8 @@ static void write_notes(FILE *out, const struct pmc_analysis *a)
 			pmc_escape_text(out, ma->m->note);
 			fputc('\n', out);
 		}
+		if (!ma->has_summary)
+			continue;
 		if (pmc_health_describe(&ma->health, phrase, sizeof(phrase)) == 0 && phrase[0]) {
 			fputs("warning: ", out);
 			pmc_escape_text(out, ba->b->name);

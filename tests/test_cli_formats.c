@@ -115,7 +115,7 @@ struct help_case {
 
 static const struct help_case cases[] = {
     {"run", "run", "harness/6-cli/cli_run_opts.c", FORMATS_RESULT},
-    {"bench", "a benchmark program", "harness/6-cli/cli_microbench.c", FORMATS_RESULT},
+    {"bench", "a benchmark program", "harness/6-cli/cli_microbench_opts.c", FORMATS_RESULT},
     {"compare", "compare", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
      FORMATS_COMPARISON},
     {"gate", "gate", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",

@@ -457,6 +457,7 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s)
 	free(s->readings);
 	free(s->parts);
 	free(s->over_counts);
+	free(s->over_v);
 	free(s->message);
 	free(s->process);
 	free(s->uc_values);
@@ -484,6 +485,15 @@ static int measure_overhead(struct pmc_run_ctx *c, pmc_bench_fn empty, struct pm
 			      &rd[(i > 0 ? i - 1 : 0) * nev], NULL, err, errlen);
 	if (r < 0)
 		goto out;
+	/* Each sample's own empty batch, before the median sorts them. */
+	free(s->over_v);
+	s->over_v = malloc(n * sizeof(*s->over_v) + 1);
+	if (!s->over_v) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
+	memcpy(s->over_v, t, n * sizeof(*t));
 	s->over_ns = pmc_median(t, n);
 	for (size_t e = 0; e < nev; e++) {
 		for (size_t i = 0; i < n; i++)
@@ -716,8 +726,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	}
 	if (r < 0)
 		goto fail;
-	/* Each sample's pairs at their measured cost come off its time, never below 0; a
-	 * manual time is the benchmark's own, with no pair in it. */
+	/* Each sample's pairs at their measured cost come off its time; a sample they cost
+	 * more than was not measured (NAN, said in the result: samples.c), never 0. A manual
+	 * time is the benchmark's own, with no pair in it. */
 	if (s.pauses && !c.skipped && !b->def.use_manual_time) {
 		r = measure_pauses(&c, s.pauses, s.n, s.nev, &s.pause_ns, err, errlen);
 		if (r < 0)
@@ -725,7 +736,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		for (size_t i = 0; i < s.n; i++) {
 			double sub = (double)pauses[i] * s.pause_ns;
 
-			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : 0;
+			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : NAN;
 		}
 	}
 	s.iters = c.iters;

@@ -140,6 +140,10 @@ struct pmc_mb_samples {
 	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
 	double over_ns;
 	double *over_counts;   /* nev */
+	/* n: the empty loop's batch time beside sample i (in one process: its i-th batch;
+	 * from processes: the median of sample i's process), NAN where it was not measured;
+	 * NULL: none. What pmc_mb_empty_like() tests the samples against. */
+	double *over_v;
 	uint64_t items, bytes; /* per iteration, as the benchmark set them; 0: not set */
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */
@@ -233,6 +237,19 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
  * share of its median batch time before the subtraction, the result says so: the figure
  * is then a small difference of two large numbers. */
 #define PMC_MB_PAUSE_WARN 0.5
+
+/* The significance level of pmc_mb_empty_like()'s test. */
+#define PMC_MB_EMPTY_ALPHA 0.05
+
+/* Whether a benchmark's time per operation is indistinguishable from the empty loop of
+ * its form measured beside it, which is what a body the compiler removed gives (a
+ * result never used): pairs of the body's and the empty loop's batch times, one per
+ * process (or per sample in one process), tested with the one-sided Wilcoxon
+ * signed-rank test on their log ratios (docs/statistics.md, "Paired rounds"), H1: the
+ * body is slower. 1 when it is not significantly slower at PMC_MB_EMPTY_ALPHA with
+ * enough pairs for the test to be able to say so (5), with one line in msg saying so; 0
+ * when it is slower or there are too few pairs to tell; -ENOMEM. */
+int pmc_mb_empty_like(const struct pmc_mb_samples *s, char *msg, size_t len);
 
 /* Adds benchmark b to res: one run per sample (with its process) with wall-time/op
  * (ns), <event>/op for every event of events (its status per sample; missing ones as

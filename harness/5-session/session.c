@@ -566,6 +566,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			if ((r = report_result(cfg, &cmp, result, format)) < 0)
 				goto out;
 		}
+	} else if (cfg->reference_name) {
+		d = pmc_session_compare_named(result, cfg->reference_name, &cmp, cfg->gate,
+					      compare_out, pr);
 	} else if (cfg->labels) {
 		/* Two builds: the second against the first, benchmark by benchmark
 		 * (docs/microbench.md, "Comparing two builds"). */

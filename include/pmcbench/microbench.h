@@ -131,6 +131,16 @@ enum pmc_counter_flags {
 	/* A multithreaded benchmark's threads each set their own value, and the metric is
 	 * their sum; with this flag their mean (kAvgThreads). */
 	PMC_COUNTER_AVG_THREADS = 1 << 5,
+	/* The inverse, 1/value, taken after the others (kInvert): with PMC_COUNTER_RATE the
+	 * time per count, metric "time/<name>" in ns (seconds per item, shown as a time);
+	 * with PMC_COUNTER_PER_OP operations per count, "op/<name>"; alone "1/<name>". Its
+	 * default direction is the opposite of the value's. A value of 0 has no inverse: that
+	 * sample is missing. */
+	PMC_COUNTER_INVERT = 1 << 6,
+	/* Shown in 1024-based steps, Ki, Mi, Gi (OneK::kIs1024): unit "count:1024", or
+	 * "count:1024/s" for a rate; the result keeps the value itself. Not for an inverted
+	 * rate, which is a time. */
+	PMC_COUNTER_1024 = 1 << 7,
 };
 
 /* At most this many named counters per benchmark. */
