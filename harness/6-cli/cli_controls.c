@@ -134,9 +134,24 @@ static void drain(struct pmc_cli_controls *s, FILE *out, bool last)
 	}
 }
 
+/* Printable ASCII, newline and tab, which pass as they are: most of every output. */
+static bool plain(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t';
+}
+
 void pmc_cli_controls_filter(struct pmc_cli_controls *s, const char *buf, size_t len, FILE *out)
 {
 	for (size_t i = 0; i < len; i++) {
+		if (!s->n && plain((unsigned char)buf[i])) {
+			size_t run = 1;
+
+			while (i + run < len && plain((unsigned char)buf[i + run]))
+				run++;
+			fwrite(buf + i, 1, run, out);
+			i += run - 1;
+			continue;
+		}
 		/* A sequence is at most PENDING_MAX bytes: one longer is none of ours. */
 		s->pend[s->n++] = (unsigned char)buf[i];
 		drain(s, out, false);
