@@ -201,6 +201,44 @@ static void expansion_is_the_cartesian_product(void **state)
 	assert_contains(err, "--filter 'grid('");
 }
 
+/* A benchmark's process expands its own definition only (issue 35, item 9): the others,
+ * bad ones or 100,000 benchmarks' worth, are never looked at, so its cost does not grow
+ * with them; a name with a build's label finds its definition too, and a definition whose
+ * name only starts the same ("grid2") is not one. */
+static void expansion_of_one_name_reads_only_its_definition(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "huge", .fn = nop, .args = {"1..4000+1", "1..25+1"}},
+	    {.sz = sizeof(defs[0]), .name = "grid", .fn = nop, .args = {"1,2", "10..30+10"}},
+	    {.sz = sizeof(defs[0]), .name = "broken", .fn = nop, .args = {"1..x"}},
+	    {.sz = sizeof(defs[0]), .name = "grid2", .fn = nop},
+	};
+	struct pmc_mb_set set = {0};
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid/2/30", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 2 * 3);
+	assert_int_equal(set.nbad, 0);
+	assert_string_equal(set.v[5].name, "grid/2/30");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "new:grid/1/10", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 2 * 3);
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid2", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 1);
+	assert_string_equal(set.v[0].name, "grid2");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "absent", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 0);
+	pmc_mb_set_free(&set);
+	/* The whole set has them all. */
+	assert_int_equal(pmc_mb_expand(defs, defs + 4, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 4000 * 25 + 6 + 1);
+	assert_int_equal(set.nbad, 1);
+	pmc_mb_set_free(&set);
+}
+
 /* Google Benchmark's habits: "-RE" keeps what RE does not match; a definition named
  * DISABLED_... is left out of every set, listed or run. */
 static void negative_filters_and_disabled_benchmarks(void **state)
@@ -2299,6 +2337,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
+	    cmocka_unit_test(expansion_of_one_name_reads_only_its_definition),
 	    cmocka_unit_test(negative_filters_and_disabled_benchmarks),
 	    cmocka_unit_test(builds_are_labelled_and_grouped),
 	    cmocka_unit_test(another_builds_names_become_benchmarks),

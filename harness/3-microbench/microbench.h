@@ -62,6 +62,13 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
  * PMC_BENCHMARK, whose size stops the walk), or -ENOMEM. Free with pmc_mb_set_free. */
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen);
+/* As pmc_mb_expand without a filter, but of the definitions only the one that may give
+ * the benchmark name ("name/args", or "LABEL:name/args"): what one benchmark's process
+ * needs, at a cost that does not grow with the program's other definitions (their
+ * duplicates and bad ones are the parent's to find). ret may hold benchmarks of other
+ * names of that definition: find name in it. */
+int pmc_mb_expand_named(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+			const char *name, struct pmc_mb_set *ret, char *err, size_t errlen);
 void pmc_mb_set_free(struct pmc_mb_set *s);
 
 /* Adds the benchmarks of a build (src, from pmc_mb_expand) to dst, the set of the builds

@@ -19,6 +19,7 @@
 #include "base/path.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
+#include "reporters/escape.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
 #include "session/session_priv.h"
@@ -552,8 +553,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 						pr);
 	} else if (commands && n > 1) {
 		if (compare_out && !md_first) {
-			fprintf(compare_out, "\nComparison against the reference '%s':\n",
-				result->benchmarks[cfg->reference].name);
+			fputs("\nComparison against the reference '", compare_out);
+			pmc_escape_text(compare_out, result->benchmarks[cfg->reference].name);
+			fputs("':\n", compare_out);
 			fflush(compare_out);
 		}
 		/* After --runs auto the sequential rule judges: the table's fixed-sample tests
@@ -573,8 +575,11 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		/* Two builds: the second against the first, benchmark by benchmark
 		 * (docs/microbench.md, "Comparing two builds"). */
 		if (compare_out) {
-			fprintf(compare_out, "\nComparison of build '%s' against build '%s':\n",
-				cfg->labels[1], cfg->labels[0]);
+			fputs("\nComparison of build '", compare_out);
+			pmc_escape_text(compare_out, cfg->labels[1]);
+			fputs("' against build '", compare_out);
+			pmc_escape_text(compare_out, cfg->labels[0]);
+			fputs("':\n", compare_out);
 			fflush(compare_out);
 		}
 		d = pmc_session_compare_builds(result, cfg->labels[0], cfg->labels[1], &cmp,

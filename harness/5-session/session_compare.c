@@ -14,6 +14,7 @@
 #include "core/threshold.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
+#include "reporters/escape.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
 #include "reporters/wrap.h"
@@ -341,6 +342,32 @@ enum pmc_decision pmc_session_compare_named(const struct pmc_result *r, const ch
 	return pmc_session_compare_reference(r, ref, c, gate, NULL, pr);
 }
 
+/* The headline names the commands as given: each of its lines escaped for the terminal
+ * (it has no colour). malloc'd, or NULL when out of memory. */
+static char *escaped_lines(char *text)
+{
+	char *shown = NULL, *nl;
+	size_t len = 0;
+	FILE *m = open_memstream(&shown, &len);
+
+	if (!m)
+		return NULL;
+	for (char *p = text; p; p = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		pmc_escape_text(m, p);
+		if (nl) {
+			*nl = '\n';
+			fputc('\n', m);
+		}
+	}
+	if (fclose(m) != 0) {
+		free(shown);
+		return NULL;
+	}
+	return shown;
+}
+
 struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, size_t ref,
 						    const struct pmc_session_compare *c, FILE *out)
 {
@@ -359,8 +386,11 @@ struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, 
 		return NULL;
 	/* The headline, and a blank line before the run table. */
 	if (out && pmc_cmp_headline(cmp, &ro, line, sizeof(line))) {
-		pmc_report_wrap(out, line, pmc_session_stream_width(out));
+		char *shown = escaped_lines(line);
+
+		pmc_report_wrap(out, shown ? shown : "", pmc_session_stream_width(out));
 		fputc('\n', out);
+		free(shown);
 	}
 	return cmp;
 }

@@ -13,6 +13,7 @@
 #include "core/result.h"
 #include "core/sequential.h"
 #include "pmcbench/counters.h"
+#include "reporters/escape.h"
 #include "session/session.h"
 
 /* Fills *ret by memcpy, which keeps the zeroed padding the library checks. */
@@ -170,14 +171,21 @@ static void print_decisions(FILE *out, const struct pmc_session_seq *s, const st
 	for (size_t i = 0; i < chk->n; i++) {
 		const struct pmc_seq_metric *m = &chk->v[i];
 
-		fprintf(out, "%s%s %s: ", md ? "- " : "  ", m->bench, m->metric);
+		/* Names from the command line or a result file: escaped for where they go. */
+		fputs(md ? "- " : "  ", out);
+		(md ? pmc_escape_md : pmc_escape_text)(out, m->bench);
+		fputc(' ', out);
+		(md ? pmc_escape_md : pmc_escape_text)(out, m->metric);
+		fputs(": ", out);
 		if (m->res.bounded)
 			fprintf(out, "%+.2f%% [%+.2f%%, %+.2f%%] after %zu rounds, ",
 				(exp(m->res.estimate) - 1) * 100, (exp(m->res.lo) - 1) * 100,
 				(exp(m->res.hi) - 1) * 100, m->res.n);
 		else
 			fprintf(out, "no interval yet after %zu rounds, ", m->res.n);
-		fprintf(out, "limit %s: %s\n", m->limit, decision_name(m->res.decision));
+		fputs("limit ", out);
+		(md ? pmc_escape_md : pmc_escape_text)(out, m->limit);
+		fprintf(out, ": %s\n", decision_name(m->res.decision));
 	}
 	if (gate)
 		fprintf(out, "%sgate: %s\n", md ? "\n" : "",

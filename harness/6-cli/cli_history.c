@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/grow.h"
 #include "base/suggest.h"
+#include "base/utf8.h"
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "history/history.h"
@@ -268,6 +269,13 @@ static int add_tag(struct hopts *o, const char *tag)
 {
 	const char *eq = strchr(tag, '=');
 
+	if (pmc_utf8_has_control(tag)) {
+		char b[PMC_QUOTE_SIZE(128)];
+
+		pmc_cli_error("--tag '%s': a tag holds no control characters; give it as KEY=VALUE",
+			      pmc_quote(b, sizeof(b), tag));
+		return -EINVAL;
+	}
 	if (!eq || eq == tag) {
 		pmc_cli_error("--tag '%s': not KEY=VALUE", tag);
 		return -EINVAL;

@@ -246,19 +246,28 @@ static const char *reference_of(const char *arg, const struct pmc_mb_set *set, c
 	return NULL;
 }
 
+/* The benchmarks of one build; with only (a child's one benchmark), of its definition. */
+static int expand_build(const struct pmc_cli_build *b, const char *filter, const char *only,
+			struct pmc_mb_set *ret, char *err, size_t errlen)
+{
+	if (only)
+		return pmc_mb_expand_named(b->begin, b->end, only, ret, err, errlen);
+	return pmc_mb_expand(b->begin, b->end, filter, ret, err, errlen);
+}
+
 /* The benchmarks of the builds, each of two named "LABEL:name" (pmc_mb_set_add_build),
  * into *ret. Returns 0, or -errno with one line in err. */
 static int expand(const struct pmc_cli_build *builds, size_t n, const char *filter,
-		  struct pmc_mb_set *ret, char *err, size_t errlen)
+		  const char *only, struct pmc_mb_set *ret, char *err, size_t errlen)
 {
 	int r = 0;
 
 	if (n == 1 && !builds[0].label)
-		return pmc_mb_expand(builds[0].begin, builds[0].end, filter, ret, err, errlen);
+		return expand_build(&builds[0], filter, only, ret, err, errlen);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct pmc_mb_set one = {0};
 
-		r = pmc_mb_expand(builds[i].begin, builds[i].end, filter, &one, err, errlen);
+		r = expand_build(&builds[i], filter, only, &one, err, errlen);
 		if (r == 0 && (r = pmc_mb_set_add_build(ret, &one, builds[i].label)) < 0)
 			snprintf(err, errlen, "out of memory");
 		pmc_mb_set_free(&one);
@@ -308,7 +317,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		own.label = c.build_label;
 		builds = &own;
 	}
-	if (expand(builds, nbuilds, c.filter, &set, err, sizeof(err)) < 0) {
+	/* A child's cost does not grow with the benchmarks: it expands its own definition. */
+	if (expand(builds, nbuilds, c.filter,
+		   c.proc_child ? c.proc_child : c.vg_child ? c.vg_child : c.prof_child, &set, err,
+		   sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
 	}
