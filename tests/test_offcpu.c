@@ -275,6 +275,68 @@ static void records_of_two_cpus_pair_in_time_order(void **state)
 	assert_int_equal(fake.nopen, 0);
 }
 
+static struct pmc_record seen[8];
+static size_t nseen;
+
+static int collect(const struct pmc_record *rec, void *ud)
+{
+	(void)ud;
+	if (nseen < sizeof(seen) / sizeof(seen[0]))
+		seen[nseen++] = *rec;
+	return 0;
+}
+
+/* PERF_RECORD_SWITCH is parsed with its thread, time and direction (and the preemption
+ * flag of a switch-out); one too short for its sample_id is malformed, as any record that
+ * runs past its size: the ring is no longer read. */
+static void switch_records_are_parsed_and_checked(void **state)
+{
+	struct fake_pmu_config cfg = {.online = "0-1", .tracepoints = true};
+	struct pmc_sample_opts o = {
+	    .sz = sizeof(o), .off_cpu = true, .tracefs_root = tracefs, .pages = 8};
+	struct perf_event_header bare = {.type = PERF_RECORD_SWITCH, .size = sizeof(bare)};
+	struct pmc_sampler *s = NULL;
+	char err[512] = "";
+
+	(void)state;
+	fake_pmu_init(&fake, &cfg);
+	o.sys = &fake.sys;
+	assert_int_equal(pmc_sampler_open(&o, 42, &s, err, sizeof(err)), 0);
+	emit_switch(0, 43, 20 * MS, false);
+	{
+		struct {
+			struct perf_event_header h;
+			uint32_t pid, tid;
+			uint64_t time;
+			uint32_t cpu, res;
+		} r = {
+		    .h = {.type = PERF_RECORD_SWITCH,
+			  .misc = PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT,
+			  .size = sizeof(r)},
+		    .pid = 42,
+		    .tid = 43,
+		    .time = 10 * MS,
+		    .cpu = 1};
+
+		assert_int_equal(fake_pmu_emit(&fake, 1, &r, sizeof(r)), 0);
+	}
+	assert_int_equal(pmc_sampler_poll(s, 0), 2);
+	nseen = 0;
+	assert_int_equal(pmc_sampler_replay(s, collect, NULL), 0);
+	assert_int_equal(nseen, 2);
+	assert_int_equal(seen[0].type, PMC_RECORD_SWITCH);
+	assert_true(seen[0].sw.out && seen[0].sw.preempt);
+	assert_int_equal(seen[0].time, 10 * MS);
+	assert_int_equal(seen[0].cpu, 1);
+	assert_int_equal(seen[1].type, PMC_RECORD_SWITCH);
+	assert_true(!seen[1].sw.out && !seen[1].sw.preempt);
+	assert_int_equal(seen[1].tid, 43);
+	assert_int_equal(seen[1].time, 20 * MS);
+	assert_int_equal(fake_pmu_emit_raw(&fake, 1, &bare, sizeof(bare)), 0);
+	assert_int_equal(pmc_sampler_poll(s, 0), -EIO);
+	pmc_sampler_close(s);
+}
+
 /* No tracefs: one line that names what is missing, and no event opened. */
 static void no_tracefs_is_one_line(void **state)
 {
@@ -302,6 +364,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(waits_are_paired_by_thread),
 	    cmocka_unit_test(second_switch_out_ends_the_first),
 	    cmocka_unit_test_setup_teardown(records_of_two_cpus_pair_in_time_order, make_tracefs,
+					    remove_tracefs),
+	    cmocka_unit_test_setup_teardown(switch_records_are_parsed_and_checked, make_tracefs,
 					    remove_tracefs),
 	    cmocka_unit_test(no_tracefs_is_one_line),
 	};
