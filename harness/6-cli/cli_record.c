@@ -99,10 +99,13 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 			in->event, pmc_profile_stack_count(p), path);
 	} else {
 		if (!strcmp(in->event, PMC_RECORD_OFF_CPU_EVENT))
+			/* Its self time is the kernel's schedule: the waiting function is
+			 * found by total. */
 			fprintf(stderr,
-				"pmcbench: recorded %llu waits off CPU (%.3f ms) into %s\n",
+				"pmcbench: recorded %llu waits off CPU (%.3f ms) into %s; by the "
+				"function that waited: pmcbench report --children %s\n",
 				(unsigned long long)pmc_profile_samples(p),
-				(double)pmc_profile_total(p) / 1e6, path);
+				(double)pmc_profile_total(p) / 1e6, path, path);
 		else if (!event_given && strncmp(in->event, "cycles", 6) != 0)
 			fprintf(stderr,
 				"pmcbench: cycles cannot be sampled on this machine (no hardware "
