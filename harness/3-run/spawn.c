@@ -281,10 +281,12 @@ fail:
 /* What a series of runs shares (pmc_spawner_new): opened once, not per run. */
 struct pmc_spawner {
 	int null_fd;
-	/* /proc/self/clear_refs and /proc/self/status, kept open: each run writes the one
+	/* /proc/self/clear_refs and /proc/self/statm, kept open: each run writes the one
 	 * and reads the other again (a read at offset 0 of a proc file makes it anew), so
 	 * only the path lookups are saved; -1 where /proc cannot be opened. */
-	int clear_refs_fd, status_fd;
+	int clear_refs_fd, statm_fd;
+	long page_kb;
+	long rss_before; /* our RSS in pages as the run's peak was reset, or -1 */
 	char *stack; /* the child's, reused: the parent waits until the child has exec'd */
 	/* The stderr capture file of the last run, emptied for the next (-1: none yet). It
 	 * is made anew when something may still write to it (capture_pgid below). */
@@ -315,8 +317,8 @@ void pmc_spawner_free(struct pmc_spawner *sp)
 		munmap(sp->stack, STACK_SIZE);
 	if (sp->capture_fd >= 0)
 		close(sp->capture_fd);
-	if (sp->status_fd >= 0)
-		close(sp->status_fd);
+	if (sp->statm_fd >= 0)
+		close(sp->statm_fd);
 	if (sp->clear_refs_fd >= 0)
 		close(sp->clear_refs_fd);
 	if (sp->null_fd >= 0)
@@ -331,17 +333,20 @@ int pmc_spawner_new(struct pmc_spawner **ret)
 
 	if (!sp)
 		return -ENOMEM;
-	sp->clear_refs_fd = sp->status_fd = sp->capture_fd = -1;
+	sp->clear_refs_fd = sp->statm_fd = sp->capture_fd = -1;
 	sp->peak_slack_kb = rss_slack_kb();
+	sp->page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	if (sp->page_kb < 1)
+		sp->page_kb = 4;
 	sp->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (sp->null_fd < 0) {
 		r = -errno;
 		goto fail;
 	}
-	/* Where /proc cannot do it, the peak stays (clear_refs) or is unknown (status),
+	/* Where /proc cannot do it, the peak stays (clear_refs) or is unknown (statm),
 	 * which only makes more commands' max-rss "not measured". */
 	sp->clear_refs_fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-	sp->status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	sp->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	/* Pages are touched only as used, and kept from run to run. */
 	sp->stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
@@ -356,34 +361,52 @@ fail:
 	return r;
 }
 
+/* This process's resident set in pages, the second field of /proc/self/statm (proc(5)),
+ * or -1 when it cannot be read. */
+static long own_rss_pages(const struct pmc_spawner *sp)
+{
+	char buf[128], *end;
+	long pages;
+	ssize_t n;
+
+	if (sp->statm_fd < 0)
+		return -1;
+	n = pread(sp->statm_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	strtol(buf, &end, 10);
+	pages = strtol(end, &end, 10);
+	return end > buf && pages >= 0 ? pages : -1;
+}
+
 /* Lowers this process's recorded peak RSS to its current RSS (clear_refs "5":
  * proc(5)), so that a child's exec keeps our RSS of now, not the largest we ever had,
- * in its ru_maxrss. */
-static void reset_own_peak(const struct pmc_spawner *sp)
+ * in its ru_maxrss; the RSS of now is kept for own_peak_rss_kb. */
+static void reset_own_peak(struct pmc_spawner *sp)
 {
+	sp->rss_before = own_rss_pages(sp);
 	if (sp->clear_refs_fd >= 0 && write(sp->clear_refs_fd, "5", 1) < 0) {
 		/* nothing: the peak stays, see pmc_spawner_new */
 	}
 }
 
-/* This process's peak resident set in KiB, VmHWM of /proc/self/status (the peak that
- * exec_mmap keeps for a child that exec's from our memory); 0 when it cannot be read. */
+/* The peak RSS in KiB that the child's exec kept from our memory, read once it has
+ * exec'd; 0 when it cannot be read. exec keeps the larger of our recorded peak and our
+ * RSS of then (fs/exec.c, exec_mmap: setmax_mm_hiwater_rss), and the reset made the
+ * peak our RSS of the reset (task_mmu.c, reset_mm_hiwater_rss). Between the two only the
+ * child ran in our memory, touching its stack and unmapping nothing; only a fall of the
+ * RSS (an unmap, or reclaim) records a peak (update_hiwater_rss). So the peak exec kept
+ * is the larger of our RSS at the reset and now, which VmHWM of /proc/self/status says
+ * too; statm costs a fraction of the time (status is made whole for each read). Reclaim
+ * of our pages within that window could leave the peak above both, by what it took. */
 static long own_peak_rss_kb(const struct pmc_spawner *sp)
 {
-	char buf[4096], *at;
-	long kb = 0;
-	ssize_t n;
+	long now = own_rss_pages(sp);
 
-	if (sp->status_fd < 0)
+	if (now < 0 || sp->rss_before < 0)
 		return 0;
-	n = pread(sp->status_fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	at = strstr(buf, "\nVmHWM:");
-	if (at)
-		kb = strtol(at + 7, NULL, 10);
-	return kb > 0 ? kb : 0;
+	return (now > sp->rss_before ? now : sp->rss_before) * sp->page_kb;
 }
 
 /* The capture file for the next run: the last one emptied, or a new one when the last
