@@ -48,8 +48,6 @@ static void trim_capture(int fd, off_t *punched)
 		*punched = end;
 }
 
-/* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
- * stderr capture file (capture_fd, or -1) while it runs. */
 /* The next tick's time after now (ticks at t0 + k * tick_ms), calling on_tick when one is
  * due; UINT64_MAX once there are none. */
 static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
@@ -65,8 +63,11 @@ static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
 	return next;
 }
 
-static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd, uint64_t t0,
-		      int *ret_status, struct rusage *ru, bool *ret_timed_out)
+/* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
+ * stderr capture file (capture_fd, or -1) while it runs. pidfd: the child's from clone,
+ * or -1 (made here when needed); closed here. */
+static int wait_child(pid_t pid, int pidfd, const struct pmc_spawn_opts *o, int capture_fd,
+		      uint64_t t0, int *ret_status, struct rusage *ru, bool *ret_timed_out)
 {
 	volatile sig_atomic_t *running = o->running, *stop = o->stop;
 	bool timed = o->timeout_s > 0, ticking = o->tick_ms > 0 && o->on_tick;
@@ -79,12 +80,13 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 	if (stop && *stop)
 		kill(-pid, SIGKILL);
 	if (timed || capture_fd >= 0 || ticking) {
-		int pidfd = o->timeout_by_polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = o->timeout_s * 1000 > 2e9 ? 2000000000 : (int)(o->timeout_s * 1000 + 0.5);
 		uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
 		bool expired = false;
 		off_t punched = 0;
 
+		if (pidfd < 0 && !o->timeout_by_polling)
+			pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd >= 0) {
 			for (;;) {
 				struct pollfd p = {.fd = pidfd, .events = POLLIN};
@@ -116,6 +118,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				trim_capture(capture_fd, &punched);
 			}
 			close(pidfd);
+			pidfd = -1;
 		} else if (timed || ticking) {
 			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
 			 * every millisecond rather than lose the timeout or the ticks. */
@@ -144,6 +147,8 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 			*ret_timed_out = true;
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	while (wait4(pid, ret_status, 0, ru) < 0) {
 		if (errno != EINTR) {
 			if (running)
@@ -157,15 +162,17 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 }
 
 /* The last bytes of the capture file into res, NUL bytes as spaces so the tail is a
- * string. */
-static void read_tail(int fd, struct pmc_spawn_result *res)
+ * string. Returns the file's size, or -1 when it cannot be told. */
+static off_t read_tail(int fd, struct pmc_spawn_result *res)
 {
 	struct stat st;
 	size_t n;
 	ssize_t got;
 
-	if (fstat(fd, &st) < 0 || st.st_size <= 0)
-		return;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (st.st_size <= 0)
+		return st.st_size;
 	n = (uint64_t)st.st_size < PMC_SPAWN_TAIL_MAX ? (size_t)st.st_size : PMC_SPAWN_TAIL_MAX;
 	got = pread(fd, res->stderr_tail, n, st.st_size - (off_t)n);
 	if (got < 0)
@@ -176,6 +183,7 @@ static void read_tail(int fd, struct pmc_spawn_result *res)
 	res->stderr_tail[got] = '\0';
 	res->stderr_tail_len = (size_t)got;
 	res->stderr_bytes = (uint64_t)st.st_size;
+	return st.st_size;
 }
 
 /* The soft RLIMIT_NOFILE the targets get (pmc_spawn_set_nofile); 0: this process's. */
@@ -293,6 +301,7 @@ struct pmc_spawner {
 	int capture_fd;
 	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
 	long peak_slack_kb; /* pmc_spawn_result.spawner_peak_slack_kb, found once */
+	pid_t pid; /* this process's (the /proc/self files above are its own too) */
 };
 
 /* pmc_spawn_result.spawner_peak_slack_kb for this machine. */
@@ -335,6 +344,7 @@ int pmc_spawner_new(struct pmc_spawner **ret)
 		return -ENOMEM;
 	sp->clear_refs_fd = sp->statm_fd = sp->capture_fd = -1;
 	sp->peak_slack_kb = rss_slack_kb();
+	sp->pid = getpid();
 	sp->page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	if (sp->page_kb < 1)
 		sp->page_kb = 4;
@@ -433,13 +443,15 @@ static int capture_file(struct pmc_spawner *sp)
 }
 
 /* Empties the capture file after its run: size and offset (the target's stderr shared
- * it) back to 0. One that cannot be emptied is dropped. */
-static void empty_capture(struct pmc_spawner *sp)
+ * it) back to 0. size: its size as read_tail found it, or -1. One that cannot be emptied
+ * is dropped. */
+static void empty_capture(struct pmc_spawner *sp, off_t size)
 {
 	struct stat st;
 
-	if (fstat(sp->capture_fd, &st) == 0 && st.st_size == 0 &&
-	    lseek(sp->capture_fd, 0, SEEK_CUR) == 0)
+	if (size < 0)
+		size = fstat(sp->capture_fd, &st) == 0 ? st.st_size : -1;
+	if (size == 0 && lseek(sp->capture_fd, 0, SEEK_CUR) == 0)
 		return;
 	if (ftruncate(sp->capture_fd, 0) < 0 || lseek(sp->capture_fd, 0, SEEK_SET) != 0) {
 		close(sp->capture_fd);
@@ -467,9 +479,11 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 {
 	struct child_args a = {.o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1};
 	struct pmc_spawn_result res = {0};
+	off_t capture_size = -1;
 	/* CLONE_FILES hands what the in_child hook opens to the parent. */
 	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
-	int status = 0, capture_fd = -1, r;
+	int status = 0, capture_fd = -1, pidfd = -1, r;
+	bool polls;
 	uint64_t t0;
 	pid_t pid;
 
@@ -501,13 +515,23 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 		CPU_ZERO_S(a.cpus_size, a.cpus);
 		CPU_SET_S((size_t)o->cpu, a.cpus_size, a.cpus);
 	}
+	/* The wait polls the child's pidfd (wait_child): the clone makes it, which saves a
+	 * pidfd_open. */
+	polls = (o->timeout_s > 0 || capture_fd >= 0 || (o->tick_ms > 0 && o->on_tick)) &&
+		!o->timeout_by_polling;
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
 	reset_own_peak(sp);
 	t0 = now_ns();
-	a.parent = getpid();
-	pid = clone(child, sp->stack + STACK_SIZE, flags, &a);
+	a.parent = sp->pid;
+	pid = clone(child, sp->stack + STACK_SIZE, flags | (polls ? CLONE_PIDFD : 0), &a, &pidfd);
+	if (pid < 0 && polls) {
+		/* A kernel before 5.2, or a filter, that refuses CLONE_PIDFD: the wait makes
+		 * its own, or polls without. */
+		pidfd = -1;
+		pid = clone(child, sp->stack + STACK_SIZE, flags, &a);
+	}
 	if (pid < 0) {
 		r = -errno;
 		goto out;
@@ -516,6 +540,8 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	if (capture_fd >= 0)
 		sp->capture_pgid = pid;
 	if (a.err) {
+		if (pidfd >= 0)
+			close(pidfd);
 		waitpid(pid, NULL, 0);
 		r = a.err;
 		goto out;
@@ -525,7 +551,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
 	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
-	r = wait_child(pid, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
+	r = wait_child(pid, pidfd, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
 	res.wall_ns = now_ns() - t0;
 	if (r < 0)
 		goto out;
@@ -536,12 +562,12 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 		res.exit_code = WEXITSTATUS(status);
 	}
 	if (capture_fd >= 0)
-		read_tail(capture_fd, &res);
+		capture_size = read_tail(capture_fd, &res);
 	*ret = res;
 out:
 	CPU_FREE(a.cpus);
 	if (capture_fd >= 0 && sp->capture_fd == capture_fd)
-		empty_capture(sp);
+		empty_capture(sp, capture_size);
 	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
 		close(a.in_fd);
 	return r;
