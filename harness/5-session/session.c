@@ -392,7 +392,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_session_benchmarks mb = {0};
 	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
 	struct pmc_event_list *events = NULL;
-	struct pmc_tracepoint_hold *held = NULL;
+	struct pmc_event_hold *held = NULL;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL;
 	enum pmc_decision d = PMC_DECISION_PASS;
@@ -438,7 +438,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 										    : NULL,
 					 spec, pr)) < 0)
 			goto out;
-		if ((r = pmc_tracepoints_hold(events, &held)) < 0) {
+		if ((r = pmc_events_hold(events, &held)) < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 			goto out;
 		}
@@ -609,7 +609,7 @@ out:
 	pmc_session_profiles_clear(&base_profiles);
 	pmc_session_benchmarks_clear(&mb);
 	pmc_session_seq_clear(&seq);
-	pmc_tracepoints_release(held);
+	pmc_events_release(held);
 	pmc_event_list_free(events);
 	pmc_result_free(base);
 	free(program);
