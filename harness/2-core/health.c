@@ -411,15 +411,20 @@ static int check_drift(const double *x, const double *t, const double *sorted, s
 	} else {
 		h->drift_p = 1;
 	}
-	h->drift_slope = theil_sen(x, t, m, sorted[m - 1] - sorted[0], y, tmp);
 	h->drift_runs = (size_t)span + 1;
+	h->checked_drift = true;
+	/* Only a significant trend is sized: a flag needs p < alpha, and its q-value after
+	 * pmc_health_adjust is no smaller. The slope's selection, some 64 passes over the
+	 * values, is most of a check's time. */
+	if (!(h->drift_p < p->alpha))
+		return 0;
+	h->drift_slope = theil_sen(x, t, m, sorted[m - 1] - sorted[0], y, tmp);
 	if (h->median != 0) {
 		h->drift_rel = h->drift_slope / fabs(h->median);
 		h->drift_total_rel = h->drift_rel * span;
 	}
 	h->drift_large = practical(h->drift_slope * span, h->median, p);
-	h->drift = h->drift_large && h->drift_p < p->alpha;
-	h->checked_drift = true;
+	h->drift = h->drift_large;
 	return 0;
 }
 
