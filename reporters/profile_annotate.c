@@ -185,7 +185,8 @@ static size_t text_width(const struct pmc_annotation *a, int addr_w, unsigned wi
 		if (strlen(in->text) > longest)
 			longest = strlen(in->text);
 		if (in->file)
-			s = 2 + pmc_report_width(base_name(in->file)) + 11 +
+			s = 2 + pmc_report_width(base_name(in->file)) +
+			    (size_t)snprintf(NULL, 0, ":%" PRIu32, in->line) +
 			    (in->inlined ? 3 + pmc_report_width(in->inlined) : 0);
 		if (s > source)
 			source = s;
