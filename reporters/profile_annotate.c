@@ -144,6 +144,21 @@ static void put_text(FILE *out, const char *text, size_t width, bool pad)
 		fprintf(out, "%-*s", pad ? (int)width : 0, text);
 }
 
+static void put_source(FILE *out, const struct pmc_annotation_insn *in, bool markdown)
+{
+	void (*esc)(FILE *, const char *) = markdown ? pmc_escape_md : pmc_escape_text;
+
+	if (!in->file)
+		return;
+	esc(out, base_name(in->file));
+	fprintf(out, ":%" PRIu32, in->line);
+	if (in->inlined) {
+		fputs(" (", out);
+		esc(out, in->inlined);
+		fputs(")", out);
+	}
+}
+
 static void put_row(FILE *out, const struct pmc_annotation *a, uint64_t total, size_t i,
 		    bool hot, int addr_w, size_t text_w)
 {
@@ -159,16 +174,9 @@ static void put_row(FILE *out, const struct pmc_annotation *a, uint64_t total, s
 	fprintf(out, "%7s %7s %c %*" PRIx64 "  ", fn_pct, all_pct, hot ? '*' : ' ', addr_w,
 		in->address);
 	put_text(out, in->text, text_w, in->file != NULL);
-	if (in->file) {
+	if (in->file)
 		fputs("  ", out);
-		pmc_escape_text(out, base_name(in->file));
-		fprintf(out, ":%" PRIu32, in->line);
-		if (in->inlined) {
-			fputs(" (", out);
-			pmc_escape_text(out, in->inlined);
-			fputs(")", out);
-		}
-	}
+	put_source(out, in, false);
 	putc('\n', out);
 }
 
@@ -251,5 +259,73 @@ int pmc_profile_report_annotate(FILE *out, const struct pmc_profile *p,
 		with, a->n);
 	if (a->outside)
 		put_outside(out, a, info->unit, width);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* The heaviest instruction of a lighter than (weight, index) before it in that order
+ * (heaviest first, then by address), or a->n when none with samples is left. */
+static size_t next_heaviest(const struct pmc_annotation *a, uint64_t weight, size_t index)
+{
+	size_t best = a->n;
+
+	for (size_t i = 0; i < a->n; i++) {
+		uint64_t w = a->insns[i].weight;
+
+		if (!w || w > weight || (w == weight && i <= index))
+			continue;
+		if (best == a->n || w > a->insns[best].weight)
+			best = i;
+	}
+	return best;
+}
+
+int pmc_profile_report_annotate_top(FILE *out, const struct pmc_annotation *a, size_t top,
+				    bool markdown)
+{
+	size_t first = next_heaviest(a, UINT64_MAX, 0), i, shown, text_w = 0;
+	int addr_w = snprintf(NULL, 0, "%" PRIx64, a->start + a->size);
+
+	if (first == a->n || !a->weight)
+		return 0;
+	/* The rows' instructions padded to the longest shown. */
+	for (i = first, shown = 0; i < a->n && shown < top; shown++) {
+		if (strlen(a->insns[i].text) > text_w)
+			text_w = strlen(a->insns[i].text);
+		i = next_heaviest(a, a->insns[i].weight, i);
+	}
+	if (markdown) {
+		fputs("\nHottest instructions of ", out);
+		pmc_escape_md_code(out, a->function);
+		fputs(" in the new profile (share of its samples):\n\n"
+		      "| share | address | instruction | source line |\n|---:|---|---|---|\n",
+		      out);
+	} else {
+		fputs("  hottest instructions of ", out);
+		pmc_escape_text(out, a->function);
+		fputs(" in the new profile (share of its samples):\n", out);
+	}
+	for (i = first, shown = 0; i < a->n && shown < top; shown++) {
+		const struct pmc_annotation_insn *in = &a->insns[i];
+		char pct[PMC_FMT_MAX];
+
+		pmc_fmt_percent(100.0 * (double)in->weight / (double)a->weight, false, pct,
+				sizeof(pct));
+		if (markdown) {
+			fprintf(out, "| %s | `%" PRIx64 "` | ", pct, in->address);
+			pmc_escape_md_code(out, in->text);
+			fputs(" | ", out);
+			put_source(out, in, true);
+			fputs(" |\n", out);
+		} else {
+			fprintf(out, "    %6s  %*" PRIx64 "  ", pct, addr_w, in->address);
+			if (in->file)
+				fprintf(out, "%-*s  ", (int)text_w, in->text);
+			else
+				fputs(in->text, out);
+			put_source(out, in, false);
+			putc('\n', out);
+		}
+		i = next_heaviest(a, in->weight, i);
+	}
 	return ferror(out) ? -EIO : 0;
 }

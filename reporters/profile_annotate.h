@@ -3,6 +3,8 @@
  * (harness/3-profile/annotate.h). */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct pmc_profile;
@@ -21,3 +23,11 @@ struct pmc_annotation;
  * by cutting the instruction's text. Returns 0 or -EIO. */
 int pmc_profile_report_annotate(FILE *out, const struct pmc_profile *p,
 				const struct pmc_annotation *a, unsigned width);
+
+/* The top instructions of a that weigh most (those with samples, at most top), for the
+ * explanation of a regression (docs/profile.md, "Profiles in the gate"): a line naming
+ * the function, then one row per instruction (its share of the function's samples, its
+ * address, its instruction, its FILE:LINE); a Markdown table with markdown. Writes
+ * nothing when no instruction has samples. Returns 0, -ENOMEM or -EIO. */
+int pmc_profile_report_annotate_top(FILE *out, const struct pmc_annotation *a, size_t top,
+				    bool markdown);

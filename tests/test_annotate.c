@@ -187,6 +187,59 @@ static void report_shares_and_hot_lines(void **state)
 	pmc_profile_free(p);
 }
 
+/* The top of a regression's explanation: the heaviest instructions first, ties by
+ * address, at most top, none without samples; in text and in Markdown. */
+static void top_instructions_heaviest_first(void **state)
+{
+	struct pmc_annotation_insn in[4] = {
+	    {.address = 0x100, .size = 3, .text = "movq %rdi, %rax", .file = "/s/f.c", .line = 6},
+	    {.address = 0x103, .size = 4, .text = "imulq %r8, %rcx", .file = "/s/f.c", .line = 7,
+	     .weight = 30, .samples = 3, .inlined = "chain"},
+	    {.address = 0x107, .size = 3, .text = "addq %rdi, %rcx", .file = "/s/f.c", .line = 8,
+	     .weight = 60, .samples = 6},
+	    {.address = 0x10a, .size = 2, .text = "ret", .file = "/s/f.c", .line = 9,
+	     .weight = 30, .samples = 1},
+	};
+	struct pmc_annotation a = {.function = "f_x", .object = "/bin/t", .start = 0x100,
+				   .size = 12, .insns = in, .n = 4, .self = 120, .weight = 120,
+				   .samples = 10};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 5, false), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(text,
+			    "  hottest instructions of f_x in the new profile (share of its "
+			    "samples):\n"
+			    "     50.0%  107  addq %rdi, %rcx  f.c:8\n"
+			    "     25.0%  103  imulq %r8, %rcx  f.c:7 (chain)\n"
+			    "     25.0%  10a  ret              f.c:9\n");
+	free(text);
+	text = NULL;
+	assert_non_null(out = open_memstream(&text, &len));
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 1, true), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(text, "\nHottest instructions of `f_x` in the new profile (share of "
+				  "its samples):\n\n"
+				  "| share | address | instruction | source line |\n"
+				  "|---:|---|---|---|\n"
+				  "| 50.0% | `107` | `addq %rdi, %rcx` | f.c:8 |\n");
+	free(text);
+	/* No samples at any instruction: nothing. */
+	for (size_t i = 0; i < 4; i++)
+		in[i].weight = 0;
+	a.weight = 0;
+	text = NULL;
+	assert_non_null(out = open_memstream(&text, &len));
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 3, false), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(len, 0);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +247,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(a_wrapping_sum_is_refused),
 	    cmocka_unit_test(known_bytes_disassemble),
 	    cmocka_unit_test(report_shares_and_hot_lines),
+	    cmocka_unit_test(top_instructions_heaviest_first),
 	};
 
 	pmc_test_args(argc, argv, tests);

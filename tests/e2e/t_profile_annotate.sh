@@ -94,3 +94,17 @@ json.dump(d, open(sys.argv[2], "w"))' p.json old.json || return 1
 	expect_exit 2 "$PMCBENCH" report --annotate outer --lines outer p.json || return 1
 	expect_one_line "$TMP/err" "two views"
 }
+
+# A failing gate's explanation shows the instructions of the function that grew, from the
+# new profile: $PMC_PROF_WORK's prof_cold does 6x the work, and its hottest instruction is
+# on the line of the loop inlined into it (tests/targets/prof_work.c, chain).
+test_gate_explanation_shows_the_culprits_instructions() {
+	need_disassembler
+	expect_exit 1 "$PMCBENCH" run -r 8 --profile -n old -c "$PMC_PROF_WORK 30000 10000" \
+		-n new -c "$PMC_PROF_WORK 30000 60000" --threshold task-clock=+1% --gate || return 1
+	expect_grep '^new: task-clock \+[0-9.]+% .* in prof_cold' "$TMP/out" || return 1
+	expect_grep '^  hottest instructions of prof_cold in the new profile \(share of its samples\):$' "$TMP/out" || return 1
+	loop=$(grep -n 'x = x \* 6364136223846793005UL' "$PMC_SRCDIR/tests/targets/prof_work.c" | cut -d: -f1)
+	sed -n '/^  hottest instructions of prof_cold/{n;p;}' "$TMP/out" >first
+	expect_grep "^ +[0-9.]+% +[0-9a-f]+  [a-z].*  prof_work\.c:$loop \(chain\)$" first
+}
