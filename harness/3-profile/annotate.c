@@ -12,6 +12,7 @@
 #include "elf/disasm.h"
 #include "elf/symbols.h"
 #include "profile/lines.h"
+#include "profile/names.h"
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 
@@ -91,7 +92,7 @@ static int function_self(const struct pmc_profile *p, const char *fn, uint64_t *
  * whose entries weigh most; *ret_hot is that object's heaviest address. */
 static int collect(const struct pmc_profile *p, const char *fn,
 		   const struct pmc_profile_line ***ret, size_t *ret_n, const char **ret_object,
-		   uint64_t *ret_hot)
+		   uint64_t *ret_hot, const char **ret_symbol)
 {
 	const struct pmc_profile_lines *t = pmc_profile_lines(p);
 	size_t n = pmc_profile_lines_count(t), k = 0;
@@ -129,20 +130,45 @@ static int collect(const struct pmc_profile *p, const char *fn,
 	*ret_n = k;
 	*ret_object = hot ? pmc_profile_frame(p, hot->frame)->object : NULL;
 	*ret_hot = hot ? hot->address : 0;
+	*ret_symbol = hot ? pmc_profile_frame(p, hot->frame)->symbol : NULL;
 	return 0;
 }
 
-/* The symbol of the object holding hot: its range into a. */
-static int symbol_range(struct pmc_annotation *a, uint64_t hot, char *err, size_t errlen)
+/* Whether the file's symbol sym is the profile's symbol want, as names.h names it. */
+static int same_symbol(const char *sym, const char *want, bool *ret)
+{
+	char *name = NULL;
+	int rc = pmc_profile_symbol_name(sym, &name);
+
+	if (rc < 0)
+		return rc;
+	*ret = want && strcmp(name ? name : sym, want) == 0;
+	free(name);
+	return 0;
+}
+
+/* The symbol of the object holding hot, which must be the one recorded (want): its
+ * range into a. */
+static int symbol_range(struct pmc_annotation *a, uint64_t hot, const char *want, char *err,
+			size_t errlen)
 {
 	struct pmc_symtab *st = NULL;
+	const char *sym;
+	bool same = false;
 	int rc = pmc_symtab_load(a->object, &st, err, errlen);
 
 	if (rc < 0)
 		return rc;
-	if (!pmc_symtab_lookup_range(st, hot, &a->start, &a->size)) {
-		pmc_err_set(err, errlen, "%s has no function at 0x%llx, where samples of %s ended",
-			    a->object, (unsigned long long)hot, a->function);
+	sym = pmc_symtab_lookup_range(st, hot, &a->start, &a->size);
+	if (sym && (rc = same_symbol(sym, want, &same)) < 0)
+		goto out;
+	rc = 0;
+	if (!same) {
+		pmc_err_set(err, errlen,
+			    "%s has %s%s%s at 0x%llx, where samples of %s ended: the file changed "
+			    "since the recording; record again",
+			    a->object, sym ? "the function '" : "no function", sym ? sym : "",
+			    sym ? "'" : "", (unsigned long long)hot, a->function);
 		rc = -ESTALE;
 	} else if (a->size > ANNOTATE_MAX_SIZE) {
 		pmc_err_set(err, errlen, "%s: the function at 0x%llx is %llu bytes, more than %u",
@@ -150,6 +176,7 @@ static int symbol_range(struct pmc_annotation *a, uint64_t hot, char *err, size_
 			    ANNOTATE_MAX_SIZE);
 		rc = -EFBIG;
 	}
+out:
 	pmc_symtab_free(st);
 	return rc;
 }
@@ -245,7 +272,7 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 {
 	const struct pmc_profile_line **e = NULL;
 	struct pmc_annotation *a = NULL;
-	const char *object;
+	const char *object, *symbol;
 	size_t k = 0;
 	uint64_t hot, self = 0;
 	int rc;
@@ -254,7 +281,7 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 		return -ENODATA;
 	if ((rc = function_self(p, fn, &self)) < 0)
 		return rc;
-	if ((rc = collect(p, fn, &e, &k, &object, &hot)) < 0)
+	if ((rc = collect(p, fn, &e, &k, &object, &hot, &symbol)) < 0)
 		return rc;
 	rc = -ESRCH;
 	if (!k)
@@ -267,7 +294,7 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 	    !(a->object = strdup(object)))
 		goto fail;
 	a->self = self;
-	if ((rc = symbol_range(a, hot, err, errlen)) < 0 || (rc = disassemble(a, err, errlen)) < 0 ||
+	if ((rc = symbol_range(a, hot, symbol, err, errlen)) < 0 || (rc = disassemble(a, err, errlen)) < 0 ||
 	    (rc = attribute(p, a, e, k, object)) < 0 || (rc = sources(a)) < 0)
 		goto fail;
 	free(e);

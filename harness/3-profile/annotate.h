@@ -53,9 +53,9 @@ int pmc_annotate_attribute(struct pmc_annotation_insn *insns, size_t n,
 /* The annotation of the function of p named fn (a display name) into *ret: of the object
  * and symbol where most of its samples ended. Returns 0; -ENODATA when p keeps no
  * addresses (an exact, imported or older profile); -ENOENT when no function of p is
- * named fn; -ESRCH when no sample ended in it (only a caller); -EMEDIUMTYPE when its code
- * is in no file ("[kernel]", "[vdso]", JIT code); -ESTALE when the file has no function
- * at its sampled address (changed since the recording); -ENOSYS when the build has no
+ * named fn (err left as it was) or its object's file is gone (err says so); -ESRCH when no sample ended in it (only a caller); -EMEDIUMTYPE when its code
+ * is in no file ("[kernel]", "[vdso]", JIT code); -ESTALE when the file's function at
+ * its hottest address is not the one recorded (changed since the recording); -ENOSYS when the build has no
  * disassembler; -EPROTONOSUPPORT for another machine than x86-64 and AArch64; -errno of
  * reading the object, or -ENOEXEC, each with one line in err; -ENOMEM. */
 int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc_annotation **ret,

@@ -92,7 +92,17 @@ json.dump(d, open(sys.argv[2], "w"))' p.json old.json || return 1
 	expect_exit 2 "$PMCBENCH" report --annotate outer --tree=caller p.json || return 1
 	expect_one_line "$TMP/err" "--annotate and --tree are two views" || return 1
 	expect_exit 2 "$PMCBENCH" report --annotate outer --lines outer p.json || return 1
-	expect_one_line "$TMP/err" "two views"
+	expect_one_line "$TMP/err" "two views" || return 1
+	# The code is read at report time: a program replaced by another since the
+	# recording, or gone, is said so, never shown as the function's code.
+	cp "$PMC_PROF_LINES" ./prog || return 1
+	expect_exit 0 "$PMCBENCH" record -o c.json -- ./prog 3000 || return 1
+	cp "$PMC_PROF_WORK" ./prog || return 1
+	expect_exit 2 "$PMCBENCH" report --annotate outer c.json || return 1
+	expect_one_line "$TMP/err" "prog has the function '[a-z_]+' at 0x[0-9a-f]+, where samples of outer ended: the file changed since the recording" || return 1
+	rm prog
+	expect_exit 2 "$PMCBENCH" report --annotate outer c.json || return 1
+	expect_one_line "$TMP/err" "prog: No such file or directory \(its object is gone since the recording\)"
 }
 
 # A failing gate's explanation shows the instructions of the function that grew, from the
