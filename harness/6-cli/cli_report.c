@@ -310,6 +310,11 @@ int pmc_cli_report(int argc, char **argv)
 			pmc_cli_error("--annotate and %s are two views: give one of them", other);
 			return PMC_EXIT_ERROR;
 		}
+		if (top_given) {
+			pmc_cli_error("--annotate shows every instruction of FUNC: --top applies to "
+				      "the function table");
+			return PMC_EXIT_ERROR;
+		}
 	}
 	if (annotate && !pmc_cli_report_annotate_possible())
 		return PMC_EXIT_ERROR;

@@ -93,6 +93,8 @@ json.dump(d, open(sys.argv[2], "w"))' p.json old.json || return 1
 	expect_one_line "$TMP/err" "--annotate and --tree are two views" || return 1
 	expect_exit 2 "$PMCBENCH" report --annotate outer --lines outer p.json || return 1
 	expect_one_line "$TMP/err" "two views" || return 1
+	expect_exit 2 "$PMCBENCH" report --annotate outer --top 3 p.json || return 1
+	expect_one_line "$TMP/err" "--annotate shows every instruction of FUNC: --top applies to the function table" || return 1
 	# The code is read at report time: a program replaced by another since the
 	# recording, or gone, is said so, never shown as the function's code.
 	cp "$PMC_PROF_LINES" ./prog || return 1
