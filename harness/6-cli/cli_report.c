@@ -354,6 +354,11 @@ int pmc_cli_report(int argc, char **argv)
 		goto out;
 	}
 	if (annotate) {
+		/* Paths and names may be UTF-8: in ASCII where the locale is not. */
+		if (pmc_cli_ascii_wrap(&stdout) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
 		code = pmc_cli_report_annotate(argv[optind], new_p, annotate);
 		goto out;
 	}

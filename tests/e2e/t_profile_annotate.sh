@@ -61,8 +61,14 @@ sys.exit(not s <= a < s + n)' "$addr" $start ||
 # without source lines, none invented.
 test_annotate_ascii_and_without_debug_info() {
 	need_disassembler
-	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_LINES" 3000 || return 1
+	# The program's path is UTF-8 ("dé"): shown so in a UTF-8 locale, in ASCII under C.
+	mkdir "$(printf 'd\303\251')" || return 1
+	cp "$PMC_PROF_LINES" "$(printf 'd\303\251')/prog" || return 1
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "./$(printf 'd\303\251')/prog" 3000 || return 1
+	LC_ALL=C.UTF-8 expect_exit 0 "$PMCBENCH" report --annotate outer p.json || return 1
+	expect_grep "^Instructions of outer in .*/$(printf 'd\303\251')/prog " "$TMP/out" || return 1
 	LC_ALL=C expect_exit 0 "$PMCBENCH" report --annotate outer p.json || return 1
+	expect_grep '^Instructions of outer in .*/d\?/prog ' "$TMP/out" || return 1
 	LC_ALL=C grep -q "$(printf '[\200-\377]')" "$TMP/out" && { fail "non-ASCII output"; return 1; }
 	if [ -z "${PMC_PROF_LINES_NODEBUG:-}" ]; then
 		skip "no objcopy: no program without its debug info"
