@@ -25,6 +25,7 @@ PACKAGE = {
     "csv": "libcsv-dev",
     "iberty": "libiberty-dev",
     "cmocka": "libcmocka-dev",
+    "capstone": "libcapstone-dev",
     "threads": None,
     "dl": None,
     "m": None,

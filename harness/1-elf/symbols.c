@@ -569,6 +569,17 @@ int pmc_symtab_vaddr(const struct pmc_symtab *t, uint64_t off, uint64_t *ret_vad
 
 const char *pmc_symtab_lookup(const struct pmc_symtab *t, uint64_t vaddr, uint64_t *ret_off)
 {
+	uint64_t start;
+	const char *name = pmc_symtab_lookup_range(t, vaddr, &start, NULL);
+
+	if (name && ret_off)
+		*ret_off = vaddr - start;
+	return name;
+}
+
+const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr,
+				    uint64_t *ret_start, uint64_t *ret_size)
+{
 	size_t lo = 0, hi;
 	const struct sym *s;
 
@@ -598,8 +609,10 @@ const char *pmc_symtab_lookup(const struct pmc_symtab *t, uint64_t vaddr, uint64
 	}
 	if (vaddr - s->addr >= s->size)
 		return NULL;
-	if (ret_off)
-		*ret_off = vaddr - s->addr;
+	if (ret_start)
+		*ret_start = s->addr;
+	if (ret_size)
+		*ret_size = s->size;
 	return s->str;
 }
 

@@ -40,6 +40,11 @@ int pmc_symtab_vaddr(const struct pmc_symtab *t, uint64_t off, uint64_t *ret_vad
  * The name is the symbol's, as the file spells it (not demangled). */
 const char *pmc_symtab_lookup(const struct pmc_symtab *t, uint64_t vaddr, uint64_t *ret_off);
 
+/* pmc_symtab_lookup(), with the function's start and size (either may be NULL): the
+ * addresses its samples and its code lie in (report --annotate). */
+const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr,
+				    uint64_t *ret_start, uint64_t *ret_size);
+
 /* Function symbols loaded. */
 size_t pmc_symtab_count(const struct pmc_symtab *t);
 

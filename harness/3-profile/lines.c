@@ -210,6 +210,41 @@ static void source_of(struct object *o, uint64_t vaddr, struct pmc_profile_line 
 	inline_of(o, addr, l, bufs[1], PATH_MAX);
 }
 
+struct pmc_lines_object {
+	struct object o;
+	char bufs[2][PATH_MAX];
+};
+
+int pmc_lines_object_open(const char *path, struct pmc_lines_object **ret)
+{
+	struct pmc_lines_object *lo = calloc(1, sizeof(*lo));
+
+	if (!lo)
+		return -ENOMEM;
+	if (object_open(path, &lo->o) < 0) {
+		free(lo);
+		return -ENOMEM;
+	}
+	*ret = lo;
+	return 0;
+}
+
+void pmc_lines_object_source(struct pmc_lines_object *lo, uint64_t vaddr,
+			     struct pmc_profile_line *ret)
+{
+	ret->file = ret->inlined = ret->call_file = NULL;
+	ret->line = ret->call_line = 0;
+	source_of(&lo->o, vaddr, ret, lo->bufs);
+}
+
+void pmc_lines_object_close(struct pmc_lines_object *lo)
+{
+	if (!lo)
+		return;
+	dwfl_end(lo->o.dwfl);
+	free(lo);
+}
+
 /* Entries by object, then address: a function's addresses in a row, so that inline_of
  * finds its DIE once per function. */
 struct order {

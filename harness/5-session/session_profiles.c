@@ -14,7 +14,10 @@
 #include "base/atomic_file.h"
 #include "base/grow.h"
 #include "base/slug.h"
+#include "elf/disasm.h"
+#include "profile/annotate.h"
 #include "profile/profile.h"
+#include "profile/profile_lines.h"
 #include "profile/record.h"
 #include "run/runner.h"
 #include "run/spawn.h"
@@ -25,11 +28,14 @@
 #include "pmcbench/result.h"
 #include "reporters/escape.h"
 #include "reporters/compare_cells.h"
+#include "reporters/profile_annotate.h"
 #include "reporters/profile_report.h"
 #include "session/session.h"
 
 /* Where the profiles of a run saved without -o go. */
 #define PROFILES_DEFAULT_DIR "pmcbench.profiles"
+/* The culprit's instructions a regression's explanation shows. */
+#define EXPLAIN_INSNS 3
 
 extern char **environ;
 
@@ -369,6 +375,34 @@ int pmc_session_write_flamegraph(const char *path, const struct pmc_profile *old
 	return r;
 }
 
+/* The hottest instructions of the function whose part of the change is the largest
+ * growth clear of sampling error (docs/profile.md, "Profiles in the gate"), from the new
+ * profile's addresses and its object's code: nothing where they cannot be had (an exact
+ * or older profile, no disassembler, the object gone). */
+static void explain_instructions(FILE *out, const struct pmc_profile *old_p,
+				 const struct pmc_profile *new_p, const struct pmc_cmp_row *row,
+				 bool markdown)
+{
+	struct pmc_profile_delta *d = NULL;
+	struct pmc_annotation *a = NULL;
+	const char *culprit = NULL;
+	size_t n = 0;
+
+	if (!pmc_profile_lines(new_p) || !pmc_disasm_available() ||
+	    pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
+	    pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE ||
+	    pmc_profile_attribute(old_p, new_p, row->old.median, row->new.median, &d, &n) < 0)
+		return;
+	/* Sorted by part, largest first: the first clear growth. */
+	for (size_t i = 0; i < n && !culprit; i++)
+		if (d[i].clear && d[i].delta > 0)
+			culprit = d[i].name;
+	if (culprit && pmc_profile_annotate(new_p, culprit, &a, NULL, 0) == 0)
+		pmc_profile_report_annotate_top(out, a, EXPLAIN_INSNS, markdown);
+	pmc_annotation_free(a);
+	pmc_profile_deltas_free(d, n);
+}
+
 void pmc_session_profiles_explain(const struct pmc_comparison *c,
 				  const struct pmc_session_profiles *old_ps,
 				  const struct pmc_session_profiles *new_ps, const char *ref_name,
@@ -413,6 +447,8 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 			out, old_p, new_p, row->metric, row->new_m ? row->new_m->unit : NULL,
 			row->old.median, row->new.median, cells.change, 5, markdown) < 0)
 			fprintf(out, "the profiles cannot divide this change\n");
+		else
+			explain_instructions(out, old_p, new_p, row, markdown);
 		/* The graph goes with an explanation: not under max-rss of a time profile. */
 		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
 		    pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE)

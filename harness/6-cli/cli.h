@@ -34,6 +34,10 @@ int pmc_cli_report(int argc, char **argv);
 struct pmc_profile;
 /* report --lines FUNC (cli_report_lines.c): the exit status. */
 int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const char *fn);
+/* report --annotate FUNC (cli_report_lines.c): the exit status. The check before the
+ * profile is read: whether this build can disassemble (one line saying how, if not). */
+int pmc_cli_report_annotate(const char *path, const struct pmc_profile *p, const char *fn);
+bool pmc_cli_report_annotate_possible(void);
 /* One line: no function FN in the profile at path (given to option), with "did you
  * mean" among its functions. */
 void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile *p,

@@ -23,6 +23,7 @@ static void help(FILE *out)
 		"Usage: pmcbench report [OPTIONS] PROFILE\n"
 		"       pmcbench report --diff [OPTIONS] OLD NEW\n"
 		"       pmcbench report --lines=FUNC PROFILE\n"
+		"       pmcbench report --annotate=FUNC PROFILE\n"
 		"       pmcbench report --tree=caller|callee [--function=FUNC] PROFILE\n"
 		"Show where a profile written by 'pmcbench record' (or 'run --profile') spent\n"
 		"its event: the functions by self and total share, like 'perf report'.\n"
@@ -48,6 +49,9 @@ static void help(FILE *out)
 		"      --lines=FUNC       the samples of function FUNC by source line (and the\n"
 		"                         function inlined there), from the line table of its\n"
 		"                         object (built with -g) read when it was recorded\n"
+		"      --annotate=FUNC    the instructions of function FUNC, each with its share\n"
+		"                         of FUNC's samples and of the profile, and its source\n"
+		"                         line (perf annotate), disassembled from its object\n"
 		"      --children         order the functions by total (with what they call), as\n"
 		"                         perf report --children; with --tree=callee, each\n"
 		"                         function's total split by its callers\n"
@@ -86,6 +90,7 @@ enum {
 	OPT_MIN_WIDTH,
 	OPT_BY,
 	OPT_LINES,
+	OPT_ANNOTATE,
 	OPT_TREE,
 	OPT_FUNCTION,
 	OPT_CHILDREN,
@@ -106,6 +111,7 @@ static const struct option long_opts[] = {
     {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
     {"by", required_argument, NULL, OPT_BY},
     {"lines", required_argument, NULL, OPT_LINES},
+    {"annotate", required_argument, NULL, OPT_ANNOTATE},
     {"tree", required_argument, NULL, OPT_TREE},
     {"function", required_argument, NULL, OPT_FUNCTION},
     {"children", no_argument, NULL, OPT_CHILDREN},
@@ -176,7 +182,7 @@ int pmc_cli_report(int argc, char **argv)
 {
 	struct pmc_profile *old_p = NULL, *new_p = NULL;
 	struct pmc_flame_view view = {0};
-	const char *svg = NULL, *look = NULL, *lines = NULL, *function = NULL;
+	const char *svg = NULL, *look = NULL, *lines = NULL, *function = NULL, *annotate = NULL;
 	bool folded = false, diff = false, top_given = false, by_given = false;
 	bool tree_given = false, children = false;
 	struct pmc_profile_tree_view tree = {.percent_limit = -1};
@@ -235,6 +241,9 @@ int pmc_cli_report(int argc, char **argv)
 		case OPT_LINES:
 			lines = optarg;
 			break;
+		case OPT_ANNOTATE:
+			annotate = optarg;
+			break;
 		case OPT_TREE:
 			if (pmc_profile_tree_kind_parse(optarg, &tree.kind) < 0) {
 				pmc_cli_error("--tree: '%s' is not a call tree; give caller (from "
@@ -292,6 +301,23 @@ int pmc_cli_report(int argc, char **argv)
 		pmc_cli_error("--lines and --by are two views of one profile: give one of them");
 		return PMC_EXIT_ERROR;
 	}
+	if (annotate) {
+		const char *other = tree_given ? "--tree" : children ? "--children" : NULL;
+
+		if (refuse_with("--annotate", diff, folded, svg, by_given, lines) < 0)
+			return PMC_EXIT_ERROR;
+		if (other) {
+			pmc_cli_error("--annotate and %s are two views: give one of them", other);
+			return PMC_EXIT_ERROR;
+		}
+		if (top_given) {
+			pmc_cli_error("--annotate shows every instruction of FUNC: --top applies to "
+				      "the function table");
+			return PMC_EXIT_ERROR;
+		}
+	}
+	if (annotate && !pmc_cli_report_annotate_possible())
+		return PMC_EXIT_ERROR;
 	if ((function || limit >= 0) && !tree_given) {
 		pmc_cli_error("%s shapes the call tree: give --tree=caller or --tree=callee too",
 			      function ? "--function" : "--percent-limit");
@@ -325,6 +351,15 @@ int pmc_cli_report(int argc, char **argv)
 		goto out;
 	if (lines) {
 		code = pmc_cli_report_lines(argv[optind], new_p, lines);
+		goto out;
+	}
+	if (annotate) {
+		/* Paths and names may be UTF-8: in ASCII where the locale is not. */
+		if (pmc_cli_ascii_wrap(&stdout) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+		code = pmc_cli_report_annotate(argv[optind], new_p, annotate);
 		goto out;
 	}
 

@@ -1,12 +1,16 @@
-/* `pmcbench report --lines FUNC PROFILE` (docs/profile.md, "Source lines"): the
- * reporter's table, or one line saying why there is none. */
+/* `pmcbench report --lines FUNC PROFILE` (docs/profile.md, "Source lines") and
+ * `report --annotate FUNC PROFILE` ("Instructions"): the reporter's table, or one line
+ * saying why there is none. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/suggest.h"
 #include "cli/cli.h"
+#include "elf/disasm.h"
+#include "profile/annotate.h"
 #include "profile/profile.h"
+#include "reporters/profile_annotate.h"
 #include "reporters/profile_lines.h"
 
 void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile *p,
@@ -55,4 +59,82 @@ int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const ch
 		pmc_cli_error("report: cannot write to standard output: %s", strerror(-r));
 	}
 	return PMC_EXIT_ERROR;
+}
+
+bool pmc_cli_report_annotate_possible(void)
+{
+	if (pmc_disasm_available())
+		return true;
+	pmc_cli_error("report --annotate: this pmcbench was built without Capstone, the "
+		      "disassembler: install it (Debian: apt-get install libcapstone-dev) and "
+		      "build again (meson setup -Dcapstone=enabled)");
+	return false;
+}
+
+/* The one line of an annotation that could not be made (rc of pmc_profile_annotate). */
+static void annotate_error(const char *path, const struct pmc_profile *p, const char *fn, int rc,
+			   const char *err)
+{
+	switch (rc) {
+	case -ENODATA:
+		pmc_cli_error("report --annotate: %s keeps no sampled addresses (an exact, imported "
+			      "or older profile): record it again with 'pmcbench record -o FILE -- "
+			      "COMMAND'",
+			      path);
+		break;
+	case -ENOENT:
+		if (!*err) {
+			pmc_cli_report_unknown_function(path, p, "--annotate", fn);
+			break;
+		}
+		pmc_cli_error("report --annotate: %s (its object is gone since the recording)",
+			      err);
+		break;
+	case -ESRCH:
+		pmc_cli_error("report --annotate: no sample of %s ended in '%s' (it is only a "
+			      "caller): 'pmcbench report --tree=caller --function=%s %s' shows what "
+			      "it calls",
+			      path, fn, fn, path);
+		break;
+	case -EMEDIUMTYPE:
+		pmc_cli_error("report --annotate: the code of '%s' is in no file pmcbench can "
+			      "read (the kernel, the vdso or JIT code)",
+			      fn);
+		break;
+	case -EPROTONOSUPPORT:
+		pmc_cli_error("report --annotate: '%s' is code of a machine pmcbench does not "
+			      "disassemble (x86-64 and AArch64 only)",
+			      fn);
+		break;
+	case -ENOSYS:
+		pmc_cli_report_annotate_possible();
+		break;
+	case -ENOMEM:
+		pmc_cli_error("out of memory");
+		break;
+	default:
+		pmc_cli_error("report --annotate: %s",
+			      *err ? err : "cannot write to standard output");
+	}
+}
+
+int pmc_cli_report_annotate(const char *path, const struct pmc_profile *p, const char *fn)
+{
+	struct pmc_annotation *a = NULL;
+	char err[1024] = "";
+	int r = pmc_profile_annotate(p, fn, &a, err, sizeof(err));
+
+	if (r < 0) {
+		annotate_error(path, p, fn, r, err);
+		return PMC_EXIT_ERROR;
+	}
+	r = pmc_profile_report_annotate(stdout, p, a, pmc_session_stream_width(stdout));
+	if (r == 0)
+		r = pmc_session_stream_flush(stdout);
+	pmc_annotation_free(a);
+	if (r < 0) {
+		pmc_cli_error("report: cannot write to standard output: %s", strerror(-r));
+		return PMC_EXIT_ERROR;
+	}
+	return PMC_EXIT_OK;
 }

@@ -93,15 +93,19 @@ EOF
 # The example workflow with this repository's build and benchmark (its inputs replaced,
 # the rest as shipped), into $U/bench.yml.
 action_workflow() {
-	# The benchmark program links this build's static library (pmcbench.pc's libraries).
-	local lib
-	lib=$(cd "$(dirname "$PMCBENCH")/.." && pwd)/libpmcbench.a
+	# The benchmark program links this build's static library (pmcbench.pc's libraries,
+	# with Capstone where the build has it: report --annotate's disassembler).
+	local lib build extra=""
+	build=$(cd "$(dirname "$PMCBENCH")/../.." && pwd)
+	lib=$build/harness/libpmcbench.a
 	[ -f "$lib" ] || skip "no $lib to link a benchmark program with"
-	python3 - "$PMC_SRCDIR/ci/examples/github-actions.yml" "$U/bench.yml" "$PMC_SRCDIR/include" "$lib" <<'PY'
+	grep -q '^Requires.private:.*capstone' "$build/meson-private/pmcbench.pc" 2>/dev/null &&
+		extra=-lcapstone
+	python3 - "$PMC_SRCDIR/ci/examples/github-actions.yml" "$U/bench.yml" "$PMC_SRCDIR/include" "$lib" "$extra" <<'PY'
 import sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
 mb = (f"cc -O1 -o mb mb.c -I{sys.argv[3]} {sys.argv[4]} -ljansson -lelf -ldw -lcsv "
-      "-liberty -lm -pthread -ldl")
+      f"-liberty {sys.argv[5]} -lm -pthread -ldl")
 for job in wf["jobs"].values():
     for step in job["steps"]:
         if step.get("uses", "").startswith("OWNER/pmcbench@"):
