@@ -590,7 +590,7 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 
 size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
 {
-	const char *const *primary = pmc_metric_primary_order(pmc_result_cpu_share(r));
+	const char *const *primary = pmc_result_primary(r);
 	size_t best = ref;
 
 	for (size_t p = 0; primary[p]; p++) {

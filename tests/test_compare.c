@@ -2316,6 +2316,89 @@ static void test_row_getters_of_a_missing_row(void **state)
 	pmc_result_free(b);
 }
 
+/* A result of benchmark "x": N runs of CPU time 10% of wall (task-clock, wall-time
+ * around them), whose switches, when vol >= 0, sum to vol voluntary and invol
+ * involuntary (all in its first run); vol < 0: not known, as in an older file. */
+static struct pmc_result *cpu_use_result(double wall, long vol, long invol)
+{
+	struct pmc_result *r = result();
+	struct pmc_benchmark *b = t_bench(r, "x", NULL);
+
+	for (size_t i = 0; i < N; i++) {
+		struct pmc_run_info run = {
+		    .switches = vol >= 0,
+		    .voluntary_switches = i == 0 && vol > 0 ? (uint64_t)vol : 0,
+		    .involuntary_switches = i == 0 && invol > 0 ? (uint64_t)invol : 0,
+		};
+
+		assert_int_equal(pmc_benchmark_add_run(b, &run), 0);
+	}
+	put_around(r, "x", "task-clock", N, wall / 10, 0.01);
+	put_around(r, "x", "wall-time", N, wall, 0.01);
+	return r;
+}
+
+/* The metric the headline of a against b is on, and where its rule is used alike: the
+ * fastest command's and the progress line's. */
+static const char *headline_metric(const struct pmc_result *a, const struct pmc_result *b)
+{
+	struct pmc_comparison *c = compare_ok(a, b, NULL);
+	const struct pmc_cmp_row *row = pmc_comparison_headline(c);
+	const char *metric;
+
+	assert_non_null(row);
+	metric = row->metric;
+	assert_string_equal(pmc_comparison_primary(c)[0], metric);
+	assert_int_equal(pmc_metric_primary_waits(pmc_comparison_primary(c)),
+			 strcmp(metric, "wall-time") == 0);
+	pmc_comparison_free(c);
+	return metric;
+}
+
+/* docs/compare.md, "The headline": a command under a fifth of a CPU that was preempted
+ * more often than it blocked (a busy one on a loaded machine) keeps its CPU time; one
+ * that blocked (a sleep) is answered in wall-time; without switch counts, the share alone
+ * decides, as before they were recorded. */
+static void test_headline_tells_waiting_from_preempted(void **state)
+{
+	struct pmc_result *busy = cpu_use_result(1e7, 2, 30), *busy2 = cpu_use_result(2e7, 2, 30);
+	struct pmc_result *sleep = cpu_use_result(1e7, 1, 0), *sleep2 = cpu_use_result(5e7, 1, 0);
+	struct pmc_result *old = cpu_use_result(1e7, -1, 0), *old2 = cpu_use_result(5e7, -1, 0);
+
+	(void)state;
+	assert_string_equal(headline_metric(busy, busy2), "task-clock");
+	assert_string_equal(pmc_benchmark_primary(&busy->benchmarks[0])[0], "task-clock");
+	assert_string_equal(pmc_result_primary(busy)[0], "task-clock");
+	assert_true(pmc_benchmark_cpu_use(&busy->benchmarks[0]).switches);
+	assert_int_equal(pmc_benchmark_cpu_use(&busy->benchmarks[0]).involuntary, 30);
+
+	assert_string_equal(headline_metric(sleep, sleep2), "wall-time");
+	assert_string_equal(pmc_benchmark_primary(&sleep->benchmarks[0])[0], "wall-time");
+	assert_string_equal(pmc_result_primary(sleep)[0], "wall-time");
+
+	assert_string_equal(headline_metric(old, old2), "wall-time");
+	assert_false(pmc_benchmark_cpu_use(&old->benchmarks[0]).switches);
+	assert_string_equal(pmc_result_primary(old)[0], "wall-time");
+
+	/* One side that waits is enough, either side, as one under a fifth was. */
+	assert_string_equal(headline_metric(busy, sleep2), "wall-time");
+	assert_string_equal(headline_metric(sleep, busy2), "wall-time");
+
+	/* A run without counts among runs with them: not known, the share decides. */
+	busy->benchmarks[0].runs[N - 1].switches = false;
+	assert_string_equal(headline_metric(busy, busy2), "wall-time");
+	assert_string_equal(pmc_benchmark_primary(&busy->benchmarks[0])[0], "wall-time");
+
+	/* No benchmark: nothing known, task-clock first. */
+	assert_string_equal(pmc_benchmark_primary(NULL)[0], "task-clock");
+	pmc_result_free(busy);
+	pmc_result_free(busy2);
+	pmc_result_free(sleep);
+	pmc_result_free(sleep2);
+	pmc_result_free(old);
+	pmc_result_free(old2);
+}
+
 /* Options from a newer header with a field this library does not know are refused; an
  * older, shorter struct gets the defaults for what it lacks. */
 static void test_options_size(void **state)
@@ -2386,6 +2469,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_options_size),
 	    cmocka_unit_test(test_threshold_parse_good),
 	    cmocka_unit_test(test_threshold_parse_bad),
+	    cmocka_unit_test(test_headline_tells_waiting_from_preempted),
 	    cmocka_unit_test(test_threshold_args),
 	    cmocka_unit_test(test_thresholds_file),
 	    cmocka_unit_test(test_thresholds_file_order_with_names_and_globs),

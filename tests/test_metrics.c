@@ -630,6 +630,43 @@ static void tracepoint_ids_and_syscall_total(void **state)
 	pmc_result_free(res);
 }
 
+/* The headline's rule (docs/compare.md, "The headline"): under a fifth of a CPU, commands
+ * mostly wait unless their switch counts say they were preempted more often than they
+ * blocked; without the counts, the share alone. */
+static void mostly_waits_tells_waiting_from_preempted(void **state)
+{
+	struct pmc_cpu_use preempted = {
+	    .share = 0.1, .switches = true, .voluntary = 2, .involuntary = 30};
+	struct pmc_cpu_use sleeps = {.share = 0.1, .switches = true, .voluntary = 1};
+	struct pmc_cpu_use tie = {
+	    .share = 0.1, .switches = true, .voluntary = 16, .involuntary = 16};
+	struct pmc_cpu_use unknown = {.share = 0.1};
+	struct pmc_cpu_use busy = {.share = 0.5};
+	struct pmc_cpu_use busy_blocking = {.share = 0.5, .switches = true, .voluntary = 100};
+	struct pmc_cpu_use nothing = {.share = NAN, .switches = true, .voluntary = 5};
+
+	(void)state;
+	assert_false(pmc_metric_mostly_waits(&preempted));
+	assert_true(pmc_metric_mostly_waits(&sleeps));
+	assert_true(pmc_metric_mostly_waits(&tie));
+	assert_true(pmc_metric_mostly_waits(&unknown));
+	assert_false(pmc_metric_mostly_waits(&busy));
+	assert_false(pmc_metric_mostly_waits(&busy_blocking));
+	assert_false(pmc_metric_mostly_waits(&nothing));
+	assert_false(pmc_metric_mostly_waits(NULL));
+	/* Just under and at the limit. */
+	unknown.share = PMC_PRIMARY_MIN_CPU_SHARE - 1e-9;
+	assert_true(pmc_metric_mostly_waits(&unknown));
+	unknown.share = PMC_PRIMARY_MIN_CPU_SHARE;
+	assert_false(pmc_metric_mostly_waits(&unknown));
+
+	assert_string_equal(pmc_metric_primary_order(true)[0], "wall-time");
+	assert_true(pmc_metric_primary_waits(pmc_metric_primary_order(true)));
+	assert_string_equal(pmc_metric_primary_order(false)[0], "task-clock");
+	assert_string_equal(pmc_metric_primary_order(false)[1], "cpu-time");
+	assert_false(pmc_metric_primary_waits(pmc_metric_primary_order(false)));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -644,6 +681,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(every_valgrind_metric_is_in_the_registry),
 	    cmocka_unit_test(default_events_group_the_ratio_inputs),
 	    cmocka_unit_test(tracepoint_ids_and_syscall_total),
+	    cmocka_unit_test(mostly_waits_tells_waiting_from_preempted),
 	    DERIVE_TESTS};
 
 	pmc_test_args(argc, argv, tests);

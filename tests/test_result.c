@@ -280,6 +280,11 @@ static void assert_results_equal(const struct pmc_result *a, const struct pmc_re
 			assert_int_equal(x->runs[k].term_signal, y->runs[k].term_signal);
 			assert_int_equal(x->runs[k].timed_out, y->runs[k].timed_out);
 			assert_int_equal(x->runs[k].iterations, y->runs[k].iterations);
+			assert_int_equal(x->runs[k].switches, y->runs[k].switches);
+			assert_int_equal(x->runs[k].voluntary_switches,
+					 y->runs[k].voluntary_switches);
+			assert_int_equal(x->runs[k].involuntary_switches,
+					 y->runs[k].involuntary_switches);
 		}
 		assert_int_equal(x->nmetrics, y->nmetrics);
 		for (size_t j = 0; j < x->nmetrics; j++) {
@@ -1283,6 +1288,10 @@ static void the_documented_example_loads(void **state)
 	assert_int_equal(b->runs[2].exit_code, -1);
 	assert_int_equal(b->runs[2].term_signal, 9);
 	assert_true(b->runs[2].timed_out);
+	assert_true(b->runs[0].switches && b->runs[2].switches);
+	assert_int_equal(b->runs[1].voluntary_switches, 1);
+	assert_int_equal(b->runs[1].involuntary_switches, 5);
+	assert_int_equal(b->runs[2].involuntary_switches, 0);
 
 	m = pmc_benchmark_find_metric(b, "task-clock");
 	assert_non_null(m);
@@ -2004,6 +2013,85 @@ static char *refused(const char *text, size_t len, const char *path)
 	return err;
 }
 
+/* A run's context switches (docs/result-schema.md): both counts, 0 included, beyond a
+ * double's 53 bits, read back; a run without them writes neither and loads as not known,
+ * as do the runs of a file written before they were recorded; one without the other, or
+ * a count that is not a whole number from 0, is refused. */
+static void context_switches_round_trip(void **state)
+{
+	struct pmc_result *a = t_result("perf"), *b = NULL;
+	struct pmc_benchmark *bm = t_bench(a, "sleep", NULL);
+	struct pmc_metric *m = t_metric(bm, "wall-time");
+	struct pmc_run_info runs[3] = {
+	    {.switches = true, .voluntary_switches = 3, .involuntary_switches = 9007199254740993u},
+	    {.switches = true},
+	    {.exit_code = 0},
+	};
+	char *path = path_in_dir(tmpdir, "switches.json"), *text, *bad, err[512] = "";
+	int rc;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(pmc_benchmark_add_run(bm, &runs[i]), 0);
+		assert_int_equal(pmc_metric_append(m, 1e7, NULL), 0);
+	}
+	rc = pmc_result_save(a, path, err, sizeof(err));
+	if (rc)
+		fail_msg("save: %s", err);
+	text = read_text(path);
+	assert_contains(text, "{\"exit_code\":0,\"voluntary_switches\":3,"
+			      "\"involuntary_switches\":9007199254740993}");
+	assert_contains(text, "{\"exit_code\":0,\"voluntary_switches\":0,"
+			      "\"involuntary_switches\":0},{\"exit_code\":0}]");
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	assert_results_equal(a, b);
+	assert_true(b->benchmarks[0].runs[1].switches);
+	assert_false(b->benchmarks[0].runs[2].switches);
+	pmc_result_free(b);
+	b = NULL;
+
+	bad = replaced(text, ",\"involuntary_switches\":0}", "}");
+	write_text(path, bad, strlen(bad));
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "benchmarks[0].runs[1]: a run has voluntary_switches without "
+			     "involuntary_switches; " REGEN);
+	free(bad);
+	bad = replaced(text, "\"voluntary_switches\":3", "\"voluntary_switches\":-3");
+	write_text(path, bad, strlen(bad));
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "benchmarks[0].runs[0].voluntary_switches: expected a whole number "
+			     "from 0, found -3; " REGEN);
+	free(bad);
+	bad = replaced(text, "\"voluntary_switches\":3", "\"voluntary_switches\":\"3\"");
+	write_text(path, bad, strlen(bad));
+	assert_int_equal(pmc_result_load(path, &b, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "benchmarks[0].runs[0].voluntary_switches: expected a whole number");
+	assert_null(b);
+	free(bad);
+	free(text);
+
+	/* The runs of an older file, without them: not known, never 0. */
+	write_text(path, base_doc, strlen(base_doc));
+	rc = pmc_result_load(path, &b, err, sizeof(err));
+	if (rc)
+		fail_msg("load: %s", err);
+	assert_int_equal(b->benchmarks[0].nruns, 2);
+	assert_false(b->benchmarks[0].runs[0].switches);
+	assert_false(b->benchmarks[0].runs[1].switches);
+	pmc_result_free(b);
+
+	/* Counts JSON readers cannot hold are refused when saving. */
+	a->benchmarks[0].runs[0].involuntary_switches = UINT64_MAX;
+	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "run 0 has 3 voluntary and 18446744073709551615 involuntary context "
+			     "switches, beyond 2^63 - 1");
+	unlink(path);
+	free(path);
+	pmc_result_free(a);
+}
+
 /* A schema error: exactly "<file>: <message>". */
 static void expect_schema_error(const char *text, size_t len, const char *message)
 {
@@ -2295,6 +2383,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(skipped_benchmarks_round_trip),
 	    cmocka_unit_test(incomplete_round_trips),
 	    cmocka_unit_test(processes_and_loop_overhead_round_trip),
+	    cmocka_unit_test(context_switches_round_trip),
 	    cmocka_unit_test(bad_documents_name_file_place_and_fix),
 	    cmocka_unit_test(summaries_are_skipped_wherever_they_are),
 	    cmocka_unit_test(truncated_and_empty_files_are_refused),

@@ -317,26 +317,50 @@ static double min_or_nan(const struct pmc_benchmark *b, const char *id)
 	return min;
 }
 
-double pmc_benchmark_cpu_share(const struct pmc_benchmark *b)
+/* The context switches of runs[0..n) into use, summed, when every run has them. */
+static void add_switches(struct pmc_cpu_use *use, const struct pmc_run_info *runs, size_t n)
+{
+	use->switches = n > 0;
+	use->voluntary = use->involuntary = 0;
+	for (size_t i = 0; i < n && use->switches; i++) {
+		use->switches = runs[i].switches;
+		use->voluntary += runs[i].voluntary_switches;
+		use->involuntary += runs[i].involuntary_switches;
+	}
+}
+
+struct pmc_cpu_use pmc_benchmark_cpu_use(const struct pmc_benchmark *b)
 {
 	double cpu = min_or_nan(b, "task-clock"), wall = min_or_nan(b, "wall-time");
+	struct pmc_cpu_use use;
 
 	if (isnan(cpu))
 		cpu = min_or_nan(b, "cpu-time");
-	return wall > 0 ? cpu / wall : NAN;
+	use.share = wall > 0 ? cpu / wall : NAN;
+	add_switches(&use, b->runs, b->nruns);
+	return use;
 }
 
-double pmc_result_cpu_share(const struct pmc_result *r)
+const char *const *pmc_benchmark_primary(const struct pmc_benchmark *b)
 {
-	double share = NAN;
+	struct pmc_cpu_use use;
 
-	for (size_t i = 0; r && i < r->nbench; i++) {
-		double s = pmc_benchmark_cpu_share(&r->benchmarks[i]);
+	if (!b)
+		return pmc_metric_primary_order(false);
+	use = pmc_benchmark_cpu_use(b);
+	return pmc_metric_primary_order(pmc_metric_mostly_waits(&use));
+}
 
-		if (!(s >= share))
-			share = isnan(s) ? share : s;
+const char *const *pmc_result_primary(const struct pmc_result *r)
+{
+	bool waits = false;
+
+	for (size_t i = 0; r && i < r->nbench && !waits; i++) {
+		struct pmc_cpu_use use = pmc_benchmark_cpu_use(&r->benchmarks[i]);
+
+		waits = pmc_metric_mostly_waits(&use);
 	}
-	return share;
+	return pmc_metric_primary_order(waits);
 }
 
 /* The row of metric id for benchmark bench, or NULL. */
@@ -349,11 +373,22 @@ static const struct pmc_cmp_row *row_of(const struct pmc_comparison *c, const ch
 	return NULL;
 }
 
+/* Whether one side of a benchmark mostly waits: its least CPU time (t) over its least
+ * wall-time (w), with its runs' switches. */
+static bool side_waits(const struct pmc_summary *t, const struct pmc_summary *w,
+		       const struct pmc_run_info *runs, size_t nruns)
+{
+	struct pmc_cpu_use use = {.share = w->min > 0 ? t->min / w->min : NAN};
+
+	add_switches(&use, runs, nruns);
+	return pmc_metric_mostly_waits(&use);
+}
+
 const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
 {
-	double share = NAN;
+	bool waits = false;
 
-	for (size_t i = 0; c && i < c->nrows; i++) {
+	for (size_t i = 0; c && i < c->nrows && !waits; i++) {
 		const struct pmc_cmp_row *t = &c->rows[i], *w;
 
 		/* The CPU time: task-clock, or user+system where it was denied. */
@@ -362,14 +397,12 @@ const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
 			continue;
 		if (!(w = row_of(c, "wall-time", t->bench)))
 			continue;
-		if (t->has_old && w->has_old && w->old.min > 0 &&
-		    !(t->old.min / w->old.min >= share))
-			share = t->old.min / w->old.min;
-		if (t->has_new && w->has_new && w->new.min > 0 &&
-		    !(t->new.min / w->new.min >= share))
-			share = t->new.min / w->new.min;
+		waits = (t->has_old && w->has_old &&
+			 side_waits(&t->old, &w->old, t->old_runs, t->old_nruns)) ||
+			(t->has_new && w->has_new &&
+			 side_waits(&t->new, &w->new, t->new_runs, t->new_nruns));
 	}
-	return pmc_metric_primary_order(share);
+	return pmc_metric_primary_order(waits);
 }
 
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)

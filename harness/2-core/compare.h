@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/metrics.h"
 #include "core/stats.h"
 #include "core/threshold.h"
 #include "pmcbench/compare.h"
@@ -195,16 +196,21 @@ size_t pmc_compare_min_n_ci(double confidence);
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c);
 
 /* The primary metrics of c in the order its headline picks them
- * (pmc_metric_primary_order over the smallest CPU time / wall-time, on either side, of
- * the benchmarks with both). Each side's share is of its fastest runs (its minimums),
- * the runs the machine's load disturbed least (J. Chen and J. Revels, "Robust
- * benchmarking in noisy environments", 2016): a busy command on a loaded machine keeps
- * its CPU time. */
+ * (pmc_metric_primary_order: wall-time first when a benchmark with a CPU time and a
+ * wall-time mostly waits on either side, pmc_metric_mostly_waits). Each side's share is
+ * of its fastest runs (its minimums), the runs the machine's load disturbed least (J.
+ * Chen and J. Revels, "Robust benchmarking in noisy environments", 2016), its switches
+ * those of all its runs. */
 const char *const *pmc_comparison_primary(const struct pmc_comparison *c);
 
 struct pmc_benchmark;
 struct pmc_result;
-/* The least task-clock (else cpu-time) / the least wall-time of b's runs, or NAN without
- * both; of r: the smallest over its benchmarks (NAN when none has both). */
-double pmc_benchmark_cpu_share(const struct pmc_benchmark *b);
-double pmc_result_cpu_share(const struct pmc_result *r);
+/* How b used the CPU: the least task-clock (else cpu-time) / the least wall-time of its
+ * runs (NAN without both), and its runs' context switches summed (switches false unless
+ * every run has them). */
+struct pmc_cpu_use pmc_benchmark_cpu_use(const struct pmc_benchmark *b);
+
+/* The primary metrics of b (NULL: nothing known), and of r: wall-time first when b, or
+ * one of r's benchmarks, mostly waits (pmc_metric_mostly_waits). */
+const char *const *pmc_benchmark_primary(const struct pmc_benchmark *b);
+const char *const *pmc_result_primary(const struct pmc_result *r);

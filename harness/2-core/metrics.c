@@ -285,10 +285,20 @@ const char *pmc_metric_info_description(const struct pmc_metric_info *info)
 const char *const pmc_metric_primary[] = {"task-clock", "cpu-time", "wall-time", NULL};
 static const char *const primary_waiting[] = {"wall-time", "task-clock", "cpu-time", NULL};
 
-const char *const *pmc_metric_primary_order(double cpu_share)
+bool pmc_metric_mostly_waits(const struct pmc_cpu_use *use)
 {
 	/* NAN compares false: task-clock first, as before anything is known. */
-	return cpu_share < PMC_PRIMARY_MIN_CPU_SHARE ? primary_waiting : pmc_metric_primary;
+	if (!use || !(use->share < PMC_PRIMARY_MIN_CPU_SHARE))
+		return false;
+	/* A tie is no evidence of preemption: a sleep's run blocks twice (its sleep and its
+	 * exit) and is preempted about once (at its exec, which wakes the harness from its
+	 * vfork), more often on a loaded machine. */
+	return !use->switches || use->voluntary >= use->involuntary;
+}
+
+const char *const *pmc_metric_primary_order(bool waits)
+{
+	return waits ? primary_waiting : pmc_metric_primary;
 }
 
 bool pmc_metric_primary_waits(const char *const *order)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pmcbench/metrics.h"
 
@@ -45,19 +46,35 @@ const struct pmc_metric_info *pmc_metric_find(const char *id);
  * (docs/compare.md, "The headline"), in the order pmc_metric_primary_order() gives. */
 extern const char *const pmc_metric_primary[];
 
-/* Commands whose CPU time is below this share of their wall-time mostly wait (sleep,
- * I/O, a server): what the user waits for is the wall-time. Low enough that a busy
- * command on a loaded machine (a fifth of a CPU is four other runnable tasks on its
- * CPU) keeps its CPU time, whose measure the load does not stretch. */
+/* Commands whose CPU time is below this share of their wall-time may mostly wait (sleep,
+ * I/O, a server): what the user waits for is then the wall-time. */
 #define PMC_PRIMARY_MIN_CPU_PERCENT 20
 #define PMC_PRIMARY_MIN_CPU_SHARE (PMC_PRIMARY_MIN_CPU_PERCENT / 100.0)
 
-/* The one rule for the primary metric: pmc_metric_primary's ids, wall-time first when
- * cpu_share (the smallest CPU time / wall-time of the compared commands, of their fastest
- * runs: pmc_comparison_primary; NAN when unknown) is below PMC_PRIMARY_MIN_CPU_SHARE. */
-const char *const *pmc_metric_primary_order(double cpu_share);
+/* How commands used the CPU, for the rule below: share, their CPU time / their wall-time
+ * (of their fastest runs: pmc_benchmark_cpu_use; NAN when unknown); when switches, their
+ * runs' context switches (struct pmc_run_info): voluntary when they blocked, involuntary
+ * when the scheduler preempted them. */
+struct pmc_cpu_use {
+	double share;
+	bool switches;
+	uint64_t voluntary, involuntary;
+};
 
-/* Whether order (from pmc_metric_primary_order) put wall-time first for low CPU use. */
+/* Whether commands that used the CPU as use says mostly wait: their share is below
+ * PMC_PRIMARY_MIN_CPU_SHARE, unless their switches are known and they were preempted
+ * more often than they blocked. A busy command on a loaded machine gets little of a CPU,
+ * but it waits for one (runnable, preempted), not for something else: it keeps its CPU
+ * time, whose measure the load does not stretch. */
+bool pmc_metric_mostly_waits(const struct pmc_cpu_use *use);
+
+/* The one rule for the primary metric: pmc_metric_primary's ids, wall-time first when
+ * waits (pmc_metric_mostly_waits of one of the compared commands: pmc_comparison_primary,
+ * pmc_result_primary). */
+const char *const *pmc_metric_primary_order(bool waits);
+
+/* Whether order (from pmc_metric_primary_order) put wall-time first for commands that
+ * mostly wait. */
 bool pmc_metric_primary_waits(const char *const *order);
 
 /* Whether a metric's value moves with the machine's conditions (load, frequency, what

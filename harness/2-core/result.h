@@ -64,6 +64,13 @@ struct pmc_run_info {
 	 * benchmark in several); 0: not recorded. Samples of one process share its
 	 * conditions: compare tests at the level of processes (docs/statistics.md). */
 	unsigned process;
+	/* Its context switches, from wait4 (ru_nvcsw, ru_nivcsw: getrusage(2)): voluntary
+	 * when the command blocked (slept, waited for I/O or a child), involuntary when the
+	 * scheduler preempted it. switches false: not known (a benchmark program's sample,
+	 * a run under valgrind, an import, a file written before they were recorded), never
+	 * 0. Below 2^63. */
+	bool switches;
+	uint64_t voluntary_switches, involuntary_switches;
 };
 
 struct pmc_benchmark {

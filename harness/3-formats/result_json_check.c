@@ -117,6 +117,15 @@ int pmc_result_check(const struct pmc_result *r, char *err, size_t errlen)
 					    b->name, k, run->iterations);
 				return -EINVAL;
 			}
+			if (run->switches && (run->voluntary_switches > INT64_MAX ||
+					      run->involuntary_switches > INT64_MAX)) {
+				pmc_err_set(
+				    err, errlen,
+				    "benchmark \"%s\": run %zu has %" PRIu64 " voluntary and "
+				    "%" PRIu64 " involuntary context switches, beyond 2^63 - 1",
+				    b->name, k, run->voluntary_switches, run->involuntary_switches);
+				return -EINVAL;
+			}
 		}
 		for (size_t j = 0; j < b->nmetrics; j++) {
 			const struct pmc_metric *m = &b->metrics[j];

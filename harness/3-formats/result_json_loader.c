@@ -143,9 +143,9 @@ int pmc_loader_int(struct loader *ld, const json_t *obj, const char *key, enum n
 	return rc;
 }
 
-/* An optional count from 1 to 2^63 - 1, 0 when absent: integers beyond a double's 53
- * bits stay exact. */
-int pmc_loader_count(struct loader *ld, const json_t *obj, const char *key, uint64_t *ret)
+/* An optional whole number from lo (0 or 1) to 2^63 - 1, untouched when absent:
+ * integers beyond a double's 53 bits stay exact. */
+int pmc_loader_count(struct loader *ld, const json_t *obj, const char *key, int lo, uint64_t *ret)
 {
 	const json_t *v = json_object_get(obj, key);
 	int rc = 0;
@@ -154,14 +154,14 @@ int pmc_loader_count(struct loader *ld, const json_t *obj, const char *key, uint
 		return 0;
 	push_key(ld, key);
 	if (json_is_real(v))
-		rc = pmc_loader_fail(ld, "expected a whole number from 1, found %.17g; " REGEN,
+		rc = pmc_loader_fail(ld, "expected a whole number from %d, found %.17g; " REGEN, lo,
 				     json_real_value(v));
 	else if (!json_is_integer(v))
 		rc = pmc_loader_wrong_type(ld, v, "a whole number");
-	else if (json_integer_value(v) < 1)
+	else if (json_integer_value(v) < lo)
 		rc = pmc_loader_fail(
-		    ld, "expected a whole number from 1, found %" JSON_INTEGER_FORMAT "; " REGEN,
-		    json_integer_value(v));
+		    ld, "expected a whole number from %d, found %" JSON_INTEGER_FORMAT "; " REGEN,
+		    lo, json_integer_value(v));
 	else
 		*ret = (uint64_t)json_integer_value(v);
 	pop(ld);

@@ -127,9 +127,9 @@ int pmc_loader_bool(struct loader *ld, const json_t *obj, const char *key, bool 
 int pmc_loader_int(struct loader *ld, const json_t *obj, const char *key, enum need need, long lo,
 		   long hi, int *ret);
 
-/* An optional count from 1 to 2^63 - 1, 0 when absent: integers beyond a double's 53
- * bits stay exact. */
-int pmc_loader_count(struct loader *ld, const json_t *obj, const char *key, uint64_t *ret);
+/* An optional whole number from lo (0 or 1) to 2^63 - 1, *ret untouched when absent:
+ * integers beyond a double's 53 bits stay exact. */
+int pmc_loader_count(struct loader *ld, const json_t *obj, const char *key, int lo, uint64_t *ret);
 
 /* A member that must hold an object or an array, or NULL when absent and optional. */
 int pmc_loader_container(struct loader *ld, const json_t *obj, const char *key, enum need need,

@@ -16,6 +16,24 @@
 #include "formats/result_json.h"
 #include "formats/result_json_priv.h"
 
+/* A run's context switches: both counts or neither (not known). */
+static int load_switches(struct loader *ld, const json_t *v, struct pmc_run_info *run)
+{
+	bool vol = json_object_get(v, "voluntary_switches") != NULL;
+	int rc;
+
+	if (vol != (json_object_get(v, "involuntary_switches") != NULL))
+		return pmc_loader_fail(ld, "a run has %s without %s; " REGEN,
+				       vol ? "voluntary_switches" : "involuntary_switches",
+				       vol ? "involuntary_switches" : "voluntary_switches");
+	if ((rc = pmc_loader_count(ld, v, "voluntary_switches", 0, &run->voluntary_switches)) < 0 ||
+	    (rc = pmc_loader_count(ld, v, "involuntary_switches", 0,
+				   &run->involuntary_switches)) < 0)
+		return rc;
+	run->switches = vol;
+	return 0;
+}
+
 static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark *b)
 {
 	const json_t *v;
@@ -42,7 +60,8 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 		    (rc = pmc_loader_int(ld, v, "round", OPTIONAL, 1, INT_MAX, &round)) < 0 ||
 		    (rc = pmc_loader_int(ld, v, "process", OPTIONAL, 1, INT_MAX, &process)) < 0 ||
 		    (rc = pmc_loader_int(ld, v, "cpu", OPTIONAL, 0, INT_MAX, &cpu)) < 0 ||
-		    (rc = pmc_loader_count(ld, v, "iterations", &run->iterations)) < 0)
+		    (rc = pmc_loader_count(ld, v, "iterations", 1, &run->iterations)) < 0 ||
+		    (rc = load_switches(ld, v, run)) < 0)
 			return rc;
 		run->round = (unsigned)round;
 		run->process = (unsigned)process;

@@ -277,6 +277,10 @@ static json_t *run_json(const struct pmc_run_info *run, const struct pmc_interva
 		  (run->pinned && !put(j, "cpu", json_integer(run->cpu))) ||
 		  (run->iterations &&
 		   !put(j, "iterations", json_integer((json_int_t)run->iterations))) ||
+		  (run->switches && (!put(j, "voluntary_switches",
+					  json_integer((json_int_t)run->voluntary_switches)) ||
+				     !put(j, "involuntary_switches",
+					  json_integer((json_int_t)run->involuntary_switches)))) ||
 		  (iv && !put(j, "intervals", intervals_json(iv))))) {
 		json_decref(j);
 		return NULL;

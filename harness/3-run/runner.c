@@ -377,6 +377,25 @@ static int check_run(const struct pmc_runner_cmd *cmd, const struct session *x,
 	return 0;
 }
 
+/* A measured run's info: how it ended, its round, and wait4's context switches, which
+ * tell a command that waits from one the load preempts (pmc_metric_mostly_waits); under
+ * a simulator they would be the simulator's. */
+static struct pmc_run_info run_info(const struct session *x, const struct pmc_spawn_result *sr,
+				    unsigned round)
+{
+	bool known = !x->b->simulated && sr->ru.ru_nvcsw >= 0 && sr->ru.ru_nivcsw >= 0;
+
+	return (struct pmc_run_info){
+	    .exit_code = sr->exit_code,
+	    .term_signal = sr->term_signal,
+	    .timed_out = sr->timed_out,
+	    .round = round,
+	    .switches = known,
+	    .voluntary_switches = known ? (uint64_t)sr->ru.ru_nvcsw : 0,
+	    .involuntary_switches = known ? (uint64_t)sr->ru.ru_nivcsw : 0,
+	};
+}
+
 /* Records one measured run: its info, its readings, and wait4's figures. Returns 0, or a
  * negative errno with one line in err. */
 static int record_run(struct pmc_benchmark *b, const struct session *x,
@@ -439,10 +458,7 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 	pmc_leftovers_free(&before);
 	r = check_run(cmd, x, run, r, cr, why, &sr, measured, n, err, errlen);
 	if (r == 0 && measured) {
-		struct pmc_run_info info = {.exit_code = sr.exit_code,
-					    .term_signal = sr.term_signal,
-					    .timed_out = sr.timed_out,
-					    .round = round};
+		struct pmc_run_info info = run_info(x, &sr, round);
 
 		r = record_run(b, x, &info, &sr, run, cmd, n, err, errlen);
 		if (r == 0 && iv) {
@@ -521,12 +537,10 @@ static int duet_round(const struct pmc_runner_cmd *cmds, struct pmc_benchmark *b
 			goto out;
 	}
 	for (size_t c = 0; measured && c < 2; c++) {
-		struct pmc_run_info info = {.exit_code = sr[c].exit_code,
-					    .term_signal = sr[c].term_signal,
-					    .timed_out = sr[c].timed_out,
-					    .round = (unsigned)n,
-					    .pinned = true,
-					    .cpu = so[c].cpu};
+		struct pmc_run_info info = run_info(x, &sr[c], (unsigned)n);
+
+		info.pinned = true;
+		info.cpu = so[c].cpu;
 
 		r = record_run(&bench[c], x, &info, &sr[c], run[c], &cmds[c], n, err, errlen);
 		if (r < 0)

@@ -70,7 +70,7 @@ static void running_median(const struct progress *pg, size_t cmd, struct pmc_ses
 {
 	struct pmc_benchmark *b = pmc_result_find_benchmark(pg->result, pg->cfg->cmds[cmd].name);
 
-	const char *const *primary = pmc_metric_primary_order(b ? pmc_benchmark_cpu_share(b) : NAN);
+	const char *const *primary = pmc_benchmark_primary(b);
 
 	for (size_t i = 0; b && primary[i]; i++) {
 		struct pmc_metric *m = pmc_benchmark_find_metric(b, primary[i]);

@@ -73,12 +73,13 @@ expect_one_line() {
 	expect_lines 1 "$1" && expect_grep "$2" "$1"
 }
 
-# mkresult OUT [backend=NAME] [env:KEY=VALUE] [one-invocation] BENCH::METRIC=CENTER[,SPREAD[,N]][@FLAGS]...
+# mkresult OUT [backend=NAME] [env:KEY=VALUE] [one-invocation] [switches=V/I] BENCH::METRIC=CENTER[,SPREAD[,N]][@FLAGS]...
 # Each metric gets N samples (default 10) spread evenly over CENTER * (1 +- SPREAD), in a
 # scrambled order without ties. FLAGS: sim (simulated), unsup (unsupported: no samples),
 # unit=U (override the unit). Each run records a process of its own (independent
 # samples, as a benchmark program's processes); with one-invocation the runs record
-# none, as the runs of one `pmcbench run` of a command.
+# none, as the runs of one `pmcbench run` of a command. switches=V/I: each run records V
+# voluntary and I involuntary context switches (else none: not known).
 mkresult() {
 	python3 - "$@" <<'EOF'
 import json, sys
@@ -91,8 +92,13 @@ doc = {"schema": "pmcbench-result/1", "tool": {"name": "pmcbench", "version": "0
        "benchmarks": []}
 benches = {}
 one = "one-invocation" in sys.argv[2:]
+switches = {}
 for a in sys.argv[2:]:
     if a == "one-invocation":
+        continue
+    if a.startswith("switches="):
+        v, i = a[9:].split("/")
+        switches = {"voluntary_switches": int(v), "involuntary_switches": int(i)}
         continue
     if a.startswith("backend="):
         doc["backend"] = a[8:]
@@ -124,7 +130,8 @@ for a in sys.argv[2:]:
     b = benches.setdefault(bench, {"name": bench, "command": None, "build_id": None,
                                    "runs": [dict({"exit_code": 0, "signal": 0,
                                                   "timed_out": False},
-                                                 **({} if one else {"process": i + 1}))
+                                                 **({} if one else {"process": i + 1}),
+                                                 **switches)
                                             for i in range(n)],
                                    "metrics": {}})
     b["metrics"][metric] = m

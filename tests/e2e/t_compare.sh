@@ -848,7 +848,8 @@ test_a_full_disk_is_named() {
 
 # The headline's metric, one rule (docs/compare.md, "The headline"): the CPU time
 # (task-clock, else user+system as cpu-time) unless it is under a fifth of the wall-time,
-# when the commands mostly wait and the wall-time answers "which is faster".
+# when the commands mostly wait and the wall-time answers "which is faster" - unless the
+# runs' context switches say they were preempted more often than they blocked.
 test_headline_metric_follows_cpu_use() {
 	# Sleeps: 0.1 ms of CPU in 10 ms and in 50 ms.
 	mkresult a.json 'x::task-clock=1e5,0.01' 'x::wall-time=1e7,0.01'
@@ -865,7 +866,19 @@ test_headline_metric_follows_cpu_use() {
 	mkresult e.json 'x::cpu-time=9e6,0.01@unit=ns' 'x::wall-time=1e7,0.01'
 	mkresult f.json 'x::cpu-time=2.7e7,0.01@unit=ns' 'x::wall-time=5e7,0.01'
 	expect_exit 0 "$PMCBENCH" compare e.json f.json || return 1
-	expect_grep '^f\.json ran 3\.00x slower than e\.json .*\(cpu-time\)$' "$TMP/out"
+	expect_grep '^f\.json ran 3\.00x slower than e\.json .*\(cpu-time\)$' "$TMP/out" || return 1
+	# Busy on a loaded machine: a tenth of a CPU, preempted 30 times a run and blocked
+	# once (its exit). The CPU time, which the load does not stretch.
+	mkresult g.json switches=1/30 'x::task-clock=1e6,0.01' 'x::wall-time=1e7,0.01'
+	mkresult h.json switches=1/30 'x::task-clock=2e6,0.01' 'x::wall-time=2e7,0.01'
+	expect_exit 0 "$PMCBENCH" compare g.json h.json || return 1
+	expect_grep '^h\.json ran 2\.00x slower than g\.json .*\(task-clock\)$' "$TMP/out" || return 1
+	# Sleeps with their counts: blocked twice a run (the sleep, the exit), preempted once.
+	mkresult i.json switches=2/1 'x::task-clock=1e5,0.01' 'x::wall-time=1e7,0.01'
+	mkresult j.json switches=2/1 'x::task-clock=1e5,0.01' 'x::wall-time=5e7,0.01'
+	expect_exit 0 "$PMCBENCH" compare i.json j.json || return 1
+	expect_grep '^j\.json ran 5\.00x slower than i\.json .*\(wall-time; the commands mostly wait: CPU time < 20%\)$' \
+		"$TMP/out"
 }
 
 # The warning of rows without a log scale names them (issue 31).

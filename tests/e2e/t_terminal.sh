@@ -230,11 +230,20 @@ test_width_80() {
 }
 
 # Commands that mostly sleep: the headline is in wall-time, says why, and names the
-# slower command (sleep 0.05 against sleep 0.01: about 5x).
+# slower command (sleep 0.05 against sleep 0.01: about 5x). Each run records its context
+# switches, the sleep among the voluntary ones, which keep it a command that waits
+# however loaded the machine (docs/compare.md, "The headline").
 test_headline_wall_time_when_waiting() {
-	expect_exit 0 "$PMCBENCH" run -q -r 8 -n a -c 'sleep 0.01' -n b -c 'sleep 0.05' || return 1
+	expect_exit 0 "$PMCBENCH" run -q -r 8 -o r.json -n a -c 'sleep 0.01' -n b -c 'sleep 0.05' ||
+		return 1
 	expect_grep '^b ran [3-6]\.[0-9]+x slower than a .*\(wall-time, paired; the commands mostly wait' \
-		"$TMP/out"
+		"$TMP/out" || return 1
+	python3 - r.json <<'PY' || fail "a sleep's run without its context switches"
+import json, sys
+runs = [r for b in json.load(open(sys.argv[1]))["benchmarks"] for r in b["runs"]]
+assert len(runs) == 16, len(runs)
+assert all(r["voluntary_switches"] >= 1 and r["involuntary_switches"] >= 0 for r in runs), runs
+PY
 }
 
 # bench_program NAME: the path of a built benchmark program of bench/examples, or skips.
