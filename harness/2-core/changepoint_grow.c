@@ -141,10 +141,13 @@ static double spread_of(const struct pmc_cp_scan *s)
 	return nm + 1 - s->ties / (nm * (nm - 1));
 }
 
-bool pmc_cp_scan_may_pass(const struct pmc_cp_scan *s, size_t min_size, double alpha)
+bool pmc_cp_scan_may_pass(const struct pmc_cp_scan *s, size_t min_size, double alpha,
+			  size_t *ret_tau)
 {
 	double nm = (double)s->m, spread, best = 0, p;
+	size_t at = 0;
 
+	*ret_tau = 0;
 	if (s->m < 2 * min_size)
 		return false;
 	spread = spread_of(s);
@@ -153,9 +156,12 @@ bool pmc_cp_scan_may_pass(const struct pmc_cp_scan *s, size_t min_size, double a
 	for (size_t tau = min_size; tau + min_size <= s->m; tau++) {
 		double z2 = z2_at(s, tau, spread);
 
-		if (z2 > best)
+		if (z2 > best) {
 			best = z2;
+			at = tau;
+		}
 	}
+	*ret_tau = at;
 	p = erfc(sqrt(best) / M_SQRT2) * (nm - 2 * (double)min_size + 1);
 	/* A hair looser than the test, which sums the ranks in another order. */
 	return p <= alpha * (1 + 1e-9);
@@ -261,8 +267,8 @@ static int replace_last(struct ctx *c, size_t end)
  * Ross, Tasoulis and Adams, "Nonparametric monitoring of data streams for changes in
  * location and scale", Technometrics 2011, with Mann-Whitney's statistic): the open
  * segment, from the last change point to the latest point, is tested at every length,
- * and a change is reported at the first length where its test passes and its place has
- * stayed the same for min_size looks (settled). The segment before it is then closed:
+ * and a change is reported at the first length where its test passes and the split
+ * Mann-Whitney's test favours has stayed the same for min_size looks (settled). The segment before it is then closed:
  * its own changes, if its test finds any (binary segmentation of fixed points), are
  * reported with it, and the open segment starts at the change. Only the last change
  * point, whose right side is still growing, can change afterwards: placed again when
@@ -274,42 +280,39 @@ static int replace_last(struct ctx *c, size_t end)
  * (pmc_cp_scan_may_pass, O(m)); the candidate's own test runs only when one passes. */
 int pmc_cp_sequential(struct ctx *c)
 {
-	size_t held = SIZE_MAX, looks = 0;
+	size_t held = 0, looks = 0;
 	int r = pmc_cp_scan_reset(&c->scan, c->x, 0);
 
 	for (size_t end = 1; r == 0 && end <= c->n; end++) {
-		size_t a = c->ncps ? c->cps[c->ncps - 1].index : 0, tau = 0, at;
+		size_t a = c->ncps ? c->cps[c->ncps - 1].index : 0, tau = 0, at, most;
 		double q = 0, p;
+		bool may;
 
 		r = pmc_cp_scan_append(&c->scan, c->x[end - 1]);
 		if (r == 0 && c->ncps)
 			r = pmc_cp_scan_append(&c->last, c->x[end - 1]);
 		if (r == 0 && c->ncps &&
-		    pmc_cp_scan_p(&c->last, a - before_last(c), c->min_size) > WITHDRAW_P) {
+		    pmc_cp_scan_p(&c->last, a - before_last(c), c->min_size) > WITHDRAW_P)
 			r = withdraw(c, end);
-			a = c->ncps ? c->cps[c->ncps - 1].index : 0;
-			held = SIZE_MAX;
-		}
 		if (r == 0 && c->ncps)
 			r = replace_last(c, end);
+		if (r < 0)
+			break;
+		/* The split Mann-Whitney's test favours, and for how many looks it has. */
 		a = c->ncps ? c->cps[c->ncps - 1].index : 0;
-		if (r == 0 && pmc_cp_scan_may_pass(&c->scan, c->min_size, c->alpha))
-			r = pmc_cp_test(c, a, end, &tau, &q, &p);
-		else
-			p = 1;
-		if (r < 0 || p > c->alpha || !(q > 0)) {
-			held = SIZE_MAX;
+		may = pmc_cp_scan_may_pass(&c->scan, c->min_size, c->alpha, &most);
+		looks = most && a + most == held ? looks + 1 : 1;
+		held = most ? a + most : 0;
+		if (!may || looks < c->min_size)
 			continue;
-		}
+		r = pmc_cp_test(c, a, end, &tau, &q, &p);
+		if (r < 0 || p > c->alpha || !(q > 0))
+			continue;
 		at = a + tau;
 		r = pmc_cp_place(c, a, end, &at);
-		looks = at == held ? looks + 1 : 1;
-		held = at;
-		if (r < 0 || looks < c->min_size)
-			continue;
-		r = report(c, a, at, end, q, p);
-		held = SIZE_MAX;
+		if (r == 0)
+			r = report(c, a, at, end, q, p);
+		held = 0;
 	}
 	return r;
 }
-

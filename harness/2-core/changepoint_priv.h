@@ -24,8 +24,10 @@ int pmc_cp_scan_reset(struct pmc_cp_scan *s, const double *x, size_t m);
 int pmc_cp_scan_append(struct pmc_cp_scan *s, double v);
 /* Whether some split with min_size points on each side reaches alpha in Mann-Whitney's
  * test corrected as the candidate's (times the m - 2 min_size + 1 splits): the test of
- * the candidate, one of these splits, cannot pass where this does not. */
-bool pmc_cp_scan_may_pass(const struct pmc_cp_scan *s, size_t min_size, double alpha);
+ * the candidate, one of these splits, cannot pass where this does not. The split of
+ * the largest z in *ret_tau (0 when the segment is too short). */
+bool pmc_cp_scan_may_pass(const struct pmc_cp_scan *s, size_t min_size, double alpha,
+			  size_t *ret_tau);
 /* The p-value of the split at tau so corrected (1 when a side has fewer than min_size). */
 double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size);
 

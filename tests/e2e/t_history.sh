@@ -343,8 +343,9 @@ PY
 	done
 	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
 	expect_lines 3 "$TMP/out" || return 1
-	# p: the two sides apart without an overlap, Mann-Whitney's p-value times 23 splits.
-	expect_grep '^work +wall-time +box +c017\.\.c018 +2026-03-01T00:18:00Z +\+10\.[0-9]% \[\+[0-9.]+%, \+[0-9.]+%\] +100(\.[0-9])?ms +110(\.[0-9])?ms +8\.2e-05$' "$TMP/out" || return 1
+	# p: the two sides apart without an overlap, Mann-Whitney's p-value at the change (18
+	# points against 12) times 23 splits.
+	expect_grep '^work +wall-time +box +c017\.\.c018 +2026-03-01T00:18:00Z +\+10\.[0-9]% \[\+[0-9.]+%, \+[0-9.]+%\] +100(\.[0-9])?ms +110(\.[0-9])?ms +0\.00012$' "$TMP/out" || return 1
 	expect_grep '^1 change point in 2 series of h.db$' "$TMP/out" || return 1
 	cp "$TMP/out" first.txt
 	expect_exit 0 "$PMCBENCH" history changes --db h.db || return 1
@@ -779,13 +780,13 @@ test_ci_recipe_gate_after_an_accepted_change() {
 	push 21 103000 || return 1
 	gate 0 aa.json && gate 1 plus2.json || return 1
 	# Exact counts: the step is a change point once the new level has min-size (4) points,
-	# sized by the two levels exactly.
+	# sized by the two levels exactly, and says it was reported with those 4 points.
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions || return 1
 	expect_grep '^0 change points in 1 series' "$TMP/out" || return 1
 	push 22 103000 && push 23 103000 || return 1
 	expect_exit 0 "$PMCBENCH" history changes --db h.db --branch main --metric instructions \
 		--format json || return 1
-	[ "$(json_get "$TMP/out" '(lambda d: (len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"]))(d["changes"])')" = "(1, 'c19', 'c20', True, 0.0)" ] ||
+	[ "$(json_get "$TMP/out" '(lambda d: (len(d), d[0]["commit_before"], d[0]["commit"], d[0]["ratio_lo"] == d[0]["ratio"] == d[0]["ratio_hi"] == d[0]["after"] / d[0]["before"], d[0]["p"], d[0]["first_index"] == d[0]["index"], d[0]["reported_with"] - d[0]["index"]))(d["changes"])')" = "(1, 'c19', 'c20', True, 0.0, True, 4)" ] ||
 		fail "changes: $(cat "$TMP/out")" || return 1
 	# A bad run on main (half the work) is the newest level, and a pull request fails
 	# against it until it is removed.
