@@ -181,8 +181,8 @@ double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size)
 }
 
 /* The last change point is withdrawn when its p-value, with every point since, is above
- * this (200 times the default alpha): the evidence that its two sides differ is gone. */
-#define WITHDRAW_P 0.2
+ * this many times alpha: the evidence that its two sides differ is gone. */
+#define WITHDRAW 10
 
 /* Swaps two scans. */
 static void scan_swap(struct pmc_cp_scan *a, struct pmc_cp_scan *b)
@@ -266,53 +266,56 @@ static int replace_last(struct ctx *c, size_t end)
  * "The changepoint model for statistical process control", J. Quality Technology 2003;
  * Ross, Tasoulis and Adams, "Nonparametric monitoring of data streams for changes in
  * location and scale", Technometrics 2011, with Mann-Whitney's statistic): the open
- * segment, from the last change point to the latest point, is tested at every length,
- * and a change is reported at the first length where its test passes and the split
- * Mann-Whitney's test favours has stayed the same for min_size looks (settled). The segment before it is then closed:
- * its own changes, if its test finds any (binary segmentation of fixed points), are
+ * segment, from the last change point to the latest point, is tested at every length.
+ * A change is reported once its test has passed at min_size successive looks, placed
+ * at the same point at each (settled: a chance excursion of the noise, which a test at
+ * every length meets more often than one test does, seldom lasts that long). The segment before it is then closed: its
+ * own changes, if its test finds any (binary segmentation of fixed points), are
  * reported with it, and the open segment starts at the change. Only the last change
  * point, whose right side is still growing, can change afterwards: placed again when
  * the points after it have doubled (from 2 min_size on), if the new place is within
  * 2 min_size of the old, and withdrawn when its p-value with every point since exceeds
- * WITHDRAW_P. So the change points of x[0..n) are those of x[0..n-1), the last perhaps
- * re-placed or withdrawn, and perhaps a new one; every call replays the series, so
- * nothing is remembered between calls. The looks are Mann-Whitney's test of every split
- * (pmc_cp_scan_may_pass, O(m)); the candidate's own test runs only when one passes. */
+ * WITHDRAW times alpha. So the change points of x[0..n) are those of x[0..n-1), the
+ * last perhaps re-placed or withdrawn, and perhaps a new one; every call replays the
+ * series, so nothing is remembered between calls. The looks are Mann-Whitney's test of
+ * every split (pmc_cp_scan_may_pass, O(m)); the candidate's own test runs only when one
+ * passes. */
 int pmc_cp_sequential(struct ctx *c)
 {
-	size_t held = 0, looks = 0;
+	size_t held = SIZE_MAX, looks = 0;
 	int r = pmc_cp_scan_reset(&c->scan, c->x, 0);
 
 	for (size_t end = 1; r == 0 && end <= c->n; end++) {
-		size_t a = c->ncps ? c->cps[c->ncps - 1].index : 0, tau = 0, at, most;
-		double q = 0, p;
-		bool may;
+		size_t a, tau = 0, at, most;
+		double q = 0, p = 1;
 
 		r = pmc_cp_scan_append(&c->scan, c->x[end - 1]);
 		if (r == 0 && c->ncps)
 			r = pmc_cp_scan_append(&c->last, c->x[end - 1]);
 		if (r == 0 && c->ncps &&
-		    pmc_cp_scan_p(&c->last, a - before_last(c), c->min_size) > WITHDRAW_P)
+		    pmc_cp_scan_p(&c->last, c->cps[c->ncps - 1].index - before_last(c),
+				  c->min_size) > WITHDRAW * c->alpha) {
 			r = withdraw(c, end);
+			held = SIZE_MAX;
+		}
 		if (r == 0 && c->ncps)
 			r = replace_last(c, end);
-		if (r < 0)
-			break;
-		/* The split Mann-Whitney's test favours, and for how many looks it has. */
 		a = c->ncps ? c->cps[c->ncps - 1].index : 0;
-		may = pmc_cp_scan_may_pass(&c->scan, c->min_size, c->alpha, &most);
-		looks = most && a + most == held ? looks + 1 : 1;
-		held = most ? a + most : 0;
-		if (!may || looks < c->min_size)
+		if (r == 0 && pmc_cp_scan_may_pass(&c->scan, c->min_size, c->alpha, &most))
+			r = pmc_cp_test(c, a, end, &tau, &q, &p);
+		if (r < 0 || p > c->alpha || !(q > 0)) {
+			held = SIZE_MAX;
 			continue;
-		r = pmc_cp_test(c, a, end, &tau, &q, &p);
-		if (r < 0 || p > c->alpha || !(q > 0))
-			continue;
+		}
+		/* Significant: where it would be placed, and for how many looks it has been. */
 		at = a + tau;
 		r = pmc_cp_place(c, a, end, &at);
-		if (r == 0)
-			r = report(c, a, at, end, q, p);
-		held = 0;
+		looks = at == held ? looks + 1 : 1;
+		held = at;
+		if (r < 0 || looks < c->min_size)
+			continue;
+		r = report(c, a, at, end, q, p);
+		held = SIZE_MAX;
 	}
 	return r;
 }
