@@ -42,6 +42,19 @@ commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help
 	echo "\"faster\"/\"slower\" when \`--color=always\`, or by default on a terminal with \`NO_COLOR\`"
 	echo "unset or empty; never in Markdown, CSV, JSON or a \`--report\` file."
 	echo
+	echo "## Control characters"
+	echo
+	echo "Whatever a command prints from a result file, a profile, a history or a repository"
+	echo "(names, units, environment values, commits, subjects), no control character reaches"
+	echo "the terminal or a CI log raw: standard output and standard error pass through one"
+	echo "filter that writes each one (C0 but newline and tab, DEL, C1 as UTF-8 or as a lone"
+	echo "byte) as a space, so that no escape sequence retitles the window, writes the"
+	echo "clipboard or clears the screen, and no carriage return forges a line. Only"
+	echo "pmcbench's own colours pass (above: on a terminal, or with \`--color=always\`), and"
+	echo "on a terminal the progress line's erase. JSON writes them as escapes and gives the"
+	echo "text back as it was; CSV and the reports' files write them as spaces; a unit, a"
+	echo "commit, a branch or a tag that holds one is refused."
+	echo
 	echo "## Width"
 	echo
 	echo "The table reports and the messages on standard error fit the width of the terminal:"

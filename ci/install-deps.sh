@@ -5,6 +5,8 @@
 #                                 command: BUILD_PACKAGES only)
 #   ci/install-deps.sh --tests    and what its tests need (bash ci/test.sh)
 #   --with-optional               and the benchmarks' peers; --guest: the arm64 guest stage
+#   --list                        prints the packages it would install, one line, and
+#                                 exits (ci/first-command.sh counts what they bring)
 set -eu
 
 # Building pmcbench and its library (ci/build.sh): C compiler, meson, ninja, the libraries
@@ -31,12 +33,14 @@ GUEST="qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu cpio"
 PACKAGES=$BUILD_PACKAGES
 tests=no
 with_optional=no
+list=no
 for arg in "$@"; do
 	case $arg in
 	--tests) tests=yes ;;
 	--with-optional) with_optional=yes ;;
 	--guest) tests=yes; GUEST_WANTED=yes ;;
-	*) echo "ci/install-deps.sh: unknown argument '$arg'; use --tests, --with-optional or --guest" >&2
+	--list) list=yes ;;
+	*) echo "ci/install-deps.sh: unknown argument '$arg'; use --tests, --with-optional, --guest or --list" >&2
 		exit 2 ;;
 	esac
 done
@@ -46,6 +50,12 @@ else
 	TEST_OPTIONAL=""
 fi
 [ -z "${GUEST_WANTED:-}" ] || PACKAGES="$PACKAGES $GUEST"
+if [ $list = yes ]; then
+	[ $with_optional = no ] && OPTIONAL=""
+	# shellcheck disable=SC2086 # lists of packages, printed as one
+	echo $PACKAGES $TEST_OPTIONAL $OPTIONAL
+	exit 0
+fi
 
 missing=""
 for p in $PACKAGES; do

@@ -34,13 +34,92 @@
 namespace pmc
 {
 
+// Google Benchmark's Counter: a value and how it becomes a metric, for
+// `state.counters["hits"] = pmc::Counter(n, pmc::Counter::kIsRate)`. Its flags are the C
+// API's (enum pmc_counter_flags) under Google Benchmark's names; kIs1024 shows the value
+// in 1024-based steps (PMC_COUNTER_1024).
+class Counter
+{
+      public:
+	enum Flags {
+		kDefaults = PMC_COUNTER_TOTAL,
+		kIsRate = PMC_COUNTER_RATE,
+		kAvgThreads = PMC_COUNTER_AVG_THREADS,
+		kAvgThreadsRate = PMC_COUNTER_RATE | PMC_COUNTER_AVG_THREADS,
+		kIsIterationInvariant = PMC_COUNTER_PER_ITERATION,
+		kIsIterationInvariantRate = PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION,
+		kAvgIterations = PMC_COUNTER_PER_OP,
+		kInvert = PMC_COUNTER_INVERT,
+	};
+	enum OneK { kIs1000 = 1000, kIs1024 = 1024 };
+
+	Counter(double value = 0, Flags flags = kDefaults, OneK one_k = kIs1000)
+	    : value(value), flags(flags), oneK(one_k)
+	{
+	}
+	// The C API's flags.
+	unsigned c_flags() const
+	{
+		return static_cast<unsigned>(flags) |
+		       (oneK == kIs1024 ? static_cast<unsigned>(PMC_COUNTER_1024) : 0u);
+	}
+
+	double value;
+	Flags flags;
+	OneK oneK;
+};
+
+inline Counter::Flags operator|(Counter::Flags a, Counter::Flags b)
+{
+	return static_cast<Counter::Flags>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+
 // What a benchmark function gets: its loop, its arguments and the harness's setters.
 class State
 {
       public:
-	explicit State(pmc_state *s) : s_(s)
+	explicit State(pmc_state *s) : counters(s), s_(s)
 	{
 	}
+
+	// `state.counters["name"] = value` (a total) or `= pmc::Counter(value, flags)`:
+	// Google Benchmark's user counters; each assignment is a pmc_set_counter, which
+	// replaces the batch's value of that name.
+	class Counters
+	{
+	      public:
+		class Entry
+		{
+		      public:
+			Entry(pmc_state *s, const std::string &name) : s_(s), name_(name)
+			{
+			}
+			Entry &operator=(const Counter &c)
+			{
+				pmc_set_counter(s_, name_.c_str(), c.value, c.c_flags());
+				return *this;
+			}
+			Entry &operator=(double v)
+			{
+				return *this = Counter(v);
+			}
+
+		      private:
+			pmc_state *s_;
+			std::string name_;
+		};
+		explicit Counters(pmc_state *s) : s_(s)
+		{
+		}
+		Entry operator[](const std::string &name)
+		{
+			return Entry(s_, name);
+		}
+
+	      private:
+		pmc_state *s_;
+	};
+	Counters counters;
 
 	// The loop: `for (auto _ : state) { body }`. Its count is the iterator's, in a
 	// register, as PMC_LOOP's; its edges are PMC_LOOP's, and it tells the harness its
@@ -143,6 +222,10 @@ class State
 	void SetCounter(const std::string &name, double value, unsigned flags = PMC_COUNTER_TOTAL)
 	{
 		pmc_set_counter(s_, name.c_str(), value, flags);
+	}
+	void SetCounter(const std::string &name, const Counter &c)
+	{
+		pmc_set_counter(s_, name.c_str(), c.value, c.c_flags());
 	}
 	// The pointer shared from Setup to Teardown (pmc_set_fixture).
 	void SetFixture(void *p)

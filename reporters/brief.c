@@ -518,6 +518,33 @@ static void write_missing(FILE *out, const struct pmc_analysis *a)
 		fputc('\n', out);
 }
 
+/* The columns whose source the report names, from their notes: a benchmark program's
+ * allocations, counted in its process or through uprobes (docs/microbench.md,
+ * "Allocations"). One line per note, the first benchmark's that measured each. */
+static void write_sources(FILE *out, const struct pmc_analysis *a)
+{
+	static const char *const ids[] = {"allocs/op", "alloc-bytes/op"};
+	const char *notes[2] = {NULL, NULL};
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < a->nbench && !notes[k]; i++) {
+			const struct pmc_metric_analysis *ma = find(&a->benches[i], ids[k]);
+
+			if (ma && ma->has_summary && ma->m->note)
+				notes[k] = ma->m->note;
+		}
+	for (size_t k = 0; k < 2; k++) {
+		if (!notes[k] || (k == 1 && notes[0] && strcmp(notes[0], notes[1]) == 0))
+			continue;
+		pmc_escape_text(out, ids[k]);
+		if (k == 0 && notes[1] && strcmp(notes[0], notes[1]) == 0)
+			fputs(", alloc-bytes/op", out);
+		fputs(": ", out);
+		pmc_escape_text(out, notes[k]);
+		fputc('\n', out);
+	}
+}
+
 /* What a benchmark's time carries: the notes of wall-time/op (the loop's share, the
  * pauses subtracted), its failed runs, and the health of its runs. */
 static void write_notes(FILE *out, const struct pmc_analysis *a)
@@ -533,8 +560,10 @@ static void write_notes(FILE *out, const struct pmc_analysis *a)
 			fprintf(out, ": %zu of %zu runs failed, %zu timed out\n", ba->failed,
 				ba->runs, ba->timed_out);
 		}
-		if (!ma || !ma->has_summary)
+		if (!ma)
 			continue;
+		/* Also of a time with no sample left: the note says why (pauses that cost more
+		 * than every batch). */
 		if (ma->m->note) {
 			fputs("note: ", out);
 			pmc_escape_text(out, ba->b->name);
@@ -542,6 +571,8 @@ static void write_notes(FILE *out, const struct pmc_analysis *a)
 			pmc_escape_text(out, ma->m->note);
 			fputc('\n', out);
 		}
+		if (!ma->has_summary)
+			continue;
 		if (pmc_health_describe(&ma->health, phrase, sizeof(phrase)) == 0 && phrase[0]) {
 			fputs("warning: ", out);
 			pmc_escape_text(out, ba->b->name);
@@ -606,6 +637,7 @@ static int write_prose(FILE *to, const struct brief *t, const struct pmc_analysi
 		      "time.\n",
 		      out);
 		write_missing(out, a);
+		write_sources(out, a);
 		write_notes(out, a);
 	}
 	if (fclose(out) != 0) {

@@ -9,6 +9,7 @@
 #include "base/grow.h"
 #include "base/utf8.h"
 #include "reporters/format.h"
+#include "profile/profile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -37,6 +38,7 @@ struct node {
 	uint32_t depth;  /* 0 for the root */
 	uint64_t total;  /* weight of the stacks through this frame */
 	uint64_t old_total;
+	uint64_t samples, old_samples;
 	uint64_t next;   /* weight already placed under this node, for its next child */
 	uint64_t x;      /* weight to the left of this frame */
 };
@@ -98,7 +100,10 @@ static int build(struct tree *t, const struct pmc_flame_stack **sorted, size_t n
 		len = s->depth;
 		for (uint32_t i = 0; i <= len; i++) {
 			struct node *v = &t->v[path[i]];
-			if ((r = add_u64(&v->total, s->weight)) || (r = add_u64(&v->old_total, s->old_weight)))
+			if ((r = add_u64(&v->total, s->weight)) ||
+			    (r = add_u64(&v->old_total, s->old_weight)) ||
+			    (r = add_u64(&v->samples, s->samples)) ||
+			    (r = add_u64(&v->old_samples, s->old_samples)))
 				return r;
 			if (i < len)
 				v->next += s->weight; /* the child at i+1 takes this much */
@@ -302,6 +307,15 @@ static const char STYLE[] =
     ".sub { fill: #444; text-anchor: middle; }\n"
     "</style>\n";
 
+/* An absolute graph's change of v's weight, with its sampling interval when the profiles
+ * are sampled (pmc_profile_change): clear says whether it is beyond sampling error. */
+static void frame_change(const struct node *v, const struct pmc_flame_opts *o, double *change,
+			 double *lo, double *hi, bool *clear)
+{
+	pmc_profile_change(v->old_total, v->old_samples, o->old_per_sample, v->total, v->samples,
+			   o->new_per_sample, change, lo, hi, clear);
+}
+
 static void write_frame(FILE *out, const struct node *v, const struct node *root, double px,
 			const struct pmc_flame_opts *o, double max_abs, unsigned height)
 {
@@ -320,14 +334,28 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 	fputs(" (", out);
 	pmc_escape_xml(out, a, SIZE_MAX);
 	if (o->differential && o->absolute) {
-		double change = (double)v->total - (double)v->old_total;
+		const char *u = o->unit && strcmp(o->unit, "ns") == 0 ? "ns" : "count";
+		double change, lo, hi;
+		bool clear;
 
-		pmc_fmt_weight((double)v->old_total, "count", false, a, sizeof(a));
-		pmc_fmt_weight((double)v->total, "count", false, b, sizeof(b));
+		frame_change(v, o, &change, &lo, &hi, &clear);
+		pmc_fmt_weight((double)v->old_total, u, false, a, sizeof(a));
+		pmc_fmt_weight((double)v->total, u, false, b, sizeof(b));
 		fprintf(out, ", %s \xe2\x86\x92 %s, ", a, b);
-		pmc_fmt_weight(change, "count", true, a, sizeof(a));
-		fprintf(out, "%s)", a);
-		diff_colour(change, max_abs, rgb);
+		pmc_fmt_weight(change, u, true, a, sizeof(a));
+		pmc_escape_xml(out, a, SIZE_MAX);
+		if (o->old_per_sample || o->new_per_sample) {
+			pmc_fmt_weight(lo, u, true, a, sizeof(a));
+			pmc_fmt_weight(hi, u, true, b, sizeof(b));
+			fputs(" [", out);
+			pmc_escape_xml(out, a, SIZE_MAX);
+			fputs(", ", out);
+			pmc_escape_xml(out, b, SIZE_MAX);
+			fputs(clear ? "])" : "], within sampling error)", out);
+		} else {
+			putc(')', out);
+		}
+		diff_colour(clear ? change : 0, max_abs, rgb);
 	} else if (o->differential) {
 		double old = 100.0 * (double)v->old_total / (double)root->old_total;
 		fprintf(out, ", %.2f%% \xe2\x86\x92 %.2f%%, %+.2f pp)", old, share, share - old);
@@ -429,12 +457,17 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 		if ((double)t.v[i].total * px < min_px)
 			omitted++;
 		if (o->differential) {
-			/* Absolute: counts of one thing, compared as they are. */
-			double d = o->absolute
-				       ? (double)t.v[i].total - (double)t.v[i].old_total
-				       : 100.0 * ((double)t.v[i].total / (double)root->total -
-						  (double)t.v[i].old_total / (double)root->old_total);
-			if (fabs(d) > max_abs)
+			/* Absolute: amounts of one thing, compared as they are; a change within
+			 * sampling error is white and sets no scale. */
+			double d, lo, hi;
+			bool clear = true;
+
+			if (o->absolute)
+				frame_change(&t.v[i], o, &d, &lo, &hi, &clear);
+			else
+				d = 100.0 * ((double)t.v[i].total / (double)root->total -
+					     (double)t.v[i].old_total / (double)root->old_total);
+			if (clear && fabs(d) > max_abs)
 				max_abs = fabs(d);
 		}
 	}
@@ -472,9 +505,10 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	if (o->differential && o->absolute) {
 		fprintf(out,
 			"<text id=\"legend\" x=\"%u\" y=\"66\" style=\"text-anchor: middle\">"
-			"widths: new profile; red: grew, blue: shrank, white: unchanged "
+			"widths: new profile; red: grew, blue: shrank, white: unchanged%s "
 			"(largest change ",
-			width / 2);
+			width / 2,
+			o->old_per_sample || o->new_per_sample ? " or within sampling error" : "");
 		char a[PMC_FMT_MAX + 64];
 
 		pmc_fmt_weight(max_abs, o->unit, false, a, sizeof(a));

@@ -5,7 +5,7 @@
  * weights per stack: widths are the new profile's, colours the change of each frame's
  * share of the total, red for grown and blue for shrunk (Gregg's differential flame
  * graphs, normalized by each profile's total), or, for counts of one thing (absolute),
- * the change of its weight. Rendering only: the caller's profile is
+ * the change of its weight (white within sampling error). Rendering only: the caller's profile is
  * turned into these stacks by reporters/profile_report.c. */
 #pragma once
 
@@ -17,6 +17,7 @@ struct pmc_flame_stack {
 	uint32_t depth;
 	uint64_t weight;     /* plain graph; the new weight of a differential one */
 	uint64_t old_weight; /* differential only */
+	uint64_t samples, old_samples; /* sampled profiles: the samples of each weight */
 };
 
 /* The narrowest graph: the margins and room for a frame. */
@@ -28,7 +29,11 @@ struct pmc_flame_opts {
 	const char *unit;     /* unit of the weights, in each frame's tooltip */
 	int differential;     /* use old_weight for the colours */
 	int absolute;	      /* differential: colour by the change of weight (new - old), for
-			       * two exact profiles of one event, not of share */
+			       * two profiles of one event whose weights are an amount, not
+			       * by the change of share */
+	/* absolute and sampled: what one sample of each profile stands for
+	 * (pmc_profile_per_sample); a change within sampling error is white. 0: exact */
+	double old_per_sample, new_per_sample;
 	unsigned width;	      /* pixels; 0: 1200 */
 	int inverted;	      /* an icicle graph: the root at the top, callees below */
 	double min_width;     /* frames narrower than this many pixels are left out; 0: 0.1

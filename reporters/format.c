@@ -44,27 +44,63 @@ static void fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.2f", v);
 }
 
+/* What a scale's text is for: its suffix ("MiB"), a throughput ("M items/s") or a count per
+ * second ("M/s"). */
+enum scale_text { TEXT_SUFFIX, TEXT_RATE, TEXT_PER_S };
+
+static const char *text_of(const struct pmc_scale *s, enum scale_text which)
+{
+	return which == TEXT_RATE ? s->rate : which == TEXT_PER_S ? s->per_s : s->suffix;
+}
+
 /* v in the largest scale of base (core/units.h) that keeps it at or above 1 ("1.23 ms",
- * "3.45 MiB"), or of its rates when rate ("1.50 k items/s"). The threshold is a hair
- * below the step so that 999.996 becomes 1.00 of the next unit rather than 1000.00 of
- * this one. */
-static const char *scaled_unit(double v, enum pmc_unit_base base, bool rate, char *buf,
-			       size_t len)
+ * "3.45 MiB"), with the text `which` of that scale ("1.50 k items/s", "229.20 M/s"). The
+ * threshold is a hair below the step so that 999.996 becomes 1.00 of the next unit rather
+ * than 1000.00 of this one. */
+static const char *scaled_unit(double v, enum pmc_unit_base base, enum scale_text which,
+			       char *buf, size_t len)
 {
 	size_t n, i = 0;
 	const struct pmc_scale *s = pmc_scales_shown(base, &n);
 
-	while (i + 1 < n && (!rate || s[i + 1].rate) &&
+	while (i + 1 < n && text_of(&s[i + 1], which) &&
 	       fabs(v) >= s[i + 1].factor / s[i].factor - 0.005) {
 		v /= s[i + 1].factor / s[i].factor;
 		i++;
 	}
 	snprintf(buf, len, i == 0 && v == floor(v) ? "%.0f" : "%.2f", v);
-	return rate ? s[i].rate : s[i].suffix;
+	return text_of(&s[i], which);
+}
+
+/* A user counter's units (docs/microbench.md, "User counters"): a count in 1000-based or
+ * 1024-based steps, or a count per second. The base of unit, and whether it is a rate;
+ * false when unit is none of them. */
+static bool count_unit(const char *unit, enum pmc_unit_base *base, bool *per_s)
+{
+	static const struct {
+		const char *unit;
+		enum pmc_unit_base base;
+		bool per_s;
+	} units[] = {
+	    {"count/s", PMC_UNIT_COUNT, true},
+	    {"count:1024", PMC_UNIT_COUNT_1024, false},
+	    {"count:1024/s", PMC_UNIT_COUNT_1024, true},
+	};
+
+	for (size_t i = 0; unit && i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(unit, units[i].unit) == 0) {
+			*base = units[i].base;
+			*per_s = units[i].per_s;
+			return true;
+		}
+	return false;
 }
 
 const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 {
+	enum pmc_unit_base base;
+	bool per_s;
+
 	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
 		return "";
@@ -74,15 +110,17 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 		return "";
 	}
 	if (strcmp(unit, "ns") == 0)
-		return scaled_unit(v, PMC_UNIT_NS, false, buf, len);
+		return scaled_unit(v, PMC_UNIT_NS, TEXT_SUFFIX, buf, len);
 	if (strcmp(unit, "bytes") == 0)
-		return scaled_unit(v, PMC_UNIT_BYTES, false, buf, len);
+		return scaled_unit(v, PMC_UNIT_BYTES, TEXT_SUFFIX, buf, len);
 	/* Throughput of the microbenchmarks (docs/microbench.md): SI steps for items, binary
-	 * ones for bytes, as sizes are shown. */
+	 * ones for bytes, as sizes are shown; a user counter's in the steps it asked for. */
 	if (strcmp(unit, "items/s") == 0)
-		return scaled_unit(v, PMC_UNIT_COUNT, true, buf, len);
+		return scaled_unit(v, PMC_UNIT_COUNT, TEXT_RATE, buf, len);
 	if (strcmp(unit, "bytes/s") == 0)
-		return scaled_unit(v, PMC_UNIT_BYTES, true, buf, len);
+		return scaled_unit(v, PMC_UNIT_BYTES, TEXT_RATE, buf, len);
+	if (count_unit(unit, &base, &per_s) && (v == 0 || fabs(v) >= 0.995))
+		return scaled_unit(v, base, per_s ? TEXT_PER_S : TEXT_SUFFIX, buf, len);
 	snprintf(buf, len, "%.2f", v);
 	if (strcmp(unit, "percent") == 0)
 		return "%";
@@ -92,6 +130,9 @@ const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len)
 	 * significant digits rather than reading 0.00, which was never measured. */
 	if (v != 0 && fabs(v) < 0.995)
 		snprintf(buf, len, "%.3g", v);
+	/* A user counter's inverse (0.004 operations per hit) is such a small value too. */
+	if (count_unit(unit, &base, &per_s))
+		return per_s ? "/s" : "";
 	return unit;
 }
 
@@ -116,7 +157,7 @@ void pmc_fmt_spread(double spread, double center, const char *unit, char *buf, s
 struct scaled {
 	double v;
 	const char *suffix;
-	enum { SV_G4, SV_F3, SV_PERCENT, SV_UNIT } how;
+	enum { SV_G4, SV_F3, SV_PERCENT, SV_UNIT, SV_PER_S } how;
 };
 
 /* The short form is printed several times on each of up to 100,000 comparison rows:
@@ -235,6 +276,9 @@ static size_t sv_print(char *buf, const struct scaled *sv)
 	case SV_UNIT:
 		n = put_g4(buf, sv->v);
 		return n + (size_t)snprintf(buf + n, 48 - n, " %.16s", sv->suffix);
+	case SV_PER_S:
+		n = put_g4(buf, sv->v);
+		return n + (size_t)snprintf(buf + n, 48 - n, "%s/s", sv->suffix);
 	default:
 		n = put_g4(buf, sv->v);
 		memcpy(buf + n, sv->suffix, strlen(sv->suffix) + 1);
@@ -260,8 +304,14 @@ static struct scaled scale_value(double v, const char *unit)
 {
 	struct scaled r = {.v = v, .suffix = "", .how = SV_G4};
 
+	enum pmc_unit_base base;
+	bool per_s;
+
 	if (!unit || strcmp(unit, "count") == 0) {
 		r.suffix = si_prefix(&r.v, PMC_UNIT_COUNT);
+	} else if (count_unit(unit, &base, &per_s)) {
+		r.suffix = si_prefix(&r.v, base);
+		r.how = per_s ? SV_PER_S : SV_G4;
 	} else if (strcmp(unit, "ns") == 0) {
 		r.suffix = si_prefix(&r.v, PMC_UNIT_NS);
 	} else if (strcmp(unit, "bytes") == 0) {

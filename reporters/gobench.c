@@ -37,6 +37,11 @@ static char *go_unit(const char *id, const char *unit)
 		len -= 3;
 	if (!unit)
 		unit = "count";
+	/* A user counter's 1024-based steps are the terminal's only: Go's units have none. */
+	if (strcmp(unit, "count:1024") == 0)
+		unit = "count";
+	else if (strcmp(unit, "count:1024/s") == 0)
+		unit = "count/s";
 	if (strcmp(unit, "ns") == 0 && len == 9 && strncmp(id, "wall-time", 9) == 0)
 		n = asprintf(&text, "ns/op");
 	else if (strcmp(unit, "ns") == 0)

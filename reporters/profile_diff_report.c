@@ -47,6 +47,92 @@ static void diff_counts(FILE *out, const struct pmc_profile_delta *d, size_t n, 
 	fputs("change: new minus old self count (exact); -: no self weight in that profile\n", out);
 }
 
+/* Samples lost on either side move its weights. */
+static void lost_warning(FILE *out, const struct pmc_profile_info *oi,
+			 const struct pmc_profile_info *ni)
+{
+	char o[32], nw[32];
+
+	if (!oi->lost && !ni->lost)
+		return;
+	snprintf(o, sizeof(o), "%" PRIu64, oi->lost);
+	snprintf(nw, sizeof(nw), "%" PRIu64, ni->lost);
+	fprintf(out, "WARNING: samples lost: %s old, %s new\n", oi->lost_unknown ? "not known" : o,
+		ni->lost_unknown ? "not known" : nw);
+}
+
+/* An amount with its sign, short, in the unit of a table's cells. */
+static void fmt_signed(double v, const char *unit, char buf[static PMC_FMT_MAX + 1])
+{
+	if (v == 0) {
+		strcpy(buf, "0"); /* no change is no time: "0", not "0ns" */
+		return;
+	}
+	buf[0] = v > 0 ? '+' : '-';
+	pmc_fmt_short_to(buf + (v != 0), fabs(v), unit);
+}
+
+/* The diff of two sampled profiles of one event whose weights are an amount (time):
+ * self amounts by their change, each with its interval, the changes within sampling
+ * error after the others and marked "~". */
+static void diff_amounts(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top,
+			 const char *unit)
+{
+	const char *u = strcmp(unit, "ns") == 0 ? "ns" : "count";
+	size_t selfish = 0, show, noise = 0;
+	int iw = 8;
+
+	/* A function with no self weight on either side (only ever a caller) has no row. */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].old_self || d[i].new_self)
+			selfish++;
+	show = top && top < selfish ? top : selfish;
+	for (size_t i = 0, shown = 0; i < n && shown < show; i++) {
+		char lo[PMC_FMT_MAX + 1], hi[PMC_FMT_MAX + 1];
+		int w;
+
+		if (!d[i].old_self && !d[i].new_self)
+			continue;
+		fmt_signed(d[i].lo, u, lo);
+		fmt_signed(d[i].hi, u, hi);
+		w = (int)(strlen(lo) + strlen(hi) + 4);
+		if (w > iw)
+			iw = w;
+		shown++;
+	}
+	fprintf(out, "\n%10s %10s %10s  %-*s  %s\n", "old", "new", "change", iw + 2, "interval",
+		"function");
+	for (size_t i = 0, shown = 0; i < n && shown < show; i++) {
+		char a[PMC_FMT_MAX + 1], b[PMC_FMT_MAX + 1], c[PMC_FMT_MAX + 1];
+		char lo[PMC_FMT_MAX + 1], hi[PMC_FMT_MAX + 1], iv[2 * PMC_FMT_MAX + 8];
+
+		if (!d[i].old_self && !d[i].new_self)
+			continue;
+		pmc_fmt_short((double)d[i].old_self, u, a, sizeof(a));
+		pmc_fmt_short((double)d[i].new_self, u, b, sizeof(b));
+		fmt_signed(d[i].change, u, c);
+		fmt_signed(d[i].lo, u, lo);
+		fmt_signed(d[i].hi, u, hi);
+		snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
+		fprintf(out, "%10s %10s %10s  %-*s %s  ", d[i].old_self ? a : "-",
+			d[i].new_self ? b : "-", c, iw, iv, d[i].clear ? " " : "~");
+		pmc_escape_text(out, d[i].name);
+		putc('\n', out);
+		shown++;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((d[i].old_self || d[i].new_self) && !d[i].clear)
+			noise++;
+	if (show < selfish)
+		fprintf(out, "(%zu more functions, %zu of all within sampling error)\n",
+			selfish - show, noise);
+	fprintf(out,
+		"change: new minus old self %s, with its 95%% interval from the samples (Poisson "
+		"counts); ~: within sampling error (the interval holds 0), unchanged; -: no self "
+		"weight in that profile\n",
+		strcmp(unit, "ns") == 0 ? "time" : "weight");
+}
+
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top)
 {
@@ -60,7 +146,8 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 		return rc;
 	fputs("Profile diff: ", out);
 	pmc_escape_text(out, oi->event);
-	if (pmc_profile_diff_absolute(old_p, new_p)) {
+	switch (pmc_profile_diff_mode(old_p, new_p)) {
+	case PMC_PROFILE_DIFF_COUNTS:
 		/* Counts of the same thing: a function whose count did not change did not
 		 * change, though its share moves with every other function's. */
 		fputs(" (", out);
@@ -68,6 +155,19 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 		fputs("), exact: functions by the change of their self count\n", out);
 		diff_counts(out, d, n, top);
 		goto out;
+	case PMC_PROFILE_DIFF_AMOUNTS:
+		/* Amounts of one thing, as counts are, but estimated from samples. */
+		fputs(" (", out);
+		pmc_escape_text(out, ni->unit);
+		fprintf(out,
+			"), sampled: functions by the change of their self %s, those within "
+			"sampling error last\n",
+			strcmp(ni->unit, "ns") == 0 ? "time" : "weight");
+		lost_warning(out, oi, ni);
+		diff_amounts(out, d, n, top, ni->unit);
+		goto out;
+	case PMC_PROFILE_DIFF_SHARES:
+		break;
 	}
 	if (strcmp(oi->event, ni->event) != 0) {
 		fputs(" -> ", out);
@@ -75,14 +175,7 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 		fputs(" (different events: shares are not comparable)", out);
 	}
 	fputs(", functions by the change of their share of self weight\n", out);
-	if (oi->lost || ni->lost) {
-		char o[32], nw[32];
-
-		snprintf(o, sizeof(o), "%" PRIu64, oi->lost);
-		snprintf(nw, sizeof(nw), "%" PRIu64, ni->lost);
-		fprintf(out, "WARNING: samples lost: %s old, %s new\n",
-			oi->lost_unknown ? "not known" : o, ni->lost_unknown ? "not known" : nw);
-	}
+	lost_warning(out, oi, ni);
 	/* A function with no self weight on either side (only ever a caller) has no row:
 	 * its share did not change. */
 	for (size_t i = 0; i < n; i++)

@@ -3,6 +3,7 @@
  * what was profiled and how. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "profile/profile.h"
 #include "reporters/flamegraph.h"
@@ -23,9 +24,11 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	const struct pmc_profile_info *in = pmc_profile_info(new_p);
 	struct pmc_flame_set *set = NULL;
 	char title[256], subtitle[640], lost[400], lost_new[192], lost_old[192] = "";
-	/* Two exact profiles of one event count the same thing: a frame whose count did not
-	 * change is white, however the others moved its share. */
-	bool absolute = pmc_profile_diff_absolute(old_p, new_p);
+	/* Two profiles of one event whose weights are an amount (exact counts, sampled
+	 * time) measure the same thing: a frame whose amount did not change is white,
+	 * however the others moved its share; a sampled one within sampling error too. */
+	enum pmc_profile_diff_mode mode = pmc_profile_diff_mode(old_p, new_p);
+	bool absolute = old_p && mode != PMC_PROFILE_DIFF_SHARES;
 	int r, n;
 
 	if (!view)
@@ -55,7 +58,13 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s%s",
 			     in->event, (unsigned long long)in->samples,
 			     (unsigned long long)in->freq, lost[0] ? "; " : "", lost,
-			     old_p ? "; red grew, blue shrank (share of the total)" : "");
+			     !old_p	? ""
+			     : absolute ? (strcmp(in->unit, "ns") == 0
+					       ? "; red grew, blue shrank (change of the time; "
+						 "white within sampling error)"
+					       : "; red grew, blue shrank (change of the weight; "
+						 "white within sampling error)")
+					: "; red grew, blue shrank (share of the total)");
 	/* The weight whose callers are missing: the graph draws it under one root frame. */
 	if (n >= 0 && (size_t)n < sizeof(subtitle) &&
 	    (pmc_profile_truncated(new_p) || (old_p && pmc_profile_truncated(old_p)))) {
@@ -80,6 +89,10 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		    .unit = in->unit,
 		    .differential = old_p != NULL,
 		    .absolute = absolute,
+		    .old_per_sample = mode == PMC_PROFILE_DIFF_AMOUNTS
+					  ? pmc_profile_per_sample(old_p) : 0,
+		    .new_per_sample = mode == PMC_PROFILE_DIFF_AMOUNTS
+					  ? pmc_profile_per_sample(new_p) : 0,
 		    .width = view->width,
 		    .inverted = view->inverted,
 		    .min_width = view->min_width,

@@ -28,6 +28,7 @@ struct fold {
 		size_t off; /* into pool */
 		uint32_t depth;
 		uint64_t weight, old_weight;
+		uint64_t samples, old_samples;
 	} * seqs;
 	size_t nseqs, seqs_cap, keys_cap;
 	uint32_t *pool;
@@ -152,10 +153,13 @@ static int fold_add(struct fold *f, const struct pmc_profile *p, bool old)
 			for (uint32_t d = 0; d < st->depth; d++)
 				f->pool[f->npool++] = name_of[st->frames[d]];
 		}
-		if (old)
+		if (old) {
 			f->seqs[idx].old_weight += st->weight;
-		else
+			f->seqs[idx].old_samples += st->samples;
+		} else {
 			f->seqs[idx].weight += st->weight;
+			f->seqs[idx].samples += st->samples;
+		}
 	}
 	rc = 0;
 out:
@@ -292,7 +296,9 @@ static int flame_set_from(struct fold *f, struct pmc_flame_set **ret)
 		s->stacks[i] = (struct pmc_flame_stack){.frames = s->frames + f->seqs[i].off,
 							.depth = f->seqs[i].depth,
 							.weight = f->seqs[i].weight,
-							.old_weight = f->seqs[i].old_weight};
+							.old_weight = f->seqs[i].old_weight,
+							.samples = f->seqs[i].samples,
+							.old_samples = f->seqs[i].old_samples};
 	s->n = f->nseqs;
 	*ret = s;
 	return 0;
@@ -569,7 +575,24 @@ int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t 
 	return finish(out);
 }
 
+/* By total weight, then self, then name (perf report --children). */
+static int fn_total_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_fn *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
+{
+	return pmc_profile_report_text_by(out, p, top, false);
+}
+
+int pmc_profile_report_text_by(FILE *out, const struct pmc_profile *p, size_t top, bool by_total)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);
 	uint64_t total = pmc_profile_total(p);
@@ -581,6 +604,8 @@ int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
 	rc = pmc_profile_functions(p, &fns, &n);
 	if (rc < 0)
 		return rc;
+	if (by_total && n)
+		qsort(fns, n, sizeof(*fns), fn_total_cmp);
 	pmc_profile_report_header(out, p);
 	pmc_fmt_weight(total ? (double)total : NAN, in->unit, false, a, sizeof(a));
 	fprintf(out, "Total: %s in %zu stacks, %zu functions\n", total ? a : "0",

@@ -11,14 +11,11 @@
 #include <stdio.h>
 
 #include "profile/profile_tasks.h"
+#include "profile/profile_tree.h"
 #include "reporters/flamegraph.h"
 
 struct pmc_profile;
 
-/* The root frame under which folded stacks and flame graphs put every stack whose call
- * chain was cut: its callers are missing, and at the root it would pass for a function
- * that nothing called. No symbol is spelled this way; the pseudo-objects are alike. */
-#define PMC_PROFILE_TRUNCATED_FRAME "[truncated]"
 
 /* The report of one profile: a header (event, unit, sampled or exact, samples, a
  * warning line for lost samples, unresolved frames, the weight in cut call chains when
@@ -26,6 +23,8 @@ struct pmc_profile;
  * weight (self%, total%, self in the profile's unit, function, object); top 0: all.
  * Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
+/* The same, the functions by total weight when by_total (perf report --children). */
+int pmc_profile_report_text_by(FILE *out, const struct pmc_profile *p, size_t top, bool by_total);
 
 /* The report's parts, for the views by task (profile_tasks_report.c): its header without the
  * "Total:" line, and the table of p's top functions (shares of p's total) with its
@@ -41,6 +40,25 @@ int pmc_profile_report_functions(FILE *out, const struct pmc_profile *p, size_t 
 int pmc_profile_report_tasks(FILE *out, const struct pmc_profile *p, enum pmc_profile_by by,
 			     size_t top);
 
+/* `report --tree caller|callee` (profile_tree_report.c): the header, then the call tree
+ * of pmc_profile_tree_build(), each line its shares of the profile's total (caller: total%
+ * and self%; callee: the weight through that path), its weight and the function under
+ * the guides of its level; a chain of single children stays in one column, as perf draws
+ * it; a node's children under percent_limit are one line that counts them; guides deeper
+ * than width allows are counted ("+3"). Returns 0, -ENOENT (function on no stack),
+ * -EINVAL, -ENOMEM or -EIO. */
+#define PMC_PROFILE_TREE_LIMIT 0.5 /* percent, perf report -g's default threshold */
+struct pmc_profile_tree_view {
+	enum pmc_profile_tree_kind kind;
+	const char *function; /* NULL: every function */
+	bool children;	      /* callee tree: entries by total weight (perf's --children) */
+	double percent_limit; /* paths under this share (percent) left out; < 0: the default */
+	size_t top;	      /* callee tree: entries shown; 0: all */
+	unsigned width;	      /* the terminal's columns; 0: no limit */
+};
+int pmc_profile_report_tree(FILE *out, const struct pmc_profile *p,
+			    const struct pmc_profile_tree_view *v);
+
 /* Folded stacks, one "root;child;leaf WEIGHT" line per distinct sequence of display
  * names (the flame graph tools' input), sorted bytewise; ';' inside a name becomes ':'
  * and control characters spaces, so that each line splits back into the same frames.
@@ -48,10 +66,12 @@ int pmc_profile_report_tasks(FILE *out, const struct pmc_profile *p, enum pmc_pr
  * weight 0 are left out. Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p);
 
-/* `report --diff OLD NEW`: the functions that changed most, top 0: all. Two exact
- * profiles of one event (pmc_profile_diff_absolute): old and new self counts and the
- * change, the unchanged functions counted in one line; any other pair: old%, new% and
- * the delta in percentage points. Returns 0, -EINVAL (an empty profile: no shares),
+/* `report --diff OLD NEW`: the functions that changed most, top 0: all, as
+ * pmc_profile_diff_mode() compares them. Two exact profiles of one event: old and new
+ * self counts and the change, the unchanged functions counted in one line; two sampled
+ * profiles of one event: old and new self time (or weight), the change and its 95%
+ * interval, "~" within sampling error; any other pair: old%, new% and the delta in
+ * percentage points. Returns 0, -EINVAL (an empty profile: no shares),
  * -ENOMEM or -EIO. */
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top);
@@ -130,7 +150,8 @@ struct pmc_flame_view {
 };
 
 /* The flame graph of new_p as one SVG (flamegraph.h), or with old_p the differential one
- * (widths from new_p, colours from the change of each frame's share), titled with the
+ * (widths from new_p, colours from the change of each frame's weight for two profiles of
+ * one event, white within sampling error, else of its share), titled with the
  * profile's name, event and samples (profile_flame.c), drawn as view says (may be NULL);
  * an empty profile's graph says it has nothing to draw. Returns 0, -EINVAL, -ENOMEM or
  * -EIO. */

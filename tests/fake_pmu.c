@@ -317,6 +317,10 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 		if (a->config >= PERF_COUNT_SW_MAX)
 			return -ENOENT;
 		break;
+	case PERF_TYPE_TRACEPOINT:
+		if (!cfg->tracepoints)
+			return -ENOENT;
+		break;
 	case PERF_TYPE_HARDWARE:
 		if (cfg->no_pmu)
 			return -ENOENT;

@@ -136,6 +136,7 @@ struct fake_pmu_config {
 	 * does not list fails with EINVAL, as for a CPU that does not exist. */
 	const char *online;
 	bool no_build_id;   /* attr.build_id fails with EINVAL */
+	bool tracepoints;   /* PERF_TYPE_TRACEPOINT events open (any id); else ENOENT */
 	/* PERF_SAMPLE_STACK_USER fails with ENOSYS, as on an architecture without
 	 * perf_user_stack_dump (perf_copy_attr). */
 	bool no_stack_user;

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/analysis.h"
 #include "core/result.h"
 #include "tests/helpers.h"
@@ -270,7 +272,7 @@ static void test_bad_input(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_summaries_and_facts),
@@ -281,5 +283,6 @@ int main(void)
 	    cmocka_unit_test(test_bad_input),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

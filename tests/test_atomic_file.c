@@ -25,6 +25,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/atomic_file.h"
 
 static char dir[64];
@@ -351,7 +353,7 @@ static void dash_and_descriptor_links_write_in_place(void **state)
 	unlink(out);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(commit_replaces_and_keeps_the_mode),
@@ -366,5 +368,6 @@ int main(void)
 	    cmocka_unit_test(dash_and_descriptor_links_write_in_place),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/attach.h"
 #include "counters/perf/events.h"
 #include "tests/fake_pmu.h"
@@ -348,7 +350,7 @@ static void test_threads_listed_again_and_gone(void **state)
 	pmc_event_list_free(l);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_threads_layout_and_sum),
@@ -359,5 +361,6 @@ int main(void)
 	    cmocka_unit_test(test_threads_listed_again_and_gone),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/backend.h"
 #include "counters/perf/events.h"
 #include "counters/valgrind/valgrind.h"
@@ -162,7 +164,7 @@ static void test_valgrind_wraps_the_command(void **state)
 	b->session_free(s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lookup_by_name),
@@ -171,5 +173,6 @@ int main(void)
 	    cmocka_unit_test(test_valgrind_wraps_the_command),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/valgrind/valgrind.h"
 #include "profile/callgrind.h"
 #include "profile/profile.h"
@@ -378,7 +380,7 @@ static void test_real_run_adds_up(void **state)
 	pmc_profile_free(b.p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_contexts_become_stacks),
@@ -392,5 +394,6 @@ int main(void)
 	    cmocka_unit_test(test_real_run_adds_up),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/changepoint.h"
 #include "core/changepoint_priv.h"
 #include "tests/helpers.h"
@@ -535,7 +537,7 @@ static void bad_input_is_refused(void **state)
 	assert_int_equal(n, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(statistic_matches_its_definition),
@@ -554,5 +556,6 @@ int main(void)
 	    cmocka_unit_test(bad_input_is_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/changepoint.h"
 #include "core/changepoint_judge.h"
 #include "pmcbench/metrics.h"
@@ -75,7 +77,7 @@ static void selection_keeps_what_it_says(void **state)
 	assert_true(pmc_cp_selected(&from0, PMC_CP_REGRESSION, &min5));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(way_follows_the_registry),
@@ -83,5 +85,6 @@ int main(void)
 	    cmocka_unit_test(selection_keeps_what_it_says),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "cli/cli.h"
 #include "reporters/reporter.h"
 
@@ -113,7 +115,7 @@ struct help_case {
 
 static const struct help_case cases[] = {
     {"run", "run", "harness/6-cli/cli_run_opts.c", FORMATS_RESULT},
-    {"bench", "a benchmark program", "harness/6-cli/cli_microbench.c", FORMATS_RESULT},
+    {"bench", "a benchmark program", "harness/6-cli/cli_microbench_opts.c", FORMATS_RESULT},
     {"compare", "compare", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
      FORMATS_COMPARISON},
     {"gate", "gate", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
@@ -190,12 +192,13 @@ static void test_completion_offers_every_format(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_help_lists_every_format),
 	    cmocka_unit_test(test_completion_offers_every_format),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

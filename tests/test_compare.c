@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/compare.h"
 #include "core/metrics.h"
 #include "core/result.h"
@@ -2341,7 +2343,7 @@ static void test_options_size(void **state)
 	pmc_result_free(b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_regression_improvement_and_no_change),
@@ -2391,5 +2393,6 @@ int main(void)
 	    cmocka_unit_test(test_thresholds_file_bad),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/compare.h"
 #include "core/result.h"
 #include "tests/helpers.h"
@@ -195,7 +197,7 @@ static void test_builds_errors(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_builds_pair_by_name_and_round),
@@ -205,5 +207,6 @@ int main(void)
 	    cmocka_unit_test(test_builds_errors),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

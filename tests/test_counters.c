@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "tests/fake_pmu.h"
@@ -1395,7 +1397,7 @@ static void test_status_names(void **state)
 	assert_string_equal(pmc_status_name((enum pmc_status)99), "unknown");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counted_and_attrs),
@@ -1437,5 +1439,6 @@ int main(void)
 	    cmocka_unit_test(test_group_too_big_probed_on_arm),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/compare.h"
 #include "core/result.h"
 #include "pmcbench/report.h"
@@ -358,7 +360,7 @@ static void comparison_rows_hold_what_the_json_report_holds(void **state)
 	pmc_result_free(b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(rows_hold_values_statuses_and_readings),
@@ -368,5 +370,6 @@ int main(void)
 	    cmocka_unit_test(comparison_rows_hold_what_the_json_report_holds),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/doctor.h"
 #include "tests/fake_pmu.h"
@@ -345,7 +347,7 @@ static void test_opts_versions(void **state)
 	assert_int_equal(pmc_doctor_collect(&big.o, &d), -EINVAL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_vm_without_pmu, teardown),
@@ -361,5 +363,6 @@ int main(void)
 	    cmocka_unit_test_teardown(test_opts_versions, teardown),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown_last);
 }

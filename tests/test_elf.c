@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "elf/section.h"
 #include "microbench/library.h"
 
@@ -71,7 +73,7 @@ static void a_failed_load_says_why(void **state)
 	assert_null(lib.handle);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(finds_the_benchmark_section),
@@ -79,5 +81,6 @@ int main(void)
 	    cmocka_unit_test(a_failed_load_says_why),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

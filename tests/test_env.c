@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/path.h"
 #include "core/result.h"
 #include "elf/buildid.h"
@@ -485,7 +487,7 @@ static void fingerprint_describes_this_machine(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(build_id_matches_readelf_and_file),
@@ -497,5 +499,6 @@ int main(void)
 	    cmocka_unit_test(fingerprint_describes_this_machine),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/error.h"
 
 static void test_quote_escapes_controls(void **state)
@@ -50,7 +52,7 @@ static void test_err_escape_rewrites_a_message(void **state)
 	pmc_err_escape(NULL, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_quote_escapes_controls),
@@ -58,5 +60,6 @@ int main(void)
 	    cmocka_unit_test(test_err_escape_rewrites_a_message),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

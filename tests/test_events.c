@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/events.h"
 #include "counters/perf/sysfs.h"
 #include "pmcbench/events.h"
@@ -1073,7 +1075,7 @@ static void test_control_characters_are_refused(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_generic_hardware),
@@ -1103,5 +1105,6 @@ int main(void)
 	    cmocka_unit_test(test_control_characters_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup_sysfs, teardown_sysfs);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/compare.h"
 #include "core/filter.h"
 #include "core/result.h"
@@ -96,7 +98,7 @@ static void test_view(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_terms),
@@ -104,5 +106,6 @@ int main(void)
 	    cmocka_unit_test(test_view),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "reporters/flamegraph.h"
 #include "tests/helpers.h"
 
@@ -280,6 +282,36 @@ static void test_differential_absolute(void **state)
 	free(s.text);
 }
 
+/* Sampled time of one event (cpu-clock): amounts too, each frame's change with its
+ * sampling interval. hot_a took 100 ms on both sides (400 and 402 samples of 250 us):
+ * white, within sampling error, where by share it fell from 50% to 25%; hot_b tripled. */
+static void test_differential_sampled_time(void **state)
+{
+	(void)state;
+	struct pmc_flame_stack st[] = {ST(100500000, 100000000, "main", "hot_a"),
+				       ST(300000000, 100000000, "main", "hot_b")};
+	st[0].samples = 402, st[0].old_samples = 400;
+	st[1].samples = 1200, st[1].old_samples = 400;
+	struct pmc_flame_opts o = plain;
+	o.differential = 1;
+	o.absolute = 1;
+	o.unit = "ns";
+	o.old_per_sample = o.new_per_sample = 250000;
+	struct svg s;
+	assert_int_equal(render(&s, st, 2, &o), 0);
+	struct frame *a = find(&s, "hot_a ("), *b = find(&s, "hot_b (");
+	assert_true(a->rgb[0] == 255 && a->rgb[1] == 255 && a->rgb[2] == 255);
+	assert_string_equal(a->title, "hot_a (100.5ms, 100ms \xe2\x86\x92 100.5ms, +500us "
+				      "[-16.54ms, +17.62ms], within sampling error)");
+	assert_int_equal(b->rgb[0], 255);
+	assert_true(b->rgb[1] < 255);
+	assert_string_equal(b->title, "hot_b (300ms, 100ms \xe2\x86\x92 300ms, +200ms [+170.2ms, "
+				      "+231.3ms])");
+	assert_non_null(strstr(s.text, "white: unchanged or within sampling error (largest "
+				       "change 200.5ms)"));
+	free(s.text);
+}
+
 static void test_narrow_omitted(void **state)
 {
 	(void)state;
@@ -416,7 +448,7 @@ static void test_options(void **state)
 	free(s.text);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_widths_order), cmocka_unit_test(test_deterministic),
@@ -424,7 +456,9 @@ int main(void)
 		cmocka_unit_test(test_differential),	   cmocka_unit_test(test_narrow_omitted),
 		cmocka_unit_test(test_nothing_to_draw),
 		cmocka_unit_test(test_invalid),	   cmocka_unit_test(test_differential_absolute),
+		cmocka_unit_test(test_differential_sampled_time),
 		cmocka_unit_test(test_tooltips_in_unit), cmocka_unit_test(test_options),
 	};
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

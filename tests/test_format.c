@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "reporters/escape.h"
 #include "reporters/format.h"
 
@@ -107,6 +109,24 @@ static void test_table_values(void **state)
 	assert_string_equal(buf, "3.00");
 	assert_string_equal(pmc_fmt_value(12, "items/s", buf, sizeof(buf)), "items/s");
 	assert_string_equal(buf, "12");
+	/* A user counter's rate in SI steps as items/s are (it printed 229204180.87 count/s),
+	 * and in 1024-based ones with PMC_COUNTER_1024; a small inverse keeps its digits. */
+	assert_string_equal(pmc_fmt_value(229204180.87, "count/s", buf, sizeof(buf)), "M/s");
+	assert_string_equal(buf, "229.20");
+	assert_string_equal(pmc_fmt_value(12, "count/s", buf, sizeof(buf)), "/s");
+	assert_string_equal(buf, "12");
+	assert_string_equal(pmc_fmt_value(0.004, "count/s", buf, sizeof(buf)), "/s");
+	assert_string_equal(buf, "0.004");
+	assert_string_equal(pmc_fmt_value(1.5 * 1024 * 1024, "count:1024/s", buf, sizeof(buf)),
+			    "Mi/s");
+	assert_string_equal(buf, "1.50");
+	assert_string_equal(pmc_fmt_value(3.0 * 1024 * 1024, "count:1024", buf, sizeof(buf)), "Mi");
+	assert_string_equal(buf, "3.00");
+	assert_string_equal(pmc_fmt_value(0.25, "count:1024", buf, sizeof(buf)), "");
+	assert_string_equal(buf, "0.25");
+	assert_string_equal(pmc_fmt_short(229204180.87, "count/s", buf, sizeof(buf)), "229.2M/s");
+	assert_string_equal(pmc_fmt_short(3.0 * 1024 * 1024, "count:1024", buf, sizeof(buf)), "3Mi");
+	assert_string_equal(pmc_fmt_short(2048, "count:1024/s", buf, sizeof(buf)), "2Ki/s");
 	/* Not measured: "-", never a number. */
 	assert_string_equal(pmc_fmt_value(NAN, "count", buf, sizeof(buf)), "");
 	assert_string_equal(buf, "-");
@@ -252,7 +272,7 @@ static void test_exact_values(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_short_values),    cmocka_unit_test(test_table_values),
@@ -260,5 +280,6 @@ int main(void)
 	    cmocka_unit_test(test_go_escape),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/compare.h"
 #include "core/gate.h"
 #include "core/metrics.h"
@@ -348,7 +350,7 @@ static void test_bad_arguments(void **state)
 	pmc_result_free(b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_regression_and_pass),
@@ -363,5 +365,6 @@ int main(void)
 	    cmocka_unit_test(test_bad_arguments),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/utf8.h"
 #include "core/compare.h"
 #include "core/result.h"
@@ -456,7 +458,7 @@ static void reference_comparisons_write_the_reference_as_the_old_side(void **sta
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(result_lines_read_back_as_the_samples),
@@ -465,5 +467,6 @@ int main(void)
 	    cmocka_unit_test(reference_comparisons_write_the_reference_as_the_old_side),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

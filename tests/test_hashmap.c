@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/hashmap.h"
 
 static void zeroed_map_is_empty(void **state)
@@ -80,7 +82,7 @@ static void grows_and_keeps_every_key(void **state)
 	pmc_hashmap_free(&m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(zeroed_map_is_empty),
@@ -88,5 +90,6 @@ int main(void)
 	    cmocka_unit_test(grows_and_keeps_every_key),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

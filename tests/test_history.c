@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include "tests/test_main.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <libpq-fe.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
+#include "tests/history_old.h"
 #include "history/history.h"
 #include "history/store_priv.h"
 
@@ -328,6 +331,86 @@ static void number_text_is_printf_17g(void **state)
 	}
 }
 
+/* What a reader of series saw: the series in order, each checked against its points. */
+struct seen {
+	size_t nseries, npoints, stop_at;
+	char last[128];
+};
+
+static int see_series(void *ud, const struct pmc_history_point *ps, size_t n)
+{
+	struct seen *sn = ud;
+	char key[128];
+
+	assert_true(n > 0);
+	snprintf(key, sizeof(key), "%s|%s|%s", ps[0].benchmark, ps[0].metric,
+		 ps[0].e.fingerprint);
+	/* Series come once each, in the order of their names. */
+	assert_true(strcmp(sn->last, key) < 0);
+	snprintf(sn->last, sizeof(sn->last), "%s", key);
+	for (size_t i = 1; i < n; i++) {
+		assert_true(pmc_history_same_series(&ps[0], &ps[i]));
+		assert_true(ps[i - 1].e.t <= ps[i].e.t);
+	}
+	sn->npoints += n;
+	return ++sn->nseries == sn->stop_at ? -EINTR : 0;
+}
+
+/* The store read series by series gives every point that pmc_history_points gives, one
+ * series a call, its entries' strings kept after the points go; a one-sample point (its
+ * sample kept as its median) and one not measured come back as they went in; a reader
+ * that stops stops the read with its error. */
+static void series_are_read_one_at_a_time(void **state)
+{
+	static const double one[] = {1234.5}, none[] = {NAN};
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r[3];
+	struct pmc_history_point *ps = NULL;
+	struct pmc_history_entry *es = NULL;
+	struct seen sn = {0};
+	size_t n = 0, nes = 0;
+	char err[512] = "", created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 3; i++) {
+		snprintf(created, sizeof(created), "2026-01-0%dT00:00:00Z", 3 - i);
+		r[i] = make_result(created, i == 1 ? "m2" : "m1", i);
+		put_values(r[i], "work", "one", one, 1);
+		put_values(r[i], "work", "unmeasured", none, 1);
+		add_ok(h, r[i], NULL, true);
+	}
+	assert_int_equal(pmc_history_points(h, NULL, &ps, &n, err, sizeof(err)), 0);
+	assert_int_equal(
+	    pmc_history_series(h, NULL, see_series, &sn, &es, &nes, err, sizeof(err)), 0);
+	assert_int_equal(sn.npoints, n);
+	/* 5 metrics of work and sleep on 2 fingerprints, m2 with one entry of each. */
+	assert_int_equal(sn.nseries, 10);
+	assert_int_equal(nes, 3);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(ps[i].metric, "one") == 0) {
+			assert_int_equal(ps[i].n, 1);
+			assert_true(ps[i].samples[0] == 1234.5 && ps[i].median == 1234.5);
+		} else if (strcmp(ps[i].metric, "unmeasured") == 0) {
+			assert_int_equal(ps[i].n, 1);
+			assert_true(isnan(ps[i].samples[0]) && isnan(ps[i].median));
+		}
+	}
+	pmc_history_entries_free(es, nes);
+	pmc_history_points_free(ps, n);
+	memset(&sn, 0, sizeof(sn));
+	sn.stop_at = 2;
+	assert_int_equal(
+	    pmc_history_series(h, NULL, see_series, &sn, NULL, NULL, err, sizeof(err)), -EINTR);
+	assert_int_equal(sn.nseries, 2);
+	/* The store still reads after a stopped read (its transaction ended). */
+	assert_int_equal(count_entries(h, NULL), 3);
+	pmc_history_close(h);
+	for (int i = 0; i < 3; i++)
+		pmc_result_free(r[i]);
+}
+
 static void filters_select_what_they_name(void **state)
 {
 	struct store s;
@@ -542,6 +625,21 @@ static void remove_takes_out_one_entry(void **state)
 }
 
 /* Two metrics hold the same samples, NAN where the other has NAN. */
+/* A copy of the file from at to. */
+static void copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
 static void same_values(const struct pmc_metric *a, const struct pmc_metric *b)
 {
 	assert_non_null(a);
@@ -597,10 +695,59 @@ static void baseline_reads_the_metrics_asked(void **state)
 	pmc_result_free(some);
 	pmc_history_close(h);
 
-	/* Schema 1: no table of benchmarks, no index of metrics. */
-	raw_exec(&s, "DROP INDEX pmc_point_metric");
-	raw_exec(&s, "DROP TABLE pmc_bench");
-	raw_exec(&s, "UPDATE pmc_meta SET value = '1' WHERE key = 'schema'");
+	/* Schema 2, the layout before issue 36 (every row names its entry by its key, each
+	 * point's samples text), and schema 1, without pmc_bench: read as they are, and
+	 * migrated by a writer; the baseline is the same. */
+	for (size_t i = 0; history_old_stmt(i, pg_base); i++)
+		raw_exec(&s, history_old_stmt(i, pg_base));
+	for (int v = 2; v >= 1; v--) {
+		char copy[600];
+
+		if (v == 1) {
+			raw_exec(&s, "DROP INDEX pmc_point_metric");
+			raw_exec(&s, "DROP TABLE pmc_bench");
+			raw_exec(&s, "UPDATE pmc_meta SET value = '1' WHERE key = 'schema'");
+		}
+		h = open_ok(&s, 0);
+		assert_int_equal(h->schema, v);
+		some = NULL;
+		assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 3, tc, 1, &some, &m,
+						      err, sizeof(err)),
+				 0);
+		assert_int_equal(m, n);
+		same_values(pmc_benchmark_find_metric(pmc_result_find_benchmark(some, "work"),
+						      "task-clock"),
+			    pmc_benchmark_find_metric(pmc_result_find_benchmark(all, "work"),
+						      "task-clock"));
+		pmc_result_free(some);
+		pmc_history_close(h);
+		if (pg_base)
+			continue;
+		/* A writer of a copy migrates it (the original stays, for schema 1). */
+		snprintf(copy, sizeof(copy), "%s.copy", s.url);
+		copy_file(s.url, copy);
+		assert_int_equal(pmc_history_open(copy, PMC_HISTORY_WRITE, &h, err, sizeof(err)),
+				 0);
+		assert_int_equal(h->schema, PMC_HISTORY_SCHEMA);
+		pmc_history_close(h);
+		assert_int_equal(pmc_history_open(copy, 0, &h, err, sizeof(err)), 0);
+		assert_int_equal(h->schema, PMC_HISTORY_SCHEMA);
+		some = NULL;
+		assert_int_equal(pmc_history_baseline(h, rs[3], NULL, NULL, 3, NULL, 0, &some, &m,
+						      err, sizeof(err)),
+				 0);
+		assert_int_equal(m, n);
+		for (size_t i = 0; i < all->nbench; i++)
+			for (size_t k = 0; k < all->benchmarks[i].nmetrics; k++)
+				same_values(pmc_benchmark_find_metric(
+						pmc_result_find_benchmark(some,
+									  all->benchmarks[i].name),
+						all->benchmarks[i].metrics[k].id),
+					    &all->benchmarks[i].metrics[k]);
+		pmc_result_free(some);
+		pmc_history_close(h);
+		unlink(copy);
+	}
 	for (unsigned flags = 0; flags <= PMC_HISTORY_WRITE; flags += PMC_HISTORY_WRITE) {
 		h = open_ok(&s, flags);
 		some = NULL;
@@ -654,7 +801,7 @@ static void newer_schema_is_refused(void **state)
 	assert_int_equal(pmc_history_open(s.url, PMC_HISTORY_WRITE, &h, err, sizeof(err)),
 			 -EPROTONOSUPPORT);
 	assert_null(h);
-	assert_contains(err, "schema 99 is newer than this pmcbench's (2)");
+	assert_contains(err, "schema 99 is newer than this pmcbench's (3)");
 	assert_null(strchr(err, '\n'));
 	assert_int_equal(pmc_history_open(s.url, 0, &h, err, sizeof(err)), -EPROTONOSUPPORT);
 	if (!pg_base) {
@@ -898,7 +1045,7 @@ static void eight_writers_lose_and_duplicate_nothing(void **state)
 	pmc_history_close(h);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ingest_twice_is_one_entry),
@@ -910,6 +1057,7 @@ int main(void)
 	    cmocka_unit_test(baseline_pools_the_last_k),
 	    cmocka_unit_test(baseline_is_the_current_level),
 	    cmocka_unit_test(remove_takes_out_one_entry),
+	    cmocka_unit_test(series_are_read_one_at_a_time),
 	    cmocka_unit_test(baseline_reads_the_metrics_asked),
 	    cmocka_unit_test(newer_schema_is_refused),
 	    cmocka_unit_test(corrupt_file_is_refused),
@@ -923,6 +1071,7 @@ int main(void)
 	char tmpl[] = "/tmp/pmc-history-XXXXXX";
 	int rc;
 
+	pmc_test_args(argc, argv, tests);
 	pg_base = getenv("PMC_TEST_PG_URL");
 	if (pg_base && !*pg_base)
 		pg_base = NULL;

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "history/history.h"
 
 /* Opening url to write: 0 (and closed), or the error with its message in err. */
@@ -96,12 +98,13 @@ static void sqlite_paths(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(postgresql_urls),
 	    cmocka_unit_test(sqlite_paths),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests_name("history engines", tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include "tests/test_main.h"
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "tests/helpers.h"
+#include "tests/history_old.h"
 #include "history/engine.h"
 #include "history/history.h"
 #include "history/store_priv.h"
@@ -74,6 +77,12 @@ static void a_view_for_a_table_is_refused_before_it_is_read(void **state)
 	refused(path, -EBADMSG,
 		": not a pmcbench history: 'pmc_point' is a view, where pmcbench keeps a table; "
 		"move the file away");
+	/* The names of schema 3's series, each point's benchmark and metric. */
+	new_store(path, sizeof(path));
+	raw_exec(path, "DROP TABLE pmc_name; CREATE VIEW pmc_name AS WITH RECURSIVE r(i) AS "
+		       "(SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i AS num, 'b' AS "
+		       "benchmark, 'm' AS metric, 'ns' AS unit, 1 AS better, 0 AS simulated FROM r");
+	refused(path, -EBADMSG, "'pmc_name' is a view, where pmcbench keeps a table");
 }
 
 static void a_trigger_or_a_view_of_its_own_is_refused(void **state)
@@ -102,6 +111,8 @@ static void a_store_of_schema_1_still_opens(void **state)
 	char path[300], err[512] = "";
 
 	new_store(path, sizeof(path));
+	for (size_t i = 0; history_old_stmt(i, false); i++)
+		raw_exec(path, history_old_stmt(i, false));
 	raw_exec(path, "DROP TABLE pmc_bench; DROP INDEX pmc_point_metric; UPDATE pmc_meta SET "
 		       "value = '1' WHERE key = 'schema'");
 	assert_int_equal(pmc_history_open(path, 0, &h, err, sizeof(err)), 0);
@@ -183,7 +194,7 @@ static void a_count_must_be_the_samples(void **state)
 	assert_false(pmc_hist_count_is("18446744073709551626", 10));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(a_view_for_a_table_is_refused_before_it_is_read),
@@ -199,6 +210,7 @@ int main(void)
 	if (!mkdtemp(tmpl))
 		return 1;
 	snprintf(workdir, sizeof(workdir), "%s", tmpl);
+	pmc_test_args(argc, argv, tests);
 	rc = cmocka_run_group_tests_name("history (hostile SQLite stores)", tests, NULL, NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
 	if (system(cmd) != 0)

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "history/store_priv.h"
 
 static int parse(const char *text, double **v, size_t *n)
@@ -64,12 +66,13 @@ static void words_that_are_not_one_sample_are_refused(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(written_texts_are_read),
 	    cmocka_unit_test(words_that_are_not_one_sample_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests_name("history samples", tests, NULL, NULL);
 }

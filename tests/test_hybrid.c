@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "counters/perf/hybrid.h"
@@ -650,7 +652,7 @@ static void test_combine_rule(void **state)
 	assert_true(isnan(s.scaled));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_split_sum_counted, teardown),
@@ -669,5 +671,6 @@ int main(void)
 	    cmocka_unit_test(test_combine_rule),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

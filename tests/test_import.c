@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/metrics.h"
 #include "core/result.h"
 #include "formats/import.h"
@@ -678,6 +680,8 @@ static void perf_stat_malformed_files_are_refused(void **state)
 	    "     1.001069893,0.53,msec,task-clock,530000,100.00,0.530,CPUs utilized\n";
 	static const char unit[] = "12,msec,page-faults,1000,100.00,,\n";
 	static const char few[] = "12,,page-faults,1000\n";
+	/* A unit is printed after every value: one with a control character is refused. */
+	static const char esc[] = "12,J\033]0;x\007,power/energy-pkg/,1000,100.00,,\n";
 	struct pmc_result *r = NULL;
 	char err[512] = "";
 
@@ -696,6 +700,9 @@ static void perf_stat_malformed_files_are_refused(void **state)
 	assert_int_equal(pmc_import_perf_stat_csv("f.csv", few, strlen(few), &r, err, sizeof(err)),
 			 -EINVAL);
 	assert_contains(err, "f.csv:1: 4 fields");
+	assert_int_equal(pmc_import_perf_stat_csv("e.csv", esc, strlen(esc), &r, err, sizeof(err)),
+			 -EINVAL);
+	assert_contains(err, "e.csv:1: the unit of 'power/energy-pkg/' holds a control character");
 	assert_null(r);
 }
 
@@ -812,7 +819,7 @@ static void go_malformed_files_are_refused(void **state)
 	assert_null(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(the_format_is_told_by_content),
@@ -846,5 +853,6 @@ int main(void)
 	    cmocka_unit_test(go_malformed_files_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

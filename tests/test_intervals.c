@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/intervals.h"
 #include "tests/helpers.h"
 
@@ -159,7 +161,7 @@ static void many_intervals_keep_their_counts(void **state)
 	pmc_intervals_free(iv);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(deltas_come_from_cumulative_readings),
@@ -169,5 +171,6 @@ int main(void)
 	    cmocka_unit_test(many_intervals_keep_their_counts),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

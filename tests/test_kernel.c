@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "tests/helpers.h"
@@ -481,14 +483,63 @@ static void test_hardware_status(void **state)
 	pmc_event_list_free(l);
 }
 
-int main(void)
+/* The perf events among this process's descriptors. */
+static size_t perf_fds(void)
+{
+	char path[64], target[64];
+	size_t n = 0;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		n += strcmp(target, "anon_inode:[perf_event]") == 0;
+	}
+	return n;
+}
+
+/* A session's hold opens one disabled event of each software event that sets up a
+ * static key (page faults, context switches), none of the clocks, and closes them on
+ * release; a list of clocks alone holds nothing. */
+static void test_events_hold(void **state)
+{
+	struct pmc_event_list *l = t_events("task-clock,page-faults,context-switches,cpu-clock");
+	struct pmc_event_list *clocks = t_events("task-clock,cpu-clock");
+	struct pmc_event_hold *h = NULL;
+	size_t before = perf_fds();
+
+	assert_int_equal(pmc_events_hold(clocks, &h), 0);
+	assert_null(h);
+	assert_int_equal(pmc_events_hold(l, &h), 0);
+	assert_non_null(h);
+	if (perf_fds() == before) {
+		pmc_events_release(h);
+		pmc_event_list_free(l);
+		pmc_event_list_free(clocks);
+		print_message("skipped: perf_event_open is denied to this user here\n");
+		skip();
+	}
+	assert_int_equal(perf_fds(), before + 2);
+	pmc_events_release(h);
+	assert_int_equal(perf_fds(), before);
+	pmc_events_release(NULL);
+	pmc_event_list_free(l);
+	pmc_event_list_free(clocks);
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_group_read_by_id),	cmocka_unit_test(test_enable_on_exec),
 	    cmocka_unit_test(test_inherit_page_faults), cmocka_unit_test(test_inherit_counts_forked_children),
 	    cmocka_unit_test(test_real_multiplexing),	cmocka_unit_test(test_msr_tsc_group),
-	    cmocka_unit_test(test_hardware_status),
+	    cmocka_unit_test(test_hardware_status),	cmocka_unit_test(test_events_hold),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "run/leftovers.h"
 
 /* A "run": a child leading its own group that forks a grandchild (which pauses, in the
@@ -125,7 +127,7 @@ static void without_subreaper_the_group_is_ended(void **state)
 	close(p.fd);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(orphan_is_ended_and_named),
@@ -133,5 +135,6 @@ int main(void)
 	    cmocka_unit_test(without_subreaper_the_group_is_ended),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

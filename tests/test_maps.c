@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/sample.h"
 #include "elf/buildid.h"
 #include "profile/maps.h"
@@ -459,7 +461,7 @@ static void perf_map_names_jit_code(void **state)
 	pmc_maps_free(m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(names_shared_object_functions),
@@ -477,5 +479,6 @@ int main(void)
 	};
 
 	pmc_maps_free(NULL);
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

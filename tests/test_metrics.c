@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/events.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/derive.h"
@@ -241,9 +243,9 @@ static void table_is_consistent(void **state)
 					    "GHz",   "CPUs", "items/s", "bytes/s"};
 	size_t n = pmc_metric_info_count();
 
-	/* 10 generic, 42 cache, 9 software, 4 rusage, 1 imported, 2 throughput, 5 derived,
-	 * 13 simulated. */
-	assert_int_equal(n, 10 + 42 + 9 + 4 + 1 + 2 + 5 + 13);
+	/* 10 generic, 42 cache, 9 software, 4 rusage, 1 imported, 2 throughput, 2
+	 * allocations, 5 derived, 13 simulated. */
+	assert_int_equal(n, 10 + 42 + 9 + 4 + 1 + 2 + 2 + 5 + 13);
 	assert_null(pmc_metric_info_at(n));
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_metric_info *m = pmc_metric_info_at(i);
@@ -595,6 +597,12 @@ static void tracepoint_ids_and_syscall_total(void **state)
 	assert_true(pmc_metric_is_uprobe("uprobe:libc:malloc/op"));
 	assert_false(pmc_metric_drifts("syscalls:sys_enter_openat"));
 	assert_false(pmc_metric_drifts("uprobe:libc:malloc/op"));
+	/* A benchmark program's allocations count work, exactly (docs/microbench.md). */
+	assert_false(pmc_metric_drifts("allocs/op"));
+	assert_false(pmc_metric_drifts("alloc-bytes/op"));
+	assert_true(pmc_metric_is_kernel_count("allocs/op"));
+	assert_true(pmc_metric_is_kernel_count("alloc-bytes/op"));
+	assert_true(pmc_metric_lookup("allocs/op").gated);
 	assert_true(pmc_metric_drifts("sched:sched_switch"));
 	/* Counted by one per occurrence: tracepoints, uprobes, the software faults and
 	 * switches; not clocks or hardware events. */
@@ -622,7 +630,7 @@ static void tracepoint_ids_and_syscall_total(void **state)
 	pmc_result_free(res);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(known_ids_have_unit_and_direction),
@@ -638,5 +646,6 @@ int main(void)
 	    cmocka_unit_test(tracepoint_ids_and_syscall_total),
 	    DERIVE_TESTS};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

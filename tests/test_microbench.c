@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "core/compare.h"
 #include "core/result.h"
@@ -197,6 +199,44 @@ static void expansion_is_the_cartesian_product(void **state)
 
 	assert_int_equal(pmc_mb_expand(defs, defs + 2, "grid(", &set, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "--filter 'grid('");
+}
+
+/* A benchmark's process expands its own definition only (issue 35, item 9): the others,
+ * bad ones or 100,000 benchmarks' worth, are never looked at, so its cost does not grow
+ * with them; a name with a build's label finds its definition too, and a definition whose
+ * name only starts the same ("grid2") is not one. */
+static void expansion_of_one_name_reads_only_its_definition(void **state)
+{
+	const struct pmc_bench_def defs[] = {
+	    {.sz = sizeof(defs[0]), .name = "huge", .fn = nop, .args = {"1..4000+1", "1..25+1"}},
+	    {.sz = sizeof(defs[0]), .name = "grid", .fn = nop, .args = {"1,2", "10..30+10"}},
+	    {.sz = sizeof(defs[0]), .name = "broken", .fn = nop, .args = {"1..x"}},
+	    {.sz = sizeof(defs[0]), .name = "grid2", .fn = nop},
+	};
+	struct pmc_mb_set set = {0};
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid/2/30", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 2 * 3);
+	assert_int_equal(set.nbad, 0);
+	assert_string_equal(set.v[5].name, "grid/2/30");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "new:grid/1/10", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 2 * 3);
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid2", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 1);
+	assert_string_equal(set.v[0].name, "grid2");
+	pmc_mb_set_free(&set);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "absent", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 0);
+	pmc_mb_set_free(&set);
+	/* The whole set has them all. */
+	assert_int_equal(pmc_mb_expand(defs, defs + 4, NULL, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 4000 * 25 + 6 + 1);
+	assert_int_equal(set.nbad, 1);
+	pmc_mb_set_free(&set);
 }
 
 /* Google Benchmark's habits: "-RE" keeps what RE does not match; a definition named
@@ -612,11 +652,27 @@ static void untimed_work_and_fixtures(void **state)
 	assert_contains(m->note, "10 pmc_pause/pmc_resume pairs per batch at 3.3 ns");
 	pmc_result_free(res);
 	pmc_mb_samples_free(&s);
+	/* No work at all: the pairs cost the whole timed part, and each sample is not
+	 * measured (absent, said in the note), never a made-up 0 ns. */
+	per_iter = 0;
+	b.name = (char *)"nothing";
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	for (size_t i = 0; i < m->n; i++)
+		assert_true(isnan(m->values[i]));
+	assert_non_null(m->note);
+	assert_contains(m->note, "4 of 4 samples not measured");
+	assert_contains(m->note, "clamped");
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+	per_iter = 7;
 
 	b.def.fn = ends_paused;
 	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "ended its loop paused");
-	assert_int_equal(once_teardowns, 3); /* after a failure too */
+	assert_int_equal(once_teardowns, 4); /* after a failure too */
 }
 
 /* Figures of the benchmark's own: a total, per operation, rates, with their units and
@@ -633,6 +689,63 @@ static void counting_user(struct pmc_state *s)
 	pmc_set_counter(s, "visits", 20, PMC_COUNTER_PER_OP);
 	pmc_set_counter(s, "bytes", 8, PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION);
 	pmc_set_counter(s, "stalls", 73, PMC_COUNTER_RATE | PMC_COUNTER_LOWER_IS_BETTER);
+}
+
+/* Google Benchmark's kInvert and kIs1024: the inverse taken last, in its own metric, unit
+ * and direction; 1024-based steps in the unit only, the value kept as it is. */
+static void counting_inverted(struct pmc_state *s)
+{
+	while (pmc_loop(s))
+		now += per_iter;
+	pmc_set_counter(s, "probes", 73, PMC_COUNTER_RATE | PMC_COUNTER_INVERT);
+	pmc_set_counter(s, "spins", 40, PMC_COUNTER_PER_OP | PMC_COUNTER_INVERT);
+	pmc_set_counter(s, "nothing", 0, PMC_COUNTER_INVERT);
+	pmc_set_counter(s, "mem", 3.0 * 1024 * 1024, PMC_COUNTER_1024);
+	pmc_set_counter(s, "moved", 2048, PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION |
+						PMC_COUNTER_1024);
+}
+
+static void inverted_and_1024_counters(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"inv"};
+	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock,
+		 .no_overhead = true);
+	struct pmc_mb_samples s;
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "";
+
+	(void)state;
+	reset();
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "inv", .fn = counting_inverted};
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	/* The batch is 73 ns: 73 probes in it are 1e9/s, 1 ns each. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "time/probes");
+	assert_non_null(m);
+	assert_true(fabs(m->values[0] - 1) < 1e-12 && fabs(m->values[1] - 1) < 1e-12);
+	assert_string_equal(m->unit, "ns");
+	assert_int_equal(m->better, PMC_LOWER_IS_BETTER);
+	/* 40 spins over 10 iterations: 0.25 operations per spin, more is better. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "op/spins");
+	assert_non_null(m);
+	assert_true(m->values[0] == 0.25);
+	assert_string_equal(m->unit, "count");
+	assert_int_equal(m->better, PMC_HIGHER_IS_BETTER);
+	/* 0 has no inverse: missing, never Infinity. */
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "1/nothing");
+	assert_non_null(m);
+	assert_true(isnan(m->values[0]) && isnan(m->values[1]));
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "mem");
+	assert_true(m->values[0] == 3.0 * 1024 * 1024);
+	assert_string_equal(m->unit, "count:1024");
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "moved/s");
+	assert_true(fabs(m->values[0] - 20480e9 / 73) < 1e-3);
+	assert_string_equal(m->unit, "count:1024/s");
+	assert_int_equal(m->better, PMC_HIGHER_IS_BETTER);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
 }
 
 static void user_counters_become_metrics(void **state)
@@ -1081,6 +1194,83 @@ static void overhead_is_reported_not_subtracted(void **state)
 	assert_true(isnan(pmc_mb_per_op(5, 0)));
 	pmc_mb_samples_free(&s);
 	pmc_result_free(res);
+}
+
+/* A body the compiler removed runs as the empty loop does: pmc_mb_empty_like() pairs the
+ * body's batches with the empty loop's (per process, or per batch in one) and flags it
+ * when the one-sided signed-rank test cannot tell it slower, with enough pairs to. */
+static void a_body_like_the_empty_loop_is_flagged(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	PMC_OPTS(pmc_mb_opts, o, .samples = 6, .iters = 100, .clock = fake_clock, .empty = empty);
+	double ns[8], over[8], e = 500;
+	unsigned proc[8];
+	struct pmc_mb_samples s, piped = {0}, merged = {0},
+			      hand = {.iters = 100, .n = 8, .ns = ns, .over_v = over, .process = proc};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "", msg[300] = "";
+
+	(void)state;
+	/* In one process: the body costs what the empty loop does, batch for batch. */
+	reset();
+	per_iter = empty_per_iter = 1;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.over_v[i] == 103 && s.ns[i] == 103);
+	assert_int_equal(pmc_mb_empty_like(&s, msg, sizeof(msg)), 1);
+	assert_contains(msg, "over 6 pairs of batches");
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
+	assert_non_null(m->note);
+	assert_contains(m->note, "indistinguishable from the empty loop: 1.03 ns/op against its 1.03");
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+	/* A body of 7 ns against the loop's 1: slower in every pair, not flagged. */
+	reset();
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_empty_like(&s, msg, sizeof(msg)), 0);
+	assert_int_equal(pmc_result_new("perf", &res), 0);
+	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op")->note);
+	pmc_result_free(res);
+	pmc_mb_samples_free(&s);
+
+	/* Eight processes, the body within 10% of the empty loop either way: flagged; 2%
+	 * slower in every one: told apart; four processes cannot tell (p >= 1/16). */
+	for (size_t i = 0; i < 8; i++) {
+		proc[i] = (unsigned)i + 1;
+		over[i] = e;
+		ns[i] = e * (i % 2 ? 1.1 : 0.9) + (double)i;
+	}
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 1);
+	assert_contains(msg, "over 8 processes");
+	for (size_t i = 0; i < 8; i++)
+		ns[i] = e * 1.02;
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 0);
+	hand.n = 4;
+	for (size_t i = 0; i < 4; i++)
+		ns[i] = e;
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 0);
+	/* Two samples in each process: one pair per process, its samples' median. */
+	hand.n = 8;
+	for (size_t i = 0; i < 8; i++) {
+		proc[i] = (unsigned)i / 2 + 1;
+		ns[i] = i % 2 ? 3 * e : 3.2 * e;
+	}
+	assert_int_equal(pmc_mb_empty_like(&hand, msg, sizeof(msg)), 0); /* 4 pairs */
+
+	/* From a process through the pipe: its median is beside each of its samples. */
+	reset();
+	per_iter = empty_per_iter = 1;
+	assert_int_equal(pmc_mb_measure_forked(&b, &o, &piped, err, sizeof(err)), 0);
+	assert_null(piped.over_v);
+	assert_int_equal(pmc_mb_samples_merge(&merged, &piped, 1), 0);
+	assert_non_null(merged.over_v);
+	for (size_t i = 0; i < merged.n; i++)
+		assert_true(merged.over_v[i] == merged.over_ns);
+	pmc_mb_samples_free(&merged);
 }
 
 /* The empty loop a definition carries (PMC_BENCHMARK compiles one with the benchmark) is
@@ -2142,11 +2332,12 @@ static void batch_edges_read_without_syscalls(void **state)
 	pmc_event_list_free(ev);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(args_lists_and_ranges),
 	    cmocka_unit_test(expansion_is_the_cartesian_product),
+	    cmocka_unit_test(expansion_of_one_name_reads_only_its_definition),
 	    cmocka_unit_test(negative_filters_and_disabled_benchmarks),
 	    cmocka_unit_test(builds_are_labelled_and_grouped),
 	    cmocka_unit_test(another_builds_names_become_benchmarks),
@@ -2158,6 +2349,8 @@ int main(void)
 	    cmocka_unit_test(user_data_starts_empty_every_batch),
 	    cmocka_unit_test(untimed_work_and_fixtures),
 	    cmocka_unit_test(pauses_stop_the_counters),
+	    cmocka_unit_test(inverted_and_1024_counters),
+	    cmocka_unit_test(a_body_like_the_empty_loop_is_flagged),
 	    cmocka_unit_test(user_counters_become_metrics),
 	    cmocka_unit_test(complexity_fits),
 	    cmocka_unit_test(multithreaded_benchmarks),
@@ -2188,5 +2381,6 @@ int main(void)
 	    cmocka_unit_test(batch_edges_read_without_syscalls),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/opts.h"
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
@@ -207,7 +209,7 @@ static void test_public_report_options(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_larger_struct_with_zero_tail_is_accepted),
@@ -217,5 +219,6 @@ int main(void)
 	    cmocka_unit_test(test_public_report_options),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "tests/helpers.h"
 
@@ -230,11 +232,15 @@ static void unknown_address_per_row(void **state)
 	pmc_profile_free(p);
 }
 
-/* Old: a 50, b 30, c 20. New (built elsewhere: other object paths): a 20, b 30, d 50. */
-static void make_pair(struct pmc_profile **o, struct pmc_profile **n)
+static struct pmc_profile *profile_of(enum pmc_profile_kind kind, const char *event);
+
+/* Old: a 50, b 30, c 20. New (built elsewhere: other object paths): a 20, b 30, d 50;
+ * new_event: the new profile's (another event than cpu-clock: the diff compares shares). */
+static void make_pair(struct pmc_profile **o, struct pmc_profile **n, const char *new_event)
 {
 	*o = new_profile(PMC_PROFILE_SAMPLED);
-	*n = new_profile(PMC_PROFILE_SAMPLED);
+	*n = strcmp(new_event, "cpu-clock") == 0 ? new_profile(PMC_PROFILE_SAMPLED)
+						 : profile_of(PMC_PROFILE_SAMPLED, new_event);
 	add_syms(*o, "/home/ci/old/bin", 50, 2, "main", "a");
 	add_syms(*o, "/home/ci/old/bin", 30, 2, "main", "b");
 	add_syms(*o, "/home/ci/old/bin", 20, 2, "main", "c");
@@ -250,7 +256,9 @@ static void diff_sorted_matched(void **state)
 	size_t nd;
 
 	(void)state;
-	make_pair(&o, &n);
+	/* Two events: shares of each profile's total. */
+	make_pair(&o, &n, "task-clock");
+	assert_int_equal(pmc_profile_diff_mode(o, n), PMC_PROFILE_DIFF_SHARES);
 	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
 	/* a: 0.5 -> 0.2 (-0.3), b: 0.3 -> 0.3 (0), c: 0.2 -> 0 (-0.2), d: 0 -> 0.5 (+0.5),
 	 * main absent on both as self: 0. */
@@ -301,7 +309,7 @@ static void attribution(void **state)
 	size_t nd;
 
 	(void)state;
-	make_pair(&o, &n);
+	make_pair(&o, &n, "cpu-clock");
 	/* Metric 1000 -> 1200: a 500 -> 240 (-260), b 300 -> 360 (+60), c 200 -> 0 (-200),
 	 * d 0 -> 600 (+600); parts over +200: d 3, b 0.3, a -1.3, c -1. */
 	assert_int_equal(pmc_profile_attribute(o, n, 1000, 1200, &d, &nd), 0);
@@ -408,6 +416,67 @@ static void diff_of_exact_counts_ranks_by_change(void **state)
 		assert_int_equal(pmc_profile_new(&in, &s), 0);
 		assert_false(pmc_profile_diff_absolute(o, s));
 		pmc_profile_free(s);
+	}
+	pmc_profile_free(o);
+	pmc_profile_free(n);
+}
+
+/* The issue's diff of two time profiles: hot_b did 3x the work, hot_a the same (400 and
+ * 402 samples of 250 us). By share, hot_a "fell" 22.6 points and led the list; by time,
+ * hot_b grew by 200 ms beyond sampling error and leads, and hot_a is unchanged (its
+ * 0.5 ms within sampling error). */
+static void diff_of_sampled_time_ranks_by_change(void **state)
+{
+	struct pmc_profile *o = new_profile(PMC_PROFILE_SAMPLED), *n = new_profile(PMC_PROFILE_SAMPLED);
+	struct pmc_profile *c = profile_of(PMC_PROFILE_SAMPLED, "cycles");
+	struct pmc_profile_delta *d;
+	size_t nd;
+
+	(void)state;
+	add_samples(o, 400, 2, "main", "hot_a");
+	add_samples(o, 400, 2, "main", "hot_b");
+	add_samples(n, 402, 2, "main", "hot_a");
+	add_samples(n, 1200, 2, "main", "hot_b");
+	assert_int_equal(pmc_profile_diff_mode(o, n), PMC_PROFILE_DIFF_AMOUNTS);
+	assert_true(pmc_profile_diff_absolute(o, n));
+	assert_close(pmc_profile_per_sample(o), 250000, 1e-12);
+	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
+	assert_string_equal(d[0].name, "hot_b");
+	assert_true(d[0].clear);
+	assert_close(d[0].change, 800 * 250000.0, 1e-12);
+	assert_true(d[0].lo > 0 && d[0].lo < d[0].change && d[0].hi > d[0].change);
+	assert_string_equal(d[1].name, "hot_a");
+	assert_false(d[1].clear);
+	assert_close(d[1].change, 2 * 250000.0, 1e-12);
+	assert_true(d[1].lo < 0 && d[1].hi > 0);
+	assert_true(d[1].delta < -0.2); /* its share fell: no change of its time */
+	pmc_profile_deltas_free(d, nd);
+	/* The gate's attribution of the time's change (200 ms -> 400 ms) names hot_b, all
+	 * of it, and not hot_a. */
+	assert_int_equal(pmc_profile_attribute(o, n, 200e6, 400e6, &d, &nd), 0);
+	assert_string_equal(d[0].name, "hot_b");
+	assert_true(d[0].clear);
+	assert_close(d[0].delta, 1.0, 0.01);
+	assert_false(find_delta(d, nd, "hot_a")->clear);
+	pmc_profile_deltas_free(d, nd);
+
+	/* Another event on one side: shares. */
+	add_samples(c, 400, 2, "main", "hot_a");
+	assert_int_equal(pmc_profile_diff_mode(o, c), PMC_PROFILE_DIFF_SHARES);
+	pmc_profile_free(c);
+	/* Numbers of samples of folded stacks, at rates not known: shares. */
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_SAMPLED, .event = "samples", .unit = "samples"};
+		struct pmc_profile *f0, *f1;
+
+		assert_int_equal(pmc_profile_new(&in, &f0), 0);
+		assert_int_equal(pmc_profile_new(&in, &f1), 0);
+		add_samples(f0, 4, 2, "main", "hot_a");
+		add_samples(f1, 4, 2, "main", "hot_a");
+		assert_int_equal(pmc_profile_diff_mode(f0, f1), PMC_PROFILE_DIFF_SHARES);
+		pmc_profile_free(f0);
+		pmc_profile_free(f1);
 	}
 	pmc_profile_free(o);
 	pmc_profile_free(n);
@@ -880,7 +949,7 @@ static void controls_escaped(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(interning),
@@ -892,6 +961,7 @@ int main(void)
 	    cmocka_unit_test(attribution),
 	    cmocka_unit_test(attribution_sums_to_one),
 	    cmocka_unit_test(diff_of_exact_counts_ranks_by_change),
+	    cmocka_unit_test(diff_of_sampled_time_ranks_by_change),
 	    cmocka_unit_test(fits_metric),
 	    cmocka_unit_test(sampled_attribution_has_intervals),
 	    cmocka_unit_test(round_trip),
@@ -901,5 +971,6 @@ int main(void)
 	    cmocka_unit_test(controls_escaped),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

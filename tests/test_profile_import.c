@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "profile/profile_import.h"
 #include "reporters/profile_report.h"
@@ -267,7 +269,7 @@ static void bad_input(void **state)
 		"");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(perf_script_recorded),
@@ -277,5 +279,6 @@ int main(void)
 	    cmocka_unit_test(bad_input),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 #include "reporters/profile_lines.h"
@@ -251,7 +253,7 @@ static void report_merges_lines_by_weight(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(table_round_trip),
@@ -259,5 +261,6 @@ int main(void)
 	    cmocka_unit_test(report_merges_lines_by_weight),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/names.h"
 #include "profile/profile.h"
 
@@ -201,7 +203,7 @@ static void reaching_below_main_is_whole(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(symbol_names),
@@ -209,5 +211,6 @@ int main(void)
 	    cmocka_unit_test(reaching_below_main_is_whole),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

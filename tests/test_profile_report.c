@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "reporters/profile_report.h"
 #include "tests/helpers.h"
@@ -198,6 +200,16 @@ static void make_pair(struct pmc_profile **o, struct pmc_profile **n)
 	add(*n, "/new/bin", 310, 2, "main", "memcpy");
 }
 
+/* A sampled stack of k samples. */
+static void add_k(struct pmc_profile *p, uint64_t k, const char *fn)
+{
+	uint32_t ids[2];
+
+	assert_int_equal(pmc_profile_frame_id(p, "main", "/bin/x", 0, &ids[0]), 0);
+	assert_int_equal(pmc_profile_frame_id(p, fn, "/bin/x", 0, &ids[1]), 0);
+	assert_int_equal(pmc_profile_add(p, ids, 2, k * 250000, k, false), 0);
+}
+
 static void diff_report(void **state)
 {
 	struct pmc_profile *o, *n;
@@ -225,9 +237,14 @@ static void diff_report(void **state)
 	pmc_profile_free(o);
 	pmc_profile_free(n);
 
-	/* Sampled: shares, as two runs differ in their samples. */
+	/* Sampled profiles of two events: shares, as their weights are of two things. */
 	o = new_profile(PMC_PROFILE_SAMPLED);
-	n = new_profile(PMC_PROFILE_SAMPLED);
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_SAMPLED, .event = "task-clock", .unit = "ns"};
+
+		assert_int_equal(pmc_profile_new(&in, &n), 0);
+	}
 	add(o, "/old/bin", 700, 2, "main", "parse_header");
 	add(o, "/old/bin", 300, 2, "main", "memcpy");
 	add(n, "/new/bin", 990, 2, "main", "parse_header");
@@ -246,16 +263,29 @@ static void diff_report(void **state)
 	free(text);
 	pmc_profile_free(o);
 	pmc_profile_free(n);
-}
 
-/* A sampled stack of k samples. */
-static void add_k(struct pmc_profile *p, uint64_t k, const char *fn)
-{
-	uint32_t ids[2];
-
-	assert_int_equal(pmc_profile_frame_id(p, "main", "/bin/x", 0, &ids[0]), 0);
-	assert_int_equal(pmc_profile_frame_id(p, fn, "/bin/x", 0, &ids[1]), 0);
-	assert_int_equal(pmc_profile_add(p, ids, 2, k * 250000, k, false), 0);
+	/* Two time profiles of one event: by the change of time, the one that grew first,
+	 * the one whose time did not change (its share fell 22.6 points) marked "~". */
+	o = new_profile(PMC_PROFILE_SAMPLED);
+	n = new_profile(PMC_PROFILE_SAMPLED);
+	add_k(o, 400, "hot_a");
+	add_k(o, 400, "hot_b");
+	add_k(n, 402, "hot_a");
+	add_k(n, 1200, "hot_b");
+	CAPTURE(text, pmc_profile_report_diff(out, o, n, 0));
+	assert_string_equal(
+	    text, "Profile diff: cpu-clock (ns), sampled: functions by the change of their self "
+		  "time, those within sampling error last\n"
+		  "\n"
+		  "       old        new     change  interval                function\n"
+		  "     100ms      300ms     +200ms  [+170.2ms, +231.3ms]    hot_b\n"
+		  "     100ms    100.5ms     +500us  [-16.54ms, +17.62ms] ~  hot_a\n"
+		  "change: new minus old self time, with its 95% interval from the samples "
+		  "(Poisson counts); ~: within sampling error (the interval holds 0), "
+		  "unchanged; -: no self weight in that profile\n");
+	free(text);
+	pmc_profile_free(o);
+	pmc_profile_free(n);
 }
 
 static void attribution(void **state)
@@ -510,7 +540,7 @@ static void truncated_weight_is_shown(void **state)
 	pmc_profile_free(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(folded),
@@ -523,5 +553,6 @@ int main(void)
 	    cmocka_unit_test(sampled_attribution_names_only_findings),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "profile/profile.h"
 #include "profile/profile_tasks.h"
 #include "reporters/profile_report.h"
@@ -414,7 +416,7 @@ static void by_parse(void **state)
 	assert_int_equal(pmc_profile_by_parse("sym", &by), -EINVAL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(tasks_are_interned_and_kept_apart),
@@ -428,5 +430,6 @@ int main(void)
 	    cmocka_unit_test(by_parse),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

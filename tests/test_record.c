@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/sample.h"
 #include "profile/maps.h"
 #include "profile/profile.h"
@@ -386,7 +388,7 @@ static void refuses_what_is_not_a_sample(void **state)
 	assert_int_equal(pmc_profile_stack_count(f->p), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(whole_chain_is_kept, setup, teardown),
@@ -402,5 +404,6 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(refuses_what_is_not_a_sample, setup, teardown),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

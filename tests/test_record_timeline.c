@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/sample.h"
 #include "profile/profile.h"
 #include "profile/record_timeline.h"
@@ -117,7 +119,7 @@ static void nothing_recorded_is_no_timeline(void **state)
 	pmc_record_timeline_free(&t);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(losses_fall_where_the_ring_was_full),
@@ -125,5 +127,6 @@ int main(void)
 	    cmocka_unit_test(nothing_recorded_is_no_timeline),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/result.h"
 #include "pmcbench/report.h"
 #include "tests/helpers.h"
@@ -862,7 +864,7 @@ static void test_bad_arguments(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mean_spread_units),
@@ -882,5 +884,6 @@ int main(void)
 	    cmocka_unit_test(test_health_warnings),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "reporters/reporter.h"
 #include "tests/helpers.h"
 #include <jansson.h>
@@ -974,7 +976,58 @@ static void test_wrap(void **state)
 	free(buf);
 }
 
-int main(void)
+/* The brief table of a benchmark program: a user counter's rate in SI steps (it printed
+ * 229204180.87 count/s) and a 1024-based count; a time's note even when no sample is
+ * left (pauses that cost more than every batch), and "-" for that time, never 0. */
+static void test_brief_rates_and_notes(void **state)
+{
+	struct pmc_run_info run = {.iterations = 1000};
+	struct pmc_result *r = NULL;
+	struct pmc_benchmark *b;
+	struct pmc_metric *m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pmc_result_new("perf", &r), 0);
+	assert_int_equal(pmc_result_add_benchmark(r, "rates", NULL, &b), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pmc_benchmark_add_run(b, &run), 0);
+	assert_int_equal(pmc_benchmark_metric(b, "wall-time/op", &m), 0);
+	assert_int_equal(pmc_metric_append(m, 4.36, NULL), 0);
+	assert_int_equal(pmc_metric_append(m, 4.36, NULL), 0);
+	assert_int_equal(pmc_benchmark_metric(b, "hits/s", &m), 0);
+	free(m->unit);
+	m->unit = strdup("count/s");
+	assert_int_equal(pmc_metric_append(m, 229204180.87, NULL), 0);
+	assert_int_equal(pmc_metric_append(m, 229204180.87, NULL), 0);
+	assert_int_equal(pmc_benchmark_metric(b, "mem", &m), 0);
+	free(m->unit);
+	m->unit = strdup("count:1024");
+	assert_int_equal(pmc_metric_append(m, 3145728, NULL), 0);
+	assert_int_equal(pmc_metric_append(m, 3145728, NULL), 0);
+	assert_int_equal(pmc_result_add_benchmark(r, "paused", NULL, &b), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pmc_benchmark_add_run(b, &run), 0);
+	assert_int_equal(pmc_benchmark_metric(b, "wall-time/op", &m), 0);
+	assert_int_equal(pmc_metric_append(m, NAN, NULL), 0);
+	assert_int_equal(pmc_metric_append(m, NAN, NULL), 0);
+	assert_int_equal(pmc_metric_set_note(m, "2 of 2 samples not measured: clamped"), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(pmc_report_result(f, "brief", r, NULL, NULL, 0), 0);
+	fclose(f);
+	assert_contains(line_with(buf, "rates "), " 229.20 M/s");
+	assert_contains(line_with(buf, "rates "), " 3Mi");
+	assert_contains(buf, "\nnote: paused: 2 of 2 samples not measured: clamped\n");
+	assert_null(strstr(line_with(buf, "paused "), " 0 ns"));
+	assert_no_nan(buf);
+	free(buf);
+	pmc_result_free(r);
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_table, setup, teardown),
@@ -985,6 +1038,7 @@ int main(void)
 	    cmocka_unit_test(test_counts_gated_rows_only),
 	    cmocka_unit_test_setup_teardown(test_table_fits_the_width, setup, teardown),
 	    cmocka_unit_test(test_wrap),
+	    cmocka_unit_test(test_brief_rates_and_notes),
 	    cmocka_unit_test(test_error_reports),
 	    cmocka_unit_test(test_format_lookup),
 	    cmocka_unit_test(test_format_by_extension),
@@ -1001,5 +1055,6 @@ int main(void)
 					    teardown),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

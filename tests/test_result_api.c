@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "pmcbench.h"
 
 static struct pmc_result *build(void)
@@ -211,7 +213,7 @@ static void bad_samples_and_names_are_refused(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(built_result_reads_back_through_the_getters),
@@ -220,5 +222,6 @@ int main(void)
 	    cmocka_unit_test(bad_samples_and_names_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "counters/valgrind/valgrind.h"
@@ -1300,7 +1302,7 @@ static void test_valgrind_counts_ignore_the_callers_environment(void **state)
 	free(vg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counted),
@@ -1322,5 +1324,6 @@ int main(void)
 	    cmocka_unit_test(test_max_rss_is_the_commands),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/sample.h"
 #include "tests/fake_pmu.h"
 
@@ -1358,7 +1360,7 @@ static void test_kernel_enable_on_exec(void **state)
 	pmc_sampler_close(s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_attributes),
@@ -1391,6 +1393,7 @@ int main(void)
 	    cmocka_unit_test(test_kernel_enable_on_exec),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	char rm[96];
 

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/sample.h"
 #include "tests/fake_pmu.h"
 
@@ -345,7 +347,7 @@ static void test_malformed(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_attributes),
@@ -355,5 +357,6 @@ int main(void)
 	    cmocka_unit_test(test_malformed),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "counters/perf/selfread.h"
@@ -452,7 +454,7 @@ static void page_arithmetic(void **state)
 	assert_int_equal(pmc_selfread_delta(64, UINT64_C(0) - 10, UINT32_C(25) << 26, 32), 15);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(rdpmc_reads_equal_read),
@@ -471,5 +473,6 @@ int main(void)
 	    cmocka_unit_test(page_arithmetic),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "core/result.h"
 #include "core/sequential.h"
 #include "core/threshold.h"
@@ -483,7 +485,7 @@ static void test_check_result(void **state)
 	pmc_result_free(r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_order_exact),
@@ -497,5 +499,6 @@ int main(void)
 	    cmocka_unit_test(test_check_result),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "tests/helpers.h"
 #include "pmcbench/session.h"
 
@@ -231,7 +233,7 @@ static void test_bad_options_are_refused(void **state)
 	assert_true(seen.errors >= 5);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_runs_a_command_to_its_result),
@@ -240,5 +242,6 @@ int main(void)
 	    cmocka_unit_test(test_bad_options_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "history/sha256.h"
 
 /* The digest of n bytes of msg fed in pieces of at most step bytes. */
@@ -83,7 +85,7 @@ static void padding_boundaries(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(abc_is_fips_b1),
@@ -92,5 +94,6 @@ int main(void)
 	    cmocka_unit_test(padding_boundaries),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests_name("sha256", tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "tests/helpers.h"
 
 #include "core/signed_rank.h"
@@ -460,7 +462,7 @@ static void test_shift_edges(void **state)
 	assert_memory_equal(&r, &before, sizeof(r));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_textbook_depression),
@@ -476,5 +478,6 @@ int main(void)
 	    cmocka_unit_test(test_shift_edges),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/slug.h"
 
 static const char *slug(const char *name)
@@ -162,7 +164,7 @@ static void names_that_would_collide_stay_distinct(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(plain_names_stay_as_they_are),
@@ -174,5 +176,6 @@ int main(void)
 	    cmocka_unit_test(names_that_would_collide_stay_distinct),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "tests/helpers.h"
 
 #include "core/stats.h"
@@ -952,7 +954,7 @@ static void test_median(void **state)
 	assert_true(pmc_median_sorted(cx, 0) != pmc_median_sorted(cx, 0)); /* NAN */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_summary_basic_and_mad),
@@ -983,5 +985,6 @@ int main(void)
 	    cmocka_unit_test(test_median),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/suggest.h"
 
 static size_t dist(const char *a, const char *b)
@@ -100,7 +102,7 @@ static void test_order_and_words(void **state)
 	assert_string_equal(buf, "did you m");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_distance),
@@ -108,5 +110,6 @@ int main(void)
 	    cmocka_unit_test(test_order_and_words),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

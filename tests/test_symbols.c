@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+
+#include "tests/test_main.h"
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -512,7 +514,7 @@ static void broken_files_are_errors_not_crashes(void **state)
 	free(elf);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(names_pie_functions),
@@ -528,5 +530,6 @@ int main(void)
 	    cmocka_unit_test(broken_files_are_errors_not_crashes),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "run/target_env.h"
 
 /* envp as one string, entries separated by '|', for one comparison that prints both. */
@@ -110,7 +112,7 @@ static void test_bad_names_are_refused(void **state)
 	assert_ptr_equal(desc, (char *)0x2);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_normalized_ignores_other_variables),
@@ -119,5 +121,6 @@ int main(void)
 	    cmocka_unit_test(test_bad_names_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

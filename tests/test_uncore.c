@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "counters/perf/counters.h"
 #include "counters/perf/events.h"
 #include "tests/fake_pmu.h"
@@ -453,7 +455,7 @@ static void test_scopes(void **state)
 	pmc_event_list_free(l);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_parse, teardown),
@@ -468,5 +470,6 @@ int main(void)
 	    cmocka_unit_test_teardown(test_scopes, teardown),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "base/utf8.h"
 
 static size_t len_of(const char *s)
@@ -47,12 +49,13 @@ static void malformed_sequences_are_refused(void **state)
 	assert_false(pmc_utf8_valid("\xe2\x9c"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(well_formed_sequences_have_their_length),
 	    cmocka_unit_test(malformed_sequences_are_refused),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

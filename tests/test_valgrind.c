@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "tests/helpers.h"
 #include "counters/perf/counters.h"
 #include "counters/valgrind/valgrind.h"
@@ -874,7 +876,7 @@ static void test_metric_errors_name_the_metric_and_numbers(void **state)
 	assert_non_null(strstr(err, "data-reads: 9223372036854775808 Dr is above 2^63 - 1"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_argv),
@@ -900,5 +902,6 @@ int main(void)
 	    cmocka_unit_test(test_crash_is_named_in_the_log),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "run/words.h"
 
 static void expect_words(const char *s, const char *const *want, size_t nwant)
@@ -66,7 +68,7 @@ static void errors_give_column(void **state)
 	assert_int_equal(col, 3);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(splits_on_blanks),
@@ -76,5 +78,6 @@ int main(void)
 		cmocka_unit_test(errors_give_column),
 	};
 
+	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

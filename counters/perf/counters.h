@@ -52,16 +52,20 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
  * thread's, or sys has no rdpmc), or -ENOMEM. */
 int pmc_counters_self_read(struct pmc_counters *c);
 
-/* Tracepoints held registered (docs/events.md, "Tracepoints"): the kernel registers a
- * tracepoint's perf probe when the first perf event on it opens and unregisters it, after
- * an RCU grace period, when the last one closes (kernel/trace/trace_event_perf.c,
- * perf_trace_event_reg()), some milliseconds each. A run opens its counters on the child
- * and closes them after it, so each run would pay that for every tracepoint of a glob.
- * One disabled event per tracepoint, held by this process for the whole session, keeps
- * them registered: a run's opens then only take a reference. They count nothing (never
- * enabled). Returns 0 with *ret (NULL when the list has no tracepoint), or -ENOMEM;
- * a tracepoint that does not open is left out (the run reports its status). */
-struct pmc_tracepoint_hold;
-int pmc_tracepoints_hold(const struct pmc_event_list *list, struct pmc_tracepoint_hold **ret);
-/* Closes what pmc_tracepoints_hold opened. Accepts NULL. */
-void pmc_tracepoints_release(struct pmc_tracepoint_hold *h);
+/* Events held open for a session, where the kernel sets something up for the first
+ * perf event of a kind and undoes it at the last close. A tracepoint's perf probe is
+ * registered when the first event on it opens and unregistered, after an RCU grace
+ * period, when the last one closes (docs/events.md, "Tracepoints";
+ * kernel/trace/trace_event_perf.c, perf_trace_event_reg()), some milliseconds each. A
+ * software event other than the clocks turns on a static key, patching the kernel's code
+ * on every CPU (IPIs), and off again at its last close (kernel/events/core.c,
+ * sw_perf_event_init()). A run opens its counters on the child and closes them after
+ * it, and the session probes the events before the runs, so each would pay that. One
+ * disabled event of each such kind, held by this process for the whole session, keeps
+ * them set up: the other opens then only take a reference. They count nothing (never
+ * enabled). Returns 0 with *ret (NULL when the list has none), or -ENOMEM; an event that
+ * does not open is left out (the run reports its status). */
+struct pmc_event_hold;
+int pmc_events_hold(const struct pmc_event_list *list, struct pmc_event_hold **ret);
+/* Closes what pmc_events_hold opened. Accepts NULL. */
+void pmc_events_release(struct pmc_event_hold *h);

@@ -269,6 +269,21 @@ int pmc_hybrid_machine_find(const struct pmc_sys *sys, struct pmc_hybrid_machine
 	return 0;
 }
 
+void pmc_hybrid_machine_share(const struct pmc_event_list *list, const struct pmc_sys **sys,
+			      struct pmc_sys *copy, struct pmc_hybrid_machine *machine)
+{
+	bool hardware = false;
+
+	for (size_t i = 0; list && i < list->n; i++)
+		hardware |= pmc_event_is_hardware(&list->events[i]);
+	if (*sys || !hardware)
+		return;
+	*copy = *pmc_sys_kernel();
+	pmc_hybrid_machine_find(copy, machine);
+	copy->machine = machine;
+	*sys = copy;
+}
+
 int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys,
 		    struct pmc_hybrid **ret)
 {

@@ -52,6 +52,11 @@ struct pmc_hybrid_machine {
 /* Finds the core PMUs sys describes (its sysfs_root) and, with two or more, probes
  * extended types, as pmc_hybrid_plan would for a list with hardware events. Returns 0. */
 int pmc_hybrid_machine_find(const struct pmc_sys *sys, struct pmc_hybrid_machine *ret);
+/* For a caller that opens list (with hardware events) again and again on the kernel's
+ * table (*sys NULL): the machine found once into *machine, and *sys pointed at *copy, the
+ * kernel's table with it (pmc_sys.machine). Leaves a caller's own table alone. */
+void pmc_hybrid_machine_share(const struct pmc_event_list *list, const struct pmc_sys **sys,
+			      struct pmc_sys *copy, struct pmc_hybrid_machine *machine);
 
 /* Plans list for the machine sys describes (its sysfs_root, or sys->machine). *ret is NULL when nothing
  * changes (fewer than two core PMUs, or no event on them): open the list as it is.

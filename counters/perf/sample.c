@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "counters/perf/events.h"
 #include "base/error.h"
+#include "counters/perf/tracefs.h"
 
 /* What every record ends with (sample_id_all) and a sample starts with, for the
  * sample_type below: {pid, tid}, time, {cpu, res}. */
@@ -139,7 +140,11 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 	a->size = sizeof(*a);
 	a->type = s->ev.type;
 	a->config = s->ev.config;
-	if (o->period) {
+	if (o->off_cpu) {
+		/* Every switch-out, and the switches that say when the task runs again. */
+		a->sample_period = 1;
+		a->context_switch = 1;
+	} else if (o->period) {
 		a->sample_period = o->period;
 	} else {
 		a->freq = 1;
@@ -157,7 +162,8 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 	a->comm_exec = 1;
 	a->task = 1;
 	a->build_id = s->build_id;
-	a->exclude_kernel = o->exclude_kernel;
+	/* A tracepoint fires in the kernel: excluding it would drop every sample. */
+	a->exclude_kernel = o->exclude_kernel && !o->off_cpu;
 	/* Without kernel samples, kernel frames in call chains would need the same right. */
 	a->exclude_callchain_kernel = o->exclude_kernel;
 	if (s->stack_user) {
@@ -230,6 +236,13 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 			    "per CPU, and per thread and CPU of an attached process; raise the "
 			    "limit ('ulimit -n')",
 			    s->ev.name, cpu, strerror(-r));
+	else if ((r == -EACCES || r == -EPERM) && o->off_cpu)
+		pmc_err_set(err, errlen,
+			    "perf_event_open of \"%s\" on CPU %d: %s: off-CPU time samples a "
+			    "kernel tracepoint, which needs root or CAP_PERFMON, or "
+			    "/proc/sys/kernel/perf_event_paranoid at 1 or less (%llu here)",
+			    s->ev.name, cpu, strerror(-r),
+			    (unsigned long long)read_sysctl(o->proc_root, "perf_event_paranoid"));
 	else if ((r == -EACCES || r == -EPERM) && o->attach)
 		pmc_err_set(err, errlen,
 			    "perf_event_open of \"%s\" on process %d: %s: attaching needs the "
@@ -254,6 +267,37 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 			    "perf_event_open of \"%s\" on CPU %d: %s: the "
 			    "event cannot sample here; try \"cpu-clock\"",
 			    s->ev.name, cpu, strerror(-r));
+}
+
+/* Off-CPU time's event: the tracepoint sched:sched_switch, its id from tracefs. Returns
+ * 0, or -ENOENT/-EACCES with one line in err (what is missing and the fix). */
+static int switch_event(const struct pmc_sample_opts *o, struct pmc_event_generic *ret,
+			char *err, size_t errlen)
+{
+	char root[4096], why[512] = "";
+	uint64_t id;
+	int r;
+
+	r = pmc_tracefs_find(o->tracefs_root, true, root, sizeof(root), why, sizeof(why));
+	if (r < 0) {
+		pmc_err_set(err, errlen, "off-CPU time samples sched:sched_switch: %s",
+			    why[0] ? why : strerror(-r));
+		return r;
+	}
+	r = pmc_tracefs_event_id(root, "sched", "sched_switch", &id);
+	if (r < 0) {
+		pmc_err_set(err, errlen,
+			    "off-CPU time samples sched:sched_switch: %s/events/sched/sched_switch/id: "
+			    "%s: %s",
+			    root, strerror(-r),
+			    r == -ENOENT ? "this kernel has no sched tracepoints"
+					 : "run as root or give this user tracefs access");
+		return r == -EPERM ? -EACCES : r;
+	}
+	*ret = (struct pmc_event_generic){.name = "sched:sched_switch",
+					  .type = PERF_TYPE_TRACEPOINT,
+					  .config = id};
+	return 0;
 }
 
 /* Opens the event on (pid, cpu) from *attr (filled in). The kernel refuses a frequency
@@ -523,7 +567,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	s->sys = sys;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	set_pages(s, pages);
-	s->freq = opts->period ? 0 : opts->freq ? opts->freq : PMC_SAMPLE_DEFAULT_FREQ;
+	s->freq = opts->period || opts->off_cpu ? 0 : opts->freq ? opts->freq : PMC_SAMPLE_DEFAULT_FREQ;
 	if (s->freq) {
 		/* The kernel refuses a frequency above this (EINVAL); perf record lowers its
 		 * own to it and says so: the caller compares pmc_sampler_freq(). */
@@ -540,7 +584,10 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		s->layout.nregs = (uint32_t)__builtin_popcountll(DWARF_REGS_MASK);
 	}
 	s->build_id = true;
-	if (pmc_event_generic_find(opts->event ? opts->event : "cycles", &s->ev) < 0) {
+	if (opts->off_cpu) {
+		if ((r = switch_event(opts, &s->ev, err, errlen)) < 0)
+			goto fail_event;
+	} else if (pmc_event_generic_find(opts->event ? opts->event : "cycles", &s->ev) < 0) {
 		char q[PMC_QUOTE_SIZE(64)];
 
 		pmc_err_set(err, errlen,
@@ -581,7 +628,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	if (!opts->pages && opts->stack_user)
 		set_pages(s, dwarf_pages(pages, s->page, ncpus));
 	r = open_all(s, opts, pid, pages, cpus, ncpus, err, errlen);
-	if (!opts->event && (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)) {
+	if (!opts->event && !opts->off_cpu && (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)) {
 		/* No hardware PMU (a VM): the kernel's timer-driven software event still
 		 * samples, as perf record falls back to it. */
 		close_rings(s);

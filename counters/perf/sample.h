@@ -82,6 +82,15 @@ struct pmc_sample_opts {
 	/* The most bytes of records copied out of the rings and not yet flushed; 0:
 	 * PMC_SAMPLE_STORE_DEFAULT. */
 	size_t store_max;
+	/* Off-CPU time (docs/profile.md, "Off-CPU time"), instead of event, freq and period:
+	 * every switch-out of the task, a sample of the tracepoint sched:sched_switch (period
+	 * 1, its call chain where the task waits), and PERF_RECORD_SWITCH records
+	 * (attr.context_switch) that say when it runs again. The tracepoint's id is read from
+	 * tracefs under tracefs_root (NULL: found, or mounted, as pmc_tracefs_find does). The
+	 * kernel is never excluded (a tracepoint fires in the kernel); exclude_kernel leaves
+	 * its frames out of the call chains. */
+	bool off_cpu;
+	const char *tracefs_root;
 };
 
 /* The store's default bound: two seconds of DWARF samples at 4000 Hz on 4 CPUs (8 KiB
@@ -95,6 +104,7 @@ enum pmc_record_type {
 	PMC_RECORD_FORK,
 	PMC_RECORD_EXIT,
 	PMC_RECORD_LOST,
+	PMC_RECORD_SWITCH, /* PERF_RECORD_SWITCH: the task left (out) or took a CPU */
 };
 
 /* One record, parsed. Pointers point into the sampler's store and stay valid until
@@ -154,6 +164,10 @@ struct pmc_record {
 		struct {
 			uint64_t lost; /* samples the kernel dropped: the ring was full */
 		} lost;
+		struct {
+			bool out;     /* PERF_RECORD_MISC_SWITCH_OUT: it left the CPU */
+			bool preempt; /* ... while runnable (PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) */
+		} sw;
 	};
 };
 

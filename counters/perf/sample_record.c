@@ -173,6 +173,14 @@ int pmc_sample_record_check(const struct sample_layout *l, struct perf_event_hea
 	 * the profile must say (time, id, stream_id, then sample_id). */
 	if (h->type == PERF_RECORD_THROTTLE && body >= 24 + SAMPLE_ID_SIZE)
 		ret->throttle = true;
+	/* A context switch has no body but its sample_id (off-CPU time). */
+	if (h->type == PERF_RECORD_SWITCH) {
+		if (body < SAMPLE_ID_SIZE)
+			return -EIO;
+		memcpy(&ret->time, (const char *)h + h->size - 16, 8);
+		ret->index = true;
+		return 0;
+	}
 	if (min_body(h->type) == 0)
 		return 0; /* THROTTLE, KSYMBOL, ...: not replayed */
 	if (body < min_body(h->type) + SAMPLE_ID_SIZE)
@@ -306,6 +314,11 @@ void pmc_sample_record_parse(const struct sample_layout *l, const struct perf_ev
 	case PERF_RECORD_LOST:
 		out->type = PMC_RECORD_LOST;
 		out->lost.lost = w[1];
+		break;
+	case PERF_RECORD_SWITCH:
+		out->type = PMC_RECORD_SWITCH;
+		out->sw.out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		out->sw.preempt = h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 		break;
 	}
 }

@@ -35,3 +35,12 @@ bool pmc_utf8_valid(const char *s)
 			return false;
 	return true;
 }
+
+bool pmc_utf8_has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 && *p <= 0x9f && pmc_utf8_len(p) == 0) ||
+		    (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return true;
+	return false;
+}

@@ -11,3 +11,8 @@ size_t pmc_utf8_len(const unsigned char *s);
 
 /* True when all of the NUL-terminated s is valid UTF-8. */
 bool pmc_utf8_valid(const char *s);
+
+/* True when s holds a control character: C0 (newline and tab too), DEL, or a C1 control
+ * (U+0080-U+009F as UTF-8, or a lone byte 0x80-0x9f, which a terminal in an 8-bit mode
+ * takes for one). */
+bool pmc_utf8_has_control(const char *s);

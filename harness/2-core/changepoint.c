@@ -47,7 +47,7 @@
 #include "core/changepoint_priv.h"
 #include "core/stats.h"
 
-#define DEFAULT_ALPHA 0.001
+#define CHANGEPOINT_ALPHA 0.001
 #define DEFAULT_PERMUTATIONS 1999
 #define DEFAULT_MIN_SIZE 4
 
@@ -339,7 +339,7 @@ static double mann_whitney_p(const double *z, size_t m, size_t tau, double ties)
 
 /* Whether x[a..b)'s best split on ranks is significant: its Mann-Whitney p-value times
  * the number of splits the candidate was chosen among, in *ret_p. */
-int pmc_cp_test(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+int pmc_cp_test(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
 		      double *ret_p)
 {
 	size_t m = b - a;
@@ -357,7 +357,7 @@ int pmc_cp_test(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_
 
 /* Plain E-Divisive's test of x[a..b): its best split over tau and kappa on the values,
  * the permutation p-value in *ret_p (1 when it cannot reach alpha). */
-static int test_permutations(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+static int test_permutations(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
 			     double *ret_p)
 {
 	size_t m = b - a, kappa, t2, k2, hits = 0;
@@ -398,7 +398,7 @@ static int test_permutations(struct ctx *c, size_t a, size_t b, size_t *ret_tau,
 
 /* Splits x[a..b) when its best split is significant, then each side; each segment's
  * answer depends on its own points (and the seed) only. */
-int pmc_cp_segment(struct ctx *c, size_t a, size_t b)
+int pmc_cp_segment(struct cp_ctx *c, size_t a, size_t b)
 {
 	size_t tau;
 	double q, p;
@@ -438,7 +438,7 @@ static double median_of(const double *x, size_t n, double *tmp)
  * between equally separated splits (a point at the edge of both levels ranks between
  * them either way, and the split nearer the middle wins); the values can, and clipped
  * an outlier still cannot pull the place towards it. Ranks when the IQR is 0. */
-static int prepare_place(struct ctx *c, size_t a, size_t b)
+static int prepare_place(struct cp_ctx *c, size_t a, size_t b)
 {
 	size_t m = b - a;
 	double q1, q3, lo, hi;
@@ -462,7 +462,7 @@ static int prepare_place(struct ctx *c, size_t a, size_t b)
 
 /* The place of a change between a and b by the two-sample statistic (kappa fixed at b)
  * on the clipped values, in *ret_at (left as it is when [a, b) is too short). */
-int pmc_cp_place(struct ctx *c, size_t a, size_t b, size_t *ret_at)
+int pmc_cp_place(struct cp_ctx *c, size_t a, size_t b, size_t *ret_at)
 {
 	size_t tau = *ret_at - a;
 	double q;
@@ -477,7 +477,7 @@ int pmc_cp_place(struct ctx *c, size_t a, size_t b, size_t *ret_at)
 
 /* Places the change points cps[from..ncps), found in [a, b), each between its
  * neighbours there. */
-int pmc_cp_place_range(struct ctx *c, size_t from, size_t a, size_t b)
+int pmc_cp_place_range(struct cp_ctx *c, size_t from, size_t a, size_t b)
 {
 	qsort(c->cps + from, c->ncps - from, sizeof(*c->cps), cmp_cp);
 	for (size_t k = from; k < c->ncps; k++) {
@@ -505,7 +505,7 @@ static double pair_sum(const double *z, size_t m, double *tmp)
 
 /* The statistic and the test of the change point at a + tau on ranks, between a and b
  * (its neighbours), as a segment's candidate is tested (test_ranks). */
-static int judge(struct ctx *c, size_t a, size_t b, size_t tau, double *ret_q, double *ret_p)
+static int judge(struct cp_ctx *c, size_t a, size_t b, size_t tau, double *ret_q, double *ret_p)
 {
 	size_t m = b - a;
 	double ties, n1 = (double)tau, n2 = (double)(m - tau), wx, wy, between, e;
@@ -524,7 +524,7 @@ static int judge(struct ctx *c, size_t a, size_t b, size_t tau, double *ret_q, d
 
 /* Describes the two segments each change point separates; for the rank way, its
  * statistic and p-value between them, with every point they hold now. */
-static int describe(struct ctx *c)
+static int describe(struct cp_ctx *c)
 {
 	for (size_t k = 0; k < c->ncps; k++) {
 		struct pmc_changepoint *cp = &c->cps[k];
@@ -550,7 +550,7 @@ static int describe(struct ctx *c)
 	return 0;
 }
 
-int pmc_cp_add(struct ctx *c, size_t index, size_t reported_n, double q, double p)
+int pmc_cp_add(struct cp_ctx *c, size_t index, size_t reported_n, double q, double p)
 {
 	struct pmc_changepoint *grown = realloc(c->cps, (c->ncps + 1) * sizeof(*grown));
 
@@ -569,7 +569,7 @@ int pmc_cp_add(struct ctx *c, size_t index, size_t reported_n, double q, double 
  * levels (a blip, a step still too short to be a level) belong to neither. Returns 1
  * when fewer than half of the points lie in levels: the series is not piecewise
  * constant, and the rank way judges it. */
-static int exact_changes(struct ctx *c)
+static int exact_changes(struct cp_ctx *c)
 {
 	size_t covered = 0, prev_start = 0, prev_end = 0;
 	bool have_prev = false;
@@ -622,10 +622,10 @@ static int exact_changes(struct ctx *c)
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n)
 {
-	struct ctx c = {.x = x, .n = n, .seen = n};
+	struct cp_ctx c = {.x = x, .n = n, .seen = n};
 	int r;
 
-	c.alpha = o && o->alpha ? o->alpha : DEFAULT_ALPHA;
+	c.alpha = o && o->alpha ? o->alpha : CHANGEPOINT_ALPHA;
 	c.perms = o && o->permutations ? o->permutations : DEFAULT_PERMUTATIONS;
 	c.min_size = o && o->min_size ? o->min_size : DEFAULT_MIN_SIZE;
 	c.seed = o ? o->seed : 0;

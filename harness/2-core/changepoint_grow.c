@@ -194,7 +194,7 @@ static void scan_swap(struct pmc_cp_scan *a, struct pmc_cp_scan *b)
 }
 
 /* The start of the segment before the last change point: the one before it, or 0. */
-static size_t before_last(const struct ctx *c)
+static size_t before_last(const struct cp_ctx *c)
 {
 	return c->ncps >= 2 ? c->cps[c->ncps - 2].index : 0;
 }
@@ -202,7 +202,7 @@ static size_t before_last(const struct ctx *c)
 /* Reports the change at `at` found in the open segment [a, end) with q and p: the
  * closed segment [a, at) is segmented on its own, the open one starts at `at`, and the
  * last change's scan spans [before it, end). */
-static int report(struct ctx *c, size_t a, size_t at, size_t end, double q, double p)
+static int report(struct cp_ctx *c, size_t a, size_t at, size_t end, double q, double p)
 {
 	size_t from = c->ncps;
 	int r;
@@ -227,7 +227,7 @@ static int report(struct ctx *c, size_t a, size_t at, size_t end, double q, doub
 
 /* Withdraws the last change point: the open segment starts where the one before it
  * started. */
-static int withdraw(struct ctx *c, size_t end)
+static int withdraw(struct cp_ctx *c, size_t end)
 {
 	c->ncps--;
 	scan_swap(&c->scan, &c->last);
@@ -246,7 +246,7 @@ static bool doubling(size_t n, size_t min_size)
 
 /* Places the last change point again between the one before it and end, when the points
  * after it have doubled, if the new place is within 2 min_size of where it is. */
-static int replace_last(struct ctx *c, size_t end)
+static int replace_last(struct cp_ctx *c, size_t end)
 {
 	struct pmc_changepoint *cp = &c->cps[c->ncps - 1];
 	size_t at = cp->index, w = 2 * c->min_size;
@@ -280,7 +280,7 @@ static int replace_last(struct ctx *c, size_t end)
  * series, so nothing is remembered between calls. The looks are Mann-Whitney's test of
  * every split (pmc_cp_scan_may_pass, O(m)); the candidate's own test runs only when one
  * passes. */
-int pmc_cp_sequential(struct ctx *c)
+int pmc_cp_sequential(struct cp_ctx *c)
 {
 	size_t held = SIZE_MAX, looks = 0;
 	int r = pmc_cp_scan_reset(&c->scan, c->x, 0);

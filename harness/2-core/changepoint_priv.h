@@ -53,7 +53,7 @@ struct fixed {
 };
 
 /* What one call of pmc_changepoints works with. */
-struct ctx {
+struct cp_ctx {
 	const double *x;
 	size_t n;
 	double alpha;
@@ -72,15 +72,15 @@ struct ctx {
 
 /* Whether x[a..b)'s best split on ranks is significant: its place a + *ret_tau, its
  * statistic, and its Mann-Whitney p-value times the number of splits (changepoint.c). */
-int pmc_cp_test(struct ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+int pmc_cp_test(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
 		double *ret_p);
 /* Splits x[a..b) while its best split is significant, each side on its own. */
-int pmc_cp_segment(struct ctx *c, size_t a, size_t b);
+int pmc_cp_segment(struct cp_ctx *c, size_t a, size_t b);
 /* The place of a change between a and b on the clipped values, in *ret_at. */
-int pmc_cp_place(struct ctx *c, size_t a, size_t b, size_t *ret_at);
+int pmc_cp_place(struct cp_ctx *c, size_t a, size_t b, size_t *ret_at);
 /* Places cps[from..ncps), found in [a, b), each between its neighbours. */
-int pmc_cp_place_range(struct ctx *c, size_t from, size_t a, size_t b);
+int pmc_cp_place_range(struct cp_ctx *c, size_t from, size_t a, size_t b);
 /* Appends a change point at index, first reported with reported_n points. */
-int pmc_cp_add(struct ctx *c, size_t index, size_t reported_n, double q, double p);
+int pmc_cp_add(struct cp_ctx *c, size_t index, size_t reported_n, double q, double p);
 /* The change points of the series as it grows (changepoint_grow.c). */
-int pmc_cp_sequential(struct ctx *c);
+int pmc_cp_sequential(struct cp_ctx *c);

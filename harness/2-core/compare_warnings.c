@@ -369,7 +369,7 @@ int pmc_cmp_check_requests(struct ctx *x)
 	int r;
 
 	for (size_t i = 0; i < nargs; i++) {
-		const struct pmc_threshold *th;
+		const struct pmc_threshold *th = NULL;
 		const char *id = pmc_thresholds_arg(o->thresholds, i, &th);
 		size_t k;
 		const struct slot *s = pmc_hashmap_get(&x->ids, id, &k) == 0 ? &x->slots[k] : NULL;

@@ -23,7 +23,7 @@
 #include "base/opts.h"
 #include "core/stats.h"
 
-#define DEFAULT_ALPHA 0.01
+#define HEALTH_ALPHA 0.01
 #define DEFAULT_MIN_EFFECT 0.01
 #define DEFAULT_MIN_N_DRIFT 8
 #define DEFAULT_MIN_N_OUTLIERS 8
@@ -411,15 +411,20 @@ static int check_drift(const double *x, const double *t, const double *sorted, s
 	} else {
 		h->drift_p = 1;
 	}
-	h->drift_slope = theil_sen(x, t, m, sorted[m - 1] - sorted[0], y, tmp);
 	h->drift_runs = (size_t)span + 1;
+	h->checked_drift = true;
+	/* Only a significant trend is sized: a flag needs p < alpha, and its q-value after
+	 * pmc_health_adjust is no smaller. The slope's selection, some 64 passes over the
+	 * values, is most of a check's time. */
+	if (!(h->drift_p < p->alpha))
+		return 0;
+	h->drift_slope = theil_sen(x, t, m, sorted[m - 1] - sorted[0], y, tmp);
 	if (h->median != 0) {
 		h->drift_rel = h->drift_slope / fabs(h->median);
 		h->drift_total_rel = h->drift_rel * span;
 	}
 	h->drift_large = practical(h->drift_slope * span, h->median, p);
-	h->drift = h->drift_large && h->drift_p < p->alpha;
-	h->checked_drift = true;
+	h->drift = h->drift_large;
 	return 0;
 }
 
@@ -552,7 +557,7 @@ int pmc_health_check(const double *values, size_t n, const struct pmc_health_opt
 	};
 	if (!(p.alpha >= 0 && p.alpha < 1) || !(p.min_effect < 1) || isnan(p.min_effect))
 		return -EINVAL;
-	p.alpha = p.alpha > 0 ? p.alpha : DEFAULT_ALPHA;
+	p.alpha = p.alpha > 0 ? p.alpha : HEALTH_ALPHA;
 	p.min_effect = p.min_effect > 0 ? p.min_effect : p.min_effect < 0 ? 0 : DEFAULT_MIN_EFFECT;
 	/* Below these the checks mean nothing: 4 values have 24 orders, and at 5 no split
 	 * leaves 3 values on each side. */
@@ -615,7 +620,7 @@ int pmc_health_adjust(struct pmc_health *const *h, size_t n, double alpha)
 
 	if ((!h && n) || !(alpha >= 0 && alpha < 1))
 		return -EINVAL;
-	alpha = alpha > 0 ? alpha : DEFAULT_ALPHA;
+	alpha = alpha > 0 ? alpha : HEALTH_ALPHA;
 	for (size_t i = 0; i < n; i++) {
 		if (!h[i])
 			return -EINVAL;

@@ -38,6 +38,8 @@ struct pmc_health {
 	double drift_tau;   /* Kendall's tau-b of value against run index */
 	double drift_p;	    /* two-sided p of the trend test */
 	double drift_q;	    /* its Benjamini-Hochberg q after pmc_health_adjust(), else NAN */
+	/* The size of a significant trend (drift_p < alpha); NAN, and drift_large false,
+	 * for any other, which no flag can use. */
 	double drift_slope; /* Theil-Sen slope, in the metric's unit per run */
 	double drift_rel;   /* drift_slope / |median|; NAN when the median is 0 */
 	/* drift_rel * (last run index - first): the change over the series as a share of the
@@ -76,7 +78,8 @@ int pmc_health_check(const double *values, size_t n, const struct pmc_health_opt
 /* Controls the false discovery rate of the drift flags of many metrics (every benchmark
  * and metric of a result): sets drift_q of each h[i] whose drift was checked to its
  * Benjamini-Hochberg q-value among them and drift = drift_large && q < alpha (0: 0.01, as
- * pmc_health_check). Call it once over the whole set. Returns 0, -EINVAL, or -ENOMEM
+ * pmc_health_check; no larger than the checks' alpha, which sized only the trends
+ * significant at it). Call it once over the whole set. Returns 0, -EINVAL, or -ENOMEM
  * (nothing changed). */
 int pmc_health_adjust(struct pmc_health *const *h, size_t n, double alpha);
 

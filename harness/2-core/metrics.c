@@ -110,6 +110,12 @@
 	  "items processed per second (microbenchmarks)")                                         \
 	X("bytes/s", "bytes/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \
 	  "bytes processed per second (microbenchmarks)")                                         \
+	/* A benchmark program's allocations (docs/microbench.md, "Allocations"): counted in its   \
+	 * process, or the calls through uprobes; work, gated as counts. */                        \
+	X("allocs", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                               \
+	  "allocation calls (malloc, calloc, realloc, ...)")                                       \
+	X("alloc-bytes", "bytes", LOWER, GATED, SIZE, MEASURED, OWN_ROW,                           \
+	  "bytes asked for by allocation calls")                                                   \
 	/* Derived from other metrics of the same run (docs/metrics.md has the formulas). */       \
 	X("ipc", "ratio", HIGHER, REPORTED, DERIVED, RATIO("instructions", "cycles", 1.0),         \
 	  BESIDE("instructions", " insn per cycle"), "instructions per cycle")                     \
@@ -344,9 +350,12 @@ bool pmc_metric_is_uprobe(const char *id)
 
 bool pmc_metric_is_kernel_count(const char *id)
 {
+	/* With the software events, a benchmark program's allocations (alloc.c's counter
+	 * or the uprobes): one per call, the calls' bytes, exact in the same way. */
 	static const char *const software[] = {
 	    "page-faults",	"minor-faults",	    "major-faults",	"context-switches",
-	    "cpu-migrations", "alignment-faults", "emulation-faults",
+	    "cpu-migrations", "alignment-faults", "emulation-faults", "allocs",
+	    "alloc-bytes",
 	};
 	struct pmc_metric_info m;
 

@@ -78,7 +78,8 @@ bool pmc_metric_is_uprobe(const char *id);
 
 /* Whether the kernel counts id by one for each occurrence, so that two runs doing the
  * same work read the same count (docs/metrics.md, "Identical runs"): tracepoints,
- * uprobes, and the software events that count faults, context switches and CPU
- * migrations. Not clocks (task-clock, cpu-clock) nor hardware events, whose counts
+ * uprobes, the software events that count faults, context switches and CPU
+ * migrations, and a benchmark program's allocations (allocs, alloc-bytes, counted in
+ * its process as exactly). Not clocks (task-clock, cpu-clock) nor hardware events, whose counts
  * carry the PMU's skid and interrupts. */
 bool pmc_metric_is_kernel_count(const char *id);

@@ -41,7 +41,7 @@
 #define SEQ_MAX_ROUNDS 100
 
 /* Rounds up to this many are sorted on the stack. */
-#define STACK_VALUES 128
+#define SEQ_STACK_VALUES 128
 
 size_t pmc_seq_order(size_t t, double alpha)
 {
@@ -91,7 +91,7 @@ static void insert_sorted(double *v, size_t n, double x)
 int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 		   const struct pmc_seq_opts *opts, struct pmc_seq_result *ret)
 {
-	double buf[STACK_VALUES];
+	double buf[SEQ_STACK_VALUES];
 	double *v, alpha;
 	size_t max_rounds, present = 0;
 
@@ -113,7 +113,7 @@ int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 	}
 	if (present > max_rounds)
 		present = max_rounds;
-	v = present <= STACK_VALUES ? buf : malloc(present * sizeof(*v));
+	v = present <= SEQ_STACK_VALUES ? buf : malloc(present * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 
@@ -232,7 +232,7 @@ int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pm
 		goto out;
 	}
 	for (size_t i = 0; i < nargs; i++) {
-		const struct pmc_threshold *th;
+		const struct pmc_threshold *th = NULL;
 		const char *id = pmc_thresholds_arg(t, i, &th);
 		int bad = bad_direction(id, th);
 

@@ -25,7 +25,7 @@
 #define SR_EXACT_MAX 50
 
 /* Inputs up to this size are copied to the stack instead of the heap. */
-#define STACK_VALUES 64
+#define SR_STACK_VALUES 64
 
 /* The present entries of d (NAN skipped) as pmc_stats_present copies them; an infinite
  * difference is refused (-EINVAL). */
@@ -81,7 +81,7 @@ static double doubled_lower_tail(const struct tie_block *b, size_t nb, size_t vm
 
 int pmc_signed_rank_test(const double *d, size_t n, struct pmc_signed_rank *ret)
 {
-	double buf[STACK_VALUES];
+	double buf[SR_STACK_VALUES];
 	struct tie_block blocks[SR_EXACT_MAX];
 	double *pos, *neg;
 	size_t npos = 0, nneg = 0, nzero = 0, nb = 0;
@@ -101,7 +101,7 @@ int pmc_signed_rank_test(const double *d, size_t n, struct pmc_signed_rank *ret)
 	/* The magnitudes of the positive differences in front, of the negative ones behind;
 	 * zeros are dropped (Wilcoxon's convention: Hollander & Wolfe 1999, sec. 3.1;
 	 * scipy's zero_method='wilcox'). */
-	pos = npos + nneg <= STACK_VALUES ? buf : malloc((npos + nneg) * sizeof(*pos));
+	pos = npos + nneg <= SR_STACK_VALUES ? buf : malloc((npos + nneg) * sizeof(*pos));
 	if (!pos)
 		return -ENOMEM;
 	neg = pos + npos;
@@ -270,14 +270,14 @@ static int64_t walsh_critical(size_t n, double tail)
 int pmc_signed_rank_shift(const double *d, size_t n, double confidence, double *ret_shift,
 			  double *ret_lo, double *ret_hi)
 {
-	double buf[STACK_VALUES];
+	double buf[SR_STACK_VALUES];
 	double *v;
 	size_t m;
 	int err = 0;
 
 	if ((!d && n) || !ret_shift || !ret_lo || !ret_hi || !(confidence > 0 && confidence < 1))
 		return -EINVAL;
-	v = present(d, n, buf, STACK_VALUES, &m, &err);
+	v = present(d, n, buf, SR_STACK_VALUES, &m, &err);
 	if (!v)
 		return err;
 	if (m == 0) {

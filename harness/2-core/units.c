@@ -1,6 +1,7 @@
 /* The scales of the base units (units.h). K, M and G are decimal (counts:
- * "instructions=+5M"); KiB, MiB and GiB are binary bytes; times scale ns, the unit of
- * every time metric. */
+ * "instructions=+5M"); KiB, MiB and GiB are binary bytes; Ki, Mi and Gi binary counts,
+ * shown only (a user counter's PMC_COUNTER_1024); times scale ns, the unit of every time
+ * metric. */
 #include <string.h>
 
 #include "core/units.h"
@@ -12,30 +13,36 @@
 /* Per base, the scales the reports write come first and in order (pmc_scales_shown); the
  * other spellings a reader accepts follow them. */
 static const struct pmc_scale scales[] = {
-    {PMC_UNIT_COUNT, "", "items/s", 1, SHOWN},
-    {PMC_UNIT_COUNT, "k", "k items/s", 1e3, SHOWN | THRESHOLD},
-    {PMC_UNIT_COUNT, "M", "M items/s", 1e6, SHOWN | THRESHOLD},
-    {PMC_UNIT_COUNT, "G", "G items/s", 1e9, SHOWN | THRESHOLD},
-    {PMC_UNIT_COUNT, "T", NULL, 1e12, SHOWN},
-    {PMC_UNIT_COUNT, "P", NULL, 1e15, SHOWN},
-    {PMC_UNIT_COUNT, "K", NULL, 1e3, THRESHOLD},
+    {PMC_UNIT_COUNT, "", "items/s", "/s", 1, SHOWN},
+    {PMC_UNIT_COUNT, "k", "k items/s", "k/s", 1e3, SHOWN | THRESHOLD},
+    {PMC_UNIT_COUNT, "M", "M items/s", "M/s", 1e6, SHOWN | THRESHOLD},
+    {PMC_UNIT_COUNT, "G", "G items/s", "G/s", 1e9, SHOWN | THRESHOLD},
+    {PMC_UNIT_COUNT, "T", NULL, "T/s", 1e12, SHOWN},
+    {PMC_UNIT_COUNT, "P", NULL, "P/s", 1e15, SHOWN},
+    {PMC_UNIT_COUNT, "K", NULL, NULL, 1e3, THRESHOLD},
 
-    {PMC_UNIT_BYTES, "B", "B/s", 1, SHOWN | THRESHOLD},
-    {PMC_UNIT_BYTES, "KiB", "KiB/s", 1024.0, SHOWN | THRESHOLD},
-    {PMC_UNIT_BYTES, "MiB", "MiB/s", 1024.0 * 1024.0, SHOWN | THRESHOLD},
-    {PMC_UNIT_BYTES, "GiB", "GiB/s", 1024.0 * 1024.0 * 1024.0, SHOWN | THRESHOLD},
-    {PMC_UNIT_BYTES, "TiB", "TiB/s", 1024.0 * 1024.0 * 1024.0 * 1024.0, SHOWN},
+    {PMC_UNIT_COUNT_1024, "", NULL, "/s", 1, SHOWN},
+    {PMC_UNIT_COUNT_1024, "Ki", NULL, "Ki/s", 1024.0, SHOWN},
+    {PMC_UNIT_COUNT_1024, "Mi", NULL, "Mi/s", 1024.0 * 1024.0, SHOWN},
+    {PMC_UNIT_COUNT_1024, "Gi", NULL, "Gi/s", 1024.0 * 1024.0 * 1024.0, SHOWN},
+    {PMC_UNIT_COUNT_1024, "Ti", NULL, "Ti/s", 1024.0 * 1024.0 * 1024.0 * 1024.0, SHOWN},
 
-    {PMC_UNIT_NS, "ns", NULL, 1, SHOWN | THRESHOLD | IMPORT},
-    {PMC_UNIT_NS, "us", NULL, 1e3, SHOWN | THRESHOLD | IMPORT},
-    {PMC_UNIT_NS, "ms", NULL, 1e6, SHOWN | THRESHOLD | IMPORT},
-    {PMC_UNIT_NS, "s", NULL, 1e9, SHOWN | THRESHOLD | IMPORT},
-    {PMC_UNIT_NS, "\xc2\xb5s", NULL, 1e3, THRESHOLD}, /* µs */
+    {PMC_UNIT_BYTES, "B", "B/s", NULL, 1, SHOWN | THRESHOLD},
+    {PMC_UNIT_BYTES, "KiB", "KiB/s", NULL, 1024.0, SHOWN | THRESHOLD},
+    {PMC_UNIT_BYTES, "MiB", "MiB/s", NULL, 1024.0 * 1024.0, SHOWN | THRESHOLD},
+    {PMC_UNIT_BYTES, "GiB", "GiB/s", NULL, 1024.0 * 1024.0 * 1024.0, SHOWN | THRESHOLD},
+    {PMC_UNIT_BYTES, "TiB", "TiB/s", NULL, 1024.0 * 1024.0 * 1024.0 * 1024.0, SHOWN},
+
+    {PMC_UNIT_NS, "ns", NULL, NULL, 1, SHOWN | THRESHOLD | IMPORT},
+    {PMC_UNIT_NS, "us", NULL, NULL, 1e3, SHOWN | THRESHOLD | IMPORT},
+    {PMC_UNIT_NS, "ms", NULL, NULL, 1e6, SHOWN | THRESHOLD | IMPORT},
+    {PMC_UNIT_NS, "s", NULL, NULL, 1e9, SHOWN | THRESHOLD | IMPORT},
+    {PMC_UNIT_NS, "\xc2\xb5s", NULL, NULL, 1e3, THRESHOLD}, /* µs */
     /* perf stat's and hyperfine's spellings (docs/import.md). */
-    {PMC_UNIT_NS, "usec", NULL, 1e3, IMPORT},
-    {PMC_UNIT_NS, "msec", NULL, 1e6, IMPORT},
-    {PMC_UNIT_NS, "sec", NULL, 1e9, IMPORT},
-    {PMC_UNIT_NS, "seconds", NULL, 1e9, IMPORT},
+    {PMC_UNIT_NS, "usec", NULL, NULL, 1e3, IMPORT},
+    {PMC_UNIT_NS, "msec", NULL, NULL, 1e6, IMPORT},
+    {PMC_UNIT_NS, "sec", NULL, NULL, 1e9, IMPORT},
+    {PMC_UNIT_NS, "seconds", NULL, NULL, 1e9, IMPORT},
 };
 
 #define NSCALES (sizeof(scales) / sizeof(scales[0]))

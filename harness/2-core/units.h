@@ -12,6 +12,9 @@
  * "ns"). */
 enum pmc_unit_base {
 	PMC_UNIT_COUNT,
+	/* A count shown in 1024-based steps (Ki, Mi, Gi: a user counter's PMC_COUNTER_1024,
+	 * Google Benchmark's kIs1024); unit "count:1024". */
+	PMC_UNIT_COUNT_1024,
 	PMC_UNIT_BYTES,
 	PMC_UNIT_NS,
 };
@@ -29,6 +32,9 @@ struct pmc_scale {
 	/* A rate at this scale, per second ("k items/s", "MiB/s"), as the reports write the
 	 * throughput of the microbenchmarks; NULL when they write none. */
 	const char *rate;
+	/* A count per second at this scale ("M/s", "Ki/s"), as the reports write a user
+	 * counter's rate (unit "count/s"); NULL for the other bases. */
+	const char *per_s;
 	double factor; /* in the base unit: 1e3, 1048576, 1e6 */
 	unsigned uses; /* PMC_SCALE_* */
 };

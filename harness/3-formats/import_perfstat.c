@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "base/grow.h"
+#include "base/utf8.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "formats/import_priv.h"
@@ -204,7 +205,14 @@ static int add_row(struct ps *p, const struct row *r)
 				     r->value, r->event, p->fix);
 		goto out;
 	}
-	/* Times in ns, counts as they are; another unit (Joules, MiB) is kept. */
+	/* Times in ns, counts as they are; another unit (Joules, MiB) is kept, and printed
+	 * after every value: a word, never a terminal control. */
+	if (pmc_utf8_has_control(r->unit)) {
+		rc = pmc_import_fail(&p->im, p->line,
+				     "the unit of '%.60s' holds a control character; %s", r->event,
+				     p->fix);
+		goto out;
+	}
 	if (*r->unit) {
 		factor = pmc_import_ns_per(r->unit, strlen(r->unit));
 		unit = factor ? "ns" : r->unit;

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "base/utf8.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "formats/result_json_priv.h"
@@ -351,6 +352,12 @@ int pmc_metric_from_json(struct loader *ld, const char *id, const json_t *obj,
 	if ((rc = pmc_loader_string(ld, obj, "unit", REQUIRED, &m->unit)) < 0 ||
 	    (rc = pmc_loader_string(ld, obj, "better", REQUIRED, &better)) < 0)
 		return rc;
+	/* A unit is printed after every value: it is a word, never a terminal control. */
+	if (pmc_utf8_has_control(m->unit)) {
+		push_key(ld, "unit");
+		rc = pmc_loader_fail(ld, "a unit holds no control characters, not \"%s\"; " REGEN,
+				     m->unit);
+	}
 	if (strcmp(better, "higher") == 0)
 		m->better = PMC_HIGHER_IS_BETTER;
 	else if (strcmp(better, "lower") != 0) {

@@ -144,6 +144,10 @@ int pmc_metric_from_json(struct loader *ld, const char *id, const json_t *obj,
 
 /* One benchmark from obj into b (result_json_tree.c). */
 int pmc_benchmark_from_json(struct loader *ld, const json_t *obj, struct pmc_benchmark *b);
+/* One more metric of b, id from v, checked as pmc_benchmark_from_json checks each (a
+ * benchmark read a metric at a time: its runs are loaded). Returns 0 or as it does. */
+int pmc_benchmark_metric_from_json(struct loader *ld, const char *id, const json_t *v,
+				   struct pmc_benchmark *b);
 
 /* The schema is checked before anything else, so that a file from a newer version
  * says so instead of failing on some later field. */

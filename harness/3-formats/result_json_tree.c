@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "base/grow.h"
 #include "core/result.h"
 #include "core/result_priv.h"
 #include "formats/result_json.h"
@@ -60,6 +61,27 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 	return 0;
 }
 
+/* Metric id of b, from v, into b->metrics[b->nmetrics] (room made by the caller). */
+static int one_metric(struct loader *ld, const char *id, const json_t *v, struct pmc_benchmark *b)
+{
+	int rc;
+
+	if (!*id)
+		return pmc_loader_fail(ld, "empty metric id; " REGEN);
+	push_key(ld, id);
+	if ((rc = pmc_metric_from_json(ld, id, v, &b->metrics[b->nmetrics++])) < 0)
+		return rc;
+	if (b->metrics[b->nmetrics - 1].n != b->nruns) {
+		push_key(ld, "samples");
+		return pmc_loader_fail(ld,
+				       "%zu samples for %zu runs; every metric has one sample per run "
+				       "(null when not measured) — " REGEN,
+				       b->metrics[b->nmetrics - 1].n, b->nruns);
+	}
+	pop(ld);
+	return 0;
+}
+
 static int load_metrics(struct loader *ld, const json_t *obj, struct pmc_benchmark *b)
 {
 	const char *id;
@@ -72,21 +94,24 @@ static int load_metrics(struct loader *ld, const json_t *obj, struct pmc_benchma
 	/* jansson keeps the keys in file order, and refused duplicates while parsing. */
 	json_object_foreach((json_t *)obj, id, v)
 	{
-		if (!*id)
-			return pmc_loader_fail(ld, "empty metric id; " REGEN);
-		push_key(ld, id);
-		if ((rc = pmc_metric_from_json(ld, id, v, &b->metrics[b->nmetrics++])) < 0)
+		if ((rc = one_metric(ld, id, v, b)) < 0)
 			return rc;
-		if (b->metrics[b->nmetrics - 1].n != b->nruns) {
-			push_key(ld, "samples");
-			return pmc_loader_fail(
-			    ld,
-			    "%zu samples for %zu runs; every metric has one sample per run "
-			    "(null when not measured) — " REGEN,
-			    b->metrics[b->nmetrics - 1].n, b->nruns);
-		}
-		pop(ld);
 	}
+	pop(ld);
+	return 0;
+}
+
+int pmc_benchmark_metric_from_json(struct loader *ld, const char *id, const json_t *v,
+				   struct pmc_benchmark *b)
+{
+	int rc;
+
+	push_key(ld, "metrics");
+	if (pmc_grow_to(&b->metrics, &b->metrics_cap, b->nmetrics + 1, sizeof(*b->metrics)) < 0)
+		return -ENOMEM;
+	memset(&b->metrics[b->nmetrics], 0, sizeof(*b->metrics));
+	if ((rc = one_metric(ld, id, v, b)) < 0)
+		return rc;
 	pop(ld);
 	return 0;
 }

@@ -61,6 +61,11 @@ struct pmc_hist_engine {
 	 * artifact), so that one whose tables are views, or that holds triggers, is refused
 	 * before it is read (store.c); NULL: the server's owner keeps it (PostgreSQL). */
 	const char *objects_sql;
+	/* The schema's words that differ (store.c): the type of a column of numbers that the
+	 * store assigns to the rows inserted without one, and what follows a CREATE TABLE to
+	 * keep its rows in the order of their primary key ("" where the engine does not). */
+	const char *id_type;
+	const char *cluster;
 	/* Whether the table exists (without creating anything). */
 	int (*has_table)(struct pmc_hist_db *db, const char *name, bool *ret, char *err,
 			 size_t errlen);

@@ -13,7 +13,7 @@ struct pmc_result;
 struct pmc_history;
 
 /* The schema this code writes; a store of a newer one is refused (-EPROTONOSUPPORT). */
-#define PMC_HISTORY_SCHEMA 2
+#define PMC_HISTORY_SCHEMA 3
 
 /* What opening may do: create the store (a new SQLite file, the tables on an empty
  * PostgreSQL database) and migrate an older schema. Without it a store that does not
@@ -128,6 +128,22 @@ struct pmc_history_point {
 	size_t n;
 	double *samples; /* n entries, NAN where not measured */
 };
+
+/* Called with the points ps[0..n) of one series (one benchmark, metric and fingerprint,
+ * oldest first); they are the reader's, and live until it returns, except their entry's
+ * strings (p->e), which live as long as the entries pmc_history_series gives back.
+ * Returns 0 to go on, or -errno to stop. */
+typedef int (*pmc_history_series_fn)(void *ud, const struct pmc_history_point *ps, size_t n);
+
+/* Calls fn with each series f selects, in the order of pmc_history_points, reading the
+ * store series by series in one read transaction: memory holds the selected entries and
+ * one (benchmark, metric) at a time, never the store. *ret_entries (may be NULL: freed
+ * here) gets the entries the points' p->e borrow from, to free with
+ * pmc_history_entries_free. Returns 0, fn's error (err untouched), or -errno with one line
+ * in err. */
+int pmc_history_series(struct pmc_history *h, const struct pmc_history_filter *f,
+		       pmc_history_series_fn fn, void *ud, struct pmc_history_entry **ret_entries,
+		       size_t *ret_nentries, char *err, size_t errlen);
 
 /* The points f selects, by series (benchmark, metric, fingerprint) and in each oldest
  * first, in *ret (free with pmc_history_points_free). Returns 0 or -errno. */

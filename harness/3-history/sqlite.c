@@ -4,6 +4,8 @@
  * journal (not WAL) keeps the store one file that travels as a CI cache or artifact, and
  * a writer killed mid-transaction is rolled back by the next one to open the file. */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,9 @@
 #define BUDGET_BASE 200000000ULL
 #define BUDGET_PAGE 20000ULL
 #define PROGRESS_STEP 1000
+/* SQLite's page cache, in KiB (its default is 2,000): at most this much memory, used only
+ * as pages are read. */
+#define CACHE_KIB "65536"
 
 struct pmc_hist_db {
 	sqlite3 *db;
@@ -198,6 +203,32 @@ static int sq_exec(struct pmc_hist_db *d, const char *sql, const char *const *pa
 	return r;
 }
 
+/* v as "%.17g" writes it (SQLite's own text of a double keeps 15 digits: 17 are exact),
+ * a whole number below 2^53 (a count: most of a store's medians and one-sample points)
+ * without printf, which took a third of reading a store series by series. */
+static void double_text(char *buf, size_t len, double v)
+{
+	char digits[24];
+	size_t n = 0, at = 0;
+	uint64_t u;
+
+	/* fabs first: NAN fails it, and a cast of it to an integer is undefined. */
+	if (!(fabs(v) < 9007199254740992.0) || v != (double)(int64_t)v || (v == 0 && signbit(v))) {
+		snprintf(buf, len, "%.17g", v);
+		return;
+	}
+	if (v < 0)
+		buf[at++] = '-';
+	for (u = (uint64_t)fabs(v);; u /= 10) {
+		digits[n++] = (char)('0' + u % 10);
+		if (u < 10)
+			break;
+	}
+	while (n > 0)
+		buf[at++] = digits[--n];
+	buf[at] = '\0';
+}
+
 static int sq_query(struct pmc_hist_db *d, const char *sql, const char *const *params,
 		    size_t nparams, pmc_hist_row_fn row, void *ud, char *err, size_t errlen)
 {
@@ -223,9 +254,7 @@ static int sq_query(struct pmc_hist_db *d, const char *sql, const char *const *p
 				cols[i] = NULL;
 				break;
 			case SQLITE_FLOAT:
-				/* SQLite's own text of a double keeps 15 digits: 17 are exact. */
-				snprintf(nums[i], sizeof(nums[i]), "%.17g",
-					 sqlite3_column_double(st, i));
+				double_text(nums[i], sizeof(nums[i]), sqlite3_column_double(st, i));
 				cols[i] = nums[i];
 				break;
 			default:
@@ -475,6 +504,11 @@ static int sq_open(const char *url, bool create, const char *display, struct pmc
 	if (r < 0)
 		goto close;
 	d->budget = BUDGET_BASE + BUDGET_PAGE * pages;
+	/* The points lie by series: a gate reads an entry's from many pages, and reads the
+	 * same pages for the next entry; a cache of CACHE_KIB keeps them read once. */
+	r = sq_exec(d, "PRAGMA cache_size = -" CACHE_KIB, NULL, 0, NULL, err, errlen);
+	if (r < 0)
+		goto close;
 	*ret = d;
 	return 0;
 close:
@@ -495,6 +529,8 @@ const struct pmc_hist_engine pmc_hist_sqlite = {
     .count_tables_sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
     .check_sql = "PRAGMA quick_check(1)",
     .objects_sql = "SELECT type, name, tbl_name FROM sqlite_master",
+    .id_type = "INTEGER PRIMARY KEY",
+    .cluster = " WITHOUT ROWID",
     .has_table = sq_has_table,
     .close = sq_close,
 };

@@ -50,7 +50,92 @@ static const char *const schema_v2[] = {
     NULL,
 };
 
-static const char *const *const migrations[] = {schema_v1, schema_v2};
+/* The layout that scales (docs/history.md, "Schema and migrations"): an entry is keyed by
+ * a number the store assigns (@ID@: the engine's column of one), its 64-hex key stored
+ * once; a point names its series by the number of its (benchmark, metric, unit, better,
+ * simulated) in pmc_name, and the points lie by series (@CLUSTER@: SQLite's WITHOUT
+ * ROWID keeps the table in the order of its key), so that reading a series reads a run
+ * of pages; a one-sample point keeps its sample as its median, samples NULL. An entry's
+ * points are found by its key too, a probe per name (no index repeats the table: in a
+ * PostgreSQL heap it would cost 30 bytes a point); the number of a name or an entry in a
+ * point is an INTEGER (4 bytes in PostgreSQL: two billion of each). Every table
+ * that names an entry is made again with its number, the rows copied, the old dropped. */
+static const char *const schema_v3[] = {
+    "CREATE TABLE pmc_entry_v3 (num @ID@, id TEXT NOT NULL UNIQUE, t BIGINT NOT NULL, "
+    "added BIGINT NOT NULL, commit_sha TEXT, branch TEXT, fingerprint TEXT NOT NULL, "
+    "machine TEXT, kernel TEXT, cpu TEXT, compiler TEXT, backend TEXT NOT NULL, "
+    "target_env TEXT, tool_version TEXT, source TEXT)",
+    "INSERT INTO pmc_entry_v3 (id, t, added, commit_sha, branch, fingerprint, machine, kernel, "
+    "cpu, compiler, backend, target_env, tool_version, source) SELECT id, t, added, "
+    "commit_sha, branch, fingerprint, machine, kernel, cpu, compiler, backend, target_env, "
+    "tool_version, source FROM pmc_entry ORDER BY t, id",
+    "CREATE TABLE pmc_name (num @ID@, benchmark TEXT NOT NULL, metric TEXT NOT NULL, "
+    "unit TEXT NOT NULL, better INTEGER NOT NULL, simulated INTEGER NOT NULL, "
+    "UNIQUE (benchmark, metric, unit, better, simulated))",
+    "INSERT INTO pmc_name (benchmark, metric, unit, better, simulated) SELECT DISTINCT "
+    "benchmark, metric, unit, better, simulated FROM pmc_point ORDER BY benchmark, metric, "
+    "unit, better, simulated",
+    "CREATE TABLE pmc_point_v3 (name INTEGER NOT NULL REFERENCES pmc_name (num), "
+    "entry INTEGER NOT NULL REFERENCES pmc_entry_v3 (num), n INTEGER NOT NULL, "
+    "median DOUBLE PRECISION, samples TEXT, PRIMARY KEY (name, entry))@CLUSTER@",
+    "INSERT INTO pmc_point_v3 (name, entry, n, median, samples) SELECT s.num, e.num, p.n, "
+    "p.median, p.samples FROM pmc_point p JOIN pmc_entry_v3 e ON e.id = p.entry JOIN pmc_name "
+    "s ON s.benchmark = p.benchmark AND s.metric = p.metric AND s.unit = p.unit AND s.better "
+    "= p.better AND s.simulated = p.simulated ORDER BY s.num, e.num",
+    "CREATE TABLE pmc_bench_v3 (entry BIGINT NOT NULL REFERENCES pmc_entry_v3 (num), "
+    "benchmark TEXT NOT NULL, runs INTEGER NOT NULL, PRIMARY KEY (entry, benchmark))",
+    "INSERT INTO pmc_bench_v3 (entry, benchmark, runs) SELECT e.num, b.benchmark, b.runs FROM "
+    "pmc_bench b JOIN pmc_entry_v3 e ON e.id = b.entry",
+    "CREATE TABLE pmc_env_v3 (entry BIGINT NOT NULL REFERENCES pmc_entry_v3 (num), "
+    "key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (entry, key))",
+    "INSERT INTO pmc_env_v3 (entry, key, value) SELECT e.num, g.key, g.value FROM pmc_env g "
+    "JOIN pmc_entry_v3 e ON e.id = g.entry",
+    "CREATE TABLE pmc_tag_v3 (entry BIGINT NOT NULL REFERENCES pmc_entry_v3 (num), "
+    "key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (entry, key))",
+    "INSERT INTO pmc_tag_v3 (entry, key, value) SELECT e.num, g.key, g.value FROM pmc_tag g "
+    "JOIN pmc_entry_v3 e ON e.id = g.entry",
+    "DROP TABLE pmc_point",
+    "DROP TABLE pmc_bench",
+    "DROP TABLE pmc_env",
+    "DROP TABLE pmc_tag",
+    "DROP TABLE pmc_entry",
+    "ALTER TABLE pmc_entry_v3 RENAME TO pmc_entry",
+    "ALTER TABLE pmc_point_v3 RENAME TO pmc_point",
+    "ALTER TABLE pmc_bench_v3 RENAME TO pmc_bench",
+    "ALTER TABLE pmc_env_v3 RENAME TO pmc_env",
+    "ALTER TABLE pmc_tag_v3 RENAME TO pmc_tag",
+    "CREATE INDEX pmc_entry_fp ON pmc_entry (fingerprint, t)",
+    NULL,
+};
+
+static const char *const *const migrations[] = {schema_v1, schema_v2, schema_v3};
+
+/* A new store is made in the layout of PMC_HISTORY_SCHEMA at once, as the migrations
+ * leave it (the tables, their columns and indexes), not by them: they would copy nothing
+ * and leave the pages of the tables they drop free in the file. */
+static const char *const schema_new[] = {
+    "CREATE TABLE pmc_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE pmc_entry (num @ID@, id TEXT NOT NULL UNIQUE, t BIGINT NOT NULL, "
+    "added BIGINT NOT NULL, commit_sha TEXT, branch TEXT, fingerprint TEXT NOT NULL, "
+    "machine TEXT, kernel TEXT, cpu TEXT, compiler TEXT, backend TEXT NOT NULL, "
+    "target_env TEXT, tool_version TEXT, source TEXT)",
+    "CREATE INDEX pmc_entry_fp ON pmc_entry (fingerprint, t)",
+    "CREATE TABLE pmc_env (entry BIGINT NOT NULL REFERENCES pmc_entry (num), "
+    "key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (entry, key))",
+    "CREATE TABLE pmc_tag (entry BIGINT NOT NULL REFERENCES pmc_entry (num), "
+    "key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (entry, key))",
+    "CREATE TABLE pmc_name (num @ID@, benchmark TEXT NOT NULL, metric TEXT NOT NULL, "
+    "unit TEXT NOT NULL, better INTEGER NOT NULL, simulated INTEGER NOT NULL, "
+    "UNIQUE (benchmark, metric, unit, better, simulated))",
+    "CREATE TABLE pmc_point (name INTEGER NOT NULL REFERENCES pmc_name (num), "
+    "entry INTEGER NOT NULL REFERENCES pmc_entry (num), n INTEGER NOT NULL, "
+    "median DOUBLE PRECISION, samples TEXT, PRIMARY KEY (name, entry))@CLUSTER@",
+    "CREATE TABLE pmc_bench (entry BIGINT NOT NULL REFERENCES pmc_entry (num), "
+    "benchmark TEXT NOT NULL, runs INTEGER NOT NULL, PRIMARY KEY (entry, benchmark))",
+    "INSERT INTO pmc_meta (key, value) VALUES ('schema', '3')",
+    NULL,
+};
+_Static_assert(PMC_HISTORY_SCHEMA == 3, "schema_new makes the layout of PMC_HISTORY_SCHEMA");
 
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NMIGRATIONS == PMC_HISTORY_SCHEMA, "one migration per schema version");
@@ -209,6 +294,35 @@ static int refuse_foreign(struct pmc_history *h, long *v, char *err, size_t errl
 	return r;
 }
 
+/* A statement of the schema in the engine's words: "@ID@" the column of a number the store
+ * assigns, "@CLUSTER@" what keeps a table in the order of its key. */
+static int engine_sql(struct pmc_history *h, const char *s, char *buf, size_t len, char *err,
+		      size_t errlen)
+{
+	static const char *const marks[] = {"@ID@", "@CLUSTER@"};
+	const char *words[] = {h->eng->id_type, h->eng->cluster};
+	size_t used = 0;
+
+	while (*s && used + 1 < len) {
+		size_t k = 0;
+
+		while (k < 2 && strncmp(s, marks[k], strlen(marks[k])) != 0)
+			k++;
+		if (k < 2) {
+			used += (size_t)snprintf(buf + used, len - used, "%s", words[k]);
+			s += strlen(marks[k]);
+		} else {
+			buf[used++] = *s++;
+		}
+	}
+	if (*s || used >= len) {
+		pmc_err_set(err, errlen, "%s: a statement of the schema is too long", h->display);
+		return -E2BIG;
+	}
+	buf[used] = '\0';
+	return 0;
+}
+
 /* Takes the store from its version to PMC_HISTORY_SCHEMA under the write lock, reading
  * the version again there: another process may have migrated it meanwhile. */
 static int migrate(struct pmc_history *h, char *err, size_t errlen)
@@ -227,11 +341,19 @@ static int migrate(struct pmc_history *h, char *err, size_t errlen)
 		goto rollback;
 	}
 	for (long k = v; k < PMC_HISTORY_SCHEMA; k++) {
-		for (const char *const *s = migrations[k]; *s; s++) {
-			r = h->eng->exec(h->db, *s, NULL, 0, NULL, err, errlen);
+		const char *const *list = v == 0 ? schema_new : migrations[k];
+
+		for (const char *const *s = list; *s; s++) {
+			char sql[2048];
+
+			r = engine_sql(h, *s, sql, sizeof(sql), err, errlen);
+			if (r == 0)
+				r = h->eng->exec(h->db, sql, NULL, 0, NULL, err, errlen);
 			if (r < 0)
 				goto rollback;
 		}
+		if (v == 0)
+			break; /* schema_new is the current version, and says so */
 		if (k > 0) {
 			char num[24];
 			const char *p[] = {num};
@@ -253,14 +375,14 @@ rollback:
 /* ---- The objects of the schema ---- */
 
 /* Whether name is an object of kind ("TABLE", "INDEX") that a migration creates: the
- * migrations are the one list of pmcbench's objects. */
+ * migrations and schema_new are the one list of pmcbench's objects. */
 static bool ours(const char *kind, const char *name)
 {
 	char head[32];
 	size_t len = (size_t)snprintf(head, sizeof(head), "CREATE %s ", kind), nlen = strlen(name);
 
-	for (size_t k = 0; k < NMIGRATIONS; k++)
-		for (const char *const *s = migrations[k]; *s; s++)
+	for (size_t k = 0; k <= NMIGRATIONS; k++)
+		for (const char *const *s = k < NMIGRATIONS ? migrations[k] : schema_new; *s; s++)
 			if (strncmp(*s, head, len) == 0 && strncmp(*s + len, name, nlen) == 0 &&
 			    (*s)[len + nlen] == ' ')
 				return true;

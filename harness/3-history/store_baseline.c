@@ -21,6 +21,7 @@
 
 struct ids {
 	char **v;
+	char **ref; /* what the other tables name each by: its number (schema 3), or v */
 	size_t n;
 	long long newest; /* the time of v[0], seconds since the epoch */
 };
@@ -31,17 +32,23 @@ static int id_row(void *ud, const char *const *cols, size_t n)
 
 	if (ids->n == 0)
 		ids->newest = cols[1] ? strtoll(cols[1], NULL, 10) : 0;
-	if (pmc_grow(&ids->v, ids->n, sizeof(*ids->v)) < 0)
+	if (pmc_grow(&ids->v, ids->n, sizeof(*ids->v)) < 0 ||
+	    pmc_grow(&ids->ref, ids->n, sizeof(*ids->ref)) < 0)
 		return -ENOMEM;
 	ids->v[ids->n] = strdup(cols[0]);
-	return ids->v[ids->n++] ? 0 : -ENOMEM;
+	ids->ref[ids->n] = strdup(cols[2] ? cols[2] : "");
+	ids->n++;
+	return ids->v[ids->n - 1] && ids->ref[ids->n - 1] ? 0 : -ENOMEM;
 }
 
 static void ids_free(struct ids *ids)
 {
-	for (size_t i = 0; i < ids->n; i++)
+	for (size_t i = 0; i < ids->n; i++) {
 		free(ids->v[i]);
+		free(ids->ref[i]);
+	}
 	free(ids->v);
+	free(ids->ref);
 }
 
 /* Appends NAN samples to m up to n. */
@@ -101,6 +108,12 @@ static void bentry_free(struct bentry *be)
 	free(be->p);
 	free(be->text);
 	free(be->vals);
+	be->b = NULL;
+	be->p = NULL;
+	be->text = NULL;
+	be->vals = NULL;
+	be->capb = be->capp = be->captext = be->capvals = 0;
+	bentry_clear(be);
 }
 
 static int put_text(struct bentry *be, const char *s, size_t *ret)
@@ -151,7 +164,26 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 	if (put_text(be, c[0], &p->bench) < 0 || put_text(be, c[1], &p->metric) < 0 ||
 	    put_text(be, c[2], &p->unit) < 0)
 		return -ENOMEM;
-	for (const char *s = c[5] ? c[5] + strspn(c[5], " ") : ""; *s;) {
+	if (!c[5]) {
+		/* A one-sample point (schema 3): its sample is its median. */
+		double *v = NULL;
+		size_t n = 0;
+		int r = pmc_hist_point_samples(be->h, NULL, c[7], c[6], be->entry, c[0], c[1], &v,
+					       &n, be->err, be->errlen);
+
+		if (r < 0)
+			return r;
+		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0) {
+			free(v);
+			return -ENOMEM;
+		}
+		be->vals[be->nvals++] = v[0];
+		free(v);
+		p->n = 1;
+		be->np++;
+		return 0;
+	}
+	for (const char *s = c[5] + strspn(c[5], " "); *s;) {
 		if (pmc_grow_to(&be->vals, &be->capvals, be->nvals + 1, sizeof(*be->vals)) < 0)
 			return -ENOMEM;
 		if (pmc_hist_parse_sample(&s, &be->vals[be->nvals]) < 0)
@@ -209,8 +241,8 @@ static int max_n_row(void *ud, const char *const *c, size_t ncols)
  * points holds, is a store changed by something else (a count of 10^15 runs would have
  * the gate make them). When the points read are not all of a benchmark's, and hold fewer
  * samples than its runs (a metric not read has more), its points' counts are asked. */
-static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, char *err,
-		      size_t errlen)
+static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+		      char *err, size_t errlen)
 {
 	size_t x = 0;
 
@@ -224,11 +256,15 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 		for (; x < be->np && strcmp(be->text + be->p[x].bench, name) == 0; x++)
 			most = be->p[x].n > most ? be->p[x].n : most;
 		if (most < be->b[i].runs && be->metrics) {
-			const char *p[] = {id, name};
+			const char *p[] = {ref, name};
 
 			r = h->eng->query(h->db,
-					  "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
-					  "benchmark = $2",
+					  h->schema >= 3
+					      ? "SELECT max(p.n) FROM pmc_name s CROSS JOIN pmc_point "
+						"p WHERE s.benchmark = $2 AND p.name = s.num AND "
+						"p.entry = $1"
+					      : "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
+						"benchmark = $2",
 					  p, 2, max_n_row, &most, err, errlen);
 			if (r < 0)
 				return r;
@@ -239,49 +275,151 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 	return 0;
 }
 
-/* Reads entry id into be: its benchmarks (the store's pmc_bench since schema 2, else
- * found from its points) and the points of the metrics read, both sorted by name. */
-static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, char *err,
-		      size_t errlen)
+/* The benchmarks of entry ref into be: the store's pmc_bench since schema 2, else found
+ * from its points. */
+static int read_benches(struct pmc_history *h, struct bentry *be, const char *ref, char *err,
+			size_t errlen)
 {
-	const char *p[MAX_PARAMS] = {id};
-	char sql[2048];
-	size_t np = 1, len;
-	int r;
+	const char *p[] = {ref};
 
+	be->nb = 0;
+	return h->eng->query(h->db,
+			     h->schema >= 2
+				 ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
+				 : "SELECT benchmark, max(n) FROM pmc_point WHERE entry = $1 GROUP "
+				   "BY benchmark",
+			     p, 1, bench_row, be, err, errlen);
+}
+
+/* Appends " AND col IN ($k, ...)" of be's metrics to sql when they are plain names, which
+ * the store is then asked for, so that it reads no other row; patterns are matched by
+ * bpoint_row, as the comparison matches them. */
+static void metrics_in(const struct bentry *be, const char *col, char *sql, size_t size,
+		       const char **p, size_t *np)
+{
+	size_t len = strlen(sql);
+
+	if (!be->literal)
+		return;
+	len += (size_t)snprintf(sql + len, size - len, " AND %s IN (", col);
+	for (size_t i = 0; i < be->nmetrics && len < size; i++) {
+		len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "", *np + 1);
+		p[(*np)++] = be->metrics[i];
+	}
+	if (len < size)
+		snprintf(sql + len, size - len, ")");
+}
+
+/* Sorts what be read and checks its runs. */
+static int finish_entry(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+			char *err, size_t errlen)
+{
+	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
+	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
+	return check_runs(h, be, id, ref, err, errlen);
+}
+
+static void bentry_start(struct bentry *be, struct pmc_history *h, const char *id, char *err,
+			 size_t errlen)
+{
 	bentry_clear(be);
 	be->h = h;
 	be->entry = id;
 	be->err = err;
 	be->errlen = errlen;
-	r = h->eng->query(h->db,
-			  h->schema >= 2
-			      ? "SELECT benchmark, runs FROM pmc_bench WHERE entry = $1"
-			      : "SELECT benchmark, max(n) FROM pmc_point WHERE entry = $1 GROUP BY "
-				"benchmark",
-			  p, 1, bench_row, be, err, errlen);
+}
+
+/* Reads entry id of a store before schema 3 into be: its benchmarks and the points of the
+ * metrics read, both sorted by name. */
+static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+		      char *err, size_t errlen)
+{
+	const char *p[MAX_PARAMS + 1] = {ref};
+	char sql[2048] = "SELECT benchmark, metric, unit, better, simulated, samples, n, median "
+			 "FROM pmc_point WHERE entry = $1";
+	size_t np = 1;
+	int r;
+
+	bentry_start(be, h, id, err, errlen);
+	r = read_benches(h, be, ref, err, errlen);
 	if (r < 0)
 		return r;
-	len = (size_t)snprintf(sql, sizeof(sql),
-			       "SELECT benchmark, metric, unit, better, simulated, samples, n "
-			       "FROM pmc_point WHERE entry = $1");
-	/* Plain names are asked of the store, so that it reads no other row; patterns are
-	 * matched here, as the comparison matches them. */
-	if (be->literal) {
-		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " AND metric IN (");
-		for (size_t i = 0; i < be->nmetrics; i++) {
-			len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s$%zu",
-						i ? ", " : "", np + 1);
-			p[np++] = be->metrics[i];
-		}
-		snprintf(sql + len, sizeof(sql) - len, ")");
-	}
+	metrics_in(be, "metric", sql, sizeof(sql), p, &np);
 	r = h->eng->query(h->db, sql, p, np, bpoint_row, be, err, errlen);
-	if (r < 0)
-		return r;
-	sort_once(be->b, be->nb, sizeof(*be->b), cmp_bbench, be->text);
-	sort_once(be->p, be->np, sizeof(*be->p), cmp_bpoint, be->text);
-	return check_runs(h, be, id, err, errlen);
+	return r < 0 ? r : finish_entry(h, be, id, ref, err, errlen);
+}
+
+/* The points of the entries of a gate, each row to the bentry of its entry. */
+struct by_entry {
+	struct bentry *bes;
+	unsigned long long *num; /* the entries' numbers, ascending */
+	size_t *at;		 /* the bentry of num[i] */
+	size_t n;
+};
+
+static int entry_point_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct by_entry *d = ud;
+	unsigned long long num = c[0] ? strtoull(c[0], NULL, 10) : 0;
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->num[mid] == num)
+			return bpoint_row(&d->bes[d->at[mid]], c + 1, ncols - 1);
+		if (d->num[mid] < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The points of the metrics read of every entry ids names (schema 3), into bes[i] for
+ * ids->v[i], in one query by name: the points lie by series, the points of one name of the
+ * last entries side by side, so that each page is read once for all of them (a query by
+ * entry would read a page of every series for each entry). */
+static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const struct ids *ids,
+			       char *err, size_t errlen)
+{
+	struct by_entry d = {bes, calloc(ids->n + 1, sizeof(*d.num)),
+			     calloc(ids->n + 1, sizeof(*d.at)), ids->n};
+	size_t nmetrics = bes[0].nmetrics, size = 512 + 16 * (ids->n + nmetrics), np = 0;
+	const char **p = calloc(ids->n + nmetrics + 1, sizeof(*p));
+	char *sql = malloc(size);
+	size_t len;
+	int r = -ENOMEM;
+
+	if (!d.num || !d.at || !p || !sql)
+		goto out;
+	len = (size_t)snprintf(sql, size,
+			       "SELECT p.entry, s.benchmark, s.metric, s.unit, s.better, "
+			       "s.simulated, p.samples, p.n, p.median FROM pmc_name s CROSS JOIN "
+			       "pmc_point p WHERE p.name = s.num AND p.entry IN (");
+	for (size_t i = 0; i < ids->n; i++) {
+		len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "", np + 1);
+		p[np++] = ids->ref[i];
+		/* Insertion into num, kept ascending (k is at most PMC_HISTORY_MAX_LAST). */
+		size_t k = i;
+		unsigned long long v = strtoull(ids->ref[i], NULL, 10);
+
+		for (; k > 0 && d.num[k - 1] > v; k--) {
+			d.num[k] = d.num[k - 1];
+			d.at[k] = d.at[k - 1];
+		}
+		d.num[k] = v;
+		d.at[k] = i;
+	}
+	snprintf(sql + len, size - len, ")");
+	metrics_in(&bes[0], "s.metric", sql, size, p, &np);
+	r = h->eng->query(h->db, sql, p, np, entry_point_row, &d, err, errlen);
+out:
+	free(d.num);
+	free(d.at);
+	free(p);
+	free(sql);
+	return r;
 }
 
 /* The benchmarks of entry be that r has, as runs of base recording the entry as their
@@ -406,6 +544,7 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 		       char *err, size_t errlen)
 {
 	struct pmc_result *base = NULL;
+	struct bentry *bes = NULL; /* schema 3: one per entry */
 	bool *matched = NULL;
 	size_t ne = 0;
 	int rc;
@@ -422,22 +561,48 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 		oom(err, errlen);
 		goto fail;
 	}
-	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
-	 * entries sort everywhere): each is one process of the baseline. */
-	for (size_t e = ids->n; e-- > 0;) {
-		rc = read_entry(h, be, ids->v[e], err, errlen);
+	/* Schema 3: every entry's points first, in one query by name. */
+	if (h->schema >= 3) {
+		bes = calloc(ids->n + 1, sizeof(*bes));
+		for (size_t e = 0; bes && e < ids->n; e++) {
+			bes[e] = (struct bentry){.metrics = be->metrics,
+						 .nmetrics = be->nmetrics,
+						 .literal = be->literal};
+			bentry_start(&bes[e], h, ids->v[e], err, errlen);
+		}
+		rc = bes ? read_points_by_name(h, bes, ids, err, errlen) : -ENOMEM;
 		if (rc == -ENOMEM)
 			oom(err, errlen);
 		if (rc < 0)
 			goto fail;
-		if (be->nb == 0)
-			continue; /* an entry without a point: no process */
-		rc = baseline_entry(base, r, be, (unsigned)++ne, matched);
+	}
+	/* Entry by entry, oldest first (the ids come newest first, by (t, id) as the
+	 * entries sort everywhere): each is one process of the baseline. */
+	for (size_t e = ids->n; e-- > 0;) {
+		struct bentry *at = bes ? &bes[e] : be;
+
+		if (bes) {
+			rc = read_benches(h, at, ids->ref[e], err, errlen);
+			if (rc == 0)
+				rc = finish_entry(h, at, ids->v[e], ids->ref[e], err, errlen);
+		} else {
+			rc = read_entry(h, at, ids->v[e], ids->ref[e], err, errlen);
+		}
+		if (rc == -ENOMEM)
+			oom(err, errlen);
+		if (rc < 0)
+			goto fail;
+		if (at->nb > 0) /* an entry without a point is no process */
+			rc = baseline_entry(base, r, at, (unsigned)++ne, matched);
+		if (bes)
+			bentry_free(at);
 		if (rc < 0) {
 			oom(err, errlen);
 			goto fail;
 		}
 	}
+	free(bes);
+	bes = NULL;
 	for (size_t i = 0; i < base->nbench; i++) {
 		rc = keep_current_level(&base->benchmarks[i]);
 		if (rc < 0) {
@@ -457,6 +622,9 @@ static int baseline_of(struct pmc_history *h, const struct pmc_result *r, const 
 	*ret_n = base ? ne : 0;
 	return 0;
 fail:
+	for (size_t e = 0; bes && e < ids->n; e++)
+		bentry_free(&bes[e]);
+	free(bes);
 	free(matched);
 	pmc_result_free(base);
 	return rc;
@@ -482,7 +650,7 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 			 const char *const *metrics, size_t nmetrics, struct pmc_result **ret,
 			 size_t *ret_n, char *err, size_t errlen)
 {
-	struct ids ids = {NULL, 0};
+	struct ids ids = {NULL, NULL, 0};
 	struct bentry be = {.metrics = nmetrics ? metrics : NULL, .nmetrics = nmetrics};
 	struct pmc_result *base = NULL;
 	char id[65], fp[17], lim[24];
@@ -505,14 +673,13 @@ int pmc_history_baseline(struct pmc_history *h, const struct pmc_result *r,
 	{
 		const char *p[] = {fp, id, lim, branch};
 
-		rc = h->eng->query(
-		    h->db,
-		    branch ? "SELECT id, t FROM pmc_entry WHERE fingerprint = $1 AND id <> "
-			     "$2 AND branch = $4 ORDER BY t DESC, id DESC LIMIT "
-			     "CAST($3 AS BIGINT)"
-			   : "SELECT id, t FROM pmc_entry WHERE fingerprint = $1 AND id <> "
-			     "$2 ORDER BY t DESC, id DESC LIMIT CAST($3 AS BIGINT)",
-		    p, branch ? 4 : 3, id_row, &ids, err, errlen);
+		char sql[256];
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT id, t, %s FROM pmc_entry WHERE fingerprint = $1 AND id <> $2%s "
+			 "ORDER BY t DESC, id DESC LIMIT CAST($3 AS BIGINT)",
+			 h->schema >= 3 ? "num" : "id", branch ? " AND branch = $4" : "");
+		rc = h->eng->query(h->db, sql, p, branch ? 4 : 3, id_row, &ids, err, errlen);
 	}
 	if (rc == -ENOMEM)
 		oom(err, errlen);

@@ -39,7 +39,15 @@ static int64_t parse_time(const char *s)
 /* A point of the result: its metric's rank (by first appearance), benchmark and metric. */
 struct point_at {
 	size_t rank, b, j;
+	size_t name; /* its number in pmc_name */
 };
+
+static int cmp_point_name(const void *a, const void *b)
+{
+	const struct point_at *x = a, *y = b;
+
+	return x->name < y->name ? -1 : x->name > y->name;
+}
 
 static int cmp_point_at(const void *a, const void *b)
 {
@@ -85,21 +93,22 @@ static int points_in_order(const struct pmc_result *res, struct point_at **ret, 
 	return 0;
 }
 
-/* The rows of pmc_point, one a point, in the order of at; the samples' text and the
- * copy sorted for the median are reused row after row. */
+/* The rows of pmc_point, one a point, in the order of at (name[i]: the number of point
+ * i's name in pmc_name); the samples' text and the copy sorted for the median are reused
+ * row after row. */
 struct point_rows {
 	const struct pmc_result *res;
-	const char *id;
+	const char *entry; /* the entry's number */
 	const struct point_at *at;
 	char *text;
 	size_t captext;
 	double *v;
 	size_t capv;
-	char num[3][40]; /* better, n, median */
+	char num[3][40]; /* name, n, median */
 };
 
 /* Row i: the point's samples as "v v null v", and their median (NULL when none was
- * measured). */
+ * measured); a one-sample point's sample is its median, its samples NULL. */
 static int point_row(void *ud, size_t i, const char **p)
 {
 	struct point_rows *pr = ud;
@@ -125,18 +134,14 @@ static int point_row(void *ud, size_t i, const char **p)
 	}
 	pmc_stats_sort(pr->v, nv);
 	med = nv == 0 ? NAN : nv % 2 ? pr->v[nv / 2] : (pr->v[nv / 2 - 1] + pr->v[nv / 2]) / 2;
-	snprintf(pr->num[0], sizeof(pr->num[0]), "%d", m->better);
+	snprintf(pr->num[0], sizeof(pr->num[0]), "%zu", pr->at[i].name);
 	snprintf(pr->num[1], sizeof(pr->num[1]), "%zu", m->n);
 	pmc_hist_num_text(pr->num[2], med);
-	p[0] = pr->id;
-	p[1] = b->name;
-	p[2] = m->id;
-	p[3] = m->unit ? m->unit : "";
-	p[4] = pr->num[0];
-	p[5] = m->simulated ? "1" : "0";
-	p[6] = pr->num[1];
-	p[7] = isnan(med) ? NULL : pr->num[2];
-	p[8] = pr->text;
+	p[0] = pr->num[0];
+	p[1] = pr->entry;
+	p[2] = pr->num[1];
+	p[3] = isnan(med) ? NULL : pr->num[2];
+	p[4] = m->n == 1 ? NULL : pr->text;
 	return 0;
 }
 
@@ -183,20 +188,153 @@ static int add_benches(struct pmc_history *h, const struct pmc_result *res, cons
 	return r;
 }
 
-static int add_points(struct pmc_history *h, const struct pmc_result *res, const char *id,
+/* The names of a result's points (pmc_name): the store's, and those the result adds. */
+struct names {
+	struct pmc_hashmap map; /* "benchmark\x1fmetric\x1funit\x1fbetter\x1fsimulated" -> num */
+	char **keys;		/* owned: the map borrows them */
+	size_t nkeys;
+};
+
+static void names_free(struct names *ns)
+{
+	pmc_hashmap_free(&ns->map);
+	for (size_t i = 0; i < ns->nkeys; i++)
+		free(ns->keys[i]);
+	free(ns->keys);
+	memset(ns, 0, sizeof(*ns));
+}
+
+/* The key of a name; NULL when out of memory. */
+static char *name_key(const char *bench, const char *metric, const char *unit, const char *better,
+		      const char *simulated)
+{
+	char *k = NULL;
+
+	if (asprintf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%s", bench, metric, unit, better, simulated) < 0)
+		return NULL;
+	return k;
+}
+
+static int name_row(void *ud, const char *const *c, size_t n)
+{
+	struct names *ns = ud;
+	char *k;
+	int r;
+
+	if (n < 6 || !c[0] || !c[1] || !c[2] || !c[3] || !c[4] || !c[5])
+		return 0; /* NOT NULL columns: not a name pmcbench wrote */
+	k = name_key(c[1], c[2], c[3], c[4], c[5]);
+	if (!k || pmc_grow(&ns->keys, ns->nkeys, sizeof(*ns->keys)) < 0) {
+		free(k);
+		return -ENOMEM;
+	}
+	ns->keys[ns->nkeys++] = k;
+	r = pmc_hashmap_put(&ns->map, k, strtoull(c[0], NULL, 10));
+	return r < 0 ? r : 0;
+}
+
+static int read_names(struct pmc_history *h, struct names *ns, char *err, size_t errlen)
+{
+	names_free(ns);
+	return h->eng->query(h->db,
+			     "SELECT num, benchmark, metric, unit, better, simulated FROM pmc_name",
+			     NULL, 0, name_row, ns, err, errlen);
+}
+
+/* The rows of pmc_name a result adds: the names of its points not in the store. */
+struct new_names {
+	const struct pmc_result *res;
+	const struct point_at *at;
+	size_t *which; /* points whose name is new, each name once */
+	char num[24];
+};
+
+static int new_name_row(void *ud, size_t i, const char **p)
+{
+	struct new_names *nn = ud;
+	const struct point_at *a = &nn->at[nn->which[i]];
+	const struct pmc_benchmark *b = &nn->res->benchmarks[a->b];
+	const struct pmc_metric *m = &b->metrics[a->j];
+
+	snprintf(nn->num, sizeof(nn->num), "%d", m->better);
+	p[0] = b->name;
+	p[1] = m->id;
+	p[2] = m->unit ? m->unit : "";
+	p[3] = nn->num;
+	p[4] = m->simulated ? "1" : "0";
+	return 0;
+}
+
+/* The number of each point's name (at[i].name), adding to pmc_name those the store
+ * does not have. Adds hold the store's write lock (SQLite's, PostgreSQL's advisory lock),
+ * so no other writer adds a name meanwhile. */
+static int point_names(struct pmc_history *h, const struct pmc_result *res, struct point_at *at,
+		       size_t n, char *err, size_t errlen)
+{
+	static const char *const cols[] = {"benchmark", "metric", "unit", "better", "simulated"};
+	struct names ns = {0};
+	struct new_names nn = {res, at, calloc(n + 1, sizeof(size_t)), ""};
+	struct pmc_hashmap seen = {0};
+	char **keys = calloc(n + 1, sizeof(char *));
+	size_t nnew = 0;
+	int r = nn.which && keys ? read_names(h, &ns, err, errlen) : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		const struct pmc_benchmark *b = &res->benchmarks[at[i].b];
+		const struct pmc_metric *m = &b->metrics[at[i].j];
+		char better[24];
+
+		snprintf(better, sizeof(better), "%d", m->better);
+		keys[i] = name_key(b->name, m->id, m->unit ? m->unit : "", better,
+				   m->simulated ? "1" : "0");
+		if (!keys[i])
+			r = -ENOMEM;
+		else if (!pmc_hashmap_has(&ns.map, keys[i]) &&
+			 (r = pmc_hashmap_get_or_put(&seen, keys[i], i, NULL)) == 1)
+			nn.which[nnew++] = i;
+		r = r < 0 ? r : 0;
+	}
+	if (r == 0 && nnew > 0) {
+		r = h->eng->insert(h->db, "pmc_name", cols, 5, nnew, new_name_row, &nn, err,
+				   errlen);
+		if (r == 0)
+			r = read_names(h, &ns, err, errlen);
+	}
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (pmc_hashmap_get(&ns.map, keys[i], &at[i].name) < 0) {
+			pmc_err_set(err, errlen, "%s: a name added to pmc_name is not there",
+				    h->display);
+			r = -EIO;
+		}
+	if (r == -ENOMEM)
+		oom(err, errlen);
+	for (size_t i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(nn.which);
+	pmc_hashmap_free(&seen);
+	names_free(&ns);
+	return r;
+}
+
+static int add_points(struct pmc_history *h, const struct pmc_result *res, const char *entry,
 		      char *err, size_t errlen)
 {
-	static const char *const cols[] = {"entry",	"benchmark", "metric", "unit",	 "better",
-					   "simulated", "n",	     "median", "samples"};
-	struct point_rows pr = {res, id};
+	static const char *const cols[] = {"name", "entry", "n", "median", "samples"};
+	struct point_rows pr = {res, entry};
 	struct point_at *at = NULL;
 	size_t n = 0;
 	int r;
 
 	if (points_in_order(res, &at, &n) < 0)
 		return oom(err, errlen);
+	r = point_names(h, res, at, n, err, errlen);
+	/* In the order of the table's key: each point goes after the last of its series. */
+	if (r == 0 && n > 0)
+		qsort(at, n, sizeof(*at), cmp_point_name);
 	pr.at = at;
-	r = h->eng->insert(h->db, "pmc_point", cols, 9, n, point_row, &pr, err, errlen);
+	if (r == 0)
+		r = h->eng->insert(h->db, "pmc_point", cols, 5, n, point_row, &pr, err, errlen);
 	if (r == -ENOMEM)
 		oom(err, errlen);
 	free(pr.text);
@@ -271,6 +409,26 @@ static int parse_tags(const char *const *tags, size_t n, struct pmc_env_entry **
 	return 0;
 }
 
+static int num_row(void *ud, const char *const *cols, size_t n)
+{
+	snprintf(ud, 24, "%s", n && cols[0] ? cols[0] : "");
+	return 0;
+}
+
+/* The number the store gave the entry id (schema 3), as text in num[24]. */
+static int entry_num(struct pmc_history *h, const char *id, char *num, char *err, size_t errlen)
+{
+	const char *p[] = {id};
+	int r = h->eng->query(h->db, "SELECT num FROM pmc_entry WHERE id = $1", p, 1, num_row, num,
+			      err, errlen);
+
+	if (r == 0 && !*num) {
+		pmc_err_set(err, errlen, "%s: the entry just added is not there", h->display);
+		r = -EIO;
+	}
+	return r;
+}
+
 int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 		    const struct pmc_history_meta *meta, bool *ret_added, char ret_id[65],
 		    char *err, size_t errlen)
@@ -278,13 +436,18 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 	static const struct pmc_history_meta none = {0};
 	struct pmc_env_entry *tags = NULL;
 	struct pmc_history_fp f;
-	char id[65], fp[17], t[24], added[24];
+	char id[65], fp[17], t[24], added[24], num[24] = "";
 	int64_t now, when;
 	long changes = 0;
 	int rc;
 
 	if (!meta)
 		meta = &none;
+	if (h->schema < PMC_HISTORY_SCHEMA) {
+		pmc_err_set(err, errlen, "%s: an older schema is read only; open it to write",
+			    h->display);
+		return -EROFS;
+	}
 	if (pmc_history_result_id(r, id) < 0)
 		return oom(err, errlen);
 	rc = parse_tags(meta->tags, meta->ntags, &tags, err, errlen);
@@ -297,7 +460,9 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 	snprintf(t, sizeof(t), "%lld", (long long)(when >= 0 ? when : now));
 	snprintf(added, sizeof(added), "%lld", (long long)now);
 
-	rc = h->eng->begin(h->db, false, err, errlen);
+	/* With the write lock (PostgreSQL: the advisory lock), so that the names a result
+	 * adds to pmc_name are added by one writer at a time. */
+	rc = h->eng->begin(h->db, true, err, errlen);
 	if (rc < 0)
 		goto free_tags;
 	{
@@ -331,13 +496,15 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
 		h->eng->rollback(h->db);
 		goto done;
 	}
-	rc = add_pairs(h, "pmc_env", id, r->env, r->nenv, err, errlen);
+	rc = entry_num(h, id, num, err, errlen);
 	if (rc == 0)
-		rc = add_pairs(h, "pmc_tag", id, tags, meta->ntags, err, errlen);
+		rc = add_pairs(h, "pmc_env", num, r->env, r->nenv, err, errlen);
 	if (rc == 0)
-		rc = add_points(h, r, id, err, errlen);
+		rc = add_pairs(h, "pmc_tag", num, tags, meta->ntags, err, errlen);
 	if (rc == 0)
-		rc = add_benches(h, r, id, err, errlen);
+		rc = add_points(h, r, num, err, errlen);
+	if (rc == 0)
+		rc = add_benches(h, r, num, err, errlen);
 	if (rc == 0)
 		rc = h->eng->commit(h->db, err, errlen);
 	if (rc < 0)
@@ -358,6 +525,7 @@ free_tags:
 
 struct found {
 	char id[65];
+	char ref[65]; /* what the other tables name it by: its number (schema 3), or id */
 	char *commit;
 	int64_t t;
 	size_t n;
@@ -369,6 +537,7 @@ static int found_row(void *ud, const char *const *cols, size_t ncols)
 
 	if (f->n++ == 0) {
 		snprintf(f->id, sizeof(f->id), "%s", cols[0]);
+		snprintf(f->ref, sizeof(f->ref), "%s", cols[3] ? cols[3] : "");
 		f->t = cols[1] ? strtoll(cols[1], NULL, 10) : 0;
 		if (cols[2] && !(f->commit = strdup(cols[2])))
 			return -ENOMEM;
@@ -395,12 +564,16 @@ int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
 		return -EINVAL;
 	}
 	snprintf(like, sizeof(like), "%s%%", key);
-	rc = h->eng->begin(h->db, false, err, errlen);
+	/* With the write lock (PostgreSQL: the advisory lock), so that the names a result
+	 * adds to pmc_name are added by one writer at a time. */
+	rc = h->eng->begin(h->db, true, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = h->eng->query(h->db,
-			   "SELECT id, t, commit_sha FROM pmc_entry WHERE id LIKE $1 ORDER BY id "
-			   "LIMIT 2",
+			   h->schema >= 3 ? "SELECT id, t, commit_sha, num FROM pmc_entry WHERE id "
+					    "LIKE $1 ORDER BY id LIMIT 2"
+					  : "SELECT id, t, commit_sha, id FROM pmc_entry WHERE id "
+					    "LIKE $1 ORDER BY id LIMIT 2",
 			   p, 1, found_row, &f, err, errlen);
 	if (rc == -ENOMEM)
 		oom(err, errlen);
@@ -416,13 +589,18 @@ int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
 			    h->display, key);
 		rc = -EINVAL;
 	}
-	p[0] = f.id;
+	p[0] = f.ref;
 	for (size_t i = 0; rc == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
 		if (strcmp(tables[i], "pmc_bench") == 0 && h->schema < 2)
 			continue;
-		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE entry = $1", tables[i]);
+		/* Schema 3's points are found by their key (name, entry): a probe a name. */
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE %sentry = $1", tables[i],
+			 h->schema >= 3 && strcmp(tables[i], "pmc_point") == 0
+			     ? "name IN (SELECT num FROM pmc_name) AND "
+			     : "");
 		rc = h->eng->exec(h->db, sql, p, 1, NULL, err, errlen);
 	}
+	p[0] = f.id;
 	if (rc == 0)
 		rc = h->eng->exec(h->db, "DELETE FROM pmc_entry WHERE id = $1", p, 1, NULL, err,
 				  errlen);

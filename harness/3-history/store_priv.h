@@ -3,7 +3,8 @@
  *   store.c           the schema and its migrations; opening and closing a store
  *   store_identity.c  the content hash of a result (its key) and its fingerprint
  *   store_ingest.c    adding a result in one transaction
- *   store_query.c     the queries of list, show, export and changes
+ *   store_query.c     the conditions of a selection, the entries it selects, samples
+ *   store_series.c    the points of the series, read series by series
  *   store_baseline.c  the baseline of a gate
  * Private to harness/3-history/. */
 #pragma once
@@ -17,6 +18,8 @@
 struct pmc_result;
 struct pmc_history_meta;
 struct pmc_history_fp;
+struct pmc_history_filter;
+struct pmc_history_entry;
 
 struct pmc_history {
 	const struct pmc_hist_engine *eng;
@@ -63,3 +66,34 @@ int pmc_hist_bad_point(const struct pmc_history *h, const char *entry, const cha
 
 /* Whether text, a point's stored count n, is the number n of its samples read. */
 bool pmc_hist_count_is(const char *text, size_t n);
+
+/* The entries a selection picks, with what the store's other tables name each by (ref:
+ * its number since schema 3, else its key), and by_ref their indexes in the order of ref. */
+struct pmc_hist_entries {
+	struct pmc_history_entry *v;
+	char **ref;
+	size_t *by_ref;
+	size_t n;
+};
+
+/* The entries f selects (with names, only those with a point of f's benchmark and
+ * metric), their tags attached, in the store's order. Returns 0 or -errno with one line in
+ * err (store_query.c). */
+int pmc_hist_select_entries(struct pmc_history *h, const struct pmc_history_filter *f, bool names,
+			    struct pmc_hist_entries *es, char *err, size_t errlen);
+void pmc_hist_entries_free(struct pmc_hist_entries *es);
+/* The entry of es named ref, or NULL when es does not hold it. */
+const struct pmc_history_entry *pmc_hist_entry_of(const struct pmc_hist_entries *es,
+						  const char *ref);
+/* The order of entries everywhere: by time measured, then by key. */
+int pmc_hist_cmp_entry(const struct pmc_history_entry *a, const struct pmc_history_entry *b);
+
+/* The samples of a stored point: its samples' text, or when that is NULL (a one-sample
+ * point of schema 3) its one sample, its median (NULL: not measured), in *ret (n
+ * doubles, free()d by the caller). Checks them as a hostile store needs: finite numbers,
+ * as many as the count ntext says. Returns 0, -EBADMSG with the message of the point
+ * (entry, bench, metric) in err, or -ENOMEM (store_query.c). */
+int pmc_hist_point_samples(const struct pmc_history *h, const char *samples, const char *median,
+			   const char *ntext, const char *entry, const char *bench,
+			   const char *metric, double **ret, size_t *ret_n, char *err,
+			   size_t errlen);

@@ -113,11 +113,15 @@ int pmc_history_commit_time(struct pmc_history *h, const char *commit, bool last
 	return commit_time(h, commit, last, ret, err, errlen);
 }
 
-/* The conditions of f on entry e (and point p when points is true). */
-static int build_where(struct pmc_history *h, const struct pmc_history_filter *f, bool points,
+/* The conditions of f on entry e; with names, its benchmark and metric too (an entry
+ * selected when it has a point of them: since schema 3, found by the names' points of the
+ * entry, a probe of pmc_point's key each), else those are left to the reader of the
+ * series. */
+static int build_where(struct pmc_history *h, const struct pmc_history_filter *f, bool names,
 		       struct where *w, char *err, size_t errlen)
 {
 	int64_t since = f ? f->since : 0, until = f ? f->until : 0, t;
+	bool v3 = h->schema >= 3;
 	int r = 0;
 
 	memset(w, 0, sizeof(*w));
@@ -144,15 +148,17 @@ static int build_where(struct pmc_history *h, const struct pmc_history_filter *f
 		if (r == 0)                                                                        \
 			r = where_add(w, clause, vv_, 1);                                          \
 	} while (0)
-	if (f->benchmark)
-		ADD1(points ? "p.benchmark = $?"
-			    : "EXISTS (SELECT 1 FROM pmc_point q WHERE q.entry = e.id AND "
-			      "q.benchmark = $?)",
+	if (names && f->benchmark)
+		ADD1(v3 ? "EXISTS (SELECT 1 FROM pmc_name s CROSS JOIN pmc_point q WHERE "
+			  "s.benchmark = $? AND q.name = s.num AND q.entry = e.num)"
+			: "EXISTS (SELECT 1 FROM pmc_point q WHERE q.entry = e.id AND "
+			  "q.benchmark = $?)",
 		     f->benchmark);
-	if (f->metric)
-		ADD1(points ? "p.metric = $?"
-			    : "EXISTS (SELECT 1 FROM pmc_point q WHERE q.entry = e.id AND "
-			      "q.metric = $?)",
+	if (names && f->metric)
+		ADD1(v3 ? "EXISTS (SELECT 1 FROM pmc_name s CROSS JOIN pmc_point q WHERE "
+			  "s.metric = $? AND q.name = s.num AND q.entry = e.num)"
+			: "EXISTS (SELECT 1 FROM pmc_point q WHERE q.entry = e.id AND "
+			  "q.metric = $?)",
 		     f->metric);
 	if (f->branch)
 		ADD1("e.branch = $?", f->branch);
@@ -165,7 +171,7 @@ static int build_where(struct pmc_history *h, const struct pmc_history_filter *f
 	if (until)
 		ADD1("e.t <= CAST($? AS BIGINT)", owned_num(w, (long long)until));
 #undef ADD1
-	for (size_t i = 0; i < f->ntags && r == 0; i++) {
+	for (size_t i = 0; f && i < f->ntags && r == 0; i++) {
 		const char *eq = strchr(f->tags[i], '=');
 		const char *kv[2];
 
@@ -178,8 +184,10 @@ static int build_where(struct pmc_history *h, const struct pmc_history_filter *f
 		kv[0] = w->owned[w->n];
 		kv[1] = eq + 1;
 		r = where_add(w,
-			      "EXISTS (SELECT 1 FROM pmc_tag g WHERE g.entry = e.id AND g.key = $? "
-			      "AND g.value = $?)",
+			      v3 ? "EXISTS (SELECT 1 FROM pmc_tag g WHERE g.entry = e.num AND "
+				   "g.key = $? AND g.value = $?)"
+				 : "EXISTS (SELECT 1 FROM pmc_tag g WHERE g.entry = e.id AND "
+				   "g.key = $? AND g.value = $?)",
 			      kv, 2);
 	}
 	if (r < 0)
@@ -190,7 +198,6 @@ static int build_where(struct pmc_history *h, const struct pmc_history_filter *f
 #define ENTRY_COLS                                                                                 \
 	"e.id, e.t, e.added, e.commit_sha, e.branch, e.fingerprint, e.machine, e.kernel, e.cpu, "  \
 	"e.compiler, e.backend, e.target_env, e.source"
-#define NENTRY_COLS 13
 
 static char *dup_or_null(const char *s, bool *failed)
 {
@@ -222,7 +229,7 @@ static int fill_entry(struct pmc_history_entry *e, const char *const *c)
 	e->target_env = dup_or_null(c[11], &failed);
 	e->source = dup_or_null(c[12], &failed);
 	e->tags = NULL;
-	return failed ? -ENOMEM : 0;
+	return failed || !e->id ? -ENOMEM : 0;
 }
 
 static void clear_entry(struct pmc_history_entry *e)
@@ -241,21 +248,28 @@ static void clear_entry(struct pmc_history_entry *e)
 	free(e->tags);
 }
 
-struct entries {
-	struct pmc_history_entry *v;
-	size_t n;
-};
+void pmc_hist_entries_free(struct pmc_hist_entries *es)
+{
+	pmc_history_entries_free(es->v, es->n);
+	for (size_t i = 0; es->ref && i < es->n; i++)
+		free(es->ref[i]);
+	free(es->ref);
+	free(es->by_ref);
+	memset(es, 0, sizeof(*es));
+}
 
 static int entry_row(void *ud, const char *const *cols, size_t n)
 {
-	struct entries *es = ud;
+	struct pmc_hist_entries *es = ud;
 	int r;
 
-	if (pmc_grow(&es->v, es->n, sizeof(*es->v)) < 0)
+	if (pmc_grow(&es->v, es->n, sizeof(*es->v)) < 0 ||
+	    pmc_grow(&es->ref, es->n, sizeof(*es->ref)) < 0)
 		return -ENOMEM;
-	r = fill_entry(&es->v[es->n], cols);
+	es->ref[es->n] = strdup(cols[0] ? cols[0] : "");
+	r = fill_entry(&es->v[es->n], cols + 1);
 	es->n++;
-	return r;
+	return r == 0 && es->ref[es->n - 1] ? 0 : -ENOMEM;
 }
 
 static int cmp_entry(const struct pmc_history_entry *a, const struct pmc_history_entry *b)
@@ -265,97 +279,107 @@ static int cmp_entry(const struct pmc_history_entry *a, const struct pmc_history
 	return strcmp(a->id, b->id);
 }
 
+static int cmp_ref(const void *a, const void *b, void *es)
+{
+	char **ref = ((struct pmc_hist_entries *)es)->ref;
+
+	return strcmp(ref[*(const size_t *)a], ref[*(const size_t *)b]);
+}
+
+const struct pmc_history_entry *pmc_hist_entry_of(const struct pmc_hist_entries *es,
+						  const char *ref)
+{
+	size_t lo = 0, hi = es->n;
+
+	while (ref && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(es->ref[es->by_ref[mid]], ref);
+
+		if (c == 0)
+			return &es->v[es->by_ref[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A tag row (entry, key, value) onto its entry's tags, "k=v,k=v". */
+static int tag_row(void *ud, const char *const *cols, size_t n)
+{
+	struct pmc_history_entry *e =
+	    (struct pmc_history_entry *)pmc_hist_entry_of(ud, cols[0]);
+	size_t old;
+	char *grown;
+
+	if (!e || !cols[1] || !cols[2])
+		return 0;
+	old = e->tags ? strlen(e->tags) : 0;
+	grown = realloc(e->tags, old + strlen(cols[1]) + strlen(cols[2]) + 3);
+	if (!grown)
+		return -ENOMEM;
+	e->tags = grown;
+	sprintf(grown + old, "%s%s=%s", old ? "," : "", cols[1], cols[2]);
+	return 0;
+}
+
+int pmc_hist_select_entries(struct pmc_history *h, const struct pmc_history_filter *f, bool names,
+			    struct pmc_hist_entries *es, char *err, size_t errlen)
+{
+	const char *ref = h->schema >= 3 ? "e.num" : "e.id";
+	struct where w;
+	char sql[3072];
+	int r;
+
+	memset(es, 0, sizeof(*es));
+	r = build_where(h, f, names, &w, err, errlen);
+	if (r < 0)
+		return r;
+	snprintf(sql, sizeof(sql), "SELECT %s, " ENTRY_COLS " FROM pmc_entry e%s", ref, w.sql);
+	r = h->eng->query(h->db, sql, w.p, w.n, entry_row, es, err, errlen);
+	if (r == 0 && !(es->by_ref = malloc((es->n + 1) * sizeof(*es->by_ref))))
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < es->n; i++)
+		es->by_ref[i] = i;
+	if (r == 0 && es->n)
+		qsort_r(es->by_ref, es->n, sizeof(*es->by_ref), cmp_ref, es);
+	if (r == 0) {
+		snprintf(sql, sizeof(sql),
+			 "SELECT g.entry, g.key, g.value FROM pmc_tag g JOIN pmc_entry e ON %s = "
+			 "g.entry%s ORDER BY g.entry, g.key",
+			 ref, w.sql);
+		r = h->eng->query(h->db, sql, w.p, w.n, tag_row, es, err, errlen);
+	}
+	for (size_t i = 0; r == 0 && i < es->n; i++)
+		if (!es->v[i].tags && !(es->v[i].tags = strdup("")))
+			r = -ENOMEM;
+	if (r == -ENOMEM)
+		oom(err, errlen);
+	if (r < 0)
+		pmc_hist_entries_free(es);
+	return r;
+}
+
 static int cmp_entries(const void *a, const void *b)
 {
 	return cmp_entry(a, b);
 }
 
-/* Tags of the entries the where selects, as "k=v,k=v" on each entry of the table (by
- * id): tbl[i] points at an entry, sorted by id. */
-struct tag_join {
-	struct pmc_history_entry **by_id;
-	size_t n;
-};
-
-static int cmp_by_id(const void *a, const void *b)
-{
-	return strcmp((*(struct pmc_history_entry *const *)a)->id,
-		      (*(struct pmc_history_entry *const *)b)->id);
-}
-
-static int tag_row(void *ud, const char *const *cols, size_t n)
-{
-	struct tag_join *j = ud;
-	struct pmc_history_entry key = {.id = (char *)cols[0]}, *kp = &key, **found;
-
-	found = bsearch(&kp, j->by_id, j->n, sizeof(*j->by_id), cmp_by_id);
-	for (; found && found < j->by_id + j->n && strcmp((*found)->id, cols[0]) == 0; found++) {
-		struct pmc_history_entry *e = *found;
-		size_t old = e->tags ? strlen(e->tags) : 0;
-		char *grown = realloc(e->tags, old + strlen(cols[1]) + strlen(cols[2]) + 3);
-
-		if (!grown)
-			return -ENOMEM;
-		e->tags = grown;
-		sprintf(grown + old, "%s%s=%s", old ? "," : "", cols[1], cols[2]);
-	}
-	return 0;
-}
-
-/* Tags for the n entries at stride bytes from first, selected by w (on e, and on p after
- * the join in points). */
-static int attach_tags(struct pmc_history *h, struct where *w, bool points, void *first, size_t n,
-		       size_t stride, char *err, size_t errlen)
-{
-	struct tag_join j = {calloc(n + 1, sizeof(*j.by_id)), n};
-	char sql[3072];
-	int r;
-
-	if (!j.by_id)
-		return oom(err, errlen);
-	for (size_t i = 0; i < n; i++)
-		j.by_id[i] = (struct pmc_history_entry *)((char *)first + i * stride);
-	qsort(j.by_id, n, sizeof(*j.by_id), cmp_by_id);
-	snprintf(
-	    sql, sizeof(sql),
-	    "SELECT DISTINCT g.entry, g.key, g.value FROM pmc_tag g JOIN pmc_entry e ON e.id = "
-	    "g.entry%s%s ORDER BY g.entry, g.key",
-	    points ? " JOIN pmc_point p ON p.entry = e.id" : "", w->sql);
-	r = h->eng->query(h->db, sql, w->p, w->n, tag_row, &j, err, errlen);
-	if (r == -ENOMEM)
-		oom(err, errlen);
-	for (size_t i = 0; r == 0 && i < n; i++)
-		if (!j.by_id[i]->tags && !(j.by_id[i]->tags = strdup("")))
-			r = oom(err, errlen);
-	free(j.by_id);
-	return r;
-}
-
 int pmc_history_list(struct pmc_history *h, const struct pmc_history_filter *f,
 		     struct pmc_history_entry **ret, size_t *ret_n, char *err, size_t errlen)
 {
-	struct entries es = {NULL, 0};
-	struct where w;
-	char sql[3072];
-	int r;
+	struct pmc_hist_entries es;
+	int r = pmc_hist_select_entries(h, f, true, &es, err, errlen);
 
-	r = build_where(h, f, false, &w, err, errlen);
 	if (r < 0)
 		return r;
-	snprintf(sql, sizeof(sql), "SELECT " ENTRY_COLS " FROM pmc_entry e%s", w.sql);
-	r = h->eng->query(h->db, sql, w.p, w.n, entry_row, &es, err, errlen);
-	if (r == -ENOMEM)
-		oom(err, errlen);
-	if (r == 0)
-		r = attach_tags(h, &w, false, es.v, es.n, sizeof(*es.v), err, errlen);
-	if (r < 0) {
-		pmc_history_entries_free(es.v, es.n);
-		return r;
-	}
 	if (es.n) /* an empty array may be NULL, which qsort may not get */
 		qsort(es.v, es.n, sizeof(*es.v), cmp_entries);
 	*ret = es.v;
 	*ret_n = es.n;
+	es.v = NULL;
+	pmc_hist_entries_free(&es);
 	return 0;
 }
 
@@ -366,15 +390,12 @@ void pmc_history_entries_free(struct pmc_history_entry *v, size_t n)
 	free(v);
 }
 
-/* ---- Points ---- */
+int pmc_hist_cmp_entry(const struct pmc_history_entry *a, const struct pmc_history_entry *b)
+{
+	return cmp_entry(a, b);
+}
 
-struct points {
-	struct pmc_history_point *v;
-	size_t n;
-	const struct pmc_history *h;
-	char *err; /* the message of a damaged point */
-	size_t errlen;
-};
+/* ---- Samples ---- */
 
 /* The end of a sample: a space before the next, or the end of the text. */
 static bool sample_end(const char *s)
@@ -470,110 +491,44 @@ int pmc_hist_parse_samples(const char *text, double **ret, size_t *ret_n)
 	return 0;
 }
 
-static int point_row(void *ud, const char *const *c, size_t ncols)
+int pmc_hist_point_samples(const struct pmc_history *h, const char *samples, const char *median,
+			   const char *ntext, const char *entry, const char *bench,
+			   const char *metric, double **ret, size_t *ret_n, char *err,
+			   size_t errlen)
 {
-	struct points *ps = ud;
-	struct pmc_history_point *p;
-	bool failed = false;
 	int r;
 
-	if (pmc_grow(&ps->v, ps->n, sizeof(*ps->v)) < 0)
-		return -ENOMEM;
-	p = &ps->v[ps->n++];
-	memset(p, 0, sizeof(*p));
-	r = fill_entry(&p->e, c);
-	c += NENTRY_COLS;
-	p->benchmark = dup_or_null(c[0], &failed);
-	p->metric = dup_or_null(c[1], &failed);
-	p->unit = dup_or_null(c[2], &failed);
-	p->better = c[3] ? atoi(c[3]) : 0;
-	p->simulated = c[4] && atoi(c[4]) != 0;
-	p->median = c[5] ? strtod(c[5], NULL) : NAN;
-	if (r < 0 || failed)
-		return -ENOMEM;
-	r = pmc_hist_parse_samples(c[7] ? c[7] : "", &p->samples, &p->n);
-	if (r == -EINVAL)
-		return pmc_hist_bad_point(ps->h, p->e.id, p->benchmark, p->metric,
-					  "its samples are not all finite numbers", ps->err,
-					  ps->errlen);
-	if (r == 0 && !pmc_hist_count_is(c[6], p->n))
-		return pmc_hist_bad_point(ps->h, p->e.id, p->benchmark, p->metric,
-					  "its count n is not the number of its samples", ps->err,
-					  ps->errlen);
-	return r;
-}
+	if (!samples) {
+		const char *c = median ? median : "null";
 
-static int cmp_points(const void *a, const void *b)
-{
-	const struct pmc_history_point *x = a, *y = b;
-	int c = strcmp(x->benchmark, y->benchmark);
-
-	if (!c)
-		c = strcmp(x->metric, y->metric);
-	if (!c)
-		c = strcmp(x->e.fingerprint, y->e.fingerprint);
-	return c ? c : cmp_entry(&x->e, &y->e);
-}
-
-bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc_history_point *b)
-{
-	return strcmp(a->benchmark, b->benchmark) == 0 && strcmp(a->metric, b->metric) == 0 &&
-	       strcmp(a->e.fingerprint, b->e.fingerprint) == 0;
-}
-
-#define POINT_COLS                                                                                 \
-	ENTRY_COLS                                                                                 \
-	", p.benchmark, p.metric, p.unit, p.better, p.simulated, p.median, p.n, p.samples"
-
-static int query_points(struct pmc_history *h, struct where *w, struct points *ps, char *err,
-			size_t errlen)
-{
-	char sql[3072];
-	int r;
-
-	snprintf(sql, sizeof(sql),
-		 "SELECT " POINT_COLS " FROM pmc_point p JOIN pmc_entry e ON e.id = p.entry%s",
-		 w->sql);
-	ps->h = h;
-	ps->err = err;
-	ps->errlen = errlen;
-	r = h->eng->query(h->db, sql, w->p, w->n, point_row, ps, err, errlen);
+		if (!pmc_hist_count_is(ntext, 1))
+			return pmc_hist_bad_point(h, entry, bench, metric,
+						  "its count n is not the number of its samples",
+						  err, errlen);
+		if (!(*ret = malloc(sizeof(double))))
+			return oom(err, errlen);
+		if (pmc_hist_parse_sample(&c, *ret) < 0 || *c || (median && isnan(**ret))) {
+			free(*ret);
+			*ret = NULL;
+			return pmc_hist_bad_point(h, entry, bench, metric,
+						  "its samples are not all finite numbers", err,
+						  errlen);
+		}
+		*ret_n = 1;
+		return 0;
+	}
+	r = pmc_hist_parse_samples(samples, ret, ret_n);
 	if (r == -ENOMEM)
-		oom(err, errlen);
-	return r;
-}
-
-int pmc_history_points(struct pmc_history *h, const struct pmc_history_filter *f,
-		       struct pmc_history_point **ret, size_t *ret_n, char *err, size_t errlen)
-{
-	struct points ps = {NULL, 0, NULL, NULL, 0};
-	struct where w;
-	int r;
-
-	r = build_where(h, f, true, &w, err, errlen);
-	if (r == 0)
-		r = query_points(h, &w, &ps, err, errlen);
-	if (r == 0 && ps.n > 0)
-		r = attach_tags(h, &w, true, &ps.v[0].e, ps.n, sizeof(*ps.v), err, errlen);
-	if (r < 0) {
-		pmc_history_points_free(ps.v, ps.n);
-		return r;
+		return oom(err, errlen);
+	if (r == -EINVAL)
+		return pmc_hist_bad_point(h, entry, bench, metric,
+					  "its samples are not all finite numbers", err, errlen);
+	if (!pmc_hist_count_is(ntext, *ret_n)) {
+		free(*ret);
+		*ret = NULL;
+		return pmc_hist_bad_point(h, entry, bench, metric,
+					  "its count n is not the number of its samples", err,
+					  errlen);
 	}
-	if (ps.n) /* an empty array may be NULL, which qsort may not get */
-		qsort(ps.v, ps.n, sizeof(*ps.v), cmp_points);
-	*ret = ps.v;
-	*ret_n = ps.n;
 	return 0;
-}
-
-void pmc_history_points_free(struct pmc_history_point *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++) {
-		clear_entry(&v[i].e);
-		free(v[i].benchmark);
-		free(v[i].metric);
-		free(v[i].unit);
-		free(v[i].samples);
-	}
-	free(v);
 }

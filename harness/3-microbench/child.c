@@ -356,6 +356,25 @@ static int merge_counters(struct pmc_mb_samples *dst, const struct pmc_mb_sample
 	return 0;
 }
 
+/* The empty loop beside src's samples into dst->over_v from index at (the dst->n samples
+ * before them; dst == src for the first process): src's own batches when it has them
+ * (measured in this process), else its process's median, which came through the pipe
+ * (NAN: not measured). Returns 0 or -ENOMEM. */
+static int over_beside(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, size_t at)
+{
+	double *v;
+
+	if (dst == src && src->over_v)
+		return 0;
+	v = realloc(dst == src ? NULL : dst->over_v, (at + src->n) * sizeof(*v) + 1);
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->n; i++)
+		v[at + i] = src->over_v ? src->over_v[i] : src->over_ns;
+	dst->over_v = v;
+	return 0;
+}
+
 int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src, unsigned process)
 {
 	size_t n = dst->n + src->n;
@@ -367,8 +386,10 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	if (!dst->ns) {
 		unsigned *proc = calloc(src->n + 1, sizeof(*proc));
 
-		if (!proc)
+		if (!proc || over_beside(src, src, 0) < 0) {
+			free(proc);
 			return -ENOMEM;
+		}
 		free(src->process);
 		*dst = *src;
 		dst->process = proc;
@@ -383,6 +404,8 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	if (grow((void **)&dst->ns, n, sizeof(*dst->ns)) < 0 ||
 	    grow((void **)&dst->process, n, sizeof(*dst->process)) < 0 ||
 	    grow((void **)&dst->readings, n * dst->nev, sizeof(*dst->readings)) < 0)
+		return -ENOMEM;
+	if (over_beside(dst, src, dst->n) < 0)
 		return -ENOMEM;
 	memcpy(dst->ns + dst->n, src->ns, src->n * sizeof(*src->ns));
 	memcpy(dst->readings + dst->n * dst->nev, src->readings,

@@ -440,8 +440,22 @@ static int add_def(struct pmc_mb_set *all, const struct def_at *defs, size_t k,
 	return 0;
 }
 
-int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
-		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen)
+/* Whether the benchmark named bench ("name/args", "LABEL:name/args") may be one of the
+ * definition named def's: a superset, which the caller narrows by the whole name. */
+static bool may_name(const char *bench, const char *def)
+{
+	const char *colon = strchr(bench, ':'), *slash = strchr(bench, '/');
+	size_t n = strlen(def);
+
+	if (strncmp(bench, def, n) == 0 && (bench[n] == '\0' || bench[n] == '/'))
+		return true;
+	/* A label is everything before a ':' that comes before the first '/'. */
+	return colon && (!slash || colon < slash) && may_name(colon + 1, def);
+}
+
+static int expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+		  const char *filter, const char *only, struct pmc_mb_set *ret, char *err,
+		  size_t errlen)
 {
 	struct pmc_mb_set all = {0}, kept = {0};
 	struct pmc_hashmap names = {0}, mine = {0};
@@ -479,6 +493,9 @@ int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 			goto out;
 		}
 		memcpy(&def, d, d->sz < sizeof(def) ? d->sz : sizeof(def));
+		/* One benchmark's process expands its own definition only. */
+		if (only && def.name && !may_name(only, def.name))
+			continue;
 		if (pmc_grow(&defs, ndefs, sizeof(*defs)) < 0) {
 			r = -ENOMEM;
 			goto oom;
@@ -527,6 +544,18 @@ out:
 	if (have_re)
 		regfree(&re);
 	return r;
+}
+
+int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen)
+{
+	return expand(begin, end, filter, NULL, ret, err, errlen);
+}
+
+int pmc_mb_expand_named(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+			const char *name, struct pmc_mb_set *ret, char *err, size_t errlen)
+{
+	return expand(begin, end, NULL, name, ret, err, errlen);
 }
 
 /* "LABEL:name" for every benchmark of s, and "build 'LABEL': " before its bad lines.

@@ -64,7 +64,24 @@ struct pmc_run_ctx {
 	 * called (of a multithreaded batch: by every thread). */
 	double manual_ns;
 	bool manual_set;
+	/* The memory manager's totals (allocations, bytes) at the timed region's start and
+	 * at the last pause, and what the pauses took; alloc_on: one was read at the start
+	 * (alloc.c). */
+	uint64_t alloc0[2], alloc_pause[2], alloc_paused[2];
+	bool alloc_on;
 };
+
+/* Counter flag of allocs and alloc-bytes, the memory manager's (alloc.c): outside enum
+ * pmc_counter_flags, carried to the result, where it names the source. */
+#define PMC_MB_COUNTER_ALLOC (1u << 24)
+
+/* The memory manager's reads (alloc.c, docs/microbench.md, "Allocations"): at the timed
+ * region's start, at a pause and a resume, and at its end, where the differences become
+ * the counters allocs and alloc-bytes of c's batch. No-ops without a memory manager. */
+void pmc_mb_alloc_start(struct pmc_run_ctx *c);
+void pmc_mb_alloc_pause(struct pmc_run_ctx *c);
+void pmc_mb_alloc_resume(struct pmc_run_ctx *c);
+void pmc_mb_alloc_end(struct pmc_run_ctx *c);
 
 /* The parts of the last read of each split event, into p (hybrid CPUs). */
 void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p);

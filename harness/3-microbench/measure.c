@@ -76,6 +76,7 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		if (c->barrier)
 			pthread_barrier_wait(c->barrier);
 		c->phase = RUNNING;
+		pmc_mb_alloc_start(c);
 		if (c->cpu_clock)
 			c->cpu0 = c->cpu_clock(c->cpu_clock_ud);
 		c->t0 = c->clock(c->clock_ud);
@@ -94,6 +95,8 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		c->t1 = c->clock(c->clock_ud);
 		if (c->cpu_clock)
 			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
+		/* Inside the counters' reads, as the clocks: what those do is not the body's. */
+		pmc_mb_alloc_end(c);
 		c->phase = DONE;
 		if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
 			c->error = r;
@@ -123,6 +126,7 @@ void pmc_pause(struct pmc_state *s)
 	if (c->collect)
 		pmc_mb_vg_toggle_collect();
 	c->pause_t = c->clock(c->clock_ud);
+	pmc_mb_alloc_pause(c);
 	if (c->cpu_clock)
 		c->pause_cpu = c->cpu_clock(c->cpu_clock_ud);
 	if (c->counters)
@@ -139,6 +143,7 @@ void pmc_resume(struct pmc_state *s)
 		return;
 	if (c->counters)
 		pmc_counters_enable(c->counters);
+	pmc_mb_alloc_resume(c);
 	if (c->cpu_clock)
 		c->paused_cpu += c->cpu_clock(c->cpu_clock_ud) - c->pause_cpu;
 	c->paused_ns += c->clock(c->clock_ud) - c->pause_t;
@@ -452,6 +457,7 @@ void pmc_mb_samples_free(struct pmc_mb_samples *s)
 	free(s->readings);
 	free(s->parts);
 	free(s->over_counts);
+	free(s->over_v);
 	free(s->message);
 	free(s->process);
 	free(s->uc_values);
@@ -479,6 +485,15 @@ static int measure_overhead(struct pmc_run_ctx *c, pmc_bench_fn empty, struct pm
 			      &rd[(i > 0 ? i - 1 : 0) * nev], NULL, err, errlen);
 	if (r < 0)
 		goto out;
+	/* Each sample's own empty batch, before the median sorts them. */
+	free(s->over_v);
+	s->over_v = malloc(n * sizeof(*s->over_v) + 1);
+	if (!s->over_v) {
+		pmc_err_set(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
+	memcpy(s->over_v, t, n * sizeof(*t));
 	s->over_ns = pmc_median(t, n);
 	for (size_t e = 0; e < nev; e++) {
 		for (size_t i = 0; i < n; i++)
@@ -711,8 +726,9 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	}
 	if (r < 0)
 		goto fail;
-	/* Each sample's pairs at their measured cost come off its time, never below 0; a
-	 * manual time is the benchmark's own, with no pair in it. */
+	/* Each sample's pairs at their measured cost come off its time; a sample they cost
+	 * more than was not measured (NAN, said in the result: samples.c), never 0. A manual
+	 * time is the benchmark's own, with no pair in it. */
 	if (s.pauses && !c.skipped && !b->def.use_manual_time) {
 		r = measure_pauses(&c, s.pauses, s.n, s.nev, &s.pause_ns, err, errlen);
 		if (r < 0)
@@ -720,7 +736,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		for (size_t i = 0; i < s.n; i++) {
 			double sub = (double)pauses[i] * s.pause_ns;
 
-			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : 0;
+			s.ns[i] = s.ns[i] > sub ? s.ns[i] - sub : NAN;
 		}
 	}
 	s.iters = c.iters;

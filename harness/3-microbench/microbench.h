@@ -62,6 +62,13 @@ int pmc_mb_args_parse(const char *spec, int64_t **ret, size_t *ret_n, char *err,
  * PMC_BENCHMARK, whose size stops the walk), or -ENOMEM. Free with pmc_mb_set_free. */
 int pmc_mb_expand(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
 		  const char *filter, struct pmc_mb_set *ret, char *err, size_t errlen);
+/* As pmc_mb_expand without a filter, but of the definitions only the one that may give
+ * the benchmark name ("name/args", or "LABEL:name/args"): what one benchmark's process
+ * needs, at a cost that does not grow with the program's other definitions (their
+ * duplicates and bad ones are the parent's to find). ret may hold benchmarks of other
+ * names of that definition: find name in it. */
+int pmc_mb_expand_named(const struct pmc_bench_def *begin, const struct pmc_bench_def *end,
+			const char *name, struct pmc_mb_set *ret, char *err, size_t errlen);
 void pmc_mb_set_free(struct pmc_mb_set *s);
 
 /* Adds the benchmarks of a build (src, from pmc_mb_expand) to dst, the set of the builds
@@ -140,6 +147,10 @@ struct pmc_mb_samples {
 	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
 	double over_ns;
 	double *over_counts;   /* nev */
+	/* n: the empty loop's batch time beside sample i (in one process: its i-th batch;
+	 * from processes: the median of sample i's process), NAN where it was not measured;
+	 * NULL: none. What pmc_mb_empty_like() tests the samples against. */
+	double *over_v;
 	uint64_t items, bytes; /* per iteration, as the benchmark set them; 0: not set */
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */
@@ -234,6 +245,19 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
  * is then a small difference of two large numbers. */
 #define PMC_MB_PAUSE_WARN 0.5
 
+/* The significance level of pmc_mb_empty_like()'s test. */
+#define PMC_MB_EMPTY_ALPHA 0.05
+
+/* Whether a benchmark's time per operation is indistinguishable from the empty loop of
+ * its form measured beside it, which is what a body the compiler removed gives (a
+ * result never used): pairs of the body's and the empty loop's batch times, one per
+ * process (or per sample in one process), tested with the one-sided Wilcoxon
+ * signed-rank test on their log ratios (docs/statistics.md, "Paired rounds"), H1: the
+ * body is slower. 1 when it is not significantly slower at PMC_MB_EMPTY_ALPHA with
+ * enough pairs for the test to be able to say so (5), with one line in msg saying so; 0
+ * when it is slower or there are too few pairs to tell; -ENOMEM. */
+int pmc_mb_empty_like(const struct pmc_mb_samples *s, char *msg, size_t len);
+
 /* Adds benchmark b to res: one run per sample (with its process) with wall-time/op
  * (ns), <event>/op for every event of events (its status per sample; missing ones as
  * such), items/s and bytes/s when set, each the batch's figure over its iterations,
@@ -244,6 +268,25 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen);
+
+/* What the notes of allocs/op and alloc-bytes/op say: which source measured them, or why
+ * one is not measured (docs/microbench.md, "Allocations"). */
+#define PMC_MB_ALLOC_NOTE "counted in the benchmark's process (pmcbench-alloc, or its own memory manager)"
+#define PMC_MB_ALLOC_NO_BYTES "the memory manager counts no bytes"
+#define PMC_MB_ALLOC_UPROBE_NOTE "calls of malloc, calloc and realloc, counted through uprobes"
+#define PMC_MB_ALLOC_UPROBE_THREADS                                                               \
+	"the uprobes' counts of the other threads of a multithreaded benchmark are not all in "   \
+	"its batches' reads; link pmcbench-alloc to count them"
+#define PMC_MB_ALLOC_UPROBE_NO_BYTES                                                              \
+	"uprobes count calls, not bytes; link pmcbench-alloc to count them"
+
+/* allocs/op and alloc-bytes/op of bm from s (alloc.c): the memory manager's counters
+ * (pmc_register_memory_manager) get a note naming it; without them, the calls of the
+ * uprobes of --allocs in events make allocs/op, and alloc-bytes/op is not measured. No
+ * metric without either. Returns 0 or -ENOMEM. */
+struct pmc_benchmark;
+int pmc_mb_record_allocs(struct pmc_benchmark *bm, const struct pmc_mb_samples *s,
+			 const struct pmc_event_list *events);
 
 /* The named arguments of b (pmc_bench_def.arg_names) as parameters of bm, name → value
  * (docs/result-schema.md, "parameters"). Returns 0 or -ENOMEM. */

@@ -12,6 +12,7 @@
 #include "core/derive.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "core/signed_rank.h"
 #include "core/stats.h"
 #include "microbench/microbench.h"
 
@@ -92,33 +93,151 @@ static int note_overhead(struct pmc_benchmark *b, const struct pmc_mb_samples *s
 	return pmc_metric_set_note(m, note);
 }
 
+/* The pairs of pmc_mb_empty_like(): per process, the median of its samples' batch times
+ * and its empty loop's (each process is a replicate: docs/statistics.md, "The unit of
+ * replication"); in one process, each sample and the empty batch measured beside it.
+ * d[k] = log(body / empty), NAN where either is missing or not positive; *ret_n pairs,
+ * *ret_body and *ret_empty the medians of the two sides. d holds s->n. */
+static bool in_processes(const struct pmc_mb_samples *s)
+{
+	for (size_t i = 1; s->process && i < s->n; i++)
+		if (s->process[i] != s->process[0])
+			return true;
+	return false;
+}
+
+static int empty_pairs(const struct pmc_mb_samples *s, double *d, size_t *ret_n,
+		       double *ret_body, double *ret_empty)
+{
+	double *body = calloc(s->n + 1, sizeof(*body)), *empty = calloc(s->n + 1, sizeof(*empty));
+	bool procs = in_processes(s);
+	size_t n = 0;
+	int r = 0;
+
+	if (!body || !empty) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		size_t k = 0;
+
+		if (procs) {
+			/* The first sample of its process gathers the others. */
+			bool first = true;
+
+			for (size_t j = 0; j < i && first; j++)
+				first = s->process[j] != s->process[i];
+			if (!first)
+				continue;
+			for (size_t j = i; j < s->n; j++)
+				if (s->process[j] == s->process[i])
+					body[n + k++] = s->ns[j];
+			body[n] = pmc_median(&body[n], k);
+		} else {
+			body[n] = s->ns[i];
+		}
+		empty[n] = s->over_v[i];
+		d[n] = body[n] > 0 && empty[n] > 0 ? log(body[n] / empty[n]) : NAN;
+		n++;
+	}
+	*ret_n = n;
+	*ret_body = pmc_median(body, n);
+	*ret_empty = pmc_median(empty, n);
+out:
+	free(body);
+	free(empty);
+	return r;
+}
+
+int pmc_mb_empty_like(const struct pmc_mb_samples *s, char *msg, size_t len)
+{
+	struct pmc_signed_rank sr;
+	double *d, b = NAN, e = NAN, p;
+	size_t n = 0;
+	int r;
+
+	if (!s->over_v || s->n == 0 || s->skipped)
+		return 0;
+	d = calloc(s->n, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	r = empty_pairs(s, d, &n, &b, &e);
+	if (r == 0)
+		r = pmc_signed_rank_test(d, n, &sr);
+	free(d);
+	if (r == -ENOMEM)
+		return r;
+	/* Too few pairs to tell (the one-sided p of n pairs is at least 2^-n), or none; equal
+	 * pairs count, as evidence of no difference (all equal: p = 1). */
+	if (r < 0 || sr.n < pmc_signed_rank_min_n(2 * PMC_MB_EMPTY_ALPHA))
+		return 0;
+	/* One-sided, body slower: half the two-sided p on the side T+ leans to. */
+	p = sr.t_plus > (double)(sr.n - sr.nzero) * (double)(sr.n - sr.nzero + 1) / 4 ? sr.p / 2
+										 : 1 - sr.p / 2;
+	if (p < PMC_MB_EMPTY_ALPHA)
+		return 0;
+	snprintf(msg, len,
+		 "indistinguishable from the empty loop: %.3g ns/op against its %.3g (one-sided "
+		 "Wilcoxon signed-rank p=%.2g over %zu %s): the compiler may have removed the "
+		 "body; keep its result with pmc_do_not_optimize()",
+		 b / (double)s->iters, e / (double)s->iters, p, sr.n,
+		 in_processes(s) ? "processes" : "pairs of batches");
+	return 1;
+}
+
+/* Says in the result that the body cannot be told from the empty loop (it replaces the
+ * loop's share, which it implies). */
+static int note_empty_like(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
+{
+	char note[300];
+	struct pmc_metric *m;
+	int r = pmc_mb_empty_like(s, note, sizeof(note));
+
+	if (r <= 0)
+		return r;
+	r = metric(b, "wall-time/op", &m);
+	return r < 0 ? r : pmc_metric_set_note(m, note);
+}
+
 /* Says in the result what pmc_pause/pmc_resume cost when it was most of the batch: the
- * figure is then the difference of two large numbers. */
+ * figure is then the difference of two large numbers. A sample whose pairs cost more than
+ * its whole time was not measured (measure.c leaves it NAN, never a made-up 0): the note
+ * says how many, whatever the share. */
 static int note_pauses(struct pmc_benchmark *b, const struct pmc_mb_samples *s)
 {
-	double med = NAN, sub = (double)s->pauses * s->pause_ns, share;
+	double med = NAN, sub = (double)s->pauses * s->pause_ns, share = 1;
+	size_t clamped = 0;
 	struct pmc_metric *m;
-	char note[240];
+	char note[360];
 	int r;
 
 	if (!s->pauses || !(sub > 0))
 		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		clamped += isnan(s->ns[i]);
 	r = pmc_median_of(s->ns, s->n, &med);
 	if (r == -ENOMEM)
 		return r;
-	if (isnan(med))
-		return 0;
-	share = sub / (med + sub);
-	if (share <= PMC_MB_PAUSE_WARN)
+	if (!isnan(med))
+		share = sub / (med + sub);
+	if (share <= PMC_MB_PAUSE_WARN && !clamped)
 		return 0;
 	r = metric(b, "wall-time/op", &m);
 	if (r < 0)
 		return r;
-	snprintf(note, sizeof(note),
-		 "%" PRIu64 " pmc_pause/pmc_resume pairs per batch at %.3g ns each were "
-		 "subtracted (%.0f%% of the timed part); pause less often, or move the untimed "
-		 "work to a per-batch setup",
-		 s->pauses, s->pause_ns, share * 100.0);
+	if (clamped)
+		snprintf(note, sizeof(note),
+			 "%zu of %zu samples not measured: their %" PRIu64 " pmc_pause/pmc_resume "
+			 "pairs at %.3g ns each cost more than the whole batch (below the pairs' "
+			 "resolution, clamped: no figure); pause less often, or move the untimed "
+			 "work to a per-batch setup",
+			 clamped, s->n, s->pauses, s->pause_ns);
+	else
+		snprintf(note, sizeof(note),
+			 "%" PRIu64 " pmc_pause/pmc_resume pairs per batch at %.3g ns each were "
+			 "subtracted (%.0f%% of the timed part); pause less often, or move the "
+			 "untimed work to a per-batch setup",
+			 s->pauses, s->pause_ns, share * 100.0);
 	return pmc_metric_set_note(m, note);
 }
 
@@ -128,37 +247,56 @@ static uint64_t ops_of(const struct pmc_mb_samples *s)
 	return s->iters * (s->threads > 1 ? s->threads : 1);
 }
 
-/* A counter's metric id: "<name>", "<name>/op" or "<name>/s" by its flags. */
+/* A counter's metric id by its flags: "<name>", "<name>/op" or "<name>/s"; inverted,
+ * "1/<name>", "op/<name>" or "time/<name>". */
 static void ucounter_id(const struct pmc_mb_ucounter *u, char *id, size_t len)
 {
-	const char *suffix = u->flags & PMC_COUNTER_RATE     ? "/s"
-			     : u->flags & PMC_COUNTER_PER_OP ? "/op"
-							     : "";
+	bool rate = u->flags & PMC_COUNTER_RATE, per_op = !rate && u->flags & PMC_COUNTER_PER_OP;
 
-	snprintf(id, len, "%s%s", u->name, suffix);
+	if (u->flags & PMC_COUNTER_INVERT)
+		snprintf(id, len, "%s/%s", rate ? "time" : per_op ? "op" : "1", u->name);
+	else
+		snprintf(id, len, "%s%s", u->name, rate ? "/s" : per_op ? "/op" : "");
+}
+
+/* A counter's unit by its flags: a time for an inverted rate (ns per count), else a count
+ * (in 1024-based steps with PMC_COUNTER_1024), per second for a rate. */
+static const char *ucounter_unit(unsigned flags)
+{
+	bool k1024 = flags & PMC_COUNTER_1024;
+
+	if (flags & PMC_COUNTER_RATE)
+		return flags & PMC_COUNTER_INVERT ? "ns" : k1024 ? "count:1024/s" : "count/s";
+	return k1024 ? "count:1024" : "count";
 }
 
 /* Sample i's value of counter k: the batch's total as set, over the iterations or over
- * the batch's seconds by its flags (NAN: not set in that batch, or a rate of a batch that
- * took no time). Then appended to its metric, which gets its unit and direction when
- * new: the registry's for an id it knows (bytes/s), else a count or a count per second,
- * a rate higher-is-better unless the flags say otherwise. */
+ * the batch's seconds by its flags, then its inverse when asked, last, as Google
+ * Benchmark's Finish (src/counter.cc) does (NAN: not set in that batch, a rate of a batch
+ * that took no time, the inverse of 0). Then appended to its metric, which gets its unit
+ * and direction when new: the registry's for an id it knows (bytes/s), else
+ * ucounter_unit's, a rate higher-is-better and its inverse lower (the others the other
+ * way round) unless the flags say otherwise. */
 static int append_ucounter(struct pmc_benchmark *bm, const struct pmc_mb_samples *s, size_t i,
 			   size_t k)
 {
 	const struct pmc_mb_ucounter *u = &s->uc[k];
 	double v = s->uc_values[i * PMC_COUNTERS_MAX + k];
 	const struct pmc_metric_info *info = NULL;
+	bool rate = u->flags & PMC_COUNTER_RATE, invert = u->flags & PMC_COUNTER_INVERT;
 	struct pmc_metric *m;
-	char id[sizeof(u->name) + 4];
+	char id[sizeof(u->name) + 8];
 	int r;
 
 	if (u->flags & PMC_COUNTER_AVG_THREADS && s->threads > 1)
 		v /= s->threads;
-	if (u->flags & PMC_COUNTER_RATE)
+	if (rate)
 		v = s->ns[i] > 0 ? v * 1e9 / s->ns[i] : NAN;
 	else if (u->flags & PMC_COUNTER_PER_OP)
 		v = pmc_mb_per_op(v, ops_of(s));
+	/* 1/rate in s, kept in ns as every time is. */
+	if (invert)
+		v = v != 0 ? (rate ? 1e9 : 1) / v : NAN;
 	ucounter_id(u, id, sizeof(id));
 	r = metric(bm, id, &m);
 	if (r < 0)
@@ -168,8 +306,8 @@ static int append_ucounter(struct pmc_benchmark *bm, const struct pmc_mb_samples
 		return -EEXIST;
 	if (i == 0 && pmc_metric_info_lookup(id, &info) < 0) {
 		bool higher = u->flags & PMC_COUNTER_HIGHER_IS_BETTER ||
-			      (u->flags & PMC_COUNTER_RATE && !(u->flags & PMC_COUNTER_LOWER_IS_BETTER));
-		char *unit = strdup(u->flags & PMC_COUNTER_RATE ? "count/s" : "count");
+			      (rate != invert && !(u->flags & PMC_COUNTER_LOWER_IS_BETTER));
+		char *unit = strdup(ucounter_unit(u->flags));
 
 		if (!unit)
 			return -ENOMEM;
@@ -278,7 +416,11 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		if (r < 0)
 			goto fail;
 	}
-	r = note_overhead(bm, s);
+	r = pmc_mb_record_allocs(bm, s, events);
+	if (r == 0)
+		r = note_overhead(bm, s);
+	if (r == 0)
+		r = note_empty_like(bm, s);
 	/* The pairs' note, when both apply: the larger cost, and the one the user can act on. */
 	if (r == 0)
 		r = note_pauses(bm, s);

@@ -20,6 +20,12 @@
  * profile never holds a larger one and every profile can be saved. */
 #define PMC_PROFILE_OFFSET_MAX ((uint64_t)INT64_MAX)
 
+/* The root frame under which folded stacks, flame graphs and call trees put every stack
+ * whose call chain was cut: its callers are missing, and at the root it would pass for a
+ * function that nothing called. No symbol is spelled this way; the pseudo-objects are
+ * alike. */
+#define PMC_PROFILE_TRUNCATED_FRAME "[truncated]"
+
 enum pmc_profile_kind {
 	PMC_PROFILE_SAMPLED = 0, /* weights are sample periods: estimates with sampling error */
 	PMC_PROFILE_EXACT = 1,	 /* weights are simulated counts (callgrind): exact */
@@ -166,25 +172,54 @@ void pmc_profile_functions_free(struct pmc_profile_fn *fns, size_t n);
 
 /* How each function changed between old and new (functions are matched by display
  * name, so two builds in different directories still match). Shares are self / total of
- * each profile. Two exact profiles of one event (pmc_profile_diff_absolute) are sorted by
- * the change of self weight, |new_self - old_self|: their weights are counts of the same
- * thing, and a function whose count did not change has not changed, whatever its share
- * did; any other pair by |delta| (the samples of two runs differ in number). Then by
- * name. -EINVAL when either profile is empty (it has no shares). */
+ * each profile. How they are compared is pmc_profile_diff_mode's (docs/profile.md, "The
+ * diff"): amounts of one thing by the change of self weight (change, with its interval
+ * for sampled ones), the changes beyond sampling error first (clear), then the others,
+ * each by |change|; any other pair by |delta| (shares: the runs' totals mean nothing to
+ * each other). Then by name. */
 struct pmc_profile_delta {
 	char *name;
 	uint64_t old_self, new_self;
 	uint64_t old_samples, new_samples; /* self samples (sampled profiles; exact: 0) */
 	double old_share, new_share; /* self / total, 0 when absent from that side */
 	double delta;		     /* new_share - old_share; pmc_profile_attribute: the part */
-	/* pmc_profile_attribute only: the part's 95% interval (exact: lo == hi == part), and
-	 * whether the part is a finding: exact, or sampled with at least
-	 * PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES samples of the function on the two sides
-	 * together and an interval that excludes 0. */
+	double change;		     /* new_self - old_self */
+	/* pmc_profile_diff of amounts: change's 95% interval (exact: lo == hi == change),
+	 * and whether it is beyond sampling error (exact: not 0). pmc_profile_attribute:
+	 * the part's 95% interval (exact: lo == hi == part), and whether the part is a
+	 * finding: exact, or sampled with at least PMC_PROFILE_ATTRIBUTE_MIN_SAMPLES samples
+	 * of the function on the two sides together and an interval that excludes 0. */
 	double lo, hi;
 	bool clear;
 };
+
+/* How two profiles' weights compare. */
+enum pmc_profile_diff_mode {
+	/* Shares of each profile's total: different events, or weights that are numbers of
+	 * samples at rates not known (folded stacks). */
+	PMC_PROFILE_DIFF_SHARES = 0,
+	/* Two exact profiles of one event: counts of one thing, exact. */
+	PMC_PROFILE_DIFF_COUNTS,
+	/* Two sampled profiles of one event whose weights are an amount (cpu-clock's ns,
+	 * cycles): a function whose time did not change did not change, however its share
+	 * moved; each change has its sampling interval (pmc_count_change). */
+	PMC_PROFILE_DIFF_AMOUNTS,
+};
+enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p,
+						 const struct pmc_profile *new_p);
+/* Whether the diff compares amounts (counts or sampled amounts), not shares. */
 bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p);
+/* The confidence of a sampled change's interval. */
+#define PMC_PROFILE_DIFF_CONFIDENCE 0.95
+/* What one sample of p stands for, on average: its total over its samples (sampled
+ * profiles with samples; else 0). */
+double pmc_profile_per_sample(const struct pmc_profile *p);
+/* The change of an amount and its interval, old weight w0 in k0 samples of a profile
+ * whose samples stand for p0 each, new alike (pmc_count_change with the function's own
+ * worth per sample where it has samples). Exact (p0 and p1 0): the change itself. */
+void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64_t k1,
+			double p1, double *ret_change, double *ret_lo, double *ret_hi,
+			bool *ret_clear);
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n);
 

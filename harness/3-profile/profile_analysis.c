@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hashmap.h"
+#include "core/counts.h"
 #include "profile/profile.h"
 #include "profile/profile_priv.h"
 
@@ -147,20 +148,6 @@ static int delta_abs_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* By the change of self weight, largest first (two exact profiles of one event). */
-static int delta_count_cmp(const void *a, const void *b)
-{
-	const struct pmc_profile_delta *x = a, *y = b;
-	uint64_t ax =
-	    x->new_self > x->old_self ? x->new_self - x->old_self : x->old_self - x->new_self;
-	uint64_t ay =
-	    y->new_self > y->old_self ? y->new_self - y->old_self : y->old_self - y->new_self;
-
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
 static int delta_part_cmp(const void *a, const void *b)
 {
 	const struct pmc_profile_delta *x = a, *y = b;
@@ -236,24 +223,100 @@ out:
 	return rc;
 }
 
+enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p,
+						 const struct pmc_profile *new_p)
+{
+	if (!old_p || !new_p || old_p->info.kind != new_p->info.kind ||
+	    strcmp(old_p->info.event, new_p->info.event) != 0 ||
+	    strcmp(old_p->info.unit, new_p->info.unit) != 0)
+		return PMC_PROFILE_DIFF_SHARES;
+	if (old_p->info.kind == PMC_PROFILE_EXACT)
+		return PMC_PROFILE_DIFF_COUNTS;
+	/* Numbers of samples (folded stacks) at rates not known are no amount; a sampled
+	 * side needs samples to say what one stands for (an empty one takes the other's). */
+	if (strcmp(new_p->info.unit, "samples") == 0 ||
+	    (!pmc_profile_per_sample(old_p) && !pmc_profile_per_sample(new_p)))
+		return PMC_PROFILE_DIFF_SHARES;
+	return PMC_PROFILE_DIFF_AMOUNTS;
+}
+
 bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p)
 {
-	return old_p && new_p && old_p->info.kind == PMC_PROFILE_EXACT &&
-	       new_p->info.kind == PMC_PROFILE_EXACT &&
-	       strcmp(old_p->info.event, new_p->info.event) == 0;
+	return pmc_profile_diff_mode(old_p, new_p) != PMC_PROFILE_DIFF_SHARES;
+}
+
+double pmc_profile_per_sample(const struct pmc_profile *p)
+{
+	uint64_t k;
+
+	if (!p || p->info.kind != PMC_PROFILE_SAMPLED)
+		return 0;
+	k = pmc_profile_samples(p);
+	return k && p->total ? (double)p->total / (double)k : 0;
+}
+
+void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64_t k1,
+			double p1, double *ret_change, double *ret_lo, double *ret_hi,
+			bool *ret_clear)
+{
+	struct pmc_count_change c;
+	double change = (double)w1 - (double)w0;
+
+	*ret_change = *ret_lo = *ret_hi = change;
+	*ret_clear = change != 0;
+	if (!p0 && !p1)
+		return; /* exact */
+	/* A side without samples (an empty profile) counts as the other side's rate. */
+	if (!p0)
+		p0 = p1;
+	if (!p1)
+		p1 = p0;
+	/* The function's own worth per sample where it has samples: a period that varies
+	 * (cpu-clock at a frequency) is then the one its samples had. */
+	if (pmc_count_change((double)w0, k0, k0 && w0 ? (double)w0 / (double)k0 : p0,
+			     (double)w1, k1, k1 && w1 ? (double)w1 / (double)k1 : p1,
+			     PMC_PROFILE_DIFF_CONFIDENCE, &c) < 0) {
+		*ret_clear = false;
+		return;
+	}
+	*ret_lo = c.lo;
+	*ret_hi = c.hi;
+	*ret_clear = c.clear;
+}
+
+/* Amounts: the changes beyond sampling error first, then by |change|, then name. */
+static int delta_change_cmp(const void *a, const void *b)
+{
+	const struct pmc_profile_delta *x = a, *y = b;
+	double ax = fabs(x->change), ay = fabs(y->change);
+
+	if (x->clear != y->clear)
+		return x->clear ? -1 : 1;
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n)
 {
+	enum pmc_profile_diff_mode mode = pmc_profile_diff_mode(old_p, new_p);
+	double p0 = 0, p1 = 0;
 	struct pmc_profile_delta *d;
 	size_t n;
 	int rc = match(old_p, new_p, true, &d, &n);
 
 	if (rc < 0)
 		return rc;
-	qsort(d, n, sizeof(*d),
-	      pmc_profile_diff_absolute(old_p, new_p) ? delta_count_cmp : delta_abs_cmp);
+	if (mode == PMC_PROFILE_DIFF_AMOUNTS) {
+		p0 = pmc_profile_per_sample(old_p);
+		p1 = pmc_profile_per_sample(new_p);
+	}
+	for (size_t i = 0; i < n; i++)
+		pmc_profile_change(d[i].old_self, d[i].old_samples, p0, d[i].new_self,
+				   d[i].new_samples, p1, &d[i].change, &d[i].lo, &d[i].hi,
+				   &d[i].clear);
+	qsort(d, n, sizeof(*d), mode == PMC_PROFILE_DIFF_SHARES ? delta_abs_cmp : delta_change_cmp);
 	*ret = d;
 	*ret_n = n;
 	return 0;

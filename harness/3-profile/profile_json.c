@@ -14,6 +14,7 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/grow.h"
+#include "base/utf8.h"
 #include "formats/json_out.h"
 #include "formats/result_json.h"
 #include "profile/profile.h"
@@ -225,6 +226,9 @@ static int read_info(struct loader *ld, const json_t *root, struct pmc_profile_i
 	    (rc = get_str(ld, json_object_get(root, "unit"), "unit", false, &in->unit)) < 0 ||
 	    (rc = get_str(ld, json_object_get(root, "name"), "name", true, &in->name)) < 0)
 		return rc;
+	/* The unit follows every figure of a report: a word, never a terminal control. */
+	if (pmc_utf8_has_control(in->unit))
+		return bad(ld, "unit", "a unit holds no control characters; " DAMAGED);
 	/* A sampled profile says how many samples it lost: missing is damage, not 0. */
 	if ((rc = get_u64(ld, json_object_get(root, "freq"), "freq", !sampled, &in->freq)) < 0 ||
 	    (rc = get_u64(ld, json_object_get(root, "samples"), "samples", !sampled,

@@ -72,6 +72,7 @@ static struct pmc_sample_opts sample_opts(const struct pmc_record_opts *o, bool 
 					.stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
 					.enable_on_exec = !attach,
 					.attach = attach,
+					.off_cpu = PMC_OPTS_GET(o, off_cpu, false),
 					.sys = o->sys};
 }
 
@@ -94,7 +95,8 @@ static int take(struct sampling *st, struct pmc_sampler *s, bool all)
 	int r;
 
 	if (!st->b) {
-		snprintf(st->event, sizeof(st->event), "%s%s", pmc_sampler_event(s),
+		snprintf(st->event, sizeof(st->event), "%s%s",
+			 st->so.off_cpu ? PMC_RECORD_OFF_CPU_EVENT : pmc_sampler_event(s),
 			 st->so.exclude_kernel ? ":u" : "");
 		r = pmc_profile_builder_new(s, &st->so, st->event, st->name, &st->b);
 		if (r < 0)
@@ -586,7 +588,7 @@ int pmc_profile_record(const struct pmc_record_opts *opts, struct pmc_profile **
 			return -EINVAL;
 		}
 		r = record_attached(o, user_only, ret, err, errlen);
-		if ((r == -EACCES || r == -EPERM) && !user_only)
+		if ((r == -EACCES || r == -EPERM) && !user_only && !PMC_OPTS_GET(o, off_cpu, false))
 			r = record_attached(o, true, ret, err, errlen);
 		if (r == 0 && ret_run)
 			*ret_run = (struct pmc_spawn_result){0};
@@ -602,7 +604,7 @@ int pmc_profile_record(const struct pmc_record_opts *opts, struct pmc_profile **
 		r = record_sampled(o, user_only, &p, &sr, err, errlen);
 		/* perf_event_paranoid >= 2 refuses kernel samples to the unprivileged:
 		 * user space is still worth profiling, and the event name says ":u". */
-		if ((r == -EACCES || r == -EPERM) && !user_only)
+		if ((r == -EACCES || r == -EPERM) && !user_only && !PMC_OPTS_GET(o, off_cpu, false))
 			r = record_sampled(o, true, &p, &sr, err, errlen);
 	}
 	if (r < 0)

@@ -12,6 +12,9 @@
 
 #include "counters/perf/sys.h"
 
+/* The event of an off-CPU profile (pmc_record_opts.off_cpu). */
+#define PMC_RECORD_OFF_CPU_EVENT "off-cpu"
+
 struct pmc_maps;
 struct pmc_profile;
 struct pmc_record;
@@ -54,8 +57,14 @@ struct pmc_record_opts {
 	 * /proc/PID/maps at attach time, then followed by the kernel's records. */
 	uint32_t attach_pid;
 	double duration_s;
+	/* Sampled: off-CPU time instead of event and freq (docs/profile.md, "Off-CPU
+	 * time"): where the command's threads wait, each stack weighing the nanoseconds from
+	 * a switch-out (sched:sched_switch) to the thread's next switch-in, or its exit, or
+	 * the end; the profile's event is "off-cpu", its unit "ns". Needs the tracepoint:
+	 * -EACCES or -ENOENT with one line in err where tracefs or the kernel refuse it. */
+	bool off_cpu;
 };
-#define pmc_record_opts__last_field duration_s
+#define pmc_record_opts__last_field off_cpu
 
 /* Runs the command once under the profiler (or attaches to attach_pid) and returns its
  * profile in *ret and the run's figures in *ret_run (may be NULL; attached: zeroes).

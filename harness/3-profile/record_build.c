@@ -16,6 +16,7 @@
 #include "profile/lines.h"
 #include "profile/maps.h"
 #include "profile/names.h"
+#include "profile/offcpu.h"
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 #include "profile/record.h"
@@ -69,6 +70,10 @@ struct pmc_profile_builder {
 	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
 	uint64_t cut_ends[PMC_UNWIND_MAX_DEPTH + 1]; /* of those, the stacks left cut */
 	struct pmc_record_timeline timeline; /* when samples were taken and lost */
+	/* Off-CPU time: each sample is a switch-out, its stack weighed once the thread runs
+	 * again (offcpu.h); the latest time of a record, where a wait still pending ends. */
+	struct pmc_offcpu *offcpu;
+	uint64_t last_time;
 };
 
 /* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
@@ -217,7 +222,7 @@ static bool reaches_entry(const struct pmc_profile *p, const uint32_t *frames, u
  * (may be NULL) says whether the stack was marked truncated. */
 static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
 		     uint32_t max_stack, bool dwarf, bool cut, uint32_t task, uint64_t *unresolved,
-		     bool *ret_cut)
+		     bool *ret_cut, struct pmc_offcpu *oc)
 {
 	uint32_t buf[256], *frames = buf, nips, nkernel, depth = 0, nuser = 0;
 	uint64_t dummy = 0, leaf_vaddr = 0;
@@ -302,10 +307,13 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 					  : !reaches_entry(p, frames, nuser);
 		if (ret_cut)
 			*ret_cut = truncated;
-		r = pmc_profile_add_task(p, frames, depth, task, rec->sample.period, 1, truncated);
+		/* A switch-out weighs the time until the thread runs again, not yet known. */
+		r = oc ? pmc_offcpu_out(oc, p, rec->tid, rec->time, frames, depth, task, truncated)
+		       : pmc_profile_add_task(p, frames, depth, task, rec->sample.period, 1,
+					      truncated);
 	}
 	/* The leaf's address in its file, for the source lines (profile_lines.h). */
-	if (r == 0 && leaf_in_file && pmc_profile_lines(p))
+	if (r == 0 && !oc && leaf_in_file && pmc_profile_lines(p))
 		r = pmc_profile_lines_add(pmc_profile_lines(p), frames[depth - 1], leaf_vaddr,
 					  rec->sample.period, 1);
 	if (frames != buf)
@@ -317,7 +325,7 @@ int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const stru
 			   uint32_t max_stack, uint64_t *unresolved)
 {
 	return add_chain(p, m, rec, max_stack, false, false, PMC_PROFILE_NO_TASK, unresolved,
-			 NULL);
+			 NULL, NULL);
 }
 
 /* A sample of a DWARF call graph: its kernel chain (the kernel walked no user frames),
@@ -352,7 +360,7 @@ static int add_dwarf_sample(struct pmc_profile_builder *b, const struct pmc_reco
 	if (!r.sample.nips)
 		r.sample.ips = NULL;
 	rc = add_chain(b->p, b->maps, &r, 0, true, end != PMC_UNWIND_WHOLE, task, &b->unresolved,
-		       &cut);
+		       &cut, b->offcpu);
 	/* An unwind that stopped past an entry point lost nothing: only the stacks it
 	 * left cut are the notes' (dwarf_notes). */
 	if (rc == 0 && cut)
@@ -368,13 +376,23 @@ static int on_record(const struct pmc_record *rec, void *ud)
 
 	if ((rc = pmc_record_timeline_add(&b->timeline, rec)) < 0)
 		return rc;
+	if (rec->time > b->last_time)
+		b->last_time = rec->time;
 	if (rec->type == PMC_RECORD_SAMPLE) {
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
 		return b->unwinder ? add_dwarf_sample(b, rec, task)
 				   : add_chain(b->p, b->maps, rec, b->max_stack, false, false,
-					       task, &b->unresolved, NULL);
+					       task, &b->unresolved, NULL, b->offcpu);
 	}
+	/* Off CPU until the thread takes a CPU again, or exits (docs/profile.md, "Off-CPU
+	 * time"). */
+	if (b->offcpu && ((rec->type == PMC_RECORD_SWITCH && !rec->sw.out) ||
+			  rec->type == PMC_RECORD_EXIT))
+		if ((rc = pmc_offcpu_in(b->offcpu, b->p, rec->tid, rec->time)) < 0)
+			return rc;
+	if (rec->type == PMC_RECORD_SWITCH)
+		return 0;
 	if ((rc = track_comm(b, rec)) < 0)
 		return rc;
 	rc = pmc_maps_apply(b->maps, rec);
@@ -435,7 +453,7 @@ int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts 
 	struct pmc_profile_info info = {
 	    .kind = PMC_PROFILE_SAMPLED,
 	    .event = event,
-	    .unit = pmc_sampler_unit(s),
+	    .unit = so->off_cpu ? "ns" : pmc_sampler_unit(s),
 	    .name = name,
 	    .freq = pmc_sampler_freq(s),
 	    .call_graph = so->no_callchain ? PMC_CALL_GRAPH_NONE
@@ -453,6 +471,10 @@ int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts 
 	b->max_stack = kernel_max_stack();
 	if ((r = pmc_maps_new(&b->maps)) < 0)
 		goto fail;
+	if (so->off_cpu && !(b->offcpu = pmc_offcpu_new())) {
+		r = -ENOMEM;
+		goto fail;
+	}
 	if (so->stack_user) {
 		/* The kernel's chain and the unwound one are each at most max_stack long
 		 * (perf's --max-stack, the same setting, bounds its unwinds too). */
@@ -497,6 +519,12 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 	char msg[160];
 	int r;
 
+	/* Waits pending at the end count until the last record (offcpu.h). */
+	if (b->offcpu && (r = pmc_offcpu_finish(b->offcpu, p, b->last_time)) < 0 && note) {
+		snprintf(msg, sizeof(msg), "off-CPU waits still pending at the end were not added: %s",
+			 strerror(-r));
+		note(msg, note_ud);
+	}
 	/* Looked up now, while the mapped files are the ones on disk (lines.h). */
 	if ((r = pmc_lines_resolve(p)) < 0 && note) {
 		snprintf(msg, sizeof(msg), "source lines were not looked up: %s", strerror(-r));
@@ -538,6 +566,7 @@ void pmc_profile_builder_free(struct pmc_profile_builder *b)
 	pmc_unwinder_free(b->unwinder);
 	free(b->chain);
 	pmc_record_timeline_free(&b->timeline);
+	pmc_offcpu_free(b->offcpu);
 	pmc_maps_free(b->maps);
 	free(b);
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/error.h"
 #include "core/derive.h"
 #include "core/result.h"
@@ -34,14 +35,6 @@ struct windows {
 	bool *gone;  /* per attached process: it has exited */
 	struct pmc_reading *rd;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
 
 /* Whether every attached process has exited (kill(pid, 0): a process that is not ours is
  * reaped by its parent; until then a zombie still counts as there, and counts nothing). */
@@ -69,7 +62,7 @@ static void wait_window(struct windows *w, uint64_t t0)
 	uint64_t end = w->o->duration_s > 0 ? t0 + (uint64_t)(w->o->duration_s * 1e9) : 0;
 
 	for (;;) {
-		uint64_t t = now_ns();
+		uint64_t t = pmc_clock_ns();
 		int ms = 50;
 
 		if ((end && t >= end) || all_gone(w) || (w->o->stop && *w->o->stop))
@@ -284,7 +277,7 @@ static int take_windows(struct windows *w, struct pmc_benchmark *b, char *err, s
 		}
 		if ((r = pmc_attach_read(w->at, NULL)) < 0)
 			break;
-		t0 = now_ns();
+		t0 = pmc_clock_ns();
 		if (w->cmd)
 			r = run_load(w, k + 1, err, errlen);
 		else
@@ -297,7 +290,7 @@ static int take_windows(struct windows *w, struct pmc_benchmark *b, char *err, s
 		}
 		if ((r = pmc_attach_read(w->at, w->rd)) < 0)
 			break;
-		if (measured && (r = record_window(w, b, now_ns() - t0)) < 0) {
+		if (measured && (r = record_window(w, b, pmc_clock_ns() - t0)) < 0) {
 			pmc_err_set(err, errlen, "out of memory");
 			return r;
 		}

@@ -22,15 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "run/spawn.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Drops all but the last PMC_SPAWN_TAIL_KEEP bytes of the stderr capture file by punching
  * a hole from *punched on: the file's size and the target's offset stay, only its pages
@@ -48,13 +41,11 @@ static void trim_capture(int fd, off_t *punched)
 		*punched = end;
 }
 
-/* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
- * stderr capture file (capture_fd, or -1) while it runs. */
 /* The next tick's time after now (ticks at t0 + k * tick_ms), calling on_tick when one is
  * due; UINT64_MAX once there are none. */
 static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
 {
-	uint64_t t = now_ns(), period = (uint64_t)o->tick_ms * 1000000u;
+	uint64_t t = pmc_clock_ns(), period = (uint64_t)o->tick_ms * 1000000u;
 
 	if (next == UINT64_MAX || t < next)
 		return next;
@@ -65,8 +56,11 @@ static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
 	return next;
 }
 
-static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd, uint64_t t0,
-		      int *ret_status, struct rusage *ru, bool *ret_timed_out)
+/* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
+ * stderr capture file (capture_fd, or -1) while it runs. pidfd: the child's from clone,
+ * or -1 (made here when needed); closed here. */
+static int wait_child(pid_t pid, int pidfd, const struct pmc_spawn_opts *o, int capture_fd,
+		      uint64_t t0, int *ret_status, struct rusage *ru, bool *ret_timed_out)
 {
 	volatile sig_atomic_t *running = o->running, *stop = o->stop;
 	bool timed = o->timeout_s > 0, ticking = o->tick_ms > 0 && o->on_tick;
@@ -79,19 +73,20 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 	if (stop && *stop)
 		kill(-pid, SIGKILL);
 	if (timed || capture_fd >= 0 || ticking) {
-		int pidfd = o->timeout_by_polling ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 		int ms = o->timeout_s * 1000 > 2e9 ? 2000000000 : (int)(o->timeout_s * 1000 + 0.5);
-		uint64_t deadline = now_ns() + (uint64_t)ms * 1000000u;
+		uint64_t deadline = pmc_clock_ns() + (uint64_t)ms * 1000000u;
 		bool expired = false;
 		off_t punched = 0;
 
+		if (pidfd < 0 && !o->timeout_by_polling)
+			pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd >= 0) {
 			for (;;) {
 				struct pollfd p = {.fd = pidfd, .events = POLLIN};
 				int wait_ms = -1, n;
 
 				if (timed) {
-					uint64_t t = now_ns();
+					uint64_t t = pmc_clock_ns();
 
 					expired = t >= deadline;
 					if (expired)
@@ -102,7 +97,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				    (wait_ms < 0 || wait_ms > PMC_SPAWN_TAIL_TICK_MS))
 					wait_ms = PMC_SPAWN_TAIL_TICK_MS;
 				if (next_tick != UINT64_MAX) {
-					uint64_t t = now_ns();
+					uint64_t t = pmc_clock_ns();
 					int to_tick = t >= next_tick ? 0
 						      : (int)((next_tick - t + 999999) / 1000000);
 
@@ -116,6 +111,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				trim_capture(capture_fd, &punched);
 			}
 			close(pidfd);
+			pidfd = -1;
 		} else if (timed || ticking) {
 			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
 			 * every millisecond rather than lose the timeout or the ticks. */
@@ -128,7 +124,7 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) < 0 ||
 				    si.si_pid == pid)
 					break;
-				expired = timed && now_ns() >= deadline;
+				expired = timed && pmc_clock_ns() >= deadline;
 				if (expired)
 					break;
 				nanosleep(&pause, NULL);
@@ -144,6 +140,8 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 			*ret_timed_out = true;
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	while (wait4(pid, ret_status, 0, ru) < 0) {
 		if (errno != EINTR) {
 			if (running)
@@ -157,15 +155,17 @@ static int wait_child(pid_t pid, const struct pmc_spawn_opts *o, int capture_fd,
 }
 
 /* The last bytes of the capture file into res, NUL bytes as spaces so the tail is a
- * string. */
-static void read_tail(int fd, struct pmc_spawn_result *res)
+ * string. Returns the file's size, or -1 when it cannot be told. */
+static off_t read_tail(int fd, struct pmc_spawn_result *res)
 {
 	struct stat st;
 	size_t n;
 	ssize_t got;
 
-	if (fstat(fd, &st) < 0 || st.st_size <= 0)
-		return;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (st.st_size <= 0)
+		return st.st_size;
 	n = (uint64_t)st.st_size < PMC_SPAWN_TAIL_MAX ? (size_t)st.st_size : PMC_SPAWN_TAIL_MAX;
 	got = pread(fd, res->stderr_tail, n, st.st_size - (off_t)n);
 	if (got < 0)
@@ -176,6 +176,7 @@ static void read_tail(int fd, struct pmc_spawn_result *res)
 	res->stderr_tail[got] = '\0';
 	res->stderr_tail_len = (size_t)got;
 	res->stderr_bytes = (uint64_t)st.st_size;
+	return st.st_size;
 }
 
 /* The soft RLIMIT_NOFILE the targets get (pmc_spawn_set_nofile); 0: this process's. */
@@ -281,16 +282,19 @@ fail:
 /* What a series of runs shares (pmc_spawner_new): opened once, not per run. */
 struct pmc_spawner {
 	int null_fd;
-	/* /proc/self/clear_refs and /proc/self/status, kept open: each run writes the one
+	/* /proc/self/clear_refs and /proc/self/statm, kept open: each run writes the one
 	 * and reads the other again (a read at offset 0 of a proc file makes it anew), so
 	 * only the path lookups are saved; -1 where /proc cannot be opened. */
-	int clear_refs_fd, status_fd;
+	int clear_refs_fd, statm_fd;
+	long page_kb;
+	long rss_before; /* our RSS in pages as the run's peak was reset, or -1 */
 	char *stack; /* the child's, reused: the parent waits until the child has exec'd */
 	/* The stderr capture file of the last run, emptied for the next (-1: none yet). It
 	 * is made anew when something may still write to it (capture_pgid below). */
 	int capture_fd;
 	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
 	long peak_slack_kb; /* pmc_spawn_result.spawner_peak_slack_kb, found once */
+	pid_t pid; /* this process's (the /proc/self files above are its own too) */
 };
 
 /* pmc_spawn_result.spawner_peak_slack_kb for this machine. */
@@ -315,8 +319,8 @@ void pmc_spawner_free(struct pmc_spawner *sp)
 		munmap(sp->stack, STACK_SIZE);
 	if (sp->capture_fd >= 0)
 		close(sp->capture_fd);
-	if (sp->status_fd >= 0)
-		close(sp->status_fd);
+	if (sp->statm_fd >= 0)
+		close(sp->statm_fd);
 	if (sp->clear_refs_fd >= 0)
 		close(sp->clear_refs_fd);
 	if (sp->null_fd >= 0)
@@ -331,17 +335,21 @@ int pmc_spawner_new(struct pmc_spawner **ret)
 
 	if (!sp)
 		return -ENOMEM;
-	sp->clear_refs_fd = sp->status_fd = sp->capture_fd = -1;
+	sp->clear_refs_fd = sp->statm_fd = sp->capture_fd = -1;
 	sp->peak_slack_kb = rss_slack_kb();
+	sp->pid = getpid();
+	sp->page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	if (sp->page_kb < 1)
+		sp->page_kb = 4;
 	sp->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (sp->null_fd < 0) {
 		r = -errno;
 		goto fail;
 	}
-	/* Where /proc cannot do it, the peak stays (clear_refs) or is unknown (status),
+	/* Where /proc cannot do it, the peak stays (clear_refs) or is unknown (statm),
 	 * which only makes more commands' max-rss "not measured". */
 	sp->clear_refs_fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-	sp->status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	sp->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	/* Pages are touched only as used, and kept from run to run. */
 	sp->stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
@@ -356,34 +364,52 @@ fail:
 	return r;
 }
 
+/* This process's resident set in pages, the second field of /proc/self/statm (proc(5)),
+ * or -1 when it cannot be read. */
+static long own_rss_pages(const struct pmc_spawner *sp)
+{
+	char buf[128], *end;
+	long pages;
+	ssize_t n;
+
+	if (sp->statm_fd < 0)
+		return -1;
+	n = pread(sp->statm_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	strtol(buf, &end, 10);
+	pages = strtol(end, &end, 10);
+	return end > buf && pages >= 0 ? pages : -1;
+}
+
 /* Lowers this process's recorded peak RSS to its current RSS (clear_refs "5":
  * proc(5)), so that a child's exec keeps our RSS of now, not the largest we ever had,
- * in its ru_maxrss. */
-static void reset_own_peak(const struct pmc_spawner *sp)
+ * in its ru_maxrss; the RSS of now is kept for own_peak_rss_kb. */
+static void reset_own_peak(struct pmc_spawner *sp)
 {
+	sp->rss_before = own_rss_pages(sp);
 	if (sp->clear_refs_fd >= 0 && write(sp->clear_refs_fd, "5", 1) < 0) {
 		/* nothing: the peak stays, see pmc_spawner_new */
 	}
 }
 
-/* This process's peak resident set in KiB, VmHWM of /proc/self/status (the peak that
- * exec_mmap keeps for a child that exec's from our memory); 0 when it cannot be read. */
+/* The peak RSS in KiB that the child's exec kept from our memory, read once it has
+ * exec'd; 0 when it cannot be read. exec keeps the larger of our recorded peak and our
+ * RSS of then (fs/exec.c, exec_mmap: setmax_mm_hiwater_rss), and the reset made the
+ * peak our RSS of the reset (task_mmu.c, reset_mm_hiwater_rss). Between the two only the
+ * child ran in our memory, touching its stack and unmapping nothing; only a fall of the
+ * RSS (an unmap, or reclaim) records a peak (update_hiwater_rss). So the peak exec kept
+ * is the larger of our RSS at the reset and now, which VmHWM of /proc/self/status says
+ * too; statm costs a fraction of the time (status is made whole for each read). Reclaim
+ * of our pages within that window could leave the peak above both, by what it took. */
 static long own_peak_rss_kb(const struct pmc_spawner *sp)
 {
-	char buf[4096], *at;
-	long kb = 0;
-	ssize_t n;
+	long now = own_rss_pages(sp);
 
-	if (sp->status_fd < 0)
+	if (now < 0 || sp->rss_before < 0)
 		return 0;
-	n = pread(sp->status_fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	at = strstr(buf, "\nVmHWM:");
-	if (at)
-		kb = strtol(at + 7, NULL, 10);
-	return kb > 0 ? kb : 0;
+	return (now > sp->rss_before ? now : sp->rss_before) * sp->page_kb;
 }
 
 /* The capture file for the next run: the last one emptied, or a new one when the last
@@ -410,13 +436,15 @@ static int capture_file(struct pmc_spawner *sp)
 }
 
 /* Empties the capture file after its run: size and offset (the target's stderr shared
- * it) back to 0. One that cannot be emptied is dropped. */
-static void empty_capture(struct pmc_spawner *sp)
+ * it) back to 0. size: its size as read_tail found it, or -1. One that cannot be emptied
+ * is dropped. */
+static void empty_capture(struct pmc_spawner *sp, off_t size)
 {
 	struct stat st;
 
-	if (fstat(sp->capture_fd, &st) == 0 && st.st_size == 0 &&
-	    lseek(sp->capture_fd, 0, SEEK_CUR) == 0)
+	if (size < 0)
+		size = fstat(sp->capture_fd, &st) == 0 ? st.st_size : -1;
+	if (size == 0 && lseek(sp->capture_fd, 0, SEEK_CUR) == 0)
 		return;
 	if (ftruncate(sp->capture_fd, 0) < 0 || lseek(sp->capture_fd, 0, SEEK_SET) != 0) {
 		close(sp->capture_fd);
@@ -444,9 +472,11 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 {
 	struct child_args a = {.o = o, .in_fd = -1, .null_fd = -1, .err_fd = -1};
 	struct pmc_spawn_result res = {0};
+	off_t capture_size = -1;
 	/* CLONE_FILES hands what the in_child hook opens to the parent. */
 	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
-	int status = 0, capture_fd = -1, r;
+	int status = 0, capture_fd = -1, pidfd = -1, r;
+	bool polls;
 	uint64_t t0;
 	pid_t pid;
 
@@ -478,13 +508,23 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 		CPU_ZERO_S(a.cpus_size, a.cpus);
 		CPU_SET_S((size_t)o->cpu, a.cpus_size, a.cpus);
 	}
+	/* The wait polls the child's pidfd (wait_child): the clone makes it, which saves a
+	 * pidfd_open. */
+	polls = (o->timeout_s > 0 || capture_fd >= 0 || (o->tick_ms > 0 && o->on_tick)) &&
+		!o->timeout_by_polling;
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
 	reset_own_peak(sp);
-	t0 = now_ns();
-	a.parent = getpid();
-	pid = clone(child, sp->stack + STACK_SIZE, flags, &a);
+	t0 = pmc_clock_ns();
+	a.parent = sp->pid;
+	pid = clone(child, sp->stack + STACK_SIZE, flags | (polls ? CLONE_PIDFD : 0), &a, &pidfd);
+	if (pid < 0 && polls) {
+		/* A kernel before 5.2, or a filter, that refuses CLONE_PIDFD: the wait makes
+		 * its own, or polls without. */
+		pidfd = -1;
+		pid = clone(child, sp->stack + STACK_SIZE, flags, &a);
+	}
 	if (pid < 0) {
 		r = -errno;
 		goto out;
@@ -493,6 +533,8 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	if (capture_fd >= 0)
 		sp->capture_pgid = pid;
 	if (a.err) {
+		if (pidfd >= 0)
+			close(pidfd);
 		waitpid(pid, NULL, 0);
 		r = a.err;
 		goto out;
@@ -502,8 +544,8 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
 	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
-	r = wait_child(pid, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
-	res.wall_ns = now_ns() - t0;
+	r = wait_child(pid, pidfd, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
+	res.wall_ns = pmc_clock_ns() - t0;
 	if (r < 0)
 		goto out;
 	if (WIFSIGNALED(status)) {
@@ -513,12 +555,12 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 		res.exit_code = WEXITSTATUS(status);
 	}
 	if (capture_fd >= 0)
-		read_tail(capture_fd, &res);
+		capture_size = read_tail(capture_fd, &res);
 	*ret = res;
 out:
 	CPU_FREE(a.cpus);
 	if (capture_fd >= 0 && sp->capture_fd == capture_fd)
-		empty_capture(sp);
+		empty_capture(sp, capture_size);
 	if (a.in_fd >= 0 && a.in_fd != a.null_fd)
 		close(a.in_fd);
 	return r;

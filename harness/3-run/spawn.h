@@ -110,7 +110,8 @@ int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *re
  * the /proc files of the max-rss floor (spawner_peak_kb), the child's stack and the
  * stderr capture file, emptied after each run and made anew when the last run's process
  * group is still alive or something wrote to it since. pmc_spawner_run is pmc_spawn_run
- * through sp, with the same results; one thread at a time may use a spawner. */
+ * through sp, with the same results; one thread at a time may use a spawner, in the
+ * process that made it. */
 struct pmc_spawner;
 int pmc_spawner_new(struct pmc_spawner **ret);
 void pmc_spawner_free(struct pmc_spawner *sp); /* NULL: nothing */

@@ -10,6 +10,7 @@
 #include "counters/perf/counters.h"
 #include "counters/perf/doctor.h"
 #include "counters/perf/events.h"
+#include "counters/perf/hybrid.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/result.h"
 #include "formats/result_json.h"
@@ -19,6 +20,7 @@
 #include "base/path.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
+#include "reporters/escape.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
 #include "session/session_priv.h"
@@ -41,7 +43,7 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 	int first_err, level = -1, r;
 
 	*ret_user_only = false;
-	r = pmc_event_list_probe(ev, NULL, &rep, err, sizeof(err));
+	r = pmc_event_list_probe_sys(ev, NULL, sys, NULL, &rep, err, sizeof(err));
 	if (r < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 		return r;
@@ -392,7 +394,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_session_benchmarks mb = {0};
 	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
 	struct pmc_event_list *events = NULL;
-	struct pmc_tracepoint_hold *held = NULL;
+	struct pmc_event_hold *held = NULL;
+	struct pmc_sys machine_sys;
+	struct pmc_hybrid_machine machine;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL;
 	enum pmc_decision d = PMC_DECISION_PASS;
@@ -438,7 +442,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 										    : NULL,
 					 spec, pr)) < 0)
 			goto out;
-		if ((r = pmc_tracepoints_hold(events, &held)) < 0) {
+		/* Looked up once for the probe, the doctor's reason and every run's open. */
+		pmc_hybrid_machine_share(events, &ro.sys, &machine_sys, &machine);
+		if ((r = pmc_events_hold(events, &held)) < 0) {
 			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 			goto out;
 		}
@@ -552,8 +558,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 						pr);
 	} else if (commands && n > 1) {
 		if (compare_out && !md_first) {
-			fprintf(compare_out, "\nComparison against the reference '%s':\n",
-				result->benchmarks[cfg->reference].name);
+			fputs("\nComparison against the reference '", compare_out);
+			pmc_escape_text(compare_out, result->benchmarks[cfg->reference].name);
+			fputs("':\n", compare_out);
 			fflush(compare_out);
 		}
 		/* After --runs auto the sequential rule judges: the table's fixed-sample tests
@@ -566,12 +573,18 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			if ((r = report_result(cfg, &cmp, result, format)) < 0)
 				goto out;
 		}
+	} else if (cfg->reference_name) {
+		d = pmc_session_compare_named(result, cfg->reference_name, &cmp, cfg->gate,
+					      compare_out, pr);
 	} else if (cfg->labels) {
 		/* Two builds: the second against the first, benchmark by benchmark
 		 * (docs/microbench.md, "Comparing two builds"). */
 		if (compare_out) {
-			fprintf(compare_out, "\nComparison of build '%s' against build '%s':\n",
-				cfg->labels[1], cfg->labels[0]);
+			fputs("\nComparison of build '", compare_out);
+			pmc_escape_text(compare_out, cfg->labels[1]);
+			fputs("' against build '", compare_out);
+			pmc_escape_text(compare_out, cfg->labels[0]);
+			fputs("':\n", compare_out);
 			fflush(compare_out);
 		}
 		d = pmc_session_compare_builds(result, cfg->labels[0], cfg->labels[1], &cmp,
@@ -609,7 +622,7 @@ out:
 	pmc_session_profiles_clear(&base_profiles);
 	pmc_session_benchmarks_clear(&mb);
 	pmc_session_seq_clear(&seq);
-	pmc_tracepoints_release(held);
+	pmc_events_release(held);
 	pmc_event_list_free(events);
 	pmc_result_free(base);
 	free(program);

@@ -240,6 +240,14 @@ enum pmc_decision pmc_session_compare_reference(const struct pmc_result *r, size
 						struct pmc_comparison *pre,
 						const struct pmc_session_printer *pr);
 
+/* A benchmark program's --reference: every benchmark of r against the one named
+ * ref_name, as pmc_session_compare_reference() compares commands, under the heading
+ * "Comparison against the reference 'NAME':" on out (NULL: none). A reference with no
+ * result (it failed or skipped itself) is an error message and PMC_DECISION_ERROR. */
+enum pmc_decision pmc_session_compare_named(const struct pmc_result *r, const char *ref_name,
+					    const struct pmc_session_compare *c, bool gate,
+					    FILE *out, const struct pmc_session_printer *pr);
+
 /* `run -c A -c B`: compares as pmc_session_compare_reference() will and writes the line
  * that answers the question (docs/compare.md, "The headline") to out (NULL: compares
  * only). Returns the comparison for pmc_session_compare_reference(), or NULL when it
@@ -331,6 +339,10 @@ struct pmc_session_cfg {
 	const char *other_program;
 	char *const *args;
 	size_t nargs;
+	/* One build's benchmarks compared with one of them (a benchmark program's
+	 * --reference, as `run --reference` compares commands): its name, NULL for none;
+	 * round p is every benchmark's p-th process, and gate judges them. */
+	const char *reference_name;
 	/* What to count (perf backend): an event list (NULL: PMC_DEFAULT_EVENTS). */
 	const char *events;
 	bool require_counters;

@@ -67,8 +67,17 @@ static size_t processes_of(const struct pmc_session_cfg *cfg, const struct pmc_m
 	return np < samples_of(cfg, b) ? np : samples_of(cfg, b);
 }
 
+/* Whether the report on stdout writes the notes of wall-time/op (the brief and the
+ * detailed tables do, under it). */
+static bool report_shows_notes(const struct pmc_session_cfg *cfg)
+{
+	return cfg->out && cfg->format &&
+	       (strcmp(cfg->format, "brief") == 0 || strcmp(cfg->format, "table") == 0);
+}
+
 /* Process p of benchmark i: calibrated in the first process, at its batch size in the
- * others, whose empty loop is not measured again. */
+ * others; each measures the empty loop beside its samples, the pairs that tell a body
+ * from it (pmc_mb_empty_like), and the first one's is the loop's cost reported. */
 static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_bench *b, size_t p,
 		       size_t np, struct mb_state *st, const struct pmc_event_list *events,
 		       char *const *self, char *err, size_t errlen)
@@ -82,7 +91,7 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	o.user_only_fallback = true;
 	o.samples = share(samples_of(cfg, b), np, p);
 	o.iters = p ? st->s.iters : cfg->mo.iters; /* 0: calibrated; --min-time Nx */
-	o.no_overhead = p > 0;
+	o.no_overhead = false;
 	o.self_argv = self;
 	/* The signal handler's slot (docs/microbench.md, "Interrupted"). */
 	o.running = cfg->ro.running;
@@ -103,7 +112,7 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	return r;
 }
 
-static void progress(const struct pmc_session_cfg *cfg, const struct pmc_session_progress *p)
+static void report_progress(const struct pmc_session_cfg *cfg, const struct pmc_session_progress *p)
 {
 	if (cfg->progress && !cfg->quiet)
 		cfg->progress(p, cfg->progress_ud);
@@ -192,7 +201,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 
 			if (st[i].done || p >= bnp)
 				continue;
-			progress(cfg, &(struct pmc_session_progress){.name = b->name,
+			report_progress(cfg, &(struct pmc_session_progress){.name = b->name,
 								     .run = at + 1,
 								     .runs = set->n,
 								     .process = p + 1,
@@ -214,7 +223,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 				r = run_process(cfg, b, p, bnp, &st[i], events,
 						sb->proc_self[build_of(cfg, b)], err, sizeof(err));
 			}
-			progress(cfg, &(struct pmc_session_progress){
+			report_progress(cfg, &(struct pmc_session_progress){
 					  .done = true, .processes = bnp, .median = NAN});
 			if (r == -EINTR) {
 				stopped = true;
@@ -243,6 +252,10 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 		} else if (st[i].s.skipped) {
 			pmc_session_say(pr, PMC_SESSION_NOTE, "'%s' skipped itself: %s", b->name,
 					st[i].s.message ? st[i].s.message : "no reason given");
+		} else if (!vo && !report_shows_notes(cfg) &&
+			   pmc_mb_empty_like(&st[i].s, err, sizeof(err)) == 1) {
+			/* The note of wall-time/op, said once: here when the report does not. */
+			pmc_session_say(pr, PMC_SESSION_WARN, "'%s': %s", b->name, err);
 		}
 	next:
 		sb->reads[0] += st[i].s.reads_self;
@@ -253,9 +266,10 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 	return failed;
 }
 
-/* Two builds: round r is the r-th process of every benchmark (under valgrind, the one
- * run), which run_all takes one after the other (in_turn), so the runs of a round pair
- * up across the builds (docs/result-schema.md, "design"). Returns 0 or -ENOMEM. */
+/* Two builds, or benchmarks against a reference: round r is the r-th process of every
+ * benchmark (under valgrind, the one run), which run_all takes one after the other
+ * (in_turn), so the runs of a round pair up across the builds or with the reference's
+ * (docs/result-schema.md, "design"). Returns 0 or -ENOMEM. */
 static int in_rounds(struct pmc_result *res)
 {
 	size_t rounds = 0;
@@ -445,7 +459,7 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	failed = run_all(cfg, events, vg ? &vo : NULL, result, cfg->profile ? ps : NULL, b);
 	if (guard)
 		cfg->guard(false, cfg->guard_ud);
-	if (cfg->labels && in_rounds(result) < 0) {
+	if ((cfg->labels || cfg->reference_name) && in_rounds(result) < 0) {
 		pmc_session_say(&cfg->pr, PMC_SESSION_ERROR, "out of memory");
 		failed++;
 	}

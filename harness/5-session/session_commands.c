@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "base/path.h"
 #include "core/compare.h"
 #include "core/metrics.h"
@@ -63,14 +64,6 @@ struct progress {
 	double t0;	       /* CLOCK_MONOTONIC seconds at the start */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The median so far of the command's main time metric (task-clock when counted, else
  * wall-time) into p; none before its first measured run. */
 static void running_median(const struct progress *pg, size_t cmd, struct pmc_session_progress *p)
@@ -101,7 +94,7 @@ static void progress(void *ud, size_t cmd, size_t run, size_t runs, bool warmup)
 	    .left_s = -1,
 	    .median = NAN,
 	};
-	double t = now_s();
+	double t = pmc_clock_s();
 
 	/* Runs take about the same time: what is left at the pace so far. */
 	if (pg->started > 0 && pg->total > pg->started)
@@ -153,7 +146,7 @@ int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc
 	ro.events = events;
 	if (cfg->progress && !cfg->quiet) {
 		pg.total = cfg->ncmds * (ro.runs + ro.warmup);
-		pg.t0 = now_s();
+		pg.t0 = pmc_clock_s();
 		ro.progress = progress;
 		ro.ud = &pg;
 	}

@@ -14,6 +14,7 @@
 #include "core/threshold.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/report.h"
+#include "reporters/escape.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
 #include "reporters/wrap.h"
@@ -287,8 +288,11 @@ enum pmc_decision pmc_session_compare_reference(const struct pmc_result *r, size
 						const struct pmc_session_printer *pr)
 {
 	const char *label = r->benchmarks[ref].name;
-	/* With two commands the other side has a name; with more, each row names its own. */
-	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	/* With two commands the other side has a name; with more, each row names its own
+	 * (the functions of a benchmark program's --reference are benchmarks). */
+	const char *other = r->nbench == 2		   ? r->benchmarks[1 - ref].name
+			    : r->benchmarks[ref].command ? "command"
+							 : "benchmark";
 	struct pmc_compare_opts co;
 
 	library_opts(c, label, other, &co);
@@ -316,11 +320,61 @@ enum pmc_decision pmc_session_compare_builds(const struct pmc_result *r, const c
 	return report(rc, cmp, err, sizeof(err), old_label, new_label, c, gate, false, pr);
 }
 
+enum pmc_decision pmc_session_compare_named(const struct pmc_result *r, const char *ref_name,
+					    const struct pmc_session_compare *c, bool gate,
+					    FILE *out, const struct pmc_session_printer *pr)
+{
+	size_t ref = 0;
+
+	while (ref < r->nbench &&
+	       (!r->benchmarks[ref].name || strcmp(r->benchmarks[ref].name, ref_name) != 0))
+		ref++;
+	if (ref == r->nbench || r->benchmarks[ref].skipped) {
+		pmc_session_say(pr, PMC_SESSION_ERROR,
+				"--reference %s: the benchmark has no result to compare with (%s)",
+				ref_name, ref == r->nbench ? "it failed" : "it skipped itself");
+		return PMC_DECISION_ERROR;
+	}
+	if (out) {
+		fprintf(out, "\nComparison against the reference '%s':\n", ref_name);
+		fflush(out);
+	}
+	return pmc_session_compare_reference(r, ref, c, gate, NULL, pr);
+}
+
+/* The headline names the commands as given: each of its lines escaped for the terminal
+ * (it has no colour). malloc'd, or NULL when out of memory. */
+static char *escaped_lines(char *text)
+{
+	char *shown = NULL, *nl;
+	size_t len = 0;
+	FILE *m = open_memstream(&shown, &len);
+
+	if (!m)
+		return NULL;
+	for (char *p = text; p; p = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		pmc_escape_text(m, p);
+		if (nl) {
+			*nl = '\n';
+			fputc('\n', m);
+		}
+	}
+	if (fclose(m) != 0) {
+		free(shown);
+		return NULL;
+	}
+	return shown;
+}
+
 struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, size_t ref,
 						    const struct pmc_session_compare *c, FILE *out)
 {
 	const char *label = r->benchmarks[ref].name;
-	const char *other = r->nbench == 2 ? r->benchmarks[1 - ref].name : "command";
+	const char *other = r->nbench == 2		   ? r->benchmarks[1 - ref].name
+			    : r->benchmarks[ref].command ? "command"
+							 : "benchmark";
 	struct pmc_compare_opts co;
 
 	library_opts(c, label, other, &co);
@@ -332,8 +386,11 @@ struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, 
 		return NULL;
 	/* The headline, and a blank line before the run table. */
 	if (out && pmc_cmp_headline(cmp, &ro, line, sizeof(line))) {
-		pmc_report_wrap(out, line, pmc_session_stream_width(out));
+		char *shown = escaped_lines(line);
+
+		pmc_report_wrap(out, shown ? shown : "", pmc_session_stream_width(out));
 		fputc('\n', out);
+		free(shown);
 	}
 	return cmp;
 }

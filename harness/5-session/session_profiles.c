@@ -23,6 +23,7 @@
 #include "core/result.h"
 #include "pmcbench/compare.h"
 #include "pmcbench/result.h"
+#include "reporters/escape.h"
 #include "reporters/compare_cells.h"
 #include "reporters/profile_report.h"
 #include "session/session.h"
@@ -392,15 +393,19 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 		old_p = profiles_find(old_ps, ref_name ? ref_name : row->old_bench);
 		new_p = profiles_find(new_ps, bench);
 		if (!old_p || !new_p) {
+			fputs(markdown ? "\n" : "", out);
+			(markdown ? pmc_escape_md : pmc_escape_text)(out, bench);
 			fprintf(out,
-				"%s%s: no profile on the %s side, so pmcbench cannot say where "
+				": no profile on the %s side, so pmcbench cannot say where "
 				"(record both with --profile)\n",
-				markdown ? "\n" : "", bench, !old_p ? "old" : "new");
+				!old_p ? "old" : "new");
 			continue;
 		}
 		/* The medians the verdict compared; a profile of the metric says how the change
 		 * divides, and the reporter says when there is none (docs/profile.md). */
-		fprintf(out, "%s%s: ", markdown ? "\n" : "", bench);
+		fputs(markdown ? "\n" : "", out);
+		(markdown ? pmc_escape_md : pmc_escape_text)(out, bench);
+		fputs(": ", out);
 		/* Headed by the change as the table states it (issue 18: one change, one
 		 * number): the estimate and its interval, not a ratio of medians. */
 		pmc_cmp_cells(c, row, &cells);
@@ -418,9 +423,11 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 		if (!new_ps->dir)
 			continue;
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
-		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, NULL, pr) == 0))
-			fprintf(out, "%sdifferential flame graph: %s\n", markdown ? "\n" : "  ",
-				markdown ? relative(svg) : svg);
+		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, NULL, pr) == 0)) {
+			fprintf(out, "%sdifferential flame graph: ", markdown ? "\n" : "  ");
+			pmc_escape_text(out, markdown ? relative(svg) : svg);
+			fputc('\n', out);
+		}
 		free(svg);
 	}
 }

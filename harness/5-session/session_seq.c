@@ -9,18 +9,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "core/result.h"
 #include "core/sequential.h"
 #include "pmcbench/counters.h"
+#include "reporters/escape.h"
 #include "session/session.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Fills *ret by memcpy, which keeps the zeroed padding the library checks. */
 static void seq_opts(const struct pmc_session_seq *s, struct pmc_seq_opts *ret)
@@ -68,7 +62,7 @@ int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
 		    s->max_runs, first);
 		return -EINVAL;
 	}
-	s->start_s = now_s();
+	s->start_s = pmc_clock_s();
 	return 0;
 }
 
@@ -80,7 +74,7 @@ bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t rou
 	bool done;
 
 	seq_opts(s, &o);
-	if (s->max_time_s > 0 && now_s() - s->start_s >= s->max_time_s) {
+	if (s->max_time_s > 0 && pmc_clock_s() - s->start_s >= s->max_time_s) {
 		s->out_of_time = true;
 		return true;
 	}
@@ -177,14 +171,21 @@ static void print_decisions(FILE *out, const struct pmc_session_seq *s, const st
 	for (size_t i = 0; i < chk->n; i++) {
 		const struct pmc_seq_metric *m = &chk->v[i];
 
-		fprintf(out, "%s%s %s: ", md ? "- " : "  ", m->bench, m->metric);
+		/* Names from the command line or a result file: escaped for where they go. */
+		fputs(md ? "- " : "  ", out);
+		(md ? pmc_escape_md : pmc_escape_text)(out, m->bench);
+		fputc(' ', out);
+		(md ? pmc_escape_md : pmc_escape_text)(out, m->metric);
+		fputs(": ", out);
 		if (m->res.bounded)
 			fprintf(out, "%+.2f%% [%+.2f%%, %+.2f%%] after %zu rounds, ",
 				(exp(m->res.estimate) - 1) * 100, (exp(m->res.lo) - 1) * 100,
 				(exp(m->res.hi) - 1) * 100, m->res.n);
 		else
 			fprintf(out, "no interval yet after %zu rounds, ", m->res.n);
-		fprintf(out, "limit %s: %s\n", m->limit, decision_name(m->res.decision));
+		fputs("limit ", out);
+		(md ? pmc_escape_md : pmc_escape_text)(out, m->limit);
+		fprintf(out, ": %s\n", decision_name(m->res.decision));
 	}
 	if (gate)
 		fprintf(out, "%sgate: %s\n", md ? "\n" : "",

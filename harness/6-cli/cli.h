@@ -34,6 +34,10 @@ int pmc_cli_report(int argc, char **argv);
 struct pmc_profile;
 /* report --lines FUNC (cli_report_lines.c): the exit status. */
 int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const char *fn);
+/* One line: no function FN in the profile at path (given to option), with "did you
+ * mean" among its functions. */
+void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile *p,
+				     const char *option, const char *fn);
 int pmc_cli_history(int argc, char **argv);
 
 /* `run --history DB`: adds the result file that run saved to the history DB, as
@@ -147,6 +151,27 @@ int pmc_cli_ascii_wrap(FILE **stream);
 /* Flushes and closes the streams pmc_cli_ascii_wrap() made, and puts the originals
  * back; returns 0, or -1 when writing failed. */
 int pmc_cli_ascii_finish(void);
+
+/* Control characters (cli_controls.c): main() replaces stdout and stderr by streams that
+ * write every control character (C0 but newline and tab, DEL, C1 as UTF-8 or as a lone
+ * byte) as a space, but for pmcbench's own SGR colours (on a terminal, or anywhere after
+ * --color=always: pmc_cli_controls_allow_colour()) and, when allow_erase, the progress
+ * line's "\r\033[K": whatever text a command prints from a file, a store or a
+ * repository, no escape sequence reaches the terminal or a CI log and no line is forged.
+ * The machine formats are not changed: JSON escapes control characters itself, CSV
+ * blanks them. Returns 0, or -1 when out of memory. */
+int pmc_cli_controls_wrap(FILE **stream, bool allow_erase);
+void pmc_cli_controls_allow_colour(void);
+/* Flushes and closes the streams pmc_cli_controls_wrap() made, and puts the originals
+ * back; returns 0, or -1 when writing failed. */
+int pmc_cli_controls_finish(void);
+/* The filter itself, for a test: pmc_cli_controls_filter() writes buf's len bytes into
+ * out as the stream shows them, keeping an incomplete sequence for the next call;
+ * pmc_cli_controls_end() writes what is left. Free with free(). */
+struct pmc_cli_controls;
+struct pmc_cli_controls *pmc_cli_controls_new(bool allow_colour, bool allow_erase);
+void pmc_cli_controls_filter(struct pmc_cli_controls *s, const char *buf, size_t len, FILE *out);
+void pmc_cli_controls_end(struct pmc_cli_controls *s, FILE *out);
 
 /* What `run` and the benchmark programs share (cli_session.c): the options of a session
  * with the same meaning in both, the session's messages and progress on stderr, and its

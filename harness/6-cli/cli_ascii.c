@@ -43,6 +43,8 @@ static const struct {
 } spell[] = {
 	{ "±", "+-" }, { "…", "..." }, { "→", "->" }, { "∞", "inf" }, { "·", "-" },
 	{ "—", "--" }, { "µ", "u" },   { "≥", ">=" }, { "≤", "<=" },  { "×", "x" },
+	/* report --tree's guides, a column each as in UTF-8 */
+	{ "│", "|" },  { "├", "|" },   { "└", "`" },  { "─", "-" },
 };
 
 struct ascii_stream {

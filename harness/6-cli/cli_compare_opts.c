@@ -165,6 +165,7 @@ int pmc_cli_compare_opts_handle(struct pmc_cli_compare_opts *o, int opt, const c
 			o->s.color = PMC_SESSION_COLOR_AUTO;
 		} else if (strcmp(v, "always") == 0) {
 			o->s.color = PMC_SESSION_COLOR_ALWAYS;
+			pmc_cli_controls_allow_colour();
 		} else if (strcmp(v, "never") == 0) {
 			o->s.color = PMC_SESSION_COLOR_NEVER;
 		} else {

@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/grow.h"
 #include "base/suggest.h"
+#include "base/utf8.h"
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "history/history.h"
@@ -268,6 +269,13 @@ static int add_tag(struct hopts *o, const char *tag)
 {
 	const char *eq = strchr(tag, '=');
 
+	if (pmc_utf8_has_control(tag)) {
+		char b[PMC_QUOTE_SIZE(128)];
+
+		pmc_cli_error("--tag '%s': a tag holds no control characters; give it as KEY=VALUE",
+			      pmc_quote(b, sizeof(b), tag));
+		return -EINVAL;
+	}
 	if (!eq || eq == tag) {
 		pmc_cli_error("--tag '%s': not KEY=VALUE", tag);
 		return -EINVAL;
@@ -548,22 +556,25 @@ out:
 	return code;
 }
 
+/* Offers the benchmark of a series to the suggestion. */
+static int offer_series(void *ud, const struct pmc_history_point *ps, size_t n)
+{
+	pmc_suggest_offer(ud, ps[0].benchmark, ps[0].benchmark);
+	return 0;
+}
+
 void pmc_cli_hist_near_benchmark(struct pmc_history *h, const struct pmc_history_filter *f,
 				 char *buf, size_t size)
 {
 	struct pmc_history_filter any = *f;
-	struct pmc_history_point *ps = NULL;
 	struct pmc_suggest s;
-	size_t n = 0;
 	char err[256];
 
 	buf[0] = '\0';
 	any.benchmark = NULL;
-	if (!f->benchmark || pmc_history_points(h, &any, &ps, &n, err, sizeof(err)) < 0)
+	if (!f->benchmark)
 		return;
 	pmc_suggest_init(&s, f->benchmark, strlen(f->benchmark));
-	for (size_t i = 0; i < n; i++)
-		pmc_suggest_offer(&s, ps[i].benchmark, ps[i].benchmark);
-	pmc_suggest_format(&s, buf, size);
-	pmc_history_points_free(ps, n);
+	if (pmc_history_series(h, &any, offer_series, &s, NULL, NULL, err, sizeof(err)) == 0)
+		pmc_suggest_format(&s, buf, size);
 }

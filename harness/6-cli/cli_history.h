@@ -129,8 +129,10 @@ struct chart {
 	struct pmc_changepoint *cps;
 	/* Of their own allocation: t points at them, and the array of charts moves as it
 	 * grows. */
-	char *title, *subtitle;
-	const struct pmc_history_entry *e; /* its first entry: where it was measured */
+	char *title, *subtitle, *unit;
+	/* Its first entry: where it was measured (its strings borrowed from the entries the
+	 * series came with, which outlive the charts). */
+	struct pmc_history_entry e;
 };
 
 struct charts {

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/utf8.h"
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "core/result.h"
@@ -36,15 +38,32 @@ static char *git_line(const char *args)
 	return out;
 }
 
-static const char *first_env(const char *const *names)
+/* The first of the variables names that is set and not empty, and its name in *ret_name. */
+static const char *first_env(const char *const *names, const char **ret_name)
 {
 	for (; *names; names++) {
 		const char *v = getenv(*names);
 
-		if (v && *v)
+		if (v && *v) {
+			*ret_name = *names;
 			return v;
+		}
 	}
 	return NULL;
+}
+
+/* A commit or a branch is printed by every history command: one with a control character
+ * (an escape sequence, a carriage return) is refused before anything is added. from
+ * says where it came from. Returns 0 or -EINVAL after the message. */
+static int check_name(const char *v, const char *from, const char *what, const char *fix)
+{
+	char b[PMC_QUOTE_SIZE(128)];
+
+	if (!v || !pmc_utf8_has_control(v))
+		return 0;
+	pmc_cli_error("%s '%s': a %s holds no control characters; %s", from,
+		      pmc_quote(b, sizeof(b), v), what, fix);
+	return -EINVAL;
 }
 
 int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
@@ -56,6 +75,7 @@ int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
 	struct pmc_result **rs = NULL;
 	struct pmc_history *h = NULL;
 	char *git_commit = NULL, *git_branch = NULL, err[1024];
+	const char *commit_from = "--commit", *branch_from = "--branch";
 	size_t n = (size_t)argc;
 	int code = PMC_EXIT_ERROR;
 
@@ -74,14 +94,21 @@ int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
 			pmc_cli_error("%s", err);
 			goto out;
 		}
-	if (!o->commit && !(o->commit = first_env(sha_vars)))
+	if (!o->commit && !(o->commit = first_env(sha_vars, &commit_from))) {
 		o->commit = git_commit = git_line("rev-parse HEAD");
-	if (!o->branch && !(o->branch = first_env(branch_vars))) {
+		commit_from = "git rev-parse HEAD";
+	}
+	if (!o->branch && !(o->branch = first_env(branch_vars, &branch_from))) {
 		git_branch = git_line("rev-parse --abbrev-ref HEAD");
+		branch_from = "git rev-parse --abbrev-ref HEAD";
 		/* A detached HEAD has no branch. */
 		if (git_branch && strcmp(git_branch, "HEAD") != 0)
 			o->branch = git_branch;
 	}
+	if (check_name(o->commit, commit_from, "commit",
+		       "give the commit's SHA (--commit $(git rev-parse HEAD))") < 0 ||
+	    check_name(o->branch, branch_from, "branch", "give its name (--branch NAME)") < 0)
+		goto out;
 	if (pmc_cli_hist_open(o, PMC_HISTORY_WRITE, &h) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {

@@ -39,13 +39,40 @@ static int new_from(struct pmc_history *h, const char *since, int64_t *ret)
 struct rows {
 	struct pmc_change_row *v;
 	size_t n;
+	char **names; /* the benchmark, metric and unit of each row, its own */
+	size_t nnames;
 };
 
+/* A copy of s that rs owns, or NULL when out of memory. */
+static const char *keep(struct rows *rs, const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d || pmc_grow(&rs->names, rs->nnames, sizeof(*rs->names)) < 0) {
+		free(d);
+		return NULL;
+	}
+	rs->names[rs->nnames++] = d;
+	return d;
+}
+
+static void rows_free(struct rows *rs)
+{
+	for (size_t i = 0; i < rs->nnames; i++)
+		free(rs->names[i]);
+	free(rs->names);
+	free(rs->v);
+}
+
 /* The rows of the change points of s that o selects, whose first point after the change
- * is at or after from (0: any). Returns 0, or -ENOMEM after an error line. */
+ * is at or after from (0: any). The series' points go when it is read: the rows keep
+ * copies of its names, and borrow the entries' strings, which stay. Returns 0, or -ENOMEM
+ * after an error line. */
 static int add_rows(struct rows *rs, const struct series *s, const struct hopts *o,
 		    int64_t from)
 {
+	const char *bench = NULL, *metric = NULL, *unit = NULL;
+
 	for (size_t k = 0; k < s->ncps; k++) {
 		const struct pmc_changepoint *cp = &s->cps[k];
 		const struct pmc_history_point *at = &s->ps[s->at[cp->index]];
@@ -55,15 +82,16 @@ static int add_rows(struct rows *rs, const struct series *s, const struct hopts 
 
 		if ((from && at->e.t < from) || !pmc_cp_selected(cp, way, &o->select))
 			continue;
-		if (pmc_grow(&rs->v, rs->n, sizeof(*rs->v)) < 0) {
-			pmc_cli_error("out of memory");
-			return -ENOMEM;
-		}
+		if (!bench && (!(bench = keep(rs, at->benchmark)) ||
+			       !(metric = keep(rs, at->metric)) || !(unit = keep(rs, at->unit))))
+			goto oom;
+		if (pmc_grow(&rs->v, rs->n, sizeof(*rs->v)) < 0)
+			goto oom;
 		r = &rs->v[rs->n++];
 		*r = (struct pmc_change_row){
-		    .benchmark = at->benchmark,
-		    .metric = at->metric,
-		    .unit = at->unit,
+		    .benchmark = bench,
+		    .metric = metric,
+		    .unit = unit,
 		    .machine = at->e.machine,
 		    .backend = at->e.backend,
 		    .fingerprint = at->e.fingerprint,
@@ -78,44 +106,47 @@ static int add_rows(struct rows *rs, const struct series *s, const struct hopts 
 		when_text(at->e.t, r->measured);
 	}
 	return 0;
+oom:
+	pmc_cli_error("out of memory");
+	return -ENOMEM;
 }
 
-/* Each series of ps[0..n): its rows, and its chart with --html. Returns 0, or -errno
- * after an error line. */
-static int each_series(const struct pmc_history_point *ps, size_t n, const struct hopts *o,
-		       int64_t from, struct rows *rs, struct charts *charts, size_t *ret_nseries)
-{
-	for (size_t i = 0; i < n;) {
-		struct series s;
-		size_t j = i + 1;
-		int r;
+/* What each series read adds to: its rows, and its chart with --html. */
+struct each {
+	const struct hopts *o;
+	int64_t from;
+	struct rows *rs;
+	struct charts *charts;
+	size_t nseries;
+};
 
-		while (j < n && pmc_history_same_series(&ps[i], &ps[j]))
-			j++;
-		r = pmc_cli_hist_series_changes(&ps[i], j - i, o, &s);
-		if (r == 0)
-			r = add_rows(rs, &s, o, from);
-		if (r == 0 && o->html)
-			r = pmc_cli_hist_charts_add(charts, &s);
-		pmc_cli_hist_series_clear(&s);
-		if (r < 0)
-			return r;
-		(*ret_nseries)++;
-		i = j;
-	}
-	return 0;
+/* One series, as the store reads it: its change points, rows and chart. Returns 0, or
+ * -errno after an error line. */
+static int each_series(void *ud, const struct pmc_history_point *ps, size_t n)
+{
+	struct each *ea = ud;
+	struct series s;
+	int r = pmc_cli_hist_series_changes(ps, n, ea->o, &s);
+
+	if (r == 0)
+		r = add_rows(ea->rs, &s, ea->o, ea->from);
+	if (r == 0 && ea->o->html)
+		r = pmc_cli_hist_charts_add(ea->charts, &s);
+	pmc_cli_hist_series_clear(&s);
+	ea->nseries++;
+	return r;
 }
 
 int pmc_cli_hist_changes(int argc, char **argv, struct hopts *o)
 {
 	const char *format = o->format ? o->format : "table";
 	struct pmc_history *h = NULL;
-	struct pmc_history_point *ps = NULL;
+	struct pmc_history_entry *es = NULL;
 	struct charts charts = {NULL, 0};
 	struct rows rows = {NULL, 0};
+	struct each ea = {o, 0, &rows, &charts, 0};
 	struct pmc_changes c = {0};
-	size_t n = 0, nseries = 0;
-	int64_t from = 0;
+	size_t nes = 0;
 	char err[1024];
 	int code = PMC_EXIT_ERROR, r;
 
@@ -134,21 +165,22 @@ int pmc_cli_hist_changes(int argc, char **argv, struct hopts *o)
 		return PMC_EXIT_ERROR;
 	if (pmc_cli_hist_open(o, 0, &h) < 0)
 		goto out;
-	if (o->new_since && new_from(h, o->new_since, &from) < 0)
+	if (o->new_since && new_from(h, o->new_since, &ea.from) < 0)
 		goto out;
-	if (pmc_history_points(h, &o->f, &ps, &n, err, sizeof(err)) < 0) {
-		pmc_cli_error("%s", err);
+	/* Series by series: memory holds one, its rows and charts, never the store. */
+	err[0] = '\0';
+	if (pmc_history_series(h, &o->f, each_series, &ea, &es, &nes, err, sizeof(err)) < 0) {
+		if (err[0]) /* else each_series said what went wrong */
+			pmc_cli_error("%s", err);
 		goto out;
 	}
-	if (each_series(ps, n, o, from, &rows, &charts, &nseries) < 0)
-		goto out;
 	if (o->html &&
 	    pmc_cli_hist_write_charts(o->html, &charts, true, pmc_history_display(h)) < 0)
 		goto out;
 	c = (struct pmc_changes){
 	    .rows = rows.v,
 	    .n = rows.n,
-	    .nseries = nseries,
+	    .nseries = ea.nseries,
 	    .store = pmc_history_display(h),
 	    .new_since = o->new_since,
 	    .select = o->select,
@@ -160,9 +192,9 @@ int pmc_cli_hist_changes(int argc, char **argv, struct hopts *o)
 	}
 	code = o->new_since && pmc_changes_regressions(&c) ? PMC_EXIT_REGRESSION : PMC_EXIT_OK;
 out:
-	free(rows.v);
+	rows_free(&rows);
 	pmc_cli_hist_charts_clear(&charts);
-	pmc_history_points_free(ps, n);
+	pmc_history_entries_free(es, nes);
 	pmc_history_close(h);
 	return code;
 }

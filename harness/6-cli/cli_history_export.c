@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/atomic_file.h"
@@ -10,16 +11,23 @@
 #include "cli/cli_history.h"
 #include "formats/json_out.h"
 #include "history/history.h"
+#include "reporters/escape.h"
 #include "reporters/format.h"
 #include "session/session.h"
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s)
+/* A CSV field (RFC 4180): quoted when it holds a comma or a quote; control characters
+ * as spaces, as the reporters' CSV writes them (docs/export.md): the file is shown in
+ * CI logs too. */
+static void csv_field(FILE *f, const char *text)
 {
+	char *shown = text ? pmc_escape_text_dup(text) : NULL;
+	const char *s = shown;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!strpbrk(s, ",\"")) {
 		fputs(s, f);
+		free(shown);
 		return;
 	}
 	fputc('"', f);
@@ -29,6 +37,7 @@ static void csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+	free(shown);
 }
 
 static void export_csv(FILE *f, const struct pmc_history_point *ps, size_t n)

@@ -85,6 +85,7 @@ void pmc_cli_hist_charts_clear(struct charts *cs)
 		free(cs->v[i].cps);
 		free(cs->v[i].title);
 		free(cs->v[i].subtitle);
+		free(cs->v[i].unit);
 	}
 	for (size_t i = 0; i < cs->nskipped; i++)
 		free(cs->skipped[i]);
@@ -145,8 +146,9 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 	c->whens = calloc(s->nx + 1, sizeof(*c->whens));
 	c->title = malloc(TITLE_MAX);
 	c->subtitle = malloc(TITLE_MAX);
+	c->unit = strdup(first->unit ? first->unit : "");
 	cs->n++;
-	if (!c->pts || !c->labels || !c->whens || !c->title || !c->subtitle)
+	if (!c->pts || !c->labels || !c->whens || !c->title || !c->subtitle || !c->unit)
 		goto oom;
 	for (size_t i = 0; i < s->nx; i++) {
 		const struct pmc_history_point *p = &s->ps[s->at[i]];
@@ -170,14 +172,14 @@ int pmc_cli_hist_charts_add(struct charts *cs, struct series *s)
 	}
 	chart_title(first, c->title, TITLE_MAX);
 	chart_subtitle(&first->e, c->subtitle, TITLE_MAX);
-	c->e = &first->e;
+	c->e = first->e;
 	c->cps = s->cps;
 	s->cps = NULL;
 	c->t = (struct pmc_trend){
 	    .title = c->title,
 	    .subtitle = c->subtitle[0] ? c->subtitle : NULL,
 	    .id = first->e.fingerprint,
-	    .unit = first->unit,
+	    .unit = c->unit,
 	    .pts = c->pts,
 	    .n = s->nx,
 	    .cps = c->cps,
@@ -219,12 +221,12 @@ static void tell_apart(struct chart **g, size_t n)
 			bool differs = false;
 
 			for (size_t j = 1; j < n && !differs; j++)
-				differs = strcmp(fp_field(g[0]->e, k), fp_field(g[j]->e, k)) != 0;
+				differs = strcmp(fp_field(&g[0]->e, k), fp_field(&g[j]->e, k)) != 0;
 			if (!differs || (k == 4 && told))
 				continue;
 			len += (size_t)snprintf(g[i]->title + len, len < TITLE_MAX ? TITLE_MAX - len : 0,
 						"%s%s %s", told++ ? ", " : " - ", names[k],
-						fp_field(g[i]->e, k));
+						fp_field(&g[i]->e, k));
 			if (len >= TITLE_MAX)
 				break;
 		}

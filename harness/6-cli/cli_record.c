@@ -37,6 +37,10 @@ static void help(FILE *out)
 	    "                         unwound with each object's CFI, for code built without\n"
 	    "                         frame pointers (as perf record --call-graph dwarf)\n"
 	    "      --no-callchain     record the sampled function only, not its callers\n"
+	    "      --off-cpu          where the command waits instead of where it runs: each\n"
+	    "                         switch-out (sched:sched_switch) with its stack, weighed by\n"
+	    "                         the nanoseconds until the thread runs again (sleeps, I/O,\n"
+	    "                         locks, waiting for a CPU); needs root or CAP_PERFMON\n"
 	    "      --backend=perf|valgrind\n"
 	    "                         valgrind: an exact profile of instructions (callgrind)\n"
 	    "  -p, --pid=PID          attach to running process PID (all its threads, and what\n"
@@ -63,6 +67,7 @@ enum {
 	OPT_INPUT,
 	OPT_SHOW_OUTPUT,
 	OPT_DURATION,
+	OPT_OFF_CPU,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +75,7 @@ static const struct option long_opts[] = {
     {"freq", required_argument, NULL, 'F'},
     {"event", required_argument, NULL, 'e'},
     {"no-callchain", no_argument, NULL, OPT_NO_CALLCHAIN},
+    {"off-cpu", no_argument, NULL, OPT_OFF_CPU},
     {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"pid", required_argument, NULL, 'p'},
@@ -92,14 +98,23 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 		fprintf(stderr, "pmcbench: recorded an exact profile of %s (%zu stacks) into %s\n",
 			in->event, pmc_profile_stack_count(p), path);
 	} else {
-		if (!event_given && strncmp(in->event, "cycles", 6) != 0)
+		if (!strcmp(in->event, PMC_RECORD_OFF_CPU_EVENT))
+			/* Its self time is the kernel's schedule: the waiting function is
+			 * found by total. */
+			fprintf(stderr,
+				"pmcbench: recorded %llu waits off CPU (%.3f ms) into %s; by the "
+				"function that waited: pmcbench report --children %s\n",
+				(unsigned long long)pmc_profile_samples(p),
+				(double)pmc_profile_total(p) / 1e6, path, path);
+		else if (!event_given && strncmp(in->event, "cycles", 6) != 0)
 			fprintf(stderr,
 				"pmcbench: cycles cannot be sampled on this machine (no hardware "
 				"PMU); sampled %s instead\n",
 				in->event);
-		fprintf(stderr, "pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
-			(unsigned long long)in->samples, in->event, (unsigned long long)in->freq,
-			path);
+		if (strcmp(in->event, PMC_RECORD_OFF_CPU_EVENT) != 0)
+			fprintf(stderr, "pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
+				(unsigned long long)in->samples, in->event,
+				(unsigned long long)in->freq, path);
 		if (in->freq && in->freq < asked_freq)
 			pmc_cli_warn("sampled at %llu Hz, not the %llu Hz asked: the kernel allows "
 				     "no more (/proc/sys/kernel/perf_event_max_sample_rate)",
@@ -185,6 +200,9 @@ int pmc_cli_record(int argc, char **argv)
 		case OPT_NO_CALLCHAIN:
 			o.no_callchain = true;
 			break;
+		case OPT_OFF_CPU:
+			o.off_cpu = true;
+			break;
 		case OPT_CALL_GRAPH:
 			if (parse_call_graph(optarg, &o.dwarf_stack) < 0)
 				return PMC_EXIT_ERROR;
@@ -253,6 +271,11 @@ int pmc_cli_record(int argc, char **argv)
 	if (o.valgrind && (o.event || o.freq || o.no_callchain || call_graph)) {
 		pmc_cli_error("--backend valgrind profiles every instruction exactly: -e, -F, "
 			      "--call-graph and --no-callchain would do nothing; leave them out");
+		return PMC_EXIT_ERROR;
+	}
+	if (o.off_cpu && (o.valgrind || o.event || o.freq)) {
+		pmc_cli_error("--off-cpu samples every switch-out of the command's threads: -e, -F "
+			      "and --backend valgrind would sample something else; leave them out");
 		return PMC_EXIT_ERROR;
 	}
 	if (o.no_callchain && call_graph) {

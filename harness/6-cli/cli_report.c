@@ -23,6 +23,7 @@ static void help(FILE *out)
 		"Usage: pmcbench report [OPTIONS] PROFILE\n"
 		"       pmcbench report --diff [OPTIONS] OLD NEW\n"
 		"       pmcbench report --lines=FUNC PROFILE\n"
+		"       pmcbench report --tree=caller|callee [--function=FUNC] PROFILE\n"
 		"Show where a profile written by 'pmcbench record' (or 'run --profile') spent\n"
 		"its event: the functions by self and total share, like 'perf report'.\n"
 		"PROFILE may also be another tool's, told by its content: folded stacks\n"
@@ -41,11 +42,23 @@ static void help(FILE *out)
 		"                         'root;caller;leaf WEIGHT', for other flame graph tools)\n"
 		"      --svg=FILE         also write an interactive flame graph (search, zoom);\n"
 		"                         with --diff a differential one: red grew, blue shrank\n"
-		"      --diff             compare two profiles: the functions whose share of the\n"
-		"                         total changed most\n"
+		"      --diff             compare two profiles: the functions that changed most;\n"
+		"                         of one event, by the change of their self time (or\n"
+		"                         count), '~' within sampling error; else of their share\n"
 		"      --lines=FUNC       the samples of function FUNC by source line (and the\n"
 		"                         function inlined there), from the line table of its\n"
 		"                         object (built with -g) read when it was recorded\n"
+		"      --children         order the functions by total (with what they call), as\n"
+		"                         perf report --children; with --tree=callee, each\n"
+		"                         function's total split by its callers\n"
+		"      --tree=KIND        the call tree as text (perf report -g KIND): caller,\n"
+		"                         from the roots down, callers above what they call;\n"
+		"                         callee, reversed, each function by self weight (or\n"
+		"                         total, --children) with its callers below it\n"
+		"      --function=FUNC    with --tree, FUNC's tree only: what it calls (caller),\n"
+		"                         who calls it (callee: who calls memcmp?)\n"
+		"      --percent-limit=PCT  with --tree, leave out paths under PCT%% of the\n"
+		"                         total, counted in one line (default %g)\n"
 		"  -h, --help             display this help and exit\n"
 		"The flame graph's look (with --svg; search is case-sensitive unless its 'ic'\n"
 		"control is on):\n"
@@ -58,7 +71,8 @@ static void help(FILE *out)
 		"\n"
 		"Exit status: 0 success, 2 error (a file that is not a profile, with the line\n"
 		"that is not, a file that cannot be written).\n",
-		REPORT_DEFAULT_TOP, REPORT_DEFAULT_TOP_BY, PMC_FLAME_MIN_WIDTH);
+		REPORT_DEFAULT_TOP, REPORT_DEFAULT_TOP_BY, PMC_PROFILE_TREE_LIMIT,
+		PMC_FLAME_MIN_WIDTH);
 }
 
 enum {
@@ -72,6 +86,10 @@ enum {
 	OPT_MIN_WIDTH,
 	OPT_BY,
 	OPT_LINES,
+	OPT_TREE,
+	OPT_FUNCTION,
+	OPT_CHILDREN,
+	OPT_PERCENT_LIMIT,
 };
 
 /* The widest graph: far beyond any screen, and every frame's coordinates stay exact. */
@@ -88,6 +106,10 @@ static const struct option long_opts[] = {
     {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
     {"by", required_argument, NULL, OPT_BY},
     {"lines", required_argument, NULL, OPT_LINES},
+    {"tree", required_argument, NULL, OPT_TREE},
+    {"function", required_argument, NULL, OPT_FUNCTION},
+    {"children", no_argument, NULL, OPT_CHILDREN},
+    {"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
     {"help", no_argument, NULL, 'h'},
     {0},
 };
@@ -108,6 +130,36 @@ static int parse_pixels(const char *s, double *ret)
 	return 0;
 }
 
+/* --percent-limit: a share in percent, 0 to 100. */
+static int parse_percent(const char *s, double *ret)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0 && v <= 100)) {
+		pmc_cli_error("--percent-limit: '%s' is not a percentage from 0 to 100 (such as "
+			      "0.5)",
+			      s);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+/* A view of one profile that does not go with another option: one line. */
+static int refuse_with(const char *view, bool diff, bool folded, const char *svg, bool by,
+		       const char *lines)
+{
+	const char *other = diff ? "--diff" : folded ? "--folded" : svg ? "--svg" : by ? "--by"
+			    : lines			       ? "--lines"
+							       : NULL;
+
+	if (!other)
+		return 0;
+	pmc_cli_error("%s and %s are two views: give one of them", view, other);
+	return -EINVAL;
+}
+
 static struct pmc_profile *load(const char *path)
 {
 	struct pmc_profile *p = NULL;
@@ -124,8 +176,11 @@ int pmc_cli_report(int argc, char **argv)
 {
 	struct pmc_profile *old_p = NULL, *new_p = NULL;
 	struct pmc_flame_view view = {0};
-	const char *svg = NULL, *look = NULL, *lines = NULL;
+	const char *svg = NULL, *look = NULL, *lines = NULL, *function = NULL;
 	bool folded = false, diff = false, top_given = false, by_given = false;
+	bool tree_given = false, children = false;
+	struct pmc_profile_tree_view tree = {.percent_limit = -1};
+	double limit = -1;
 	enum pmc_profile_by by = PMC_PROFILE_BY_TID;
 	uint64_t width;
 	size_t top = REPORT_DEFAULT_TOP;
@@ -180,6 +235,26 @@ int pmc_cli_report(int argc, char **argv)
 		case OPT_LINES:
 			lines = optarg;
 			break;
+		case OPT_TREE:
+			if (pmc_profile_tree_kind_parse(optarg, &tree.kind) < 0) {
+				pmc_cli_error("--tree: '%s' is not a call tree; give caller (from "
+					      "the roots down) or callee (each function, then who "
+					      "calls it)",
+					      optarg);
+				return PMC_EXIT_ERROR;
+			}
+			tree_given = true;
+			break;
+		case OPT_FUNCTION:
+			function = optarg;
+			break;
+		case OPT_CHILDREN:
+			children = true;
+			break;
+		case OPT_PERCENT_LIMIT:
+			if (parse_percent(optarg, &limit) < 0)
+				return PMC_EXIT_ERROR;
+			break;
 		case 'h':
 			help(stdout);
 			return PMC_EXIT_OK;
@@ -217,6 +292,21 @@ int pmc_cli_report(int argc, char **argv)
 		pmc_cli_error("--lines and --by are two views of one profile: give one of them");
 		return PMC_EXIT_ERROR;
 	}
+	if ((function || limit >= 0) && !tree_given) {
+		pmc_cli_error("%s shapes the call tree: give --tree=caller or --tree=callee too",
+			      function ? "--function" : "--percent-limit");
+		return PMC_EXIT_ERROR;
+	}
+	if (tree_given && refuse_with("--tree", diff, folded, svg, by_given, lines) < 0)
+		return PMC_EXIT_ERROR;
+	if (children && refuse_with("--children", diff, folded, svg, by_given, lines) < 0)
+		return PMC_EXIT_ERROR;
+	if (tree_given && tree.kind == PMC_PROFILE_TREE_CALLER && (children || top_given)) {
+		pmc_cli_error("--tree=caller shows every path by its total from the roots down: "
+			      "%s applies to the function table and --tree=callee",
+			      children ? "--children" : "--top");
+		return PMC_EXIT_ERROR;
+	}
 	if (look && !svg) {
 		pmc_cli_error("%s draws the flame graph: give --svg FILE too", look);
 		return PMC_EXIT_ERROR;
@@ -238,14 +328,30 @@ int pmc_cli_report(int argc, char **argv)
 		goto out;
 	}
 
-	if (folded)
+	if (tree_given) {
+		/* Its guides are box-drawing characters: in ASCII where the locale is not UTF-8. */
+		if (pmc_cli_ascii_wrap(&stdout) < 0) {
+			pmc_cli_error("out of memory");
+			goto out;
+		}
+		tree.function = function;
+		tree.children = children;
+		tree.percent_limit = limit;
+		tree.top = top;
+		tree.width = pmc_session_stream_width(stdout);
+		r = pmc_profile_report_tree(stdout, new_p, &tree);
+		if (r == -ENOENT) {
+			pmc_cli_report_unknown_function(argv[optind], new_p, "--function", function);
+			goto out;
+		}
+	} else if (folded)
 		r = pmc_profile_report_folded(stdout, new_p);
 	else if (diff)
 		r = pmc_profile_report_diff(stdout, old_p, new_p, top);
 	else if (by_given)
 		r = pmc_profile_report_tasks(stdout, new_p, by, top);
 	else
-		r = pmc_profile_report_text(stdout, new_p, top);
+		r = pmc_profile_report_text_by(stdout, new_p, top, children);
 	if (r == 0)
 		r = pmc_session_stream_flush(stdout);
 	if (r < 0) {

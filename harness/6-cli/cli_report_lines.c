@@ -9,8 +9,8 @@
 #include "profile/profile.h"
 #include "reporters/profile_lines.h"
 
-/* "; did you mean ...?" among p's functions, or where to find their names. */
-static void unknown_function(const char *path, const struct pmc_profile *p, const char *fn)
+void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile *p,
+				     const char *option, const char *fn)
 {
 	struct pmc_profile_fn *fns = NULL;
 	struct pmc_suggest s;
@@ -21,7 +21,7 @@ static void unknown_function(const char *path, const struct pmc_profile *p, cons
 	if (pmc_profile_functions(p, &fns, &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			pmc_suggest_offer(&s, fns[i].name, fns[i].name);
-	snprintf(msg, sizeof(msg), "report --lines: no function '%s' in %s", fn, path);
+	snprintf(msg, sizeof(msg), "report %s: no function '%s' in %s", option, fn, path);
 	pmc_suggest_append(&s, msg, sizeof(msg), "'pmcbench report PROFILE' lists its functions");
 	pmc_cli_error("%s", msg);
 	pmc_profile_functions_free(fns, n);
@@ -43,7 +43,7 @@ int pmc_cli_report_lines(const char *path, const struct pmc_profile *p, const ch
 			      path);
 		break;
 	case -ENOENT:
-		unknown_function(path, p, fn);
+		pmc_cli_report_unknown_function(path, p, "--lines", fn);
 		break;
 	case -ENOEXEC:
 		pmc_cli_error("report --lines: %s: no line table covers the addresses of '%s' "

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "commit.h"
 #include "config.h"
@@ -130,6 +131,13 @@ int main(int argc, char **argv)
 	/* Only the character set, only here: numbers keep the C locale's format, and a
 	 * program linking libpmcbench keeps its own locale. */
 	setlocale(LC_CTYPE, "");
+	/* Every string a command prints passes here (cli_controls.c). */
+	if (pmc_cli_controls_wrap(&stdout, false) < 0 ||
+	    pmc_cli_controls_wrap(&stderr, isatty(STDERR_FILENO)) < 0) {
+		pmc_cli_controls_finish();
+		fprintf(stderr, "pmcbench: error: out of memory\n");
+		return PMC_EXIT_ERROR;
+	}
 	if (pmc_cli_locale_ascii()) {
 		pmc_cli_set_ascii(true);
 		if (pmc_cli_ascii_wrap(&stderr) < 0) {
@@ -140,7 +148,8 @@ int main(int argc, char **argv)
 	if (strcmp(cmd->name, "run") == 0 || strcmp(cmd->name, "record") == 0)
 		raise_nofile();
 	code = cmd->fn(argc - 1, argv + 1);
-	if (pmc_cli_ascii_finish() < 0 && code != PMC_EXIT_ERROR) {
+	if ((pmc_cli_ascii_finish() < 0 || pmc_cli_controls_finish() < 0) &&
+	    code != PMC_EXIT_ERROR) {
 		fprintf(stderr, "pmcbench: error: cannot write to standard output\n");
 		code = PMC_EXIT_ERROR;
 	}

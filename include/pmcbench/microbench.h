@@ -131,6 +131,16 @@ enum pmc_counter_flags {
 	/* A multithreaded benchmark's threads each set their own value, and the metric is
 	 * their sum; with this flag their mean (kAvgThreads). */
 	PMC_COUNTER_AVG_THREADS = 1 << 5,
+	/* The inverse, 1/value, taken after the others (kInvert): with PMC_COUNTER_RATE the
+	 * time per count, metric "time/<name>" in ns (seconds per item, shown as a time);
+	 * with PMC_COUNTER_PER_OP operations per count, "op/<name>"; alone "1/<name>". Its
+	 * default direction is the opposite of the value's. A value of 0 has no inverse: that
+	 * sample is missing. */
+	PMC_COUNTER_INVERT = 1 << 6,
+	/* Shown in 1024-based steps, Ki, Mi, Gi (OneK::kIs1024): unit "count:1024", or
+	 * "count:1024/s" for a rate; the result keeps the value itself. Not for an inverted
+	 * rate, which is a time. */
+	PMC_COUNTER_1024 = 1 << 7,
 };
 
 /* At most this many named counters per benchmark. */
@@ -143,6 +153,20 @@ enum pmc_counter_flags {
  * (docs/microbench.md, "User counters"). name: 1 to 63 characters, no '/'; a bad name,
  * or more than PMC_COUNTERS_MAX names, fails the benchmark with an error naming it. */
 PMC_API void pmc_set_counter(struct pmc_state *s, const char *name, double value, unsigned flags);
+
+/* An allocation counter of the benchmark's process (Google Benchmark's MemoryManager):
+ * sets *ret_allocs and *ret_bytes to the calling thread's running totals of allocation
+ * calls and of the bytes they asked for, since any point it likes. The harness calls it
+ * on each benchmark thread at the edges of its timed region (and around pauses), and
+ * reports the differences per operation as allocs/op and alloc-bytes/op
+ * (docs/microbench.md, "Allocations"); one that counts no bytes leaves *ret_bytes alone,
+ * and alloc-bytes/op is then not measured. It must not allocate. */
+typedef void (*pmc_alloc_read_fn)(uint64_t *ret_allocs, uint64_t *ret_bytes);
+
+/* Registers the process's allocation counter (NULL: none, the default), before
+ * pmc_main; the last one registered is used. Linking pmcbench-alloc registers its own, which counts malloc,
+ * calloc, realloc, posix_memalign, aligned_alloc and memalign. */
+PMC_API void pmc_register_memory_manager(pmc_alloc_read_fn read);
 
 /* A pointer for setup, the function and teardown to share (the state lives for one
  * batch, from setup to teardown): setup allocates, the function reads it, teardown

@@ -190,7 +190,7 @@ test_bad_input_is_one_line_and_writes_nothing() {
 	cp h.db h.orig
 	hres b.json 2 'x::wall-time=3e6,0.01' || return 1
 	expect_exit 2 "$PMCBENCH" history add --db h.db b.json || return 1
-	expect_one_line "$TMP/err" "^pmcbench: h.db: history schema 7 is newer than this pmcbench's \(2\); use the pmcbench that wrote it, or a newer one$" || return 1
+	expect_one_line "$TMP/err" "^pmcbench: h.db: history schema 7 is newer than this pmcbench's \(3\); use the pmcbench that wrote it, or a newer one$" || return 1
 	cmp -s h.db h.orig || fail "the newer store was written" || return 1
 	# No server there; its password is never shown.
 	expect_exit 2 "$PMCBENCH" history list --db 'postgresql://ci:s3cret@127.0.0.1:1/perf' || return 1

@@ -6,7 +6,8 @@
 # here rather than hanging CI); a store made by pmcbench is read as before.
 
 # hostile_stores: h.db made by `history add` of a.json, and its copies view.db, trigger.db,
-# huge.db, nan.db, count.db and runs.db, each changed behind pmcbench's back.
+# huge.db, nan.db, count.db, inline-inf.db, inline-text.db, inline-count.db and runs.db,
+# each changed behind pmcbench's back.
 hostile_stores() {
 	mkresult a.json 'x::wall-time=1e6,0.01' 'x::task-clock=2e6,0.01' || return 1
 	expect_exit 0 "$PMCBENCH" history add --db h.db --commit aaa111 a.json || return 1
@@ -22,9 +23,14 @@ change("view.db", """ALTER TABLE pmc_point RENAME TO kept;
 CREATE VIEW pmc_point AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r)
 SELECT k.* FROM r, kept k;""")
 change("trigger.db", "CREATE TRIGGER wipe AFTER INSERT ON pmc_entry BEGIN DELETE FROM pmc_point; END;")
-change("huge.db", "UPDATE pmc_point SET samples = '1 1e400 3', n = 3 WHERE metric = 'wall-time';")
-change("nan.db", "UPDATE pmc_point SET samples = 'nan 2 inf', n = 3 WHERE metric = 'wall-time';")
-change("count.db", "UPDATE pmc_point SET n = 3 WHERE metric = 'wall-time';")
+wall = "name = (SELECT num FROM pmc_name WHERE metric = 'wall-time')"
+change("huge.db", "UPDATE pmc_point SET samples = '1 1e400 3', n = 3 WHERE %s;" % wall)
+change("nan.db", "UPDATE pmc_point SET samples = 'nan 2 inf', n = 3 WHERE %s;" % wall)
+change("count.db", "UPDATE pmc_point SET n = 3 WHERE %s;" % wall)
+# A one-sample point keeps its sample as its median (schema 3): infinite, text, or two.
+change("inline-inf.db", "UPDATE pmc_point SET samples = NULL, n = 1, median = 1e999 WHERE %s;" % wall)
+change("inline-text.db", "UPDATE pmc_point SET samples = NULL, n = 1, median = 'abc' WHERE %s;" % wall)
+change("inline-count.db", "UPDATE pmc_point SET samples = NULL, n = 2 WHERE %s;" % wall)
 change("runs.db", "UPDATE pmc_bench SET runs = 1000000000000000;")
 PY
 }
@@ -60,9 +66,9 @@ test_a_view_or_a_trigger_is_refused_at_once() {
 test_a_damaged_point_is_named() {
 	hostile_stores && later_result || return 1
 	local f cmd why
-	for f in huge nan count; do
+	for f in huge nan count inline-inf inline-text inline-count; do
 		why="its samples are not all finite numbers"
-		[ $f = count ] && why="its count n is not the number of its samples"
+		case $f in *count) why="its count n is not the number of its samples" ;; esac
 		for cmd in "show x wall-time" "changes" "export" "gate later.json"; do
 			# shellcheck disable=SC2086
 			expect_exit 2 timeout 20 "$PMCBENCH" history $cmd --db $f.db || return 1

@@ -252,14 +252,22 @@ test_run_history_that_cannot_be_written_fails_first() {
 	[ ! -e r.json ] || fail "r.json was written" || return 1
 }
 
-# Strings from a store or a repository reach the terminal escaped: history add and list
-# with an OSC title, a screen clear and a carriage return in the commit and the branch,
-# bisect's subject of the first bad commit. No ESC, BEL or CR byte gets out.
+# Strings from a store or a repository reach the terminal escaped: a commit, a branch or
+# a tag with an OSC title, a screen clear or a carriage return is refused by history add
+# (the one line names the option or the variable it came from, escaped), bisect's
+# subject of the first bad commit is escaped. No ESC, BEL or CR byte gets out.
 test_history_and_bisect_print_no_raw_escapes() {
 	local esc=$'\e]0;pwned\a' clr=$'\e[2J' cr=$'\rPASS'
 	mkresult a.json 'x::task-clock=1e6,0.01' || return 1
-	expect_exit 0 "$PMCBENCH" history add --db h.db --commit "c0ffee$esc" --branch "main$clr$cr" a.json || return 1
-	expect_no_grep $'[\e\a\r]' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" history add --db h.db --commit "c0ffee$esc" a.json || return 1
+	expect_grep "^pmcbench: --commit 'c0ffee\\\\x1b\\]0;pwned\\\\x07': a commit holds no control characters; give the commit's SHA" "$TMP/err" || return 1
+	expect_exit 2 env GITHUB_SHA=c0ffee GITHUB_HEAD_REF="main$clr$cr" "$PMCBENCH" history add --db h.db a.json || return 1
+	expect_grep "^pmcbench: GITHUB_HEAD_REF 'main.*': a branch holds no control characters" "$TMP/err" || return 1
+	expect_exit 2 "$PMCBENCH" history add --db h.db --commit c0ffee --tag "k=v$cr" a.json || return 1
+	expect_grep "^pmcbench: --tag 'k=v\\\\rPASS': a tag holds no control characters" "$TMP/err" || return 1
+	[ ! -e h.db ] || fail "a refused add wrote the history" || return 1
+	expect_no_grep $'[\e\a\r]' "$TMP/err" || return 1
+	expect_exit 0 "$PMCBENCH" history add --db h.db --commit c0ffee --branch main a.json || return 1
 	expect_grep 'added as' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" history list --db h.db || return 1
 	expect_no_grep $'[\e\a\r]' "$TMP/out" || return 1

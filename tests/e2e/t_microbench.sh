@@ -401,7 +401,48 @@ test_mb_google_benchmark_flags() {
 	expect_one_line "$TMP/err" "--benchmark_out_format: unknown format 'xml'; use json, csv or console" || return 1
 	[ ! -e d.x ] || fail "a refused run wrote d.x" || return 1
 	expect_exit 2 "$PMC_MB_FORMS" --benchmark_out_format=csv || return 1
-	expect_one_line "$TMP/err" "--benchmark_out_format names the format of --benchmark_out FILE"
+	expect_one_line "$TMP/err" "--benchmark_out_format names the format of --benchmark_out FILE" || return 1
+	# --benchmark_counters_tabular: the report has a column per counter already; =false,
+	# which would ask for GB's counters after each line, is refused.
+	expect_exit 0 "$PMC_MB_FORMS" -q --benchmark_filter='^nop1_while$' --benchmark_min_time=10x \
+		--benchmark_repetitions=1 --benchmark_counters_tabular=true || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --benchmark_counters_tabular=false || return 1
+	expect_one_line "$TMP/err" "the report always shows a column per counter"
+}
+
+# --reference N or NAME (nanobench's relative column): every benchmark compared with that
+# one by `run --reference`'s report, round by round over the processes; a reference that
+# is not there, and one beside --baseline or two builds, is one line and exit 2.
+test_mb_reference_compares_the_benchmarks_with_one() {
+	need_programs
+	local f='^(nop1|lcg)_(while|local)$' second
+	expect_exit 0 "$PMC_MB_FORMS" --filter "$f" --reference lcg_while -r 2 --processes 2 \
+		--min-time 100x -q -o a.json || return 1
+	expect_grep "^Comparison against the reference 'lcg_while':" "$TMP/out" || return 1
+	expect_grep '^benchmark +lcg_while +benchmark +change' "$TMP/out" || return 1
+	for b in nop1_while nop1_local lcg_local; do
+		expect_grep "^$b +[0-9.]+[mun]?s" "$TMP/out" || return 1
+	done
+	expect_no_grep '^lcg_while +[0-9.]+[mun]?s ± ' "$TMP/out" || return 1
+	# The processes are the rounds, as two builds' are.
+	[ "$(json_get a.json '[r["round"] for r in d["benchmarks"][0]["runs"]]')" = "[1, 2]" ] ||
+		fail "--reference: the runs are not in rounds" || return 1
+	# The Nth of --list: 2 is nop1_local's (the list's order, after --filter).
+	second=$("$PMC_MB_FORMS" --filter "$f" --list | sed -n 2p)
+	[ -n "$second" ] || fail "--list gave no second benchmark" || return 1
+	expect_exit 0 "$PMC_MB_FORMS" --filter "$f" --reference 2 -r 1 --processes 1 --min-time 10x -q || return 1
+	expect_grep "^Comparison against the reference '$second':" "$TMP/out" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --filter "$f" --reference 5 || return 1
+	expect_one_line "$TMP/err" "--reference 5: there are 4 benchmarks [(]after --filter[)]; see '.*--list'" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --reference nope || return 1
+	expect_one_line "$TMP/err" "--reference 'nope' names no benchmark" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --reference 1 --baseline a.json || return 1
+	expect_one_line "$TMP/err" "--reference compares this run's benchmarks with one of them; --baseline" || return 1
+	expect_exit 2 "$PMC_MB_FORMS" --reference 1 --against "$PMC_MB_FORMS" || return 1
+	expect_one_line "$TMP/err" "two builds are compared with each other" || return 1
+	# Without --reference, --gate still needs two builds to judge.
+	expect_exit 2 "$PMC_MB_FORMS" --gate || return 1
+	expect_one_line "$TMP/err" "or the benchmarks with --reference"
 }
 
 # docs/microbench.md, "The report": one line per benchmark, as Google Benchmark's console

@@ -160,6 +160,62 @@ test_report_diff_names_the_grown_function() {
 	expect_grep '<svg' diff.svg
 }
 
+# Two time profiles of one event are amounts (issue 34): prof_cold did 3x the work and
+# prof_hot the same, so prof_cold's time grew and leads, beyond sampling error, and
+# prof_hot's stayed (its share fell from 50% to 25%, which led the list before): marked
+# "~" and white in the flame graph. ~200 samples of prof_hot a side give an interval of
+# about +-25% of its time: what a loaded machine does to the CPU time of the same work
+# stays inside it.
+test_report_diff_of_time_names_the_grown_function() {
+	expect_exit 0 "$PMCBENCH" record -o old.json -- "$PMC_PROF_WORK" 40000 40000 || return 1
+	expect_exit 0 "$PMCBENCH" record -o new.json -- "$PMC_PROF_WORK" 40000 120000 || return 1
+	expect_exit 0 "$PMCBENCH" report --diff --svg diff.svg old.json new.json || return 1
+	expect_grep '^Profile diff: cpu-clock \(ns\), sampled: functions by the change of their self time' "$TMP/out" || return 1
+	first=$(grep -E 'prof_hot|prof_cold' "$TMP/out" | head -1)
+	case $first in *prof_cold) ;; *) fail "first function: $first"; return 1 ;; esac
+	expect_grep '^ +[0-9.]+m?s +[0-9.]+m?s +\+[0-9.]+m?s +\[\+[0-9.]+m?s, \+[0-9.]+m?s\] +prof_cold$' "$TMP/out" || return 1
+	expect_grep '\] +~  prof_hot$' "$TMP/out" || return 1
+	expect_grep '<title>prof_hot \([^<]*within sampling error\)</title><rect [^>]*fill="rgb\(255,255,255\)"' diff.svg || return 1
+	expect_grep '<title>prof_cold \([^<]*\]\)</title><rect [^>]*fill="rgb\(255,[0-9]+,[0-9]+\)"' diff.svg || return 1
+	expect_no_grep '<title>prof_cold \([^<]*within' diff.svg
+}
+
+# Call trees as text (perf report -g caller / callee): the caller tree goes from
+# (below main) through main to the two functions, the callee tree of prof_hot (who calls
+# it?) up through main, --children orders the table by total; and the errors.
+test_report_tree() {
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_WORK" 60000 20000 || return 1
+	COLUMNS=80 expect_exit 0 "$PMCBENCH" report --tree=caller p.json || return 1
+	expect_grep '^ total%   self%       total  function$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% +0\.00% +[0-9.]+m?s  \(below main\)$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% +[0-9.]+% +[0-9.]+m?s  (│  )?├─ prof_hot$' "$TMP/out" || return 1
+	expect_grep '^ +[0-9.]+% +[0-9.]+% +[0-9.]+m?s  (│  )?[├└]─ prof_cold$' "$TMP/out" || return 1
+	python3 -c 'import sys; bad = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if len(l) > 80]; print("\n".join(bad)); sys.exit(1 if bad else 0)' "$TMP/out" >&2 ||
+		fail "a line wider than COLUMNS" || return 1
+	expect_exit 0 "$PMCBENCH" report --tree=callee --function=prof_hot p.json || return 1
+	expect_grep '^Callers of prof_hot: by self weight' "$TMP/out" || return 1
+	grep -A2 ' prof_hot$' "$TMP/out" | tr -s ' ' | cut -d' ' -f4- >"$TMP/chain"
+	[ "$(cat "$TMP/chain")" = "prof_hot
+main
+(below main)" ] || { cat "$TMP/out" >&2; fail "prof_hot's callers: $(cat "$TMP/chain")"; return 1; }
+	LC_ALL=C expect_exit 0 "$PMCBENCH" report --tree=caller p.json || return 1
+	expect_grep '^ +[0-9.]+% +[0-9.]+% +[0-9.]+m?s  (\|  )?\|- prof_hot$' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --children --top 2 p.json || return 1
+	expect_grep '^ +0\.00% +[0-9.]+% +0ns  \(below main\) ' "$TMP/out" || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=callee --function=prof_ht p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: report --function: no function 'prof_ht' in p.json; did you mean 'prof_hot'\?$" || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=up p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --tree: 'up' is not a call tree; give caller" || return 1
+	expect_exit 2 "$PMCBENCH" report --function=main p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --function shapes the call tree: give --tree=caller or --tree=callee too$' || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=caller --children p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --tree=caller shows every path' || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=callee --percent-limit=x p.json || return 1
+	expect_one_line "$TMP/err" "^pmcbench: --percent-limit: 'x' is not a percentage from 0 to 100" || return 1
+	expect_exit 2 "$PMCBENCH" report --tree=callee --folded p.json || return 1
+	expect_one_line "$TMP/err" '^pmcbench: --tree and --folded are two views: give one of them$'
+}
+
 # Exact profiles: every instruction callgrind counted is in one stack, so the stacks add up
 # to the instructions the valgrind backend measures for the same command.
 test_valgrind_profile_adds_up_to_the_count() {
@@ -391,8 +447,10 @@ json.dump(d, open("empty.json", "w"))
 PY
 	expect_exit 0 "$PMCBENCH" report empty.json || return 1
 	expect_grep '^No samples: nothing to show\.$' "$TMP/out" || return 1
+	# One event on both sides: amounts, each function's grown from nothing, beyond
+	# sampling error.
 	expect_exit 0 "$PMCBENCH" report --diff empty.json p.json || return 1
-	expect_grep '^ +- +[0-9.]+% +\+[0-9.]+  ' "$TMP/out" || return 1
+	expect_grep '^ +- +[0-9.]+m?s +\+[0-9.]+m?s  \[\+[0-9.]+m?s, \+[0-9.]+m?s\] +prof_hot$' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" report --diff p.json empty.json || return 1
 	expect_exit 0 "$PMCBENCH" report --svg e.svg empty.json || return 1
 	expect_grep 'No samples: nothing to draw' e.svg || return 1

@@ -234,4 +234,22 @@ static void c_style(struct pmc_state *s)
 }
 PMC_BENCHMARK(c_style);
 
+// Google Benchmark's user counters: state.counters["name"] = Counter(value, flags, OneK).
+static void gb_counters(pmc::State &state)
+{
+	std::uint64_t x = 1;
+
+	for (auto _ : state) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		pmc::DoNotOptimize(x);
+	}
+	double n = static_cast<double>(state.iterations());
+	state.counters["steps"] = pmc::Counter(n, pmc::Counter::kIsRate);
+	state.counters["steps"] = pmc::Counter(n, pmc::Counter::kIsRate | pmc::Counter::kInvert);
+	state.counters["mem"] = pmc::Counter(3 << 20, pmc::Counter::kDefaults, pmc::Counter::kIs1024);
+	state.counters["seen"] = 4 * n;
+	state.SetCounter("per", pmc::Counter(2 * n, pmc::Counter::kAvgIterations | pmc::Counter::kInvert));
+}
+PMC_BENCHMARK(gb_counters);
+
 PMC_BENCHMARK_MAIN();

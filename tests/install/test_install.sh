@@ -105,9 +105,16 @@ run_example() { # NAME BINARY [LD_LIBRARY_PATH] [ARGS...]
 for src in "$@"; do
 	name=$(basename "$src" .c)
 	cp "$srcdir/bench/examples/$src" "$tmp/$src" || fail "bench/examples/$src is missing"
+	# An example that says it links pmcbench-alloc (docs/microbench.md, "Allocations")
+	# links it, through its own pkg-config file; statically, its archive first.
+	ex_libs=$libs ex_static_libs=$static_libs
+	if grep -q 'pkg-config --cflags --libs pmcbench-alloc' "$tmp/$src"; then
+		ex_libs=$(pkg-config --libs pmcbench-alloc) || fail "pkg-config --libs pmcbench-alloc failed"
+		ex_static_libs="-l:libpmcbench-alloc.a $static_libs"
+	fi
 	# shellcheck disable=SC2086 # the flags are lists of words
 	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name" \
-		"$tmp/$src" $libs || fail "$src does not build against the installed pmcbench"
+		"$tmp/$src" $ex_libs || fail "$src does not build against the installed pmcbench"
 	set --
 	if grep -q 'pmc_main(' "$tmp/$src"; then
 		set -- -r 8 --min-time 0.002 -q -o out.json
@@ -116,7 +123,7 @@ for src in "$@"; do
 
 	# shellcheck disable=SC2086
 	$CC -std=c11 -Wall -Wextra -Wpedantic $werror $EXTRA_CFLAGS $cflags -o "$tmp/$name-static" \
-		"$tmp/$src" $static_libs || fail "$src does not link statically against libpmcbench.a"
+		"$tmp/$src" $ex_static_libs || fail "$src does not link statically against libpmcbench.a"
 	if readelf -d "$tmp/$name-static" | grep -q 'NEEDED.*libpmcbench'; then
 		fail "$name-static still needs libpmcbench.so"
 	fi
@@ -250,6 +257,17 @@ for cxx in $cxxs; do
 		sed 's/.*"samples":\[\([0-9.e+]*\).*/\1/')
 	awk -v v="$pcpu" 'BEGIN { exit !(v + 0 >= 1000000) }' ||
 		fail "bench.cpp ($cxx): worker's cpu-time/op is '$pcpu', not the 1 ms its thread spent"
+	# pmc::Counter with Google Benchmark's flags: kIsRate | kInvert is a time per step (ns),
+	# kIs1024 a count in 1024-based steps kept as the value it is, kAvgIterations | kInvert
+	# operations per count (0.5), a plain value a total.
+	grep -A30 '"name":"gb_counters",' "$tmp/cxx.json" | grep -q '^"time/steps":{"unit":"ns","better":"lower",' ||
+		fail "bench.cpp ($cxx): gb_counters' inverted rate is not time/steps in ns"
+	grep -A30 '"name":"gb_counters",' "$tmp/cxx.json" | grep -q '^"mem":{"unit":"count:1024",.*"samples":\[3145728\]' ||
+		fail "bench.cpp ($cxx): gb_counters' kIs1024 counter is not mem, 3145728, in count:1024"
+	grep -A30 '"name":"gb_counters",' "$tmp/cxx.json" | grep -q '^"op/per":{"unit":"count","better":"higher",.*"samples":\[0.5\]' ||
+		fail "bench.cpp ($cxx): gb_counters' kAvgIterations | kInvert is not op/per, 0.5"
+	grep -q '^gb_counters .* 3Mi ' "$tmp/bench-cxx.out" ||
+		{ cat "$tmp/bench-cxx.out" >&2; fail "bench.cpp ($cxx): gb_counters' mem is not shown as 3Mi"; }
 	# ->Repetitions(3) over -r 1: three runs, in one process with --no-fork, else in three.
 	one='{"exit_code":0,"process":1,"iterations":10}'
 	grep -q "\"name\":\"thrice\",.*\"runs\":\[$one,$one,$one\]" "$tmp/cxx.json" ||

@@ -1,0 +1,75 @@
+# Off-CPU time (docs/profile.md, "Off-CPU time"), as perf record -e sched:sched_switch -g:
+# where a command waits, each switch-out's stack weighing the nanoseconds until its thread
+# runs again. $PMC_PROF_WAIT is tests/targets/prof_wait.c: 4 x 50 ms asleep in waits_here,
+# 10 ms in waits_less. Against the real kernel; skipped where the tracepoint cannot be had.
+
+need_sched_switch() {
+	[ -n "${PMC_PROF_WAIT:-}" ] || skip "PMC_PROF_WAIT (tests/targets/prof_wait.c) is not set"
+	[ "$(id -u)" = 0 ] || skip "not root: sched:sched_switch needs root (or CAP_PERFMON and tracefs access)"
+	[ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		skip "no tracefs: this kernel cannot mount it at /sys/kernel/tracing"
+	[ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
+		[ -d /sys/kernel/debug/tracing/events/sched/sched_switch ] ||
+		skip "no sched:sched_switch tracepoint in this kernel"
+}
+
+# The sleeps are known: 210 ms, 4/5 of it in waits_here. A sleep lasts at least what it
+# asked (nanosleep(2)), so the time off CPU is at least their sum; the margin above is for
+# the wake-ups' latency and the waits of the start-up and exit (page faults on a loaded
+# machine), which 3x bounds. The share of waits_here (200 of 210 ms, 95.2%, less what the
+# start waits) is asked between 60% and 99%: above 99% waits_here would hold 99 times
+# waits_less's 10 ms or more, beyond the 3x bound.
+test_offcpu_names_where_the_command_sleeps() {
+	need_sched_switch
+	expect_exit 0 "$PMCBENCH" record --off-cpu -o off.json -- "$PMC_PROF_WAIT" || return 1
+	expect_grep 'recorded [0-9]+ waits off CPU \([0-9.]+ ms\) into off.json' "$TMP/err" || return 1
+	[ "$(json_get off.json 'd["event"]')" = off-cpu ] || { fail "the event is not off-cpu"; return 1; }
+	[ "$(json_get off.json 'd["unit"]')" = ns ] || { fail "the unit is not ns"; return 1; }
+	python3 - off.json >&2 <<'PY' || fail "off-CPU time does not match the sleeps" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+def names(s):
+    return {d["frames"][f].get("symbol") for f in s["frames"]}
+here = sum(s["weight"] for s in d["stacks"] if "waits_here" in names(s))
+less = sum(s["weight"] for s in d["stacks"] if "waits_less" in names(s))
+total = d["total"]
+sleeps = 210e6
+print("off CPU %.1f ms: waits_here %.1f ms (%.1f%%), waits_less %.1f ms" %
+      (total / 1e6, here / 1e6, 100 * here / total, less / 1e6))
+# A wait starts a few microseconds after its sleep's timer is set: 1% for those.
+ok = 0.99 * sleeps <= total < 3 * sleeps and 0.60 <= here / total <= 0.99
+ok = ok and here >= 0.99 * 200e6 and less >= 0.99 * 10e6
+sys.exit(0 if ok else 1)
+PY
+	# The report ranks by the time off CPU: by total, waits_here above waits_less.
+	expect_exit 0 "$PMCBENCH" report --children off.json || return 1
+	first=$(grep -E 'waits_here|waits_less' "$TMP/out" | head -1)
+	case $first in *waits_here*) ;; *) fail "first of the two: $first"; return 1 ;; esac
+	expect_exit 0 "$PMCBENCH" report --folded off.json || return 1
+	expect_grep '(^|;)main;waits_here;' "$TMP/out" || return 1
+	expect_exit 0 "$PMCBENCH" report --svg off.svg off.json || return 1
+	grep -q 'waits_here' off.svg || { fail "the flame graph does not draw waits_here"; return 1; }
+}
+
+# Options that would sample something else are refused before anything runs.
+test_offcpu_option_errors() {
+	expect_exit 2 "$PMCBENCH" record --off-cpu -e cpu-clock -o off.json -- true || return 1
+	expect_one_line "$TMP/err" "--off-cpu samples every switch-out" || return 1
+	expect_exit 2 "$PMCBENCH" record --off-cpu --backend valgrind -o off.json -- true || return 1
+	expect_one_line "$TMP/err" "leave them out" || return 1
+}
+
+# Where tracefs is not readable (an unprivileged user; it is root's, mode 700), one line
+# says what is missing and the fix, and the status is 2.
+test_offcpu_denied_is_one_line() {
+	[ "$(id -u)" = 0 ] || skip "not root: cannot run as another, unprivileged user"
+	command -v setpriv >/dev/null || skip "no setpriv to run as an unprivileged user"
+	chmod 755 "$TMP" && mkdir "$TMP/u" && chown nobody "$TMP/u" && cd "$TMP/u" || return 1
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups test -x "$PMCBENCH" ||
+		skip "nobody cannot run $PMCBENCH (a build directory others cannot read)"
+	expect_exit 2 setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$PMCBENCH" record --off-cpu -o off.json -- true || return 1
+	expect_one_line "$TMP/err" "record: off-CPU time samples sched:sched_switch: .*(root|CAP_PERFMON)" || return 1
+	[ ! -e off.json ] || fail "a profile was written"
+}

@@ -1,0 +1,149 @@
+/* Allocations per operation (harness/3-microbench/alloc.c, docs/microbench.md,
+ * "Allocations") with a memory manager of the test's own, registered as a user with their
+ * own allocator would (pmc_register_memory_manager): its counts in the timed region only
+ * (not setup's, not a pause's), per operation, on every thread, through a forked child's
+ * pipe, with the note naming the source; bytes not measured when it counts none; nothing
+ * without one. The uprobe and pmcbench-alloc paths are tests/e2e/t_allocs.sh's. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/test_main.h"
+
+#include "core/metrics.h"
+#include "core/result.h"
+#include "microbench/microbench.h"
+
+/* The manager's totals, per thread as pmcbench-alloc keeps them. */
+static __thread uint64_t fake_allocs, fake_bytes;
+
+static void read_counts(uint64_t *ret_allocs, uint64_t *ret_bytes)
+{
+	*ret_allocs = fake_allocs;
+	*ret_bytes = fake_bytes;
+}
+
+static void read_calls_only(uint64_t *ret_allocs, uint64_t *ret_bytes)
+{
+	(void)ret_bytes;
+	*ret_allocs = fake_allocs;
+}
+
+/* Each operation "allocates" 2 blocks of 12 bytes; setup 100 blocks and every pause
+ * 1000, which no operation may be charged with. */
+static void setup(struct pmc_state *s)
+{
+	(void)s;
+	fake_allocs += 100;
+	fake_bytes += 100 * 64;
+}
+
+static void body(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		pmc_pause(s);
+		fake_allocs += 1000;
+		fake_bytes += 1000 * 8;
+		pmc_resume(s);
+		fake_allocs += 2;
+		fake_bytes += 24;
+	}
+}
+
+static const struct pmc_metric *measured(const struct pmc_mb_bench *b, bool forked,
+					 struct pmc_result **res)
+{
+	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .no_overhead = true);
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	if (forked)
+		assert_int_equal(pmc_mb_measure_forked(b, &o, &s, err, sizeof(err)), 0);
+	else
+		assert_int_equal(pmc_mb_measure(b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_result_new("perf", res), 0);
+	assert_int_equal(pmc_mb_record(b, &s, NULL, *res, err, sizeof(err)), 0);
+	pmc_mb_samples_free(&s);
+	return pmc_benchmark_find_metric(&(*res)->benchmarks[0], "allocs/op");
+}
+
+static void assert_all(const struct pmc_metric *m, double want)
+{
+	assert_non_null(m);
+	assert_int_equal(m->n, 3);
+	for (size_t i = 0; i < m->n; i++)
+		assert_true(m->values[i] == want);
+}
+
+static void counts_of_the_timed_region_per_operation(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"a"};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+
+	(void)state;
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "a", .fn = body, .setup = setup};
+	pmc_register_memory_manager(read_counts);
+	for (int forked = 0; forked < 2; forked++) {
+		/* In this process, and in a child whose counters come through the pipe. */
+		m = measured(&b, forked, &res);
+		assert_all(m, 2);
+		assert_string_equal(m->unit, "count");
+		assert_int_equal(m->better, PMC_LOWER_IS_BETTER);
+		assert_string_equal(m->note, PMC_MB_ALLOC_NOTE);
+		m = pmc_benchmark_find_metric(&res->benchmarks[0], "alloc-bytes/op");
+		assert_all(m, 24);
+		assert_string_equal(m->unit, "bytes");
+		assert_string_equal(m->note, PMC_MB_ALLOC_NOTE);
+		pmc_result_free(res);
+	}
+
+	/* On 3 threads at once, each with its own totals: still 2 per operation. */
+	b.threads = 3;
+	assert_all(measured(&b, false, &res), 2);
+	assert_all(pmc_benchmark_find_metric(&res->benchmarks[0], "alloc-bytes/op"), 24);
+	pmc_result_free(res);
+	pmc_register_memory_manager(NULL);
+}
+
+static void bytes_not_counted_are_not_measured(void **state)
+{
+	struct pmc_mb_bench b = {.name = (char *)"a"};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+
+	(void)state;
+	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "a", .fn = body};
+	pmc_register_memory_manager(read_calls_only);
+	assert_all(measured(&b, false, &res), 2);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "alloc-bytes/op");
+	assert_non_null(m);
+	assert_int_equal(m->n, 3);
+	for (size_t i = 0; i < m->n; i++)
+		assert_true(isnan(m->values[i]));
+	assert_string_equal(m->note, PMC_MB_ALLOC_NO_BYTES);
+	pmc_result_free(res);
+
+	/* No manager: neither metric, rather than a 0 nobody measured. */
+	pmc_register_memory_manager(NULL);
+	assert_null(measured(&b, false, &res));
+	assert_null(pmc_benchmark_find_metric(&res->benchmarks[0], "alloc-bytes/op"));
+	pmc_result_free(res);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(counts_of_the_timed_region_per_operation),
+	    cmocka_unit_test(bytes_not_counted_are_not_measured),
+	};
+
+	pmc_test_args(argc, argv, tests);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
