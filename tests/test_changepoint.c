@@ -470,17 +470,23 @@ static void exact_series_without_levels_go_the_rank_way(void **state)
 static void scan_matches_its_definition(void **state)
 {
 	struct noise nz = {12};
-	struct pmc_cp_scan sc = {0};
+	struct pmc_cp_scan sc = {0}, fused = {0};
 	double x[90];
-	size_t passed = 0, most;
+	size_t passed = 0;
 
 	for (size_t i = 0; i < 90; i++)
 		x[i] = round(4 * uniform(&nz)) + (i >= 45 ? 3 : 0);
 	assert_int_equal(pmc_cp_scan_reset(&sc, x, 0), 0);
+	assert_int_equal(pmc_cp_scan_reset(&fused, x, 0), 0);
 	for (size_t m = 1; m <= 90; m++) {
 		double ties = 0, least = 1, nm = (double)m;
+		bool may = false;
 
 		assert_int_equal(pmc_cp_scan_append(&sc, x[m - 1]), 0);
+		/* The append and the look in one pass: the same sums and the same verdict. */
+		assert_int_equal(pmc_cp_scan_append_look(&fused, x[m - 1], 4, 0.001, &may), 0);
+		assert_int_equal(may, pmc_cp_scan_may_pass(&sc, 4, 0.001));
+		assert_memory_equal(fused.rsum, sc.rsum, (m + 1) * sizeof(double));
 		assert_int_equal(sc.m, m);
 		for (size_t tau = 0; tau <= m; tau++) {
 			double sum = 0;
@@ -509,12 +515,13 @@ static void scan_matches_its_definition(void **state)
 				least = fmin(least, erfc(dev / sqrt(var) / M_SQRT2));
 		}
 		least *= m >= 8 ? nm - 7 : 1;
-		assert_int_equal(pmc_cp_scan_may_pass(&sc, 4, 0.001, &most), m >= 8 && least <= 0.001);
-		passed += pmc_cp_scan_may_pass(&sc, 4, 0.001, &most);
+		assert_int_equal(pmc_cp_scan_may_pass(&sc, 4, 0.001), m >= 8 && least <= 0.001);
+		passed += pmc_cp_scan_may_pass(&sc, 4, 0.001);
 	}
 	/* The step of 3 at 45 passes once enough points follow it. */
 	assert_true(passed > 10);
 	pmc_cp_scan_free(&sc);
+	pmc_cp_scan_free(&fused);
 }
 
 static void bad_input_is_refused(void **state)

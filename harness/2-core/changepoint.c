@@ -123,15 +123,44 @@ static int best_split(struct scratch *s, const double *z, size_t m, size_t min_s
 }
 
 
-static int cmp_ranked(const void *a, const void *b)
+/* Sorts a[0..m-1], given in the order of their i, by v and then i (so ties keep their
+ * order), through tmp of m: a stable merge sort of runs of 16 sorted by insertion, by
+ * value alone, without qsort's call a comparison. */
+static void sort_ranked(struct ranked *a, size_t m, struct ranked *tmp)
 {
-	const struct ranked *x = a, *y = b;
+	struct ranked *src = a, *dst = tmp, *t;
 
-	if (x->v != y->v)
-		return x->v < y->v ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	for (size_t lo = 0; lo < m; lo += 16) {
+		size_t hi = lo + 16 < m ? lo + 16 : m;
+
+		for (size_t i = lo + 1; i < hi; i++) {
+			struct ranked e = a[i];
+			size_t j = i;
+
+			for (; j > lo && e.v < a[j - 1].v; j--)
+				a[j] = a[j - 1];
+			a[j] = e;
+		}
+	}
+	for (size_t w = 16; w < m; w *= 2) {
+		for (size_t lo = 0; lo < m; lo += 2 * w) {
+			size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = src[j].v < src[i].v ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, m * sizeof(*a));
 }
-
 
 static void fixed_free(struct fixed *f)
 {
@@ -148,7 +177,7 @@ static int fixed_room(struct fixed *f, size_t m)
 		return 0;
 	fixed_free(f);
 	*f = (struct fixed){
-	    .sorted = malloc(m * sizeof(*f->sorted)),
+	    .sorted = malloc(2 * m * sizeof(*f->sorted)), /* and the sort's room */
 	    .place = malloc(m * sizeof(size_t)),
 	    .tot = malloc(m * sizeof(double)),
 	    .cnt = malloc((m + 1) * sizeof(double)),
@@ -202,7 +231,7 @@ static int best_split_fixed(struct fixed *f, const double *z, size_t m, size_t m
 		return r;
 	for (size_t i = 0; i < m; i++)
 		f->sorted[i] = (struct ranked){z[i], i};
-	qsort(f->sorted, m, sizeof(*f->sorted), cmp_ranked);
+	sort_ranked(f->sorted, m, f->sorted + m);
 	lo = f->sorted[0].v;
 	for (size_t k = 0; k < m; k++)
 		sum += f->sorted[k].v - lo;
@@ -295,13 +324,13 @@ static int ranks(const double *x, size_t m, double *z, double *ret_ties)
 {
 	double ties = 0;
 
-	struct ranked *r = malloc(m * sizeof(*r));
+	struct ranked *r = malloc(2 * m * sizeof(*r) + 1);
 
 	if (!r)
 		return -ENOMEM;
 	for (size_t i = 0; i < m; i++)
 		r[i] = (struct ranked){x[i], i};
-	qsort(r, m, sizeof(*r), cmp_ranked);
+	sort_ranked(r, m, r + m);
 	for (size_t i = 0; i < m;) {
 		size_t j = i;
 
@@ -655,7 +684,7 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 	if (r == 0)
 		r = describe(&c);
 	pmc_cp_scan_free(&c.scan);
-	pmc_cp_scan_free(&c.last);
+	pmc_cp_split_free(&c.last);
 	free(c.s.buf);
 	fixed_free(&c.f);
 	free(c.z);

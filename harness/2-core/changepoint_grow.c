@@ -102,7 +102,8 @@ static size_t place_of(const double *sorted, size_t m, double v, bool above)
 int pmc_cp_scan_append(struct pmc_cp_scan *s, double v)
 {
 	size_t m = s->m, below, upto;
-	double acc = 0, eq;
+	double eq;
+	int64_t acc = 0; /* in halves: an integer chain, not a floating-point one */
 	int r = room(s, m + 1);
 
 	if (r < 0)
@@ -111,8 +112,8 @@ int pmc_cp_scan_append(struct pmc_cp_scan *s, double v)
 	upto = place_of(s->sorted, m, v, true);
 	eq = (double)(upto - below);
 	for (size_t i = 0; i < m; i++) {
-		acc += s->x[i] > v ? 1 : s->x[i] == v ? 0.5 : 0;
-		s->rsum[i + 1] += acc;
+		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
+		s->rsum[i + 1] += 0.5 * (double)acc;
 	}
 	/* Its own mid-rank: past the points below it, the middle of its group of ties. */
 	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
@@ -124,47 +125,152 @@ int pmc_cp_scan_append(struct pmc_cp_scan *s, double v)
 	return 0;
 }
 
-/* The squared z of Mann-Whitney's test of the split at tau, continuity corrected; spread:
- * m + 1 less the ties' correction. */
-static double z2_at(const struct pmc_cp_scan *s, size_t tau, double spread)
+/* The squared z of Mann-Whitney's test of the split at tau of m points, continuity
+ * corrected, from the sum of the mid-ranks of its first tau; spread: m + 1 less the
+ * ties' correction. */
+static double z2_of(double rsum, size_t tau, size_t m, double spread)
 {
-	double n1 = (double)tau, n2 = (double)s->m - n1;
-	double dev = fabs(s->rsum[tau] - n1 * (n1 + 1) / 2 - n1 * n2 / 2) - 0.5;
+	double n1 = (double)tau, n2 = (double)m - n1;
+	double dev = fabs(rsum - n1 * (n1 + 1) / 2 - n1 * n2 / 2) - 0.5;
 
 	return dev > 0 ? dev * dev / (n1 * n2 / 12 * spread) : 0;
 }
 
-static double spread_of(const struct pmc_cp_scan *s)
+static double spread_of(size_t m, double ties)
 {
-	double nm = (double)s->m;
+	double nm = (double)m;
 
-	return nm + 1 - s->ties / (nm * (nm - 1));
+	return nm + 1 - ties / (nm * (nm - 1));
 }
 
-bool pmc_cp_scan_may_pass(const struct pmc_cp_scan *s, size_t min_size, double alpha,
-			  size_t *ret_tau)
+/* A look's constants (look_prepare). */
+struct look {
+	double k, thr, spread, c, h;
+};
+
+/* The corrected p-value of a split of z^2 among k splits. */
+static double p_of(double z2, double k)
 {
-	double nm = (double)s->m, spread, best = 0, p;
-	size_t at = 0;
+	return erfc(sqrt(z2) / M_SQRT2) * k;
+}
 
-	*ret_tau = 0;
-	if (s->m < 2 * min_size)
-		return false;
-	spread = spread_of(s);
-	if (!(spread > 0))
-		return false;
+/* A z^2 below which p_of(z^2, k) is above thr, and by a margin that erfc's rounding
+ * cannot close (so any split scoring below it fails, erfc being decreasing): Newton's
+ * steps on erfc(x) = thr / k, which, erfc being convex, approach the root from below
+ * after the first, taken a millionth short, and checked. 0 when the check fails. */
+static double pass_floor(double thr, double k)
+{
+	double g = thr / k, x = sqrt(fmax(-log(g), 0)), z2;
+
+	for (int i = 0; i < 60; i++) {
+		double step = (erfc(x) - g) / (M_2_SQRTPI * exp(-x * x));
+
+		x = fmax(x + step, 0);
+		if (fabs(step) < 1e-12 * x)
+			break;
+	}
+	z2 = 2 * x * x * (1 - 1e-6);
+	return p_of(z2, k) > thr * (1 + 1e-12) ? z2 : 0;
+}
+
+/* The first look's loop: the largest z^2 of the splits, and its p-value. */
+static bool passes(const struct pmc_cp_scan *s, size_t min_size, double spread, double k,
+		   double thr)
+{
+	double best = 0;
+
 	for (size_t tau = min_size; tau + min_size <= s->m; tau++) {
-		double z2 = z2_at(s, tau, spread);
+		double z2 = z2_of(s->rsum[tau], tau, s->m, spread);
 
-		if (z2 > best) {
+		if (z2 > best)
 			best = z2;
-			at = tau;
+	}
+	return p_of(best, k) <= thr;
+}
+
+/* What a look needs before its pass over the splits, for m points and their ties: the
+ * splits' number k, the threshold thr, and c, below which a split's dev^2 / (n1 n2) fails.
+ * Most looks fail far from alpha: a pass without a division or erfc shows that no split
+ * reaches the floor, a z^2 below which a split fails (pass_floor, verified for the splits'
+ * number k0 <= k, so for k too: the correction grows with k); only a split at or near it
+ * costs the exact loop, which gives the same answer. False when no split can pass. */
+static bool look_prepare(struct pmc_cp_scan *s, size_t m, double ties, size_t min_size,
+			 double alpha, struct look *l)
+{
+	l->k = (double)m - 2 * (double)min_size + 1;
+	/* A hair looser than the test, which sums the ranks in another order. */
+	l->thr = alpha * (1 + 1e-9);
+	if (m < 2 * min_size)
+		return false;
+	l->spread = spread_of(m, ties);
+	if (!(l->spread > 0))
+		return false;
+	if (!(s->floor_k <= l->k && l->k <= 1.125 * s->floor_k && s->floor_thr == l->thr)) {
+		s->floor_z2 = pass_floor(l->thr, l->k);
+		s->floor_k = l->k;
+		s->floor_thr = l->thr;
+	}
+	/* z2_of's dev^2 against floor n1 n2 spread / 12, its mean n1 (m + 1) / 2 in one
+	 * product, a millionth short for rounding. */
+	l->c = s->floor_z2 * (1 - 1e-6) * l->spread / 12;
+	l->h = ((double)m + 1) / 2;
+	return true;
+}
+
+/* Whether the split at tau (n1 = tau) of m points is near the floor. */
+static inline bool near_floor(const struct look *l, double rsum, double n1, double nm)
+{
+	double dev = fabs(rsum - n1 * l->h) - 0.5;
+
+	return dev * dev >= l->c * n1 * (nm - n1);
+}
+
+bool pmc_cp_scan_may_pass(struct pmc_cp_scan *s, size_t min_size, double alpha)
+{
+	struct look l;
+	double n1 = (double)min_size, nm = (double)s->m;
+	bool near = false;
+
+	if (!look_prepare(s, s->m, s->ties, min_size, alpha, &l))
+		return false;
+	for (size_t tau = min_size; tau + min_size <= s->m; tau++, n1 += 1)
+		near |= near_floor(&l, s->rsum[tau], n1, nm);
+	return near && passes(s, min_size, l.spread, l.k, l.thr);
+}
+
+int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, double alpha,
+			    bool *ret_may_pass)
+{
+	size_t m = s->m, below, upto, lo = min_size ? min_size - 1 : 0, hi = m + 1 - min_size;
+	double eq, n1 = (double)min_size, nm = (double)m + 1;
+	int64_t acc = 0; /* in halves, as pmc_cp_scan_append's */
+	bool look, near = false;
+	struct look l;
+	int r = room(s, m + 1);
+
+	if (r < 0)
+		return r;
+	below = place_of(s->sorted, m, v, false);
+	upto = place_of(s->sorted, m, v, true);
+	eq = (double)(upto - below);
+	look = look_prepare(s, m + 1, s->ties + 3 * eq * eq + 3 * eq, min_size, alpha, &l);
+	/* The sums of the prefixes, and the look at each split tau = i + 1 in the same pass. */
+	for (size_t i = 0; i < m; i++) {
+		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
+		s->rsum[i + 1] += 0.5 * (double)acc;
+		if (i >= lo && i < hi) {
+			near |= near_floor(&l, s->rsum[i + 1], n1, nm);
+			n1 += 1;
 		}
 	}
-	*ret_tau = at;
-	p = erfc(sqrt(best) / M_SQRT2) * (nm - 2 * (double)min_size + 1);
-	/* A hair looser than the test, which sums the ranks in another order. */
-	return p <= alpha * (1 + 1e-9);
+	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
+	s->ties += 3 * eq * eq + 3 * eq;
+	memmove(s->sorted + upto + 1, s->sorted + upto, (m - upto) * sizeof(double));
+	s->sorted[upto] = v;
+	s->x[m] = v;
+	s->m = m + 1;
+	*ret_may_pass = look && near && passes(s, min_size, l.spread, l.k, l.thr);
+	return 0;
 }
 
 double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size)
@@ -173,25 +279,110 @@ double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size)
 
 	if (s->m < 2 * min_size || tau < min_size || tau + min_size > s->m)
 		return 1;
-	spread = spread_of(s);
+	spread = spread_of(s->m, s->ties);
 	if (!(spread > 0))
 		return 1;
-	return fmin(1, erfc(sqrt(z2_at(s, tau, spread)) / M_SQRT2) *
-			   ((double)s->m - 2 * (double)min_size + 1));
+	return fmin(1, p_of(z2_of(s->rsum[tau], tau, s->m, spread),
+			    (double)s->m - 2 * (double)min_size + 1));
+}
+
+void pmc_cp_split_free(struct pmc_cp_split *s)
+{
+	free(s->sorted);
+	free(s->left);
+	*s = (struct pmc_cp_split){0};
+}
+
+static int split_room(struct pmc_cp_split *s, size_t m)
+{
+	size_t cap = s->cap ? s->cap : 64;
+	double *a, *b;
+
+	if (m <= s->cap)
+		return 0;
+	while (cap < m)
+		cap *= 2;
+	if (cap > SIZE_MAX / sizeof(double))
+		return -ENOMEM;
+	a = realloc(s->sorted, cap * sizeof(double));
+	if (a)
+		s->sorted = a;
+	b = realloc(s->left, cap * sizeof(double));
+	if (b)
+		s->left = b;
+	if (!a || !b)
+		return -ENOMEM;
+	s->cap = cap;
+	return 0;
+}
+
+int pmc_cp_split_reset(struct pmc_cp_split *s, const double *x, size_t m, size_t tau)
+{
+	int r = split_room(s, m + 1);
+
+	if (r < 0)
+		return r;
+	memcpy(s->sorted, x, m * sizeof(double));
+	qsort(s->sorted, m, sizeof(double), cmp_double);
+	memcpy(s->left, x, tau * sizeof(double));
+	qsort(s->left, tau, sizeof(double), cmp_double);
+	s->m = m;
+	s->tau = tau;
+	s->rsum = 0;
+	for (size_t i = 0; i < tau; i++) {
+		size_t below = place_of(s->sorted, m, x[i], false);
+		size_t upto = place_of(s->sorted, m, x[i], true);
+
+		s->rsum += (double)below + (double)(upto - below + 1) / 2;
+	}
+	s->ties = 0;
+	for (size_t i = 0, j; i < m; i = j) {
+		for (j = i + 1; j < m && s->sorted[j] == s->sorted[i]; j++)
+			;
+		s->ties += ((double)(j - i) * (double)(j - i) - 1) * (double)(j - i);
+	}
+	return 0;
+}
+
+/* As a scan's append, for the one split: v raises each of the first tau above it by 1
+ * and each equal to it by 1/2. */
+int pmc_cp_split_append(struct pmc_cp_split *s, double v)
+{
+	size_t below, upto, lb, lu;
+	double eq;
+	int r = split_room(s, s->m + 1);
+
+	if (r < 0)
+		return r;
+	below = place_of(s->sorted, s->m, v, false);
+	upto = place_of(s->sorted, s->m, v, true);
+	lb = place_of(s->left, s->tau, v, false);
+	lu = place_of(s->left, s->tau, v, true);
+	eq = (double)(upto - below);
+	s->rsum += (double)(s->tau - lu) + 0.5 * (double)(lu - lb);
+	s->ties += 3 * eq * eq + 3 * eq;
+	memmove(s->sorted + upto + 1, s->sorted + upto, (s->m - upto) * sizeof(double));
+	s->sorted[upto] = v;
+	s->m++;
+	return 0;
+}
+
+double pmc_cp_split_p(const struct pmc_cp_split *s, size_t min_size)
+{
+	double spread;
+
+	if (s->m < 2 * min_size || s->tau < min_size || s->tau + min_size > s->m)
+		return 1;
+	spread = spread_of(s->m, s->ties);
+	if (!(spread > 0))
+		return 1;
+	return fmin(1, p_of(z2_of(s->rsum, s->tau, s->m, spread),
+			    (double)s->m - 2 * (double)min_size + 1));
 }
 
 /* The last change point is withdrawn when its p-value, with every point since, is above
  * this many times alpha: the evidence that its two sides differ is gone. */
 #define WITHDRAW 10
-
-/* Swaps two scans. */
-static void scan_swap(struct pmc_cp_scan *a, struct pmc_cp_scan *b)
-{
-	struct pmc_cp_scan t = *a;
-
-	*a = *b;
-	*b = t;
-}
 
 /* The start of the segment before the last change point: the one before it, or 0. */
 static size_t before_last(const struct cp_ctx *c)
@@ -199,9 +390,18 @@ static size_t before_last(const struct cp_ctx *c)
 	return c->ncps >= 2 ? c->cps[c->ncps - 2].index : 0;
 }
 
+/* The last change point's split: [before it, end) split at it. */
+static int reset_last(struct cp_ctx *c, size_t end)
+{
+	size_t from = before_last(c);
+
+	return pmc_cp_split_reset(&c->last, c->x + from, end - from,
+				  c->cps[c->ncps - 1].index - from);
+}
+
 /* Reports the change at `at` found in the open segment [a, end) with q and p: the
  * closed segment [a, at) is segmented on its own, the open one starts at `at`, and the
- * last change's scan spans [before it, end). */
+ * last change's split spans [before it, end). */
 static int report(struct cp_ctx *c, size_t a, size_t at, size_t end, double q, double p)
 {
 	size_t from = c->ncps;
@@ -214,12 +414,8 @@ static int report(struct cp_ctx *c, size_t a, size_t at, size_t end, double q, d
 		r = pmc_cp_place_range(c, from, a, at);
 	if (r == 0)
 		r = pmc_cp_add(c, at, end, q, p);
-	if (r < 0)
-		return r;
-	if (c->ncps == from + 1)
-		scan_swap(&c->last, &c->scan);
-	else
-		r = pmc_cp_scan_reset(&c->last, c->x + before_last(c), end - before_last(c));
+	if (r == 0)
+		r = reset_last(c, end);
 	if (r == 0)
 		r = pmc_cp_scan_reset(&c->scan, c->x + at, end - at);
 	return r;
@@ -229,10 +425,13 @@ static int report(struct cp_ctx *c, size_t a, size_t at, size_t end, double q, d
  * started. */
 static int withdraw(struct cp_ctx *c, size_t end)
 {
+	size_t a;
+	int r;
+
 	c->ncps--;
-	scan_swap(&c->scan, &c->last);
-	return c->ncps ? pmc_cp_scan_reset(&c->last, c->x + before_last(c), end - before_last(c))
-		       : 0;
+	a = c->ncps ? c->cps[c->ncps - 1].index : 0;
+	r = pmc_cp_scan_reset(&c->scan, c->x + a, end - a);
+	return r == 0 && c->ncps ? reset_last(c, end) : r;
 }
 
 /* Whether n is min_size times a power of two, at least 2. */
@@ -258,7 +457,8 @@ static int replace_last(struct cp_ctx *c, size_t end)
 	if (r < 0 || at == cp->index || at + w < cp->index || at > cp->index + w)
 		return r;
 	cp->index = at;
-	return pmc_cp_scan_reset(&c->scan, c->x + at, end - at);
+	r = pmc_cp_scan_reset(&c->scan, c->x + at, end - at);
+	return r == 0 ? reset_last(c, end) : r;
 }
 
 /* The series as a history sees it, one point more at a time (docs/history.md, "Stable
@@ -286,22 +486,24 @@ int pmc_cp_sequential(struct cp_ctx *c)
 	int r = pmc_cp_scan_reset(&c->scan, c->x, 0);
 
 	for (size_t end = 1; r == 0 && end <= c->n; end++) {
-		size_t a, tau = 0, at, most;
+		size_t a0 = c->ncps ? c->cps[c->ncps - 1].index : 0, a, tau = 0, at;
 		double q = 0, p = 1;
+		bool may;
 
-		r = pmc_cp_scan_append(&c->scan, c->x[end - 1]);
+		r = pmc_cp_scan_append_look(&c->scan, c->x[end - 1], c->min_size, c->alpha, &may);
 		if (r == 0 && c->ncps)
-			r = pmc_cp_scan_append(&c->last, c->x[end - 1]);
-		if (r == 0 && c->ncps &&
-		    pmc_cp_scan_p(&c->last, c->cps[c->ncps - 1].index - before_last(c),
-				  c->min_size) > WITHDRAW * c->alpha) {
+			r = pmc_cp_split_append(&c->last, c->x[end - 1]);
+		if (r == 0 && c->ncps && pmc_cp_split_p(&c->last, c->min_size) > WITHDRAW * c->alpha) {
 			r = withdraw(c, end);
 			held = SIZE_MAX;
 		}
 		if (r == 0 && c->ncps)
 			r = replace_last(c, end);
 		a = c->ncps ? c->cps[c->ncps - 1].index : 0;
-		if (r == 0 && pmc_cp_scan_may_pass(&c->scan, c->min_size, c->alpha, &most))
+		/* The open segment starts elsewhere: the look was at the one before. */
+		if (r == 0 && a != a0)
+			may = pmc_cp_scan_may_pass(&c->scan, c->min_size, c->alpha);
+		if (r == 0 && may)
 			r = pmc_cp_test(c, a, end, &tau, &q, &p);
 		if (r < 0 || p > c->alpha || !(q > 0)) {
 			held = SIZE_MAX;
