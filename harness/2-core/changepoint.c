@@ -533,8 +533,9 @@ static double pair_sum(const double *z, size_t m, double *tmp)
 }
 
 /* The statistic and the test of the change point at a + tau on ranks, between a and b
- * (its neighbours), as a segment's candidate is tested (test_ranks). */
-static int judge(struct cp_ctx *c, size_t a, size_t b, size_t tau, double *ret_q, double *ret_p)
+ * (its neighbours), as a segment's candidate is tested (pmc_cp_test). */
+static int test_between(struct cp_ctx *c, size_t a, size_t b, size_t tau, double *ret_q,
+			double *ret_p)
 {
 	size_t m = b - a;
 	double ties, n1 = (double)tau, n2 = (double)(m - tau), wx, wy, between, e;
@@ -563,7 +564,7 @@ static int describe(struct cp_ctx *c)
 
 		cp->seg_start = a;
 		cp->seg_end = b;
-		if (!c->raw && (r = judge(c, a, b, cp->index - a, &cp->q, &cp->p)) < 0)
+		if (!c->raw && (r = test_between(c, a, b, cp->index - a, &cp->q, &cp->p)) < 0)
 			return r;
 		cp->before = median_of(c->x + a, cp->index - a, c->perm);
 		cp->after = median_of(c->x + cp->index, b - cp->index, c->perm);

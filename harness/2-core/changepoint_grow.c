@@ -241,10 +241,11 @@ bool pmc_cp_scan_may_pass(struct pmc_cp_scan *s, size_t min_size, double alpha)
 int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, double alpha,
 			    bool *ret_may_pass)
 {
-	size_t m = s->m, below, upto, lo = min_size ? min_size - 1 : 0, hi = m + 1 - min_size;
+	size_t m = s->m, below, upto, lo = min_size - 1, hi = m + 1 - min_size;
 	double eq, n1 = (double)min_size, nm = (double)m + 1;
 	int64_t acc = 0; /* in halves, as pmc_cp_scan_append's */
-	bool look, near = false;
+	bool look;
+	unsigned near = 0;
 	struct look l;
 	int r = room(s, m + 1);
 
@@ -254,14 +255,22 @@ int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, do
 	upto = place_of(s->sorted, m, v, true);
 	eq = (double)(upto - below);
 	look = look_prepare(s, m + 1, s->ties + 3 * eq * eq + 3 * eq, min_size, alpha, &l);
-	/* The sums of the prefixes, and the look at each split tau = i + 1 in the same pass. */
-	for (size_t i = 0; i < m; i++) {
+	/* The sums of the prefixes, and the look at each split tau = i + 1 in the same pass
+	 * over [lo, hi), those before and after it alone. */
+	if (!look)
+		lo = hi = m;
+	for (size_t i = 0; i < lo; i++) {
 		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
 		s->rsum[i + 1] += 0.5 * (double)acc;
-		if (i >= lo && i < hi) {
-			near |= near_floor(&l, s->rsum[i + 1], n1, nm);
-			n1 += 1;
-		}
+	}
+	for (size_t i = lo; i < hi; i++, n1 += 1) {
+		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
+		s->rsum[i + 1] += 0.5 * (double)acc;
+		near |= near_floor(&l, s->rsum[i + 1], n1, nm);
+	}
+	for (size_t i = hi; i < m; i++) {
+		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
+		s->rsum[i + 1] += 0.5 * (double)acc;
 	}
 	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
 	s->ties += 3 * eq * eq + 3 * eq;
