@@ -524,6 +524,43 @@ static void scan_matches_its_definition(void **state)
 	pmc_cp_scan_free(&fused);
 }
 
+/* The last change point's split (changepoint_grow.c) against a scan of the same segment:
+ * the same p-value at its tau after every point appended, bit for bit, on values with
+ * many ties, from a segment reset with points and from an empty one. */
+static void split_matches_the_scan(void **state)
+{
+	struct noise nz = {7};
+	struct pmc_cp_scan sc = {0};
+	struct pmc_cp_split sp = {0}, grown = {0};
+	double x[120];
+	size_t differ = 0;
+
+	for (size_t i = 0; i < 120; i++)
+		x[i] = round(3 * uniform(&nz)) + (i >= 30 ? 2 : 0);
+	assert_int_equal(pmc_cp_scan_reset(&sc, x, 40), 0);
+	assert_int_equal(pmc_cp_split_reset(&sp, x, 40, 30), 0);
+	assert_int_equal(pmc_cp_split_reset(&grown, x, 30, 30), 0);
+	for (size_t i = 30; i < 40; i++)
+		assert_int_equal(pmc_cp_split_append(&grown, x[i]), 0);
+	for (size_t m = 41; m <= 120; m++) {
+		double want;
+
+		assert_int_equal(pmc_cp_scan_append(&sc, x[m - 1]), 0);
+		assert_int_equal(pmc_cp_split_append(&sp, x[m - 1]), 0);
+		assert_int_equal(pmc_cp_split_append(&grown, x[m - 1]), 0);
+		want = pmc_cp_scan_p(&sc, 30, 4);
+		assert_true(pmc_cp_split_p(&sp, 4) == want);
+		assert_true(pmc_cp_split_p(&grown, 4) == want);
+		differ += want != pmc_cp_scan_p(&sc, 20, 4);
+	}
+	/* The step at 30 is significant, and the p-value is the one at 30, not another. */
+	assert_true(pmc_cp_split_p(&sp, 4) < 1e-6);
+	assert_true(differ > 70);
+	pmc_cp_scan_free(&sc);
+	pmc_cp_split_free(&sp);
+	pmc_cp_split_free(&grown);
+}
+
 static void bad_input_is_refused(void **state)
 {
 	double x[20] = {0};
@@ -560,6 +597,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(exact_steps_are_found_where_they_are),
 	    cmocka_unit_test(exact_series_without_levels_go_the_rank_way),
 	    cmocka_unit_test(scan_matches_its_definition),
+	    cmocka_unit_test(split_matches_the_scan),
 	    cmocka_unit_test(bad_input_is_refused),
 	};
 
