@@ -208,6 +208,8 @@ static json_t *row_json(const struct pmc_change_row *r)
 	json_object_set_new(o, "fingerprint", jstr(r->fingerprint));
 	json_object_set_new(o, "points", json_integer((json_int_t)r->points));
 	json_object_set_new(o, "index", json_integer((json_int_t)r->cp.index));
+	json_object_set_new(o, "first_index", json_integer((json_int_t)r->cp.first_index));
+	json_object_set_new(o, "reported_with", json_integer((json_int_t)r->cp.reported_n));
 	json_object_set_new(o, "entry", jstr(r->entry));
 	json_object_set_new(o, "measured", json_string(r->measured));
 	json_object_set_new(o, "commit_before", jstr(r->commit_before));

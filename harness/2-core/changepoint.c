@@ -44,18 +44,13 @@
 #include <string.h>
 
 #include "core/changepoint.h"
+#include "core/changepoint_priv.h"
 #include "core/stats.h"
 
 #define CHANGEPOINT_ALPHA 0.001
 #define DEFAULT_PERMUTATIONS 1999
 #define DEFAULT_MIN_SIZE 4
 
-/* Scratch of one segment's statistic, 4 m doubles: for each tau, the distances between
- * X = z[0..tau) and Y = z[tau..kappa) and within Y, as kappa grows, and within X. */
-struct scratch {
-	double *buf;
-	size_t cap; /* m it has room for */
-};
 
 static int scratch_room(struct scratch *s, size_t m)
 {
@@ -127,28 +122,45 @@ static int best_split(struct scratch *s, const double *z, size_t m, size_t min_s
 	return 0;
 }
 
-struct ranked {
-	double v;
-	size_t i;
-};
 
-static int cmp_ranked(const void *a, const void *b)
+/* Sorts a[0..m-1], given in the order of their i, by v and then i (so ties keep their
+ * order), through tmp of m: a stable merge sort of runs of 16 sorted by insertion, by
+ * value alone, without qsort's call a comparison. */
+static void sort_ranked(struct ranked *a, size_t m, struct ranked *tmp)
 {
-	const struct ranked *x = a, *y = b;
+	struct ranked *src = a, *dst = tmp, *t;
 
-	if (x->v != y->v)
-		return x->v < y->v ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	for (size_t lo = 0; lo < m; lo += 16) {
+		size_t hi = lo + 16 < m ? lo + 16 : m;
+
+		for (size_t i = lo + 1; i < hi; i++) {
+			struct ranked e = a[i];
+			size_t j = i;
+
+			for (; j > lo && e.v < a[j - 1].v; j--)
+				a[j] = a[j - 1];
+			a[j] = e;
+		}
+	}
+	for (size_t w = 16; w < m; w *= 2) {
+		for (size_t lo = 0; lo < m; lo += 2 * w) {
+			size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = src[j].v < src[i].v ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, m * sizeof(*a));
 }
-
-/* Scratch of the statistic with kappa fixed, for m points: their sorted order, each
- * one's place in it and its distances to all, and the Fenwick tree of X. */
-struct fixed {
-	struct ranked *sorted;
-	size_t *place;
-	double *tot, *cnt, *sum;
-	size_t cap;
-};
 
 static void fixed_free(struct fixed *f)
 {
@@ -165,7 +177,7 @@ static int fixed_room(struct fixed *f, size_t m)
 		return 0;
 	fixed_free(f);
 	*f = (struct fixed){
-	    .sorted = malloc(m * sizeof(*f->sorted)),
+	    .sorted = malloc(2 * m * sizeof(*f->sorted)), /* and the sort's room */
 	    .place = malloc(m * sizeof(size_t)),
 	    .tot = malloc(m * sizeof(double)),
 	    .cnt = malloc((m + 1) * sizeof(double)),
@@ -219,7 +231,7 @@ static int best_split_fixed(struct fixed *f, const double *z, size_t m, size_t m
 		return r;
 	for (size_t i = 0; i < m; i++)
 		f->sorted[i] = (struct ranked){z[i], i};
-	qsort(f->sorted, m, sizeof(*f->sorted), cmp_ranked);
+	sort_ranked(f->sorted, m, f->sorted + m);
 	lo = f->sorted[0].v;
 	for (size_t k = 0; k < m; k++)
 		sum += f->sorted[k].v - lo;
@@ -312,13 +324,13 @@ static int ranks(const double *x, size_t m, double *z, double *ret_ties)
 {
 	double ties = 0;
 
-	struct ranked *r = malloc(m * sizeof(*r));
+	struct ranked *r = malloc(2 * m * sizeof(*r) + 1);
 
 	if (!r)
 		return -ENOMEM;
 	for (size_t i = 0; i < m; i++)
 		r[i] = (struct ranked){x[i], i};
-	qsort(r, m, sizeof(*r), cmp_ranked);
+	sort_ranked(r, m, r + m);
 	for (size_t i = 0; i < m;) {
 		size_t j = i;
 
@@ -336,19 +348,6 @@ static int ranks(const double *x, size_t m, double *z, double *ret_ties)
 	return 0;
 }
 
-struct cp_ctx {
-	const double *x;
-	size_t n;
-	double alpha;
-	size_t perms, min_size;
-	uint64_t seed;
-	bool raw;
-	struct scratch s;
-	struct fixed f;
-	double *z, *perm; /* n each */
-	struct pmc_changepoint *cps;
-	size_t ncps;
-};
 
 /* Mann-Whitney's two-sided p-value, in the normal approximation with the correction for
  * ties and for continuity, of z[0..tau) against z[tau..m), mid-ranks scaled by 1/m with
@@ -369,7 +368,7 @@ static double mann_whitney_p(const double *z, size_t m, size_t tau, double ties)
 
 /* Whether x[a..b)'s best split on ranks is significant: its Mann-Whitney p-value times
  * the number of splits the candidate was chosen among, in *ret_p. */
-static int test_ranks(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
+int pmc_cp_test(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
 		      double *ret_p)
 {
 	size_t m = b - a;
@@ -428,7 +427,7 @@ static int test_permutations(struct cp_ctx *c, size_t a, size_t b, size_t *ret_t
 
 /* Splits x[a..b) when its best split is significant, then each side; each segment's
  * answer depends on its own points (and the seed) only. */
-static int segment(struct cp_ctx *c, size_t a, size_t b)
+int pmc_cp_segment(struct cp_ctx *c, size_t a, size_t b)
 {
 	size_t tau;
 	double q, p;
@@ -436,22 +435,16 @@ static int segment(struct cp_ctx *c, size_t a, size_t b)
 
 	if (b - a < 2 * c->min_size)
 		return 0;
-	r = c->raw ? test_permutations(c, a, b, &tau, &q, &p) : test_ranks(c, a, b, &tau, &q, &p);
+	r = c->raw ? test_permutations(c, a, b, &tau, &q, &p) : pmc_cp_test(c, a, b, &tau, &q, &p);
 	if (r < 0)
 		return r;
 	if (!(q > 0) || p > c->alpha)
 		return 0;
-	{
-		struct pmc_changepoint *grown = realloc(c->cps, (c->ncps + 1) * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		c->cps = grown;
-		c->cps[c->ncps++] = (struct pmc_changepoint){.index = a + tau, .q = q, .p = p};
-	}
-	r = segment(c, a, a + tau);
+	r = pmc_cp_add(c, a + tau, c->seen, q, p);
 	if (r == 0)
-		r = segment(c, a + tau, b);
+		r = pmc_cp_segment(c, a, a + tau);
+	if (r == 0)
+		r = pmc_cp_segment(c, a + tau, b);
 	return r;
 }
 
@@ -496,24 +489,73 @@ static int prepare_place(struct cp_ctx *c, size_t a, size_t b)
 	return 0;
 }
 
-/* Places each change point between its neighbours by the two-sample statistic (kappa
- * fixed at the next one) on the clipped values, and describes the two segments it
- * separates. */
-static int settle(struct cp_ctx *c)
+/* The place of a change between a and b by the two-sample statistic (kappa fixed at b)
+ * on the clipped values, in *ret_at (left as it is when [a, b) is too short). */
+int pmc_cp_place(struct cp_ctx *c, size_t a, size_t b, size_t *ret_at)
 {
-	for (size_t k = 0; k < c->ncps; k++) {
-		size_t a = k ? c->cps[k - 1].index : 0;
-		size_t b = k + 1 < c->ncps ? c->cps[k + 1].index : c->n;
-		size_t tau = c->cps[k].index - a;
-		double q;
-		int r = prepare_place(c, a, b);
+	size_t tau = *ret_at - a;
+	double q;
+	int r = prepare_place(c, a, b);
 
-		if (r == 0 && b - a >= 2 * c->min_size)
-			r = best_split_fixed(&c->f, c->z, b - a, c->min_size, &tau, &q);
+	if (r == 0 && b - a >= 2 * c->min_size)
+		r = best_split_fixed(&c->f, c->z, b - a, c->min_size, &tau, &q);
+	if (r == 0)
+		*ret_at = a + tau;
+	return r;
+}
+
+/* Places the change points cps[from..ncps), found in [a, b), each between its
+ * neighbours there. */
+int pmc_cp_place_range(struct cp_ctx *c, size_t from, size_t a, size_t b)
+{
+	qsort(c->cps + from, c->ncps - from, sizeof(*c->cps), cmp_cp);
+	for (size_t k = from; k < c->ncps; k++) {
+		size_t lo = k > from ? c->cps[k - 1].index : a;
+		size_t hi = k + 1 < c->ncps ? c->cps[k + 1].index : b;
+		int r = pmc_cp_place(c, lo, hi, &c->cps[k].index);
+
 		if (r < 0)
 			return r;
-		c->cps[k].index = a + tau;
 	}
+	return 0;
+}
+
+/* The sum of |z_i - z_j| over the pairs of z[0..m-1], through the scratch tmp. */
+static double pair_sum(const double *z, size_t m, double *tmp)
+{
+	double sum = 0;
+
+	memcpy(tmp, z, m * sizeof(double));
+	pmc_stats_sort(tmp, m);
+	for (size_t k = 0; k < m; k++)
+		sum += tmp[k] * (2 * (double)k + 1 - (double)m);
+	return sum;
+}
+
+/* The statistic and the test of the change point at a + tau on ranks, between a and b
+ * (its neighbours), as a segment's candidate is tested (pmc_cp_test). */
+static int test_between(struct cp_ctx *c, size_t a, size_t b, size_t tau, double *ret_q,
+			double *ret_p)
+{
+	size_t m = b - a;
+	double ties, n1 = (double)tau, n2 = (double)(m - tau), wx, wy, between, e;
+	int r = ranks(c->x + a, m, c->z, &ties);
+
+	if (r < 0)
+		return r;
+	wx = pair_sum(c->z, tau, c->perm);
+	wy = pair_sum(c->z + tau, m - tau, c->perm);
+	between = pair_sum(c->z, m, c->perm) - wx - wy;
+	e = 2 * between / (n1 * n2) - 2 * wx / (n1 * (n1 - 1)) - 2 * wy / (n2 * (n2 - 1));
+	*ret_q = n1 * n2 / (n1 + n2) * e;
+	*ret_p = fmin(1, mann_whitney_p(c->z, m, tau, ties) * (double)(m - 2 * c->min_size + 1));
+	return 0;
+}
+
+/* Describes the two segments each change point separates; for the rank way, its
+ * statistic and p-value between them, with every point they hold now. */
+static int describe(struct cp_ctx *c)
+{
 	for (size_t k = 0; k < c->ncps; k++) {
 		struct pmc_changepoint *cp = &c->cps[k];
 		size_t a = k ? c->cps[k - 1].index : 0;
@@ -522,6 +564,8 @@ static int settle(struct cp_ctx *c)
 
 		cp->seg_start = a;
 		cp->seg_end = b;
+		if (!c->raw && (r = test_between(c, a, b, cp->index - a, &cp->q, &cp->p)) < 0)
+			return r;
 		cp->before = median_of(c->x + a, cp->index - a, c->perm);
 		cp->after = median_of(c->x + cp->index, b - cp->index, c->perm);
 		r = pmc_ratio_ci(c->x + a, cp->index - a, c->x + cp->index, b - cp->index, 0.95, NULL,
@@ -533,6 +577,18 @@ static int settle(struct cp_ctx *c)
 			cp->ratio_lo = cp->ratio_hi = NAN;
 		}
 	}
+	return 0;
+}
+
+int pmc_cp_add(struct cp_ctx *c, size_t index, size_t reported_n, double q, double p)
+{
+	struct pmc_changepoint *grown = realloc(c->cps, (c->ncps + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	c->cps = grown;
+	c->cps[c->ncps++] = (struct pmc_changepoint){
+	    .index = index, .first_index = index, .reported_n = reported_n, .q = q, .p = p};
 	return 0;
 }
 
@@ -564,6 +620,8 @@ static int exact_changes(struct cp_ctx *c)
 			c->cps = grown;
 			c->cps[c->ncps++] = (struct pmc_changepoint){
 			    .index = prev_end,
+			    .first_index = prev_end,
+			    .reported_n = i + c->min_size,
 			    .q = NAN,
 			    .p = 0,
 			    .exact = true,
@@ -594,7 +652,7 @@ static int exact_changes(struct cp_ctx *c)
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n)
 {
-	struct cp_ctx c = {.x = x, .n = n};
+	struct cp_ctx c = {.x = x, .n = n, .seen = n};
 	int r;
 
 	c.alpha = o && o->alpha ? o->alpha : CHANGEPOINT_ALPHA;
@@ -618,11 +676,16 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 	}
 	c.z = malloc((n + 1) * sizeof(double));
 	c.perm = malloc((n + 1) * sizeof(double));
-	r = c.z && c.perm ? segment(&c, 0, n) : -ENOMEM;
-	if (r == 0 && c.ncps > 0) {
-		qsort(c.cps, c.ncps, sizeof(*c.cps), cmp_cp);
-		r = settle(&c);
-	}
+	if (!c.z || !c.perm)
+		r = -ENOMEM;
+	else if (!c.raw)
+		r = pmc_cp_sequential(&c);
+	else if ((r = pmc_cp_segment(&c, 0, n)) == 0)
+		r = pmc_cp_place_range(&c, 0, 0, n);
+	if (r == 0)
+		r = describe(&c);
+	pmc_cp_scan_free(&c.scan);
+	pmc_cp_split_free(&c.last);
 	free(c.s.buf);
 	fixed_free(&c.f);
 	free(c.z);

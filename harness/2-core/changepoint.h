@@ -25,6 +25,10 @@ struct pmc_cp_opts {
 
 struct pmc_changepoint {
 	size_t index;	      /* the first point after the change, 1 .. n-1 */
+	/* Where it was first reported, with how many points: first_index differs from index
+	 * when the change was placed again as points arrived (docs/history.md, "Stable as
+	 * the series grows"); reported_n is n for plain E-Divisive and exact series. */
+	size_t first_index, reported_n;
 	size_t seg_start;     /* the segment before it starts here, */
 	size_t seg_end;	      /* and the one after it ends here (exclusive) */
 	double q; /* the statistic Q of the split, on ranks scaled to (0, 1] */
