@@ -89,7 +89,7 @@ echo "== arm64 guest: ${guest_time} s"
 
 # The libFuzzer targets (tests/fuzz/README.md), each on a fixed number of inputs from a
 # fixed seed (the same inputs on every machine): a crash, a leak or a hang fails CI.
-# ci/fuzz.sh SECONDS runs them longer.
+# ci/fuzz.sh --time SECONDS runs them longer, --corpus-out DIR keeping the corpus (nightly).
 clang_fuzz=yes
 if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
 	clang -fsanitize=fuzzer,address,undefined -x c - -o /tmp/pmcbench-ci-fuzz.$$ 2>/dev/null; then

@@ -21,6 +21,7 @@
 
 #include "base/error.h"
 #include "base/opts.h"
+#include "microbench/child_pipe.h"
 #include "microbench/microbench.h"
 
 #define MAGIC UINT64_C(0x706d636d62310a00) /* "pmcmb1" */
@@ -124,7 +125,47 @@ static int read_all(int fd, void *p, size_t len, uint64_t deadline)
 	return 0;
 }
 
-static int write_error(int fd, int error, const char *msg)
+/* What read_array reads at a time. */
+#define READ_CHUNK ((size_t)1 << 20)
+
+/* Reads count items of size bytes into *ret, malloc'ed with room for one more (zeroed):
+ * grown as the bytes arrive, so that a header promising more than the pipe then carries
+ * (a child that died mid-write, another program) costs no more memory than what came.
+ * Returns 0 or as read_all, -ENOMEM; *ret is set only on success. */
+static int read_array(int fd, void **ret, size_t count, size_t size, uint64_t deadline)
+{
+	size_t total = count * size, got = 0, cap = total < READ_CHUNK ? total : READ_CHUNK;
+	char *buf = calloc(1, cap + size), *more;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (r == 0 && got < total) {
+		size_t want = total - got < READ_CHUNK ? total - got : READ_CHUNK;
+
+		if (got + want > cap) {
+			cap = cap * 2 < got + want ? got + want : cap * 2;
+			cap = cap < total ? cap : total;
+			more = realloc(buf, cap + size);
+			if (!more) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = more;
+			memset(buf + cap, 0, size);
+		}
+		r = read_all(fd, buf + got, want, deadline);
+		got += want;
+	}
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*ret = buf;
+	return 0;
+}
+
+int pmc_mb_error_write(int fd, int error, const char *msg)
 {
 	struct header h = {.magic = MAGIC, .error = error, .message_len = strlen(msg) + 1};
 	int r = write_all(fd, &h, sizeof(h));
@@ -132,9 +173,7 @@ static int write_error(int fd, int error, const char *msg)
 	return r < 0 ? r : write_all(fd, msg, h.message_len);
 }
 
-/* The pipe format: samples written to fd and read back (read_samples), all or nothing.
- * Returns 0, or -EIO (short data), -errno. */
-static int samples_write(int fd, const struct pmc_mb_samples *s)
+int pmc_mb_samples_write(int fd, const struct pmc_mb_samples *s)
 {
 	struct header h = {
 	    .magic = MAGIC,
@@ -173,9 +212,7 @@ static int samples_write(int fd, const struct pmc_mb_samples *s)
 	return r;
 }
 
-/* Reads samples, or the child's error (-errno with its words in err), by the deadline
- * (0: none; -ETIMEDOUT after it). */
-static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, char *err,
+int pmc_mb_samples_read(int fd, struct pmc_mb_samples *ret, uint64_t deadline, char *err,
 			size_t errlen)
 {
 	struct pmc_mb_samples s = {0};
@@ -209,21 +246,18 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 	s.pauses = h.pauses;
 	s.pause_ns = h.pause_ns;
 	s.threads = (unsigned)h.threads;
-	s.ns = calloc(s.n + 1, sizeof(*s.ns));
-	s.readings = calloc(s.n * s.nev + 1, sizeof(*s.readings));
 	s.over_counts = calloc(s.nev + 1, sizeof(*s.over_counts));
 	s.message = h.message_len ? calloc(1, h.message_len) : NULL;
-	s.parts = h.has_parts ? calloc(s.n * s.nev + 1, sizeof(*s.parts)) : NULL;
-	if (!s.ns || !s.readings || !s.over_counts || (h.message_len && !s.message) ||
-	    (h.has_parts && !s.parts)) {
+	if (!s.over_counts || (h.message_len && !s.message)) {
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = read_all(fd, s.ns, s.n * sizeof(*s.ns), deadline);
+	r = read_array(fd, (void **)&s.ns, s.n, sizeof(*s.ns), deadline);
 	if (r == 0)
-		r = read_all(fd, s.readings, s.n * s.nev * sizeof(*s.readings), deadline);
-	if (r == 0 && s.parts)
-		r = read_all(fd, s.parts, s.n * s.nev * sizeof(*s.parts), deadline);
+		r = read_array(fd, (void **)&s.readings, s.n * s.nev, sizeof(*s.readings),
+			       deadline);
+	if (r == 0 && h.has_parts)
+		r = read_array(fd, (void **)&s.parts, s.n * s.nev, sizeof(*s.parts), deadline);
 	for (size_t i = 0; r == 0 && s.parts && i < s.n * s.nev; i++)
 		if (s.parts[i].n > PMC_PARTS_MAX)
 			r = -EIO;
@@ -235,11 +269,10 @@ static int read_samples(int fd, struct pmc_mb_samples *ret, uint64_t deadline, c
 	}
 	if (r == 0 && h.nuc) {
 		s.nuc = h.nuc;
-		s.uc_values = malloc((s.n ? s.n : 1) * PMC_COUNTERS_MAX * sizeof(double));
-		r = s.uc_values ? read_all(fd, s.uc, s.nuc * sizeof(s.uc[0]), deadline) : -ENOMEM;
+		r = read_all(fd, s.uc, s.nuc * sizeof(s.uc[0]), deadline);
 		if (r == 0)
-			r = read_all(fd, s.uc_values, s.n * PMC_COUNTERS_MAX * sizeof(double),
-				     deadline);
+			r = read_array(fd, (void **)&s.uc_values, s.n * PMC_COUNTERS_MAX,
+				       sizeof(double), deadline);
 		for (size_t k = 0; r == 0 && k < s.nuc; k++)
 			s.uc[k].name[sizeof(s.uc[k].name) - 1] = '\0';
 	}
@@ -266,7 +299,8 @@ static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		n++;
 	argv = calloc(n + 12, sizeof(*argv));
 	if (!argv || fcntl(fd, F_SETFD, 0) < 0) {
-		write_error(fd, -ENOMEM, "cannot start the benchmark's process: out of memory");
+		pmc_mb_error_write(fd, -ENOMEM,
+				   "cannot start the benchmark's process: out of memory");
 		_exit(1);
 	}
 	memcpy(argv, self, n * sizeof(*argv));
@@ -286,7 +320,7 @@ static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	argv[n] = NULL;
 	execv(argv[0], (char *const *)argv);
 	snprintf(why, sizeof(why), "'%s': cannot run %s: %s", b->name, argv[0], strerror(errno));
-	write_error(fd, -ECHILD, why);
+	pmc_mb_error_write(fd, -ECHILD, why);
 	_exit(1);
 }
 
@@ -296,7 +330,7 @@ int pmc_mb_process_child(const struct pmc_mb_bench *b, const struct pmc_mb_opts 
 	char why[512] = "";
 	int r = pmc_mb_measure(b, o, &s, why, sizeof(why));
 
-	r = r < 0 ? write_error(fd, r, why) : samples_write(fd, &s);
+	r = r < 0 ? pmc_mb_error_write(fd, r, why) : pmc_mb_samples_write(fd, &s);
 	pmc_mb_samples_free(&s);
 	return r;
 }
@@ -306,7 +340,7 @@ int pmc_mb_process_child_absent(const char *name, const char *program, int fd)
 	char why[512];
 
 	snprintf(why, sizeof(why), "'%s' is not in this build (%s)", name, program);
-	return write_error(fd, -ENOENT, why);
+	return pmc_mb_error_write(fd, -ENOENT, why);
 }
 
 static int grow(void **p, size_t n, size_t size)
@@ -492,7 +526,7 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 		if (self)
 			exec_self(b, o, self, fds[1]);
 		r = pmc_mb_measure(b, o, &s, why, sizeof(why));
-		r = r < 0 ? write_error(fds[1], r, why) : samples_write(fds[1], &s);
+		r = r < 0 ? pmc_mb_error_write(fds[1], r, why) : pmc_mb_samples_write(fds[1], &s);
 		/* The child ends here, without the parent's atexit handlers, but with what
 		 * the benchmark printed: stdout to a file or a pipe is fully buffered. */
 		fflush(NULL);
@@ -504,7 +538,7 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	/* A signal that came before the slot held the pid found nothing to stop. */
 	if (stop && *stop)
 		kill(pid, SIGKILL);
-	r = read_samples(fds[0], &s, deadline, why, sizeof(why));
+	r = pmc_mb_samples_read(fds[0], &s, deadline, why, sizeof(why));
 	/* Killed before the pipe closes, so that it cannot block on a write to it. */
 	if (r == -ETIMEDOUT)
 		kill(pid, SIGKILL);

@@ -503,7 +503,8 @@ static int expand(const struct pmc_bench_def *begin, const struct pmc_bench_def 
 		defs[ndefs] = (struct def_at){def, ndefs};
 		ndefs++;
 	}
-	qsort(defs, ndefs, sizeof(*defs), cmp_source_order);
+	if (ndefs) /* qsort's array may not be NULL, even empty (C11 7.22.5) */
+		qsort(defs, ndefs, sizeof(*defs), cmp_source_order);
 	r = pmc_hashmap_init(&names, ndefs * 4);
 	if (r == 0)
 		r = pmc_hashmap_init(&mine, 16);

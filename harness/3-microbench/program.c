@@ -79,6 +79,38 @@ static int split_names(char *out, char ***ret_names, size_t *ret_n)
 	return 0;
 }
 
+int pmc_mb_program_parse_list(const char *path, char *out, char ***ret_names, size_t *ret_n,
+			      char *err, size_t errlen)
+{
+	char proto[PMC_MB_PROTOCOL_MAX], *nl;
+	int r;
+
+	pmc_mb_protocol(proto);
+	nl = strchr(out, '\n');
+	if (nl)
+		*nl = '\0';
+	if (strcmp(out, proto) != 0) {
+		if (strncmp(out, "pmcbench-child ", 15) == 0)
+			pmc_err_set(
+			    err, errlen,
+			    "%s speaks another child protocol ('%.80s'; this program: '%s'): "
+			    "build both against one libpmcbench",
+			    path, out, proto);
+		else
+			pmc_err_set(
+			    err, errlen,
+			    "%s: not a benchmark program of this libpmcbench: asked for its "
+			    "benchmarks (--process-list), it did not answer with the line "
+			    "'%s'",
+			    path, proto);
+		return -EPROTO;
+	}
+	r = split_names(nl ? nl + 1 : out + strlen(out), ret_names, ret_n);
+	if (r < 0)
+		pmc_err_set(err, errlen, "out of memory");
+	return r;
+}
+
 int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names, size_t *ret_n,
 			char *err, size_t errlen)
 {
@@ -95,7 +127,7 @@ int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names,
 	    .die_with_parent = true,
 	};
 	struct pmc_spawn_result sr;
-	char proto[PMC_MB_PROTOCOL_MAX], why[256], *out = NULL, *nl;
+	char why[256], *out = NULL;
 
 	if (fd < 0) {
 		r = -errno;
@@ -111,7 +143,6 @@ int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names,
 		pmc_err_set(err, errlen, "%s: cannot run it: %s", path, strerror(-r));
 		goto out;
 	}
-	pmc_mb_protocol(proto);
 	last_line(sr.stderr_tail, why, sizeof(why));
 	if (sr.timed_out || sr.term_signal || sr.exit_code != 0) {
 		if (sr.timed_out)
@@ -137,29 +168,7 @@ int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names,
 		pmc_err_set(err, errlen, "%s: cannot read its benchmarks: %s", path, strerror(-r));
 		goto out;
 	}
-	nl = strchr(out, '\n');
-	if (nl)
-		*nl = '\0';
-	if (strcmp(out, proto) != 0) {
-		if (strncmp(out, "pmcbench-child ", 15) == 0)
-			pmc_err_set(
-			    err, errlen,
-			    "%s speaks another child protocol ('%.80s'; this program: '%s'): "
-			    "build both against one libpmcbench",
-			    path, out, proto);
-		else
-			pmc_err_set(
-			    err, errlen,
-			    "%s: not a benchmark program of this libpmcbench: asked for its "
-			    "benchmarks (--process-list), it did not answer with the line "
-			    "'%s'",
-			    path, proto);
-		r = -EPROTO;
-		goto out;
-	}
-	r = split_names(nl ? nl + 1 : out + strlen(out), ret_names, ret_n);
-	if (r < 0)
-		pmc_err_set(err, errlen, "out of memory");
+	r = pmc_mb_program_parse_list(path, out, ret_names, ret_n, err, errlen);
 out:
 	free(out);
 	close(fd);

@@ -24,6 +24,13 @@ int pmc_mb_program_list(const char *path, const char *filter, char ***ret_names,
 			char *err, size_t errlen);
 void pmc_mb_program_names_free(char **names, size_t n);
 
+/* What pmc_mb_program_list makes of the program's output out (NUL-terminated, changed in
+ * place): the protocol line, then the names into *ret_names and *ret_n. Returns 0,
+ * -EPROTO with one line in err naming path when the first line is not this protocol's,
+ * -ENOMEM. */
+int pmc_mb_program_parse_list(const char *path, char *out, char ***ret_names, size_t *ret_n,
+			      char *err, size_t errlen);
+
 /* The benchmarks of another build, known by their names alone, into *ret: each that like
  * (this program's set, unlabelled) has too is described by like's benchmark (its
  * definition: arguments' names, threads, complexity), the others by their name only (no

@@ -10,33 +10,11 @@
 #include "base/error.h"
 #include "base/utf8.h"
 #include "cli/cli.h"
+#include "cli/cli_git.h"
 #include "cli/cli_history.h"
 #include "core/result.h"
 #include "formats/import.h"
 #include "history/history.h"
-
-/* The first line git prints for args in the working directory, or NULL. */
-static char *git_line(const char *args)
-{
-	char cmd[128], line[256];
-	FILE *p;
-	char *out = NULL;
-
-	snprintf(cmd, sizeof(cmd), "git %s 2>/dev/null", args);
-	p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	if (fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (*line)
-			out = strdup(line);
-	}
-	if (pclose(p) != 0) {
-		free(out);
-		out = NULL;
-	}
-	return out;
-}
 
 /* The first of the variables names that is set and not empty, and its name in *ret_name. */
 static const char *first_env(const char *const *names, const char **ret_name)
@@ -95,11 +73,11 @@ int pmc_cli_hist_add(int argc, char **argv, struct hopts *o)
 			goto out;
 		}
 	if (!o->commit && !(o->commit = first_env(sha_vars, &commit_from))) {
-		o->commit = git_commit = git_line("rev-parse HEAD");
+		o->commit = git_commit = pmc_cli_git("rev-parse HEAD", NULL, NULL);
 		commit_from = "git rev-parse HEAD";
 	}
 	if (!o->branch && !(o->branch = first_env(branch_vars, &branch_from))) {
-		git_branch = git_line("rev-parse --abbrev-ref HEAD");
+		git_branch = pmc_cli_git("rev-parse --abbrev-ref HEAD", NULL, NULL);
 		branch_from = "git rev-parse --abbrev-ref HEAD";
 		/* A detached HEAD has no branch. */
 		if (git_branch && strcmp(git_branch, "HEAD") != 0)

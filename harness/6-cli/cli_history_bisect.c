@@ -17,65 +17,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_git.h"
 #include "cli/cli_history.h"
 #include "counters/backend.h"
-
-/* s in single quotes for sh: every ' as '\''. */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* git ARGS (quoted for sh by the caller) in the working directory: its first line of
- * output (malloc'ed), or NULL when it failed. */
-static char *git_quoted(const char *fmt, const char *a, const char *b)
-{
-	char *cmd = NULL, *args = NULL, *out;
-	size_t len = 0;
-	FILE *m = open_memstream(&args, &len);
-
-	if (!m)
-		return NULL;
-	fputs(fmt, m);
-	if (a) {
-		fputc(' ', m);
-		sh_quote(m, a);
-	}
-	if (b) {
-		fputc(' ', m);
-		sh_quote(m, b);
-	}
-	if (fclose(m) != 0 || asprintf(&cmd, "git %s 2>/dev/null", args) < 0) {
-		free(args);
-		return NULL;
-	}
-	free(args);
-	{
-		FILE *p = popen(cmd, "r");
-		char line[512];
-
-		out = NULL;
-		if (p) {
-			if (fgets(line, sizeof(line), p)) {
-				line[strcspn(line, "\n")] = '\0';
-				out = *line ? strdup(line) : NULL;
-			}
-			if (pclose(p) != 0) {
-				free(out);
-				out = NULL;
-			}
-		}
-	}
-	free(cmd);
-	return out;
-}
 
 /* The signal that stops the bisect, and how many came: the handler only counts, the
  * commands' loop forwards them. */
@@ -209,34 +153,34 @@ static int write_step(const char *dir, const char *self, const struct pmc_cli_bi
 	fputs("#!/bin/sh\n# One step of pmcbench history bisect (docs/history.md, \"Bisect\").\n"
 	      "dir=",
 	      f);
-	sh_quote(f, dir);
+	pmc_cli_sh_quote(f, dir);
 	/* git bisect run puts git's own directory first in PATH: every measurement runs with
 	 * the PATH of the first, so that their environments are the same. */
 	fputs("\nPATH=", f);
-	sh_quote(f, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	pmc_cli_sh_quote(f, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	fputs("\nexport PATH\nname=${2:-$(git rev-parse HEAD)}\n"
 	      "echo \"== $name\" >>\"$dir/log\"\n{\n",
 	      f);
 	fputs("\tsh -c ", f);
-	sh_quote(f, o->build);
+	pmc_cli_sh_quote(f, o->build);
 	fputs(" || exit 125\n\t", f);
-	sh_quote(f, self);
+	pmc_cli_sh_quote(f, self);
 	fprintf(f, " run -q -r %zu", o->runs);
 	if (o->backend) {
 		fputs(" --backend ", f);
-		sh_quote(f, o->backend);
+		pmc_cli_sh_quote(f, o->backend);
 	}
 	fputs(" -o \"$dir/$name.json\" --", f);
 	for (int i = 0; i < argc; i++) {
 		fputc(' ', f);
-		sh_quote(f, argv[i]);
+		pmc_cli_sh_quote(f, argv[i]);
 	}
 	fputs(" || exit 125\n} >>\"$dir/log\" 2>&1\n"
 	      "[ \"${1:-}\" = measure ] && exit 0\n",
 	      f);
-	sh_quote(f, self);
+	pmc_cli_sh_quote(f, self);
 	fputs(" gate --baseline \"$dir/good.json\" --threshold ", f);
-	sh_quote(f, o->threshold);
+	pmc_cli_sh_quote(f, o->threshold);
 	fputs(" \"$dir/$name.json\" >>\"$dir/log\" 2>&1\n"
 	      "case $? in 0) exit 0 ;; 1) exit 1 ;; *) exit 125 ;; esac\n",
 	      f);
@@ -320,8 +264,8 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 	/* Orphans of the commands become this process's children, so that a stop can
 	 * reap them (run_argv()). */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	good = git_quoted("rev-parse --verify", o->good, NULL);
-	bad = git_quoted("rev-parse --verify", o->bad, NULL);
+	good = pmc_cli_git("rev-parse --verify", o->good, NULL);
+	bad = pmc_cli_git("rev-parse --verify", o->bad, NULL);
 	if (stop_sig)
 		goto out;
 	if (!good || !bad) {
@@ -329,7 +273,7 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 			      good ? "bad" : "good", good ? o->bad : o->good);
 		goto out;
 	}
-	status = git_quoted("status --porcelain --untracked-files=no", NULL, NULL);
+	status = pmc_cli_git("status --porcelain --untracked-files=no", NULL, NULL);
 	if (status) {
 		pmc_cli_error(
 		    "the working tree has changes (%s ...); bisect checks out other commits: "
@@ -337,9 +281,9 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 		    status);
 		goto out;
 	}
-	orig = git_quoted("symbolic-ref -q --short HEAD", NULL, NULL);
+	orig = pmc_cli_git("symbolic-ref -q --short HEAD", NULL, NULL);
 	if (!orig)
-		orig = git_quoted("rev-parse HEAD", NULL, NULL);
+		orig = pmc_cli_git("rev-parse HEAD", NULL, NULL);
 	if (stop_sig)
 		goto out;
 	if (!orig) {
@@ -389,11 +333,11 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 	if (run_argv((char *[]){"git", "bisect", "start", bad, good, NULL}, log, NULL, 0) != 0 ||
 	    run_argv((char *[]){"git", "bisect", "run", "sh", step, NULL}, log, NULL, 0) != 0)
 		goto failed;
-	first = git_quoted("rev-parse --verify -q refs/bisect/bad", NULL, NULL);
+	first = pmc_cli_git("rev-parse --verify -q refs/bisect/bad", NULL, NULL);
 	if (!first)
 		goto failed;
 	{
-		char *subject = git_quoted("log -1 --format=%s", first, NULL);
+		char *subject = pmc_cli_git("log -1 --format=%s", first, NULL);
 		char b[PMC_QUOTE_SIZE(512)];
 
 		/* A commit's subject is anyone's text. */
