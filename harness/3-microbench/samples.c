@@ -251,7 +251,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			r = append(bm, "wall-time/op", wall, NULL);
 		for (size_t e = 0; r == 0 && e < nev; e++) {
 			const struct pmc_reading *rd = &s->readings[i * nev + e];
-			double v = pmc_status_has_value(rd->status) && !uprobe_on_threads(s, events, e)
+			bool lost = uprobe_on_threads(s, events, e);
+			double v = pmc_status_has_value(rd->status) && !lost
 				       ? pmc_mb_per_op(rd->scaled, ops_of(s))
 				       : NAN;
 			struct pmc_metric *m;
@@ -262,7 +263,7 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			if (r == 0 && m->n == 0)
 				r = pmc_metric_describe_event(m, events, e, rd, "the benchmark");
 			if (r == 0)
-				r = pmc_metric_append(m, v, isnan(v) ? NULL : rd);
+				r = pmc_metric_append(m, v, lost ? NULL : rd);
 			if (r == 0 && s->parts && s->parts[i * nev + e].n)
 				r = append_parts(bm, id, &s->parts[i * nev + e], ops_of(s));
 		}

@@ -19,6 +19,8 @@ PMC_BENCHMARK_OPTS(getppid_3, .threads = "1,2,4");
 
 /* A function of the program itself, called three times per operation: the uprobe
  * uprobe:PROGRAM:mark counts 3/op on one thread, and is not measured on several. */
+void mark(void);
+
 __attribute__((noinline)) void mark(void)
 {
 	__asm__ volatile("");
