@@ -129,9 +129,8 @@ int pmc_mb_record_allocs(struct pmc_benchmark *bm, const struct pmc_mb_samples *
 		return bytes ? 0 : not_measured(bm, "alloc-bytes/op", s->n, PMC_MB_ALLOC_NO_BYTES);
 	if (!find_probes(events, at))
 		return 0;
-	/* No counter in the process: the calls from the uprobes, the bytes not measured; a
-	 * multithreaded benchmark's threads fold their counts into the events only as they
-	 * exit, which a batch's read can precede. */
+	/* No counter in the process: the calls from the uprobes, the bytes not measured; on
+	 * several threads the uprobes miss calls (PMC_MB_UPROBE_THREADS). */
 	if (s->threads > 1) {
 		r = not_measured(bm, "allocs/op", s->n, PMC_MB_ALLOC_UPROBE_THREADS);
 		return r == 0 ? not_measured(bm, "alloc-bytes/op", s->n, PMC_MB_ALLOC_UPROBE_NO_BYTES)

@@ -275,8 +275,13 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 #define PMC_MB_ALLOC_NO_BYTES "the memory manager counts no bytes"
 #define PMC_MB_ALLOC_UPROBE_NOTE "calls of malloc, calloc and realloc, counted through uprobes"
 #define PMC_MB_ALLOC_UPROBE_THREADS                                                               \
-	"the uprobes' counts of the other threads of a multithreaded benchmark are not all in "   \
-	"its batches' reads; link pmcbench-alloc to count them"
+	"the kernel's uprobes miss calls on the threads of a multithreaded benchmark; link "      \
+	"pmcbench-alloc to count them"
+/* What the note of a multithreaded benchmark's uprobe metrics says: the kernel's inherited
+ * uprobe events miss the calls of whole threads (docs/microbench.md, "Threads"). */
+#define PMC_MB_UPROBE_THREADS                                                                     \
+	"the kernel's uprobes miss calls on the threads of a multithreaded benchmark; count "     \
+	"them on one thread"
 #define PMC_MB_ALLOC_UPROBE_NO_BYTES                                                              \
 	"uprobes count calls, not bytes; link pmcbench-alloc to count them"
 

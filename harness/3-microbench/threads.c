@@ -179,6 +179,11 @@ int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_lef
 		goto out;
 	}
 	gather_threads(c, a, n, ret_left);
+	/* pthread_join returns once the kernel clears a thread's tid (mm_release), which can
+	 * precede its perf_event_exit_task; the read still has its counts: a read of an
+	 * inherited event adds the live children's, and sync_child_event moves an exiting
+	 * one's into the parent under the same child_mutex (kernel/events/core.c,
+	 * __perf_event_read_value, perf_child_detach). */
 	if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
 		c->error = r;
 	else if (c->p1)

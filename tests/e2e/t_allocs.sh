@@ -95,7 +95,7 @@ test_uprobes_count_the_calls() {
 three_mallocs allocs/op 3 3 | $UPROBE_NOTE
 k_mallocs/k:5/n:24 allocs/op 5 5 | $UPROBE_NOTE
 mixed allocs/op 2 2 | $UPROBE_NOTE
-threaded/threads:2 allocs/op none none | the uprobes' counts of the other threads of a multithreaded benchmark are not all in its batches' reads; link pmcbench-alloc to count them
+threaded/threads:2 allocs/op none none | the kernel's uprobes miss calls on the threads of a multithreaded benchmark; link pmcbench-alloc to count them
 no_mallocs allocs/op 0 0 | $UPROBE_NOTE
 three_mallocs alloc-bytes/op none none | $NO_BYTES
 EOF2
