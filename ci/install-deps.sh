@@ -19,8 +19,9 @@ BUILD_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libelf-dev li
 # server ci/pg-test-server.sh starts for its tests), cmocka, valgrind (the
 # simulated-counter backend and its tests), man-db (the man page renders), zsh (its
 # completion script is tested), cmake (find_package(pmcbench), tests/install/),
-# libcapstone-dev (report --annotate's disassembler, optional in a build: -Dcapstone).
-TEST_PACKAGES="g++ clang libpq-dev libcmocka-dev valgrind man-db zsh postgresql cmake libcapstone-dev"
+# libcapstone-dev (report --annotate's disassembler, optional in a build: -Dcapstone),
+# clang-format (the sources checked as .clang-format writes them: ci/check-format.sh).
+TEST_PACKAGES="g++ clang clang-format libpq-dev libcmocka-dev valgrind man-db zsh postgresql cmake libcapstone-dev"
 # Test-only: chromium runs the flame graph's script (tests/e2e/flamegraph_browser.sh,
 # skipped without it), sudo the CI action's runner-like test (tests/e2e/t_action.sh); as
 # root they are installed whenever missing, so CI runs them.
