@@ -213,9 +213,16 @@ static int speed_mode(size_t series, size_t points, size_t tol, size_t threads, 
 	}
 	t0 = now();
 	for (size_t i = 0; i < threads; i++) {
-		sp[i] = (struct speed){.x = x, .truth = (const size_t(*)[2])truth, .nt = nt,
-				       .kinds = kinds, .series = series, .points = points,
-				       .tol = tol, .threads = threads, .first = i, .o = *o};
+		sp[i] = (struct speed){.x = x,
+				       .truth = (const size_t(*)[2])truth,
+				       .nt = nt,
+				       .kinds = kinds,
+				       .series = series,
+				       .points = points,
+				       .tol = tol,
+				       .threads = threads,
+				       .first = i,
+				       .o = *o};
 		if (pthread_create(&tid[i], NULL, speed_thread, &sp[i]) != 0) {
 			fprintf(stderr, "changepoint-accuracy: cannot start a thread\n");
 			for (size_t j = 0; j < i; j++)
@@ -287,8 +294,8 @@ struct growth {
 };
 
 /* Follows the change points of one prefix of n points: tr[0..*ntr) are the tracks. */
-static int follow(struct track **tr, size_t *ntr, const struct pmc_changepoint *cps,
-		  size_t ncps, const size_t *truth, size_t nt, size_t tol, bool *used)
+static int follow(struct track **tr, size_t *ntr, const struct pmc_changepoint *cps, size_t ncps,
+		  const size_t *truth, size_t nt, size_t tol, bool *used)
 {
 	for (size_t i = 0; i < ncps; i++)
 		used[i] = false;
@@ -404,8 +411,9 @@ static int grow_one(struct grow *g, size_t s)
 			for (size_t j = 0; j < nt; j++) {
 				size_t i = nearest_within(cps, ncps, truth[j], g->tol);
 
-				g->off_final[2 * s + j] = first_at[j] != SIZE_MAX &&
-							  (i == SIZE_MAX || cps[i].index != first_at[j]);
+				g->off_final[2 * s + j] =
+				    first_at[j] != SIZE_MAX &&
+				    (i == SIZE_MAX || cps[i].index != first_at[j]);
 			}
 		}
 		free(cps);
@@ -537,11 +545,20 @@ static int grow_mode(size_t series, size_t points, size_t start, size_t tol, siz
 		latency[2 * s] = latency[2 * s + 1] = SIZE_MAX;
 	}
 	for (; started < threads; started++) {
-		g[started] = (struct grow){.x = x, .truth = (const size_t(*)[2])truth, .nt = nt,
-					   .kinds = kinds, .series = series, .points = points,
-					   .tol = tol, .threads = threads, .first = started,
-					   .start = start, .o = *o, .latency = latency,
-					   .first_err = first_err, .off_final = off_final};
+		g[started] = (struct grow){.x = x,
+					   .truth = (const size_t(*)[2])truth,
+					   .nt = nt,
+					   .kinds = kinds,
+					   .series = series,
+					   .points = points,
+					   .tol = tol,
+					   .threads = threads,
+					   .first = started,
+					   .start = start,
+					   .o = *o,
+					   .latency = latency,
+					   .first_err = first_err,
+					   .off_final = off_final};
 		if (pthread_create(&tid[started], NULL, grow_thread, &g[started]) != 0) {
 			fprintf(stderr, "changepoint-accuracy: cannot start a thread\n");
 			break;
@@ -622,7 +639,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (points < 20 || series < 1 || threads < 1) {
-		fprintf(stderr, "changepoint-accuracy: --points >= 20, --series >= 1, --threads >= 1\n");
+		fprintf(stderr,
+			"changepoint-accuracy: --points >= 20, --series >= 1, --threads >= 1\n");
 		return 2;
 	}
 	if (start && (start < 2 || start > points)) {

@@ -46,7 +46,8 @@ int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 20000;
 	size_t reps = argc > 2 ? strtoul(argv[2], NULL, 10) : 11;
-	const char *spec = argc > 3 ? argv[3] : "{task-clock,page-faults,context-switches,cpu-migrations}";
+	const char *spec =
+	    argc > 3 ? argv[3] : "{task-clock,page-faults,context-switches,cpu-migrations}";
 	PMC_OPTS(pmc_counters_opts, po, .self_read = false);
 	PMC_OPTS(pmc_counters_opts, so, .self_read = true);
 	struct pmc_event_list *list = NULL;

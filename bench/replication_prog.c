@@ -29,7 +29,10 @@ static double scale(void)
 		return 1.0;
 	x = strtod(v, &end);
 	if (*end || !(x > 0) || x > 1000) {
-		fprintf(stderr, "replication_prog: PMC_REPL_SCALE must be a number in (0, 1000], not '%s'\n", v);
+		fprintf(
+		    stderr,
+		    "replication_prog: PMC_REPL_SCALE must be a number in (0, 1000], not '%s'\n",
+		    v);
 		exit(2);
 	}
 	return x;

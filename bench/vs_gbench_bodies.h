@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* KEEP(v): v was used, and all memory may have been read and written: the asm of
  * pmc_do_not_optimize and of Google Benchmark's DoNotOptimize of a const value. */
 #define KEEP(v) __asm__ volatile("" : : "r,m"(v) : "memory")

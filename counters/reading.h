@@ -9,7 +9,7 @@
 
 #include "pmcbench/counters.h"
 
-#define PMC_PARTS_MAX 4	    /* core PMUs of one CPU (counters/perf/hybrid.h) */
+#define PMC_PARTS_MAX 4 /* core PMUs of one CPU (counters/perf/hybrid.h) */
 #define PMC_PMU_NAME_MAX 64
 
 /* Hybrid CPUs (docs/events.md, "Hybrid CPUs"): the readings of the parts of one event,
@@ -17,7 +17,7 @@
  * event opened as one, as on any other machine. */
 struct pmc_reading_parts {
 	size_t n;
-	bool restricted;		     /* counted only on these core types: not extrapolated */
+	bool restricted; /* counted only on these core types: not extrapolated */
 	char pmu[PMC_PARTS_MAX][PMC_PMU_NAME_MAX]; /* "cpu_core"; "" when the kernel chose */
 	struct pmc_reading rd[PMC_PARTS_MAX];
 };

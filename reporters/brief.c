@@ -354,8 +354,8 @@ static size_t gap_before(size_t c)
 
 /* One panel of the table: the names (column 0) and columns from..to, the header, its
  * rule and the rows; tails: write the fits' tails (the first panel only). */
-static void write_panel(FILE *out, const struct brief *t, const bool *used, size_t from,
-			size_t to, bool tails)
+static void write_panel(FILE *out, const struct brief *t, const bool *used, size_t from, size_t to,
+			bool tails)
 {
 	size_t n = row_len(t), total = 0;
 
@@ -485,7 +485,8 @@ static void write_missing(FILE *out, const struct pmc_analysis *a)
 			for (size_t j = 0; j < n && !seen; j++)
 				seen = strcmp(ids[j], ma->m->id) == 0;
 			for (size_t j = 0; j < a->nbench && !measured; j++) {
-				const struct pmc_metric_analysis *o = find(&a->benches[j], ma->m->id);
+				const struct pmc_metric_analysis *o =
+				    find(&a->benches[j], ma->m->id);
 
 				measured = o && o->has_summary;
 			}
@@ -628,7 +629,8 @@ static int write_prose(FILE *to, const struct brief *t, const struct pmc_analysi
 				"Time, CPU: medians per operation over the runs; ± the half-width "
 				"of the %g%% confidence interval of the time's median%s.\n",
 				a->confidence * 100,
-				t->no_interval ? " (none: too few runs for it; -r 6 at least)" : "");
+				t->no_interval ? " (none: too few runs for it; -r 6 at least)"
+					       : "");
 		else if (t->no_interval)
 			fputs("Time, CPU: medians per operation over the runs (too few for a "
 			      "confidence interval; -r 6 at least).\n",

@@ -387,9 +387,8 @@ bool pmc_cmp_same_as_error(const char *warning, const struct pmc_report_opts *o)
 
 bool pmc_cmp_row_folds(const struct pmc_cmp_row *row, bool gate)
 {
-	return row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_NO_CHANGE &&
-	       !row->why && !row->one_invocation && !row->multiplexed && !row->asked &&
-	       !(gate && row->gated);
+	return row->kind != PMC_ROW_MISSING && row->verdict == PMC_VERDICT_NO_CHANGE && !row->why &&
+	       !row->one_invocation && !row->multiplexed && !row->asked && !(gate && row->gated);
 }
 
 const char *pmc_cmp_label(const char *name, const char *fallback)
@@ -445,8 +444,7 @@ static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
 
 /* The factor and its interval, inverted (1/ratio, its interval's ends swapped) so as to
  * be said the way round that gives a factor above 1, as hyperfine does. */
-static void fmt_factor(const struct pmc_cmp_row *row, bool invert, char *r, char *ci,
-		       size_t cilen)
+static void fmt_factor(const struct pmc_cmp_row *row, bool invert, char *r, char *ci, size_t cilen)
 {
 	double v = invert ? 1 / row->ratio : row->ratio;
 	double l = invert ? 1 / row->ratio_hi : row->ratio_lo;
@@ -520,15 +518,14 @@ static bool headline_multi(const struct pmc_comparison *c, const struct pmc_cmp_
 			bool ci_ok;
 
 			undecided_words(row, &lead, tail, sizeof(tail), &ci_ok);
-			used += (size_t)snprintf(buf + used, len - used,
-						 "  %s from %s: %s%s (%s%s)%s\n", lead, row->bench, r,
-						 ci_ok ? ci : "", row->metric,
-						 metric_note(c, row), tail);
+			used += (size_t)snprintf(
+			    buf + used, len - used, "  %s from %s: %s%s (%s%s)%s\n", lead,
+			    row->bench, r, ci_ok ? ci : "", row->metric, metric_note(c, row), tail);
 		} else {
-			used += (size_t)snprintf(buf + used, len - used,
-						 "  %s %s than %s%s (%s%s)\n", r,
-						 slower ? "slower" : "faster", row->bench, ci,
-						 row->metric, metric_note(c, row));
+			used +=
+			    (size_t)snprintf(buf + used, len - used, "  %s %s than %s%s (%s%s)\n",
+					     r, slower ? "slower" : "faster", row->bench, ci,
+					     row->metric, metric_note(c, row));
 		}
 	}
 	return true;
@@ -549,8 +546,8 @@ static const char *metric_note(const struct pmc_comparison *c, const struct pmc_
 	return row->paired ? ", paired" : "";
 }
 
-bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
-		      char *buf, size_t len)
+bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o, char *buf,
+		      size_t len)
 {
 	const struct pmc_cmp_row *row = pmc_comparison_headline(c);
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
@@ -580,11 +577,9 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 		undecided_words(row, &lead, tail, sizeof(tail), &ci_ok);
 		snprintf(buf, len, "%s between %s and %s: %s%s (%s%s)%s\n", lead, nn, on, r,
 			 ci_ok ? ci : "", row->metric, metric_note(c, row), tail);
-	}
-	else
+	} else
 		snprintf(buf, len, "%s ran %s %s than %s%s (%s%s)\n", nn, r,
-			 faster ? "faster" : "slower", on, ci, row->metric,
-			 metric_note(c, row));
+			 faster ? "faster" : "slower", on, ci, row->metric, metric_note(c, row));
 	return true;
 }
 

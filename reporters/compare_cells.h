@@ -92,8 +92,8 @@ size_t pmc_cmp_benchmark_rows(const struct pmc_comparison *c, size_t first, size
  * headline (pmc_comparison_headline). A comparison of the reference (o->old_name) with
  * two or more commands gives hyperfine's summary instead, one line each:
  * "A ran\n  1.23x faster than B [1.20x, 1.26x] (task-clock)\n  ...". */
-bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o,
-		      char *buf, size_t len);
+bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o, char *buf,
+		      size_t len);
 
 struct pmc_result;
 /* The benchmark of r with the smallest median of the headline's metric (task-clock, else

@@ -1,6 +1,6 @@
 /* One escaper per output language that has no library of its own: text shown on a
- * terminal, GitHub-flavoured Markdown, Go's benchmark format, and XML (SVG, HTML). (CSV is quoted by
- * libcsv, JSON by jansson.) */
+ * terminal, GitHub-flavoured Markdown, Go's benchmark format, and XML (SVG, HTML). (CSV is quoted
+ * by libcsv, JSON by jansson.) */
 #pragma once
 
 #include <stdbool.h>

@@ -18,11 +18,11 @@
 #include <string.h>
 
 enum {
-	FRAME_H = 16,	  /* pixels per stack level */
+	FRAME_H = 16, /* pixels per stack level */
 	FONT_PX = 12,
-	PAD = 10,	  /* left and right margin */
-	TOP = 78,	  /* title, subtitle and controls */
-	BOTTOM = 50,	  /* the details line and the notes under the graph */
+	PAD = 10,    /* left and right margin */
+	TOP = 78,    /* title, subtitle and controls */
+	BOTTOM = 50, /* the details line and the notes under the graph */
 	DEFAULT_W = 1200,
 };
 /* By default frames narrower than this are left out (flamegraph.pl's --minwidth): they
@@ -35,12 +35,12 @@ enum {
 
 struct node {
 	const char *name;
-	uint32_t depth;  /* 0 for the root */
-	uint64_t total;  /* weight of the stacks through this frame */
+	uint32_t depth; /* 0 for the root */
+	uint64_t total; /* weight of the stacks through this frame */
 	uint64_t old_total;
 	uint64_t samples, old_samples;
-	uint64_t next;   /* weight already placed under this node, for its next child */
-	uint64_t x;      /* weight to the left of this frame */
+	uint64_t next; /* weight already placed under this node, for its next child */
+	uint64_t x;    /* weight to the left of this frame */
 };
 
 struct tree {
@@ -78,8 +78,7 @@ static int add_u64(uint64_t *sum, uint64_t w)
 
 /* Merges the sorted stacks into t, root first; path[d] is the node at depth d of the
  * stack placed last. */
-static int build(struct tree *t, const struct pmc_flame_stack **sorted, size_t n,
-		 size_t *path)
+static int build(struct tree *t, const struct pmc_flame_stack **sorted, size_t n, size_t *path)
 {
 	int r = tree_add(t, "all", 0, 0);
 	if (r)
@@ -249,7 +248,8 @@ static const char SCRIPT_SEARCH[] =
     "info.forEach(function (f) {\n"
     "  var t = f.g.querySelector('title').textContent;\n"
     "  f.g.addEventListener('click', function () { zoom(f); });\n"
-    "  f.g.addEventListener('mouseover', function () { details.textContent = 'Function: ' + t; });\n"
+    "  f.g.addEventListener('mouseover', function () { details.textContent = 'Function: ' + t; "
+    "});\n"
     "  f.g.addEventListener('mouseout', function () { details.textContent = ''; });\n"
     "});\n"
     "icEl.addEventListener('click', function () { ignoreCase(!IC); });\n"
@@ -388,12 +388,13 @@ static int write_empty(FILE *out, const struct pmc_flame_opts *o, const char *wh
 		"height=\"%u\" viewBox=\"0 0 %u %u\" data-frames=\"0\">\n",
 		width, height, width, height);
 	fputs(STYLE, out);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
-		width, height);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n", width,
+		height);
 	fprintf(out, "<text class=\"ttl\" x=\"%u\" y=\"24\">", width / 2);
 	pmc_escape_xml(out, o->title ? o->title : "Flame graph", SIZE_MAX);
-	fprintf(out, "</text>\n<text id=\"note\" x=\"%u\" y=\"%u\" "
-		     "style=\"text-anchor: middle\">",
+	fprintf(out,
+		"</text>\n<text id=\"note\" x=\"%u\" y=\"%u\" "
+		"style=\"text-anchor: middle\">",
 		width / 2, TOP + FRAME_H);
 	pmc_escape_xml(out, why, SIZE_MAX);
 	fputs("</text>\n</svg>\n", out);
@@ -438,9 +439,10 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	/* Widths are shares of the total and a differential graph's colours shares of each
 	 * side's total: with no weight there is nothing to draw. */
 	if (root->total == 0 || (o->differential && root->old_total == 0)) {
-		r = write_empty(out, o, root->total == 0 ? "No samples: nothing to draw"
-							  : "The old profile has no samples: "
-							    "nothing to compare");
+		r = write_empty(out, o,
+				root->total == 0 ? "No samples: nothing to draw"
+						 : "The old profile has no samples: "
+						   "nothing to compare");
 		goto out_free;
 	}
 	r = -EINVAL;
@@ -480,8 +482,8 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 		width, height, width, height, width, PAD, CHAR_PX, t.n - omitted, omitted,
 		o->inverted ? 1 : 0);
 	fputs(STYLE, out);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
-		width, height);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n", width,
+		height);
 	fprintf(out, "<text class=\"ttl\" x=\"%u\" y=\"24\">", width / 2);
 	pmc_escape_xml(out, o->title ? o->title : "Flame graph", SIZE_MAX);
 	fputs("</text>\n", out);

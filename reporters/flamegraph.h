@@ -15,8 +15,8 @@
 struct pmc_flame_stack {
 	const char *const *frames; /* display names, root first */
 	uint32_t depth;
-	uint64_t weight;     /* plain graph; the new weight of a differential one */
-	uint64_t old_weight; /* differential only */
+	uint64_t weight;	       /* plain graph; the new weight of a differential one */
+	uint64_t old_weight;	       /* differential only */
 	uint64_t samples, old_samples; /* sampled profiles: the samples of each weight */
 };
 
@@ -34,10 +34,10 @@ struct pmc_flame_opts {
 	/* absolute and sampled: what one sample of each profile stands for
 	 * (pmc_profile_per_sample); a change within sampling error is white. 0: exact */
 	double old_per_sample, new_per_sample;
-	unsigned width;	      /* pixels; 0: 1200 */
-	int inverted;	      /* an icicle graph: the root at the top, callees below */
-	double min_width;     /* frames narrower than this many pixels are left out; 0: 0.1
-			       * (flamegraph.pl's --minwidth) */
+	unsigned width;	  /* pixels; 0: 1200 */
+	int inverted;	  /* an icicle graph: the root at the top, callees below */
+	double min_width; /* frames narrower than this many pixels are left out; 0: 0.1
+			   * (flamegraph.pl's --minwidth) */
 };
 
 /* Writes the SVG to out; with no weight to draw (no stacks, a total weight of 0, old

@@ -57,8 +57,8 @@ static const char *text_of(const struct pmc_scale *s, enum scale_text which)
  * "3.45 MiB"), with the text `which` of that scale ("1.50 k items/s", "229.20 M/s"). The
  * threshold is a hair below the step so that 999.996 becomes 1.00 of the next unit rather
  * than 1000.00 of this one. */
-static const char *scaled_unit(double v, enum pmc_unit_base base, enum scale_text which,
-			       char *buf, size_t len)
+static const char *scaled_unit(double v, enum pmc_unit_base base, enum scale_text which, char *buf,
+			       size_t len)
 {
 	size_t n, i = 0;
 	const struct pmc_scale *s = pmc_scales_shown(base, &n);
@@ -357,7 +357,8 @@ void pmc_fmt_weight(double v, const char *unit, bool plus, char *buf, size_t len
 	if (*sign)
 		v = fabs(v);
 	pmc_fmt_short_to(n, v, time ? "ns" : "count");
-	if (snprintf(buf, len, "%s%s%s%s", sign, n, time || !unit || !strcmp(unit, "count") ? "" : " ",
+	if (snprintf(buf, len, "%s%s%s%s", sign, n,
+		     time || !unit || !strcmp(unit, "count") ? "" : " ",
 		     time || !unit || !strcmp(unit, "count") ? "" : unit) >= (int)len &&
 	    len > 0)
 		buf[len - 1] = '\0'; /* a unit longer than the room: cut, as snprintf does */

@@ -16,7 +16,6 @@
  * ("-1,234,567"); far beyond any count, scientific notation. */
 void pmc_fmt_grouped(double v, char *buf, size_t len);
 
-
 /* v in the metric's unit for the run table: writes the number and returns the unit to
  * show beside it ("ms", "MiB", "%", "" for counts and ratios, or unit itself). */
 const char *pmc_fmt_value(double v, const char *unit, char *buf, size_t len);

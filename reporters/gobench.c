@@ -84,7 +84,7 @@ struct units {
 		char *name;
 		int better;
 		bool exact; /* every metric written in this unit is simulated (valgrind) */
-	} * v; /* grown by pmc_grow */
+	} * v;		    /* grown by pmc_grow */
 	size_t n;
 };
 

@@ -227,10 +227,11 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 	if (r == 0)
 		r = jwrite(out, "command", json_string(o->gate ? "gate" : "compare"), true);
 	if (r == 0)
-		r = jwrite(out, "outcome",
-			   o->error ? json_string("error")
-				    : json_string(outcome_word(o->gate ? o->decision : PMC_DECISION_PASS)),
-			   true);
+		r = jwrite(
+		    out, "outcome",
+		    o->error ? json_string("error")
+			     : json_string(outcome_word(o->gate ? o->decision : PMC_DECISION_PASS)),
+		    true);
 	if (r == 0)
 		r = jwrite(out, "exit_code", json_integer(pmc_cmp_decision_status(o)), true);
 	if (r == 0)

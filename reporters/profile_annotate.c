@@ -159,8 +159,8 @@ static void put_source(FILE *out, const struct pmc_annotation_insn *in, bool mar
 	}
 }
 
-static void put_row(FILE *out, const struct pmc_annotation *a, uint64_t total, size_t i,
-		    bool hot, int addr_w, size_t text_w)
+static void put_row(FILE *out, const struct pmc_annotation *a, uint64_t total, size_t i, bool hot,
+		    int addr_w, size_t text_w)
 {
 	const struct pmc_annotation_insn *in = &a->insns[i];
 	char fn_pct[PMC_FMT_MAX] = "", all_pct[PMC_FMT_MAX] = "";
@@ -205,8 +205,7 @@ static size_t text_width(const struct pmc_annotation *a, int addr_w, unsigned wi
 }
 
 /* The note of the samples that ended at no instruction shown, wrapped to width. */
-static void put_outside(FILE *out, const struct pmc_annotation *a, const char *unit,
-			unsigned width)
+static void put_outside(FILE *out, const struct pmc_annotation *a, const char *unit, unsigned width)
 {
 	char w[PMC_FMT_MAX + 24], *text = NULL;
 	size_t len = 0;

@@ -39,8 +39,8 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	if (old_p)
 		pmc_profile_lost_text(old_p, true, lost_old, sizeof(lost_old));
 	snprintf(lost, sizeof(lost), "%s%s%s%s%s", lost_old[0] ? "old profile: " : "", lost_old,
-		 lost_old[0] && lost_new[0] ? "; " : "", lost_old[0] && lost_new[0] ? "new profile: " : "",
-		 lost_new);
+		 lost_old[0] && lost_new[0] ? "; " : "",
+		 lost_old[0] && lost_new[0] ? "new profile: " : "", lost_new);
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
 		  : pmc_profile_flame_stacks(new_p, &set);
 	if (r < 0)
@@ -89,10 +89,10 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		    .unit = in->unit,
 		    .differential = old_p != NULL,
 		    .absolute = absolute,
-		    .old_per_sample = mode == PMC_PROFILE_DIFF_AMOUNTS
-					  ? pmc_profile_per_sample(old_p) : 0,
-		    .new_per_sample = mode == PMC_PROFILE_DIFF_AMOUNTS
-					  ? pmc_profile_per_sample(new_p) : 0,
+		    .old_per_sample =
+			mode == PMC_PROFILE_DIFF_AMOUNTS ? pmc_profile_per_sample(old_p) : 0,
+		    .new_per_sample =
+			mode == PMC_PROFILE_DIFF_AMOUNTS ? pmc_profile_per_sample(new_p) : 0,
 		    .width = view->width,
 		    .inverted = view->inverted,
 		    .min_width = view->min_width,

@@ -99,12 +99,13 @@ static int collect(const struct pmc_profile *p, const char *fn, struct row **ret
 		if (put < 0)
 			goto out;
 		if (put == 1) {
-			int len = l->file ? snprintf(NULL, 0, "%s:%" PRIu32, base_name(l->file),
-						     l->line)
-					  : 0;
+			int len =
+			    l->file ? snprintf(NULL, 0, "%s:%" PRIu32, base_name(l->file), l->line)
+				    : 0;
 
 			rows[r].first = l;
-			rows[r].label = l->file ? malloc((size_t)len + 1) : strdup("[no line table]");
+			rows[r].label =
+			    l->file ? malloc((size_t)len + 1) : strdup("[no line table]");
 			nrows++;
 			if (!rows[r].label)
 				goto out;
@@ -180,9 +181,8 @@ int pmc_profile_report_lines(FILE *out, const struct pmc_profile *p, const char 
 	}
 	fputs("Source lines of ", out);
 	pmc_escape_text(out, fn);
-	pmc_fmt_percent(pmc_profile_total(p)
-			    ? 100.0 * (double)self / (double)pmc_profile_total(p)
-			    : NAN,
+	pmc_fmt_percent(pmc_profile_total(p) ? 100.0 * (double)self / (double)pmc_profile_total(p)
+					     : NAN,
 			false, a, sizeof(a));
 	pmc_fmt_weight(self ? (double)self : NAN, in->unit, false, b, sizeof(b));
 	fprintf(out, ": self %s of the profile (%s", a, self ? b : "0");
@@ -196,8 +196,8 @@ int pmc_profile_report_lines(FILE *out, const struct pmc_profile *p, const char 
 		goto out;
 	}
 	qsort(rows, n, sizeof(*rows), row_cmp);
-	fprintf(out, "\n%7s %12s %8s  %-*s  %s\n", "share", "weight", "samples", (int)width,
-		"line", "inlined function");
+	fprintf(out, "\n%7s %12s %8s  %-*s  %s\n", "share", "weight", "samples", (int)width, "line",
+		"inlined function");
 	for (size_t i = 0; i < n; i++) {
 		pmc_fmt_percent(100.0 * (double)rows[i].weight / (double)sum, false, a, sizeof(a));
 		pmc_fmt_weight((double)rows[i].weight, in->unit, false, b, sizeof(b));
@@ -211,8 +211,8 @@ int pmc_profile_report_lines(FILE *out, const struct pmc_profile *p, const char 
 		putc('\n', out);
 	}
 	pmc_fmt_weight(sum ? (double)sum : NAN, in->unit, false, b, sizeof(b));
-	fprintf(out, "%7s %12s %8" PRIu64 "  total (%zu line%s)\n", "100%", sum ? b : "0",
-		nsamples, n, n == 1 ? "" : "s");
+	fprintf(out, "%7s %12s %8" PRIu64 "  total (%zu line%s)\n", "100%", sum ? b : "0", nsamples,
+		n, n == 1 ? "" : "s");
 out:
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].label);

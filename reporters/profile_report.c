@@ -383,8 +383,9 @@ static size_t lost_when(const struct pmc_profile_info *in, bool brief, char *buf
 		return n;
 	if (!t->span_ns)
 		return n + (size_t)snprintf(buf + n, len - n,
-					    brief ? "" : "; when is not known (the profile keeps "
-							 "no timeline)");
+					    brief ? ""
+						  : "; when is not known (the profile keeps "
+						    "no timeline)");
 	if ((k = lost_peak(in)) < 0)
 		return n + (size_t)snprintf(buf + n, len - n, ", spread over the recording");
 	pmc_fmt_percent(pct(t->lost[k], t->lost[k] + t->samples[k]), false, share, sizeof(share));
@@ -419,14 +420,15 @@ size_t pmc_profile_lost_text(const struct pmc_profile *p, bool brief, char *buf,
 	n = (size_t)snprintf(buf, len, "%s samples lost (%s of those taken)", a, b);
 	n = lost_when(in, brief, buf, len, n);
 	if (n < len)
-		n += (size_t)snprintf(buf + n, len - n,
-				      brief ? ": shares may be off by up to %.*f points"
-					    : ": the kernel dropped them while its ring buffer was "
-					      "full, so every share may be off by up to %.*f points "
-					      "(the lost samples may all have been of one function); "
-					      "record with a lower frequency",
-				      pmc_fmt_percent_decimals(pct(in->lost, in->samples + in->lost)),
-				      pct(in->lost, in->samples + in->lost));
+		n += (size_t)snprintf(
+		    buf + n, len - n,
+		    brief ? ": shares may be off by up to %.*f points"
+			  : ": the kernel dropped them while its ring buffer was "
+			    "full, so every share may be off by up to %.*f points "
+			    "(the lost samples may all have been of one function); "
+			    "record with a lower frequency",
+		    pmc_fmt_percent_decimals(pct(in->lost, in->samples + in->lost)),
+		    pct(in->lost, in->samples + in->lost));
 	return n < len ? n : len - 1;
 }
 
@@ -497,7 +499,8 @@ void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 		}
 		if (in->throttled)
 			fprintf(out,
-				"WARNING: the kernel throttled sampling %" PRIu64 " time%s (samples "
+				"WARNING: the kernel throttled sampling %" PRIu64
+				" time%s (samples "
 				"took more CPU time than perf_cpu_time_max_percent allows), so "
 				"parts of the run have no samples; record with a lower frequency\n",
 				in->throttled, in->throttled == 1 ? "" : "s");

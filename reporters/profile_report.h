@@ -16,7 +16,6 @@
 
 struct pmc_profile;
 
-
 /* The report of one profile: a header (event, unit, sampled or exact, samples, a
  * warning line for lost samples, unresolved frames, the weight in cut call chains when
  * there is any, total) and the top functions by self

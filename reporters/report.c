@@ -14,7 +14,7 @@
 
 /* The registry: in the order messages and help texts list them. */
 static const struct pmc_reporter *const reporters[] = {
-    &pmc_reporter_table,    &pmc_reporter_brief, &pmc_reporter_json,    &pmc_reporter_csv,
+    &pmc_reporter_table,    &pmc_reporter_brief, &pmc_reporter_json,	&pmc_reporter_csv,
     &pmc_reporter_markdown, &pmc_reporter_stats, &pmc_reporter_gobench,
 };
 

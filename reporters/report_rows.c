@@ -302,7 +302,7 @@ static void block_free(struct pmc_report_block *blk)
 }
 
 static const struct pmc_metric_analysis *row_analysis(const struct pmc_report_block *blk,
-							 const struct pmc_report_row *row)
+						      const struct pmc_report_row *row)
 {
 	return &blk->ba->metrics[row->m - blk->b->metrics];
 }
@@ -461,11 +461,15 @@ bool pmc_report_has_footnotes(const struct pmc_report_block *blk)
 void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const char *bullet)
 {
 	if (blk->any_spread && !blk->median) {
-		fprintf(out, "%sMeans over the runs; ± is the coefficient of variation "
-			     "(stddev / mean).\n", bullet);
+		fprintf(out,
+			"%sMeans over the runs; ± is the coefficient of variation "
+			"(stddev / mean).\n",
+			bullet);
 	} else if (blk->any_spread) {
-		fprintf(out, "%sMedians over the runs; ± is the half-width of the %g%% confidence "
-			     "interval of the median", bullet, blk->confidence * 100);
+		fprintf(out,
+			"%sMedians over the runs; ± is the half-width of the %g%% confidence "
+			"interval of the median",
+			bullet, blk->confidence * 100);
 		if (blk->any_mad)
 			fputs(" (MAD: the median absolute deviation, where the runs are too few "
 			      "for that interval)",
@@ -475,16 +479,22 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
 		fprintf(out, "%sMedians over the runs.\n", bullet);
 	}
 	if (blk->any_scaled)
-		fprintf(out, "%s(x%%): the counter ran x%% of the time it was enabled "
-			     "(multiplexed); its count is scaled up.\n", bullet);
+		fprintf(out,
+			"%s(x%%): the counter ran x%% of the time it was enabled "
+			"(multiplexed); its count is scaled up.\n",
+			bullet);
 	if (blk->any_partial)
 		fprintf(out, "%sn=k/N: measured in k of the N runs.\n", bullet);
 	if (blk->any_simulated)
-		fprintf(out, "%ssimulated: counted by a simulator (valgrind), not by hardware "
-			     "counters.\n", bullet);
+		fprintf(out,
+			"%ssimulated: counted by a simulator (valgrind), not by hardware "
+			"counters.\n",
+			bullet);
 	if (blk->any_cross)
-		fprintf(out, "%s" PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
-			     "multiplexing may skew it.\n", bullet);
+		fprintf(out,
+			"%s" PMC_REPORT_CROSS_MARK " ratio of events in different groups: "
+			"multiplexing may skew it.\n",
+			bullet);
 	if (blk->tp_zero_hidden || blk->tp_more_hidden) {
 		fprintf(out, "%sTracepoints by count, the highest first; not shown: ", bullet);
 		if (blk->tp_more_hidden)
@@ -495,8 +505,10 @@ void pmc_report_footnotes(FILE *out, const struct pmc_report_block *blk, const c
 		fputs(" (all are in the result file).\n", out);
 	}
 	if (blk->nkernel) {
-		fprintf(out, "%sTracepoint and uprobe counts are the kernel's exact counts of what "
-			     "happened (not sampled, not simulated): ", bullet);
+		fprintf(out,
+			"%sTracepoint and uprobe counts are the kernel's exact counts of what "
+			"happened (not sampled, not simulated): ",
+			bullet);
 		if (blk->nidentical == blk->nkernel)
 			fprintf(out, "identical in every run (%zu event%s).\n", blk->nkernel,
 				blk->nkernel == 1 ? "" : "s");
@@ -516,8 +528,8 @@ static void report_health(FILE *out, const struct pmc_bench_analysis *ba, const 
 	for (size_t i = 0; i < ba->b->nmetrics; i++) {
 		const struct pmc_metric_analysis *ma = &ba->metrics[i];
 
-		if (!ma->has_summary || pmc_health_describe(&ma->health, phrase, sizeof(phrase)) < 0 ||
-		    !phrase[0])
+		if (!ma->has_summary ||
+		    pmc_health_describe(&ma->health, phrase, sizeof(phrase)) < 0 || !phrase[0])
 			continue;
 		/* docs/statistics.md, "Sample health": the runs may not be repeated draws of
 		 * one quantity, so a comparison of them may mislead. */

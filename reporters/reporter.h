@@ -66,7 +66,6 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 			   const char *const *names, size_t n, const struct pmc_report_opts *opts,
 			   char *err, size_t errlen);
 
-
 /* The i-th reporter of the registry (reporters[] of report.c), or NULL past the last:
  * for code that must cover every format (tests, the fuzzer). */
 const struct pmc_reporter *pmc_reporter_at(size_t i);

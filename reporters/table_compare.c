@@ -114,7 +114,7 @@ static const char *outcome_sgr(const struct pmc_report_opts *o)
 {
 	if (o->error || o->decision == PMC_DECISION_ERROR)
 		return "\033[1;31m";
-	return o->decision == PMC_DECISION_PASS	      ? "\033[1;32m"
+	return o->decision == PMC_DECISION_PASS		? "\033[1;32m"
 	       : o->decision == PMC_DECISION_REGRESSION ? "\033[1;31m"
 							: "\033[1;33m";
 }
@@ -279,9 +279,8 @@ static bool narrow_table(struct pmc_sbuf *b, FILE *out, const struct pmc_compari
 		wc = MAX(wc, report_width(k.change));
 		wt = MAX(wt, report_width(k.test));
 		wl = MAX(wl, report_width(k.limit));
-		v = report_width(k.verdict) + (row->why && row->kind != PMC_ROW_MISSING
-						   ? 3 + report_width(row->why)
-						   : 0);
+		v = report_width(k.verdict) +
+		    (row->why && row->kind != PMC_ROW_MISSING ? 3 + report_width(row->why) : 0);
 		wv = MAX(wv, v);
 		wv0 = MAX(wv0, report_width(k.verdict));
 	}
@@ -436,8 +435,8 @@ static int summary_lines(FILE *out, const struct pmc_comparison *c, const struct
 	if (!m)
 		return -ENOMEM;
 	if (o->gate || o->error)
-		fprintf(m, "%s %s%s%s; ", o->gate ? "gate:" : "compare:",
-			o->color ? outcome_sgr(o) : "",
+		fprintf(m, "%s %s%s%s; ",
+			o->gate ? "gate:" : "compare:", o->color ? outcome_sgr(o) : "",
 			o->error ? "ERROR" : pmc_cmp_decision_name(o->decision),
 			o->color ? "\033[0m" : "");
 	pmc_cmp_outcome_counts(m, c, false);
@@ -453,8 +452,7 @@ static int summary_lines(FILE *out, const struct pmc_comparison *c, const struct
 	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }
 
-int pmc_table_comparison(FILE *out, const struct pmc_comparison *c,
-			 const struct pmc_report_opts *o)
+int pmc_table_comparison(FILE *out, const struct pmc_comparison *c, const struct pmc_report_opts *o)
 {
 	const char *on = pmc_cmp_label(o->old_name, "old"), *nn = pmc_cmp_label(o->new_name, "new");
 	struct pmc_sbuf b = {0};
@@ -555,4 +553,3 @@ int pmc_table_comparisons(FILE *out, const struct pmc_comparison *const *cs,
 	}
 	return 0;
 }
-

@@ -1,8 +1,8 @@
 /* The trend chart of a history's series (docs/history.md, "Trend charts"): one SVG chart
  * per series, each point's median joined by a line, its spread (min .. max of its
  * samples) as a bar, the level of each segment between change points, and each change
- * point as a marked line with its size above the plot, where no data is. Self-contained: no script, no external file; a
- * point's and a change point's details are in their tooltips (<title>). */
+ * point as a marked line with its size above the plot, where no data is. Self-contained: no script,
+ * no external file; a point's and a change point's details are in their tooltips (<title>). */
 #pragma once
 
 #include <stdbool.h>
@@ -21,7 +21,7 @@ struct pmc_trend {
 	const char *title;    /* what is measured where: "work wall-time on box (perf)" */
 	const char *subtitle; /* the rest of where, under it ("kernel ..., cpu ..."), or NULL */
 	const char *id;	      /* the series' fingerprint, as the chart's data-fingerprint */
-	const char *unit; /* the metric registry's unit of the values */
+	const char *unit;     /* the metric registry's unit of the values */
 	const struct pmc_trend_point *pts;
 	size_t n;
 	/* Change points by index into pts (changepoint.h), with their segments. */

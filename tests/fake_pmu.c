@@ -376,7 +376,7 @@ static int check_open(struct fake_pmu *f, const struct perf_event_attr *a, pid_t
 	if (leader && core >= 0) {
 		/* x86 validate_group(): a group that could never be scheduled on an empty
 		 * PMU is refused; the watchdog's use of a counter is not considered. */
-		struct fixed_free empty = { cfg->fixed_counters, cfg->fixed_counters };
+		struct fixed_free empty = {cfg->fixed_counters, cfg->fixed_counters};
 		int gcore = group_core(f, group_fd - FAKE_PMU_FD_BASE);
 
 		/* A group lives on one PMU: a hardware event of another is refused. */
@@ -1110,8 +1110,8 @@ static void schedule_core(struct fake_pmu *f, int core, const int *order, int n,
 {
 	unsigned free_counters = core_counters(f, core);
 	/* The watchdog's pinned cycles event holds the fixed cycles counter. */
-	struct fixed_free fx = { f->cfg.fixed_counters,
-				 f->cfg.fixed_counters && !f->cfg.nmi_watchdog };
+	struct fixed_free fx = {f->cfg.fixed_counters,
+				f->cfg.fixed_counters && !f->cfg.nmi_watchdog};
 	int flex[FAKE_PMU_MAX_EVENTS], nf = 0;
 
 	/* Pinned groups first; one that does not fit goes into an error state. */

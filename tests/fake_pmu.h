@@ -116,13 +116,13 @@ struct fake_pmu_core {
 };
 
 struct fake_pmu_config {
-	unsigned counters;  /* hardware counters */
-	bool no_pmu;	    /* hardware, cache and raw events fail with ENOENT */
-	int paranoid;	    /* emulated perf_event_paranoid */
-	bool privileged;    /* CAP_PERFMON: paranoid does not apply */
-	int max_fds;	    /* EMFILE when this many are open; 0: no limit */
-	bool pinned;	    /* every hardware group is pinned */
-	bool reverse_ids;   /* group reads list the events in reverse order */
+	unsigned counters; /* hardware counters */
+	bool no_pmu;	   /* hardware, cache and raw events fail with ENOENT */
+	int paranoid;	   /* emulated perf_event_paranoid */
+	bool privileged;   /* CAP_PERFMON: paranoid does not apply */
+	int max_fds;	   /* EMFILE when this many are open; 0: no limit */
+	bool pinned;	   /* every hardware group is pinned */
+	bool reverse_ids;  /* group reads list the events in reverse order */
 	/* A hardware event with einval_config fails with EINVAL, alone or in a group (a
 	 * config this PMU rejects). */
 	bool einval;
@@ -135,8 +135,8 @@ struct fake_pmu_config {
 	/* /sys/devices/system/cpu/online; NULL: "0". When set, an event bound to a CPU it
 	 * does not list fails with EINVAL, as for a CPU that does not exist. */
 	const char *online;
-	bool no_build_id;   /* attr.build_id fails with EINVAL */
-	bool tracepoints;   /* PERF_TYPE_TRACEPOINT events open (any id); else ENOENT */
+	bool no_build_id; /* attr.build_id fails with EINVAL */
+	bool tracepoints; /* PERF_TYPE_TRACEPOINT events open (any id); else ENOENT */
 	/* PERF_SAMPLE_STACK_USER fails with ENOSYS, as on an architecture without
 	 * perf_user_stack_dump (perf_copy_attr). */
 	bool no_stack_user;
@@ -243,7 +243,7 @@ struct fake_pmu_event {
 	 * reset: x86_perf_event_update() stores rdpmc's zero-extended value), not by
 	 * arming it (x86_perf_event_set_period(): -left, sign-extended). */
 	bool prev_read;
-	int core;	       /* the core PMU it counts on; -1: none (software, msr) */
+	int core; /* the core PMU it counts on; -1: none (software, msr) */
 };
 
 struct fake_pmu_open {
@@ -277,7 +277,7 @@ struct fake_pmu {
 	unsigned rdpmcs, rdpmc_faults, rdpmc_stale, page_writes, rdpmc_metrics;
 	void (*on_rdpmc)(struct fake_pmu *f, void *ud);
 	void *on_rdpmc_ud;
-	int cpu;	    /* the CPU the counted task runs on */
+	int cpu; /* the CPU the counted task runs on */
 };
 
 void fake_pmu_init(struct fake_pmu *f, const struct fake_pmu_config *cfg);

@@ -7,22 +7,24 @@
 #include "reporters/flamegraph.h"
 
 #define S(w, ow, ...)                                                                              \
-	{.frames = (const char *const[]){__VA_ARGS__},                                             \
-	 .depth = sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *),              \
-	 .weight = (w), .old_weight = (ow)}
+	{                                                                                          \
+		.frames = (const char *const[]){__VA_ARGS__},                                      \
+		.depth = sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *),        \
+		.weight = (w), .old_weight = (ow)                                                  \
+	}
 
 static const struct pmc_flame_stack stacks[] = {
-	S(420, 300, "main", "run_benchmark", "parse_input", "strtod"),
-	S(180, 200, "main", "run_benchmark", "parse_input", "memchr"),
-	S(900, 1100, "main", "run_benchmark", "hash_table_insert", "hash_bytes"),
-	S(350, 150, "main", "run_benchmark", "hash_table_insert", "grow", "memcpy"),
-	S(260, 260, "main", "run_benchmark", "hash_table_lookup", "hash_bytes"),
-	S(120, 120, "main", "run_benchmark", "hash_table_lookup"),
-	S(640, 900, "main", "run_benchmark", "sort_results", "qsort", "compare_keys"),
-	S(90, 90, "main", "load_config", "fopen"),
-	S(60, 160, "main", "load_config", "json_parse", "json_parse_object"),
-	S(200, 200, "[kernel]", "page_fault", "clear_page"),
-	S(1, 0, "main", "run_benchmark", "a tiny & <odd> \"frame\""),
+    S(420, 300, "main", "run_benchmark", "parse_input", "strtod"),
+    S(180, 200, "main", "run_benchmark", "parse_input", "memchr"),
+    S(900, 1100, "main", "run_benchmark", "hash_table_insert", "hash_bytes"),
+    S(350, 150, "main", "run_benchmark", "hash_table_insert", "grow", "memcpy"),
+    S(260, 260, "main", "run_benchmark", "hash_table_lookup", "hash_bytes"),
+    S(120, 120, "main", "run_benchmark", "hash_table_lookup"),
+    S(640, 900, "main", "run_benchmark", "sort_results", "qsort", "compare_keys"),
+    S(90, 90, "main", "load_config", "fopen"),
+    S(60, 160, "main", "load_config", "json_parse", "json_parse_object"),
+    S(200, 200, "[kernel]", "page_fault", "clear_page"),
+    S(1, 0, "main", "run_benchmark", "a tiny & <odd> \"frame\""),
 };
 
 int main(int argc, char **argv)
@@ -39,13 +41,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct pmc_flame_opts o = {
-		.title = diff	  ? "Differential flame graph (demo)"
-			 : icicle ? "Icicle graph (demo)"
-				  : "Flame graph (demo)",
-		.subtitle = "cpu-clock, 3221 samples",
-		.unit = "samples",
-		.differential = diff,
-		.inverted = icicle,
+	    .title = diff     ? "Differential flame graph (demo)"
+		     : icicle ? "Icicle graph (demo)"
+			      : "Flame graph (demo)",
+	    .subtitle = "cpu-clock, 3221 samples",
+	    .unit = "samples",
+	    .differential = diff,
+	    .inverted = icicle,
 	};
 	int r = pmc_flamegraph_write(f, stacks, sizeof(stacks) / sizeof(stacks[0]), &o);
 	if (fclose(f) && !r)

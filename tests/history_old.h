@@ -23,7 +23,8 @@ static inline const char *history_old_stmt(size_t i, bool pg)
 	    "metric, s.unit AS unit, s.better AS better, s.simulated AS simulated, p.n AS n, "
 	    "p.median AS median, coalesce(p.samples, @MEDIAN@) AS samples FROM pmc_point p JOIN "
 	    "pmc_entry e ON e.num = p.entry JOIN pmc_name s ON s.num = p.name",
-	    "CREATE TABLE o_bench AS SELECT e.id AS entry, b.benchmark AS benchmark, b.runs AS runs "
+	    "CREATE TABLE o_bench AS SELECT e.id AS entry, b.benchmark AS benchmark, b.runs AS "
+	    "runs "
 	    "FROM pmc_bench b JOIN pmc_entry e ON e.num = b.entry",
 	    "CREATE TABLE o_env AS SELECT e.id AS entry, g.key AS key, g.value AS value FROM "
 	    "pmc_env g JOIN pmc_entry e ON e.num = g.entry",

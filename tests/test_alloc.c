@@ -88,7 +88,8 @@ static void counts_of_the_timed_region_per_operation(void **state)
 	const struct pmc_metric *m;
 
 	(void)state;
-	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "a", .fn = body, .setup = setup};
+	b.def =
+	    (struct pmc_bench_def){.sz = sizeof(b.def), .name = "a", .fn = body, .setup = setup};
 	pmc_register_memory_manager(read_counts);
 	for (int forked = 0; forked < 2; forked++) {
 		/* In this process, and in a child whose counters come through the pipe. */

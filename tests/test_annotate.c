@@ -44,9 +44,8 @@ static void samples_go_to_the_instruction_holding_them(void **state)
 
 	(void)state;
 	three_insns(in);
-	assert_int_equal(pmc_annotate_attribute(in, 3, s, sizeof(s) / sizeof(s[0]), &out,
-						&out_samples),
-			 0);
+	assert_int_equal(
+	    pmc_annotate_attribute(in, 3, s, sizeof(s) / sizeof(s[0]), &out, &out_samples), 0);
 	assert_int_equal(in[0].weight, 10);
 	assert_int_equal(in[0].samples, 1);
 	assert_int_equal(in[1].weight, 12);
@@ -137,17 +136,41 @@ static void report_shares_and_hot_lines(void **state)
 	struct pmc_profile_info info = {
 	    .kind = PMC_PROFILE_SAMPLED, .event = "cpu-clock", .unit = "ns", .freq = 1000};
 	struct pmc_annotation_insn in[4] = {
-	    {.address = 0x100, .size = 10, .text = "movabsq $0x5851f42d4c957f2d, %r8",
-	     .file = "/s/f.c", .line = 6},
-	    {.address = 0x10a, .size = 4, .text = "imulq %r8, %rcx", .file = "/s/f.c", .line = 7,
-	     .weight = 60, .samples = 6},
-	    {.address = 0x10e, .size = 3, .text = "addq %rdi, %rcx", .file = "/s/f.c", .line = 8,
-	     .weight = 30, .samples = 3},
-	    {.address = 0x111, .size = 2, .text = "jne 0x10a", .file = "/s/f.c", .line = 7,
-	     .weight = 10, .samples = 1},
+	    {.address = 0x100,
+	     .size = 10,
+	     .text = "movabsq $0x5851f42d4c957f2d, %r8",
+	     .file = "/s/f.c",
+	     .line = 6},
+	    {.address = 0x10a,
+	     .size = 4,
+	     .text = "imulq %r8, %rcx",
+	     .file = "/s/f.c",
+	     .line = 7,
+	     .weight = 60,
+	     .samples = 6},
+	    {.address = 0x10e,
+	     .size = 3,
+	     .text = "addq %rdi, %rcx",
+	     .file = "/s/f.c",
+	     .line = 8,
+	     .weight = 30,
+	     .samples = 3},
+	    {.address = 0x111,
+	     .size = 2,
+	     .text = "jne 0x10a",
+	     .file = "/s/f.c",
+	     .line = 7,
+	     .weight = 10,
+	     .samples = 1},
 	};
-	struct pmc_annotation a = {.function = "f", .object = "/bin/t", .start = 0x100,
-				   .size = 19, .insns = in, .n = 4, .self = 100, .weight = 100,
+	struct pmc_annotation a = {.function = "f",
+				   .object = "/bin/t",
+				   .start = 0x100,
+				   .size = 19,
+				   .insns = in,
+				   .n = 4,
+				   .self = 100,
+				   .weight = 100,
 				   .samples = 10};
 	struct pmc_profile *p = NULL;
 	uint32_t ids[2];
@@ -162,7 +185,8 @@ static void report_shares_and_hot_lines(void **state)
 	text = report(p, &a, 0);
 	assert_non_null(strstr(text, "self 50.0% of the profile"));
 	assert_non_null(strstr(text, "Hottest source lines (*): f.c:7 70.0%, f.c:8 30.0%\n"));
-	assert_row(text, "                 ", 0x100, "movabsq $0x5851f42d4c957f2d, %r8", 32, "f.c:6");
+	assert_row(text, "                 ", 0x100, "movabsq $0x5851f42d4c957f2d, %r8", 32,
+		   "f.c:6");
 	assert_row(text, "  60.0%   30.0% *", 0x10a, "imulq %r8, %rcx", 32, "f.c:7");
 	assert_row(text, "  30.0%   15.0% *", 0x10e, "addq %rdi, %rcx", 32, "f.c:8");
 	assert_row(text, "  10.0%   5.00% *", 0x111, "jne 0x10a", 32, "f.c:7");
@@ -193,15 +217,37 @@ static void top_instructions_heaviest_first(void **state)
 {
 	struct pmc_annotation_insn in[4] = {
 	    {.address = 0x100, .size = 3, .text = "movq %rdi, %rax", .file = "/s/f.c", .line = 6},
-	    {.address = 0x103, .size = 4, .text = "imulq %r8, %rcx", .file = "/s/f.c", .line = 7,
-	     .weight = 30, .samples = 3, .inlined = "chain"},
-	    {.address = 0x107, .size = 3, .text = "addq %rdi, %rcx", .file = "/s/f.c", .line = 8,
-	     .weight = 60, .samples = 6},
-	    {.address = 0x10a, .size = 2, .text = "ret", .file = "/s/f.c", .line = 9,
-	     .weight = 30, .samples = 1},
+	    {.address = 0x103,
+	     .size = 4,
+	     .text = "imulq %r8, %rcx",
+	     .file = "/s/f.c",
+	     .line = 7,
+	     .weight = 30,
+	     .samples = 3,
+	     .inlined = "chain"},
+	    {.address = 0x107,
+	     .size = 3,
+	     .text = "addq %rdi, %rcx",
+	     .file = "/s/f.c",
+	     .line = 8,
+	     .weight = 60,
+	     .samples = 6},
+	    {.address = 0x10a,
+	     .size = 2,
+	     .text = "ret",
+	     .file = "/s/f.c",
+	     .line = 9,
+	     .weight = 30,
+	     .samples = 1},
 	};
-	struct pmc_annotation a = {.function = "f_x", .object = "/bin/t", .start = 0x100,
-				   .size = 12, .insns = in, .n = 4, .self = 120, .weight = 120,
+	struct pmc_annotation a = {.function = "f_x",
+				   .object = "/bin/t",
+				   .start = 0x100,
+				   .size = 12,
+				   .insns = in,
+				   .n = 4,
+				   .self = 120,
+				   .weight = 120,
 				   .samples = 10};
 	char *text = NULL;
 	size_t len = 0;
@@ -211,12 +257,11 @@ static void top_instructions_heaviest_first(void **state)
 	assert_non_null(out);
 	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 5, false), 0);
 	assert_int_equal(fclose(out), 0);
-	assert_string_equal(text,
-			    "  hottest instructions of f_x in the new profile (share of its "
-			    "samples):\n"
-			    "     50.0%  107  addq %rdi, %rcx  f.c:8\n"
-			    "     25.0%  103  imulq %r8, %rcx  f.c:7 (chain)\n"
-			    "     25.0%  10a  ret              f.c:9\n");
+	assert_string_equal(text, "  hottest instructions of f_x in the new profile (share of its "
+				  "samples):\n"
+				  "     50.0%  107  addq %rdi, %rcx  f.c:8\n"
+				  "     25.0%  103  imulq %r8, %rcx  f.c:7 (chain)\n"
+				  "     25.0%  10a  ret              f.c:9\n");
 	free(text);
 	text = NULL;
 	assert_non_null(out = open_memstream(&text, &len));

@@ -256,8 +256,8 @@ static void test_refused_targets(void **state)
 	const pid_t tids[] = {900}, pid = 900, none = 901;
 	struct pmc_event_list *l = t_events("task-clock");
 	struct fake_pmu_config cfg = {.counters = 8, .paranoid = 2, .foreign_pid = 900};
-	struct pmc_attach_opts o = {.pids = &none, .npids = 1, .sys = &fake.sys,
-				    .user_only_fallback = true};
+	struct pmc_attach_opts o = {
+	    .pids = &none, .npids = 1, .sys = &fake.sys, .user_only_fallback = true};
 	struct pmc_attach *a = NULL;
 	char err[256] = "";
 

@@ -36,7 +36,7 @@ static void test_lookup_by_name(void **state)
 	}
 	assert_int_equal(pmc_backend_find(NULL, &id), -ENOENT);
 	assert_null(pmc_backend_get(PMC_BACKEND_COUNT));
-	assert_null(pmc_backend_get((enum pmc_backend)-1));
+	assert_null(pmc_backend_get((enum pmc_backend) - 1));
 }
 
 /* Each line of PMC_BACKENDS is a complete backend: a name that finds it again and every

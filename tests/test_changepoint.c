@@ -181,8 +181,8 @@ static void two_steps_are_both_found(void **state)
  * last kept at its index; the last kept, placed again within 2 min-size (8) points and
  * saying where it was first reported, or withdrawn; perhaps one more after them.
  * Returns 0 (kept), 1 (the last moved), 2 (withdrawn) or -1 (none of these). */
-static int kept(const struct pmc_changepoint *was, size_t nwas,
-		const struct pmc_changepoint *now, size_t nnow)
+static int kept(const struct pmc_changepoint *was, size_t nwas, const struct pmc_changepoint *now,
+		size_t nnow)
 {
 	size_t last = nwas ? was[nwas - 1].index : 0, d;
 
@@ -265,8 +265,9 @@ static void reported_change_points_stay(void **state)
 			int k = kept(was, nwas, cps, n);
 
 			if (k < 0)
-				print_error("series %llu, %zu points: %zu change points where %zu were\n",
-					    (unsigned long long)s, len, n, nwas);
+				print_error(
+				    "series %llu, %zu points: %zu change points where %zu were\n",
+				    (unsigned long long)s, len, n, nwas);
 			assert_true(k >= 0);
 			moved += k == 1;
 			withdrawn += k == 2;

@@ -43,7 +43,8 @@ static void expect_all_splits(const char *in, const char *want, bool colour, boo
 		char *got = filtered(in, i, colour, erase);
 
 		if (strcmp(got, want) != 0)
-			fail_msg("split at %zu of \"%s\": got \"%s\", want \"%s\"", i, in, got, want);
+			fail_msg("split at %zu of \"%s\": got \"%s\", want \"%s\"", i, in, got,
+				 want);
 		free(got);
 	}
 }
@@ -55,8 +56,8 @@ static void test_controls_become_spaces(void **state)
 	expect_all_splits("a\033]0;t\007b\033[2Jc\rd\be\177f\302\233g\233h",
 			  "a ]0;t b [2Jc d e f g h", false, false);
 	/* Newline and tab are layout; other UTF-8 passes whole, even when split. */
-	expect_all_splits("x\ty\nz \302\261 \342\200\246 \360\237\230\200", "x\ty\nz \302\261 \342\200\246 \360\237\230\200",
-			  false, false);
+	expect_all_splits("x\ty\nz \302\261 \342\200\246 \360\237\230\200",
+			  "x\ty\nz \302\261 \342\200\246 \360\237\230\200", false, false);
 	/* A byte that starts no valid sequence is passed as it is (the reporters' rule). */
 	expect_all_splits("\303(", "\303(", false, false);
 }

@@ -789,8 +789,8 @@ static void test_tied_counters_synthetic(void **state)
 			pmc_result_free(b);
 		}
 	}
-	print_message("tied synthetic: A/A %zu/%zu, +2%% %zu/%zu (p alone %zu)\n", aa, trials,
-		      det, trials, det_p);
+	print_message("tied synthetic: A/A %zu/%zu, +2%% %zu/%zu (p alone %zu)\n", aa, trials, det,
+		      trials, det_p);
 	assert_true(aa <= trials * 5 / 100);
 	assert_true(det + trials * 2 / 100 >= det_p);
 }
@@ -2042,7 +2042,8 @@ static void put_processes(struct pmc_result *r, const char *bench, size_t np, si
 	for (size_t i = 0; i < n; i++) {
 		struct pmc_run_info info = {.iterations = 1000, .process = (unsigned)(i / k) + 1};
 
-		assert_int_equal(pmc_benchmark_add_run(pmc_result_find_benchmark(r, bench), &info), 0);
+		assert_int_equal(pmc_benchmark_add_run(pmc_result_find_benchmark(r, bench), &info),
+				 0);
 	}
 }
 
@@ -2131,10 +2132,11 @@ static void test_single_invocations_are_not_tested_on_time(void **state)
 	assert_close(row->ratio, 1.2, 1e-9);
 	assert_verdict(row, PMC_VERDICT_INCONCLUSIVE);
 	assert_contains(row->why, "one invocation");
-	assert_int_equal(warnings_with(c, "1 row (e.g. task-clock) is not tested, and the gate leaves "
-					  "it out unless a limit names it: a side's runs come from one "
-					  "invocation"),
-			 1);
+	assert_int_equal(
+	    warnings_with(c, "1 row (e.g. task-clock) is not tested, and the gate leaves "
+			     "it out unless a limit names it: a side's runs come from one "
+			     "invocation"),
+	    1);
 	row = row_of(c, "x", "instructions");
 	assert_false(row->one_invocation);
 	assert_verdict(row, PMC_VERDICT_REGRESSION);

@@ -28,7 +28,8 @@ static void add(struct pmc_result *r, const char *name, const unsigned *rounds, 
 	struct pmc_benchmark *b = t_bench(r, name, NULL);
 
 	for (size_t i = 0; i < n; i++) {
-		struct pmc_run_info info = {.round = rounds[i], .process = rounds[i], .iterations = 1000};
+		struct pmc_run_info info = {
+		    .round = rounds[i], .process = rounds[i], .iterations = 1000};
 
 		assert_int_equal(pmc_benchmark_add_run(b, &info), 0);
 	}
@@ -54,7 +55,8 @@ static void warnings(const struct pmc_comparison *c, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < pmc_comparison_warning_count(c) && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s\n", pmc_comparison_warning_at(c, i));
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s\n", pmc_comparison_warning_at(c, i));
 }
 
 static const unsigned R8[] = {1, 2, 3, 4, 5, 6, 7, 8};

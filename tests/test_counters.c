@@ -26,7 +26,6 @@
 
 static struct fake_pmu fake;
 
-
 static struct pmc_counters *open_ok(const struct pmc_event_list *l,
 				    const struct pmc_counters_opts *o)
 {
@@ -118,7 +117,7 @@ static void test_counted_and_attrs(void **state)
 static void test_multiplex_scaling(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
-					"{cache-references,cache-misses},task-clock");
+					    "{cache-references,cache-misses},task-clock");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[7];
@@ -149,7 +148,7 @@ static void test_multiplex_scaling(void **state)
 static void test_scaling_math(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
-					"{cache-references,cache-misses}");
+					    "{cache-references,cache-misses}");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[6];
@@ -268,9 +267,9 @@ static void test_group_too_big_probed_on_arm(void **state)
 	cfg.counters = 2;
 	cfg.arm_validate = true;
 	fake_pmu_init(&fake, &cfg);
-	assert_int_equal(pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err,
-						  sizeof(err)),
-			 0);
+	assert_int_equal(
+	    pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err, sizeof(err)),
+	    0);
 	assert_int_equal(pmc_probe_report_event_at(rep, 0, &st, &e, NULL), 0);
 	assert_int_equal(st, PMC_STATUS_COUNTED);
 	assert_int_equal(pmc_probe_report_event_at(rep, 2, &st, &e, NULL), 0);
@@ -344,8 +343,8 @@ static void test_weak_group_that_fits(void **state)
  * runs, and is reported not counted, never as a count of 0. */
 static void test_fixed_counters_and_watchdog(void **state)
 {
-	struct pmc_event_list *l = t_events(
-	    "{cycles,instructions,branches,branch-misses,cache-references,cache-misses}");
+	struct pmc_event_list *l =
+	    t_events("{cycles,instructions,branches,branch-misses,cache-references,cache-misses}");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[6];
@@ -425,8 +424,8 @@ static void test_no_group_read_on_user_only_retry(void **state)
 {
 	struct pmc_event_list *l = t_events("{task-clock,page-faults},minor-faults");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0, .inherit = true, .user_only_fallback = true);
-	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2,
-				      .kernel = FAKE_PMU_KERNEL(4, 12)};
+	struct fake_pmu_config cfg = {
+	    .no_pmu = true, .paranoid = 2, .kernel = FAKE_PMU_KERNEL(4, 12)};
 	struct pmc_reading r[3];
 	struct pmc_counters *c;
 
@@ -542,7 +541,7 @@ static void test_lone_einval(void **state)
 static void test_no_pmu(void **state)
 {
 	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},"
-					"{cycles,task-clock},page-faults,r1a8,L1-dcache-loads");
+					    "{cycles,task-clock},page-faults,r1a8,L1-dcache-loads");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = {.no_pmu = true, .paranoid = 2, .privileged = true};
 	struct pmc_reading r[9];
@@ -575,13 +574,13 @@ static void test_no_pmu(void **state)
 static void test_detailed_presets(void **state)
 {
 #define HWC(c, op, res)                                                                            \
-	(PERF_COUNT_HW_CACHE_##c | PERF_COUNT_HW_CACHE_OP_##op << 8 |                               \
+	(PERF_COUNT_HW_CACHE_##c | PERF_COUNT_HW_CACHE_OP_##op << 8 |                              \
 	 PERF_COUNT_HW_CACHE_RESULT_##res << 16)
 	static const uint64_t perf[] = {
-	    HWC(L1D, READ, ACCESS),	HWC(L1D, READ, MISS),	   HWC(LL, READ, ACCESS),
-	    HWC(LL, READ, MISS),	HWC(L1I, READ, ACCESS),	   HWC(L1I, READ, MISS),
-	    HWC(DTLB, READ, ACCESS),	HWC(DTLB, READ, MISS),	   HWC(ITLB, READ, ACCESS),
-	    HWC(ITLB, READ, MISS),	HWC(L1D, PREFETCH, ACCESS), HWC(L1D, PREFETCH, MISS),
+	    HWC(L1D, READ, ACCESS),  HWC(L1D, READ, MISS),	 HWC(LL, READ, ACCESS),
+	    HWC(LL, READ, MISS),     HWC(L1I, READ, ACCESS),	 HWC(L1I, READ, MISS),
+	    HWC(DTLB, READ, ACCESS), HWC(DTLB, READ, MISS),	 HWC(ITLB, READ, ACCESS),
+	    HWC(ITLB, READ, MISS),   HWC(L1D, PREFETCH, ACCESS), HWC(L1D, PREFETCH, MISS),
 	};
 #undef HWC
 	static const size_t per_level[] = {4, 10, 12};
@@ -736,9 +735,9 @@ static void test_kernel_recorded_denied_under_paranoid(void **state)
 	}
 	assert_int_equal(r[1].status, PMC_STATUS_DENIED);
 	assert_int_equal(r[1].error, EACCES);
-	assert_int_equal(fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE,
-						PERF_COUNT_SW_CONTEXT_SWITCHES),
-			 2); /* the plain one once, never retried; the :u one */
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES),
+	    2); /* the plain one once, never retried; the :u one */
 	assert_int_equal(
 	    fake_pmu_open_attempts(&fake, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS), 1);
 	for (size_t i = 2; i < 4; i++) {
@@ -758,8 +757,10 @@ static void test_group_context_and_no_target(void **state)
 {
 	struct pmc_event_list *l = t_events("task-clock");
 	PMC_OPTS(pmc_counters_opts, o, .pid = -1);
-	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
-				    .config = PERF_COUNT_SW_TASK_CLOCK, .exclude_kernel = 1};
+	struct perf_event_attr a = {.size = sizeof(a),
+				    .type = PERF_TYPE_SOFTWARE,
+				    .config = PERF_COUNT_SW_TASK_CLOCK,
+				    .exclude_kernel = 1};
 	struct pmc_counters *c = NULL;
 	int leader;
 
@@ -902,7 +903,8 @@ static void test_ebusy_is_not_remembered(void **state)
 /* Out of descriptors is fatal: an error, nothing left open, *ret untouched. */
 static void test_emfile(void **state)
 {
-	struct pmc_event_list *l = t_events("task-clock,{page-faults,cs},cpu-migrations,minor-faults");
+	struct pmc_event_list *l =
+	    t_events("task-clock,{page-faults,cs},cpu-migrations,minor-faults");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_counters *c = (struct pmc_counters *)&fake;
@@ -926,7 +928,8 @@ static void test_emfile(void **state)
 /* A pinned group the PMU cannot schedule reads 0 bytes: not counted, no number. */
 static void test_pinned_zero_read(void **state)
 {
-	struct pmc_event_list *l = t_events("{cycles,instructions},{branches,branch-misses},task-clock");
+	struct pmc_event_list *l =
+	    t_events("{cycles,instructions},{branches,branch-misses},task-clock");
 	PMC_OPTS(pmc_counters_opts, o, .pid = 0);
 	struct fake_pmu_config cfg = pmu8;
 	struct pmc_reading r[5];
@@ -1239,9 +1242,8 @@ static void test_probe_missing_and_user_only(void **state)
 
 	fake_pmu_init(&fake, &cfg);
 	make_proc(2);
-	assert_int_equal(pmc_event_list_probe_sys(l, NULL, &fake.sys, proc_root, &rep, err,
-						  sizeof(err)),
-			 0);
+	assert_int_equal(
+	    pmc_event_list_probe_sys(l, NULL, &fake.sys, proc_root, &rep, err, sizeof(err)), 0);
 	remove_proc();
 	assert_int_equal(fake.nopen, 0); /* closed again */
 	assert_int_equal(pmc_probe_report_missing(rep), 1);
@@ -1276,9 +1278,9 @@ static void test_probe_missing_and_user_only(void **state)
 	rep = NULL;
 
 	/* Probing again finds nothing new to rename: the list counts user space now. */
-	assert_int_equal(pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err,
-						  sizeof(err)),
-			 0);
+	assert_int_equal(
+	    pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err, sizeof(err)),
+	    0);
 	assert_int_equal(pmc_probe_report_user_only(rep), 0);
 	assert_int_equal(pmc_probe_report_missing(rep), 1);
 	assert_int_equal(pmc_probe_report_paranoid(rep, &level), -ENOENT);
@@ -1319,9 +1321,8 @@ static void test_probe_no_fallback_and_errors(void **state)
 	assert_null(rep);
 	assert_non_null(strstr(err, "cannot open counters"));
 	assert_int_equal(fake.nopen, 0);
-	assert_int_equal(pmc_event_list_probe_sys(NULL, NULL, &fake.sys, NULL, &rep, err,
-						  sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+	    pmc_event_list_probe_sys(NULL, NULL, &fake.sys, NULL, &rep, err, sizeof(err)), -EINVAL);
 	pmc_probe_report_free(NULL);
 	assert_int_equal(pmc_probe_report_missing(NULL), 0);
 	pmc_event_list_free(l);
@@ -1345,9 +1346,9 @@ static void test_probe_fallback_never_duplicates(void **state)
 	int e;
 
 	fake_pmu_init(&fake, &cfg);
-	assert_int_equal(pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err,
-						  sizeof(err)),
-			 0);
+	assert_int_equal(
+	    pmc_event_list_probe_sys(l, NULL, &fake.sys, "/nonexistent", &rep, err, sizeof(err)),
+	    0);
 	assert_string_equal(pmc_event_list_name(l, 0), "instructions");
 	assert_string_equal(pmc_event_list_name(l, 1), "instructions:u");
 	assert_int_equal(pmc_probe_report_event_at(rep, 0, &st, &e, &user_only), 0);

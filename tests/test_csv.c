@@ -224,8 +224,8 @@ static void formulas_are_not_written_as_formulas(void **state)
 {
 	static const char *const names[] = {"=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)",
 					    "plain"};
-	static const char *const want[] = {"'=HYPERLINK(\"http://x\")", "'+1", "'-2",
-					   "'@SUM(A1)", "plain"};
+	static const char *const want[] = {"'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)",
+					   "plain"};
 	struct pmc_result *r = t_result("perf");
 	struct pmc_run_info ok = {0};
 	struct rows t = {0};

@@ -199,8 +199,8 @@ static void test_pmu_present(void **state)
  * events not excluding the guest (EOPNOTSUPP); cycles counts after the retry. */
 static void test_apple_m1(void **state)
 {
-	struct fake_pmu_config cfg = {.counters = 8, .paranoid = 2, .privileged = true,
-				      .need_exclude_guest = true};
+	struct fake_pmu_config cfg = {
+	    .counters = 8, .paranoid = 2, .privileged = true, .need_exclude_guest = true};
 	struct pmc_doctor d;
 
 	machine(2, "000001ffffffffff", 0, "", false);
@@ -332,8 +332,9 @@ static void test_opts_versions(void **state)
 	struct {
 		struct pmc_doctor_opts o;
 		uint64_t future;
-	} big = {.o = {.sz = sizeof(big), .proc_root = proc_dir, .sysfs_root = sys_dir,
-		       .sys = &fake.sys}};
+	} big = {
+	    .o = {
+		.sz = sizeof(big), .proc_root = proc_dir, .sysfs_root = sys_dir, .sys = &fake.sys}};
 	struct pmc_doctor d;
 
 	machine(2, "0000000000000000", 0, "fpu hypervisor", false);

@@ -324,8 +324,7 @@ static void test_groups_and_modifiers(void **state)
 
 	/* :W makes a weak group, names nothing, and leaves its events' own levels; with a
 	 * level it applies both. */
-	l = parse_ok("{cycles:u,instructions}:W,{branches,branch-misses}:uW,task-clock",
-		     fake_root);
+	l = parse_ok("{cycles:u,instructions}:W,{branches,branch-misses}:uW,task-clock", fake_root);
 	assert_string_equal(l->events[0].name, "cycles:u");
 	assert_true(l->events[0].exclude_kernel);
 	assert_string_equal(l->events[1].name, "instructions");
@@ -696,7 +695,8 @@ static void test_syntax_errors(void **state)
 	expect_error("{cycles}:z", fake_root, 10, "unknown modifier 'z'");
 	expect_error("{cycles:u,instructions}:k", fake_root, 24, "conflicts");
 	expect_error("cycles instructions", fake_root, 8, "unexpected 'i'");
-	expect_error("cycles\tinstructions", fake_root, 7, "control character 0x09 in the event list; separate events with commas");
+	expect_error("cycles\tinstructions", fake_root, 7,
+		     "control character 0x09 in the event list; separate events with commas");
 	expect_error(":u", fake_root, 1, "empty event name");
 }
 
@@ -739,10 +739,11 @@ static void test_every_unknown_event_is_named(void **state)
 		       "'fakecpu/cycles/'?), "
 		       "'task-clok' at column 21 (did you mean 'task-clock'?), 'zzzzzzzzzzzz' at "
 		       "column 34; run 'pmcbench list' to see the known events");
-	expect_message("cyles,task-clock,",
-		       "column 1: unknown event 'cyles'; did you mean 'cycles' or 'fakecpu/cycles/'?; "
-		       "then column 17: "
-		       "trailing comma; remove it or add an event after it");
+	expect_message(
+	    "cyles,task-clock,",
+	    "column 1: unknown event 'cyles'; did you mean 'cycles' or 'fakecpu/cycles/'?; "
+	    "then column 17: "
+	    "trailing comma; remove it or add an event after it");
 	/* Many: the count says how many, the list is cut. */
 	{
 		char spec[2048] = "", err[1024] = "";
@@ -1040,9 +1041,9 @@ static void test_uprobes(void **state)
 		PMC_OPTS(pmc_event_list_opts, o, .sysfs_root = "/nonexistent-sysfs");
 		struct pmc_event_list *none = NULL;
 
-		assert_int_equal(pmc_event_list_parse("uprobe:libc:malloc", &o, &none, err,
-						      sizeof(err)),
-				 -EINVAL);
+		assert_int_equal(
+		    pmc_event_list_parse("uprobe:libc:malloc", &o, &none, err, sizeof(err)),
+		    -EINVAL);
 		assert_non_null(strstr(err, "no uprobe PMU"));
 	}
 }

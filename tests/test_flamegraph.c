@@ -20,9 +20,11 @@
 #include "tests/helpers.h"
 
 #define ST(w, ow, ...)                                                                             \
-	{.frames = (const char *const[]){__VA_ARGS__},                                             \
-	 .depth = sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *),              \
-	 .weight = (w), .old_weight = (ow)}
+	{                                                                                          \
+		.frames = (const char *const[]){__VA_ARGS__},                                      \
+		.depth = sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *),        \
+		.weight = (w), .old_weight = (ow)                                                  \
+	}
 
 struct frame {
 	char title[512];
@@ -60,7 +62,8 @@ static int render(struct svg *s, const struct pmc_flame_stack *st, size_t n,
 				 3);
 		const char *c = strstr(e, "fill=\"rgb(");
 		assert_non_null(c);
-		assert_int_equal(sscanf(c, "fill=\"rgb(%u,%u,%u)", &f->rgb[0], &f->rgb[1], &f->rgb[2]), 3);
+		assert_int_equal(
+		    sscanf(c, "fill=\"rgb(%u,%u,%u)", &f->rgb[0], &f->rgb[1], &f->rgb[2]), 3);
 	}
 	return r;
 }
@@ -89,14 +92,17 @@ static void test_merge_widths_order(void **state)
 {
 	(void)state;
 	struct pmc_flame_stack st[] = {
-		ST(30, 0, "a", "b", "c"), ST(40, 0, "a", "e"), ST(20, 0, "x"),
-		ST(10, 0, "a", "b", "d"),
+	    ST(30, 0, "a", "b", "c"),
+	    ST(40, 0, "a", "e"),
+	    ST(20, 0, "x"),
+	    ST(10, 0, "a", "b", "d"),
 	};
 	struct svg s;
 	assert_int_equal(render(&s, st, ARRAY_SIZE(st), &plain), 0);
-	assert_int_equal(s.n, 7); /* all, a, b, c, d, e, x */
-	assert_int_equal(count(s.text, "<rect x=") , 7 + 1); /* plus the background */
-	struct frame *all = find(&s, "all (100 samples, 100.00%)"), *a = find(&s, "a (80 samples, 80.00%)");
+	assert_int_equal(s.n, 7);			    /* all, a, b, c, d, e, x */
+	assert_int_equal(count(s.text, "<rect x="), 7 + 1); /* plus the background */
+	struct frame *all = find(&s, "all (100 samples, 100.00%)"),
+		     *a = find(&s, "a (80 samples, 80.00%)");
 	struct frame *b = find(&s, "b (40 samples"), *c = find(&s, "c (30 samples, 30.00%)");
 	struct frame *d = find(&s, "d (10 "), *e = find(&s, "e (40 "), *x = find(&s, "x (20 ");
 	double full = 1200 - 20;
@@ -152,8 +158,8 @@ static void test_hostile_name(void **state)
 	(void)state;
 	const char *evil = "</svg><script>alert(1)</script>\x1b]0;x\x07&'\"\xff";
 	struct pmc_flame_stack st[] = {ST(10, 0, "main", evil)};
-	struct pmc_flame_opts o = {.title = "<script>t</script>", .subtitle = "a&b\n",
-				   .unit = "<u>"};
+	struct pmc_flame_opts o = {
+	    .title = "<script>t</script>", .subtitle = "a&b\n", .unit = "<u>"};
 	struct svg s;
 	assert_int_equal(render(&s, st, 1, &o), 0);
 	assert_int_equal(s.n, 3);
@@ -210,7 +216,9 @@ static void test_differential(void **state)
 	/* Old: grow 10%, shrink 50%, same 40%; new: grow 40%, shrink 20%, same 40%. The
 	 * totals differ (100 and 200): shares, not weights, are compared. */
 	struct pmc_flame_stack st[] = {
-		ST(80, 10, "grow"), ST(40, 50, "shrink"), ST(80, 40, "same"),
+	    ST(80, 10, "grow"),
+	    ST(40, 50, "shrink"),
+	    ST(80, 40, "same"),
 	};
 	struct pmc_flame_opts o = plain;
 	o.differential = 1;
@@ -226,7 +234,8 @@ static void test_differential(void **state)
 	assert_int_equal(sa->rgb[2], 255);
 	assert_int_equal(find(&s, "all (")->rgb[1], 255); /* the root is always 100% */
 	assert_string_equal(g->title, "grow (80 samples, 10.00% \xe2\x86\x92 40.00%, +30.00 pp)");
-	assert_string_equal(sh->title, "shrink (40 samples, 50.00% \xe2\x86\x92 20.00%, -30.00 pp)");
+	assert_string_equal(sh->title,
+			    "shrink (40 samples, 50.00% \xe2\x86\x92 20.00%, -30.00 pp)");
 	/* Widths are the new weights. */
 	assert_true(fabs(g->w - 0.4 * 1180) < 0.01);
 	/* A smaller change is paler: half the largest change, half the saturation. */
@@ -249,8 +258,9 @@ static void test_differential_absolute(void **state)
 {
 	(void)state;
 	struct pmc_flame_stack st[] = {
-		ST(1600, 1600, "main", "compute"), ST(800, 400, "main", "grown"),
-		ST(100, 200, "main", "halved"),
+	    ST(1600, 1600, "main", "compute"),
+	    ST(800, 400, "main", "grown"),
+	    ST(100, 200, "main", "halved"),
 	};
 	struct pmc_flame_opts o = plain;
 	o.differential = 1;
@@ -258,7 +268,8 @@ static void test_differential_absolute(void **state)
 	o.unit = "instructions";
 	struct svg s;
 	assert_int_equal(render(&s, st, 3, &o), 0);
-	struct frame *c = find(&s, "compute ("), *g = find(&s, "grown ("), *h = find(&s, "halved (");
+	struct frame *c = find(&s, "compute ("), *g = find(&s, "grown ("),
+		     *h = find(&s, "halved (");
 	assert_true(c->rgb[0] == 255 && c->rgb[1] == 255 && c->rgb[2] == 255);
 	/* Counts with an SI suffix, as the text report writes them. */
 	assert_string_equal(c->title, "compute (1.6k instructions, 1.6k \xe2\x86\x92 1.6k, +0)");
@@ -333,8 +344,10 @@ static void test_invalid(void **state)
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	struct pmc_flame_stack ok[] = {ST(1, 0, "a")};
-	struct pmc_flame_stack empty[] = {{.frames = (const char *const[]){"a"}, .depth = 0, .weight = 1}};
-	struct pmc_flame_stack null_frame[] = {{.frames = (const char *const[]){NULL}, .depth = 1, .weight = 1}};
+	struct pmc_flame_stack empty[] = {
+	    {.frames = (const char *const[]){"a"}, .depth = 0, .weight = 1}};
+	struct pmc_flame_stack null_frame[] = {
+	    {.frames = (const char *const[]){NULL}, .depth = 1, .weight = 1}};
 	struct pmc_flame_stack overflow[] = {ST(UINT64_MAX, 0, "a"), ST(1, 0, "b")};
 	assert_int_equal(pmc_flamegraph_write(m, NULL, 1, &plain), -EINVAL);
 	assert_int_equal(pmc_flamegraph_write(m, empty, 1, &plain), -EINVAL);
@@ -406,7 +419,8 @@ static void test_tooltips_in_unit(void **state)
 static void test_options(void **state)
 {
 	(void)state;
-	struct pmc_flame_stack st[] = {ST(60, 0, "a", "b", "c"), ST(30, 0, "a", "d"), ST(10, 0, "x")};
+	struct pmc_flame_stack st[] = {ST(60, 0, "a", "b", "c"), ST(30, 0, "a", "d"),
+				       ST(10, 0, "x")};
 	struct pmc_flame_opts o = plain;
 	struct svg s;
 
@@ -451,13 +465,18 @@ static void test_options(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merge_widths_order), cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_hostile_name),	   cmocka_unit_test(test_label_truncated),
-		cmocka_unit_test(test_differential),	   cmocka_unit_test(test_narrow_omitted),
-		cmocka_unit_test(test_nothing_to_draw),
-		cmocka_unit_test(test_invalid),	   cmocka_unit_test(test_differential_absolute),
-		cmocka_unit_test(test_differential_sampled_time),
-		cmocka_unit_test(test_tooltips_in_unit), cmocka_unit_test(test_options),
+	    cmocka_unit_test(test_merge_widths_order),
+	    cmocka_unit_test(test_deterministic),
+	    cmocka_unit_test(test_hostile_name),
+	    cmocka_unit_test(test_label_truncated),
+	    cmocka_unit_test(test_differential),
+	    cmocka_unit_test(test_narrow_omitted),
+	    cmocka_unit_test(test_nothing_to_draw),
+	    cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_differential_absolute),
+	    cmocka_unit_test(test_differential_sampled_time),
+	    cmocka_unit_test(test_tooltips_in_unit),
+	    cmocka_unit_test(test_options),
 	};
 	pmc_test_args(argc, argv, tests);
 	return cmocka_run_group_tests(tests, NULL, NULL);

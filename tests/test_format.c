@@ -125,7 +125,8 @@ static void test_table_values(void **state)
 	assert_string_equal(pmc_fmt_value(0.25, "count:1024", buf, sizeof(buf)), "");
 	assert_string_equal(buf, "0.25");
 	assert_string_equal(pmc_fmt_short(229204180.87, "count/s", buf, sizeof(buf)), "229.2M/s");
-	assert_string_equal(pmc_fmt_short(3.0 * 1024 * 1024, "count:1024", buf, sizeof(buf)), "3Mi");
+	assert_string_equal(pmc_fmt_short(3.0 * 1024 * 1024, "count:1024", buf, sizeof(buf)),
+			    "3Mi");
 	assert_string_equal(pmc_fmt_short(2048, "count:1024/s", buf, sizeof(buf)), "2Ki/s");
 	/* Not measured: "-", never a number. */
 	assert_string_equal(pmc_fmt_value(NAN, "count", buf, sizeof(buf)), "");

@@ -23,8 +23,6 @@
 
 #define N 10
 
-
-
 struct decision {
 	int rc;
 	enum pmc_decision outcome;

@@ -479,7 +479,8 @@ static void test_small_counts_are_not_two_modes(void **state)
 	static const double two_apart[12] = {3, 5, 3, 5, 3, 5, 5, 3, 3, 5, 3, 5};
 	static const double three_apart[12] = {3, 6, 3, 6, 3, 6, 6, 3, 3, 6, 3, 6};
 	/* The same shape in a time (not whole numbers) is two modes. */
-	static const double times[12] = {3.1, 4.1, 3.1, 4.1, 3.1, 4.1, 4.1, 3.1, 3.1, 4.1, 3.1, 4.1};
+	static const double times[12] = {3.1, 4.1, 3.1, 4.1, 3.1, 4.1,
+					 4.1, 3.1, 3.1, 4.1, 3.1, 4.1};
 	struct pmc_health h = check(adjacent, 12);
 
 	(void)state;

@@ -343,8 +343,7 @@ static int see_series(void *ud, const struct pmc_history_point *ps, size_t n)
 	char key[128];
 
 	assert_true(n > 0);
-	snprintf(key, sizeof(key), "%s|%s|%s", ps[0].benchmark, ps[0].metric,
-		 ps[0].e.fingerprint);
+	snprintf(key, sizeof(key), "%s|%s|%s", ps[0].benchmark, ps[0].metric, ps[0].e.fingerprint);
 	/* Series come once each, in the order of their names. */
 	assert_true(strcmp(sn->last, key) < 0);
 	snprintf(sn->last, sizeof(sn->last), "%s", key);
@@ -382,8 +381,8 @@ static void series_are_read_one_at_a_time(void **state)
 		add_ok(h, r[i], NULL, true);
 	}
 	assert_int_equal(pmc_history_points(h, NULL, &ps, &n, err, sizeof(err)), 0);
-	assert_int_equal(
-	    pmc_history_series(h, NULL, see_series, &sn, &es, &nes, err, sizeof(err)), 0);
+	assert_int_equal(pmc_history_series(h, NULL, see_series, &sn, &es, &nes, err, sizeof(err)),
+			 0);
 	assert_int_equal(sn.npoints, n);
 	/* 5 metrics of work and sleep on 2 fingerprints, m2 with one entry of each. */
 	assert_int_equal(sn.nseries, 10);
@@ -401,8 +400,8 @@ static void series_are_read_one_at_a_time(void **state)
 	pmc_history_points_free(ps, n);
 	memset(&sn, 0, sizeof(sn));
 	sn.stop_at = 2;
-	assert_int_equal(
-	    pmc_history_series(h, NULL, see_series, &sn, NULL, NULL, err, sizeof(err)), -EINTR);
+	assert_int_equal(pmc_history_series(h, NULL, see_series, &sn, NULL, NULL, err, sizeof(err)),
+			 -EINTR);
 	assert_int_equal(sn.nseries, 2);
 	/* The store still reads after a stopped read (its transaction ended). */
 	assert_int_equal(count_entries(h, NULL), 3);
@@ -552,7 +551,8 @@ static void baseline_is_the_current_level(void **state)
 		add_ok(h, rs[i], NULL, true);
 	}
 	assert_int_equal(
-	    pmc_history_baseline(h, rs[40], NULL, NULL, 40, NULL, 0, &base, &n, err, sizeof(err)), 0);
+	    pmc_history_baseline(h, rs[40], NULL, NULL, 40, NULL, 0, &base, &n, err, sizeof(err)),
+	    0);
 	assert_int_equal(n, 40);
 	assert_string_equal(base->created, rs[39]->created);
 	b = pmc_result_find_benchmark(base, "work");
@@ -565,7 +565,8 @@ static void baseline_is_the_current_level(void **state)
 	/* Ten entries, all at the new level: all taken. */
 	pmc_result_free(base);
 	assert_int_equal(
-	    pmc_history_baseline(h, rs[40], NULL, NULL, 10, NULL, 0, &base, &n, err, sizeof(err)), 0);
+	    pmc_history_baseline(h, rs[40], NULL, NULL, 10, NULL, 0, &base, &n, err, sizeof(err)),
+	    0);
 	m = pmc_benchmark_find_metric(pmc_result_find_benchmark(base, "work"), "task-clock");
 	assert_true(m->values[0] > 100 && m->values[36] > 100);
 	pmc_result_free(base);
@@ -583,8 +584,8 @@ static void remove_takes_out_one_entry(void **state)
 	struct pmc_history *h;
 	struct pmc_result *r1 = make_result("2026-03-01T00:00:00Z", "m1", 0);
 	struct pmc_result *r2 = make_result("2026-03-02T00:00:00Z", "m1", 50);
-	struct pmc_history_meta m2 = {.commit = "v2.0", .tags = (const char *[]){"bad=yes"},
-				      .ntags = 1};
+	struct pmc_history_meta m2 = {
+	    .commit = "v2.0", .tags = (const char *[]){"bad=yes"}, .ntags = 1};
 	struct pmc_history_filter f = {.benchmark = "work", .metric = "task-clock"};
 	struct pmc_history_point *ps = NULL;
 	char id[65], got[65], err[512] = "", *commit = NULL;
@@ -598,9 +599,8 @@ static void remove_takes_out_one_entry(void **state)
 	assert_int_equal(pmc_history_add(h, r2, &m2, &added, id, err, sizeof(err)), 0);
 	assert_true(added);
 	assert_int_equal(pmc_history_remove(h, "zz12", got, NULL, NULL, err, sizeof(err)), -EINVAL);
-	assert_int_equal(pmc_history_remove(h, "0000000000000000", got, NULL, NULL, err,
-					    sizeof(err)),
-			 -ENOENT);
+	assert_int_equal(
+	    pmc_history_remove(h, "0000000000000000", got, NULL, NULL, err, sizeof(err)), -ENOENT);
 	assert_contains(err, "holds no entry 0000000000000000");
 	assert_int_equal(count_entries(h, NULL), 2);
 	id[12] = '\0';
@@ -739,11 +739,11 @@ static void baseline_reads_the_metrics_asked(void **state)
 		assert_int_equal(m, n);
 		for (size_t i = 0; i < all->nbench; i++)
 			for (size_t k = 0; k < all->benchmarks[i].nmetrics; k++)
-				same_values(pmc_benchmark_find_metric(
-						pmc_result_find_benchmark(some,
-									  all->benchmarks[i].name),
-						all->benchmarks[i].metrics[k].id),
-					    &all->benchmarks[i].metrics[k]);
+				same_values(
+				    pmc_benchmark_find_metric(
+					pmc_result_find_benchmark(some, all->benchmarks[i].name),
+					all->benchmarks[i].metrics[k].id),
+				    &all->benchmarks[i].metrics[k]);
 		pmc_result_free(some);
 		pmc_history_close(h);
 		unlink(copy);

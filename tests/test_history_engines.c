@@ -56,9 +56,10 @@ static void postgresql_urls(void **state)
 			continue;
 		}
 		assert_int_equal(r, -ENOTSUP);
-		assert_non_null(strstr(err, "this pmcbench is built without the history's "
-					    "PostgreSQL engine; install libpq-dev and build it again "
-					    "with -Dpostgresql=enabled"));
+		assert_non_null(strstr(err,
+				       "this pmcbench is built without the history's "
+				       "PostgreSQL engine; install libpq-dev and build it again "
+				       "with -Dpostgresql=enabled"));
 		assert_null(strstr(err, "secret")); /* the password stays masked */
 		assert_null(strchr(err, '\n'));
 		err[0] = 0;
@@ -86,9 +87,10 @@ static void sqlite_paths(void **state)
 			continue;
 		}
 		assert_int_equal(r, -ENOTSUP);
-		assert_non_null(strstr(err, "this pmcbench is built without the history's SQLite "
-					    "engine; install libsqlite3-dev and build it again with "
-					    "-Dsqlite=enabled"));
+		assert_non_null(strstr(err,
+				       "this pmcbench is built without the history's SQLite "
+				       "engine; install libsqlite3-dev and build it again with "
+				       "-Dsqlite=enabled"));
 		assert_int_equal(open_close(loc, err, sizeof(err)), -ENOTSUP);
 	}
 	/* A build without SQLite makes no file. */

@@ -79,9 +79,10 @@ static void a_view_for_a_table_is_refused_before_it_is_read(void **state)
 		"move the file away");
 	/* The names of schema 3's series, each point's benchmark and metric. */
 	new_store(path, sizeof(path));
-	raw_exec(path, "DROP TABLE pmc_name; CREATE VIEW pmc_name AS WITH RECURSIVE r(i) AS "
-		       "(SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i AS num, 'b' AS "
-		       "benchmark, 'm' AS metric, 'ns' AS unit, 1 AS better, 0 AS simulated FROM r");
+	raw_exec(path,
+		 "DROP TABLE pmc_name; CREATE VIEW pmc_name AS WITH RECURSIVE r(i) AS "
+		 "(SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i AS num, 'b' AS "
+		 "benchmark, 'm' AS metric, 'ns' AS unit, 1 AS better, 0 AS simulated FROM r");
 	refused(path, -EBADMSG, "'pmc_name' is a view, where pmcbench keeps a table");
 }
 

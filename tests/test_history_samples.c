@@ -47,8 +47,8 @@ static void written_texts_are_read(void **state)
 
 static void words_that_are_not_one_sample_are_refused(void **state)
 {
-	static const char *const bad[] = {"1-2 3", "nullnull", "null1", "0.5e3x", "1\t2",
-					  "2 \n3", "nan(1)x", "x"};
+	static const char *const bad[] = {"1-2 3", "nullnull", "null1",	  "0.5e3x",
+					  "1\t2",  "2 \n3",    "nan(1)x", "x"};
 	double *v;
 	size_t n;
 

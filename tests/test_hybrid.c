@@ -101,8 +101,7 @@ static void assert_reading(const struct pmc_reading *r, enum pmc_status status, 
 	assert_int_equal(r->running, running);
 }
 
-static struct pmc_reading part(const struct pmc_counters *c, size_t i, size_t k,
-			       const char *pmu)
+static struct pmc_reading part(const struct pmc_counters *c, size_t i, size_t k, const char *pmu)
 {
 	struct pmc_reading rd;
 
@@ -444,8 +443,8 @@ static void test_no_extended_type(void **state)
 static void test_fake_kernel_strict(void **state)
 {
 	struct fake_pmu_config cfg = adl;
-	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
-				    .exclude_kernel = 1};
+	struct perf_event_attr a = {
+	    .size = sizeof(a), .type = PERF_TYPE_HARDWARE, .exclude_kernel = 1};
 	int lead, fd;
 
 	(void)state;
@@ -485,8 +484,8 @@ static volatile struct perf_event_mmap_page *page_of(int fd)
 static void test_fake_pages_per_core_type(void **state)
 {
 	struct fake_pmu_config cfg = adl;
-	struct perf_event_attr a = {.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
-				    .exclude_kernel = 1};
+	struct perf_event_attr a = {
+	    .size = sizeof(a), .type = PERF_TYPE_HARDWARE, .exclude_kernel = 1};
 	volatile struct perf_event_mmap_page *insn, *raw;
 	int fi, fr;
 
@@ -630,10 +629,10 @@ static void test_combine_rule(void **state)
 	struct pmc_reading p[2], s;
 
 	(void)state;
-	p[0] = (struct pmc_reading){.status = PMC_STATUS_SCALED, .value = 600, .enabled = 1000,
-				    .running = 600};
-	p[1] = (struct pmc_reading){.status = PMC_STATUS_SCALED, .value = 200, .enabled = 1003,
-				    .running = 401};
+	p[0] = (struct pmc_reading){
+	    .status = PMC_STATUS_SCALED, .value = 600, .enabled = 1000, .running = 600};
+	p[1] = (struct pmc_reading){
+	    .status = PMC_STATUS_SCALED, .value = 200, .enabled = 1003, .running = 401};
 	pmc_reading_combine(p, 2, false, &s);
 	assert_reading(&s, PMC_STATUS_COUNTED, 800, 1000, 1000);
 	assert_true(s.scaled == 800);

@@ -548,7 +548,8 @@ static void hyperfine_parameters_are_kept(void **state)
 
 		memcpy(ok, text, n);
 		strcpy(ok + n, "]}");
-		assert_int_equal(pmc_import_hyperfine("h.json", ok, strlen(ok), &r, err, sizeof(err)), 0);
+		assert_int_equal(
+		    pmc_import_hyperfine("h.json", ok, strlen(ok), &r, err, sizeof(err)), 0);
 	}
 	b = bench(r, "sort -k1");
 	assert_int_equal(b->nparams, 2);

@@ -18,18 +18,17 @@
 #include "tests/helpers.h"
 
 /* A count as expected (to 1e-9: a scaled one is a double), printing both when not. */
-#define assert_count(actual, expected)                                                          \
-	do {                                                                                     \
-		double got_ = (actual), want_ = (expected);                                      \
-		if (!(fabs(got_ - want_) <= 1e-9))                                               \
-			fail_msg("%s is %.17g, expected %.17g", #actual, got_, want_);          \
+#define assert_count(actual, expected)                                                             \
+	do {                                                                                       \
+		double got_ = (actual), want_ = (expected);                                        \
+		if (!(fabs(got_ - want_) <= 1e-9))                                                 \
+			fail_msg("%s is %.17g, expected %.17g", #actual, got_, want_);             \
 	} while (0)
 
-static struct pmc_reading rd(enum pmc_status st, uint64_t value, uint64_t enabled,
-			     uint64_t running)
+static struct pmc_reading rd(enum pmc_status st, uint64_t value, uint64_t enabled, uint64_t running)
 {
-	return (struct pmc_reading){.status = st, .value = value, .enabled = enabled,
-				    .running = running};
+	return (struct pmc_reading){
+	    .status = st, .value = value, .enabled = enabled, .running = running};
 }
 
 static struct pmc_intervals *two(void)

@@ -27,7 +27,6 @@
 
 #define MAX_EVENTS 8
 
-
 /* Declares the options every test opens with: user_only_fallback lets the tests run as
  * an unprivileged user with perf_event_paranoid=2. */
 #define BASE_OPTS(name) PMC_OPTS(pmc_counters_opts, name, .user_only_fallback = true)
@@ -468,8 +467,8 @@ static void test_hardware_status(void **state)
 	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
 	pmc_counters_close(c);
 	for (size_t i = 0; i < 3; i++)
-		print_message("%s: %s (error %d)\n", l->events[i].name, pmc_status_name(r[i].status),
-			      r[i].error);
+		print_message("%s: %s (error %d)\n", l->events[i].name,
+			      pmc_status_name(r[i].status), r[i].error);
 	assert_int_equal(r[2].status, PMC_STATUS_COUNTED);
 	for (size_t i = 0; i < 2; i++) {
 		if (r[i].status == PMC_STATUS_UNSUPPORTED)
@@ -534,10 +533,14 @@ static void test_events_hold(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_group_read_by_id),	cmocka_unit_test(test_enable_on_exec),
-	    cmocka_unit_test(test_inherit_page_faults), cmocka_unit_test(test_inherit_counts_forked_children),
-	    cmocka_unit_test(test_real_multiplexing),	cmocka_unit_test(test_msr_tsc_group),
-	    cmocka_unit_test(test_hardware_status),	cmocka_unit_test(test_events_hold),
+	    cmocka_unit_test(test_group_read_by_id),
+	    cmocka_unit_test(test_enable_on_exec),
+	    cmocka_unit_test(test_inherit_page_faults),
+	    cmocka_unit_test(test_inherit_counts_forked_children),
+	    cmocka_unit_test(test_real_multiplexing),
+	    cmocka_unit_test(test_msr_tsc_group),
+	    cmocka_unit_test(test_hardware_status),
+	    cmocka_unit_test(test_events_hold),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -43,7 +43,7 @@ static inline void pmc_test_args_check(int argc, char **argv, const struct CMUni
 	exit(2);
 }
 
-#define pmc_test_args(argc, argv, tests) \
+#define pmc_test_args(argc, argv, tests)                                                           \
 	pmc_test_args_check((argc), (argv), (tests), sizeof(tests) / sizeof((tests)[0]))
 
 #endif

@@ -202,14 +202,15 @@ static void a_ratio_without_direction_gates_as_lower(void **state)
 static void gated_by_default(void **state)
 {
 	static const char *const gated[] = {
-	    "task-clock",  "wall-time",	   "user-time",	      "cpu-clock",     "instructions",
-	    "cycles",	   "ref-cycles",   "branches",	      "branch-misses", "cache-misses",
-	    "LLC-load-misses", "dTLB-store-misses", "page-faults", "minor-faults", "major-faults",
-	    "max-rss",	   "est-cycles",   "D1-read-misses",  "data-reads",    "instructions:u",
+	    "task-clock",    "wall-time",      "user-time",	  "cpu-clock",
+	    "instructions",  "cycles",	       "ref-cycles",	  "branches",
+	    "branch-misses", "cache-misses",   "LLC-load-misses", "dTLB-store-misses",
+	    "page-faults",   "minor-faults",   "major-faults",	  "max-rss",
+	    "est-cycles",    "D1-read-misses", "data-reads",	  "instructions:u",
 	    "wall-time/op",
 	};
 	static const char *const reported[] = {
-	    "cpus-utilized", "system-time", "context-switches", "cpu-migrations", "ipc",
+	    "cpus-utilized", "system-time",	 "context-switches", "cpu-migrations",	"ipc",
 	    "ghz",	     "branch-miss-rate", "cache-references", "L1-dcache-loads",
 	};
 	const struct pmc_metric_info *m;
@@ -239,7 +240,7 @@ static void gated_by_default(void **state)
 
 static void table_is_consistent(void **state)
 {
-	static const char *const units[] = {"count", "ns",   "bytes",   "ratio",  "percent",
+	static const char *const units[] = {"count", "ns",   "bytes",	"ratio",  "percent",
 					    "GHz",   "CPUs", "items/s", "bytes/s"};
 	size_t n = pmc_metric_info_count();
 

@@ -217,12 +217,14 @@ static void expansion_of_one_name_reads_only_its_definition(void **state)
 	char err[256] = "";
 
 	(void)state;
-	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid/2/30", &set, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid/2/30", &set, err, sizeof(err)),
+			 0);
 	assert_int_equal(set.n, 2 * 3);
 	assert_int_equal(set.nbad, 0);
 	assert_string_equal(set.v[5].name, "grid/2/30");
 	pmc_mb_set_free(&set);
-	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "new:grid/1/10", &set, err, sizeof(err)), 0);
+	assert_int_equal(
+	    pmc_mb_expand_named(defs, defs + 4, "new:grid/1/10", &set, err, sizeof(err)), 0);
 	assert_int_equal(set.n, 2 * 3);
 	pmc_mb_set_free(&set);
 	assert_int_equal(pmc_mb_expand_named(defs, defs + 4, "grid2", &set, err, sizeof(err)), 0);
@@ -279,8 +281,8 @@ static void builds_are_labelled_and_grouped(void **state)
 	    {.sz = sizeof(b[0]), .name = "new", .fn = nop},
 	    {.sz = sizeof(b[0]), .name = "x", .fn = nop, .args = {"2,1"}},
 	};
-	static const char *const want[] = {"old:x/1", "new:x/1", "old:x/2", "new:x/2",
-					   "old:gone", "new:new"};
+	static const char *const want[] = {"old:x/1", "new:x/1",  "old:x/2",
+					   "new:x/2", "old:gone", "new:new"};
 	static const size_t groups[] = {2, 0, 2, 0, 1, 1};
 	struct pmc_mb_set set = {0}, one = {0};
 	char err[256] = "";
@@ -403,10 +405,18 @@ static void tuples_and_names(void **state)
 	     .arg_tuples = "100,7"},
 	};
 	const struct pmc_bench_def bad_tuple[] = {
-	    {.sz = sizeof(bad_tuple[0]), .name = "t", .fn = nop, .args = {"1"}, .arg_tuples = "1,2"},
+	    {.sz = sizeof(bad_tuple[0]),
+	     .name = "t",
+	     .fn = nop,
+	     .args = {"1"},
+	     .arg_tuples = "1,2"},
 	};
 	const struct pmc_bench_def bad_names[] = {
-	    {.sz = sizeof(bad_names[0]), .name = "t", .fn = nop, .args = {"1"}, .arg_names = {"a", "b"}},
+	    {.sz = sizeof(bad_names[0]),
+	     .name = "t",
+	     .fn = nop,
+	     .args = {"1"},
+	     .arg_names = {"a", "b"}},
 	};
 	struct pmc_mb_set set = {0};
 	struct pmc_result *res = NULL;
@@ -701,8 +711,8 @@ static void counting_inverted(struct pmc_state *s)
 	pmc_set_counter(s, "spins", 40, PMC_COUNTER_PER_OP | PMC_COUNTER_INVERT);
 	pmc_set_counter(s, "nothing", 0, PMC_COUNTER_INVERT);
 	pmc_set_counter(s, "mem", 3.0 * 1024 * 1024, PMC_COUNTER_1024);
-	pmc_set_counter(s, "moved", 2048, PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION |
-						PMC_COUNTER_1024);
+	pmc_set_counter(s, "moved", 2048,
+			PMC_COUNTER_RATE | PMC_COUNTER_PER_ITERATION | PMC_COUNTER_1024);
 }
 
 static void inverted_and_1024_counters(void **state)
@@ -851,7 +861,10 @@ static void complexity_fits(void **state)
 	double t[4];
 	struct pmc_fit f = {0};
 	const struct pmc_bench_def defs[] = {
-	    {.sz = sizeof(defs[0]), .name = "sum", .fn = nop, .args = {"8..4096*8"},
+	    {.sz = sizeof(defs[0]),
+	     .name = "sum",
+	     .fn = nop,
+	     .args = {"8..4096*8"},
 	     .complexity = PMC_O_AUTO},
 	    {.sz = sizeof(defs[0]), .name = "plain", .fn = nop, .args = {"1,2"}},
 	};
@@ -897,7 +910,9 @@ static void complexity_fits(void **state)
 		for (int k = -1; k <= 1; k++) {
 			assert_int_equal(pmc_benchmark_add_run(bm, &info), 0);
 			assert_int_equal(
-			    pmc_metric_append(m, 4.0 * (double)set.v[i].args[0] * (1 + k * 0.5), NULL), 0);
+			    pmc_metric_append(m, 4.0 * (double)set.v[i].args[0] * (1 + k * 0.5),
+					      NULL),
+			    0);
 		}
 	}
 	assert_int_equal(pmc_mb_complexity(&set, res, err, sizeof(err)), 0);
@@ -938,7 +953,8 @@ static void complexity_fits(void **state)
 	other = result_with("sum/8", 10, "O(n^2)");
 	assert_int_equal(pmc_compare(res, other, NULL, &cmp, err, sizeof(err)), 0);
 	for (size_t i = 0; i < cmp->nwarnings; i++)
-		warned |= strstr(cmp->warnings[i], "complexity of 'sum' changed: O(n) (rms 12%)") != NULL;
+		warned |=
+		    strstr(cmp->warnings[i], "complexity of 'sum' changed: O(n) (rms 12%)") != NULL;
 	assert_true(warned);
 	pmc_comparison_free(cmp);
 	pmc_result_free(other);
@@ -985,7 +1001,11 @@ static void threaded_skip(struct pmc_state *s)
 static void multithreaded_benchmarks(void **state)
 {
 	const struct pmc_bench_def defs[] = {
-	    {.sz = sizeof(defs[0]), .name = "mt", .fn = threaded, .args = {"8"}, .threads = "1..4*2"},
+	    {.sz = sizeof(defs[0]),
+	     .name = "mt",
+	     .fn = threaded,
+	     .args = {"8"},
+	     .threads = "1..4*2"},
 	};
 	const struct pmc_bench_def bad[] = {
 	    {.sz = sizeof(bad[0]), .name = "mt", .fn = threaded, .threads = "0,2"},
@@ -1049,13 +1069,27 @@ static void multithreaded_benchmarks(void **state)
 static void bad_definitions_are_skipped(void **state)
 {
 	const struct pmc_bench_def defs[] = {
-	    {.sz = sizeof(defs[0]), .name = "copy", .fn = nop, .args = {"8", "1..x"},
-	     .file = "a.c", .line = 3},
-	    {.sz = sizeof(defs[0]), .name = "a", .fn = nop, .args = {"1,1"}, .file = "a.c", .line = 5},
+	    {.sz = sizeof(defs[0]),
+	     .name = "copy",
+	     .fn = nop,
+	     .args = {"8", "1..x"},
+	     .file = "a.c",
+	     .line = 3},
+	    {.sz = sizeof(defs[0]),
+	     .name = "a",
+	     .fn = nop,
+	     .args = {"1,1"},
+	     .file = "a.c",
+	     .line = 5},
 	    {.sz = sizeof(defs[0]), .name = "nofn", .file = "a.c", .line = 7},
 	    {.sz = sizeof(defs[0]), .name = "x", .fn = nop, .file = "b.c", .line = 2},
 	    {.sz = sizeof(defs[0]), .name = "x", .fn = nop, .file = "a.c", .line = 9},
-	    {.sz = sizeof(defs[0]), .name = "ok", .fn = nop, .args = {"1,2"}, .file = "c.c", .line = 1},
+	    {.sz = sizeof(defs[0]),
+	     .name = "ok",
+	     .fn = nop,
+	     .args = {"1,2"},
+	     .file = "c.c",
+	     .line = 1},
 	};
 	const struct pmc_bench_def bad_size[] = {{.sz = 3}};
 	struct pmc_mb_set set = {0};
@@ -1205,8 +1239,9 @@ static void a_body_like_the_empty_loop_is_flagged(void **state)
 	PMC_OPTS(pmc_mb_opts, o, .samples = 6, .iters = 100, .clock = fake_clock, .empty = empty);
 	double ns[8], over[8], e = 500;
 	unsigned proc[8];
-	struct pmc_mb_samples s, piped = {0}, merged = {0},
-			      hand = {.iters = 100, .n = 8, .ns = ns, .over_v = over, .process = proc};
+	struct pmc_mb_samples s,
+	    piped = {0}, merged = {0},
+	    hand = {.iters = 100, .n = 8, .ns = ns, .over_v = over, .process = proc};
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
 	char err[256] = "", msg[300] = "";
@@ -1224,7 +1259,8 @@ static void a_body_like_the_empty_loop_is_flagged(void **state)
 	assert_int_equal(pmc_mb_record(&b, &s, NULL, res, err, sizeof(err)), 0);
 	m = pmc_benchmark_find_metric(&res->benchmarks[0], "wall-time/op");
 	assert_non_null(m->note);
-	assert_contains(m->note, "indistinguishable from the empty loop: 1.03 ns/op against its 1.03");
+	assert_contains(m->note,
+			"indistinguishable from the empty loop: 1.03 ns/op against its 1.03");
 	pmc_result_free(res);
 	pmc_mb_samples_free(&s);
 	/* A body of 7 ns against the loop's 1: slower in every pair, not flagged. */
@@ -1294,18 +1330,27 @@ static void the_definitions_empty_loop_is_measured(void **state)
 /* The bodies and empty loops of the other loop forms, costing what the fake clock says. */
 static void body_local(struct pmc_state *s)
 {
-	PMC_LOOP(s) { now += per_iter; }
+	PMC_LOOP(s)
+	{
+		now += per_iter;
+	}
 }
 
 static void empty_local(struct pmc_state *s)
 {
-	PMC_LOOP(s) { now += empty_per_iter + 4; }
+	PMC_LOOP(s)
+	{
+		now += empty_per_iter + 4;
+	}
 }
 
 static void empty_range(struct pmc_state *s)
 {
 	now += 1;
-	PMC_LOOP(s) { now += empty_per_iter + 5; }
+	PMC_LOOP(s)
+	{
+		now += empty_per_iter + 5;
+	}
 }
 
 /* Each loop form has its own bookkeeping per iteration, so the empty loop measured beside
@@ -1646,8 +1691,8 @@ static void exact_counts_are_the_body_alone(void **state)
 			 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(below, 4);
-	assert_int_equal(
-	    pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, NULL, err, sizeof(err)), -ENODATA);
+	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, NULL, err, sizeof(err)),
+			 -ENODATA);
 	/* A body that paused 4 more times at 2n: what 4 pairs left (a loop of pairs at 4
 	 * and 8 less the empty loop at 4 and 8: 4 * 5) comes off too. */
 	x.pauses[0] = 4;
@@ -1954,8 +1999,8 @@ static void hybrid_batches_sum_core_types(void **state)
 	{
 		PMC_OPTS(pmc_event_list_opts, eo, .sysfs_root = root);
 
-		assert_int_equal(pmc_event_list_parse("cycles,cpu_core/cycles/,task-clock", &eo, &ev,
-						      err, sizeof(err)),
+		assert_int_equal(pmc_event_list_parse("cycles,cpu_core/cycles/,task-clock", &eo,
+						      &ev, err, sizeof(err)),
 				 0);
 	}
 	o.events = ev;
@@ -1992,13 +2037,14 @@ static void hybrid_batches_sum_core_types(void **state)
 		assert_false(m->restricted);
 		assert_string_equal(m->parts[1].id, "cpu_atom");
 		assert_true(m->parts[0].values[0] ==
-			    (double)(30 * fake_pmu_core_rate(&f, 0, PERF_COUNT_HW_CPU_CYCLES)) / 50);
+			    (double)(30 * fake_pmu_core_rate(&f, 0, PERF_COUNT_HW_CPU_CYCLES)) /
+				50);
 		assert_true(m->values[0] == (double)want / 50);
 		m = pmc_benchmark_find_metric(&res->benchmarks[0], "cpu_core/cycles//op");
 		assert_non_null(m);
 		assert_true(m->restricted);
-		assert_int_equal(pmc_benchmark_find_metric(&res->benchmarks[0], "task-clock/op")->nparts,
-				 0);
+		assert_int_equal(
+		    pmc_benchmark_find_metric(&res->benchmarks[0], "task-clock/op")->nparts, 0);
 		pmc_result_free(res);
 	}
 	/* The same from a forked child, through the pipe. */
@@ -2056,9 +2102,8 @@ static void hybrid_batch_edges_self_read(void **state)
 	{
 		PMC_OPTS(pmc_event_list_opts, eo, .sysfs_root = root);
 
-		assert_int_equal(pmc_event_list_parse("{cycles,instructions}", &eo, &ev, err,
-						      sizeof(err)),
-				 0);
+		assert_int_equal(
+		    pmc_event_list_parse("{cycles,instructions}", &eo, &ev, err, sizeof(err)), 0);
 	}
 	o.events = ev;
 	pmu = &f;
@@ -2274,7 +2319,6 @@ static void a_child_that_outlives_its_timeout_is_killed(void **state)
 	assert_int_equal(pmc_mb_measure_forked(&b, &o, &s, err, sizeof(err)), -ECHILD);
 	assert_contains(err, "'crash' crashed: killed by signal 6");
 }
-
 
 /* A benchmark program reads its counters at the batch edges through their mmap pages
  * when the kernel allows rdpmc: after the first edge (before the emulated PMU has put

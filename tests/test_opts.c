@@ -125,7 +125,8 @@ __attribute__((noinline, optnone))
 #else
 __attribute__((noinline, optimize("O0")))
 #endif
-static bool declared_tail_is_zero(double a, bool b, size_t *ret_sz)
+static bool
+declared_tail_is_zero(double a, bool b, size_t *ret_sz)
 {
 	PMC_OPTS(t_opts_v2, o, .a = a, .b = b, .p = b ? "p" : NULL);
 	PMC_OPTS(t_opts, v1, .a = a, .b = b);

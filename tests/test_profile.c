@@ -427,7 +427,8 @@ static void diff_of_exact_counts_ranks_by_change(void **state)
  * 0.5 ms within sampling error). */
 static void diff_of_sampled_time_ranks_by_change(void **state)
 {
-	struct pmc_profile *o = new_profile(PMC_PROFILE_SAMPLED), *n = new_profile(PMC_PROFILE_SAMPLED);
+	struct pmc_profile *o = new_profile(PMC_PROFILE_SAMPLED),
+			   *n = new_profile(PMC_PROFILE_SAMPLED);
 	struct pmc_profile *c = profile_of(PMC_PROFILE_SAMPLED, "cycles");
 	struct pmc_profile_delta *d;
 	size_t nd;
@@ -713,9 +714,8 @@ static void round_trip(void **state)
 	pmc_profile_set_partial(p, false);
 	/* When the samples were taken and lost, per tenth of the recording, stays too. */
 	{
-		struct pmc_profile_timeline t = {.span_ns = 2000000000,
-						 .samples = {0, 1, 1, 0, 0, 0, 0, 0, 1, 2},
-						 .lost = {2}};
+		struct pmc_profile_timeline t = {
+		    .span_ns = 2000000000, .samples = {0, 1, 1, 0, 0, 0, 0, 0, 1, 2}, .lost = {2}};
 
 		pmc_profile_set_timeline(p, &t);
 		assert_int_equal(pmc_profile_save(p, path, err, sizeof(err)), 0);
@@ -880,16 +880,19 @@ static void malformed(void **state)
 		"partial: expected true or false, got a number");
 	/* A timeline adds up to the profile's samples and lost ones, in ten tenths. */
 	refused(HEAD "\"timeline\": {\"span_ns\": 9, \"samples\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
-		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]}, " FRAMES "\"total\": 0, \"stacks\": []}",
+		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]}, " FRAMES
+		     "\"total\": 0, \"stacks\": []}",
 		"timeline.lost[9]: adds up to more than the profile's 0");
 	refused(HEAD "\"timeline\": {\"span_ns\": 9, \"samples\": [2, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
-		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, " FRAMES "\"total\": 0, \"stacks\": []}",
+		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, " FRAMES
+		     "\"total\": 0, \"stacks\": []}",
 		"timeline.samples: adds up to 2, not the profile's 3");
 	refused(HEAD "\"timeline\": {\"span_ns\": 9, \"samples\": [3], \"lost\": []}, " FRAMES
 		     "\"total\": 0, \"stacks\": []}",
 		"timeline.samples: expected an array of 10 counts");
 	refused(HEAD "\"timeline\": {\"span_ns\": 0, \"samples\": [3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "
-		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, " FRAMES "\"total\": 0, \"stacks\": []}",
+		     "\"lost\": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, " FRAMES
+		     "\"total\": 0, \"stacks\": []}",
 		"timeline.span_ns: 0 is no recording's span");
 	/* A control character of the file is escaped in the message. */
 	refused("{\"schema\": \"evil\\u001b[31m\"}", "\"evil\\x1b[31m\" is not a profile");

@@ -25,7 +25,7 @@
 
 static struct pmc_profile *load(const char *path, enum pmc_profile_format want)
 {
-	enum pmc_profile_format fmt = (enum pmc_profile_format)-1;
+	enum pmc_profile_format fmt = (enum pmc_profile_format) - 1;
 	struct pmc_profile *p = NULL;
 	char err[512] = "";
 
@@ -252,16 +252,26 @@ static void bad_input(void **state)
 	REFUSED("a 99999999999999999999\n", ":1: count 99999999999999999999 is beyond", "");
 	REFUSED("a 18446744073709551615\nb 1\n", ":2: the counts add up beyond", "");
 	REFUSED("a 1\nb\0 2\n", ":2: a NUL byte", "");
-	REFUSED("p 1 1.5: 10 cpu-clock: \n\tzz f+0x1 (x)\n", ":2: a call chain line that does "
-		"not start with an address", "perf script");
-	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f+0x1 x)\n", ":2: a frame's object is missing "
-		"its '('", "perf script");
-	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f (x)\nnonsense\n", ":3: not a sample's first "
-		"line", "perf script");
-	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f (x)\n\np 1 1.6: 10 page-faults: \n", ":4: a sample "
-		"of page-faults, but the first was of cpu-clock", "perf record -e");
-	REFUSED("p 1 1.5: 10 cpu-clock: \n\np 1 1.6: cpu-clock: \n", ":3: a sample with a period "
-		"and one without", "perf script");
+	REFUSED("p 1 1.5: 10 cpu-clock: \n\tzz f+0x1 (x)\n",
+		":2: a call chain line that does "
+		"not start with an address",
+		"perf script");
+	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f+0x1 x)\n",
+		":2: a frame's object is missing "
+		"its '('",
+		"perf script");
+	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f (x)\nnonsense\n",
+		":3: not a sample's first "
+		"line",
+		"perf script");
+	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f (x)\n\np 1 1.6: 10 page-faults: \n",
+		":4: a sample "
+		"of page-faults, but the first was of cpu-clock",
+		"perf record -e");
+	REFUSED("p 1 1.5: 10 cpu-clock: \n\np 1 1.6: cpu-clock: \n",
+		":3: a sample with a period "
+		"and one without",
+		"perf script");
 	REFUSED("p 1 1.5: 10 cpu-clock: \n\t12 f\0 (x)\n", ":2: a NUL byte", "");
 	REFUSED("p 1 1.5: 18446744073709551615 cpu-clock: \n\np 1 1.6: 1 cpu-clock: \n",
 		":3: the periods add up beyond 2^64-1", "");

@@ -239,10 +239,10 @@ static void report_merges_lines_by_weight(void **state)
 	assert_int_equal(rc, -ENOEXEC);
 	/* Given a line, memcpy's one address is one line: "1 line", not "1 lines". */
 	assert_int_equal(pmc_profile_lines_get(pmc_profile_lines(p), 4)->address, 0x9000);
-	assert_int_equal(pmc_profile_lines_set_source(pmc_profile_lines(p), 4,
-						      &(struct pmc_profile_line){.file = "/src/m.c",
-										 .line = 7}),
-			 0);
+	assert_int_equal(
+	    pmc_profile_lines_set_source(pmc_profile_lines(p), 4,
+					 &(struct pmc_profile_line){.file = "/src/m.c", .line = 7}),
+	    0);
 	out = report(p, "memcpy", &rc);
 	assert_int_equal(rc, 0);
 	assert_contains(out, "total (1 line)\n");

@@ -149,14 +149,16 @@ static void one_root_both_backends(void **state)
 	add(e, 100,
 	    "_dl_start_user#ld.so;(below main);__libc_start_main@@GLIBC_2.34#libc;"
 	    "(below main)#libc;main;_ZN6shapes5Mixer4spinEm");
-	add(e, 3, "_dl_start_user#ld.so;(below main);__libc_start_main@@GLIBC_2.34#libc;"
-		  "(below main)#libc;exit#libc");
+	add(e, 3,
+	    "_dl_start_user#ld.so;(below main);__libc_start_main@@GLIBC_2.34#libc;"
+	    "(below main)#libc;exit#libc");
 	add(e, 5, "_dl_start_user#ld.so;_dl_start#ld.so");
 	/* The sampler: mangled, and only __libc_start_call_main below main. */
 	add(s, 1000, "__libc_start_call_main#libc;main;_ZN6shapes5Mixer4spinEm");
 	add(s, 10, "__libc_start_call_main#libc;exit#libc");
-	add(s, 10, "_start;__libc_start_main_impl#libc;__libc_start_call_main#libc;main;"
-		   "_ZN6shapes5Mixer4spinEm");
+	add(s, 10,
+	    "_start;__libc_start_main_impl#libc;__libc_start_call_main#libc;main;"
+	    "_ZN6shapes5Mixer4spinEm");
 	te = stacks_text(e);
 	ts = stacks_text(s);
 	assert_string_equal(te, "(below main);exit 3\n"

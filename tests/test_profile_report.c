@@ -143,10 +143,10 @@ static void text_report(void **state)
 	/* Lost bunched at the start: the tenth, its span and the share of its samples
 	 * lost, then every tenth's. */
 	{
-		struct pmc_profile_timeline t = {.span_ns = 2000000000,
-						 .samples = {75, 250, 250, 250, 250, 250, 250, 250, 250,
-							     425},
-						 .lost = {20, 5}};
+		struct pmc_profile_timeline t = {
+		    .span_ns = 2000000000,
+		    .samples = {75, 250, 250, 250, 250, 250, 250, 250, 250, 425},
+		    .lost = {20, 5}};
 
 		pmc_profile_set_timeline(p, &t);
 	}

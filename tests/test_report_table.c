@@ -256,7 +256,8 @@ static void test_missing_counters(void **state)
 	free(line);
 	/* Two rows missing for one reason are one line that names both (docs/cli.md,
 	 * "Width"); cycles has a reason of its own. */
-	line = line_with(text, "<not supported>  instructions, branch-misses: unsupported (ENOENT)\n");
+	line =
+	    line_with(text, "<not supported>  instructions, branch-misses: unsupported (ENOENT)\n");
 	assert_contains(line, "instructions, branch-misses");
 	assert_no_digits(line);
 	/* No IPC from instructions that were never counted. */
@@ -285,7 +286,8 @@ static void test_missing_counters(void **state)
 	text = render(r, true, false);
 	/* Markdown: the rows not measured are lines under the table, one per reason. */
 	assert_lacks(text, "| cycles |");
-	line = line_with(text, "- \\<not supported\\> cycles: unsupported (ENOENT): no hardware PMU");
+	line =
+	    line_with(text, "- \\<not supported\\> cycles: unsupported (ENOENT): no hardware PMU");
 	assert_contains(line, "cycles");
 	assert_no_digits(line);
 	free(line);
@@ -359,27 +361,37 @@ static void test_hybrid_parts(void **state)
 	b = bench(r, "hy", NULL, 2);
 	m = t_metric(b, "cycles");
 	for (size_t i = 0; i < 2; i++) {
-		struct pmc_reading s = {.status = PMC_STATUS_COUNTED, .value = 5000000,
-					.enabled = 1000, .running = 1000, .scaled = 5000000};
-		struct pmc_reading_parts p = {
-		    .n = 2,
-		    .pmu = {"cpu_core", "cpu_atom"},
-		    .rd = {{.status = PMC_STATUS_COUNTED, .value = 4000000, .enabled = 1000,
-			    .running = 600, .scaled = 4000000},
-			   {.status = PMC_STATUS_COUNTED, .value = 1000000, .enabled = 1000,
-			    .running = 400, .scaled = 1000000}}};
+		struct pmc_reading s = {.status = PMC_STATUS_COUNTED,
+					.value = 5000000,
+					.enabled = 1000,
+					.running = 1000,
+					.scaled = 5000000};
+		struct pmc_reading_parts p = {.n = 2,
+					      .pmu = {"cpu_core", "cpu_atom"},
+					      .rd = {{.status = PMC_STATUS_COUNTED,
+						      .value = 4000000,
+						      .enabled = 1000,
+						      .running = 600,
+						      .scaled = 4000000},
+						     {.status = PMC_STATUS_COUNTED,
+						      .value = 1000000,
+						      .enabled = 1000,
+						      .running = 400,
+						      .scaled = 1000000}}};
 
 		assert_int_equal(pmc_metric_append(m, s.scaled, &s), 0);
 		assert_int_equal(pmc_metric_append_parts(m, &p), 0);
 	}
 	m = t_metric(b, "cpu_core/cycles/");
 	for (size_t i = 0; i < 2; i++) {
-		struct pmc_reading_parts p = {
-		    .n = 1,
-		    .restricted = true,
-		    .pmu = {"cpu_core"},
-		    .rd = {{.status = PMC_STATUS_COUNTED, .value = 4000000, .enabled = 1000,
-			    .running = 600, .scaled = 4000000}}};
+		struct pmc_reading_parts p = {.n = 1,
+					      .restricted = true,
+					      .pmu = {"cpu_core"},
+					      .rd = {{.status = PMC_STATUS_COUNTED,
+						      .value = 4000000,
+						      .enabled = 1000,
+						      .running = 600,
+						      .scaled = 4000000}}};
 
 		assert_int_equal(pmc_metric_append(m, 4000000, &p.rd[0]), 0);
 		assert_int_equal(pmc_metric_append_parts(m, &p), 0);

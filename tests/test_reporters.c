@@ -892,7 +892,7 @@ static void test_counts_gated_rows_only(void **state)
 
 	(void)state;
 	put(a, "x", "task-clock", N, 2e6, 0.01);
-	put(b, "x", "task-clock", N, 2.4e6, 0.01);	/* +20%, gated by default */
+	put(b, "x", "task-clock", N, 2.4e6, 0.01); /* +20%, gated by default */
 	put(a, "x", "context-switches", N, 100, 0.01);
 	put(b, "x", "context-switches", N, 200, 0.01); /* +100%, not gated */
 	put(a, "x", "cpu-migrations", N, 100, 0.01);
@@ -968,8 +968,10 @@ static void test_wrap(void **state)
 
 	(void)state;
 	assert_non_null(m);
-	pmc_report_wrap(m, "  one two three four five six\nshort\n"
-			   "\033[33mred\033[0m words here\nabcdefghijklmnop x\n", 12);
+	pmc_report_wrap(m,
+			"  one two three four five six\nshort\n"
+			"\033[33mred\033[0m words here\nabcdefghijklmnop x\n",
+			12);
 	fclose(m);
 	assert_string_equal(buf, "  one two\n    three\n    four\n    five six\nshort\n"
 				 "\033[33mred\033[0m words\n  here\nabcdefghijklmnop\n  x\n");

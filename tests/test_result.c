@@ -553,7 +553,8 @@ static void a_benchmark_of_many_runs_loads_a_metric_at_a_time(void **state)
 		struct pmc_metric *m = t_metric(bm, ids[k]);
 
 		for (size_t i = 0; i < runs; i++) {
-			struct pmc_reading rd = reading(PMC_STATUS_COUNTED, 1000003 + i * 7, 5000 + i, 5000 + i);
+			struct pmc_reading rd =
+			    reading(PMC_STATUS_COUNTED, 1000003 + i * 7, 5000 + i, 5000 + i);
 
 			assert_int_equal(pmc_metric_append(m, rd.scaled, &rd), 0);
 		}
@@ -571,7 +572,8 @@ static void a_benchmark_of_many_runs_loads_a_metric_at_a_time(void **state)
 	/* The whole benchmark's tree was 6.6 times the text (here 50 MB for 7.6 MB); one
 	 * metric's, of the four, about 2.5 times. */
 	if (json_peak > 3 * st.st_size)
-		fail_msg("jansson held %ld bytes for a file of %lld", json_peak, (long long)st.st_size);
+		fail_msg("jansson held %ld bytes for a file of %lld", json_peak,
+			 (long long)st.st_size);
 	unlink(path);
 	free(path);
 	pmc_result_free(a);
@@ -591,9 +593,12 @@ static void hybrid_parts_round_trip(void **state)
 	struct pmc_reading sum[2] = {reading(PMC_STATUS_COUNTED, 1000, 100, 100),
 				     reading(PMC_STATUS_SCALED, 900, 100, 90)};
 	struct pmc_reading_parts p[2] = {
-	    {.n = 2, .pmu = {"cpu_core", "cpu_atom"},
-	     .rd = {reading(PMC_STATUS_COUNTED, 700, 100, 60), reading(PMC_STATUS_COUNTED, 300, 100, 40)}},
-	    {.n = 2, .pmu = {"cpu_core", "cpu_atom"},
+	    {.n = 2,
+	     .pmu = {"cpu_core", "cpu_atom"},
+	     .rd = {reading(PMC_STATUS_COUNTED, 700, 100, 60),
+		    reading(PMC_STATUS_COUNTED, 300, 100, 40)}},
+	    {.n = 2,
+	     .pmu = {"cpu_core", "cpu_atom"},
 	     .rd = {reading(PMC_STATUS_SCALED, 900, 100, 90),
 		    {.status = PMC_STATUS_NOT_COUNTED, .enabled = 100, .scaled = NAN}}}};
 
@@ -1959,7 +1964,8 @@ static const struct bad_case bad_cases[] = {
     {"\"name\": \"a\"", "\"name\": \"a\", \"parameters\": [\"n\"]",
      "benchmarks[0].parameters: expected an object, found an array; " REGEN},
     {"\"name\": \"a\"", "\"name\": \"a\", \"parameters\": {\"n\": 10}",
-     "benchmarks[0].parameters.n: expected a string (the parameter's value), found a number; " REGEN},
+     "benchmarks[0].parameters.n: expected a string (the parameter's value), found a "
+     "number; " REGEN},
     {"\"name\": \"a\"", "\"name\": \"a\", \"parameters\": {\"\": \"10\"}",
      "benchmarks[0].parameters: a parameter with an empty name; " REGEN},
     {"\"name\": \"a\"", "\"name\": \"a\", \"build_id\": \"XYZ\"",
@@ -2329,7 +2335,8 @@ static void damaged_files_are_refused_or_round_trip(void **state)
 			}
 			if (rc != 0)
 				fail_msg("accepted, but it does not round-trip: %s (change at %zu)",
-					 rc == -EINVAL && !saved ? "the writer refuses it" : err, pos);
+					 rc == -EINVAL && !saved ? "the writer refuses it" : err,
+					 pos);
 			free(saved);
 			assert_results_equal(r, r2);
 		} else {

@@ -369,7 +369,8 @@ static void test_hybrid_parts(void **state)
 	struct pmc_result *res;
 	char root[PATH_MAX], err[256];
 	uint64_t pc = fake_pmu_rate(PERF_TYPE_RAW, PERF_COUNT_HW_CPU_CYCLES),
-		 ac = fake_pmu_rate(10, PERF_COUNT_HW_CPU_CYCLES), pe = fake_pmu_rate(PERF_TYPE_RAW, 0x3c);
+		 ac = fake_pmu_rate(10, PERF_COUNT_HW_CPU_CYCLES),
+		 pe = fake_pmu_rate(PERF_TYPE_RAW, 0x3c);
 
 	(void)state;
 	sim_init(&adl, 5, 5);

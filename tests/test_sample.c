@@ -225,8 +225,7 @@ static void test_event_names(void **state)
 	    {"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
 	    {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
 	};
-	static const char *const refused[] = {"L1-dcache-loads", "Cycles", "r1234", "msr/tsc/",
-					      ""};
+	static const char *const refused[] = {"L1-dcache-loads", "Cycles", "r1234", "msr/tsc/", ""};
 	struct fake_pmu_config cfg = {.counters = 4, .online = "0"};
 	struct pmc_sample_opts o = fake_opts();
 	struct pmc_sampler *s;
@@ -430,9 +429,8 @@ static void test_attach_thread_gone(void **state)
 	proc_threads(o.proc_root, tids, 3);
 	s = open_fake(&cfg, &o);
 	assert_int_equal(fake.nopen, 2);
-	assert_int_equal(fake_pmu_open_attempts(&fake, fake.log[0].attr.type,
-						fake.log[0].attr.config),
-			 3);
+	assert_int_equal(
+	    fake_pmu_open_attempts(&fake, fake.log[0].attr.type, fake.log[0].attr.config), 3);
 	close_fake(s);
 }
 
@@ -471,7 +469,8 @@ static void test_attach_rate_lowered(void **state)
 	assert_int_equal(pmc_sampler_freq(s), 1000);
 	for (int i = 0; i < FAKE_PMU_MAX_EVENTS; i++)
 		if (fake.ev[i].used)
-			assert_int_equal(fake.ev[i].attr.sample_freq, fake.ev[i].ring ? 4000 : 1000);
+			assert_int_equal(fake.ev[i].attr.sample_freq,
+					 fake.ev[i].ring ? 4000 : 1000);
 	close_fake(s);
 }
 
@@ -518,8 +517,8 @@ static void test_set_output_rules(void **state)
  * allowance and RLIMIT_MEMLOCK (EPERM); then the error names both limits. */
 static void test_ring_size_and_mlock(void **state)
 {
-	struct fake_pmu_config cfg = {.counters = 4, .online = "0-15", .mlock_kb = 516,
-				      .memlock_kb = 64};
+	struct fake_pmu_config cfg = {
+	    .counters = 4, .online = "0-15", .mlock_kb = 516, .memlock_kb = 64};
 	struct pmc_sample_opts o = fake_opts();
 	struct pmc_sampler *s = NULL;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -793,8 +792,8 @@ static void test_throttle(void **state)
 
 	(void)state;
 	s = open_fake(&cfg, &o);
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 2),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 2), 0);
 	id.time = 2;
 	assert_int_equal(fake_pmu_throttle(&fake, 0, &id, false), 0);
 	id.time = 3;
@@ -802,8 +801,8 @@ static void test_throttle(void **state)
 	id.time = 4;
 	assert_int_equal(fake_pmu_throttle(&fake, 0, &id, false), 0);
 	id.time = 5;
-	assert_int_equal(fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 2),
-			 0);
+	assert_int_equal(
+	    fake_pmu_sample(&fake, 0, &id, PERF_RECORD_MISC_USER, 0x401000, 1, chain, 2), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 5);
 	assert_int_equal(pmc_sampler_throttled(s), 2);
 	assert_int_equal(pmc_sampler_samples(s), 2);

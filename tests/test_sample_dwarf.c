@@ -88,8 +88,7 @@ static void put(struct rec *r, uint64_t v)
 }
 
 /* ip, {pid, tid}, time, {cpu, res}, period, then a call chain of nchain words. */
-static void begin(struct rec *r, uint64_t ip, uint64_t time, const uint64_t *chain,
-		  size_t nchain)
+static void begin(struct rec *r, uint64_t ip, uint64_t time, const uint64_t *chain, size_t nchain)
 {
 	r->n = 0;
 	put(r, ip);
@@ -130,9 +129,8 @@ static void put_stack(struct rec *r, uint64_t size, uint64_t dyn)
 
 static int emit(struct rec *r, uint16_t misc)
 {
-	struct perf_event_header h = {.type = PERF_RECORD_SAMPLE,
-				      .misc = misc,
-				      .size = (uint16_t)(8 + 8 * r->n)};
+	struct perf_event_header h = {
+	    .type = PERF_RECORD_SAMPLE, .misc = misc, .size = (uint16_t)(8 + 8 * r->n)};
 
 	memcpy(&r->w[0], &h, sizeof(h));
 	return fake_pmu_emit(&fake, 0, r->w, 8 + 8 * r->n);
@@ -149,10 +147,10 @@ static void test_attributes(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		const struct perf_event_attr *a = &fake.log[i].attr;
 
-		assert_int_equal(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-						     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-						     PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
-						     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+		assert_int_equal(a->sample_type,
+				 PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+				     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
 		assert_int_equal(a->sample_regs_user, PERF_X86_64_REGS);
 		assert_int_equal(a->sample_stack_user, 8192);
 		/* The kernel walks its own frames only: the user part is the unwinder's. */
@@ -169,9 +167,8 @@ static void test_attributes(void **state)
 	/* Without stack_user: none of it. */
 	o = dwarf_opts(0);
 	s = open_fake(&cfg, &o);
-	assert_int_equal(fake.log[0].attr.sample_type &
-			     (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER),
-			 0);
+	assert_int_equal(
+	    fake.log[0].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER), 0);
 	assert_int_equal(fake.log[0].attr.sample_regs_user, 0);
 	assert_false(fake.log[0].attr.exclude_callchain_user);
 	assert_int_equal(pmc_sampler_regs_mask(s), 0);
@@ -277,9 +274,8 @@ static void test_whole_and_empty_copies(void **state)
 	put_stack(&r, 0, 0);
 	assert_int_equal(emit(&r, PERF_RECORD_MISC_KERNEL), 0);
 	/* And a record after them, read where they end. */
-	assert_int_equal(fake_pmu_comm(&fake, 0, &(struct fake_pmu_id){42, 42, 4000}, "after",
-				       false),
-			 0);
+	assert_int_equal(
+	    fake_pmu_comm(&fake, 0, &(struct fake_pmu_id){42, 42, 4000}, "after", false), 0);
 	assert_int_equal(pmc_sampler_poll(s, 0), 4);
 	replay(s);
 	assert_int_equal(nrecs, 4);
@@ -350,10 +346,8 @@ static void test_malformed(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_attributes),
-	    cmocka_unit_test(test_bad_sizes_and_refusal),
-	    cmocka_unit_test(test_short_copy),
-	    cmocka_unit_test(test_whole_and_empty_copies),
+	    cmocka_unit_test(test_attributes), cmocka_unit_test(test_bad_sizes_and_refusal),
+	    cmocka_unit_test(test_short_copy), cmocka_unit_test(test_whole_and_empty_copies),
 	    cmocka_unit_test(test_malformed),
 	};
 

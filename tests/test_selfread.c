@@ -232,8 +232,9 @@ static void seqcount_retry(void **state)
 	pair_tick(p, 1);
 	assert_int_equal(pair_read(p), 1);
 	/* Only the member's page changes: its own lock tells. */
-	fd = FAKE_PMU_FD_BASE +
-	     (int)(event_of(&p->self, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES) - p->self.ev);
+	fd =
+	    FAKE_PMU_FD_BASE +
+	    (int)(event_of(&p->self, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES) - p->self.ev);
 	p->self.rdpmcs = 0;
 	p->self.on_rdpmc = rearm;
 	p->self.on_rdpmc_ud = &fd;

@@ -32,9 +32,11 @@ static void abc_is_fips_b1(void **state)
 	char hex[65];
 
 	digest("abc", 3, 3, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	digest("abc", 3, 1, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 static void two_block_message_is_fips_b2(void **state)
@@ -45,8 +47,8 @@ static void two_block_message_is_fips_b2(void **state)
 	assert_int_equal(strlen(msg) * 8, 448);
 	for (size_t step = 1; step <= sizeof(msg); step += 7) {
 		digest(msg, strlen(msg), step, hex);
-		assert_string_equal(hex,
-				    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+		assert_string_equal(
+		    hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 	}
 }
 
@@ -58,10 +60,12 @@ static void million_a_is_fips_b3(void **state)
 	assert_non_null(a);
 	memset(a, 'a', n);
 	digest(a, n, n, hex);
-	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	assert_string_equal(hex,
+			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	/* Pieces that never line up with the 64-byte blocks. */
 	digest(a, n, 997, hex);
-	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	assert_string_equal(hex,
+			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	free(a);
 }
 

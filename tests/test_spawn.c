@@ -26,7 +26,7 @@
 
 static int run(char **argv, struct pmc_spawn_result *res)
 {
-	struct pmc_spawn_opts o = { .argv = argv };
+	struct pmc_spawn_opts o = {.argv = argv};
 
 	memset(res, 0xff, sizeof(*res));
 	return pmc_spawn_run(&o, res);
@@ -34,7 +34,7 @@ static int run(char **argv, struct pmc_spawn_result *res)
 
 static void exit_codes_are_reported(void **state)
 {
-	char *argv[] = { PMC_TEST_WORK, "exit", "3", NULL };
+	char *argv[] = {PMC_TEST_WORK, "exit", "3", NULL};
 	struct pmc_spawn_result res;
 
 	assert_int_equal(run(argv, &res), 0);
@@ -99,8 +99,8 @@ static void assert_floor_is_our_peak(const struct pmc_spawn_result *res)
 
 	assert_true(res->spawner_peak_kb > 0);
 	if (labs(res->spawner_peak_kb - hwm) > res->spawner_peak_slack_kb)
-		fail_msg("floor %ld KiB, VmHWM %ld KiB, slack %ld KiB", res->spawner_peak_kb,
-			 hwm, res->spawner_peak_slack_kb);
+		fail_msg("floor %ld KiB, VmHWM %ld KiB, slack %ld KiB", res->spawner_peak_kb, hwm,
+			 res->spawner_peak_slack_kb);
 }
 
 /* One spawner for a series of runs, as the runner keeps one: each run's stderr size and
@@ -178,7 +178,7 @@ static void spawner_runs_keep_their_own_values(void **state)
 
 static void signals_are_reported(void **state)
 {
-	char *argv[] = { PMC_TEST_WORK, "kill", "15", NULL };
+	char *argv[] = {PMC_TEST_WORK, "kill", "15", NULL};
 	struct pmc_spawn_result res;
 
 	assert_int_equal(run(argv, &res), 0);
@@ -188,8 +188,8 @@ static void signals_are_reported(void **state)
 
 static void missing_command_is_an_exec_error(void **state)
 {
-	char *argv[] = { "pmc-no-such-command-xyz", NULL };
-	char *argv2[] = { "/etc/passwd", NULL };
+	char *argv[] = {"pmc-no-such-command-xyz", NULL};
+	char *argv2[] = {"/etc/passwd", NULL};
 	struct pmc_spawn_result res;
 
 	assert_int_equal(run(argv, &res), -ENOENT);
@@ -200,9 +200,9 @@ static void timeout_kills_the_process_group(void **state)
 {
 	/* The grandchildren of `sh` sleep too; the group kill must reap them all quickly
 	 * (if only sh were killed, the sleeping children would keep the pipe open). */
-	char *argv[] = { "/bin/sh", "-c", PMC_TEST_WORK " sleep 20000 & " PMC_TEST_WORK " sleep 20000",
-			 NULL };
-	struct pmc_spawn_opts o = { .argv = argv, .timeout_s = 0.2 };
+	char *argv[] = {"/bin/sh", "-c",
+			PMC_TEST_WORK " sleep 20000 & " PMC_TEST_WORK " sleep 20000", NULL};
+	struct pmc_spawn_opts o = {.argv = argv, .timeout_s = 0.2};
 	struct pmc_spawn_result res;
 
 	assert_int_equal(pmc_spawn_run(&o, &res), 0);
@@ -215,9 +215,9 @@ static void timeout_kills_the_process_group(void **state)
 
 static void timeout_works_without_pidfd(void **state)
 {
-	char *argv[] = { PMC_TEST_WORK, "sleep", "20000", NULL };
-	char *quick[] = { PMC_TEST_WORK, "exit", "4", NULL };
-	struct pmc_spawn_opts o = { .argv = argv, .timeout_s = 0.2, .timeout_by_polling = true };
+	char *argv[] = {PMC_TEST_WORK, "sleep", "20000", NULL};
+	char *quick[] = {PMC_TEST_WORK, "exit", "4", NULL};
+	struct pmc_spawn_opts o = {.argv = argv, .timeout_s = 0.2, .timeout_by_polling = true};
 	struct pmc_spawn_result res;
 
 	assert_int_equal(pmc_spawn_run(&o, &res), 0);
@@ -251,12 +251,15 @@ static int count_tick(void *ud, uint64_t elapsed_ns)
  * runs (before its reaping), with pidfd and without; a non-zero return ends them. */
 static void ticks_come_at_the_period_while_the_child_runs(void **state)
 {
-	char *argv[] = { PMC_TEST_WORK, "sleep", "350", NULL };
+	char *argv[] = {PMC_TEST_WORK, "sleep", "350", NULL};
 
 	for (int polling = 0; polling < 2; polling++) {
 		struct ticks t = {0}, once = {.stop_after = 1};
-		struct pmc_spawn_opts o = { .argv = argv, .timeout_by_polling = polling,
-					    .tick_ms = 100, .on_tick = count_tick, .tick_ud = &t };
+		struct pmc_spawn_opts o = {.argv = argv,
+					   .timeout_by_polling = polling,
+					   .tick_ms = 100,
+					   .on_tick = count_tick,
+					   .tick_ud = &t};
 		struct pmc_spawn_result res;
 
 		assert_int_equal(pmc_spawn_run(&o, &res), 0);
@@ -282,8 +285,8 @@ static void input_file_becomes_stdin(void **state)
 {
 	char path[] = "/tmp/pmc-spawn-XXXXXX";
 	int fd = mkstemp(path);
-	char *argv[] = { "/bin/sh", "-c", "read x; test \"$x\" = hello", NULL };
-	struct pmc_spawn_opts o = { .argv = argv, .input_path = path };
+	char *argv[] = {"/bin/sh", "-c", "read x; test \"$x\" = hello", NULL};
+	struct pmc_spawn_opts o = {.argv = argv, .input_path = path};
 	struct pmc_spawn_result res;
 
 	assert_true(fd >= 0);
@@ -317,9 +320,9 @@ static int hook(void *ud)
 
 static void hook_runs_in_child_before_exec(void **state)
 {
-	char *argv[] = { PMC_TEST_WORK, "exit", "0", NULL };
-	struct hook_state h = { 0 };
-	struct pmc_spawn_opts o = { .argv = argv, .in_child = hook, .ud = &h };
+	char *argv[] = {PMC_TEST_WORK, "exit", "0", NULL};
+	struct hook_state h = {0};
+	struct pmc_spawn_opts o = {.argv = argv, .in_child = hook, .ud = &h};
 	struct pmc_spawn_result res;
 	char self[256];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -351,8 +354,8 @@ static void in_child_hook_hands_descriptors_to_parent(void **state)
 {
 	/* The target lists its descriptors: the one the hook opened is close-on-exec, so
 	 * the target must not have it, while the parent must. */
-	char *argv[] = { "/bin/sh", "-c", "ls /proc/$$/fd > /tmp/pmc-spawn-fds.txt", NULL };
-	struct pmc_spawn_opts o = { .argv = argv, .in_child = open_in_child };
+	char *argv[] = {"/bin/sh", "-c", "ls /proc/$$/fd > /tmp/pmc-spawn-fds.txt", NULL};
+	struct pmc_spawn_opts o = {.argv = argv, .in_child = open_in_child};
 	struct pmc_spawn_result res;
 	struct stat before, after;
 	char line[32];
@@ -383,7 +386,7 @@ static void in_child_hook_hands_descriptors_to_parent(void **state)
 
 static void rusage_counts_cpu_time(void **state)
 {
-	char *argv[] = { PMC_TEST_WORK, "spin", "60", NULL };
+	char *argv[] = {PMC_TEST_WORK, "spin", "60", NULL};
 	struct pmc_spawn_result res;
 
 	assert_int_equal(run(argv, &res), 0);
@@ -391,7 +394,7 @@ static void rusage_counts_cpu_time(void **state)
 	 * spins on its CPU clock, so this holds on a loaded machine too), and max RSS is
 	 * known. */
 	assert_true(res.ru.ru_utime.tv_sec * 1000000 + res.ru.ru_utime.tv_usec +
-			    res.ru.ru_stime.tv_sec * 1000000 + res.ru.ru_stime.tv_usec >=
+			res.ru.ru_stime.tv_sec * 1000000 + res.ru.ru_stime.tv_usec >=
 		    55000);
 	assert_true(res.ru.ru_maxrss > 0);
 }
@@ -419,9 +422,9 @@ static void capture_keeps_the_first_line(void **state)
  * (execve) or looked up in this process's PATH (execvpe); NULL passes this process's. */
 static void envp_replaces_the_environment(void **state)
 {
-	char *argv[] = { "sh", "-c", "test \"$PMC_A\" = a && test -z \"${PMC_B+set}\"", NULL };
-	char *envp[] = { "PMC_A=a", NULL };
-	struct pmc_spawn_opts o = { .argv = argv, .envp = envp };
+	char *argv[] = {"sh", "-c", "test \"$PMC_A\" = a && test -z \"${PMC_B+set}\"", NULL};
+	char *envp[] = {"PMC_A=a", NULL};
+	struct pmc_spawn_opts o = {.argv = argv, .envp = envp};
 	struct pmc_spawn_result res;
 
 	(void)state;

@@ -298,13 +298,15 @@ static void test_mwu_exact_ties(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(
-		    pmc_mann_whitney(cases[i].a, cases[i].na, cases[i].b, cases[i].nb, NULL, &r), 0);
+		    pmc_mann_whitney(cases[i].a, cases[i].na, cases[i].b, cases[i].nb, NULL, &r),
+		    0);
 		assert_true(r.exact);
 		assert_close(r.u, cases[i].u, 0);
 		assert_close(r.p, cases[i].p, 1e-12);
 		/* The other way round: the same p, U of the other sample. */
 		assert_int_equal(
-		    pmc_mann_whitney(cases[i].b, cases[i].nb, cases[i].a, cases[i].na, NULL, &r), 0);
+		    pmc_mann_whitney(cases[i].b, cases[i].nb, cases[i].a, cases[i].na, NULL, &r),
+		    0);
 		assert_true(r.exact);
 		assert_close(r.u, (double)(cases[i].na * cases[i].nb) - cases[i].u, 0);
 		assert_close(r.p, cases[i].p, 1e-12);

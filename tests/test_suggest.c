@@ -60,8 +60,8 @@ static void test_closeness_rule(void **state)
 
 static void test_order_and_words(void **state)
 {
-	static const char *const known[] = {"cache-misses:u", "branch-misses", "cache-misses",
-					    "cache-miss", "cache-misses", "cache-mises:k",
+	static const char *const known[] = {"cache-misses:u",  "branch-misses", "cache-misses",
+					    "cache-miss",      "cache-misses",	"cache-mises:k",
 					    "cache-references"};
 	struct pmc_suggest s;
 	char buf[128];

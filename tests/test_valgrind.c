@@ -266,8 +266,10 @@ static void test_no_branch_sim_leaves_branch_metrics_absent(void **state)
 	struct pmc_valgrind_counts c = work(&o, "loop", "1000", NULL);
 	uint64_t v = 7;
 
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND, &v, NULL, 0), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND, &v, NULL, 0),
+			 -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0),
+			 -ENODATA);
 	assert_int_equal(v, 7);
 	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), 0);
 	assert_true(v > instructions(&c));
@@ -496,11 +498,14 @@ static void test_collect_sums_callgrind_dumps_and_processes(void **state)
 					(1u << PMC_VG_EV_BCM));
 	assert_string_equal(c.caches, "");
 	/* not collected: absent, never 0 */
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_INDIRECT, &v, NULL, 0), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0), -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_INDIRECT, &v, NULL, 0),
+			 -ENODATA);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, NULL, 0),
+			 -ENODATA);
 	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_EST_CYCLES, &v, NULL, 0), -ENODATA);
 	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_I1_MISSES, &v, NULL, 0), -ENODATA);
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND_MISSES, &v, NULL, 0), 0);
+	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_COND_MISSES, &v, NULL, 0),
+			 0);
 	assert_int_equal(v, 550);
 	assert_int_equal(pmc_valgrind_outdir_remove(dir), 0);
 	free(dir);
@@ -717,7 +722,8 @@ static void test_metric_table(void **state)
 	}
 	assert_null(pmc_valgrind_metric_id(pmc_valgrind_metric_count()));
 	assert_int_equal(pmc_valgrind_metric_find("cycles"), -ENOENT);
-	assert_int_equal(pmc_valgrind_metric_value(&c, pmc_valgrind_metric_count(), &v, NULL, 0), -EINVAL);
+	assert_int_equal(pmc_valgrind_metric_value(&c, pmc_valgrind_metric_count(), &v, NULL, 0),
+			 -EINVAL);
 	/* nothing collected: every metric is absent */
 	for (size_t i = 0; i < pmc_valgrind_metric_count(); i++)
 		assert_int_equal(pmc_valgrind_metric_value(&c, i, &v, NULL, 0), -ENODATA);
@@ -806,8 +812,8 @@ static void test_collect_reads_lines_as_the_profiles_do(void **state)
 		   "# callgrind format\r\nevents: Ir Bc Bcm\r\n\r\n# the end\r\n"
 		   "totals: 10 4 1\r\n");
 	assert_int_equal(pmc_valgrind_collect(dir, &c, err, sizeof(err)), 0);
-	assert_int_equal(c.present, (1u << PMC_VG_EV_IR) | (1u << PMC_VG_EV_BC) |
-					(1u << PMC_VG_EV_BCM));
+	assert_int_equal(c.present,
+			 (1u << PMC_VG_EV_IR) | (1u << PMC_VG_EV_BC) | (1u << PMC_VG_EV_BCM));
 	assert_int_equal(c.ev[PMC_VG_EV_IR], 10);
 	assert_int_equal(c.ev[PMC_VG_EV_BCM], 1);
 	assert_int_equal(pmc_valgrind_outdir_remove(dir), 0);
@@ -853,8 +859,8 @@ static void test_metric_errors_name_the_metric_and_numbers(void **state)
 	err[0] = '\0';
 	memset(&rd, 0x5a, sizeof(rd));
 	orig = rd;
-	assert_int_equal(pmc_valgrind_metric_reading(&c, PMC_VG_M_EST_CYCLES, &rd, err, sizeof(err)),
-			 -ERANGE);
+	assert_int_equal(
+	    pmc_valgrind_metric_reading(&c, PMC_VG_M_EST_CYCLES, &rd, err, sizeof(err)), -ERANGE);
 	print_message("%s\n", err);
 	assert_memory_equal(&rd, &orig, sizeof(rd));
 	assert_non_null(strstr(err, "est-cycles: 0 L1 hits + 5 x 0 LL hits + 35 x "
@@ -863,8 +869,8 @@ static void test_metric_errors_name_the_metric_and_numbers(void **state)
 	/* branch-misses: the sum of two counts that each fit */
 	c.ev[PMC_VG_EV_BCM] = c.ev[PMC_VG_EV_BIM] = 4611686018427387904u;
 	err[0] = '\0';
-	assert_int_equal(pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, err, sizeof(err)),
-			 -ERANGE);
+	assert_int_equal(
+	    pmc_valgrind_metric_value(&c, PMC_VG_M_BRANCH_MISSES, &v, err, sizeof(err)), -ERANGE);
 	assert_non_null(strstr(err, "branch-misses: 4611686018427387904 Bcm + "
 				    "4611686018427387904 Bim is above 2^63 - 1"));
 

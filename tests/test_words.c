@@ -27,28 +27,28 @@ static void expect_words(const char *s, const char *const *want, size_t nwant)
 
 static void splits_on_blanks(void **state)
 {
-	const char *want[] = { "ls", "-l", "/tmp" };
+	const char *want[] = {"ls", "-l", "/tmp"};
 
 	expect_words("  ls\t-l   /tmp  ", want, 3);
 }
 
 static void single_quotes_keep_everything(void **state)
 {
-	const char *want[] = { "echo", "a \"b\" $HOME \\n" };
+	const char *want[] = {"echo", "a \"b\" $HOME \\n"};
 
 	expect_words("echo 'a \"b\" $HOME \\n'", want, 2);
 }
 
 static void double_quotes_and_escapes(void **state)
 {
-	const char *want[] = { "printf", "x \"y\" \\z", "a b", "" };
+	const char *want[] = {"printf", "x \"y\" \\z", "a b", ""};
 
 	expect_words("printf \"x \\\"y\\\" \\z\" a\\ b ''", want, 4);
 }
 
 static void adjacent_quotes_join(void **state)
 {
-	const char *want[] = { "abc def" };
+	const char *want[] = {"abc def"};
 
 	expect_words("a'bc'\" def\"", want, 1);
 }
@@ -71,11 +71,11 @@ static void errors_give_column(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(splits_on_blanks),
-		cmocka_unit_test(single_quotes_keep_everything),
-		cmocka_unit_test(double_quotes_and_escapes),
-		cmocka_unit_test(adjacent_quotes_join),
-		cmocka_unit_test(errors_give_column),
+	    cmocka_unit_test(splits_on_blanks),
+	    cmocka_unit_test(single_quotes_keep_everything),
+	    cmocka_unit_test(double_quotes_and_escapes),
+	    cmocka_unit_test(adjacent_quotes_join),
+	    cmocka_unit_test(errors_give_column),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -45,8 +45,7 @@ static double now_ns(void)
 }
 
 /* One run: counters reset and enabled around the work, then read into the result. */
-static int measure(struct pmc_counters *c, const struct pmc_event_list *ev,
-		   struct pmc_benchmark *b)
+static int measure(struct pmc_counters *c, const struct pmc_event_list *ev, struct pmc_benchmark *b)
 {
 	struct pmc_reading rd[8];
 	struct pmc_metric *m;
@@ -100,8 +99,7 @@ int main(int argc, char **argv)
 	}
 	for (int run = 0; run < RUNS; run++) {
 		if ((r = measure(c, ev, b)) < 0) {
-			fprintf(stderr, "count: run %d failed: %s\n", run + 1,
-				strerror(-r));
+			fprintf(stderr, "count: run %d failed: %s\n", run + 1, strerror(-r));
 			goto out;
 		}
 	}

@@ -51,6 +51,9 @@ static void sum(struct pmc_state *s)
 		pmc_do_not_optimize(total);
 	}
 }
-PMC_BENCHMARK_OPTS(sum, .args = { "64..4096*8" }, .setup = fill, .teardown = drain);
+PMC_BENCHMARK_OPTS(sum, .args = {"64..4096*8"}, .setup = fill, .teardown = drain);
 
-int main(int argc, char **argv) { return pmc_main(argc, argv); }
+int main(int argc, char **argv)
+{
+	return pmc_main(argc, argv);
+}

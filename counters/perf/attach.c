@@ -28,7 +28,7 @@ struct pmc_attach {
 	 * /proc still lists), so that listing again never tries one twice. */
 	pid_t *seen;
 	size_t nseen, seen_cap;
-	struct raw *prev; /* nparts x events->n */
+	struct raw *prev;	/* nparts x events->n */
 	struct pmc_reading *rd; /* one part's reading */
 	bool system_wide;
 };
@@ -165,11 +165,12 @@ static int attach_process(struct pmc_attach *a, const struct pmc_attach_opts *o,
 			if (r == -ESRCH)
 				r = 0;
 			else if (r == 0 && all_denied(a->parts[a->nparts - 1], a->events->n)) {
-				pmc_err_set(err, errlen,
-					    "-p %d: the kernel refuses to count it (permission "
-					    "denied): counting another user's process needs root "
-					    "or CAP_PERFMON (perf_event_open's ptrace access check)",
-					    (int)pid);
+				pmc_err_set(
+				    err, errlen,
+				    "-p %d: the kernel refuses to count it (permission "
+				    "denied): counting another user's process needs root "
+				    "or CAP_PERFMON (perf_event_open's ptrace access check)",
+				    (int)pid);
 				r = -EACCES;
 			}
 		}

@@ -20,7 +20,7 @@ struct pmc_attach_opts {
 	size_t npids;
 	/* ... or every online CPU (pid -1, one engine per CPU), whoever runs there. */
 	bool system_wide;
-	bool user_only_fallback; /* as pmc_counters_opts */
+	bool user_only_fallback;   /* as pmc_counters_opts */
 	const struct pmc_sys *sys; /* NULL: the kernel */
 	const char *proc_root;	   /* where /proc is (tests); NULL: "/proc" */
 };

@@ -246,8 +246,9 @@ static int read_cpu_wide(struct pmc_counters *c, size_t i, struct pmc_reading *r
 		running += buf[2];
 		unknown = unknown || buf[2] == 0;
 		scaled = scaled || buf[2] < buf[1];
-		sum += buf[2] < buf[1] && buf[2] ? (double)buf[0] * ((double)buf[1] / (double)buf[2])
-						 : (double)buf[0];
+		sum += buf[2] < buf[1] && buf[2]
+			   ? (double)buf[0] * ((double)buf[1] / (double)buf[2])
+			   : (double)buf[0];
 	}
 	set_value(rd, value, enabled, running);
 	if (unknown) {

@@ -397,8 +397,8 @@ void pmc_doctor_kernel_collect(struct pmc_doctor_kernel *ret)
 		ret->tracepoint_error = pmc_counters_open(l, &o, &c);
 		if (ret->tracepoint_error == 0 && pmc_counters_read(c, &r, sizeof(r)) == 0)
 			ret->tracepoint_error = r.error;
-		ret->tracepoint_error = ret->tracepoint_error < 0 ? -ret->tracepoint_error
-								  : ret->tracepoint_error;
+		ret->tracepoint_error =
+		    ret->tracepoint_error < 0 ? -ret->tracepoint_error : ret->tracepoint_error;
 		pmc_counters_close(c);
 		pmc_event_list_free(l);
 	}

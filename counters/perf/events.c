@@ -153,7 +153,8 @@ static int fail_unknown_event(struct parser *p, size_t start, size_t len)
 	suggest_events(p, typed, len, &s);
 	if (p->nunknown++ == 0) {
 		e->column = start + 1;
-		format_cut(e->message, sizeof(e->message), "unknown event '%.*s'", QLEN(len), typed);
+		format_cut(e->message, sizeof(e->message), "unknown event '%.*s'", QLEN(len),
+			   typed);
 		pmc_suggest_append(&s, e->message, sizeof(e->message),
 				   "run 'pmcbench list' to see the known events");
 	}
@@ -373,8 +374,9 @@ static int apply_terms(struct parser *p, const char *pmu, const char *text, size
 			*eq = '\0';
 			if (want->n == sizeof(want->names) / sizeof(want->names[0]) ||
 			    strlen(term) >= sizeof(want->names[0]))
-				return fail(p, col, "too many parameters in a sysfs event of PMU "
-						    "'%.40s'",
+				return fail(p, col,
+					    "too many parameters in a sysfs event of PMU "
+					    "'%.40s'",
 					    pmu);
 			snprintf(want->names[want->n++], sizeof(want->names[0]), "%s", term);
 			continue;

@@ -76,8 +76,7 @@ static int fail_unknown_subsystem(struct parser *p, size_t at, const char *sys, 
 	return -EINVAL;
 }
 
-static int fail_unknown_tracepoint(struct parser *p, size_t at, const char *sys,
-				   const char *event)
+static int fail_unknown_tracepoint(struct parser *p, size_t at, const char *sys, const char *event)
 {
 	struct pmc_suggest s;
 	char **evs = NULL;
@@ -273,9 +272,9 @@ int pmc_parse_tracepoint(struct parser *p, size_t start, size_t g, bool leader)
 		/* "name:u": a tracepoint only if tracefs has such a subsystem. */
 		char probe[4096];
 
-		known_sys = pmc_tracefs_find(p->tracefs_opt, false, probe, sizeof(probe), NULL,
-					     0) == 0 &&
-			    pmc_tracefs_names(probe, sys, &subs, &nsubs) == 0;
+		known_sys =
+		    pmc_tracefs_find(p->tracefs_opt, false, probe, sizeof(probe), NULL, 0) == 0 &&
+		    pmc_tracefs_names(probe, sys, &subs, &nsubs) == 0;
 		pmc_tracefs_names_free(subs, nsubs);
 		subs = NULL;
 		nsubs = 0;

@@ -120,8 +120,9 @@ int pmc_event_generic_find(const char *name, struct pmc_event_generic *ret)
 	for (size_t i = 0; name && i < NBUILTINS; i++) {
 		if (builtins[i].kind == PMC_EV_HW_CACHE || strcmp(builtins[i].name, name) != 0)
 			continue;
-		*ret = (struct pmc_event_generic){
-		    .name = builtins[i].name, .type = builtins[i].type, .config = builtins[i].config};
+		*ret = (struct pmc_event_generic){.name = builtins[i].name,
+						  .type = builtins[i].type,
+						  .config = builtins[i].config};
 		return 0;
 	}
 	return -ENOENT;

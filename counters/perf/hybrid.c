@@ -65,8 +65,7 @@ static int pmc_core_pmus_find(const char *root, struct pmc_core_pmus *ret)
 
 /* perf's probe (tools/perf/util/pmus.c, perf_pmus__supports_extended_type()): the kernel
  * takes config bits 32-63 as the PMU type when `cycles` opens that way on every core PMU. */
-static bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus,
-				      const struct pmc_sys *sys)
+static bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus, const struct pmc_sys *sys)
 {
 	if (pmus->n < 2)
 		return false;
@@ -77,8 +76,8 @@ static bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus,
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
 		attr.type = PERF_TYPE_HARDWARE;
-		attr.config = PERF_COUNT_HW_CPU_CYCLES |
-			      (uint64_t)pmus->pmu[k].type << PERF_PMU_TYPE_SHIFT;
+		attr.config = PERF_COUNT_HW_CPU_CYCLES | (uint64_t)pmus->pmu[k].type
+							     << PERF_PMU_TYPE_SHIFT;
 		attr.disabled = 1;
 		/* User space only, so perf_event_paranoid 2 does not decide the answer. A
 		 * cache event would not do: older kernels ignore its high bits and open it. */
@@ -99,9 +98,9 @@ static bool pmc_hybrid_probe_extended(const struct pmc_core_pmus *pmus,
 }
 
 enum target {
-	T_ASIS,	    /* not a core PMU's: software, msr, uncore */
-	T_EXPAND,   /* a generic event with the extended type: one part per core PMU */
-	T_ONE,	    /* one core PMU's only (pmu says which, -1 unknown) */
+	T_ASIS,	  /* not a core PMU's: software, msr, uncore */
+	T_EXPAND, /* a generic event with the extended type: one part per core PMU */
+	T_ONE,	  /* one core PMU's only (pmu says which, -1 unknown) */
 };
 
 static int pmu_of_type(const struct pmc_core_pmus *p, uint32_t type)
@@ -163,8 +162,8 @@ static struct pmc_event part_on(const struct pmc_hybrid *h, const struct pmc_eve
 {
 	struct pmc_event e = *ev;
 
-	e.config = (ev->config & PERF_HW_EVENT_MASK) |
-		   (uint64_t)h->pmus.pmu[k].type << PERF_PMU_TYPE_SHIFT;
+	e.config = (ev->config & PERF_HW_EVENT_MASK) | (uint64_t)h->pmus.pmu[k].type
+							   << PERF_PMU_TYPE_SHIFT;
 	return e;
 }
 

@@ -58,9 +58,9 @@ int pmc_hybrid_machine_find(const struct pmc_sys *sys, struct pmc_hybrid_machine
 void pmc_hybrid_machine_share(const struct pmc_event_list *list, const struct pmc_sys **sys,
 			      struct pmc_sys *copy, struct pmc_hybrid_machine *machine);
 
-/* Plans list for the machine sys describes (its sysfs_root, or sys->machine). *ret is NULL when nothing
- * changes (fewer than two core PMUs, or no event on them): open the list as it is.
- * Returns 0, -ENOMEM, or -E2BIG when a group would outgrow the list. */
+/* Plans list for the machine sys describes (its sysfs_root, or sys->machine). *ret is NULL when
+ * nothing changes (fewer than two core PMUs, or no event on them): open the list as it is. Returns
+ * 0, -ENOMEM, or -E2BIG when a group would outgrow the list. */
 int pmc_hybrid_plan(const struct pmc_event_list *list, const struct pmc_sys *sys,
 		    struct pmc_hybrid **ret);
 void pmc_hybrid_free(struct pmc_hybrid *h);

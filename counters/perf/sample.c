@@ -33,7 +33,7 @@
 #include <asm/perf_regs.h>
 #define DWARF_REGS_MASK                                                                            \
 	(((1ULL << PERF_REG_X86_64_MAX) - 1) &                                                     \
-	 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | (1ULL << PERF_REG_X86_FS) |   \
+	 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | (1ULL << PERF_REG_X86_FS) |     \
 	   (1ULL << PERF_REG_X86_GS)))
 #elif defined(__aarch64__)
 /* arm64: x0-x30, sp and pc (tools/perf/arch/arm64/include/perf_regs.h, PERF_REGS_MASK). */
@@ -271,8 +271,8 @@ static void open_failed(const struct pmc_sampler *s, const struct pmc_sample_opt
 
 /* Off-CPU time's event: the tracepoint sched:sched_switch, its id from tracefs. Returns
  * 0, or -ENOENT/-EACCES with one line in err (what is missing and the fix). */
-static int switch_event(const struct pmc_sample_opts *o, struct pmc_event_generic *ret,
-			char *err, size_t errlen)
+static int switch_event(const struct pmc_sample_opts *o, struct pmc_event_generic *ret, char *err,
+			size_t errlen)
 {
 	char root[4096], why[512] = "";
 	uint64_t id;
@@ -286,17 +286,17 @@ static int switch_event(const struct pmc_sample_opts *o, struct pmc_event_generi
 	}
 	r = pmc_tracefs_event_id(root, "sched", "sched_switch", &id);
 	if (r < 0) {
-		pmc_err_set(err, errlen,
-			    "off-CPU time samples sched:sched_switch: %s/events/sched/sched_switch/id: "
-			    "%s: %s",
-			    root, strerror(-r),
-			    r == -ENOENT ? "this kernel has no sched tracepoints"
-					 : "run as root or give this user tracefs access");
+		pmc_err_set(
+		    err, errlen,
+		    "off-CPU time samples sched:sched_switch: %s/events/sched/sched_switch/id: "
+		    "%s: %s",
+		    root, strerror(-r),
+		    r == -ENOENT ? "this kernel has no sched tracepoints"
+				 : "run as root or give this user tracefs access");
 		return r == -EPERM ? -EACCES : r;
 	}
-	*ret = (struct pmc_event_generic){.name = "sched:sched_switch",
-					  .type = PERF_TYPE_TRACEPOINT,
-					  .config = id};
+	*ret = (struct pmc_event_generic){
+	    .name = "sched:sched_switch", .type = PERF_TYPE_TRACEPOINT, .config = id};
 	return 0;
 }
 
@@ -356,22 +356,22 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 			s->mmap_refused = true;
 			/* perf_mmap(): past perf_event_mlock_kb per CPU, the rings count
 			 * against RLIMIT_MEMLOCK. */
-			struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+			struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
 			char lim[32] = "unlimited";
 
 			ring->base = NULL;
 			if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 				snprintf(lim, sizeof(lim), "%llu KiB",
 					 (unsigned long long)(rl.rlim_cur / 1024));
-			pmc_err_set(err, errlen,
-				    "mmap of the ring of CPU %d: %s: %zu CPUs x %zu KiB pass what "
-				    "the kernel lets this user lock (perf_event_mlock_kb=%llu per "
-				    "CPU, then ulimit -l of %s): give fewer pages, or raise "
-				    "/proc/sys/kernel/perf_event_mlock_kb or ulimit -l",
-				    cpus[i], strerror(-r), ncpus, s->map_len / 1024,
-				    (unsigned long long)read_sysctl(o->proc_root,
-								    "perf_event_mlock_kb"),
-				    lim);
+			pmc_err_set(
+			    err, errlen,
+			    "mmap of the ring of CPU %d: %s: %zu CPUs x %zu KiB pass what "
+			    "the kernel lets this user lock (perf_event_mlock_kb=%llu per "
+			    "CPU, then ulimit -l of %s): give fewer pages, or raise "
+			    "/proc/sys/kernel/perf_event_mlock_kb or ulimit -l",
+			    cpus[i], strerror(-r), ncpus, s->map_len / 1024,
+			    (unsigned long long)read_sysctl(o->proc_root, "perf_event_mlock_kb"),
+			    lim);
 			goto fail;
 		}
 		if (r < 0) {
@@ -548,14 +548,14 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		return -EINVAL;
 	}
 	if (opts->stack_user && !DWARF_REGS_MASK) {
-		pmc_err_set(err, errlen,
-			    "DWARF call graphs are implemented for x86-64 and arm64 only; use frame "
-			    "pointers (--call-graph fp)");
+		pmc_err_set(
+		    err, errlen,
+		    "DWARF call graphs are implemented for x86-64 and arm64 only; use frame "
+		    "pointers (--call-graph fp)");
 		return -EOPNOTSUPP;
 	}
 	if (opts->freq && opts->period) {
-		pmc_err_set(err, errlen,
-			    "both a frequency and a period: give one of them");
+		pmc_err_set(err, errlen, "both a frequency and a period: give one of them");
 		return -EINVAL;
 	}
 	s = calloc(1, sizeof(*s));
@@ -567,7 +567,9 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 	s->sys = sys;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	set_pages(s, pages);
-	s->freq = opts->period || opts->off_cpu ? 0 : opts->freq ? opts->freq : PMC_SAMPLE_DEFAULT_FREQ;
+	s->freq = opts->period || opts->off_cpu ? 0
+		  : opts->freq			? opts->freq
+						: PMC_SAMPLE_DEFAULT_FREQ;
 	if (s->freq) {
 		/* The kernel refuses a frequency above this (EINVAL); perf record lowers its
 		 * own to it and says so: the caller compares pmc_sampler_freq(). */
@@ -673,7 +675,7 @@ const char *pmc_sampler_unit(const struct pmc_sampler *s)
 {
 	/* The clock events count nanoseconds (kernel/events/core.c, cpu_clock_event_update). */
 	return s->ev.type == PERF_TYPE_SOFTWARE && (s->ev.config == PERF_COUNT_SW_CPU_CLOCK ||
-						     s->ev.config == PERF_COUNT_SW_TASK_CLOCK)
+						    s->ev.config == PERF_COUNT_SW_TASK_CLOCK)
 		   ? "ns"
 		   : "events";
 }

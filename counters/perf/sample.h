@@ -52,23 +52,24 @@ struct pmc_sample_opts {
 	 * "task-clock", ... NULL: "cycles" when the machine has it, else "cpu-clock" (what
 	 * samples on a VM without a PMU); the choice is in pmc_sampler_event(). */
 	const char *event;
-	uint64_t freq;	      /* samples per second (attr.freq = 1); 0: the default */
-	uint64_t period;      /* instead of freq: one sample every period events */
-	bool no_callchain;    /* leave PERF_SAMPLE_CALLCHAIN out: leaf functions only */
+	uint64_t freq;	   /* samples per second (attr.freq = 1); 0: the default */
+	uint64_t period;   /* instead of freq: one sample every period events */
+	bool no_callchain; /* leave PERF_SAMPLE_CALLCHAIN out: leaf functions only */
 	/* DWARF call graphs, as perf record --call-graph dwarf,SIZE: each sample carries the
 	 * task's user registers (PERF_SAMPLE_REGS_USER, pmc_sampler_regs_mask()) and the
 	 * first stack_user bytes of its user stack (PERF_SAMPLE_STACK_USER), for an unwinder
 	 * to walk with the objects' CFI; the kernel's call chain then holds its own frames
 	 * only (exclude_callchain_user). A multiple of 8, at most PMC_SAMPLE_STACK_MAX (else
-	 * -EINVAL); 0: frame-pointer chains from the kernel. x86-64 and arm64 only (-EOPNOTSUPP). */
+	 * -EINVAL); 0: frame-pointer chains from the kernel. x86-64 and arm64 only (-EOPNOTSUPP).
+	 */
 	uint32_t stack_user;
-	bool exclude_kernel;  /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
+	bool exclude_kernel; /* count user space only (":u"); perf_event_paranoid >= 2 needs it */
 	/* Data pages per CPU, a power of two; 0: as perf record sizes them, what
 	 * perf_event_mlock_kb lets an unprivileged user lock per CPU (128 pages of 4 KiB at
 	 * its default of 516 KiB), at most 256; with stack_user four times that, within 16
 	 * MiB over all CPUs, where the kernel lets this user lock it (else perf's size). */
 	unsigned pages;
-	bool enable_on_exec;  /* disabled until the task execs (a pre-exec child) */
+	bool enable_on_exec; /* disabled until the task execs (a pre-exec child) */
 	/* pid is a running process to attach to, as perf record -p: every thread it has
 	 * (listed in PROC/PID/task, under proc_root), each with inherit so that the threads
 	 * and processes it starts later are sampled too; the events of one CPU share its
@@ -108,7 +109,8 @@ enum pmc_record_type {
 };
 
 /* One record, parsed. Pointers point into the sampler's store and stay valid until
- * pmc_sampler_close(), or the next pmc_sampler_flush(). Every record carries pid, tid, time and cpu (sample_id_all). */
+ * pmc_sampler_close(), or the next pmc_sampler_flush(). Every record carries pid, tid, time and cpu
+ * (sample_id_all). */
 struct pmc_record {
 	enum pmc_record_type type;
 	uint32_t pid, tid;
@@ -148,7 +150,7 @@ struct pmc_record {
 		struct {
 			uint64_t addr, len, pgoff;
 			uint32_t prot, flags;
-			const char *filename; /* "//anon", "[vdso]", "/usr/lib/..." */
+			const char *filename;	 /* "//anon", "[vdso]", "/usr/lib/..." */
 			const uint8_t *build_id; /* PERF_RECORD_MISC_MMAP_BUILD_ID, else NULL */
 			uint32_t build_id_size;
 			uint32_t maj, min;

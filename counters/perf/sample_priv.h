@@ -40,7 +40,7 @@ struct ring {
 struct chunk {
 	struct chunk *next;
 	size_t used, cap;
-	uint64_t round; /* the last poll that stored a record here */
+	uint64_t round;	 /* the last poll that stored a record here */
 	uint64_t data[]; /* 8-byte aligned, as the records' u64 fields need */
 };
 
@@ -48,9 +48,9 @@ struct chunk {
 struct entry {
 	const struct perf_event_header *rec;
 	uint64_t time;
-	uint64_t round;	  /* the poll that read it */
-	size_t seq;	  /* arrival order: equal times keep it */
-	uint32_t nkernel; /* kernel frames of a sample's call chain, markers removed */
+	uint64_t round;	     /* the poll that read it */
+	size_t seq;	     /* arrival order: equal times keep it */
+	uint32_t nkernel;    /* kernel frames of a sample's call chain, markers removed */
 	uint32_t stack_size; /* the stack copy the kernel set aside (record_check) */
 };
 
@@ -69,7 +69,7 @@ struct pmc_sampler {
 	uint64_t freq;
 	struct sample_layout layout; /* the sample_type and user registers asked for */
 	uint32_t stack_user;
-	bool build_id; /* attr.build_id was accepted */
+	bool build_id;	   /* attr.build_id was accepted */
 	bool mmap_refused; /* a ring's mmap was refused (locked memory) */
 	/* One thread may poll while another flushes (sample.h): the lock guards the store,
 	 * the index and the counts below; a flush hands its records out without it. The
@@ -78,7 +78,7 @@ struct pmc_sampler {
 	pthread_cond_t freed;
 	struct chunk *chunks, *last;
 	size_t store_bytes, store_max; /* the chunks' bytes, and the bound of the store's */
-	struct entry *index; /* the records not yet flushed */
+	struct entry *index;	       /* the records not yet flushed */
 	size_t nindex, index_cap, seq;
 	/* Polls so far, the latest time they read, and what a flush may hand out: the
 	 * records up to the latest time that the polls before the last complete one read
@@ -91,12 +91,12 @@ struct pmc_sampler {
 
 /* What the check of one record found, for the store's index and counts. */
 struct record_check {
-	bool index;	    /* handed out by a replay */
-	bool sample;	    /* a PERF_RECORD_SAMPLE */
-	bool throttle;	    /* a PERF_RECORD_THROTTLE */
-	uint64_t lost;	    /* a PERF_RECORD_LOST's count */
+	bool index;    /* handed out by a replay */
+	bool sample;   /* a PERF_RECORD_SAMPLE */
+	bool throttle; /* a PERF_RECORD_THROTTLE */
+	uint64_t lost; /* a PERF_RECORD_LOST's count */
 	uint64_t time;
-	uint32_t nkernel;   /* kernel frames of a sample's call chain, markers removed */
+	uint32_t nkernel;    /* kernel frames of a sample's call chain, markers removed */
 	uint32_t stack_size; /* the stack the kernel set aside (stack_user), before the
 			      * record was made smaller */
 };

@@ -177,8 +177,7 @@ int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms)
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
 		}
-		while (store_full(s) &&
-		       pthread_cond_timedwait(&s->freed, &s->lock, &until) == 0)
+		while (store_full(s) && pthread_cond_timedwait(&s->freed, &s->lock, &until) == 0)
 			;
 		timeout_ms = 0;
 	}
@@ -316,8 +315,8 @@ int pmc_sampler_flush(struct pmc_sampler *s, bool all, pmc_record_fn fn, void *u
 	/* What fn took is forgotten, even the record that stopped it (fn's error is
 	 * returned); the records after that one go back to the index, unless there is no
 	 * memory to put them back. */
-	if (done < n && pmc_grow_to(&s->index, &s->index_cap, s->nindex + n - done,
-				    sizeof(*s->index)) == 0) {
+	if (done < n &&
+	    pmc_grow_to(&s->index, &s->index_cap, s->nindex + n - done, sizeof(*s->index)) == 0) {
 		memcpy(s->index + s->nindex, out + done, (n - done) * sizeof(*out));
 		s->nindex += n - done;
 	}

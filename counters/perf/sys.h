@@ -13,8 +13,8 @@ struct pmc_hybrid_machine;
 
 /* Each function returns what the syscall returns on success and -errno on failure. */
 struct pmc_sys {
-	int (*event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
-			  int group_fd, unsigned long flags);
+	int (*event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			  unsigned long flags);
 	int (*ioctl)(void *ctx, int fd, unsigned long request, unsigned long arg);
 	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
 	int (*close)(void *ctx, int fd);

@@ -81,8 +81,7 @@ static int build_path(char *buf, size_t size, const char *root, const char *pmu,
 	return 0;
 }
 
-int pmc_sysfs_pmu_file(const char *root, const char *pmu, const char *name, char *buf,
-		       size_t size)
+int pmc_sysfs_pmu_file(const char *root, const char *pmu, const char *name, char *buf, size_t size)
 {
 	char path[PATH_MAX];
 	int r;

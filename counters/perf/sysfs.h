@@ -31,8 +31,7 @@ int pmc_sysfs_pmu_type(const char *root, const char *pmu, uint32_t *ret);
 
 /* Reads <root>/<pmu>/<name> (such as "cpumask") into buf, without the trailing newline.
  * Returns 0, -ENOENT when there is no such file, -ENAMETOOLONG or another -errno. */
-int pmc_sysfs_pmu_file(const char *root, const char *pmu, const char *name, char *buf,
-		       size_t size);
+int pmc_sysfs_pmu_file(const char *root, const char *pmu, const char *name, char *buf, size_t size);
 
 /* Reads the alias <root>/<pmu>/events/<name> into buf, without the trailing newline.
  * Returns 0, -ENOENT, -ENAMETOOLONG or another -errno. */

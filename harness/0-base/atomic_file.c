@@ -137,7 +137,8 @@ err:;
  * umask means changing it, which a library must not do to its caller's process. */
 static int create_temp(char *tmpl)
 {
-	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static const char chars[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	size_t len = strlen(tmpl);
 	struct timespec ts;
 	uint64_t x;
@@ -216,8 +217,8 @@ static int atomic_file_new(const char *path, struct pmc_atomic_file **ret, enum 
 	af->direct = *kind == TARGET_DIRECT;
 	slash = strrchr(af->dest, '/');
 	if (slash)
-		af->dir = slash == af->dest ? strdup("/")
-					    : strndup(af->dest, (size_t)(slash - af->dest));
+		af->dir =
+		    slash == af->dest ? strdup("/") : strndup(af->dest, (size_t)(slash - af->dest));
 	else
 		af->dir = strdup(".");
 	if (!af->dir)
@@ -417,7 +418,7 @@ int pmc_atomic_file_commit(struct pmc_atomic_file *af, char *err, size_t errlen)
 		if (fsync(dfd) < 0 && errno != EINVAL && errno != ENOTSUP) {
 			rc = -errno;
 			pmc_err_set(err, errlen, "wrote %s, but syncing %s failed: %s", af->path,
-				af->dir, strerror(errno));
+				    af->dir, strerror(errno));
 		}
 		close(dfd);
 	}
@@ -427,7 +428,7 @@ int pmc_atomic_file_commit(struct pmc_atomic_file *af, char *err, size_t errlen)
 err_write:
 	rc = errno ? -errno : -EIO;
 	pmc_err_set(err, errlen, "cannot write %s: %s; the previous file is unchanged", af->path,
-		strerror(-rc));
+		    strerror(-rc));
 	atomic_file_free(af);
 	return rc;
 }

@@ -23,8 +23,7 @@ struct pmc_atomic_file;
  * regular target has, at most 0666 (for a new file, the mode open() would give it
  * under the umask); for a target written in place, nothing is opened yet. Returns 0
  * and *ret, or -errno with one line in err naming path and the fix. */
-int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *err,
-			 size_t errlen);
+int pmc_atomic_file_open(const char *path, struct pmc_atomic_file **ret, char *err, size_t errlen);
 
 /* Whether path could be opened and committed, touching nothing: the temporary file is
  * created and removed, a target written in place must be writable (a FIFO is not

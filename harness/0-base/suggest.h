@@ -44,5 +44,4 @@ size_t pmc_suggest_format(const struct pmc_suggest *s, char *buf, size_t size);
 
 /* Appends "; did you mean ...?" to the message in buf, or "; " and fallback when
  * nothing was close (fallback NULL: nothing). */
-void pmc_suggest_append(const struct pmc_suggest *s, char *buf, size_t size,
-			const char *fallback);
+void pmc_suggest_append(const struct pmc_suggest *s, char *buf, size_t size, const char *fallback);

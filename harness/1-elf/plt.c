@@ -83,7 +83,8 @@ int pmc_plt_symbols(Elf *elf, const GElf_Ehdr *eh, pmc_plt_add_fn add, void *ud)
 		base = s.plt.sh_addr + (eh->e_machine == EM_AARCH64 ? 32 : 16);
 		end = s.plt.sh_addr + s.plt.sh_size;
 	}
-	entsize = gelf_fsize(elf, s.rel.sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+	entsize =
+	    gelf_fsize(elf, s.rel.sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
 	if (!entsize)
 		return 0;
 	n = rd->d_size / entsize;

@@ -413,8 +413,8 @@ static bool tables_fit(const GElf_Ehdr *eh, uint64_t size)
 /* A PLT stub (plt.h) as a local function symbol: a name of its own is every symbol's. */
 static int add_plt(void *ud, uint64_t addr, uint64_t size, const char *name)
 {
-	GElf_Sym s = {.st_value = addr, .st_size = size,
-		      .st_info = GELF_ST_INFO(STB_LOCAL, STT_FUNC)};
+	GElf_Sym s = {
+	    .st_value = addr, .st_size = size, .st_info = GELF_ST_INFO(STB_LOCAL, STT_FUNC)};
 
 	return add_sym(ud, &s, name, 0);
 }
@@ -443,7 +443,8 @@ static int load_elf(Elf *elf, const GElf_Ehdr *eh, uint64_t size, const char *pa
 	rc = pmc_build_id_elf(elf, &t->build_id);
 	if (rc < 0 && rc != -ENODATA)
 		goto fail;
-	if ((rc = load_segments(t, elf)) < 0 || (rc = load_symbols(t, elf, false, &has_symtab)) < 0 ||
+	if ((rc = load_segments(t, elf)) < 0 ||
+	    (rc = load_symbols(t, elf, false, &has_symtab)) < 0 ||
 	    (rc = pmc_plt_symbols(elf, eh, add_plt, t)) < 0)
 		goto fail;
 	if (!has_symtab &&
@@ -577,8 +578,8 @@ const char *pmc_symtab_lookup(const struct pmc_symtab *t, uint64_t vaddr, uint64
 	return name;
 }
 
-const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr,
-				    uint64_t *ret_start, uint64_t *ret_size)
+const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr, uint64_t *ret_start,
+				    uint64_t *ret_size)
 {
 	size_t lo = 0, hi;
 	const struct sym *s;

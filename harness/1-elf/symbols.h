@@ -22,8 +22,8 @@ int pmc_symtab_load(const char *path, struct pmc_symtab **ret, char *err, size_t
 
 /* pmc_symtab_load() of an ELF image in memory (size bytes, copied), such as the vdso
  * mapped into every process; name is how messages call it. No debug file is searched. */
-int pmc_symtab_load_image(const void *image, size_t size, const char *name,
-			  struct pmc_symtab **ret, char *err, size_t errlen);
+int pmc_symtab_load_image(const void *image, size_t size, const char *name, struct pmc_symtab **ret,
+			  char *err, size_t errlen);
 
 /* The GNU build-id as lower-case hex, or NULL when the file has none. */
 const char *pmc_symtab_build_id(const struct pmc_symtab *t);
@@ -42,8 +42,8 @@ const char *pmc_symtab_lookup(const struct pmc_symtab *t, uint64_t vaddr, uint64
 
 /* pmc_symtab_lookup(), with the function's start and size (either may be NULL): the
  * addresses its samples and its code lie in (report --annotate). */
-const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr,
-				    uint64_t *ret_start, uint64_t *ret_size);
+const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr, uint64_t *ret_start,
+				    uint64_t *ret_size);
 
 /* Function symbols loaded. */
 size_t pmc_symtab_count(const struct pmc_symtab *t);

@@ -29,7 +29,7 @@ struct pmc_metric_analysis {
 	 * enabled time the counter ran, over the runs that gave a value. */
 	bool scaled;
 	double running;
-	bool all_exact;			  /* every run has status exact */
+	bool all_exact; /* every run has status exact */
 	/* A kernel count (pmc_metric_kernel_identical) measured in 2 or more runs; identical:
 	 * every run read the same count. */
 	bool kernel_count, identical;
@@ -66,7 +66,6 @@ struct pmc_analysis {
  * infinite value). */
 int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret);
 void pmc_analysis_free(struct pmc_analysis *a);
-
 
 /* Whether m is a count the kernel keeps by one per occurrence
  * (pmc_metric_is_kernel_count) of work the program does (one that does not drift with

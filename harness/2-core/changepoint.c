@@ -51,7 +51,6 @@
 #define DEFAULT_PERMUTATIONS 1999
 #define DEFAULT_MIN_SIZE 4
 
-
 static int scratch_room(struct scratch *s, size_t m)
 {
 	double *b;
@@ -121,7 +120,6 @@ static int best_split(struct scratch *s, const double *z, size_t m, size_t min_s
 	*ret_q = best;
 	return 0;
 }
-
 
 /* Sorts a[0..m-1], given in the order of their i, by v and then i (so ties keep their
  * order), through tmp of m: a stable merge sort of runs of 16 sorted by insertion, by
@@ -348,7 +346,6 @@ static int ranks(const double *x, size_t m, double *z, double *ret_ties)
 	return 0;
 }
 
-
 /* Mann-Whitney's two-sided p-value, in the normal approximation with the correction for
  * ties and for continuity, of z[0..tau) against z[tau..m), mid-ranks scaled by 1/m with
  * ties the sum of t^3 - t over their groups of ties; 1 when every point ties. */
@@ -368,8 +365,7 @@ static double mann_whitney_p(const double *z, size_t m, size_t tau, double ties)
 
 /* Whether x[a..b)'s best split on ranks is significant: its Mann-Whitney p-value times
  * the number of splits the candidate was chosen among, in *ret_p. */
-int pmc_cp_test(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q,
-		      double *ret_p)
+int pmc_cp_test(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *ret_q, double *ret_p)
 {
 	size_t m = b - a;
 	double ties;
@@ -379,8 +375,8 @@ int pmc_cp_test(struct cp_ctx *c, size_t a, size_t b, size_t *ret_tau, double *r
 		r = best_split_fixed(&c->f, c->z, m, c->min_size, ret_tau, ret_q);
 	if (r < 0)
 		return r;
-	*ret_p = fmin(1, mann_whitney_p(c->z, m, *ret_tau, ties) *
-			     (double)(m - 2 * c->min_size + 1));
+	*ret_p =
+	    fmin(1, mann_whitney_p(c->z, m, *ret_tau, ties) * (double)(m - 2 * c->min_size + 1));
 	return 0;
 }
 
@@ -568,8 +564,8 @@ static int describe(struct cp_ctx *c)
 			return r;
 		cp->before = median_of(c->x + a, cp->index - a, c->perm);
 		cp->after = median_of(c->x + cp->index, b - cp->index, c->perm);
-		r = pmc_ratio_ci(c->x + a, cp->index - a, c->x + cp->index, b - cp->index, 0.95, NULL,
-				 &cp->ratio, &cp->ratio_lo, &cp->ratio_hi);
+		r = pmc_ratio_ci(c->x + a, cp->index - a, c->x + cp->index, b - cp->index, 0.95,
+				 NULL, &cp->ratio, &cp->ratio_lo, &cp->ratio_hi);
 		if (r == -ENOMEM)
 			return r;
 		if (r == -EINVAL) {
@@ -699,8 +695,7 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 	return 0;
 }
 
-int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o,
-			 size_t *ret_start)
+int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o, size_t *ret_start)
 {
 	struct pmc_changepoint *cps = NULL;
 	size_t ncps = 0, start = n;

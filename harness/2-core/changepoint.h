@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 struct pmc_cp_opts {
-	double alpha;	     /* a split is kept when its p-value is at most alpha; 0: 0.001 */
-	size_t min_size;     /* the fewest points of a segment, at least 2; 0: 4 */
+	double alpha;	 /* a split is kept when its p-value is at most alpha; 0: 0.001 */
+	size_t min_size; /* the fewest points of a segment, at least 2; 0: 4 */
 	/* Plain E-Divisive, on the values themselves instead of their ranks and with the
 	 * permutation test (the method as published, for comparison in bench/), */
 	bool raw;
@@ -24,14 +24,14 @@ struct pmc_cp_opts {
 };
 
 struct pmc_changepoint {
-	size_t index;	      /* the first point after the change, 1 .. n-1 */
+	size_t index; /* the first point after the change, 1 .. n-1 */
 	/* Where it was first reported, with how many points: first_index differs from index
 	 * when the change was placed again as points arrived (docs/history.md, "Stable as
 	 * the series grows"); reported_n is n for plain E-Divisive and exact series. */
 	size_t first_index, reported_n;
-	size_t seg_start;     /* the segment before it starts here, */
-	size_t seg_end;	      /* and the one after it ends here (exclusive) */
-	double q; /* the statistic Q of the split, on ranks scaled to (0, 1] */
+	size_t seg_start; /* the segment before it starts here, */
+	size_t seg_end;	  /* and the one after it ends here (exclusive) */
+	double q;	  /* the statistic Q of the split, on ranks scaled to (0, 1] */
 	/* Its p-value: Mann-Whitney's times the number of splits of its segment (plain:
 	 * the permutation p-value, (1 + k) / (1 + permutations)). */
 	double p;
@@ -53,13 +53,12 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
  * point, or with o->exact the latest level, the last run of values equal to x[n-1]
  * however short (the gate's baseline, docs/history.md, "Gate"). 0 when n is 0. Returns
  * 0 or the errors of pmc_changepoints. */
-int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o,
-			 size_t *ret_start);
+int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o, size_t *ret_start);
 
 /* The best split of z[0..m-1] by E-Divisive's statistic with alpha = 1: the tau and
  * kappa (min_size <= tau, tau + min_size <= kappa <= m; with fixed_kappa, kappa = m,
- * in O(m log m) time, else O(m^2)) that maximize Q(tau, kappa) = tau (kappa - tau) / kappa * E, where E is twice the mean
- * distance between z[0..tau) and z[tau..kappa) less the mean distance within each.
- * Returns 0, -EINVAL (m < 2 * min_size) or -ENOMEM. */
+ * in O(m log m) time, else O(m^2)) that maximize Q(tau, kappa) = tau (kappa - tau) / kappa * E,
+ * where E is twice the mean distance between z[0..tau) and z[tau..kappa) less the mean distance
+ * within each. Returns 0, -EINVAL (m < 2 * min_size) or -ENOMEM. */
 int pmc_cp_best_split(const double *z, size_t m, size_t min_size, bool fixed_kappa, size_t *ret_tau,
 		      size_t *ret_kappa, double *ret_q);

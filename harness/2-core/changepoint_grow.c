@@ -2,10 +2,10 @@
  * the looks at a growing segment it makes.
  *
  * The looks: for each split tau, Mann-Whitney's U of the first tau points against the
- * rest is the sum of their mid-ranks less tau (tau + 1) / 2. An appended value v raises the mid-rank of every point above it
- * by 1 and of every point equal to it by 1/2, so each prefix sum gains the number of
- * such points before it: one pass over the segment. The p-value of a split is the one
- * changepoint.c's test gives it (normal approximation, ties and continuity corrected). */
+ * rest is the sum of their mid-ranks less tau (tau + 1) / 2. An appended value v raises the
+ * mid-rank of every point above it by 1 and of every point equal to it by 1/2, so each prefix sum
+ * gains the number of such points before it: one pass over the segment. The p-value of a split is
+ * the one changepoint.c's test gives it (normal approximation, ties and continuity corrected). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -385,8 +385,8 @@ double pmc_cp_split_p(const struct pmc_cp_split *s, size_t min_size)
 	spread = spread_of(s->m, s->ties);
 	if (!(spread > 0))
 		return 1;
-	return fmin(1, p_of(z2_of(s->rsum, s->tau, s->m, spread),
-			    (double)s->m - 2 * (double)min_size + 1));
+	return fmin(
+	    1, p_of(z2_of(s->rsum, s->tau, s->m, spread), (double)s->m - 2 * (double)min_size + 1));
 }
 
 /* The last change point is withdrawn when its p-value, with every point since, is above
@@ -478,8 +478,8 @@ static int replace_last(struct cp_ctx *c, size_t end)
  * segment, from the last change point to the latest point, is tested at every length.
  * A change is reported once its test has passed at min_size successive looks, placed
  * at the same point at each (settled: a chance excursion of the noise, which a test at
- * every length meets more often than one test does, seldom lasts that long). The segment before it is then closed: its
- * own changes, if its test finds any (binary segmentation of fixed points), are
+ * every length meets more often than one test does, seldom lasts that long). The segment before it
+ * is then closed: its own changes, if its test finds any (binary segmentation of fixed points), are
  * reported with it, and the open segment starts at the change. Only the last change
  * point, whose right side is still growing, can change afterwards: placed again when
  * the points after it have doubled (from 2 min_size on), if the new place is within
@@ -502,7 +502,8 @@ int pmc_cp_sequential(struct cp_ctx *c)
 		r = pmc_cp_scan_append_look(&c->scan, c->x[end - 1], c->min_size, c->alpha, &may);
 		if (r == 0 && c->ncps)
 			r = pmc_cp_split_append(&c->last, c->x[end - 1]);
-		if (r == 0 && c->ncps && pmc_cp_split_p(&c->last, c->min_size) > WITHDRAW * c->alpha) {
+		if (r == 0 && c->ncps &&
+		    pmc_cp_split_p(&c->last, c->min_size) > WITHDRAW * c->alpha) {
 			r = withdraw(c, end);
 			held = SIZE_MAX;
 		}

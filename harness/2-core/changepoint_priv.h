@@ -11,10 +11,10 @@
  * candidate's own test costs O(m log m). Every sum is of halves, so exact in a double
  * whatever the order it is added in. */
 struct pmc_cp_scan {
-	double *sorted;	 /* the segment's values, ascending */
-	double *x;	 /* and in time order */
-	double *rsum;	 /* rsum[tau]: the mid-ranks of x[0..tau) summed, tau 0 .. m */
-	double ties;	 /* the sum of t^3 - t over the groups of t tied values */
+	double *sorted; /* the segment's values, ascending */
+	double *x;	/* and in time order */
+	double *rsum;	/* rsum[tau]: the mid-ranks of x[0..tau) summed, tau 0 .. m */
+	double ties;	/* the sum of t^3 - t over the groups of t tied values */
 	size_t m, cap;
 	/* A z^2 below which a split fails, for floor_k splits or more at floor_thr. */
 	double floor_z2, floor_k, floor_thr;
@@ -40,10 +40,10 @@ double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size);
  * point's withdrawal needs, O(log m) a point (and a move of m values) where a scan's
  * append is O(m). */
 struct pmc_cp_split {
-	double *sorted;	 /* the segment's values, ascending */
-	double *left;	 /* its first tau, ascending */
-	double rsum;	 /* their mid-ranks summed */
-	double ties;	 /* as a scan's */
+	double *sorted; /* the segment's values, ascending */
+	double *left;	/* its first tau, ascending */
+	double rsum;	/* their mid-ranks summed */
+	double ties;	/* as a scan's */
 	size_t m, tau, cap;
 };
 
@@ -86,10 +86,10 @@ struct cp_ctx {
 	bool raw;
 	struct scratch s;
 	struct fixed f;
-	struct pmc_cp_scan scan; /* the open segment's looks (sequential) */
+	struct pmc_cp_scan scan;  /* the open segment's looks (sequential) */
 	struct pmc_cp_split last; /* the two segments around the last change point */
-	size_t seen;		 /* the points looked at so far (sequential), else n */
-	double *z, *perm; /* n each */
+	size_t seen;		  /* the points looked at so far (sequential), else n */
+	double *z, *perm;	  /* n each */
 	struct pmc_changepoint *cps;
 	size_t ncps;
 };

@@ -61,8 +61,8 @@ void pmc_comparison_free(struct pmc_comparison *c)
 
 /* The options with every field there: a shorter struct, from a caller built against an
  * older header, gets the defaults. Returns 0, or -EINVAL with err set. */
-static int read_opts(const struct pmc_compare_opts *opts, struct pmc_compare_opts *ret,
-		     char *err, size_t errlen)
+static int read_opts(const struct pmc_compare_opts *opts, struct pmc_compare_opts *ret, char *err,
+		     size_t errlen)
 {
 	if (!PMC_OPTS_VALID(opts, pmc_compare_opts)) {
 		pmc_err_set(err, errlen,

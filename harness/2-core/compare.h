@@ -46,9 +46,9 @@ struct pmc_cmp_row {
 	 * interval excludes it, "(+0.00%, +5.1%]" (docs/statistics.md, "Ties at an
 	 * endpoint"). */
 	bool lo_open, hi_open;
-	double diff;			  /* median(new) - median(old), in the metric's unit */
-	double p, q;	  /* two-sided p, BH q (NAN when not tested or FDR is off) */
-	bool mwu_exact;	  /* p from the exact distribution */
+	double diff;	/* median(new) - median(old), in the metric's unit */
+	double p, q;	/* two-sided p, BH q (NAN when not tested or FDR is off) */
+	bool mwu_exact; /* p from the exact distribution */
 	/* Tested round by round (Wilcoxon signed-rank on the per-round log ratios), over
 	 * npairs rounds with a value on both sides; else Mann-Whitney U. */
 	bool paired;
@@ -89,7 +89,7 @@ struct pmc_cmp_row {
 	/* Its limit was asked for (a rule names it, or a default the user set), not the
 	 * built-in 5%: reports never fold it away. */
 	bool asked;
-	bool gated;	  /* `gate` judges it (docs/compare.md, "What the gate judges") */
+	bool gated; /* `gate` judges it (docs/compare.md, "What the gate judges") */
 	const struct pmc_threshold *threshold;
 	double limit_rel; /* the threshold as a fraction of the old median (NAN if none) */
 	enum pmc_verdict verdict;
@@ -179,8 +179,8 @@ struct pmc_comparison {
  * comparison borrows r's names (keep r alive). Same returns as pmc_compare; -EINVAL for
  * labels that are missing or equal. */
 int pmc_compare_builds(const struct pmc_result *r, const char *old_label, const char *new_label,
-		       const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
-		       char *err, size_t errlen);
+		       const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
+		       size_t errlen);
 
 /* The smallest n per side (equal sizes) for which the two-sided exact Mann-Whitney
  * p-value can fall below alpha: 2 / C(2n, n) < alpha. 4 at alpha = 0.05. */

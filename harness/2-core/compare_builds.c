@@ -179,8 +179,8 @@ out:
 /* Appends b, named name, to side s of v: by round over the rounds both sides have when
  * other is its namesake and every run of both was taken in a round, else borrowed as it
  * is. Adds to *dropped the rounds only one of them has. Returns 0 or -ENOMEM. */
-static int add_view(struct pmc_cmp_views *v, int s, const struct pmc_benchmark *b,
-		    const char *name, const struct pmc_benchmark *other, size_t *dropped)
+static int add_view(struct pmc_cmp_views *v, int s, const struct pmc_benchmark *b, const char *name,
+		    const struct pmc_benchmark *other, size_t *dropped)
 {
 	struct pmc_benchmark *bm = &v->v[s][v->n[s]];
 	unsigned *mine = NULL, *theirs = NULL;
@@ -283,8 +283,8 @@ static int warn_unpaired(struct pmc_comparison *c, const struct pmc_cmp_views *v
 }
 
 int pmc_compare_builds(const struct pmc_result *r, const char *old_label, const char *new_label,
-		       const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
-		       char *err, size_t errlen)
+		       const struct pmc_compare_opts *opts, struct pmc_comparison **ret, char *err,
+		       size_t errlen)
 {
 	const char *const labels[2] = {old_label, new_label};
 	struct pmc_hashmap names[2] = {{0}, {0}};
@@ -298,7 +298,8 @@ int pmc_compare_builds(const struct pmc_result *r, const char *old_label, const 
 	if (!r || !ret)
 		return -EINVAL;
 	if (!old_label || !new_label || strcmp(old_label, new_label) == 0) {
-		pmc_err_set(err, errlen, "two builds need two different labels (given '%s' and '%s')",
+		pmc_err_set(err, errlen,
+			    "two builds need two different labels (given '%s' and '%s')",
 			    old_label ? old_label : "(none)", new_label ? new_label : "(none)");
 		return -EINVAL;
 	}

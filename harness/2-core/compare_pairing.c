@@ -328,7 +328,6 @@ static int compare_metric(struct ctx *x, const struct pmc_benchmark *ob,
 	return block_add_row(&c->blocks[blk], c->nrows - 1);
 }
 
-
 /* The slot of the metric at position pos of a benchmark. Benchmarks of one result list
  * their metrics in the same order as a rule, so the slot used at the same position last
  * time is tried before the hash. */
@@ -645,8 +644,8 @@ fail:
 	return r;
 }
 
-int pmc_cmp_add_rows(struct ctx *x, const struct pmc_result *old_r,
-		     const struct pmc_result *new_r, const size_t *pair)
+int pmc_cmp_add_rows(struct ctx *x, const struct pmc_result *old_r, const struct pmc_result *new_r,
+		     const size_t *pair)
 {
 	const struct pmc_compare_opts *opts = x->o;
 	struct pmc_comparison *c = x->c;

@@ -61,14 +61,14 @@ struct ctx {
 	size_t errlen;
 	bool paired;		/* the benchmarks' runs were taken in rounds: pair them */
 	struct pmc_hashmap ids; /* metric id -> slot */
-	struct slot *slots; /* grown by pmc_grow */
+	struct slot *slots;	/* grown by pmc_grow */
 	size_t nslots;
 	struct job *jobs; /* one per row, like the rows (pmc_grow) */
 	size_t *pos_slot; /* slot last used at each metric position */
 	size_t npos;	  /* room in pos_slot */
-	bool *used; /* metrics of the current new benchmark already paired */
+	bool *used;	  /* metrics of the current new benchmark already paired */
 	size_t capused;
-	size_t maxn; /* the most samples of any compared metric */
+	size_t maxn;	 /* the most samples of any compared metric */
 	bool one_result; /* both sides are commands of one result (pmc_compare_reference) */
 	/* Rows not tested for one invocation a side (the first's metric), and rows of a
 	 * benchmark program's old result without processes, tested run by run. */

@@ -80,7 +80,6 @@ static bool all_exact_status(const struct pmc_metric *m)
 	return true;
 }
 
-
 /* A side is deterministic when its counter is exact by construction (a simulator's,
  * status exact) and its value did not vary. Equal readings of a hardware counter, or of
  * a clock, are not: they are ties of a quantity that can vary, and go to the test like
@@ -172,7 +171,6 @@ static bool one_invocation(const struct pmc_metric *m, const struct pmc_run_info
 			return false;
 	return true;
 }
-
 
 /* The paired test of a row (docs/statistics.md, "Paired samples"): the per-round log
  * ratios log(new_i) - log(old_i) of the rounds with a value on both sides, in d (room for

@@ -211,7 +211,7 @@ int pmc_cmp_detectability(struct pmc_comparison *c)
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct pmc_cmp_row *row = &c->rows[i];
-		const char *unit = row->paired			    ? "rounds"
+		const char *unit = row->paired			     ? "rounds"
 				   : row->by_process || row->program ? "processes"
 								     : "runs";
 		char text[200], over[96] = "";
@@ -226,8 +226,9 @@ int pmc_cmp_detectability(struct pmc_comparison *c)
 		if (row->family > 1)
 			snprintf(over, sizeof(over), " among %zu %s tests", row->family,
 				 row->gated ? "gated" : "ungated");
-		snprintf(text, sizeof(text), "need >= %zu %s%s to detect a difference at alpha=%g%s",
-			 row->need_n, unit, row->paired ? "" : " per side", c->alpha, over);
+		snprintf(text, sizeof(text),
+			 "need >= %zu %s%s to detect a difference at alpha=%g%s", row->need_n, unit,
+			 row->paired ? "" : " per side", c->alpha, over);
 		row->why = keep_note(c, text);
 		if (!row->why)
 			return -ENOMEM;

@@ -53,9 +53,9 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 		return 0;
 	if ((size_t)snprintf(id, sizeof(id), "%s%s", f->id, mod) >= sizeof(id) ||
 	    (size_t)snprintf(num, sizeof(num), "%s%s%s", f->num, num_mod ? mod : "", sfx) >=
-		    sizeof(num) ||
+		sizeof(num) ||
 	    (size_t)snprintf(den, sizeof(den), "%s%s%s", f->den, den_mod ? mod : "", sfx) >=
-		    sizeof(den))
+		sizeof(den))
 		return 0;
 	if (pmc_benchmark_find_metric(b, id))
 		return 0;

@@ -29,13 +29,16 @@ static void undetectable_error(const struct pmc_comparison *c, char *err, size_t
 	more_rows(more, sizeof(more), c->nundetectable);
 	if (u->paired) {
 		snprintf(has, sizeof(has), "%zu rounds", u->npairs);
-		snprintf(fix, sizeof(fix), "take more rounds, e.g. 'pmcbench run -r %zu'", u->need_n);
+		snprintf(fix, sizeof(fix), "take more rounds, e.g. 'pmcbench run -r %zu'",
+			 u->need_n);
 	} else if (u->by_process || u->program) {
 		snprintf(has, sizeof(has), "%zu+%zu processes",
 			 u->by_process ? u->nunits_old : u->old.n,
 			 u->by_process ? u->nunits_new : u->new.n);
-		snprintf(fix, sizeof(fix), "run the benchmark program with --processes %zu (and -r "
-			 "at least as many)", u->need_n);
+		snprintf(fix, sizeof(fix),
+			 "run the benchmark program with --processes %zu (and -r "
+			 "at least as many)",
+			 u->need_n);
 	} else {
 		snprintf(has, sizeof(has), "%zu+%zu runs", u->old.n, u->new.n);
 		snprintf(fix, sizeof(fix), "record more, e.g. 'pmcbench run -r %zu'",
@@ -47,7 +50,7 @@ static void undetectable_error(const struct pmc_comparison *c, char *err, size_t
 		    "metric '%s' of '%s' has %s%s: too few for any difference to be significant "
 		    "at alpha=%g%s; need >= %zu %s: %s, or gate fewer metrics (--metric)",
 		    u->metric, u->bench, has, more, c->alpha, among, u->need_n,
-		    u->paired			      ? "rounds"
+		    u->paired			  ? "rounds"
 		    : u->by_process || u->program ? "processes per side"
 						  : "runs per side",
 		    fix);
@@ -92,9 +95,9 @@ int pmc_gate_decide(const struct pmc_comparison *c, const struct pmc_gate_opts *
 		return -EINVAL;
 	if (!PMC_OPTS_VALID(opts, pmc_gate_opts)) {
 		pmc_err_set(err, errlen,
-			 "pmc_gate_decide: options from a newer pmcbench set fields "
-			 "this library does not know; build against this version's "
-			 "header");
+			    "pmc_gate_decide: options from a newer pmcbench set fields "
+			    "this library does not know; build against this version's "
+			    "header");
 		return -EINVAL;
 	}
 	if (c->nunchecked) {

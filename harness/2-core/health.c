@@ -710,7 +710,7 @@ int pmc_health_describe(const struct pmc_health *h, char *buf, size_t len)
 			put(&t, " (%s0)", h->outliers_severe == 1 ? "at " : "down to ");
 		else if (!isnan(h->outlier_far_rel))
 			put(&t, " (%s%.3gx the median)",
-			    h->outliers_severe == 1	   ? ""
+			    h->outliers_severe == 1  ? ""
 			    : h->outlier_far_rel < 1 ? "down to "
 						     : "up to ",
 			    h->outlier_far_rel);

@@ -53,8 +53,7 @@ static int delta(const struct pmc_reading *from, const struct pmc_reading *to, d
 		*ret = NAN;
 		return 0;
 	}
-	if (to->value < from->value || to->enabled < from->enabled ||
-	    to->running < from->running)
+	if (to->value < from->value || to->enabled < from->enabled || to->running < from->running)
 		return -EINVAL;
 	dv = to->value - from->value;
 	de = to->enabled - from->enabled;

@@ -11,8 +11,8 @@
 
 struct pmc_intervals {
 	size_t nids;
-	char **ids;	 /* the metrics, in the order of every reading */
-	size_t n;	 /* intervals */
+	char **ids;	  /* the metrics, in the order of every reading */
+	size_t n;	  /* intervals */
 	uint64_t *end_ns; /* n: the end of each, since the run's start */
 	/* n * nids, interval-major: the count of metric i in interval k at [k * nids + i],
 	 * NAN where it was not counted in that interval. */

@@ -100,16 +100,16 @@
 	  "CPU time in the kernel (rusage)")                                                       \
 	X("max-rss", "bytes", LOWER, GATED, SIZE, MEASURED, TRAILER,                               \
 	  "peak resident set size (rusage)")                                                       \
-	/* CPU time as another tool measured it (Google Benchmark's cpu_time, docs/import.md):    \
+	/* CPU time as another tool measured it (Google Benchmark's cpu_time, docs/import.md):     \
 	 * the CPU time of the timed thread, or process, by that tool's clock. */                  \
 	X("cpu-time", "ns", LOWER, GATED, TIME, MEASURED, TRAILER,                                 \
 	  "CPU time: user+system where task-clock was denied, or as imported")                     \
 	/* Throughput of a microbenchmark (docs/microbench.md): the work per iteration it set,     \
 	 * over wall-time/op: a time kind. Reported, not gated: wall-time/op is. */                \
 	X("items/s", "items/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \
-	  "items processed per second (microbenchmarks)")                                         \
+	  "items processed per second (microbenchmarks)")                                          \
 	X("bytes/s", "bytes/s", HIGHER, REPORTED, TIME, MEASURED, TRAILER,                         \
-	  "bytes processed per second (microbenchmarks)")                                         \
+	  "bytes processed per second (microbenchmarks)")                                          \
 	/* A benchmark program's allocations (docs/microbench.md, "Allocations"): counted in its   \
 	 * process, or the calls through uprobes; work, gated as counts. */                        \
 	X("allocs", "count", LOWER, GATED, EVENT, MEASURED, OWN_ROW,                               \
@@ -131,8 +131,8 @@
 	  BESIDE("task-clock", " CPUs utilized"), "CPU time per wall time")                        \
 	X("ghz", "GHz", HIGHER, REPORTED, DERIVED, RATIO("cycles", "task-clock", 1.0),             \
 	  BESIDE("cycles", " GHz"), "cycles per nanosecond of CPU time")                           \
-	/* Simulated by valgrind (cachegrind/callgrind, counters/valgrind/valgrind.h); "instructions"       \
-	 * and "branch-misses" are shared with the events above. */                                \
+	/* Simulated by valgrind (cachegrind/callgrind, counters/valgrind/valgrind.h);             \
+	 * "instructions" and "branch-misses" are shared with the events above. */                 \
 	X("data-reads", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                       \
 	  "memory reads (simulated)")                                                              \
 	X("data-writes", "count", LOWER, GATED, SIMULATED, MEASURED, OWN_ROW,                      \
@@ -312,9 +312,9 @@ bool pmc_metric_drifts(const char *id)
 
 	/* System calls and function calls are work the program asks for; other tracepoints
 	 * (the scheduler's, interrupts, timers) follow what runs beside it. */
-	if (pmc_metric_is_uprobe(id) || (pmc_metric_is_tracepoint(id) &&
-					 (strncmp(id, "syscalls:", 9) == 0 ||
-					  strncmp(id, "raw_syscalls:", 13) == 0)))
+	if (pmc_metric_is_uprobe(id) ||
+	    (pmc_metric_is_tracepoint(id) &&
+	     (strncmp(id, "syscalls:", 9) == 0 || strncmp(id, "raw_syscalls:", 13) == 0)))
 		return false;
 	if (!m.id)
 		return true;
@@ -363,9 +363,9 @@ bool pmc_metric_is_kernel_count(const char *id)
 	/* With the software events, a benchmark program's allocations (alloc.c's counter
 	 * or the uprobes): one per call, the calls' bytes, exact in the same way. */
 	static const char *const software[] = {
-	    "page-faults",	"minor-faults",	    "major-faults",	"context-switches",
-	    "cpu-migrations", "alignment-faults", "emulation-faults", "allocs",
-	    "alloc-bytes",
+	    "page-faults",	"minor-faults",	  "major-faults",
+	    "context-switches", "cpu-migrations", "alignment-faults",
+	    "emulation-faults", "allocs",	  "alloc-bytes",
 	};
 	struct pmc_metric_info m;
 

@@ -430,7 +430,8 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		if (pmc_grow_to(&m->values, &cap, need, sizeof(*m->values)) < 0 ||
 		    ((reading || m->status) &&
 		     pmc_grow_to(&m->status, &cap_status, need, sizeof(*m->status)) < 0) ||
-		    ((reading || m->raw) && pmc_grow_to(&m->raw, &cap_raw, need, sizeof(*m->raw)) < 0))
+		    ((reading || m->raw) &&
+		     pmc_grow_to(&m->raw, &cap_raw, need, sizeof(*m->raw)) < 0))
 			return -ENOMEM;
 		m->cap = cap;
 	}
@@ -445,8 +446,8 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
 		/* The metric's errno stands for every run: it survives only while every run
 		 * failed with the same one (or was not counted for the same reason). */
 		int e = status_failed(reading->status) || reading->status == PMC_STATUS_NOT_COUNTED
-				? reading->error
-				: 0;
+			    ? reading->error
+			    : 0;
 
 		if (m->n == 0)
 			m->error = e;
@@ -513,8 +514,8 @@ int pmc_metric_append_parts(struct pmc_metric *m, const struct pmc_reading_parts
 
 		r = part_of(m, p->pmu[k], &part);
 		if (r == 0 && part->n + 1 == m->n)
-			r = pmc_metric_append(part, pmc_status_has_value(rd->status) ? rd->scaled : NAN,
-					      rd);
+			r = pmc_metric_append(
+			    part, pmc_status_has_value(rd->status) ? rd->scaled : NAN, rd);
 		if (r < 0)
 			return r;
 	}

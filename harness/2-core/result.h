@@ -125,11 +125,11 @@ struct pmc_design {
  * "complexity"; docs/microbench.md, "Complexity"): metric ≈ coef · f(n), least squares,
  * as Google Benchmark's BigO. */
 struct pmc_fit {
-	char *name;   /* the definition's name: its benchmarks are name/... */
-	char *metric; /* the metric fitted, per benchmark its median ("wall-time/op") */
-	char *big_o;  /* one of PMC_FIT_BIG_O */
-	double coef;  /* in the metric's unit */
-	double rms;   /* root mean square of the residuals over the mean, from 0 */
+	char *name;    /* the definition's name: its benchmarks are name/... */
+	char *metric;  /* the metric fitted, per benchmark its median ("wall-time/op") */
+	char *big_o;   /* one of PMC_FIT_BIG_O */
+	double coef;   /* in the metric's unit */
+	double rms;    /* root mean square of the residuals over the mean, from 0 */
 	size_t points; /* the benchmarks fitted, from 2 */
 };
 

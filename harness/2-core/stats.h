@@ -12,10 +12,10 @@ struct pmc_summary {
 	double mean;   /* Welford's update */
 	double stddev; /* sample standard deviation (n - 1); 0 when n == 1 */
 	double median;
-	double mad;    /* median absolute deviation, unscaled */
+	double mad; /* median absolute deviation, unscaled */
 	double min, max;
-	double cv;     /* stddev / |mean|; NAN when mean == 0 */
-	bool has_ci;   /* the distribution-free CI of the median needs n >= 6 at 95% */
+	double cv;   /* stddev / |mean|; NAN when mean == 0 */
+	bool has_ci; /* the distribution-free CI of the median needs n >= 6 at 95% */
 	double ci_lo, ci_hi;
 	double confidence;
 };
@@ -26,10 +26,10 @@ int pmc_summary_compute(const double *x, size_t n, double confidence, struct pmc
 
 struct pmc_mwu {
 	size_t n1, n2;
-	double u;      /* U of the first sample */
-	double p;      /* two-sided */
-	bool exact;    /* exact permutation distribution (no ties and <= 50 per side, or
-			* ties and <= 25 per side); else the normal approximation */
+	double u;   /* U of the first sample */
+	double p;   /* two-sided */
+	bool exact; /* exact permutation distribution (no ties and <= 50 per side, or
+		     * ties and <= 25 per side); else the normal approximation */
 };
 
 /* The exact null distributions of Mann-Whitney U kept between tests by a caller that runs
@@ -56,8 +56,7 @@ int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
  * -EDOM when the samples are too small for a CI at that confidence (the point estimate
  * is still set, lo/hi NAN). */
 int pmc_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
-		 struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo,
-		 double *ret_hi);
+		 struct pmc_mwu_tables *tables, double *ret_ratio, double *ret_lo, double *ret_hi);
 
 /* Benjamini-Hochberg adjusted p-values (q-values) for p[0..n-1]. Returns 0 or -ENOMEM. */
 int pmc_bh_adjust(const double *p, size_t n, double *ret_q);

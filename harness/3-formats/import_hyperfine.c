@@ -67,7 +67,8 @@ static int run_value(struct hf *h, const char *key, const json_t *arr, size_t i,
 		return 0;
 	}
 	if (!json_is_number(v))
-		return fail(h, key, "entry %zu: expected a number, found %s; " FIX, i, pmc_json_kind(v));
+		return fail(h, key, "entry %zu: expected a number, found %s; " FIX, i,
+			    pmc_json_kind(v));
 	if (json_number_value(v) < 0)
 		return fail(h, key,
 			    "entry %zu: negative value %g; times and sizes cannot be "
@@ -124,7 +125,8 @@ static int add_params(struct hf *h, const json_t *e, struct pmc_benchmark *b)
 	if (!params || json_is_null(params))
 		return 0;
 	if (!json_is_object(params))
-		return fail(h, "parameters", "expected an object of the parameters' values, found %s; " FIX,
+		return fail(h, "parameters",
+			    "expected an object of the parameters' values, found %s; " FIX,
 			    pmc_json_kind(params));
 	json_object_foreach((json_t *)params, key, v)
 	{

@@ -14,19 +14,18 @@
 
 /* The samples of metric id (or of one of its parts) against their status and raw
  * readings. */
-static int check_samples(const char *bench, const char *id, const struct pmc_metric *m,
-			 char *err, size_t errlen)
+static int check_samples(const char *bench, const char *id, const struct pmc_metric *m, char *err,
+			 size_t errlen)
 {
 	for (size_t k = 0; k < m->n; k++) {
 		const struct pmc_run_raw *raw = m->has_status ? &m->raw[k] : NULL;
 		double v = m->values[k];
 
 		if (isinf(v) || (!m->derived && v < 0)) {
-			pmc_err_set(
-			    err, errlen,
-			    "benchmark \"%s\": metric \"%s\": run %zu has the "
-			    "%s %g",
-			    bench, id, k, quantity_of(m->unit), v);
+			pmc_err_set(err, errlen,
+				    "benchmark \"%s\": metric \"%s\": run %zu has the "
+				    "%s %g",
+				    bench, id, k, quantity_of(m->unit), v);
 			return -EINVAL;
 		}
 		if (!raw)
@@ -34,22 +33,20 @@ static int check_samples(const char *bench, const char *id, const struct pmc_met
 		if ((unsigned)m->status[k] > PMC_STATUS_EXACT ||
 		    pmc_status_has_value(m->status[k]) == (bool)isnan(v) ||
 		    raw->running > raw->enabled) {
-			pmc_err_set(
-			    err, errlen,
-			    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
-			    "status and raw reading disagree",
-			    bench, id, k);
+			pmc_err_set(err, errlen,
+				    "benchmark \"%s\": metric \"%s\": run %zu: the value, "
+				    "status and raw reading disagree",
+				    bench, id, k);
 			return -EINVAL;
 		}
 		/* The kernel keeps counts and times in signed 64 bits (local64_t),
 		 * and JSON readers such as jansson read integers that way. */
 		if (raw_kind_of(m->status[k]) != RAW_NONE &&
 		    (raw->value > INT64_MAX || raw->enabled > INT64_MAX)) {
-			pmc_err_set(
-			    err, errlen,
-			    "benchmark \"%s\": metric \"%s\": run %zu: a raw "
-			    "reading above 2^63 - 1, which no kernel reports",
-			    bench, id, k);
+			pmc_err_set(err, errlen,
+				    "benchmark \"%s\": metric \"%s\": run %zu: a raw "
+				    "reading above 2^63 - 1, which no kernel reports",
+				    bench, id, k);
 			return -EINVAL;
 		}
 	}

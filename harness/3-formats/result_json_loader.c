@@ -197,4 +197,3 @@ int pmc_loader_array(size_t n, size_t size, void *ret)
 	*(void **)ret = p;
 	return 0;
 }
-

@@ -314,8 +314,8 @@ static int load_parts(struct loader *ld, const json_t *obj, struct pmc_metric *m
 			return pmc_loader_fail(ld, "a part without a PMU name; " REGEN);
 		if (!json_is_object(v))
 			return pmc_loader_wrong_type(ld, v, "an object");
-		if ((rc = pmc_loader_container(ld, v, "samples", REQUIRED, JSON_ARRAY,
-					       &samples)) < 0 ||
+		if ((rc = pmc_loader_container(ld, v, "samples", REQUIRED, JSON_ARRAY, &samples)) <
+			0 ||
 		    (rc = pmc_loader_container(ld, v, "raw", REQUIRED, JSON_OBJECT, &raw)) < 0)
 			return rc;
 		status = json_object_get(v, "status");
@@ -337,8 +337,7 @@ static int load_parts(struct loader *ld, const json_t *obj, struct pmc_metric *m
 	return pmc_loader_bool(ld, obj, "restricted", &m->restricted);
 }
 
-int pmc_metric_from_json(struct loader *ld, const char *id, const json_t *obj,
-			 struct pmc_metric *m)
+int pmc_metric_from_json(struct loader *ld, const char *id, const json_t *obj, struct pmc_metric *m)
 {
 	const json_t *samples, *status, *raw;
 	char *better = NULL;

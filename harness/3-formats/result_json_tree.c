@@ -27,8 +27,8 @@ static int load_switches(struct loader *ld, const json_t *v, struct pmc_run_info
 				       vol ? "voluntary_switches" : "involuntary_switches",
 				       vol ? "involuntary_switches" : "voluntary_switches");
 	if ((rc = pmc_loader_count(ld, v, "voluntary_switches", 0, &run->voluntary_switches)) < 0 ||
-	    (rc = pmc_loader_count(ld, v, "involuntary_switches", 0,
-				   &run->involuntary_switches)) < 0)
+	    (rc = pmc_loader_count(ld, v, "involuntary_switches", 0, &run->involuntary_switches)) <
+		0)
 		return rc;
 	run->switches = vol;
 	return 0;
@@ -52,10 +52,10 @@ static int load_runs(struct loader *ld, const json_t *arr, struct pmc_benchmark 
 		set_index(ld, i);
 		if (!json_is_object(v))
 			return pmc_loader_wrong_type(ld, v, "an object");
-		if ((rc = pmc_loader_int(ld, v, "exit_code", REQUIRED, -1, 255,
-					 &run->exit_code)) < 0 ||
-		    (rc = pmc_loader_int(ld, v, "signal", OPTIONAL, 0, 127,
-					 &run->term_signal)) < 0 ||
+		if ((rc = pmc_loader_int(ld, v, "exit_code", REQUIRED, -1, 255, &run->exit_code)) <
+			0 ||
+		    (rc = pmc_loader_int(ld, v, "signal", OPTIONAL, 0, 127, &run->term_signal)) <
+			0 ||
 		    (rc = pmc_loader_bool(ld, v, "timed_out", &run->timed_out)) < 0 ||
 		    (rc = pmc_loader_int(ld, v, "round", OPTIONAL, 1, INT_MAX, &round)) < 0 ||
 		    (rc = pmc_loader_int(ld, v, "process", OPTIONAL, 1, INT_MAX, &process)) < 0 ||
@@ -92,10 +92,11 @@ static int one_metric(struct loader *ld, const char *id, const json_t *v, struct
 		return rc;
 	if (b->metrics[b->nmetrics - 1].n != b->nruns) {
 		push_key(ld, "samples");
-		return pmc_loader_fail(ld,
-				       "%zu samples for %zu runs; every metric has one sample per run "
-				       "(null when not measured) — " REGEN,
-				       b->metrics[b->nmetrics - 1].n, b->nruns);
+		return pmc_loader_fail(
+		    ld,
+		    "%zu samples for %zu runs; every metric has one sample per run "
+		    "(null when not measured) — " REGEN,
+		    b->metrics[b->nmetrics - 1].n, b->nruns);
 	}
 	pop(ld);
 	return 0;
@@ -204,8 +205,8 @@ static int load_time_unit(struct loader *ld, const json_t *obj, struct pmc_bench
 	b->time_unit = pmc_time_unit_from_name(name);
 	if (b->time_unit < 0) {
 		push_key(ld, "time_unit");
-		rc = pmc_loader_fail(ld, "a time unit is ns, us, ms or s, not \"%s\"; " REGEN,
-				     name);
+		rc =
+		    pmc_loader_fail(ld, "a time unit is ns, us, ms or s, not \"%s\"; " REGEN, name);
 		b->time_unit = PMC_TIME_AUTO;
 	}
 	free(name);
@@ -474,8 +475,8 @@ int pmc_result_from_json(struct loader *ld, const json_t *root, struct pmc_resul
 		    "file",
 		    pmc_json_kind(root));
 	if ((rc = pmc_result_head_from_json(ld, root, res)) < 0 ||
-	    (rc = pmc_loader_container(ld, root, "benchmarks", REQUIRED, JSON_ARRAY,
-				       &benchmarks)) < 0)
+	    (rc = pmc_loader_container(ld, root, "benchmarks", REQUIRED, JSON_ARRAY, &benchmarks)) <
+		0)
 		return rc;
 	return load_benchmarks(ld, benchmarks, res);
 }

@@ -279,12 +279,14 @@ static int window_metrics(struct text_window *w, struct loader *ld, struct pmc_b
 			return RETRY_WHOLE;
 		if ((rc = window_value(w, false, &key)) != 0)
 			return rc;
-		if ((rc = window_expect(w, ":", NULL)) == 0 && (rc = window_value(w, false, &v)) == 0) {
+		if ((rc = window_expect(w, ":", NULL)) == 0 &&
+		    (rc = window_value(w, false, &v)) == 0) {
 			/* A metric given twice is for the whole-document path to report. */
 			if (pmc_benchmark_find_metric(b, json_string_value(key)))
 				rc = RETRY_WHOLE;
 			else
-				rc = pmc_benchmark_metric_from_json(ld, json_string_value(key), v, b);
+				rc = pmc_benchmark_metric_from_json(ld, json_string_value(key), v,
+								    b);
 			if (rc < 0 && rc != -ENOMEM)
 				rc = RETRY_WHOLE;
 		}
@@ -323,8 +325,8 @@ static int window_benchmark_pieces(struct text_window *w, struct loader *ld,
 		    (rc = window_expect(w, ":", NULL)) != 0)
 			goto out;
 		k = json_string_value(key);
-		if (json_object_get(head, k) || (strcmp(k, "metrics") == 0 &&
-						 !json_object_get(head, "runs"))) {
+		if (json_object_get(head, k) ||
+		    (strcmp(k, "metrics") == 0 && !json_object_get(head, "runs"))) {
 			rc = RETRY_WHOLE;
 			goto out;
 		}

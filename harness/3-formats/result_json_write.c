@@ -318,7 +318,8 @@ static json_t *benchmark_head_json(const struct pmc_benchmark *b)
 	      put(j, "time_unit", json_string(pmc_time_unit_name(b->time_unit)))) &&
 	     (runs = put_new(j, "runs", json_array()));
 	for (size_t i = 0; ok && i < b->nruns; i++)
-		ok = append(runs, run_json(&b->runs[i], i < b->nintervals ? b->intervals[i] : NULL));
+		ok =
+		    append(runs, run_json(&b->runs[i], i < b->nintervals ? b->intervals[i] : NULL));
 	if (!ok) {
 		json_decref(j);
 		return NULL;

@@ -78,9 +78,9 @@ extern const struct pmc_hist_engine pmc_hist_pg;
 /* The engines, one row each (engines.c): the locations it takes, and how to build it in
  * when this build left it out (meson's -Dsqlite and -Dpostgresql features). */
 struct pmc_hist_kind {
-	const char *name;			/* as pmc_history_engine() gives it */
-	const char *title;			/* as messages name it */
-	const char *package;			/* what building it needs (Debian's package) */
+	const char *name;		      /* as pmc_history_engine() gives it */
+	const char *title;		      /* as messages name it */
+	const char *package;		      /* what building it needs (Debian's package) */
 	const struct pmc_hist_engine *engine; /* NULL: not in this build */
 };
 

@@ -84,8 +84,8 @@ int pmc_history_add(struct pmc_history *h, const struct pmc_result *r,
  * it had none) and ret_t (when measured), each may be NULL, get what it was. Returns 0,
  * -ENOENT (no such entry), -EINVAL (not hex digits, or the start of several keys) or
  * -errno, with one line in err. */
-int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
-		       char **ret_commit, int64_t *ret_t, char *err, size_t errlen);
+int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65], char **ret_commit,
+		       int64_t *ret_t, char *err, size_t errlen);
 
 /* What list, show, export and changes select; NULL, 0: anything. */
 struct pmc_history_filter {

@@ -23,28 +23,28 @@
 #define LIBPQ_SONAME "libpq.so.5"
 
 /* The functions of libpq this engine calls, looked up once by name. */
-#define PQ_FUNCS(X)                                                                        \
-	X(PQclear)                                                                         \
-	X(PQcmdTuples)                                                                     \
-	X(PQconnectdbParams)                                                               \
-	X(PQerrorMessage)                                                                  \
-	X(PQexec)                                                                          \
-	X(PQexecParams)                                                                    \
-	X(PQfinish)                                                                        \
-	X(PQgetResult)                                                                     \
-	X(PQgetisnull)                                                                     \
-	X(PQgetvalue)                                                                      \
-	X(PQnfields)                                                                       \
-	X(PQntuples)                                                                       \
-	X(PQputCopyData)                                                                   \
-	X(PQputCopyEnd)                                                                    \
-	X(PQresultErrorField)                                                              \
-	X(PQresultErrorMessage)                                                            \
-	X(PQresultStatus)                                                                  \
-	X(PQsendQueryParams)                                                               \
-	X(PQsetNoticeProcessor)                                                            \
-	X(PQsetSingleRowMode)                                                              \
-	X(PQstatus)                                                                        \
+#define PQ_FUNCS(X)                                                                                \
+	X(PQclear)                                                                                 \
+	X(PQcmdTuples)                                                                             \
+	X(PQconnectdbParams)                                                                       \
+	X(PQerrorMessage)                                                                          \
+	X(PQexec)                                                                                  \
+	X(PQexecParams)                                                                            \
+	X(PQfinish)                                                                                \
+	X(PQgetResult)                                                                             \
+	X(PQgetisnull)                                                                             \
+	X(PQgetvalue)                                                                              \
+	X(PQnfields)                                                                               \
+	X(PQntuples)                                                                               \
+	X(PQputCopyData)                                                                           \
+	X(PQputCopyEnd)                                                                            \
+	X(PQresultErrorField)                                                                      \
+	X(PQresultErrorMessage)                                                                    \
+	X(PQresultStatus)                                                                          \
+	X(PQsendQueryParams)                                                                       \
+	X(PQsetNoticeProcessor)                                                                    \
+	X(PQsetSingleRowMode)                                                                      \
+	X(PQstatus)                                                                                \
 	X(PQtransactionStatus)
 
 static struct {
@@ -70,10 +70,10 @@ static void pq_load(void)
 		pq_loaded = -ENOENT;
 		return;
 	}
-#define PQ_LOOKUP(f)                                                                       \
-	if (pq_loaded == 0 && !(*(void **)&pq.f = dlsym(h, #f))) {                         \
-		snprintf(pq_error, sizeof(pq_error), "%s has no %s", LIBPQ_SONAME, #f);   \
-		pq_loaded = -ENOENT;                                                       \
+#define PQ_LOOKUP(f)                                                                               \
+	if (pq_loaded == 0 && !(*(void **)&pq.f = dlsym(h, #f))) {                                 \
+		snprintf(pq_error, sizeof(pq_error), "%s has no %s", LIBPQ_SONAME, #f);            \
+		pq_loaded = -ENOENT;                                                               \
 	}
 	PQ_FUNCS(PQ_LOOKUP)
 #undef PQ_LOOKUP

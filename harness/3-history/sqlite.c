@@ -39,7 +39,7 @@ struct pmc_hist_db {
 		char *sql; /* a copy of the caller's text: the key */
 		sqlite3_stmt *st;
 	} cache[NCACHE];
-	size_t next; /* the cache slot replaced next */
+	size_t next;			 /* the cache slot replaced next */
 	unsigned long long budget, used; /* instructions, of the statement stepped */
 };
 
@@ -381,8 +381,7 @@ static void sq_close(struct pmc_hist_db *d)
 
 /* Why path cannot be opened, when SQLite says only that it cannot: not there, a
  * directory, or a file or directory this user may not read or write. */
-static int cantopen(const char *path, bool create, const char *display, char *err,
-		    size_t errlen)
+static int cantopen(const char *path, bool create, const char *display, char *err, size_t errlen)
 {
 	struct stat st;
 	int e;

@@ -258,14 +258,14 @@ static int check_runs(struct pmc_history *h, struct bentry *be, const char *id, 
 		if (most < be->b[i].runs && be->metrics) {
 			const char *p[] = {ref, name};
 
-			r = h->eng->query(h->db,
-					  h->schema >= 3
-					      ? "SELECT max(p.n) FROM pmc_name s CROSS JOIN pmc_point "
-						"p WHERE s.benchmark = $2 AND p.name = s.num AND "
-						"p.entry = $1"
-					      : "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
-						"benchmark = $2",
-					  p, 2, max_n_row, &most, err, errlen);
+			r = h->eng->query(
+			    h->db,
+			    h->schema >= 3 ? "SELECT max(p.n) FROM pmc_name s CROSS JOIN pmc_point "
+					     "p WHERE s.benchmark = $2 AND p.name = s.num AND "
+					     "p.entry = $1"
+					   : "SELECT max(n) FROM pmc_point WHERE entry = $1 AND "
+					     "benchmark = $2",
+			    p, 2, max_n_row, &most, err, errlen);
 			if (r < 0)
 				return r;
 		}

@@ -545,8 +545,8 @@ static int found_row(void *ud, const char *const *cols, size_t ncols)
 	return 0;
 }
 
-int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65],
-		       char **ret_commit, int64_t *ret_t, char *err, size_t errlen)
+int pmc_history_remove(struct pmc_history *h, const char *key, char ret_id[65], char **ret_commit,
+		       int64_t *ret_t, char *err, size_t errlen)
 {
 	/* The rows that name the entry, then the entry itself (their REFERENCES). */
 	static const char *const tables[] = {"pmc_point", "pmc_bench", "pmc_env", "pmc_tag"};

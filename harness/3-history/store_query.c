@@ -68,8 +68,8 @@ static int tbound_row(void *ud, const char *const *cols, size_t n)
 /* The time of the first (or last) measurement of a commit: the entries whose commit is
  * name, or when none is and name is hex digits (a SHA), whose commit starts with it. A
  * name is any text `add --commit` took (a tag such as v1.2); only the prefix is a pattern. */
-static int commit_time(struct pmc_history *h, const char *name, bool last, int64_t *ret,
-		       char *err, size_t errlen)
+static int commit_time(struct pmc_history *h, const char *name, bool last, int64_t *ret, char *err,
+		       size_t errlen)
 {
 	struct tbound b = {0, false};
 	char like[64];
@@ -78,8 +78,9 @@ static int commit_time(struct pmc_history *h, const char *name, bool last, int64
 	int r;
 
 	if (!*name) {
-		pmc_err_set(err, errlen, "an empty commit selects nothing; give a commit, its "
-					 "prefix or the name it was added with");
+		pmc_err_set(err, errlen,
+			    "an empty commit selects nothing; give a commit, its "
+			    "prefix or the name it was added with");
 		return -EINVAL;
 	}
 	r = h->eng->query(h->db,
@@ -308,8 +309,7 @@ const struct pmc_history_entry *pmc_hist_entry_of(const struct pmc_hist_entries 
 /* A tag row (entry, key, value) onto its entry's tags, "k=v,k=v". */
 static int tag_row(void *ud, const char *const *cols, size_t n)
 {
-	struct pmc_history_entry *e =
-	    (struct pmc_history_entry *)pmc_hist_entry_of(ud, cols[0]);
+	struct pmc_history_entry *e = (struct pmc_history_entry *)pmc_hist_entry_of(ud, cols[0]);
 	size_t old;
 	char *grown;
 

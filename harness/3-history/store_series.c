@@ -113,8 +113,8 @@ static int reader_row(void *ud, const char *const *c, size_t ncols)
 
 	if (!e)
 		return 0; /* an entry the selection leaves out */
-	r = pmc_hist_point_samples(rd->h, c[6], c[5], c[4], e->id, rd->g->benchmark,
-				   rd->g->metric, &v, &n, rd->err, rd->errlen);
+	r = pmc_hist_point_samples(rd->h, c[6], c[5], c[4], e->id, rd->g->benchmark, rd->g->metric,
+				   &v, &n, rd->err, rd->errlen);
 	if (r < 0)
 		return r;
 	if (pmc_grow_to(&rd->v, &rd->cap, rd->n + 1, sizeof(*rd->v)) < 0 ||
@@ -198,7 +198,8 @@ int pmc_history_series(struct pmc_history *h, const struct pmc_history_filter *f
 	for (size_t i = 0; r == 0 && i < gs.n; i++) {
 		r = read_group(&rd, &gs.v[i]);
 		for (size_t a = 0, b; r == 0 && a < rd.n; a = b) {
-			for (b = a + 1; b < rd.n && pmc_history_same_series(&rd.v[a], &rd.v[b]); b++)
+			for (b = a + 1; b < rd.n && pmc_history_same_series(&rd.v[a], &rd.v[b]);
+			     b++)
 				;
 			r = fn(ud, rd.v + a, b - a);
 		}

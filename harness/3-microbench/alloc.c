@@ -83,7 +83,8 @@ static bool find_probes(const struct pmc_event_list *events, size_t at[NPROBES])
 	for (size_t p = 0; p < NPROBES; p++) {
 		size_t e = 0;
 
-		while (events && e < events->n && strcmp(events->events[e].name, alloc_probes[p]) != 0)
+		while (events && e < events->n &&
+		       strcmp(events->events[e].name, alloc_probes[p]) != 0)
 			e++;
 		if (!events || e == events->n)
 			return false;
@@ -133,8 +134,9 @@ int pmc_mb_record_allocs(struct pmc_benchmark *bm, const struct pmc_mb_samples *
 	 * several threads the uprobes miss calls (PMC_MB_UPROBE_THREADS). */
 	if (s->threads > 1) {
 		r = not_measured(bm, "allocs/op", s->n, PMC_MB_ALLOC_UPROBE_THREADS);
-		return r == 0 ? not_measured(bm, "alloc-bytes/op", s->n, PMC_MB_ALLOC_UPROBE_NO_BYTES)
-			      : r;
+		return r == 0
+			   ? not_measured(bm, "alloc-bytes/op", s->n, PMC_MB_ALLOC_UPROBE_NO_BYTES)
+			   : r;
 	}
 	r = pmc_benchmark_metric(bm, "allocs/op", &m);
 	for (size_t i = 0; r == 0 && i < s->n; i++) {

@@ -30,11 +30,11 @@ struct header {
 	uint64_t magic;
 	uint64_t iters, n, nev, items, bytes;
 	double over_ns;
-	uint64_t skipped, message_len; /* message_len includes the NUL; 0: none */
+	uint64_t skipped, message_len;	/* message_len includes the NUL; 0: none */
 	uint64_t reads_self, reads_sys; /* how the counters were read */
-	int32_t error;		       /* the child's failure: -errno; its words follow */
-	uint32_t has_parts;	       /* hybrid CPUs: n * nev parts follow the readings */
-	uint64_t pauses;	       /* pmc_pause pairs per batch, each pause_ns */
+	int32_t error;			/* the child's failure: -errno; its words follow */
+	uint32_t has_parts;		/* hybrid CPUs: n * nev parts follow the readings */
+	uint64_t pauses;		/* pmc_pause pairs per batch, each pause_ns */
 	double pause_ns;
 	uint64_t nuc; /* user counters: nuc names, then n * PMC_COUNTERS_MAX values */
 	uint64_t threads;
@@ -288,8 +288,8 @@ fail:
 /* In the forked child: runs self_argv with the options that make the started program
  * measure b and write its samples to fd (pmc_mb_process_child), or writes why it could
  * not. Never returns. */
-static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
-		      char *const *self, int fd)
+static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o, char *const *self,
+		      int fd)
 {
 	char fd_s[24], n_s[24], it_s[24], why[512];
 	const char **argv;
@@ -414,8 +414,8 @@ int pmc_mb_samples_merge(struct pmc_mb_samples *dst, struct pmc_mb_samples *src,
 	size_t n = dst->n + src->n;
 	int r;
 
-	if (dst->ns && (dst->iters != src->iters || dst->nev != src->nev ||
-			dst->threads != src->threads))
+	if (dst->ns &&
+	    (dst->iters != src->iters || dst->nev != src->nev || dst->threads != src->threads))
 		return -EINVAL;
 	if (!dst->ns) {
 		unsigned *proc = calloc(src->n + 1, sizeof(*proc));
@@ -484,10 +484,10 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 {
 	struct pmc_mb_samples s = {0};
 	double min_time = PMC_OPTS_GET(o, min_time_s, 0.0),
-	       timeout = pmc_mb_timeout(
-		   PMC_OPTS_GET(o, timeout_s, 0.0),
-		   (double)(PMC_OPTS_GET(o, samples, (size_t)0) + PMC_OPTS_GET(o, warmup, (size_t)1)) *
-		       (min_time > 0 ? min_time : 0.01));
+	       timeout = pmc_mb_timeout(PMC_OPTS_GET(o, timeout_s, 0.0),
+					(double)(PMC_OPTS_GET(o, samples, (size_t)0) +
+						 PMC_OPTS_GET(o, warmup, (size_t)1)) *
+					    (min_time > 0 ? min_time : 0.01));
 	char *const *self = PMC_OPTS_GET(o, self_argv, NULL);
 	volatile sig_atomic_t *running = PMC_OPTS_GET(o, running, NULL);
 	const volatile sig_atomic_t *stop = PMC_OPTS_GET(o, stop, NULL);
@@ -560,8 +560,9 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	pmc_mb_samples_free(&s);
 	if (r == -ETIMEDOUT) {
 		pmc_err_set(err, errlen, "'%s' timed out after %g s%s", b->name, timeout,
-			    PMC_OPTS_GET(o, timeout_s, 0.0) == 0 ? " (the default; --timeout sets another)"
-								  : "");
+			    PMC_OPTS_GET(o, timeout_s, 0.0) == 0
+				? " (the default; --timeout sets another)"
+				: "");
 		return -ETIMEDOUT;
 	}
 	if (why[0])

@@ -267,7 +267,8 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 		if (sr.timed_out)
 			pmc_err_set(err, errlen, "'%s' under valgrind timed out after %g s%s",
 				    b->name, pmc_mb_timeout(o->timeout_s, 0),
-				    o->timeout_s == 0 ? " (the default; --timeout sets another)" : "");
+				    o->timeout_s == 0 ? " (the default; --timeout sets another)"
+						      : "");
 		else if (sr.term_signal)
 			pmc_err_set(err, errlen,
 				    "'%s' crashed under valgrind: killed by signal %d (%s)%s%s",

@@ -160,8 +160,8 @@ static const struct pmc_bench_def *next_def(const struct pmc_bench_def *d)
 	return (const struct pmc_bench_def *)(const void *)((const char *)d + step);
 }
 
-static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def,
-		      const int64_t *args, size_t nargs, unsigned threads);
+static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def, const int64_t *args,
+		      size_t nargs, unsigned threads);
 
 #define MAX_THREADS 1024
 
@@ -182,8 +182,8 @@ static int add_bench(struct pmc_mb_set *s, const struct pmc_bench_def *def, cons
 	return r;
 }
 
-static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def,
-		      const int64_t *args, size_t nargs, unsigned threads)
+static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def, const int64_t *args,
+		      size_t nargs, unsigned threads)
 {
 	struct pmc_mb_bench *b;
 	size_t len = strlen(def->name) + 1 + nargs * 22 + (threads ? 20 : 0);
@@ -223,8 +223,8 @@ static int add_bench1(struct pmc_mb_set *s, const struct pmc_bench_def *def,
 
 /* The tuples of def->arg_tuples ("1,16; 64,256"), each nd values, added in order; nd
  * 0 takes the first tuple's length. Returns 0, -EINVAL with one line in err, -ENOMEM. */
-static int add_tuples(struct pmc_mb_set *s, const struct pmc_bench_def *def, size_t nd,
-		      char *err, size_t errlen)
+static int add_tuples(struct pmc_mb_set *s, const struct pmc_bench_def *def, size_t nd, char *err,
+		      size_t errlen)
 {
 	const char *p = def->arg_tuples;
 	int64_t cur[PMC_BENCH_MAX_ARGS];
@@ -286,9 +286,10 @@ static int expand_def(struct pmc_mb_set *s, const struct pmc_bench_def *def, cha
 		const char *a = def->arg_names[nn++];
 
 		if (!a[0] || strpbrk(a, "/:")) {
-			pmc_err_set(err, errlen,
-				    "benchmark '%s': argument name \"%s\" is empty or has '/' or ':'",
-				    def->name, a);
+			pmc_err_set(
+			    err, errlen,
+			    "benchmark '%s': argument name \"%s\" is empty or has '/' or ':'",
+			    def->name, a);
 			return -EINVAL;
 		}
 	}
@@ -299,8 +300,8 @@ static int expand_def(struct pmc_mb_set *s, const struct pmc_bench_def *def, cha
 		r = pmc_mb_args_parse(def->threads, &t, &nt, why, sizeof(why));
 		for (size_t i = 0; r == 0 && i < nt; i++)
 			if (t[i] < 1 || t[i] > MAX_THREADS) {
-				snprintf(why, sizeof(why), "%" PRId64 " threads; give 1 to %d", t[i],
-					 MAX_THREADS);
+				snprintf(why, sizeof(why), "%" PRId64 " threads; give 1 to %d",
+					 t[i], MAX_THREADS);
 				r = -EINVAL;
 			}
 		free(t);
@@ -390,7 +391,8 @@ static int add_def(struct pmc_mb_set *all, const struct def_at *defs, size_t k,
 	int r;
 
 	if (!def->fn || !def->name || !def->name[0] || strchr(def->name, '/')) {
-		snprintf(why, sizeof(why), "benchmark '%.100s': %s", def->name ? def->name : "(null)",
+		snprintf(why, sizeof(why), "benchmark '%.100s': %s",
+			 def->name ? def->name : "(null)",
 			 !def->fn ? "no function" : "a name that is empty or holds '/'");
 		return add_bad(all, def, why);
 	}

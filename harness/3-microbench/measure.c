@@ -367,7 +367,7 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 	if (def && def->measure_process_cpu_time && c->cpu_clock)
 		pmc_set_counter(&s, "cpu-time", (double)(c->cpu1 - c->cpu0 - c->paused_cpu),
 				PMC_COUNTER_PER_OP | PMC_COUNTER_LOWER_IS_BETTER);
-	*ret_ns = threaded		    ? c->threads_ns
+	*ret_ns = threaded			? c->threads_ns
 		  : def && def->use_manual_time ? c->manual_ns
 						: (double)(c->t1 - c->t0 - c->paused_ns);
 	for (size_t e = 0; c->counters && e < nev; e++) {
@@ -536,8 +536,7 @@ int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty,
 	struct pmc_run_ctx c = {.b = b, .iters = pairs, .clock = monotonic_ns, .collect = collect};
 	double ns = 0;
 
-	return run_batch(&c, empty ? empty_loop : pair_loop, NULL, 0, &ns, NULL, NULL, err,
-			 errlen);
+	return run_batch(&c, empty ? empty_loop : pair_loop, NULL, 0, &ns, NULL, NULL, err, errlen);
 }
 
 /* The cost of one pause/resume pair (docs/microbench.md, "Untimed work"), measured as the

@@ -146,7 +146,7 @@ struct pmc_mb_samples {
 	struct pmc_reading_parts *parts;
 	/* The empty loop at iters: median batch time and counts (NAN: not measured). */
 	double over_ns;
-	double *over_counts;   /* nev */
+	double *over_counts; /* nev */
 	/* n: the empty loop's batch time beside sample i (in one process: its i-th batch;
 	 * from processes: the median of sample i's process), NAN where it was not measured;
 	 * NULL: none. What pmc_mb_empty_like() tests the samples against. */
@@ -262,27 +262,28 @@ int pmc_mb_empty_like(const struct pmc_mb_samples *s, char *msg, size_t len);
  * (ns), <event>/op for every event of events (its status per sample; missing ones as
  * such), items/s and bytes/s when set, each the batch's figure over its iterations,
  * nothing subtracted, and the empty loop's cost per operation beside it
- * (pmc_metric.loop_overhead); then the derived ratios (ipc, ...) of the registry. A benchmark that skipped itself is added as skipped,
- * with pmc_skip's message and no runs or metrics. Returns 0, or -ENOMEM / -EINVAL with
- * one line in err. */
+ * (pmc_metric.loop_overhead); then the derived ratios (ipc, ...) of the registry. A benchmark that
+ * skipped itself is added as skipped, with pmc_skip's message and no runs or metrics. Returns 0, or
+ * -ENOMEM / -EINVAL with one line in err. */
 int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		  const struct pmc_event_list *events, struct pmc_result *res, char *err,
 		  size_t errlen);
 
 /* What the notes of allocs/op and alloc-bytes/op say: which source measured them, or why
  * one is not measured (docs/microbench.md, "Allocations"). */
-#define PMC_MB_ALLOC_NOTE "counted in the benchmark's process (pmcbench-alloc, or its own memory manager)"
+#define PMC_MB_ALLOC_NOTE                                                                          \
+	"counted in the benchmark's process (pmcbench-alloc, or its own memory manager)"
 #define PMC_MB_ALLOC_NO_BYTES "the memory manager counts no bytes"
 #define PMC_MB_ALLOC_UPROBE_NOTE "calls of malloc, calloc and realloc, counted through uprobes"
-#define PMC_MB_ALLOC_UPROBE_THREADS                                                               \
-	"the kernel's uprobes miss calls on the threads of a multithreaded benchmark; link "      \
+#define PMC_MB_ALLOC_UPROBE_THREADS                                                                \
+	"the kernel's uprobes miss calls on the threads of a multithreaded benchmark; link "       \
 	"pmcbench-alloc to count them"
 /* What the note of a multithreaded benchmark's uprobe metrics says: the kernel's inherited
  * uprobe events miss the calls of whole threads (docs/microbench.md, "Threads"). */
-#define PMC_MB_UPROBE_THREADS                                                                     \
-	"the kernel's uprobes miss calls on the threads of a multithreaded benchmark; count "     \
+#define PMC_MB_UPROBE_THREADS                                                                      \
+	"the kernel's uprobes miss calls on the threads of a multithreaded benchmark; count "      \
 	"them on one thread"
-#define PMC_MB_ALLOC_UPROBE_NO_BYTES                                                              \
+#define PMC_MB_ALLOC_UPROBE_NO_BYTES                                                               \
 	"uprobes count calls, not bytes; link pmcbench-alloc to count them"
 
 /* allocs/op and alloc-bytes/op of bm from s (alloc.c): the memory manager's counters
@@ -356,8 +357,8 @@ struct pmc_fit;
  * over the mean of t), points and big_o (a static string). Returns 0, -EINVAL (fewer
  * than 2 points, an unknown complexity) or -EDOM (an n below 1, a t below 0, a curve
  * that is 0 or not finite). */
-int pmc_mb_fit(const int64_t *n, const double *t, size_t k, int complexity,
-	       double (*fn)(int64_t), struct pmc_fit *ret);
+int pmc_mb_fit(const int64_t *n, const double *t, size_t k, int complexity, double (*fn)(int64_t),
+	       struct pmc_fit *ret);
 
 /* Fits every definition in set that asks for it (pmc_bench_def.complexity or
  * complexity_fn) over its benchmarks in res, each the median of its wall-time/op (under
@@ -372,10 +373,10 @@ int pmc_mb_complexity(const struct pmc_mb_set *set, struct pmc_result *res, char
 struct pmc_profile;
 
 struct pmc_mb_profile_opts {
-	size_t sz;		 /* sizeof(struct pmc_mb_profile_opts) */
-	char *const *self_argv;	 /* as pmc_mb_valgrind_opts.self_argv. Required. */
-	double seconds;		 /* of the loop's CPU time; <= 0: 1 */
-	double timeout_s;	 /* 0: pmc_mb_timeout's default; < 0: none */
+	size_t sz;		/* sizeof(struct pmc_mb_profile_opts) */
+	char *const *self_argv; /* as pmc_mb_valgrind_opts.self_argv. Required. */
+	double seconds;		/* of the loop's CPU time; <= 0: 1 */
+	double timeout_s;	/* 0: pmc_mb_timeout's default; < 0: none */
 	bool show_output;
 };
 
@@ -457,14 +458,15 @@ int pmc_mb_valgrind_child_absent(const char *name, const char *program, const ch
 
 /* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
  * body(n)) - (empty(2n) - empty(n)), less what the body's extra pairs left when it paused
- * ((pairs(p2) - pairs(p1)) - (libempty(p2) - libempty(p1))), clamped at zero; *ret_below (may be NULL) is how far
- * below zero it was, 0 when it was not. Returns 0, or the errors of
+ * ((pairs(p2) - pairs(p1)) - (libempty(p2) - libempty(p1))), clamped at zero; *ret_below (may be
+ * NULL) is how far below zero it was, 0 when it was not. Returns 0, or the errors of
  * pmc_valgrind_metric_value (-ENODATA: not simulated), -ERANGE. */
 int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,
 		       uint64_t *ret_below, char *err, size_t errlen);
 
 /* Adds benchmark b to res: one run with `<metric>/op` for every valgrind metric (status
  * exact; not simulated ones as unsupported, never 0; one clamped at 0 with a note saying
- * by how much), then the registry's derived ratios; a skipped one as skipped. Returns 0 or -errno with one line in err. */
+ * by how much), then the registry's derived ratios; a skipped one as skipped. Returns 0 or -errno
+ * with one line in err. */
 int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
 			struct pmc_result *res, char *err, size_t errlen);

@@ -82,7 +82,9 @@ int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opt
 	r = pmc_profile_record(&ro, ret, &sr, err, errlen);
 	if (r == 0 && (sr.exit_code || sr.term_signal || sr.timed_out)) {
 		pmc_err_set(err, errlen, "'%s' failed while it was profiled (%s %d)", b->name,
-			    sr.timed_out ? "timed out;" : sr.term_signal ? "signal" : "exit status",
+			    sr.timed_out     ? "timed out;"
+			    : sr.term_signal ? "signal"
+					     : "exit status",
 			    sr.term_signal ? sr.term_signal : sr.exit_code);
 		pmc_profile_free(*ret);
 		*ret = NULL;

@@ -45,8 +45,8 @@ static int append(struct pmc_benchmark *b, const char *id, double v, const struc
 }
 
 /* Hybrid CPUs: each core PMU's count of the batch, per operation as the metric is. */
-static int append_parts(struct pmc_benchmark *b, const char *id,
-			const struct pmc_reading_parts *p, uint64_t iters)
+static int append_parts(struct pmc_benchmark *b, const char *id, const struct pmc_reading_parts *p,
+			uint64_t iters)
 {
 	struct pmc_reading_parts per_op = *p;
 	struct pmc_metric *m;
@@ -116,8 +116,8 @@ static bool in_processes(const struct pmc_mb_samples *s)
 	return false;
 }
 
-static int empty_pairs(const struct pmc_mb_samples *s, double *d, size_t *ret_n,
-		       double *ret_body, double *ret_empty)
+static int empty_pairs(const struct pmc_mb_samples *s, double *d, size_t *ret_n, double *ret_body,
+		       double *ret_empty)
 {
 	double *body = calloc(s->n + 1, sizeof(*body)), *empty = calloc(s->n + 1, sizeof(*empty));
 	bool procs = in_processes(s);
@@ -182,8 +182,9 @@ int pmc_mb_empty_like(const struct pmc_mb_samples *s, char *msg, size_t len)
 	if (r < 0 || sr.n < pmc_signed_rank_min_n(2 * PMC_MB_EMPTY_ALPHA))
 		return 0;
 	/* One-sided, body slower: half the two-sided p on the side T+ leans to. */
-	p = sr.t_plus > (double)(sr.n - sr.nzero) * (double)(sr.n - sr.nzero + 1) / 4 ? sr.p / 2
-										 : 1 - sr.p / 2;
+	p = sr.t_plus > (double)(sr.n - sr.nzero) * (double)(sr.n - sr.nzero + 1) / 4
+		? sr.p / 2
+		: 1 - sr.p / 2;
 	if (p < PMC_MB_EMPTY_ALPHA)
 		return 0;
 	snprintf(msg, len,

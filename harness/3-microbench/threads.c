@@ -133,8 +133,8 @@ int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_lef
 
 	if (!a || pthread_barrier_init(&bar, NULL, n) != 0) {
 		free(a);
-		pmc_err_set(err, errlen, "'%s': cannot start %u threads: out of memory",
-			    c->b->name, n);
+		pmc_err_set(err, errlen, "'%s': cannot start %u threads: out of memory", c->b->name,
+			    n);
 		return -ENOMEM;
 	}
 	if (c->counters && (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {

@@ -294,8 +294,9 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 	    !(a->object = strdup(object)))
 		goto fail;
 	a->self = self;
-	if ((rc = symbol_range(a, hot, symbol, err, errlen)) < 0 || (rc = disassemble(a, err, errlen)) < 0 ||
-	    (rc = attribute(p, a, e, k, object)) < 0 || (rc = sources(a)) < 0)
+	if ((rc = symbol_range(a, hot, symbol, err, errlen)) < 0 ||
+	    (rc = disassemble(a, err, errlen)) < 0 || (rc = attribute(p, a, e, k, object)) < 0 ||
+	    (rc = sources(a)) < 0)
 		goto fail;
 	free(e);
 	*ret = a;

@@ -15,10 +15,10 @@ struct pmc_profile;
 
 struct pmc_annotation_insn {
 	uint64_t address;
-	uint8_t size;		       /* bytes */
+	uint8_t size;		      /* bytes */
 	char text[PMC_ANNOTATE_TEXT]; /* "mnemonic operands" */
-	uint64_t weight, samples; /* of the samples that ended at it */
-	char *file;		  /* its source file; NULL: no line table covers it */
+	uint64_t weight, samples;     /* of the samples that ended at it */
+	char *file;		      /* its source file; NULL: no line table covers it */
 	uint32_t line;
 	char *inlined; /* the innermost function inlined there, NULL: none */
 };
@@ -30,7 +30,7 @@ struct pmc_annotation {
 	uint16_t machine; /* ELF e_machine */
 	struct pmc_annotation_insn *insns;
 	size_t n;
-	uint64_t self;		/* the function's self weight in the profile */
+	uint64_t self;		  /* the function's self weight in the profile */
 	uint64_t weight, samples; /* the part of it at its instructions (the shares' whole) */
 	/* Its self weight and samples at addresses of no instruction here: a function of
 	 * the same name in another object or at another address, or a file changed since
@@ -53,11 +53,12 @@ int pmc_annotate_attribute(struct pmc_annotation_insn *insns, size_t n,
 /* The annotation of the function of p named fn (a display name) into *ret: of the object
  * and symbol where most of its samples ended. Returns 0; -ENODATA when p keeps no
  * addresses (an exact, imported or older profile); -ENOENT when no function of p is
- * named fn (err left as it was) or its object's file is gone (err says so); -ESRCH when no sample ended in it (only a caller); -EMEDIUMTYPE when its code
- * is in no file ("[kernel]", "[vdso]", JIT code); -ESTALE when the file's function at
- * its hottest address is not the one recorded (changed since the recording); -ENOSYS when the build has no
- * disassembler; -EPROTONOSUPPORT for another machine than x86-64 and AArch64; -errno of
- * reading the object, or -ENOEXEC, each with one line in err; -ENOMEM. */
+ * named fn (err left as it was) or its object's file is gone (err says so); -ESRCH when no sample
+ * ended in it (only a caller); -EMEDIUMTYPE when its code is in no file ("[kernel]", "[vdso]", JIT
+ * code); -ESTALE when the file's function at its hottest address is not the one recorded (changed
+ * since the recording); -ENOSYS when the build has no disassembler; -EPROTONOSUPPORT for another
+ * machine than x86-64 and AArch64; -errno of reading the object, or -ENOEXEC, each with one line in
+ * err; -ENOMEM. */
 int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc_annotation **ret,
 			 char *err, size_t errlen);
 

@@ -172,8 +172,8 @@ static void inline_of(struct object *o, Dwarf_Addr addr, struct pmc_profile_line
 		return;
 	l->inlined = dwarf_diename(&inl);
 	if (dwarf_attr(&inl, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0)
-		l->call_file = absolute(cu_file(cu, w),
-					dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a)), buf, len);
+		l->call_file = absolute(
+		    cu_file(cu, w), dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a)), buf, len);
 	if (l->call_file && dwarf_attr(&inl, DW_AT_call_line, &a) && dwarf_formudata(&a, &w) == 0 &&
 	    w <= UINT32_MAX)
 		l->call_line = (uint32_t)w;
@@ -197,7 +197,8 @@ static void source_of(struct object *o, uint64_t vaddr, struct pmc_profile_line 
 	if ((dl = dwfl_module_getsrc(o->mod, addr))) {
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
 		comp_dir = dwfl_line_comp_dir(dl);
-	} else if ((cu = cu_at(o, addr, &dwbias)) && (dline = dwarf_getsrc_die(cu, addr - dwbias)) &&
+	} else if ((cu = cu_at(o, addr, &dwbias)) &&
+		   (dline = dwarf_getsrc_die(cu, addr - dwbias)) &&
 		   dwarf_lineno(dline, &line) == 0) {
 		/* No .debug_aranges (cu_at): the unit's own line table. */
 		file = dwarf_linesrc(dline, NULL, NULL);
@@ -284,7 +285,8 @@ int pmc_lines_resolve(struct pmc_profile *p)
 
 		/* Pseudo-objects ("[vdso]", "[anon]") are no file to read. */
 		if (f && f->object[0] != '[')
-			ord[k++] = (struct order){.object = f->object, .address = e->address, .i = i};
+			ord[k++] =
+			    (struct order){.object = f->object, .address = e->address, .i = i};
 	}
 	if (k)
 		qsort(ord, k, sizeof(*ord), order_cmp);

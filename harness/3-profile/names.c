@@ -29,8 +29,9 @@ static size_t version_at(const char *s)
 	if (!at || at == s)
 		return len;
 	v = at[1] == '@' ? at + 2 : at + 1;
-	if (!*v || !strcmp(v, "plt") || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					       "0123456789_.") != strlen(v))
+	if (!*v || !strcmp(v, "plt") ||
+	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_.") != strlen(v))
 		return len;
 	return (size_t)(at - s);
 }
@@ -56,7 +57,7 @@ static bool below_main(const char *s)
 
 bool pmc_profile_entry_point(const char *name)
 {
-	static const char *const names[] = {"main",   "start_thread", "clone",	   "__clone",
+	static const char *const names[] = {"main",   "start_thread", "clone",	     "__clone",
 					    "clone3", "__clone3",     "thread_start"};
 
 	if (!name)

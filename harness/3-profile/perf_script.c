@@ -150,9 +150,9 @@ bool pmc_perf_script_lost(const char *line, uint64_t *ret)
 struct reader {
 	struct pmc_profile_lines *l;
 	struct pmc_profile *p;
-	char *event;   /* the first sample's */
-	bool periods;  /* the first sample had a period */
-	bool open;     /* a sample is being read */
+	char *event;  /* the first sample's */
+	bool periods; /* the first sample had a period */
+	bool open;    /* a sample is being read */
 	uint64_t weight;
 	uint32_t *ids; /* its frames, leaf first */
 	size_t depth, cap;
@@ -366,13 +366,13 @@ int pmc_profile_read_perf_script(struct pmc_profile_lines *l, struct pmc_profile
 				rc = bad(&r, "more lost samples than 2^64-1");
 			r.lost += lost;
 			r.lost_seen = true;
-		}
-		else if (*s == '#' && s == l->line && !r.open)
+		} else if (*s == '#' && s == l->line && !r.open)
 			continue; /* perf script --header's lines */
 		else if (s == l->line || pmc_perf_script_is_header(s))
 			rc = header(&r, s); /* without -g perf pads the command to 16 columns */
 		else if (!r.open)
-			rc = bad(&r, "a call chain line outside a sample (no header line before it)");
+			rc = bad(&r,
+				 "a call chain line outside a sample (no header line before it)");
 		else
 			rc = frame(&r, s);
 		if (rc < 0)

@@ -79,19 +79,19 @@ struct pmc_profile_timeline {
 /* What the profile is of and how it was taken. Strings are copied. */
 struct pmc_profile_info {
 	enum pmc_profile_kind kind;
-	const char *event;  /* "cpu-clock", "cycles", "Ir" ... */
-	const char *unit;   /* unit of the weights: "ns", "events", "instructions" */
-	const char *name;   /* the benchmark or command it profiles; may be NULL */
-	uint64_t freq;	    /* sampled: samples per second asked of the kernel (within its
-			     * perf_event_max_sample_rate); 0: a period was used */
-	uint64_t samples;   /* sampled: samples taken (all of them, resolved or not) */
-	uint64_t lost;	    /* sampled: samples the kernel dropped (never hidden) */
+	const char *event; /* "cpu-clock", "cycles", "Ir" ... */
+	const char *unit;  /* unit of the weights: "ns", "events", "instructions" */
+	const char *name;  /* the benchmark or command it profiles; may be NULL */
+	uint64_t freq;	   /* sampled: samples per second asked of the kernel (within its
+			    * perf_event_max_sample_rate); 0: a period was used */
+	uint64_t samples;  /* sampled: samples taken (all of them, resolved or not) */
+	uint64_t lost;	   /* sampled: samples the kernel dropped (never hidden) */
 	/* sampled: the input did not say how many samples were lost (an import of perf
 	 * script's output or of folded stacks): lost is 0 and means nothing; never shown
 	 * as 0 */
 	bool lost_unknown;
-	uint64_t throttled; /* sampled: times the kernel throttled sampling (no samples
-			     * for the rest of a tick); absent from older files: 0 */
+	uint64_t throttled;  /* sampled: times the kernel throttled sampling (no samples
+			      * for the rest of a tick); absent from older files: 0 */
 	uint64_t unresolved; /* frames without a symbol (counted per sample) */
 	enum pmc_profile_call_graph call_graph;
 	uint32_t stack_size; /* DWARF: bytes of user stack copied per sample; else 0 */
@@ -162,8 +162,8 @@ const char *pmc_profile_frame_name(const struct pmc_profile *p, uint32_t id, cha
 /* Functions by display name: self (leaf) and total (on the stack at all, counted once per
  * stack even when recursive) weights, sorted by self, then total, descending, then name. */
 struct pmc_profile_fn {
-	char *name;	/* display name (owned by the array) */
-	char *object;	/* the object's path */
+	char *name;   /* display name (owned by the array) */
+	char *object; /* the object's path */
 	uint64_t self, total;
 	uint64_t self_samples; /* samples of the stacks whose leaf it is (exact: 0) */
 };
@@ -181,9 +181,9 @@ struct pmc_profile_delta {
 	char *name;
 	uint64_t old_self, new_self;
 	uint64_t old_samples, new_samples; /* self samples (sampled profiles; exact: 0) */
-	double old_share, new_share; /* self / total, 0 when absent from that side */
-	double delta;		     /* new_share - old_share; pmc_profile_attribute: the part */
-	double change;		     /* new_self - old_self */
+	double old_share, new_share;	   /* self / total, 0 when absent from that side */
+	double delta;  /* new_share - old_share; pmc_profile_attribute: the part */
+	double change; /* new_self - old_self */
 	/* pmc_profile_diff of amounts: change's 95% interval (exact: lo == hi == change),
 	 * and whether it is beyond sampling error (exact: not 0). pmc_profile_attribute:
 	 * the part's 95% interval (exact: lo == hi == part), and whether the part is a
@@ -217,9 +217,8 @@ double pmc_profile_per_sample(const struct pmc_profile *p);
 /* The change of an amount and its interval, old weight w0 in k0 samples of a profile
  * whose samples stand for p0 each, new alike (pmc_count_change with the function's own
  * worth per sample where it has samples). Exact (p0 and p1 0): the change itself. */
-void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64_t k1,
-			double p1, double *ret_change, double *ret_lo, double *ret_hi,
-			bool *ret_clear);
+void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64_t k1, double p1,
+			double *ret_change, double *ret_lo, double *ret_hi, bool *ret_clear);
 int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
 		     struct pmc_profile_delta **ret, size_t *ret_n);
 

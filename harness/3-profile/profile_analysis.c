@@ -160,8 +160,8 @@ static int delta_part_cmp(const void *a, const void *b)
 /* Every function of either profile with its self weight and share on each side,
  * matched by display name; delta = new_share - old_share. Shares need a total: an empty
  * profile has none (-EINVAL). */
-static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
-		 bool allow_empty, struct pmc_profile_delta **ret, size_t *ret_n)
+static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_p, bool allow_empty,
+		 struct pmc_profile_delta **ret, size_t *ret_n)
 {
 	struct pmc_profile_fn *of = NULL, *nf = NULL;
 	size_t on = 0, nn = 0, n = 0;
@@ -255,9 +255,8 @@ double pmc_profile_per_sample(const struct pmc_profile *p)
 	return k && p->total ? (double)p->total / (double)k : 0;
 }
 
-void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64_t k1,
-			double p1, double *ret_change, double *ret_lo, double *ret_hi,
-			bool *ret_clear)
+void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64_t k1, double p1,
+			double *ret_change, double *ret_lo, double *ret_hi, bool *ret_clear)
 {
 	struct pmc_count_change c;
 	double change = (double)w1 - (double)w0;
@@ -273,8 +272,8 @@ void pmc_profile_change(uint64_t w0, uint64_t k0, double p0, uint64_t w1, uint64
 		p1 = p0;
 	/* The function's own worth per sample where it has samples: a period that varies
 	 * (cpu-clock at a frequency) is then the one its samples had. */
-	if (pmc_count_change((double)w0, k0, k0 && w0 ? (double)w0 / (double)k0 : p0,
-			     (double)w1, k1, k1 && w1 ? (double)w1 / (double)k1 : p1,
+	if (pmc_count_change((double)w0, k0, k0 && w0 ? (double)w0 / (double)k0 : p0, (double)w1,
+			     k1, k1 && w1 ? (double)w1 / (double)k1 : p1,
 			     PMC_PROFILE_DIFF_CONFIDENCE, &c) < 0) {
 		*ret_clear = false;
 		return;

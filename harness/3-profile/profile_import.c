@@ -12,8 +12,8 @@
 #include "profile/profile_import.h"
 #include "profile/profile_import_priv.h"
 
-#define FOLDED_FIX                                                                         \
-	"give folded stacks as flamegraph.pl reads them, one 'frame;frame;...;frame COUNT' " \
+#define FOLDED_FIX                                                                                 \
+	"give folded stacks as flamegraph.pl reads them, one 'frame;frame;...;frame COUNT' "       \
 	"a line (stackcollapse-perf.pl's output, or pmcbench report --folded)"
 
 int pmc_profile_lines_next(struct pmc_profile_lines *l)
@@ -66,8 +66,8 @@ static int folded_line(struct pmc_profile_lines *l, struct pmc_profile *p, struc
 	errno = 0;
 	count = strtoull(sp + 1, NULL, 10);
 	if (errno == ERANGE) {
-		pmc_err_set(err, errlen, "%s:%lu: count %s is beyond 2^64-1; " FOLDED_FIX,
-			    l->path, l->no, sp + 1);
+		pmc_err_set(err, errlen, "%s:%lu: count %s is beyond 2^64-1; " FOLDED_FIX, l->path,
+			    l->no, sp + 1);
 		return -EINVAL;
 	}
 	end = sp;
@@ -120,8 +120,10 @@ int pmc_profile_read_folded(struct pmc_profile_lines *l, struct pmc_profile **re
 			    size_t errlen)
 {
 	/* A count is what flamegraph.pl calls samples; the file says nothing of the event. */
-	const struct pmc_profile_info in = {
-	    .kind = PMC_PROFILE_SAMPLED, .event = "samples", .unit = "samples", .lost_unknown = true};
+	const struct pmc_profile_info in = {.kind = PMC_PROFILE_SAMPLED,
+					    .event = "samples",
+					    .unit = "samples",
+					    .lost_unknown = true};
 	struct pmc_profile *p = NULL;
 	struct ids ids = {0};
 	uint64_t samples = 0;
@@ -215,7 +217,8 @@ int pmc_profile_load_any(const char *path, struct pmc_profile **ret,
 			    "folded stacks or perf script's output",
 			    path);
 	} else if (rc == -EINVAL) {
-		pmc_err_set(err, errlen, "%s:%lu: a NUL byte: not a text file; give a profile: "
+		pmc_err_set(err, errlen,
+			    "%s:%lu: a NUL byte: not a text file; give a profile: "
 			    "pmcbench's (record -o), folded stacks or perf script's output",
 			    path, l.no);
 	} else if (rc < 0) {

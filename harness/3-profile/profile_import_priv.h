@@ -14,7 +14,7 @@ struct pmc_profile;
 struct pmc_profile_lines {
 	FILE *f;
 	const char *path;
-	char *line;	  /* the current line, without its end ("\n", "\r\n") */
+	char *line; /* the current line, without its end ("\n", "\r\n") */
 	size_t len, cap;
 	unsigned long no; /* its number, from 1 */
 	bool again;	  /* give the current line once more (the one detection read) */

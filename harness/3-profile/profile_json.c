@@ -198,7 +198,8 @@ static int read_timeline(struct loader *ld, const json_t *root, struct pmc_profi
 	if (!t)
 		return 0;
 	if (!json_is_object(t))
-		return bad(ld, "timeline", "expected an object, got %s; " DAMAGED, pmc_json_kind(t));
+		return bad(ld, "timeline", "expected an object, got %s; " DAMAGED,
+			   pmc_json_kind(t));
 	if ((rc = get_u64(ld, json_object_get(t, "span_ns"), "timeline.span_ns", false,
 			  &in->timeline.span_ns)) < 0 ||
 	    (rc = read_tenths(ld, json_object_get(t, "samples"), "timeline.samples", in->samples,
@@ -268,7 +269,8 @@ static int read_frames(struct loader *ld, const json_t *frames, struct pmc_profi
 
 		if (!json_is_object(fr)) {
 			snprintf(where, sizeof(where), "frames[%zu]", i);
-			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, pmc_json_kind(fr));
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED,
+				 pmc_json_kind(fr));
 			break;
 		}
 		snprintf(where, sizeof(where), "frames[%zu].symbol", i);
@@ -397,7 +399,8 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 
 		if (!json_is_object(st)) {
 			snprintf(where, sizeof(where), "stacks[%zu]", i);
-			rc = bad(ld, where, "expected an object, got %s; " DAMAGED, pmc_json_kind(st));
+			rc = bad(ld, where, "expected an object, got %s; " DAMAGED,
+				 pmc_json_kind(st));
 			break;
 		}
 		fr = json_object_get(st, "frames");
@@ -454,8 +457,8 @@ static int read_stacks(struct loader *ld, const json_t *stacks, size_t nframes, 
 		tr = json_object_get(st, "truncated");
 		if (tr && !json_is_boolean(tr)) {
 			snprintf(where, sizeof(where), "stacks[%zu].truncated", i);
-			rc =
-			    bad(ld, where, "expected true or false, got %s; " DAMAGED, pmc_json_kind(tr));
+			rc = bad(ld, where, "expected true or false, got %s; " DAMAGED,
+				 pmc_json_kind(tr));
 			break;
 		}
 		if ((rc = read_stack_task(ld, st, i, ntasks, task_map, &task)) < 0)
@@ -489,8 +492,8 @@ static int read_source(struct loader *ld, const json_t *e, size_t i, struct pmc_
 	if ((rc = get_u64(ld, json_object_get(e, "line"), where, !l->file, &line)) < 0)
 		return rc;
 	snprintf(where, sizeof(where), "lines[%zu].call_line", i);
-	if ((rc = get_u64(ld, json_object_get(e, "call_line"), where, !l->call_file,
-			  &call_line)) < 0)
+	if ((rc = get_u64(ld, json_object_get(e, "call_line"), where, !l->call_file, &call_line)) <
+	    0)
 		return rc;
 	if (line > UINT32_MAX || call_line > UINT32_MAX)
 		return bad(ld, where, "a line beyond 2^32-1; " DAMAGED);
@@ -511,7 +514,8 @@ static int read_lines(struct loader *ld, const json_t *lines, size_t nframes, co
 	if (!lines)
 		return 0;
 	if (!json_is_array(lines))
-		return bad(ld, "lines", "expected an array, got %s; " DAMAGED, pmc_json_kind(lines));
+		return bad(ld, "lines", "expected an array, got %s; " DAMAGED,
+			   pmc_json_kind(lines));
 	if ((rc = pmc_profile_lines_new(&t)) < 0)
 		return rc;
 	pmc_profile_set_lines(p, t);
@@ -527,13 +531,15 @@ static int read_lines(struct loader *ld, const json_t *lines, size_t nframes, co
 		}
 		for (size_t k = 0; k < 4; k++) {
 			snprintf(where, sizeof(where), "lines[%zu].%s", i, nums[k]);
-			if ((rc = get_u64(ld, json_object_get(e, nums[k]), where, false, &v[k])) < 0)
+			if ((rc = get_u64(ld, json_object_get(e, nums[k]), where, false, &v[k])) <
+			    0)
 				return rc;
 		}
 		if (v[0] >= nframes) {
 			snprintf(where, sizeof(where), "lines[%zu].frame", i);
-			return bad(ld, where, "%" PRIu64 " is not a frame id (there are %zu); " DAMAGED,
-				   v[0], nframes);
+			return bad(ld, where,
+				   "%" PRIu64 " is not a frame id (there are %zu); " DAMAGED, v[0],
+				   nframes);
 		}
 		if ((rc = read_source(ld, e, i, &l)) < 0 ||
 		    (rc = pmc_profile_lines_add(t, map[v[0]], v[1], v[2], v[3])) < 0)

@@ -515,8 +515,8 @@ out:
  * without them into name, and *user_only for "u" (user space only: the profile's event
  * says ":u"). "uk" is both, as no modifier is. Returns 0, or -EINVAL with one line in err
  * for what pmcbench cannot sample (":k", kernel only; precise and guest modifiers). */
-static int event_modifiers(const char *event, char *name, size_t len, bool *user_only,
-			   char *err, size_t errlen)
+static int event_modifiers(const char *event, char *name, size_t len, bool *user_only, char *err,
+			   size_t errlen)
 {
 	const char *colon = strchr(event, ':');
 	bool u = false, k = false;
@@ -577,9 +577,10 @@ int pmc_profile_record(const struct pmc_record_opts *opts, struct pmc_profile **
 	}
 
 	if (!PMC_OPTS_VALID(o, pmc_record_opts)) {
-		pmc_err_set(err, errlen,
-			    "record options: bytes past the fields this library knows are set (sz %zu)",
-			    o ? o->sz : (size_t)0);
+		pmc_err_set(
+		    err, errlen,
+		    "record options: bytes past the fields this library knows are set (sz %zu)",
+		    o ? o->sz : (size_t)0);
 		return -EINVAL;
 	}
 	if (PMC_OPTS_GET(o, attach_pid, 0)) {

@@ -72,9 +72,9 @@ struct pmc_record_opts {
  * is of what was sampled until then, marked partial. A run that fails (non-zero exit, killed,
  * timed out) still gives a profile of what it did; *ret_run says how it ended. Returns 0;
  * the errors of pmc_sampler_open (-EACCES with the reason, -ENOENT when nothing can
- * sample here, -ESRCH when there is no process attach_pid); -ENOENT/-EACCES when the command cannot be executed; -EINVAL/-EIO when
- * the kernel's records or callgrind's files cannot be read; each with one line in err.
- * Kernel addresses are sampled only where allowed: a caller refused them
+ * sample here, -ESRCH when there is no process attach_pid); -ENOENT/-EACCES when the command cannot
+ * be executed; -EINVAL/-EIO when the kernel's records or callgrind's files cannot be read; each
+ * with one line in err. Kernel addresses are sampled only where allowed: a caller refused them
  * (perf_event_paranoid >= 2) gets user space only, which the profile's event says
  * ("cpu-clock:u"). */
 int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret,

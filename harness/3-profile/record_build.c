@@ -69,7 +69,7 @@ struct pmc_profile_builder {
 	uint64_t *chain;
 	uint64_t ends[PMC_UNWIND_MAX_DEPTH + 1];
 	uint64_t cut_ends[PMC_UNWIND_MAX_DEPTH + 1]; /* of those, the stacks left cut */
-	struct pmc_record_timeline timeline; /* when samples were taken and lost */
+	struct pmc_record_timeline timeline;	     /* when samples were taken and lost */
 	/* Off-CPU time: each sample is a switch-out, its stack weighed once the thread runs
 	 * again (offcpu.h); the latest time of a record, where a wait still pending ends. */
 	struct pmc_offcpu *offcpu;
@@ -324,8 +324,8 @@ static int add_chain(struct pmc_profile *p, struct pmc_maps *m, const struct pmc
 int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
 			   uint32_t max_stack, uint64_t *unresolved)
 {
-	return add_chain(p, m, rec, max_stack, false, false, PMC_PROFILE_NO_TASK, unresolved,
-			 NULL, NULL);
+	return add_chain(p, m, rec, max_stack, false, false, PMC_PROFILE_NO_TASK, unresolved, NULL,
+			 NULL);
 }
 
 /* A sample of a DWARF call graph: its kernel chain (the kernel walked no user frames),
@@ -382,13 +382,13 @@ static int on_record(const struct pmc_record *rec, void *ud)
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
 		return b->unwinder ? add_dwarf_sample(b, rec, task)
-				   : add_chain(b->p, b->maps, rec, b->max_stack, false, false,
-					       task, &b->unresolved, NULL, b->offcpu);
+				   : add_chain(b->p, b->maps, rec, b->max_stack, false, false, task,
+					       &b->unresolved, NULL, b->offcpu);
 	}
 	/* Off CPU until the thread takes a CPU again, or exits (docs/profile.md, "Off-CPU
 	 * time"). */
-	if (b->offcpu && ((rec->type == PMC_RECORD_SWITCH && !rec->sw.out) ||
-			  rec->type == PMC_RECORD_EXIT))
+	if (b->offcpu &&
+	    ((rec->type == PMC_RECORD_SWITCH && !rec->sw.out) || rec->type == PMC_RECORD_EXIT))
 		if ((rc = pmc_offcpu_in(b->offcpu, b->p, rec->tid, rec->time)) < 0)
 			return rc;
 	if (rec->type == PMC_RECORD_SWITCH)
@@ -411,16 +411,16 @@ static void dwarf_notes(const struct pmc_profile_builder *b, uint32_t stack_size
 	if (!note)
 		return;
 	if (b->ends[PMC_UNWIND_STACK_SHORT]) {
-		snprintf(msg, sizeof(msg),
-			 "DWARF call graph: %llu of %llu samples reached the end of their %u-byte "
-			 "stack copy before their outermost frame; those that had not reached main "
-			 "lose their callers (the report's Truncated line weighs them): record with "
-			 "a larger copy (--call-graph dwarf,%u; at most %d)",
-			 (unsigned long long)b->ends[PMC_UNWIND_STACK_SHORT],
-			 (unsigned long long)samples, (unsigned)stack_size,
-			 stack_size * 2 > PMC_SAMPLE_STACK_MAX ? PMC_SAMPLE_STACK_MAX
-							       : stack_size * 2,
-			 PMC_SAMPLE_STACK_MAX);
+		snprintf(
+		    msg, sizeof(msg),
+		    "DWARF call graph: %llu of %llu samples reached the end of their %u-byte "
+		    "stack copy before their outermost frame; those that had not reached main "
+		    "lose their callers (the report's Truncated line weighs them): record with "
+		    "a larger copy (--call-graph dwarf,%u; at most %d)",
+		    (unsigned long long)b->ends[PMC_UNWIND_STACK_SHORT],
+		    (unsigned long long)samples, (unsigned)stack_size,
+		    stack_size * 2 > PMC_SAMPLE_STACK_MAX ? PMC_SAMPLE_STACK_MAX : stack_size * 2,
+		    PMC_SAMPLE_STACK_MAX);
 		note(msg, note_ud);
 	}
 	if (b->cut_ends[PMC_UNWIND_NO_CFI]) {
@@ -521,8 +521,8 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 
 	/* Waits pending at the end count until the last record (offcpu.h). */
 	if (b->offcpu && (r = pmc_offcpu_finish(b->offcpu, p, b->last_time)) < 0 && note) {
-		snprintf(msg, sizeof(msg), "off-CPU waits still pending at the end were not added: %s",
-			 strerror(-r));
+		snprintf(msg, sizeof(msg),
+			 "off-CPU waits still pending at the end were not added: %s", strerror(-r));
 		note(msg, note_ud);
 	}
 	/* Looked up now, while the mapped files are the ones on disk (lines.h). */
@@ -537,13 +537,14 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 	if (note && pmc_sampler_store_full(s)) {
 		char full[400];
 
-		snprintf(full, sizeof(full),
-			 "the samples came faster than they were named: the records copied out of "
-			 "the rings reached their bound (%zu MiB) %llu times, and the kernel dropped "
-			 "what its rings could not hold meanwhile; record with a lower frequency%s",
-			 (b->so->store_max ? b->so->store_max : PMC_SAMPLE_STORE_DEFAULT) >> 20,
-			 (unsigned long long)pmc_sampler_store_full(s),
-			 b->so->stack_user ? " or a smaller stack copy" : "");
+		snprintf(
+		    full, sizeof(full),
+		    "the samples came faster than they were named: the records copied out of "
+		    "the rings reached their bound (%zu MiB) %llu times, and the kernel dropped "
+		    "what its rings could not hold meanwhile; record with a lower frequency%s",
+		    (b->so->store_max ? b->so->store_max : PMC_SAMPLE_STORE_DEFAULT) >> 20,
+		    (unsigned long long)pmc_sampler_store_full(s),
+		    b->so->stack_user ? " or a smaller stack copy" : "");
 		note(full, note_ud);
 	}
 	pmc_profile_set_counts(p, pmc_sampler_samples(s), pmc_sampler_lost(s), b->unresolved);

@@ -24,7 +24,8 @@ static void fit(struct pmc_record_timeline *t, uint64_t time)
 		}
 		memset(t->samples + PMC_TIMELINE_BINS / 2, 0,
 		       PMC_TIMELINE_BINS / 2 * sizeof(*t->samples));
-		memset(t->lost + PMC_TIMELINE_BINS / 2, 0, PMC_TIMELINE_BINS / 2 * sizeof(*t->lost));
+		memset(t->lost + PMC_TIMELINE_BINS / 2, 0,
+		       PMC_TIMELINE_BINS / 2 * sizeof(*t->lost));
 		t->width *= 2;
 	}
 }
@@ -67,8 +68,8 @@ int pmc_record_timeline_add(struct pmc_record_timeline *t, const struct pmc_reco
 	if (rec->cpu >= t->ncpus) {
 		size_t cap = t->ncpus;
 
-		if (rec->cpu > 65535 || pmc_grow_to(&t->cpu_last, &cap, (size_t)rec->cpu + 1,
-						    sizeof(*t->cpu_last)) < 0)
+		if (rec->cpu > 65535 ||
+		    pmc_grow_to(&t->cpu_last, &cap, (size_t)rec->cpu + 1, sizeof(*t->cpu_last)) < 0)
 			return rec->cpu > 65535 ? 0 : -ENOMEM;
 		memset(t->cpu_last + t->ncpus, 0, (cap - t->ncpus) * sizeof(*t->cpu_last));
 		t->ncpus = cap;

@@ -154,7 +154,7 @@ void pmc_unwinder_apply(struct pmc_unwinder *u, const struct pmc_record *rec)
  * headers end, the last part of the image. */
 static int vdso_fd(struct pmc_unwinder *u)
 {
-	const ElfW(Ehdr) *eh;
+	const ElfW(Ehdr) * eh;
 	size_t size;
 	int fd;
 
@@ -218,7 +218,8 @@ static bool has_cfi(Dwfl_Module *mod, uint64_t addr)
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *fr;
 
-	if ((cfi = dwfl_module_eh_cfi(mod, &bias)) && dwarf_cfi_addrframe(cfi, addr - bias, &fr) == 0) {
+	if ((cfi = dwfl_module_eh_cfi(mod, &bias)) &&
+	    dwarf_cfi_addrframe(cfi, addr - bias, &fr) == 0) {
 		free(fr);
 		return true;
 	}
@@ -394,9 +395,8 @@ int pmc_unwind_sample(struct pmc_unwinder *u, const struct pmc_record *rec, uint
 	u->read_above = u->read_other = false;
 	/* libdwfl learns the architecture from a module: the leaf's is the first. */
 	if (!module_at(u, sp, ip) ||
-	    (!sp->attached &&
-	     !(sp->attached = dwfl_attach_state(sp->dwfl, NULL, (pid_t)rec->pid,
-						&thread_callbacks, u)))) {
+	    (!sp->attached && !(sp->attached = dwfl_attach_state(sp->dwfl, NULL, (pid_t)rec->pid,
+								 &thread_callbacks, u)))) {
 		ips[0] = ip;
 		*ret_n = 1;
 		*ret_end = PMC_UNWIND_NO_CFI;

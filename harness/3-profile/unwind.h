@@ -24,16 +24,16 @@ struct pmc_unwinder;
 
 /* Why an unwind stopped. */
 enum pmc_unwind_end {
-	PMC_UNWIND_WHOLE = 0, /* at the outermost frame: its CFI says it has no caller */
-	PMC_UNWIND_NO_REGS,   /* the sample has no user registers (a kernel thread) or
-			       * is a 32-bit task's: only its ip is known */
+	PMC_UNWIND_WHOLE = 0,	/* at the outermost frame: its CFI says it has no caller */
+	PMC_UNWIND_NO_REGS,	/* the sample has no user registers (a kernel thread) or
+				 * is a 32-bit task's: only its ip is known */
 	PMC_UNWIND_STACK_SHORT, /* the walk needed the stack past the copy, which the
 				 * copy's size cut: a larger size goes further */
-	PMC_UNWIND_NO_CFI,    /* an address in no mapped file, in a file that cannot be read
-			       * or was rebuilt since, or without CFI for it */
-	PMC_UNWIND_BAD_STACK, /* the CFI led outside the stack's copy or to no address: a
-			       * stack the CFI does not describe (hand-written code) */
-	PMC_UNWIND_MAX_DEPTH, /* cap frames and more */
+	PMC_UNWIND_NO_CFI,	/* an address in no mapped file, in a file that cannot be read
+				 * or was rebuilt since, or without CFI for it */
+	PMC_UNWIND_BAD_STACK,	/* the CFI led outside the stack's copy or to no address: a
+				 * stack the CFI does not describe (hand-written code) */
+	PMC_UNWIND_MAX_DEPTH,	/* cap frames and more */
 };
 
 /* Returns 0, -EINVAL or -ENOMEM. The unwinder reads m, which must outlive it. */

@@ -129,8 +129,8 @@ static int record_window(struct windows *w, struct pmc_benchmark *b, uint64_t wa
 		if (r == 0 && m->n == 0)
 			r = pmc_metric_describe_event(m, ev, i, rd, "the attached target");
 		if (r == 0)
-			r = pmc_metric_append(m, pmc_status_has_value(rd->status) ? rd->scaled : NAN,
-					      rd);
+			r = pmc_metric_append(
+			    m, pmc_status_has_value(rd->status) ? rd->scaled : NAN, rd);
 	}
 	if (r == 0)
 		r = pmc_benchmark_metric(b, "wall-time", &m);
@@ -176,8 +176,7 @@ static int describe_target(const struct windows *w, struct pmc_result *result,
 	int r;
 
 	if (o->system_wide) {
-		snprintf(target, sizeof(target), "system-wide, %zu CPUs",
-			 pmc_attach_parts(w->at));
+		snprintf(target, sizeof(target), "system-wide, %zu CPUs", pmc_attach_parts(w->at));
 	} else {
 		at = (size_t)snprintf(target, sizeof(target), "pid");
 		for (size_t i = 0; i < o->nattach && at < sizeof(target); i++)
@@ -271,8 +270,9 @@ static int take_windows(struct windows *w, struct pmc_benchmark *b, char *err, s
 		}
 		if (!o->system_wide && all_gone(w)) {
 			if (o->note && k < total)
-				o->note(o->note_ud, "the attached process exited: fewer windows than "
-						    "asked for were taken");
+				o->note(o->note_ud,
+					"the attached process exited: fewer windows than "
+					"asked for were taken");
 			break;
 		}
 		if ((r = pmc_attach_read(w->at, NULL)) < 0)

@@ -81,7 +81,7 @@ static int list_children(pid_t **ret, size_t *ret_n)
 				goto err_nomem_file;
 		fclose(f);
 		continue;
-err_nomem_file:
+	err_nomem_file:
 		fclose(f);
 		closedir(d);
 		free(v);

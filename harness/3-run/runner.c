@@ -40,8 +40,8 @@ struct session {
 };
 
 /* A note for the caller (pmc_runner_opts.note), when it takes them. */
-__attribute__((format(printf, 2, 3))) static void pmc_note(const struct session *x,
-							   const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void pmc_note(const struct session *x, const char *fmt,
+							   ...)
 {
 	char text[1024];
 	va_list ap;
@@ -160,8 +160,8 @@ static const char *describe_failure(const struct pmc_spawn_result *sr, char *buf
  * (its output would not say why it was slow); another shows what it said. "" when
  * nothing helps. lead: the hint follows the message ("; ..."), else it precedes more
  * ("...; "). */
-static const char *failure_hint(const struct pmc_runner_opts *o,
-				const struct pmc_spawn_result *sr, bool lead)
+static const char *failure_hint(const struct pmc_runner_opts *o, const struct pmc_spawn_result *sr,
+				bool lead)
 {
 	if (sr->timed_out)
 		return lead ? "; give it a longer --timeout if it needs more time"
@@ -312,12 +312,14 @@ static void end_leftovers(struct session *x, const struct pmc_leftovers *before,
 	if (x->noted)
 		x->noted[cmd - x->cmds] = true;
 	if (names[0])
-		pmc_note(x, "'%s' left running after its run: %s; ended, after the run's readings, "
-			    "as whatever its runs leave is",
+		pmc_note(x,
+			 "'%s' left running after its run: %s; ended, after the run's readings, "
+			 "as whatever its runs leave is",
 			 cmd->display, names);
 	else
-		pmc_note(x, "'%s' left the rest of its process group running after its run; ended, "
-			    "after the run's readings, as whatever its runs leave is",
+		pmc_note(x,
+			 "'%s' left the rest of its process group running after its run; ended, "
+			 "after the run's readings, as whatever its runs leave is",
 			 cmd->display);
 }
 
@@ -450,7 +452,8 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 		r = x->b->round_stop(x->s, pmc_spawner_run(x->sp[0], &so, &sr));
 	if (r == 0)
 		cr = x->b->run_collect(run, why, sizeof(why));
-	if (r == 0 && cr == 0 && ticks.iv && (cr = pmc_run_ticks_finish(&ticks, sr.wall_ns, &iv)) < 0)
+	if (r == 0 && cr == 0 && ticks.iv &&
+	    (cr = pmc_run_ticks_finish(&ticks, sr.wall_ns, &iv)) < 0)
 		snprintf(why, sizeof(why), "cannot read its counters during the run (-I): %s",
 			 strerror(-cr));
 	if (sr.pid > 0)
@@ -673,7 +676,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 	if (o->tail)
 		*o->tail = (struct pmc_runner_tail){0};
 	if ((o->nattach || o->system_wide) && o->interval_ms) {
-		pmc_err_set(err, errlen, "-I reads the counters of a command pmcbench runs: not "
+		pmc_err_set(err, errlen,
+			    "-I reads the counters of a command pmcbench runs: not "
 			    "with attached counting (-p, -a), which counts in windows");
 		return -EINVAL;
 	}

@@ -52,12 +52,12 @@ struct pmc_runner_opts {
 	double timeout_s; /* per run; <= 0 none */
 	bool show_output;
 	const char *input_path;
-	bool ignore_failure; /* a failing run is recorded, not an error */
-	enum pmc_backend backend; /* the registry's (counters/backend.h) */
+	bool ignore_failure;		     /* a failing run is recorded, not an error */
+	enum pmc_backend backend;	     /* the registry's (counters/backend.h) */
 	const struct pmc_event_list *events; /* perf backend */
 	bool user_only_fallback;
 	const struct pmc_sys *sys; /* NULL: the kernel; with duet, called from two threads */
-	int valgrind_tool;        /* enum pmc_valgrind_tool */
+	int valgrind_tool;	   /* enum pmc_valgrind_tool */
 	const char *valgrind_path; /* from the backend's find */
 	/* The commands' environment, on both backends (target_env.h): by default a
 	 * normalized one (the caller's HOME, PATH and TMPDIR, and those named in env_keep,

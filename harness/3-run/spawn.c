@@ -36,8 +36,8 @@ static void trim_capture(int fd, off_t *punched)
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 2 * PMC_SPAWN_TAIL_KEEP)
 		return;
 	end = (st.st_size - PMC_SPAWN_TAIL_KEEP) & ~(off_t)4095;
-	if (end > *punched &&
-	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, *punched, end - *punched) == 0)
+	if (end > *punched && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, *punched,
+					end - *punched) == 0)
 		*punched = end;
 }
 
@@ -98,8 +98,10 @@ static int wait_child(pid_t pid, int pidfd, const struct pmc_spawn_opts *o, int 
 					wait_ms = PMC_SPAWN_TAIL_TICK_MS;
 				if (next_tick != UINT64_MAX) {
 					uint64_t t = pmc_clock_ns();
-					int to_tick = t >= next_tick ? 0
-						      : (int)((next_tick - t + 999999) / 1000000);
+					int to_tick =
+					    t >= next_tick
+						? 0
+						: (int)((next_tick - t + 999999) / 1000000);
 
 					if (wait_ms < 0 || wait_ms > to_tick)
 						wait_ms = to_tick;
@@ -115,13 +117,14 @@ static int wait_child(pid_t pid, int pidfd, const struct pmc_spawn_opts *o, int 
 		} else if (timed || ticking) {
 			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
 			 * every millisecond rather than lose the timeout or the ticks. */
-			struct timespec pause = { 0, 1000000 };
+			struct timespec pause = {0, 1000000};
 
 			for (unsigned i = 1;; i++) {
-				siginfo_t si = { 0 };
+				siginfo_t si = {0};
 
 				/* WNOWAIT: wait4 below reaps it and collects its rusage. */
-				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) < 0 ||
+				if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG) <
+					0 ||
 				    si.si_pid == pid)
 					break;
 				expired = timed && pmc_clock_ns() >= deadline;
@@ -190,10 +193,10 @@ void pmc_spawn_set_nofile(rlim_t soft)
 struct child_args {
 	const struct pmc_spawn_opts *o;
 	int in_fd, null_fd;
-	int err_fd; /* the target's stderr without show_output: null_fd or the capture file */
+	int err_fd;	 /* the target's stderr without show_output: null_fd or the capture file */
 	cpu_set_t *cpus; /* with o->pin: the one CPU, allocated by the parent */
 	size_t cpus_size;
-	pid_t parent; /* with o->die_with_parent */
+	pid_t parent;	  /* with o->die_with_parent */
 	volatile int err; /* written by the child, read by the parent after it resumes */
 };
 
@@ -288,13 +291,13 @@ struct pmc_spawner {
 	int clear_refs_fd, statm_fd;
 	long page_kb;
 	long rss_before; /* our RSS in pages as the run's peak was reset, or -1 */
-	char *stack; /* the child's, reused: the parent waits until the child has exec'd */
+	char *stack;	 /* the child's, reused: the parent waits until the child has exec'd */
 	/* The stderr capture file of the last run, emptied for the next (-1: none yet). It
 	 * is made anew when something may still write to it (capture_pgid below). */
 	int capture_fd;
 	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
 	long peak_slack_kb; /* pmc_spawn_result.spawner_peak_slack_kb, found once */
-	pid_t pid; /* this process's (the /proc/self files above are its own too) */
+	pid_t pid;	    /* this process's (the /proc/self files above are its own too) */
 };
 
 /* pmc_spawn_result.spawner_peak_slack_kb for this machine. */

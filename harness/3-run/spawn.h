@@ -9,13 +9,13 @@
 #include <sys/types.h>
 
 struct pmc_spawn_opts {
-	char *const *argv;      /* argv[0] is looked up in PATH unless path is given */
-	const char *path;       /* the executable, already resolved, or NULL */
-	const char *input_path; /* stdin of the target, or NULL for /dev/null */
-	bool show_output;       /* otherwise stdout and stderr go to /dev/null */
-	double timeout_s;       /* <= 0: none */
+	char *const *argv;	 /* argv[0] is looked up in PATH unless path is given */
+	const char *path;	 /* the executable, already resolved, or NULL */
+	const char *input_path;	 /* stdin of the target, or NULL for /dev/null */
+	bool show_output;	 /* otherwise stdout and stderr go to /dev/null */
+	double timeout_s;	 /* <= 0: none */
 	bool timeout_by_polling; /* the fallback used where pidfd_open fails; for tests */
-	bool no_aslr;           /* personality(ADDR_NO_RANDOMIZE) in the child */
+	bool no_aslr;		 /* personality(ADDR_NO_RANDOMIZE) in the child */
 	/* The target's environment ("NAME=value", NULL-terminated), built before the call
 	 * (pmc_target_env_build): the child only hands it to exec. NULL: this process's. */
 	char *const *envp;
@@ -74,10 +74,10 @@ struct pmc_spawn_opts {
 #define PMC_SPAWN_TAIL_TICK_MS 100
 
 struct pmc_spawn_result {
-	pid_t pid;	 /* the child's, and its process group's, now reaped */
-	int exit_code;   /* -1 when killed by a signal */
-	int term_signal; /* 0 unless killed by a signal */
-	bool timed_out;  /* killed by us after timeout_s */
+	pid_t pid;	  /* the child's, and its process group's, now reaped */
+	int exit_code;	  /* -1 when killed by a signal */
+	int term_signal;  /* 0 unless killed by a signal */
+	bool timed_out;	  /* killed by us after timeout_s */
 	uint64_t wall_ns; /* from the start of the child to its reaping */
 	struct rusage ru; /* of the child and all its waited-for descendants */
 	/* Our own peak RSS in KiB once the child had exec'd (0: unknown), the peak reset to

@@ -30,7 +30,8 @@ static int ldso_list(const char *program, char **ret, char *err, size_t errlen)
 		pmc_err_set(err, errlen,
 			    "%s %s, so no library name can be resolved for it; give the "
 			    "library's path (uprobe:/path/to/lib.so:SYMBOL)",
-			    program, r == -ENOENT ? "is linked statically" : "cannot be read as ELF");
+			    program,
+			    r == -ENOENT ? "is linked statically" : "cannot be read as ELF");
 		return -EINVAL;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -112,12 +113,14 @@ static int find_library(const char *list, const char *lib, char *ret, size_t len
 				buf[arrow - buf] = '\0';
 				path = (char *)arrow + 4;
 			} else {
-				path = name; /* the interpreter: "/lib64/ld-linux-x86-64.so.2 (0x...)" */
+				path = name; /* the interpreter: "/lib64/ld-linux-x86-64.so.2
+						(0x...)" */
 			}
 			if ((sp = strstr(path, " (")))
 				*sp = '\0';
 			if (path[0] == '/') {
-				const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+				const char *base =
+				    strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 				const char *pbase = strrchr(path, '/') + 1;
 
 				if (is_library(base, lib) || is_library(pbase, lib)) {
@@ -131,8 +134,7 @@ static int find_library(const char *list, const char *lib, char *ret, size_t len
 	return -ENOENT;
 }
 
-int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *err,
-			size_t errlen)
+int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *err, size_t errlen)
 {
 	char *libs = NULL, self[PATH_MAX];
 	int r = 0;

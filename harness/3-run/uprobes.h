@@ -13,5 +13,4 @@ struct pmc_event_list;
  * executable). Sets each event's path and config2 (probe_offset). Returns 0; -EINVAL
  * with one line in err naming the event, the file and the fix (a library the program
  * does not load, a file without the symbol); -ENOMEM. */
-int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *err,
-			size_t errlen);
+int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *err, size_t errlen);

@@ -115,7 +115,8 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 		struct pmc_doctor_opts dopts = {.sz = sizeof(dopts), .sys = sys};
 		struct pmc_doctor d;
 
-		PMC_OPTS_ZERO_TAIL(pmc_doctor_opts, &dopts); /* padding the initializer need not zero */
+		PMC_OPTS_ZERO_TAIL(pmc_doctor_opts,
+				   &dopts); /* padding the initializer need not zero */
 		if (pmc_doctor_collect(&dopts, &d) == 0)
 			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
 		else
@@ -206,10 +207,11 @@ static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runne
 	 * counts are exact, the times beside them are not the program's own. */
 	for (size_t i = 0; i < events->n; i++)
 		if (events->events[i].kind == PMC_EV_UPROBE) {
-			pmc_session_say(pr, PMC_SESSION_NOTE,
-					"uprobe events trap into the kernel on every call they count: "
-					"the times of this run are disturbed by that (microseconds a "
-					"call here); gate on the counts, time without -e uprobe:...");
+			pmc_session_say(
+			    pr, PMC_SESSION_NOTE,
+			    "uprobe events trap into the kernel on every call they count: "
+			    "the times of this run are disturbed by that (microseconds a "
+			    "call here); gate on the counts, time without -e uprobe:...");
 			break;
 		}
 	return 0;
@@ -258,7 +260,7 @@ static int find_backend(const struct pmc_backend_ops *b, const struct pmc_sessio
 /* The compiler of the attached processes' executables (/proc/PID/exe). */
 static int attached_compiler(struct pmc_result *result, const struct pmc_runner_opts *ro)
 {
-	char (*exe)[64] = calloc(ro->nattach + 1, sizeof(*exe));
+	char(*exe)[64] = calloc(ro->nattach + 1, sizeof(*exe));
 	const char **paths = calloc(ro->nattach + 1, sizeof(*paths));
 	int r = exe && paths ? 0 : -ENOMEM;
 
@@ -437,10 +439,9 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		if ((r = check_duplicate_events(events, spec, pr)) < 0)
 			goto out;
 		/* Attached, a library's functions are the processes', not the load's. */
-		if ((r = resolve_uprobes(events,
-					 commands && !ro.nattach && !ro.system_wide ? cfg->cmds
-										    : NULL,
-					 spec, pr)) < 0)
+		if ((r = resolve_uprobes(
+			 events, commands && !ro.nattach && !ro.system_wide ? cfg->cmds : NULL,
+			 spec, pr)) < 0)
 			goto out;
 		/* Looked up once for the probe, the doctor's reason and every run's open. */
 		pmc_hybrid_machine_share(events, &ro.sys, &machine_sys, &machine);

@@ -74,8 +74,8 @@ int pmc_session_exports_add(struct pmc_session_exports *x, const char *path,
 			    const struct pmc_session_printer *pr);
 /* Adds path in format, a reporter's name, whatever its extension says (Google
  * Benchmark's --benchmark_out_format). Returns 0, or -ENOMEM after an error message. */
-int pmc_session_exports_add_as(struct pmc_session_exports *x, const char *path,
-			       const char *format, const struct pmc_session_printer *pr);
+int pmc_session_exports_add_as(struct pmc_session_exports *x, const char *path, const char *format,
+			       const struct pmc_session_printer *pr);
 /* Every export's directory is writable, checked before anything runs: else an error
  * message and -EINVAL. */
 int pmc_session_exports_check(const struct pmc_session_exports *x,

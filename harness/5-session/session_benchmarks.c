@@ -202,12 +202,12 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 			if (st[i].done || p >= bnp)
 				continue;
 			report_progress(cfg, &(struct pmc_session_progress){.name = b->name,
-								     .run = at + 1,
-								     .runs = set->n,
-								     .process = p + 1,
-								     .processes = bnp,
-								     .left_s = -1,
-								     .median = NAN});
+									    .run = at + 1,
+									    .runs = set->n,
+									    .process = p + 1,
+									    .processes = bnp,
+									    .left_s = -1,
+									    .median = NAN});
 			err[0] = '\0';
 			if (vo) {
 				struct pmc_mb_valgrind_opts bvo = *vo;
@@ -224,7 +224,7 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 						sb->proc_self[build_of(cfg, b)], err, sizeof(err));
 			}
 			report_progress(cfg, &(struct pmc_session_progress){
-					  .done = true, .processes = bnp, .median = NAN});
+						 .done = true, .processes = bnp, .median = NAN});
 			if (r == -EINTR) {
 				stopped = true;
 				if (mark_stopped(res, (int)*cfg->ro.stop, p, bnp, i, set->n) < 0) {

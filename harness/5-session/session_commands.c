@@ -32,11 +32,12 @@ int pmc_session_check_commands(struct pmc_runner_cmd *cmds, size_t n,
 			rc = pmc_script_interpreter_check(path, interp, sizeof(interp));
 			if (rc == 0)
 				continue;
-			pmc_session_say(pr, PMC_SESSION_ERROR,
-					"'%s': its interpreter '%s' (its #! line) %s; install it or "
-					"correct the line",
-					cmds[i].argv[0], interp,
-					rc == -EACCES ? "is not executable" : "does not exist");
+			pmc_session_say(
+			    pr, PMC_SESSION_ERROR,
+			    "'%s': its interpreter '%s' (its #! line) %s; install it or "
+			    "correct the line",
+			    cmds[i].argv[0], interp,
+			    rc == -EACCES ? "is not executable" : "does not exist");
 			return -EINVAL;
 		}
 		if (rc == -EACCES)

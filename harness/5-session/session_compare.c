@@ -206,10 +206,9 @@ static void library_opts(const struct pmc_session_compare *c, const char *old_na
 			 const char *new_name, struct pmc_compare_opts *ret)
 {
 	PMC_OPTS(pmc_compare_opts, co, .alpha = c->alpha, .confidence = c->confidence,
-		 .no_fdr = c->no_fdr, .force = c->force,
-		 .metrics = (const char *const *)c->metrics, .nmetrics = c->nmetrics,
-		 .thresholds = c->thresholds, .old_name = old_name, .new_name = new_name,
-		 .unpaired = c->unpaired);
+		 .no_fdr = c->no_fdr, .force = c->force, .metrics = (const char *const *)c->metrics,
+		 .nmetrics = c->nmetrics, .thresholds = c->thresholds, .old_name = old_name,
+		 .new_name = new_name, .unpaired = c->unpaired);
 
 	memcpy(ret, &co, sizeof(co));
 }
@@ -230,7 +229,8 @@ static enum pmc_decision report(int r, struct pmc_comparison *cmp, char *err, si
 	PMC_OPTS(pmc_gate_opts, go, .fail_on_inconclusive = c->fail_on_inconclusive);
 	PMC_OPTS(pmc_report_opts, ro, .old_name = old_name, .new_name = new_name, .gate = gate,
 		 .no_headline = no_headline, .color = stream_color(c), .all_rows = c->all_rows,
-		 .by_benchmark = c->by_benchmark, .width = c->out ? pmc_session_stream_width(c->out) : 0);
+		 .by_benchmark = c->by_benchmark,
+		 .width = c->out ? pmc_session_stream_width(c->out) : 0);
 	enum pmc_decision d = PMC_DECISION_PASS;
 	char gate_err[1280];
 
@@ -260,7 +260,8 @@ static enum pmc_decision report(int r, struct pmc_comparison *cmp, char *err, si
 	/* The table carries its warnings; with a document they go to the messages. */
 	if (strcmp(c->format, "table") != 0)
 		for (size_t i = 0; i < pmc_comparison_warning_count(cmp); i++)
-			pmc_session_say(pr, PMC_SESSION_WARN, "%s", pmc_comparison_warning_at(cmp, i));
+			pmc_session_say(pr, PMC_SESSION_WARN, "%s",
+					pmc_comparison_warning_at(cmp, i));
 	d = emit(c, cmp, &ro, true, pr);
 	pmc_comparison_free(cmp);
 	return d;
@@ -290,7 +291,7 @@ enum pmc_decision pmc_session_compare_reference(const struct pmc_result *r, size
 	const char *label = r->benchmarks[ref].name;
 	/* With two commands the other side has a name; with more, each row names its own
 	 * (the functions of a benchmark program's --reference are benchmarks). */
-	const char *other = r->nbench == 2		   ? r->benchmarks[1 - ref].name
+	const char *other = r->nbench == 2		 ? r->benchmarks[1 - ref].name
 			    : r->benchmarks[ref].command ? "command"
 							 : "benchmark";
 	struct pmc_compare_opts co;
@@ -372,7 +373,7 @@ struct pmc_comparison *pmc_session_compare_headline(const struct pmc_result *r, 
 						    const struct pmc_session_compare *c, FILE *out)
 {
 	const char *label = r->benchmarks[ref].name;
-	const char *other = r->nbench == 2		   ? r->benchmarks[1 - ref].name
+	const char *other = r->nbench == 2		 ? r->benchmarks[1 - ref].name
 			    : r->benchmarks[ref].command ? "command"
 							 : "benchmark";
 	struct pmc_compare_opts co;
@@ -430,7 +431,7 @@ enum pmc_decision pmc_session_compare_many(struct pmc_result *const *rs, const c
 	for (size_t i = 1; i < n; i++) {
 		struct pmc_compare_opts co;
 
-	library_opts(c, names[0], names[i], &co);
+		library_opts(c, names[0], names[i], &co);
 		int r = pmc_compare(rs[0], rs[i], &co, &cs[i - 1], err, sizeof(err));
 
 		if (r < 0) {

@@ -36,8 +36,8 @@ int pmc_session_exports_add(struct pmc_session_exports *x, const char *path,
 	return pmc_session_exports_add_as(x, path, rep->name, pr);
 }
 
-int pmc_session_exports_add_as(struct pmc_session_exports *x, const char *path,
-			       const char *format, const struct pmc_session_printer *pr)
+int pmc_session_exports_add_as(struct pmc_session_exports *x, const char *path, const char *format,
+			       const struct pmc_session_printer *pr)
 {
 	if (pmc_grow(&x->v, x->n, sizeof(*x->v)) < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");

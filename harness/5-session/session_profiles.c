@@ -459,7 +459,8 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 		if (!new_ps->dir)
 			continue;
 		svg = file_for(new_ps->dir, bench, ".diff.svg");
-		if (svg && (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, NULL, pr) == 0)) {
+		if (svg &&
+		    (!draw || pmc_session_write_flamegraph(svg, old_p, new_p, NULL, pr) == 0)) {
 			fprintf(out, "%sdifferential flame graph: ", markdown ? "\n" : "  ");
 			pmc_escape_text(out, markdown ? relative(svg) : svg);
 			fputc('\n', out);

@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-
 /* Exit codes (README, "Exit codes"). */
 enum {
 	PMC_EXIT_OK = 0,
@@ -55,8 +54,9 @@ int pmc_cli_history_add_file(const char *db, const char *path);
 
 /* Signals while commands run (cli_signal.c): the handler kills the process group of
  * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running),
- * or the process when it leads none (a benchmark's, pmc_mb_opts.running), and sets pmc_cli_interrupted to the signal; pmc_cli_die_interrupted() then says so,
- * with what happened to the output ("nothing was written"), and re-raises it. */
+ * or the process when it leads none (a benchmark's, pmc_mb_opts.running), and sets
+ * pmc_cli_interrupted to the signal; pmc_cli_die_interrupted() then says so, with what happened to
+ * the output ("nothing was written"), and re-raises it. */
 #define PMC_CLI_RUNNING_SLOTS 2
 extern volatile sig_atomic_t pmc_cli_interrupted;
 extern volatile sig_atomic_t pmc_cli_running[PMC_CLI_RUNNING_SLOTS];
@@ -94,8 +94,7 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 
 /* Option values, one way for every command (cli_opts.c); each returns 0, or -EINVAL
  * after one error line naming opt and the value. A whole number from min to max: */
-int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t max,
-			uint64_t *ret);
+int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 /* A count of runs, samples, rounds: from min to PMC_CLI_MAX_COUNT. */
 #define PMC_CLI_MAX_COUNT 1000000
 int pmc_cli_parse_size(const char *opt, const char *s, size_t min, size_t *ret);

@@ -41,10 +41,21 @@ bool pmc_cli_locale_ascii(void)
 static const struct {
 	const char *utf8, *ascii;
 } spell[] = {
-	{ "±", "+-" }, { "…", "..." }, { "→", "->" }, { "∞", "inf" }, { "·", "-" },
-	{ "—", "--" }, { "µ", "u" },   { "≥", ">=" }, { "≤", "<=" },  { "×", "x" },
-	/* report --tree's guides, a column each as in UTF-8 */
-	{ "│", "|" },  { "├", "|" },   { "└", "`" },  { "─", "-" },
+    {"±", "+-"},
+    {"…", "..."},
+    {"→", "->"},
+    {"∞", "inf"},
+    {"·", "-"},
+    {"—", "--"},
+    {"µ", "u"},
+    {"≥", ">="},
+    {"≤", "<="},
+    {"×", "x"},
+    /* report --tree's guides, a column each as in UTF-8 */
+    {"│", "|"},
+    {"├", "|"},
+    {"└", "`"},
+    {"─", "-"},
 };
 
 struct ascii_stream {
@@ -117,7 +128,7 @@ static int ascii_close(void *cookie)
 
 int pmc_cli_ascii_wrap(FILE **stream)
 {
-	static const cookie_io_functions_t io = { .write = ascii_write, .close = ascii_close };
+	static const cookie_io_functions_t io = {.write = ascii_write, .close = ascii_close};
 	struct ascii_stream *s;
 	FILE *f;
 

@@ -154,23 +154,23 @@ static void free_all(struct pmc_result **rs, size_t n)
 enum { OPT_FORMAT = 0x100, OPT_EXPORT, OPT_FILTER, OPT_ROW, OPT_COL };
 
 static const struct option compare_own_opts[] = {
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"export", required_argument, NULL, OPT_EXPORT},
-	{"output", required_argument, NULL, 'o'},
-	{"filter", required_argument, NULL, OPT_FILTER},
-	{"row", required_argument, NULL, OPT_ROW},
-	{"col", required_argument, NULL, OPT_COL},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"export", required_argument, NULL, OPT_EXPORT},
+    {"output", required_argument, NULL, 'o'},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"row", required_argument, NULL, OPT_ROW},
+    {"col", required_argument, NULL, OPT_COL},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static const struct option gate_own_opts[] = {
-	{"baseline", required_argument, NULL, 'b'},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"export", required_argument, NULL, OPT_EXPORT},
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+    {"baseline", required_argument, NULL, 'b'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"export", required_argument, NULL, OPT_EXPORT},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 /* --row and --col, in pmcbench's words or benchstat's (.name, .unit, .file): rows are

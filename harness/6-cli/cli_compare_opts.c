@@ -86,18 +86,18 @@ enum {
 };
 
 const struct option pmc_cli_compare_long_opts[] = {
-	{"alpha", required_argument, NULL, OPT_ALPHA},
-	{"confidence", required_argument, NULL, OPT_CONFIDENCE},
-	{"metric", required_argument, NULL, OPT_METRIC},
-	{"threshold", required_argument, NULL, OPT_THRESHOLD},
-	{"thresholds", required_argument, NULL, OPT_THRESHOLDS},
-	{"no-fdr", no_argument, NULL, OPT_NO_FDR},
-	{"fail-on-inconclusive", no_argument, NULL, OPT_FAIL_ON_INCONCLUSIVE},
-	{"force", no_argument, NULL, OPT_FORCE},
-	{"report", required_argument, NULL, OPT_REPORT},
-	{"color", required_argument, NULL, OPT_COLOR},
-	{"all", no_argument, NULL, OPT_ALL},
-	{NULL, 0, NULL, 0},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"thresholds", required_argument, NULL, OPT_THRESHOLDS},
+    {"no-fdr", no_argument, NULL, OPT_NO_FDR},
+    {"fail-on-inconclusive", no_argument, NULL, OPT_FAIL_ON_INCONCLUSIVE},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"all", no_argument, NULL, OPT_ALL},
+    {NULL, 0, NULL, 0},
 };
 
 int pmc_cli_compare_opts_set_output(struct pmc_cli_compare_opts *o, const char *path)

@@ -15,8 +15,7 @@
 /* What pmcbench itself writes (reporters/table*.c, cli_session.c): SGR colours that only
  * colour (never conceal, blink or move), and, on a terminal's stderr, the progress line's
  * "back to the start and erase it". */
-static const char *const sgr[] = {"\033[0m", "\033[33m", "\033[1;31m", "\033[1;32m",
-				  "\033[1;33m"};
+static const char *const sgr[] = {"\033[0m", "\033[33m", "\033[1;31m", "\033[1;32m", "\033[1;33m"};
 static const char erase[] = "\r\033[K";
 
 #define PENDING_MAX 8

@@ -469,10 +469,9 @@ static void unknown_action(const char *name)
 	if (pmc_suggest_format(&s, hint, sizeof(hint)))
 		pmc_cli_error("unknown history action '%s'; %s", q(b, sizeof(b), name), hint);
 	else
-		pmc_cli_error(
-		    "unknown history action '%s'; use add, list, show, export, changes, "
-		    "gate, remove or bisect",
-		    q(b, sizeof(b), name));
+		pmc_cli_error("unknown history action '%s'; use add, list, show, export, changes, "
+			      "gate, remove or bisect",
+			      q(b, sizeof(b), name));
 }
 
 int pmc_cli_history(int argc, char **argv)

@@ -150,5 +150,4 @@ void pmc_cli_hist_charts_clear(struct charts *cs);
 /* The charts into path, atomically: an SVG file, or with html a page of the change
  * points and every chart. Titles that two charts share get what tells them apart.
  * Returns 0, or -errno after an error line. */
-int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html,
-			      const char *store);
+int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html, const char *store);

@@ -220,8 +220,8 @@ static int measure_end(const char *dir, const char *sha, const char *name, const
 	int st;
 
 	snprintf(step, sizeof(step), "%s/step.sh", dir);
-	st = run_argv((char *[]){"git", "checkout", "-q", "--detach", (char *)sha, NULL}, log,
-		      NULL, 0);
+	st = run_argv((char *[]){"git", "checkout", "-q", "--detach", (char *)sha, NULL}, log, NULL,
+		      0);
 	if (st != 0)
 		return st;
 	return run_argv((char *[]){"sh", step, "measure", (char *)name, NULL}, log, NULL, 0);
@@ -341,7 +341,8 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 		char b[PMC_QUOTE_SIZE(512)];
 
 		/* A commit's subject is anyone's text. */
-		printf("first bad commit: %s %s\n", first, subject ? pmc_quote(b, sizeof(b), subject) : "");
+		printf("first bad commit: %s %s\n", first,
+		       subject ? pmc_quote(b, sizeof(b), subject) : "");
 		free(subject);
 	}
 	fflush(stdout);
@@ -355,8 +356,8 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 		snprintf(metric, sizeof(metric), "%.*s", (int)strcspn(o->threshold, "="),
 			 o->threshold);
 		if (run_argv((char *[]){"cp", from, copy, NULL}, NULL, dir, 0) != 0 ||
-		    run_argv((char *[]){self, "gate", "--baseline", "good.json", "--metric",
-					metric, "--threshold", (char *)o->threshold, copy, NULL},
+		    run_argv((char *[]){self, "gate", "--baseline", "good.json", "--metric", metric,
+					"--threshold", (char *)o->threshold, copy, NULL},
 			     NULL, dir, 0) < 0)
 			pmc_cli_warn("cannot run the gate of the first bad commit");
 	}

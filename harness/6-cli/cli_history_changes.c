@@ -68,8 +68,7 @@ static void rows_free(struct rows *rs)
  * is at or after from (0: any). The series' points go when it is read: the rows keep
  * copies of its names, and borrow the entries' strings, which stay. Returns 0, or -ENOMEM
  * after an error line. */
-static int add_rows(struct rows *rs, const struct series *s, const struct hopts *o,
-		    int64_t from)
+static int add_rows(struct rows *rs, const struct series *s, const struct hopts *o, int64_t from)
 {
 	const char *bench = NULL, *metric = NULL, *unit = NULL;
 

@@ -1,6 +1,6 @@
 /* `pmcbench history gate RESULT`: the result judged against the last K results of its
- * fingerprint, pooled as the baseline (each series from its current level), through the comparison and gate of `pmcbench
- * gate` (its options and exit codes). */
+ * fingerprint, pooled as the baseline (each series from its current level), through the comparison
+ * and gate of `pmcbench gate` (its options and exit codes). */
 #include <stdio.h>
 #include <stdlib.h>
 

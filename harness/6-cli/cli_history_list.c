@@ -40,7 +40,8 @@ int pmc_cli_hist_list(int argc, char **argv, struct hopts *o)
 		printf("%-20s  %-12.12s  %-16s  %-16s  %-16s  %-12.12s  %s\n", when,
 		       q(b5, sizeof(b5), es[i].commit), q(b1, sizeof(b1), es[i].branch),
 		       q(b2, sizeof(b2), es[i].machine), q(b6, sizeof(b6), es[i].fingerprint),
-		       q(b7, sizeof(b7), es[i].id), *es[i].tags ? q(b4, sizeof(b4), es[i].tags) : "-");
+		       q(b7, sizeof(b7), es[i].id),
+		       *es[i].tags ? q(b4, sizeof(b4), es[i].tags) : "-");
 	}
 	printf("%zu entr%s in %s\n", n, n == 1 ? "y" : "ies", pmc_history_display(h));
 	code = fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;

@@ -193,7 +193,8 @@ oom:
 
 static int cmp_title(const void *a, const void *b)
 {
-	const struct chart *x = *(const struct chart *const *)a, *y = *(const struct chart *const *)b;
+	const struct chart *x = *(const struct chart *const *)a,
+			   *y = *(const struct chart *const *)b;
 
 	return strcmp(x->title, y->title);
 }
@@ -224,9 +225,9 @@ static void tell_apart(struct chart **g, size_t n)
 				differs = strcmp(fp_field(&g[0]->e, k), fp_field(&g[j]->e, k)) != 0;
 			if (!differs || (k == 4 && told))
 				continue;
-			len += (size_t)snprintf(g[i]->title + len, len < TITLE_MAX ? TITLE_MAX - len : 0,
-						"%s%s %s", told++ ? ", " : " - ", names[k],
-						fp_field(&g[i]->e, k));
+			len += (size_t)snprintf(
+			    g[i]->title + len, len < TITLE_MAX ? TITLE_MAX - len : 0, "%s%s %s",
+			    told++ ? ", " : " - ", names[k], fp_field(&g[i]->e, k));
 			if (len >= TITLE_MAX)
 				break;
 		}
@@ -256,8 +257,7 @@ static int unique_titles(struct charts *cs)
 	return 0;
 }
 
-int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html,
-			      const char *store)
+int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html, const char *store)
 {
 	struct pmc_atomic_file *af;
 	struct pmc_trend *ts = NULL;
@@ -291,7 +291,8 @@ int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html,
 	free(ts);
 	if (r < 0 || ferror(f)) {
 		r = pmc_atomic_file_write_error(af) ? pmc_atomic_file_write_error(af)
-						     : r < 0 ? r : -EIO;
+		    : r < 0			    ? r
+						    : -EIO;
 		pmc_atomic_file_abort(af);
 		pmc_cli_error("%s: cannot write the chart: %s", path, strerror(-r));
 		return -EIO;

@@ -114,8 +114,7 @@ static bool str_matches(const struct list_ctx *x, const char *s)
 static bool entry_matches(const struct list_ctx *x, const char *name, const char *canon,
 			  const char *desc)
 {
-	return !x->filter || str_matches(x, name) || str_matches(x, canon) ||
-	       str_matches(x, desc);
+	return !x->filter || str_matches(x, name) || str_matches(x, canon) || str_matches(x, desc);
 }
 
 /* The registry's description of a metric id (harness/2-core/metrics.c), the one place
@@ -141,9 +140,8 @@ static void group_heading(struct list_ctx *x, const char *title, const char *not
 
 /* One entry. status: the word a run would report (NULL: not probed, or said once in
  * the heading). */
-static void list_entry(struct list_ctx *x, const char *group, const char *title,
-		       const char *note, const char *name, const char *status, const char *desc,
-		       const char *alias_of)
+static void list_entry(struct list_ctx *x, const char *group, const char *title, const char *note,
+		       const char *name, const char *status, const char *desc, const char *alias_of)
 {
 	char d[256];
 
@@ -197,8 +195,7 @@ static void probe_word(const char *spec, struct probe_word *w)
 
 /* The built-in events of one kind. Every event is probed; when all fail alike (a
  * machine without a PMU), the group says so once instead of on every line. */
-static void list_builtin(struct list_ctx *x, const char *kind, const char *group,
-			 const char *title)
+static void list_builtin(struct list_ctx *x, const char *kind, const char *group, const char *title)
 {
 	size_t n = pmc_event_builtin_count();
 	struct probe_word *w = calloc(n, sizeof(*w));
@@ -255,8 +252,8 @@ static void list_builtin(struct list_ctx *x, const char *kind, const char *group
 			else
 				snprintf(word, sizeof(word), "%s", w[i].word);
 		}
-		list_entry(x, group, title, note[0] ? note : NULL, name,
-			   word[0] ? word : NULL, desc, alias ? canon : NULL);
+		list_entry(x, group, title, note[0] ? note : NULL, name, word[0] ? word : NULL,
+			   desc, alias ? canon : NULL);
 	}
 	free(w);
 }
@@ -356,8 +353,9 @@ static int list_tracepoints(struct list_ctx *x, bool only)
 				 subs[i]);
 			if (!entry_matches(x, name, NULL, desc))
 				continue;
-			list_entry(x, "tracepoint", "Tracepoints (from tracefs; root or CAP_PERFMON)",
-				   NULL, name, NULL, desc, NULL);
+			list_entry(x, "tracepoint",
+				   "Tracepoints (from tracefs; root or CAP_PERFMON)", NULL, name,
+				   NULL, desc, NULL);
 		}
 		pmc_tracefs_names_free(evs, nevs);
 	}
@@ -375,7 +373,7 @@ static void list_valgrind(struct list_ctx *x)
 {
 	static const char *const ids[] = {
 #define PMC_VG_M_ID(sym, id) id,
-		PMC_VALGRIND_METRICS(PMC_VG_M_ID)
+	    PMC_VALGRIND_METRICS(PMC_VG_M_ID)
 #undef PMC_VG_M_ID
 	};
 	char note[PATH_MAX + 64] = "", *path = NULL;
@@ -410,7 +408,8 @@ static void list_derived(struct list_ctx *x)
 		const struct pmc_metric_info *m = pmc_metric_info_at(i);
 		const char *id = pmc_metric_info_id(m), *desc = pmc_metric_info_description(m);
 
-		if (pmc_metric_info_kind(m) != PMC_METRIC_DERIVED || !entry_matches(x, id, NULL, desc))
+		if (pmc_metric_info_kind(m) != PMC_METRIC_DERIVED ||
+		    !entry_matches(x, id, NULL, desc))
 			continue;
 		list_entry(x, "derived", "Derived metrics (computed from the events above)", NULL,
 			   id, NULL, desc, NULL);
@@ -446,11 +445,11 @@ static void list_help(FILE *out)
 }
 
 static const struct option list_opts[] = {
-	{"no-probe", no_argument, NULL, 'n'},
-	{"names", no_argument, NULL, 'N'},
-	{"format", required_argument, NULL, 'F'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+    {"no-probe", no_argument, NULL, 'n'},
+    {"names", no_argument, NULL, 'N'},
+    {"format", required_argument, NULL, 'F'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static int unexpected_argument(const char *cmd, const char *arg)
@@ -532,7 +531,8 @@ int pmc_cli_list(int argc, char **argv)
 		printf("%s\n", s);
 		free(s);
 	} else if (!x.names && !x.filter && !only_tp) {
-		printf("\nModifiers: :u (user space only), :k (kernel space only); groups: {a,b}.\n");
+		printf(
+		    "\nModifiers: :u (user space only), :k (kernel space only); groups: {a,b}.\n");
 		if (x.probe && x.hw_error)
 			printf("See 'pmcbench doctor' for why hardware events fail here.\n");
 	}
@@ -564,8 +564,8 @@ static const char *yes_no_unknown(int v, const char *yes, const char *no)
 }
 
 static const struct option doctor_opts[] = {
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 int pmc_cli_doctor(int argc, char **argv)
@@ -631,11 +631,12 @@ int pmc_cli_doctor(int argc, char **argv)
 	if (k.tracepoint_type >= 0)
 		printf("    tracepoint PMU:     type %d; syscalls:sys_enter_getpid %s\n",
 		       k.tracepoint_type,
-		       k.tracepoint_error == 0	 ? "opens"
+		       k.tracepoint_error == 0	? "opens"
 		       : k.tracepoint_error < 0 ? "not tried (no tracefs)"
 						: strerror(k.tracepoint_error));
 	else
-		printf("    tracepoint PMU:     not registered (a kernel without CONFIG_TRACEPOINTS)\n");
+		printf("    tracepoint PMU:     not registered (a kernel without "
+		       "CONFIG_TRACEPOINTS)\n");
 	if (k.uprobe_type >= 0)
 		printf("    uprobe PMU:         type %d%s (function calls: -e uprobe:libc:malloc; "
 		       "root or CAP_PERFMON)\n",

@@ -75,8 +75,8 @@ static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set, c
 static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	struct pmc_event_list *events = NULL;
-	const char *spec = pmc_cli_session_spec(&c->so) ? pmc_cli_session_spec(&c->so)
-							 : PMC_DEFAULT_EVENTS;
+	const char *spec =
+	    pmc_cli_session_spec(&c->so) ? pmc_cli_session_spec(&c->so) : PMC_DEFAULT_EVENTS;
 	char err[1024];
 	int code = PMC_EXIT_ERROR;
 
@@ -319,8 +319,10 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	}
 	/* A child's cost does not grow with the benchmarks: it expands its own definition. */
 	if (expand(builds, nbuilds, c.filter,
-		   c.proc_child ? c.proc_child : c.vg_child ? c.vg_child : c.prof_child, &set, err,
-		   sizeof(err)) < 0) {
+		   c.proc_child ? c.proc_child
+		   : c.vg_child ? c.vg_child
+				: c.prof_child,
+		   &set, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		goto out;
 	}

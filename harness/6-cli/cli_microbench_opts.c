@@ -13,102 +13,108 @@
 
 static void help(FILE *out, const char *prog)
 {
-	fprintf(out,
-		"Usage: %s [OPTIONS]\n"
-		"Run the benchmarks registered with PMC_BENCHMARK in this program and report\n"
-		"per-operation time and counters (docs/microbench.md).\n\n"
-		"What to run:\n"
-		"      --list             list the benchmarks (after --filter) and exit\n"
-		"      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE;\n"
-		"                         -REGEX: those it does not match); names that start\n"
-		"                         DISABLED_ never run\n"
-		"  -r, --runs=N           samples per benchmark, over all its processes\n"
-		"                         (default 8: one in each process)\n"
-		"      --processes=N      processes per benchmark, each a new start of this\n"
-		"                         program, interleaved across the benchmarks (default\n"
-		"                         8): compare tests at the level of processes\n"
-		"  -w, --warmup=N         unrecorded batches in each process (default 1)\n"
-		"      --min-time=SECONDS target CPU time of one sample (default 0.01; 0.5s\n"
-		"                         too), or Nx: samples of N iterations each\n"
-		"      --no-fork          run every benchmark in this process (for debugging:\n"
-		"                         a crash then ends the whole run, and Ctrl-C or SIGTERM\n"
-		"                         ends it at once, writing nothing; one process)\n"
-		"      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
-		"                         this long (default: 600 plus ten times its measuring\n"
-		"                         time; none: no limit); the others still run (not with\n"
-		"                         --no-fork)\n\n"
-		"What to count:\n"
-		"  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
-		"      --syscalls         also count every system call by name (the\n"
-		"                         syscalls:sys_enter_* tracepoints) and their total,\n"
-		"                         syscalls:total: the kernel's exact counts (root)\n"
-		"      --allocs           also count calls of malloc, calloc, realloc and free\n"
-		"                         (uprobe:libc:...; per operation in benchmarks; root)\n"
-		"  -d, --detailed         also count perf stat -d's cache events (L1-dcache,\n"
-		"                         LLC); -dd adds L1-icache, dTLB, iTLB; -ddd the L1\n"
-		"                         data prefetches\n"
-		"      --require-counters fail when a requested event cannot be counted\n"
-		"      --no-rdpmc         read the counters with read() at every batch edge, never\n"
-		"                         through their mmap pages with rdpmc\n"
-		"      --backend=NAME     perf (default): time and hardware/software counters;\n"
-		"                         valgrind: exact simulated counts per operation of\n"
-		"                         the body alone, one run (docs/microbench.md)\n\n",
-		prog);
-	fprintf(out,
-		"Output:\n"
-		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
-		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
-		"                         in the format its extension names: .json (the result\n"
-		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
-		"                         benchstat); docs/export.md\n"
-		"      --format=FMT       report on stdout: table (default: brief, one line per\n"
-		"                         benchmark; with -v the detailed table), brief, json,\n"
-		"                         csv, markdown, gobench (Go's benchmark format); with\n"
-		"                         json, csv or gobench what the benchmarks print goes to\n"
-		"                         stderr\n"
-		"  -v, --verbose          the table in detail: every metric of each benchmark\n"
-		"                         with its spread and status, the batch size and the\n"
-		"                         empty loop's cost\n"
-		"  -q, --quiet            no progress line, and no note of counters that cannot\n"
-		"                         be counted (the report still says; the note that every\n"
-		"                         event is denied stays)\n"
-		"      --profile          keep a profile of each benchmark's loop beside the\n"
-		"                         result (FILE.profiles/NAME.json): sampled for a second\n"
-		"                         in a child of its own, or with --backend valgrind exact,\n"
-		"                         from the run that counts it; a regression against\n"
-		"                         --baseline then names the functions behind it\n\n");
-	fprintf(out,
-		"Comparison:\n"
-		"      --baseline=FILE    gate this run against a baseline result file\n"
-		"      --against=PATH     another build of this program (before a change, say):\n"
-		"                         both builds' benchmarks run in turn, round by round,\n"
-		"                         and this program's are compared with PATH's\n"
-		"                         (docs/microbench.md, \"Comparing two builds\")\n"
-		"  -n, --name=LABEL       with --against: before it, the label of PATH's build;\n"
-		"                         elsewhere, this program's (default: the shortest ends\n"
-		"                         of the two paths that tell them apart)\n"
-		"      --gate             two builds (--against PATH, or 'pmcbench run --library\n"
-		"                         A.so --library B.so'): judge the second against the\n"
-		"                         first as 'pmcbench gate' does, or with --reference every\n"
-		"                         benchmark against it: exit 1 when a benchmark regresses\n"
-		"      --reference=N|NAME compare every benchmark with the Nth of --list (from\n"
-		"                         1) or the one named, as 'pmcbench run --reference'\n"
-		"                         compares commands (nanobench's relative column); with\n"
-		"                         --gate, exit 1 when one regresses against it\n"
-		"      --unpaired         two builds, or --reference: compare the samples as\n"
-		"                         independent ones, not round by round (paired is the\n"
-		"                         default)\n");
+	fprintf(
+	    out,
+	    "Usage: %s [OPTIONS]\n"
+	    "Run the benchmarks registered with PMC_BENCHMARK in this program and report\n"
+	    "per-operation time and counters (docs/microbench.md).\n\n"
+	    "What to run:\n"
+	    "      --list             list the benchmarks (after --filter) and exit\n"
+	    "      --filter=REGEX     only the benchmarks whose name matches (POSIX ERE;\n"
+	    "                         -REGEX: those it does not match); names that start\n"
+	    "                         DISABLED_ never run\n"
+	    "  -r, --runs=N           samples per benchmark, over all its processes\n"
+	    "                         (default 8: one in each process)\n"
+	    "      --processes=N      processes per benchmark, each a new start of this\n"
+	    "                         program, interleaved across the benchmarks (default\n"
+	    "                         8): compare tests at the level of processes\n"
+	    "  -w, --warmup=N         unrecorded batches in each process (default 1)\n"
+	    "      --min-time=SECONDS target CPU time of one sample (default 0.01; 0.5s\n"
+	    "                         too), or Nx: samples of N iterations each\n"
+	    "      --no-fork          run every benchmark in this process (for debugging:\n"
+	    "                         a crash then ends the whole run, and Ctrl-C or SIGTERM\n"
+	    "                         ends it at once, writing nothing; one process)\n"
+	    "      --timeout=SECONDS  kill a benchmark's child that has not finished after\n"
+	    "                         this long (default: 600 plus ten times its measuring\n"
+	    "                         time; none: no limit); the others still run (not with\n"
+	    "                         --no-fork)\n\n"
+	    "What to count:\n"
+	    "  -e, --events=LIST      perf-style event list (repeatable; default: pmcbench's)\n"
+	    "      --syscalls         also count every system call by name (the\n"
+	    "                         syscalls:sys_enter_* tracepoints) and their total,\n"
+	    "                         syscalls:total: the kernel's exact counts (root)\n"
+	    "      --allocs           also count calls of malloc, calloc, realloc and free\n"
+	    "                         (uprobe:libc:...; per operation in benchmarks; root)\n"
+	    "  -d, --detailed         also count perf stat -d's cache events (L1-dcache,\n"
+	    "                         LLC); -dd adds L1-icache, dTLB, iTLB; -ddd the L1\n"
+	    "                         data prefetches\n"
+	    "      --require-counters fail when a requested event cannot be counted\n"
+	    "      --no-rdpmc         read the counters with read() at every batch edge, never\n"
+	    "                         through their mmap pages with rdpmc\n"
+	    "      --backend=NAME     perf (default): time and hardware/software counters;\n"
+	    "                         valgrind: exact simulated counts per operation of\n"
+	    "                         the body alone, one run (docs/microbench.md)\n\n",
+	    prog);
+	fprintf(
+	    out,
+	    "Output:\n"
+	    "  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
+	    "      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
+	    "                         in the format its extension names: .json (the result\n"
+	    "                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
+	    "                         benchstat); docs/export.md\n"
+	    "      --format=FMT       report on stdout: table (default: brief, one line per\n"
+	    "                         benchmark; with -v the detailed table), brief, json,\n"
+	    "                         csv, markdown, gobench (Go's benchmark format); with\n"
+	    "                         json, csv or gobench what the benchmarks print goes to\n"
+	    "                         stderr\n"
+	    "  -v, --verbose          the table in detail: every metric of each benchmark\n"
+	    "                         with its spread and status, the batch size and the\n"
+	    "                         empty loop's cost\n"
+	    "  -q, --quiet            no progress line, and no note of counters that cannot\n"
+	    "                         be counted (the report still says; the note that every\n"
+	    "                         event is denied stays)\n"
+	    "      --profile          keep a profile of each benchmark's loop beside the\n"
+	    "                         result (FILE.profiles/NAME.json): sampled for a second\n"
+	    "                         in a child of its own, or with --backend valgrind exact,\n"
+	    "                         from the run that counts it; a regression against\n"
+	    "                         --baseline then names the functions behind it\n\n");
+	fprintf(
+	    out,
+	    "Comparison:\n"
+	    "      --baseline=FILE    gate this run against a baseline result file\n"
+	    "      --against=PATH     another build of this program (before a change, say):\n"
+	    "                         both builds' benchmarks run in turn, round by round,\n"
+	    "                         and this program's are compared with PATH's\n"
+	    "                         (docs/microbench.md, \"Comparing two builds\")\n"
+	    "  -n, --name=LABEL       with --against: before it, the label of PATH's build;\n"
+	    "                         elsewhere, this program's (default: the shortest ends\n"
+	    "                         of the two paths that tell them apart)\n"
+	    "      --gate             two builds (--against PATH, or 'pmcbench run --library\n"
+	    "                         A.so --library B.so'): judge the second against the\n"
+	    "                         first as 'pmcbench gate' does, or with --reference every\n"
+	    "                         benchmark against it: exit 1 when a benchmark regresses\n"
+	    "      --reference=N|NAME compare every benchmark with the Nth of --list (from\n"
+	    "                         1) or the one named, as 'pmcbench run --reference'\n"
+	    "                         compares commands (nanobench's relative column); with\n"
+	    "                         --gate, exit 1 when one regresses against it\n"
+	    "      --unpaired         two builds, or --reference: compare the samples as\n"
+	    "                         independent ones, not round by round (paired is the\n"
+	    "                         default)\n");
 	pmc_cli_compare_opts_help(out);
-	fprintf(out, "\nGoogle Benchmark's flags are aliases: --benchmark_filter, --benchmark_list_tests,\n"
-		     "--benchmark_min_time, --benchmark_repetitions (-r), --benchmark_format\n"
-		     "(console, json, csv), --benchmark_out (-o), --benchmark_out_format (json,\n"
-		     "csv, console: the file's format), --benchmark_counters_tabular (the\n"
-		     "report has a column per counter anyway). --version: this program's name\n"
-		     "and libpmcbench's version.\n");
-	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
-		     "(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
-		     "still written), 3 inconclusive (with --fail-on-inconclusive); stopped by\n"
-		     "SIGINT or SIGTERM: what finished is written, and it ends by the signal.\n");
+	fprintf(
+	    out,
+	    "\nGoogle Benchmark's flags are aliases: --benchmark_filter, --benchmark_list_tests,\n"
+	    "--benchmark_min_time, --benchmark_repetitions (-r), --benchmark_format\n"
+	    "(console, json, csv), --benchmark_out (-o), --benchmark_out_format (json,\n"
+	    "csv, console: the file's format), --benchmark_counters_tabular (the\n"
+	    "report has a column per counter anyway). --version: this program's name\n"
+	    "and libpmcbench's version.\n");
+	fprintf(out,
+		"\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error\n"
+		"(a bad option, a benchmark that crashed, failed or timed out: the others are\n"
+		"still written), 3 inconclusive (with --fail-on-inconclusive); stopped by\n"
+		"SIGINT or SIGTERM: what finished is written, and it ends by the signal.\n");
 }
 
 enum {
@@ -399,13 +405,16 @@ int pmc_cli_mb_parse(struct mb_cli *c, int argc, char **argv, const char *prog, 
 		c->so.output = c->gb_out;
 	else if (r == 0 && c->gb_out)
 		r = pmc_session_exports_add_as(&c->so.exports, c->gb_out, c->gb_out_format,
-					       &pmc_cli_printer) < 0 ? -ENOMEM : 0;
+					       &pmc_cli_printer) < 0
+			? -ENOMEM
+			: 0;
 	/* A child of one of two builds takes the user's options, --against included. */
 	builds = builds || c->against || c->build_label;
 	if (r == 0 && (c->given[0] || c->given[1]) && !builds) {
-		pmc_cli_error("-n %s: a label names one of two builds; give --against PATH (another "
-			      "build of this program), or drop -n",
-			      c->given[0] ? c->given[0] : c->given[1]);
+		pmc_cli_error(
+		    "-n %s: a label names one of two builds; give --against PATH (another "
+		    "build of this program), or drop -n",
+		    c->given[0] ? c->given[0] : c->given[1]);
 		r = -EINVAL;
 	}
 	if (r == 0 && c->against && library) {
@@ -436,15 +445,16 @@ int pmc_cli_mb_parse(struct mb_cli *c, int argc, char **argv, const char *prog, 
 	/* The comparison options judge the gate against --baseline, or the second of two
 	 * builds against the first. */
 	if (r == 0)
-		r = pmc_cli_compare_opts_check_used(c->copts,
-						    c->so.baseline != NULL || builds || c->reference,
-						    "give --baseline FILE to gate against it, or "
-						    "drop the option");
+		r = pmc_cli_compare_opts_check_used(
+		    c->copts, c->so.baseline != NULL || builds || c->reference,
+		    "give --baseline FILE to gate against it, or "
+		    "drop the option");
 	if (r == 0 && (c->gate || c->unpaired) && !builds && !c->reference) {
-		pmc_cli_error("--%s compares two builds (--against PATH, or 'pmcbench run --library "
-			      "A.so --library B.so') or the benchmarks with --reference; against a "
-			      "result file, give --baseline FILE",
-			      c->gate ? "gate" : "unpaired");
+		pmc_cli_error(
+		    "--%s compares two builds (--against PATH, or 'pmcbench run --library "
+		    "A.so --library B.so') or the benchmarks with --reference; against a "
+		    "result file, give --baseline FILE",
+		    c->gate ? "gate" : "unpaired");
 		r = -EINVAL;
 	}
 	if (r == 0 && c->reference && (builds || c->so.baseline)) {

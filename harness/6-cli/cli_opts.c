@@ -85,17 +85,20 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 			option_text(arg, text, sizeof(text));
 		else
 			snprintf(text, sizeof(text), "-%c", optopt);
-		pmc_cli_error("option '%s' needs a value; %s", text, pmc_cli_see(cmd, see, sizeof(see)));
+		pmc_cli_error("option '%s' needs a value; %s", text,
+			      pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	if (optopt && !is_short(shortopts, optopt) && optopt < 256) {
-		pmc_cli_error("unknown option '-%c'; %s", optopt, pmc_cli_see(cmd, see, sizeof(see)));
+		pmc_cli_error("unknown option '-%c'; %s", optopt,
+			      pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	option_text(arg, text, sizeof(text));
 	if (optopt) {
 		/* A known long option given a value it does not take ("--quiet=yes"). */
-		pmc_cli_error("option '%s' takes no value; %s", text, pmc_cli_see(cmd, see, sizeof(see)));
+		pmc_cli_error("option '%s' takes no value; %s", text,
+			      pmc_cli_see(cmd, see, sizeof(see)));
 		return '?';
 	}
 	if (strncmp(text, "--", 2) == 0 && text[2] &&
@@ -121,13 +124,13 @@ int pmc_cli_getopt(int argc, char **argv, const char *shortopts, const struct op
 		if (hint[0])
 			pmc_cli_error("unknown option '%s'; %s", text, hint);
 		else
-			pmc_cli_error("unknown option '%s'; %s", text, pmc_cli_see(cmd, see, sizeof(see)));
+			pmc_cli_error("unknown option '%s'; %s", text,
+				      pmc_cli_see(cmd, see, sizeof(see)));
 	}
 	return '?';
 }
 
-int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t max,
-			uint64_t *ret)
+int pmc_cli_parse_count(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 {
 	char *end;
 	unsigned long long v;

@@ -112,7 +112,8 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 				"PMU); sampled %s instead\n",
 				in->event);
 		if (strcmp(in->event, PMC_RECORD_OFF_CPU_EVENT) != 0)
-			fprintf(stderr, "pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
+			fprintf(stderr,
+				"pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
 				(unsigned long long)in->samples, in->event,
 				(unsigned long long)in->freq, path);
 		if (in->freq && in->freq < asked_freq)
@@ -158,8 +159,8 @@ static int parse_call_graph(const char *s, uint32_t *ret)
 			      s);
 		return -1;
 	}
-	if (s[5] == ',' &&
-	    pmc_cli_parse_count("--call-graph dwarf,SIZE", s + 6, 1, PMC_SAMPLE_STACK_MAX, &size) < 0)
+	if (s[5] == ',' && pmc_cli_parse_count("--call-graph dwarf,SIZE", s + 6, 1,
+					       PMC_SAMPLE_STACK_MAX, &size) < 0)
 		return -1;
 	*ret = (uint32_t)((size + 7) / 8 * 8);
 	return 0;

@@ -156,9 +156,12 @@ static int parse_percent(const char *s, double *ret)
 static int refuse_with(const char *view, bool diff, bool folded, const char *svg, bool by,
 		       const char *lines)
 {
-	const char *other = diff ? "--diff" : folded ? "--folded" : svg ? "--svg" : by ? "--by"
-			    : lines			       ? "--lines"
-							       : NULL;
+	const char *other = diff     ? "--diff"
+			    : folded ? "--folded"
+			    : svg    ? "--svg"
+			    : by     ? "--by"
+			    : lines  ? "--lines"
+				     : NULL;
 
 	if (!other)
 		return 0;
@@ -311,8 +314,9 @@ int pmc_cli_report(int argc, char **argv)
 			return PMC_EXIT_ERROR;
 		}
 		if (top_given) {
-			pmc_cli_error("--annotate shows every instruction of FUNC: --top applies to "
-				      "the function table");
+			pmc_cli_error(
+			    "--annotate shows every instruction of FUNC: --top applies to "
+			    "the function table");
 			return PMC_EXIT_ERROR;
 		}
 	}
@@ -376,7 +380,8 @@ int pmc_cli_report(int argc, char **argv)
 		tree.width = pmc_session_stream_width(stdout);
 		r = pmc_profile_report_tree(stdout, new_p, &tree);
 		if (r == -ENOENT) {
-			pmc_cli_report_unknown_function(argv[optind], new_p, "--function", function);
+			pmc_cli_report_unknown_function(argv[optind], new_p, "--function",
+							function);
 			goto out;
 		}
 	} else if (folded)

@@ -77,10 +77,11 @@ static void annotate_error(const char *path, const struct pmc_profile *p, const 
 {
 	switch (rc) {
 	case -ENODATA:
-		pmc_cli_error("report --annotate: %s keeps no sampled addresses (an exact, imported "
-			      "or older profile): record it again with 'pmcbench record -o FILE -- "
-			      "COMMAND'",
-			      path);
+		pmc_cli_error(
+		    "report --annotate: %s keeps no sampled addresses (an exact, imported "
+		    "or older profile): record it again with 'pmcbench record -o FILE -- "
+		    "COMMAND'",
+		    path);
 		break;
 	case -ENOENT:
 		if (!*err) {
@@ -91,10 +92,11 @@ static void annotate_error(const char *path, const struct pmc_profile *p, const 
 			      err);
 		break;
 	case -ESRCH:
-		pmc_cli_error("report --annotate: no sample of %s ended in '%s' (it is only a "
-			      "caller): 'pmcbench report --tree=caller --function=%s %s' shows what "
-			      "it calls",
-			      path, fn, fn, path);
+		pmc_cli_error(
+		    "report --annotate: no sample of %s ended in '%s' (it is only a "
+		    "caller): 'pmcbench report --tree=caller --function=%s %s' shows what "
+		    "it calls",
+		    path, fn, fn, path);
 		break;
 	case -EMEDIUMTYPE:
 		pmc_cli_error("report --annotate: the code of '%s' is in no file pmcbench can "

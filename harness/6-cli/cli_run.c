@@ -92,21 +92,24 @@ static int check_early(struct run_cli *c)
 	if (c->ro.duet && (c->ro.prepare || c->ro.setup || c->ro.cleanup)) {
 		pmc_cli_error("--%s does not go with --duet, which starts both commands at once; "
 			      "drop one of them",
-			      c->ro.prepare ? "prepare" : c->ro.setup ? "setup" : "cleanup");
+			      c->ro.prepare ? "prepare"
+			      : c->ro.setup ? "setup"
+					    : "cleanup");
 		return -EINVAL;
 	}
 	/* Before anything is looked up or probed: the runner checks the same again. */
 	if (c->ro.duet &&
-	    pmc_runner_check_duet((c->ncmd_strings ? c->ncmd_strings : 1) * c->ncombos,
-				  so->backend, NULL, err, sizeof(err)) < 0) {
+	    pmc_runner_check_duet((c->ncmd_strings ? c->ncmd_strings : 1) * c->ncombos, so->backend,
+				  NULL, err, sizeof(err)) < 0) {
 		pmc_cli_error("%s", err);
 		return -EINVAL;
 	}
 	/* The runner checks the same again. */
 	if (c->ro.interval_ms && (b->simulated || c->ro.duet)) {
 		pmc_cli_error("-I reads the counters while a command runs: not with %s; drop -I",
-			      c->ro.duet ? "--duet" : "--backend valgrind, whose counts come at "
-						     "the end of each run");
+			      c->ro.duet ? "--duet"
+					 : "--backend valgrind, whose counts come at "
+					   "the end of each run");
 		return -EINVAL;
 	}
 	/* Valgrind-specific: the option chooses one of valgrind's own tools. */

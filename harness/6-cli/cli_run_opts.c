@@ -18,94 +18,97 @@
 
 static void help(FILE *out)
 {
-	fprintf(out,
-		"Usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]\n"
-		"       pmcbench run [OPTIONS] -c 'COMMAND A' -c 'COMMAND B' ...\n"
-		"       pmcbench run --library=PATH.so [--filter=REGEX] [OPTIONS]\n"
-		"       pmcbench run [-n A] --library=A.so [-n B] --library=B.so [OPTIONS]\n"
-		"       pmcbench run -p PID[,PID...] | -a  [--duration=SECONDS | -- COMMAND]\n"
-		"Run commands repeatedly under grouped performance counters and report the\n"
-		"counts, derived metrics (IPC, miss rates) and times, like 'perf stat -r'.\n\n"
-		"What to run:\n"
-		"  -c, --command=CMD      a command, split into words like a shell would (no\n"
-		"                         shell runs); repeat to compare commands: their runs are\n"
-		"                         interleaved so that drift hits all of them alike\n"
-		"  -n, --name=NAME        name of the command that follows it (-n A -c CMD, or\n"
-		"                         before '--'); default: the command as written\n"
-		"      --shell            run each command with /bin/sh -c\n"
-		"  -L, --parameter-list=VAR VALUES\n"
-		"                         each command once per value of the comma-separated\n"
-		"                         VALUES, {VAR} replaced by it in the command, its -n name,\n"
-		"                         --setup, --prepare and --cleanup (repeatable: every\n"
-		"                         combination; recorded in the result as hyperfine does)\n"
-		"  -P, --parameter-scan=VAR MIN MAX\n"
-		"                         as -L with the values MIN, MIN+STEP, ... up to MAX\n"
-		"  -D, --parameter-step-size=STEP\n"
-		"                         the step of -P (default 1; a fraction such as 0.25\n"
-		"                         gives every value as many decimals)\n"
-		"  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
-		"                         auto: with several commands, rounds until every metric\n"
-		"                         a --threshold names is decided (docs/compare.md)\n"
-		"      --max-runs=N       --runs auto: at most N rounds (default 100)\n"
-		"      --max-time=SECONDS --runs auto: no new round after this long\n"
-		"  -w, --warmup=N         unmeasured runs first (default 1; valgrind: 0)\n"
-		"      --duet             run the two commands (-c A -c B) at the same time, each\n"
-		"                         pinned to a CPU of its own (the first two this process\n"
-		"                         may use; see taskset), swapped every round, so that the\n"
-		"                         machine's noise hits both alike (docs/compare.md)\n"
-		"      --timeout=SECONDS  kill a run (its whole process group) after this long\n"
-		"      --input=FILE       the command's standard input (default /dev/null)\n"
-		"      --show-output      let the command write to the terminal\n"
-		"      --ignore-failure   record runs that exit non-zero or are killed instead\n"
-		"                         of stopping with an error\n"
-		"      --setup=CMD        run CMD (sh -c) once before each command's first run\n"
-		"      --prepare=CMD      run CMD before every run (warm-ups too), unmeasured:\n"
-		"                         drop caches, reset a file (as hyperfine's option)\n"
-		"      --cleanup=CMD      run CMD once after each command's last run\n"
-		"      --env-keep=VAR     pass VAR from this environment to the command too\n"
-		"                         (repeatable); by default it gets only HOME, PATH and\n"
-		"                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
-		"                         cannot change its counts\n"
-		"      --env-inherit      pass the whole environment instead\n");
-	fprintf(out,
-		"  -p, --pid=PIDS         count these running processes (PID[,PID...]: every\n"
-		"                         thread, and the threads and children they start)\n"
-		"                         instead of the command, as 'perf stat -p': while the\n"
-		"                         command runs (a load generator, itself not counted),\n"
-		"                         for --duration, or until they exit; each of the -r\n"
-		"                         runs is one window (docs/events.md)\n"
-		"  -a, --all-cpus         count every CPU instead (root or CAP_PERFMON, or\n"
-		"                         kernel.perf_event_paranoid <= 0), as 'perf stat -a'\n"
-		"      --duration=SECONDS with -p or -a and no command: the length of a window\n"
-		"      --library=PATH.so  run the benchmarks a shared object registered with\n"
-		"                         PMC_BENCHMARK, with the options of a benchmark program\n"
-		"                         ('pmcbench run --library=X --help'; docs/microbench.md);\n"
-		"                         twice: two builds, each benchmark compared round by\n"
-		"                         round (-n LABEL before each names it)\n\n");
-	fprintf(out,
-		"What to count:\n"
-		"  -e, --events=LIST      perf-style event list, e.g. '{cycles,instructions}:u,\n"
-		"                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
-		"      --syscalls         also count every system call by name (the\n"
-		"                         syscalls:sys_enter_* tracepoints) and their total,\n"
-		"                         syscalls:total: the kernel's exact counts (root)\n"
-		"      --allocs           also count calls of malloc, calloc, realloc and free\n"
-		"                         (uprobe:libc:...; per operation in benchmarks; root)\n"
-		"  -d, --detailed         also count perf stat -d's cache events (L1-dcache,\n"
-		"                         LLC); -dd adds L1-icache, dTLB, iTLB; -ddd the L1\n"
-		"                         data prefetches\n"
-		"      --require-counters fail when a requested event cannot be counted\n"
-		"      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
-		"      --valgrind-tool=T  callgrind (default) or cachegrind\n"
-		"  -I, --interval-print=MS\n"
-		"                         also read the counters every MS milliseconds (10 or\n"
-		"                         more) while each run goes, and show the last run's\n"
-		"                         counts per interval before the table, as perf stat -I;\n"
-		"                         every run's are in the result (docs/metrics.md)\n"
-		"      --profile          after the measured runs, one profiled run of each\n"
-		"                         command (sampled; exact with valgrind), saved beside the\n"
-		"                         result (FILE.profiles/); a regression then says which\n"
-		"                         functions account for it (docs/profile.md)\n\n");
+	fprintf(
+	    out,
+	    "Usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]\n"
+	    "       pmcbench run [OPTIONS] -c 'COMMAND A' -c 'COMMAND B' ...\n"
+	    "       pmcbench run --library=PATH.so [--filter=REGEX] [OPTIONS]\n"
+	    "       pmcbench run [-n A] --library=A.so [-n B] --library=B.so [OPTIONS]\n"
+	    "       pmcbench run -p PID[,PID...] | -a  [--duration=SECONDS | -- COMMAND]\n"
+	    "Run commands repeatedly under grouped performance counters and report the\n"
+	    "counts, derived metrics (IPC, miss rates) and times, like 'perf stat -r'.\n\n"
+	    "What to run:\n"
+	    "  -c, --command=CMD      a command, split into words like a shell would (no\n"
+	    "                         shell runs); repeat to compare commands: their runs are\n"
+	    "                         interleaved so that drift hits all of them alike\n"
+	    "  -n, --name=NAME        name of the command that follows it (-n A -c CMD, or\n"
+	    "                         before '--'); default: the command as written\n"
+	    "      --shell            run each command with /bin/sh -c\n"
+	    "  -L, --parameter-list=VAR VALUES\n"
+	    "                         each command once per value of the comma-separated\n"
+	    "                         VALUES, {VAR} replaced by it in the command, its -n name,\n"
+	    "                         --setup, --prepare and --cleanup (repeatable: every\n"
+	    "                         combination; recorded in the result as hyperfine does)\n"
+	    "  -P, --parameter-scan=VAR MIN MAX\n"
+	    "                         as -L with the values MIN, MIN+STEP, ... up to MAX\n"
+	    "  -D, --parameter-step-size=STEP\n"
+	    "                         the step of -P (default 1; a fraction such as 0.25\n"
+	    "                         gives every value as many decimals)\n"
+	    "  -r, --runs=N|auto      measured runs per command (default 10; valgrind: 1);\n"
+	    "                         auto: with several commands, rounds until every metric\n"
+	    "                         a --threshold names is decided (docs/compare.md)\n"
+	    "      --max-runs=N       --runs auto: at most N rounds (default 100)\n"
+	    "      --max-time=SECONDS --runs auto: no new round after this long\n"
+	    "  -w, --warmup=N         unmeasured runs first (default 1; valgrind: 0)\n"
+	    "      --duet             run the two commands (-c A -c B) at the same time, each\n"
+	    "                         pinned to a CPU of its own (the first two this process\n"
+	    "                         may use; see taskset), swapped every round, so that the\n"
+	    "                         machine's noise hits both alike (docs/compare.md)\n"
+	    "      --timeout=SECONDS  kill a run (its whole process group) after this long\n"
+	    "      --input=FILE       the command's standard input (default /dev/null)\n"
+	    "      --show-output      let the command write to the terminal\n"
+	    "      --ignore-failure   record runs that exit non-zero or are killed instead\n"
+	    "                         of stopping with an error\n"
+	    "      --setup=CMD        run CMD (sh -c) once before each command's first run\n"
+	    "      --prepare=CMD      run CMD before every run (warm-ups too), unmeasured:\n"
+	    "                         drop caches, reset a file (as hyperfine's option)\n"
+	    "      --cleanup=CMD      run CMD once after each command's last run\n"
+	    "      --env-keep=VAR     pass VAR from this environment to the command too\n"
+	    "                         (repeatable); by default it gets only HOME, PATH and\n"
+	    "                         TMPDIR from here, and LC_ALL=C, so that other variables\n"
+	    "                         cannot change its counts\n"
+	    "      --env-inherit      pass the whole environment instead\n");
+	fprintf(
+	    out,
+	    "  -p, --pid=PIDS         count these running processes (PID[,PID...]: every\n"
+	    "                         thread, and the threads and children they start)\n"
+	    "                         instead of the command, as 'perf stat -p': while the\n"
+	    "                         command runs (a load generator, itself not counted),\n"
+	    "                         for --duration, or until they exit; each of the -r\n"
+	    "                         runs is one window (docs/events.md)\n"
+	    "  -a, --all-cpus         count every CPU instead (root or CAP_PERFMON, or\n"
+	    "                         kernel.perf_event_paranoid <= 0), as 'perf stat -a'\n"
+	    "      --duration=SECONDS with -p or -a and no command: the length of a window\n"
+	    "      --library=PATH.so  run the benchmarks a shared object registered with\n"
+	    "                         PMC_BENCHMARK, with the options of a benchmark program\n"
+	    "                         ('pmcbench run --library=X --help'; docs/microbench.md);\n"
+	    "                         twice: two builds, each benchmark compared round by\n"
+	    "                         round (-n LABEL before each names it)\n\n");
+	fprintf(
+	    out,
+	    "What to count:\n"
+	    "  -e, --events=LIST      perf-style event list, e.g. '{cycles,instructions}:u,\n"
+	    "                         task-clock,msr/tsc/' (repeatable; 'pmcbench list')\n"
+	    "      --syscalls         also count every system call by name (the\n"
+	    "                         syscalls:sys_enter_* tracepoints) and their total,\n"
+	    "                         syscalls:total: the kernel's exact counts (root)\n"
+	    "      --allocs           also count calls of malloc, calloc, realloc and free\n"
+	    "                         (uprobe:libc:...; per operation in benchmarks; root)\n"
+	    "  -d, --detailed         also count perf stat -d's cache events (L1-dcache,\n"
+	    "                         LLC); -dd adds L1-icache, dTLB, iTLB; -ddd the L1\n"
+	    "                         data prefetches\n"
+	    "      --require-counters fail when a requested event cannot be counted\n"
+	    "      --backend=NAME     perf (default) or valgrind: exact simulated counts\n"
+	    "      --valgrind-tool=T  callgrind (default) or cachegrind\n"
+	    "  -I, --interval-print=MS\n"
+	    "                         also read the counters every MS milliseconds (10 or\n"
+	    "                         more) while each run goes, and show the last run's\n"
+	    "                         counts per interval before the table, as perf stat -I;\n"
+	    "                         every run's are in the result (docs/metrics.md)\n"
+	    "      --profile          after the measured runs, one profiled run of each\n"
+	    "                         command (sampled; exact with valgrind), saved beside the\n"
+	    "                         result (FILE.profiles/); a regression then says which\n"
+	    "                         functions account for it (docs/profile.md)\n\n");
 	/* Two strings: one would pass the 4095 characters C99 compilers must take. */
 	fprintf(out,
 		"Output:\n"
@@ -136,8 +139,9 @@ static void help(FILE *out)
 		"      --gate             with several commands, judge them as 'pmcbench gate'\n"
 		"                         does: exit 1 when one regresses against the reference\n");
 	pmc_cli_compare_opts_help(out);
-	fprintf(out, "\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error,\n"
-		     "3 inconclusive (with --fail-on-inconclusive).\n");
+	fprintf(out,
+		"\nExit status: 0 success, 1 regression (with --baseline, or --gate), 2 error,\n"
+		"3 inconclusive (with --fail-on-inconclusive).\n");
 }
 
 static int push_str(char ***arr, size_t *n, char *s)
@@ -182,38 +186,38 @@ static const char *next_word(struct run_cli *c)
 }
 
 static const struct option long_opts[] = {
-	{ "command", required_argument, NULL, 'c' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "shell", no_argument, NULL, OPT_SHELL },
-	{ "parameter-list", required_argument, NULL, 'L' },
-	{ "parameter-scan", required_argument, NULL, 'P' },
-	{ "parameter-step-size", required_argument, NULL, 'D' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "duet", no_argument, NULL, OPT_DUET },
-	{ "input", required_argument, NULL, OPT_INPUT },
-	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
-	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
-	{ "setup", required_argument, NULL, OPT_SETUP },
-	{ "prepare", required_argument, NULL, OPT_PREPARE },
-	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
-	{ "env-keep", required_argument, NULL, OPT_ENV_KEEP },
-	{ "env-inherit", no_argument, NULL, OPT_ENV_INHERIT },
-	{ "valgrind-tool", required_argument, NULL, OPT_VG_TOOL },
-	{ "median", no_argument, NULL, OPT_MEDIAN },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "reference", required_argument, NULL, OPT_REFERENCE },
-	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
-	{ "gate", no_argument, NULL, OPT_GATE },
-	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-	{ "history", required_argument, NULL, OPT_HISTORY },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "interval-print", required_argument, NULL, 'I' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+    {"command", required_argument, NULL, 'c'},
+    {"name", required_argument, NULL, 'n'},
+    {"shell", no_argument, NULL, OPT_SHELL},
+    {"parameter-list", required_argument, NULL, 'L'},
+    {"parameter-scan", required_argument, NULL, 'P'},
+    {"parameter-step-size", required_argument, NULL, 'D'},
+    {"runs", required_argument, NULL, 'r'},
+    {"warmup", required_argument, NULL, 'w'},
+    {"duet", no_argument, NULL, OPT_DUET},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
+    {"ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE},
+    {"setup", required_argument, NULL, OPT_SETUP},
+    {"prepare", required_argument, NULL, OPT_PREPARE},
+    {"cleanup", required_argument, NULL, OPT_CLEANUP},
+    {"env-keep", required_argument, NULL, OPT_ENV_KEEP},
+    {"env-inherit", no_argument, NULL, OPT_ENV_INHERIT},
+    {"valgrind-tool", required_argument, NULL, OPT_VG_TOOL},
+    {"median", no_argument, NULL, OPT_MEDIAN},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"unpaired", no_argument, NULL, OPT_UNPAIRED},
+    {"gate", no_argument, NULL, OPT_GATE},
+    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+    {"max-time", required_argument, NULL, OPT_MAX_TIME},
+    {"history", required_argument, NULL, OPT_HISTORY},
+    {"pid", required_argument, NULL, 'p'},
+    {"all-cpus", no_argument, NULL, 'a'},
+    {"duration", required_argument, NULL, OPT_DURATION},
+    {"interval-print", required_argument, NULL, 'I'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 /* Takes one option: 0 to go on, 1 when --help was handled, -EINVAL after an error line. */
@@ -229,8 +233,8 @@ static int parse_opt(struct run_cli *c, int opt)
 	case 'n':
 		if (c->pending_name) {
 			pmc_cli_error("-n '%s' follows -n '%s' with no -c between them; -n names "
-				      "the command that follows it: -n NAME -c CMD", optarg,
-				      c->pending_name);
+				      "the command that follows it: -n NAME -c CMD",
+				      optarg, c->pending_name);
 			return -EINVAL;
 		}
 		c->pending_name = optarg;
@@ -290,7 +294,8 @@ static int parse_opt(struct run_cli *c, int opt)
 		/* perf stat's limit: reading more often mostly measures the reads. */
 		if (ms < PMC_RUNNER_INTERVAL_MIN_MS) {
 			pmc_cli_error("-I %s: the interval must be at least %d ms, as perf stat's; "
-				      "give -I %d or more", optarg, PMC_RUNNER_INTERVAL_MIN_MS,
+				      "give -I %d or more",
+				      optarg, PMC_RUNNER_INTERVAL_MIN_MS,
 				      PMC_RUNNER_INTERVAL_MIN_MS);
 			return -EINVAL;
 		}
@@ -309,8 +314,7 @@ static int parse_opt(struct run_cli *c, int opt)
 		int fd = open(optarg, O_RDONLY | O_CLOEXEC);
 
 		if (fd < 0) {
-			pmc_cli_error("--input: cannot read '%s': %s", optarg,
-				      strerror(errno));
+			pmc_cli_error("--input: cannot read '%s': %s", optarg, strerror(errno));
 			return -EINVAL;
 		}
 		close(fd);
@@ -338,7 +342,8 @@ static int parse_opt(struct run_cli *c, int opt)
 	case OPT_ENV_KEEP:
 		if (!optarg[0] || strchr(optarg, '=')) {
 			pmc_cli_error("--env-keep: '%s' is not a variable name; give the name only "
-				      "(set its value in the environment pmcbench runs in)", optarg);
+				      "(set its value in the environment pmcbench runs in)",
+				      optarg);
 			return -EINVAL;
 		}
 		/* NULL-terminated: room for the name and the NULL after it. */
@@ -360,7 +365,8 @@ static int parse_opt(struct run_cli *c, int opt)
 			c->ro.valgrind_tool = PMC_VALGRIND_CACHEGRIND;
 		} else {
 			pmc_cli_error("--valgrind-tool: unknown tool '%s'; use callgrind or "
-				      "cachegrind", optarg);
+				      "cachegrind",
+				      optarg);
 			return -EINVAL;
 		}
 		break;
@@ -403,8 +409,9 @@ int pmc_cli_run_parse_args(struct run_cli *c, int argc, char **argv, int *ret_op
 	optind = 0;
 	c->argc = argc;
 	c->argv = argv;
-	while (r == 0 && (opt = pmc_cli_getopt(argc, argv, "+:c:n:r:w:hL:P:D:p:aI:" PMC_CLI_SESSION_SHORT_OPTS, longopts,
-					       "run")) != -1) {
+	while (r == 0 && (opt = pmc_cli_getopt(argc, argv,
+					       "+:c:n:r:w:hL:P:D:p:aI:" PMC_CLI_SESSION_SHORT_OPTS,
+					       longopts, "run")) != -1) {
 		r = parse_opt(c, opt);
 	}
 	free(longopts);
@@ -499,12 +506,14 @@ static int build_command(struct run_cli *c, int argc, char **argv, int first, si
 	*ret_words = words;
 	cmd->display = display;
 	cmd->argv = words;
-	name = !c->ncmd_strings && c->pending_name ? c->pending_name :
-	       i < c->nnames && c->names[i] ? c->names[i] : NULL;
+	name = !c->ncmd_strings && c->pending_name ? c->pending_name
+	       : i < c->nnames && c->names[i]	   ? c->names[i]
+						   : NULL;
 	cmd->name = display;
 	if (name && !subst)
 		cmd->name = name;
-	else if (name && pmc_cli_run_keep(c, (void *)(cmd->name = pmc_cli_run_subst(c, name, combo))) < 0)
+	else if (name &&
+		 pmc_cli_run_keep(c, (void *)(cmd->name = pmc_cli_run_subst(c, name, combo))) < 0)
 		return -ENOMEM;
 	if (!subst)
 		return 0;
@@ -524,11 +533,11 @@ static int build_command(struct run_cli *c, int argc, char **argv, int first, si
 	}
 	/* The hooks of this combination. */
 	if ((c->ro.setup && pmc_cli_run_keep(c, (void *)(cmd->setup = pmc_cli_run_subst(
-							    c, c->ro.setup, combo))) < 0) ||
+							     c, c->ro.setup, combo))) < 0) ||
 	    (c->ro.prepare && pmc_cli_run_keep(c, (void *)(cmd->prepare = pmc_cli_run_subst(
-							      c, c->ro.prepare, combo))) < 0) ||
+							       c, c->ro.prepare, combo))) < 0) ||
 	    (c->ro.cleanup && pmc_cli_run_keep(c, (void *)(cmd->cleanup = pmc_cli_run_subst(
-							      c, c->ro.cleanup, combo))) < 0))
+							       c, c->ro.cleanup, combo))) < 0))
 		return -ENOMEM;
 	return 0;
 }
@@ -537,7 +546,7 @@ static int build_command(struct run_cli *c, int argc, char **argv, int first, si
  * combination of the parameters' values (-L, -P), as hyperfine orders them (a command's
  * combinations together, the last parameter varying fastest). */
 int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int first,
-			  struct pmc_runner_cmd **ret_cmds, char ****ret_owned, size_t *ret_n)
+			       struct pmc_runner_cmd **ret_cmds, char ****ret_owned, size_t *ret_n)
 {
 	size_t ntemplates = c->ncmd_strings ? c->ncmd_strings : 1;
 	size_t ncombos = c->ncombos ? c->ncombos : 1, n = ntemplates * ncombos;
@@ -555,13 +564,14 @@ int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int fir
 		goto fail;
 	}
 	if (!c->ncmd_strings && first >= argc) {
-		pmc_cli_error("no command to run; usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]");
+		pmc_cli_error(
+		    "no command to run; usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]");
 		goto fail;
 	}
 	if (c->pending_name && c->ncmd_strings) {
 		pmc_cli_error("-n '%s' names the command that follows it, and no -c follows; "
-			      "put it before its command: -n %s -c CMD", c->pending_name,
-			      c->pending_name);
+			      "put it before its command: -n %s -c CMD",
+			      c->pending_name, c->pending_name);
 		goto fail;
 	}
 	for (size_t i = 0; i < ntemplates; i++) {
@@ -578,14 +588,16 @@ int pmc_cli_run_build_commands(struct run_cli *c, int argc, char **argv, int fir
 		for (size_t j = 0; j < i && r == 0; j++) {
 			if (strcmp(cmds[i].name, cmds[j].name) == 0) {
 				if (c->nparams)
-					pmc_cli_error("two commands are named '%s'; put a parameter in "
-						      "the name (-n 'sort {%s}') or name them apart "
-						      "with -n",
-						      cmds[i].name, c->params[0].name);
+					pmc_cli_error(
+					    "two commands are named '%s'; put a parameter in "
+					    "the name (-n 'sort {%s}') or name them apart "
+					    "with -n",
+					    cmds[i].name, c->params[0].name);
 				else
-					pmc_cli_error("two commands are named '%s'; name them apart "
-						      "with -n",
-						      cmds[i].name);
+					pmc_cli_error(
+					    "two commands are named '%s'; name them apart "
+					    "with -n",
+					    cmds[i].name);
 				r = -EINVAL;
 			}
 		}
@@ -615,14 +627,16 @@ void pmc_cli_run_free_commands(struct pmc_runner_cmd *cmds, char ***owned, size_
  * arguments "|" and "b". One warning line names the first such command. */
 void pmc_cli_run_warn_shell_syntax(const struct run_cli *c)
 {
-	static const char *const syntax[] = { "|", ">", "<", "&&", "$(", "`", ";" };
+	static const char *const syntax[] = {"|", ">", "<", "&&", "$(", "`", ";"};
 
 	for (size_t i = 0; !c->shell && i < c->ncmd_strings; i++)
 		for (size_t k = 0; k < sizeof(syntax) / sizeof(syntax[0]); k++)
 			if (strstr(c->cmd_strings[i], syntax[k])) {
-				pmc_cli_warn("-c '%s' holds shell syntax ('%s'), but no shell runs it: "
-					     "its words go to the command as they are; add --shell to "
-					     "run it with /bin/sh -c", c->cmd_strings[i], syntax[k]);
+				pmc_cli_warn(
+				    "-c '%s' holds shell syntax ('%s'), but no shell runs it: "
+				    "its words go to the command as they are; add --shell to "
+				    "run it with /bin/sh -c",
+				    c->cmd_strings[i], syntax[k]);
 				return;
 			}
 }

@@ -208,8 +208,8 @@ static int expand_scan(struct run_param *p, const char *step)
 		if (more > 0 && llabs(v[i]) >= pow10ll(MAX_DIGITS - more)) {
 			pmc_cli_error("%s '%s': with %d digits after the point, as the other "
 				      "values have, it has more than %d; give fewer digits",
-				      i < 2 ? "--parameter-scan" : "--parameter-step-size",
-				      what[i], scale, MAX_DIGITS);
+				      i < 2 ? "--parameter-scan" : "--parameter-step-size", what[i],
+				      scale, MAX_DIGITS);
 			return -EINVAL;
 		}
 		v[i] *= pow10ll(more);

@@ -25,14 +25,14 @@ struct run_cli {
 	 * (NULL when none), or with commands after "--", names[0] theirs. */
 	char **names;
 	size_t nnames;
-	const char *pending_name; /* an -n not yet followed by its -c */
+	const char *pending_name;	/* an -n not yet followed by its -c */
 	struct pmc_cli_session_opts so; /* the options benchmark programs take too */
 	bool shell, median, stats;
-	size_t reference; /* 1-based, 0: the first */
-	bool unpaired;	  /* --unpaired */
-	bool gate;	  /* --gate */
+	size_t reference;    /* 1-based, 0: the first */
+	bool unpaired;	     /* --unpaired */
+	bool gate;	     /* --gate */
 	const char *history; /* --history DB */
-	bool runs_auto;	  /* --runs auto, with seq.max_runs and seq.max_time_s */
+	bool runs_auto;	     /* --runs auto, with seq.max_runs and seq.max_time_s */
 	bool max_given;
 	bool vg_tool_given; /* --valgrind-tool */
 	struct pmc_session_seq seq;

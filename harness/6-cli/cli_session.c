@@ -36,9 +36,7 @@ enum {
 /* The presets (docs/events.md, "Presets"): every system call by name (perf trace -s,
  * strace -c), and the calls of the C library's allocator. */
 #define PRESET_SYSCALLS "syscalls:sys_enter_*"
-#define PRESET_ALLOCS                                                                              \
-	"uprobe:libc:malloc,uprobe:libc:calloc,uprobe:libc:realloc,uprobe:libc:free"
-
+#define PRESET_ALLOCS "uprobe:libc:malloc,uprobe:libc:calloc,uprobe:libc:realloc,uprobe:libc:free"
 
 const struct option pmc_cli_session_long_opts[] = {
     {"events", required_argument, NULL, 'e'},

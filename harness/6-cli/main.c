@@ -19,29 +19,31 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", pmc_cli_run, "measure commands under performance counters" },
-	{ "compare", pmc_cli_compare, "compare result files (A/B, or a base and several)" },
-	{ "gate", pmc_cli_gate, "fail when a result regresses against a baseline" },
-	{ "list", pmc_cli_list, "list known events and whether each opens here" },
-	{ "doctor", pmc_cli_doctor, "explain why counters are or are not available" },
-	{ "record", pmc_cli_record, "profile one run of a command (sampled, or exact)" },
-	{ "report", pmc_cli_report, "show a profile, its flame graph, or the diff of two" },
-	{ "history", pmc_cli_history, "keep results over commits; find their change points" },
+    {"run", pmc_cli_run, "measure commands under performance counters"},
+    {"compare", pmc_cli_compare, "compare result files (A/B, or a base and several)"},
+    {"gate", pmc_cli_gate, "fail when a result regresses against a baseline"},
+    {"list", pmc_cli_list, "list known events and whether each opens here"},
+    {"doctor", pmc_cli_doctor, "explain why counters are or are not available"},
+    {"record", pmc_cli_record, "profile one run of a command (sampled, or exact)"},
+    {"report", pmc_cli_report, "show a profile, its flame graph, or the diff of two"},
+    {"history", pmc_cli_history, "keep results over commits; find their change points"},
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: pmcbench COMMAND [OPTIONS] [ARGS]\n"
-		     "Benchmark harness with hardware performance counters and regression gates.\n\n"
-		     "Commands:\n");
+	fprintf(out,
+		"Usage: pmcbench COMMAND [OPTIONS] [ARGS]\n"
+		"Benchmark harness with hardware performance counters and regression gates.\n\n"
+		"Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "  %-9s %s\n", "help", "show the help of a command");
-	fprintf(out, "\nOptions:\n"
-		     "  -h, --help     display this help and exit\n"
-		     "  -V, --version  output version information and exit\n\n"
-		     "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive (when asked for).\n"
-		     "Run 'pmcbench help COMMAND' for the options of a command.\n");
+	fprintf(out,
+		"\nOptions:\n"
+		"  -h, --help     display this help and exit\n"
+		"  -V, --version  output version information and exit\n\n"
+		"Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive (when asked for).\n"
+		"Run 'pmcbench help COMMAND' for the options of a command.\n");
 }
 
 /* "unknown command 'rn'; did you mean 'run'? try 'pmcbench --help'" (issue 19). */

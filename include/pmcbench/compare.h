@@ -100,8 +100,8 @@ PMC_API int pmc_compare(const struct pmc_result *old_r, const struct pmc_result 
  * reference, as `pmcbench run -c A -c B` does: each row is named after the compared
  * benchmark. When r's runs were taken in rounds (r's design), each round's two runs are
  * a pair: the Wilcoxon signed-rank test and the Hodges-Lehmann interval of the per-round
- * log ratios, unless opts->unpaired. Same returns as pmc_compare; -EINVAL when ref is out of range or r has
- * fewer than two benchmarks. */
+ * log ratios, unless opts->unpaired. Same returns as pmc_compare; -EINVAL when ref is out of range
+ * or r has fewer than two benchmarks. */
 PMC_API int pmc_compare_reference(const struct pmc_result *r, size_t ref,
 				  const struct pmc_compare_opts *opts, struct pmc_comparison **ret,
 				  char *err, size_t errlen);
@@ -170,7 +170,8 @@ enum pmc_gate_reason {
 
 struct pmc_gate_opts {
 	size_t sz;		   /* sizeof(struct pmc_gate_opts) */
-	bool fail_on_inconclusive; /* an inconclusive row fails the gate (PMC_DECISION_INCONCLUSIVE) */
+	bool fail_on_inconclusive; /* an inconclusive row fails the gate (PMC_DECISION_INCONCLUSIVE)
+				    */
 };
 #define pmc_gate_opts__last_field fail_on_inconclusive
 

@@ -108,8 +108,7 @@ PMC_API int pmc_counters_reset(struct pmc_counters *c);
  * fields it knows; a newer program's larger one gets zero in the fields this library
  * does not fill). Returns 0, -EINVAL (a NULL argument, or reading_sz below the first
  * release's struct) or -errno (out untouched). */
-PMC_API int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out,
-			      size_t reading_sz);
+PMC_API int pmc_counters_read(struct pmc_counters *c, struct pmc_reading *out, size_t reading_sz);
 
 /* How many group reads so far went through the mmap pages (rdpmc) and how many through
  * read() (an event read on its own counts as one). Either pointer may be NULL. */

@@ -19,11 +19,11 @@ extern "C" {
 #define PMC_SYSFS_ROOT "/sys/bus/event_source/devices"
 
 enum pmc_event_kind {
-	PMC_EV_HARDWARE, /* perf's generic hardware events (PERF_TYPE_HARDWARE) */
-	PMC_EV_HW_CACHE, /* PERF_TYPE_HW_CACHE */
-	PMC_EV_SOFTWARE, /* PERF_TYPE_SOFTWARE */
-	PMC_EV_RAW,	 /* rNNNN: PERF_TYPE_RAW */
-	PMC_EV_PMU,	 /* a PMU event described in sysfs: pmu/event/ or pmu/terms/ */
+	PMC_EV_HARDWARE,   /* perf's generic hardware events (PERF_TYPE_HARDWARE) */
+	PMC_EV_HW_CACHE,   /* PERF_TYPE_HW_CACHE */
+	PMC_EV_SOFTWARE,   /* PERF_TYPE_SOFTWARE */
+	PMC_EV_RAW,	   /* rNNNN: PERF_TYPE_RAW */
+	PMC_EV_PMU,	   /* a PMU event described in sysfs: pmu/event/ or pmu/terms/ */
 	PMC_EV_TRACEPOINT, /* subsystem:event, a kernel tracepoint (PERF_TYPE_TRACEPOINT) */
 	PMC_EV_UPROBE,	   /* uprobe:FILE:SYMBOL, calls of a function (the uprobe PMU) */
 };

@@ -63,7 +63,8 @@ static inline bool pmc_loop(struct pmc_state *s)
  * batch starts on entry and stops after the last iteration, as with pmc_loop(); leaving
  * the loop early (break, return) is an error the harness reports. */
 #define PMC_LOOP(s)                                                                                \
-	for (uint64_t pmc_left_ = pmc_loop_begin(s); pmc_left_ ? (pmc_left_--, 1) : pmc_loop_end(s);)
+	for (uint64_t pmc_left_ = pmc_loop_begin(s);                                               \
+	     pmc_left_ ? (pmc_left_--, 1) : pmc_loop_end(s);)
 
 /* PMC_LOOP's two edges: the batch's size (0 when the body must not run), and the end of
  * the batch (always false). */
@@ -164,8 +165,8 @@ PMC_API void pmc_set_counter(struct pmc_state *s, const char *name, double value
 typedef void (*pmc_alloc_read_fn)(uint64_t *ret_allocs, uint64_t *ret_bytes);
 
 /* Registers the process's allocation counter (NULL: none, the default), before
- * pmc_main; the last one registered is used. Linking pmcbench-alloc registers its own, which counts malloc,
- * calloc, realloc, posix_memalign, aligned_alloc and memalign. */
+ * pmc_main; the last one registered is used. Linking pmcbench-alloc registers its own, which counts
+ * malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign. */
 PMC_API void pmc_register_memory_manager(pmc_alloc_read_fn read);
 
 /* A pointer for setup, the function and teardown to share (the state lives for one

@@ -32,7 +32,7 @@ struct pmc_report_opts {
 	/* Reports of a comparison. */
 	const char *old_name; /* labels of the two sides ("base.json"); NULL: "old"/"new" */
 	const char *new_name;
-	bool gate; /* a gate decision: show it (pass, regression, ...) */
+	bool gate;		    /* a gate decision: show it (pass, regression, ...) */
 	enum pmc_decision decision; /* the gate's decision */
 	const char *error; /* the comparison failed with this message (it may be NULL then) */
 	/* Markdown only: the most rows shown per metric for each of "changed" and "no

@@ -49,8 +49,7 @@ PMC_API int pmc_benchmark_record_run(struct pmc_benchmark *b, int exit_code, int
 /* Finds b's metric id, or adds it with the unit and direction of the metric registry,
  * and puts it (owned by b) in *ret. Returns 0, -EINVAL (also when b was skipped) or
  * -ENOMEM. Metric pointers obtained earlier from b may move when one is added. */
-PMC_API int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id,
-				 struct pmc_metric **ret);
+PMC_API int pmc_benchmark_metric(struct pmc_benchmark *b, const char *id, struct pmc_metric **ret);
 
 /* Appends a measured sample (one per run). Returns 0, -ENOMEM, or -EINVAL for a NaN or
  * infinite value, or for a metric whose samples carry counter readings. */
@@ -78,15 +77,13 @@ PMC_API int pmc_benchmark_set_skipped(struct pmc_benchmark *b, const char *reaso
 /* Loads and validates a result file; *ret is the caller's to free. Returns 0, -EINVAL for
  * bad input or -errno for I/O, with one line in err naming the file, the place and the
  * fix. */
-PMC_API int pmc_result_load(const char *path, struct pmc_result **ret, char *err,
-			    size_t errlen);
+PMC_API int pmc_result_load(const char *path, struct pmc_result **ret, char *err, size_t errlen);
 
 /* Writes r to path atomically (a temporary file in the same directory, fsync, rename,
  * fsync of the directory): on failure the old file is left as it was. A result that
  * would not load back is refused with -EINVAL. Returns 0 or -errno, with one line in
  * err. */
-PMC_API int pmc_result_save(const struct pmc_result *r, const char *path, char *err,
-			    size_t errlen);
+PMC_API int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen);
 
 /* ---- Reading ---- */
 
@@ -128,8 +125,7 @@ PMC_API int pmc_benchmark_run_at(const struct pmc_benchmark *b, size_t i, int *r
  * with id or NULL. */
 PMC_API size_t pmc_benchmark_metric_count(const struct pmc_benchmark *b);
 PMC_API struct pmc_metric *pmc_benchmark_metric_at(const struct pmc_benchmark *b, size_t i);
-PMC_API struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b,
-						     const char *id);
+PMC_API struct pmc_metric *pmc_benchmark_find_metric(const struct pmc_benchmark *b, const char *id);
 
 /* A metric's id and unit ("count", "ns", "bytes", "ratio", ...); owned by m. */
 PMC_API const char *pmc_metric_id(const struct pmc_metric *m);

@@ -106,9 +106,10 @@ struct pmc_session_opts {
  * report, saves and exports the result, and gates it against the baseline. Returns 0 with
  * the decision in *ret_decision (PMC_DECISION_PASS without a baseline; PMC_DECISION_ERROR
  * when something failed after the result was written, e.g. the gate could not decide or
- * a bad benchmark definition was skipped, the others run) and, when ret_result is not NULL, the result in *ret_result (the caller's, freed with
- * pmc_result_free). Returns -EINVAL for bad options, -EINTR when stopped, another -errno
- * when the session failed; each after a PMC_SESSION_ERROR message. */
+ * a bad benchmark definition was skipped, the others run) and, when ret_result is not NULL, the
+ * result in *ret_result (the caller's, freed with pmc_result_free). Returns -EINVAL for bad
+ * options, -EINTR when stopped, another -errno when the session failed; each after a
+ * PMC_SESSION_ERROR message. */
 PMC_API int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_decision,
 			    struct pmc_result **ret_result);
 

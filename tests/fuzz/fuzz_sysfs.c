@@ -16,9 +16,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
 
 static const char *const files[] = {
-    "type",	   "format/event", "format/umask",  "format/cmask",
-    "events/ev", "events/ev.scale", "events/ev.unit", "events/ev.per-pkg",
-    "cpumask",
+    "type",	      "format/event",	   "format/umask",
+    "format/cmask",   "events/ev",	   "events/ev.scale",
+    "events/ev.unit", "events/ev.per-pkg", "cpumask",
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 static const char *const specs[] = {"fz/ev/", "fz/event=0x3c,umask=1,cmask=2/",

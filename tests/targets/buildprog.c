@@ -3,4 +3,7 @@
  * round by round (tests/e2e/t_library.sh; docs/microbench.md, "Comparing two builds"). */
 #include <pmcbench.h>
 
-int main(int argc, char **argv) { return pmc_main(argc, argv); }
+int main(int argc, char **argv)
+{
+	return pmc_main(argc, argv);
+}

@@ -1,5 +1,6 @@
 /* A benchmark program whose benchmarks misbehave, for the valgrind backend's containment
- * (tests/e2e/t_microbench.sh): one crashes, one calls exit(), one skips itself, one never ends, one works. */
+ * (tests/e2e/t_microbench.sh): one crashes, one calls exit(), one skips itself, one never ends, one
+ * works. */
 #include <pmcbench.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,8 +8,15 @@
 #include <stdint.h>
 
 #define NOP1 __asm__ volatile("nop" ::: "memory")
-#define NOP2 NOP1; NOP1
-#define NOP10 NOP2; NOP2; NOP2; NOP2; NOP2
+#define NOP2                                                                                       \
+	NOP1;                                                                                      \
+	NOP1
+#define NOP10                                                                                      \
+	NOP2;                                                                                      \
+	NOP2;                                                                                      \
+	NOP2;                                                                                      \
+	NOP2;                                                                                      \
+	NOP2
 
 #define FORMS(name, body)                                                                          \
 	static void name##_while(struct pmc_state *s)                                              \
