@@ -264,8 +264,10 @@ int pmc_cli_history_bisect(int argc, char **argv, struct pmc_cli_bisect_opts *o)
 	/* Orphans of the commands become this process's children, so that a stop can
 	 * reap them (run_argv()). */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	good = pmc_cli_git("rev-parse --verify", o->good, NULL);
-	bad = pmc_cli_git("rev-parse --verify", o->bad, NULL);
+	/* --end-of-options: a --good or --bad that starts with "-" is a revision, never an
+	 * option of git (git 2.30 or later). */
+	good = pmc_cli_git("rev-parse --verify --end-of-options", o->good, NULL);
+	bad = pmc_cli_git("rev-parse --verify --end-of-options", o->bad, NULL);
 	if (stop_sig)
 		goto out;
 	if (!good || !bad) {
