@@ -99,10 +99,24 @@ static size_t place_of(const double *sorted, size_t m, double v, bool above)
 	return lo;
 }
 
+/* The last of an append, once the prefixes' sums hold v: v's own mid-rank (past the
+ * points below it, the middle of its group of ties), the ties' correction, and v in the
+ * sorted copy and the series. below and upto: v's place in the sorted copy. */
+static void insert_point(struct pmc_cp_scan *s, size_t m, double v, size_t below, size_t upto)
+{
+	double eq = (double)(upto - below);
+
+	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
+	s->ties += 3 * eq * eq + 3 * eq;
+	memmove(s->sorted + upto + 1, s->sorted + upto, (m - upto) * sizeof(double));
+	s->sorted[upto] = v;
+	s->x[m] = v;
+	s->m = m + 1;
+}
+
 int pmc_cp_scan_append(struct pmc_cp_scan *s, double v)
 {
 	size_t m = s->m, below, upto;
-	double eq;
 	int64_t acc = 0; /* in halves: an integer chain, not a floating-point one */
 	int r = room(s, m + 1);
 
@@ -110,18 +124,11 @@ int pmc_cp_scan_append(struct pmc_cp_scan *s, double v)
 		return r;
 	below = place_of(s->sorted, m, v, false);
 	upto = place_of(s->sorted, m, v, true);
-	eq = (double)(upto - below);
 	for (size_t i = 0; i < m; i++) {
 		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
 		s->rsum[i + 1] += 0.5 * (double)acc;
 	}
-	/* Its own mid-rank: past the points below it, the middle of its group of ties. */
-	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
-	s->ties += 3 * eq * eq + 3 * eq;
-	memmove(s->sorted + upto + 1, s->sorted + upto, (m - upto) * sizeof(double));
-	s->sorted[upto] = v;
-	s->x[m] = v;
-	s->m = m + 1;
+	insert_point(s, m, v, below, upto);
 	return 0;
 }
 
@@ -272,12 +279,7 @@ int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, do
 		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
 		s->rsum[i + 1] += 0.5 * (double)acc;
 	}
-	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
-	s->ties += 3 * eq * eq + 3 * eq;
-	memmove(s->sorted + upto + 1, s->sorted + upto, (m - upto) * sizeof(double));
-	s->sorted[upto] = v;
-	s->x[m] = v;
-	s->m = m + 1;
+	insert_point(s, m, v, below, upto);
 	*ret_may_pass = look && near && passes(s, min_size, l.spread, l.k, l.thr);
 	return 0;
 }
