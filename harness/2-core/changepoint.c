@@ -504,6 +504,9 @@ int pmc_cp_place(struct cp_ctx *c, size_t a, size_t b, size_t *ret_at)
  * neighbours there. */
 int pmc_cp_place_range(struct cp_ctx *c, size_t from, size_t a, size_t b)
 {
+	/* None to place: cps may still be NULL, which qsort must not be given (C11 7.22.5). */
+	if (from >= c->ncps)
+		return 0;
 	qsort(c->cps + from, c->ncps - from, sizeof(*c->cps), cmp_cp);
 	for (size_t k = from; k < c->ncps; k++) {
 		size_t lo = k > from ? c->cps[k - 1].index : a;
