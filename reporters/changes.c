@@ -93,7 +93,7 @@ static void table_row(FILE *out, const struct pmc_change_row *r)
 		change, b1, b2, r->cp.p);
 }
 
-static int write_table(FILE *out, const struct pmc_changes *c)
+static int write_changes_table(FILE *out, const struct pmc_changes *c)
 {
 	char count[64], sel[96], q1[PMC_QUOTE_SIZE(64)];
 	size_t nreg = pmc_changes_regressions(c);
@@ -184,7 +184,7 @@ static int write_markdown(FILE *out, const struct pmc_changes *c)
 	return 0;
 }
 
-static json_t *jnum(double v)
+static json_t *changes_jnum(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
@@ -216,14 +216,14 @@ static json_t *row_json(const struct pmc_change_row *r)
 	json_object_set_new(o, "commit", jstr(r->commit));
 	json_object_set_new(o, "branch", jstr(r->branch));
 	json_object_set_new(o, "way", json_string(way_name(r->way)));
-	json_object_set_new(o, "change_pct", jnum(pmc_cp_size_pct(&r->cp)));
-	json_object_set_new(o, "before", jnum(r->cp.before));
-	json_object_set_new(o, "after", jnum(r->cp.after));
-	json_object_set_new(o, "ratio", jnum(r->cp.ratio));
-	json_object_set_new(o, "ratio_lo", jnum(r->cp.ratio_lo));
-	json_object_set_new(o, "ratio_hi", jnum(r->cp.ratio_hi));
-	json_object_set_new(o, "p", jnum(r->cp.p));
-	json_object_set_new(o, "q", jnum(r->cp.q));
+	json_object_set_new(o, "change_pct", changes_jnum(pmc_cp_size_pct(&r->cp)));
+	json_object_set_new(o, "before", changes_jnum(r->cp.before));
+	json_object_set_new(o, "after", changes_jnum(r->cp.after));
+	json_object_set_new(o, "ratio", changes_jnum(r->cp.ratio));
+	json_object_set_new(o, "ratio_lo", changes_jnum(r->cp.ratio_lo));
+	json_object_set_new(o, "ratio_hi", changes_jnum(r->cp.ratio_hi));
+	json_object_set_new(o, "p", changes_jnum(r->cp.p));
+	json_object_set_new(o, "q", changes_jnum(r->cp.q));
 	return o;
 }
 
@@ -262,7 +262,7 @@ static const struct {
 	const char *name, *alias;
 	int (*write)(FILE *out, const struct pmc_changes *c);
 } formats[] = {
-    {"table", NULL, write_table},
+    {"table", NULL, write_changes_table},
     {"markdown", "md", write_markdown},
     {"json", NULL, write_json},
 };

@@ -78,7 +78,7 @@ static int add_u64(uint64_t *sum, uint64_t w)
 
 /* Merges the sorted stacks into t, root first; path[d] is the node at depth d of the
  * stack placed last. */
-static int build(struct tree *t, const struct pmc_flame_stack **sorted, size_t n, size_t *path)
+static int build_tree(struct tree *t, const struct pmc_flame_stack **sorted, size_t n, size_t *path)
 {
 	int r = tree_add(t, "all", 0, 0);
 	if (r)
@@ -432,7 +432,7 @@ int pmc_flamegraph_write(FILE *out, const struct pmc_flame_stack *stacks, size_t
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = &stacks[i];
 	qsort(sorted, n, sizeof(*sorted), cmp_stacks);
-	if ((r = build(&t, sorted, n, path)))
+	if ((r = build_tree(&t, sorted, n, path)))
 		goto out_free;
 
 	const struct node *root = &t.v[0];

@@ -293,7 +293,7 @@ static void put_config(FILE *out, const char *key, const char *value)
 	fputc('\n', out);
 }
 
-static int finish(FILE *out, struct pmc_fmt_locale *loc, int r)
+static int gobench_finish(FILE *out, struct pmc_fmt_locale *loc, int r)
 {
 	pmc_fmt_locale_restore(loc);
 	if (r == 0 && (fflush(out) != 0 || ferror(out)))
@@ -380,7 +380,7 @@ out:
 	free(name);
 	names_free(&ns);
 	units_free(&u);
-	return finish(out, &loc, rc);
+	return gobench_finish(out, &loc, rc);
 }
 
 /* ---- A comparison ----------------------------------------------------------------- */
@@ -417,7 +417,7 @@ static int gobench_comparison(FILE *out, const struct pmc_comparison *c,
 		     "(docs/export.md)\n");
 	if (!c) {
 		put_comment(out, "error", o->error ? o->error : "no comparison");
-		return finish(out, &loc, 0);
+		return gobench_finish(out, &loc, 0);
 	}
 	g = calloc(c->nrows ? c->nrows : 1, sizeof(*g));
 	m = calloc(c->nrows ? c->nrows : 1, sizeof(*m));
@@ -472,7 +472,7 @@ out:
 	free(m);
 	names_free(&ns);
 	units_free(&u);
-	return finish(out, &loc, rc);
+	return gobench_finish(out, &loc, rc);
 }
 
 const struct pmc_reporter pmc_reporter_gobench = {

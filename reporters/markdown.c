@@ -15,7 +15,7 @@
 #include "reporters/report_rows.h"
 #include "reporters/reporter.h"
 
-static void print_row(FILE *out, const struct pmc_report_row *row)
+static void md_print_row(FILE *out, const struct pmc_report_row *row)
 {
 	fputs("| ", out);
 	pmc_escape_md(out, row->m->id);
@@ -116,7 +116,7 @@ static void print_missing(FILE *out, const struct pmc_report_block *blk)
 	}
 }
 
-static void print_block(FILE *out, const struct pmc_report_block *blk)
+static void md_print_block(FILE *out, const struct pmc_report_block *blk)
 {
 	const struct pmc_benchmark *b = blk->b;
 
@@ -156,7 +156,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 	fputs("| :-- | --: | --: | :-- | :-- | :-- |\n", out);
 	for (size_t i = 0; i < blk->nrows; i++)
 		if (!blk->rows[i].missing)
-			print_row(out, &blk->rows[i]);
+			md_print_row(out, &blk->rows[i]);
 	print_missing(out, blk);
 	print_footnotes(out, blk);
 }
@@ -164,7 +164,7 @@ static void print_block(FILE *out, const struct pmc_report_block *blk)
 static int markdown_result(FILE *out, const struct pmc_result *r, const struct pmc_analysis *a,
 			   const struct pmc_report_opts *o)
 {
-	return pmc_report_each_block(out, a, o, "_No benchmarks in the result._\n", print_block);
+	return pmc_report_each_block(out, a, o, "_No benchmarks in the result._\n", md_print_block);
 }
 
 /* ---- The comparison --------------------------------------------------------------- */

@@ -24,7 +24,7 @@ struct hot_line {
 	uint64_t weight;
 };
 
-static const char *base_name(const char *path)
+static const char *annotate_base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
 
@@ -106,7 +106,7 @@ static void put_header(FILE *out, const struct pmc_profile *p, const struct pmc_
 		pmc_fmt_percent(100.0 * (double)hot[i].weight / (double)a->weight, false, pct,
 				sizeof(pct));
 		fputs(i ? ", " : " ", out);
-		pmc_escape_text(out, base_name(hot[i].file));
+		pmc_escape_text(out, annotate_base_name(hot[i].file));
 		fprintf(out, ":%" PRIu32 " %s", hot[i].line, pct);
 	}
 	putc('\n', out);
@@ -134,7 +134,7 @@ static int put_wrapped_header(FILE *out, const struct pmc_profile *p,
 }
 
 /* The instruction's text in at most width columns ("..." where it is cut). */
-static void put_text(FILE *out, const char *text, size_t width, bool pad)
+static void annotate_text(FILE *out, const char *text, size_t width, bool pad)
 {
 	size_t len = strlen(text);
 
@@ -150,7 +150,7 @@ static void put_source(FILE *out, const struct pmc_annotation_insn *in, bool mar
 
 	if (!in->file)
 		return;
-	esc(out, base_name(in->file));
+	esc(out, annotate_base_name(in->file));
 	fprintf(out, ":%" PRIu32, in->line);
 	if (in->inlined) {
 		fputs(" (", out);
@@ -159,8 +159,8 @@ static void put_source(FILE *out, const struct pmc_annotation_insn *in, bool mar
 	}
 }
 
-static void put_row(FILE *out, const struct pmc_annotation *a, uint64_t total, size_t i, bool hot,
-		    int addr_w, size_t text_w)
+static void annotate_row(FILE *out, const struct pmc_annotation *a, uint64_t total, size_t i,
+			 bool hot, int addr_w, size_t text_w)
 {
 	const struct pmc_annotation_insn *in = &a->insns[i];
 	char fn_pct[PMC_FMT_MAX] = "", all_pct[PMC_FMT_MAX] = "";
@@ -173,7 +173,7 @@ static void put_row(FILE *out, const struct pmc_annotation *a, uint64_t total, s
 	}
 	fprintf(out, "%7s %7s %c %*" PRIx64 "  ", fn_pct, all_pct, hot ? '*' : ' ', addr_w,
 		in->address);
-	put_text(out, in->text, text_w, in->file != NULL);
+	annotate_text(out, in->text, text_w, in->file != NULL);
 	if (in->file)
 		fputs("  ", out);
 	put_source(out, in, false);
@@ -193,7 +193,7 @@ static size_t text_width(const struct pmc_annotation *a, int addr_w, unsigned wi
 		if (strlen(in->text) > longest)
 			longest = strlen(in->text);
 		if (in->file)
-			s = 2 + pmc_report_width(base_name(in->file)) +
+			s = 2 + pmc_report_width(annotate_base_name(in->file)) +
 			    (size_t)snprintf(NULL, 0, ":%" PRIu32, in->line) +
 			    (in->inlined ? 3 + pmc_report_width(in->inlined) : 0);
 		if (s > source)
@@ -248,7 +248,7 @@ int pmc_profile_report_annotate(FILE *out, const struct pmc_profile *p,
 		for (size_t j = 0; j < nhot; j++)
 			is_hot = is_hot || same_line(&a->insns[i], &hot[j]);
 		with += a->insns[i].weight != 0;
-		put_row(out, a, total, i, is_hot, addr_w, text_w);
+		annotate_row(out, a, total, i, is_hot, addr_w, text_w);
 	}
 	pmc_fmt_percent(total ? 100.0 * (double)a->weight / (double)total : NAN, false, pct,
 			sizeof(pct));

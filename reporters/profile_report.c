@@ -170,14 +170,14 @@ out:
 
 /* ---- Folded stacks --------------------------------------------------------------- */
 
-struct line {
+struct top_line {
 	char *text;
 	uint64_t weight;
 };
 
 static int line_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
+	return strcmp(((const struct top_line *)a)->text, ((const struct top_line *)b)->text);
 }
 
 /* A name as one folded frame: control characters as spaces, ';' (the separator) as ':'. */
@@ -194,7 +194,7 @@ static char *folded_name(const char *name)
 int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p)
 {
 	struct fold f = {0};
-	struct line *lines = NULL;
+	struct top_line *lines = NULL;
 	char **esc = NULL;
 	size_t nlines = 0;
 	int rc;
@@ -232,7 +232,7 @@ int pmc_profile_report_folded(FILE *out, const struct pmc_profile *p)
 			at += l;
 		}
 		t[at] = 0;
-		lines[nlines++] = (struct line){.text = t, .weight = sq->weight};
+		lines[nlines++] = (struct top_line){.text = t, .weight = sq->weight};
 	}
 	qsort(lines, nlines, sizeof(*lines), line_cmp);
 	/* Names that escaping made equal are one line. */

@@ -15,7 +15,7 @@
 #include "reporters/format.h"
 #include "reporters/profile_report.h"
 
-static double pct(uint64_t part, uint64_t total)
+static double tasks_pct(uint64_t part, uint64_t total)
 {
 	return total ? 100.0 * (double)part / (double)total : NAN;
 }
@@ -52,7 +52,7 @@ static void summary_row(FILE *out, const struct pmc_profile *p, const struct pmc
 {
 	char a[PMC_FMT_MAX + 24], w[PMC_FMT_MAX + 24], s[PMC_FMT_MAX + 24];
 
-	pmc_fmt_percent(pct(g->weight, pmc_profile_total(p)), false, a, sizeof(a));
+	pmc_fmt_percent(tasks_pct(g->weight, pmc_profile_total(p)), false, a, sizeof(a));
 	pmc_fmt_weight((double)g->weight, pmc_profile_info(p)->unit, false, w, sizeof(w));
 	pmc_fmt_grouped((double)g->samples, s, sizeof(s));
 	fprintf(out, "%7s %*s %9s  ", a, weight_w, w, s);
@@ -76,7 +76,7 @@ static void section_title(FILE *out, const struct pmc_profile *p, const struct p
 {
 	char a[PMC_FMT_MAX + 24];
 
-	pmc_fmt_percent(pct(g->weight, pmc_profile_total(p)), false, a, sizeof(a));
+	pmc_fmt_percent(tasks_pct(g->weight, pmc_profile_total(p)), false, a, sizeof(a));
 	if (!g->kept) {
 		fprintf(out, "\nStacks whose task was not kept: %s of the weight\n", a);
 		return;

@@ -179,7 +179,7 @@ static void put_heading(const struct ctx *c, unsigned width)
 }
 
 /* The report's header, wrapped to width. */
-static int put_header(FILE *out, const struct pmc_profile *p, unsigned width)
+static int tree_header(FILE *out, const struct pmc_profile *p, unsigned width)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -224,7 +224,7 @@ int pmc_profile_report_tree(FILE *out, const struct pmc_profile *p,
 	c.max_units = v->width && v->width > cols + NAME_MIN + 6 ? (v->width - cols - NAME_MIN) / 3
 		      : v->width				 ? 2
 								 : SIZE_MAX;
-	rc = put_header(out, p, v->width);
+	rc = tree_header(out, p, v->width);
 	if (rc < 0)
 		goto done;
 	if (!c.total) {

@@ -162,20 +162,22 @@ test_report_diff_names_the_grown_function() {
 
 # Two time profiles of one event are amounts (issue 34): prof_cold did 3x the work and
 # prof_hot the same, so prof_cold's time grew and leads, beyond sampling error, and
-# prof_hot's stayed (its share fell from 50% to 25%, which led the list before): marked
-# "~" and white in the flame graph. ~200 samples of prof_hot a side give an interval of
-# about +-25% of its time: what a loaded machine does to the CPU time of the same work
-# stays inside it.
+# prof_hot's stayed (its share fell from 50% to 25%, which led the list before): it
+# comes after prof_cold, however many kernel functions a loaded machine adds between them
+# (--top=1000: all of them listed).
 test_report_diff_of_time_names_the_grown_function() {
 	expect_exit 0 "$PMCBENCH" record -o old.json -- "$PMC_PROF_WORK" 40000 40000 || return 1
 	expect_exit 0 "$PMCBENCH" record -o new.json -- "$PMC_PROF_WORK" 40000 120000 || return 1
-	expect_exit 0 "$PMCBENCH" report --diff --svg diff.svg old.json new.json || return 1
+	expect_exit 0 "$PMCBENCH" report --diff --top=1000 --svg diff.svg old.json new.json || return 1
 	expect_grep '^Profile diff: cpu-clock \(ns\), sampled: functions by the change of their self time' "$TMP/out" || return 1
 	first=$(grep -E 'prof_hot|prof_cold' "$TMP/out" | head -1)
 	case $first in *prof_cold) ;; *) fail "first function: $first"; return 1 ;; esac
 	expect_grep '^ +[0-9.]+m?s +[0-9.]+m?s +\+[0-9.]+m?s +\[\+[0-9.]+m?s, \+[0-9.]+m?s\] +prof_cold$' "$TMP/out" || return 1
-	expect_grep '\] +~  prof_hot$' "$TMP/out" || return 1
-	expect_grep '<title>prof_hot \([^<]*within sampling error\)</title><rect [^>]*fill="rgb\(255,255,255\)"' diff.svg || return 1
+	# prof_hot did the same work: listed, after prof_cold. Whether its change is within
+	# sampling error is a 95% interval's call (wrong 1 time in 20 by design, more on a
+	# loaded machine), so that it is drawn white is the unit tests' to check, on fixed
+	# counts (test_profile, test_flamegraph), not this one's.
+	expect_grep '\] +(~  )?prof_hot$' "$TMP/out" || return 1
 	expect_grep '<title>prof_cold \([^<]*\]\)</title><rect [^>]*fill="rgb\(255,[0-9]+,[0-9]+\)"' diff.svg || return 1
 	expect_no_grep '<title>prof_cold \([^<]*within' diff.svg
 }
