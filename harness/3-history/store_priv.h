@@ -86,6 +86,8 @@ void pmc_hist_entries_free(struct pmc_hist_entries *es);
 const struct pmc_history_entry *pmc_hist_entry_of(const struct pmc_hist_entries *es,
 						  const char *ref);
 /* The order of entries everywhere: by time measured, then by key. */
+/* Frees the strings of entry e (store_query.c). */
+void pmc_hist_entry_clear(struct pmc_history_entry *e);
 int pmc_hist_cmp_entry(const struct pmc_history_entry *a, const struct pmc_history_entry *b);
 
 /* The samples of a stored point: its samples' text, or when that is NULL (a one-sample

@@ -233,7 +233,7 @@ static int fill_entry(struct pmc_history_entry *e, const char *const *c)
 	return failed || !e->id ? -ENOMEM : 0;
 }
 
-static void clear_entry(struct pmc_history_entry *e)
+void pmc_hist_entry_clear(struct pmc_history_entry *e)
 {
 	free(e->id);
 	free(e->commit);
@@ -386,7 +386,7 @@ int pmc_history_list(struct pmc_history *h, const struct pmc_history_filter *f,
 void pmc_history_entries_free(struct pmc_history_entry *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
-		clear_entry(&v[i]);
+		pmc_hist_entry_clear(&v[i]);
 	free(v);
 }
 

@@ -314,20 +314,7 @@ int pmc_history_points(struct pmc_history *h, const struct pmc_history_filter *f
 void pmc_history_points_free(struct pmc_history_point *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
-		struct pmc_history_entry *e = &v[i].e;
-
-		free(e->id);
-		free(e->commit);
-		free(e->branch);
-		free(e->fingerprint);
-		free(e->machine);
-		free(e->kernel);
-		free(e->cpu);
-		free(e->compiler);
-		free(e->backend);
-		free(e->target_env);
-		free(e->source);
-		free(e->tags);
+		pmc_hist_entry_clear(&v[i].e);
 		free(v[i].benchmark);
 		free(v[i].metric);
 		free(v[i].unit);
