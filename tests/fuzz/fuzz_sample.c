@@ -120,6 +120,9 @@ static int touch(const struct pmc_record *rec, void *ud)
 	case PMC_RECORD_LOST:
 		h += rec->lost.lost;
 		break;
+	case PMC_RECORD_SWITCH: /* record --off-cpu's context switches */
+		h += rec->sw.out + 2u * rec->sw.preempt;
+		break;
 	default:
 		__builtin_trap(); /* a type the sampler does not hand out */
 	}
