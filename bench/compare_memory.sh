@@ -21,7 +21,7 @@ for r in "$r1" "$r2"; do
 	done
 done
 peak() { # BUILD RUNS: KiB
-	/usr/bin/time -f %M -o "$dir/rss" "$1/harness/6-cli/pmcbench" compare "$dir/$2-1.json" \
+	/usr/bin/time -f %M -o "$dir/rss" "$1/harness/7-cli/pmcbench" compare "$dir/$2-1.json" \
 		"$dir/$2-2.json" >/dev/null 2>&1 || [ $? -le 1 ]
 	cat "$dir/rss"
 }

@@ -18,7 +18,7 @@ build=${1:-$here/../build}
 nbench=${2:-10000}
 reps=${3:-7}
 dir=${PMC_SPEED_DIR:-/tmp/pmcbench-compare-speed}
-pmcbench=$build/harness/6-cli/pmcbench
+pmcbench=$build/harness/7-cli/pmcbench
 floor=$build/bench/jansson-floor
 
 for exe in "$pmcbench" "$floor"; do

@@ -20,7 +20,7 @@ nbench=${2:-100}
 k=${3:-100}
 reps=${4:-11}
 dir=${PMC_HISTORY_GATE_DIR:-/tmp/pmcbench-history-gate}/$nbench-$k
-pmcbench=$build/harness/6-cli/pmcbench
+pmcbench=$build/harness/7-cli/pmcbench
 
 [ -x "$pmcbench" ] || { echo "history_gate: $pmcbench is not executable; build first (ninja -C $build)" >&2; exit 2; }
 mkdir -p "$dir"

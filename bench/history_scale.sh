@@ -21,7 +21,7 @@ build=${1:-$here/../build}
 series=${2:-1000}
 entries=${3:-1000}
 dir=${PMC_HISTORY_SCALE_DIR:-/tmp/pmcbench-history-scale}/$series-$entries
-pmcbench=$build/harness/6-cli/pmcbench
+pmcbench=$build/harness/7-cli/pmcbench
 pg=${PMC_HISTORY_PG_URL:-}
 
 [ -x "$pmcbench" ] || { echo "history_scale: $pmcbench is not executable; build first (ninja -C $build)" >&2; exit 2; }

@@ -41,7 +41,7 @@
 set -euo pipefail
 build=${1:-build}
 reps=${2:-40}
-pmcbench=$build/harness/6-cli/pmcbench
+pmcbench=$build/harness/7-cli/pmcbench
 prog=$build/bench/replication-prog
 work=$build/tests/targets/pmc-work
 for f in "$pmcbench" "$prog" "$work"; do

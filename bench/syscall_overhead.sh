@@ -12,7 +12,7 @@ set -eu
 build=${1:-build}
 reps=${2:-5}
 dir=${3:-/usr}
-pmc=$build/harness/6-cli/pmcbench
+pmc=$build/harness/7-cli/pmcbench
 [ -x "$pmc" ] || { echo "syscall_overhead.sh: build first: sh ci/build.sh plain build" >&2; exit 2; }
 command -v perf >/dev/null || { echo "syscall_overhead.sh: needs perf" >&2; exit 2; }
 tmp=$(mktemp -d)

@@ -4,7 +4,7 @@
 # Usage: ci/gen-cli-doc.sh [BUILDDIR]
 set -eu
 cd "$(dirname "$0")/.."
-pmcbench=${1:-build}/harness/6-cli/pmcbench
+pmcbench=${1:-build}/harness/7-cli/pmcbench
 # Every command the program lists in its own help (main.c's table), in that order, as the
 # completion scripts read them: a new command needs no edit here.
 commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help)
@@ -25,7 +25,7 @@ commands=$("$pmcbench" --help | sed -nE 's/^  ([a-z]+) +.*/\1/p' | grep -vx help
 	echo "## Shell completion"
 	echo
 	echo "Installed by \`meson install\` (README); to try it from the tree, source"
-	echo "\`harness/6-cli/completion/pmcbench.bash\`. Bash and zsh complete"
+	echo "\`harness/7-cli/completion/pmcbench.bash\`. Bash and zsh complete"
 	echo "the commands (and the actions of \`history\`), each command's options, the values of"
 	echo "\`--format\`, \`--color\`, \`--backend\` and \`--valgrind-tool\`, event names after \`-e\`"
 	echo "(also after a comma in a list), tracepoints there by their subsystem (\`sche\` TAB"

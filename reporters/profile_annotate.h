@@ -1,6 +1,6 @@
 /* `report --annotate FUNC` (docs/profile.md, "Instructions"): one function's
  * instructions with their shares and source lines, from an annotation
- * (harness/3-profile/annotate.h). */
+ * (harness/4-profile/annotate.h). */
 #pragma once
 
 #include <stdbool.h>

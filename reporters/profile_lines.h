@@ -1,5 +1,5 @@
 /* `report --lines FUNC` (docs/profile.md, "Source lines"): one function's samples by
- * source line, from the profile's line table (harness/3-profile/profile_lines.h). */
+ * source line, from the profile's line table (harness/4-profile/profile_lines.h). */
 #pragma once
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Everything that shows a profile (harness/3-profile/profile.h) but the SVG renderer:
+/* Everything that shows a profile (harness/4-profile/profile.h) but the SVG renderer:
  * the text report, folded stacks, the diff of two profiles, the attribution of a metric's
  * change, and the stacks the flame graphs draw (docs/profile.md). Functions are named
  * as pmc_profile_frame_name() names them, so an unresolved address is a function of its

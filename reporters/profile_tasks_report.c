@@ -1,7 +1,7 @@
 /* `report --by comm|pid|tid|object` (profile_report.h, docs/profile.md "Tasks"): a
  * profile's weight by thread name, process, thread or the object its samples fell in,
  * and each one's top functions. It renders
- * the model's groups (harness/3-profile/profile_tasks.h), never computes shares of its
+ * the model's groups (harness/4-profile/profile_tasks.h), never computes shares of its
  * own beyond the division. */
 #include <errno.h>
 #include <inttypes.h>

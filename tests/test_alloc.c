@@ -1,4 +1,4 @@
-/* Allocations per operation (harness/3-microbench/alloc.c, docs/microbench.md,
+/* Allocations per operation (harness/5-microbench/alloc.c, docs/microbench.md,
  * "Allocations") with a memory manager of the test's own, registered as a user with their
  * own allocator would (pmc_register_memory_manager): its counts in the timed region only
  * (not setup's, not a pause's), per operation, on every thread, through a forked child's

@@ -1,4 +1,4 @@
-/* Instruction-level annotation (harness/3-profile/annotate.h, harness/1-elf/disasm.h,
+/* Instruction-level annotation (harness/4-profile/annotate.h, harness/1-elf/disasm.h,
  * reporters/profile_annotate.h): samples go to the instruction whose bytes hold their
  * address, the rest is counted outside; known bytes disassemble to known instructions on
  * both machines; the report's shares add up to the whole, the hottest lines are marked

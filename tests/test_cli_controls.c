@@ -1,4 +1,4 @@
-/* The one sink every printed string passes (harness/6-cli/cli_controls.c): control
+/* The one sink every printed string passes (harness/7-cli/cli_controls.c): control
  * characters come out as spaces, whichever write they are split across, and only
  * pmcbench's own colours and progress erase pass, when allowed. */
 #include <setjmp.h>

@@ -114,11 +114,11 @@ struct help_case {
 };
 
 static const struct help_case cases[] = {
-    {"run", "run", "harness/6-cli/cli_run_opts.c", FORMATS_RESULT},
-    {"bench", "a benchmark program", "harness/6-cli/cli_microbench_opts.c", FORMATS_RESULT},
-    {"compare", "compare", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
+    {"run", "run", "harness/7-cli/cli_run_opts.c", FORMATS_RESULT},
+    {"bench", "a benchmark program", "harness/7-cli/cli_microbench_opts.c", FORMATS_RESULT},
+    {"compare", "compare", "harness/7-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
      FORMATS_COMPARISON},
-    {"gate", "gate", "harness/6-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
+    {"gate", "gate", "harness/7-cli/cli_compare_opts.c (--format), cli_compare.c (--export)",
      FORMATS_COMPARISON},
 };
 
@@ -161,7 +161,7 @@ static char *format_line(const char *script)
 	char *found = NULL;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/../harness/6-cli/completion/%s", PMC_TEST_SRCDIR, script);
+	snprintf(path, sizeof(path), "%s/../harness/7-cli/completion/%s", PMC_TEST_SRCDIR, script);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (!found && fgets(line, sizeof(line), f))
@@ -185,7 +185,7 @@ static void test_completion_offers_every_format(void **state)
 		for (size_t k = 0; (rep = pmc_reporter_at(k)) != NULL; k++)
 			if (listed(rep, FORMATS_ANY) && !has_word(line, rep->name))
 				fail_msg("format '%s' is missing from --format's values in "
-					 "harness/6-cli/completion/%s (the line 'format)'): add it "
+					 "harness/7-cli/completion/%s (the line 'format)'): add it "
 					 "there",
 					 rep->name, scripts[i]);
 		free(line);

@@ -1,4 +1,4 @@
-/* What the history commands read of git and write for sh (harness/6-cli/cli_git.c): the
+/* What the history commands read of git and write for sh (harness/7-cli/cli_git.c): the
  * first line of git's output whole, however long, and words quoted so that sh reads each
  * back unchanged. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* harness/1-elf/section.c and harness/3-microbench/library.c: the "pmc_bench" section of a
+/* harness/1-elf/section.c and harness/5-microbench/library.c: the "pmc_bench" section of a
  * shared object (tests/targets/benchlib.c), and what is not one. */
 #include <errno.h>
 #include <setjmp.h>

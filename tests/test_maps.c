@@ -1,4 +1,4 @@
-/* harness/3-profile/maps.c: address spaces rebuilt from MMAP, COMM (exec), FORK and EXIT
+/* harness/4-profile/maps.c: address spaces rebuilt from MMAP, COMM (exec), FORK and EXIT
  * records and from /proc/PID/maps, and addresses named through them: a shared object
  * loaded into this process, the PIE and the position-dependent program of known
  * functions running as children (tests/targets/symtarget.c), their stripped copy, this

@@ -1,4 +1,4 @@
-/* The pipe from a benchmark's process to the parent (harness/3-microbench/child_pipe.h):
+/* The pipe from a benchmark's process to the parent (harness/5-microbench/child_pipe.h):
  * samples read back as written, and a header that promises more than the pipe carries
  * refused as short data, without the memory it promised. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* The microbenchmark library (harness/3-microbench/, docs/microbench.md) with an injected
+/* The microbenchmark library (harness/5-microbench/, docs/microbench.md) with an injected
  * clock and the emulated PMU (fake_pmu.h), so every figure is exact: argument expansion
  * (tuples, names, ranges) and the filter, bad definitions skipped by place, the loop and
  * its batch edges, setup and teardown outside the measurement, fixtures, pauses and their

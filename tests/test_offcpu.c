@@ -1,4 +1,4 @@
-/* harness/3-profile/offcpu.c and the off-CPU recording (docs/profile.md, "Off-CPU time"):
+/* harness/4-profile/offcpu.c and the off-CPU recording (docs/profile.md, "Off-CPU time"):
  * each switch-out's stack weighs the time until its thread runs again, or exits, or the
  * recording ends; and through the sampler (the emulated PMU, tests/fake_pmu.c) and the
  * profile's builder, switch records that come out of order across the CPUs' rings are

@@ -1,4 +1,4 @@
-/* The profile model and its file (harness/3-profile/profile.h): frames and stacks are
+/* The profile model and its file (harness/4-profile/profile.h): frames and stacks are
  * interned, self and total count a recursive function once per stack, shares, the diff
  * and the attribution match functions by display name (across objects in different
  * directories), unresolved addresses are one "[unknown] OBJECT" function in the views

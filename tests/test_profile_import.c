@@ -1,4 +1,4 @@
-/* Other tools' profiles in (harness/3-profile/profile_import.h): perf script's output
+/* Other tools' profiles in (harness/4-profile/profile_import.h): perf script's output
  * recorded on the development VM and folded stacks are read into the stacks, weights,
  * samples and names a user then sees in `report --folded`; the format is told by the
  * content; each malformed input is -EINVAL with one line naming the file, the line and

@@ -1,4 +1,4 @@
-/* Source lines of a profile (harness/3-profile/profile_lines.h, reporters/profile_lines.h):
+/* Source lines of a profile (harness/4-profile/profile_lines.h, reporters/profile_lines.h):
  * the address table aggregates (function, address), survives a save and load with every
  * field, is absent from files without it, refuses damaged entries, and the report merges
  * addresses by line and inlined function, sorts by weight and refuses what it cannot show

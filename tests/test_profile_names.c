@@ -1,4 +1,4 @@
-/* One name for one function whichever backend saw it (harness/3-profile/names.h): the
+/* One name for one function whichever backend saw it (harness/4-profile/names.h): the
  * sampler's mangled C++ symbols are valgrind's demangled names, symbol versions go, and
  * whatever ran main is one root "(below main)" in every profile, so that a sampled and an
  * exact profile of one program match function by function and stack by stack. */

@@ -1,4 +1,4 @@
-/* Tasks in profiles (harness/3-profile/profile.h, profile_tasks.h; reporters'
+/* Tasks in profiles (harness/4-profile/profile.h, profile_tasks.h; reporters'
  * profile_tasks_report.c): a stack keeps its task, the same frames of two tasks are two
  * stacks that the views by function merge, the groups by thread name, process and thread
  * add up to the total with their names, the file keeps them (and a file without them

@@ -1,4 +1,4 @@
-/* Call trees of a profile (harness/3-profile/profile_tree.h; reporters'
+/* Call trees of a profile (harness/4-profile/profile_tree.h; reporters'
  * profile_tree_report.c): the caller tree's paths from the roots with their totals and
  * self weights, the callee tree's functions with their callers by self or total weight
  * (each stack once, from a recursive function's outermost call), one function's tree, cut

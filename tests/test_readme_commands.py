@@ -281,7 +281,7 @@ def setup(tmp, srcdir, builddir):
     env = dict(os.environ)
     bindir = os.path.join(tmp, ".bin")
     os.makedirs(bindir)
-    os.symlink(os.path.join(builddir, "harness", "6-cli", "pmcbench"), os.path.join(bindir, "pmcbench"))
+    os.symlink(os.path.join(builddir, "harness", "7-cli", "pmcbench"), os.path.join(bindir, "pmcbench"))
     os.symlink(builddir, os.path.join(tmp, "build"))
     env.update(PATH=bindir + ":" + env.get("PATH", "/usr/bin:/bin"), HOME=tmp, LC_ALL="C.UTF-8",
                GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",

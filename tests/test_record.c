@@ -1,4 +1,4 @@
-/* harness/3-profile/record.c: a sample's call chain as a stack (pmc_profile_add_sample).
+/* harness/4-profile/record.c: a sample's call chain as a stack (pmc_profile_add_sample).
  * A frame-pointer chain that walks into data (code built without frame pointers keeps
  * other values in rbp) is cut at its first address that no mapping holds and marked
  * truncated, as is a chain at the kernel's depth limit, kernel frames included; no frame

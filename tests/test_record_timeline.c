@@ -1,4 +1,4 @@
-/* harness/3-profile/record_timeline.c: when a recording took and lost its samples, per
+/* harness/4-profile/record_timeline.c: when a recording took and lost its samples, per
  * tenth of its span. A LOST record's samples are spread over the time since its CPU's
  * previous record (the ring was full meanwhile), the tenths add up to the counts exactly,
  * and a recording of any length fits the fixed histogram. */

@@ -1,4 +1,4 @@
-/* The session (harness/5-session/, pmcbench/session.h): a short command run from start to
+/* The session (harness/6-session/, pmcbench/session.h): a short command run from start to
  * decision, its result, report and file, the gate against a baseline, the messages and
  * progress through the caller's callbacks, and options refused with -EINVAL. */
 #include <errno.h>

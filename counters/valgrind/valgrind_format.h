@@ -2,7 +2,7 @@
  * "Callgrind Format Specification"; cachegrind writes a subset): lines, their kinds, the
  * grammar's tokens and numbers, name compression and cost lines. The valgrind backend
  * reads the totals of a run with it (counters/valgrind/valgrind_outputs.c), the exact profiles
- * the costs per function context (harness/3-profile/callgrind.c), so that both read a
+ * the costs per function context (harness/4-profile/callgrind.c), so that both read a
  * file the same way. What a line means is theirs: each gives its own errors for what it
  * does not accept. */
 #pragma once

@@ -169,7 +169,7 @@ test_mb_samples_come_from_several_processes() {
 }
 
 # -e is repeatable, and the lists join, as `pmcbench run -e a -e b` joins them: one option
-# table for both (harness/6-cli/cli_session.c).
+# table for both (harness/7-cli/cli_session.c).
 test_mb_event_lists_join() {
 	need_programs
 	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -r 2 --processes 2 \

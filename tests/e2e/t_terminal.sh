@@ -4,10 +4,10 @@
 # The completion scripts live in the source tree, beside the CLI.
 completion_dir() {
 	if [ -n "${PMC_SRCDIR:-}" ]; then
-		echo "$PMC_SRCDIR/harness/6-cli/completion"
+		echo "$PMC_SRCDIR/harness/7-cli/completion"
 		return
 	fi
-	echo "$(cd "$(dirname "$PMCBENCH")/../../.." && pwd)/harness/6-cli/completion"
+	echo "$(cd "$(dirname "$PMCBENCH")/../../.." && pwd)/harness/7-cli/completion"
 }
 
 # bash_complete WORD...: COMPREPLY of the bash completion for the command line WORD...

@@ -1,4 +1,4 @@
-/* libFuzzer target: `pmcbench run`'s parameter scans (harness/6-cli/cli_run_params.c),
+/* libFuzzer target: `pmcbench run`'s parameter scans (harness/7-cli/cli_run_params.c),
  * -L VAR a,b,c, -P VAR MIN MAX and -D STEP, then the commands they make. Each input line
  * is one option: "L NAME VALUES", "P NAME MIN MAX", "D STEP" or "C COMMAND" (-c); the
  * options are checked as the CLI checks them once all are read, and the commands of the

@@ -1,5 +1,5 @@
 /* libFuzzer target: what the history commands read of git and write for sh
- * (harness/6-cli/cli_git.c): the first line of git's output (`history add`'s commit and
+ * (harness/7-cli/cli_git.c): the first line of git's output (`history add`'s commit and
  * branch, bisect's revisions, status and subject), which must be the input's first line
  * whole (up to a newline or a NUL byte; none when it is empty), and the quoting of a
  * word for sh (bisect's git arguments and step script), which the shell's rules

@@ -1,5 +1,5 @@
 /* libFuzzer target: the perf map a JIT writes of itself, /tmp/perf-PID.map
- * (harness/3-profile/jit_map.c), read as the profiler reads it while the file grows: the
+ * (harness/4-profile/jit_map.c), read as the profiler reads it while the file grows: the
  * input's first part is the file when the first lookups miss, the whole input the file
  * after the process wrote more (the split falls anywhere, inside a line too). Every
  * lookup is at an address the input's lines name, so that hits, misses and overlaps are

@@ -1,4 +1,4 @@
-/* libFuzzer target: /proc/kallsyms (harness/3-profile/kallsyms.c), the input as the file.
+/* libFuzzer target: /proc/kallsyms (harness/4-profile/kallsyms.c), the input as the file.
  * A table read is looked up at every address its lines name, one below and one above,
  * and each name found is read whole (ASan sees one freed or unterminated). A table is
  * refused with a reason, which must then be set. */

@@ -1,5 +1,5 @@
 /* libFuzzer target: /proc/PID/maps as the profiler reads it for a task that was running
- * before sampling began (pmc_maps_load_proc, harness/3-profile/maps.c): the input is the
+ * before sampling began (pmc_maps_load_proc, harness/4-profile/maps.c): the input is the
  * maps file of a fake /proc. Addresses are resolved as kernel frames only, so that no
  * path the input names is opened. */
 #include <stdio.h>

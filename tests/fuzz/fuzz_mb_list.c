@@ -1,4 +1,4 @@
-/* libFuzzer target: another build's answer to --process-list (harness/3-microbench/
+/* libFuzzer target: another build's answer to --process-list (harness/5-microbench/
  * program.c): its protocol line, then its benchmarks' names, one per line, made into the
  * benchmarks this program runs of it (pmc_mb_set_of_names) beside a set that has some
  * of those names. An input whose first line is "=" stands for this build's protocol line

@@ -1,5 +1,5 @@
 /* libFuzzer target: the pipe from a benchmark's processes to the parent
- * (harness/3-microbench/child.c, child_pipe.h), read as the parent reads it: the input
+ * (harness/5-microbench/child.c, child_pipe.h), read as the parent reads it: the input
  * is what up to four processes wrote, one after the other, each read with
  * pmc_mb_samples_read and merged into one sample set as the parent merges them
  * (pmc_mb_samples_merge, process 1, 2, ...). Each set read is written again and read

@@ -1,9 +1,9 @@
 /* libFuzzer target: the profile file pmcbench report reads (pmc_profile_load,
- * harness/3-profile/profile_json.c), the other tools' profiles it reads too, told by their
+ * harness/4-profile/profile_json.c), the other tools' profiles it reads too, told by their
  * content (pmc_profile_load_any: folded stacks, perf script's output,
- * harness/3-profile/profile_import.c and perf_script.c), and callgrind's output files that
+ * harness/4-profile/profile_import.c and perf_script.c), and callgrind's output files that
  * the valgrind backend turns into exact profiles (pmc_callgrind_profile,
- * harness/3-profile/callgrind.c): the same bytes are given to all three. */
+ * harness/4-profile/callgrind.c): the same bytes are given to all three. */
 #include <stdint.h>
 
 #include "profile/callgrind.h"

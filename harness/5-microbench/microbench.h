@@ -3,7 +3,7 @@
  * batch in threads.c), the recording of samples into the result model (samples.c), the
  * child process each benchmark runs in (child.c), and the complexity fits over a
  * definition's benchmarks (complexity.c). The CLI of a benchmark program
- * (harness/6-cli/cli_microbench.c) and `pmcbench run --library` build on these. */
+ * (harness/7-cli/cli_microbench.c) and `pmcbench run --library` build on these. */
 #pragma once
 
 #include <signal.h>
@@ -406,7 +406,7 @@ struct pmc_mb_valgrind_opts {
 	double timeout_s;     /* 0: pmc_mb_timeout's default; < 0: none */
 	bool show_output;     /* the benchmark's output; discarded by default */
 	/* Also keep the exact profile of the body's loop at n (pmc_mb_exact.profile):
-	 * callgrind then separates the costs by call stack (harness/3-profile/callgrind.h). */
+	 * callgrind then separates the costs by call stack (harness/4-profile/callgrind.h). */
 	bool profile;
 	/* As pmc_mb_opts' (the signal handler's slot): valgrind's pid (and process group)
 	 * while it runs, and a non-zero *stop makes the call return -EINTR. */

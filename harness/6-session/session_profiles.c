@@ -236,7 +236,7 @@ void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct p
 		    .stop = ro->stop,
 		    .sys = ro->sys,
 		    /* Valgrind-specific: the recorder's two kinds, perf's samples and
-		     * callgrind's exact profile (harness/3-profile/record.h). */
+		     * callgrind's exact profile (harness/4-profile/record.h). */
 		    .valgrind = ro->backend == PMC_BACKEND_VALGRIND,
 		    .valgrind_path = ro->valgrind_path,
 		};

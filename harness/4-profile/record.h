@@ -1,8 +1,8 @@
 /* Recording a profile of one run of a command (docs/profile.md, "Recording"): sampled
  * with perf_event_open (counters/perf/sample.h) on every CPU the command and its children run
  * on, the samples symbolized through the address spaces the kernel reported
- * (harness/3-profile/maps.h) and aggregated into a profile; or, with the valgrind
- * backend, an exact profile from callgrind (harness/3-profile/callgrind.h). */
+ * (harness/4-profile/maps.h) and aggregated into a profile; or, with the valgrind
+ * backend, an exact profile from callgrind (harness/4-profile/callgrind.h). */
 #pragma once
 
 #include <signal.h>
@@ -49,7 +49,7 @@ struct pmc_record_opts {
 	void *note_ud;
 	/* Sampled: DWARF call graphs with this many bytes of user stack copied per sample
 	 * (a multiple of 8, at most PMC_SAMPLE_STACK_MAX), unwound with the objects' CFI
-	 * (harness/3-profile/unwind.h); 0: the kernel's frame-pointer chains. */
+	 * (harness/4-profile/unwind.h); 0: the kernel's frame-pointer chains. */
 	uint32_t dwarf_stack;
 	/* Sampled: instead of running argv, attach to the running process attach_pid (every
 	 * thread it has, and those it starts) for duration_s seconds (<= 0: until it exits

@@ -1,5 +1,5 @@
 /* `pmcbench run`: its options (read by cli_run_opts.c) checked against each other and
- * turned into commands, then one session (harness/5-session/) that probes, runs,
+ * turned into commands, then one session (harness/6-session/) that probes, runs,
  * reports, saves, exports and compares, and its decision as the exit status. */
 #include <errno.h>
 #include <stdlib.h>

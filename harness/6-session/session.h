@@ -1,4 +1,4 @@
-/* The session (layer 5, docs/architecture.md): the one sequence of `pmcbench run` and of
+/* The session (layer 6, docs/architecture.md): the one sequence of `pmcbench run` and of
  * every benchmark program — probe the events, run the commands or the registered
  * benchmarks, report, save, export, compare, gate — and the comparisons and their reports
  * that `pmcbench compare` and `gate` share with it. Nothing here prints: messages go to

@@ -1,6 +1,6 @@
 /* `pmcbench compare OLD NEW [NEW2...]` and `pmcbench gate --baseline BASE NEW`: their
  * options (the comparison's: cli_compare_opts.c), the files loaded, then the comparison,
- * the gate and the reports of the session layer (harness/5-session/session_compare.c).
+ * the gate and the reports of the session layer (harness/6-session/session_compare.c).
  * `compare` reports and exits 0 whatever the verdicts; `gate` decides: 1 on a regression
  * beyond a threshold, 3 on an inconclusive row with --fail-on-inconclusive. Errors exit 2
  * (docs/compare.md). */

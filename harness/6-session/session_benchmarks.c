@@ -1,5 +1,5 @@
 /* A session's registered benchmarks (session_priv.h): each run in processes of its own,
- * every new start of this program, interleaved across the benchmarks (harness/3-microbench/),
+ * every new start of this program, interleaved across the benchmarks (harness/5-microbench/),
  * or once each under valgrind; then their samples into the result. */
 #include <errno.h>
 #include <inttypes.h>
@@ -395,7 +395,7 @@ out:
 	self_argv_free(self[1]);
 }
 
-/* Valgrind-specific: the library's exact mode (harness/3-microbench/exact.c) runs this
+/* Valgrind-specific: the library's exact mode (harness/5-microbench/exact.c) runs this
  * program again under callgrind, once per benchmark, and profiles each loop in that run;
  * every other backend counts in this program's processes and profiles after. */
 static bool exact_mode(const struct pmc_session_cfg *cfg)

@@ -1,7 +1,7 @@
 /* Profiling a benchmark's loop (docs/microbench.md, "Profiles"): the benchmark program
  * runs itself again with "--profile-child NAME --profile-time S", which runs only that
  * benchmark's loop, batch after batch, for S seconds of its own CPU time, under the
- * sampler (harness/3-profile/record.h). The setup and teardown run once each and take a
+ * sampler (harness/4-profile/record.h). The setup and teardown run once each and take a
  * negligible share of S; they are in the profile under their own names. */
 #include <errno.h>
 #include <stdio.h>

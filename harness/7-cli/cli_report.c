@@ -1,6 +1,6 @@
 /* `pmcbench report`: a profile's top functions, its folded stacks or its flame graph,
  * and the difference between two profiles (docs/profile.md), pmcbench's or another
- * tool's (harness/3-profile/profile_import.h). */
+ * tool's (harness/4-profile/profile_import.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* pmc_main_defs(): the command line of every benchmark program (docs/microbench.md,
  * "Options"): expand and filter the registered benchmarks, answer as one of the
- * processes the session starts, or run them all in one session (harness/5-session/),
+ * processes the session starts, or run them all in one session (harness/6-session/),
  * which reports, saves and gates as `pmcbench run` does. */
 #include <errno.h>
 #include <fcntl.h>
