@@ -60,9 +60,9 @@ EXPECT = [
      "the stand-in new build does twice the work"),
     (r"gate --baseline (base-vg|base)\.json new-vg\.json", {1},
      "new/my-prog runs more instructions than old/my-prog"),
-    (r"^\./bench -o new\.json .*--baseline|^pmcbench gate --baseline base\.json new\.json", {0, 1},
-     "an A/A timing gate of one benchmark program over its processes: which one is the "
-     "machine's noise (README, 'Benchmarks': 5-22% of A/A rows)"),
+    (r"^\./bench --against \./bench-old .*--gate", {0, 1},
+     "an A/A timing gate of one benchmark program against a copy of itself, paired: "
+     "which verdict is the machine's noise, at alpha"),
 ]
 
 MY_PROG = r"""

@@ -152,22 +152,22 @@ static size_t process_medians(const struct pmc_metric *m, const struct pmc_run_i
 }
 
 /* Whether a side's runs share one invocation's conditions and nothing else: a command's
- * runs (no batch size, no process) or a benchmark program's samples from one process.
- * A benchmark program's result from before processes were recorded is not: it is tested
- * run by run as it was, with a warning. */
+ * runs (no batch size, no process), or a benchmark program's samples (a batch size), in
+ * one process or in several: they all ran in one invocation of the program, whose
+ * conditions they share (docs/statistics.md). Not a history's baseline, whose entries are
+ * invocations of their own, nor a file whose runs were recorded as processes of their own
+ * and are not a benchmark program's (they are taken as they say). */
 static bool one_invocation(const struct pmc_metric *m, const struct pmc_run_info *runs,
 			   size_t nruns)
 {
-	size_t np = process_medians(m, runs, nruns, NULL, NULL);
-
-	/* One run is too few for any test: the rows say that first. */
-	if (np)
-		return np == 1 && nruns > 1;
-	/* Samples without their runs say nothing of where they came from. */
+	/* One run is too few for any test: the rows say that first. Samples without
+	 * their runs say nothing of where they came from. */
 	if (!m || m->n != nruns || nruns < 2)
 		return false;
 	for (size_t i = 0; i < nruns; i++)
-		if (runs[i].iterations || runs[i].process)
+		if (runs[i].invocation != runs[0].invocation ||
+		    (runs[i].process && !runs[i].iterations &&
+		     process_medians(m, runs, nruns, NULL, NULL) > 1))
 			return false;
 	return true;
 }

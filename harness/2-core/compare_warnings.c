@@ -223,7 +223,7 @@ int pmc_cmp_final_warnings(struct ctx *x, const struct pmc_result *a, const stru
 		    "%zu row%s (e.g. %s) %s not tested%s: a side's runs come from one "
 		    "invocation, which they share, and %s between invocations with the "
 		    "machine's load; measure both sides in one invocation (pmcbench run "
-		    "-c A -c B), run a benchmark program in several processes, or count "
+		    "-c A -c B; a benchmark program's two builds: --against, --library), or count "
 		    "exactly (--backend valgrind) (docs/statistics.md, \"The unit of "
 		    "replication\")",
 		    x->none_invocation, x->none_invocation == 1 ? "" : "s",

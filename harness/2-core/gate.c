@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/opts.h"
 #include "core/gate.h"
+#include "core/result.h"
 
 /* " (and N more gated rows)" after the first of n rows, or nothing when n is 1. */
 static void more_rows(char *buf, size_t len, size_t n)
@@ -62,13 +63,25 @@ static void one_invocation_error(const struct pmc_cmp_row *u, size_t n, char *er
 	char more[64];
 
 	more_rows(more, sizeof(more), n);
-	pmc_err_set(err, errlen,
-		    "metric '%s' of '%s'%s cannot be gated against a single "
-		    "invocation: its runs share that invocation's conditions, and it "
-		    "drifts between invocations; measure both in one invocation ('pmcbench run "
-		    "-c OLD -c NEW --threshold %s=+5%% --gate'), gate exact counts "
-		    "(--backend valgrind), or leave it out with --metric",
-		    u->metric, u->bench, more, u->metric);
+	/* A benchmark program's samples carry their batch size: its designs differ. */
+	if ((u->new_nruns && u->new_runs[0].iterations) ||
+	    (u->old_nruns && u->old_runs[0].iterations))
+		pmc_err_set(err, errlen,
+			    "metric '%s' of '%s'%s cannot be gated against a single "
+			    "invocation: the samples of all its processes share that "
+			    "invocation's conditions, and it drifts between invocations; "
+			    "measure both builds in one run ('./bench-new --against ./bench-old "
+			    "--threshold %s=+5%% --gate', or two --library), gate exact counts "
+			    "(--backend valgrind), or leave it out with --metric",
+			    u->metric, u->bench, more, u->metric);
+	else
+		pmc_err_set(err, errlen,
+			    "metric '%s' of '%s'%s cannot be gated against a single "
+			    "invocation: its runs share that invocation's conditions, and it "
+			    "drifts between invocations; measure both in one invocation "
+			    "('pmcbench run -c OLD -c NEW --threshold %s=+5%% --gate'), gate "
+			    "exact counts (--backend valgrind), or leave it out with --metric",
+			    u->metric, u->bench, more, u->metric);
 }
 
 /* Whether the gate judges a count of the work that a time stands for: instructions

@@ -64,6 +64,13 @@ struct pmc_run_info {
 	 * benchmark in several); 0: not recorded. Samples of one process share its
 	 * conditions: compare tests at the level of processes (docs/statistics.md). */
 	unsigned process;
+	/* The invocation the run was taken in, from 1, when a result pools several (a
+	 * history's baseline: one per entry); 0: the result's own, one invocation (every
+	 * result file: a run of pmcbench or of a benchmark program is one). Runs of one
+	 * invocation share its conditions, whatever process they ran in: compare does not
+	 * test a drifting metric between two results of which a side is one invocation
+	 * (docs/statistics.md). Not saved. */
+	unsigned invocation;
 	/* Its context switches, from wait4 (ru_nvcsw, ru_nivcsw: getrusage(2)): voluntary
 	 * when the command blocked (slept, waited for I/O or a child), involuntary when the
 	 * scheduler preempted it. switches false: not known (a benchmark program's sample,

@@ -448,7 +448,7 @@ static int baseline_entry(struct pmc_result *base, const struct pmc_result *r,
 			return rc;
 		before = b->nruns;
 		for (size_t k = 0; k < runs; k++) {
-			struct pmc_run_info info = {.process = process};
+			struct pmc_run_info info = {.process = process, .invocation = process};
 
 			rc = pmc_benchmark_add_run(b, &info);
 			if (rc < 0)

@@ -96,11 +96,16 @@ test_mb_comparison_options_need_a_baseline() {
 		expect_one_line "$TMP/err" "^pmcbench: ${opt%% *} judges a comparison, and here nothing is compared; give --baseline FILE" || return 1
 		[ ! -e a.json ] || fail "$opt: a.json written" || return 1
 	done
-	# With --baseline the same options are used (8 processes a side: enough for a lone
-	# change among every gated metric of the program's 4 benchmarks).
+	# With --baseline the same options are used. A time of two separate runs of the
+	# program is not gated: all the processes of each share its invocation's
+	# conditions (docs/statistics.md, "The unit of replication"); a work count is.
 	expect_exit 0 "$PMC_MB_LCG" -r 8 --min-time 0.002 -q -o base.json || return 1
-	expect_exit 0 "$PMC_MB_LCG" -r 8 --min-time 0.002 -q --baseline base.json \
+	expect_exit 2 "$PMC_MB_LCG" -r 8 --min-time 0.002 -q --baseline base.json \
 		--threshold '*=1000%' || return 1
+	expect_grep "cannot be gated against a single invocation: the samples of all its processes share that invocation's conditions" "$TMP/err" || return 1
+	expect_grep "./bench-new --against ./bench-old" "$TMP/err" || return 1
+	expect_exit 0 "$PMC_MB_LCG" -r 8 --min-time 0.002 -q --baseline base.json \
+		--threshold 'page-faults/op=1000%' || return 1
 }
 
 test_mb_valgrind_contains_crashes_exits_and_skips() {
@@ -149,9 +154,12 @@ test_mb_samples_come_from_several_processes() {
 		-o b.json || return 1
 	[ "$(json_get b.json '[r["process"] for r in d["benchmarks"][0]["runs"]]')" = \
 		"[1, 1, 1, 2, 2, 3, 3]" ] || fail "7 samples over 3 processes" || return 1
-	# compare tests the processes: 3+3.
+	# Two results of the program: its time is not tested between them, however many
+	# processes each has (they all ran in one invocation); tests/test_compare.c checks
+	# that a work count is tested over the processes.
 	expect_exit 0 "$PMCBENCH" compare --metric task-clock/op b.json b.json || return 1
-	expect_grep ' 3\+3 procs ' "$TMP/out" || return 1
+	expect_grep ' not tested ' "$TMP/out" || return 1
+	expect_grep "a benchmark program's two builds: --against, --library" "$TMP/out" || return 1
 	# More processes than samples: one sample each.
 	expect_exit 0 "$PMC_MB_LCG" -q --filter '^lcg$' --min-time 0.001 -r 2 --processes 6 \
 		-o c.json || return 1
