@@ -321,6 +321,29 @@ static void false_change_is_withdrawn(void **state)
 	}
 	assert_true(reported > 0 && withdrawn > reported);
 	assert_true(moved > 0);
+	/* The whole series says what was withdrawn, where it was and when. */
+	{
+		struct pmc_changepoint *cps;
+		struct pmc_cp_withdrawn *w;
+		size_t n, nw;
+
+		assert_int_equal(pmc_changepoints_withdrawn(x, 200, &o, &cps, &n, &w, &nw), 0);
+		assert_int_equal(n, 0);
+		assert_int_equal(nw, 1);
+		assert_int_equal(w[0].first_index, 37);
+		assert_int_equal(w[0].reported_n, reported);
+		assert_int_equal(w[0].withdrawn_n, withdrawn);
+		assert_true(w[0].index == 31 || w[0].index == 37);
+		assert_true(w[0].p > 10 * o.alpha && w[0].p <= 1);
+		free(cps);
+		free(w);
+		/* Up to the point before it was withdrawn, nothing was. */
+		assert_int_equal(pmc_changepoints_withdrawn(x, withdrawn - 1, &o, &cps, &n, &w, &nw), 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(nw, 0);
+		assert_null(w);
+		free(cps);
+	}
 }
 
 /* A fresh change is reported once its place is settled: not while fewer than min-size

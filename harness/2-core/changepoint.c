@@ -651,8 +651,20 @@ static int exact_changes(struct cp_ctx *c)
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n)
 {
-	struct cp_ctx c = {.x = x, .n = n, .seen = n};
+	return pmc_changepoints_withdrawn(x, n, o, ret, ret_n, NULL, NULL);
+}
+
+int pmc_changepoints_withdrawn(const double *x, size_t n, const struct pmc_cp_opts *o,
+			       struct pmc_changepoint **ret, size_t *ret_n,
+			       struct pmc_cp_withdrawn **ret_w, size_t *ret_nw)
+{
+	struct cp_ctx c = {.x = x, .n = n, .seen = n, .wd_on = ret_w != NULL};
 	int r;
+
+	if (ret_w) {
+		*ret_w = NULL;
+		*ret_nw = 0;
+	}
 
 	c.alpha = o && o->alpha ? o->alpha : CHANGEPOINT_ALPHA;
 	c.perms = o && o->permutations ? o->permutations : DEFAULT_PERMUTATIONS;
@@ -691,10 +703,15 @@ int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 	free(c.perm);
 	if (r < 0) {
 		free(c.cps);
+		free(c.wd);
 		return r;
 	}
 	*ret = c.cps;
 	*ret_n = c.ncps;
+	if (ret_w) {
+		*ret_w = c.wd;
+		*ret_nw = c.nwd;
+	}
 	return 0;
 }
 

@@ -49,6 +49,23 @@ struct pmc_changepoint {
 int pmc_changepoints(const double *x, size_t n, const struct pmc_cp_opts *o,
 		     struct pmc_changepoint **ret, size_t *ret_n);
 
+/* A change point that was reported as the series grew and withdrawn later (docs/
+ * history.md, "Stable as the series grows"): where it last was (index; first_index and
+ * reported_n: where and with how many points it was first reported), and the points
+ * the series had when its test with every point since was no longer significant at
+ * WITHDRAW times alpha (withdrawn_n), with that p-value. */
+struct pmc_cp_withdrawn {
+	size_t index, first_index, reported_n, withdrawn_n;
+	double p;
+};
+
+/* pmc_changepoints, and the change points withdrawn on the way, in *ret_w (malloc'ed;
+ * NULL when none) and *ret_nw, in the order they were withdrawn: what a history that
+ * reported them must say is gone. Plain E-Divisive and exact series withdraw nothing. */
+int pmc_changepoints_withdrawn(const double *x, size_t n, const struct pmc_cp_opts *o,
+			       struct pmc_changepoint **ret, size_t *ret_n,
+			       struct pmc_cp_withdrawn **ret_w, size_t *ret_nw);
+
 /* Where the current level of x[0..n-1] starts, in *ret_start: past the last change
  * point, or with o->exact the latest level, the last run of values equal to x[n-1]
  * however short (the gate's baseline, docs/history.md, "Gate"). 0 when n is 0. Returns

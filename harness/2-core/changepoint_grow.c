@@ -432,13 +432,26 @@ static int report(struct cp_ctx *c, size_t a, size_t at, size_t end, double q, d
 	return r;
 }
 
-/* Withdraws the last change point: the open segment starts where the one before it
- * started. */
-static int withdraw(struct cp_ctx *c, size_t end)
+/* Withdraws the last change point, whose p-value with every point since is p: the open
+ * segment starts where the one before it started. Remembers it when asked. */
+static int withdraw(struct cp_ctx *c, size_t end, double p)
 {
+	const struct pmc_changepoint *cp = &c->cps[c->ncps - 1];
 	size_t a;
 	int r;
 
+	if (c->wd_on) {
+		struct pmc_cp_withdrawn *grown = realloc(c->wd, (c->nwd + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		c->wd = grown;
+		c->wd[c->nwd++] = (struct pmc_cp_withdrawn){.index = cp->index,
+							    .first_index = cp->first_index,
+							    .reported_n = cp->reported_n,
+							    .withdrawn_n = end,
+							    .p = p};
+	}
 	c->ncps--;
 	a = c->ncps ? c->cps[c->ncps - 1].index : 0;
 	r = pmc_cp_scan_reset(&c->scan, c->x + a, end - a);
@@ -505,10 +518,11 @@ int pmc_cp_sequential(struct cp_ctx *c)
 		if (r == 0 && c->ncps)
 			r = pmc_cp_split_append(&c->last, c->x[end - 1]);
 		if (r == 0 && c->ncps &&
-		    pmc_cp_split_p(&c->last, c->min_size) > WITHDRAW * c->alpha) {
-			r = withdraw(c, end);
+		    (p = pmc_cp_split_p(&c->last, c->min_size)) > WITHDRAW * c->alpha) {
+			r = withdraw(c, end, p);
 			held = SIZE_MAX;
 		}
+		p = 1;
 		if (r == 0 && c->ncps)
 			r = replace_last(c, end);
 		a = c->ncps ? c->cps[c->ncps - 1].index : 0;

@@ -92,6 +92,10 @@ struct cp_ctx {
 	double *z, *perm;	  /* n each */
 	struct pmc_changepoint *cps;
 	size_t ncps;
+	/* The change points withdrawn as the series grew (sequential), when wd_on. */
+	bool wd_on;
+	struct pmc_cp_withdrawn *wd;
+	size_t nwd;
 };
 
 /* Whether x[a..b)'s best split on ranks is significant: its place a + *ret_tau, its
