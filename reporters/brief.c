@@ -339,11 +339,11 @@ static void put_cell(FILE *out, const char *s, size_t w, bool right, bool last)
 		fprintf(out, "%s%*s", s, (int)(w - sw), "");
 }
 
-static const char *const fixed[NFIXED] = {"Benchmark", "Time", "", "CPU", "Iterations"};
+static const char *const fixed_heads[NFIXED] = {"Benchmark", "Time", "", "CPU", "Iterations"};
 
 static const char *head_of(const struct brief *t, size_t c)
 {
-	return c < NFIXED ? fixed[c] : t->cols[c - NFIXED];
+	return c < NFIXED ? fixed_heads[c] : t->cols[c - NFIXED];
 }
 
 /* The gap before column c: the time's interval (column 2) follows it after one space. */

@@ -342,9 +342,14 @@ size_t pmc_fmt_short_to(char *buf, double v, const char *unit)
 char *pmc_fmt_short(double v, const char *unit, char *buf, size_t len)
 {
 	char tmp[PMC_FMT_MAX + 24];
+	size_t n = pmc_fmt_short_to(tmp, v, unit);
 
-	pmc_fmt_short_to(tmp, v, unit);
-	snprintf(buf, len, "%s", tmp);
+	/* Cut to len as snprintf would (not through it: gcc warns of the cut it means). */
+	if (len) {
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, tmp, n);
+		buf[n] = '\0';
+	}
 	return buf;
 }
 

@@ -11,7 +11,7 @@
 #include "reporters/format.h"
 #include "reporters/trend.h"
 
-#define WIDTH 960
+#define CHART_W 960
 #define HEIGHT 360
 #define LEFT 90
 #define RIGHT 30
@@ -22,7 +22,7 @@
 #define LABEL_ROW 13
 #define LABEL_CHAR_W 7 /* an upper bound of a character's width at 11px bold */
 #define BOTTOM 56
-#define PLOT_W (WIDTH - LEFT - RIGHT)
+#define PLOT_W (CHART_W - LEFT - RIGHT)
 #define PLOT_H (HEIGHT - TOP - BOTTOM)
 
 static const char style[] =
@@ -198,7 +198,7 @@ static struct label_at place_label(double x, size_t chars, double rows_end[2])
 	struct label_at at = {x + 4, 0, false};
 	int row;
 
-	if (at.x + w > WIDTH - 2) {
+	if (at.x + w > CHART_W - 2) {
 		at.end = true;
 		at.x = x - 4;
 	}
@@ -257,7 +257,7 @@ int pmc_trend_svg(FILE *out, const struct pmc_trend *t, size_t n, bool standalon
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 		"height=\"%zu\" viewBox=\"0 0 %d %zu\" class=\"trend\">\n",
-		WIDTH, HEIGHT * (n ? n : 1), WIDTH, HEIGHT * (n ? n : 1));
+		CHART_W, HEIGHT * (n ? n : 1), CHART_W, HEIGHT * (n ? n : 1));
 	fputs(style, out);
 	fputs("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n", out);
 	for (size_t c = 0; c < n; c++) {

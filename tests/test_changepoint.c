@@ -338,7 +338,8 @@ static void false_change_is_withdrawn(void **state)
 		free(cps);
 		free(w);
 		/* Up to the point before it was withdrawn, nothing was. */
-		assert_int_equal(pmc_changepoints_withdrawn(x, withdrawn - 1, &o, &cps, &n, &w, &nw), 0);
+		assert_int_equal(
+		    pmc_changepoints_withdrawn(x, withdrawn - 1, &o, &cps, &n, &w, &nw), 0);
 		assert_int_equal(n, 1);
 		assert_int_equal(nw, 0);
 		assert_null(w);
