@@ -85,13 +85,11 @@ static void vg_run_free(struct pmc_backend_run *run)
 static int vg_run_new(struct pmc_backend_session *s, bool measured, char *const *argv,
 		      const char *display, struct pmc_backend_run **ret, char *err, size_t errlen)
 {
-	struct pmc_valgrind_opts vo = {.sz = sizeof(vo),
-				       .valgrind = s->o.valgrind_path,
+	struct pmc_valgrind_opts vo = {.valgrind = s->o.valgrind_path,
 				       .tool = (enum pmc_valgrind_tool)s->o.valgrind_tool};
 	struct pmc_backend_run *run = calloc(1, sizeof(*run));
 	int r;
 
-	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	if (!run)
 		return -ENOMEM;
 	r = pmc_valgrind_outdir_new(NULL, &run->dir);

@@ -572,6 +572,8 @@ out:
 	return r;
 }
 
+const struct pmc_mb_opts pmc_mb_opts_defaults = {.warmup = 1};
+
 int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		   struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
@@ -586,24 +588,25 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	bool once = false;	 /* setup_once ran */
 	int r = 0;
 
-	if (!b || !ret || !PMC_OPTS_VALID(o, pmc_mb_opts)) {
-		pmc_err_set(err, errlen, "bad options");
+	if (!b || !ret) {
+		pmc_err_set(err, errlen, "no benchmark, or nowhere to put its samples");
 		return -EINVAL;
 	}
+	o = o ? o : &pmc_mb_opts_defaults;
 	/* 0 means the default, except for warmup, which may be none. */
-	s.n = PMC_OPTS_GET(o, samples, 0);
+	s.n = o->samples;
 	s.n = s.n ? s.n : 10;
-	warmup = PMC_OPTS_GET(o, warmup, 1);
-	target_ns = b->def.min_time > 0 ? b->def.min_time : PMC_OPTS_GET(o, min_time_s, 0.0);
+	warmup = o->warmup;
+	target_ns = b->def.min_time > 0 ? b->def.min_time : o->min_time_s;
 	target_ns = (target_ns != 0 ? target_ns : 0.01) * 1e9;
-	max = PMC_OPTS_GET(o, max_iters, 0);
+	max = o->max_iters;
 	max = max ? max : UINT64_C(1000000000000);
-	events = PMC_OPTS_GET(o, events, NULL);
-	c.clock = PMC_OPTS_GET(o, clock, NULL);
-	c.clock_ud = PMC_OPTS_GET(o, clock_ud, NULL);
+	events = o->events;
+	c.clock = o->clock;
+	c.clock_ud = o->clock_ud;
 	if (!c.clock)
 		c.clock = monotonic_ns;
-	empty = PMC_OPTS_GET(o, empty, NULL);
+	empty = o->empty;
 	if (!(target_ns > 0) || !isfinite(target_ns)) {
 		pmc_err_set(err, errlen, "'%s': no samples, or a target time that is not positive",
 			    b->name);
@@ -632,10 +635,10 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		 * system call, where the kernel allows it (docs/microbench.md); asked for at
 		 * open, as arm64 needs it in the events' attributes. */
 		PMC_OPTS(pmc_counters_opts, co, .inherit = inherit,
-			 .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
-			 .self_read = !inherit && !PMC_OPTS_GET(o, no_self_read, false));
+			 .user_only_fallback = o->user_only_fallback,
+			 .self_read = !inherit && !o->no_self_read);
 
-		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
+		r = pmc_counters_open_sys(events, &co, o->sys, &c.counters);
 		/* Started explicitly: every group counts from here, whatever it was opened as. */
 		if (r == 0)
 			r = pmc_counters_enable(c.counters);
@@ -663,13 +666,13 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	 * that waits in every batch grows on the wall clock (below). An
 	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
 	/* The fixture's time is no batch's: before the first and after the last. */
-	c.iters = b->def.iterations ? b->def.iterations : PMC_OPTS_GET(o, iters, 0);
+	c.iters = b->def.iterations ? b->def.iterations : o->iters;
 	run_once(&c, b->def.setup_once);
 	once = true;
 	/* The CPU clock: the injected one, or with measure_process_cpu_time the process's;
 	 * then it is read at every batch's edges, the samples' too (cpu-time/op). */
-	c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
-	c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
+	c.cpu_clock = o->cpu_clock;
+	c.cpu_clock_ud = o->cpu_clock_ud;
 	if (!c.cpu_clock && b->def.measure_process_cpu_time)
 		c.cpu_clock = process_cpu_ns;
 	if (c.iters == 0) {
@@ -747,7 +750,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.skipped = c.skipped;
 	s.message = c.message;
 	c.message = NULL;
-	if (!s.skipped && !PMC_OPTS_GET(o, no_overhead, false)) {
+	if (!s.skipped && !o->no_overhead) {
 		/* The empty loop of the form the benchmark's loop is written in. */
 		r = measure_overhead(&c, empty ? empty : pmc_mb_empty_fn(b, c.form), &s, err,
 				     errlen);

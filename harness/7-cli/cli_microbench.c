@@ -283,8 +283,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	const char *reference = NULL; /* --reference's benchmark */
 	struct pmc_cli_build own;
 	size_t nlibraries = 0;
-	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 8, .warmup = 1},
-			   .so = {.format = "table"}};
+	struct mb_cli c = {.mo = {.samples = 8, .warmup = 1}, .so = {.format = "table"}};
 	/* The user's options as given (getopt reorders argv), for the processes. */
 	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL;
 	struct pmc_mb_set set = {0};
@@ -391,7 +390,6 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
 	};
-	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &cfg.mo); /* what the struct copy need not bring */
 	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
 	/* A benchmark program's table is one line per benchmark, as Google Benchmark's
 	 * console report; -v gives the detailed one of `pmcbench run` (docs/microbench.md,
