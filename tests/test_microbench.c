@@ -24,6 +24,7 @@
 
 #include "tests/test_main.h"
 
+#include "counters/backend.h"
 #include "counters/perf/counters.h"
 #include "core/compare.h"
 #include "core/result.h"
@@ -2409,6 +2410,107 @@ static void batch_edges_read_without_syscalls(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* A backend of the test's own: each event counts 5 per body iteration so far, and counts
+ * its reads and pauses. Its table has only the operations a benchmark program uses. */
+struct pmc_backend_thread {
+	size_t n, reads, pauses;
+};
+
+static int tb_open(const struct pmc_backend_thread_opts *o, struct pmc_backend_thread **ret)
+{
+	struct pmc_backend_thread *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->n = o->events->n;
+	*ret = t;
+	return 0;
+}
+
+static int tb_read(struct pmc_backend_thread *t, struct pmc_reading *ret,
+		   struct pmc_reading *ret_parts)
+{
+	t->reads++;
+	for (size_t i = 0; i < t->n; i++)
+		ret[i] = (struct pmc_reading){.status = PMC_STATUS_COUNTED,
+					      .value = 5 * body_iters,
+					      .enabled = 5 * body_iters,
+					      .running = 5 * body_iters,
+					      .scaled = (double)(5 * body_iters)};
+	return 0;
+}
+
+static void tb_parts(const struct pmc_backend_thread *t, size_t i, struct pmc_reading_parts *ret)
+{
+	*ret = (struct pmc_reading_parts){0};
+}
+
+static int tb_pause(struct pmc_backend_thread *t, bool pause)
+{
+	t->pauses += pause;
+	return 0;
+}
+
+static void tb_read_counts(const struct pmc_backend_thread *t, uint64_t *ret_self,
+			   uint64_t *ret_sys)
+{
+	*ret_self = t->reads;
+	*ret_sys = t->pauses;
+}
+
+static void tb_close(struct pmc_backend_thread *t)
+{
+	free(t);
+}
+
+static const struct pmc_backend_ops test_backend = {
+    .name = "test",
+    .thread_open = tb_open,
+    .thread_read = tb_read,
+    .thread_parts = tb_parts,
+    .thread_pause = tb_pause,
+    .thread_read_counts = tb_read_counts,
+    .thread_close = tb_close,
+};
+
+/* The batches count through the backend the options name (counters/backend.h), so a new
+ * backend reaches benchmark programs: every batch's difference of two reads is its own
+ * 10 iterations' 50, and the backend saw every edge's read. The valgrind backend counts
+ * no thread: the measurement fails, naming the benchmark. */
+static void batches_count_through_the_backend(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	struct pmc_event_list *ev = NULL;
+	struct pmc_mb_opts o = {.samples = 3,
+				.iters = 10,
+				.clock = fake_clock,
+				.no_overhead = true,
+				.backend = &test_backend};
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_event_list_parse("cycles,task-clock", NULL, &ev, err, sizeof(err)), 0);
+	o.events = ev;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.nev, 2);
+	for (size_t i = 0; i < s.n * s.nev; i++) {
+		assert_int_equal(s.readings[i].status, PMC_STATUS_COUNTED);
+		assert_int_equal(s.readings[i].value, 50);
+		assert_true(s.readings[i].scaled == 50);
+	}
+	assert_null(s.parts);
+	assert_int_equal(s.reads_self, 2 * 3);
+	assert_int_equal(s.reads_sys, 0);
+	pmc_mb_samples_free(&s);
+
+	o.backend = pmc_backend_get(PMC_BACKEND_VALGRIND);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "'body': cannot open the counters"));
+	pmc_event_list_free(ev);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -2449,6 +2551,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(hybrid_batches_sum_core_types),
+	    cmocka_unit_test(batches_count_through_the_backend),
 	    cmocka_unit_test(hybrid_batch_edges_self_read),
 	    cmocka_unit_test(system_wide_energy_per_op),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/perf/counters.h"
 #include "base/error.h"
 #include "core/derive.h"
 #include "core/result.h"

@@ -15,6 +15,7 @@
 #include "counters/valgrind/valgrind.h"
 #include "pmcbench/microbench.h"
 
+struct pmc_backend_ops;
 struct pmc_event_list;
 struct pmc_result;
 struct pmc_sys;
@@ -91,9 +92,11 @@ struct pmc_mb_opts {
 	/* Batch size: 0 calibrates to min_time_s; otherwise this many iterations. */
 	uint64_t iters;
 	uint64_t max_iters; /* calibration stops here; default 1e12 */
-	/* Counters of every batch (NULL: none), opened on the calling thread through sys
-	 * (NULL: the kernel). */
+	/* Counters of every batch (NULL: none), opened on the calling thread by backend's
+	 * thread operations (counters/backend.h; NULL: perf's) through sys (NULL: the
+	 * kernel). */
 	const struct pmc_event_list *events;
+	const struct pmc_backend_ops *backend;
 	bool user_only_fallback;
 	const struct pmc_sys *sys;
 	pmc_mb_clock_fn clock; /* NULL: CLOCK_MONOTONIC */

@@ -87,6 +87,7 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	int r;
 
 	o.events = events;
+	o.backend = pmc_backend_get(cfg->ro.backend);
 	o.user_only_fallback = true;
 	o.samples = share(samples_of(cfg, b), np, p);
 	o.iters = p ? st->s.iters : cfg->mo.iters; /* 0: calibrated; --min-time Nx */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "counters/backend.h"
 #include "counters/perf/events.h"
 #include "cli/cli.h"
 #include "run/uprobes.h"
@@ -91,6 +92,7 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 			return PMC_EXIT_ERROR;
 		}
 		c->mo.events = events;
+		c->mo.backend = pmc_backend_get(c->so.backend);
 		c->mo.user_only_fallback = true;
 		c->mo.timeout_s = c->so.timeout_s;
 		c->mo.samples = c->proc_samples ? c->proc_samples : c->mo.samples;
