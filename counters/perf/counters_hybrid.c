@@ -53,10 +53,13 @@ fail:
 	return r;
 }
 
-/* True when part k of event i opened. */
+/* True when part k of event i opened: the inner engine's event is counted once open. */
 static bool part_open(const struct pmc_counters *c, size_t i, size_t k)
 {
-	return c->inner->slots[c->hy->part[i][k]].fd >= 0;
+	enum pmc_status st;
+
+	pmc_counters_open_status(c->inner, c->hy->part[i][k], &st, NULL);
+	return st == PMC_STATUS_COUNTED;
 }
 
 static size_t hybrid_opened(const struct pmc_counters *c)
@@ -77,10 +80,7 @@ static size_t hybrid_opened(const struct pmc_counters *c)
 static void hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
 			       int *ret_error)
 {
-	const struct slot *s = &c->inner->slots[c->hy->part[i][0]];
-
-	*ret_status = s->status;
-	*ret_error = s->error;
+	pmc_counters_open_status(c->inner, c->hy->part[i][0], ret_status, ret_error);
 	for (size_t k = 0; k < c->hy->nparts[i]; k++) {
 		if (part_open(c, i, k)) {
 			*ret_status = PMC_STATUS_COUNTED;
