@@ -13,7 +13,16 @@
  *	round_stop(s, r)                            right after the run is reaped
  *	run_collect(run, ...)                       when it ran: its readings
  *	run_reading(run, i, ...) for each metric    when it is recorded
- *	run_free(run) ... session_free(s) */
+ *	run_free(run) ... session_free(s)
+ *
+ * A benchmark program's batches (harness/5-microbench/measure.c) count on the calling
+ * thread, around the loop, with no session:
+ *
+ *	thread_open(opts, &t)                       counting from here
+ *	thread_read(t, ...) at each batch's edges   cumulative readings
+ *	thread_pause(t, true) ... (t, false)        pmc_pause, pmc_resume
+ *	thread_parts(t, i, ...)                     a split event's PMUs (hybrid CPUs)
+ *	thread_read_counts(t, ...), thread_close(t) */
 #pragma once
 
 #include <stdbool.h>
@@ -49,6 +58,20 @@ struct pmc_backend_opts {
 
 struct pmc_backend_session;
 struct pmc_backend_run;
+
+/* What a benchmark program's batches ask of the backend that counts them on the calling
+ * thread. */
+struct pmc_backend_thread_opts {
+	const struct pmc_event_list *events; /* the events each batch counts */
+	bool user_only_fallback;	     /* count user space only when denied more */
+	/* The threads the calling one starts count too, folded in as they end (a batch of
+	 * several threads). */
+	bool inherit;
+	bool self_read;		   /* perf: read without a system call where allowed */
+	const struct pmc_sys *sys; /* perf: NULL, the kernel */
+};
+
+struct pmc_backend_thread;
 
 /* What a run's child calls just before exec, with the run (pmc_spawn_opts.in_child). */
 typedef int (*pmc_backend_child_fn)(void *run);
@@ -117,6 +140,30 @@ struct pmc_backend_ops {
 	int (*run_failure)(const struct pmc_backend_run *run, char *buf, size_t len);
 	/* Frees the run (closing what it opened); accepts NULL. */
 	void (*run_free)(struct pmc_backend_run *run);
+
+	/* Counting on the calling thread (a benchmark program's batches): opens the events
+	 * counting from now on; -errno, -EOPNOTSUPP for a backend that counts whole
+	 * commands only (a simulator: a benchmark program runs in its exact mode,
+	 * harness/5-microbench/exact.c). An event that does not open is a reading with its
+	 * status, not a failure. */
+	int (*thread_open)(const struct pmc_backend_thread_opts *o,
+			   struct pmc_backend_thread **ret);
+	/* Every event's cumulative reading into ret (one per event) and, when ret_parts is
+	 * not NULL, the readings of a split event's parts from the same read into
+	 * ret_parts[PMC_PARTS_MAX * i + k]. */
+	int (*thread_read)(struct pmc_backend_thread *t, struct pmc_reading *ret,
+			   struct pmc_reading *ret_parts);
+	/* Event i's parts on a hybrid CPU, without readings: how many (0: counted as one),
+	 * whether it counts on some core types only, each part's PMU. */
+	void (*thread_parts)(const struct pmc_backend_thread *t, size_t i,
+			     struct pmc_reading_parts *ret);
+	/* Stops counting every event (pmc_pause), or starts again. */
+	int (*thread_pause)(struct pmc_backend_thread *t, bool pause);
+	/* How the reads went so far: without a system call, and with one. */
+	void (*thread_read_counts)(const struct pmc_backend_thread *t, uint64_t *ret_self,
+				   uint64_t *ret_sys);
+	/* Closes what thread_open opened; accepts NULL. */
+	void (*thread_close)(struct pmc_backend_thread *t);
 };
 
 /* The backend registered as id, or NULL for no such id. */

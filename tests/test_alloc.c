@@ -59,7 +59,7 @@ static void body(struct pmc_state *s)
 static const struct pmc_metric *measured(const struct pmc_mb_bench *b, bool forked,
 					 struct pmc_result **res)
 {
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 3, .iters = 50, .no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 

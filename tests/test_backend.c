@@ -2,6 +2,7 @@
  * contract every registered backend keeps, so that the runner can drive any of them
  * without asking which one it has. */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "counters/backend.h"
 #include "counters/perf/events.h"
 #include "counters/valgrind/valgrind.h"
+#include "tests/fake_pmu.h"
 
 static void test_lookup_by_name(void **state)
 {
@@ -71,6 +73,12 @@ static void test_every_backend_has_every_operation(void **state)
 		assert_non_null(b->run_peek);
 		assert_non_null(b->run_failure);
 		assert_non_null(b->run_free);
+		assert_non_null(b->thread_open);
+		assert_non_null(b->thread_read);
+		assert_non_null(b->thread_parts);
+		assert_non_null(b->thread_pause);
+		assert_non_null(b->thread_read_counts);
+		assert_non_null(b->thread_close);
 		/* A backend that takes no event list counts metrics of its own, given none. */
 		if (!b->takes_events) {
 			struct pmc_backend_opts o = {0};
@@ -164,6 +172,66 @@ static void test_valgrind_wraps_the_command(void **state)
 	b->session_free(s);
 }
 
+/* A benchmark program's batches count on the calling thread through the table: the
+ * emulated PMU's quanta from the open on, none while paused, every read a read(), and no
+ * parts on a machine with one core PMU. */
+static void test_perf_counts_the_calling_thread(void **state)
+{
+	static const struct fake_pmu_config cfg = {.counters = 4, .privileged = true};
+	const struct pmc_backend_ops *b = pmc_backend_get(PMC_BACKEND_PERF);
+	const uint64_t cyc = fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	struct fake_pmu fake;
+	struct pmc_event_list *l = NULL;
+	struct pmc_backend_thread *t = NULL;
+	struct pmc_reading rd[2], parts[2 * PMC_PARTS_MAX];
+	struct pmc_reading_parts shape;
+	uint64_t self = 1, sys = 0;
+	char err[256];
+
+	(void)state;
+	fake_pmu_init(&fake, &cfg);
+	assert_int_equal(pmc_event_list_parse("{cycles,instructions}", NULL, &l, err, sizeof(err)),
+			 0);
+	struct pmc_backend_thread_opts o = {.events = l, .sys = &fake.sys};
+
+	assert_int_equal(b->thread_open(&o, &t), 0);
+	fake_pmu_tick(&fake, 3);
+	assert_int_equal(b->thread_read(t, rd, parts), 0);
+	assert_int_equal(rd[0].status, PMC_STATUS_COUNTED);
+	assert_int_equal(rd[0].value, 3 * cyc);
+	assert_int_equal(rd[1].value,
+			 3 * fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
+	assert_int_equal(b->thread_pause(t, true), 0);
+	fake_pmu_tick(&fake, 5);
+	assert_int_equal(b->thread_read(t, rd, NULL), 0);
+	assert_int_equal(rd[0].value, 3 * cyc);
+	assert_int_equal(b->thread_pause(t, false), 0);
+	fake_pmu_tick(&fake, 2);
+	assert_int_equal(b->thread_read(t, rd, NULL), 0);
+	assert_int_equal(rd[0].value, 5 * cyc);
+	b->thread_parts(t, 0, &shape);
+	assert_int_equal(shape.n, 0);
+	b->thread_read_counts(t, &self, &sys);
+	assert_int_equal(self, 0);
+	assert_int_equal(sys, 3); /* one group, three reads */
+	b->thread_close(t);
+	b->thread_close(NULL);
+	pmc_event_list_free(l);
+}
+
+/* A simulator counts whole commands: no thread of a benchmark program. */
+static void test_valgrind_counts_no_thread(void **state)
+{
+	const struct pmc_backend_ops *b = pmc_backend_get(PMC_BACKEND_VALGRIND);
+	struct pmc_backend_thread_opts o = {0};
+	struct pmc_backend_thread *t = NULL;
+
+	(void)state;
+	assert_int_equal(b->thread_open(&o, &t), -EOPNOTSUPP);
+	assert_null(t);
+	b->thread_close(NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +239,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_every_backend_has_every_operation),
 	    cmocka_unit_test(test_perf_counts_its_events_in_the_child),
 	    cmocka_unit_test(test_valgrind_wraps_the_command),
+	    cmocka_unit_test(test_perf_counts_the_calling_thread),
+	    cmocka_unit_test(test_valgrind_counts_no_thread),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -290,7 +290,7 @@ static uint64_t self_of(const struct pmc_profile *p, const char *name)
  * profile's) and reads the files both ways. */
 static void run_cg_work(const char *arg, struct run *ret)
 {
-	struct pmc_valgrind_opts o = {.sz = sizeof(o)};
+	struct pmc_valgrind_opts o = {0};
 	struct pmc_valgrind_counts counts;
 	char *target[] = {PMC_TEST_CG_WORK, (char *)arg, NULL};
 	char **argv = NULL, *dir = NULL, err[512] = "";

@@ -100,7 +100,6 @@ static void machine(int paranoid, const char *capeff, int seccomp, const char *f
 static struct pmc_doctor collect(const struct fake_pmu_config *cfg)
 {
 	struct pmc_doctor_opts o = {
-	    .sz = sizeof(o),
 	    .proc_root = proc_dir,
 	    .sysfs_root = sys_dir,
 	    .sys = &fake.sys,
@@ -326,28 +325,6 @@ static void test_real_machine(void **state)
 	assert_true(d.has_paranoid);
 }
 
-/* A newer program's options: a zero unknown tail is accepted, a set one refused. */
-static void test_opts_versions(void **state)
-{
-	struct {
-		struct pmc_doctor_opts o;
-		uint64_t future;
-	} big = {
-	    .o = {
-		.sz = sizeof(big), .proc_root = proc_dir, .sysfs_root = sys_dir, .sys = &fake.sys}};
-	struct pmc_doctor d;
-
-	machine(2, "0000000000000000", 0, "fpu hypervisor", false);
-	fake_pmu_init(&fake, &(struct fake_pmu_config){.no_pmu = true, .paranoid = 2});
-	assert_int_equal(pmc_doctor_collect(&big.o, &d), 0);
-	assert_int_equal(d.paranoid, 2);
-	big.future = 1;
-	assert_int_equal(pmc_doctor_collect(&big.o, &d), -EINVAL);
-	big.o.sz = 1;
-	big.future = 0;
-	assert_int_equal(pmc_doctor_collect(&big.o, &d), -EINVAL);
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,7 +338,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_teardown(test_missing_files, teardown),
 	    cmocka_unit_test(test_paranoid_meaning),
 	    cmocka_unit_test(test_real_machine),
-	    cmocka_unit_test_teardown(test_opts_versions, teardown),
 	};
 
 	pmc_test_args(argc, argv, tests);

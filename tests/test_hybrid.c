@@ -651,6 +651,55 @@ static void test_combine_rule(void **state)
 	assert_true(isnan(s.scaled));
 }
 
+/* A hybrid CPU with a RAPL-like PMU: the list's per-task events are opened by the
+ * system-wide engine as an engine of their own, itself split over the core PMUs, and the
+ * parts are asked for by the caller's index, which the system-wide event shifts. */
+static void test_parts_beside_system_wide(void **state)
+{
+	struct fake_pmu_config cfg = adl;
+	struct pmc_event_list *l;
+	struct pmc_counters *c;
+	struct pmc_reading r[3], p;
+	uint64_t core_cycles, atom_cycles, self, sys;
+
+	(void)state;
+	cfg.privileged = true; /* CPU-wide events under paranoid 2 */
+	cfg.power_type = 21;
+	machine(&cfg);
+	l = events("power/energy-pkg/,cycles,task-clock");
+	c = open_ok(l);
+	assert_int_equal(pmc_counters_opened(c), 3);
+	fake_pmu_tick_on(&fake, 0, 6);
+	fake_pmu_tick_on(&fake, 2, 4);
+	assert_int_equal(pmc_counters_read(c, r, sizeof(*r)), 0);
+	core_cycles = 6 * fake_pmu_core_rate(&fake, 0, PERF_COUNT_HW_CPU_CYCLES);
+	atom_cycles = 4 * fake_pmu_core_rate(&fake, 1, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(r[0].status, PMC_STATUS_COUNTED);
+	assert_reading(&r[1], PMC_STATUS_COUNTED, core_cycles + atom_cycles, 10 * Q, 10 * Q);
+	/* The system-wide event has no parts, and no part 0 to read. */
+	assert_int_equal(pmc_counters_nparts(c, 0), 0);
+	assert_false(pmc_counters_restricted(c, 0));
+	assert_null(pmc_counters_part_pmu(c, 0, 0));
+	assert_int_equal(pmc_counters_part_reading(c, 0, 0, &p), -EINVAL);
+	/* cycles, event 1 of the caller's list, is event 0 of the per-task one. */
+	assert_int_equal(pmc_counters_nparts(c, 1), 2);
+	assert_false(pmc_counters_restricted(c, 1));
+	p = part(c, 1, 0, "cpu_core");
+	assert_reading(&p, PMC_STATUS_COUNTED, core_cycles, 10 * Q, 6 * Q);
+	p = part(c, 1, 1, "cpu_atom");
+	assert_reading(&p, PMC_STATUS_COUNTED, atom_cycles, 10 * Q, 4 * Q);
+	assert_null(pmc_counters_part_pmu(c, 1, 2));
+	assert_int_equal(pmc_counters_part_reading(c, 1, 2, &p), -EINVAL);
+	assert_int_equal(pmc_counters_nparts(c, 2), 0);
+	assert_int_equal(pmc_counters_nparts(c, 3), 0);
+	/* Every read() counted: the two core PMUs' groups, task-clock's and the CPU's. */
+	pmc_counters_read_counts(c, &self, &sys);
+	assert_int_equal(self, 0);
+	assert_int_equal(sys, 4);
+	pmc_counters_close(c);
+	pmc_event_list_free(l);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +717,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_teardown(test_one_core_pmu_unchanged, teardown),
 	    cmocka_unit_test_teardown(test_software_only_no_probe, teardown),
 	    cmocka_unit_test(test_combine_rule),
+	    cmocka_unit_test_teardown(test_parts_beside_system_wide, teardown),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -24,6 +24,7 @@
 
 #include "tests/test_main.h"
 
+#include "counters/backend.h"
 #include "counters/perf/counters.h"
 #include "core/compare.h"
 #include "core/result.h"
@@ -521,7 +522,7 @@ static void free_teardown(struct pmc_state *s)
 static void user_data_starts_empty_every_batch(void **state)
 {
 	struct pmc_mb_bench b = {.name = (char *)"ud"};
-	PMC_OPTS(pmc_mb_opts, o, .samples = 4, .iters = 10, .clock = fake_clock);
+	struct pmc_mb_opts o = {.samples = 4, .iters = 10, .clock = fake_clock};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -590,8 +591,13 @@ static void pauses_stop_the_counters(void **state)
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions}");
 	struct pmc_mb_bench b = bench_of("paused", pausing_on_pmu);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .warmup = 0, .clock = fake_clock,
-		 .events = ev, .sys = &f.sys, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 3,
+				.iters = 50,
+				.warmup = 0,
+				.clock = fake_clock,
+				.events = ev,
+				.sys = &f.sys,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
@@ -618,8 +624,8 @@ static void ends_paused(struct pmc_state *s)
 static void untimed_work_and_fixtures(void **state)
 {
 	struct pmc_mb_bench b = {.name = (char *)"paused"};
-	PMC_OPTS(pmc_mb_opts, o, .samples = 4, .iters = 10, .clock = fake_clock,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 4, .iters = 10, .clock = fake_clock, .no_overhead = true};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -718,8 +724,8 @@ static void counting_inverted(struct pmc_state *s)
 static void inverted_and_1024_counters(void **state)
 {
 	struct pmc_mb_bench b = {.name = (char *)"inv"};
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 2, .iters = 10, .clock = fake_clock, .no_overhead = true};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -761,8 +767,8 @@ static void inverted_and_1024_counters(void **state)
 static void user_counters_become_metrics(void **state)
 {
 	struct pmc_mb_bench b = {.name = (char *)"uc"};
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 2, .iters = 10, .clock = fake_clock, .no_overhead = true};
 	struct pmc_mb_samples piped = {0}, other, merged = {0};
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -1011,7 +1017,7 @@ static void multithreaded_benchmarks(void **state)
 	    {.sz = sizeof(bad[0]), .name = "mt", .fn = threaded, .threads = "0,2"},
 	};
 	struct pmc_mb_set set = {0};
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 3, .iters = 100, .no_overhead = true};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -1125,7 +1131,7 @@ static void talker(struct pmc_state *s)
 static void a_childs_output_is_delivered(void **state)
 {
 	struct pmc_mb_bench b = {.name = (char *)"talker"};
-	PMC_OPTS(pmc_mb_opts, o, .samples = 1, .iters = 1, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 1, .iters = 1, .no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "", path[] = "/tmp/pmc-mb-out-XXXXXX", buf[256] = "";
 	int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
@@ -1150,8 +1156,11 @@ static void a_childs_output_is_delivered(void **state)
 static void calibration_reaches_the_target(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 4, .warmup = 1, .min_time_s = 1000e-9,
-		 .clock = fake_clock, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 4,
+				.warmup = 1,
+				.min_time_s = 1000e-9,
+				.clock = fake_clock,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1181,7 +1190,7 @@ static void calibration_reaches_the_target(void **state)
 static void overhead_is_reported_not_subtracted(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_opts o = {.samples = 3, .iters = 100, .clock = fake_clock, .empty = empty};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -1236,7 +1245,7 @@ static void overhead_is_reported_not_subtracted(void **state)
 static void a_body_like_the_empty_loop_is_flagged(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 6, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_opts o = {.samples = 6, .iters = 100, .clock = fake_clock, .empty = empty};
 	double ns[8], over[8], e = 500;
 	unsigned proc[8];
 	struct pmc_mb_samples s,
@@ -1314,7 +1323,7 @@ static void a_body_like_the_empty_loop_is_flagged(void **state)
 static void the_definitions_empty_loop_is_measured(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock);
+	struct pmc_mb_opts o = {.samples = 3, .iters = 100, .clock = fake_clock};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1360,7 +1369,7 @@ static void empty_range(struct pmc_state *s)
 static void the_empty_loop_is_of_the_bodys_form(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body_local);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock);
+	struct pmc_mb_opts o = {.samples = 3, .iters = 100, .clock = fake_clock};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1392,7 +1401,7 @@ static void the_empty_loop_is_of_the_bodys_form(void **state)
 static void samples_of_processes_merge(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_opts o = {.samples = 2, .iters = 100, .clock = fake_clock, .empty = empty};
 	struct pmc_mb_samples all = {0}, s;
 	struct pmc_result *res = NULL;
 	char err[256] = "";
@@ -1440,8 +1449,11 @@ static uint64_t fake_cpu(void *ud)
 static void calibration_grows_on_cpu_time(void **state)
 {
 	struct pmc_mb_bench b = bench_of("preempted", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .min_time_s = 1000e-9, .clock = fake_clock,
-		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 2,
+				.min_time_s = 1000e-9,
+				.clock = fake_clock,
+				.cpu_clock = fake_cpu,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1479,8 +1491,11 @@ static void body_waits(struct pmc_state *s)
 static void calibration_of_a_waiting_body_grows_on_the_wall_clock(void **state)
 {
 	struct pmc_mb_bench b = bench_of("sleeps", body_waits);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .min_time_s = 10000e-9, .clock = fake_clock,
-		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 2,
+				.min_time_s = 10000e-9,
+				.clock = fake_clock,
+				.cpu_clock = fake_cpu,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1498,8 +1513,11 @@ static void calibration_of_a_waiting_body_grows_on_the_wall_clock(void **state)
 static void a_definitions_time_settings_win(void **state)
 {
 	struct pmc_mb_bench b = bench_of("own", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .min_time_s = 1000e-9, .clock = fake_clock,
-		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 2,
+				.min_time_s = 1000e-9,
+				.clock = fake_clock,
+				.cpu_clock = fake_cpu,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1559,8 +1577,11 @@ static void body_manual_threads(struct pmc_state *s)
 static void manual_time_is_the_benchmarks_own(void **state)
 {
 	struct pmc_mb_bench b = bench_of("device", body_manual);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .min_time_s = 0.01, .clock = fake_clock,
-		 .cpu_clock = fake_cpu, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 3,
+				.min_time_s = 0.01,
+				.clock = fake_clock,
+				.cpu_clock = fake_cpu,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1591,7 +1612,7 @@ static void manual_time_is_the_benchmarks_own(void **state)
 	b.def.use_manual_time = 1;
 	b.def.iterations = 4;
 	b.threads = 2;
-	PMC_OPTS(pmc_mb_opts, ot, .samples = 2, .no_overhead = true);
+	struct pmc_mb_opts ot = {.samples = 2, .no_overhead = true};
 	assert_int_equal(pmc_mb_measure(&b, &ot, &s, err, sizeof(err)), 0);
 	assert_true(s.ns[0] == 4 * 1.5e6 && s.ns[1] == 4 * 1.5e6);
 	pmc_mb_samples_free(&s);
@@ -1632,8 +1653,11 @@ static void body_on_a_thread(struct pmc_state *s)
 static void process_cpu_time_counts_every_thread(void **state)
 {
 	struct pmc_mb_bench b = bench_of("pool", body_on_a_thread);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .min_time_s = 10000e-9, .clock = fake_clock,
-		 .cpu_clock = fake_process_cpu, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 3,
+				.min_time_s = 10000e-9,
+				.clock = fake_clock,
+				.cpu_clock = fake_process_cpu,
+				.no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1788,8 +1812,8 @@ static void local_early(struct pmc_state *s)
 static void the_local_loop_runs_the_batch(void **state)
 {
 	struct pmc_mb_bench b = bench_of("local", local_loop);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 1000, .clock = fake_clock,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 3, .iters = 1000, .clock = fake_clock, .no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1811,7 +1835,7 @@ static void the_local_loop_runs_the_batch(void **state)
 static void loop_misuse_and_skip(void **state)
 {
 	struct pmc_mb_bench b = bench_of("early", early_exit);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock);
+	struct pmc_mb_opts o = {.samples = 2, .iters = 5, .clock = fake_clock};
 	struct pmc_mb_samples s = {0};
 	char err[256] = "";
 
@@ -1838,8 +1862,8 @@ static void skipped_benchmarks_are_recorded(void **state)
 	struct pmc_event_list *ev = t_events("cycles,instructions");
 	struct pmc_mb_bench b = bench_of("avx2", skipper), q = bench_of("quiet", silent_skipper);
 	struct pmc_mb_bench ran = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 5, .clock = fake_clock, .events = ev,
-		 .sys = &f.sys);
+	struct pmc_mb_opts o = {
+	    .samples = 2, .iters = 5, .clock = fake_clock, .events = ev, .sys = &f.sys};
 	struct pmc_mb_samples s = {0};
 	struct pmc_result *res = NULL;
 	const struct pmc_benchmark *bm;
@@ -1901,8 +1925,8 @@ static void counting(struct pmc_state *s)
 static void the_loop_runs_the_batch(void **state)
 {
 	struct pmc_mb_bench b = bench_of("counting", counting);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 1, .iters = 12345, .clock = fake_clock,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 1, .iters = 12345, .clock = fake_clock, .no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -1930,8 +1954,13 @@ static void counters_per_operation(void **state)
 	struct pmc_mb_bench b = bench_of("body", body);
 	/* No warm-up: the first batch starts at the first read after opening, when no
 	 * event has run yet ("not counted" with zero times), and must still count. */
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .warmup = 0, .clock = fake_clock,
-		 .events = ev, .sys = &f.sys, .empty = empty);
+	struct pmc_mb_opts o = {.samples = 3,
+				.iters = 50,
+				.warmup = 0,
+				.clock = fake_clock,
+				.events = ev,
+				.sys = &f.sys,
+				.empty = empty};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -1986,8 +2015,8 @@ static void hybrid_batches_sum_core_types(void **state)
 	struct fake_pmu f;
 	struct pmc_event_list *ev = NULL;
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys, .no_overhead = true};
 	struct pmc_mb_samples s;
 	char err[256] = "", root[PATH_MAX];
 	uint64_t want;
@@ -2089,8 +2118,8 @@ static void hybrid_batch_edges_self_read(void **state)
 	struct fake_pmu f;
 	struct pmc_event_list *ev = NULL;
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys, .no_overhead = true};
 	struct pmc_mb_samples s, t;
 	char err[256] = "", root[PATH_MAX];
 
@@ -2151,8 +2180,8 @@ static void system_wide_energy_per_op(void **state)
 	struct fake_pmu f;
 	struct pmc_event_list *ev = NULL;
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys,
-		 .no_overhead = true);
+	struct pmc_mb_opts o = {
+	    .samples = 3, .iters = 50, .clock = fake_clock, .sys = &f.sys, .no_overhead = true};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -2209,8 +2238,8 @@ static void missing_counters_are_reported_as_such(void **state)
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions}");
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 2, .iters = 10, .clock = fake_clock, .events = ev,
-		 .sys = &f.sys);
+	struct pmc_mb_opts o = {
+	    .samples = 2, .iters = 10, .clock = fake_clock, .events = ev, .sys = &f.sys};
 	struct pmc_mb_samples s;
 	struct pmc_result *res = NULL;
 	const struct pmc_metric *m;
@@ -2250,7 +2279,7 @@ static void exiter(struct pmc_state *s)
 static void a_child_contains_crashes_and_exits(void **state)
 {
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty);
+	struct pmc_mb_opts o = {.samples = 3, .iters = 100, .clock = fake_clock, .empty = empty};
 	struct pmc_mb_samples s;
 	char err[256] = "";
 
@@ -2298,8 +2327,8 @@ static void sleeper(struct pmc_state *s)
 static void a_child_that_outlives_its_timeout_is_killed(void **state)
 {
 	struct pmc_mb_bench b = bench_of("sleeper", sleeper);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty,
-		 .timeout_s = 0.2);
+	struct pmc_mb_opts o = {
+	    .samples = 3, .iters = 100, .clock = fake_clock, .empty = empty, .timeout_s = 0.2};
 	struct pmc_mb_samples s = {0};
 	char err[256] = "";
 
@@ -2331,8 +2360,13 @@ static void batch_edges_read_without_syscalls(void **state)
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions},{branches,branch-misses}");
 	struct pmc_mb_bench b = bench_of("body", body);
-	PMC_OPTS(pmc_mb_opts, o, .samples = 3, .iters = 10, .warmup = 0, .clock = fake_clock,
-		 .events = ev, .sys = &f.sys, .no_overhead = true);
+	struct pmc_mb_opts o = {.samples = 3,
+				.iters = 10,
+				.warmup = 0,
+				.clock = fake_clock,
+				.events = ev,
+				.sys = &f.sys,
+				.no_overhead = true};
 	struct pmc_mb_samples s = {0}, t = {0};
 	char err[256] = "";
 
@@ -2376,6 +2410,107 @@ static void batch_edges_read_without_syscalls(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* A backend of the test's own: each event counts 5 per body iteration so far, and counts
+ * its reads and pauses. Its table has only the operations a benchmark program uses. */
+struct pmc_backend_thread {
+	size_t n, reads, pauses;
+};
+
+static int tb_open(const struct pmc_backend_thread_opts *o, struct pmc_backend_thread **ret)
+{
+	struct pmc_backend_thread *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->n = o->events->n;
+	*ret = t;
+	return 0;
+}
+
+static int tb_read(struct pmc_backend_thread *t, struct pmc_reading *ret,
+		   struct pmc_reading *ret_parts)
+{
+	t->reads++;
+	for (size_t i = 0; i < t->n; i++)
+		ret[i] = (struct pmc_reading){.status = PMC_STATUS_COUNTED,
+					      .value = 5 * body_iters,
+					      .enabled = 5 * body_iters,
+					      .running = 5 * body_iters,
+					      .scaled = (double)(5 * body_iters)};
+	return 0;
+}
+
+static void tb_parts(const struct pmc_backend_thread *t, size_t i, struct pmc_reading_parts *ret)
+{
+	*ret = (struct pmc_reading_parts){0};
+}
+
+static int tb_pause(struct pmc_backend_thread *t, bool pause)
+{
+	t->pauses += pause;
+	return 0;
+}
+
+static void tb_read_counts(const struct pmc_backend_thread *t, uint64_t *ret_self,
+			   uint64_t *ret_sys)
+{
+	*ret_self = t->reads;
+	*ret_sys = t->pauses;
+}
+
+static void tb_close(struct pmc_backend_thread *t)
+{
+	free(t);
+}
+
+static const struct pmc_backend_ops test_backend = {
+    .name = "test",
+    .thread_open = tb_open,
+    .thread_read = tb_read,
+    .thread_parts = tb_parts,
+    .thread_pause = tb_pause,
+    .thread_read_counts = tb_read_counts,
+    .thread_close = tb_close,
+};
+
+/* The batches count through the backend the options name (counters/backend.h), so a new
+ * backend reaches benchmark programs: every batch's difference of two reads is its own
+ * 10 iterations' 50, and the backend saw every edge's read. The valgrind backend counts
+ * no thread: the measurement fails, naming the benchmark. */
+static void batches_count_through_the_backend(void **state)
+{
+	struct pmc_mb_bench b = bench_of("body", body);
+	struct pmc_event_list *ev = NULL;
+	struct pmc_mb_opts o = {.samples = 3,
+				.iters = 10,
+				.clock = fake_clock,
+				.no_overhead = true,
+				.backend = &test_backend};
+	struct pmc_mb_samples s;
+	char err[256] = "";
+
+	reset();
+	assert_int_equal(pmc_event_list_parse("cycles,task-clock", NULL, &ev, err, sizeof(err)), 0);
+	o.events = ev;
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.nev, 2);
+	for (size_t i = 0; i < s.n * s.nev; i++) {
+		assert_int_equal(s.readings[i].status, PMC_STATUS_COUNTED);
+		assert_int_equal(s.readings[i].value, 50);
+		assert_true(s.readings[i].scaled == 50);
+	}
+	assert_null(s.parts);
+	assert_int_equal(s.reads_self, 2 * 3);
+	assert_int_equal(s.reads_sys, 0);
+	pmc_mb_samples_free(&s);
+
+	o.backend = pmc_backend_get(PMC_BACKEND_VALGRIND);
+	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "'body': cannot open the counters"));
+	pmc_event_list_free(ev);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -2416,6 +2551,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(the_loop_runs_the_batch),
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(hybrid_batches_sum_core_types),
+	    cmocka_unit_test(batches_count_through_the_backend),
 	    cmocka_unit_test(hybrid_batch_edges_self_read),
 	    cmocka_unit_test(system_wide_energy_per_op),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),

@@ -320,7 +320,7 @@ static void topdown_groups_use_read(void **state)
 	struct pair *p = &P;
 
 #if !defined(__x86_64__) && !defined(__i386__)
-	skip(); /* Intel's events: counters.c treats them so on x86 only */
+	skip(); /* Intel's events: counters_plain.c treats them so on x86 only */
 #endif
 	cfg.perf_metrics = true;
 	pair_open(p, &cfg, "{r0400,r8000,r8300},{branches,branch-misses},{r0400}");

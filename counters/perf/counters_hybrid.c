@@ -1,7 +1,8 @@
-/* The counter engine on hybrid CPUs (docs/events.md, "Hybrid CPUs"): the list split over
- * the core PMUs as counters/perf/hybrid.c plans it is opened as one engine, each event's
- * known error passed on to its parts; a read sums each split event's parts by the rule
- * of counters/perf/hybrid.h, and the parts stay readable on their own. */
+/* The hybrid engine (counters_priv.h, struct counters_ops) for hybrid CPUs (docs/events.md,
+ * "Hybrid CPUs"): the list split over the core PMUs as counters/perf/hybrid.c plans it is
+ * opened as one plain engine, each event's known error passed on to its parts; a read
+ * sums each split event's parts by the rule of counters/perf/hybrid.h, and the parts stay
+ * readable on their own. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ int pmc_hybrid_open(const struct pmc_event_list *events, const struct pmc_counte
 		pmc_hybrid_free(hy);
 		return -ENOMEM;
 	}
+	c->ops = &pmc_counters_hybrid_ops;
 	c->hy = hy;
 	c->n = events->n;
 	c->sys = sys;
@@ -38,9 +40,7 @@ int pmc_hybrid_open(const struct pmc_event_list *events, const struct pmc_counte
 	for (size_t i = 0; c->opts.known_errors && i < c->n; i++)
 		for (size_t k = 0; k < hy->nparts[i]; k++)
 			known[hy->part[i][k]] = c->opts.known_errors[i];
-	o = pmc_counters_inner_opts(c, opts, known);
-	/* A struct copy need not bring the zeroed padding the library checks. */
-	PMC_OPTS_ZERO_TAIL(pmc_counters_opts, &o);
+	pmc_counters_inner_opts(c, known, &o);
 	r = pmc_counters_open_plain(&hy->list, &o, sys, &c->inner);
 	if (r < 0)
 		goto fail;
@@ -53,13 +53,16 @@ fail:
 	return r;
 }
 
-/* True when part k of event i opened. */
+/* True when part k of event i opened: the inner engine's event is counted once open. */
 static bool part_open(const struct pmc_counters *c, size_t i, size_t k)
 {
-	return c->inner->slots[c->hy->part[i][k]].fd >= 0;
+	enum pmc_status st;
+
+	pmc_counters_open_status(c->inner, c->hy->part[i][k], &st, NULL);
+	return st == PMC_STATUS_COUNTED;
 }
 
-size_t pmc_hybrid_opened(const struct pmc_counters *c)
+static size_t hybrid_opened(const struct pmc_counters *c)
 {
 	size_t n = 0;
 
@@ -74,13 +77,10 @@ size_t pmc_hybrid_opened(const struct pmc_counters *c)
 }
 
 /* Open when some part opened; else the first part's reason. */
-void pmc_hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
-			    int *ret_error)
+static void hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
+			       int *ret_error)
 {
-	const struct slot *s = &c->inner->slots[c->hy->part[i][0]];
-
-	*ret_status = s->status;
-	*ret_error = s->error;
+	pmc_counters_open_status(c->inner, c->hy->part[i][0], ret_status, ret_error);
 	for (size_t k = 0; k < c->hy->nparts[i]; k++) {
 		if (part_open(c, i, k)) {
 			*ret_status = PMC_STATUS_COUNTED;
@@ -90,7 +90,7 @@ void pmc_hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_sta
 }
 
 /* Hybrid: reads the parts, then each split event's sum by the rule of counters/perf/hybrid.h. */
-int pmc_hybrid_read(struct pmc_counters *c)
+static int hybrid_read(struct pmc_counters *c)
 {
 	const struct pmc_hybrid *hy = c->hy;
 	int r = pmc_counters_read(c->inner, c->parts, sizeof(*c->parts));
@@ -113,47 +113,69 @@ int pmc_hybrid_read(struct pmc_counters *c)
 	return 0;
 }
 
-size_t pmc_counters_nparts(const struct pmc_counters *c, size_t i)
+static int hybrid_ioctl(struct pmc_counters *c, unsigned long request)
 {
-	if (!pmc_syswide_task_event(&c, &i))
-		return 0;
-	return c && c->hy && i < c->n && c->hy->split[i] ? c->hy->nparts[i] : 0;
+	return pmc_counters_ioctl(c->inner, request);
 }
 
-const char *pmc_counters_part_pmu(const struct pmc_counters *c, size_t i, size_t k)
+/* The groups are the inner engine's, one set per core PMU, each with its own pages. While
+ * the task runs on one core type, the other type's events are off their counters and
+ * their pages say index 0 (x86_pmu_del() writes the page as the event leaves:
+ * perf_event_index() is 0 for a stopped event, arch/x86/events/core.c and
+ * kernel/events/core.c), so those groups are read with read(); a move during a read
+ * rewrites the page and the window is read again. */
+static int hybrid_self_read(struct pmc_counters *c)
+{
+	return pmc_counters_self_read(c->inner);
+}
+
+static void hybrid_inner_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
+				     uint64_t *ret_sys)
+{
+	pmc_counters_read_counts(c->inner, ret_self, ret_sys);
+}
+
+static size_t hybrid_nparts(const struct pmc_counters *c, size_t i)
+{
+	return c->hy->split[i] ? c->hy->nparts[i] : 0;
+}
+
+static int hybrid_part(const struct pmc_counters *c, size_t i, size_t k, const char **ret_pmu,
+		       struct pmc_reading *ret_rd)
 {
 	int pmu;
 
-	if (!pmc_syswide_task_event(&c, &i) || k >= pmc_counters_nparts(c, i))
-		return NULL;
-	pmu = c->hy->part_pmu[c->hy->part[i][k]];
-	return pmu >= 0 ? c->hy->pmus.pmu[pmu].name : "";
-}
-
-bool pmc_counters_restricted(const struct pmc_counters *c, size_t i)
-{
-	if (!pmc_syswide_task_event(&c, &i))
-		return false;
-	return pmc_counters_nparts(c, i) && c->hy->restricted[i];
-}
-
-int pmc_counters_part_reading(const struct pmc_counters *c, size_t i, size_t k,
-			      struct pmc_reading *ret)
-{
-	if (!pmc_syswide_task_event(&c, &i) || k >= pmc_counters_nparts(c, i))
+	if (k >= hybrid_nparts(c, i))
 		return -EINVAL;
-	*ret = c->parts[c->hy->part[i][k]];
+	pmu = c->hy->part_pmu[c->hy->part[i][k]];
+	if (ret_pmu)
+		*ret_pmu = pmu >= 0 ? c->hy->pmus.pmu[pmu].name : "";
+	if (ret_rd)
+		*ret_rd = c->parts[c->hy->part[i][k]];
 	return 0;
 }
 
-void pmc_counters_read_parts(const struct pmc_counters *c, size_t i, struct pmc_reading_parts *ret)
+static bool hybrid_restricted(const struct pmc_counters *c, size_t i)
 {
-	ret->n = pmc_counters_nparts(c, i);
-	ret->restricted = pmc_counters_restricted(c, i);
-	for (size_t k = 0; k < ret->n; k++) {
-		const char *pmu = pmc_counters_part_pmu(c, i, k);
-
-		snprintf(ret->pmu[k], sizeof(ret->pmu[k]), "%s", pmu ? pmu : "");
-		pmc_counters_part_reading(c, i, k, &ret->rd[k]);
-	}
+	return hybrid_nparts(c, i) && c->hy->restricted[i];
 }
+
+static void hybrid_free(struct pmc_counters *c)
+{
+	pmc_counters_close(c->inner);
+	pmc_hybrid_free(c->hy);
+	free(c->parts);
+}
+
+const struct counters_ops pmc_counters_hybrid_ops = {
+    .read = hybrid_read,
+    .ioctl = hybrid_ioctl,
+    .opened = hybrid_opened,
+    .open_status = hybrid_open_status,
+    .self_read = hybrid_self_read,
+    .inner_read_counts = hybrid_inner_read_counts,
+    .nparts = hybrid_nparts,
+    .part = hybrid_part,
+    .restricted = hybrid_restricted,
+    .free = hybrid_free,
+};

@@ -1,10 +1,11 @@
-/* Inside the counter engine (counters.c): the layout of struct pmc_counters and what its
- * two wrappers share with it. The engine opens, enables, reads and closes groups of perf
- * events; the hybrid wrapper (counters_hybrid.c) opens a list split over the core PMUs of
- * a hybrid CPU as one engine and sums each event's parts; the system-wide wrapper
- * (counters_syswide.c) opens a list's per-task events as one engine and each uncore or
- * RAPL event on the CPUs of its cpumask. The public functions of pmcbench/counters.h,
- * in counters.c, dispatch to the wrapper an object was opened as. */
+/* Inside the counter engine: the layout of struct pmc_counters and its three kinds, each a
+ * table of operations (struct counters_ops) chosen when the object is opened. The plain
+ * engine (counters_plain.c) opens, enables, reads and closes groups of perf events; the
+ * hybrid one (counters_hybrid.c) opens a list split over the core PMUs of a hybrid CPU as
+ * a plain engine and sums each event's parts; the system-wide one (counters_syswide.c)
+ * opens a list's per-task events as an engine of their own and each uncore or RAPL event
+ * on the CPUs of its cpumask. The public functions of pmcbench/counters.h (counters.c)
+ * go through the table and never ask which kind an object is. */
 #pragma once
 
 #include <errno.h>
@@ -47,34 +48,39 @@ struct open_opts {
 	const int *known_errors;
 };
 
+struct counters_ops;
+
+/* One object whatever its kind: the fields every kind uses, then each kind's own (zero
+ * in an object of another kind). */
 struct pmc_counters {
+	const struct counters_ops *ops; /* the kind it was opened as */
 	const struct pmc_sys *sys;
 	struct open_opts opts;
+	size_t n;			/* events of the caller's list */
+	struct pmc_reading *tmp;	/* read results, copied out only on success */
+	uint64_t reads_self, reads_sys; /* group reads through the pages, and read()s */
+	/* Plain (counters_plain.c): a slot per event, the groups, a group read's buffer. */
 	struct slot *slots;
-	size_t n;
 	struct group *groups;
 	size_t ngroups;
 	size_t *member_store;
 	uint64_t *buf; /* one group read: nr, enabled, running, {value, id}[nr] */
 	size_t buf_words;
-	struct pmc_reading *tmp; /* read results, copied out only on success */
 	/* The kernel refused inherit with group reads (before Linux 4.13): every event is
 	 * opened and read on its own format, as perf's "switching off group read". */
 	bool no_group_read;
 	/* Groups read through their mmap pages (selfread.h; NULL: every read is a read())
 	 * and how each group read went. */
 	struct pmc_selfread *sr;
-	uint64_t reads_self, reads_sys;
-	/* Hybrid CPUs (counters/perf/hybrid.h): the plan, the engine opened on its list, and
-	 * that engine's readings of the last read; all NULL when the list is opened as
-	 * it is. */
+	/* Hybrid CPUs (counters_hybrid.c, counters/perf/hybrid.h): the plan, the plain engine
+	 * opened on its list, and that engine's readings of the last read. */
 	struct pmc_hybrid *hy;
 	struct pmc_counters *inner;
 	struct pmc_reading *parts;
-	/* Uncore and RAPL (docs/events.md, "Uncore and RAPL events"): the list's per-task
-	 * events are opened as an engine of their own (task; NULL when there are none), and
-	 * each system-wide event once per CPU of its cpumask, outside any group. NULL
-	 * unless the list has such events or a scope was asked for. */
+	/* Uncore and RAPL (counters_syswide.c; docs/events.md, "Uncore and RAPL events"): the
+	 * list's per-task events are opened as an engine of their own (task; NULL when there
+	 * are none), and each system-wide event once per CPU of its cpumask, outside any
+	 * group. */
 	struct syswide *sw;
 };
 
@@ -96,7 +102,38 @@ struct syswide {
 	struct pmc_reading *task_rd;
 };
 
-/* The engine (counters.c). */
+/* What each kind of engine does with an object opened as it; every operation is set in
+ * each table. Event indices are below c->n (counters.c checks them). */
+struct counters_ops {
+	/* Reads every event into c->tmp: 0 or -errno. */
+	int (*read)(struct pmc_counters *c);
+	/* Enables, disables or resets (request) every event. */
+	int (*ioctl)(struct pmc_counters *c, unsigned long request);
+	/* How many events opened, and event i's status and error at open. */
+	size_t (*opened)(const struct pmc_counters *c);
+	void (*open_status)(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
+			    int *ret_error);
+	/* pmc_counters_self_read. */
+	int (*self_read)(struct pmc_counters *c);
+	/* The reads of the engines inside this one (pmc_counters_read_counts): zeroes when
+	 * there are none. */
+	void (*inner_read_counts)(const struct pmc_counters *c, uint64_t *ret_self,
+				  uint64_t *ret_sys);
+	/* Hybrid parts of event i (pmc_counters_nparts): how many; part k's PMU and reading
+	 * from the last read (either may be NULL), -EINVAL when there is no part k; whether
+	 * it counts on some core types only. */
+	size_t (*nparts)(const struct pmc_counters *c, size_t i);
+	int (*part)(const struct pmc_counters *c, size_t i, size_t k, const char **ret_pmu,
+		    struct pmc_reading *ret_rd);
+	bool (*restricted)(const struct pmc_counters *c, size_t i);
+	/* Closes and frees what this kind holds; pmc_counters_close frees the rest. */
+	void (*free)(struct pmc_counters *c);
+};
+
+extern const struct counters_ops pmc_counters_plain_ops, pmc_counters_hybrid_ops,
+    pmc_counters_syswide_ops;
+
+/* Shared by the kinds (counters.c). */
 
 /* Whether an open that failed with err stops the run (the process or the machine is out
  * of something) rather than giving the event a status. */
@@ -107,41 +144,27 @@ enum pmc_status pmc_counters_status_of_errno(int err);
 int pmc_counters_sys_close(struct pmc_counters *c, int *fd);
 /* Reads the caller's options, of any version of the struct, into c->opts. */
 int pmc_counters_copy_opts(struct pmc_counters *c, const struct pmc_counters_opts *opts);
-/* The options of an engine opened on the list a wrapper made: the caller's, with known
- * for known_errors. */
-struct pmc_counters_opts pmc_counters_inner_opts(const struct pmc_counters *c,
-						 const struct pmc_counters_opts *opts,
-						 const int *known);
-/* Opens the list as groups, neither split over core PMUs nor system-wide. */
+/* The options of an engine opened on the list another kind made: c's, with known for
+ * known_errors, into *ret. */
+void pmc_counters_inner_opts(const struct pmc_counters *c, const int *known,
+			     struct pmc_counters_opts *ret);
+/* Enables, disables or resets (request) every event of c, whatever it was opened as. */
+int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request);
+
+/* Opening each kind: the plain engine (counters_plain.c) opens the list as groups,
+ * neither split over core PMUs nor system-wide; the hybrid one (counters_hybrid.c) opens
+ * events as hy plans them (and owns hy, even on failure); the system-wide one
+ * (counters_syswide.c) a list with uncore or RAPL events (pmc_syswide_needed), or one
+ * scope of any list. */
 int pmc_counters_open_plain(const struct pmc_event_list *events,
 			    const struct pmc_counters_opts *opts, const struct pmc_sys *sys,
 			    struct pmc_counters **ret);
-/* Enables, disables or resets (request) every group of c, whatever it was opened as. */
-int pmc_counters_ioctl(struct pmc_counters *c, unsigned long request);
-
-/* The hybrid wrapper (counters_hybrid.c): opens events as hy plans them (and owns hy, even
- * on failure); reads them; tells how many opened and why one did not. */
 int pmc_hybrid_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 		    const struct pmc_sys *sys, struct pmc_hybrid *hy, struct pmc_counters **ret);
-int pmc_hybrid_read(struct pmc_counters *c);
-size_t pmc_hybrid_opened(const struct pmc_counters *c);
-void pmc_hybrid_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
-			    int *ret_error);
-
-/* The system-wide wrapper (counters_syswide.c), the same for a list with uncore or RAPL
- * events, or opened for one scope; and the per-task engine and index of event i (false
- * when i is system-wide). */
 bool pmc_syswide_needed(const struct pmc_event_list *events);
 int pmc_syswide_open(const struct pmc_event_list *events, const struct pmc_counters_opts *opts,
 		     const struct pmc_sys *sys, enum pmc_counters_scope scope,
 		     struct pmc_counters **ret);
-int pmc_syswide_read(struct pmc_counters *c);
-int pmc_syswide_ioctl(struct pmc_counters *c, unsigned long request);
-size_t pmc_syswide_opened(const struct pmc_counters *c);
-void pmc_syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
-			     int *ret_error);
-bool pmc_syswide_task_event(const struct pmc_counters **c, size_t *i);
-void pmc_syswide_free(struct pmc_counters *c, struct syswide *sw);
 
 /* The attributes that count ev (what it is, the privilege levels it excludes), read as
  * read_format; the caller sets how it is opened (disabled, inherit, pinned, ...). */

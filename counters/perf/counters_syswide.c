@@ -1,9 +1,9 @@
-/* The counter engine for lists with uncore and RAPL events (docs/events.md, "Uncore and
- * RAPL events"): their per-task events are opened as an engine of their own, regrouped
- * without the system-wide ones (which can share no group with a task's events), and each
- * system-wide event once per CPU of its PMU's cpumask, outside any group; a read sums
- * each system-wide event's CPUs and applies its sysfs scale. Also what opens one scope of
- * a list (pmc_counters_open_scope). */
+/* The system-wide engine (counters_priv.h, struct counters_ops), for lists with uncore and
+ * RAPL events (docs/events.md, "Uncore and RAPL events"): their per-task events are opened as an
+ * engine of their own, regrouped without the system-wide ones (which can share no group with a
+ * task's events), and each system-wide event once per CPU of its PMU's cpumask, outside any group;
+ * a read sums each system-wide event's CPUs and applies its sysfs scale. Also what opens one scope
+ * of a list (pmc_counters_open_scope). */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -99,6 +99,7 @@ int pmc_syswide_open(const struct pmc_event_list *events, const struct pmc_count
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	c->ops = &pmc_counters_syswide_ops;
 	c->sys = sys;
 	c->n = events->n;
 	r = pmc_counters_copy_opts(c, opts);
@@ -148,8 +149,7 @@ int pmc_syswide_open(const struct pmc_event_list *events, const struct pmc_count
 		sw->task_idx[i] = sw->tasks.n++;
 	}
 	if (sw->tasks.n) {
-		o = pmc_counters_inner_opts(c, opts, known);
-		PMC_OPTS_ZERO_TAIL(pmc_counters_opts, &o);
+		pmc_counters_inner_opts(c, known, &o);
 		r = pmc_counters_open_sys(&sw->tasks, &o, sys, &sw->task);
 		if (r < 0)
 			goto fail;
@@ -173,7 +173,7 @@ fail:
 	return r;
 }
 
-size_t pmc_syswide_opened(const struct pmc_counters *c)
+static size_t syswide_opened(const struct pmc_counters *c)
 {
 	size_t n = 0;
 
@@ -186,8 +186,8 @@ size_t pmc_syswide_opened(const struct pmc_counters *c)
 	return n;
 }
 
-void pmc_syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
-			     int *ret_error)
+static void syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,
+				int *ret_error)
 {
 	if (c->sw->task_idx[i] != SIZE_MAX) {
 		pmc_counters_open_status(c->sw->task, c->sw->task_idx[i], ret_status, ret_error);
@@ -199,7 +199,7 @@ void pmc_syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc_st
 
 /* Enables, disables or resets the per-task engine and every CPU of the system-wide
  * events. */
-int pmc_syswide_ioctl(struct pmc_counters *c, unsigned long request)
+static int syswide_ioctl(struct pmc_counters *c, unsigned long request)
 {
 	int r = c->sw->task ? pmc_counters_ioctl(c->sw->task, request) : 0;
 
@@ -261,7 +261,7 @@ static int read_cpu_wide(struct pmc_counters *c, size_t i, struct pmc_reading *r
 	return 0;
 }
 
-int pmc_syswide_read(struct pmc_counters *c)
+static int syswide_read(struct pmc_counters *c)
 {
 	struct syswide *sw = c->sw;
 	int r = sw->task ? pmc_counters_read(sw->task, sw->task_rd, sizeof(*sw->task_rd)) : 0;
@@ -282,21 +282,55 @@ int pmc_syswide_read(struct pmc_counters *c)
 	return 0;
 }
 
-/* The per-task engine and event index for event i of a list with system-wide events;
- * false when i is system-wide (never split over core PMUs). */
-bool pmc_syswide_task_event(const struct pmc_counters **c, size_t *i)
+/* The per-task engine holding event i and its index there; NULL when i is system-wide
+ * (never split over core PMUs). */
+static const struct pmc_counters *task_event(const struct pmc_counters *c, size_t *i)
 {
-	if (!*c || !(*c)->sw)
-		return true;
-	if (*i >= (*c)->n || (*c)->sw->task_idx[*i] == SIZE_MAX)
-		return false;
-	*i = (*c)->sw->task_idx[*i];
-	*c = (*c)->sw->task;
-	return true;
+	if (c->sw->task_idx[*i] == SIZE_MAX)
+		return NULL;
+	*i = c->sw->task_idx[*i];
+	return c->sw->task;
 }
 
-void pmc_syswide_free(struct pmc_counters *c, struct syswide *sw)
+static int syswide_self_read(struct pmc_counters *c)
 {
+	return c->sw->task ? pmc_counters_self_read(c->sw->task) : 0;
+}
+
+static void syswide_inner_read_counts(const struct pmc_counters *c, uint64_t *ret_self,
+				      uint64_t *ret_sys)
+{
+	*ret_self = *ret_sys = 0;
+	if (c->sw->task)
+		pmc_counters_read_counts(c->sw->task, ret_self, ret_sys);
+}
+
+static size_t syswide_nparts(const struct pmc_counters *c, size_t i)
+{
+	const struct pmc_counters *t = task_event(c, &i);
+
+	return t ? t->ops->nparts(t, i) : 0;
+}
+
+static int syswide_part(const struct pmc_counters *c, size_t i, size_t k, const char **ret_pmu,
+			struct pmc_reading *ret_rd)
+{
+	const struct pmc_counters *t = task_event(c, &i);
+
+	return t ? t->ops->part(t, i, k, ret_pmu, ret_rd) : -EINVAL;
+}
+
+static bool syswide_restricted(const struct pmc_counters *c, size_t i)
+{
+	const struct pmc_counters *t = task_event(c, &i);
+
+	return t && t->ops->restricted(t, i);
+}
+
+static void syswide_free(struct pmc_counters *c)
+{
+	struct syswide *sw = c->sw;
+
 	if (!sw)
 		return;
 	for (size_t i = 0; sw->cw && i < c->n; i++) {
@@ -313,3 +347,16 @@ void pmc_syswide_free(struct pmc_counters *c, struct syswide *sw)
 	free(sw->task_rd);
 	free(sw);
 }
+
+const struct counters_ops pmc_counters_syswide_ops = {
+    .read = syswide_read,
+    .ioctl = syswide_ioctl,
+    .opened = syswide_opened,
+    .open_status = syswide_open_status,
+    .self_read = syswide_self_read,
+    .inner_read_counts = syswide_inner_read_counts,
+    .nparts = syswide_nparts,
+    .part = syswide_part,
+    .restricted = syswide_restricted,
+    .free = syswide_free,
+};

@@ -222,13 +222,13 @@ int pmc_doctor_collect(const struct pmc_doctor_opts *opts, struct pmc_doctor *re
 	const struct pmc_sys *sys = NULL;
 	struct pmc_doctor d;
 
-	if (!ret || !PMC_OPTS_VALID(opts, pmc_doctor_opts))
+	if (!ret)
 		return -EINVAL;
-	proc = PMC_OPTS_GET(opts, proc_root, NULL);
-	if (!proc)
-		proc = "/proc";
-	sysfs = PMC_OPTS_GET(opts, sysfs_root, NULL);
-	sys = PMC_OPTS_GET(opts, sys, NULL);
+	if (opts) {
+		proc = opts->proc_root ? opts->proc_root : proc;
+		sysfs = opts->sysfs_root;
+		sys = opts->sys;
+	}
 	memset(&d, 0, sizeof(d));
 	d.euid = geteuid();
 	collect_proc_sys(&d, proc);

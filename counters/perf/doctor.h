@@ -12,12 +12,10 @@ struct pmc_sys;
 /* Where to look; NULL (or a NULL member) means the real machine. Tests point these at
  * a fake tree and an emulated PMU. */
 struct pmc_doctor_opts {
-	size_t sz;		   /* sizeof(struct pmc_doctor_opts) */
 	const char *proc_root;	   /* NULL: "/proc" */
 	const char *sysfs_root;	   /* NULL: "/sys/bus/event_source/devices" */
 	const struct pmc_sys *sys; /* NULL: the kernel (for the probes) */
 };
-#define pmc_doctor_opts__last_field sys
 
 #define PMC_DOCTOR_PROBES 4
 

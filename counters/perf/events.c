@@ -32,7 +32,7 @@
 /* ---- the parser ---- */
 
 /* MOD_W marks a weak group (perf's :W): when its events do not fit the PMU together,
- * they are opened one by one instead (counters/perf/counters.c). */
+ * they are opened one by one instead (counters/perf/counters_plain.c). */
 
 static int fail_nomem(struct parser *p)
 {

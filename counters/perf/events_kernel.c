@@ -132,7 +132,7 @@ static int push_tracepoint(struct parser *p, size_t at, const char *sys, const c
 	ev->group = *g;
 	ev->leader = *leader;
 	/* Counting user space only would keep the tracepoints that fire with user registers
-	 * and drop the others to 0: denied is the honest answer (counters.c, open_one). */
+	 * and drop the others to 0: denied is the honest answer (counters_plain.c, open_one). */
 	ev->no_user_fallback = true;
 	format_cut(ev->name, sizeof(ev->name), "%s:%s", sys, event);
 	*leader = false;

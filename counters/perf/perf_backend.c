@@ -6,7 +6,9 @@
  * reaped (docs/events.md, "Uncore and RAPL events"). In a duet each child has counters of
  * its own and both share the round's system-wide reading. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "counters/backend.h"
 #include "counters/perf/counters.h"
@@ -280,6 +282,83 @@ static int perf_run_failure(const struct pmc_backend_run *run, char *buf, size_t
 	return -ENOENT;
 }
 
+/* ---- counting on the calling thread (a benchmark program's batches) ---- */
+
+struct pmc_backend_thread {
+	struct pmc_counters *c;
+	size_t n;
+};
+
+static int perf_thread_open(const struct pmc_backend_thread_opts *o,
+			    struct pmc_backend_thread **ret)
+{
+	/* A batch edge reads the groups on the PMU through their pages, without a system
+	 * call, where the kernel allows it (docs/microbench.md); asked for at open, as arm64
+	 * needs it in the events' attributes. */
+	PMC_OPTS(pmc_counters_opts, co, .inherit = o->inherit,
+		 .user_only_fallback = o->user_only_fallback, .self_read = o->self_read);
+	struct pmc_backend_thread *t = calloc(1, sizeof(*t));
+	int r;
+
+	if (!t)
+		return -ENOMEM;
+	t->n = o->events ? o->events->n : 0;
+	r = o->events ? pmc_counters_open_sys(o->events, &co, o->sys, &t->c) : -EINVAL;
+	/* Started explicitly: every group counts from here, whatever it was opened as. */
+	if (r == 0)
+		r = pmc_counters_enable(t->c);
+	if (r < 0) {
+		pmc_counters_close(t->c);
+		free(t);
+		return r;
+	}
+	*ret = t;
+	return 0;
+}
+
+static int perf_thread_read(struct pmc_backend_thread *t, struct pmc_reading *ret,
+			    struct pmc_reading *ret_parts)
+{
+	int r = pmc_counters_read(t->c, ret, sizeof(*ret));
+
+	for (size_t i = 0; r == 0 && ret_parts && i < t->n; i++)
+		for (size_t k = 0; k < pmc_counters_nparts(t->c, i); k++)
+			pmc_counters_part_reading(t->c, i, k, &ret_parts[i * PMC_PARTS_MAX + k]);
+	return r;
+}
+
+static void perf_thread_parts(const struct pmc_backend_thread *t, size_t i,
+			      struct pmc_reading_parts *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->n = pmc_counters_nparts(t->c, i);
+	ret->restricted = pmc_counters_restricted(t->c, i);
+	for (size_t k = 0; k < ret->n; k++) {
+		const char *pmu = pmc_counters_part_pmu(t->c, i, k);
+
+		snprintf(ret->pmu[k], sizeof(ret->pmu[k]), "%s", pmu ? pmu : "");
+	}
+}
+
+static int perf_thread_pause(struct pmc_backend_thread *t, bool pause)
+{
+	return pause ? pmc_counters_disable(t->c) : pmc_counters_enable(t->c);
+}
+
+static void perf_thread_read_counts(const struct pmc_backend_thread *t, uint64_t *ret_self,
+				    uint64_t *ret_sys)
+{
+	pmc_counters_read_counts(t->c, ret_self, ret_sys);
+}
+
+static void perf_thread_close(struct pmc_backend_thread *t)
+{
+	if (!t)
+		return;
+	pmc_counters_close(t->c);
+	free(t);
+}
+
 const struct pmc_backend_ops pmc_backend_perf = {
     .name = "perf",
     .takes_events = true,
@@ -299,4 +378,10 @@ const struct pmc_backend_ops pmc_backend_perf = {
     .run_peek = perf_run_peek,
     .run_failure = perf_run_failure,
     .run_free = perf_run_free,
+    .thread_open = perf_thread_open,
+    .thread_read = perf_thread_read,
+    .thread_parts = perf_thread_parts,
+    .thread_pause = perf_thread_pause,
+    .thread_read_counts = perf_thread_read_counts,
+    .thread_close = perf_thread_close,
 };

@@ -4,7 +4,7 @@
  * event is on one (index not 0), its value is the page's offset plus the counter read
  * with rdpmc, sign-extended from pmc_width, and its times the page's plus the time since
  * the page was written (cap_user_time), all under the page's lock sequence count. Used by
- * the counter engine (counters.c); the syscalls and instructions go through struct
+ * the counter engine (counters_plain.c); the syscalls and instructions go through struct
  * pmc_sys, so tests can emulate them. */
 #pragma once
 

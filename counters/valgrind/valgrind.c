@@ -4,7 +4,6 @@
 #include "counters/valgrind/valgrind.h"
 #include "counters/valgrind/valgrind_priv.h"
 #include "base/grow.h"
-#include "base/opts.h"
 #include "base/path.h"
 
 #include <errno.h>
@@ -109,28 +108,6 @@ static int strv_pack(const struct strv *s, char ***ret)
 	return 0;
 }
 
-/* Reads the caller's options into a full-size struct (harness/0-base/opts.h): fields past
- * the caller's sz take their defaults, and bytes we do not know about must be zero. */
-static int opts_copy(const struct pmc_valgrind_opts *in, struct pmc_valgrind_opts *out)
-{
-	if (!in || !PMC_OPTS_VALID(in, pmc_valgrind_opts) || !PMC_OPTS_HAS(in, outdir))
-		return -EINVAL;
-	*out = (struct pmc_valgrind_opts){
-	    .sz = sizeof(*out),
-	    .outdir = in->outdir,
-	    .valgrind = PMC_OPTS_GET(in, valgrind, NULL),
-	    .tool = PMC_OPTS_GET(in, tool, PMC_VALGRIND_CALLGRIND),
-	    .no_cache_sim = PMC_OPTS_GET(in, no_cache_sim, false),
-	    .no_branch_sim = PMC_OPTS_GET(in, no_branch_sim, false),
-	    .host_caches = PMC_OPTS_GET(in, host_caches, false),
-	    .no_children = PMC_OPTS_GET(in, no_children, false),
-	    .collect_only = PMC_OPTS_GET(in, collect_only, NULL),
-	    .collect_atstart_off = PMC_OPTS_GET(in, collect_atstart_off, false),
-	    .extra_args = PMC_OPTS_GET(in, extra_args, NULL),
-	};
-	return 0;
-}
-
 int pmc_valgrind_argv(const struct pmc_valgrind_opts *opts, char *const *target_argv,
 		      char ***ret_argv)
 {
@@ -142,9 +119,9 @@ int pmc_valgrind_argv(const struct pmc_valgrind_opts *opts, char *const *target_
 
 	if (!ret_argv || !target_argv || !target_argv[0] || !target_argv[0][0])
 		return -EINVAL;
-	r = opts_copy(opts, &o);
-	if (r < 0)
-		return r;
+	if (!opts)
+		return -EINVAL;
+	o = *opts;
 	/* valgrind expands %p and %q{VAR} in file names, so a '%' in the directory would
 	 * put the files somewhere else. */
 	if (!o.outdir || !o.outdir[0] || strchr(o.outdir, '%'))

@@ -83,10 +83,9 @@ enum pmc_valgrind_tool {
 	PMC_VALGRIND_CACHEGRIND = 1,
 };
 
-/* Zero-initialised fields mean the defaults, so `{.sz = sizeof(o), .outdir = dir}` is a
+/* Zero-initialised fields mean the defaults, so `{.outdir = dir}` is a
  * complete, valid set of options. */
 struct pmc_valgrind_opts {
-	size_t sz;	      /* sizeof(struct pmc_valgrind_opts), so the struct can grow */
 	const char *outdir;   /* required: an existing, empty directory for this run's files */
 	const char *valgrind; /* from pmc_valgrind_find(); NULL: "valgrind" in PATH */
 	enum pmc_valgrind_tool tool;
@@ -106,7 +105,6 @@ struct pmc_valgrind_opts {
 	/* Passed to valgrind verbatim after our options, before the target. NULL-terminated. */
 	const char *const *extra_args;
 };
-#define pmc_valgrind_opts__last_field extra_args
 
 struct pmc_valgrind_counts {
 	uint64_t ev[PMC_VG_EV_COUNT]; /* summed over every output file */

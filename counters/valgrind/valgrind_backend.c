@@ -85,13 +85,11 @@ static void vg_run_free(struct pmc_backend_run *run)
 static int vg_run_new(struct pmc_backend_session *s, bool measured, char *const *argv,
 		      const char *display, struct pmc_backend_run **ret, char *err, size_t errlen)
 {
-	struct pmc_valgrind_opts vo = {.sz = sizeof(vo),
-				       .valgrind = s->o.valgrind_path,
+	struct pmc_valgrind_opts vo = {.valgrind = s->o.valgrind_path,
 				       .tool = (enum pmc_valgrind_tool)s->o.valgrind_tool};
 	struct pmc_backend_run *run = calloc(1, sizeof(*run));
 	int r;
 
-	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	if (!run)
 		return -ENOMEM;
 	r = pmc_valgrind_outdir_new(NULL, &run->dir);
@@ -159,6 +157,41 @@ static int vg_run_failure(const struct pmc_backend_run *run, char *buf, size_t l
 	return pmc_valgrind_log_error(run->dir, buf, len);
 }
 
+/* The simulator counts whole commands: a benchmark program runs under it in its exact
+ * mode (harness/5-microbench/exact.c), never counting one of its own threads. There is
+ * never a thread to read, pause or close. */
+static int vg_thread_open(const struct pmc_backend_thread_opts *o, struct pmc_backend_thread **ret)
+{
+	return -EOPNOTSUPP;
+}
+
+static int vg_thread_read(struct pmc_backend_thread *t, struct pmc_reading *ret,
+			  struct pmc_reading *ret_parts)
+{
+	return -EINVAL;
+}
+
+static void vg_thread_parts(const struct pmc_backend_thread *t, size_t i,
+			    struct pmc_reading_parts *ret)
+{
+	*ret = (struct pmc_reading_parts){0};
+}
+
+static int vg_thread_pause(struct pmc_backend_thread *t, bool pause)
+{
+	return -EINVAL;
+}
+
+static void vg_thread_read_counts(const struct pmc_backend_thread *t, uint64_t *ret_self,
+				  uint64_t *ret_sys)
+{
+	*ret_self = *ret_sys = 0;
+}
+
+static void vg_thread_close(struct pmc_backend_thread *t)
+{
+}
+
 const struct pmc_backend_ops pmc_backend_valgrind = {
     .name = "valgrind",
     .wrapper = "valgrind",
@@ -180,4 +213,10 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .run_peek = vg_run_peek,
     .run_failure = vg_run_failure,
     .run_free = vg_run_free,
+    .thread_open = vg_thread_open,
+    .thread_read = vg_thread_read,
+    .thread_parts = vg_thread_parts,
+    .thread_pause = vg_thread_pause,
+    .thread_read_counts = vg_thread_read_counts,
+    .thread_close = vg_thread_close,
 };

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "counters/perf/events.h"
-#include "base/opts.h"
 #include "core/derive.h"
 #include "core/metrics.h"
 #include "core/result.h"
@@ -183,10 +182,10 @@ int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *
 	const struct pmc_event_list *events;
 	const char *sfx;
 
-	if (!b || !PMC_OPTS_VALID(opts, pmc_derive_opts))
+	if (!b)
 		return -EINVAL;
-	events = PMC_OPTS_GET(opts, events, NULL);
-	sfx = PMC_OPTS_GET(opts, input_suffix, NULL);
+	events = opts ? opts->events : NULL;
+	sfx = opts ? opts->input_suffix : NULL;
 	sfx = sfx ? sfx : "";
 	for (size_t i = 0; i < pmc_metric_info_count(); i++) {
 		const struct pmc_metric_info *f = pmc_metric_info_at(i);

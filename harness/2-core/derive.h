@@ -8,7 +8,6 @@ struct pmc_benchmark;
 struct pmc_event_list;
 
 struct pmc_derive_opts {
-	size_t sz; /* sizeof(struct pmc_derive_opts) */
 	/* The counters the runs were measured with, for their groups: a ratio of events in
 	 * different groups is flagged cross_group, since multiplexing skews it. NULL: no
 	 * groups (simulated counts, which are never multiplexed). */
@@ -18,7 +17,6 @@ struct pmc_derive_opts {
 	 * ratio of two per-operation counts is the ratio itself. NULL: none. */
 	const char *input_suffix;
 };
-#define pmc_derive_opts__last_field input_suffix
 
 /* Adds to b every derived metric of the registry whose inputs b holds, with one sample
  * per run: scale * num / den where both inputs were measured in that run and den > 0,

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/opts.h"
 #include "core/stats.h"
 
 #define HEALTH_ALPHA 0.01
@@ -546,15 +545,18 @@ int pmc_health_check(const double *values, size_t n, const struct pmc_health_opt
 	size_t m = 0;
 	int err = 0;
 
-	if ((!values && n) || !ret || !PMC_OPTS_VALID(opts, pmc_health_opts))
+	if ((!values && n) || !ret)
 		return -EINVAL;
-	p = (struct params){
-	    .alpha = PMC_OPTS_GET(opts, alpha, 0),
-	    .min_effect = PMC_OPTS_GET(opts, min_effect, 0),
-	    .min_n_drift = PMC_OPTS_GET(opts, min_n_drift, 0),
-	    .min_n_outliers = PMC_OPTS_GET(opts, min_n_outliers, 0),
-	    .min_n_modes = PMC_OPTS_GET(opts, min_n_modes, 0),
-	};
+	if (opts)
+		p = (struct params){
+		    .alpha = opts->alpha,
+		    .min_effect = opts->min_effect,
+		    .min_n_drift = opts->min_n_drift,
+		    .min_n_outliers = opts->min_n_outliers,
+		    .min_n_modes = opts->min_n_modes,
+		};
+	else
+		p = (struct params){0};
 	if (!(p.alpha >= 0 && p.alpha < 1) || !(p.min_effect < 1) || isnan(p.min_effect))
 		return -EINVAL;
 	p.alpha = p.alpha > 0 ? p.alpha : HEALTH_ALPHA;

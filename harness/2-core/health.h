@@ -13,7 +13,6 @@
 #define PMC_HEALTH_DESC_MAX 256
 
 struct pmc_health_opts {
-	size_t sz;	       /* sizeof(struct pmc_health_opts) */
 	double alpha;	       /* level of the trend test, in (0, 1); 0: 0.01 */
 	double min_effect;     /* a drift, outlier or gap smaller than this share of |median|
 				* is never flagged, < 1; 0: 0.01; negative: no such floor */
@@ -21,7 +20,6 @@ struct pmc_health_opts {
 	size_t min_n_outliers; /* likewise for outliers; 0: 8 (>= 4) */
 	size_t min_n_modes;    /* likewise for modes; 0: 10 (>= 6) */
 };
-#define pmc_health_opts__last_field min_n_modes
 
 /* Every size that a flag compares with min_effect is relative to the median: with that
  * floor (the default), a metric whose median is 0 is never flagged. */

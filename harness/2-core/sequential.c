@@ -31,7 +31,6 @@
 #include <sys/types.h>
 
 #include "base/error.h"
-#include "base/opts.h"
 #include "core/metrics.h"
 #include "core/result.h"
 #include "core/stats.h"
@@ -95,11 +94,10 @@ int pmc_seq_decide(const double *d, size_t n, double threshold_log, int bad,
 	double *v, alpha;
 	size_t max_rounds, present = 0;
 
-	if ((!d && n) || !ret || !isfinite(threshold_log) || (bad != 1 && bad != -1) ||
-	    !PMC_OPTS_VALID(opts, pmc_seq_opts))
+	if ((!d && n) || !ret || !isfinite(threshold_log) || (bad != 1 && bad != -1))
 		return -EINVAL;
-	alpha = PMC_OPTS_GET(opts, alpha, 0);
-	max_rounds = PMC_OPTS_GET(opts, max_rounds, 0);
+	alpha = opts ? opts->alpha : 0;
+	max_rounds = opts ? opts->max_rounds : 0;
 	if (alpha == 0)
 		alpha = SEQ_ALPHA;
 	if (max_rounds == 0)
@@ -207,12 +205,11 @@ int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pm
 {
 	size_t nargs = pmc_thresholds_nargs(t), k = 0;
 	struct pmc_seq_check c = {0};
-	struct pmc_seq_opts o = {.sz = sizeof(o)};
+	struct pmc_seq_opts o = {0};
 	double alpha, *d = NULL;
 	int rc = 0;
 
-	PMC_OPTS_ZERO_TAIL(pmc_seq_opts, &o); /* padding the initializer need not zero */
-	if (!r || ref >= r->nbench || !ret || !PMC_OPTS_VALID(opts, pmc_seq_opts))
+	if (!r || ref >= r->nbench || !ret)
 		return -EINVAL;
 	if (nargs == 0) {
 		pmc_err_set(err, errlen,
@@ -220,9 +217,9 @@ int pmc_seq_check_result(const struct pmc_result *r, size_t ref, const struct pm
 			    "--threshold METRIC=LIMIT (task-clock=+5%%)");
 		return -EINVAL;
 	}
-	alpha = PMC_OPTS_GET(opts, alpha, 0);
+	alpha = opts ? opts->alpha : 0;
 	o.alpha = alpha > 0 ? alpha : SEQ_ALPHA;
-	o.max_rounds = PMC_OPTS_GET(opts, max_rounds, 0);
+	o.max_rounds = opts ? opts->max_rounds : 0;
 	c.n = (r->nbench - 1) * nargs;
 	c.alpha_each = o.alpha / (double)c.n;
 	o.alpha = c.alpha_each;

@@ -15,12 +15,10 @@ enum pmc_seq_decision {
 };
 
 struct pmc_seq_opts {
-	size_t sz;
 	double alpha;	   /* the chance that the interval ever misses the true median;
 			    * 0: 0.05 */
 	size_t max_rounds; /* stop undecided after this many rounds with a value; 0: 100 */
 };
-#define pmc_seq_opts__last_field max_rounds
 
 struct pmc_seq_result {
 	enum pmc_seq_decision decision;

@@ -802,7 +802,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		}
 	}
 	for (size_t c = 0; c < ncmds; c++) {
-		PMC_OPTS(pmc_derive_opts, dopts, .events = x.b->events(x.s));
+		struct pmc_derive_opts dopts = {.events = x.b->events(x.s)};
 
 		r = pmc_benchmark_derive(&result->benchmarks[first + c], &dopts);
 		if (r < 0) {

@@ -27,7 +27,6 @@
 #include "counters/perf/sample.h"
 #include "counters/valgrind/valgrind.h"
 #include "base/error.h"
-#include "base/opts.h"
 #include "profile/callgrind.h"
 #include "profile/maps.h"
 #include "profile/profile.h"
@@ -69,10 +68,10 @@ static struct pmc_sample_opts sample_opts(const struct pmc_record_opts *o, bool 
 					.freq = o->freq,
 					.no_callchain = o->no_callchain,
 					.exclude_kernel = exclude_kernel,
-					.stack_user = PMC_OPTS_GET(o, dwarf_stack, 0),
+					.stack_user = o->dwarf_stack,
 					.enable_on_exec = !attach,
 					.attach = attach,
-					.off_cpu = PMC_OPTS_GET(o, off_cpu, false),
+					.off_cpu = o->off_cpu,
 					.sys = o->sys};
 }
 
@@ -291,7 +290,7 @@ static struct pmc_spawn_opts spawn_opts(const struct pmc_record_opts *o)
 	    .envp = o->envp,
 	    .running = o->running,
 	    .stop = o->stop,
-	    .die_with_parent = PMC_OPTS_GET(o, die_with_parent, false),
+	    .die_with_parent = o->die_with_parent,
 	};
 }
 
@@ -340,8 +339,7 @@ static int record_sampled(const struct pmc_record_opts *o, bool exclude_kernel,
 			    strerror(-r));
 		goto out;
 	}
-	*ret = pmc_profile_builder_finish(st.b, s, PMC_OPTS_GET(o, note, NULL),
-					  PMC_OPTS_GET(o, note_ud, NULL));
+	*ret = pmc_profile_builder_finish(st.b, s, o->note, o->note_ud);
 out:
 	pmc_profile_builder_free(st.b);
 	pmc_sampler_close(s);
@@ -391,7 +389,7 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 			   struct pmc_profile **ret, char *err, size_t errlen)
 {
 	pid_t pid = (pid_t)o->attach_pid;
-	double duration = PMC_OPTS_GET(o, duration_s, 0), end = 0;
+	double duration = o->duration_s, end = 0;
 	struct sampling st = {.so = sample_opts(o, exclude_kernel, true)};
 	struct pmc_sampler *s = NULL;
 	char name[64];
@@ -434,8 +432,7 @@ static int record_attached(const struct pmc_record_opts *o, bool exclude_kernel,
 	}
 	if (r < 0)
 		goto build_failed;
-	*ret = pmc_profile_builder_finish(st.b, s, PMC_OPTS_GET(o, note, NULL),
-					  PMC_OPTS_GET(o, note_ud, NULL));
+	*ret = pmc_profile_builder_finish(st.b, s, o->note, o->note_ud);
 	/* Stopped before the duration asked for; without one, a stop is the end. */
 	if (end && o->stop && *o->stop)
 		pmc_profile_set_partial(*ret, true);
@@ -455,8 +452,7 @@ out:
 static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile **ret,
 			   struct pmc_spawn_result *sr, char *err, size_t errlen)
 {
-	struct pmc_valgrind_opts vo = {.sz = sizeof(vo),
-				       .valgrind = o->valgrind_path,
+	struct pmc_valgrind_opts vo = {.valgrind = o->valgrind_path,
 				       .tool = PMC_VALGRIND_CALLGRIND,
 				       .extra_args = pmc_callgrind_profile_args()};
 	struct pmc_spawn_opts so = spawn_opts(o);
@@ -464,7 +460,6 @@ static int record_valgrind(const struct pmc_record_opts *o, struct pmc_profile *
 	glob_t g = {0};
 	int r;
 
-	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	r = pmc_valgrind_outdir_new(NULL, &dir);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "cannot create a directory for callgrind's output: %s",
@@ -564,32 +559,26 @@ int pmc_profile_record(const struct pmc_record_opts *opts, struct pmc_profile **
 	char event[128];
 	int r;
 
+	if (!opts) {
+		pmc_err_set(err, errlen, "no command to profile");
+		return -EINVAL;
+	}
 	/* The caller's options as they are, but for the event's modifiers. */
-	if (PMC_OPTS_VALID(opts, pmc_record_opts) && !opts->valgrind && opts->event &&
-	    strchr(opts->event, ':')) {
+	if (!opts->valgrind && opts->event && strchr(opts->event, ':')) {
 		if ((r = event_modifiers(opts->event, event, sizeof(event), &user_only, err,
 					 errlen)) < 0)
 			return r;
-		memset(&copy, 0, sizeof(copy));
-		memcpy(&copy, opts, opts->sz < sizeof(copy) ? opts->sz : sizeof(copy));
+		copy = *opts;
 		copy.event = event;
 		o = &copy;
 	}
-
-	if (!PMC_OPTS_VALID(o, pmc_record_opts)) {
-		pmc_err_set(
-		    err, errlen,
-		    "record options: bytes past the fields this library knows are set (sz %zu)",
-		    o ? o->sz : (size_t)0);
-		return -EINVAL;
-	}
-	if (PMC_OPTS_GET(o, attach_pid, 0)) {
+	if (o->attach_pid) {
 		if (o->valgrind || !ret) {
 			pmc_err_set(err, errlen, "valgrind cannot attach to a running process");
 			return -EINVAL;
 		}
 		r = record_attached(o, user_only, ret, err, errlen);
-		if ((r == -EACCES || r == -EPERM) && !user_only && !PMC_OPTS_GET(o, off_cpu, false))
+		if ((r == -EACCES || r == -EPERM) && !user_only && !o->off_cpu)
 			r = record_attached(o, true, ret, err, errlen);
 		if (r == 0 && ret_run)
 			*ret_run = (struct pmc_spawn_result){0};
@@ -605,7 +594,7 @@ int pmc_profile_record(const struct pmc_record_opts *opts, struct pmc_profile **
 		r = record_sampled(o, user_only, &p, &sr, err, errlen);
 		/* perf_event_paranoid >= 2 refuses kernel samples to the unprivileged:
 		 * user space is still worth profiling, and the event name says ":u". */
-		if ((r == -EACCES || r == -EPERM) && !user_only && !PMC_OPTS_GET(o, off_cpu, false))
+		if ((r == -EACCES || r == -EPERM) && !user_only && !o->off_cpu)
 			r = record_sampled(o, true, &p, &sr, err, errlen);
 	}
 	if (r < 0)

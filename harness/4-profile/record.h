@@ -21,7 +21,6 @@ struct pmc_record;
 struct pmc_spawn_result;
 
 struct pmc_record_opts {
-	size_t sz;		/* sizeof(struct pmc_record_opts) */
 	char *const *argv;	/* the command, NULL-terminated */
 	const char *path;	/* the resolved executable, or NULL: argv[0] in PATH */
 	const char *name;	/* the profile's name (benchmark or command); may be NULL */
@@ -64,7 +63,6 @@ struct pmc_record_opts {
 	 * -EACCES or -ENOENT with one line in err where tracefs or the kernel refuse it. */
 	bool off_cpu;
 };
-#define pmc_record_opts__last_field off_cpu
 
 /* Runs the command once under the profiler (or attaches to attach_pid) and returns its
  * profile in *ret and the run's figures in *ret_run (may be NULL; attached: zeroes).

@@ -1,10 +1,9 @@
 /* A batch's counts from the reads at its two edges (measure.c's run_batch): the
  * differences, scaled for multiplexing, and the parts of a split event (hybrid CPUs). */
 #include <math.h>
-#include <stdio.h>
 
-#include "counters/perf/counters.h"
 #include "counters/perf/hybrid.h"
+#include "counters/reading.h"
 #include "microbench/loop.h"
 
 static bool opened(enum pmc_status st)
@@ -49,12 +48,13 @@ void pmc_mb_batch_reading(const struct pmc_reading *a, const struct pmc_reading 
 void pmc_mb_hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_reading *d,
 			 struct pmc_reading_parts *out)
 {
-	size_t n = pmc_counters_nparts(c->counters, e);
-	struct pmc_reading parts[PMC_CORE_PMUS_MAX];
+	const struct pmc_reading_parts *split = &c->split[e];
+	size_t n = split->n;
+	struct pmc_reading parts[PMC_PARTS_MAX];
 
 	for (size_t k = 0; k < n; k++) {
-		const struct pmc_reading *a = &c->p0[e * PMC_CORE_PMUS_MAX + k],
-					 *b = &c->p1[e * PMC_CORE_PMUS_MAX + k];
+		const struct pmc_reading *a = &c->p0[e * PMC_PARTS_MAX + k],
+					 *b = &c->p1[e * PMC_PARTS_MAX + k];
 		struct pmc_reading *p = &parts[k];
 
 		*p = *b;
@@ -69,15 +69,10 @@ void pmc_mb_hybrid_batch(const struct pmc_run_ctx *c, size_t e, struct pmc_readi
 		p->enabled = b->enabled - a->enabled;
 		p->running = b->running - a->running;
 	}
-	pmc_reading_combine(parts, n, pmc_counters_restricted(c->counters, e), d);
+	pmc_reading_combine(parts, n, split->restricted, d);
 	if (!out)
 		return;
-	out->n = n;
-	out->restricted = pmc_counters_restricted(c->counters, e);
-	for (size_t k = 0; k < n; k++) {
-		const char *pmu = pmc_counters_part_pmu(c->counters, e, k);
-
-		snprintf(out->pmu[k], sizeof(out->pmu[k]), "%s", pmu ? pmu : "");
+	*out = *split;
+	for (size_t k = 0; k < n; k++)
 		out->rd[k] = parts[k];
-	}
 }

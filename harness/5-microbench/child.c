@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "base/opts.h"
 #include "microbench/child_pipe.h"
 #include "microbench/microbench.h"
 
@@ -305,8 +304,8 @@ static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	}
 	memcpy(argv, self, n * sizeof(*argv));
 	snprintf(fd_s, sizeof(fd_s), "%d", fd);
-	snprintf(n_s, sizeof(n_s), "%zu", PMC_OPTS_GET(o, samples, (size_t)0));
-	snprintf(it_s, sizeof(it_s), "%" PRIu64, PMC_OPTS_GET(o, iters, (uint64_t)0));
+	snprintf(n_s, sizeof(n_s), "%zu", o->samples);
+	snprintf(it_s, sizeof(it_s), "%" PRIu64, o->iters);
 	argv[n++] = "--process-child";
 	argv[n++] = b->name;
 	argv[n++] = "--process-fd";
@@ -315,7 +314,7 @@ static void exec_self(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	argv[n++] = n_s;
 	argv[n++] = "--process-iters";
 	argv[n++] = it_s;
-	if (!PMC_OPTS_GET(o, no_overhead, false))
+	if (!o->no_overhead)
 		argv[n++] = "--process-overhead";
 	argv[n] = NULL;
 	execv(argv[0], (char *const *)argv);
@@ -479,18 +478,17 @@ double pmc_mb_timeout(double timeout_s, double work_s)
 	return timeout_s > 0 ? timeout_s : PMC_MB_TIMEOUT_DEFAULT + 10 * work_s;
 }
 
-int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
+int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts *opts,
 			  struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
+	const struct pmc_mb_opts *o = opts ? opts : &pmc_mb_opts_defaults;
 	struct pmc_mb_samples s = {0};
-	double min_time = PMC_OPTS_GET(o, min_time_s, 0.0),
-	       timeout = pmc_mb_timeout(PMC_OPTS_GET(o, timeout_s, 0.0),
-					(double)(PMC_OPTS_GET(o, samples, (size_t)0) +
-						 PMC_OPTS_GET(o, warmup, (size_t)1)) *
-					    (min_time > 0 ? min_time : 0.01));
-	char *const *self = PMC_OPTS_GET(o, self_argv, NULL);
-	volatile sig_atomic_t *running = PMC_OPTS_GET(o, running, NULL);
-	const volatile sig_atomic_t *stop = PMC_OPTS_GET(o, stop, NULL);
+	double min_time = o->min_time_s,
+	       timeout = pmc_mb_timeout(o->timeout_s, (double)(o->samples + o->warmup) *
+							  (min_time > 0 ? min_time : 0.01));
+	char *const *self = o->self_argv;
+	volatile sig_atomic_t *running = o->running;
+	const volatile sig_atomic_t *stop = o->stop;
 	uint64_t deadline = 0;
 	char why[512] = "";
 	int fds[2], status = 0, r;
@@ -560,9 +558,7 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 	pmc_mb_samples_free(&s);
 	if (r == -ETIMEDOUT) {
 		pmc_err_set(err, errlen, "'%s' timed out after %g s%s", b->name, timeout,
-			    PMC_OPTS_GET(o, timeout_s, 0.0) == 0
-				? " (the default; --timeout sets another)"
-				: "");
+			    o->timeout_s == 0 ? " (the default; --timeout sets another)" : "");
 		return -ETIMEDOUT;
 	}
 	if (why[0])

@@ -16,9 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters/perf/counters.h"
 #include "base/error.h"
-#include "base/opts.h"
 #include "core/derive.h"
 #include "core/result.h"
 #include "microbench/microbench.h"
@@ -195,16 +193,13 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 /* A signal stopped the run (pmc_mb_valgrind_opts.stop). */
 static bool so_stopped(const struct pmc_mb_valgrind_opts *o)
 {
-	const volatile sig_atomic_t *stop = PMC_OPTS_GET(o, stop, NULL);
-
-	return stop && *stop;
+	return o->stop && *o->stop;
 }
 
 static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
 		       uint64_t n, const char *dir, const char *report, char *err, size_t errlen)
 {
 	struct pmc_valgrind_opts vo = {
-	    .sz = sizeof(vo),
 	    .outdir = dir,
 	    .valgrind = o->valgrind,
 	    .tool = PMC_VALGRIND_CALLGRIND,
@@ -217,7 +212,6 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 	size_t nself = 0;
 	int r;
 
-	PMC_OPTS_ZERO_TAIL(pmc_valgrind_opts, &vo); /* padding the initializer need not zero */
 	while (o->self_argv[nself])
 		nself++;
 	target = calloc(nself + 7, sizeof(*target));
@@ -245,15 +239,14 @@ static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrin
 		    .show_output = o->show_output,
 		    .die_with_parent = true, /* never outlives the benchmark program */
 		    /* The signal handler's slot (docs/microbench.md, "Interrupted"). */
-		    .running = PMC_OPTS_GET(o, running, NULL),
-		    .stop = (volatile sig_atomic_t *)PMC_OPTS_GET(o, stop, NULL),
+		    .running = o->running,
+		    .stop = (volatile sig_atomic_t *)o->stop,
 		};
 
 		r = pmc_spawn_run(&so, &sr);
 	}
 	if (r == 0 && so_stopped(o)) {
-		pmc_err_set(err, errlen, "'%s' was stopped by signal %d", b->name,
-			    (int)*PMC_OPTS_GET(o, stop, NULL));
+		pmc_err_set(err, errlen, "'%s' was stopped by signal %d", b->name, (int)*o->stop);
 		r = -EINTR;
 		goto out;
 	}
@@ -387,9 +380,9 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 	uint64_t v0 = 0, v1 = 0;
 	int r;
 
-	if (!b || !ret || !PMC_OPTS_VALID(o, pmc_mb_valgrind_opts) || !o->self_argv ||
-	    !o->self_argv[0]) {
-		pmc_err_set(err, errlen, "bad options");
+	if (!b || !ret || !o || !o->self_argv || !o->self_argv[0]) {
+		pmc_err_set(err, errlen,
+			    "no benchmark, or no command to run it again under valgrind");
 		return -EINVAL;
 	}
 	if (!vg_available()) {
@@ -403,7 +396,6 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 	{
 		struct pmc_mb_valgrind_opts po = *o;
 
-		PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &po);
 		po.profile = false;
 		r = run_child(b, &po, 1, &probe, err, errlen);
 	}
@@ -517,7 +509,7 @@ int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact 
 		r = pmc_metric_append(m, v, &rd);
 	}
 	if (r == 0) {
-		PMC_OPTS(pmc_derive_opts, dopts, .input_suffix = "/op");
+		struct pmc_derive_opts dopts = {.input_suffix = "/op"};
 
 		r = pmc_benchmark_derive(bm, &dopts);
 	}

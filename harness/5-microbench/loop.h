@@ -10,7 +10,8 @@
 #include "counters/reading.h"
 #include "microbench/microbench.h"
 
-struct pmc_counters;
+struct pmc_backend_ops;
+struct pmc_backend_thread;
 struct pmc_event_list;
 
 enum phase { IDLE, RUNNING, DONE };
@@ -26,10 +27,15 @@ struct pmc_run_ctx {
 	pmc_mb_clock_fn cpu_clock;
 	void *cpu_clock_ud;
 	uint64_t cpu0, cpu1;
-	struct pmc_counters *counters; /* NULL: no counters */
-	struct pmc_reading *r0, *r1;   /* reads at the batch's start and end */
-	/* Hybrid CPUs: the parts of each split event at the two edges, PMC_CORE_PMUS_MAX
-	 * per event (counters/perf/hybrid.h); NULL when no event was split. */
+	/* The counters on this thread, through the backend's table (counters/backend.h);
+	 * NULL: no counters. */
+	const struct pmc_backend_ops *be;
+	struct pmc_backend_thread *counters;
+	struct pmc_reading *r0, *r1; /* reads at the batch's start and end */
+	/* Hybrid CPUs: per event, its parts' PMUs (n 0: not split; thread_parts), and the
+	 * parts' readings at the two edges, PMC_PARTS_MAX per event (counters/reading.h);
+	 * all NULL when no event was split. */
+	struct pmc_reading_parts *split;
 	struct pmc_reading *p0, *p1;
 	const struct pmc_event_list *events; /* for each event's sysfs scale */
 	size_t nev;
@@ -83,8 +89,10 @@ void pmc_mb_alloc_pause(struct pmc_run_ctx *c);
 void pmc_mb_alloc_resume(struct pmc_run_ctx *c);
 void pmc_mb_alloc_end(struct pmc_run_ctx *c);
 
-/* The parts of the last read of each split event, into p (hybrid CPUs). */
-void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p);
+/* One read of c's counters into rd and, when parts is not NULL, the parts of each split
+ * event (hybrid CPUs) into parts. 0 without counters. */
+int pmc_mb_counters_read(const struct pmc_run_ctx *c, struct pmc_reading *rd,
+			 struct pmc_reading *parts);
 
 /* fn on c->b->threads threads at once (threads.c). Returns 0 or -errno with one line in
  * err; sets *ret_left to what a thread's state had left when its function returned. */

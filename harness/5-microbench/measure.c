@@ -9,10 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "counters/perf/counters.h"
-#include "counters/perf/hybrid.h"
+#include "counters/backend.h"
+#include "counters/perf/events.h"
 #include "base/error.h"
-#include "base/opts.h"
 #include "core/stats.h"
 #include "microbench/loop.h"
 #include "microbench/microbench.h"
@@ -38,12 +37,10 @@ static uint64_t thread_cpu_ns(void *ud)
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* The parts of the last read of each split event, into p. */
-void pmc_mb_save_parts(const struct pmc_run_ctx *c, struct pmc_reading *p)
+int pmc_mb_counters_read(const struct pmc_run_ctx *c, struct pmc_reading *rd,
+			 struct pmc_reading *parts)
 {
-	for (size_t e = 0; e < c->nev; e++)
-		for (size_t k = 0; k < pmc_counters_nparts(c->counters, e); k++)
-			pmc_counters_part_reading(c->counters, e, k, &p[e * PMC_CORE_PMUS_MAX + k]);
+	return c->counters ? c->be->thread_read(c->counters, rd, parts) : 0;
 }
 
 /* The process's CPU time, every thread's: what a benchmark with
@@ -64,14 +61,11 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 	switch (c->phase) {
 	case IDLE:
 		c->form = form >= PMC_FORM_WHILE && form <= PMC_FORM_RANGE ? form : PMC_FORM_WHILE;
-		if (c->counters &&
-		    (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {
+		if ((r = pmc_mb_counters_read(c, c->r0, c->p0)) < 0) {
 			c->error = r;
 			c->phase = DONE;
 			return false;
 		}
-		if (c->p0)
-			pmc_mb_save_parts(c, c->p0);
 		/* The threads of a batch start their clocks together. */
 		if (c->barrier)
 			pthread_barrier_wait(c->barrier);
@@ -98,10 +92,8 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		/* Inside the counters' reads, as the clocks: what those do is not the body's. */
 		pmc_mb_alloc_end(c);
 		c->phase = DONE;
-		if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
+		if ((r = pmc_mb_counters_read(c, c->r1, c->p1)) < 0)
 			c->error = r;
-		else if (c->p1)
-			pmc_mb_save_parts(c, c->p1);
 		return false;
 	case DONE:
 	default:
@@ -130,7 +122,7 @@ void pmc_pause(struct pmc_state *s)
 	if (c->cpu_clock)
 		c->pause_cpu = c->cpu_clock(c->cpu_clock_ud);
 	if (c->counters)
-		pmc_counters_disable(c->counters);
+		c->be->thread_pause(c->counters, true);
 	c->paused = true;
 	c->pauses++;
 }
@@ -142,7 +134,7 @@ void pmc_resume(struct pmc_state *s)
 	if (!c || c->phase != RUNNING || !c->paused)
 		return;
 	if (c->counters)
-		pmc_counters_enable(c->counters);
+		c->be->thread_pause(c->counters, false);
 	pmc_mb_alloc_resume(c);
 	if (c->cpu_clock)
 		c->paused_cpu += c->cpu_clock(c->cpu_clock_ud) - c->pause_cpu;
@@ -371,7 +363,7 @@ static int run_batch(struct pmc_run_ctx *c, pmc_bench_fn fn, const struct pmc_be
 		  : def && def->use_manual_time ? c->manual_ns
 						: (double)(c->t1 - c->t0 - c->paused_ns);
 	for (size_t e = 0; c->counters && e < nev; e++) {
-		if (c->p0 && pmc_counters_nparts(c->counters, e))
+		if (c->split && c->split[e].n)
 			pmc_mb_hybrid_batch(c, e, &out[e], pout ? &pout[e] : NULL);
 		else
 			pmc_mb_batch_reading(&c->r0[e], &c->r1[e], &out[e]);
@@ -572,6 +564,44 @@ out:
 	return r;
 }
 
+const struct pmc_mb_opts pmc_mb_opts_defaults = {.warmup = 1};
+
+/* Hybrid CPUs: the parts' PMUs of each event, and room for the parts' readings at a
+ * batch's edges and in every sample, when some event is split. */
+static int open_parts(struct pmc_run_ctx *c, struct pmc_mb_samples *s)
+{
+	bool any = false;
+
+	c->split = calloc(s->nev, sizeof(*c->split));
+	if (!c->split)
+		return -ENOMEM;
+	for (size_t e = 0; e < s->nev; e++) {
+		c->be->thread_parts(c->counters, e, &c->split[e]);
+		any |= c->split[e].n > 0;
+	}
+	if (!any) {
+		free(c->split);
+		c->split = NULL;
+		return 0;
+	}
+	c->p0 = calloc(s->nev * PMC_PARTS_MAX, sizeof(*c->p0));
+	c->p1 = calloc(s->nev * PMC_PARTS_MAX, sizeof(*c->p1));
+	s->parts = calloc(s->n * s->nev, sizeof(*s->parts));
+	return c->p0 && c->p1 && s->parts ? 0 : -ENOMEM;
+}
+
+static void close_counters(struct pmc_run_ctx *c)
+{
+	if (c->counters)
+		c->be->thread_close(c->counters);
+	c->counters = NULL;
+	free(c->split);
+	free(c->p0);
+	free(c->p1);
+	c->split = NULL;
+	c->p0 = c->p1 = NULL;
+}
+
 int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		   struct pmc_mb_samples *ret, char *err, size_t errlen)
 {
@@ -586,24 +616,25 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	bool once = false;	 /* setup_once ran */
 	int r = 0;
 
-	if (!b || !ret || !PMC_OPTS_VALID(o, pmc_mb_opts)) {
-		pmc_err_set(err, errlen, "bad options");
+	if (!b || !ret) {
+		pmc_err_set(err, errlen, "no benchmark, or nowhere to put its samples");
 		return -EINVAL;
 	}
+	o = o ? o : &pmc_mb_opts_defaults;
 	/* 0 means the default, except for warmup, which may be none. */
-	s.n = PMC_OPTS_GET(o, samples, 0);
+	s.n = o->samples;
 	s.n = s.n ? s.n : 10;
-	warmup = PMC_OPTS_GET(o, warmup, 1);
-	target_ns = b->def.min_time > 0 ? b->def.min_time : PMC_OPTS_GET(o, min_time_s, 0.0);
+	warmup = o->warmup;
+	target_ns = b->def.min_time > 0 ? b->def.min_time : o->min_time_s;
 	target_ns = (target_ns != 0 ? target_ns : 0.01) * 1e9;
-	max = PMC_OPTS_GET(o, max_iters, 0);
+	max = o->max_iters;
 	max = max ? max : UINT64_C(1000000000000);
-	events = PMC_OPTS_GET(o, events, NULL);
-	c.clock = PMC_OPTS_GET(o, clock, NULL);
-	c.clock_ud = PMC_OPTS_GET(o, clock_ud, NULL);
+	events = o->events;
+	c.clock = o->clock;
+	c.clock_ud = o->clock_ud;
 	if (!c.clock)
 		c.clock = monotonic_ns;
-	empty = PMC_OPTS_GET(o, empty, NULL);
+	empty = o->empty;
 	if (!(target_ns > 0) || !isfinite(target_ns)) {
 		pmc_err_set(err, errlen, "'%s': no samples, or a target time that is not positive",
 			    b->name);
@@ -628,28 +659,20 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		/* A multithreaded benchmark's threads fold their counts into these when they
 		 * end (inherit), before the batch's end read. */
 		bool inherit = b->threads > 1;
-		/* A batch edge reads the groups on the PMU through their pages, without a
-		 * system call, where the kernel allows it (docs/microbench.md); asked for at
-		 * open, as arm64 needs it in the events' attributes. */
-		PMC_OPTS(pmc_counters_opts, co, .inherit = inherit,
-			 .user_only_fallback = PMC_OPTS_GET(o, user_only_fallback, false),
-			 .self_read = !inherit && !PMC_OPTS_GET(o, no_self_read, false));
+		struct pmc_backend_thread_opts to = {
+		    .events = events,
+		    .user_only_fallback = o->user_only_fallback,
+		    .inherit = inherit,
+		    .self_read = !inherit && !o->no_self_read,
+		    .sys = o->sys,
+		};
 
-		r = pmc_counters_open_sys(events, &co, PMC_OPTS_GET(o, sys, NULL), &c.counters);
-		/* Started explicitly: every group counts from here, whatever it was opened as. */
-		if (r == 0)
-			r = pmc_counters_enable(c.counters);
+		c.be = o->backend ? o->backend : &pmc_backend_perf;
+		r = c.be->thread_open(&to, &c.counters);
 		c.nev = s.nev;
 		c.events = events;
-		for (size_t e = 0; r == 0 && e < s.nev && !c.p0; e++) {
-			if (!pmc_counters_nparts(c.counters, e))
-				continue;
-			c.p0 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p0));
-			c.p1 = calloc(s.nev * PMC_CORE_PMUS_MAX, sizeof(*c.p1));
-			s.parts = calloc(s.n * s.nev, sizeof(*s.parts));
-			if (!c.p0 || !c.p1 || !s.parts)
-				r = -ENOMEM;
-		}
+		if (r == 0)
+			r = open_parts(&c, &s);
 		if (r < 0) {
 			pmc_err_set(err, errlen, "'%s': cannot open the counters: %s", b->name,
 				    strerror(-r));
@@ -663,13 +686,13 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	 * that waits in every batch grows on the wall clock (below). An
 	 * injected wall clock without a CPU clock (tests) calibrates on the wall clock. */
 	/* The fixture's time is no batch's: before the first and after the last. */
-	c.iters = b->def.iterations ? b->def.iterations : PMC_OPTS_GET(o, iters, 0);
+	c.iters = b->def.iterations ? b->def.iterations : o->iters;
 	run_once(&c, b->def.setup_once);
 	once = true;
 	/* The CPU clock: the injected one, or with measure_process_cpu_time the process's;
 	 * then it is read at every batch's edges, the samples' too (cpu-time/op). */
-	c.cpu_clock = PMC_OPTS_GET(o, cpu_clock, NULL);
-	c.cpu_clock_ud = PMC_OPTS_GET(o, cpu_clock_ud, NULL);
+	c.cpu_clock = o->cpu_clock;
+	c.cpu_clock_ud = o->cpu_clock_ud;
 	if (!c.cpu_clock && b->def.measure_process_cpu_time)
 		c.cpu_clock = process_cpu_ns;
 	if (c.iters == 0) {
@@ -747,7 +770,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.skipped = c.skipped;
 	s.message = c.message;
 	c.message = NULL;
-	if (!s.skipped && !PMC_OPTS_GET(o, no_overhead, false)) {
+	if (!s.skipped && !o->no_overhead) {
 		/* The empty loop of the form the benchmark's loop is written in. */
 		r = measure_overhead(&c, empty ? empty : pmc_mb_empty_fn(b, c.form), &s, err,
 				     errlen);
@@ -755,24 +778,21 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 			goto fail;
 	}
 	run_once(&c, b->def.teardown_once);
-	pmc_counters_read_counts(c.counters, &s.reads_self, &s.reads_sys);
-	pmc_counters_close(c.counters);
+	if (c.counters)
+		c.be->thread_read_counts(c.counters, &s.reads_self, &s.reads_sys);
+	close_counters(&c);
 	free(pauses);
 	free(c.r0);
 	free(c.r1);
-	free(c.p0);
-	free(c.p1);
 	*ret = s;
 	return 0;
 fail:
 	if (once)
 		run_once(&c, b->def.teardown_once);
-	pmc_counters_close(c.counters);
+	close_counters(&c);
 	free(pauses);
 	free(c.r0);
 	free(c.r1);
-	free(c.p0);
-	free(c.p1);
 	free(c.message);
 	pmc_mb_samples_free(&s);
 	return r;

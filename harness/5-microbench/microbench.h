@@ -15,6 +15,7 @@
 #include "counters/valgrind/valgrind.h"
 #include "pmcbench/microbench.h"
 
+struct pmc_backend_ops;
 struct pmc_event_list;
 struct pmc_result;
 struct pmc_sys;
@@ -85,16 +86,17 @@ int pmc_mb_set_add_build(struct pmc_mb_set *dst, struct pmc_mb_set *src, const c
 typedef uint64_t (*pmc_mb_clock_fn)(void *ud);
 
 struct pmc_mb_opts {
-	size_t sz;	   /* sizeof(struct pmc_mb_opts) */
 	size_t samples;	   /* measured batches; default 10 */
 	size_t warmup;	   /* unrecorded batches at the calibrated size; default 1 */
 	double min_time_s; /* target time of one batch; default 0.01 */
 	/* Batch size: 0 calibrates to min_time_s; otherwise this many iterations. */
 	uint64_t iters;
 	uint64_t max_iters; /* calibration stops here; default 1e12 */
-	/* Counters of every batch (NULL: none), opened on the calling thread through sys
-	 * (NULL: the kernel). */
+	/* Counters of every batch (NULL: none), opened on the calling thread by backend's
+	 * thread operations (counters/backend.h; NULL: perf's) through sys (NULL: the
+	 * kernel). */
 	const struct pmc_event_list *events;
+	const struct pmc_backend_ops *backend;
 	bool user_only_fallback;
 	const struct pmc_sys *sys;
 	pmc_mb_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
@@ -126,7 +128,8 @@ struct pmc_mb_opts {
 	volatile sig_atomic_t *running;
 	const volatile sig_atomic_t *stop;
 };
-#define pmc_mb_opts__last_field stop
+/* Every default: what a NULL options pointer means. */
+extern const struct pmc_mb_opts pmc_mb_opts_defaults;
 
 /* A named counter of the benchmark's own (pmc_set_counter). */
 struct pmc_mb_ucounter {
@@ -398,7 +401,6 @@ int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err
 void pmc_mb_vg_toggle_collect(void);
 
 struct pmc_mb_valgrind_opts {
-	size_t sz; /* sizeof(struct pmc_mb_valgrind_opts) */
 	/* The command that runs this same benchmark program again, NULL-terminated: the
 	 * program's path, or pmcbench's with "run --library PATH". Required. */
 	char *const *self_argv;
@@ -413,7 +415,6 @@ struct pmc_mb_valgrind_opts {
 	volatile sig_atomic_t *running;
 	const volatile sig_atomic_t *stop;
 };
-#define pmc_mb_valgrind_opts__last_field stop
 
 /* What the valgrind backend counted for one benchmark. */
 struct pmc_mb_exact {

@@ -54,7 +54,6 @@ int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opt
 		   struct pmc_profile **ret, char *err, size_t errlen)
 {
 	struct pmc_record_opts ro = {
-	    .sz = sizeof(ro),
 	    .name = b->name,
 	    .show_output = o->show_output,
 	    .timeout_s = pmc_mb_timeout(o->timeout_s, o->seconds > 0 ? o->seconds : 1.0),
@@ -65,8 +64,6 @@ int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opt
 	size_t nself = 0;
 	int r;
 
-	/* The padding the recorder checks, which the initializers need not zero. */
-	PMC_OPTS_ZERO_TAIL(pmc_record_opts, &ro);
 	while (o->self_argv[nself])
 		nself++;
 	argv = calloc(nself + 5, sizeof(*argv));

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/perf/counters.h"
 #include "base/error.h"
 #include "microbench/loop.h"
 
@@ -137,13 +136,11 @@ int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_lef
 			    n);
 		return -ENOMEM;
 	}
-	if (c->counters && (r = pmc_counters_read(c->counters, c->r0, sizeof(*c->r0))) < 0) {
+	if ((r = pmc_mb_counters_read(c, c->r0, c->p0)) < 0) {
 		pmc_err_set(err, errlen, "'%s': cannot read the counters: %s", c->b->name,
 			    strerror(-r));
 		goto out;
 	}
-	if (c->p0)
-		pmc_mb_save_parts(c, c->p0);
 	for (unsigned i = 0; i < n; i++) {
 		a[i].ctx = *c;
 		a[i].ctx.counters = NULL;
@@ -184,10 +181,8 @@ int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_lef
 	 * inherited event adds the live children's, and sync_child_event moves an exiting
 	 * one's into the parent under the same child_mutex (kernel/events/core.c,
 	 * __perf_event_read_value, perf_child_detach). */
-	if (c->counters && (r = pmc_counters_read(c->counters, c->r1, sizeof(*c->r1))) < 0)
+	if ((r = pmc_mb_counters_read(c, c->r1, c->p1)) < 0)
 		c->error = r;
-	else if (c->p1)
-		pmc_mb_save_parts(c, c->p1);
 	r = 0;
 out:
 	pthread_barrier_destroy(&bar);

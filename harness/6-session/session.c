@@ -112,11 +112,9 @@ static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_l
 	if (nmissing == 0)
 		return 0;
 	{
-		struct pmc_doctor_opts dopts = {.sz = sizeof(dopts), .sys = sys};
+		struct pmc_doctor_opts dopts = {.sys = sys};
 		struct pmc_doctor d;
 
-		PMC_OPTS_ZERO_TAIL(pmc_doctor_opts,
-				   &dopts); /* padding the initializer need not zero */
 		if (pmc_doctor_collect(&dopts, &d) == 0)
 			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
 		else
@@ -766,9 +764,7 @@ int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_
 		   .warmup = opts->warmup,
 		   .user_only_fallback = true,
 		   .stop = opts->stop},
-	    .mo = {.sz = sizeof(s.cfg.mo),
-		   .samples = opts->runs ? opts->runs : 8,
-		   .warmup = opts->warmup},
+	    .mo = {.samples = opts->runs ? opts->runs : 8, .warmup = opts->warmup},
 	    /* The processes of a benchmark program run it again with its command line,
 	     * which only pmc_main_defs() answers: here every benchmark runs in this one. */
 	    .no_fork = true,
@@ -781,7 +777,6 @@ int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_
 	    .baseline = opts->baseline,
 	    .cmp = &s.cmp,
 	};
-	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &s.cfg.mo); /* what the struct copy need not bring */
 	if (commands) {
 		r = public_commands(&s, opts, &pr);
 	} else {

@@ -86,8 +86,8 @@ static int run_process(const struct pmc_session_cfg *cfg, const struct pmc_mb_be
 	struct pmc_mb_samples s = {0};
 	int r;
 
-	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &o); /* what the struct copy need not bring */
 	o.events = events;
+	o.backend = pmc_backend_get(cfg->ro.backend);
 	o.user_only_fallback = true;
 	o.samples = share(samples_of(cfg, b), np, p);
 	o.iters = p ? st->s.iters : cfg->mo.iters; /* 0: calibrated; --min-time Nx */
@@ -213,7 +213,6 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 				struct pmc_mb_valgrind_opts bvo = *vo;
 				bool skipped = false;
 
-				PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &bvo);
 				bvo.self_argv = sb->self[build_of(cfg, b)];
 				r = run_valgrind(b, &bvo, res, ps, &skipped, &st[i].s.message, pr,
 						 err, sizeof(err));
@@ -434,7 +433,6 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 				  struct pmc_result *result, struct pmc_session_profiles *ps)
 {
 	struct pmc_mb_valgrind_opts vo = {
-	    .sz = sizeof(vo),
 	    .self_argv = b->self[0],
 	    .valgrind = valgrind,
 	    .timeout_s = cfg->mo.timeout_s,
@@ -447,8 +445,6 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	bool guard = cfg->guard && !cfg->no_fork;
 	size_t failed;
 
-	/* The padding the library checks, which the initializers need not zero. */
-	PMC_OPTS_ZERO_TAIL(pmc_mb_valgrind_opts, &vo);
 	/* The valgrind backend profiles each loop in the run that counts it, exactly. */
 	if (vg && cfg->profile) {
 		vo.profile = true;

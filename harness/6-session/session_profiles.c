@@ -225,7 +225,6 @@ void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct p
 	}
 	for (size_t i = 0; i < n && !(ro->stop && *ro->stop); i++) {
 		struct pmc_record_opts o = {
-		    .sz = sizeof(o),
 		    .argv = cmds[i].argv,
 		    .path = cmds[i].path,
 		    .name = cmds[i].name,
@@ -243,7 +242,6 @@ void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct p
 		struct pmc_spawn_result sr;
 		struct pmc_profile *p = NULL;
 
-		PMC_OPTS_ZERO_TAIL(pmc_record_opts, &o); /* padding the initializer need not zero */
 		int r = pmc_profile_record(&o, &p, &sr, err, sizeof(err));
 
 		if (r == 0)

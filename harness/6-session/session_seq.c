@@ -16,12 +16,9 @@
 #include "reporters/escape.h"
 #include "session/session.h"
 
-/* Fills *ret by memcpy, which keeps the zeroed padding the library checks. */
-static void seq_opts(const struct pmc_session_seq *s, struct pmc_seq_opts *ret)
+static struct pmc_seq_opts seq_opts(const struct pmc_session_seq *s)
 {
-	PMC_OPTS(pmc_seq_opts, o, .alpha = s->cmp->alpha, .max_rounds = s->max_runs);
-
-	memcpy(ret, &o, sizeof(o));
+	return (struct pmc_seq_opts){.alpha = s->cmp->alpha, .max_rounds = s->max_runs};
 }
 
 int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
@@ -33,7 +30,7 @@ int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
 	size_t first;
 	int r;
 
-	seq_opts(s, &o);
+	o = seq_opts(s);
 	/* The limits are checked on the shape of the result to come: its commands, no runs. */
 	r = pmc_result_new("perf", &shape);
 	for (size_t i = 0; r == 0 && i < ncmds; i++) {
@@ -73,7 +70,7 @@ bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t rou
 	struct pmc_seq_check chk;
 	bool done;
 
-	seq_opts(s, &o);
+	o = seq_opts(s);
 	if (s->max_time_s > 0 && pmc_clock_s() - s->start_s >= s->max_time_s) {
 		s->out_of_time = true;
 		return true;
@@ -132,7 +129,7 @@ int pmc_session_seq_settle(struct pmc_session_seq *s, struct pmc_result *r,
 	size_t rounds = r->design.rounds;
 	char why[160];
 
-	seq_opts(s, &o);
+	o = seq_opts(s);
 	if (s->error < 0 || pmc_seq_check_result(r, s->ref, s->cmp->thresholds, &o, chk, s->err,
 						 sizeof(s->err)) < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "--runs auto: %s", s->err);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "counters/backend.h"
 #include "counters/perf/events.h"
 #include "cli/cli.h"
 #include "run/uprobes.h"
@@ -91,6 +92,7 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 			return PMC_EXIT_ERROR;
 		}
 		c->mo.events = events;
+		c->mo.backend = pmc_backend_get(c->so.backend);
 		c->mo.user_only_fallback = true;
 		c->mo.timeout_s = c->so.timeout_s;
 		c->mo.samples = c->proc_samples ? c->proc_samples : c->mo.samples;
@@ -283,8 +285,7 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	const char *reference = NULL; /* --reference's benchmark */
 	struct pmc_cli_build own;
 	size_t nlibraries = 0;
-	struct mb_cli c = {.mo = {.sz = sizeof(c.mo), .samples = 8, .warmup = 1},
-			   .so = {.format = "table"}};
+	struct mb_cli c = {.mo = {.samples = 8, .warmup = 1}, .so = {.format = "table"}};
 	/* The user's options as given (getopt reorders argv), for the processes. */
 	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL;
 	struct pmc_mb_set set = {0};
@@ -391,7 +392,6 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	    .args = args,
 	    .nargs = argc > 1 ? (size_t)argc - 1 : 0,
 	};
-	PMC_OPTS_ZERO_TAIL(pmc_mb_opts, &cfg.mo); /* what the struct copy need not bring */
 	pmc_cli_session_cfg(&c.so, c.copts, &cfg);
 	/* A benchmark program's table is one line per benchmark, as Google Benchmark's
 	 * console report; -v gives the detailed one of `pmcbench run` (docs/microbench.md,

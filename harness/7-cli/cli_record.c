@@ -175,7 +175,7 @@ static void note(const char *text, void *ud)
 
 int pmc_cli_record(int argc, char **argv)
 {
-	struct pmc_record_opts o = {.sz = sizeof(o)};
+	struct pmc_record_opts o = {0};
 	const char *output = RECORD_DEFAULT_OUTPUT;
 	uint64_t pid = 0;
 	bool call_graph = false;
@@ -184,7 +184,6 @@ int pmc_cli_record(int argc, char **argv)
 	char err[1024];
 	int opt, r;
 
-	PMC_OPTS_ZERO_TAIL(pmc_record_opts, &o); /* padding the initializer need not zero */
 	optind = 0;
 	while ((opt = pmc_cli_getopt(argc, argv, "+:o:F:e:p:h", long_opts, "record")) != -1) {
 		switch (opt) {
