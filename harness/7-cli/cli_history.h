@@ -22,7 +22,6 @@
 #include "core/changepoint_judge.h"
 #include "history/history.h"
 #include "base/error.h"
-#include "reporters/charts.h"
 
 /* history bisect's options (docs/history.md, "Bisect"). */
 struct pmc_cli_bisect_opts {
@@ -48,6 +47,7 @@ struct hopts {
 	struct pmc_cp_select select;
 };
 
+struct pmc_charts;
 struct pmc_cli_compare_opts;
 
 /* The actions: each returns the exit code. argv[0..argc) are the arguments after the

@@ -4,13 +4,9 @@
  * --html a page of them and their charts (reporters/charts.h). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_history.h"
-#include "core/changepoint.h"
-#include "core/changepoint_judge.h"
 #include "core/series.h"
 #include "history/history.h"
 #include "reporters/charts.h"

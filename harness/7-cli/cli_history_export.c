@@ -2,7 +2,6 @@
  * or JSON (an object per point), by a reporter of the registry (reporters/points.h). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/atomic_file.h"
