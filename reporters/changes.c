@@ -12,22 +12,6 @@
 #include "reporters/escape.h"
 #include "reporters/format.h"
 
-size_t pmc_changes_regressions(const struct pmc_changes *c)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		k += c->rows[i].way == PMC_CP_REGRESSION;
-	return k;
-}
-
-const char *pmc_changes_verdict(const struct pmc_changes *c)
-{
-	if (!c->new_since)
-		return NULL;
-	return pmc_changes_regressions(c) ? "regression" : "pass";
-}
-
 void pmc_changes_text(const struct pmc_changepoint *cp, char *buf, size_t len)
 {
 	char a[32], b[32], c[32];
@@ -93,7 +77,7 @@ static void table_row(FILE *out, const struct pmc_change_row *r)
 		change, b1, b2, r->cp.p);
 }
 
-static int write_changes_table(FILE *out, const struct pmc_changes *c)
+int pmc_changes_table(FILE *out, const struct pmc_changes *c)
 {
 	char count[64], sel[96], q1[PMC_QUOTE_SIZE(64)];
 	size_t nreg = pmc_changes_regressions(c);
@@ -141,7 +125,7 @@ static void markdown_verdict(FILE *out, const struct pmc_changes *c)
 	fputs(")\n\n", out);
 }
 
-static int write_markdown(FILE *out, const struct pmc_changes *c)
+int pmc_changes_markdown(FILE *out, const struct pmc_changes *c)
 {
 	char sel[96];
 
@@ -227,7 +211,7 @@ static json_t *row_json(const struct pmc_change_row *r)
 	return o;
 }
 
-static int write_json(FILE *out, const struct pmc_changes *c)
+int pmc_changes_json(FILE *out, const struct pmc_changes *c)
 {
 	json_t *doc = json_object(), *rows = json_array();
 	const char *verdict = pmc_changes_verdict(c);
@@ -255,40 +239,5 @@ static int write_json(FILE *out, const struct pmc_changes *c)
 out:
 	json_decref(rows);
 	json_decref(doc);
-	return r;
-}
-
-static const struct {
-	const char *name, *alias;
-	int (*write)(FILE *out, const struct pmc_changes *c);
-} formats[] = {
-    {"table", NULL, write_changes_table},
-    {"markdown", "md", write_markdown},
-    {"json", NULL, write_json},
-};
-
-static int find_format(const char *name)
-{
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (strcmp(formats[i].name, name) == 0 ||
-		    (formats[i].alias && strcmp(formats[i].alias, name) == 0))
-			return (int)i;
-	return -1;
-}
-
-bool pmc_changes_format_known(const char *format)
-{
-	return find_format(format) >= 0;
-}
-
-int pmc_changes_write(FILE *out, const char *format, const struct pmc_changes *c)
-{
-	int i = find_format(format), r;
-
-	if (i < 0)
-		return -EINVAL;
-	r = formats[i].write(out, c);
-	if (r == 0 && ferror(out))
-		r = -EIO;
 	return r;
 }

@@ -19,6 +19,7 @@
 #include "reporters/compare_cells.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
+#include "reporters/points.h"
 #include "reporters/reporter.h"
 
 /* Text from the input, quoted by libcsv, with its control characters blanked as on a
@@ -284,4 +285,5 @@ const struct pmc_reporter pmc_reporter_csv = {
     .result = csv_result,
     .comparison = csv_comparison,
     .comparisons = csv_comparisons,
+    .points = pmc_points_csv,
 };

@@ -483,4 +483,5 @@ const struct pmc_reporter pmc_reporter_gobench = {
     .document = true,
     .result = gobench_result,
     .comparison = gobench_comparison,
+    .two_sides = true,
 };

@@ -14,7 +14,9 @@
 #include "core/metrics.h"
 #include "formats/json_out.h"
 #include "formats/result_json.h"
+#include "reporters/changes.h"
 #include "reporters/compare_cells.h"
+#include "reporters/points.h"
 #include "reporters/reporter.h"
 
 /* ---- A result --------------------------------------------------------------------- */
@@ -365,4 +367,6 @@ const struct pmc_reporter pmc_reporter_json = {
     .result = json_result,
     .comparison = json_comparison,
     .comparisons = json_comparisons,
+    .points = pmc_points_json,
+    .changes = pmc_changes_json,
 };

@@ -9,6 +9,7 @@
 
 #include "core/compare.h"
 #include "core/result.h"
+#include "reporters/changes.h"
 #include "reporters/compare_cells.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
@@ -441,4 +442,5 @@ const struct pmc_reporter pmc_reporter_markdown = {
     .needs_analysis = true,
     .comparison = markdown_comparison,
     .comparisons = markdown_comparisons,
+    .changes = pmc_changes_markdown,
 };

@@ -14,8 +14,9 @@
 
 /* The registry: in the order messages and help texts list them. */
 static const struct pmc_reporter *const reporters[] = {
-    &pmc_reporter_table,    &pmc_reporter_brief, &pmc_reporter_json,	&pmc_reporter_csv,
-    &pmc_reporter_markdown, &pmc_reporter_stats, &pmc_reporter_gobench,
+    &pmc_reporter_table,   &pmc_reporter_brief,	   &pmc_reporter_json,
+    &pmc_reporter_csv,	   &pmc_reporter_markdown, &pmc_reporter_stats,
+    &pmc_reporter_gobench, &pmc_reporter_svg,	   &pmc_reporter_html,
 };
 
 const struct pmc_reporter *pmc_reporter_at(size_t i)
@@ -68,8 +69,19 @@ static bool in_set(const struct pmc_reporter *rep, enum pmc_reporter_set set)
 		return rep->comparison != NULL;
 	case PMC_REPORTERS_COMPARISONS:
 		return rep->comparisons != NULL;
+	case PMC_REPORTERS_POINTS:
+		return rep->points != NULL;
+	case PMC_REPORTERS_CHANGES:
+		return rep->changes != NULL;
 	}
 	return false;
+}
+
+const struct pmc_reporter *pmc_reporter_of(enum pmc_reporter_set set, const char *format)
+{
+	const struct pmc_reporter *rep = pmc_reporter_find(format);
+
+	return rep && in_set(rep, set) ? rep : NULL;
 }
 
 void pmc_reporter_names(enum pmc_reporter_set set, char *buf, size_t len)
@@ -82,8 +94,9 @@ void pmc_reporter_names(enum pmc_reporter_set set, char *buf, size_t len)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
 			if (in_set(reporters[i], set) &&
-			    (set == PMC_REPORTERS_RESULT ? pass == 0
-							 : reporters[i]->document == (pass == 1)))
+			    (set == PMC_REPORTERS_RESULT || set == PMC_REPORTERS_POINTS
+				 ? pass == 0
+				 : reporters[i]->document == (pass == 1)))
 				list[n++] = reporters[i];
 	buf[0] = '\0';
 	for (size_t k = 0; k < n && o < len; k++)
@@ -106,15 +119,37 @@ void pmc_reporter_extensions(char *buf, size_t len)
 				      list[k]->describe ? ")" : "");
 }
 
+void pmc_reporter_set_extensions(enum pmc_reporter_set set, char *buf, size_t len)
+{
+	const struct pmc_reporter *list[ARRAY_SIZE(reporters)];
+	size_t n = 0, o = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(reporters); i++)
+		if (reporters[i]->by_extension && in_set(reporters[i], set))
+			list[n++] = reporters[i];
+	buf[0] = '\0';
+	for (size_t k = 0; k < n && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", list_sep(k, n), list[k]->ext);
+}
+
 static bool renders(const struct pmc_reporter *rep, enum pmc_report_kind kind)
 {
 	return kind == PMC_REPORT_RESULT ? rep->result != NULL : rep->comparison != NULL;
 }
 
+/* The reporter of the reports of include/pmcbench/report.h named name: one that renders
+ * a result or a comparison (a format of the history's only, svg, is no such format). */
+static const struct pmc_reporter *report_find(const char *name)
+{
+	const struct pmc_reporter *rep = pmc_reporter_find(name);
+
+	return rep && (rep->result || rep->comparison) ? rep : NULL;
+}
+
 int pmc_report_format(const char *name, enum pmc_report_kind kind, const char **ret_name,
 		      const char **ret_ext)
 {
-	const struct pmc_reporter *rep = pmc_reporter_find(name);
+	const struct pmc_reporter *rep = report_find(name);
 
 	if (!rep)
 		return -ENOENT;
@@ -143,7 +178,7 @@ static void format_names(enum pmc_report_kind kind, char *buf, size_t len)
 static const struct pmc_reporter *lookup(const char *format, enum pmc_report_kind kind, int *ret,
 					 char *err, size_t errlen)
 {
-	const struct pmc_reporter *rep = pmc_reporter_find(format);
+	const struct pmc_reporter *rep = report_find(format);
 
 	*ret = 0;
 	if (!rep || !renders(rep, kind)) {
@@ -301,4 +336,35 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 		ret = -EIO;
 	say(ret, rep->name, err, errlen);
 	return ret;
+}
+
+/* What a history's output ends with: 0, r, or -EIO when out failed. */
+static int flushed(FILE *out, int r)
+{
+	if (r == 0 && (fflush(out) != 0 || ferror(out)))
+		r = -EIO;
+	return r;
+}
+
+int pmc_report_points(FILE *out, const char *format, const struct pmc_history_point *ps, size_t n)
+{
+	const struct pmc_reporter *rep = pmc_reporter_of(PMC_REPORTERS_POINTS, format);
+
+	return rep ? flushed(out, rep->points(out, ps, n)) : -ENOENT;
+}
+
+int pmc_report_changes(FILE *out, const char *format, const struct pmc_changes *c)
+{
+	const struct pmc_reporter *rep = pmc_reporter_of(PMC_REPORTERS_CHANGES, format);
+
+	return rep ? flushed(out, rep->changes(out, c)) : -ENOENT;
+}
+
+int pmc_report_charts(FILE *out, const char *format, const struct pmc_charts *cs, const char *store)
+{
+	const struct pmc_reporter *rep = pmc_reporter_find(format);
+
+	if (!rep || !rep->charts)
+		return -ENOENT;
+	return flushed(out, rep->charts(out, cs, store));
 }

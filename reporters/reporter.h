@@ -10,6 +10,9 @@
 #include "pmcbench/report.h"
 
 struct pmc_analysis;
+struct pmc_changes;
+struct pmc_charts;
+struct pmc_history_point;
 
 struct pmc_reporter {
 	const char *name;  /* canonical: "table" */
@@ -43,6 +46,17 @@ struct pmc_reporter {
 	 * when the format renders only one comparison. */
 	int (*comparisons)(FILE *out, const struct pmc_comparison *const *cs,
 			   const char *const *names, size_t n, const struct pmc_report_opts *o);
+	/* Its comparison holds the samples of two sides at most (Go's benchmark format): a
+	 * comparison of more files than two is refused before anything is read. */
+	bool two_sides;
+	/* The history's outputs (docs/history.md; the model is core/series.h), each NULL
+	 * when the format does not render it: the samples of points ps[0..n) (`history
+	 * export`); the change points of a selection (`history changes`); the trend charts
+	 * of series (`history show --svg`, `history changes --html`), store naming the
+	 * history. */
+	int (*points)(FILE *out, const struct pmc_history_point *ps, size_t n);
+	int (*changes)(FILE *out, const struct pmc_changes *c);
+	int (*charts)(FILE *out, const struct pmc_charts *cs, const char *store);
 };
 
 extern const struct pmc_reporter pmc_reporter_table;
@@ -52,6 +66,8 @@ extern const struct pmc_reporter pmc_reporter_markdown;
 extern const struct pmc_reporter pmc_reporter_stats;
 extern const struct pmc_reporter pmc_reporter_brief;
 extern const struct pmc_reporter pmc_reporter_gobench;
+extern const struct pmc_reporter pmc_reporter_svg;
+extern const struct pmc_reporter pmc_reporter_html;
 
 /* run -I: each benchmark's counts per interval of its last run that has them, as a table
  * for a reader (reporters/intervals.c); nothing for a result without. Not a format of its
@@ -78,12 +94,14 @@ enum pmc_reporter_set {
 	PMC_REPORTERS_RESULT,	   /* those that render a result (`run --format`) */
 	PMC_REPORTERS_COMPARISON,  /* a comparison (`compare --format`) */
 	PMC_REPORTERS_COMPARISONS, /* one base compared with several files */
+	PMC_REPORTERS_POINTS,	   /* a history's samples (`history export --format`) */
+	PMC_REPORTERS_CHANGES,	   /* its change points (`history changes --format`) */
 };
 
 /* The names of the listed formats of set, for a message: "table, json, csv, markdown or
- * gobench". Results in the registry's order; comparisons with the formats for a reader
- * first, then the documents ("table, markdown, json, csv or gobench"), as compare's help
- * lists them. */
+ * gobench". Results and points in the registry's order; comparisons and changes with the
+ * formats for a reader first, then the documents ("table, markdown, json, csv or
+ * gobench"), as compare's help lists them. */
 void pmc_reporter_names(enum pmc_reporter_set set, char *buf, size_t len);
 
 /* The reporter a file name asks for by its extension (".json", ".csv", ".md", ".txt" for
@@ -93,3 +111,18 @@ const struct pmc_reporter *pmc_reporter_for_path(const char *path);
 /* The extensions pmc_reporter_for_path() knows, for a message, each with its format's
  * description: ".json, .csv, .md or .txt (Go's benchmark format)". */
 void pmc_reporter_extensions(char *buf, size_t len);
+
+/* The extensions of the formats of set that a file name may ask for, without their
+ * descriptions: ".json, .csv or .md" for PMC_REPORTERS_COMPARISONS. */
+void pmc_reporter_set_extensions(enum pmc_reporter_set set, char *buf, size_t len);
+
+/* The reporter named format (or its alias) that renders what set names, or NULL. */
+const struct pmc_reporter *pmc_reporter_of(enum pmc_reporter_set set, const char *format);
+
+/* Write the history's outputs in the named format (one of set PMC_REPORTERS_POINTS,
+ * PMC_REPORTERS_CHANGES, or "svg" and "html" for charts), flushed. Return 0, -ENOENT (no
+ * such format of that output), -ENOMEM or -EIO. */
+int pmc_report_points(FILE *out, const char *format, const struct pmc_history_point *ps, size_t n);
+int pmc_report_changes(FILE *out, const char *format, const struct pmc_changes *c);
+int pmc_report_charts(FILE *out, const char *format, const struct pmc_charts *cs,
+		      const char *store);

@@ -10,12 +10,13 @@
 
 #include "core/analysis.h"
 #include "core/result.h"
+#include "reporters/changes.h"
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/report_rows.h"
-#include "reporters/wrap.h"
 #include "reporters/reporter.h"
 #include "reporters/table_priv.h"
+#include "reporters/wrap.h"
 
 /* Columns a UTF-8 string takes on a terminal: one per code point ("±" and "†" are one). */
 #define report_width pmc_report_width
@@ -385,4 +386,5 @@ const struct pmc_reporter pmc_reporter_table = {
     .needs_analysis = true,
     .comparison = pmc_table_comparison,
     .comparisons = pmc_table_comparisons,
+    .changes = pmc_changes_table,
 };

@@ -17,6 +17,7 @@
 
 #include "tests/test_main.h"
 
+#include "history/engine.h"
 #include "history/history.h"
 
 /* Opening url to write: 0 (and closed), or the error with its message in err. */
@@ -100,11 +101,29 @@ static void sqlite_paths(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Each location goes to the row whose prefix it starts with; any other to SQLite's, the
+ * table's last. */
+static void rows_by_prefix(void **state)
+{
+	static const char *const pg[] = {"postgresql://u@h/db", "postgres://h/db"};
+	static const char *const files[] = {"sqlite:h.db", "h.db", "/tmp/postgres/h.db",
+					    "postgresql:/h.db", "./postgres://h.db"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pg) / sizeof(pg[0]); i++)
+		assert_string_equal(pmc_hist_kind_of(pg[i])->name, "postgresql");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		assert_string_equal(pmc_hist_kind_of(files[i])->name, "sqlite");
+	assert_int_equal(pmc_hist_kind_of("h.db")->engine != NULL, PMC_TEST_SQLITE);
+	assert_int_equal(pmc_hist_kind_of("postgres://h/db")->engine != NULL, PMC_TEST_POSTGRESQL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(postgresql_urls),
 	    cmocka_unit_test(sqlite_paths),
+	    cmocka_unit_test(rows_by_prefix),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -78,11 +78,15 @@ extern const struct pmc_hist_engine pmc_hist_pg;
 /* The engines, one row each (engines.c): the locations it takes, and how to build it in
  * when this build left it out (meson's -Dsqlite and -Dpostgresql features). */
 struct pmc_hist_kind {
-	const char *name;		      /* as pmc_history_engine() gives it */
-	const char *title;		      /* as messages name it */
-	const char *package;		      /* what building it needs (Debian's package) */
+	const char *name;    /* the build option's (-Dsqlite) */
+	const char *title;   /* as messages name it */
+	const char *package; /* what building it needs (Debian's package) */
+	/* The locations it opens: those that start with one of these (NULL ends the list);
+	 * the table's last row opens every other location too (a file's path). */
+	const char *const *prefixes;
 	const struct pmc_hist_engine *engine; /* NULL: not in this build */
 };
 
-/* The row of the engine that url names: PostgreSQL's URLs, else SQLite's paths. */
+/* The row of the engine that opens url: the first with a prefix that url starts with,
+ * else the last (engines.c). */
 const struct pmc_hist_kind *pmc_hist_kind_of(const char *url);

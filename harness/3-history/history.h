@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/series.h"
+
 struct pmc_result;
 struct pmc_history;
 
@@ -39,9 +41,7 @@ int pmc_history_engine_check(const char *url, char *err, size_t errlen);
  * or -EINVAL (damaged) or -errno with one line in err. */
 int pmc_history_check(struct pmc_history *h, char *err, size_t errlen);
 
-/* The engine's name ("sqlite", "postgresql") and the store as it may be shown: the
- * URL with any password masked. */
-const char *pmc_history_engine(const struct pmc_history *h);
+/* The store as it may be shown: the URL with any password masked. */
 const char *pmc_history_display(const struct pmc_history *h);
 
 /* The fingerprint's fields, from a result's environment (docs/history.md). */
@@ -104,30 +104,11 @@ struct pmc_history_filter {
 int pmc_history_commit_time(struct pmc_history *h, const char *commit, bool last, int64_t *ret,
 			    char *err, size_t errlen);
 
-struct pmc_history_entry {
-	char *id;
-	int64_t t;     /* when measured (the result's created time), unix seconds */
-	int64_t added; /* when added */
-	char *commit, *branch, *fingerprint, *machine, *kernel, *cpu, *compiler, *backend,
-	    *target_env, *source, *tags; /* tags: "k=v,k=v" in key order, "" for none */
-};
-
 /* The entries f selects, oldest first (by t, then by id), in *ret (free with
  * pmc_history_entries_free). Returns 0 or -errno with one line in err. */
 int pmc_history_list(struct pmc_history *h, const struct pmc_history_filter *f,
 		     struct pmc_history_entry **ret, size_t *ret_n, char *err, size_t errlen);
 void pmc_history_entries_free(struct pmc_history_entry *v, size_t n);
-
-/* One metric of one benchmark in one entry: a point of a series. */
-struct pmc_history_point {
-	struct pmc_history_entry e; /* the entry it belongs to */
-	char *benchmark, *metric, *unit;
-	int better;	/* enum pmc_better */
-	bool simulated; /* counted by a simulator: exact */
-	double median;	/* of the measured samples; NAN when none was */
-	size_t n;
-	double *samples; /* n entries, NAN where not measured */
-};
 
 /* Called with the points ps[0..n) of one series (one benchmark, metric and fingerprint,
  * oldest first); they are the reader's, and live until it returns, except their entry's
@@ -150,9 +131,6 @@ int pmc_history_series(struct pmc_history *h, const struct pmc_history_filter *f
 int pmc_history_points(struct pmc_history *h, const struct pmc_history_filter *f,
 		       struct pmc_history_point **ret, size_t *ret_n, char *err, size_t errlen);
 void pmc_history_points_free(struct pmc_history_point *v, size_t n);
-
-/* Whether two points are of one series. */
-bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc_history_point *b);
 
 /* The baseline of a gate (docs/history.md, "Gate"): for the benchmarks of r, the samples
  * of the last k entries of r's fingerprint (meta as pmc_history_fingerprint) on

@@ -540,11 +540,6 @@ void pmc_history_close(struct pmc_history *h)
 	free(h);
 }
 
-const char *pmc_history_engine(const struct pmc_history *h)
-{
-	return h->eng->name;
-}
-
 static int first_text(void *ud, const char *const *cols, size_t n)
 {
 	char *buf = ud;

@@ -226,12 +226,6 @@ rollback:
 	return r;
 }
 
-bool pmc_history_same_series(const struct pmc_history_point *a, const struct pmc_history_point *b)
-{
-	return strcmp(a->benchmark, b->benchmark) == 0 && strcmp(a->metric, b->metric) == 0 &&
-	       strcmp(a->e.fingerprint, b->e.fingerprint) == 0;
-}
-
 /* ---- Every point at once (show, export): copies of the series' points ---- */
 
 struct points {

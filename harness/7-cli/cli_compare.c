@@ -206,6 +206,35 @@ static int set_projection(struct pmc_cli_compare_opts *o, int opt, const char *v
 	return -EINVAL;
 }
 
+/* A report of more than two files in a format that holds two sides' samples at most
+ * (the reporter's two_sides: Go's benchmark format) is refused before anything is read.
+ * Returns 0, or -1 after an error line. */
+static int refuse_two_sides(const struct pmc_cli_compare_opts *o, size_t nfiles)
+{
+	const struct pmc_reporter *rep = pmc_reporter_find(o->s.format);
+	char names[128];
+
+	if (rep && rep->two_sides) {
+		pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
+		pmc_cli_error("--format %s writes two files' samples, and %zu files were given; "
+			      "use %s",
+			      rep->name, nfiles, names);
+		return -1;
+	}
+	for (size_t i = 0; i < o->s.exports.n; i++) {
+		rep = pmc_reporter_find(o->s.exports.v[i].format);
+		if (!rep || !rep->two_sides)
+			continue;
+		pmc_reporter_set_extensions(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
+		pmc_cli_error("--export '%s': %s (%s) holds two files' samples, and %zu files were "
+			      "given; use %s",
+			      o->s.exports.v[i].path, rep->describe ? rep->describe : rep->name,
+			      rep->ext, nfiles, names);
+		return -1;
+	}
+	return 0;
+}
+
 static int main_common(int argc, char **argv, bool gate)
 {
 	const char *cmd = gate ? "gate" : "compare";
@@ -299,26 +328,8 @@ static int main_common(int argc, char **argv, bool gate)
 		goto out;
 	}
 	nfiles = gate ? 2 : npos;
-	if (nfiles > 2) {
-		/* Go's benchmark format holds the samples of two sides. */
-		if (strcmp(o->s.format, "gobench") == 0) {
-			char names[128];
-
-			pmc_reporter_names(PMC_REPORTERS_COMPARISONS, names, sizeof(names));
-			pmc_cli_error("--format gobench writes two files' samples, and %zu files "
-				      "were given; use %s",
-				      nfiles, names);
-			goto out;
-		}
-		for (size_t i = 0; i < o->s.exports.n; i++)
-			if (strcmp(o->s.exports.v[i].format, "gobench") == 0) {
-				pmc_cli_error("--export '%s': Go's benchmark format (.txt) holds "
-					      "two files' samples, and %zu files were given; use "
-					      ".json, .csv or .md",
-					      o->s.exports.v[i].path, nfiles);
-				goto out;
-			}
-	}
+	if (nfiles > 2 && refuse_two_sides(o, nfiles) < 0)
+		goto out;
 	if (pmc_session_exports_check(&o->s.exports, &pmc_cli_printer) < 0)
 		goto out;
 	/* Text for a reader in ASCII when the locale asks; documents byte for byte. */

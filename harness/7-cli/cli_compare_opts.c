@@ -205,6 +205,8 @@ fail_memory:
 
 void pmc_cli_compare_opts_help(FILE *out)
 {
+	char names[128];
+
 	fputs("Comparison options:\n"
 	      "      --threshold METRIC=LIMIT  regression limit of a metric (repeatable):\n"
 	      "                              5% (either way), +1% (an increase is bad),\n"
@@ -226,12 +228,17 @@ void pmc_cli_compare_opts_help(FILE *out)
 	      "      --fail-on-inconclusive  gate: exit 3 when a verdict is inconclusive\n"
 	      "      --force                 allow results of different commands or\n"
 	      "                              backends, and simulated (valgrind) metrics\n"
-	      "                              against hardware ones of the same id\n"
-	      "      --format FORMAT         compare, gate: the report as table (default),\n"
-	      "                              markdown, json, csv or gobench (Go's benchmark\n"
-	      "                              format); in run, run's own --format decides, and\n"
-	      "                              the comparison follows it for table and markdown\n"
-	      "      --report FILE           also write the report to FILE (atomically, even\n"
+	      "                              against hardware ones of the same id\n",
+	      out);
+	pmc_reporter_names(PMC_REPORTERS_COMPARISON, names, sizeof(names));
+	fprintf(out,
+		"      --format FORMAT         compare, gate: the report as one of\n"
+		"                              %s\n"
+		"                              (default table; gobench: Go's benchmark format);\n"
+		"                              in run, run's own --format decides, and the\n"
+		"                              comparison follows it for table and markdown\n",
+		names);
+	fputs("      --report FILE           also write the report to FILE (atomically, even\n"
 	      "                              when the comparison fails)\n"
 	      "      --color WHEN            colour the verdicts: auto (default: when the\n"
 	      "                              report goes to a terminal and NO_COLOR is unset),\n"

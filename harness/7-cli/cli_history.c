@@ -14,11 +14,14 @@
 #include "cli/cli.h"
 #include "cli/cli_history.h"
 #include "history/history.h"
+#include "reporters/reporter.h"
 
 #define DEFAULT_DB "pmcbench-history.db"
 
 static void history_help(FILE *out)
 {
+	char names[128];
+
 	fputs("Usage: pmcbench history ACTION [OPTION]... [ARG]...\n"
 	      "Keep every result with its commit, and find the change points of each series\n"
 	      "(docs/history.md). The history is a SQLite file, or a PostgreSQL database\n"
@@ -61,10 +64,14 @@ static void history_help(FILE *out)
 	      "                            prefix of its SHA)\n"
 	      "      --to COMMIT           to the last entry of COMMIT\n"
 	      "      --tag KEY=VALUE       entries with this tag (repeatable)\n\n"
-	      "export:\n"
-	      "      --format FMT          csv (one row per sample, the default) or json\n"
-	      "  -o, --output FILE         write to FILE (atomically) instead of stdout\n\n",
+	      "export:\n",
 	      out);
+	pmc_reporter_names(PMC_REPORTERS_POINTS, names, sizeof(names));
+	fprintf(out,
+		"      --format FMT          %s; csv (the default): one row per\n"
+		"                            sample; json: an object per point\n"
+		"  -o, --output FILE         write to FILE (atomically) instead of stdout\n\n",
+		names);
 	fputs("show, changes:\n"
 	      "      --alpha P             a change point's p-value is at most P (default\n"
 	      "                            0.001: about one false change in 1000 series)\n"
@@ -72,11 +79,16 @@ static void history_help(FILE *out)
 	      "show:\n"
 	      "      --svg FILE            also draw the series as a trend chart (SVG): each\n"
 	      "                            point's median and spread, the change points\n"
-	      "changes:\n"
-	      "      --format FMT          table (the default), markdown (a pull request's\n"
-	      "                            comment, the verdict first) or json (for a\n"
-	      "                            webhook: schema pmcbench-changes/1)\n"
-	      "      --new-since REV|TIME  only the change points after the last entry of\n"
+	      "changes:\n",
+	      out);
+	pmc_reporter_names(PMC_REPORTERS_CHANGES, names, sizeof(names));
+	fprintf(out,
+		"      --format FMT          %s; table (the default);\n"
+		"                            markdown: a pull request's comment, the verdict\n"
+		"                            first; json: for a webhook, schema\n"
+		"                            pmcbench-changes/1\n",
+		names);
+	fputs("      --new-since REV|TIME  only the change points after the last entry of\n"
 	      "                            commit REV, or measured at or after TIME; exit 1\n"
 	      "                            when a regression is among them\n"
 	      "      --regressions-only    only the changes for the worse (by each metric's\n"
@@ -91,10 +103,14 @@ static void history_help(FILE *out)
 	      "                            point; exact counts: its newest value) on\n"
 	      "      --branch NAME         of this branch only (default: any)\n"
 	      "      --compiler NAME       as for add\n"
-	      "      --machine NAME        as for add\n"
-	      "      --format FMT          the report's format, as for gate (table, json, ...)\n"
-	      "      the options of 'pmcbench gate' too: --threshold, --metric, --alpha, ...\n\n",
+	      "      --machine NAME        as for add\n",
 	      out);
+	pmc_reporter_names(PMC_REPORTERS_COMPARISON, names, sizeof(names));
+	fprintf(out,
+		"      --format FMT          the report's format, as for gate:\n"
+		"                            %s\n"
+		"      the options of 'pmcbench gate' too: --threshold, --metric, --alpha, ...\n\n",
+		names);
 	fputs("bisect (in a git checkout without changes; docs/history.md, \"Bisect\"):\n"
 	      "      --good REV            a commit without the regression\n"
 	      "      --bad REV             a later commit with it\n"

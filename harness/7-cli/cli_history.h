@@ -6,6 +6,7 @@
  *   cli_history_remove.c   remove
  *   cli_history_export.c   export
  *   cli_history_series.c   what show and changes share: a series' change points, charts
+ *                          into a file
  *   cli_history_show.c     show
  *   cli_history_changes.c  changes
  *   cli_history_gate.c     gate
@@ -16,15 +17,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
-
-#include <jansson.h>
 
 #include "core/changepoint.h"
 #include "core/changepoint_judge.h"
 #include "history/history.h"
 #include "base/error.h"
-#include "reporters/trend.h"
 
 /* history bisect's options (docs/history.md, "Bisect"). */
 struct pmc_cli_bisect_opts {
@@ -50,6 +47,7 @@ struct hopts {
 	struct pmc_cp_select select;
 };
 
+struct pmc_charts;
 struct pmc_cli_compare_opts;
 
 /* The actions: each returns the exit code. argv[0..argc) are the arguments after the
@@ -79,75 +77,21 @@ void pmc_cli_hist_near_benchmark(struct pmc_history *h, const struct pmc_history
  * (not a time; nothing printed). */
 int pmc_cli_hist_parse_when(const char *s, int64_t *ret);
 
-/* Unix seconds as "2026-01-02T03:04:05Z". */
-static inline void when_text(int64_t t, char buf[32])
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* A name from a store, safe to print: control characters escaped. */
 static inline const char *q(char *buf, size_t len, const char *s)
 {
 	return pmc_quote(buf, len, s ? s : "-");
 }
 
-/* A string of a store as JSON: null when it has none. */
-static inline json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
+/* ---- What show and changes share (cli_history_series.c) ---- */
 
-/* ---- A series and its charts (cli_history_series.c) ---- */
+/* The change points of the series at ps[0..n) by o's options (core/series.h). Returns 0,
+ * or -errno after an error line; s is to clear either way. */
+int pmc_cli_hist_series(const struct pmc_history_point *ps, size_t n, const struct hopts *o,
+			struct pmc_series *s);
 
-/* One series: ps[0..n) (one benchmark, metric and fingerprint, oldest first). The
- * points with a median are its values; at[i] is the point of value i. */
-struct series {
-	const struct pmc_history_point *ps;
-	size_t n;
-	double *x;
-	size_t *at;
-	size_t nx;
-	struct pmc_changepoint *cps;
-	size_t ncps;
-};
-
-/* The change points of the series at ps[0..n). Returns 0, or -errno after an error line. */
-int pmc_cli_hist_series_changes(const struct pmc_history_point *ps, size_t n, const struct hopts *o,
-				struct series *s);
-void pmc_cli_hist_series_clear(struct series *s);
-
-/* A series drawn (reporters/trend.h), owning what its trend points at. */
-struct chart {
-	struct pmc_trend t;
-	struct pmc_trend_point *pts;
-	char (*labels)[16];
-	char (*whens)[32];
-	struct pmc_changepoint *cps;
-	/* Of their own allocation: t points at them, and the array of charts moves as it
-	 * grows. */
-	char *title, *subtitle, *unit;
-	/* Its first entry: where it was measured (its strings borrowed from the entries the
-	 * series came with, which outlive the charts). */
-	struct pmc_history_entry e;
-};
-
-struct charts {
-	struct chart *v;
-	size_t n;
-	char **skipped; /* the titles of the series never measured: no chart */
-	size_t nskipped;
-};
-
-/* Adds the chart of s, taking its change points; a series never measured (no value) gets
- * no chart, only its name in skipped. Returns 0, or -ENOMEM after an error line. */
-int pmc_cli_hist_charts_add(struct charts *cs, struct series *s);
-void pmc_cli_hist_charts_clear(struct charts *cs);
-
-/* The charts into path, atomically: an SVG file, or with html a page of the change
- * points and every chart. Titles that two charts share get what tells them apart.
- * Returns 0, or -errno after an error line. */
-int pmc_cli_hist_write_charts(const char *path, struct charts *cs, bool html, const char *store);
+/* The charts into path, atomically, in format ("svg": the charts; "html": a page of the
+ * change points and every chart; reporters/charts.h). An SVG of no chart (every series
+ * never measured) is an error. Returns 0, or -errno after an error line. */
+int pmc_cli_hist_write_charts(const char *path, const struct pmc_charts *cs, const char *format,
+			      const char *store);

@@ -36,7 +36,7 @@ int pmc_cli_hist_list(int argc, char **argv, struct hopts *o)
 		    b7[PMC_QUOTE_SIZE(64)];
 
 		/* Every field comes from the store, which may come from anywhere. */
-		when_text(es[i].t, when);
+		pmc_history_time_text(es[i].t, when);
 		printf("%-20s  %-12.12s  %-16s  %-16s  %-16s  %-12.12s  %s\n", when,
 		       q(b5, sizeof(b5), es[i].commit), q(b1, sizeof(b1), es[i].branch),
 		       q(b2, sizeof(b2), es[i].machine), q(b6, sizeof(b6), es[i].fingerprint),

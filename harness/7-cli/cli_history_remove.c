@@ -31,7 +31,7 @@ int pmc_cli_hist_remove(int argc, char **argv, struct hopts *o)
 			pmc_cli_error("%s", err);
 			goto out;
 		}
-		when_text(t, when);
+		pmc_history_time_text(t, when);
 		printf("%.12s: removed (measured %s, commit %s)\n", id, when,
 		       q(b, sizeof(b), commit));
 		free(commit);

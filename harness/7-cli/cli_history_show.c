@@ -7,12 +7,13 @@
 #include "cli/cli_history.h"
 #include "history/history.h"
 #include "reporters/changes.h"
+#include "reporters/charts.h"
 #include "reporters/format.h"
 #include "session/session.h"
 
 /* One line of show: point k of the series, after the line of the change point at k
  * (*next: the change point to look for), and the series' heading before its first. */
-static void show_point(const struct series *s, size_t k, size_t *next, bool gap)
+static void show_point(const struct pmc_series *s, size_t k, size_t *next, bool gap)
 {
 	const struct pmc_history_point *p = &s->ps[k];
 	char when[32], med[PMC_FMT_MAX], lo[PMC_FMT_MAX], hi[PMC_FMT_MAX];
@@ -40,7 +41,7 @@ static void show_point(const struct series *s, size_t k, size_t *next, bool gap)
 			mx = fmax(mx, p->samples[i]);
 			measured++;
 		}
-	when_text(p->e.t, when);
+	pmc_history_time_text(p->e.t, when);
 	pmc_fmt_short(p->median, p->unit, med, sizeof(med));
 	pmc_fmt_short(measured ? mn : NAN, p->unit, lo, sizeof(lo));
 	pmc_fmt_short(measured ? mx : NAN, p->unit, hi, sizeof(hi));
@@ -53,7 +54,7 @@ int pmc_cli_hist_show(int argc, char **argv, struct hopts *o)
 {
 	struct pmc_history *h = NULL;
 	struct pmc_history_point *ps = NULL;
-	struct charts charts = {NULL, 0};
+	struct pmc_charts charts = {0};
 	size_t n = 0;
 	char err[1024];
 	int code = PMC_EXIT_ERROR;
@@ -87,29 +88,30 @@ int pmc_cli_hist_show(int argc, char **argv, struct hopts *o)
 		goto out;
 	}
 	for (size_t i = 0; i < n;) {
-		struct series s;
+		struct pmc_series s;
 		size_t j = i + 1, next = 0;
 
 		while (j < n && pmc_history_same_series(&ps[i], &ps[j]))
 			j++;
-		if (pmc_cli_hist_series_changes(&ps[i], j - i, o, &s) < 0) {
-			pmc_cli_hist_series_clear(&s);
+		if (pmc_cli_hist_series(&ps[i], j - i, o, &s) < 0) {
+			pmc_series_clear(&s);
 			goto out;
 		}
 		for (size_t k = 0; k < s.n; k++)
 			show_point(&s, k, &next, i > 0);
-		if (o->svg && pmc_cli_hist_charts_add(&charts, &s) < 0) {
-			pmc_cli_hist_series_clear(&s);
+		if (o->svg && pmc_charts_add(&charts, &s) < 0) {
+			pmc_series_clear(&s);
+			pmc_cli_error("out of memory");
 			goto out;
 		}
-		pmc_cli_hist_series_clear(&s);
+		pmc_series_clear(&s);
 		i = j;
 	}
-	if (o->svg && pmc_cli_hist_write_charts(o->svg, &charts, false, pmc_history_display(h)) < 0)
+	if (o->svg && pmc_cli_hist_write_charts(o->svg, &charts, "svg", pmc_history_display(h)) < 0)
 		goto out;
 	code = fflush(stdout) == 0 ? PMC_EXIT_OK : PMC_EXIT_ERROR;
 out:
-	pmc_cli_hist_charts_clear(&charts);
+	pmc_charts_clear(&charts);
 	pmc_history_points_free(ps, n);
 	pmc_history_close(h);
 	return code;

@@ -10,9 +10,12 @@
 
 #include "cli/cli_microbench_priv.h"
 #include "pmcbench/common.h"
+#include "reporters/reporter.h"
 
 static void help(FILE *out, const char *prog)
 {
+	char names[128];
+
 	fprintf(
 	    out,
 	    "Usage: %s [OPTIONS]\n"
@@ -55,19 +58,24 @@ static void help(FILE *out, const char *prog)
 	    "                         valgrind: exact simulated counts per operation of\n"
 	    "                         the body alone, one run (docs/microbench.md)\n\n",
 	    prog);
+	fprintf(out,
+		"Output:\n"
+		"  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
+		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
+		"                         in the format its extension names: .json (the result\n"
+		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
+		"                         benchstat); docs/export.md\n");
+	pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
+	fprintf(out,
+		"      --format=FMT       report on stdout as one of\n"
+		"                         %s\n"
+		"                         (default table: brief, one line per benchmark; with\n"
+		"                         -v the detailed table; gobench: Go's benchmark\n"
+		"                         format); with a format for programs (json, csv,\n"
+		"                         gobench) what the benchmarks print goes to stderr\n",
+		names);
 	fprintf(
 	    out,
-	    "Output:\n"
-	    "  -o, --output=FILE      write the result JSON (atomically) to FILE\n"
-	    "      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
-	    "                         in the format its extension names: .json (the result\n"
-	    "                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
-	    "                         benchstat); docs/export.md\n"
-	    "      --format=FMT       report on stdout: table (default: brief, one line per\n"
-	    "                         benchmark; with -v the detailed table), brief, json,\n"
-	    "                         csv, markdown, gobench (Go's benchmark format); with\n"
-	    "                         json, csv or gobench what the benchmarks print goes to\n"
-	    "                         stderr\n"
 	    "  -v, --verbose          the table in detail: every metric of each benchmark\n"
 	    "                         with its spread and status, the batch size and the\n"
 	    "                         empty loop's cost\n"

@@ -15,9 +15,12 @@
 #include "run/runner.h"
 #include "run/words.h"
 #include "pmcbench/report.h"
+#include "reporters/reporter.h"
 
 static void help(FILE *out)
 {
+	char names[128];
+
 	fprintf(
 	    out,
 	    "Usage: pmcbench run [OPTIONS] -- COMMAND [ARGS...]\n"
@@ -119,10 +122,15 @@ static void help(FILE *out)
 		"      --export=FILE      also write the result to FILE (atomically; repeatable)\n"
 		"                         in the format its extension names: .json (the result\n"
 		"                         file), .csv, .md, or .txt (Go's benchmark format, for\n"
-		"                         benchstat); docs/export.md\n"
-		"      --format=FMT       report on stdout: table (default), brief (one line per\n"
-		"                         benchmark), json, csv, markdown, gobench (Go's\n"
-		"                         benchmark format)\n"
+		"                         benchstat); docs/export.md\n");
+	pmc_reporter_names(PMC_REPORTERS_RESULT, names, sizeof(names));
+	fprintf(out,
+		"      --format=FMT       report on stdout as one of\n"
+		"                         %s\n"
+		"                         (default table; brief: one line per benchmark;\n"
+		"                         gobench: Go's benchmark format)\n",
+		names);
+	fprintf(out,
 		"      --median           show medians instead of means in the table\n"
 		"      --stats            add every metric's n, mean, stddev, median and its CI,\n"
 		"                         MAD, min, max and CV after the table\n"
