@@ -98,6 +98,20 @@ int pmc_changes_table(FILE *out, const struct pmc_changes *c)
 	if (c->new_since)
 		fprintf(out, ": %zu regression%s", nreg, nreg == 1 ? "" : "s");
 	fputc('\n', out);
+	for (size_t i = 0; i < c->ngone; i++) {
+		const struct pmc_withdrawn_row *g = &c->gone[i];
+		char q2[PMC_QUOTE_SIZE(64)], q3[PMC_QUOTE_SIZE(64)];
+
+		fprintf(out,
+			"withdrawn: %s %s (%s): the change at %.12s..%.12s, reported at %.12s, "
+			"is gone since %.12s (%s): p=%.2g with every point since\n",
+			pmc_quote(q1, sizeof(q1), g->benchmark),
+			pmc_quote(q2, sizeof(q2), g->metric),
+			pmc_quote(q3, sizeof(q3), g->machine ? g->machine : "-"),
+			g->commit_before ? g->commit_before : "?", g->commit ? g->commit : "?",
+			g->reported_at ? g->reported_at : "?",
+			g->withdrawn_at ? g->withdrawn_at : "?", g->withdrawn_measured, g->w.p);
+	}
 	return 0;
 }
 
@@ -165,6 +179,28 @@ int pmc_changes_markdown(FILE *out, const struct pmc_changes *c)
 	select_text(c, sel, sizeof(sel));
 	if (sel[0])
 		fprintf(out, "%sSelected: %s.\n", c->n ? "\n" : "", sel);
+	if (c->ngone)
+		fputs("\nWithdrawn since they were reported (the points after them show no "
+		      "difference):\n\n",
+		      out);
+	for (size_t i = 0; i < c->ngone; i++) {
+		const struct pmc_withdrawn_row *g = &c->gone[i];
+		char range[40];
+
+		snprintf(range, sizeof(range), "%.12s..%.12s",
+			 g->commit_before ? g->commit_before : "?", g->commit ? g->commit : "?");
+		fputs("- ", out);
+		pmc_escape_md(out, g->benchmark);
+		fputc(' ', out);
+		pmc_escape_md(out, g->metric);
+		fputs(" at ", out);
+		pmc_escape_md_code(out, range);
+		fputs(", reported at ", out);
+		pmc_escape_md_code(out, g->reported_at ? g->reported_at : "?");
+		fputs(", gone since ", out);
+		pmc_escape_md_code(out, g->withdrawn_at ? g->withdrawn_at : "?");
+		fprintf(out, " (p=%.2g)\n", g->w.p);
+	}
 	return 0;
 }
 
@@ -211,9 +247,32 @@ static json_t *row_json(const struct pmc_change_row *r)
 	return o;
 }
 
+/* A withdrawn change point: where it was, when reported and when withdrawn. */
+static json_t *gone_json(const struct pmc_withdrawn_row *g)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "benchmark", jstr(g->benchmark));
+	json_object_set_new(o, "metric", jstr(g->metric));
+	json_object_set_new(o, "machine", jstr(g->machine));
+	json_object_set_new(o, "index", json_integer((json_int_t)g->w.index));
+	json_object_set_new(o, "first_index", json_integer((json_int_t)g->w.first_index));
+	json_object_set_new(o, "reported_with", json_integer((json_int_t)g->w.reported_n));
+	json_object_set_new(o, "withdrawn_with", json_integer((json_int_t)g->w.withdrawn_n));
+	json_object_set_new(o, "commit_before", jstr(g->commit_before));
+	json_object_set_new(o, "commit", jstr(g->commit));
+	json_object_set_new(o, "reported_at", jstr(g->reported_at));
+	json_object_set_new(o, "withdrawn_at", jstr(g->withdrawn_at));
+	json_object_set_new(o, "withdrawn_measured", json_string(g->withdrawn_measured));
+	json_object_set_new(o, "p", changes_jnum(g->w.p));
+	return o;
+}
+
 int pmc_changes_json(FILE *out, const struct pmc_changes *c)
 {
-	json_t *doc = json_object(), *rows = json_array();
+	json_t *doc = json_object(), *rows = json_array(), *gone;
 	const char *verdict = pmc_changes_verdict(c);
 	int r = -ENOMEM;
 
@@ -232,6 +291,11 @@ int pmc_changes_json(FILE *out, const struct pmc_changes *c)
 		if (json_array_append_new(rows, row_json(&c->rows[i])) < 0)
 			goto out;
 	json_object_set(doc, "changes", rows);
+	if (!(gone = json_array()) || json_object_set_new(doc, "withdrawn", gone) < 0)
+		goto out;
+	for (size_t i = 0; i < c->ngone; i++)
+		if (json_array_append_new(gone, gone_json(&c->gone[i])) < 0)
+			goto out;
 	r = pmc_json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) < 0 ||
 		    fputc('\n', out) == EOF
 		? -EIO

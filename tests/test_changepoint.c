@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "tests/noise.h"
 #include "tests/test_main.h"
 
 #include "core/changepoint.h"
@@ -18,30 +19,6 @@
 #include "tests/helpers.h"
 
 /* Normal noise from a fixed stream (an LCG and Box-Muller): the same series every run. */
-struct noise {
-	uint64_t s;
-};
-
-static double uniform(struct noise *n)
-{
-	n->s = n->s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return ((double)(n->s >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(struct noise *n)
-{
-	double u = uniform(n), v = uniform(n);
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
-/* x[i] = level(i) * (1 + cv * N(0, 1)). */
-static void fill(double *x, size_t from, size_t to, double level, double cv, struct noise *n)
-{
-	for (size_t i = from; i < to; i++)
-		x[i] = level * (1 + cv * gauss(n));
-}
-
 static struct pmc_changepoint *find_with(const double *x, size_t n, size_t *ret_n,
 					 const struct pmc_cp_opts *o)
 {

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "tests/noise.h"
 #include "tests/test_main.h"
 
 #include "core/series.h"
@@ -231,6 +232,84 @@ static void changes_through_the_registry(void **state)
 	pmc_changes_clear(&c);
 }
 
+/* A change reported as the series grew and withdrawn by the points since (the series of
+ * tests/test_changepoint.c's false_change_is_withdrawn: 200 points of one level, 3%
+ * noise, alpha 0.01): history changes says so in every format, with the commits where it
+ * was, where it was reported and where it went; and not among the news of a later
+ * --new-since. */
+static void withdrawn_changes_are_said(void **state)
+{
+	static struct pmc_history_point ps[200];
+	static double x[200];
+	static char commits[200][8];
+	struct noise nz = {78 * 7919};
+	struct pmc_changes c = {.store = "h.db"};
+	struct pmc_series s;
+	json_error_t jerr;
+	json_t *doc, *g;
+	struct mem m;
+	char *text;
+
+	(void)state;
+	fill(x, 0, 200, 1e6, 0.03, &nz);
+	for (size_t i = 0; i < 200; i++) {
+		snprintf(commits[i], sizeof(commits[i]), "c%03zu", i);
+		ps[i] = (struct pmc_history_point){
+		    .e = {.id = "e",
+			  .t = 1767225600 + (int64_t)i * 60,
+			  .commit = commits[i],
+			  .machine = "box",
+			  .fingerprint = "fp"},
+		    .benchmark = "work",
+		    .metric = "wall-time",
+		    .unit = "ns",
+		    .median = x[i],
+		    .n = 1,
+		    .samples = &x[i],
+		};
+	}
+	assert_int_equal(pmc_series_changes(ps, 200, &(struct pmc_cp_opts){.alpha = 0.01}, &s), 0);
+	assert_int_equal(s.ncps, 0);
+	assert_int_equal(s.nwd, 1);
+	assert_int_equal(pmc_changes_add(&c, &s), 0);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(c.ngone, 1);
+	assert_int_equal(pmc_report_changes(mem_open(&m), "table", &c), 0);
+	text = mem_close(&m);
+	assert_non_null(strstr(text,
+			       "0 change points in 1 series of h.db\nwithdrawn: work wall-time "
+			       "(box): the change at c0"));
+	assert_non_null(strstr(text, ", reported at c"));
+	assert_non_null(strstr(text, ", is gone since c"));
+	free(text);
+	assert_int_equal(pmc_report_changes(mem_open(&m), "json", &c), 0);
+	text = mem_close(&m);
+	doc = json_loads(text, 0, &jerr);
+	assert_non_null(doc);
+	g = json_array_get(json_object_get(doc, "withdrawn"), 0);
+	assert_non_null(g);
+	assert_int_equal(json_integer_value(json_object_get(g, "first_index")), 37);
+	assert_string_equal(json_string_value(json_object_get(g, "reported_at")),
+			    commits[json_integer_value(json_object_get(g, "reported_with")) - 1]);
+	assert_string_equal(json_string_value(json_object_get(g, "withdrawn_at")),
+			    commits[json_integer_value(json_object_get(g, "withdrawn_with")) - 1]);
+	assert_true(json_real_value(json_object_get(g, "p")) > 0.1);
+	json_decref(doc);
+	free(text);
+	assert_int_equal(pmc_report_changes(mem_open(&m), "markdown", &c), 0);
+	text = mem_close(&m);
+	assert_non_null(strstr(text, "Withdrawn since they were reported"));
+	assert_non_null(strstr(text, "- work wall-time at `c0"));
+	free(text);
+	pmc_changes_clear(&c);
+	/* Withdrawn before the points a --new-since selects: not news. */
+	c = (struct pmc_changes){.store = "h.db", .new_since = "c199", .from = ps[199].e.t};
+	assert_int_equal(pmc_changes_add(&c, &s), 0);
+	assert_int_equal(c.ngone, 0);
+	pmc_changes_clear(&c);
+	pmc_series_clear(&s);
+}
+
 static void registry_lists_each_output(void **state)
 {
 	const struct pmc_reporter *rep;
@@ -261,6 +340,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(points_as_csv_and_json),
 	    cmocka_unit_test(charts_tell_alike_titles_apart),
 	    cmocka_unit_test(changes_through_the_registry),
+	    cmocka_unit_test(withdrawn_changes_are_said),
 	    cmocka_unit_test(registry_lists_each_output),
 	};
 

@@ -28,6 +28,7 @@ void pmc_series_clear(struct pmc_series *s)
 	free(s->x);
 	free(s->at);
 	free(s->cps);
+	free(s->wd);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -69,7 +70,7 @@ int pmc_series_changes(const struct pmc_history_point *ps, size_t n, const struc
 			s->at[s->nx++] = i;
 		}
 	cp.exact = series_exact(ps, n);
-	return pmc_changepoints(s->x, s->nx, &cp, &s->cps, &s->ncps);
+	return pmc_changepoints_withdrawn(s->x, s->nx, &cp, &s->cps, &s->ncps, &s->wd, &s->nwd);
 }
 
 /* A copy of s (NULL: "") that c owns, or NULL when out of memory. */
@@ -85,11 +86,49 @@ static const char *keep(struct pmc_changes *c, const char *s)
 	return d;
 }
 
+/* Adds the withdrawals of s whose withdrawing point is at or after c->from; bench and
+ * metric: its names as c keeps them, or NULL until one is needed. */
+static int add_withdrawn(struct pmc_changes *c, const struct pmc_series *s, const char **bench,
+			 const char **metric)
+{
+	for (size_t k = 0; k < s->nwd; k++) {
+		const struct pmc_cp_withdrawn *w = &s->wd[k];
+		const struct pmc_history_point *at = &s->ps[s->at[w->index]];
+		const struct pmc_history_point *prev = &s->ps[s->at[w->index - 1]];
+		const struct pmc_history_point *rep = &s->ps[s->at[w->reported_n - 1]];
+		const struct pmc_history_point *gone = &s->ps[s->at[w->withdrawn_n - 1]];
+		struct pmc_withdrawn_row *g;
+
+		if (c->from && gone->e.t < c->from)
+			continue;
+		if (!*bench &&
+		    (!(*bench = keep(c, at->benchmark)) || !(*metric = keep(c, at->metric))))
+			return -ENOMEM;
+		if (pmc_grow(&c->gone, c->ngone, sizeof(*c->gone)) < 0)
+			return -ENOMEM;
+		g = &c->gone[c->ngone++];
+		*g = (struct pmc_withdrawn_row){
+		    .benchmark = *bench,
+		    .metric = *metric,
+		    .machine = at->e.machine,
+		    .commit_before = prev->e.commit,
+		    .commit = at->e.commit,
+		    .reported_at = rep->e.commit,
+		    .withdrawn_at = gone->e.commit,
+		    .w = *w,
+		};
+		pmc_history_time_text(gone->e.t, g->withdrawn_measured);
+	}
+	return 0;
+}
+
 int pmc_changes_add(struct pmc_changes *c, const struct pmc_series *s)
 {
 	const char *bench = NULL, *metric = NULL, *unit = NULL;
 
 	c->nseries++;
+	if (add_withdrawn(c, s, &bench, &metric) < 0)
+		return -ENOMEM;
 	for (size_t k = 0; k < s->ncps; k++) {
 		const struct pmc_changepoint *cp = &s->cps[k];
 		const struct pmc_history_point *at = &s->ps[s->at[cp->index]];
@@ -99,8 +138,10 @@ int pmc_changes_add(struct pmc_changes *c, const struct pmc_series *s)
 
 		if ((c->from && at->e.t < c->from) || !pmc_cp_selected(cp, way, &c->select))
 			continue;
-		if (!bench && (!(bench = keep(c, at->benchmark)) ||
-			       !(metric = keep(c, at->metric)) || !(unit = keep(c, at->unit))))
+		if (!bench &&
+		    (!(bench = keep(c, at->benchmark)) || !(metric = keep(c, at->metric))))
+			return -ENOMEM;
+		if (!unit && !(unit = keep(c, at->unit)))
 			return -ENOMEM;
 		if (pmc_grow(&c->rows, c->n, sizeof(*c->rows)) < 0)
 			return -ENOMEM;
@@ -131,9 +172,11 @@ void pmc_changes_clear(struct pmc_changes *c)
 		free(c->names[i]);
 	free(c->names);
 	free(c->rows);
+	free(c->gone);
 	c->names = NULL;
 	c->rows = NULL;
-	c->n = c->nnames = 0;
+	c->gone = NULL;
+	c->n = c->nnames = c->ngone = 0;
 }
 
 size_t pmc_changes_regressions(const struct pmc_changes *c)

@@ -45,6 +45,9 @@ struct pmc_series {
 	size_t nx;
 	struct pmc_changepoint *cps;
 	size_t ncps;
+	/* The change points reported as the series grew and withdrawn since. */
+	struct pmc_cp_withdrawn *wd;
+	size_t nwd;
 };
 
 /* The change points of the series at ps[0..n) by o (its exact decided here: a
@@ -66,6 +69,17 @@ struct pmc_change_row {
 	enum pmc_cp_way way;
 };
 
+/* A change point that an earlier `history changes` reported and the points since
+ * withdrew (docs/history.md, "Stable as the series grows"): where it was, when it was
+ * reported and when withdrawn, each with its commit. */
+struct pmc_withdrawn_row {
+	const char *benchmark, *metric, *machine;
+	const char *commit_before, *commit;	/* around where it was, or NULL */
+	const char *reported_at, *withdrawn_at; /* the commits of those points, or NULL */
+	char withdrawn_measured[32];		/* when the point that withdrew it was */
+	struct pmc_cp_withdrawn w;
+};
+
 /* The change points of a selection of series. The rows own copies of their benchmark,
  * metric and unit (a series' points go once it is read) and borrow the entries' strings. */
 struct pmc_changes {
@@ -78,6 +92,10 @@ struct pmc_changes {
 	struct pmc_cp_select select;
 	char **names; /* what the rows own */
 	size_t nnames;
+	/* The change points withdrawn, at or after from (whatever the selection: a reader
+	 * who saw one must learn it is gone). */
+	struct pmc_withdrawn_row *gone;
+	size_t ngone;
 };
 
 /* Adds the rows of the change points of s that c->select keeps, whose first point after
