@@ -323,3 +323,8 @@ const char *pmc_uprobe_set_group(const struct pmc_uprobe_set *set)
 {
 	return set->group;
 }
+
+bool pmc_uprobe_event_probed(const struct pmc_event *ev)
+{
+	return ev->kind == PMC_EV_UPROBE && ev->type == PERF_TYPE_TRACEPOINT;
+}

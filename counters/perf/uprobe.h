@@ -8,8 +8,10 @@
  * inherits with no pointer. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
+struct pmc_event;
 struct pmc_event_list;
 struct pmc_sys;
 struct pmc_uprobe_set;
@@ -36,3 +38,7 @@ void pmc_uprobe_set_free(struct pmc_uprobe_set *set);
 /* The tracefs the probes are in, and the group's name ("pmcbench_1234"). */
 const char *pmc_uprobe_set_tracefs(const struct pmc_uprobe_set *set);
 const char *pmc_uprobe_set_group(const struct pmc_uprobe_set *set);
+
+/* Whether ev is a uprobe event counting through a tracefs probe now, whose inherited
+ * copies count every thread's calls, rather than through the uprobe PMU. */
+bool pmc_uprobe_event_probed(const struct pmc_event *ev);
