@@ -32,7 +32,8 @@ int fake_tracefs_init(struct fake_tracefs *t, struct pmc_sys *sys)
 
 	memset(t, 0, sizeof(*t));
 	t->next_id = 2000;
-	snprintf(t->root, sizeof(t->root), "%s/pmc-fake-tracefs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(t->root, sizeof(t->root), "%s/pmc-fake-tracefs-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(t->root))
 		return -errno;
 	snprintf(path, sizeof(path), "%s/events", t->root);
@@ -112,7 +113,8 @@ static int parse_name(const char *s, char *group, char *event)
 	return 0;
 }
 
-static int read_id(const struct fake_tracefs *t, const char *group, const char *event, uint64_t *ret)
+static int read_id(const struct fake_tracefs *t, const char *group, const char *event,
+		   uint64_t *ret)
 {
 	char path[PATH_MAX + 160];
 	unsigned long long v;

@@ -154,21 +154,31 @@ static struct pmc_result *uprobes_recorded(uint32_t type)
 	struct pmc_event_list events = {.events = ev, .n = 3, .ngroups = 3};
 	struct pmc_reading rd[3 * 3];
 	double ns[3] = {100, 100, 100}, over[3] = {NAN, NAN, NAN};
-	struct pmc_mb_samples s = {.iters = 2, .n = 3, .nev = 3, .ns = ns, .readings = rd,
-				   .over_ns = NAN, .over_counts = over, .threads = 2};
+	struct pmc_mb_samples s = {.iters = 2,
+				   .n = 3,
+				   .nev = 3,
+				   .ns = ns,
+				   .readings = rd,
+				   .over_ns = NAN,
+				   .over_counts = over,
+				   .threads = 2};
 	struct pmc_mb_bench b = {.name = (char *)"t"};
 	struct pmc_result *res = NULL;
 	char err[256] = "";
 
 	b.def = (struct pmc_bench_def){.sz = sizeof(b.def), .name = "t", .fn = body};
 	for (size_t e = 0; e < 3; e++) {
-		ev[e] = (struct pmc_event){.kind = PMC_EV_UPROBE, .type = type, .group = e,
-					   .leader = true, .probe_resolved = true};
+		ev[e] = (struct pmc_event){.kind = PMC_EV_UPROBE,
+					   .type = type,
+					   .group = e,
+					   .leader = true,
+					   .probe_resolved = true};
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", names[e]);
 		for (size_t i = 0; i < 3; i++)
 			rd[i * 3 + e] = (struct pmc_reading){.status = PMC_STATUS_COUNTED,
 							     .value = (uint64_t)counts[e],
-							     .enabled = 10, .running = 10,
+							     .enabled = 10,
+							     .running = 10,
 							     .scaled = counts[e]};
 	}
 	assert_int_equal(pmc_result_new("perf", &res), 0);

@@ -47,8 +47,8 @@ static void put_file(const char *path, const char *text)
  * emulated tracefs behind the emulated PMU, which keeps probes in use busy. */
 static int setup(void **state)
 {
-	static const struct fake_pmu_config cfg = {.counters = 4, .tracepoints = true,
-						   .privileged = true};
+	static const struct fake_pmu_config cfg = {
+	    .counters = 4, .tracepoints = true, .privileged = true};
 	char path[256];
 
 	(void)state;
@@ -95,7 +95,8 @@ static struct pmc_event_list *uprobes(const char *spec)
 		if (l->events[i].kind != PMC_EV_UPROBE)
 			continue;
 		if (strcmp(l->events[i].probe_path, "PROG") == 0)
-			snprintf(l->events[i].probe_path, sizeof(l->events[i].probe_path), "%s", prog);
+			snprintf(l->events[i].probe_path, sizeof(l->events[i].probe_path), "%s",
+				 prog);
 		l->events[i].config2 = 0x1130 + 16 * i;
 		l->events[i].probe_resolved = true;
 	}
@@ -159,8 +160,8 @@ static void test_probes_defined_opened_deleted(void **state)
 		snprintf(name[i], sizeof(name[i]), "e%u_mark", n + (unsigned)i);
 		snprintf(want, sizeof(want), "-:%s/%s", group, name[i]);
 		assert_line(2 * i, want, -ENOENT);
-		snprintf(want, sizeof(want), "%c:%s/%s %s:0x%zx", i ? 'r' : 'p', group, name[i], prog,
-			 0x1130 + 16 * i);
+		snprintf(want, sizeof(want), "%c:%s/%s %s:0x%zx", i ? 'r' : 'p', group, name[i],
+			 prog, 0x1130 + 16 * i);
 		assert_line(2 * i + 1, want, 0);
 		assert_int_equal(l->events[i].type, PERF_TYPE_TRACEPOINT);
 		assert_int_equal(l->events[i].config, id_of(name[i]));
@@ -218,7 +219,7 @@ static void test_failed_probe_deletes_the_others(void **state)
 	assert_contains(err, "second: the kernel refused the probe 'p:");
 	assert_contains(err, "/uprobe_events: No such file or directory");
 	assert_int_equal(tfs.nlines, 5);
-	assert_int_equal(tfs.results[1], 0);  /* first defined */
+	assert_int_equal(tfs.results[1], 0); /* first defined */
 	assert_int_equal(tfs.results[3], -ENOENT);
 	snprintf(want, sizeof(want), "-:%s/e%u_first", group, probe_number(1));
 	assert_line(4, want, 0); /* and deleted */
@@ -351,18 +352,23 @@ static void test_session_note_without_tracefs(void **state)
 	char note[1024];
 
 	(void)state;
-	assert_int_equal(pmc_uprobes_probe(l, &fake.sys, &set, note, sizeof(note)), 0);
+	assert_int_equal(pmc_uprobes_probe(l, &fake.sys, false, &set, note, sizeof(note)), 0);
 	assert_non_null(set);
 	assert_string_equal(note, "");
 	assert_int_equal(l->events[0].type, PERF_TYPE_TRACEPOINT);
 	pmc_uprobe_set_free(set);
 	sys.tracefs_root = sysfs;
-	assert_int_equal(pmc_uprobes_probe(l, &sys, &set, note, sizeof(note)), 0);
+	assert_int_equal(pmc_uprobes_probe(l, &sys, false, &set, note, sizeof(note)), 0);
 	assert_null(set);
 	assert_contains(note, "uprobe events count through the uprobe PMU, not tracefs probes "
 			      "(no tracefs at");
 	assert_contains(note, "(pthread_create, fork: EFAULT)");
 	assert_int_equal(l->events[0].type, UPROBE_TYPE);
+	/* A benchmark program's: what it loses there is its threads' calls. */
+	assert_int_equal(pmc_uprobes_probe(l, &sys, true, &set, note, sizeof(note)), 0);
+	assert_null(set);
+	assert_contains(note, "the calls on a multithreaded benchmark's threads are missed there, "
+			      "and not measured; run as root with tracefs mounted");
 	pmc_event_list_free(l);
 }
 

@@ -204,7 +204,8 @@ static int add_probe(struct pmc_uprobe_set *set, size_t i, char *err, size_t err
 		 set->group, p->name, ev->probe_path, ev->config2);
 	r = write_line(set, line);
 	if (r < 0) {
-		pmc_err_set(err, errlen, "%s: the kernel refused the probe '%s' in %s/uprobe_events: %s",
+		pmc_err_set(err, errlen,
+			    "%s: the kernel refused the probe '%s' in %s/uprobe_events: %s",
 			    ev->name, line, set->tracefs, strerror(-r));
 		return r;
 	}

@@ -196,7 +196,7 @@ int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *
 	return r;
 }
 
-int pmc_uprobes_probe(struct pmc_event_list *list, const struct pmc_sys *sys,
+int pmc_uprobes_probe(struct pmc_event_list *list, const struct pmc_sys *sys, bool benchmarks,
 		      struct pmc_uprobe_set **ret, char *note, size_t notelen)
 {
 	char why[1024] = "";
@@ -211,9 +211,13 @@ int pmc_uprobes_probe(struct pmc_event_list *list, const struct pmc_sys *sys,
 	if (r < 0)
 		pmc_err_set(note, notelen,
 			    "uprobe events count through the uprobe PMU, not tracefs probes (%s): "
-			    "threads and child processes that the measured program starts fail "
-			    "there (pthread_create, fork: EFAULT); count programs that start "
-			    "none, or run as root with tracefs mounted",
-			    why);
+			    "%s; run as root with tracefs mounted",
+			    why,
+			    benchmarks
+				? "the calls on a multithreaded benchmark's threads are missed "
+				  "there, and not measured"
+				: "threads and child processes that the measured program starts "
+				  "fail there (pthread_create, fork: EFAULT), count programs that "
+				  "start none");
 	return 0;
 }

@@ -3,6 +3,7 @@
  * symbol's file offset read from the file, and a tracefs probe for each. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pmc_event_list;
@@ -22,6 +23,7 @@ int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *
  * sys as for the counters (NULL: the kernel). Returns 0 with *ret, the probes to free
  * once the counters are closed; *ret NULL when list needs none, or when tracefs cannot
  * take them (not mounted, not writable), and then note says why and that the events
- * count through the uprobe PMU, with its limit (else note is ""). -ENOMEM. */
-int pmc_uprobes_probe(struct pmc_event_list *list, const struct pmc_sys *sys,
+ * count through the uprobe PMU, with its limit for commands or for benchmark programs
+ * (benchmarks) (else note is ""). -ENOMEM. */
+int pmc_uprobes_probe(struct pmc_event_list *list, const struct pmc_sys *sys, bool benchmarks,
 		      struct pmc_uprobe_set **ret, char *note, size_t notelen);

@@ -187,7 +187,7 @@ static int note_missing(struct pmc_result *r, const char *reason)
 /* Function-call events (uprobe:LIBRARY:SYMBOL) resolved through the measured program's
  * linking: the first command's executable, or this benchmark program itself. */
 static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runner_cmd *cmds,
-			   const char *spec, const struct pmc_sys *sys,
+			   bool attached, const char *spec, const struct pmc_sys *sys,
 			   const struct pmc_session_printer *pr, struct pmc_uprobe_set **ret_probes)
 {
 	char err[1024], *found = NULL;
@@ -205,7 +205,8 @@ static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runne
 		pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
 		return r;
 	}
-	if ((r = pmc_uprobes_probe(events, sys, ret_probes, err, sizeof(err))) < 0) {
+	r = pmc_uprobes_probe(events, sys, !cmds && !attached, ret_probes, err, sizeof(err));
+	if (r < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
 		return r;
 	}
@@ -450,7 +451,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		/* Attached, a library's functions are the processes', not the load's. */
 		if ((r = resolve_uprobes(
 			 events, commands && !ro.nattach && !ro.system_wide ? cfg->cmds : NULL,
-			 spec, ro.sys, pr, &probes)) < 0)
+			 ro.nattach || ro.system_wide, spec, ro.sys, pr, &probes)) < 0)
 			goto out;
 		/* Looked up once for the probe, the doctor's reason and every run's open. */
 		pmc_hybrid_machine_share(events, &ro.sys, &machine_sys, &machine);

@@ -94,7 +94,7 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 		}
 		/* Probes of its own, so that the benchmark's threads count (the parent said
 		 * the note, if any, for the same tracefs). */
-		if (pmc_uprobes_probe(events, NULL, &probes, note, sizeof(note)) < 0) {
+		if (pmc_uprobes_probe(events, NULL, true, &probes, note, sizeof(note)) < 0) {
 			pmc_cli_error("out of memory");
 			pmc_event_list_free(events);
 			return PMC_EXIT_ERROR;

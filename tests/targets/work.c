@@ -114,8 +114,9 @@ static unsigned long arg(int argc, char **argv, int i)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: pmc-work "
-				"loop|fork|spread|touch|spin|sleep|clock|exit|kill|echo|cpu|meet ...\n");
+		fprintf(stderr,
+			"usage: pmc-work "
+			"loop|fork|spread|touch|spin|sleep|clock|exit|kill|echo|cpu|meet ...\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "loop") == 0) {
