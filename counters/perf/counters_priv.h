@@ -178,8 +178,9 @@ static inline void event_attr(const struct pmc_event *ev, uint64_t read_format,
 	attr->config1 = ev->config1;
 	attr->config2 = ev->config2;
 	/* The uprobe PMU's uprobe_path: a pointer to the file's path, which the kernel copies
-	 * when the event is opened (kernel/events/core.c, perf_uprobe_init()). */
-	if (ev->kind == PMC_EV_UPROBE)
+	 * when the event is opened (kernel/events/core.c, perf_uprobe_init()); a tracefs
+	 * probe's tracepoint needs none (counters/perf/uprobe.h). */
+	if (ev->kind == PMC_EV_UPROBE && ev->type != PERF_TYPE_TRACEPOINT)
 		attr->config1 = (uint64_t)(uintptr_t)ev->probe_path;
 	attr->read_format = read_format;
 	attr->exclude_user = ev->exclude_user;

@@ -40,10 +40,13 @@ struct pmc_event {
 	/* Uprobes (PMC_EV_UPROBE, docs/events.md, "Function calls"): the file as written (a
 	 * path or a library name) until pmc_uprobes_resolve() replaces it with the file's
 	 * path (config1 points at it when the event is opened: uprobe_path), the symbol, and
-	 * whether config2 (probe_offset) is the symbol's file offset yet. */
+	 * whether config2 (probe_offset) is the symbol's file offset yet; whether it counts
+	 * returns (%return). While a tracefs probe stands for it (counters/perf/uprobe.h),
+	 * its type is PERF_TYPE_TRACEPOINT and config the probe's id. */
 	char probe_path[256];
 	char probe_symbol[128];
 	bool probe_resolved;
+	bool probe_return;
 };
 
 struct pmc_event_list {

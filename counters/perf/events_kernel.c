@@ -233,6 +233,7 @@ int pmc_parse_uprobe(struct parser *p, size_t start, struct pmc_event *ev)
 	ev->kind = PMC_EV_UPROBE;
 	ev->type = type;
 	ev->config = config[0];
+	ev->probe_return = ret_probe;
 	memcpy(ev->probe_path, p->spec + fstart, flen);
 	ev->probe_path[flen] = '\0';
 	memcpy(ev->probe_symbol, p->spec + sstart, slen);

@@ -48,6 +48,14 @@ struct pmc_sys {
 	 * again and again (pmc_hybrid_machine_find), so that each open neither reads sysfs
 	 * nor probes; NULL: looked up at every open. */
 	const struct pmc_hybrid_machine *machine;
+	/* Uprobe events as tracefs probes (counters/perf/uprobe.h): the tracefs to use
+	 * (NULL: found as counters/perf/tracefs.h says), and the write of one line into its
+	 * uprobe_events (NULL: the file's, opened for appending: never truncated, which
+	 * would delete every probe on the machine), so tests can emulate the kernel's
+	 * parser (tests/fake_tracefs.c). Returns 0 or -errno, as write(2) fails. */
+	const char *tracefs_root;
+	int (*probe_write)(void *ctx, const char *tracefs, const char *line);
+	void *probe_ctx;
 };
 
 /* The real kernel. Its rdpmc and tsc are the x86-64 instructions; on other

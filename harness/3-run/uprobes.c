@@ -1,6 +1,6 @@
 /* Resolving uprobe events (uprobes.h): libraries through the program interpreter's
  * --list (glibc's ld.so prints "NAME => PATH (ADDRESS)" for each library it would load,
- * which is what ldd shows), symbols through libelf. */
+ * which is what ldd shows), symbols through libelf; then their tracefs probes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "counters/perf/events.h"
+#include "counters/perf/uprobe.h"
 #include "elf/probe.h"
 #include "run/uprobes.h"
 
@@ -193,4 +194,30 @@ int pmc_uprobes_resolve(struct pmc_event_list *list, const char *program, char *
 	}
 	free(libs);
 	return r;
+}
+
+int pmc_uprobes_probe(struct pmc_event_list *list, const struct pmc_sys *sys, bool benchmarks,
+		      struct pmc_uprobe_set **ret, char *note, size_t notelen)
+{
+	char why[1024] = "";
+	int r;
+
+	*ret = NULL;
+	if (notelen)
+		note[0] = '\0';
+	r = pmc_uprobe_set_create(list, sys, ret, why, sizeof(why));
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		pmc_err_set(note, notelen,
+			    "uprobe events count through the uprobe PMU, not tracefs probes (%s): "
+			    "%s; run as root with tracefs mounted",
+			    why,
+			    benchmarks
+				? "the calls on a multithreaded benchmark's threads are missed "
+				  "there, and not measured"
+				: "threads and child processes that the measured program starts "
+				  "fail there (pthread_create, fork: EFAULT), count programs that "
+				  "start none");
+	return 0;
 }

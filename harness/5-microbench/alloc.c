@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "counters/perf/events.h"
+#include "counters/perf/uprobe.h"
 #include "core/result.h"
 #include "microbench/loop.h"
 
@@ -104,6 +105,15 @@ static int not_measured(struct pmc_benchmark *bm, const char *id, size_t n, cons
 	return r == 0 ? pmc_metric_set_note(m, why) : r;
 }
 
+/* Whether every uprobe of --allocs counts through a tracefs probe (counters/perf/uprobe.h). */
+static bool probed(const struct pmc_event_list *events, const size_t *at)
+{
+	for (size_t p = 0; p < NPROBES; p++)
+		if (!pmc_uprobe_event_probed(&events->events[at[p]]))
+			return false;
+	return true;
+}
+
 int pmc_mb_record_allocs(struct pmc_benchmark *bm, const struct pmc_mb_samples *s,
 			 const struct pmc_event_list *events)
 {
@@ -131,8 +141,8 @@ int pmc_mb_record_allocs(struct pmc_benchmark *bm, const struct pmc_mb_samples *
 	if (!find_probes(events, at))
 		return 0;
 	/* No counter in the process: the calls from the uprobes, the bytes not measured; on
-	 * several threads the uprobes miss calls (PMC_MB_UPROBE_THREADS). */
-	if (s->threads > 1) {
+	 * several threads the uprobe PMU's miss calls (PMC_MB_UPROBE_THREADS). */
+	if (s->threads > 1 && !probed(events, at)) {
 		r = not_measured(bm, "allocs/op", s->n, PMC_MB_ALLOC_UPROBE_THREADS);
 		return r == 0
 			   ? not_measured(bm, "alloc-bytes/op", s->n, PMC_MB_ALLOC_UPROBE_NO_BYTES)

@@ -11,6 +11,7 @@
 #include "counters/perf/doctor.h"
 #include "counters/perf/events.h"
 #include "counters/perf/hybrid.h"
+#include "counters/perf/uprobe.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/result.h"
 #include "formats/result_json.h"
@@ -184,7 +185,8 @@ static int note_missing(struct pmc_result *r, const char *reason)
 /* Function-call events (uprobe:LIBRARY:SYMBOL) resolved through the measured program's
  * linking: the first command's executable, or this benchmark program itself. */
 static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runner_cmd *cmds,
-			   const char *spec, const struct pmc_session_printer *pr)
+			   bool attached, const char *spec, const struct pmc_sys *sys,
+			   const struct pmc_session_printer *pr, struct pmc_uprobe_set **ret_probes)
 {
 	char err[1024], *found = NULL;
 	const char *program = NULL;
@@ -201,6 +203,13 @@ static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runne
 		pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
 		return r;
 	}
+	r = pmc_uprobes_probe(events, sys, !cmds && !attached, ret_probes, err, sizeof(err));
+	if (r < 0) {
+		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
+		return r;
+	}
+	if (err[0])
+		pmc_session_say(pr, PMC_SESSION_NOTE, "%s", err);
 	/* Each counted call traps into the kernel (a breakpoint, then a single step): the
 	 * counts are exact, the times beside them are not the program's own. */
 	for (size_t i = 0; i < events->n; i++)
@@ -395,6 +404,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
 	struct pmc_event_list *events = NULL;
 	struct pmc_event_hold *held = NULL;
+	struct pmc_uprobe_set *probes = NULL;
 	struct pmc_sys machine_sys;
 	struct pmc_hybrid_machine machine;
 	struct pmc_result *result = NULL, *base = NULL;
@@ -439,7 +449,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		/* Attached, a library's functions are the processes', not the load's. */
 		if ((r = resolve_uprobes(
 			 events, commands && !ro.nattach && !ro.system_wide ? cfg->cmds : NULL,
-			 spec, pr)) < 0)
+			 ro.nattach || ro.system_wide, spec, ro.sys, pr, &probes)) < 0)
 			goto out;
 		/* Looked up once for the probe, the doctor's reason and every run's open. */
 		pmc_hybrid_machine_share(events, &ro.sys, &machine_sys, &machine);
@@ -622,6 +632,7 @@ out:
 	pmc_session_benchmarks_clear(&mb);
 	pmc_session_seq_clear(&seq);
 	pmc_events_release(held);
+	pmc_uprobe_set_free(probes); /* every counter on them closed */
 	pmc_event_list_free(events);
 	pmc_result_free(base);
 	free(program);

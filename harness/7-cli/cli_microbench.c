@@ -14,6 +14,7 @@
 #include "counters/backend.h"
 #include "counters/perf/events.h"
 #include "cli/cli.h"
+#include "counters/perf/uprobe.h"
 #include "run/uprobes.h"
 #include "microbench/microbench.h"
 #include "microbench/program.h"
@@ -76,9 +77,10 @@ static int profile_child(const struct mb_cli *c, const struct pmc_mb_set *set, c
 static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	struct pmc_event_list *events = NULL;
+	struct pmc_uprobe_set *probes = NULL;
 	const char *spec =
 	    pmc_cli_session_spec(&c->so) ? pmc_cli_session_spec(&c->so) : PMC_DEFAULT_EVENTS;
-	char err[1024];
+	char err[1024], note[1024];
 	int code = PMC_EXIT_ERROR;
 
 	for (size_t i = 0; i < set->n; i++) {
@@ -91,6 +93,13 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 			pmc_event_list_free(events);
 			return PMC_EXIT_ERROR;
 		}
+		/* Probes of its own, so that the benchmark's threads count (the parent said
+		 * the note, if any, for the same tracefs). */
+		if (pmc_uprobes_probe(events, NULL, true, &probes, note, sizeof(note)) < 0) {
+			pmc_cli_error("out of memory");
+			pmc_event_list_free(events);
+			return PMC_EXIT_ERROR;
+		}
 		c->mo.events = events;
 		c->mo.backend = pmc_backend_get(c->so.backend);
 		c->mo.user_only_fallback = true;
@@ -100,6 +109,7 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 		c->mo.no_overhead = !c->proc_overhead;
 		if (pmc_mb_process_child(&set->v[i], &c->mo, (int)c->proc_fd) == 0)
 			code = PMC_EXIT_OK;
+		pmc_uprobe_set_free(probes);
 		pmc_event_list_free(events);
 		return code;
 	}

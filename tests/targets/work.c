@@ -3,6 +3,10 @@
  *
  *   pmc-work loop N          N iterations of a fixed loop body
  *   pmc-work fork K N        K children, each running `loop N`; the parent waits
+ *   pmc-work spread N        calls mark() N times in all: first a forked child the
+ *                            rest of N / 3, then N / 3 on each of two threads at once;
+ *                            exits 1 when the child or a thread cannot be started
+ *                            (uprobes: docs/events.md, "Function calls")
  *   pmc-work touch PAGES     writes to PAGES fresh pages (one page fault each)
  *   pmc-work spin MS         burns MS milliseconds of its own CPU time
  *   pmc-work sleep MS        sleeps MS milliseconds
@@ -24,9 +28,11 @@
  *                            time; exits 0 once the byte went through
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +49,48 @@ __attribute__((noinline)) static void loop(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
 		sink += i;
+}
+
+/* What `spread` counts the calls of: out of line, so that each call is one. */
+__attribute__((noinline)) static void mark(void)
+{
+	sink++;
+}
+
+static void *marks(void *n)
+{
+	for (uintptr_t i = 0; i < (uintptr_t)n; i++)
+		mark();
+	return NULL;
+}
+
+/* mark() n times: the rest of n / 3 in a child, waited for (two processes calling a
+ * uprobe at once can lose calls: docs/events.md, "Function calls"), then n / 3 on each of
+ * two threads at once. */
+static int spread(unsigned long n)
+{
+	pthread_t t[2];
+	int status, r;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("pmc-work: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		marks((void *)(uintptr_t)(n - 2 * (n / 3)));
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return 1;
+	for (int i = 0; i < 2; i++)
+		if ((r = pthread_create(&t[i], NULL, marks, (void *)(uintptr_t)(n / 3))) != 0) {
+			fprintf(stderr, "pmc-work: pthread_create: %s\n", strerror(r));
+			return 1;
+		}
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	return 0;
 }
 
 /* CPU time, so that `spin` does the same work however loaded the machine is. */
@@ -66,8 +114,9 @@ static unsigned long arg(int argc, char **argv, int i)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: pmc-work "
-				"loop|fork|touch|spin|sleep|clock|exit|kill|echo|cpu|meet ...\n");
+		fprintf(stderr,
+			"usage: pmc-work "
+			"loop|fork|spread|touch|spin|sleep|clock|exit|kill|echo|cpu|meet ...\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "loop") == 0) {
@@ -87,6 +136,8 @@ int main(int argc, char **argv)
 		}
 		while (wait(NULL) > 0)
 			;
+	} else if (strcmp(argv[1], "spread") == 0) {
+		return spread(arg(argc, argv, 2));
 	} else if (strcmp(argv[1], "touch") == 0) {
 		unsigned long pages = arg(argc, argv, 2);
 		long psz = sysconf(_SC_PAGESIZE);
