@@ -209,32 +209,27 @@ static json_t *changes_jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *row_json(const struct pmc_change_row *r)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "benchmark", jstr(r->benchmark));
-	json_object_set_new(o, "metric", jstr(r->metric));
-	json_object_set_new(o, "unit", jstr(r->unit));
-	json_object_set_new(o, "machine", jstr(r->machine));
-	json_object_set_new(o, "backend", jstr(r->backend));
-	json_object_set_new(o, "fingerprint", jstr(r->fingerprint));
+	json_object_set_new(o, "benchmark", pmc_json_str_or_null(r->benchmark));
+	json_object_set_new(o, "metric", pmc_json_str_or_null(r->metric));
+	json_object_set_new(o, "unit", pmc_json_str_or_null(r->unit));
+	json_object_set_new(o, "machine", pmc_json_str_or_null(r->machine));
+	json_object_set_new(o, "backend", pmc_json_str_or_null(r->backend));
+	json_object_set_new(o, "fingerprint", pmc_json_str_or_null(r->fingerprint));
 	json_object_set_new(o, "points", json_integer((json_int_t)r->points));
 	json_object_set_new(o, "index", json_integer((json_int_t)r->cp.index));
 	json_object_set_new(o, "first_index", json_integer((json_int_t)r->cp.first_index));
 	json_object_set_new(o, "reported_with", json_integer((json_int_t)r->cp.reported_n));
-	json_object_set_new(o, "entry", jstr(r->entry));
+	json_object_set_new(o, "entry", pmc_json_str_or_null(r->entry));
 	json_object_set_new(o, "measured", json_string(r->measured));
-	json_object_set_new(o, "commit_before", jstr(r->commit_before));
-	json_object_set_new(o, "commit", jstr(r->commit));
-	json_object_set_new(o, "branch", jstr(r->branch));
+	json_object_set_new(o, "commit_before", pmc_json_str_or_null(r->commit_before));
+	json_object_set_new(o, "commit", pmc_json_str_or_null(r->commit));
+	json_object_set_new(o, "branch", pmc_json_str_or_null(r->branch));
 	json_object_set_new(o, "way", json_string(way_name(r->way)));
 	json_object_set_new(o, "change_pct", changes_jnum(pmc_cp_size_pct(&r->cp)));
 	json_object_set_new(o, "before", changes_jnum(r->cp.before));
@@ -254,17 +249,17 @@ static json_t *gone_json(const struct pmc_withdrawn_row *g)
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "benchmark", jstr(g->benchmark));
-	json_object_set_new(o, "metric", jstr(g->metric));
-	json_object_set_new(o, "machine", jstr(g->machine));
+	json_object_set_new(o, "benchmark", pmc_json_str_or_null(g->benchmark));
+	json_object_set_new(o, "metric", pmc_json_str_or_null(g->metric));
+	json_object_set_new(o, "machine", pmc_json_str_or_null(g->machine));
 	json_object_set_new(o, "index", json_integer((json_int_t)g->w.index));
 	json_object_set_new(o, "first_index", json_integer((json_int_t)g->w.first_index));
 	json_object_set_new(o, "reported_with", json_integer((json_int_t)g->w.reported_n));
 	json_object_set_new(o, "withdrawn_with", json_integer((json_int_t)g->w.withdrawn_n));
-	json_object_set_new(o, "commit_before", jstr(g->commit_before));
-	json_object_set_new(o, "commit", jstr(g->commit));
-	json_object_set_new(o, "reported_at", jstr(g->reported_at));
-	json_object_set_new(o, "withdrawn_at", jstr(g->withdrawn_at));
+	json_object_set_new(o, "commit_before", pmc_json_str_or_null(g->commit_before));
+	json_object_set_new(o, "commit", pmc_json_str_or_null(g->commit));
+	json_object_set_new(o, "reported_at", pmc_json_str_or_null(g->reported_at));
+	json_object_set_new(o, "withdrawn_at", pmc_json_str_or_null(g->withdrawn_at));
 	json_object_set_new(o, "withdrawn_measured", json_string(g->withdrawn_measured));
 	json_object_set_new(o, "p", changes_jnum(g->w.p));
 	return o;
@@ -279,12 +274,12 @@ int pmc_changes_json(FILE *out, const struct pmc_changes *c)
 	if (!doc || !rows)
 		goto out;
 	json_object_set_new(doc, "schema", json_string("pmcbench-changes/1"));
-	json_object_set_new(doc, "store", jstr(c->store));
+	json_object_set_new(doc, "store", pmc_json_str_or_null(c->store));
 	json_object_set_new(doc, "series", json_integer((json_int_t)c->nseries));
-	json_object_set_new(doc, "new_since", jstr(c->new_since));
+	json_object_set_new(doc, "new_since", pmc_json_str_or_null(c->new_since));
 	json_object_set_new(doc, "regressions_only", json_boolean(c->select.regressions_only));
 	json_object_set_new(doc, "min_change_pct", json_real(c->select.min_change));
-	json_object_set_new(doc, "verdict", jstr(verdict));
+	json_object_set_new(doc, "verdict", pmc_json_str_or_null(verdict));
 	json_object_set_new(doc, "regressions",
 			    json_integer((json_int_t)pmc_changes_regressions(c)));
 	for (size_t i = 0; i < c->n; i++)

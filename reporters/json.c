@@ -154,7 +154,7 @@ static json_t *json_row(const struct pmc_cmp_row *row)
 	     jset(o, "verdict",
 		  json_string(row->kind == PMC_ROW_MISSING ? "not compared"
 							   : pmc_verdict_name(row->verdict))) &&
-	     jset(o, "why", row->why ? json_string(row->why) : json_null());
+	     jset(o, "why", pmc_json_str_or_null(row->why));
 	if (!ok) {
 		json_decref(o);
 		return NULL;
@@ -223,9 +223,9 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 	fputs("{\n  ", out);
 	r = jwrite(out, "schema", json_string(PMC_COMPARE_SCHEMA), false);
 	if (r == 0)
-		r = jwrite(out, "old", o->old_name ? json_string(o->old_name) : json_null(), true);
+		r = jwrite(out, "old", pmc_json_str_or_null(o->old_name), true);
 	if (r == 0)
-		r = jwrite(out, "new", o->new_name ? json_string(o->new_name) : json_null(), true);
+		r = jwrite(out, "new", pmc_json_str_or_null(o->new_name), true);
 	if (r == 0)
 		r = jwrite(out, "command", json_string(o->gate ? "gate" : "compare"), true);
 	if (r == 0)
@@ -237,7 +237,7 @@ static int json_comparison(FILE *out, const struct pmc_comparison *c,
 	if (r == 0)
 		r = jwrite(out, "exit_code", json_integer(pmc_cmp_decision_status(o)), true);
 	if (r == 0)
-		r = jwrite(out, "error", o->error ? json_string(o->error) : json_null(), true);
+		r = jwrite(out, "error", pmc_json_str_or_null(o->error), true);
 	if (r < 0 || !c)
 		goto end;
 	r = jwrite(out, "settings",

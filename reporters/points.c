@@ -77,11 +77,6 @@ int pmc_points_csv(FILE *f, const struct pmc_history_point *ps, size_t n)
 	return ferror(f) ? -EIO : 0;
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 /* The object of p, or NULL when out of memory. */
 static json_t *point_json(const struct pmc_history_point *p)
 {
@@ -99,14 +94,14 @@ static json_t *point_json(const struct pmc_history_point *p)
 								    : json_real(p->samples[k]));
 	json_object_set_new(o, "entry", json_string(p->e.id));
 	json_object_set_new(o, "measured", json_string(when));
-	json_object_set_new(o, "commit", jstr(p->e.commit));
-	json_object_set_new(o, "branch", jstr(p->e.branch));
-	json_object_set_new(o, "machine", jstr(p->e.machine));
-	json_object_set_new(o, "fingerprint", jstr(p->e.fingerprint));
-	json_object_set_new(o, "tags", jstr(p->e.tags));
-	json_object_set_new(o, "benchmark", jstr(p->benchmark));
-	json_object_set_new(o, "metric", jstr(p->metric));
-	json_object_set_new(o, "unit", jstr(p->unit));
+	json_object_set_new(o, "commit", pmc_json_str_or_null(p->e.commit));
+	json_object_set_new(o, "branch", pmc_json_str_or_null(p->e.branch));
+	json_object_set_new(o, "machine", pmc_json_str_or_null(p->e.machine));
+	json_object_set_new(o, "fingerprint", pmc_json_str_or_null(p->e.fingerprint));
+	json_object_set_new(o, "tags", pmc_json_str_or_null(p->e.tags));
+	json_object_set_new(o, "benchmark", pmc_json_str_or_null(p->benchmark));
+	json_object_set_new(o, "metric", pmc_json_str_or_null(p->metric));
+	json_object_set_new(o, "unit", pmc_json_str_or_null(p->unit));
 	json_object_set_new(o, "median", isnan(p->median) ? json_null() : json_real(p->median));
 	json_object_set_new(o, "samples", samples);
 	return o;

@@ -21,3 +21,9 @@ char *pmc_json_dumps(const json_t *j, size_t flags);
  * as error messages quote it, rather than making the whole file unreadable. Returns 0,
  * -ENOMEM, or -EIO when f fails (its error flag is set). */
 int pmc_json_put_string(FILE *f, const char *s);
+
+/* s as a JSON string, or null when s is NULL (a value not known). */
+static inline json_t *pmc_json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
