@@ -74,6 +74,7 @@ struct pmc_profile_builder {
 	 * again (offcpu.h); the latest time of a record, where a wait still pending ends. */
 	struct pmc_offcpu *offcpu;
 	uint64_t last_time;
+	bool monotonic; /* the records' times are CLOCK_MONOTONIC's, a jitdump's clock */
 };
 
 /* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
@@ -381,6 +382,7 @@ static int on_record(const struct pmc_record *rec, void *ud)
 	if (rec->type == PMC_RECORD_SAMPLE) {
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
+		pmc_maps_at(b->maps, b->monotonic ? rec->time : 0);
 		return b->unwinder ? add_dwarf_sample(b, rec, task)
 				   : add_chain(b->p, b->maps, rec, b->max_stack, false, false, task,
 					       &b->unresolved, NULL, b->offcpu);
@@ -469,6 +471,7 @@ int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts 
 		return -ENOMEM;
 	b->so = so;
 	b->max_stack = kernel_max_stack();
+	b->monotonic = pmc_sampler_monotonic(s);
 	if ((r = pmc_maps_new(&b->maps)) < 0)
 		goto fail;
 	if (so->off_cpu && !(b->offcpu = pmc_offcpu_new())) {

@@ -371,6 +371,29 @@ test_record_names_jit_code() {
 	done
 }
 
+# JIT code named from a jitdump, as perf inject --jit names it (issue 34): the program
+# writes its own jit-PID.dump, maps it PROT_EXEC (the marker the recorder finds it by),
+# and loads its code at one address twice, as pmc_jit_first and then pmc_jit_second, for
+# half of its CPU time each: each name gets its half, by the samples' and loads' times.
+test_record_names_jitdump_code() {
+	case $(uname -m) in x86_64 | aarch64) ;; *) skip "no JIT code for $(uname -m)" ;; esac
+	for mode in fp dwarf; do
+		mkdir -p dumps
+		expect_exit 0 "$PMCBENCH" record --call-graph $mode -o jd.json -- \
+			"$PMC_PROF_JITDUMP" 0.4 "$TMP/dumps" || return 1
+		ls dumps/jit-*.dump >/dev/null || fail "the target wrote no jitdump" || return 1
+		rm -rf dumps
+		expect_no_grep 'jitdump|jit-[0-9]+' "$TMP/err" || return 1
+		expect_exit 0 "$PMCBENCH" report jd.json || return 1
+		for f in pmc_jit_first pmc_jit_second; do
+			expect_grep "^ *[0-9.]+% +[0-9.]+% .* $f +\[anon\]\$" "$TMP/out" || return 1
+			share=$(json_get jd.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == '$f') / d['total']")
+			awk -v s="$share" 'BEGIN { exit !(s >= 30 && s <= 70) }' ||
+				fail "$mode: $f has $share% of the weight, not about half" || return 1
+		done
+	done
+}
+
 # A profile never breaks a measurement: when the profiles cannot be saved (a file is in
 # the way of base.profiles/), run --profile and a benchmark program's --profile warn, and
 # write the result and the report, exiting as without --profile.
