@@ -528,15 +528,22 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 			 "off-CPU waits still pending at the end were not added: %s", strerror(-r));
 		note(msg, note_ud);
 	}
+	for (size_t i = 0; note && i < pmc_maps_problem_count(b->maps); i++)
+		note(pmc_maps_problem(b->maps, i), note_ud);
+	if (b->unwinder)
+		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
+	/* The profile holds its names: the objects' CFI and symbols and the kernel's (8 MB
+	 * of /proc/kallsyms) go before the source lines' DWARF is read, so that the two are
+	 * never in memory together (record's peak RSS, bench/README.md). */
+	pmc_unwinder_free(b->unwinder);
+	b->unwinder = NULL;
+	pmc_maps_free(b->maps);
+	b->maps = NULL;
 	/* Looked up now, while the mapped files are the ones on disk (lines.h). */
 	if ((r = pmc_lines_resolve(p)) < 0 && note) {
 		snprintf(msg, sizeof(msg), "source lines were not looked up: %s", strerror(-r));
 		note(msg, note_ud);
 	}
-	for (size_t i = 0; note && i < pmc_maps_problem_count(b->maps); i++)
-		note(pmc_maps_problem(b->maps, i), note_ud);
-	if (b->unwinder)
-		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
 	if (note && pmc_sampler_store_full(s)) {
 		char full[400];
 
