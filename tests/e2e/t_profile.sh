@@ -609,7 +609,8 @@ test_record_follows_children() {
 	awk -v s="$share" 'BEGIN { exit !(s >= 80) }' || fail "the children's loop has $share% of the samples"
 }
 
-# A stripped program is named through the debug file its .gnu_debuglink names (beside it);
+# A stripped program is named, and its source lines found, through the debug file its
+# .gnu_debuglink names (beside it);
 # without one, each address is a row of its own (OBJECT+0xOFFSET), as perf shows them.
 # The weight by object, as perf report --sort dso (issue 34): a stripped program, whose
 # addresses are a row each by function, adds up to one row, the share the file gives the
@@ -641,6 +642,10 @@ test_record_names_stripped_programs() {
 	expect_exit 0 "$PMCBENCH" record -o l.json -- "$PMC_PROF_LINKED" 100000 30000 || return 1
 	expect_exit 0 "$PMCBENCH" report --folded l.json || return 1
 	expect_grep '(^|;)main;prof_hot [0-9]+$' "$TMP/out" || return 1
+	# Its source lines too: libdw finds the same debug file by the debuglink, on this
+	# machine only (harness/4-profile/debuginfo.c), its build-id checked.
+	expect_exit 0 "$PMCBENCH" report --lines=prof_hot l.json || return 1
+	expect_grep '^ +[0-9.]+% .* prof_work\.c:[0-9]+ ' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" record -o s.json -- "$PMC_PROF_STRIPPED" 100000 30000 || return 1
 	expect_grep 'frames had no symbol .*OBJECT\+0xOFFSET' "$TMP/err" || return 1
 	expect_exit 0 "$PMCBENCH" report --top 0 s.json || return 1
