@@ -323,7 +323,8 @@ static void bad_files_said_once(void **state)
 	assert_int_equal(pmc_jitdump_new(NULL, &j), -EINVAL);
 }
 
-static void mmap_rec(struct pmc_maps *m, uint32_t pid, uint64_t addr, uint64_t len, const char *file)
+static void mmap_rec(struct pmc_maps *m, uint32_t pid, uint64_t addr, uint64_t len,
+		     const char *file)
 {
 	struct pmc_record r = {.type = PMC_RECORD_MMAP, .pid = pid, .tid = pid};
 

@@ -24,8 +24,9 @@
 #define HEADER_SIZE 40 /* magic, version, total_size, elf_mach, pad1, pid, timestamp, flags */
 #define PREFIX_SIZE 16 /* id, total_size, timestamp */
 #define LOAD_SIZE 56   /* prefix, pid, tid, vma, code_addr, code_size, code_index */
-#define MOVE_SIZE 64   /* prefix, pid, tid, vma, old_code_addr, new_code_addr, code_size,
-			* code_index */
+#define MOVE_SIZE                                                                                  \
+	64		   /* prefix, pid, tid, vma, old_code_addr, new_code_addr, code_size,      \
+			    * code_index */
 #define NAME_MAX_READ 1024 /* a longer name is cut there */
 
 enum { JIT_CODE_LOAD = 0, JIT_CODE_MOVE = 1, JIT_CODE_CLOSE = 3 };
@@ -40,11 +41,11 @@ struct pmc_jitdump {
 	char *path;
 	struct dump_sym *syms; /* the first sorted by start, then seq; the rest unsorted */
 	size_t n, cap, sorted;
-	off_t read_to;	    /* the file's bytes read: the header, then whole records */
+	off_t read_to; /* the file's bytes read: the header, then whole records */
 	off_t size_seen;
-	uint64_t read_at;   /* CLOCK_MONOTONIC ns of the last read */
-	bool arch_time;	    /* the stamps are the CPU's counter, not CLOCK_MONOTONIC */
-	bool done;	    /* JIT_CODE_CLOSE read, or a problem: never read again */
+	uint64_t read_at; /* CLOCK_MONOTONIC ns of the last read */
+	bool arch_time;	  /* the stamps are the CPU's counter, not CLOCK_MONOTONIC */
+	bool done;	  /* JIT_CODE_CLOSE read, or a problem: never read again */
 	char *problem;
 };
 
@@ -103,7 +104,8 @@ const char *pmc_jitdump_problem(const struct pmc_jitdump *d)
 }
 
 /* Stops reading d for good, saying why (out of memory loses only the words). */
-static void give_up(struct pmc_jitdump *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void give_up(struct pmc_jitdump *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void give_up(struct pmc_jitdump *d, const char *fmt, ...)
 {
 	char q[PMC_QUOTE_SIZE(256)];
@@ -276,11 +278,11 @@ static void read_records(struct pmc_jitdump *d, FILE *f, off_t size)
 		id = get32(pre);
 		total = get32(pre + 4);
 		time = get64(pre + 8);
-		if (total < PREFIX_SIZE ||
-		    (id == JIT_CODE_LOAD && total <= LOAD_SIZE) ||
+		if (total < PREFIX_SIZE || (id == JIT_CODE_LOAD && total <= LOAD_SIZE) ||
 		    (id == JIT_CODE_MOVE && total < MOVE_SIZE)) {
-			give_up(d, "the record at byte %jd (type %" PRIu32 ") says it is %" PRIu32
-				   " bytes, less than it holds",
+			give_up(d,
+				"the record at byte %jd (type %" PRIu32 ") says it is %" PRIu32
+				" bytes, less than it holds",
 				(intmax_t)d->read_to, id, total);
 			break;
 		}
@@ -372,8 +374,9 @@ static const struct dump_sym *find(const struct pmc_jitdump *d, uint64_t ip, uin
 			first = s;
 		if (time && s->time > time)
 			continue;
-		if (!best || (time ? s->time > best->time || (s->time == best->time && s->seq > best->seq)
-				  : s->seq > best->seq))
+		if (!best ||
+		    (time ? s->time > best->time || (s->time == best->time && s->seq > best->seq)
+			  : s->seq > best->seq))
 			best = s;
 	}
 	/* Code run before its load was stamped: the clocks disagree; its first name. */

@@ -32,7 +32,7 @@ struct task {
 	char key[16]; /* the pid in decimal: the key of pmc_maps.task_index */
 	struct map *maps;
 	size_t n, cap;
-	struct pmc_jit_map *jit; /* its /tmp/perf-PID.map, once an address needed it */
+	struct pmc_jit_map *jit;  /* its /tmp/perf-PID.map, once an address needed it */
 	struct pmc_jitdump *dump; /* its jit-PID.dump, once it mapped one */
 	bool dump_noted;	  /* the dump's problem is in the notes */
 };

@@ -25,8 +25,8 @@ int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path);
 void pmc_maps_prepare_kernel(struct pmc_maps *m);
 
 /* JIT code is named from the jitdump its process mapped (a file jit-PID.dump, jitdump.h),
- * else from its perf map. Reads processes' perf maps (jit_map.h) from dir rather than /tmp (for tests). Returns
- * 0, -EINVAL or -ENOMEM. */
+ * else from its perf map. Reads processes' perf maps (jit_map.h) from dir rather than /tmp (for
+ * tests). Returns 0, -EINVAL or -ENOMEM. */
 int pmc_maps_set_jit_dir(struct pmc_maps *m, const char *dir);
 
 /* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of

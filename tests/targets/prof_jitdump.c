@@ -96,8 +96,11 @@ int main(int argc, char **argv)
 	return 77;
 #else
 	double secs = atof(argv[1]);
-	struct header h = {.magic = 0x4A695444, .version = 1, .total_size = sizeof(h),
-			   .elf_mach = MACHINE, .pid = (uint32_t)getpid()};
+	struct header h = {.magic = 0x4A695444,
+			   .version = 1,
+			   .total_size = sizeof(h),
+			   .elf_mach = MACHINE,
+			   .pid = (uint32_t)getpid()};
 	uint32_t close_rec[4] = {3, 16};
 	char path[4096];
 	void *page, *marker;
