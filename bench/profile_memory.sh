@@ -6,6 +6,8 @@
 # recording whose memory follows its distinct stacks takes about the same at both lengths
 # (ratio ~1); one that keeps every sample grows with the run (ratio ~10 beyond the fixed
 # part). Give another pmcbench (an older build) as OTHER to measure it the same way.
+# perf record -g and --call-graph dwarf are measured the same way where perf can sample
+# (target: pmcbench record within 1.2x perf record's peak RSS in fp mode).
 # Usage: bench/profile_memory.sh [BUILDDIR] [S] [OTHER]
 set -euo pipefail
 build=${1:-build}
@@ -26,6 +28,15 @@ rss() {
 	echo "$(tail -1 "$tmp/rss") $(grep -Eo 'recorded [0-9]+' "$tmp/err" | grep -Eo '[0-9]+')"
 }
 
+# perf_rss MS ARGS...: the same of perf record (its samples from perf report --stats).
+perf_rss() {
+	local ms=$1
+	shift
+	/usr/bin/time -f %M -o "$tmp/rss" perf record -q -e cpu-clock -F 4000 "$@" -o "$tmp/p.data" \
+		-- "$work" spin "$ms" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+	echo "$(tail -1 "$tmp/rss") $(perf report --stats -i "$tmp/p.data" 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')"
+}
+
 echo "pmc-work spin: ${secs} s and $((10 * secs)) s of CPU time, cpu-clock at 4000 Hz; peak RSS (GNU time %M)"
 printf '%-44s %16s %16s %8s\n' "recorder" "${secs}x: MB (samples)" "10x: MB (samples)" "ratio"
 for who in "$build/pmcbench" ${other:+"$other"}; do
@@ -42,3 +53,15 @@ for who in "$build/pmcbench" ${other:+"$other"}; do
 			"$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')"
 	done
 done
+if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1; then
+	for cg in fp dwarf; do
+		opt=(-g)
+		[ "$cg" = fp ] || opt=(--call-graph dwarf)
+		read -r a na < <(perf_rss $((secs * 1000)) "${opt[@]}")
+		read -r b nb < <(perf_rss $((secs * 10000)) "${opt[@]}")
+		printf '%-44s %9.1f (%5d) %9.1f (%5d) %8.2f\n' "perf record, $cg" \
+			"$(awk -v v="$a" 'BEGIN {print v / 1024}')" "$na" \
+			"$(awk -v v="$b" 'BEGIN {print v / 1024}')" "$nb" \
+			"$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')"
+	done
+fi

@@ -44,25 +44,42 @@ time_one() {
 	add "$name" "$(((e - s) / 1000))"
 }
 median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f", m / 1000}'; }
-# As time_one, and also appends the run's peak RSS (KiB, GNU time's %M) to m[$1].
+# As time_one, and also appends the run's peak RSS (KiB, GNU time's %M) to m[$1] and its
+# CPU time (user + system, ms, of the recorder and the command it runs) to c[$1].
+declare -A c
 time_rss() {
 	local name=$1 s e
 	shift
 	s=$(date +%s%N)
-	/usr/bin/time -f %M -o "$tmp/rss" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+	/usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/rss.err" || { cat "$tmp/rss.err" >&2; echo "failed: $*" >&2; exit 1; }
 	e=$(date +%s%N)
 	add "$name" "$(((e - s) / 1000))"
-	m[$name]+="$(tail -1 "$tmp/rss")000 "
+	read -r kb us ss < <(tail -1 "$tmp/rss")
+	m[$name]+="${kb}000 "
+	c[$name]+="$(awk -v u="$us" -v s="$ss" 'BEGIN {printf "%d", (u + s) * 1e6}') "
+}
+# The lost share (%) of a recording: pmcbench's profile, or perf's data.
+lost_pmc() {
+	"$pmcbench" report "$1" | sed -n 's/^Samples: \([0-9,]*\), lost: \([0-9,]*\).*/\1 \2/p' | tr -d , |
+		awk '{printf "%.2f %d %d", ($1 + $2) ? 100 * $2 / ($1 + $2) : 0, $2, $1}'
+}
+# Each value x 1000, as median expects.
+milli() { for v in $1; do awk -v v="$v" 'BEGIN {printf "%d ", v * 1000}'; done; }
+lost_perf() {
+	local lost samples
+	lost=$(perf report --stdio -i "$1" 2>/dev/null | awk '/^# Total Lost Samples:/ {print $5; exit}')
+	samples=$(perf report --stats -i "$1" 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+	awk -v l="${lost:-0}" -v n="${samples:-0}" 'BEGIN {printf "%.2f %d %d", (l + n) ? 100 * l / (l + n) : 0, l, n}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 for ((i = 0; i < reps; i++)); do
 	time_one plain "$prog" "${args[@]}"
-	time_one record "$pmcbench" record -F "$freq" -o "$tmp/p.json" -- "$prog" "${args[@]}"
+	time_rss record "$pmcbench" record -F "$freq" -o "$tmp/p.json" -- "$prog" "${args[@]}"
 	time_one report "$pmcbench" report "$tmp/p.json"
 	time_one folded "$pmcbench" report --folded "$tmp/p.json"
 	if [ $have_perf = 1 ]; then
-		time_one perf_record perf record -q -g -F "$freq" -o "$tmp/perf.data" -- "$prog" "${args[@]}"
+		time_rss perf_record perf record -q -g -F "$freq" -o "$tmp/perf.data" -- "$prog" "${args[@]}"
 		time_one perf_report perf report --stdio -i "$tmp/perf.data"
 	fi
 done
@@ -83,11 +100,19 @@ if [ $have_perf = 1 ]; then
 	printf '%-40s %9s ms\n' "perf report --stdio" "$pp"
 	printf '%-40s %9s    %sx (target <= 1.00x)\n' "record+report: pmcbench / perf" "" \
 		"$(ratio "$(awk -v a=$rec -v b=$rep 'BEGIN{print a+b}')" "$(awk -v a=$pr -v b=$pp 'BEGIN{print a+b}')")"
+	printf '%-40s %9s    %sx (target <= 1.05x)\n' "CPU time, record / perf record -g" "" \
+		"$(ratio "$(median "${c[record]}")" "$(median "${c[perf_record]}")")"
+	printf '%-40s %9s    %sx (target <= 1.20x; %s / %s MB)\n' "peak RSS, record / perf record -g" "" \
+		"$(ratio "$(median "${m[record]}")" "$(median "${m[perf_record]}")")" \
+		"$(awk -v v="$(median "${m[record]}")" 'BEGIN {printf "%.1f", v / 1024}')" \
+		"$(awk -v v="$(median "${m[perf_record]}")" 'BEGIN {printf "%.1f", v / 1024}')"
+	printf '%-40s %9s    %sx (target >= 5x)\n' "report speed, perf report / report" "" "$(ratio "$pp" "$rep")"
 else
 	echo "perf record is not usable here: no comparison with perf"
 fi
 
 # DWARF call graphs.
+lp= lf=
 dprog=$build/tests/targets/pmc-prof-dwarf
 if [ ! -x "$dprog" ] || [ ! -x /usr/bin/time ] ||
 	! perf record -q -e cpu-clock --call-graph dwarf -o "$tmp/probe.data" -- true >/dev/null 2>&1; then
@@ -99,6 +124,8 @@ for ((i = 0; i < reps; i++)); do
 	time_rss dpmc "$pmcbench" record -e cpu-clock -F "$freq" --call-graph dwarf -o "$tmp/d.json" -- "$dprog" "$rounds"
 	time_rss dperf_record perf record -q -e cpu-clock -F "$freq" --call-graph dwarf -o "$tmp/d.data" -- "$dprog" "$rounds"
 	time_rss dperf_report perf report --stdio -i "$tmp/d.data"
+	lp+="$(lost_pmc "$tmp/d.json" | cut -d' ' -f1) "
+	lf+="$(lost_perf "$tmp/d.data" | cut -d' ' -f1) "
 done
 # m holds KiB x 1000, so that median's /1000 gives KiB; /1024 more gives MB.
 mb() { awk -v v="$(median "$1")" 'BEGIN {printf "%.1f", v / 1024}'; }
@@ -119,3 +146,7 @@ printf '  %-40s %sx\n' "wall, record / perf record + perf report" \
 	"$(ratio "$dpmc" "$(awk -v a="$dpr" -v b="$dpp" 'BEGIN {print a + b}')")"
 printf '  %-40s %sx\n' "peak RSS, record / perf record" "$(ratio "$(median "${m[dpmc]}")" "$(median "${m[dperf_record]}")")"
 printf '  %-40s %sx\n' "peak RSS, record / perf report" "$(ratio "$(median "${m[dpmc]}")" "$(median "${m[dperf_report]}")")"
+printf '  %-40s %sx (target <= 1.05x)\n' "CPU time, record / perf record" "$(ratio "$(median "${c[dpmc]}")" "$(median "${c[dperf_record]}")")"
+echo "lost samples (% of those taken, each run): pmcbench record $lp; perf record $lf"
+printf '  %-40s %s points (target <= 1)\n' "median lost %, pmcbench - perf" \
+	"$(awk -v a="$(median "$(milli "$lp")")" -v b="$(median "$(milli "$lf")")" 'BEGIN {printf "%.2f", a - b}')"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "counters/perf/sample.h"
@@ -162,6 +163,12 @@ static void fill_attr(const struct pmc_sampler *s, const struct pmc_sample_opts 
 	a->comm_exec = 1;
 	a->task = 1;
 	a->build_id = s->build_id;
+	/* Times in CLOCK_MONOTONIC, as perf record -k mono: the clock a JIT stamps its
+	 * jitdump's records with (harness/4-profile/jitdump.h). */
+	if (s->monotonic) {
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+	}
 	/* A tracepoint fires in the kernel: excluding it would drop every sample. */
 	a->exclude_kernel = o->exclude_kernel && !o->off_cpu;
 	/* Without kernel samples, kernel frames in call chains would need the same right. */
@@ -342,6 +349,11 @@ static int open_rings(struct pmc_sampler *s, const struct pmc_sample_opts *o, pi
 			/* Kernels before 5.12 do not know attr.build_id: MMAP2 records then
 			 * carry the device and inode instead. */
 			s->build_id = false;
+			r = open_event(s, o, &attr, pid, cpus[i]);
+		}
+		if (r == -EINVAL && s->monotonic) {
+			/* Before Linux 4.1 there is no attr.clockid: the perf clock then. */
+			s->monotonic = false;
 			r = open_event(s, o, &attr, pid, cpus[i]);
 		}
 		if (r < 0) {
@@ -586,6 +598,7 @@ int pmc_sampler_open(const struct pmc_sample_opts *opts, pid_t pid, struct pmc_s
 		s->layout.nregs = (uint32_t)__builtin_popcountll(DWARF_REGS_MASK);
 	}
 	s->build_id = true;
+	s->monotonic = true;
 	if (opts->off_cpu) {
 		if ((r = switch_event(opts, &s->ev, err, errlen)) < 0)
 			goto fail_event;
@@ -683,6 +696,11 @@ const char *pmc_sampler_unit(const struct pmc_sampler *s)
 uint64_t pmc_sampler_freq(const struct pmc_sampler *s)
 {
 	return s->freq;
+}
+
+bool pmc_sampler_monotonic(const struct pmc_sampler *s)
+{
+	return s && s->monotonic;
 }
 
 uint64_t pmc_sampler_regs_mask(const struct pmc_sampler *s)

@@ -114,7 +114,7 @@ enum pmc_record_type {
 struct pmc_record {
 	enum pmc_record_type type;
 	uint32_t pid, tid;
-	uint64_t time; /* ns, the perf clock */
+	uint64_t time; /* ns, CLOCK_MONOTONIC (else the perf clock: pmc_sampler_monotonic) */
 	uint32_t cpu;
 	union {
 		struct {
@@ -213,6 +213,9 @@ uint64_t pmc_sampler_freq(const struct pmc_sampler *s);
 /* The user registers each sample carries with stack_user (asm/perf_regs.h bits: perf's
  * set for unwinding, every x86-64 general register, flags, cs and ss), 0 without. */
 uint64_t pmc_sampler_regs_mask(const struct pmc_sampler *s);
+/* Whether the records' times are CLOCK_MONOTONIC's (attr.clockid, Linux 4.1), as a JIT's
+ * jitdump stamps its records; false: the kernel's perf clock, which no process reads. */
+bool pmc_sampler_monotonic(const struct pmc_sampler *s);
 uint64_t pmc_sampler_samples(const struct pmc_sampler *s);
 uint64_t pmc_sampler_lost(const struct pmc_sampler *s);
 /* Times the kernel throttled the sampling event (PERF_RECORD_THROTTLE: samples came

@@ -70,6 +70,7 @@ struct pmc_sampler {
 	struct sample_layout layout; /* the sample_type and user registers asked for */
 	uint32_t stack_user;
 	bool build_id;	   /* attr.build_id was accepted */
+	bool monotonic;	   /* attr.clockid CLOCK_MONOTONIC was accepted */
 	bool mmap_refused; /* a ring's mmap was refused (locked memory) */
 	/* One thread may poll while another flushes (sample.h): the lock guards the store,
 	 * the index and the counts below; a flush hands its records out without it. The

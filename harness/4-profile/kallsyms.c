@@ -15,11 +15,11 @@
 /* What the last symbol covers: the file gives no sizes, and nothing follows it. */
 #define KALLSYMS_LAST_SIZE 4096
 
+/* 16 bytes: a kernel has ~120,000 functions, kept while a recording runs. */
 struct ksym {
 	uint64_t addr;
-	size_t name;	 /* offset into the pool while reading */
-	const char *str; /* the name, once the pool stops moving */
-	bool global;	 /* an upper-case type: global binding */
+	uint32_t name; /* offset into the pool */
+	bool global;   /* an upper-case type: global binding */
 };
 
 struct pmc_kallsyms {
@@ -41,10 +41,10 @@ static unsigned underscores(const char *s)
 /* Address order; at one address the name that reads best first: global, the fewest
  * leading underscores, the shortest, then byte order (as harness/1-elf/symbols.c ranks
  * ELF symbols), so that the choice depends on nothing but the symbols. */
-static int cmp_ksym(const void *pa, const void *pb)
+static int cmp_ksym(const void *pa, const void *pb, void *pool)
 {
 	const struct ksym *a = pa, *b = pb;
-	const char *na = a->str, *nb = b->str;
+	const char *na = (const char *)pool + a->name, *nb = (const char *)pool + b->name;
 	size_t la, lb;
 
 	if (a->addr != b->addr)
@@ -79,6 +79,21 @@ static void hidden_reason(const char *path, char *why, size_t whylen)
 			     : "shown where perf_event_paranoid <= 1; lower it or run as root");
 	else
 		pmc_err_set(why, whylen, "%s shows no addresses (kernel.kptr_restrict)", path);
+}
+
+/* Gives back what the doubling left unused: the table stays for the whole recording. */
+static void shrink(struct pmc_kallsyms *k)
+{
+	void *p;
+
+	if ((p = realloc(k->syms, k->n * sizeof(*k->syms)))) {
+		k->syms = p;
+		k->cap = k->n;
+	}
+	if ((p = realloc(k->pool, k->pool_len))) {
+		k->pool = p;
+		k->pool_cap = k->pool_len;
+	}
 }
 
 int pmc_kallsyms_load(const char *path, struct pmc_kallsyms **ret, char *why, size_t whylen)
@@ -117,13 +132,17 @@ int pmc_kallsyms_load(const char *path, struct pmc_kallsyms **ret, char *why, si
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
 		len = (size_t)(end - name);
+		if (k->pool_len + len + 1 > UINT32_MAX) {
+			rc = -ENOMEM; /* 4 GiB of names is not a kernel's */
+			goto out;
+		}
 		if ((rc = pmc_grow_to(&k->syms, &k->cap, k->n + 1, sizeof(*k->syms))) < 0 ||
 		    (rc = pmc_grow_to(&k->pool, &k->pool_cap, k->pool_len + len + 1, 1)) < 0)
 			goto out;
 		memcpy(k->pool + k->pool_len, line + name, len);
 		k->pool[k->pool_len + len] = '\0';
 		k->syms[k->n++] =
-		    (struct ksym){addr, k->pool_len, NULL, type == 'T' || type == 'W'};
+		    (struct ksym){addr, (uint32_t)k->pool_len, type == 'T' || type == 'W'};
 		k->pool_len += len + 1;
 	}
 	if (ferror(f)) {
@@ -141,13 +160,12 @@ int pmc_kallsyms_load(const char *path, struct pmc_kallsyms **ret, char *why, si
 		pmc_err_set(why, whylen, "%s lists no kernel function", path);
 		goto out;
 	}
-	for (size_t i = 0; i < k->n; i++)
-		k->syms[i].str = k->pool + k->syms[i].name;
-	qsort(k->syms, k->n, sizeof(*k->syms), cmp_ksym);
+	qsort_r(k->syms, k->n, sizeof(*k->syms), cmp_ksym, k->pool);
 	for (size_t i = 0; i < k->n; i++)
 		if (keep == 0 || k->syms[keep - 1].addr != k->syms[i].addr)
 			k->syms[keep++] = k->syms[i];
 	k->n = keep;
+	shrink(k);
 	*ret = k;
 	k = NULL;
 out:
@@ -176,7 +194,7 @@ const char *pmc_kallsyms_lookup(const struct pmc_kallsyms *k, uint64_t addr)
 	}
 	if (lo == 0 || (lo == k->n && addr - k->syms[lo - 1].addr >= KALLSYMS_LAST_SIZE))
 		return NULL;
-	return k->syms[lo - 1].str;
+	return k->pool + k->syms[lo - 1].name;
 }
 
 void pmc_kallsyms_free(struct pmc_kallsyms *k)

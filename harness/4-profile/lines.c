@@ -4,6 +4,7 @@
  * the innermost DW_TAG_inlined_subroutine names the inlined function (through its abstract
  * origin) and its DW_AT_call_file/DW_AT_call_line the call site (DWARF 5, 3.3.8.2). */
 #include "profile/lines.h"
+#include "profile/debuginfo.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -33,7 +34,7 @@ struct object {
 static char *debuginfo_path;
 static const Dwfl_Callbacks offline_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = pmc_find_debuginfo,
     .section_address = dwfl_offline_section_address,
     .debuginfo_path = &debuginfo_path,
 };

@@ -16,6 +16,7 @@
 #include "profile/kallsyms.h"
 #include "profile/maps.h"
 #include "profile/jit_map.h"
+#include "profile/jitdump.h"
 
 /* The kernel's BUILD_ID_SIZE_MAX: the longest build-id an MMAP2 record carries. */
 #define BUILD_ID_MAX 20
@@ -31,7 +32,9 @@ struct task {
 	char key[16]; /* the pid in decimal: the key of pmc_maps.task_index */
 	struct map *maps;
 	size_t n, cap;
-	struct pmc_jit_map *jit; /* its /tmp/perf-PID.map, once an address needed it */
+	struct pmc_jit_map *jit;  /* its /tmp/perf-PID.map, once an address needed it */
+	struct pmc_jitdump *dump; /* its jit-PID.dump, once it mapped one */
+	bool dump_noted;	  /* the dump's problem is in the notes */
 };
 
 enum obj_state { OBJ_UNLOADED, OBJ_LOADED, OBJ_FAILED };
@@ -57,6 +60,7 @@ struct pmc_maps {
 	enum obj_state kernel_state;
 	char *kallsyms_path; /* NULL: /proc/kallsyms */
 	char *jit_dir;	     /* where perf maps are: NULL, /tmp */
+	uint64_t time;	     /* of the sample being named (pmc_maps_at) */
 };
 
 int pmc_maps_new(struct pmc_maps **ret)
@@ -79,6 +83,7 @@ void pmc_maps_free(struct pmc_maps *m)
 	for (size_t i = 0; i < m->ntasks; i++) {
 		free(m->tasks[i]->maps);
 		pmc_jit_map_free(m->tasks[i]->jit);
+		pmc_jitdump_free(m->tasks[i]->dump);
 		free(m->tasks[i]);
 	}
 	free(m->tasks);
@@ -133,6 +138,26 @@ static void jit_forget(struct task *t)
 {
 	pmc_jit_map_free(t->jit);
 	t->jit = NULL;
+	pmc_jitdump_free(t->dump);
+	t->dump = NULL;
+	t->dump_noted = false;
+}
+
+/* A mapping of pid's own jitdump (jitdump.h): the file that names its JIT code from now
+ * on (a runtime that starts another dump, another file, replaces the first). */
+static int dump_mapped(struct task *t, const char *filename)
+{
+	struct pmc_jitdump *d;
+	int rc;
+
+	if (t->dump && strcmp(pmc_jitdump_path(t->dump), filename) == 0)
+		return 0;
+	if ((rc = pmc_jitdump_new(filename, &d)) < 0)
+		return rc;
+	pmc_jitdump_free(t->dump);
+	t->dump = d;
+	t->dump_noted = false;
+	return 0;
 }
 
 static struct task *task_find(const struct pmc_maps *m, uint32_t pid)
@@ -268,6 +293,8 @@ static int add_mapping(struct pmc_maps *m, uint32_t pid, uint64_t addr, uint64_t
 		nw.bid_len = (uint8_t)bid_len;
 	}
 	if ((rc = obj_get(m, filename, &nw.obj)) < 0 || (rc = task_get(m, pid, &t)) < 0)
+		return rc;
+	if (pmc_jitdump_is(filename, pid) && (rc = dump_mapped(t, filename)) < 0)
 		return rc;
 	return task_insert(t, &nw);
 }
@@ -436,9 +463,26 @@ static const struct map *map_find(const struct task *t, uint64_t ip)
 	return &t->maps[lo - 1];
 }
 
-/* The name the perf map of process pid gives ip, or NULL. */
+void pmc_maps_at(struct pmc_maps *m, uint64_t time)
+{
+	if (m)
+		m->time = time;
+}
+
+/* The name the jitdump or else the perf map of process pid gives ip, or NULL. */
 static const char *jit_name(struct pmc_maps *m, struct task *t, uint32_t pid, uint64_t ip)
 {
+	const char *name;
+
+	if (t->dump) {
+		name = pmc_jitdump_lookup(t->dump, ip, m->time);
+		if (!t->dump_noted && pmc_jitdump_problem(t->dump)) {
+			t->dump_noted = true;
+			add_problem(m, pmc_jitdump_problem(t->dump));
+		}
+		if (name)
+			return name;
+	}
 	if (!t->jit && pmc_jit_map_new(pid, m->jit_dir, &t->jit) < 0)
 		return NULL;
 	return pmc_jit_map_lookup(t->jit, ip);

@@ -24,8 +24,9 @@ int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path);
  * noted as it would be then), so that a recording need not stop for them. */
 void pmc_maps_prepare_kernel(struct pmc_maps *m);
 
-/* Reads processes' perf maps (jit_map.h) from dir rather than /tmp (for tests). Returns
- * 0, -EINVAL or -ENOMEM. */
+/* JIT code is named from the jitdump its process mapped (a file jit-PID.dump, jitdump.h),
+ * else from its perf map. Reads processes' perf maps (jit_map.h) from dir rather than /tmp (for
+ * tests). Returns 0, -EINVAL or -ENOMEM. */
 int pmc_maps_set_jit_dir(struct pmc_maps *m, const char *dir);
 
 /* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of
@@ -39,7 +40,7 @@ int pmc_maps_load_proc(struct pmc_maps *m, uint32_t pid, const char *proc_root);
 struct pmc_resolved {
 	const char *symbol; /* NULL when no symbol covers the address */
 	const char *object; /* the mapped file's path, "[kernel]", "[vdso]", "[anon]" (also
-			     * for JIT code its perf map names, mapped or not), or
+			     * for JIT code its jitdump or perf map names, mapped or not), or
 			     * "[unknown]" when no mapping holds the address */
 	uint64_t offset;    /* symbol NULL: address relative to the object's ELF virtual
 			     * addresses (its file offset when not ELF); else, and for
@@ -53,6 +54,11 @@ struct pmc_resolved {
 	bool unmapped;		/* no mapping of the task holds the address (kernel:
 				 * false): it cannot be a return address */
 };
+
+/* The time of the sample the next resolves name (ns, CLOCK_MONOTONIC: the sampler's
+ * clock when pmc_sampler_monotonic; 0: unknown), for JIT code a jitdump names: code loaded
+ * again at one address is named by the load before the sample (jitdump.h). */
+void pmc_maps_at(struct pmc_maps *m, uint64_t time);
 
 /* Resolves address ip of task pid. Strings are owned by m and live until
  * pmc_maps_free(). Return addresses (every frame of a call chain but the leaf) should be

@@ -74,6 +74,7 @@ struct pmc_profile_builder {
 	 * again (offcpu.h); the latest time of a record, where a wait still pending ends. */
 	struct pmc_offcpu *offcpu;
 	uint64_t last_time;
+	bool monotonic; /* the records' times are CLOCK_MONOTONIC's, a jitdump's clock */
 };
 
 /* One frame of a sample into *ret_id. A frame without a symbol whose offset no profile
@@ -381,6 +382,7 @@ static int on_record(const struct pmc_record *rec, void *ud)
 	if (rec->type == PMC_RECORD_SAMPLE) {
 		if ((rc = task_of(b, rec, &task)) < 0)
 			return rc;
+		pmc_maps_at(b->maps, b->monotonic ? rec->time : 0);
 		return b->unwinder ? add_dwarf_sample(b, rec, task)
 				   : add_chain(b->p, b->maps, rec, b->max_stack, false, false, task,
 					       &b->unresolved, NULL, b->offcpu);
@@ -469,6 +471,7 @@ int pmc_profile_builder_new(struct pmc_sampler *s, const struct pmc_sample_opts 
 		return -ENOMEM;
 	b->so = so;
 	b->max_stack = kernel_max_stack();
+	b->monotonic = pmc_sampler_monotonic(s);
 	if ((r = pmc_maps_new(&b->maps)) < 0)
 		goto fail;
 	if (so->off_cpu && !(b->offcpu = pmc_offcpu_new())) {
@@ -525,15 +528,22 @@ struct pmc_profile *pmc_profile_builder_finish(struct pmc_profile_builder *b, st
 			 "off-CPU waits still pending at the end were not added: %s", strerror(-r));
 		note(msg, note_ud);
 	}
+	for (size_t i = 0; note && i < pmc_maps_problem_count(b->maps); i++)
+		note(pmc_maps_problem(b->maps, i), note_ud);
+	if (b->unwinder)
+		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
+	/* The profile holds its names: the objects' CFI and symbols and the kernel's (8 MB
+	 * of /proc/kallsyms) go before the source lines' DWARF is read, so that the two are
+	 * never in memory together (record's peak RSS, bench/README.md). */
+	pmc_unwinder_free(b->unwinder);
+	b->unwinder = NULL;
+	pmc_maps_free(b->maps);
+	b->maps = NULL;
 	/* Looked up now, while the mapped files are the ones on disk (lines.h). */
 	if ((r = pmc_lines_resolve(p)) < 0 && note) {
 		snprintf(msg, sizeof(msg), "source lines were not looked up: %s", strerror(-r));
 		note(msg, note_ud);
 	}
-	for (size_t i = 0; note && i < pmc_maps_problem_count(b->maps); i++)
-		note(pmc_maps_problem(b->maps, i), note_ud);
-	if (b->unwinder)
-		dwarf_notes(b, b->so->stack_user, pmc_sampler_samples(s), note, note_ud);
 	if (note && pmc_sampler_store_full(s)) {
 		char full[400];
 

@@ -24,6 +24,7 @@
 #include "base/grow.h"
 #include "base/hashmap.h"
 #include "counters/perf/sample.h"
+#include "profile/debuginfo.h"
 #include "profile/maps.h"
 
 /* One process's libdwfl session. */
@@ -66,8 +67,8 @@ int pmc_unwinder_new(struct pmc_maps *m, struct pmc_unwinder **ret)
 		return -ENOMEM;
 	u->maps = m;
 	/* Objects are reported with their files and biases (dwfl_report_elf): no find_elf;
-	 * separate debug files are searched as gdb does, for .debug_frame. */
-	u->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	 * separate debug files are searched as gdb does, for .debug_frame (debuginfo.h). */
+	u->callbacks.find_debuginfo = pmc_find_debuginfo;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	u->callbacks.section_address = dwfl_offline_section_address;
 	u->vdso_fd = -1;

@@ -371,6 +371,29 @@ test_record_names_jit_code() {
 	done
 }
 
+# JIT code named from a jitdump, as perf inject --jit names it (issue 34): the program
+# writes its own jit-PID.dump, maps it PROT_EXEC (the marker the recorder finds it by),
+# and loads its code at one address twice, as pmc_jit_first and then pmc_jit_second, for
+# half of its CPU time each: each name gets its half, by the samples' and loads' times.
+test_record_names_jitdump_code() {
+	case $(uname -m) in x86_64 | aarch64) ;; *) skip "no JIT code for $(uname -m)" ;; esac
+	for mode in fp dwarf; do
+		mkdir -p dumps
+		expect_exit 0 "$PMCBENCH" record --call-graph $mode -o jd.json -- \
+			"$PMC_PROF_JITDUMP" 0.4 "$TMP/dumps" || return 1
+		ls dumps/jit-*.dump >/dev/null || fail "the target wrote no jitdump" || return 1
+		rm -rf dumps
+		expect_no_grep 'jitdump|jit-[0-9]+' "$TMP/err" || return 1
+		expect_exit 0 "$PMCBENCH" report jd.json || return 1
+		for f in pmc_jit_first pmc_jit_second; do
+			expect_grep "^ *[0-9.]+% +[0-9.]+% .* $f +\[anon\]\$" "$TMP/out" || return 1
+			share=$(json_get jd.json "100 * sum(s['weight'] for s in d['stacks'] if d['frames'][s['frames'][-1]].get('symbol') == '$f') / d['total']")
+			awk -v s="$share" 'BEGIN { exit !(s >= 30 && s <= 70) }' ||
+				fail "$mode: $f has $share% of the weight, not about half" || return 1
+		done
+	done
+}
+
 # A profile never breaks a measurement: when the profiles cannot be saved (a file is in
 # the way of base.profiles/), run --profile and a benchmark program's --profile warn, and
 # write the result and the report, exiting as without --profile.
@@ -586,7 +609,8 @@ test_record_follows_children() {
 	awk -v s="$share" 'BEGIN { exit !(s >= 80) }' || fail "the children's loop has $share% of the samples"
 }
 
-# A stripped program is named through the debug file its .gnu_debuglink names (beside it);
+# A stripped program is named, and its source lines found, through the debug file its
+# .gnu_debuglink names (beside it);
 # without one, each address is a row of its own (OBJECT+0xOFFSET), as perf shows them.
 # The weight by object, as perf report --sort dso (issue 34): a stripped program, whose
 # addresses are a row each by function, adds up to one row, the share the file gives the
@@ -618,6 +642,10 @@ test_record_names_stripped_programs() {
 	expect_exit 0 "$PMCBENCH" record -o l.json -- "$PMC_PROF_LINKED" 100000 30000 || return 1
 	expect_exit 0 "$PMCBENCH" report --folded l.json || return 1
 	expect_grep '(^|;)main;prof_hot [0-9]+$' "$TMP/out" || return 1
+	# Its source lines too: libdw finds the same debug file by the debuglink, on this
+	# machine only (harness/4-profile/debuginfo.c), its build-id checked.
+	expect_exit 0 "$PMCBENCH" report --lines=prof_hot l.json || return 1
+	expect_grep '^ +[0-9.]+% .* prof_work\.c:[0-9]+ ' "$TMP/out" || return 1
 	expect_exit 0 "$PMCBENCH" record -o s.json -- "$PMC_PROF_STRIPPED" 100000 30000 || return 1
 	expect_grep 'frames had no symbol .*OBJECT\+0xOFFSET' "$TMP/err" || return 1
 	expect_exit 0 "$PMCBENCH" report --top 0 s.json || return 1
