@@ -9,25 +9,6 @@
 #include "core/metrics.h"
 #include "core/result.h"
 
-int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
-			 size_t *ret_n, struct pmc_summary *ret)
-{
-	size_t n;
-	int err;
-
-	if (!m || !values || !ret)
-		return -EINVAL;
-	n = pmc_metric_present(m, values);
-	if (n == 0)
-		return -EINVAL;
-	err = pmc_summary_compute(values, n, confidence, ret);
-	if (err < 0)
-		return err;
-	if (ret_n)
-		*ret_n = n;
-	return 0;
-}
-
 bool pmc_metric_kernel_identical(const struct pmc_metric *m, bool *ret_identical)
 {
 	size_t present = 0;

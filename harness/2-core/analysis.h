@@ -1,7 +1,7 @@
 /* The analysis of a result: per benchmark and metric the summary statistics and the
  * status facts every report shows, computed once (docs/architecture.md, "Data flow").
- * `compare` summarises its sides with pmc_metric_summarize(); the run reporters only
- * read a pmc_analysis. */
+ * The run reporters and the result JSON only read a pmc_analysis; `compare` summarises
+ * its sides with the same statistics (compare_stats.c, pmc_summary_sorted). */
 #pragma once
 
 #include <stdbool.h>
@@ -79,9 +79,3 @@ bool pmc_metric_kernel_identical(const struct pmc_metric *m, bool *ret_identical
 /* The analysis of one metric. Returns 0, or -EINVAL for a malformed metric. */
 int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 		       struct pmc_metric_analysis *ret);
-
-/* The summary of m's measured values, which are also copied into values (room for m->n
- * entries) for the tests that follow; *ret_n gets their number. Returns 0, or -EINVAL
- * when no value was measured. */
-int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
-			 size_t *ret_n, struct pmc_summary *ret);
