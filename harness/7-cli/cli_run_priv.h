@@ -32,6 +32,7 @@ struct run_cli {
 	bool unpaired;	     /* --unpaired */
 	bool gate;	     /* --gate */
 	const char *history; /* --history DB */
+	pmc_cli_history_fn add_history; /* pmc_cli_run's history: NULL when there is none */
 	bool runs_auto;	     /* --runs auto, with seq.max_runs and seq.max_time_s */
 	bool max_given;
 	bool vg_tool_given; /* --valgrind-tool */
