@@ -23,7 +23,7 @@ static int json_result(FILE *out, const struct pmc_result *r, const struct pmc_a
 		       const struct pmc_report_opts *o)
 {
 	char *text = NULL;
-	int rc = pmc_result_dumps(r, &text);
+	int rc = pmc_result_dumps_analyzed(r, a, &text);
 
 	if (rc < 0)
 		return rc;
@@ -363,6 +363,7 @@ const struct pmc_reporter pmc_reporter_json = {
     .by_extension = true,
     .document = true,
     .result = json_result,
+    .needs_analysis = true,
     .comparison = json_comparison,
     .comparisons = json_comparisons,
 };

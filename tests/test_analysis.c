@@ -259,6 +259,34 @@ static void test_summarize_for_compare(void **state)
 	pmc_result_free(r);
 }
 
+/* The fastest benchmark, from the medians the analysis holds: task-clock's when every
+ * benchmark measured it, else wall-time's, else the reference. */
+static void test_fastest_by_the_primary_metric(void **state)
+{
+	struct pmc_result *r = t_result("perf");
+	struct pmc_analysis *a = NULL;
+
+	(void)state;
+	put(r, "a", "task-clock", 6, 3e6, 0.01);
+	put(r, "a", "wall-time", 6, 1e6, 0.01);
+	put(r, "b", "task-clock", 6, 2e6, 0.01);
+	put(r, "b", "wall-time", 6, 4e6, 0.01);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_fastest(a, 0), 1);
+	pmc_analysis_free(a);
+	/* c has no task-clock: wall-time decides, where a is the fastest. */
+	put(r, "c", "wall-time", 6, 2e6, 0.01);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_fastest(a, 2), 0);
+	pmc_analysis_free(a);
+	/* d has neither: the reference. */
+	put(r, "d", "page-faults", 6, 10, 0.01);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_fastest(a, 2), 2);
+	pmc_analysis_free(a);
+	pmc_result_free(r);
+}
+
 static void test_bad_input(void **state)
 {
 	struct pmc_result *r = sample();
@@ -286,6 +314,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_exact),
 	    cmocka_unit_test(test_identical_kernel_counts),
 	    cmocka_unit_test(test_summarize_for_compare),
+	    cmocka_unit_test(test_fastest_by_the_primary_metric),
 	    cmocka_unit_test(test_bad_input),
 	};
 

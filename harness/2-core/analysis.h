@@ -67,6 +67,11 @@ struct pmc_analysis {
 int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret);
 void pmc_analysis_free(struct pmc_analysis *a);
 
+/* The benchmark that ran fastest (hyperfine's summary of three or more commands starts
+ * from it): the least median of the first primary metric (pmc_result_primary) that every
+ * benchmark of a measured; ref when none is measured by all. */
+size_t pmc_analysis_fastest(const struct pmc_analysis *a, size_t ref);
+
 /* Whether m is a count the kernel keeps by one per occurrence
  * (pmc_metric_is_kernel_count) of work the program does (one that does not drift with
  * the machine: system and function calls, faults; pmc_metric_drifts), not simulated,

@@ -26,6 +26,15 @@ int pmc_input_check(const char *path, const struct stat *st, char *err, size_t e
  * result pmc_result_save() would refuse, or -ENOMEM. */
 int pmc_result_dumps(const struct pmc_result *r, char **ret);
 
+/* pmc_result_dumps() and pmc_result_save() with r's analysis (pmc_analysis_new of r),
+ * computed once by the caller for every reader (docs/architecture.md, "Data flow"); NULL:
+ * analysed here. -EINVAL when a is not r's. */
+struct pmc_analysis;
+int pmc_result_dumps_analyzed(const struct pmc_result *r, const struct pmc_analysis *a,
+			      char **ret);
+int pmc_result_save_analyzed(const struct pmc_result *r, const struct pmc_analysis *a,
+			     const char *path, char *err, size_t errlen);
+
 /* Loads a result from an open stream as pmc_result_load() does from a file, naming it
  * name in messages: a benchmark at a time when the stream can be read again from its
  * start (rereadable: a regular file, fmemopen), else parsed whole. f must be at its
