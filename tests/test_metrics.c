@@ -505,7 +505,7 @@ static void derive_flags_cross_group_ratios(void **state)
 		add(b, ev->events[i].name, v, 2);
 	add(b, "wall-time", v, 2);
 	{
-		PMC_OPTS(pmc_derive_opts, o, .events = ev);
+		PMC_OPTS(pmc_derive_opts, o, .apart = pmc_event_list_apart, .apart_ud = ev);
 
 		assert_int_equal(pmc_benchmark_derive(b, &o), 0);
 	}
