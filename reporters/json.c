@@ -23,7 +23,7 @@ static int json_result(FILE *out, const struct pmc_result *r, const struct pmc_a
 		       const struct pmc_report_opts *o)
 {
 	char *text = NULL;
-	int rc = pmc_result_dumps_analyzed(r, a, &text);
+	int rc = pmc_result_dumps(r, a, &text);
 
 	if (rc < 0)
 		return rc;

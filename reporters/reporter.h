@@ -76,6 +76,8 @@ int pmc_report_result_analyzed(FILE *out, const char *format, const struct pmc_r
 
 /* The i-th reporter of the registry (reporters[] of report.c), or NULL past the last:
  * for code that must cover every format (tests, the fuzzer). */
+/* Seam for the tests: every format of the registry, for the tests and the fuzzer that must
+ * cover each. */
 const struct pmc_reporter *pmc_reporter_at(size_t i);
 
 /* The reporter named name (or its alias), or NULL. */

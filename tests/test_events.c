@@ -337,24 +337,6 @@ static void test_groups_and_modifiers(void **state)
 	pmc_event_list_free(l);
 }
 
-static void test_append(void **state)
-{
-	struct pmc_event_list *a = parse_ok("{cycles,instructions},task-clock", fake_root);
-	struct pmc_event_list *b = parse_ok("page-faults,{branches,branch-misses}", fake_root);
-
-	assert_int_equal(pmc_event_list_append(a, b), 0);
-	assert_int_equal(a->n, 6);
-	assert_int_equal(a->ngroups, 4);
-	assert_string_equal(a->events[3].name, "page-faults");
-	assert_int_equal(a->events[3].group, 2);
-	assert_int_equal(a->events[4].group, 3);
-	assert_int_equal(a->events[5].group, 3);
-	assert_false(a->events[5].leader);
-	pmc_event_list_free(a);
-	pmc_event_list_free(b);
-	pmc_event_list_free(NULL);
-}
-
 /* What a program linking the library sees of a list: the accessors and the description
  * agree with the parse, a smaller (older) description struct is filled only as far as
  * it reaches, and bad indexes are refused. */
@@ -1124,7 +1106,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_raw_events),
 	    cmocka_unit_test(test_builtin_table),
 	    cmocka_unit_test(test_groups_and_modifiers),
-	    cmocka_unit_test(test_append),
 	    cmocka_unit_test(test_public_accessors),
 	    cmocka_unit_test(test_opts_versions),
 	    cmocka_unit_test(test_sysfs_events),

@@ -89,8 +89,8 @@ static void test_batch_scales_as_the_engine(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
 		const struct ref *c = &refs[i];
-		struct pmc_reading a = {.status = PMC_STATUS_COUNTED, .value = 1000, .enabled = 50,
-					.running = 50};
+		struct pmc_reading a = {
+		    .status = PMC_STATUS_COUNTED, .value = 1000, .enabled = 50, .running = 50};
 		struct pmc_reading b = a, d;
 
 		b.status = PMC_STATUS_SCALED;

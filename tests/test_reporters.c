@@ -837,7 +837,7 @@ static void test_readers_take_the_analysis_they_are_given(void **state)
 	text = render_analyzed(r, a, "json");
 	assert_non_null(strstr(text, "\"median\":4242"));
 	free(text);
-	assert_int_equal(pmc_result_dumps_analyzed(r, a, &text), 0);
+	assert_int_equal(pmc_result_dumps(r, a, &text), 0);
 	assert_non_null(strstr(text, "\"median\":4242"));
 	free(text);
 	text = render_analyzed(r, a, "stats");
@@ -853,12 +853,11 @@ static void test_readers_take_the_analysis_they_are_given(void **state)
 	text = render_analyzed(r, c90, "table");
 	assert_null(strstr(text, "4,242"));
 	free(text);
-	assert_int_equal(pmc_result_dumps_analyzed(r, c90, &text), 0);
+	assert_int_equal(pmc_result_dumps(r, c90, &text), 0);
 	assert_null(strstr(text, "4242"));
 	free(text);
-	assert_int_equal(pmc_result_dumps_analyzed(r, b, &text), -EINVAL);
-	assert_int_equal(pmc_report_result_analyzed(stdout, "table", r, b, NULL, NULL, 0),
-			 -EINVAL);
+	assert_int_equal(pmc_result_dumps(r, b, &text), -EINVAL);
+	assert_int_equal(pmc_report_result_analyzed(stdout, "table", r, b, NULL, NULL, 0), -EINVAL);
 	pmc_analysis_free(c90);
 	pmc_analysis_free(b);
 	pmc_analysis_free(a);

@@ -52,9 +52,6 @@ struct pmc_event_list {
 	size_t ngroups;
 };
 
-/* Appends every event of src to dst as new groups. Returns 0 or -ENOMEM. */
-int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src);
-
 /* The event's scale (1 when sysfs gives none). */
 double pmc_event_scale(const struct pmc_event *ev);
 

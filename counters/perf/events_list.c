@@ -43,29 +43,6 @@ void pmc_event_list_free(struct pmc_event_list *list)
 	free(list);
 }
 
-int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src)
-{
-	struct pmc_event *tmp;
-
-	if (!dst || !src)
-		return -EINVAL;
-	if (src->n == 0)
-		return 0;
-	if (src->n > SIZE_MAX / sizeof(*tmp) - dst->n)
-		return -ENOMEM;
-	tmp = realloc(dst->events, (dst->n + src->n) * sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	dst->events = tmp;
-	for (size_t i = 0; i < src->n; i++) {
-		tmp[dst->n + i] = src->events[i];
-		tmp[dst->n + i].group += dst->ngroups;
-	}
-	dst->n += src->n;
-	dst->ngroups += src->ngroups;
-	return 0;
-}
-
 int pmc_cpu_list_each(const char *list, int (*fn)(int cpu, void *ud), void *ud)
 {
 	const char *s = list;

@@ -484,13 +484,7 @@ static int write_result(const struct pmc_result *r, const struct pmc_analysis *g
 	return -w.error;
 }
 
-int pmc_result_dumps(const struct pmc_result *r, char **ret)
-{
-	return pmc_result_dumps_analyzed(r, NULL, ret);
-}
-
-int pmc_result_dumps_analyzed(const struct pmc_result *r, const struct pmc_analysis *a,
-			      char **ret)
+int pmc_result_dumps(const struct pmc_result *r, const struct pmc_analysis *a, char **ret)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -128,8 +128,8 @@ static int record_window(struct windows *w, struct pmc_benchmark *b, uint64_t wa
 		r = pmc_benchmark_metric(b, ev->events[i].name, &m);
 		if (r == 0 && m->n == 0) {
 			char note[PMC_EVENT_NOTE_MAX];
-			bool has = pmc_event_note(ev, i, rd, "the attached target", note,
-						  sizeof(note));
+			bool has =
+			    pmc_event_note(ev, i, rd, "the attached target", note, sizeof(note));
 
 			r = pmc_metric_describe(m, ev->events[i].unit, has ? note : NULL);
 		}

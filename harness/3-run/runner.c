@@ -3,7 +3,7 @@
  * (counters/backend.h): the backend says what to exec (the command, or a wrapper around
  * it), what the child does before exec, what brackets the spawning of a round and what
  * the run's readings are; the runner spawns, judges the run and records it. A duet runs
- * the two commands of a round at once, one per thread (pmc_spawn_pair). */
+ * the two commands of a round at once, one per thread (pmc_spawner_pair). */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -131,7 +131,8 @@ static int record_readings(struct pmc_benchmark *b, const struct session *x,
 		/* Uncore and RAPL: the unit its PMU gives, and what it counts. */
 		if (r == 0 && events && i < events->n && m->n == 0) {
 			char note[PMC_EVENT_NOTE_MAX];
-			bool has = pmc_event_note(events, i, &rd, "the command", note, sizeof(note));
+			bool has =
+			    pmc_event_note(events, i, &rd, "the command", note, sizeof(note));
 
 			r = pmc_metric_describe(m, events->events[i].unit, has ? note : NULL);
 		}

@@ -28,8 +28,7 @@ void pmc_mb_batch_reading(const struct pmc_reading *a, const struct pmc_reading 
 		d->scaled = NAN;
 		return;
 	}
-	pmc_reading_set(d, b->value - a->value, b->enabled - a->enabled,
-			b->running - a->running);
+	pmc_reading_set(d, b->value - a->value, b->enabled - a->enabled, b->running - a->running);
 }
 
 /* A split event's batch (hybrid CPUs): each part's difference of two reads, then the sum

@@ -456,8 +456,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		r = set_overhead(bm, id, s->over_counts[e], s->iters);
 	}
 	if (r == 0) {
-		PMC_OPTS(pmc_derive_opts, dopts, .apart = pmc_event_list_apart,
-			 .apart_ud = events, .input_suffix = "/op");
+		PMC_OPTS(pmc_derive_opts, dopts, .apart = pmc_event_list_apart, .apart_ud = events,
+			 .input_suffix = "/op");
 
 		r = pmc_benchmark_derive(bm, &dopts);
 	}

@@ -363,7 +363,8 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
  * comparison the report after the table reuses. */
 static struct pmc_comparison *headline(const struct pmc_session_cfg *cfg,
 				       const struct pmc_session_compare *cmp,
-				       const struct pmc_result *result, const struct pmc_analysis *a)
+				       const struct pmc_result *result,
+				       const struct pmc_analysis *a)
 {
 	size_t ref = cfg->reference, fastest;
 	struct pmc_comparison *pre;
@@ -539,7 +540,8 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		goto out;
 	if (cfg->runs_auto && (r = pmc_session_seq_settle(&seq, result, pr)) < 0)
 		goto out;
-	if (cfg->output && (r = pmc_result_save_analyzed(result, an, cfg->output, err, sizeof(err))) < 0) {
+	if (cfg->output &&
+	    (r = pmc_result_save_analyzed(result, an, cfg->output, err, sizeof(err))) < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 		goto out;
 	}

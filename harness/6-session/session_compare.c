@@ -89,9 +89,8 @@ static void explain(const struct pmc_session_compare *c, const struct pmc_compar
 	size_t len = 0;
 
 	if (!pmc_session_format_is_document(c->format)) {
-		pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles,
-					     c->profile_ref, strcmp(c->format, "markdown") == 0,
-					     out, draw, pr);
+		pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles, c->profile_ref,
+					     strcmp(c->format, "markdown") == 0, out, draw, pr);
 		return;
 	}
 	out = open_memstream(&text, &len);
@@ -100,8 +99,8 @@ static void explain(const struct pmc_session_compare *c, const struct pmc_compar
 				"out of memory: where the time went is not shown");
 		return;
 	}
-	pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles, c->profile_ref,
-				     false, out, draw, pr);
+	pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles, c->profile_ref, false,
+				     out, draw, pr);
 	if (fclose(out) == 0 && len) {
 		if (text[len - 1] == '\n')
 			text[len - 1] = '\0';

@@ -67,8 +67,8 @@ void pmc_session_exports_clear(struct pmc_session_exports *x)
  * all. One error message on failure. */
 static int write_one(const struct pmc_session_export *e, const struct pmc_result *r,
 		     const struct pmc_analysis *a, const struct pmc_comparison *c,
-		     const struct pmc_session_comparison_set *set,
-		     const struct pmc_report_opts *ro, const struct pmc_session_printer *pr)
+		     const struct pmc_session_comparison_set *set, const struct pmc_report_opts *ro,
+		     const struct pmc_session_printer *pr)
 {
 	struct pmc_atomic_file *af;
 	char err[512] = "";
@@ -106,8 +106,8 @@ static int write_one(const struct pmc_session_export *e, const struct pmc_result
  * given. */
 static int write_all(const struct pmc_session_exports *x, const struct pmc_result *r,
 		     const struct pmc_analysis *a, const struct pmc_comparison *c,
-		     const struct pmc_session_comparison_set *set,
-		     const struct pmc_report_opts *ro, const struct pmc_session_printer *pr)
+		     const struct pmc_session_comparison_set *set, const struct pmc_report_opts *ro,
+		     const struct pmc_session_printer *pr)
 {
 	int first = 0;
 

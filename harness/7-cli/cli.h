@@ -54,7 +54,6 @@ void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile 
 				     const char *option, const char *fn);
 int pmc_cli_history(int argc, char **argv);
 
-
 /* Signals while commands run (cli_signal.c): the handler kills the process group of
  * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running),
  * or the process when it leads none (a benchmark's, pmc_mb_opts.running), and sets

@@ -35,9 +35,9 @@ enum pmc_session_level {
 	PMC_SESSION_ASIDE,
 };
 
-/* Receives one message: a line without its newline (several for PMC_SESSION_OUTPUT and PMC_SESSION_ASIDE), as
- * the user wrote names and commands, unescaped. As libbpf's print callback, but set per
- * session. */
+/* Receives one message: a line without its newline (several for PMC_SESSION_OUTPUT and
+ * PMC_SESSION_ASIDE), as the user wrote names and commands, unescaped. As libbpf's print callback,
+ * but set per session. */
 typedef void (*pmc_session_print_fn)(enum pmc_session_level level, const char *msg, void *ud);
 
 /* Where a session is, before each run (commands) or each benchmark's process
