@@ -252,7 +252,7 @@ fail_alloc:
 }
 
 /* The median of metric id in ba, NAN when ba has no measured value of it. */
-static double median_of(const struct pmc_bench_analysis *ba, const char *id)
+static double bench_median(const struct pmc_bench_analysis *ba, const char *id)
 {
 	for (size_t k = 0; k < ba->b->nmetrics; k++)
 		if (strcmp(ba->metrics[k].m->id, id) == 0)
@@ -270,7 +270,7 @@ size_t pmc_analysis_fastest(const struct pmc_analysis *a, size_t ref)
 		bool all = true;
 
 		for (size_t i = 0; i < a->nbench && all; i++) {
-			double med = median_of(&a->benches[i], primary[p]);
+			double med = bench_median(&a->benches[i], primary[p]);
 
 			all = isfinite(med);
 			if (all && med < best_med) {
