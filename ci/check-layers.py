@@ -17,6 +17,11 @@ ANGLE = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
 ANY_INCLUDE = re.compile(r'^\s*#\s*include\b\s*(.)?')
 # Folders that are no layer and hold no C: the public headers, scripts, docs, the build.
 NOT_LAYERS = ("include", "ci", "docs", ".git", ".ci")
+# The model knows no backend (issue 33): these layers include the counters layer's own
+# headers (counters/reading.h, counters/backend.h), never a backend's folder
+# (counters/perf/, counters/valgrind/): what a backend knows of its events it says
+# through functions the layers above hand down (pmc_derive_opts.apart, pmc_metric_describe).
+MODEL = ("core", "formats", "history", "reporters")
 
 
 def main():
@@ -105,6 +110,14 @@ def main():
                             elif not (name == "bench" or inc.endswith(".inc")):
                                 errors.append("%s:%d: \"%s\" is not a project header; spell "
                                               "includes by layer (\"core/stats.h\")" % (rel, lineno, inc))
+                            continue
+                        if (name in MODEL and target == "counters" and
+                                os.path.dirname(path) != folder_of["counters"]):
+                            errors.append("%s:%d: the %s layer includes \"%s\", a backend's "
+                                          "header; the model knows no backend: include "
+                                          "counters/reading.h or counters/backend.h, and let "
+                                          "the layer above hand down what the backend says "
+                                          "(docs/architecture.md)" % (rel, lineno, name, inc))
                             continue
                         if target == name or target in own_allowed:
                             continue

@@ -33,6 +33,28 @@ static inline double pmc_reading_scale(uint64_t value, uint64_t enabled, uint64_
 	return (double)value * (double)enabled / (double)running;
 }
 
+/* A read of value over the times enabled and running, as the engine and a benchmark's
+ * batch give it: not-counted (scaled NaN) when it never ran; scaled, by
+ * pmc_reading_scale, when it ran for part of the time it was enabled; else counted, the
+ * value itself. r's error and user_only are the caller's, left as they are. */
+static inline void pmc_reading_set(struct pmc_reading *r, uint64_t value, uint64_t enabled,
+				   uint64_t running)
+{
+	r->value = value;
+	r->enabled = enabled;
+	r->running = running;
+	if (running == 0) {
+		r->status = PMC_STATUS_NOT_COUNTED;
+		r->scaled = NAN;
+	} else if (running < enabled) {
+		r->status = PMC_STATUS_SCALED;
+		r->scaled = pmc_reading_scale(value, enabled, running);
+	} else {
+		r->status = PMC_STATUS_COUNTED;
+		r->scaled = (double)value;
+	}
+}
+
 /* The share of its enabled time a count ran on the PMU, at most 1 (a group's members
  * are read one after the other, so running may pass enabled by the reads' time). */
 static inline double pmc_reading_running_fraction(uint64_t enabled, uint64_t running)

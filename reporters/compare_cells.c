@@ -396,14 +396,6 @@ const char *pmc_cmp_label(const char *name, const char *fallback)
 	return name ? name : fallback;
 }
 
-/* The median of a metric's measured runs (NAN when none, or without memory). */
-static double median_of(const struct pmc_metric *m)
-{
-	double med = NAN;
-
-	return pmc_median_of(m->values, m->n, &med) == 0 ? med : NAN;
-}
-
 /* "6.05x": three significant digits, as far as a ratio needs them. */
 static void fmt_times(double r, char *buf)
 {
@@ -581,33 +573,6 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 		snprintf(buf, len, "%s ran %s %s than %s%s (%s%s)\n", nn, r,
 			 faster ? "faster" : "slower", on, ci, row->metric, metric_note(c, row));
 	return true;
-}
-
-size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref)
-{
-	const char *const *primary = pmc_result_primary(r);
-	size_t best = ref;
-
-	for (size_t p = 0; primary[p]; p++) {
-		double best_med = INFINITY;
-		bool all = true;
-
-		for (size_t i = 0; i < r->nbench && all; i++) {
-			const struct pmc_metric *m =
-			    pmc_benchmark_find_metric(&r->benchmarks[i], primary[p]);
-			double med = m ? median_of(m) : NAN;
-
-			all = isfinite(med);
-			if (all && med < best_med) {
-				best_med = med;
-				best = i;
-			}
-		}
-		if (all)
-			return best;
-		best = ref;
-	}
-	return ref;
 }
 
 static int by_block(const void *a, const void *b, void *arg)

@@ -94,9 +94,3 @@ size_t pmc_cmp_benchmark_rows(const struct pmc_comparison *c, size_t first, size
  * "A ran\n  1.23x faster than B [1.20x, 1.26x] (task-clock)\n  ...". */
 bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_opts *o, char *buf,
 		      size_t len);
-
-struct pmc_result;
-/* The benchmark of r with the smallest median of the headline's metric (task-clock, else
- * wall-time, when every benchmark has it), for the summary of three or more commands
- * to start from; ref when no metric qualifies. */
-size_t pmc_cmp_headline_fastest(const struct pmc_result *r, size_t ref);

@@ -25,7 +25,7 @@ static int json_result(FILE *out, const struct pmc_result *r, const struct pmc_a
 		       const struct pmc_report_opts *o)
 {
 	char *text = NULL;
-	int rc = pmc_result_dumps(r, &text);
+	int rc = pmc_result_dumps(r, a, &text);
 
 	if (rc < 0)
 		return rc;
@@ -365,6 +365,7 @@ const struct pmc_reporter pmc_reporter_json = {
     .by_extension = true,
     .document = true,
     .result = json_result,
+    .needs_analysis = true,
     .comparison = json_comparison,
     .comparisons = json_comparisons,
     .points = pmc_points_json,

@@ -224,38 +224,6 @@ static void cut_note(FILE *out, const struct pmc_profile *old_p, const struct pm
 		markdown ? "\n" : "  ", a, b);
 }
 
-int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
-				double old_value, double new_value, char **ret_name,
-				double *ret_part)
-{
-	struct pmc_profile_delta *d = NULL;
-	size_t n = 0, i = 0;
-	char *name;
-	int rc;
-
-	if (!ret_name || !ret_part)
-		return -EINVAL;
-	rc = pmc_profile_attribute(old_p, new_p, old_value, new_value, &d, &n);
-	if (rc < 0)
-		return rc;
-	/* Sorted by part: the first that is a finding. */
-	while (i < n && !d[i].clear)
-		i++;
-	if (i == n) {
-		pmc_profile_deltas_free(d, n);
-		return -ENOENT;
-	}
-	name = strdup(d[i].name);
-	if (!name) {
-		pmc_profile_deltas_free(d, n);
-		return -ENOMEM;
-	}
-	*ret_part = d[i].delta;
-	*ret_name = name;
-	pmc_profile_deltas_free(d, n);
-	return 0;
-}
-
 /* The named parts first: by |part|, largest first, then name. */
 static int named_cmp(const void *a, const void *b)
 {
@@ -275,15 +243,6 @@ static void put_fn(FILE *out, const char *name, bool markdown)
 		pmc_escape_md_code(out, name);
 	else
 		pmc_escape_text(out, name);
-}
-
-int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
-				   const struct pmc_profile *new_p, const char *metric,
-				   const char *unit, double old_value, double new_value, size_t top,
-				   bool markdown)
-{
-	return pmc_profile_report_attribution_of(out, old_p, new_p, metric, unit, old_value,
-						 new_value, NULL, top, markdown);
 }
 
 int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p,

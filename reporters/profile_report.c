@@ -590,11 +590,6 @@ static int fn_total_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top)
-{
-	return pmc_profile_report_text_by(out, p, top, false);
-}
-
 int pmc_profile_report_text_by(FILE *out, const struct pmc_profile *p, size_t top, bool by_total)
 {
 	const struct pmc_profile_info *in = pmc_profile_info(p);

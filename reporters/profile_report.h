@@ -20,9 +20,8 @@ struct pmc_profile;
  * warning line for lost samples, unresolved frames, the weight in cut call chains when
  * there is any, total) and the top functions by self
  * weight (self%, total%, self in the profile's unit, function, object); top 0: all.
- * Returns 0, -ENOMEM or -EIO. */
-int pmc_profile_report_text(FILE *out, const struct pmc_profile *p, size_t top);
-/* The same, the functions by total weight when by_total (perf report --children). */
+ * by_total: by total weight instead (perf report --children). Returns 0, -ENOMEM or
+ * -EIO. */
 int pmc_profile_report_text_by(FILE *out, const struct pmc_profile *p, size_t top, bool by_total);
 
 /* The report's parts, for the views by task (profile_tasks_report.c): its header without the
@@ -82,16 +81,11 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
  * their part: the findings only (sampled: with their 95% intervals, then a line with the
  * samples; "too few samples to say where" when there is none). Then the share of cut
  * call chains when there are any. As text, or as Markdown (a line and a table) when
- * markdown is set. unit is the metric's (format.h's units; may be NULL). Returns 0,
- * -EDOM (no change), -EINVAL, -ENOMEM or -EIO. */
-int pmc_profile_report_attribution(FILE *out, const struct pmc_profile *old_p,
-				   const struct pmc_profile *new_p, const char *metric,
-				   const char *unit, double old_value, double new_value, size_t top,
-				   bool markdown);
-
-/* The same, headed by change, the comparison's own statement of the change (its estimate
- * and interval, as the table prints it: "+13.0% [+5.21%, +15.4%]"), so that a report
- * states one change with one number; NULL: the change of old_value to new_value. */
+ * markdown is set. unit is the metric's (format.h's units; may be NULL). Headed by change,
+ * the comparison's own statement of the change (its estimate and interval, as the table
+ * prints it: "+13.0% [+5.21%, +15.4%]"), so that a report states one change with one
+ * number; NULL: the change of old_value to new_value. Returns 0, -EDOM (no change),
+ * -EINVAL, -ENOMEM or -EIO. */
 int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p,
 				      const struct pmc_profile *new_p, const char *metric,
 				      const char *unit, double old_value, double new_value,
@@ -108,14 +102,6 @@ int pmc_profile_report_truncated(FILE *out, const struct pmc_profile *p);
  * how far that may move a share; brief: the short form for a title. Empty, returning 0,
  * when none was lost; else its length. */
 size_t pmc_profile_lost_text(const struct pmc_profile *p, bool brief, char *buf, size_t len);
-
-/* The function that accounts for most of the change, for a caller that names it in one
- * line: its display name (malloc'd, unescaped) and its part of the change (0.91 for 91%),
- * the largest part that is a finding (pmc_profile_delta.clear). Returns 0, -EDOM (no
- * change), -ENOENT (no function is a finding), -EINVAL or -ENOMEM. */
-int pmc_profile_attribution_top(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
-				double old_value, double new_value, char **ret_name,
-				double *ret_part);
 
 /* Stacks for reporters/flamegraph.h, with the storage of their names. */
 struct pmc_flame_set {

@@ -244,30 +244,41 @@ static void say(int r, const char *format, char *err, size_t errlen)
 int pmc_report_result(FILE *out, const char *format, const struct pmc_result *r,
 		      const struct pmc_report_opts *opts, char *err, size_t errlen)
 {
+	return pmc_report_result_analyzed(out, format, r, NULL, opts, err, errlen);
+}
+
+int pmc_report_result_analyzed(FILE *out, const char *format, const struct pmc_result *r,
+			       const struct pmc_analysis *given, const struct pmc_report_opts *opts,
+			       char *err, size_t errlen)
+{
 	const struct pmc_reporter *rep;
-	struct pmc_analysis *a = NULL;
+	const struct pmc_analysis *a = NULL;
+	struct pmc_analysis *own = NULL;
 	struct pmc_report_opts o;
 	int ret;
 
 	rep = lookup(format, PMC_REPORT_RESULT, &ret, err, errlen);
 	if (!rep)
 		return ret;
-	if (!out || !r) {
+	if (!out || !r || (given && given->r != r)) {
 		say(-EINVAL, rep->name, err, errlen);
 		return -EINVAL;
 	}
 	ret = resolve(opts, &o, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (rep->needs_analysis) {
-		ret = pmc_analysis_new(r, o.confidence, &a);
+	if (rep->needs_analysis && given && given->confidence == o.confidence) {
+		a = given;
+	} else if (rep->needs_analysis) {
+		ret = pmc_analysis_new(r, o.confidence, &own);
 		if (ret < 0) {
 			say(ret, rep->name, err, errlen);
 			return ret;
 		}
+		a = own;
 	}
 	ret = rep->result(out, r, a, &o);
-	pmc_analysis_free(a);
+	pmc_analysis_free(own);
 	if (ret == 0 && (fflush(out) != 0 || ferror(out)))
 		ret = -EIO;
 	say(ret, rep->name, err, errlen);

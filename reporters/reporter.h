@@ -82,8 +82,18 @@ int pmc_report_comparisons(FILE *out, const char *format, const struct pmc_compa
 			   const char *const *names, size_t n, const struct pmc_report_opts *opts,
 			   char *err, size_t errlen);
 
+/* pmc_report_result() with r's analysis (pmc_analysis_new of r), computed once by the
+ * caller for every reader (docs/architecture.md, "Data flow"): used when its confidence
+ * is the report's, else (and when a is NULL) the reporter's own is computed. -EINVAL
+ * when a is not r's. */
+int pmc_report_result_analyzed(FILE *out, const char *format, const struct pmc_result *r,
+			       const struct pmc_analysis *a, const struct pmc_report_opts *opts,
+			       char *err, size_t errlen);
+
 /* The i-th reporter of the registry (reporters[] of report.c), or NULL past the last:
  * for code that must cover every format (tests, the fuzzer). */
+/* Seam for the tests: every format of the registry, for the tests and the fuzzer that must
+ * cover each. */
 const struct pmc_reporter *pmc_reporter_at(size_t i);
 
 /* The reporter named name (or its alias), or NULL. */

@@ -93,7 +93,7 @@ __attribute__((noinline, unused)) static char *t_dumps(const struct pmc_result *
 {
 	char *text = NULL;
 
-	assert_int_equal(pmc_result_dumps(r, &text), 0);
+	assert_int_equal(pmc_result_dumps(r, NULL, &text), 0);
 	return text;
 }
 

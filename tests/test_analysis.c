@@ -15,6 +15,7 @@
 
 #include "core/analysis.h"
 #include "core/result.h"
+#include "core/stats_priv.h"
 #include "tests/helpers.h"
 
 static struct pmc_reading reading(enum pmc_status st, double v, uint64_t enabled, uint64_t running)
@@ -227,7 +228,8 @@ static void test_identical_kernel_counts(void **state)
 	pmc_result_free(r);
 }
 
-/* compare's entry: the summary of the measured values, which it keeps for its tests. */
+/* compare's path (compare_stats.c): the summary of the sorted measured values, which it
+ * keeps for its tests, is the analysis's, number for number. */
 static void test_summarize_for_compare(void **state)
 {
 	struct pmc_result *r = sample();
@@ -235,11 +237,13 @@ static void test_summarize_for_compare(void **state)
 	struct pmc_summary s;
 	struct pmc_metric_analysis ma;
 	double values[7];
-	size_t n = 0;
+	size_t n;
 
-	assert_int_equal(pmc_metric_summarize(tc, 0.95, values, &n, &s), 0);
+	n = pmc_metric_present(tc, values);
 	assert_int_equal(n, 6);
+	pmc_stats_sort(values, n);
 	assert_float_equal(values[5], 100, 0);
+	assert_int_equal(pmc_summary_sorted(tc->values, tc->n, values, n, 0.95, &s), 0);
 	assert_int_equal(pmc_metric_analyze(tc, 0.95, &ma), 0);
 	/* Computed once, read twice: the same numbers wherever they are shown. (Field by
 	 * field: the bytes between them are not part of the value.) */
@@ -248,8 +252,38 @@ static void test_summarize_for_compare(void **state)
 	assert_true(s.mad == ma.s.mad && s.min == ma.s.min && s.max == ma.s.max);
 	assert_true(s.cv == ma.s.cv && s.has_ci == ma.s.has_ci && s.confidence == ma.s.confidence);
 	assert_true(s.ci_lo == ma.s.ci_lo && s.ci_hi == ma.s.ci_hi);
-	assert_int_equal(pmc_metric_summarize(&r->benchmarks[0].metrics[2], 0.95, values, &n, &s),
-			 -EINVAL);
+	/* A metric with no measured value has no summary. */
+	assert_int_equal(pmc_metric_present(&r->benchmarks[0].metrics[2], values), 0);
+	assert_int_equal(pmc_metric_analyze(&r->benchmarks[0].metrics[2], 0.95, &ma), 0);
+	assert_false(ma.has_summary);
+	pmc_result_free(r);
+}
+
+/* The fastest benchmark, from the medians the analysis holds: task-clock's when every
+ * benchmark measured it, else wall-time's, else the reference. */
+static void test_fastest_by_the_primary_metric(void **state)
+{
+	struct pmc_result *r = t_result("perf");
+	struct pmc_analysis *a = NULL;
+
+	(void)state;
+	put(r, "a", "task-clock", 6, 3e6, 0.01);
+	put(r, "a", "wall-time", 6, 1e6, 0.01);
+	put(r, "b", "task-clock", 6, 2e6, 0.01);
+	put(r, "b", "wall-time", 6, 4e6, 0.01);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_fastest(a, 0), 1);
+	pmc_analysis_free(a);
+	/* c has no task-clock: wall-time decides, where a is the fastest. */
+	put(r, "c", "wall-time", 6, 2e6, 0.01);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_fastest(a, 2), 0);
+	pmc_analysis_free(a);
+	/* d has neither: the reference. */
+	put(r, "d", "page-faults", 6, 10, 0.01);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_fastest(a, 2), 2);
+	pmc_analysis_free(a);
 	pmc_result_free(r);
 }
 
@@ -280,6 +314,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_exact),
 	    cmocka_unit_test(test_identical_kernel_counts),
 	    cmocka_unit_test(test_summarize_for_compare),
+	    cmocka_unit_test(test_fastest_by_the_primary_metric),
 	    cmocka_unit_test(test_bad_input),
 	};
 

@@ -61,7 +61,7 @@ static char *help_of(int argc, char **argv)
 	assert_true(dup2(fileno(t), STDOUT_FILENO) >= 0);
 	optind = 0;
 	if (strcmp(argv[0], "run") == 0)
-		assert_int_equal(pmc_cli_run(argc, argv), 0);
+		assert_int_equal(pmc_cli_run(argc, argv, NULL), 0);
 	else if (strcmp(argv[0], "compare") == 0)
 		assert_int_equal(pmc_cli_compare(argc, argv), 0);
 	else if (strcmp(argv[0], "gate") == 0)

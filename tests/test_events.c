@@ -18,6 +18,7 @@
 #include "tests/test_main.h"
 
 #include "counters/perf/events.h"
+#include "counters/reading.h"
 #include "counters/perf/sysfs.h"
 #include "pmcbench/events.h"
 
@@ -334,24 +335,6 @@ static void test_groups_and_modifiers(void **state)
 	assert_true(l->events[2].weak && l->events[3].weak && l->events[3].exclude_kernel);
 	assert_false(l->events[4].weak);
 	pmc_event_list_free(l);
-}
-
-static void test_append(void **state)
-{
-	struct pmc_event_list *a = parse_ok("{cycles,instructions},task-clock", fake_root);
-	struct pmc_event_list *b = parse_ok("page-faults,{branches,branch-misses}", fake_root);
-
-	assert_int_equal(pmc_event_list_append(a, b), 0);
-	assert_int_equal(a->n, 6);
-	assert_int_equal(a->ngroups, 4);
-	assert_string_equal(a->events[3].name, "page-faults");
-	assert_int_equal(a->events[3].group, 2);
-	assert_int_equal(a->events[4].group, 3);
-	assert_int_equal(a->events[5].group, 3);
-	assert_false(a->events[5].leader);
-	pmc_event_list_free(a);
-	pmc_event_list_free(b);
-	pmc_event_list_free(NULL);
 }
 
 /* What a program linking the library sees of a list: the accessors and the description
@@ -1076,6 +1059,43 @@ static void test_control_characters_are_refused(void **state)
 	}
 }
 
+/* What the engine says of its events for the model (events.h): which two were read in
+ * different windows, and the note of a system-wide one. */
+static void test_what_the_events_say(void **state)
+{
+	struct pmc_event_list *l = NULL;
+	struct pmc_reading rd = {.status = PMC_STATUS_COUNTED};
+	char note[PMC_EVENT_NOTE_MAX];
+
+	(void)state;
+	assert_int_equal(pmc_event_list_parse("{cycles,instructions},branches,{page-faults,"
+					      "task-clock}:W",
+					      NULL, &l, NULL, 0),
+			 0);
+	assert_false(pmc_event_list_apart("cycles", "instructions", l));
+	assert_true(pmc_event_list_apart("cycles", "branches", l));
+	/* A weak group may have been split. */
+	assert_true(pmc_event_list_apart("page-faults", "task-clock", l));
+	assert_false(pmc_event_list_apart("cycles", "wall-time", l));
+	assert_false(pmc_event_list_apart("cycles", "instructions", NULL));
+	/* A task's event has no note; a system-wide one counts its CPUs, apart from the
+	 * task's events of its group; denied, it says what it needs. */
+	assert_false(pmc_event_note(l, 0, &rd, "the command", note, sizeof(note)));
+	assert_false(pmc_event_note(l, l->n, &rd, "the command", note, sizeof(note)));
+	l->events[1].system_wide = true;
+	snprintf(l->events[1].cpus, sizeof(l->events[1].cpus), "0,18");
+	assert_true(pmc_event_note(l, 1, &rd, "the command", note, sizeof(note)));
+	assert_string_equal(note, "system-wide: counts all its PMU sees on CPUs 0,18 (the PMU's "
+				  "cpumask; for RAPL and uncore PMUs, their whole packages) while "
+				  "the command runs, not only the command; opened apart from its "
+				  "group, which cannot hold a task's events and a CPU's");
+	rd = (struct pmc_reading){.status = PMC_STATUS_DENIED, .error = EACCES};
+	assert_true(pmc_event_note(l, 1, &rd, "the command", note, sizeof(note)));
+	assert_string_equal(note, "system-wide: denied: counting CPUs 0,18 needs CAP_PERFMON (or "
+				  "CAP_SYS_ADMIN) or perf_event_paranoid 0 or less");
+	pmc_event_list_free(l);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1086,7 +1106,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_raw_events),
 	    cmocka_unit_test(test_builtin_table),
 	    cmocka_unit_test(test_groups_and_modifiers),
-	    cmocka_unit_test(test_append),
 	    cmocka_unit_test(test_public_accessors),
 	    cmocka_unit_test(test_opts_versions),
 	    cmocka_unit_test(test_sysfs_events),
@@ -1104,6 +1123,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_tracepoint_errors),
 	    cmocka_unit_test(test_uprobes),
 	    cmocka_unit_test(test_control_characters_are_refused),
+	    cmocka_unit_test(test_what_the_events_say),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -505,7 +505,7 @@ static void derive_flags_cross_group_ratios(void **state)
 		add(b, ev->events[i].name, v, 2);
 	add(b, "wall-time", v, 2);
 	{
-		struct pmc_derive_opts o = {.events = ev};
+		struct pmc_derive_opts o = {.apart = pmc_event_list_apart, .apart_ud = ev};
 
 		assert_int_equal(pmc_benchmark_derive(b, &o), 0);
 	}

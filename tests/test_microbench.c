@@ -930,7 +930,7 @@ static void complexity_fits(void **state)
 	assert_int_equal(res->fits[0].points, 4);
 
 	/* Through the file and back. */
-	assert_int_equal(pmc_result_dumps(res, &text), 0);
+	assert_int_equal(pmc_result_dumps(res, NULL, &text), 0);
 	assert_non_null(strstr(text, "\"complexity\":[{\"name\":\"sum\""));
 	mem = fmemopen(text, strlen(text), "r");
 	assert_int_equal(pmc_result_load_stream(mem, true, "r.json", &back, err, sizeof(err)), 0);

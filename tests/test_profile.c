@@ -387,7 +387,7 @@ static void diff_of_exact_counts_ranks_by_change(void **state)
 	add_syms(n, "/x", 1600, 2, "main", "prof_hot");
 	add_syms(n, "/x", 800, 2, "main", "prof_cold");
 	add_syms(n, "/x", 40, 2, "main", "printf");
-	assert_true(pmc_profile_diff_absolute(o, n));
+	assert_true((pmc_profile_diff_mode(o, n) != PMC_PROFILE_DIFF_SHARES));
 	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
 	assert_int_equal(nd, 4);
 	assert_string_equal(d[0].name, "prof_cold");
@@ -402,8 +402,8 @@ static void diff_of_exact_counts_ranks_by_change(void **state)
 	 * different lengths. */
 	add_syms(s, "/x", 1600, 2, "main", "prof_hot");
 	add_syms(s, "/x", 800, 2, "main", "prof_cold");
-	assert_false(pmc_profile_diff_absolute(o, s));
-	assert_false(pmc_profile_diff_absolute(s, n));
+	assert_false((pmc_profile_diff_mode(o, s) != PMC_PROFILE_DIFF_SHARES));
+	assert_false((pmc_profile_diff_mode(s, n) != PMC_PROFILE_DIFF_SHARES));
 	assert_int_equal(pmc_profile_diff(o, s, &d, &nd), 0);
 	assert_string_equal(d[0].name, "prof_cold"); /* 0.195 -> 0.333 */
 	assert_string_equal(d[1].name, "prof_hot");  /* 0.780 -> 0.667 */
@@ -414,7 +414,7 @@ static void diff_of_exact_counts_ranks_by_change(void **state)
 		    .kind = PMC_PROFILE_EXACT, .event = "Dr", .unit = "events"};
 
 		assert_int_equal(pmc_profile_new(&in, &s), 0);
-		assert_false(pmc_profile_diff_absolute(o, s));
+		assert_false((pmc_profile_diff_mode(o, s) != PMC_PROFILE_DIFF_SHARES));
 		pmc_profile_free(s);
 	}
 	pmc_profile_free(o);
@@ -439,7 +439,7 @@ static void diff_of_sampled_time_ranks_by_change(void **state)
 	add_samples(n, 402, 2, "main", "hot_a");
 	add_samples(n, 1200, 2, "main", "hot_b");
 	assert_int_equal(pmc_profile_diff_mode(o, n), PMC_PROFILE_DIFF_AMOUNTS);
-	assert_true(pmc_profile_diff_absolute(o, n));
+	assert_true((pmc_profile_diff_mode(o, n) != PMC_PROFILE_DIFF_SHARES));
 	assert_close(pmc_profile_per_sample(o), 250000, 1e-12);
 	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
 	assert_string_equal(d[0].name, "hot_b");

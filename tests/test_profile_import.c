@@ -178,7 +178,7 @@ static char *report(const struct pmc_profile *p)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(pmc_profile_report_text(f, p, 5), 0);
+	assert_int_equal(pmc_profile_report_text_by(f, p, 5, false), 0);
 	fclose(f);
 	return buf;
 }

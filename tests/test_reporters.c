@@ -20,9 +20,11 @@
 #include "tests/helpers.h"
 #include <jansson.h>
 
+#include "core/analysis.h"
 #include "core/compare.h"
 #include "core/metrics.h"
 #include "core/result.h"
+#include "formats/result_json.h"
 #include "pmcbench/report.h"
 #include "reporters/compare_cells.h"
 #include "reporters/wrap.h"
@@ -793,6 +795,76 @@ static void test_headline_of_an_undecidable_design(void **state)
 	pmc_result_free(r);
 }
 
+/* The result's report in format fmt from the analysis a (reporters/reporter.h). */
+static char *render_analyzed(const struct pmc_result *r, const struct pmc_analysis *a,
+			     const char *fmt)
+{
+	struct pmc_report_opts o = {.sz = sizeof(o)};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	char err[256] = "";
+
+	assert_non_null(f);
+	if (pmc_report_result_analyzed(f, fmt, r, a, &o, err, sizeof(err)) < 0)
+		fail_msg("%s: %s", fmt, err);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* Computed once, read by all (docs/architecture.md, "Data flow"): a reader handed the
+ * result's analysis renders it, and builds none of its own. An analysis whose median was
+ * changed by hand shows through every reader, so none of them recomputed it; one of
+ * another result is refused, and one at another confidence is not used. */
+static void test_readers_take_the_analysis_they_are_given(void **state)
+{
+	struct pmc_result *r = t_result("perf"), *other = t_result("perf");
+	struct pmc_analysis *a = NULL, *b = NULL, *c90 = NULL;
+	char *text;
+
+	(void)state;
+	put(r, "a", "page-faults", 6, 1000, 0.01);
+	put(other, "a", "page-faults", 6, 1000, 0.01);
+	for (int i = 0; i < 6; i++) /* a result file has a run for each sample */
+		assert_int_equal(pmc_benchmark_record_run(&r->benchmarks[0], 0, 0, false), 0);
+	assert_int_equal(pmc_analysis_new(r, 0.95, &a), 0);
+	assert_int_equal(pmc_analysis_new(other, 0.95, &b), 0);
+	assert_int_equal(pmc_analysis_new(r, 0.9, &c90), 0);
+	/* The table shows the mean, the rest the median. */
+	a->benches[0].metrics[0].s.median = a->benches[0].metrics[0].s.mean = 4242;
+	c90->benches[0].metrics[0].s.median = c90->benches[0].metrics[0].s.mean = 4242;
+	text = render_analyzed(r, a, "json");
+	assert_non_null(strstr(text, "\"median\":4242"));
+	free(text);
+	assert_int_equal(pmc_result_dumps(r, a, &text), 0);
+	assert_non_null(strstr(text, "\"median\":4242"));
+	free(text);
+	text = render_analyzed(r, a, "stats");
+	assert_non_null(strstr(text, "4242"));
+	free(text);
+	text = render_analyzed(r, a, "table");
+	assert_non_null(strstr(text, "4,242  page-faults"));
+	free(text);
+	/* Without one, or with one at a confidence not the report's, the reporter's own. */
+	text = render_analyzed(r, NULL, "table");
+	assert_null(strstr(text, "4,242"));
+	free(text);
+	text = render_analyzed(r, c90, "table");
+	assert_null(strstr(text, "4,242"));
+	free(text);
+	assert_int_equal(pmc_result_dumps(r, c90, &text), 0);
+	assert_null(strstr(text, "4242"));
+	free(text);
+	assert_int_equal(pmc_result_dumps(r, b, &text), -EINVAL);
+	assert_int_equal(pmc_report_result_analyzed(stdout, "table", r, b, NULL, NULL, 0), -EINVAL);
+	pmc_analysis_free(c90);
+	pmc_analysis_free(b);
+	pmc_analysis_free(a);
+	pmc_result_free(other);
+	pmc_result_free(r);
+}
+
 /* Three commands (run -c A -c B -c C): the summary starts from the fastest, one line per
  * other command with the pair's factor and interval; several benchmarks of two files
  * get no summary. */
@@ -806,7 +878,13 @@ static void test_headline_of_three_commands(void **state)
 	put(r, "a", "task-clock", N, 2e6, 0.01);
 	put(r, "b", "task-clock", N, 3e6, 0.01);
 	put(r, "c", "task-clock", N, 1e6, 0.01);
-	assert_int_equal(pmc_cmp_headline_fastest(r, 0), 2);
+	{
+		struct pmc_analysis *an = NULL;
+
+		assert_int_equal(pmc_analysis_new(r, 0.95, &an), 0);
+		assert_int_equal(pmc_analysis_fastest(an, 0), 2);
+		pmc_analysis_free(an);
+	}
 	assert_int_equal(pmc_compare_reference(r, 2, NULL, &c, err, sizeof(err)), 0);
 	assert_true(pmc_cmp_headline(c, &o, line, sizeof(line)));
 	assert_string_equal(strtok(line, "\n"), "c ran");
@@ -1049,6 +1127,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_geomean_row_only_over_two_benchmarks),
 	    cmocka_unit_test(test_hostile_names_are_escaped),
 	    cmocka_unit_test(test_headline_of_three_commands),
+	    cmocka_unit_test(test_readers_take_the_analysis_they_are_given),
 	    cmocka_unit_test(test_headline_of_an_undecidable_design),
 	    cmocka_unit_test(test_json_says_which_endpoint_is_open),
 	    cmocka_unit_test(test_huge_values_stay_in_their_cells),

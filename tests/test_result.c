@@ -1549,7 +1549,7 @@ static void save_refuses_what_would_not_load(void **state)
 	{
 		char *none = NULL;
 
-		assert_int_equal(pmc_result_dumps(a, &none), -EINVAL);
+		assert_int_equal(pmc_result_dumps(a, NULL, &none), -EINVAL);
 		assert_null(none);
 	}
 	a->benchmarks[0].nruns--;
@@ -1742,7 +1742,7 @@ static void skipped_benchmarks_round_trip(void **state)
 	assert_int_equal(pmc_result_save(a, path, err, sizeof(err)), -EINVAL);
 	assert_contains(err, "benchmark \"ran\" is skipped but has 1 runs and 1 metrics");
 	text = NULL;
-	assert_int_equal(pmc_result_dumps(a, &text), -EINVAL);
+	assert_int_equal(pmc_result_dumps(a, NULL, &text), -EINVAL);
 	assert_null(text);
 	unlink(path);
 	free(path);
@@ -2325,7 +2325,7 @@ static void damaged_files_are_refused_or_round_trip(void **state)
 			FILE *f = NULL;
 
 			accepted++;
-			rc = pmc_result_dumps(r, &saved);
+			rc = pmc_result_dumps(r, NULL, &saved);
 			if (rc == 0) {
 				f = fmemopen(saved, strlen(saved), "r");
 				assert_non_null(f);

@@ -1,6 +1,6 @@
 /* Spawning: exit codes, signals, exec errors, timeouts that kill the whole group,
  * stdin from a file, the pre-exec hook seeing a child that has not exec'd yet, pinning
- * to a CPU, and two commands at once (pmc_spawn_pair). */
+ * to a CPU, and two commands at once (pmc_spawner_pair). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -546,7 +546,7 @@ static void pair_runs_both_at_once(void **state)
 	make_fifo(dir, fifo, sizeof(fifo));
 	for (int round = 0; round < 3; round++) {
 		memset(res, 0xff, sizeof(res));
-		assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+		assert_int_equal(pmc_spawner_pair(NULL, pair, res, rc), 0);
 		for (int i = 0; i < 2; i++) {
 			assert_int_equal(rc[i], 0);
 			assert_false(res[i].timed_out);
@@ -571,7 +571,7 @@ static void pair_keeps_each_result(void **state)
 	int rc[2], cpus[2];
 
 	(void)state;
-	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(pmc_spawner_pair(NULL, pair, res, rc), 0);
 	assert_int_equal(rc[0], 0);
 	assert_int_equal(rc[1], 0);
 	assert_int_equal(res[0].exit_code, 3);
@@ -579,7 +579,7 @@ static void pair_keeps_each_result(void **state)
 
 	a.argv = missing;
 	res[0].exit_code = 99;
-	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(pmc_spawner_pair(NULL, pair, res, rc), 0);
 	assert_int_equal(rc[0], -ENOENT);
 	assert_int_equal(res[0].exit_code, 99); /* untouched */
 	assert_int_equal(rc[1], 0);
@@ -591,12 +591,12 @@ static void pair_keeps_each_result(void **state)
 	}
 	a = (struct pmc_spawn_opts){.argv = cpu, .pin = true, .cpu = cpus[1]};
 	b = (struct pmc_spawn_opts){.argv = cpu, .pin = true, .cpu = cpus[0]};
-	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(pmc_spawner_pair(NULL, pair, res, rc), 0);
 	assert_int_equal(rc[0], 0);
 	assert_int_equal(rc[1], 0);
 	assert_int_equal(res[0].exit_code, 64 + cpus[1]);
 	assert_int_equal(res[1].exit_code, 64 + cpus[0]);
-	assert_int_equal(pmc_spawn_pair(NULL, res, rc), -EINVAL);
+	assert_int_equal(pmc_spawner_pair(NULL, NULL, res, rc), -EINVAL);
 }
 
 /* A signal handler's view: the two slots, filled while the pair is waited for. */
@@ -633,7 +633,7 @@ static void pair_fills_a_running_slot_each(void **state)
 
 	(void)state;
 	assert_int_equal(pthread_create(&t, NULL, stop_both, seen), 0);
-	assert_int_equal(pmc_spawn_pair(pair, res, rc), 0);
+	assert_int_equal(pmc_spawner_pair(NULL, pair, res, rc), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_not_equal(seen[0], seen[1]);
 	for (int i = 0; i < 2; i++) {

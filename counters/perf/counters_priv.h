@@ -203,17 +203,5 @@ static inline void set_value(struct pmc_reading *r, uint64_t value, uint64_t ena
 			     uint64_t running)
 {
 	memset(r, 0, sizeof(*r));
-	r->value = value;
-	r->enabled = enabled;
-	r->running = running;
-	if (running == 0) {
-		r->status = PMC_STATUS_NOT_COUNTED;
-		r->scaled = NAN;
-	} else if (running < enabled) {
-		r->status = PMC_STATUS_SCALED;
-		r->scaled = pmc_reading_scale(value, enabled, running);
-	} else {
-		r->status = PMC_STATUS_COUNTED;
-		r->scaled = (double)value;
-	}
+	pmc_reading_set(r, value, enabled, running);
 }

@@ -55,11 +55,26 @@ struct pmc_event_list {
 	size_t ngroups;
 };
 
-/* Appends every event of src to dst as new groups. Returns 0 or -ENOMEM. */
-int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src);
-
 /* The event's scale (1 when sysfs gives none). */
 double pmc_event_scale(const struct pmc_event *ev);
+
+/* What the engine knows of its events that a metric says beside its numbers, so that
+ * the result model need not know perf (docs/events.md, "Uncore and RAPL events").
+ *
+ * pmc_event_list_apart: whether the events named a and b (list, a struct
+ * pmc_event_list) were read in different windows: different groups, or a weak group
+ * the engine may have split, so that multiplexing skews their ratio. False when either
+ * is not in the list. The signature of pmc_derive_opts.apart (core/derive.h).
+ *
+ * pmc_event_note: the note of event i of list read as rd, in buf (len: at least
+ * PMC_EVENT_NOTE_MAX), for a system-wide event (counting a PMU's CPUs, not only the
+ * target, named by what: "the command"), or why it was denied; returns true when it
+ * wrote one, false for any other event. */
+#define PMC_EVENT_NOTE_MAX (PMC_EVENT_CPUS_MAX + 384)
+struct pmc_reading;
+bool pmc_event_list_apart(const char *a, const char *b, const void *list);
+bool pmc_event_note(const struct pmc_event_list *list, size_t i, const struct pmc_reading *rd,
+		    const char *what, char *buf, size_t len);
 
 /* Calls fn for each CPU of a cpumask text ("0", "0,18", "0-3"). Returns 0, -EINVAL when
  * the text is not a CPU list, or what fn returned when negative. */

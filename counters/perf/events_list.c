@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "counters/perf/events.h"
+#include "counters/reading.h"
 
 bool pmc_event_is_hardware(const struct pmc_event *ev)
 {
@@ -39,29 +41,6 @@ void pmc_event_list_free(struct pmc_event_list *list)
 		return;
 	free(list->events);
 	free(list);
-}
-
-int pmc_event_list_append(struct pmc_event_list *dst, const struct pmc_event_list *src)
-{
-	struct pmc_event *tmp;
-
-	if (!dst || !src)
-		return -EINVAL;
-	if (src->n == 0)
-		return 0;
-	if (src->n > SIZE_MAX / sizeof(*tmp) - dst->n)
-		return -ENOMEM;
-	tmp = realloc(dst->events, (dst->n + src->n) * sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	dst->events = tmp;
-	for (size_t i = 0; i < src->n; i++) {
-		tmp[dst->n + i] = src->events[i];
-		tmp[dst->n + i].group += dst->ngroups;
-	}
-	dst->n += src->n;
-	dst->ngroups += src->ngroups;
-	return 0;
 }
 
 int pmc_cpu_list_each(const char *list, int (*fn)(int cpu, void *ud), void *ud)
@@ -112,6 +91,52 @@ size_t pmc_cpu_list_count(const char *list)
 double pmc_event_scale(const struct pmc_event *ev)
 {
 	return ev->scale > 0 ? ev->scale : 1.0;
+}
+
+static const struct pmc_event *find_named(const struct pmc_event_list *l, const char *name)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (strcmp(l->events[i].name, name) == 0)
+			return &l->events[i];
+	return NULL;
+}
+
+bool pmc_event_list_apart(const char *a, const char *b, const void *list)
+{
+	const struct pmc_event *ea = find_named(list, a), *eb = find_named(list, b);
+
+	/* A weak group may have been split into single events, each in its own window. */
+	return ea && eb && (ea->group != eb->group || ea->weak);
+}
+
+bool pmc_event_note(const struct pmc_event_list *list, size_t i, const struct pmc_reading *rd,
+		    const char *what, char *buf, size_t len)
+{
+	const struct pmc_event *ev = i < list->n ? &list->events[i] : NULL;
+	bool grouped = false;
+
+	if (!ev || !ev->system_wide)
+		return false;
+	if (rd->status == PMC_STATUS_DENIED && rd->error == EACCES) {
+		/* The kernel's perf_allow_cpu(): CPU-wide events need CAP_PERFMON (or
+		 * CAP_SYS_ADMIN) while perf_event_paranoid is above 0. */
+		snprintf(buf, len,
+			 "system-wide: denied: counting CPUs %s needs CAP_PERFMON (or "
+			 "CAP_SYS_ADMIN) or perf_event_paranoid 0 or less",
+			 ev->cpus);
+		return true;
+	}
+	/* A group cannot hold a task's events and a CPU's: the engine opened it apart. */
+	for (size_t j = 0; j < list->n; j++)
+		grouped |= list->events[j].group == ev->group && !list->events[j].system_wide;
+	snprintf(buf, len,
+		 "system-wide: counts all its PMU sees on CPUs %s (the PMU's cpumask; for RAPL "
+		 "and uncore PMUs, their whole packages) while %s runs, not only %s%s",
+		 ev->cpus, what, what,
+		 grouped ? "; opened apart from its group, which cannot hold a task's events "
+			   "and a CPU's"
+			 : "");
+	return true;
 }
 
 /* ---- reading a list ---- */

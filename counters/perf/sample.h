@@ -193,6 +193,8 @@ int pmc_sampler_poll(struct pmc_sampler *s, int timeout_ms);
 /* Calls fn for every stored record in time order (stable for equal times); a non-zero
  * return stops the replay and is returned. The records stay stored. */
 typedef int (*pmc_record_fn)(const struct pmc_record *rec, void *ud);
+/* Seam for the tests: the stored records handed out again, so that a test reads what a
+ * recording kept without the flushes' timing. */
 int pmc_sampler_replay(struct pmc_sampler *s, pmc_record_fn fn, void *ud);
 
 /* Calls fn, in time order, for the stored records that no record a later poll reads can
@@ -212,6 +214,8 @@ const char *pmc_sampler_unit(const struct pmc_sampler *s);
 uint64_t pmc_sampler_freq(const struct pmc_sampler *s);
 /* The user registers each sample carries with stack_user (asm/perf_regs.h bits: perf's
  * set for unwinding, every x86-64 general register, flags, cs and ss), 0 without. */
+/* Seam for the tests: the registers asked of the kernel for --call-graph dwarf, which the
+ * tests check per architecture. */
 uint64_t pmc_sampler_regs_mask(const struct pmc_sampler *s);
 /* Whether the records' times are CLOCK_MONOTONIC's (attr.clockid, Linux 4.1), as a JIT's
  * jitdump stamps its records; false: the kernel's perf clock, which no process reads. */

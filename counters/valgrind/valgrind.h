@@ -162,8 +162,6 @@ int pmc_valgrind_outdir_remove(const char *dir);
 size_t pmc_valgrind_metric_count(void);
 /* The metric's id ("instructions", "est-cycles", ...) or NULL when i is out of range. */
 const char *pmc_valgrind_metric_id(size_t i);
-/* Index of a metric id, or -ENOENT. */
-int pmc_valgrind_metric_find(const char *id);
 /* The metric's value from the counts. Returns 0, -ENODATA when an event it needs was
  * not collected (never a 0 in its place), -ERANGE with one line in err naming the metric
  * and the numbers when the counts contradict each other (more LL than L1 misses) or the

@@ -33,14 +33,6 @@ const char *pmc_valgrind_metric_id(size_t i)
 	return i < PMC_VG_M_COUNT ? metric_ids[i] : NULL;
 }
 
-int pmc_valgrind_metric_find(const char *id)
-{
-	for (size_t i = 0; id && i < PMC_VG_M_COUNT; i++)
-		if (strcmp(id, metric_ids[i]) == 0)
-			return (int)i;
-	return -ENOENT;
-}
-
 /* Estimated cycles, the formula of Itamar Turner-Trauring's cachegrind benchmarking
  * method (also used by iai and iai-callgrind): every access costs 1 cycle when it hits
  * L1, 5 when it hits LL, 35 when it goes to memory. Accesses are instruction fetches

@@ -26,6 +26,8 @@ int pmc_symtab_load_image(const void *image, size_t size, const char *name, stru
 			  char *err, size_t errlen);
 
 /* The GNU build-id as lower-case hex, or NULL when the file has none. */
+/* Seam for the tests: the build-id a symbol table read, compared with the one the
+ * environment fingerprint reads. */
 const char *pmc_symtab_build_id(const struct pmc_symtab *t);
 
 /* Whether the file's build-id is the given raw one (an MMAP2 record's): false when they
@@ -46,6 +48,7 @@ const char *pmc_symtab_lookup_range(const struct pmc_symtab *t, uint64_t vaddr, 
 				    uint64_t *ret_size);
 
 /* Function symbols loaded. */
+/* Seam for the tests: how many function symbols were loaded, which no lookup shows. */
 size_t pmc_symtab_count(const struct pmc_symtab *t);
 
 void pmc_symtab_free(struct pmc_symtab *t);

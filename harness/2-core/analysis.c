@@ -6,27 +6,9 @@
 #include <string.h>
 
 #include "core/analysis.h"
+#include "core/compare.h"
 #include "core/metrics.h"
 #include "core/result.h"
-
-int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
-			 size_t *ret_n, struct pmc_summary *ret)
-{
-	size_t n;
-	int err;
-
-	if (!m || !values || !ret)
-		return -EINVAL;
-	n = pmc_metric_present(m, values);
-	if (n == 0)
-		return -EINVAL;
-	err = pmc_summary_compute(values, n, confidence, ret);
-	if (err < 0)
-		return err;
-	if (ret_n)
-		*ret_n = n;
-	return 0;
-}
 
 bool pmc_metric_kernel_identical(const struct pmc_metric *m, bool *ret_identical)
 {
@@ -267,4 +249,37 @@ int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_a
 fail_alloc:
 	pmc_analysis_free(a);
 	return err;
+}
+
+/* The median of metric id in ba, NAN when ba has no measured value of it. */
+static double bench_median(const struct pmc_bench_analysis *ba, const char *id)
+{
+	for (size_t k = 0; k < ba->b->nmetrics; k++)
+		if (strcmp(ba->metrics[k].m->id, id) == 0)
+			return ba->metrics[k].has_summary ? ba->metrics[k].s.median : NAN;
+	return NAN;
+}
+
+size_t pmc_analysis_fastest(const struct pmc_analysis *a, size_t ref)
+{
+	const char *const *primary = pmc_result_primary(a->r);
+
+	for (size_t p = 0; primary[p]; p++) {
+		double best_med = INFINITY;
+		size_t best = ref;
+		bool all = true;
+
+		for (size_t i = 0; i < a->nbench && all; i++) {
+			double med = bench_median(&a->benches[i], primary[p]);
+
+			all = isfinite(med);
+			if (all && med < best_med) {
+				best_med = med;
+				best = i;
+			}
+		}
+		if (all)
+			return best;
+	}
+	return ref;
 }

@@ -1,7 +1,7 @@
 /* The analysis of a result: per benchmark and metric the summary statistics and the
  * status facts every report shows, computed once (docs/architecture.md, "Data flow").
- * `compare` summarises its sides with pmc_metric_summarize(); the run reporters only
- * read a pmc_analysis. */
+ * The run reporters and the result JSON only read a pmc_analysis; `compare` summarises
+ * its sides with the same statistics (compare_stats.c, pmc_summary_sorted). */
 #pragma once
 
 #include <stdbool.h>
@@ -67,6 +67,11 @@ struct pmc_analysis {
 int pmc_analysis_new(const struct pmc_result *r, double confidence, struct pmc_analysis **ret);
 void pmc_analysis_free(struct pmc_analysis *a);
 
+/* The benchmark that ran fastest (hyperfine's summary of three or more commands starts
+ * from it): the least median of the first primary metric (pmc_result_primary) that every
+ * benchmark of a measured; ref when none is measured by all. */
+size_t pmc_analysis_fastest(const struct pmc_analysis *a, size_t ref);
+
 /* Whether m is a count the kernel keeps by one per occurrence
  * (pmc_metric_is_kernel_count) of work the program does (one that does not drift with
  * the machine: system and function calls, faults; pmc_metric_drifts), not simulated,
@@ -79,9 +84,3 @@ bool pmc_metric_kernel_identical(const struct pmc_metric *m, bool *ret_identical
 /* The analysis of one metric. Returns 0, or -EINVAL for a malformed metric. */
 int pmc_metric_analyze(const struct pmc_metric *m, double confidence,
 		       struct pmc_metric_analysis *ret);
-
-/* The summary of m's measured values, which are also copied into values (room for m->n
- * entries) for the tests that follow; *ret_n gets their number. Returns 0, or -EINVAL
- * when no value was measured. */
-int pmc_metric_summarize(const struct pmc_metric *m, double confidence, double *values,
-			 size_t *ret_n, struct pmc_summary *ret);

@@ -77,5 +77,7 @@ int pmc_cp_current_level(const double *x, size_t n, const struct pmc_cp_opts *o,
  * in O(m log m) time, else O(m^2)) that maximize Q(tau, kappa) = tau (kappa - tau) / kappa * E,
  * where E is twice the mean distance between z[0..tau) and z[tau..kappa) less the mean distance
  * within each. Returns 0, -EINVAL (m < 2 * min_size) or -ENOMEM. */
+/* Seam for the tests: the split search of the detector's scan (changepoint.c's best_split
+ * and best_split_fixed) alone, on series whose best split is known. */
 int pmc_cp_best_split(const double *z, size_t m, size_t min_size, bool fixed_kappa, size_t *ret_tau,
 		      size_t *ret_kappa, double *ret_q);

@@ -24,6 +24,8 @@ void pmc_cp_scan_free(struct pmc_cp_scan *s);
 /* x[0..m-1] become its segment (O(m log m)). Returns 0 or -ENOMEM. */
 int pmc_cp_scan_reset(struct pmc_cp_scan *s, const double *x, size_t m);
 /* Appends v to the segment. Returns 0 or -ENOMEM. */
+/* Seam for the tests: the append without the look that pmc_cp_scan_append_look fuses with
+ * it, whose sums the tests compare with it. */
 int pmc_cp_scan_append(struct pmc_cp_scan *s, double v);
 /* Whether some split with min_size points on each side reaches alpha in Mann-Whitney's
  * test corrected as the candidate's (times the m - 2 min_size + 1 splits): the test of
@@ -34,6 +36,8 @@ bool pmc_cp_scan_may_pass(struct pmc_cp_scan *s, size_t min_size, double alpha);
 int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, double alpha,
 			    bool *ret_may_pass);
 /* The p-value of the split at tau so corrected (1 when a side has fewer than min_size). */
+/* Seam for the tests: any split's corrected p-value, which the tests compare bit for bit
+ * with the full scan's. */
 double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size);
 
 /* The same test of one split, at tau, of a segment that grows: what the last change

@@ -218,7 +218,7 @@ static int paired_row(struct pmc_cmp_row *row, const struct job *j, double alpha
 	return 0;
 }
 
-/* A side's summary, as pmc_metric_summarize (analysis.h) gives it, with its present values
+/* A side's summary, as pmc_metric_analyze (analysis.h) gives it, with its present values
  * left sorted in v for the test and the interval: each side is sorted once a row. */
 static int summarize_sorted(const struct pmc_metric *m, double confidence, double *v,
 			    struct pmc_summary *ret)

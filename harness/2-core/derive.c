@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters/perf/events.h"
 #include "core/derive.h"
 #include "core/metrics.h"
 #include "core/result.h"
@@ -13,14 +12,6 @@
 /* The modifiers whose inputs pair up; an input of another kind (a time from wait4) has
  * none. */
 static const char *const modifiers[] = {"", ":u", ":k"};
-
-static const struct pmc_event *find_event(const struct pmc_event_list *ev, const char *id)
-{
-	for (size_t i = 0; ev && i < ev->n; i++)
-		if (strcmp(ev->events[i].name, id) == 0)
-			return &ev->events[i];
-	return NULL;
-}
 
 /* Whether an input takes the modifier of the derived metric: only counters have one. */
 static bool takes_modifier(const char *input)
@@ -37,12 +28,11 @@ static double ratio(double scale, double num, double den)
 }
 
 static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, const char *mod,
-		      const struct pmc_event_list *events, const char *sfx)
+		      const struct pmc_derive_opts *o, const char *sfx)
 {
 	char id[96], num[96], den[96];
 	size_t sl = strlen(sfx);
 	const struct pmc_metric *mn, *md;
-	const struct pmc_event *en, *ed;
 	struct pmc_metric *m;
 	bool num_mod = takes_modifier(f->num), den_mod = takes_modifier(f->den), any = false;
 	int r;
@@ -77,10 +67,7 @@ static int derive_one(struct pmc_benchmark *b, const struct pmc_metric_info *f, 
 	m->simulated = mn->simulated && md->simulated;
 	/* The events are named without the suffix. */
 	num[strlen(num) - sl] = den[strlen(den) - sl] = '\0';
-	en = find_event(events, num);
-	ed = find_event(events, den);
-	/* A weak group may have been split into single events, each in its own window. */
-	m->cross_group = en && ed && (en->group != ed->group || en->weak);
+	m->cross_group = o->apart && o->apart(num, den, o->apart_ud);
 	for (size_t i = 0; i < mn->n; i++) {
 		r = pmc_metric_append(m, ratio(f->scale, mn->values[i], md->values[i]), NULL);
 		if (r < 0)
@@ -179,12 +166,13 @@ static int derive_cpu_time(struct pmc_benchmark *b)
 
 int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *opts)
 {
-	const struct pmc_event_list *events;
+	struct pmc_derive_opts o = {0};
 	const char *sfx;
 
 	if (!b)
 		return -EINVAL;
-	events = opts ? opts->events : NULL;
+	o.apart = opts ? opts->apart : NULL;
+	o.apart_ud = opts ? opts->apart_ud : NULL;
 	sfx = opts ? opts->input_suffix : NULL;
 	sfx = sfx ? sfx : "";
 	for (size_t i = 0; i < pmc_metric_info_count(); i++) {
@@ -193,7 +181,7 @@ int pmc_benchmark_derive(struct pmc_benchmark *b, const struct pmc_derive_opts *
 		if (!f->num)
 			continue;
 		for (size_t k = 0; k < sizeof(modifiers) / sizeof(modifiers[0]); k++) {
-			int r = derive_one(b, f, modifiers[k], events, sfx);
+			int r = derive_one(b, f, modifiers[k], &o, sfx);
 
 			if (r < 0)
 				return r;

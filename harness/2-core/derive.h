@@ -4,14 +4,18 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
 struct pmc_benchmark;
-struct pmc_event_list;
 
 struct pmc_derive_opts {
-	/* The counters the runs were measured with, for their groups: a ratio of events in
-	 * different groups is flagged cross_group, since multiplexing skews it. NULL: no
-	 * groups (simulated counts, which are never multiplexed). */
-	const struct pmc_event_list *events;
+	/* Whether the backend read the events named num and den (without modifier tails
+	 * beyond the event's own) in different windows, as perf's groups are
+	 * (pmc_event_list_apart, with the run's event list as ud): a ratio of such events is
+	 * flagged cross_group, since multiplexing skews it. NULL: never (simulated counts,
+	 * which are never multiplexed). */
+	bool (*apart)(const char *num, const char *den, const void *ud);
+	const void *apart_ud;
 	/* Appended to the inputs' ids: with "/op" (microbenchmarks, docs/microbench.md),
 	 * ipc is instructions/op over cycles/op. The derived id has no suffix, since a
 	 * ratio of two per-operation counts is the ratio itself. NULL: none. */

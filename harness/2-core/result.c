@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "config.h"
-#include "counters/perf/events.h"
 #include "base/grow.h"
 #include "base/hashmap.h"
 #include "core/intervals.h"
@@ -529,45 +528,17 @@ int pmc_metric_append_parts(struct pmc_metric *m, const struct pmc_reading_parts
 	return 0;
 }
 
-int pmc_metric_describe_event(struct pmc_metric *m, const struct pmc_event_list *list, size_t i,
-			      const struct pmc_reading *rd, const char *what)
+int pmc_metric_describe(struct pmc_metric *m, const char *unit, const char *note)
 {
-	const struct pmc_event *ev = i < list->n ? &list->events[i] : NULL;
-	char note[PMC_EVENT_CPUS_MAX + 384];
-	bool grouped = false;
+	if (unit && unit[0] && strcmp(m->unit, unit) != 0) {
+		char *copy = strdup(unit);
 
-	if (!ev)
-		return -EINVAL;
-	if (ev->unit[0] && strcmp(m->unit, ev->unit) != 0) {
-		char *unit = strdup(ev->unit);
-
-		if (!unit)
+		if (!copy)
 			return -ENOMEM;
 		free(m->unit);
-		m->unit = unit;
+		m->unit = copy;
 	}
-	if (!ev->system_wide || m->note)
-		return 0;
-	if (rd->status == PMC_STATUS_DENIED && rd->error == EACCES) {
-		/* The kernel's perf_allow_cpu(): CPU-wide events need CAP_PERFMON (or
-		 * CAP_SYS_ADMIN) while perf_event_paranoid is above 0. */
-		snprintf(note, sizeof(note),
-			 "system-wide: denied: counting CPUs %s needs CAP_PERFMON (or "
-			 "CAP_SYS_ADMIN) or perf_event_paranoid 0 or less",
-			 ev->cpus);
-		return pmc_metric_set_note(m, note);
-	}
-	/* A group cannot hold a task's events and a CPU's: the engine opened it apart. */
-	for (size_t j = 0; j < list->n; j++)
-		grouped |= list->events[j].group == ev->group && !list->events[j].system_wide;
-	snprintf(note, sizeof(note),
-		 "system-wide: counts all its PMU sees on CPUs %s (the PMU's cpumask; for RAPL "
-		 "and uncore PMUs, their whole packages) while %s runs, not only %s%s",
-		 ev->cpus, what, what,
-		 grouped ? "; opened apart from its group, which cannot hold a task's events "
-			   "and a CPU's"
-			 : "");
-	return pmc_metric_set_note(m, note);
+	return note && !m->note ? pmc_metric_set_note(m, note) : 0;
 }
 
 int pmc_metric_set_note(struct pmc_metric *m, const char *note)

@@ -202,14 +202,10 @@ int pmc_metric_append(struct pmc_metric *m, double value, const struct pmc_readi
  * gets one. Returns 0, -ENOMEM, or -EINVAL for a metric without status. */
 int pmc_metric_append_parts(struct pmc_metric *m, const struct pmc_reading_parts *p);
 
-struct pmc_event_list;
-
-/* The metric of event i of list (docs/events.md, "Uncore and RAPL events"): the unit its
- * PMU gives in sysfs (RAPL: Joules; the reading already scaled), and for a system-wide
- * event a note that it counts all the CPUs do while `what` ("the command") runs, or
- * why it was denied (rd: its first reading). Returns 0 or -ENOMEM. */
-int pmc_metric_describe_event(struct pmc_metric *m, const struct pmc_event_list *list, size_t i,
-			      const struct pmc_reading *rd, const char *what);
+/* What the backend says of a metric's event (counters/: for perf, pmc_event_note and
+ * the unit its PMU gives in sysfs, RAPL's Joules): unit replaces m's when not NULL or
+ * "", note is set when not NULL and m has none yet. Returns 0 or -ENOMEM. */
+int pmc_metric_describe(struct pmc_metric *m, const char *unit, const char *note);
 
 /* Sets or clears (NULL) the note saying why a metric is missing. Returns 0 or -ENOMEM. */
 int pmc_metric_set_note(struct pmc_metric *m, const char *note);

@@ -47,6 +47,9 @@ void pmc_mwu_tables_free(struct pmc_mwu_tables *t);
 /* Two-sided Mann-Whitney U test. tables: where the exact distribution is kept, or NULL
  * to build it for this call only (a few ms at 50 + 50). Returns 0, -EINVAL when a side is
  * empty, or -ENOMEM. */
+/* Seam for the tests: the test on unsorted samples with NAN, checked against scipy's
+ * values; compare calls pmc_mann_whitney_sorted (stats_priv.h) on the sides it sorted once.
+ * */
 int pmc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		     struct pmc_mwu_tables *tables, struct pmc_mwu *ret);
 

@@ -34,6 +34,8 @@ struct pmc_threshold {
 /* Parses one limit ("5%", "+1%", "-0.5%", "+2MiB", "10ms", "+1k", "5M"). A bare number
  * has no unit and is refused, as is a limit that is not finite once scaled. Returns 0,
  * or -EINVAL with one line in err naming the text, the column and the fix. */
+/* Seam for the tests: pmc_threshold_parse_in of one limit named "threshold 'TEXT'" in its
+ * messages, for the tests of the limit syntax alone. */
 int pmc_threshold_parse(const char *text, struct pmc_threshold *ret, char *err, size_t errlen);
 
 /* Checks that an absolute threshold suits a metric unit ("count", "ns", "bytes", ...).
@@ -101,4 +103,6 @@ const char *pmc_thresholds_arg(const struct pmc_thresholds *t, size_t i,
 			       const struct pmc_threshold **ret_th);
 
 /* The built-in default threshold. */
+/* Seam for the tests: the built-in rule that a lookup without a matching one returns,
+ * compared by address. */
 const struct pmc_threshold *pmc_threshold_default(void);

@@ -22,9 +22,16 @@ int pmc_input_check(const char *path, const struct stat *st, char *err, size_t e
 
 /* pmc_result_load() and pmc_result_save() are declared in pmcbench/result.h. */
 
-/* The JSON text of r in *ret (malloc'd, the caller frees). Returns 0, -EINVAL for a
- * result pmc_result_save() would refuse, or -ENOMEM. */
-int pmc_result_dumps(const struct pmc_result *r, char **ret);
+/* The JSON text of r in *ret (malloc'd, the caller frees), with r's analysis a
+ * (pmc_analysis_new of r), computed once by the caller for every reader
+ * (docs/architecture.md, "Data flow"); NULL: analysed here. Returns 0, -EINVAL for a
+ * result pmc_result_save() would refuse or an analysis not r's, or -ENOMEM. */
+struct pmc_analysis;
+int pmc_result_dumps(const struct pmc_result *r, const struct pmc_analysis *a, char **ret);
+
+/* pmc_result_save() with r's analysis, as pmc_result_dumps() takes it. */
+int pmc_result_save_analyzed(const struct pmc_result *r, const struct pmc_analysis *a,
+			     const char *path, char *err, size_t errlen);
 
 /* Loads a result from an open stream as pmc_result_load() does from a file, naming it
  * name in messages: a benchmark at a time when the stream can be read again from its

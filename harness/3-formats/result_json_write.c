@@ -444,17 +444,23 @@ static void put_members(struct writer *w, json_t *obj, const char *sep)
 }
 
 /* Writes the text of r, which has passed pmc_result_check(), one benchmark at a time: the
- * jansson tree of the whole result is never built. Returns 0 or a negative errno. */
-static int write_result(const struct pmc_result *r, FILE *f)
+ * jansson tree of the whole result is never built. given: r's analysis, or NULL to
+ * analyse it here (as for one whose CIs are not the file's 95%). Returns 0 or a
+ * negative errno. */
+static int write_result(const struct pmc_result *r, const struct pmc_analysis *given, FILE *f)
 {
 	struct writer w = {.f = f};
-	struct pmc_analysis *a = NULL;
+	struct pmc_analysis *own = NULL;
+	const struct pmc_analysis *a = given;
 	int rc;
 
 	/* The health of every metric's runs, adjusted over the whole result. */
-	rc = pmc_analysis_new(r, 0.95, &a);
-	if (rc == -ENOMEM)
-		return rc;
+	if (!a || a->confidence != 0.95) {
+		rc = pmc_analysis_new(r, 0.95, &own);
+		if (rc == -ENOMEM)
+			return rc;
+		a = own;
+	}
 	errno = 0;
 	put_text(&w, "{");
 	put_members(&w, result_head_json(r), ",\n");
@@ -474,24 +480,26 @@ static int write_result(const struct pmc_result *r, FILE *f)
 		put_text(&w, "}}");
 	}
 	put_text(&w, r->nbench ? "\n]}\n" : "]}\n");
-	pmc_analysis_free(a);
+	pmc_analysis_free(own);
 	return -w.error;
 }
 
-int pmc_result_dumps(const struct pmc_result *r, char **ret)
+int pmc_result_dumps(const struct pmc_result *r, const struct pmc_analysis *a, char **ret)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 	int rc;
 
+	if (a && a->r != r)
+		return -EINVAL;
 	rc = pmc_result_check(r, NULL, 0);
 	if (rc < 0)
 		return rc;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
-	rc = write_result(r, f);
+	rc = write_result(r, a, f);
 	if (fclose(f) != 0 || rc < 0) {
 		free(buf);
 		return -ENOMEM;
@@ -502,10 +510,16 @@ int pmc_result_dumps(const struct pmc_result *r, char **ret)
 
 int pmc_result_save(const struct pmc_result *r, const char *path, char *err, size_t errlen)
 {
+	return pmc_result_save_analyzed(r, NULL, path, err, errlen);
+}
+
+int pmc_result_save_analyzed(const struct pmc_result *r, const struct pmc_analysis *a,
+			     const char *path, char *err, size_t errlen)
+{
 	struct pmc_atomic_file *af;
 	int rc;
 
-	if (!r || !path)
+	if (!r || !path || (a && a->r != r))
 		return -EINVAL;
 	rc = pmc_result_check(r, err, errlen);
 	if (rc < 0) {
@@ -519,7 +533,7 @@ int pmc_result_save(const struct pmc_result *r, const char *path, char *err, siz
 	rc = pmc_atomic_file_open(path, &af, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = write_result(r, pmc_atomic_file_stream(af));
+	rc = write_result(r, a, pmc_atomic_file_stream(af));
 	if (rc == -EIO && pmc_atomic_file_write_error(af))
 		rc = pmc_atomic_file_write_error(af);
 	if (rc < 0) {

@@ -126,8 +126,13 @@ static int record_window(struct windows *w, struct pmc_benchmark *b, uint64_t wa
 		const struct pmc_reading *rd = &w->rd[i];
 
 		r = pmc_benchmark_metric(b, ev->events[i].name, &m);
-		if (r == 0 && m->n == 0)
-			r = pmc_metric_describe_event(m, ev, i, rd, "the attached target");
+		if (r == 0 && m->n == 0) {
+			char note[PMC_EVENT_NOTE_MAX];
+			bool has =
+			    pmc_event_note(ev, i, rd, "the attached target", note, sizeof(note));
+
+			r = pmc_metric_describe(m, ev->events[i].unit, has ? note : NULL);
+		}
 		if (r == 0)
 			r = pmc_metric_append(
 			    m, pmc_status_has_value(rd->status) ? rd->scaled : NAN, rd);
@@ -351,7 +356,7 @@ int pmc_runner_attached(const struct pmc_runner_cmd *cmds, size_t ncmds,
 		r = -ESRCH;
 	}
 	if (r == 0) {
-		struct pmc_derive_opts dopts = {.events = o->events};
+		struct pmc_derive_opts dopts = {.apart = pmc_event_list_apart, .apart_ud = o->events};
 
 		if ((r = pmc_benchmark_derive(b, &dopts)) < 0)
 			pmc_err_set(err, errlen, "cannot derive the metrics: %s", strerror(-r));

@@ -3,7 +3,7 @@
  * (counters/backend.h): the backend says what to exec (the command, or a wrapper around
  * it), what the child does before exec, what brackets the spawning of a round and what
  * the run's readings are; the runner spawns, judges the run and records it. A duet runs
- * the two commands of a round at once, one per thread (pmc_spawn_pair). */
+ * the two commands of a round at once, one per thread (pmc_spawner_pair). */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -128,8 +128,14 @@ static int record_readings(struct pmc_benchmark *b, const struct session *x,
 			return r;
 		m->simulated = x->b->simulated;
 		r = x->b->run_reading(run, i, &rd, &parts, why, whylen);
-		if (r == 0 && events && m->n == 0)
-			r = pmc_metric_describe_event(m, events, i, &rd, "the command");
+		/* Uncore and RAPL: the unit its PMU gives, and what it counts. */
+		if (r == 0 && events && i < events->n && m->n == 0) {
+			char note[PMC_EVENT_NOTE_MAX];
+			bool has =
+			    pmc_event_note(events, i, &rd, "the command", note, sizeof(note));
+
+			r = pmc_metric_describe(m, events->events[i].unit, has ? note : NULL);
+		}
 		if (r < 0)
 			return r;
 		/* pmc_metric_append keeps the metric's error: the errno only while every run
@@ -802,7 +808,8 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 		}
 	}
 	for (size_t c = 0; c < ncmds; c++) {
-		struct pmc_derive_opts dopts = {.events = x.b->events(x.s)};
+		struct pmc_derive_opts dopts = {.apart = pmc_event_list_apart,
+						.apart_ud = x.b->events(x.s)};
 
 		r = pmc_benchmark_derive(&result->benchmarks[first + c], &dopts);
 		if (r < 0) {

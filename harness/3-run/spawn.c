@@ -1,4 +1,4 @@
-/* One run of a command, or two at once (pmc_spawn_pair, one per thread). The child is
+/* One run of a command, or two at once (pmc_spawner_pair, one per thread). The child is
  * made with clone(CLONE_VM|CLONE_VFORK), as glibc's posix_spawn does: no page tables are
  * copied and the calling thread waits until the child has exec'd. Before exec the child
  * may run a hook (the runner opens the counters on the child itself there, disabled until
@@ -619,12 +619,6 @@ int pmc_spawner_pair(struct pmc_spawner *const sp[2], const struct pmc_spawn_opt
 			ret[i] = h[i].res;
 	}
 	return 0;
-}
-
-int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
-		   int rc[2])
-{
-	return pmc_spawner_pair(NULL, opts, ret, rc);
 }
 
 int pmc_spawn_capture_line(const char *path, char *const *argv, double timeout_s, char *buf,

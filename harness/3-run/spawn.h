@@ -32,7 +32,7 @@ struct pmc_spawn_opts {
 	/* When set, holds the pid (and process group) of the child while it is waited for,
 	 * else 0: a signal handler of the caller's can stop it (kill(-pid, SIGKILL)) when the
 	 * user interrupts. The library keeps no such state of its own. Two runs at once
-	 * (pmc_spawn_pair) need a slot each. */
+	 * (pmc_spawner_pair) need a slot each. */
 	volatile sig_atomic_t *running;
 	/* When set and non-zero once running holds the child (the caller's handler ran
 	 * before it could see the pid), the child's process group is killed at once. */
@@ -127,14 +127,11 @@ void pmc_spawn_set_nofile(rlim_t soft);
 
 /* Runs two commands at the same time and waits for both: opts[1] on a thread started for
  * it, opts[0] on the calling thread, both released together by a barrier once the thread
- * is up. rc[i] is what pmc_spawn_run returned for opts[i] and ret[i] its result (left
+ * is up, through two distinct spawners, sp[i] for opts[i] (sp NULL: a spawner made for
+ * each run). rc[i] is what pmc_spawn_run returned for opts[i] and ret[i] its result (left
  * untouched when rc[i] < 0). Returns 0 once both were waited for, whatever they did;
  * -EINVAL for missing options; or -errno when the thread could not be started, and then
  * neither command ran. */
-int pmc_spawn_pair(const struct pmc_spawn_opts *const opts[2], struct pmc_spawn_result ret[2],
-		   int rc[2]);
-/* pmc_spawn_pair through two distinct spawners, sp[i] for opts[i] (NULL: a spawner made
- * for each run). */
 int pmc_spawner_pair(struct pmc_spawner *const sp[2], const struct pmc_spawn_opts *const opts[2],
 		     struct pmc_spawn_result ret[2], int rc[2]);
 

@@ -18,6 +18,8 @@ void pmc_maps_free(struct pmc_maps *m);
 
 /* Reads the kernel's symbols from path rather than /proc/kallsyms (for tests). Returns 0,
  * -EINVAL or -ENOMEM. */
+/* Seam for the tests: a kallsyms file written by the test, whatever the machine's
+ * /proc/kallsyms shows. */
 int pmc_maps_set_kallsyms(struct pmc_maps *m, const char *path);
 
 /* Reads the kernel's symbols now rather than at the first kernel address (a problem
@@ -27,6 +29,7 @@ void pmc_maps_prepare_kernel(struct pmc_maps *m);
 /* JIT code is named from the jitdump its process mapped (a file jit-PID.dump, jitdump.h),
  * else from its perf map. Reads processes' perf maps (jit_map.h) from dir rather than /tmp (for
  * tests). Returns 0, -EINVAL or -ENOMEM. */
+/* Seam for the tests: perf maps written by the test, not /tmp's. */
 int pmc_maps_set_jit_dir(struct pmc_maps *m, const char *dir);
 
 /* Applies one MMAP, COMM (exec clears the task's maps), FORK (the child gets a copy of

@@ -38,5 +38,7 @@ int pmc_offcpu_in(struct pmc_offcpu *oc, struct pmc_profile *p, uint32_t tid, ui
 int pmc_offcpu_finish(struct pmc_offcpu *oc, struct pmc_profile *p, uint64_t end);
 
 /* Waits added to the profile so far, and those pending now. */
+/* Seam for the tests: the counts that say no wait was lost or counted twice, which the
+ * profile alone does not show. */
 uint64_t pmc_offcpu_waits(const struct pmc_offcpu *oc);
 uint64_t pmc_offcpu_pending(const struct pmc_offcpu *oc);

@@ -207,8 +207,6 @@ enum pmc_profile_diff_mode {
 };
 enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p,
 						 const struct pmc_profile *new_p);
-/* Whether the diff compares amounts (counts or sampled amounts), not shares. */
-bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p);
 /* The confidence of a sampled change's interval. */
 #define PMC_PROFILE_DIFF_CONFIDENCE 0.95
 /* What one sample of p stands for, on average: its total over its samples (sampled

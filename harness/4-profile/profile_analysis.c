@@ -240,11 +240,6 @@ enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p
 	return PMC_PROFILE_DIFF_AMOUNTS;
 }
 
-bool pmc_profile_diff_absolute(const struct pmc_profile *old_p, const struct pmc_profile *new_p)
-{
-	return pmc_profile_diff_mode(old_p, new_p) != PMC_PROFILE_DIFF_SHARES;
-}
-
 double pmc_profile_per_sample(const struct pmc_profile *p)
 {
 	uint64_t k;

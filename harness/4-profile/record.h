@@ -87,5 +87,7 @@ int pmc_profile_record(const struct pmc_record_opts *o, struct pmc_profile **ret
  * frame added has an offset a profile file cannot hold. *unresolved (may be NULL) counts
  * the user frames kept without a symbol. Returns 0, -EINVAL (not a sample), or the
  * errors of pmc_profile_add (-ENOMEM, -EOVERFLOW). */
+/* Seam for the tests: one record made by hand into a profile, without a sampler
+ * (record_build.c adds the sampler's). */
 int pmc_profile_add_sample(struct pmc_profile *p, struct pmc_maps *m, const struct pmc_record *rec,
 			   uint32_t max_stack, uint64_t *unresolved);

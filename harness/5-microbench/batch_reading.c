@@ -27,19 +27,7 @@ void pmc_mb_batch_reading(const struct pmc_reading *a, const struct pmc_reading 
 		d->scaled = NAN;
 		return;
 	}
-	d->value = b->value - a->value;
-	d->enabled = b->enabled - a->enabled;
-	d->running = b->running - a->running;
-	if (d->running == 0) {
-		d->status = PMC_STATUS_NOT_COUNTED;
-		d->scaled = NAN;
-	} else if (d->running < d->enabled) {
-		d->status = PMC_STATUS_SCALED;
-		d->scaled = (double)d->value * ((double)d->enabled / (double)d->running);
-	} else {
-		d->status = PMC_STATUS_COUNTED;
-		d->scaled = (double)d->value;
-	}
+	pmc_reading_set(d, b->value - a->value, b->enabled - a->enabled, b->running - a->running);
 }
 
 /* A split event's batch (hybrid CPUs): each part's difference of two reads, then the sum

@@ -402,8 +402,14 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 			snprintf(id, sizeof(id), "%s/op", events->events[e].name);
 			/* Uncore and RAPL: its unit per operation, and what it counts. */
 			r = metric(bm, id, &m);
-			if (r == 0 && m->n == 0)
-				r = pmc_metric_describe_event(m, events, e, rd, "the benchmark");
+			if (r == 0 && m->n == 0) {
+				char note[PMC_EVENT_NOTE_MAX];
+				bool has = pmc_event_note(events, e, rd, "the benchmark", note,
+							  sizeof(note));
+
+				r = pmc_metric_describe(m, events->events[e].unit,
+							has ? note : NULL);
+			}
 			if (r == 0)
 				r = pmc_metric_append(m, v, lost ? NULL : rd);
 			if (r == 0 && s->parts && s->parts[i * nev + e].n)
@@ -453,7 +459,8 @@ int pmc_mb_record(const struct pmc_mb_bench *b, const struct pmc_mb_samples *s,
 		r = set_overhead(bm, id, s->over_counts[e], s->iters);
 	}
 	if (r == 0) {
-		struct pmc_derive_opts dopts = {.events = events, .input_suffix = "/op"};
+		struct pmc_derive_opts dopts = {
+		    .apart = pmc_event_list_apart, .apart_ud = events, .input_suffix = "/op"};
 
 		r = pmc_benchmark_derive(bm, &dopts);
 	}

@@ -13,6 +13,7 @@
 #include "counters/perf/hybrid.h"
 #include "counters/perf/uprobe.h"
 #include "counters/valgrind/valgrind.h"
+#include "core/analysis.h"
 #include "core/result.h"
 #include "formats/result_json.h"
 #include "run/env.h"
@@ -336,9 +337,11 @@ static int describe(struct pmc_result *result, const struct pmc_session_cfg *cfg
 	return r;
 }
 
-/* The result's report on cfg->out (the run table, and with stats every summary). */
+/* The result's report on cfg->out (the run table, and with stats every summary), from
+ * its analysis a (NULL: each reporter analyses). */
 static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_session_compare *cmp,
-			 const struct pmc_result *result, const char *format)
+			 const struct pmc_result *result, const struct pmc_analysis *a,
+			 const char *format)
 {
 	PMC_OPTS(pmc_report_opts, ro, .median = cfg->median, .confidence = 0.95,
 		 .color = pmc_session_compare_color(cmp, cfg->out),
@@ -351,9 +354,9 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 	else
 		r = 0;
 	if (r == 0)
-		r = pmc_report_result(cfg->out, format, result, &ro, NULL, 0);
+		r = pmc_report_result_analyzed(cfg->out, format, result, a, &ro, NULL, 0);
 	if (r == 0 && cfg->stats && strcmp(format, "table") == 0)
-		r = pmc_report_result(cfg->out, "stats", result, &ro, NULL, 0);
+		r = pmc_report_result_analyzed(cfg->out, "stats", result, a, &ro, NULL, 0);
 	if (r == 0)
 		r = pmc_session_stream_flush(cfg->out);
 	if (r < 0)
@@ -363,10 +366,12 @@ static int report_result(const struct pmc_session_cfg *cfg, const struct pmc_ses
 }
 
 /* `run -c A -c B` before the run table: the answer first (docs/compare.md, "The
- * headline"), then the detail. Returns the comparison the report after the table reuses. */
+ * headline"), then the detail; a: the result's analysis, or NULL. Returns the
+ * comparison the report after the table reuses. */
 static struct pmc_comparison *headline(const struct pmc_session_cfg *cfg,
 				       const struct pmc_session_compare *cmp,
-				       const struct pmc_result *result)
+				       const struct pmc_result *result,
+				       const struct pmc_analysis *a)
 {
 	size_t ref = cfg->reference, fastest;
 	struct pmc_comparison *pre;
@@ -376,7 +381,7 @@ static struct pmc_comparison *headline(const struct pmc_session_cfg *cfg,
 	/* Three or more: hyperfine's summary from the fastest; the comparison against the
 	 * reference follows the table as usual, computed here without a summary of its own,
 	 * so that it does not repeat one. */
-	fastest = pmc_cmp_headline_fastest(result, ref);
+	fastest = a ? pmc_analysis_fastest(a, ref) : ref;
 	pre = pmc_session_compare_headline(result, fastest, cmp, cfg->out);
 	if (fastest != ref) {
 		pmc_comparison_free(pre);
@@ -409,6 +414,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	struct pmc_hybrid_machine machine;
 	struct pmc_result *result = NULL, *base = NULL;
 	struct pmc_comparison *pre = NULL;
+	struct pmc_analysis *an = NULL; /* the result's, for every reader of it */
 	enum pmc_decision d = PMC_DECISION_PASS;
 	char err[1024] = "", *program = NULL; /* the backend's, from its find */
 	/* Why events are missing (the probe's), and whether the report says it: a benchmark
@@ -524,27 +530,33 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		cmp.profile_ref = base || !commands ? NULL : cfg->cmds[cfg->reference].name;
 	}
 
+	/* The result is complete: analysed once, for the headline, the reports, the saved
+	 * file and the exports (docs/architecture.md, "Data flow"). Should that fail, each
+	 * of them analyses it and says why, as alone. */
+	if (pmc_analysis_new(result, 0.95, &an) < 0)
+		an = NULL;
 	/* The answer first, then the detail; after --runs auto the sequential rule judges,
 	 * after the table. */
 	if (commands && n >= 2 && !base && !cfg->runs_auto && strcmp(format, "table") == 0 &&
 	    cfg->out)
-		pre = headline(cfg, &cmp, result);
+		pre = headline(cfg, &cmp, result, an);
 	/* Markdown for a pull request: the verdict and the headline first, the runs' tables
 	 * after the comparison (docs/ci.md). */
 	md_first = commands && n > 1 && !base && !cfg->runs_auto && cfg->out &&
 		   compare_out == cfg->out && strcmp(format, "markdown") == 0;
-	if (cfg->out && !md_first && (r = report_result(cfg, &cmp, result, format)) < 0)
+	if (cfg->out && !md_first && (r = report_result(cfg, &cmp, result, an, format)) < 0)
 		goto out;
 	if (cfg->runs_auto && (r = pmc_session_seq_settle(&seq, result, pr)) < 0)
 		goto out;
-	if (cfg->output && (r = pmc_result_save(result, cfg->output, err, sizeof(err))) < 0) {
+	if (cfg->output &&
+	    (r = pmc_result_save_analyzed(result, an, cfg->output, err, sizeof(err))) < 0) {
 		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
 		goto out;
 	}
 	if (cfg->exports && cfg->exports->n) {
 		PMC_OPTS(pmc_report_opts, xo, .median = cfg->median, .confidence = 0.95);
 
-		if ((r = pmc_session_exports_result(cfg->exports, result, &xo, pr)) < 0)
+		if ((r = pmc_session_exports_result(cfg->exports, result, an, &xo, pr)) < 0)
 			goto out;
 	}
 
@@ -579,7 +591,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 		pre = NULL;
 		if (md_first) {
 			fputc('\n', cfg->out);
-			if ((r = report_result(cfg, &cmp, result, format)) < 0)
+			if ((r = report_result(cfg, &cmp, result, an, format)) < 0)
 				goto out;
 		}
 	} else if (cfg->reference_name) {
@@ -626,6 +638,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 	}
 	r = 0;
 out:
+	pmc_analysis_free(an);
 	pmc_comparison_free(pre);
 	pmc_session_profiles_clear(&profiles);
 	pmc_session_profiles_clear(&base_profiles);

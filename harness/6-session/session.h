@@ -80,10 +80,12 @@ int pmc_session_exports_add_as(struct pmc_session_exports *x, const char *path, 
  * message and -EINVAL. */
 int pmc_session_exports_check(const struct pmc_session_exports *x,
 			      const struct pmc_session_printer *pr);
-/* Writes r (with its report options) to every export file, each atomically; a failure
- * is one error message and the others are still written. Returns 0 or the first error. */
+/* Writes r (with its analysis a, NULL to analyse it where needed, and its report
+ * options) to every export file, each atomically; a failure is one error message and
+ * the others are still written. Returns 0 or the first error. */
+struct pmc_analysis;
 int pmc_session_exports_result(const struct pmc_session_exports *x, const struct pmc_result *r,
-			       const struct pmc_report_opts *ro,
+			       const struct pmc_analysis *a, const struct pmc_report_opts *ro,
 			       const struct pmc_session_printer *pr);
 /* The same for a comparison. */
 int pmc_session_exports_comparison(const struct pmc_session_exports *x,

@@ -65,8 +65,9 @@ struct progress {
 	double t0;	       /* CLOCK_MONOTONIC seconds at the start */
 };
 
-/* The median so far of the command's main time metric (task-clock when counted, else
- * wall-time) into p; none before its first measured run. */
+/* The median so far of the command's primary metric (the registry's order,
+ * pmc_benchmark_primary: the first of them it measured) into p; none before its first
+ * measured run. */
 static void running_median(const struct progress *pg, size_t cmd, struct pmc_session_progress *p)
 {
 	struct pmc_benchmark *b = pmc_result_find_benchmark(pg->result, pg->cfg->cmds[cmd].name);

@@ -80,15 +80,33 @@ unsigned pmc_session_stream_width(FILE *f)
 
 /* Where the time went (session_profiles.c), after the verdicts, when both sides have
  * profiles: on out, in Markdown when the report is; draw: write the differential flame
- * graphs too (once per report). A document on stdout stays one: its explanation goes to
- * stderr. */
+ * graphs too (once per report). A document stays one: its explanation goes to the
+ * caller's print function, as text aside (PMC_SESSION_ASIDE). */
 static void explain(const struct pmc_session_compare *c, const struct pmc_comparison *cmp,
 		    FILE *out, bool draw, const struct pmc_session_printer *pr)
 {
-	if (pmc_session_format_is_document(c->format))
-		out = stderr;
-	pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles, c->profile_ref,
-				     strcmp(c->format, "markdown") == 0, out, draw, pr);
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!pmc_session_format_is_document(c->format)) {
+		pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles, c->profile_ref,
+					     strcmp(c->format, "markdown") == 0, out, draw, pr);
+		return;
+	}
+	out = open_memstream(&text, &len);
+	if (!out) {
+		pmc_session_say(pr, PMC_SESSION_WARN,
+				"out of memory: where the time went is not shown");
+		return;
+	}
+	pmc_session_profiles_explain(cmp, c->old_profiles, c->new_profiles, c->profile_ref, false,
+				     out, draw, pr);
+	if (fclose(out) == 0 && len) {
+		if (text[len - 1] == '\n')
+			text[len - 1] = '\0';
+		pmc_session_say(pr, PMC_SESSION_ASIDE, "%s", text);
+	}
+	free(text);
 }
 
 /* The report of cmp, or of every comparison of set when there is one. */

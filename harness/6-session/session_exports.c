@@ -66,8 +66,9 @@ void pmc_session_exports_clear(struct pmc_session_exports *x)
 /* Writes one export through the atomic writer: the target is replaced whole or not at
  * all. One error message on failure. */
 static int write_one(const struct pmc_session_export *e, const struct pmc_result *r,
-		     const struct pmc_comparison *c, const struct pmc_session_comparison_set *set,
-		     const struct pmc_report_opts *ro, const struct pmc_session_printer *pr)
+		     const struct pmc_analysis *a, const struct pmc_comparison *c,
+		     const struct pmc_session_comparison_set *set, const struct pmc_report_opts *ro,
+		     const struct pmc_session_printer *pr)
 {
 	struct pmc_atomic_file *af;
 	char err[512] = "";
@@ -75,11 +76,11 @@ static int write_one(const struct pmc_session_export *e, const struct pmc_result
 
 	/* A result's JSON is the result file itself, byte for byte as -o writes it. */
 	if (r && strcmp(e->format, "json") == 0)
-		rc = pmc_result_save(r, e->path, err, sizeof(err));
+		rc = pmc_result_save_analyzed(r, a, e->path, err, sizeof(err));
 	else if ((rc = pmc_atomic_file_open(e->path, &af, err, sizeof(err))) == 0) {
 		FILE *f = pmc_atomic_file_stream(af);
 
-		rc = r	   ? pmc_report_result(f, e->format, r, ro, err, sizeof(err))
+		rc = r	   ? pmc_report_result_analyzed(f, e->format, r, a, ro, err, sizeof(err))
 		     : set ? pmc_report_comparisons(f, e->format, set->cs, set->names, set->n, ro,
 						    err, sizeof(err))
 			   : pmc_report_comparison(f, e->format, c, ro, err, sizeof(err));
@@ -101,15 +102,17 @@ static int write_one(const struct pmc_session_export *e, const struct pmc_result
 	return rc;
 }
 
-/* Writes every export of x: r, c or set, whichever is given. */
+/* Writes every export of x: r (with its analysis a, or NULL), c or set, whichever is
+ * given. */
 static int write_all(const struct pmc_session_exports *x, const struct pmc_result *r,
-		     const struct pmc_comparison *c, const struct pmc_session_comparison_set *set,
-		     const struct pmc_report_opts *ro, const struct pmc_session_printer *pr)
+		     const struct pmc_analysis *a, const struct pmc_comparison *c,
+		     const struct pmc_session_comparison_set *set, const struct pmc_report_opts *ro,
+		     const struct pmc_session_printer *pr)
 {
 	int first = 0;
 
 	for (size_t i = 0; x && i < x->n; i++) {
-		int rc = write_one(&x->v[i], r, c, set, ro, pr);
+		int rc = write_one(&x->v[i], r, a, c, set, ro, pr);
 
 		if (rc < 0 && first == 0)
 			first = rc;
@@ -118,17 +121,17 @@ static int write_all(const struct pmc_session_exports *x, const struct pmc_resul
 }
 
 int pmc_session_exports_result(const struct pmc_session_exports *x, const struct pmc_result *r,
-			       const struct pmc_report_opts *ro,
+			       const struct pmc_analysis *a, const struct pmc_report_opts *ro,
 			       const struct pmc_session_printer *pr)
 {
-	return write_all(x, r, NULL, NULL, ro, pr);
+	return write_all(x, r, a, NULL, NULL, ro, pr);
 }
 
 int pmc_session_exports_comparison(const struct pmc_session_exports *x,
 				   const struct pmc_comparison *c, const struct pmc_report_opts *ro,
 				   const struct pmc_session_printer *pr)
 {
-	return write_all(x, NULL, c, NULL, ro, pr);
+	return write_all(x, NULL, NULL, c, NULL, ro, pr);
 }
 
 int pmc_session_exports_comparisons(const struct pmc_session_exports *x,
@@ -136,5 +139,5 @@ int pmc_session_exports_comparisons(const struct pmc_session_exports *x,
 				    const struct pmc_report_opts *ro,
 				    const struct pmc_session_printer *pr)
 {
-	return write_all(x, NULL, NULL, set, ro, pr);
+	return write_all(x, NULL, NULL, NULL, set, ro, pr);
 }

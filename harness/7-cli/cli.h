@@ -21,9 +21,20 @@ enum {
 	PMC_EXIT_INCONCLUSIVE = 3,
 };
 
+/* `run --history DB`: adds the result file that run saved to the history DB, as
+ * `history add` does (cli_history_add.c), and returns an exit code; with path NULL,
+ * before anything runs, only checks that DB could take it (an existing store opens, a
+ * new SQLite file could be created in its directory), saying why not. The history is the
+ * pmcbench executable's only (cli/meson.build): its main passes
+ * pmc_cli_history_add_file to pmc_cli_run; a caller without a history passes NULL. */
+typedef int (*pmc_cli_history_fn)(const char *db, const char *path);
+int pmc_cli_history_add_file(const char *db, const char *path);
+
 /* Each takes the arguments after the subcommand name (argv[0] is the subcommand) and
- * returns the process exit code. "--help" prints the command's help and returns 0. */
-int pmc_cli_run(int argc, char **argv);
+ * returns the process exit code. "--help" prints the command's help and returns 0.
+ * pmc_cli_run's history: where --history DB adds the saved result, or NULL (then
+ * --history is refused). */
+int pmc_cli_run(int argc, char **argv, pmc_cli_history_fn history);
 int pmc_cli_compare(int argc, char **argv);
 int pmc_cli_gate(int argc, char **argv);
 int pmc_cli_list(int argc, char **argv);
@@ -42,15 +53,6 @@ bool pmc_cli_report_annotate_possible(void);
 void pmc_cli_report_unknown_function(const char *path, const struct pmc_profile *p,
 				     const char *option, const char *fn);
 int pmc_cli_history(int argc, char **argv);
-
-/* `run --history DB`: adds the result file that run saved to the history DB, as
- * `history add` does (cli_history_add.c), and returns an exit code; with path NULL,
- * before anything runs, only checks that DB could take it (an existing store opens, a
- * new SQLite file could be created in its directory), saying why not. The history is the
- * pmcbench executable's only (cli/meson.build): its main sets this; in libpmcbench, whose
- * benchmark programs' results `pmcbench history add` takes, it stays NULL. */
-extern int (*pmc_cli_run_history)(const char *db, const char *path);
-int pmc_cli_history_add_file(const char *db, const char *path);
 
 /* Signals while commands run (cli_signal.c): the handler kills the process group of
  * every non-zero pmc_cli_running slot (pmc_runner_opts.running, pmc_record_opts.running),

@@ -132,7 +132,7 @@ out:
 	return code;
 }
 
-/* Whether db could take a result (pmc_cli_run_history with no path). */
+/* Whether db could take a result (pmc_cli_run's history with no path). */
 static int check_db(const char *db)
 {
 	const char *file = strncmp(db, "sqlite:", 7) == 0 ? db + 7 : db;

@@ -9,8 +9,6 @@
 #include "cli/cli_run_priv.h"
 #include "run/runner.h"
 
-int (*pmc_cli_run_history)(const char *db, const char *path);
-
 /* Checks the options against each other and the commands, before anything is looked up
  * or probed. 0, or -EINVAL after an error line. */
 static int check_options(struct run_cli *c, size_t ncmds)
@@ -35,13 +33,13 @@ static int check_options(struct run_cli *c, size_t ncmds)
 		pmc_cli_error("--history adds the saved result to the history; give -o FILE too");
 		return -EINVAL;
 	}
-	if (c->history && !pmc_cli_run_history) {
+	if (c->history && !c->add_history) {
 		pmc_cli_error("--history: this program keeps no history; add its result with "
 			      "'pmcbench history add FILE'");
 		return -EINVAL;
 	}
 	/* A history that cannot take the result says so before the runs, not after. */
-	if (c->history && pmc_cli_run_history(c->history, NULL) != PMC_EXIT_OK)
+	if (c->history && c->add_history(c->history, NULL) != PMC_EXIT_OK)
 		return -EINVAL;
 	if (c->max_given && !c->runs_auto) {
 		pmc_cli_error("--max-runs and --max-time bound --runs auto; give -r auto too");
@@ -135,10 +133,11 @@ static int check_early(struct run_cli *c)
 	return 0;
 }
 
-int pmc_cli_run(int argc, char **argv)
+int pmc_cli_run(int argc, char **argv, pmc_cli_history_fn history)
 {
 	struct run_cli c = {.ro = {.sz = sizeof(c.ro), .runs = 10, .warmup = 1},
-			    .so = {.format = "table"}};
+			    .so = {.format = "table"},
+			    .add_history = history};
 	struct pmc_runner_cmd *cmds = NULL;
 	struct pmc_session_cfg cfg;
 	char ***owned = NULL;
@@ -207,7 +206,7 @@ int pmc_cli_run(int argc, char **argv)
 	code = pmc_cli_exit_status(r, d);
 	/* The saved result goes to the history whatever the decision: a history keeps every
 	 * result, a regression's too. */
-	if (r >= 0 && c.history && pmc_cli_run_history(c.history, c.so.output) != PMC_EXIT_OK)
+	if (r >= 0 && c.history && c.add_history(c.history, c.so.output) != PMC_EXIT_OK)
 		code = PMC_EXIT_ERROR;
 out:
 	pmc_cli_run_free_commands(cmds, owned, ncmds);

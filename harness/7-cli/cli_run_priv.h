@@ -28,11 +28,12 @@ struct run_cli {
 	const char *pending_name;	/* an -n not yet followed by its -c */
 	struct pmc_cli_session_opts so; /* the options benchmark programs take too */
 	bool shell, median, stats;
-	size_t reference;    /* 1-based, 0: the first */
-	bool unpaired;	     /* --unpaired */
-	bool gate;	     /* --gate */
-	const char *history; /* --history DB */
-	bool runs_auto;	     /* --runs auto, with seq.max_runs and seq.max_time_s */
+	size_t reference;		/* 1-based, 0: the first */
+	bool unpaired;			/* --unpaired */
+	bool gate;			/* --gate */
+	const char *history;		/* --history DB */
+	pmc_cli_history_fn add_history; /* pmc_cli_run's history: NULL when there is none */
+	bool runs_auto;			/* --runs auto, with seq.max_runs and seq.max_time_s */
 	bool max_given;
 	bool vg_tool_given; /* --valgrind-tool */
 	struct pmc_session_seq seq;

@@ -235,6 +235,9 @@ static void print_message(enum pmc_session_level level, const char *msg, void *u
 	case PMC_SESSION_OUTPUT:
 		pmc_cli_quote_lines(msg, NULL);
 		break;
+	case PMC_SESSION_ASIDE:
+		fprintf(stderr, "%s\n", msg);
+		break;
 	}
 }
 

@@ -23,18 +23,21 @@ struct pmc_bench_def;
 /* What a message is. pmcbench prints an error as "pmcbench: MSG", a warning as
  * "pmcbench: warning: MSG", a note as "pmcbench: note: MSG", information as
  * "pmcbench: MSG"; output is what a command wrote (its standard error, one or more
- * lines), shown indented. */
+ * lines), shown indented; aside is report text that cannot go on the report's stream,
+ * which holds one document (`compare --format json` on stdout: where the profiles say a
+ * regression's time went), printed as it is to standard error. */
 enum pmc_session_level {
 	PMC_SESSION_ERROR,
 	PMC_SESSION_WARN,
 	PMC_SESSION_NOTE,
 	PMC_SESSION_INFO,
 	PMC_SESSION_OUTPUT,
+	PMC_SESSION_ASIDE,
 };
 
-/* Receives one message: a line without its newline (several for PMC_SESSION_OUTPUT), as
- * the user wrote names and commands, unescaped. As libbpf's print callback, but set per
- * session. */
+/* Receives one message: a line without its newline (several for PMC_SESSION_OUTPUT and
+ * PMC_SESSION_ASIDE), as the user wrote names and commands, unescaped. As libbpf's print callback,
+ * but set per session. */
 typedef void (*pmc_session_print_fn)(enum pmc_session_level level, const char *msg, void *ud);
 
 /* Where a session is, before each run (commands) or each benchmark's process

@@ -246,7 +246,16 @@ test_gate_names_the_function_that_regressed() {
 	expect_grep 'prof_cold' report.md || return 1
 	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions \
 		--format markdown || return 1
-	expect_grep '\| `prof_cold` \| 100%' "$TMP/out"
+	expect_grep '\| `prof_cold` \| 100%' "$TMP/out" || return 1
+	# A JSON report on stdout stays one document: the explanation is text aside, on
+	# stderr, whole and in order.
+	expect_exit 1 "$PMCBENCH" gate --force --baseline base.json new.json --metric instructions \
+		--format json || return 1
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out" ||
+		fail "stdout is not one JSON document" || return 1
+	expect_no_grep 'prof_cold' "$TMP/out" || return 1
+	expect_grep '^work: instructions \+[0-9.]+% .*: 100% in prof_cold$' "$TMP/err" || return 1
+	expect_grep '^  differential flame graph: .*new\.profiles/work\.diff\.svg$' "$TMP/err"
 }
 
 # Profile files are named by a slug of the benchmark's name (docs/profile.md, "Profiles in
