@@ -356,7 +356,8 @@ int pmc_runner_attached(const struct pmc_runner_cmd *cmds, size_t ncmds,
 		r = -ESRCH;
 	}
 	if (r == 0) {
-		struct pmc_derive_opts dopts = {.apart = pmc_event_list_apart, .apart_ud = o->events};
+		struct pmc_derive_opts dopts = {.apart = pmc_event_list_apart,
+						.apart_ud = o->events};
 
 		if ((r = pmc_benchmark_derive(b, &dopts)) < 0)
 			pmc_err_set(err, errlen, "cannot derive the metrics: %s", strerror(-r));
