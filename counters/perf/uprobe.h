@@ -36,7 +36,10 @@ int pmc_uprobe_set_create(struct pmc_event_list *list, const struct pmc_sys *sys
 void pmc_uprobe_set_free(struct pmc_uprobe_set *set);
 
 /* The tracefs the probes are in, and the group's name ("pmcbench_1234"). */
+/* Seam for the tests: where the set wrote its probes, to read them back in the emulated
+ * tracefs. */
 const char *pmc_uprobe_set_tracefs(const struct pmc_uprobe_set *set);
+/* Seam for the tests: the group the set chose, to check its definition lines. */
 const char *pmc_uprobe_set_group(const struct pmc_uprobe_set *set);
 
 /* Whether ev is a uprobe event counting through a tracefs probe now, whose inherited
