@@ -27,7 +27,7 @@ const char *pmc_disasm_error(void); /* NULL once loaded */
 /* The instructions of size bytes of code for e_machine machine, the first at address,
  * into *ret (*ret_n of them; free() the array). Bytes that decode to no instruction
  * are one ".byte" entry each, and decoding goes on after them. Returns 0; -ENOSYS when
- * the build has no disassembler or it cannot be loaded; -EPROTONOSUPPORT for a machine other than x86-64 and
- * AArch64; -ENOMEM. */
+ * the build has no disassembler or it cannot be loaded; -EPROTONOSUPPORT for a machine
+ * other than x86-64 and AArch64; -ENOMEM. */
 int pmc_disasm(uint16_t machine, const uint8_t *code, size_t size, uint64_t address,
 	       struct pmc_insn **ret, size_t *ret_n);
