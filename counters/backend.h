@@ -9,7 +9,6 @@
  *	run_new(s, measured, argv, ..., &run)       what to exec: argv or a wrapper's argv
  *	round_start(s, measured)                    right before spawning (a duet: two runs)
  *	spawn run_argv(run), run_in_child(run) in the child before exec
- *	round_running(s) once it has exec'd         what may overlap the run (one run only)
  *	run_peek(run, ...) while it runs            run -I: its counts so far
  *	round_stop(s, r)                            right after the run is reaped
  *	run_collect(run, ...)                       when it ran: its readings
@@ -92,11 +91,6 @@ struct pmc_backend_ops {
 	 * returns r, or the stop's error). */
 	int (*round_start)(struct pmc_backend_session *s, bool measured);
 	int (*round_stop)(struct pmc_backend_session *s, int r);
-	/* On the caller's thread once a round of one run has exec'd its command
-	 * (pmc_spawn_opts.on_exec), while the command runs: work the backend may do beside
-	 * the run instead of between runs (perf: closing the last run's counters), so that
-	 * it is off the path from one run to the next. Never called for a duet's rounds. */
-	void (*round_running)(struct pmc_backend_session *s);
 
 	/* One run of argv, the command display names: -errno with one line in err naming
 	 * it. Then what to exec (argv itself when the backend has no wrapper), and what the

@@ -63,7 +63,6 @@ static void test_every_backend_has_every_operation(void **state)
 		assert_non_null(b->events);
 		assert_non_null(b->round_start);
 		assert_non_null(b->round_stop);
-		assert_non_null(b->round_running);
 		assert_non_null(b->run_new);
 		assert_non_null(b->run_argv);
 		assert_non_null(b->run_in_child);

@@ -49,7 +49,6 @@ struct task_sim {
 	size_t nsim; /* runs simulated so far */
 	/* A hybrid CPU's task: 3/5 of each run's quanta on CPU 0, the rest on CPU 2. */
 	bool migrate;
-	int max_open; /* the most descriptors open on the PMU at once */
 };
 
 static struct fake_pmu fake;
@@ -63,8 +62,6 @@ static int sim_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 
 	if (r >= 0 && attr->enable_on_exec)
 		s->pending = true;
-	if (s->f->nopen > s->max_open)
-		s->max_open = s->f->nopen;
 	return r;
 }
 
@@ -742,34 +739,6 @@ static char *hold_resident(size_t mib)
  * image an exec replaces in ru_maxrss, and the command starts in our memory. So a
  * command that needs less than we do is "not measured", with a note that says why, and
  * one that needs more has its own figure. */
-/* A run's counters are read after it is reaped and closed once the next run has exec'd,
- * beside its command (perf_round_running): never more than two runs' open at once, the
- * last closed with the session, and each run's counts its own. */
-static void test_counters_close_beside_the_next_run(void **state)
-{
-	struct pmc_event_list *l = t_events("cycles,instructions");
-	struct pmc_runner_cmd cmd = work_cmd("pmc-work loop 1000", "loop", "1000");
-	struct pmc_runner_opts o = perf_opts(l, 1);
-	struct pmc_result *res;
-
-	(void)state;
-	/* One run: the copy kept on this process (two events) and the run's two. */
-	sim_init(&pmu8, 3, 2);
-	res = run_ok(&cmd, &o);
-	assert_int_equal(sim.max_open, 4);
-	pmc_result_free(res);
-	/* Four runs: the second's opened while the first's are still open, no more. */
-	sim_init(&pmu8, 3, 2);
-	o.runs = 4;
-	res = run_ok(&cmd, &o);
-	assert_int_equal(sim.nsim, 4);
-	assert_int_equal(sim.max_open, 6);
-	assert_counted(metric(res, "cycles"), rate(l, "cycles"));
-	assert_counted(metric(res, "instructions"), rate(l, "instructions"));
-	pmc_result_free(res);
-	pmc_event_list_free(l);
-}
-
 static void test_max_rss_is_the_commands(void **state)
 {
 	struct pmc_event_list *l = t_events(defaults);
@@ -1354,7 +1323,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_valgrind_bad_counts_are_named),
 	    cmocka_unit_test(test_valgrind_counts_ignore_the_callers_environment),
 	    cmocka_unit_test(test_max_rss_is_the_commands),
-	    cmocka_unit_test(test_counters_close_beside_the_next_run),
 	};
 
 	pmc_test_args(argc, argv, tests);

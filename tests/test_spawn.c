@@ -318,88 +318,6 @@ static int hook(void *ud)
 	return 0;
 }
 
-/* The descriptors this process has open. */
-static int open_fds(void)
-{
-	char path[64];
-	int n = 0;
-
-	for (int fd = 0; fd < 1024; fd++) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		n += access(path, F_OK) == 0;
-	}
-	return n;
-}
-
-struct exec_seen {
-	pid_t pid;	/* the child's, from the in_child hook */
-	unsigned calls; /* of on_exec */
-	char exe[256];	/* the child's executable as on_exec found it */
-};
-
-static int note_pid(void *ud)
-{
-	((struct exec_seen *)ud)->pid = getpid();
-	return 0;
-}
-
-/* on_exec: the child has exec'd (its /proc exe is the command's); ends it. */
-static void exec_seen(void *ud)
-{
-	struct exec_seen *e = ud;
-	char path[64];
-	ssize_t n;
-
-	e->calls++;
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)e->pid);
-	n = readlink(path, e->exe, sizeof(e->exe) - 1);
-	e->exe[n > 0 ? n : 0] = '\0';
-	kill(e->pid, SIGKILL);
-}
-
-/* on_exec runs once per run on the waiting thread, after the exec, while the command
- * runs; the last run's pidfd, closed beside the next run, never piles up. */
-static void on_exec_runs_while_the_command_runs(void **state)
-{
-	char *argv[] = {"sleep", "30", NULL};
-	char *quick[] = {"sh", "-c", "echo x >&2", NULL};
-	struct exec_seen e = {0};
-	struct pmc_spawn_opts o = {.argv = argv,
-				   .in_child = note_pid,
-				   .ud = &e,
-				   .on_exec = exec_seen,
-				   .exec_ud = &e,
-				   .capture_stderr = true};
-	struct pmc_spawn_result res;
-	struct pmc_spawner *sp;
-	char self[256];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int base = open_fds(), after_first;
-
-	(void)state;
-	assert_true(n > 0);
-	self[n] = '\0';
-	assert_int_equal(pmc_spawner_new(&sp), 0);
-	assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
-	/* Killed by the hook while it slept: the hook ran after its exec, before the wait. */
-	assert_int_equal(e.calls, 1);
-	assert_int_equal(res.term_signal, SIGKILL);
-	assert_int_equal(res.pid, e.pid);
-	assert_true(e.exe[0]);
-	assert_string_not_equal(e.exe, self);
-	after_first = open_fds();
-	o.argv = quick;
-	o.on_exec = NULL;
-	for (int i = 0; i < 3; i++) {
-		assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
-		assert_string_equal(res.stderr_tail, "x\n");
-		assert_int_equal(open_fds(), after_first);
-	}
-	assert_int_equal(e.calls, 1);
-	pmc_spawner_free(sp);
-	assert_int_equal(open_fds(), base);
-}
-
 static void hook_runs_in_child_before_exec(void **state)
 {
 	char *argv[] = {PMC_TEST_WORK, "exit", "0", NULL};
@@ -738,7 +656,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(ticks_come_at_the_period_while_the_child_runs),
 	    cmocka_unit_test(input_file_becomes_stdin),
 	    cmocka_unit_test(hook_runs_in_child_before_exec),
-	    cmocka_unit_test(on_exec_runs_while_the_command_runs),
 	    cmocka_unit_test(in_child_hook_hands_descriptors_to_parent),
 	    cmocka_unit_test(rusage_counts_cpu_time),
 	    cmocka_unit_test(envp_replaces_the_environment),

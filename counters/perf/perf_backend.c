@@ -31,11 +31,6 @@ struct pmc_backend_session {
 	 * the per-run open and close stay cheap. It never counts (never enabled, no
 	 * inherit). What it cannot open, no run tries again. */
 	struct pmc_counters *keeper;
-	/* The last run's groups, read and kept open until the next run has exec'd
-	 * (perf_round_running): closing them there overlaps the command's run instead of
-	 * lengthening the time from one run to the next (about 5 us a run of the default
-	 * four events here: perf_event_release_kernel). NULL when none is kept. */
-	struct pmc_counters *retired;
 	/* The caller's syscall table (or the kernel's) with the machine's core PMUs looked
 	 * up once (pmc_sys.machine): a run's open in its child neither reads sysfs nor
 	 * probes. o.sys points here. */
@@ -78,7 +73,6 @@ static void perf_session_free(struct pmc_backend_session *s)
 {
 	if (!s)
 		return;
-	pmc_counters_close(s->retired);
 	pmc_counters_close(s->keeper);
 	free(s->known_errors);
 	free(s->sys_rd);
@@ -174,17 +168,6 @@ static int perf_round_stop(struct pmc_backend_session *s, int r)
 	return r;
 }
 
-/* Closes the last run's groups while this one's command runs. */
-static void perf_round_running(struct pmc_backend_session *s)
-{
-	pmc_counters_close(s->retired);
-	s->retired = NULL;
-}
-
-/* At most this many events' descriptors are kept open after their run (perf_round_running):
- * beyond it, two runs' at once could near the descriptor limit (--syscalls counts 360). */
-#define RETIRE_MAX_EVENTS 32
-
 static void perf_run_free(struct pmc_backend_run *run)
 {
 	if (!run)
@@ -258,14 +241,7 @@ static int perf_run_collect(struct pmc_backend_run *run, char *why, size_t whyle
 		if (r == 0)
 			note_known_errors(s, run->counters, false);
 	}
-	/* Closed while the next run's command runs; one run's at most (a round that never
-	 * exec'd did not close the last's). */
-	pmc_counters_close(s->retired);
-	s->retired = NULL;
-	if (run->counters && s->n <= RETIRE_MAX_EVENTS)
-		s->retired = run->counters;
-	else
-		pmc_counters_close(run->counters);
+	pmc_counters_close(run->counters);
 	run->counters = NULL;
 	return r;
 }
@@ -315,7 +291,6 @@ const struct pmc_backend_ops pmc_backend_perf = {
     .events = perf_events,
     .round_start = perf_round_start,
     .round_stop = perf_round_stop,
-    .round_running = perf_round_running,
     .run_new = perf_run_new,
     .run_argv = perf_run_argv,
     .run_in_child = perf_run_in_child,

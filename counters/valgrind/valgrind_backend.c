@@ -72,10 +72,6 @@ static int vg_round_stop(struct pmc_backend_session *s, int r)
 	return r;
 }
 
-static void vg_round_running(struct pmc_backend_session *s)
-{
-}
-
 static void vg_run_free(struct pmc_backend_run *run)
 {
 	if (!run)
@@ -176,7 +172,6 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .events = vg_events,
     .round_start = vg_round_start,
     .round_stop = vg_round_stop,
-    .round_running = vg_round_running,
     .run_new = vg_run_new,
     .run_argv = vg_run_argv,
     .run_in_child = vg_run_in_child,

@@ -294,14 +294,6 @@ static struct pmc_spawn_opts spawn_opts(const struct pmc_runner_cmd *cmd, const 
 	};
 }
 
-/* pmc_spawn_opts.on_exec of a round of one run: the backend's work beside the command. */
-static void round_running(void *ud)
-{
-	const struct session *x = ud;
-
-	x->b->round_running(x->s);
-}
-
 /* Ends what the runs of cmds[0..n) (process groups pgids) left running, once their
  * readings are taken, so that nothing they count changes, and notes it the first time
  * for each command. */
@@ -447,9 +439,6 @@ static int one_run(const struct pmc_runner_cmd *cmd, struct pmc_benchmark *b, st
 		return r;
 	}
 	so = spawn_opts(cmd, x, run, o->running);
-	/* One run at a time: the backend may use the time its command runs. */
-	so.on_exec = round_running;
-	so.exec_ud = x;
 	if ((measured && o->interval_ms &&
 	     pmc_run_ticks_start(&ticks, x->b, x->s, run, o->interval_ms, &so) < 0) ||
 	    pmc_leftovers_before(&before) < 0) {

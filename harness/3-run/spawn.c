@@ -57,12 +57,11 @@ static uint64_t tick(const struct pmc_spawn_opts *o, uint64_t t0, uint64_t next)
 }
 
 /* Waits for the child, killing its process group after o->timeout_s (> 0), and trims the
- * stderr capture file (capture_fd, or -1) while it runs. *pidfd: the child's from clone,
- * or -1 (made here when needed); left open for the caller to close. */
-static int wait_child(pid_t pid, int *pidfd_io, const struct pmc_spawn_opts *o, int capture_fd,
+ * stderr capture file (capture_fd, or -1) while it runs. pidfd: the child's from clone,
+ * or -1 (made here when needed); closed here. */
+static int wait_child(pid_t pid, int pidfd, const struct pmc_spawn_opts *o, int capture_fd,
 		      uint64_t t0, int *ret_status, struct rusage *ru, bool *ret_timed_out)
 {
-	int pidfd = *pidfd_io;
 	volatile sig_atomic_t *running = o->running, *stop = o->stop;
 	bool timed = o->timeout_s > 0, ticking = o->tick_ms > 0 && o->on_tick;
 	uint64_t next_tick = ticking ? t0 + (uint64_t)o->tick_ms * 1000000u : UINT64_MAX;
@@ -80,7 +79,7 @@ static int wait_child(pid_t pid, int *pidfd_io, const struct pmc_spawn_opts *o, 
 		off_t punched = 0;
 
 		if (pidfd < 0 && !o->timeout_by_polling)
-			*pidfd_io = pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+			pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd >= 0) {
 			for (;;) {
 				struct pollfd p = {.fd = pidfd, .events = POLLIN};
@@ -113,6 +112,8 @@ static int wait_child(pid_t pid, int *pidfd_io, const struct pmc_spawn_opts *o, 
 				next_tick = tick(o, t0, next_tick);
 				trim_capture(capture_fd, &punched);
 			}
+			close(pidfd);
+			pidfd = -1;
 		} else if (timed || ticking) {
 			/* No pidfd (before Linux 5.3, or filtered by seccomp): poll for the exit
 			 * every millisecond rather than lose the timeout or the ticks. */
@@ -142,6 +143,8 @@ static int wait_child(pid_t pid, int *pidfd_io, const struct pmc_spawn_opts *o, 
 			*ret_timed_out = true;
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	while (wait4(pid, ret_status, 0, ru) < 0) {
 		if (errno != EINTR) {
 			if (running)
@@ -293,7 +296,6 @@ struct pmc_spawner {
 	 * is made anew when something may still write to it (capture_pgid below). */
 	int capture_fd;
 	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
-	int old_pidfd;	    /* the last run's pidfd, closed once the next has exec'd, or -1 */
 	long peak_slack_kb; /* pmc_spawn_result.spawner_peak_slack_kb, found once */
 	pid_t pid;	    /* this process's (the /proc/self files above are its own too) */
 };
@@ -320,8 +322,6 @@ void pmc_spawner_free(struct pmc_spawner *sp)
 		munmap(sp->stack, STACK_SIZE);
 	if (sp->capture_fd >= 0)
 		close(sp->capture_fd);
-	if (sp->old_pidfd >= 0)
-		close(sp->old_pidfd);
 	if (sp->statm_fd >= 0)
 		close(sp->statm_fd);
 	if (sp->clear_refs_fd >= 0)
@@ -338,7 +338,7 @@ int pmc_spawner_new(struct pmc_spawner **ret)
 
 	if (!sp)
 		return -ENOMEM;
-	sp->clear_refs_fd = sp->statm_fd = sp->capture_fd = sp->old_pidfd = -1;
+	sp->clear_refs_fd = sp->statm_fd = sp->capture_fd = -1;
 	sp->peak_slack_kb = rss_slack_kb();
 	sp->pid = getpid();
 	sp->page_kb = sysconf(_SC_PAGESIZE) / 1024;
@@ -547,17 +547,8 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
 	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
-	/* Beside the command, not between runs: the last run's pidfd (a file of pidfs whose
-	 * release is some microseconds), and the caller's work. */
-	if (sp->old_pidfd >= 0) {
-		close(sp->old_pidfd);
-		sp->old_pidfd = -1;
-	}
-	if (o->on_exec)
-		o->on_exec(o->exec_ud);
-	r = wait_child(pid, &pidfd, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
+	r = wait_child(pid, pidfd, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
 	res.wall_ns = pmc_clock_ns() - t0;
-	sp->old_pidfd = pidfd;
 	if (r < 0)
 		goto out;
 	if (WIFSIGNALED(status)) {

@@ -53,11 +53,6 @@ struct pmc_spawn_opts {
 	 * negative return aborts the run and is returned by pmc_spawn_run. */
 	int (*in_child)(void *ud);
 	void *ud;
-	/* Called on the waiting thread once the child has exec'd, before the wait: what the
-	 * caller may do while the command runs rather than between runs (the runner closes
-	 * the last run's counters). It must not change what the run measures. */
-	void (*on_exec)(void *exec_ud);
-	void *exec_ud;
 	/* The child is killed (SIGKILL) when the thread that started it ends
 	 * (PR_SET_PDEATHSIG, kept across exec): a benchmark program's valgrind or profile
 	 * child must not outlive the program. */
@@ -114,8 +109,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *re
 /* What a series of runs on one thread shares, made once instead of per run: /dev/null,
  * the /proc files of the max-rss floor (spawner_peak_kb), the child's stack and the
  * stderr capture file, emptied after each run and made anew when the last run's process
- * group is still alive or something wrote to it since; the last run's pidfd is closed
- * once the next run has exec'd, beside its command. pmc_spawner_run is pmc_spawn_run
+ * group is still alive or something wrote to it since. pmc_spawner_run is pmc_spawn_run
  * through sp, with the same results; one thread at a time may use a spawner, in the
  * process that made it. */
 struct pmc_spawner;
