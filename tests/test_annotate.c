@@ -82,9 +82,14 @@ static void known_bytes_disassemble(void **state)
 
 	(void)state;
 	if (!pmc_disasm_available()) {
+		/* Not built with Capstone, or its library cannot be loaded: either says why. */
+		assert_non_null(pmc_disasm_error());
 		assert_int_equal(pmc_disasm(EM_X86_64, x86, sizeof(x86), 0x1000, &in, &n), -ENOSYS);
 		skip();
 	}
+	/* Loaded at the first call (dlopen), not linked. */
+	assert_true(pmc_disasm_built());
+	assert_null(pmc_disasm_error());
 	assert_int_equal(pmc_disasm(EM_X86_64, x86, sizeof(x86), 0x1000, &in, &n), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(in[0].address, 0x1000);

@@ -1,4 +1,9 @@
-/* Disassembly through Capstone (disasm.h); without it, the build's answer is -ENOSYS. */
+/* Disassembly through Capstone (disasm.h); without it, the build's answer is -ENOSYS.
+ *
+ * Capstone is loaded (dlopen) when code is first disassembled, not linked: its tables
+ * carry some 77,000 relocations, which cost every start of pmcbench, and of every
+ * benchmark program, about 1 ms of CPU when linked (issue 37, bench/README.md), for an
+ * annotation that few runs make. */
 #include "elf/disasm.h"
 
 #include <errno.h>
@@ -9,12 +14,68 @@
 
 #ifdef PMC_HAVE_CAPSTONE
 #include <capstone/capstone.h>
+#include <dlfcn.h>
+#include <pthread.h>
 
 #include "base/grow.h"
 
-bool pmc_disasm_available(void)
+/* The functions of Capstone called here, looked up once by name. */
+#define CS_FUNCS(X)                                                                                \
+	X(cs_open)                                                                                 \
+	X(cs_option)                                                                               \
+	X(cs_malloc)                                                                               \
+	X(cs_disasm_iter)                                                                          \
+	X(cs_free)                                                                                 \
+	X(cs_close)
+
+static struct {
+#define CS_FIELD(f) __typeof__(&f) f;
+	CS_FUNCS(CS_FIELD)
+#undef CS_FIELD
+} cs;
+
+/* What loading Capstone came to: 0, or -ENOENT with its reason in cs_error. Loaded once
+ * per process and never unloaded, as a linked library would be. */
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+static int cs_loaded;
+static char cs_error[256];
+
+static void cs_load(void)
+{
+	/* PMC_CAPSTONE_SONAME: the soname of the Capstone built against (meson.build). */
+	void *h = dlopen(PMC_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *why;
+
+	if (!h) {
+		why = dlerror();
+		snprintf(cs_error, sizeof(cs_error), "%s", why ? why : PMC_CAPSTONE_SONAME);
+		cs_loaded = -ENOENT;
+		return;
+	}
+#define CS_LOOKUP(f)                                                                               \
+	if (cs_loaded == 0 && !(*(void **)&cs.f = dlsym(h, #f))) {                                 \
+		snprintf(cs_error, sizeof(cs_error), "%s has no %s", PMC_CAPSTONE_SONAME, #f);     \
+		cs_loaded = -ENOENT;                                                               \
+	}
+	CS_FUNCS(CS_LOOKUP)
+#undef CS_LOOKUP
+}
+
+bool pmc_disasm_built(void)
 {
 	return true;
+}
+
+bool pmc_disasm_available(void)
+{
+	pthread_once(&cs_once, cs_load);
+	return cs_loaded == 0;
+}
+
+const char *pmc_disasm_error(void)
+{
+	pthread_once(&cs_once, cs_load);
+	return cs_loaded == 0 ? NULL : cs_error;
 }
 
 static int open_handle(uint16_t machine, csh *ret)
@@ -34,13 +95,13 @@ static int open_handle(uint16_t machine, csh *ret)
 	default:
 		return -EPROTONOSUPPORT;
 	}
-	if (cs_open(arch, mode, ret) != CS_ERR_OK)
+	if (cs.cs_open(arch, mode, ret) != CS_ERR_OK)
 		return -ENOMEM;
 	/* AT&T, as objdump and perf annotate show x86 code. */
 	if (machine == EM_X86_64)
-		cs_option(*ret, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+		cs.cs_option(*ret, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	/* Data among the code (a jump table, padding) is kept as ".byte" and skipped. */
-	cs_option(*ret, CS_OPT_SKIPDATA, CS_OPT_ON);
+	cs.cs_option(*ret, CS_OPT_SKIPDATA, CS_OPT_ON);
 	return 0;
 }
 
@@ -51,14 +112,17 @@ int pmc_disasm(uint16_t machine, const uint8_t *code, size_t size, uint64_t addr
 	size_t n = 0, cap = 0;
 	cs_insn *insn = NULL;
 	csh h;
-	int rc = open_handle(machine, &h);
+	int rc;
 
+	if (!pmc_disasm_available())
+		return -ENOSYS;
+	rc = open_handle(machine, &h);
 	if (rc < 0)
 		return rc;
 	rc = -ENOMEM;
-	if (!(insn = cs_malloc(h)))
+	if (!(insn = cs.cs_malloc(h)))
 		goto out;
-	while (size > 0 && cs_disasm_iter(h, &code, &size, &address, insn)) {
+	while (size > 0 && cs.cs_disasm_iter(h, &code, &size, &address, insn)) {
 		struct pmc_insn *o;
 
 		if (pmc_grow_to(&out, &cap, n + 1, sizeof(*out)) < 0)
@@ -77,16 +141,26 @@ int pmc_disasm(uint16_t machine, const uint8_t *code, size_t size, uint64_t addr
 out:
 	free(out);
 	if (insn)
-		cs_free(insn, 1);
-	cs_close(&h);
+		cs.cs_free(insn, 1);
+	cs.cs_close(&h);
 	return rc;
 }
 
 #else
 
+bool pmc_disasm_built(void)
+{
+	return false;
+}
+
 bool pmc_disasm_available(void)
 {
 	return false;
+}
+
+const char *pmc_disasm_error(void)
+{
+	return "this build has no Capstone";
 }
 
 int pmc_disasm(uint16_t machine, const uint8_t *code, size_t size, uint64_t address,

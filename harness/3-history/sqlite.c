@@ -2,9 +2,15 @@
  * default store. Writers take the database's write lock at BEGIN IMMEDIATE and wait for
  * each other (a busy timeout), so that several processes can add at once; the rollback
  * journal (not WAL) keeps the store one file that travels as a CI cache or artifact, and
- * a writer killed mid-transaction is rolled back by the next one to open the file. */
+ * a writer killed mid-transaction is rolled back by the next one to open the file.
+ *
+ * libsqlite3 is loaded (dlopen) when a store is first opened, not linked, as libpq is
+ * (postgres.c): its loading and relocation cost every start of pmcbench about 0.25 ms of
+ * CPU, most of which never opens a history (issue 37, bench/README.md). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -15,6 +21,89 @@
 
 #include "base/error.h"
 #include "history/engine.h"
+
+/* libsqlite3's soname: 0 for all of SQLite 3. */
+#define SQLITE_SONAME "libsqlite3.so.0"
+
+/* The functions of libsqlite3 this engine calls, looked up once by name. */
+#define SQ_FUNCS(X)                                                                                \
+	X(sqlite3_bind_null)                                                                       \
+	X(sqlite3_bind_text)                                                                       \
+	X(sqlite3_busy_timeout)                                                                    \
+	X(sqlite3_changes)                                                                         \
+	X(sqlite3_clear_bindings)                                                                  \
+	X(sqlite3_close)                                                                           \
+	X(sqlite3_column_count)                                                                    \
+	X(sqlite3_column_double)                                                                   \
+	X(sqlite3_column_text)                                                                     \
+	X(sqlite3_column_type)                                                                     \
+	X(sqlite3_db_config)                                                                       \
+	X(sqlite3_errmsg)                                                                          \
+	X(sqlite3_errstr)                                                                          \
+	X(sqlite3_extended_result_codes)                                                           \
+	X(sqlite3_finalize)                                                                        \
+	X(sqlite3_get_autocommit)                                                                  \
+	X(sqlite3_open_v2)                                                                         \
+	X(sqlite3_prepare_v2)                                                                      \
+	X(sqlite3_progress_handler)                                                                \
+	X(sqlite3_reset)                                                                           \
+	X(sqlite3_step)
+
+static struct {
+#define SQ_FIELD(f) __typeof__(&f) f;
+	SQ_FUNCS(SQ_FIELD)
+#undef SQ_FIELD
+} sq;
+
+/* What loading libsqlite3 came to: 0, or -ENOENT with its reason in sq_error. Loaded once
+ * per process and never unloaded, as a linked library would be. */
+static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
+static int sq_loaded;
+static char sq_error[256];
+
+static void sq_load(void)
+{
+	void *h = dlopen(SQLITE_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *why;
+
+	if (!h) {
+		why = dlerror();
+		snprintf(sq_error, sizeof(sq_error), "%s", why ? why : SQLITE_SONAME);
+		sq_loaded = -ENOENT;
+		return;
+	}
+#define SQ_LOOKUP(f)                                                                               \
+	if (sq_loaded == 0 && !(*(void **)&sq.f = dlsym(h, #f))) {                                 \
+		snprintf(sq_error, sizeof(sq_error), "%s has no %s", SQLITE_SONAME, #f);           \
+		sq_loaded = -ENOENT;                                                               \
+	}
+	SQ_FUNCS(SQ_LOOKUP)
+#undef SQ_LOOKUP
+}
+
+/* From here on every sqlite3 call goes through the table. */
+#define SQ_CALL(f) (*sq.f)
+#define sqlite3_bind_null SQ_CALL(sqlite3_bind_null)
+#define sqlite3_bind_text SQ_CALL(sqlite3_bind_text)
+#define sqlite3_busy_timeout SQ_CALL(sqlite3_busy_timeout)
+#define sqlite3_changes SQ_CALL(sqlite3_changes)
+#define sqlite3_clear_bindings SQ_CALL(sqlite3_clear_bindings)
+#define sqlite3_close SQ_CALL(sqlite3_close)
+#define sqlite3_column_count SQ_CALL(sqlite3_column_count)
+#define sqlite3_column_double SQ_CALL(sqlite3_column_double)
+#define sqlite3_column_text SQ_CALL(sqlite3_column_text)
+#define sqlite3_column_type SQ_CALL(sqlite3_column_type)
+#define sqlite3_db_config SQ_CALL(sqlite3_db_config)
+#define sqlite3_errmsg SQ_CALL(sqlite3_errmsg)
+#define sqlite3_errstr SQ_CALL(sqlite3_errstr)
+#define sqlite3_extended_result_codes SQ_CALL(sqlite3_extended_result_codes)
+#define sqlite3_finalize SQ_CALL(sqlite3_finalize)
+#define sqlite3_get_autocommit SQ_CALL(sqlite3_get_autocommit)
+#define sqlite3_open_v2 SQ_CALL(sqlite3_open_v2)
+#define sqlite3_prepare_v2 SQ_CALL(sqlite3_prepare_v2)
+#define sqlite3_progress_handler SQ_CALL(sqlite3_progress_handler)
+#define sqlite3_reset SQ_CALL(sqlite3_reset)
+#define sqlite3_step SQ_CALL(sqlite3_step)
 
 /* How long a writer waits for another one's transaction. */
 #define BUSY_TIMEOUT_MS 60000
@@ -464,6 +553,15 @@ static int sq_open(const char *url, bool create, const char *display, struct pmc
 	struct stat st;
 	int rc, r;
 
+	pthread_once(&sq_once, sq_load);
+	if (sq_loaded < 0) {
+		free(d);
+		pmc_err_set(err, errlen,
+			    "%s: cannot load libsqlite3, SQLite's library (%s); install it "
+			    "(Debian: libsqlite3-0)",
+			    display, sq_error);
+		return sq_loaded;
+	}
 	if (!d || !(d->display = strdup(display))) {
 		free(d);
 		pmc_err_set(err, errlen, "out of memory");

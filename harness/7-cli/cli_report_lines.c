@@ -65,9 +65,14 @@ bool pmc_cli_report_annotate_possible(void)
 {
 	if (pmc_disasm_available())
 		return true;
-	pmc_cli_error("report --annotate: this pmcbench was built without Capstone, the "
-		      "disassembler: install it (Debian: apt-get install libcapstone-dev) and "
-		      "build again (meson setup -Dcapstone=enabled)");
+	if (pmc_disasm_built())
+		pmc_cli_error("report --annotate: cannot load Capstone, the disassembler (%s): "
+			      "install it (Debian: apt-get install libcapstone4)",
+			      pmc_disasm_error());
+	else
+		pmc_cli_error("report --annotate: this pmcbench was built without Capstone, the "
+			      "disassembler: install it (Debian: apt-get install libcapstone-dev) "
+			      "and build again (meson setup -Dcapstone=enabled)");
 	return false;
 }
 
