@@ -11,30 +11,9 @@
 #include <unistd.h>
 
 #include "profile/jitdump.h"
+#include "tests/fuzz/fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
-
-static char dir[64];
-static char path[96];
-
-static void cleanup(void)
-{
-	unlink(path);
-	rmdir(dir);
-}
-
-static int write_part(const char *mode, const uint8_t *data, size_t n)
-{
-	FILE *f = fopen(path, mode);
-
-	if (!f)
-		return -1;
-	if (n && fwrite(data, 1, n, f) != n) {
-		fclose(f);
-		return -1;
-	}
-	return fclose(f);
-}
 
 static uint64_t word(const uint8_t *data, size_t n, size_t at)
 {
@@ -69,24 +48,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	struct pmc_jitdump *j = NULL;
 	size_t split;
 
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/pmc-fuzz-jitdump-XXXXXX");
-		if (!mkdtemp(dir)) {
-			dir[0] = '\0';
-			return 0;
-		}
-		snprintf(path, sizeof(path), "%s/jit-1.dump", dir);
-		atexit(cleanup);
-	}
+	const char *path = fuzz_dir_file("jit-1.dump");
+
+	if (!path)
+		return 0;
 	if (n == 0)
 		return 0;
 	split = (size_t)data[0] * (n - 1) / 255;
 	data++;
 	n--;
-	if (write_part("we", data, split) < 0 || pmc_jitdump_new(path, &j) < 0)
+	if (fuzz_write(path, "we", data, split) < 0 || pmc_jitdump_new(path, &j) < 0)
 		return 0;
 	lookups(j, data, n);
-	if (write_part("ae", data + split, n - split) == 0)
+	if (fuzz_write(path, "ae", data + split, n - split) == 0)
 		lookups(j, data, n);
 	pmc_jitdump_free(j);
 	return 0;
