@@ -20,7 +20,7 @@
 #                    scratch copy of the seeds is used and thrown away.
 #   --targets "A B"  only those (names without fuzz_)
 # PMC_FUZZ_RUNS, PMC_FUZZ_CORPUS and PMC_FUZZ_TARGETS are the same as --runs, --corpus-out
-# and --targets.
+# and --targets. PMC_FUZZ_JOBS targets run at once (default 2).
 set -eu
 cd "$(dirname "$0")/.."
 usage() {
@@ -102,6 +102,10 @@ for t in ${targets:-$all}; do
 		echo "ci/fuzz.sh: no target fuzz_$t (one of:" $all")" >&2
 		exit 2
 	fi
+done
+# One target: its lines go to stdout, its failure (the log's tail) to stderr.
+fuzz_one() {
+	t=$1
 	if [ -n "$runs" ]; then
 		limit="-runs=$runs -seed=1"
 		echo "== fuzz_$t: $runs inputs from seed 1"
@@ -130,7 +134,7 @@ for t in ${targets:-$all}; do
 		-artifact_prefix="$artifacts" -print_final_stats=1 "$corpus" 2>"$log" || {
 		tail -60 "$log" >&2
 		echo "ci/fuzz.sh: fuzz_$t failed (log above)" >&2
-		exit 1
+		return 1
 	}
 	grep -E "^stat::number_of_executed_units|^#[0-9]+ *DONE" "$log" | tail -1
 	if [ -n "$keep" ]; then
@@ -143,10 +147,33 @@ for t in ${targets:-$all}; do
 			-artifact_prefix="$artifacts" "$keep/$t.new" "$corpus" 2>>"$log" || {
 			tail -30 "$log" >&2
 			echo "ci/fuzz.sh: fuzz_$t: merging the corpus into $keep/$t failed (log above)" >&2
-			exit 1
+			return 1
 		}
 		rm -rf "$keep/$t"
 		mv "$keep/$t.new" "$keep/$t"
 		echo "   corpus $keep/$t: $(ls "$keep/$t" | wc -l) inputs"
 	fi
+}
+# Two targets at a time (the CI machine's CPUs; PMC_FUZZ_JOBS), each one's output
+# printed whole once it ends, in the targets' order; the first failure fails the run.
+jobs=${PMC_FUZZ_JOBS:-2}
+number PMC_FUZZ_JOBS "$jobs"
+[ "$jobs" -gt 0 ] || jobs=1
+set -- ${targets:-$all}
+failed=0
+while [ $# -gt 0 ] && [ $failed = 0 ]; do
+	batch=
+	n=0
+	while [ $# -gt 0 ] && [ $n -lt "$jobs" ]; do
+		(fuzz_one "$1" >"$work/$1.out" 2>"$work/$1.err") &
+		batch="$batch $1:$!"
+		n=$((n + 1))
+		shift
+	done
+	for job in $batch; do
+		wait "${job#*:}" || failed=1
+		cat "$work/${job%%:*}.out"
+		cat "$work/${job%%:*}.err" >&2
+	done
 done
+exit $failed
