@@ -1,6 +1,6 @@
-/* Private to the event-list parser (docs/events.md): its state and the few steps both of
- * its files take. events.c parses the list's syntax and the names of built-in, raw and
- * PMU events; events_kernel.c the kernel's events named through tracefs
+/* Private to the event-list parser (docs/events.md): its state and the few steps its files
+ * share. events.c parses the list's syntax and the names of built-in and raw events;
+ * events_pmu.c PMU events (pmu/term=value/); events_kernel.c the kernel's events named through tracefs
  * (subsystem:event) and function calls through the uprobe PMU (uprobe:FILE:SYMBOL). */
 #pragma once
 
@@ -80,6 +80,9 @@ static inline bool is_delim(char c)
 int pmc_parse_push_event(struct parser *p, struct pmc_event **ret);
 /* events.c: the letters of a modifier at p->pos, after the ':' at colon. */
 int pmc_parse_mods(struct parser *p, size_t colon, unsigned *ret);
+
+/* events_pmu.c: pmu/term,term=value/ from start into ev. */
+int pmc_parse_pmu_event(struct parser *p, size_t start, struct pmc_event *ev);
 
 /* events_kernel.c: whether name[0..len) is a raw code (rNNNN), never a subsystem. */
 bool pmc_parse_looks_raw(const char *name, size_t len);
