@@ -245,7 +245,6 @@ static int resolve_name(struct parser *p, size_t start, size_t len, struct pmc_e
 	return fail_unknown_event(p, start, len);
 }
 
-
 /* One event with its own modifier, appended as a member of group g. */
 static int parse_event(struct parser *p, size_t g, bool leader)
 {

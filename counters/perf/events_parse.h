@@ -1,7 +1,7 @@
 /* Private to the event-list parser (docs/events.md): its state and the few steps its files
  * share. events.c parses the list's syntax and the names of built-in and raw events;
- * events_pmu.c PMU events (pmu/term=value/); events_kernel.c the kernel's events named through tracefs
- * (subsystem:event) and function calls through the uprobe PMU (uprobe:FILE:SYMBOL). */
+ * events_pmu.c PMU events (pmu/term=value/); events_kernel.c the kernel's events named through
+ * tracefs (subsystem:event) and function calls through the uprobe PMU (uprobe:FILE:SYMBOL). */
 #pragma once
 
 #include <ctype.h>
