@@ -3,11 +3,71 @@
  * what was profiled and how. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "profile/annotate.h"
 #include "profile/profile.h"
 #include "reporters/flamegraph.h"
+#include "reporters/profile_annotate.h"
 #include "reporters/profile_report.h"
+
+/* The tooltips' notes: the hottest instructions of p's functions with a self share of
+ * PMC_ANNOTATE_HOT_SHARE or more (at most PMC_ANNOTATE_HOT_FUNCTIONS), the same
+ * annotation as report --annotate's, cut to PMC_ANNOTATE_TOOLTIP_INSNS rows. */
+struct notes {
+	struct pmc_flame_note *v; /* names of a, texts of texts */
+	char **texts;
+	size_t n;
+	struct pmc_annotation **a;
+	size_t na;
+};
+
+static void notes_free(struct notes *ns)
+{
+	for (size_t i = 0; ns->texts && i < ns->na; i++)
+		free(ns->texts[i]);
+	free(ns->texts);
+	free(ns->v);
+	pmc_annotations_free(ns->a, ns->na);
+	*ns = (struct notes){0};
+}
+
+/* Returns 0 or -ENOMEM; a profile without addresses, or objects that cannot be read,
+ * has no notes. */
+static int notes_make(const struct pmc_profile *p, bool diff, struct notes *ns)
+{
+	int rc = pmc_profile_annotate_hot(p, PMC_ANNOTATE_HOT_SHARE, PMC_ANNOTATE_HOT_FUNCTIONS,
+					  &ns->a, &ns->na);
+
+	if (rc < 0 || !ns->na)
+		return rc;
+	if (!(ns->v = calloc(ns->na, sizeof(*ns->v))) ||
+	    !(ns->texts = calloc(ns->na, sizeof(*ns->texts)))) {
+		notes_free(ns);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ns->na; i++) {
+		size_t len = 0;
+		FILE *m = open_memstream(&ns->texts[i], &len);
+
+		if (!m) {
+			notes_free(ns);
+			return -ENOMEM;
+		}
+		rc = pmc_profile_report_annotate_top(m, ns->a[i], PMC_ANNOTATE_TOOLTIP_INSNS,
+						     PMC_ANNOTATE_TOP_TOOLTIP,
+						     diff ? "the new profile" : NULL);
+		if (fclose(m) != 0 || rc < 0) {
+			notes_free(ns);
+			return -ENOMEM;
+		}
+		/* An annotation without samples at its instructions says nothing. */
+		if (len)
+			ns->v[ns->n++] = (struct pmc_flame_note){ns->a[i]->function, ns->texts[i]};
+	}
+	return 0;
+}
 
 /* The share of p's weight in cut call chains, in percent. */
 static double cut_share(const struct pmc_profile *p)
@@ -23,6 +83,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	static const struct pmc_flame_view defaults;
 	const struct pmc_profile_info *in = pmc_profile_info(new_p);
 	struct pmc_flame_set *set = NULL;
+	struct notes notes = {0};
 	char title[256], subtitle[640], lost[400], lost_new[192], lost_old[192] = "";
 	/* Two profiles of one event whose weights are an amount (exact counts, sampled
 	 * time) measure the same thing: a frame whose amount did not change is white,
@@ -43,8 +104,10 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		 lost_old[0] && lost_new[0] ? "new profile: " : "", lost_new);
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
 		  : pmc_profile_flame_stacks(new_p, &set);
-	if (r < 0)
+	if (r < 0 || (r = notes_make(new_p, old_p != NULL, &notes)) < 0) {
+		pmc_flame_set_free(set);
 		return r;
+	}
 	snprintf(title, sizeof(title), "%s%s%s%s", old_p ? "Differential " : "",
 		 view->inverted ? (old_p ? "icicle graph" : "Icicle graph")
 				: (old_p ? "flame graph" : "Flame graph"),
@@ -96,10 +159,14 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		    .width = view->width,
 		    .inverted = view->inverted,
 		    .min_width = view->min_width,
+		    .notes = notes.v,
+		    .nnotes = notes.n,
+		    .note_min_share = PMC_ANNOTATE_HOT_SHARE,
 		};
 
 		r = pmc_flamegraph_write(out, set->stacks, set->n, &o);
 	}
+	notes_free(&notes);
 	pmc_flame_set_free(set);
 	return r;
 }

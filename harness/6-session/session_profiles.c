@@ -396,7 +396,9 @@ static void explain_instructions(FILE *out, const struct pmc_profile *old_p,
 		if (d[i].clear && d[i].delta > 0)
 			culprit = d[i].name;
 	if (culprit && pmc_profile_annotate(new_p, culprit, &a, NULL, 0) == 0)
-		pmc_profile_report_annotate_top(out, a, EXPLAIN_INSNS, markdown);
+		pmc_profile_report_annotate_top(
+		    out, a, EXPLAIN_INSNS,
+		    markdown ? PMC_ANNOTATE_TOP_MARKDOWN : PMC_ANNOTATE_TOP_TEXT, "the new profile");
 	pmc_annotation_free(a);
 	pmc_profile_deltas_free(d, n);
 }
