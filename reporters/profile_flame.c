@@ -9,6 +9,7 @@
 #include "profile/annotate.h"
 #include "profile/profile.h"
 #include "reporters/flamegraph.h"
+#include "reporters/format.h"
 #include "reporters/profile_annotate.h"
 #include "reporters/profile_report.h"
 
@@ -85,6 +86,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 	struct pmc_flame_set *set = NULL;
 	struct notes notes = {0};
 	char title[256], subtitle[640], lost[400], lost_new[192], lost_old[192] = "";
+	char off[PMC_FMT_MAX + 24];
 	/* Two profiles of one event whose weights are an amount (exact counts, sampled
 	 * time) measure the same thing: a frame whose amount did not change is white,
 	 * however the others moved its share; a sampled one within sampling error too. */
@@ -104,6 +106,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		 lost_old[0] && lost_new[0] ? "new profile: " : "", lost_new);
 	r = old_p ? pmc_profile_flame_diff_stacks(old_p, new_p, &set)
 		  : pmc_profile_flame_stacks(new_p, &set);
+	pmc_fmt_weight((double)pmc_profile_total(new_p), in->unit, false, off, sizeof(off));
 	if (r < 0 || (r = notes_make(new_p, old_p != NULL, &notes)) < 0) {
 		pmc_flame_set_free(set);
 		return r;
@@ -116,6 +119,16 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		n = snprintf(subtitle, sizeof(subtitle), "%s, exact (valgrind)%s", in->event,
 			     !old_p	? ""
 			     : absolute ? "; red grew, blue shrank (change of the count)"
+					: "; red grew, blue shrank (share of the total)");
+	else if (pmc_profile_off_cpu(new_p))
+		/* Every wait measured, none sampled: no rate, no sampling error. */
+		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu waits (%s off CPU)%s%s%s",
+			     in->event, (unsigned long long)pmc_profile_samples(new_p), off,
+			     lost[0] ? "; " : "",
+			     lost,
+			     !old_p	? ""
+			     : absolute ? "; red grew, blue shrank (change of the time off CPU, "
+					  "measured)"
 					: "; red grew, blue shrank (share of the total)");
 	else
 		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu samples (%llu Hz asked)%s%s%s",

@@ -52,6 +52,40 @@ PY
 	grep -q 'waits_here' off.svg || { fail "the flame graph does not draw waits_here"; return 1; }
 }
 
+# report --diff of two off-CPU profiles ranks by the change of each function's time off
+# CPU (its total: the self time is the kernel's schedule), measured, not sampled: B's
+# waits_here naps 4 x 100 ms instead of 4 x 50 ms, waits_less 10 ms in both. Its change
+# is at least the 200 ms more it asked (a sleep lasts at least that), under 3x, with no
+# "~"; waits_less is listed after it and moved by less than 50 ms (the wake-up latency of
+# one nap on a loaded machine). The differential flame graph draws waits_here red.
+test_offcpu_diff_ranks_by_the_change_of_waiting() {
+	need_sched_switch
+	expect_exit 0 "$PMCBENCH" record --off-cpu -o a.json -- "$PMC_PROF_WAIT" 50 10 || return 1
+	expect_exit 0 "$PMCBENCH" record --off-cpu -o b.json -- "$PMC_PROF_WAIT" 100 10 || return 1
+	expect_exit 0 "$PMCBENCH" report --diff --svg d.svg a.json b.json || return 1
+	expect_grep '^Profile diff: off-cpu \(ns\), measured: functions by the change of their time off CPU' "$TMP/out" || return 1
+	python3 - "$TMP/out" >&2 <<'PY' || fail "the diff does not show waits_here's change" || return 1
+import re, sys
+units = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+rows = {}
+order = []
+for line in open(sys.argv[1]):
+    m = re.match(r"^ +(\S+) +(\S+) +([+-][0-9.]+)(ns|us|ms|s)?  (\S+)$", line)
+    if m:
+        rows[m.group(5)] = float(m.group(3)) * units[m.group(4) or "ns"]
+        order.append(m.group(5))
+print(rows)
+here, less = rows.get("waits_here"), rows.get("waits_less", 0.0)
+ok = here is not None and 0.99 * 200e6 <= here < 3 * 200e6 and abs(less) < 50e6
+ok = ok and ("waits_less" not in order or order.index("waits_here") < order.index("waits_less"))
+sys.exit(0 if ok else 1)
+PY
+	expect_no_grep '~' "$TMP/out" || return 1
+	expect_grep 'change of the time off CPU, measured' d.svg || return 1
+	grep -A1 '<title>waits_here (' d.svg | grep -qE 'fill="rgb\(255,[0-9]{1,2},[0-9]{1,2}\)"' ||
+		fail "waits_here is not red in the differential flame graph"
+}
+
 # Options that would sample something else are refused before anything runs.
 test_offcpu_option_errors() {
 	expect_exit 2 "$PMCBENCH" record --off-cpu -e cpu-clock -o off.json -- true || return 1
