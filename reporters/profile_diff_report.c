@@ -359,7 +359,13 @@ int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p
 		put_fn(out, metric, markdown);
 		fputs(" (the profiles are of ", out);
 		put_fn(out, ni->event, markdown);
-		fputs("), so pmcbench cannot say where\n", out);
+		/* Waits are part of a wall time, which no share of them divides: the session
+		 * shows how they changed (docs/profile.md, "Profiles in the gate"). */
+		fputs(pmc_profile_diff_mode(old_p, new_p) == PMC_PROFILE_DIFF_WAITS
+			  ? ": where the commands waited, part of their wall time), so pmcbench "
+			    "cannot divide it by function\n"
+			  : "), so pmcbench cannot say where\n",
+		      out);
 		rc = finish(out);
 		goto out;
 	}
