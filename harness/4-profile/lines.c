@@ -8,10 +8,10 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <gelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -335,7 +335,6 @@ int pmc_lines_resolve(struct pmc_profile *p)
 		qsort(ord, k, sizeof(*ord), order_cmp);
 	for (size_t j = 0; j < k; j++) {
 		struct pmc_profile_line src = {0};
-
 		Dwarf_Off cu;
 
 		if (ord[j].object != open_path) {
