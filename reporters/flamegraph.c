@@ -167,8 +167,10 @@ static const char SCRIPT_ZOOM[] =
     "var W = +svg.getAttribute('data-w'), PAD = +svg.getAttribute('data-pad');\n"
     "var CH = +svg.getAttribute('data-ch');\n"
     "var frames = Array.prototype.slice.call(document.querySelectorAll('g.f'));\n"
+    "/* A tooltip's first line names the frame; lines after it are its notes. */\n"
+    "function head(g) { return g.querySelector('title').textContent.split('\\n')[0]; }\n"
     "var info = frames.map(function (g) {\n"
-    "  var r = g.querySelector('rect'), t = g.querySelector('title').textContent;\n"
+    "  var r = g.querySelector('rect'), t = head(g);\n"
     "  return {g: g, r: r, t: g.querySelector('text'), x: +r.getAttribute('x'),\n"
     "          w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
     "          fill: r.getAttribute('fill'), name: t.slice(0, t.lastIndexOf(' ('))};\n"
@@ -246,7 +248,7 @@ static const char SCRIPT_SEARCH[] =
     "/* The details line: the frame under the pointer, as its tooltip says it. */\n"
     "var details = document.getElementById('details');\n"
     "info.forEach(function (f) {\n"
-    "  var t = f.g.querySelector('title').textContent;\n"
+    "  var t = head(f.g);\n"
     "  f.g.addEventListener('click', function () { zoom(f); });\n"
     "  f.g.addEventListener('mouseover', function () { details.textContent = 'Function: ' + t; "
     "});\n"
@@ -316,6 +318,34 @@ static void frame_change(const struct node *v, const struct pmc_flame_opts *o, d
 			   o->new_per_sample, change, lo, hi, clear);
 }
 
+/* The note of frame v, or NULL: one whose function has one and whose share is enough. */
+static const char *frame_note(const struct node *v, double share, const struct pmc_flame_opts *o)
+{
+	if (share < o->note_min_share)
+		return NULL;
+	for (size_t i = 0; i < o->nnotes; i++)
+		if (strcmp(o->notes[i].name, v->name) == 0)
+			return o->notes[i].text;
+	return NULL;
+}
+
+/* A note's lines, each after a newline of the tooltip: escaped one by one, since the
+ * escaping would take the newline for a control character. */
+static void write_note(FILE *out, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		char *line = strndup(text, len);
+
+		putc('\n', out);
+		if (line)
+			pmc_escape_xml(out, line, SIZE_MAX);
+		free(line);
+		text += len + (nl != NULL);
+	}
+}
+
 static void write_frame(FILE *out, const struct node *v, const struct node *root, double px,
 			const struct pmc_flame_opts *o, double max_abs, unsigned height)
 {
@@ -324,6 +354,7 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 			       : height - BOTTOM - (double)(v->depth + 1) * FRAME_H;
 	double share = 100.0 * (double)v->total / (double)root->total;
 	char a[PMC_FMT_MAX + 64], b[PMC_FMT_MAX + 64];
+	const char *note;
 	unsigned rgb[3];
 
 	/* Weights in the profile's unit, as the text report shows them ("419.5ms",
@@ -364,6 +395,8 @@ static void write_frame(FILE *out, const struct node *v, const struct node *root
 		fprintf(out, ", %.2f%%)", share);
 		plain_colour(v->name, rgb);
 	}
+	if ((note = frame_note(v, share, o)))
+		write_note(out, note);
 	fprintf(out,
 		"</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
 		"fill=\"rgb(%u,%u,%u)\"/><text x=\"%.2f\" y=\"%.1f\">",

@@ -20,6 +20,13 @@ struct pmc_flame_stack {
 	uint64_t samples, old_samples; /* sampled profiles: the samples of each weight */
 };
 
+/* Lines added to the tooltip of the frames of one function (docs/profile.md, "Flame
+ * graphs": its hottest instructions), after the tooltip's own line. */
+struct pmc_flame_note {
+	const char *name; /* the frames' display name */
+	const char *text; /* lines, each ended by '\n'; escaped into the SVG */
+};
+
 /* The narrowest graph: the margins and room for a frame. */
 #define PMC_FLAME_MIN_WIDTH 120
 
@@ -38,6 +45,12 @@ struct pmc_flame_opts {
 	int inverted;	  /* an icicle graph: the root at the top, callees below */
 	double min_width; /* frames narrower than this many pixels are left out; 0: 0.1
 			   * (flamegraph.pl's --minwidth) */
+	/* Notes for the tooltips of frames whose total weight is at least note_min_share
+	 * percent of the graph's (so that a function on many small stacks adds its note
+	 * to the frames one can point at only); one per name. */
+	const struct pmc_flame_note *notes;
+	size_t nnotes;
+	double note_min_share;
 };
 
 /* Writes the SVG to out; with no weight to draw (no stacks, a total weight of 0, old

@@ -278,11 +278,41 @@ static size_t next_heaviest(const struct pmc_annotation *a, uint64_t weight, siz
 	return best;
 }
 
+/* The line above the rows. */
+static void top_heading(FILE *out, const struct pmc_annotation *a, enum pmc_annotate_top_form form,
+			const char *which)
+{
+	switch (form) {
+	case PMC_ANNOTATE_TOP_MARKDOWN:
+		fputs("\nHottest instructions of ", out);
+		pmc_escape_md_code(out, a->function);
+		break;
+	case PMC_ANNOTATE_TOP_TEXT:
+		fputs("  hottest instructions of ", out);
+		pmc_escape_text(out, a->function);
+		break;
+	case PMC_ANNOTATE_TOP_TOOLTIP:
+		fputs("hottest instructions", out);
+		break;
+	}
+	if (which) {
+		fputs(" in ", out);
+		pmc_escape_text(out, which);
+	}
+	fputs(form == PMC_ANNOTATE_TOP_MARKDOWN
+		  ? " (share of its samples):\n\n"
+		    "| share | address | instruction | source line |\n|---:|---|---|---|\n"
+		  : " (share of its samples):\n",
+	      out);
+}
+
 int pmc_profile_report_annotate_top(FILE *out, const struct pmc_annotation *a, size_t top,
-				    bool markdown)
+				    enum pmc_annotate_top_form form, const char *which)
 {
 	size_t first = next_heaviest(a, UINT64_MAX, 0), i, shown, text_w = 0;
 	int addr_w = snprintf(NULL, 0, "%" PRIx64, a->start + a->size);
+	/* The tooltip's rows under its first line, the text's under the benchmark's. */
+	int indent = form == PMC_ANNOTATE_TOP_TOOLTIP ? 2 : 4;
 
 	if (first == a->n || !a->weight)
 		return 0;
@@ -292,31 +322,21 @@ int pmc_profile_report_annotate_top(FILE *out, const struct pmc_annotation *a, s
 			text_w = strlen(a->insns[i].text);
 		i = next_heaviest(a, a->insns[i].weight, i);
 	}
-	if (markdown) {
-		fputs("\nHottest instructions of ", out);
-		pmc_escape_md_code(out, a->function);
-		fputs(" in the new profile (share of its samples):\n\n"
-		      "| share | address | instruction | source line |\n|---:|---|---|---|\n",
-		      out);
-	} else {
-		fputs("  hottest instructions of ", out);
-		pmc_escape_text(out, a->function);
-		fputs(" in the new profile (share of its samples):\n", out);
-	}
+	top_heading(out, a, form, which);
 	for (i = first, shown = 0; i < a->n && shown < top; shown++) {
 		const struct pmc_annotation_insn *in = &a->insns[i];
 		char pct[PMC_FMT_MAX];
 
 		pmc_fmt_percent(100.0 * (double)in->weight / (double)a->weight, false, pct,
 				sizeof(pct));
-		if (markdown) {
+		if (form == PMC_ANNOTATE_TOP_MARKDOWN) {
 			fprintf(out, "| %s | `%" PRIx64 "` | ", pct, in->address);
 			pmc_escape_md_code(out, in->text);
 			fputs(" | ", out);
 			put_source(out, in, true);
 			fputs(" |\n", out);
 		} else {
-			fprintf(out, "    %6s  %*" PRIx64 "  ", pct, addr_w, in->address);
+			fprintf(out, "%*s%6s  %*" PRIx64 "  ", indent, "", pct, addr_w, in->address);
 			if (in->file)
 				fprintf(out, "%-*s  ", (int)text_w, in->text);
 			else

@@ -24,10 +24,23 @@ struct pmc_annotation;
 int pmc_profile_report_annotate(FILE *out, const struct pmc_profile *p,
 				const struct pmc_annotation *a, unsigned width);
 
+/* How the top instructions are written: as text, as Markdown, or as the lines of a
+ * flame graph's tooltip (plain text, its XML escaping left to the graph). */
+enum pmc_annotate_top_form {
+	PMC_ANNOTATE_TOP_TEXT,
+	PMC_ANNOTATE_TOP_MARKDOWN,
+	PMC_ANNOTATE_TOP_TOOLTIP,
+};
+
+/* The instructions a flame graph's tooltip shows per function. */
+#define PMC_ANNOTATE_TOOLTIP_INSNS 5
+
 /* The top instructions of a that weigh most (those with samples, at most top), for the
- * explanation of a regression (docs/profile.md, "Profiles in the gate"): a line naming
- * the function, then one row per instruction (its share of the function's samples, its
- * address, its instruction, its FILE:LINE); a Markdown table with markdown. Writes
- * nothing when no instruction has samples. Returns 0, -ENOMEM or -EIO. */
+ * explanation of a regression (docs/profile.md, "Profiles in the gate") and a flame
+ * graph's tooltips ("Flame graphs"): a line naming the function (the tooltip's: saying
+ * what the rows are, the function being the tooltip's), then one row per instruction (its
+ * share of the function's samples, its address, its instruction, its FILE:LINE); a
+ * Markdown table in that form. which: the profile the samples are of ("the new profile"),
+ * or NULL. Writes nothing when no instruction has samples. Returns 0, -ENOMEM or -EIO. */
 int pmc_profile_report_annotate_top(FILE *out, const struct pmc_annotation *a, size_t top,
-				    bool markdown);
+				    enum pmc_annotate_top_form form, const char *which);

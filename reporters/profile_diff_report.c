@@ -133,6 +133,39 @@ static void diff_amounts(FILE *out, const struct pmc_profile_delta *d, size_t n,
 		strcmp(unit, "ns") == 0 ? "time" : "weight");
 }
 
+/* The diff of two off-CPU profiles: each function's time off CPU (its total), by its
+ * change, exact; the functions whose time did not change counted in one line. */
+static void diff_waits(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top)
+{
+	size_t changed = 0, show;
+
+	while (changed < n && d[changed].clear)
+		changed++; /* sorted by |change|: the unchanged ones come last */
+	show = top && top < changed ? top : changed;
+	fprintf(out, "\n%10s %10s %10s  %s\n", "old", "new", "change", "function");
+	for (size_t i = 0; i < show; i++) {
+		char a[PMC_FMT_MAX + 1], b[PMC_FMT_MAX + 1], c[PMC_FMT_MAX + 1];
+
+		pmc_fmt_short((double)d[i].old_total, "ns", a, sizeof(a));
+		pmc_fmt_short((double)d[i].new_total, "ns", b, sizeof(b));
+		fmt_signed(d[i].change, "ns", c);
+		fprintf(out, "%10s %10s %10s  ", d[i].old_total ? a : "-", d[i].new_total ? b : "-",
+			c);
+		pmc_escape_text(out, d[i].name);
+		putc('\n', out);
+	}
+	if (show < changed)
+		fprintf(out, "(%zu more functions changed)\n", changed - show);
+	if (n > changed)
+		fprintf(out, "(%zu function%s unchanged)\n", n - changed,
+			n - changed == 1 ? "" : "s");
+	fputs("change: new minus old time off CPU of the stacks through the function (with "
+	      "what it calls: the self time of a wait is the kernel's schedule), measured wait "
+	      "by wait, not sampled: no sampling error, though two runs differ by their own "
+	      "noise; -: not on a stack of that profile\n",
+	      out);
+}
+
 int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			    const struct pmc_profile *new_p, size_t top)
 {
@@ -165,6 +198,13 @@ int pmc_profile_report_diff(FILE *out, const struct pmc_profile *old_p,
 			strcmp(ni->unit, "ns") == 0 ? "time" : "weight");
 		lost_warning(out, oi, ni);
 		diff_amounts(out, d, n, top, ni->unit);
+		goto out;
+	case PMC_PROFILE_DIFF_WAITS:
+		fputs(" (ns), measured: functions by the change of their time off CPU (total, "
+		      "with what they call)\n",
+		      out);
+		lost_warning(out, oi, ni);
+		diff_waits(out, d, n, top);
 		goto out;
 	case PMC_PROFILE_DIFF_SHARES:
 		break;
@@ -319,7 +359,13 @@ int pmc_profile_report_attribution_of(FILE *out, const struct pmc_profile *old_p
 		put_fn(out, metric, markdown);
 		fputs(" (the profiles are of ", out);
 		put_fn(out, ni->event, markdown);
-		fputs("), so pmcbench cannot say where\n", out);
+		/* Waits are part of a wall time, which no share of them divides: the session
+		 * shows how they changed (docs/profile.md, "Profiles in the gate"). */
+		fputs(pmc_profile_diff_mode(old_p, new_p) == PMC_PROFILE_DIFF_WAITS
+			  ? ": where the commands waited, part of their wall time), so pmcbench "
+			    "cannot divide it by function\n"
+			  : "), so pmcbench cannot say where\n",
+		      out);
 		rc = finish(out);
 		goto out;
 	}

@@ -465,12 +465,17 @@ void pmc_profile_report_header(FILE *out, const struct pmc_profile *p)
 	if (in->kind == PMC_PROFILE_EXACT) {
 		fputs("exact (simulated counts)\n", out);
 	} else {
-		fputs("sampled", out);
-		if (in->freq)
-			/* The frequency asked for: the kernel may sample less often
-			 * (perf_event_max_sample_rate); the samples say what it did. */
-			fprintf(out, " (%" PRIu64 " Hz asked)", in->freq);
-		fputs(" (estimates with sampling error)\n", out);
+		if (pmc_profile_off_cpu(p)) {
+			/* Every switch-out is a sample: the waits are measured, not estimated. */
+			fputs("measured (every wait off CPU, no sampling error)\n", out);
+		} else {
+			fputs("sampled", out);
+			if (in->freq)
+				/* The frequency asked for: the kernel may sample less often
+				 * (perf_event_max_sample_rate); the samples say what it did. */
+				fprintf(out, " (%" PRIu64 " Hz asked)", in->freq);
+			fputs(" (estimates with sampling error)\n", out);
+		}
 		if (in->call_graph == PMC_CALL_GRAPH_DWARF)
 			fprintf(out,
 				"Call graph: dwarf (%" PRIu32 " bytes of user stack per sample, "

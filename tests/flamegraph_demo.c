@@ -27,6 +27,15 @@ static const struct pmc_flame_stack stacks[] = {
     S(1, 0, "main", "run_benchmark", "a tiny & <odd> \"frame\""),
 };
 
+/* hash_table_insert's tooltip lists its hottest instructions, one naming hash_bytes: a
+ * script that took the whole tooltip for the frame's name would find it when searching
+ * for hash_bytes, and zoom on no frame for ?z=hash_table_insert. */
+static const struct pmc_flame_note notes[] = {
+    {"hash_table_insert", "hottest instructions (share of its samples):\n"
+			  "   61.0%  1a2b  callq 0x1a00 <hash_bytes>  hash.c:40\n"
+			  "   39.0%  1a30  movq %rax, (%rbx)          hash.c:41\n"},
+};
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -48,6 +57,9 @@ int main(int argc, char **argv)
 	    .unit = "samples",
 	    .differential = diff,
 	    .inverted = icicle,
+	    .notes = notes,
+	    .nnotes = 1,
+	    .note_min_share = 1,
 	};
 	int r = pmc_flamegraph_write(f, stacks, sizeof(stacks) / sizeof(stacks[0]), &o);
 	if (fclose(f) && !r)

@@ -260,7 +260,8 @@ static void top_instructions_heaviest_first(void **state)
 
 	(void)state;
 	assert_non_null(out);
-	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 5, false), 0);
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 5, PMC_ANNOTATE_TOP_TEXT,
+							 "the new profile"), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(text, "  hottest instructions of f_x in the new profile (share of its "
 				  "samples):\n"
@@ -270,7 +271,8 @@ static void top_instructions_heaviest_first(void **state)
 	free(text);
 	text = NULL;
 	assert_non_null(out = open_memstream(&text, &len));
-	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 1, true), 0);
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 1, PMC_ANNOTATE_TOP_MARKDOWN,
+							 "the new profile"), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(text, "\nHottest instructions of `f_x` in the new profile (share of "
 				  "its samples):\n\n"
@@ -278,13 +280,23 @@ static void top_instructions_heaviest_first(void **state)
 				  "|---:|---|---|---|\n"
 				  "| 50.0% | `107` | `addq %rdi, %rcx` | f.c:8 |\n");
 	free(text);
+	/* A flame graph's tooltip: the rows under a line that says what they are. */
+	text = NULL;
+	assert_non_null(out = open_memstream(&text, &len));
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 2, PMC_ANNOTATE_TOP_TOOLTIP, NULL),
+			 0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(text, "hottest instructions (share of its samples):\n"
+				  "   50.0%  107  addq %rdi, %rcx  f.c:8\n"
+				  "   25.0%  103  imulq %r8, %rcx  f.c:7 (chain)\n");
+	free(text);
 	/* No samples at any instruction: nothing. */
 	for (size_t i = 0; i < 4; i++)
 		in[i].weight = 0;
 	a.weight = 0;
 	text = NULL;
 	assert_non_null(out = open_memstream(&text, &len));
-	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 3, false), 0);
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 3, PMC_ANNOTATE_TOP_TEXT, NULL), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_int_equal(len, 0);
 	free(text);

@@ -415,6 +415,44 @@ static void test_tooltips_in_unit(void **state)
 	free(s.text);
 }
 
+/* Notes (a function's hottest instructions) go into the tooltips of its frames whose
+ * share is at least note_min_share, one escaped line after the tooltip's own line, and
+ * no other frame's; the script names a frame by its first line. */
+static void test_notes_in_tooltips(void **state)
+{
+	(void)state;
+	/* hot: 600 under main (60%), 5 under cold (0.5%); cold 395 of its own. */
+	struct pmc_flame_stack st[] = {ST(600, 0, "main", "hot"), ST(5, 0, "cold", "hot"),
+				       ST(395, 0, "cold")};
+	const struct pmc_flame_note notes[] = {
+	    {"hot", "hottest instructions (share of its samples):\n"
+		    "   90.0%  11cc  addq %rdi, %rcx  a<b>.c:19 (inner)\n"},
+	    {"absent", "never drawn\n"},
+	};
+	struct pmc_flame_opts o = plain;
+	struct svg s;
+
+	o.notes = notes;
+	o.nnotes = 2;
+	o.note_min_share = 1.0;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	assert_string_equal(find(&s, "hot (600")->title,
+			    "hot (600 samples, 60.00%)\nhottest instructions (share of its "
+			    "samples):\n   90.0%  11cc  addq %rdi, %rcx  a&lt;b&gt;.c:19 (inner)");
+	/* The frame under 1% of the graph has no note, nor do the functions without one. */
+	assert_string_equal(find(&s, "hot (5 ")->title, "hot (5 samples, 0.50%)");
+	assert_string_equal(find(&s, "main (")->title, "main (600 samples, 60.00%)");
+	assert_int_equal(count(s.text, "hottest instructions"), 1);
+	assert_null(strstr(s.text, "never drawn"));
+	assert_contains(s.text, "split('\\n')[0]");
+	free(s.text);
+	/* A share of 0 puts the note on every frame of the function. */
+	o.note_min_share = 0;
+	assert_int_equal(render(&s, st, 3, &o), 0);
+	assert_int_equal(count(s.text, "hottest instructions"), 2);
+	free(s.text);
+}
+
 /* --width, --title, --inverted, --min-width and the ignore-case control. */
 static void test_options(void **state)
 {
@@ -476,6 +514,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_differential_absolute),
 	    cmocka_unit_test(test_differential_sampled_time),
 	    cmocka_unit_test(test_tooltips_in_unit),
+	    cmocka_unit_test(test_notes_in_tooltips),
 	    cmocka_unit_test(test_options),
 	};
 	pmc_test_args(argc, argv, tests);

@@ -2,7 +2,8 @@
  * each switch-out's stack weighs the time until its thread runs again, or exits, or the
  * recording ends; and through the sampler (the emulated PMU, tests/fake_pmu.c) and the
  * profile's builder, switch records that come out of order across the CPUs' rings are
- * paired in time order, the tracepoint's id read from tracefs. */
+ * paired in time order, the tracepoint's id read from tracefs; two off-CPU profiles
+ * compare by the change of each function's time off CPU. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <setjmp.h>
@@ -60,6 +61,62 @@ static void stack(struct pmc_profile *p, const char *fn, uint32_t frames[2])
 {
 	assert_int_equal(pmc_profile_frame_id(p, "main", "prog", 0, &frames[0]), 0);
 	assert_int_equal(pmc_profile_frame_id(p, fn, "prog", 0, &frames[1]), 0);
+}
+
+/* The stack main -> fn -> schedule, of waits that weigh ms in all (k of them). */
+static void add_waits(struct pmc_profile *p, const char *fn, uint64_t ms, uint64_t k)
+{
+	uint32_t f[3];
+
+	stack(p, fn, f);
+	assert_int_equal(pmc_profile_frame_id(p, "schedule", "[kernel]", 0, &f[2]), 0);
+	assert_int_equal(pmc_profile_add(p, f, 3, ms * MS, k, false), 0);
+}
+
+/* Two off-CPU profiles compare by the time each function waited, its total (the self
+ * time is all schedule's), exact: waits_here 200 -> 400 ms is +200 ms and no sampling
+ * error, though it is 4 waits on each side (as samples of 50 ms, +200 ms would be within
+ * the interval of a Poisson count); waits_less's 10 ms did not change. */
+static void diff_ranks_by_the_change_of_waiting(void **state)
+{
+	struct pmc_profile *o = new_profile(), *n = new_profile();
+	struct pmc_profile_delta *d;
+	size_t nd;
+
+	(void)state;
+	add_waits(o, "waits_here", 200, 4);
+	add_waits(o, "waits_less", 10, 1);
+	add_waits(n, "waits_here", 400, 4);
+	add_waits(n, "waits_less", 10, 1);
+	assert_true(pmc_profile_off_cpu(o));
+	assert_int_equal(pmc_profile_diff_mode(o, n), PMC_PROFILE_DIFF_WAITS);
+	assert_int_equal(pmc_profile_diff(o, n, &d, &nd), 0);
+	assert_int_equal(nd, 4);
+	/* main, schedule and waits_here: +200 ms each, by name; then waits_less, unchanged. */
+	assert_string_equal(d[0].name, "main");
+	assert_string_equal(d[1].name, "schedule");
+	assert_string_equal(d[2].name, "waits_here");
+	assert_int_equal(d[2].old_total, 200 * MS);
+	assert_int_equal(d[2].new_total, 400 * MS);
+	assert_true(d[2].change == 200.0 * MS && d[2].lo == d[2].change && d[2].hi == d[2].change);
+	assert_true(d[2].clear);
+	assert_string_equal(d[3].name, "waits_less");
+	assert_true(d[3].change == 0 && !d[3].clear);
+	pmc_profile_deltas_free(d, nd);
+
+	/* An off-CPU profile beside a cpu-clock one: two events, shares. */
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_SAMPLED, .event = "cpu-clock", .unit = "ns"};
+		struct pmc_profile *c = NULL;
+
+		assert_int_equal(pmc_profile_new(&in, &c), 0);
+		assert_false(pmc_profile_off_cpu(c));
+		assert_int_equal(pmc_profile_diff_mode(o, c), PMC_PROFILE_DIFF_SHARES);
+		pmc_profile_free(c);
+	}
+	pmc_profile_free(o);
+	pmc_profile_free(n);
 }
 
 /* Thread 1 waits 100 -> 600 ms (it wakes on another CPU: the pairing is by thread); thread
@@ -363,6 +420,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(waits_are_paired_by_thread),
 	    cmocka_unit_test(second_switch_out_ends_the_first),
+	    cmocka_unit_test(diff_ranks_by_the_change_of_waiting),
 	    cmocka_unit_test_setup_teardown(records_of_two_cpus_pair_in_time_order, make_tracefs,
 					    remove_tracefs),
 	    cmocka_unit_test_setup_teardown(switch_records_are_parsed_and_checked, make_tracefs,

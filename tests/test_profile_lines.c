@@ -4,6 +4,8 @@
  * addresses by line and inlined function, sorts by weight and refuses what it cannot show
  * (no table, unknown function, no line table) with distinct codes. */
 #include <errno.h>
+#include <limits.h>
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 
 #include "tests/test_main.h"
 
+#include "profile/lines.h"
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
 #include "reporters/profile_lines.h"
@@ -253,12 +256,81 @@ static void report_merges_lines_by_weight(void **state)
 	pmc_profile_free(p);
 }
 
+/* The main program's load bias (dl_iterate_phdr lists it first). */
+static int first_bias(struct dl_phdr_info *info, size_t size, void *ud)
+{
+	(void)size;
+	*(uintptr_t *)ud = info->dlpi_addr;
+	return 1;
+}
+
+/* Addresses of this test program in three compilation units (this file, profile_lines.c
+ * and profile.c, linked in from libpmc-profile), looked up in one pass: each gets its own
+ * unit's file, as when the program is opened once for all of them (lines.c opens an
+ * object with uncompressed DWARF again for each unit, so that one unit's line table at a
+ * time is in memory). */
+static void lines_resolve_across_units(void **state)
+{
+	struct pmc_profile_info in = {
+	    .kind = PMC_PROFILE_SAMPLED, .event = "cpu-clock", .unit = "ns", .freq = 1000};
+	struct {
+		const char *name, *file;
+		uintptr_t at;
+	} fns[] = {
+	    {"sample_profile", "tests/test_profile_lines.c", (uintptr_t)&sample_profile},
+	    {"pmc_profile_lines_new", "4-profile/profile_lines.c",
+	     (uintptr_t)&pmc_profile_lines_new},
+	    {"pmc_profile_new", "4-profile/profile.c", (uintptr_t)&pmc_profile_new},
+	};
+	struct pmc_profile_lines *t;
+	struct pmc_profile *p = NULL;
+	char exe[PATH_MAX];
+	uintptr_t bias = 0;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	(void)state;
+	assert_true(n > 0);
+	exe[n] = 0;
+	dl_iterate_phdr(first_bias, &bias);
+	assert_int_equal(pmc_profile_new(&in, &p), 0);
+	assert_int_equal(pmc_profile_lines_new(&t), 0);
+	pmc_profile_set_lines(p, t);
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+		uint32_t id;
+
+		assert_int_equal(pmc_profile_frame_id(p, fns[i].name, exe, 0, &id), 0);
+		assert_int_equal(pmc_profile_lines_add(t, id, fns[i].at - bias + 4, 10, 1), 0);
+	}
+	assert_int_equal(pmc_lines_resolve(p), 0);
+	assert_int_equal(pmc_profile_lines_count(t), ARRAY_SIZE(fns));
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+		char name[128];
+		const struct pmc_profile_line *l = NULL;
+
+		for (size_t j = 0; j < pmc_profile_lines_count(t); j++) {
+			const struct pmc_profile_line *e = pmc_profile_lines_get(t, j);
+
+			if (!strcmp(pmc_profile_frame_name(p, e->frame, name, sizeof(name)),
+				    fns[i].name))
+				l = e;
+		}
+		assert_non_null(l);
+		if (!l->file || strlen(l->file) < strlen(fns[i].file) ||
+		    strcmp(l->file + strlen(l->file) - strlen(fns[i].file), fns[i].file) != 0 ||
+		    !l->line)
+			fail_msg("%s: %s:%u, not in %s", fns[i].name, l->file ? l->file : "(none)",
+				 l->line, fns[i].file);
+	}
+	pmc_profile_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(table_round_trip),
 	    cmocka_unit_test(damaged_tables_are_refused),
 	    cmocka_unit_test(report_merges_lines_by_weight),
+	    cmocka_unit_test(lines_resolve_across_units),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -286,6 +286,51 @@ static void diff_report(void **state)
 	free(text);
 	pmc_profile_free(o);
 	pmc_profile_free(n);
+
+	/* Two off-CPU profiles: by the change of each function's total time off CPU, exact;
+	 * the unchanged counted. */
+	{
+		struct pmc_profile_info in = {
+		    .kind = PMC_PROFILE_SAMPLED, .event = "off-cpu", .unit = "ns"};
+
+		assert_int_equal(pmc_profile_new(&in, &o), 0);
+		assert_int_equal(pmc_profile_new(&in, &n), 0);
+	}
+	add(o, "/bin/w", 200000000, 3, "main", "waits_here", "schedule");
+	add(o, "/bin/w", 10000000, 3, "main", "waits_less", "schedule");
+	add(n, "/bin/w", 400000000, 3, "main", "waits_here", "schedule");
+	add(n, "/bin/w", 10000000, 3, "main", "waits_less", "schedule");
+	CAPTURE(text, pmc_profile_report_diff(out, o, n, 2));
+	assert_string_equal(
+	    text, "Profile diff: off-cpu (ns), measured: functions by the change of their time off "
+		  "CPU (total, with what they call)\n"
+		  "\n"
+		  "       old        new     change  function\n"
+		  "     210ms      410ms     +200ms  main\n"
+		  "     210ms      410ms     +200ms  schedule\n"
+		  "(1 more functions changed)\n"
+		  "(1 function unchanged)\n"
+		  "change: new minus old time off CPU of the stacks through the function (with "
+		  "what it calls: the self time of a wait is the kernel's schedule), measured "
+		  "wait by wait, not sampled: no sampling error, though two runs differ by their "
+		  "own noise; -: not on a stack of that profile\n");
+	free(text);
+	CAPTURE(text, pmc_profile_report_diff(out, o, n, 0));
+	assert_contains(text, "     200ms      400ms     +200ms  waits_here\n(1 function unchanged)");
+	free(text);
+	/* Its differential flame graph: the change of time, white where none. */
+	CAPTURE(text, pmc_profile_flamegraph(out, o, n, NULL));
+	assert_contains(text, "off-cpu, 2 waits (410ms off CPU); red grew, blue shrank (change of "
+			      "the time off CPU, measured)");
+	assert_contains(text, "<title>waits_less (10ms, 10ms \xe2\x86\x92 10ms, +0ns)</title>");
+	assert_true(strncmp(strstr(strstr(text, "<title>waits_less"), "fill="),
+			    "fill=\"rgb(255,255,255)\"", 22) == 0);
+	assert_contains(text, "<title>waits_here (400ms, 200ms \xe2\x86\x92 400ms, +200ms)</title>");
+	assert_true(strncmp(strstr(strstr(text, "<title>waits_here"), "fill="),
+			    "fill=\"rgb(255,0,0)\"", 18) == 0);
+	free(text);
+	pmc_profile_free(o);
+	pmc_profile_free(n);
 }
 
 static void attribution(void **state)

@@ -22,6 +22,24 @@
 
 _Static_assert(PMC_ANNOTATE_TEXT == PMC_INSN_TEXT, "an instruction's text fits");
 
+/* The instruction of insns (n, sorted by address) whose bytes hold address a, or NULL. */
+static struct pmc_annotation_insn *insn_at(struct pmc_annotation_insn *insns, size_t n,
+					   uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	/* The last instruction starting at or below a. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (insns[mid].address <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && a - insns[lo - 1].address < insns[lo - 1].size ? &insns[lo - 1] : NULL;
+}
+
 int pmc_annotate_attribute(struct pmc_annotation_insn *insns, size_t n,
 			   const struct pmc_annotate_sample *s, size_t m, uint64_t *ret_outside,
 			   uint64_t *ret_outside_samples)
@@ -29,22 +47,9 @@ int pmc_annotate_attribute(struct pmc_annotation_insn *insns, size_t n,
 	uint64_t out = 0, out_samples = 0;
 
 	for (size_t j = 0; j < m; j++) {
-		uint64_t a = s[j].address, *w = &out, *k = &out_samples;
-		size_t lo = 0, hi = n;
+		struct pmc_annotation_insn *in = insn_at(insns, n, s[j].address);
+		uint64_t *w = in ? &in->weight : &out, *k = in ? &in->samples : &out_samples;
 
-		/* The last instruction starting at or below a. */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (insns[mid].address <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo > 0 && a - insns[lo - 1].address < insns[lo - 1].size) {
-			w = &insns[lo - 1].weight;
-			k = &insns[lo - 1].samples;
-		}
 		if (*w + s[j].weight < *w || *k + s[j].samples < *k)
 			return -EOVERFLOW;
 		*w += s[j].weight;
@@ -233,6 +238,25 @@ static int sources(struct pmc_annotation *a)
 	return rc;
 }
 
+/* The source lines of the instructions where samples ended, as the recording found them
+ * (the profile's line table): no line table of the object is read again. */
+static int recorded_sources(const struct pmc_profile *p, struct pmc_annotation *a,
+			    const struct pmc_profile_line **e, size_t k, const char *object)
+{
+	for (size_t i = 0; i < k; i++) {
+		struct pmc_annotation_insn *in = insn_at(a->insns, a->n, e[i]->address);
+
+		if (!in || in->file || !e[i]->file ||
+		    pmc_profile_frame(p, e[i]->frame)->object != object)
+			continue;
+		if (!(in->file = strdup(e[i]->file)) ||
+		    (e[i]->inlined && !(in->inlined = strdup(e[i]->inlined))))
+			return -ENOMEM;
+		in->line = e[i]->line;
+	}
+	return 0;
+}
+
 /* The samples of a's entries into a's instructions; those of other objects outside. */
 static int attribute(const struct pmc_profile *p, struct pmc_annotation *a,
 		     const struct pmc_profile_line **e, size_t k, const char *object)
@@ -267,8 +291,10 @@ static int attribute(const struct pmc_profile *p, struct pmc_annotation *a,
 	return 0;
 }
 
-int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc_annotation **ret,
-			 char *err, size_t errlen)
+/* pmc_profile_annotate; every_line: the source line of every instruction from the
+ * object's line table, else those of the instructions with samples as recorded. */
+static int annotate(const struct pmc_profile *p, const char *fn, bool every_line,
+		    struct pmc_annotation **ret, char *err, size_t errlen)
 {
 	const struct pmc_profile_line **e = NULL;
 	struct pmc_annotation *a = NULL;
@@ -296,7 +322,7 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 	a->self = self;
 	if ((rc = symbol_range(a, hot, symbol, err, errlen)) < 0 ||
 	    (rc = disassemble(a, err, errlen)) < 0 || (rc = attribute(p, a, e, k, object)) < 0 ||
-	    (rc = sources(a)) < 0)
+	    (rc = every_line ? sources(a) : recorded_sources(p, a, e, k, object)) < 0)
 		goto fail;
 	free(e);
 	*ret = a;
@@ -304,5 +330,57 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 fail:
 	pmc_annotation_free(a);
 	free(e);
+	return rc;
+}
+
+int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc_annotation **ret,
+			 char *err, size_t errlen)
+{
+	return annotate(p, fn, true, ret, err, errlen);
+}
+
+void pmc_annotations_free(struct pmc_annotation **a, size_t n)
+{
+	for (size_t i = 0; a && i < n; i++)
+		pmc_annotation_free(a[i]);
+	free(a);
+}
+
+int pmc_profile_annotate_hot(const struct pmc_profile *p, double min_share, size_t max,
+			     struct pmc_annotation ***ret, size_t *ret_n)
+{
+	struct pmc_annotation **v = NULL;
+	struct pmc_profile_fn *fns = NULL;
+	double total = (double)pmc_profile_total(p);
+	size_t nf = 0, n = 0;
+	int rc = 0;
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (!pmc_profile_lines(p) || !total || !max || !pmc_disasm_available())
+		return 0;
+	if ((rc = pmc_profile_functions(p, &fns, &nf)) < 0)
+		return rc;
+	if (!(v = calloc(max, sizeof(*v)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* By self weight, heaviest first: the first one under the share ends the list. */
+	for (size_t i = 0; i < nf && n < max; i++) {
+		if (100.0 * (double)fns[i].self / total < min_share)
+			break;
+		rc = annotate(p, fns[i].name, false, &v[n], NULL, 0);
+		if (rc == -ENOMEM)
+			goto out;
+		n += rc == 0;
+	}
+	rc = 0;
+	*ret = n ? v : NULL;
+	*ret_n = n;
+	if (n)
+		v = NULL;
+out:
+	pmc_annotations_free(v, n);
+	pmc_profile_functions_free(fns, nf);
 	return rc;
 }

@@ -63,3 +63,18 @@ int pmc_profile_annotate(const struct pmc_profile *p, const char *fn, struct pmc
 			 char *err, size_t errlen);
 
 void pmc_annotation_free(struct pmc_annotation *a);
+
+/* The functions a flame graph's tooltips annotate (docs/profile.md, "Flame graphs"): those
+ * whose self weight is at least this share of the profile, in percent, at most this many. */
+#define PMC_ANNOTATE_HOT_SHARE 1.0
+#define PMC_ANNOTATE_HOT_FUNCTIONS 20
+
+/* The annotations of p's functions whose self weight is at least min_share percent of its
+ * total, heaviest first, at most max, into *ret (*ret_n of them; NULL and 0 for none). A
+ * function pmc_profile_annotate cannot annotate (its code in no file, the file gone or
+ * changed, no disassembler, a profile that keeps no addresses) is left out. Only the
+ * instructions with samples have a source line: the one the recording found (the
+ * profile's line table), no object's line table being read again. Returns 0 or -ENOMEM. */
+int pmc_profile_annotate_hot(const struct pmc_profile *p, double min_share, size_t max,
+			     struct pmc_annotation ***ret, size_t *ret_n);
+void pmc_annotations_free(struct pmc_annotation **a, size_t n);

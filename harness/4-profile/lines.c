@@ -10,12 +10,15 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "profile/profile.h"
 #include "profile/profile_lines.h"
@@ -266,12 +269,51 @@ static int order_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Whether o's DWARF is in compressed sections (SHF_COMPRESSED, as Debian's -dbg files
+ * have it): libelf inflates them whole when they are opened, so opening the object again
+ * would cost that each time. Read from the file libdw took them from (the section headers
+ * of the open one say what they are once inflated). */
+static bool compressed_dwarf(struct object *o)
+{
+	const char *main_file = NULL, *debug_file = NULL, *path;
+	Dwarf_Addr dwbias;
+	Elf_Scn *scn = NULL;
+	bool compressed = false;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd;
+
+	if (!o->mod || !dwfl_module_getdwarf(o->mod, &dwbias))
+		return false;
+	dwfl_module_info(o->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	path = debug_file ? debug_file : main_file;
+	if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true; /* not known: opened once, as before */
+	if ((elf = elf_begin(fd, ELF_C_READ, NULL)))
+		while (!compressed && (scn = elf_nextscn(elf, scn)))
+			compressed = gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED);
+	elf_end(elf);
+	close(fd);
+	return compressed || !elf;
+}
+
+/* The offset of the compilation unit that holds vaddr in o, or (Dwarf_Off)-1. */
+static Dwarf_Off cu_offset(struct object *o, uint64_t vaddr)
+{
+	Dwarf_Addr dwbias;
+	Dwarf_Die *cu = o->mod ? cu_at(o, vaddr + o->bias, &dwbias) : NULL;
+
+	return cu ? dwarf_dieoffset(cu) : (Dwarf_Off)-1;
+}
+
 int pmc_lines_resolve(struct pmc_profile *p)
 {
 	struct pmc_profile_lines *t = pmc_profile_lines(p);
 	size_t n = pmc_profile_lines_count(t), k = 0;
 	struct object o = {0};
 	const char *open_path = NULL;
+	Dwarf_Off open_cu = (Dwarf_Off)-1;
+	bool per_unit = false;
 	struct order *ord = NULL;
 	char(*bufs)[PATH_MAX] = NULL;
 	int rc = -ENOMEM;
@@ -293,12 +335,25 @@ int pmc_lines_resolve(struct pmc_profile *p)
 		qsort(ord, k, sizeof(*ord), order_cmp);
 	for (size_t j = 0; j < k; j++) {
 		struct pmc_profile_line src = {0};
+		Dwarf_Off cu;
 
 		if (ord[j].object != open_path) {
 			dwfl_end(o.dwfl);
 			open_path = ord[j].object;
 			if (object_open(open_path, &o) < 0)
 				goto out;
+			per_unit = !compressed_dwarf(&o);
+			open_cu = per_unit ? cu_offset(&o, ord[j].address) : (Dwarf_Off)-1;
+		} else if (per_unit && (cu = cu_offset(&o, ord[j].address)) != open_cu) {
+			/* The next unit: libdw keeps every line table it read until the end
+			 * of its Dwarf, and the addresses come in order, so the object is
+			 * opened again for each unit (libpython3.11's tables: 13 MB, most of
+			 * record's peak RSS, docs/profile.md "Recording"); not where that
+			 * would inflate compressed sections again. */
+			dwfl_end(o.dwfl);
+			if (object_open(open_path, &o) < 0)
+				goto out;
+			open_cu = cu;
 		}
 		source_of(&o, ord[j].address, &src, bufs);
 		if (src.file && pmc_profile_lines_set_source(t, ord[j].i, &src) < 0)

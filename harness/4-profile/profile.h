@@ -175,12 +175,14 @@ void pmc_profile_functions_free(struct pmc_profile_fn *fns, size_t n);
  * each profile. How they are compared is pmc_profile_diff_mode's (docs/profile.md, "The
  * diff"): amounts of one thing by the change of self weight (change, with its interval
  * for sampled ones), the changes beyond sampling error first (clear), then the others,
- * each by |change|; any other pair by |delta| (shares: the runs' totals mean nothing to
+ * each by |change|; two off-CPU profiles by the change of total weight, exact; any other
+ * pair by |delta| (shares: the runs' totals mean nothing to
  * each other). Then by name. */
 struct pmc_profile_delta {
 	char *name;
 	uint64_t old_self, new_self;
 	uint64_t old_samples, new_samples; /* self samples (sampled profiles; exact: 0) */
+	uint64_t old_total, new_total;	   /* with what it calls, each stack once */
 	double old_share, new_share;	   /* self / total, 0 when absent from that side */
 	double delta;  /* new_share - old_share; pmc_profile_attribute: the part */
 	double change; /* new_self - old_self */
@@ -193,6 +195,11 @@ struct pmc_profile_delta {
 	bool clear;
 };
 
+/* The event of an off-CPU profile (record --off-cpu: each wait's stack weighs the
+ * nanoseconds until its thread ran again) and whether p is one. */
+#define PMC_PROFILE_OFF_CPU_EVENT "off-cpu"
+bool pmc_profile_off_cpu(const struct pmc_profile *p);
+
 /* How two profiles' weights compare. */
 enum pmc_profile_diff_mode {
 	/* Shares of each profile's total: different events, or weights that are numbers of
@@ -204,6 +211,10 @@ enum pmc_profile_diff_mode {
 	 * cycles): a function whose time did not change did not change, however its share
 	 * moved; each change has its sampling interval (pmc_count_change). */
 	PMC_PROFILE_DIFF_AMOUNTS,
+	/* Two off-CPU profiles (pmc_profile_off_cpu): the time each function waited, its
+	 * total weight (the self time of a wait is the kernel's schedule, where every
+	 * thread leaves its CPU), measured wait by wait, not sampled: exact changes. */
+	PMC_PROFILE_DIFF_WAITS,
 };
 enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p,
 						 const struct pmc_profile *new_p);

@@ -194,6 +194,7 @@ static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_
 		of[i].name = NULL; /* moved */
 		d[n].old_self = of[i].self;
 		d[n].old_samples = of[i].self_samples;
+		d[n].old_total = of[i].total;
 		d[n].old_share = (double)of[i].self / ot;
 		n++;
 	}
@@ -207,6 +208,7 @@ static int match(const struct pmc_profile *old_p, const struct pmc_profile *new_
 		}
 		d[idx].new_self = nf[i].self;
 		d[idx].new_samples = nf[i].self_samples;
+		d[idx].new_total = nf[i].total;
 		d[idx].new_share = (double)nf[i].self / nt;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -223,6 +225,13 @@ out:
 	return rc;
 }
 
+bool pmc_profile_off_cpu(const struct pmc_profile *p)
+{
+	return p && p->info.kind == PMC_PROFILE_SAMPLED &&
+	       strcmp(p->info.event, PMC_PROFILE_OFF_CPU_EVENT) == 0 &&
+	       strcmp(p->info.unit, "ns") == 0;
+}
+
 enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p,
 						 const struct pmc_profile *new_p)
 {
@@ -232,6 +241,10 @@ enum pmc_profile_diff_mode pmc_profile_diff_mode(const struct pmc_profile *old_p
 		return PMC_PROFILE_DIFF_SHARES;
 	if (old_p->info.kind == PMC_PROFILE_EXACT)
 		return PMC_PROFILE_DIFF_COUNTS;
+	/* Each wait measured, none sampled: the time off CPU of a function is an amount
+	 * without sampling error, and it is its total (its self is the kernel's). */
+	if (pmc_profile_off_cpu(old_p) && pmc_profile_off_cpu(new_p))
+		return PMC_PROFILE_DIFF_WAITS;
 	/* Numbers of samples (folded stacks) at rates not known are no amount; a sampled
 	 * side needs samples to say what one stands for (an empty one takes the other's). */
 	if (strcmp(new_p->info.unit, "samples") == 0 ||
@@ -307,9 +320,13 @@ int pmc_profile_diff(const struct pmc_profile *old_p, const struct pmc_profile *
 		p1 = pmc_profile_per_sample(new_p);
 	}
 	for (size_t i = 0; i < n; i++)
-		pmc_profile_change(d[i].old_self, d[i].old_samples, p0, d[i].new_self,
-				   d[i].new_samples, p1, &d[i].change, &d[i].lo, &d[i].hi,
-				   &d[i].clear);
+		if (mode == PMC_PROFILE_DIFF_WAITS)
+			pmc_profile_change(d[i].old_total, 0, 0, d[i].new_total, 0, 0, &d[i].change,
+					   &d[i].lo, &d[i].hi, &d[i].clear);
+		else
+			pmc_profile_change(d[i].old_self, d[i].old_samples, p0, d[i].new_self,
+					   d[i].new_samples, p1, &d[i].change, &d[i].lo, &d[i].hi,
+					   &d[i].clear);
 	qsort(d, n, sizeof(*d), mode == PMC_PROFILE_DIFF_SHARES ? delta_abs_cmp : delta_change_cmp);
 	*ret = d;
 	*ret_n = n;

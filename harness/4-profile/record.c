@@ -95,7 +95,7 @@ static int take(struct sampling *st, struct pmc_sampler *s, bool all)
 
 	if (!st->b) {
 		snprintf(st->event, sizeof(st->event), "%s%s",
-			 st->so.off_cpu ? PMC_RECORD_OFF_CPU_EVENT : pmc_sampler_event(s),
+			 st->so.off_cpu ? PMC_PROFILE_OFF_CPU_EVENT : pmc_sampler_event(s),
 			 st->so.exclude_kernel ? ":u" : "");
 		r = pmc_profile_builder_new(s, &st->so, st->event, st->name, &st->b);
 		if (r < 0)

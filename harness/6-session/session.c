@@ -496,7 +496,7 @@ int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decisio
 			if (cfg->guard)
 				cfg->guard(true, cfg->guard_ud);
 			pmc_session_profiles_record(&profiles, cfg->cmds, cfg->ncmds, &ro,
-						    cfg->output, pr);
+						    cfg->profile_off_cpu, cfg->output, pr);
 			if (cfg->guard)
 				cfg->guard(false, cfg->guard_ud);
 			if (ro.stop && *ro.stop) {

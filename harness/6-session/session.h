@@ -124,9 +124,10 @@ struct pmc_session_profiles {
  * in RESULT.profiles/ beside result_path (or pmcbench.profiles/ without one). A profile
  * never fails the run (docs/profile.md, "Profiles in the gate"): a command that cannot be
  * profiled, a profile that cannot be saved, a directory that cannot be made, each is a
- * warning, and the others go on. Stops early when *ro->stop. */
+ * warning, and the others go on. off_cpu: where each command waits (record --off-cpu,
+ * docs/profile.md, "Off-CPU time"), not where it runs. Stops early when *ro->stop. */
 void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct pmc_runner_cmd *cmds,
-				 size_t n, const struct pmc_runner_opts *ro,
+				 size_t n, const struct pmc_runner_opts *ro, bool off_cpu,
 				 const char *result_path, const struct pmc_session_printer *pr);
 
 /* The directory the profiles of result_path go to (created when missing): RESULT.profiles/,
@@ -350,6 +351,7 @@ struct pmc_session_cfg {
 	bool require_counters;
 	bool quiet;   /* no progress, no note of a counter that cannot be counted */
 	bool profile; /* one profiled run of each command or benchmark, beside the result */
+	bool profile_off_cpu; /* commands: that run records where they wait (off-CPU time) */
 	/* The result's report on out (NULL: none) in format, with medians or the stats. */
 	FILE *out;
 	const char *format;

@@ -27,6 +27,7 @@
 #include "pmcbench/compare.h"
 #include "pmcbench/result.h"
 #include "reporters/escape.h"
+#include "reporters/format.h"
 #include "reporters/compare_cells.h"
 #include "reporters/profile_annotate.h"
 #include "reporters/profile_report.h"
@@ -209,7 +210,7 @@ int pmc_session_profiles_keep(struct pmc_session_profiles *ps, const char *name,
 }
 
 void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct pmc_runner_cmd *cmds,
-				 size_t n, const struct pmc_runner_opts *ro,
+				 size_t n, const struct pmc_runner_opts *ro, bool off_cpu,
 				 const char *result_path, const struct pmc_session_printer *pr)
 {
 	char **envp = NULL, *desc = NULL, err[1024];
@@ -238,6 +239,7 @@ void pmc_session_profiles_record(struct pmc_session_profiles *ps, const struct p
 		     * callgrind's exact profile (harness/4-profile/record.h). */
 		    .valgrind = ro->backend == PMC_BACKEND_VALGRIND,
 		    .valgrind_path = ro->valgrind_path,
+		    .off_cpu = off_cpu,
 		};
 		struct pmc_spawn_result sr;
 		struct pmc_profile *p = NULL;
@@ -396,9 +398,53 @@ static void explain_instructions(FILE *out, const struct pmc_profile *old_p,
 		if (d[i].clear && d[i].delta > 0)
 			culprit = d[i].name;
 	if (culprit && pmc_profile_annotate(new_p, culprit, &a, NULL, 0) == 0)
-		pmc_profile_report_annotate_top(out, a, EXPLAIN_INSNS, markdown);
+		pmc_profile_report_annotate_top(
+		    out, a, EXPLAIN_INSNS,
+		    markdown ? PMC_ANNOTATE_TOP_MARKDOWN : PMC_ANNOTATE_TOP_TEXT, "the new profile");
 	pmc_annotation_free(a);
 	pmc_profile_deltas_free(d, n);
+}
+
+/* Whether two off-CPU profiles (run --profile=off-cpu) speak of row's metric: where the
+ * commands waited is part of their wall time, which no share of the profile's total
+ * divides (the time on CPU is not in it), so the waits are shown as they changed. */
+static bool waits_explain(const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+			  const struct pmc_cmp_row *row)
+{
+	return pmc_profile_diff_mode(old_p, new_p) == PMC_PROFILE_DIFF_WAITS &&
+	       strncmp(row->metric, "wall-time", 9) == 0 &&
+	       (row->metric[9] == 0 || row->metric[9] == '/');
+}
+
+/* The change of the time off CPU, and the command that ranks its functions. */
+static void put_waits(FILE *out, const struct pmc_profile *old_p, const struct pmc_profile *new_p,
+		      const struct pmc_session_profiles *old_ps, const char *old_name,
+		      const struct pmc_session_profiles *new_ps, const char *new_name,
+		      bool markdown)
+{
+	double o = (double)pmc_profile_total(old_p), n = (double)pmc_profile_total(new_p);
+	char a[PMC_FMT_MAX + 1], b[PMC_FMT_MAX + 1], d[PMC_FMT_MAX + 2];
+	char *op = old_ps->dir ? file_for(old_ps->dir, old_name, ".json") : NULL;
+	char *np = new_ps->dir ? file_for(new_ps->dir, new_name, ".json") : NULL;
+
+	pmc_fmt_short(o, "ns", a, sizeof(a));
+	pmc_fmt_short(n, "ns", b, sizeof(b));
+	d[0] = n >= o ? '+' : '-';
+	pmc_fmt_short_to(d + 1, n >= o ? n - o : o - n, "ns");
+	fprintf(out, "%stime off CPU (the profiles' waits): %s -> %s (%s)", markdown ? "\n" : "  ",
+		a, b, d);
+	if (op && np) {
+		fputs(markdown ? "; by function: `pmcbench report --diff " : "; by function: "
+									  "pmcbench report --diff ",
+		      out);
+		pmc_escape_text(out, markdown ? relative(op) : op);
+		putc(' ', out);
+		pmc_escape_text(out, markdown ? relative(np) : np);
+		fputs(markdown ? "`" : "", out);
+	}
+	putc('\n', out);
+	free(op);
+	free(np);
 }
 
 void pmc_session_profiles_explain(const struct pmc_comparison *c,
@@ -447,9 +493,12 @@ void pmc_session_profiles_explain(const struct pmc_comparison *c,
 			fprintf(out, "the profiles cannot divide this change\n");
 		else
 			explain_instructions(out, old_p, new_p, row, markdown);
+		if (waits_explain(old_p, new_p, row))
+			put_waits(out, old_p, new_p, old_ps, ref_name ? ref_name : row->old_bench,
+				  new_ps, bench, markdown);
 		/* The graph goes with an explanation: not under max-rss of a time profile. */
-		if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
-		    pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE)
+		else if (pmc_profile_fits_metric(old_p, row->metric) == PMC_PROFILE_FIT_NONE ||
+			 pmc_profile_fits_metric(new_p, row->metric) == PMC_PROFILE_FIT_NONE)
 			continue;
 		if (drawn && strcmp(drawn, bench) == 0)
 			continue;

@@ -193,6 +193,7 @@ struct pmc_cli_session_opts {
 	char *spec;
 	unsigned detailed; /* -d's given: perf stat's detailed cache events (-d, -dd, -ddd) */
 	bool require_counters, quiet, profile;
+	bool profile_off_cpu; /* --profile=off-cpu: the profiled run records its waits */
 	enum pmc_backend backend;
 	const char *output, *baseline;
 	const char *format; /* a format of pmcbench/report.h, by its canonical name */

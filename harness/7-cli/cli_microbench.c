@@ -328,6 +328,14 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 		own.label = c.build_label;
 		builds = &own;
 	}
+	/* A loop's profile is a second of its CPU time: a loop that waits would take that
+	 * second in CPU time, however long it waited. */
+	if (c.so.profile_off_cpu) {
+		pmc_cli_error("--profile=off-cpu records where commands wait (pmcbench run "
+			      "--profile=off-cpu -c CMD); a benchmark's profile samples its loop's "
+			      "CPU time: give --profile");
+		goto out;
+	}
 	/* A child's cost does not grow with the benchmarks: it expands its own definition. */
 	if (expand(builds, nbuilds, c.filter,
 		   c.proc_child ? c.proc_child

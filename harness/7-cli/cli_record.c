@@ -98,7 +98,7 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 		fprintf(stderr, "pmcbench: recorded an exact profile of %s (%zu stacks) into %s\n",
 			in->event, pmc_profile_stack_count(p), path);
 	} else {
-		if (!strcmp(in->event, PMC_RECORD_OFF_CPU_EVENT))
+		if (!strcmp(in->event, PMC_PROFILE_OFF_CPU_EVENT))
 			/* Its self time is the kernel's schedule: the waiting function is
 			 * found by total. */
 			fprintf(stderr,
@@ -111,7 +111,7 @@ static void summary(const struct pmc_profile *p, const char *path, bool event_gi
 				"pmcbench: cycles cannot be sampled on this machine (no hardware "
 				"PMU); sampled %s instead\n",
 				in->event);
-		if (strcmp(in->event, PMC_RECORD_OFF_CPU_EVENT) != 0)
+		if (strcmp(in->event, PMC_PROFILE_OFF_CPU_EVENT) != 0)
 			fprintf(stderr,
 				"pmcbench: recorded %llu samples of %s at %llu Hz into %s\n",
 				(unsigned long long)in->samples, in->event,

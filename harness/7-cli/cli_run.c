@@ -110,6 +110,14 @@ static int check_early(struct run_cli *c)
 					   "the end of each run");
 		return -EINVAL;
 	}
+	/* The recorder refuses the same (record --off-cpu --backend valgrind). */
+	if (so->profile_off_cpu && b->simulated) {
+		pmc_cli_error("--profile=off-cpu records where the commands wait, with the "
+			      "kernel's scheduler events; --backend %s profiles instructions: give "
+			      "--profile for its exact profile, or leave --backend out",
+			      b->name);
+		return -EINVAL;
+	}
 	/* Valgrind-specific: the option chooses one of valgrind's own tools. */
 	if (c->vg_tool_given && so->backend != PMC_BACKEND_VALGRIND) {
 		pmc_cli_error("--valgrind-tool chooses valgrind's tool and does nothing without "

@@ -111,7 +111,9 @@ static void help(FILE *out)
 	    "      --profile          after the measured runs, one profiled run of each\n"
 	    "                         command (sampled; exact with valgrind), saved beside the\n"
 	    "                         result (FILE.profiles/); a regression then says which\n"
-	    "                         functions account for it (docs/profile.md)\n\n");
+	    "                         functions account for it (docs/profile.md)\n"
+	    "      --profile=off-cpu  that run records where each command waits instead\n"
+	    "                         (record --off-cpu: sleeps, I/O, locks; root)\n\n");
 	/* Two strings: one would pass the 4095 characters C99 compilers must take. */
 	fprintf(out,
 		"Output:\n"

@@ -46,7 +46,7 @@ const struct option pmc_cli_session_long_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"export", required_argument, NULL, OPT_EXPORT},
-    {"profile", no_argument, NULL, OPT_PROFILE},
+    {"profile", optional_argument, NULL, OPT_PROFILE},
     {"quiet", no_argument, NULL, 'q'},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"syscalls", no_argument, NULL, OPT_SYSCALLS},
@@ -175,7 +175,16 @@ int pmc_cli_session_opts_handle(struct pmc_cli_session_opts *o, int opt, const c
 	case OPT_EXPORT:
 		return pmc_session_exports_add(&o->exports, v, &pmc_cli_printer) < 0 ? -EINVAL : 1;
 	case OPT_PROFILE:
+		/* --profile=off-cpu: where the commands wait (record --off-cpu). */
+		if (v && strcmp(v, "off-cpu") != 0) {
+			pmc_cli_error("--profile=%s: not a kind of profile; give --profile (where "
+				      "the time goes) or --profile=off-cpu (where the commands "
+				      "wait)",
+				      v);
+			return -EINVAL;
+		}
 		o->profile = true;
+		o->profile_off_cpu = v != NULL;
 		return 1;
 	case 'q':
 		o->quiet = true;
@@ -354,6 +363,7 @@ void pmc_cli_session_cfg(struct pmc_cli_session_opts *o, struct pmc_cli_compare_
 	cfg->require_counters = o->require_counters;
 	cfg->quiet = o->quiet;
 	cfg->profile = o->profile;
+	cfg->profile_off_cpu = o->profile_off_cpu;
 	/* With -o -, standard output is the result file's: the report goes beside it. */
 	cfg->out = o->output && strcmp(o->output, "-") == 0 ? stderr : stdout;
 	cfg->format = o->format;

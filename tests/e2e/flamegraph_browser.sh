@@ -4,7 +4,8 @@
 # search given as ?s=REGEX highlights the matching frames and shows their share, a zoom
 # given as ?z=NAME widens a frame and its children and hides the rest, in a flame graph and
 # in an icicle graph (the root at the top), a search ignores case with ?i=1 (the 'ic'
-# control), and a screenshot is drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
+# control), a tooltip's lines after its first (a function's hottest instructions) are no
+# part of the frame's name, and a screenshot is drawn. Skipped (exit 77) when Chromium is absent; ci/install-deps.sh
 # installs it. Usage: flamegraph_browser.sh FLAMEGRAPH_DEMO [SCREENSHOT.png]
 set -euo pipefail
 demo=$1
@@ -35,7 +36,8 @@ grep -q 'data-ready="1"' "$dir/dom.txt" || { head -c 2000 "$dir/dom.txt" >&2; fa
 grep -q 'data-error="\|id="script-error"' "$dir/dom.txt" && fail "script error: $(grep -o 'data-error="[^"]*"' "$dir/dom.txt")"
 grep -q 'data-match="' "$dir/dom.txt" && fail "a frame is highlighted without a search"
 
-# Search at load: hash_bytes is 900 + 260 of 3221 samples (36.01%), in two frames.
+# Search at load: hash_bytes is 900 + 260 of 3221 samples (36.01%), in two frames (not
+# hash_table_insert, whose tooltip names hash_bytes on a line after its first).
 run --dump-dom "file://$dir/fg.svg?s=hash_b.tes" >"$dir/search.txt" || fail "chromium --dump-dom with a search failed"
 grep -q 'data-ready="1"' "$dir/search.txt" || fail "the script did not run with a search"
 n=$(grep -o 'data-match="1"' "$dir/search.txt" | wc -l)

@@ -57,6 +57,38 @@ sys.exit(not s <= a < s + n)' "$addr" $start ||
 	fi
 }
 
+# The flame graph's tooltip of outer lists its hottest instructions, the annotation's: the
+# heaviest row of report --annotate (its instruction and source line) is the first row
+# under "hottest instructions" in outer's tooltip, and a function under 1% of the profile
+# has none.
+test_flame_graph_tooltip_holds_the_hot_instruction() {
+	need_disassembler
+	expect_exit 0 "$PMCBENCH" record -o p.json -- "$PMC_PROF_LINES" 30000 || return 1
+	expect_exit 0 "$PMCBENCH" report --annotate outer p.json || return 1
+	# The heaviest row: its instruction's text and FILE:LINE, as the tooltip writes them.
+	awk '$1 ~ /^[0-9.]+%$/ && $2 ~ /^[0-9.]+%$/ && $0 !~ /total:/ { if ($1 + 0 > best) {
+		best = $1 + 0; row = $0 } } END { print row }' "$TMP/out" >hot
+	insn=$(sed -E 's/^ +[0-9.]+% +[0-9.]+% +\*? +[0-9a-f]+  (.*[^ ]) +prof_lines\.c:.*/\1/' hot)
+	src=$(grep -oE 'prof_lines\.c:[0-9]+' hot)
+	[ -n "$insn" ] && [ -n "$src" ] || { fail "no hottest row in: $(cat hot)"; return 1; }
+	expect_exit 0 "$PMCBENCH" report --svg p.svg p.json || return 1
+	python3 - p.svg "$insn" "$src" >&2 <<'PY' || fail "outer's tooltip does not hold $insn ($src)" || return 1
+import html, re, sys
+svg = open(sys.argv[1]).read()
+titles = [html.unescape(t) for t in re.findall(r"<title>(.*?)</title>", svg, re.S)]
+outer = [t for t in titles if t.startswith("outer (")]
+print("\n".join(outer[:1]))
+lines = outer[0].split("\n") if outer else []
+ok = len(lines) >= 3 and lines[1] == "hottest instructions (share of its samples):"
+# The first row: the heaviest instruction, with its source line.
+ok = ok and sys.argv[2] in lines[2] and sys.argv[3] in lines[2]
+ok = ok and 2 <= len(lines) - 2 <= 5  # at most 5 rows
+# main's self share is under 1%: its frames have no rows.
+ok = ok and all("\n" not in t for t in titles if t.startswith("main ("))
+sys.exit(0 if ok else 1)
+PY
+}
+
 # Under LC_ALL=C the report is ASCII; without debug information the instructions come
 # without source lines, none invented.
 test_annotate_ascii_and_without_debug_info() {
