@@ -32,11 +32,20 @@ need_uprobe_probes() {
 }
 
 # The pids of pmcbench probe groups in uprobe_events whose pmcbench has ended: none after
-# a run, which deletes its own and those of any pmcbench killed before.
+# a run, which deletes its own and those of any pmcbench killed before. A pmcbench of
+# another test deletes its probes and then exits: a group listed while it was alive and
+# found gone after is read again, and only a group still listed then is left over.
+probe_group_pids() {
+	sed -n 's,^[pr]:pmcbench_\([0-9]*\)/.*,\1,p' $TRACEFS/uprobe_events | sort -u
+}
 gone_probe_groups() {
-	local pid
-	for pid in $(sed -n 's,^[pr]:pmcbench_\([0-9]*\)/.*,\1,p' $TRACEFS/uprobe_events | sort -u); do
-		kill -0 "$pid" 2>/dev/null || echo "$pid"
+	local pid gone=
+	for pid in $(probe_group_pids); do
+		kill -0 "$pid" 2>/dev/null || gone="$gone $pid"
+	done
+	[ -n "$gone" ] || return 0
+	for pid in $(probe_group_pids); do
+		case " $gone " in *" $pid "*) echo "$pid" ;; esac
 	done
 }
 
