@@ -1,14 +1,48 @@
-/* Between the session's files (session.c, session_commands.c, session_benchmarks.c). */
+/* Between the session's files (session.c, session_probe.c, session_commands.c,
+ * session_benchmarks.c). */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters/perf/hybrid.h"
+#include "counters/perf/sys.h"
 #include "session/session.h"
 
+struct pmc_event_hold;
 struct pmc_event_list;
+struct pmc_uprobe_set;
 struct pmc_result;
+
+/* The events a session counts, and what their probe found (session_probe.c). */
+struct pmc_session_events {
+	struct pmc_event_list *events;
+	struct pmc_event_hold *held;   /* held open for the whole session (pmc_events_hold) */
+	struct pmc_uprobe_set *probes; /* the uprobe events' probes (run/uprobes.h) */
+	/* The machine the events were looked up on, once: pmc_runner_opts.sys points here. */
+	struct pmc_sys machine_sys;
+	struct pmc_hybrid_machine machine;
+	/* Why events are missing (the probe's reason; "" when none is), and whether any
+	 * counts user space only (:u). */
+	char missing_why[512];
+	bool user_only;
+};
+
+/* Parses spec (--events) into ev, resolves its uprobe events through the first command's
+ * executable (or this program), shares one look-up of the machine through ro->sys, holds
+ * the events open and probes them once on this process, saying in one message which are
+ * missing and why, unless cfg->quiet (or, with brief, the brief table says it); a missing
+ * event is an error with cfg->require_counters. Returns 0, or -errno after an error
+ * message; free with pmc_session_events_clear (also after a failure). */
+int pmc_session_events_probe(const struct pmc_session_cfg *cfg, struct pmc_runner_opts *ro,
+			     const char *spec, bool brief, struct pmc_session_events *ev);
+void pmc_session_events_clear(struct pmc_session_events *ev);
+
+/* Gives every event metric of r that no run of its benchmark counted (unsupported or
+ * denied: the machine's doing, not the benchmark's) the probe's reason as its note, so
+ * that the report says why in its one line of missing counters. Returns 0 or -ENOMEM. */
+int pmc_session_note_missing(struct pmc_result *r, const char *reason);
 
 /* Every command names an executable that exists (its path is kept in the command): else
  * an error message and -EINVAL. */
