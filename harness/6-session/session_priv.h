@@ -58,28 +58,29 @@ int pmc_session_run_commands(const struct pmc_session_cfg *cfg, const struct pmc
 
 /* What running cfg's benchmarks needs and gives (session_benchmarks.c). */
 struct pmc_session_benchmarks {
-	/* This program, run again under valgrind and for --profile; proc_self: the same with
-	 * the user's options, for the processes. Per build: [0] also for the program's own
-	 * benchmarks and both shared objects', [1] this program of two builds of a program
-	 * (pmc_session_cfg.other_program is [0]'s). */
+	/* This program, run again in the exact mode (under valgrind) and for --profile; proc_self:
+	 * the same with the user's options, for the processes. Per build: [0] also for the
+	 * program's own benchmarks and both shared objects', [1] this program of two builds of a
+	 * program (pmc_session_cfg.other_program is [0]'s). */
 	char **self[2];
 	char **proc_self[2];
 	uint64_t reads[2]; /* group reads through rdpmc and read(), over every batch */
 	bool fit_failed;   /* a complexity fit could not be made (said): the outcome is an error */
 };
 
-/* Finds this program's path for the processes or the valgrind backend. Returns 0, or
+/* Finds this program's path for the processes or the exact mode. Returns 0, or
  * -errno after an error message. */
 int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 				   struct pmc_session_benchmarks *b);
-/* Runs every benchmark (each in processes of its own, or under valgrind) into result,
+/* Runs every benchmark (each in processes of its own, or once in the exact mode of a
+ * backend that marks, under program, its find's) into result,
  * profiling each one's loop with cfg->profile into ps. A benchmark that fails is reported
  * and the others go on. With cfg->guard (forked processes), a signal stops the run: the
  * processes that finished are recorded and result->incomplete says why (docs/microbench.md,
  * "Interrupted"). Returns the number that failed. */
 size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b,
-				  const struct pmc_event_list *events, const char *valgrind,
+				  const struct pmc_event_list *events, const char *program,
 				  struct pmc_result *result, struct pmc_session_profiles *ps);
 /* After the run: the complexity fits (each said as a note unless quiet; one that cannot
  * be made is an error message and sets b->fit_failed), how the counters were read (the
