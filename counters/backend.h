@@ -22,7 +22,17 @@
  *	thread_read(t, ...) at each batch's edges   cumulative readings
  *	thread_pause(t, true) ... (t, false)        pmc_pause, pmc_resume
  *	thread_parts(t, i, ...)                     a split event's PMUs (hybrid CPUs)
- *	thread_read_counts(t, ...), thread_close(t) */
+ *	thread_read_counts(t, ...), thread_close(t)
+ *
+ * A backend that counts whole programs only (thread_open: -EOPNOTSUPP) and says `marks`
+ * gives benchmark programs their exact mode (harness/5-microbench/exact.c): the program
+ * runs again under it, and counts only what it marks:
+ *
+ *	mark_check(...)                             in the parent: can this build mark?
+ *	session_new({.marked = true, ...}) ... run_new, spawned, run_collect
+ *	  in the program: mark_toggle() at each loop's edges, mark_zero() and
+ *	  mark_dump(what) around each loop: every dump is one reading of every metric
+ *	run_dumps(run), run_dump_reading(run, k, i, ...), run_dump_file(run, k, ...) */
 #pragma once
 
 #include <stdbool.h>
@@ -54,7 +64,18 @@ struct pmc_backend_opts {
 	const struct pmc_sys *sys;	     /* perf: NULL, the kernel */
 	int valgrind_tool;		     /* valgrind: enum pmc_valgrind_tool */
 	const char *valgrind_path;	     /* valgrind: from the backend's find */
+	/* A backend that marks (pmc_backend_ops.marks): each run counts only what its
+	 * program marks, and none of the programs it starts, into a dump at each
+	 * mark_dump. */
+	bool marked;
+	/* More arguments of the wrapper's own, after the backend's, before the command
+	 * (NULL-terminated; NULL: none): valgrind's for an exact profile
+	 * (harness/4-profile/callgrind.h). */
+	const char *const *wrapper_args;
 };
+
+/* The most dumps a marked run's program may make (pmc_backend_ops.run_dumps). */
+#define PMC_BACKEND_DUMPS_MAX 16
 
 struct pmc_backend_session;
 struct pmc_backend_run;
@@ -93,6 +114,9 @@ struct pmc_backend_ops {
 	 * which the session probes before the runs and records in the result's environment;
 	 * false: its metrics are fixed (nmetrics) and an event list is refused. */
 	bool takes_events;
+	/* Counts a program's marked stretches (pmc_backend_opts.marked, the mark_
+	 * operations): a benchmark program runs in the exact mode under it. */
+	bool marks;
 
 	/* Whether this machine can use the backend: 0 with the program it needs in
 	 * *ret_path (malloc'ed; NULL when it needs none), or -ENOENT with one line in err
@@ -164,6 +188,28 @@ struct pmc_backend_ops {
 				   uint64_t *ret_sys);
 	/* Closes what thread_open opened; accepts NULL. */
 	void (*thread_close)(struct pmc_backend_thread *t);
+
+	/* The exact mode (marks). Whether this build of the program can mark: 0, or
+	 * -EOPNOTSUPP with one line in err saying why not (how to build it in). */
+	int (*mark_check)(char *err, size_t errlen);
+	/* In the program that runs under the backend, on the thread that runs the marked
+	 * code; each does nothing when the program runs under no backend. Counting on
+	 * when off, off when on: at a loop's two edges, and at a pause and its resume. */
+	void (*mark_toggle)(void);
+	/* The counts so far forgotten. */
+	void (*mark_zero)(void);
+	/* The counts since the last zero or dump into the next dump, named what. */
+	void (*mark_dump)(const char *what);
+	/* After run_collect of a marked run: how many dumps its program made, in order. */
+	size_t (*run_dumps)(const struct pmc_backend_run *run);
+	/* Metric i's reading in dump k (a metric not counted: a reading with its status).
+	 * -ERANGE with one line in why when the counts contradict each other. */
+	int (*run_dump_reading)(const struct pmc_backend_run *run, size_t k, size_t i,
+				struct pmc_reading *ret, char *why, size_t whylen);
+	/* The file dump k was written to (malloc'ed, into *ret_path), from which an exact
+	 * profile is read (harness/4-profile/callgrind.h): 0, -ENOENT when there is none,
+	 * or -ENOMEM. */
+	int (*run_dump_file)(const struct pmc_backend_run *run, size_t k, char **ret_path);
 };
 
 /* The backend registered as id, or NULL for no such id. */

@@ -405,35 +405,6 @@ static void fmt_times(double r, char *buf)
 	buf[n] = '\0';
 }
 
-/* The primary block (task-clock, else wall-time, as pmc_comparison_headline picks) when
- * it compares one reference with two or more commands (pmc_compare_reference), each row
- * with a ratio; else NULL. Such rows all share the reference's samples (old_m), where
- * the rows of two results' benchmarks each have their own. */
-static const struct pmc_cmp_block *multi_block(const struct pmc_comparison *c)
-{
-	const char *const *primary = pmc_comparison_primary(c);
-
-	for (size_t p = 0; primary[p]; p++) {
-		for (size_t bi = 0; bi < c->nblocks; bi++) {
-			const struct pmc_cmp_block *blk = &c->blocks[bi];
-			bool ok = blk->nrows >= 2;
-
-			if (strcmp(blk->metric, primary[p]) != 0)
-				continue;
-			for (size_t j = 0; j < blk->nrows && ok; j++) {
-				const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
-
-				ok = row->has_old && row->has_new && row->kind != PMC_ROW_MISSING &&
-				     isfinite(row->ratio) && row->ratio > 0 && row->old_m &&
-				     row->old_m == c->rows[blk->rows[0]].old_m;
-			}
-			if (ok)
-				return blk;
-		}
-	}
-	return NULL;
-}
-
 /* The factor and its interval, inverted (1/ratio, its interval's ends swapped) so as to
  * be said the way round that gives a factor above 1, as hyperfine does. */
 static void fmt_factor(const struct pmc_cmp_row *row, bool invert, char *r, char *ci, size_t cilen)
@@ -548,8 +519,9 @@ bool pmc_cmp_headline(const struct pmc_comparison *c, const struct pmc_report_op
 	bool faster;
 
 	if (!row) {
-		multi = c ? multi_block(c) : NULL;
-		return multi ? headline_multi(c, multi, o, buf, len) : false;
+		/* One reference against two or more commands: each row shares its samples. */
+		multi = pmc_comparison_primary_block(c);
+		return multi && multi->nrows >= 2 ? headline_multi(c, multi, o, buf, len) : false;
 	}
 	/* A time: above 1 the new side ran longer. Said the way round that gives a factor
 	 * above 1, as hyperfine does. */

@@ -79,6 +79,20 @@ static void test_every_backend_has_every_operation(void **state)
 		assert_non_null(b->thread_pause);
 		assert_non_null(b->thread_read_counts);
 		assert_non_null(b->thread_close);
+		assert_non_null(b->mark_check);
+		assert_non_null(b->mark_toggle);
+		assert_non_null(b->mark_zero);
+		assert_non_null(b->mark_dump);
+		assert_non_null(b->run_dumps);
+		assert_non_null(b->run_dump_reading);
+		assert_non_null(b->run_dump_file);
+		/* Benchmark programs count on their thread or in the exact mode, never both. */
+		if (!b->marks) {
+			char err[256] = "";
+
+			assert_int_equal(b->mark_check(err, sizeof(err)), -EOPNOTSUPP);
+			assert_true(err[0] != '\0');
+		}
 		/* A backend that takes no event list counts metrics of its own, given none. */
 		if (!b->takes_events) {
 			struct pmc_backend_opts o = {0};
@@ -232,11 +246,44 @@ static void test_valgrind_counts_no_thread(void **state)
 	b->thread_close(NULL);
 }
 
+/* Valgrind's exact mode: a marked run is callgrind's, collecting only between the
+ * program's toggles, in its one process, and has no dumps before it is collected. */
+static void test_valgrind_marked_runs_collect_between_toggles(void **state)
+{
+	const struct pmc_backend_ops *b = pmc_backend_get(PMC_BACKEND_VALGRIND);
+	static const char *const extra[] = {"--dump-instr=yes", NULL};
+	struct pmc_backend_opts o = {
+	    .valgrind_tool = PMC_VALGRIND_CACHEGRIND, .marked = true, .wrapper_args = extra};
+	char *const target[] = {(char *)"/bin/true", NULL};
+	struct pmc_backend_session *s = NULL;
+	struct pmc_backend_run *run = NULL;
+	bool off = false, alone = false, callgrind = false, more = false;
+	char err[256] = "", *path = NULL;
+
+	(void)state;
+	assert_true(b->marks);
+	assert_int_equal(b->session_new(&o, &s), 0);
+	assert_int_equal(b->run_new(s, true, target, "true", &run, err, sizeof(err)), 0);
+	for (char *const *a = b->run_argv(run); *a; a++) {
+		off |= strcmp(*a, "--collect-atstart=no") == 0;
+		alone |= strcmp(*a, "--trace-children=no") == 0;
+		callgrind |= strcmp(*a, "--tool=callgrind") == 0;
+		more |= strcmp(*a, "--dump-instr=yes") == 0;
+	}
+	assert_true(off && alone && callgrind && more);
+	assert_int_equal(b->run_dumps(run), 0);
+	assert_int_equal(b->run_dump_file(run, 0, &path), -ENOENT);
+	assert_null(path);
+	b->run_free(run);
+	b->session_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lookup_by_name),
 	    cmocka_unit_test(test_every_backend_has_every_operation),
+	    cmocka_unit_test(test_valgrind_marked_runs_collect_between_toggles),
 	    cmocka_unit_test(test_perf_counts_its_events_in_the_child),
 	    cmocka_unit_test(test_valgrind_wraps_the_command),
 	    cmocka_unit_test(test_perf_counts_the_calling_thread),

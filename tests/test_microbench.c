@@ -1681,12 +1681,27 @@ static void process_cpu_time_counts_every_thread(void **state)
 	pmc_mb_samples_free(&s);
 }
 
-static void set_counts(struct pmc_valgrind_counts *c, uint64_t ir, uint64_t dr)
+/* The metrics of the exact runs below: two simulated, one not (branch simulation off). */
+enum { X_INSTRUCTIONS, X_DATA_READS, X_BRANCH_MISSES, X_NMETRICS };
+static char *x_ids[X_NMETRICS] = {(char *)"instructions", (char *)"data-reads",
+				  (char *)"branch-misses"};
+static struct pmc_reading x_counts[PMC_MB_EXACT_DUMPS * X_NMETRICS];
+
+static struct pmc_reading exact_reading(uint64_t v)
 {
-	*c = (struct pmc_valgrind_counts){
-	    .present = (1u << PMC_VG_EV_IR) | (1u << PMC_VG_EV_DR), .files = 1, .processes = 1};
-	c->ev[PMC_VG_EV_IR] = ir;
-	c->ev[PMC_VG_EV_DR] = dr;
+	return (struct pmc_reading){.status = PMC_STATUS_EXACT, .value = v, .scaled = (double)v};
+}
+
+/* Dump k of x: ir instructions, dr data reads, and branch misses not simulated. */
+static void set_counts(struct pmc_mb_exact *x, size_t k, uint64_t ir, uint64_t dr)
+{
+	x->nmetrics = X_NMETRICS;
+	x->ids = x_ids;
+	x->counts = x_counts;
+	x_counts[k * X_NMETRICS + X_INSTRUCTIONS] = exact_reading(ir);
+	x_counts[k * X_NMETRICS + X_DATA_READS] = exact_reading(dr);
+	x_counts[k * X_NMETRICS + X_BRANCH_MISSES] =
+	    (struct pmc_reading){.status = PMC_STATUS_UNSUPPORTED, .error = ENODATA};
 }
 
 /* Valgrind's per-operation counts: (body(2n) - body(n)) - (empty(2n) - empty(n)), over n;
@@ -1702,35 +1717,32 @@ static void exact_counts_are_the_body_alone(void **state)
 	char err[256] = "";
 
 	/* Fixed costs 5000 and 3000; the body 10 per iteration, its empty loop 3. */
-	set_counts(&x.counts[0], 5000 + 4 * 10, 100);
-	set_counts(&x.counts[1], 5000 + 8 * 10, 100);
-	set_counts(&x.counts[2], 3000 + 4 * 3, 50);
-	set_counts(&x.counts[3], 3000 + 8 * 3, 54);
-	assert_int_equal(
-	    pmc_mb_exact_count(&x, PMC_VG_M_INSTRUCTIONS, &v, &below, err, sizeof(err)), 0);
+	set_counts(&x, 0, 5000 + 4 * 10, 100);
+	set_counts(&x, 1, 5000 + 8 * 10, 100);
+	set_counts(&x, 2, 3000 + 4 * 3, 50);
+	set_counts(&x, 3, 3000 + 8 * 3, 54);
+	assert_int_equal(pmc_mb_exact_count(&x, X_INSTRUCTIONS, &v, &below, err, sizeof(err)), 0);
 	assert_int_equal(v, 4 * 7);
 	assert_int_equal(below, 0);
 	/* The body's data reads did not grow, the empty loop's did by 4: clamped, and said. */
-	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_DATA_READS, &v, &below, err, sizeof(err)),
-			 0);
+	assert_int_equal(pmc_mb_exact_count(&x, X_DATA_READS, &v, &below, err, sizeof(err)), 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(below, 4);
-	assert_int_equal(pmc_mb_exact_count(&x, PMC_VG_M_BRANCH_MISSES, &v, NULL, err, sizeof(err)),
+	assert_int_equal(pmc_mb_exact_count(&x, X_BRANCH_MISSES, &v, NULL, err, sizeof(err)),
 			 -ENODATA);
 	/* A body that paused 4 more times at 2n: what 4 pairs left (a loop of pairs at 4
 	 * and 8 less the empty loop at 4 and 8: 4 * 5) comes off too. */
 	x.pauses[0] = 4;
 	x.pauses[1] = 8;
-	set_counts(&x.counts[1], 5000 + 8 * 10 + 4 * 5, 100);
-	set_counts(&x.counts[4], 700 + 4 * (2 + 5), 10);
-	set_counts(&x.counts[5], 700 + 8 * (2 + 5), 10);
-	set_counts(&x.counts[6], 600 + 4 * 2, 10);
-	set_counts(&x.counts[7], 600 + 8 * 2, 10);
-	assert_int_equal(
-	    pmc_mb_exact_count(&x, PMC_VG_M_INSTRUCTIONS, &v, &below, err, sizeof(err)), 0);
+	set_counts(&x, 1, 5000 + 8 * 10 + 4 * 5, 100);
+	set_counts(&x, 4, 700 + 4 * (2 + 5), 10);
+	set_counts(&x, 5, 700 + 8 * (2 + 5), 10);
+	set_counts(&x, 6, 600 + 4 * 2, 10);
+	set_counts(&x, 7, 600 + 8 * 2, 10);
+	assert_int_equal(pmc_mb_exact_count(&x, X_INSTRUCTIONS, &v, &below, err, sizeof(err)), 0);
 	assert_int_equal(v, 4 * 7);
 	x.pauses[0] = x.pauses[1] = 0;
-	set_counts(&x.counts[1], 5000 + 8 * 10, 100);
+	set_counts(&x, 1, 5000 + 8 * 10, 100);
 
 	assert_int_equal(pmc_result_new("valgrind", &res), 0);
 	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
@@ -2511,6 +2523,200 @@ static void batches_count_through_the_backend(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* A backend of the test's own with an exact mode (marks): no wrapper, one metric, and
+ * dumps whose instructions are 1000 + 10 per iteration for the body's loop and 400 + 3
+ * for the empty one, at the n the command line asks for; and the child's marks, counted. */
+struct xb_run {
+	char *const *argv;
+	uint64_t n;
+};
+static size_t xb_runs, xb_checks, xb_zeros, xb_toggles, xb_dumps;
+static uint64_t xb_ns[2];
+static bool xb_marked;
+
+static int xb_mark_check(char *err, size_t errlen)
+{
+	xb_checks++;
+	return 0;
+}
+
+static int xb_session_new(const struct pmc_backend_opts *o, struct pmc_backend_session **ret)
+{
+	xb_marked = o->marked;
+	*ret = (struct pmc_backend_session *)&xb_marked; /* nothing of its own to keep */
+	return 0;
+}
+
+static void xb_session_free(struct pmc_backend_session *s)
+{
+}
+
+static size_t xb_nmetrics(const struct pmc_backend_session *s)
+{
+	return 1;
+}
+
+static const char *xb_metric_id(const struct pmc_backend_session *s, size_t i)
+{
+	return "instructions";
+}
+
+static int xb_run_new(struct pmc_backend_session *s, bool measured, char *const *argv,
+		      const char *display, struct pmc_backend_run **ret, char *err, size_t errlen)
+{
+	struct xb_run *run = calloc(1, sizeof(*run));
+	size_t n = 0;
+
+	if (!run)
+		return -ENOMEM;
+	while (argv[n])
+		n++;
+	run->argv = argv;
+	run->n = strtoull(argv[n - 1], NULL, 10); /* --valgrind-iters N, last */
+	if (xb_runs < 2)
+		xb_ns[xb_runs] = run->n;
+	xb_runs++;
+	*ret = (struct pmc_backend_run *)run;
+	return 0;
+}
+
+static char *const *xb_run_argv(const struct pmc_backend_run *run)
+{
+	return ((const struct xb_run *)run)->argv;
+}
+
+static int xb_run_collect(struct pmc_backend_run *run, char *why, size_t whylen)
+{
+	return 0;
+}
+
+static int xb_run_failure(const struct pmc_backend_run *run, char *buf, size_t len)
+{
+	return -ENOENT;
+}
+
+static void xb_run_free(struct pmc_backend_run *run)
+{
+	free(run);
+}
+
+static size_t xb_run_dumps(const struct pmc_backend_run *run)
+{
+	return 4;
+}
+
+static int xb_run_dump_reading(const struct pmc_backend_run *run, size_t k, size_t i,
+			       struct pmc_reading *ret, char *why, size_t whylen)
+{
+	uint64_t n = ((const struct xb_run *)run)->n * (k % 2 ? 2 : 1);
+
+	*ret = exact_reading(k < 2 ? 1000 + 10 * n : 400 + 3 * n);
+	return 0;
+}
+
+static int xb_run_dump_file(const struct pmc_backend_run *run, size_t k, char **ret_path)
+{
+	return -ENOENT;
+}
+
+static void xb_mark_toggle(void)
+{
+	xb_toggles++;
+}
+
+static void xb_mark_zero(void)
+{
+	xb_zeros++;
+}
+
+static void xb_mark_dump(const char *what)
+{
+	xb_dumps++;
+}
+
+static const struct pmc_backend_ops exact_backend = {
+    .name = "exact-test",
+    .marks = true,
+    .session_new = xb_session_new,
+    .session_free = xb_session_free,
+    .nmetrics = xb_nmetrics,
+    .metric_id = xb_metric_id,
+    .run_new = xb_run_new,
+    .run_argv = xb_run_argv,
+    .run_collect = xb_run_collect,
+    .run_failure = xb_run_failure,
+    .run_free = xb_run_free,
+    .mark_check = xb_mark_check,
+    .mark_toggle = xb_mark_toggle,
+    .mark_zero = xb_mark_zero,
+    .mark_dump = xb_mark_dump,
+    .run_dumps = xb_run_dumps,
+    .run_dump_reading = xb_run_dump_reading,
+    .run_dump_file = xb_run_dump_file,
+};
+
+/* The exact mode goes through the backend the options name (counters/backend.h: marks),
+ * so a new backend reaches it: the test's runs a shell as "this program", which writes
+ * the child's report ("ok N", N the iterations it was asked for), and the dumps' counts
+ * become the figures. The probe at n = 1 finds 10 instructions an iteration, which makes
+ * n 1024; the body alone is 10 - 3 = 7 an operation. In the child, the marks go through
+ * the same table: a zero and a dump around each of the four counted loops, a toggle at
+ * each of their edges. A backend without an exact mode says so. */
+static void the_exact_mode_goes_through_the_backend(void **state)
+{
+	char *const self[] = {(char *)"/bin/sh", (char *)"-c",
+			      (char *)"printf 'ok %s\\n' \"$8\" > \"$6\"", (char *)"sh", NULL};
+	struct pmc_mb_exact_opts o = {.backend = &exact_backend, .self_argv = self};
+	struct pmc_mb_bench b = bench_of("body", body);
+	struct pmc_mb_exact x = {0};
+	struct pmc_result *res = NULL;
+	const struct pmc_metric *m;
+	char err[256] = "", report[] = "/tmp/pmc-test-exact-XXXXXX", line[64] = "";
+	uint64_t v = 0;
+	FILE *f;
+	int fd;
+
+	reset();
+	xb_runs = xb_checks = xb_zeros = xb_toggles = xb_dumps = 0;
+	assert_int_equal(pmc_mb_measure_exact(&b, &o, &x, err, sizeof(err)), 0);
+	assert_true(xb_marked);
+	assert_int_equal(xb_checks, 2);
+	assert_int_equal(xb_runs, 2);
+	assert_int_equal(xb_ns[0], 1);
+	assert_int_equal(xb_ns[1], 1024);
+	assert_int_equal(x.iters, 1024);
+	assert_int_equal(x.nmetrics, 1);
+	assert_string_equal(x.ids[0], "instructions");
+	assert_int_equal(pmc_mb_exact_count(&x, 0, &v, NULL, err, sizeof(err)), 0);
+	assert_int_equal(v, 7 * 1024);
+	assert_int_equal(pmc_result_new("exact-test", &res), 0);
+	assert_int_equal(pmc_mb_record_exact(&b, &x, res, err, sizeof(err)), 0);
+	m = pmc_benchmark_find_metric(&res->benchmarks[0], "instructions/op");
+	assert_non_null(m);
+	assert_true(m->values[0] == 7.0);
+	assert_int_equal(m->status[0], PMC_STATUS_EXACT);
+	pmc_result_free(res);
+	pmc_mb_exact_free(&x);
+
+	fd = mkstemp(report);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pmc_mb_exact_child(&exact_backend, &b, 4, report), 0);
+	assert_int_equal(xb_zeros, 4);
+	assert_int_equal(xb_dumps, 4);
+	assert_int_equal(xb_toggles, 8);
+	f = fopen(report, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	unlink(report);
+	assert_string_equal(line, "ok 4\n");
+
+	o.backend = pmc_backend_get(PMC_BACKEND_PERF);
+	assert_int_equal(pmc_mb_measure_exact(&b, &o, &x, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "no exact mode"));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -2552,6 +2758,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(counters_per_operation),
 	    cmocka_unit_test(hybrid_batches_sum_core_types),
 	    cmocka_unit_test(batches_count_through_the_backend),
+	    cmocka_unit_test(the_exact_mode_goes_through_the_backend),
 	    cmocka_unit_test(hybrid_batch_edges_self_read),
 	    cmocka_unit_test(system_wide_energy_per_op),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),

@@ -359,6 +359,44 @@ static void perf_thread_close(struct pmc_backend_thread *t)
 	free(t);
 }
 
+/* The kernel counts a benchmark program's batches on its own thread (thread_open): no
+ * exact mode, and nothing to mark in a program that runs under no simulator. */
+static int perf_mark_check(char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "perf counts a benchmark's batches in its own process: it has no "
+		 "exact mode");
+	return -EOPNOTSUPP;
+}
+
+static void perf_mark_toggle(void)
+{
+}
+
+static void perf_mark_zero(void)
+{
+}
+
+static void perf_mark_dump(const char *what)
+{
+}
+
+static size_t perf_run_dumps(const struct pmc_backend_run *run)
+{
+	return 0;
+}
+
+static int perf_run_dump_reading(const struct pmc_backend_run *run, size_t k, size_t i,
+				 struct pmc_reading *ret, char *why, size_t whylen)
+{
+	return -EINVAL;
+}
+
+static int perf_run_dump_file(const struct pmc_backend_run *run, size_t k, char **ret_path)
+{
+	return -ENOENT;
+}
+
 const struct pmc_backend_ops pmc_backend_perf = {
     .name = "perf",
     .takes_events = true,
@@ -384,4 +422,11 @@ const struct pmc_backend_ops pmc_backend_perf = {
     .thread_pause = perf_thread_pause,
     .thread_read_counts = perf_thread_read_counts,
     .thread_close = perf_thread_close,
+    .mark_check = perf_mark_check,
+    .mark_toggle = perf_mark_toggle,
+    .mark_zero = perf_mark_zero,
+    .mark_dump = perf_mark_dump,
+    .run_dumps = perf_run_dumps,
+    .run_dump_reading = perf_run_dump_reading,
+    .run_dump_file = perf_run_dump_file,
 };

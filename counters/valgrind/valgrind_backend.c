@@ -2,12 +2,18 @@
  * callgrind or cachegrind, writing its files into a directory of its own, whose counts
  * become the run's exact metrics (counters/valgrind/valgrind.h, docs/valgrind.md). */
 #include <errno.h>
+#include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
 #include "counters/backend.h"
 #include "counters/valgrind/valgrind.h"
+
+#ifdef PMC_HAVE_CALLGRIND_H
+#include <valgrind/callgrind.h>
+#endif
 
 struct pmc_backend_session {
 	struct pmc_backend_opts o;
@@ -17,6 +23,9 @@ struct pmc_backend_run {
 	char *dir;   /* valgrind's files */
 	char **argv; /* valgrind's command line around the command's */
 	struct pmc_valgrind_counts counts;
+	/* A marked run's: its dumps' counts, one per callgrind dump (PMC_BACKEND_DUMPS_MAX). */
+	struct pmc_valgrind_counts *dumps;
+	size_t ndumps;
 };
 
 static int vg_find(char **ret_path, char *err, size_t errlen)
@@ -77,6 +86,7 @@ static void vg_run_free(struct pmc_backend_run *run)
 	if (!run)
 		return;
 	free(run->argv);
+	free(run->dumps);
 	pmc_valgrind_outdir_remove(run->dir);
 	free(run->dir);
 	free(run);
@@ -85,13 +95,25 @@ static void vg_run_free(struct pmc_backend_run *run)
 static int vg_run_new(struct pmc_backend_session *s, bool measured, char *const *argv,
 		      const char *display, struct pmc_backend_run **ret, char *err, size_t errlen)
 {
-	struct pmc_valgrind_opts vo = {.valgrind = s->o.valgrind_path,
-				       .tool = (enum pmc_valgrind_tool)s->o.valgrind_tool};
+	/* Marked: callgrind, collecting only between the program's toggles, in its own
+	 * process (the benchmark program's children are not its loop). */
+	struct pmc_valgrind_opts vo = {
+	    .valgrind = s->o.valgrind_path,
+	    .tool =
+		s->o.marked ? PMC_VALGRIND_CALLGRIND : (enum pmc_valgrind_tool)s->o.valgrind_tool,
+	    .no_children = s->o.marked,
+	    .collect_atstart_off = s->o.marked,
+	    .extra_args = s->o.wrapper_args,
+	};
 	struct pmc_backend_run *run = calloc(1, sizeof(*run));
 	int r;
 
 	if (!run)
 		return -ENOMEM;
+	if (s->o.marked && !(run->dumps = calloc(PMC_BACKEND_DUMPS_MAX, sizeof(*run->dumps)))) {
+		free(run);
+		return -ENOMEM;
+	}
 	r = pmc_valgrind_outdir_new(NULL, &run->dir);
 	if (r < 0) {
 		pmc_err_set(err, errlen, "cannot create a directory for valgrind's output: %s",
@@ -121,29 +143,39 @@ static pmc_backend_child_fn vg_run_in_child(const struct pmc_backend_run *run)
 	return NULL;
 }
 
-/* A failing run is still counted if valgrind wrote its files. */
+/* A failing run is still counted if valgrind wrote its files; a marked run's are its
+ * numbered dumps, each on its own. */
 static int vg_run_collect(struct pmc_backend_run *run, char *why, size_t whylen)
 {
 	char cerr[512] = "";
-	int r = pmc_valgrind_collect(run->dir, &run->counts, cerr, sizeof(cerr));
+	int r = run->dumps ? pmc_valgrind_collect_dumps(run->dir, run->dumps, PMC_BACKEND_DUMPS_MAX,
+							&run->ndumps, cerr, sizeof(cerr))
+			   : pmc_valgrind_collect(run->dir, &run->counts, cerr, sizeof(cerr));
 
 	if (r < 0)
 		pmc_err_set(why, whylen, "valgrind wrote no usable counts: %s", cerr);
 	return r;
 }
 
-static int vg_run_reading(const struct pmc_backend_run *run, size_t i, struct pmc_reading *ret,
-			  struct pmc_reading_parts *ret_parts, char *why, size_t whylen)
+/* Metric i of counts c as a reading. */
+static int counts_reading(const struct pmc_valgrind_counts *c, size_t i, struct pmc_reading *ret,
+			  char *why, size_t whylen)
 {
-	int r = pmc_valgrind_metric_reading(&run->counts, i, ret, why, whylen);
+	int r = pmc_valgrind_metric_reading(c, i, ret, why, whylen);
 
 	if (r == -ENODATA) {
 		/* Not simulated in this run (cache or branch simulation off). */
 		*ret = (struct pmc_reading){.status = PMC_STATUS_UNSUPPORTED, .error = ENODATA};
 		r = 0;
 	}
-	*ret_parts = (struct pmc_reading_parts){0};
 	return r;
+}
+
+static int vg_run_reading(const struct pmc_backend_run *run, size_t i, struct pmc_reading *ret,
+			  struct pmc_reading_parts *ret_parts, char *why, size_t whylen)
+{
+	*ret_parts = (struct pmc_reading_parts){0};
+	return counts_reading(&run->counts, i, ret, why, whylen);
 }
 
 /* The simulator reports its counts when the command ends, not before. */
@@ -158,7 +190,7 @@ static int vg_run_failure(const struct pmc_backend_run *run, char *buf, size_t l
 }
 
 /* The simulator counts whole commands: a benchmark program runs under it in its exact
- * mode (harness/5-microbench/exact.c), never counting one of its own threads. There is
+ * mode (the mark_ operations below), never counting one of its own threads. There is
  * never a thread to read, pause or close. */
 static int vg_thread_open(const struct pmc_backend_thread_opts *o, struct pmc_backend_thread **ret)
 {
@@ -192,11 +224,80 @@ static void vg_thread_close(struct pmc_backend_thread *t)
 {
 }
 
+/* ---- the exact mode: callgrind's client requests, its numbered dumps ---- */
+
+static int vg_mark_check(char *err, size_t errlen)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	return 0;
+#else
+	pmc_err_set(err, errlen,
+		    "this libpmcbench was built without valgrind's headers "
+		    "(valgrind/callgrind.h); install valgrind and rebuild it");
+	return -EOPNOTSUPP;
+#endif
+}
+
+static void vg_mark_toggle(void)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	CALLGRIND_TOGGLE_COLLECT;
+#endif
+}
+
+static void vg_mark_zero(void)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	CALLGRIND_ZERO_STATS;
+#endif
+}
+
+static void vg_mark_dump(const char *what)
+{
+#ifdef PMC_HAVE_CALLGRIND_H
+	CALLGRIND_DUMP_STATS_AT(what);
+#else
+	(void)what;
+#endif
+}
+
+static size_t vg_run_dumps(const struct pmc_backend_run *run)
+{
+	return run->ndumps;
+}
+
+static int vg_run_dump_reading(const struct pmc_backend_run *run, size_t k, size_t i,
+			       struct pmc_reading *ret, char *why, size_t whylen)
+{
+	if (k >= run->ndumps)
+		return -EINVAL;
+	return counts_reading(&run->dumps[k], i, ret, why, whylen);
+}
+
+/* callgrind.out.PID.N, dump k + 1 of the run's one process (numbered in request order). */
+static int vg_run_dump_file(const struct pmc_backend_run *run, size_t k, char **ret_path)
+{
+	char *pattern = NULL;
+	glob_t g = {0};
+	int r = -ENOENT;
+
+	if (k >= run->ndumps)
+		return -ENOENT;
+	if (asprintf(&pattern, "%s/callgrind.out.*.%zu", run->dir, k + 1) < 0)
+		return -ENOMEM;
+	if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1)
+		r = (*ret_path = strdup(g.gl_pathv[0])) ? 0 : -ENOMEM;
+	globfree(&g);
+	free(pattern);
+	return r;
+}
+
 const struct pmc_backend_ops pmc_backend_valgrind = {
     .name = "valgrind",
     .wrapper = "valgrind",
     .simulated = true,
     .takes_events = false, /* its metrics are the simulated ones */
+    .marks = true,
     .find = vg_find,
     .session_new = vg_session_new,
     .session_free = vg_session_free,
@@ -219,4 +320,11 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .thread_pause = vg_thread_pause,
     .thread_read_counts = vg_thread_read_counts,
     .thread_close = vg_thread_close,
+    .mark_check = vg_mark_check,
+    .mark_toggle = vg_mark_toggle,
+    .mark_zero = vg_mark_zero,
+    .mark_dump = vg_mark_dump,
+    .run_dumps = vg_run_dumps,
+    .run_dump_reading = vg_run_dump_reading,
+    .run_dump_file = vg_run_dump_file,
 };

@@ -405,26 +405,47 @@ const char *const *pmc_comparison_primary(const struct pmc_comparison *c)
 	return pmc_metric_primary_order(waits);
 }
 
-const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)
+/* Whether row has a ratio to say: both sides, not missing, finite and above 0. */
+static bool row_has_ratio(const struct pmc_cmp_row *row)
+{
+	return row->has_old && row->has_new && row->kind != PMC_ROW_MISSING &&
+	       isfinite(row->ratio) && row->ratio > 0;
+}
+
+/* Whether blk can answer "which ran faster": one row with a ratio, or several that
+ * each have one against the one reference's samples (pmc_compare_reference). */
+static bool block_answers(const struct pmc_comparison *c, const struct pmc_cmp_block *blk)
+{
+	const struct pmc_metric *ref = blk->nrows ? c->rows[blk->rows[0]].old_m : NULL;
+
+	if (blk->nrows == 0)
+		return false;
+	for (size_t j = 0; j < blk->nrows; j++) {
+		const struct pmc_cmp_row *row = &c->rows[blk->rows[j]];
+
+		if (!row_has_ratio(row) || (blk->nrows > 1 && (!row->old_m || row->old_m != ref)))
+			return false;
+	}
+	return true;
+}
+
+const struct pmc_cmp_block *pmc_comparison_primary_block(const struct pmc_comparison *c)
 {
 	const char *const *primary = pmc_comparison_primary(c);
 
 	if (!c)
 		return NULL;
-	for (size_t p = 0; primary[p]; p++) {
-		for (size_t bi = 0; bi < c->nblocks; bi++) {
-			const struct pmc_cmp_block *blk = &c->blocks[bi];
-			const struct pmc_cmp_row *row;
-
-			if (strcmp(blk->metric, primary[p]) != 0)
-				continue;
-			if (blk->nrows != 1)
-				return NULL;
-			row = &c->rows[blk->rows[0]];
-			if (row->has_old && row->has_new && row->kind != PMC_ROW_MISSING &&
-			    isfinite(row->ratio) && row->ratio > 0)
-				return row;
-		}
-	}
+	for (size_t p = 0; primary[p]; p++)
+		for (size_t bi = 0; bi < c->nblocks; bi++)
+			if (strcmp(c->blocks[bi].metric, primary[p]) == 0 &&
+			    block_answers(c, &c->blocks[bi]))
+				return &c->blocks[bi];
 	return NULL;
+}
+
+const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c)
+{
+	const struct pmc_cmp_block *blk = pmc_comparison_primary_block(c);
+
+	return blk && blk->nrows == 1 ? &c->rows[blk->rows[0]] : NULL;
 }

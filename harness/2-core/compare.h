@@ -190,9 +190,17 @@ size_t pmc_compare_min_n_test(double alpha);
  * the confidence: 1 - 2^(1-n) >= confidence. 6 at 95%. */
 size_t pmc_compare_min_n_ci(double confidence);
 
-/* The row that answers "which ran faster" in one line: the only row of the primary time
- * metric (task-clock when it was measured on both sides, else wall-time), with a ratio.
- * NULL when there is none, or when several benchmarks make one line impossible. */
+/* The block that answers "which ran faster": the first block of a primary time metric,
+ * in pmc_comparison_primary's order (task-clock when it was measured on both sides, else
+ * wall-time), whose rows each have a ratio (both sides, not missing, finite, above 0):
+ * one row, or several against one reference's samples (pmc_compare_reference: every
+ * row's old_m the same). NULL when none does. A report's headline is its only row, or
+ * with several hyperfine's summary of them (reporters/compare_cells.c). */
+const struct pmc_cmp_block *pmc_comparison_primary_block(const struct pmc_comparison *c);
+
+/* The row that answers "which ran faster" in one line: the only row of the primary block
+ * (pmc_comparison_primary_block). NULL when there is none, or when several benchmarks
+ * make one line impossible. */
 const struct pmc_cmp_row *pmc_comparison_headline(const struct pmc_comparison *c);
 
 /* The primary metrics of c in the order its headline picks them

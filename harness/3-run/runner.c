@@ -21,6 +21,7 @@
 #include "elf/buildid.h"
 #include "run/env.h"
 #include "run/leftovers.h"
+#include "run/run_readings.h"
 #include "run/runner.h"
 #include "run/spawn.h"
 #include "run/target_env.h"
@@ -52,102 +53,6 @@ __attribute__((format(printf, 2, 3))) static void pmc_note(const struct session 
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	x->o->note(x->o->note_ud, text);
-}
-
-static double timeval_ns(struct timeval tv)
-{
-	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
-}
-
-static int append(struct pmc_benchmark *b, const char *id, double value,
-		  const struct pmc_reading *reading)
-{
-	struct pmc_metric *m;
-	int r = pmc_benchmark_metric(b, id, &m);
-
-	if (r < 0)
-		return r;
-	return pmc_metric_append(m, value, reading);
-}
-
-/* The command's peak RSS (ru_maxrss, KiB on Linux: getrusage(2)), or not measured
- * (NAN) when it is not above our own peak, which exec kept in it
- * (pmc_spawn_result.spawner_peak_kb): a command that needs less memory than pmcbench
- * would otherwise show pmcbench's (a `true` "using" 8.5 MiB where time(1) says 1 MiB). */
-static int record_max_rss(struct pmc_benchmark *b, const struct pmc_spawn_result *sr)
-{
-	char note[256];
-	struct pmc_metric *m;
-	int r = pmc_benchmark_metric(b, "max-rss", &m);
-
-	if (r < 0)
-		return r;
-	if (sr->ru.ru_maxrss > sr->spawner_peak_kb + sr->spawner_peak_slack_kb)
-		return pmc_metric_append(m, (double)sr->ru.ru_maxrss * 1024.0, NULL);
-	if (!m->note) {
-		snprintf(note, sizeof(note),
-			 "a run's peak at or below pmcbench's own (%.1f MiB) is pmcbench's: "
-			 "the kernel keeps it across the command's exec (and counts memory per "
-			 "CPU, to within %ld KiB)",
-			 (double)sr->spawner_peak_kb / 1024.0, sr->spawner_peak_slack_kb);
-		if ((r = pmc_metric_set_note(m, note)) < 0)
-			return r;
-	}
-	return pmc_metric_append(m, NAN, NULL);
-}
-
-/* wait4's figures, which every run of a backend that is not simulated has. */
-static int record_rusage(struct pmc_benchmark *b, const struct pmc_spawn_result *sr)
-{
-	int r = append(b, "wall-time", (double)sr->wall_ns, NULL);
-
-	if (r == 0)
-		r = append(b, "user-time", timeval_ns(sr->ru.ru_utime), NULL);
-	if (r == 0)
-		r = append(b, "system-time", timeval_ns(sr->ru.ru_stime), NULL);
-	if (r == 0)
-		r = record_max_rss(b, sr);
-	return r;
-}
-
-/* The run's readings, one metric per backend metric (with its parts on a hybrid CPU), in
- * the result. A metric whose counts contradict each other or do not fit in a result is an
- * error with the backend's words in why; other failures leave why empty. */
-static int record_readings(struct pmc_benchmark *b, const struct session *x,
-			   const struct pmc_backend_run *run, char *why, size_t whylen)
-{
-	const struct pmc_event_list *events = x->b->events(x->s);
-
-	for (size_t i = 0; i < x->b->nmetrics(x->s); i++) {
-		struct pmc_reading_parts parts;
-		struct pmc_reading rd;
-		struct pmc_metric *m;
-		int r = pmc_benchmark_metric(b, x->b->metric_id(x->s, i), &m);
-
-		if (r < 0)
-			return r;
-		m->simulated = x->b->simulated;
-		r = x->b->run_reading(run, i, &rd, &parts, why, whylen);
-		/* Uncore and RAPL: the unit its PMU gives, and what it counts. */
-		if (r == 0 && events && i < events->n && m->n == 0) {
-			char note[PMC_EVENT_NOTE_MAX];
-			bool has =
-			    pmc_event_note(events, i, &rd, "the command", note, sizeof(note));
-
-			r = pmc_metric_describe(m, events->events[i].unit, has ? note : NULL);
-		}
-		if (r < 0)
-			return r;
-		/* pmc_metric_append keeps the metric's error: the errno only while every run
-		 * so far failed with it. */
-		r = pmc_metric_append(m, pmc_status_has_value(rd.status) ? rd.scaled : NAN, &rd);
-		/* Hybrid CPUs: each core PMU's count beside the sum. */
-		if (r == 0 && (parts.n || m->nparts))
-			r = pmc_metric_append_parts(m, &parts);
-		if (r < 0)
-			return r;
-	}
-	return 0;
 }
 
 static const char *describe_failure(const struct pmc_spawn_result *sr, char *buf, size_t len)
@@ -415,9 +320,9 @@ static int record_run(struct pmc_benchmark *b, const struct session *x,
 	int r = pmc_benchmark_add_run(b, info);
 
 	if (r == 0)
-		r = record_readings(b, x, run, why, sizeof(why));
+		r = pmc_run_record_readings(b, x->b, x->s, run, why, sizeof(why));
 	if (r == 0 && !x->b->simulated)
-		r = record_rusage(b, sr);
+		r = pmc_run_record_rusage(b, sr);
 	if (r < 0)
 		record_error(err, errlen, cmd, n, r, why);
 	return r;

@@ -1,22 +1,24 @@
-/* Exact counts per operation under valgrind (docs/microbench.md, "Exact counts: the
- * valgrind backend"). The benchmark program runs itself again under callgrind with
- * collection off; that child runs the benchmark's loop at n and 2n iterations and the
- * empty loop at n and 2n, collection on only between each loop's two edges, and dumps the
- * counts after each. (count(2n) - count(n)) / n cancels every fixed cost exactly (the
- * edges, the toggles, setup and teardown); subtracting the figure of the empty loop of
- * the same form (while (pmc_loop(s)), PMC_LOOP, C++'s range loop: each has its own
- * bookkeeping per iteration) the same way leaves the body alone. */
+/* Exact counts per operation in a backend's exact mode (docs/microbench.md, "Exact
+ * counts: the valgrind backend"), through its operations (counters/backend.h: marks):
+ * the benchmark program runs itself again under the backend with counting off; that
+ * child runs the benchmark's loop at n and 2n iterations and the empty loop at n and 2n,
+ * counting on only between each loop's two edges, and dumps the counts after each.
+ * (count(2n) - count(n)) / n cancels every fixed cost exactly (the edges, the toggles,
+ * setup and teardown); subtracting the figure of the empty loop of the same form (while
+ * (pmc_loop(s)), PMC_LOOP, C++'s range loop: each has its own bookkeeping per iteration)
+ * the same way leaves the body alone. */
 #include <errno.h>
 #include <inttypes.h>
-#include <glob.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/error.h"
+#include "counters/backend.h"
 #include "core/derive.h"
 #include "core/result.h"
 #include "microbench/microbench.h"
@@ -24,51 +26,13 @@
 #include "profile/profile.h"
 #include "run/spawn.h"
 
-#ifdef PMC_HAVE_CALLGRIND_H
-#include <valgrind/callgrind.h>
-#endif
-
 /* n, the batch size: a power of two (so that count / n is exact in a double) up to this,
  * chosen from the instructions of one iteration so that a batch executes at most
  * VG_BUDGET instructions. Counts, unlike times, are the same on every run, and so is n. */
 #define VG_MAX_ITERS 1024
 #define VG_BUDGET 10000000.0
 
-void pmc_mb_vg_toggle_collect(void)
-{
-#ifdef PMC_HAVE_CALLGRIND_H
-	CALLGRIND_TOGGLE_COLLECT;
-#endif
-}
-
-/* Whether the library was built with valgrind's headers, without which the valgrind
- * backend cannot toggle callgrind's collection. */
-static bool vg_available(void)
-{
-#ifdef PMC_HAVE_CALLGRIND_H
-	return true;
-#else
-	return false;
-#endif
-}
-
-static void vg_zero(void)
-{
-#ifdef PMC_HAVE_CALLGRIND_H
-	CALLGRIND_ZERO_STATS;
-#endif
-}
-
-static void vg_dump(const char *what)
-{
-#ifdef PMC_HAVE_CALLGRIND_H
-	CALLGRIND_DUMP_STATS_AT(what);
-#else
-	(void)what;
-#endif
-}
-
-/* ---- the child, under callgrind ---- */
+/* ---- the child, under the backend ---- */
 
 /* The report the child leaves for its parent: one line, "ok N", "skipped MESSAGE" or
  * "error MESSAGE". */
@@ -91,10 +55,12 @@ static int write_report(const char *path, const char *fmt, ...)
 	return r;
 }
 
-int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report)
+int pmc_mb_exact_child(const struct pmc_backend_ops *be, const struct pmc_mb_bench *b, uint64_t n,
+		       const char *report)
 {
-	static const char *const dumps[8] = {"body n",	 "body 2n",  "empty n",	    "empty 2n",
-					     "pairs p1", "pairs p2", "libempty p1", "libempty p2"};
+	static const char *const dumps[PMC_MB_EXACT_DUMPS] = {
+	    "body n",	"body 2n",  "empty n",	   "empty 2n",
+	    "pairs p1", "pairs p2", "libempty p1", "libempty p2"};
 	struct pmc_mb_batch_out first = {0}, out = {0};
 	char err[512] = "";
 	uint64_t pauses[2] = {0, 0};
@@ -105,22 +71,22 @@ int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *
 	 * and branch predictors the simulator models, and says which form the loop is
 	 * written in: the empty loop subtracted is the one of that form. */
 	pmc_mb_once(b, true, &fixture);
-	r = pmc_mb_batch(b, PMC_MB_BODY, n, false, &fixture, &first, err, sizeof(err));
+	r = pmc_mb_batch(b, PMC_MB_BODY, n, NULL, &fixture, &first, err, sizeof(err));
 	for (int k = 0; r == 0 && !first.skipped && k < 4; k++) {
-		vg_zero();
-		r = pmc_mb_batch(b, k >= 2 ? first.form : PMC_MB_BODY, k % 2 ? 2 * n : n, true,
+		be->mark_zero();
+		r = pmc_mb_batch(b, k >= 2 ? first.form : PMC_MB_BODY, k % 2 ? 2 * n : n, be,
 				 &fixture, &out, err, sizeof(err));
 		free(out.message);
 		if (r == 0 && k < 2)
 			pauses[k] = out.pauses;
-		vg_dump(dumps[k]);
+		be->mark_dump(dumps[k]);
 	}
 	/* What the body's pairs left counted, at as many pairs as it made at n and at 2n: a
 	 * pair per iteration less the same loop without them, as for the body. */
 	for (int k = 0; r == 0 && !first.skipped && pauses[1] > pauses[0] && k < 4; k++) {
-		vg_zero();
-		r = pmc_mb_pause_batch(b, pauses[k % 2], k >= 2, true, err, sizeof(err));
-		vg_dump(dumps[4 + k]);
+		be->mark_zero();
+		r = pmc_mb_pause_batch(b, pauses[k % 2], k >= 2, be, err, sizeof(err));
+		be->mark_dump(dumps[4 + k]);
 	}
 	pmc_mb_once(b, false, &fixture);
 	if (r < 0)
@@ -136,7 +102,7 @@ int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *
 	return r;
 }
 
-int pmc_mb_valgrind_child_absent(const char *name, const char *program, const char *report)
+int pmc_mb_exact_child_absent(const char *name, const char *program, const char *report)
 {
 	return write_report(report, "error '%s' is not in this build (%s)\n", name, program);
 }
@@ -148,13 +114,17 @@ void pmc_mb_exact_free(struct pmc_mb_exact *x)
 	if (!x)
 		return;
 	free(x->message);
+	for (size_t i = 0; x->ids && i < x->nmetrics; i++)
+		free(x->ids[i]);
+	free(x->ids);
+	free(x->counts);
 	pmc_profile_free(x->profile);
 	memset(x, 0, sizeof(*x));
 }
 
 /* Reads the child's report into x; -EPROTO when it says nothing we know. */
-static int read_report(const char *path, const char *name, struct pmc_mb_exact *x, char *err,
-		       size_t errlen)
+static int read_report(const char *path, const char *name, const char *under,
+		       struct pmc_mb_exact *x, char *err, size_t errlen)
 {
 	char line[1024], *nl;
 	unsigned long long n, p0 = 0, p1 = 0;
@@ -164,7 +134,7 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 	if (!f || !fgets(line, sizeof(line), f)) {
 		if (f)
 			fclose(f);
-		pmc_err_set(err, errlen, "'%s' under valgrind ended without a report", name);
+		pmc_err_set(err, errlen, "'%s' under %s ended without a report", name, under);
 		return -EPROTO;
 	}
 	fclose(f);
@@ -183,183 +153,258 @@ static int read_report(const char *path, const char *name, struct pmc_mb_exact *
 		pmc_err_set(err, errlen, "%s", line + 6);
 		r = -EINVAL;
 	} else {
-		pmc_err_set(err, errlen, "'%s' under valgrind left a report we cannot read: %s",
-			    name, line);
+		pmc_err_set(err, errlen, "'%s' under %s left a report we cannot read: %s", name,
+			    under, line);
 		r = -EPROTO;
 	}
 	return r;
 }
 
-/* A signal stopped the run (pmc_mb_valgrind_opts.stop). */
-static bool so_stopped(const struct pmc_mb_valgrind_opts *o)
+/* A signal stopped the run (pmc_mb_exact_opts.stop). */
+static bool so_stopped(const struct pmc_mb_exact_opts *o)
 {
 	return o->stop && *o->stop;
 }
 
-static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
-		       uint64_t n, const char *dir, const char *report, char *err, size_t errlen)
+/* What the messages say the benchmark ran under: the backend's wrapper ("valgrind"). */
+static const char *under(const struct pmc_backend_ops *be)
 {
-	struct pmc_valgrind_opts vo = {
-	    .outdir = dir,
-	    .valgrind = o->valgrind,
-	    .tool = PMC_VALGRIND_CALLGRIND,
-	    .no_children = true,
-	    .collect_atstart_off = true,
-	    .extra_args = o->profile ? pmc_callgrind_profile_args() : NULL,
-	};
-	struct pmc_spawn_result sr = {0};
-	char **target = NULL, **argv = NULL, why[256] = "", iters[24];
+	return be->wrapper ? be->wrapper : be->name;
+}
+
+/* An empty file for the child's report (in $TMPDIR, else /tmp) into *ret. */
+static int report_new(char **ret)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	if (asprintf(ret, "%s/pmcbench-exact-XXXXXX", tmp && tmp[0] ? tmp : "/tmp") < 0) {
+		*ret = NULL;
+		return -ENOMEM;
+	}
+	fd = mkstemp(*ret);
+	if (fd < 0) {
+		int r = -errno;
+
+		free(*ret);
+		*ret = NULL;
+		return r;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Whether the child wrote its report (it starts empty). */
+static bool reported(const char *report)
+{
+	struct stat st;
+
+	return stat(report, &st) == 0 && st.st_size > 0;
+}
+
+/* The command under the backend: this program with the child's options at n. */
+static int child_argv(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *o, uint64_t n,
+		      const char *report, char iters[24], char ***ret)
+{
 	size_t nself = 0;
-	int r;
+	char **target;
 
 	while (o->self_argv[nself])
 		nself++;
-	target = calloc(nself + 7, sizeof(*target));
+	target = calloc(nself + 9, sizeof(*target));
 	if (!target)
 		return -ENOMEM;
-	snprintf(iters, sizeof(iters), "%llu", (unsigned long long)n);
+	snprintf(iters, 24, "%llu", (unsigned long long)n);
 	memcpy(target, o->self_argv, nself * sizeof(*target));
-	target[nself] = (char *)"--valgrind-child";
-	target[nself + 1] = b->name;
-	target[nself + 2] = (char *)"--valgrind-report";
-	target[nself + 3] = (char *)report;
-	target[nself + 4] = (char *)"--valgrind-iters";
-	target[nself + 5] = iters;
-	r = pmc_valgrind_argv(&vo, target, &argv);
-	if (r < 0) {
-		pmc_err_set(err, errlen, "'%s': cannot run %s under valgrind: %s", b->name,
-			    o->self_argv[0], strerror(-r));
-		goto out;
-	}
-	{
-		struct pmc_spawn_opts so = {
-		    .argv = argv,
-		    .timeout_s = pmc_mb_timeout(o->timeout_s, 0),
-		    .no_aslr = true, /* identical runs give identical counts */
-		    .show_output = o->show_output,
-		    .die_with_parent = true, /* never outlives the benchmark program */
-		    /* The signal handler's slot (docs/microbench.md, "Interrupted"). */
-		    .running = o->running,
-		    .stop = (volatile sig_atomic_t *)o->stop,
-		};
-
-		r = pmc_spawn_run(&so, &sr);
-	}
-	if (r == 0 && so_stopped(o)) {
-		pmc_err_set(err, errlen, "'%s' was stopped by signal %d", b->name, (int)*o->stop);
-		r = -EINTR;
-		goto out;
-	}
-	if (r < 0) {
-		pmc_err_set(err, errlen, "'%s': cannot run valgrind: %s", b->name, strerror(-r));
-		goto out;
-	}
-	if (sr.exit_code != 0 || sr.term_signal || sr.timed_out) {
-		if (pmc_valgrind_log_error(dir, why, sizeof(why)) < 0)
-			why[0] = '\0';
-		if (sr.timed_out)
-			pmc_err_set(err, errlen, "'%s' under valgrind timed out after %g s%s",
-				    b->name, pmc_mb_timeout(o->timeout_s, 0),
-				    o->timeout_s == 0 ? " (the default; --timeout sets another)"
-						      : "");
-		else if (sr.term_signal)
-			pmc_err_set(err, errlen,
-				    "'%s' crashed under valgrind: killed by signal %d (%s)%s%s",
-				    b->name, sr.term_signal, strsignal(sr.term_signal),
-				    why[0] ? ": " : "", why);
-		else if (why[0])
-			/* valgrind's own failure, not the benchmark's. */
-			pmc_err_set(err, errlen, "'%s': valgrind failed (status %d): %s", b->name,
-				    sr.exit_code, why);
-		else
-			pmc_err_set(err, errlen,
-				    "'%s' exited with status %d under valgrind before it finished "
-				    "(a benchmark must not call exit)",
-				    b->name, sr.exit_code);
-		r = -ECHILD;
-	} else if (access(report, F_OK) < 0) {
-		pmc_err_set(err, errlen,
-			    "'%s' exited with status 0 under valgrind before it finished (a "
-			    "benchmark must not call exit)",
-			    b->name);
-		r = -ECHILD;
-	}
-out:
-	free(argv);
-	free(target);
-	return r;
+	target[nself] = (char *)"--backend";
+	target[nself + 1] = (char *)o->backend->name;
+	target[nself + 2] = (char *)"--valgrind-child";
+	target[nself + 3] = b->name;
+	target[nself + 4] = (char *)"--valgrind-report";
+	target[nself + 5] = (char *)report;
+	target[nself + 6] = (char *)"--valgrind-iters";
+	target[nself + 7] = iters;
+	*ret = target;
+	return 0;
 }
 
-/* The exact profile of the first dump, the body's loop at n (callgrind.out.PID.1: the
- * child is one process, and the numbered dumps are in request order). */
-static int loop_profile(const struct pmc_mb_bench *b, const char *dir, struct pmc_mb_exact *x,
+/* How a child that did not finish ended, in err: -ECHILD. */
+static int child_failed(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *o,
+			const struct pmc_backend_run *run, const struct pmc_spawn_result *sr,
 			char *err, size_t errlen)
 {
-	char *pattern = NULL;
-	glob_t g = {0};
-	int r;
+	const struct pmc_backend_ops *be = o->backend;
+	char why[256] = "";
 
-	if (asprintf(&pattern, "%s/callgrind.out.*.1", dir) < 0)
-		return -ENOMEM;
-	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc != 1) {
-		pmc_err_set(err, errlen, "'%s' under valgrind wrote no profile of its loop",
-			    b->name);
-		r = -EPROTO;
-	} else {
-		r = pmc_callgrind_profile((const char *const *)g.gl_pathv, 1, "Ir", b->name,
-					  &x->profile, err, errlen);
-	}
-	globfree(&g);
-	free(pattern);
-	return r;
+	if (be->run_failure(run, why, sizeof(why)) < 0)
+		why[0] = '\0';
+	if (sr->timed_out)
+		pmc_err_set(err, errlen, "'%s' under %s timed out after %g s%s", b->name, under(be),
+			    pmc_mb_timeout(o->timeout_s, 0),
+			    o->timeout_s == 0 ? " (the default; --timeout sets another)" : "");
+	else if (sr->term_signal)
+		pmc_err_set(err, errlen, "'%s' crashed under %s: killed by signal %d (%s)%s%s",
+			    b->name, under(be), sr->term_signal, strsignal(sr->term_signal),
+			    why[0] ? ": " : "", why);
+	else if (why[0])
+		/* The backend's own failure, not the benchmark's. */
+		pmc_err_set(err, errlen, "'%s': %s failed (status %d): %s", b->name, under(be),
+			    sr->exit_code, why);
+	else
+		pmc_err_set(err, errlen,
+			    "'%s' exited with status %d under %s before it finished (a benchmark "
+			    "must not call exit)",
+			    b->name, sr->exit_code, under(be));
+	return -ECHILD;
 }
 
-/* One run of the child at n: its report and dumps into *x. */
-static int run_child(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o, uint64_t n,
-		     struct pmc_mb_exact *x, char *err, size_t errlen)
+/* Spawns the backend's command of run, this program's child, and judges how it ended. */
+static int spawn_child(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *o,
+		       const struct pmc_backend_run *run, const char *report, char *err,
+		       size_t errlen)
 {
-	char *dir = NULL, *report = NULL;
-	size_t ndumps = 0;
-	int r;
+	const struct pmc_backend_ops *be = o->backend;
+	struct pmc_spawn_opts so = {
+	    .argv = be->run_argv(run),
+	    .timeout_s = pmc_mb_timeout(o->timeout_s, 0),
+	    .no_aslr = true, /* identical runs give identical counts */
+	    .show_output = o->show_output,
+	    .die_with_parent = true, /* never outlives the benchmark program */
+	    /* The signal handler's slot (docs/microbench.md, "Interrupted"). */
+	    .running = o->running,
+	    .stop = (volatile sig_atomic_t *)o->stop,
+	};
+	struct pmc_spawn_result sr = {0};
+	int r = pmc_spawn_run(&so, &sr);
 
-	r = pmc_valgrind_outdir_new(NULL, &dir);
+	if (r == 0 && so_stopped(o)) {
+		pmc_err_set(err, errlen, "'%s' was stopped by signal %d", b->name, (int)*o->stop);
+		return -EINTR;
+	}
 	if (r < 0) {
-		pmc_err_set(err, errlen, "cannot create a directory for valgrind's output: %s",
+		pmc_err_set(err, errlen, "'%s': cannot run %s: %s", b->name, under(be),
 			    strerror(-r));
 		return r;
 	}
-	if (asprintf(&report, "%s/report", dir) < 0) {
-		report = NULL;
-		r = -ENOMEM;
-		pmc_err_set(err, errlen, "out of memory");
-		goto out;
+	if (sr.exit_code != 0 || sr.term_signal || sr.timed_out)
+		return child_failed(b, o, run, &sr, err, errlen);
+	if (!reported(report)) {
+		pmc_err_set(err, errlen,
+			    "'%s' exited with status 0 under %s before it finished (a benchmark "
+			    "must not call exit)",
+			    b->name, under(be));
+		return -ECHILD;
 	}
-	r = spawn_child(b, o, n, dir, report, err, errlen);
+	return 0;
+}
+
+/* The readings of the run's dumps into x (want of them). */
+static int read_dumps(const struct pmc_mb_bench *b, const struct pmc_backend_ops *be,
+		      const struct pmc_backend_run *run, size_t want, struct pmc_mb_exact *x,
+		      char *err, size_t errlen)
+{
+	char why[512] = "";
+	size_t got = be->run_dumps(run);
+	int r;
+
+	if (got != want) {
+		pmc_err_set(err, errlen, "'%s' under %s wrote %zu of its %zu dumps", b->name,
+			    under(be), got, want);
+		return -EPROTO;
+	}
+	x->counts = calloc(want * x->nmetrics, sizeof(*x->counts));
+	if (!x->counts)
+		return -ENOMEM;
+	for (size_t k = 0; k < want; k++)
+		for (size_t i = 0; i < x->nmetrics; i++) {
+			r = be->run_dump_reading(run, k, i, &x->counts[k * x->nmetrics + i], why,
+						 sizeof(why));
+			if (r < 0) {
+				pmc_err_set(err, errlen, "'%s': %s", b->name, why);
+				return r;
+			}
+		}
+	return 0;
+}
+
+/* The exact profile of the first dump, the body's loop at n. */
+static int loop_profile(const struct pmc_mb_bench *b, const struct pmc_backend_ops *be,
+			const struct pmc_backend_run *run, struct pmc_mb_exact *x, char *err,
+			size_t errlen)
+{
+	char *path = NULL;
+	int r = be->run_dump_file(run, 0, &path);
+
+	if (r == -ENOENT) {
+		pmc_err_set(err, errlen, "'%s' under %s wrote no profile of its loop", b->name,
+			    under(be));
+		return -EPROTO;
+	}
 	if (r == 0)
-		r = read_report(report, b->name, x, err, errlen);
+		r = pmc_callgrind_profile((const char *const *)&path, 1, "Ir", b->name, &x->profile,
+					  err, errlen);
+	free(path);
+	return r;
+}
+
+/* The backend's metrics, by id, into x. */
+static int set_metrics(const struct pmc_backend_ops *be, const struct pmc_backend_session *s,
+		       struct pmc_mb_exact *x)
+{
+	size_t n = be->nmetrics(s);
+
+	x->ids = calloc(n + 1, sizeof(*x->ids));
+	if (!x->ids)
+		return -ENOMEM;
+	x->nmetrics = n;
+	for (size_t i = 0; i < n; i++)
+		if (!(x->ids[i] = strdup(be->metric_id(s, i))))
+			return -ENOMEM;
+	return 0;
+}
+
+/* One run of the child at n under session s: its report and dumps into *x. */
+static int run_child(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *o,
+		     struct pmc_backend_session *s, uint64_t n, struct pmc_mb_exact *x, char *err,
+		     size_t errlen)
+{
+	const struct pmc_backend_ops *be = o->backend;
+	struct pmc_backend_run *run = NULL;
+	char *report = NULL, **target = NULL, iters[24], why[512] = "";
+	int r = report_new(&report);
+
+	if (r < 0) {
+		pmc_err_set(err, errlen, "cannot create a file for the child's report: %s",
+			    strerror(-r));
+		return r;
+	}
+	r = child_argv(b, o, n, report, iters, &target);
+	if (r == 0)
+		r = be->run_new(s, true, target, b->name, &run, err, errlen);
+	else
+		pmc_err_set(err, errlen, "out of memory");
+	if (r == 0)
+		r = spawn_child(b, o, run, report, err, errlen);
+	if (r == 0)
+		r = read_report(report, b->name, under(be), x, err, errlen);
 	if (r == 0 && !x->skipped && x->iters != n) {
-		pmc_err_set(err, errlen, "'%s' under valgrind ran %llu iterations, not %llu",
-			    b->name, (unsigned long long)x->iters, (unsigned long long)n);
+		pmc_err_set(err, errlen, "'%s' under %s ran %llu iterations, not %llu", b->name,
+			    under(be), (unsigned long long)x->iters, (unsigned long long)n);
 		r = -EPROTO;
 	}
-	if (r == 0 && !x->skipped) {
-		size_t want = x->pauses[1] > x->pauses[0] ? 8 : 4;
-
-		r = pmc_valgrind_collect_dumps(dir, x->counts, want, &ndumps, err, errlen);
-		if (r == 0 && ndumps != want) {
-			pmc_err_set(err, errlen, "'%s' under valgrind wrote %zu of its %zu dumps",
-				    b->name, ndumps, want);
-			r = -EPROTO;
-		}
-	}
+	if (r == 0 && !x->skipped && (r = be->run_collect(run, why, sizeof(why))) < 0)
+		pmc_err_set(err, errlen, "'%s': %s", b->name, why[0] ? why : strerror(-r));
+	if (r == 0 && !x->skipped && (r = set_metrics(be, s, x)) < 0)
+		pmc_err_set(err, errlen, "out of memory");
+	if (r == 0 && !x->skipped)
+		r = read_dumps(b, be, run, x->pauses[1] > x->pauses[0] ? PMC_MB_EXACT_DUMPS : 4, x,
+			       err, errlen);
 	if (r == 0 && !x->skipped && o->profile)
-		r = loop_profile(b, dir, x, err, errlen);
-out:
-	if (report)
-		unlink(report);
-	pmc_valgrind_outdir_remove(dir);
+		r = loop_profile(b, be, run, x, err, errlen);
+	be->run_free(run);
+	unlink(report);
 	free(report);
-	free(dir);
+	free(target);
 	return r;
 }
 
@@ -373,45 +418,69 @@ static uint64_t batch_size(uint64_t ir)
 	return n;
 }
 
-int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
-			    struct pmc_mb_exact *ret, char *err, size_t errlen)
+/* The instructions of one iteration of the body's loop in the probe at n = 1: the
+ * difference of its dumps at 1 and 2 (0 without an "instructions" metric). */
+static uint64_t probe_instructions(const struct pmc_mb_exact *p)
+{
+	for (size_t i = 0; i < p->nmetrics; i++) {
+		const struct pmc_reading *v0 = &p->counts[i], *v1 = &p->counts[p->nmetrics + i];
+
+		if (strcmp(p->ids[i], "instructions") == 0 && pmc_status_has_value(v0->status) &&
+		    pmc_status_has_value(v1->status))
+			return v1->value > v0->value ? v1->value - v0->value : 0;
+	}
+	return 0;
+}
+
+/* The backend's session of marked runs. */
+static int exact_session(const struct pmc_mb_exact_opts *o, struct pmc_backend_session **ret,
+			 char *err, size_t errlen)
+{
+	struct pmc_backend_opts bo = {
+	    .valgrind_path = o->program,
+	    .marked = true,
+	    .wrapper_args = o->profile ? pmc_callgrind_profile_args() : NULL,
+	};
+	int r = o->backend->mark_check(err, errlen);
+
+	if (r == 0 && (r = o->backend->session_new(&bo, ret)) < 0)
+		pmc_err_set(err, errlen, "out of memory");
+	return r;
+}
+
+int pmc_mb_measure_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *o,
+			 struct pmc_mb_exact *ret, char *err, size_t errlen)
 {
 	struct pmc_mb_exact probe = {0}, x = {0};
-	uint64_t v0 = 0, v1 = 0;
+	struct pmc_mb_exact_opts po;
+	struct pmc_backend_session *s = NULL, *ps = NULL;
 	int r;
 
-	if (!b || !ret || !o || !o->self_argv || !o->self_argv[0]) {
+	if (!b || !ret || !o || !o->backend || !o->self_argv || !o->self_argv[0]) {
 		pmc_err_set(err, errlen,
-			    "no benchmark, or no command to run it again under valgrind");
+			    "no benchmark, no backend, or no command to run it again under one");
 		return -EINVAL;
-	}
-	if (!vg_available()) {
-		pmc_err_set(err, errlen,
-			    "this libpmcbench was built without valgrind's headers "
-			    "(valgrind/callgrind.h); install valgrind and rebuild it");
-		return -ENOTSUP;
 	}
 	/* A probe at n = 1 counts one iteration's instructions, which choose n (and needs no
 	 * profile). */
-	{
-		struct pmc_mb_valgrind_opts po = *o;
-
-		po.profile = false;
-		r = run_child(b, &po, 1, &probe, err, errlen);
-	}
+	po = *o;
+	po.profile = false;
+	r = exact_session(&po, &ps, err, errlen);
+	if (r == 0)
+		r = run_child(b, &po, ps, 1, &probe, err, errlen);
+	if (ps)
+		o->backend->session_free(ps);
 	if (r == 0 && probe.skipped) {
 		*ret = probe;
 		return 0;
 	}
 	if (r == 0)
-		r = pmc_valgrind_metric_value(&probe.counts[0], PMC_VG_M_INSTRUCTIONS, &v0, err,
-					      errlen);
+		r = exact_session(o, &s, err, errlen);
 	if (r == 0)
-		r = pmc_valgrind_metric_value(&probe.counts[1], PMC_VG_M_INSTRUCTIONS, &v1, err,
-					      errlen);
+		r = run_child(b, o, s, batch_size(probe_instructions(&probe)), &x, err, errlen);
 	pmc_mb_exact_free(&probe);
-	if (r == 0)
-		r = run_child(b, o, batch_size(v1 > v0 ? v1 - v0 : 0), &x, err, errlen);
+	if (s)
+		o->backend->session_free(s);
 	if (r < 0) {
 		pmc_mb_exact_free(&x);
 		return r;
@@ -423,29 +492,37 @@ int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_va
 int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,
 		       uint64_t *ret_below, char *err, size_t errlen)
 {
-	uint64_t v[8] = {0};
+	uint64_t v[PMC_MB_EXACT_DUMPS] = {0};
 	int64_t body, empty, pairs, d;
-	int nk = x->pauses[1] > x->pauses[0] ? 8 : 4, r;
+	int nk = x->pauses[1] > x->pauses[0] ? PMC_MB_EXACT_DUMPS : 4;
 
+	if (metric >= x->nmetrics)
+		return -EINVAL;
 	for (int k = 0; k < nk; k++) {
-		r = pmc_valgrind_metric_value(&x->counts[k], metric, &v[k], err, errlen);
-		if (r < 0)
-			return r;
+		const struct pmc_reading *rd = &x->counts[(size_t)k * x->nmetrics + metric];
+
+		/* Not simulated (cache or branch simulation off): absent, never 0. */
+		if (!pmc_status_has_value(rd->status))
+			return -ENODATA;
+		if (rd->value > INT64_MAX) {
+			pmc_err_set(err, errlen, "%s: a count above 2^63 - 1", x->ids[metric]);
+			return -ERANGE;
+		}
+		v[k] = rd->value;
 	}
-	/* Counts fit in int64_t (pmc_valgrind_metric_value refuses larger ones); so do the
-	 * differences of two of them. */
+	/* Counts fit in int64_t (checked above); so do the differences of two of them. */
 	body = (int64_t)v[1] - (int64_t)v[0];
 	empty = (int64_t)v[3] - (int64_t)v[2];
 	/* The body's extra pairs at 2n left what as many pairs of the pair loop leave. */
 	pairs = ((int64_t)v[5] - (int64_t)v[4]) - ((int64_t)v[7] - (int64_t)v[6]);
 	if (__builtin_sub_overflow(body, pairs, &body)) {
 		pmc_err_set(err, errlen, "%s: the differences of the counts overflow",
-			    pmc_valgrind_metric_id(metric));
+			    x->ids[metric]);
 		return -ERANGE;
 	}
 	if (__builtin_sub_overflow(body, empty, &d)) {
 		pmc_err_set(err, errlen, "%s: the differences of the counts overflow",
-			    pmc_valgrind_metric_id(metric));
+			    x->ids[metric]);
 		return -ERANGE;
 	}
 	/* A cost is never negative: the body's loop may cost less than the empty one when
@@ -472,13 +549,13 @@ int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact 
 		r = pmc_mb_record_params(b, bm);
 	if (r == 0)
 		r = pmc_benchmark_add_run(bm, &info);
-	for (size_t i = 0; r == 0 && i < pmc_valgrind_metric_count(); i++) {
+	for (size_t i = 0; r == 0 && i < x->nmetrics; i++) {
 		struct pmc_reading rd = {.status = PMC_STATUS_EXACT};
 		struct pmc_metric *m;
 		uint64_t below = 0;
 		double v = NAN;
 
-		snprintf(id, sizeof(id), "%s/op", pmc_valgrind_metric_id(i));
+		snprintf(id, sizeof(id), "%s/op", x->ids[i]);
 		r = pmc_benchmark_metric(bm, id, &m);
 		if (r < 0)
 			break;

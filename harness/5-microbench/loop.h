@@ -40,9 +40,11 @@ struct pmc_run_ctx {
 	const struct pmc_event_list *events; /* for each event's sysfs scale */
 	size_t nev;
 	uint64_t t0, t1;
-	int form;     /* the batch's loop form (enum pmc_loop_form), set at its start */
-	int error;    /* a failed read inside the loop */
-	bool collect; /* callgrind counts between the two edges (valgrind.c) */
+	int form;  /* the batch's loop form (enum pmc_loop_form), set at its start */
+	int error; /* a failed read inside the loop */
+	/* The exact mode: the backend that counts between the two edges, toggled there
+	 * (pmc_backend_ops.mark_toggle, exact.c); NULL: none. */
+	const struct pmc_backend_ops *marks;
 	uint64_t items, bytes;
 	bool skipped;
 	char *message;

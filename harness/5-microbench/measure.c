@@ -76,16 +76,16 @@ bool pmc_loop_edge_form(struct pmc_state *s, int form)
 		c->t0 = c->clock(c->clock_ud);
 		/* This call is the first iteration. */
 		s->left = c->iters - 1;
-		if (c->collect)
-			pmc_mb_vg_toggle_collect();
+		if (c->marks)
+			c->marks->mark_toggle();
 		return true;
 	case RUNNING:
 		if (c->paused) {
 			c->ended_paused = true;
 			pmc_resume(s);
 		}
-		if (c->collect)
-			pmc_mb_vg_toggle_collect();
+		if (c->marks)
+			c->marks->mark_toggle();
 		c->t1 = c->clock(c->clock_ud);
 		if (c->cpu_clock)
 			c->cpu1 = c->cpu_clock(c->cpu_clock_ud);
@@ -115,8 +115,8 @@ void pmc_pause(struct pmc_state *s)
 
 	if (!c || c->phase != RUNNING || c->paused)
 		return;
-	if (c->collect)
-		pmc_mb_vg_toggle_collect();
+	if (c->marks)
+		c->marks->mark_toggle();
 	c->pause_t = c->clock(c->clock_ud);
 	pmc_mb_alloc_pause(c);
 	if (c->cpu_clock)
@@ -140,8 +140,8 @@ void pmc_resume(struct pmc_state *s)
 		c->paused_cpu += c->cpu_clock(c->cpu_clock_ud) - c->pause_cpu;
 	c->paused_ns += c->clock(c->clock_ud) - c->pause_t;
 	c->paused = false;
-	if (c->collect)
-		pmc_mb_vg_toggle_collect();
+	if (c->marks)
+		c->marks->mark_toggle();
 }
 
 void pmc_set_counter(struct pmc_state *s, const char *name, double value, unsigned flags)
@@ -392,22 +392,23 @@ void pmc_mb_once(const struct pmc_mb_bench *b, bool up, void **fixture)
 	*fixture = c.fixture;
 }
 
-int pmc_mb_batch(const struct pmc_mb_bench *b, int loop, uint64_t iters, bool collect,
-		 void **fixture, struct pmc_mb_batch_out *ret, char *err, size_t errlen)
+int pmc_mb_batch(const struct pmc_mb_bench *b, int loop, uint64_t iters,
+		 const struct pmc_backend_ops *marks, void **fixture, struct pmc_mb_batch_out *ret,
+		 char *err, size_t errlen)
 {
-	struct pmc_run_ctx c = {.b = b, .iters = iters, .clock = monotonic_ns, .collect = collect};
+	struct pmc_run_ctx c = {.b = b, .iters = iters, .clock = monotonic_ns, .marks = marks};
 	bool empty = loop != PMC_MB_BODY;
 	double ns = 0;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	/* callgrind's collection is switched at one thread's edges: it cannot count a batch
-	 * of several. */
-	if (collect && b->threads > 1) {
+	/* The marks switch counting at one thread's edges: they cannot count a batch of
+	 * several. */
+	if (marks && b->threads > 1) {
 		pmc_err_set(err, errlen,
-			    "'%s' runs on %u threads, which the valgrind backend cannot count "
+			    "'%s' runs on %u threads, which the %s backend cannot count "
 			    "apart; leave it out with --filter",
-			    b->name, b->threads);
+			    b->name, b->threads, marks->name);
 		return -ENOTSUP;
 	}
 	if (fixture)
@@ -522,10 +523,10 @@ static void pair_loop(struct pmc_state *s)
 	}
 }
 
-int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty, bool collect,
-		       char *err, size_t errlen)
+int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty,
+		       const struct pmc_backend_ops *marks, char *err, size_t errlen)
 {
-	struct pmc_run_ctx c = {.b = b, .iters = pairs, .clock = monotonic_ns, .collect = collect};
+	struct pmc_run_ctx c = {.b = b, .iters = pairs, .clock = monotonic_ns, .marks = marks};
 	double ns = 0;
 
 	return run_batch(&c, empty ? empty_loop : pair_loop, NULL, 0, &ns, NULL, NULL, err, errlen);

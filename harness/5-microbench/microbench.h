@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "counters/reading.h"
-#include "counters/valgrind/valgrind.h"
 #include "pmcbench/microbench.h"
 
 struct pmc_backend_ops;
@@ -114,7 +113,7 @@ struct pmc_mb_opts {
 	pmc_mb_clock_fn cpu_clock;
 	void *cpu_clock_ud;
 	/* pmc_mb_measure_forked only: the command that runs this same benchmark program
-	 * again (as pmc_mb_valgrind_opts.self_argv, followed by the user's options), so
+	 * again (as pmc_mb_exact_opts.self_argv, followed by the user's options), so
 	 * that the child is a new process image (its own address-space layout, pages and
 	 * code placement) rather than a copy of this one; NULL: a forked copy. */
 	char *const *self_argv;
@@ -329,22 +328,24 @@ struct pmc_mb_batch_out {
 
 /* One batch of b's function (loop PMC_MB_BODY) or of its empty loop of a form (loop an
  * enum pmc_loop_form, without setup and teardown) at iters iterations, with the monotonic
- * clock and no counters; with collect, callgrind counts only between the loop's two edges
- * (and not while paused). fixture: the pointer of the definition's setup_once, run by the
+ * clock and no counters; with marks (a backend's exact mode, NULL: none), counting is
+ * toggled at the loop's two edges, so that the backend counts only between them (and
+ * not while paused). fixture: the pointer of the definition's setup_once, run by the
  * caller once for many batches with pmc_mb_once (NULL: setup_once and teardown_once run
  * around this batch). Sets *ret (its message also on failure). Returns 0, -EINVAL with
  * one line in err (a loop left early), or -ENOTSUP for a benchmark on several threads
- * with collect. */
-int pmc_mb_batch(const struct pmc_mb_bench *b, int loop, uint64_t iters, bool collect,
-		 void **fixture, struct pmc_mb_batch_out *ret, char *err, size_t errlen);
+ * with marks. */
+int pmc_mb_batch(const struct pmc_mb_bench *b, int loop, uint64_t iters,
+		 const struct pmc_backend_ops *marks, void **fixture, struct pmc_mb_batch_out *ret,
+		 char *err, size_t errlen);
 
 /* One batch of a loop of `pairs` iterations, each a pmc_pause/pmc_resume pair and
  * nothing else (with empty: the library's empty loop, whose bookkeeping is the same),
- * counted by callgrind between the loop's edges with collect: the difference of the two
+ * counted by the backend marks between the loop's edges (NULL: none): the difference of the two
  * is what the pairs leave counted (docs/microbench.md, "Exact counts"). Returns 0 or
  * -EINVAL with one line in err. */
-int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty, bool collect,
-		       char *err, size_t errlen);
+int pmc_mb_pause_batch(const struct pmc_mb_bench *b, uint64_t pairs, bool empty,
+		       const struct pmc_backend_ops *marks, char *err, size_t errlen);
 
 /* Runs b's setup_once (up) or teardown_once, if it has one, with *fixture as the
  * pointer pmc_fixture reads and pmc_set_fixture sets. */
@@ -377,7 +378,7 @@ struct pmc_profile;
 
 struct pmc_mb_profile_opts {
 	size_t sz;		/* sizeof(struct pmc_mb_profile_opts) */
-	char *const *self_argv; /* as pmc_mb_valgrind_opts.self_argv. Required. */
+	char *const *self_argv; /* as pmc_mb_exact_opts.self_argv. Required. */
 	double seconds;		/* of the loop's CPU time; <= 0: 1 */
 	double timeout_s;	/* 0: pmc_mb_timeout's default; < 0: none */
 	bool show_output;
@@ -394,80 +395,88 @@ int pmc_mb_profile(const struct pmc_mb_bench *b, const struct pmc_mb_profile_opt
  * one line in err. */
 int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err, size_t errlen);
 
-/* ---- valgrind.c: exact counts per operation ---- */
+/* ---- exact.c: exact counts per operation, a backend's exact mode ---- */
 
-/* Callgrind's client request; a no-op when not under valgrind, or when the library was
- * built without valgrind's headers. */
-void pmc_mb_vg_toggle_collect(void);
-
-struct pmc_mb_valgrind_opts {
+struct pmc_mb_exact_opts {
+	/* The backend that counts (pmc_backend_ops.marks: valgrind's). Required. */
+	const struct pmc_backend_ops *backend;
 	/* The command that runs this same benchmark program again, NULL-terminated: the
 	 * program's path, or pmcbench's with "run --library PATH". Required. */
 	char *const *self_argv;
-	const char *valgrind; /* NULL: "valgrind" in PATH */
-	double timeout_s;     /* 0: pmc_mb_timeout's default; < 0: none */
-	bool show_output;     /* the benchmark's output; discarded by default */
+	const char *program; /* the backend's, from its find (valgrind's); NULL: in PATH */
+	double timeout_s;    /* 0: pmc_mb_timeout's default; < 0: none */
+	bool show_output;    /* the benchmark's output; discarded by default */
 	/* Also keep the exact profile of the body's loop at n (pmc_mb_exact.profile):
 	 * callgrind then separates the costs by call stack (harness/4-profile/callgrind.h). */
 	bool profile;
-	/* As pmc_mb_opts' (the signal handler's slot): valgrind's pid (and process group)
-	 * while it runs, and a non-zero *stop makes the call return -EINTR. */
+	/* As pmc_mb_opts' (the signal handler's slot): the backend's pid (and process
+	 * group) while it runs, and a non-zero *stop makes the call return -EINTR. */
 	volatile sig_atomic_t *running;
 	const volatile sig_atomic_t *stop;
 };
 
-/* What the valgrind backend counted for one benchmark. */
+/* The dumps of one benchmark's exact run: the body's loop at n and 2n, the empty loop at
+ * n and 2n, then, when the body paused (pauses[1] > pauses[0]), the pair loop and the
+ * library's empty loop at the body's pairs at n and at 2n. */
+#define PMC_MB_EXACT_DUMPS 8
+
+/* What a backend's exact mode counted for one benchmark. */
 struct pmc_mb_exact {
 	uint64_t iters; /* n: the loops ran n and 2n iterations */
-	/* Callgrind's counts, collected between the loop's edges only: the body's loop at n
-	 * and 2n, the empty loop at n and 2n, then, when the body paused (pauses[1] >
-	 * pauses[0]), the pair loop and the library's empty loop at the body's pairs at n
-	 * and at 2n. */
-	struct pmc_valgrind_counts counts[8];
+	/* The backend's metrics (nmetrics ids, malloc'ed) and their readings, counted
+	 * between the loop's edges only: metric i of dump k at counts[k * nmetrics + i], 4
+	 * dumps, or PMC_MB_EXACT_DUMPS when the body paused. */
+	size_t nmetrics;
+	char **ids;
+	struct pmc_reading *counts;
 	uint64_t pauses[2]; /* the body's pmc_pause/pmc_resume pairs at n and 2n */
 	bool skipped;
 	char *message; /* pmc_skip's reason, or NULL */
-	/* With pmc_mb_valgrind_opts.profile: the exact profile (Ir) of the body's loop at n
+	/* With pmc_mb_exact_opts.profile: the exact profile (Ir) of the body's loop at n
 	 * iterations, its edges included; owned, freed by pmc_mb_exact_free. */
 	struct pmc_profile *profile;
 };
 
-/* Runs o->self_argv with "--valgrind-child NAME --valgrind-report FILE --valgrind-iters
- * N" under callgrind (collection off at the start, children not followed, ASLR off) and
- * reads back its report and four dumps: first at N = 1, whose instructions per iteration
- * choose N (a power of two up to 1024, deterministic), then at that N. Returns 0 with
- * *ret (ret->skipped when the benchmark skipped itself), or a negative errno with one
- * line in err: -EINTR when *o->stop was set while it ran (valgrind killed), -ECHILD when
- * the child crashed, exited or timed out, -ENOTSUP without
- * valgrind's headers, or what valgrind.h's functions return. Free with
- * pmc_mb_exact_free. */
-int pmc_mb_measure_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *o,
-			    struct pmc_mb_exact *ret, char *err, size_t errlen);
+/* Runs o->self_argv with "--backend NAME --valgrind-child NAME --valgrind-report FILE
+ * --valgrind-iters N" under the backend, marked (pmc_backend_opts.marked: counting only
+ * what the program marks, children not followed; ASLR off), and reads back its report and
+ * four dumps: first at N = 1, whose instructions per iteration choose N (a power of two
+ * up to 1024, deterministic; 1024 for a backend without an "instructions" metric), then
+ * at that N. Returns 0 with *ret (ret->skipped when the benchmark skipped itself), or a
+ * negative errno with one line in err: -EINTR when *o->stop was set while it ran (the
+ * backend killed), -ECHILD when the child crashed, exited or timed out, -EOPNOTSUPP from
+ * the backend's mark_check (no exact mode, or not built in), or what its operations
+ * return. Free with pmc_mb_exact_free. */
+int pmc_mb_measure_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *o,
+			 struct pmc_mb_exact *ret, char *err, size_t errlen);
 void pmc_mb_exact_free(struct pmc_mb_exact *x);
 
-/* The child's side, in the program that runs under callgrind: one uncounted batch of n,
- * then the four counted loops (the body at n and 2n, the empty loop at n and 2n) with a
- * dump after each, and the four pair loops when the body paused, then its one-line report
- * to report ("ok N" or "ok N P1 P2", the body's pairs at n and 2n). Returns 0 or -errno (the report
- * could not be written). */
-int pmc_mb_valgrind_child(const struct pmc_mb_bench *b, uint64_t n, const char *report);
+/* The child's side, in the program that runs under the backend be: one uncounted batch of
+ * n, then the four counted loops (the body at n and 2n, the empty loop at n and 2n), each
+ * marked (be's mark_zero before it, mark_toggle at its edges, mark_dump after it), and the
+ * four pair loops when the body paused, then its one-line report to report ("ok N" or "ok
+ * N P1 P2", the body's pairs at n and 2n). Returns 0 or -errno (the report could not be
+ * written). */
+int pmc_mb_exact_child(const struct pmc_backend_ops *be, const struct pmc_mb_bench *b, uint64_t n,
+		       const char *report);
 
 /* The child's answer when it has no benchmark `name`: the report "error 'name' is not in
  * this build (program)", which the parent gives as the benchmark's error. Returns 0 or
  * -errno (the report could not be written). */
-int pmc_mb_valgrind_child_absent(const char *name, const char *program, const char *report);
+int pmc_mb_exact_child_absent(const char *name, const char *program, const char *report);
 
-/* The count of valgrind metric `metric` over n iterations of the body alone: (body(2n) -
- * body(n)) - (empty(2n) - empty(n)), less what the body's extra pairs left when it paused
- * ((pairs(p2) - pairs(p1)) - (libempty(p2) - libempty(p1))), clamped at zero; *ret_below (may be
- * NULL) is how far below zero it was, 0 when it was not. Returns 0, or the errors of
- * pmc_valgrind_metric_value (-ENODATA: not simulated), -ERANGE. */
+/* The count of metric `metric` (an index of x->ids) over n iterations of the body alone:
+ * (body(2n) - body(n)) - (empty(2n) - empty(n)), less what the body's extra pairs left
+ * when it paused ((pairs(p2) - pairs(p1)) - (libempty(p2) - libempty(p1))), clamped at
+ * zero; *ret_below (may be NULL) is how far below zero it was, 0 when it was not. Returns
+ * 0, -ENODATA when a dump has no value of it (not simulated), -ERANGE (a count above
+ * 2^63 - 1, a difference that overflows) with one line in err. */
 int pmc_mb_exact_count(const struct pmc_mb_exact *x, size_t metric, uint64_t *ret,
 		       uint64_t *ret_below, char *err, size_t errlen);
 
-/* Adds benchmark b to res: one run with `<metric>/op` for every valgrind metric (status
+/* Adds benchmark b to res: one run with `<metric>/op` for every metric of x (status
  * exact; not simulated ones as unsupported, never 0; one clamped at 0 with a note saying
- * by how much), then the registry's derived ratios; a skipped one as skipped. Returns 0 or -errno
- * with one line in err. */
+ * by how much), then the registry's derived ratios; a skipped one as skipped. Returns 0 or
+ * -errno with one line in err. */
 int pmc_mb_record_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact *x,
 			struct pmc_result *res, char *err, size_t errlen);

@@ -39,7 +39,7 @@ int pmc_mb_profile_child(const struct pmc_mb_bench *b, double seconds, char *err
 	 * of that size. */
 	pmc_mb_once(b, true, &fixture);
 	do {
-		r = pmc_mb_batch(b, PMC_MB_BODY, iters, false, &fixture, &out, err, errlen);
+		r = pmc_mb_batch(b, PMC_MB_BODY, iters, NULL, &fixture, &out, err, errlen);
 		free(out.message);
 		if (r < 0 || out.skipped)
 			break;

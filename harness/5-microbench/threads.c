@@ -145,7 +145,7 @@ int pmc_mb_run_threads(struct pmc_run_ctx *c, pmc_bench_fn fn, uint64_t *ret_lef
 		a[i].ctx = *c;
 		a[i].ctx.counters = NULL;
 		a[i].ctx.p0 = a[i].ctx.p1 = NULL;
-		a[i].ctx.collect = false;
+		a[i].ctx.marks = NULL;
 		a[i].ctx.message = NULL;
 		a[i].ctx.barrier = &bar;
 		a[i].ctx.thread_index = i;

@@ -1,244 +1,27 @@
 /* The session (session.h): the one sequence of `pmcbench run`, of every benchmark
  * program and of pmc_session_run() — look up what runs, probe the events once, run,
- * report, save, export, compare, gate — and the decision it comes to. */
+ * report, save, export, compare, gate — and the decision it comes to. pmc_session_exec
+ * takes one step at a time (exec_check, exec_probe, exec_run, exec_report, exec_save,
+ * exec_compare, exec_decide) over the state they share (struct exec); the events' probe
+ * is session_probe.c's. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/opts.h"
-#include "counters/perf/counters.h"
-#include "counters/perf/doctor.h"
-#include "counters/perf/events.h"
-#include "counters/perf/hybrid.h"
-#include "counters/perf/uprobe.h"
 #include "counters/valgrind/valgrind.h"
 #include "core/analysis.h"
 #include "core/result.h"
 #include "formats/result_json.h"
 #include "run/env.h"
-#include "run/uprobes.h"
 #include "run/words.h"
-#include "base/path.h"
 #include "pmcbench/metrics.h"
 #include "pmcbench/report.h"
 #include "reporters/escape.h"
 #include "reporters/compare_cells.h"
 #include "reporters/reporter.h"
 #include "session/session_priv.h"
-
-/* Probes the events once on this process to learn what this machine can count (the
- * library renames user-only events with ":u", as perf does) and says in one message
- * which events are missing and why, unless quiet (the reports and the result still show
- * each missing counter's status); when every event is denied, it says so even when
- * quiet, with what the run goes on with (without). With require, a missing event is an
- * error. Returns 0, or -errno after an error message. */
-static int probe_events(const struct pmc_session_printer *pr, struct pmc_event_list *ev,
-			bool require, bool quiet, const struct pmc_sys *sys, const char *without,
-			bool report_says, char *ret_reason, size_t reason_len, bool *ret_user_only)
-{
-	struct pmc_probe_report *rep = NULL;
-	char missing[1024] = "", reason[512] = "", fell_back[1024] = "", err[256] = "";
-	char nofit[1024] = "", krec[512] = "";
-	size_t nmissing, ndenied = 0, len = 0, flen = 0, nlen = 0, klen = 0, nkrec = 0;
-	size_t n = pmc_event_list_count(ev);
-	int first_err, level = -1, r;
-
-	*ret_user_only = false;
-	r = pmc_event_list_probe_sys(ev, NULL, sys, NULL, &rep, err, sizeof(err));
-	if (r < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
-		return r;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct pmc_event_desc d = {.sz = sizeof(d)};
-		enum pmc_status st;
-		bool user_only;
-		int error;
-
-		pmc_event_list_describe(ev, i, &d);
-		pmc_probe_report_event_at(rep, i, &st, &error, &user_only);
-		if (d.exclude_kernel)
-			*ret_user_only = true;
-		if (user_only && flen < sizeof(fell_back) - 64)
-			flen += (size_t)snprintf(fell_back + flen, sizeof(fell_back) - flen, "%s%s",
-						 flen ? ", " : "", d.name);
-		if (st == PMC_STATUS_NOT_COUNTED && error == PMC_ERROR_NO_FIT &&
-		    nlen < sizeof(nofit) - 64)
-			nlen += (size_t)snprintf(nofit + nlen, sizeof(nofit) - nlen, "%s%s",
-						 nlen ? ", " : "", d.name);
-		ndenied += st == PMC_STATUS_DENIED;
-		/* Denied for want of the :u fallback, which would count nothing of it. */
-		if (st == PMC_STATUS_DENIED && !d.exclude_kernel &&
-		    pmc_event_kernel_recorded(d.type, d.config)) {
-			nkrec++;
-			if (klen < sizeof(krec) - 64)
-				klen += (size_t)snprintf(krec + klen, sizeof(krec) - klen, "%s%s",
-							 klen ? ", " : "", d.name);
-		}
-		if ((st == PMC_STATUS_UNSUPPORTED || st == PMC_STATUS_DENIED) &&
-		    len < sizeof(missing) - 64)
-			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-						len ? ", " : "", d.name);
-	}
-	if (pmc_probe_report_paranoid(rep, &level) < 0)
-		level = -1;
-	if (flen && !quiet) {
-		char lv[16] = "?";
-
-		if (level >= 0)
-			snprintf(lv, sizeof(lv), "%d", level);
-		pmc_session_say(pr, PMC_SESSION_NOTE,
-				"counting user space only for %s: the kernel denies kernel-space "
-				"counting (perf_event_paranoid=%s); see 'pmcbench doctor'",
-				fell_back, lv);
-	}
-	if (nlen && require) {
-		pmc_session_say(
-		    pr, PMC_SESSION_ERROR,
-		    "%s cannot be counted: it does not fit the PMU together with the "
-		    "rest of its group; put ':W' after the group to open its events one "
-		    "by one, or drop --require-counters",
-		    nofit);
-		pmc_probe_report_free(rep);
-		return -EINVAL;
-	}
-	if (nlen && !quiet)
-		pmc_session_say(pr, PMC_SESSION_NOTE,
-				"%s not counted: it does not fit the PMU together with the rest of "
-				"its group; put ':W' after the group to open its events one by one",
-				nofit);
-	nmissing = pmc_probe_report_missing(rep);
-	first_err = pmc_probe_report_first_error(rep);
-	pmc_probe_report_free(rep);
-	if (nmissing == 0)
-		return 0;
-	{
-		struct pmc_doctor_opts dopts = {.sys = sys};
-		struct pmc_doctor d;
-
-		if (pmc_doctor_collect(&dopts, &d) == 0)
-			pmc_doctor_hw_reason(&d, first_err, reason, sizeof(reason));
-		else
-			snprintf(reason, sizeof(reason), "%s", strerror(first_err));
-	}
-	if (nkrec && level == 2) {
-		/* The kernel records them in kernel mode only (counters/perf/events.h,
-		 * pmc_event_kernel_recorded()): paranoid's own advice, :u, counts 0 of them. */
-		char why[384];
-
-		snprintf(why, sizeof(why),
-			 "denied: perf_event_paranoid is 2, so unprivileged users may count only "
-			 "user space, and the kernel records %s in kernel mode only (a :u count "
-			 "is always 0); run 'sysctl kernel.perf_event_paranoid=1' as root, or "
-			 "grant CAP_PERFMON",
-			 nkrec == 1 ? "this event" : "these events");
-		if (nkrec == nmissing)
-			snprintf(reason, sizeof(reason), "%s", why);
-		else if (!quiet && !require)
-			pmc_session_say(pr, PMC_SESSION_NOTE, "%s not counted: %s", krec, why);
-	}
-	snprintf(ret_reason, reason_len, "%s", reason);
-	if (require) {
-		pmc_session_say(pr, PMC_SESSION_ERROR,
-				"%zu event%s cannot be counted (%s): %s; drop --require-counters "
-				"to go on without them (see 'pmcbench doctor')",
-				nmissing, nmissing == 1 ? "" : "s", missing, reason);
-		return -EINVAL;
-	}
-	/* Every event denied (perf_event_paranoid=4 on GitHub's runners) leaves no counter
-	 * at all: that changes what the whole run means, so it is said even when quiet. */
-	if (ndenied == n)
-		pmc_session_say(pr, PMC_SESSION_NOTE,
-				"every event is denied (%s): %s; going on without counters, with "
-				"%s; see 'pmcbench doctor'",
-				missing, reason, without);
-	else if (!quiet && !report_says)
-		pmc_session_say(pr, PMC_SESSION_NOTE,
-				"%zu event%s not counted (%s): %s; see 'pmcbench doctor'", nmissing,
-				nmissing == 1 ? "" : "s", missing, reason);
-	return 0;
-}
-
-/* Gives every event metric of r that no run of its benchmark counted (unsupported or
- * denied: the machine's doing, not the benchmark's) the probe's reason as its note, so
- * that the report says why in its one line of missing counters. Returns 0 or -ENOMEM. */
-static int note_missing(struct pmc_result *r, const char *reason)
-{
-	for (size_t i = 0; reason[0] && i < r->nbench; i++)
-		for (size_t k = 0; k < r->benchmarks[i].nmetrics; k++) {
-			struct pmc_metric *m = &r->benchmarks[i].metrics[k];
-			bool counted = false;
-
-			if (!m->has_status || m->note || m->n == 0)
-				continue;
-			for (size_t j = 0; j < m->n && !counted; j++)
-				counted = m->status[j] != PMC_STATUS_UNSUPPORTED &&
-					  m->status[j] != PMC_STATUS_DENIED;
-			if (!counted && pmc_metric_set_note(m, reason) < 0)
-				return -ENOMEM;
-		}
-	return 0;
-}
-
-/* Two events with one metric id (after aliases: "cs" is "context-switches") would
- * record two samples per run under one name. */
-/* Function-call events (uprobe:LIBRARY:SYMBOL) resolved through the measured program's
- * linking: the first command's executable, or this benchmark program itself. */
-static int resolve_uprobes(struct pmc_event_list *events, const struct pmc_runner_cmd *cmds,
-			   bool attached, const char *spec, const struct pmc_sys *sys,
-			   const struct pmc_session_printer *pr, struct pmc_uprobe_set **ret_probes)
-{
-	char err[1024], *found = NULL;
-	const char *program = NULL;
-	int r;
-
-	if (cmds) {
-		program = cmds[0].path;
-		if (!program && pmc_find_executable(cmds[0].argv[0], &found) == 0)
-			program = found;
-	}
-	r = pmc_uprobes_resolve(events, program, err, sizeof(err));
-	free(found);
-	if (r < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
-		return r;
-	}
-	r = pmc_uprobes_probe(events, sys, !cmds && !attached, ret_probes, err, sizeof(err));
-	if (r < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
-		return r;
-	}
-	if (err[0])
-		pmc_session_say(pr, PMC_SESSION_NOTE, "%s", err);
-	/* Each counted call traps into the kernel (a breakpoint, then a single step): the
-	 * counts are exact, the times beside them are not the program's own. */
-	for (size_t i = 0; i < events->n; i++)
-		if (events->events[i].kind == PMC_EV_UPROBE) {
-			pmc_session_say(
-			    pr, PMC_SESSION_NOTE,
-			    "uprobe events trap into the kernel on every call they count: "
-			    "the times of this run are disturbed by that (microseconds a "
-			    "call here); gate on the counts, time without -e uprobe:...");
-			break;
-		}
-	return 0;
-}
-
-static int check_duplicate_events(const struct pmc_event_list *ev, const char *spec,
-				  const struct pmc_session_printer *pr)
-{
-	for (size_t i = 0; i < ev->n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(ev->events[i].name, ev->events[j].name) == 0) {
-				pmc_session_say(pr, PMC_SESSION_ERROR,
-						"--events '%s': '%s' is given twice (aliases count "
-						"as the same event); give each event once",
-						spec, ev->events[i].name);
-				return -EINVAL;
-			}
-	return 0;
-}
 
 /* The error of a session that was stopped: stop holds the signal that stopped it. */
 static int stopped(const struct pmc_session_printer *pr, const volatile sig_atomic_t *stop,
@@ -390,273 +173,364 @@ static struct pmc_comparison *headline(const struct pmc_session_cfg *cfg,
 	return pre;
 }
 
-int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decision,
-		     struct pmc_result **ret_result)
+/* What the steps of one pmc_session_exec share, in the order they fill it. */
+struct exec {
+	struct pmc_session_cfg *cfg;
+	const struct pmc_session_printer *pr;
+	const struct pmc_backend_ops *b;
+	bool commands;	    /* commands, else registered benchmarks */
+	const char *spec;   /* the events asked for */
+	const char *format; /* of the report on cfg->out */
+	/* The comparison's stream: beside a document it goes aside, as the sequential
+	 * decisions do. */
+	FILE *compare_out;
+	size_t n; /* the commands, or the benchmarks */
+	struct pmc_runner_opts ro;
+	struct pmc_session_compare cmp;
+	struct pmc_session_seq seq;
+	char *program; /* the backend's, from its find */
+	struct pmc_result *base;
+	struct pmc_session_benchmarks mb;
+	struct pmc_session_events ev;
+	struct pmc_result *result;
+	struct pmc_session_profiles profiles, base_profiles;
+	size_t failed;		    /* benchmarks that failed */
+	bool interrupted;	    /* a signal stopped the benchmarks: what finished is written */
+	struct pmc_analysis *an;    /* the result's, for every reader of it */
+	struct pmc_comparison *pre; /* the headline's, which the comparison reuses */
+	bool md_first;		    /* Markdown: the comparison before the runs' tables */
+};
+
+/* Before anything runs: the backend's program, the commands, the paths to write, the
+ * exports, the baseline, this program's path for the benchmarks' processes. */
+static int exec_check(struct exec *x)
 {
-	const struct pmc_session_printer *pr = &cfg->pr;
-	const struct pmc_backend_ops *b = pmc_backend_get(cfg->ro.backend);
-	bool commands = !cfg->benchmarks;
-	const char *spec = cfg->events ? cfg->events : PMC_DEFAULT_EVENTS;
-	const char *format = cfg->format ? cfg->format : "table";
-	bool document = pmc_session_format_is_document(format);
-	/* A comparison beside a document goes aside, as the sequential decisions do. */
-	FILE *compare_out = document ? cfg->aside : cfg->out;
-	size_t n = commands ? cfg->ncmds : cfg->benchmarks->n, failed = 0;
-	struct pmc_runner_opts ro = cfg->ro;
-	struct pmc_session_compare cmp = *cfg->cmp;
-	struct pmc_session_seq seq = cfg->seq;
-	struct pmc_session_benchmarks mb = {0};
-	struct pmc_session_profiles profiles = {0}, base_profiles = {0};
-	struct pmc_event_list *events = NULL;
-	struct pmc_event_hold *held = NULL;
-	struct pmc_uprobe_set *probes = NULL;
-	struct pmc_sys machine_sys;
-	struct pmc_hybrid_machine machine;
-	struct pmc_result *result = NULL, *base = NULL;
-	struct pmc_comparison *pre = NULL;
-	struct pmc_analysis *an = NULL; /* the result's, for every reader of it */
-	enum pmc_decision d = PMC_DECISION_PASS;
-	char err[1024] = "", *program = NULL; /* the backend's, from its find */
-	/* Why events are missing (the probe's), and whether the report says it: a benchmark
-	 * program's brief table names them in one line (docs/microbench.md, "The report"). */
-	char missing_why[512] = "";
-	bool brief = !commands && cfg->out && strcmp(format, "brief") == 0;
-	bool user_only = false, interrupted = false, md_first = false;
+	struct pmc_session_cfg *cfg = x->cfg;
+	char err[1024] = "";
 	int r;
 
-	seq.cmp = &cmp;
-	if (commands) {
-		if ((r = find_backend(b, pr, &program)) < 0)
-			goto out;
-		ro.valgrind_path = program;
+	if (x->commands) {
+		if ((r = find_backend(x->b, x->pr, &x->program)) < 0)
+			return r;
+		x->ro.valgrind_path = x->program;
+		if ((r = pmc_session_check_commands(cfg->cmds, cfg->ncmds, x->pr)) < 0)
+			return r;
 	}
-	if (commands && (r = pmc_session_check_commands(cfg->cmds, cfg->ncmds, pr)) < 0)
-		goto out;
-	if (cfg->output && (r = pmc_session_check_path(pr, "--output", cfg->output)) < 0)
-		goto out;
-	if ((r = pmc_session_exports_check(cfg->exports, pr)) < 0)
-		goto out;
-	if (cfg->baseline && (r = pmc_result_load(cfg->baseline, &base, err, sizeof(err))) < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
-		goto out;
+	if (cfg->output && (r = pmc_session_check_path(x->pr, "--output", cfg->output)) < 0)
+		return r;
+	if ((r = pmc_session_exports_check(cfg->exports, x->pr)) < 0)
+		return r;
+	if (cfg->baseline && (r = pmc_result_load(cfg->baseline, &x->base, err, sizeof(err))) < 0) {
+		pmc_session_say(x->pr, PMC_SESSION_ERROR, "%s", err);
+		return r;
 	}
-	if (!commands && (r = find_backend(b, pr, &program)) < 0)
-		goto out;
-	if (!commands && (r = pmc_session_benchmarks_prepare(cfg, &mb)) < 0)
-		goto out;
-	if (b->takes_events) {
-		r = pmc_event_list_parse(spec, NULL, &events, err, sizeof(err));
-		if (r < 0) {
-			pmc_session_say(pr, PMC_SESSION_ERROR, "--events '%s': %s", spec, err);
-			goto out;
-		}
-		if ((r = check_duplicate_events(events, spec, pr)) < 0)
-			goto out;
-		/* Attached, a library's functions are the processes', not the load's. */
-		if ((r = resolve_uprobes(
-			 events, commands && !ro.nattach && !ro.system_wide ? cfg->cmds : NULL,
-			 ro.nattach || ro.system_wide, spec, ro.sys, pr, &probes)) < 0)
-			goto out;
-		/* Looked up once for the probe, the doctor's reason and every run's open. */
-		pmc_hybrid_machine_share(events, &ro.sys, &machine_sys, &machine);
-		if ((r = pmc_events_hold(events, &held)) < 0) {
-			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
-			goto out;
-		}
-		r = probe_events(pr, events, cfg->require_counters, cfg->quiet, ro.sys,
-				 commands
-				     ? "what wait4 measures (wall-time, user-time, system-time, "
-				       "max-rss)"
-				     : "the clock's wall-time/op",
-				 brief, missing_why, sizeof(missing_why), &user_only);
-		if (r < 0)
-			goto out;
-	}
-	r = pmc_result_new(b->name, &result);
+	if (!x->commands && (r = find_backend(x->b, x->pr, &x->program)) < 0)
+		return r;
+	if (!x->commands && (r = pmc_session_benchmarks_prepare(cfg, &x->mb)) < 0)
+		return r;
+	return 0;
+}
+
+/* The events probed once (a backend that takes them), and the result that the runs
+ * fill, with its environment. */
+static int exec_probe(struct exec *x)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+	/* A benchmark program's brief table names the missing events in one line
+	 * (docs/microbench.md, "The report"). */
+	bool brief = !x->commands && cfg->out && strcmp(x->format, "brief") == 0;
+	int r;
+
+	if (x->b->takes_events &&
+	    (r = pmc_session_events_probe(cfg, &x->ro, x->spec, brief, &x->ev)) < 0)
+		return r;
+	r = pmc_result_new(x->b->name, &x->result);
 	if (r == 0)
-		r = describe(result, cfg, program, spec, user_only);
-	if (r < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
-		goto out;
-	}
+		r = describe(x->result, cfg, x->program, x->spec, x->ev.user_only);
+	if (r < 0)
+		pmc_session_say(x->pr, PMC_SESSION_ERROR, "out of memory");
+	return r;
+}
 
-	if (commands) {
-		if (cfg->runs_auto) {
-			ro.runs = seq.max_runs;
-			ro.round_done = pmc_session_seq_round_done;
-			ro.round_ud = &seq;
-		}
-		r = pmc_session_run_commands(cfg, &ro, events, result);
-		if (r == -EINTR)
-			r = stopped(pr, ro.stop, "nothing was written");
-		if (r < 0)
-			goto out;
-		/* One more run of each command, profiled, never one of the measured ones. */
-		if (cfg->profile) {
-			if (cfg->guard)
-				cfg->guard(true, cfg->guard_ud);
-			pmc_session_profiles_record(&profiles, cfg->cmds, cfg->ncmds, &ro,
-						    cfg->profile_off_cpu, cfg->output, pr);
-			if (cfg->guard)
-				cfg->guard(false, cfg->guard_ud);
-			if (ro.stop && *ro.stop) {
-				r = stopped(pr, ro.stop,
-					    "no result was written (the profiles so far were)");
-				goto out;
-			}
-		}
-	} else {
-		failed = pmc_session_run_benchmarks(cfg, &mb, events, program, result, &profiles);
-		/* Stopped (also after the last process, before the handler was removed): what
-		 * finished is reported and written, then the run ends, without the fits,
-		 * profiles and comparison of a whole one. */
-		interrupted = ro.stop && *ro.stop;
-		if (!interrupted &&
-		    (r = pmc_session_benchmarks_finish(cfg, &mb, result, &profiles)) < 0)
-			goto out;
-		if ((r = note_missing(result, missing_why)) < 0) {
-			pmc_session_say(pr, PMC_SESSION_ERROR, "out of memory");
-			goto out;
-		}
-	}
-	if (cfg->profile) {
-		/* Profiles only explain (docs/profile.md): without the baseline's, the
-		 * comparison goes on unexplained. */
-		if (base && pmc_session_profiles_load(&base_profiles, cfg->baseline, base, pr) < 0)
-			pmc_session_say(pr, PMC_SESSION_WARN,
-					"--profile: out of memory reading the baseline's profiles");
-		cmp.old_profiles = base || !commands ? &base_profiles : &profiles;
-		cmp.new_profiles = &profiles;
-		cmp.profile_ref = base || !commands ? NULL : cfg->cmds[cfg->reference].name;
-	}
+/* The commands' runs, each command's profiled run after them with --profile. */
+static int exec_run_commands(struct exec *x)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+	int r;
 
-	/* The result is complete: analysed once, for the headline, the reports, the saved
-	 * file and the exports (docs/architecture.md, "Data flow"). Should that fail, each
-	 * of them analyses it and says why, as alone. */
-	if (pmc_analysis_new(result, 0.95, &an) < 0)
-		an = NULL;
-	/* The answer first, then the detail; after --runs auto the sequential rule judges,
-	 * after the table. */
-	if (commands && n >= 2 && !base && !cfg->runs_auto && strcmp(format, "table") == 0 &&
-	    cfg->out)
-		pre = headline(cfg, &cmp, result, an);
+	if (cfg->runs_auto) {
+		x->ro.runs = x->seq.max_runs;
+		x->ro.round_done = pmc_session_seq_round_done;
+		x->ro.round_ud = &x->seq;
+	}
+	r = pmc_session_run_commands(cfg, &x->ro, x->ev.events, x->result);
+	if (r == -EINTR)
+		r = stopped(x->pr, x->ro.stop, "nothing was written");
+	if (r < 0 || !cfg->profile)
+		return r;
+	/* One more run of each command, profiled, never one of the measured ones. */
+	if (cfg->guard)
+		cfg->guard(true, cfg->guard_ud);
+	pmc_session_profiles_record(&x->profiles, cfg->cmds, cfg->ncmds, &x->ro,
+				    cfg->profile_off_cpu, cfg->output, x->pr);
+	if (cfg->guard)
+		cfg->guard(false, cfg->guard_ud);
+	if (x->ro.stop && *x->ro.stop)
+		return stopped(x->pr, x->ro.stop,
+			       "no result was written (the profiles so far were)");
+	return 0;
+}
+
+/* The benchmarks' runs. Stopped (also after the last process, before the handler was
+ * removed): what finished is reported and written, then the run ends, without the fits,
+ * profiles and comparison of a whole one. */
+static int exec_run_benchmarks(struct exec *x)
+{
+	int r;
+
+	x->failed = pmc_session_run_benchmarks(x->cfg, &x->mb, x->ev.events, x->program, x->result,
+					       &x->profiles);
+	x->interrupted = x->ro.stop && *x->ro.stop;
+	if (!x->interrupted &&
+	    (r = pmc_session_benchmarks_finish(x->cfg, &x->mb, x->result, &x->profiles)) < 0)
+		return r;
+	if ((r = pmc_session_note_missing(x->result, x->ev.missing_why)) < 0)
+		pmc_session_say(x->pr, PMC_SESSION_ERROR, "out of memory");
+	return r;
+}
+
+/* The runs, then the profiles the comparison explains a change with. */
+static int exec_run(struct exec *x)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+	int r = x->commands ? exec_run_commands(x) : exec_run_benchmarks(x);
+
+	if (r < 0 || !cfg->profile)
+		return r;
+	/* Profiles only explain (docs/profile.md): without the baseline's, the comparison
+	 * goes on unexplained. */
+	if (x->base &&
+	    pmc_session_profiles_load(&x->base_profiles, cfg->baseline, x->base, x->pr) < 0)
+		pmc_session_say(x->pr, PMC_SESSION_WARN,
+				"--profile: out of memory reading the baseline's profiles");
+	x->cmp.old_profiles = x->base || !x->commands ? &x->base_profiles : &x->profiles;
+	x->cmp.new_profiles = &x->profiles;
+	x->cmp.profile_ref = x->base || !x->commands ? NULL : cfg->cmds[cfg->reference].name;
+	return 0;
+}
+
+/* The result analysed once, for the headline, the reports, the saved file and the
+ * exports (docs/architecture.md, "The data flow"); should that fail, each of them
+ * analyses it and says why, as alone. Then the answer first, the report, and after
+ * --runs auto the sequential rule's settling. */
+static int exec_report(struct exec *x)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+	bool several = x->commands && x->n >= 2 && !x->base && !cfg->runs_auto && cfg->out;
+	int r;
+
+	if (pmc_analysis_new(x->result, 0.95, &x->an) < 0)
+		x->an = NULL;
+	/* After --runs auto the sequential rule judges, after the table. */
+	if (several && strcmp(x->format, "table") == 0)
+		x->pre = headline(cfg, &x->cmp, x->result, x->an);
 	/* Markdown for a pull request: the verdict and the headline first, the runs' tables
 	 * after the comparison (docs/ci.md). */
-	md_first = commands && n > 1 && !base && !cfg->runs_auto && cfg->out &&
-		   compare_out == cfg->out && strcmp(format, "markdown") == 0;
-	if (cfg->out && !md_first && (r = report_result(cfg, &cmp, result, an, format)) < 0)
-		goto out;
-	if (cfg->runs_auto && (r = pmc_session_seq_settle(&seq, result, pr)) < 0)
-		goto out;
+	x->md_first = several && x->compare_out == cfg->out && strcmp(x->format, "markdown") == 0;
+	if (cfg->out && !x->md_first &&
+	    (r = report_result(cfg, &x->cmp, x->result, x->an, x->format)) < 0)
+		return r;
+	if (cfg->runs_auto && (r = pmc_session_seq_settle(&x->seq, x->result, x->pr)) < 0)
+		return r;
+	return 0;
+}
+
+/* The result's file and its exports; then, when a signal stopped the benchmarks, the
+ * end (-EINTR), after saying what was kept. */
+static int exec_save(struct exec *x)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+	char err[1024] = "", what[PATH_MAX + 96];
+	int r;
+
 	if (cfg->output &&
-	    (r = pmc_result_save_analyzed(result, an, cfg->output, err, sizeof(err))) < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "%s", err);
-		goto out;
+	    (r = pmc_result_save_analyzed(x->result, x->an, cfg->output, err, sizeof(err))) < 0) {
+		pmc_session_say(x->pr, PMC_SESSION_ERROR, "%s", err);
+		return r;
 	}
 	if (cfg->exports && cfg->exports->n) {
 		PMC_OPTS(pmc_report_opts, xo, .median = cfg->median, .confidence = 0.95);
 
-		if ((r = pmc_session_exports_result(cfg->exports, result, an, &xo, pr)) < 0)
-			goto out;
+		if ((r = pmc_session_exports_result(cfg->exports, x->result, x->an, &xo, x->pr)) <
+		    0)
+			return r;
 	}
+	if (!x->interrupted)
+		return 0;
+	snprintf(what, sizeof(what), "the runs that finished were %s%s%s",
+		 cfg->output ? "written to " : "reported", cfg->output ? cfg->output : "",
+		 cfg->output && x->result->incomplete ? ", marked incomplete" : "");
+	return stopped(x->pr, x->ro.stop, what);
+}
 
-	if (interrupted) {
-		char what[PATH_MAX + 96];
+/* The comparison of the commands against the reference, after a title; with Markdown
+ * for a pull request, the runs' tables after it. */
+static int exec_compare_reference(struct exec *x, enum pmc_decision *ret)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
 
-		snprintf(what, sizeof(what), "the runs that finished were %s%s%s",
-			 cfg->output ? "written to " : "reported", cfg->output ? cfg->output : "",
-			 cfg->output && result->incomplete ? ", marked incomplete" : "");
-		r = stopped(pr, ro.stop, what);
-		goto out;
+	if (x->compare_out && !x->md_first) {
+		fputs("\nComparison against the reference '", x->compare_out);
+		pmc_escape_text(x->compare_out, x->result->benchmarks[cfg->reference].name);
+		fputs("':\n", x->compare_out);
+		fflush(x->compare_out);
 	}
+	/* After --runs auto the sequential rule judges: the table's fixed-sample tests lose
+	 * their error rates when the data chose the number of rounds. */
+	*ret = pmc_session_compare_reference(x->result, cfg->reference, &x->cmp,
+					     cfg->gate && !cfg->runs_auto, x->pre, x->pr);
+	x->pre = NULL;
+	if (!x->md_first)
+		return 0;
+	fputc('\n', cfg->out);
+	return report_result(cfg, &x->cmp, x->result, x->an, x->format);
+}
 
-	cmp.out = compare_out;
+/* Two builds: the second against the first, benchmark by benchmark (docs/microbench.md,
+ * "Comparing two builds"). */
+static enum pmc_decision exec_compare_builds(struct exec *x)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+
+	if (x->compare_out) {
+		fputs("\nComparison of build '", x->compare_out);
+		pmc_escape_text(x->compare_out, cfg->labels[1]);
+		fputs("' against build '", x->compare_out);
+		pmc_escape_text(x->compare_out, cfg->labels[0]);
+		fputs("':\n", x->compare_out);
+		fflush(x->compare_out);
+	}
+	return pmc_session_compare_builds(x->result, cfg->labels[0], cfg->labels[1], &x->cmp,
+					  cfg->gate, x->pr);
+}
+
+/* The comparison the session makes (with the baseline, of the commands against the
+ * reference, of the benchmarks against the named one, of two builds) and, after --runs
+ * auto, the sequential rule's report, into *ret. Returns 0, or -errno after an error
+ * message (a report that could not be written). */
+static int exec_compare(struct exec *x, enum pmc_decision *ret)
+{
+	struct pmc_session_cfg *cfg = x->cfg;
+	enum pmc_decision d = PMC_DECISION_PASS;
+	int r;
+
+	x->cmp.out = x->compare_out;
 	/* The comparison follows the run's own format for table and Markdown (README). */
-	if (strcmp(format, "markdown") == 0)
-		cmp.format = "markdown";
-	if (base) {
-		d = pmc_session_compare_results(base, cfg->baseline, result, "this run", &cmp, true,
-						pr);
-	} else if (commands && n > 1) {
-		if (compare_out && !md_first) {
-			fputs("\nComparison against the reference '", compare_out);
-			pmc_escape_text(compare_out, result->benchmarks[cfg->reference].name);
-			fputs("':\n", compare_out);
-			fflush(compare_out);
-		}
-		/* After --runs auto the sequential rule judges: the table's fixed-sample tests
-		 * lose their error rates when the data chose the number of rounds. */
-		d = pmc_session_compare_reference(result, cfg->reference, &cmp,
-						  cfg->gate && !cfg->runs_auto, pre, pr);
-		pre = NULL;
-		if (md_first) {
-			fputc('\n', cfg->out);
-			if ((r = report_result(cfg, &cmp, result, an, format)) < 0)
-				goto out;
-		}
+	if (strcmp(x->format, "markdown") == 0)
+		x->cmp.format = "markdown";
+	if (x->base) {
+		d = pmc_session_compare_results(x->base, cfg->baseline, x->result, "this run",
+						&x->cmp, true, x->pr);
+	} else if (x->commands && x->n > 1) {
+		if ((r = exec_compare_reference(x, &d)) < 0)
+			return r;
 	} else if (cfg->reference_name) {
-		d = pmc_session_compare_named(result, cfg->reference_name, &cmp, cfg->gate,
-					      compare_out, pr);
+		d = pmc_session_compare_named(x->result, cfg->reference_name, &x->cmp, cfg->gate,
+					      x->compare_out, x->pr);
 	} else if (cfg->labels) {
-		/* Two builds: the second against the first, benchmark by benchmark
-		 * (docs/microbench.md, "Comparing two builds"). */
-		if (compare_out) {
-			fputs("\nComparison of build '", compare_out);
-			pmc_escape_text(compare_out, cfg->labels[1]);
-			fputs("' against build '", compare_out);
-			pmc_escape_text(compare_out, cfg->labels[0]);
-			fputs("':\n", compare_out);
-			fflush(compare_out);
-		}
-		d = pmc_session_compare_builds(result, cfg->labels[0], cfg->labels[1], &cmp,
-					       cfg->gate, pr);
+		d = exec_compare_builds(x);
 	}
 	if (cfg->runs_auto && d != PMC_DECISION_ERROR)
-		d = pmc_session_seq_report(&seq, result, compare_out, cfg->gate, pr);
+		d = pmc_session_seq_report(&x->seq, x->result, x->compare_out, cfg->gate, x->pr);
 	if (d != PMC_DECISION_ERROR && cfg->out && (r = pmc_session_stream_flush(cfg->out)) < 0) {
-		pmc_session_say(pr, PMC_SESSION_ERROR, "cannot write to %s: %s",
+		pmc_session_say(x->pr, PMC_SESSION_ERROR, "cannot write to %s: %s",
 				pmc_session_stream_name(cfg->out), strerror(-r));
 		d = PMC_DECISION_ERROR;
 	}
-	if (failed) {
-		pmc_session_say(pr, PMC_SESSION_ERROR,
+	*ret = d;
+	return 0;
+}
+
+/* The decision d, or an error when benchmarks failed, a fit could not be made or a
+ * definition was bad: the others' results were written all the same. */
+static enum pmc_decision exec_decide(const struct exec *x, enum pmc_decision d)
+{
+	const struct pmc_mb_set *set = x->cfg->benchmarks;
+
+	if (x->failed) {
+		pmc_session_say(x->pr, PMC_SESSION_ERROR,
 				"%zu of %zu benchmarks failed; the others' results were written",
-				failed, n);
+				x->failed, x->n);
 		d = PMC_DECISION_ERROR;
 	}
-	if (mb.fit_failed)
+	if (x->mb.fit_failed)
 		d = PMC_DECISION_ERROR;
 	/* A bad registration was said where the definitions were expanded; the others ran
 	 * (docs/microbench.md, "Exit codes"). */
-	if (!commands && cfg->benchmarks->nbad) {
-		pmc_session_say(pr, PMC_SESSION_ERROR,
+	if (set && set->nbad) {
+		pmc_session_say(x->pr, PMC_SESSION_ERROR,
 				"%zu benchmark definition%s skipped (above); the others' results "
 				"were written",
-				cfg->benchmarks->nbad,
-				cfg->benchmarks->nbad == 1 ? " was" : "s were");
+				set->nbad, set->nbad == 1 ? " was" : "s were");
 		d = PMC_DECISION_ERROR;
 	}
-	r = 0;
-out:
-	pmc_analysis_free(an);
-	pmc_comparison_free(pre);
-	pmc_session_profiles_clear(&profiles);
-	pmc_session_profiles_clear(&base_profiles);
-	pmc_session_benchmarks_clear(&mb);
-	pmc_session_seq_clear(&seq);
-	pmc_events_release(held);
-	pmc_uprobe_set_free(probes); /* every counter on them closed */
-	pmc_event_list_free(events);
-	pmc_result_free(base);
-	free(program);
+	return d;
+}
+
+static void exec_clear(struct exec *x)
+{
+	pmc_analysis_free(x->an);
+	pmc_comparison_free(x->pre);
+	pmc_session_profiles_clear(&x->profiles);
+	pmc_session_profiles_clear(&x->base_profiles);
+	pmc_session_benchmarks_clear(&x->mb);
+	pmc_session_seq_clear(&x->seq);
+	pmc_session_events_clear(&x->ev);
+	pmc_result_free(x->base);
+	pmc_result_free(x->result);
+	free(x->program);
+}
+
+int pmc_session_exec(struct pmc_session_cfg *cfg, enum pmc_decision *ret_decision,
+		     struct pmc_result **ret_result)
+{
+	const char *format = cfg->format ? cfg->format : "table";
+	struct exec x = {
+	    .cfg = cfg,
+	    .pr = &cfg->pr,
+	    .b = pmc_backend_get(cfg->ro.backend),
+	    .commands = !cfg->benchmarks,
+	    .spec = cfg->events ? cfg->events : PMC_DEFAULT_EVENTS,
+	    .format = format,
+	    .compare_out = pmc_session_format_is_document(format) ? cfg->aside : cfg->out,
+	    .n = cfg->benchmarks ? cfg->benchmarks->n : cfg->ncmds,
+	    .ro = cfg->ro,
+	    .cmp = *cfg->cmp,
+	    .seq = cfg->seq,
+	};
+	enum pmc_decision d = PMC_DECISION_PASS;
+	int r;
+
+	x.seq.cmp = &x.cmp;
+	r = exec_check(&x);
+	if (r == 0)
+		r = exec_probe(&x);
+	if (r == 0)
+		r = exec_run(&x);
+	if (r == 0)
+		r = exec_report(&x);
+	if (r == 0)
+		r = exec_save(&x);
+	if (r == 0)
+		r = exec_compare(&x, &d);
 	if (r == 0) {
-		*ret_decision = d;
+		*ret_decision = exec_decide(&x, d);
 		if (ret_result) {
-			*ret_result = result;
-			result = NULL;
+			*ret_result = x.result;
+			x.result = NULL;
 		}
 	}
-	pmc_result_free(result);
+	exec_clear(&x);
 	return r;
 }
 

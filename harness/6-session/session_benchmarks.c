@@ -1,6 +1,7 @@
 /* A session's registered benchmarks (session_priv.h): each run in processes of its own,
  * every new start of this program, interleaved across the benchmarks (harness/5-microbench/),
- * or once each under valgrind; then their samples into the result. */
+ * or once each in the backend's exact mode (under valgrind); then their samples into the
+ * result. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -11,15 +12,15 @@
 #include "microbench/microbench.h"
 #include "session/session_priv.h"
 
-/* One benchmark under the valgrind backend: exact counts per operation, and with
+/* One benchmark in the backend's exact mode: exact counts per operation, and with
  * --profile the exact profile of its loop, kept in ps. */
-static int run_valgrind(const struct pmc_mb_bench *b, const struct pmc_mb_valgrind_opts *vo,
-			struct pmc_result *res, struct pmc_session_profiles *ps, bool *ret_skipped,
-			char **ret_message, const struct pmc_session_printer *pr, char *err,
-			size_t errlen)
+static int run_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opts *vo,
+		     struct pmc_result *res, struct pmc_session_profiles *ps, bool *ret_skipped,
+		     char **ret_message, const struct pmc_session_printer *pr, char *err,
+		     size_t errlen)
 {
 	struct pmc_mb_exact x = {0};
-	int r = pmc_mb_measure_valgrind(b, vo, &x, err, errlen);
+	int r = pmc_mb_measure_exact(b, vo, &x, err, errlen);
 
 	if (r == 0)
 		r = pmc_mb_record_exact(b, &x, res, err, errlen);
@@ -169,13 +170,13 @@ static size_t nbuilds(const struct pmc_session_cfg *cfg)
 
 /* Runs every benchmark in processes of its own, the first process of each benchmark,
  * then the second of each, and so on, so that what changes on the machine meanwhile is
- * spread over all of them (or every one in this process with no_fork; under valgrind
- * with vo, once each), each through its build's command of sb, whose reads it adds up.
+ * spread over all of them (or every one in this process with no_fork; in the exact
+ * mode with vo, once each), each through its build's command of sb, whose reads it adds up.
  * One that fails is reported and the others go on. A signal (*cfg->ro.stop) ends the
  * run: the processes that finished are recorded, and res is marked incomplete. Returns
  * the number that failed. */
 static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_list *events,
-		      const struct pmc_mb_valgrind_opts *vo, struct pmc_result *res,
+		      const struct pmc_mb_exact_opts *vo, struct pmc_result *res,
 		      struct pmc_session_profiles *ps, struct pmc_session_benchmarks *sb)
 {
 	const struct pmc_mb_set *set = cfg->benchmarks;
@@ -210,12 +211,12 @@ static size_t run_all(const struct pmc_session_cfg *cfg, const struct pmc_event_
 									    .median = NAN});
 			err[0] = '\0';
 			if (vo) {
-				struct pmc_mb_valgrind_opts bvo = *vo;
+				struct pmc_mb_exact_opts bvo = *vo;
 				bool skipped = false;
 
 				bvo.self_argv = sb->self[build_of(cfg, b)];
-				r = run_valgrind(b, &bvo, res, ps, &skipped, &st[i].s.message, pr,
-						 err, sizeof(err));
+				r = run_exact(b, &bvo, res, ps, &skipped, &st[i].s.message, pr, err,
+					      sizeof(err));
 				st[i].s.skipped = skipped;
 				st[i].done = true;
 			} else {
@@ -394,12 +395,13 @@ out:
 	self_argv_free(self[1]);
 }
 
-/* Valgrind-specific: the library's exact mode (harness/5-microbench/exact.c) runs this
- * program again under callgrind, once per benchmark, and profiles each loop in that run;
- * every other backend counts in this program's processes and profiles after. */
+/* A backend that marks (pmc_backend_ops.marks: valgrind) runs this program again in the
+ * library's exact mode (harness/5-microbench/exact.c), once per benchmark, and profiles
+ * each loop in that run; every other backend counts in this program's processes and
+ * profiles after. */
 static bool exact_mode(const struct pmc_session_cfg *cfg)
 {
-	return cfg->ro.backend == PMC_BACKEND_VALGRIND;
+	return pmc_backend_get(cfg->ro.backend)->marks;
 }
 
 int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
@@ -411,8 +413,8 @@ int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 	for (size_t k = 0; k < nbuilds(cfg); k++) {
 		if (vg && (r = self_argv(cfg, k, NULL, 0, &b->self[k])) < 0) {
 			pmc_session_say(&cfg->pr, PMC_SESSION_ERROR,
-					"--backend valgrind: cannot find this program's path: %s",
-					strerror(-r));
+					"--backend %s: cannot find this program's path: %s",
+					pmc_backend_get(cfg->ro.backend)->name, strerror(-r));
 			return r;
 		}
 		if (!vg && !cfg->no_fork &&
@@ -429,12 +431,13 @@ int pmc_session_benchmarks_prepare(const struct pmc_session_cfg *cfg,
 
 size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 				  struct pmc_session_benchmarks *b,
-				  const struct pmc_event_list *events, const char *valgrind,
+				  const struct pmc_event_list *events, const char *program,
 				  struct pmc_result *result, struct pmc_session_profiles *ps)
 {
-	struct pmc_mb_valgrind_opts vo = {
+	struct pmc_mb_exact_opts vo = {
+	    .backend = pmc_backend_get(cfg->ro.backend),
 	    .self_argv = b->self[0],
-	    .valgrind = valgrind,
+	    .program = program,
 	    .timeout_s = cfg->mo.timeout_s,
 	    .running = cfg->ro.running,
 	    .stop = cfg->ro.stop,
@@ -445,7 +448,7 @@ size_t pmc_session_run_benchmarks(const struct pmc_session_cfg *cfg,
 	bool guard = cfg->guard && !cfg->no_fork;
 	size_t failed;
 
-	/* The valgrind backend profiles each loop in the run that counts it, exactly. */
+	/* The exact mode profiles each loop in the run that counts it, exactly. */
 	if (vg && cfg->profile) {
 		vo.profile = true;
 		pmc_session_profiles_open_dir(ps, cfg->output, &cfg->pr); /* a warning on failure */

@@ -117,17 +117,18 @@ static int process_child(struct mb_cli *c, const struct pmc_mb_set *set, const c
 	return PMC_EXIT_ERROR;
 }
 
-/* The child of the valgrind backend: runs one benchmark's counted loops, or reports that
- * this build does not have it. Exit code. */
+/* The child of a backend's exact mode (--backend, valgrind's): runs one benchmark's
+ * marked loops, or reports that this build does not have it. Exit code. */
 static int valgrind_child(const struct mb_cli *c, const struct pmc_mb_set *set, const char *self)
 {
 	int r = -ENOENT;
 
 	for (size_t i = 0; r == -ENOENT && i < set->n; i++)
 		if (strcmp(set->v[i].name, c->vg_child) == 0)
-			r = pmc_mb_valgrind_child(&set->v[i], c->vg_iters, c->vg_report);
+			r = pmc_mb_exact_child(pmc_backend_get(c->so.backend), &set->v[i],
+					       c->vg_iters, c->vg_report);
 	if (r == -ENOENT)
-		r = pmc_mb_valgrind_child_absent(c->vg_child, self, c->vg_report);
+		r = pmc_mb_exact_child_absent(c->vg_child, self, c->vg_report);
 	return r < 0 ? PMC_EXIT_ERROR : PMC_EXIT_OK;
 }
 
