@@ -584,10 +584,13 @@ static void pausing_on_pmu(struct pmc_state *s)
 	}
 }
 
-/* A pause stops the counters too: the paused quantum is not counted. */
-static void pauses_stop_the_counters(void **state)
+/* A pause stops the counters too: the paused quantum is not counted, neither in the
+ * counts nor in the enabled and running times. Without rdpmc the groups are disabled and
+ * enabled again (two ioctl() a pair); with it they are read through their pages at both
+ * ends, with no system call, and the counts are the same. */
+static void measure_pausing(const struct fake_pmu_config *cfg, struct pmc_mb_samples *s,
+			    unsigned *ret_ioctls, unsigned *ret_reads)
 {
-	static const struct fake_pmu_config cfg = {.counters = 8, .privileged = true};
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions}");
 	struct pmc_mb_bench b = bench_of("paused", pausing_on_pmu);
@@ -598,21 +601,54 @@ static void pauses_stop_the_counters(void **state)
 				.events = ev,
 				.sys = &f.sys,
 				.no_overhead = true};
-	struct pmc_mb_samples s;
 	char err[256] = "";
-	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 
 	reset();
-	fake_pmu_init(&f, &cfg);
+	fake_pmu_init(&f, cfg);
 	pmu = &f;
-	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_measure(&b, &o, s, err, sizeof(err)), 0);
+	*ret_ioctls = f.ioctls;
+	*ret_reads = f.reads;
+	assert_int_equal(f.rdpmc_faults, 0);
+	assert_int_equal(f.rdpmc_stale, 0);
+	pmc_event_list_free(ev);
+}
+
+static void pauses_stop_the_counters(void **state)
+{
+	static const struct fake_pmu_config by_ioctl = {.counters = 8, .privileged = true},
+					    by_read = {.counters = 8, .privileged = true, .rdpmc = 1};
+	struct pmc_mb_samples s, t;
+	unsigned ioctls[2], reads[2];
+	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	/* 3 samples of 50 pairs, and the pause loop: one warm-up and 3 batches of 50. */
+	unsigned pairs = 3 * 50 + 4 * 50;
+
+	measure_pausing(&by_ioctl, &s, &ioctls[0], &reads[0]);
+	measure_pausing(&by_read, &t, &ioctls[1], &reads[1]);
 	for (size_t i = 0; i < s.n; i++) {
-		assert_int_equal(s.readings[i * s.nev].status, PMC_STATUS_COUNTED);
-		assert_true(s.readings[i * s.nev].scaled == 50 * cyc);
+		const struct pmc_reading *a = &s.readings[i * s.nev], *b = &t.readings[i * t.nev];
+
+		assert_int_equal(a->status, PMC_STATUS_COUNTED);
+		assert_true(a->scaled == 50 * cyc);
+		assert_int_equal(a->enabled, 50 * FAKE_PMU_QUANTUM_NS);
+		assert_int_equal(a->running, 50 * FAKE_PMU_QUANTUM_NS);
+		assert_int_equal(b->status, a->status);
+		assert_int_equal(b->value, a->value);
+		assert_int_equal(b->enabled, a->enabled);
+		assert_int_equal(b->running, a->running);
+		assert_true(t.readings[i * t.nev + 1].scaled == s.readings[i * s.nev + 1].scaled);
 	}
 	assert_int_equal(s.pauses, 50);
+	assert_int_equal(t.pauses, 50);
+	assert_int_equal(ioctls[0] - ioctls[1], 2 * pairs);
+	/* Each pause and resume read the group once, through its page: read() only for the
+	 * first read after the page was mapped (selfread.h, pmc_selfread_hold). */
+	assert_int_equal(reads[0], 2 * 7);
+	assert_int_equal(reads[1], 1);
+	assert_int_equal(t.reads_self + t.reads_sys, 2 * 7 + 2 * pairs);
 	pmc_mb_samples_free(&s);
-	pmc_event_list_free(ev);
+	pmc_mb_samples_free(&t);
 }
 
 static void ends_paused(struct pmc_state *s)
