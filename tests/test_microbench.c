@@ -616,8 +616,9 @@ static void measure_pausing(const struct fake_pmu_config *cfg, struct pmc_mb_sam
 
 static void pauses_stop_the_counters(void **state)
 {
-	static const struct fake_pmu_config by_ioctl = {.counters = 8, .privileged = true},
-					    by_read = {.counters = 8, .privileged = true, .rdpmc = 1};
+	static const struct fake_pmu_config by_ioctl = {.counters = 8, .privileged = true};
+	static const struct fake_pmu_config by_read = {
+	    .counters = 8, .privileged = true, .rdpmc = 1};
 	struct pmc_mb_samples s, t;
 	unsigned ioctls[2], reads[2];
 	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);

@@ -575,7 +575,8 @@ static int plain_pause(struct pmc_counters *c, bool pause)
 		if (pauses_by_read(c, gr))
 			r = pause_by_read(c, gr, pause);
 		else
-			r = ioctl_group(c, gr, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE);
+			r = ioctl_group(c, gr,
+					pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE);
 		if (r < 0)
 			return r;
 	}
