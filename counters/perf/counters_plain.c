@@ -512,7 +512,6 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 
 		for (size_t k = 0; k < g->n && !found; k++) {
 			size_t i = g->members[k];
-
 			const uint64_t *off = c->slots[i].paused;
 
 			if (c->slots[i].fd >= 0 && c->slots[i].id == id) {
@@ -555,7 +554,8 @@ static int pause_by_read(struct pmc_counters *c, struct group *g, bool pause)
 			memcpy(s->at_pause, now, sizeof(now));
 			continue;
 		}
-		/* A group in an error state reads nothing (0 bytes): nothing to take off. */
+		/* A pinned group in an error state reads nothing (0 bytes) at both ends, and
+		 * stays so: nothing to take off. */
 		if (now[0] < s->at_pause[0] || now[1] < s->at_pause[1] || now[2] < s->at_pause[2])
 			continue;
 		for (int j = 0; j < 3; j++)
