@@ -181,7 +181,8 @@ struct pmc_backend_ops {
 	 * whether it counts on some core types only, each part's PMU. */
 	void (*thread_parts)(const struct pmc_backend_thread *t, size_t i,
 			     struct pmc_reading_parts *ret);
-	/* Stops counting every event (pmc_pause), or starts again. */
+	/* Leaves what every event counts from here (pmc_pause) to the resume (pmc_resume) out
+	 * of its later readings, times included. */
 	int (*thread_pause)(struct pmc_backend_thread *t, bool pause);
 	/* How the reads went so far: without a system call, and with one. */
 	void (*thread_read_counts)(const struct pmc_backend_thread *t, uint64_t *ret_self,

@@ -584,10 +584,13 @@ static void pausing_on_pmu(struct pmc_state *s)
 	}
 }
 
-/* A pause stops the counters too: the paused quantum is not counted. */
-static void pauses_stop_the_counters(void **state)
+/* A pause stops the counters too: the paused quantum is not counted, neither in the
+ * counts nor in the enabled and running times. Without rdpmc the groups are disabled and
+ * enabled again (two ioctl() a pair); with it they are read through their pages at both
+ * ends, with no system call, and the counts are the same. */
+static void measure_pausing(const struct fake_pmu_config *cfg, struct pmc_mb_samples *s,
+			    unsigned *ret_ioctls, unsigned *ret_reads)
 {
-	static const struct fake_pmu_config cfg = {.counters = 8, .privileged = true};
 	struct fake_pmu f;
 	struct pmc_event_list *ev = t_events("{cycles,instructions}");
 	struct pmc_mb_bench b = bench_of("paused", pausing_on_pmu);
@@ -598,21 +601,55 @@ static void pauses_stop_the_counters(void **state)
 				.events = ev,
 				.sys = &f.sys,
 				.no_overhead = true};
-	struct pmc_mb_samples s;
 	char err[256] = "";
-	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 
 	reset();
-	fake_pmu_init(&f, &cfg);
+	fake_pmu_init(&f, cfg);
 	pmu = &f;
-	assert_int_equal(pmc_mb_measure(&b, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(pmc_mb_measure(&b, &o, s, err, sizeof(err)), 0);
+	*ret_ioctls = f.ioctls;
+	*ret_reads = f.reads;
+	assert_int_equal(f.rdpmc_faults, 0);
+	assert_int_equal(f.rdpmc_stale, 0);
+	pmc_event_list_free(ev);
+}
+
+static void pauses_stop_the_counters(void **state)
+{
+	static const struct fake_pmu_config by_ioctl = {.counters = 8, .privileged = true};
+	static const struct fake_pmu_config by_read = {
+	    .counters = 8, .privileged = true, .rdpmc = 1};
+	struct pmc_mb_samples s, t;
+	unsigned ioctls[2], reads[2];
+	double cyc = (double)fake_pmu_rate(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	/* 3 samples of 50 pairs, and the pause loop: one warm-up and 3 batches of 50. */
+	unsigned pairs = 3 * 50 + 4 * 50;
+
+	measure_pausing(&by_ioctl, &s, &ioctls[0], &reads[0]);
+	measure_pausing(&by_read, &t, &ioctls[1], &reads[1]);
 	for (size_t i = 0; i < s.n; i++) {
-		assert_int_equal(s.readings[i * s.nev].status, PMC_STATUS_COUNTED);
-		assert_true(s.readings[i * s.nev].scaled == 50 * cyc);
+		const struct pmc_reading *a = &s.readings[i * s.nev], *b = &t.readings[i * t.nev];
+
+		assert_int_equal(a->status, PMC_STATUS_COUNTED);
+		assert_true(a->scaled == 50 * cyc);
+		assert_int_equal(a->enabled, 50 * FAKE_PMU_QUANTUM_NS);
+		assert_int_equal(a->running, 50 * FAKE_PMU_QUANTUM_NS);
+		assert_int_equal(b->status, a->status);
+		assert_int_equal(b->value, a->value);
+		assert_int_equal(b->enabled, a->enabled);
+		assert_int_equal(b->running, a->running);
+		assert_true(t.readings[i * t.nev + 1].scaled == s.readings[i * s.nev + 1].scaled);
 	}
 	assert_int_equal(s.pauses, 50);
+	assert_int_equal(t.pauses, 50);
+	assert_int_equal(ioctls[0] - ioctls[1], 2 * pairs);
+	/* Each pause and resume read the group once, through its page: read() only for the
+	 * first read after the page was mapped (selfread.h, pmc_selfread_hold). */
+	assert_int_equal(reads[0], 2 * 7);
+	assert_int_equal(reads[1], 1);
+	assert_int_equal(t.reads_self + t.reads_sys, 2 * 7 + 2 * pairs);
 	pmc_mb_samples_free(&s);
-	pmc_event_list_free(ev);
+	pmc_mb_samples_free(&t);
 }
 
 static void ends_paused(struct pmc_state *s)
@@ -2182,6 +2219,84 @@ static void hybrid_batch_edges_self_read(void **state)
 	pmc_event_list_free(ev);
 }
 
+/* On a hybrid CPU: a quantum timed on a P-core, then paused, a quantum on an E-core and
+ * back. A pause reads the P-cores' group through its page and the E-cores' (off its
+ * counters) with read(); the E-cores' group is read through its page at no edge. The
+ * counts are those of pausing by ioctl(), and only the timed P-core quanta's. */
+static void pausing_migrating(struct pmc_state *s)
+{
+	while (pmc_loop(s)) {
+		fake_pmu_tick_on(pmu, 0, 1);
+		pmc_pause(s);
+		fake_pmu_tick_on(pmu, 2, 1);
+		fake_pmu_run_on(pmu, 0);
+		pmc_resume(s);
+	}
+}
+
+static void hybrid_pauses_by_reading(void **state)
+{
+	static const struct fake_pmu_config cfg = {
+	    .counters = 8,
+	    .privileged = true,
+	    .rdpmc = 1,
+	    .cores = {{"cpu_core", PERF_TYPE_RAW, 0x3, 8}, {"cpu_atom", 10, 0xc, 6}},
+	    .ncores = 2,
+	};
+	struct fake_pmu f;
+	struct pmc_event_list *ev = NULL;
+	struct pmc_mb_bench b = bench_of("paused", pausing_migrating);
+	struct pmc_mb_opts o = {.samples = 3,
+				.iters = 20,
+				.warmup = 0,
+				.clock = fake_clock,
+				.sys = &f.sys,
+				.no_overhead = true};
+	struct pmc_mb_samples s[2];
+	unsigned ioctls[2];
+	char err[256] = "", root[PATH_MAX];
+	/* 3 samples of 20 pairs, and the pause loop: one warm-up and 3 batches of 20. */
+	unsigned pairs = 3 * 20 + 4 * 20;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		reset();
+		fake_pmu_init(&f, &cfg);
+		if (k == 0) {
+			PMC_OPTS(pmc_event_list_opts, eo, .sysfs_root = root);
+
+			assert_int_equal(fake_pmu_sysfs(&cfg, root), 0);
+			assert_int_equal(pmc_event_list_parse("{cycles,instructions}", &eo, &ev,
+							      err, sizeof(err)),
+					 0);
+		}
+		f.sys.sysfs_root = root;
+		o.events = ev;
+		o.no_self_read = k == 1;
+		pmu = &f;
+		assert_int_equal(pmc_mb_measure(&b, &o, &s[k], err, sizeof(err)), 0);
+		ioctls[k] = f.ioctls;
+		assert_int_equal(f.rdpmc_faults, 0);
+		assert_int_equal(f.rdpmc_stale, 0);
+	}
+	/* By reading: two reads a pair, one per core type, the E-cores' with read(). */
+	assert_int_equal(ioctls[1] - ioctls[0], 2 * 2 * pairs);
+	assert_true(s[0].reads_sys >= 2 * pairs);
+	assert_true(s[0].reads_self >= 2 * pairs);
+	for (size_t i = 0; i < s[0].n * s[0].nev; i++) {
+		assert_int_equal(s[0].readings[i].status, s[1].readings[i].status);
+		assert_int_equal(s[0].readings[i].value, s[1].readings[i].value);
+		assert_int_equal(s[0].readings[i].enabled, s[1].readings[i].enabled);
+		assert_int_equal(s[0].readings[i].running, s[1].readings[i].running);
+	}
+	assert_int_equal(s[0].readings[0].value,
+			 20 * fake_pmu_core_rate(&f, 0, PERF_COUNT_HW_CPU_CYCLES));
+	pmc_mb_samples_free(&s[0]);
+	pmc_mb_samples_free(&s[1]);
+	fake_pmu_sysfs_remove(root);
+	pmc_event_list_free(ev);
+}
+
 /* RAPL (docs/events.md, "Uncore and RAPL events"): power/energy-pkg/ is opened on CPU 0
  * with pid -1, and a batch's energy per operation is the difference of the raw counts
  * times sysfs's scale, in joules, with the note that it counts the whole package. */
@@ -2760,6 +2875,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(batches_count_through_the_backend),
 	    cmocka_unit_test(the_exact_mode_goes_through_the_backend),
 	    cmocka_unit_test(hybrid_batch_edges_self_read),
+	    cmocka_unit_test(hybrid_pauses_by_reading),
 	    cmocka_unit_test(system_wide_energy_per_op),
 	    cmocka_unit_test(missing_counters_are_reported_as_such),
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),

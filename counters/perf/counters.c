@@ -155,6 +155,11 @@ int pmc_counters_reset(struct pmc_counters *c)
 	return pmc_counters_ioctl(c, PERF_EVENT_IOC_RESET);
 }
 
+int pmc_counters_pause(struct pmc_counters *c, bool pause)
+{
+	return c ? c->ops->pause(c, pause) : -EINVAL;
+}
+
 /* struct pmc_reading as the first release (0.1.0) has it: the smallest a caller knows. */
 #define READING_SZ_0_1 (offsetof(struct pmc_reading, user_only) + sizeof(bool))
 

@@ -52,6 +52,15 @@ int pmc_event_list_probe_sys(struct pmc_event_list *list, const struct pmc_probe
  * thread's, or sys has no rdpmc), or -ENOMEM. */
 int pmc_counters_self_read(struct pmc_counters *c);
 
+/* Pauses every event (pause true) or resumes it (docs/microbench.md, "Untimed work"):
+ * what counts from the pause to the resume is in no later reading, counts and enabled and
+ * running times alike. A group read through its pages (pmc_counters_self_read) is read at
+ * both ends and the difference left out of its later reads: no system call while it is
+ * on a counter. Any other group (a software event, rdpmc not allowed, a split group, a
+ * system-wide event) is disabled and enabled again with ioctl(). A reset forgets what
+ * the pauses left out. Returns 0 or -errno. */
+int pmc_counters_pause(struct pmc_counters *c, bool pause);
+
 /* Events held open for a session, where the kernel sets something up for the first
  * perf event of a kind and undoes it at the last close. A tracepoint's perf probe is
  * registered when the first event on it opens and unregistered, after an RCU grace

@@ -124,6 +124,11 @@ static int hybrid_ioctl(struct pmc_counters *c, unsigned long request)
  * perf_event_index() is 0 for a stopped event, arch/x86/events/core.c and
  * kernel/events/core.c), so those groups are read with read(); a move during a read
  * rewrites the page and the window is read again. */
+static int hybrid_pause(struct pmc_counters *c, bool pause)
+{
+	return pmc_counters_pause(c->inner, pause);
+}
+
 static int hybrid_self_read(struct pmc_counters *c)
 {
 	return pmc_counters_self_read(c->inner);
@@ -170,6 +175,7 @@ static void hybrid_free(struct pmc_counters *c)
 const struct counters_ops pmc_counters_hybrid_ops = {
     .read = hybrid_read,
     .ioctl = hybrid_ioctl,
+    .pause = hybrid_pause,
     .opened = hybrid_opened,
     .open_status = hybrid_open_status,
     .self_read = hybrid_self_read,

@@ -369,27 +369,30 @@ static void plain_open_status(const struct pmc_counters *c, size_t i, enum pmc_s
 	*ret_error = c->slots[i].error;
 }
 
+static int ioctl_group(struct pmc_counters *c, const struct group *gr, unsigned long request)
+{
+	int r;
+
+	if (!gr->split)
+		return c->sys->ioctl(c->sys->ctx, gr->leader_fd, request, PERF_IOC_FLAG_GROUP);
+	for (size_t k = 0; k < gr->n; k++) {
+		int fd = c->slots[gr->members[k]].fd;
+
+		if (fd >= 0 && (r = c->sys->ioctl(c->sys->ctx, fd, request, 0)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int ioctl_groups(struct pmc_counters *c, unsigned long request)
 {
 	for (size_t g = 0; g < c->ngroups; g++) {
 		int r;
 
-		const struct group *gr = &c->groups[g];
-
-		if (gr->leader_fd < 0)
+		if (c->groups[g].leader_fd < 0)
 			continue;
-		if (!gr->split) {
-			r = c->sys->ioctl(c->sys->ctx, gr->leader_fd, request, PERF_IOC_FLAG_GROUP);
-			if (r < 0)
-				return r;
-			continue;
-		}
-		for (size_t k = 0; k < gr->n; k++) {
-			int fd = c->slots[gr->members[k]].fd;
-
-			if (fd >= 0 && (r = c->sys->ioctl(c->sys->ctx, fd, request, 0)) < 0)
-				return r;
-		}
+		if ((r = ioctl_group(c, &c->groups[g], request)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -399,9 +402,12 @@ static int plain_ioctl(struct pmc_counters *c, unsigned long request)
 	int r = ioctl_groups(c, request);
 
 	/* A reset leaves the pages not matching the counters (selfread.h), even one that
-	 * failed part way. */
-	if (request == PERF_EVENT_IOC_RESET)
+	 * failed part way, and zeroes what the pauses took off. */
+	if (request == PERF_EVENT_IOC_RESET) {
 		pmc_selfread_hold(c->sr);
+		for (size_t i = 0; i < c->n; i++)
+			memset(c->slots[i].paused, 0, sizeof(c->slots[i].paused));
+	}
 	return r;
 }
 
@@ -506,15 +512,73 @@ static int read_group_of(struct pmc_counters *c, struct group *g)
 
 		for (size_t k = 0; k < g->n && !found; k++) {
 			size_t i = g->members[k];
+			const uint64_t *off = c->slots[i].paused;
 
 			if (c->slots[i].fd >= 0 && c->slots[i].id == id) {
-				set_value(&c->tmp[i], value, enabled, running);
+				/* Less what the pauses counted (plain_pause). */
+				set_value(&c->tmp[i], value - off[0], enabled - off[1],
+					  running - off[2]);
 				c->tmp[i].user_only = c->slots[i].user_only;
 				found = true;
 			}
 		}
 		if (!found)
 			return -EIO;
+	}
+	return 0;
+}
+
+/* A group paused by reading (pmc_counters_pause): read through its pages at a pause and
+ * at the resume, what it counted in between taken off its later reads. A read at either
+ * end goes to read() while the group is off a counter, and a read gives a count of one
+ * moment of the group, as the ioctl() of a group disables it at one moment. */
+static bool pauses_by_read(const struct pmc_counters *c, const struct group *g)
+{
+	return !c->no_group_read && !g->split && pmc_selfread_kept(c->sr, g->leader_fd);
+}
+
+static int pause_by_read(struct pmc_counters *c, struct group *g, bool pause)
+{
+	int r = read_group_of(c, g);
+
+	if (r < 0)
+		return r;
+	for (size_t k = 0; k < g->n; k++) {
+		struct slot *s = &c->slots[g->members[k]];
+		const struct pmc_reading *t = &c->tmp[g->members[k]];
+		uint64_t now[3] = {t->value, t->enabled, t->running};
+
+		if (s->fd < 0)
+			continue;
+		if (pause) {
+			memcpy(s->at_pause, now, sizeof(now));
+			continue;
+		}
+		/* A pinned group in an error state reads nothing (0 bytes) at both ends, and
+		 * stays so: nothing to take off. */
+		if (now[0] < s->at_pause[0] || now[1] < s->at_pause[1] || now[2] < s->at_pause[2])
+			continue;
+		for (int j = 0; j < 3; j++)
+			s->paused[j] += now[j] - s->at_pause[j];
+	}
+	return 0;
+}
+
+static int plain_pause(struct pmc_counters *c, bool pause)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct group *gr = &c->groups[g];
+		int r;
+
+		if (gr->leader_fd < 0)
+			continue;
+		if (pauses_by_read(c, gr))
+			r = pause_by_read(c, gr, pause);
+		else
+			r = ioctl_group(c, gr,
+					pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -635,6 +699,7 @@ static void plain_free(struct pmc_counters *c)
 const struct counters_ops pmc_counters_plain_ops = {
     .read = read_groups,
     .ioctl = plain_ioctl,
+    .pause = plain_pause,
     .opened = plain_opened,
     .open_status = plain_open_status,
     .self_read = plain_self_read,

@@ -28,6 +28,9 @@ struct slot {
 	int error;
 	bool user_only;
 	bool topdown; /* an Intel topdown event: its group is never read with rdpmc */
+	/* Paused by reading (pmc_counters_pause): value, enabled and running as read at the
+	 * last pause, and what every pause so far added to them, taken off each read. */
+	uint64_t at_pause[3], paused[3];
 };
 
 struct group {
@@ -109,6 +112,8 @@ struct counters_ops {
 	int (*read)(struct pmc_counters *c);
 	/* Enables, disables or resets (request) every event. */
 	int (*ioctl)(struct pmc_counters *c, unsigned long request);
+	/* pmc_counters_pause. */
+	int (*pause)(struct pmc_counters *c, bool pause);
 	/* How many events opened, and event i's status and error at open. */
 	size_t (*opened)(const struct pmc_counters *c);
 	void (*open_status)(const struct pmc_counters *c, size_t i, enum pmc_status *ret_status,

@@ -197,17 +197,34 @@ static void syswide_open_status(const struct pmc_counters *c, size_t i, enum pmc
 	*ret_error = c->sw->cw[i].error;
 }
 
-/* Enables, disables or resets the per-task engine and every CPU of the system-wide
- * events. */
-static int syswide_ioctl(struct pmc_counters *c, unsigned long request)
+static int ioctl_cpu_wide(struct pmc_counters *c, unsigned long request)
 {
-	int r = c->sw->task ? pmc_counters_ioctl(c->sw->task, request) : 0;
+	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < c->n; i++)
 		for (size_t k = 0; r == 0 && k < c->sw->cw[i].n; k++)
 			if (c->sw->cw[i].fd[k] >= 0)
 				r = c->sys->ioctl(c->sys->ctx, c->sw->cw[i].fd[k], request, 0);
 	return r;
+}
+
+/* Enables, disables or resets the per-task engine and every CPU of the system-wide
+ * events. */
+static int syswide_ioctl(struct pmc_counters *c, unsigned long request)
+{
+	int r = c->sw->task ? pmc_counters_ioctl(c->sw->task, request) : 0;
+
+	return r < 0 ? r : ioctl_cpu_wide(c, request);
+}
+
+/* The per-task engine pauses as it does (by reading, where it can); every CPU's
+ * system-wide event is disabled and enabled again. */
+static int syswide_pause(struct pmc_counters *c, bool pause)
+{
+	int r = c->sw->task ? pmc_counters_pause(c->sw->task, pause) : 0;
+
+	return r < 0 ? r
+		     : ioctl_cpu_wide(c, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE);
 }
 
 /* A system-wide event: each CPU's count read on its own, scaled by its own times and
@@ -351,6 +368,7 @@ static void syswide_free(struct pmc_counters *c)
 const struct counters_ops pmc_counters_syswide_ops = {
     .read = syswide_read,
     .ioctl = syswide_ioctl,
+    .pause = syswide_pause,
     .opened = syswide_opened,
     .open_status = syswide_open_status,
     .self_read = syswide_self_read,

@@ -342,7 +342,8 @@ static void perf_thread_parts(const struct pmc_backend_thread *t, size_t i,
 
 static int perf_thread_pause(struct pmc_backend_thread *t, bool pause)
 {
-	return pause ? pmc_counters_disable(t->c) : pmc_counters_enable(t->c);
+	/* By reading the groups on counters through their pages: no system call there. */
+	return pmc_counters_pause(t->c, pause);
 }
 
 static void perf_thread_read_counts(const struct pmc_backend_thread *t, uint64_t *ret_self,

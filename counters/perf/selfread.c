@@ -237,6 +237,14 @@ static int read_once(struct pmc_selfread *sr, const struct sr_group *g, uint64_t
 	return 1;
 }
 
+bool pmc_selfread_kept(const struct pmc_selfread *sr, int leader_fd)
+{
+	for (size_t i = 0; sr && i < sr->ngroups; i++)
+		if (sr->groups[i].leader_fd == leader_fd)
+			return true;
+	return false;
+}
+
 ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf, size_t len)
 {
 	struct sr_group *g = NULL;

@@ -8,6 +8,7 @@
  * pmc_sys, so tests can emulate them. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -36,6 +37,10 @@ int pmc_selfread_add(struct pmc_selfread *sr, const int *fds, const uint64_t *id
  * event not on a counter right now (index 0), no cap_user_time, a buffer too short, or
  * pages that kept changing. */
 ssize_t pmc_selfread_group(struct pmc_selfread *sr, int leader_fd, uint64_t *buf, size_t len);
+
+/* Whether the group led by leader_fd was kept (pmc_selfread_add): its reads go through
+ * the pages, unless one of them says otherwise at that moment. */
+bool pmc_selfread_kept(const struct pmc_selfread *sr, int leader_fd);
 
 /* After PERF_EVENT_IOC_RESET of the groups: until the kernel writes a page again, reads of
  * its group are read()s. kernel/events/core.c's _perf_event_reset() reads the event

@@ -76,6 +76,28 @@ test_tp_getpid_counts_exactly_n_in_every_run() {
 	cmp -s got want || { cat got >&2; fail "getpid 0 counted something"; return 1; }
 }
 
+# A benchmark program's pmc_pause/pmc_resume pair without a PMU (docs/microbench.md,
+# "Untimed work"): a software group is never on a counter, so it is disabled and enabled
+# with ioctl(), two system calls a pair whatever the group holds, and no more (the default
+# events, one group, too). pause_syscalls (tests/guest/pmu_bench.c) counts them with
+# raw_syscalls:sys_enter around each pair; the arm64 guest's test_pause_without_syscalls
+# has the pair read through the pages, with none.
+test_tp_pause_pair_syscalls_without_a_pmu() {
+	need_tracefs
+	local ev got
+	for ev in task-clock '{task-clock,page-faults}' default; do
+		if [ "$ev" = default ]; then
+			set -- "$PMC_PMU_BENCH"
+		else
+			set -- "$PMC_PMU_BENCH" -e "$ev"
+		fi
+		expect_exit 0 "$@" -q --min-time 500x --processes 2 --filter pause_syscalls \
+			--format csv || return 1
+		got=$(awk -F, '$2 == "\"pause-syscalls/op\"" { print $5 }' "$TMP/out" | sort -u | tr '\n' ' ')
+		[ "$got" = "2 " ] || fail "$ev: ${got% } system calls a pair, not 2" || return 1
+	done
+}
+
 # Whether repeated runs read the same count is said per metric, in the table and the
 # result, and decides how a gate judges it (docs/metrics.md, "Identical runs").
 test_tp_identical_runs_flag() {

@@ -59,8 +59,12 @@ scaled_near() {
 
 # The instructions:u/op of benchmark B in the CSV FILE (one value: every run's is equal).
 per_op() {
-	awk -F, -v b="\"$2\"" '$1 == b && $2 == "\"instructions:u/op\"" { print $5 }' "$1" |
-		sort -u | head -n 1
+	metric_op "$1" "$2" instructions:u/op | head -n 1
+}
+
+# The distinct values of METRIC of benchmark B in the CSV FILE, one a line.
+metric_op() {
+	awk -F, -v b="\"$2\"" -v m="\"$3\"" '$1 == b && $2 == m { print $5 }' "$1" | sort -u
 }
 
 # Emulated twin: test_counters (exact counts of a command); the loop is 2 instructions.
@@ -258,7 +262,8 @@ test_benchmark_program_counts() {
 	ua=/proc/sys/kernel/perf_user_access
 	for access in 1 0; do
 		echo $access >$ua
-		pmu-bench -q -e instructions:u --min-time 0.01 -o bench$access.json \
+		pmu-bench -q -e instructions:u --min-time 0.01 --filter '^(loop_)?nops' \
+			-o bench$access.json \
 			--format csv >bench$access.csv 2>bench$access.err ||
 			{ fail "pmu-bench: $(cat bench$access.err)"; echo 0 >$ua; return 1; }
 	done
@@ -284,6 +289,35 @@ test_benchmark_program_counts() {
 		x=$(per_op bench1.csv $b)
 		y=$(per_op bench0.csv $b)
 		within "$x" "$y" 0.001 || fail "$b: $x instructions/op with mrs, $y with read()" ||
+			return 1
+	done
+}
+
+# Emulated twin: test_microbench's pauses_stop_the_counters. A pmc_pause/pmc_resume pair
+# reads the group through its page with mrs at both ends (perf_user_access 1): no system
+# call, counted by the raw_syscalls:sys_enter tracepoint around each pair; with read()
+# (perf_user_access 0) the group is disabled and enabled, two ioctl() a pair. Either way
+# what runs paused counts nothing: 20 paused nops more leave instructions/op as they were
+# (batches of one size, so that what the edges count is the same share of both).
+test_pause_without_syscalls() {
+	ua=/proc/sys/kernel/perf_user_access
+	for access in 1 0; do
+		echo $access >$ua
+		pmu-bench -q -e instructions:u --min-time 2000x --processes 2 \
+			--filter 'paused|pause_syscalls' \
+			--format csv >pause$access.csv 2>pause$access.err ||
+			{ fail "pmu-bench: $(cat pause$access.err)"; echo 0 >$ua; return 1; }
+	done
+	echo 0 >$ua
+	for access in 1 0; do
+		want=$([ $access = 1 ] && echo 0 || echo 2)
+		got=$(metric_op pause$access.csv pause_syscalls pause-syscalls/op | tr '\n' ' ')
+		[ "$got" = "$want " ] ||
+			fail "perf_user_access=$access: ${got% } system calls a pair, not $want" || return 1
+		a=$(per_op pause$access.csv paused20)
+		b=$(per_op pause$access.csv paused40)
+		[ -n "$a" ] && awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; exit !(d > -0.01 && d < 0.01) }' ||
+			fail "perf_user_access=$access: 20 paused nops more went from $a to $b" ||
 			return 1
 	done
 }
