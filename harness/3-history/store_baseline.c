@@ -192,7 +192,8 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 						  be->errlen);
 		be->nvals++;
 		p->n++;
-		s += strspn(s, " ");
+		while (*s == ' ')
+			s++;
 	}
 	if (!pmc_hist_count_is(c[6], p->n))
 		return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
@@ -480,15 +481,7 @@ static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const 
 	r = read_names(h, &bes[0], &d, err, errlen);
 	if (r < 0)
 		goto out;
-	/* The median only of a one-sample point, whose sample it is: the others' would be
-	 * turned into text (by printf, when not a whole number) and never read. */
-	len = (size_t)snprintf(sql, size,
-			       "SELECT p.entry, p.name, p.samples, p.n, CASE WHEN p.samples IS "
-			       "NULL THEN p.median END FROM pmc_name s CROSS JOIN pmc_point p "
-			       "WHERE p.name = s.num AND p.entry IN (");
 	for (size_t i = 0; i < ids->n; i++) {
-		len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "", np + 1);
-		p[np++] = ids->ref[i];
 		/* Insertion into num, kept ascending (k is at most PMC_HISTORY_MAX_LAST). */
 		size_t k = i;
 		unsigned long long v = strtoull(ids->ref[i], NULL, 10);
@@ -500,7 +493,28 @@ static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const 
 		d.num[k] = v;
 		d.at[k] = i;
 	}
-	snprintf(sql + len, size - len, ")");
+	/* The median only of a one-sample point, whose sample it is: the others' would be
+	 * turned into text (by printf, when not a whole number) and never read. */
+	len = (size_t)snprintf(sql, size,
+			       "SELECT p.entry, p.name, p.samples, p.n, CASE WHEN p.samples IS "
+			       "NULL THEN p.median END FROM pmc_name s CROSS JOIN pmc_point p "
+			       "WHERE p.name = s.num AND p.entry ");
+	if (d.num[ids->n - 1] - d.num[0] < 4 * (unsigned long long)ids->n) {
+		/* Entries numbered close together (the last of a fingerprint, most often):
+		 * one walk of each name's points over their range, entry_point_row leaving
+		 * out those of other entries, costs less than a look-up of each. */
+		p[np++] = ids->ref[d.at[0]];
+		p[np++] = ids->ref[d.at[ids->n - 1]];
+		snprintf(sql + len, size - len, "BETWEEN $1 AND $2");
+	} else {
+		len += (size_t)snprintf(sql + len, size - len, "IN (");
+		for (size_t i = 0; i < ids->n; i++) {
+			len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "",
+						np + 1);
+			p[np++] = ids->ref[i];
+		}
+		snprintf(sql + len, size - len, ")");
+	}
 	metrics_in(&bes[0], "s.metric", sql, size, p, &np);
 	/* By name, as each entry's points are sorted (SQLite walks its index of the names
 	 * so, and sorts nothing): each entry's come sorted, and sort_once keeps them. */
