@@ -201,7 +201,7 @@ static double class_floor(double thr, double k, double *ret_k0)
 	if (n >= 16) {
 		while ((n >> e) >= 16)
 			e++;
-		n = (n >> e) << e;			 /* its top 4 bits */
+		n = (n >> e) << e;				 /* its top 4 bits */
 		cls = 16 + (e - 1) * 8 + (size_t)((n >> e) - 8); /* (n >> e) in 8 .. 15 */
 	}
 	*ret_k0 = (double)n;

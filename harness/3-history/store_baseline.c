@@ -448,8 +448,8 @@ static int entry_point_row(void *ud, const char *const *c, size_t ncols)
 }
 
 /* The names of the metrics read, into d->names. */
-static int read_names(struct pmc_history *h, const struct bentry *be, struct by_entry *d,
-		      char *err, size_t errlen)
+static int read_names(struct pmc_history *h, const struct bentry *be, struct by_entry *d, char *err,
+		      size_t errlen)
 {
 	const char *p[MAX_PARAMS + 1];
 	char sql[2048] = "SELECT num, benchmark, metric, unit, better, simulated FROM pmc_name "
@@ -468,14 +468,15 @@ static int read_names(struct pmc_history *h, const struct bentry *be, struct by_
 static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const struct ids *ids,
 			       char *err, size_t errlen)
 {
-	struct by_entry d = {bes, calloc(ids->n + 1, sizeof(*d.num)),
-			     calloc(ids->n + 1, sizeof(*d.at)), ids->n, {0}};
+	struct by_entry d = {.bes = bes, .n = ids->n};
 	size_t nmetrics = bes[0].nmetrics, size = 512 + 16 * (ids->n + nmetrics), np = 0;
 	const char **p = calloc(ids->n + nmetrics + 1, sizeof(*p));
 	char *sql = malloc(size);
 	size_t len;
 	int r = -ENOMEM;
 
+	d.num = calloc(ids->n + 1, sizeof(*d.num));
+	d.at = calloc(ids->n + 1, sizeof(*d.at));
 	if (!d.num || !d.at || !p || !sql)
 		goto out;
 	r = read_names(h, &bes[0], &d, err, errlen);
