@@ -80,11 +80,13 @@ for name, db in stores:
     wall, cpu, rss, out = timed([pmcbench, "history", "changes", "--db", db])
     one_wall, one_cpu, one_rss, _ = timed([pmcbench, "history", "changes", "--db", db,
                                            "--benchmark", "bench/00000"])
+    summary = [l for l in out.splitlines() if " change points in " in l or " change point in " in l]
     per_m = cpu / (points / 1e6)
     bpp = size / points
     print("%s: %.1f MB, %.1f bytes per point (target <= 100)" % (name, size / 1e6, bpp))
     print("  history changes: %.2f s wall, %.2f s CPU (%.2f s per million points, target < 3),"
-          " peak RSS %.1f MB; %s" % (wall, cpu, per_m, rss / 1e6, out.strip().splitlines()[-1]))
+          " peak RSS %.1f MB; %s" % (wall, cpu, per_m, rss / 1e6,
+                                       (summary or out.strip().splitlines() or [""])[-1]))
     print("  one benchmark (10 series): %.2f s CPU, peak RSS %.1f MB: all / one = %.2fx RSS" %
           (one_cpu, one_rss / 1e6, rss / one_rss))
     ok = ok and bpp <= 100 and per_m < 3 and rss < 1e9

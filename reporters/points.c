@@ -1,6 +1,7 @@
 /* The samples of a history's points as CSV and JSON (points.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "reporters/escape.h"
 #include "reporters/format.h"
 #include "reporters/points.h"
+#include "reporters/reporter.h"
 
 /* A CSV field (RFC 4180): quoted when it holds a comma or a quote; control characters
  * as spaces, as the reporters' CSV writes them (docs/export.md): the file is shown in
@@ -55,11 +57,12 @@ static void csv_point(FILE *f, const struct pmc_history_point *p, const char *wh
 	}
 }
 
-int pmc_points_csv(FILE *f, const struct pmc_history_point *ps, size_t n)
+int pmc_points_csv(FILE *f, const struct pmc_history_point *ps, size_t n, unsigned part)
 {
-	fputs("entry,measured,commit,branch,machine,fingerprint,tags,benchmark,metric,unit,run,"
-	      "value\n",
-	      f);
+	if (part & PMC_POINTS_FIRST)
+		fputs("entry,measured,commit,branch,machine,fingerprint,tags,benchmark,metric,unit,"
+		      "run,value\n",
+		      f);
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_history_point *p = &ps[i];
 		char when[32];
@@ -107,19 +110,46 @@ static json_t *point_json(const struct pmc_history_point *p)
 	return o;
 }
 
-int pmc_points_json(FILE *f, const struct pmc_history_point *ps, size_t n)
+/* jansson's text of an object on its own, written as an element of an array at depth 1
+ * (JSON_INDENT(1)): a space after each of its line breaks, as the array would indent it
+ * (a line break is never inside a JSON string, which escapes it). */
+static int indented_cb(const char *buf, size_t size, void *data)
 {
-	json_t *all = json_array();
-	int r = 0;
+	FILE *f = data;
 
-	if (!all)
-		return -ENOMEM;
-	for (size_t i = 0; i < n && r == 0; i++)
-		if (json_array_append_new(all, point_json(&ps[i])) < 0)
-			r = -ENOMEM;
-	if (r == 0 && (pmc_json_dumpf(all, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) < 0 ||
-		       fputc('\n', f) == EOF))
-		r = -EIO;
-	json_decref(all);
-	return r;
+	for (const char *s = buf, *end = buf + size; s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+
+		if (fwrite(s, 1, len, f) != len || (nl && fputc(' ', f) == EOF))
+			return -1;
+		s += len;
+	}
+	return 0;
+}
+
+/* The points as the elements of one array, written part by part as jansson would write
+ * the whole array (JSON_INDENT(1)), each object built and freed in turn. */
+int pmc_points_json(FILE *f, const struct pmc_history_point *ps, size_t n, unsigned part)
+{
+	const size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(17);
+	bool first = part & PMC_POINTS_FIRST;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = point_json(&ps[i]);
+		int r;
+
+		if (!o)
+			return -ENOMEM;
+		r = fputs(first && i == 0 ? "[\n " : ",\n ", f) == EOF ||
+			    pmc_json_dump_callback(o, indented_cb, f, flags) < 0
+			? -EIO
+			: 0;
+		json_decref(o);
+		if (r < 0)
+			return r;
+	}
+	if ((part & PMC_POINTS_LAST) && fputs(first && n == 0 ? "[]\n" : "\n]\n", f) == EOF)
+		return -EIO;
+	return ferror(f) ? -EIO : 0;
 }

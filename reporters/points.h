@@ -8,6 +8,7 @@
 
 #include "core/series.h"
 
-/* Write ps[0..n) to out. Return 0, -ENOMEM or -EIO. */
-int pmc_points_csv(FILE *out, const struct pmc_history_point *ps, size_t n);
-int pmc_points_json(FILE *out, const struct pmc_history_point *ps, size_t n);
+/* Write ps[0..n) to out, a part of the document (part: PMC_POINTS_FIRST, PMC_POINTS_LAST of
+ * reporter.h). Return 0, -ENOMEM or -EIO. */
+int pmc_points_csv(FILE *out, const struct pmc_history_point *ps, size_t n, unsigned part);
+int pmc_points_json(FILE *out, const struct pmc_history_point *ps, size_t n, unsigned part);

@@ -357,11 +357,18 @@ static int flushed(FILE *out, int r)
 	return r;
 }
 
-int pmc_report_points(FILE *out, const char *format, const struct pmc_history_point *ps, size_t n)
+int pmc_report_points(FILE *out, const char *format, const struct pmc_history_point *ps, size_t n,
+		      unsigned part)
 {
 	const struct pmc_reporter *rep = pmc_reporter_of(PMC_REPORTERS_POINTS, format);
+	int r;
 
-	return rep ? flushed(out, rep->points(out, ps, n)) : -ENOENT;
+	if (!rep)
+		return -ENOENT;
+	r = rep->points(out, ps, n, part);
+	if (part & PMC_POINTS_LAST)
+		return flushed(out, r);
+	return r == 0 && ferror(out) ? -EIO : r;
 }
 
 int pmc_report_changes(FILE *out, const char *format, const struct pmc_changes *c)

@@ -53,8 +53,9 @@ struct pmc_reporter {
 	 * when the format does not render it: the samples of points ps[0..n) (`history
 	 * export`); the change points of a selection (`history changes`); the trend charts
 	 * of series (`history show --svg`, `history changes --html`), store naming the
-	 * history. */
-	int (*points)(FILE *out, const struct pmc_history_point *ps, size_t n);
+	 * history. The points come in parts (pmc_report_points), so that an export holds
+	 * one series at a time, never the store. */
+	int (*points)(FILE *out, const struct pmc_history_point *ps, size_t n, unsigned part);
 	int (*changes)(FILE *out, const struct pmc_changes *c);
 	int (*charts)(FILE *out, const struct pmc_charts *cs, const char *store);
 };
@@ -129,10 +130,19 @@ void pmc_reporter_set_extensions(enum pmc_reporter_set set, char *buf, size_t le
 /* The reporter named format (or its alias) that renders what set names, or NULL. */
 const struct pmc_reporter *pmc_reporter_of(enum pmc_reporter_set set, const char *format);
 
+/* The parts of a document of points: the first opens it (CSV's header, JSON's array),
+ * the last closes it; one call may be both (PMC_POINTS_ALL: the whole document). n is 0
+ * only in a call that is the last, so that JSON's array knows whether it is empty. */
+#define PMC_POINTS_FIRST 1u
+#define PMC_POINTS_LAST 2u
+#define PMC_POINTS_ALL (PMC_POINTS_FIRST | PMC_POINTS_LAST)
+
 /* Write the history's outputs in the named format (one of set PMC_REPORTERS_POINTS,
- * PMC_REPORTERS_CHANGES, or "svg" and "html" for charts), flushed. Return 0, -ENOENT (no
- * such format of that output), -ENOMEM or -EIO. */
-int pmc_report_points(FILE *out, const char *format, const struct pmc_history_point *ps, size_t n);
+ * PMC_REPORTERS_CHANGES, or "svg" and "html" for charts): points ps[0..n) as the part
+ * `part` of the document (the last flushed, each checked for a write error). Return 0,
+ * -ENOENT (no such format of that output), -ENOMEM or -EIO. */
+int pmc_report_points(FILE *out, const char *format, const struct pmc_history_point *ps, size_t n,
+		      unsigned part);
 int pmc_report_changes(FILE *out, const char *format, const struct pmc_changes *c);
 int pmc_report_charts(FILE *out, const char *format, const struct pmc_charts *cs,
 		      const char *store);

@@ -530,6 +530,74 @@ static void baseline_pools_the_last_k(void **state)
 		pmc_result_free(rs[i]);
 }
 
+/* The values of task-clock in the baseline of r's last k entries: the x of each
+ * entry, oldest first (make_result's first sample is 10 + x), into xs. */
+static size_t baseline_xs(struct pmc_history *h, const struct pmc_result *r, size_t k, double *xs)
+{
+	struct pmc_result *base = NULL;
+	const struct pmc_metric *m;
+	size_t n = 0;
+	char err[512] = "";
+
+	if (pmc_history_baseline(h, r, NULL, NULL, k, NULL, 0, &base, &n, err, sizeof(err)) != 0)
+		print_error("%s\n", err);
+	assert_non_null(base);
+	m = pmc_benchmark_find_metric(pmc_result_find_benchmark(base, "work"), "task-clock");
+	assert_non_null(m);
+	assert_int_equal(m->n, 4 * n);
+	for (size_t i = 0; i < n; i++)
+		xs[i] = m->values[4 * i] - 10;
+	pmc_result_free(base);
+	return n;
+}
+
+/* A machine's last entries among another's give its entries only, whether they are
+ * numbered far apart (read one by one) or close together (read over their range, the
+ * other's among them). */
+static void baseline_of_one_machine_among_others(void **state)
+{
+	struct store s;
+	struct pmc_history *h;
+	struct pmc_result *r;
+	double xs[4];
+	char created[32];
+
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	/* m1 and m2 in turn (m1 x = 0 .. 3, m2 x = 100 ..), then 20 of m2, then m1 x = 4. */
+	for (int i = 0; i < 29; i++) {
+		bool m1 = (i < 8 && i % 2 == 0) || i == 28;
+
+		snprintf(created, sizeof(created), "2026-01-%02dT%02d:00:00Z", 1 + i / 24, i % 24);
+		r = make_result(created, m1 ? "m1" : "m2", m1 ? (i == 28 ? 4 : i / 2) : 100 + i);
+		add_ok(h, r, NULL, true);
+		pmc_result_free(r);
+	}
+	r = make_result("2026-02-01T00:00:00Z", "m1", 50);
+	assert_int_equal(baseline_xs(h, r, 4, xs), 4); /* x 1 .. 4: entries 3 .. 29 */
+	for (int i = 0; i < 4; i++)
+		assert_true(xs[i] == 1 + i);
+	assert_int_equal(baseline_xs(h, r, 2, xs), 2); /* x 3, 4: entries 7 and 29 */
+	assert_true(xs[0] == 3 && xs[1] == 4);
+	pmc_result_free(r);
+	pmc_history_close(h);
+	/* Before the 20: m1's entries 1, 3, 5 numbered among m2's 2, 4. */
+	new_store(&s);
+	h = open_ok(&s, PMC_HISTORY_WRITE);
+	for (int i = 0; i < 6; i++) {
+		snprintf(created, sizeof(created), "2026-01-01T%02d:00:00Z", i);
+		r = make_result(created, i % 2 == 0 ? "m1" : "m2", i % 2 == 0 ? i / 2 : 100 + i);
+		add_ok(h, r, NULL, true);
+		pmc_result_free(r);
+	}
+	r = make_result("2026-02-01T00:00:00Z", "m1", 50);
+	assert_int_equal(baseline_xs(h, r, 3, xs), 3);
+	for (int i = 0; i < 3; i++)
+		assert_true(xs[i] == i);
+	pmc_result_free(r);
+	pmc_history_close(h);
+}
+
 /* The baseline of a series with a step holds the level since the step only, and was
  * created when its newest entry was measured (not when it was pooled). */
 static void baseline_is_the_current_level(void **state)
@@ -1055,6 +1123,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(number_text_is_printf_17g),
 	    cmocka_unit_test(filters_select_what_they_name),
 	    cmocka_unit_test(baseline_pools_the_last_k),
+	    cmocka_unit_test(baseline_of_one_machine_among_others),
 	    cmocka_unit_test(baseline_is_the_current_level),
 	    cmocka_unit_test(remove_takes_out_one_entry),
 	    cmocka_unit_test(series_are_read_one_at_a_time),

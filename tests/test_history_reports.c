@@ -77,7 +77,7 @@ static void points_as_csv_and_json(void **state)
 	char *text;
 
 	(void)state;
-	assert_int_equal(pmc_report_points(mem_open(&m), "csv", &p, 1), 0);
+	assert_int_equal(pmc_report_points(mem_open(&m), "csv", &p, 1, PMC_POINTS_ALL), 0);
 	text = mem_close(&m);
 	assert_string_equal(
 	    text,
@@ -87,7 +87,7 @@ static void points_as_csv_and_json(void **state)
 	    "e1,2026-01-01T00:00:00Z,\"a,\"\"b\",main,box,fp,\"k=v,x=y\",work,wall-time,ns,2,\n");
 	free(text);
 
-	assert_int_equal(pmc_report_points(mem_open(&m), "json", &p, 1), 0);
+	assert_int_equal(pmc_report_points(mem_open(&m), "json", &p, 1, PMC_POINTS_ALL), 0);
 	text = mem_close(&m);
 	doc = json_loads(text, 0, &jerr);
 	assert_non_null(doc);
@@ -103,8 +103,71 @@ static void points_as_csv_and_json(void **state)
 	free(text);
 
 	/* A format that writes no points is no format of export. */
-	assert_int_equal(pmc_report_points(stdout, "table", &p, 1), -ENOENT);
-	assert_int_equal(pmc_report_points(stdout, "md", &p, 1), -ENOENT);
+	assert_int_equal(pmc_report_points(stdout, "table", &p, 1, PMC_POINTS_ALL), -ENOENT);
+	assert_int_equal(pmc_report_points(stdout, "md", &p, 1, PMC_POINTS_ALL), -ENOENT);
+}
+
+/* format's document of ps[0..3) written in parts as export writes it, series by series
+ * (the first part, a middle one, the last with no points), to free. */
+static char *points_in_parts(const char *format, const struct pmc_history_point *ps)
+{
+	struct mem m;
+	FILE *f = mem_open(&m);
+
+	assert_int_equal(pmc_report_points(f, format, ps, 1, PMC_POINTS_FIRST), 0);
+	assert_int_equal(pmc_report_points(f, format, ps + 1, 2, 0), 0);
+	assert_int_equal(pmc_report_points(f, format, NULL, 0, PMC_POINTS_LAST), 0);
+	return mem_close(&m);
+}
+
+/* Written part by part, the points make the document written at once, byte for byte; and
+ * an export of nothing is the header alone, or an empty array. */
+static void points_in_parts_as_at_once(void **state)
+{
+	static const char *const formats[] = {"csv", "json"};
+	double samples[3][2];
+	struct pmc_history_point ps[3];
+	struct mem m;
+	char *text, *parts;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		ps[i] = point(samples[i]);
+		samples[i][1] = (double)i;
+	}
+	ps[2].metric = "instructions";
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(pmc_report_points(mem_open(&m), formats[k], ps, 3, PMC_POINTS_ALL),
+				 0);
+		text = mem_close(&m);
+		parts = points_in_parts(formats[k], ps);
+		assert_string_equal(parts, text);
+		free(parts);
+		if (k == 1) { /* jansson's own text of the whole array, as before the parts */
+			json_error_t jerr;
+			json_t *doc = json_loads(text, 0, &jerr);
+			char *dumped;
+
+			assert_non_null(doc);
+			assert_int_equal(json_array_size(doc), 3);
+			dumped = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+			assert_non_null(dumped);
+			assert_int_equal(strlen(text), strlen(dumped) + 1);
+			assert_memory_equal(text, dumped, strlen(dumped));
+			free(dumped);
+			json_decref(doc);
+		}
+		free(text);
+	}
+	assert_int_equal(pmc_report_points(mem_open(&m), "json", NULL, 0, PMC_POINTS_ALL), 0);
+	text = mem_close(&m);
+	assert_string_equal(text, "[]\n");
+	free(text);
+	assert_int_equal(pmc_report_points(mem_open(&m), "csv", NULL, 0, PMC_POINTS_ALL), 0);
+	text = mem_close(&m);
+	assert_string_equal(text, "entry,measured,commit,branch,machine,fingerprint,tags,benchmark,"
+				  "metric,unit,run,value\n");
+	free(text);
 }
 
 /* The 12 points of a series on kernel: 10 ns to point 5, 20 ns after. */
@@ -338,6 +401,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(points_as_csv_and_json),
+	    cmocka_unit_test(points_in_parts_as_at_once),
 	    cmocka_unit_test(charts_tell_alike_titles_apart),
 	    cmocka_unit_test(changes_through_the_registry),
 	    cmocka_unit_test(withdrawn_changes_are_said),

@@ -180,6 +180,40 @@ static double pass_floor(double thr, double k)
 	return p_of(z2, k) > thr * (1 + 1e-12) ? z2 : 0;
 }
 
+/* The floors of this thread's looks, by the splits' number: a series replayed point by
+ * point needs one at every 12% more splits, and a gate or `history changes` replays
+ * thousands of series. The floor of k0 splits holds for any k >= k0 (pass_floor), so
+ * each is kept for the first number of a class: k itself below 16, else k with all but
+ * its top 4 bits cleared (a class spans less than 1/7 more). Only a filter of the
+ * exact loop: which floor a look uses never changes its answer. */
+#define FLOOR_CLASSES 512
+static _Thread_local struct {
+	double thr, z2;
+} floors[FLOOR_CLASSES];
+
+/* The floor of a look of k (at least 1) splits at thr, and the splits' number it is the
+ * floor of, in *ret_k0. */
+static double class_floor(double thr, double k, double *ret_k0)
+{
+	uint64_t n = k < 0x1p62 ? (uint64_t)k : UINT64_C(1) << 62;
+	size_t cls = (size_t)n, e = 0;
+
+	if (n >= 16) {
+		while ((n >> e) >= 16)
+			e++;
+		n = (n >> e) << e;				 /* its top 4 bits */
+		cls = 16 + (e - 1) * 8 + (size_t)((n >> e) - 8); /* (n >> e) in 8 .. 15 */
+	}
+	*ret_k0 = (double)n;
+	if (cls >= FLOOR_CLASSES)
+		return pass_floor(thr, (double)n);
+	if (floors[cls].thr != thr) {
+		floors[cls].z2 = pass_floor(thr, (double)n);
+		floors[cls].thr = thr;
+	}
+	return floors[cls].z2;
+}
+
 /* The first look's loop: the largest z^2 of the splits, and its p-value. */
 static bool passes(const struct pmc_cp_scan *s, size_t min_size, double spread, double k,
 		   double thr)
@@ -213,8 +247,7 @@ static bool look_prepare(struct pmc_cp_scan *s, size_t m, double ties, size_t mi
 	if (!(l->spread > 0))
 		return false;
 	if (!(s->floor_k <= l->k && l->k <= 1.125 * s->floor_k && s->floor_thr == l->thr)) {
-		s->floor_z2 = pass_floor(l->thr, l->k);
-		s->floor_k = l->k;
+		s->floor_z2 = class_floor(l->thr, l->k, &s->floor_k);
 		s->floor_thr = l->thr;
 	}
 	/* z2_of's dev^2 against floor n1 n2 spread / 12, its mean n1 (m + 1) / 2 in one

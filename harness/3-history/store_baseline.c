@@ -192,7 +192,8 @@ static int bpoint_row(void *ud, const char *const *c, size_t ncols)
 						  be->errlen);
 		be->nvals++;
 		p->n++;
-		s += strspn(s, " ");
+		while (*s == ' ')
+			s++;
 	}
 	if (!pmc_hist_count_is(c[6], p->n))
 		return pmc_hist_bad_point(be->h, be->entry, c[0], c[1],
@@ -349,31 +350,115 @@ static int read_entry(struct pmc_history *h, struct bentry *be, const char *id, 
 	return r < 0 ? r : finish_entry(h, be, id, ref, err, errlen);
 }
 
+/* The names of the points a gate reads (schema 3), ascending by number, read once: each
+ * point's row then names its number, not its text, which a join would give again with
+ * every entry's point. col: benchmark, metric, unit, better, simulated, as offsets into
+ * text (SIZE_MAX: NULL). */
+struct bname {
+	unsigned long long num;
+	size_t col[5];
+};
+
+struct bnames {
+	struct bname *v;
+	size_t n, cap, last; /* last: the name of the row before, where the next most often is */
+	char *text;
+	size_t ntext, captext;
+};
+
+static int name_row(void *ud, const char *const *c, size_t ncols)
+{
+	struct bnames *ns = ud;
+	struct bname *b;
+
+	if (pmc_grow_to(&ns->v, &ns->cap, ns->n + 1, sizeof(*ns->v)) < 0)
+		return -ENOMEM;
+	b = &ns->v[ns->n++];
+	b->num = c[0] ? strtoull(c[0], NULL, 10) : 0;
+	for (size_t k = 0; k < 5; k++) {
+		size_t len = c[k + 1] ? strlen(c[k + 1]) + 1 : 0;
+
+		b->col[k] = c[k + 1] ? ns->ntext : SIZE_MAX;
+		if (len && pmc_grow_to(&ns->text, &ns->captext, ns->ntext + len, 1) < 0)
+			return -ENOMEM;
+		memcpy(ns->text + ns->ntext, c[k + 1] ? c[k + 1] : "", len);
+		ns->ntext += len;
+	}
+	return 0;
+}
+
+/* The name numbered num, or NULL. */
+static const struct bname *name_of(struct bnames *ns, unsigned long long num)
+{
+	size_t lo = 0, hi = ns->n;
+
+	if (ns->last < ns->n && ns->v[ns->last].num == num)
+		return &ns->v[ns->last];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ns->v[mid].num == num) {
+			ns->last = mid;
+			return &ns->v[mid];
+		}
+		if (ns->v[mid].num < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* The points of the entries of a gate, each row to the bentry of its entry. */
 struct by_entry {
 	struct bentry *bes;
 	unsigned long long *num; /* the entries' numbers, ascending */
 	size_t *at;		 /* the bentry of num[i] */
 	size_t n;
+	struct bnames names;
 };
 
+/* A row (entry, name, samples, n, median) as bpoint_row reads it, with its name's text. */
 static int entry_point_row(void *ud, const char *const *c, size_t ncols)
 {
 	struct by_entry *d = ud;
 	unsigned long long num = c[0] ? strtoull(c[0], NULL, 10) : 0;
+	const struct bname *name = name_of(&d->names, c[1] ? strtoull(c[1], NULL, 10) : 0);
+	const char *cols[8];
 	size_t lo = 0, hi = d->n;
 
+	if (!name)
+		return 0; /* none in one read transaction: a name is added with its points */
+	for (size_t k = 0; k < 5; k++)
+		cols[k] = name->col[k] == SIZE_MAX ? NULL : d->names.text + name->col[k];
+	cols[5] = c[2];
+	cols[6] = c[3];
+	cols[7] = c[4];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (d->num[mid] == num)
-			return bpoint_row(&d->bes[d->at[mid]], c + 1, ncols - 1);
+			return bpoint_row(&d->bes[d->at[mid]], cols, 8);
 		if (d->num[mid] < num)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return 0;
+}
+
+/* The names of the metrics read, into d->names. */
+static int read_names(struct pmc_history *h, const struct bentry *be, struct by_entry *d, char *err,
+		      size_t errlen)
+{
+	const char *p[MAX_PARAMS + 1];
+	char sql[2048] = "SELECT num, benchmark, metric, unit, better, simulated FROM pmc_name "
+			 "WHERE 1 = 1";
+	size_t np = 0;
+
+	metrics_in(be, "metric", sql, sizeof(sql), p, &np);
+	strcat(sql, " ORDER BY num");
+	return h->eng->query(h->db, sql, p, np, name_row, &d->names, err, errlen);
 }
 
 /* The points of the metrics read of every entry ids names (schema 3), into bes[i] for
@@ -383,23 +468,21 @@ static int entry_point_row(void *ud, const char *const *c, size_t ncols)
 static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const struct ids *ids,
 			       char *err, size_t errlen)
 {
-	struct by_entry d = {bes, calloc(ids->n + 1, sizeof(*d.num)),
-			     calloc(ids->n + 1, sizeof(*d.at)), ids->n};
+	struct by_entry d = {.bes = bes, .n = ids->n};
 	size_t nmetrics = bes[0].nmetrics, size = 512 + 16 * (ids->n + nmetrics), np = 0;
 	const char **p = calloc(ids->n + nmetrics + 1, sizeof(*p));
 	char *sql = malloc(size);
 	size_t len;
 	int r = -ENOMEM;
 
+	d.num = calloc(ids->n + 1, sizeof(*d.num));
+	d.at = calloc(ids->n + 1, sizeof(*d.at));
 	if (!d.num || !d.at || !p || !sql)
 		goto out;
-	len = (size_t)snprintf(sql, size,
-			       "SELECT p.entry, s.benchmark, s.metric, s.unit, s.better, "
-			       "s.simulated, p.samples, p.n, p.median FROM pmc_name s CROSS JOIN "
-			       "pmc_point p WHERE p.name = s.num AND p.entry IN (");
+	r = read_names(h, &bes[0], &d, err, errlen);
+	if (r < 0)
+		goto out;
 	for (size_t i = 0; i < ids->n; i++) {
-		len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "", np + 1);
-		p[np++] = ids->ref[i];
 		/* Insertion into num, kept ascending (k is at most PMC_HISTORY_MAX_LAST). */
 		size_t k = i;
 		unsigned long long v = strtoull(ids->ref[i], NULL, 10);
@@ -411,12 +494,39 @@ static int read_points_by_name(struct pmc_history *h, struct bentry *bes, const 
 		d.num[k] = v;
 		d.at[k] = i;
 	}
-	snprintf(sql + len, size - len, ")");
+	/* The median only of a one-sample point, whose sample it is: the others' would be
+	 * turned into text (by printf, when not a whole number) and never read. */
+	len = (size_t)snprintf(sql, size,
+			       "SELECT p.entry, p.name, p.samples, p.n, CASE WHEN p.samples IS "
+			       "NULL THEN p.median END FROM pmc_name s CROSS JOIN pmc_point p "
+			       "WHERE p.name = s.num AND p.entry ");
+	if (d.num[ids->n - 1] - d.num[0] < 4 * (unsigned long long)ids->n) {
+		/* Entries numbered close together (the last of a fingerprint, most often):
+		 * one walk of each name's points over their range, entry_point_row leaving
+		 * out those of other entries, costs less than a look-up of each. */
+		p[np++] = ids->ref[d.at[0]];
+		p[np++] = ids->ref[d.at[ids->n - 1]];
+		snprintf(sql + len, size - len, "BETWEEN $1 AND $2");
+	} else {
+		len += (size_t)snprintf(sql + len, size - len, "IN (");
+		for (size_t i = 0; i < ids->n; i++) {
+			len += (size_t)snprintf(sql + len, size - len, "%s$%zu", i ? ", " : "",
+						np + 1);
+			p[np++] = ids->ref[i];
+		}
+		snprintf(sql + len, size - len, ")");
+	}
 	metrics_in(&bes[0], "s.metric", sql, size, p, &np);
+	/* By name, as each entry's points are sorted (SQLite walks its index of the names
+	 * so, and sorts nothing): each entry's come sorted, and sort_once keeps them. */
+	len = strlen(sql);
+	snprintf(sql + len, size - len, " ORDER BY s.benchmark, s.metric");
 	r = h->eng->query(h->db, sql, p, np, entry_point_row, &d, err, errlen);
 out:
 	free(d.num);
 	free(d.at);
+	free(d.names.v);
+	free(d.names.text);
 	free(p);
 	free(sql);
 	return r;

@@ -1,5 +1,6 @@
 /* `pmcbench history export`: the samples a selection picks, as CSV (a row per sample)
- * or JSON (an object per point), by a reporter of the registry (reporters/points.h). */
+ * or JSON (an object per point), by a reporter of the registry (reporters/points.h),
+ * written series by series as the store reads them: memory holds one, never the store. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,14 +12,32 @@
 #include "reporters/reporter.h"
 #include "session/session.h"
 
+/* Where the series go, and whether the document has begun. */
+struct out {
+	FILE *f;
+	const char *format;
+	bool started;
+};
+
+static int each_series(void *ud, const struct pmc_history_point *ps, size_t n)
+{
+	struct out *w = ud;
+	unsigned part = w->started ? 0 : PMC_POINTS_FIRST;
+
+	if (n == 0)
+		return 0;
+	w->started = true;
+	return pmc_report_points(w->f, w->format, ps, n, part);
+}
+
 int pmc_cli_hist_export(int argc, char **argv, struct hopts *o)
 {
 	struct pmc_history *h = NULL;
-	struct pmc_history_point *ps = NULL;
+	struct pmc_history_entry *es = NULL;
 	struct pmc_atomic_file *af = NULL;
-	const char *format = o->format ? o->format : "csv";
-	FILE *f = stdout;
-	size_t n = 0;
+	struct out w = {stdout, o->format ? o->format : "csv", false};
+	const char *format = w.format;
+	size_t nes = 0;
 	char err[1024];
 	int code = PMC_EXIT_ERROR, r;
 
@@ -40,18 +59,26 @@ int pmc_cli_hist_export(int argc, char **argv, struct hopts *o)
 		return PMC_EXIT_ERROR;
 	if (pmc_cli_hist_open(o, 0, &h) < 0)
 		return PMC_EXIT_ERROR;
-	if (pmc_history_points(h, &o->f, &ps, &n, err, sizeof(err)) < 0) {
-		pmc_cli_error("%s", err);
-		goto out;
-	}
 	if (o->output) {
 		if (pmc_atomic_file_open(o->output, &af, err, sizeof(err)) < 0) {
 			pmc_cli_error("%s", err);
 			goto out;
 		}
-		f = pmc_atomic_file_stream(af);
+		w.f = pmc_atomic_file_stream(af);
 	}
-	r = pmc_report_points(f, format, ps, n);
+	/* A store that fails part of the way leaves the output unfinished, -o's file not
+	 * written: the error is the last line, exit 2. */
+	err[0] = '\0';
+	r = pmc_history_series(h, &o->f, each_series, &w, &es, &nes, err, sizeof(err));
+	if (r < 0 && err[0]) {
+		pmc_cli_error("%s", err);
+		if (af)
+			pmc_atomic_file_abort(af);
+		goto out;
+	}
+	if (r == 0)
+		r = pmc_report_points(w.f, format, NULL, 0,
+				      PMC_POINTS_LAST | (w.started ? 0 : PMC_POINTS_FIRST));
 	if (af) {
 		if (r == -EIO && pmc_atomic_file_write_error(af))
 			r = pmc_atomic_file_write_error(af);
@@ -74,7 +101,7 @@ int pmc_cli_hist_export(int argc, char **argv, struct hopts *o)
 	}
 	code = PMC_EXIT_OK;
 out:
-	pmc_history_points_free(ps, n);
+	pmc_history_entries_free(es, nes);
 	pmc_history_close(h);
 	return code;
 }

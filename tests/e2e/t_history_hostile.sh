@@ -74,6 +74,9 @@ test_a_damaged_point_is_named() {
 			expect_exit 2 timeout 20 "$PMCBENCH" history $cmd --db $f.db || return 1
 			expect_one_line "$TMP/err" "^pmcbench: $f.db: entry [0-9a-f]{12}, benchmark 'x', metric 'wall-time': $why; the store was changed by something else than pmcbench: move it away and add the results again$" || return 1
 		done
+		# export writes series by series: -o's file is written only whole.
+		expect_exit 2 timeout 20 "$PMCBENCH" history export --db $f.db -o part.csv || return 1
+		[ ! -e part.csv ] || fail "$f.db: export -o wrote part.csv" || return 1
 	done
 	# 10^15 runs of x: the gate would make them all, with or without --metric.
 	for cmd in "" "--metric wall-time"; do
