@@ -336,7 +336,8 @@ int pmc_profile_report_annotate_top(FILE *out, const struct pmc_annotation *a, s
 			put_source(out, in, true);
 			fputs(" |\n", out);
 		} else {
-			fprintf(out, "%*s%6s  %*" PRIx64 "  ", indent, "", pct, addr_w, in->address);
+			fprintf(out, "%*s%6s  %*" PRIx64 "  ", indent, "", pct, addr_w,
+				in->address);
 			if (in->file)
 				fprintf(out, "%-*s  ", (int)text_w, in->text);
 			else

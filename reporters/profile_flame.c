@@ -124,8 +124,7 @@ int pmc_profile_flamegraph(FILE *out, const struct pmc_profile *old_p,
 		/* Every wait measured, none sampled: no rate, no sampling error. */
 		n = snprintf(subtitle, sizeof(subtitle), "%s, %llu waits (%s off CPU)%s%s%s",
 			     in->event, (unsigned long long)pmc_profile_samples(new_p), off,
-			     lost[0] ? "; " : "",
-			     lost,
+			     lost[0] ? "; " : "", lost,
 			     !old_p	? ""
 			     : absolute ? "; red grew, blue shrank (change of the time off CPU, "
 					  "measured)"

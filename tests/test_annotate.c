@@ -260,8 +260,9 @@ static void top_instructions_heaviest_first(void **state)
 
 	(void)state;
 	assert_non_null(out);
-	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 5, PMC_ANNOTATE_TOP_TEXT,
-							 "the new profile"), 0);
+	assert_int_equal(
+	    pmc_profile_report_annotate_top(out, &a, 5, PMC_ANNOTATE_TOP_TEXT, "the new profile"),
+	    0);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(text, "  hottest instructions of f_x in the new profile (share of its "
 				  "samples):\n"
@@ -272,7 +273,8 @@ static void top_instructions_heaviest_first(void **state)
 	text = NULL;
 	assert_non_null(out = open_memstream(&text, &len));
 	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 1, PMC_ANNOTATE_TOP_MARKDOWN,
-							 "the new profile"), 0);
+							 "the new profile"),
+			 0);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(text, "\nHottest instructions of `f_x` in the new profile (share of "
 				  "its samples):\n\n"
@@ -283,8 +285,8 @@ static void top_instructions_heaviest_first(void **state)
 	/* A flame graph's tooltip: the rows under a line that says what they are. */
 	text = NULL;
 	assert_non_null(out = open_memstream(&text, &len));
-	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 2, PMC_ANNOTATE_TOP_TOOLTIP, NULL),
-			 0);
+	assert_int_equal(
+	    pmc_profile_report_annotate_top(out, &a, 2, PMC_ANNOTATE_TOP_TOOLTIP, NULL), 0);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(text, "hottest instructions (share of its samples):\n"
 				  "   50.0%  107  addq %rdi, %rcx  f.c:8\n"
@@ -296,7 +298,8 @@ static void top_instructions_heaviest_first(void **state)
 	a.weight = 0;
 	text = NULL;
 	assert_non_null(out = open_memstream(&text, &len));
-	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 3, PMC_ANNOTATE_TOP_TEXT, NULL), 0);
+	assert_int_equal(pmc_profile_report_annotate_top(out, &a, 3, PMC_ANNOTATE_TOP_TEXT, NULL),
+			 0);
 	assert_int_equal(fclose(out), 0);
 	assert_int_equal(len, 0);
 	free(text);

@@ -316,7 +316,8 @@ static void diff_report(void **state)
 		  "own noise; -: not on a stack of that profile\n");
 	free(text);
 	CAPTURE(text, pmc_profile_report_diff(out, o, n, 0));
-	assert_contains(text, "     200ms      400ms     +200ms  waits_here\n(1 function unchanged)");
+	assert_contains(text,
+			"     200ms      400ms     +200ms  waits_here\n(1 function unchanged)");
 	free(text);
 	/* Its differential flame graph: the change of time, white where none. */
 	CAPTURE(text, pmc_profile_flamegraph(out, o, n, NULL));
@@ -325,7 +326,8 @@ static void diff_report(void **state)
 	assert_contains(text, "<title>waits_less (10ms, 10ms \xe2\x86\x92 10ms, +0ns)</title>");
 	assert_true(strncmp(strstr(strstr(text, "<title>waits_less"), "fill="),
 			    "fill=\"rgb(255,255,255)\"", 22) == 0);
-	assert_contains(text, "<title>waits_here (400ms, 200ms \xe2\x86\x92 400ms, +200ms)</title>");
+	assert_contains(text,
+			"<title>waits_here (400ms, 200ms \xe2\x86\x92 400ms, +200ms)</title>");
 	assert_true(strncmp(strstr(strstr(text, "<title>waits_here"), "fill="),
 			    "fill=\"rgb(255,0,0)\"", 18) == 0);
 	free(text);

@@ -23,8 +23,7 @@
 _Static_assert(PMC_ANNOTATE_TEXT == PMC_INSN_TEXT, "an instruction's text fits");
 
 /* The instruction of insns (n, sorted by address) whose bytes hold address a, or NULL. */
-static struct pmc_annotation_insn *insn_at(struct pmc_annotation_insn *insns, size_t n,
-					   uint64_t a)
+static struct pmc_annotation_insn *insn_at(struct pmc_annotation_insn *insns, size_t n, uint64_t a)
 {
 	size_t lo = 0, hi = n;
 

@@ -56,8 +56,9 @@ struct pmc_record_opts {
 	/* Sampled: off-CPU time instead of event and freq (docs/profile.md, "Off-CPU
 	 * time"): where the command's threads wait, each stack weighing the nanoseconds from
 	 * a switch-out (sched:sched_switch) to the thread's next switch-in, or its exit, or
-	 * the end; the profile's event is PMC_PROFILE_OFF_CPU_EVENT, its unit "ns". Needs the tracepoint:
-	 * -EACCES or -ENOENT with one line in err where tracefs or the kernel refuse it. */
+	 * the end; the profile's event is PMC_PROFILE_OFF_CPU_EVENT, its unit "ns". Needs the
+	 * tracepoint: -EACCES or -ENOENT with one line in err where tracefs or the kernel refuse
+	 * it. */
 	bool off_cpu;
 };
 

@@ -349,8 +349,8 @@ struct pmc_session_cfg {
 	/* What to count (perf backend): an event list (NULL: PMC_DEFAULT_EVENTS). */
 	const char *events;
 	bool require_counters;
-	bool quiet;   /* no progress, no note of a counter that cannot be counted */
-	bool profile; /* one profiled run of each command or benchmark, beside the result */
+	bool quiet;	      /* no progress, no note of a counter that cannot be counted */
+	bool profile;	      /* one profiled run of each command or benchmark, beside the result */
 	bool profile_off_cpu; /* commands: that run records where they wait (off-CPU time) */
 	/* The result's report on out (NULL: none) in format, with medians or the stats. */
 	FILE *out;

@@ -398,9 +398,10 @@ static void explain_instructions(FILE *out, const struct pmc_profile *old_p,
 		if (d[i].clear && d[i].delta > 0)
 			culprit = d[i].name;
 	if (culprit && pmc_profile_annotate(new_p, culprit, &a, NULL, 0) == 0)
-		pmc_profile_report_annotate_top(
-		    out, a, EXPLAIN_INSNS,
-		    markdown ? PMC_ANNOTATE_TOP_MARKDOWN : PMC_ANNOTATE_TOP_TEXT, "the new profile");
+		pmc_profile_report_annotate_top(out, a, EXPLAIN_INSNS,
+						markdown ? PMC_ANNOTATE_TOP_MARKDOWN
+							 : PMC_ANNOTATE_TOP_TEXT,
+						"the new profile");
 	pmc_annotation_free(a);
 	pmc_profile_deltas_free(d, n);
 }
@@ -434,8 +435,9 @@ static void put_waits(FILE *out, const struct pmc_profile *old_p, const struct p
 	fprintf(out, "%stime off CPU (the profiles' waits): %s -> %s (%s)", markdown ? "\n" : "  ",
 		a, b, d);
 	if (op && np) {
-		fputs(markdown ? "; by function: `pmcbench report --diff " : "; by function: "
-									  "pmcbench report --diff ",
+		fputs(markdown ? "; by function: `pmcbench report --diff "
+			       : "; by function: "
+				 "pmcbench report --diff ",
 		      out);
 		pmc_escape_text(out, markdown ? relative(op) : op);
 		putc(' ', out);

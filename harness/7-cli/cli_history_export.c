@@ -19,7 +19,7 @@ struct out {
 	bool started;
 };
 
-static int each_series(void *ud, const struct pmc_history_point *ps, size_t n)
+static int export_series(void *ud, const struct pmc_history_point *ps, size_t n)
 {
 	struct out *w = ud;
 	unsigned part = w->started ? 0 : PMC_POINTS_FIRST;
@@ -69,7 +69,7 @@ int pmc_cli_hist_export(int argc, char **argv, struct hopts *o)
 	/* A store that fails part of the way leaves the output unfinished, -o's file not
 	 * written: the error is the last line, exit 2. */
 	err[0] = '\0';
-	r = pmc_history_series(h, &o->f, each_series, &w, &es, &nes, err, sizeof(err));
+	r = pmc_history_series(h, &o->f, export_series, &w, &es, &nes, err, sizeof(err));
 	if (r < 0 && err[0]) {
 		pmc_cli_error("%s", err);
 		if (af)
