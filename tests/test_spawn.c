@@ -199,9 +199,9 @@ static long thread_count(void)
  * left is about PMC_SPAWN_TAIL_KEEP, not the 3 MB. The trimmer ends with its spawner. */
 static void stderr_is_trimmed_while_the_command_runs(void **state)
 {
-	char *argv[] = {"sh", "-c",
-			"head -c 3000000 /dev/zero >&2; sleep 0.35; stat -L -c %b /proc/self/fd/2 >&2",
-			NULL};
+	char *argv[] = {
+	    "sh", "-c",
+	    "head -c 3000000 /dev/zero >&2; sleep 0.35; stat -L -c %b /proc/self/fd/2 >&2", NULL};
 	long threads = thread_count();
 
 	(void)state;

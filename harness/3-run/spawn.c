@@ -330,8 +330,7 @@ static bool trimmer_ready(struct trimmer *t)
 	t->fd = -1;
 	if (pthread_condattr_init(&ca))
 		return false;
-	r = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
-	    pthread_cond_init(&t->stop, &ca);
+	r = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) || pthread_cond_init(&t->stop, &ca);
 	pthread_condattr_destroy(&ca);
 	if (r)
 		return false;
@@ -632,9 +631,9 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	trims = capture_fd >= 0 && sp->series && o->timeout_s <= 0 &&
 		!(o->tick_ms > 0 && o->on_tick) && !o->timeout_by_polling &&
 		trimmer_ready(&sp->trim);
-	polls = (o->timeout_s > 0 || (capture_fd >= 0 && !trims) ||
-		 (o->tick_ms > 0 && o->on_tick)) &&
-		!o->timeout_by_polling;
+	polls =
+	    (o->timeout_s > 0 || (capture_fd >= 0 && !trims) || (o->tick_ms > 0 && o->on_tick)) &&
+	    !o->timeout_by_polling;
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
