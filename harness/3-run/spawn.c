@@ -282,100 +282,6 @@ fail:
  * mask would be a large allocation. */
 #define MAX_CPU (1 << 16)
 
-/* Trims the capture file of the run being waited for every PMC_SPAWN_TAIL_TICK_MS, on a
- * thread of its own, so that the waiting thread can block in wait4 instead of polling the
- * child's pidfd: no pidfd is made and closed, and the child's exit wakes the waiter
- * directly (a synchronous wake-up: the scheduler may run it on the CPU the child leaves,
- * where the pidfd's wakes it on its own, often idle, CPU). The thread starts with a
- * series' first such run and ticks until the spawner is freed; a run only sets fd. */
-struct trimmer {
-	pthread_t thread;
-	pthread_mutex_t lock; /* over fd, punched and quit, and held by a trim */
-	pthread_cond_t stop;  /* signalled at quit; the ticks are its timeouts */
-	int fd;		      /* the capture file of the run being waited for, or -1 */
-	off_t punched;
-	bool quit;
-	int state; /* 0: not started, 1: running, -1: could not start (the wait polls) */
-};
-
-static void *trim_loop(void *p)
-{
-	struct trimmer *t = p;
-
-	pthread_mutex_lock(&t->lock);
-	while (!t->quit) {
-		struct timespec at;
-
-		clock_gettime(CLOCK_MONOTONIC, &at);
-		at.tv_nsec += PMC_SPAWN_TAIL_TICK_MS * 1000000L;
-		at.tv_sec += at.tv_nsec / 1000000000L;
-		at.tv_nsec %= 1000000000L;
-		if (pthread_cond_timedwait(&t->stop, &t->lock, &at) == ETIMEDOUT && t->fd >= 0)
-			trim_capture(t->fd, &t->punched);
-	}
-	pthread_mutex_unlock(&t->lock);
-	return NULL;
-}
-
-/* Starts the trimmer once; false when it is not running (then the wait polls). */
-static bool trimmer_ready(struct trimmer *t)
-{
-	pthread_condattr_t ca;
-	sigset_t all, old;
-	int r;
-
-	if (t->state)
-		return t->state > 0;
-	t->state = -1;
-	t->fd = -1;
-	if (pthread_condattr_init(&ca))
-		return false;
-	r = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) || pthread_cond_init(&t->stop, &ca);
-	pthread_condattr_destroy(&ca);
-	if (r)
-		return false;
-	if (pthread_mutex_init(&t->lock, NULL)) {
-		pthread_cond_destroy(&t->stop);
-		return false;
-	}
-	/* Signals stay the caller's threads' to take: the new thread blocks them all. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&t->thread, NULL, trim_loop, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r) {
-		pthread_mutex_destroy(&t->lock);
-		pthread_cond_destroy(&t->stop);
-		return false;
-	}
-	t->state = 1;
-	return true;
-}
-
-/* Hands the trimmer a run's capture file (fd), or takes it back (-1): once this returns,
- * no trim of it is under way. */
-static void trimmer_watch(struct trimmer *t, int fd)
-{
-	pthread_mutex_lock(&t->lock);
-	t->fd = fd;
-	t->punched = 0;
-	pthread_mutex_unlock(&t->lock);
-}
-
-static void trimmer_stop(struct trimmer *t)
-{
-	if (t->state <= 0)
-		return;
-	pthread_mutex_lock(&t->lock);
-	t->quit = true;
-	pthread_cond_signal(&t->stop);
-	pthread_mutex_unlock(&t->lock);
-	pthread_join(t->thread, NULL);
-	pthread_mutex_destroy(&t->lock);
-	pthread_cond_destroy(&t->stop);
-	t->state = 0;
-}
-
 /* What a series of runs shares (pmc_spawner_new): opened once, not per run. */
 struct pmc_spawner {
 	int null_fd;
@@ -392,10 +298,6 @@ struct pmc_spawner {
 	pid_t capture_pgid; /* the process group of the run that had it, or 0 */
 	long peak_slack_kb; /* pmc_spawn_result.spawner_peak_slack_kb, found once */
 	pid_t pid;	    /* this process's (the /proc/self files above are its own too) */
-	/* A series of runs (pmc_spawner_new, not pmc_spawn_run's one): a run whose wait has
-	 * nothing to time leaves the capture file's trim to the trimmer below. */
-	bool series;
-	struct trimmer trim;
 };
 
 /* pmc_spawn_result.spawner_peak_slack_kb for this machine. */
@@ -416,7 +318,6 @@ void pmc_spawner_free(struct pmc_spawner *sp)
 {
 	if (!sp)
 		return;
-	trimmer_stop(&sp->trim);
 	if (sp->stack && sp->stack != MAP_FAILED)
 		munmap(sp->stack, STACK_SIZE);
 	if (sp->capture_fd >= 0)
@@ -430,14 +331,13 @@ void pmc_spawner_free(struct pmc_spawner *sp)
 	free(sp);
 }
 
-static int spawner_new(bool series, struct pmc_spawner **ret)
+int pmc_spawner_new(struct pmc_spawner **ret)
 {
 	struct pmc_spawner *sp = calloc(1, sizeof(*sp));
 	int r;
 
 	if (!sp)
 		return -ENOMEM;
-	sp->series = series;
 	sp->clear_refs_fd = sp->statm_fd = sp->capture_fd = -1;
 	sp->peak_slack_kb = rss_slack_kb();
 	sp->pid = getpid();
@@ -465,11 +365,6 @@ static int spawner_new(bool series, struct pmc_spawner **ret)
 fail:
 	pmc_spawner_free(sp);
 	return r;
-}
-
-int pmc_spawner_new(struct pmc_spawner **ret)
-{
-	return spawner_new(true, ret);
 }
 
 /* This process's resident set in pages, the second field of /proc/self/statm (proc(5)),
@@ -575,8 +470,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *o, struct pmc_spawn_result *ret)
 
 	if (!o || !o->argv || !o->argv[0] || (o->pin && (o->cpu < 0 || o->cpu >= MAX_CPU)))
 		return -EINVAL;
-	/* One run: a thread for the trim would cost more than the pidfd's poll. */
-	r = spawner_new(false, &sp);
+	r = pmc_spawner_new(&sp);
 	if (r < 0)
 		return r;
 	r = pmc_spawner_run(sp, o, ret);
@@ -593,7 +487,7 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	/* CLONE_FILES hands what the in_child hook opens to the parent. */
 	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (o && o->in_child ? CLONE_FILES : 0);
 	int status = 0, capture_fd = -1, pidfd = -1, r;
-	bool polls, trims;
+	bool polls;
 	uint64_t t0;
 	pid_t pid;
 
@@ -625,15 +519,10 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 		CPU_ZERO_S(a.cpus_size, a.cpus);
 		CPU_SET_S((size_t)o->cpu, a.cpus_size, a.cpus);
 	}
-	/* With nothing to time, a series' wait is wait4 alone and the trimmer trims the
-	 * capture file; else the wait polls the child's pidfd (wait_child), which the clone
-	 * makes (no pidfd_open). */
-	trims = capture_fd >= 0 && sp->series && o->timeout_s <= 0 &&
-		!(o->tick_ms > 0 && o->on_tick) && !o->timeout_by_polling &&
-		trimmer_ready(&sp->trim);
-	polls =
-	    (o->timeout_s > 0 || (capture_fd >= 0 && !trims) || (o->tick_ms > 0 && o->on_tick)) &&
-	    !o->timeout_by_polling;
+	/* The wait polls the child's pidfd (wait_child): the clone makes it, which saves a
+	 * pidfd_open. */
+	polls = (o->timeout_s > 0 || capture_fd >= 0 || (o->tick_ms > 0 && o->on_tick)) &&
+		!o->timeout_by_polling;
 	/* The clock starts before the clone: the parent resumes only once the child has
 	 * exec'd, and by then a short command may already have finished on another CPU.
 	 * The child's few syscalls before exec are counted in wall time, not in its counters. */
@@ -666,13 +555,8 @@ int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *o,
 	res.spawner_peak_kb = own_peak_rss_kb(sp);
 	res.spawner_peak_slack_kb = res.spawner_peak_kb ? sp->peak_slack_kb : 0;
 	res.pid = pid;
-	if (trims)
-		trimmer_watch(&sp->trim, capture_fd);
-	r = wait_child(pid, pidfd, o, trims ? -1 : capture_fd, t0, &status, &res.ru,
-		       &res.timed_out);
+	r = wait_child(pid, pidfd, o, capture_fd, t0, &status, &res.ru, &res.timed_out);
 	res.wall_ns = pmc_clock_ns() - t0;
-	if (trims)
-		trimmer_watch(&sp->trim, -1);
 	if (r < 0)
 		goto out;
 	if (WIFSIGNALED(status)) {

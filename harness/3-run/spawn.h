@@ -67,10 +67,8 @@ struct pmc_spawn_opts {
 };
 
 /* The most of a captured stderr that comes back; what is kept while the target runs;
- * how often the memory file is trimmed: by a thread of the spawner's for a series of
- * runs (pmc_spawner_new) whose wait has no timeout or ticks, so that the wait is a plain
- * wait4; otherwise by the wait itself, polling the child's pidfd (Linux 5.3: without it
- * the file is trimmed only when a timeout makes the wait poll). */
+ * how often the memory file is trimmed (needs pidfd_open, Linux 5.3: without it the
+ * file is trimmed only when a timeout makes the wait poll). */
 #define PMC_SPAWN_TAIL_MAX 2048
 #define PMC_SPAWN_TAIL_KEEP (64 * 1024)
 #define PMC_SPAWN_TAIL_TICK_MS 100
@@ -111,9 +109,7 @@ int pmc_spawn_run(const struct pmc_spawn_opts *opts, struct pmc_spawn_result *re
 /* What a series of runs on one thread shares, made once instead of per run: /dev/null,
  * the /proc files of the max-rss floor (spawner_peak_kb), the child's stack and the
  * stderr capture file, emptied after each run and made anew when the last run's process
- * group is still alive or something wrote to it since, and the thread that trims it
- * (PMC_SPAWN_TAIL_TICK_MS; started by the first run that needs it, with every signal
- * blocked, and ended by pmc_spawner_free). pmc_spawner_run is pmc_spawn_run
+ * group is still alive or something wrote to it since. pmc_spawner_run is pmc_spawn_run
  * through sp, with the same results; one thread at a time may use a spawner, in the
  * process that made it. */
 struct pmc_spawner;
