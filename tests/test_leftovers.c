@@ -60,12 +60,15 @@ static void orphan_is_ended_and_named(void **state)
 	struct pmc_leftovers before;
 	char names[256], want[64];
 	pid_t pgid, orphan;
+	bool gone = true;
 
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	assert_int_equal(pmc_leftovers_before(&before), 0);
 	assert_int_equal(before.n, 0);
 	orphan = run_leaving_one(&pgid);
-	assert_true(pmc_leftovers_end(&before, &pgid, 1, names, sizeof(names)) >= 1);
+	assert_true(pmc_leftovers_end(&before, &pgid, 1, &gone, names, sizeof(names)) >= 1);
+	/* The group had a member to end. */
+	assert_false(gone);
 	snprintf(want, sizeof(want), "(pid %d)", (int)orphan);
 	assert_non_null(strstr(names, want));
 	/* Reaped: no longer a child, and gone. */
@@ -73,9 +76,10 @@ static void orphan_is_ended_and_named(void **state)
 	assert_int_equal(errno, ECHILD);
 	assert_int_equal(kill(orphan, 0), -1);
 	pmc_leftovers_free(&before);
-	/* Nothing left: nothing ended. */
-	assert_int_equal(pmc_leftovers_end(NULL, &pgid, 1, names, sizeof(names)), 0);
+	/* Nothing left: nothing ended, and the group is gone. */
+	assert_int_equal(pmc_leftovers_end(NULL, &pgid, 1, &gone, names, sizeof(names)), 0);
 	assert_string_equal(names, "");
+	assert_true(gone);
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 }
 
@@ -96,7 +100,7 @@ static void child_from_before_the_run_is_kept(void **state)
 	assert_int_equal(pmc_leftovers_before(&before), 0);
 	assert_int_equal(before.n, 1);
 	orphan = run_leaving_one(&pgid);
-	assert_true(pmc_leftovers_end(&before, &pgid, 1, names, sizeof(names)) >= 1);
+	assert_true(pmc_leftovers_end(&before, &pgid, 1, NULL, names, sizeof(names)) >= 1);
 	assert_int_equal(kill(orphan, 0), -1);
 	assert_int_equal(waitpid(keep, &status, WNOHANG), 0);
 	kill(keep, SIGKILL);
@@ -121,7 +125,7 @@ static void without_subreaper_the_group_is_ended(void **state)
 		kill(orphan, SIGKILL);
 		skip();
 	}
-	assert_int_equal(pmc_leftovers_end(&before, &pgid, 1, names, sizeof(names)), 1);
+	assert_int_equal(pmc_leftovers_end(&before, &pgid, 1, NULL, names, sizeof(names)), 1);
 	assert_string_equal(names, "");
 	assert_int_equal(poll(&p, 1, 60000), 1);
 	close(p.fd);

@@ -176,6 +176,44 @@ static void spawner_runs_keep_their_own_values(void **state)
 	assert_int_equal(system(stray), 0);
 }
 
+/* The capture file is trimmed while the command runs, by a series' spawner and by one
+ * run's, with a timeout or without. The command writes 3 MB to stderr, gives a few ticks
+ * time to pass, and writes the blocks its stderr file then holds (stat of its fd 2): what
+ * is left is about PMC_SPAWN_TAIL_KEEP, not the 3 MB. */
+static void stderr_is_trimmed_while_the_command_runs(void **state)
+{
+	char *argv[] = {
+	    "sh", "-c",
+	    "head -c 3000000 /dev/zero >&2; sleep 0.35; stat -L -c %b /proc/self/fd/2 >&2", NULL};
+	(void)state;
+	for (int way = 0; way < 3; way++) {
+		struct pmc_spawn_opts o = {
+		    .argv = argv, .capture_stderr = true, .timeout_s = way == 2 ? 30 : 0};
+		struct pmc_spawn_result res;
+		struct pmc_spawner *sp = NULL;
+		const char *nl;
+		long blocks;
+
+		if (way == 1) {
+			assert_int_equal(pmc_spawn_run(&o, &res), 0);
+		} else {
+			assert_int_equal(pmc_spawner_new(&sp), 0);
+			assert_int_equal(pmc_spawner_run(sp, &o, &res), 0);
+		}
+		assert_int_equal(res.exit_code, 0);
+		assert_true(res.stderr_tail_len > 2);
+		/* The last line is the count; the zeros before it came back as spaces. */
+		res.stderr_tail[res.stderr_tail_len - 1] = '\0';
+		nl = strrchr(res.stderr_tail, ' ');
+		assert_non_null(nl);
+		blocks = strtol(nl + 1, NULL, 10);
+		assert_int_equal(res.stderr_bytes, 3000000 + strlen(nl + 1) + 1);
+		if (blocks * 512 > 4 * PMC_SPAWN_TAIL_KEEP)
+			fail_msg("way %d: %ld KiB of stderr held after the ticks", way, blocks / 2);
+		pmc_spawner_free(sp);
+	}
+}
+
 static void signals_are_reported(void **state)
 {
 	char *argv[] = {PMC_TEST_WORK, "kill", "15", NULL};
@@ -663,6 +701,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(pair_runs_both_at_once),
 	    cmocka_unit_test(stderr_tail_is_captured),
 	    cmocka_unit_test(spawner_runs_keep_their_own_values),
+	    cmocka_unit_test(stderr_is_trimmed_while_the_command_runs),
 	    cmocka_unit_test(pair_keeps_each_result),
 	    cmocka_unit_test(pair_fills_a_running_slot_each),
 	};

@@ -152,7 +152,7 @@ static void name_one(pid_t pid, char *names, size_t len)
 }
 
 size_t pmc_leftovers_end(const struct pmc_leftovers *before, const pid_t *pgids, size_t n,
-			 char *names, size_t len)
+			 bool *ret_gone, char *names, size_t len)
 {
 	size_t ended = 0;
 	bool groups_done = false;
@@ -187,9 +187,14 @@ size_t pmc_leftovers_end(const struct pmc_leftovers *before, const pid_t *pgids,
 		if (!groups_done) {
 			/* What is left of the runs' groups, the members under a live parent
 			 * too; a group only of members this process cannot see is counted. */
-			for (size_t g = 0; g < n; g++)
-				if (pgids[g] > 0 && kill(-pgids[g], SIGKILL) == 0 && !live)
+			for (size_t g = 0; g < n; g++) {
+				int k = pgids[g] > 0 ? kill(-pgids[g], SIGKILL) : -1;
+
+				if (ret_gone)
+					ret_gone[g] = pgids[g] > 0 && k < 0 && errno == ESRCH;
+				if (k == 0 && !live)
 					ended++;
+			}
 			groups_done = true;
 		}
 		for (size_t i = 0; i < nv; i++) {

@@ -7,6 +7,7 @@
  * is ended. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -28,6 +29,7 @@ void pmc_leftovers_free(struct pmc_leftovers *before);
  * and the rest of each group, with SIGKILL, reaping them. names gets "sleep (pid 123),
  * sh (pid 124)" for those it ended (at most len bytes), or "" when none had a name to
  * give; returns how many processes it ended (a group whose members it cannot see counts
- * as one), 0 when nothing was left. */
+ * as one), 0 when nothing was left. ret_gone (n entries, or NULL): whether group i had no
+ * member left to end (ESRCH), so that no process of it can write anything any more. */
 size_t pmc_leftovers_end(const struct pmc_leftovers *before, const pid_t *pgids, size_t n,
-			 char *names, size_t len);
+			 bool *ret_gone, char *names, size_t len);

@@ -212,10 +212,16 @@ static void end_leftovers(struct session *x, const struct pmc_leftovers *before,
 			  const struct pmc_runner_cmd *const *cmds, const pid_t *pgids, size_t n)
 {
 	char names[512];
-	size_t ended = pmc_leftovers_end(before, pgids, n, names, sizeof(names));
+	bool gone[2] = {false, false};
+	size_t ended = pmc_leftovers_end(before, pgids, n, gone, names, sizeof(names));
 	/* A duet's are noted as the first command's. */
 	const struct pmc_runner_cmd *cmd = cmds[0];
 
+	/* Run i was spawned by sp[i] (one per thread in a duet): a group found empty needs
+	 * no second look before its capture file is reused. */
+	for (size_t i = 0; i < n && i < 2; i++)
+		if (gone[i])
+			pmc_spawner_group_gone(x->sp[i], pgids[i]);
 	if (!ended || !x->o->note)
 		return;
 	if (x->noted && x->noted[cmd - x->cmds])

@@ -438,6 +438,14 @@ static int capture_file(struct pmc_spawner *sp)
 	return sp->capture_fd;
 }
 
+void pmc_spawner_group_gone(struct pmc_spawner *sp, pid_t pgid)
+{
+	/* A group with no member is no more: none can join it, and a process that made a
+	 * new one with that number (a pid reused) never had the file. */
+	if (sp && pgid > 0 && sp->capture_pgid == pgid)
+		sp->capture_pgid = 0;
+}
+
 /* Empties the capture file after its run: size and offset (the target's stderr shared
  * it) back to 0. size: its size as read_tail found it, or -1. One that cannot be emptied
  * is dropped. */

@@ -117,6 +117,9 @@ int pmc_spawner_new(struct pmc_spawner **ret);
 void pmc_spawner_free(struct pmc_spawner *sp); /* NULL: nothing */
 int pmc_spawner_run(struct pmc_spawner *sp, const struct pmc_spawn_opts *opts,
 		    struct pmc_spawn_result *ret);
+/* Tells sp that the process group pgid of its last run has no member left (a kill of it
+ * failed with ESRCH), so the next run reuses the capture file without looking again. */
+void pmc_spawner_group_gone(struct pmc_spawner *sp, pid_t pgid);
 
 /* For a caller that raised this process's soft RLIMIT_NOFILE (the CLI, for the counters'
  * descriptors, as perf does): every target spawned from then on gets soft instead, the
