@@ -94,6 +94,20 @@ struct pmc_backend_thread_opts {
 
 struct pmc_backend_thread;
 
+/* What a result's environment records of the backend that measured it
+ * (pmc_backend_ops.env), besides the machine's fingerprint: the counts it gives differ
+ * with these. */
+#define PMC_BACKEND_ENV_MAX 4
+struct pmc_backend_env {
+	/* n pairs, each key and value static or the session options' strings. */
+	const char *key[PMC_BACKEND_ENV_MAX], *value[PMC_BACKEND_ENV_MAX];
+	size_t n;
+	/* Recorded as version_key (after the pairs): the first line the backend's program
+	 * (its find's path) prints when run with the one argument version_arg. NULL: the
+	 * backend has no version of its own (perf's is the kernel's). */
+	const char *version_key, *version_arg;
+};
+
 /* What a run's child calls just before exec, with the run (pmc_spawn_opts.in_child). */
 typedef int (*pmc_backend_child_fn)(void *run);
 
@@ -117,6 +131,10 @@ struct pmc_backend_ops {
 	/* Counts a program's marked stretches (pmc_backend_opts.marked, the mark_
 	 * operations): a benchmark program runs in the exact mode under it. */
 	bool marks;
+
+	/* What the result's environment records of the backend with session options o into
+	 * *ret (zeroed first): valgrind's tool and version. */
+	void (*env)(const struct pmc_backend_opts *o, struct pmc_backend_env *ret);
 
 	/* Whether this machine can use the backend: 0 with the program it needs in
 	 * *ret_path (malloc'ed; NULL when it needs none), or -ENOENT with one line in err

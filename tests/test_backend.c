@@ -57,6 +57,7 @@ static void test_every_backend_has_every_operation(void **state)
 		assert_int_equal(pmc_backend_find(b->name, &id), 0);
 		assert_int_equal(id, i);
 		assert_true(!b->wrapper || b->wrapper[0]);
+		assert_non_null(b->env);
 		assert_non_null(b->find);
 		assert_non_null(b->session_new);
 		assert_non_null(b->session_free);

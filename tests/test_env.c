@@ -19,6 +19,8 @@
 #include "tests/test_main.h"
 
 #include "base/path.h"
+#include "counters/backend.h"
+#include "counters/valgrind/valgrind.h"
 #include "core/result.h"
 #include "elf/buildid.h"
 #include "elf/comment.h"
@@ -487,6 +489,51 @@ static void fingerprint_describes_this_machine(void **state)
 	pmc_result_free(r);
 }
 
+/* What a backend tells of itself goes into the environment through its env operation:
+ * valgrind's tool (a marked run's is callgrind, whatever --valgrind-tool says) and the
+ * first line its program prints for its version argument; perf adds nothing. */
+static void backend_describes_itself(void **state)
+{
+	const struct pmc_backend_ops *vg = pmc_backend_get(PMC_BACKEND_VALGRIND);
+	const struct pmc_backend_ops *perf = pmc_backend_get(PMC_BACKEND_PERF);
+	struct pmc_backend_opts cachegrind = {.valgrind_tool = PMC_VALGRIND_CACHEGRIND};
+	struct pmc_backend_opts marked = {.valgrind_tool = PMC_VALGRIND_CACHEGRIND, .marked = true};
+	/* A valgrind that answers --version, and one that fails. */
+	static const char fake[] = "#!/bin/sh\n[ \"$1\" = --version ] && echo valgrind-9.8.7 && "
+				   "echo second line\n";
+	char *program = in_dir("valgrind"), *failing = in_dir("failing");
+	struct pmc_backend_env e;
+	struct pmc_result *r;
+
+	(void)state;
+	write_file(program, fake, strlen(fake), 0755);
+	write_file(failing, "#!/bin/sh\nexit 3\n", 18, 0755);
+	vg->env(&cachegrind, &e);
+	assert_string_equal(e.version_arg, "--version");
+	assert_int_equal(pmc_result_new("valgrind", &r), 0);
+	assert_int_equal(pmc_env_backend(r, vg, &cachegrind, NULL), 0);
+	assert_string_equal(pmc_result_get_env(r, "valgrind-tool"), "cachegrind");
+	assert_null(pmc_result_get_env(r, "valgrind-version")); /* no program: not guessed */
+	/* The version is the first line of what the program prints. */
+	assert_int_equal(pmc_env_backend(r, vg, &marked, program), 0);
+	assert_string_equal(pmc_result_get_env(r, "valgrind-tool"), "callgrind");
+	assert_string_equal(pmc_result_get_env(r, "valgrind-version"), "valgrind-9.8.7");
+	/* A program that fails leaves the version out: not an error. */
+	pmc_result_free(r);
+	assert_int_equal(pmc_result_new("valgrind", &r), 0);
+	assert_int_equal(pmc_env_backend(r, vg, &marked, failing), 0);
+	assert_string_equal(pmc_result_get_env(r, "valgrind-tool"), "callgrind");
+	assert_null(pmc_result_get_env(r, "valgrind-version"));
+	pmc_result_free(r);
+
+	assert_int_equal(pmc_result_new("perf", &r), 0);
+	assert_int_equal(pmc_env_backend(r, perf, &marked, program), 0);
+	assert_int_equal(r->nenv, 0);
+	pmc_result_free(r);
+	free(program);
+	free(failing);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +544,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(compiler_from_the_elf_comment),
 	    cmocka_unit_test(find_executable_searches_like_execvp),
 	    cmocka_unit_test(fingerprint_describes_this_machine),
+	    cmocka_unit_test(backend_describes_itself),
 	};
 
 	pmc_test_args(argc, argv, tests);

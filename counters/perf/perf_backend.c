@@ -398,9 +398,17 @@ static int perf_run_dump_file(const struct pmc_backend_run *run, size_t k, char 
 	return -ENOENT;
 }
 
+/* The kernel's counters have no version of their own: the kernel's is in the
+ * fingerprint, with the events asked for and counted (the session's). */
+static void perf_env(const struct pmc_backend_opts *o, struct pmc_backend_env *ret)
+{
+	*ret = (struct pmc_backend_env){.n = 0};
+}
+
 const struct pmc_backend_ops pmc_backend_perf = {
     .name = "perf",
     .takes_events = true,
+    .env = perf_env,
     .find = perf_find,
     .session_new = perf_session_new,
     .session_free = perf_session_free,

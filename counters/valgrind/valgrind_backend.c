@@ -39,6 +39,21 @@ static int vg_find(char **ret_path, char *err, size_t errlen)
 	return r;
 }
 
+/* Which of valgrind's tools counted (a marked run's is callgrind, vg_run_new) and which
+ * valgrind: counts differ between the tools and between valgrind's releases. */
+static void vg_env(const struct pmc_backend_opts *o, struct pmc_backend_env *ret)
+{
+	bool cachegrind = !o->marked && o->valgrind_tool == PMC_VALGRIND_CACHEGRIND;
+
+	*ret = (struct pmc_backend_env){
+	    .key = {"valgrind-tool"},
+	    .value = {cachegrind ? "cachegrind" : "callgrind"},
+	    .n = 1,
+	    .version_key = "valgrind-version", /* "valgrind-3.19.0" */
+	    .version_arg = "--version",
+	};
+}
+
 static int vg_session_new(const struct pmc_backend_opts *o, struct pmc_backend_session **ret)
 {
 	struct pmc_backend_session *s = calloc(1, sizeof(*s));
@@ -298,6 +313,7 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .simulated = true,
     .takes_events = false, /* its metrics are the simulated ones */
     .marks = true,
+    .env = vg_env,
     .find = vg_find,
     .session_new = vg_session_new,
     .session_free = vg_session_free,

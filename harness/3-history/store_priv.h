@@ -6,6 +6,7 @@
  *   store_query.c     the conditions of a selection, the entries it selects, samples
  *   store_series.c    the points of the series, read series by series
  *   store_baseline.c  the baseline of a gate
+ *   store_baseline_read.c  the entries' benchmarks and points that the baseline reads
  * Private to harness/3-history/. */
 #pragma once
 
@@ -99,3 +100,64 @@ int pmc_hist_point_samples(const struct pmc_history *h, const char *samples, con
 			   const char *ntext, const char *entry, const char *bench,
 			   const char *metric, double **ret, size_t *ret_n, char *err,
 			   size_t errlen);
+
+/* ---- what a gate's baseline reads (store_baseline_read.c) ---- */
+
+/* The entries a baseline pools, newest first. */
+struct baseline_ids {
+	char **v;
+	char **ref; /* what the other tables name each by: its number (schema 3), or v */
+	size_t n;
+	long long newest; /* the time of v[0], seconds since the epoch */
+};
+
+/* What one entry gives the baseline: its benchmarks with their runs, and the points of
+ * the metrics read. Their text goes into one buffer and their samples into another, so
+ * that a row costs no allocation of its own; the arrays are reused entry after entry. */
+struct bbench {
+	size_t name; /* offset into text */
+	size_t runs;
+};
+
+struct bpoint {
+	size_t bench, metric, unit; /* offsets into text */
+	int better;
+	bool simulated;
+	size_t at, n; /* samples: vals[at .. at + n) */
+};
+
+struct bentry {
+	const char *const *metrics; /* the patterns of the metrics read; NULL: all */
+	size_t nmetrics;
+	bool literal; /* the patterns are plain names, which the query selects */
+	struct bbench *b;
+	size_t nb, capb;
+	struct bpoint *p;
+	size_t np, capp;
+	char *text;
+	size_t ntext, captext;
+	double *vals;
+	size_t nvals, capvals;
+	/* Where the points are read, for the message of a damaged one. */
+	const struct pmc_history *h;
+	const char *entry;
+	char *err;
+	size_t errlen;
+};
+
+/* Starts be on entry id of h (its messages into err), and frees what it read. */
+void pmc_hist_bentry_start(struct bentry *be, struct pmc_history *h, const char *id, char *err,
+			   size_t errlen);
+void pmc_hist_bentry_free(struct bentry *be);
+
+/* The points of the metrics read of every entry ids names (schema 3), into bes[i] for
+ * ids->v[i], each started. Returns 0 or -errno with one line in err. */
+int pmc_hist_baseline_points(struct pmc_history *h, struct bentry *bes,
+			     const struct baseline_ids *ids, char *err, size_t errlen);
+
+/* Entry id's benchmarks (ref: what the other tables name it by) into be, with its points
+ * unless points_read (pmc_hist_baseline_points read them), sorted by name, the runs
+ * checked against the points' samples. Returns 0, -EBADMSG for a damaged entry, or
+ * -errno, with one line in err. */
+int pmc_hist_bentry_read(struct pmc_history *h, struct bentry *be, const char *id, const char *ref,
+			 bool points_read, char *err, size_t errlen);

@@ -17,6 +17,7 @@
 #endif
 
 #include "base/grow.h"
+#include "counters/backend.h"
 #include "core/result.h"
 #include "elf/comment.h"
 #include "run/env.h"
@@ -240,18 +241,23 @@ int pmc_env_collect(struct pmc_result *r)
 	return 0;
 }
 
-int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgrind_tool tool)
+int pmc_env_backend(struct pmc_result *r, const struct pmc_backend_ops *be,
+		    const struct pmc_backend_opts *o, const char *program)
 {
-	char *argv[] = {(char *)valgrind, (char *)"--version", NULL};
+	struct pmc_backend_env e;
 	char version[64];
-	int rc;
+	int rc = 0;
 
-	rc = pmc_result_set_env(r, "valgrind-tool",
-				tool == PMC_VALGRIND_CACHEGRIND ? "cachegrind" : "callgrind");
-	/* "valgrind-3.19.0"; a valgrind that hangs must not hang the run. */
-	if (rc == 0 && valgrind &&
-	    pmc_spawn_capture_line(valgrind, argv, 10, version, sizeof(version)) == 0)
-		rc = pmc_result_set_env(r, "valgrind-version", version);
+	be->env(o, &e);
+	for (size_t i = 0; rc == 0 && i < e.n && i < PMC_BACKEND_ENV_MAX; i++)
+		rc = pmc_result_set_env(r, e.key[i], e.value[i]);
+	/* A program that hangs must not hang the run. */
+	if (rc == 0 && e.version_key && e.version_arg && program) {
+		char *argv[] = {(char *)program, (char *)e.version_arg, NULL};
+
+		if (pmc_spawn_capture_line(program, argv, 10, version, sizeof(version)) == 0)
+			rc = pmc_result_set_env(r, e.version_key, version);
+	}
 	return rc;
 }
 

@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-#include "counters/valgrind/valgrind.h"
-
+struct pmc_backend_ops;
+struct pmc_backend_opts;
 struct pmc_result;
 
 /* Fills r's environment: kernel, cpu-model, pmus, perf_event_paranoid, nmi-watchdog,
@@ -12,11 +12,12 @@ struct pmc_result;
  * out. Returns 0 or -ENOMEM. */
 int pmc_env_collect(struct pmc_result *r);
 
-/* Records which valgrind counted (keys "valgrind-tool": callgrind or cachegrind, and
- * "valgrind-version": `valgrind --version`, when it answers): counts differ between the
- * tools and between valgrind releases. valgrind is its absolute path. Returns 0 or
- * -ENOMEM; a valgrind that does not tell its version is left out, not an error. */
-int pmc_env_valgrind(struct pmc_result *r, const char *valgrind, enum pmc_valgrind_tool tool);
+/* Records what the backend be tells of itself under session options o
+ * (pmc_backend_ops.env: valgrind's "valgrind-tool" and "valgrind-version"), its version
+ * from program (find's path; NULL: none recorded): counts differ between these. Returns
+ * 0 or -ENOMEM; a program that does not tell its version is left out, not an error. */
+int pmc_env_backend(struct pmc_result *r, const struct pmc_backend_ops *be,
+		    const struct pmc_backend_opts *o, const char *program);
 
 /* Records which compiler built the measured binaries (key "compiler"): the strings of
  * each one's ELF .comment section ("GCC: (Debian 12.2.0-14) 12.2.0"; a clang binary also

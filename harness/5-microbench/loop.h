@@ -1,5 +1,5 @@
-/* The harness's half of a benchmark's loop, shared by the batch (measure.c) and its
- * threads (threads.c); private to the layer. */
+/* The harness's half of a benchmark's loop, shared by the batch (measure.c), its threads
+ * (threads.c) and the state its function is handed (state.c); private to the layer. */
 #pragma once
 
 #include <pthread.h>

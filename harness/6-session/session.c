@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "base/opts.h"
-#include "counters/valgrind/valgrind.h"
 #include "core/analysis.h"
 #include "core/result.h"
 #include "formats/result_json.h"
@@ -97,22 +96,23 @@ static int describe_compiler(struct pmc_result *result, const struct pmc_session
 	return r;
 }
 
-/* The measurement's environment in result: the fingerprint, the backend's, and under
- * perf the events asked for and what was counted. */
+/* The measurement's environment in result: the fingerprint, the backend's (program: the
+ * one its find gave), and for a backend that takes events the events asked for and what
+ * was counted. */
 static int describe(struct pmc_result *result, const struct pmc_session_cfg *cfg,
-		    const char *valgrind, const char *spec, bool user_only)
+		    const char *program, const char *spec, bool user_only)
 {
-	bool takes_events = pmc_backend_get(cfg->ro.backend)->takes_events;
+	const struct pmc_backend_ops *be = pmc_backend_get(cfg->ro.backend);
+	/* Benchmark programs run marked under a backend that marks (session_benchmarks.c). */
+	struct pmc_backend_opts bo = {.valgrind_tool = cfg->ro.valgrind_tool,
+				      .marked = cfg->benchmarks && be->marks};
+	bool takes_events = be->takes_events;
 	int r = pmc_env_collect(result);
 
 	if (r == 0)
 		r = describe_compiler(result, cfg);
-
-	/* Valgrind-specific: its version and tool, which no other backend has. */
-	if (r == 0 && cfg->ro.backend == PMC_BACKEND_VALGRIND)
-		r = pmc_env_valgrind(result, valgrind,
-				     cfg->benchmarks ? PMC_VALGRIND_CALLGRIND
-						     : cfg->ro.valgrind_tool);
+	if (r == 0)
+		r = pmc_env_backend(result, be, &bo, program);
 	if (r == 0 && takes_events)
 		r = pmc_result_set_env(result, "events", spec);
 	if (r == 0 && takes_events)
