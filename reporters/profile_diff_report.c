@@ -19,23 +19,40 @@ static void fmt_signed_count(double v, char buf[static PMC_FMT_MAX + 1])
 	pmc_fmt_short_to(buf + (v != 0), fabs(v), "count");
 }
 
-/* The diff of two exact profiles of one event: self counts, by their change. */
-static void diff_counts(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top)
+/* An amount with its sign, short, in the unit of a table's cells. */
+static void fmt_signed(double v, const char *unit, char buf[static PMC_FMT_MAX + 1])
 {
-	size_t changed = 0, show;
+	if (v == 0) {
+		strcpy(buf, "0"); /* no change is no time: "0", not "0ns" */
+		return;
+	}
+	buf[0] = v > 0 ? '+' : '-';
+	pmc_fmt_short_to(buf + (v != 0), fabs(v), unit);
+}
 
-	while (changed < n && d[changed].old_self != d[changed].new_self)
-		changed++; /* sorted by |change|: the unchanged ones come last */
-	show = top && top < changed ? top : changed;
+/* The rows of an exact diff: the first changed of d's n (sorted by |change|, the
+ * unchanged last), top of them at most (0: all), then how many more changed and how many
+ * did not. waits: off-CPU profiles, each function's total time off CPU; else counts, its
+ * self count. */
+static void exact_rows(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t changed,
+		       size_t top, bool waits)
+{
+	size_t show = top && top < changed ? top : changed;
+	const char *u = waits ? "ns" : "count";
+
 	fprintf(out, "\n%10s %10s %10s  %s\n", "old", "new", "change", "function");
 	for (size_t i = 0; i < show; i++) {
 		char a[PMC_FMT_MAX + 24], b[PMC_FMT_MAX + 24], c[PMC_FMT_MAX + 1];
+		uint64_t o = waits ? d[i].old_total : d[i].old_self;
+		uint64_t v = waits ? d[i].new_total : d[i].new_self;
 
-		pmc_fmt_short((double)d[i].old_self, "count", a, sizeof(a));
-		pmc_fmt_short((double)d[i].new_self, "count", b, sizeof(b));
-		fmt_signed_count((double)d[i].new_self - (double)d[i].old_self, c);
-		fprintf(out, "%10s %10s %10s  ", d[i].old_self ? a : "-", d[i].new_self ? b : "-",
-			c);
+		pmc_fmt_short((double)o, u, a, sizeof(a));
+		pmc_fmt_short((double)v, u, b, sizeof(b));
+		if (waits)
+			fmt_signed(d[i].change, u, c);
+		else
+			fmt_signed_count((double)v - (double)o, c);
+		fprintf(out, "%10s %10s %10s  ", o ? a : "-", v ? b : "-", c);
 		pmc_escape_text(out, d[i].name);
 		putc('\n', out);
 	}
@@ -44,6 +61,16 @@ static void diff_counts(FILE *out, const struct pmc_profile_delta *d, size_t n, 
 	if (n > changed)
 		fprintf(out, "(%zu function%s unchanged)\n", n - changed,
 			n - changed == 1 ? "" : "s");
+}
+
+/* The diff of two exact profiles of one event: self counts, by their change. */
+static void diff_counts(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top)
+{
+	size_t changed = 0;
+
+	while (changed < n && d[changed].old_self != d[changed].new_self)
+		changed++; /* sorted by |change|: the unchanged ones come last */
+	exact_rows(out, d, n, changed, top, false);
 	fputs("change: new minus old self count (exact); -: no self weight in that profile\n", out);
 }
 
@@ -59,17 +86,6 @@ static void lost_warning(FILE *out, const struct pmc_profile_info *oi,
 	snprintf(nw, sizeof(nw), "%" PRIu64, ni->lost);
 	fprintf(out, "WARNING: samples lost: %s old, %s new\n", oi->lost_unknown ? "not known" : o,
 		ni->lost_unknown ? "not known" : nw);
-}
-
-/* An amount with its sign, short, in the unit of a table's cells. */
-static void fmt_signed(double v, const char *unit, char buf[static PMC_FMT_MAX + 1])
-{
-	if (v == 0) {
-		strcpy(buf, "0"); /* no change is no time: "0", not "0ns" */
-		return;
-	}
-	buf[0] = v > 0 ? '+' : '-';
-	pmc_fmt_short_to(buf + (v != 0), fabs(v), unit);
 }
 
 /* The diff of two sampled profiles of one event whose weights are an amount (time):
@@ -137,28 +153,11 @@ static void diff_amounts(FILE *out, const struct pmc_profile_delta *d, size_t n,
  * change, exact; the functions whose time did not change counted in one line. */
 static void diff_waits(FILE *out, const struct pmc_profile_delta *d, size_t n, size_t top)
 {
-	size_t changed = 0, show;
+	size_t changed = 0;
 
 	while (changed < n && d[changed].clear)
 		changed++; /* sorted by |change|: the unchanged ones come last */
-	show = top && top < changed ? top : changed;
-	fprintf(out, "\n%10s %10s %10s  %s\n", "old", "new", "change", "function");
-	for (size_t i = 0; i < show; i++) {
-		char a[PMC_FMT_MAX + 1], b[PMC_FMT_MAX + 1], c[PMC_FMT_MAX + 1];
-
-		pmc_fmt_short((double)d[i].old_total, "ns", a, sizeof(a));
-		pmc_fmt_short((double)d[i].new_total, "ns", b, sizeof(b));
-		fmt_signed(d[i].change, "ns", c);
-		fprintf(out, "%10s %10s %10s  ", d[i].old_total ? a : "-", d[i].new_total ? b : "-",
-			c);
-		pmc_escape_text(out, d[i].name);
-		putc('\n', out);
-	}
-	if (show < changed)
-		fprintf(out, "(%zu more functions changed)\n", changed - show);
-	if (n > changed)
-		fprintf(out, "(%zu function%s unchanged)\n", n - changed,
-			n - changed == 1 ? "" : "s");
+	exact_rows(out, d, n, changed, top, true);
 	fputs("change: new minus old time off CPU of the stacks through the function (with "
 	      "what it calls: the self time of a wait is the kernel's schedule), measured wait "
 	      "by wait, not sampled: no sampling error, though two runs differ by their own "
