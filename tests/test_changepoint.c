@@ -559,7 +559,7 @@ static void skipped_looks_change_nothing(void **state)
 		}
 		pmc_cp_scan_flush(&fast);
 		assert_memory_equal(fast.rsum, sc.rsum, (n + 1) * sizeof(double));
-		assert_true(passed > 100);	  /* the step is seen */
+		assert_true(passed > 100);    /* the step is seen */
 		assert_true(skipped > n / 3); /* and the flat start mostly skipped */
 		pmc_cp_scan_free(&sc);
 		pmc_cp_scan_free(&fast);

@@ -330,7 +330,6 @@ static inline bool near_floor(const struct look *l, double rsum, double n1, doub
 	return dev * dev >= l->c * n1 * (nm - n1);
 }
 
-
 /* After a look at m points whose floor is F (a z^2 below which a split fails, for this
  * look's number of splits or fewer, so for every later look's), the most looks after it
  * that can be shown to fail, K, and g, a split's bound: the next K looks fail if every
@@ -401,7 +400,8 @@ static bool look(struct pmc_cp_scan *s, size_t min_size, double alpha, bool prov
 		}
 		/* The splits too close to the end to look at now: they will be. */
 		for (; tau < s->m; tau++, n1 += 1)
-			below &= stays_below(fabs(s->rsum[tau] - n1 * l.h) - 0.5, n1, nm - n1, kk, g);
+			below &=
+			    stays_below(fabs(s->rsum[tau] - n1 * l.h) - 0.5, n1, nm - n1, kk, g);
 		if (below) {
 			s->skip = k;
 			s->skip_alpha = alpha;
