@@ -485,9 +485,12 @@ static void scan_matches_its_definition(void **state)
 		bool may = false;
 
 		assert_int_equal(pmc_cp_scan_append(&sc, x[m - 1]), 0);
-		/* The append and the look in one pass: the same sums and the same verdict. */
+		/* The append and the look in one pass: the same verdict, and the same sums once
+		 * the points of the looks it skipped are added. */
 		assert_int_equal(pmc_cp_scan_append_look(&fused, x[m - 1], 4, 0.001, &may), 0);
 		assert_int_equal(may, pmc_cp_scan_may_pass(&sc, 4, 0.001));
+		assert_int_equal(fused.m, m);
+		pmc_cp_scan_flush(&fused);
 		assert_memory_equal(fused.rsum, sc.rsum, (m + 1) * sizeof(double));
 		assert_int_equal(sc.m, m);
 		for (size_t tau = 0; tau <= m; tau++) {
@@ -524,6 +527,43 @@ static void scan_matches_its_definition(void **state)
 	assert_true(passed > 10);
 	pmc_cp_scan_free(&sc);
 	pmc_cp_scan_free(&fused);
+}
+
+/* The looks a scan skips (changepoint_grow.c, skip_span) against a look at every length:
+ * on a long series, continuous or with many ties, with a step, the same verdict at every
+ * length, the same sums wherever it looks and once its waiting points are added, and
+ * most looks skipped while the segment is flat. */
+static void skipped_looks_change_nothing(void **state)
+{
+	for (int ties = 0; ties < 2; ties++) {
+		struct noise nz = {31 + (unsigned)ties};
+		struct pmc_cp_scan sc = {0}, fast = {0};
+		size_t n = 700, skipped = 0, passed = 0;
+
+		assert_int_equal(pmc_cp_scan_reset(&sc, &(double){0}, 0), 0);
+		assert_int_equal(pmc_cp_scan_reset(&fast, &(double){0}, 0), 0);
+		for (size_t m = 1; m <= n; m++) {
+			double v = 100 * (1 + 0.02 * gauss(&nz)) + (m > 500 ? 3 : 0);
+			bool may = false, want;
+
+			if (ties)
+				v = round(v);
+			assert_int_equal(pmc_cp_scan_append(&sc, v), 0);
+			assert_int_equal(pmc_cp_scan_append_look(&fast, v, 4, 0.001, &may), 0);
+			want = pmc_cp_scan_may_pass(&sc, 4, 0.001);
+			assert_int_equal(may, want);
+			passed += want;
+			skipped += fast.done < fast.m;
+			if (fast.done == fast.m)
+				assert_memory_equal(fast.rsum, sc.rsum, (m + 1) * sizeof(double));
+		}
+		pmc_cp_scan_flush(&fast);
+		assert_memory_equal(fast.rsum, sc.rsum, (n + 1) * sizeof(double));
+		assert_true(passed > 100);    /* the step is seen */
+		assert_true(skipped > n / 3); /* and the flat start mostly skipped */
+		pmc_cp_scan_free(&sc);
+		pmc_cp_scan_free(&fast);
+	}
 }
 
 /* The last change point's split (changepoint_grow.c) against a scan of the same segment:
@@ -599,6 +639,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(exact_steps_are_found_where_they_are),
 	    cmocka_unit_test(exact_series_without_levels_go_the_rank_way),
 	    cmocka_unit_test(scan_matches_its_definition),
+	    cmocka_unit_test(skipped_looks_change_nothing),
 	    cmocka_unit_test(split_matches_the_scan),
 	    cmocka_unit_test(bad_input_is_refused),
 	};

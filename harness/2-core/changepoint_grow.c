@@ -5,7 +5,9 @@
  * rest is the sum of their mid-ranks less tau (tau + 1) / 2. An appended value v raises the
  * mid-rank of every point above it by 1 and of every point equal to it by 1/2, so each prefix sum
  * gains the number of such points before it: one pass over the segment. The p-value of a split is
- * the one changepoint.c's test gives it (normal approximation, ties and continuity corrected). */
+ * the one changepoint.c's test gives it (normal approximation, ties and continuity corrected).
+ * A look that finds every split far from alpha proves that the next few must fail too
+ * (skip_span); those points are only inserted, and one pass adds them all to the sums. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -67,6 +69,9 @@ int pmc_cp_scan_reset(struct pmc_cp_scan *s, const double *x, size_t m)
 	memcpy(s->sorted, x, m * sizeof(double));
 	qsort(s->sorted, m, sizeof(double), cmp_double);
 	s->m = m;
+	s->done = m;
+	s->skip = 0;
+	s->tmax = 0;
 	s->ties = 0;
 	s->rsum[0] = 0;
 	for (size_t i = 0; i < m; i++) {
@@ -79,6 +84,8 @@ int pmc_cp_scan_reset(struct pmc_cp_scan *s, const double *x, size_t m)
 		for (j = i + 1; j < m && s->sorted[j] == s->sorted[i]; j++)
 			;
 		s->ties += ((double)(j - i) * (double)(j - i) - 1) * (double)(j - i);
+		if (j - i > s->tmax)
+			s->tmax = j - i;
 	}
 	return 0;
 }
@@ -106,29 +113,87 @@ static void insert_point(struct pmc_cp_scan *s, size_t m, double v, size_t below
 {
 	double eq = (double)(upto - below);
 
-	s->rsum[m + 1] = s->rsum[m] + (double)below + (eq + 2) / 2;
 	s->ties += 3 * eq * eq + 3 * eq;
+	if (upto - below + 1 > s->tmax)
+		s->tmax = upto - below + 1;
 	memmove(s->sorted + upto + 1, s->sorted + upto, (m - upto) * sizeof(double));
 	s->sorted[upto] = v;
 	s->x[m] = v;
 	s->m = m + 1;
 }
 
+/* The most looks skip_span may prove to fail: at most SKIP_MAX + 1 points wait. */
+#define SKIP_MAX 16
+
+/* Two doubles, and two masks of their comparison (GCC's and Clang's vector extension). */
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2l __attribute__((vector_size(16)));
+
+/* A point's mid-rank in the segment. */
+static double midrank(const struct pmc_cp_scan *s, double v)
+{
+	size_t below = place_of(s->sorted, s->m, v, false);
+	size_t upto = place_of(s->sorted, s->m, v, true);
+
+	return (double)below + (double)(upto - below + 1) / 2;
+}
+
+/* Each waiting point p raises the mid-rank of every earlier point above it by 1 and of
+ * every one equal to it by 1/2; a waiting point's own mid-rank is its rank among all m.
+ * Every sum is of halves, so the same, bit for bit, as one append at a time. */
+void pmc_cp_scan_flush(struct pmc_cp_scan *s)
+{
+	size_t d = s->done, k = s->m - d;
+	const double *p = s->x + d;
+	int64_t acc = 0; /* in halves: an integer chain, not a floating-point one */
+
+	if (k == 1) {
+		double v = p[0];
+
+		for (size_t i = 0; i < d; i++) {
+			acc += 2 * (s->x[i] > v) + (s->x[i] == v);
+			s->rsum[i + 1] += 0.5 * (double)acc;
+		}
+	} else if (k > 1) {
+		/* Pairs of waiting points, the last padded with NaN (above, equal to nothing),
+		 * compared with each earlier point two at a time: 2 (x > p) + (x == p) is
+		 * (x > p) + (x >= p), each true lane -1. */
+		v2d pairs[(SKIP_MAX + 2) / 2];
+		size_t np = (k + 1) / 2;
+
+		for (size_t l = 0; l < np; l++)
+			pairs[l] = (v2d){p[2 * l], 2 * l + 1 < k ? p[2 * l + 1] : NAN};
+		for (size_t i = 0; i < d; i++) {
+			v2d xi = {s->x[i], s->x[i]};
+			v2l w = {0, 0};
+
+			for (size_t l = 0; l < np; l++)
+				w -= (v2l)(xi > pairs[l]) + (v2l)(xi >= pairs[l]);
+			acc += w[0] + w[1];
+			s->rsum[i + 1] += 0.5 * (double)acc;
+		}
+	}
+	for (size_t i = d; i < s->m; i++)
+		s->rsum[i + 1] = s->rsum[i] + midrank(s, s->x[i]);
+	s->done = s->m;
+}
+
+/* v into the segment, not yet into rsum. */
+static void add_point(struct pmc_cp_scan *s, double v)
+{
+	size_t m = s->m;
+
+	insert_point(s, m, v, place_of(s->sorted, m, v, false), place_of(s->sorted, m, v, true));
+}
+
 int pmc_cp_scan_append(struct pmc_cp_scan *s, double v)
 {
-	size_t m = s->m, below, upto;
-	int64_t acc = 0; /* in halves: an integer chain, not a floating-point one */
-	int r = room(s, m + 1);
+	int r = room(s, s->m + 1);
 
 	if (r < 0)
 		return r;
-	below = place_of(s->sorted, m, v, false);
-	upto = place_of(s->sorted, m, v, true);
-	for (size_t i = 0; i < m; i++) {
-		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
-		s->rsum[i + 1] += 0.5 * (double)acc;
-	}
-	insert_point(s, m, v, below, upto);
+	add_point(s, v);
+	pmc_cp_scan_flush(s);
 	return 0;
 }
 
@@ -265,62 +330,116 @@ static inline bool near_floor(const struct look *l, double rsum, double n1, doub
 	return dev * dev >= l->c * n1 * (nm - n1);
 }
 
-bool pmc_cp_scan_may_pass(struct pmc_cp_scan *s, size_t min_size, double alpha)
+/* After a look at m points whose floor is F (a z^2 below which a split fails, for this
+ * look's number of splits or fewer, so for every later look's), the most looks after it
+ * that can be shown to fail, K, and g, a split's bound: the next K looks fail if every
+ * split at tau, with n2 = m - tau, |D| its rank sum less tau (m + 1) / 2 and
+ * e = |D| - 1/2, has
+ *     (e + j tau / 2)^2 < g tau (n2 + j)   at j = 1 and j = K.
+ * Why. An appended point adds to the first tau's rank sum the number of them above it
+ * (halves for ties), 0 to tau, and to their mean rank tau / 2: after j points,
+ * |D| <= |D| + j tau / 2, and z^2 = (|D| - 1/2)^2 / (tau n2 spread / 12) with n2 + j on the
+ * right. The spread (m + 1 less the ties' correction) is at least S at each of the K looks,
+ * S its least with every new point in the largest group of ties (the correction grows
+ * most so); g = F S / 12, F a millionth short. The left side less the right is convex in
+ * j, so below 0 at j = 1 and K it is below 0 between. A split whose left side holds a new
+ * point (tau >= m, so n2 <= K, and K >= min_size) has |D| < tau n2 / 2, so
+ * z^2 < 3 tau n2 / S <= 3 (m + K) K / S: K stops before that reaches F. */
+static size_t skip_span(const struct pmc_cp_scan *s, size_t min_size, double *ret_g)
+{
+	double f = s->floor_z2 * (1 - 1e-6), t = (double)s->tmax, least = INFINITY;
+	size_t k = 0;
+
+	for (size_t j = 1; j <= SKIP_MAX && f > 0; j++) {
+		double mj = (double)(s->m + j), tj = t + (double)j;
+		double ties = s->ties + (tj * tj * tj - tj) - (t * t * t - t);
+		double spread = fmin(least, mj + 1 - ties / (mj * (mj - 1)));
+
+		if (!(spread > 0) || (j >= min_size && !(3 * mj * (double)j < f * spread)))
+			break;
+		least = spread;
+		k = j;
+	}
+	*ret_g = k ? f * least / 12 : 0;
+	return k;
+}
+
+/* Whether the split at tau of m points, |D| - 1/2 = e, keeps below the floor for the
+ * next k looks (skip_span). */
+static inline bool stays_below(double e, double n1, double n2, double k, double g)
+{
+	double a1 = e + n1 / 2, ak = e + k * n1 / 2;
+
+	return a1 * a1 < g * n1 * (n2 + 1) && ak * ak < g * n1 * (n2 + k);
+}
+
+/* The look at the segment, its sums up to date; with prove, also how many of the next
+ * looks must fail, in s->skip. */
+static bool look(struct pmc_cp_scan *s, size_t min_size, double alpha, bool prove)
 {
 	struct look l;
-	double n1 = (double)min_size, nm = (double)s->m;
-	bool near = false;
+	double n1 = (double)min_size, nm = (double)s->m, g = 0, kk;
+	size_t k = 0, tau = min_size;
+	bool near = false, below = true;
 
+	s->skip = 0;
 	if (!look_prepare(s, s->m, s->ties, min_size, alpha, &l))
 		return false;
-	for (size_t tau = min_size; tau + min_size <= s->m; tau++, n1 += 1)
-		near |= near_floor(&l, s->rsum[tau], n1, nm);
+	if (prove)
+		k = skip_span(s, min_size, &g);
+	kk = (double)k;
+	if (k == 0) {
+		for (; tau + min_size <= s->m; tau++, n1 += 1)
+			near |= near_floor(&l, s->rsum[tau], n1, nm);
+	} else {
+		for (; tau + min_size <= s->m; tau++, n1 += 1) {
+			double e = fabs(s->rsum[tau] - n1 * l.h) - 0.5;
+
+			near |= e * e >= l.c * n1 * (nm - n1);
+			below &= stays_below(e, n1, nm - n1, kk, g);
+		}
+		/* The splits too close to the end to look at now: they will be. */
+		for (; tau < s->m; tau++, n1 += 1)
+			below &=
+			    stays_below(fabs(s->rsum[tau] - n1 * l.h) - 0.5, n1, nm - n1, kk, g);
+		if (below) {
+			s->skip = k;
+			s->skip_alpha = alpha;
+			s->skip_min = min_size;
+		}
+	}
 	return near && passes(s, min_size, l.spread, l.k, l.thr);
+}
+
+bool pmc_cp_scan_may_pass(struct pmc_cp_scan *s, size_t min_size, double alpha)
+{
+	pmc_cp_scan_flush(s);
+	return look(s, min_size, alpha, false);
 }
 
 int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, double alpha,
 			    bool *ret_may_pass)
 {
-	size_t m = s->m, below, upto, lo = min_size - 1, hi = m + 1 - min_size;
-	double eq, n1 = (double)min_size, nm = (double)m + 1;
-	int64_t acc = 0; /* in halves, as pmc_cp_scan_append's */
-	bool look;
-	unsigned near = 0;
-	struct look l;
-	int r = room(s, m + 1);
+	int r = room(s, s->m + 1);
 
 	if (r < 0)
 		return r;
-	below = place_of(s->sorted, m, v, false);
-	upto = place_of(s->sorted, m, v, true);
-	eq = (double)(upto - below);
-	look = look_prepare(s, m + 1, s->ties + 3 * eq * eq + 3 * eq, min_size, alpha, &l);
-	/* The sums of the prefixes, and the look at each split tau = i + 1 in the same pass
-	 * over [lo, hi), those before and after it alone. */
-	if (!look)
-		lo = hi = m;
-	for (size_t i = 0; i < lo; i++) {
-		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
-		s->rsum[i + 1] += 0.5 * (double)acc;
+	add_point(s, v);
+	*ret_may_pass = false;
+	if (s->skip && s->skip_alpha == alpha && s->skip_min == min_size) {
+		s->skip--;
+		return 0;
 	}
-	for (size_t i = lo; i < hi; i++, n1 += 1) {
-		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
-		s->rsum[i + 1] += 0.5 * (double)acc;
-		near |= near_floor(&l, s->rsum[i + 1], n1, nm);
-	}
-	for (size_t i = hi; i < m; i++) {
-		acc += 2 * (s->x[i] > v) + (s->x[i] == v);
-		s->rsum[i + 1] += 0.5 * (double)acc;
-	}
-	insert_point(s, m, v, below, upto);
-	*ret_may_pass = look && near && passes(s, min_size, l.spread, l.k, l.thr);
+	pmc_cp_scan_flush(s);
+	*ret_may_pass = look(s, min_size, alpha, true);
 	return 0;
 }
 
-double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size)
+double pmc_cp_scan_p(struct pmc_cp_scan *s, size_t tau, size_t min_size)
 {
 	double spread;
 
+	pmc_cp_scan_flush(s);
 	if (s->m < 2 * min_size || tau < min_size || tau + min_size > s->m)
 		return 1;
 	spread = spread_of(s->m, s->ties);

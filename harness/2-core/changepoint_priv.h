@@ -13,9 +13,15 @@
 struct pmc_cp_scan {
 	double *sorted; /* the segment's values, ascending */
 	double *x;	/* and in time order */
-	double *rsum;	/* rsum[tau]: the mid-ranks of x[0..tau) summed, tau 0 .. m */
+	double *rsum;	/* rsum[tau]: the mid-ranks of x[0..tau) summed, tau 0 .. done */
 	double ties;	/* the sum of t^3 - t over the groups of t tied values */
 	size_t m, cap;
+	size_t tmax; /* the largest group of tied values */
+	/* The points x[done..m) are appended but not yet in rsum: the looks at them were
+	 * shown to fail (pmc_cp_scan_append_look); skip: how many more looks will be. */
+	size_t done, skip;
+	double skip_alpha; /* and the alpha and min_size the proof was for */
+	size_t skip_min;
 	/* A z^2 below which a split fails, for floor_k splits or more at floor_thr. */
 	double floor_z2, floor_k, floor_thr;
 };
@@ -31,14 +37,18 @@ int pmc_cp_scan_append(struct pmc_cp_scan *s, double v);
  * test corrected as the candidate's (times the m - 2 min_size + 1 splits): the test of
  * the candidate, one of these splits, cannot pass where this does not. */
 bool pmc_cp_scan_may_pass(struct pmc_cp_scan *s, size_t min_size, double alpha);
-/* Appends v and looks (pmc_cp_scan_may_pass) in the same pass, the answer in
- * *ret_may_pass. Returns 0 or -ENOMEM. */
+/* Appends v and looks (pmc_cp_scan_may_pass), the answer in *ret_may_pass. A look that
+ * shows every split far from alpha also shows, from how far one appended point can move
+ * a split's statistic, how many of the next looks must fail: those only append (the
+ * points wait outside rsum, one pass adds them at the next look). Returns 0 or -ENOMEM. */
 int pmc_cp_scan_append_look(struct pmc_cp_scan *s, double v, size_t min_size, double alpha,
 			    bool *ret_may_pass);
+/* Brings rsum up to all m points (O(m) for all the points waiting). */
+void pmc_cp_scan_flush(struct pmc_cp_scan *s);
 /* The p-value of the split at tau so corrected (1 when a side has fewer than min_size). */
 /* Seam for the tests: any split's corrected p-value, which the tests compare bit for bit
- * with the full scan's. */
-double pmc_cp_scan_p(const struct pmc_cp_scan *s, size_t tau, size_t min_size);
+ * with the full scan's. Flushes first. */
+double pmc_cp_scan_p(struct pmc_cp_scan *s, size_t tau, size_t min_size);
 
 /* The same test of one split, at tau, of a segment that grows: what the last change
  * point's withdrawal needs, O(log m) a point (and a move of m values) where a scan's
