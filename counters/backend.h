@@ -63,15 +63,23 @@ struct pmc_backend_opts {
 	bool user_only_fallback;	     /* perf: count user space only when denied more */
 	const struct pmc_sys *sys;	     /* perf: NULL, the kernel */
 	int valgrind_tool;		     /* valgrind: enum pmc_valgrind_tool */
-	const char *valgrind_path;	     /* valgrind: from the backend's find */
+	const char *program;		     /* the program the backend's find gave (NULL: none) */
 	/* A backend that marks (pmc_backend_ops.marks): each run counts only what its
 	 * program marks, and none of the programs it starts, into a dump at each
 	 * mark_dump. */
 	bool marked;
 	/* More arguments of the wrapper's own, after the backend's, before the command
-	 * (NULL-terminated; NULL: none): valgrind's for an exact profile
-	 * (harness/4-profile/callgrind.h). */
+	 * (NULL-terminated; NULL: none): those that make each dump an exact profile
+	 * (pmc_profile_marked_args, harness/4-profile/marked.h). */
 	const char *const *wrapper_args;
+};
+
+/* The format of a marked run's dump files (pmc_backend_ops.run_dump_file), which the
+ * profile layer reads into an exact profile (harness/4-profile/marked.c): counters/ has
+ * no profile model, so a backend says what its files are and the reader is there. */
+enum pmc_dump_format {
+	PMC_DUMP_NONE,	    /* its dumps have no file to profile */
+	PMC_DUMP_CALLGRIND, /* callgrind's output files (harness/4-profile/callgrind.c) */
 };
 
 /* The most dumps a marked run's program may make (pmc_backend_ops.run_dumps). */
@@ -131,6 +139,8 @@ struct pmc_backend_ops {
 	/* Counts a program's marked stretches (pmc_backend_opts.marked, the mark_
 	 * operations): a benchmark program runs in the exact mode under it. */
 	bool marks;
+	/* The format of its dumps' files (run_dump_file), for their exact profiles. */
+	enum pmc_dump_format dump_format;
 
 	/* What the result's environment records of the backend with session options o into
 	 * *ret (zeroed first): valgrind's tool and version. */
@@ -225,9 +235,9 @@ struct pmc_backend_ops {
 	 * -ERANGE with one line in why when the counts contradict each other. */
 	int (*run_dump_reading)(const struct pmc_backend_run *run, size_t k, size_t i,
 				struct pmc_reading *ret, char *why, size_t whylen);
-	/* The file dump k was written to (malloc'ed, into *ret_path), from which an exact
-	 * profile is read (harness/4-profile/callgrind.h): 0, -ENOENT when there is none,
-	 * or -ENOMEM. */
+	/* The file dump k was written to (malloc'ed, into *ret_path), in dump_format, from
+	 * which an exact profile is read (harness/4-profile/marked.h): 0, -ENOENT when there
+	 * is none, or -ENOMEM. */
 	int (*run_dump_file)(const struct pmc_backend_run *run, size_t k, char **ret_path);
 };
 

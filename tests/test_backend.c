@@ -153,7 +153,7 @@ static void test_valgrind_wraps_the_command(void **state)
 {
 	const struct pmc_backend_ops *b = pmc_backend_get(PMC_BACKEND_VALGRIND);
 	char *const argv[] = {(char *)"/bin/true", NULL};
-	struct pmc_backend_opts o = {.valgrind_path = "/opt/vg/bin/valgrind"};
+	struct pmc_backend_opts o = {.program = "/opt/vg/bin/valgrind"};
 	struct pmc_backend_session *s;
 	struct pmc_backend_run *run;
 	char *const *wrapped;

@@ -21,8 +21,10 @@
 
 #include "tests/test_main.h"
 
+#include "counters/backend.h"
 #include "counters/valgrind/valgrind.h"
 #include "profile/callgrind.h"
+#include "profile/marked.h"
 #include "profile/profile.h"
 #include "tests/helpers.h"
 
@@ -247,6 +249,35 @@ static void test_args(void **state)
 	assert_true(callers);
 }
 
+/* The profile of a marked run goes by the backend's dump_format: valgrind's dumps are
+ * callgrind's files, asked for with callgrind's arguments; perf's have none. */
+static void test_marked_by_dump_format(void **state)
+{
+	const struct pmc_backend_ops *vg = pmc_backend_get(PMC_BACKEND_VALGRIND);
+	const struct pmc_backend_ops *perf = pmc_backend_get(PMC_BACKEND_PERF);
+	struct pmc_backend_opts o = {.marked = true};
+	char *const target[] = {(char *)"/bin/true", NULL};
+	struct pmc_backend_session *s = NULL;
+	struct pmc_backend_run *run = NULL;
+	struct pmc_profile *p = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_ptr_equal(pmc_profile_marked_args(vg), pmc_callgrind_profile_args());
+	assert_null(pmc_profile_marked_args(perf));
+	assert_int_equal(pmc_profile_marked(perf, NULL, 0, "b", &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "perf"));
+	assert_null(p);
+	/* A run not yet collected has no dump, so no file: -ENOENT, the caller's message. */
+	o.wrapper_args = pmc_profile_marked_args(vg);
+	assert_int_equal(vg->session_new(&o, &s), 0);
+	assert_int_equal(vg->run_new(s, true, target, "true", &run, err, sizeof(err)), 0);
+	assert_int_equal(pmc_profile_marked(vg, run, 0, "b", &p, err, sizeof(err)), -ENOENT);
+	assert_null(p);
+	vg->run_free(run);
+	vg->session_free(s);
+}
+
 /* ---- real callgrind runs -------------------------------------------------------------- */
 
 static char *valgrind_path;
@@ -391,6 +422,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_missing_event_in_one_file),
 	    cmocka_unit_test(test_cut_anywhere),
 	    cmocka_unit_test(test_args),
+	    cmocka_unit_test(test_marked_by_dump_format),
 	    cmocka_unit_test(test_real_run_adds_up),
 	};
 

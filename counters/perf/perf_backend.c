@@ -408,6 +408,7 @@ static void perf_env(const struct pmc_backend_opts *o, struct pmc_backend_env *r
 const struct pmc_backend_ops pmc_backend_perf = {
     .name = "perf",
     .takes_events = true,
+    .dump_format = PMC_DUMP_NONE, /* no exact mode */
     .env = perf_env,
     .find = perf_find,
     .session_new = perf_session_new,

@@ -113,7 +113,7 @@ static int vg_run_new(struct pmc_backend_session *s, bool measured, char *const 
 	/* Marked: callgrind, collecting only between the program's toggles, in its own
 	 * process (the benchmark program's children are not its loop). */
 	struct pmc_valgrind_opts vo = {
-	    .valgrind = s->o.valgrind_path,
+	    .valgrind = s->o.program,
 	    .tool =
 		s->o.marked ? PMC_VALGRIND_CALLGRIND : (enum pmc_valgrind_tool)s->o.valgrind_tool,
 	    .no_children = s->o.marked,
@@ -313,6 +313,7 @@ const struct pmc_backend_ops pmc_backend_valgrind = {
     .simulated = true,
     .takes_events = false, /* its metrics are the simulated ones */
     .marks = true,
+    .dump_format = PMC_DUMP_CALLGRIND, /* one callgrind.out file per dump */
     .env = vg_env,
     .find = vg_find,
     .session_new = vg_session_new,

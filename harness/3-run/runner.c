@@ -584,7 +584,7 @@ int pmc_runner_run(const struct pmc_runner_cmd *cmds, size_t ncmds, const struct
 				      .user_only_fallback = o->user_only_fallback,
 				      .sys = o->sys,
 				      .valgrind_tool = o->valgrind_tool,
-				      .valgrind_path = o->valgrind_path};
+				      .program = o->valgrind_path};
 	struct session x = {.o = o, .b = pmc_backend_get(o->backend), .cmds = cmds};
 	size_t first = 0, rounds, taken = 0;
 	char *env_desc = NULL;

@@ -22,7 +22,7 @@
 #include "core/derive.h"
 #include "core/result.h"
 #include "microbench/microbench.h"
-#include "profile/callgrind.h"
+#include "profile/marked.h"
 #include "profile/profile.h"
 #include "run/spawn.h"
 
@@ -332,18 +332,13 @@ static int loop_profile(const struct pmc_mb_bench *b, const struct pmc_backend_o
 			const struct pmc_backend_run *run, struct pmc_mb_exact *x, char *err,
 			size_t errlen)
 {
-	char *path = NULL;
-	int r = be->run_dump_file(run, 0, &path);
+	int r = pmc_profile_marked(be, run, 0, b->name, &x->profile, err, errlen);
 
 	if (r == -ENOENT) {
 		pmc_err_set(err, errlen, "'%s' under %s wrote no profile of its loop", b->name,
 			    under(be));
 		return -EPROTO;
 	}
-	if (r == 0)
-		r = pmc_callgrind_profile((const char *const *)&path, 1, "Ir", b->name, &x->profile,
-					  err, errlen);
-	free(path);
 	return r;
 }
 
@@ -437,9 +432,9 @@ static int exact_session(const struct pmc_mb_exact_opts *o, struct pmc_backend_s
 			 char *err, size_t errlen)
 {
 	struct pmc_backend_opts bo = {
-	    .valgrind_path = o->program,
+	    .program = o->program,
 	    .marked = true,
-	    .wrapper_args = o->profile ? pmc_callgrind_profile_args() : NULL,
+	    .wrapper_args = o->profile ? pmc_profile_marked_args(o->backend) : NULL,
 	};
 	int r = o->backend->mark_check(err, errlen);
 
