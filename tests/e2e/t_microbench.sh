@@ -46,6 +46,20 @@ PY
 	expect_grep 'gate: PASS' "$TMP/out"
 }
 
+# --profile under valgrind: the exact profile of the marked stretches (the backend's dumps
+# read by the profile layer, harness/4-profile/marked.c), where the body is nearly all
+# of the instructions.
+test_mb_valgrind_profile_is_the_exact_body() {
+	need_programs
+	expect_exit 0 "$PMC_MB_LCG" --backend valgrind --profile --filter '^lcg$' -q -o a.json || return 1
+	[ -f a.profiles/lcg.json ] || { ls -R . >&2; fail "no exact profile of lcg"; return 1; }
+	[ "$(json_get a.profiles/lcg.json 'd["kind"] + " " + d["event"]')" = "exact Ir" ] ||
+		fail "the profile is not callgrind's exact Ir" || return 1
+	expect_exit 0 "$PMCBENCH" report a.profiles/lcg.json || return 1
+	awk '$5 == "lcg" && $1 + 0 >= 95 { found = 1 } END { exit !found }' "$TMP/out" ||
+		{ cat "$TMP/out" >&2; fail "lcg is not 95% or more of the exact profile's self count"; return 1; }
+}
+
 test_mb_valgrind_counts_do_not_depend_on_the_harness_build() {
 	need_programs
 	local edge edge0
