@@ -1,190 +1,39 @@
-/* The bodies bench/vs_gbench.sh measures with both tools, included by vs_gbench_pmc.c (C)
- * and vs_gbench_gb.cc (C++): one text, so the two measure the same code. Each body is a
- * struct of state, its _init (outside the timed loop) and the _op of one iteration. */
+/* The bodies bench/vs_gbench.sh measures with both tools, defined once in
+ * vs_gbench_bodies.c: one object file, compiled by cc and linked into vs_gbench_pmc.c's
+ * program and into vs_gbench_gb.cc's, so that both time the same machine code on data at
+ * the same page offsets. Each body has a state, its _init (outside the timed loop: it
+ * returns the body's state, a static of that file) and the _op of one iteration, a
+ * function the loops of the two tools call. */
 #pragma once
 
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-/* KEEP(v): v was used, and all memory may have been read and written: the asm of
- * pmc_do_not_optimize and of Google Benchmark's DoNotOptimize of a const value. */
-#define KEEP(v) __asm__ volatile("" : : "r,m"(v) : "memory")
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-/* The LCG: read at run time, so that the compiler cannot fold steps together. Each step
- * (a multiply and an add) depends on the previous one, and x carries over from one
- * iteration to the next, so the iterations chain too. */
-static volatile uint64_t lcg_mul = 6364136223846793005u, lcg_add = 1442695040888963407u;
+struct vs_lcg;
+struct vs_copy;
+struct vs_hash;
+struct vs_sort;
 
-struct vs_lcg {
-	uint64_t a, b, x;
-};
+struct vs_lcg *vs_lcg_init(void);
+struct vs_copy *vs_copy_init(void);
+struct vs_hash *vs_hash_init(void);
+struct vs_sort *vs_sort_init(void);
 
-static void vs_lcg_init(struct vs_lcg *s)
-{
-	s->a = lcg_mul;
-	s->b = lcg_add;
-	s->x = 1;
+/* An LCG of 1 step and of 1000 dependent steps. */
+void lcg_1_op(struct vs_lcg *s);
+void lcg_1000_op(struct vs_lcg *s);
+/* memcpy of 64 B, 4 KiB and 1 MiB between two static buffers. */
+void memcpy_64_op(struct vs_copy *s);
+void memcpy_4k_op(struct vs_copy *s);
+void memcpy_1m_op(struct vs_copy *s);
+/* A lookup in a half-full open-addressing hash table of 2048 keys, every one a hit. */
+void hash_lookup_op(struct vs_hash *s);
+/* qsort of 1000 ints, the copy of its unsorted input included. */
+void qsort_1000_op(struct vs_sort *s);
+
+#ifdef __cplusplus
 }
-
-static inline void lcg_1_op(struct vs_lcg *s)
-{
-	s->x = s->x * s->a + s->b;
-	KEEP(s->x);
-}
-
-static inline void lcg_1000_op(struct vs_lcg *s)
-{
-	for (int i = 0; i < 1000; i++)
-		s->x = s->x * s->a + s->b;
-	KEEP(s->x);
-}
-
-/* memcpy between two static 1 MiB buffers (64-byte aligned, written once before the
- * first use so that their pages exist); KEEP's memory clobber makes every copy happen. */
-#define VS_BUF (1u << 20)
-static unsigned char vs_src[VS_BUF] __attribute__((aligned(64)));
-static unsigned char vs_dst[VS_BUF] __attribute__((aligned(64)));
-
-struct vs_copy {
-	unsigned char *dst;
-	const unsigned char *src;
-};
-
-static void vs_copy_init(struct vs_copy *s)
-{
-	static int done;
-
-	if (!done) {
-		memset(vs_src, 0xa5, VS_BUF);
-		memset(vs_dst, 0, VS_BUF);
-		done = 1;
-	}
-	s->dst = vs_dst;
-	s->src = vs_src;
-}
-
-static inline void memcpy_64_op(struct vs_copy *s)
-{
-	memcpy(s->dst, s->src, 64);
-	KEEP(s->dst);
-}
-
-static inline void memcpy_4k_op(struct vs_copy *s)
-{
-	memcpy(s->dst, s->src, 4096);
-	KEEP(s->dst);
-}
-
-static inline void memcpy_1m_op(struct vs_copy *s)
-{
-	memcpy(s->dst, s->src, VS_BUF);
-	KEEP(s->dst);
-}
-
-/* A hash-table lookup: 2048 distinct random 64-bit keys in 4096 slots (half full, 64
- * KiB), open addressing with linear probing, multiplicative hash. Each iteration looks
- * up the next key, in the order they were inserted (random with respect to the slots);
- * every lookup hits. */
-#define HT_BITS 12
-#define HT_CAP (1u << HT_BITS)
-#define HT_KEYS 2048u
-
-struct ht_slot {
-	uint64_t key, val; /* key 0: empty */
-};
-static struct ht_slot ht_table[HT_CAP];
-static uint64_t ht_keys[HT_KEYS];
-
-static inline uint64_t ht_home(uint64_t key)
-{
-	return (key * 0x9e3779b97f4a7c15u) >> (64 - HT_BITS);
-}
-
-static inline uint64_t ht_find(uint64_t key)
-{
-	for (uint64_t i = ht_home(key);; i = (i + 1) & (HT_CAP - 1)) {
-		if (ht_table[i].key == key)
-			return ht_table[i].val;
-		if (ht_table[i].key == 0)
-			return 0;
-	}
-}
-
-struct vs_hash {
-	uint64_t sum;
-	unsigned next;
-};
-
-static void vs_hash_init(struct vs_hash *s)
-{
-	static int done;
-
-	if (!done) {
-		uint64_t x = 88172645463325252u; /* xorshift64: distinct, never 0 */
-
-		for (unsigned k = 0; k < HT_KEYS; k++) {
-			uint64_t i;
-
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			for (i = ht_home(x); ht_table[i].key != 0; i = (i + 1) & (HT_CAP - 1))
-				;
-			ht_table[i].key = x;
-			ht_table[i].val = k + 1;
-			ht_keys[k] = x;
-		}
-		done = 1;
-	}
-	s->sum = 0;
-	s->next = 0;
-}
-
-static inline void hash_lookup_op(struct vs_hash *s)
-{
-	s->sum += ht_find(ht_keys[s->next]);
-	s->next = (s->next + 1) & (HT_KEYS - 1);
-	KEEP(s->sum);
-}
-
-/* qsort of 1000 random ints: each iteration copies the same unsorted input into the
- * array it sorts, so the copy (4000 bytes) is part of the operation. */
-#define SORT_N 1000
-static int sort_input[SORT_N], sort_work[SORT_N];
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct vs_sort {
-	int *work;
-};
-
-static void vs_sort_init(struct vs_sort *s)
-{
-	static int done;
-
-	if (!done) {
-		uint32_t x = 2463534242u; /* xorshift32 */
-
-		for (int i = 0; i < SORT_N; i++) {
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			sort_input[i] = (int)(x >> 1);
-		}
-		done = 1;
-	}
-	s->work = sort_work;
-}
-
-static inline void qsort_1000_op(struct vs_sort *s)
-{
-	memcpy(s->work, sort_input, sizeof(sort_input));
-	qsort(s->work, SORT_N, sizeof(int), cmp_int);
-	KEEP(s->work);
-}
+#endif

@@ -1,22 +1,17 @@
-// bench/vs_gbench.sh's Google Benchmark side: the bodies of vs_gbench_bodies.h in
-// Google Benchmark's loop, at its defaults.
+// bench/vs_gbench.sh's Google Benchmark side: the bodies of vs_gbench_bodies.c, called
+// from Google Benchmark's loop, at its defaults.
 #include <benchmark/benchmark.h>
-
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "bench/vs_gbench_bodies.h"
 
 // The benchmark `name`: its state of type `struct type`, set up before the loop (outside
-// the timed run), then name##_op once per iteration.
+// the timed run), then a call of name##_op once per iteration.
 #define VS_BENCH(name, type)                                                                       \
 	static void name(benchmark::State &state)                                                  \
 	{                                                                                          \
-		struct type st;                                                                    \
-		type##_init(&st);                                                                  \
+		struct type *st = type##_init();                                                   \
 		for (auto _ : state)                                                               \
-			name##_op(&st);                                                            \
+			name##_op(st);                                                             \
 	}                                                                                          \
 	BENCHMARK(name)
 

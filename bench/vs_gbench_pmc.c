@@ -1,22 +1,18 @@
-/* bench/vs_gbench.sh's pmcbench side: the bodies of vs_gbench_bodies.h in the library's
- * loop with its count in a register (PMC_LOOP, as Google Benchmark's range-for keeps
- * its own), at the library's defaults. */
+/* bench/vs_gbench.sh's pmcbench side: the bodies of vs_gbench_bodies.c, called from the
+ * library's loop with its count in a register (PMC_LOOP, as Google Benchmark's range-for
+ * keeps its own), at the library's defaults. */
 #include <pmcbench.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "bench/vs_gbench_bodies.h"
 
 /* The benchmark `name`: its state of type `struct type`, set up before the loop (outside
- * the timed batch), then name##_op once per iteration. */
+ * the timed batch), then a call of name##_op once per iteration. */
 #define VS_BENCH(name, type)                                                                       \
 	static void name(struct pmc_state *s)                                                      \
 	{                                                                                          \
-		struct type st;                                                                    \
-		type##_init(&st);                                                                  \
+		struct type *st = type##_init();                                                   \
 		PMC_LOOP(s)                                                                        \
-		name##_op(&st);                                                                    \
+		name##_op(st);                                                                     \
 	}                                                                                          \
 	PMC_BENCHMARK(name)
 
