@@ -14,9 +14,9 @@
 
 #ifdef PMC_HAVE_CAPSTONE
 #include <capstone/capstone.h>
-#include <dlfcn.h>
 #include <pthread.h>
 
+#include "base/dl.h"
 #include "base/grow.h"
 
 /* The functions of Capstone called here, looked up once by name. */
@@ -40,25 +40,16 @@ static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
 static int cs_loaded;
 static char cs_error[256];
 
+/* PMC_CAPSTONE_SONAME: the soname of the Capstone built against (meson.build). */
 static void cs_load(void)
 {
-	/* PMC_CAPSTONE_SONAME: the soname of the Capstone built against (meson.build). */
-	void *h = dlopen(PMC_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
-	const char *why;
+#define CS_SLOT(f) (void **)&cs.f,
+	static const char *const names[] = {CS_FUNCS(PMC_DL_NAME)};
+	void **const slots[] = {CS_FUNCS(CS_SLOT)};
+#undef CS_SLOT
 
-	if (!h) {
-		why = dlerror();
-		snprintf(cs_error, sizeof(cs_error), "%s", why ? why : PMC_CAPSTONE_SONAME);
-		cs_loaded = -ENOENT;
-		return;
-	}
-#define CS_LOOKUP(f)                                                                               \
-	if (cs_loaded == 0 && !(*(void **)&cs.f = dlsym(h, #f))) {                                 \
-		snprintf(cs_error, sizeof(cs_error), "%s has no %s", PMC_CAPSTONE_SONAME, #f);     \
-		cs_loaded = -ENOENT;                                                               \
-	}
-	CS_FUNCS(CS_LOOKUP)
-#undef CS_LOOKUP
+	cs_loaded = pmc_dl_load(PMC_CAPSTONE_SONAME, names, slots, sizeof(names) / sizeof(*names),
+				cs_error, sizeof(cs_error));
 }
 
 bool pmc_disasm_built(void)

@@ -7,7 +7,6 @@
  * twenty-five libraries (OpenSSL, GnuTLS, Kerberos, LDAP...) whose loading and
  * relocation cost every start of pmcbench about 8 ms, a few percent of a short
  * `pmcbench run` that never touches a history (issue 37, bench/README.md). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -15,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dl.h"
 #include "base/error.h"
 #include "base/grow.h"
 #include "history/engine.h"
@@ -61,22 +61,13 @@ static char pq_error[256];
 
 static void pq_load(void)
 {
-	void *h = dlopen(LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
-	const char *why;
+#define PQ_SLOT(f) (void **)&pq.f,
+	static const char *const names[] = {PQ_FUNCS(PMC_DL_NAME)};
+	void **const slots[] = {PQ_FUNCS(PQ_SLOT)};
+#undef PQ_SLOT
 
-	if (!h) {
-		why = dlerror();
-		snprintf(pq_error, sizeof(pq_error), "%s", why ? why : LIBPQ_SONAME);
-		pq_loaded = -ENOENT;
-		return;
-	}
-#define PQ_LOOKUP(f)                                                                               \
-	if (pq_loaded == 0 && !(*(void **)&pq.f = dlsym(h, #f))) {                                 \
-		snprintf(pq_error, sizeof(pq_error), "%s has no %s", LIBPQ_SONAME, #f);            \
-		pq_loaded = -ENOENT;                                                               \
-	}
-	PQ_FUNCS(PQ_LOOKUP)
-#undef PQ_LOOKUP
+	pq_loaded = pmc_dl_load(LIBPQ_SONAME, names, slots, sizeof(names) / sizeof(*names),
+				pq_error, sizeof(pq_error));
 }
 
 /* From here on every PQ call goes through the table. */

@@ -7,7 +7,6 @@
  * libsqlite3 is loaded (dlopen) when a store is first opened, not linked, as libpq is
  * (postgres.c): its loading and relocation cost every start of pmcbench about 0.25 ms of
  * CPU, most of which never opens a history (issue 37, bench/README.md). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -19,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/dl.h"
 #include "base/error.h"
 #include "history/engine.h"
 
@@ -63,22 +63,13 @@ static char sq_error[256];
 
 static void sq_load(void)
 {
-	void *h = dlopen(SQLITE_SONAME, RTLD_NOW | RTLD_LOCAL);
-	const char *why;
+#define SQ_SLOT(f) (void **)&sq.f,
+	static const char *const names[] = {SQ_FUNCS(PMC_DL_NAME)};
+	void **const slots[] = {SQ_FUNCS(SQ_SLOT)};
+#undef SQ_SLOT
 
-	if (!h) {
-		why = dlerror();
-		snprintf(sq_error, sizeof(sq_error), "%s", why ? why : SQLITE_SONAME);
-		sq_loaded = -ENOENT;
-		return;
-	}
-#define SQ_LOOKUP(f)                                                                               \
-	if (sq_loaded == 0 && !(*(void **)&sq.f = dlsym(h, #f))) {                                 \
-		snprintf(sq_error, sizeof(sq_error), "%s has no %s", SQLITE_SONAME, #f);           \
-		sq_loaded = -ENOENT;                                                               \
-	}
-	SQ_FUNCS(SQ_LOOKUP)
-#undef SQ_LOOKUP
+	sq_loaded = pmc_dl_load(SQLITE_SONAME, names, slots, sizeof(names) / sizeof(*names),
+				sq_error, sizeof(sq_error));
 }
 
 /* From here on every sqlite3 call goes through the table. */
