@@ -16,6 +16,7 @@
 
 #include "tests/helpers.h"
 #include "pmcbench/session.h"
+#include "session/session.h"
 
 #define RUNS 6
 
@@ -233,6 +234,69 @@ static void test_bad_options_are_refused(void **state)
 	assert_true(seen.errors >= 5);
 }
 
+/* --runs auto after each round (pmc_session_seq_round_done): a limit on a metric that is
+ * not measured stops the run after round 1; one measured but 0 on a side (user-time, split
+ * by the timer's ticks, of a short command) goes on while a later round may give a ratio,
+ * and is an error only once the rule could have decided. */
+static void test_sequential_rounds_tell_zero_from_not_measured(void **state)
+{
+	struct pmc_session_compare c;
+	struct pmc_session_seq s = {.max_runs = 40};
+	struct pmc_result *r;
+	double a[12], b[12];
+	char err[256] = "";
+	size_t first;
+
+	(void)state;
+	assert_int_equal(pmc_session_compare_init(&c), 0);
+	assert_int_equal(pmc_thresholds_add_arg(c.thresholds, "user-time=+25%", err, sizeof(err)),
+			 0);
+	s.cmp = &c;
+	first = pmc_seq_min_rounds(c.alpha);
+	assert_true(first > 2 && first < 12);
+	for (size_t i = 0; i < 12; i++) {
+		a[i] = 0; /* every tick fell in the kernel */
+		b[i] = 4e6;
+	}
+	/* Before the first decidable round: go on. */
+	r = t_result("perf");
+	put_values(r, "A", "user-time", a, 2);
+	put_values(r, "B", "user-time", b, 2);
+	assert_false(pmc_session_seq_round_done(&s, r, 2));
+	assert_int_equal(s.error, 0);
+	pmc_result_free(r);
+	/* One round with a value on both sides is enough to go on past it. */
+	a[1] = 3e6;
+	r = t_result("perf");
+	put_values(r, "A", "user-time", a, first);
+	put_values(r, "B", "user-time", b, first);
+	assert_false(pmc_session_seq_round_done(&s, r, first));
+	assert_int_equal(s.error, 0);
+	pmc_result_free(r);
+	/* 0 in every round up to where the rule could decide: an error that says why. */
+	a[1] = 0;
+	r = t_result("perf");
+	put_values(r, "A", "user-time", a, first);
+	put_values(r, "B", "user-time", b, first);
+	assert_true(pmc_session_seq_round_done(&s, r, first));
+	assert_int_equal(s.error, -ENODATA);
+	assert_contains(s.err, "'B' has no value of user-time");
+	assert_contains(s.err, "0 on one side in every round");
+	pmc_result_free(r);
+	/* Not measured at all (no such metric): an error after round 1, as before. */
+	s.error = 0;
+	s.err[0] = '\0';
+	r = t_result("perf");
+	put_values(r, "A", "wall-time", b, 1);
+	put_values(r, "B", "wall-time", b, 1);
+	assert_true(pmc_session_seq_round_done(&s, r, 1));
+	assert_int_equal(s.error, -ENODATA);
+	assert_contains(s.err, "not measured on this machine?");
+	pmc_result_free(r);
+	pmc_seq_check_clear(&s.chk);
+	pmc_session_compare_clear(&c);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +304,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_gates_against_a_baseline),
 	    cmocka_unit_test(test_messages_go_to_the_callback),
 	    cmocka_unit_test(test_bad_options_are_refused),
+	    cmocka_unit_test(test_sequential_rounds_tell_zero_from_not_measured),
 	};
 
 	pmc_test_args(argc, argv, tests);

@@ -63,6 +63,15 @@ int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
 	return 0;
 }
 
+/* Whether m holds a measured value (a number, 0 included) in any run. */
+static bool measured(const struct pmc_metric *m)
+{
+	for (size_t i = 0; m && i < m->n; i++)
+		if (!isnan(m->values[i]))
+			return true;
+	return false;
+}
+
 bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
 {
 	struct pmc_session_seq *s = ud;
@@ -81,20 +90,36 @@ bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t rou
 		return true;
 	/* A limit whose metric has no values after a round never will: say so now rather
 	 * than run every round and pass undecided (a gate must not pass because it could
-	 * not see). */
+	 * not see). One whose values were measured but 0 on a side in every round so far
+	 * (a ratio needs both positive) may have a ratio in the next: user-time is the CPU
+	 * time split by where the timer's ticks fell, so a short command's is often 0. That
+	 * one is an error only once the rule could have decided. */
 	for (size_t i = 0; i < chk.n; i++)
 		if (chk.v[i].res.n == 0) {
 			const struct pmc_benchmark *b =
 			    pmc_result_find_benchmark(r, chk.v[i].bench);
 			const struct pmc_metric *m =
 			    b ? pmc_benchmark_find_metric(b, chk.v[i].metric) : NULL;
-			char why[64] = "not measured on this machine?";
+			const struct pmc_metric *mref =
+			    s->ref < r->nbench
+				? pmc_benchmark_find_metric(&r->benchmarks[s->ref], chk.v[i].metric)
+				: NULL;
+			char why[200] = "not measured on this machine?";
 
-			/* A counter the kernel refused says so: denied is not "no change". */
-			if (m && m->has_status && m->n &&
-			    !pmc_status_has_value(m->status[m->n - 1]))
+			if (measured(m) && measured(mref)) {
+				if (round < pmc_seq_min_rounds(chk.alpha_each))
+					continue;
+				snprintf(why, sizeof(why),
+					 "0 on one side in every round: a ratio needs both "
+					 "positive; limit a metric this command resolves, such as "
+					 "wall-time");
+			} else if (m && m->has_status && m->n &&
+				   !pmc_status_has_value(m->status[m->n - 1])) {
+				/* A counter the kernel refused says so: denied is not "no change".
+				 */
 				snprintf(why, sizeof(why), "%s on this machine, see the note above",
 					 pmc_status_name(m->status[m->n - 1]));
+			}
 			snprintf(
 			    s->err, sizeof(s->err),
 			    "--threshold %s=%s: '%s' has no value of %s in round %zu (%s); the "
