@@ -73,7 +73,10 @@ int pmc_counters_pause(struct pmc_counters *c, bool pause);
  * disabled event of each such kind, held by this process for the whole session, keeps
  * them set up: the other opens then only take a reference. They count nothing (never
  * enabled). Returns 0 with *ret (NULL when the list has none), or -ENOMEM; an event that
- * does not open is left out (the run reports its status). */
+ * does not open is left out (the run reports its status). Not held, because the kernel
+ * keeps it a second after the last close: the scheduler's perf hooks, whose enabling by
+ * the machine's first task counter waits for an RCU grace period (kernel/events/core.c,
+ * account_event()), so only an invocation's first open (the probe's) may wait. */
 struct pmc_event_hold;
 int pmc_events_hold(const struct pmc_event_list *list, struct pmc_event_hold **ret);
 /* Closes what pmc_events_hold opened. Accepts NULL. */
