@@ -32,18 +32,18 @@ if command -v perf >/dev/null && perf stat -r 1 true >/dev/null 2>&1; then tools
 
 # One timing of tool $1 on the command "${@:2}": its wall time and the CPU time (user and
 # system) of it and its children, in microseconds.
-time_# The wall time of one command, in microseconds.
-time_one_cmd() {
-	local t
-	t=$( { TIMEFORMAT='%3R'; time "$@" >/dev/null 2>&1; } 2>&1) || { echo "failed: $*" >&2; exit 1; }
-	awk -v t="$t" 'BEGIN { printf "%d\n", t * 1e6 }'
-}
-
-one() {
+time_one() {
 	local tool=$1 t
 	shift
 	t=$( { TIMEFORMAT='%3R %3U %3S'; time one "$tool" "$@"; } 2>&1) || { echo "failed: $tool on $*" >&2; exit 1; }
 	awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%d %d\n", a[1] * 1e6, (a[2] + a[3]) * 1e6}'
+}
+
+# The wall time of one command, in microseconds.
+time_one_cmd() {
+	local t
+	t=$( { TIMEFORMAT='%3R'; time "$@" >/dev/null 2>&1; } 2>&1) || { echo "failed: $*" >&2; exit 1; }
+	awk -v t="$t" 'BEGIN { printf "%d\n", t * 1e6 }'
 }
 
 one() {
