@@ -238,6 +238,16 @@ static void test_bad_options_are_refused(void **state)
  * not measured stops the run after round 1; one measured but 0 on a side (user-time, split
  * by the timer's ticks, of a short command) goes on while a later round may give a ratio,
  * and is an error only once the rule could have decided. */
+/* A result of A and B with n rounds of metric id, as the runner records them. */
+static struct pmc_result *two_sides(const char *id, const double *a, const double *b, size_t n)
+{
+	struct pmc_result *r = t_result("perf");
+
+	put_values(r, "A", id, a, n);
+	put_values(r, "B", id, b, n);
+	return r;
+}
+
 static void test_sequential_rounds_tell_zero_from_not_measured(void **state)
 {
 	struct pmc_session_compare c;
@@ -259,25 +269,19 @@ static void test_sequential_rounds_tell_zero_from_not_measured(void **state)
 		b[i] = 4e6;
 	}
 	/* Before the first decidable round: go on. */
-	r = t_result("perf");
-	put_values(r, "A", "user-time", a, 2);
-	put_values(r, "B", "user-time", b, 2);
+	r = two_sides("user-time", a, b, 2);
 	assert_false(pmc_session_seq_round_done(&s, r, 2));
 	assert_int_equal(s.error, 0);
 	pmc_result_free(r);
 	/* One round with a value on both sides is enough to go on past it. */
 	a[1] = 3e6;
-	r = t_result("perf");
-	put_values(r, "A", "user-time", a, first);
-	put_values(r, "B", "user-time", b, first);
+	r = two_sides("user-time", a, b, first);
 	assert_false(pmc_session_seq_round_done(&s, r, first));
 	assert_int_equal(s.error, 0);
 	pmc_result_free(r);
 	/* 0 in every round up to where the rule could decide: an error that says why. */
 	a[1] = 0;
-	r = t_result("perf");
-	put_values(r, "A", "user-time", a, first);
-	put_values(r, "B", "user-time", b, first);
+	r = two_sides("user-time", a, b, first);
 	assert_true(pmc_session_seq_round_done(&s, r, first));
 	assert_int_equal(s.error, -ENODATA);
 	assert_contains(s.err, "'B' has no value of user-time");
@@ -286,9 +290,7 @@ static void test_sequential_rounds_tell_zero_from_not_measured(void **state)
 	/* Not measured at all (no such metric): an error after round 1, as before. */
 	s.error = 0;
 	s.err[0] = '\0';
-	r = t_result("perf");
-	put_values(r, "A", "wall-time", b, 1);
-	put_values(r, "B", "wall-time", b, 1);
+	r = two_sides("wall-time", b, b, 1);
 	assert_true(pmc_session_seq_round_done(&s, r, 1));
 	assert_int_equal(s.error, -ENODATA);
 	assert_contains(s.err, "not measured on this machine?");
