@@ -115,8 +115,8 @@ bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t rou
 					 "wall-time");
 			} else if (m && m->has_status && m->n &&
 				   !pmc_status_has_value(m->status[m->n - 1])) {
-				/* A counter the kernel refused says so: denied is not "no change".
-				 */
+				/* A counter the kernel refused says so: denied is not
+				 * "no change". */
 				snprintf(why, sizeof(why), "%s on this machine, see the note above",
 					 pmc_status_name(m->status[m->n - 1]));
 			}
