@@ -205,14 +205,6 @@ static void columns_free(struct columns *c)
 	c->n = 0;
 }
 
-static bool measured(const struct pmc_metric *m)
-{
-	for (size_t k = 0; k < m->n; k++)
-		if (!isnan(m->values[k]))
-			return true;
-	return false;
-}
-
 /* Fills c with the metrics m[0..n-1] that have a measured value (a NULL entry is a metric
  * the side lacks) and adds their units to u. */
 static int columns_build(struct columns *c, const struct pmc_metric *const *m, size_t n,
@@ -229,7 +221,7 @@ static int columns_build(struct columns *c, const struct pmc_metric *const *m, s
 		char *name;
 		bool taken = false;
 
-		if (!m[i] || !measured(m[i]))
+		if (!m[i] || !pmc_metric_any_value(m[i]))
 			continue;
 		name = go_unit(m[i]->id, m[i]->unit);
 		if (!name)

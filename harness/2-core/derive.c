@@ -124,15 +124,6 @@ out:
 	return r;
 }
 
-/* Whether m holds a measured value. */
-static bool any_value(const struct pmc_metric *m)
-{
-	for (size_t i = 0; m && i < m->n; i++)
-		if (!isnan(m->values[i]))
-			return true;
-	return false;
-}
-
 /* "cpu-time" of a command whose task-clock was not counted (denied: perf_event_paranoid 4,
  * a container's seccomp): user-time + system-time of each run, from wait4's rusage, a
  * number where both are. It stands in for task-clock as the CPU time the headline
@@ -145,11 +136,11 @@ static int derive_cpu_time(struct pmc_benchmark *b)
 	int r;
 
 	if (pmc_benchmark_find_metric(b, "cpu-time") ||
-	    any_value(pmc_benchmark_find_metric(b, "task-clock")))
+	    pmc_metric_any_value(pmc_benchmark_find_metric(b, "task-clock")))
 		return 0;
 	u = pmc_benchmark_find_metric(b, "user-time");
 	sy = pmc_benchmark_find_metric(b, "system-time");
-	if (!any_value(u) || !any_value(sy) || u->n != sy->n)
+	if (!pmc_metric_any_value(u) || !pmc_metric_any_value(sy) || u->n != sy->n)
 		return 0;
 	n = u->n;
 	r = pmc_benchmark_metric(b, "cpu-time", &m);

@@ -565,6 +565,14 @@ size_t pmc_metric_present(const struct pmc_metric *m, double *out)
 	return k;
 }
 
+bool pmc_metric_any_value(const struct pmc_metric *m)
+{
+	for (size_t i = 0; m && i < m->n; i++)
+		if (!isnan(m->values[i]))
+			return true;
+	return false;
+}
+
 int pmc_result_alloc(struct pmc_result **ret)
 {
 	struct pmc_result *r = calloc(1, sizeof(*r));

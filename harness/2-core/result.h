@@ -212,3 +212,5 @@ int pmc_metric_set_note(struct pmc_metric *m, const char *note);
 
 /* Copies the measured values (not NAN) into out (n entries); returns how many. */
 size_t pmc_metric_present(const struct pmc_metric *m, double *out);
+/* Whether m (NULL: no) holds a measured value, 0 included, in any run. */
+bool pmc_metric_any_value(const struct pmc_metric *m);

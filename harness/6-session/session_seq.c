@@ -63,15 +63,6 @@ int pmc_session_seq_check_opts(struct pmc_session_seq *s, size_t ncmds,
 	return 0;
 }
 
-/* Whether m holds a measured value (a number, 0 included) in any run. */
-static bool measured(const struct pmc_metric *m)
-{
-	for (size_t i = 0; m && i < m->n; i++)
-		if (!isnan(m->values[i]))
-			return true;
-	return false;
-}
-
 bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t round)
 {
 	struct pmc_session_seq *s = ud;
@@ -106,7 +97,7 @@ bool pmc_session_seq_round_done(void *ud, const struct pmc_result *r, size_t rou
 				: NULL;
 			char why[200] = "not measured on this machine?";
 
-			if (measured(m) && measured(mref)) {
+			if (pmc_metric_any_value(m) && pmc_metric_any_value(mref)) {
 				if (round < pmc_seq_min_rounds(chk.alpha_each))
 					continue;
 				snprintf(why, sizeof(why),
