@@ -14,6 +14,7 @@
 # Target (issue 37): pmcbench <= 1.05x the loop and below hyperfine -N.
 # Usage: bench/run_overhead.sh [BUILDDIR] [N] [PAIRS] [OTHER]
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
 n=${2:-200}
 pairs=${3:-21}
@@ -30,21 +31,16 @@ command -v hyperfine >/dev/null && tools+=(hyperfine) ||
 	echo "(hyperfine not installed: apt-get install hyperfine)" >&2
 if command -v perf >/dev/null && perf stat -r 1 true >/dev/null 2>&1; then tools+=(perf-stat); fi
 
-# One timing of tool $1 on the command "${@:2}": its wall time and the CPU time (user and
-# system) of it and its children, in microseconds.
-time_one() {
-	local tool=$1 t
-	shift
-	t=$( { TIMEFORMAT='%3R %3U %3S'; time one "$tool" "$@"; } 2>&1) || { echo "failed: $tool on $*" >&2; exit 1; }
+# The wall time and the CPU time (user and system, of it and its children) of one
+# command, in microseconds; its output is dropped.
+timed() {
+	local t
+	t=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1) || { echo "failed: $*" >&2; exit 1; }
 	awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%d %d\n", a[1] * 1e6, (a[2] + a[3]) * 1e6}'
 }
 
-# The wall time of one command, in microseconds.
-time_one_cmd() {
-	local t
-	t=$( { TIMEFORMAT='%3R'; time "$@" >/dev/null 2>&1; } 2>&1) || { echo "failed: $*" >&2; exit 1; }
-	awk -v t="$t" 'BEGIN { printf "%d\n", t * 1e6 }'
-}
+# One timing of tool $1 on the command "${@:2}".
+time_one() { timed one "$@"; }
 
 one() {
 	local tool=$1
@@ -61,7 +57,7 @@ one() {
 # Prints the summary of a workload from lines "round tool wall-us cpu-us" on stdin.
 summary_py=$(cat <<'PY'
 import sys
-from math import comb
+from median_ci import median_interval
 label, n = sys.argv[1], int(sys.argv[2])
 wall, cpu = {}, {}
 for line in sys.stdin:
@@ -72,17 +68,9 @@ rounds = sorted(wall["loop"])
 def med(v):
     v = sorted(v); m = len(v)
     return v[m // 2] if m % 2 else (v[m // 2 - 1] + v[m // 2]) / 2
-def interval(v):
-    # The narrowest pair of order statistics (k-th, (m+1-k)-th) that covers the median
-    # with probability at least 95%: 1 - 2 P(Binomial(m, 1/2) < k).
-    v = sorted(v); m = len(v); k = 0
-    while k + 1 <= m // 2 and 1 - 2 * sum(comb(m, i) for i in range(k + 1)) / 2**m >= 0.95:
-        k += 1
-    return (v[k - 1], v[m - k]) if k else (v[0], v[-1])
 def row(t, num, den):
-    v = [t[num][r] / max(t[den][r], 1) for r in rounds]
-    lo, hi = interval(v)
-    return "%.3fx (95%% CI %.3f-%.3f)" % (med(v), lo, hi)
+    m, lo, hi, covers = median_interval([t[num][r] / max(t[den][r], 1) for r in rounds])
+    return "%.3fx (%s %.3f-%.3f)" % (m, "95% CI" if covers else "range", lo, hi)
 print("%s: %d runs per timing, %d rounds" % (label, n, len(rounds)))
 for what, t in (("wall time", wall), ("CPU time", cpu)):
     floor = med([t["loop"][r] for r in rounds]) / 1000
@@ -99,7 +87,7 @@ for what, t in (("wall time", wall), ("CPU time", cpu)):
         print("  %-22s %12s  %s" % ("pmcbench / other", "", row(t, "pmcbench", "other")))
 PY
 )
-summary() { python3 -c "$summary_py" "$@"; }
+summary() { PYTHONPATH="$here" python3 -c "$summary_py" "$@"; }
 
 # The order of the tools in a round: a random permutation (Fisher-Yates on bash's
 # RANDOM, seeded below so that a run can be repeated). A rotation gave every tool each
@@ -149,16 +137,17 @@ cold=${PMC_OVERHEAD_COLD:-5}
 if ((cold > 0)); then
 	for ((i = 0; i < cold; i++)); do
 		sleep 1.5
-		echo "cold $(time_one_cmd "$pmcbench" run -q -r 1 -w 0 -- "$(command -v true)")"
-		echo "warm $(time_one_cmd "$pmcbench" run -q -r 1 -w 0 -- "$(command -v true)")"
+		echo "cold $(timed "$pmcbench" run -q -r 1 -w 0 -- "$(command -v true)")"
+		echo "warm $(timed "$pmcbench" run -q -r 1 -w 0 -- "$(command -v true)")"
 	done | python3 -c '
 import sys, statistics
 t = {"cold": [], "warm": []}
 for line in sys.stdin:
-    k, us = line.split()
-    t[k].append(int(us) / 1000)
+    k, wall_us, _ = line.split()
+    t[k].append(int(wall_us) / 1000)
 c, w = statistics.median(t["cold"]), statistics.median(t["warm"])
 print("first counter of an invocation (run -r 1 -- true, %d times each): cold %.1f ms, "
-      "warm %.1f ms; the grace period about %.1f ms" % (len(t["cold"]), c, w, c - w))'
+      "warm %.1f ms; cold - warm %.1f ms, the RCU grace period (docs/events.md)"
+      % (len(t["cold"]), c, w, c - w))'
 fi
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) after"

@@ -145,12 +145,13 @@ done
 load1=$(cat /proc/loadavg)
 end=$(date +%s)
 
-python3 - "$tmp" "$reps" "$load0" "$load1" "$((end - start))" "$cc_version" "$cxx_version" \
+PYTHONPATH="$here" python3 - "$tmp" "$reps" "$load0" "$load1" "$((end - start))" "$cc_version" "$cxx_version" \
 	"${bodies[@]}" <<'EOF'
 import json
 import statistics
 import sys
-from math import comb
+
+from median_ci import median_interval
 
 tmp, reps, load0, load1, secs, ccv, cxxv = sys.argv[1:8]
 reps = int(reps)
@@ -266,19 +267,6 @@ for b in bodies:
               "%.4f" % statistics.median(lo) if lo else "-"))
 print()
 
-def median_interval(v):
-    """The median of v and its distribution-free 95% interval: the narrowest pair of order
-    statistics (k-th, (n+1-k)-th) covering the median with probability >= 95% (Conover,
-    "Practical Nonparametric Statistics", 1999, sec. 3.2), and True; the extremes and
-    False when n is too small for that (under 6)."""
-    v = sorted(v)
-    n, k = len(v), 0
-    while k + 1 <= n // 2 and 1 - 2 * sum(comb(n, i) for i in range(k + 1)) / 2**n >= 0.95:
-        k += 1
-    lo, hi = (v[k - 1], v[n - k]) if k else (v[0], v[-1])
-    return statistics.median(v), lo, hi, k > 0
-
-
 print("targets:")
 print("  P2 CPU time within 3% of gbench default's cpu_time: the median of the per-repetition")
 print("     ratios (each repetition runs the tools next to each other, so the machine's drift")
@@ -288,11 +276,16 @@ for b in bodies:
     r = stat[("pmcbench", b)]["med"] / stat[("gbench", b)]["med"]
     pr = [got[("pmcbench", b, i)][0] / got[("gbench", b, i)][0] for i in range(1, reps + 1)]
     m, lo, hi, covers = median_interval(pr)
-    why = "" if covers else "; the range, too few repetitions for a 95% interval"
-    if abs(m - 1) > 0.03 and covers:
+    # What the interval adds to the median's verdict: "met" by a median whose interval
+    # reaches past 3% is not shown, nor is a miss whose interval reaches inside.
+    inside, straddles = lo >= 0.97 and hi <= 1.03, lo <= 1.03 and hi >= 0.97
+    if not covers:
+        why = "; the range, too few repetitions for a 95% interval"
+    elif abs(m - 1) <= 0.03:
+        why = "" if inside else "; the interval reaches past 3%%: not shown at %d repetitions" % reps
+    else:
         why = ("; the interval reaches within 3%%: not told from the spread at %d "
-               "repetitions" % reps if lo <= 1.03 and hi >= 0.97 else
-               "; the interval lies beyond 3%")
+               "repetitions" % reps if straddles else "; the interval lies beyond 3%")
     print("    %-11s %+.2f%% [%+.2f%%, %+.2f%%] %s%s; medians %+.2f%%" % (
         b, 100 * (m - 1), 100 * (lo - 1), 100 * (hi - 1), met(abs(m - 1) <= 0.03), why,
         100 * (r - 1)))
