@@ -10,35 +10,41 @@
 # at the same page offsets (an inlined body was laid out differently by gcc and g++
 # around the two loops; bench/README.md, "vs_gbench.sh").
 #
-# Every body runs in a process of its own per tool (--filter, --benchmark_filter), in
-# three configurations per repetition:
-#   pmcbench         its defaults: -r 8 samples over --processes 8 new execs of the
-#                    program, --min-time 0.01 s of CPU time per sample;
-#   gbench default   its defaults: --benchmark_min_time 0.5 s;
-#   gbench matched   --benchmark_min_time T, T chosen per body so that Google Benchmark's
-#                    process takes as long as pmcbench's (the same wall time).
+# Each repetition runs each tool's whole program, as its users run it, in three
+# configurations:
+#   pmcbench         its defaults: per benchmark -r 8 samples over --processes 8 new execs
+#                    of the program, interleaved across the benchmarks, --min-time 0.01 s
+#                    of CPU time per sample;
+#   gbench default   its defaults: --benchmark_min_time 0.5 s per benchmark, one after
+#                    the other in one process;
+#   gbench matched   --benchmark_min_time T, T chosen so that Google Benchmark's program
+#                    takes as long as pmcbench's (the same wall time).
 # T comes from a pilot before the measurement (see "Pilot" below; the tries are
 # printed). Then REPS repetitions (default 10), the order of the three reversed every
 # other repetition. The library is copied first, so that a rebuild meanwhile does not
-# change it.
+# change it. (Until 2026-12-04 each body ran in a program of its own per tool, with
+# --filter: that took from pmcbench the spreading of each benchmark's processes over
+# the whole run, which is what its defaults are for; bench/README.md.)
 #
-# The figure per process is the CPU time per operation: pmcbench's median over all its
-# samples (all its processes pooled) of `task-clock/op` in its -o JSON; Google
-# Benchmark's `cpu_time` in --benchmark_format=json. Neither subtracts anything: both
-# are the whole timed loop over its iterations, the loop's bookkeeping included
-# (pmcbench keeps the empty loop's own cost beside each metric, `loop_overhead`, which
-# is printed for information and not subtracted; docs/microbench.md, "Overhead").
-# Per body and configuration the script prints the median over the repetitions, its
-# spread (MAD/median, MAD unscaled, and (max-min)/median), and the median wall time of
-# the whole process (what it takes to get the answer), the ratios to Google Benchmark
-# at its default, and the targets:
+# The figure per benchmark and program run is the CPU time per operation: pmcbench's
+# median over all its samples (all its processes pooled) of `task-clock/op` in its -o
+# JSON; Google Benchmark's `cpu_time` in --benchmark_format=json. Neither subtracts
+# anything: both are the whole timed loop over its iterations, the loop's bookkeeping
+# included (pmcbench keeps the empty loop's own cost beside each metric,
+# `loop_overhead`, which is printed for information and not subtracted;
+# docs/microbench.md, "Overhead"). Per body and configuration the script prints the
+# median over the repetitions and its spread (MAD/median, MAD unscaled, and
+# (max-min)/median); per configuration the median wall time of the whole program (what
+# it takes to get the answers); the ratios to Google Benchmark at its default, and the
+# targets:
 #   P2  per-op CPU time within 3% of Google Benchmark's cpu_time (at its default): the
 #       median of the per-repetition ratios (the tools run next to each other in each
 #       repetition, so the machine's drift cancels) with its 95% interval, and the ratio
 #       of the two medians beside it;
 #       spread no worse than Google Benchmark's at the same wall time (matched), and
-#       against its default too;
-#   P6  process wall time at most 0.5x Google Benchmark's default, with the spread of P2;
+#       against its default too; beside each MAD's ratio its bootstrap 95% interval,
+#       which tells a difference from the noise of 30 or so repetitions;
+#   P6  program wall time at most 0.5x Google Benchmark's default, with the spread of P2;
 #   floor: the 1-step LCG per op not below the 1000-step LCG's time per step.
 #
 # Usage: bench/vs_gbench.sh [BUILDDIR] [REPS]   (needs g++, libbenchmark-dev, python3)
@@ -72,19 +78,18 @@ ${CXX:-g++} -O2 -falign-loops=64 -I"$here/.." -o "$tmp/gb" "$here/vs_gbench_gb.c
 cc_version=$(${CC:-cc} --version | head -1)
 cxx_version=$(${CXX:-g++} --version | head -1)
 
-# Runs one body in one process; saves its JSON as $tmp/OUT.json and appends
+# Runs one tool's whole program; saves its JSON as $tmp/OUT.json and appends
 # "OUT WALL_NS" to $tmp/wall.txt. CONFIG: pmcbench, gbench or gbmatched (MIN_TIME).
-run() { # CONFIG BODY OUT [MIN_TIME]
-	local out=$tmp/$3.json t0 t1
+run() { # CONFIG OUT [MIN_TIME]
+	local out=$tmp/$2.json t0 t1
 	t0=$(date +%s%N)
 	case $1 in
-	pmcbench) "$tmp/pmc" --filter "^$2\$" -q -o "$out" >/dev/null 2>"$tmp/err" ;;
-	gbench) "$tmp/gb" --benchmark_filter="^$2\$" --benchmark_format=json >"$out" 2>"$tmp/err" ;;
-	gbmatched) "$tmp/gb" --benchmark_filter="^$2\$" --benchmark_min_time="$4" \
-		--benchmark_format=json >"$out" 2>"$tmp/err" ;;
-	esac || { cat "$tmp/err" >&2; echo "vs_gbench: $1 $2 failed ($3)" >&2; exit 1; }
+	pmcbench) "$tmp/pmc" -q -o "$out" >/dev/null 2>"$tmp/err" ;;
+	gbench) "$tmp/gb" --benchmark_format=json >"$out" 2>"$tmp/err" ;;
+	gbmatched) "$tmp/gb" --benchmark_min_time="$3" --benchmark_format=json >"$out" 2>"$tmp/err" ;;
+	esac || { cat "$tmp/err" >&2; echo "vs_gbench: $1 failed ($2)" >&2; exit 1; }
 	t1=$(date +%s%N)
-	echo "$3 $((t1 - t0))" >>"$tmp/wall.txt"
+	echo "$2 $((t1 - t0))" >>"$tmp/wall.txt"
 }
 wall_of() { awk -v k="$1" '$1 == k { printf "%.6f\n", $2 / 1e9 }' "$tmp/wall.txt"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -92,8 +97,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 load0=$(cat /proc/loadavg)
 start=$(date +%s)
 
-# Pilot: Google Benchmark's min_time per body for pmcbench's process wall time W, the
-# median of 5 pmcbench runs. Google Benchmark's wall time grows with min_time in steps
+# Pilot: Google Benchmark's min_time for pmcbench's program wall time W, the median of 5
+# pmcbench runs. Google Benchmark's wall time grows with min_time in steps
 # (its calibration multiplies the iterations by up to 10), so: up to 4 tries, each the
 # median of 3 runs, the first at 0.5 s x W / its wall time at 0.5 s (median of 3), the
 # next ones on the line through the two points nearest W; stop within 5% of W; keep the
@@ -117,29 +122,23 @@ else:
     t = t0 + (wp - w0) / k if k > 0 else best[0] * wp / best[1]
     print("try %.4f" % min(5.0, max(0.001, best[0] / 4, min(4 * best[0], t))))
 EOF
-declare -A match
-for body in "${bodies[@]}"; do
-	for i in 1 2 3 4 5; do run pmcbench "$body" "pilot-pmcbench-$body-$i"; done
-	for i in 1 2 3; do run gbench "$body" "pilot-gbench-$body-$i"; done
-	wp=$( (for i in 1 2 3 4 5; do wall_of "pilot-pmcbench-$body-$i"; done) | median)
-	pts=("0.5,$( (for i in 1 2 3; do wall_of "pilot-gbench-$body-$i"; done) | median)")
-	for try in 1 2 3 4 5; do
-		next=$(python3 "$tmp/next.py" "$wp" "${pts[@]}")
-		t=${next#* }
-		[ "${next%% *}" = try ] || break
-		for i in 1 2 3; do run gbmatched "$body" "pilot-gbmatched-$body-$try-$i" "$t"; done
-		pts+=("$t,$( (for i in 1 2 3; do wall_of "pilot-gbmatched-$body-$try-$i"; done) | median)")
-	done
-	match[$body]=$t
-	echo "$body $t $wp ${pts[*]}" >>"$tmp/match.txt"
+for i in 1 2 3 4 5; do run pmcbench "pilot-pmcbench-$i"; done
+for i in 1 2 3; do run gbench "pilot-gbench-$i"; done
+wp=$( (for i in 1 2 3 4 5; do wall_of "pilot-pmcbench-$i"; done) | median)
+pts=("0.5,$( (for i in 1 2 3; do wall_of "pilot-gbench-$i"; done) | median)")
+for try in 1 2 3 4 5; do
+	next=$(python3 "$tmp/next.py" "$wp" "${pts[@]}")
+	match=${next#* }
+	[ "${next%% *}" = try ] || break
+	for i in 1 2 3; do run gbmatched "pilot-gbmatched-$try-$i" "$match"; done
+	pts+=("$match,$( (for i in 1 2 3; do wall_of "pilot-gbmatched-$try-$i"; done) | median)")
 done
+echo "$match $wp ${pts[*]}" >"$tmp/match.txt"
 
 for ((i = 1; i <= reps; i++)); do
 	if ((i % 2)); then order=(pmcbench gbench gbmatched); else order=(gbmatched gbench pmcbench); fi
-	for body in "${bodies[@]}"; do
-		for c in "${order[@]}"; do
-			run "$c" "$body" "$c-$body-$i" "${match[$body]}"
-		done
+	for c in "${order[@]}"; do
+		run "$c" "$c-$i" "$match"
 	done
 done
 load1=$(cat /proc/loadavg)
@@ -148,6 +147,8 @@ end=$(date +%s)
 PYTHONPATH="$here" python3 - "$tmp" "$reps" "$load0" "$load1" "$((end - start))" "$cc_version" "$cxx_version" \
 	"${bodies[@]}" <<'EOF'
 import json
+import math
+import random
 import statistics
 import sys
 
@@ -165,41 +166,61 @@ with open(tmp + "/wall.txt") as f:
     for line in f:
         k, ns = line.split()
         wall[k] = int(ns) / 1e9
-match = {}
 with open(tmp + "/match.txt") as f:
-    for line in f:
-        f_ = line.split()
-        # body, the min_time kept, pmcbench's pilot wall time, the points "min_time,wall"
-        match[f_[0]] = (float(f_[1]), float(f_[2]), [tuple(map(float, p.split(",")))
-                                                     for p in f_[3:]])
+    f_ = f.read().split()
+    # the min_time kept, pmcbench's pilot wall time, the points "min_time,wall"
+    match = (float(f_[0]), float(f_[1]), [tuple(map(float, p.split(","))) for p in f_[2:]])
 
 
-def load(config, body, rep):
-    """(ns/op, samples or None, per-process medians or None, loop overhead or None)"""
-    with open("%s/%s-%s-%d.json" % (tmp, config, body, rep)) as f:
+def load(config, rep):
+    """{body: (ns/op, samples or None, per-process medians or None, loop overhead or None)}"""
+    with open("%s/%s-%d.json" % (tmp, config, rep)) as f:
         d = json.load(f)
+    out = {}
     for b in d["benchmarks"]:
-        if b["name"] != body:
+        name = b["name"]
+        if name not in bodies:
             continue
         if config == "pmcbench":
             m = b["metrics"].get("task-clock/op")
             if not m or any(x is None for x in m["samples"]):
-                sys.exit("vs_gbench: pmcbench's %s has no task-clock/op" % body)
+                sys.exit("vs_gbench: pmcbench's %s has no task-clock/op" % name)
             v = m["samples"]
             procs = {}
             for run, x in zip(b["runs"], v):
                 procs.setdefault(run.get("process", 0), []).append(x)
             pm = [statistics.median(p) for p in procs.values()]
-            return statistics.median(v), v, pm, m.get("loop_overhead")
-        if b.get("run_type", "iteration") == "iteration":
-            return b["cpu_time"] * UNIT[b["time_unit"]], None, None, None
-    sys.exit("vs_gbench: %s's result for %s has no benchmark %s" % (config, body, body))
+            out[name] = (statistics.median(v), v, pm, m.get("loop_overhead"))
+        elif b.get("run_type", "iteration") == "iteration":
+            out[name] = (b["cpu_time"] * UNIT[b["time_unit"]], None, None, None)
+    for name in bodies:
+        if name not in out:
+            sys.exit("vs_gbench: %s's result %d has no benchmark %s" % (config, rep, name))
+    return out
+
+
+def mad_med(v):
+    med = statistics.median(v)
+    return statistics.median(abs(x - med) for x in v) / med
 
 
 def spread(v):
-    med = statistics.median(v)
-    mad = statistics.median(abs(x - med) for x in v)
-    return mad / med, (max(v) - min(v)) / med
+    return mad_med(v), (max(v) - min(v)) / statistics.median(v)
+
+
+def mad_ratio_interval(a, b, n=2000):
+    """The ratio of a's MAD/median to b's with its percentile bootstrap 95% interval
+    (Efron and Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13),
+    resampling whole repetitions so that the two tools stay paired as they ran."""
+    rnd = random.Random(1)
+    k = len(a)
+    rs = []
+    for _ in range(n):
+        idx = [rnd.randrange(k) for _ in range(k)]
+        mb = mad_med([b[i] for i in idx])
+        rs.append(mad_med([a[i] for i in idx]) / mb if mb > 0 else math.inf)
+    rs.sort()
+    return mad_med(a) / mad_med(b), rs[int(0.025 * n)], rs[int(0.975 * n) - 1]
 
 
 def pct(x):
@@ -210,19 +231,19 @@ def met(ok):
     return "met" if ok else "NOT met"
 
 
-got = {(c, b, r): load(c, b, r) for c in configs for b in bodies for r in range(1, reps + 1)}
+got = {(c, r): load(c, r) for c in configs for r in range(1, reps + 1)}
 stat = {}
 for b in bodies:
     for c in configs:
-        v = [got[(c, b, r)][0] for r in range(1, reps + 1)]
-        w = [wall["%s-%s-%d" % (c, b, r)] for r in range(1, reps + 1)]
+        v = [got[(c, r)][b][0] for r in range(1, reps + 1)]
         mad, rng = spread(v)
-        stat[(c, b)] = {"med": statistics.median(v), "mad": mad, "rng": rng,
-                        "wall": statistics.median(w), "v": v}
+        stat[(c, b)] = {"med": statistics.median(v), "mad": mad, "rng": rng, "v": v}
+progwall = {c: statistics.median(wall["%s-%d" % (c, r)] for r in range(1, reps + 1))
+            for c in configs}
 
-with open("%s/gbench-%s-1.json" % (tmp, bodies[0])) as f:
+with open("%s/gbench-1.json" % tmp) as f:
     gb_build = json.load(f)["context"].get("library_build_type", "unknown")
-print("vs_gbench: %d repetitions, each body in its own process per configuration, the "
+print("vs_gbench: %d repetitions, each tool's whole program per configuration, the "
       "order reversed every other repetition; %s s in all" % (reps, secs))
 print("load average %s at the start, %s at the end" % (
     " ".join(load0.split()[:3]), " ".join(load1.split()[:3])))
@@ -230,35 +251,33 @@ print("%s (pmcbench side, -O2); %s (Google Benchmark side, -O2); Google Benchmar
       "library_build_type: %s" % (ccv, cxxv, gb_build))
 print()
 print("CPU ns/op: pmcbench, median over all its samples (its processes pooled) of task-clock/op;")
-print("gbench, cpu_time. median, MAD/median, range/median over the %d repetitions; wall: "
-      "median" % reps)
-print("wall time of the whole process; x GB: pmcbench / gbench default.")
+print("gbench, cpu_time. median, MAD/median, range/median over the %d repetitions; x GB:" % reps)
+print("/ gbench default.")
 print()
-hdr = "%-11s %-14s %9s %12s %9s %8s %10s %8s %7s"
-print(hdr % ("body", "tool", "min_time", "CPU ns/op", "x GB", "MAD/med", "range/med",
-             "wall s", "x GB"))
+hdr = "%-11s %-14s %12s %9s %8s %10s"
+print(hdr % ("body", "tool", "CPU ns/op", "x GB", "MAD/med", "range/med"))
 for b in bodies:
     g = stat[("gbench", b)]
     for c in configs:
         s = stat[(c, b)]
-        mt = {"pmcbench": "-", "gbench": "0.5", "gbmatched": "%.4g" % match[b][0]}[c]
-        print(hdr % (b if c == "pmcbench" else "", LABEL[c], mt, "%.4f" % s["med"],
-                     "%.3fx" % (s["med"] / g["med"]), pct(s["mad"]), pct(s["rng"]),
-                     "%.3f" % s["wall"], "%.2fx" % (s["wall"] / g["wall"])))
+        print(hdr % (b if c == "pmcbench" else "", LABEL[c], "%.4f" % s["med"],
+                     "%.3fx" % (s["med"] / g["med"]), pct(s["mad"]), pct(s["rng"])))
 print()
-print("gbench matched: min_time per body from the pilot (pmcbench's process wall time; "
-      "min_time tried -> Google Benchmark's wall time, median of 3):")
-for b in bodies:
-    t, wp, pts = match[b]
-    print("  %-11s %.4f s for %.3f s: %s" % (b, t, wp, ", ".join(
-        "%g -> %.3f" % p for p in pts)))
+print("program wall time, median over the repetitions (min_time per benchmark):")
+for c in configs:
+    mt = {"pmcbench": "-", "gbench": "0.5 s", "gbmatched": "%.4g s" % match[0]}[c]
+    print("  %-14s %7.3f s  %.2fx gbench default  (min_time %s)" % (
+        LABEL[c], progwall[c], progwall[c] / progwall["gbench"], mt))
+print("gbench matched: min_time from the pilot, for pmcbench's %.3f s (min_time tried -> "
+      "Google Benchmark's wall time, median of 3): %s" % (match[1], ", ".join(
+          "%g -> %.3f" % p for p in match[2])))
 print()
 
 # pmcbench: the other summary (median of per-process medians), and the loop's own cost.
 print("pmcbench, other figures per body (medians over the repetitions):")
 for b in bodies:
-    ppm = [statistics.median(got[("pmcbench", b, r)][2]) for r in range(1, reps + 1)]
-    lo = [got[("pmcbench", b, r)][3] for r in range(1, reps + 1)]
+    ppm = [statistics.median(got[("pmcbench", r)][b][2]) for r in range(1, reps + 1)]
+    lo = [got[("pmcbench", r)][b][3] for r in range(1, reps + 1)]
     lo = [x for x in lo if x is not None]
     mp = statistics.median(ppm)
     print("  %-11s median of per-process medians %.4f ns/op (%+.2f%% from the pooled "
@@ -274,7 +293,7 @@ print("     cancels, as in pmcbench's own rounds) with its 95% interval; beside 
 print("     the two medians, which the drift moves:")
 for b in bodies:
     r = stat[("pmcbench", b)]["med"] / stat[("gbench", b)]["med"]
-    pr = [got[("pmcbench", b, i)][0] / got[("gbench", b, i)][0] for i in range(1, reps + 1)]
+    pr = [got[("pmcbench", i)][b][0] / got[("gbench", i)][b][0] for i in range(1, reps + 1)]
     m, lo, hi, covers = median_interval(pr)
     # What the interval adds to the median's verdict: "met" by a median whose interval
     # reaches past 3% is not shown, nor is a miss whose interval reaches inside.
@@ -289,24 +308,44 @@ for b in bodies:
     print("    %-11s %+.2f%% [%+.2f%%, %+.2f%%] %s%s; medians %+.2f%%" % (
         b, 100 * (m - 1), 100 * (lo - 1), 100 * (hi - 1), met(abs(m - 1) <= 0.03), why,
         100 * (r - 1)))
-print("  P2 spread no worse than gbench's (pmcbench vs gbench matched; vs gbench default):")
+print("  P2 spread no worse than gbench's (pmcbench vs gbench matched; vs gbench default),")
+print("     and the ratios of the MADs (pmcbench / gbench matched; / gbench default) with their")
+print("     bootstrap 95% intervals (given at 10 repetitions or more):")
 spread_ok = {}
+verdicts = {"worse": 0, "better": 0, "not told apart": 0}
 for b in bodies:
     p, m, d = stat[("pmcbench", b)], stat[("gbmatched", b)], stat[("gbench", b)]
     ok_m = p["mad"] <= m["mad"] and p["rng"] <= m["rng"]
     ok_d = p["mad"] <= d["mad"] and p["rng"] <= d["rng"]
     spread_ok[b] = ok_m and ok_d
+    told = []
+    for other in (m, d):
+        r, lo, hi = mad_ratio_interval(p["v"], other["v"])
+        # Under 10 repetitions a resample repeats a few values and the interval means
+        # little.
+        if reps < 10:
+            told.append("%.2f" % r)
+            continue
+        v = "worse" if lo > 1 else "better" if hi < 1 else "not told apart"
+        verdicts[v] += 1
+        told.append("%.2f [%.2f, %.2f]: %s" % (r, lo, hi, v))
     print("    %-11s MAD/med %s vs %s; %s, range/med %s vs %s; %s: matched %s, "
-          "default %s" % (b, pct(p["mad"]), pct(m["mad"]), pct(d["mad"]), pct(p["rng"]),
-                          pct(m["rng"]), pct(d["rng"]), met(ok_m), met(ok_d)))
-print("  P6 process wall time <= 0.5x gbench default's (and the spread above):")
-for b in bodies:
-    r = stat[("pmcbench", b)]["wall"] / stat[("gbench", b)]["wall"]
-    print("    %-11s %.2fx %s; with the spread: %s" % (b, r, met(r <= 0.5),
-                                                    met(r <= 0.5 and spread_ok[b])))
-print("  wall time matched: gbench matched / pmcbench process wall time:")
-print("    " + ", ".join("%s %.2fx" % (b, stat[("gbmatched", b)]["wall"] /
-                                       stat[("pmcbench", b)]["wall"]) for b in bodies))
+          "default %s; MAD ratios %s; %s" % (b, pct(p["mad"]), pct(m["mad"]), pct(d["mad"]),
+                                            pct(p["rng"]), pct(m["rng"]), pct(d["rng"]),
+                                            met(ok_m), met(ok_d), told[0], told[1]))
+if reps >= 10:
+    # The point verdicts above flip between runs where the intervals span 1: this line
+    # says how many of them the repetitions could decide.
+    print("    MAD ratios of the %d comparisons: worse %d, better %d, not told apart %d" % (
+        2 * len(bodies), verdicts["worse"], verdicts["better"], verdicts["not told apart"]))
+r = progwall["pmcbench"] / progwall["gbench"]
+ok = [b for b in bodies if spread_ok[b]]
+print("  P6 program wall time <= 0.5x gbench default's: %.2fx %s; with the spread: %s (the "
+      "spread met on %d of %d bodies%s)" % (
+          r, met(r <= 0.5), met(r <= 0.5 and len(ok) == len(bodies)), len(ok), len(bodies),
+          ": " + ", ".join(ok) if ok else ""))
+print("  wall time matched: gbench matched / pmcbench program wall time: %.2fx" % (
+    progwall["gbmatched"] / progwall["pmcbench"]))
 if "lcg_1" in bodies and "lcg_1000" in bodies:
     print("  floor: 1-step LCG per op >= 1000-step LCG per step:")
     for c in configs:
@@ -315,7 +354,7 @@ if "lcg_1" in bodies and "lcg_1000" in bodies:
             LABEL[c], one, step, one / step, met(one >= step))
         if c == "pmcbench":
             # For information: the single samples scatter around their median.
-            samples = [x for r in range(1, reps + 1) for x in got[(c, "lcg_1", r)][1]]
+            samples = [x for r in range(1, reps + 1) for x in got[(c, r)]["lcg_1"][1]]
             below = sum(x < step for x in samples)
             line += "; single samples: min %.4f ns, %d of %d below %.4f" % (
                 min(samples), below, len(samples), step)
