@@ -134,12 +134,14 @@ json.dump(d, open(sys.argv[2], "w"))' p.json old.json || return 1
 	expect_exit 2 "$PMCBENCH" report --annotate outer --top 3 p.json || return 1
 	expect_one_line "$TMP/err" "--annotate shows every instruction of FUNC: --top applies to the function table" || return 1
 	# The code is read at report time: a program replaced by another since the
-	# recording, or gone, is said so, never shown as the function's code.
+	# recording, or gone, is said so, never shown as the function's code. Where the
+	# samples ended depends on the recording, so in the other program that address
+	# lies in some function or between functions: either is said.
 	cp "$PMC_PROF_LINES" ./prog || return 1
 	expect_exit 0 "$PMCBENCH" record -o c.json -- ./prog 3000 || return 1
 	cp "$PMC_PROF_WORK" ./prog || return 1
 	expect_exit 2 "$PMCBENCH" report --annotate outer c.json || return 1
-	expect_one_line "$TMP/err" "prog has the function '[a-z_]+' at 0x[0-9a-f]+, where samples of outer ended: the file changed since the recording" || return 1
+	expect_one_line "$TMP/err" "prog has (the function '[a-z_]+'|no function) at 0x[0-9a-f]+, where samples of outer ended: the file changed since the recording; record again$" || return 1
 	rm prog
 	expect_exit 2 "$PMCBENCH" report --annotate outer c.json || return 1
 	expect_one_line "$TMP/err" "prog: No such file or directory \(its object is gone since the recording\)"
