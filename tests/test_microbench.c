@@ -2442,6 +2442,24 @@ static void default_timeouts(void **state)
 	assert_true(pmc_mb_timeout(-1, 100) == 0); /* none */
 }
 
+/* A batch's target time, which calibration aims at and the forked process's default
+ * timeout grows with: the benchmark's own min_time before the options', 0.01 s for none. */
+static void min_time_of_a_benchmark(void **state)
+{
+	struct pmc_mb_bench b = bench_of("b", NULL);
+	struct pmc_mb_opts o = {.min_time_s = 0.2};
+
+	assert_true(pmc_mb_min_time(&b, NULL) == 0.01);
+	assert_true(pmc_mb_min_time(&b, &pmc_mb_opts_defaults) == 0.01);
+	assert_true(pmc_mb_min_time(&b, &o) == 0.2);
+	b.def.min_time = 2.5;
+	assert_true(pmc_mb_min_time(&b, &o) == 2.5);
+	assert_true(pmc_mb_min_time(&b, NULL) == 2.5);
+	b.def.min_time = 0;
+	o.min_time_s = -1; /* kept, for pmc_mb_measure to refuse */
+	assert_true(pmc_mb_min_time(&b, &o) == -1);
+}
+
 static void sleeper(struct pmc_state *s)
 {
 	(void)s;
@@ -2881,6 +2899,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(a_child_contains_crashes_and_exits),
 	    cmocka_unit_test(a_child_that_outlives_its_timeout_is_killed),
 	    cmocka_unit_test(default_timeouts),
+	    cmocka_unit_test(min_time_of_a_benchmark),
 	    cmocka_unit_test(batch_edges_read_without_syscalls),
 	};
 

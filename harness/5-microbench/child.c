@@ -483,9 +483,8 @@ int pmc_mb_measure_forked(const struct pmc_mb_bench *b, const struct pmc_mb_opts
 {
 	const struct pmc_mb_opts *o = opts ? opts : &pmc_mb_opts_defaults;
 	struct pmc_mb_samples s = {0};
-	double min_time = o->min_time_s,
-	       timeout = pmc_mb_timeout(o->timeout_s, (double)(o->samples + o->warmup) *
-							  (min_time > 0 ? min_time : 0.01));
+	double timeout =
+	    pmc_mb_timeout(o->timeout_s, (double)(o->samples + o->warmup) * pmc_mb_min_time(b, o));
 	char *const *self = o->self_argv;
 	volatile sig_atomic_t *running = o->running;
 	const volatile sig_atomic_t *stop = o->stop;

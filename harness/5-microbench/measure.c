@@ -366,6 +366,14 @@ out:
 
 const struct pmc_mb_opts pmc_mb_opts_defaults = {.warmup = 1};
 
+double pmc_mb_min_time(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o)
+{
+	double t = b->def.min_time > 0 ? b->def.min_time : o ? o->min_time_s : 0;
+
+	/* A negative or NaN one stays, for pmc_mb_measure to refuse. */
+	return t != 0 ? t : 0.01;
+}
+
 /* Hybrid CPUs: the parts' PMUs of each event, and room for the parts' readings at a
  * batch's edges and in every sample, when some event is split. */
 static int open_parts(struct pmc_run_ctx *c, struct pmc_mb_samples *s)
@@ -425,8 +433,7 @@ int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 	s.n = o->samples;
 	s.n = s.n ? s.n : 10;
 	warmup = o->warmup;
-	target_ns = b->def.min_time > 0 ? b->def.min_time : o->min_time_s;
-	target_ns = (target_ns != 0 ? target_ns : 0.01) * 1e9;
+	target_ns = pmc_mb_min_time(b, o) * 1e9;
 	max = o->max_iters;
 	max = max ? max : UINT64_C(1000000000000);
 	events = o->events;

@@ -182,6 +182,10 @@ struct pmc_mb_samples {
  * when the benchmark skipped itself), or a negative errno with one line in err (counters
  * that cannot be opened or read, a benchmark that left its loop early or never ran it,
  * -ENOMEM). Free with pmc_mb_samples_free. */
+/* The target CPU time of one batch of b, in seconds: the benchmark's own min_time when
+ * set, else o's min_time_s, 0.01 for 0 (o NULL: the defaults'); a negative one as it is. */
+double pmc_mb_min_time(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o);
+
 int pmc_mb_measure(const struct pmc_mb_bench *b, const struct pmc_mb_opts *o,
 		   struct pmc_mb_samples *ret, char *err, size_t errlen);
 void pmc_mb_samples_free(struct pmc_mb_samples *s);
