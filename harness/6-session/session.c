@@ -662,7 +662,8 @@ int pmc_session_run(const struct pmc_session_opts *opts, enum pmc_decision *ret_
 		   .warmup = opts->warmup,
 		   .user_only_fallback = true,
 		   .stop = opts->stop},
-	    .mo = {.samples = opts->runs ? opts->runs : 8, .warmup = opts->warmup},
+	    .mo = {.samples = opts->runs ? opts->runs : PMC_SESSION_MB_SAMPLES,
+		   .warmup = opts->warmup},
 	    /* The processes of a benchmark program run it again with its command line,
 	     * which only pmc_main_defs() answers: here every benchmark runs in this one. */
 	    .no_fork = true,

@@ -311,6 +311,13 @@ void pmc_session_seq_clear(struct pmc_session_seq *s);
 
 /* ---- session.c: the sequence ---- */
 
+/* A benchmark's defaults: 8 samples, one in each of 8 processes. At 8 + 8 the smallest p
+ * of a test over the processes is 2 / C(16, 8) = 1.6e-4, so a lone change can be
+ * significant among up to 300 gated tests (docs/statistics.md, "The unit of
+ * replication", "Many comparisons"). */
+#define PMC_SESSION_MB_PROCESSES 8
+#define PMC_SESSION_MB_SAMPLES PMC_SESSION_MB_PROCESSES
+
 /* Everything a session runs with: what `pmcbench run` and benchmark programs give, of
  * which pmc_session_run() gives a part. */
 struct pmc_session_cfg {
@@ -323,7 +330,7 @@ struct pmc_session_cfg {
 	size_t ncmds;
 	struct pmc_runner_opts ro;
 	/* ... or benchmarks, with the measurement's options: in this process (no_fork), or
-	 * each in processes (0: the default, 8) that run this program again, through
+	 * each in processes (0: PMC_SESSION_MB_PROCESSES) that run this program again, through
 	 * "run --library PATH" for each of the nlibraries shared objects (none: the
 	 * program's own), with its options args. Two builds of the benchmarks
 	 * (docs/microbench.md, "Comparing two builds"): labels[0] and labels[1], given as

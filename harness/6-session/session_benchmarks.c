@@ -36,11 +36,6 @@ static int run_exact(const struct pmc_mb_bench *b, const struct pmc_mb_exact_opt
 	return r;
 }
 
-/* The default processes per benchmark: at 8 + 8 the smallest p of a test over them is
- * 2 / C(16, 8) = 1.6e-4, so a lone change can be significant among up to 300 gated
- * tests (docs/statistics.md, "The unit of replication", "Many comparisons"). */
-#define DEFAULT_PROCESSES 8
-
 /* The samples process p (from 0) of np takes when n are shared out: the first n % np
  * processes take one more. */
 static size_t share(size_t n, size_t np, size_t p)
@@ -63,7 +58,7 @@ static size_t samples_of(const struct pmc_session_cfg *cfg, const struct pmc_mb_
 /* Benchmark b's processes: --processes', never more than its samples. */
 static size_t processes_of(const struct pmc_session_cfg *cfg, const struct pmc_mb_bench *b)
 {
-	size_t np = cfg->no_fork ? 1 : cfg->processes ? cfg->processes : DEFAULT_PROCESSES;
+	size_t np = cfg->no_fork ? 1 : cfg->processes ? cfg->processes : PMC_SESSION_MB_PROCESSES;
 
 	return np < samples_of(cfg, b) ? np : samples_of(cfg, b);
 }

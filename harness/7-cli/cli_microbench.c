@@ -296,7 +296,8 @@ int pmc_cli_microbench(int argc, char **argv, const char *prog, const struct pmc
 	const char *reference = NULL; /* --reference's benchmark */
 	struct pmc_cli_build own;
 	size_t nlibraries = 0;
-	struct mb_cli c = {.mo = {.samples = 8, .warmup = 1}, .so = {.format = "table"}};
+	struct mb_cli c = {.mo = {.samples = PMC_SESSION_MB_SAMPLES, .warmup = 1},
+			   .so = {.format = "table"}};
 	/* The user's options as given (getopt reorders argv), for the processes. */
 	char **args = argc > 1 ? calloc((size_t)argc, sizeof(*args)) : NULL;
 	struct pmc_mb_set set = {0};
