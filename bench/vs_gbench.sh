@@ -43,7 +43,9 @@
 #       of the two medians beside it;
 #       spread no worse than Google Benchmark's at the same wall time (matched), and
 #       against its default too; beside each MAD's ratio its bootstrap 95% interval,
-#       which tells a difference from the noise of 30 or so repetitions;
+#       which tells a difference from the noise of 30 or so repetitions (taking them as
+#       independent: neighbouring ones can share a slow spell of the machine, so the
+#       interval is if anything too narrow, and "better" or "worse" a little bold);
 #   P6  program wall time at most 0.5x Google Benchmark's default, with the spread of P2;
 #   floor: the 1-step LCG per op not below the 1000-step LCG's time per step.
 #
@@ -211,7 +213,9 @@ def spread(v):
 def mad_ratio_interval(a, b, n=2000):
     """The ratio of a's MAD/median to b's with its percentile bootstrap 95% interval
     (Efron and Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13),
-    resampling whole repetitions so that the two tools stay paired as they ran."""
+    resampling whole repetitions so that the two tools stay paired as they ran. The
+    repetitions are taken as independent, which neighbouring ones are not quite (see the
+    header). inf where b's MAD is 0."""
     rnd = random.Random(1)
     k = len(a)
     rs = []
@@ -220,7 +224,8 @@ def mad_ratio_interval(a, b, n=2000):
         mb = mad_med([b[i] for i in idx])
         rs.append(mad_med([a[i] for i in idx]) / mb if mb > 0 else math.inf)
     rs.sort()
-    return mad_med(a) / mad_med(b), rs[int(0.025 * n)], rs[int(0.975 * n) - 1]
+    mb = mad_med(b)
+    return mad_med(a) / mb if mb > 0 else math.inf, rs[int(0.025 * n)], rs[int(0.975 * n) - 1]
 
 
 def pct(x):
